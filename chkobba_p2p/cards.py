@@ -1,0 +1,169 @@
+"""The 40-card deck: values, suits, canonical text and wire ids.
+
+A card is an immutable value with a *value* (1..10, what captures use) and a *suit*.
+Its canonical text is the value then the suit letter (``7D``, ``10S``); its wire id is a
+stable integer in ``0..39``: ``suit_index * 10 + value - 1`` with suits in the order
+spades, hearts, diamonds, clubs (``S H D C``).  So ``1S`` is 0, ``7D`` (el haya) is 26 and
+``10C`` is 39.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+from functools import cache
+
+__all__ = [
+    "Card",
+    "Suit",
+    "FigureConvention",
+    "DECK",
+    "HAYA",
+    "card",
+    "cards",
+]
+
+
+class Suit(Enum):
+    """The four suits, in wire order.  Diamonds (dinari) is the point suit."""
+
+    SPADES = "S"
+    HEARTS = "H"
+    DIAMONDS = "D"
+    CLUBS = "C"
+
+    @property
+    def index(self) -> int:
+        return _SUIT_ORDER.index(self)
+
+    @property
+    def symbol(self) -> str:
+        return _SUIT_SYMBOLS[self]
+
+    @property
+    def is_red(self) -> bool:
+        return self in (Suit.HEARTS, Suit.DIAMONDS)
+
+
+_SUIT_ORDER = (Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS)
+_SUIT_SYMBOLS = {Suit.SPADES: "♠", Suit.HEARTS: "♥", Suit.DIAMONDS: "♦", Suit.CLUBS: "♣"}
+
+
+class FigureConvention(Enum):
+    """Which figure is worth 8 and which 9.  Capture values never change; only names do."""
+
+    #: Tunisian usage: Queen (Dame) 8, Jack (Valet) 9, King (Roi) 10.
+    TUNISIAN = "tunisian"
+    #: French/Italian usage: Jack 8, Queen 9, King 10.
+    FRENCH = "french"
+
+
+_FIGURE_LETTERS = {
+    FigureConvention.TUNISIAN: {8: "Q", 9: "J", 10: "K"},
+    FigureConvention.FRENCH: {8: "J", 9: "Q", 10: "K"},
+}
+_FIGURE_NAMES = {
+    "en": {"Q": "Queen", "J": "Jack", "K": "King"},
+    "fr": {"Q": "Dame", "J": "Valet", "K": "Roi"},
+}
+_SUIT_NAMES = {
+    "en": {Suit.SPADES: "spades", Suit.HEARTS: "hearts", Suit.DIAMONDS: "diamonds",
+           Suit.CLUBS: "clubs"},
+    "fr": {Suit.SPADES: "pique", Suit.HEARTS: "cœur", Suit.DIAMONDS: "carreau",
+           Suit.CLUBS: "trèfle"},
+}
+
+
+@dataclass(frozen=True, order=True, slots=True)
+class Card:
+    """One card.  Compare, hash and sort freely; build with :func:`card` from text."""
+
+    id: int
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.id, int) or not 0 <= self.id < 40:
+            raise ValueError(f"card id must be an integer in 0..39, not {self.id!r}")
+
+    @property
+    def value(self) -> int:
+        """Capture value, 1 (ace) to 10 (king)."""
+        return self.id % 10 + 1
+
+    @property
+    def suit(self) -> Suit:
+        return _SUIT_ORDER[self.id // 10]
+
+    @property
+    def is_diamond(self) -> bool:
+        return self.id // 10 == 2
+
+    @property
+    def is_haya(self) -> bool:
+        """The seven of diamonds, *el haya*."""
+        return self.id == 26
+
+    @property
+    def text(self) -> str:
+        """Canonical text: value then suit letter, e.g. ``7D``."""
+        return f"{self.value}{self.suit.value}"
+
+    def label(self, convention: FigureConvention = FigureConvention.TUNISIAN,
+              symbols: bool = True) -> str:
+        """Short display form: ``7♦``, ``A♠``, ``K♣`` (or ``7D``, ``AS`` without symbols)."""
+        v = self.value
+        if v == 1:
+            rank = "A"
+        elif v >= 8:
+            rank = _FIGURE_LETTERS[convention][v]
+        else:
+            rank = str(v)
+        return rank + (self.suit.symbol if symbols else self.suit.value)
+
+    def name(self, convention: FigureConvention = FigureConvention.TUNISIAN,
+             lang: str = "en") -> str:
+        """Full name in English or French, e.g. ``Queen of hearts`` / ``Dame de cœur``."""
+        lang = lang if lang in _FIGURE_NAMES else "en"
+        v = self.value
+        if v >= 8:
+            rank = _FIGURE_NAMES[lang][_FIGURE_LETTERS[convention][v]]
+        elif v == 1:
+            rank = "As" if lang == "fr" else "Ace"
+        else:
+            rank = str(v)
+        suit = _SUIT_NAMES[lang][self.suit]
+        return f"{rank} de {suit}" if lang == "fr" else f"{rank} of {suit}"
+
+    def __str__(self) -> str:
+        return self.text
+
+    def __repr__(self) -> str:
+        return f"card({self.text!r})"
+
+
+@cache
+def _parse(text: str) -> Card:
+    t = text.strip().upper()
+    if len(t) < 2 or t[-1] not in "SHDC" or not t[:-1].isdigit():
+        raise ValueError(f"not a card: {text!r} (expected value then suit letter, like 7D)")
+    value = int(t[:-1])
+    if not 1 <= value <= 10:
+        raise ValueError(f"not a card: {text!r} (values run from 1 to 10)")
+    return Card(Suit(t[-1]).index * 10 + value - 1)
+
+
+def card(text: str) -> Card:
+    """Parse canonical text (``7D``, ``10s``) into a :class:`Card`; ValueError if malformed."""
+    if not isinstance(text, str):
+        raise ValueError(f"not a card: {text!r}")
+    return _parse(text)
+
+
+def cards(text: str) -> tuple[Card, ...]:
+    """Parse a space-separated list of cards: ``cards("7D 3H 10C")``."""
+    return tuple(card(t) for t in text.split())
+
+
+#: All 40 cards in wire-id order.
+DECK: tuple[Card, ...] = tuple(Card(i) for i in range(40))
+#: The seven of diamonds.
+HAYA = DECK[26]
