@@ -1,0 +1,412 @@
+"""Zero-knowledge proof that a shuffle step permuted and re-randomized its input deck.
+
+The proof is Terelius–Wikström's proof of a shuffle, in the form of Haenni, Locher, Koenig
+and Dubuis, "Pseudo-Code Algorithms for Verifiable Re-Encryption Mix-Nets" (FC 2017
+workshops, algorithms GenShuffleProof / CheckShuffleProof), moved from a Schnorr group to
+ristretto255 (prime order ``L``) and written additively.  It is made non-interactive with
+Fiat–Shamir over the whole statement: the caller's ``context`` (session, hand, shuffle
+instance, shuffler seat), the joint public key, every input and every output ciphertext.
+
+Ciphertexts are ElGamal pairs of 32-byte points, ``Enc(M; r) = (r*G, M + r*H)`` with
+``G`` the ristretto255 base point and ``H`` the joint public key.  A shuffle step outputs
+``out[i] = inp[perm[i]] + Enc(0; rands[i])``, componentwise.
+
+The exact wire layout, the generator derivation and every hash input are specified in
+``docs/shuffle-proof.md``; this module is the reference implementation of that text.
+
+Public API: :func:`derive_generators`, :func:`prove_shuffle`, :func:`verify_shuffle`,
+:class:`ShuffleProofError`, :func:`proof_size`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import rbcl
+
+from . import group
+from .group import IDENTITY, L
+
+__all__ = [
+    "Ciphertext",
+    "ShuffleProofError",
+    "MALFORMED",
+    "BAD_PROOF",
+    "NOT_RERANDOMIZED",
+    "FORMAT_VERSION",
+    "TAG_GENERATOR",
+    "TAG_STATEMENT",
+    "TAG_PERMUTATION",
+    "TAG_U",
+    "TAG_CHALLENGE",
+    "derive_generators",
+    "prove_shuffle",
+    "verify_shuffle",
+    "proof_size",
+]
+
+#: An ElGamal ciphertext ``(c1, c2)``: two canonical 32-byte ristretto255 points.
+Ciphertext = tuple[bytes, bytes]
+
+#: The proof bytes could not be parsed, or hold a non-canonical point or scalar.
+MALFORMED = "malformed_shuffle_proof"
+#: The proof parses but does not prove this statement (wrong deck, key or context).
+BAD_PROOF = "bad_shuffle_proof"
+#: An output ciphertext was not re-randomized (its first component is an input's).
+NOT_RERANDOMIZED = "shuffle_not_rerandomized"
+
+#: First byte of every proof: the format described in docs/shuffle-proof.md.
+FORMAT_VERSION = 1
+
+_TAG = b"chkobba-p2p/shuffle-proof/v1/"
+TAG_GENERATOR = _TAG + b"generator"
+TAG_STATEMENT = _TAG + b"statement"
+TAG_PERMUTATION = _TAG + b"permutation"
+TAG_U = _TAG + b"u"
+TAG_CHALLENGE = _TAG + b"challenge"
+
+_PT = group.POINT_BYTES
+_SC = group.SCALAR_BYTES
+
+# Bound once: these run a few hundred times per proof and attribute lookups add up.
+_mul = rbcl.crypto_scalarmult_ristretto255_allow_scalar_zero
+_base = rbcl.crypto_scalarmult_ristretto255_base_allow_scalar_zero
+_add = rbcl.crypto_core_ristretto255_add
+_sub = rbcl.crypto_core_ristretto255_sub
+_valid = rbcl.crypto_core_ristretto255_is_valid_point
+
+
+class ShuffleProofError(ValueError):
+    """A shuffle proof, or the shuffle it should prove, is refused.
+
+    This is always the *shuffler's* fault when the inputs and key are the verifier's own:
+    ``code`` is a short wire code (:data:`MALFORMED`, :data:`BAD_PROOF`,
+    :data:`NOT_RERANDOMIZED`), the message a sentence for humans.
+    """
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+def _sb(k: int) -> bytes:
+    return (k % L).to_bytes(32, "little")
+
+
+def _smul(k: int, p: bytes) -> bytes:
+    return _mul((k % L).to_bytes(32, "little"), p)
+
+
+def _gmul(k: int) -> bytes:
+    return _base((k % L).to_bytes(32, "little"))
+
+
+def _lincomb(scalars: Sequence[int], points: Sequence[bytes]) -> bytes:
+    """``sum(k * P)``.  libsodium has no multi-scalar multiplication: one mul per term."""
+    acc = IDENTITY
+    for k, p in zip(scalars, points, strict=True):
+        acc = _add(acc, _mul((k % L).to_bytes(32, "little"), p))
+    return acc
+
+
+def _sum(points: Sequence[bytes]) -> bytes:
+    acc = IDENTITY
+    for p in points:
+        acc = _add(acc, p)
+    return acc
+
+
+def derive_generators(context: bytes, n: int) -> list[bytes]:
+    """``n`` independent generators for the shuffle proof of ``context``.
+
+    ``G_k = hash_to_point(TAG_GENERATOR, context, k as 4 bytes big-endian)`` for
+    ``k = 0..n-1``: a hash straight onto the group, so nobody (the shuffler included) knows
+    a discrete log between any two of them or to the base point.  The list for a larger
+    ``n`` extends the list for a smaller one.
+    """
+    if n < 0:
+        raise ValueError("n must be >= 0")
+    return [group.hash_to_point(TAG_GENERATOR, context, k.to_bytes(4, "big")) for k in range(n)]
+
+
+def proof_size(n: int) -> int:
+    """Length in bytes of a proof for a deck of ``n`` ciphertexts: ``128 n + 161``."""
+    return 1 + 4 * n * _PT + _SC + 4 * _SC
+
+
+# -- Fiat–Shamir -----------------------------------------------------------------------
+
+
+def _statement_digest(
+    context: bytes, pk: bytes, inputs: Sequence[Ciphertext], outputs: Sequence[Ciphertext]
+) -> bytes:
+    parts: list[bytes] = [context, pk, len(inputs).to_bytes(4, "big")]
+    for c1, c2 in inputs:
+        parts.append(c1)
+        parts.append(c2)
+    for c1, c2 in outputs:
+        parts.append(c1)
+        parts.append(c2)
+    return group.hash_bytes(TAG_STATEMENT, *parts)
+
+
+def _u_challenges(statement: bytes, commitments: Sequence[bytes]) -> tuple[bytes, list[int]]:
+    """The per-position challenges ``u_j``, drawn once the permutation is committed to."""
+    seed = group.hash_bytes(TAG_PERMUTATION, statement, *commitments)
+    us = [group.hash_to_scalar(TAG_U, seed, j.to_bytes(4, "big")) for j in range(len(commitments))]
+    return seed, us
+
+
+def _challenge(seed: bytes, chain: Sequence[bytes], t: Sequence[bytes]) -> int:
+    return group.hash_to_scalar(TAG_CHALLENGE, seed, *chain, *t)
+
+
+# -- proving ---------------------------------------------------------------------------
+
+
+def prove_shuffle(
+    context: bytes,
+    pk: bytes,
+    inputs: Sequence[Ciphertext],
+    outputs: Sequence[Ciphertext],
+    perm: Sequence[int],
+    rands: Sequence[int],
+) -> bytes:
+    """Prove that ``outputs[i] == inputs[perm[i]] + Enc(0; rands[i])`` for every ``i``.
+
+    ``context`` must identify this exact shuffle (session, hand, shuffle instance, shuffler
+    seat): the proof verifies under no other context.  Nonces come from the OS CSPRNG.
+    Returns the proof bytes (:func:`proof_size` long, 5281 bytes for 40 cards).
+
+    Raises ``ValueError`` (local misuse) if ``perm`` is not a permutation of
+    ``range(len(inputs))``, a randomizer is not in ``1..L-1``, or the lengths disagree.
+    It does not recompute the outputs from the witness (that would double the cost); a
+    wrong witness simply yields a proof every verifier refuses.
+    """
+    n = len(inputs)
+    if n < 1:
+        raise ValueError("a shuffle needs at least one ciphertext")
+    if len(outputs) != n or len(perm) != n or len(rands) != n:
+        raise ValueError("inputs, outputs, perm and rands must have the same length")
+    if sorted(perm) != list(range(n)):
+        raise ValueError("perm is not a permutation of range(len(inputs))")
+    if any(not 0 < r < L for r in rands):
+        raise ValueError("every randomizer must be in 1..L-1 (0 would not re-randomize)")
+    return _prove(context, pk, inputs, outputs, perm, rands)
+
+
+def _prove(
+    context: bytes,
+    pk: bytes,
+    inputs: Sequence[Ciphertext],
+    outputs: Sequence[Ciphertext],
+    perm: Sequence[int],
+    rands: Sequence[int],
+) -> bytes:
+    """The prover's algebra, without argument checks (tests use it to play a cheater)."""
+    n = len(inputs)
+    rnd = group.random_scalar
+    gens = derive_generators(context, n + 1)
+    h, hs = gens[0], gens[1:]
+
+    # Permutation commitment: column perm[i] of the permutation matrix holds a 1 in row i,
+    # so c[perm[i]] = r[perm[i]]*G + h_i.
+    r_c = [0] * n
+    com = [b""] * n
+    for i, j in enumerate(perm):
+        r_c[j] = rnd()
+        com[j] = _add(_gmul(r_c[j]), hs[i])
+
+    statement = _statement_digest(context, pk, inputs, outputs)
+    seed, u = _u_challenges(statement, com)
+    u_p = [u[j] for j in perm]  # u'_i = u[perm[i]]
+
+    # Commitment chain to the product of the u'_i.
+    r_hat = [rnd() for _ in range(n)]
+    chain: list[bytes] = []
+    prev = h
+    for i in range(n):
+        prev = _add(_gmul(r_hat[i]), _smul(u_p[i], prev))
+        chain.append(prev)
+
+    w1, w2, w3, w4 = rnd(), rnd(), rnd(), rnd()
+    w_hat = [rnd() for _ in range(n)]
+    w_p = [rnd() for _ in range(n)]
+
+    t1 = _gmul(w1)
+    t2 = _gmul(w2)
+    t3 = _add(_gmul(w3), _lincomb(w_p, hs))
+    t41 = _sub(_lincomb(w_p, [c[0] for c in outputs]), _gmul(w4))
+    t42 = _sub(_lincomb(w_p, [c[1] for c in outputs]), _smul(w4, pk))
+    t_hat = []
+    prev = h
+    for i in range(n):
+        t_hat.append(_add(_gmul(w_hat[i]), _smul(w_p[i], prev)))
+        prev = chain[i]
+
+    e = _challenge(seed, chain, [t1, t2, t3, t41, t42, *t_hat])
+
+    r_bar = sum(r_c) % L
+    # r_hat combined: sum r_hat[i] * prod_{k>i} u'_k.
+    v = 1
+    r_hat_sum = 0
+    for i in range(n - 1, -1, -1):
+        r_hat_sum = (r_hat_sum + r_hat[i] * v) % L
+        v = (v * u_p[i]) % L
+    r_tilde = sum(rc * uj for rc, uj in zip(r_c, u, strict=True)) % L
+    r_prime = sum(rr * up for rr, up in zip(rands, u_p, strict=True)) % L
+
+    s1 = (w1 - e * r_bar) % L
+    s2 = (w2 - e * r_hat_sum) % L
+    s3 = (w3 - e * r_tilde) % L
+    s4 = (w4 - e * r_prime) % L
+    s_hat = [(w_hat[i] - e * r_hat[i]) % L for i in range(n)]
+    s_p = [(w_p[i] - e * u_p[i]) % L for i in range(n)]
+
+    out = bytearray([FORMAT_VERSION])
+    for c in com:
+        out += c
+    for c in chain:
+        out += c
+    out += _sb(e) + _sb(s1) + _sb(s2) + _sb(s3) + _sb(s4)
+    for s in s_hat:
+        out += _sb(s)
+    for s in s_p:
+        out += _sb(s)
+    return bytes(out)
+
+
+# -- verifying -------------------------------------------------------------------------
+
+
+def _ciphertexts(deck: object, what: str, code: str) -> list[Ciphertext]:
+    if not isinstance(deck, Sequence) or isinstance(deck, bytes | bytearray | str):
+        raise ShuffleProofError(code, f"{what} is not a sequence of ciphertexts")
+    result = []
+    for c in deck:
+        if not isinstance(c, Sequence) or isinstance(c, bytes | bytearray | str) or len(c) != 2:
+            raise ShuffleProofError(code, f"{what} holds something that is not a ciphertext")
+        c1, c2 = c
+        for p in (c1, c2):
+            if not isinstance(p, bytes | bytearray) or len(p) != _PT or not _valid(bytes(p)):
+                raise ShuffleProofError(code, f"{what} holds an invalid ristretto255 point")
+        result.append((bytes(c1), bytes(c2)))
+    return result
+
+
+def _points(data: bytes, offset: int, n: int) -> list[bytes]:
+    pts = [data[offset + k * _PT : offset + (k + 1) * _PT] for k in range(n)]
+    for p in pts:
+        if not _valid(p):
+            raise ShuffleProofError(MALFORMED, "the shuffle proof holds an invalid point")
+    return pts
+
+
+def _scalars(data: bytes, offset: int, n: int) -> list[int]:
+    ks = [int.from_bytes(data[offset + k * _SC : offset + (k + 1) * _SC], "little")
+          for k in range(n)]
+    if any(k >= L for k in ks):
+        raise ShuffleProofError(MALFORMED, "the shuffle proof holds a non-canonical scalar")
+    return ks
+
+
+def verify_shuffle(
+    context: bytes,
+    pk: bytes,
+    inputs: Sequence[Ciphertext],
+    outputs: Sequence[Ciphertext],
+    proof: bytes,
+) -> None:
+    """Check that ``outputs`` is a permutation and re-randomization of ``inputs``.
+
+    ``context``, ``pk`` and ``inputs`` are the verifier's own view of the statement;
+    ``outputs`` and ``proof`` come from the shuffler.  Returns ``None`` if the proof holds
+    and every output was re-randomized; otherwise raises :class:`ShuffleProofError`
+    (malformed proof or outputs, a proof that does not verify for this exact context, key
+    and decks, or an output whose first component equals an input's, i.e. an entry the
+    shuffler did not re-randomize).  Every point is validated before use.
+    ``ValueError`` (not a ShuffleProofError) means the caller's own ``pk`` or ``inputs``
+    are not valid, a local error.
+    """
+    try:
+        pk = group.decode_point(pk)
+    except group.InvalidGroupElement as exc:
+        raise ValueError(f"pk: {exc}") from None
+    try:
+        inp = _ciphertexts(inputs, "inputs", MALFORMED)
+    except ShuffleProofError as exc:
+        raise ValueError(str(exc)) from None
+    n = len(inp)
+    if n < 1:
+        raise ValueError("a shuffle needs at least one ciphertext")
+    outp = _ciphertexts(outputs, "the shuffled deck", MALFORMED)
+    if len(outp) != n:
+        raise ShuffleProofError(
+            BAD_PROOF, f"the shuffled deck has {len(outp)} ciphertexts, the input has {n}"
+        )
+    if not isinstance(proof, bytes | bytearray):
+        raise ShuffleProofError(MALFORMED, "the shuffle proof is not a byte string")
+    proof = bytes(proof)
+    if len(proof) != proof_size(n):
+        raise ShuffleProofError(
+            MALFORMED, f"a shuffle proof for {n} cards is {proof_size(n)} bytes, not {len(proof)}"
+        )
+    if proof[0] != FORMAT_VERSION:
+        raise ShuffleProofError(MALFORMED, f"unknown shuffle proof format {proof[0]}")
+
+    off = 1
+    com = _points(proof, off, n)
+    off += n * _PT
+    chain = _points(proof, off, n)
+    off += n * _PT
+    e, s1, s2, s3, s4 = _scalars(proof, off, 5)
+    off += 5 * _SC
+    s_hat = _scalars(proof, off, n)
+    off += n * _SC
+    s_p = _scalars(proof, off, n)
+
+    # Re-randomization: out[i] = inp[perm[i]] + (r_i*G, r_i*H), so an entry passed on with
+    # r_i = 0 keeps its first component.  Honest shufflers hit this with probability ~N^2/L.
+    firsts = {c[0] for c in inp}
+    for i, c in enumerate(outp):
+        if c[0] in firsts:
+            raise ShuffleProofError(
+                NOT_RERANDOMIZED, f"shuffled ciphertext {i} was not re-randomized"
+            )
+
+    gens = derive_generators(context, n + 1)
+    h, hs = gens[0], gens[1:]
+    statement = _statement_digest(context, pk, inp, outp)
+    seed, u = _u_challenges(statement, com)
+
+    u_prod = 1
+    for uj in u:
+        u_prod = (u_prod * uj) % L
+    eu = [(e * uj) % L for uj in u]
+
+    # t1 = e*(sum c_j - sum h_i) + s1*G
+    t1 = _add(_smul(e, _sub(_sum(com), _sum(hs))), _gmul(s1))
+    # t2 = e*(chain_last - prod(u)*h) + s2*G
+    t2 = _add(_smul(e, _sub(chain[-1], _smul(u_prod, h))), _gmul(s2))
+    # t3 = e*sum(u_j c_j) + s3*G + sum(s'_i h_i)
+    t3 = _add(_add(_lincomb(eu, com), _gmul(s3)), _lincomb(s_p, hs))
+    # (t41, t42) = e*sum(u_j inp_j) + sum(s'_i out_i) - Enc(0; s4)
+    t41 = _sub(
+        _add(_lincomb(eu, [c[0] for c in inp]), _lincomb(s_p, [c[0] for c in outp])), _gmul(s4)
+    )
+    t42 = _sub(
+        _add(_lincomb(eu, [c[1] for c in inp]), _lincomb(s_p, [c[1] for c in outp])),
+        _smul(s4, pk),
+    )
+    t_hat = []
+    prev = h
+    eb = _sb(e)
+    for i in range(n):
+        t_hat.append(_add(_add(_mul(eb, chain[i]), _gmul(s_hat[i])), _smul(s_p[i], prev)))
+        prev = chain[i]
+
+    if _challenge(seed, chain, [t1, t2, t3, t41, t42, *t_hat]) != e:
+        raise ShuffleProofError(
+            BAD_PROOF, "the shuffle proof does not verify for this context, key and decks"
+        )
+
