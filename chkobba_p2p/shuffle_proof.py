@@ -209,13 +209,14 @@ def _prove(
     gens = derive_generators(context, n + 1)
     h, hs = gens[0], gens[1:]
 
-    # Permutation commitment: column perm[i] of the permutation matrix holds a 1 in row i,
-    # so c[perm[i]] = r[perm[i]]*G + h_i.
-    r_c = [0] * n
-    com = [b""] * n
+    # Permutation commitment, one Pedersen commitment per column of the permutation matrix:
+    # column perm[i] holds its single 1 in row i, so c[perm[i]] = r[perm[i]]*G + h_i.
+    # (Written per matrix entry so that a cheating "perm" in the tests commits to its
+    # non-permutation matrix rather than crashing.)
+    r_c = [rnd() for _ in range(n)]
+    com = [_gmul(r) for r in r_c]
     for i, j in enumerate(perm):
-        r_c[j] = rnd()
-        com[j] = _add(_gmul(r_c[j]), hs[i])
+        com[j] = _add(com[j], hs[i])
 
     statement = _statement_digest(context, pk, inputs, outputs)
     seed, u = _u_challenges(statement, com)
