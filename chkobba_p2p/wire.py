@@ -1,0 +1,396 @@
+"""The wire format: framing, the msgpack codec, identities, signed entries and the hash chain.
+
+Everything here is pure (no sockets, no clock).  PROTOCOL.md is the normative description;
+this module is its reference implementation and the test vectors in ``tests/vectors/``
+are produced and checked with it.
+
+* A **frame** is a 4-byte big-endian length then that many bytes of one msgpack message
+  (at most :data:`MAX_FRAME` bytes).
+* Every **message** is a msgpack map with a string ``"t"`` (its type).  Maps have string
+  keys; floats and extension types are refused; unknown fields are ignored.
+* A **signed entry** travels as ``{"t": "sig", "p": <bin payload>, "s": <bin signature>}``.
+  The payload is itself one msgpack map; the signature is Ed25519 over
+  ``ENTRY_DOMAIN || payload`` -- the exact payload bytes, never a re-encoding -- so a relay
+  forwards the entry byte for byte and a log stores exactly what travelled.
+* The **hash chain**: an entry's id is ``SHA-256(CHAIN_DOMAIN || payload)``; each payload
+  names the id of the previous entry in ``"prev"`` (all zeros for the first).
+"""
+
+from __future__ import annotations
+
+import enum
+import hashlib
+from dataclasses import dataclass, field
+from typing import Any
+
+import msgpack
+from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric.ed25519 import (
+    Ed25519PrivateKey,
+    Ed25519PublicKey,
+)
+
+from .errors import LocalError, RemoteError
+
+__all__ = [
+    "PROTOCOL_VERSION",
+    "SUPPORTED_VERSIONS",
+    "MAX_FRAME",
+    "MAX_STR",
+    "MAX_NAME",
+    "ENTRY_DOMAIN",
+    "CHAIN_DOMAIN",
+    "POP_DOMAIN",
+    "GENESIS_PREV",
+    "ErrorCode",
+    "ProtocolError",
+    "frame",
+    "FrameDecoder",
+    "encode",
+    "decode",
+    "Identity",
+    "verify_signature",
+    "fingerprint",
+    "entry_id",
+    "Entry",
+    "make_entry",
+    "open_entry",
+    "get_field",
+]
+
+#: The version this implementation speaks (and the only one so far).
+PROTOCOL_VERSION = 1
+SUPPORTED_VERSIONS = (1,)
+#: Largest frame body accepted, in bytes.  A whole shuffled deck with its proofs fits many
+#: times over; anything bigger is a broken or hostile peer.
+MAX_FRAME = 1 << 20
+#: Largest string field (names, reasons) accepted anywhere, in UTF-8 bytes.
+MAX_STR = 4096
+#: Largest display name, in characters.
+MAX_NAME = 32
+
+ENTRY_DOMAIN = b"chkobba-p2p/v1/entry\x00"
+CHAIN_DOMAIN = b"chkobba-p2p/v1/chain\x00"
+POP_DOMAIN = b"chkobba-p2p/v1/pop\x00"
+GENESIS_PREV = bytes(32)
+
+
+class ErrorCode(enum.IntEnum):
+    """Wire error codes.  Sent in an ``error`` message before a connection is closed, and
+    in signed ``blame``/``abort`` records.  1xx: the link; 2xx: the handshake; 3xx: the
+    signed transcript; 4xx: the game; 5xx: liveness."""
+
+    FRAME_TOO_LARGE = 100
+    MALFORMED = 101
+    UNKNOWN_TYPE = 102
+    BAD_FIELD = 103
+    VERSION_MISMATCH = 200
+    BAD_PROOF_OF_POSSESSION = 201
+    TABLE_FULL = 202
+    ALREADY_SEATED = 203
+    UNKNOWN_GAME = 204
+    HANDSHAKE_TIMEOUT = 205
+    BAD_SIGNATURE = 300
+    BAD_CHAIN = 301
+    OUT_OF_TURN = 302
+    BAD_SEQUENCE = 303
+    WRONG_GAME = 304
+    ILLEGAL_MOVE = 400
+    DEAL_FAILURE = 401
+    RESULT_MISMATCH = 402
+    PROTOCOL_VIOLATION = 403
+    TIMEOUT = 500
+    PEER_LEFT = 501
+    SHUTDOWN = 502
+
+    @property
+    def sentence(self) -> str:
+        return _SENTENCES[self]
+
+
+_SENTENCES = {
+    ErrorCode.FRAME_TOO_LARGE: "a frame longer than the maximum size was announced",
+    ErrorCode.MALFORMED: "a frame did not hold exactly one valid msgpack map",
+    ErrorCode.UNKNOWN_TYPE: "a message type this peer does not know, where none is allowed",
+    ErrorCode.BAD_FIELD: "a required field is missing, has the wrong type or is too long",
+    ErrorCode.VERSION_MISMATCH: "no protocol version in common",
+    ErrorCode.BAD_PROOF_OF_POSSESSION: "the identity key's proof of possession is invalid",
+    ErrorCode.TABLE_FULL: "every seat at this table is taken",
+    ErrorCode.ALREADY_SEATED: "this identity is already connected at this table",
+    ErrorCode.UNKNOWN_GAME: "the game to resume is not the one running here",
+    ErrorCode.HANDSHAKE_TIMEOUT: "the handshake did not complete in time",
+    ErrorCode.BAD_SIGNATURE: "a signed entry's signature does not verify",
+    ErrorCode.BAD_CHAIN: "a signed entry does not extend the transcript (prev differs)",
+    ErrorCode.OUT_OF_TURN: "a signed entry from a seat that does not hold the floor",
+    ErrorCode.BAD_SEQUENCE: "a signed entry's sequence number is not the next one",
+    ErrorCode.WRONG_GAME: "a signed entry belongs to another game",
+    ErrorCode.ILLEGAL_MOVE: "a move the rules forbid",
+    ErrorCode.DEAL_FAILURE: "a deal message failed its check (proof, share, commitment)",
+    ErrorCode.RESULT_MISMATCH: "a peer reported a different match result",
+    ErrorCode.PROTOCOL_VIOLATION: "a signed entry is well formed but makes no sense here",
+    ErrorCode.TIMEOUT: "a peer did not send in time",
+    ErrorCode.PEER_LEFT: "a peer left and did not come back in time",
+    ErrorCode.SHUTDOWN: "the peer is shutting down",
+}
+
+
+class ProtocolError(RemoteError):
+    """The remote end broke the wire protocol.  ``code`` is an :class:`ErrorCode`."""
+
+    def __init__(self, code: ErrorCode, detail: str = "", *, blamed_seat: int | None = None,
+                 evidence: object = None) -> None:
+        message = code.sentence + (f": {detail}" if detail else "")
+        super().__init__(message, code=code.name.lower(), blamed_seat=blamed_seat,
+                         evidence=evidence)
+        self.error_code = code
+        self.detail = detail
+
+
+# --------------------------------------------------------------------------- framing
+
+
+def frame(body: bytes) -> bytes:
+    """One frame: 4-byte big-endian length, then ``body``."""
+    if len(body) > MAX_FRAME:
+        raise LocalError(f"message of {len(body)} bytes exceeds the {MAX_FRAME}-byte maximum")
+    return len(body).to_bytes(4, "big") + body
+
+
+class FrameDecoder:
+    """Incremental frame reader: ``feed`` bytes, iterate complete frame bodies.
+
+    Refuses an announced length above ``max_frame`` as soon as the 4 length bytes arrive,
+    before buffering the body.  ``pending`` tells whether a frame is partly received (the
+    transport's slow-loris timer runs while it is true).
+    """
+
+    def __init__(self, max_frame: int = MAX_FRAME) -> None:
+        self._buf = bytearray()
+        self._max = max_frame
+
+    @property
+    def pending(self) -> bool:
+        return bool(self._buf)
+
+    def feed(self, data: bytes) -> list[bytes]:
+        self._buf += data
+        out = []
+        while len(self._buf) >= 4:
+            n = int.from_bytes(self._buf[:4], "big")
+            if n > self._max:
+                raise ProtocolError(ErrorCode.FRAME_TOO_LARGE, f"{n} > {self._max} bytes")
+            if len(self._buf) < 4 + n:
+                break
+            out.append(bytes(self._buf[4:4 + n]))
+            del self._buf[:4 + n]
+        return out
+
+
+# ----------------------------------------------------------------------------- codec
+
+
+def encode(obj: Any) -> bytes:
+    """msgpack with the bin type for bytes and str for text (the only encoding we send)."""
+    return msgpack.packb(obj, use_bin_type=True)
+
+
+def _no_ext(code: int, data: bytes) -> Any:
+    raise ProtocolError(ErrorCode.MALFORMED, "extension types are not allowed")
+
+
+def _check_value(obj: Any, depth: int = 0) -> None:
+    if depth > 16:
+        raise ProtocolError(ErrorCode.MALFORMED, "nested too deeply")
+    if isinstance(obj, float):
+        raise ProtocolError(ErrorCode.MALFORMED, "floats are not allowed")
+    if isinstance(obj, str) and len(obj) > MAX_STR:
+        raise ProtocolError(ErrorCode.BAD_FIELD, "string too long")
+    if isinstance(obj, dict):
+        for k, v in obj.items():
+            if not isinstance(k, str):
+                raise ProtocolError(ErrorCode.MALFORMED, "map keys must be strings")
+            _check_value(v, depth + 1)
+    elif isinstance(obj, list):
+        for v in obj:
+            _check_value(v, depth + 1)
+
+
+def decode(body: bytes, *, want_map: bool = True) -> Any:
+    """Decode one msgpack message; :class:`ProtocolError` (MALFORMED) if it is not exactly
+    one value, uses floats or extension types, or (by default) is not a map with a string
+    ``"t"``."""
+    try:
+        obj = msgpack.unpackb(body, raw=False, strict_map_key=False, ext_hook=_no_ext,
+                              use_list=True)
+    except ProtocolError:
+        raise
+    except Exception as exc:  # msgpack raises several unrelated types
+        raise ProtocolError(ErrorCode.MALFORMED, type(exc).__name__) from None
+    _check_value(obj)
+    if want_map and (not isinstance(obj, dict) or not isinstance(obj.get("t"), str)):
+        raise ProtocolError(ErrorCode.MALFORMED, "a message is a map with a string 't'")
+    return obj
+
+
+_TYPES: dict[str, type | tuple[type, ...]] = {
+    "int": int, "str": str, "bytes": bytes, "bool": bool, "list": list, "map": dict,
+}
+
+
+def get_field(msg: dict, name: str, kind: str, *, optional: bool = False,
+              size: int | None = None, max_len: int | None = None) -> Any:
+    """Read a typed field, raising BAD_FIELD when missing or wrong (``bool`` is not an int
+    here).  ``size`` fixes a bytes length, ``max_len`` bounds a str/bytes/list length."""
+    if name not in msg or msg[name] is None:
+        if optional:
+            return None
+        raise ProtocolError(ErrorCode.BAD_FIELD, f"missing {name!r}")
+    value = msg[name]
+    want = _TYPES[kind]
+    if not isinstance(value, want) or (kind == "int" and isinstance(value, bool)):
+        raise ProtocolError(ErrorCode.BAD_FIELD, f"{name!r} must be {kind}")
+    if size is not None and len(value) != size:
+        raise ProtocolError(ErrorCode.BAD_FIELD, f"{name!r} must be {size} bytes")
+    if max_len is not None and len(value) > max_len:
+        raise ProtocolError(ErrorCode.BAD_FIELD, f"{name!r} longer than {max_len}")
+    return value
+
+
+# ------------------------------------------------------------------------- identities
+
+
+def fingerprint(public_key: bytes) -> str:
+    """A short human-checkable form of a public key: 4 groups of 4 hex digits of SHA-256."""
+    h = hashlib.sha256(public_key).hexdigest()[:16]
+    return "-".join(h[i:i + 4] for i in range(0, 16, 4))
+
+
+class Identity:
+    """An Ed25519 identity key pair.  ``public`` is the raw 32-byte public key."""
+
+    def __init__(self, private: Ed25519PrivateKey) -> None:
+        self._private = private
+        self.public = private.public_key().public_bytes(
+            serialization.Encoding.Raw, serialization.PublicFormat.Raw)
+
+    @classmethod
+    def generate(cls) -> Identity:
+        return cls(Ed25519PrivateKey.generate())
+
+    @classmethod
+    def from_seed(cls, seed: bytes) -> Identity:
+        """From the 32-byte private seed (test vectors, saved keys)."""
+        return cls(Ed25519PrivateKey.from_private_bytes(seed))
+
+    @property
+    def seed(self) -> bytes:
+        return self._private.private_bytes(
+            serialization.Encoding.Raw, serialization.PrivateFormat.Raw,
+            serialization.NoEncryption())
+
+    @property
+    def fingerprint(self) -> str:
+        return fingerprint(self.public)
+
+    def sign(self, domain: bytes, data: bytes) -> bytes:
+        return self._private.sign(domain + data)
+
+    def __repr__(self) -> str:
+        return f"Identity({self.fingerprint})"
+
+
+def verify_signature(public_key: bytes, domain: bytes, data: bytes, signature: bytes) -> bool:
+    """Ed25519 verification of ``signature`` over ``domain || data``."""
+    if len(public_key) != 32 or len(signature) != 64:
+        return False
+    try:
+        Ed25519PublicKey.from_public_bytes(public_key).verify(signature, domain + data)
+    except (InvalidSignature, ValueError):
+        return False
+    return True
+
+
+# ----------------------------------------------------------------- signed entries, chain
+
+
+def entry_id(payload: bytes) -> bytes:
+    """The id of an entry in the hash chain: SHA-256 over the domain and the payload."""
+    return hashlib.sha256(CHAIN_DOMAIN + payload).digest()
+
+
+@dataclass(frozen=True)
+class Entry:
+    """A signed entry as it travelled: the frame ``body`` (the whole ``sig`` message), its
+    ``payload`` bytes, ``signature`` and the decoded payload ``fields``."""
+
+    body: bytes
+    payload: bytes
+    signature: bytes
+    fields: dict = field(compare=False, repr=False)
+
+    @property
+    def id(self) -> bytes:
+        return entry_id(self.payload)
+
+    @property
+    def kind(self) -> str:
+        return self.fields["k"]
+
+    @property
+    def seat(self) -> int:
+        return self.fields["seat"]
+
+    @property
+    def seq(self) -> int:
+        return self.fields["n"]
+
+    @property
+    def prev(self) -> bytes:
+        return self.fields["prev"]
+
+    @property
+    def game(self) -> bytes:
+        return self.fields["g"]
+
+
+def make_entry(identity: Identity, *, game: bytes, seat: int, seq: int, prev: bytes,
+               kind: str, body: dict | None = None) -> Entry:
+    """Build and sign an entry.  ``body`` holds the kind-specific fields."""
+    fields = {"g": game, "seat": seat, "n": seq, "prev": prev, "k": kind}
+    for k, v in (body or {}).items():
+        if k in fields:
+            raise LocalError(f"field {k!r} is reserved in a signed entry")
+        fields[k] = v
+    payload = encode(fields)
+    signature = identity.sign(ENTRY_DOMAIN, payload)
+    wire_body = encode({"t": "sig", "p": payload, "s": signature})
+    if len(wire_body) > MAX_FRAME:
+        raise LocalError("signed entry too large for one frame")
+    return Entry(wire_body, payload, signature, decode(payload, want_map=False))
+
+
+def open_entry(body: bytes, msg: dict | None = None) -> Entry:
+    """Parse a ``sig`` message from its exact frame body into an :class:`Entry` (``msg`` is
+    its decoded form when the caller has it already).  Checks the shape only; signature
+    and chain checks need the seat table (the session)."""
+    body = bytes(body)
+    if msg is None:
+        msg = decode(body)
+    if msg.get("t") != "sig":
+        raise ProtocolError(ErrorCode.UNKNOWN_TYPE, "expected a signed entry")
+    payload = get_field(msg, "p", "bytes", max_len=MAX_FRAME)
+    signature = get_field(msg, "s", "bytes", size=64)
+    fields = decode(payload, want_map=False)
+    if not isinstance(fields, dict):
+        raise ProtocolError(ErrorCode.MALFORMED, "an entry payload is a map")
+    get_field(fields, "g", "bytes", size=16)
+    seat = get_field(fields, "seat", "int")
+    if not 0 <= seat < 8:
+        raise ProtocolError(ErrorCode.BAD_FIELD, "seat out of range")
+    n = get_field(fields, "n", "int")
+    if n < 0:
+        raise ProtocolError(ErrorCode.BAD_FIELD, "negative sequence number")
+    get_field(fields, "prev", "bytes", size=32)
+    get_field(fields, "k", "str", max_len=32)
+    return Entry(body, payload, signature, fields)
