@@ -1,0 +1,55 @@
+"""The mental-poker deal: a deck nobody controls and nobody can peek at.
+
+Barnett–Smart style over ristretto255: ElGamal-encrypted card points under a joint key,
+shuffled and re-randomized by every seat in turn (with hash commitments to each shuffle,
+opened and re-checked at the end), cards opened privately or publicly with decryption
+shares and Chaum–Pedersen proofs.  Sans-IO: see :class:`Deal`.  Wire format and hash
+inputs: ``docs/deal.md``.
+"""
+
+from .core import (
+    MAX_PENDING_PER_SEAT,
+    MSG_COMPLAIN,
+    MSG_CUT,
+    MSG_KEY,
+    MSG_PLAY,
+    MSG_REVEAL,
+    MSG_SHARES,
+    MSG_SHUFFLE,
+    AuditStarted,
+    CardShown,
+    CutDone,
+    Deal,
+    Event,
+    Output,
+    ShuffleDone,
+    StepOpened,
+    Verified,
+)
+from .errors import DealUsageError, PeerMisbehaved
+from .local import LocalTable
+from .schedule import FirstDealerDraw
+
+__all__ = [
+    "Deal",
+    "Output",
+    "Event",
+    "ShuffleDone",
+    "CutDone",
+    "StepOpened",
+    "CardShown",
+    "AuditStarted",
+    "Verified",
+    "PeerMisbehaved",
+    "DealUsageError",
+    "LocalTable",
+    "FirstDealerDraw",
+    "MSG_KEY",
+    "MSG_SHUFFLE",
+    "MSG_CUT",
+    "MSG_SHARES",
+    "MSG_PLAY",
+    "MSG_COMPLAIN",
+    "MSG_REVEAL",
+    "MAX_PENDING_PER_SEAT",
+]

@@ -1,0 +1,31 @@
+"""The deal's two error families: a peer's misbehaviour, and the caller's own misuse."""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = ["PeerMisbehaved", "DealUsageError"]
+
+
+class PeerMisbehaved(Exception):
+    """Another peer broke the deal protocol.
+
+    ``blamed_seat`` is the seat at fault, ``code`` a short wire code (``bad_share_proof``,
+    ``shuffle_mismatch``...; ``docs/deal.md`` lists them all), ``reason`` a sentence for
+    humans and ``evidence`` the offending message exactly as received (the signed log
+    carries the same message, so anyone can re-check the verdict).
+    """
+
+    def __init__(self, blamed_seat: int, code: str, reason: str, evidence: Any) -> None:
+        super().__init__(f"seat {blamed_seat}: {reason} [{code}]")
+        self.blamed_seat = blamed_seat
+        self.code = code
+        self.reason = reason
+        self.evidence = evidence
+
+
+class DealUsageError(RuntimeError):
+    """The local caller used the deal API wrongly (wrong phase, a position it does not hold...).
+
+    Nothing another peer sends can raise this.
+    """
