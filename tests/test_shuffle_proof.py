@@ -185,6 +185,27 @@ def test_duplicated_output_is_refused():
             prove_shuffle(CONTEXT, pk, inputs, cheat, perm, rands))
 
 
+@settings(max_examples=25, deadline=None)
+@given(st.integers(2, 6).flatmap(
+    lambda n: st.tuples(st.permutations(range(n)), st.integers(0, n - 1), st.integers(0, n - 1))
+))
+def test_any_substitution_by_another_input_is_refused(case):
+    """Output k re-encrypts input j instead of input perm[k]: one card twice, one gone."""
+    perm, k, j = case
+    perm = list(perm)
+    if perm[k] == j:
+        j = (j + 1) % len(perm)
+    x, pk = keypair()
+    inputs = deck(len(perm), pk)
+    rands = [group.random_scalar() for _ in perm]
+    bad_perm = list(perm)
+    bad_perm[k] = j
+    cheat, _, _ = shuffle(inputs, pk, perm=bad_perm, rands=rands)
+    for witness in (perm, bad_perm):
+        refused(BAD_PROOF, CONTEXT, pk, inputs, cheat,
+                _prove(CONTEXT, pk, inputs, cheat, witness, rands))
+
+
 def test_dropped_entry_is_refused():
     pk, inputs, outputs, perm, rands, proof = honest(5)
     refused(BAD_PROOF, CONTEXT, pk, inputs, outputs[:-1], proof)
