@@ -11,13 +11,16 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import msgpack
 
-from .core import Deal, Event, Output
+from ..cards import Card
+from .core import Deal, Event, Output, StepOpened
+from .crypto import DECK_SIZE
 
-__all__ = ["LocalTable"]
+__all__ = ["LocalTable", "HandRun", "make_table", "run_hand"]
 
 Tamper = Callable[[int, dict[str, Any]], dict[str, Any] | None]
 
@@ -91,3 +94,144 @@ class LocalTable:
     def take_events(self, seat: int) -> list[Event]:
         ev, self.events[seat] = self.events[seat], []
         return ev
+
+
+# -- a whole hand, with the default dealing schedule of docs/rules -------------------------
+
+
+def make_table(n: int, *, session_id: bytes = b"local-table", hand: int = 0,
+               instance: int = 0, cutter: int | None = None, shuffle_proofs: bool = False,
+               seeds: Sequence[bytes | None] | None = None,
+               tamper: Tamper | None = None) -> LocalTable:
+    """A fresh instance at every seat, wired together (nothing sent yet)."""
+    seeds = seeds or [None] * n
+    return LocalTable([Deal(session_id=session_id, hand=hand, instance=instance, n=n, seat=s,
+                            cutter=cutter, shuffle_proofs=shuffle_proofs, seed=seeds[s])
+                       for s in range(n)], tamper=tamper)
+
+
+@dataclass
+class HandRun:
+    """What :func:`run_hand` did."""
+
+    #: The LocalTable of every instance used (more than one after a redeal).
+    tables: list[LocalTable]
+    #: The card the cutter drew (cut-and-draw opening), else None.
+    drawn: Card | None
+    #: The four opening table cards of the instance that was played.
+    table: list[Card]
+    #: Per seat, per deal of the hand, the cards dealt to it.
+    deals: list[list[list[Card]]]
+    #: Every card shown (played or placed), in order: (seat, card).
+    shown: list[tuple[int, Card]]
+
+
+def _opened(table: LocalTable, seat: int) -> StepOpened:
+    evs = [e for e in table.take_events(seat) if isinstance(e, StepOpened)]
+    assert len(evs) == 1, evs
+    return evs[0]
+
+
+def run_hand(n: int, dealer: int, *, opening: str = "cut", keep: bool = True,
+             cut: int = 17, redeal: bool = True, session_id: bytes = b"local-table",
+             hand: int = 0, seeds: Sequence[Sequence[bytes | None]] | None = None,
+             shuffle_proofs: bool = False) -> HandRun:
+    """Deal and play a whole hand between ``n`` honest local peers.
+
+    The schedule is the default of ``rules.md``: the cutter is the dealer's right-hand
+    neighbour ``(dealer + 1) % n`` and seats are served counter-clockwise from him;
+    ``opening`` is ``"cut"`` (cut-and-draw; ``keep`` chooses keep or place) or ``"plain"``;
+    three or four kings among the opening table cards redeal from a fresh instance (if
+    ``redeal``).  Every seat plays its hand in position order.  ``seeds[i][s]`` fixes seat
+    ``s``'s shuffle seed in instance ``i`` (tests only).
+    """
+    cutter = (dealer + 1) % n
+    order = [(cutter + i) % n for i in range(n)]
+    tables: list[LocalTable] = []
+    instance = 0
+    while True:
+        t = make_table(n, session_id=session_id, hand=hand, instance=instance,
+                       cutter=cutter if opening == "cut" else None,
+                       shuffle_proofs=shuffle_proofs,
+                       seeds=seeds[instance] if seeds and instance < len(seeds) else None)
+        tables.append(t)
+        t.start()
+        if opening == "cut":
+            t.call(cutter, "cut", cut)
+            t.deliver()
+        for s in range(n):
+            t.take_events(s)
+        deals: list[list[list[Card]]] = [[] for _ in range(n)]
+        drawn = None
+        top = 0
+        private: dict[int, list[int]] = {}
+        if opening == "cut":
+            t.call_all("open", {cutter: [0]})
+            t.deliver()
+            drawn = _opened(t, cutter).mine[0]
+            for s in range(n):
+                if s != cutter:
+                    _opened(t, s)
+            top = 1
+            if keep:
+                private[cutter] = [1, 2]
+                top = 3
+                table_pos = []
+            else:
+                t.call(cutter, "play", 0)
+                t.deliver()
+                table_pos = [0, 1, 2, 3]
+                top = 4
+                for s in range(n):
+                    t.take_events(s)
+        else:
+            table_pos = []
+        for s in order:
+            if s not in private:
+                private[s] = list(range(top, top + 3))
+                top += 3
+        if not table_pos:
+            table_pos = list(range(top, top + 4))
+            top += 4
+            fresh_table = table_pos
+        else:
+            fresh_table = [1, 2, 3]
+        t.call_all("open", private, fresh_table)
+        t.deliver()
+        steps = [_opened(t, s) for s in range(n)]
+        table = [t.peers[0].card_at(p) for p in table_pos]
+        assert all(c is not None for c in table)
+        if redeal and sum(1 for c in table if c is not None and c.value == 10) >= 3:
+            t.call_all("finish", discard=True)
+            t.deliver()
+            instance += 1
+            continue
+        break
+    for s in range(n):
+        deals[s].append([c for p, c in sorted(steps[s].mine.items())]
+                        + ([drawn] if s == cutter and keep and drawn else []))
+    shown: list[tuple[int, Card]] = []
+    if drawn is not None and not keep:
+        shown.append((cutter, drawn))
+    while True:
+        for _ in range(3):
+            for s in order:
+                pos = t.peers[s].hand_positions()[0]
+                t.call(s, "play", pos)
+                t.deliver()
+                shown.append((s, t.peers[s].card_at(pos)))  # type: ignore[arg-type]
+        for s in range(n):
+            t.take_events(s)
+        if top >= DECK_SIZE:
+            break
+        private = {}
+        for s in order:
+            private[s] = list(range(top, top + 3))
+            top += 3
+        t.call_all("open", private)
+        t.deliver()
+        for s in range(n):
+            deals[s].append(sorted(_opened(t, s).mine.values()))
+    t.call_all("finish")
+    t.deliver()
+    return HandRun(tables, drawn, [c for c in table if c is not None], deals, shown)
