@@ -9,9 +9,8 @@ spades, hearts, diamonds, clubs (``S H D C``).  So ``1S`` is 0, ``7D`` (el haya)
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import Enum
-from functools import cache
+from functools import cache, total_ordering
 
 __all__ = [
     "Card",
@@ -74,28 +73,64 @@ _SUIT_NAMES = {
 }
 
 
-@dataclass(frozen=True, order=True, slots=True)
+@total_ordering
 class Card:
-    """One card.  Compare, hash and sort freely; build with :func:`card` from text."""
+    """One card: an immutable, interned value (there are exactly 40 Card objects).
 
+    ``Card(26)`` returns the seven of diamonds; build from text with :func:`card`.  Cards
+    compare and sort by wire id and hash to it, so sets of cards iterate the same way in
+    every process.
+    """
+
+    __slots__ = ("id", "value", "_suit_index")
     id: int
+    #: Capture value, 1 (ace) to 10 (king).
+    value: int
 
-    def __post_init__(self) -> None:
-        if not isinstance(self.id, int) or not 0 <= self.id < 40:
-            raise ValueError(f"card id must be an integer in 0..39, not {self.id!r}")
+    def __new__(cls, id: int) -> Card:  # noqa: A002 - the wire id is the card's identity
+        try:
+            return _INTERNED[id]
+        except (KeyError, TypeError):
+            raise ValueError(f"card id must be an integer in 0..39, not {id!r}") from None
 
-    @property
-    def value(self) -> int:
-        """Capture value, 1 (ace) to 10 (king)."""
-        return self.id % 10 + 1
+    @classmethod
+    def _make(cls, id: int) -> Card:  # noqa: A002
+        c = object.__new__(cls)
+        object.__setattr__(c, "id", id)
+        object.__setattr__(c, "value", id % 10 + 1)
+        object.__setattr__(c, "_suit_index", id // 10)
+        return c
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("cards are immutable")
+
+    def __hash__(self) -> int:
+        return self.id
+
+    def __eq__(self, other: object) -> bool:
+        return self is other
+
+    def __lt__(self, other: Card) -> bool:
+        if not isinstance(other, Card):
+            return NotImplemented
+        return self.id < other.id
+
+    def __reduce__(self) -> tuple:
+        return (Card, (self.id,))
+
+    def __copy__(self) -> Card:
+        return self
+
+    def __deepcopy__(self, memo: dict) -> Card:
+        return self
 
     @property
     def suit(self) -> Suit:
-        return _SUIT_ORDER[self.id // 10]
+        return _SUIT_ORDER[self._suit_index]
 
     @property
     def is_diamond(self) -> bool:
-        return self.id // 10 == 2
+        return self._suit_index == 2
 
     @property
     def is_haya(self) -> bool:
@@ -163,7 +198,8 @@ def cards(text: str) -> tuple[Card, ...]:
     return tuple(card(t) for t in text.split())
 
 
+_INTERNED: dict[int, Card] = {i: Card._make(i) for i in range(40)}
 #: All 40 cards in wire-id order.
-DECK: tuple[Card, ...] = tuple(Card(i) for i in range(40))
+DECK: tuple[Card, ...] = tuple(_INTERNED[i] for i in range(40))
 #: The seven of diamonds.
 HAYA = DECK[26]

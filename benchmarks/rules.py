@@ -1,0 +1,86 @@
+"""Rules-engine speed: whole random-vs-random 2-player hands, and legal-move generation.
+
+Run: python benchmarks/rules.py [--seconds S]
+Prints one figure per line (`name: value unit`); medians of 5 rounds.
+Goal (issue 2): at least 2,000 hands/s in one process.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from chkobba_p2p.bots import RandomBot  # noqa: E402
+from chkobba_p2p.cards import DECK  # noqa: E402
+from chkobba_p2p.rules import Hand, Redeal, Ruleset  # noqa: E402
+from chkobba_p2p.simulate import play_hand  # noqa: E402
+
+
+def hands_per_second(seconds: float, seed: int) -> float:
+    rng = random.Random(seed)
+    bots = [RandomBot(seed), RandomBot(seed + 1)]
+    rules = Ruleset()
+    n = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        deck = list(DECK)
+        rng.shuffle(deck)
+        hand = play_hand(Hand.new(rules, 2, n % 2), bots, deck)
+        assert hand.is_over or isinstance(hand.pending, Redeal)
+        n += 1
+    return n / (time.perf_counter() - start)
+
+
+def random_positions(count: int, seed: int) -> list[Hand]:
+    """Positions met in real play: snapshots of random hands at every turn."""
+    rng = random.Random(seed)
+    bots = [RandomBot(seed), RandomBot(seed + 1)]
+    out: list[Hand] = []
+    while len(out) < count:
+        deck = list(DECK)
+        rng.shuffle(deck)
+        hand = Hand.new(Ruleset(), 2, 0)
+        while not hand.is_over and not hand.needs_redeal:
+            step = hand.pending
+            if type(step).__name__ == "Turn":
+                out.append(hand)
+                m = bots[hand.turn].choose_play(hand.view(hand.turn))
+                hand = hand.apply(m)
+            elif type(step).__name__ == "DealStep":
+                k = len(step.recipients)
+                hand = hand.deal(deck[:k])
+                del deck[:k]
+            else:
+                hand = hand.choose_cut(True)
+    return out[:count]
+
+
+def movegen_per_second(seconds: float, seed: int) -> float:
+    positions = random_positions(2000, seed)
+    n = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        for h in positions:
+            h.legal_moves()
+        n += len(positions)
+    return n / (time.perf_counter() - start)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--seconds", type=float, default=1.0, help="per round (5 rounds)")
+    args = ap.parse_args()
+    hands = [hands_per_second(args.seconds, s) for s in range(5)]
+    gens = [movegen_per_second(args.seconds, s) for s in range(5)]
+    print(f"hands_per_s: {statistics.median(hands):.0f} /s")
+    print(f"legal_move_generations_per_s: {statistics.median(gens):.0f} /s")
+
+
+if __name__ == "__main__":
+    main()
