@@ -404,7 +404,7 @@ class Session:
     """
 
     def __init__(self, identity: Identity, table: TableInfo, seat: int,
-                 genesis: Entry) -> None:
+                 genesis: Entry, master: bytes | None = None) -> None:
         if table.seats[seat].key != identity.public:
             raise LocalError("this identity does not hold that seat")
         self.identity = identity
@@ -420,21 +420,41 @@ class Session:
         self._floor = 0
         self._closing_seen = 0
         self._empty_run = 0
-        self.game = GameDriver(table, seat)
+        #: The secret every deal secret of this seat derives from (kept for crash resume).
+        self.master = master if master is not None else secrets.token_bytes(32)
+        self.game = GameDriver(table, seat, self.master)
         self._decided: dict | None = None
         self._accept(genesis)
 
     # -------------------------------------------------------------- construction
 
     @classmethod
-    def create(cls, identity: Identity, table: TableInfo) -> tuple[Session, Entry]:
+    def create(cls, identity: Identity, table: TableInfo,
+               master: bytes | None = None) -> tuple[Session, Entry]:
         """The host's session and the genesis entry to broadcast."""
         genesis = make_entry(identity, game=table.game, seat=0, seq=0, prev=GENESIS_PREV,
                              kind="table", body=table.to_body())
-        return cls(identity, table, 0, genesis), genesis
+        return cls(identity, table, 0, genesis, master), genesis
 
     @classmethod
-    def join(cls, identity: Identity, genesis: Entry, host_key: bytes) -> Session:
+    def resume(cls, identity: Identity, bodies: list[bytes], host_key: bytes,
+               master: bytes) -> Session:
+        """Rebuild a session from the entries of a log (genesis first), with the master
+        secret of the crashed run: every entry is checked again, and this seat's deal
+        secrets come out the same, so its own logged entries match what it would send."""
+        session = cls.join(identity, wire.open_entry(bodies[0]), host_key, master)
+        for body in bodies[1:]:
+            entry = wire.open_entry(body)
+            if entry.seat == session.seat and entry.kind != "abort":
+                session.game.outbox()  # already sent: it is this very entry
+                session._decided = None
+            session.receive(entry)
+        session.take_events()
+        return session
+
+    @classmethod
+    def join(cls, identity: Identity, genesis: Entry, host_key: bytes,
+             master: bytes | None = None) -> Session:
         """A joining peer's session from the genesis the host sent, signed by ``host_key``."""
         if not verify_signature(host_key, ENTRY_DOMAIN, genesis.payload, genesis.signature):
             raise ProtocolError(ErrorCode.BAD_SIGNATURE, "genesis", blamed_seat=0)
@@ -445,7 +465,7 @@ class Session:
         seat = next((s.seat for s in table.seats if s.key == identity.public), None)
         if seat is None:
             raise ProtocolError(ErrorCode.PROTOCOL_VIOLATION, "no seat for us", blamed_seat=0)
-        return cls(identity, table, seat, genesis)
+        return cls(identity, table, seat, genesis, master)
 
     # ------------------------------------------------------------------- reading
 
@@ -666,14 +686,15 @@ class GameDriver:
     seat holds the floor; a seat's own choices become the entry's action.
     """
 
-    def __init__(self, table: TableInfo, seat: int) -> None:
+    def __init__(self, table: TableInfo, seat: int, master: bytes) -> None:
         self.table = table
         self.seat = seat
+        self.master = master
         self.n = table.players
         self.match: Match | None = None
         self.over = False
         self.instance = 0  # deck instances: 0 draws the first dealer, then one per deal
-        self.deck = Deck(table, seat, self.instance)
+        self.deck = Deck(table, seat, self.instance, master)
         self.top = 0  # next undealt deck position
         self.stage = "first"  # first-dealer draw, then "hand"
         self._draw_seats: tuple[int, ...] = tuple(range(self.n))
@@ -768,7 +789,7 @@ class GameDriver:
 
     def _new_deck(self) -> None:
         self.instance += 1
-        self.deck = Deck(self.table, self.seat, self.instance)
+        self.deck = Deck(self.table, self.seat, self.instance, self.master)
         self.top = 0
         self._engine_events = 0
 
@@ -875,11 +896,11 @@ class Deck:
     Fair (no seat steers the order) but not private: every peer can compute every card.
     The mental-poker deal core replaces it behind the same interface."""
 
-    def __init__(self, table: TableInfo, seat: int, instance: int) -> None:
+    def __init__(self, table: TableInfo, seat: int, instance: int, master: bytes) -> None:
         self.n = table.players
         self.seat = seat
         self.ctx = [table.game, instance.to_bytes(8, "big")]
-        self._seed = secrets.token_bytes(32)
+        self._seed = hash_bytes(b"chkobba-p2p/v1/stand-in-seed", master, *self.ctx)[:32]
         self._commits: dict[int, bytes] = {}
         self._seeds: dict[int, bytes] = {}
         self._out: list[dict] = [{"t": "commit", "h": self._commit(seat, self._seed)}]

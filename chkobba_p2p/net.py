@@ -1,0 +1,731 @@
+"""The trio transport around :mod:`chkobba_p2p.session`: sockets, timers, the relay.
+
+The host listens, shakes hands, relays every signed entry byte for byte to the other
+peers and announces the table on the LAN; a joining peer connects to the host only.
+Neither decides anything the session does not: this module moves bytes, keeps time
+(handshake, frame, idle, reconnect and turn timeouts) and writes the log.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+import socket
+import sys
+from pathlib import Path
+
+import trio
+
+from . import wire
+from .peer import (
+    HostConfig,
+    JoinConfig,
+    Lobby,
+    Outcome,
+    Resumed,
+    SeatController,
+    Timeouts,
+    Waiting,
+    parse_address,
+)
+from .session import (
+    ClientHandshake,
+    GameFault,
+    HostHandshake,
+    Session,
+    error_message,
+)
+from .session import Lobby as SeatLobby
+from .transcript import SavedGame, TranscriptWriter, default_log_path, read_transcript
+from .wire import ErrorCode, Identity, ProtocolError
+
+__all__ = ["Link", "LinkClosed", "HostPeer", "ClientPeer", "BEACON_PORT", "listen_beacons",
+           "Beacon"]
+
+BEACON_PORT = 41641
+_QUEUE = 4096
+
+
+class LinkClosed(Exception):
+    """The connection ended (EOF, reset, or closed by us); ``error`` if the other end
+    sent an error message first."""
+
+    def __init__(self, reason: str, error: dict | None = None) -> None:
+        super().__init__(reason)
+        self.error = error
+
+
+class Link:
+    """One framed connection: reads with the frame and idle timeouts, writes through a
+    queue drained by its own task (so one slow peer never blocks a broadcast)."""
+
+    def __init__(self, stream: trio.abc.Stream, timeouts: Timeouts) -> None:
+        self.stream = stream
+        self.timeouts = timeouts
+        self.decoder = wire.FrameDecoder()
+        self._ready: list[bytes] = []
+        self._send, self._recv = trio.open_memory_channel[bytes | None](_QUEUE)
+        self.closed = False
+        self.bytes_in = 0
+        self.bytes_out = 0
+
+    async def receive(self, timeout: float | None = None) -> tuple[bytes, dict]:
+        """The next frame body and its decoded map.  Raises :class:`ProtocolError` for bad
+        input, :class:`LinkClosed` at the end, ``trio.TooSlowError`` on a timeout."""
+        while not self._ready:
+            limit = self.timeouts.frame if self.decoder.pending else self.timeouts.idle
+            if timeout is not None:
+                limit = min(limit, timeout)
+            with trio.fail_after(limit):
+                try:
+                    data = await self.stream.receive_some(65536)
+                except (trio.BrokenResourceError, trio.ClosedResourceError, OSError) as exc:
+                    raise LinkClosed(str(exc) or type(exc).__name__) from None
+            if not data:
+                raise LinkClosed("end of stream")
+            self.bytes_in += len(data)
+            self._ready.extend(self.decoder.feed(data))
+        body = self._ready.pop(0)
+        msg = wire.decode(body)
+        if msg["t"] == "error":
+            raise LinkClosed(f"peer error {msg.get('code')}: {msg.get('msg')}", msg)
+        return body, msg
+
+    def send(self, body: bytes) -> None:
+        """Queue a frame body.  A peer that lets the queue fill is dropped."""
+        if self.closed:
+            return
+        try:
+            self._send.send_nowait(body)
+        except trio.WouldBlock:
+            self.closed = True
+            with contextlib.suppress(trio.ClosedResourceError):
+                self._send.close()
+
+    def send_msg(self, msg: dict) -> None:
+        self.send(wire.encode(msg))
+
+    async def writer(self) -> None:
+        """Drain the queue to the socket; returns when the link is closed."""
+        try:
+            async for body in self._recv:
+                if body is None:
+                    break
+                data = wire.frame(body)
+                await self.stream.send_all(data)
+                self.bytes_out += len(data)
+        except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
+            pass
+        finally:
+            self.closed = True
+            with contextlib.suppress(Exception):
+                await self.stream.aclose()
+
+    def finish(self) -> None:
+        """Close after everything queued has been written."""
+        if not self.closed:
+            self.closed = True
+            with contextlib.suppress(trio.WouldBlock, trio.ClosedResourceError):
+                self._send.send_nowait(None)
+
+    async def fail(self, code: ErrorCode, detail: str = "") -> None:
+        """Send an error message, then close the link."""
+        if not self.closed:
+            self.send_msg(error_message(code, detail))
+            self.finish()
+        with trio.move_on_after(1):
+            await trio.sleep(0)  # give the writer its turn
+        with contextlib.suppress(Exception):
+            await self.stream.aclose()
+
+
+async def _pinger(link: Link) -> None:
+    ping = wire.encode({"t": "ping"})
+    while not link.closed:
+        await trio.sleep(link.timeouts.idle / 3)
+        link.send(ping)
+
+
+class _Peer:
+    """What host and client share: the session, the log, the controller's decisions."""
+
+    def __init__(self, controller: SeatController, timeouts: Timeouts, identity: Identity,
+                 log_path: Path | None) -> None:
+        self.controller = controller
+        self.timeouts = timeouts
+        self.identity = identity
+        self.session: Session | None = None
+        self.log = TranscriptWriter(log_path or default_log_path())
+        self._logged = 0
+        self._deciding = False
+        self.finished = trio.Event()
+        self.nursery: trio.Nursery | None = None
+        self.error: str | None = None
+
+    def emit(self, event: object) -> None:
+        try:
+            self.controller.on_event(event)
+        except Exception as exc:  # a display bug must not break the game
+            print(f"controller on_event failed: {exc!r}", file=sys.stderr)
+
+    def flush_log(self) -> None:
+        s = self.session
+        if s is None:
+            return
+        while self._logged < len(s.bodies):
+            self.log.append(s.bodies[self._logged])
+            self._logged += 1
+
+    def send_entry(self, body: bytes) -> None:
+        raise NotImplementedError
+
+    def pump(self) -> None:
+        """Send whatever the session has ready, log, report events, wake the decider."""
+        s = self.session
+        if s is None:
+            return
+        while (entry := s.next_entry()) is not None:
+            self.send_entry(entry.body)
+        self.flush_log()
+        for ev in s.take_events():
+            self.emit(ev)
+        if s.finished:
+            self.finished.set()
+            return
+        if s.decision is not None and not self._deciding and self.nursery is not None:
+            self._deciding = True
+            self.nursery.start_soon(self._decide)
+
+    async def _decide(self) -> None:
+        s = self.session
+        assert s is not None
+        try:
+            d = s.decision
+            if d is None:
+                return
+            if d.kind == "play":
+                choice = await self.controller.choose_play(d.hand)
+            else:
+                choice = await self.controller.choose_cut(d.hand)
+            if s.decision is d or s.decision == d:
+                s.decide(choice)
+        finally:
+            self._deciding = False
+        self.pump()
+
+    def blame(self, fault: GameFault | ProtocolError, blamed: int | None,
+              evidence: bytes | None) -> bytes:
+        """End the game with a signed abort record; returns its body (sent by caller)."""
+        s = self.session
+        assert s is not None
+        code = fault.error_code
+        entry = s.abort(code, blamed, getattr(fault, "detail", str(fault)), evidence)
+        self.flush_log()
+        for ev in s.take_events():
+            self.emit(ev)
+        self.finished.set()
+        return entry.body
+
+    def outcome(self) -> Outcome:
+        s = self.session
+        return Outcome(seat=s.seat if s else None, table=s.table if s else None,
+                       log_path=self.log.path if s else None,
+                       done=s.done if s else None, aborted=s.aborted if s else None,
+                       error=self.error)
+
+
+# ------------------------------------------------------------------------------ host
+
+
+class HostPeer(_Peer):
+    """Seat 0: listens, seats the others, relays and checks every entry, plays its seat."""
+
+    def __init__(self, config: HostConfig, controller: SeatController) -> None:
+        super().__init__(controller, config.timeouts, config.identity or Identity.generate(),
+                         config.log_path)
+        self.config = config
+        self.lobby = SeatLobby(self.identity, config.name, config.rules, config.players)
+        self.links: dict[int, Link] = {}
+        self.absent: dict[int, float] = {}  # seat -> trio deadline to come back
+        self.port = 0
+        self._floor_since = 0.0
+        self._floor_seen = (-1, -1)
+
+    def send_entry(self, body: bytes) -> None:
+        for link in self.links.values():
+            link.send(body)
+
+    def broadcast_msg(self, msg: dict, except_seat: int | None = None) -> None:
+        body = wire.encode(msg)
+        for seat, link in self.links.items():
+            if seat != except_seat:
+                link.send(body)
+
+    async def run(self, task_status=None) -> Outcome:
+        listeners = await trio.open_tcp_listeners(self.config.port, host=self.config.bind)
+        self.port = listeners[0].socket.getsockname()[1]
+        self.emit(Listening(self.port, self.identity.public))
+        if task_status is not None:
+            task_status.started(self.port)
+        async with trio.open_nursery() as nursery:
+            self.nursery = nursery
+            nursery.start_soon(trio.serve_listeners, self._serve, listeners)
+            if self.config.beacon:
+                nursery.start_soon(self._beacon)
+            nursery.start_soon(self._watchdog)
+            await self.finished.wait()
+            # Let the last entries and the abort reach everyone before closing.
+            for link in list(self.links.values()):
+                link.finish()
+            with trio.move_on_after(2):
+                while any(not link.closed or link._recv.statistics().current_buffer_used
+                          for link in self.links.values()):
+                    await trio.sleep(0.01)
+            nursery.cancel_scope.cancel()
+        for link in self.links.values():
+            with contextlib.suppress(Exception):
+                await link.stream.aclose()
+        self.log.close()
+        return self.outcome()
+
+    # ---------------------------------------------------------- connections
+
+    async def _serve(self, stream: trio.SocketStream) -> None:
+        link = Link(stream, self.timeouts)
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(link.writer)
+            try:
+                await self._connection(link, nursery)
+            finally:
+                link.finish()
+
+    async def _connection(self, link: Link, nursery: trio.Nursery) -> None:
+        running = self.session.table.game if self.session else None
+        hs = HostHandshake(self.lobby, running)
+        link.send_msg(hs.greeting())
+        try:
+            with trio.fail_after(self.timeouts.handshake):
+                _, hello = await link.receive()
+                welcome, seat, resume = hs.on_hello(hello)
+                if seat in self.links and not self.links[seat].closed:
+                    # The seat undo: a fresh seat was not taken for a resume
+                    raise ProtocolError(ErrorCode.ALREADY_SEATED)
+        except trio.TooSlowError:
+            await link.fail(ErrorCode.HANDSHAKE_TIMEOUT)
+            return
+        except ProtocolError as exc:
+            await link.fail(exc.error_code, exc.detail)
+            return
+        except LinkClosed:
+            return
+        if self.finished.is_set():
+            await link.fail(ErrorCode.SHUTDOWN)
+            return
+        welcome["have"] = self.session.length if self.session else 0
+        link.send_msg(welcome)
+        self.links[seat] = link
+        nursery.start_soon(_pinger, link)
+        if self.session is None:
+            self._lobby_changed()
+        else:
+            if resume is not None:
+                for body in self.session.bodies[resume[1]:]:
+                    link.send(body)
+            if seat in self.absent:
+                del self.absent[seat]
+                self.broadcast_msg({"t": "back", "seat": seat})
+                self.emit(Resumed(seat))
+        try:
+            await self._read_loop(link, seat)
+        finally:
+            if self.links.get(seat) is link:
+                del self.links[seat]
+                self._dropped(seat)
+
+    def _lobby_changed(self) -> None:
+        self.broadcast_msg(self.lobby.lobby_message())
+        self.emit(Lobby(tuple((s.name, s.fingerprint) if s else None
+                              for s in self.lobby.seats)))
+        if self.lobby.full and self.session is None:
+            table = self.lobby.table()
+            self.session, genesis = Session.create(self.identity, table)
+            self.log.write_header(game=table.game, seat=0, key=self.identity.public,
+                                  name=self.config.name, host=f"0.0.0.0:{self.port}")
+            self.send_entry(genesis.body)
+            self._floor_since = trio.current_time()
+            self.pump()
+
+    def _dropped(self, seat: int) -> None:
+        if self.finished.is_set():
+            return
+        if self.session is None:
+            self.lobby.leave(seat)
+            self._lobby_changed()
+            return
+        self.absent[seat] = trio.current_time() + self.timeouts.reconnect
+        self._announce_wait(seat)
+
+    def _announce_wait(self, seat: int) -> None:
+        left = max(0, math.ceil(self.absent[seat] - trio.current_time()))
+        self.broadcast_msg({"t": "wait", "seat": seat, "secs": left})
+        self.emit(Waiting(seat, left))
+
+    async def _watchdog(self) -> None:
+        """Once a second: countdowns for absent seats, the turn timeout, and the end of
+        the game when a seat does not come back."""
+        while not self.finished.is_set():
+            await trio.sleep(1 if self.timeouts.reconnect >= 3 else 0.1)
+            now = trio.current_time()
+            s = self.session
+            if s is None or s.finished:
+                continue
+            for seat, deadline in list(self.absent.items()):
+                if now >= deadline:
+                    fault = ProtocolError(ErrorCode.PEER_LEFT, f"seat {seat} left")
+                    self.send_entry(self.blame(fault, seat, None))
+                    return
+                self._announce_wait(seat)
+            key = (s.length, s.floor)
+            if key != self._floor_seen:
+                self._floor_seen, self._floor_since = key, now
+            elif now - self._floor_since > self.timeouts.turn and s.floor != 0 \
+                    and s.floor not in self.absent:
+                fault = ProtocolError(ErrorCode.TIMEOUT, f"seat {s.floor} did not play")
+                self.send_entry(self.blame(fault, s.floor, None))
+                return
+
+    async def _read_loop(self, link: Link, seat: int) -> None:
+        while True:
+            try:
+                body, msg = await link.receive()
+            except trio.TooSlowError:
+                await link.fail(ErrorCode.TIMEOUT, "frame or idle timeout")
+                return
+            except ProtocolError as exc:
+                await link.fail(exc.error_code, exc.detail)
+                return
+            except LinkClosed:
+                return
+            t = msg["t"]
+            if t == "ping":
+                link.send_msg({"t": "pong"})
+            elif t == "pong":
+                pass
+            elif t == "sig":
+                if not await self._on_entry(link, seat, body, msg):
+                    return
+            else:
+                await link.fail(ErrorCode.UNKNOWN_TYPE, repr(t)[:40])
+                return
+
+    async def _on_entry(self, link: Link, seat: int, body: bytes, msg: dict) -> bool:
+        s = self.session
+        try:
+            entry = wire.open_entry(body, msg)
+            if s is None:
+                raise ProtocolError(ErrorCode.PROTOCOL_VIOLATION, "the game has not started")
+            if entry.seat != seat:
+                raise ProtocolError(ErrorCode.PROTOCOL_VIOLATION,
+                                    "an entry signed for another seat")
+            s.receive(entry)
+        except GameFault as fault:
+            self._relay(seat, body)
+            self.send_entry(self.blame(fault, fault.blamed_seat, body))
+            return True
+        except ProtocolError as exc:
+            if s is not None and s.finished:
+                return True
+            await link.fail(exc.error_code, exc.detail)
+            return False
+        self._relay(seat, body)
+        self.pump()
+        return True
+
+    def _relay(self, from_seat: int, body: bytes) -> None:
+        for seat, link in self.links.items():
+            if seat != from_seat:
+                link.send(body)
+
+    # ------------------------------------------------------------------ LAN
+
+    async def _beacon(self) -> None:
+        """Announce the table on the LAN: a UDP broadcast every second while seats are
+        free (see PROTOCOL.md, "LAN discovery")."""
+        port = self.config.beacon_port or BEACON_PORT
+        sock = trio.socket.socket(trio.socket.AF_INET, trio.socket.SOCK_DGRAM)
+        with sock:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_BROADCAST, 1)
+            while not self.finished.is_set():
+                if self.session is None:
+                    free = sum(1 for s in self.lobby.seats if s is None)
+                    msg = wire.encode({"t": "beacon", "v": wire.PROTOCOL_VERSION,
+                                       "port": self.port, "name": self.config.name,
+                                       "players": self.config.players, "free": free,
+                                       "rules": self.config.rules.name,
+                                       "key": self.identity.public})
+                    for target in ("255.255.255.255", "127.0.0.1"):
+                        with contextlib.suppress(OSError):
+                            await sock.sendto(msg, (target, port))
+                await trio.sleep(1)
+
+
+class Listening:
+    """The host is listening on ``port``; ``key`` is its identity (for fingerprints)."""
+
+    def __init__(self, port: int, key: bytes) -> None:
+        self.port = port
+        self.key = key
+
+    def __repr__(self) -> str:
+        return f"Listening(port={self.port}, key={wire.fingerprint(self.key)})"
+
+
+# ---------------------------------------------------------------------------- client
+
+
+class ClientPeer(_Peer):
+    """A joining seat: connects to the host, checks everything it relays, reconnects."""
+
+    def __init__(self, config: JoinConfig, controller: SeatController) -> None:
+        super().__init__(controller, config.timeouts, config.identity or Identity.generate(),
+                         config.log_path)
+        self.config = config
+        self.host, self.port = parse_address(config.address)
+        self.link: Link | None = None
+        self.host_key: bytes | None = None
+        self.saved: SavedGame | None = None
+        self.resumed_entries = 0
+        self._try_resume()
+
+    def _try_resume(self) -> None:
+        path = self.config.state_path
+        if path is None or not path.exists():
+            return
+        saved = SavedGame.load(path)
+        if saved is None or saved.host != f"{self.host}:{self.port}":
+            return
+        try:
+            log = read_transcript(saved.log)
+            first = wire.open_entry(log.bodies[0])
+            host_key = wire.decode(first.payload, want_map=False)["seats"][0]["key"]
+            self.session = Session.resume(self.identity, list(log.bodies), host_key,
+                                          saved.master)
+        except Exception as exc:  # an unusable save: join afresh
+            print(f"cannot resume from {saved.log}: {exc}", file=sys.stderr)
+            self.session = None
+            return
+        self.saved = saved
+        self.host_key = host_key
+        self.log = TranscriptWriter(saved.log)
+        self._logged = len(self.session.bodies)
+        self.resumed_entries = self._logged
+
+    def send_entry(self, body: bytes) -> None:
+        if self.link is not None:
+            self.link.send(body)
+
+    async def run(self) -> Outcome:
+        async with trio.open_nursery() as nursery:
+            self.nursery = nursery
+            nursery.start_soon(self._connect_loop)
+            await self.finished.wait()
+            if self.link is not None:
+                self.link.finish()
+                with trio.move_on_after(2):
+                    while not self.link.closed or \
+                            self.link._recv.statistics().current_buffer_used:
+                        await trio.sleep(0.01)
+            nursery.cancel_scope.cancel()
+        self.log.close()
+        if self.session is not None and self.session.finished and self.config.state_path:
+            with contextlib.suppress(OSError):
+                self.config.state_path.unlink()
+        return self.outcome()
+
+    async def _connect_loop(self) -> None:
+        deadline = None
+        delay = 0.05
+        while not self.finished.is_set():
+            try:
+                stream = await trio.open_tcp_stream(self.host, self.port)
+            except OSError as exc:
+                if self.session is None:
+                    self.error = f"cannot connect to {self.host}:{self.port}: {exc}"
+                    self.finished.set()
+                    return
+            else:
+                fatal = await self._connected(stream)
+                if fatal or self.finished.is_set():
+                    self.finished.set()
+                    return
+                delay = 0.05
+                deadline = None
+            if self.session is None or self.session.finished:
+                self.finished.set()
+                return
+            now = trio.current_time()
+            if deadline is None:
+                deadline = now + self.timeouts.reconnect
+                self.emit(Waiting(0, int(self.timeouts.reconnect)))
+            if now >= deadline:
+                fault = ProtocolError(ErrorCode.PEER_LEFT, "the host is gone")
+                self.blame(fault, 0, None)
+                return
+            await trio.sleep(delay)
+            delay = min(delay * 2, 1.0)
+
+    async def _connected(self, stream: trio.SocketStream) -> bool:
+        """Run one connection.  True: a fatal refusal (stop); False: reconnect."""
+        link = Link(stream, self.timeouts)
+        s = self.session
+        resume = (s.table.game, s.length) if s is not None else None
+        hs = ClientHandshake(self.identity, self.config.name, resume)
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(link.writer)
+            try:
+                with trio.fail_after(self.timeouts.handshake):
+                    _, greeting = await link.receive()
+                    link.send_msg(hs.on_host(greeting))
+                    _, welcome = await link.receive()
+                    hs.on_welcome(welcome)
+            except LinkClosed as exc:
+                link.finish()
+                nursery.cancel_scope.cancel()
+                if exc.error is not None:
+                    self.error = f"refused: {exc.error.get('msg')}"
+                    if exc.error.get("code") == ErrorCode.UNKNOWN_GAME and s is not None:
+                        return True
+                    return exc.error.get("code") not in (ErrorCode.ALREADY_SEATED,)
+                return self.session is None
+            except (ProtocolError, trio.TooSlowError) as exc:
+                self.error = f"handshake failed: {exc or 'timeout'}"
+                await link.fail(getattr(exc, "error_code", ErrorCode.HANDSHAKE_TIMEOUT))
+                nursery.cancel_scope.cancel()
+                return True
+            if self.host_key is not None and hs.host_key != self.host_key:
+                self.error = "the host's identity changed"
+                nursery.cancel_scope.cancel()
+                return True
+            self.host_key = hs.host_key
+            self.link = link
+            if s is not None and resume is not None:
+                self.emit(Resumed(s.seat, self.resumed_entries))
+                host_has = welcome.get("have")
+                if isinstance(host_has, int) and host_has < s.length:
+                    for body in s.bodies[host_has:]:
+                        link.send(body)
+            nursery.start_soon(_pinger, link)
+            try:
+                await self._read_loop(link)
+            finally:
+                self.link = None
+                link.finish()
+                nursery.cancel_scope.cancel()
+        return False
+
+    async def _read_loop(self, link: Link) -> None:
+        while not self.finished.is_set():
+            try:
+                body, msg = await link.receive()
+            except (trio.TooSlowError, LinkClosed):
+                return
+            except ProtocolError as exc:
+                # The host sent garbage: leave, and come back (the game may go on).
+                await link.fail(exc.error_code, exc.detail)
+                return
+            t = msg["t"]
+            if t == "ping":
+                link.send_msg({"t": "pong"})
+            elif t == "sig":
+                self._on_entry(body, msg)
+            elif t == "lobby":
+                seats = msg.get("seats")
+                if isinstance(seats, list):
+                    self.emit(Lobby(tuple(
+                        (str(x.get("name")), wire.fingerprint(x.get("key", b"")))
+                        if isinstance(x, dict) else None for x in seats)))
+            elif t == "wait":
+                if isinstance(msg.get("seat"), int) and isinstance(msg.get("secs"), int):
+                    self.emit(Waiting(msg["seat"], msg["secs"]))
+            elif t == "back" and isinstance(msg.get("seat"), int):
+                self.emit(Resumed(msg["seat"]))
+            # Anything else (pong, types added by later versions) is ignored.
+
+    def _on_entry(self, body: bytes, msg: dict) -> None:
+        s = self.session
+        try:
+            entry = wire.open_entry(body, msg)
+            if s is None:
+                assert self.host_key is not None
+                master = None
+                self.session = s = Session.join(self.identity, entry, self.host_key, master)
+                self.log.write_header(game=s.table.game, seat=s.seat,
+                                      key=self.identity.public, name=self.config.name,
+                                      host=f"{self.host}:{self.port}")
+                if self.config.state_path is not None:
+                    SavedGame(s.table.game, s.seat, f"{self.host}:{self.port}", s.master,
+                              str(self.log.path)).save(self.config.state_path)
+            elif s.finished:
+                return
+            else:
+                s.receive(entry)
+        except GameFault as fault:
+            self.send_entry(self.blame(fault, fault.blamed_seat, body))
+            return
+        except ProtocolError as exc:
+            if s is None:
+                self.error = f"bad genesis from the host: {exc}"
+                self.finished.set()
+                return
+            # The host relays only entries it checked: a bad one is the host's doing.
+            self.send_entry(self.blame(exc, 0, body))
+            return
+        self.pump()
+
+
+# ------------------------------------------------------------------------------ LAN
+
+
+class Beacon:
+    """A table heard on the LAN."""
+
+    def __init__(self, address: str, msg: dict) -> None:
+        self.address = address
+        self.port = msg.get("port") if isinstance(msg.get("port"), int) else 0
+        self.name = str(msg.get("name", "?"))[:wire.MAX_NAME]
+        self.players = msg.get("players")
+        self.free = msg.get("free")
+        self.rules = str(msg.get("rules", ""))[:32]
+        key = msg.get("key")
+        self.fingerprint = wire.fingerprint(key) if isinstance(key, bytes) else "?"
+
+    @property
+    def target(self) -> str:
+        return f"{self.address}:{self.port}"
+
+    def __repr__(self) -> str:
+        return (f"{self.name} at {self.target}: {self.players} players, {self.free} free, "
+                f"{self.rules} rules, key {self.fingerprint}")
+
+
+async def listen_beacons(seconds: float, port: int = 0) -> list[Beacon]:
+    """Listen for table beacons for ``seconds``; one :class:`Beacon` per table heard."""
+    sock = trio.socket.socket(trio.socket.AF_INET, trio.socket.SOCK_DGRAM)
+    found: dict[str, Beacon] = {}
+    with sock:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        if hasattr(socket, "SO_REUSEPORT"):
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+        await sock.bind(("", port or BEACON_PORT))
+        with trio.move_on_after(seconds):
+            while True:
+                data, (addr, _) = await sock.recvfrom(2048)
+                try:
+                    msg = wire.decode(data)
+                except ProtocolError:
+                    continue
+                if msg.get("t") != "beacon" or not isinstance(msg.get("port"), int):
+                    continue
+                b = Beacon(addr, msg)
+                found.setdefault(b.target, b)
+    return list(found.values())

@@ -1,0 +1,192 @@
+"""The public high-level API: host a table or join one, with a controller for your seat.
+
+A client (the CLI, the terminal UI, a bot, the example in ``examples/``) implements
+:class:`SeatController` and calls :func:`host_match` or :func:`join_match` inside trio::
+
+    outcome = trio.run(join_match, "192.168.1.20:7777", BotController("greedy"))
+    print(outcome.log_path, outcome.done)
+
+Everything else -- the handshake, checking every entry against the rules and the deal,
+relaying, reconnecting, the log -- happens underneath (:mod:`chkobba_p2p.net`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .bots import make_bot
+from .rules import Hand, Move, Ruleset
+from .session import Aborted, MatchDone, TableInfo
+from .wire import Identity
+
+__all__ = [
+    "SeatController",
+    "BotController",
+    "Timeouts",
+    "HostConfig",
+    "JoinConfig",
+    "Outcome",
+    "Waiting",
+    "Resumed",
+    "Lobby",
+    "host_match",
+    "join_match",
+    "parse_address",
+    "DEFAULT_PORT",
+]
+
+DEFAULT_PORT = 7777
+
+
+class SeatController:
+    """Plays one seat.  Subclass and override the ``choose_*`` coroutines; ``on_event``
+    receives everything that happens (rules-engine events such as ``rules.PlayEvent``,
+    ``session.HandScored``, :class:`Waiting`, :class:`Lobby`, :class:`MatchDone`,
+    :class:`Aborted`...), for display."""
+
+    async def choose_play(self, hand: Hand) -> Move:
+        """Return one of ``hand.legal_moves()``; ``hand`` is this seat's view."""
+        raise NotImplementedError
+
+    async def choose_cut(self, hand: Hand) -> bool:
+        """As cutter, the drawn card is in ``hand.hand_of(hand.cutter)``: True keeps it."""
+        raise NotImplementedError
+
+    def on_event(self, event: object) -> None:
+        """Called for every event; the default ignores them."""
+
+
+class BotController(SeatController):
+    """A seat played by one of :mod:`chkobba_p2p.bots`' levels."""
+
+    def __init__(self, level: str = "greedy", seed: int | None = None) -> None:
+        self.bot = make_bot(level, seed)
+
+    async def choose_play(self, hand: Hand) -> Move:
+        return self.bot.choose_play(hand)
+
+    async def choose_cut(self, hand: Hand) -> bool:
+        return self.bot.choose_cut(hand)
+
+
+@dataclass(frozen=True)
+class Timeouts:
+    """Seconds.  ``handshake``: to complete the handshake; ``frame``: to finish a frame
+    once its first byte arrived (slow loris); ``idle``: with no frame at all (pings go
+    every ``idle / 3``); ``reconnect``: for a dropped seat to come back; ``turn``: for
+    the seat holding the floor to speak."""
+
+    handshake: float = 10.0
+    frame: float = 10.0
+    idle: float = 30.0
+    reconnect: float = 60.0
+    turn: float = 900.0
+
+
+@dataclass
+class HostConfig:
+    players: int = 2
+    rules: Ruleset = field(default_factory=Ruleset)
+    port: int = DEFAULT_PORT
+    bind: str = "0.0.0.0"
+    name: str = "host"
+    identity: Identity | None = None
+    log_path: Path | None = None
+    beacon: bool = True
+    beacon_port: int = 0  # 0: the default LAN port
+    timeouts: Timeouts = field(default_factory=Timeouts)
+
+
+@dataclass
+class JoinConfig:
+    address: str
+    name: str = "guest"
+    identity: Identity | None = None
+    #: Where to keep the resume state (identity-specific); None: no crash resume.
+    state_path: Path | None = None
+    log_path: Path | None = None
+    timeouts: Timeouts = field(default_factory=Timeouts)
+
+
+@dataclass(frozen=True)
+class Waiting:
+    """A seat dropped; the game waits ``seconds`` more for it to reconnect."""
+
+    seat: int
+    seconds: int
+
+
+@dataclass(frozen=True)
+class Resumed:
+    """A seat that had dropped is back (``seat``), or this peer resumed (``entries``
+    replayed from its log)."""
+
+    seat: int
+    entries: int = 0
+
+
+@dataclass(frozen=True)
+class Lobby:
+    """Seats filling before the game starts: (name, fingerprint) or None per seat."""
+
+    seats: tuple[tuple[str, str] | None, ...]
+
+
+@dataclass
+class Outcome:
+    """How a match ended for this peer."""
+
+    seat: int | None
+    table: TableInfo | None
+    log_path: Path | None
+    done: MatchDone | None = None
+    aborted: Aborted | None = None
+    error: str | None = None
+
+    @property
+    def completed(self) -> bool:
+        return self.done is not None
+
+    def describe(self) -> str:
+        if self.done is not None:
+            d = self.done
+            return (f"match over after {d.hands} hands: side {d.winner_side} wins "
+                    f"{'-'.join(map(str, d.totals))}")
+        if self.aborted is not None:
+            a = self.aborted
+            who = "nobody" if a.blamed_seat is None else f"seat {a.blamed_seat}"
+            return (f"game aborted by seat {a.by_seat}: {a.code.name.lower()} "
+                    f"({a.code.sentence}), blaming {who}: {a.detail}")
+        return f"no game: {self.error or 'unknown error'}"
+
+
+def parse_address(text: str, default_port: int = DEFAULT_PORT) -> tuple[str, int]:
+    """``host``, ``host:port`` or ``[v6]:port`` into (host, port)."""
+    text = text.strip()
+    if text.startswith("["):
+        host, _, rest = text[1:].partition("]")
+        port = int(rest[1:]) if rest.startswith(":") else default_port
+        return host, port
+    if text.count(":") == 1:
+        host, port_s = text.split(":")
+        return host or "127.0.0.1", int(port_s)
+    return text, default_port
+
+
+async def host_match(config: HostConfig, controller: SeatController, *,
+                     task_status=None) -> Outcome:
+    """Host a table and play seat 0 until the match ends.  With trio's
+    ``nursery.start``, ``task_status.started(port)`` reports the port listened on."""
+    from .net import HostPeer
+
+    return await HostPeer(config, controller).run(task_status)
+
+
+async def join_match(config: JoinConfig | str, controller: SeatController) -> Outcome:
+    """Join the table at ``config.address`` and play the seat given until the end."""
+    from .net import ClientPeer
+
+    if isinstance(config, str):
+        config = JoinConfig(config)
+    return await ClientPeer(config, controller).run()

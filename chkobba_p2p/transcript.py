@@ -1,0 +1,187 @@
+"""The game's signed transcript on disk, and the little a peer keeps to resume after a crash.
+
+A **log file** (extension ``.chklog``) is ``MAGIC`` then frames exactly as on the wire
+(4-byte big-endian length, then the body): first a ``log`` header message, then every
+signed entry of the game (``sig`` messages) byte for byte as it travelled, in chain
+order, including the closing ``abort`` record if the game ended early.  It is appended and
+flushed entry by entry, so a crash loses at most the entry being written, and a reader
+treats a short last frame as a truncation.  PROTOCOL.md ("The log file") is normative.
+
+A **saved game** is a small msgpack file, readable by its owner only (mode 0600), holding
+what the log cannot: the game's *master secret* from which this peer derives every deal
+secret (so replaying the log with it rebuilds the exact same state), the host address and
+the log's path.  It is deleted when the match ends.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import os
+import secrets
+from dataclasses import dataclass
+from pathlib import Path
+
+import platformdirs
+
+from . import __version__, wire
+from .errors import LocalError
+
+__all__ = [
+    "MAGIC",
+    "data_dir",
+    "default_log_path",
+    "TranscriptWriter",
+    "Transcript",
+    "read_transcript",
+    "SavedGame",
+    "load_identity",
+    "write_private",
+]
+
+MAGIC = b"CHKLOG\x00\x01"
+APP = "chkobba-p2p"
+
+
+def data_dir() -> Path:
+    """The user's data directory for this program (``CHKOBBA_DATA_DIR`` overrides it)."""
+    override = os.environ.get("CHKOBBA_DATA_DIR")
+    return Path(override) if override else Path(platformdirs.user_data_dir(APP))
+
+
+def default_log_path(label: str = "game") -> Path:
+    """A fresh log path under ``<data dir>/logs``: UTC time, a label, a random suffix."""
+    stamp = _dt.datetime.now(_dt.UTC).strftime("%Y%m%dT%H%M%SZ")
+    return data_dir() / "logs" / f"{stamp}-{label}-{secrets.token_hex(3)}.chklog"
+
+
+def write_private(path: Path, data: bytes) -> None:
+    """Write ``data`` atomically to a file only its owner can read (0600)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + f".{os.getpid()}.tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    try:
+        os.write(fd, data)
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    os.replace(tmp, path)
+
+
+class TranscriptWriter:
+    """Appends frames to a log file, flushing each one.  The file is created (with its
+    directory) at the first write; :attr:`path` is known from the start so it can be
+    printed before the game begins."""
+
+    def __init__(self, path: Path | str) -> None:
+        self.path = Path(path)
+        self._f = None
+        self.count = 0
+
+    def _open(self) -> None:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        fresh = not self.path.exists() or self.path.stat().st_size == 0
+        self._f = open(self.path, "ab")  # noqa: SIM115 - kept open for the whole game
+        if fresh:
+            self._f.write(MAGIC)
+
+    def write_header(self, *, game: bytes, seat: int, key: bytes, name: str,
+                     host: str) -> None:
+        header = {"t": "log", "v": 1, "software": f"chkobba-p2p {__version__}",
+                  "game": game, "seat": seat, "key": key, "name": name, "host": host,
+                  "created": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds")}
+        self.append(wire.encode(header))
+
+    def append(self, body: bytes) -> None:
+        if self._f is None:
+            self._open()
+        assert self._f is not None
+        self._f.write(wire.frame(body))
+        self._f.flush()
+        self.count += 1
+
+    def close(self) -> None:
+        if self._f is not None:
+            self._f.close()
+            self._f = None
+
+
+@dataclass(frozen=True)
+class Transcript:
+    """A log file read back: the header map, the entry bodies, and whether it ended in
+    the middle of a frame."""
+
+    header: dict
+    bodies: tuple[bytes, ...]
+    truncated: bool
+
+
+def read_transcript(path: Path | str) -> Transcript:
+    """Read a log file.  ValueError if it is not one; a torn last frame sets
+    ``truncated``."""
+    data = Path(path).read_bytes()
+    if not data.startswith(MAGIC):
+        raise ValueError(f"{path}: not a chkobba log (bad magic)")
+    pos = len(MAGIC)
+    bodies: list[bytes] = []
+    truncated = False
+    while pos < len(data):
+        if pos + 4 > len(data):
+            truncated = True
+            break
+        n = int.from_bytes(data[pos:pos + 4], "big")
+        if n > wire.MAX_FRAME:
+            raise ValueError(f"{path}: frame of {n} bytes at offset {pos}")
+        if pos + 4 + n > len(data):
+            truncated = True
+            break
+        bodies.append(data[pos + 4:pos + 4 + n])
+        pos += 4 + n
+    if not bodies:
+        raise ValueError(f"{path}: no header")
+    header = wire.decode(bodies[0])
+    if header.get("t") != "log":
+        raise ValueError(f"{path}: the first frame is not a log header")
+    return Transcript(header, tuple(bodies[1:]), truncated)
+
+
+@dataclass
+class SavedGame:
+    """What a peer needs, beside its log, to resume a game after a crash."""
+
+    game: bytes
+    seat: int
+    host: str
+    master: bytes
+    log: str
+
+    def save(self, path: Path) -> None:
+        write_private(path, wire.encode({"t": "saved", "game": self.game, "seat": self.seat,
+                                         "host": self.host, "master": self.master,
+                                         "log": self.log}))
+
+    @classmethod
+    def load(cls, path: Path) -> SavedGame | None:
+        try:
+            raw = wire.decode(Path(path).read_bytes())
+            return cls(raw["game"], raw["seat"], raw["host"], raw["master"], raw["log"])
+        except (OSError, KeyError, wire.ProtocolError):
+            return None
+
+
+def load_identity(path: Path | str, *, create: bool = True) -> wire.Identity:
+    """The Ed25519 identity stored at ``path`` (the raw 32-byte seed, mode 0600), created
+    when missing.  Refuses a key file others can read."""
+    path = Path(path)
+    if path.exists():
+        mode = path.stat().st_mode & 0o077
+        if mode and os.name == "posix":
+            raise LocalError(f"{path} is readable by others; chmod 600 it")
+        seed = path.read_bytes()
+        if len(seed) != 32:
+            raise LocalError(f"{path} is not an identity key file")
+        return wire.Identity.from_seed(seed)
+    if not create:
+        raise LocalError(f"no identity key at {path}")
+    identity = wire.Identity.generate()
+    write_private(path, identity.seed)
+    return identity

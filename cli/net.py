@@ -1,0 +1,334 @@
+"""``chkobba host``, ``chkobba join`` and ``chkobba bot``: peers over TCP.
+
+A client of the library like any other: everything here goes through
+:mod:`chkobba_p2p.peer`.  The interactive seat is a plain line-based text controller;
+the full-screen terminal client replaces it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import trio
+
+from chkobba_p2p import rules as R
+from chkobba_p2p import session as S
+from chkobba_p2p.bots import LEVELS
+from chkobba_p2p.errors import ChkobbaError, IllegalMove
+from chkobba_p2p.net import Listening, listen_beacons
+from chkobba_p2p.peer import (
+    DEFAULT_PORT,
+    BotController,
+    HostConfig,
+    JoinConfig,
+    Lobby,
+    Outcome,
+    Resumed,
+    SeatController,
+    Timeouts,
+    Waiting,
+    host_match,
+    join_match,
+)
+from chkobba_p2p.rules import Ruleset
+from chkobba_p2p.transcript import data_dir, default_log_path, load_identity
+from chkobba_p2p.wire import Identity
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+
+
+def _say(quiet: bool, text: str) -> None:
+    if not quiet:
+        print(text, flush=True)
+
+
+class Narrator:
+    """Prints what happens, one line per event (shared by text and bot seats)."""
+
+    def __init__(self, quiet: bool = False) -> None:
+        self.quiet = quiet
+        self.seat: int | None = None
+
+    def on_event(self, event: object) -> None:
+        q = self.quiet
+        if isinstance(event, Listening):
+            print(f"listening on port {event.port}; host key {event!r}", flush=True)
+        elif isinstance(event, Lobby):
+            taken = sum(1 for s in event.seats if s)
+            _say(q, f"lobby: {taken}/{len(event.seats)} seated: "
+                 + ", ".join(f"{s[0]} [{s[1]}]" if s else "(free)" for s in event.seats))
+        elif isinstance(event, Waiting):
+            print(f"waiting for seat {event.seat} to reconnect: {event.seconds}s left",
+                  flush=True)
+        elif isinstance(event, Resumed):
+            _say(q, f"seat {event.seat} is back" + (f" ({event.entries} entries replayed)"
+                                                     if event.entries else ""))
+        elif isinstance(event, S.HandStarted):
+            _say(q, f"hand {event.number}, dealer seat {event.dealer}")
+        elif isinstance(event, R.PlayEvent):
+            took = " ".join(c.text for c in sorted(event.capture))
+            _say(q, f"  seat {event.seat} plays {event.card}"
+                 + (f", takes {took}" if took else "") + (" CHKOBBA" if event.chkobba else ""))
+        elif isinstance(event, R.CutEvent):
+            _say(q, f"  seat {event.seat} " + ("keeps the drawn card" if event.keep
+                                               else f"places {event.card} on the table"))
+        elif isinstance(event, S.HandScored):
+            _say(q, f"hand {event.number} points {list(event.score.points)}, "
+                 f"totals {list(event.totals)}")
+        elif isinstance(event, S.RedealEvent):
+            _say(q, "redeal: three kings on the opening table")
+
+
+class BotSeat(BotController):
+    def __init__(self, level: str, quiet: bool) -> None:
+        super().__init__(level)
+        self.narrator = Narrator(quiet)
+
+    def on_event(self, event: object) -> None:
+        self.narrator.on_event(event)
+
+
+class TextSeat(SeatController):
+    """A human at a plain terminal: the hand and table are printed, choices typed."""
+
+    def __init__(self) -> None:
+        self.narrator = Narrator(False)
+
+    def on_event(self, event: object) -> None:
+        self.narrator.on_event(event)
+
+    async def _ask(self, prompt: str) -> str:
+        return await trio.to_thread.run_sync(input, prompt)
+
+    async def choose_play(self, hand: R.Hand) -> R.Move:
+        mine = [c for c in hand.hand_of(hand.turn) if c is not None]
+        print(f"table: {' '.join(c.text for c in hand.table) or '(empty)'}")
+        print("your hand: " + "  ".join(f"[{i + 1}] {c}" for i, c in enumerate(mine)))
+        while True:
+            text = (await self._ask("card to play (number): ")).strip()
+            if not text.isdigit() or not 1 <= int(text) <= len(mine):
+                print(f"type a number from 1 to {len(mine)}")
+                continue
+            card = mine[int(text) - 1]
+            options = [m for m in hand.legal_moves() if m.card == card]
+            if not options:
+                print(f"{card} may not be played now (forced capture)")
+                continue
+            if len(options) == 1:
+                return options[0]
+            for i, m in enumerate(options):
+                print(f"  [{i + 1}] take {' + '.join(c.text for c in sorted(m.capture))}")
+            pick = (await self._ask("capture (number): ")).strip()
+            if pick.isdigit() and 1 <= int(pick) <= len(options):
+                return options[int(pick) - 1]
+
+    async def choose_cut(self, hand: R.Hand) -> bool:
+        drawn = hand.hand_of(hand.cutter)[0]
+        while True:
+            text = (await self._ask(f"you drew {drawn}: [k]eep it or [p]lace it? ")).strip()
+            if text[:1].lower() in ("k", "p"):
+                return text[:1].lower() == "k"
+
+
+def _identity(path: str | None, default_name: str | None) -> tuple[Identity, Path | None]:
+    """The identity and its resume-state path (None for an ephemeral identity)."""
+    if path is None and default_name is None:
+        return Identity.generate(), None
+    key_path = Path(path) if path else data_dir() / default_name  # type: ignore[operator]
+    identity = load_identity(key_path)
+    return identity, data_dir() / "resume" / f"{identity.fingerprint}.state"
+
+
+def _timeouts(args: argparse.Namespace) -> Timeouts:
+    return Timeouts(reconnect=args.reconnect_timeout, turn=args.turn_timeout)
+
+
+def _report(outcome: Outcome) -> int:
+    print(f"result: {outcome.describe()}", flush=True)
+    if outcome.log_path:
+        print(f"log: {outcome.log_path}", flush=True)
+    return 0 if outcome.completed else (3 if outcome.aborted else 2)
+
+
+def _spawn_bots(port: int, count: int, level: str) -> list[subprocess.Popen]:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = str(REPO_ROOT) + os.pathsep + env.get("PYTHONPATH", "")
+    procs = []
+    for i in range(count):
+        procs.append(subprocess.Popen(
+            [sys.executable, "-m", "cli.main", "bot", f"127.0.0.1:{port}", "--level", level,
+             "--name", f"bot{i + 1}", "--quiet"],
+            cwd=str(REPO_ROOT), env=env, stdout=subprocess.DEVNULL))
+    return procs
+
+
+def cmd_host(args: argparse.Namespace) -> int:
+    rules = Ruleset.preset(args.rules)
+    if args.target:
+        rules = rules.with_target(args.target)
+    for v in args.variant or ():
+        rules = rules.with_variant(v)
+    if args.bots >= args.players:
+        print("--bots must leave a seat for the host", file=sys.stderr)
+        return 2
+    identity, _ = _identity(args.identity, None if args.headless else "host-identity.key")
+    log_path = Path(args.log) if args.log else default_log_path("host")
+    controller: SeatController = (BotSeat(args.level, args.quiet) if args.headless
+                                  else TextSeat())
+    config = HostConfig(players=args.players, rules=rules, port=args.port, bind=args.bind,
+                        name=args.name, identity=identity, log_path=log_path,
+                        beacon=not args.no_beacon, timeouts=_timeouts(args))
+    print(f"log: {log_path}", flush=True)
+    print(f"rules: {rules.describe()}; {args.players} players", flush=True)
+    procs: list[subprocess.Popen] = []
+
+    async def main() -> Outcome:
+        async with trio.open_nursery() as nursery:
+            port = await nursery.start(_host_task, config, controller)
+            if args.bots:
+                procs.extend(_spawn_bots(port, args.bots, args.level))
+            return await _RESULT.get()
+
+    try:
+        outcome = trio.run(main)
+    finally:
+        for p in procs:
+            try:
+                p.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                p.kill()
+    return _report(outcome)
+
+
+class _Box:
+    def __init__(self) -> None:
+        self.value: Outcome | None = None
+        self.event: trio.Event | None = None
+
+    async def get(self) -> Outcome:
+        if self.event is None:
+            self.event = trio.Event()
+        await self.event.wait()
+        assert self.value is not None
+        return self.value
+
+    def put(self, value: Outcome) -> None:
+        self.value = value
+        if self.event is None:
+            self.event = trio.Event()
+        self.event.set()
+
+
+_RESULT = _Box()
+
+
+async def _host_task(config: HostConfig, controller: SeatController, *, task_status) -> None:
+    _RESULT.put(await host_match(config, controller, task_status=task_status))
+
+
+def cmd_join(args: argparse.Namespace) -> int:
+    address = args.address
+    if address is None:
+        print("listening for tables on the LAN...", flush=True)
+        found = trio.run(listen_beacons, args.listen)
+        if not found:
+            print("no table heard; give the host's address: chkobba join HOST[:PORT]",
+                  file=sys.stderr)
+            return 2
+        for i, b in enumerate(found):
+            print(f"[{i + 1}] {b!r}")
+        choice = 1
+        if len(found) > 1:
+            text = input("table to join (number): ").strip()
+            choice = int(text) if text.isdigit() and 1 <= int(text) <= len(found) else 1
+        address = found[choice - 1].target
+    return _run_client(args, address, TextSeat(), "identity.key")
+
+
+def cmd_bot(args: argparse.Namespace) -> int:
+    return _run_client(args, args.address, BotSeat(args.level, args.quiet), None)
+
+
+def _run_client(args: argparse.Namespace, address: str, controller: SeatController,
+                default_identity: str | None) -> int:
+    identity, state = _identity(args.identity, default_identity)
+    log_path = Path(args.log) if args.log else default_log_path(args.name)
+    config = JoinConfig(address, name=args.name, identity=identity, state_path=state,
+                        log_path=log_path, timeouts=_timeouts(args))
+    print(f"log: {log_path}", flush=True)
+    try:
+        outcome = trio.run(join_match, config, controller)
+    except ChkobbaError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    if outcome.error and not outcome.aborted and not outcome.done:
+        print(f"error: {outcome.error}", file=sys.stderr)
+    return _report(outcome)
+
+
+def _common(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--name", default=None, help="display name")
+    p.add_argument("--identity", metavar="FILE",
+                   help="identity key file (created if missing, mode 0600)")
+    p.add_argument("--log", metavar="FILE", help="transcript log path (default: data dir)")
+    p.add_argument("--reconnect-timeout", type=float, default=60.0, metavar="S",
+                   help="seconds a dropped peer has to come back (default 60)")
+    p.add_argument("--turn-timeout", type=float, default=900.0, metavar="S",
+                   help="seconds the seat to speak may take (default 900)")
+    p.add_argument("--quiet", action="store_true", help="print only the log and the result")
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    levels = sorted(LEVELS)
+    if "host" not in sub.choices:
+        p = sub.add_parser("host", help="host a table over TCP (others join you)")
+        p.add_argument("--port", type=int, default=DEFAULT_PORT)
+        p.add_argument("--bind", default="0.0.0.0", help="address to listen on")
+        p.add_argument("--players", type=int, choices=(2, 4), default=2)
+        p.add_argument("--target", type=int, default=None)
+        p.add_argument("--rules", default="tunisian", choices=sorted(R.PRESETS))
+        p.add_argument("--variant", action="append", choices=sorted(R.VARIANTS))
+        p.add_argument("--bots", type=int, default=0, help="local bot peers to start")
+        p.add_argument("--headless", action="store_true", help="a bot plays the host's seat")
+        p.add_argument("--level", default="greedy", choices=levels)
+        p.add_argument("--no-beacon", action="store_true", help="do not announce on the LAN")
+        _common(p)
+        p.set_defaults(func=cmd_host, name_default="host")
+    if "join" not in sub.choices:
+        p = sub.add_parser("join", help="join a table (no address: pick one on the LAN)")
+        p.add_argument("address", nargs="?", help="HOST[:PORT]")
+        p.add_argument("--listen", type=float, default=3.0, help="seconds to listen for tables")
+        _common(p)
+        p.set_defaults(func=cmd_join, name_default="guest")
+    p = sub.add_parser("bot", help="a headless bot peer that joins a table")
+    p.add_argument("address", help="HOST[:PORT]")
+    p.add_argument("--level", default="greedy", choices=levels)
+    _common(p)
+    p.set_defaults(func=cmd_bot, name_default="bot")
+
+
+
+
+def _fill_names(args: argparse.Namespace) -> argparse.Namespace:
+    if getattr(args, "name", "x") is None:
+        args.name = getattr(args, "name_default", "player")
+    return args
+
+
+def _wrap(func):
+    def run(args: argparse.Namespace) -> int:
+        try:
+            return func(_fill_names(args))
+        except IllegalMove as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 2
+    return run
+
+
+cmd_host = _wrap(cmd_host)
+cmd_join = _wrap(cmd_join)
+cmd_bot = _wrap(cmd_bot)
