@@ -19,6 +19,7 @@ import msgpack
 from ..cards import Card
 from .core import Deal, Event, Output, StepOpened
 from .crypto import DECK_SIZE
+from .errors import PeerMisbehaved
 
 __all__ = ["LocalTable", "HandRun", "make_table", "run_hand"]
 
@@ -44,7 +45,7 @@ class LocalTable:
         self.events[seat].extend(out.events)
         for msg in out.messages:
             if self.tamper is not None:
-                msg = self.tamper(seat, msg)
+                msg = self.tamper(seat, dict(msg))
                 if msg is None:
                     continue
             data = msgpack.packb(msg)
@@ -84,6 +85,21 @@ class LocalTable:
                 self.detector = seat
                 self.call(seat, "receive", sender, msg)
         self.detector = None
+
+    def deliver_all(self) -> dict[int, PeerMisbehaved]:
+        """Like :meth:`deliver`, but a seat that detects misbehaviour stops receiving while
+        the others go on.  Returns each detecting seat's exception."""
+        blames: dict[int, PeerMisbehaved] = {}
+        while any(self.inbox[s] for s in range(self.n) if s not in blames):
+            for seat in range(self.n):
+                if seat in blames or not self.inbox[seat]:
+                    continue
+                sender, msg = self.inbox[seat].pop(0)
+                try:
+                    self.call(seat, "receive", sender, msg)
+                except PeerMisbehaved as exc:
+                    blames[seat] = exc
+        return blames
 
     def start(self) -> None:
         """Every seat sends its key; messages flow until the shuffle (and its wait for the
@@ -135,7 +151,7 @@ def _opened(table: LocalTable, seat: int) -> StepOpened:
 def run_hand(n: int, dealer: int, *, opening: str = "cut", keep: bool = True,
              cut: int = 17, redeal: bool = True, session_id: bytes = b"local-table",
              hand: int = 0, seeds: Sequence[Sequence[bytes | None]] | None = None,
-             shuffle_proofs: bool = False) -> HandRun:
+             shuffle_proofs: bool = False, tamper: Tamper | None = None) -> HandRun:
     """Deal and play a whole hand between ``n`` honest local peers.
 
     The schedule is the default of ``rules.md``: the cutter is the dealer's right-hand
@@ -143,7 +159,8 @@ def run_hand(n: int, dealer: int, *, opening: str = "cut", keep: bool = True,
     ``opening`` is ``"cut"`` (cut-and-draw; ``keep`` chooses keep or place) or ``"plain"``;
     three or four kings among the opening table cards redeal from a fresh instance (if
     ``redeal``).  Every seat plays its hand in position order.  ``seeds[i][s]`` fixes seat
-    ``s``'s shuffle seed in instance ``i`` (tests only).
+    ``s``'s shuffle seed in instance ``i`` (tests only); ``tamper`` is passed to every
+    :class:`LocalTable`.
     """
     cutter = (dealer + 1) % n
     order = [(cutter + i) % n for i in range(n)]
@@ -153,7 +170,8 @@ def run_hand(n: int, dealer: int, *, opening: str = "cut", keep: bool = True,
         t = make_table(n, session_id=session_id, hand=hand, instance=instance,
                        cutter=cutter if opening == "cut" else None,
                        shuffle_proofs=shuffle_proofs,
-                       seeds=seeds[instance] if seeds and instance < len(seeds) else None)
+                       seeds=seeds[instance] if seeds and instance < len(seeds) else None,
+                       tamper=tamper)
         tables.append(t)
         t.start()
         if opening == "cut":
