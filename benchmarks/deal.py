@@ -1,0 +1,133 @@
+"""Deal (mental poker) cost in one process: the shuffle phase, a whole hand, one private
+card, and bytes on the wire, beside a naive *public* commit-reveal shuffle as the baseline.
+
+Run: ``python benchmarks/deal.py`` from the repository root.  Prints one figure per line
+(``name: value unit``).  Times are CPU time (``time.process_time``) charged to the peer
+whose method ran, averaged over the peers, median over several runs.  Bytes are the
+msgpack-encoded size of every deal message a peer sends during one hand (signatures and
+envelopes of the transport not included).
+
+* shuffle phase: keys with proofs, the seat-order shuffles, the cut (everything before the
+  first card is dealt);
+* whole hand: shuffle phase, the cut-and-draw opening, every deal, every card played, the
+  reveal and the re-check of every shuffle step;
+* one private card: a dealing step opening one position to one seat at 4 peers (the
+  other three seats' shares and proofs, and every seat's checks), CPU summed over all
+  peers, and the receiving seat's own CPU;
+* baseline: every seat commits to a seed, then reveals it; the deck is the composition of
+  the seeds' permutations.  Cheap, but every seat sees every card: it is what the deal
+  replaces, not an alternative.
+
+Goals (issue 3): 4-peer shuffle phase <= 60 ms per peer; one private card <= 3 ms;
+<= 40 KB sent per peer per hand.
+"""
+
+from __future__ import annotations
+
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import msgpack
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from chkobba_p2p.deal import crypto as dc  # noqa: E402
+from chkobba_p2p.deal.local import make_table, run_hand  # noqa: E402
+from chkobba_p2p.group import hash_bytes  # noqa: E402
+
+RUNS = 7
+
+
+def shuffle_phase(n: int, proofs: bool = False) -> float:
+    t = make_table(n, cutter=1 % n, shuffle_proofs=proofs)
+    t.start()
+    t.call(1 % n, "cut", 20)
+    t.deliver()
+    return statistics.mean(t.cpu) * 1000
+
+
+def whole_hand(n: int, proofs: bool = False) -> tuple[float, float]:
+    run = run_hand(n, dealer=0, redeal=False, shuffle_proofs=proofs)
+    t = run.tables[0]
+    return statistics.mean(t.cpu) * 1000, statistics.mean(t.bytes_sent)
+
+
+def private_card() -> tuple[float, float]:
+    t = make_table(4, cutter=1)
+    t.start()
+    t.call(1, "cut", 20)
+    t.deliver()
+    before = list(t.cpu)
+    t.call_all("open", {1: [0]})
+    t.deliver()
+    spent = [a - b for a, b in zip(t.cpu, before, strict=True)]
+    assert t.peers[1].card_at(0) is not None
+    return sum(spent) * 1000, spent[1] * 1000
+
+
+def naive_hand(n: int) -> tuple[float, float]:
+    """Public commit-reveal: CPU per peer and bytes per peer for one hand."""
+    ctx = [b"naive", dc.u64(0), dc.u64(0), dc.u64(n)]
+    cpu = [0.0] * n
+    sent = [0] * n
+    seeds = []
+    commits = []
+    for s in range(n):
+        t0 = time.process_time()
+        seed = dc.new_seed()
+        c = dc.commit_seed(ctx, s, seed)
+        cpu[s] += time.process_time() - t0
+        seeds.append(seed)
+        commits.append(c)
+        sent[s] += len(msgpack.packb({"t": "naive/commit", "commit": c}))
+    for s in range(n):
+        sent[s] += len(msgpack.packb({"t": "naive/reveal", "seed": seeds[s]}))
+        t0 = time.process_time()
+        for j in range(n):
+            assert dc.commit_seed(ctx, j, seeds[j]) == commits[j]
+        deck = list(range(dc.DECK_SIZE))
+        for j in range(n):
+            perm = dc.expand_permutation(hash_bytes(b"naive", seeds[j]))
+            deck = [deck[perm[i]] for i in range(dc.DECK_SIZE)]
+        cpu[s] += time.process_time() - t0
+    per_seat_cards = (dc.DECK_SIZE - 4) // n
+    for s in range(n):
+        sent[s] += per_seat_cards * len(msgpack.packb({"t": "play", "card": 39}))
+    return statistics.mean(cpu) * 1000, statistics.mean(sent)
+
+
+def median(f, *args):
+    results = [f(*args) for _ in range(RUNS)]
+    if isinstance(results[0], tuple):
+        return tuple(statistics.median(r[i] for r in results) for i in range(len(results[0])))
+    return statistics.median(results)
+
+
+def main() -> None:
+    for n in (2, 4):
+        print(f"deal_shuffle_phase_{n}p_cpu_per_peer: {median(shuffle_phase, n):.1f} ms")
+    for n in (2, 4):
+        ms, nbytes = median(whole_hand, n)
+        print(f"deal_whole_hand_{n}p_cpu_per_peer: {ms:.1f} ms")
+        print(f"deal_whole_hand_{n}p_bytes_per_peer: {nbytes / 1000:.1f} KB")
+    total, receiver = median(private_card)
+    print(f"deal_private_card_4p_cpu_all_peers: {total:.2f} ms")
+    print(f"deal_private_card_4p_cpu_receiver: {receiver:.2f} ms")
+    global RUNS
+    RUNS = 3
+    print(f"deal_shuffle_phase_4p_with_shuffle_proofs_cpu_per_peer: "
+          f"{median(shuffle_phase, 4, True):.1f} ms")
+    ms, nbytes = median(whole_hand, 4, True)
+    print(f"deal_whole_hand_4p_with_shuffle_proofs_cpu_per_peer: {ms:.1f} ms")
+    print(f"deal_whole_hand_4p_with_shuffle_proofs_bytes_per_peer: {nbytes / 1000:.1f} KB")
+    RUNS = 7
+    for n in (2, 4):
+        ms, nbytes = median(naive_hand, n)
+        print(f"baseline_public_commit_reveal_{n}p_cpu_per_peer: {ms:.2f} ms")
+        print(f"baseline_public_commit_reveal_{n}p_bytes_per_peer: {nbytes / 1000:.2f} KB")
+
+
+if __name__ == "__main__":
+    main()
