@@ -19,7 +19,9 @@ envelopes of the transport not included).
   replaces, not an alternative.
 
 Goals (issue 3): 4-peer shuffle phase <= 60 ms per peer; one private card <= 3 ms;
-<= 40 KB sent per peer per hand.
+<= 40 KB sent per peer per hand.  Goals (issue 8, shuffle proofs): 4-peer shuffle phase
+with proofs <= 300 ms CPU per peer; <= 10 KB per proof (prove/verify alone at 40 cards:
+``benchmarks/shuffle_proof.py`` has the same figures).
 """
 
 from __future__ import annotations
@@ -35,7 +37,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from chkobba_p2p.deal import crypto as dc  # noqa: E402
 from chkobba_p2p.deal.local import make_table, run_hand  # noqa: E402
-from chkobba_p2p.group import hash_bytes  # noqa: E402
+from chkobba_p2p.group import hash_bytes, random_scalar  # noqa: E402
+from chkobba_p2p.shuffle_proof import prove_shuffle, verify_shuffle  # noqa: E402
 
 RUNS = 7
 
@@ -65,6 +68,22 @@ def private_card() -> tuple[float, float]:
     spent = [a - b for a, b in zip(t.cpu, before, strict=True)]
     assert t.peers[1].card_at(0) is not None
     return sum(spent) * 1000, spent[1] * 1000
+
+
+def shuffle_proof_40() -> tuple[float, float, int]:
+    """One shuffle step of the 40-card deck: prove ms, verify ms, proof bytes."""
+    joint = dc.public_key(random_scalar())
+    seed = dc.new_seed()
+    perm, rands = dc.expand_permutation(seed), dc.expand_randomizers(seed)
+    inp = dc.shuffle_step(dc.initial_deck(), joint, list(range(dc.DECK_SIZE)), rands)
+    out = dc.shuffle_step(inp, joint, perm, rands)
+    ctx = b"bench shuffle proof"
+    t0 = time.process_time()
+    proof = prove_shuffle(ctx, joint, inp, out, perm, rands)
+    t1 = time.process_time()
+    verify_shuffle(ctx, joint, inp, out, proof)
+    t2 = time.process_time()
+    return (t1 - t0) * 1000, (t2 - t1) * 1000, len(proof)
 
 
 def naive_hand(n: int) -> tuple[float, float]:
@@ -117,6 +136,10 @@ def main() -> None:
     print(f"deal_private_card_4p_cpu_receiver: {receiver:.2f} ms")
     global RUNS
     RUNS = 3
+    prove_ms, verify_ms, proof_bytes = median(shuffle_proof_40)
+    print(f"shuffle_proof_prove_40_cards_cpu: {prove_ms:.1f} ms")
+    print(f"shuffle_proof_verify_40_cards_cpu: {verify_ms:.1f} ms")
+    print(f"shuffle_proof_bytes_40_cards: {proof_bytes:.0f} bytes")
     print(f"deal_shuffle_phase_4p_with_shuffle_proofs_cpu_per_peer: "
           f"{median(shuffle_phase, 4, True):.1f} ms")
     ms, nbytes = median(whole_hand, 4, True)
