@@ -18,6 +18,7 @@ _COMMAND_MODULES = (
     "cli.net",  # bot, host --headless: headless peers
     "cli.replay",  # replay: audit a log
     "cli.simulate",  # simulate, arena: bots against bots, offline
+    "cli.arena",  # arena: one bot level against another, duplicate matches
 )
 
 
