@@ -10,13 +10,22 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from math import comb
 from typing import Protocol
 
 from .cards import Card
 from .errors import LocalError
-from .rules import Hand, Move
+from .rules import Hand, Move, capture_options, side_of
 
-__all__ = ["Bot", "RandomBot", "GreedyBot", "LEVELS", "make_bot", "move_gain"]
+__all__ = [
+    "Bot",
+    "RandomBot",
+    "GreedyBot",
+    "HeuristicBot",
+    "LEVELS",
+    "make_bot",
+    "move_gain",
+]
 
 
 class Bot(Protocol):
@@ -44,7 +53,8 @@ class RandomBot:
 
     level = "random"
 
-    def __init__(self, seed: int | None = None) -> None:
+    def __init__(self, seed: int | None = None, *, move_ms: float | None = None) -> None:
+        # move_ms is accepted for a uniform factory signature; this level is instant.
         self._rng = random.Random(seed)
 
     def choose_play(self, hand: Hand) -> Move:
@@ -88,7 +98,8 @@ class GreedyBot:
 
     level = "greedy"
 
-    def __init__(self, seed: int | None = None) -> None:
+    def __init__(self, seed: int | None = None, *, move_ms: float | None = None) -> None:
+        # move_ms is accepted for a uniform factory signature; this level is instant.
         self._rng = random.Random(seed)
 
     def choose_play(self, hand: Hand) -> Move:
@@ -103,17 +114,191 @@ class GreedyBot:
         return drawn is not None and (drawn.value == 7 or drawn.is_diamond or drawn.value <= 3)
 
 
-#: Bot levels by name; stronger levels register themselves here.
-LEVELS: dict[str, Callable[[int | None], Bot]] = {
+# --------------------------------------------------------------------------- heuristic
+
+
+class _Counting:
+    """What a seat can infer from its view: the unseen cards and the categories' state."""
+
+    __slots__ = ("unseen_by_value", "unseen", "next_hand", "w_card", "w_diamond", "w_seven",
+                 "w_six", "last_play", "value_probs")
+
+    def __init__(self, view: Hand) -> None:
+        me = view.viewer
+        assert me is not None
+        n = view.players
+        unseen = view.unseen_cards()
+        self.unseen = len(unseen)
+        by_value = [0] * 11
+        for c in unseen:
+            by_value[c.value] += 1
+        self.unseen_by_value = by_value
+        # The next seat plays right after us, and it is always an opponent (2 and 4
+        # players alternate sides); its cards are a uniform draw among the unseen ones.
+        self.next_hand = len(view.hand_of((me + 1) % n))
+        self.value_probs = [self._holds(by_value[v]) for v in range(11)]
+        side = side_of(me, n)
+        mine = [0, 0, 0, 0]
+        theirs = [0, 0, 0, 0]
+        for seat, pile in enumerate(view.piles):
+            acc = mine if side_of(seat, n) == side else theirs
+            for c in pile:
+                acc[0] += 1
+                acc[1] += c.is_diamond
+                acc[2] += c.value == 7
+                acc[3] += c.value == 6
+        # Card counting: once a category is decided, more of its cards are worth nothing.
+        def open_(i: int, half: int) -> bool:
+            return mine[i] <= half and theirs[i] <= half
+
+        self.w_card = 0.1 if open_(0, 20) else 0.01
+        self.w_diamond = 0.25 if open_(1, 5) else 0.0
+        self.w_seven = 0.4 if open_(2, 2) else 0.0
+        self.w_six = 0.12 if self.w_seven or mine[2] == theirs[2] else 0.0
+        self.last_play = view.stock == 0 and sum(len(h) for h in view.hands) == 1
+
+    def _holds(self, k: int) -> float:
+        """Probability that the next seat holds at least one of ``k`` unseen cards."""
+        u, h = self.unseen, self.next_hand
+        if k == 0 or h == 0 or u == 0:
+            return 0.0
+        if u - k < h:
+            return 1.0
+        return 1.0 - comb(u - k, h) / comb(u, h)
+
+    def worth(self, c: Card) -> float:
+        w = self.w_card
+        if c.is_diamond:
+            w += self.w_diamond
+        if c.value == 7:
+            w += self.w_seven
+            if c.is_haya:
+                w += 1.0
+        elif c.value == 6:
+            w += self.w_six
+        return w
+
+
+class HeuristicBot:
+    """One-ply expectation with card counting.
+
+    A move is worth what it takes now (cards, diamonds, sevens, the haya, a chkobba), at
+    their marginal value given the piles so far, minus what the next seat (an opponent)
+    is expected to take in reply.  The reply is estimated from the cards unseen from our
+    seat: the chance the opponent holds a card of each value follows from how many of that
+    value are still unseen and how many cards he holds.  So the bot guards the haya and the
+    sevens, avoids leaving a table one card can sweep, and prefers diamonds.
+    """
+
+    level = "heuristic"
+
+    def __init__(self, seed: int | None = None, *, move_ms: float | None = None) -> None:
+        # move_ms is accepted for a uniform factory signature; this level is instant.
+        self._rng = random.Random(seed)
+
+    def evaluate(self, view: Hand, moves: list[Move]) -> list[float]:
+        """The heuristic worth of each move (in points, roughly) for the seat to play."""
+        count = _Counting(view)
+        return [self._value(view, m, count) for m in moves]
+
+    def _value(self, view: Hand, move: Move, count: _Counting) -> float:
+        table = view.table
+        c = move.card
+        if move.capture:
+            gain = count.worth(c) + sum(count.worth(t) for t in move.capture)
+            left = tuple(t for t in table if t not in move.capture)
+            if not left and not count.last_play:
+                gain += 1.0
+            if count.last_play:
+                return gain + sum(count.worth(t) for t in left)
+        else:
+            left = table + (c,)
+            # A card left on the table may be taken by anyone later, and a card kept in
+            # hand keeps its chances: dropping something valuable costs a little anyway.
+            gain = -0.3 * count.worth(c)
+            if count.last_play:
+                return gain
+        return gain - self._reply_risk(left, count, view.stock == 0)
+
+    def _reply_risk(self, table: tuple[Card, ...], count: _Counting, last_deal: bool) -> float:
+        if not table:
+            return 0.0
+        losses: list[tuple[float, float]] = []
+        for v in range(1, 11):
+            p = count.value_probs[v]
+            if p == 0.0:
+                continue
+            opts = capture_options(_ANY_OF_VALUE[v], table)
+            if not opts:
+                continue
+            best = 0.0
+            for o in opts:
+                loss = sum(count.worth(t) for t in o) + count.w_card
+                if len(o) == len(table):
+                    loss += 1.0  # a chkobba (at worst; the last play of a hand is not one)
+                best = max(best, loss)
+            losses.append((best, p))
+        losses.sort(reverse=True)
+        expected = 0.0
+        none_better = 1.0
+        for loss, p in losses:
+            expected += loss * p * none_better
+            none_better *= 1.0 - p
+        return expected
+
+    def choose_among(self, view: Hand, moves: list[Move]) -> Move:
+        """The best of ``moves`` (a subset of the legal ones) by this heuristic."""
+        values = self.evaluate(view, moves)
+        best = max(values)
+        return self._rng.choice([m for m, v in zip(moves, values) if v >= best - 1e-9])
+
+    def choose_play(self, hand: Hand) -> Move:
+        _own_view_check(hand)
+        moves = hand.legal_moves()
+        if len(moves) == 1:
+            return moves[0]
+        return self.choose_among(hand, moves)
+
+    def choose_cut(self, hand: Hand) -> bool:
+        _own_view_check(hand)
+        drawn = hand.hand_of(hand.cutter)[0]
+        # Keep what scores (sevens, sixes for barmila's tie-break, diamonds); place the
+        # rest, which gives the cutter, who plays first, a known card on the table.
+        return drawn is not None and (drawn.value in (6, 7) or drawn.is_diamond)
+
+
+# A card of each value, for asking what a value could capture (suits do not matter).
+_ANY_OF_VALUE = {v: Card(v - 1) for v in range(1, 11)}
+
+
+def _expert(seed: int | None = None, *, move_ms: float | None = None) -> Bot:
+    from .search import ExpertBot
+
+    return ExpertBot(seed, move_ms=DEFAULT_EXPERT_MS if move_ms is None else move_ms)
+
+
+#: The expert's default thinking time per move, in milliseconds.
+DEFAULT_EXPERT_MS = 200
+
+#: Bot levels by name, weakest first.  Each factory takes ``(seed, *, move_ms=None)``.
+LEVELS: dict[str, Callable[..., Bot]] = {
     "random": RandomBot,
     "greedy": GreedyBot,
+    "heuristic": HeuristicBot,
+    "expert": _expert,
 }
 
 
-def make_bot(level: str, seed: int | None = None) -> Bot:
-    """A bot of the named level (see :data:`LEVELS`)."""
+def make_bot(level: str, seed: int | None = None, move_ms: float | None = None) -> Bot:
+    """A bot of the named level (see :data:`LEVELS`).
+
+    ``move_ms`` is the time budget per move for the levels that search (``expert``:
+    default :data:`DEFAULT_EXPERT_MS`); the others decide at once and ignore it.
+    """
     try:
         factory = LEVELS[level]
     except KeyError:
         raise LocalError(f"unknown bot level {level!r}; choose among {', '.join(LEVELS)}") from None
-    return factory(seed)
+    if move_ms is not None and not move_ms > 0:
+        raise LocalError(f"the time budget per move must be positive, not {move_ms!r} ms")
+    return factory(seed, move_ms=move_ms)
