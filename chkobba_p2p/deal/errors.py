@@ -1,13 +1,18 @@
-"""The deal's two error families: a peer's misbehaviour, and the caller's own misuse."""
+"""The deal's two error families: a peer's misbehaviour, and the caller's own misuse.
+
+Both derive from the library-wide families of :mod:`chkobba_p2p.errors`.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
+from ..errors import LocalError, RemoteError
+
 __all__ = ["PeerMisbehaved", "DealUsageError"]
 
 
-class PeerMisbehaved(Exception):
+class PeerMisbehaved(RemoteError):
     """Another peer broke the deal protocol.
 
     ``blamed_seat`` is the seat at fault, ``code`` a short wire code (``bad_share_proof``,
@@ -17,14 +22,13 @@ class PeerMisbehaved(Exception):
     """
 
     def __init__(self, blamed_seat: int, code: str, reason: str, evidence: Any) -> None:
-        super().__init__(f"seat {blamed_seat}: {reason} [{code}]")
-        self.blamed_seat = blamed_seat
-        self.code = code
+        super().__init__(f"seat {blamed_seat}: {reason} [{code}]", code=code,
+                         blamed_seat=blamed_seat, evidence=evidence)
+        self.blamed_seat: int = blamed_seat
         self.reason = reason
-        self.evidence = evidence
 
 
-class DealUsageError(RuntimeError):
+class DealUsageError(LocalError):
     """The local caller used the deal API wrongly (wrong phase, a position it does not hold...).
 
     Nothing another peer sends can raise this.
