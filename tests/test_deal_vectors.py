@@ -1,0 +1,141 @@
+"""Test vectors of the deal (tests/vectors/deal_*.json), checked against the code.
+
+They pin every byte an independent implementation must reproduce: the card points, the
+seed commitment and the permutation and randomizers a seed expands to, a Schnorr key
+proof and a batch of decryption shares with its Chaum–Pedersen proof.  Regenerate (only
+when the format deliberately changes) with ``PYTHONPATH=. python tests/test_deal_vectors.py``.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from chkobba_p2p.cards import DECK
+from chkobba_p2p.deal import crypto as dc
+from chkobba_p2p.group import BASE, decode_point, mul
+
+VECTORS = Path(__file__).parent / "vectors"
+CTX = {"session_id": "63686b6f6262612d766563746f7273", "hand": 3, "instance": 1, "n": 4}
+
+
+def ctx_parts(v: dict) -> list[bytes]:
+    return [bytes.fromhex(v["session_id"]), dc.u64(v["hand"]), dc.u64(v["instance"]),
+            dc.u64(v["n"])]
+
+
+def load(name: str) -> dict:
+    return json.loads((VECTORS / name).read_text())
+
+
+def test_card_points() -> None:
+    v = load("deal_cards.json")
+    assert v["tag"] == dc.TAG_CARD.decode()
+    assert len(v["cards"]) == 40
+    for entry, card in zip(v["cards"], DECK, strict=True):
+        assert entry["id"] == card.id and entry["text"] == card.text
+        assert bytes.fromhex(entry["point"]) == dc.CARD_POINTS[card.id]
+        decode_point(bytes.fromhex(entry["point"]))
+
+
+def test_shuffle_seed_expansion_and_commitment() -> None:
+    v = load("deal_shuffle_seed.json")
+    seed = bytes.fromhex(v["seed"])
+    assert dc.expand_permutation(seed) == v["perm"]
+    assert [r.to_bytes(32, "little").hex() for r in dc.expand_randomizers(seed)] == v["rands"]
+    assert dc.commit_seed(ctx_parts(v), v["seat"], seed).hex() == v["commitment"]
+
+
+def test_key_proof() -> None:
+    v = load("deal_key_proof.json")
+    x = int.from_bytes(bytes.fromhex(v["x"]), "little")
+    y = bytes.fromhex(v["y"])
+    assert mul(x, BASE) == y
+    commit = bytes.fromhex(v["commitment"])
+    proof = bytes.fromhex(v["proof"])
+    assert dc.verify_key(y, proof, ctx_parts(v), v["seat"], commit)
+    # Bound to the session, hand, instance, seat and commitment.
+    other = dict(v, session_id="00")
+    assert not dc.verify_key(y, proof, ctx_parts(other), v["seat"], commit)
+    assert not dc.verify_key(y, proof, ctx_parts(dict(v, hand=v["hand"] + 1)), v["seat"], commit)
+    assert not dc.verify_key(y, proof, ctx_parts(v), v["seat"] + 1, commit)
+    assert not dc.verify_key(y, proof, ctx_parts(v), v["seat"], bytes(32))
+
+
+def test_decryption_shares_with_proof() -> None:
+    v = load("deal_share_proof.json")
+    x = int.from_bytes(bytes.fromhex(v["x"]), "little")
+    keys = [bytes.fromhex(k) for k in v["keys"]]
+    y = keys[v["seat"]]
+    assert mul(x, BASE) == y
+    c1s = [bytes.fromhex(c) for c in v["c1"]]
+    ds = [bytes.fromhex(d) for d in v["d"]]
+    assert ds == [mul(x, c1) for c1 in c1s]
+    ctx = ctx_parts(v) + keys
+    proof = bytes.fromhex(v["proof"])
+    purpose = bytes.fromhex(v["purpose"])
+    assert dc.verify_shares(y, ds, proof, ctx, v["seat"], purpose, v["positions"], c1s)
+    assert not dc.verify_shares(y, ds, proof, ctx, v["seat"], b"step" + dc.u64(99),
+                                v["positions"], c1s)
+    assert not dc.verify_shares(y, ds[::-1], proof, ctx, v["seat"], purpose, v["positions"],
+                                c1s[::-1])
+    assert not dc.verify_shares(y, ds, proof, ctx[:-1] + [keys[0]], v["seat"], purpose,
+                                v["positions"], c1s)
+    # With everyone's shares the plaintext is the card named in the vector.
+    c2 = bytes.fromhex(v["c2_first"])
+    shares = [bytes.fromhex(d) for d in v["other_shares_first"]] + [ds[0]]
+    assert dc.POINT_TO_CARD[dc.decrypt(c2, shares)] == v["card_first"]
+
+
+@pytest.mark.parametrize("name", ["deal_cards.json", "deal_shuffle_seed.json",
+                                  "deal_key_proof.json", "deal_share_proof.json"])
+def test_vector_files_exist(name: str) -> None:
+    assert (VECTORS / name).is_file()
+
+
+def generate() -> None:  # pragma: no cover - run by hand
+    from chkobba_p2p.group import random_scalar
+
+    VECTORS.mkdir(exist_ok=True)
+    (VECTORS / "deal_cards.json").write_text(json.dumps({
+        "tag": dc.TAG_CARD.decode(),
+        "rule": "point = ristretto255_from_hash(hash_bytes(tag, bytes([id])))",
+        "cards": [{"id": c.id, "text": c.text, "point": dc.CARD_POINTS[c.id].hex()}
+                  for c in DECK]}, indent=1) + "\n")
+    seed = bytes(range(32))
+    (VECTORS / "deal_shuffle_seed.json").write_text(json.dumps({
+        **CTX, "seat": 2, "seed": seed.hex(), "perm": dc.expand_permutation(seed),
+        "rands": [r.to_bytes(32, "little").hex() for r in dc.expand_randomizers(seed)],
+        "commitment": dc.commit_seed(ctx_parts(CTX), 2, seed).hex()}, indent=1) + "\n")
+    xs = [random_scalar() for _ in range(4)]
+    keys = [dc.public_key(x) for x in xs]
+    commit = dc.commit_seed(ctx_parts(CTX), 1, seed)
+    y, proof = dc.prove_key(xs[1], ctx_parts(CTX), 1, commit)
+    (VECTORS / "deal_key_proof.json").write_text(json.dumps({
+        **CTX, "seat": 1, "x": xs[1].to_bytes(32, "little").hex(), "y": y.hex(),
+        "commitment": commit.hex(), "proof": proof.hex()}, indent=1) + "\n")
+    # An encryption of card 26 (7D) and of card 0 under the joint key, then shares of seat 2.
+    joint = keys[0]
+    for k in keys[1:]:
+        joint = dc._add(joint, k)
+    cts = []
+    for card in (26, 0):
+        r = random_scalar()
+        cts.append((dc.public_key(r), dc._add(dc.CARD_POINTS[card], mul(r, joint))))
+    positions = [5, 17]
+    purpose = b"step" + dc.u64(2)
+    ds, sproof = dc.prove_shares(xs[2], ctx_parts(CTX) + keys, 2, purpose, positions,
+                                 [c1 for c1, _ in cts])
+    (VECTORS / "deal_share_proof.json").write_text(json.dumps({
+        **CTX, "seat": 2, "x": xs[2].to_bytes(32, "little").hex(),
+        "keys": [k.hex() for k in keys], "purpose": purpose.hex(), "positions": positions,
+        "c1": [c1.hex() for c1, _ in cts], "d": [d.hex() for d in ds], "proof": sproof.hex(),
+        "c2_first": cts[0][1].hex(),
+        "other_shares_first": [mul(xs[j], cts[0][0]).hex() for j in (0, 1, 3)],
+        "card_first": 26}, indent=1) + "\n")
+
+
+if __name__ == "__main__":  # pragma: no cover
+    generate()
