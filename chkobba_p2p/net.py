@@ -66,6 +66,8 @@ class Link:
         self._ready: list[bytes] = []
         self._send, self._recv = trio.open_memory_channel[bytes | None](_QUEUE)
         self.closed = False
+        self.written = trio.Event()  # the writer has flushed everything and stopped
+        self.eof = trio.Event()  # the other end closed (or the connection broke)
         self.bytes_in = 0
         self.bytes_out = 0
 
@@ -80,8 +82,10 @@ class Link:
                 try:
                     data = await self.stream.receive_some(65536)
                 except (trio.BrokenResourceError, trio.ClosedResourceError, OSError) as exc:
+                    self.eof.set()
                     raise LinkClosed(str(exc) or type(exc).__name__) from None
             if not data:
+                self.eof.set()
                 raise LinkClosed("end of stream")
             self.bytes_in += len(data)
             self._ready.extend(self.decoder.feed(data))
@@ -106,7 +110,9 @@ class Link:
         self.send(wire.encode(msg))
 
     async def writer(self) -> None:
-        """Drain the queue to the socket; returns when the link is closed."""
+        """Drain the queue to the socket.  At the end, half-close (send EOF) rather than
+        close: closing with unread input would reset the connection and could destroy
+        frames still in flight to the other end."""
         try:
             async for body in self._recv:
                 if body is None:
@@ -114,12 +120,23 @@ class Link:
                 data = wire.frame(body)
                 await self.stream.send_all(data)
                 self.bytes_out += len(data)
+            with contextlib.suppress(Exception):
+                await self.stream.send_eof()
         except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
             pass
         finally:
             self.closed = True
-            with contextlib.suppress(Exception):
-                await self.stream.aclose()
+            self.written.set()
+
+    async def drain(self, timeout: float = 2.0) -> None:
+        """Finish writing, send EOF, and wait (at most ``timeout`` seconds) for the other
+        end to close too, so nothing in flight is lost."""
+        self.finish()
+        with trio.move_on_after(timeout):
+            await self.written.wait()
+            await self.eof.wait()
+        with contextlib.suppress(Exception):
+            await self.stream.aclose()
 
     def finish(self) -> None:
         """Close after everything queued has been written."""
@@ -132,11 +149,7 @@ class Link:
         """Send an error message, then close the link."""
         if not self.closed:
             self.send_msg(error_message(code, detail))
-            self.finish()
-        with trio.move_on_after(1):
-            await trio.sleep(0)  # give the writer its turn
-        with contextlib.suppress(Exception):
-            await self.stream.aclose()
+        await self.drain(1.0)
 
 
 async def _pinger(link: Link) -> None:
@@ -275,12 +288,9 @@ class HostPeer(_Peer):
             nursery.start_soon(self._watchdog)
             await self.finished.wait()
             # Let the last entries and the abort reach everyone before closing.
-            for link in list(self.links.values()):
-                link.finish()
-            with trio.move_on_after(2):
-                while any(not link.closed or link._recv.statistics().current_buffer_used
-                          for link in self.links.values()):
-                    await trio.sleep(0.01)
+            async with trio.open_nursery() as closing:
+                for link in list(self.links.values()):
+                    closing.start_soon(link.drain)
             nursery.cancel_scope.cancel()
         for link in self.links.values():
             with contextlib.suppress(Exception):
@@ -434,7 +444,7 @@ class HostPeer(_Peer):
             return True
         except ProtocolError as exc:
             if s is not None and s.finished:
-                return True
+                return True  # late traffic after the end: ignored
             await link.fail(exc.error_code, exc.detail)
             return False
         self._relay(seat, body)
@@ -530,11 +540,7 @@ class ClientPeer(_Peer):
             nursery.start_soon(self._connect_loop)
             await self.finished.wait()
             if self.link is not None:
-                self.link.finish()
-                with trio.move_on_after(2):
-                    while not self.link.closed or \
-                            self.link._recv.statistics().current_buffer_used:
-                        await trio.sleep(0.01)
+                await self.link.drain()
             nursery.cancel_scope.cancel()
         self.log.close()
         if self.session is not None and self.session.finished and self.config.state_path:
@@ -624,7 +630,7 @@ class ClientPeer(_Peer):
         return False
 
     async def _read_loop(self, link: Link) -> None:
-        while not self.finished.is_set():
+        while True:
             try:
                 body, msg = await link.receive()
             except (trio.TooSlowError, LinkClosed):
