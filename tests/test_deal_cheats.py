@@ -11,6 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from chkobba_p2p.cards import Card
 from chkobba_p2p.deal import (
     MAX_PENDING_PER_SEAT,
     MSG_COMPLAIN,
@@ -44,10 +45,11 @@ def wire(msg: dict[str, Any]) -> dict[str, Any]:
 
 
 def play_out(t: LocalTable) -> None:
-    """Deal every position (3 to each seat per step, the rest face up), show every hidden
-    card, then finish."""
+    """Deal every position not dealt yet (3 to each seat per step, the rest face up), show
+    every hidden card, then finish."""
     n = t.n
-    top = 0
+    p0 = t.peers[0]
+    top = sum(1 for p in range(dc.DECK_SIZE) if p0.holder(p) is not None or p0.is_public(p))
     while top + 3 * n <= dc.DECK_SIZE:
         t.call_all("open", {s: list(range(top + 3 * s, top + 3 * s + 3)) for s in range(n)})
         t.deliver()
@@ -273,6 +275,42 @@ def test_shuffle_proofs_catch_a_substitution_before_the_deck_is_used() -> None:
     assert all(p.deck is None for p in t.peers)
 
 
+def _stack(t_holder: list[LocalTable], cheater: int) -> Callable[[dict[str, Any]], dict[str, Any]]:
+    """Throw the input deck away; output fresh encryptions of card i at position i."""
+    def change(m: dict[str, Any]) -> dict[str, Any]:
+        joint = t_holder[0].peers[cheater].joint_key
+        assert joint is not None
+        return {**m, "deck": b"".join(rerandomize((bytes(32), dc.CARD_POINTS[i]), joint)
+                                      for i in range(dc.DECK_SIZE))}
+    return change
+
+
+def test_without_shuffle_proofs_a_stacked_deck_is_only_caught_at_the_reveal() -> None:
+    """Why shuffle proofs are on by default: the last shuffler stacks the deck.  Every card
+    is valid and unique, so nothing looks wrong while the hand is played, and the cheater
+    knows every hand; only the reveal names it."""
+    n, cheater = 3, 2
+    holder: list[LocalTable] = []
+    t = make_table(n, tamper=when(cheater, MSG_SHUFFLE, _stack(holder, cheater)))
+    holder.append(t)
+    t.start()
+    adopt_what_was_sent(t, cheater)
+    t.call_all("open", {s: [3 * s, 3 * s + 1, 3 * s + 2] for s in range(n)})
+    t.deliver()
+    # Seat 0's hand is exactly what the cheater put there.
+    assert [t.peers[0].card_at(p) for p in range(3)] == [Card(0), Card(1), Card(2)]
+    e = blame(lambda: play_out(t))
+    assert (e.blamed_seat, e.code) == (cheater, "shuffle_mismatch")
+
+
+def test_with_shuffle_proofs_a_stacked_deck_is_refused_at_once() -> None:
+    holder: list[LocalTable] = []
+    t = make_table(3, shuffle_proofs=True, tamper=when(2, MSG_SHUFFLE, _stack(holder, 2)))
+    holder.append(t)
+    e = blame(t.start)
+    assert (e.blamed_seat, e.code) == (2, "bad_shuffle_proof")
+
+
 def test_missing_shuffle_proof_is_refused() -> None:
     t = make_table(2, shuffle_proofs=True,
                    tamper=when(0, MSG_SHUFFLE, lambda m: {"t": m["t"], "deck": m["deck"]}))
@@ -280,11 +318,16 @@ def test_missing_shuffle_proof_is_refused() -> None:
     assert (e.blamed_seat, e.code) == (0, "missing_shuffle_proof")
 
 
-def test_honest_hand_with_shuffle_proofs() -> None:
-    run = run_hand(2, dealer=0, shuffle_proofs=True, redeal=False)
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_honest_hand_with_shuffle_proofs(n: int) -> None:
+    run = run_hand(n, dealer=0, shuffle_proofs=True, redeal=False)
     t = run.tables[0]
     assert all(p.phase == "done" for p in t.peers)
-    assert all("proof" in m for s in range(2) for m in t.sent[s] if m["t"] == MSG_SHUFFLE)
+    assert all("proof" in m for s in range(n) for m in t.sent[s] if m["t"] == MSG_SHUFFLE)
+
+
+def test_shuffle_proofs_are_on_by_default() -> None:
+    assert Deal(session_id=b"s", hand=0, instance=0, n=2, seat=0).shuffle_proofs
 
 
 # -- decryption shares -----------------------------------------------------------------

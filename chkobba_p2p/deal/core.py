@@ -203,14 +203,18 @@ class Deal:
     ``session_id`` (bytes), ``hand`` and ``instance`` (ints >= 0) identify the instance; they
     are bound into every proof and commitment.  ``n`` is the number of seats (2, 3 or 4) and
     ``seat`` this peer's seat.  ``cutter`` is the seat that cuts after the shuffle (None: no
-    cut).  ``shuffle_proofs``: every shuffle step carries a zero-knowledge proof
+    cut).  ``shuffle_proofs`` (default on): every shuffle step carries a zero-knowledge proof
     (:mod:`chkobba_p2p.shuffle_proof`) checked before the deck is used; all seats must agree
-    on this setting.  ``seed`` and ``secret_key`` are for tests and test vectors only: by
-    default both come from the OS CSPRNG, as they must in real play.
+    on this setting.  Turning it off leaves only the commit-reveal check at the end of the
+    instance: the deal stays fair and every cheat is still blamed, but a shuffler that
+    replaces the whole deck by encryptions in an order it knows reads every card until the
+    reveal catches it (see ``docs/deal.md``, "Security").  ``seed`` and ``secret_key`` are
+    for tests and test vectors only: by default both come from the OS CSPRNG, as they must
+    in real play.
     """
 
     def __init__(self, *, session_id: bytes, hand: int, instance: int, n: int, seat: int,
-                 cutter: int | None = None, shuffle_proofs: bool = False,
+                 cutter: int | None = None, shuffle_proofs: bool = True,
                  seed: bytes | None = None, secret_key: int | None = None) -> None:
         if not isinstance(session_id, bytes) or not session_id:
             raise DealUsageError("session_id must be non-empty bytes")

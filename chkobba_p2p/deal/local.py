@@ -119,7 +119,11 @@ def make_table(n: int, *, session_id: bytes = b"local-table", hand: int = 0,
                instance: int = 0, cutter: int | None = None, shuffle_proofs: bool = False,
                seeds: Sequence[bytes | None] | None = None,
                tamper: Tamper | None = None) -> LocalTable:
-    """A fresh instance at every seat, wired together (nothing sent yet)."""
+    """A fresh instance at every seat, wired together (nothing sent yet).
+
+    Shuffle proofs are off by default here (unlike :class:`Deal`): most tests and
+    benchmarks study the rest of the protocol and would spend most of their time proving.
+    """
     seeds = seeds or [None] * n
     return LocalTable([Deal(session_id=session_id, hand=hand, instance=instance, n=n, seat=s,
                             cutter=cutter, shuffle_proofs=shuffle_proofs, seed=seeds[s])
