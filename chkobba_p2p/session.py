@@ -24,9 +24,17 @@ from typing import Any
 
 from . import wire
 from .cards import Card
-from .deal.crypto import expand_permutation
+from .deal import (
+    MSG_REVEAL,
+    CardShown,
+    Deal,
+    FirstDealerDraw,
+    PeerMisbehaved,
+    StepOpened,
+    Verified,
+)
 from .errors import IllegalMove, InvalidDeal, LocalError, RemoteError
-from .group import hash_bytes
+from .group import hash_bytes, hash_to_scalar
 from .rules import (
     CutterChoice,
     DealStep,
@@ -34,10 +42,10 @@ from .rules import (
     HandOver,
     Match,
     Move,
+    Opening,
     Redeal,
     Ruleset,
     Turn,
-    resolve_first_dealer,
 )
 from .wire import (
     ENTRY_DOMAIN,
@@ -57,6 +65,7 @@ from .wire import (
 
 __all__ = [
     "CAPABILITIES",
+    "CAP_SHUFFLE_PROOFS",
     "SeatInfo",
     "TableInfo",
     "HostHandshake",
@@ -74,6 +83,8 @@ __all__ = [
 #: Capabilities this implementation announces.  Peers use the intersection; unknown ones
 #: are ignored (additions only).
 CAPABILITIES = ("deal/v1", "resume/v1")
+#: Table capability (in the genesis): every shuffle step carries a zero-knowledge proof.
+CAP_SHUFFLE_PROOFS = "shuffle-proof/v1"
 
 
 def error_message(code: ErrorCode, detail: str = "") -> dict:
@@ -180,7 +191,8 @@ class TableInfo:
 class Lobby:
     """The host's seating: who has shaken hands, in which seat.  Seat 0 is the host."""
 
-    def __init__(self, identity: Identity, name: str, rules: Ruleset, players: int) -> None:
+    def __init__(self, identity: Identity, name: str, rules: Ruleset, players: int,
+                 shuffle_proofs: bool = True) -> None:
         if players not in (2, 4):
             raise LocalError("a table seats 2 or 4 players")
         self.identity = identity
@@ -189,6 +201,7 @@ class Lobby:
         self.seats: list[SeatInfo | None] = [SeatInfo(0, identity.public, _name(name))]
         self.seats += [None] * (players - 1)
         self.game: bytes | None = None  # set when the table is full and the game starts
+        self.caps = CAPABILITIES + ((CAP_SHUFFLE_PROOFS,) if shuffle_proofs else ())
 
     @property
     def full(self) -> bool:
@@ -224,7 +237,7 @@ class Lobby:
         if self.game is None:
             self.game = secrets.token_bytes(16)
         return TableInfo(self.game, PROTOCOL_VERSION, self.players, self.rules,
-                         tuple(s for s in self.seats if s is not None))
+                         tuple(s for s in self.seats if s is not None), self.caps)
 
 
 class HostHandshake:
@@ -678,12 +691,126 @@ def _card(value: Any, seat: int) -> Card:
     return Card(value)
 
 
+def _pos(value: Any, seat: int) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < 40:
+        raise GameFault(ErrorCode.PROTOCOL_VIOLATION, f"not a deck position: {value!r}", seat)
+    return value
+
+
+_SECRET_TAG = b"chkobba-p2p/v1/deal-secret"
+
+
+class DeckInstance:
+    """One deal instance (:class:`chkobba_p2p.deal.Deal`) as the game driver uses it.
+
+    The seat's secrets for the instance (shuffle seed, secret key, cut) are derived from the
+    seat's master secret, the game id, the hand and the instance: the same inputs give the
+    same secrets, which is what lets a crashed peer replay its log and carry on.
+    """
+
+    def __init__(self, table: TableInfo, seat: int, master: bytes, hand: int, instance: int,
+                 cutter: int | None, outbox: list[dict]) -> None:
+        ctx = (table.game, hand.to_bytes(8, "big"), instance.to_bytes(8, "big"))
+        seed = hash_bytes(_SECRET_TAG, master, *ctx, b"seed")[:32]
+        x = hash_to_scalar(_SECRET_TAG, master, *ctx, b"key") or 1
+        self._cut_k = hash_to_scalar(_SECRET_TAG, master, *ctx, b"cut") % 40
+        self.seat = seat
+        self.cutter = cutter
+        self.deal = Deal(session_id=table.game, hand=hand, instance=instance, n=table.players,
+                         seat=seat, cutter=cutter,
+                         shuffle_proofs=CAP_SHUFFLE_PROOFS in table.caps,
+                         seed=seed, secret_key=x)
+        self._out = outbox  # shared with the driver: it outlives the instance
+        self._opened: dict[int, StepOpened] = {}
+        self._requested: dict[tuple[int, ...], int] = {}
+        self.shown_now: dict[int, tuple[int, Card]] = {}  # pos -> (seat, card), this entry
+        self.verified = False
+        self.finishing = False
+        #: Our own reveal has gone out in an entry of the chain (not just queued).
+        self.reveal_sent = False
+        self._run(self.deal.start)
+
+    def _run(self, fn: Any, *args: Any, **kwargs: Any) -> None:
+        try:
+            out = fn(*args, **kwargs)
+        except PeerMisbehaved as exc:
+            raise GameFault(ErrorCode.DEAL_FAILURE, f"{exc.code}: {exc.reason}",
+                            exc.blamed_seat) from None
+        self._out.extend(out.messages)
+        for ev in out.events:
+            if isinstance(ev, StepOpened):
+                self._opened[ev.step] = ev
+            elif isinstance(ev, CardShown):
+                self.shown_now[ev.pos] = (ev.seat, ev.card)
+            elif isinstance(ev, Verified):
+                self.verified = True
+
+    def receive(self, seat: int, item: dict) -> None:
+        self._run(self.deal.receive, seat, item)
+
+    @property
+    def ready(self) -> bool:
+        """Shuffled (and cut, when there is a cutter): cards can be opened."""
+        if self.deal.phase == "cut" and self.cutter == self.seat:
+            self._run(self.deal.cut, self._cut_k)
+        return self.deal.phase == "deal"
+
+    def open(self, positions: list[int], recipients: tuple[int | None, ...]
+             ) -> list[Card | None] | None:
+        """Open ``positions`` to ``recipients`` (None: face up); the cards this seat may
+        see once every share has arrived, else None (call again later)."""
+        key = tuple(positions)
+        if key not in self._requested:
+            private: dict[int, list[int]] = {}
+            public: list[int] = []
+            for p, r in zip(positions, recipients, strict=True):
+                if r is None:
+                    public.append(p)
+                else:
+                    private.setdefault(r, []).append(p)
+            self._requested[key] = len(self._requested)
+            self._run(self.deal.open, private, public)
+        ev = self._opened.get(self._requested[key])
+        if ev is None:
+            return None
+        return [ev.public[p] if r is None else ev.mine.get(p) if r == self.seat else None
+                for p, r in zip(positions, recipients, strict=True)]
+
+    def show(self, pos: int) -> None:
+        """Show this seat's own position (play it or place it)."""
+        if not self.deal.is_played(pos):
+            self._run(self.deal.play, pos)
+
+    def position_of(self, card: Card) -> int:
+        for p in self.deal.hand_positions():
+            if self.deal.card_at(p) == card:
+                return p
+        raise LocalError(f"{card} is not in this seat's hand")
+
+    def shown(self, seat: int, pos: int) -> Card:
+        """The card ``seat`` showed at ``pos`` in the entry being applied."""
+        got = self.shown_now.get(pos)
+        if got is None or got[0] != seat:
+            raise GameFault(ErrorCode.DEAL_FAILURE,
+                            f"seat {seat} did not show position {pos} with its action", seat)
+        return got[1]
+
+    def finish(self, discard: bool) -> bool:
+        """Reveal this seat's seed (once) and report whether every seat's shuffle has been
+        re-checked."""
+        if not self.finishing:
+            self.finishing = True
+            self._run(self.deal.finish, discard=discard)
+        return self.verified
+
+
 class GameDriver:
     """The match inside the transcript, from one seat's view.
 
-    The rules engine says what the hand waits for; the deck (the deal protocol) turns
-    positions into cards.  Items the deck wants sent wait in :meth:`outbox` until the
-    seat holds the floor; a seat's own choices become the entry's action.
+    The rules engine says what the hand waits for; the deal (one :class:`DeckInstance`
+    per shuffle) turns deck positions into cards.  What the deal wants sent waits in
+    :meth:`outbox` until the seat holds the floor; a seat's own choices become the
+    entry's action.
     """
 
     def __init__(self, table: TableInfo, seat: int, master: bytes) -> None:
@@ -693,17 +820,20 @@ class GameDriver:
         self.n = table.players
         self.match: Match | None = None
         self.over = False
-        self.instance = 0  # deck instances: 0 draws the first dealer, then one per deal
-        self.deck = Deck(table, seat, self.instance, master)
+        self.hand_no = 0  # 0: the first-dealer draw
+        self.instance = 0
+        self.deck: DeckInstance | None = None
         self.top = 0  # next undealt deck position
-        self.stage = "first"  # first-dealer draw, then "hand"
-        self._draw_seats: tuple[int, ...] = tuple(range(self.n))
+        self.draw: FirstDealerDraw | None = FirstDealerDraw(self.n)
         self._events: list[object] = []
         self._engine_events = 0
+        self._finishing: str | None = None  # "draw", "redeal" or "hand"
+        self._out: list[dict] = []
 
     # ------------------------------------------------------------------ running
 
     def start(self) -> None:
+        self._new_deck(cutter=None)
         self._advance()
 
     def take_events(self) -> list[object]:
@@ -711,7 +841,9 @@ class GameDriver:
         return out
 
     def outbox(self) -> list:
-        return self.deck.take_outbox()
+        out = self._out[:]
+        self._out.clear()
+        return out
 
     @property
     def hand(self) -> Hand | None:
@@ -719,7 +851,7 @@ class GameDriver:
 
     def decision(self) -> Decision | None:
         hand = self.hand
-        if hand is None or self.over or not self.deck.ready:
+        if hand is None or self.over or self._finishing or self.deck is None:
             return None
         p = hand.pending
         if isinstance(p, Turn) and p.seat == self.seat:
@@ -729,22 +861,39 @@ class GameDriver:
         return None
 
     def action_for(self, d: Decision, choice: Any) -> dict:
+        """Check the local choice and turn it into the entry's action (showing the card)."""
+        assert self.deck is not None
         hand = d.hand
         if d.kind == "play":
             if not isinstance(choice, Move):
                 raise LocalError("a play decision takes a rules.Move")
             hand.play(self.seat, choice.card, choice.capture)  # raises IllegalMove
-            return {"t": "play", "card": choice.card.id,
+            pos = self.deck.position_of(choice.card)
+            self.deck.show(pos)
+            return {"t": "play", "pos": pos, "card": choice.card.id,
                     "take": sorted(c.id for c in choice.capture)}
-        keep = bool(choice)
-        return {"t": "cut", "keep": keep}
+        if bool(choice):
+            return {"t": "cut", "keep": True}
+        pos = self.top - 1  # the drawn card
+        self.deck.show(pos)
+        return {"t": "cut", "keep": False, "pos": pos}
 
     def apply(self, seat: int, items: list, action: dict | None) -> None:
-        for item in items:
-            if not isinstance(item, dict):
-                raise GameFault(ErrorCode.PROTOCOL_VIOLATION, "a deal item is a map", seat)
-            self.deck.receive(seat, item)
-            self._advance()
+        assert self.deck is not None
+        self.deck.shown_now = {}
+        if seat == self.seat:  # our own items were made by our own deal object
+            if any(isinstance(i, dict) and i.get("t") == MSG_REVEAL for i in items):
+                self.deck.reveal_sent = True
+        else:
+            for item in items:
+                if not isinstance(item, dict):
+                    raise GameFault(ErrorCode.PROTOCOL_VIOLATION, "a deal item is a map", seat)
+                if self.deck is None:
+                    raise GameFault(ErrorCode.PROTOCOL_VIOLATION, "a deal item after the end",
+                                    seat)
+                self.deck.receive(seat, item)
+                # An item may complete an instance; the next item may belong to the next.
+                self._advance()
         if action is not None:
             self._act(seat, action)
         self._advance()
@@ -753,24 +902,40 @@ class GameDriver:
 
     def _act(self, seat: int, action: dict) -> None:
         hand = self.hand
-        if hand is None or self.over:
+        deck = self.deck
+        if hand is None or self.over or self._finishing or deck is None:
             raise GameFault(ErrorCode.PROTOCOL_VIOLATION, "no action is due", seat)
         p = hand.pending
         t = action.get("t")
         try:
             if t == "play" and isinstance(p, Turn) and p.seat == seat:
                 card = _card(action.get("card"), seat)
+                pos = _pos(action.get("pos"), seat)
                 take = action.get("take")
                 if not isinstance(take, list) or len(take) > 10:
                     raise GameFault(ErrorCode.PROTOCOL_VIOLATION, "take is a list", seat)
                 capture = [_card(c, seat) for c in take]
-                self.deck.check_play(seat, card)
+                if seat == self.seat:
+                    deck.show(pos)  # replaying our own log: show it again locally
+                elif deck.shown(seat, pos) != card:
+                    raise GameFault(ErrorCode.DEAL_FAILURE,
+                                    f"seat {seat} names {card} but showed "
+                                    f"{deck.shown(seat, pos)}", seat)
                 self._set_hand(hand.play(seat, card, capture))
             elif t == "cut" and isinstance(p, CutterChoice) and p.seat == seat:
                 keep = action.get("keep")
                 if not isinstance(keep, bool):
                     raise GameFault(ErrorCode.PROTOCOL_VIOLATION, "keep is a bool", seat)
-                placed = None if keep else self.deck.drawn_card(self.top - 1, seat)
+                placed = None
+                if not keep:
+                    pos = _pos(action.get("pos"), seat)
+                    if pos != self.top - 1:
+                        raise GameFault(ErrorCode.ILLEGAL_MOVE, "only the drawn card may be "
+                                        "placed", seat)
+                    if seat == self.seat:
+                        deck.show(pos)
+                    else:
+                        placed = deck.shown(seat, pos)
                 self._set_hand(hand.choose_cut(keep, placed))
             else:
                 raise GameFault(ErrorCode.ILLEGAL_MOVE,
@@ -787,16 +952,35 @@ class GameDriver:
         self._events.extend(new)
         self.match = self.match.with_hand(hand)
 
-    def _new_deck(self) -> None:
-        self.instance += 1
-        self.deck = Deck(self.table, self.seat, self.instance, self.master)
+    def _new_deck(self, cutter: int | None) -> None:
+        self.deck = DeckInstance(self.table, self.seat, self.master, self.hand_no,
+                                 self.instance, cutter, self._out)
         self.top = 0
         self._engine_events = 0
+        self._finishing = None
+
+    def _start_hand(self) -> None:
+        assert self.match is not None and self.match.hand is not None
+        hand = self.match.hand
+        cutter = hand.cutter if hand.ruleset.opening is Opening.CUT_AND_DRAW else None
+        self._new_deck(cutter)
 
     def _advance(self) -> None:
         """Take every step that needs no one's choice and no message not yet received."""
-        while self.deck.ready and not self.over:
-            if self.stage == "first":
+        while not self.over and self.deck is not None:
+            deck = self.deck
+            if self._finishing is not None:
+                if not deck.finish(discard=self._finishing != "hand"):
+                    return
+                # The hand ends at the same entry for everyone: the one that carries
+                # the last reveal, ours included.
+                if self._finishing == "hand" and not deck.reveal_sent:
+                    return
+                self._after_finish()
+                continue
+            if not deck.ready:
+                return
+            if self.draw is not None:
                 if not self._first_dealer():
                     return
                 continue
@@ -805,48 +989,65 @@ class GameDriver:
             p = hand.pending
             if isinstance(p, DealStep):
                 positions = list(range(self.top, self.top + len(p.recipients)))
-                cards = self.deck.open(positions, p.recipients)
+                cards = deck.open(positions, p.recipients)
                 if cards is None:
                     return
                 self.top += len(positions)
                 self._set_hand(hand.deal(cards))
             elif isinstance(p, Redeal):
-                self._events.append(RedealEvent(self.match.dealer))
-                self.match = self.match.redeal()
-                self._new_deck()
+                self._finishing = "redeal"
             elif isinstance(p, HandOver):
-                if not self.deck.audit():
-                    return
-                number = self.match.hand_number
-                self.match = self.match.finish_hand()
-                res = self.match.results[-1]
-                self._events.append(HandScored(number, res.score, res.totals))
-                if self.match.is_over:
-                    self.over = True
-                    self._events.append(MatchOver(self.match.winner, self.match.totals))
-                    return
-                self._new_deck()
-                self._events.append(HandStarted(self.match.hand_number, self.match.dealer))
+                self._finishing = "hand"
             else:
                 return  # a seat's choice
 
+    def _after_finish(self) -> None:
+        assert self.match is not None
+        kind = self._finishing
+        self._finishing = None
+        if kind == "draw":
+            self.hand_no, self.instance = 1, 0
+            self._events.append(HandStarted(1, self.match.dealer))
+            self._start_hand()
+            return
+        if kind == "redeal":
+            self._events.append(RedealEvent(self.match.dealer))
+            self.match = self.match.redeal()
+            self.instance += 1
+            self._start_hand()
+            return
+        number = self.match.hand_number
+        self.match = self.match.finish_hand()
+        res = self.match.results[-1]
+        self._events.append(HandScored(number, res.score, res.totals))
+        if self.match.is_over:
+            self.over = True
+            self.deck = None
+            self._events.append(MatchOver(self.match.winner, self.match.totals))
+            return
+        self.hand_no += 1
+        self.instance = 0
+        self._events.append(HandStarted(self.match.hand_number, self.match.dealer))
+        self._start_hand()
+
     def _first_dealer(self) -> bool:
-        seats = self._draw_seats
-        positions = list(range(self.top, self.top + len(seats)))
-        cards = self.deck.open(positions, (None,) * len(seats))
+        fd, deck = self.draw, self.deck
+        assert fd is not None and deck is not None
+        draw = fd.next_draw()
+        seats = sorted(draw)
+        positions = [draw[s] for s in seats]
+        cards = deck.open(positions, (None,) * len(seats))
         if cards is None:
             return False
-        self.top += len(seats)
-        draws = {s: c for s, c in zip(seats, cards, strict=True)}
-        self._events.append(FirstDealerDraw(dict(draws)))
-        winner = resolve_first_dealer(draws)
-        if isinstance(winner, tuple):
-            self._draw_seats = winner  # the tied seats draw again from the same deck
-            return True
-        self.match = Match.new(self.table.rules, self.n, winner, viewer=self.seat)
-        self.stage = "hand"
-        self._new_deck()
-        self._events.append(HandStarted(1, winner))
+        drawn = {s: c for s, c in zip(seats, cards, strict=True) if c is not None}
+        self._events.append(FirstDealerDraw_(dict(drawn)))
+        dealer = fd.record(drawn)
+        if dealer is None:
+            return True  # a tie: the tied seats draw again
+        self.draw = None
+        self.match = Match.new(self.table.rules, self.n, dealer, viewer=self.seat)
+        # The draw deck is abandoned: reveal it, then the first hand gets a fresh deck.
+        self._finishing = "draw"
         return True
 
     # ------------------------------------------------------------------ result
@@ -862,7 +1063,9 @@ class GameDriver:
 
 
 @dataclass(frozen=True)
-class FirstDealerDraw:
+class FirstDealerDraw_:
+    """The first-dealer draw: the card each contender drew (a tie draws again)."""
+
     draws: dict
 
 
@@ -888,78 +1091,3 @@ class HandScored:
 class MatchOver:
     winner_side: int | None
     totals: tuple[int, ...]
-
-
-class Deck:
-    """Stand-in deal for one deck instance: every seat commits to a random seed, then
-    reveals it; the deck order is the Fisher-Yates permutation of the hash of all seeds.
-    Fair (no seat steers the order) but not private: every peer can compute every card.
-    The mental-poker deal core replaces it behind the same interface."""
-
-    def __init__(self, table: TableInfo, seat: int, instance: int, master: bytes) -> None:
-        self.n = table.players
-        self.seat = seat
-        self.ctx = [table.game, instance.to_bytes(8, "big")]
-        self._seed = hash_bytes(b"chkobba-p2p/v1/stand-in-seed", master, *self.ctx)[:32]
-        self._commits: dict[int, bytes] = {}
-        self._seeds: dict[int, bytes] = {}
-        self._out: list[dict] = [{"t": "commit", "h": self._commit(seat, self._seed)}]
-        self._order: list[int] | None = None
-        self._owner: dict[int, int | None] = {}  # position -> seat (None: table)
-        self._played: set[int] = set()
-
-    def _commit(self, seat: int, seed: bytes) -> bytes:
-        return hash_bytes(b"chkobba-p2p/v1/stand-in-commit", *self.ctx, bytes([seat]), seed)[:32]
-
-    @property
-    def ready(self) -> bool:
-        return self._order is not None
-
-    def take_outbox(self) -> list[dict]:
-        out, self._out = self._out, []
-        return out
-
-    def receive(self, seat: int, item: dict) -> None:
-        t = item.get("t")
-        if t == "commit" and seat not in self._commits:
-            h = item.get("h")
-            if not isinstance(h, bytes) or len(h) != 32:
-                raise GameFault(ErrorCode.DEAL_FAILURE, "commitment", seat)
-            self._commits[seat] = h
-            if len(self._commits) == self.n:
-                self._out.append({"t": "reveal", "seed": self._seed})
-        elif t == "reveal" and len(self._commits) == self.n and seat not in self._seeds:
-            seed = item.get("seed")
-            if not isinstance(seed, bytes) or self._commit(seat, seed) != self._commits[seat]:
-                raise GameFault(ErrorCode.DEAL_FAILURE, "the seed does not open the commitment",
-                                seat)
-            self._seeds[seat] = seed
-            if len(self._seeds) == self.n:
-                joint = hash_bytes(b"chkobba-p2p/v1/stand-in-deck", *self.ctx,
-                                   *(self._seeds[s] for s in range(self.n)))[:32]
-                self._order = expand_permutation(joint)
-        else:
-            raise GameFault(ErrorCode.DEAL_FAILURE, f"unexpected deal item {t!r}", seat)
-
-    def open(self, positions: list[int], recipients: tuple[int | None, ...]
-             ) -> list[Card | None] | None:
-        assert self._order is not None
-        out: list[Card | None] = []
-        for p, r in zip(positions, recipients, strict=True):
-            self._owner[p] = r
-            out.append(Card(self._order[p]) if r is None or r == self.seat else None)
-        return out
-
-    def check_play(self, seat: int, card: Card) -> None:
-        assert self._order is not None
-        p = self._order.index(card.id)
-        if self._owner.get(p, -1) != seat or p in self._played:
-            raise GameFault(ErrorCode.DEAL_FAILURE, f"{card} was not dealt to seat {seat}", seat)
-        self._played.add(p)
-
-    def drawn_card(self, position: int, seat: int) -> Card:
-        assert self._order is not None
-        return Card(self._order[position])
-
-    def audit(self) -> bool:
-        return True
