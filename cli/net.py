@@ -84,9 +84,15 @@ class Narrator:
 
 
 class BotSeat(BotController):
-    def __init__(self, level: str, quiet: bool) -> None:
+    def __init__(self, level: str, quiet: bool, delay: float = 0.0) -> None:
         super().__init__(level)
         self.narrator = Narrator(quiet)
+        self.delay = delay
+
+    async def choose_play(self, hand: R.Hand) -> R.Move:
+        if self.delay:
+            await trio.sleep(self.delay)
+        return await super().choose_play(hand)
 
     def on_event(self, event: object) -> None:
         self.narrator.on_event(event)
@@ -250,7 +256,7 @@ def cmd_join(args: argparse.Namespace) -> int:
 
 
 def cmd_bot(args: argparse.Namespace) -> int:
-    return _run_client(args, args.address, BotSeat(args.level, args.quiet), None)
+    return _run_client(args, args.address, BotSeat(args.level, args.quiet, args.delay), None)
 
 
 def _run_client(args: argparse.Namespace, address: str, controller: SeatController,
@@ -307,6 +313,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("bot", help="a headless bot peer that joins a table")
     p.add_argument("address", help="HOST[:PORT]")
     p.add_argument("--level", default="greedy", choices=levels)
+    p.add_argument("--delay", type=float, default=0.0, metavar="S",
+                   help="seconds to wait before each move (to watch, or to test)")
     _common(p)
     p.set_defaults(func=cmd_bot, name_default="bot")
 
