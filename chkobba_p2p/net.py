@@ -68,6 +68,8 @@ class Link:
         self.closed = False
         self.written = trio.Event()  # the writer has flushed everything and stopped
         self.eof = trio.Event()  # the other end closed (or the connection broke)
+        #: The code of the error message the other end sent before closing, if any.
+        self.error_code: int | None = None
         self.bytes_in = 0
         self.bytes_out = 0
 
@@ -92,6 +94,8 @@ class Link:
         body = self._ready.pop(0)
         msg = wire.decode(body)
         if msg["t"] == "error":
+            self.error_code = msg.get("code")
+            self.eof.set()  # an error is the last thing a peer sends
             raise LinkClosed(f"peer error {msg.get('code')}: {msg.get('msg')}", msg)
         return body, msg
 
@@ -257,7 +261,8 @@ class HostPeer(_Peer):
         super().__init__(controller, config.timeouts, config.identity or Identity.generate(),
                          config.log_path)
         self.config = config
-        self.lobby = SeatLobby(self.identity, config.name, config.rules, config.players)
+        self.lobby = SeatLobby(self.identity, config.name, config.rules, config.players,
+                               config.shuffle_proofs)
         self.links: dict[int, Link] = {}
         self.absent: dict[int, float] = {}  # seat -> trio deadline to come back
         self.port = 0

@@ -95,6 +95,8 @@ class HostConfig:
     log_path: Path | None = None
     beacon: bool = True
     beacon_port: int = 0  # 0: the default LAN port
+    #: Every shuffle step carries a zero-knowledge proof (a table capability).
+    shuffle_proofs: bool = True
     timeouts: Timeouts = field(default_factory=Timeouts)
 
 

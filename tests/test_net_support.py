@@ -1,0 +1,101 @@
+"""Shared helpers for the network tests (no tests here).
+
+Controllers are real :class:`SeatController` implementations (the public interface a
+client implements); the host and peers are the library's own, on real loopback TCP.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import trio
+
+from chkobba_p2p import wire
+from chkobba_p2p.peer import BotController, HostConfig, JoinConfig, Timeouts
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+
+FAST = Timeouts(handshake=2.0, frame=1.0, idle=6.0, reconnect=10.0, turn=30.0)
+
+
+def host_config(tmp_path: Path, players: int = 2, **kw) -> HostConfig:
+    kw.setdefault("shuffle_proofs", False)  # the deal core's own tests cover the proofs
+    return HostConfig(players=players, port=0, bind="127.0.0.1", beacon=False,
+                      log_path=tmp_path / "host.chklog", timeouts=FAST, **kw)
+
+
+def join_config(tmp_path: Path, port: int, name: str, **kw) -> JoinConfig:
+    return JoinConfig(f"127.0.0.1:{port}", name=name, log_path=tmp_path / f"{name}.chklog",
+                      timeouts=FAST, **kw)
+
+
+class GatedBot(BotController):
+    """A greedy bot that, before its ``gate_at``-th play, reports that it holds the floor
+    (``holding`` is set) and waits until the test opens ``release``."""
+
+    def __init__(self, gate_at: int = 2) -> None:
+        super().__init__("greedy", seed=1)
+        self.plays = 0
+        self.gate_at = gate_at
+        self.holding = trio.Event()
+        self.release = trio.Event()
+        self.events: list[object] = []
+
+    async def choose_play(self, hand):
+        self.plays += 1
+        if self.plays == self.gate_at:
+            self.holding.set()
+            await self.release.wait()
+        return await super().choose_play(hand)
+
+    def on_event(self, event: object) -> None:
+        self.events.append(event)
+
+
+class RawClient:
+    """A bare TCP connection speaking frames, for feeding the host bad input."""
+
+    def __init__(self, stream: trio.SocketStream) -> None:
+        self.stream = stream
+        self.decoder = wire.FrameDecoder()
+        self.frames: list[bytes] = []
+
+    @classmethod
+    async def connect(cls, port: int) -> RawClient:
+        return cls(await trio.open_tcp_stream("127.0.0.1", port))
+
+    async def send_raw(self, data: bytes) -> None:
+        await self.stream.send_all(data)
+
+    async def send(self, msg: dict) -> None:
+        await self.stream.send_all(wire.frame(wire.encode(msg)))
+
+    async def receive(self) -> dict | None:
+        """The next message, or None at the end of the stream."""
+        while not self.frames:
+            data = await self.stream.receive_some(65536)
+            if not data:
+                return None
+            self.frames.extend(self.decoder.feed(data))
+        return wire.decode(self.frames.pop(0))
+
+    async def until_error(self) -> dict:
+        """Read until the host's error message; then the stream must end."""
+        while True:
+            msg = await self.receive()
+            assert msg is not None, "closed without an error message"
+            if msg["t"] == "error":
+                assert await self.receive() is None, "not closed after the error"
+                return msg
+
+
+def cli_env() -> dict[str, str]:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = str(REPO_ROOT) + os.pathsep + env.get("PYTHONPATH", "")
+    return env
+
+
+def cli_command(*args: str) -> list[str]:
+    return [sys.executable, "-m", "cli.main", *args]
