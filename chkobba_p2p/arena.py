@@ -56,10 +56,13 @@ class TimedBot:
         self.bot = bot
         self.level = bot.level
         self.times: list[float] = []
+        self.cpu_times: list[float] = []
 
     def choose_play(self, hand: Hand) -> Move:
         t = time.perf_counter()
+        cpu = time.process_time()
         move = self.bot.choose_play(hand)
+        self.cpu_times.append(time.process_time() - cpu)
         self.times.append(time.perf_counter() - t)
         return move
 
@@ -105,6 +108,8 @@ class ArenaResult:
     margins: list[int] = field(default_factory=list)
     times_a: list[float] = field(default_factory=list)
     times_b: list[float] = field(default_factory=list)
+    cpu_a: list[float] = field(default_factory=list)
+    cpu_b: list[float] = field(default_factory=list)
 
     @property
     def win_rate(self) -> float:
@@ -121,10 +126,13 @@ class ArenaResult:
             f"match win rate A: {self.win_rate:.3f} (95% CI {lo:.3f}..{hi:.3f})",
             f"mean point margin per hand A-B: {m:+.3f} (95% CI {mlo:+.3f}..{mhi:+.3f})",
         ]
-        for name, times in (("A", self.times_a), ("B", self.times_b)):
+        for name, times, cpu in (("A", self.times_a, self.cpu_a),
+                                 ("B", self.times_b, self.cpu_b)):
             if times:
+                # Wall time includes waiting for a shared CPU; CPU time is the bot's own.
                 out.append(f"move time {name}: mean {1000 * statistics.fmean(times):.1f} ms, "
-                           f"max {1000 * max(times):.1f} ms over {len(times)} moves")
+                           f"max {1000 * max(times):.1f} ms wall, "
+                           f"max {1000 * max(cpu):.1f} ms CPU over {len(times)} moves")
         return out
 
 
@@ -151,8 +159,10 @@ def play_duplicate_match(ruleset: Ruleset, level_a: str, level_b: str, players: 
         for seat, b in enumerate(bots):
             if side_of(seat, players) % 2 == a_side:
                 result.times_a.extend(b.times)
+                result.cpu_a.extend(b.cpu_times)
             else:
                 result.times_b.extend(b.times)
+                result.cpu_b.extend(b.cpu_times)
 
 
 def arena(level_a: str, level_b: str, games: int, players: int = 2, seed: int = 0,

@@ -465,6 +465,10 @@ def exact_endgame(state: FastState, side: int) -> tuple[tuple[int, int], int]:
 # --------------------------------------------------------------------------- the bot
 
 
+#: The share of the time budget the expert plans to use (the rest is a safety margin).
+_BUDGET_SHARE = 0.85
+
+
 def _to_move(view: Hand, card: int, capture: int) -> Move:
     return Move(Card(card), frozenset(Card(c) for c in bits(capture)))
 
@@ -515,17 +519,16 @@ class ExpertBot:
             return _to_move(view, c, o)
         options = [(m.card.id, mask_of(m.capture)) for m in moves]
         totals = [0.0] * len(options)
-        deadline = None if self.move_ms is None else start + self.move_ms / 1000.0
-        # Leave room for the last sample so the budget holds; estimated as we go.
-        per_sample = 0.0
+        # Aim a little short of the budget: the machine may be shared, and the last
+        # sample must still fit.  The time per sample is estimated as we go.
+        deadline = None if self.move_ms is None else start + _BUDGET_SHARE * self.move_ms / 1e3
         n = 0
         while True:
             if self.samples is not None and n >= self.samples:
                 break
             if deadline is not None and n > 0:
                 now = time.perf_counter()
-                per_sample = (now - start) / n
-                if now + per_sample > deadline:
+                if now + 1.5 * (now - start) / n > deadline:
                     break
             world = determinize(view, self._rng)
             for i, (c, o) in enumerate(options):
