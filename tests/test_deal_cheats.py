@@ -324,6 +324,8 @@ def test_honest_hand_with_shuffle_proofs(n: int) -> None:
     t = run.tables[0]
     assert all(p.phase == "done" for p in t.peers)
     assert all("proof" in m for s in range(n) for m in t.sent[s] if m["t"] == MSG_SHUFFLE)
+    # The issue's budget: at most 40 KB sent per peer per hand (msgpack size).
+    assert max(t.bytes_sent) <= 40_000
 
 
 def test_shuffle_proofs_are_on_by_default() -> None:
@@ -448,6 +450,15 @@ def test_playing_a_position_twice_is_refused() -> None:
     again = [m for m in t.sent[1] if m["t"] == MSG_PLAY][0]
     e = blame(lambda: t.peers[0].receive(1, wire(again)))
     assert (e.blamed_seat, e.code) == (1, "already_played")
+
+
+def test_replayed_play_proof_is_refused() -> None:
+    """The proof of one shown position, replayed to show another."""
+    t = _with_hands(2)
+    first = _play_msg(t, 1, 3)
+    second = _play_msg(t, 1, 4)
+    e = blame(lambda: t.peers[0].receive(1, wire({**second, "proof": first["proof"]})))
+    assert (e.blamed_seat, e.code) == (1, "bad_share_proof")
 
 
 def test_a_played_card_cannot_be_substituted() -> None:
