@@ -413,22 +413,25 @@ class Deal:
         self._check_alive()
         if self._phase != "deal":
             raise DealUsageError(f"cannot deal in phase {self._phase}")
+        def positions(ps: Iterable[int]) -> list[int]:
+            ps = list(ps)
+            for p in ps:
+                if type(p) is not int or not 0 <= p < DECK_SIZE:
+                    raise DealUsageError(f"no position {p!r}")
+            return sorted(ps)
+
         priv: list[list[Any]] = []
-        seen: set[int] = set()
-        for s, ps in sorted((private or {}).items()):
+        for s, ps in (private or {}).items():
             if type(s) is not int or not 0 <= s < self.n:
                 raise DealUsageError(f"no seat {s!r}")
-            ps = sorted(ps)
-            if ps:
+            if ps := positions(ps):
                 priv.append([s, ps])
-            seen.update(ps)
-        pub = sorted(public)
+        priv.sort()
+        pub = positions(public)
         all_pos = [p for _, ps in priv for p in ps] + pub
         if not all_pos:
             raise DealUsageError("a dealing step opens at least one position")
         for p in all_pos:
-            if type(p) is not int or not 0 <= p < DECK_SIZE:
-                raise DealUsageError(f"no position {p!r}")
             if self._dealt[p] != _UNDEALT:
                 raise DealUsageError(f"position {p} was already dealt")
         if len(set(all_pos)) != len(all_pos):
