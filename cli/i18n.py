@@ -1,0 +1,192 @@
+"""The terminal client's words, in English and French.
+
+``Translator(lang)("key", name=...)`` returns the message in that language (English if a
+key lacks a translation).  Game terms stay the game's own words in both languages:
+chkobba, carta, dinari, barmila, haya.
+"""
+
+from __future__ import annotations
+
+import os
+
+__all__ = ["LANGS", "MESSAGES", "RULE_NAMES", "Translator", "detect_lang"]
+
+LANGS = ("en", "fr")
+
+
+def detect_lang(environ: dict[str, str] | None = None) -> str:
+    """``fr`` when the locale (LC_ALL, LC_MESSAGES, LANG, LANGUAGE) is French, else ``en``."""
+    env = os.environ if environ is None else environ
+    for var in ("LC_ALL", "LC_MESSAGES", "LANG", "LANGUAGE"):
+        value = env.get(var, "")
+        if value:
+            return "fr" if value.lower().startswith("fr") else "en"
+    return "en"
+
+
+# key: (English, French)
+MESSAGES: dict[str, tuple[str, str]] = {
+    "app": ("Chkobba", "Chkobba"),
+    "hand_no": ("hand {n}", "manche {n}"),
+    "target": ("target {n}", "objectif {n}"),
+    "you": ("you", "vous"),
+    "us": ("us", "nous"),
+    "them": ("them", "eux"),
+    "side": ("side {n}", "camp {n}"),
+    "opponent": ("opponent", "adversaire"),
+    "partner": ("partner", "partenaire"),
+    "cards_n": ("{n} cards", "{n} cartes"),
+    "captures": ("captures", "prises"),
+    "cap_line": ("{cards} cards · ♦{diamonds} · 7s {sevens} · chkobba {chk}",
+                 "{cards} cartes · ♦{diamonds} · 7 {sevens} · chkobba {chk}"),
+    "haya_mark": ("haya", "haya"),
+    "stock": ("stock {n}", "talon {n}"),
+    "dealer": ("dealer {name}", "donneur {name}"),
+    "cutter": ("cutter {name}", "coupeur {name}"),
+    "turn_of": ("turn: {name}", "à jouer : {name}"),
+    "cutting_of": ("{name} is cutting", "{name} coupe"),
+    "cutting_of_me": ("you are cutting", "vous coupez"),
+    "table": ("Table", "Table"),
+    "table_empty": ("(empty)", "(vide)"),
+    "your_hand": ("Your hand", "Votre main"),
+    "points": ("{n} pts", "{n} pts"),
+    "events": ("Events", "Événements"),
+    # prompts
+    "your_turn": ("Your turn: pick a card (1-{n}, ←→ Enter)",
+                  "À vous : choisissez une carte (1-{n}, ←→ Entrée)"),
+    "choose_capture": ("{card} can take several ways: pick one (1-{n}, ↑↓ Enter, Esc back)",
+                       "{card} peut prendre de plusieurs façons : choisissez (1-{n}, ↑↓ "
+                       "Entrée, Échap retour)"),
+    "take_option": ("take {cards}", "prendre {cards}"),
+    "you_drew": ("You cut and drew {card}: keep it or place it on the table?",
+                 "Vous avez coupé et tiré {card} : la garder ou la poser sur la table ?"),
+    "keep": ("[k]eep it", "[g]arder"),
+    "place": ("[p]lace it", "[p]oser"),
+    "waiting_for": ("waiting for {name}…", "on attend {name}…"),
+    "hint_takes": ("takes {opts}", "prend {opts}"),
+    "hint_stays": ("stays on the table", "reste sur la table"),
+    "hint_barred": ("may not be played (forced capture)", "interdite (prise obligatoire)"),
+    "keys_play": ("1-9 card · ←→ Enter · h hints · q leave",
+                  "1-9 carte · ←→ Entrée · h aides · q quitter"),
+    "keys_idle": ("h hints · q leave", "h aides · q quitter"),
+    "keys_over": ("q or Enter: quit", "q ou Entrée : quitter"),
+    "refused": ("refused ({rule}): {why}", "refusé ({rule}) : {why}"),
+    # events
+    "ev_listening": ("hosting on port {port}", "table ouverte sur le port {port}"),
+    "ev_first_draw": ("first dealer draw: {draws}", "tirage du donneur : {draws}"),
+    "ev_hand": ("hand {n}: {name} deals", "manche {n} : {name} donne"),
+    "ev_hand_me": ("hand {n}: you deal", "manche {n} : vous donnez"),
+    "ev_redeal": ("three kings on the table: {name} deals again",
+                  "trois rois sur la table : {name} redonne"),
+    "ev_draw": ("{name} cuts and draws a card", "{name} coupe et tire une carte"),
+    "ev_draw_me": ("you cut and draw a card", "vous coupez et tirez une carte"),
+    "ev_keep": ("{name} keeps the drawn card", "{name} garde la carte tirée"),
+    "ev_keep_me": ("you keep the drawn card", "vous gardez la carte tirée"),
+    "ev_place": ("{name} places {card} on the table", "{name} pose {card} sur la table"),
+    "ev_place_me": ("you place {card} on the table", "vous posez {card} sur la table"),
+    "ev_deal": ("new deal: 3 cards each, stock {n}", "nouvelle donne : 3 cartes chacun, "
+                "talon {n}"),
+    "ev_play_drop": ("{name}: {card} on the table", "{name} : {card} sur la table"),
+    "ev_play_take": ("{name}: {card} takes {cards}", "{name} : {card} prend {cards}"),
+    "ev_chkobba": ("CHKOBBA!", "CHKOBBA !"),
+    "ev_sweep": ("{name} takes the last cards: {cards}",
+                 "{name} ramasse les dernières cartes : {cards}"),
+    "ev_sweep_me": ("you take the last cards: {cards}",
+                    "vous ramassez les dernières cartes : {cards}"),
+    "ev_scored": ("hand {n} scored: {points}; totals {totals}",
+                  "manche {n} comptée : {points} ; total {totals}"),
+    "ev_waiting": ("{name} dropped: waiting {n}s for a reconnect",
+                   "{name} est parti : on l'attend encore {n} s"),
+    "ev_back": ("{name} is back", "{name} est revenu"),
+    "ev_done": ("match over: signed by every seat", "partie finie : signée par tous"),
+    "ev_aborted": ("game stopped by {by}: {why}", "partie arrêtée par {by} : {why}"),
+    "ev_blame": ("blaming {name}", "faute de {name}"),
+    "ev_bots": ("starting {n} bot peer(s) on loopback", "lancement de {n} bot(s) en local"),
+    # scoring
+    "score_title": ("Hand {n}: scoring", "Manche {n} : décompte"),
+    "sc_carta": ("carta (cards)", "carta (cartes)"),
+    "sc_dinari": ("dinari (♦)", "dinari (♦)"),
+    "sc_barmila": ("barmila (7s, 6s)", "barmila (7, 6)"),
+    "sc_primiera": ("primiera", "primiera"),
+    "sc_haya": ("haya (7♦)", "haya (7♦)"),
+    "sc_chkobba": ("chkobba", "chkobba"),
+    "sc_hand": ("this hand", "cette manche"),
+    "sc_totals": ("totals (target {n})", "total (objectif {n})"),
+    "sc_beji": ("beji", "beji"),
+    "sc_continue": ("Enter: continue", "Entrée : continuer"),
+    # end
+    "over_title": ("Match over", "Partie terminée"),
+    "over_you_win": ("You win {score}!", "Vous gagnez {score} !"),
+    "over_other_wins": ("{name} wins {score}", "{name} gagne {score}"),
+    "over_they_win": ("They win {score}", "Ils gagnent {score}"),
+    "over_aborted": ("Game stopped", "Partie arrêtée"),
+    "over_left": ("You left the game", "Vous avez quitté la partie"),
+    "over_log": ("log: {path}", "journal : {path}"),
+    "over_log_title": ("The signed log of this game:", "Le journal signé de cette partie :"),
+    "over_replay": ("replay and audit it: chkobba replay {path}",
+                    "pour la rejouer et la vérifier : chkobba replay {path}"),
+    "over_replay_title": ("Replay and audit it with:", "Pour la rejouer et la vérifier :"),
+    "over_hands": ("hands played: {n}", "manches jouées : {n}"),
+    # leaving
+    "leave_title": ("Leave the game?", "Quitter la partie ?"),
+    "leave_body": ("The log is kept; the other players are told.",
+                   "Le journal est gardé ; les autres joueurs sont prévenus."),
+    "leave_keys": ("[y]es / [n]o", "[o]ui / [n]on"),
+    "left": ("you left the game", "vous avez quitté la partie"),
+    # lobby
+    "lobby_host": ("Your table is open. Give your friends this address:",
+                   "Votre table est ouverte. Donnez cette adresse à vos amis :"),
+    "lobby_join_cmd": ("they type: chkobba join {addr}", "ils tapent : chkobba join {addr}"),
+    "lobby_seats": ("Seats ({taken}/{n}):", "Places ({taken}/{n}) :"),
+    "lobby_free": ("(free)", "(libre)"),
+    "lobby_rules": ("Rules: {rules}", "Règles : {rules}"),
+    "lobby_key": ("key {fp}", "clé {fp}"),
+    "lobby_check": ("Check each fingerprint with its player (by voice, in person).",
+                    "Vérifiez chaque empreinte avec son joueur (de vive voix)."),
+    "lobby_waiting": ("Waiting for players…", "En attente des joueurs…"),
+    "lobby_starting": ("The table is full: the deal is starting…",
+                       "La table est complète : la donne commence…"),
+    "join_connecting": ("Connecting to {addr}…", "Connexion à {addr}…"),
+    "join_connected": ("Connected to {addr}: seat {seat} of {n}",
+                       "Connecté à {addr} : place {seat} sur {n}"),
+    "join_error": ("Could not join {addr}: {why}", "Impossible de rejoindre {addr} : {why}"),
+    "join_timeout": ("no answer within {n} s", "pas de réponse en {n} s"),
+    "err_refused_conn": ("nobody is listening there (connection refused); is the table "
+                         "open and the port right?",
+                         "personne n'écoute à cette adresse (connexion refusée) ; la table "
+                         "est-elle ouverte, le port est-il le bon ?"),
+    "err_full": ("the table is full", "la table est complète"),
+    "err_version": ("version mismatch: update chkobba on one side",
+                    "versions incompatibles : mettez chkobba à jour d'un côté"),
+    "lobby_you": ("you", "vous"),
+}
+
+RULE_NAMES: dict[str, tuple[str, str]] = {
+    "illegal_move": ("illegal move", "coup interdit"),
+    "wrong_phase": ("not now", "pas maintenant"),
+    "not_your_turn": ("not your turn", "pas votre tour"),
+    "card_not_in_hand": ("card not in hand", "carte absente de la main"),
+    "capture_not_on_table": ("capture not on the table", "prise absente de la table"),
+    "group_does_not_sum": ("group does not add up", "le groupe ne fait pas la somme"),
+    "rank_match_required": ("rank first", "la même valeur d'abord"),
+    "capture_required": ("a card that can capture must capture",
+                         "une carte qui peut prendre doit prendre"),
+    "forced_capture": ("forced capture", "prise obligatoire"),
+}
+
+
+class Translator:
+    """Messages in one language; unknown keys fall back to English, then to the key."""
+
+    def __init__(self, lang: str = "en") -> None:
+        self.lang = lang if lang in LANGS else "en"
+        self._i = LANGS.index(self.lang)
+
+    def __call__(self, key: str, **kw: object) -> str:
+        pair = MESSAGES.get(key)
+        text = key if pair is None else (pair[self._i] or pair[0])
+        return text.format(**kw) if kw else text
+
+    def rule(self, rule: str) -> str:
+        pair = RULE_NAMES.get(rule)
+        return rule.replace("_", " ") if pair is None else pair[self._i]

@@ -1,0 +1,172 @@
+"""Pure drawing helpers: cards, rows of cards and the scoring table as styled fragments.
+
+A *line* is a list of ``(style, text)`` fragments (prompt_toolkit's formatted text); these
+functions return lists of lines and never touch the terminal, so they are tested as is.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from chkobba_p2p.cards import Card, FigureConvention
+from chkobba_p2p.rules import HandScore
+
+Line = list[tuple[str, str]]
+
+__all__ = ["Line", "CardStyle", "card_row", "card_chips", "line_text", "score_lines",
+           "wrap_line"]
+
+
+class CardStyle:
+    """How cards look: figure convention, suit symbols or letters, box characters."""
+
+    def __init__(self, figures: FigureConvention = FigureConvention.TUNISIAN,
+                 symbols: bool = True) -> None:
+        self.figures = figures
+        self.symbols = symbols
+        if symbols:
+            self.top, self.side, self.bottom = "┌──┐", "│", "└──┘"
+        else:
+            self.top, self.side, self.bottom = "+--+", "|", "+--+"
+
+    def label(self, c: Card) -> str:
+        return c.label(self.figures, self.symbols)
+
+    def style(self, c: Card) -> str:
+        return "class:card.red" if c.suit.is_red else "class:card.black"
+
+    def labels(self, cards: Sequence[Card], sep: str = " ") -> str:
+        return sep.join(self.label(c) for c in cards)
+
+
+def line_text(line: Line) -> str:
+    return "".join(t for _, t in line)
+
+
+def card_row(cards: Sequence[Card], cs: CardStyle, width: int, *,
+             selected: int | None = None, numbered: bool = False,
+             marked: frozenset[Card] = frozenset()) -> list[Line]:
+    """Cards as small boxes, as many per row as ``width`` allows (3 lines per row, plus a
+    line of numbers above when ``numbered``).  ``selected`` is drawn reversed; ``marked``
+    cards (e.g. what a capture would take) are underlined."""
+    per_row = max(1, (width - 1) // 5)
+    out: list[Line] = []
+    for start in range(0, max(len(cards), 1), per_row):
+        chunk = cards[start:start + per_row]
+        nums: Line = [("", " ")]
+        top: Line = [("", " ")]
+        mid: Line = [("", " ")]
+        bot: Line = [("", " ")]
+        for i, c in enumerate(chunk, start):
+            frame = "class:card.frame"
+            face = cs.style(c)
+            if i == selected:
+                frame = face = "class:card.selected"
+            elif c in marked:
+                face += " class:card.marked"
+            nums.append(("class:card.number" + (" class:card.selected" if i == selected
+                                                else ""), f" {i + 1:<2} "))
+            nums.append(("", " "))
+            top.append((frame, cs.top))
+            top.append(("", " "))
+            mid.append((frame, cs.side))
+            mid.append((face, cs.label(c)))
+            mid.append((frame, cs.side))
+            mid.append(("", " "))
+            bot.append((frame, cs.bottom))
+            bot.append(("", " "))
+        if numbered:
+            out.append(nums)
+        out.extend([top, mid, bot])
+    return out
+
+
+def card_chips(cards: Sequence[Card], cs: CardStyle, width: int) -> list[Line]:
+    """Cards as one-line chips ``[7♦]`` wrapped to ``width`` (for short terminals)."""
+    out: list[Line] = []
+    line: Line = [("", " ")]
+    used = 1
+    for c in cards:
+        chip = 5
+        if used + chip > width and used > 1:
+            out.append(line)
+            line, used = [("", " ")], 1
+        line += [("class:card.frame", "["), (cs.style(c), cs.label(c)),
+                 ("class:card.frame", "]"), ("", " ")]
+        used += chip
+    out.append(line)
+    return out
+
+
+def wrap_line(line: Line, width: int, indent: str = "") -> list[Line]:
+    """Wrap a styled line at spaces to ``width`` columns."""
+    width = max(8, width)
+    words: list[tuple[str, str]] = []
+    for style, text in line:
+        parts = text.split(" ")
+        for j, p in enumerate(parts):
+            words.append((style, p + (" " if j < len(parts) - 1 else "")))
+    out: list[Line] = []
+    cur: Line = []
+    used = 0
+    for style, w in words:
+        if not w:
+            continue
+        if used + len(w.rstrip()) > width and used > len(indent):
+            out.append(cur)
+            cur, used = [("", indent)], len(indent)
+        cur.append((style, w))
+        used += len(w)
+    if cur:
+        out.append(cur)
+    return out
+
+
+def score_lines(score: HandScore, totals: Sequence[int], side_names: Sequence[str],
+                t: Callable[..., str], target: int | None) -> list[Line]:
+    """The end-of-hand scoring table: one row per category with each side's count and
+    who scores it, then the hand's points and the running totals."""
+    k = len(side_names)
+    name_w = 20
+    col_w = max(7, *(len(n) + 1 for n in side_names))
+
+    def row(label: str, cells: Sequence[str], winner: int | None, style: str = "") -> Line:
+        line: Line = [("class:score.label " + style, f" {label:<{name_w}}")]
+        for i, cell in enumerate(cells):
+            st = "class:score.win" if winner == i else style
+            line.append((st, f"{cell:>{col_w}}"))
+        if winner is None and cells and style != "class:score.head":
+            line.append(("class:dim", f"  {t('sc_beji')}"))
+        elif winner is not None:
+            line.append(("class:score.win", f"  +1 {side_names[winner]}"))
+        return line
+
+    cats = score.categories
+    rows: list[Line] = [
+        [("class:score.head", f" {'':<{name_w}}")]
+        + [("class:score.head", f"{n:>{col_w}}") for n in side_names],
+        row(t("sc_carta"), [str(x) for x in score.cards], cats.get("carta")),
+        row(t("sc_dinari"), [str(x) for x in score.diamonds], cats.get("dinari")),
+    ]
+    if "primiera" in cats:
+        prim = score.primiera or (None,) * k
+        rows.append(row(t("sc_primiera"), ["-" if p is None else str(p) for p in prim],
+                        cats.get("primiera")))
+    else:
+        rows.append(row(t("sc_barmila"), [f"{s}/{x}" for s, x in zip(score.sevens,
+                                                                     score.sixes)],
+                        cats.get("barmila")))
+    haya = cats.get("haya")
+    rows.append(row(t("sc_haya"), ["✓" if haya == i else "" for i in range(k)], haya))
+    chk: Line = [("class:score.label", f" {t('sc_chkobba'):<{name_w}}")]
+    for n in score.chkobbas:
+        chk.append(("class:score.win" if n else "", f"{n:>{col_w}}"))
+    rows.append(chk)
+    pts: Line = [("class:score.total", f" {t('sc_hand'):<{name_w}}")]
+    pts += [("class:score.total", f"{p:>{col_w}}") for p in score.points]
+    rows.append(pts)
+    label = t("sc_totals", n=target) if target is not None else t("sc_totals", n="?")
+    tot: Line = [("class:score.total", f" {label:<{name_w}}")]
+    tot += [("class:score.total", f"{p:>{col_w}}") for p in totals]
+    rows.append(tot)
+    return rows
