@@ -127,3 +127,155 @@ def test_any_schedule_any_interleaving(n: int, cut: int, rseed: int, sizes: list
     for s in range(n):
         assert t.peers[s].phase == "done"
         assert any(isinstance(e, Verified) for e in t.events[s])
+
+
+# -- fuzz: nothing a peer sends can raise anything but PeerMisbehaved --------------------
+
+_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-2, 2**70) | st.binary(max_size=80)
+    | st.sampled_from([bytes(32), bytes(64), bytes(2560), bytes([1]) + bytes(31)])
+    | st.text(max_size=5),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=4), inner,
+                                                                max_size=3),
+    max_leaves=8)
+_fields = ["y", "commit", "proof", "deck", "k", "step", "pos", "d", "dup", "seed"]
+_messages = st.fixed_dictionaries(
+    {"t": st.sampled_from(["deal/key", "deal/shuffle", "deal/cut", "deal/shares",
+                           "deal/play", "deal/complain", "deal/reveal", "deal/other"])},
+    optional={f: _values for f in _fields})
+
+
+def _table_in(phase: str) -> LocalTable:
+    t = make_table(3, cutter=1)
+    if phase == "new":
+        return t
+    if phase == "keys":
+        t.call(0, "start")
+        return t
+    t.start()
+    if phase == "cut":
+        return t
+    t.call(1, "cut", 4)
+    t.deliver()
+    t.call_all("open", {0: [0, 1, 2], 1: [3, 4, 5], 2: [6, 7, 8]}, [9])
+    t.deliver()
+    return t
+
+
+_SHAPES = {
+    "deal/key": ["y", "commit", "proof"],
+    "deal/shuffle": ["deck"],
+    "deal/cut": ["k"],
+    "deal/shares": ["step", "pos", "d", "proof"],
+    "deal/play": ["pos", "d", "proof"],
+    "deal/complain": ["pos", "dup", "d", "proof"],
+    "deal/reveal": ["seed"],
+}
+_near = st.sampled_from([None, 0, 1, 3, 4, 5, 9, 39, -1, 40, True, [3], [3, 4], [4, 3],
+                         [0, 1, 2, 9], [6, 7, 8, 9], [[3]], [None], bytes(32), bytes(64),
+                         bytes(96), bytes(128), bytes(2560), bytes([1]) + bytes(31)]) | _values
+_shaped = st.sampled_from(sorted(_SHAPES)).flatmap(
+    lambda t: st.fixed_dictionaries({"t": st.just(t), **{f: _near for f in _SHAPES[t]}}))
+_messages = _shaped | _shaped | _shaped | _messages  # mostly well-shaped, to reach the checks
+
+_TABLES: dict[str, LocalTable] = {}
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(phase=st.sampled_from(["new", "keys", "cut", "deal"]), msgs=st.lists(_messages,
+                                                                           min_size=1,
+                                                                           max_size=3))
+def test_garbage_is_blamed_or_held_never_a_crash(phase: str, msgs: list[dict]) -> None:
+    from chkobba_p2p.deal import PeerMisbehaved
+
+    if phase not in _TABLES:
+        _TABLES[phase] = _table_in(phase)
+    state = _TABLES[phase].peers[0].to_state()
+    peer = Deal.from_state(state)
+    for m in msgs:
+        try:
+            peer.receive(2, m)
+        except PeerMisbehaved as e:
+            assert e.blamed_seat == 2
+            break
+
+
+# -- every field of every message, set to every odd value -------------------------------
+
+_ODD = [None, True, -1, 0, 1, 3, 6, 9, 39, 40, 2**64, "x", b"", bytes(31), bytes(32),
+        bytes(33), bytes(64), bytes(96), bytes(2560), bytes([1]) + bytes(31), b"\xff" * 32,
+        [], [6], [6, 7], [7, 6], [6, 6], [[6]], [None], [-1], {"a": 1}]
+
+
+def _templates() -> list[tuple[dict, dict]]:
+    """(peer 0's state just before it needs the message, seat 2's valid message)."""
+    from chkobba_p2p.deal import crypto as dc
+
+    out = []
+    t = make_table(3, cutter=2)
+    t.call_all("start")
+    key2 = t.sent[2][0]
+    t.inbox[0] = [(s, m) for s, m in t.inbox[0] if s != 2]
+    t.deliver()
+    out.append((t.peers[0].to_state(), key2))
+    t.peers[0].receive(2, key2)
+    t.deliver()
+    t = make_table(3, cutter=2)
+    t.call_all("start")
+    held = None
+    while any(t.inbox):
+        for r in range(3):
+            if t.inbox[r]:
+                s, m = t.inbox[r].pop(0)
+                if r == 0 and s == 2 and m["t"] == "deal/shuffle":
+                    held = (s, m)
+                else:
+                    t.call(r, "receive", s, m)
+    assert held is not None
+    out.append((t.peers[0].to_state(), held[1]))
+    t.peers[0].receive(*held)
+    out.append((t.peers[0].to_state(), {"t": "deal/cut", "k": 5}))
+    t.call(2, "cut", 5)
+    t.deliver()
+    t.call_all("open", {0: [0, 1, 2], 1: [3, 4, 5], 2: [6, 7, 8]}, [9])
+    shares2 = [m for m in t.sent[2] if m["t"] == "deal/shares"][0]
+    t.inbox[0] = [(s, m) for s, m in t.inbox[0] if s != 2]
+    t.deliver()
+    out.append((t.peers[0].to_state(), shares2))
+    t.peers[0].receive(2, shares2)
+    st2 = t.peers[2].to_state()
+    x = int.from_bytes(st2["x"], "little")
+    deck = t.peers[2].deck
+    assert deck is not None
+    ds, proof = dc.prove_shares(x, t.peers[2].context_parts() + st2["keys"], 2, b"complain",
+                                [6], [deck[6][0]])
+    out.append((t.peers[0].to_state(),
+                {"t": "deal/complain", "pos": [6], "dup": None, "d": ds[0], "proof": proof}))
+    t.call(2, "play", 6)
+    out.append((t.peers[0].to_state(), t.sent[2][-1]))
+    t.inbox[0].clear()
+    t.call(0, "finish", discard=True)
+    t.call(2, "finish", discard=True)
+    out.append((t.peers[0].to_state(), t.sent[2][-1]))
+    return out
+
+
+def test_every_field_set_to_every_odd_value_is_blamed_never_a_crash() -> None:
+    from chkobba_p2p.deal import PeerMisbehaved
+
+    for state, template in _templates():
+        # The template itself passes every check (the loop below is not vacuous); an
+        # honest peer's complaint is a false one, refused only at the very last check.
+        try:
+            Deal.from_state(state).receive(2, template)
+        except PeerMisbehaved as e:
+            assert template["t"] == "deal/complain" and e.code == "false_complaint"
+        for field in [f for f in template if f != "t"]:
+            for odd in _ODD:
+                if odd == template[field] and type(odd) is type(template[field]):
+                    continue
+                peer = Deal.from_state(state)
+                try:
+                    peer.receive(2, {**template, field: odd})
+                except PeerMisbehaved as e:
+                    assert e.blamed_seat == 2

@@ -909,8 +909,9 @@ class Deal:
         dup = msg["dup"]
         if dup is not None:
             dup = _int(sender, msg, "dup", 0, DECK_SIZE - 1)
-        if (not isinstance(pos, list) or not 1 <= len(pos) <= 2 or pos != sorted(set(pos))
-                or any(type(p) is not int or not 0 <= p < DECK_SIZE for p in pos)):
+        if (not isinstance(pos, list) or not 1 <= len(pos) <= 2
+                or any(type(p) is not int or not 0 <= p < DECK_SIZE for p in pos)
+                or pos != sorted(set(pos))):
             raise PeerMisbehaved(sender, "malformed", "a complaint names one or two positions "
                                  "in increasing order", msg)
         if self._phase in ("keys", "shuffle", "cut"):
