@@ -210,7 +210,10 @@ class Deal:
     replaces the whole deck by encryptions in an order it knows reads every card until the
     reveal catches it (see ``docs/deal.md``, "Security").  ``seed`` and ``secret_key`` are
     for tests and test vectors only: by default both come from the OS CSPRNG, as they must
-    in real play.
+    in real play (or from a key derivation over a secret drawn from it).
+
+    Any call may raise :class:`PeerMisbehaved`: a call also handles the held messages that
+    it makes usable.
     """
 
     def __init__(self, *, session_id: bytes, hand: int, instance: int, n: int, seat: int,
