@@ -164,7 +164,7 @@ def _seeds_for_kings(n: int, positions: list[int], cut: int) -> list[bytes]:
     raise AssertionError("no seed found")
 
 
-@pytest.mark.parametrize("n", [2, 4])
+@pytest.mark.parametrize("n", [2, 3, 4])
 @pytest.mark.parametrize("keep", [True, False])
 def test_rules_engine_kings_redeal_is_a_fresh_instance(n: int, keep: bool) -> None:
     rs = Ruleset()
