@@ -165,11 +165,13 @@ def _seeds_for_kings(n: int, positions: list[int], cut: int) -> list[bytes]:
 
 
 @pytest.mark.parametrize("n", [2, 3, 4])
-@pytest.mark.parametrize("keep", [True, False])
-def test_rules_engine_kings_redeal_is_a_fresh_instance(n: int, keep: bool) -> None:
-    rs = Ruleset()
+@pytest.mark.parametrize("preset,keep", [("tunisian", True), ("tunisian", False),
+                                         ("chkoum", True)])
+def test_rules_engine_kings_redeal_is_a_fresh_instance(n: int, preset: str, keep: bool) -> None:
+    rs = Ruleset.preset(preset)
+    plain = rs.opening is Opening.PLAIN
     table_positions = [3 * n + i for i in range(4)] if keep else [0, 1, 2, 3]
-    seeds = _seeds_for_kings(n, table_positions, cut=13)
+    seeds = _seeds_for_kings(n, table_positions, cut=0 if plain else 13)
     log = play_match_hand(n, rs, views(n, rs, dealer=0), keep=keep, seeds=[seeds])
     assert int(log["instances"]) >= 2  # type: ignore[call-overload]
     assert log["match"][0].redeals >= 1  # type: ignore[index]
