@@ -322,3 +322,38 @@ def test_local_misuse_is_a_usage_error() -> None:
         Deal(session_id=b"s", hand=0, instance=0, n=5, seat=0)
     with pytest.raises(DealUsageError):
         Deal(session_id=b"", hand=0, instance=0, n=2, seat=0)
+
+
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_all_other_seats_together_cannot_open_a_hidden_card(n: int) -> None:
+    """Pool every secret of every seat but P (keys and seeds) and everything on the wire:
+    P's hidden cards and the undealt ones still open to no card point; P's own share of
+    its hidden positions never travelled."""
+    from chkobba_p2p.deal.crypto import POINT_TO_CARD
+    from chkobba_p2p.group import mul, sub
+
+    victim = n - 1
+    t = make_table(n, cutter=0)
+    t.start()
+    t.call(0, "cut", 21)
+    t.deliver()
+    t.call_all("open", {s: [3 * s, 3 * s + 1, 3 * s + 2] for s in range(n)}, [3 * n])
+    t.deliver()
+    states = [p.to_state() for p in t.peers]
+    deck = t.peers[0].deck
+    assert deck is not None
+    others = [s for s in range(n) if s != victim]
+    x_others = sum(int.from_bytes(states[s]["x"], "little") for s in others)
+    x_victim = int.from_bytes(states[victim]["x"], "little")
+    wire_bytes = b"".join(v for s in range(n) for m in t.sent[s] for v in m.values()
+                          if isinstance(v, bytes))
+    for p in range(DECK_SIZE):
+        c1, c2 = deck[p]
+        if p == 3 * n:
+            continue  # the public card
+        residue = sub(c2, mul(x_others, c1))
+        assert residue not in POINT_TO_CARD
+        if p in (3 * victim, 3 * victim + 1, 3 * victim + 2):
+            assert mul(x_victim, c1) not in wire_bytes
+            # ...while the victim, with its own share, does see a card.
+            assert sub(residue, mul(x_victim, c1)) in POINT_TO_CARD
