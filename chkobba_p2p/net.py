@@ -531,7 +531,7 @@ class ClientPeer(_Peer):
             return
         self.saved = saved
         self.host_key = host_key
-        self.log = TranscriptWriter(saved.log)
+        self.log = TranscriptWriter(saved.log, resume_at=log.valid_length)
         self._logged = len(self.session.bodies)
         self.resumed_entries = self._logged
 
@@ -626,6 +626,7 @@ class ClientPeer(_Peer):
                     for body in s.bodies[host_has:]:
                         link.send(body)
             nursery.start_soon(_pinger, link)
+            self.pump()  # a resumed session may hold the floor already
             try:
                 await self._read_loop(link)
             finally:

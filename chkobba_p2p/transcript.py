@@ -70,15 +70,22 @@ def write_private(path: Path, data: bytes) -> None:
 class TranscriptWriter:
     """Appends frames to a log file, flushing each one.  The file is created (with its
     directory) at the first write; :attr:`path` is known from the start so it can be
-    printed before the game begins."""
+    printed before the game begins.  ``resume_at`` reopens an existing log after its last
+    complete frame (a frame torn by a crash is cut off)."""
 
-    def __init__(self, path: Path | str) -> None:
+    def __init__(self, path: Path | str, resume_at: int | None = None) -> None:
         self.path = Path(path)
         self._f = None
         self.count = 0
+        self._resume_at = resume_at
 
     def _open(self) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)
+        if self._resume_at is not None:
+            self._f = open(self.path, "r+b")  # noqa: SIM115 - kept open for the whole game
+            self._f.truncate(self._resume_at)
+            self._f.seek(self._resume_at)
+            return
         fresh = not self.path.exists() or self.path.stat().st_size == 0
         self._f = open(self.path, "ab")  # noqa: SIM115 - kept open for the whole game
         if fresh:
@@ -113,6 +120,8 @@ class Transcript:
     header: dict
     bodies: tuple[bytes, ...]
     truncated: bool
+    #: Bytes up to the end of the last complete frame (where appending may resume).
+    valid_length: int = 0
 
 
 def read_transcript(path: Path | str) -> Transcript:
@@ -141,7 +150,7 @@ def read_transcript(path: Path | str) -> Transcript:
     header = wire.decode(bodies[0])
     if header.get("t") != "log":
         raise ValueError(f"{path}: the first frame is not a log header")
-    return Transcript(header, tuple(bodies[1:]), truncated)
+    return Transcript(header, tuple(bodies[1:]), truncated, pos)
 
 
 @dataclass

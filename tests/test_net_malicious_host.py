@@ -1,0 +1,109 @@
+"""A dishonest host is caught: it cannot alter, drop or fork what it relays.
+
+The host here is the library's own :class:`HostPeer` with one method overridden to cheat
+(an adversary, not a mock): everything else is the real thing, over loopback TCP, with
+real peers that check every entry.
+"""
+
+from __future__ import annotations
+
+import trio
+from test_net_support import host_config, join_config
+
+from chkobba_p2p import wire
+from chkobba_p2p.net import ClientPeer, HostPeer
+from chkobba_p2p.peer import BotController, Outcome
+from chkobba_p2p.wire import ErrorCode
+
+
+async def _four(tmp_path, host: HostPeer) -> tuple[Outcome, list[Outcome]]:
+    results: dict[str, object] = {}
+    async with trio.open_nursery() as nursery:
+        async def run_host(task_status=trio.TASK_STATUS_IGNORED):
+            results["host"] = await host.run(task_status)
+
+        port = await nursery.start(run_host)
+        outs: list[Outcome] = []
+
+        async def guest(i: int) -> None:
+            peer = ClientPeer(join_config(tmp_path, port, f"g{i}"), BotController("greedy", i))
+            outs.append(await peer.run())
+
+        with trio.fail_after(60):
+            async with trio.open_nursery() as guests:
+                for i in range(3):
+                    guests.start_soon(guest, i)
+    return results["host"], outs  # type: ignore[return-value]
+
+
+class AlteringHost(HostPeer):
+    """Flips one byte of the 40th entry it relays, to one peer only."""
+
+    relayed = 0
+
+    def _relay(self, from_seat: int, body: bytes) -> None:
+        for seat, link in self.links.items():
+            if seat == from_seat:
+                continue
+            self.relayed += 1
+            if self.relayed == 40:
+                entry = wire.open_entry(body)
+                payload = bytearray(entry.payload)
+                payload[-1] ^= 0x01
+                body = wire.encode({"t": "sig", "p": bytes(payload), "s": entry.signature})
+                self.victim = seat
+            link.send(body)
+
+
+class ForkingHost(HostPeer):
+    """Signs two different versions of one of its own entries (same seq, same prev) and
+    shows the second one to one peer only: two histories."""
+
+    turns = 0
+
+    def send_entry(self, body: bytes) -> None:
+        entry = wire.open_entry(body)
+        if entry.kind == "turn":
+            self.turns += 1
+        if self.turns != 12 or entry.kind != "turn":
+            super().send_entry(body)
+            return
+        fields = dict(entry.fields)
+        fields.pop("g"), fields.pop("seat"), fields.pop("n"), fields.pop("prev")
+        kind = fields.pop("k")
+        fields["note"] = "for your eyes only"  # unknown fields are ignored: a valid entry
+        twin = wire.make_entry(self.identity, game=entry.game, seat=0, seq=entry.seq,
+                               prev=entry.prev, kind=kind, body=fields)
+        self.victim = 3  # not the next to speak: it will see the next entry's prev
+        for seat, link in self.links.items():
+            link.send(twin.body if seat == self.victim else body)
+
+
+async def test_host_altering_a_relayed_entry_is_caught(tmp_path):
+    host = AlteringHost(host_config(tmp_path, players=4), BotController("greedy", 9))
+    host_out, outs = await _four(tmp_path, host)
+    assert not host_out.completed and not any(o.completed for o in outs)
+    victim = next(o for o in outs if o.seat == host.victim)
+    # The victim saw a signature that does not verify and blames the host (seat 0).
+    assert victim.aborted is not None
+    assert victim.aborted.by_seat == victim.seat
+    assert victim.aborted.code is ErrorCode.BAD_SIGNATURE
+    assert victim.aborted.blamed_seat == 0
+    # Everyone else ends the game on the victim's signed blame.
+    for o in [host_out, *outs]:
+        assert o.aborted is not None and o.aborted.blamed_seat == 0
+
+
+async def test_host_showing_two_histories_is_caught(tmp_path):
+    host = ForkingHost(host_config(tmp_path, players=4), BotController("greedy", 9))
+    host_out, outs = await _four(tmp_path, host)
+    assert not host_out.completed and not any(o.completed for o in outs)
+    victim = next(o for o in outs if o.seat == host.victim)
+    # The victim accepted the twin; the next entry, chained on the real one, no longer
+    # extends its transcript.
+    assert victim.aborted is not None
+    assert victim.aborted.by_seat == victim.seat
+    assert victim.aborted.code is ErrorCode.BAD_CHAIN
+    assert victim.aborted.blamed_seat == 0
+    for o in [host_out, *outs]:
+        assert o.aborted is not None and o.aborted.blamed_seat == 0

@@ -1,0 +1,103 @@
+"""Whole matches between separate processes on loopback: ``chkobba host --headless`` and
+``chkobba bot``, every peer reporting the same result; and a bot killed mid-hand with
+SIGKILL that restarts, resumes from its log and saved secrets, and finishes the match."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+from test_net_support import REPO_ROOT, cli_command, cli_env
+
+from chkobba_p2p.transcript import read_transcript
+
+LIMIT = 90  # seconds: a whole match takes a few
+
+
+def _env(tmp_path: Path) -> dict[str, str]:
+    env = cli_env()
+    env["CHKOBBA_DATA_DIR"] = str(tmp_path / "data")
+    return env
+
+
+def _start_host(tmp_path: Path, *args: str) -> tuple[subprocess.Popen, int]:
+    proc = subprocess.Popen(
+        cli_command("host", "--headless", "--port", "0", "--bind", "127.0.0.1",
+                    "--no-beacon", "--quiet", "--log", str(tmp_path / "host.chklog"), *args),
+        cwd=REPO_ROOT, env=_env(tmp_path), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        text=True)
+    assert proc.stdout is not None
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        line = proc.stdout.readline()
+        m = re.search(r"listening on port (\d+)", line)
+        if m:
+            return proc, int(m.group(1))
+        if not line and proc.poll() is not None:
+            break
+    proc.kill()
+    raise AssertionError(f"host did not start: {proc.stderr.read() if proc.stderr else ''}")
+
+
+def _bot(tmp_path: Path, port: int, name: str, *args: str) -> subprocess.Popen:
+    return subprocess.Popen(
+        cli_command("bot", f"127.0.0.1:{port}", "--name", name, "--quiet",
+                    "--log", str(tmp_path / f"{name}.chklog"), *args),
+        cwd=REPO_ROOT, env=_env(tmp_path), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        text=True)
+
+
+def _result(proc: subprocess.Popen) -> str:
+    out, err = proc.communicate(timeout=LIMIT)
+    assert proc.returncode == 0, f"exit {proc.returncode}\n{out}\n{err}"
+    results = [line for line in out.splitlines() if line.startswith("result: ")]
+    assert len(results) == 1, out
+    assert "log: " in out
+    return results[0]
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_whole_match_between_processes(tmp_path, players):
+    host, port = _start_host(tmp_path, "--players", str(players))
+    bots = [_bot(tmp_path, port, f"bot{i}") for i in range(1, players)]
+    results = [_result(host)] + [_result(b) for b in bots]
+    assert results[0].startswith("result: match over after")
+    assert len(set(results)) == 1, results
+    # Every peer's log holds the same transcript, byte for byte.
+    logs = [read_transcript(tmp_path / "host.chklog")]
+    logs += [read_transcript(tmp_path / f"bot{i}.chklog") for i in range(1, players)]
+    assert all(log.bodies == logs[0].bodies for log in logs)
+    assert not any(log.truncated for log in logs)
+
+
+def test_peer_killed_mid_hand_resumes(tmp_path):
+    host, port = _start_host(tmp_path, "--players", "2")
+    key = tmp_path / "bot.key"
+    args = ("--identity", str(key), "--delay", "0.02")
+    victim = _bot(tmp_path, port, "victim", *args)
+    log = tmp_path / "victim.chklog"
+    deadline = time.monotonic() + 30
+    # Kill it in the middle of the first hand: once its log holds a few dozen entries.
+    while time.monotonic() < deadline:
+        if log.exists() and len(read_transcript(log).bodies) >= 30:
+            break
+        time.sleep(0.01)
+    victim.kill()  # SIGKILL: no chance to clean up
+    victim.wait()
+    before = len(read_transcript(log).bodies)
+    assert before >= 30
+    # The saved secrets are readable by their owner only.
+    saved = list((tmp_path / "data" / "resume").glob("*.state"))
+    assert len(saved) == 1 and saved[0].stat().st_mode & 0o077 == 0
+    assert key.stat().st_mode & 0o077 == 0
+    again = _bot(tmp_path, port, "victim", *args)
+    result_again = _result(again)
+    assert _result(host) == result_again
+    assert result_again.startswith("result: match over after")
+    after = read_transcript(log)
+    assert len(after.bodies) > before
+    assert read_transcript(tmp_path / "host.chklog").bodies == after.bodies
+    assert not list((tmp_path / "data" / "resume").glob("*.state"))  # gone once finished
