@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from dataclasses import dataclass
 from math import comb
 from typing import Protocol
 
@@ -22,6 +23,7 @@ __all__ = [
     "RandomBot",
     "GreedyBot",
     "HeuristicBot",
+    "HeuristicWeights",
     "LEVELS",
     "make_bot",
     "move_gain",
@@ -117,13 +119,28 @@ class GreedyBot:
 # --------------------------------------------------------------------------- heuristic
 
 
+@dataclass(frozen=True)
+class HeuristicWeights:
+    """The heuristic's worths, in points (roughly: carta is one point over 40 cards...)."""
+
+    card: float = 0.1
+    diamond: float = 0.25
+    seven: float = 0.4
+    six: float = 0.12
+    haya: float = 1.0
+    chkobba: float = 1.0
+    #: Share of a dropped card's worth counted as lost (someone may take it later).
+    drop: float = 0.3
+
+
 class _Counting:
     """What a seat can infer from its view: the unseen cards and the categories' state."""
 
     __slots__ = ("unseen_by_value", "unseen", "next_hand", "w_card", "w_diamond", "w_seven",
-                 "w_six", "last_play", "value_probs")
+                 "w_six", "last_play", "value_probs", "weights")
 
-    def __init__(self, view: Hand) -> None:
+    def __init__(self, view: Hand, weights: HeuristicWeights) -> None:
+        self.weights = weights
         me = view.viewer
         assert me is not None
         n = view.players
@@ -151,10 +168,11 @@ class _Counting:
         def open_(i: int, half: int) -> bool:
             return mine[i] <= half and theirs[i] <= half
 
-        self.w_card = 0.1 if open_(0, 20) else 0.01
-        self.w_diamond = 0.25 if open_(1, 5) else 0.0
-        self.w_seven = 0.4 if open_(2, 2) else 0.0
-        self.w_six = 0.12 if self.w_seven or mine[2] == theirs[2] else 0.0
+        w = weights
+        self.w_card = w.card if open_(0, 20) else 0.1 * w.card
+        self.w_diamond = w.diamond if open_(1, 5) else 0.0
+        self.w_seven = w.seven if open_(2, 2) else 0.0
+        self.w_six = w.six if self.w_seven or mine[2] == theirs[2] else 0.0
         self.last_play = view.stock == 0 and sum(len(h) for h in view.hands) == 1
 
     def _holds(self, k: int) -> float:
@@ -173,7 +191,7 @@ class _Counting:
         if c.value == 7:
             w += self.w_seven
             if c.is_haya:
-                w += 1.0
+                w += self.weights.haya
         elif c.value == 6:
             w += self.w_six
         return w
@@ -192,13 +210,15 @@ class HeuristicBot:
 
     level = "heuristic"
 
-    def __init__(self, seed: int | None = None, *, move_ms: float | None = None) -> None:
+    def __init__(self, seed: int | None = None, *, move_ms: float | None = None,
+                 weights: HeuristicWeights | None = None) -> None:
         # move_ms is accepted for a uniform factory signature; this level is instant.
         self._rng = random.Random(seed)
+        self.weights = weights or HeuristicWeights()
 
     def evaluate(self, view: Hand, moves: list[Move]) -> list[float]:
         """The heuristic worth of each move (in points, roughly) for the seat to play."""
-        count = _Counting(view)
+        count = _Counting(view, self.weights)
         return [self._value(view, m, count) for m in moves]
 
     def _value(self, view: Hand, move: Move, count: _Counting) -> float:
@@ -208,14 +228,14 @@ class HeuristicBot:
             gain = count.worth(c) + sum(count.worth(t) for t in move.capture)
             left = tuple(t for t in table if t not in move.capture)
             if not left and not count.last_play:
-                gain += 1.0
+                gain += count.weights.chkobba
             if count.last_play:
                 return gain + sum(count.worth(t) for t in left)
         else:
             left = table + (c,)
             # A card left on the table may be taken by anyone later, and a card kept in
             # hand keeps its chances: dropping something valuable costs a little anyway.
-            gain = -0.3 * count.worth(c)
+            gain = -count.weights.drop * count.worth(c)
             if count.last_play:
                 return gain
         return gain - self._reply_risk(left, count, view.stock == 0)
@@ -235,7 +255,8 @@ class HeuristicBot:
             for o in opts:
                 loss = sum(count.worth(t) for t in o) + count.w_card
                 if len(o) == len(table):
-                    loss += 1.0  # a chkobba (at worst; the last play of a hand is not one)
+                    # A chkobba (at worst: the last play of a hand is not one).
+                    loss += count.weights.chkobba
                 best = max(best, loss)
             losses.append((best, p))
         losses.sort(reverse=True)
