@@ -1,0 +1,266 @@
+"""The wire format against its test vectors (``tests/vectors/wire_*``, ``transcript_*``),
+plus framing and codec properties.
+
+The vectors are what PROTOCOL.md's readers check their own implementation against.
+``REGENERATE_WIRE_VECTORS=1 pytest tests/test_wire.py`` rewrites them (review the diff!).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from chkobba_p2p import group, wire
+from chkobba_p2p.deal import crypto as dc
+from chkobba_p2p.rules import Ruleset
+from chkobba_p2p.session import SeatInfo, Session, TableInfo
+from chkobba_p2p.transcript import MAGIC, TranscriptWriter, read_transcript
+from chkobba_p2p.wire import ErrorCode, Identity, ProtocolError
+
+VECTORS = Path(__file__).parent / "vectors"
+REGEN = os.environ.get("REGENERATE_WIRE_VECTORS") == "1"
+
+
+def _load(name: str) -> dict:
+    return json.loads((VECTORS / name).read_text())
+
+
+def _save(name: str, data: dict) -> None:
+    (VECTORS / name).write_text(json.dumps(data, indent=2, sort_keys=True) + "\n")
+
+
+def _seed(i: int) -> bytes:
+    return bytes([i]) * 32
+
+
+# ----------------------------------------------------------------------------- framing
+
+
+def _framing_cases() -> list[tuple[str, dict]]:
+    return [
+        ("ping", {"t": "ping"}),
+        ("error", {"t": "error", "code": 302, "name": "out_of_turn",
+                   "msg": "a signed entry from a seat that does not hold the floor"}),
+        ("wait", {"t": "wait", "seat": 2, "secs": 57}),
+        ("bytes and lists", {"t": "x-example", "b": bytes(range(5)), "l": [1, -1, None, True]}),
+    ]
+
+
+@pytest.mark.skipif(not REGEN, reason="regeneration only on request")
+def test_regenerate_framing():
+    _save("wire_framing.json", {"cases": [
+        {"name": n, "frame_hex": wire.frame(wire.encode(m)).hex()}
+        for n, m in _framing_cases()]})
+
+
+def test_framing_vectors():
+    cases = {c["name"]: bytes.fromhex(c["frame_hex"]) for c in _load("wire_framing.json")["cases"]}
+    for name, msg in _framing_cases():
+        data = cases[name]
+        assert wire.frame(wire.encode(msg)) == data
+        assert int.from_bytes(data[:4], "big") == len(data) - 4
+        (body,) = wire.FrameDecoder().feed(data)
+        assert wire.decode(body) == msg
+
+
+@given(st.lists(st.binary(max_size=300), max_size=8), st.integers(1, 50))
+def test_frame_decoder_reassembles_any_split(bodies, chunk):
+    data = b"".join(wire.frame(b) for b in bodies)
+    dec = wire.FrameDecoder()
+    out = []
+    for i in range(0, len(data), chunk):
+        out.extend(dec.feed(data[i:i + chunk]))
+    assert out == bodies
+    assert not dec.pending
+
+
+def test_oversized_frame_refused_before_the_body_arrives():
+    dec = wire.FrameDecoder()
+    with pytest.raises(ProtocolError) as exc:
+        dec.feed((wire.MAX_FRAME + 1).to_bytes(4, "big"))
+    assert exc.value.error_code is ErrorCode.FRAME_TOO_LARGE
+
+
+@pytest.mark.parametrize("body", [
+    b"", b"\xc1", b"\x92\x01\x02",  # nothing, never-valid byte, an array not a map
+    wire.encode({"t": 1}), wire.encode({"t": "x", "f": 1.5}),  # non-str type, a float
+    wire.encode({"t": "x"}) + b"\x00",  # trailing bytes
+    b"\x81\xa1t\xc7\x01\x05\x00",  # an extension type
+])
+def test_malformed_messages_refused(body):
+    with pytest.raises(ProtocolError) as exc:
+        wire.decode(body)
+    assert exc.value.error_code in (ErrorCode.MALFORMED, ErrorCode.BAD_FIELD)
+
+
+def test_unknown_fields_are_kept_and_ignored():
+    msg = wire.decode(wire.encode({"t": "ping", "future": [1, 2]}))
+    assert msg["t"] == "ping"
+
+
+# --------------------------------------------------------------------------- signature
+
+
+def _signature_case() -> wire.Entry:
+    ident = Identity.from_seed(_seed(7))
+    return wire.make_entry(ident, game=bytes(range(16)), seat=1, seq=3, prev=bytes(32),
+                           kind="turn", body={"d": [], "a": {"t": "cut", "keep": True}})
+
+
+@pytest.mark.skipif(not REGEN, reason="regeneration only on request")
+def test_regenerate_signature():
+    e = _signature_case()
+    _save("wire_signature.json", {
+        "seed_hex": _seed(7).hex(), "public_hex": Identity.from_seed(_seed(7)).public.hex(),
+        "domain_hex": wire.ENTRY_DOMAIN.hex(), "payload_hex": e.payload.hex(),
+        "signature_hex": e.signature.hex(), "frame_body_hex": e.body.hex(),
+        "entry_id_hex": e.id.hex(), "chain_domain_hex": wire.CHAIN_DOMAIN.hex()})
+
+
+def test_signature_vector():
+    v = _load("wire_signature.json")
+    ident = Identity.from_seed(bytes.fromhex(v["seed_hex"]))
+    assert ident.public.hex() == v["public_hex"]
+    e = _signature_case()
+    payload = bytes.fromhex(v["payload_hex"])
+    assert e.payload == payload  # canonical msgpack of the fields, in insertion order
+    assert e.signature.hex() == v["signature_hex"]  # Ed25519 is deterministic
+    assert e.body.hex() == v["frame_body_hex"]
+    assert wire.verify_signature(ident.public, bytes.fromhex(v["domain_hex"]), payload,
+                                 bytes.fromhex(v["signature_hex"]))
+    assert wire.entry_id(payload).hex() == v["entry_id_hex"]
+    opened = wire.open_entry(bytes.fromhex(v["frame_body_hex"]))
+    assert opened.fields["a"] == {"t": "cut", "keep": True}
+    # The signature covers the exact bytes: a re-encoding with another (valid) msgpack
+    # form of the same map does not verify.
+    flipped = bytearray(payload)
+    flipped[-1] ^= 1
+    assert not wire.verify_signature(ident.public, wire.ENTRY_DOMAIN, bytes(flipped),
+                                     e.signature)
+
+
+# ------------------------------------------------------------- card point, share proof
+
+
+@pytest.mark.skipif(not REGEN, reason="regeneration only on request")
+def test_regenerate_deal_vectors():
+    _save("wire_card_point.json", {"card": "7D", "id": 26,
+                                   "tag": dc.TAG_CARD.decode(),
+                                   "point_hex": dc.card_point(26).hex()})
+    x = 1234567890123456789
+    y = group.base_mul(x)
+    ctx = [b"vector-session", dc.u64(1), dc.u64(0), dc.u64(2), y, group.base_mul(99)]
+    r = 424242
+    c1 = group.base_mul(r)
+    c2 = group.add(dc.card_point(26), group.mul(r, group.add(y, group.base_mul(99))))
+    ds, proof = dc.prove_shares(x, ctx, 0, b"step" + dc.u64(0), [5], [c1])
+    _save("wire_decryption_share.json", {
+        "x": str(x), "y_hex": y.hex(), "ctx_hex": [p.hex() for p in ctx], "seat": 0,
+        "purpose_hex": (b"step" + dc.u64(0)).hex(), "positions": [5], "c1_hex": [c1.hex()],
+        "c2_hex": c2.hex(), "other_share_hex": group.mul(99, c1).hex(),
+        "d_hex": [d.hex() for d in ds], "proof_hex": proof.hex(), "card_id": 26})
+
+
+def test_card_point_vector():
+    v = _load("wire_card_point.json")
+    point = bytes.fromhex(v["point_hex"])
+    assert dc.card_point(v["id"]) == point
+    assert group.hash_to_point(v["tag"].encode(), bytes([v["id"]])) == point
+    assert group.decode_point(point) == point
+
+
+def test_decryption_share_vector():
+    v = _load("wire_decryption_share.json")
+    y = bytes.fromhex(v["y_hex"])
+    ctx = [bytes.fromhex(p) for p in v["ctx_hex"]]
+    c1s = [bytes.fromhex(c) for c in v["c1_hex"]]
+    ds = [bytes.fromhex(d) for d in v["d_hex"]]
+    proof = bytes.fromhex(v["proof_hex"])
+    purpose = bytes.fromhex(v["purpose_hex"])
+    assert group.base_mul(int(v["x"])) == y
+    assert ds == [group.mul(int(v["x"]), c) for c in c1s]
+    assert dc.verify_shares(y, ds, proof, ctx, v["seat"], purpose, v["positions"], c1s)
+    # Bound to the statement: another seat, purpose or position fails.
+    assert not dc.verify_shares(y, ds, proof, ctx, 1, purpose, v["positions"], c1s)
+    assert not dc.verify_shares(y, ds, proof, ctx, v["seat"], b"play", v["positions"], c1s)
+    assert not dc.verify_shares(y, ds, proof, ctx, v["seat"], purpose, [6], c1s)
+    # Both shares remove the mask: the card point appears.
+    m = group.sub(group.sub(bytes.fromhex(v["c2_hex"]), ds[0]),
+                  bytes.fromhex(v["other_share_hex"]))
+    assert m == dc.card_point(v["card_id"])
+
+
+# ------------------------------------------------------------------ short transcript
+
+
+def _short_table() -> TableInfo:
+    seats = tuple(SeatInfo(i, Identity.from_seed(_seed(i + 1)).public, n)
+                  for i, n in enumerate(("host", "guest")))
+    return TableInfo(bytes(range(100, 116)), 1, 2, Ruleset(), seats)
+
+
+@pytest.mark.skipif(not REGEN, reason="regeneration only on request")
+def test_regenerate_transcript():
+    table = _short_table()
+    ids = [Identity.from_seed(_seed(1)), Identity.from_seed(_seed(2))]
+    host, genesis = Session.create(ids[0], table, master=_seed(50))
+    guest = Session.join(ids[1], genesis, ids[0].public, master=_seed(51))
+    sessions = [host, guest]
+    bodies = [genesis.body]
+    while len(bodies) < 7:  # genesis, two readies, then each seat's keys and shuffles
+        for s in sessions:
+            e = s.next_entry()
+            if e is not None:
+                bodies.append(e.body)
+                other = sessions[1 - s.seat]
+                other.receive(wire.open_entry(e.body))
+    path = VECTORS / "transcript_short.chklog"
+    path.unlink(missing_ok=True)
+    w = TranscriptWriter(path)
+    w.write_header(game=table.game, seat=1, key=ids[1].public, name="guest",
+                   host="127.0.0.1:7777")
+    for b in bodies:
+        w.append(b)
+    w.close()
+    _save("transcript_short.json", {
+        "host_seed_hex": _seed(1).hex(), "guest_seed_hex": _seed(2).hex(),
+        "guest_master_hex": _seed(51).hex(),
+        "entries": [{"kind": wire.open_entry(b).kind, "seat": wire.open_entry(b).seat,
+                     "id_hex": wire.open_entry(b).id.hex()} for b in bodies],
+        "head_hex": wire.open_entry(bodies[-1]).id.hex()})
+
+
+def test_short_transcript_vector():
+    v = _load("transcript_short.json")
+    log = read_transcript(VECTORS / "transcript_short.chklog")
+    raw = (VECTORS / "transcript_short.chklog").read_bytes()
+    assert raw.startswith(MAGIC) and not log.truncated
+    assert log.header["t"] == "log" and log.header["seat"] == 1
+    entries = [wire.open_entry(b) for b in log.bodies]
+    assert [(e.kind, e.seat, e.id.hex()) for e in entries] == \
+        [(x["kind"], x["seat"], x["id_hex"]) for x in v["entries"]]
+    # The chain: every entry names its predecessor.
+    assert entries[0].prev == wire.GENESIS_PREV
+    for a, b in zip(entries, entries[1:], strict=False):
+        assert b.prev == a.id
+    # The guest, given its master secret, replays the whole transcript as after a crash:
+    # every signature, the chain, the floor order and every deal message is checked again.
+    host_key = Identity.from_seed(bytes.fromhex(v["host_seed_hex"])).public
+    guest_id = Identity.from_seed(bytes.fromhex(v["guest_seed_hex"]))
+    master = bytes.fromhex(v["guest_master_hex"])
+    guest = Session.resume(guest_id, list(log.bodies), host_key, master)
+    assert guest.length == len(entries)
+    assert guest.head.hex() == v["head_hex"]
+    assert guest.table.rules == Ruleset()
+    # One flipped byte anywhere after the genesis is refused.
+    bodies = list(log.bodies)
+    bad = bytearray(bodies[3])
+    bad[len(bad) // 2] ^= 0x20
+    bodies[3] = bytes(bad)
+    with pytest.raises(ProtocolError):
+        Session.resume(guest_id, bodies, host_key, master)
