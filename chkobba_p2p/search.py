@@ -81,6 +81,9 @@ def mask_of(cards: Sequence[Card]) -> int:
     return m
 
 
+# Rollouts meet many tables; the caches are cleared when full, which keeps memory bounded
+# (and the clearing cheap enough to fit in a move's budget).
+_CACHE_LIMIT = 200_000
 _CAPTURE_CACHE: dict[int, tuple[int, ...]] = {}
 _MASK_SUM: dict[int, int] = {}
 _MASK_WORTH: dict[int, float] = {}
@@ -115,7 +118,7 @@ def capture_masks(value: int, table: int) -> tuple[int, ...]:
                         walk(i + 1, remaining - v, chosen | BIT[c], size + 1)
             walk(0, value, 0, 0)
         result = tuple(groups)
-    if len(_CAPTURE_CACHE) > 500_000:
+    if len(_CAPTURE_CACHE) > _CACHE_LIMIT:
         _CAPTURE_CACHE.clear()
     _CAPTURE_CACHE[key] = result
     return result
@@ -125,7 +128,7 @@ def mask_sum(mask: int) -> int:
     found = _MASK_SUM.get(mask)
     if found is None:
         found = sum(VALUE[c] for c in bits(mask))
-        if len(_MASK_SUM) > 500_000:
+        if len(_MASK_SUM) > _CACHE_LIMIT:
             _MASK_SUM.clear()
         _MASK_SUM[mask] = found
     return found
@@ -135,7 +138,7 @@ def mask_worth(mask: int) -> float:
     found = _MASK_WORTH.get(mask)
     if found is None:
         found = sum(WORTH[c] for c in bits(mask))
-        if len(_MASK_WORTH) > 500_000:
+        if len(_MASK_WORTH) > _CACHE_LIMIT:
             _MASK_WORTH.clear()
         _MASK_WORTH[mask] = found
     return found
