@@ -223,6 +223,29 @@ class FastState:
     over: bool
 
     @classmethod
+    def opening(cls, hand: Hand, hands: Sequence[Sequence[int]], table: Sequence[int],
+                stock: Sequence[int]) -> FastState:
+        """A fresh hand's first turn: ``hands`` and ``table`` dealt, nothing captured yet."""
+        s = object.__new__(cls)
+        n = hand.players
+        s.players = n
+        s.sides = sides_count(n)
+        s.hands = [list(h) for h in hands]
+        s.table = 0
+        for c in table:
+            s.table |= BIT[c]
+        s.table_sum = sum(VALUE[c] for c in table)
+        s.stock = list(stock)
+        s.piles = [0] * s.sides
+        s.chkobbas = [0] * s.sides
+        s.turn = hand.cutter
+        s.last = -1
+        s.forced = hand.ruleset.forced_capture
+        s.primiera = hand.ruleset.scoring is Scoring.PRIMIERA
+        s.over = False
+        return s
+
+    @classmethod
     def from_hand(cls, hand: Hand, hidden: Sequence[Sequence[int]] | None = None,
                   stock: Sequence[int] = ()) -> FastState:
         """The state of ``hand`` (a view or omniscient) waiting for a play.
@@ -500,7 +523,58 @@ class ExpertBot:
         self.last_samples = 0
 
     def choose_cut(self, hand: Hand) -> bool:
-        return self._fallback.choose_cut(hand)
+        """Keep or place the drawn card: whichever does better over sampled deals.
+
+        Both choices are played out (greedy rollouts) from the same shuffles of the 39
+        cards unseen from the cutter's seat.
+        """
+        view = hand
+        if view.viewer is None:
+            raise LocalError("bots play from a seat's view: pass hand.view(seat)")
+        cutter = view.cutter
+        drawn = view.hand_of(cutter)[0]
+        if drawn is None or view.viewer != cutter:
+            raise LocalError("only the cutter, who sees the drawn card, chooses")
+        start = time.perf_counter()
+        deadline = None if self.move_ms is None else start + _BUDGET_SHARE * self.move_ms / 1e3
+        n = view.players
+        side = side_of(cutter, n)
+        order = [(cutter + i) % n for i in range(n)]
+        unseen = [c.id for c in sorted(view.unseen_cards())]
+        keep_total = place_total = 0
+        samples = 0
+        while True:
+            if self.samples is not None and samples >= self.samples:
+                break
+            if deadline is not None and samples > 0:
+                now = time.perf_counter()
+                if now + 1.5 * (now - start) / samples > deadline:
+                    break
+            self._rng.shuffle(unseen)
+            # Keep: 2 more for the cutter, 3 to each other seat, then 4 to the table.
+            hands: list[list[int]] = [[] for _ in range(n)]
+            hands[cutter] = [drawn.id, *unseen[:2]]
+            k = 2
+            for seat in order[1:]:
+                hands[seat] = unseen[k:k + 3]
+                k += 3
+            keep = FastState.opening(view, hands, unseen[k:k + 4], unseen[k + 4:])
+            # Place: the card and 3 more on the table, then 3 to each seat.
+            hands = [[] for _ in range(n)]
+            k = 3
+            for seat in order:
+                hands[seat] = unseen[k:k + 3]
+                k += 3
+            place = FastState.opening(view, hands, [drawn.id, *unseen[:3]], unseen[k:])
+            keep.rollout()
+            place.rollout()
+            keep_total += keep.margin(side)
+            place_total += place.margin(side)
+            samples += 1
+        self.last_samples = samples
+        if keep_total == place_total:
+            return self._fallback.choose_cut(hand)
+        return keep_total > place_total
 
     def choose_play(self, hand: Hand) -> Move:
         view = hand

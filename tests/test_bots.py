@@ -404,3 +404,19 @@ def test_expert_stays_within_its_time_budget_on_an_opening_position():
 def test_bits_and_masks_round_trip():
     some = cards("1S 7D 10C 5H")
     assert sorted(bits(mask_of(some))) == sorted(c.id for c in some)
+
+
+def test_expert_cut_choice_reads_only_the_cutters_view():
+    from chkobba_p2p.cards import card
+
+    # With a sample count and no clock the choice is a function of the view alone; a
+    # seat other than the cutter (who alone saw the card) cannot choose.
+    fresh = Hand.new(TUNISIAN, 2, 1).deal([card("7D")])
+    assert isinstance(fresh.pending, CutterChoice)
+    view = fresh.view(fresh.cutter)
+    choices = {ExpertBot(5, move_ms=None, samples=20).choose_cut(view) for _ in range(2)}
+    assert len(choices) == 1
+    with pytest.raises(errors.LocalError):
+        ExpertBot(5, move_ms=None, samples=2).choose_cut(fresh.view(1 - fresh.cutter))
+    with pytest.raises(errors.LocalError):
+        ExpertBot(5, move_ms=None, samples=2).choose_cut(fresh)
