@@ -2,8 +2,21 @@
 
 A bot sees only a :class:`~chkobba_p2p.rules.Hand` *view* from its own seat (other hands
 unknown).  It answers two questions: which move to play on its turn, and (as cutter)
-whether to keep the drawn card.  Bots are deterministic given their ``seed``; their
-randomness is for play style only, never for anything secret.
+whether to keep the drawn card.  Bots are deterministic given their ``seed`` (the
+``expert`` also reads a clock for its time budget); their randomness is for play style
+only, never for anything secret.
+
+Levels, weakest first (:data:`LEVELS`, :func:`make_bot`):
+
+* ``random``: any legal move.
+* ``greedy``: the most valuable capture now, else the least useful drop.
+* ``heuristic``: :class:`HeuristicBot`, a one-ply expectation with card counting: what a
+  move takes, minus what the next seat (an opponent) is expected to take in reply, given
+  the cards still unseen from the bot's seat.
+* ``expert``: :class:`chkobba_p2p.search.ExpertBot`, determinized Monte Carlo over its own
+  moves with an exact endgame once the stock is empty at 2 players; ``move_ms`` per move.
+
+At 4 players every level plays for its team: captures and points are counted per side.
 """
 
 from __future__ import annotations
