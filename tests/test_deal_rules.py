@@ -103,6 +103,7 @@ def play_match_hand(n: int, ruleset: Ruleset, match: list[Match], *, keep: bool 
             match = [m.redeal() for m in match]
             instance += 1
             top = 0
+            log["dealt"] = []  # the discarded deck's deals do not count
             t = new_table()
         elif isinstance(p, Turn):
             seat = p.seat
