@@ -23,6 +23,7 @@ from .cards import Card
 from .peer import Lobby, Resumed, Waiting
 from .rules import (
     CutEvent,
+    CutterChoice,
     DealEvent,
     Hand,
     PlayEvent,
@@ -193,7 +194,7 @@ class TableState:
             piles[side_of(seat, n)].extend(pile)
         seat = hand.viewer if hand.viewer is not None else st.seat
         mine = tuple(c for c in hand.hand_of(seat) if c is not None) if seat is not None else ()
-        cutting = type(hand.pending).__name__ == "CutterChoice"
+        cutting = isinstance(hand.pending, CutterChoice)
         return replace(
             st, seat=seat, rules=hand.ruleset, dealer=hand.dealer, hand=mine,
             counts=tuple(len(h) for h in hand.hands), table=hand.table, stock=hand.stock,

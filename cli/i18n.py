@@ -155,6 +155,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
                          "open and the port right?",
                          "personne n'écoute à cette adresse (connexion refusée) ; la table "
                          "est-elle ouverte, le port est-il le bon ?"),
+    "err_closed": ("the host closed the connection before the game started",
+                   "l'hôte a fermé la connexion avant le début de la partie"),
     "err_full": ("the table is full", "la table est complète"),
     "err_version": ("version mismatch: update chkobba on one side",
                     "versions incompatibles : mettez chkobba à jour d'un côté"),

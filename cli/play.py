@@ -145,11 +145,12 @@ def _hosting(config: HostConfig, bots: int, level: str, seed: int | None
     return game
 
 
-def _finish(result, t: Translator, address: str | None = None) -> int:
+def _finish(result, ui, address: str | None = None) -> int:
     """After the screen closed: say how it ended, on the normal terminal."""
     from .tui.app import RunResult
 
     assert isinstance(result, RunResult)
+    t: Translator = ui.t
     if result.crash:
         print(result.crash, file=sys.stderr)
         return EXIT_CRASH
@@ -158,11 +159,13 @@ def _finish(result, t: Translator, address: str | None = None) -> int:
         print("error: " + t("join_error", addr=address, why=t("join_timeout", n="?")),
               file=sys.stderr)
         return EXIT_NO_GAME
-    if o is not None and o.table is None and o.error:
-        why = _explain(o.error, t)
+    if o is not None and o.table is None and not result.left:
+        why = _explain(o.error, t) if o.error else t("err_closed")
         print("error: " + t("join_error", addr=address, why=why), file=sys.stderr)
         return EXIT_NO_GAME
-    log = o.log_path if o is not None else None
+    log = (o.log_path if o is not None else None) or ui.log_path
+    if log is not None and not Path(log).exists():
+        log = None  # nothing was logged (the game never started)
     if result.left:
         print(t("left"))
         if log:
@@ -181,7 +184,7 @@ def _explain(error: str, t: Translator) -> str:
     """A library error string, with a plain sentence for the usual join failures."""
     low = error.lower()
     if "connect call failed" in low or "connection refused" in low or \
-            f"errno {errno.ECONNREFUSED}" in low:
+            "all attempts to connect" in low or f"errno {errno.ECONNREFUSED}" in low:
         return f"{t('err_refused_conn')} ({error})"
     if "every seat" in low or "table_full" in low:
         return f"{t('err_full')} ({error})"
@@ -221,7 +224,7 @@ def cmd_play(args: argparse.Namespace) -> int:
                         beacon=False, timeouts=Timeouts(reconnect=10.0))
     ui = _ui(args, "play", seat=0, rules=rules, players=args.players, log_path=log_path)
     result = run_app(ui, _hosting(config, args.players - 1, args.bots, args.seed))
-    return _finish(result, ui.t)
+    return _finish(result, ui)
 
 
 def cmd_host(args: argparse.Namespace) -> int:
@@ -251,7 +254,7 @@ def cmd_host(args: argparse.Namespace) -> int:
     ui = _ui(args, "host", seat=0, rules=rules, players=args.players, address=address,
              my_fingerprint=identity.fingerprint, log_path=log_path)
     result = run_app(ui, _hosting(config, args.bots, args.level, None))
-    return _finish(result, ui.t)
+    return _finish(result, ui)
 
 
 def cmd_join(args: argparse.Namespace) -> int:
@@ -295,7 +298,7 @@ def cmd_join(args: argparse.Namespace) -> int:
                             why=t("join_timeout", n=f"{args.connect_timeout:g}")),
               file=sys.stderr)
         return EXIT_NO_GAME
-    return _finish(result, ui.t, address)
+    return _finish(result, ui, address)
 
 
 def _discover(seconds: float) -> str | None:

@@ -453,10 +453,10 @@ class TuiApp:
     def _overlay_kind(self) -> str | None:
         if self.confirm_leave:
             return "leave"
+        if self.score_queue:
+            return "score"  # the last hand's scoring first, then the match's end
         if self.finished and self.outcome is not None and not self.left:
             return "over"
-        if self.score_queue:
-            return "score"
         return None
 
     # ------------------------------------------------------------------ key bindings
@@ -576,7 +576,7 @@ class TuiApp:
             parts.append(t("target", n=st.target))
         left = " · ".join(parts)
         right = ""
-        if st.totals and st.players:
+        if st.totals and st.players and st.started:
             right = "  ".join(f"{self.side_name(i)} {p}" for i, p in enumerate(st.totals))
         cols = self._size()[1]
         pad = max(1, cols - len(left) - len(right) - 1)
@@ -633,7 +633,7 @@ class TuiApp:
                 lines.append([("class:ok", " " + t("join_connected", addr=self.address,
                                                     seat=seat, n=n))])
         elif self.kind == "host":
-            lines.append([("class:title", " " + t("lobby_host"))])
+            lines += wrap_line([("class:title", " " + t("lobby_host"))], width - 1, " ")
             if self.port is not None:
                 addr = f"{self.address}:{self.port}"
                 lines.append([("", "   "), ("class:turn", addr)])
