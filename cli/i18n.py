@@ -36,6 +36,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "opponent": ("opponent", "adversaire"),
     "partner": ("partner", "partenaire"),
     "cards_n": ("{n} cards", "{n} cartes"),
+    "cards_1": ("1 card", "1 carte"),
     "captures": ("captures", "prises"),
     "cap_line": ("{cards} cards · ♦{diamonds} · 7s {sevens} · chkobba {chk}",
                  "{cards} cartes · ♦{diamonds} · 7 {sevens} · chkobba {chk}"),

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import dataclasses
 import errno
 import getpass
 import os
@@ -84,6 +85,13 @@ def _figures(args: argparse.Namespace) -> FigureConvention | None:
 
 def _color(args: argparse.Namespace) -> bool:
     return not (args.no_color or os.environ.get("NO_COLOR"))
+
+
+def _host_config(**kw: object) -> HostConfig:
+    """A HostConfig from the options this library version knows (newer options, such as
+    ``shuffle_proofs``, are passed only where the library has them)."""
+    known = {f.name for f in dataclasses.fields(HostConfig)}
+    return HostConfig(**{k: v for k, v in kw.items() if k in known})
 
 
 def _spawn_bots(port: int, count: int, level: str, seed: int | None) -> list[subprocess.Popen]:
@@ -245,11 +253,12 @@ def cmd_host(args: argparse.Namespace) -> int:
     key_path = Path(args.identity) if args.identity else data_dir() / "host-identity.key"
     identity = load_identity(key_path)
     log_path = Path(args.log) if args.log else default_log_path("host")
-    config = HostConfig(players=args.players, rules=rules, port=args.port, bind=args.bind,
-                        name=name, identity=identity, log_path=log_path,
-                        beacon=not args.no_beacon,
-                        timeouts=Timeouts(reconnect=args.reconnect_timeout,
-                                          turn=args.turn_timeout))
+    config = _host_config(players=args.players, rules=rules, port=args.port, bind=args.bind,
+                          name=name, identity=identity, log_path=log_path,
+                          beacon=not args.no_beacon,
+                          shuffle_proofs=not args.no_shuffle_proofs,
+                          timeouts=Timeouts(reconnect=args.reconnect_timeout,
+                                            turn=args.turn_timeout))
     address = lan_address() if args.bind in ("0.0.0.0", "::", "") else args.bind
     ui = _ui(args, "host", seat=0, rules=rules, players=args.players, address=address,
              my_fingerprint=identity.fingerprint, log_path=log_path)
@@ -374,6 +383,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         p.add_argument("--headless", action="store_true",
                        help="no screen: a bot plays the host's seat (see 'chkobba bot')")
         p.add_argument("--no-beacon", action="store_true", help="do not announce on the LAN")
+        p.add_argument("--no-shuffle-proofs", action="store_true",
+                       help="shuffles without zero-knowledge proofs (faster; a stacked deck "
+                            "is then caught only at the end-of-hand audit)")
         p.add_argument("--quiet", action="store_true", help="headless: print less")
         _peer_options(p)
         _display(p)

@@ -675,7 +675,8 @@ class TuiApp:
             tags.append(t("cutter", name="").strip())
         line: Line = [(mark, f" {'▶' if st.turn == seat else ' '} {st.name(seat)}"),
                       ("class:dim", f" ({role})"), ("", "  "),
-                      ("", ("▮" if self.symbols else "#") * n + f" {t('cards_n', n=n)}")]
+                      ("", ("▮" if self.symbols else "#") * n + " "
+                       + (t("cards_1") if n == 1 else t("cards_n", n=n)))]
         if tags:
             line.append(("class:dim", "  [" + ", ".join(tags) + "]"))
         return line
@@ -746,7 +747,7 @@ class TuiApp:
         req = self.request
         out: list[Line] = []
         if self.status is not None and req is not None:
-            out += wrap_line([self.status], width - 1, "   ")
+            out += wrap_line([(self.status[0], " " + self.status[1])], width - 1, "   ")
         if req is not None and req.kind == "cut":
             drawn = st.drawn or (req.hand.hand_of(req.hand.cutter)[0])
             out += wrap_line([("class:turn", " " + t("you_drew", card=cs.label(drawn)))],
