@@ -139,3 +139,70 @@ def generate() -> None:  # pragma: no cover - run by hand
 
 if __name__ == "__main__":  # pragma: no cover
     generate()
+
+
+# -- the same checks written from docs/deal.md alone (group layer only, no deal code) ------
+
+
+def test_vectors_against_the_spec_text() -> None:
+    from chkobba_p2p.group import L, hash_bytes, hash_to_point, hash_to_scalar, sub
+
+    def u64(i: int) -> bytes:
+        return i.to_bytes(8, "big")
+
+    def sc(b: bytes) -> int:
+        return int.from_bytes(b, "little")
+
+    def pt(k: int, p: bytes) -> bytes:
+        return mul(k, p)
+
+    cards = load("deal_cards.json")
+    for e in cards["cards"]:
+        assert hash_to_point(b"chkobba-p2p/deal/v1/card", bytes([e["id"]])).hex() == e["point"]
+
+    v = load("deal_key_proof.json")
+    ctx = [bytes.fromhex(v["session_id"]), u64(v["hand"]), u64(v["instance"]), u64(v["n"])]
+    y, commit, proof = (bytes.fromhex(v[k]) for k in ("y", "commitment", "proof"))
+    c, s = sc(proof[:32]), sc(proof[32:])
+    assert c < L and s < L
+    r = sub(pt(s, BASE), pt(c, y))
+    assert hash_to_scalar(b"chkobba-p2p/deal/v1/key-proof", *ctx, u64(v["seat"]), BASE, y,
+                          commit, r) == c
+
+    v = load("deal_shuffle_seed.json")
+    ctx = [bytes.fromhex(v["session_id"]), u64(v["hand"]), u64(v["instance"]), u64(v["n"])]
+    seed = bytes.fromhex(v["seed"])
+    assert hash_bytes(b"chkobba-p2p/deal/v1/shuffle-commit", *ctx, u64(v["seat"]),
+                      seed)[:32].hex() == v["commitment"]
+    stream = b"".join(hash_bytes(b"chkobba-p2p/deal/v1/shuffle-perm", seed, u64(b))
+                      for b in range(8))
+    ints = [int.from_bytes(stream[i:i + 4], "big") for i in range(0, len(stream), 4)]
+    perm = list(range(40))
+    for i in range(39, 0, -1):
+        while True:
+            x = ints.pop(0)
+            if x < 2**32 - 2**32 % (i + 1):
+                break
+        j = x % (i + 1)
+        perm[i], perm[j] = perm[j], perm[i]
+    assert perm == v["perm"]
+    assert [(hash_to_scalar(b"chkobba-p2p/deal/v1/shuffle-rand", seed, u64(i)) or 1)
+            .to_bytes(32, "little").hex() for i in range(40)] == v["rands"]
+
+    v = load("deal_share_proof.json")
+    ctx = [bytes.fromhex(v["session_id"]), u64(v["hand"]), u64(v["instance"]), u64(v["n"])]
+    keys = [bytes.fromhex(k) for k in v["keys"]]
+    y = keys[v["seat"]]
+    c1s = [bytes.fromhex(x) for x in v["c1"]]
+    ds = [bytes.fromhex(x) for x in v["d"]]
+    proof = bytes.fromhex(v["proof"])
+    c, s = sc(proof[:32]), sc(proof[32:])
+    a0 = sub(pt(s, BASE), pt(c, y))
+    as_ = [sub(pt(s, c1), pt(c, d)) for c1, d in zip(c1s, ds, strict=True)]
+    assert hash_to_scalar(b"chkobba-p2p/deal/v1/share-proof", *ctx, *keys, u64(v["seat"]),
+                          bytes.fromhex(v["purpose"]), bytes(v["positions"]), b"".join(c1s),
+                          b"".join(ds), a0, b"".join(as_)) == c
+    m = bytes.fromhex(v["c2_first"])
+    for d in [bytes.fromhex(x) for x in v["other_shares_first"]] + [ds[0]]:
+        m = sub(m, d)
+    assert m.hex() == cards["cards"][v["card_first"]]["point"]
