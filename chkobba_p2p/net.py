@@ -39,11 +39,19 @@ from .session import Lobby as SeatLobby
 from .transcript import SavedGame, TranscriptWriter, default_log_path, read_transcript
 from .wire import ErrorCode, Identity, ProtocolError
 
-__all__ = ["Link", "LinkClosed", "HostPeer", "ClientPeer", "BEACON_PORT", "listen_beacons",
-           "Beacon"]
+__all__ = ["Link", "LinkClosed", "Traffic", "HostPeer", "ClientPeer", "BEACON_PORT",
+           "listen_beacons", "Beacon"]
 
 BEACON_PORT = 41641
 _QUEUE = 4096
+
+
+class Traffic:
+    """Bytes on the wire (frames with their length prefixes), for statistics."""
+
+    def __init__(self) -> None:
+        self.sent = 0
+        self.received = 0
 
 
 class LinkClosed(Exception):
@@ -59,8 +67,10 @@ class Link:
     """One framed connection: reads with the frame and idle timeouts, writes through a
     queue drained by its own task (so one slow peer never blocks a broadcast)."""
 
-    def __init__(self, stream: trio.abc.Stream, timeouts: Timeouts) -> None:
+    def __init__(self, stream: trio.abc.Stream, timeouts: Timeouts,
+                 traffic: Traffic | None = None) -> None:
         self.stream = stream
+        self.traffic = traffic or Traffic()
         self.timeouts = timeouts
         self.decoder = wire.FrameDecoder()
         self._ready: list[bytes] = []
@@ -90,6 +100,7 @@ class Link:
                 self.eof.set()
                 raise LinkClosed("end of stream")
             self.bytes_in += len(data)
+            self.traffic.received += len(data)
             self._ready.extend(self.decoder.feed(data))
         body = self._ready.pop(0)
         msg = wire.decode(body)
@@ -124,6 +135,7 @@ class Link:
                 data = wire.frame(body)
                 await self.stream.send_all(data)
                 self.bytes_out += len(data)
+                self.traffic.sent += len(data)
             with contextlib.suppress(Exception):
                 await self.stream.send_eof()
         except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
@@ -178,6 +190,7 @@ class _Peer:
         self.finished = trio.Event()
         self.nursery: trio.Nursery | None = None
         self.error: str | None = None
+        self.traffic = Traffic()
 
     def emit(self, event: object) -> None:
         try:
@@ -248,7 +261,8 @@ class _Peer:
         return Outcome(seat=s.seat if s else None, table=s.table if s else None,
                        log_path=self.log.path if s else None,
                        done=s.done if s else None, aborted=s.aborted if s else None,
-                       error=self.error)
+                       error=self.error, bytes_sent=self.traffic.sent,
+                       bytes_received=self.traffic.received)
 
 
 # ------------------------------------------------------------------------------ host
@@ -306,7 +320,7 @@ class HostPeer(_Peer):
     # ---------------------------------------------------------- connections
 
     async def _serve(self, stream: trio.SocketStream) -> None:
-        link = Link(stream, self.timeouts)
+        link = Link(stream, self.timeouts, self.traffic)
         async with trio.open_nursery() as nursery:
             nursery.start_soon(link.writer)
             try:
@@ -442,17 +456,19 @@ class HostPeer(_Peer):
             if entry.seat != seat:
                 raise ProtocolError(ErrorCode.PROTOCOL_VIOLATION,
                                     "an entry signed for another seat")
-            s.receive(entry)
-        except GameFault as fault:
-            self._relay(seat, body)
-            self.send_entry(self.blame(fault, fault.blamed_seat, body))
-            return True
+            s.check(entry)
         except ProtocolError as exc:
             if s is not None and s.finished:
                 return True  # late traffic after the end: ignored
             await link.fail(exc.error_code, exc.detail)
             return False
+        # Forward first: the other peers check the game content while we do.
         self._relay(seat, body)
+        try:
+            s.receive(entry, checked=True)
+        except GameFault as fault:
+            self.send_entry(self.blame(fault, fault.blamed_seat, body))
+            return True
         self.pump()
         return True
 
@@ -587,7 +603,7 @@ class ClientPeer(_Peer):
 
     async def _connected(self, stream: trio.SocketStream) -> bool:
         """Run one connection.  True: a fatal refusal (stop); False: reconnect."""
-        link = Link(stream, self.timeouts)
+        link = Link(stream, self.timeouts, self.traffic)
         s = self.session
         resume = (s.table.game, s.length) if s is not None else None
         hs = ClientHandshake(self.identity, self.config.name, resume)

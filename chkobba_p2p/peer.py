@@ -145,6 +145,9 @@ class Outcome:
     done: MatchDone | None = None
     aborted: Aborted | None = None
     error: str | None = None
+    #: Bytes this peer sent and received on the wire (all its connections).
+    bytes_sent: int = 0
+    bytes_received: int = 0
 
     @property
     def completed(self) -> bool:

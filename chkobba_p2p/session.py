@@ -538,11 +538,13 @@ class Session:
             raise ProtocolError(ErrorCode.BAD_SEQUENCE,
                                 f"expected {self.chain.next_seq[entry.seat]}")
 
-    def receive(self, entry: Entry) -> None:
+    def receive(self, entry: Entry, *, checked: bool = False) -> None:
         """Check and apply one entry from another seat.  :class:`ProtocolError`: refused,
         nothing changed.  :class:`GameFault`: accepted into the transcript but the game
-        refuses it -- call :meth:`blame` and end the game."""
-        self.check(entry)
+        refuses it -- call :meth:`abort` and end the game.  ``checked``: :meth:`check`
+        already passed (a relay forwards first, then applies)."""
+        if not checked:
+            self.check(entry)
         if entry.kind == "abort":
             self._on_abort(entry)
             return
@@ -718,7 +720,10 @@ class DeckInstance:
         self.cutter = cutter
         self.deal = Deal(session_id=table.game, hand=hand, instance=instance, n=table.players,
                          seat=seat, cutter=cutter,
-                         shuffle_proofs=CAP_SHUFFLE_PROOFS in table.caps,
+                         # The first-dealer draw deck is revealed right after the draw,
+                         # which checks every shuffle before any card is played and hides
+                         # nothing: commit-reveal is enough there.
+                         shuffle_proofs=CAP_SHUFFLE_PROOFS in table.caps and hand > 0,
                          seed=seed, secret_key=x)
         self._out = outbox  # shared with the driver: it outlives the instance
         self._opened: dict[int, StepOpened] = {}
@@ -776,10 +781,15 @@ class DeckInstance:
         return [ev.public[p] if r is None else ev.mine.get(p) if r == self.seat else None
                 for p, r in zip(positions, recipients, strict=True)]
 
-    def show(self, pos: int) -> None:
-        """Show this seat's own position (play it or place it)."""
+    def show(self, pos: int, *, replaying: bool = False) -> None:
+        """Show this seat's own position (play it or place it).  ``replaying``: the entry
+        that showed it is already in the transcript (a resume replays our own log), so the
+        message this makes again is not to be sent."""
         if not self.deal.is_played(pos):
+            mark = len(self._out)
             self._run(self.deal.play, pos)
+            if replaying:
+                del self._out[mark:]
 
     def position_of(self, card: Card) -> int:
         for p in self.deal.hand_positions():
@@ -916,7 +926,7 @@ class GameDriver:
                     raise GameFault(ErrorCode.PROTOCOL_VIOLATION, "take is a list", seat)
                 capture = [_card(c, seat) for c in take]
                 if seat == self.seat:
-                    deck.show(pos)  # replaying our own log: show it again locally
+                    deck.show(pos, replaying=True)  # a no-op unless replaying our log
                 elif deck.shown(seat, pos) != card:
                     raise GameFault(ErrorCode.DEAL_FAILURE,
                                     f"seat {seat} names {card} but showed "
@@ -933,7 +943,7 @@ class GameDriver:
                         raise GameFault(ErrorCode.ILLEGAL_MOVE, "only the drawn card may be "
                                         "placed", seat)
                     if seat == self.seat:
-                        deck.show(pos)
+                        deck.show(pos, replaying=True)
                     else:
                         placed = deck.shown(seat, pos)
                 self._set_hand(hand.choose_cut(keep, placed))

@@ -157,6 +157,16 @@ def _report(outcome: Outcome) -> int:
     print(f"result: {outcome.describe()}", flush=True)
     if outcome.log_path:
         print(f"log: {outcome.log_path}", flush=True)
+    try:
+        import resource  # POSIX only
+
+        use = resource.getrusage(resource.RUSAGE_SELF)
+        rss = (f", peak RSS {use.ru_maxrss / 1024:.1f} MB"  # ru_maxrss is in KiB on Linux
+               f", CPU {use.ru_utime + use.ru_stime:.2f} s")
+    except ImportError:
+        rss = ""
+    print(f"stats: sent {outcome.bytes_sent} B, received {outcome.bytes_received} B{rss}",
+          flush=True)
     return 0 if outcome.completed else (3 if outcome.aborted else 2)
 
 
@@ -187,7 +197,9 @@ def cmd_host(args: argparse.Namespace) -> int:
                                   else TextSeat())
     config = HostConfig(players=args.players, rules=rules, port=args.port, bind=args.bind,
                         name=args.name, identity=identity, log_path=log_path,
-                        beacon=not args.no_beacon, timeouts=_timeouts(args))
+                        beacon=not args.no_beacon,
+                        shuffle_proofs=not getattr(args, "no_shuffle_proofs", False),
+                        timeouts=_timeouts(args))
     print(f"log: {log_path}", flush=True)
     print(f"rules: {rules.describe()}; {args.players} players", flush=True)
     procs: list[subprocess.Popen] = []
@@ -302,6 +314,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         p.add_argument("--headless", action="store_true", help="a bot plays the host's seat")
         p.add_argument("--level", default="greedy", choices=levels)
         p.add_argument("--no-beacon", action="store_true", help="do not announce on the LAN")
+        p.add_argument("--no-shuffle-proofs", action="store_true",
+                       help="shuffles without zero-knowledge proofs (faster; a stacked deck "
+                            "is then caught only at the end-of-hand audit)")
         _common(p)
         p.set_defaults(func=cmd_host, name_default="host")
     if "join" not in sub.choices:

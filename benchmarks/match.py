@@ -1,0 +1,100 @@
+"""Whole 4-peer matches to 11 between bot processes on loopback.
+
+``chkobba host --headless --players 4`` and three ``chkobba bot`` processes (greedy bots,
+shuffle proofs on, every entry checked by every peer).  Per match: wall time from starting
+the host process to the last peer's exit (process start-up included), time per hand,
+bytes sent + received per peer, peak RSS per peer (each peer reports its own).
+
+    python benchmarks/match.py [--matches N] [--level greedy]
+
+Goals (issue 4): at most 5 s wall per match with greedy bots; at most 80 MB RSS per peer.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _env(data: str) -> dict[str, str]:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
+    env["CHKOBBA_DATA_DIR"] = data
+    return env
+
+
+def _stats(out: str) -> tuple[str, int, float, float]:
+    result = next(line for line in out.splitlines() if line.startswith("result: "))
+    m = re.search(r"stats: sent (\d+) B, received (\d+) B, peak RSS ([\d.]+) MB, "
+                  r"CPU ([\d.]+) s", out)
+    assert m, out
+    return result, int(m.group(1)) + int(m.group(2)), float(m.group(3)), float(m.group(4))
+
+
+def one_match(level: str, data: str, proofs: bool) -> dict[str, float]:
+    env = _env(data)
+    cmd = [sys.executable, "-m", "cli.main"]
+    t0 = time.perf_counter()
+    host = subprocess.Popen(cmd + ["host", "--headless", "--players", "4", "--port", "0",
+                                   "--bind", "127.0.0.1", "--no-beacon", "--quiet",
+                                   "--level", level]
+                            + ([] if proofs else ["--no-shuffle-proofs"]),
+                            cwd=ROOT, env=env, stdout=subprocess.PIPE, text=True)
+    assert host.stdout is not None
+    port = None
+    while port is None:
+        line = host.stdout.readline()
+        if not line:
+            raise RuntimeError("the host did not start")
+        m = re.search(r"listening on port (\d+)", line)
+        port = int(m.group(1)) if m else None
+    bots = [subprocess.Popen(cmd + ["bot", f"127.0.0.1:{port}", "--quiet", "--level", level,
+                                    "--name", f"bot{i}"],
+                             cwd=ROOT, env=env, stdout=subprocess.PIPE, text=True)
+            for i in range(3)]
+    outs = [host.communicate(timeout=120)[0]] + [b.communicate(timeout=120)[0] for b in bots]
+    wall = time.perf_counter() - t0
+    if any(p.returncode for p in [host, *bots]):
+        raise RuntimeError("a peer failed:\n" + "\n".join(outs))
+    stats = [_stats(o) for o in outs]
+    results = {s[0] for s in stats}
+    assert len(results) == 1, results
+    hands = int(re.search(r"after (\d+) hands", stats[0][0]).group(1))  # type: ignore[union-attr]
+    return {"wall": wall, "hands": hands, "bytes": max(s[1] for s in stats),
+            "rss": max(s[2] for s in stats), "cpu": max(s[3] for s in stats),
+            "cpu_all": sum(s[3] for s in stats)}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--matches", type=int, default=3)
+    parser.add_argument("--level", default="greedy")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as data:
+        runs = [one_match(args.level, data, True) for _ in range(args.matches)]
+    walls = [r["wall"] for r in runs]
+    per_hand = [r["wall"] / r["hands"] for r in runs]
+    print(f"matches: {len(runs)} count")
+    print(f"wall per match (mean): {statistics.mean(walls):.2f} s")
+    print(f"wall per match (max): {max(walls):.2f} s")
+    print(f"hands per match (mean): {statistics.mean(r['hands'] for r in runs):.1f} hands")
+    print(f"time per hand (mean): {statistics.mean(per_hand):.2f} s")
+    print(f"bytes per peer per match (max, sent+received): "
+          f"{max(r['bytes'] for r in runs) / 1024:.0f} KB")
+    print(f"peak RSS per peer (max): {max(r['rss'] for r in runs):.1f} MB")
+    print(f"CPU per peer per match (max): {max(r['cpu'] for r in runs):.2f} s")
+    print(f"CPU of all 4 peers per match (mean): "
+          f"{statistics.mean(r['cpu_all'] for r in runs):.2f} s")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,257 @@
+"""The sans-IO session: handshake, the ordered transcript, the game on the real deal core,
+blame, and crash resume -- several peers in one process, entries passed by hand."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from chkobba_p2p import wire
+from chkobba_p2p.bots import make_bot
+from chkobba_p2p.rules import Ruleset
+from chkobba_p2p.session import (
+    CAP_SHUFFLE_PROOFS,
+    ClientHandshake,
+    GameFault,
+    HostHandshake,
+    Lobby,
+    Phase,
+    Session,
+)
+from chkobba_p2p.wire import ErrorCode, Identity, ProtocolError
+
+
+class Table:
+    """n sessions wired by hand: an entry one makes is received by all the others."""
+
+    def __init__(self, n: int, proofs: bool = False, rules: Ruleset | None = None) -> None:
+        self.ids = [Identity.generate() for _ in range(n)]
+        lobby = Lobby(self.ids[0], "host", rules or Ruleset(), n, shuffle_proofs=proofs)
+        for i in range(1, n):
+            lobby.take_seat(self.ids[i].public, f"p{i}")
+        self.table = lobby.table()
+        host, self.genesis = Session.create(self.ids[0], self.table)
+        self.sessions = [host] + [
+            Session.join(self.ids[i], wire.open_entry(self.genesis.body), self.ids[0].public)
+            for i in range(1, n)]
+        self.bots = [make_bot("greedy", i) for i in range(n)]
+
+    def step(self) -> wire.Entry | None:
+        """Let the seat holding the floor decide and speak; deliver its entry."""
+        for s in self.sessions:
+            d = s.decision
+            if d is not None:
+                bot = self.bots[s.seat]
+                s.decide(bot.choose_play(d.hand) if d.kind == "play" else bot.choose_cut(d.hand))
+            e = s.next_entry()
+            if e is not None:
+                self.deliver(e, s.seat)
+                return e
+        return None
+
+    def deliver(self, e: wire.Entry, sender: int) -> None:
+        for o in self.sessions:
+            if o.seat != sender:
+                o.receive(wire.open_entry(e.body))
+
+    def run(self, limit: int = 5000) -> None:
+        for _ in range(limit):
+            if all(s.finished for s in self.sessions):
+                return
+            assert self.step() is not None, "nobody can speak"
+        raise AssertionError("the match did not end")
+
+
+@pytest.mark.parametrize("players, proofs", [(2, False), (4, False), (2, True)])
+def test_whole_match_every_peer_agrees(players, proofs):
+    t = Table(players, proofs)
+    t.run()
+    dones = [s.done for s in t.sessions]
+    assert dones[0] is not None and all(d == dones[0] for d in dones)
+    assert all(s.phase == Phase.DONE for s in t.sessions)
+    # One transcript, byte for byte, at every seat.
+    assert all(s.bodies == t.sessions[0].bodies for s in t.sessions)
+    assert max(dones[0].totals) >= Ruleset().target
+
+
+def test_plain_opening_and_forced_capture_preset():
+    t = Table(2, rules=Ruleset.preset("cardavia"))
+    t.run()
+    assert t.sessions[0].done == t.sessions[1].done
+
+
+def test_crash_resume_at_many_points():
+    """Seat 1 'crashes' every 9 entries and is rebuilt from its log and master secret;
+    the match completes and every peer holds the same transcript."""
+    t = Table(2)
+    host_key = t.ids[0].public
+    count = 0
+    while not all(s.finished for s in t.sessions):
+        assert t.step() is not None
+        count += 1
+        if count % 9 == 0 and not t.sessions[1].finished:
+            old = t.sessions[1]
+            t.sessions[1] = Session.resume(t.ids[1], list(old.bodies), host_key, old.master)
+            assert t.sessions[1].head == old.head
+            # The same pending items (proofs differ: their nonces are fresh).
+            def pending(sess):
+                return [{k: v for k, v in i.items() if k != "proof"} for i in sess.game._out]
+
+            assert pending(t.sessions[1]) == pending(old)
+    assert t.sessions[0].done == t.sessions[1].done is not None
+    assert t.sessions[0].bodies == t.sessions[1].bodies
+
+
+def _until(t: Table, pred, limit: int = 3000) -> None:
+    for _ in range(limit):
+        if pred():
+            return
+        assert t.step() is not None
+    raise AssertionError("condition never met")
+
+
+def test_illegal_move_is_blamed_by_every_peer():
+    t = Table(2)
+    cheat = t.sessions[1]
+    _until(t, lambda: cheat.decision is not None and cheat.decision.kind == "play")
+    d = cheat.decision
+    move = d.hand.legal_moves()[0]
+    action = cheat.game.action_for(d, move)
+    on_table = {c.id for c in d.hand.table}
+    action["take"] = [next(i for i in range(40) if i not in on_table
+                           and i != move.card.id)]  # a card that is not on the table
+    cheat._decided = action  # a modified client: it signs whatever it likes
+    with pytest.raises(GameFault):
+        cheat.next_entry()  # even its own rules engine refuses it
+    bad = wire.open_entry(cheat.bodies[-1])
+    with pytest.raises(GameFault) as exc:
+        t.sessions[0].receive(bad)
+    assert exc.value.error_code is ErrorCode.ILLEGAL_MOVE
+    assert exc.value.blamed_seat == 1
+    abort = t.sessions[0].abort(exc.value.error_code, 1, exc.value.detail, bad.body)
+    assert t.sessions[0].aborted.blamed_seat == 1
+    assert abort.fields["evidence"] == bad.body
+    cheat.receive(wire.open_entry(abort.body))
+    assert cheat.phase == Phase.ABORTED and cheat.aborted.code is ErrorCode.ILLEGAL_MOVE
+
+
+def test_forged_deal_proof_is_blamed_on_its_signer():
+    t = Table(2)
+    # Run until seat 1 is about to send decryption shares, then corrupt their proof.
+    for _ in range(200):
+        s1 = t.sessions[1]
+        if s1.floor == 1 and any(i["t"] == "deal/shares" for i in s1.game._out):
+            break
+        t.step()
+    items = [dict(i) for i in s1.game.outbox()]
+    for i in items:
+        if i["t"] == "deal/shares":
+            proof = bytearray(i["proof"])
+            proof[0] ^= 1
+            i["proof"] = bytes(proof)
+    forged = wire.make_entry(t.ids[1], game=s1.table.game, seat=1,
+                             seq=s1.chain.next_seq[1], prev=s1.head, kind="turn",
+                             body={"d": items})
+    with pytest.raises(GameFault) as exc:
+        t.sessions[0].receive(wire.open_entry(forged.body))
+    assert exc.value.error_code is ErrorCode.DEAL_FAILURE
+    assert exc.value.blamed_seat == 1
+    assert "bad_share_proof" in exc.value.detail
+
+
+def test_envelope_checks():
+    t = Table(2)
+    for _ in range(6):
+        t.step()
+    host, guest = t.sessions
+    assert host.floor == guest.floor
+    speaker = t.sessions[host.floor]
+    listener = t.sessions[1 - host.floor]
+    ident = t.ids[speaker.seat]
+
+    def entry(**kw):
+        base = dict(game=host.table.game, seat=speaker.seat,
+                    seq=speaker.chain.next_seq[speaker.seat], prev=speaker.head,
+                    kind="turn", body={"d": []})
+        base.update(kw)
+        return wire.open_entry(wire.make_entry(ident, **base).body)
+
+    def refused(e, code):
+        before = listener.length
+        with pytest.raises(ProtocolError) as exc:
+            listener.receive(e)
+        assert exc.value.error_code is code
+        assert listener.length == before
+
+    refused(entry(game=bytes(16)), ErrorCode.WRONG_GAME)
+    refused(entry(prev=bytes(32)), ErrorCode.BAD_CHAIN)
+    refused(entry(seq=speaker.chain.next_seq[speaker.seat] + 1), ErrorCode.BAD_SEQUENCE)
+    refused(wire.open_entry(speaker.bodies[1]), ErrorCode.BAD_SEQUENCE)  # a replay
+    other = t.ids[listener.seat]  # the listener's key but the speaker's seat number
+    refused(wire.open_entry(wire.make_entry(
+        other, game=host.table.game, seat=speaker.seat, seq=speaker.chain.next_seq[speaker.seat],
+        prev=speaker.head, kind="turn", body={"d": []}).body), ErrorCode.BAD_SIGNATURE)
+    # Out of turn: the listener's own seat speaking now.
+    refused(wire.open_entry(wire.make_entry(
+        other, game=host.table.game, seat=listener.seat,
+        seq=listener.chain.next_seq[listener.seat], prev=listener.head, kind="turn",
+        body={"d": []}).body), ErrorCode.OUT_OF_TURN)
+
+
+def test_result_mismatch_is_blamed():
+    t = Table(2)
+    _until(t, lambda: t.sessions[0].phase == Phase.CLOSING)
+    speaker = t.sessions[t.sessions[0].floor]
+    listener = t.sessions[1 - speaker.seat]
+    result = dict(speaker.game.result_body())
+    result["totals"] = [99, 0]
+    lie = wire.make_entry(t.ids[speaker.seat], game=speaker.table.game, seat=speaker.seat,
+                          seq=speaker.chain.next_seq[speaker.seat], prev=speaker.head,
+                          kind="done", body={"result": result})
+    with pytest.raises(GameFault) as exc:
+        listener.receive(wire.open_entry(lie.body))
+    assert exc.value.error_code is ErrorCode.RESULT_MISMATCH
+
+
+def test_handshake_and_seating():
+    host_id = Identity.generate()
+    lobby = Lobby(host_id, "host", Ruleset(), 2)
+    guest = ClientHandshake(Identity.generate(), "guest")
+    hs = HostHandshake(lobby)
+    welcome, seat, resume = hs.on_hello(guest.on_host(hs.greeting()))
+    assert guest.on_welcome(welcome) == seat == 1 and resume is None
+    assert lobby.full
+    # A third identity: the table is full.
+    late = ClientHandshake(Identity.generate(), "late")
+    hs2 = HostHandshake(lobby)
+    with pytest.raises(ProtocolError) as exc:
+        hs2.on_hello(late.on_host(hs2.greeting()))
+    assert exc.value.error_code is ErrorCode.TABLE_FULL
+    # No common version.
+    greeting = HostHandshake(Lobby(host_id, "h", Ruleset(), 2)).greeting()
+    greeting["versions"] = [99]
+    with pytest.raises(ProtocolError) as exc:
+        ClientHandshake(Identity.generate(), "x").on_host(greeting)
+    assert exc.value.error_code is ErrorCode.VERSION_MISMATCH
+    # A ruleset whose hash does not match.
+    greeting = HostHandshake(Lobby(host_id, "h", Ruleset(), 2)).greeting()
+    greeting["rules_hash"] = bytes(32)
+    with pytest.raises(ProtocolError):
+        ClientHandshake(Identity.generate(), "x").on_host(greeting)
+    # A welcome whose proof is not the host's.
+    c = ClientHandshake(Identity.generate(), "y")
+    h = HostHandshake(Lobby(host_id, "h", Ruleset(), 2))
+    w, _, _ = h.on_hello(c.on_host(h.greeting()))
+    w["pop"] = bytes(64)
+    with pytest.raises(ProtocolError) as exc:
+        c.on_welcome(w)
+    assert exc.value.error_code is ErrorCode.BAD_PROOF_OF_POSSESSION
+
+
+def test_genesis_checked_against_the_host_key():
+    t = Table(2)
+    with pytest.raises(ProtocolError):
+        Session.join(t.ids[1], wire.open_entry(t.genesis.body), Identity.generate().public)
+    proofs_table = dataclasses.replace(t.table, caps=(CAP_SHUFFLE_PROOFS,))
+    assert CAP_SHUFFLE_PROOFS in proofs_table.caps
