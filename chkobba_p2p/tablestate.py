@@ -34,7 +34,6 @@ from .rules import (
 )
 from .session import (
     Aborted,
-    FirstDealerDraw,
     HandScored,
     HandStarted,
     MatchDone,
@@ -207,6 +206,10 @@ class TableState:
         """The state after one event (events this model does not know are ignored)."""
         handler = _HANDLERS.get(type(event))
         if handler is None:
+            # The first-dealer draw event's class has no stable public name yet: any
+            # event carrying ``draws`` (seat -> Card) is that draw.
+            if isinstance(getattr(event, "draws", None), dict):
+                return self._on_first_draw(event)
             return self
         return handler(self, event)
 
@@ -242,9 +245,10 @@ class TableState:
             seat = fps.index(self.my_fingerprint)
         return replace(st, names=names, fingerprints=fps, seat=seat)
 
-    def _on_first_draw(self, ev: FirstDealerDraw) -> TableState:
-        st = self if self.players else self._sized(len(ev.draws))
-        return replace(st, first_draw=dict(ev.draws))
+    def _on_first_draw(self, ev: object) -> TableState:
+        draws = dict(ev.draws)  # type: ignore[attr-defined]
+        st = self if self.players else self._sized(len(draws))
+        return replace(st, first_draw=draws)
 
     def _on_hand_started(self, ev: HandStarted) -> TableState:
         return replace(self._fresh_hand(ev.dealer), hand_number=ev.number, redeals=0)
@@ -341,7 +345,6 @@ class TableState:
 
 _HANDLERS = {
     Lobby: TableState._on_lobby,
-    FirstDealerDraw: TableState._on_first_draw,
     HandStarted: TableState._on_hand_started,
     RedealEvent: TableState._on_redeal,
     DealEvent: TableState._on_deal,

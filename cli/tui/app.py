@@ -152,6 +152,7 @@ class TuiApp:
         self.status: tuple[str, str] | None = None
         self.score_queue: list[S.HandScored] = []
         self.confirm_leave = False
+        self._waiting_line: tuple[int, Line] | None = None
         self.port: int | None = None
         self.connected = False
         self.finished = False
@@ -255,7 +256,7 @@ class TuiApp:
         elif isinstance(ev, Listening):
             self.port = ev.port
             self.log(("class:dim", t("ev_listening", port=ev.port)))
-        elif isinstance(ev, S.FirstDealerDraw):
+        elif isinstance(getattr(ev, "draws", None), dict):  # the first-dealer draw
             draws = ", ".join(f"{self.who(s)} {self.label(c)}" for s, c in
                               sorted(ev.draws.items()))
             self.log(("", t("ev_first_draw", draws=draws)))
@@ -307,7 +308,12 @@ class TuiApp:
             if ev.blamed_seat is not None:
                 self.log(("class:error", t("ev_blame", name=self.who(ev.blamed_seat))))
         elif isinstance(ev, Waiting):
+            # The countdown comes every second: update its line instead of adding one.
+            if self._waiting_line is not None and self.events and \
+                    self.events[-1] is self._waiting_line[1] and self._waiting_line[0] == ev.seat:
+                self.events.pop()
             self.log(("class:warn", t("ev_waiting", name=self.who(ev.seat), n=ev.seconds)))
+            self._waiting_line = (ev.seat, self.events[-1])
         elif isinstance(ev, Resumed):
             self.log(("class:ok", t("ev_back", name=self.who(ev.seat))))
 
@@ -613,9 +619,10 @@ class TuiApp:
         if not st.started:
             lines = self._lobby_lines(width)
         else:
-            lines = self._table_lines(width, compact=False)
-            if len(lines) > height:
-                lines = self._table_lines(width, compact=True)
+            tagged = self._table_lines(width, compact=False)
+            if len(tagged) > height:
+                tagged = self._table_lines(width, compact=True)
+            lines = self._fit(tagged, max(1, height))
         out: list[tuple[str, str]] = []
         for line in lines[:max(1, height)]:
             out += line + [("", "\n")]
@@ -691,37 +698,41 @@ class TuiApp:
             line.append(("class:card.red", " · " + t("haya_mark")))
         return line
 
-    def _table_lines(self, width: int, compact: bool) -> list[Line]:
+    def _table_lines(self, width: int, compact: bool) -> list[tuple[int, Line]]:
+        """The table's lines, each with a priority: 0 must show (table, hand, prompt);
+        1, 2 and 3 (others' seats, captures, blank lines) give way on short terminals."""
         st, t, cs = self.state, self.t, self.cs
-        lines: list[Line] = []
+        lines: list[tuple[int, Line]] = []
+
+        def add(line: Line, prio: int = 0) -> None:
+            lines.append((prio, line))
+
         n = st.players or 2
         me = st.seat if st.seat is not None else 0
         roles = {(me + 2) % 4: t("partner")} if n == 4 else {}
         for s in st.others():
-            lines.append(self._seat_line(s, roles.get(s, t("opponent"))))
+            add(self._seat_line(s, roles.get(s, t("opponent"))), 1)
         their_sides = sorted({st.side(s) for s in st.others()} - {st.side(me)})
         for side in their_sides:
-            lines.append(self._captures_line(side))
+            add(self._captures_line(side), 2)
         info = [t("stock", n=st.stock)]
         if st.cutting:
             info.append(self.said("cutting_of", st.cutter))
         elif st.turn is not None:
             info.append(t("turn_of", name=self.who(st.turn)))
-        lines.append([("class:dim", " " + " · ".join(info))])
-        if not compact:
-            lines.append([])
+        add([("class:dim", " " + " · ".join(info))], 1)
+        add([], 3)
         marked: frozenset[Card] = frozenset()
         if self.options is not None:
             marked = self.options[self.opt_sel].capture
-        lines.append([("class:title", f" {t('table')}"),
-                      ("class:dim", "" if st.table else f"  {t('table_empty')}")])
+        add([("class:title", f" {t('table')}"),
+             ("class:dim", "" if st.table else f"  {t('table_empty')}")])
         if st.table:
-            if compact:
-                lines += card_chips(list(st.table), cs, width)
-            else:
-                lines += card_row(list(st.table), cs, width, marked=marked)
-        if not compact:
-            lines.append([])
+            rows = (card_chips(list(st.table), cs, width) if compact else
+                    card_row(list(st.table), cs, width, marked=marked))
+            for line in rows:
+                add(line)
+        add([], 3)
         # The local seat.
         you = [("class:turn" if st.turn == me else "class:me",
                 f" {'▶' if st.turn == me else ' '} {st.name(me)} ({t('you')})")]
@@ -732,15 +743,44 @@ class TuiApp:
             tags.append(t("cutter", name="").strip())
         if tags:
             you.append(("class:dim", "  [" + ", ".join(tags) + "]"))
-        lines.append(you)
-        lines.append(self._captures_line(st.side(me)))
-        lines.append([("class:title", f" {t('your_hand')}")])
+        add(you, 1)
+        add(self._captures_line(st.side(me)), 2)
         req = self.request
         selected = self.sel if req is not None and req.kind == "play" else None
-        if st.hand:
-            lines += card_row(list(st.hand), cs, width, selected=selected, numbered=True)
-        lines += self._prompt_lines(width)
+        if st.hand and compact:
+            line: Line = [("class:title", f" {t('your_hand')}:")]
+            for i, c in enumerate(st.hand):
+                sel = " class:card.selected" if i == selected else ""
+                line += [("class:card.number", f" {i + 1}"), ("", " "),
+                         ("class:card.frame" + sel, "["), (cs.style(c) + sel, cs.label(c)),
+                         ("class:card.frame" + sel, "]")]
+            add(line)
+        else:
+            add([("class:title", f" {t('your_hand')}")], 1)
+            for line in card_row(list(st.hand), cs, width, selected=selected,
+                                 numbered=True) if st.hand else []:
+                add(line)
+        for line in self._prompt_lines(width):
+            add(line)
         return lines
+
+    @staticmethod
+    def _fit(tagged: list[tuple[int, Line]], height: int) -> list[Line]:
+        """Drop the least needed lines (highest priority number first) until they fit;
+        if even the essentials do not, keep the bottom (the prompt)."""
+        for drop in (3, 2, 1):
+            if len(tagged) <= height:
+                break
+            excess = len(tagged) - height
+            kept = []
+            for prio, line in tagged:
+                if prio == drop and excess > 0:
+                    excess -= 1
+                    continue
+                kept.append((prio, line))
+            tagged = kept
+        lines = [line for _, line in tagged]
+        return lines[-height:] if len(lines) > height else lines
 
     def _prompt_lines(self, width: int) -> list[Line]:
         st, t, cs = self.state, self.t, self.cs
