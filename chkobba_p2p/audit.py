@@ -1,0 +1,649 @@
+"""Audit a game's signed log: check everything, from the outside, with no seat and no secret.
+
+One peer's log file (PROTOCOL.md, "The log file") holds every seat's signed entries, so
+it is enough to audit the whole match.  :func:`audit_log` replays it through an
+*observer*: the same session, game driver, deal and rules-engine code every peer runs
+(:mod:`chkobba_p2p.session`, :mod:`chkobba_p2p.deal`, :mod:`chkobba_p2p.rules`), fed
+every seat's entries and holding none of their secrets:
+
+* the file's framing and size, then for every entry: its signature with the key the
+  genesis gives its seat, the hash chain, the floor, the sequence numbers;
+* the genesis: protocol version, ruleset and its hash, seats and keys; every ``ready``;
+* every deal message of every seat: key proofs, shuffle proofs, decryption-share proofs,
+  plays, complaints, and at the end of every deck the opened seeds against their
+  commitments with every shuffle step recomputed;
+* every move and cut with the rules engine, every hand's score, the match result and
+  every seat's signed ``done``.
+
+Once a deck's seeds are open the auditor knows every card of it, so after each hand it
+replays the hand once more *with every hand known* (the players themselves cannot: they
+never see each other's cards).  That also checks the forced-capture variant, which no
+live peer can check for an opponent.  The full-knowledge replay gives the game records
+(:mod:`chkobba_p2p.record`).
+
+The verdict (:class:`AuditReport`): **valid** (complete and correct), **invalid** (the
+first violation: the entry, the code, the seat to blame when a signature proves who did
+it, a sentence) or **incomplete** (no violation, but the match did not finish: an abort,
+a truncated file).  A file that is not a log at all raises :class:`LogUnreadable`.
+
+Blame in a log: an entry that is correctly signed and extends the chain but breaks a rule
+is its signer's (or, for the deal, the seat the deal's checks name).  An entry whose
+signature fails, or that does not extend the chain (dropped, reordered, spliced), cannot
+be pinned on a seat: no honest peer logs such an entry, so the file was altered after it
+was written; it is reported as tampering with no seat blamed -- except an entry that
+verifies under *another* seat's key, which that seat signed in someone else's name.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from . import wire
+from .cards import Card
+from .deal import MSG_REVEAL, Deal
+from .deal import crypto as dc
+from .errors import IllegalMove, InvalidDeal, LocalError
+from .record import MatchRecorder, result_sentence
+from .rules import CutEvent, DealEvent, Hand, Match, PlayEvent, SweepEvent
+from .session import (
+    DeckInstance,
+    FirstDealerDraw_,
+    GameDriver,
+    GameFault,
+    Phase,
+    Session,
+    TableInfo,
+)
+from .transcript import MAGIC
+from .wire import ENTRY_DOMAIN, Entry, ErrorCode, ProtocolError, verify_signature
+
+__all__ = [
+    "VALID",
+    "INVALID",
+    "INCOMPLETE",
+    "EXIT_VALID",
+    "EXIT_INVALID",
+    "EXIT_USAGE",
+    "EXIT_INCOMPLETE",
+    "MAX_LOG_BYTES",
+    "LogUnreadable",
+    "LogFile",
+    "AbortClaim",
+    "AuditReport",
+    "read_log",
+    "audit_log",
+    "audit_bodies",
+]
+
+VALID = "valid"
+INVALID = "invalid"
+INCOMPLETE = "incomplete"
+
+#: Exit statuses of ``chkobba replay`` (also :attr:`AuditReport.exit_code`).
+EXIT_VALID = 0
+EXIT_INVALID = 1
+EXIT_USAGE = 2
+EXIT_INCOMPLETE = 3
+
+#: Largest log file audited.  A 4-player match with shuffle proofs writes about 40 KB per
+#: hand; this leaves room for the longest matches and refuses a hostile giant at once.
+MAX_LOG_BYTES = 64 << 20
+#: Largest number of entries audited (a long 4-player match has a few thousand).
+MAX_ENTRIES = 200_000
+
+
+class LogUnreadable(LocalError):
+    """The file is not a chkobba log at all (missing, too big, bad magic, no header)."""
+
+
+# ------------------------------------------------------------------------- the file
+
+
+@dataclass(frozen=True)
+class LogFile:
+    """A log file split into frames.  ``bodies`` are the entries after the header, with
+    their byte ``offsets`` in the file.  ``tail`` says how the file ends: None (cleanly),
+    ``"truncated"`` (a short last frame: a crash, or a cut file) or a sentence describing
+    a frame that cannot be one (an impossible length)."""
+
+    path: str
+    header: dict
+    bodies: tuple[bytes, ...]
+    offsets: tuple[int, ...]
+    tail: str | None
+    size: int
+
+
+def read_log(path: str | Path) -> LogFile:
+    """Split a log file into its header and entry frames (nothing is verified here).
+
+    Raises :class:`LogUnreadable` if it is not a log file."""
+    p = Path(path)
+    try:
+        size = p.stat().st_size
+        if size > MAX_LOG_BYTES:
+            raise LogUnreadable(f"{path}: {size} bytes, larger than the {MAX_LOG_BYTES}-byte "
+                                "limit for a log")
+        with open(p, "rb") as f:
+            data = f.read(MAX_LOG_BYTES + 1)
+    except OSError as exc:
+        raise LogUnreadable(f"{path}: {exc.strerror or exc}") from None
+    if len(data) > MAX_LOG_BYTES:
+        raise LogUnreadable(f"{path}: larger than the {MAX_LOG_BYTES}-byte limit for a log")
+    if not data.startswith(MAGIC):
+        raise LogUnreadable(f"{path}: not a chkobba log (it does not start with the log "
+                            "file's magic bytes)")
+    pos = len(MAGIC)
+    bodies: list[bytes] = []
+    offsets: list[int] = []
+    tail: str | None = None
+    while pos < len(data):
+        if pos + 4 > len(data):
+            tail = "truncated"
+            break
+        n = int.from_bytes(data[pos:pos + 4], "big")
+        if n > wire.MAX_FRAME:
+            tail = f"a frame at byte {pos} announces {n} bytes, more than any frame may hold"
+            break
+        if pos + 4 + n > len(data):
+            tail = "truncated"
+            break
+        bodies.append(data[pos + 4:pos + 4 + n])
+        offsets.append(pos)
+        pos += 4 + n
+        if len(bodies) > MAX_ENTRIES + 1:
+            raise LogUnreadable(f"{path}: more than {MAX_ENTRIES} entries")
+    if not bodies:
+        raise LogUnreadable(f"{path}: no header (the file holds no complete frame)")
+    try:
+        header = wire.decode(bodies[0])
+    except ProtocolError as exc:
+        raise LogUnreadable(f"{path}: the header frame is not a message ({exc})") from None
+    if header.get("t") != "log":
+        raise LogUnreadable(f"{path}: the first frame is not a log header")
+    return LogFile(str(path), header, tuple(bodies[1:]), tuple(offsets[1:]), tail, len(data))
+
+
+# ------------------------------------------------------------------------ the observer
+
+#: The rules engine's ``viewer`` for a hand nobody at the table sees: every private card is
+#: an unknown placeholder, as it is for an opponent.
+_NO_SEAT = -1
+
+
+class _ObserverDeal(Deal):
+    """A deal seen from no seat: it receives every seat's messages and sends none.
+
+    It runs the deal core's own checks on everything.  Internally it takes the seat
+    number ``n`` (one past the last seat), which owes no shares, holds no cards, makes no
+    shuffle step and has no reveal of its own, so that every seat's shuffle is re-checked
+    at the end."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(seat=0, **kwargs)  # the constructor only takes real seats
+        self.seat = self.n
+        self._phase = "keys"  # an observer has no key of its own to start with
+
+    def _step_need(self, step: dict[str, Any]) -> list[list[int]]:
+        return super()._step_need(step) + [[]]
+
+    def _send_reveal(self) -> None:
+        pass  # nothing to reveal
+
+    def _own_shuffle(self) -> None:
+        pass  # seat n "shuffles" once every seat has: there is no such step
+
+
+class _ObserverDeck(DeckInstance):
+    """A deck instance of the observer: no secrets; it keeps the seeds as they are opened
+    so that, once the deal has verified them, every card of the deck is known."""
+
+    def __init__(self, table: TableInfo, hand: int, instance: int, cutter: int | None) -> None:
+        # The parent derives a seat's secrets and starts its deal; we throw both away.
+        # (Its deal's settings, such as whether this deck's shuffles carry proofs, are the
+        # ones every seat uses: the observer copies them.)
+        super().__init__(table, 0, bytes(32), hand, instance, cutter, [])
+        self.seat = None  # type: ignore[assignment]
+        self.deal = _ObserverDeal(session_id=table.game, hand=hand, instance=instance,
+                                  n=table.players, cutter=cutter,
+                                  shuffle_proofs=self.deal.shuffle_proofs)
+        self.reveal_sent = True  # no reveal of our own to wait for
+        self.seeds: dict[int, bytes] = {}
+
+    def receive(self, seat: int, item: dict) -> None:
+        if item.get("t") == MSG_REVEAL and isinstance(item.get("seed"), bytes):
+            self.seeds.setdefault(seat, item["seed"])
+        super().receive(seat, item)
+
+    def cards_by_position(self) -> list[Card]:
+        """Every position's card, from the opened seeds (only once the deal has verified
+        them: then each shuffle step is exactly the one its seed gives)."""
+        if not self.verified:
+            raise LocalError("the deck's seeds are not verified")
+        n = self.deal.n
+        perms = [dc.expand_permutation(self.seeds[s]) for s in range(n)]
+        k = self.deal.cut_index or 0
+        out = []
+        for p in range(dc.DECK_SIZE):
+            i = (p + k) % dc.DECK_SIZE
+            for perm in reversed(perms):  # D_{s+1}[i] = D_s[perm_s[i]]; D_0[i] is card i
+                i = perm[i]
+            out.append(Card(i))
+        return out
+
+
+class _LateFault(GameFault):
+    """A violation found after the fact (in the full-knowledge replay of a hand), at an
+    earlier entry than the one being applied."""
+
+    def __init__(self, code: ErrorCode, detail: str, blamed_seat: int, entry_index: int) -> None:
+        super().__init__(code, detail, blamed_seat)
+        self.entry_index = entry_index
+
+
+@dataclass
+class _Trace:
+    """One deck instance's engine events, with deck positions and the entry of each."""
+
+    events: list[tuple[object, tuple[int, ...], int]] = field(default_factory=list)
+
+
+class _ObserverDriver(GameDriver):
+    """The game driver from no seat (``seat`` None): every seat's deal items and actions
+    are received and checked; its hands show no private card.  After each hand it replays
+    the hand with every card known (from the verified seeds) and records it."""
+
+    def __init__(self, table: TableInfo) -> None:
+        super().__init__(table, None, b"")  # type: ignore[arg-type]
+        self.entry_index = 0
+        self.trace = _Trace()
+        self.names = [s.name for s in table.seats]
+        self.recorder = MatchRecorder(1, self.names)
+        self.full: Match | None = None  # the match with every card known
+        self.draws: list[dict[int, Card]] = []
+        self.first_dealer: int | None = None
+        self.redeals = 0
+
+    def _new_deck(self, cutter: int | None) -> None:
+        # As GameDriver._new_deck, with a deck of no seat.
+        self.deck = _ObserverDeck(self.table, self.hand_no, self.instance, cutter)
+        self.top = 0
+        self._engine_events = 0
+        self._finishing = None
+        self.trace = _Trace()
+
+    def _start_hand(self) -> None:
+        assert self.match is not None and self.match.hand is not None
+        # The match is omniscient (viewer None); its fresh hand is masked for no seat.
+        self.match = self.match.with_hand(self.match.hand._with(viewer=_NO_SEAT))
+        super()._start_hand()
+
+    def _set_hand(self, hand: Hand) -> None:
+        for ev in hand.events[self._engine_events:]:
+            positions: tuple[int, ...] = ()
+            if isinstance(ev, DealEvent):
+                positions = tuple(range(self.top - len(ev.recipients), self.top))
+            self.trace.events.append((ev, positions, self.entry_index))
+        super()._set_hand(hand)
+
+    def _first_dealer(self) -> bool:
+        before = len(self._events)
+        progressed = super()._first_dealer()
+        for ev in self._events[before:]:
+            if isinstance(ev, FirstDealerDraw_):
+                self.draws.append(dict(ev.draws))
+        if self.match is not None and self.first_dealer is None:
+            self.first_dealer = self.match.first_dealer
+            self.full = Match.new(self.table.rules, self.n, self.first_dealer)
+        return progressed
+
+    def _after_finish(self) -> None:
+        kind = self._finishing
+        if kind in ("redeal", "hand"):
+            self._replay_known(kind)
+        super()._after_finish()
+        if kind == "hand" and self.match is not None and self.full is not None \
+                and self.full.totals != self.match.totals:  # the two replays must agree
+            raise LocalError("the full-knowledge replay disagrees with the live one")
+
+    # ------------------------------------------------------------ full knowledge
+
+    def _replay_known(self, kind: str) -> None:
+        deck, full = self.deck, self.full
+        assert isinstance(deck, _ObserverDeck) and full is not None and full.hand is not None
+        cards = deck.cards_by_position()
+        hand = full.hand
+        for ev, positions, index in self.trace.events:
+            try:
+                if isinstance(ev, DealEvent):
+                    hand = hand.deal([cards[p] for p in positions])
+                elif isinstance(ev, CutEvent):
+                    hand = hand.choose_cut(ev.keep, ev.card)
+                elif isinstance(ev, PlayEvent):
+                    hand = hand.play(ev.seat, ev.card, ev.capture)
+                elif not isinstance(ev, SweepEvent):
+                    raise LocalError(f"unexpected engine event {ev!r}")
+            except IllegalMove as exc:
+                seat = getattr(ev, "seat", None)
+                raise _LateFault(ErrorCode.ILLEGAL_MOVE, f"{exc.rule}: {exc} (found with "
+                                 "every hand known, after the hand)",
+                                 seat if seat is not None else 0, index) from None
+            except InvalidDeal as exc:  # cannot happen once the seeds are verified
+                raise LocalError(f"full-knowledge replay: {exc}") from None
+        if kind == "redeal":
+            if not hand.needs_redeal:
+                raise LocalError("full-knowledge replay: the redeal was not due")
+            self.recorder.note_redeal(hand)
+            self.full = full.redeal()
+            self.redeals += 1
+            return
+        if not hand.is_over:
+            raise LocalError("full-knowledge replay: the hand is not over")
+        self.full = full.with_hand(hand).finish_hand()
+        self.recorder.note_hand(self.full, hand)
+        self.redeals = 0
+
+
+class _SeatlessIdentity:
+    """Stands in for an identity where the session's constructor wants one; an auditor
+    never signs anything."""
+
+    def __init__(self, public: bytes) -> None:
+        self.public = public
+
+
+class _AuditSession(Session):
+    """The session from no seat: the very checks every peer runs on every entry it
+    receives, applied to every seat's entries (it never makes entries of its own)."""
+
+    def __init__(self, table: TableInfo, genesis: Entry) -> None:
+        super().__init__(_SeatlessIdentity(table.seats[0].key), table, 0,  # type: ignore
+                         genesis, master=bytes(32))
+        self.seat = None  # type: ignore[assignment]
+        self.game: _ObserverDriver = _ObserverDriver(table)  # not started yet: swap it
+
+    def _apply(self, entry: Entry) -> None:
+        self.game.entry_index = self.chain.length - 1
+        super()._apply(entry)
+
+
+# ---------------------------------------------------------------------------- report
+
+
+@dataclass(frozen=True)
+class AbortClaim:
+    """An ``abort`` entry found in the log: who signed it and what it says."""
+
+    index: int
+    by_seat: int
+    code: str
+    blamed: int | None
+    why: str
+
+
+@dataclass
+class AuditReport:
+    """What :func:`audit_log` found.
+
+    ``verdict``: :data:`VALID`, :data:`INVALID` or :data:`INCOMPLETE`.  For an invalid log,
+    ``entry`` is the index (0 = the genesis) of the first offending entry, ``code`` the
+    wire code name (``illegal_move``, ``deal_failure``, ``bad_signature``...), ``blamed``
+    the seat to blame or None when no signature pins it on a seat (the file was altered),
+    ``reason`` a sentence.  For an incomplete one, ``code`` is ``aborted`` (with the
+    :attr:`aborts` that ended the game) or ``truncated`` or ``unfinished``.
+
+    ``records`` are the game records (:mod:`chkobba_p2p.record`) of every hand the audit
+    completed, with every card known, and the match record once the match is complete.
+    """
+
+    path: str
+    verdict: str
+    code: str | None = None
+    blamed: int | None = None
+    reason: str = ""
+    entry: int | None = None
+    entries: int = 0
+    header: dict = field(default_factory=dict)
+    table: TableInfo | None = None
+    records: list[dict] = field(default_factory=list)
+    draws: list[dict[int, Card]] = field(default_factory=list)
+    first_dealer: int | None = None
+    aborts: list[AbortClaim] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    winner: int | None = None
+    totals: tuple[int, ...] = ()
+
+    @property
+    def exit_code(self) -> int:
+        return {VALID: EXIT_VALID, INVALID: EXIT_INVALID, INCOMPLETE: EXIT_INCOMPLETE}[
+            self.verdict]
+
+    @property
+    def players(self) -> int:
+        return self.table.players if self.table else 0
+
+    def seat_label(self, seat: int | None) -> str:
+        if seat is None:
+            return "no seat (the file was altered; no signature pins it on a player)"
+        if self.table is not None and 0 <= seat < self.table.players:
+            s = self.table.seats[seat]
+            return f"seat {seat} ({s.name}, key {s.fingerprint})"
+        return f"seat {seat}"
+
+    def summary(self) -> str:
+        """One line: the verdict and why."""
+        if self.verdict == VALID:
+            return (f"VALID: {self.entries} entries; every signature, the chain, the deal's "
+                    "proofs and reveals, every move and every score check out")
+        where = f"entry #{self.entry}: " if self.entry is not None else ""
+        head = "INVALID" if self.verdict == INVALID else "INCOMPLETE"
+        blame = ""
+        if self.verdict == INVALID or self.blamed is not None:
+            blame = f" -- blamed: {self.seat_label(self.blamed)}"
+        return f"{head} ({self.code}): {where}{self.reason}{blame}"
+
+    def to_dict(self) -> dict:
+        """Plain data for JSON (the verdict; the records are separate)."""
+        return {"path": self.path, "verdict": self.verdict, "code": self.code,
+                "blamed": self.blamed, "reason": self.reason, "entry": self.entry,
+                "entries": self.entries, "winner": self.winner, "totals": list(self.totals),
+                "aborts": [a.__dict__ for a in self.aborts], "warnings": list(self.warnings)}
+
+
+# ---------------------------------------------------------------------------- audit
+
+
+def audit_log(path: str | Path) -> AuditReport:
+    """Audit the log file at ``path``.  Raises :class:`LogUnreadable` if it is not a log."""
+    log = read_log(path)
+    return audit_bodies(log.bodies, header=log.header, tail=log.tail, path=log.path)
+
+
+def _header_warnings(header: dict, table: TableInfo) -> list[str]:
+    out = []
+    game, seat, key = header.get("game"), header.get("seat"), header.get("key")
+    if game != table.game:
+        out.append("the log header names another game than the genesis (the header is not "
+                   "signed)")
+    if not (isinstance(seat, int) and 0 <= seat < table.players
+            and table.seats[seat].key == key):
+        out.append("the log header's seat and key do not match the genesis (the header is "
+                   "not signed)")
+    return out
+
+
+def _envelope_blame(entry: Entry, exc: ProtocolError, session: _AuditSession
+                    ) -> tuple[int | None, str]:
+    """Whom an envelope fault inside a log can be pinned on, and the sentence."""
+    table = session.table
+    code = exc.error_code
+    if code == ErrorCode.BAD_SIGNATURE:
+        for s in table.seats:
+            if s.seat != entry.seat and verify_signature(s.key, ENTRY_DOMAIN, entry.payload,
+                                                         entry.signature):
+                return s.seat, (f"an entry in seat {entry.seat}'s name is signed with seat "
+                                f"{s.seat}'s key")
+        return None, (f"the signature of an entry in seat {entry.seat}'s name does not verify: "
+                      "the entry was altered after it was signed (or forged)")
+    chained = entry.prev == session.head
+    if code in (ErrorCode.OUT_OF_TURN, ErrorCode.BAD_SEQUENCE,
+                ErrorCode.PROTOCOL_VIOLATION) and chained:
+        # Correctly signed and extending the transcript: its signer made it.
+        return entry.seat, f"{exc.detail or code.sentence} (signed by seat {entry.seat})"
+    if code in (ErrorCode.BAD_CHAIN, ErrorCode.BAD_SEQUENCE):
+        return None, ("the entry does not extend the transcript: an entry before it is "
+                      f"missing, reordered or replaced ({exc.detail or code.sentence})")
+    return None, exc.detail or code.sentence
+
+
+def _abort_claim(index: int, entry: Entry, players: int) -> AbortClaim:
+    f = entry.fields
+    try:
+        code = ErrorCode(f.get("code")).name.lower()
+    except ValueError:
+        code = f"code {f.get('code')!r}"
+    blamed = f.get("blamed")
+    if not (isinstance(blamed, int) and not isinstance(blamed, bool) and 0 <= blamed < players):
+        blamed = None
+    why = f.get("why") if isinstance(f.get("why"), str) else ""
+    return AbortClaim(index, entry.seat, code, blamed, why[:1000])
+
+
+def audit_bodies(bodies: Sequence[bytes], *, header: dict | None = None,
+                 tail: str | None = None, path: str = "<memory>") -> AuditReport:
+    """Audit a transcript given as its entries' frame bodies (genesis first), as a log
+    file holds them.  ``tail`` is how the file ended (see :class:`LogFile`)."""
+    report = AuditReport(path, INCOMPLETE, header=dict(header or {}))
+    session: _AuditSession | None = None
+
+    def finish(verdict: str, code: str | None, reason: str, *, blamed: int | None = None,
+               entry: int | None = None) -> AuditReport:
+        report.verdict, report.code, report.reason = verdict, code, reason
+        report.blamed, report.entry = blamed, entry
+        if session is not None:
+            drv = session.game
+            report.records = list(drv.recorder.records)
+            report.draws = list(drv.draws)
+            report.first_dealer = drv.first_dealer
+            if drv.full is not None:
+                report.totals = tuple(drv.full.totals)
+                report.winner = drv.full.winner
+        return report
+
+    if not bodies:
+        return finish(INCOMPLETE, "unfinished", "the log holds no entry, not even the genesis")
+    for i, body in enumerate(bodies):
+        report.entries = i
+        try:
+            entry = wire.open_entry(body)
+        except ProtocolError as exc:
+            return finish(INVALID, ErrorCode.MALFORMED.name.lower(),
+                          f"not a signed entry ({exc})", entry=i)
+        if session is None:
+            try:
+                table = TableInfo.from_entry(entry)
+            except ProtocolError as exc:
+                return finish(INVALID, exc.error_code.name.lower(),
+                              f"the genesis entry is refused: {exc}", entry=0)
+            if not verify_signature(table.seats[0].key, ENTRY_DOMAIN, entry.payload,
+                                    entry.signature):
+                return finish(INVALID, "bad_signature", "the genesis entry is not signed by "
+                              "the key it gives the host (seat 0)", entry=0)
+            report.table = table
+            if header is not None:
+                report.warnings.extend(_header_warnings(header, table))
+            session = _AuditSession(table, entry)
+            continue
+        try:
+            session.receive(entry)
+        except ProtocolError as exc:
+            blamed, why = _envelope_blame(entry, exc, session)
+            return finish(INVALID, exc.error_code.name.lower(), why, blamed=blamed, entry=i)
+        except _LateFault as exc:
+            return finish(INVALID, exc.error_code.name.lower(), exc.detail,
+                          blamed=_seat_or_none(exc.blamed_seat, session), entry=exc.entry_index)
+        except GameFault as exc:
+            return finish(INVALID, exc.error_code.name.lower(), exc.detail,
+                          blamed=_seat_or_none(exc.blamed_seat, session), entry=i)
+        except Exception as exc:  # noqa: BLE001 - a hostile file must never crash the auditor
+            return finish(INVALID, "unprocessable", f"the auditor cannot process this entry "
+                          f"({type(exc).__name__}: {exc})", entry=i)
+        if entry.kind == "abort":
+            report.aborts.append(_abort_claim(i, entry, session.table.players))
+    report.entries = len(bodies)
+    assert session is not None
+    if tail is not None and tail != "truncated":
+        return finish(INVALID, "malformed", f"the file is damaged after entry "
+                      f"#{len(bodies) - 1}: {tail}", entry=len(bodies))
+    if session.phase == Phase.DONE:
+        if tail == "truncated":
+            report.warnings.append("a torn frame after the end of the match was ignored")
+        drv = session.game
+        if drv.full is None or drv.full.winner is None or session.done is None \
+                or drv.full.winner != session.done.winner_side:
+            return finish(INVALID, "unprocessable", "the full-knowledge replay does not reach "
+                          "the signed result", entry=len(bodies) - 1)
+        result = result_sentence(drv.full.winner, drv.full.totals, session.table.players)
+        return finish(VALID, None, f"complete: {result}")
+    if session.aborted is not None or report.aborts:
+        a = report.aborts[0]
+        return finish(INCOMPLETE, "aborted", f"seat {a.by_seat} ended the game: {a.code}: "
+                      f"{a.why or 'no reason given'}; no violation in the entries before it",
+                      blamed=a.blamed, entry=a.index)
+    if tail == "truncated":
+        return finish(INCOMPLETE, "truncated", f"the file ends in the middle of a frame after "
+                      f"entry #{len(bodies) - 1} (a crash, or a cut file); no violation before")
+    return finish(INCOMPLETE, "unfinished", f"the log stops after entry #{len(bodies) - 1}, "
+                  f"before the match is complete ({session.phase}); no violation before")
+
+
+def _seat_or_none(seat: int | None, session: _AuditSession) -> int | None:
+    if isinstance(seat, int) and 0 <= seat < session.table.players:
+        return seat
+    return None
+
+
+def hand_lines(record: dict) -> list[str]:
+    """A hand record, play by play, as text lines."""
+    out = [f"hand {record['number']}: dealer seat {record['dealer']}, cutter seat "
+           f"{record['cutter']}"]
+    for i, r in enumerate(record.get("redeals", []), 1):
+        out.append(f"  redeal {i}: opening table {' '.join(r['table'])} -> dealt again")
+    for ev in record["events"]:
+        (kind, b), = ev.items()
+        if kind == "deal":
+            by: dict[str, list[str]] = {}
+            for who, c in zip(b["to"], b["cards"], strict=True):
+                by.setdefault("table" if who is None else f"seat {who}", []).append(c or "??")
+            what = "; ".join(f"{k}: {' '.join(v)}" for k, v in by.items())
+            out.append(f"  {'draw' if b['draw'] else 'deal'}  {what}")
+        elif kind == "cut":
+            out.append(f"  cut   seat {b['seat']} " + ("keeps the drawn card" if b["keep"]
+                                                       else f"places {b['card']} on the table"))
+        elif kind == "play":
+            take = f" takes {' + '.join(b['capture'])}" if b["capture"] else " (stays)"
+            out.append(f"  play  seat {b['seat']}: {b['card']}{take}"
+                       + ("  CHKOBBA" if b["chkobba"] else ""))
+        elif kind == "sweep" and b["cards"]:
+            out.append(f"  end   seat {b['seat']} takes the rest: {' '.join(b['cards'])}")
+    out.extend("  " + line for line in score_lines(record))
+    return out
+
+
+def score_lines(record: dict) -> list[str]:
+    """A hand's points breakdown, per side."""
+    s = record["score"]
+    cats = s["categories"]
+
+    def who(cat: str) -> str:
+        w = cats.get(cat)
+        return "beji" if w is None else f"side {w}"
+    parts = [f"{cat} {who(cat)}" for cat in cats]
+    return [f"cards {s['cards']}, diamonds {s['diamonds']}, sevens {s['sevens']}"
+            + (f", sixes {s['sixes']}" if "barmila" in cats else ""),
+            f"points: {', '.join(parts)}, chkobbas {s['chkobbas']} -> "
+            f"{' / '.join(str(p) for p in s['points'])} "
+            f"(totals {' / '.join(str(t) for t in record['totals'])})"]

@@ -1,0 +1,119 @@
+"""Shared helpers for the audit tests (no tests here): whole matches between in-process
+sessions (the library's own :class:`Session`, real signatures and real deal crypto), with
+a hook that lets one seat cheat *before it signs*, so that the logs hold validly signed
+cheating entries exactly as a dishonest peer would produce them."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from chkobba_p2p import wire
+from chkobba_p2p.bots import make_bot
+from chkobba_p2p.rules import PRESETS, Ruleset
+from chkobba_p2p.session import GameFault, Lobby, Phase, Session
+from chkobba_p2p.transcript import TranscriptWriter
+from chkobba_p2p.wire import ErrorCode, Identity, ProtocolError
+
+#: ``hook(session)`` runs just before ``session`` signs its next entry; it may change
+#: what the seat is about to sign: ``session.game._out`` (the deal items) and
+#: ``session._decided`` (the action).  Return True once it has cheated.
+Hook = Callable[[Session], bool]
+
+
+@dataclass
+class Played:
+    """An in-process match: every seat's session (their ``bodies`` are their logs)."""
+
+    sessions: list[Session]
+    identities: list[Identity]
+    events: list[list[object]] = field(default_factory=list)
+    cheated_at: int | None = None  # transcript index of the cheating entry
+
+    def write_log(self, path: Path, seat: int = 0) -> Path:
+        s = self.sessions[seat]
+        w = TranscriptWriter(path)
+        w.write_header(game=s.table.game, seat=seat, key=self.identities[seat].public,
+                       name=s.table.seats[seat].name, host="in-process")
+        for body in s.bodies:
+            w.append(body)
+        w.close()
+        return path
+
+
+def make_sessions(n: int, rules: Ruleset, proofs: bool) -> tuple[list[Session], list[Identity]]:
+    ids = [Identity.generate() for _ in range(n)]
+    lobby = Lobby(ids[0], "host", rules, n, shuffle_proofs=proofs)
+    for i in range(1, n):
+        lobby.take_seat(ids[i].public, f"peer{i}")
+    table = lobby.table()
+    host, genesis = Session.create(ids[0], table)
+    return [host] + [Session.join(ids[i], genesis, ids[0].public) for i in range(1, n)], ids
+
+
+def play(n: int = 2, *, rules: Ruleset | None = None, proofs: bool = False,
+         cheater: int | None = None, hook: Hook | None = None,
+         sessions: tuple[list[Session], list[Identity]] | None = None,
+         stop_after: int | None = None, abort_by: int | None = None,
+         abort_code: ErrorCode = ErrorCode.TIMEOUT, seed: int = 1) -> Played:
+    """Play a match between in-process sessions with greedy bots.
+
+    ``cheater``/``hook``: the hook changes what that seat signs (see :data:`Hook`).  The
+    honest seats react as a real peer does: a refused entry makes the receiver sign an
+    ``abort`` blaming the seat at fault, which every other seat receives.
+    ``stop_after``: after that many transcript entries, ``abort_by`` signs an abort with
+    ``abort_code`` blaming the seat holding the floor (a timeout), and the game ends."""
+    if sessions is None:
+        sessions = make_sessions(n, rules or PRESETS["tunisian"], proofs)
+    ss, ids = sessions
+    bots = [make_bot("greedy", seed + i) for i in range(n)]
+    played = Played(ss, ids, [[] for _ in range(n)])
+    cheated = False
+
+    def broadcast(sender: int, entry: wire.Entry) -> None:
+        for j, other in enumerate(ss):
+            if j == sender or other.finished:
+                continue
+            try:
+                other.receive(entry)
+            except GameFault as fault:
+                ab = other.abort(fault.error_code, fault.blamed_seat, fault.detail,
+                                 fault.evidence)
+                broadcast(j, ab)
+            except ProtocolError as err:
+                ab = other.abort(err.error_code, 0, err.detail, entry.body)
+                broadcast(j, ab)
+            played.events[j].extend(other.take_events())
+
+    for _ in range(100_000):
+        if all(s.finished for s in ss):
+            break
+        live = [s for s in ss if not s.finished]
+        if stop_after is not None and live[0].length >= stop_after:
+            who = abort_by if abort_by is not None else 0
+            s = ss[who]
+            ab = s.abort(abort_code, s.floor, f"seat {s.floor} did not send in time")
+            broadcast(who, ab)
+            break
+        progressed = False
+        for i, s in enumerate(ss):
+            if s.finished or s.floor != i:
+                continue
+            d = s.decision
+            if d is not None:
+                bot = bots[i]
+                s.decide(bot.choose_play(d.hand) if d.kind == "play" else bot.choose_cut(d.hand))
+            if hook is not None and i == cheater and not cheated and s.phase == Phase.PLAYING:
+                cheated = hook(s)
+                if cheated:
+                    played.cheated_at = s.length
+            entry = s.next_entry()
+            played.events[i].extend(s.take_events())
+            if entry is None:
+                continue
+            progressed = True
+            broadcast(i, entry)
+        if not progressed:
+            break
+    return played
