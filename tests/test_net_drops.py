@@ -1,0 +1,123 @@
+"""Drops: a peer whose connection breaks comes back and the match completes; a peer that
+never comes back ends the game, after a visible countdown, with a signed record of who
+left.  And the LAN beacon is heard."""
+
+from __future__ import annotations
+
+import dataclasses
+import socket
+
+import trio
+from test_net_support import FAST, GatedBot, host_config, join_config
+
+from chkobba_p2p.net import ClientPeer, HostPeer, listen_beacons
+from chkobba_p2p.peer import BotController, Resumed, Waiting
+from chkobba_p2p.transcript import read_transcript
+from chkobba_p2p.wire import ErrorCode, open_entry
+
+
+class Recorder(BotController):
+    def __init__(self, seed: int) -> None:
+        super().__init__("greedy", seed)
+        self.events: list[object] = []
+
+    def on_event(self, event: object) -> None:
+        self.events.append(event)
+
+
+async def test_dropped_connection_reconnects_and_the_match_completes(tmp_path):
+    gate = GatedBot(gate_at=3)
+    host_ctl = Recorder(0)
+    host = HostPeer(host_config(tmp_path), host_ctl)
+    out = {}
+    async with trio.open_nursery() as nursery:
+        async def run_host(task_status=trio.TASK_STATUS_IGNORED):
+            out["host"] = await host.run(task_status)
+
+        port = await nursery.start(run_host)
+        guest = ClientPeer(join_config(tmp_path, port, "guest"), gate)
+
+        async def cut_the_wire():
+            await gate.holding.wait()
+            await guest.link.stream.aclose()  # the connection dies under the guest
+            gate.release.set()
+
+        nursery.start_soon(cut_the_wire)
+        out["guest"] = await guest.run()
+    assert out["host"].completed and out["guest"].completed
+    assert out["host"].done == out["guest"].done
+    assert any(isinstance(e, Waiting) and e.seat == 1 for e in host_ctl.events)
+    assert any(isinstance(e, Resumed) and e.seat == 1 for e in host_ctl.events)
+    assert read_transcript(tmp_path / "host.chklog").bodies == \
+        read_transcript(tmp_path / "guest.chklog").bodies
+
+
+async def test_peer_that_never_returns_ends_the_game_with_a_signed_record(tmp_path):
+    timeouts = dataclasses.replace(FAST, reconnect=1.5)
+    host_ctl = Recorder(0)
+    host = HostPeer(dataclasses.replace(host_config(tmp_path, players=4), timeouts=timeouts),
+                    host_ctl)
+    gate = GatedBot(gate_at=2)
+    out: dict[str, object] = {}
+    ctls = [Recorder(1), gate, Recorder(3)]
+    async with trio.open_nursery() as nursery:
+        async def run_host(task_status=trio.TASK_STATUS_IGNORED):
+            out["host"] = await host.run(task_status)
+
+        port = await nursery.start(run_host)
+
+        async def guest(i: int) -> None:
+            cfg = dataclasses.replace(join_config(tmp_path, port, f"g{i}"), timeouts=timeouts)
+            peer = ClientPeer(cfg, ctls[i])
+            if i == 1:
+                with trio.CancelScope() as scope:
+                    nursery.start_soon(_vanish, gate, scope)
+                    out[f"g{i}"] = await peer.run()
+                return  # this peer's process "died": nothing more from it
+            out[f"g{i}"] = await peer.run()
+
+        with trio.fail_after(30):
+            async with trio.open_nursery() as guests:
+                for i in range(3):
+                    guests.start_soon(guest, i)
+    host_out = out["host"]
+    assert host_out.aborted is not None
+    assert host_out.aborted.code is ErrorCode.PEER_LEFT
+    left = host_out.aborted.blamed_seat
+    assert left is not None and left != 0
+    # The others saw the countdown and ended on the host's signed record.
+    for i in (0, 2):
+        o = out[f"g{i}"]
+        assert o.aborted is not None and o.aborted.code is ErrorCode.PEER_LEFT
+        assert o.aborted.by_seat == 0 and o.aborted.blamed_seat == left
+        assert any(isinstance(e, Waiting) and e.seat == left for e in ctls[i].events)
+    # The record is the last entry of the host's log, signed by seat 0.
+    last = open_entry(read_transcript(tmp_path / "host.chklog").bodies[-1])
+    assert last.kind == "abort" and last.seat == 0 and last.fields["blamed"] == left
+
+
+async def _vanish(gate: GatedBot, scope: trio.CancelScope) -> None:
+    await gate.holding.wait()
+    scope.cancel()
+
+
+def _free_udp_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+async def test_lan_beacon_is_heard(tmp_path):
+    beacon_port = _free_udp_port()
+    cfg = dataclasses.replace(host_config(tmp_path), beacon=True, beacon_port=beacon_port,
+                              name="beacon-table")
+    host = HostPeer(cfg, BotController("greedy", 0))
+    async with trio.open_nursery() as nursery:
+        port = await nursery.start(host.run)
+        found = await listen_beacons(2.5, beacon_port)
+        nursery.cancel_scope.cancel()
+    tables = [b for b in found if b.port == port]
+    assert tables, found
+    b = tables[0]
+    assert b.name == "beacon-table" and b.players == 2 and b.free == 1
+    assert b.fingerprint == host.identity.fingerprint
