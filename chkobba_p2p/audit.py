@@ -637,10 +637,12 @@ def score_lines(record: dict) -> list[str]:
     """A hand's points breakdown, per side."""
     s = record["score"]
     cats = s["categories"]
+    name = "team" if record.get("players") == 4 else "seat"
+    first = 1 if name == "team" else 0  # teams are numbered from 1, seats from 0
 
     def who(cat: str) -> str:
         w = cats.get(cat)
-        return "beji" if w is None else f"side {w}"
+        return "beji" if w is None else f"{name} {w + first}"
     parts = [f"{cat} {who(cat)}" for cat in cats]
     return [f"cards {s['cards']}, diamonds {s['diamonds']}, sevens {s['sevens']}"
             + (f", sixes {s['sixes']}" if "barmila" in cats else ""),
