@@ -19,7 +19,7 @@ from chkobba_p2p import rules as R
 from chkobba_p2p import session as S
 from chkobba_p2p.bots import LEVELS
 from chkobba_p2p.errors import ChkobbaError, IllegalMove
-from chkobba_p2p.net import Listening, listen_beacons
+from chkobba_p2p.net import ClientPeer, Listening, listen_beacons
 from chkobba_p2p.peer import (
     DEFAULT_PORT,
     BotController,
@@ -32,7 +32,6 @@ from chkobba_p2p.peer import (
     Timeouts,
     Waiting,
     host_match,
-    join_match,
 )
 from chkobba_p2p.rules import Ruleset
 from chkobba_p2p.transcript import data_dir, default_log_path, load_identity
@@ -277,9 +276,10 @@ def _run_client(args: argparse.Namespace, address: str, controller: SeatControll
     log_path = Path(args.log) if args.log else default_log_path(args.name)
     config = JoinConfig(address, name=args.name, identity=identity, state_path=state,
                         log_path=log_path, timeouts=_timeouts(args))
-    print(f"log: {log_path}", flush=True)
+    peer = ClientPeer(config, controller)  # resumes a crashed game of this identity, if any
+    print(f"log: {peer.log.path}", flush=True)
     try:
-        outcome = trio.run(join_match, config, controller)
+        outcome = trio.run(peer.run)
     except ChkobbaError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
