@@ -177,7 +177,9 @@ class TableState:
     # ------------------------------------------------------------------ updating
 
     def with_table(self, table: TableInfo, seat: int) -> TableState:
-        """Everything the genesis fixes: players, rules, names, keys, the local seat."""
+        """Everything the genesis fixes: players, rules, names, keys, the local seat.
+        (A :class:`~chkobba_p2p.session.TableInfo` given to :meth:`apply` does the same,
+        finding the local seat by :attr:`my_fingerprint`.)"""
         return replace(
             self._sized(table.players), seat=seat, rules=table.rules,
             names=tuple(s.name for s in table.seats),
@@ -235,6 +237,15 @@ class TableState:
         return replace(self, dealer=dealer, hand=(), counts=(0,) * n, table=(), stock=40,
                        piles=((),) * k, chkobbas=(0,) * k, turn=(dealer + 1) % n,
                        cutting=False, drawn=None, last_play=None, last_capturer=None)
+
+    def _on_table(self, table: TableInfo) -> TableState:
+        seat = self.seat
+        fps = [s.fingerprint for s in table.seats]
+        if self.my_fingerprint in fps:
+            seat = fps.index(self.my_fingerprint)
+        return self.with_table(table, seat) if seat is not None else replace(
+            self._sized(table.players), rules=table.rules,
+            names=tuple(s.name for s in table.seats), fingerprints=tuple(fps))
 
     def _on_lobby(self, ev: Lobby) -> TableState:
         st = self._sized(len(ev.seats))
@@ -344,6 +355,7 @@ class TableState:
 
 
 _HANDLERS = {
+    TableInfo: TableState._on_table,
     Lobby: TableState._on_lobby,
     HandStarted: TableState._on_hand_started,
     RedealEvent: TableState._on_redeal,

@@ -33,6 +33,7 @@ from chkobba_p2p.peer import (
     DEFAULT_PORT,
     HostConfig,
     JoinConfig,
+    Lobby,
     Outcome,
     SeatController,
     Timeouts,
@@ -262,6 +263,9 @@ def cmd_host(args: argparse.Namespace) -> int:
     address = lan_address() if args.bind in ("0.0.0.0", "::", "") else args.bind
     ui = _ui(args, "host", seat=0, rules=rules, players=args.players, address=address,
              my_fingerprint=identity.fingerprint, log_path=log_path)
+    # The host's own seat, before anyone joins (the library reports seats as they fill).
+    ui.state = ui.state.apply(Lobby(((name, identity.fingerprint),)
+                                    + (None,) * (args.players - 1)))
     result = run_app(ui, _hosting(config, args.bots, args.level, None))
     return _finish(result, ui)
 

@@ -253,3 +253,40 @@ def test_join_to_a_closed_port_gives_a_clear_error_and_status(tmp_path):
         assert "connection refused" in out
     finally:
         s.kill()
+
+
+def test_host_lobby_and_join_progress_then_a_game_between_two_screens(tmp_path):
+    host = Screen(["host", "--port", "0", "--bind", "127.0.0.1", "--no-beacon", "--lang", "en",
+                   "--name", "amel", "--target", "21"], tmp_path / "h")
+    guest = None
+    try:
+        text = host.wait_for(lambda t: re.search(r"127\.0\.0\.1:(\d+)", t), 20, "the address")
+        port = re.search(r"127\.0\.0\.1:(\d+)", text).group(1)
+        assert "Your table is open" in text
+        assert f"chkobba join 127.0.0.1:{port}" in text
+        assert "Rules: tunisian: target 21" in text
+        assert "Seats (1/2)" in text and "amel (you)" in text and "(free)" in text
+        host_key = re.search(r"key ([0-9a-f]{4}(?:-[0-9a-f]{4}){3})", text).group(1)
+        guest = Screen(["join", f"127.0.0.1:{port}", "--lang", "fr", "--name", "sami"],
+                       tmp_path / "g")
+        # The guest sees the host's key (to check it by voice) and its own seat.
+        gtext = guest.wait_for(lambda t: "Votre main" in t or host_key in t, 20, "the lobby")
+        htext = host.wait_for(lambda t: "sami" in t or "Your hand" in t, 20, "the guest")
+        for s, words in ((host, ("Your hand", "Table", "sami")),
+                         (guest, ("Votre main", "Table", "amel"))):
+            s.wait_for(lambda t, words=words: all(w in t for w in words), 30, "the game")
+        assert host_key in gtext or "Votre main" in gtext
+        assert "sami" in htext
+        guest.press("\x03")
+        guest.wait_for(lambda t: "Quitter la partie ?" in t, 5, "the leave question")
+        guest.child.send("o")
+        assert guest.finish() == 130
+        host.wait_for(lambda t: "sami dropped" in t, 10, "the host to see the guest leave")
+        host.press("q")
+        host.wait_for(lambda t: "Leave the game?" in t, 5, "the leave question")
+        host.child.send("y")
+        assert host.finish() == 130
+    finally:
+        host.kill()
+        if guest is not None:
+            guest.kill()

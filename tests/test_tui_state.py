@@ -92,6 +92,19 @@ def test_lobby_finds_the_local_seat_and_names():
     assert st_.others() == [0]
 
 
+def test_a_table_info_gives_rules_names_and_seat():
+    from chkobba_p2p.wire import Identity
+
+    ids = [Identity.generate() for _ in range(4)]
+    rules = R.Ruleset.preset("cardavia")
+    table = S.TableInfo(b"g" * 16, 1, 4, rules,
+                        tuple(S.SeatInfo(i, k.public, f"p{i}") for i, k in enumerate(ids)))
+    st_ = TableState(my_fingerprint=ids[2].fingerprint).apply(table)
+    assert st_.seat == 2 and st_.players == 4 and st_.rules is rules
+    assert st_.names == ("p0", "p1", "p2", "p3") and st_.my_side == 0
+    assert st_.others() == [3, 0, 1] and st_.target == 11
+
+
 def test_scores_waiting_and_the_end_of_the_match():
     st_ = TableState(seat=0)._sized(2).apply(S.HandStarted(1, 1))
     assert st_.cutter == 0 and st_.turn == 0 and st_.hand_number == 1
