@@ -201,3 +201,52 @@ async def test_entry_out_of_turn(tmp_path):
     await _match(tmp_path, lambda p, h, g, r: _inject_when(host_gate, r, early,
                                                            ErrorCode.OUT_OF_TURN),
                  host_ctl=host_gate)
+
+
+async def test_slow_loris_after_the_handshake(tmp_path):
+    """A seated peer that starts a frame and never finishes it is cut off (frame timeout);
+    its identity then resumes with a real peer and the match completes."""
+    identity = Identity.generate()
+    out = {}
+    async with trio.open_nursery() as nursery:
+        async def run_host(task_status=trio.TASK_STATUS_IGNORED):
+            out["host"] = await host_match(host_config(tmp_path), BotController("greedy", 0),
+                                           task_status=task_status)
+
+        port = await nursery.start(run_host)
+        raw, welcome = await _handshake_raw(port, identity)
+        assert welcome["t"] == "welcome"
+        await raw.send_raw(b"\x00\x00\x00\x40half")  # 64 bytes announced, 4 sent
+        with trio.fail_after(10):
+            err = await raw.until_error()
+        assert err["code"] == ErrorCode.TIMEOUT
+        from chkobba_p2p.net import ClientPeer
+
+        cfg = join_config(tmp_path, port, "again", identity=identity)
+        out["guest"] = await ClientPeer(cfg, BotController("greedy", 1)).run()
+    assert out["host"].completed and out["guest"].completed
+    assert out["host"].done == out["guest"].done
+
+
+async def test_turn_timeout_ends_the_game_blaming_the_silent_seat(tmp_path):
+    import dataclasses
+
+    from test_net_support import FAST
+
+    cfg = dataclasses.replace(host_config(tmp_path),
+                              timeouts=dataclasses.replace(FAST, turn=1.5))
+    silent = GatedBot(gate_at=2)  # never released: the guest sits on the floor
+    out = {}
+    async with trio.open_nursery() as nursery:
+        async def run_host(task_status=trio.TASK_STATUS_IGNORED):
+            out["host"] = await host_match(cfg, BotController("greedy", 0),
+                                           task_status=task_status)
+
+        port = await nursery.start(run_host)
+        from chkobba_p2p.net import ClientPeer
+
+        with trio.fail_after(20):
+            out["guest"] = await ClientPeer(join_config(tmp_path, port, "g"), silent).run()
+    for o in out.values():
+        assert o.aborted is not None and o.aborted.code is ErrorCode.TIMEOUT
+        assert o.aborted.blamed_seat == 1 and o.aborted.by_seat == 0
