@@ -80,7 +80,9 @@ def _ruleset(args: argparse.Namespace) -> Ruleset:
     return rules
 
 
-def _figures(args: argparse.Namespace) -> FigureConvention | None:
+def _figures(args: argparse.Namespace) -> FigureConvention | str | None:
+    if args.figures == "values":
+        return "values"
     return FigureConvention(args.figures) if args.figures else None
 
 
@@ -336,9 +338,10 @@ def _discover(seconds: float) -> str | None:
 def _display(p: argparse.ArgumentParser) -> None:
     p.add_argument("--lang", choices=("en", "fr"), default=None,
                    help="language of the screen (default: from the locale)")
-    p.add_argument("--figures", choices=[f.value for f in FigureConvention], default=None,
-                   help="figure names: tunisian (Queen 8, Jack 9) or french (Jack 8, "
-                        "Queen 9); default: the table's rules")
+    p.add_argument("--figures", choices=[*(f.value for f in FigureConvention), "values"],
+                   default=None,
+                   help="figure names: tunisian (Queen 8, Jack 9), french (Jack 8, Queen 9) "
+                        "or values (8, 9, 10 as numbers: 10♠); default: the table's rules")
     p.add_argument("--ascii", action="store_true",
                    help="suit letters (7D) and plain boxes instead of symbols (7♦)")
     p.add_argument("--no-color", action="store_true",

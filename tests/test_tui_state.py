@@ -178,6 +178,10 @@ def test_cards_show_value_and_suit_symbol_or_letters():
     assert cs.label(card("8S")) == "Q♠"  # Tunisian: the Queen is 8
     assert CardStyle(FigureConvention.FRENCH).label(card("8S")) == "J♠"
     assert CardStyle(symbols=False).label(card("10C")) == "KC"
+    values = CardStyle(values=True)
+    assert values.label(card("10S")) == "10♠" and values.face_text(card("7D")) == " 7♦"
+    row = [line_text(x) for x in card_row(list(cards("10S 7D")), values, 40)]
+    assert row == [" ┌───┐ ┌───┐ ", " │10♠│ │ 7♦│ ", " └───┘ └───┘ "]
     assert cs.style(card("3H")) == "class:card.red"
     assert cs.style(card("3C")) == "class:card.black"
 

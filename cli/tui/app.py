@@ -127,7 +127,7 @@ class TuiApp:
     """The screen: table, hands, captures, scores, lobby, events, and the key bindings."""
 
     def __init__(self, *, kind: str, lang: str = "en", symbols: bool = True,
-                 color: bool = True, figures: FigureConvention | None = None,
+                 color: bool = True, figures: FigureConvention | str | None = None,
                  address: str | None = None, my_fingerprint: str | None = None,
                  seat: int | None = None, rules: R.Ruleset | None = None,
                  players: int | None = None, log_path: Path | None = None) -> None:
@@ -167,8 +167,11 @@ class TuiApp:
 
     @property
     def cs(self) -> CardStyle:
-        figures = self.figures_override or (self.state.rules.figures if self.state.rules
-                                            else FigureConvention.TUNISIAN)
+        override = self.figures_override
+        if override == "values":
+            return CardStyle(FigureConvention.TUNISIAN, self.symbols, values=True)
+        figures = override or (self.state.rules.figures if self.state.rules
+                               else FigureConvention.TUNISIAN)
         return CardStyle(figures, self.symbols)
 
     def label(self, c: Card) -> str:

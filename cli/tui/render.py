@@ -18,19 +18,30 @@ __all__ = ["Line", "CardStyle", "card_row", "card_chips", "line_text", "score_li
 
 
 class CardStyle:
-    """How cards look: figure convention, suit symbols or letters, box characters."""
+    """How cards look: figure convention (or plain values: ``10♠``), suit symbols or
+    letters, box characters."""
 
     def __init__(self, figures: FigureConvention = FigureConvention.TUNISIAN,
-                 symbols: bool = True) -> None:
+                 symbols: bool = True, values: bool = False) -> None:
         self.figures = figures
         self.symbols = symbols
+        self.values = values
+        #: Width of a card's face: ``7♦``/``K♣`` or, with values, `` 7♦``/``10♠``.
+        self.face = 3 if values else 2
         if symbols:
-            self.top, self.side, self.bottom = "┌──┐", "│", "└──┘"
+            h, self.side = "─" * self.face, "│"
+            self.top, self.bottom = f"┌{h}┐", f"└{h}┘"
         else:
-            self.top, self.side, self.bottom = "+--+", "|", "+--+"
+            h, self.side = "-" * self.face, "|"
+            self.top = self.bottom = f"+{h}+"
 
     def label(self, c: Card) -> str:
+        if self.values:
+            return f"{c.value}{c.suit.symbol if self.symbols else c.suit.value}"
         return c.label(self.figures, self.symbols)
+
+    def face_text(self, c: Card) -> str:
+        return self.label(c).rjust(self.face)
 
     def style(self, c: Card) -> str:
         return "class:card.red" if c.suit.is_red else "class:card.black"
@@ -49,7 +60,8 @@ def card_row(cards: Sequence[Card], cs: CardStyle, width: int, *,
     """Cards as small boxes, as many per row as ``width`` allows (3 lines per row, plus a
     line of numbers above when ``numbered``).  ``selected`` is drawn reversed; ``marked``
     cards (e.g. what a capture would take) are underlined."""
-    per_row = max(1, (width - 1) // 5)
+    step = cs.face + 3
+    per_row = max(1, (width - 1) // step)
     out: list[Line] = []
     for start in range(0, max(len(cards), 1), per_row):
         chunk = cards[start:start + per_row]
@@ -65,12 +77,12 @@ def card_row(cards: Sequence[Card], cs: CardStyle, width: int, *,
             elif c in marked:
                 face += " class:card.marked"
             nums.append(("class:card.number" + (" class:card.selected" if i == selected
-                                                else ""), f" {i + 1:<2} "))
+                                                else ""), f" {i + 1:<{cs.face}} "))
             nums.append(("", " "))
             top.append((frame, cs.top))
             top.append(("", " "))
             mid.append((frame, cs.side))
-            mid.append((face, cs.label(c)))
+            mid.append((face, cs.face_text(c)))
             mid.append((frame, cs.side))
             mid.append(("", " "))
             bot.append((frame, cs.bottom))
@@ -87,7 +99,7 @@ def card_chips(cards: Sequence[Card], cs: CardStyle, width: int) -> list[Line]:
     line: Line = [("", " ")]
     used = 1
     for c in cards:
-        chip = 5
+        chip = cs.face + 3
         if used + chip > width and used > 1:
             out.append(line)
             line, used = [("", " ")], 1
