@@ -43,7 +43,7 @@ from typing import Any
 
 from . import wire
 from .cards import Card
-from .deal import MSG_REVEAL, Deal
+from .deal import MSG_KEY, MSG_REVEAL, MSG_SHUFFLE, Deal
 from .deal import crypto as dc
 from .errors import IllegalMove, InvalidDeal, LocalError
 from .record import MatchRecorder, result_sentence
@@ -201,7 +201,8 @@ class _ObserverDeck(DeckInstance):
     """A deck instance of the observer: no secrets; it keeps the seeds as they are opened
     so that, once the deal has verified them, every card of the deck is known."""
 
-    def __init__(self, table: TableInfo, hand: int, instance: int, cutter: int | None) -> None:
+    def __init__(self, table: TableInfo, hand: int, instance: int, cutter: int | None,
+                 owner: _ObserverDriver) -> None:
         # The parent derives a seat's secrets and starts its deal; we throw both away.
         # (Its deal's settings, such as whether this deck's shuffles carry proofs, are the
         # ones every seat uses: the observer copies them.)
@@ -211,12 +212,51 @@ class _ObserverDeck(DeckInstance):
                                   n=table.players, cutter=cutter,
                                   shuffle_proofs=self.deal.shuffle_proofs)
         self.reveal_sent = True  # no reveal of our own to wait for
+        self.owner = owner
+        #: What each seat sent that the seeds are checked against (first of each kind).
+        self.commits: dict[int, bytes] = {}
+        self.shuffled: dict[int, bytes] = {}
         self.seeds: dict[int, bytes] = {}
+        self.seed_entry: dict[int, int] = {}
 
     def receive(self, seat: int, item: dict) -> None:
-        if item.get("t") == MSG_REVEAL and isinstance(item.get("seed"), bytes):
-            self.seeds.setdefault(seat, item["seed"])
+        t = item.get("t")
+        if t == MSG_KEY and isinstance(item.get("commit"), bytes):
+            self.commits.setdefault(seat, item["commit"])
+        elif t == MSG_SHUFFLE and isinstance(item.get("deck"), bytes):
+            self.shuffled.setdefault(seat, item["deck"])
+        elif t == MSG_REVEAL and isinstance(item.get("seed"), bytes) and seat not in self.seeds:
+            self.seeds[seat] = item["seed"]
+            self.seed_entry[seat] = self.owner.entry_index
         super().receive(seat, item)
+
+    def check_open_seeds(self) -> tuple[int, str, int] | None:
+        """For a deck left unfinished (the game ended before every seed was open): check
+        the seeds that *were* opened, each against its commitment and its seat's shuffle
+        step.  A peer that holds every seed but its own may have found a mismatch and
+        ended the game without sending its own; the log still proves it.  Returns
+        ``(seat, reason, entry)`` for the first seat (in seat order) that fails, or None."""
+        deal = self.deal
+        joint = deal.joint_key
+        n = deal.n
+        if self.verified or joint is None or len(self.shuffled) < n:
+            return None
+        try:
+            decks = [dc.initial_deck()] + [dc.unpack_deck(self.shuffled[j]) for j in range(n)]
+        except (ValueError, KeyError):
+            return None
+        for j in sorted(self.seeds):
+            seed = self.seeds[j]
+            if dc.commit_seed(deal.context_parts(), j, seed) != self.commits.get(j):
+                return j, ("bad_opening: the revealed seed does not match the seat's "
+                           "commitment"), self.seed_entry[j]
+            step = dc.shuffle_step(decks[j], joint, dc.expand_permutation(seed),
+                                   dc.expand_randomizers(seed))
+            if step != decks[j + 1]:
+                return j, (f"shuffle_mismatch: seat {j}'s shuffle step is not the one its "
+                           "opened seed commits to (checked from the seeds opened before the "
+                           "game ended)"), self.seed_entry[j]
+        return None
 
     def cards_by_position(self) -> list[Card]:
         """Every position's card, from the opened seeds (only once the deal has verified
@@ -269,7 +309,7 @@ class _ObserverDriver(GameDriver):
 
     def _new_deck(self, cutter: int | None) -> None:
         # As GameDriver._new_deck, with a deck of no seat.
-        self.deck = _ObserverDeck(self.table, self.hand_no, self.instance, cutter)
+        self.deck = _ObserverDeck(self.table, self.hand_no, self.instance, cutter, self)
         self.top = 0
         self._engine_events = 0
         self._finishing = None
@@ -523,6 +563,10 @@ def audit_bodies(bodies: Sequence[bytes], *, header: dict | None = None,
                entry: int | None = None) -> AuditReport:
         report.verdict, report.code, report.reason = verdict, code, reason
         report.blamed, report.entry = blamed, entry
+        if verdict == INVALID and session is not None and entry is not None:
+            seen = {a.index for a in report.aborts}
+            report.aborts.extend(a for a in _later_aborts(bodies, entry + 1, session.table)
+                                 if a.index not in seen)
         if session is not None:
             drv = session.game
             report.records = list(drv.recorder.records)
@@ -578,6 +622,11 @@ def audit_bodies(bodies: Sequence[bytes], *, header: dict | None = None,
     if tail is not None and tail != "truncated":
         return finish(INVALID, "malformed", f"the file is damaged after entry "
                       f"#{len(bodies) - 1}: {tail}", entry=len(bodies))
+    deck = session.game.deck
+    if session.phase != Phase.DONE and isinstance(deck, _ObserverDeck) \
+            and (found := deck.check_open_seeds()) is not None:
+        seat, why, at = found
+        return finish(INVALID, ErrorCode.DEAL_FAILURE.name.lower(), why, blamed=seat, entry=at)
     if session.phase == Phase.DONE:
         if tail == "truncated":
             report.warnings.append("a torn frame after the end of the match was ignored")
@@ -598,6 +647,21 @@ def audit_bodies(bodies: Sequence[bytes], *, header: dict | None = None,
                       f"entry #{len(bodies) - 1} (a crash, or a cut file); no violation before")
     return finish(INCOMPLETE, "unfinished", f"the log stops after entry #{len(bodies) - 1}, "
                   f"before the match is complete ({session.phase}); no violation before")
+
+
+def _later_aborts(bodies: Sequence[bytes], start: int, table: TableInfo) -> list[AbortClaim]:
+    """The correctly signed ``abort`` entries after a violation: what the peers said."""
+    out = []
+    for i in range(start, len(bodies)):
+        try:
+            e = wire.open_entry(bodies[i])
+        except ProtocolError:
+            continue
+        if e.kind == "abort" and e.game == table.game and e.seat < table.players \
+                and verify_signature(table.seats[e.seat].key, ENTRY_DOMAIN, e.payload,
+                                     e.signature):
+            out.append(_abort_claim(i, e, table.players))
+    return out
 
 
 def _seat_or_none(seat: int | None, session: _AuditSession) -> int | None:

@@ -6,7 +6,7 @@ cheating entries exactly as a dishonest peer would produce them."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from chkobba_p2p import wire
@@ -56,18 +56,28 @@ def play(n: int = 2, *, rules: Ruleset | None = None, proofs: bool = False,
          cheater: int | None = None, hook: Hook | None = None,
          sessions: tuple[list[Session], list[Identity]] | None = None,
          stop_after: int | None = None, abort_by: int | None = None,
-         abort_code: ErrorCode = ErrorCode.TIMEOUT, seed: int = 1) -> Played:
+         abort_code: ErrorCode = ErrorCode.TIMEOUT, seed: int = 1,
+         cheater_rules: Ruleset | None = None, levels: tuple[str, ...] = ("greedy",)
+         ) -> Played:
     """Play a match between in-process sessions with greedy bots.
 
     ``cheater``/``hook``: the hook changes what that seat signs (see :data:`Hook`).  The
     honest seats react as a real peer does: a refused entry makes the receiver sign an
     ``abort`` blaming the seat at fault, which every other seat receives.
+    ``cheater_rules``: the cheater's own session plays by these rules instead of the
+    table's (its engine then lets it make moves the table's rules forbid).
     ``stop_after``: after that many transcript entries, ``abort_by`` signs an abort with
-    ``abort_code`` blaming the seat holding the floor (a timeout), and the game ends."""
+    ``abort_code`` blaming the seat holding the floor (a timeout), and the game ends.
+    ``levels``: bot levels, cycled over the seats."""
     if sessions is None:
         sessions = make_sessions(n, rules or PRESETS["tunisian"], proofs)
     ss, ids = sessions
-    bots = [make_bot("greedy", seed + i) for i in range(n)]
+    if cheater is not None and cheater_rules is not None:
+        c = ss[cheater]
+        genesis = wire.open_entry(c.bodies[0])
+        ss[cheater] = Session(ids[cheater], replace(c.table, rules=cheater_rules), cheater,
+                              genesis)
+    bots = [make_bot(levels[i % len(levels)], seed + i) for i in range(n)]
     played = Played(ss, ids, [[] for _ in range(n)])
     cheated = False
 
@@ -108,7 +118,12 @@ def play(n: int = 2, *, rules: Ruleset | None = None, proofs: bool = False,
                 cheated = hook(s)
                 if cheated:
                     played.cheated_at = s.length
-            entry = s.next_entry()
+            try:
+                entry = s.next_entry()
+            except GameFault:
+                # The cheater's own engine refuses what it signed (a forged move): it is
+                # signed and in its transcript all the same; send it.
+                entry = wire.open_entry(s.bodies[-1])
             played.events[i].extend(s.take_events())
             if entry is None:
                 continue
