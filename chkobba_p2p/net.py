@@ -526,6 +526,7 @@ class ClientPeer(_Peer):
         self.host_key: bytes | None = None
         self.saved: SavedGame | None = None
         self.resumed_entries = 0
+        self._fresh = False
         self._try_resume()
 
     def _try_resume(self) -> None:
@@ -555,6 +556,23 @@ class ClientPeer(_Peer):
         if self.link is not None:
             self.link.send(body)
 
+    def _forget_saved_game(self) -> None:
+        print("the host does not know our saved game any more; joining afresh",
+              file=sys.stderr)
+        if self.config.state_path is not None:
+            with contextlib.suppress(OSError):
+                self.config.state_path.unlink()
+        self.session = None
+        self.saved = None
+        self.host_key = None  # a new table may have a new host identity
+        self.error = None
+        path = self.config.log_path
+        if path is None or (path.exists() and path.stat().st_size):
+            path = default_log_path()  # never append a new game to the old one's log
+        self.log = TranscriptWriter(path)
+        self._logged = 0
+        self._fresh = True
+
     async def run(self) -> Outcome:
         async with trio.open_nursery() as nursery:
             self.nursery = nursery
@@ -582,6 +600,10 @@ class ClientPeer(_Peer):
                     return
             else:
                 fatal = await self._connected(stream)
+                if self.session is None and not fatal and not self.finished.is_set() \
+                        and self._fresh:
+                    self._fresh = False
+                    continue  # the saved game was dropped: join afresh at once
                 if fatal or self.finished.is_set():
                     self.finished.set()
                     return
@@ -620,8 +642,11 @@ class ClientPeer(_Peer):
                 nursery.cancel_scope.cancel()
                 if exc.error is not None:
                     self.error = f"refused: {exc.error.get('msg')}"
-                    if exc.error.get("code") == ErrorCode.UNKNOWN_GAME and s is not None:
-                        return True
+                    if exc.error.get("code") == ErrorCode.UNKNOWN_GAME and s is not None \
+                            and self.saved is not None:
+                        # Our saved game is not the one running there: forget it, join anew.
+                        self._forget_saved_game()
+                        return False
                     return exc.error.get("code") not in (ErrorCode.ALREADY_SEATED,)
                 return self.session is None
             except (ProtocolError, trio.TooSlowError) as exc:

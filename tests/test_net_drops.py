@@ -121,3 +121,45 @@ async def test_lan_beacon_is_heard(tmp_path):
     b = tables[0]
     assert b.name == "beacon-table" and b.players == 2 and b.free == 1
     assert b.fingerprint == host.identity.fingerprint
+
+
+def _free_tcp_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+async def test_a_saved_game_the_host_does_not_know_is_dropped(tmp_path):
+    """A peer whose saved game died with its host joins the host's new table afresh."""
+    from chkobba_p2p.wire import Identity
+
+    port = _free_tcp_port()
+    identity = Identity.generate()
+    state = tmp_path / "me.state"
+    gate = GatedBot(gate_at=2)
+    async with trio.open_nursery() as nursery:  # a first game, abandoned mid-hand
+        cfg = dataclasses.replace(host_config(tmp_path), port=port,
+                                  log_path=tmp_path / "h1.chklog")
+        await nursery.start(HostPeer(cfg, BotController("greedy", 0)).run)
+        first = dataclasses.replace(join_config(tmp_path, port, "first"), identity=identity,
+                                    state_path=state)
+        nursery.start_soon(ClientPeer(first, gate).run)
+        await gate.holding.wait()
+        nursery.cancel_scope.cancel()
+    assert state.exists()
+    out = {}
+    async with trio.open_nursery() as nursery:  # the same host address, a new table
+        cfg = dataclasses.replace(host_config(tmp_path), port=port,
+                                  log_path=tmp_path / "h2.chklog")
+
+        async def run_host(task_status=trio.TASK_STATUS_IGNORED):
+            out["host"] = await HostPeer(cfg, BotController("greedy", 0)).run(task_status)
+
+        await nursery.start(run_host)
+        second = dataclasses.replace(join_config(tmp_path, port, "second"), identity=identity,
+                                     state_path=state)
+        with trio.fail_after(30):
+            out["guest"] = await ClientPeer(second, BotController("greedy", 1)).run()
+    assert out["host"].completed and out["guest"].completed
+    assert out["host"].done == out["guest"].done
+    assert not state.exists()
