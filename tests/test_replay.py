@@ -1,0 +1,151 @@
+"""``chkobba replay``: the logs real peers write while they play audit as valid, every
+peer's log gives the same records, and the command's output and exit statuses."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+from test_audit_support import play
+from test_net_support import REPO_ROOT, cli_command, cli_env
+
+from chkobba_p2p import wire
+from chkobba_p2p.audit import EXIT_INCOMPLETE, EXIT_INVALID, EXIT_USAGE, EXIT_VALID, read_log
+from chkobba_p2p.record import read_records, replay_records
+from chkobba_p2p.transcript import MAGIC
+from cli.main import main
+
+LIMIT = 120  # seconds for a whole match between processes
+
+
+def _env(tmp_path: Path) -> dict[str, str]:
+    env = cli_env()
+    env["CHKOBBA_DATA_DIR"] = str(tmp_path / "data")
+    return env
+
+
+def test_logs_written_by_real_peers_replay_to_the_same_valid_match(tmp_path):
+    """A host and a bot in separate processes: each prints its log's path before the game,
+    writes it while it plays, and both logs audit as valid with the very same records."""
+    host = subprocess.Popen(
+        cli_command("host", "--headless", "--port", "0", "--bind", "127.0.0.1", "--no-beacon",
+                    "--quiet", "--players", "2"),  # default log place: the data dir
+        cwd=REPO_ROOT, env=_env(tmp_path), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        text=True)
+    assert host.stdout is not None
+    first = host.stdout.readline()
+    assert first.startswith("log: "), first  # printed at start, before anything else
+    host_log = Path(first[5:].strip())
+    assert host_log.parent == tmp_path / "data" / "logs" and host_log.suffix == ".chklog"
+    port = None
+    deadline = time.monotonic() + 30
+    while port is None and time.monotonic() < deadline:
+        m = re.search(r"listening on port (\d+)", host.stdout.readline())
+        port = int(m.group(1)) if m else None
+    assert port is not None
+    bot = subprocess.Popen(cli_command("bot", f"127.0.0.1:{port}", "--name", "bot1", "--quiet"),
+                           cwd=REPO_ROOT, env=_env(tmp_path), stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, text=True)
+    bot_out, _ = bot.communicate(timeout=LIMIT)
+    host.communicate(timeout=LIMIT)
+    assert bot.returncode == 0 and host.returncode == 0
+    bot_log = Path(bot_out.splitlines()[0][5:].strip())
+    outputs = []
+    for i, log in enumerate((host_log, bot_log)):
+        rec = tmp_path / f"records{i}.jsonl"
+        r = subprocess.run(cli_command("replay", str(log), "--json", str(rec)), cwd=REPO_ROOT,
+                           env=_env(tmp_path), capture_output=True, text=True, timeout=LIMIT)
+        assert r.returncode == EXIT_VALID, r.stdout + r.stderr
+        assert "VALID" in r.stdout and "winner:" in r.stdout
+        records = list(read_records(rec))
+        assert replay_records(records) == records
+        outputs.append(records)
+    assert outputs[0] == outputs[1]
+    assert outputs[0][-1]["type"] == "match"
+
+
+@pytest.fixture(scope="module")
+def log2(tmp_path_factory) -> Path:
+    return play(2, seed=21).write_log(tmp_path_factory.mktemp("replay") / "game.chklog")
+
+
+def test_replay_prints_the_match(log2, capsys):
+    assert main(["replay", str(log2)]) == EXIT_VALID
+    out = capsys.readouterr().out
+    assert "first dealer: seat" in out
+    assert re.search(r"hand 1 \(dealer seat \d", out)
+    assert "points: carta" in out and "result: seat" in out and "winner: seat" in out
+    assert out.rstrip().splitlines()[-1].startswith("VALID: ")
+
+
+def test_replay_shows_one_hand_play_by_play(log2, capsys):
+    assert main(["replay", str(log2), "--hand", "1"]) == EXIT_VALID
+    out = capsys.readouterr().out
+    plays = [line for line in out.splitlines() if line.strip().startswith("play  seat")]
+    assert len(plays) == 36  # every card dealt to a player (4 opened the table), in order
+    assert "hand 2:" not in out
+
+
+def test_replay_json_to_stdout_is_the_records_alone(log2, capsys):
+    assert main(["replay", str(log2), "--json", "-"]) == EXIT_VALID
+    captured = capsys.readouterr()
+    records = [json.loads(line) for line in captured.out.splitlines()]
+    assert records[-1]["type"] == "match" and all(r["type"] == "hand" for r in records[:-1])
+    assert "VALID" in captured.err
+
+
+def test_replay_exit_statuses(log2, tmp_path, capsys):
+    log = read_log(log2)
+    bodies = list(log.bodies)
+    header = wire.encode(log.header)
+
+    def write(name: str, bs: list[bytes]) -> str:
+        p = tmp_path / name
+        p.write_bytes(MAGIC + b"".join(wire.frame(b) for b in [header, *bs]))
+        return str(p)
+
+    bodies_swapped = bodies[:]
+    bodies_swapped[20], bodies_swapped[21] = bodies_swapped[21], bodies_swapped[20]
+    assert main(["replay", write("swapped.chklog", bodies_swapped)]) == EXIT_INVALID
+    out = capsys.readouterr().out
+    assert "INVALID (bad_chain): entry #20" in out and "blamed: no seat" in out
+    assert main(["replay", "--quiet", write("cut.chklog", bodies[:90])]) == EXIT_INCOMPLETE
+    assert capsys.readouterr().out.startswith("INCOMPLETE (unfinished)")
+    torn = tmp_path / "torn.chklog"
+    torn.write_bytes(log2.read_bytes()[:-7])
+    assert main(["replay", str(torn)]) == EXIT_INCOMPLETE
+    assert "INCOMPLETE (truncated)" in capsys.readouterr().out
+    assert main(["replay", str(tmp_path / "nothing.chklog")]) == EXIT_USAGE
+    assert "chkobba replay:" in capsys.readouterr().err
+    (tmp_path / "text.chklog").write_text("not a log\n")
+    assert main(["replay", str(tmp_path / "text.chklog")]) == EXIT_USAGE
+    assert main(["replay", str(log2), "--hand", "99"]) == EXIT_USAGE
+    assert "no hand 99" in capsys.readouterr().err
+
+
+def test_replay_blames_a_cheater_by_name(tmp_path, capsys):
+    def forge(s) -> bool:
+        a = s._decided
+        if not a or a.get("t") != "play":
+            return False
+        a["card"] = (a["card"] + 1) % 40
+        return True
+    played = play(2, cheater=1, hook=forge, seed=22)
+    path = played.write_log(tmp_path / "cheat.chklog")
+    assert main(["replay", str(path)]) == EXIT_INVALID
+    out = capsys.readouterr().out
+    assert re.search(r"INVALID \(deal_failure\): entry #\d+: seat 1 names \w+ but showed", out)
+    assert "blamed: seat 1 (peer1, key" in out
+    assert "abort at entry" in out and "signed by seat 0: deal_failure, blames seat 1" in out
+
+
+def test_replay_help_documents_the_exit_statuses(capsys):
+    with pytest.raises(SystemExit):
+        main(["replay", "--help"])
+    out = capsys.readouterr().out
+    for line in ("0  valid and complete", "1  invalid", "2  usage error", "3  incomplete"):
+        assert line in out
