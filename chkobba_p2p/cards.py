@@ -10,7 +10,7 @@ spades, hearts, diamonds, clubs (``S H D C``).  So ``1S`` is 0, ``7D`` (el haya)
 from __future__ import annotations
 
 from enum import Enum
-from functools import cache, total_ordering
+from functools import cache
 
 __all__ = [
     "Card",
@@ -73,30 +73,29 @@ _SUIT_NAMES = {
 }
 
 
-@total_ordering
-class Card:
+class Card(int):
     """One card: an immutable, interned value (there are exactly 40 Card objects).
 
-    ``Card(26)`` returns the seven of diamonds; build from text with :func:`card`.  Cards
-    compare and sort by wire id and hash to it, so sets of cards iterate the same way in
-    every process.
+    A Card *is* its wire id, an ``int`` in ``0..39``: it compares, sorts and hashes as
+    that number (all in C, which the engine's speed depends on), packs on the wire as
+    it, and ``Card(26)`` returns the seven of diamonds.  Build from text with
+    :func:`card`; ``str(card)`` is the canonical text.
     """
 
-    __slots__ = ("id", "value", "_suit_index")
-    id: int
     #: Capture value, 1 (ace) to 10 (king).
     value: int
 
     def __new__(cls, id: int) -> Card:  # noqa: A002 - the wire id is the card's identity
+        if type(id) is not int and type(id) is not Card:
+            raise ValueError(f"card id must be an integer in 0..39, not {id!r}")
         try:
             return _INTERNED[id]
-        except (KeyError, TypeError):
+        except KeyError:
             raise ValueError(f"card id must be an integer in 0..39, not {id!r}") from None
 
     @classmethod
     def _make(cls, id: int) -> Card:  # noqa: A002
-        c = object.__new__(cls)
-        object.__setattr__(c, "id", id)
+        c = int.__new__(cls, id)
         object.__setattr__(c, "value", id % 10 + 1)
         object.__setattr__(c, "_suit_index", id // 10)
         return c
@@ -104,18 +103,20 @@ class Card:
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("cards are immutable")
 
-    # Equality is identity (object's, done in C: cards are interned); the hash is the
-    # wire id so that sets of cards iterate alike in every process.
-    def __hash__(self) -> int:
-        return self.id
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError("cards are immutable")
 
-    def __lt__(self, other: Card) -> bool:
-        if not isinstance(other, Card):
-            return NotImplemented
-        return self.id < other.id
+    def __bool__(self) -> bool:
+        # A card is always something, the ace of spades (id 0) included.
+        return True
+
+    @property
+    def id(self) -> int:
+        """The wire id, as a plain int."""
+        return int(self)
 
     def __reduce__(self) -> tuple:
-        return (Card, (self.id,))
+        return (Card, (int(self),))
 
     def __copy__(self) -> Card:
         return self
@@ -134,7 +135,7 @@ class Card:
     @property
     def is_haya(self) -> bool:
         """The seven of diamonds, *el haya*."""
-        return self.id == 26
+        return int(self) == 26
 
     @property
     def text(self) -> str:

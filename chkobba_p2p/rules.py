@@ -374,6 +374,7 @@ class HandOver:
 
 Pending = DealStep | CutterChoice | Redeal | Turn | HandOver
 _TURNS = tuple(Turn(seat) for seat in range(4))
+_NO_CAPTURE: frozenset[Card] = frozenset()
 
 
 # --------------------------------------------------------------------------- events
@@ -824,15 +825,19 @@ class Hand:
         seat = self.turn if seat is None else seat
         if seat != self.turn:
             return []
-        hand = [c for c in self.hands[seat] if c is not None]
+        table = self.table
         moves: list[Move] = []
-        for c in dict.fromkeys(hand):
-            options = capture_options(c, self.table)
+        captures = False
+        for c in self.hands[seat]:
+            if c is None:
+                continue
+            options = _capture_options(c.value, table)
             if options:
-                moves.extend(Move(c, o) for o in options)
+                captures = True
+                moves.extend([Move(c, o) for o in options])
             else:
-                moves.append(Move(c))
-        if self.ruleset.forced_capture and any(m.capture for m in moves):
+                moves.append(Move(c, _NO_CAPTURE))
+        if captures and self.ruleset.forced_capture:
             moves = [m for m in moves if m.capture]
         return moves
 

@@ -430,3 +430,16 @@ def test_deal_refuses_duplicates_and_hidden_cards_in_a_view():
         v.deal(DECK[:10])
     ok = v.deal([None, None, None, *DECK[3:10]])
     assert ok.hand_of(1) == (None, None, None) and ok.hand_of(0) == DECK[3:6]
+
+
+def test_cards_are_interned_ints_that_are_always_true():
+    ace = card("1S")
+    assert ace.id == 0 and ace == 0 and bool(ace) and (ace or None) is ace
+    assert Card(26) is card("7D") and hash(card("7D")) == 26
+    assert sorted(cards("10C 1S 7D")) == list(cards("1S 7D 10C"))
+    with pytest.raises(ValueError):
+        Card(40)
+    with pytest.raises(ValueError):
+        card("11H")
+    with pytest.raises(AttributeError):
+        ace.value = 3
