@@ -50,7 +50,7 @@ from chkobba_p2p.peer import Outcome, Resumed, SeatController, Waiting
 from chkobba_p2p.tablestate import TableState
 
 from ..i18n import Translator
-from .render import CardStyle, Line, card_chips, card_row, score_lines, wrap_line
+from .render import CardStyle, Line, by_value, card_chips, card_row, score_lines, wrap_line
 
 __all__ = ["TuiApp", "TuiSeat", "RunResult", "run_app", "STYLE"]
 
@@ -153,6 +153,8 @@ class TuiApp:
         self.score_queue: list[S.HandScored] = []
         self.confirm_leave = False
         self._waiting_line: tuple[int, Line] | None = None
+        #: (rows, columns) to draw for, instead of the terminal's (for tests).
+        self.size: tuple[int, int] | None = None
         self.port: int | None = None
         self.connected = False
         self.finished = False
@@ -178,7 +180,7 @@ class TuiApp:
         return self.cs.label(c)
 
     def labels(self, cards, sep: str = " ") -> str:
-        return self.cs.labels(sorted(cards), sep)
+        return self.cs.labels(by_value(cards), sep)
 
     def who(self, seat: int | None) -> str:
         if seat is not None and seat == self.state.seat:
@@ -285,7 +287,7 @@ class TuiApp:
                                                      self.label(ev.card)),
                     ("", " " + t("hint_takes", opts="").strip() + " "),
                 ]
-                for c in sorted(ev.capture):
+                for c in by_value(ev.capture):
                     line += [(self.cs.style(c), self.label(c)), ("", " ")]
                 if ev.chkobba:
                     line.append(("class:chkobba", t("ev_chkobba")))
@@ -445,6 +447,8 @@ class TuiApp:
             mouse_support=False, refresh_interval=None)
 
     def _size(self) -> tuple[int, int]:
+        if self.size is not None:
+            return self.size
         try:
             size = get_app().output.get_size()
             return size.rows, size.columns
@@ -812,7 +816,7 @@ class TuiApp:
                                                     + t("take_option",
                                                         cards=" + ".join(
                                                             cs.label(c)
-                                                            for c in sorted(m.capture))))])
+                                                            for c in by_value(m.capture))))])
                 return out
             out.append([("class:turn", " " + t("your_turn", n=len(st.hand)))])
             if self.hints:
@@ -835,7 +839,7 @@ class TuiApp:
                 text = t("hint_barred")
             elif opts:
                 text = t("hint_takes", opts=" / ".join(
-                    "+".join(cs.label(x) for x in sorted(o)) for o in opts))
+                    "+".join(cs.label(x) for x in by_value(o)) for o in opts))
             else:
                 text = t("hint_stays")
             out.append([("class:dim", f"   {i + 1} "), (cs.style(c), cs.label(c)),
@@ -847,7 +851,7 @@ class TuiApp:
         out: list[Line] = []
         for i, c in enumerate(self.state.hand):
             opts = R.capture_options(c, self.state.table)
-            text = (t("hint_takes", opts=" / ".join("+".join(cs.label(x) for x in sorted(o))
+            text = (t("hint_takes", opts=" / ".join("+".join(cs.label(x) for x in by_value(o))
                                                     for o in opts))
                     if opts else t("hint_stays"))
             out.append([("class:dim", f"   {i + 1} "), (cs.style(c), cs.label(c)),

@@ -6,15 +6,20 @@ functions return lists of lines and never touch the terminal, so they are tested
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from chkobba_p2p.cards import Card, FigureConvention
 from chkobba_p2p.rules import HandScore
 
 Line = list[tuple[str, str]]
 
-__all__ = ["Line", "CardStyle", "card_row", "card_chips", "line_text", "score_lines",
+__all__ = ["Line", "CardStyle", "by_value", "card_row", "card_chips", "line_text", "score_lines",
            "wrap_line"]
+
+
+def by_value(cards: Iterable[Card]) -> list[Card]:
+    """Cards in the order a player reads a capture: by value, then suit."""
+    return sorted(cards, key=lambda c: (c.value, c.id))
 
 
 class CardStyle:

@@ -1,0 +1,123 @@
+"""The screen's logic without a terminal: what a key does with a decision, and what is
+drawn at 80x24 (prompt_toolkit's app session with a pipe input and a dummy output)."""
+
+from __future__ import annotations
+
+import pytest
+from prompt_toolkit.application import create_app_session
+from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.output import DummyOutput
+
+from chkobba_p2p import rules as R
+from chkobba_p2p import session as S
+from chkobba_p2p.cards import DECK, cards
+from chkobba_p2p.peer import Lobby
+from cli.tui.app import TuiApp, _Request
+
+
+@pytest.fixture
+def app_session():
+    with create_pipe_input() as inp, create_app_session(input=inp, output=DummyOutput()):
+        yield
+
+
+def _ui(hand: R.Hand, lang: str = "en") -> tuple[TuiApp, list]:
+    ui = TuiApp(kind="play", lang=lang, seat=0, rules=hand.ruleset, players=hand.players)
+    ui.size = (24, 80)
+    names = tuple((f"p{i}", f"{i:04x}-0000-0000-0000") for i in range(hand.players))
+    ui.state = ui.state.apply(Lobby(names)).apply(S.HandStarted(1, hand.dealer)).sync(hand)
+    replies: list = []
+    ui.request = _Request("play", hand, replies.append)
+    return ui, replies
+
+
+def _text(fragments) -> str:
+    return "".join(t for _, t in fragments)
+
+
+def _position(ruleset: R.Ruleset, players: int = 2) -> R.Hand:
+    # Seat 0 holds a Queen (8) that takes 7+1 or 5+3, a 2 that stays, a 3 that takes 3.
+    hands = [cards("8D 2C 3H")] + [cards(x) for x in ("9S 9C 4S", "1S 2S 6C", "4C 5C 6S")]
+    hands = hands[:players]
+    table = cards("7H 3D 9H 1C 5S")
+    placed = {c for h in hands for c in h} | set(table)
+    rest = [c for c in DECK if c not in placed]
+    stock = 12
+    taken = rest[:len(rest) - stock]
+    piles = [taken[i::players] for i in range(players)]
+    return R.Hand.from_position(ruleset, players, dealer=players - 1, hands=hands,
+                                table=table, turn=0, stock=stock, piles=piles).view(0)
+
+
+def test_a_card_with_several_captures_lists_them_and_a_digit_takes_one(app_session):
+    hand = _position(R.Ruleset())
+    ui, replies = _ui(hand)
+    ui.choose_card(0)  # the Queen: 7+1 or 5+3
+    assert replies == [] and ui.options is not None and len(ui.options) == 2
+    left = _text(ui._left())
+    assert "can take several ways" in left and "take A♣ + 7♥" in left
+    ui.choose_option(1)
+    assert replies == [R.Move(cards("8D")[0], frozenset(cards("3D 5S")))]
+    assert ui.request is None and ui.options is None
+
+
+def test_a_single_legal_move_is_played_at_once(app_session):
+    ui, replies = _ui(_position(R.Ruleset()))
+    ui.choose_card(1)  # the 2 stays on the table
+    assert replies == [R.Move(cards("2C")[0])]
+    ui, replies = _ui(_position(R.Ruleset()))
+    ui.choose_card(7)  # no such card: nothing happens
+    assert replies == [] and ui.request is not None
+
+
+def test_an_illegal_card_is_refused_with_the_rule_name(app_session):
+    hand = _position(R.Ruleset().with_variant("forced-capture"))
+    ui, replies = _ui(hand)
+    ui.choose_card(1)  # the 2 cannot capture while the others can
+    assert replies == []
+    assert ui.status is not None and "refused (forced capture)" in ui.status[1]
+    ui.hints = True
+    left = _text(ui._left())
+    assert "refused (forced capture)" in left
+    assert "2♣ → may not be played (forced capture)" in left
+    fr, _ = _ui(hand, "fr")
+    fr.choose_card(1)
+    assert "refusé (prise obligatoire)" in fr.status[1]
+
+
+def test_hints_say_what_each_card_would_take(app_session):
+    ui, _ = _ui(_position(R.Ruleset()))
+    assert "Q♦ →" not in _text(ui._left())
+    ui.hints = True
+    left = _text(ui._left())
+    assert "1 Q♦ → takes A♣+7♥ / 3♦+5♠" in left
+    assert "2 2♣ → stays on the table" in left
+    assert "3 3♥ → takes 3♦" in left
+
+
+def test_the_cutter_keeps_or_places(app_session):
+    hand = R.Hand.new(R.Ruleset(), 2, dealer=1).deal(cards("7D")).view(0)
+    ui = TuiApp(kind="play", lang="fr", seat=0, rules=hand.ruleset, players=2)
+    ui.size = (24, 80)
+    ui.state = ui.state.apply(S.HandStarted(1, 1)).sync(hand)
+    replies: list = []
+    ui.request = _Request("cut", hand, replies.append)
+    left = _text(ui._left())
+    assert "tiré 7♦" in left and "[g]arder" in left and "[p]oser" in left
+    ui.choose_cut(False)
+    assert replies == [False]
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_the_table_fits_80_by_24_with_hints_and_options(app_session, players):
+    ui, _ = _ui(_position(R.Ruleset(), players))
+    ui.hints = True
+    ui.choose_card(0)
+    left = _text(ui._left()).split("\n")
+    assert len([x for x in left if x]) <= 22  # 24 rows less the header and the keys
+    text = "\n".join(left)
+    assert "take 3♦ + 5♠" in text and "Your hand" in text and "│Q♦│" in text
+    if players == 4:
+        assert "(partner)" in text and text.count("(opponent)") == 2
+    header = _text(ui._header())
+    assert "hand 1" in header and "target 11" in header
