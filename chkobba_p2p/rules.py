@@ -616,24 +616,9 @@ class Hand:
             s(h, name, value)
         return h
 
-    def _logged(self, *appended: Event | dict) -> dict[str, object]:
-        """The ``events`` (and per-seat masked events) with ``appended`` events added.
-
-        A dict among ``appended`` is an earlier result of this method to build on.
-        """
-        events = self.events
-        seat_events = self._seat_events
-        for e in appended:
-            if isinstance(e, dict):
-                events, seat_events = e["events"], e["_seat_events"]
-                continue
-            events = events + (e,)
-            if seat_events is None:
-                continue
-            if type(e) is DealEvent:
-                seat_events = tuple(se + (_mask_event(e, i),) for i, se in enumerate(seat_events))
-            else:  # public: every seat sees the same event
-                seat_events = tuple(se + (e,) for se in seat_events)
+    def _logged(self, event: Event) -> dict[str, object]:
+        """``_with`` arguments that append ``event`` (and each seat's masked copy of it)."""
+        events, seat_events = _append_event(self.events, self._seat_events, event)
         return {"events": events, "_seat_events": seat_events}
 
     @staticmethod
@@ -859,7 +844,8 @@ class Hand:
             idx = hand.index(None)
         else:
             raise CardNotInHand(f"{card} is not in seat {seat}'s hand")
-        capture = frozenset(capture)
+        if type(capture) is not frozenset:
+            capture = frozenset(capture)
         table = self.table
         for c in capture:
             if c not in table:
@@ -877,44 +863,47 @@ class Hand:
             raise CaptureRequired(f"{card} can capture, so it must")
         elif self.ruleset.forced_capture and None not in hand:
             for other in hand:
-                if other != card and capture_options(other, table):
+                if other != card and _capture_options(other.value, table):
                     raise ForcedCaptureRequired(
                         f"forced capture: {other} can capture, so a capturing card must be "
                         "played")
-        new_hand = hand[:idx] + hand[idx + 1:]
-        hands = self.hands[:seat] + (new_hand,) + self.hands[seat + 1:]
-        last_play = self.stock == 0 and all(not h for h in hands)
-        piles = self.piles
-        chkobbas = self.chkobbas
-        last_capturer = self.last_capturer
+        hands = self.hands
+        hands = hands[:seat] + (hand[:idx] + hand[idx + 1:],) + hands[seat + 1:]
+        last_play = self.stock == 0 and not any(hands)
+        h = _copy_hand(self)
+        h.hands = hands
+        h.turn = (seat + 1) % self.players
+        chkobba = False
         if capture:
-            new_table = tuple(c for c in table if c not in capture)
-            piles = piles[:seat] + (piles[seat] + (card, *sorted(capture)),) + piles[seat + 1:]
-            last_capturer = seat
-            chkobba = not new_table and not last_play
-            if chkobba:
-                chkobbas = chkobbas[:seat] + (chkobbas[seat] + 1,) + chkobbas[seat + 1:]
+            h.table = new_table = tuple([c for c in table if c not in capture])
+            piles = self.piles
+            h.piles = piles[:seat] + (piles[seat] + (card, *sorted(capture)),) + piles[seat + 1:]
+            h.last_capturer = seat
+            if not new_table and not last_play:
+                chkobba = True
+                k = self.chkobbas
+                h.chkobbas = k[:seat] + (k[seat] + 1,) + k[seat + 1:]
         else:
-            new_table = table + (card,)
-            chkobba = False
-        logged = self._logged(PlayEvent(seat, card, capture, chkobba))
-        nxt_turn = (seat + 1) % self.players
-        if not last_play and any(hands):
-            return self._with(hands=hands, table=new_table, piles=piles, chkobbas=chkobbas,
-                              last_capturer=last_capturer, turn=nxt_turn, **logged)
+            h.table = table + (card,)
+        h.events, h._seat_events = _append_event(
+            self.events, self._seat_events, PlayEvent(seat, card, capture, chkobba))
         if not last_play:
-            return self._with(hands=hands, table=new_table, piles=piles, chkobbas=chkobbas,
-                              last_capturer=last_capturer, turn=nxt_turn, **logged,
-                              _stage=_DEAL, _queue=self._round_of_three(nxt_turn, self.players))
+            if not any(hands):
+                h._stage = _DEAL
+                h._queue = self._round_of_three(h.turn, self.players)
+            return h
         # The last capturer takes what is left; that is never a chkobba.
-        sweep = SweepEvent(last_capturer, new_table)
-        if last_capturer is not None and new_table:
-            piles = (piles[:last_capturer] + (piles[last_capturer] + new_table,)
-                     + piles[last_capturer + 1:])
-            new_table = ()
-        return self._with(hands=hands, table=new_table, piles=piles, chkobbas=chkobbas,
-                          last_capturer=last_capturer, **self._logged(logged, sweep),
-                          turn=nxt_turn, _stage=_OVER, _queue=())
+        taker = h.last_capturer
+        left = h.table
+        h.events, h._seat_events = _append_event(h.events, h._seat_events,
+                                                 SweepEvent(taker, left))
+        if taker is not None and left:
+            piles = h.piles
+            h.piles = piles[:taker] + (piles[taker] + left,) + piles[taker + 1:]
+            h.table = ()
+        h._stage = _OVER
+        h._queue = ()
+        return h
 
     def apply(self, move: Move, seat: int | None = None) -> Hand:
         """Play a :class:`Move` for ``seat`` (default: whose turn it is)."""
@@ -923,6 +912,16 @@ class Hand:
     def __repr__(self) -> str:
         return (f"<Hand players={self.players} dealer={self.dealer} stock={self.stock} "
                 f"table={' '.join(c.text for c in self.table)} pending={self.pending}>")
+
+
+def _append_event(events: tuple, seat_events: tuple | None,
+                  event: Event) -> tuple[tuple, tuple | None]:
+    if seat_events is not None:
+        if type(event) is DealEvent:
+            seat_events = tuple([se + (_mask_event(event, i),) for i, se in enumerate(seat_events)])
+        else:  # public: every seat sees the same event
+            seat_events = tuple([se + (event,) for se in seat_events])
+    return events + (event,), seat_events
 
 
 def _make_copier() -> object:
