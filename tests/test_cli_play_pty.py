@@ -290,3 +290,21 @@ def test_host_lobby_and_join_progress_then_a_game_between_two_screens(tmp_path):
         host.kill()
         if guest is not None:
             guest.kill()
+
+
+def test_join_to_a_silent_table_times_out_with_a_clear_error(tmp_path):
+    with socket.socket() as sock:  # accepts connections (backlog) but never says a word
+        sock.bind(("127.0.0.1", 0))
+        sock.listen(4)
+        port = sock.getsockname()[1]
+        s = Screen(["join", f"127.0.0.1:{port}", "--lang", "fr", "--connect-timeout", "1"],
+                   tmp_path)
+        try:
+            s.wait_for(lambda t: f"Connexion à 127.0.0.1:{port}" in t, 10, "the progress")
+            status = s.finish(20)
+            out = s.raw.decode("utf-8", "replace")
+            assert status == 2
+            assert f"Impossible de rejoindre 127.0.0.1:{port}" in out
+            assert "pas de réponse en 1 s" in out
+        finally:
+            s.kill()
