@@ -97,7 +97,8 @@ def _host_config(**kw: object) -> HostConfig:
     return HostConfig(**{k: v for k, v in kw.items() if k in known})
 
 
-def _spawn_bots(port: int, count: int, level: str, seed: int | None) -> list[subprocess.Popen]:
+def _spawn_bots(port: int, count: int, level: str, seed: int | None,
+                log_path: Path | None = None) -> list[subprocess.Popen]:
     """Bot peers as separate processes joining over loopback.  Their output must not
     reach the terminal the full-screen UI draws on."""
     env = dict(os.environ)
@@ -108,6 +109,8 @@ def _spawn_bots(port: int, count: int, level: str, seed: int | None) -> list[sub
                "--name", f"bot{i + 1}"]
         if seed is not None:
             cmd += ["--seed", str(seed + i)]
+        if log_path is not None:  # each bot's own log, named after the game's
+            cmd += ["--log", str(log_path.with_name(f"{log_path.stem}-bot{i + 1}.chklog"))]
         procs.append(subprocess.Popen(
             cmd, cwd=str(REPO_ROOT), env=env, stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True))
@@ -148,7 +151,7 @@ def _hosting(config: HostConfig, bots: int, level: str, seed: int | None
                 port = await nursery.start(host)
                 if bots:
                     controller.on_event(BotsStarting(bots))
-                    procs.extend(_spawn_bots(port, bots, level, seed))
+                    procs.extend(_spawn_bots(port, bots, level, seed, config.log_path))
             completed = True
         finally:
             await _reap(procs, 5.0 if completed else 0.0)

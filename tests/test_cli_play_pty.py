@@ -105,6 +105,11 @@ class Screen:
             self.child.terminate(force=True)
 
 
+def game_logs(tmp: Path) -> list[Path]:
+    """The client's own log (each bot peer keeps its own, named after it)."""
+    return [p for p in (tmp / "logs").glob("*play*.chklog") if "-bot" not in p.name]
+
+
 ACTIVE = ("Your turn", "keep it", "several ways", "Enter: continue", "Match over",
           "Game stopped")
 
@@ -186,7 +191,7 @@ def test_play_shows_the_table_plays_a_hand_to_its_scoring_table_and_a_capture_ch
         s.wait_for(lambda t: "Leave the game?" in t, 5, "the leave question")
         s.child.send("y")
         assert s.finish() == 130
-        logs = list((tmp_path / "logs").glob("*play*.chklog"))
+        logs = game_logs(tmp_path)
         assert len(logs) == 1 and logs[0].stat().st_size > 0
         assert str(logs[0]) in s.raw.decode("utf-8", "replace")
     finally:
@@ -203,7 +208,7 @@ def test_the_end_of_a_match_shows_the_result_the_log_and_how_to_replay_it(tmp_pa
             assert time.monotonic() < deadline, "the match did not end in time"
         text = s.text
         flat = text.replace("\n", "")
-        logs = list((tmp_path / "logs").glob("*play*.chklog"))
+        logs = game_logs(tmp_path)
         assert len(logs) == 1 and logs[0].stat().st_size > 0
         assert "The signed log of this game:" in text and "chkobba replay" in text
         assert logs[0].name.replace(".chklog", "") in re.sub(r"[│ ]", "", flat)
