@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import os
 import re
+import socket
 import statistics
 import subprocess
 import sys
@@ -43,22 +44,17 @@ def _stats(out: str) -> tuple[str, int, float, float]:
 def one_match(level: str, data: str, proofs: bool) -> dict[str, float]:
     env = _env(data)
     cmd = [sys.executable, "-m", "cli.main"]
+    with socket.socket() as s:  # a free port, so that every process starts at once
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
     t0 = time.perf_counter()
-    host = subprocess.Popen(cmd + ["host", "--headless", "--players", "4", "--port", "0",
+    host = subprocess.Popen(cmd + ["host", "--headless", "--players", "4", "--port", str(port),
                                    "--bind", "127.0.0.1", "--no-beacon", "--quiet",
                                    "--level", level]
                             + ([] if proofs else ["--no-shuffle-proofs"]),
                             cwd=ROOT, env=env, stdout=subprocess.PIPE, text=True)
-    assert host.stdout is not None
-    port = None
-    while port is None:
-        line = host.stdout.readline()
-        if not line:
-            raise RuntimeError("the host did not start")
-        m = re.search(r"listening on port (\d+)", line)
-        port = int(m.group(1)) if m else None
     bots = [subprocess.Popen(cmd + ["bot", f"127.0.0.1:{port}", "--quiet", "--level", level,
-                                    "--name", f"bot{i}"],
+                                    "--name", f"bot{i}", "--connect-retry", "30"],
                              cwd=ROOT, env=env, stdout=subprocess.PIPE, text=True)
             for i in range(3)]
     outs = [host.communicate(timeout=120)[0]] + [b.communicate(timeout=120)[0] for b in bots]

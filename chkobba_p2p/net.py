@@ -589,12 +589,18 @@ class ClientPeer(_Peer):
 
     async def _connect_loop(self) -> None:
         deadline = None
+        first_deadline: float | None = None
         delay = 0.05
         while not self.finished.is_set():
             try:
                 stream = await trio.open_tcp_stream(self.host, self.port)
             except OSError as exc:
                 if self.session is None:
+                    if first_deadline is None:
+                        first_deadline = trio.current_time() + self.config.connect_retry
+                    if trio.current_time() < first_deadline:
+                        await trio.sleep(0.05)
+                        continue
                     self.error = f"cannot connect to {self.host}:{self.port}: {exc}"
                     self.finished.set()
                     return

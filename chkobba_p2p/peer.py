@@ -109,6 +109,9 @@ class JoinConfig:
     state_path: Path | None = None
     log_path: Path | None = None
     timeouts: Timeouts = field(default_factory=Timeouts)
+    #: Seconds to keep retrying the first connection while it is refused (a bot started
+    #: together with its host); 0: fail at once.
+    connect_retry: float = 0.0
 
 
 @dataclass(frozen=True)

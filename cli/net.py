@@ -275,7 +275,8 @@ def _run_client(args: argparse.Namespace, address: str, controller: SeatControll
     identity, state = _identity(args.identity, default_identity)
     log_path = Path(args.log) if args.log else default_log_path(args.name)
     config = JoinConfig(address, name=args.name, identity=identity, state_path=state,
-                        log_path=log_path, timeouts=_timeouts(args))
+                        log_path=log_path, timeouts=_timeouts(args),
+                        connect_retry=getattr(args, "connect_retry", 0.0))
     peer = ClientPeer(config, controller)  # resumes a crashed game of this identity, if any
     print(f"log: {peer.log.path}", flush=True)
     try:
@@ -330,6 +331,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--level", default="greedy", choices=levels)
     p.add_argument("--delay", type=float, default=0.0, metavar="S",
                    help="seconds to wait before each move (to watch, or to test)")
+    p.add_argument("--connect-retry", type=float, default=0.0, metavar="S",
+                   help="keep retrying a refused first connection this long (a bot "
+                        "started together with its host)")
     _common(p)
     p.set_defaults(func=cmd_bot, name_default="bot")
 
