@@ -65,7 +65,8 @@ def one_match(level: str, data: str, proofs: bool) -> dict[str, float]:
     results = {s[0] for s in stats}
     assert len(results) == 1, results
     hands = int(re.search(r"after (\d+) hands", stats[0][0]).group(1))  # type: ignore[union-attr]
-    return {"wall": wall, "hands": hands, "bytes": max(s[1] for s in stats),
+    return {"wall": wall, "hands": hands, "bytes": max(s[1] for s in stats[1:]),
+            "host_bytes": stats[0][1],
             "rss": max(s[2] for s in stats), "cpu": max(s[3] for s in stats),
             "cpu_all": sum(s[3] for s in stats)}
 
@@ -84,8 +85,10 @@ def main() -> None:
     print(f"wall per match (max): {max(walls):.2f} s")
     print(f"hands per match (mean): {statistics.mean(r['hands'] for r in runs):.1f} hands")
     print(f"time per hand (mean): {statistics.mean(per_hand):.2f} s")
-    print(f"bytes per peer per match (max, sent+received): "
+    print(f"bytes per joining peer per match (max, sent+received): "
           f"{max(r['bytes'] for r in runs) / 1024:.0f} KB")
+    print(f"bytes at the host (the relay) per match (max, sent+received): "
+          f"{max(r['host_bytes'] for r in runs) / 1024:.0f} KB")
     print(f"peak RSS per peer (max): {max(r['rss'] for r in runs):.1f} MB")
     print(f"CPU per peer per match (max): {max(r['cpu'] for r in runs):.2f} s")
     print(f"CPU of all 4 peers per match (mean): "
