@@ -49,6 +49,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "cutting_of_me": ("you are cutting", "vous coupez"),
     "table": ("Table", "Table"),
     "table_empty": ("(empty)", "(vide)"),
+    "last_play": ("last: {name}", "dernier coup : {name}"),
     "your_hand": ("Your hand", "Votre main"),
     "points": ("{n} pts", "{n} pts"),
     "events": ("Events", "Événements"),

@@ -739,7 +739,17 @@ class TuiApp:
                     card_row(list(st.table), cs, width, marked=marked))
             for line in rows:
                 add(line)
-        add([], 3)
+        last = st.last_play
+        if last is not None:
+            took = (t("hint_takes", opts=self.labels(last.capture)) if last.capture
+                    else t("hint_stays"))
+            line = [("class:dim", " " + t("last_play", name=self.who(last.seat)) + " "),
+                    (cs.style(last.card), cs.label(last.card)), ("class:dim", f" {took}")]
+            if last.chkobba:
+                line.append(("class:chkobba", " " + t("ev_chkobba")))
+            add(line, 2)
+        else:
+            add([], 3)
         # The local seat.
         you = [("class:turn" if st.turn == me else "class:me",
                 f" {'▶' if st.turn == me else ' '} {st.name(me)} ({t('you')})")]
