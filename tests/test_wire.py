@@ -264,3 +264,34 @@ def test_short_transcript_vector():
     bodies[3] = bytes(bad)
     with pytest.raises(ProtocolError):
         Session.resume(guest_id, bodies, host_key, master)
+
+
+@given(st.binary(max_size=200))
+def test_decode_of_arbitrary_bytes_refuses_cleanly(data):
+    try:
+        msg = wire.decode(data)
+    except ProtocolError:
+        return
+    assert isinstance(msg, dict) and isinstance(msg["t"], str)
+
+
+def _sample_entries() -> list[bytes]:
+    """Entries of a real game's start: genesis, readies, deal turns."""
+    return list(read_transcript(VECTORS / "transcript_short.chklog").bodies)
+
+
+@given(st.data())
+def test_any_flipped_bit_in_a_relayed_entry_is_refused(data):
+    v = _load("transcript_short.json")
+    bodies = _sample_entries()
+    i = data.draw(st.integers(3, len(bodies) - 1), label="entry")
+    body = bytearray(bodies[i])
+    pos = data.draw(st.integers(0, len(body) - 1), label="byte")
+    bit = data.draw(st.integers(0, 7), label="bit")
+    body[pos] ^= 1 << bit
+    guest = Identity.from_seed(bytes.fromhex(v["guest_seed_hex"]))
+    host_key = Identity.from_seed(bytes.fromhex(v["host_seed_hex"])).public
+    master = bytes.fromhex(v["guest_master_hex"])
+    session = Session.resume(guest, bodies[:i], host_key, master)
+    with pytest.raises(ProtocolError):
+        session.receive(wire.open_entry(bytes(body)))
