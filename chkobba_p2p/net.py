@@ -20,6 +20,7 @@ from . import wire
 from .peer import (
     HostConfig,
     JoinConfig,
+    Listening,
     Lobby,
     Outcome,
     Resumed,
@@ -498,17 +499,6 @@ class HostPeer(_Peer):
                         with contextlib.suppress(OSError):
                             await sock.sendto(msg, (target, port))
                 await trio.sleep(1)
-
-
-class Listening:
-    """The host is listening on ``port``; ``key`` is its identity (for fingerprints)."""
-
-    def __init__(self, port: int, key: bytes) -> None:
-        self.port = port
-        self.key = key
-
-    def __repr__(self) -> str:
-        return f"Listening(port={self.port}, key={wire.fingerprint(self.key)})"
 
 
 # ---------------------------------------------------------------------------- client

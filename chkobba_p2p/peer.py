@@ -18,7 +18,7 @@ from pathlib import Path
 from .bots import make_bot
 from .rules import Hand, Move, Ruleset
 from .session import Aborted, MatchDone, TableInfo
-from .wire import Identity
+from .wire import Identity, fingerprint
 
 __all__ = [
     "SeatController",
@@ -30,6 +30,7 @@ __all__ = [
     "Waiting",
     "Resumed",
     "Lobby",
+    "Listening",
     "host_match",
     "join_match",
     "parse_address",
@@ -129,6 +130,17 @@ class Resumed:
 
     seat: int
     entries: int = 0
+
+
+class Listening:
+    """The host is listening on ``port``; ``key`` is its identity (for fingerprints)."""
+
+    def __init__(self, port: int, key: bytes) -> None:
+        self.port = port
+        self.key = key
+
+    def __repr__(self) -> str:
+        return f"Listening(port={self.port}, key={fingerprint(self.key)})"
 
 
 @dataclass(frozen=True)
