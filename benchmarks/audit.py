@@ -3,8 +3,10 @@
 The log comes from real processes: ``chkobba host --headless --players 4 --bots 3``
 (greedy bots, loopback), once with shuffle proofs (the default) and once without; or pass
 ``--log FILE`` to audit an existing log.  The audit is :func:`chkobba_p2p.audit.audit_log`
-(in this process, best of ``--repeat`` runs): every signature, the chain, every deal proof,
-every reveal and shuffle re-check, every move, score and the full-knowledge replay.
+(best of ``--repeat`` runs): every signature, the chain, every deal proof, every reveal and
+shuffle re-check, every move, score and the full-knowledge replay; with its default worker
+processes for the shuffle proofs (up to 2), then all in one process.  Wall time, and CPU
+time of this process and its workers together.
 
     python benchmarks/audit.py [--repeat 3] [--log FILE]
 
@@ -15,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import subprocess
 import sys
 import tempfile
@@ -41,24 +44,31 @@ def make_log(directory: Path, proofs: bool) -> Path:
     return log
 
 
+def _cpu() -> float:
+    """CPU seconds of this process and of its finished children (the proof workers)."""
+    me = resource.getrusage(resource.RUSAGE_SELF)
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
+
+
 def measure(name: str, log: Path, repeat: int) -> None:
-    walls, cpus = [], []
     report = None
-    for _ in range(repeat):
-        w, c = time.perf_counter(), time.process_time()
-        report = audit_log(log)
-        walls.append(time.perf_counter() - w)
-        cpus.append(time.process_time() - c)
+    for workers, label in ((None, ""), (0, "_one_process")):
+        walls, cpus = [], []
+        for _ in range(repeat):
+            w, c = time.perf_counter(), _cpu()
+            report = audit_log(log, workers=workers)
+            walls.append(time.perf_counter() - w)
+            cpus.append(_cpu() - c)
+            if report.verdict != VALID:
+                raise SystemExit(f"{log}: {report.summary()}")
+        print(f"{name}_audit_wall{label}: {min(walls):.3f} s")
+        print(f"{name}_audit_cpu{label}: {min(cpus):.3f} s")
     assert report is not None
-    if report.verdict != VALID:
-        raise SystemExit(f"{log}: {report.summary()}")
     hands = sum(1 for r in report.records if r["type"] == "hand")
     print(f"{name}_entries: {report.entries} entries")
     print(f"{name}_hands: {hands} hands")
     print(f"{name}_log_size: {log.stat().st_size / 1024:.0f} KB")
-    print(f"{name}_audit_wall: {min(walls):.3f} s")
-    print(f"{name}_audit_cpu: {min(cpus):.3f} s")
-    print(f"{name}_audit_per_hand: {min(walls) / max(hands, 1) * 1000:.0f} ms")
 
 
 def main() -> None:

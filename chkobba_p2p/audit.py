@@ -36,12 +36,15 @@ verifies under *another* seat's key, which that seat signed in someone else's na
 
 from __future__ import annotations
 
+import concurrent.futures
+import multiprocessing
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from . import wire
+from . import shuffle_proof, wire
 from .cards import Card
 from .deal import MSG_KEY, MSG_REVEAL, MSG_SHUFFLE, Deal
 from .deal import crypto as dc
@@ -167,6 +170,68 @@ def read_log(path: str | Path) -> LogFile:
     return LogFile(str(path), header, tuple(bodies[1:]), tuple(offsets[1:]), tail, len(data))
 
 
+# ------------------------------------------------------------- shuffle proofs, in parallel
+
+
+def _check_shuffle_proof(context: bytes, joint: bytes, inp: list, out: list,
+                         proof: bytes) -> tuple[str, str] | None:
+    """One shuffle proof (run in a worker process): None, or (code, sentence)."""
+    try:
+        shuffle_proof.verify_shuffle(context, joint, inp, out, proof)
+    except shuffle_proof.ShuffleProofError as exc:
+        return exc.code, str(exc)
+    return None
+
+
+def _done(value: object) -> concurrent.futures.Future:
+    f: concurrent.futures.Future = concurrent.futures.Future()
+    f.set_result(value)
+    return f
+
+
+class _ProofChecks:
+    """The shuffle proofs of a log, checked by worker processes while the auditor goes on
+    (they are most of the audit's work, and independent of everything else).  The audit
+    goes on as if each proof held; :meth:`first_failure` then says whether one did not,
+    and the earliest such entry is the first violation.  ``workers`` < 2: checked at once,
+    in this process."""
+
+    def __init__(self, workers: int) -> None:
+        self.workers = workers
+        self._pool: concurrent.futures.Executor | None = None
+        self._jobs: list[tuple[int, int, tuple, concurrent.futures.Future]] = []
+
+    def submit(self, entry: int, seat: int, args: tuple) -> None:
+        if self.workers < 2:
+            self._jobs.append((entry, seat, args, _done(_check_shuffle_proof(*args))))
+            return
+        if self._pool is None:
+            ctx = multiprocessing.get_context("fork") \
+                if "fork" in multiprocessing.get_all_start_methods() else None
+            self._pool = concurrent.futures.ProcessPoolExecutor(self.workers, mp_context=ctx)
+        self._jobs.append((entry, seat, args, self._pool.submit(_check_shuffle_proof, *args)))
+
+    def first_failure(self) -> tuple[int, int, str] | None:
+        """``(entry, seat, reason)`` of the earliest refused proof, or None."""
+        try:
+            for entry, seat, args, job in self._jobs:
+                try:
+                    failed = job.result()
+                except Exception:  # noqa: BLE001 - a worker died: check it here instead
+                    failed = _check_shuffle_proof(*args)
+                if failed is not None:
+                    code, why = failed
+                    return entry, seat, f"{code}: shuffle proof refused: {why}"
+            return None
+        finally:
+            self.close()
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=True, cancel_futures=True)
+            self._pool = None
+
+
 # ------------------------------------------------------------------------ the observer
 
 #: The rules engine's ``viewer`` for a hand nobody at the table sees: every private card is
@@ -196,6 +261,27 @@ class _ObserverDeal(Deal):
     def _own_shuffle(self) -> None:
         pass  # seat n "shuffles" once every seat has: there is no such step
 
+    #: Where proofs go to be checked in parallel (None: checked here, at once).
+    proof_checks: _ProofChecks | None = None
+    entry_index = 0
+
+    def verify_shuffle_step(self, seat: int, inp: Sequence[Any], out: Sequence[Any],
+                            msg: dict[str, Any]) -> None:
+        checks = self.proof_checks
+        if checks is None or not self.shuffle_proofs or not isinstance(msg.get("proof"), bytes):
+            super().verify_shuffle_step(seat, inp, out, msg)
+            return
+        # Everything but the proof itself here (the same code, with the proof left out)...
+        self.shuffle_proofs = False
+        try:
+            super().verify_shuffle_step(seat, inp, out, msg)
+        finally:
+            self.shuffle_proofs = True
+        # ...and the proof in a worker.
+        assert self.joint_key is not None
+        checks.submit(self.entry_index, seat, (self._shuffle_context(seat), self.joint_key,
+                                               list(inp), list(out), msg["proof"]))
+
 
 class _ObserverDeck(DeckInstance):
     """A deck instance of the observer: no secrets; it keeps the seeds as they are opened
@@ -213,6 +299,7 @@ class _ObserverDeck(DeckInstance):
                                   shuffle_proofs=self.deal.shuffle_proofs)
         self.reveal_sent = True  # no reveal of our own to wait for
         self.owner = owner
+        self.deal.proof_checks = owner.proof_checks
         #: What each seat sent that the seeds are checked against (first of each kind).
         self.commits: dict[int, bytes] = {}
         self.shuffled: dict[int, bytes] = {}
@@ -228,6 +315,7 @@ class _ObserverDeck(DeckInstance):
         elif t == MSG_REVEAL and isinstance(item.get("seed"), bytes) and seat not in self.seeds:
             self.seeds[seat] = item["seed"]
             self.seed_entry[seat] = self.owner.entry_index
+        self.deal.entry_index = self.owner.entry_index
         super().receive(seat, item)
 
     def check_open_seeds(self) -> tuple[int, str, int] | None:
@@ -296,9 +384,11 @@ class _ObserverDriver(GameDriver):
     are received and checked; its hands show no private card.  After each hand it replays
     the hand with every card known (from the verified seeds) and records it."""
 
-    def __init__(self, table: TableInfo) -> None:
+    def __init__(self, table: TableInfo, proof_checks: _ProofChecks | None = None) -> None:
         super().__init__(table, None, b"")  # type: ignore[arg-type]
+        self.proof_checks = proof_checks
         self.entry_index = 0
+        self.hand_ends: list[int] = []  # the entry that ended each recorded hand
         self.trace = _Trace()
         self.names = [s.name for s in table.seats]
         self.recorder = MatchRecorder(1, self.names)
@@ -384,6 +474,7 @@ class _ObserverDriver(GameDriver):
             raise LocalError("full-knowledge replay: the hand is not over")
         self.full = full.with_hand(hand).finish_hand()
         self.recorder.note_hand(self.full, hand)
+        self.hand_ends.append(self.entry_index)
         self.redeals = 0
 
 
@@ -399,11 +490,13 @@ class _AuditSession(Session):
     """The session from no seat: the very checks every peer runs on every entry it
     receives, applied to every seat's entries (it never makes entries of its own)."""
 
-    def __init__(self, table: TableInfo, genesis: Entry) -> None:
+    def __init__(self, table: TableInfo, genesis: Entry,
+                 proof_checks: _ProofChecks | None = None) -> None:
         super().__init__(_SeatlessIdentity(table.seats[0].key), table, 0,  # type: ignore
                          genesis, master=bytes(32))
         self.seat = None  # type: ignore[assignment]
-        self.game: _ObserverDriver = _ObserverDriver(table)  # not started yet: swap it
+        # The session made a seat's driver; it has not started yet: use ours instead.
+        self.game: _ObserverDriver = _ObserverDriver(table, proof_checks)
 
     def _apply(self, entry: Entry) -> None:
         self.game.entry_index = self.chain.length - 1
@@ -496,10 +589,21 @@ class AuditReport:
 # ---------------------------------------------------------------------------- audit
 
 
-def audit_log(path: str | Path) -> AuditReport:
-    """Audit the log file at ``path``.  Raises :class:`LogUnreadable` if it is not a log."""
+def default_workers() -> int:
+    """Worker processes for the shuffle proofs: one per core, at most 2 (0: none)."""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    return min(2, cores or 1) if (cores or 1) > 1 else 0
+
+
+def audit_log(path: str | Path, *, workers: int | None = None) -> AuditReport:
+    """Audit the log file at ``path``.  Raises :class:`LogUnreadable` if it is not a log.
+
+    ``workers``: processes that check shuffle proofs while the audit goes on (default
+    :func:`default_workers`; 0 or 1: everything in this process).  The verdict is the same
+    either way."""
     log = read_log(path)
-    return audit_bodies(log.bodies, header=log.header, tail=log.tail, path=log.path)
+    return audit_bodies(log.bodies, header=log.header, tail=log.tail, path=log.path,
+                        workers=workers)
 
 
 def _header_warnings(header: dict, table: TableInfo) -> list[str]:
@@ -553,14 +657,33 @@ def _abort_claim(index: int, entry: Entry, players: int) -> AbortClaim:
 
 
 def audit_bodies(bodies: Sequence[bytes], *, header: dict | None = None,
-                 tail: str | None = None, path: str = "<memory>") -> AuditReport:
+                 tail: str | None = None, path: str = "<memory>",
+                 workers: int | None = None) -> AuditReport:
     """Audit a transcript given as its entries' frame bodies (genesis first), as a log
-    file holds them.  ``tail`` is how the file ended (see :class:`LogFile`)."""
+    file holds them.  ``tail`` is how the file ended (see :class:`LogFile`); ``workers``
+    as for :func:`audit_log`."""
     report = AuditReport(path, INCOMPLETE, header=dict(header or {}))
+    checks = _ProofChecks(default_workers() if workers is None else workers)
+    try:
+        return _audit(bodies, header, tail, report, checks)
+    finally:
+        checks.close()
+
+
+def _audit(bodies: Sequence[bytes], header: dict | None, tail: str | None,
+           report: AuditReport, checks: _ProofChecks) -> AuditReport:
     session: _AuditSession | None = None
 
     def finish(verdict: str, code: str | None, reason: str, *, blamed: int | None = None,
                entry: int | None = None) -> AuditReport:
+        cut = None  # hands that ended at or after this entry are not reported
+        failed = checks.first_failure()
+        if failed is not None and (verdict != INVALID or entry is None or failed[0] <= entry):
+            # A shuffle proof (checked in parallel) failed before anything else did.
+            entry, blamed, reason = failed
+            verdict, code = INVALID, ErrorCode.DEAL_FAILURE.name.lower()
+            cut = entry
+            report.aborts = [a for a in report.aborts if a.index < entry]
         report.verdict, report.code, report.reason = verdict, code, reason
         report.blamed, report.entry = blamed, entry
         if verdict == INVALID and session is not None and entry is not None:
@@ -575,6 +698,11 @@ def audit_bodies(bodies: Sequence[bytes], *, header: dict | None = None,
             if drv.full is not None:
                 report.totals = tuple(drv.full.totals)
                 report.winner = drv.full.winner
+            if cut is not None:
+                kept = sum(1 for end in drv.hand_ends if end < cut)
+                report.records = report.records[:kept]
+                report.winner = None
+                report.totals = tuple(report.records[-1]["totals"]) if report.records else ()
         return report
 
     if not bodies:
@@ -599,7 +727,7 @@ def audit_bodies(bodies: Sequence[bytes], *, header: dict | None = None,
             report.table = table
             if header is not None:
                 report.warnings.extend(_header_warnings(header, table))
-            session = _AuditSession(table, entry)
+            session = _AuditSession(table, entry, checks)
             continue
         try:
             session.receive(entry)

@@ -494,3 +494,17 @@ def test_forced_capture_broken_with_a_hidden_hand_is_found_after_the_hand(tmp_pa
     assert "forced capture" in report.reason
     e = wire.open_entry(played.sessions[0].bodies[report.entry])
     assert e.seat == 1 and e.fields["a"]["t"] == "play" and e.fields["a"]["take"] == []
+
+
+@pytest.mark.parametrize("code", ["bad_shuffle_proof", "malformed_shuffle_proof"])
+def test_proofs_checked_in_worker_processes_give_the_same_verdict(code, tmp_path):
+    """Shuffle proofs are checked by worker processes while the audit goes on; a refused
+    proof is still the first violation, exactly as when everything runs in one process."""
+    hook, proofs = DEAL_CHEATS[code]
+    played = play(2, proofs=proofs, cheater=0, hook=hook, seed=13)
+    path = played.write_log(tmp_path / "proof.chklog", seat=1)
+    one, two = audit_log(path, workers=0), audit_log(path, workers=2)
+    assert (one.verdict, one.code, one.blamed) == (INVALID, "deal_failure", 0)
+    assert one.reason.startswith(code + ":")
+    for attr in ("verdict", "code", "blamed", "entry", "reason", "records", "aborts"):
+        assert getattr(one, attr) == getattr(two, attr), attr
