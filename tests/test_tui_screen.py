@@ -121,3 +121,63 @@ def test_the_table_fits_80_by_24_with_hints_and_options(app_session, players):
         assert "(partner)" in text and text.count("(opponent)") == 2
     header = _text(ui._header())
     assert "hand 1" in header and "target 11" in header
+
+
+def test_keys_answer_the_seat_controller_through_trio_guest_mode():
+    """The whole bridge: trio (guest) asks, prompt_toolkit (asyncio) reads keys, the
+    answer comes back through the trio token."""
+    import trio
+
+    from chkobba_p2p.peer import Outcome
+    from cli.tui.app import run_app
+
+    hand = _position(R.Ruleset())
+    got: list = []
+    with create_pipe_input() as inp, create_app_session(input=inp, output=DummyOutput()):
+        ui = TuiApp(kind="play", lang="en", seat=0, rules=hand.ruleset, players=2)
+        ui.size = (24, 80)
+
+        async def game(controller) -> Outcome:
+            async def keys() -> None:
+                while ui.request is None or ui.request.kind != "play":
+                    await trio.sleep(0.01)
+                inp.send_text("1")  # the Queen: two ways to take
+                while ui.options is None:
+                    await trio.sleep(0.01)
+                inp.send_text("2")
+
+            controller.on_event(S.HandStarted(1, hand.dealer))
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(keys)
+                got.append(await controller.choose_play(hand))
+            return Outcome(seat=0, table=None, log_path=None, error="test over")
+
+        result = run_app(ui, game)
+    assert got == [R.Move(cards("8D")[0], frozenset(cards("3D 5S")))]
+    assert result.outcome is not None and result.outcome.error == "test over"
+    assert not result.left and result.crash is None
+
+
+def test_a_game_that_ends_before_the_screen_runs_still_closes_it(app_session):
+    from chkobba_p2p.peer import Outcome
+    from cli.tui.app import run_app
+
+    ui = TuiApp(kind="join", lang="en", address="127.0.0.1:1")
+
+    async def game(controller) -> Outcome:
+        return Outcome(seat=None, table=None, log_path=None, error="cannot connect")
+
+    result = run_app(ui, game)
+    assert result.outcome.error == "cannot connect" and not result.left
+
+
+def test_a_crash_in_the_game_is_reported_not_swallowed(app_session):
+    from cli.tui.app import run_app
+
+    ui = TuiApp(kind="play", lang="en")
+
+    async def game(controller):
+        raise RuntimeError("boom")
+
+    result = run_app(ui, game)
+    assert result.crash is not None and "RuntimeError: boom" in result.crash

@@ -153,6 +153,7 @@ class TuiApp:
         self.score_queue: list[S.HandScored] = []
         self.confirm_leave = False
         self._waiting_line: tuple[int, Line] | None = None
+        self._exit_pending = False
         #: (rows, columns) to draw for, instead of the terminal's (for tests).
         self.size: tuple[int, int] | None = None
         self.port: int | None = None
@@ -376,7 +377,7 @@ class TuiApp:
     def request_leave(self) -> None:
         """Ctrl-C / q: confirm first; a second Ctrl-C (or SIGINT) leaves at once."""
         if self.finished:
-            self.app.exit()
+            self.exit()
         elif self.confirm_leave:
             self.leave_now()
         else:
@@ -387,8 +388,7 @@ class TuiApp:
         """Leave the game: cancel the peer (trio cleans up), then the app exits."""
         self.confirm_leave = False
         if self.finished:
-            with contextlib.suppress(Exception):
-                self.app.exit()
+            self.exit()
             return
         if not self.leave_requested:
             self.leave_requested = True
@@ -412,10 +412,21 @@ class TuiApp:
         never_played = result is None or result.table is None
         if self.left or (never_played and (self.kind == "join" or result is None
                                            or result.error)):
-            with contextlib.suppress(Exception):
-                self.app.exit()
+            self.exit()
             return
         self.invalidate()
+
+    def exit(self) -> None:
+        """Close the screen, now or as soon as it runs (the game may end first)."""
+        if self.app.is_running:
+            with contextlib.suppress(Exception):
+                self.app.exit()
+        else:
+            self._exit_pending = True
+
+    def _pre_run(self) -> None:
+        if self._exit_pending:
+            self.app.exit()
 
     # ------------------------------------------------------------------ layout
 
@@ -510,7 +521,7 @@ class TuiApp:
 
         @kb.add("enter", filter=over)
         def _(e: KeyPressEvent) -> None:
-            self.app.exit()
+            self.exit()
 
         @kb.add("h", filter=~leave)
         def _(e: KeyPressEvent) -> None:
@@ -985,7 +996,7 @@ async def _run_async(ui: TuiApp, game: Callable[[SeatController], Awaitable[Outc
         host_uses_signal_set_wakeup_fd=True,
     )
     try:
-        await ui.app.run_async(handle_sigint=False)
+        await ui.app.run_async(pre_run=ui._pre_run, handle_sigint=False)
     finally:
         if not done.done():
             ui.cancel_trio()
