@@ -365,8 +365,9 @@ DEAL_CHEATS = {
     "bad_shuffle_proof": (change_item(  # a response scalar (Appendix B, wire layout)
         "deal/shuffle", lambda m, s: {**m, "proof": _flip(m["proof"], 161 + 64 * 40)},
         nth=1), True),
-    "malformed_shuffle_proof": (change_item(  # a commitment point
-        "deal/shuffle", lambda m, s: {**m, "proof": _flip(m["proof"], 2000)}, nth=1), True),
+    "malformed_shuffle_proof": (change_item(  # a commitment point that is not one
+        "deal/shuffle", lambda m, s: {**m, "proof": m["proof"][:1] + BAD_POINT
+                                      + m["proof"][33:]}, nth=1), True),
     "not_cutter": (add_item(lambda s: {"t": "deal/cut", "k": 3}), False),
     "wrong_positions": (change_item("deal/shares", lambda m, s: {**m, "pos": m["pos"][::-1]}
                                     if len(m["pos"]) > 1 else {**m, "pos": [39]}), False),
