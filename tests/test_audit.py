@@ -350,44 +350,47 @@ def _other_seats_position(s: Session) -> int:
     return next(p for p in range(40) if d.holder(p) not in (None, s.seat))
 
 
-DEAL_CHEATS = {
-    "bad_key_proof": (change_item("deal/key", lambda m, s: {**m, "proof": _flip(m["proof"], 40)}),
-                      False),
-    "bad_point": (change_item("deal/key", lambda m, s: {**m, "y": BAD_POINT}), False),
-    "bad_key": (change_item("deal/key", lambda m, s: {**m, "y": bytes(32)}), False),
-    "malformed": (change_item("deal/key", lambda m, s: {**m, "extra": 1}), False),
-    "unknown_message": (add_item(lambda s: {"t": "deal/bogus"}), False),
-    "unexpected": (add_item(lambda s: next(i for i in s.game._out if i["t"] == "deal/key"),
-                            lambda s: any(i["t"] == "deal/key" for i in s.game._out)), False),
-    "duplicate_ciphertext": (change_item("deal/shuffle", _dup_first_ciphertext), False),
-    "missing_shuffle_proof": (change_item(
-        "deal/shuffle", lambda m, s: {k: v for k, v in m.items() if k != "proof"}, nth=1), True),
-    "bad_shuffle_proof": (change_item(  # a response scalar (Appendix B, wire layout)
-        "deal/shuffle", lambda m, s: {**m, "proof": _flip(m["proof"], 161 + 64 * 40)},
-        nth=1), True),
-    "malformed_shuffle_proof": (change_item(  # a commitment point that is not one
-        "deal/shuffle", lambda m, s: {**m, "proof": m["proof"][:1] + BAD_POINT
-                                      + m["proof"][33:]}, nth=1), True),
-    "not_cutter": (add_item(lambda s: {"t": "deal/cut", "k": 3}), False),
-    "wrong_positions": (change_item("deal/shares", lambda m, s: {**m, "pos": m["pos"][::-1]}
-                                    if len(m["pos"]) > 1 else {**m, "pos": [39]}), False),
-    "bad_share_proof": (change_item("deal/shares", lambda m, s: {**m, "d": SOME_POINT
-                                                                  + m["d"][32:]}), False),
-    "bad_opening": (change_item("deal/reveal", lambda m, s: {**m, "seed": _flip(m["seed"])}),
-                    False),
-    "not_dealt_to_you": (add_item(lambda s: {"t": "deal/play", "pos": _other_seats_position(s),
-                                             "d": SOME_POINT, "proof": bytes(64)}, _dealing),
-                         False),
-    "false_complaint": (add_item(lambda s: {"t": "deal/complain",
-                                            "pos": [_other_seats_position(s)], "dup": None,
-                                            "d": SOME_POINT, "proof": bytes(64)}, _dealing),
+def deal_cheats() -> dict:
+    """Every cheat the deal core detects, as fresh hooks (they count what they saw)."""
+    return {
+        "bad_key_proof": (change_item("deal/key",
+                                      lambda m, s: {**m, "proof": _flip(m["proof"], 40)}), False),
+        "bad_point": (change_item("deal/key", lambda m, s: {**m, "y": BAD_POINT}), False),
+        "bad_key": (change_item("deal/key", lambda m, s: {**m, "y": bytes(32)}), False),
+        "malformed": (change_item("deal/key", lambda m, s: {**m, "extra": 1}), False),
+        "unknown_message": (add_item(lambda s: {"t": "deal/bogus"}), False),
+        "unexpected": (add_item(lambda s: next(i for i in s.game._out if i["t"] == "deal/key"),
+                                lambda s: any(i["t"] == "deal/key" for i in s.game._out)), False),
+        "duplicate_ciphertext": (change_item("deal/shuffle", _dup_first_ciphertext), False),
+        "missing_shuffle_proof": (change_item(
+            "deal/shuffle", lambda m, s: {k: v for k, v in m.items() if k != "proof"}, nth=1),
+            True),
+        "bad_shuffle_proof": (change_item(  # a response scalar (Appendix B, wire layout)
+            "deal/shuffle", lambda m, s: {**m, "proof": _flip(m["proof"], 161 + 64 * 40)},
+            nth=1), True),
+        "malformed_shuffle_proof": (change_item(  # a commitment point that is not one
+            "deal/shuffle", lambda m, s: {**m, "proof": m["proof"][:1] + BAD_POINT
+                                          + m["proof"][33:]}, nth=1), True),
+        "not_cutter": (add_item(lambda s: {"t": "deal/cut", "k": 3}), False),
+        "wrong_positions": (change_item("deal/shares", lambda m, s: {**m, "pos": m["pos"][::-1]}
+                                        if len(m["pos"]) > 1 else {**m, "pos": [39]}), False),
+        "bad_share_proof": (change_item("deal/shares", lambda m, s: {**m, "d": SOME_POINT
+                                                                      + m["d"][32:]}), False),
+        "bad_opening": (change_item("deal/reveal", lambda m, s: {**m, "seed": _flip(m["seed"])}),
                         False),
-}
+        "not_dealt_to_you": (add_item(lambda s: {"t": "deal/play", "pos": _other_seats_position(s),
+                                                 "d": SOME_POINT, "proof": bytes(64)}, _dealing),
+                             False),
+        "false_complaint": (add_item(lambda s: {"t": "deal/complain",
+                                                "pos": [_other_seats_position(s)], "dup": None,
+                                                "d": SOME_POINT, "proof": bytes(64)}, _dealing),
+                            False),
+    }
 
 
-@pytest.mark.parametrize("code", sorted(DEAL_CHEATS))
+@pytest.mark.parametrize("code", sorted(deal_cheats()))
 def test_each_deal_cheat_is_blamed_on_the_cheater(code, tmp_path):
-    hook, proofs = DEAL_CHEATS[code]
+    hook, proofs = deal_cheats()[code]
     cheater = 1
     played = play(2, proofs=proofs, cheater=cheater, hook=hook, seed=4)
     assert played.cheated_at is not None
@@ -501,7 +504,7 @@ def test_forced_capture_broken_with_a_hidden_hand_is_found_after_the_hand(tmp_pa
 def test_proofs_checked_in_worker_processes_give_the_same_verdict(code, tmp_path):
     """Shuffle proofs are checked by worker processes while the audit goes on; a refused
     proof is still the first violation, exactly as when everything runs in one process."""
-    hook, proofs = DEAL_CHEATS[code]
+    hook, proofs = deal_cheats()[code]
     played = play(2, proofs=proofs, cheater=0, hook=hook, seed=13)
     path = played.write_log(tmp_path / "proof.chklog", seat=1)
     one, two = audit_log(path, workers=0), audit_log(path, workers=2)
