@@ -283,6 +283,38 @@ class HostPeer(_Peer):
         self.port = 0
         self._floor_since = 0.0
         self._floor_seen = (-1, -1)
+        self.resumed_entries = 0
+        self._try_resume()
+
+    def _try_resume(self) -> None:
+        """After a crash: rebuild the game from the log and the saved master secret."""
+        path = self.config.state_path
+        if path is None or not path.exists():
+            return
+        saved = SavedGame.load(path)
+        if saved is None or saved.seat != 0 or saved.host != f"port:{self.config.port}":
+            return
+        try:
+            log = read_transcript(saved.log)
+            session = Session.resume(self.identity, list(log.bodies), self.identity.public,
+                                     saved.master)
+        except Exception as exc:  # an unusable save: start a new table
+            print(f"cannot resume from {saved.log}: {exc}", file=sys.stderr)
+            return
+        if session.finished:
+            return
+        self.session = session
+        self.lobby.seats = list(session.table.seats)
+        self.lobby.game = session.table.game
+        self.log = TranscriptWriter(saved.log, resume_at=log.valid_length)
+        self._logged = len(session.bodies)
+        self.resumed_entries = self._logged
+
+    def _save_state(self) -> None:
+        s = self.session
+        if self.config.state_path is not None and s is not None:
+            SavedGame(s.table.game, 0, f"port:{self.config.port}", s.master,
+                      str(self.log.path)).save(self.config.state_path)
 
     def send_entry(self, body: bytes) -> None:
         for link in self.links.values():
@@ -306,6 +338,11 @@ class HostPeer(_Peer):
             if self.config.beacon:
                 nursery.start_soon(self._beacon)
             nursery.start_soon(self._watchdog)
+            if self.session is not None:  # resumed: everyone else must reconnect
+                self.emit(Resumed(0, self.resumed_entries))
+                for seat in range(1, self.session.table.players):
+                    self.absent[seat] = trio.current_time() + self.timeouts.reconnect
+                self.pump()
             await self.finished.wait()
             # Let the last entries and the abort reach everyone before closing.
             async with trio.open_nursery() as closing:
@@ -316,6 +353,9 @@ class HostPeer(_Peer):
             with contextlib.suppress(Exception):
                 await link.stream.aclose()
         self.log.close()
+        if self.session is not None and self.session.finished and self.config.state_path:
+            with contextlib.suppress(OSError):
+                self.config.state_path.unlink()
         return self.outcome()
 
     # ---------------------------------------------------------- connections
@@ -381,6 +421,7 @@ class HostPeer(_Peer):
             self.session, genesis = Session.create(self.identity, table)
             self.log.write_header(game=table.game, seat=0, key=self.identity.public,
                                   name=self.config.name, host=f"0.0.0.0:{self.port}")
+            self._save_state()
             self.send_entry(genesis.body)
             self._floor_since = trio.current_time()
             self.pump()

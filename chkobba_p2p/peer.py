@@ -99,6 +99,9 @@ class HostConfig:
     #: Every shuffle step carries a zero-knowledge proof (a table capability).
     shuffle_proofs: bool = True
     timeouts: Timeouts = field(default_factory=Timeouts)
+    #: Where to keep the resume state (with a persistent identity and a fixed port, a
+    #: crashed host restarts its game); None: no crash resume.
+    state_path: Path | None = None
 
 
 @dataclass

@@ -190,7 +190,7 @@ def cmd_host(args: argparse.Namespace) -> int:
     if args.bots >= args.players:
         print("--bots must leave a seat for the host", file=sys.stderr)
         return 2
-    identity, _ = _identity(args.identity, None if args.headless else "host-identity.key")
+    identity, state = _identity(args.identity, None if args.headless else "host-identity.key")
     log_path = Path(args.log) if args.log else default_log_path("host")
     controller: SeatController = (BotSeat(args.level, args.quiet) if args.headless
                                   else TextSeat())
@@ -198,7 +198,9 @@ def cmd_host(args: argparse.Namespace) -> int:
                         name=args.name, identity=identity, log_path=log_path,
                         beacon=not args.no_beacon,
                         shuffle_proofs=not getattr(args, "no_shuffle_proofs", False),
-                        timeouts=_timeouts(args))
+                        timeouts=_timeouts(args),
+                        # A crashed host resumes only where its peers can find it again.
+                        state_path=state if args.port else None)
     print(f"log: {log_path}", flush=True)
     print(f"rules: {rules.describe()}; {args.players} players", flush=True)
     procs: list[subprocess.Popen] = []

@@ -101,3 +101,38 @@ def test_peer_killed_mid_hand_resumes(tmp_path):
     assert len(after.bodies) > before
     assert read_transcript(tmp_path / "host.chklog").bodies == after.bodies
     assert not list((tmp_path / "data" / "resume").glob("*.state"))  # gone once finished
+
+
+def test_host_killed_mid_hand_resumes(tmp_path):
+    """The host itself is SIGKILLed; restarted with the same identity and port it rebuilds
+    the game from its log, the peer reconnects, and the match completes."""
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    args = ("--players", "2", "--identity", str(tmp_path / "host.key"), "--port", str(port))
+    host = subprocess.Popen(
+        cli_command("host", "--headless", "--bind", "127.0.0.1", "--no-beacon", "--quiet",
+                    "--log", str(tmp_path / "host.chklog"), *args),
+        cwd=REPO_ROOT, env=_env(tmp_path), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    bot = _bot(tmp_path, port, "guest", "--delay", "0.02", "--connect-retry", "20")
+    log = tmp_path / "host.chklog"
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if log.exists() and len(read_transcript(log).bodies) >= 30:
+            break
+        time.sleep(0.01)
+    host.kill()
+    host.wait()
+    before = len(read_transcript(log).bodies)
+    assert before >= 30
+    again = subprocess.Popen(
+        cli_command("host", "--headless", "--bind", "127.0.0.1", "--no-beacon", "--quiet",
+                    "--log", str(tmp_path / "host.chklog"), *args),
+        cwd=REPO_ROOT, env=_env(tmp_path), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        text=True)
+    result = _result(again)
+    assert result.startswith("result: match over after")
+    assert _result(bot) == result
+    assert read_transcript(log).bodies == read_transcript(tmp_path / "guest.chklog").bodies
