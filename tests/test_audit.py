@@ -8,6 +8,8 @@ import random
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from test_audit_support import Played, play
 
 from chkobba_p2p import wire
@@ -512,3 +514,76 @@ def test_proofs_checked_in_worker_processes_give_the_same_verdict(code, tmp_path
     assert one.reason.startswith(code + ":")
     for attr in ("verdict", "code", "blamed", "entry", "reason", "records", "aborts"):
         assert getattr(one, attr) == getattr(two, attr), attr
+
+
+def _resign(played: Played, body: bytes, **changes) -> bytes:
+    """The entry with some payload fields changed, signed again by its own seat."""
+    e = wire.open_entry(body)
+    fields = {**e.fields, **changes}
+    payload = wire.encode(fields)
+    sig = played.identities[e.seat].sign(ENTRY_DOMAIN, payload)
+    return wire.encode({"t": "sig", "p": payload, "s": sig})
+
+
+def test_a_seat_that_signs_another_result_is_blamed(honest2, tmp_path):
+    played, path = honest2
+    bodies = list(read_log(path).bodies)
+    last = wire.open_entry(bodies[-1])
+    assert last.kind == "done"
+    wrong = {**last.fields["result"], "winner": 1 - last.fields["result"]["winner"]}
+    bodies[-1] = _resign(played, bodies[-1], result=wrong)
+    report = audit_log(_write(tmp_path / "result.chklog", bodies))
+    assert (report.verdict, report.code, report.blamed, report.entry) == (
+        INVALID, "result_mismatch", last.seat, len(bodies) - 1)
+    # The hands themselves were fine and are reported.
+    assert sum(r["type"] == "hand" for r in report.records) >= 1
+
+
+def test_a_seat_that_signs_a_wrong_sequence_number_is_blamed(honest2, tmp_path):
+    played, path = honest2
+    bodies = list(read_log(path).bodies)
+    e = wire.open_entry(bodies[25])
+    bodies[25] = _resign(played, bodies[25], n=e.seq + 1)
+    report = audit_log(_write(tmp_path / "seq.chklog", bodies))
+    assert (report.verdict, report.code, report.blamed, report.entry) == (
+        INVALID, "bad_sequence", e.seat, 25)
+
+
+def test_a_seat_speaking_out_of_turn_is_blamed(honest2, tmp_path):
+    """Seat 1 signs an entry that extends the transcript while seat 0 holds the floor."""
+    played, path = honest2
+    bodies = list(read_log(path).bodies)
+    k = next(i for i in range(10, len(bodies)) if wire.open_entry(bodies[i]).seat == 0)
+    prev = wire.open_entry(bodies[k])
+    seq1 = max(wire.open_entry(b).seq for b in bodies[:k] if wire.open_entry(b).seat == 1) + 1
+    entry = wire.make_entry(played.identities[1], game=prev.game, seat=1, seq=seq1,
+                            prev=prev.prev, kind="turn", body={"d": []})
+    bodies[k] = entry.body
+    report = audit_log(_write(tmp_path / "turn.chklog", bodies))
+    assert (report.verdict, report.code, report.blamed, report.entry) == (
+        INVALID, "out_of_turn", 1, k)
+
+
+@settings(max_examples=30, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_any_damage_to_any_entry_is_a_clean_verdict(honest2, data):
+    """Random damage (bytes overwritten, inserted, cut) to one entry of the first part of
+    a log: always a report, never an exception, never valid."""
+    _, path = honest2
+    bodies = list(read_log(path).bodies)[:60]
+    k = data.draw(st.integers(0, len(bodies) - 1))
+    body = bodies[k]
+    i = data.draw(st.integers(0, len(body) - 1))
+    junk = data.draw(st.binary(min_size=0, max_size=8))
+    cut = data.draw(st.integers(0, 8))
+    damaged = body[:i] + junk + body[i + cut:]
+    if damaged == body:
+        return
+    bodies[k] = damaged
+    report = audit_bodies(bodies, workers=0)
+    assert report.verdict in (INVALID, INCOMPLETE)  # 60 entries: never a whole match
+    if report.verdict == INCOMPLETE:
+        # Only the unsigned wrapper may change harmlessly: the signed payload is intact.
+        e, d = wire.open_entry(body), wire.open_entry(damaged)
+        assert (e.payload, e.signature) == (d.payload, d.signature)
