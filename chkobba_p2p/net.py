@@ -587,6 +587,28 @@ class ClientPeer(_Peer):
         if self.link is not None:
             self.link.send(body)
 
+    async def _watchdog(self) -> None:
+        """A host that stops the game (sits on the floor, or no longer relays) is not
+        waited for forever: after the turn timeout plus the reconnect timeout without any
+        new entry while another seat holds the floor, the game ends here with a signed
+        record blaming the host (it is the host's job to time out the other seats)."""
+        seen = (-1, -1)
+        since = trio.current_time()
+        limit = self.timeouts.turn + self.timeouts.reconnect
+        while not self.finished.is_set():
+            await trio.sleep(min(1.0, limit / 4))
+            s = self.session
+            if s is None or s.finished:
+                continue
+            key = (s.length, s.floor)
+            now = trio.current_time()
+            if key != seen or s.floor == s.seat:
+                seen, since = key, now
+            elif now - since > limit:
+                fault = ProtocolError(ErrorCode.TIMEOUT, f"no progress for {limit:.0f} s")
+                self.send_entry(self.blame(fault, 0, None))
+                return
+
     def _forget_saved_game(self) -> None:
         print("the host does not know our saved game any more; joining afresh",
               file=sys.stderr)
@@ -608,6 +630,7 @@ class ClientPeer(_Peer):
         async with trio.open_nursery() as nursery:
             self.nursery = nursery
             nursery.start_soon(self._connect_loop)
+            nursery.start_soon(self._watchdog)
             await self.finished.wait()
             if self.link is not None:
                 await self.link.drain()

@@ -163,3 +163,28 @@ async def test_a_saved_game_the_host_does_not_know_is_dropped(tmp_path):
     assert out["host"].completed and out["guest"].completed
     assert out["host"].done == out["guest"].done
     assert not state.exists()
+
+
+class SilentHost(HostPeer):
+    """Seats everyone, sends the genesis, then never relays nor plays anything more."""
+
+    def send_entry(self, body: bytes) -> None:
+        if open_entry(body).kind == "table":
+            super().send_entry(body)
+
+    def _relay(self, from_seat: int, body: bytes) -> None:
+        pass
+
+
+async def test_a_stalled_host_is_not_waited_for_forever(tmp_path):
+    timeouts = dataclasses.replace(FAST, turn=1.0, reconnect=1.0)
+    host = SilentHost(dataclasses.replace(host_config(tmp_path), timeouts=timeouts),
+                      BotController("greedy", 0))
+    async with trio.open_nursery() as nursery:
+        port = await nursery.start(host.run)
+        cfg = dataclasses.replace(join_config(tmp_path, port, "g"), timeouts=timeouts)
+        with trio.fail_after(20):
+            out = await ClientPeer(cfg, BotController("greedy", 1)).run()
+        nursery.cancel_scope.cancel()
+    assert out.aborted is not None and out.aborted.code is ErrorCode.TIMEOUT
+    assert out.aborted.blamed_seat == 0 and out.aborted.by_seat == 1
