@@ -181,7 +181,7 @@ class TableState:
         (A :class:`~chkobba_p2p.session.TableInfo` given to :meth:`apply` does the same,
         finding the local seat by :attr:`my_fingerprint`.)"""
         return replace(
-            self._sized(table.players), seat=seat, rules=table.rules,
+            self.with_players(table.players), seat=seat, rules=table.rules,
             names=tuple(s.name for s in table.seats),
             fingerprints=tuple(s.fingerprint for s in table.seats))
 
@@ -189,7 +189,7 @@ class TableState:
         """Take the rules engine's view of the hand (as given at a decision): it is
         authoritative for everything it shows."""
         n = hand.players
-        st = self._sized(n)
+        st = self.with_players(n)
         piles: list[list[Card]] = [[] for _ in range(sides_count(n))]
         for seat, pile in enumerate(hand.piles):
             piles[side_of(seat, n)].extend(pile)
@@ -223,7 +223,8 @@ class TableState:
 
     # ------------------------------------------------------------------ internals
 
-    def _sized(self, players: int) -> TableState:
+    def with_players(self, players: int) -> TableState:
+        """Sized for ``players`` seats (counts and captures reset if the size changes)."""
         if self.players == players and len(self.counts) == players:
             return self
         k = sides_count(players)
@@ -244,11 +245,11 @@ class TableState:
         if self.my_fingerprint in fps:
             seat = fps.index(self.my_fingerprint)
         return self.with_table(table, seat) if seat is not None else replace(
-            self._sized(table.players), rules=table.rules,
+            self.with_players(table.players), rules=table.rules,
             names=tuple(s.name for s in table.seats), fingerprints=tuple(fps))
 
     def _on_lobby(self, ev: Lobby) -> TableState:
-        st = self._sized(len(ev.seats))
+        st = self.with_players(len(ev.seats))
         names = tuple(s[0] if s else None for s in ev.seats)
         fps = tuple(s[1] if s else None for s in ev.seats)
         seat = st.seat
@@ -258,7 +259,7 @@ class TableState:
 
     def _on_first_draw(self, ev: object) -> TableState:
         draws = dict(ev.draws)  # type: ignore[attr-defined]
-        st = self if self.players else self._sized(len(draws))
+        st = self if self.players else self.with_players(len(draws))
         return replace(st, first_draw=draws)
 
     def _on_hand_started(self, ev: HandStarted) -> TableState:

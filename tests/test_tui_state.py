@@ -51,7 +51,7 @@ def _play_hand(seed: int, players: int, viewer: int, keep: bool | None = None):
        viewer=st.integers(0, 3), keep=st.sampled_from([None, True, False]))
 def test_state_from_events_matches_the_rules_engine_view(seed, players, viewer, keep):
     viewer %= players
-    base = TableState(seat=viewer)._sized(players)
+    base = TableState(seat=viewer).with_players(players)
     seen = 0
     st_ = None
     for view, dealer in _play_hand(seed, players, viewer, keep):
@@ -106,7 +106,7 @@ def test_a_table_info_gives_rules_names_and_seat():
 
 
 def test_scores_waiting_and_the_end_of_the_match():
-    st_ = TableState(seat=0)._sized(2).apply(S.HandStarted(1, 1))
+    st_ = TableState(seat=0).with_players(2).apply(S.HandStarted(1, 1))
     assert st_.cutter == 0 and st_.turn == 0 and st_.hand_number == 1
     score = R.score_piles([cards("7D 7S 1D"), cards("2S")], [1, 0], R.Ruleset(), 2)
     st_ = st_.apply(S.HandScored(1, score, (5, 0)))

@@ -140,7 +140,7 @@ class TuiApp:
         self.log_path = log_path
         st = TableState(my_fingerprint=my_fingerprint, seat=seat, rules=rules)
         if players:
-            st = st._sized(players)
+            st = st.with_players(players)
         self.state = st
         self.events: list[Line] = []
         self.request: _Request | None = None
