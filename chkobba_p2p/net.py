@@ -130,16 +130,30 @@ class Link:
         close: closing with unread input would reset the connection and could destroy
         frames still in flight to the other end."""
         try:
-            async for body in self._recv:
-                if body is None:
-                    break
-                data = wire.frame(body)
-                await self.stream.send_all(data)
-                self.bytes_out += len(data)
-                self.traffic.sent += len(data)
+            done = False
+            while not done:
+                body = await self._recv.receive()
+                chunks: list[bytes] = []
+                # Coalesce what is already queued into one write (fewer system calls).
+                while body is not None:
+                    chunks.append(wire.frame(body))
+                    if sum(map(len, chunks)) > 1 << 18:
+                        break
+                    try:
+                        body = self._recv.receive_nowait()
+                    except trio.WouldBlock:
+                        break
+                else:
+                    done = True
+                if chunks:
+                    data = b"".join(chunks)
+                    await self.stream.send_all(data)
+                    self.bytes_out += len(data)
+                    self.traffic.sent += len(data)
             with contextlib.suppress(Exception):
                 await self.stream.send_eof()
-        except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
+        except (trio.BrokenResourceError, trio.ClosedResourceError, trio.EndOfChannel,
+                OSError):
             pass
         finally:
             self.closed = True
