@@ -255,3 +255,30 @@ def test_genesis_checked_against_the_host_key():
         Session.join(t.ids[1], wire.open_entry(t.genesis.body), Identity.generate().public)
     proofs_table = dataclasses.replace(t.table, caps=(CAP_SHUFFLE_PROOFS,))
     assert CAP_SHUFFLE_PROOFS in proofs_table.caps
+
+
+def test_compatibility_unknown_fields_and_newer_versions():
+    # A host that also speaks a future version 2: the peer picks the highest common one.
+    host_id = Identity.generate()
+    hs = HostHandshake(Lobby(host_id, "h", Ruleset(), 2))
+    greeting = hs.greeting()
+    greeting["versions"] = [1, 2]
+    greeting["x-future"] = {"anything": [1, 2, 3]}
+    c = ClientHandshake(Identity.generate(), "c")
+    hello = c.on_host(greeting)
+    assert hello["v"] == 1
+    hello["x-future"] = True  # unknown fields in a hello are ignored too
+    welcome, seat, _ = hs.on_hello(hello)
+    assert c.on_welcome(welcome) == seat
+    # An entry with a field this version does not know is accepted (and signed, and kept).
+    t = Table(2)
+    for _ in range(5):
+        t.step()
+    speaker = t.sessions[t.sessions[0].floor]
+    listener = t.sessions[1 - speaker.seat]
+    items = speaker.game.outbox()
+    e = wire.make_entry(t.ids[speaker.seat], game=speaker.table.game, seat=speaker.seat,
+                        seq=speaker.chain.next_seq[speaker.seat], prev=speaker.head,
+                        kind="turn", body={"d": items, "x-future": [1, "two"]})
+    listener.receive(wire.open_entry(e.body))
+    assert listener.bodies[-1] == e.body
