@@ -17,7 +17,9 @@ from pathlib import Path
 import trio
 
 from . import wire
+from .errors import IllegalMove, LocalError
 from .peer import (
+    ChoiceRefused,
     HostConfig,
     JoinConfig,
     Listening,
@@ -206,6 +208,7 @@ class _Peer:
         self.nursery: trio.Nursery | None = None
         self.error: str | None = None
         self.traffic = Traffic()
+        self._refusals = 0
 
     def emit(self, event: object) -> None:
         try:
@@ -253,7 +256,15 @@ class _Peer:
             else:
                 choice = await self.controller.choose_cut(d.hand)
             if s.decision is d or s.decision == d:
-                s.decide(choice)
+                try:
+                    s.decide(choice)
+                    self._refusals = 0
+                except (IllegalMove, LocalError) as exc:
+                    # The controller chose something the rules refuse: say so, ask again.
+                    self._refusals += 1
+                    if self._refusals > 5:
+                        raise
+                    self.emit(ChoiceRefused(str(exc)))
         finally:
             self._deciding = False
         self.pump()

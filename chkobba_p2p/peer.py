@@ -29,6 +29,7 @@ __all__ = [
     "Outcome",
     "Waiting",
     "Resumed",
+    "ChoiceRefused",
     "Lobby",
     "Listening",
     "host_match",
@@ -124,6 +125,13 @@ class Waiting:
 
     seat: int
     seconds: int
+
+
+@dataclass(frozen=True)
+class ChoiceRefused:
+    """The controller's choice broke a rule (``reason``); it is asked again."""
+
+    reason: str
 
 
 @dataclass(frozen=True)

@@ -188,3 +188,41 @@ async def test_a_stalled_host_is_not_waited_for_forever(tmp_path):
         nursery.cancel_scope.cancel()
     assert out.aborted is not None and out.aborted.code is ErrorCode.TIMEOUT
     assert out.aborted.blamed_seat == 0 and out.aborted.by_seat == 1
+
+
+class Clumsy(BotController):
+    """First tries a move the rules refuse (a capture not on the table), then plays."""
+
+    def __init__(self) -> None:
+        super().__init__("greedy", 5)
+        self.refused: list[object] = []
+        self.tried = False
+
+    async def choose_play(self, hand):
+        if not self.tried:
+            self.tried = True
+            from chkobba_p2p.rules import Move
+
+            card = next(c for c in hand.hand_of(hand.turn) if c is not None)
+            return Move(card, frozenset([card]))  # "captures" itself: never on the table
+        return await super().choose_play(hand)
+
+    def on_event(self, event):
+        from chkobba_p2p.peer import ChoiceRefused
+
+        if isinstance(event, ChoiceRefused):
+            self.refused.append(event)
+
+
+async def test_a_refused_choice_is_asked_again(tmp_path):
+    clumsy = Clumsy()
+    out = {}
+    async with trio.open_nursery() as nursery:
+        async def run_host(task_status=trio.TASK_STATUS_IGNORED):
+            out["host"] = await HostPeer(host_config(tmp_path), clumsy).run(task_status)
+
+        port = await nursery.start(run_host)
+        out["guest"] = await ClientPeer(join_config(tmp_path, port, "g"),
+                                        BotController("greedy", 2)).run()
+    assert out["host"].completed and out["guest"].completed
+    assert len(clumsy.refused) == 1
