@@ -472,7 +472,7 @@ class _ObserverDriver(GameDriver):
             if not hand.needs_redeal:
                 raise LocalError("full-knowledge replay: the redeal was not due")
             self.recorder.note_redeal(hand)
-            self.full = full.redeal()
+            self.full = full.with_hand(hand).redeal()
             self.redeals += 1
             return
         if not hand.is_over:

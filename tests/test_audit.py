@@ -37,9 +37,14 @@ BAD_POINT = bytes([1]) + bytes(31)  # not a ristretto255 encoding
 SOME_POINT = dc.public_key(5)  # a valid point nobody's share is
 
 
+# Matches are made deterministic by a key (identities, game id, every deal secret): a
+# session bug can otherwise abort an honest match at random (see the report of issue 5:
+# a seat that sends its previous deck's reveal with its next deck's key may end its last
+# hand before its own reveal is in the transcript).
+
 @pytest.fixture(scope="module")
 def honest2(tmp_path_factory) -> tuple[Played, Path]:
-    played = play(2, seed=3)
+    played = play(2, seed=3, key=b"honest2-0")
     path = played.write_log(tmp_path_factory.mktemp("honest") / "host.chklog")
     return played, path
 
@@ -115,7 +120,7 @@ def test_honest_two_player_log_is_valid_and_gives_the_players_records(honest2, t
 
 
 def test_honest_four_player_log_with_shuffle_proofs_is_valid(tmp_path):
-    played = play(4, proofs=True, seed=5)
+    played = play(4, proofs=True, seed=5, key=b"honest4-0")
     reports = [audit_log(played.write_log(tmp_path / f"s{i}.chklog", seat=i)) for i in (0, 3)]
     assert all(r.verdict == VALID for r in reports)
     assert reports[0].records == reports[1].records
@@ -125,7 +130,7 @@ def test_honest_four_player_log_with_shuffle_proofs_is_valid(tmp_path):
 
 @pytest.mark.parametrize("preset", ["cardavia", "chkoum"])
 def test_other_rulesets_are_audited(preset, tmp_path):
-    played = play(2, rules=PRESETS[preset], seed=7)
+    played = play(2, rules=PRESETS[preset], seed=7, key=f"{preset}-0".encode())
     report = audit_log(played.write_log(tmp_path / "log.chklog"))
     assert report.verdict == VALID
     assert report.records[0]["ruleset"] == PRESETS[preset].to_dict()
@@ -491,7 +496,7 @@ def test_forced_capture_broken_with_a_hidden_hand_is_found_after_the_hand(tmp_pa
     The auditor sees every hand once the deck's seeds are open, and blames it."""
     rules = PRESETS["tunisian"].with_variant("forced-capture")
     played = play(2, rules=rules, cheater=1, cheater_rules=PRESETS["tunisian"],
-                  levels=("greedy", "random"), seed=12)
+                  levels=("greedy", "random"), seed=12, key=b"forced-0")
     # The live peers saw nothing wrong: the match completed.
     assert all(s.done is not None for s in played.sessions)
     report = audit_log(played.write_log(tmp_path / "forced.chklog"))
@@ -587,3 +592,21 @@ def test_any_damage_to_any_entry_is_a_clean_verdict(honest2, data):
         # Only the unsigned wrapper may change harmlessly: the signed payload is intact.
         e, d = wire.open_entry(body), wire.open_entry(damaged)
         assert (e.payload, e.signature) == (d.payload, d.signature)
+
+
+def test_a_redealt_opening_is_audited_and_recorded(tmp_path):
+    """An opening with three cards of one value is dealt again; the abandoned deck is
+    revealed and re-checked, and its cards are in the hand's record."""
+    rules = PRESETS["tunisian"].with_variant("redeal-any-three").with_target(1)
+    played = play(2, rules=rules, seed=1, key=b"redeal223")  # a key whose opening redeals
+    report = audit_log(played.write_log(tmp_path / "redeal.chklog"))
+    assert report.verdict == VALID
+    redeals = report.records[0]["redeals"]
+    assert len(redeals) == 1
+    table = redeals[0]["table"]
+    assert max(sum(c[:-1] == x[:-1] for x in table) for c in table) >= 3
+    assert all(c is not None for e in redeals[0]["events"] if "deal" in e
+               for c in e["deal"]["cards"])
+    # (record.replay_records cannot re-drive a record with a redeal yet: it calls
+    # Match.redeal() on a hand it has not driven; reported to the record's maintainer.)
+    _check_against_players(played, report.records)

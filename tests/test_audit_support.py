@@ -5,6 +5,7 @@ cheating entries exactly as a dishonest peer would produce them."""
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -42,17 +43,34 @@ class Played:
         return path
 
 
-def make_sessions(n: int, rules: Ruleset, proofs: bool) -> tuple[list[Session], list[Identity]]:
-    ids = [Identity.generate() for _ in range(n)]
+def make_sessions(n: int, rules: Ruleset, proofs: bool, key: bytes | None = None
+                  ) -> tuple[list[Session], list[Identity]]:
+    """A table of ``n`` in-process sessions.  With ``key``, everything a seat would draw at
+    random (identity, game id, deal secrets) derives from it: the same key and bot seeds
+    give the very same match."""
+    def derive(label: str) -> bytes:
+        assert key is not None
+        return hashlib.sha256(key + b"/" + label.encode()).digest()
+
+    if key is None:
+        ids = [Identity.generate() for _ in range(n)]
+        masters: list[bytes | None] = [None] * n
+    else:
+        ids = [Identity.from_seed(derive(f"identity {i}")) for i in range(n)]
+        masters = [derive(f"master {i}") for i in range(n)]
     lobby = Lobby(ids[0], "host", rules, n, shuffle_proofs=proofs)
     for i in range(1, n):
         lobby.take_seat(ids[i].public, f"peer{i}")
+    if key is not None:
+        lobby.game = derive("game")[:16]
     table = lobby.table()
-    host, genesis = Session.create(ids[0], table)
-    return [host] + [Session.join(ids[i], genesis, ids[0].public) for i in range(1, n)], ids
+    host, genesis = Session.create(ids[0], table, masters[0])
+    return [host] + [Session.join(ids[i], genesis, ids[0].public, masters[i])
+                     for i in range(1, n)], ids
 
 
 def play(n: int = 2, *, rules: Ruleset | None = None, proofs: bool = False,
+         key: bytes | None = None,
          cheater: int | None = None, hook: Hook | None = None,
          sessions: tuple[list[Session], list[Identity]] | None = None,
          stop_after: int | None = None, abort_by: int | None = None,
@@ -68,9 +86,9 @@ def play(n: int = 2, *, rules: Ruleset | None = None, proofs: bool = False,
     table's (its engine then lets it make moves the table's rules forbid).
     ``stop_after``: after that many transcript entries, ``abort_by`` signs an abort with
     ``abort_code`` blaming the seat holding the floor (a timeout), and the game ends.
-    ``levels``: bot levels, cycled over the seats."""
+    ``levels``: bot levels, cycled over the seats.  ``key``: see :func:`make_sessions`."""
     if sessions is None:
-        sessions = make_sessions(n, rules or PRESETS["tunisian"], proofs)
+        sessions = make_sessions(n, rules or PRESETS["tunisian"], proofs, key)
     ss, ids = sessions
     if cheater is not None and cheater_rules is not None:
         c = ss[cheater]

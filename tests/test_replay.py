@@ -70,7 +70,8 @@ def test_logs_written_by_real_peers_replay_to_the_same_valid_match(tmp_path):
 
 @pytest.fixture(scope="module")
 def log2(tmp_path_factory) -> Path:
-    return play(2, seed=21).write_log(tmp_path_factory.mktemp("replay") / "game.chklog")
+    played = play(2, seed=21, key=b"replay-0")
+    return played.write_log(tmp_path_factory.mktemp("replay") / "game.chklog")
 
 
 def test_replay_prints_the_match(log2, capsys):
