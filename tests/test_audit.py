@@ -297,7 +297,8 @@ def test_an_unsigned_header_that_does_not_match_is_a_warning(honest2, tmp_path):
 
 
 def test_an_aborted_game_is_incomplete_with_the_peers_claim(tmp_path):
-    played = play(2, stop_after=60, abort_by=0, abort_code=ErrorCode.TIMEOUT, seed=2)
+    played = play(2, stop_after=60, abort_by=0, abort_code=ErrorCode.TIMEOUT, seed=2,
+                  key=b"abort-0")
     report = audit_log(played.write_log(tmp_path / "aborted.chklog", seat=1))
     assert (report.verdict, report.code, report.exit_code) == (
         INCOMPLETE, "aborted", EXIT_INCOMPLETE)
@@ -399,7 +400,8 @@ def deal_cheats() -> dict:
 def test_each_deal_cheat_is_blamed_on_the_cheater(code, tmp_path):
     hook, proofs = deal_cheats()[code]
     cheater = 1
-    played = play(2, proofs=proofs, cheater=cheater, hook=hook, seed=4)
+    played = play(2, proofs=proofs, cheater=cheater, hook=hook, seed=4,
+                  key=f"cheat-{code}".encode())
     assert played.cheated_at is not None
     for seat in (0, 1):  # the honest seat's log and the cheater's own log
         report = audit_log(played.write_log(tmp_path / f"log{seat}.chklog", seat=seat))
@@ -415,7 +417,7 @@ def test_each_deal_cheat_is_blamed_on_the_cheater(code, tmp_path):
 
 def test_a_played_card_with_a_wrong_share_is_blamed():
     hook = change_item("deal/play", lambda m, s: {**m, "d": SOME_POINT})
-    played = play(2, cheater=0, hook=hook, seed=6)
+    played = play(2, cheater=0, hook=hook, seed=6, key=b"play-share")
     report = audit_bodies(played.sessions[1].bodies)
     assert (report.verdict, report.code, report.blamed) == (INVALID, "deal_failure", 0)
     assert report.reason.startswith("bad_share_proof:")
@@ -446,7 +448,8 @@ class _SeedSwap:
 
 @pytest.mark.parametrize("proofs", [False, True])
 def test_a_shuffle_that_does_not_match_its_commitment_is_blamed_at_the_reveal(proofs, tmp_path):
-    played = play(2, proofs=proofs, cheater=1, hook=_SeedSwap(hand=1), seed=8)
+    played = play(2, proofs=proofs, cheater=1, hook=_SeedSwap(hand=1), seed=8,
+                  key=f"seed-swap-{proofs}".encode())
     report = audit_log(played.write_log(tmp_path / "mismatch.chklog"))
     assert (report.verdict, report.code, report.blamed) == (INVALID, "deal_failure", 1)
     assert report.reason.startswith("shuffle_mismatch:")
@@ -480,7 +483,7 @@ def _forge_card(s: Session) -> bool:
     (_forge_card, "deal_failure", "names"),
 ])
 def test_a_forged_move_is_blamed_on_the_player(hook, code, why, tmp_path):
-    played = play(2, cheater=1, hook=hook, seed=9)
+    played = play(2, cheater=1, hook=hook, seed=9, key=b"forged")
     report = audit_log(played.write_log(tmp_path / "forged.chklog"))
     assert (report.verdict, report.code, report.blamed, report.exit_code) == (
         INVALID, code, 1, EXIT_INVALID)
@@ -512,7 +515,7 @@ def test_proofs_checked_in_worker_processes_give_the_same_verdict(code, tmp_path
     """Shuffle proofs are checked by worker processes while the audit goes on; a refused
     proof is still the first violation, exactly as when everything runs in one process."""
     hook, proofs = deal_cheats()[code]
-    played = play(2, proofs=proofs, cheater=0, hook=hook, seed=13)
+    played = play(2, proofs=proofs, cheater=0, hook=hook, seed=13, key=f"workers-{code}".encode())
     path = played.write_log(tmp_path / "proof.chklog", seat=1)
     one, two = audit_log(path, workers=0), audit_log(path, workers=2)
     assert (one.verdict, one.code, one.blamed) == (INVALID, "deal_failure", 0)
