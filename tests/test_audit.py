@@ -613,3 +613,15 @@ def test_a_redealt_opening_is_audited_and_recorded(tmp_path):
     # (record.replay_records cannot re-drive a record with a redeal yet: it calls
     # Match.redeal() on a hand it has not driven; reported to the record's maintainer.)
     _check_against_players(played, report.records)
+
+
+@pytest.mark.parametrize("cheat", ["bad_share_proof", "forged_take"])
+def test_a_cheater_at_a_four_player_table_is_blamed(cheat, tmp_path):
+    hook = _forge_take if cheat == "forged_take" else deal_cheats()[cheat][0]
+    played = play(4, cheater=2, hook=hook, seed=14, key=f"four-{cheat}".encode())
+    report = audit_log(played.write_log(tmp_path / "four.chklog", seat=3))
+    assert (report.verdict, report.blamed, report.exit_code) == (INVALID, 2, EXIT_INVALID)
+    assert report.code == ("illegal_move" if cheat == "forged_take" else "deal_failure")
+    assert report.aborts and report.aborts[0].blamed == 2
+    assert report.summary().endswith(report.seat_label(2))
+    assert "peer2" in report.seat_label(2)
