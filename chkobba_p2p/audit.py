@@ -553,6 +553,8 @@ class AuditReport:
     warnings: list[str] = field(default_factory=list)
     winner: int | None = None
     totals: tuple[int, ...] = ()
+    #: The abort that ended the game gave as evidence an entry that passes every check.
+    claim_refuted: bool = False
 
     @property
     def exit_code(self) -> int:
@@ -648,6 +650,34 @@ def _envelope_blame(entry: Entry, exc: ProtocolError, session: _AuditSession
     return None, exc.detail or code.sentence
 
 
+def _check_evidence(session: _AuditSession, abort: Entry, report: AuditReport) -> None:
+    """An abort's evidence that this log lacks (the peer aborted on an entry this log's
+    writer never got, as when another seat's abort arrives first): if it is the entry that
+    would come next here, check it as if it had arrived.  A game fault it holds is then
+    the first violation (raised); an entry that the envelope checks refuse (altered on the
+    way, as the abort may say) proves nothing about its signer and is only noted."""
+    ev = abort.fields.get("evidence")
+    if not isinstance(ev, bytes):
+        return
+    try:
+        e = wire.open_entry(ev)
+    except ProtocolError as exc:
+        report.warnings.append(f"the evidence of seat {abort.seat}'s abort is not a signed "
+                               f"entry ({exc})")
+        return
+    if e.kind == "abort" or e.game != session.table.game or e.prev != session.head:
+        return  # not the entry that would come next in this log
+    try:
+        session.receive(e)
+    except ProtocolError as exc:
+        report.warnings.append(f"the evidence of seat {abort.seat}'s abort is refused: "
+                               f"{exc}")
+        return
+    report.warnings.append(f"the evidence of seat {abort.seat}'s abort (an entry this log "
+                           "lacks) passes every check: its claim is not supported")
+    report.claim_refuted = True
+
+
 def _abort_claim(index: int, entry: Entry, players: int) -> AbortClaim:
     f = entry.fields
     try:
@@ -734,7 +764,13 @@ def _audit(bodies: Sequence[bytes], header: dict | None, tail: str | None,
                 report.warnings.extend(_header_warnings(header, table))
             session = _AuditSession(table, entry, checks)
             continue
+        evidence = False
         try:
+            if entry.kind == "abort" and not session.finished:
+                session.check(entry)  # the abort's own signature first
+                evidence = True
+                _check_evidence(session, entry, report)
+                evidence = False
             session.receive(entry)
         except ProtocolError as exc:
             blamed, why = _envelope_blame(entry, exc, session)
@@ -743,7 +779,9 @@ def _audit(bodies: Sequence[bytes], header: dict | None, tail: str | None,
             return finish(INVALID, exc.error_code.name.lower(), exc.detail,
                           blamed=_seat_or_none(exc.blamed_seat, session), entry=exc.entry_index)
         except GameFault as exc:
-            return finish(INVALID, exc.error_code.name.lower(), exc.detail,
+            note = (f" (in the entry that the abort at #{i} gives as its evidence, which this "
+                    "log lacks)") if evidence else ""
+            return finish(INVALID, exc.error_code.name.lower(), exc.detail + note,
                           blamed=_seat_or_none(exc.blamed_seat, session), entry=i)
         except Exception as exc:  # noqa: BLE001 - a hostile file must never crash the auditor
             return finish(INVALID, "unprocessable", f"the auditor cannot process this entry "
@@ -772,9 +810,11 @@ def _audit(bodies: Sequence[bytes], header: dict | None, tail: str | None,
         return finish(VALID, None, f"complete: {result}")
     if session.aborted is not None or report.aborts:
         a = report.aborts[0]
+        refuted = "; its own evidence refutes it" if report.claim_refuted else ""
         return finish(INCOMPLETE, "aborted", f"seat {a.by_seat} ended the game: {a.code}: "
-                      f"{a.why or 'no reason given'}; no violation in the entries before it",
-                      blamed=a.blamed, entry=a.index)
+                      f"{a.why or 'no reason given'}{refuted}; no violation in the entries "
+                      "before it", blamed=None if report.claim_refuted else a.blamed,
+                      entry=a.index)
     if tail == "truncated":
         return finish(INCOMPLETE, "truncated", f"the file ends in the middle of a frame after "
                       f"entry #{len(bodies) - 1} (a crash, or a cut file); no violation before")

@@ -625,3 +625,31 @@ def test_a_cheater_at_a_four_player_table_is_blamed(cheat, tmp_path):
     assert report.aborts and report.aborts[0].blamed == 2
     assert report.summary().endswith(report.seat_label(2))
     assert "peer2" in report.seat_label(2)
+
+
+def test_an_abort_whose_evidence_this_log_lacks_is_checked(tmp_path):
+    """A peer may abort on an entry the log's writer never received (another seat's abort
+    arrived first): the abort carries that entry as evidence, and the auditor checks it."""
+    played = play(2, cheater=1, hook=_forge_take, seed=9, key=b"forged")
+    bodies = list(played.sessions[0].bodies)
+    k = played.cheated_at
+    assert wire.open_entry(bodies[k + 1]).kind == "abort"
+    del bodies[k]  # this writer never got the forged move, only the abort about it
+    report = audit_bodies(bodies)
+    assert (report.verdict, report.code, report.blamed, report.entry) == (
+        INVALID, "illegal_move", 1, k)
+    assert "evidence" in report.reason
+    # An abort whose evidence holds nothing wrong: incomplete, the claim unsupported.
+    honest = play(2, seed=3, key=b"honest2-0")
+    bodies = list(honest.sessions[0].bodies[:41])
+    e40 = wire.open_entry(bodies[40])
+    liar = 1 - e40.seat
+    fake = wire.make_entry(honest.identities[liar], game=e40.game, seat=liar, seq=99,
+                           prev=e40.prev, kind="abort",
+                           body={"code": 400, "blamed": e40.seat, "why": "a lie",
+                                 "evidence": bodies[40]})
+    report = audit_bodies(bodies[:40] + [fake.body])
+    assert (report.verdict, report.code, report.entry) == (INCOMPLETE, "aborted", 40)
+    assert report.aborts[0].by_seat == liar and report.aborts[0].blamed == e40.seat
+    assert report.claim_refuted and report.blamed is None
+    assert "refutes" in report.reason

@@ -100,19 +100,21 @@ def play(n: int = 2, *, rules: Ruleset | None = None, proofs: bool = False,
     cheated = False
 
     def broadcast(sender: int, entry: wire.Entry) -> None:
+        # As the host relays: every seat gets the entry before anyone's abort about it.
+        aborts = []
         for j, other in enumerate(ss):
             if j == sender or other.finished:
                 continue
             try:
                 other.receive(entry)
             except GameFault as fault:
-                ab = other.abort(fault.error_code, fault.blamed_seat, fault.detail,
-                                 fault.evidence)
-                broadcast(j, ab)
+                aborts.append((j, other.abort(fault.error_code, fault.blamed_seat,
+                                              fault.detail, fault.evidence)))
             except ProtocolError as err:
-                ab = other.abort(err.error_code, 0, err.detail, entry.body)
-                broadcast(j, ab)
+                aborts.append((j, other.abort(err.error_code, 0, err.detail, entry.body)))
             played.events[j].extend(other.take_events())
+        for j, ab in aborts:
+            broadcast(j, ab)
 
     for _ in range(100_000):
         if all(s.finished for s in ss):
