@@ -45,8 +45,7 @@ from chkobba_p2p import rules as R
 from chkobba_p2p import session as S
 from chkobba_p2p.cards import Card, FigureConvention
 from chkobba_p2p.errors import IllegalMove
-from chkobba_p2p.net import Listening
-from chkobba_p2p.peer import Outcome, Resumed, SeatController, Waiting
+from chkobba_p2p.peer import Listening, Outcome, Resumed, SeatController, Waiting
 from chkobba_p2p.tablestate import TableState
 
 from ..i18n import Translator
