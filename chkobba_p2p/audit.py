@@ -555,6 +555,8 @@ class AuditReport:
     totals: tuple[int, ...] = ()
     #: The abort that ended the game gave as evidence an entry that passes every check.
     claim_refuted: bool = False
+    #: For an invalid log: the offending entry in a few words (kind, signer, contents).
+    offending: str | None = None
 
     @property
     def exit_code(self) -> int:
@@ -650,6 +652,37 @@ def _envelope_blame(entry: Entry, exc: ProtocolError, session: _AuditSession
     return None, exc.detail or code.sentence
 
 
+def _describe_entry(body: bytes) -> str:
+    """An entry in a few words, for humans: what it claims to be and hold."""
+    try:
+        e = wire.open_entry(body)
+    except ProtocolError:
+        return f"{len(body)} bytes that are not a signed entry"
+    f = e.fields
+    out = f"{e.kind} entry n={e.seq} in seat {e.seat}'s name"
+    items = f.get("d")
+    if isinstance(items, list) and items:
+        out += ", deal items " + " ".join(str(i.get("t")) if isinstance(i, dict) else "?"
+                                          for i in items)
+    action = f.get("a")
+    if isinstance(action, dict):
+        def show(k: str, v: object) -> str:
+            def c(x: object) -> str:
+                ok = isinstance(x, int) and not isinstance(x, bool) and 0 <= x < 40
+                return Card(x).text if ok else repr(x)  # type: ignore[arg-type]
+            if k == "card":
+                return f"card={c(v)}"
+            if k == "take" and isinstance(v, list):
+                return "take=[" + " ".join(c(x) for x in v) + "]"
+            return f"{k}={v!r}"
+        out += f", action {action.get('t')} " + " ".join(
+            show(k, v) for k, v in sorted(action.items()) if k != "t")
+    if e.kind in ("done", "abort"):
+        extra = {k: v for k, v in f.items() if k in ("result", "code", "blamed", "why")}
+        out += f", {extra}"
+    return out
+
+
 def _check_evidence(session: _AuditSession, abort: Entry, report: AuditReport) -> None:
     """An abort's evidence that this log lacks (the peer aborted on an entry this log's
     writer never got, as when another seat's abort arrives first): if it is the entry that
@@ -721,6 +754,8 @@ def _audit(bodies: Sequence[bytes], header: dict | None, tail: str | None,
             report.aborts = [a for a in report.aborts if a.index < entry]
         report.verdict, report.code, report.reason = verdict, code, reason
         report.blamed, report.entry = blamed, entry
+        if verdict == INVALID and entry is not None and entry < len(bodies):
+            report.offending = _describe_entry(bodies[entry])
         if verdict == INVALID and session is not None and entry is not None:
             seen = {a.index for a in report.aborts}
             report.aborts.extend(a for a in _later_aborts(bodies, entry + 1, session.table)

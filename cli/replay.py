@@ -134,6 +134,8 @@ def describe(report: AuditReport, hand: int | None = None) -> list[str]:
         blamed = "nobody" if a.blamed is None else f"seat {a.blamed}"
         out.append(f"abort at entry #{a.index} signed by seat {a.by_seat}: {a.code}, blames "
                    f"{blamed}: {a.why or '(no reason)'}")
+    if report.offending:
+        out.append(f"offending entry #{report.entry}: {report.offending}")
     if report.verdict == INVALID and report.records and hand is None:
         out.append("(the hands above were complete and correct before the violation)")
     if report.verdict == VALID and report.winner is not None and hand is None:
