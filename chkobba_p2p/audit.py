@@ -26,6 +26,21 @@ first violation: the entry, the code, the seat to blame when a signature proves 
 it, a sentence) or **incomplete** (no violation, but the match did not finish: an abort,
 a truncated file).  A file that is not a log at all raises :class:`LogUnreadable`.
 
+An ``abort`` that ended the game is the peers' claim.  When it carries as evidence an entry
+this log lacks (its writer got the abort first), that entry is checked as the next one:
+a violation in it is blamed as usual, and an entry that passes refutes the claim.  If the
+game ended before every seed of the last deck was opened, the seeds that were are checked
+anyway (a peer that found a shuffle mismatch stops before sending its own seed).
+
+Shuffle proofs are most of the work; with :func:`audit_log`'s ``workers`` they are checked
+by worker processes while the replay goes on, and the earliest refused proof is still the
+first violation: the verdict is the same either way.
+
+The observer reuses the peers' classes through subclasses (:class:`Session`,
+:class:`GameDriver`, :class:`DeckInstance`, :class:`~chkobba_p2p.deal.Deal`), overriding only
+what a seat has that an observer does not: a key, shuffle and reveal of its own, shares it
+owes, cards it sees.
+
 Blame in a log: an entry that is correctly signed and extends the chain but breaks a rule
 is its signer's (or, for the deal, the seat the deal's checks name).  An entry whose
 signature fails, or that does not extend the chain (dropped, reordered, spliced), cannot
