@@ -144,3 +144,16 @@ def test_host_killed_mid_hand_resumes(tmp_path):
     assert result.startswith("result: match over after")
     assert _result(bot) == result
     assert read_transcript(log).bodies == read_transcript(tmp_path / "guest.chklog").bodies
+
+
+def test_host_starts_its_own_bot_peers(tmp_path):
+    """``chkobba host --headless --bots 1``: the bot is a separate process on loopback."""
+    proc = subprocess.run(
+        cli_command("host", "--headless", "--players", "2", "--bots", "1", "--port", "0",
+                    "--bind", "127.0.0.1", "--no-beacon", "--quiet", "--target", "5"),
+        cwd=REPO_ROOT, env=_env(tmp_path), capture_output=True, text=True, timeout=LIMIT)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "result: match over after" in proc.stdout
+    logs = list((tmp_path / "data" / "logs").glob("*.chklog"))
+    assert len(logs) == 2  # the host's and the bot's, in the data directory
+    assert read_transcript(logs[0]).bodies == read_transcript(logs[1]).bodies
