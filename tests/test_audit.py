@@ -5,6 +5,7 @@ verdict, exit code, entry and seat to blame."""
 from __future__ import annotations
 
 import random
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -678,3 +679,19 @@ def test_known_bug_records_with_a_redeal_replay(tmp_path):
     report = audit_log(played.write_log(tmp_path / "redeal.chklog"))
     assert report.records[0]["redeals"]
     assert replay_records(report.records) == report.records
+
+
+@settings(max_examples=60, deadline=None)
+@given(tail=st.binary(max_size=300), header=st.booleans())
+def test_any_file_gives_a_verdict_or_unreadable(tail, header):
+    """Arbitrary bytes after the magic (and a header): a verdict or LogUnreadable, never
+    another exception."""
+    head = wire.frame(wire.encode({"t": "log", "v": 1})) if header else b""
+    with tempfile.TemporaryDirectory() as d:
+        p = Path(d) / "x.chklog"
+        p.write_bytes(MAGIC + head + tail)
+        try:
+            report = audit_log(p, workers=0)
+        except LogUnreadable:
+            return
+        assert report.verdict in (INVALID, INCOMPLETE)
