@@ -1050,7 +1050,7 @@ class GameDriver:
         if cards is None:
             return False
         drawn = {s: c for s, c in zip(seats, cards, strict=True) if c is not None}
-        self._events.append(FirstDealerDraw_(dict(drawn)))
+        self._events.append(FirstDealerDrawn(dict(drawn)))
         dealer = fd.record(drawn)
         if dealer is None:
             return True  # a tie: the tied seats draw again
@@ -1073,10 +1073,14 @@ class GameDriver:
 
 
 @dataclass(frozen=True)
-class FirstDealerDraw_:
+class FirstDealerDrawn:
     """The first-dealer draw: the card each contender drew (a tie draws again)."""
 
     draws: dict
+
+
+#: Former name, kept for callers that use it.
+FirstDealerDraw_ = FirstDealerDrawn
 
 
 @dataclass(frozen=True)
