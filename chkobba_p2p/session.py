@@ -78,6 +78,13 @@ __all__ = [
     "Aborted",
     "MatchDone",
     "error_message",
+    "GameDriver",
+    "DeckInstance",
+    "HandStarted",
+    "HandScored",
+    "RedealEvent",
+    "MatchOver",
+    "FirstDealerDrawn",
 ]
 
 #: Capabilities this implementation announces.  Peers use the intersection; unknown ones
