@@ -247,7 +247,7 @@ def replay_records(records: Iterable[dict]) -> list[dict]:
                     if not h.needs_redeal:
                         raise RecordError(f"hand {number}: a recorded redeal was not due")
                     recorder.note_redeal(h)
-                    m = m.redeal()
+                    m = m.with_hand(h).redeal()
                 hand = _drive(m.hand, rec["events"], number)
                 if not hand.is_over:
                     raise RecordError(f"hand {number}: the events stop before the hand ends")

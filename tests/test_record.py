@@ -98,3 +98,20 @@ def test_simulate_refuses_bad_arguments_clearly():
     assert r.returncode == 2 and "unknown bot level" in r.stderr
     r = _simulate("--variant", "sideways")
     assert r.returncode == 2 and "invalid choice" in r.stderr
+
+
+def test_a_record_with_a_redeal_replays():
+    # Found by Hypothesis: the first hand of this match was dealt twice (three kings).
+    seed, players = 2311839, 3
+    bots = [GreedyBot(seed + i) if i % 2 else RandomBot(seed + i) for i in range(players)]
+    _, records = play_match(PRESETS["cardavia"], bots, random.Random(seed))
+    assert records[0]["redeals"], "the seed no longer gives a redeal: pick another"
+    assert replay_records(records) == records
+    # An abandoned opening that did not call for a redeal is refused.
+    forged = copy.deepcopy(records)
+    deal = forged[0]["redeals"][0]["events"][-1]["deal"]
+    used = set(deal["cards"])
+    king = next(i for i, c in enumerate(deal["cards"]) if c.startswith("10"))
+    deal["cards"][king] = next(f"{v}S" for v in range(1, 8) if f"{v}S" not in used)
+    with pytest.raises(RecordError, match="redeal was not due"):
+        replay_records(forged)
