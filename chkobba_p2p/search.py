@@ -21,9 +21,11 @@ The tests check it against the engine move for move.
 
 from __future__ import annotations
 
+import gc
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 
 from .cards import Card
 from .errors import LocalError
@@ -107,21 +109,26 @@ def capture_masks(value: int, table: int) -> tuple[int, ...]:
         smaller = [c for c in cards if VALUE[c] < value]
         groups: list[int] = []
         if len(smaller) >= 2:
-            def walk(start: int, remaining: int, chosen: int, size: int) -> None:
-                for i in range(start, len(smaller)):
-                    c = smaller[i]
-                    v = VALUE[c]
-                    if v == remaining:
-                        if size:
-                            groups.append(chosen | BIT[c])
-                    elif v < remaining:
-                        walk(i + 1, remaining - v, chosen | BIT[c], size + 1)
-            walk(0, value, 0, 0)
+            _sum_groups(smaller, 0, value, 0, 0, groups)
         result = tuple(groups)
     if len(_CAPTURE_CACHE) > _CACHE_LIMIT:
         _CAPTURE_CACHE.clear()
     _CAPTURE_CACHE[key] = result
     return result
+
+
+def _sum_groups(cards: list[int], start: int, remaining: int, chosen: int, size: int,
+                out: list[int]) -> None:
+    # A plain function, not a closure: a recursive closure is a reference cycle, garbage
+    # that only the cycle collector frees (and its pauses would eat into a move's budget).
+    for i in range(start, len(cards)):
+        c = cards[i]
+        v = VALUE[c]
+        if v == remaining:
+            if size:
+                out.append(chosen | BIT[c])
+        elif v < remaining:
+            _sum_groups(cards, i + 1, remaining - v, chosen | BIT[c], size + 1, out)
 
 
 def mask_sum(mask: int) -> int:
@@ -491,8 +498,23 @@ def exact_endgame(state: FastState, side: int) -> tuple[tuple[int, int], int]:
 # --------------------------------------------------------------------------- the bot
 
 
-#: The share of the time budget the expert plans to use (the rest is a safety margin).
-_BUDGET_SHARE = 0.85
+#: The share of the time budget the expert plans to use (the rest is a safety margin),
+#: and the share after which it abandons the sample in progress.
+_BUDGET_SHARE = 0.8
+_HARD_SHARE = 0.9
+
+
+@contextmanager
+def _no_cycle_collection() -> Iterator[None]:
+    """No cycle-collector pause inside a timed search (the search makes no cycles; what
+    others left is collected once the move is chosen)."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
 
 
 def _to_move(view: Hand, card: int, capture: int) -> Move:
@@ -543,34 +565,35 @@ class ExpertBot:
         unseen = [c.id for c in sorted(view.unseen_cards())]
         keep_total = place_total = 0
         samples = 0
-        while True:
-            if self.samples is not None and samples >= self.samples:
-                break
-            if deadline is not None and samples > 0:
-                now = time.perf_counter()
-                if now + 1.5 * (now - start) / samples > deadline:
+        with _no_cycle_collection():
+            while True:
+                if self.samples is not None and samples >= self.samples:
                     break
-            self._rng.shuffle(unseen)
-            # Keep: 2 more for the cutter, 3 to each other seat, then 4 to the table.
-            hands: list[list[int]] = [[] for _ in range(n)]
-            hands[cutter] = [drawn.id, *unseen[:2]]
-            k = 2
-            for seat in order[1:]:
-                hands[seat] = unseen[k:k + 3]
-                k += 3
-            keep = FastState.opening(view, hands, unseen[k:k + 4], unseen[k + 4:])
-            # Place: the card and 3 more on the table, then 3 to each seat.
-            hands = [[] for _ in range(n)]
-            k = 3
-            for seat in order:
-                hands[seat] = unseen[k:k + 3]
-                k += 3
-            place = FastState.opening(view, hands, [drawn.id, *unseen[:3]], unseen[k:])
-            keep.rollout()
-            place.rollout()
-            keep_total += keep.margin(side)
-            place_total += place.margin(side)
-            samples += 1
+                if deadline is not None and samples > 0:
+                    now = time.perf_counter()
+                    if now + 1.5 * (now - start) / samples > deadline:
+                        break
+                self._rng.shuffle(unseen)
+                # Keep: 2 more for the cutter, 3 to each other seat, then 4 to the table.
+                hands: list[list[int]] = [[] for _ in range(n)]
+                hands[cutter] = [drawn.id, *unseen[:2]]
+                k = 2
+                for seat in order[1:]:
+                    hands[seat] = unseen[k:k + 3]
+                    k += 3
+                keep = FastState.opening(view, hands, unseen[k:k + 4], unseen[k + 4:])
+                # Place: the card and 3 more on the table, then 3 to each seat.
+                hands = [[] for _ in range(n)]
+                k = 3
+                for seat in order:
+                    hands[seat] = unseen[k:k + 3]
+                    k += 3
+                place = FastState.opening(view, hands, [drawn.id, *unseen[:3]], unseen[k:])
+                keep.rollout()
+                place.rollout()
+                keep_total += keep.margin(side)
+                place_total += place.margin(side)
+                samples += 1
         self.last_samples = samples
         if keep_total == place_total:
             return self._fallback.choose_cut(hand)
@@ -596,24 +619,36 @@ class ExpertBot:
             return _to_move(view, c, o)
         options = [(m.card.id, mask_of(m.capture)) for m in moves]
         totals = [0.0] * len(options)
-        # Aim a little short of the budget: the machine may be shared, and the last
-        # sample must still fit.  The time per sample is estimated as we go.
-        deadline = None if self.move_ms is None else start + _BUDGET_SHARE * self.move_ms / 1e3
+        # Plan to stop a little short of the budget (the estimate of a sample's cost can
+        # be wrong, the machine may be shared), and abandon a sample that would overrun it.
+        if self.move_ms is None:
+            deadline = hard_stop = None
+        else:
+            deadline = start + _BUDGET_SHARE * self.move_ms / 1e3
+            hard_stop = start + _HARD_SHARE * self.move_ms / 1e3
         n = 0
-        while True:
-            if self.samples is not None and n >= self.samples:
-                break
-            if deadline is not None and n > 0:
-                now = time.perf_counter()
-                if now + 1.5 * (now - start) / n > deadline:
+        with _no_cycle_collection():
+            while True:
+                if self.samples is not None and n >= self.samples:
                     break
-            world = determinize(view, self._rng)
-            for i, (c, o) in enumerate(options):
-                s = world.copy()
-                s.play(c, o)
-                s.rollout()
-                totals[i] += s.margin(side)
-            n += 1
+                if deadline is not None and n > 0:
+                    now = time.perf_counter()
+                    if now + 1.5 * (now - start) / n > deadline:
+                        break
+                world = determinize(view, self._rng)
+                margins = []
+                for c, o in options:
+                    s = world.copy()
+                    s.play(c, o)
+                    s.rollout()
+                    margins.append(s.margin(side))
+                    if hard_stop is not None and n > 0 and time.perf_counter() > hard_stop:
+                        break
+                if len(margins) < len(options):
+                    break  # every move must be judged on the same worlds
+                for i, m in enumerate(margins):
+                    totals[i] += m
+                n += 1
         self.last_samples = n
         best = max(totals)
         # Ties (equal mean margins): the heuristic's preference among them.
