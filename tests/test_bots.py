@@ -389,16 +389,21 @@ def test_make_bot_keeps_the_two_argument_call_and_names_every_level():
         make_bot("expert", 1, move_ms=0)
 
 
-def test_expert_stays_within_its_time_budget_on_an_opening_position():
+def test_expert_stays_within_its_time_budget():
     hand = Hand.from_position(TUNISIAN, 2, 1, hands=(cards("1D 5S 9H"), cards("2S 3S 4S")),
                               table=cards("4D 6C 8H 10S"), turn=0)
     bot = ExpertBot(0, move_ms=40)
-    t = time.perf_counter()
-    bot.choose_play(hand.view(0))
-    elapsed = time.perf_counter() - t
-    assert bot.last_samples >= 1
-    # Generous: a loaded CI machine may stall us, but never by a whole second.
-    assert elapsed < 1.0
+    for _ in range(3):
+        wall = time.perf_counter()
+        cpu = time.process_time()
+        bot.choose_play(hand.view(0))
+        cpu = time.process_time() - cpu
+        wall = time.perf_counter() - wall
+        assert bot.last_samples >= 1
+        # The bot plans for 80% of the budget; CPU time is immune to a shared machine,
+        # wall time is not (hence the generous bound on it).
+        assert cpu < 0.040
+        assert wall < 1.0
 
 
 def test_bits_and_masks_round_trip():
