@@ -611,8 +611,7 @@ def test_a_redealt_opening_is_audited_and_recorded(tmp_path):
     assert max(sum(c[:-1] == x[:-1] for x in table) for c in table) >= 3
     assert all(c is not None for e in redeals[0]["events"] if "deal" in e
                for c in e["deal"]["cards"])
-    # (record.replay_records cannot re-drive a record with a redeal yet: it calls
-    # Match.redeal() on a hand it has not driven; reported to the record's maintainer.)
+    assert replay_records(report.records) == report.records
     _check_against_players(played, report.records)
 
 
@@ -669,16 +668,6 @@ def test_known_bug_honest_match_to_one_point_completes(tmp_path):
     report = audit_log(played.write_log(tmp_path / "stale.chklog"))
     assert report.verdict != VALID or all(s.done for s in played.sessions)
     assert all(s.done is not None for s in played.sessions)
-
-
-@pytest.mark.xfail(strict=True, reason="record.py: replay_records calls Match.redeal() on a "
-                   "hand it has not driven (it should redeal m.with_hand(h))")
-def test_known_bug_records_with_a_redeal_replay(tmp_path):
-    rules = PRESETS["tunisian"].with_variant("redeal-any-three").with_target(1)
-    played = play(2, rules=rules, seed=1, key=b"redeal223")
-    report = audit_log(played.write_log(tmp_path / "redeal.chklog"))
-    assert report.records[0]["redeals"]
-    assert replay_records(report.records) == report.records
 
 
 @settings(max_examples=60, deadline=None)
