@@ -166,6 +166,8 @@ class _Counting:
         # The next seat plays right after us, and it is always an opponent (2 and 4
         # players alternate sides); its cards are a uniform draw among the unseen ones.
         self.next_hand = len(view.hand_of((me + 1) % n))
+        if self.next_hand == 0 and view.stock:
+            self.next_hand = 3  # our card ends the round: he plays first from a new deal
         self.value_probs = [self._holds(by_value[v]) for v in range(11)]
         side = side_of(me, n)
         mine = [0, 0, 0, 0]
