@@ -68,7 +68,7 @@ from .record import MatchRecorder, result_sentence
 from .rules import CutEvent, DealEvent, Hand, Match, PlayEvent, SweepEvent
 from .session import (
     DeckInstance,
-    FirstDealerDraw_,
+    FirstDealerDrawn,
     GameDriver,
     GameFault,
     Phase,
@@ -443,7 +443,7 @@ class _ObserverDriver(GameDriver):
         before = len(self._events)
         progressed = super()._first_dealer()
         for ev in self._events[before:]:
-            if isinstance(ev, FirstDealerDraw_):
+            if isinstance(ev, FirstDealerDrawn):
                 self.draws.append(dict(ev.draws))
         if self.match is not None and self.first_dealer is None:
             self.first_dealer = self.match.first_dealer
