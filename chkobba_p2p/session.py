@@ -723,6 +723,8 @@ class DeckInstance:
         seed = hash_bytes(_SECRET_TAG, master, *ctx, b"seed")[:32]
         x = hash_to_scalar(_SECRET_TAG, master, *ctx, b"key") or 1
         self._cut_k = hash_to_scalar(_SECRET_TAG, master, *ctx, b"cut") % 40
+        #: This seat's shuffle seed for the instance: its reveal is the one that opens it.
+        self.own_seed = seed
         self.seat = seat
         self.cutter = cutter
         self.deal = Deal(session_id=table.game, hand=hand, instance=instance, n=table.players,
@@ -899,8 +901,15 @@ class GameDriver:
         assert self.deck is not None
         self.deck.shown_now = {}
         if seat == self.seat:  # our own items were made by our own deal object
-            if any(isinstance(i, dict) and i.get("t") == MSG_REVEAL for i in items):
-                self.deck.reveal_sent = True
+            # An entry may carry the previous deck's reveal and then the next deck's key
+            # (the last seat to reveal a discarded deck starts the next one at once): a
+            # reveal counts for the deck whose seed it opens, never for the current one
+            # by position.  (Marking the wrong deck let this seat end a later hand before
+            # its own reveal was in the chain, and sign ``done`` while others waited.)
+            for i in items:
+                if isinstance(i, dict) and i.get("t") == MSG_REVEAL \
+                        and i.get("seed") == self.deck.own_seed:
+                    self.deck.reveal_sent = True
         else:
             for item in items:
                 if not isinstance(item, dict):

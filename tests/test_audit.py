@@ -658,10 +658,7 @@ def test_an_abort_whose_evidence_this_log_lacks_is_checked(tmp_path):
 # ------------------------------------------------------------------ known bugs elsewhere
 
 
-@pytest.mark.xfail(strict=True, reason="session.py: GameDriver.apply marks the *new* deck's "
-                   "reveal_sent when a seat's entry carries the previous deck's reveal with "
-                   "the next deck's key; that seat may then end its last hand before its own "
-                   "reveal is in the transcript, sign 'done' early, and be blamed")
+# (Fixed in session.py: a reveal counts for the deck whose seed it opens.)
 def test_known_bug_honest_match_to_one_point_completes(tmp_path):
     played = play(2, rules=PRESETS["tunisian"].with_target(1), seed=1, key=b"stale0")
     # The auditor agrees with the honest-by-the-spec peer (seat 0) either way:

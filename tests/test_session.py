@@ -4,6 +4,7 @@ blame, and crash resume -- several peers in one process, entries passed by hand.
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 
 import pytest
 
@@ -25,15 +26,30 @@ from chkobba_p2p.wire import ErrorCode, Identity, ProtocolError
 class Table:
     """n sessions wired by hand: an entry one makes is received by all the others."""
 
-    def __init__(self, n: int, proofs: bool = False, rules: Ruleset | None = None) -> None:
-        self.ids = [Identity.generate() for _ in range(n)]
+    def __init__(self, n: int, proofs: bool = False, rules: Ruleset | None = None,
+                 key: bytes | None = None) -> None:
+        """``key``: derive identities, game id and deal secrets from it (a deterministic
+        match: the same key plays the same game)."""
+        def derive(label: str) -> bytes:
+            assert key is not None
+            return hashlib.sha256(key + b"/" + label.encode()).digest()
+
+        if key is None:
+            self.ids = [Identity.generate() for _ in range(n)]
+            masters: list[bytes | None] = [None] * n
+        else:
+            self.ids = [Identity.from_seed(derive(f"id{i}")) for i in range(n)]
+            masters = [derive(f"master{i}") for i in range(n)]
         lobby = Lobby(self.ids[0], "host", rules or Ruleset(), n, shuffle_proofs=proofs)
         for i in range(1, n):
             lobby.take_seat(self.ids[i].public, f"p{i}")
+        if key is not None:
+            lobby.game = derive("game")[:16]
         self.table = lobby.table()
-        host, self.genesis = Session.create(self.ids[0], self.table)
+        host, self.genesis = Session.create(self.ids[0], self.table, masters[0])
         self.sessions = [host] + [
-            Session.join(self.ids[i], wire.open_entry(self.genesis.body), self.ids[0].public)
+            Session.join(self.ids[i], wire.open_entry(self.genesis.body), self.ids[0].public,
+                         masters[i])
             for i in range(1, n)]
         self.bots = [make_bot("greedy", i) for i in range(n)]
 
@@ -282,3 +298,29 @@ def test_compatibility_unknown_fields_and_newer_versions():
                         kind="turn", body={"d": items, "x-future": [1, "two"]})
     listener.receive(wire.open_entry(e.body))
     assert listener.bodies[-1] == e.body
+
+
+def test_reveal_beside_the_next_key_counts_for_its_own_deck():
+    """Regression: the last seat to reveal a discarded deck (the first-dealer draw) starts
+    the next deck at once, so one entry carries the old deck's reveal and the new deck's
+    key.  That reveal must not count as the new deck's: the seat would then end a later
+    hand before its own reveal was in the chain and sign ``done`` while the others still
+    expected its ``turn`` ("protocol_violation: expected turn, got done")."""
+    completed = 0
+    for k in range(6):
+        t = Table(2, rules=Ruleset().with_target(1), key=b"reveal-beside-key-%d" % k)
+        carried = False
+        while not all(s.finished for s in t.sessions):
+            e = t.step()
+            assert e is not None, "nobody can speak"
+            kinds = [i["t"] for i in e.fields.get("d", [])]
+            if "deal/reveal" in kinds and "deal/key" in kinds[kinds.index("deal/reveal"):]:
+                carried = True
+                sender = t.sessions[e.seat]
+                assert not sender.game.deck.reveal_sent  # the new deck's is still to come
+        assert carried
+        assert all(s.phase == Phase.DONE for s in t.sessions), \
+            [s.aborted for s in t.sessions]
+        assert t.sessions[0].done == t.sessions[1].done
+        completed += 1
+    assert completed == 6
