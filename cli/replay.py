@@ -47,6 +47,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                    "format of chkobba simulate --record) to FILE, or to stdout with '-'")
     p.add_argument("--hand", metavar="N", type=int, help="show hand N play by play")
     p.add_argument("--quiet", action="store_true", help="print the verdict line only")
+    p.add_argument("--workers", type=int, default=None, metavar="N",
+                   help="processes that check shuffle proofs alongside the audit (default: "
+                   "one per core, at most 2; 0: none). The verdict is the same either way")
     p.set_defaults(func=run)
 
 
@@ -56,7 +59,9 @@ def _out(line: str = "", *, to_stderr: bool = False) -> None:
 
 def run(args: argparse.Namespace) -> int:
     try:
-        report = audit_log(args.log)
+        if args.workers is not None and args.workers < 0:
+            raise LogUnreadable("--workers must be 0 or more")
+        report = audit_log(args.log, workers=args.workers)
     except LogUnreadable as exc:
         print(f"chkobba replay: {exc}", file=sys.stderr)
         return EXIT_USAGE
