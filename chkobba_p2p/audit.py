@@ -334,11 +334,12 @@ class _ObserverDeck(DeckInstance):
         super().receive(seat, item)
 
     def check_open_seeds(self) -> tuple[int, str, int] | None:
-        """For a deck left unfinished (the game ended before every seed was open): check
-        the seeds that *were* opened, each against its commitment and its seat's shuffle
-        step.  A peer that holds every seed but its own may have found a mismatch and
-        ended the game without sending its own; the log still proves it.  Returns
-        ``(seat, reason, entry)`` for the first seat (in seat order) that fails, or None."""
+        """For a deck not verified when the audit stops (the game ended, or a violation
+        was found, before every seed was open): check the seeds that *were* opened, each
+        against its commitment and its seat's shuffle step.  A peer that holds every seed
+        but its own may have found a mismatch there and stopped without sending its own
+        seed; the log still proves it.  Returns ``(seat, reason, entry of the seed)`` for
+        the first seat (in seat order) that fails, or None."""
         deal = self.deal
         joint = deal.joint_key
         n = deal.n
@@ -362,8 +363,7 @@ class _ObserverDeck(DeckInstance):
                                    dc.expand_randomizers(seed))
             if step != decks[j + 1]:
                 return j, (f"shuffle_mismatch: seat {j}'s shuffle step is not the one its "
-                           "opened seed commits to (checked from the seeds opened before the "
-                           "game ended)"), self.seed_entry[j]
+                           "opened seed commits to"), self.seed_entry[j]
         return None
 
     def cards_by_position(self) -> list[Card]:
@@ -760,6 +760,16 @@ def _audit(bodies: Sequence[bytes], header: dict | None, tail: str | None,
     def finish(verdict: str, code: str | None, reason: str, *, blamed: int | None = None,
                entry: int | None = None) -> AuditReport:
         cut = None  # hands that ended at or after this entry are not reported
+        deck = session.game.deck if session is not None else None
+        if isinstance(deck, _ObserverDeck) and session is not None \
+                and session.phase != Phase.DONE \
+                and (found := deck.check_open_seeds()) is not None \
+                and (verdict != INVALID or entry is None or found[2] <= entry):
+            # A seed opened (by this entry or before) proves a shuffle step wrong: the
+            # peers that held every other seed found it there, before anything after it.
+            blamed, reason, entry = found
+            verdict, code = INVALID, ErrorCode.DEAL_FAILURE.name.lower()
+            report.aborts = [a for a in report.aborts if a.index < entry]
         failed = checks.first_failure()
         if failed is not None and (verdict != INVALID or entry is None or failed[0] <= entry):
             # A shuffle proof (checked in parallel) failed before anything else did.
@@ -843,11 +853,6 @@ def _audit(bodies: Sequence[bytes], header: dict | None, tail: str | None,
     if tail is not None and tail != "truncated":
         return finish(INVALID, "malformed", f"the file is damaged after entry "
                       f"#{len(bodies) - 1}: {tail}", entry=len(bodies))
-    deck = session.game.deck
-    if session.phase != Phase.DONE and isinstance(deck, _ObserverDeck) \
-            and (found := deck.check_open_seeds()) is not None:
-        seat, why, at = found
-        return finish(INVALID, ErrorCode.DEAL_FAILURE.name.lower(), why, blamed=seat, entry=at)
     if session.phase == Phase.DONE:
         if tail == "truncated":
             report.warnings.append("a torn frame after the end of the match was ignored")

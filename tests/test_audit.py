@@ -27,6 +27,7 @@ from chkobba_p2p.audit import (
     read_log,
 )
 from chkobba_p2p.cards import Card
+from chkobba_p2p.deal import Deal
 from chkobba_p2p.deal import crypto as dc
 from chkobba_p2p.record import replay_records
 from chkobba_p2p.rules import PRESETS, CutEvent, DealEvent, PlayEvent, SweepEvent
@@ -495,14 +496,16 @@ def test_a_forged_move_is_blamed_on_the_player(hook, code, why, tmp_path):
 
 def test_forced_capture_broken_with_a_hidden_hand_is_found_after_the_hand(tmp_path):
     """Under forced capture, a player who drops a card while another card of its hand could
-    capture breaks the rule, but nobody at the table can tell: they do not see its hand.
+    capture breaks the rule, but nobody at the table can tell while its hand is hidden.
     The cheater here plays by the rules without forced capture (its own engine lets it).
     The auditor sees every hand once the deck's seeds are open, and blames it."""
     rules = PRESETS["tunisian"].with_variant("forced-capture")
     played = play(2, rules=rules, cheater=1, cheater_rules=PRESETS["tunisian"],
                   levels=("greedy", "random"), seed=12, key=b"forced-0")
-    # The live peers saw nothing wrong: the match completed.
-    assert all(s.done is not None for s in played.sessions)
+    # The honest peer re-checks every play once the hand is over (PROTOCOL.md 7.3).
+    honest = played.sessions[0].aborted
+    assert honest is not None and (honest.code, honest.blamed_seat) == (
+        ErrorCode.ILLEGAL_MOVE, 1)
     report = audit_log(played.write_log(tmp_path / "forced.chklog"))
     # The auditor did.
     assert (report.verdict, report.code, report.blamed) == (INVALID, "illegal_move", 1)
@@ -681,3 +684,37 @@ def test_any_file_gives_a_verdict_or_unreadable(tail, header):
         except LogUnreadable:
             return
         assert report.verdict in (INVALID, INCOMPLETE)
+
+
+class _Substitute:
+    """A shuffler (no shuffle proofs at this table) that replaces one ciphertext of its
+    output by a fresh encryption of another card of the deck: that card is then in the deck
+    twice.  It keeps playing with the deck it sent, as a real cheater would.  The duplicate
+    shows when both copies are seen; everyone reveals, and the audit names the shuffler."""
+
+    def __call__(self, s: Session) -> bool:
+        out = s.game._out
+        k = next((i for i, m in enumerate(out) if m.get("t") == "deal/shuffle"), None)
+        deal = s.game.deck.deal
+        if k is None or deal.hand != 1:
+            return False
+        deck = dc.unpack_deck(out[k]["deck"])
+        joint = deal.joint_key
+        r = (1234567).to_bytes(32, "little")
+        add, mul = dc.rbcl.crypto_core_ristretto255_add, dc.rbcl.crypto_scalarmult_ristretto255
+        c1, c2 = deck[1]
+        deck[0] = (add(c1, dc.rbcl.crypto_scalarmult_ristretto255_base(r)),
+                   add(c2, mul(r, joint)))
+        out[k] = {**out[k], "deck": dc.pack_deck(deck)}
+        state = deal.to_state()
+        state["shuffles"][s.seat] = out[k]
+        s.game.deck.deal = Deal.from_state(state)
+        return True
+
+
+def test_a_substituted_card_is_caught_by_the_audit_and_blamed_on_the_shuffler(tmp_path):
+    played = play(2, cheater=0, hook=_Substitute(), seed=15, key=b"substitute")
+    report = audit_log(played.write_log(tmp_path / "sub.chklog", seat=1))
+    assert (report.verdict, report.code, report.blamed) == (INVALID, "deal_failure", 0)
+    assert report.reason.startswith("shuffle_mismatch:"), report.reason
+    assert report.aborts and report.aborts[0].blamed == 0
