@@ -360,6 +360,24 @@ def _other_seats_position(s: Session) -> int:
     return next(p for p in range(40) if d.holder(p) not in (None, s.seat))
 
 
+def _my_played(s: Session) -> int | None:
+    d = s.game.deck
+    if d is None or d.deal.phase != "deal":
+        return None
+    return next((p for p in range(40) if d.deal.holder(p) == s.seat and d.deal.is_played(p)),
+                None)
+
+
+def _flood(s: Session) -> bool:
+    """Adds 16 more copies of the early message, so that the deal holds too many."""
+    d = s.game.deck
+    if d is None or d.deal.phase != "deal":
+        return False
+    s.game._out.extend({"t": "deal/shares", "step": 99, "pos": [0], "d": SOME_POINT,
+                        "proof": bytes(64)} for _ in range(16))
+    return True
+
+
 def deal_cheats() -> dict:
     """Every cheat the deal core detects, as fresh hooks (they count what they saw)."""
     return {
@@ -391,6 +409,11 @@ def deal_cheats() -> dict:
         "not_dealt_to_you": (add_item(lambda s: {"t": "deal/play", "pos": _other_seats_position(s),
                                                  "d": SOME_POINT, "proof": bytes(64)}, _dealing),
                              False),
+        "already_played": (add_item(lambda s: {"t": "deal/play", "pos": _my_played(s),
+                                               "d": SOME_POINT, "proof": bytes(64)},
+                                    lambda s: _my_played(s) is not None), False),
+        "flood": (add_item(lambda s: {"t": "deal/shares", "step": 99, "pos": [0],
+                                      "d": SOME_POINT, "proof": bytes(64)}, _flood), False),
         "false_complaint": (add_item(lambda s: {"t": "deal/complain",
                                                 "pos": [_other_seats_position(s)], "dup": None,
                                                 "d": SOME_POINT, "proof": bytes(64)}, _dealing),
