@@ -598,8 +598,10 @@ class AuditReport:
         where = f"entry #{self.entry}: " if self.entry is not None else ""
         head = "INVALID" if self.verdict == INVALID else "INCOMPLETE"
         blame = ""
-        if self.verdict == INVALID or self.blamed is not None:
+        if self.verdict == INVALID:
             blame = f" -- blamed: {self.seat_label(self.blamed)}"
+        elif self.blamed is not None:  # the abort's claim, which the log cannot prove
+            blame = f" -- the abort blames {self.seat_label(self.blamed)}"
         return f"{head} ({self.code}): {where}{self.reason}{blame}"
 
     def to_dict(self) -> dict:
