@@ -415,7 +415,6 @@ class _ObserverDriver(GameDriver):
         self.full: Match | None = None  # the match with every card known
         self.draws: list[dict[int, Card]] = []
         self.first_dealer: int | None = None
-        self.redeals = 0
 
     def _new_deck(self, cutter: int | None) -> None:
         # As GameDriver._new_deck, with a deck of no seat.
@@ -488,14 +487,12 @@ class _ObserverDriver(GameDriver):
                 raise LocalError("full-knowledge replay: the redeal was not due")
             self.recorder.note_redeal(hand)
             self.full = full.with_hand(hand).redeal()
-            self.redeals += 1
             return
         if not hand.is_over:
             raise LocalError("full-knowledge replay: the hand is not over")
         self.full = full.with_hand(hand).finish_hand()
         self.recorder.note_hand(self.full, hand)
         self.hand_ends.append(self.entry_index)
-        self.redeals = 0
 
 
 class _SeatlessIdentity:
