@@ -4,9 +4,9 @@ The log comes from real processes: ``chkobba host --headless --players 4 --bots 
 (greedy bots, loopback), once with shuffle proofs (the default) and once without; or pass
 ``--log FILE`` to audit an existing log.  The audit is :func:`chkobba_p2p.audit.audit_log`
 (best of ``--repeat`` runs): every signature, the chain, every deal proof, every reveal and
-shuffle re-check, every move, score and the full-knowledge replay; with its default worker
-processes for the shuffle proofs (up to 2), then all in one process.  Wall time, and CPU
-time of this process and its workers together.
+shuffle re-check, every move, score and the full-knowledge replay; all in one process
+(the default on 2 cores), then with 2 worker processes for the shuffle proofs.  Wall time,
+and CPU time of this process and its workers together.
 
     python benchmarks/audit.py [--repeat 3] [--log FILE]
 
@@ -53,7 +53,7 @@ def _cpu() -> float:
 
 def measure(name: str, log: Path, repeat: int) -> None:
     report = None
-    for workers, label in ((None, ""), (0, "_one_process")):
+    for workers, label in ((0, ""), (2, "_2_workers")):
         walls, cpus = [], []
         for _ in range(repeat):
             w, c = time.perf_counter(), _cpu()

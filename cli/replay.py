@@ -48,8 +48,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--hand", metavar="N", type=int, help="show hand N play by play")
     p.add_argument("--quiet", action="store_true", help="print the verdict line only")
     p.add_argument("--workers", type=int, default=None, metavar="N",
-                   help="processes that check shuffle proofs alongside the audit (default: "
-                   "one per core, at most 2; 0: none). The verdict is the same either way")
+                   help="processes that check shuffle proofs alongside the audit (default: 2 "
+                   "with 3 cores or more, else 0). The verdict is the same either way")
     p.set_defaults(func=run)
 
 
