@@ -513,7 +513,10 @@ class _AuditSession(Session):
                          genesis, master=bytes(32))
         self.seat = None  # type: ignore[assignment]
         # The session made a seat's driver; it has not started yet: use ours instead.
-        self.game: _ObserverDriver = _ObserverDriver(table, proof_checks)
+        # (Without workers, proofs are checked inline by the deal, as a peer does.)
+        parallel = proof_checks if proof_checks is not None and proof_checks.workers >= 2 \
+            else None
+        self.game: _ObserverDriver = _ObserverDriver(table, parallel)
 
     def _apply(self, entry: Entry) -> None:
         self.game.entry_index = self.chain.length - 1
