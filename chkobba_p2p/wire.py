@@ -39,6 +39,7 @@ __all__ = [
     "MAX_FRAME",
     "MAX_STR",
     "MAX_NAME",
+    "MAX_DEPTH",
     "ENTRY_DOMAIN",
     "CHAIN_DOMAIN",
     "POP_DOMAIN",
@@ -199,30 +200,53 @@ def _no_ext(code: int, data: bytes) -> Any:
     raise ProtocolError(ErrorCode.MALFORMED, "extension types are not allowed")
 
 
-def _check_value(obj: Any, depth: int = 0) -> None:
-    if depth > 16:
-        raise ProtocolError(ErrorCode.MALFORMED, "nested too deeply")
+def _pairs(pairs: list[tuple[Any, Any]]) -> dict:
+    """Build a map, refusing non-string and duplicate keys.  A duplicate key would let two
+    implementations read different contents from the same signed bytes (one keeps the
+    first value, another the last) and silently split the table."""
+    out: dict = {}
+    for k, v in pairs:
+        if not isinstance(k, str):
+            raise ProtocolError(ErrorCode.MALFORMED, "map keys must be strings")
+        if k in out:
+            raise ProtocolError(ErrorCode.MALFORMED, f"duplicate map key {k[:40]!r}")
+        out[k] = v
+    return out
+
+
+#: Deepest nesting of maps and arrays: the top-level map has depth 1.
+MAX_DEPTH = 16
+
+
+def _check_str(s: str) -> None:
+    # Characters are at most 4 UTF-8 bytes: only long strings need encoding to measure.
+    if len(s) > MAX_STR // 4 and len(s.encode("utf-8", "surrogatepass")) > MAX_STR:
+        raise ProtocolError(ErrorCode.BAD_FIELD, f"string longer than {MAX_STR} bytes")
+
+
+def _check_value(obj: Any, depth: int = 1) -> None:
+    """``depth``: that of ``obj`` if it is a map or an array (the top level is 1)."""
     if isinstance(obj, float):
         raise ProtocolError(ErrorCode.MALFORMED, "floats are not allowed")
-    if isinstance(obj, str) and len(obj) > MAX_STR:
-        raise ProtocolError(ErrorCode.BAD_FIELD, "string too long")
-    if isinstance(obj, dict):
-        for k, v in obj.items():
-            if not isinstance(k, str):
-                raise ProtocolError(ErrorCode.MALFORMED, "map keys must be strings")
-            _check_value(v, depth + 1)
-    elif isinstance(obj, list):
-        for v in obj:
+    if isinstance(obj, str):
+        _check_str(obj)
+    elif isinstance(obj, dict | list):
+        if depth > MAX_DEPTH:
+            raise ProtocolError(ErrorCode.MALFORMED, f"nested deeper than {MAX_DEPTH}")
+        for k in obj if isinstance(obj, dict) else ():
+            _check_str(k)
+        for v in obj.values() if isinstance(obj, dict) else obj:
             _check_value(v, depth + 1)
 
 
 def decode(body: bytes, *, want_map: bool = True) -> Any:
-    """Decode one msgpack message; :class:`ProtocolError` (MALFORMED) if it is not exactly
-    one value, uses floats or extension types, or (by default) is not a map with a string
-    ``"t"``."""
+    """Decode one msgpack message; :class:`ProtocolError` MALFORMED if it is not exactly
+    one value, uses floats or extension types, has a map with a non-string or duplicate
+    key, nests deeper than :data:`MAX_DEPTH`, or (by default) is not a map with a string
+    ``"t"``; BAD_FIELD for a string longer than :data:`MAX_STR` bytes."""
     try:
         obj = msgpack.unpackb(body, raw=False, strict_map_key=False, ext_hook=_no_ext,
-                              use_list=True)
+                              object_pairs_hook=_pairs, use_list=True)
     except ProtocolError:
         raise
     except Exception as exc:  # msgpack raises several unrelated types

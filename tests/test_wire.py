@@ -295,3 +295,87 @@ def test_any_flipped_bit_in_a_relayed_entry_is_refused(data):
     session = Session.resume(guest, bodies[:i], host_key, master)
     with pytest.raises(ProtocolError):
         session.receive(wire.open_entry(bytes(body)))
+
+
+# ------------------------------------------------------------------ duplicate map keys
+
+
+def _dup_map(pairs: list[tuple[bytes, bytes]]) -> bytes:
+    """A msgpack map written by hand (fixmap), so that it can hold a key twice."""
+    assert len(pairs) < 16
+    return bytes([0x80 | len(pairs)]) + b"".join(k + v for k, v in pairs)
+
+
+def _s(text: str) -> bytes:
+    return wire.encode(text)
+
+
+def test_duplicate_map_keys_refused_at_any_depth():
+    """Two implementations may keep different values of a repeated key (first or last):
+    a map with a duplicate key is malformed wherever it is."""
+    top = _dup_map([(_s("t"), _s("ping")), (_s("t"), _s("pong"))])
+    inner = _dup_map([(_s("x"), wire.encode(1)), (_s("x"), wire.encode(2))])
+    nested = _dup_map([(_s("t"), _s("x")), (_s("m"), b"\x91" + inner)])  # inside an array
+    for body in (top, nested):
+        with pytest.raises(ProtocolError) as exc:
+            wire.decode(body)
+        assert exc.value.error_code is ErrorCode.MALFORMED
+        assert "duplicate" in exc.value.detail
+    # The same maps without the repetition are fine.
+    assert wire.decode(_dup_map([(_s("t"), _s("x")), (_s("m"), b"\x91" + _dup_map(
+        [(_s("x"), wire.encode(1)), (_s("y"), wire.encode(2))]))]))["m"] == [{"x": 1, "y": 2}]
+
+
+def test_duplicate_key_in_a_signed_payload_is_refused():
+    """A correctly signed entry whose payload repeats a key (here the action inside a
+    turn's ``a``, and the kind ``k`` itself) is refused before anything reads it."""
+    ident = Identity.from_seed(_seed(7))
+    common = [(_s("g"), wire.encode(bytes(16))), (_s("seat"), wire.encode(0)),
+              (_s("n"), wire.encode(1)), (_s("prev"), wire.encode(bytes(32)))]
+    action = _dup_map([(_s("t"), _s("cut")), (_s("keep"), wire.encode(True)),
+                       (_s("keep"), wire.encode(False))])
+    payloads = [
+        _dup_map(common + [(_s("k"), _s("turn")), (_s("d"), b"\x90"), (_s("a"), action)]),
+        _dup_map(common + [(_s("k"), _s("turn")), (_s("k"), _s("done"))]),
+    ]
+    for payload in payloads:
+        body = wire.encode({"t": "sig", "p": payload,
+                            "s": ident.sign(wire.ENTRY_DOMAIN, payload)})
+        with pytest.raises(ProtocolError) as exc:
+            wire.open_entry(body)
+        assert exc.value.error_code is ErrorCode.MALFORMED
+
+
+def test_duplicate_key_in_a_log_is_refused(tmp_path):
+    header = _dup_map([(_s("t"), _s("log")), (_s("v"), wire.encode(1)),
+                       (_s("v"), wire.encode(2))])
+    path = tmp_path / "dup.chklog"
+    path.write_bytes(MAGIC + wire.frame(header))
+    with pytest.raises(ProtocolError) as exc:
+        read_transcript(path)
+    assert exc.value.error_code is ErrorCode.MALFORMED
+
+
+def test_size_and_shape_limits():
+    def nest(depth: int) -> dict:
+        msg: dict = {"t": "x"}
+        inner = msg
+        for _ in range(depth - 1):
+            inner["a"] = {}
+            inner = inner["a"]
+        return msg
+
+    assert wire.decode(wire.encode(nest(wire.MAX_DEPTH)))["t"] == "x"  # top level is 1
+    with pytest.raises(ProtocolError) as exc:
+        wire.decode(wire.encode(nest(wire.MAX_DEPTH + 1)))
+    assert exc.value.error_code is ErrorCode.MALFORMED
+    # Strings are measured in UTF-8 bytes, values and keys alike.
+    assert wire.decode(wire.encode({"t": "x", "s": "é" * (wire.MAX_STR // 2)}))
+    for msg in ({"t": "x", "s": "é" * (wire.MAX_STR // 2 + 1)},
+                {"t": "x", "k" * (wire.MAX_STR + 1): 1}):
+        with pytest.raises(ProtocolError) as exc:
+            wire.decode(wire.encode(msg))
+        assert exc.value.error_code is ErrorCode.BAD_FIELD
+    # Integers: the whole msgpack range, −2⁶³ … 2⁶⁴−1.
+    assert wire.decode(wire.encode({"t": "x", "a": -(2**63), "b": 2**64 - 1})) == \
+        {"t": "x", "a": -(2**63), "b": 2**64 - 1}
