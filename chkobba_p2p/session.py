@@ -36,13 +36,16 @@ from .deal import (
 from .errors import IllegalMove, InvalidDeal, LocalError, RemoteError
 from .group import hash_bytes, hash_to_scalar
 from .rules import (
+    CutEvent,
     CutterChoice,
+    DealEvent,
     DealStep,
     Hand,
     HandOver,
     Match,
     Move,
     Opening,
+    PlayEvent,
     Redeal,
     Ruleset,
     Turn,
@@ -444,6 +447,7 @@ class Session:
         self.master = master if master is not None else secrets.token_bytes(32)
         self.game = GameDriver(table, seat, self.master)
         self._decided: dict | None = None
+        self._unsent_abort: Entry | None = None
         self._accept(genesis)
 
     # -------------------------------------------------------------- construction
@@ -611,7 +615,13 @@ class Session:
             return
         if self.phase == Phase.CLOSING:
             result = self.game.result_body()
-            if kind != "done" or f.get("result") != result:
+            if kind != "done":
+                raise GameFault(ErrorCode.PROTOCOL_VIOLATION, f"expected done, got {kind}",
+                                seat, entry.body)
+            if not isinstance(f.get("result"), dict):
+                raise GameFault(ErrorCode.PROTOCOL_VIOLATION, "done.result is a map", seat,
+                                entry.body)
+            if f["result"] != result:
                 raise GameFault(ErrorCode.RESULT_MISMATCH, f"seat {seat} signed another "
                                 "result", seat, entry.body)
             self._closing_seen += 1
@@ -650,7 +660,14 @@ class Session:
         self._decided = self.game.action_for(d, choice)
 
     def next_entry(self) -> Entry | None:
-        """The entry to send now, if this seat holds the floor and has it ready."""
+        """The entry to send now, if this seat holds the floor and has it ready.
+
+        When this seat's own entry convicts another seat (it ended a hand whose re-check
+        finds an illegal play), the entry is returned all the same and the session
+        signs an ``abort``: the next call returns it (send both, in that order)."""
+        if self._unsent_abort is not None:
+            entry, self._unsent_abort = self._unsent_abort, None
+            return entry
         if self.finished or self._floor != self.seat:
             return None
         if self.phase == Phase.READY:
@@ -671,7 +688,16 @@ class Session:
         entry = make_entry(self.identity, game=self.table.game, seat=self.seat,
                            seq=self.chain.next_seq[self.seat], prev=self.chain.head,
                            kind=kind, body=body)
-        self._accept(entry)
+        try:
+            self._accept(entry)
+        except GameFault as fault:
+            if fault.blamed_seat == self.seat:
+                raise  # our own engine refuses what we signed: local misuse
+            # Our own entry completed something that convicts another seat (the end of a
+            # hand re-checks every play): it is in the transcript and goes out, so that
+            # every peer reaches the same verdict at it; our abort goes out next.
+            self._unsent_abort = self.abort(fault.error_code, fault.blamed_seat,
+                                            fault.detail, fault.evidence or entry.body)
         return entry
 
     def abort(self, code: ErrorCode, blamed_seat: int | None, detail: str,
@@ -847,6 +873,8 @@ class GameDriver:
         self._events: list[object] = []
         self._engine_events = 0
         self._finishing: str | None = None  # "draw", "redeal" or "hand"
+        #: This hand's engine events with the deck positions each deal used.
+        self._hand_trace: list[tuple[object, tuple[int, ...]]] = []
         self._out: list[dict] = []
 
     # ------------------------------------------------------------------ running
@@ -922,7 +950,22 @@ class GameDriver:
                 self._advance()
         if action is not None:
             self._act(seat, action)
+        elif self.waits_for(seat) and not self._out:
+            # Every deal message this seat made is in the transcript, so the sender had
+            # everything we have (its own items are applied too): it knew it had to
+            # choose.  (With messages of ours still unsent, the sender may lack them: a
+            # step that is complete here may not be complete there yet.)
+            raise GameFault(ErrorCode.PROTOCOL_VIOLATION, "an empty turn while the game "
+                            f"waits for seat {seat}'s choice", seat)
         self._advance()
+
+    def waits_for(self, seat: int) -> bool:
+        """Whether the game waits for ``seat``'s choice (a play or the cut) now."""
+        hand = self.hand
+        if hand is None or self.over or self._finishing or self.deck is None:
+            return False
+        p = hand.pending
+        return isinstance(p, Turn | CutterChoice) and p.seat == seat
 
     # ------------------------------------------------------------------ engine
 
@@ -933,6 +976,9 @@ class GameDriver:
             raise GameFault(ErrorCode.PROTOCOL_VIOLATION, "no action is due", seat)
         p = hand.pending
         t = action.get("t")
+        if t not in ("play", "cut"):
+            # New action types come only with a table capability that announces them.
+            raise GameFault(ErrorCode.PROTOCOL_VIOLATION, f"unknown action type {t!r}", seat)
         try:
             if t == "play" and isinstance(p, Turn) and p.seat == seat:
                 card = _card(action.get("card"), seat)
@@ -941,6 +987,10 @@ class GameDriver:
                 if not isinstance(take, list) or len(take) > 10:
                     raise GameFault(ErrorCode.PROTOCOL_VIOLATION, "take is a list", seat)
                 capture = [_card(c, seat) for c in take]
+                if len(set(capture)) != len(capture):
+                    # A set on the wire: the engine would merge repeats silently.
+                    raise GameFault(ErrorCode.PROTOCOL_VIOLATION, "take names a card twice",
+                                    seat)
                 if seat == self.seat:
                     deck.show(pos, replaying=True)  # a no-op unless replaying our log
                 elif deck.shown(seat, pos) != card:
@@ -953,6 +1003,9 @@ class GameDriver:
                 if not isinstance(keep, bool):
                     raise GameFault(ErrorCode.PROTOCOL_VIOLATION, "keep is a bool", seat)
                 placed = None
+                if keep and "pos" in action:
+                    raise GameFault(ErrorCode.PROTOCOL_VIOLATION, "a kept card has no pos",
+                                    seat)
                 if not keep:
                     pos = _pos(action.get("pos"), seat)
                     if pos != self.top - 1:
@@ -976,6 +1029,11 @@ class GameDriver:
         new = hand.events[self._engine_events:]
         self._engine_events = len(hand.events)
         self._events.extend(new)
+        for ev in new:
+            positions: tuple[int, ...] = ()
+            if isinstance(ev, DealEvent):
+                positions = tuple(range(self.top - len(ev.recipients), self.top))
+            self._hand_trace.append((ev, positions))
         self.match = self.match.with_hand(hand)
 
     def _new_deck(self, cutter: int | None) -> None:
@@ -990,6 +1048,41 @@ class GameDriver:
         hand = self.match.hand
         cutter = hand.cutter if hand.ruleset.opening is Opening.CUT_AND_DRAW else None
         self._new_deck(cutter)
+        self._hand_trace = []
+
+    def _recheck_hand(self) -> None:
+        """The forced-capture variant, checked once every card is known.
+
+        During the hand a peer cannot check another seat's play against that seat's hidden
+        cards.  At its end every card has been shown, so the hand is re-driven with every
+        hand known (an omniscient engine) and each play checked again; a play the rules
+        forbid is blamed on its player (``illegal_move``), at every peer at this same
+        entry."""
+        assert self.match is not None and self.deck is not None
+        rules = self.table.rules
+        if not rules.forced_capture:
+            return  # every other rule depends only on what everyone sees
+        deal = self.deck.deal
+        hand = Hand.new(rules, self.n, self.match.dealer)
+        plays = 0
+        for ev, positions in self._hand_trace:
+            try:
+                if isinstance(ev, DealEvent):
+                    cards = [deal.card_at(p) for p in positions]
+                    if None in cards:
+                        raise LocalError("a card of the hand is still unknown at its end")
+                    hand = hand.deal(cards)
+                elif isinstance(ev, CutEvent):
+                    hand = hand.choose_cut(ev.keep, ev.card)
+                elif isinstance(ev, PlayEvent):
+                    plays += 1
+                    hand = hand.play(ev.seat, ev.card, ev.capture)
+            except IllegalMove as exc:
+                seat = getattr(ev, "seat", 0)
+                raise GameFault(ErrorCode.ILLEGAL_MOVE,
+                                f"{exc.rule}: {exc} (play {plays} of hand "
+                                f"{self.match.hand_number}, found once every card was "
+                                "known)", seat) from None
 
     def _advance(self) -> None:
         """Take every step that needs no one's choice and no message not yet received."""
@@ -1043,6 +1136,7 @@ class GameDriver:
             self._start_hand()
             return
         number = self.match.hand_number
+        self._recheck_hand()
         self.match = self.match.finish_hand()
         res = self.match.results[-1]
         self._events.append(HandScored(number, res.score, res.totals))

@@ -71,6 +71,12 @@ class Table:
             if o.seat != sender:
                 o.receive(wire.open_entry(e.body))
 
+    @staticmethod
+    def clone(t: Table, session: Session) -> Session:
+        """A fresh copy of ``session`` (rebuilt from its transcript and secret)."""
+        return Session.resume(t.ids[session.seat], list(session.bodies), t.ids[0].public,
+                              session.master)
+
     def run(self, limit: int = 5000) -> None:
         for _ in range(limit):
             if all(s.finished for s in self.sessions):
@@ -324,3 +330,123 @@ def test_reveal_beside_the_next_key_counts_for_its_own_deck():
         assert t.sessions[0].done == t.sessions[1].done
         completed += 1
     assert completed == 6
+
+
+def test_forced_capture_is_checked_when_the_hand_ends():
+    """A modified client that ignores the forced-capture variant: its plays cannot be
+    checked while its hand is hidden; when the hand ends every card is known and every
+    peer blames it (illegal_move) at the same entry."""
+    rules = Ruleset.preset("cardavia")
+    t = Table(2, rules=rules, key=b"forced-capture")
+    cheat_seat = 1
+    honest = t.sessions[0]
+    # The cheater's own engine plays by the free-capture rules.
+    lax = dataclasses.replace(t.table, rules=dataclasses.replace(rules, forced_capture=False))
+    t.sessions[cheat_seat] = cheat = Session(t.ids[cheat_seat], lax, cheat_seat,
+                                             wire.open_entry(t.genesis.body))
+    cheated_in_hand = None
+    fault = None
+    for _ in range(3000):
+        s = t.sessions[honest.floor]
+        d = s.decision
+        if d is not None and s is cheat and d.kind == "play" and cheated_in_hand is None:
+            moves = d.hand.legal_moves()
+            takes = [m for m in moves if m.capture]
+            keeps = [m for m in moves if not m.capture]
+            if takes and keeps:
+                cheat.decide(keeps[0])  # forbidden: another card of its hand can capture
+                cheated_in_hand = honest.game.match.hand_number
+        if s.decision is not None:
+            bot = t.bots[s.seat]
+            s.decide(bot.choose_play(s.decision.hand) if s.decision.kind == "play"
+                     else bot.choose_cut(s.decision.hand))
+        e = s.next_entry()
+        assert e is not None
+        if s is honest:
+            cheat.receive(wire.open_entry(e.body))
+            if honest.aborted is not None:  # its own entry ended the hand
+                abort = honest.next_entry()  # ...and its abort follows
+                assert abort.kind == "abort" and honest.next_entry() is None
+                a = honest.aborted
+                fault = GameFault(a.code, a.detail, a.blamed_seat)
+                break
+            continue
+        try:
+            honest.receive(wire.open_entry(e.body))
+        except GameFault as exc:
+            fault = exc
+            break
+        assert not honest.finished
+    assert cheated_in_hand is not None and fault is not None
+    assert fault.error_code is ErrorCode.ILLEGAL_MOVE and fault.blamed_seat == cheat_seat
+    assert "forced capture" in fault.detail
+    # Caught at the end of the very hand it happened in, not before.
+    assert honest.game.match.hand_number == cheated_in_hand
+    assert honest.game.hand.is_over
+
+
+def _forge(t: Table, speaker, **body) -> wire.Entry:
+    """An entry the speaker signs with whatever body it likes (a modified client)."""
+    return wire.open_entry(wire.make_entry(
+        t.ids[speaker.seat], game=speaker.table.game, seat=speaker.seat,
+        seq=speaker.chain.next_seq[speaker.seat], prev=speaker.head, kind="turn",
+        body=body).body)
+
+
+def _refused_by(listener, entry, code: ErrorCode, text: str = "") -> None:
+    with pytest.raises(GameFault) as exc:
+        listener.receive(entry)
+    assert exc.value.error_code is code, exc.value.detail
+    assert text in exc.value.detail
+
+
+def test_malformed_actions_are_protocol_violations():
+    """take is a set (no card twice); cut.pos only when the card is placed; unknown
+    action types are not allowed; an empty turn while the game waits for the sender's
+    choice is refused at once."""
+    t = Table(2, key=b"malformed-actions")
+    _until(t, lambda: any(s.decision is not None and s.decision.kind == "cut"
+                          for s in t.sessions))
+    cutter = next(s for s in t.sessions if s.decision is not None)
+    other = t.sessions[1 - cutter.seat]
+    items = cutter.game._out[:]
+    # (A refused entry stays in the receiver's transcript: one fresh receiver per case.)
+    listeners = [Table.clone(t, other) for _ in range(3)]
+    _refused_by(listeners[0], _forge(t, cutter, d=items, a={"t": "cut", "keep": True,
+                                                            "pos": 0}),
+                ErrorCode.PROTOCOL_VIOLATION, "pos")
+    _refused_by(listeners[1], _forge(t, cutter, d=items, a={"t": "teleport"}),
+                ErrorCode.PROTOCOL_VIOLATION, "unknown action")
+    # The cutter's choice is due (its deal owes nothing more now): an empty turn is refused.
+    assert not other.game._out
+    _refused_by(listeners[2], _forge(t, cutter, d=items), ErrorCode.PROTOCOL_VIOLATION,
+                "waits for")
+
+
+def test_take_naming_a_card_twice_is_refused():
+    t = Table(2, key=b"take-twice")
+    for _ in range(3000):
+        s = next((s for s in t.sessions if s.decision is not None
+                  and s.decision.kind == "play"), None)
+        if s is not None and any(m.capture for m in s.decision.hand.legal_moves()):
+            break
+        assert t.step() is not None
+    move = next(m for m in s.decision.hand.legal_moves() if m.capture)
+    action = s.game.action_for(s.decision, move)
+    take = action["take"]
+    action["take"] = take + take[:1]
+    other = t.sessions[1 - s.seat]
+    _refused_by(other, _forge(t, s, d=s.game.outbox(), a=action),
+                ErrorCode.PROTOCOL_VIOLATION, "twice")
+
+
+def test_done_without_a_result_map_is_a_protocol_violation():
+    t = Table(2, key=b"done-result")
+    _until(t, lambda: t.sessions[0].phase == Phase.CLOSING)
+    speaker = t.sessions[t.sessions[0].floor]
+    listener = t.sessions[1 - speaker.seat]
+    bad = wire.open_entry(wire.make_entry(
+        t.ids[speaker.seat], game=speaker.table.game, seat=speaker.seat,
+        seq=speaker.chain.next_seq[speaker.seat], prev=speaker.head, kind="done",
+        body={"result": [1, 2]}).body)
+    _refused_by(listener, bad, ErrorCode.PROTOCOL_VIOLATION, "result")
