@@ -57,6 +57,11 @@ class Traffic:
         self.received = 0
 
 
+def _address(host: str, port: int) -> str:
+    """``HOST:PORT``, with an IPv6 address in brackets (PROTOCOL.md section 2)."""
+    return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+
+
 class LinkClosed(Exception):
     """The connection ended (EOF, reset, or closed by us); ``error`` if the other end
     sent an error message first."""
@@ -398,13 +403,20 @@ class HostPeer(_Peer):
         running = self.session.table.game if self.session else None
         hs = HostHandshake(self.lobby, running)
         link.send_msg(hs.greeting())
+        replaced: Link | None = None
         try:
             with trio.fail_after(self.timeouts.handshake):
                 _, hello = await link.receive()
                 welcome, seat, resume = hs.on_hello(hello)
                 if seat in self.links and not self.links[seat].closed:
-                    # The seat undo: a fresh seat was not taken for a resume
-                    raise ProtocolError(ErrorCode.ALREADY_SEATED)
+                    if hello.get("resume") is None:
+                        # A fresh join with an identity already connected (a fresh hello
+                        # never takes a seat that is held).
+                        raise ProtocolError(ErrorCode.ALREADY_SEATED)
+                    # A resume, proven by the key's proof of possession, for the running
+                    # game: the old connection is dead but does not know it yet (a
+                    # half-open socket).  The new one replaces it.
+                    replaced = self.links[seat]
         except trio.TooSlowError:
             await link.fail(ErrorCode.HANDSHAKE_TIMEOUT)
             return
@@ -417,6 +429,11 @@ class HostPeer(_Peer):
             await link.fail(ErrorCode.SHUTDOWN)
             return
         welcome["have"] = self.session.length if self.session else 0
+        if replaced is not None and self.links.get(seat) is replaced:
+            del self.links[seat]  # its read loop ends without counting the seat as gone
+            replaced.finish()
+            with contextlib.suppress(Exception):
+                await replaced.stream.aclose()
         link.send_msg(welcome)
         self.links[seat] = link
         nursery.start_soon(_pinger, link)
@@ -445,7 +462,8 @@ class HostPeer(_Peer):
             table = self.lobby.table()
             self.session, genesis = Session.create(self.identity, table)
             self.log.write_header(game=table.game, seat=0, key=self.identity.public,
-                                  name=self.config.name, host=f"0.0.0.0:{self.port}")
+                                  name=self.config.name,
+                                  host=_address(self.config.bind or "0.0.0.0", self.port))
             self._save_state()
             self.send_entry(genesis.body)
             self._floor_since = trio.current_time()

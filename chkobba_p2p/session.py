@@ -277,6 +277,9 @@ class HostHandshake:
         version = get_field(msg, "v", "int")
         if version not in SUPPORTED_VERSIONS:
             raise ProtocolError(ErrorCode.VERSION_MISMATCH, f"peer chose {version}")
+        caps = get_field(msg, "caps", "list", max_len=64)
+        if "deal/v1" not in caps:
+            raise ProtocolError(ErrorCode.BAD_FIELD, "caps must include deal/v1")
         key = get_field(msg, "key", "bytes", size=32)
         name = _name(msg.get("name"))
         nonce = get_field(msg, "nonce", "bytes", size=32)

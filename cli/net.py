@@ -35,7 +35,7 @@ from chkobba_p2p.peer import (
 )
 from chkobba_p2p.rules import Ruleset
 from chkobba_p2p.transcript import data_dir, default_log_path, load_identity
-from chkobba_p2p.wire import Identity
+from chkobba_p2p.wire import Identity, fingerprint
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 
@@ -55,7 +55,8 @@ class Narrator:
     def on_event(self, event: object) -> None:
         q = self.quiet
         if isinstance(event, Listening):
-            print(f"listening on port {event.port}; host key {event!r}", flush=True)
+            print(f"listening on port {event.port}; host key fingerprint "
+                  f"{fingerprint(event.key)}", flush=True)
         elif isinstance(event, Lobby):
             taken = sum(1 for s in event.seats if s)
             _say(q, f"lobby: {taken}/{len(event.seats)} seated: "

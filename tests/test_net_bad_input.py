@@ -250,3 +250,41 @@ async def test_turn_timeout_ends_the_game_blaming_the_silent_seat(tmp_path):
     for o in out.values():
         assert o.aborted is not None and o.aborted.code is ErrorCode.TIMEOUT
         assert o.aborted.blamed_seat == 1 and o.aborted.by_seat == 0
+
+
+async def test_resume_with_a_seated_identity_replaces_the_old_connection(tmp_path):
+    """A resume (valid proof of possession, the running game) from an identity whose old
+    connection still looks alive replaces that connection: a half-open socket must not
+    lock its owner out until the idle timeout.  The displaced peer resumes in turn."""
+    identity = Identity.generate()
+    guest_ctl = GatedBot(gate_at=2)
+
+    async def attack(port, host_ctl, guest_ctl_, results):
+        await guest_ctl.holding.wait()  # the guest is seated and playing
+        peer = results["peer"]
+        old_link = peer.link
+        raw = await RawClient.connect(port)
+        hs = ClientHandshake(identity, "raw", resume=(peer.session.table.game, 0))
+        await raw.send(hs.on_host(await raw.receive()))
+        welcome = await raw.receive()
+        assert welcome["t"] == "welcome" and hs.on_welcome(welcome) == peer.session.seat
+        first = await raw.receive()  # the host replays the transcript from entry 0
+        assert first["t"] == "sig" and wire.open_entry(wire.encode(first)).kind == "table"
+        with trio.fail_after(5):
+            await old_link.eof.wait()  # the old connection was closed by the host
+        await raw.stream.aclose()
+        guest_ctl.release.set()
+
+    await _match(tmp_path, attack, guest_ctl=guest_ctl, guest_identity=identity)
+
+
+async def test_hello_without_deal_capability_is_refused(tmp_path):
+    async def attack(port, *_):
+        raw = await RawClient.connect(port)
+        hello = ClientHandshake(Identity.generate(), "nocaps").on_host(await raw.receive())
+        hello["caps"] = ["resume/v1"]
+        await raw.send(hello)
+        err = await raw.until_error()
+        assert err["code"] == ErrorCode.BAD_FIELD
+
+    await _match(tmp_path, attack)
