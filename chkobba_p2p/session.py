@@ -1094,9 +1094,11 @@ class GameDriver:
             if self._finishing is not None:
                 if not deck.finish(discard=self._finishing != "hand"):
                     return
-                # The hand ends at the same entry for everyone: the one that carries
-                # the last reveal, ours included.
-                if self._finishing == "hand" and not deck.reveal_sent:
+                # Every instance (draw, redeal, hand) ends at the same entry for
+                # everyone: the one that carries the last reveal, ours included.  (Our
+                # reveal counts once the entry carrying it is in the chain, not when
+                # our deal makes it.)
+                if not deck.reveal_sent:
                     return
                 self._after_finish()
                 continue

@@ -306,30 +306,44 @@ def test_compatibility_unknown_fields_and_newer_versions():
     assert listener.bodies[-1] == e.body
 
 
-def test_reveal_beside_the_next_key_counts_for_its_own_deck():
-    """Regression: the last seat to reveal a discarded deck (the first-dealer draw) starts
-    the next deck at once, so one entry carries the old deck's reveal and the new deck's
-    key.  That reveal must not count as the new deck's: the seat would then end a later
-    hand before its own reveal was in the chain and sign ``done`` while the others still
-    expected its ``turn`` ("protocol_violation: expected turn, got done")."""
-    completed = 0
+def test_every_peer_finishes_each_deck_at_the_same_entry():
+    """Regression: a seat used to count a reveal for the wrong deck (the one after it) and
+    then end a later hand before its own reveal was in the chain, sign ``done`` while the
+    others still expected its ``turn`` ("protocol_violation: expected turn, got done").
+    Every deck instance -- the first-dealer draw, a redeal, a hand -- ends at one entry
+    for everyone: the one that carries the last reveal."""
     for k in range(6):
         t = Table(2, rules=Ruleset().with_target(1), key=b"reveal-beside-key-%d" % k)
-        carried = False
         while not all(s.finished for s in t.sessions):
-            e = t.step()
-            assert e is not None, "nobody can speak"
-            kinds = [i["t"] for i in e.fields.get("d", [])]
-            if "deal/reveal" in kinds and "deal/key" in kinds[kinds.index("deal/reveal"):]:
-                carried = True
-                sender = t.sessions[e.seat]
-                assert not sender.game.deck.reveal_sent  # the new deck's is still to come
-        assert carried
+            assert t.step() is not None, "nobody can speak"
+            where = {(s.game.hand_no, s.game.instance, s.game.over, s.phase)
+                     for s in t.sessions}
+            assert len(where) == 1, where
         assert all(s.phase == Phase.DONE for s in t.sessions), \
             [s.aborted for s in t.sessions]
         assert t.sessions[0].done == t.sessions[1].done
-        completed += 1
-    assert completed == 6
+
+
+def test_a_reveal_beside_the_next_decks_key_counts_for_its_own_deck():
+    """A seat may send a discarded deck's reveal and the next deck's key in one entry (an
+    implementation that moves on as soon as every reveal is verified): the reveal counts
+    for the deck whose seed it opens."""
+    t = Table(2, rules=Ruleset().with_target(1), key=b"reveal-then-key")
+    _until(t, lambda: any(s.game._finishing == "draw" and s.floor == s.seat
+                          and any(i["t"] == "deal/reveal" for i in s.game._out)
+                          and s.game.deck.verified for s in t.sessions))
+    last = next(s for s in t.sessions if s.game._finishing == "draw" and s.floor == s.seat)
+    draw_deck = last.game.deck
+    last.game.deck.reveal_sent = True  # as if counted: the next deck starts at once
+    last.game._advance()
+    assert last.game.hand_no == 1 and last.game.deck is not draw_deck
+    e = last.next_entry()
+    kinds = [i["t"] for i in e.fields["d"]]
+    assert kinds[0] == "deal/reveal" and "deal/key" in kinds
+    assert not last.game.deck.reveal_sent  # the new deck's own reveal is still to come
+    t.deliver(e, last.seat)
+    t.run()
+    assert all(s.phase == Phase.DONE for s in t.sessions), [s.aborted for s in t.sessions]
 
 
 def test_forced_capture_is_checked_when_the_hand_ends():
