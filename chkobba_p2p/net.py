@@ -25,6 +25,7 @@ from .peer import (
     Listening,
     Lobby,
     Outcome,
+    OutcomeError,
     Resumed,
     SeatController,
     Timeouts,
@@ -60,6 +61,14 @@ class Traffic:
 def _address(host: str, port: int) -> str:
     """``HOST:PORT``, with an IPv6 address in brackets (PROTOCOL.md section 2)."""
     return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+
+
+def _code_name(code: object) -> str:
+    """A wire error code's name (``table_full``), or ``connection_closed``."""
+    try:
+        return ErrorCode(code).name.lower()  # type: ignore[arg-type]
+    except ValueError:
+        return OutcomeError.CONNECTION_CLOSED
 
 
 class LinkClosed(Exception):
@@ -212,6 +221,7 @@ class _Peer:
         self.finished = trio.Event()
         self.nursery: trio.Nursery | None = None
         self.error: str | None = None
+        self.error_code: str | None = None  # an OutcomeError or a wire code's name
         self.traffic = Traffic()
         self._refusals = 0
 
@@ -287,12 +297,45 @@ class _Peer:
         self.finished.set()
         return entry.body
 
+    def leave(self, detail: str = "the player left") -> bytes | None:
+        """Leave the running game on purpose: a signed ``abort`` (``peer_left``, blaming
+        this seat), logged and reported; returns its frame body for the caller to send
+        (None when no game is running)."""
+        s = self.session
+        if s is None or s.finished:
+            return None
+        entry = s.leave(detail)
+        assert entry is not None
+        self.flush_log()
+        for ev in s.take_events():
+            self.emit(ev)
+        self.finished.set()
+        return entry.body
+
+    async def _leave_on_cancel(self, links: list[Link]) -> None:
+        """We are being cancelled (Ctrl-C) during a game: tell the others at once.  The
+        peer's tasks are gone; the frame is written straight to the sockets, shielded,
+        within a second."""
+        body = self.leave("the player left (interrupted)")
+        if body is None:
+            return
+        data = wire.frame(body)
+        with trio.CancelScope(shield=True), trio.move_on_after(1.0):
+            for link in links:
+                with contextlib.suppress(Exception):
+                    await link.stream.send_all(data)
+                    await link.stream.send_eof()
+        self.log.close()
+
     def outcome(self) -> Outcome:
         s = self.session
+        code = self.error_code
+        if code is None and s is not None and s.aborted is not None:
+            code = OutcomeError.ABORTED
         return Outcome(seat=s.seat if s else None, table=s.table if s else None,
                        log_path=self.log.path if s else None,
                        done=s.done if s else None, aborted=s.aborted if s else None,
-                       error=self.error, bytes_sent=self.traffic.sent,
+                       error=self.error, error_code=code, bytes_sent=self.traffic.sent,
                        bytes_received=self.traffic.received)
 
 
@@ -362,6 +405,15 @@ class HostPeer(_Peer):
         self.emit(Listening(self.port, self.identity.public))
         if task_status is not None:
             task_status.started(self.port)
+        try:
+            await self._run_host(listeners)
+        except BaseException:  # cancelled (Ctrl-C), possibly inside an exception group
+            if self.config.leave_on_cancel:
+                await self._leave_on_cancel(list(self.links.values()))
+            raise
+        return self.outcome()
+
+    async def _run_host(self, listeners: list) -> None:
         async with trio.open_nursery() as nursery:
             self.nursery = nursery
             nursery.start_soon(trio.serve_listeners, self._serve, listeners)
@@ -386,7 +438,6 @@ class HostPeer(_Peer):
         if self.session is not None and self.session.finished and self.config.state_path:
             with contextlib.suppress(OSError):
                 self.config.state_path.unlink()
-        return self.outcome()
 
     # ---------------------------------------------------------- connections
 
@@ -597,6 +648,7 @@ class ClientPeer(_Peer):
         self.config = config
         self.host, self.port = parse_address(config.address)
         self.link: Link | None = None
+        self._last_link: Link | None = None  # kept after a drop, for a leave on Ctrl-C
         self.host_key: bytes | None = None
         self.saved: SavedGame | None = None
         self.resumed_entries = 0
@@ -662,6 +714,7 @@ class ClientPeer(_Peer):
         self.saved = None
         self.host_key = None  # a new table may have a new host identity
         self.error = None
+        self.error_code = None
         path = self.config.log_path
         if path is None or (path.exists() and path.stat().st_size):
             path = default_log_path()  # never append a new game to the old one's log
@@ -670,6 +723,14 @@ class ClientPeer(_Peer):
         self._fresh = True
 
     async def run(self) -> Outcome:
+        try:
+            return await self._run_client()
+        except BaseException:  # cancelled (Ctrl-C), possibly inside an exception group
+            if self.config.leave_on_cancel and self._last_link is not None:
+                await self._leave_on_cancel([self._last_link])
+            raise
+
+    async def _run_client(self) -> Outcome:
         async with trio.open_nursery() as nursery:
             self.nursery = nursery
             nursery.start_soon(self._connect_loop)
@@ -699,6 +760,7 @@ class ClientPeer(_Peer):
                         await trio.sleep(0.05)
                         continue
                     self.error = f"cannot connect to {self.host}:{self.port}: {exc}"
+                    self.error_code = OutcomeError.CONNECT_FAILED
                     self.finished.set()
                     return
             else:
@@ -745,24 +807,33 @@ class ClientPeer(_Peer):
                 nursery.cancel_scope.cancel()
                 if exc.error is not None:
                     self.error = f"refused: {exc.error.get('msg')}"
+                    self.error_code = _code_name(exc.error.get("code"))
                     if exc.error.get("code") == ErrorCode.UNKNOWN_GAME and s is not None \
                             and self.saved is not None:
                         # Our saved game is not the one running there: forget it, join anew.
                         self._forget_saved_game()
                         return False
-                    return exc.error.get("code") not in (ErrorCode.ALREADY_SEATED,)
+                    code = exc.error.get("code")
+                    if code == ErrorCode.SHUTDOWN and s is not None:
+                        # The host is closing a game we are in: its abort, or our own
+                        # timers, will end it; meanwhile keep trying.
+                        return False
+                    return code not in (ErrorCode.ALREADY_SEATED,)
                 return self.session is None
             except (ProtocolError, trio.TooSlowError) as exc:
                 self.error = f"handshake failed: {exc or 'timeout'}"
+                self.error_code = (exc.error_code.name.lower() if isinstance(exc, ProtocolError)
+                                   else OutcomeError.HANDSHAKE_FAILED)
                 await link.fail(getattr(exc, "error_code", ErrorCode.HANDSHAKE_TIMEOUT))
                 nursery.cancel_scope.cancel()
                 return True
             if self.host_key is not None and hs.host_key != self.host_key:
                 self.error = "the host's identity changed"
+                self.error_code = OutcomeError.HOST_CHANGED
                 nursery.cancel_scope.cancel()
                 return True
             self.host_key = hs.host_key
-            self.link = link
+            self.link = self._last_link = link
             if s is not None and resume is not None:
                 self.emit(Resumed(s.seat, self.resumed_entries))
                 host_has = welcome.get("have")
@@ -831,6 +902,7 @@ class ClientPeer(_Peer):
         except ProtocolError as exc:
             if s is None:
                 self.error = f"bad genesis from the host: {exc}"
+                self.error_code = OutcomeError.BAD_GENESIS
                 self.finished.set()
                 return
             # The host relays only entries it checked: a bad one is the host's doing.

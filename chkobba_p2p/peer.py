@@ -12,6 +12,7 @@ relaying, reconnecting, the log -- happens underneath (:mod:`chkobba_p2p.net`).
 
 from __future__ import annotations
 
+import enum
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -27,6 +28,7 @@ __all__ = [
     "HostConfig",
     "JoinConfig",
     "Outcome",
+    "OutcomeError",
     "Waiting",
     "Resumed",
     "ChoiceRefused",
@@ -103,6 +105,10 @@ class HostConfig:
     #: Where to keep the resume state (with a persistent identity and a fixed port, a
     #: crashed host restarts its game); None: no crash resume.
     state_path: Path | None = None
+    #: When the peer is cancelled (the user pressed Ctrl-C) during a game, sign an
+    #: ``abort`` (``peer_left``, blaming this seat) and send it before closing, so the
+    #: others learn it at once.  Off by default: a cancelled peer may mean to resume.
+    leave_on_cancel: bool = False
 
 
 @dataclass
@@ -117,6 +123,8 @@ class JoinConfig:
     #: Seconds to keep retrying the first connection while it is refused (a bot started
     #: together with its host); 0: fail at once.
     connect_retry: float = 0.0
+    #: See :attr:`HostConfig.leave_on_cancel`.
+    leave_on_cancel: bool = False
 
 
 @dataclass(frozen=True)
@@ -161,9 +169,25 @@ class Lobby:
     seats: tuple[tuple[str, str] | None, ...]
 
 
+class OutcomeError(enum.StrEnum):
+    """Why a peer got no game, or how its game ended early (:attr:`Outcome.error_code`).
+    A refusal by the host carries the wire code's name instead (``table_full``,
+    ``version_mismatch``, ``already_seated``...: :class:`~chkobba_p2p.wire.ErrorCode`)."""
+
+    CONNECT_FAILED = "connect_failed"  # the host could not be reached
+    CONNECTION_CLOSED = "connection_closed"  # closed during the handshake, no reason given
+    HANDSHAKE_FAILED = "handshake_failed"  # the host's messages did not check out
+    HOST_CHANGED = "host_changed"  # the host's identity key changed on a reconnection
+    BAD_GENESIS = "bad_genesis"  # the host's genesis entry did not check out
+    ABORTED = "aborted"  # the game ended with an abort (see Outcome.aborted.code)
+
+
 @dataclass
 class Outcome:
-    """How a match ended for this peer."""
+    """How a match ended for this peer.  ``error`` is a sentence for people;
+    ``error_code`` the same thing for programs: an :class:`OutcomeError` or the name of a
+    wire :class:`~chkobba_p2p.wire.ErrorCode` the host refused us with (``table_full``);
+    None when the match completed."""
 
     seat: int | None
     table: TableInfo | None
@@ -171,6 +195,7 @@ class Outcome:
     done: MatchDone | None = None
     aborted: Aborted | None = None
     error: str | None = None
+    error_code: str | None = None
     #: Bytes this peer sent and received on the wire (all its connections).
     bytes_sent: int = 0
     bytes_received: int = 0

@@ -88,6 +88,7 @@ __all__ = [
     "RedealEvent",
     "MatchOver",
     "FirstDealerDrawn",
+    "TableReady",
 ]
 
 #: Capabilities this implementation announces.  Peers use the intersection; unknown ones
@@ -452,6 +453,7 @@ class Session:
         self._decided: dict | None = None
         self._unsent_abort: Entry | None = None
         self._accept(genesis)
+        self._events.append(TableReady(table, seat))
 
     # -------------------------------------------------------------- construction
 
@@ -477,6 +479,7 @@ class Session:
                 session._decided = None
             session.receive(entry)
         session.take_events()
+        session._events.append(TableReady(session.table, session.seat))
         return session
 
     @classmethod
@@ -702,6 +705,14 @@ class Session:
             self._unsent_abort = self.abort(fault.error_code, fault.blamed_seat,
                                             fault.detail, fault.evidence or entry.body)
         return entry
+
+    def leave(self, detail: str = "the player left") -> Entry | None:
+        """Leave the game on purpose: sign an ``abort`` with code ``peer_left`` blaming
+        this very seat, so that the others learn it at once (send the entry returned).
+        None if the game is already over."""
+        if self.finished:
+            return None
+        return self.abort(ErrorCode.PEER_LEFT, self.seat, detail)
 
     def abort(self, code: ErrorCode, blamed_seat: int | None, detail: str,
               evidence: bytes | None = None) -> Entry:
@@ -1188,13 +1199,22 @@ class GameDriver:
 
 
 @dataclass(frozen=True)
+class TableReady:
+    """The genesis is accepted: the table as it signed it, and the local seat.  The first
+    event of every session (and of a resumed one)."""
+
+    table: TableInfo
+    seat: int
+
+
+@dataclass(frozen=True)
 class FirstDealerDrawn:
     """The first-dealer draw: the card each contender drew (a tie draws again)."""
 
     draws: dict
 
 
-#: Former name, kept for callers that use it.
+#: Former name (deprecated): use :class:`FirstDealerDrawn`.
 FirstDealerDraw_ = FirstDealerDrawn
 
 

@@ -34,12 +34,14 @@ from .rules import (
 )
 from .session import (
     Aborted,
+    FirstDealerDrawn,
     HandScored,
     HandStarted,
     MatchDone,
     MatchOver,
     RedealEvent,
     TableInfo,
+    TableReady,
 )
 
 __all__ = ["SideCaptures", "TableState", "side_captures"]
@@ -208,10 +210,6 @@ class TableState:
         """The state after one event (events this model does not know are ignored)."""
         handler = _HANDLERS.get(type(event))
         if handler is None:
-            # The first-dealer draw event's class has no stable public name yet: any
-            # event carrying ``draws`` (seat -> Card) is that draw.
-            if isinstance(getattr(event, "draws", None), dict):
-                return self._on_first_draw(event)
             return self
         return handler(self, event)
 
@@ -257,8 +255,8 @@ class TableState:
             seat = fps.index(self.my_fingerprint)
         return replace(st, names=names, fingerprints=fps, seat=seat)
 
-    def _on_first_draw(self, ev: object) -> TableState:
-        draws = dict(ev.draws)  # type: ignore[attr-defined]
+    def _on_first_draw(self, ev: FirstDealerDrawn) -> TableState:
+        draws = dict(ev.draws)
         st = self if self.players else self.with_players(len(draws))
         return replace(st, first_draw=draws)
 
@@ -357,6 +355,8 @@ class TableState:
 
 _HANDLERS = {
     TableInfo: TableState._on_table,
+    TableReady: lambda st, ev: st.with_table(ev.table, ev.seat),
+    FirstDealerDrawn: TableState._on_first_draw,
     Lobby: TableState._on_lobby,
     HandStarted: TableState._on_hand_started,
     RedealEvent: TableState._on_redeal,

@@ -293,7 +293,7 @@ def _run_client(args: argparse.Namespace, address: str, controller: SeatControll
 
 
 def _common(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--name", default=None, help="display name")
+    p.add_argument("--name", default=None, help="display name (default: your login)")
     p.add_argument("--identity", metavar="FILE",
                    help="identity key file (created if missing, mode 0600)")
     p.add_argument("--log", metavar="FILE", help="transcript log path (default: data dir)")
@@ -301,27 +301,36 @@ def _common(p: argparse.ArgumentParser) -> None:
                    help="seconds a dropped peer has to come back (default 60)")
     p.add_argument("--turn-timeout", type=float, default=900.0, metavar="S",
                    help="seconds the seat to speak may take (default 900)")
-    p.add_argument("--quiet", action="store_true", help="print only the log and the result")
+    p.add_argument("--quiet", action="store_true",
+                   help="headless: print only the log and the result")
+
+
+def add_host_options(p: argparse.ArgumentParser) -> None:
+    """Every option of ``chkobba host`` (the terminal client's and the headless host's
+    alike, so that they cannot drift apart): the table, the rules, local bots, the
+    peer's identity, log and timeouts."""
+    p.add_argument("--port", type=int, default=DEFAULT_PORT)
+    p.add_argument("--bind", default="0.0.0.0", help="address to listen on")
+    p.add_argument("--players", type=int, choices=(2, 4), default=2)
+    p.add_argument("--target", type=int, default=None, help="points to win (default 11)")
+    p.add_argument("--rules", default="tunisian", choices=sorted(R.PRESETS))
+    p.add_argument("--variant", action="append", choices=sorted(R.VARIANTS))
+    p.add_argument("--bots", type=int, default=0, help="local bot peers to start")
+    p.add_argument("--level", default="greedy", choices=sorted(LEVELS), help="the bots' level")
+    p.add_argument("--headless", action="store_true",
+                   help="no screen: a bot plays the host's seat (see 'chkobba bot')")
+    p.add_argument("--no-beacon", action="store_true", help="do not announce on the LAN")
+    p.add_argument("--no-shuffle-proofs", action="store_true",
+                   help="shuffles without zero-knowledge proofs (faster; a stacked deck "
+                        "is then caught only at the end-of-hand audit)")
+    _common(p)
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     levels = sorted(LEVELS)
     if "host" not in sub.choices:
         p = sub.add_parser("host", help="host a table over TCP (others join you)")
-        p.add_argument("--port", type=int, default=DEFAULT_PORT)
-        p.add_argument("--bind", default="0.0.0.0", help="address to listen on")
-        p.add_argument("--players", type=int, choices=(2, 4), default=2)
-        p.add_argument("--target", type=int, default=None)
-        p.add_argument("--rules", default="tunisian", choices=sorted(R.PRESETS))
-        p.add_argument("--variant", action="append", choices=sorted(R.VARIANTS))
-        p.add_argument("--bots", type=int, default=0, help="local bot peers to start")
-        p.add_argument("--headless", action="store_true", help="a bot plays the host's seat")
-        p.add_argument("--level", default="greedy", choices=levels)
-        p.add_argument("--no-beacon", action="store_true", help="do not announce on the LAN")
-        p.add_argument("--no-shuffle-proofs", action="store_true",
-                       help="shuffles without zero-knowledge proofs (faster; a stacked deck "
-                            "is then caught only at the end-of-hand audit)")
-        _common(p)
+        add_host_options(p)
         p.set_defaults(func=cmd_host, name_default="host")
     if "join" not in sub.choices:
         p = sub.add_parser("join", help="join a table (no address: pick one on the LAN)")

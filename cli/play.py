@@ -30,7 +30,6 @@ from chkobba_p2p import rules as R
 from chkobba_p2p.bots import LEVELS
 from chkobba_p2p.cards import FigureConvention
 from chkobba_p2p.peer import (
-    DEFAULT_PORT,
     HostConfig,
     JoinConfig,
     Lobby,
@@ -235,7 +234,8 @@ def cmd_play(args: argparse.Namespace) -> int:
     log_path = Path(args.log) if args.log else default_log_path("play")
     config = HostConfig(players=args.players, rules=rules, port=0, bind="127.0.0.1",
                         name=name, identity=Identity.generate(), log_path=log_path,
-                        beacon=False, timeouts=Timeouts(reconnect=10.0))
+                        beacon=False, timeouts=Timeouts(reconnect=10.0),
+                        leave_on_cancel=True)
     ui = _ui(args, "play", seat=0, rules=rules, players=args.players, log_path=log_path)
     result = run_app(ui, _hosting(config, args.players - 1, args.bots, args.seed))
     return _finish(result, ui)
@@ -264,7 +264,8 @@ def cmd_host(args: argparse.Namespace) -> int:
                           beacon=not args.no_beacon,
                           shuffle_proofs=not args.no_shuffle_proofs,
                           timeouts=Timeouts(reconnect=args.reconnect_timeout,
-                                            turn=args.turn_timeout))
+                                            turn=args.turn_timeout),
+                          leave_on_cancel=True)
     address = lan_address() if args.bind in ("0.0.0.0", "::", "") else args.bind
     ui = _ui(args, "host", seat=0, rules=rules, players=args.players, address=address,
              my_fingerprint=identity.fingerprint, log_path=log_path)
@@ -303,7 +304,8 @@ def cmd_join(args: argparse.Namespace) -> int:
     config = JoinConfig(address, name=name, identity=identity, state_path=state,
                         log_path=log_path,
                         timeouts=Timeouts(reconnect=args.reconnect_timeout,
-                                          turn=args.turn_timeout))
+                                          turn=args.turn_timeout),
+                        leave_on_cancel=True)  # Ctrl-C tells the others at once
     ui = _ui(args, "join", address=address, my_fingerprint=identity.fingerprint,
              log_path=log_path)
 
@@ -383,21 +385,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=cmd_play)
 
     if "host" not in sub.choices:
+        from .net import add_host_options  # shared with the headless host
+
         p = sub.add_parser("host", help="host a table over TCP (others join you)")
-        p.add_argument("--port", type=int, default=DEFAULT_PORT)
-        p.add_argument("--bind", default="0.0.0.0", help="address to listen on")
-        p.add_argument("--players", type=int, choices=(2, 4), default=2)
-        _rules_options(p)
-        p.add_argument("--bots", type=int, default=0, help="local bot peers to start")
-        p.add_argument("--level", default="greedy", choices=levels, help="the bots' level")
-        p.add_argument("--headless", action="store_true",
-                       help="no screen: a bot plays the host's seat (see 'chkobba bot')")
-        p.add_argument("--no-beacon", action="store_true", help="do not announce on the LAN")
-        p.add_argument("--no-shuffle-proofs", action="store_true",
-                       help="shuffles without zero-knowledge proofs (faster; a stacked deck "
-                            "is then caught only at the end-of-hand audit)")
-        p.add_argument("--quiet", action="store_true", help="headless: print less")
-        _peer_options(p)
+        add_host_options(p)
         _display(p)
         p.set_defaults(func=cmd_host, name_default="host")
 

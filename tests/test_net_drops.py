@@ -11,7 +11,7 @@ import trio
 from test_net_support import FAST, GatedBot, host_config, join_config
 
 from chkobba_p2p.net import ClientPeer, HostPeer, listen_beacons
-from chkobba_p2p.peer import BotController, Resumed, Waiting
+from chkobba_p2p.peer import BotController, OutcomeError, Resumed, Waiting, host_match
 from chkobba_p2p.transcript import read_transcript
 from chkobba_p2p.wire import ErrorCode, open_entry
 
@@ -226,3 +226,35 @@ async def test_a_refused_choice_is_asked_again(tmp_path):
                                         BotController("greedy", 2)).run()
     assert out["host"].completed and out["guest"].completed
     assert len(clumsy.refused) == 1
+
+
+async def test_a_player_who_leaves_tells_the_others_at_once(tmp_path):
+    """Ctrl-C (a cancelled peer with ``leave_on_cancel``) signs an abort peer_left blaming
+    itself and sends it before closing: the host ends the game at once, long before its
+    reconnect timeout, and both report the same signed record."""
+    gate = GatedBot(gate_at=2)
+    results = {}
+    with trio.fail_after(FAST.reconnect - 2):  # well before the reconnect timeout
+        async with trio.open_nursery() as nursery:
+            async def run_host(task_status=trio.TASK_STATUS_IGNORED):
+                results["host"] = await host_match(host_config(tmp_path),
+                                                   BotController("greedy", 0),
+                                                   task_status=task_status)
+
+            port = await nursery.start(run_host)
+            guest_scope = trio.CancelScope()
+
+            async def run_guest():
+                with guest_scope:
+                    cfg = join_config(tmp_path, port, "guest", leave_on_cancel=True)
+                    results["guest"] = await ClientPeer(cfg, gate).run()
+
+            nursery.start_soon(run_guest)
+            await gate.holding.wait()  # mid-game
+            guest_scope.cancel()
+    host = results["host"]
+    assert "guest" not in results  # cancelled: no outcome returned
+    assert host.aborted is not None
+    assert (host.aborted.code, host.aborted.blamed_seat, host.aborted.by_seat) == (
+        ErrorCode.PEER_LEFT, 1, 1)
+    assert host.error_code == OutcomeError.ABORTED
