@@ -500,8 +500,8 @@ def exact_endgame(state: FastState, side: int) -> tuple[tuple[int, int], int]:
 
 #: The share of the time budget the expert plans to use (the rest is a safety margin),
 #: and the share after which it abandons the sample in progress.
-_BUDGET_SHARE = 0.8
-_HARD_SHARE = 0.9
+_BUDGET_SHARE = 0.75
+_HARD_SHARE = 0.85
 
 
 @contextmanager
