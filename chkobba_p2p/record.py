@@ -21,8 +21,8 @@ Hand object (keys)::
 Match object: type "match", match, ruleset, players, seats, teams, first_dealer, hands,
 totals, winner (side), result (a sentence).
 
-A record written from one seat's view has ``null`` for the cards that seat never saw in
-``deal`` events; everything else is public by the end of a hand.
+Records are written with every card known (simulation, and the audit of a log once every
+deck's seeds are open); :func:`replay_records` checks them through the rules engine.
 """
 
 from __future__ import annotations
@@ -223,6 +223,11 @@ def _drive(hand: Hand, events: list, number: object) -> Hand:
     return hand
 
 
+def _canonical(obj: dict) -> str:
+    # JSON text, so that 1 and true, or 1 and 1.0, are told apart.
+    return json.dumps(obj, sort_keys=True, ensure_ascii=False)
+
+
 def replay_records(records: Iterable[dict]) -> list[dict]:
     """Re-drive every recorded hand through the engine and re-emit the records.
 
@@ -241,7 +246,8 @@ def replay_records(records: Iterable[dict]) -> list[dict]:
                     ruleset = Ruleset.from_dict(rec["ruleset"])
                     m = Match.new(ruleset, rec["players"], rec["dealer"])
                     recorder = MatchRecorder(rec["match"], rec["seats"])
-                assert recorder is not None and m.hand is not None
+                if recorder is None or m.hand is None:
+                    raise RecordError(f"hand {number}: a hand record after its match ended")
                 for abandoned in rec["redeals"]:
                     h = _drive(m.hand, abandoned["events"], number)
                     if not h.needs_redeal:
@@ -254,7 +260,7 @@ def replay_records(records: Iterable[dict]) -> list[dict]:
                 m = m.with_hand(hand).finish_hand()
                 recorder.note_hand(m, hand)
                 idx = -2 if m.is_over else -1
-                if recorder.records[idx] != rec:
+                if _canonical(recorder.records[idx]) != _canonical(rec):
                     raise RecordError(f"hand {number}: the record disagrees with a replay "
                                       "(dealer, piles, score or totals)")
                 if not m.is_over:
@@ -263,13 +269,13 @@ def replay_records(records: Iterable[dict]) -> list[dict]:
             else:
                 if m is None or recorder is None or not m.is_over:
                     raise RecordError("a match result before its match is over")
-                if recorder.records[-1] != rec:
+                if _canonical(recorder.records[-1]) != _canonical(rec):
                     raise RecordError("the match result disagrees with a replay")
                 out.extend(recorder.records)
                 m, recorder = None, None
         except RecordError:
             raise
-        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        except (ChkobbaError, KeyError, TypeError, ValueError, AttributeError) as exc:
             raise RecordError(f"malformed or illegal record: {exc}") from None
     if recorder is not None:
         out.extend(recorder.records)

@@ -1,8 +1,9 @@
 """The rules engine: one pure, immutable model of a Chkobba hand and match.
 
-Everything here is a value: a :class:`Hand` or :class:`Match` never changes; every action
-returns a new one.  Nothing does I/O, reads a clock or touches global random state.  The
-same code validates peers' moves, drives bots, replays logs and renders hints.
+A :class:`Hand` or :class:`Match` never changes: every action returns a new one (hands
+compare by identity; matches, rulesets, moves and events by value).  Nothing does I/O,
+reads a clock or touches global random state.  The same code validates peers' moves,
+drives bots, replays logs and renders hints.
 
 Seats are numbered ``0..n-1`` in playing order, which is counter-clockwise at the table:
 after seat ``s`` plays seat ``(s + 1) % n``.  The *cutter* (who also plays first) is the
@@ -29,11 +30,12 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import Enum
 from functools import lru_cache
 from itertools import combinations
+from types import MappingProxyType
 from typing import NamedTuple
 
 from .cards import DECK, Card, FigureConvention
@@ -115,8 +117,15 @@ class Ruleset:
     figures: FigureConvention = FigureConvention.TUNISIAN
 
     def __post_init__(self) -> None:
-        if not isinstance(self.target, int) or not 1 <= self.target <= 1000:
-            raise ValueError(f"target must be a whole number of points, not {self.target!r}")
+        if type(self.target) is not int or not 1 <= self.target <= 1000:
+            raise ValueError(f"target must be a whole number of points from 1 to 1000, "
+                             f"not {self.target!r}")
+        for name, kind in (("opening", Opening), ("redeal", RedealRule), ("scoring", Scoring),
+                           ("figures", FigureConvention)):
+            if not isinstance(getattr(self, name), kind):
+                raise ValueError(f"{name} must be a {kind.__name__}, not {getattr(self, name)!r}")
+        if type(self.forced_capture) is not bool or type(self.name) is not str:
+            raise ValueError("forced_capture is a bool and name a str")
 
     @classmethod
     def preset(cls, name: str) -> Ruleset:
@@ -136,7 +145,11 @@ class Ruleset:
             raise ValueError(
                 f"unknown variant {variant!r}; choose among {', '.join(VARIANTS)}"
             ) from None
-        return replace(self, **changes)
+        # The name says the rules differ from the preset's: "tunisian+plain".
+        name = self.name if variant in self.name.split("+") else f"{self.name}+{variant}"
+        if replace(self, **changes) == self:
+            return self  # the preset already plays this way
+        return replace(self, name=name, **changes)
 
     def with_target(self, target: int) -> Ruleset:
         return replace(self, target=target)
@@ -449,7 +462,8 @@ class HandScore:
     sevens: tuple[int, ...]
     sixes: tuple[int, ...]
     primiera: tuple[int | None, ...] | None
-    categories: dict[str, int | None] = field(hash=False, compare=True)
+    #: Read-only mapping, category name -> winning side or None.
+    categories: Mapping[str, int | None] = field(hash=False, compare=True)
     chkobbas: tuple[int, ...]
 
     @property
@@ -498,8 +512,8 @@ def score_piles(piles: Sequence[Sequence[Card]], chkobbas: Sequence[int],
     categories["haya"] = next(
         (i for i, p in enumerate(piles) if any(c.is_haya for c in p)), None
     )
-    return HandScore(players, cards, diamonds, sevens, sixes, primiera, categories,
-                     tuple(chkobbas))
+    return HandScore(players, cards, diamonds, sevens, sixes, primiera,
+                     MappingProxyType(categories), tuple(chkobbas))
 
 
 # --------------------------------------------------------------------------- the hand
@@ -589,6 +603,16 @@ class Hand:
         _check_players(players)
         piles = tuple(tuple(p) for p in (piles or ((),) * players))
         hands_t = tuple(tuple(h) for h in hands)
+        for c in [*table, *(c for h in hands_t for c in h), *(c for p in piles for c in p)]:
+            if c is not None and type(c) is not Card:
+                raise InvalidDeal(f"not a card: {c!r}")
+        if not 0 <= turn < players or (last_capturer is not None
+                                       and not 0 <= last_capturer < players):
+            raise LocalError(f"seats are numbered 0..{players - 1}")
+        if chkobbas is not None and len(chkobbas) != players:
+            raise LocalError(f"a {players}-player position has {players} chkobba counts")
+        if len(hands) == players and not hands_t[turn]:
+            raise InvalidDeal("the seat to play has no card")
         placed = [c for h in hands_t for c in h] + list(table) + [c for p in piles for c in p]
         known = [c for c in placed if c is not None]
         if len(set(known)) != len(known):
@@ -686,6 +710,8 @@ class Hand:
 
     def view(self, seat: int) -> Hand:
         """This hand as ``seat`` sees it: other seats' cards become unknown."""
+        if not 0 <= seat < self.players:
+            raise LocalError(f"seats are numbered 0..{self.players - 1}, not {seat!r}")
         if self.viewer is not None and self.viewer != seat:
             raise LocalError("a view cannot be turned into another seat's view")
         hands = tuple(h if i == seat else (None,) * len(h) for i, h in enumerate(self.hands))
@@ -709,7 +735,7 @@ class Hand:
     def score(self) -> HandScore:
         """The hand's scoring breakdown; only once the hand is over."""
         if self._stage != _OVER:
-            raise WrongPhase("the hand is scored only once every card is played")
+            raise LocalError("the hand is scored only once every card is played")
         return score_piles(self.side_piles(), self.side_chkobbas(), self.ruleset, self.players)
 
     # ------------------------------------------------------------------ dealing
@@ -788,6 +814,8 @@ class Hand:
             queue = (cutter, cutter) + others + (None,) * 4
             return self._with(_stage=_DEAL, _queue=queue,
                               **self._logged(CutEvent(cutter, True, None)))
+        if card is not None and type(card) is not Card:
+            raise InvalidDeal(f"not a card: {card!r}")
         if drawn is None:
             if card is None:
                 raise LocalError("placing an unseen drawn card: name the card revealed")
@@ -837,6 +865,8 @@ class Hand:
                              + type(self.pending).__name__)
         if seat != self.turn:
             raise NotYourTurn(f"it is seat {self.turn}'s turn, not seat {seat}'s")
+        if type(card) is not Card:
+            raise CardNotInHand(f"not a card: {card!r}")
         hand = self.hands[seat]
         if card in hand:
             idx = hand.index(card)
@@ -848,7 +878,7 @@ class Hand:
             capture = frozenset(capture)
         table = self.table
         for c in capture:
-            if c not in table:
+            if type(c) is not Card or c not in table:
                 raise CaptureNotOnTable(f"{c} is not on the table")
         options = _capture_options(card.value, table)
         if capture:
@@ -1004,14 +1034,18 @@ class Match:
 
     def with_hand(self, hand: Hand) -> Match:
         """Replace the hand in progress (after dealing or playing in it)."""
-        if self.hand is None:
-            raise WrongPhase("the match is over")
+        current = self.hand
+        if current is None:
+            raise LocalError("the match is over")
+        if (hand.ruleset, hand.players, hand.dealer) != (
+                current.ruleset, current.players, current.dealer):
+            raise LocalError("that hand belongs to another match (ruleset, seats or dealer)")
         return replace(self, hand=hand)
 
     def redeal(self) -> Match:
         """The opening called for a redeal: the same dealer deals a fresh hand."""
         if self.hand is None or not self.hand.needs_redeal:
-            raise WrongPhase("no redeal is due")
+            raise LocalError("no redeal is due")
         return replace(self, hand=Hand.new(self.ruleset, self.players, self.dealer, self.viewer),
                        redeals=self.redeals + 1)
 
@@ -1019,7 +1053,7 @@ class Match:
         """Score the finished hand in progress, update totals, start the next or end."""
         hand = self.hand
         if hand is None or not hand.is_over:
-            raise WrongPhase("the hand in progress is not over")
+            raise LocalError("the hand in progress is not over")
         score = hand.score
         totals = tuple(t + p for t, p in zip(self.totals, score.points))
         result = HandResult(len(self.results) + 1, hand.dealer, self.redeals, score, totals)

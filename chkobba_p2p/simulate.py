@@ -64,8 +64,14 @@ def play_hand(hand: Hand, bots: Sequence[Bot], deck: list[Card]) -> Hand:
 
 def play_match(ruleset: Ruleset, bots: Sequence[Bot], rng: random.Random, *,
                match_number: int = 1, seats: Sequence[str] | None = None,
-               max_hands: int = 500) -> tuple[Match, list[dict]]:
-    """A whole match between ``bots`` (one per seat); returns it and its records."""
+               max_hands: int | None = None) -> tuple[Match, list[dict]]:
+    """A whole match between ``bots`` (one per seat); returns it and its records.
+
+    ``max_hands`` (default: ten hands per point of the target) guards against bots that
+    never score; past it RuntimeError is raised.
+    """
+    if max_hands is None:
+        max_hands = 10 * ruleset.target + 50
     players = len(bots)
     seats = list(seats) if seats is not None else [b.level for b in bots]
     m = Match.new(ruleset, players, draw_first_dealer(players, rng))

@@ -6,6 +6,7 @@ import argparse
 import sys
 
 from chkobba_p2p.bots import LEVELS, make_bot
+from chkobba_p2p.errors import ChkobbaError
 from chkobba_p2p.record import write_records
 from chkobba_p2p.rules import PRESETS, VARIANTS, Ruleset
 from chkobba_p2p.simulate import simulate
@@ -54,17 +55,18 @@ def run(args: argparse.Namespace) -> int:
             raise ValueError("--bots needs at least one level")
         bots = [make_bot(levels[i % len(levels)], seed=args.seed * 100 + i)
                 for i in range(args.players)]
-    except ValueError as exc:
-        print(f"chkobba simulate: {exc}", file=sys.stderr)
-        return 2
-    except Exception as exc:  # LocalError from make_bot
+    except (ValueError, ChkobbaError) as exc:  # a bad level, variant or target
         print(f"chkobba simulate: {exc}", file=sys.stderr)
         return 2
     if args.games < 1:
         print("chkobba simulate: --games must be at least 1", file=sys.stderr)
         return 2
     records: list[dict] | None = [] if args.record else None
-    summary = simulate(ruleset, bots, args.games, args.seed, records)
+    try:
+        summary = simulate(ruleset, bots, args.games, args.seed, records)
+    except RuntimeError as exc:  # bots that never reach the target
+        print(f"chkobba simulate: {exc}", file=sys.stderr)
+        return 1
     print(ruleset.describe())
     print("seats: " + ", ".join(f"{i}={b.level}" for i, b in enumerate(bots)))
     for line in summary.lines():

@@ -64,6 +64,50 @@ def test_a_forged_play_or_score_is_refused(tmp_path):
         replay_records(forged)
 
 
+def _forge(records: list[dict], change) -> list[dict]:
+    forged = copy.deepcopy(records)
+    change(forged)
+    return forged
+
+
+def _plays(rec: dict) -> list[dict]:
+    return [e["play"] for e in rec["events"] if "play" in e]
+
+
+@pytest.mark.parametrize("what,change", [
+    ("chkobba flag", lambda r: _plays(r[0])[0].update(chkobba=not _plays(r[0])[0]["chkobba"])),
+    ("sweep seat", lambda r: r[0]["events"][-1]["sweep"].update(
+        seat=1 - (r[0]["events"][-1]["sweep"]["seat"] or 0))),
+    ("dealer", lambda r: r[1].update(dealer=1 - r[1]["dealer"])),
+    ("play order", lambda r: r[0]["events"].insert(-1, r[0]["events"].pop(-3))),
+    ("true for 1", lambda r: r[0].update(match=True)),
+    ("float total", lambda r: r[0]["totals"].__setitem__(0, float(r[0]["totals"][0]))),
+    ("ruleset", lambda r: r[0]["ruleset"].update(forced_capture=True)),
+    ("teams", lambda r: r[0].update(teams=[[1], [0]])),
+    ("no match record", lambda r: r.pop()),
+])
+def test_every_kind_of_forgery_is_refused(tmp_path, what, change):
+    _, records = _one_match(tmp_path)
+    extra = play_match(PRESETS["tunisian"], [GreedyBot(3), RandomBot(4)], random.Random(8))[1]
+    for rec in extra:
+        rec["match"] = 2
+    if what == "no match record":
+        records = records[:-1] + extra  # a second match starts before the first one ends
+        with pytest.raises(RecordError):
+            replay_records(records)
+        return
+    with pytest.raises(RecordError):
+        replay_records(_forge(records, change))
+
+
+def test_records_of_a_bad_shape_give_a_record_error():
+    _, records = play_match(PRESETS["tunisian"], [GreedyBot(1), RandomBot(2)], random.Random(7))
+    for change in (lambda r: r[0].update(players=5), lambda r: r[0].update(dealer=7),
+                   lambda r: r[0].pop("events")):
+        with pytest.raises(RecordError):
+            replay_records(_forge(records, change))
+
+
 def test_malformed_lines_give_a_clear_error(tmp_path):
     bad = tmp_path / "bad.jsonl"
     bad.write_text('{"type": "hand"\n')

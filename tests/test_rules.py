@@ -13,6 +13,7 @@ from chkobba_p2p.cards import DECK, Card, card, cards
 from chkobba_p2p.rules import (
     PRESETS,
     CutterChoice,
+    DealEvent,
     DealStep,
     Hand,
     Match,
@@ -189,7 +190,7 @@ def test_match_end_higher_wins_and_equal_plays_another_hand():
         pytest.fail("no tied hand found")
     # Below the target: the match goes on, the deal passes on.
     after, _ = play_one(m, (0, 0))
-    assert not after.is_over and after.dealer == (m.dealer + 1) % 2
+    assert not after.is_over and after.hand.dealer == (m.hand.dealer + 1) % 2
 
 
 @pytest.mark.parametrize("keep", [True, False])
@@ -374,8 +375,8 @@ def test_every_card_in_exactly_one_place_and_points_bounded(seed, players, prese
     assert sorted(_all_places(hand, deck)) == list(DECK)
     if hand.is_over:
         assert sum(len(p) for p in hand.piles) == 40
-        bonus = 5 if rules.scoring is Scoring.PRIMIERA else 4
-        assert sum(hand.score.points) <= bonus + sum(hand.chkobbas)
+        # Four category points (barmila or primiera), plus the chkobbas.
+        assert sum(hand.score.points) <= 4 + sum(hand.chkobbas)
 
 
 @given(seed=st.integers(0, 2**32 - 1))
@@ -443,3 +444,101 @@ def test_cards_are_interned_ints_that_are_always_true():
         card("11H")
     with pytest.raises(AttributeError):
         ace.value = 3
+
+
+@pytest.mark.parametrize("players,dealer,expected", [
+    (2, 0, (1, 1, 0, 0, 0, None, None, None, None)),
+    (3, 2, (0, 0, 1, 1, 1, 2, 2, 2, None, None, None, None)),
+    (4, 1, (2, 2, 3, 3, 3, 0, 0, 0, 1, 1, 1, None, None, None, None)),
+])
+def test_keep_deal_order(players, dealer, expected):
+    h = Hand.new(TUNISIAN, players, dealer).deal([DECK[39]]).choose_cut(True)
+    assert h.pending.recipients == expected
+
+
+@pytest.mark.parametrize("players,dealer,expected", [
+    (2, 0, (None, None, None, 1, 1, 1, 0, 0, 0)),
+    (4, 3, (None, None, None, 0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3)),
+])
+def test_place_deal_order(players, dealer, expected):
+    h = Hand.new(TUNISIAN, players, dealer).deal([DECK[39]]).choose_cut(False)
+    assert h.pending.recipients == expected and h.table == (DECK[39],)
+
+
+def test_plain_deal_order_at_three_and_the_next_deals_start_with_the_cutter():
+    h = Hand.new(PLAIN, 3, 1)
+    assert h.pending.recipients == (2, 2, 2, 0, 0, 0, 1, 1, 1, None, None, None, None)
+    deck = [c for c in DECK if c.value != 10] + [c for c in DECK if c.value == 10]
+    h = h.deal(deck[:13])
+    del deck[:13]
+    for _ in range(9):
+        seat = h.turn
+        h = h.apply(h.legal_moves()[0])
+        assert h.turn == (seat + 1) % 3
+    assert h.pending.recipients == (2, 2, 2, 0, 0, 0, 1, 1, 1)
+
+
+def test_four_of_a_kind_redeals_under_any_three():
+    rules = PLAIN.with_variant("redeal-any-three")
+    t = list(cards("4S 4H 4D 4C"))
+    rest = [c for c in DECK if c not in t]
+    assert Hand.new(rules, 2, 0).deal(rest[:6] + t).needs_redeal
+
+
+def test_views_mask_the_events_too():
+    deck = list(DECK)
+    random.Random(3).shuffle(deck)
+    h = Hand.new(TUNISIAN, 2, 0).deal(deck[:1]).choose_cut(True)
+    h = h.deal(deck[1:10])
+    for seat in (0, 1):
+        v = h.view(seat)
+        seen = [c for e in v.events if isinstance(e, DealEvent) for c in e.cards if c is not None]
+        mine = set(h.hand_of(seat))
+        assert set(seen) == mine | set(h.table)
+    with pytest.raises(errors.LocalError):
+        h.view(-1)
+    with pytest.raises(errors.LocalError):
+        h.view(2)
+
+
+def test_dinari_goes_to_the_side_with_more_diamonds():
+    diamonds = [c for c in DECK if c.is_diamond]
+    others = [c for c in DECK if not c.is_diamond]
+    score = score_piles((diamonds[:6] + others[:10], diamonds[6:] + others[10:]), (0, 0),
+                        TUNISIAN, 2)
+    assert score.categories["dinari"] == 0 and score.categories["carta"] == 1
+    with pytest.raises(TypeError):
+        score.categories["dinari"] = 1  # a scored hand cannot be edited
+
+
+def test_plain_ints_are_not_cards_to_the_engine():
+    h = position("3H 4S", "7S 9C", "5D 1H")
+    with pytest.raises(errors.CaptureNotOnTable):
+        h.play(0, card("7S"), [card("3H").id, card("4S").id])
+    with pytest.raises(errors.CardNotInHand):
+        h.play(0, card("7S").id, cards("3H 4S"))
+    with pytest.raises(errors.InvalidDeal):
+        Hand.new(TUNISIAN, 2, 0, viewer=0).deal([None]).choose_cut(False, 26)
+    with pytest.raises(errors.InvalidDeal):
+        Hand.from_position(TUNISIAN, 2, 0, hands=((26,), ()), table=(), turn=0,
+                           stock=0, piles=(DECK[:20], DECK[27:]))
+
+
+def test_ruleset_fields_are_checked_and_variants_rename():
+    with pytest.raises(ValueError):
+        Ruleset(target=True)
+    with pytest.raises(ValueError):
+        Ruleset(scoring="primiera")
+    plain = TUNISIAN.with_variant("plain")
+    assert plain.name == "tunisian+plain" and plain.digest() != TUNISIAN.digest()
+    assert TUNISIAN.with_variant("barmila") is TUNISIAN
+
+
+def test_a_match_takes_only_its_own_hands():
+    m = Match.new(TUNISIAN, 2, 0)
+    with pytest.raises(errors.LocalError):
+        m.with_hand(Hand.new(PLAIN, 2, 0))
+    with pytest.raises(errors.LocalError):
+        m.with_hand(Hand.new(TUNISIAN, 2, 1))
+    with pytest.raises(errors.LocalError):
+        m.finish_hand()
