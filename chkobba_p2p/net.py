@@ -457,8 +457,9 @@ class HostPeer(_Peer):
         replaced: Link | None = None
         try:
             with trio.fail_after(self.timeouts.handshake):
-                _, hello = await link.receive()
-                welcome, seat, resume = hs.on_hello(hello)
+                hello_body, hello = await link.receive()
+                welcome, seat, resume = hs.on_hello(
+                    hello, hello_body, self.session.length if self.session else 0)
                 if seat in self.links and not self.links[seat].closed:
                     if hello.get("resume") is None:
                         # A fresh join with an identity already connected (a fresh hello
@@ -479,7 +480,6 @@ class HostPeer(_Peer):
         if self.finished.is_set():
             await link.fail(ErrorCode.SHUTDOWN)
             return
-        welcome["have"] = self.session.length if self.session else 0
         if replaced is not None and self.links.get(seat) is replaced:
             del self.links[seat]  # its read loop ends without counting the seat as gone
             replaced.finish()
@@ -798,10 +798,10 @@ class ClientPeer(_Peer):
             nursery.start_soon(link.writer)
             try:
                 with trio.fail_after(self.timeouts.handshake):
-                    _, greeting = await link.receive()
-                    link.send_msg(hs.on_host(greeting))
-                    _, welcome = await link.receive()
-                    hs.on_welcome(welcome)
+                    greeting_body, greeting = await link.receive()
+                    link.send_msg(hs.on_host(greeting, greeting_body))
+                    welcome_body, welcome = await link.receive()
+                    hs.on_welcome(welcome, welcome_body)
             except LinkClosed as exc:
                 link.finish()
                 nursery.cancel_scope.cancel()

@@ -54,7 +54,8 @@ from .wire import (
     ENTRY_DOMAIN,
     GENESIS_PREV,
     MAX_NAME,
-    POP_DOMAIN,
+    POP_HOST_DOMAIN,
+    POP_JOINER_DOMAIN,
     PROTOCOL_VERSION,
     SUPPORTED_VERSIONS,
     Entry,
@@ -62,7 +63,10 @@ from .wire import (
     Identity,
     ProtocolError,
     get_field,
+    handshake_hash,
     make_entry,
+    seal_pop,
+    unsealed,
     verify_signature,
 )
 
@@ -254,27 +258,41 @@ class Lobby:
 class HostHandshake:
     """The host's side of one connection's handshake.
 
-    ``greeting()`` is sent first; ``on_hello(msg)`` checks the peer's hello and returns
-    ``(welcome message, seat, resume)``, where ``resume`` is the ``(game, have)`` pair of a
-    peer coming back to a running game (its seat is then the one its identity holds).
+    ``greeting()`` is sent first; ``on_hello(msg, body, have)`` checks the peer's hello and
+    returns ``(welcome message, seat, resume)``, where ``resume`` is the ``(game, have)``
+    pair of a peer coming back to a running game (its seat is then the one its identity
+    holds).  Both proofs of possession cover the whole handshake: the joiner's signs the
+    greeting and its own hello, the host's signs those and its welcome (PROTOCOL.md 5).
     """
 
-    def __init__(self, lobby: Lobby, running: bytes | None = None) -> None:
+    def __init__(self, lobby: Lobby, running: bytes | None = None,
+                 nonce: bytes | None = None) -> None:
         self.lobby = lobby
-        self.nonce = secrets.token_bytes(32)
+        self.nonce = nonce if nonce is not None else secrets.token_bytes(32)
         self.running = running
+        self._greeting: bytes | None = None
 
     def greeting(self) -> dict:
+        """The ``host`` message; send it encoded by :func:`wire.encode` (its exact bytes
+        are part of the handshake hash)."""
         seat0 = self.lobby.seats[0]
         assert seat0 is not None
-        return {"t": "host", "versions": list(SUPPORTED_VERSIONS), "caps": list(CAPABILITIES),
-                "key": self.lobby.identity.public, "name": seat0.name, "nonce": self.nonce,
-                "players": self.lobby.players, "rules": self.lobby.rules.to_dict(),
-                "rules_hash": self.lobby.rules.digest()}
+        msg = {"t": "host", "versions": list(SUPPORTED_VERSIONS), "caps": list(CAPABILITIES),
+               "key": self.lobby.identity.public, "name": seat0.name, "nonce": self.nonce,
+               "players": self.lobby.players, "rules": self.lobby.rules.to_dict(),
+               "rules_hash": self.lobby.rules.digest()}
+        self._greeting = wire.encode(msg)
+        return msg
 
-    def on_hello(self, msg: dict) -> tuple[dict, int, tuple[bytes, int] | None]:
+    def on_hello(self, msg: dict, body: bytes | None = None, have: int = 0
+                 ) -> tuple[dict, int, tuple[bytes, int] | None]:
+        """``body``: the hello's frame body as received (default: ``msg`` encoded);
+        ``have``: the host's chain length, for the welcome."""
         if msg.get("t") != "hello":
             raise ProtocolError(ErrorCode.UNKNOWN_TYPE, "expected hello")
+        if self._greeting is None:
+            raise LocalError("greeting() first")
+        body = wire.encode(msg) if body is None else bytes(body)
         version = get_field(msg, "v", "int")
         if version not in SUPPORTED_VERSIONS:
             raise ProtocolError(ErrorCode.VERSION_MISMATCH, f"peer chose {version}")
@@ -283,22 +301,22 @@ class HostHandshake:
             raise ProtocolError(ErrorCode.BAD_FIELD, "caps must include deal/v1")
         key = get_field(msg, "key", "bytes", size=32)
         name = _name(msg.get("name"))
-        nonce = get_field(msg, "nonce", "bytes", size=32)
+        get_field(msg, "nonce", "bytes", size=32)
         pop = get_field(msg, "pop", "bytes", size=64)
-        host_key = self.lobby.identity.public
-        if not verify_signature(key, POP_DOMAIN, self.nonce + host_key + key, pop):
+        signed = handshake_hash(self._greeting, unsealed(body, msg))
+        if not verify_signature(key, POP_JOINER_DOMAIN, signed, pop):
             raise ProtocolError(ErrorCode.BAD_PROOF_OF_POSSESSION)
         resume = None
         r = get_field(msg, "resume", "map", optional=True)
         if r is not None:
             game = get_field(r, "g", "bytes", size=16)
-            have = get_field(r, "have", "int")
+            resume_have = get_field(r, "have", "int")
             if self.running is None or game != self.running:
                 raise ProtocolError(ErrorCode.UNKNOWN_GAME)
             seat = self.lobby.seat_of(key)
             if seat is None:
                 raise ProtocolError(ErrorCode.UNKNOWN_GAME, "this identity has no seat here")
-            resume = (game, max(0, have))
+            resume = (game, max(0, resume_have))
         elif self.running is not None:
             seat = self.lobby.seat_of(key)
             if seat is None:
@@ -307,28 +325,36 @@ class HostHandshake:
         else:
             seat = self.lobby.take_seat(key, name)
         welcome = {"t": "welcome", "v": version, "seat": seat, "caps": list(CAPABILITIES),
-                   "pop": self.lobby.identity.sign(POP_DOMAIN, nonce + key + host_key)}
+                   "have": have}
+        identity = self.lobby.identity
+        welcome = seal_pop(welcome, lambda zeroed: identity.sign(
+            POP_HOST_DOMAIN, handshake_hash(self._greeting, body, zeroed)))
         return welcome, seat, resume
 
 
 class ClientHandshake:
-    """A joining peer's side: ``on_host(msg) -> hello``, then ``on_welcome(msg) -> seat``."""
+    """A joining peer's side: ``on_host(msg, body) -> hello``, then
+    ``on_welcome(msg, body) -> seat``.  Send the hello encoded by :func:`wire.encode`."""
 
     def __init__(self, identity: Identity, name: str,
-                 resume: tuple[bytes, int] | None = None) -> None:
+                 resume: tuple[bytes, int] | None = None, nonce: bytes | None = None) -> None:
         self.identity = identity
         self.name = _name(name)
-        self.nonce = secrets.token_bytes(32)
+        self.nonce = nonce if nonce is not None else secrets.token_bytes(32)
         self.resume = resume
         self.host_key: bytes | None = None
         self.host_name = ""
         self.rules: Ruleset | None = None
         self.players = 0
         self.version = PROTOCOL_VERSION
+        self._greeting = b""
+        self._hello = b""
 
-    def on_host(self, msg: dict) -> dict:
+    def on_host(self, msg: dict, body: bytes | None = None) -> dict:
+        """``body``: the greeting's frame body as received (default: ``msg`` encoded)."""
         if msg.get("t") != "host":
             raise ProtocolError(ErrorCode.UNKNOWN_TYPE, "expected the host's greeting")
+        self._greeting = wire.encode(msg) if body is None else bytes(body)
         versions = [v for v in get_field(msg, "versions", "list", max_len=64)
                     if isinstance(v, int) and not isinstance(v, bool)]
         common = set(versions) & set(SUPPORTED_VERSIONS)
@@ -337,7 +363,7 @@ class ClientHandshake:
         self.version = max(common)
         self.host_key = get_field(msg, "key", "bytes", size=32)
         self.host_name = _name(msg.get("name"))
-        host_nonce = get_field(msg, "nonce", "bytes", size=32)
+        get_field(msg, "nonce", "bytes", size=32)
         self.players = get_field(msg, "players", "int")
         try:
             self.rules = Ruleset.from_dict(get_field(msg, "rules", "map"))
@@ -345,15 +371,23 @@ class ClientHandshake:
             raise ProtocolError(ErrorCode.BAD_FIELD, f"ruleset: {exc}") from None
         if get_field(msg, "rules_hash", "bytes", size=32) != self.rules.digest():
             raise ProtocolError(ErrorCode.BAD_FIELD, "rules_hash does not match the ruleset")
-        hello = {"t": "hello", "v": self.version, "caps": list(CAPABILITIES),
-                 "key": self.identity.public, "name": self.name, "nonce": self.nonce,
-                 "pop": self.identity.sign(POP_DOMAIN, host_nonce + self.host_key
-                                           + self.identity.public)}
+        hello: dict[str, Any] = {"t": "hello", "v": self.version, "caps": list(CAPABILITIES),
+                                 "key": self.identity.public, "name": self.name,
+                                 "nonce": self.nonce}
         if self.resume is not None:
             hello["resume"] = {"g": self.resume[0], "have": self.resume[1]}
-        return hello
+        return self.seal_hello(hello)
 
-    def on_welcome(self, msg: dict) -> int:
+    def seal_hello(self, hello: dict) -> dict:
+        """Sign ``hello`` (every field but ``pop``) into the message to send: its proof of
+        possession covers the greeting received and this very hello."""
+        sealed = seal_pop(hello, lambda zeroed: self.identity.sign(
+            POP_JOINER_DOMAIN, handshake_hash(self._greeting, zeroed)))
+        self._hello = wire.encode(sealed)
+        return sealed
+
+    def on_welcome(self, msg: dict, body: bytes | None = None) -> int:
+        """``body``: the welcome's frame body as received (default: ``msg`` encoded)."""
         if msg.get("t") == "error":
             code = msg.get("code")
             try:
@@ -364,9 +398,10 @@ class ClientHandshake:
         if msg.get("t") != "welcome":
             raise ProtocolError(ErrorCode.UNKNOWN_TYPE, "expected welcome")
         assert self.host_key is not None
+        body = wire.encode(msg) if body is None else bytes(body)
         pop = get_field(msg, "pop", "bytes", size=64)
-        if not verify_signature(self.host_key, POP_DOMAIN,
-                                self.nonce + self.identity.public + self.host_key, pop):
+        signed = handshake_hash(self._greeting, self._hello, unsealed(body, msg))
+        if not verify_signature(self.host_key, POP_HOST_DOMAIN, signed, pop):
             raise ProtocolError(ErrorCode.BAD_PROOF_OF_POSSESSION, "the host's")
         seat = get_field(msg, "seat", "int")
         if not 0 < seat < max(self.players, 2):

@@ -42,7 +42,12 @@ __all__ = [
     "MAX_DEPTH",
     "ENTRY_DOMAIN",
     "CHAIN_DOMAIN",
-    "POP_DOMAIN",
+    "POP_JOINER_DOMAIN",
+    "POP_HOST_DOMAIN",
+    "HANDSHAKE_DOMAIN",
+    "handshake_hash",
+    "seal_pop",
+    "unsealed",
     "GENESIS_PREV",
     "ErrorCode",
     "ProtocolError",
@@ -73,7 +78,11 @@ MAX_NAME = 32
 
 ENTRY_DOMAIN = b"chkobba-p2p/v1/entry\x00"
 CHAIN_DOMAIN = b"chkobba-p2p/v1/chain\x00"
-POP_DOMAIN = b"chkobba-p2p/v1/pop\x00"
+#: Proofs of possession in the handshake: the joiner's (in ``hello``) and the host's (in
+#: ``welcome``) use distinct domains, so neither can be replayed as the other.
+POP_JOINER_DOMAIN = b"chkobba-p2p/v1/pop-joiner\x00"
+POP_HOST_DOMAIN = b"chkobba-p2p/v1/pop-host\x00"
+HANDSHAKE_DOMAIN = b"chkobba-p2p/v1/handshake\x00"
 GENESIS_PREV = bytes(32)
 
 
@@ -279,6 +288,44 @@ def get_field(msg: dict, name: str, kind: str, *, optional: bool = False,
     if max_len is not None and len(value) > max_len:
         raise ProtocolError(ErrorCode.BAD_FIELD, f"{name!r} longer than {max_len}")
     return value
+
+
+# -------------------------------------------------------------------------- handshake
+
+
+def handshake_hash(*bodies: bytes) -> bytes:
+    """SHA-256 of the handshake so far: ``HANDSHAKE_DOMAIN`` then each message's frame body
+    (exactly as sent or received) with its 4-byte big-endian length before it."""
+    h = hashlib.sha256(HANDSHAKE_DOMAIN)
+    for b in bodies:
+        h.update(len(b).to_bytes(4, "big"))
+        h.update(b)
+    return h.digest()
+
+
+_POP_TAIL = b"\xa3pop\xc4\x40"  # the key "pop", then a bin 8 of 64 bytes
+
+
+def seal_pop(msg: dict, sign: Any) -> dict:
+    """``msg`` with a last field ``pop`` = ``sign(body)``, where ``body`` is the frame body
+    of the message itself with the 64 signature bytes zeroed (a signature cannot cover
+    itself).  The message must be sent encoded by :func:`encode` (it then ends with the
+    signature)."""
+    draft = {k: v for k, v in msg.items() if k != "pop"}
+    draft["pop"] = bytes(64)
+    zeroed = encode(draft)
+    assert zeroed.endswith(_POP_TAIL + bytes(64))
+    draft["pop"] = sign(zeroed)
+    return draft
+
+
+def unsealed(body: bytes, msg: dict) -> bytes:
+    """The body a received ``pop`` signs: ``body`` with its last 64 bytes (the signature)
+    zeroed.  BAD_FIELD unless ``pop`` is a bin 64 and the message's last field."""
+    pop = msg.get("pop")
+    if not isinstance(pop, bytes) or len(pop) != 64 or not body.endswith(_POP_TAIL + pop):
+        raise ProtocolError(ErrorCode.BAD_FIELD, "pop must be the last field, a bin 64")
+    return body[:-64] + bytes(64)
 
 
 # ------------------------------------------------------------------------- identities

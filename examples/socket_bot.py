@@ -58,10 +58,10 @@ def play(address: str, name: str) -> int:
     # Handshake (section 5): the host greets, we say hello with a proof of possession of
     # our key, the host welcomes us with its own proof.
     hs = ClientHandshake(me, name)
-    _, greeting = conn.receive()
-    conn.send(wire.encode(hs.on_host(greeting)))
-    _, welcome = conn.receive()
-    seat = hs.on_welcome(welcome)
+    greeting_body, greeting = conn.receive()
+    conn.send(wire.encode(hs.on_host(greeting, greeting_body)))  # signs the exact bytes
+    welcome_body, welcome = conn.receive()
+    seat = hs.on_welcome(welcome, welcome_body)
     print(f"seated at seat {seat} with {hs.host_name} ({wire.fingerprint(hs.host_key)})")
 
     session: Session | None = None

@@ -282,14 +282,19 @@ def test_genesis_checked_against_the_host_key():
 def test_compatibility_unknown_fields_and_newer_versions():
     # A host that also speaks a future version 2: the peer picks the highest common one.
     host_id = Identity.generate()
-    hs = HostHandshake(Lobby(host_id, "h", Ruleset(), 2))
+    class FutureHost(HostHandshake):
+        def greeting(self):
+            msg = {**super().greeting(), "versions": [1, 2], "x-future": {"anything": [1, 2]}}
+            self._greeting = wire.encode(msg)  # what it sends is what the proofs cover
+            return msg
+
+    hs = FutureHost(Lobby(host_id, "h", Ruleset(), 2))
     greeting = hs.greeting()
-    greeting["versions"] = [1, 2]
-    greeting["x-future"] = {"anything": [1, 2, 3]}
     c = ClientHandshake(Identity.generate(), "c")
     hello = c.on_host(greeting)
     assert hello["v"] == 1
-    hello["x-future"] = True  # unknown fields in a hello are ignored too
+    # Unknown fields in a hello are ignored too (a newer peer signs them with the rest).
+    hello = c.seal_hello({**{k: v for k, v in hello.items() if k != "pop"}, "x-future": True})
     welcome, seat, _ = hs.on_hello(hello)
     assert c.on_welcome(welcome) == seat
     # An entry with a field this version does not know is accepted (and signed, and kept).
@@ -464,3 +469,60 @@ def test_done_without_a_result_map_is_a_protocol_violation():
         seq=speaker.chain.next_seq[speaker.seat], prev=speaker.head, kind="done",
         body={"result": [1, 2]}).body)
     _refused_by(listener, bad, ErrorCode.PROTOCOL_VIOLATION, "result")
+
+
+def test_the_proofs_of_possession_cover_the_whole_handshake():
+    """Each proof signs a hash of every handshake message so far, as sent: a relay that
+    strips or changes anything (versions, caps, a name, a resume) is caught, and the two
+    directions use distinct domains."""
+    host_id, guest_id = Identity.from_seed(bytes([1]) * 32), Identity.from_seed(bytes([2]) * 32)
+
+    def fresh():
+        hs = HostHandshake(Lobby(host_id, "host", Ruleset(), 2))
+        c = ClientHandshake(guest_id, "guest")
+        return hs, c, hs.greeting()
+
+    # The joiner's proof: a hello changed in transit fails at the host.
+    for field, value in (("name", "mallory"), ("caps", ["deal/v1"]), ("v", 1),
+                         ("resume", {"g": bytes(16), "have": 0})):
+        hs, c, greeting = fresh()
+        hello = dict(c.on_host(greeting))
+        pop = hello.pop("pop")
+        hello[field] = value if field != "v" else 1
+        hello["pop"] = pop  # still the last field
+        if field == "v":  # unchanged: the untouched hello passes
+            assert hs.on_hello(hello)[1] == 1
+            continue
+        with pytest.raises(ProtocolError) as exc:
+            hs.on_hello(hello)
+        assert exc.value.error_code is ErrorCode.BAD_PROOF_OF_POSSESSION, field
+    # ...and a greeting changed in transit (a capability stripped) too: the joiner signed
+    # what it received, which is not what the host sent.
+    hs, c, greeting = fresh()
+    tampered = {**greeting, "caps": ["deal/v1"]}
+    with pytest.raises(ProtocolError) as exc:
+        hs.on_hello(c.on_host(tampered))
+    assert exc.value.error_code is ErrorCode.BAD_PROOF_OF_POSSESSION
+    # The host's proof: a welcome changed in transit fails at the joiner.
+    hs, c, greeting = fresh()
+    welcome, seat, _ = hs.on_hello(c.on_host(greeting))
+    pop = welcome.pop("pop")
+    welcome["have"], welcome["pop"] = 5, pop
+    with pytest.raises(ProtocolError) as exc:
+        c.on_welcome(welcome)
+    assert exc.value.error_code is ErrorCode.BAD_PROOF_OF_POSSESSION
+    # The pop must be the last field (it signs the message with its own bytes zeroed).
+    hs, c, greeting = fresh()
+    hello = c.on_host(greeting)
+    moved = {"pop": hello["pop"], **{k: v for k, v in hello.items() if k != "pop"}}
+    with pytest.raises(ProtocolError) as exc:
+        hs.on_hello(moved)
+    assert exc.value.error_code is ErrorCode.BAD_FIELD
+    # Distinct domains: the joiner's signature is no host signature over the same bytes.
+    hs, c, greeting = fresh()
+    hello = c.on_host(greeting)
+    zeroed = wire.unsealed(wire.encode(hello), hello)
+    signed = wire.handshake_hash(wire.encode(greeting), zeroed)
+    assert wire.verify_signature(guest_id.public, wire.POP_JOINER_DOMAIN, signed, hello["pop"])
+    assert not wire.verify_signature(guest_id.public, wire.POP_HOST_DOMAIN, signed,
+                                     hello["pop"])

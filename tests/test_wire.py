@@ -18,7 +18,14 @@ from hypothesis import strategies as st
 from chkobba_p2p import group, wire
 from chkobba_p2p.deal import crypto as dc
 from chkobba_p2p.rules import Ruleset
-from chkobba_p2p.session import SeatInfo, Session, TableInfo
+from chkobba_p2p.session import (
+    ClientHandshake,
+    HostHandshake,
+    Lobby,
+    SeatInfo,
+    Session,
+    TableInfo,
+)
 from chkobba_p2p.transcript import MAGIC, TranscriptWriter, read_transcript
 from chkobba_p2p.wire import ErrorCode, Identity, ProtocolError
 
@@ -295,6 +302,50 @@ def test_any_flipped_bit_in_a_relayed_entry_is_refused(data):
     session = Session.resume(guest, bodies[:i], host_key, master)
     with pytest.raises(ProtocolError):
         session.receive(wire.open_entry(bytes(body)))
+
+
+# --------------------------------------------------------------------------- handshake
+
+
+def _handshake_case() -> tuple[bytes, bytes, bytes]:
+    """A whole handshake from fixed keys and nonces: greeting, hello, welcome bodies."""
+    host_id, guest_id = Identity.from_seed(_seed(1)), Identity.from_seed(_seed(2))
+    lobby = Lobby(host_id, "host", Ruleset(), 2)
+    hs = HostHandshake(lobby, nonce=bytes(range(32)))
+    c = ClientHandshake(guest_id, "guest", nonce=bytes(range(32, 64)))
+    greeting = wire.encode(hs.greeting())
+    hello = wire.encode(c.on_host(wire.decode(greeting), greeting))
+    welcome, seat, _ = hs.on_hello(wire.decode(hello), hello, 0)
+    body = wire.encode(welcome)
+    assert c.on_welcome(wire.decode(body), body) == seat == 1
+    return greeting, hello, body
+
+
+@pytest.mark.skipif(not REGEN, reason="regeneration only on request")
+def test_regenerate_handshake():
+    greeting, hello, welcome = _handshake_case()
+    _save("wire_handshake.json", {
+        "host_seed_hex": _seed(1).hex(), "guest_seed_hex": _seed(2).hex(),
+        "host_hex": greeting.hex(), "hello_hex": hello.hex(), "welcome_hex": welcome.hex(),
+        "hello_signed_hash_hex": wire.handshake_hash(
+            greeting, wire.unsealed(hello, wire.decode(hello))).hex(),
+        "welcome_signed_hash_hex": wire.handshake_hash(
+            greeting, hello, wire.unsealed(welcome, wire.decode(welcome))).hex()})
+
+
+def test_handshake_vector():
+    """The proofs of possession over the handshake hash, byte for byte."""
+    v = _load("wire_handshake.json")
+    greeting, hello, welcome = (bytes.fromhex(v[k]) for k in ("host_hex", "hello_hex",
+                                                              "welcome_hex"))
+    assert _handshake_case() == (greeting, hello, welcome)
+    host_key = Identity.from_seed(bytes.fromhex(v["host_seed_hex"])).public
+    guest_key = Identity.from_seed(bytes.fromhex(v["guest_seed_hex"])).public
+    h1 = wire.handshake_hash(greeting, hello[:-64] + bytes(64))
+    h2 = wire.handshake_hash(greeting, hello, welcome[:-64] + bytes(64))
+    assert (h1.hex(), h2.hex()) == (v["hello_signed_hash_hex"], v["welcome_signed_hash_hex"])
+    assert wire.verify_signature(guest_key, wire.POP_JOINER_DOMAIN, h1, hello[-64:])
+    assert wire.verify_signature(host_key, wire.POP_HOST_DOMAIN, h2, welcome[-64:])
 
 
 # ------------------------------------------------------------------ duplicate map keys
