@@ -140,7 +140,7 @@ _SENTENCES = {
     ErrorCode.RESULT_MISMATCH: "a peer reported a different match result",
     ErrorCode.PROTOCOL_VIOLATION: "a signed entry is well formed but makes no sense here",
     ErrorCode.TIMEOUT: "a peer did not send in time",
-    ErrorCode.PEER_LEFT: "a peer left and did not come back in time",
+    ErrorCode.PEER_LEFT: "a peer left (on purpose, or did not come back in time)",
     ErrorCode.SHUTDOWN: "the peer is shutting down",
 }
 
