@@ -288,3 +288,18 @@ async def test_hello_without_deal_capability_is_refused(tmp_path):
         assert err["code"] == ErrorCode.BAD_FIELD
 
     await _match(tmp_path, attack)
+
+
+async def test_a_refused_join_reports_the_code(tmp_path):
+    """Outcome.error_code names the refusal for programs (here: the game has started and
+    this identity has no seat)."""
+    from chkobba_p2p.net import ClientPeer
+    from chkobba_p2p.peer import BotController
+
+    async def attack(port, *_):
+        late = ClientPeer(join_config(tmp_path, port, "late"), BotController("greedy", 3))
+        out = await late.run()
+        assert out.table is None and out.done is None
+        assert out.error_code == "table_full", (out.error, out.error_code)
+
+    await _match(tmp_path, attack)

@@ -19,6 +19,7 @@ from chkobba_p2p.session import (
     Lobby,
     Phase,
     Session,
+    TableReady,
 )
 from chkobba_p2p.wire import ErrorCode, Identity, ProtocolError
 
@@ -526,3 +527,13 @@ def test_the_proofs_of_possession_cover_the_whole_handshake():
     assert wire.verify_signature(guest_id.public, wire.POP_JOINER_DOMAIN, signed, hello["pop"])
     assert not wire.verify_signature(guest_id.public, wire.POP_HOST_DOMAIN, signed,
                                      hello["pop"])
+
+
+def test_table_ready_is_the_first_event_with_the_local_seat():
+    t = Table(2, key=b"table-ready")
+    for s in t.sessions:
+        first = s.take_events()[0]
+        assert isinstance(first, TableReady)
+        assert (first.table, first.seat) == (t.table, s.seat)
+    resumed = Table.clone(t, t.sessions[1])
+    assert resumed.take_events() == [TableReady(t.table, 1)]
