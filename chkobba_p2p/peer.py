@@ -16,6 +16,8 @@ import enum
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import trio
+
 from .bots import make_bot
 from .rules import Hand, Move, Ruleset
 from .session import Aborted, MatchDone, TableInfo
@@ -64,14 +66,18 @@ class SeatController:
 class BotController(SeatController):
     """A seat played by one of :mod:`chkobba_p2p.bots`' levels."""
 
-    def __init__(self, level: str = "greedy", seed: int | None = None) -> None:
-        self.bot = make_bot(level, seed)
+    def __init__(self, level: str = "greedy", seed: int | None = None,
+                 move_ms: float | None = None) -> None:
+        self.bot = make_bot(level, seed, move_ms=move_ms)
 
+    # A search bot thinks for up to its time budget: in a worker thread, the peer's event
+    # loop keeps answering pings and relaying meanwhile (hands are immutable, so sharing
+    # one with the thread is safe).
     async def choose_play(self, hand: Hand) -> Move:
-        return self.bot.choose_play(hand)
+        return await trio.to_thread.run_sync(self.bot.choose_play, hand)
 
     async def choose_cut(self, hand: Hand) -> bool:
-        return self.bot.choose_cut(hand)
+        return await trio.to_thread.run_sync(self.bot.choose_cut, hand)
 
 
 @dataclass(frozen=True)

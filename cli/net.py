@@ -84,8 +84,9 @@ class Narrator:
 
 
 class BotSeat(BotController):
-    def __init__(self, level: str, quiet: bool, delay: float = 0.0) -> None:
-        super().__init__(level)
+    def __init__(self, level: str, quiet: bool, delay: float = 0.0,
+                 move_ms: float | None = None) -> None:
+        super().__init__(level, move_ms=move_ms)
         self.narrator = Narrator(quiet)
         self.delay = delay
 
@@ -170,14 +171,16 @@ def _report(outcome: Outcome) -> int:
     return 0 if outcome.completed else (3 if outcome.aborted else 2)
 
 
-def _spawn_bots(port: int, count: int, level: str) -> list[subprocess.Popen]:
+def _spawn_bots(port: int, count: int, level: str,
+                move_ms: float | None = None) -> list[subprocess.Popen]:
     env = dict(os.environ)
     env["PYTHONPATH"] = str(REPO_ROOT) + os.pathsep + env.get("PYTHONPATH", "")
     procs = []
     for i in range(count):
         procs.append(subprocess.Popen(
             [sys.executable, "-m", "cli.main", "bot", f"127.0.0.1:{port}", "--level", level,
-             "--name", f"bot{i + 1}", "--quiet"],
+             "--name", f"bot{i + 1}", "--quiet",
+             *(["--move-ms", str(move_ms)] if move_ms else [])],
             cwd=str(REPO_ROOT), env=env, stdout=subprocess.DEVNULL))
     return procs
 
@@ -193,7 +196,8 @@ def cmd_host(args: argparse.Namespace) -> int:
         return 2
     identity, state = _identity(args.identity, None if args.headless else "host-identity.key")
     log_path = Path(args.log) if args.log else default_log_path("host")
-    controller: SeatController = (BotSeat(args.level, args.quiet) if args.headless
+    controller: SeatController = (BotSeat(args.level, args.quiet, move_ms=args.move_ms)
+                                  if args.headless
                                   else TextSeat())
     config = HostConfig(players=args.players, rules=rules, port=args.port, bind=args.bind,
                         name=args.name, identity=identity, log_path=log_path,
@@ -210,7 +214,7 @@ def cmd_host(args: argparse.Namespace) -> int:
         async with trio.open_nursery() as nursery:
             port = await nursery.start(_host_task, config, controller)
             if args.bots:
-                procs.extend(_spawn_bots(port, args.bots, args.level))
+                procs.extend(_spawn_bots(port, args.bots, args.level, args.move_ms))
             return await _RESULT.get()
 
     try:
@@ -270,7 +274,8 @@ def cmd_join(args: argparse.Namespace) -> int:
 
 
 def cmd_bot(args: argparse.Namespace) -> int:
-    return _run_client(args, args.address, BotSeat(args.level, args.quiet, args.delay), None)
+    return _run_client(args, args.address,
+                       BotSeat(args.level, args.quiet, args.delay, args.move_ms), None)
 
 
 def _run_client(args: argparse.Namespace, address: str, controller: SeatController,
@@ -317,6 +322,8 @@ def add_host_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--variant", action="append", choices=sorted(R.VARIANTS))
     p.add_argument("--bots", type=int, default=0, help="local bot peers to start")
     p.add_argument("--level", default="greedy", choices=sorted(LEVELS), help="the bots' level")
+    p.add_argument("--move-ms", type=float, default=None, metavar="MS",
+                   help="the bots' thinking time per move (expert: default 200)")
     p.add_argument("--headless", action="store_true",
                    help="no screen: a bot plays the host's seat (see 'chkobba bot')")
     p.add_argument("--no-beacon", action="store_true", help="do not announce on the LAN")
@@ -341,6 +348,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("bot", help="a headless bot peer that joins a table")
     p.add_argument("address", help="HOST[:PORT]")
     p.add_argument("--level", default="greedy", choices=levels)
+    p.add_argument("--move-ms", type=float, default=None, metavar="MS",
+                   help="thinking time per move (expert: default 200)")
     p.add_argument("--delay", type=float, default=0.0, metavar="S",
                    help="seconds to wait before each move (to watch, or to test)")
     p.add_argument("--connect-retry", type=float, default=0.0, metavar="S",
