@@ -388,6 +388,7 @@ class HandOver:
 Pending = DealStep | CutterChoice | Redeal | Turn | HandOver
 _TURNS = tuple(Turn(seat) for seat in range(4))
 _NO_CAPTURE: frozenset[Card] = frozenset()
+_new_tuple = tuple.__new__
 
 
 # --------------------------------------------------------------------------- events
@@ -697,12 +698,16 @@ class Hand:
 
     def known_cards(self) -> frozenset[Card]:
         """Every card this view has seen that is still in play or captured."""
+        return frozenset(self._seen())
+
+    def _seen(self) -> set[Card]:
         seen = set(self.table)
         for pile in self.piles:
             seen.update(pile)
         for hand in self.hands:
-            seen.update(c for c in hand if c is not None)
-        return frozenset(seen)
+            seen.update(hand)
+        seen.discard(None)
+        return seen
 
     def unseen_cards(self) -> frozenset[Card]:
         """Cards this view has not seen: in other hands or in the stock."""
@@ -751,7 +756,7 @@ class Hand:
         dealt = tuple(dealt)
         if len(dealt) != len(recipients):
             raise InvalidDeal(f"this deal step is {len(recipients)} cards, not {len(dealt)}")
-        known = self.known_cards()
+        known = self._seen()
         fresh = {c for c in dealt if c is not None}
         if len(fresh) != sum(c is not None for c in dealt):
             raise InvalidDeal("the same card was dealt twice")
@@ -773,7 +778,7 @@ class Hand:
                 table.append(c)
             else:
                 hands[who].append(c)
-        event = DealEvent(recipients, dealt, self._stage == _DRAW)
+        event = _new_tuple(DealEvent, (recipients, dealt, self._stage == _DRAW))
         changes = self._logged(event)
         changes.update(hands=tuple(map(tuple, hands)), table=tuple(table),
                        stock=self.stock - len(dealt), _queue=())
@@ -845,11 +850,13 @@ class Hand:
             if c is None:
                 continue
             options = _capture_options(c.value, table)
+            # tuple.__new__ skips the named tuple's Python-level constructor: this loop is
+            # the engine's hottest.
             if options:
                 captures = True
-                moves.extend([Move(c, o) for o in options])
+                moves.extend([_new_tuple(Move, (c, o)) for o in options])
             else:
-                moves.append(Move(c, _NO_CAPTURE))
+                moves.append(_new_tuple(Move, (c, _NO_CAPTURE)))
         if captures and self.ruleset.forced_capture:
             moves = [m for m in moves if m.capture]
         return moves
@@ -916,7 +923,7 @@ class Hand:
         else:
             h.table = table + (card,)
         h.events, h._seat_events = _append_event(
-            self.events, self._seat_events, PlayEvent(seat, card, capture, chkobba))
+            self.events, self._seat_events, _new_tuple(PlayEvent, (seat, card, capture, chkobba)))
         if not last_play:
             if not any(hands):
                 h._stage = _DEAL
