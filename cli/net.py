@@ -297,7 +297,8 @@ def _run_client(args: argparse.Namespace, address: str, controller: SeatControll
     return _report(outcome)
 
 
-def _common(p: argparse.ArgumentParser) -> None:
+def add_peer_options(p: argparse.ArgumentParser) -> None:
+    """Options every peer command shares (the terminal client's join uses them too)."""
     p.add_argument("--name", default=None, help="display name (default: your login)")
     p.add_argument("--identity", metavar="FILE",
                    help="identity key file (created if missing, mode 0600)")
@@ -306,6 +307,10 @@ def _common(p: argparse.ArgumentParser) -> None:
                    help="seconds a dropped peer has to come back (default 60)")
     p.add_argument("--turn-timeout", type=float, default=900.0, metavar="S",
                    help="seconds the seat to speak may take (default 900)")
+
+
+def _common(p: argparse.ArgumentParser) -> None:
+    add_peer_options(p)
     p.add_argument("--quiet", action="store_true",
                    help="headless: print only the log and the result")
 

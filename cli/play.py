@@ -359,17 +359,6 @@ def _rules_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--variant", action="append", choices=sorted(R.VARIANTS))
 
 
-def _peer_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--name", default=None, help="display name (default: your login)")
-    p.add_argument("--identity", metavar="FILE",
-                   help="identity key file (created if missing, mode 0600)")
-    p.add_argument("--log", metavar="FILE", help="transcript log path (default: data dir)")
-    p.add_argument("--reconnect-timeout", type=float, default=60.0, metavar="S",
-                   help="seconds a dropped peer has to come back (default 60)")
-    p.add_argument("--turn-timeout", type=float, default=900.0, metavar="S",
-                   help="seconds the seat to speak may take (default 900)")
-
-
 def register(sub: argparse._SubParsersAction) -> None:
     levels = sorted(LEVELS)
     p = sub.add_parser("play", help="play a whole match against bots, nothing to set up",
@@ -393,11 +382,13 @@ def register(sub: argparse._SubParsersAction) -> None:
         p.set_defaults(func=cmd_host, name_default="host")
 
     if "join" not in sub.choices:
+        from .net import add_peer_options  # shared with the headless peers
+
         p = sub.add_parser("join", help="join a table (no address: pick one on the LAN)")
         p.add_argument("address", nargs="?", help="HOST[:PORT]")
         p.add_argument("--listen", type=float, default=3.0, help="seconds to listen for tables")
         p.add_argument("--connect-timeout", type=float, default=15.0, metavar="S",
                        help="seconds to reach the table before giving up (default 15)")
-        _peer_options(p)
+        add_peer_options(p)
         _display(p)
         p.set_defaults(func=cmd_join, name_default="guest")
