@@ -534,7 +534,6 @@ class Hand:
     __slots__ = (
         "ruleset", "players", "dealer", "viewer", "hands", "table", "piles", "chkobbas",
         "stock", "turn", "last_capturer", "events", "_stage", "_queue", "_opening",
-        "_seat_events",
     )
 
     ruleset: Ruleset
@@ -577,8 +576,6 @@ class Hand:
         s(h, "turn", cutter)
         s(h, "last_capturer", None)
         s(h, "events", ())
-        # Each seat's masked copy of the events, kept as we go so views cost nothing.
-        s(h, "_seat_events", ((),) * players if viewer is None else None)
         if ruleset.opening is Opening.CUT_AND_DRAW:
             s(h, "_stage", _DRAW)
             s(h, "_queue", (cutter,))
@@ -628,11 +625,9 @@ class Hand:
             raise InvalidDeal("the stock must hold the cards placed nowhere else, "
                               "in whole deals of 3 per player")
         h = cls.new(ruleset, players, dealer, viewer)
-        seat_events = ((),) * players if viewer is None else None
         return h._with(hands=hands_t, table=tuple(table), piles=piles,
                        chkobbas=tuple(chkobbas or (0,) * players), stock=stock, turn=turn,
-                       last_capturer=last_capturer, _stage=_PLAY, _queue=(), _opening=False,
-                       _seat_events=seat_events)
+                       last_capturer=last_capturer, _stage=_PLAY, _queue=(), _opening=False)
 
     def _with(self, **changes: object) -> Hand:
         h = _copy_hand(self)
@@ -643,8 +638,7 @@ class Hand:
 
     def _logged(self, event: Event) -> dict[str, object]:
         """``_with`` arguments that append ``event`` (and each seat's masked copy of it)."""
-        events, seat_events = _append_event(self.events, self._seat_events, event)
-        return {"events": events, "_seat_events": seat_events}
+        return {"events": self.events + (event,)}
 
     @staticmethod
     def _round_of_three(first: int, players: int) -> tuple[int, ...]:
@@ -720,8 +714,12 @@ class Hand:
         if self.viewer is not None and self.viewer != seat:
             raise LocalError("a view cannot be turned into another seat's view")
         hands = tuple(h if i == seat else (None,) * len(h) for i, h in enumerate(self.hands))
-        events = self._seat_events[seat] if self._seat_events is not None else self.events
-        return self._with(viewer=seat, hands=hands, events=events, _seat_events=None)
+        events = self.events
+        if self.viewer is None:
+            # Only deals hold private cards; every other event is public.
+            events = tuple([_mask_event(e, seat) if type(e) is DealEvent else e
+                            for e in events])
+        return self._with(viewer=seat, hands=hands, events=events)
 
     def side_piles(self) -> tuple[tuple[Card, ...], ...]:
         n = sides_count(self.players)
@@ -922,8 +920,7 @@ class Hand:
                 h.chkobbas = k[:seat] + (k[seat] + 1,) + k[seat + 1:]
         else:
             h.table = table + (card,)
-        h.events, h._seat_events = _append_event(
-            self.events, self._seat_events, _new_tuple(PlayEvent, (seat, card, capture, chkobba)))
+        h.events = self.events + (_new_tuple(PlayEvent, (seat, card, capture, chkobba)),)
         if not last_play:
             if not any(hands):
                 h._stage = _DEAL
@@ -932,8 +929,7 @@ class Hand:
         # The last capturer takes what is left; that is never a chkobba.
         taker = h.last_capturer
         left = h.table
-        h.events, h._seat_events = _append_event(h.events, h._seat_events,
-                                                 SweepEvent(taker, left))
+        h.events = h.events + (SweepEvent(taker, left),)
         if taker is not None and left:
             piles = h.piles
             h.piles = piles[:taker] + (piles[taker] + left,) + piles[taker + 1:]
@@ -951,16 +947,6 @@ class Hand:
                 f"table={' '.join(c.text for c in self.table)} pending={self.pending}>")
 
 
-def _append_event(events: tuple, seat_events: tuple | None,
-                  event: Event) -> tuple[tuple, tuple | None]:
-    if seat_events is not None:
-        if type(event) is DealEvent:
-            seat_events = tuple([se + (_mask_event(event, i),) for i, se in enumerate(seat_events)])
-        else:  # public: every seat sees the same event
-            seat_events = tuple([se + (event,) for se in seat_events])
-    return events + (event,), seat_events
-
-
 def _make_copier() -> object:
     # The engine copies a Hand on every action: an unrolled copy is several times faster
     # than a loop over the slots.
@@ -975,6 +961,7 @@ def _make_copier() -> object:
 _copy_hand = _make_copier()
 
 
+@lru_cache(maxsize=4096)  # every view of a hand masks the same few deals again
 def _mask_event(event: Event, seat: int) -> Event:
     if type(event) is not DealEvent:
         return event
