@@ -194,18 +194,25 @@ class Ruleset:
         """SHA-256 of the canonical JSON: the ruleset hash peers agree on."""
         return hashlib.sha256(self.canonical_json()).digest()
 
-    def describe(self) -> str:
+    def describe(self, lang: str = "en") -> str:
+        """One line for people, in English (``en``) or French (``fr``)."""
+        fr = lang == "fr"
+        redeal = {
+            RedealRule.KINGS: ("redeal on 3 kings", "on redonne sur 3 rois"),
+            RedealRule.ANY_THREE: ("redeal on any 3 alike", "on redonne sur 3 cartes égales"),
+            RedealRule.NONE: ("no redeal", "jamais de redonne"),
+        }[self.redeal][fr]
         parts = [
-            f"target {self.target}",
-            "cut-and-draw" if self.opening is Opening.CUT_AND_DRAW else "plain deal",
-            {RedealRule.KINGS: "redeal on 3 kings", RedealRule.ANY_THREE: "redeal on any 3 alike",
-             RedealRule.NONE: "no redeal"}[self.redeal],
+            f"{'objectif' if fr else 'target'} {self.target}",
+            ("coupe et tirage" if fr else "cut-and-draw")
+            if self.opening is Opening.CUT_AND_DRAW else ("donne simple" if fr else "plain deal"),
+            redeal,
             "primiera" if self.scoring is Scoring.PRIMIERA else "barmila",
         ]
         if self.forced_capture:
-            parts.append("forced capture")
+            parts.append("prise obligatoire" if fr else "forced capture")
         if self.figures is FigureConvention.FRENCH:
-            parts.append("Jack=8 Queen=9")
+            parts.append("Valet=8 Dame=9" if fr else "Jack=8 Queen=9")
         return f"{self.name}: " + ", ".join(parts)
 
 

@@ -542,3 +542,12 @@ def test_a_match_takes_only_its_own_hands():
         m.with_hand(Hand.new(TUNISIAN, 2, 1))
     with pytest.raises(errors.LocalError):
         m.finish_hand()
+
+
+def test_rules_are_described_in_english_and_french():
+    cardavia = PRESETS["cardavia"]
+    assert cardavia.describe() == ("cardavia: target 11, plain deal, redeal on 3 kings, primiera, "
+                                   "forced capture, Jack=8 Queen=9")
+    assert cardavia.describe("fr") == ("cardavia: objectif 11, donne simple, on redonne sur "
+                                       "3 rois, primiera, prise obligatoire, Valet=8 Dame=9")
+    assert "coupe et tirage" in TUNISIAN.describe("fr")

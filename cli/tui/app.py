@@ -664,7 +664,7 @@ class TuiApp:
                 lines.append([("class:dim", "   " + t("lobby_join_cmd", addr=addr))])
         if st.rules is not None:
             lines.append([])
-            lines += wrap_line([("", " " + t("lobby_rules", rules=st.rules.describe()))],
+            lines += wrap_line([("", " " + t("lobby_rules", rules=st.rules.describe(t.lang)))],
                                width - 1, "   ")
         if st.names:
             taken = sum(1 for n in st.names if n)
