@@ -19,6 +19,7 @@ import trio
 from . import wire
 from .errors import IllegalMove, LocalError
 from .peer import (
+    Chat,
     ChoiceRefused,
     HostConfig,
     JoinConfig,
@@ -30,6 +31,7 @@ from .peer import (
     SeatController,
     Timeouts,
     Waiting,
+    clean_chat,
     parse_address,
 )
 from .session import (
@@ -43,7 +45,7 @@ from .session import Lobby as SeatLobby
 from .transcript import SavedGame, TranscriptWriter, default_log_path, read_transcript
 from .wire import ErrorCode, Identity, ProtocolError
 
-__all__ = ["Link", "LinkClosed", "Traffic", "HostPeer", "ClientPeer", "BEACON_PORT",
+__all__ = ["Link", "LinkClosed", "Traffic", "HostPeer", "ClientPeer", "ChatBucket", "BEACON_PORT",
            "listen_beacons", "Beacon"]
 
 BEACON_PORT = 41641
@@ -199,6 +201,27 @@ class Link:
         await self.drain(1.0)
 
 
+class ChatBucket:
+    """A token bucket on trio's clock: ``burst`` chat lines at once, then one every
+    ``period / burst`` seconds (5 per 10 s by default); extra lines are dropped."""
+
+    def __init__(self, burst: int = 5, period: float = 10.0) -> None:
+        self.burst = burst
+        self.rate = burst / period
+        self.tokens = float(burst)
+        self.stamp: float | None = None
+
+    def take(self) -> bool:
+        now = trio.current_time()
+        if self.stamp is not None:
+            self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+
 async def _pinger(link: Link) -> None:
     ping = wire.encode({"t": "ping"})
     while not link.closed:
@@ -224,6 +247,13 @@ class _Peer:
         self.error_code: str | None = None  # an OutcomeError or a wire code's name
         self.traffic = Traffic()
         self._refusals = 0
+        # Our own chat lines go through the same limit the host applies to us.
+        self._chat_bucket = ChatBucket()
+        controller._chat_sink = self.send_chat
+
+    def send_chat(self, text: str) -> bool:
+        """Send a chat line (see :meth:`SeatController.send_chat`)."""
+        raise NotImplementedError
 
     def emit(self, event: object) -> None:
         try:
@@ -399,6 +429,23 @@ class HostPeer(_Peer):
             if seat != except_seat:
                 link.send(body)
 
+    def send_chat(self, text: str) -> bool:
+        line = clean_chat(text)
+        if line is None or self.finished.is_set() or not self._chat_bucket.take():
+            return False
+        self.broadcast_msg({"t": "chat", "seat": 0, "text": line})
+        self.emit(Chat(0, line))
+        return True
+
+    def _on_chat(self, seat: int, msg: dict, bucket: ChatBucket) -> None:
+        """Relay a seated peer's chat line to the others, with the connection's seat
+        (never the sender's word); invalid or over-limit lines are dropped."""
+        line = clean_chat(msg.get("text"))
+        if line is None or not bucket.take():
+            return
+        self.broadcast_msg({"t": "chat", "seat": seat, "text": line}, except_seat=seat)
+        self.emit(Chat(seat, line))
+
     async def run(self, task_status=None) -> Outcome:
         listeners = await trio.open_tcp_listeners(self.config.port, host=self.config.bind)
         self.port = listeners[0].socket.getsockname()[1]
@@ -560,6 +607,7 @@ class HostPeer(_Peer):
                 return
 
     async def _read_loop(self, link: Link, seat: int) -> None:
+        bucket = ChatBucket()
         while True:
             try:
                 body, msg = await link.receive()
@@ -579,6 +627,8 @@ class HostPeer(_Peer):
             elif t == "sig":
                 if not await self._on_entry(link, seat, body, msg):
                     return
+            elif t == "chat":
+                self._on_chat(seat, msg, bucket)
             else:
                 await link.fail(ErrorCode.UNKNOWN_TYPE, repr(t)[:40])
                 return
@@ -653,6 +703,7 @@ class ClientPeer(_Peer):
         self.saved: SavedGame | None = None
         self.resumed_entries = 0
         self._fresh = False
+        self._welcome_seat = -1
         self._try_resume()
 
     def _try_resume(self) -> None:
@@ -681,6 +732,18 @@ class ClientPeer(_Peer):
     def send_entry(self, body: bytes) -> None:
         if self.link is not None:
             self.link.send(body)
+
+    def send_chat(self, text: str) -> bool:
+        # Only on a connection past its welcome (self.link is set then), never before.
+        line = clean_chat(text)
+        link, s = self.link, self.session
+        if line is None or link is None or link.closed or self.finished.is_set() \
+                or not self._chat_bucket.take():
+            return False
+        link.send_msg({"t": "chat", "text": line})
+        # Before the genesis our seat is the one the welcome gave.
+        self.emit(Chat(s.seat if s is not None else self._welcome_seat, line))
+        return True
 
     async def _watchdog(self) -> None:
         """A host that stops the game (sits on the floor, or no longer relays) is not
@@ -801,7 +864,7 @@ class ClientPeer(_Peer):
                     greeting_body, greeting = await link.receive()
                     link.send_msg(hs.on_host(greeting, greeting_body))
                     welcome_body, welcome = await link.receive()
-                    hs.on_welcome(welcome, welcome_body)
+                    self._welcome_seat = hs.on_welcome(welcome, welcome_body)
             except LinkClosed as exc:
                 link.finish()
                 nursery.cancel_scope.cancel()
@@ -876,6 +939,11 @@ class ClientPeer(_Peer):
                     self.emit(Waiting(msg["seat"], msg["secs"]))
             elif t == "back" and isinstance(msg.get("seat"), int):
                 self.emit(Resumed(msg["seat"]))
+            elif t == "chat":
+                line = clean_chat(msg.get("text"))
+                seat = msg.get("seat")
+                if line is not None and isinstance(seat, int) and not isinstance(seat, bool):
+                    self.emit(Chat(seat, line))
             # Anything else (pong, types added by later versions) is ignored.
 
     def _on_entry(self, body: bytes, msg: dict) -> None:

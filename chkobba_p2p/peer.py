@@ -13,6 +13,7 @@ relaying, reconnecting, the log -- happens underneath (:mod:`chkobba_p2p.net`).
 from __future__ import annotations
 
 import enum
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -36,6 +37,9 @@ __all__ = [
     "ChoiceRefused",
     "Lobby",
     "Listening",
+    "Chat",
+    "MAX_CHAT",
+    "clean_chat",
     "host_match",
     "join_match",
     "parse_address",
@@ -43,6 +47,20 @@ __all__ = [
 ]
 
 DEFAULT_PORT = 7777
+
+#: Longest chat line, in Unicode code points (after stripping).
+MAX_CHAT = 200
+
+
+def clean_chat(text: object) -> str | None:
+    """A chat line as it may travel: ``text`` stripped, 1 to :data:`MAX_CHAT` code
+    points, all printable (no control characters or line breaks); None otherwise."""
+    if not isinstance(text, str):
+        return None
+    text = text.strip()
+    if not 1 <= len(text) <= MAX_CHAT or not text.isprintable():
+        return None
+    return text
 
 
 class SeatController:
@@ -59,8 +77,21 @@ class SeatController:
         """As cutter, the drawn card is in ``hand.hand_of(hand.cutter)``: True keeps it."""
         raise NotImplementedError
 
+    #: Set by the running peer (host or joining): sends one chat line.
+    _chat_sink: Callable[[str], bool] | None = None
+
     def on_event(self, event: object) -> None:
         """Called for every event; the default ignores them."""
+
+    def send_chat(self, text: str) -> bool:
+        """Send a chat line to the table (call it from the peer's trio thread, e.g. via
+        ``TrioToken.run_sync_soon``).  Chat is unsigned and display-only: the host relays
+        it and could alter it; it is not in the log.  Returns True when it was sent (it
+        is also reported to :meth:`on_event` as :class:`Chat` with this seat); False
+        when no game connection is up yet, ``text`` is not a valid line
+        (:func:`clean_chat`) or more than 5 lines went in the last 10 s."""
+        sink = self._chat_sink
+        return sink(text) if sink is not None else False
 
 
 class BotController(SeatController):
@@ -146,6 +177,15 @@ class ChoiceRefused:
     """The controller's choice broke a rule (``reason``); it is asked again."""
 
     reason: str
+
+
+@dataclass(frozen=True)
+class Chat:
+    """A chat line from ``seat`` (this seat's own lines too).  Unsigned: the host sets
+    ``seat`` from the connection and could alter the text; display only."""
+
+    seat: int
+    text: str
 
 
 @dataclass(frozen=True)

@@ -282,6 +282,24 @@ def test_host_lobby_and_join_progress_then_a_game_between_two_screens(tmp_path):
             s.wait_for(lambda t, words=words: all(w in t for w in words), 30, "the game")
         assert host_key in gtext or "Votre main" in gtext
         assert "sami" in htext
+        # Chat: t opens a line at the bottom, Esc cancels, Enter sends; both panels
+        # show what was sent.
+        guest.press("t")
+        guest.wait_for(lambda t: "dire :" in t, 5, "the chat input")
+        guest.child.send("oops")
+        guest.wait_for(lambda t: "oops" in t, 5, "the typed text")
+        guest.child.send("\x1b")
+        guest.wait_for(lambda t: "dire :" not in t, 5, "the chat input closed")
+        guest.press("t")
+        guest.wait_for(lambda t: "dire :" in t, 5, "the chat input")
+        guest.child.send("salam\r")
+        guest.wait_for(lambda t: "vous : salam" in guest.panel(), 10, "our own chat line")
+        host.wait_for(lambda t: "sami: salam" in host.panel(), 10, "the guest's chat line")
+        assert "oops" not in guest.panel() + host.panel()
+        host.press("t")
+        host.wait_for(lambda t: "say:" in t, 5, "the chat input")
+        host.child.send("ahla\r")
+        guest.wait_for(lambda t: "amel : ahla" in guest.panel(), 10, "the host's chat line")
         guest.press("\x03")
         guest.wait_for(lambda t: "Quitter la partie ?" in t, 5, "the leave question")
         guest.child.send("o")

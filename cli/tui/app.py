@@ -23,10 +23,12 @@ import outcome as outcome_mod
 import trio
 from prompt_toolkit.application import Application
 from prompt_toolkit.application.current import get_app
+from prompt_toolkit.buffer import Buffer
 from prompt_toolkit.filters import Condition
-from prompt_toolkit.key_binding import KeyBindings
+from prompt_toolkit.key_binding import ConditionalKeyBindings, KeyBindings, merge_key_bindings
 from prompt_toolkit.key_binding.key_processor import KeyPressEvent
 from prompt_toolkit.layout import (
+    BufferControl,
     ConditionalContainer,
     DynamicContainer,
     Float,
@@ -45,7 +47,15 @@ from chkobba_p2p import rules as R
 from chkobba_p2p import session as S
 from chkobba_p2p.cards import Card, FigureConvention
 from chkobba_p2p.errors import IllegalMove
-from chkobba_p2p.peer import Listening, Outcome, Resumed, SeatController, Waiting
+from chkobba_p2p.peer import (
+    Chat,
+    Listening,
+    Outcome,
+    Resumed,
+    SeatController,
+    Waiting,
+    clean_chat,
+)
 from chkobba_p2p.tablestate import TableState
 
 from ..i18n import Translator
@@ -63,6 +73,7 @@ STYLE = Style.from_dict({
     "ok": "fg:ansigreen",
     "warn": "fg:ansiyellow bold",
     "chkobba": "fg:ansiyellow bold",
+    "chat": "fg:ansicyan",
     "card.red": "fg:ansired bold",
     "card.black": "bold",
     "card.frame": "",
@@ -111,6 +122,7 @@ class TuiSeat(SeatController):
 
     def __init__(self, ui: TuiApp) -> None:
         self.ui = ui
+        ui.controller = self  # chat lines go out through it (SeatController.send_chat)
 
     def on_event(self, event: object) -> None:
         self.ui.on_event(event)
@@ -163,6 +175,11 @@ class TuiApp:
         self.token: trio.lowlevel.TrioToken | None = None
         self.cancel_scope: trio.CancelScope | None = None
         self.leave_requested = False
+        #: The seat controller the peer runs (set by :class:`TuiSeat`), for chat.
+        self.controller: SeatController | None = None
+        self.chatting = False  # the one-line chat input is open
+        self.chat_buffer = Buffer(multiline=False)
+        self._own_chat = False  # a Chat event now is our own line
         self.app = self._build()
 
     # ------------------------------------------------------------------ helpers
@@ -321,6 +338,9 @@ class TuiApp:
             self._waiting_line = (ev.seat, self.events[-1])
         elif isinstance(ev, Resumed):
             self.log(("class:ok", t("ev_back", name=self.who(ev.seat))))
+        elif isinstance(ev, Chat):
+            name = t("you") if self._own_chat else self.who(ev.seat)
+            self.log(("class:chat", t("ev_chat", name=name, text=ev.text)))
 
     # ------------------------------------------------------------------ actions
 
@@ -372,6 +392,43 @@ class TuiApp:
         req = self.request
         if req is not None and req.kind == "cut":
             self._send(keep)
+
+    def open_chat(self) -> None:
+        """``t``: open the chat input (Enter sends, Esc cancels)."""
+        if self.finished or self.controller is None:
+            return
+        self.chatting = True
+        self.chat_buffer.reset()
+        with contextlib.suppress(Exception):
+            self.app.layout.focus(self.chat_window)
+        self.invalidate()
+
+    def close_chat(self) -> None:
+        self.chatting = False
+        self.chat_buffer.reset()
+        self.invalidate()
+
+    def send_chat(self, text: str) -> None:
+        """Send a chat line through the peer (from asyncio: handed over to trio)."""
+        controller, token = self.controller, self.token
+        if clean_chat(text) is None:
+            if text.strip():
+                self.log(("class:warn", self.t("chat_refused")))
+            return
+        if controller is None or token is None:
+            return
+
+        def deliver() -> None:  # in trio: the peer reports our own line at once
+            self._own_chat = True
+            try:
+                sent = controller.send_chat(text)
+            finally:
+                self._own_chat = False
+            if not sent:
+                self.log(("class:warn", self.t("chat_refused")))
+
+        with contextlib.suppress(trio.RunFinishedError):
+            token.run_sync_soon(deliver)
 
     def request_leave(self) -> None:
         """Ctrl-C / q: confirm first; a second Ctrl-C (or SIGINT) leaves at once."""
@@ -437,6 +494,12 @@ class TuiApp:
         events = Window(FormattedTextControl(self._events_text), wrap_lines=False,
                         width=lambda: self._panel_width())
         events_below = Window(FormattedTextControl(self._events_text), height=5)
+        self.chat_window = Window(BufferControl(self.chat_buffer), height=1)
+        chat_line = ConditionalContainer(
+            VSplit([Window(FormattedTextControl(
+                lambda: [("class:title", f" {self.t('chat_prompt')} ")]),
+                dont_extend_width=True), self.chat_window]),
+            filter=Condition(lambda: self.chatting))
 
         def body() -> Any:
             if self._size()[1] >= 72:
@@ -449,7 +512,7 @@ class TuiApp:
                          dont_extend_height=True)),
             filter=Condition(lambda: self._overlay_kind() is not None))
         root = FloatContainer(
-            HSplit([header, DynamicContainer(body), footer]),
+            HSplit([header, DynamicContainer(body), chat_line, footer]),
             floats=[Float(content=overlay)])
         return Application(
             layout=Layout(root), key_bindings=kb, full_screen=True, style=STYLE,
@@ -586,7 +649,31 @@ class TuiApp:
         def _(e: KeyPressEvent) -> None:
             self.choose_cut(self.cut_sel == 0)
 
-        return kb
+        @kb.add("t", filter=Condition(lambda: self._overlay_kind() is None
+                                      and not self.finished and self.controller is not None))
+        def _(e: KeyPressEvent) -> None:
+            self.open_chat()
+
+        # While the chat input is open, keys type text: only these act.
+        chatting = Condition(lambda: self.chatting)
+        chat = KeyBindings()
+
+        @chat.add("enter", filter=chatting)
+        def _(e: KeyPressEvent) -> None:
+            text = self.chat_buffer.text
+            self.close_chat()
+            self.send_chat(text)
+
+        @chat.add("escape", filter=chatting)
+        def _(e: KeyPressEvent) -> None:
+            self.close_chat()
+
+        @chat.add("c-c", filter=chatting)
+        def _(e: KeyPressEvent) -> None:
+            self.close_chat()
+            self.request_leave()
+
+        return merge_key_bindings([ConditionalKeyBindings(kb, ~chatting), chat])
 
     # ------------------------------------------------------------------ drawing
 
@@ -607,7 +694,9 @@ class TuiApp:
 
     def _footer(self) -> list[tuple[str, str]]:
         t = self.t
-        if self.finished:
+        if self.chatting:
+            keys = t("keys_chat")
+        elif self.finished:
             keys = t("keys_over")
         elif self.request is not None:
             keys = t("keys_play")
