@@ -9,7 +9,7 @@ from chkobba_p2p.arena import ArenaResult, arena
 from chkobba_p2p.bots import LEVELS
 from chkobba_p2p.errors import LocalError
 
-from .simulate import add_rules_arguments, ruleset_from_args
+from .rules_options import add_rules_arguments, ruleset_from_args
 
 
 def register(sub: argparse._SubParsersAction) -> None:

@@ -33,9 +33,10 @@ from chkobba_p2p.peer import (
     Waiting,
     host_match,
 )
-from chkobba_p2p.rules import Ruleset
 from chkobba_p2p.transcript import data_dir, default_log_path, load_identity
 from chkobba_p2p.wire import Identity, fingerprint
+
+from .rules_options import add_rules_arguments, ruleset_from_args
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 
@@ -186,11 +187,7 @@ def _spawn_bots(port: int, count: int, level: str,
 
 
 def cmd_host(args: argparse.Namespace) -> int:
-    rules = Ruleset.preset(args.rules)
-    if args.target:
-        rules = rules.with_target(args.target)
-    for v in args.variant or ():
-        rules = rules.with_variant(v)
+    rules = ruleset_from_args(args)
     if args.bots >= args.players:
         print("--bots must leave a seat for the host", file=sys.stderr)
         return 2
@@ -322,9 +319,7 @@ def add_host_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--port", type=int, default=DEFAULT_PORT)
     p.add_argument("--bind", default="0.0.0.0", help="address to listen on")
     p.add_argument("--players", type=int, choices=(2, 4), default=2)
-    p.add_argument("--target", type=int, default=None, help="points to win (default 11)")
-    p.add_argument("--rules", default="tunisian", choices=sorted(R.PRESETS))
-    p.add_argument("--variant", action="append", choices=sorted(R.VARIANTS))
+    add_rules_arguments(p)
     p.add_argument("--bots", type=int, default=0, help="local bot peers to start")
     p.add_argument("--level", default="greedy", choices=sorted(LEVELS), help="the bots' level")
     p.add_argument("--move-ms", type=float, default=None, metavar="MS",

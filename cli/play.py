@@ -26,7 +26,6 @@ from pathlib import Path
 
 import trio
 
-from chkobba_p2p import rules as R
 from chkobba_p2p.bots import LEVELS
 from chkobba_p2p.cards import FigureConvention
 from chkobba_p2p.peer import (
@@ -40,11 +39,11 @@ from chkobba_p2p.peer import (
     join_match,
     parse_address,
 )
-from chkobba_p2p.rules import Ruleset
 from chkobba_p2p.transcript import data_dir, default_log_path, load_identity
 from chkobba_p2p.wire import MAX_NAME, Identity
 
 from .i18n import Translator, detect_lang
+from .rules_options import add_rules_arguments, ruleset_from_args
 
 __all__ = ["register", "cmd_play", "cmd_host", "cmd_join", "lan_address"]
 
@@ -68,15 +67,6 @@ def _default_name(fallback: str) -> str:
         name = ""
     name = "".join(ch for ch in name if ch.isprintable())[:MAX_NAME]
     return name or fallback
-
-
-def _ruleset(args: argparse.Namespace) -> Ruleset:
-    rules = Ruleset.preset(args.rules)
-    if args.target:
-        rules = rules.with_target(args.target)
-    for v in args.variant or ():
-        rules = rules.with_variant(v)
-    return rules
 
 
 def _figures(args: argparse.Namespace) -> FigureConvention | str | None:
@@ -229,7 +219,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     if (err := _check_tty()) is not None:
         print(f"error: {err}", file=sys.stderr)
         return EXIT_NO_GAME
-    rules = _ruleset(args)
+    rules = ruleset_from_args(args)
     name = (args.name or _default_name("you"))[:MAX_NAME]
     log_path = Path(args.log) if args.log else default_log_path("play")
     config = HostConfig(players=args.players, rules=rules, port=0, bind="127.0.0.1",
@@ -254,7 +244,7 @@ def cmd_host(args: argparse.Namespace) -> int:
     if args.bots >= args.players:
         print("error: --bots must leave a seat for the host", file=sys.stderr)
         return EXIT_NO_GAME
-    rules = _ruleset(args)
+    rules = ruleset_from_args(args)
     name = (args.name or _default_name("host"))[:MAX_NAME]
     key_path = Path(args.identity) if args.identity else data_dir() / "host-identity.key"
     identity = load_identity(key_path)
@@ -353,12 +343,6 @@ def _display(p: argparse.ArgumentParser) -> None:
                    help="no colours (also when NO_COLOR is set)")
 
 
-def _rules_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--target", type=int, default=None, help="points to win (default 11)")
-    p.add_argument("--rules", default="tunisian", choices=sorted(R.PRESETS))
-    p.add_argument("--variant", action="append", choices=sorted(R.VARIANTS))
-
-
 def register(sub: argparse._SubParsersAction) -> None:
     levels = sorted(LEVELS)
     p = sub.add_parser("play", help="play a whole match against bots, nothing to set up",
@@ -369,7 +353,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="seed the bots' play style (the deal stays cryptographic)")
     p.add_argument("--name", default=None, help="your display name")
     p.add_argument("--log", metavar="FILE", help="transcript log path (default: data dir)")
-    _rules_options(p)
+    add_rules_arguments(p)
     _display(p)
     p.set_defaults(func=cmd_play)
 

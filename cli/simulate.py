@@ -8,27 +8,9 @@ import sys
 from chkobba_p2p.bots import LEVELS, make_bot
 from chkobba_p2p.errors import ChkobbaError
 from chkobba_p2p.record import write_records
-from chkobba_p2p.rules import PRESETS, VARIANTS, Ruleset
 from chkobba_p2p.simulate import simulate
 
-
-def ruleset_from_args(args: argparse.Namespace) -> Ruleset:
-    ruleset = Ruleset.preset(args.rules)
-    for v in args.variant or ():
-        ruleset = ruleset.with_variant(v)
-    if args.target is not None:
-        ruleset = ruleset.with_target(args.target)
-    return ruleset
-
-
-def add_rules_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--rules", default="tunisian", choices=sorted(PRESETS),
-                   help="named rules preset (default: tunisian)")
-    p.add_argument("--variant", action="append", choices=sorted(VARIANTS), metavar="VARIANT",
-                   help="apply a variant on top of the preset; repeatable. One of: "
-                   + ", ".join(VARIANTS))
-    p.add_argument("--target", type=int, default=None,
-                   help="points to win the match (default: the preset's, 11 for tunisian)")
+from .rules_options import add_rules_arguments, ruleset_from_args
 
 
 def register(sub: argparse._SubParsersAction) -> None:

@@ -1,0 +1,32 @@
+"""The rules options every command that starts a match shares: --rules, --variant, --target."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from chkobba_p2p.rules import PRESETS, VARIANTS, Ruleset
+
+
+def add_rules_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--rules", default="tunisian", choices=sorted(PRESETS),
+                   help="named rules preset (default: tunisian)")
+    p.add_argument("--variant", action="append", choices=sorted(VARIANTS), metavar="VARIANT",
+                   help="apply a variant on top of the preset; repeatable. One of: "
+                   + ", ".join(VARIANTS))
+    p.add_argument("--target", type=int, default=None,
+                   help="points to win the match (default: the preset's, 11 for tunisian)")
+
+
+def ruleset_from_args(args: argparse.Namespace) -> Ruleset:
+    """The ruleset the options name; a usage error (exit 2) if the target is out of range."""
+    ruleset = Ruleset.preset(args.rules)
+    for v in args.variant or ():
+        ruleset = ruleset.with_variant(v)
+    if args.target is not None:
+        try:
+            ruleset = ruleset.with_target(args.target)
+        except ValueError as exc:
+            print(f"chkobba: {exc}", file=sys.stderr)
+            raise SystemExit(2) from None
+    return ruleset
