@@ -1249,8 +1249,6 @@ class FirstDealerDrawn:
     draws: dict
 
 
-#: Former name (deprecated): use :class:`FirstDealerDrawn`.
-FirstDealerDraw_ = FirstDealerDrawn
 
 
 @dataclass(frozen=True)
