@@ -27,6 +27,28 @@ from chkobba_p2p.rules import CutterChoice, DealStep, Hand, Redeal, Ruleset, Tur
 from chkobba_p2p.simulate import play_hand  # noqa: E402
 
 
+def play_random_hand(rng: random.Random, rules: Ruleset, dealer: int,
+                     positions: list[Hand] | None = None) -> Hand:
+    """A whole hand with a uniformly random legal move each turn (positions kept if asked)."""
+    deck = list(DECK)
+    rng.shuffle(deck)
+    hand = Hand.new(rules, 2, dealer)
+    while True:
+        step = hand.pending
+        if type(step) is Turn:
+            if positions is not None:
+                positions.append(hand)
+            hand = hand.apply(rng.choice(hand.legal_moves()))
+        elif type(step) is DealStep:
+            k = len(step.recipients)
+            hand = hand.deal(deck[:k])
+            del deck[:k]
+        elif type(step) is CutterChoice:
+            hand = hand.choose_cut(rng.random() < 0.5)
+        else:
+            return hand
+
+
 def hands_per_second(seconds: float, seed: int) -> float:
     """The engine alone: each turn a uniformly random legal move of the omniscient hand."""
     rng = random.Random(seed)
@@ -34,21 +56,7 @@ def hands_per_second(seconds: float, seed: int) -> float:
     n = 0
     start = time.process_time()
     while time.process_time() - start < seconds:
-        deck = list(DECK)
-        rng.shuffle(deck)
-        hand = Hand.new(rules, 2, n % 2)
-        while True:
-            step = hand.pending
-            if type(step) is Turn:
-                hand = hand.apply(rng.choice(hand.legal_moves()))
-            elif type(step) is DealStep:
-                k = len(step.recipients)
-                hand = hand.deal(deck[:k])
-                del deck[:k]
-            elif type(step) is CutterChoice:
-                hand = hand.choose_cut(rng.random() < 0.5)
-            else:
-                break
+        play_random_hand(rng, rules, n % 2)
         n += 1
     return n / (time.process_time() - start)
 
@@ -72,24 +80,9 @@ def bot_hands_per_second(seconds: float, seed: int) -> float:
 def random_positions(count: int, seed: int) -> list[Hand]:
     """Positions met in real play: snapshots of random hands at every turn."""
     rng = random.Random(seed)
-    bots = [RandomBot(seed), RandomBot(seed + 1)]
     out: list[Hand] = []
     while len(out) < count:
-        deck = list(DECK)
-        rng.shuffle(deck)
-        hand = Hand.new(Ruleset(), 2, 0)
-        while not hand.is_over and not hand.needs_redeal:
-            step = hand.pending
-            if type(step).__name__ == "Turn":
-                out.append(hand)
-                m = bots[hand.turn].choose_play(hand.view(hand.turn))
-                hand = hand.apply(m)
-            elif type(step).__name__ == "DealStep":
-                k = len(step.recipients)
-                hand = hand.deal(deck[:k])
-                del deck[:k]
-            else:
-                hand = hand.choose_cut(True)
+        play_random_hand(rng, Ruleset(), 0, out)
     return out[:count]
 
 
