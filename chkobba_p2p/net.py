@@ -34,6 +34,7 @@ from .peer import (
     clean_chat,
     parse_address,
 )
+from .portmap import PortMapper
 from .session import (
     ClientHandshake,
     GameFault,
@@ -387,6 +388,7 @@ class HostPeer(_Peer):
         self._floor_since = 0.0
         self._floor_seen = (-1, -1)
         self.resumed_entries = 0
+        self.port_mapper: PortMapper | None = None
         self._try_resume()
 
     def _try_resume(self) -> None:
@@ -452,12 +454,17 @@ class HostPeer(_Peer):
         self.emit(Listening(self.port, self.identity.public))
         if task_status is not None:
             task_status.started(self.port)
+        if self.config.port_mapping is not None:
+            self.port_mapper = PortMapper(self.config.port_mapping, self.port, self.emit)
         try:
             await self._run_host(listeners)
         except BaseException:  # cancelled (Ctrl-C), possibly inside an exception group
             if self.config.leave_on_cancel:
                 await self._leave_on_cancel(list(self.links.values()))
             raise
+        finally:
+            if self.port_mapper is not None:  # also when cancelled: shielded inside
+                await self.port_mapper.remove()
         return self.outcome()
 
     async def _run_host(self, listeners: list) -> None:
@@ -466,6 +473,8 @@ class HostPeer(_Peer):
             nursery.start_soon(trio.serve_listeners, self._serve, listeners)
             if self.config.beacon:
                 nursery.start_soon(self._beacon)
+            if self.port_mapper is not None:
+                nursery.start_soon(self.port_mapper.run)
             nursery.start_soon(self._watchdog)
             if self.session is not None:  # resumed: everyone else must reconnect
                 self.emit(Resumed(0, self.resumed_entries))

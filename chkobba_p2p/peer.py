@@ -20,6 +20,7 @@ from pathlib import Path
 import trio
 
 from .bots import make_bot
+from .portmap import PortMapOptions, PortMapped, PortMapUnavailable
 from .rules import Hand, Move, Ruleset
 from .session import Aborted, MatchDone, TableInfo
 from .wire import Identity, fingerprint
@@ -44,6 +45,9 @@ __all__ = [
     "join_match",
     "parse_address",
     "DEFAULT_PORT",
+    "PortMapOptions",
+    "PortMapped",
+    "PortMapUnavailable",
 ]
 
 DEFAULT_PORT = 7777
@@ -146,6 +150,10 @@ class HostConfig:
     #: ``abort`` (``peer_left``, blaming this seat) and send it before closing, so the
     #: others learn it at once.  Off by default: a cancelled peer may mean to resume.
     leave_on_cancel: bool = False
+    #: Ask the home router (UPnP IGD, NAT-PMP) to forward the port, in the background;
+    #: reported as :class:`PortMapped` or :class:`PortMapUnavailable`, removed when the
+    #: table closes.  None (the default): do not ask.
+    port_mapping: PortMapOptions | None = None
 
 
 @dataclass

@@ -27,12 +27,16 @@ from chkobba_p2p.peer import (
     JoinConfig,
     Lobby,
     Outcome,
+    PortMapOptions,
+    PortMapped,
+    PortMapUnavailable,
     Resumed,
     SeatController,
     Timeouts,
     Waiting,
     host_match,
 )
+from chkobba_p2p.portmap import lan_address
 from chkobba_p2p.transcript import data_dir, default_log_path, load_identity
 from chkobba_p2p.wire import Identity, fingerprint
 
@@ -52,12 +56,18 @@ class Narrator:
     def __init__(self, quiet: bool = False) -> None:
         self.quiet = quiet
         self.seat: int | None = None
+        self.bind: str | None = None  # a host's: its LAN address is shown
 
     def on_event(self, event: object) -> None:
         q = self.quiet
         if isinstance(event, Listening):
             print(f"listening on port {event.port}; host key fingerprint "
                   f"{fingerprint(event.key)}", flush=True)
+            if self.bind is not None:
+                print(f"friends on the LAN: {host_address(self.bind)}:{event.port}",
+                      flush=True)
+        elif isinstance(event, PortMapped | PortMapUnavailable):
+            print(reach_line(event), flush=True)
         elif isinstance(event, Lobby):
             taken = sum(1 for s in event.seats if s)
             _say(q, f"lobby: {taken}/{len(event.seats)} seated: "
@@ -142,6 +152,34 @@ class TextSeat(SeatController):
                 return text[:1].lower() == "k"
 
 
+def host_address(bind: str) -> str:
+    """The address friends type for a host listening on ``bind``."""
+    if bind in ("0.0.0.0", "::", ""):
+        return lan_address()
+    return f"[{bind}]" if ":" in bind else bind
+
+
+def reach_line(event: PortMapped | PortMapUnavailable) -> str:
+    """The line a host shows when its router answered (or did not)."""
+    if isinstance(event, PortMapUnavailable):
+        return event.hint
+    where = event.address or f"port {event.external_port} of your public address"
+    return f"friends on the internet: {where} (port opened by {event.method})"
+
+
+def port_mapping_options(args: argparse.Namespace) -> PortMapOptions | None:
+    """What ``--no-upnp``, ``--igd-url`` and ``--natpmp-gateway`` ask for.  None (no port
+    mapping) with ``--no-upnp``, and, unless a router is named, when the host listens on
+    loopback only or ``CHKOBBA_NO_UPNP`` is set (to anything but 0)."""
+    if args.no_upnp:
+        return None
+    named = args.igd_url is not None or args.natpmp_gateway is not None
+    if not named and (os.environ.get("CHKOBBA_NO_UPNP", "0") not in ("", "0")
+                      or args.bind.startswith("127.") or args.bind in ("::1", "localhost")):
+        return None
+    return PortMapOptions(igd_url=args.igd_url, natpmp_gateway=args.natpmp_gateway)
+
+
 def _identity(path: str | None, default_name: str | None) -> tuple[Identity, Path | None]:
     """The identity and its resume-state path (None for an ephemeral identity)."""
     if path is None and default_name is None:
@@ -193,12 +231,13 @@ def cmd_host(args: argparse.Namespace) -> int:
         return 2
     identity, state = _identity(args.identity, None if args.headless else "host-identity.key")
     log_path = Path(args.log) if args.log else default_log_path("host")
-    controller: SeatController = (BotSeat(args.level, args.quiet, move_ms=args.move_ms)
-                                  if args.headless
-                                  else TextSeat())
+    controller: BotSeat | TextSeat = (BotSeat(args.level, args.quiet, move_ms=args.move_ms)
+                                      if args.headless else TextSeat())
+    controller.narrator.bind = args.bind
     config = HostConfig(players=args.players, rules=rules, port=args.port, bind=args.bind,
                         name=args.name, identity=identity, log_path=log_path,
                         beacon=not args.no_beacon,
+                        port_mapping=port_mapping_options(args),
                         shuffle_proofs=not getattr(args, "no_shuffle_proofs", False),
                         timeouts=_timeouts(args),
                         # A crashed host resumes only where its peers can find it again.
@@ -327,6 +366,14 @@ def add_host_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--headless", action="store_true",
                    help="no screen: a bot plays the host's seat (see 'chkobba bot')")
     p.add_argument("--no-beacon", action="store_true", help="do not announce on the LAN")
+    p.add_argument("--no-upnp", action="store_true",
+                   help="do not ask the router to open the port (UPnP, NAT-PMP); also "
+                        "when CHKOBBA_NO_UPNP=1")
+    p.add_argument("--igd-url", metavar="URL", default=None,
+                   help="the router's UPnP root description (http://192.168.1.1:5000/"
+                        "rootDesc.xml) when discovery does not find it")
+    p.add_argument("--natpmp-gateway", metavar="HOST[:PORT]", default=None,
+                   help="the NAT-PMP gateway (default: this machine's default gateway)")
     p.add_argument("--no-shuffle-proofs", action="store_true",
                    help="shuffles without zero-knowledge proofs (faster; a stacked deck "
                         "is then caught only at the end-of-hand audit)")

@@ -13,12 +13,10 @@ mismatch, table full, bad arguments); 3 the game was stopped (aborted, with a bl
 from __future__ import annotations
 
 import argparse
-import contextlib
 import dataclasses
 import errno
 import getpass
 import os
-import socket
 import subprocess
 import sys
 from collections.abc import Awaitable, Callable
@@ -39,6 +37,7 @@ from chkobba_p2p.peer import (
     join_match,
     parse_address,
 )
+from chkobba_p2p.portmap import lan_address
 from chkobba_p2p.transcript import data_dir, default_log_path, load_identity
 from chkobba_p2p.wire import MAX_NAME, Identity
 
@@ -50,14 +49,6 @@ __all__ = ["register", "cmd_play", "cmd_host", "cmd_join", "lan_address"]
 REPO_ROOT = Path(__file__).resolve().parent.parent
 
 EXIT_DONE, EXIT_CRASH, EXIT_NO_GAME, EXIT_ABORTED, EXIT_LEFT = 0, 1, 2, 3, 130
-
-
-def lan_address() -> str:
-    """This machine's address on its LAN (what friends type), or 127.0.0.1."""
-    with contextlib.suppress(OSError), socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
-        s.connect(("192.0.2.1", 9))  # a UDP "connect" sends nothing; it picks the route
-        return s.getsockname()[0]
-    return "127.0.0.1"
 
 
 def _default_name(fallback: str) -> str:
@@ -244,6 +235,8 @@ def cmd_host(args: argparse.Namespace) -> int:
     if args.bots >= args.players:
         print("error: --bots must leave a seat for the host", file=sys.stderr)
         return EXIT_NO_GAME
+    from .net import host_address, port_mapping_options
+
     rules = ruleset_from_args(args)
     name = (args.name or _default_name("host"))[:MAX_NAME]
     key_path = Path(args.identity) if args.identity else data_dir() / "host-identity.key"
@@ -252,11 +245,12 @@ def cmd_host(args: argparse.Namespace) -> int:
     config = _host_config(players=args.players, rules=rules, port=args.port, bind=args.bind,
                           name=name, identity=identity, log_path=log_path,
                           beacon=not args.no_beacon,
+                          port_mapping=port_mapping_options(args),
                           shuffle_proofs=not args.no_shuffle_proofs,
                           timeouts=Timeouts(reconnect=args.reconnect_timeout,
                                             turn=args.turn_timeout),
                           leave_on_cancel=True)
-    address = lan_address() if args.bind in ("0.0.0.0", "::", "") else args.bind
+    address = host_address(args.bind)
     ui = _ui(args, "host", seat=0, rules=rules, players=args.players, address=address,
              my_fingerprint=identity.fingerprint, log_path=log_path)
     # The host's own seat, before anyone joins (the library reports seats as they fill).

@@ -51,6 +51,8 @@ from chkobba_p2p.peer import (
     Chat,
     Listening,
     Outcome,
+    PortMapped,
+    PortMapUnavailable,
     Resumed,
     SeatController,
     Waiting,
@@ -168,6 +170,8 @@ class TuiApp:
         #: (rows, columns) to draw for, instead of the terminal's (for tests).
         self.size: tuple[int, int] | None = None
         self.port: int | None = None
+        #: The router's answer to the host's port mapping, once it came.
+        self.reach: PortMapped | PortMapUnavailable | None = None
         self.connected = False
         self.finished = False
         self.outcome: Outcome | None = None
@@ -278,6 +282,9 @@ class TuiApp:
         elif isinstance(ev, Listening):
             self.port = ev.port
             self.log(("class:dim", t("ev_listening", port=ev.port)))
+        elif isinstance(ev, PortMapped | PortMapUnavailable):
+            self.reach = ev
+            self.log(("class:dim", self._reach_text(ev)))
         elif isinstance(getattr(ev, "draws", None), dict):  # the first-dealer draw
             draws = ", ".join(f"{self.who(s)} {self.label(c)}" for s, c in
                               sorted(ev.draws.items()))
@@ -734,6 +741,12 @@ class TuiApp:
             out += line + [("", "\n")]
         return out
 
+    def _reach_text(self, ev: PortMapped | PortMapUnavailable) -> str:
+        if isinstance(ev, PortMapUnavailable):
+            return self.t("lobby_no_router", port=ev.port, lan=ev.lan_ip)
+        where = ev.address or f"port {ev.external_port}"
+        return self.t("lobby_internet", addr=where, via=ev.method)
+
     def _lobby_lines(self, width: int) -> list[Line]:
         t, st = self.t, self.state
         lines: list[Line] = [[]]
@@ -751,6 +764,9 @@ class TuiApp:
                 addr = f"{self.address}:{self.port}"
                 lines.append([("", "   "), ("class:turn", addr)])
                 lines.append([("class:dim", "   " + t("lobby_join_cmd", addr=addr))])
+            if self.reach is not None:
+                lines += wrap_line([("", "   " + self._reach_text(self.reach))],
+                                   width - 1, "   ")
         if st.rules is not None:
             lines.append([])
             lines += wrap_line([("", " " + t("lobby_rules", rules=st.rules.describe(t.lang)))],
