@@ -17,7 +17,16 @@ from __future__ import annotations
 
 import trio
 
-from .config import DEFAULT_PORT, HostConfig, JoinConfig, Timeouts, parse_address
+from .config import (
+    DEFAULT_PORT,
+    HostConfig,
+    JoinConfig,
+    Timeouts,
+    parse_address,
+    parse_fingerprint,
+    split_join_code,
+)
+from .discovery import Announced, TableAd, browse_tables
 from .events import (
     MAX_CHAT,
     Chat,
@@ -58,6 +67,11 @@ __all__ = [
     "PortMapOptions",
     "PortMapped",
     "PortMapUnavailable",
+    "Announced",
+    "TableAd",
+    "browse_tables",
+    "parse_fingerprint",
+    "split_join_code",
 ]
 
 

@@ -30,6 +30,7 @@ them at a router that discovery does not find.
 from __future__ import annotations
 
 import contextlib
+import ipaddress
 import socket
 import struct
 import sys
@@ -51,6 +52,7 @@ __all__ = [
     "natpmp_parse_map",
     "default_gateway",
     "lan_address",
+    "global_ipv6",
     "NATPMP_PORT",
 ]
 
@@ -177,6 +179,18 @@ def lan_address() -> str:
         s.connect(("192.0.2.1", 9))
         return str(s.getsockname()[0])
     return "127.0.0.1"
+
+
+def global_ipv6() -> str | None:
+    """This machine's global IPv6 address (reachable from the internet unless a firewall
+    says no, with no port mapping), or None.  Sends nothing."""
+    with contextlib.suppress(OSError, ValueError), \
+            socket.socket(socket.AF_INET6, socket.SOCK_DGRAM) as s:
+        s.connect(("2001:4860::1", 9))  # a route to the internet, if any
+        ip = ipaddress.IPv6Address(s.getsockname()[0].split("%", 1)[0])
+        if ip.is_global:
+            return str(ip)
+    return None
 
 
 def _split_gateway(text: str) -> tuple[str, int]:

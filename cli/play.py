@@ -36,8 +36,9 @@ from chkobba_p2p.peer import (
     host_match,
     join_match,
     parse_address,
+    split_join_code,
 )
-from chkobba_p2p.portmap import lan_address
+from chkobba_p2p.portmap import global_ipv6, lan_address
 from chkobba_p2p.transcript import data_dir, default_log_path, load_identity
 from chkobba_p2p.wire import MAX_NAME, Identity
 
@@ -252,7 +253,8 @@ def cmd_host(args: argparse.Namespace) -> int:
                           leave_on_cancel=True)
     address = host_address(args.bind)
     ui = _ui(args, "host", seat=0, rules=rules, players=args.players, address=address,
-             my_fingerprint=identity.fingerprint, log_path=log_path)
+             my_fingerprint=identity.fingerprint, log_path=log_path,
+             address6=global_ipv6() if args.bind in ("", "::") else None)
     # The host's own seat, before anyone joins (the library reports seats as they fill).
     ui.state = ui.state.apply(Lobby(((name, identity.fingerprint),)
                                     + (None,) * (args.players - 1)))
@@ -269,17 +271,21 @@ def cmd_join(args: argparse.Namespace) -> int:
         return EXIT_NO_GAME
     address = args.address
     if address is None:
-        address = _discover(args.listen)
+        from .net import discover
+
+        address = discover(args.listen, args.interface)
         if address is None:
-            print("error: no table heard on the LAN; give the host's address: "
+            print("error: no table found on the LAN; give the host's address: "
                   "chkobba join HOST[:PORT]", file=sys.stderr)
             return EXIT_NO_GAME
     try:
-        host, port = parse_address(address)
-    except ValueError:
-        print(f"error: not an address: {address!r} (HOST or HOST:PORT)", file=sys.stderr)
+        text, pinned = split_join_code(address)
+        host, port = parse_address(text)
+    except ValueError as exc:
+        print(f"error: not an address: {address!r} (HOST, HOST:PORT or a join code "
+              f"HOST:PORT#KEY): {exc}", file=sys.stderr)
         return EXIT_NO_GAME
-    address = f"{host}:{port}"
+    address = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
     name = (args.name or _default_name("guest"))[:MAX_NAME]
     key_path = Path(args.identity) if args.identity else data_dir() / "identity.key"
     identity = load_identity(key_path)
@@ -289,7 +295,8 @@ def cmd_join(args: argparse.Namespace) -> int:
                         log_path=log_path,
                         timeouts=Timeouts(reconnect=args.reconnect_timeout,
                                           turn=args.turn_timeout),
-                        leave_on_cancel=True)  # Ctrl-C tells the others at once
+                        leave_on_cancel=True,  # Ctrl-C tells the others at once
+                        host_fingerprint=pinned)
     ui = _ui(args, "join", address=address, my_fingerprint=identity.fingerprint,
              log_path=log_path)
 
@@ -303,22 +310,6 @@ def cmd_join(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return EXIT_NO_GAME
     return _finish(result, ui, address)
-
-
-def _discover(seconds: float) -> str | None:
-    from chkobba_p2p.net import listen_beacons
-
-    print(f"listening for tables on the LAN for {seconds:g} s...", flush=True)
-    found = trio.run(listen_beacons, seconds)
-    if not found:
-        return None
-    for i, b in enumerate(found):
-        print(f"[{i + 1}] {b!r}")
-    choice = 1
-    if len(found) > 1:
-        text = input("table to join (number): ").strip()
-        choice = int(text) if text.isdigit() and 1 <= int(text) <= len(found) else 1
-    return found[choice - 1].target
 
 
 # ---------------------------------------------------------------------------- parsers
@@ -363,8 +354,10 @@ def register(sub: argparse._SubParsersAction) -> None:
         from .net import add_peer_options  # shared with the headless peers
 
         p = sub.add_parser("join", help="join a table (no address: pick one on the LAN)")
-        p.add_argument("address", nargs="?", help="HOST[:PORT]")
-        p.add_argument("--listen", type=float, default=3.0, help="seconds to listen for tables")
+        p.add_argument("address", nargs="?", help="HOST[:PORT] or a join code HOST:PORT#KEY")
+        from .net import add_discovery_options
+
+        add_discovery_options(p)
         p.add_argument("--connect-timeout", type=float, default=15.0, metavar="S",
                        help="seconds to reach the table before giving up (default 15)")
         add_peer_options(p)

@@ -143,13 +143,16 @@ class TuiApp:
                  color: bool = True, figures: FigureConvention | str | None = None,
                  address: str | None = None, my_fingerprint: str | None = None,
                  seat: int | None = None, rules: R.Ruleset | None = None,
-                 players: int | None = None, log_path: Path | None = None) -> None:
+                 players: int | None = None, log_path: Path | None = None,
+                 address6: str | None = None) -> None:
         self.kind = kind  # "play", "host" or "join"
         self.t = Translator(lang)
         self.figures_override = figures
         self.symbols = symbols
         self.color = color
         self.address = address
+        self.address6 = address6  # a host's global IPv6 address, if it has one
+        self.my_fingerprint = my_fingerprint
         self.log_path = log_path
         st = TableState(my_fingerprint=my_fingerprint, seat=seat, rules=rules)
         if players:
@@ -744,8 +747,15 @@ class TuiApp:
     def _reach_text(self, ev: PortMapped | PortMapUnavailable) -> str:
         if isinstance(ev, PortMapUnavailable):
             return self.t("lobby_no_router", port=ev.port, lan=ev.lan_ip)
-        where = ev.address or f"port {ev.external_port}"
+        where = (self._code(ev.external_ip, ev.external_port) if ev.external_ip
+                 else f"port {ev.external_port}")
         return self.t("lobby_internet", addr=where, via=ev.method)
+
+    def _code(self, host: str, port: int) -> str:
+        """A join code (PROTOCOL.md section 15): the address and the host's key."""
+        host = f"[{host}]" if ":" in host and not host.startswith("[") else host
+        fp = f"#{self.my_fingerprint}" if self.my_fingerprint else ""
+        return f"{host}:{port}{fp}"
 
     def _lobby_lines(self, width: int) -> list[Line]:
         t, st = self.t, self.state
@@ -761,9 +771,12 @@ class TuiApp:
         elif self.kind == "host":
             lines += wrap_line([("class:title", " " + t("lobby_host"))], width - 1, " ")
             if self.port is not None:
-                addr = f"{self.address}:{self.port}"
+                addr = self._code(self.address or "127.0.0.1", self.port)
                 lines.append([("", "   "), ("class:turn", addr)])
                 lines.append([("class:dim", "   " + t("lobby_join_cmd", addr=addr))])
+                if self.address6:
+                    lines.append([("", "   " + t("lobby_ipv6",
+                                                  addr=self._code(self.address6, self.port)))])
             if self.reach is not None:
                 lines += wrap_line([("", "   " + self._reach_text(self.reach))],
                                    width - 1, "   ")
