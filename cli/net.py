@@ -191,6 +191,10 @@ def reach_line(event: PortMapped | PortMapUnavailable, fp: str = "") -> str:
             f" (port opened by {event.method})")
 
 
+def announce_interfaces(args: argparse.Namespace) -> tuple[str, ...] | None:
+    return tuple(args.announce_interface) if args.announce_interface else None
+
+
 def port_mapping_options(args: argparse.Namespace) -> PortMapOptions | None:
     """What ``--no-upnp``, ``--igd-url`` and ``--natpmp-gateway`` ask for.  None (no port
     mapping) with ``--no-upnp``, and, unless a router is named, when the host listens on
@@ -262,6 +266,7 @@ def cmd_host(args: argparse.Namespace) -> int:
                         name=args.name, identity=identity, log_path=log_path,
                         beacon=not args.no_beacon,
                         port_mapping=port_mapping_options(args),
+                        announce_interfaces=announce_interfaces(args),
                         shuffle_proofs=not getattr(args, "no_shuffle_proofs", False),
                         timeouts=_timeouts(args),
                         # A crashed host resumes only where its peers can find it again.
@@ -420,6 +425,9 @@ def add_host_options(p: argparse.ArgumentParser) -> None:
                    help="no screen: a bot plays the host's seat (see 'chkobba bot')")
     p.add_argument("--no-announce", "--no-beacon", dest="no_beacon", action="store_true",
                    help="do not announce the table on the LAN (DNS-SD)")
+    p.add_argument("--announce-interface", action="append", default=None, metavar="ADDRESS",
+                   help="announce only on the network interface with this address "
+                        "(repeatable; default: every interface)")
     p.add_argument("--no-upnp", action="store_true",
                    help="do not ask the router to open the port (UPnP, NAT-PMP); also "
                         "when CHKOBBA_NO_UPNP=1")

@@ -236,7 +236,7 @@ def cmd_host(args: argparse.Namespace) -> int:
     if args.bots >= args.players:
         print("error: --bots must leave a seat for the host", file=sys.stderr)
         return EXIT_NO_GAME
-    from .net import host_address, port_mapping_options
+    from .net import announce_interfaces, host_address, port_mapping_options
 
     rules = ruleset_from_args(args)
     name = (args.name or _default_name("host"))[:MAX_NAME]
@@ -247,6 +247,7 @@ def cmd_host(args: argparse.Namespace) -> int:
                           name=name, identity=identity, log_path=log_path,
                           beacon=not args.no_beacon,
                           port_mapping=port_mapping_options(args),
+                          announce_interfaces=announce_interfaces(args),
                           shuffle_proofs=not args.no_shuffle_proofs,
                           timeouts=Timeouts(reconnect=args.reconnect_timeout,
                                             turn=args.turn_timeout),
