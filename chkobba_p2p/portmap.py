@@ -277,7 +277,7 @@ class _UpnpJob:
             if self.abandoned:
                 self.router = None
                 router.delete(external)
-                raise NatPmpError("abandoned")
+                raise RuntimeError("abandoned")
         return router.external_ip(), external, lease, router.lan_ip
 
     def take(self) -> tuple[_Upnp, int] | None:

@@ -263,3 +263,59 @@ async def test_no_upnp_asks_no_router(tmp_path):
             await proc.wait()
         assert not igd.asked.is_set()
         nursery.cancel_scope.cancel()
+
+
+async def test_a_crashed_host_maps_again_on_resume_and_removes_it_at_the_end(tmp_path):
+    from chkobba_p2p.transcript import read_transcript
+
+    igd = FakeIgd()
+    port = closed_port()
+    env = cli_env()
+    env["CHKOBBA_DATA_DIR"] = str(tmp_path / "data")
+    host_argv = cli_command(
+        "host", "--headless", "--bind", "127.0.0.1", "--port", str(port), "--quiet",
+        "--no-announce", "--identity", str(tmp_path / "host.key"),
+        "--log", str(tmp_path / "host.chklog"), "--natpmp-gateway", nobody_natpmp())
+    log = tmp_path / "host.chklog"
+
+    def entries() -> int:
+        try:
+            return len(read_transcript(log).bodies)
+        except (OSError, ValueError):
+            return 0
+
+    async with trio.open_nursery() as nursery:
+        await nursery.start(igd.serve)
+        argv = [*host_argv, "--igd-url", igd.url]
+        first = await trio.lowlevel.open_process(argv, cwd=REPO_ROOT, env=env,
+                                                 stdout=subprocess.DEVNULL,
+                                                 stderr=subprocess.DEVNULL)
+        bot = await trio.lowlevel.open_process(
+            cli_command("bot", f"127.0.0.1:{port}", "--name", "guest", "--quiet",
+                        "--delay", "0.02", "--connect-retry", "20",
+                        "--log", str(tmp_path / "guest.chklog")),
+            cwd=REPO_ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        procs = [first, bot]
+        try:
+            with trio.fail_after(60):
+                while entries() < 30 or port not in igd.mappings:
+                    await trio.sleep(0.02)
+            first.kill()  # a crash: no chance to remove anything
+            await first.wait()
+            assert port in igd.mappings  # left behind (its lease bounds it)
+            adds = sum(action == "AddPortMapping" for action, _ in igd.calls)
+            again = await trio.lowlevel.open_process(argv, cwd=REPO_ROOT, env=env,
+                                                     stdout=subprocess.DEVNULL,
+                                                     stderr=subprocess.DEVNULL)
+            procs.append(again)
+            with trio.fail_after(90):
+                assert await bot.wait() == 0
+                assert await again.wait() == 0
+        finally:
+            for proc in procs:
+                if proc.returncode is None:
+                    proc.kill()
+        # The resumed host asked again for the same port, and removed it at the end.
+        assert sum(action == "AddPortMapping" for action, _ in igd.calls) == adds + 1
+        assert igd.mappings == {}
+        nursery.cancel_scope.cancel()
