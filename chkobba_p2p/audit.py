@@ -65,7 +65,7 @@ from .deal import MSG_KEY, MSG_REVEAL, MSG_SHUFFLE, Deal
 from .deal import crypto as dc
 from .errors import IllegalMove, InvalidDeal, LocalError
 from .record import MatchRecorder, result_sentence
-from .rules import CutEvent, DealEvent, Hand, Match, PlayEvent, SweepEvent
+from .rules import CutEvent, DealEvent, Hand, Match, PlayEvent, SweepEvent, side_of
 from .session import (
     DeckInstance,
     FirstDealerDrawn,
@@ -592,6 +592,9 @@ class AuditReport:
 
     def summary(self) -> str:
         """One line: the verdict and why."""
+        if self.verdict == VALID and self.code == "resigned":
+            return (f"VALID: {self.entries} entries; every check passes; the match ended by "
+                    f"resignation: {self.reason}")
         if self.verdict == VALID:
             return (f"VALID: {self.entries} entries; every signature, the chain, the deal's "
                     "proofs and reveals, every move and every score check out")
@@ -868,6 +871,18 @@ def _audit(bodies: Sequence[bytes], header: dict | None, tail: str | None,
         return finish(VALID, None, f"complete: {result}")
     if session.aborted is not None or report.aborts:
         a = report.aborts[0]
+        if a.code == ErrorCode.RESIGNED.name.lower() and a.blamed == a.by_seat \
+                and not session.game.over:
+            # A resignation, signed by the resigner against its own seat, before the match
+            # was decided: a complete result, a loss for the resigner's side.
+            players = session.table.players
+            winner = 1 - side_of(a.by_seat, players)
+            done = finish(VALID, "resigned", f"complete: {report.seat_label(a.by_seat)} "
+                          f"resigned (entry #{a.index}); "
+                          f"{result_sentence(winner, (), players).rstrip()} by resignation",
+                          entry=a.index)
+            done.winner = winner
+            return done
         refuted = "; its own evidence refutes it" if report.claim_refuted else ""
         return finish(INCOMPLETE, "aborted", f"seat {a.by_seat} ended the game: {a.code}: "
                       f"{a.why or 'no reason given'}{refuted}; no violation in the entries "
