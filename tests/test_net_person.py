@@ -6,9 +6,11 @@ in one process at a time.  Real peers on loopback TCP, real logs, real audits.""
 from __future__ import annotations
 
 import dataclasses
+import json
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 import trio
@@ -16,7 +18,7 @@ from test_net_support import GatedBot, host_config, join_config
 
 from chkobba_p2p import rules as R
 from chkobba_p2p import session as S
-from chkobba_p2p.audit import VALID, audit_log
+from chkobba_p2p.audit import VALID, audit_bodies, audit_log
 from chkobba_p2p.net import ClientPeer, HostPeer
 from chkobba_p2p.peer import (
     BotController,
@@ -250,3 +252,54 @@ def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+# ------------------------------------------------------------------ the published vector
+
+VECTOR = Path(__file__).parent / "vectors" / "wire_resign.json"
+
+
+def _resign_case() -> tuple[S.Entry, S.Entry, Identity, Identity]:
+    host = Identity.from_seed(bytes([1]) * 32)
+    guest = Identity.from_seed(bytes([2]) * 32)
+    table = S.TableInfo(bytes(range(16)), 1, 2, R.Ruleset(),
+                        (S.SeatInfo(0, host.public, "host"), S.SeatInfo(1, guest.public, "amel")))
+    _, genesis = S.Session.create(host, table, master=bytes(32))
+    session = S.Session.join(guest, genesis, host.public, master=bytes([9]) * 32)
+    return genesis, session.resign("amel resigned"), host, guest
+
+
+def test_regenerate_resign_vector():
+    if os.environ.get("REGENERATE_WIRE_VECTORS") != "1":
+        pytest.skip("regeneration only on request")
+    genesis, resign, host, guest = _resign_case()
+    VECTOR.write_text(json.dumps({
+        "host_seed_hex": host.seed.hex(), "guest_seed_hex": guest.seed.hex(),
+        "genesis_body_hex": genesis.body.hex(), "genesis_id_hex": genesis.id.hex(),
+        "resign_payload_hex": resign.payload.hex(), "resign_body_hex": resign.body.hex(),
+        "resign_fields": {"k": "abort", "seat": 1, "n": 0, "code": 404, "blamed": 1,
+                          "why": "amel resigned"},
+        "winner_side": 0}, indent=2, sort_keys=True) + "\n")
+
+
+def test_resign_vector():
+    """PROTOCOL.md 17: a resignation is an ``abort`` with code 404 ``resigned`` whose
+    ``blamed`` is its signer's own seat; off the chain like every abort (``prev`` is the
+    head, ``n`` the signer's next sequence number)."""
+    v = json.loads(VECTOR.read_text())
+    genesis, resign, host, guest = _resign_case()
+    assert genesis.body.hex() == v["genesis_body_hex"]
+    assert resign.body.hex() == v["resign_body_hex"]  # Ed25519 is deterministic
+    entry = open_entry(bytes.fromhex(v["resign_body_hex"]))
+    assert entry.payload.hex() == v["resign_payload_hex"]
+    assert entry.prev.hex() == v["genesis_id_hex"]
+    for k, value in v["resign_fields"].items():
+        assert (entry.kind if k == "k" else entry.seat if k == "seat" else
+                entry.seq if k == "n" else entry.fields[k]) == value, k
+    # A third party (the host here) accepts it and ends the match with the loss.
+    s = S.Session(host, S.TableInfo.from_entry(genesis), 0, genesis)
+    s.receive(entry)
+    assert s.aborted is not None and s.aborted.resigned
+    assert s.aborted.winner_side(2) == v["winner_side"]
+    report = audit_bodies([genesis.body, entry.body], workers=0)
+    assert report.verdict == VALID and report.winner == v["winner_side"], report.summary()
