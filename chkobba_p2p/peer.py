@@ -35,6 +35,7 @@ from .events import (
     Lobby,
     Outcome,
     OutcomeError,
+    Restored,
     Resumed,
     SeatController,
     Waiting,
@@ -43,6 +44,7 @@ from .events import (
 from .levels import make_bot
 from .portmap import PortMapOptions, PortMapped, PortMapUnavailable
 from .rules import Hand, Move
+from .transcript import SeatBusy, SeatLock
 
 __all__ = [
     "SeatController",
@@ -54,6 +56,9 @@ __all__ = [
     "OutcomeError",
     "Waiting",
     "Resumed",
+    "Restored",
+    "SeatLock",
+    "SeatBusy",
     "ChoiceRefused",
     "Lobby",
     "Listening",
