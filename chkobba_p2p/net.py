@@ -17,22 +17,19 @@ from pathlib import Path
 import trio
 
 from . import wire
+from .config import HostConfig, JoinConfig, Timeouts, parse_address
 from .errors import IllegalMove, LocalError
-from .peer import (
+from .events import (
     Chat,
     ChoiceRefused,
-    HostConfig,
-    JoinConfig,
     Listening,
     Lobby,
     Outcome,
     OutcomeError,
     Resumed,
     SeatController,
-    Timeouts,
     Waiting,
     clean_chat,
-    parse_address,
 )
 from .session import (
     ClientHandshake,
