@@ -123,7 +123,7 @@ async def _reap(procs: list[subprocess.Popen], grace: float) -> None:
 def _hosting(config: HostConfig, bots: int, level: str, seed: int | None
              ) -> Callable[[SeatController], Awaitable[Outcome]]:
     async def game(controller: SeatController) -> Outcome:
-        from .tui.app import BotsStarting
+        from .tui.narration import BotsStarting
 
         box: list[Outcome] = []
         procs: list[subprocess.Popen] = []
@@ -147,7 +147,7 @@ def _hosting(config: HostConfig, bots: int, level: str, seed: int | None
 
 def _finish(result, ui, address: str | None = None) -> int:
     """After the screen closed: say how it ended, on the normal terminal."""
-    from .tui.app import RunResult
+    from .tui.guest import RunResult
 
     assert isinstance(result, RunResult)
     t: Translator = ui.t
@@ -211,7 +211,7 @@ def _check_tty() -> str | None:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
-    from .tui.app import run_app
+    from .tui.guest import run_app
 
     if (err := _check_tty()) is not None:
         print(f"error: {err}", file=sys.stderr)
@@ -233,7 +233,7 @@ def cmd_host(args: argparse.Namespace) -> int:
         from . import net as cli_net  # the protocol engineer's headless host
 
         return cli_net.cmd_host(args)
-    from .tui.app import run_app
+    from .tui.guest import run_app
 
     if (err := _check_tty()) is not None:
         print(f"error: {err}", file=sys.stderr)
@@ -264,7 +264,7 @@ def cmd_host(args: argparse.Namespace) -> int:
 
 
 def cmd_join(args: argparse.Namespace) -> int:
-    from .tui.app import run_app
+    from .tui.guest import run_app
 
     t = Translator(args.lang or detect_lang())
     if (err := _check_tty()) is not None:
