@@ -34,18 +34,23 @@ def _closed(kind: int) -> int:
         return s.getsockname()[1]
 
 
-def _command(repo: Path) -> list[str]:
-    module = "chkobba_cli.main" if (repo / "chkobba_cli").exists() or not (
-        repo / "cli" / "main.py").exists() else "cli.main"
-    return [sys.executable, "-m", module]
+def _command(repo: Path, links: Path) -> tuple[list[str], str]:
+    """The command line and PYTHONPATH that run ``chkobba`` from ``repo`` (whose client
+    package is ``chkobba_cli`` in the folder cli/, or ``cli`` in older checkouts)."""
+    if "chkobba_cli" not in (repo / "pyproject.toml").read_text():
+        return [sys.executable, "-m", "cli.main"], str(repo)
+    link = links / "chkobba_cli"
+    if not link.exists():
+        link.symlink_to(repo / "cli")
+    return [sys.executable, "-m", "chkobba_cli.main"], f"{repo}{os.pathsep}{links}"
 
 
-def once(repo: Path, extra: list[str], data: str) -> float:
+def once(command: tuple[list[str], str], repo: Path, extra: list[str], data: str) -> float:
     env = dict(os.environ)
-    env["PYTHONPATH"] = str(repo)
+    env["PYTHONPATH"] = command[1]
     env["CHKOBBA_DATA_DIR"] = data
     env.pop("CHKOBBA_NO_UPNP", None)
-    argv = _command(repo) + ["host", "--port", "0", "--lang", "en", *extra]
+    argv = command[0] + ["host", "--port", "0", "--lang", "en", *extra]
     start = time.perf_counter()
     child = pexpect.spawn(argv[0], argv[1:], cwd=str(repo), env=env, dimensions=(24, 80),
                           encoding="utf-8", timeout=60)
@@ -64,8 +69,10 @@ def main() -> None:
     args = ap.parse_args()
     repo = args.repo.resolve()
     extra = list(args.extra)
-    help_text = pexpect.run(" ".join(_command(repo) + ["host", "--help"]), cwd=str(repo),
-                            env={**os.environ, "PYTHONPATH": str(repo)}, encoding="utf-8")
+    links = Path(tempfile.mkdtemp())
+    command = _command(repo, links)
+    help_text = pexpect.run(" ".join(command[0] + ["host", "--help"]), cwd=str(repo),
+                            env={**os.environ, "PYTHONPATH": command[1]}, encoding="utf-8")
     if not extra:
         if "--announce-interface" in help_text:
             extra += ["--announce-interface", "127.0.0.1"]
@@ -77,7 +84,7 @@ def main() -> None:
     times = []
     with tempfile.TemporaryDirectory() as data:
         for _ in range(args.runs):
-            times.append(once(repo, extra, data))
+            times.append(once(command, repo, extra, data))
     print(f"host_address_shown_median: {statistics.median(times) * 1000:.0f} ms")
     print(f"host_address_shown_min: {min(times) * 1000:.0f} ms")
     print(f"host_address_shown_max: {max(times) * 1000:.0f} ms")

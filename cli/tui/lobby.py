@@ -1,0 +1,89 @@
+"""The lobby screen, before the first hand: where to connect or what address to give,
+the rules, the seats as they fill (names and key fingerprints), and whether the match is
+about to start.  A ready check belongs here: more lines from the same view, and its keys
+in :mod:`.keys`.
+"""
+
+from __future__ import annotations
+
+from chkobba_p2p.peer import PortMapped, PortMapUnavailable
+
+from ..i18n import Translator
+from .render import Line, wrap_line
+from .view import TableView
+
+__all__ = ["lobby_lines", "join_code", "reach_text"]
+
+
+def join_code(host: str, port: int, fingerprint: str | None) -> str:
+    """A join code (PROTOCOL.md section 15): the address and the host key's fingerprint."""
+    host = f"[{host}]" if ":" in host and not host.startswith("[") else host
+    return f"{host}:{port}#{fingerprint}" if fingerprint else f"{host}:{port}"
+
+
+def reach_text(t: Translator, ev: PortMapped | PortMapUnavailable,
+               fingerprint: str | None) -> str:
+    """What the router said about the host's port: the code for friends on the
+    internet, or how to forward the port by hand."""
+    if isinstance(ev, PortMapUnavailable):
+        return t("lobby_no_router", port=ev.port, lan=ev.lan_ip)
+    where = (join_code(ev.external_ip, ev.external_port, fingerprint) if ev.external_ip
+             else f"port {ev.external_port}")
+    return t("lobby_internet", addr=where, via=ev.method)
+
+
+def lobby_lines(view: TableView, width: int, *, kind: str, connected: bool = False,
+                address: str | None = None, port: int | None = None,
+                address6: str | None = None,
+                reach: PortMapped | PortMapUnavailable | None = None) -> list[Line]:
+    """The lobby of a ``kind`` client (``"play"``, ``"host"`` or ``"join"``): a joining
+    client shows whether it reached ``address``; a host shows its join code
+    (``address:port#fingerprint``), its global IPv6 one (``address6``) and what the
+    router said (``reach``)."""
+    t, st = view.t, view.state
+    lines: list[Line] = [[]]
+    if kind == "join":
+        if not connected:
+            lines.append([("class:title", " " + t("join_connecting", addr=address))])
+        else:
+            n = st.players or len(st.names)
+            seat = "?" if st.seat is None else str(st.seat + 1)
+            lines.append([("class:ok", " " + t("join_connected", addr=address,
+                                                seat=seat, n=n))])
+    elif kind == "host":
+        lines += wrap_line([("class:title", " " + t("lobby_host"))], width - 1, " ")
+        if port is not None:
+            fp = st.my_fingerprint
+            addr = join_code(address or "127.0.0.1", port, fp)
+            lines.append([("", "   "), ("class:turn", addr)])
+            lines += wrap_line([("class:dim", "   " + t("lobby_join_cmd", addr=addr))],
+                               width - 1, "     ")
+            if address6:
+                lines.append([("", "   " + t("lobby_ipv6", addr=join_code(address6, port, fp)))])
+            if reach is not None:
+                lines += wrap_line([("", "   " + reach_text(t, reach, fp))], width - 1, "   ")
+    if st.rules is not None:
+        lines.append([])
+        lines += wrap_line([("", " " + t("lobby_rules", rules=st.rules.describe(t.lang)))],
+                           width - 1, "   ")
+    if st.names:
+        taken = sum(1 for n in st.names if n)
+        lines.append([])
+        lines.append([("class:title", " " + t("lobby_seats", taken=taken,
+                                               n=len(st.names)))])
+        for i, name in enumerate(st.names):
+            you = f" ({t('lobby_you')})" if i == st.seat else ""
+            if name:
+                fp = st.fingerprints[i] if i < len(st.fingerprints) else "?"
+                lines.append([("", f"  {i + 1}. "), ("class:me", f"{name}{you}")])
+                lines.append([("class:dim", "     " + t("lobby_key", fp=fp))])
+            else:
+                lines.append([("class:dim", f"  {i + 1}. {t('lobby_free')}")])
+        lines.append([])
+        if taken == len(st.names):
+            lines.append([("class:ok", " " + t("lobby_starting"))])
+        else:
+            lines.append([("", " " + t("lobby_waiting"))])
+        if kind != "play":
+            lines += wrap_line([("class:dim", " " + t("lobby_check"))], width - 1, " ")
+    return lines
