@@ -52,6 +52,7 @@ verifies under *another* seat's key, which that seat signed in someone else's na
 from __future__ import annotations
 
 import concurrent.futures
+import dataclasses
 import multiprocessing
 import os
 from collections.abc import Sequence
@@ -73,6 +74,7 @@ from .session import (
     GameFault,
     Phase,
     Session,
+    Standing,
     TableInfo,
 )
 from .transcript import MAGIC
@@ -535,6 +537,28 @@ class AbortClaim:
     code: str
     blamed: int | None
     why: str
+    #: What the log shows of the accusation (a :class:`~chkobba_p2p.session.Standing`):
+    #: ``owed`` (the blamed seat owed the next message), ``self`` (a seat that left),
+    #: ``claimed`` (nothing shows it), ``refuted`` (its evidence passes every check).
+    standing: str = Standing.CLAIMED
+
+    def describe(self, label: Any = None) -> str:
+        """The abort in one sentence, an unproven accusation worded as a claim."""
+        by = label(self.by_seat) if label else f"seat {self.by_seat}"
+        why = f": {self.why}" if self.why else ""
+        if self.blamed is None:
+            return f"{by} ended the game ({self.code}{why}), blaming nobody"
+        who = label(self.blamed) if label else f"seat {self.blamed}"
+        if self.standing == Standing.SELF:
+            return f"{by} left the game ({self.code}{why})"
+        if self.standing == Standing.PROVEN:
+            return f"{by} blames {who} ({self.code}{why}); the log proves it"
+        said = f"{by} says {who} is at fault ({self.code}{why})"
+        if self.standing == Standing.OWED:
+            return f"{said}; the log shows {who} owed the next message"
+        if self.standing == Standing.REFUTED:
+            return f"{said}; the entry it cites passes every check: the claim is refuted"
+        return f"{said}; nothing in the log shows it"
 
 
 @dataclass
@@ -570,6 +594,10 @@ class AuditReport:
     totals: tuple[int, ...] = ()
     #: The abort that ended the game gave as evidence an entry that passes every check.
     claim_refuted: bool = False
+    #: For an aborted log: what the log shows of the abort's accusation (a
+    #: :class:`~chkobba_p2p.session.Standing`); ``blamed`` is set only when the log
+    #: supports it (the seat owed the next message, or it left on its own).
+    standing: str | None = None
     #: For an invalid log: the offending entry in a few words (kind, signer, contents).
     offending: str | None = None
 
@@ -600,15 +628,21 @@ class AuditReport:
         blame = ""
         if self.verdict == INVALID:
             blame = f" -- blamed: {self.seat_label(self.blamed)}"
-        elif self.blamed is not None:  # the abort's claim, which the log cannot prove
-            blame = f" -- the abort blames {self.seat_label(self.blamed)}"
+        elif self.code == "aborted" and self.aborts:
+            blame = " -- " + self.aborts[0].describe(self._short_label)
         return f"{head} ({self.code}): {where}{self.reason}{blame}"
+
+    def _short_label(self, seat: int) -> str:
+        if self.table is not None and 0 <= seat < self.table.players:
+            return f"seat {seat} ({self.table.seats[seat].name})"
+        return f"seat {seat}"
 
     def to_dict(self) -> dict:
         """Plain data for JSON (the verdict; the records are separate)."""
         return {"path": self.path, "verdict": self.verdict, "code": self.code,
                 "blamed": self.blamed, "reason": self.reason, "entry": self.entry,
                 "entries": self.entries, "winner": self.winner, "totals": list(self.totals),
+                "standing": self.standing,
                 "aborts": [a.__dict__ for a in self.aborts], "warnings": list(self.warnings)}
 
 
@@ -729,7 +763,16 @@ def _check_evidence(session: _AuditSession, abort: Entry, report: AuditReport) -
     report.claim_refuted = True
 
 
-def _abort_claim(index: int, entry: Entry, players: int) -> AbortClaim:
+def _evidence_in_log(session: _AuditSession, abort: Entry) -> bool:
+    """The abort cites as evidence an entry this log holds before it: that entry passed
+    every check here (the audit stops at the first one that does not), so the abort's
+    claim about it is refuted."""
+    ev = abort.fields.get("evidence")
+    return isinstance(ev, bytes) and ev in session.bodies[:session.length]
+
+
+def _abort_claim(index: int, entry: Entry, players: int,
+                 standing: str = Standing.CLAIMED) -> AbortClaim:
     f = entry.fields
     try:
         code = ErrorCode(f.get("code")).name.lower()
@@ -739,7 +782,7 @@ def _abort_claim(index: int, entry: Entry, players: int) -> AbortClaim:
     if not (isinstance(blamed, int) and not isinstance(blamed, bool) and 0 <= blamed < players):
         blamed = None
     why = f.get("why") if isinstance(f.get("why"), str) else ""
-    return AbortClaim(index, entry.seat, code, blamed, why[:1000])
+    return AbortClaim(index, entry.seat, code, blamed, why[:1000], standing)
 
 
 def audit_bodies(bodies: Sequence[bytes], *, header: dict | None = None,
@@ -788,6 +831,10 @@ def _audit(bodies: Sequence[bytes], header: dict | None, tail: str | None,
             seen = {a.index for a in report.aborts}
             report.aborts.extend(a for a in _later_aborts(bodies, entry + 1, session.table)
                                  if a.index not in seen)
+            # What the audit itself found is proven, whoever says it.
+            report.aborts = [dataclasses.replace(a, standing=Standing.PROVEN)
+                             if a.blamed is not None and a.blamed == blamed else a
+                             for a in report.aborts]
         if session is not None:
             drv = session.game
             report.records = list(drv.recorder.records)
@@ -828,12 +875,27 @@ def _audit(bodies: Sequence[bytes], header: dict | None, tail: str | None,
             session = _AuditSession(table, entry, checks)
             continue
         evidence = False
+        standing = Standing.CLAIMED
         try:
             if entry.kind == "abort" and not session.finished:
                 session.check(entry)  # the abort's own signature first
                 evidence = True
+                refuted_before = report.claim_refuted
                 _check_evidence(session, entry, report)
                 evidence = False
+                claim = _abort_claim(i, entry, session.table.players)
+                if report.claim_refuted and not refuted_before:
+                    standing = Standing.REFUTED
+                elif _evidence_in_log(session, entry) and claim.blamed is not None \
+                        and claim.blamed != entry.seat:
+                    standing = Standing.REFUTED
+                    if not report.aborts:
+                        report.claim_refuted = True
+                        report.warnings.append(
+                            f"the evidence of seat {entry.seat}'s abort is an entry of this "
+                            "log that passes every check: its claim is refuted")
+                else:
+                    standing = session.standing_of(claim.blamed, entry.seat)
             session.receive(entry)
         except ProtocolError as exc:
             blamed, why = _envelope_blame(entry, exc, session)
@@ -850,7 +912,7 @@ def _audit(bodies: Sequence[bytes], header: dict | None, tail: str | None,
             return finish(INVALID, "unprocessable", f"the auditor cannot process this entry "
                           f"({type(exc).__name__}: {exc})", entry=i)
         if entry.kind == "abort":
-            report.aborts.append(_abort_claim(i, entry, session.table.players))
+            report.aborts.append(_abort_claim(i, entry, session.table.players, standing))
     report.entries = len(bodies)
     assert session is not None
     if tail is not None and tail != "truncated":
@@ -868,11 +930,13 @@ def _audit(bodies: Sequence[bytes], header: dict | None, tail: str | None,
         return finish(VALID, None, f"complete: {result}")
     if session.aborted is not None or report.aborts:
         a = report.aborts[0]
-        refuted = "; its own evidence refutes it" if report.claim_refuted else ""
-        return finish(INCOMPLETE, "aborted", f"seat {a.by_seat} ended the game: {a.code}: "
-                      f"{a.why or 'no reason given'}{refuted}; no violation in the entries "
-                      "before it", blamed=None if report.claim_refuted else a.blamed,
-                      entry=a.index)
+        report.standing = a.standing
+        supported = a.standing in (Standing.OWED, Standing.SELF)
+        refuted = ("; the entry its abort cites passes every check, which refutes its "
+                   "claim") if a.standing == Standing.REFUTED else ""
+        return finish(INCOMPLETE, "aborted", f"seat {a.by_seat} ended the game{refuted}; "
+                      "no violation in the entries before it",
+                      blamed=a.blamed if supported else None, entry=a.index)
     if tail == "truncated":
         return finish(INCOMPLETE, "truncated", f"the file ends in the middle of a frame after "
                       f"entry #{len(bodies) - 1} (a crash, or a cut file); no violation before")

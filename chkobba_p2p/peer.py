@@ -20,8 +20,9 @@ from pathlib import Path
 import trio
 
 from .bots import make_bot
+from .liveness import ClockReading, Limits, SeatClock
 from .rules import Hand, Move, Ruleset
-from .session import Aborted, MatchDone, TableInfo
+from .session import Aborted, MatchDone, Standing, TableInfo
 from .wire import Identity, fingerprint
 
 __all__ = [
@@ -33,6 +34,11 @@ __all__ = [
     "Outcome",
     "OutcomeError",
     "Waiting",
+    "ClockReading",
+    "SeatClock",
+    "Limits",
+    "Standing",
+    "Aborted",
     "Resumed",
     "ChoiceRefused",
     "Lobby",
@@ -115,13 +121,15 @@ class BotController(SeatController):
 class Timeouts:
     """Seconds.  ``handshake``: to complete the handshake; ``frame``: to finish a frame
     once its first byte arrived (slow loris); ``idle``: with no frame at all (pings go
-    every ``idle / 3``); ``reconnect``: for a dropped seat to come back; ``turn``: for
-    the seat holding the floor to speak."""
+    every ``idle / 3``); ``reconnect``: each seat's allowance of time away (disconnected)
+    for the whole match, spent across drops; ``turn``: the move limit, connected time a
+    seat may hold the floor at one move.  No seat delays a match by more than
+    ``turn + reconnect`` at one move (PROTOCOL.md 12)."""
 
     handshake: float = 10.0
     frame: float = 10.0
     idle: float = 30.0
-    reconnect: float = 60.0
+    reconnect: float = 120.0
     turn: float = 900.0
 
 
@@ -166,7 +174,9 @@ class JoinConfig:
 
 @dataclass(frozen=True)
 class Waiting:
-    """A seat dropped; the game waits ``seconds`` more for it to reconnect."""
+    """A seat is away (its connection dropped): ``seconds`` of its allowance of time away
+    are left for the match (PROTOCOL.md 12) -- "amel stepped away: 4:32 left".  Sent
+    about once a second while it is away; :class:`ClockReading` gives every clock."""
 
     seat: int
     seconds: int
@@ -256,10 +266,8 @@ class Outcome:
             return (f"match over after {d.hands} hands: side {d.winner_side} wins "
                     f"{'-'.join(map(str, d.totals))}")
         if self.aborted is not None:
-            a = self.aborted
-            who = "nobody" if a.blamed_seat is None else f"seat {a.blamed_seat}"
-            return (f"game aborted by seat {a.by_seat}: {a.code.name.lower()} "
-                    f"({a.code.sentence}), blaming {who}: {a.detail}")
+            # An unproven accusation is worded as the signer's claim.
+            return f"game aborted: {self.aborted.describe()}"
         return f"no game: {self.error or 'unknown error'}"
 
 

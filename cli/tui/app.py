@@ -327,8 +327,13 @@ class TuiApp:
         elif isinstance(ev, S.Aborted):
             why = f"{ev.code.name.lower()}: {ev.detail or ev.code.sentence}"
             self.log(("class:error", t("ev_aborted", by=self.who(ev.by_seat), why=why)))
-            if ev.blamed_seat is not None:
+            if ev.blamed_seat is not None and ev.proven:
                 self.log(("class:error", t("ev_blame", name=self.who(ev.blamed_seat))))
+            elif ev.blamed_seat is not None:  # the signer's word, not a proven fact
+                self.log(("class:error", t("ev_claim", by=self.who(ev.by_seat),
+                                           name=self.who(ev.blamed_seat)) + " "
+                          + t("ev_owed" if ev.standing == S.Standing.OWED else "ev_unshown",
+                              name=self.who(ev.blamed_seat))))
         elif isinstance(ev, Waiting):
             # The countdown comes every second: update its line instead of adding one.
             if self._waiting_line is not None and self.events and \
