@@ -17,7 +17,20 @@ from pathlib import Path
 import trio
 
 from . import wire
+from .config import HostConfig, JoinConfig, Timeouts, parse_address
 from .errors import IllegalMove, LocalError
+from .events import (
+    Chat,
+    ChoiceRefused,
+    Listening,
+    Lobby,
+    Outcome,
+    OutcomeError,
+    Resumed,
+    SeatController,
+    Waiting,
+    clean_chat,
+)
 from .linkmsg import (
     MAX_PLAYERS,
     clean_text,
@@ -28,22 +41,6 @@ from .linkmsg import (
     parse_wait,
 )
 from .liveness import ClockReading, Clocks, Limits, SeatClock
-from .peer import (
-    Chat,
-    ChoiceRefused,
-    HostConfig,
-    JoinConfig,
-    Listening,
-    Lobby,
-    Outcome,
-    OutcomeError,
-    Resumed,
-    SeatController,
-    Timeouts,
-    Waiting,
-    clean_chat,
-    parse_address,
-)
 from .session import (
     ClientHandshake,
     GameFault,

@@ -26,8 +26,8 @@ from pathlib import Path
 
 import trio
 
-from chkobba_p2p.bots import LEVELS
 from chkobba_p2p.cards import FigureConvention
+from chkobba_p2p.levels import LEVELS
 from chkobba_p2p.peer import (
     HostConfig,
     JoinConfig,
