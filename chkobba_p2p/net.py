@@ -26,6 +26,7 @@ from .events import (
     Lobby,
     Outcome,
     OutcomeError,
+    Restored,
     Resumed,
     SeatController,
     Waiting,
@@ -262,6 +263,10 @@ class _Peer:
         # Our own chat lines go through the same limit the host applies to us.
         self._chat_bucket = ChatBucket()
         controller._chat_sink = self.send_chat
+        controller._resign_sink = self.resign
+        controller._away_sink = self.step_away
+        #: The player is stepping away: on cancellation, say so instead of leaving.
+        self.stepping_away = False
 
     def send_chat(self, text: str) -> bool:
         """Send a chat line (see :meth:`SeatController.send_chat`)."""
@@ -393,6 +398,44 @@ class _Peer:
         self.finished.set()
         return entry.body
 
+    def resign(self) -> bool:
+        """Resign the running match (see :meth:`SeatController.resign`)."""
+        s = self.session
+        if s is None or s.finished:
+            return False
+        try:
+            entry = s.resign()
+        except LocalError:
+            return False
+        self.flush_log()
+        for ev in s.take_events():
+            self.emit(ev)
+        self.send_entry(entry.body)
+        self.finished.set()
+        return True
+
+    def step_away(self) -> bool:
+        """Mark this seat as stepping away (see :meth:`SeatController.step_away`)."""
+        s = self.session
+        if s is None or s.finished:
+            return False
+        self.stepping_away = True
+        return True
+
+    #: The unsigned message that says this seat steps away (PROTOCOL.md 17).
+    away_message: dict = {"t": "away"}
+
+    async def _away_on_cancel(self, links: list[Link]) -> None:
+        """We are cancelled after :meth:`step_away`: tell the others, nothing signed (the
+        game waits for this seat within its allowance; it comes back with a resume)."""
+        data = wire.frame(wire.encode(self.away_message))
+        with trio.CancelScope(shield=True), trio.move_on_after(1.0):
+            for link in links:
+                with contextlib.suppress(Exception):
+                    await link.stream.send_all(data)
+                    await link.stream.send_eof()
+        self.log.close()
+
     async def _leave_on_cancel(self, links: list[Link]) -> None:
         """We are being cancelled (Ctrl-C) during a game: tell the others at once.  The
         peer's tasks are gone; the frame is written straight to the sockets, shielded,
@@ -434,6 +477,8 @@ class HostPeer(_Peer):
                                config.shuffle_proofs)
         self.links: dict[int, Link] = {}
         self.absent: set[int] = set()  # seats of a running game with no connection
+        self.away_seats: set[int] = set()  # seats that said they step away
+        self.away_message = {"t": "away", "seat": 0}
         self.port = 0
         self.resumed_entries = 0
         self._try_resume()
@@ -504,7 +549,9 @@ class HostPeer(_Peer):
         try:
             await self._run_host(listeners)
         except BaseException:  # cancelled (Ctrl-C), possibly inside an exception group
-            if self.config.leave_on_cancel:
+            if self.stepping_away:
+                await self._away_on_cancel(list(self.links.values()))
+            elif self.config.leave_on_cancel:
                 await self._leave_on_cancel(list(self.links.values()))
             raise
         return self.outcome()
@@ -517,6 +564,8 @@ class HostPeer(_Peer):
                 nursery.start_soon(self._beacon)
             nursery.start_soon(self._watchdog)
             if self.session is not None:  # resumed: everyone else must reconnect
+                s = self.session
+                self.emit(Restored(s.table, s.seat, s.replayed))
                 self.emit(Resumed(0, self.resumed_entries))
                 self._clock_changed()
                 for seat in range(1, self.session.table.players):
@@ -591,6 +640,7 @@ class HostPeer(_Peer):
             if resume is not None:
                 for body in self.session.bodies[resume[1]:]:
                     link.send(body)
+            self.away_seats.discard(seat)
             if seat in self.absent:
                 self.absent.discard(seat)
                 if self.clock is not None:
@@ -637,8 +687,10 @@ class HostPeer(_Peer):
         left = 0
         if self.clock is not None:
             left = max(0, math.ceil(self.clock.read(trio.current_time())[seat].allowance_left))
-        self.broadcast_msg({"t": "wait", "seat": seat, "secs": left})
-        self.emit(Waiting(seat, left))
+        away = seat in self.away_seats
+        self.broadcast_msg({"t": "wait", "seat": seat, "secs": left}
+                           | ({"away": True} if away else {}))
+        self.emit(Waiting(seat, left, away))
 
     async def _watchdog(self) -> None:
         """The clocks (PROTOCOL.md 12): countdowns for dropped seats once a second, and
@@ -690,6 +742,8 @@ class HostPeer(_Peer):
                     return
             elif t == "chat":
                 self._on_chat(seat, msg, bucket)
+            elif t == "away":
+                self.away_seats.add(seat)  # its drop, next, is a step away
             else:
                 await link.fail(ErrorCode.UNKNOWN_TYPE, repr(t)[:40])
                 return
@@ -765,6 +819,7 @@ class ClientPeer(_Peer):
         self.resumed_entries = 0
         self._was_connected = False  # the last connection got past its welcome
         self._welcome_seat = -1
+        self._host_away = False  # the host said it steps away
         self._try_resume()
 
     def _try_resume(self) -> None:
@@ -843,11 +898,17 @@ class ClientPeer(_Peer):
         try:
             return await self._run_client()
         except BaseException:  # cancelled (Ctrl-C), possibly inside an exception group
-            if self.config.leave_on_cancel and self._last_link is not None:
+            if self.stepping_away and self._last_link is not None:
+                await self._away_on_cancel([self._last_link])
+            elif self.config.leave_on_cancel and self._last_link is not None \
+                    and not self.stepping_away:
                 await self._leave_on_cancel([self._last_link])
             raise
 
     async def _run_client(self) -> Outcome:
+        if self.session is not None:  # resumed from the log: the picture first
+            s = self.session
+            self.emit(Restored(s.table, s.seat, s.replayed))
         async with trio.open_nursery() as nursery:
             self.nursery = nursery
             nursery.start_soon(self._connect_loop)
@@ -902,7 +963,7 @@ class ClientPeer(_Peer):
             if deadline is None:
                 away_since = now
                 deadline = now + max(0.0, host_away_left)
-                self.emit(Waiting(0, max(0, math.ceil(deadline - now))))
+                self.emit(Waiting(0, max(0, math.ceil(deadline - now)), self._host_away))
                 if self.clock is not None:
                     self.clock.reported_away(0, deadline - now, now)
             if now >= deadline:
@@ -961,6 +1022,7 @@ class ClientPeer(_Peer):
             self.host_key = hs.host_key
             self.link = self._last_link = link
             self._was_connected = True
+            self._host_away = False
             if self.clock is not None:
                 self.clock.back(0, trio.current_time())
             if s is not None and resume is not None:
@@ -1012,9 +1074,12 @@ class ClientPeer(_Peer):
         elif t == "wait":
             wait = parse_wait(msg, players)
             if wait is not None and wait[0] != self._welcome_seat:
-                self.emit(Waiting(*wait))
+                self.emit(Waiting(*wait, msg.get("away") is True))
                 if self.clock is not None:
                     self.clock.reported_away(wait[0], wait[1], trio.current_time())
+        elif t == "away":
+            if msg.get("seat") == 0 and not isinstance(msg.get("seat"), bool):
+                self._host_away = True  # the host's drop, next, is a step away
         elif t == "back":
             seat = parse_back(msg, players)
             if seat is not None:

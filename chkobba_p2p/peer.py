@@ -26,6 +26,7 @@ from .events import (
     Lobby,
     Outcome,
     OutcomeError,
+    Restored,
     Resumed,
     SeatController,
     Waiting,
@@ -35,6 +36,7 @@ from .levels import make_bot
 from .liveness import ClockReading, Limits, SeatClock
 from .rules import Hand, Move
 from .session import Aborted, Standing
+from .transcript import SeatBusy, SeatLock
 
 __all__ = [
     "SeatController",
@@ -51,6 +53,9 @@ __all__ = [
     "Aborted",
     "Standing",
     "Resumed",
+    "Restored",
+    "SeatLock",
+    "SeatBusy",
     "ChoiceRefused",
     "Lobby",
     "Listening",
