@@ -42,8 +42,10 @@ from .events import (
     clean_chat,
 )
 from .levels import make_bot
+from .liveness import ClockReading, Limits, SeatClock
 from .portmap import PortMapOptions, PortMapped, PortMapUnavailable
 from .rules import Hand, Move
+from .session import Aborted, Standing
 from .transcript import SeatBusy, SeatLock
 
 __all__ = [
@@ -55,6 +57,11 @@ __all__ = [
     "Outcome",
     "OutcomeError",
     "Waiting",
+    "ClockReading",
+    "SeatClock",
+    "Limits",
+    "Aborted",
+    "Standing",
     "Resumed",
     "Restored",
     "SeatLock",
