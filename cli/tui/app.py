@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import signal
+import time
 import traceback
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -51,6 +52,7 @@ from chkobba_p2p.peer import (
     Chat,
     Listening,
     Outcome,
+    Restored,
     Resumed,
     SeatController,
     Waiting,
@@ -114,6 +116,10 @@ class RunResult:
     left: bool
     timed_out: bool = False
     crash: str | None = None
+    #: The player left by stepping away (the game waits; the same command comes back).
+    stepped_away: bool = False
+    #: The player asked for a rematch at the end of the match.
+    rematch: bool = False
 
 
 class TuiSeat(SeatController):
@@ -141,7 +147,9 @@ class TuiApp:
                  color: bool = True, figures: FigureConvention | str | None = None,
                  address: str | None = None, my_fingerprint: str | None = None,
                  seat: int | None = None, rules: R.Ruleset | None = None,
-                 players: int | None = None, log_path: Path | None = None) -> None:
+                 players: int | None = None, log_path: Path | None = None,
+                 turn_timeout: float | None = None, reconnect_timeout: float = 60.0,
+                 rematch: bool = False) -> None:
         self.kind = kind  # "play", "host" or "join"
         self.t = Translator(lang)
         self.figures_override = figures
@@ -180,6 +188,17 @@ class TuiApp:
         self.chatting = False  # the one-line chat input is open
         self.chat_buffer = Buffer(multiline=False)
         self._own_chat = False  # a Chat event now is our own line
+        #: The move limit the table plays with (the host's --turn-timeout), for the clocks.
+        self.turn_timeout = turn_timeout
+        #: How long the table waits for a seat that steps away (--reconnect-timeout).
+        self.reconnect_allowance = reconnect_timeout
+        #: When the seat to play got the floor (time.monotonic()), for its clock.
+        self.turn_since = time.monotonic()
+        #: Seats away or dropped: (monotonic deadline to come back, stepped away or not).
+        self.countdowns: dict[int, tuple[float, bool]] = {}
+        self.stepping_away = False
+        self.rematch = rematch  # this screen is a rematch's
+        self.rematch_requested = False
         self.app = self._build()
 
     # ------------------------------------------------------------------ helpers
@@ -235,10 +254,61 @@ class TuiApp:
         before = self.state
         self.state = self.state.apply(event)
         self.connected = True
-        self._narrate(event, before)
+        if isinstance(event, Restored):
+            self._narrate_restored(event)
+        else:
+            self._narrate(event, before)
         if isinstance(event, S.HandScored):
             self.score_queue.append(event)
+        if isinstance(event, (R.PlayEvent, R.CutEvent, R.DealEvent, S.HandStarted,
+                              Restored, Resumed)) or before.turn != self.state.turn:
+            self.turn_since = time.monotonic()  # the floor moved: a new move's clock
+        if isinstance(event, Waiting):
+            self.countdowns[event.seat] = (time.monotonic() + event.seconds, event.away)
+        elif isinstance(event, Resumed):
+            self.countdowns.pop(event.seat, None)
+            if event.seat == self.state.seat and event.seat != 0:
+                self.countdowns.pop(0, None)  # our link to the host is up: it is back
         self.invalidate()
+
+    def _narrate_restored(self, ev: Restored) -> None:
+        """After a crash or a step-away: the current hand's events again, so the panel
+        tells how the table got where it is."""
+        st = self.state
+        if st.hand_number:
+            self.log(("class:ok", self.t("ev_restored", n=st.hand_number)))
+        else:
+            self.log(("class:ok", self.t("ev_restored_lobby")))
+        for e in ev.hand_events:
+            self._narrate(e, st)
+
+    # ------------------------------------------------------------------ clocks
+
+    @staticmethod
+    def clock_text(seconds: float) -> str:
+        s = max(0, int(seconds + 0.999))
+        return f"{s // 60}:{s % 60:02d}"
+
+    def move_left(self, seat: int | None) -> float | None:
+        """Seconds the seat to play has left for its move, when worth showing: under 30 s,
+        or always with a short move limit (2 minutes or less); else None."""
+        limit = self.turn_timeout
+        st = self.state
+        if limit is None or seat is None or self.finished or st.turn != seat \
+                or seat in self.countdowns or not st.started:
+            return None
+        left = limit - (time.monotonic() - self.turn_since)
+        return left if left < 30 or limit <= 120 else None
+
+    def countdown_lines(self) -> list[Line]:
+        """One line per seat away or dropped, with the time it has left to come back."""
+        out: list[Line] = []
+        now = time.monotonic()
+        for seat, (deadline, away) in sorted(self.countdowns.items()):
+            key = "ev_away" if away else "ev_dropped"
+            out.append([("class:warn", " " + self.t(key, name=self.who(seat),
+                                                    t=self.clock_text(deadline - now)))])
+        return out
 
     async def ask(self, kind: str, hand: R.Hand) -> Any:
         """Wait for the user's answer to a decision (``play`` or ``cut``)."""
@@ -324,20 +394,29 @@ class TuiApp:
             self.log(("class:title", t("ev_scored", n=ev.number, points=pts, totals=tot)))
         elif isinstance(ev, S.MatchDone):
             self.log(("class:ok", t("ev_done")))
+        elif isinstance(ev, S.Aborted) and ev.resigned:
+            self.log(("class:warn", self.said("ev_resigned", ev.by_seat)))
         elif isinstance(ev, S.Aborted):
             why = f"{ev.code.name.lower()}: {ev.detail or ev.code.sentence}"
             self.log(("class:error", t("ev_aborted", by=self.who(ev.by_seat), why=why)))
             if ev.blamed_seat is not None:
                 self.log(("class:error", t("ev_blame", name=self.who(ev.blamed_seat))))
         elif isinstance(ev, Waiting):
-            # The countdown comes every second: update its line instead of adding one.
-            if self._waiting_line is not None and self.events and \
-                    self.events[-1] is self._waiting_line[1] and self._waiting_line[0] == ev.seat:
-                self.events.pop()
-            self.log(("class:warn", t("ev_waiting", name=self.who(ev.seat), n=ev.seconds)))
-            self._waiting_line = (ev.seat, self.events[-1])
+            # The countdown comes every second: the table shows it live
+            # (countdown_lines); the panel notes the drop once.
+            if ev.seat not in self.countdowns or self.countdowns[ev.seat][1] != ev.away:
+                key = "ev_away" if ev.away else "ev_dropped"
+                self.log(("class:warn", t(key, name=self.who(ev.seat),
+                                          t=self.clock_text(ev.seconds))))
         elif isinstance(ev, Resumed):
-            self.log(("class:ok", t("ev_back", name=self.who(ev.seat))))
+            if ev.seat == st.seat:
+                line = [("class:ok", t("ev_back_me"))]
+                if not self.events or self.events[-1] != line:  # once, not per message
+                    self.log(*line)
+                if ev.seat != 0 and 0 in self.countdowns:
+                    self.log(("class:ok", t("ev_back", name=self.who(0))))
+            else:
+                self.log(("class:ok", t("ev_back", name=self.who(ev.seat))))
         elif isinstance(ev, Chat):
             name = t("you") if self._own_chat else self.who(ev.seat)
             self.log(("class:chat", t("ev_chat", name=name, text=ev.text)))
@@ -431,7 +510,8 @@ class TuiApp:
             token.run_sync_soon(deliver)
 
     def request_leave(self) -> None:
-        """Ctrl-C / q: confirm first; a second Ctrl-C (or SIGINT) leaves at once."""
+        """Ctrl-C / q: ask first (step away or resign, at a table with people); a second
+        Ctrl-C (or SIGINT, SIGTERM, SIGHUP) quits at once, as a step-away."""
         if self.finished:
             self.exit()
         elif self.confirm_leave:
@@ -440,17 +520,53 @@ class TuiApp:
             self.confirm_leave = True
             self.invalidate()
 
+    @property
+    def can_step_away(self) -> bool:
+        """At a table with people (host, join) a player may step away and come back;
+        against local bots (play) leaving is leaving."""
+        return self.kind != "play"
+
     def leave_now(self) -> None:
-        """Leave the game: cancel the peer (trio cleans up), then the app exits."""
+        """Leave the game: cancel the peer (trio cleans up), then the app exits.  At a
+        table with people this is a step-away: the others are told, the game waits."""
         self.confirm_leave = False
         if self.finished:
             self.exit()
             return
+        if self.can_step_away and not self.stepping_away:
+            self.stepping_away = True
+            controller = self.controller
+            if controller is not None and self.token is not None:
+                with contextlib.suppress(trio.RunFinishedError):
+                    self.token.run_sync_soon(controller.step_away)
         if not self.leave_requested:
             self.leave_requested = True
             self.left = True
             self.log(("class:warn", self.t("left")))
         self.cancel_trio()
+
+    def resign_now(self) -> None:
+        """Resign: a signed resignation; the match ends with a loss for our side."""
+        self.confirm_leave = False
+        controller, token = self.controller, self.token
+        if self.finished or controller is None or token is None:
+            return
+        with contextlib.suppress(trio.RunFinishedError):
+            token.run_sync_soon(controller.resign)
+        self.invalidate()
+
+    @property
+    def can_rematch(self) -> bool:
+        """A match was played with people (host or join) and is over."""
+        o = self.outcome
+        return self.finished and self.kind != "play" and not self.left and o is not None \
+            and o.table is not None
+
+    def ask_rematch(self) -> None:
+        """At the end of a match (host or join): play again with the same table."""
+        if self.can_rematch:
+            self.rematch_requested = True
+            self.exit()
 
     def cancel_trio(self) -> None:
         scope, token = self.cancel_scope, self.token
@@ -517,7 +633,8 @@ class TuiApp:
         return Application(
             layout=Layout(root), key_bindings=kb, full_screen=True, style=STYLE,
             color_depth=None if self.color else ColorDepth.DEPTH_1_BIT,
-            mouse_support=False, refresh_interval=None)
+            # Once a second: the clocks on screen count down.
+            mouse_support=False, refresh_interval=1.0)
 
     def _size(self) -> tuple[int, int]:
         if self.size is not None:
@@ -538,7 +655,7 @@ class TuiApp:
 
     def _overlay_kind(self) -> str | None:
         if self.confirm_leave:
-            return "leave"
+            return "leave" if not self.can_step_away or self.finished else "away"
         if self.score_queue:
             return "score"  # the last hand's scoring first, then the match's end
         if self.finished and self.outcome is not None and not self.left:
@@ -555,14 +672,32 @@ class TuiApp:
         cutting = Condition(lambda: self._overlay_kind() is None and self.request is not None
                             and self.request.kind == "cut")
         leave = Condition(lambda: self._overlay_kind() == "leave")
+        away = Condition(lambda: self._overlay_kind() == "away")
         score = Condition(lambda: self._overlay_kind() == "score")
         over = Condition(lambda: self._overlay_kind() == "over" or
                          (self.finished and self._overlay_kind() is None))
 
         @kb.add("c-c")
-        @kb.add("q", filter=~leave)
+        @kb.add("q", filter=~leave & ~away)
         def _(e: KeyPressEvent) -> None:
             self.request_leave()
+
+        @kb.add("s", filter=away)
+        def _(e: KeyPressEvent) -> None:
+            self.leave_now()
+
+        @kb.add("r", filter=away)
+        def _(e: KeyPressEvent) -> None:
+            self.resign_now()
+
+        @kb.add("n", filter=away)
+        @kb.add("escape", filter=away)
+        def _(e: KeyPressEvent) -> None:
+            self.confirm_leave = False
+
+        @kb.add("r", filter=over & Condition(lambda: self.can_rematch))
+        def _(e: KeyPressEvent) -> None:
+            self.ask_rematch()
 
         @kb.add("y", filter=leave)
         @kb.add("o", filter=leave)
@@ -585,7 +720,7 @@ class TuiApp:
         def _(e: KeyPressEvent) -> None:
             self.exit()
 
-        @kb.add("h", filter=~leave)
+        @kb.add("h", filter=~leave & ~away)
         def _(e: KeyPressEvent) -> None:
             self.hints = not self.hints
 
@@ -697,7 +832,7 @@ class TuiApp:
         if self.chatting:
             keys = t("keys_chat")
         elif self.finished:
-            keys = t("keys_over")
+            keys = t("keys_over_rematch" if self.can_rematch else "keys_over")
         elif self.request is not None:
             keys = t("keys_play")
         else:
@@ -737,6 +872,9 @@ class TuiApp:
     def _lobby_lines(self, width: int) -> list[Line]:
         t, st = self.t, self.state
         lines: list[Line] = [[]]
+        if self.rematch:
+            text = t("rematch_host") if self.kind == "host" else t("rematch_join")
+            lines += wrap_line([("class:ok", " " + text)], width - 1, " ")
         if self.kind == "join":
             if not self.connected:
                 lines.append([("class:title", " " + t("join_connecting", addr=self.address))])
@@ -792,6 +930,10 @@ class TuiApp:
                        + (t("cards_1") if n == 1 else t("cards_n", n=n)))]
         if tags:
             line.append(("class:dim", "  [" + ", ".join(tags) + "]"))
+        left = self.move_left(seat)
+        if left is not None:
+            line.append(("class:warn" if left < 30 else "class:dim",
+                         "  ⏱ " + self.t("clock_left", t=self.clock_text(left))))
         return line
 
     def _captures_line(self, side: int) -> Line:
@@ -827,6 +969,8 @@ class TuiApp:
         elif st.turn is not None:
             info.append(t("turn_of", name=self.who(st.turn)))
         add([("class:dim", " " + " · ".join(info))], 1)
+        for line in self.countdown_lines():
+            add(line)
         add([], 3)
         marked: frozenset[Card] = frozenset()
         if self.options is not None:
@@ -911,7 +1055,7 @@ class TuiApp:
             keep = ("class:option.selected" if self.cut_sel == 0 else "", f" {t('keep')} ")
             place = ("class:option.selected" if self.cut_sel == 1 else "", f" {t('place')} ")
             out.append([("", "   "), keep, ("", "   "), place])
-            return out
+            return out + self._own_clock(width)
         if req is not None and req.kind == "play":
             if self.options is not None:
                 card = self.options[0].card
@@ -928,6 +1072,7 @@ class TuiApp:
                                                             for c in by_value(m.capture))))])
                 return out
             out.append([("class:turn", " " + t("your_turn", n=len(st.hand)))])
+            out += self._own_clock(width)
             if self.hints:
                 out += self._hint_lines(req.hand)
             return out
@@ -937,6 +1082,18 @@ class TuiApp:
         if st.turn is not None and st.turn != st.seat and not self.finished:
             out.append([("class:dim", " " + t("waiting_for", name=self.who(st.turn)))])
         return out
+
+    def _own_clock(self, width: int) -> list[Line]:
+        """Our own move clock, when it matters (see :meth:`move_left`): a warning under
+        30 s, before the table ends the game."""
+        left = self.move_left(self.state.seat)
+        if left is None:
+            return []
+        text = self.clock_text(left)
+        if left < 30:
+            return wrap_line([("class:error", " ⏱ " + self.t("clock_hurry", t=text))],
+                             width - 1, "   ")
+        return [[("class:dim", " ⏱ " + self.t("clock_left", t=text))]]
 
     def _hint_lines(self, hand: R.Hand) -> list[Line]:
         t, cs = self.t, self.cs
@@ -975,6 +1132,13 @@ class TuiApp:
             lines = [[("class:title", " " + t("leave_title") + " ")], [],
                      [("", " " + t("leave_body") + " ")], [],
                      [("class:keys", " " + t("leave_keys") + " ")]]
+        elif kind == "away":
+            allowance = self.clock_text(self.reconnect_allowance)
+            lines = [[("class:title", " " + t("away_title") + " ")], [],
+                     [("", " " + t("away_step", t=allowance) + " ")],
+                     [("class:warn", " " + t("away_resign") + " ")],
+                     [("", " " + t("away_stay") + " ")], [],
+                     [("class:dim", " " + t("away_twice") + " ")]]
         elif kind == "score":
             ev = self.score_queue[0]
             k = len(ev.totals)
@@ -993,7 +1157,17 @@ class TuiApp:
         t, st = self.t, self.state
         o = self.outcome
         lines: list[Line] = []
-        if o is not None and o.done is not None:
+        if o is not None and o.resigned is not None and o.winner_side is not None:
+            lines.append([("class:title", " " + t("over_title") + " ")])
+            lines.append([])
+            if o.resigned == st.seat:
+                text = (t("over_resigned_us") if (st.players or 2) == 4 else
+                        t("over_resigned_me", name=self.side_name(o.winner_side)))
+                lines.append([("class:warn", f" {text} ")])
+            else:
+                lines.append([("class:ok", " " + t("over_resigned_you_win",
+                                                   name=self.who(o.resigned)) + " ")])
+        elif o is not None and o.done is not None:
             d = o.done
             score = "-".join(str(x) for x in d.totals)
             lines.append([("class:title", " " + t("over_title") + " ")])
@@ -1023,7 +1197,8 @@ class TuiApp:
             lines.append([("", " " + t("over_replay_title"))])
             lines += _hard_wrap(f"chkobba replay {path}", width, "class:ok")
         lines.append([])
-        lines.append([("class:keys", " " + t("keys_over") + " ")])
+        keys = "keys_over_rematch" if self.can_rematch else "keys_over"
+        lines.append([("class:keys", " " + t(keys) + " ")])
         return lines
 
 
@@ -1099,7 +1274,8 @@ async def _run_async(ui: TuiApp, game: Callable[[SeatController], Awaitable[Outc
             crash = "".join(traceback.format_exception(err))
     else:
         value = result.value
-    return RunResult(value, ui.left, timed_out, crash)
+    return RunResult(value, ui.left, timed_out, crash, stepped_away=ui.stepping_away,
+                     rematch=ui.rematch_requested)
 
 
 def run_app(ui: TuiApp, game: Callable[[SeatController], Awaitable[Outcome]],
