@@ -24,7 +24,7 @@ from test_cli_play_pty import ROOT, Screen
 
 pexpect = pytest.importorskip("pexpect")
 
-MODULE = "cli.main"
+MODULE = "chkobba_cli.main"
 
 #: What the screen shows when it waits for the local player (or a dialog for it).
 DECISION = ("Your turn", "keep it", "several ways", "Enter: continue")
