@@ -34,14 +34,17 @@ def reach_text(t: Translator, ev: PortMapped | PortMapUnavailable,
 
 def lobby_lines(view: TableView, width: int, *, kind: str, connected: bool = False,
                 address: str | None = None, port: int | None = None,
-                address6: str | None = None,
+                rematch: bool = False, address6: str | None = None,
                 reach: PortMapped | PortMapUnavailable | None = None) -> list[Line]:
     """The lobby of a ``kind`` client (``"play"``, ``"host"`` or ``"join"``): a joining
     client shows whether it reached ``address``; a host shows its join code
     (``address:port#fingerprint``), its global IPv6 one (``address6``) and what the
-    router said (``reach``)."""
+    router said (``reach``); ``rematch``: the same table plays again."""
     t, st = view.t, view.state
     lines: list[Line] = [[]]
+    if rematch:
+        text = t("rematch_host") if kind == "host" else t("rematch_join")
+        lines += wrap_line([("class:ok", " " + text)], width - 1, " ")
     if kind == "join":
         if not connected:
             lines.append([("class:title", " " + t("join_connecting", addr=address))])
