@@ -27,6 +27,9 @@ def reach_text(t: Translator, ev: PortMapped | PortMapUnavailable,
     internet, or how to forward the port by hand."""
     if isinstance(ev, PortMapUnavailable):
         return t("lobby_no_router", port=ev.port, lan=ev.lan_ip)
+    if not ev.public:
+        return t("lobby_double_nat", port=ev.external_port, via=ev.method,
+                 ip=ev.external_ip)
     where = (join_code(ev.external_ip, ev.external_port, fingerprint) if ev.external_ip
              else f"port {ev.external_port}")
     return t("lobby_internet", addr=where, via=ev.method)
