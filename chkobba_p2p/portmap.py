@@ -398,8 +398,9 @@ class PortMapper:
 
     async def _renew(self, lease: int) -> int:
         if self._natpmp is not None:
+            external = self.mapped.external_port if self.mapped else self.port
             data = await _natpmp_exchange(
-                self._natpmp, natpmp_map_request(self.port, self.port, self.options.lease))
+                self._natpmp, natpmp_map_request(self.port, external, self.options.lease))
             return natpmp_parse_map(data, self.port)[1]
         if self._upnp is not None:
             router, _ = self._upnp
