@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import math
+import os
 import socket
 import sys
 from pathlib import Path
@@ -17,6 +18,7 @@ from pathlib import Path
 import trio
 
 from . import wire
+from .address import listen_error, parse_port
 from .errors import IllegalMove, LocalError
 from .peer import (
     Chat,
@@ -46,10 +48,31 @@ from .transcript import SavedGame, TranscriptWriter, default_log_path, read_tran
 from .wire import ErrorCode, Identity, ProtocolError
 
 __all__ = ["Link", "LinkClosed", "Traffic", "HostPeer", "ClientPeer", "ChatBucket", "BEACON_PORT",
-           "listen_beacons", "Beacon"]
+           "listen_beacons", "Beacon", "ListenError", "check_listen"]
 
 BEACON_PORT = 41641
 _QUEUE = 4096
+
+
+class ListenError(LocalError):
+    """The host cannot listen where it was asked to (the port is in use, privileged, or
+    the bind address is not this machine's); the message says which, for people."""
+
+
+def check_listen(bind: str, port: int) -> None:
+    """Raise :class:`ListenError` now if a host could not listen on ``bind:port`` (a
+    command line checks this before it opens its screen).  The port may still be taken
+    between this check and the host's start; :meth:`HostPeer.run` says so then too."""
+    parse_port(port, allow_zero=True)
+    family = socket.AF_INET6 if ":" in (bind or "") else socket.AF_INET
+    try:
+        with socket.socket(family, socket.SOCK_STREAM) as sock:
+            if os.name == "posix":  # as trio's listeners do: a TIME_WAIT port is free
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            sock.bind((bind or "0.0.0.0", port))
+            sock.listen(1)
+    except OSError as exc:
+        raise ListenError(listen_error(exc, bind, port)) from None
 
 
 class Traffic:
@@ -447,7 +470,11 @@ class HostPeer(_Peer):
         self.emit(Chat(seat, line))
 
     async def run(self, task_status=None) -> Outcome:
-        listeners = await trio.open_tcp_listeners(self.config.port, host=self.config.bind)
+        parse_port(self.config.port, allow_zero=True)
+        try:
+            listeners = await trio.open_tcp_listeners(self.config.port, host=self.config.bind)
+        except OSError as exc:
+            raise ListenError(listen_error(exc, self.config.bind, self.config.port)) from None
         self.port = listeners[0].socket.getsockname()[1]
         self.emit(Listening(self.port, self.identity.public))
         if task_status is not None:
@@ -997,7 +1024,7 @@ class Beacon:
 
     @property
     def target(self) -> str:
-        return f"{self.address}:{self.port}"
+        return _address(self.address, self.port)
 
     def __repr__(self) -> str:
         return (f"{self.name} at {self.target}: {self.players} players, {self.free} free, "

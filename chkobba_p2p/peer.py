@@ -19,6 +19,7 @@ from pathlib import Path
 
 import trio
 
+from .address import DEFAULT_PORT, Address
 from .bots import make_bot
 from .rules import Hand, Move, Ruleset
 from .session import Aborted, MatchDone, TableInfo
@@ -46,7 +47,6 @@ __all__ = [
     "DEFAULT_PORT",
 ]
 
-DEFAULT_PORT = 7777
 
 #: Longest chat line, in Unicode code points (after stripping).
 MAX_CHAT = 200
@@ -264,16 +264,11 @@ class Outcome:
 
 
 def parse_address(text: str, default_port: int = DEFAULT_PORT) -> tuple[str, int]:
-    """``host``, ``host:port`` or ``[v6]:port`` into (host, port)."""
-    text = text.strip()
-    if text.startswith("["):
-        host, _, rest = text[1:].partition("]")
-        port = int(rest[1:]) if rest.startswith(":") else default_port
-        return host, port
-    if text.count(":") == 1:
-        host, port_s = text.split(":")
-        return host or "127.0.0.1", int(port_s)
-    return text, default_port
+    """``host``, ``host:port``, ``[v6]:port`` or a bare IPv6 address into (host, port);
+    :class:`~chkobba_p2p.address.AddressError` (a ``ValueError``) if it is none of these.
+    See :class:`~chkobba_p2p.address.Address`."""
+    address = Address.parse(text, default_port)
+    return address.host, address.port
 
 
 async def host_match(config: HostConfig, controller: SeatController, *,

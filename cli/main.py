@@ -11,6 +11,7 @@ import importlib
 import sys
 
 from chkobba_p2p import __version__
+from chkobba_p2p.errors import LocalError
 
 # Modules that provide sub-commands, in the order help lists them.
 _COMMAND_MODULES = (
@@ -54,6 +55,18 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
+    except LocalError as exc:  # the user's input (a key file, an address...): one line
+        print(f"chkobba {args.command}: error: {exc}", file=sys.stderr)
+        return 2
+    except BaseExceptionGroup as group:  # the same, raised inside trio's nurseries
+        local, _ = group.split(LocalError)
+        if local is None:
+            raise
+        first = local
+        while isinstance(first, BaseExceptionGroup):
+            first = first.exceptions[0]
+        print(f"chkobba {args.command}: error: {first}", file=sys.stderr)
+        return 2
     except BrokenPipeError:
         return 141
 

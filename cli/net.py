@@ -17,9 +17,10 @@ import trio
 
 from chkobba_p2p import rules as R
 from chkobba_p2p import session as S
+from chkobba_p2p.address import Address, AddressError, parse_port
 from chkobba_p2p.bots import LEVELS
 from chkobba_p2p.errors import ChkobbaError, IllegalMove
-from chkobba_p2p.net import ClientPeer, Listening, listen_beacons
+from chkobba_p2p.net import ClientPeer, ListenError, Listening, check_listen, listen_beacons
 from chkobba_p2p.peer import (
     DEFAULT_PORT,
     BotController,
@@ -157,7 +158,7 @@ def _timeouts(args: argparse.Namespace) -> Timeouts:
 
 def _report(outcome: Outcome) -> int:
     print(f"result: {outcome.describe()}", flush=True)
-    if outcome.log_path:
+    if outcome.log_path and Path(outcome.log_path).exists():  # none without a table
         print(f"log: {outcome.log_path}", flush=True)
     try:
         import resource  # POSIX only
@@ -186,10 +187,25 @@ def _spawn_bots(port: int, count: int, level: str,
     return procs
 
 
+def host_args_error(args: argparse.Namespace) -> str | None:
+    """Why ``chkobba host`` cannot listen as asked (a bad ``--port``, a port in use or
+    privileged, a ``--bind`` address this machine lacks), as one sentence; None if it
+    can.  Checked before anything starts (the terminal client's screen included)."""
+    try:
+        parse_port(args.port, allow_zero=True)
+        check_listen(args.bind, args.port)
+    except (AddressError, ListenError) as exc:
+        return str(exc)
+    return None
+
+
 def cmd_host(args: argparse.Namespace) -> int:
     rules = ruleset_from_args(args)
     if args.bots >= args.players:
         print("--bots must leave a seat for the host", file=sys.stderr)
+        return 2
+    if (why := host_args_error(args)) is not None:
+        print(f"chkobba host: error: {why}", file=sys.stderr)
         return 2
     identity, state = _identity(args.identity, None if args.headless else "host-identity.key")
     log_path = Path(args.log) if args.log else default_log_path("host")
@@ -253,6 +269,12 @@ async def _host_task(config: HostConfig, controller: SeatController, *, task_sta
 
 def cmd_join(args: argparse.Namespace) -> int:
     address = args.address
+    if address is not None:
+        try:
+            Address.parse(address)
+        except AddressError as exc:
+            print(f"chkobba join: error: {exc}", file=sys.stderr)
+            return 2
     if address is None:
         print("listening for tables on the LAN...", flush=True)
         found = trio.run(listen_beacons, args.listen)
@@ -271,6 +293,11 @@ def cmd_join(args: argparse.Namespace) -> int:
 
 
 def cmd_bot(args: argparse.Namespace) -> int:
+    try:
+        Address.parse(args.address)
+    except AddressError as exc:
+        print(f"chkobba bot: error: {exc}", file=sys.stderr)
+        return 2
     return _run_client(args, args.address,
                        BotSeat(args.level, args.quiet, args.delay, args.move_ms), None)
 

@@ -26,6 +26,7 @@ from pathlib import Path
 
 import trio
 
+from chkobba_p2p.address import Address, AddressError
 from chkobba_p2p.bots import LEVELS
 from chkobba_p2p.cards import FigureConvention
 from chkobba_p2p.peer import (
@@ -37,7 +38,6 @@ from chkobba_p2p.peer import (
     Timeouts,
     host_match,
     join_match,
-    parse_address,
 )
 from chkobba_p2p.transcript import data_dir, default_log_path, load_identity
 from chkobba_p2p.wire import MAX_NAME, Identity
@@ -236,13 +236,17 @@ def cmd_host(args: argparse.Namespace) -> int:
         from . import net as cli_net  # the protocol engineer's headless host
 
         return cli_net.cmd_host(args)
+    from .net import host_args_error
     from .tui.app import run_app
 
-    if (err := _check_tty()) is not None:
-        print(f"error: {err}", file=sys.stderr)
-        return EXIT_NO_GAME
     if args.bots >= args.players:
         print("error: --bots must leave a seat for the host", file=sys.stderr)
+        return EXIT_NO_GAME
+    if (why := host_args_error(args)) is not None:
+        print(f"chkobba host: error: {why}", file=sys.stderr)
+        return EXIT_NO_GAME
+    if (err := _check_tty()) is not None:
+        print(f"error: {err}", file=sys.stderr)
         return EXIT_NO_GAME
     rules = ruleset_from_args(args)
     name = (args.name or _default_name("host"))[:MAX_NAME]
@@ -270,6 +274,12 @@ def cmd_join(args: argparse.Namespace) -> int:
     from .tui.app import run_app
 
     t = Translator(args.lang or detect_lang())
+    if args.address is not None:
+        try:
+            Address.parse(args.address)
+        except AddressError as exc:
+            print(f"chkobba join: error: {exc}", file=sys.stderr)
+            return EXIT_NO_GAME
     if (err := _check_tty()) is not None:
         print(f"error: {err}", file=sys.stderr)
         return EXIT_NO_GAME
@@ -280,12 +290,7 @@ def cmd_join(args: argparse.Namespace) -> int:
             print("error: no table heard on the LAN; give the host's address: "
                   "chkobba join HOST[:PORT]", file=sys.stderr)
             return EXIT_NO_GAME
-    try:
-        host, port = parse_address(address)
-    except ValueError:
-        print(f"error: not an address: {address!r} (HOST or HOST:PORT)", file=sys.stderr)
-        return EXIT_NO_GAME
-    address = f"{host}:{port}"
+    address = str(Address.parse(address))  # [V6]:PORT stays bracketed
     name = (args.name or _default_name("guest"))[:MAX_NAME]
     key_path = Path(args.identity) if args.identity else data_dir() / "identity.key"
     identity = load_identity(key_path)

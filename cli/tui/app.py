@@ -1015,7 +1015,7 @@ class TuiApp:
             elif o is not None and o.error:
                 lines.append([("", " " + o.error)])
         path = (o.log_path if o is not None else None) or self.log_path
-        if path:
+        if path and Path(path).exists():  # no log without a table: nothing to replay
             width = max(20, self._size()[1] - 6)
             lines.append([])
             lines.append([("", " " + t("over_log_title"))])
