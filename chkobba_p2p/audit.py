@@ -810,6 +810,8 @@ def _audit(bodies: Sequence[bytes], header: dict | None, tail: str | None,
         try:
             entry = wire.open_entry(body)
         except ProtocolError as exc:
+            if exc.error_code == ErrorCode.ENTRY_TOO_LARGE:  # no honest peer logs one
+                return finish(INVALID, exc.error_code.name.lower(), str(exc), entry=i)
             return finish(INVALID, ErrorCode.MALFORMED.name.lower(),
                           f"not a signed entry ({exc})", entry=i)
         if session is None:

@@ -9,6 +9,8 @@ Neither decides anything the session does not: this module moves bytes, keeps ti
 from __future__ import annotations
 
 import contextlib
+import errno
+import logging
 import math
 import os
 import socket
@@ -52,6 +54,9 @@ __all__ = ["Link", "LinkClosed", "Traffic", "HostPeer", "ClientPeer", "ChatBucke
 
 BEACON_PORT = 41641
 _QUEUE = 4096
+#: accept() failures that mean "no file descriptor or buffer to spare right now".
+_FD_ERRNOS = frozenset((errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM))
+_log = logging.getLogger("chkobba_p2p.net")
 
 
 class ListenError(LocalError):
@@ -410,6 +415,13 @@ class HostPeer(_Peer):
         self._floor_since = 0.0
         self._floor_seen = (-1, -1)
         self.resumed_entries = 0
+        #: Unauthenticated connections (still in the handshake) and their addresses.
+        self._anonymous: dict[Link, str] = {}
+        self._anonymous_limit = self._anonymous_budget()
+        self._seated_addresses: set[str] = set()
+        #: Connections closed at once: over the limits, or shed when out of descriptors.
+        self.refused_connections = 0
+        self._files_warned = -math.inf
         self._try_resume()
 
     def _try_resume(self) -> None:
@@ -490,7 +502,8 @@ class HostPeer(_Peer):
     async def _run_host(self, listeners: list) -> None:
         async with trio.open_nursery() as nursery:
             self.nursery = nursery
-            nursery.start_soon(trio.serve_listeners, self._serve, listeners)
+            for listener in listeners:
+                nursery.start_soon(self._accept_loop, listener, nursery)
             if self.config.beacon:
                 nursery.start_soon(self._beacon)
             nursery.start_soon(self._watchdog)
@@ -515,13 +528,86 @@ class HostPeer(_Peer):
 
     # ---------------------------------------------------------- connections
 
+    #: Connections that have not completed the handshake, at most: in all (addresses
+    #: where a seated peer connected from excepted), and from one address.  Lowered
+    #: further when the process may open few files (see ``_anonymous_budget``).
+    MAX_UNAUTHENTICATED = 64
+    MAX_UNAUTHENTICATED_PER_ADDRESS = 8
+
+    def _anonymous_budget(self) -> int:
+        """How many unauthenticated connections to hold: :attr:`MAX_UNAUTHENTICATED`,
+        or fewer when the file descriptor limit would not leave room for the seated
+        peers, the log and the runtime."""
+        try:
+            import resource  # POSIX only
+
+            soft = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+        except (ImportError, OSError, ValueError):
+            return self.MAX_UNAUTHENTICATED
+        if soft == resource.RLIM_INFINITY:
+            return self.MAX_UNAUTHENTICATED
+        return max(2, min(self.MAX_UNAUTHENTICATED, (soft - 48) // 2))
+
+    async def _accept_loop(self, listener: trio.SocketListener,
+                           nursery: trio.Nursery) -> None:
+        """Accept connections; out of file descriptors (EMFILE), shed the oldest
+        unauthenticated connection and go on, with one line of warning, no traceback."""
+        async with listener:
+            while True:
+                try:
+                    stream = await listener.accept()
+                except OSError as exc:
+                    if exc.errno not in _FD_ERRNOS:
+                        raise
+                    self._out_of_files(exc)
+                    await trio.sleep(0.05)  # let the closed descriptors be released
+                    continue
+                nursery.start_soon(self._serve, stream)
+
+    def _out_of_files(self, exc: OSError) -> None:
+        self.refused_connections += 1
+        if self._anonymous:
+            oldest = next(iter(self._anonymous))
+            oldest.finish()
+            with contextlib.suppress(Exception):
+                oldest.stream.socket.close()  # type: ignore[attr-defined]
+        now = trio.current_time()
+        if now - self._files_warned > 10:
+            self._files_warned = now
+            _log.warning("chkobba host: out of file descriptors (%s) while accepting; "
+                         "dropping unauthenticated connections", exc.strerror or exc)
+
+    def _admit(self, address: str) -> bool:
+        """May one more unauthenticated connection from ``address`` go on?  Addresses
+        that seated peers connected from are not held to the total, so that anonymous
+        connections never keep a seated player from coming back."""
+        same = sum(1 for a in self._anonymous.values() if a == address)
+        if same >= self.MAX_UNAUTHENTICATED_PER_ADDRESS:
+            return False
+        if address in self._seated_addresses:
+            return True
+        others = sum(1 for a in self._anonymous.values() if a not in self._seated_addresses)
+        return others < self._anonymous_limit
+
     async def _serve(self, stream: trio.SocketStream) -> None:
+        try:
+            address = str(stream.socket.getpeername()[0])
+        except (OSError, AttributeError, IndexError):
+            address = "?"
+        if not self._admit(address):
+            self.refused_connections += 1
+            with contextlib.suppress(Exception):
+                await stream.aclose()
+            return
         link = Link(stream, self.timeouts, self.traffic)
+        link.decoder = wire.FrameDecoder(wire.MAX_HELLO)  # until the handshake is done
+        self._anonymous[link] = address
         async with trio.open_nursery() as nursery:
             nursery.start_soon(link.writer)
             try:
                 await self._connection(link, nursery)
             finally:
+                self._anonymous.pop(link, None)
                 link.finish()
 
     async def _connection(self, link: Link, nursery: trio.Nursery) -> None:
@@ -561,6 +647,9 @@ class HostPeer(_Peer):
                 await replaced.stream.aclose()
         link.send_msg(welcome)
         self.links[seat] = link
+        self._anonymous.pop(link, None)
+        link.decoder = wire.FrameDecoder(wire.MAX_FRAME, link.decoder)
+        self._seated_addresses.add(self._address_of(link))
         nursery.start_soon(_pinger, link)
         if self.session is None:
             self._lobby_changed()
@@ -578,6 +667,13 @@ class HostPeer(_Peer):
             if self.links.get(seat) is link:
                 del self.links[seat]
                 self._dropped(seat)
+
+    @staticmethod
+    def _address_of(link: Link) -> str:
+        try:
+            return str(link.stream.socket.getpeername()[0])  # type: ignore[attr-defined]
+        except (OSError, AttributeError, IndexError):
+            return "?"
 
     def _lobby_changed(self) -> None:
         self.broadcast_msg(self.lobby.lobby_message())

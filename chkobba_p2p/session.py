@@ -112,7 +112,7 @@ class GameFault(RemoteError):
     """A well-formed, correctly signed entry that the game refuses (an illegal move, a
     failed proof...).  Ends the game for everyone with a signed blame of ``blamed_seat``."""
 
-    def __init__(self, code: ErrorCode, detail: str, blamed_seat: int,
+    def __init__(self, code: ErrorCode, detail: str, blamed_seat: int | None,
                  evidence: bytes | None = None) -> None:
         super().__init__(f"{code.sentence}: {detail}", code=code.name.lower(),
                          blamed_seat=blamed_seat, evidence=evidence)
@@ -482,6 +482,7 @@ class Session:
         self._floor = 0
         self._closing_seen = 0
         self._empty_run = 0
+        self._transcript_bytes = 0  # the chain's frames, lengths included (MAX_TRANSCRIPT)
         #: The secret every deal secret of this seat derives from (kept for crash resume).
         self.master = master if master is not None else secrets.token_bytes(32)
         self.game = GameDriver(table, seat, self.master)
@@ -608,7 +609,13 @@ class Session:
         c.length += 1
         c.next_seq[entry.seat] = entry.seq + 1
         self.bodies.append(entry.body)
+        self._transcript_bytes += 4 + len(entry.body)
         try:
+            if self._transcript_bytes > wire.MAX_TRANSCRIPT:
+                # Far beyond any honest match (PROTOCOL.md 2.1): whoever padded, the table
+                # stops here, at the same entry for everyone, and blames nobody.
+                raise GameFault(ErrorCode.TRANSCRIPT_TOO_LONG,
+                                f"over {wire.MAX_TRANSCRIPT} bytes", None, entry.body)
             self._apply(entry)
         finally:
             self._events.extend(self.game.take_events())
@@ -662,7 +669,7 @@ class Session:
             if not isinstance(f.get("result"), dict):
                 raise GameFault(ErrorCode.PROTOCOL_VIOLATION, "done.result is a map", seat,
                                 entry.body)
-            if f["result"] != result:
+            if not wire.same_value(f["result"], result):  # exact: `true` is not `1`
                 raise GameFault(ErrorCode.RESULT_MISMATCH, f"seat {seat} signed another "
                                 "result", seat, entry.body)
             self._closing_seen += 1
@@ -755,10 +762,10 @@ class Session:
         why, and the offending entry's bytes as evidence."""
         body: dict[str, Any] = {"code": int(code), "blamed": blamed_seat,
                                 "why": detail[:1000]}
-        if evidence is not None and len(evidence) < wire.MAX_FRAME // 2:
+        if evidence is not None and len(evidence) <= wire.MAX_EVIDENCE:
             body["evidence"] = evidence
-        elif evidence is not None:
-            body["evidence_id"] = wire.entry_id(wire.open_entry(evidence).payload)
+        elif evidence is not None and (eid := wire.entry_id_of(evidence)) is not None:
+            body["evidence_id"] = eid
         entry = make_entry(self.identity, game=self.table.game, seat=self.seat,
                            seq=self.chain.next_seq[self.seat], prev=self.chain.head,
                            kind="abort", body=body)
