@@ -39,6 +39,7 @@ from .peer import (
     parse_address,
 )
 from .session import (
+    CAP_SHUFFLE_PROOFS,
     ClientHandshake,
     GameFault,
     HostHandshake,
@@ -46,6 +47,7 @@ from .session import (
     error_message,
 )
 from .session import Lobby as SeatLobby
+from .text import distinct_names, safe_text
 from .transcript import SavedGame, TranscriptWriter, default_log_path, read_transcript
 from .wire import ErrorCode, Identity, ProtocolError
 
@@ -78,6 +80,20 @@ def check_listen(bind: str, port: int) -> None:
             sock.listen(1)
     except OSError as exc:
         raise ListenError(listen_error(exc, bind, port)) from None
+
+
+def lobby_event(seats: list, host_caps: tuple[str, ...]) -> Lobby:
+    """The :class:`Lobby` event of a ``lobby`` message from the host: names made safe to
+    display and distinct (the host could send anything), whether shuffle proofs are on
+    (from the host's greeting)."""
+    names = distinct_names([safe_text(x.get("name"), wire.MAX_NAME) or "?"
+                            if isinstance(x, dict) else None for x in seats[:8]], wire.MAX_NAME)
+    out = []
+    for x, name in zip(seats[:8], names, strict=True):
+        key = x.get("key") if isinstance(x, dict) else None
+        out.append((name, wire.fingerprint(key if isinstance(key, bytes) else b""))
+                   if name is not None else None)
+    return Lobby(tuple(out), CAP_SHUFFLE_PROOFS in host_caps)
 
 
 class Traffic:
@@ -678,7 +694,8 @@ class HostPeer(_Peer):
     def _lobby_changed(self) -> None:
         self.broadcast_msg(self.lobby.lobby_message())
         self.emit(Lobby(tuple((s.name, s.fingerprint) if s else None
-                              for s in self.lobby.seats)))
+                              for s in self.lobby.seats),
+                        CAP_SHUFFLE_PROOFS in self.lobby.caps))
         if self.lobby.full and self.session is None:
             table = self.lobby.table()
             self.session, genesis = Session.create(self.identity, table)
@@ -820,6 +837,7 @@ class ClientPeer(_Peer):
                          config.log_path)
         self.config = config
         self.host, self.port = parse_address(config.address)
+        self._host_caps: tuple[str, ...] = ()
         self.link: Link | None = None
         self._last_link: Link | None = None  # kept after a drop, for a leave on Ctrl-C
         self.host_key: bytes | None = None
@@ -1019,6 +1037,7 @@ class ClientPeer(_Peer):
                 nursery.cancel_scope.cancel()
                 return True
             self.host_key = hs.host_key
+            self._host_caps = hs.host_caps
             self.link = self._last_link = link
             if s is not None and resume is not None:
                 self.emit(Resumed(s.seat, self.resumed_entries))
@@ -1054,9 +1073,7 @@ class ClientPeer(_Peer):
             elif t == "lobby":
                 seats = msg.get("seats")
                 if isinstance(seats, list):
-                    self.emit(Lobby(tuple(
-                        (str(x.get("name")), wire.fingerprint(x.get("key", b"")))
-                        if isinstance(x, dict) else None for x in seats)))
+                    self.emit(lobby_event(seats, self._host_caps))
             elif t == "wait":
                 if isinstance(msg.get("seat"), int) and isinstance(msg.get("secs"), int):
                     self.emit(Waiting(msg["seat"], msg["secs"]))
@@ -1111,10 +1128,10 @@ class Beacon:
     def __init__(self, address: str, msg: dict) -> None:
         self.address = address
         self.port = msg.get("port") if isinstance(msg.get("port"), int) else 0
-        self.name = str(msg.get("name", "?"))[:wire.MAX_NAME]
+        self.name = safe_text(msg.get("name", "?"), wire.MAX_NAME)
         self.players = msg.get("players")
         self.free = msg.get("free")
-        self.rules = str(msg.get("rules", ""))[:32]
+        self.rules = safe_text(msg.get("rules", ""), 32)
         key = msg.get("key")
         self.fingerprint = wire.fingerprint(key) if isinstance(key, bytes) else "?"
 
@@ -1123,8 +1140,8 @@ class Beacon:
         return _address(self.address, self.port)
 
     def __repr__(self) -> str:
-        return (f"{self.name} at {self.target}: {self.players} players, {self.free} free, "
-                f"{self.rules} rules, key {self.fingerprint}")
+        return safe_text(f"{self.name} at {self.target}: {self.players} players, "
+                         f"{self.free} free, {self.rules} rules, key {self.fingerprint}")
 
 
 async def listen_beacons(seconds: float, port: int = 0) -> list[Beacon]:

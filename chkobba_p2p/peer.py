@@ -23,6 +23,7 @@ from .address import DEFAULT_PORT, Address
 from .bots import make_bot
 from .rules import Hand, Move, Ruleset
 from .session import Aborted, MatchDone, TableInfo
+from .text import safe_text
 from .wire import Identity, fingerprint
 
 __all__ = [
@@ -210,9 +211,14 @@ class Listening:
 
 @dataclass(frozen=True)
 class Lobby:
-    """Seats filling before the game starts: (name, fingerprint) or None per seat."""
+    """Seats filling before the game starts: (name, fingerprint) or None per seat.  A
+    joining peer's names come from the host: made safe to display
+    (:func:`~chkobba_p2p.text.safe_text`) and distinct.  ``shuffle_proofs``: whether the
+    table's shuffles will carry zero-knowledge proofs (False: the host turned them off;
+    a stacked deck is then caught only by the end-of-hand audit); None if unknown."""
 
     seats: tuple[tuple[str, str] | None, ...]
+    shuffle_proofs: bool | None = None
 
 
 class OutcomeError(enum.StrEnum):
@@ -258,9 +264,10 @@ class Outcome:
         if self.aborted is not None:
             a = self.aborted
             who = "nobody" if a.blamed_seat is None else f"seat {a.blamed_seat}"
+            # ``detail`` is the aborting peer's own words: shown, never obeyed.
             return (f"game aborted by seat {a.by_seat}: {a.code.name.lower()} "
-                    f"({a.code.sentence}), blaming {who}: {a.detail}")
-        return f"no game: {self.error or 'unknown error'}"
+                    f"({a.code.sentence}), blaming {who}: {safe_text(a.detail, 1000)}")
+        return f"no game: {safe_text(self.error or 'unknown error', 1000)}"
 
 
 def parse_address(text: str, default_port: int = DEFAULT_PORT) -> tuple[str, int]:

@@ -50,6 +50,7 @@ from .rules import (
     Ruleset,
     Turn,
 )
+from .text import distinct_names, safe_text
 from .wire import (
     ENTRY_DOMAIN,
     GENESIS_PREV,
@@ -100,6 +101,8 @@ __all__ = [
 CAPABILITIES = ("deal/v1", "resume/v1")
 #: Table capability (in the genesis): every shuffle step carries a zero-knowledge proof.
 CAP_SHUFFLE_PROOFS = "shuffle-proof/v1"
+#: What this implementation speaks (``hello.caps``, ``welcome.caps``).
+SPOKEN = CAPABILITIES + (CAP_SHUFFLE_PROOFS,)
 
 
 def error_message(code: ErrorCode, detail: str = "") -> dict:
@@ -159,6 +162,17 @@ class TableInfo:
     @property
     def rules_hash(self) -> bytes:
         return self.rules.digest()
+
+    @property
+    def shuffle_proofs(self) -> bool:
+        """Whether every shuffle carries a zero-knowledge proof (a table capability)."""
+        return CAP_SHUFFLE_PROOFS in self.caps
+
+    def display_names(self) -> tuple[str, ...]:
+        """The seats' names as they may be shown: safe for a terminal and distinct
+        (``amel``, ``amel (2)``), whatever the host put in the genesis."""
+        names = distinct_names([safe_text(s.name, MAX_NAME) for s in self.seats], MAX_NAME)
+        return tuple(n or "?" for n in names)
 
     def to_body(self) -> dict:
         return {"v": self.version, "players": self.players, "rules": self.rules.to_dict(),
@@ -229,10 +243,14 @@ class Lobby:
         return None
 
     def take_seat(self, key: bytes, name: str) -> int:
+        """Seat ``key`` at the lowest free seat, under ``name`` made distinct from every
+        seated player's (``amel (2)``): nobody appears, or chats, as someone else."""
         if self.seat_of(key) is not None:
             raise ProtocolError(ErrorCode.ALREADY_SEATED)
         for i, s in enumerate(self.seats):
             if s is None:
+                name = distinct_names([name], MAX_NAME,
+                                      taken=[t.name for t in self.seats if t])[0] or name
                 self.seats[i] = SeatInfo(i, key, name)
                 return i
         raise ProtocolError(ErrorCode.TABLE_FULL)
@@ -277,7 +295,9 @@ class HostHandshake:
         are part of the handshake hash)."""
         seat0 = self.lobby.seats[0]
         assert seat0 is not None
-        msg = {"t": "host", "versions": list(SUPPORTED_VERSIONS), "caps": list(CAPABILITIES),
+        # caps: the capabilities of the table to come (shuffle proofs on or off), so that
+        # a joiner knows before it sits down (PROTOCOL.md section 3).
+        msg = {"t": "host", "versions": list(SUPPORTED_VERSIONS), "caps": list(self.lobby.caps),
                "key": self.lobby.identity.public, "name": seat0.name, "nonce": self.nonce,
                "players": self.lobby.players, "rules": self.lobby.rules.to_dict(),
                "rules_hash": self.lobby.rules.digest()}
@@ -306,6 +326,10 @@ class HostHandshake:
         signed = handshake_hash(self._greeting, unsealed(body, msg))
         if not verify_signature(key, POP_JOINER_DOMAIN, signed, pop):
             raise ProtocolError(ErrorCode.BAD_PROOF_OF_POSSESSION)
+        # A joiner that cannot check shuffle proofs cannot sit at a table with them.
+        if CAP_SHUFFLE_PROOFS in self.lobby.caps and CAP_SHUFFLE_PROOFS not in caps:
+            raise ProtocolError(ErrorCode.BAD_FIELD, "caps must include shuffle-proof/v1: "
+                                "this table's shuffles carry proofs")
         resume = None
         r = get_field(msg, "resume", "map", optional=True)
         if r is not None:
@@ -324,7 +348,7 @@ class HostHandshake:
             resume = (self.running, 0)
         else:
             seat = self.lobby.take_seat(key, name)
-        welcome = {"t": "welcome", "v": version, "seat": seat, "caps": list(CAPABILITIES),
+        welcome = {"t": "welcome", "v": version, "seat": seat, "caps": list(SPOKEN),
                    "have": have}
         identity = self.lobby.identity
         welcome = seal_pop(welcome, lambda zeroed: identity.sign(
@@ -344,6 +368,8 @@ class ClientHandshake:
         self.resume = resume
         self.host_key: bytes | None = None
         self.host_name = ""
+        #: The ``host`` greeting's capabilities: the table's to come.
+        self.host_caps: tuple[str, ...] = ()
         self.rules: Ruleset | None = None
         self.players = 0
         self.version = PROTOCOL_VERSION
@@ -363,6 +389,8 @@ class ClientHandshake:
         self.version = max(common)
         self.host_key = get_field(msg, "key", "bytes", size=32)
         self.host_name = _name(msg.get("name"))
+        self.host_caps = tuple(c for c in get_field(msg, "caps", "list", max_len=64)
+                               if isinstance(c, str))
         get_field(msg, "nonce", "bytes", size=32)
         self.players = get_field(msg, "players", "int")
         try:
@@ -371,7 +399,7 @@ class ClientHandshake:
             raise ProtocolError(ErrorCode.BAD_FIELD, f"ruleset: {exc}") from None
         if get_field(msg, "rules_hash", "bytes", size=32) != self.rules.digest():
             raise ProtocolError(ErrorCode.BAD_FIELD, "rules_hash does not match the ruleset")
-        hello: dict[str, Any] = {"t": "hello", "v": self.version, "caps": list(CAPABILITIES),
+        hello: dict[str, Any] = {"t": "hello", "v": self.version, "caps": list(SPOKEN),
                                  "key": self.identity.public, "name": self.name,
                                  "nonce": self.nonce}
         if self.resume is not None:

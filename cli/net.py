@@ -34,6 +34,7 @@ from chkobba_p2p.peer import (
     Waiting,
     host_match,
 )
+from chkobba_p2p.text import safe_text
 from chkobba_p2p.transcript import data_dir, default_log_path, load_identity
 from chkobba_p2p.wire import Identity, fingerprint
 
@@ -53,6 +54,7 @@ class Narrator:
     def __init__(self, quiet: bool = False) -> None:
         self.quiet = quiet
         self.seat: int | None = None
+        self._told_proofs = False
 
     def on_event(self, event: object) -> None:
         q = self.quiet
@@ -63,6 +65,11 @@ class Narrator:
             taken = sum(1 for s in event.seats if s)
             _say(q, f"lobby: {taken}/{len(event.seats)} seated: "
                  + ", ".join(f"{s[0]} [{s[1]}]" if s else "(free)" for s in event.seats))
+            if event.shuffle_proofs is False and not self._told_proofs:
+                self._told_proofs = True
+                print("warning: shuffle proofs are OFF at this table (the host turned them "
+                      "off): a stacked deck is caught only at the end-of-hand check",
+                      flush=True)
         elif isinstance(event, Waiting):
             print(f"waiting for seat {event.seat} to reconnect: {event.seconds}s left",
                   flush=True)
@@ -317,7 +324,7 @@ def _run_client(args: argparse.Namespace, address: str, controller: SeatControll
         print(f"error: {exc}", file=sys.stderr)
         return 2
     if outcome.error and not outcome.aborted and not outcome.done:
-        print(f"error: {outcome.error}", file=sys.stderr)
+        print(f"error: {safe_text(outcome.error, 1000)}", file=sys.stderr)
     return _report(outcome)
 
 

@@ -39,6 +39,7 @@ from chkobba_p2p.peer import (
     host_match,
     join_match,
 )
+from chkobba_p2p.text import safe_text
 from chkobba_p2p.transcript import data_dir, default_log_path, load_identity
 from chkobba_p2p.wire import MAX_NAME, Identity
 
@@ -163,7 +164,7 @@ def _finish(result, ui, address: str | None = None) -> int:
               file=sys.stderr)
         return EXIT_NO_GAME
     if o is not None and o.table is None and not result.left:
-        why = _explain(o.error, t) if o.error else t("err_closed")
+        why = _explain(safe_text(o.error, 1000), t) if o.error else t("err_closed")
         print("error: " + t("join_error", addr=address, why=why), file=sys.stderr)
         return EXIT_NO_GAME
     log = (o.log_path if o is not None else None) or ui.log_path

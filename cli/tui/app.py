@@ -57,6 +57,7 @@ from chkobba_p2p.peer import (
     clean_chat,
 )
 from chkobba_p2p.tablestate import TableState
+from chkobba_p2p.text import safe_text
 
 from ..i18n import Translator
 from .render import CardStyle, Line, by_value, card_chips, card_row, score_lines, wrap_line
@@ -324,8 +325,11 @@ class TuiApp:
             self.log(("class:title", t("ev_scored", n=ev.number, points=pts, totals=tot)))
         elif isinstance(ev, S.MatchDone):
             self.log(("class:ok", t("ev_done")))
+        elif isinstance(ev, S.TableReady):
+            if not ev.table.shuffle_proofs:
+                self.log(("class:warn", t("ev_no_proofs")))
         elif isinstance(ev, S.Aborted):
-            why = f"{ev.code.name.lower()}: {ev.detail or ev.code.sentence}"
+            why = f"{ev.code.name.lower()}: {safe_text(ev.detail or ev.code.sentence, 1000)}"
             self.log(("class:error", t("ev_aborted", by=self.who(ev.by_seat), why=why)))
             if ev.blamed_seat is not None:
                 self.log(("class:error", t("ev_blame", name=self.who(ev.blamed_seat))))
@@ -340,7 +344,7 @@ class TuiApp:
             self.log(("class:ok", t("ev_back", name=self.who(ev.seat))))
         elif isinstance(ev, Chat):
             name = t("you") if self._own_chat else self.who(ev.seat)
-            self.log(("class:chat", t("ev_chat", name=name, text=ev.text)))
+            self.log(("class:chat", t("ev_chat", name=name, text=safe_text(ev.text))))
 
     # ------------------------------------------------------------------ actions
 
@@ -755,6 +759,8 @@ class TuiApp:
             lines.append([])
             lines += wrap_line([("", " " + t("lobby_rules", rules=st.rules.describe(t.lang)))],
                                width - 1, "   ")
+        if st.shuffle_proofs is False:
+            lines += wrap_line([("class:warn", " " + t("lobby_no_proofs"))], width - 1, "   ")
         if st.names:
             taken = sum(1 for n in st.names if n)
             lines.append([])
@@ -1010,10 +1016,10 @@ class TuiApp:
             lines.append([])
             if o is not None and o.aborted is not None:
                 a = o.aborted
-                why = f"{a.code.name.lower()}: {a.detail or a.code.sentence}"
+                why = f"{a.code.name.lower()}: {safe_text(a.detail or a.code.sentence, 1000)}"
                 lines.append([("", " " + t("ev_aborted", by=self.who(a.by_seat), why=why))])
             elif o is not None and o.error:
-                lines.append([("", " " + o.error)])
+                lines.append([("", " " + safe_text(o.error, 1000))])
         path = (o.log_path if o is not None else None) or self.log_path
         if path and Path(path).exists():  # no log without a table: nothing to replay
             width = max(20, self._size()[1] - 6)
