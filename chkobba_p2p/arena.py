@@ -19,8 +19,9 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from .bots import Bot, make_bot
+from .bots import Bot
 from .cards import DECK, Card
+from .levels import make_bot
 from .rules import Hand, Match, Move, Redeal, Ruleset, side_of
 from .simulate import draw_first_dealer, play_hand
 

@@ -6,7 +6,8 @@ whether to keep the drawn card.  Bots are deterministic given their ``seed`` (th
 ``expert`` also reads a clock for its time budget); their randomness is for play style
 only, never for anything secret.
 
-Levels, weakest first (:data:`LEVELS`, :func:`make_bot`):
+Levels, weakest first (:data:`chkobba_p2p.levels.LEVELS`,
+:func:`chkobba_p2p.levels.make_bot`):
 
 * ``random``: any legal move.
 * ``greedy``: the most valuable capture now, else the least useful drop.
@@ -22,7 +23,6 @@ At 4 players every level plays for its team: captures and points are counted per
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 from dataclasses import dataclass
 from math import comb
 from typing import Protocol
@@ -37,8 +37,6 @@ __all__ = [
     "GreedyBot",
     "HeuristicBot",
     "HeuristicWeights",
-    "LEVELS",
-    "make_bot",
     "move_gain",
 ]
 
@@ -305,36 +303,3 @@ class HeuristicBot:
 
 # A card of each value, for asking what a value could capture (suits do not matter).
 _ANY_OF_VALUE = {v: Card(v - 1) for v in range(1, 11)}
-
-
-def _expert(seed: int | None = None, *, move_ms: float | None = None) -> Bot:
-    from .search import ExpertBot
-
-    return ExpertBot(seed, move_ms=DEFAULT_EXPERT_MS if move_ms is None else move_ms)
-
-
-#: The expert's default thinking time per move, in milliseconds.
-DEFAULT_EXPERT_MS = 200
-
-#: Bot levels by name, weakest first.  Each factory takes ``(seed, *, move_ms=None)``.
-LEVELS: dict[str, Callable[..., Bot]] = {
-    "random": RandomBot,
-    "greedy": GreedyBot,
-    "heuristic": HeuristicBot,
-    "expert": _expert,
-}
-
-
-def make_bot(level: str, seed: int | None = None, move_ms: float | None = None) -> Bot:
-    """A bot of the named level (see :data:`LEVELS`).
-
-    ``move_ms`` is the time budget per move for the levels that search (``expert``:
-    default :data:`DEFAULT_EXPERT_MS`); the others decide at once and ignore it.
-    """
-    try:
-        factory = LEVELS[level]
-    except KeyError:
-        raise LocalError(f"unknown bot level {level!r}; choose among {', '.join(LEVELS)}") from None
-    if move_ms is not None and not move_ms > 0:
-        raise LocalError(f"the time budget per move must be positive, not {move_ms!r} ms")
-    return factory(seed, move_ms=move_ms)

@@ -21,22 +21,19 @@ import trio
 
 from . import wire
 from .address import listen_error, parse_port
+from .config import HostConfig, JoinConfig, Timeouts, parse_address
 from .errors import IllegalMove, LocalError
-from .peer import (
+from .events import (
     Chat,
     ChoiceRefused,
-    HostConfig,
-    JoinConfig,
     Listening,
     Lobby,
     Outcome,
     OutcomeError,
     Resumed,
     SeatController,
-    Timeouts,
     Waiting,
     clean_chat,
-    parse_address,
 )
 from .session import (
     CAP_SHUFFLE_PROOFS,

@@ -27,6 +27,7 @@ import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
+from .bots import HeuristicBot
 from .cards import Card
 from .errors import LocalError
 from .rules import Hand, Move, Scoring, side_of, sides_count
@@ -533,8 +534,6 @@ class ExpertBot:
 
     def __init__(self, seed: int | None = None, *, move_ms: float | None = 200,
                  samples: int | None = None) -> None:
-        from .bots import HeuristicBot
-
         if move_ms is None and samples is None:
             raise LocalError("the expert needs a time budget (move_ms) or a sample count")
         self._rng = random.Random(seed)

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from .cards import Card
-from .peer import Lobby, Resumed, Waiting
+from .events import Lobby, Resumed, Waiting
 from .rules import (
     CutEvent,
     CutterChoice,

@@ -6,8 +6,8 @@ import argparse
 import sys
 
 from chkobba_p2p.arena import ArenaResult, arena
-from chkobba_p2p.bots import LEVELS
 from chkobba_p2p.errors import LocalError
+from chkobba_p2p.levels import LEVELS
 
 from .rules_options import add_rules_arguments, ruleset_from_args
 

@@ -18,8 +18,8 @@ import trio
 from chkobba_p2p import rules as R
 from chkobba_p2p import session as S
 from chkobba_p2p.address import Address, AddressError, parse_port
-from chkobba_p2p.bots import LEVELS
 from chkobba_p2p.errors import ChkobbaError, IllegalMove
+from chkobba_p2p.levels import LEVELS
 from chkobba_p2p.net import ClientPeer, ListenError, Listening, check_listen, listen_beacons
 from chkobba_p2p.peer import (
     DEFAULT_PORT,

@@ -27,8 +27,8 @@ from pathlib import Path
 import trio
 
 from chkobba_p2p.address import Address, AddressError
-from chkobba_p2p.bots import LEVELS
 from chkobba_p2p.cards import FigureConvention
+from chkobba_p2p.levels import LEVELS
 from chkobba_p2p.peer import (
     HostConfig,
     JoinConfig,

@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from chkobba_p2p.bots import LEVELS, make_bot
 from chkobba_p2p.errors import ChkobbaError
+from chkobba_p2p.levels import LEVELS, make_bot
 from chkobba_p2p.record import write_records
 from chkobba_p2p.simulate import simulate
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from chkobba_p2p import wire
-from chkobba_p2p.bots import make_bot
+from chkobba_p2p.levels import make_bot
 from chkobba_p2p.rules import PRESETS, Ruleset
 from chkobba_p2p.session import GameFault, Lobby, Phase, Session
 from chkobba_p2p.transcript import TranscriptWriter

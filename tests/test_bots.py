@@ -10,8 +10,9 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from chkobba_p2p import errors
-from chkobba_p2p.bots import LEVELS, GreedyBot, HeuristicBot, RandomBot, make_bot
+from chkobba_p2p.bots import GreedyBot, HeuristicBot, RandomBot
 from chkobba_p2p.cards import DECK, Card, cards
+from chkobba_p2p.levels import LEVELS, make_bot
 from chkobba_p2p.rules import (
     CutterChoice,
     DealStep,

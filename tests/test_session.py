@@ -9,7 +9,7 @@ import hashlib
 import pytest
 
 from chkobba_p2p import wire
-from chkobba_p2p.bots import make_bot
+from chkobba_p2p.levels import make_bot
 from chkobba_p2p.rules import Ruleset
 from chkobba_p2p.session import (
     CAP_SHUFFLE_PROOFS,

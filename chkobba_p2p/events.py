@@ -1,0 +1,183 @@
+"""What a seat's controller is asked and told: the controller interface, the events the
+peer reports besides the rules engine's and the session's, and the outcome of a match.
+
+Shared by the transport (:mod:`chkobba_p2p.net`) and the public API
+(:mod:`chkobba_p2p.peer`, which re-exports everything here); it sits below both so that
+imports point down.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from .rules import Hand, Move
+from .session import Aborted, MatchDone, TableInfo
+from .text import safe_text
+from .wire import fingerprint
+
+__all__ = [
+    "SeatController",
+    "Outcome",
+    "OutcomeError",
+    "Waiting",
+    "Resumed",
+    "ChoiceRefused",
+    "Lobby",
+    "Listening",
+    "Chat",
+    "MAX_CHAT",
+    "clean_chat",
+]
+
+#: Longest chat line, in Unicode code points (after stripping).
+MAX_CHAT = 200
+
+
+def clean_chat(text: object) -> str | None:
+    """A chat line as it may travel: ``text`` stripped, 1 to :data:`MAX_CHAT` code
+    points, all printable (no control characters or line breaks); None otherwise."""
+    if not isinstance(text, str):
+        return None
+    text = text.strip()
+    if not 1 <= len(text) <= MAX_CHAT or not text.isprintable():
+        return None
+    return text
+
+
+class SeatController:
+    """Plays one seat.  Subclass and override the ``choose_*`` coroutines; ``on_event``
+    receives everything that happens (rules-engine events such as ``rules.PlayEvent``,
+    ``session.HandScored``, :class:`Waiting`, :class:`Lobby`, :class:`MatchDone`,
+    :class:`Aborted`...), for display."""
+
+    async def choose_play(self, hand: Hand) -> Move:
+        """Return one of ``hand.legal_moves()``; ``hand`` is this seat's view."""
+        raise NotImplementedError
+
+    async def choose_cut(self, hand: Hand) -> bool:
+        """As cutter, the drawn card is in ``hand.hand_of(hand.cutter)``: True keeps it."""
+        raise NotImplementedError
+
+    #: Set by the running peer (host or joining): sends one chat line.
+    _chat_sink: Callable[[str], bool] | None = None
+
+    def on_event(self, event: object) -> None:
+        """Called for every event; the default ignores them."""
+
+    def send_chat(self, text: str) -> bool:
+        """Send a chat line to the table (call it from the peer's trio thread, e.g. via
+        ``TrioToken.run_sync_soon``).  Chat is unsigned and display-only: the host relays
+        it and could alter it; it is not in the log.  Returns True when it was sent (it
+        is also reported to :meth:`on_event` as :class:`Chat` with this seat); False
+        when no game connection is up yet, ``text`` is not a valid line
+        (:func:`clean_chat`) or more than 5 lines went in the last 10 s."""
+        sink = self._chat_sink
+        return sink(text) if sink is not None else False
+
+
+@dataclass(frozen=True)
+class Waiting:
+    """A seat dropped; the game waits ``seconds`` more for it to reconnect."""
+
+    seat: int
+    seconds: int
+
+
+@dataclass(frozen=True)
+class ChoiceRefused:
+    """The controller's choice broke a rule (``reason``); it is asked again."""
+
+    reason: str
+
+
+@dataclass(frozen=True)
+class Chat:
+    """A chat line from ``seat`` (this seat's own lines too).  Unsigned: the host sets
+    ``seat`` from the connection and could alter the text; display only."""
+
+    seat: int
+    text: str
+
+
+@dataclass(frozen=True)
+class Resumed:
+    """A seat that had dropped is back (``seat``), or this peer resumed (``entries``
+    replayed from its log)."""
+
+    seat: int
+    entries: int = 0
+
+
+class Listening:
+    """The host is listening on ``port``; ``key`` is its identity (for fingerprints)."""
+
+    def __init__(self, port: int, key: bytes) -> None:
+        self.port = port
+        self.key = key
+
+    def __repr__(self) -> str:
+        return f"Listening(port={self.port}, key={fingerprint(self.key)})"
+
+
+@dataclass(frozen=True)
+class Lobby:
+    """Seats filling before the game starts: (name, fingerprint) or None per seat.  A
+    joining peer's names come from the host: made safe to display
+    (:func:`~chkobba_p2p.text.safe_text`) and distinct.  ``shuffle_proofs``: whether the
+    table's shuffles will carry zero-knowledge proofs (False: the host turned them off;
+    a stacked deck is then caught only by the end-of-hand audit); None if unknown."""
+
+    seats: tuple[tuple[str, str] | None, ...]
+    shuffle_proofs: bool | None = None
+
+
+class OutcomeError(enum.StrEnum):
+    """Why a peer got no game, or how its game ended early (:attr:`Outcome.error_code`).
+    A refusal by the host carries the wire code's name instead (``table_full``,
+    ``version_mismatch``, ``already_seated``...: :class:`~chkobba_p2p.wire.ErrorCode`)."""
+
+    CONNECT_FAILED = "connect_failed"  # the host could not be reached
+    CONNECTION_CLOSED = "connection_closed"  # closed during the handshake, no reason given
+    HANDSHAKE_FAILED = "handshake_failed"  # the host's messages did not check out
+    HOST_CHANGED = "host_changed"  # the host's identity key changed on a reconnection
+    BAD_GENESIS = "bad_genesis"  # the host's genesis entry did not check out
+    ABORTED = "aborted"  # the game ended with an abort (see Outcome.aborted.code)
+
+
+@dataclass
+class Outcome:
+    """How a match ended for this peer.  ``error`` is a sentence for people;
+    ``error_code`` the same thing for programs: an :class:`OutcomeError` or the name of a
+    wire :class:`~chkobba_p2p.wire.ErrorCode` the host refused us with (``table_full``);
+    None when the match completed."""
+
+    seat: int | None
+    table: TableInfo | None
+    log_path: Path | None
+    done: MatchDone | None = None
+    aborted: Aborted | None = None
+    error: str | None = None
+    error_code: str | None = None
+    #: Bytes this peer sent and received on the wire (all its connections).
+    bytes_sent: int = 0
+    bytes_received: int = 0
+
+    @property
+    def completed(self) -> bool:
+        return self.done is not None
+
+    def describe(self) -> str:
+        if self.done is not None:
+            d = self.done
+            return (f"match over after {d.hands} hands: side {d.winner_side} wins "
+                    f"{'-'.join(map(str, d.totals))}")
+        if self.aborted is not None:
+            a = self.aborted
+            who = "nobody" if a.blamed_seat is None else f"seat {a.blamed_seat}"
+            # ``detail`` is the aborting peer's own words: shown, never obeyed.
+            return (f"game aborted by seat {a.by_seat}: {a.code.name.lower()} "
+                    f"({a.code.sentence}), blaming {who}: {safe_text(a.detail, 1000)}")
+        return f"no game: {safe_text(self.error or 'unknown error', 1000)}"
