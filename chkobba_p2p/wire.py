@@ -551,8 +551,9 @@ def check_entry_size(entry: Entry, msg: dict) -> None:
     if known is not None:  # an unknown kind is refused by the game anyway
         unknown += _unknown_size(f, _COMMON_FIELDS | known)
     a = f.get("a") if kind == "turn" else None
-    if isinstance(a, dict) and a.get("t") in _ACTION_FIELDS:
-        unknown += _unknown_size(a, _ACTION_FIELDS[a["t"]])
+    t = a.get("t") if isinstance(a, dict) else None
+    if isinstance(t, str) and t in _ACTION_FIELDS:  # an action type is a str (a list is
+        unknown += _unknown_size(a, _ACTION_FIELDS[t])  # not even hashable)
     if kind == "table":
         unknown += _unknown_size(f.get("rules"), _RULES_FIELDS)
         seats = f.get("seats")

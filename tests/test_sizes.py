@@ -87,6 +87,15 @@ def test_honest_entries_fit_and_unknown_fields_are_bounded():
         assert "unknown fields" in str(info.value)
 
 
+def test_an_action_type_of_any_type_is_measured_safely():
+    """Found by benchmarks/fuzz.py: an action whose ``t`` is a list (unhashable) must be
+    refused by the game, not crash the size check."""
+    me = Identity.generate()
+    for t in ([None], {"x": 1}, b"play", 7, None):
+        entry = wire.open_entry(_sig(me, "turn", {"d": [], "a": {"t": t, "pos": 1}}))
+        assert entry.kind == "turn"
+
+
 def test_an_entry_over_its_cap_is_never_made():
     with pytest.raises(LocalError):
         wire.make_entry(Identity.generate(), game=GAME, seat=0, seq=0, prev=bytes(32),
