@@ -208,9 +208,12 @@ async def test_done_result_is_compared_by_exact_type(tmp_path, monkeypatch):
 
     monkeypatch.setattr(session_module.GameDriver, "result_body", result_body)
     host, guest = await _two(tmp_path, bender, proofs=False)
-    assert not host.completed
-    assert host.aborted is not None and host.aborted.code == ErrorCode.RESULT_MISMATCH
-    assert host.aborted.blamed_seat == 1
+    assert not host.completed and not guest.completed
+    a = host.aborted
+    assert a is not None and a.code == ErrorCode.RESULT_MISMATCH
+    # Whoever signed its `done` first is blamed by the other: the honest host blames the
+    # bender, or the bender (whose engine speaks bools) blames the host's honest `1`.
+    assert a.blamed_seat == 1 - a.by_seat
 
 
 def test_the_transcript_is_bounded(monkeypatch):
@@ -385,3 +388,52 @@ def test_out_of_file_descriptors_is_survived_without_a_traceback(tmp_path):
     assert int(out.split("refused")[1]) >= 1
     assert resource.getrlimit(resource.RLIMIT_NOFILE)[0] > 64  # ours was untouched
 
+
+
+def _closing(key: bytes):
+    """Two in-process sessions played (greedy bots) until the match is decided."""
+    from test_audit_support import make_sessions
+
+    from chkobba_p2p.levels import make_bot
+    from chkobba_p2p.rules import PRESETS
+    from chkobba_p2p.session import Phase
+
+    ss, ids = make_sessions(2, PRESETS["tunisian"], False, key)
+    bots = [make_bot("greedy", 1), make_bot("greedy", 2)]
+    for _ in range(10_000):
+        if any(s.phase == Phase.CLOSING for s in ss):
+            break
+        for i, s in enumerate(ss):
+            if s.floor != i or s.finished:
+                continue
+            d = s.decision
+            if d is not None:
+                s.decide(bots[i].choose_play(d.hand) if d.kind == "play"
+                         else bots[i].choose_cut(d.hand))
+            entry = s.next_entry()
+            if entry is not None:
+                ss[1 - i].receive(entry)
+    return ss, ids
+
+
+@pytest.mark.parametrize("bend", [None, bool, lambda w: [w]])
+def test_an_honest_session_compares_done_result_exactly(bend):
+    """At the receiving end: the same result with ``winner`` as a bool (or wrapped) is
+    result_mismatch, blamed on its signer; the exact result is accepted."""
+    ss, ids = _closing(b"exact-result")
+    s = next(x for x in ss if x.phase == session_module.Phase.CLOSING)
+    f = s.floor
+    sender, receiver = ss[f], ss[1 - f]
+    result = sender.game.result_body()
+    if bend is not None:
+        result = dict(result, winner=bend(result["winner"]))
+    entry = wire.make_entry(ids[f], game=sender.table.game, seat=f,
+                            seq=sender.chain.next_seq[f], prev=sender.head, kind="done",
+                            body={"result": result})
+    if bend is None:
+        receiver.receive(entry)
+        return
+    with pytest.raises(GameFault) as info:
+        receiver.receive(entry)
+    assert info.value.error_code == ErrorCode.RESULT_MISMATCH
+    assert info.value.blamed_seat == f
