@@ -49,7 +49,7 @@ def _run(tmp_path: Path, *args: str, **kw) -> subprocess.CompletedProcess:
 def _pty(tmp_path: Path, *args: str) -> tuple[int, str]:
     """Run in a pseudo-terminal (the full-screen client's commands); exit status and
     everything it wrote."""
-    child = pexpect.spawn(sys.executable, ["-m", "cli.main", *args], cwd=str(REPO_ROOT),
+    child = pexpect.spawn(sys.executable, ["-m", "chkobba_cli.main", *args], cwd=str(REPO_ROOT),
                           env=_env(tmp_path), dimensions=(24, 80), encoding="utf-8",
                           codec_errors="replace")
     child.expect(pexpect.EOF, timeout=LIMIT)
@@ -258,7 +258,7 @@ def test_terminal_join_ipv6_in_brackets(tmp_path):
                 port = int(line.split("listening on port")[1].split(";")[0])
                 break
         assert port is not None
-        child = pexpect.spawn(sys.executable, ["-m", "cli.main", "join", f"[::1]:{port}",
+        child = pexpect.spawn(sys.executable, ["-m", "chkobba_cli.main", "join", f"[::1]:{port}",
                                                "--name", "vsix"],
                               cwd=str(REPO_ROOT), env=_env(tmp_path), dimensions=(24, 80),
                               encoding="utf-8", codec_errors="replace")
