@@ -243,8 +243,9 @@ def test_terminal_lobby_shows_proofs_off(tmp_path):
         env = cli_env()
         env.update({"CHKOBBA_DATA_DIR": str(tmp_path / "d"), "LANG": "C.UTF-8",
                     "LC_ALL": "C.UTF-8", "TERM": "xterm-256color", "PROMPT_TOOLKIT_NO_CPR": "1"})
-        child = pexpect.spawn(sys.executable, ["-m", "chkobba_cli.main", "join", f"127.0.0.1:{port}",
-                                               "--name", "sami", "--ascii"],
+        child = pexpect.spawn(sys.executable, ["-m", "chkobba_cli.main", "join",
+                                               f"127.0.0.1:{port}", "--name", "sami",
+                                               "--ascii"],
                               cwd=str(REPO_ROOT), env=env, dimensions=(24, 80),
                               encoding="utf-8", codec_errors="replace")
         try:
