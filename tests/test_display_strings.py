@@ -14,7 +14,6 @@ import pytest
 import trio
 from test_net_support import REPO_ROOT, cli_command, cli_env, host_config, join_config
 
-from chkobba_p2p import wire
 from chkobba_p2p.net import ClientPeer, HostPeer, lobby_event
 from chkobba_p2p.peer import BotController, Lobby, Outcome, clean_chat
 from chkobba_p2p.rules import Ruleset
@@ -74,16 +73,24 @@ def test_distinct_names():
 
 
 def test_lobby_names_from_the_host():
-    seats = [{"seat": 0, "key": bytes(32), "name": EVIL},
-             {"seat": 1, "key": bytes(range(32)), "name": EVIL},
-             None, {"seat": 3, "key": "not bytes", "name": 7}]
-    ev = lobby_event(seats, ("deal/v1",))
-    names = [s[0] for s in ev.seats if s]
-    assert all(inert(n) and len(n) <= wire.MAX_NAME for n in names)
-    assert len(set(names)) == 3  # distinct too
+    """A lobby whose names would drive the terminal is not shown at all; names that are
+    printable but equal are shown distinct; the proofs flag comes from the greeting."""
+    evil = {"t": "lobby", "players": 2,
+            "seats": [{"seat": 0, "key": bytes(32), "name": "h"},
+                      {"seat": 1, "key": bytes(range(32)), "name": EVIL[:32]}]}
+    assert lobby_event(evil, ("deal/v1",)) is None
+    for bad in ("\u202eevil", "a\nb", "x\x1b]0;t\x07"):
+        evil["seats"][1]["name"] = bad
+        assert lobby_event(evil, ("deal/v1",)) is None
+    same = {"t": "lobby", "players": 4,
+            "seats": [{"seat": 0, "key": bytes(32), "name": "amel"},
+                      {"seat": 1, "key": bytes(range(32)), "name": "AMEL"}, None, None]}
+    ev = lobby_event(same, ("deal/v1", "resume/v1"))
+    assert ev is not None and [s[0] for s in ev.seats if s] == ["amel", "AMEL (2)"]
     assert ev.shuffle_proofs is False
+    assert lobby_event(same, ("deal/v1", "shuffle-proof/v1")).shuffle_proofs is True
     st = TableState().apply(ev)
-    assert all(inert(n or "") for n in st.names) and st.shuffle_proofs is False
+    assert st.names[:2] == ("amel", "AMEL (2)") and st.shuffle_proofs is False
 
 
 def _table(rules_name: str = "tunisian", names=("host", "guest")):
