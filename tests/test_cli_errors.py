@@ -270,3 +270,12 @@ def test_terminal_join_ipv6_in_brackets(tmp_path):
     finally:
         host.kill()
         host.communicate()
+
+
+def test_join_codes_pass_the_address_check():
+    from chkobba_cli.net import address_error
+
+    assert address_error("192.168.1.20:7777#2935-c4f7-816c-a26c") is None
+    assert address_error("[::1]:7777#2935c4f7816ca26c") is None
+    assert "fingerprint" in (address_error("[::1]:7777#zz") or "")
+    assert "empty" in (address_error("127.0.0.1:#2935-c4f7-816c-a26c") or "")
