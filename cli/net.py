@@ -173,8 +173,7 @@ def host_address(bind: str | None) -> str:
 
 def join_code(host: str, port: int, fp: str) -> str:
     """``HOST:PORT#FINGERPRINT`` (PROTOCOL.md section 15): what a friend types."""
-    host = f"[{host}]" if ":" in host and not host.startswith("[") else host
-    return f"{host}:{port}#{fp}" if fp else f"{host}:{port}"
+    return str(Address(host.strip("[]"), port, fp or None))
 
 
 def address_lines(bind: str | None, port: int, fp: str) -> list[str]:
