@@ -22,6 +22,8 @@ from chkobba_p2p.audit import (
 )
 from chkobba_p2p.record import teams
 
+from .i18n import LANGS, detect_lang
+
 EPILOG = f"""\
 exit status:
   {EXIT_VALID}  valid and complete: every check passed and every seat signed the result
@@ -47,6 +49,11 @@ def register(sub: argparse._SubParsersAction) -> None:
                    "format of chkobba simulate --record) to FILE, or to stdout with '-'")
     p.add_argument("--hand", metavar="N", type=int, help="show hand N play by play")
     p.add_argument("--quiet", action="store_true", help="print the verdict line only")
+    p.add_argument("--html", metavar="FILE", help="also write the audited match as one web "
+                   "page (players and key fingerprints, the verdict, every hand and play, the "
+                   "score sheet) to FILE: self-contained, nothing fetched, readable on a phone")
+    p.add_argument("--lang", choices=LANGS, default=None,
+                   help="language of the --html page (default: from the locale)")
     p.add_argument("--workers", type=int, default=None, metavar="N",
                    help="processes that check shuffle proofs alongside the audit (default: 2 "
                    "with 3 cores or more, else 0). The verdict is the same either way")
@@ -77,6 +84,16 @@ def run(args: argparse.Namespace) -> int:
         for line in describe(report, hand=args.hand):
             _out(line, to_stderr=err)
     _out(report.summary(), to_stderr=err)
+    if args.html:
+        from .replay_html import render_html  # only when asked: the page is a big module
+        page = render_html(report, args.lang or detect_lang())
+        try:
+            with open(args.html, "w", encoding="utf-8") as f:
+                f.write(page)
+        except OSError as exc:
+            print(f"chkobba replay: cannot write {args.html}: {exc.strerror}", file=sys.stderr)
+            return EXIT_USAGE
+        _out(f"web page: {args.html}", to_stderr=True)
     if args.json:
         text = "".join(json.dumps(r, ensure_ascii=False, separators=(",", ":")) + "\n"
                        for r in report.records)
