@@ -105,9 +105,12 @@ section{background:#fff;border-radius:.6rem;padding:.6rem .8rem;margin:.7rem 0;
 .valid .big{color:#1b7f3b}.invalid .big{color:#b3261e}.incomplete .big{color:#b36b00}
 table{border-collapse:collapse;width:100%;font-size:.95rem}
 th,td{text-align:left;padding:.25rem .35rem;border-bottom:1px solid #e4e0d6;
- vertical-align:top;overflow-wrap:anywhere}
+ vertical-align:top}
+td,th{overflow-wrap:anywhere}
+th.nw,td.nw{white-space:nowrap}
 td.n,th.n{text-align:right}
-code{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:.9em;word-break:break-all}
+code{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:.85em}
+code.fp{white-space:nowrap}
 .c{display:inline-block;min-width:1.9em;padding:.05em .25em;margin:.1em .12em;
  border:1px solid #9b978d;border-radius:.3em;background:#fffdf8;text-align:center;
  font-weight:600;white-space:nowrap}
@@ -198,7 +201,8 @@ class _Page:
         if v == VALID:
             lines.append(f"<p>{self.t('valid_long')}</p>")
             if r.winner is not None:
-                totals = " – ".join(str(t) for t in r.totals)
+                # The winner's total first: "12 – 11".
+                totals = " – ".join(str(t) for t in sorted(r.totals, reverse=True))
                 who = self.side(r.winner)
                 lines.append(f"<p>{self.tx('winner', who=who, totals=totals)}</p>")
         elif v == INVALID:
@@ -235,10 +239,10 @@ class _Page:
         for s in t.seats:
             side = self.tx("team", n=s.seat % 2 + 1) if t.players == 4 else ""
             rows.append(f"<tr><td class='n'>{s.seat}</td><td>{self.seat(s.seat)}</td>"
-                        + (f"<td>{side}</td>" if t.players == 4 else "")
-                        + f"<td><code>{html.escape(s.fingerprint)}</code></td></tr>")
-        head = (f"<tr><th class='n'>{self.t('seat')}</th><th>{self.t('name')}</th>"
-                + (f"<th>{self.t('side')}</th>" if t.players == 4 else "")
+                        + (f"<td class='nw'>{side}</td>" if t.players == 4 else "")
+                        + f"<td><code class='fp'>{html.escape(s.fingerprint)}</code></td></tr>")
+        head = (f"<tr><th class='n nw'>{self.t('seat')}</th><th class='nw'>{self.t('name')}"
+                "</th>" + (f"<th class='nw'>{self.t('side')}</th>" if t.players == 4 else "")
                 + f"<th>{self.t('key')}</th></tr>")
         info = [self.tx("game", id=t.game.hex()[:16], players=t.players),
                 f"{self.t('rules')}: {html.escape(t.rules.describe(self.lang))}"]
@@ -305,7 +309,11 @@ class _Page:
         return "".join(items)
 
     def _sides(self) -> list[str]:
-        return [self.side(i) for i in range(2)] if self.players in (2, 4) else []
+        """Column heads of the score tables: the seats, or the teams (their members are
+        in the players' table)."""
+        if self.players == 4:
+            return [self.tx("team", n=i + 1) for i in range(2)]
+        return [self.seat(i) for i in range(2)] if self.players == 2 else []
 
     def score(self, h: dict) -> str:
         s = h["score"]

@@ -218,10 +218,14 @@ def test_an_unwritable_page_is_a_usage_error(four, tmp_path):
 
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+PHONE = (390, 844)
+# Headless Chromium lays a page out at least 500 px wide whatever --window-size says, so
+# the page is measured in a frame of the phone's size; the measuring script is the
+# test's, in a copy (the page itself needs none).
 _MEASURE = """<script>
 addEventListener('load', () => {
   const d = document.documentElement;
-  document.body.setAttribute('data-measure', JSON.stringify(
+  parent.document.body.setAttribute('data-measure', JSON.stringify(
     {scroll: d.scrollWidth, client: d.clientWidth, inner: innerWidth}));
 });
 </script>"""
@@ -233,8 +237,27 @@ def _chromium(tmp_path: Path, *args: str) -> subprocess.CompletedProcess:
     return subprocess.run(
         [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu",
          "--disable-background-networking", "--no-first-run", "--disable-extensions",
-         f"--user-data-dir={profile}", "--window-size=390,844", *args],
+         "--allow-file-access-from-files", f"--user-data-dir={profile}",
+         f"--window-size={PHONE[0]},{PHONE[1]}", *args],
         capture_output=True, text=True, timeout=120)
+
+
+def _measure(page: str, tmp_path: Path) -> tuple[dict, Node]:
+    """The page's widths in a phone-sized frame, and the rendered page's body."""
+    tmp_path.mkdir(parents=True, exist_ok=True)
+    (tmp_path / "measured.html").write_text(page.replace("</body>", _MEASURE + "</body>"),
+                                            encoding="utf-8")
+    frame = tmp_path / "phone.html"
+    frame.write_text('<!DOCTYPE html><html><head><meta charset="utf-8"></head>'
+                     '<body style="margin:0"><iframe src="measured.html" style="border:0;'
+                     f'width:{PHONE[0]}px;height:{PHONE[1]}px"></iframe></body></html>',
+                     encoding="utf-8")
+    done = _chromium(tmp_path, "--dump-dom", frame.as_uri())
+    assert done.returncode == 0, done.stderr[-2000:]
+    root, _ = parse_dom(done.stdout)
+    (body,) = root.find_all("body")
+    assert "data-measure" in body.attrs, "the page did not load in the frame"
+    return json.loads(body.attrs["data-measure"]), body
 
 
 @pytest.mark.skipif(CHROMIUM is None, reason="headless Chromium is not installed "
@@ -242,23 +265,23 @@ def _chromium(tmp_path: Path, *args: str) -> subprocess.CompletedProcess:
 def test_chromium_renders_the_page_at_a_phones_width(four, tmp_path):
     _, out = four
     page = out.read_text(encoding="utf-8")
-    # The page needs no script; the measuring one is the test's, in a copy.
-    measured = tmp_path / "measured.html"
-    measured.write_text(page.replace("</body>", _MEASURE + "</body>"), encoding="utf-8")
-    done = _chromium(tmp_path, "--dump-dom", measured.as_uri())
-    assert done.returncode == 0, done.stderr[-2000:]
-    root, _ = parse_dom(done.stdout)
-    (body,) = root.find_all("body")
-    m = json.loads(body.attrs["data-measure"])
-    assert m["inner"] <= 400  # the phone's width was honoured
+    m, _ = _measure(page, tmp_path)
+    assert m["inner"] == PHONE[0]
     assert m["scroll"] <= m["client"], f"the page overflows a phone's width: {m}"
-    text = body.text()
-    assert "VALID" in text and HOSTILE in text and "Score sheet" in text
+    # The measure sees an overflow when there is one.
+    wide = page.replace("<main>", '<main><div style="width:600px">wide</div>')
+    m_wide, _ = _measure(wide, tmp_path / "wide")
+    assert m_wide["scroll"] > m_wide["client"]
+    # What the browser shows: the verdict, the names as typed, the cards.
     shot = tmp_path / "page.png"
     done = _chromium(tmp_path, f"--screenshot={shot}", out.as_uri())
-    assert done.returncode == 0 and shot.exists()
-    width = int.from_bytes(shot.read_bytes()[16:20], "big")  # the PNG's IHDR width
-    assert width == 390
+    assert done.returncode == 0 and shot.exists(), done.stderr[-2000:]
+    assert int.from_bytes(shot.read_bytes()[16:20], "big") == PHONE[0]  # PNG IHDR width
+    done = _chromium(tmp_path, "--dump-dom", out.as_uri())
+    root, tags = parse_dom(done.stdout)
+    text = root.text()
+    assert "VALID" in text and HOSTILE in text and "Score sheet" in text and "♦" in text
+    assert "script" not in tags
 
 
 def parse_dom(dom: str) -> tuple[Node, list[str]]:
