@@ -25,6 +25,7 @@ __all__ = [
     "Resumed",
     "ChoiceRefused",
     "Lobby",
+    "Spectators",
     "Listening",
     "Chat",
     "MAX_CHAT",
@@ -126,6 +127,15 @@ class Lobby:
     """Seats filling before the game starts: (name, fingerprint) or None per seat."""
 
     seats: tuple[tuple[str, str] | None, ...]
+
+
+@dataclass(frozen=True)
+class Spectators:
+    """Who is watching the table now (display names, as each spectator chose it; the
+    host's word, unsigned), and how many spectators the host admits at most."""
+
+    names: tuple[str, ...]
+    limit: int = 0
 
 
 class OutcomeError(enum.StrEnum):

@@ -28,6 +28,7 @@ from .events import (
     OutcomeError,
     Resumed,
     SeatController,
+    Spectators,
     Waiting,
     clean_chat,
 )
@@ -46,6 +47,7 @@ __all__ = [
     "Resumed",
     "ChoiceRefused",
     "Lobby",
+    "Spectators",
     "Listening",
     "Chat",
     "MAX_CHAT",

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from .cards import Card
-from .events import Lobby, Resumed, Waiting
+from .events import Lobby, Resumed, Spectators, Waiting
 from .rules import (
     CutEvent,
     CutterChoice,
@@ -116,6 +116,8 @@ class TableState:
     redeals: int = 0
     #: Seats that dropped, with the seconds they have left to come back.
     waiting: tuple[tuple[int, int], ...] = ()
+    #: Who is watching (spectators' names, as the host reports them).
+    spectators: tuple[str, ...] = ()
     #: The match's end: the winning side (None: not over), or why it stopped.
     winner_side: int | None = None
     done: MatchDone | None = None
@@ -370,4 +372,5 @@ _HANDLERS = {
     Aborted: TableState._on_aborted,
     Waiting: TableState._on_waiting,
     Resumed: TableState._on_resumed,
+    Spectators: lambda st, ev: replace(st, spectators=tuple(ev.names)),
 }

@@ -64,6 +64,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
                  "Vous avez coupé et tiré {card} : la garder ou la poser sur la table ?"),
     "keep": ("[k]eep it", "[g]arder"),
     "place": ("[p]lace it", "[p]oser"),
+    "ev_watching": ("watching: {names}", "spectateurs : {names}"),
+    "nobody_watching": ("nobody", "personne"),
     "waiting_for": ("waiting for {name}…", "on attend {name}…"),
     "hint_takes": ("takes {opts}", "prend {opts}"),
     "hint_stays": ("stays on the table", "reste sur la table"),

@@ -17,6 +17,7 @@ _COMMAND_MODULES = (
     "cli.play",  # play, host, join: the terminal client
     "cli.net",  # bot, host --headless: headless peers
     "cli.replay",  # replay: audit a log
+    "cli.watch",  # watch: a spectator at a table
     "cli.simulate",  # simulate, arena: bots against bots, offline
     "cli.arena",  # arena: one bot level against another, duplicate matches
 )

@@ -33,6 +33,7 @@ from chkobba_p2p.peer import (
     Waiting,
     host_match,
 )
+from chkobba_p2p.spectate import MAX_SPECTATORS
 from chkobba_p2p.transcript import data_dir, default_log_path, load_identity
 from chkobba_p2p.wire import Identity, fingerprint
 
@@ -200,6 +201,7 @@ def cmd_host(args: argparse.Namespace) -> int:
                         name=args.name, identity=identity, log_path=log_path,
                         beacon=not args.no_beacon,
                         shuffle_proofs=not getattr(args, "no_shuffle_proofs", False),
+                        spectators=args.spectators,
                         timeouts=_timeouts(args),
                         # A crashed host resumes only where its peers can find it again.
                         state_path=state if args.port else None)
@@ -312,6 +314,16 @@ def _common(p: argparse.ArgumentParser) -> None:
                    help="headless: print only the log and the result")
 
 
+def _spectator_count(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not 0 <= n <= MAX_SPECTATORS:
+        raise argparse.ArgumentTypeError(f"from 0 to {MAX_SPECTATORS}, not {n}")
+    return n
+
+
 def add_host_options(p: argparse.ArgumentParser) -> None:
     """Every option of ``chkobba host`` (the terminal client's and the headless host's
     alike, so that they cannot drift apart): the table, the rules, local bots, the
@@ -327,6 +339,10 @@ def add_host_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--headless", action="store_true",
                    help="no screen: a bot plays the host's seat (see 'chkobba bot')")
     p.add_argument("--no-beacon", action="store_true", help="do not announce on the LAN")
+    p.add_argument("--spectators", type=_spectator_count, default=0, metavar="N",
+                   help=f"let up to N people watch with 'chkobba watch' (0..{MAX_SPECTATORS}; "
+                        "default 0: no spectators). Shown in the lobby and the LAN "
+                        "announcement; the players see who is watching")
     p.add_argument("--no-shuffle-proofs", action="store_true",
                    help="shuffles without zero-knowledge proofs (faster; a stacked deck "
                         "is then caught only at the end-of-hand audit)")

@@ -253,6 +253,7 @@ def cmd_host(args: argparse.Namespace) -> int:
                           name=name, identity=identity, log_path=log_path,
                           beacon=not args.no_beacon,
                           shuffle_proofs=not args.no_shuffle_proofs,
+                          spectators=args.spectators,
                           timeouts=Timeouts(reconnect=args.reconnect_timeout,
                                             turn=args.turn_timeout),
                           leave_on_cancel=True)

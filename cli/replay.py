@@ -123,6 +123,9 @@ def describe(report: AuditReport, hand: int | None = None) -> list[str]:
     if isinstance(h.get("seat"), int):
         out.append(f"written by seat {h['seat']} ({h.get('name', '?')}), "
                    f"{h.get('software', '?')}, {h.get('created', '?')} (unsigned header)")
+    elif h.get("spectator") is True:
+        out.append(f"written by a spectator ({h.get('name', '?')}), "
+                   f"{h.get('software', '?')}, {h.get('created', '?')} (unsigned header)")
     t = report.table
     if t is None:
         return out

@@ -53,6 +53,7 @@ from chkobba_p2p.peer import (
     Outcome,
     Resumed,
     SeatController,
+    Spectators,
     Waiting,
     clean_chat,
 )
@@ -338,6 +339,9 @@ class TuiApp:
             self._waiting_line = (ev.seat, self.events[-1])
         elif isinstance(ev, Resumed):
             self.log(("class:ok", t("ev_back", name=self.who(ev.seat))))
+        elif isinstance(ev, Spectators):
+            names = ", ".join(ev.names) if ev.names else t("nobody_watching")
+            self.log(("", t("ev_watching", names=names)))
         elif isinstance(ev, Chat):
             name = t("you") if self._own_chat else self.who(ev.seat)
             self.log(("class:chat", t("ev_chat", name=name, text=ev.text)))
