@@ -310,6 +310,7 @@ def test_chkobba_watch_between_processes(tmp_path):
             break
     assert port is not None
     watch = subprocess.Popen(cli_command("watch", f"127.0.0.1:{port}", "--name", "Amel",
+                                         "--lang", "en",
                                          "--log", str(tmp_path / "watch.chklog")),
                              cwd=REPO_ROOT, env=env, stdout=subprocess.PIPE,
                              stderr=subprocess.PIPE, text=True)
@@ -322,3 +323,36 @@ def test_chkobba_watch_between_processes(tmp_path):
     assert "watching (1/1): Amel" in out and " plays " in out and "seeds open" in out
     assert re.search(r"^VALID: complete: seat \d wins", out, re.M), out
     assert audit_log(tmp_path / "watch.chklog").verdict == VALID
+
+
+
+@pytest.mark.parametrize(("lang", "words"), [("en", [" plays ", "VALID"]),
+                                             ("fr", [" joue ", "VALIDE", "manche 1"])])
+def test_the_commentary_speaks_french_and_english(lang, words):
+    import importlib
+    import io
+
+    from test_audit_support import play
+    from test_net_support import REPO_ROOT  # noqa: F401 - the client package is importable
+
+    from chkobba_p2p.observer import Observer
+    narrator_cls = importlib.import_module(_client_module("watch")).Narrator
+    played = play(2, seed=3, key=b"narrate")
+    out = io.StringIO()
+    narrator = narrator_cls(out, lang=lang)
+    obs = Observer()
+    for body in played.sessions[0].bodies:
+        for ev in obs.feed(body):
+            narrator(ev)
+    narrator(obs.end())
+    text = out.getvalue()
+    assert all(w in text for w in words), text[-500:]
+
+
+def _client_module(name: str) -> str:
+    """The client's module ``name`` under whichever package name the client is installed."""
+    import importlib.util
+    for package in ("chkobba_cli", "cli"):
+        if importlib.util.find_spec(package) is not None:
+            return f"{package}.{name}"
+    raise AssertionError("the client package is not importable")
