@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from .cards import Card
-from .events import Lobby, Resumed, Spectators, Waiting
+from .events import Lobby, Restored, Resumed, Spectators, Waiting
 from .rules import (
     CutEvent,
     CutterChoice,
@@ -118,6 +118,8 @@ class TableState:
     waiting: tuple[tuple[int, int], ...] = ()
     #: Who is watching (spectators' names, as the host reports them).
     spectators: tuple[str, ...] = ()
+    #: Of those, the seats that said they were stepping away (not a lost connection).
+    away: tuple[int, ...] = ()
     #: The match's end: the winning side (None: not over), or why it stopped.
     winner_side: int | None = None
     done: MatchDone | None = None
@@ -345,14 +347,24 @@ class TableState:
                        turn=None)
 
     def _on_aborted(self, ev: Aborted) -> TableState:
-        return replace(self, aborted=ev, turn=None)
+        # A resignation decides the match: the resigner's side loses.
+        return replace(self, aborted=ev, turn=None,
+                       winner_side=ev.winner_side(self.players or 2))
 
     def _on_waiting(self, ev: Waiting) -> TableState:
         rest = tuple(w for w in self.waiting if w[0] != ev.seat)
-        return replace(self, waiting=rest + ((ev.seat, ev.seconds),))
+        away = tuple(s for s in self.away if s != ev.seat) + ((ev.seat,) if ev.away else ())
+        return replace(self, waiting=rest + ((ev.seat, ev.seconds),), away=away)
 
     def _on_resumed(self, ev: Resumed) -> TableState:
-        return replace(self, waiting=tuple(w for w in self.waiting if w[0] != ev.seat))
+        return replace(self, waiting=tuple(w for w in self.waiting if w[0] != ev.seat),
+                       away=tuple(s for s in self.away if s != ev.seat))
+
+    def _on_restored(self, ev: Restored) -> TableState:
+        """The whole picture again from a resumed game's replayed events (what the local
+        display knew before the crash is dropped: the log is the truth)."""
+        st = TableState(my_fingerprint=self.my_fingerprint).with_table(ev.table, ev.seat)
+        return st.apply_all(ev.events)
 
 
 _HANDLERS = {
@@ -373,4 +385,5 @@ _HANDLERS = {
     Waiting: TableState._on_waiting,
     Resumed: TableState._on_resumed,
     Spectators: lambda st, ev: replace(st, spectators=tuple(ev.names)),
+    Restored: TableState._on_restored,
 }

@@ -183,7 +183,7 @@ class Spectator:
                     self.on_event(Spectators(*names))
             elif t == "wait":
                 if isinstance(msg.get("seat"), int) and isinstance(msg.get("secs"), int):
-                    self.on_event(Waiting(msg["seat"], msg["secs"]))
+                    self.on_event(Waiting(msg["seat"], msg["secs"], msg.get("away") is True))
             elif t == "back" and isinstance(msg.get("seat"), int):
                 self.on_event(Resumed(msg["seat"]))
             elif t == "chat":
