@@ -86,7 +86,7 @@ def run(args: argparse.Namespace) -> int:
     _out(report.summary(), to_stderr=err)
     if args.html:
         from .replay_html import render_html  # only when asked: the page is a big module
-        page = render_html(report, args.lang or detect_lang())
+        page = render_html(report, args.lang or detect_lang(), _interrupted(args.log, report))
         try:
             with open(args.html, "w", encoding="utf-8") as f:
                 f.write(page)
@@ -108,6 +108,18 @@ def run(args: argparse.Namespace) -> int:
                       file=sys.stderr)
                 return EXIT_USAGE
     return report.exit_code
+
+
+def _interrupted(path: str, report: AuditReport) -> list[object]:
+    """The public events of the hand a game stopped in (none for a complete match)."""
+    if report.verdict == VALID:
+        return []
+    from chkobba_p2p.audit import read_log
+    from chkobba_p2p.timeline import build_timeline
+    log = read_log(path)
+    tl = build_timeline(log.bodies, tail=log.tail)
+    hands = sum(1 for r in report.records if r["type"] == "hand")
+    return [f.event for f in tl.frames if f.hand == hands + 1]
 
 
 def _side(side: int, players: int) -> str:

@@ -16,7 +16,7 @@ from collections.abc import Iterable, Sequence
 from chkobba_p2p.audit import INVALID, VALID, AuditReport
 from chkobba_p2p.cards import Card, FigureConvention, card
 from chkobba_p2p.record import teams
-from chkobba_p2p.rules import Ruleset
+from chkobba_p2p.rules import CutEvent, DealEvent, PlayEvent, Ruleset
 
 __all__ = ["render_html"]
 
@@ -62,6 +62,9 @@ _WORDS: dict[str, tuple[str, str]] = {
     "plays_cut_keep": ("{who} keeps the drawn card", "{who} garde la carte tirée"),
     "plays_cut_place": ("{who} places {card} on the table", "{who} pose {card} sur la table"),
     "takes": ("takes", "prend"),
+    "stopped": ("✗ Entry #{entry}, by {who}: refused (see the verdict)",
+                "✗ Entrée n°{entry}, de {who} : refusée (voir le verdict)"),
+    "stopped_here": ("The game stopped here.", "La partie s'est arrêtée ici."),
     "deal_more": ("— {n} more cards each —", "— {n} cartes de plus chacun —"),
     "stays": ("stays on the table", "reste sur la table"),
     "rest": ("{who} takes the rest: {cards}", "{who} ramasse le reste : {cards}"),
@@ -119,6 +122,7 @@ code.fp{white-space:nowrap}
 ol.plays{padding-left:1.6rem;margin:.2rem 0}
 ol.plays li{margin:.15rem 0}
 .chk{font-weight:700;color:#6a1b9a}
+li.stop{color:#b3261e}
 .who{font-weight:600}
 .muted{color:#5c5c5c;font-size:.9rem}
 footer{font-size:.85rem;color:#5c5c5c;margin:1rem 0 2rem}
@@ -128,6 +132,7 @@ footer{font-size:.85rem;color:#5c5c5c;margin:1rem 0 2rem}
 class _Page:
     def __init__(self, report: AuditReport, lang: str) -> None:
         self.r = report
+        self.interrupted: list[object] = []
         self.lang = lang if lang in ("en", "fr") else "en"
         table = report.table
         self.players = table.players if table is not None else 0
@@ -183,6 +188,8 @@ class _Page:
         hands = [x for x in r.records if x.get("type") == "hand"]
         for h in hands:
             parts.append(self.hand(h))
+        if self.interrupted:
+            parts.append(self.unfinished(len(hands) + 1))
         if hands:
             parts.append(self.sheet(hands))
         parts.append(self.notes())
@@ -281,6 +288,33 @@ class _Page:
         out.append(self.score(h))
         return f'<section class="hand" id="hand-{html.escape(str(n))}">{"".join(out)}</section>'
 
+    def unfinished(self, number: int) -> str:
+        """The hand the game stopped in, as the table saw it, and where it stopped."""
+        items = []
+        for ev in self.interrupted:
+            if isinstance(ev, DealEvent):
+                table = [c.text for who, c in zip(ev.recipients, ev.cards, strict=True)
+                         if who is None and c is not None]
+                if table:
+                    items.append(f"<li class='deal'>{self.t('opening')}: {self.cards(table)}</li>")
+            elif isinstance(ev, CutEvent):
+                key = "plays_cut_keep" if ev.keep else "plays_cut_place"
+                card_html = self.card(ev.card.text if ev.card is not None else None)
+                line = self.tx(key, who=self.seat(ev.seat), card=card_html)
+                items.append(f"<li class='cut'>{line}</li>")
+            elif isinstance(ev, PlayEvent):
+                what = (f"{self.t('takes')} {self.cards(c.text for c in sorted(ev.capture))}"
+                        if ev.capture else f"<span class='muted'>{self.t('stays')}</span>")
+                items.append(f"<li class='play'>{self.seat(ev.seat)} {self.card(ev.card.text)} "
+                             f"{what}</li>")
+        r = self.r
+        stop = self.tx("stopped", entry=str(r.entry), who=self.seat(r.blamed)) \
+            if r.verdict == INVALID else self.t("stopped_here")
+        items.append(f"<li class='stop'><b>{stop}</b></li>")
+        return (f'<section class="hand unfinished" id="hand-{number}">'
+                f"<h2>{self.tx('hand', n=number)}</h2><h3>{self.t('plays')}</h3>"
+                f"<ol class='plays'>{''.join(items)}</ol></section>")
+
     def plays(self, h: dict) -> str:
         items = []
         deals = 0
@@ -368,6 +402,11 @@ class _Page:
         return f'<section id="notes">{"".join(out)}</section>' if out else ""
 
 
-def render_html(report: AuditReport, lang: str = "en") -> str:
-    """The audited match as a self-contained HTML page, in English or French."""
-    return _Page(report, lang).render()
+def render_html(report: AuditReport, lang: str = "en",
+                interrupted: Sequence[object] = ()) -> str:
+    """The audited match as a self-contained HTML page, in English or French.
+    ``interrupted``: for a game stopped in the middle of a hand (a violation), the public
+    events of that hand up to there (:mod:`chkobba_p2p.timeline`), shown before the end."""
+    page = _Page(report, lang)
+    page.interrupted = list(interrupted)
+    return page.render()

@@ -208,6 +208,11 @@ def test_a_cheat_shows_the_blamed_player_and_the_offending_entry(tmp_path):
     (blame,) = verdict.find_all("p", "blame")
     assert "peer1" in blame.text() and report.table.seats[1].fingerprint in blame.text()
     assert f"#{report.entry}" in verdict.text() and "illegal_move" in verdict.text()
+    # The hand the game stopped in, as the table saw it, up to the refused entry.
+    (hand,) = root.find_all("section", "unfinished")
+    (stop,) = hand.find_all("li", "stop")
+    assert f"#{report.entry}" in stop.text() and "peer1" in stop.text()
+    assert hand.find_all("li")[-1] is stop
 
 
 def test_an_unwritable_page_is_a_usage_error(four, tmp_path):
