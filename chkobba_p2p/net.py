@@ -511,7 +511,8 @@ class HostPeer(_Peer):
             if self.stepping_away:
                 await self._away_on_cancel(list(self.links.values()))
             elif self.config.leave_on_cancel:
-                await self._leave_on_cancel(list(self.links.values()))
+                await self._leave_on_cancel(
+                    [*self.links.values(), *(lk for _, lk in self.spectators.values())])
             raise
         return self.outcome()
 
