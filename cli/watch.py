@@ -189,13 +189,12 @@ class Narrator:
         self.say(f"{head}{where}: {v.code + ': ' if v.code else ''}{v.reason}{blame}")
 
 
-def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser(
-        "watch", help="watch a table as a spectator (the host must allow spectators)",
-        description="Watch a game at HOST[:PORT] without a seat: every play as the table "
-        "shows it, each hand's cards once its seeds are opened, the scores, and a cheat "
-        "the moment it is caught (every entry is checked as 'chkobba replay' does). Keeps "
-        "its own copy of the signed log. The host must have started with --spectators N.")
+def add_arguments(command: str, p: argparse.ArgumentParser) -> None:
+    p.description = ("Watch a game at HOST[:PORT] without a seat: every play as the table "
+                     "shows it, each hand's cards once its seeds are opened, the scores, and "
+                     "a cheat the moment it is caught (every entry is checked as 'chkobba "
+                     "replay' does). Keeps its own copy of the signed log. The host must have "
+                     "started with --spectators N.")
     p.add_argument("address", metavar="HOST[:PORT]")
     p.add_argument("--name", default="spectator", help="the name the players see")
     p.add_argument("--log", metavar="FILE", help="where to keep the log copy (default: the "
