@@ -53,8 +53,14 @@ def add_arguments(command: str, p: argparse.ArgumentParser) -> None:
     p.add_argument("--html", metavar="FILE", help="also write the audited match as one web "
                    "page (players and key fingerprints, the verdict, every hand and play, the "
                    "score sheet) to FILE: self-contained, nothing fetched, readable on a phone")
+    p.add_argument("--view", action="store_true",
+                   help="step through the game on the terminal client's table: ←/→ a move, "
+                   "PgUp/PgDn a hand, Home/End, s the score sheet, q to quit; the verdict in "
+                   "a banner, an offending entry highlighted with the player it blames")
     p.add_argument("--lang", choices=LANGS, default=None,
-                   help="language of the --html page (default: from the locale)")
+                   help="language of --html and --view (default: from the locale)")
+    p.add_argument("--no-color", action="store_true", help="--view without colours (also: "
+                   "the NO_COLOR environment variable)")
     p.add_argument("--workers", type=int, default=None, metavar="N",
                    help="processes that check shuffle proofs alongside the audit (default: 2 "
                    "with 3 cores or more, else 0). The verdict is the same either way")
@@ -81,7 +87,12 @@ def run(args: argparse.Namespace) -> int:
         print(f"chkobba replay: no hand {args.hand} in this log "
               f"({len(hands)} hand{'s' if len(hands) != 1 else ''} audited)", file=sys.stderr)
         return EXIT_USAGE
-    if not args.quiet:
+    if args.view:
+        if not (sys.stdin.isatty() and sys.stdout.isatty()):
+            print("chkobba replay: --view needs a terminal", file=sys.stderr)
+            return EXIT_USAGE
+        _view(args)
+    elif not args.quiet:
         for line in describe(report, hand=args.hand):
             _out(line, to_stderr=err)
     _out(report.summary(), to_stderr=err)
@@ -109,6 +120,20 @@ def run(args: argparse.Namespace) -> int:
                       file=sys.stderr)
                 return EXIT_USAGE
     return report.exit_code
+
+
+def _view(args: argparse.Namespace) -> None:
+    import os
+
+    from chkobba_p2p.audit import read_log
+    from chkobba_p2p.timeline import build_timeline
+
+    from .tui.replay import ReplayViewer  # prompt_toolkit only when asked
+    log = read_log(args.log)
+    viewer = ReplayViewer(build_timeline(log.bodies, tail=log.tail),
+                          lang=args.lang or detect_lang(),
+                          color=not (args.no_color or os.environ.get("NO_COLOR")))
+    viewer.run()
 
 
 def _interrupted(path: str, report: AuditReport) -> list[object]:
