@@ -262,21 +262,11 @@ def test_a_spectator_observer_refuses_a_genesis_not_signed_by_its_host(tmp_path)
 
 
 async def test_the_lobby_and_the_lan_announcement_show_the_spectator_places(tmp_path):
-    udp = trio.socket.socket(trio.socket.AF_INET, trio.socket.SOCK_DGRAM)
-    await udp.bind(("127.0.0.1", 0))
-    beacon_port = udp.getsockname()[1]
-    config = host_config(tmp_path, 2, spectators=3)
-    config.beacon, config.beacon_port = True, beacon_port
-    host = HostPeer(config, Recording(1))
+    host = HostPeer(host_config(tmp_path, 2, spectators=3), Recording(1))
     async with trio.open_nursery() as nursery:
         port = await nursery.start(host.run)
-        with udp:
-            while True:
-                data, _ = await udp.recvfrom(2048)
-                beacon = wire.decode(data)
-                if beacon.get("port") == port:
-                    break
-        assert beacon["watch"] == 3
+        # What the LAN announcement (DNS-SD TXT record, PROTOCOL.md 15) says.
+        assert host._facts().txt()["spectators"] == "3"
         watcher = await RawClient.connect(port)
         assert (await watcher.receive())["t"] == "host"
         await watcher.send(watch_message("Amel", 1))
