@@ -348,6 +348,8 @@ def cmd_join(args: argparse.Namespace) -> int:
     name = (args.name or _default_name("guest"))[:MAX_NAME]
     key_path = Path(args.identity) if args.identity else data_dir() / "identity.key"
     identity = load_identity(key_path)
+    # One saved game per table: a join elsewhere must not replace the secrets of a game
+    # this identity stepped away from (nor be stopped as "open in another terminal").
     state = saved_game_path(identity.fingerprint, address)
     if (lock := _lock_seat(state)) is None:
         return EXIT_NO_GAME
