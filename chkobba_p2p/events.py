@@ -209,6 +209,9 @@ class OutcomeError(enum.StrEnum):
     HOST_KEY_MISMATCH = "host_key_mismatch"
     BAD_GENESIS = "bad_genesis"  # the host's genesis entry did not check out
     ABORTED = "aborted"  # the game ended with an abort (see Outcome.aborted.code)
+    #: This identity holds a seat in the host's running game, but the game's saved state
+    #: (its secrets) is not here: nothing was signed; come back from the machine played on.
+    SAVED_GAME_MISSING = "saved_game_missing"
 
 
 @dataclass

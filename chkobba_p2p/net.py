@@ -148,6 +148,21 @@ def _code_name(code: object) -> str:
         return OutcomeError.CONNECTION_CLOSED
 
 
+def _refused(exc: BaseException) -> bool:
+    """Whether a failed connect was refused (nobody listening), looking through the
+    causes and groups ``trio.open_tcp_stream`` wraps its attempts' errors in."""
+    seen: list[BaseException] = [exc]
+    while seen:
+        e = seen.pop()
+        if isinstance(e, ConnectionRefusedError):
+            return True
+        if isinstance(e, BaseExceptionGroup):
+            seen.extend(e.exceptions)
+        if e.__cause__ is not None:
+            seen.append(e.__cause__)
+    return False
+
+
 class LinkClosed(Exception):
     """The connection ended (EOF, reset, or closed by us); ``error`` if the other end
     sent an error message first."""
@@ -1087,6 +1102,9 @@ class ClientPeer(_Peer):
         self.saved: SavedGame | None = None
         self.resumed_entries = 0
         self._was_connected = False  # the last connection got past its welcome
+        #: Some connection of this run got past its welcome: only then may a lost host
+        #: spend its allowance and be blamed (PROTOCOL.md 12.4).
+        self._ever_connected = False
         self._welcome_seat = -1
         self._host_away = False  # the host said it steps away
         self._try_resume()
@@ -1178,6 +1196,10 @@ class ClientPeer(_Peer):
         if self.session is not None:  # resumed from the log: the picture first
             s = self.session
             self.emit(Restored(s.table, s.seat, s.replayed))
+            if s.finished:  # the log already ends in a done or a signed abort
+                self.error = "this game is already over (its log holds the end); " \
+                    "nothing to rejoin"
+                self.finished.set()
         async with trio.open_nursery() as nursery:
             self.nursery = nursery
             nursery.start_soon(self._connect_loop)
@@ -1203,13 +1225,24 @@ class ClientPeer(_Peer):
             try:
                 stream = await trio.open_tcp_stream(self.host, self.port)
             except OSError as exc:
-                if self.session is None:
+                # A saved game, but no connection yet in this run: the host may simply
+                # have closed the table.  Nothing proves it left the game, so nothing is
+                # signed against it; the saved state stays for another try (12.4).
+                if self.session is None or not self._ever_connected:
                     if first_deadline is None:
                         first_deadline = trio.current_time() + self.config.connect_retry
                     if trio.current_time() < first_deadline:
                         await trio.sleep(0.05)
                         continue
-                    self.error = f"cannot connect to {self.host}:{self.port}: {exc}"
+                    where = _address(self.host, self.port)
+                    if self.session is None:
+                        self.error = f"cannot connect to {where}: {exc}"
+                    elif _refused(exc):
+                        self.error = (f"cannot reach {where}: nobody is listening there "
+                                      "(the host may have closed the table); try again "
+                                      "later")
+                    else:
+                        self.error = f"cannot reach {where} ({exc}); try again later"
                     self.error_code = OutcomeError.CONNECT_FAILED
                     self.finished.set()
                     return
@@ -1262,6 +1295,19 @@ class ClientPeer(_Peer):
                     link.send_msg(hello)
                     welcome_body, welcome = await link.receive()
                     self._welcome_seat = hs.on_welcome(welcome, welcome_body)
+                    have = welcome.get("have")
+                    if s is None and isinstance(have, int) and have > 0:
+                        # A fresh hello taken back as a resume (PROTOCOL.md 5): this
+                        # identity is seated in a running game whose secrets are not
+                        # here.  Nothing it replays could be checked as ours: sign
+                        # nothing, blame no one.
+                        self.error = ("you already have a seat in this game, but its saved "
+                                      "state is not on this machine: come back from the "
+                                      "machine you played on")
+                        self.error_code = OutcomeError.SAVED_GAME_MISSING
+                        link.finish()
+                        nursery.cancel_scope.cancel()
+                        return True
             except LinkClosed as exc:
                 link.finish()
                 nursery.cancel_scope.cancel()
@@ -1296,7 +1342,7 @@ class ClientPeer(_Peer):
             self.host_key = hs.host_key
             self._host_caps = hs.host_caps
             self.link = self._last_link = link
-            self._was_connected = True
+            self._was_connected = self._ever_connected = True
             self._host_away = False
             if self.clock is not None:
                 self.clock.back(0, trio.current_time())

@@ -178,7 +178,9 @@ def _finish(result, ui, address: str | None = None) -> int:
         print("error: " + t("join_error", addr=address, why=t("join_timeout", n="?")),
               file=sys.stderr)
         return EXIT_NO_GAME
-    if o is not None and o.table is None and not result.left:
+    # No table, or a saved game that got no connection (an error, and nothing signed).
+    if o is not None and not result.left and (o.table is None or (
+            o.error and o.aborted is None and o.done is None)):
         why = _explain(safe_text(o.error, 1000), t) if o.error else t("err_closed")
         print("error: " + t("join_error", addr=address, why=why), file=sys.stderr)
         return EXIT_NO_GAME

@@ -1,0 +1,160 @@
+"""Coming back without a game to come back to: a seat whose saved state is not on this
+machine, a host that already closed the table, a saved game that is already over.  None of
+them may sign anything against the host (PROTOCOL.md 12.4, 13)."""
+
+from __future__ import annotations
+
+import dataclasses
+import shutil
+import socket
+
+import trio
+from test_net_support import GatedBot, host_config, join_config
+
+from chkobba_p2p.net import ClientPeer, HostPeer
+from chkobba_p2p.peer import BotController, OutcomeError, Waiting
+from chkobba_p2p.transcript import read_transcript
+from chkobba_p2p.wire import ErrorCode, Identity, open_entry
+
+
+def _free_tcp_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class HostWatcher(BotController):
+    """The host's bot; ``away`` is set once the host reports seat 1 away."""
+
+    def __init__(self) -> None:
+        super().__init__("greedy", 0)
+        self.away = trio.Event()
+
+    def on_event(self, event: object) -> None:
+        if isinstance(event, Waiting) and event.seat == 1:
+            self.away.set()
+
+
+async def _play_then_vanish(nursery: trio.Nursery, tmp_path, port: int, identity: Identity,
+                            state, gate: GatedBot) -> ClientPeer:
+    """A joiner with a saved game plays until its second move, then its process "dies"
+    (no leave signed; its socket closed)."""
+    cfg = dataclasses.replace(join_config(tmp_path, port, "amel"), identity=identity,
+                              state_path=state)
+    peer = ClientPeer(cfg, gate)
+    scope = trio.CancelScope()
+
+    async def run() -> None:
+        with scope:
+            await peer.run()
+
+    nursery.start_soon(run)
+    await gate.holding.wait()
+    scope.cancel()
+    assert peer._last_link is not None
+    await peer._last_link.stream.aclose()
+    return peer
+
+
+async def test_a_seat_without_its_saved_state_signs_nothing_and_blames_no_one(tmp_path):
+    identity = Identity.generate()
+    state = tmp_path / "amel.state"
+    host_ctl = HostWatcher()
+    host = HostPeer(host_config(tmp_path), host_ctl)
+    async with trio.open_nursery() as nursery:
+        port = await nursery.start(host.run)
+        await _play_then_vanish(nursery, tmp_path, port, identity, state, GatedBot(2))
+        await host_ctl.away.wait()
+        assert state.exists()
+        state.unlink()  # the saved game is lost (another machine, a wiped data dir)
+        again = dataclasses.replace(join_config(tmp_path, port, "again"), identity=identity,
+                                    state_path=state)
+        with trio.fail_after(20):
+            out = await ClientPeer(again, BotController("greedy", 1)).run()
+        host_session = host.session
+        nursery.cancel_scope.cancel()
+    assert out.error_code == OutcomeError.SAVED_GAME_MISSING
+    assert out.aborted is None and out.done is None
+    assert "saved state is not on this machine" in (out.error or "")
+    # Nothing written, nothing signed: no log, no saved state, and the host's game goes on.
+    assert not (tmp_path / "again.chklog").exists()
+    assert not state.exists()
+    assert host_session is not None and not host_session.finished
+    assert all(open_entry(b).kind != "abort"
+               for b in read_transcript(tmp_path / "host.chklog").bodies)
+
+
+async def _abandoned_game(tmp_path, port: int, identity: Identity, state) -> None:
+    """A game the joiner stepped out of; then the host's process is gone too."""
+    async with trio.open_nursery() as nursery:
+        cfg = dataclasses.replace(host_config(tmp_path), port=port)
+        await nursery.start(HostPeer(cfg, BotController("greedy", 0)).run)
+        await _play_then_vanish(nursery, tmp_path, port, identity, state, GatedBot(2))
+        nursery.cancel_scope.cancel()
+
+
+async def test_a_host_that_closed_the_table_is_reported_at_once_not_blamed(tmp_path):
+    port = _free_tcp_port()
+    identity = Identity.generate()
+    state = tmp_path / "amel.state"
+    await _abandoned_game(tmp_path, port, identity, state)
+    log = tmp_path / "amel.chklog"
+    before = read_transcript(log).bodies
+    cfg = dataclasses.replace(join_config(tmp_path, port, "amel"), identity=identity,
+                              state_path=state)
+    peer = ClientPeer(cfg, BotController("greedy", 1))
+    assert peer.session is not None  # resumed from the saved game
+    with trio.fail_after(cfg.timeouts.reconnect / 2):  # long before the host's allowance
+        out = await peer.run()
+    assert out.error_code == OutcomeError.CONNECT_FAILED
+    assert out.aborted is None
+    assert out.error is not None and "nobody is listening there" in out.error
+    assert f"127.0.0.1:{port}" in out.error
+    assert read_transcript(log).bodies == before  # nothing signed
+    assert state.exists()  # the game can still be resumed once the host is back
+
+
+async def test_a_saved_game_that_is_already_over_does_not_connect(tmp_path):
+    port = _free_tcp_port()
+    identity = Identity.generate()
+    state = tmp_path / "amel.state"
+    gate = GatedBot(2)
+    host_ctl = HostWatcher()
+    async with trio.open_nursery() as nursery:
+        host = HostPeer(dataclasses.replace(host_config(tmp_path), port=port), host_ctl)
+        await nursery.start(host.run)
+        cfg = dataclasses.replace(join_config(tmp_path, port, "amel"), identity=identity,
+                                  state_path=state)
+        out: dict[str, object] = {}
+
+        async def run_guest() -> None:
+            out["guest"] = await ClientPeer(cfg, gate).run()
+
+        nursery.start_soon(run_guest)
+        await gate.holding.wait()
+        shutil.copy(state, tmp_path / "kept.state")  # a save the end failed to delete
+        left = host.leave("the host closed the table")
+        assert left is not None
+        host.send_entry(left)
+        gate.release.set()
+    guest = out["guest"]
+    assert guest.aborted is not None and guest.aborted.code is ErrorCode.PEER_LEFT
+    assert not state.exists()
+    shutil.copy(tmp_path / "kept.state", state)
+    with socket.socket() as listener:  # something at the address, to see any connect
+        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        listener.bind(("127.0.0.1", port))
+        listener.listen(4)
+        listener.setblocking(False)
+        peer = ClientPeer(cfg, BotController("greedy", 1))
+        with trio.fail_after(10):
+            again = await peer.run()
+        try:
+            listener.accept()[0].close()
+            connected = True
+        except BlockingIOError:
+            connected = False
+    assert not connected
+    assert again.aborted is not None and again.aborted.by_seat == 0
+    assert "already over" in (again.error or "")
+    assert not state.exists()
