@@ -369,6 +369,17 @@ class _Peer:
             self._deciding = False
         self.pump()
 
+    def _internal_error(self, exc: Exception, body: bytes | None) -> None:
+        """An entry made this peer's own code fail in a way no check foresaw: the game ends
+        with a signed record that blames nobody (nothing proves who is at fault), never
+        with a traceback."""
+        print(f"internal error on an entry: {exc!r}", file=sys.stderr)
+        s = self.session
+        if s is not None and not s.finished:
+            fault = ProtocolError(ErrorCode.PROTOCOL_VIOLATION, f"internal error: {exc!r}")
+            self.send_entry(self.blame(fault, None, body))
+        self.finished.set()
+
     def blame(self, fault: GameFault | ProtocolError, blamed: int | None,
               evidence: bytes | None) -> bytes:
         """End the game with a signed abort record; returns its body (sent by caller)."""
@@ -770,6 +781,9 @@ class HostPeer(_Peer):
         except GameFault as fault:
             self.send_entry(self.blame(fault, fault.blamed_seat, body))
             return True
+        except Exception as exc:  # noqa: BLE001 - never a traceback out of the event loop
+            self._internal_error(exc, body)
+            return True
         self.pump()
         return True
 
@@ -1006,7 +1020,11 @@ class ClientPeer(_Peer):
                     self.error = f"refused: {text}"
                     self.error_code = _code_name(code)
                     return code not in (ErrorCode.ALREADY_SEATED,)
-                return self.session is None
+                if self.session is None:
+                    self.error = "the host closed the connection during the handshake"
+                    self.error_code = OutcomeError.CONNECTION_CLOSED
+                    return True
+                return False
             except (ProtocolError, trio.TooSlowError) as exc:
                 self.error = f"handshake failed: {exc or 'timeout'}"
                 self.error_code = (exc.error_code.name.lower() if isinstance(exc, ProtocolError)
@@ -1121,6 +1139,14 @@ class ClientPeer(_Peer):
                 return
             # The host relays only entries it checked: a bad one is the host's doing.
             self.send_entry(self.blame(exc, 0, body))
+            return
+        except Exception as exc:  # noqa: BLE001 - never a traceback out of the event loop
+            if self.session is None:
+                self.error = f"bad genesis from the host: {exc!r}"
+                self.error_code = OutcomeError.BAD_GENESIS
+                self.finished.set()
+                return
+            self._internal_error(exc, body)
             return
         self.pump()
 
