@@ -297,10 +297,13 @@ def add_peer_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--identity", metavar="FILE",
                    help="identity key file (created if missing, mode 0600)")
     p.add_argument("--log", metavar="FILE", help="transcript log path (default: data dir)")
-    p.add_argument("--reconnect-timeout", type=float, default=60.0, metavar="S",
-                   help="seconds a dropped peer has to come back (default 60)")
+    p.add_argument("--reconnect-timeout", type=float, default=120.0, metavar="S",
+                   help="each seat's allowance of time away (disconnected) for the whole "
+                   "match, spent across drops (default 120)")
     p.add_argument("--turn-timeout", type=float, default=900.0, metavar="S",
-                   help="seconds the seat to speak may take (default 900)")
+                   help="seconds of connected time a seat may take for one move "
+                   "(default 900); no seat delays a move longer than this plus its "
+                   "allowance")
 
 
 def _common(p: argparse.ArgumentParser) -> None:
