@@ -1026,16 +1026,28 @@ class ClientPeer(_Peer):
                     return True
                 return False
             except (ProtocolError, trio.TooSlowError) as exc:
+                await link.fail(getattr(exc, "error_code", ErrorCode.HANDSHAKE_TIMEOUT))
+                nursery.cancel_scope.cancel()
+                if s is not None:
+                    # In a game, a stalled or garbled handshake (a bad path, an impostor at
+                    # the host's address) is one more failed connection: retried within the
+                    # host's allowance of time away, never a reason to give up the game.
+                    print(f"handshake failed ({exc or 'timeout'}); retrying", file=sys.stderr)
+                    return False
                 self.error = f"handshake failed: {exc or 'timeout'}"
                 self.error_code = (exc.error_code.name.lower() if isinstance(exc, ProtocolError)
                                    else OutcomeError.HANDSHAKE_FAILED)
-                await link.fail(getattr(exc, "error_code", ErrorCode.HANDSHAKE_TIMEOUT))
-                nursery.cancel_scope.cancel()
                 return True
             if self.host_key is not None and hs.host_key != self.host_key:
+                nursery.cancel_scope.cancel()
+                if s is not None:
+                    # Someone else proves its own key at the host's address: not our host;
+                    # ours may come back within its allowance.
+                    print("a peer with another identity answers at the host's address; "
+                          "retrying", file=sys.stderr)
+                    return False
                 self.error = "the host's identity changed"
                 self.error_code = OutcomeError.HOST_CHANGED
-                nursery.cancel_scope.cancel()
                 return True
             self.host_key = hs.host_key
             self.link = self._last_link = link

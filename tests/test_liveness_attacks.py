@@ -295,9 +295,10 @@ class Switch:
     """A TCP front for the host's port: the first ``impostor`` connections are answered
     by an impostor (one ``error unknown_game`` frame), the others are forwarded."""
 
-    def __init__(self, target: int, impostor: int = 0) -> None:
+    def __init__(self, target: int, impostor: int = 0, kind: str = "error") -> None:
         self.target = target
         self.impostor = impostor
+        self.kind = kind  # "error" (unknown_game), "silent" or "garbled" (a bad greeting)
         self.refused = trio.Event()
 
     async def serve(self, task_status=trio.TASK_STATUS_IGNORED):
@@ -308,11 +309,16 @@ class Switch:
     async def _handle(self, stream) -> None:
         if self.impostor > 0:
             self.impostor -= 1
-            err = {"t": "error", "code": int(ErrorCode.UNKNOWN_GAME), "name": "unknown_game",
-                   "msg": "no such game"}
-            await stream.send_all(wire.frame(wire.encode(err)))
-            await stream.aclose()
+            if self.kind == "error":
+                err = {"t": "error", "code": int(ErrorCode.UNKNOWN_GAME),
+                       "name": "unknown_game", "msg": "no such game"}
+                await stream.send_all(wire.frame(wire.encode(err)))
+            elif self.kind == "garbled":
+                await stream.send_all(wire.frame(wire.encode({"t": "host", "key": 5})))
+            else:  # silent: the handshake times out
+                await trio.sleep(FAST.handshake + 1)
             self.refused.set()
+            await stream.aclose()
             return
         upstream = await trio.open_tcp_stream("127.0.0.1", self.target)
 
@@ -329,7 +335,11 @@ class Switch:
             n.start_soon(pipe, upstream, stream)
 
 
-async def test_an_unauthenticated_unknown_game_error_deletes_nothing(tmp_path):
+@pytest.mark.parametrize("kind", ["error", "silent", "garbled"])
+async def test_an_unauthenticated_unknown_game_error_deletes_nothing(tmp_path, kind):
+    """An impostor at the host's address (an ``error unknown_game``, a handshake that
+    never completes, a garbled greeting) delays a resume but neither deletes the saved
+    state nor ends the game."""
     identity = Identity.generate()
     state = tmp_path / "g1.state"
     gate = GatedBot(gate_at=2)
@@ -358,7 +368,7 @@ async def test_an_unauthenticated_unknown_game_error_deletes_nothing(tmp_path):
             first.cancel()  # "the process died" mid-game, holding the floor
             await gone.wait()
             saved = state.read_bytes()
-            switch.impostor = 1  # the next connection meets an impostor
+            switch.impostor, switch.kind = 1, kind  # the next connection meets an impostor
             second = ClientPeer(cfg, BotController("greedy", 1))
 
             async def watch():
