@@ -443,7 +443,7 @@ class HostPeer(_Peer):
         self.broadcast_msg({"t": "chat", "seat": seat, "text": line}, except_seat=seat)
         self.emit(Chat(seat, line))
 
-    async def run(self, task_status=None) -> Outcome:
+    async def run(self, task_status: trio.TaskStatus[int] | None = None) -> Outcome:
         listeners = await trio.open_tcp_listeners(self.config.port, host=self.config.bind)
         self.port = listeners[0].socket.getsockname()[1]
         self.emit(Listening(self.port, self.identity.public))

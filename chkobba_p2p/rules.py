@@ -30,13 +30,13 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import Enum
 from functools import lru_cache
 from itertools import combinations
 from types import MappingProxyType
-from typing import NamedTuple
+from typing import Any, NamedTuple, TypedDict
 
 from .cards import DECK, Card, FigureConvention
 from .errors import (
@@ -59,6 +59,7 @@ __all__ = [
     "Ruleset",
     "PRESETS",
     "VARIANTS",
+    "RulesetChanges",
     "Move",
     "DealStep",
     "CutterChoice",
@@ -167,7 +168,7 @@ class Ruleset:
         }
 
     @classmethod
-    def from_dict(cls, data: dict) -> Ruleset:
+    def from_dict(cls, data: Mapping[str, Any]) -> Ruleset:
         """Inverse of :meth:`to_dict`; ValueError on anything unknown or malformed."""
         if not isinstance(data, dict):
             raise ValueError("a ruleset is a map")
@@ -225,8 +226,18 @@ PRESETS: dict[str, Ruleset] = {
     "chkoum": Ruleset(name="chkoum", opening=Opening.PLAIN, target=12),
 }
 
+class RulesetChanges(TypedDict, total=False):
+    """The fields a variant sets (see :data:`VARIANTS`)."""
+
+    opening: Opening
+    redeal: RedealRule
+    forced_capture: bool
+    scoring: Scoring
+    figures: FigureConvention
+
+
 #: Named variants a table can pick on top of a preset.
-VARIANTS: dict[str, dict[str, object]] = {
+VARIANTS: dict[str, RulesetChanges] = {
     "cut-and-draw": {"opening": Opening.CUT_AND_DRAW},
     "plain": {"opening": Opening.PLAIN},
     "redeal-kings": {"redeal": RedealRule.KINGS},
@@ -558,6 +569,11 @@ class Hand:
     turn: int
     last_capturer: int | None
     events: tuple[Event, ...]
+    # What the hand waits for (one of _DRAW.._OVER), the recipients of the pending deal
+    # step (None: the table) and whether the opening table is still being dealt.
+    _stage: int
+    _queue: tuple[int | None, ...]
+    _opening: bool
 
     @classmethod
     def new(cls, ruleset: Ruleset, players: int, dealer: int,
@@ -705,9 +721,7 @@ class Hand:
         seen = set(self.table)
         for pile in self.piles:
             seen.update(pile)
-        for hand in self.hands:
-            seen.update(hand)
-        seen.discard(None)
+        seen.update([c for hand in self.hands for c in hand if c is not None])
         return seen
 
     def unseen_cards(self) -> frozenset[Card]:
@@ -780,6 +794,7 @@ class Hand:
             elif type(c) is not Card:
                 raise InvalidDeal(f"not a card: {c!r}")
             if who is None:
+                assert c is not None  # the table is seen by every view: refused above
                 table.append(c)
             else:
                 hands[who].append(c)
@@ -905,7 +920,7 @@ class Hand:
             raise CaptureRequired(f"{card} can capture, so it must")
         elif self.ruleset.forced_capture and None not in hand:
             for other in hand:
-                if other != card and _capture_options(other.value, table):
+                if other is not None and other != card and _capture_options(other.value, table):
                     raise ForcedCaptureRequired(
                         f"forced capture: {other} can capture, so a capturing card must be "
                         "played")
@@ -954,15 +969,17 @@ class Hand:
                 f"table={' '.join(c.text for c in self.table)} pending={self.pending}>")
 
 
-def _make_copier() -> object:
+def _make_copier() -> Callable[[Hand], Hand]:
     # The engine copies a Hand on every action: an unrolled copy is several times faster
     # than a loop over the slots.
     lines = ["def _copy_hand(old):", "    h = _new(_Hand)"]
     lines += [f"    h.{name} = old.{name}" for name in Hand.__slots__]
     lines.append("    return h")
-    namespace = {"_new": object.__new__, "_set": object.__setattr__, "_Hand": Hand}
+    namespace: dict[str, Any] = {"_new": object.__new__, "_set": object.__setattr__,
+                                 "_Hand": Hand}
     exec("\n".join(lines), namespace)  # noqa: S102 - generated from our own slot names
-    return namespace["_copy_hand"]
+    copier: Callable[[Hand], Hand] = namespace["_copy_hand"]
+    return copier
 
 
 _copy_hand = _make_copier()
