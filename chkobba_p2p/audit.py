@@ -302,6 +302,8 @@ class _ObserverDeck(DeckInstance):
     """A deck instance of the observer: no secrets; it keeps the seeds as they are opened
     so that, once the deal has verified them, every card of the deck is known."""
 
+    deal: _ObserverDeal
+
     def __init__(self, table: TableInfo, hand: int, instance: int, cutter: int | None,
                  owner: _ObserverDriver) -> None:
         # The parent derives a seat's secrets and starts its deal; we throw both away.
@@ -731,14 +733,14 @@ def _check_evidence(session: _AuditSession, abort: Entry, report: AuditReport) -
 
 def _abort_claim(index: int, entry: Entry, players: int) -> AbortClaim:
     f = entry.fields
-    try:
-        code = ErrorCode(f.get("code")).name.lower()
-    except ValueError:
-        code = f"code {f.get('code')!r}"
+    known = ErrorCode.from_wire(f.get("code"))
+    code = known.name.lower() if known is not None else f"code {f.get('code')!r}"
     blamed = f.get("blamed")
     if not (isinstance(blamed, int) and not isinstance(blamed, bool) and 0 <= blamed < players):
         blamed = None
-    why = f.get("why") if isinstance(f.get("why"), str) else ""
+    why = f.get("why")
+    if not isinstance(why, str):
+        why = ""
     return AbortClaim(index, entry.seat, code, blamed, why[:1000])
 
 

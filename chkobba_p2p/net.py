@@ -31,6 +31,7 @@ from .events import (
     Waiting,
     clean_chat,
 )
+from .rules import Move
 from .session import (
     ClientHandshake,
     GameFault,
@@ -64,10 +65,8 @@ def _address(host: str, port: int) -> str:
 
 def _code_name(code: object) -> str:
     """A wire error code's name (``table_full``), or ``connection_closed``."""
-    try:
-        return ErrorCode(code).name.lower()  # type: ignore[arg-type]
-    except ValueError:
-        return OutcomeError.CONNECTION_CLOSED
+    known = ErrorCode.from_wire(code)
+    return known.name.lower() if known is not None else OutcomeError.CONNECTION_CLOSED
 
 
 class LinkClosed(Exception):
@@ -166,7 +165,8 @@ class Link:
                     self.bytes_out += len(data)
                     self.traffic.sent += len(data)
             with contextlib.suppress(Exception):
-                await self.stream.send_eof()
+                if isinstance(self.stream, trio.abc.HalfCloseableStream):
+                    await self.stream.send_eof()
         except (trio.BrokenResourceError, trio.ClosedResourceError, trio.EndOfChannel,
                 OSError):
             pass
@@ -293,6 +293,7 @@ class _Peer:
             d = s.decision
             if d is None:
                 return
+            choice: Move | bool
             if d.kind == "play":
                 choice = await self.controller.choose_play(d.hand)
             else:
@@ -351,7 +352,8 @@ class _Peer:
             for link in links:
                 with contextlib.suppress(Exception):
                     await link.stream.send_all(data)
-                    await link.stream.send_eof()
+                    if isinstance(link.stream, trio.abc.HalfCloseableStream):
+                        await link.stream.send_eof()
         self.log.close()
 
     def outcome(self) -> Outcome:

@@ -112,6 +112,9 @@ class GameFault(RemoteError):
     """A well-formed, correctly signed entry that the game refuses (an illegal move, a
     failed proof...).  Ends the game for everyone with a signed blame of ``blamed_seat``."""
 
+    #: The offending entry's bytes (set by whoever knows them).
+    evidence: bytes | None
+
     def __init__(self, code: ErrorCode, detail: str, blamed_seat: int,
                  evidence: bytes | None = None) -> None:
         super().__init__(f"{code.sentence}: {detail}", code=code.name.lower(),
@@ -389,12 +392,9 @@ class ClientHandshake:
     def on_welcome(self, msg: dict, body: bytes | None = None) -> int:
         """``body``: the welcome's frame body as received (default: ``msg`` encoded)."""
         if msg.get("t") == "error":
-            code = msg.get("code")
-            try:
-                ec = ErrorCode(code)
-            except ValueError:
-                ec = ErrorCode.PROTOCOL_VIOLATION
-            raise ProtocolError(ec, str(msg.get("msg", ""))[:200])
+            ec = ErrorCode.from_wire(msg.get("code"))
+            raise ProtocolError(ec if ec is not None else ErrorCode.PROTOCOL_VIOLATION,
+                                str(msg.get("msg", ""))[:200])
         if msg.get("t") != "welcome":
             raise ProtocolError(ErrorCode.UNKNOWN_TYPE, "expected welcome")
         assert self.host_key is not None
@@ -676,14 +676,15 @@ class Session:
 
     def _on_abort(self, entry: Entry) -> None:
         f = entry.fields
-        try:
-            code = ErrorCode(f.get("code"))
-        except ValueError:
+        code = ErrorCode.from_wire(f.get("code"))
+        if code is None:
             code = ErrorCode.PROTOCOL_VIOLATION
         blamed = f.get("blamed")
         if not (isinstance(blamed, int) and 0 <= blamed < self.table.players):
             blamed = None
-        why = f.get("why") if isinstance(f.get("why"), str) else ""
+        why = f.get("why")
+        if not isinstance(why, str):
+            why = ""
         if self.aborted is None and self.phase != Phase.DONE:
             self.aborted = Aborted(entry.seat, code, blamed, why)
             self.phase = Phase.ABORTED
@@ -711,6 +712,7 @@ class Session:
             return entry
         if self.finished or self._floor != self.seat:
             return None
+        body: dict[str, Any]
         if self.phase == Phase.READY:
             kind, body = "ready", {}
         elif self.phase == Phase.PLAYING:

@@ -16,8 +16,9 @@ everyone; other seats' hands are known only by their size.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from .cards import Card
 from .events import Lobby, Resumed, Waiting
@@ -193,8 +194,8 @@ class TableState:
         n = hand.players
         st = self.with_players(n)
         piles: list[list[Card]] = [[] for _ in range(sides_count(n))]
-        for seat, pile in enumerate(hand.piles):
-            piles[side_of(seat, n)].extend(pile)
+        for owner, pile in enumerate(hand.piles):
+            piles[side_of(owner, n)].extend(pile)
         seat = hand.viewer if hand.viewer is not None else st.seat
         mine = tuple(c for c in hand.hand_of(seat) if c is not None) if seat is not None else ()
         cutting = isinstance(hand.pending, CutterChoice)
@@ -353,7 +354,8 @@ class TableState:
         return replace(self, waiting=tuple(w for w in self.waiting if w[0] != ev.seat))
 
 
-_HANDLERS = {
+# Each handler takes the event of its type.
+_HANDLERS: dict[type, Callable[[TableState, Any], TableState]] = {
     TableInfo: TableState._on_table,
     TableReady: lambda st, ev: st.with_table(ev.table, ev.seat),
     FirstDealerDrawn: TableState._on_first_draw,

@@ -118,6 +118,16 @@ class ErrorCode(enum.IntEnum):
     def sentence(self) -> str:
         return _SENTENCES[self]
 
+    @classmethod
+    def from_wire(cls, value: object) -> ErrorCode | None:
+        """The code a peer sent (an integer), or None when ``value`` names no code."""
+        if not isinstance(value, int):
+            return None
+        try:
+            return cls(value)
+        except ValueError:
+            return None
+
 
 _SENTENCES = {
     ErrorCode.FRAME_TOO_LARGE: "a frame longer than the maximum size was announced",
@@ -183,7 +193,7 @@ class FrameDecoder:
     def pending(self) -> bool:
         return bool(self._buf)
 
-    def feed(self, data: bytes) -> list[bytes]:
+    def feed(self, data: bytes | bytearray) -> list[bytes]:
         self._buf += data
         out = []
         while len(self._buf) >= 4:
@@ -280,13 +290,13 @@ def get_field(msg: dict, name: str, kind: str, *, optional: bool = False,
             return None
         raise ProtocolError(ErrorCode.BAD_FIELD, f"missing {name!r}")
     value = msg[name]
-    want = _TYPES[kind]
-    if not isinstance(value, want) or (kind == "int" and isinstance(value, bool)):
+    if not isinstance(value, _TYPES[kind]) or (kind == "int" and isinstance(value, bool)):
         raise ProtocolError(ErrorCode.BAD_FIELD, f"{name!r} must be {kind}")
-    if size is not None and len(value) != size:
-        raise ProtocolError(ErrorCode.BAD_FIELD, f"{name!r} must be {size} bytes")
-    if max_len is not None and len(value) > max_len:
-        raise ProtocolError(ErrorCode.BAD_FIELD, f"{name!r} longer than {max_len}")
+    if isinstance(value, str | bytes | list | dict):
+        if size is not None and len(value) != size:
+            raise ProtocolError(ErrorCode.BAD_FIELD, f"{name!r} must be {size} bytes")
+        if max_len is not None and len(value) > max_len:
+            raise ProtocolError(ErrorCode.BAD_FIELD, f"{name!r} longer than {max_len}")
     return value
 
 
