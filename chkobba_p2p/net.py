@@ -741,7 +741,7 @@ class ClientPeer(_Peer):
             return False
         link.send_msg({"t": "chat", "text": line})
         # Before the genesis our seat is the one the welcome gave.
-        self.emit(Chat(s.seat if s is not None else self._welcome_seat, line))
+        self.emit(Chat(s.own_seat if s is not None else self._welcome_seat, line))
         return True
 
     async def _watchdog(self) -> None:
@@ -897,7 +897,7 @@ class ClientPeer(_Peer):
             self.host_key = hs.host_key
             self.link = self._last_link = link
             if s is not None and resume is not None:
-                self.emit(Resumed(s.seat, self.resumed_entries))
+                self.emit(Resumed(s.own_seat, self.resumed_entries))
                 host_has = welcome.get("have")
                 if isinstance(host_has, int) and host_has < s.length:
                     for body in s.bodies[host_has:]:
@@ -953,11 +953,11 @@ class ClientPeer(_Peer):
                 assert self.host_key is not None
                 master = None
                 self.session = s = Session.join(self.identity, entry, self.host_key, master)
-                self.log.write_header(game=s.table.game, seat=s.seat,
+                self.log.write_header(game=s.table.game, seat=s.own_seat,
                                       key=self.identity.public, name=self.config.name,
                                       host=f"{self.host}:{self.port}")
                 if self.config.state_path is not None:
-                    SavedGame(s.table.game, s.seat, f"{self.host}:{self.port}", s.master,
+                    SavedGame(s.table.game, s.own_seat, f"{self.host}:{self.port}", s.master,
                               str(self.log.path)).save(self.config.state_path)
             elif s.finished:
                 return

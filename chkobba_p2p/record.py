@@ -48,6 +48,7 @@ from .rules import (
 )
 
 __all__ = [
+    "Record",
     "RecordError",
     "MatchRecorder",
     "hand_record",

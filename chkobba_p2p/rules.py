@@ -21,9 +21,10 @@ A hand is driven by its :attr:`Hand.pending` step:
 * :class:`Turn`: a seat must play (:meth:`Hand.legal_moves`, :meth:`Hand.play`).
 * :class:`HandOver`: the hand is scored (:attr:`Hand.score`); see :meth:`Match.finish_hand`.
 
-A hand can be *omniscient* (``viewer=None``: every card known, as in simulation) or seen
+A hand can be *omniscient* (``viewer=None``: every card known, as in simulation), seen
 from one seat (``viewer=s``): other seats' hands are then unknown placeholders, which is
-how peers and bots use it.
+how peers and bots use it, or seen from no seat (``viewer=SPECTATOR``: every hand
+unknown, as a spectator or an auditor sees it).
 """
 
 from __future__ import annotations
@@ -73,6 +74,7 @@ __all__ = [
     "HandScore",
     "Hand",
     "Match",
+    "SPECTATOR",
     "side_of",
     "sides_count",
     "capture_options",
@@ -80,6 +82,10 @@ __all__ = [
     "primiera_value",
 ]
 
+
+#: The ``viewer`` of a hand seen from no seat (a spectator, an auditor): every card in a
+#: hand is unknown until it is shown.
+SPECTATOR = -1
 
 # --------------------------------------------------------------------------- rulesets
 
@@ -582,8 +588,8 @@ class Hand:
         _check_players(players)
         if not 0 <= dealer < players:
             raise LocalError(f"dealer must be a seat in 0..{players - 1}")
-        if viewer is not None and not 0 <= viewer < players:
-            raise LocalError(f"viewer must be a seat in 0..{players - 1}")
+        if viewer is not None and viewer != SPECTATOR and not 0 <= viewer < players:
+            raise LocalError(f"viewer must be a seat in 0..{players - 1} or SPECTATOR")
         h = object.__new__(cls)
         s = object.__setattr__
         s(h, "ruleset", ruleset)

@@ -19,6 +19,7 @@ Three layers, as PROTOCOL.md describes them:
 from __future__ import annotations
 
 import secrets
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -36,6 +37,7 @@ from .deal import (
 from .errors import IllegalMove, InvalidDeal, LocalError, RemoteError
 from .group import hash_bytes, hash_to_scalar
 from .rules import (
+    SPECTATOR,
     CutEvent,
     CutterChoice,
     DealEvent,
@@ -463,11 +465,15 @@ class Session:
     Feed every signed entry that arrives to :meth:`receive`; when :meth:`next_entry`
     returns an entry, send it; when :attr:`decision` is set, ask the seat's controller and
     call :meth:`decide`.  :meth:`take_events` drains what happened, for display.
+
+    :meth:`observe` makes a session of no seat (``seat`` None): it runs every check on
+    every seat's entries and never makes one (:mod:`chkobba_p2p.observer` builds on it).
     """
 
-    def __init__(self, identity: Identity, table: TableInfo, seat: int,
-                 genesis: Entry, master: bytes | None = None) -> None:
-        if table.seats[seat].key != identity.public:
+    def __init__(self, identity: Identity | None, table: TableInfo, seat: int | None,
+                 genesis: Entry, master: bytes | None = None, *,
+                 game: GameDriver | None = None) -> None:
+        if seat is not None and (identity is None or table.seats[seat].key != identity.public):
             raise LocalError("this identity does not hold that seat")
         self.identity = identity
         self.table = table
@@ -484,7 +490,7 @@ class Session:
         self._empty_run = 0
         #: The secret every deal secret of this seat derives from (kept for crash resume).
         self.master = master if master is not None else secrets.token_bytes(32)
-        self.game = GameDriver(table, seat, self.master)
+        self.game = game if game is not None else GameDriver(table, seat, self.master)
         self._decided: dict | None = None
         self._unsent_abort: Entry | None = None
         self._accept(genesis)
@@ -516,6 +522,23 @@ class Session:
         session.take_events()
         session._events.append(TableReady(session.table, session.seat))
         return session
+
+    @classmethod
+    def observe(cls, genesis: Entry, host_key: bytes | None = None,
+                game: GameDriver | None = None) -> Session:
+        """A session from no seat (a spectator's, an auditor's): the genesis is checked
+        (signed by ``host_key``, default: the key it gives seat 0), then every entry fed to
+        :meth:`receive` gets every check a seat runs; it never has a decision nor an entry
+        to send.  ``game``: a driver of no seat (default ``GameDriver(table, None, ...)``),
+        for an observer that also wants the hooks of :class:`GameDriver`."""
+        table = TableInfo.from_entry(genesis)
+        key = table.seats[0].key if host_key is None else host_key
+        if table.seats[0].key != key:
+            raise ProtocolError(ErrorCode.PROTOCOL_VIOLATION, "seat 0 is not the host",
+                                blamed_seat=0)
+        if not verify_signature(key, ENTRY_DOMAIN, genesis.payload, genesis.signature):
+            raise ProtocolError(ErrorCode.BAD_SIGNATURE, "genesis", blamed_seat=0)
+        return cls(None, table, None, genesis, bytes(32), game=game)
 
     @classmethod
     def join(cls, identity: Identity, genesis: Entry, host_key: bytes,
@@ -550,6 +573,22 @@ class Session:
     @property
     def finished(self) -> bool:
         return self.phase in (Phase.DONE, Phase.ABORTED)
+
+    @property
+    def own_seat(self) -> int:
+        """This session's seat; LocalError for a session of no seat (an observer's)."""
+        if self.seat is None:
+            raise LocalError("a session of no seat (an observer) has no seat of its own")
+        return self.seat
+
+    def _sign(self, kind: str, body: dict[str, Any]) -> Entry:
+        """A new entry of this seat's, signed; a session of no seat signs nothing."""
+        if self.identity is None:
+            raise LocalError("a session of no seat (an observer) signs nothing")
+        seat = self.own_seat
+        return make_entry(self.identity, game=self.table.game, seat=seat,
+                          seq=self.chain.next_seq[seat], prev=self.chain.head,
+                          kind=kind, body=body)
 
     def take_events(self) -> list[object]:
         out, self._events = self._events, []
@@ -728,9 +767,7 @@ class Session:
             kind, body = "done", {"result": self.game.result_body()}
         else:
             return None
-        entry = make_entry(self.identity, game=self.table.game, seat=self.seat,
-                           seq=self.chain.next_seq[self.seat], prev=self.chain.head,
-                           kind=kind, body=body)
+        entry = self._sign(kind, body)
         try:
             self._accept(entry)
         except GameFault as fault:
@@ -761,9 +798,7 @@ class Session:
             body["evidence"] = evidence
         elif evidence is not None:
             body["evidence_id"] = wire.entry_id(wire.open_entry(evidence).payload)
-        entry = make_entry(self.identity, game=self.table.game, seat=self.seat,
-                           seq=self.chain.next_seq[self.seat], prev=self.chain.head,
-                           kind="abort", body=body)
+        entry = self._sign("abort", body)
         self._on_abort(entry)
         return entry
 
@@ -794,12 +829,16 @@ class DeckInstance:
     same secrets, which is what lets a crashed peer replay its log and carry on.
     """
 
-    def __init__(self, table: TableInfo, seat: int, master: bytes, hand: int, instance: int,
-                 cutter: int | None, outbox: list[dict]) -> None:
+    def __init__(self, table: TableInfo, seat: int | None, master: bytes, hand: int,
+                 instance: int, cutter: int | None, outbox: list[dict]) -> None:
         ctx = (table.game, hand.to_bytes(8, "big"), instance.to_bytes(8, "big"))
-        seed = hash_bytes(_SECRET_TAG, master, *ctx, b"seed")[:32]
-        x = hash_to_scalar(_SECRET_TAG, master, *ctx, b"key") or 1
-        self._cut_k = hash_to_scalar(_SECRET_TAG, master, *ctx, b"cut") % 40
+        seed: bytes | None = None
+        x: int | None = None
+        self._cut_k = 0
+        if seat is not None:  # no seat (an observer): no secrets
+            seed = hash_bytes(_SECRET_TAG, master, *ctx, b"seed")[:32]
+            x = hash_to_scalar(_SECRET_TAG, master, *ctx, b"key") or 1
+            self._cut_k = hash_to_scalar(_SECRET_TAG, master, *ctx, b"cut") % 40
         #: This seat's shuffle seed for the instance: its reveal is the one that opens it.
         self.own_seed = seed
         self.seat = seat
@@ -818,8 +857,9 @@ class DeckInstance:
         self.verified = False
         self.finishing = False
         #: Our own reveal has gone out in an entry of the chain (not just queued).
-        self.reveal_sent = False
-        self._run(self.deal.start)
+        self.reveal_sent = seat is None  # no seat: no reveal of its own to wait for
+        if seat is not None:
+            self._run(self.deal.start)
 
     def _run(self, fn: Any, *args: Any, **kwargs: Any) -> None:
         try:
@@ -907,9 +947,13 @@ class GameDriver:
     per shuffle) turns deck positions into cards.  What the deal wants sent waits in
     :meth:`outbox` until the seat holds the floor; a seat's own choices become the
     entry's action.
+
+    ``seat`` None: the match from no seat (a spectator's, an auditor's), every hand masked
+    (``rules.SPECTATOR``).  An observer overrides the three hooks :meth:`make_deck`,
+    :meth:`on_engine_event` and :meth:`on_deck_finished`; a seat uses them as they are.
     """
 
-    def __init__(self, table: TableInfo, seat: int, master: bytes) -> None:
+    def __init__(self, table: TableInfo, seat: int | None, master: bytes) -> None:
         self.table = table
         self.seat = seat
         self.master = master
@@ -1085,11 +1129,29 @@ class GameDriver:
             if isinstance(ev, DealEvent):
                 positions = tuple(range(self.top - len(ev.recipients), self.top))
             self._hand_trace.append((ev, positions))
+            self.on_engine_event(ev, positions)
         self.match = self.match.with_hand(hand)
 
+    # ------------------------------------------------------------------ hooks
+
+    def make_deck(self, cutter: int | None) -> DeckInstance:
+        """The deck instance of the next shuffle (:attr:`hand_no`, :attr:`instance`)."""
+        return DeckInstance(self.table, self.seat, self.master, self.hand_no,
+                            self.instance, cutter, self._out)
+
+    def on_engine_event(self, event: object, positions: tuple[int, ...]) -> None:
+        """Called for every rules-engine event of the hand (a deal, the cut, a play, the
+        last sweep), with the deck positions a deal used; nothing for a seat."""
+
+    def on_deck_finished(self, kind: str) -> Sequence[object]:
+        """Called once a deck instance's seeds are open and verified, before the match
+        moves on: ``kind`` is ``"draw"``, ``"redeal"`` or ``"hand"`` (then the hand is over
+        and not scored yet); :attr:`deck` still holds that instance.  Returns events to
+        report then; none for a seat."""
+        return ()
+
     def _new_deck(self, cutter: int | None) -> None:
-        self.deck = DeckInstance(self.table, self.seat, self.master, self.hand_no,
-                                 self.instance, cutter, self._out)
+        self.deck = self.make_deck(cutter)
         self.top = 0
         self._engine_events = 0
         self._finishing = None
@@ -1176,6 +1238,8 @@ class GameDriver:
     def _after_finish(self) -> None:
         assert self.match is not None
         kind = self._finishing
+        assert kind is not None
+        self._events.extend(self.on_deck_finished(kind))
         self._finishing = None
         if kind == "draw":
             self.hand_no, self.instance = 1, 0
@@ -1218,7 +1282,8 @@ class GameDriver:
         if dealer is None:
             return True  # a tie: the tied seats draw again
         self.draw = None
-        self.match = Match.new(self.table.rules, self.n, dealer, viewer=self.seat)
+        self.match = Match.new(self.table.rules, self.n, dealer,
+                               viewer=SPECTATOR if self.seat is None else self.seat)
         # The draw deck is abandoned: reveal it, then the first hand gets a fresh deck.
         self._finishing = "draw"
         return True
@@ -1237,11 +1302,12 @@ class GameDriver:
 
 @dataclass(frozen=True)
 class TableReady:
-    """The genesis is accepted: the table as it signed it, and the local seat.  The first
-    event of every session (and of a resumed one)."""
+    """The genesis is accepted: the table as it signed it, and the local seat (None: a
+    session of no seat, an observer's).  The first event of every session (and of a
+    resumed one)."""
 
     table: TableInfo
-    seat: int
+    seat: int | None
 
 
 @dataclass(frozen=True)

@@ -179,7 +179,7 @@ class TableState:
 
     # ------------------------------------------------------------------ updating
 
-    def with_table(self, table: TableInfo, seat: int) -> TableState:
+    def with_table(self, table: TableInfo, seat: int | None) -> TableState:
         """Everything the genesis fixes: players, rules, names, keys, the local seat.
         (A :class:`~chkobba_p2p.session.TableInfo` given to :meth:`apply` does the same,
         finding the local seat by :attr:`my_fingerprint`.)"""

@@ -36,7 +36,7 @@ message); the object is then dead.  Local misuse raises :class:`DealUsageError`.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -212,13 +212,22 @@ class Deal:
     for tests and test vectors only: by default both come from the OS CSPRNG, as they must
     in real play (or from a key derivation over a secret drawn from it).
 
+    ``seat=None`` makes a deal seen from no seat (a spectator, an auditor): it receives
+    every seat's messages and checks them exactly as a seat does, sends none, holds no card
+    and owes no share; once every seed is open it re-checks every seat's shuffle step.
+    Internally its seat number is ``n`` (one past the last seat).  ``proof_check``, if
+    given, is called as ``proof_check(seat, context, joint_key, deck_in, deck_out, proof)``
+    instead of verifying a shuffle proof here and now (an auditor hands proofs to worker
+    processes); every other check of the step still runs here.
+
     Any call may raise :class:`PeerMisbehaved`: a call also handles the held messages that
     it makes usable.
     """
 
-    def __init__(self, *, session_id: bytes, hand: int, instance: int, n: int, seat: int,
-                 cutter: int | None = None, shuffle_proofs: bool = True,
-                 seed: bytes | None = None, secret_key: int | None = None) -> None:
+    def __init__(self, *, session_id: bytes, hand: int, instance: int, n: int,
+                 seat: int | None, cutter: int | None = None, shuffle_proofs: bool = True,
+                 seed: bytes | None = None, secret_key: int | None = None,
+                 proof_check: Callable[..., None] | None = None) -> None:
         if not isinstance(session_id, bytes) or not session_id:
             raise DealUsageError("session_id must be non-empty bytes")
         for name, v in (("hand", hand), ("instance", instance)):
@@ -226,8 +235,8 @@ class Deal:
                 raise DealUsageError(f"{name} must be an integer >= 0")
         if n not in (2, 3, 4):
             raise DealUsageError("n must be 2, 3 or 4")
-        if type(seat) is not int or not 0 <= seat < n:
-            raise DealUsageError("seat must be in 0..n-1")
+        if seat is not None and (type(seat) is not int or not 0 <= seat < n):
+            raise DealUsageError("seat must be None or in 0..n-1")
         if cutter is not None and (type(cutter) is not int or not 0 <= cutter < n):
             raise DealUsageError("cutter must be None or a seat")
         if seed is not None and (not isinstance(seed, bytes) or len(seed) != dc.SEED_BYTES):
@@ -238,12 +247,15 @@ class Deal:
         self.hand = hand
         self.instance = instance
         self.n = n
-        self.seat = seat
+        #: Seen from no seat (``seat=None``): receives everything, sends nothing.
+        self.observing = seat is None
+        self.seat = n if seat is None else seat
         self.cutter = cutter
         self.shuffle_proofs = bool(shuffle_proofs)
+        self.proof_check = proof_check
         self._x = secret_key if secret_key is not None else random_scalar()
         self._seed = seed if seed is not None else dc.new_seed()
-        self._phase = "new"
+        self._phase = "keys" if self.observing else "new"  # no key of its own to send
         self._keys: list[bytes | None] = [None] * n
         self._commits: list[bytes | None] = [None] * n
         self._shuffles: list[dict[str, Any]] = []
@@ -299,6 +311,8 @@ class Deal:
                 if s != j:
                     pos.extend(ps)
             need.append(sorted(pos))
+        if self.observing:
+            need.append([])  # no seat, no shares owed
         return need
 
     # -- public read-only view ----------------------------------------------------------
@@ -381,6 +395,8 @@ class Deal:
     def start(self) -> Output:
         """Begin: returns this seat's ``deal/key`` message."""
         self._check_alive()
+        if self.observing:
+            raise DealUsageError("a deal seen from no seat has no key to send")
         if self._phase != "new":
             raise DealUsageError("start() was already called")
         commit = dc.commit_seed(self._ctx, self.seat, self._seed)
@@ -546,7 +562,7 @@ class Deal:
         return {
             "v": 1,
             "session_id": self.session_id, "hand": self.hand, "instance": self.instance,
-            "n": self.n, "seat": self.seat, "cutter": self.cutter,
+            "n": self.n, "seat": None if self.observing else self.seat, "cutter": self.cutter,
             "shuffle_proofs": self.shuffle_proofs,
             "x": dc._sb(self._x), "seed": self._seed, "phase": self._phase,
             "keys": list(self._keys), "commits": list(self._commits),
@@ -623,7 +639,8 @@ class Deal:
                 self._set_joint()
                 self._phase = "shuffle"
                 progress = True
-            if self._phase == "shuffle" and len(self._decks) - 1 == self.seat:
+            if self._phase == "shuffle" and len(self._decks) - 1 == self.seat \
+                    and not self.observing:
                 self._own_shuffle()
                 progress = True
             if self._phase == "shuffle" and len(self._decks) == self.n + 1:
@@ -712,6 +729,9 @@ class Deal:
             raise PeerMisbehaved(seat, "missing_shuffle_proof", "this table requires a proof "
                                  "with every shuffle step", msg)
         assert self._joint is not None
+        if self.proof_check is not None:
+            self.proof_check(seat, self._shuffle_context(seat), self._joint, inp, out, proof)
+            return
         try:
             shuffle_proof.verify_shuffle(self._shuffle_context(seat), self._joint, inp, out,
                                          proof)
@@ -954,6 +974,8 @@ class Deal:
                           f"or to a card already seen")
 
     def _send_reveal(self) -> None:
+        if self.observing:
+            return  # nothing to reveal
         self._reveals[self.seat] = self._seed
         self._send({"t": MSG_REVEAL, "seed": self._seed})
 

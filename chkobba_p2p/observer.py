@@ -1,0 +1,710 @@
+"""Watch a game from no seat: check every entry as a seated peer does, and say what happened.
+
+An :class:`Observer` holds no key, no seat and no secret.  Feed it the transcript's signed
+entries in order, as they arrive from a table (a spectator) or as a log file holds them
+(an auditor, :mod:`chkobba_p2p.audit`); each :meth:`Observer.feed` returns the public
+events that entry caused, the very events a seated client renders::
+
+    obs = Observer()
+    for body in bodies:               # genesis first; frame bodies or wire.Entry values
+        for event in obs.feed(body):
+            show(event)
+    verdict = obs.end()               # VALID, INVALID (who is blamed) or INCOMPLETE
+
+Every entry gets the checks a seat runs (the same :class:`~chkobba_p2p.session.Session`,
+game driver, deal and rules-engine code, from no seat): its signature under the key the
+genesis gives its seat, the hash chain, the floor, the sequence numbers; every deal
+message's proof (keys, shuffles, decryption shares, plays, complaints) and, once a deck's
+seeds are open, every shuffle step recomputed; every move and cut with the rules engine;
+every hand's score, the match result and every seat's signed ``done``.  An observer sees
+no more than any seat: private cards are unknown (``None``) until shown.  Once a deck's
+seeds are open it knows every card of that deck, so after each hand it replays the hand
+with every hand known (this also checks the forced-capture variant, which no player can
+check for an opponent) and reports the cards each seat was dealt (:class:`DeckRevealed`).
+
+Events (in the order they happen): :class:`~chkobba_p2p.session.TableReady` (seat None),
+:class:`~chkobba_p2p.session.FirstDealerDrawn`, :class:`~chkobba_p2p.session.HandStarted`,
+the rules engine's :class:`~chkobba_p2p.rules.DealEvent` (another seat's cards None),
+:class:`~chkobba_p2p.rules.CutEvent`, :class:`~chkobba_p2p.rules.PlayEvent` and
+:class:`~chkobba_p2p.rules.SweepEvent`, :class:`DeckRevealed`,
+:class:`~chkobba_p2p.session.RedealEvent`, :class:`~chkobba_p2p.session.HandScored`,
+:class:`~chkobba_p2p.session.MatchOver`, :class:`~chkobba_p2p.session.MatchDone`,
+:class:`~chkobba_p2p.session.Aborted` (a seat's claim), and :class:`Verdict` at the first
+violation.  :class:`~chkobba_p2p.tablestate.TableState` turns them into the picture of the
+table (with ``seat`` None: every hand face down).
+
+Blame: an entry that is correctly signed and extends the chain but breaks a rule is its
+signer's (or, for the deal, the seat the deal's checks name).  An entry whose signature
+fails, or that does not extend the chain, cannot be pinned on a seat (no honest peer sends
+or logs one: it was altered on the way or in the file), except one that verifies under
+*another* seat's key, which that seat signed in someone else's name.  An ``abort`` is a
+seat's claim; when it carries as evidence an entry the observer lacks, that entry is
+checked as the next one.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import multiprocessing
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from . import shuffle_proof, wire
+from .cards import Card
+from .deal import MSG_KEY, MSG_REVEAL, MSG_SHUFFLE
+from .deal import crypto as dc
+from .errors import IllegalMove, InvalidDeal, LocalError
+from .record import MatchRecorder, Record, result_sentence
+from .rules import CutEvent, DealEvent, Hand, Match, PlayEvent, SweepEvent
+from .session import (
+    DeckInstance,
+    FirstDealerDrawn,
+    GameDriver,
+    GameFault,
+    HandScored,
+    Phase,
+    Session,
+    TableInfo,
+)
+from .shuffle_proof import Ciphertext
+from .wire import ENTRY_DOMAIN, Entry, ErrorCode, ProtocolError, verify_signature
+
+__all__ = [
+    "VALID",
+    "INVALID",
+    "INCOMPLETE",
+    "Observer",
+    "Verdict",
+    "DeckRevealed",
+    "AbortClaim",
+    "default_workers",
+]
+
+VALID = "valid"
+INVALID = "invalid"
+INCOMPLETE = "incomplete"
+
+
+# ----------------------------------------------------------------------------- events
+
+
+@dataclass(frozen=True)
+class DeckRevealed:
+    """A deck's seeds are open and verified: every card of it is known.  ``deals`` are the
+    instance's deal events with every card filled in (who got what, the opening table);
+    ``redeal``: the deck was abandoned for a redeal (its hands were never played)."""
+
+    hand: int
+    redeal: bool
+    deals: tuple[DealEvent, ...]
+
+    def dealt_to(self, seat: int) -> tuple[Card, ...]:
+        """Every card ``seat`` was dealt in this deck, in deal order."""
+        return tuple(c for d in self.deals for who, c in zip(d.recipients, d.cards, strict=True)
+                     if who == seat and c is not None)
+
+
+@dataclass(frozen=True)
+class AbortClaim:
+    """An ``abort`` entry: who signed it and what it says (a claim: the log cannot prove
+    it)."""
+
+    index: int
+    by_seat: int
+    code: str
+    blamed: int | None
+    why: str
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The observer's finding.  ``verdict``: :data:`VALID` (complete and correct),
+    :data:`INVALID` (``entry``: index of the first offending entry, 0 = the genesis;
+    ``code``: the wire code name such as ``illegal_move``; ``blamed``: the seat to blame,
+    or None when no signature pins it on a seat) or :data:`INCOMPLETE` (``code``
+    ``aborted``, ``truncated`` or ``unfinished``; ``blamed``: whom an abort's claim
+    blames).  ``reason``: a sentence."""
+
+    verdict: str
+    code: str | None
+    reason: str
+    blamed: int | None = None
+    entry: int | None = None
+
+
+# ------------------------------------------------------------- shuffle proofs, in parallel
+
+
+def default_workers() -> int:
+    """Worker processes for the shuffle proofs: 2 when there are cores to spare for them
+    beside the observer's own (3 or more), else none (on 2 cores, measured: no gain)."""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    return 2 if (cores or 1) >= 3 else 0
+
+
+#: One shuffle proof to check: context, joint key, the deck before and after, the proof.
+_ProofArgs = tuple[bytes, bytes, list[Ciphertext], list[Ciphertext], bytes]
+
+
+def _check_shuffle_proof(context: bytes, joint: bytes, inp: list[Ciphertext],
+                         out: list[Ciphertext],
+                         proof: bytes) -> tuple[str, str] | None:
+    """One shuffle proof (run in a worker process): None, or (code, sentence)."""
+    try:
+        shuffle_proof.verify_shuffle(context, joint, inp, out, proof)
+    except shuffle_proof.ShuffleProofError as exc:
+        return exc.code, str(exc)
+    return None
+
+
+class _ProofChecks:
+    """The shuffle proofs, checked by worker processes while the observer goes on (they
+    are most of the work, and independent of everything else).  The observer goes on as
+    if each proof held; :meth:`first_failure` then says whether one did not, and the
+    earliest such entry is the first violation."""
+
+    def __init__(self, workers: int) -> None:
+        self.workers = workers
+        self._pool: concurrent.futures.Executor | None = None
+        self._jobs: list[tuple[int, int, _ProofArgs,
+                               concurrent.futures.Future[tuple[str, str] | None]]] = []
+
+    def submit(self, entry: int, seat: int, args: _ProofArgs) -> None:
+        if self._pool is None:
+            ctx = multiprocessing.get_context("fork") \
+                if "fork" in multiprocessing.get_all_start_methods() else None
+            self._pool = concurrent.futures.ProcessPoolExecutor(self.workers, mp_context=ctx)
+        self._jobs.append((entry, seat, args, self._pool.submit(_check_shuffle_proof, *args)))
+
+    def first_failure(self) -> tuple[int, int, str] | None:
+        """``(entry, seat, reason)`` of the earliest refused proof, or None."""
+        try:
+            for entry, seat, args, job in self._jobs:
+                try:
+                    failed = job.result()
+                except Exception:  # noqa: BLE001 - a worker died: check it here instead
+                    failed = _check_shuffle_proof(*args)
+                if failed is not None:
+                    code, why = failed
+                    return entry, seat, f"{code}: shuffle proof refused: {why}"
+            return None
+        finally:
+            self.close()
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=True, cancel_futures=True)
+            self._pool = None
+
+
+# ------------------------------------------------------------------ the seatless game
+
+
+class _SeatlessDeck(DeckInstance):
+    """A deck instance of no seat; it keeps what each seat committed to and opened, so
+    that a seed opened when the game stopped early is still checked, and so that, once
+    the deal has verified every seed, every card of the deck is known."""
+
+    def __init__(self, table: TableInfo, hand: int, instance: int, cutter: int | None,
+                 owner: _SeatlessDriver) -> None:
+        super().__init__(table, None, b"", hand, instance, cutter, [])
+        self.owner = owner
+        if owner.proof_checks is not None and self.deal.shuffle_proofs:
+            self.deal.proof_check = owner.defer_proof
+        self.commits: dict[int, bytes] = {}
+        self.shuffled: dict[int, bytes] = {}
+        self.seeds: dict[int, bytes] = {}
+        self.seed_entry: dict[int, int] = {}
+
+    def receive(self, seat: int, item: dict[str, Any]) -> None:
+        t = item.get("t")
+        if t == MSG_KEY and isinstance(item.get("commit"), bytes):
+            self.commits.setdefault(seat, item["commit"])
+        elif t == MSG_SHUFFLE and isinstance(item.get("deck"), bytes):
+            self.shuffled.setdefault(seat, item["deck"])
+        elif t == MSG_REVEAL and isinstance(item.get("seed"), bytes) and seat not in self.seeds:
+            self.seeds[seat] = item["seed"]
+            self.seed_entry[seat] = self.owner.entry_index
+        super().receive(seat, item)
+
+    def check_open_seeds(self) -> tuple[int, str, int] | None:
+        """For a deck not verified when the game stopped (before every seed was open):
+        check the seeds that *were* opened, each against its commitment and its seat's
+        shuffle step.  A peer that holds every seed but its own may have found a mismatch
+        there and stopped without sending its own seed; the transcript still proves it.
+        ``(seat, reason, entry of the seed)`` for the first seat that fails, or None."""
+        deal = self.deal
+        joint = deal.joint_key
+        if self.verified or joint is None or len(self.shuffled) < deal.n \
+                or deal.phase in ("keys", "shuffle"):  # every shuffle accepted by the deal
+            return None
+        try:
+            return self._check_open_seeds(joint)
+        except Exception:  # noqa: BLE001 - odd leftovers of a broken game prove nothing
+            return None
+
+    def _check_open_seeds(self, joint: bytes) -> tuple[int, str, int] | None:
+        deal, n = self.deal, self.deal.n
+        decks = [dc.initial_deck()] + [dc.unpack_deck(self.shuffled[j]) for j in range(n)]
+        for j in sorted(self.seeds):
+            seed = self.seeds[j]
+            if dc.commit_seed(deal.context_parts(), j, seed) != self.commits.get(j):
+                return j, ("bad_opening: the revealed seed does not match the seat's "
+                           "commitment"), self.seed_entry[j]
+            step = dc.shuffle_step(decks[j], joint, dc.expand_permutation(seed),
+                                   dc.expand_randomizers(seed))
+            if step != decks[j + 1]:
+                return j, (f"shuffle_mismatch: seat {j}'s shuffle step is not the one its "
+                           "opened seed commits to"), self.seed_entry[j]
+        return None
+
+    def cards_by_position(self) -> list[Card]:
+        """Every position's card, from the opened seeds (once the deal has verified them:
+        then each shuffle step is exactly the one its seed gives)."""
+        if not self.verified:
+            raise LocalError("the deck's seeds are not verified")
+        n = self.deal.n
+        perms = [dc.expand_permutation(self.seeds[s]) for s in range(n)]
+        k = self.deal.cut_index or 0
+        out = []
+        for p in range(dc.DECK_SIZE):
+            i = (p + k) % dc.DECK_SIZE
+            for perm in reversed(perms):  # D_{s+1}[i] = D_s[perm_s[i]]; D_0[i] is card i
+                i = perm[i]
+            out.append(Card(i))
+        return out
+
+
+class _LateFault(GameFault):
+    """A violation found after the fact (in the full-knowledge replay of a hand), at an
+    earlier entry than the one being applied."""
+
+    def __init__(self, code: ErrorCode, detail: str, blamed_seat: int, entry_index: int) -> None:
+        super().__init__(code, detail, blamed_seat)
+        self.entry_index = entry_index
+
+
+class _SeatlessDriver(GameDriver):
+    """The game driver of no seat, through :class:`GameDriver`'s public hooks: every
+    seat's deal items and actions are checked; after each deck it replays the hand with
+    every card known (from the verified seeds) and records it."""
+
+    def __init__(self, table: TableInfo, proof_checks: _ProofChecks | None) -> None:
+        super().__init__(table, None, b"")
+        self.proof_checks = proof_checks
+        self.entry_index = 0
+        self.hand_ends: list[int] = []  # the entry that ended each recorded hand
+        #: This deck instance's engine events, with deck positions and the entry of each.
+        self.trace: list[tuple[object, tuple[int, ...], int]] = []
+        self.recorder = MatchRecorder(1, [s.name for s in table.seats])
+        self.full: Match | None = None  # the match with every card known
+
+    def defer_proof(self, seat: int, context: bytes, joint: bytes, inp: Sequence[Any],
+                    out: Sequence[Any], proof: bytes) -> None:
+        assert self.proof_checks is not None
+        self.proof_checks.submit(self.entry_index, seat,
+                                 (context, joint, list(inp), list(out), proof))
+
+    def make_deck(self, cutter: int | None) -> DeckInstance:
+        self.trace = []
+        return _SeatlessDeck(self.table, self.hand_no, self.instance, cutter, self)
+
+    def on_engine_event(self, event: object, positions: tuple[int, ...]) -> None:
+        self.trace.append((event, positions, self.entry_index))
+
+    def on_deck_finished(self, kind: str) -> list[object]:
+        if kind == "draw":
+            return []
+        assert self.match is not None
+        if self.full is None:
+            self.full = Match.new(self.table.rules, self.n, self.match.first_dealer)
+        return [self._replay_known(kind)]
+
+    def _replay_known(self, kind: str) -> DeckRevealed:
+        deck, full = self.deck, self.full
+        assert isinstance(deck, _SeatlessDeck) and full is not None and full.hand is not None
+        cards = deck.cards_by_position()
+        hand = full.hand
+        number = len(full.results) + 1
+        deals: list[DealEvent] = []
+        for ev, positions, index in self.trace:
+            try:
+                if isinstance(ev, DealEvent):
+                    hand = hand.deal([cards[p] for p in positions])
+                    deals.append(DealEvent(ev.recipients, tuple(cards[p] for p in positions),
+                                           ev.draw))
+                elif isinstance(ev, CutEvent):
+                    hand = hand.choose_cut(ev.keep, ev.card)
+                elif isinstance(ev, PlayEvent):
+                    hand = hand.play(ev.seat, ev.card, ev.capture)
+                elif not isinstance(ev, SweepEvent):
+                    raise LocalError(f"unexpected engine event {ev!r}")
+            except IllegalMove as exc:
+                seat = getattr(ev, "seat", None)
+                raise _LateFault(ErrorCode.ILLEGAL_MOVE, f"{exc.rule}: {exc} (found with "
+                                 "every hand known, after the hand)",
+                                 seat if seat is not None else 0, index) from None
+            except InvalidDeal as exc:  # cannot happen once the seeds are verified
+                raise LocalError(f"full-knowledge replay: {exc}") from None
+        if kind == "redeal":
+            if not hand.needs_redeal:
+                raise LocalError("full-knowledge replay: the redeal was not due")
+            self.recorder.note_redeal(hand)
+            self.full = full.with_hand(hand).redeal()
+            return DeckRevealed(number, True, tuple(deals))
+        if not hand.is_over:
+            raise LocalError("full-knowledge replay: the hand is not over")
+        self.full = full.with_hand(hand).finish_hand()
+        self.recorder.note_hand(self.full, hand)
+        self.hand_ends.append(self.entry_index)
+        return DeckRevealed(number, False, tuple(deals))
+
+
+# --------------------------------------------------------------------------- observer
+
+
+class Observer:
+    """A game watched from no seat.  See the module's documentation.
+
+    ``host_key``: the key the genesis must be signed by (a spectator passes the key of the
+    host it shook hands with; default: the key the genesis gives seat 0).  ``workers``:
+    processes that check shuffle proofs alongside (default 0: every proof is checked in
+    :meth:`feed`, as a seat does); with workers the verdict of a refused proof comes from
+    :meth:`end`, which is the same either way.
+
+    Read after any :meth:`feed`: :attr:`table` (once the genesis is in), :attr:`verdict`
+    (set at the first violation, and by :meth:`end`), :attr:`hand` (the hand in progress,
+    seen from no seat), :attr:`phase`, :attr:`entries` (entries fed), :attr:`aborts`,
+    :attr:`warnings`; and :attr:`records`, :attr:`draws`, :attr:`first_dealer`,
+    :attr:`totals`, :attr:`winner` (the full-knowledge record of the hands so far).
+    """
+
+    def __init__(self, *, host_key: bytes | None = None, workers: int = 0) -> None:
+        self.host_key = host_key
+        self._checks = _ProofChecks(workers) if workers >= 2 else None
+        self.session: Session | None = None
+        self._driver: _SeatlessDriver | None = None
+        self.table: TableInfo | None = None
+        self.verdict: Verdict | None = None
+        #: Entries fed so far (the index the next one gets).
+        self.entries = 0
+        #: For a violation: how many entries had been fed when it was found.
+        self.stopped_at: int | None = None
+        self.aborts: list[AbortClaim] = []
+        self.warnings: list[str] = []
+        #: An abort's own evidence (an entry this transcript lacked) passed every check.
+        self.claim_refuted = False
+        self.draws: list[dict[int, Card]] = []
+        self._ended: Verdict | None = None
+
+    # ---------------------------------------------------------------- reading
+
+    @property
+    def phase(self) -> str | None:
+        """The session's phase (:class:`~chkobba_p2p.session.Phase`), None before the
+        genesis."""
+        return self.session.phase if self.session is not None else None
+
+    @property
+    def hand(self) -> Hand | None:
+        """The hand in progress as everyone sees it (every hand face down)."""
+        drv = self._driver
+        return drv.hand if drv is not None else None
+
+    @property
+    def match(self) -> Match | None:
+        return self._driver.match if self._driver is not None else None
+
+    @property
+    def records(self) -> list[Record]:
+        """The game records (:mod:`chkobba_p2p.record`) of every hand completed, with
+        every card known, and the match record once the match is complete."""
+        return list(self._driver.recorder.records) if self._driver is not None else []
+
+    @property
+    def hand_ends(self) -> list[int]:
+        """The entry that ended each recorded hand."""
+        return list(self._driver.hand_ends) if self._driver is not None else []
+
+    @property
+    def first_dealer(self) -> int | None:
+        m = self.match
+        return m.first_dealer if m is not None else None
+
+    @property
+    def totals(self) -> tuple[int, ...]:
+        full = self._driver.full if self._driver is not None else None
+        return tuple(full.totals) if full is not None else ()
+
+    @property
+    def winner(self) -> int | None:
+        full = self._driver.full if self._driver is not None else None
+        return full.winner if full is not None else None
+
+    # ---------------------------------------------------------------- feeding
+
+    def feed(self, item: bytes | Entry) -> list[object]:
+        """Check the next entry (a frame body as sent or logged, or an opened
+        :class:`~chkobba_p2p.wire.Entry`) and return the events it caused.  At the first
+        violation the last event is a :class:`Verdict` and the observer stops checking:
+        later entries only add the ``abort`` claims they hold to :attr:`aborts`."""
+        i = self.entries
+        self.entries += 1
+        if self.verdict is not None or self._ended is not None:
+            self._note_later_abort(i, item)
+            return []
+        if isinstance(item, Entry):
+            entry = item
+        else:
+            try:
+                entry = wire.open_entry(bytes(item))
+            except ProtocolError as exc:
+                return [self._stop(INVALID, ErrorCode.MALFORMED.name.lower(),
+                                   f"not a signed entry ({exc})", entry=i)]
+        session = self.session
+        if session is None:
+            return self._genesis(entry)
+        assert self._driver is not None
+        evidence = False
+        try:
+            self._driver.entry_index = i
+            if entry.kind == "abort" and not session.finished:
+                session.check(entry)  # the abort's own signature first
+                evidence = True
+                self._check_evidence(entry)
+                evidence = False
+            session.receive(entry)
+            events = session.take_events()
+            for ev in events:
+                if isinstance(ev, FirstDealerDrawn):
+                    self.draws.append(dict(ev.draws))
+                elif isinstance(ev, HandScored):
+                    full = self._driver.full
+                    if full is None or tuple(full.totals) != tuple(ev.totals):
+                        raise LocalError("the full-knowledge replay disagrees with the "
+                                         "live one")
+        except ProtocolError as exc:
+            blamed, why = self._envelope_blame(entry, exc)
+            return self._stopped(INVALID, exc.error_code.name.lower(), why, blamed=blamed,
+                                 entry=i)
+        except _LateFault as exc:
+            return self._stopped(INVALID, exc.error_code.name.lower(), exc.detail,
+                                 blamed=self._seat_or_none(exc.blamed_seat),
+                                 entry=exc.entry_index)
+        except GameFault as exc:
+            note = (f" (in the entry that the abort at #{i} gives as its evidence, which "
+                    "this transcript lacks)") if evidence else ""
+            return self._stopped(INVALID, exc.error_code.name.lower(), exc.detail + note,
+                                 blamed=self._seat_or_none(exc.blamed_seat), entry=i)
+        except Exception as exc:  # noqa: BLE001 - hostile input must never crash the observer
+            return self._stopped(INVALID, "unprocessable", "the observer cannot process "
+                                 f"this entry ({type(exc).__name__}: {exc})", entry=i)
+        if entry.kind == "abort":
+            self.aborts.append(_abort_claim(i, entry, session.table.players))
+        return events
+
+    def _genesis(self, entry: Entry) -> list[object]:
+        try:
+            table = TableInfo.from_entry(entry)
+        except ProtocolError as exc:
+            return [self._stop(INVALID, exc.error_code.name.lower(),
+                               f"the genesis entry is refused: {exc}", entry=0)]
+        key = table.seats[0].key
+        if self.host_key is not None and self.host_key != key:
+            return [self._stop(INVALID, "protocol_violation", "the genesis does not seat "
+                               "the host in seat 0", entry=0)]
+        if not verify_signature(key, ENTRY_DOMAIN, entry.payload, entry.signature):
+            return [self._stop(INVALID, "bad_signature", "the genesis entry is not signed "
+                               "by the key it gives the host (seat 0)", entry=0)]
+        self.table = table
+        self._driver = _SeatlessDriver(table, self._checks)
+        self.session = Session.observe(entry, key, game=self._driver)
+        return self.session.take_events()
+
+    def _stopped(self, verdict: str, code: str, reason: str, *, blamed: int | None = None,
+                 entry: int | None = None) -> list[object]:
+        events = self.session.take_events() if self.session is not None else []
+        return events + [self._stop(verdict, code, reason, blamed=blamed, entry=entry)]
+
+    def _stop(self, verdict: str, code: str, reason: str, *, blamed: int | None = None,
+              entry: int | None = None) -> Verdict:
+        self.stopped_at = self.entries - 1
+        v = self._settle(Verdict(verdict, code, reason, blamed, entry))
+        self.verdict = v
+        return v
+
+    def _settle(self, v: Verdict) -> Verdict:
+        """A seed opened (by the offending entry or before) that proves a shuffle step
+        wrong is the first violation: the peers holding every other seed found it there,
+        before anything after it."""
+        drv, session = self._driver, self.session
+        deck = drv.deck if drv is not None else None
+        if isinstance(deck, _SeatlessDeck) and session is not None \
+                and session.phase != Phase.DONE \
+                and (found := deck.check_open_seeds()) is not None \
+                and (v.verdict != INVALID or v.entry is None or found[2] <= v.entry):
+            blamed, reason, entry = found
+            self.aborts = [a for a in self.aborts if a.index != entry]
+            return Verdict(INVALID, ErrorCode.DEAL_FAILURE.name.lower(), reason, blamed, entry)
+        return v
+
+    def end(self, tail: str | None = None) -> Verdict:
+        """No more entries: the final verdict (also :attr:`verdict`).  ``tail`` says how
+        the input ended: None (cleanly), ``"truncated"`` (a torn last frame) or a sentence
+        describing damage that makes the rest unreadable."""
+        if self._ended is not None:
+            return self._ended
+        v = self.verdict
+        if v is None:
+            v = self._settle(self._end_verdict(tail))
+        cut = None
+        if self._checks is not None:
+            failed = self._checks.first_failure()
+            if failed is not None and (v.verdict != INVALID or v.entry is None
+                                       or failed[0] <= v.entry):
+                # A shuffle proof (checked in parallel) failed before anything else did.
+                entry, blamed, reason = failed
+                v = Verdict(INVALID, ErrorCode.DEAL_FAILURE.name.lower(), reason, blamed, entry)
+                cut = entry
+                self.aborts = [a for a in self.aborts if a.index != entry]
+        self._cut = cut
+        self._ended = self.verdict = v
+        return v
+
+    def close(self) -> None:
+        """Stop the proof workers, if any (:meth:`end` does it too)."""
+        if self._checks is not None:
+            self._checks.close()
+
+    #: Hands that ended at or after this entry are void (a proof refused by a worker).
+    _cut: int | None = None
+
+    def kept_records(self) -> list[Record]:
+        """:attr:`records`, without the hands a late-found violation voids."""
+        records = self.records
+        if self._cut is not None:
+            kept = sum(1 for end in self.hand_ends if end < self._cut)
+            records = records[:kept]
+        return records
+
+    def _end_verdict(self, tail: str | None) -> Verdict:
+        session, last = self.session, self.entries - 1
+        if session is None:
+            return Verdict(INCOMPLETE, "unfinished", "no entry, not even the genesis")
+        if tail is not None and tail != "truncated":
+            return Verdict(INVALID, "malformed", f"the file is damaged after entry #{last}: "
+                           f"{tail}", entry=self.entries)
+        if session.phase == Phase.DONE:
+            if tail == "truncated":
+                self.warnings.append("a torn frame after the end of the match was ignored")
+            full = self._driver.full if self._driver is not None else None
+            if full is None or full.winner is None or session.done is None \
+                    or full.winner != session.done.winner_side:
+                return Verdict(INVALID, "unprocessable", "the full-knowledge replay does not "
+                               "reach the signed result", entry=last)
+            result = result_sentence(full.winner, full.totals, session.table.players)
+            return Verdict(VALID, None, f"complete: {result}")
+        if session.aborted is not None or self.aborts:
+            a = self.aborts[0]
+            refuted = "; its own evidence refutes it" if self.claim_refuted else ""
+            return Verdict(INCOMPLETE, "aborted", f"seat {a.by_seat} ended the game: {a.code}: "
+                           f"{a.why or 'no reason given'}{refuted}; no violation in the "
+                           "entries before it",
+                           None if self.claim_refuted else a.blamed, a.index)
+        if tail == "truncated":
+            return Verdict(INCOMPLETE, "truncated", "the file ends in the middle of a frame "
+                           f"after entry #{last} (a crash, or a cut file); no violation "
+                           "before")
+        return Verdict(INCOMPLETE, "unfinished", f"the transcript stops after entry #{last}, "
+                       f"before the match is complete ({session.phase}); no violation before")
+
+    # ---------------------------------------------------------------- blame
+
+    def _seat_or_none(self, seat: int | None) -> int | None:
+        if self.table is not None and isinstance(seat, int) and 0 <= seat < self.table.players:
+            return seat
+        return None
+
+    def _envelope_blame(self, entry: Entry, exc: ProtocolError) -> tuple[int | None, str]:
+        """Whom an envelope fault can be pinned on, and the sentence."""
+        session = self.session
+        assert session is not None
+        table = session.table
+        code = exc.error_code
+        if code == ErrorCode.BAD_SIGNATURE:
+            for s in table.seats:
+                if s.seat != entry.seat and verify_signature(s.key, ENTRY_DOMAIN, entry.payload,
+                                                             entry.signature):
+                    return s.seat, (f"an entry in seat {entry.seat}'s name is signed with seat "
+                                    f"{s.seat}'s key")
+            return None, (f"the signature of an entry in seat {entry.seat}'s name does not "
+                          "verify: the entry was altered after it was signed (or forged)")
+        chained = entry.prev == session.head
+        if code in (ErrorCode.OUT_OF_TURN, ErrorCode.BAD_SEQUENCE,
+                    ErrorCode.PROTOCOL_VIOLATION) and chained:
+            # Correctly signed and extending the transcript: its signer made it.
+            return entry.seat, f"{exc.detail or code.sentence} (signed by seat {entry.seat})"
+        if code in (ErrorCode.BAD_CHAIN, ErrorCode.BAD_SEQUENCE):
+            return None, ("the entry does not extend the transcript: an entry before it is "
+                          f"missing, reordered or replaced ({exc.detail or code.sentence})")
+        return None, exc.detail or code.sentence
+
+    def _check_evidence(self, abort: Entry) -> None:
+        """An abort's evidence that this transcript lacks (the peer aborted on an entry
+        the observer never got, as when another seat's abort arrives first): if it is the
+        entry that would come next, check it as if it had arrived.  A game fault it holds
+        is then the first violation (raised); an entry that the envelope checks refuse
+        (altered on the way, as the abort may say) proves nothing about its signer and is
+        only noted."""
+        session = self.session
+        assert session is not None
+        ev = abort.fields.get("evidence")
+        if not isinstance(ev, bytes):
+            return
+        try:
+            e = wire.open_entry(ev)
+        except ProtocolError as exc:
+            self.warnings.append(f"the evidence of seat {abort.seat}'s abort is not a signed "
+                                 f"entry ({exc})")
+            return
+        if e.kind == "abort" or e.game != session.table.game or e.prev != session.head:
+            return  # not the entry that would come next here
+        try:
+            session.receive(e)
+        except ProtocolError as exc:
+            self.warnings.append(f"the evidence of seat {abort.seat}'s abort is refused: "
+                                 f"{exc}")
+            return
+        self.warnings.append(f"the evidence of seat {abort.seat}'s abort (an entry this "
+                             "transcript lacks) passes every check: its claim is not supported")
+        self.claim_refuted = True
+
+    def _note_later_abort(self, index: int, item: bytes | Entry) -> None:
+        """After a violation: a correctly signed ``abort`` is what a peer said."""
+        table = self.table
+        if table is None or self.verdict is None or self.verdict.verdict != INVALID:
+            return
+        try:
+            e = item if isinstance(item, Entry) else wire.open_entry(bytes(item))
+        except ProtocolError:
+            return
+        if e.kind == "abort" and e.game == table.game and e.seat < table.players \
+                and all(a.index != index for a in self.aborts) \
+                and verify_signature(table.seats[e.seat].key, ENTRY_DOMAIN, e.payload,
+                                     e.signature):
+            self.aborts.append(_abort_claim(index, e, table.players))
+
+
+def _abort_claim(index: int, entry: Entry, players: int) -> AbortClaim:
+    f = entry.fields
+    known = ErrorCode.from_wire(f.get("code"))
+    code = known.name.lower() if known is not None else f"code {f.get('code')!r}"
+    blamed = f.get("blamed")
+    if not (isinstance(blamed, int) and not isinstance(blamed, bool) and 0 <= blamed < players):
+        blamed = None
+    why = f.get("why")
+    if not isinstance(why, str):
+        why = ""
+    return AbortClaim(index, entry.seat, code, blamed, why[:1000])
