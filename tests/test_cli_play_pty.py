@@ -42,7 +42,7 @@ class Screen:
             "PYTHONPATH": str(ROOT) + os.pathsep + env.get("PYTHONPATH", ""),
         })
         env.pop("NO_COLOR", None)
-        self.child = pexpect.spawn(sys.executable, ["-m", "cli.main", *args], cwd=str(ROOT),
+        self.child = pexpect.spawn(sys.executable, ["-m", "chkobba_cli.main", *args], cwd=str(ROOT),
                                    env=env, dimensions=(rows, cols))
         self.raw = b""
 

@@ -1,0 +1,59 @@
+"""The lobby screen, before the first hand: where to connect or what address to give,
+the rules, the seats as they fill (names and key fingerprints), and whether the match is
+about to start.  A ready check belongs here: more lines from the same view, and its keys
+in :mod:`.keys`.
+"""
+
+from __future__ import annotations
+
+from .render import Line, wrap_line
+from .view import TableView
+
+__all__ = ["lobby_lines"]
+
+
+def lobby_lines(view: TableView, width: int, *, kind: str, connected: bool = False,
+                address: str | None = None, port: int | None = None) -> list[Line]:
+    """The lobby of a ``kind`` client (``"play"``, ``"host"`` or ``"join"``): a joining
+    client shows whether it reached ``address``; a host shows ``address:port``."""
+    t, st = view.t, view.state
+    lines: list[Line] = [[]]
+    if kind == "join":
+        if not connected:
+            lines.append([("class:title", " " + t("join_connecting", addr=address))])
+        else:
+            n = st.players or len(st.names)
+            seat = "?" if st.seat is None else str(st.seat + 1)
+            lines.append([("class:ok", " " + t("join_connected", addr=address,
+                                                seat=seat, n=n))])
+    elif kind == "host":
+        lines += wrap_line([("class:title", " " + t("lobby_host"))], width - 1, " ")
+        if port is not None:
+            addr = f"{address}:{port}"
+            lines.append([("", "   "), ("class:turn", addr)])
+            lines.append([("class:dim", "   " + t("lobby_join_cmd", addr=addr))])
+    if st.rules is not None:
+        lines.append([])
+        lines += wrap_line([("", " " + t("lobby_rules", rules=st.rules.describe(t.lang)))],
+                           width - 1, "   ")
+    if st.names:
+        taken = sum(1 for n in st.names if n)
+        lines.append([])
+        lines.append([("class:title", " " + t("lobby_seats", taken=taken,
+                                               n=len(st.names)))])
+        for i, name in enumerate(st.names):
+            you = f" ({t('lobby_you')})" if i == st.seat else ""
+            if name:
+                fp = st.fingerprints[i] if i < len(st.fingerprints) else "?"
+                lines.append([("", f"  {i + 1}. "), ("class:me", f"{name}{you}")])
+                lines.append([("class:dim", "     " + t("lobby_key", fp=fp))])
+            else:
+                lines.append([("class:dim", f"  {i + 1}. {t('lobby_free')}")])
+        lines.append([])
+        if taken == len(st.names):
+            lines.append([("class:ok", " " + t("lobby_starting"))])
+        else:
+            lines.append([("", " " + t("lobby_waiting"))])
+        if kind != "play":
+            lines += wrap_line([("class:dim", " " + t("lobby_check"))], width - 1, " ")
+    return lines
