@@ -166,7 +166,9 @@ def _report(outcome: Outcome) -> int:
         rss = ""
     print(f"stats: sent {outcome.bytes_sent} B, received {outcome.bytes_received} B{rss}",
           flush=True)
-    return 0 if outcome.completed else (3 if outcome.aborted else 2)
+    # A resignation is a result (the other side wins), not a stopped game.
+    return 0 if outcome.completed or outcome.resigned is not None else (
+        3 if outcome.aborted else 2)
 
 
 def _spawn_bots(port: int, count: int, level: str,

@@ -18,6 +18,7 @@ import dataclasses
 import errno
 import getpass
 import os
+import shlex
 import socket
 import subprocess
 import sys
@@ -33,7 +34,9 @@ from chkobba_p2p.peer import (
     JoinConfig,
     Lobby,
     Outcome,
+    SeatBusy,
     SeatController,
+    SeatLock,
     Timeouts,
     host_match,
     join_match,
@@ -48,6 +51,24 @@ from .rules_options import add_rules_arguments, ruleset_from_args
 __all__ = ["add_arguments", "cmd_play", "cmd_host", "cmd_join", "lan_address"]
 
 EXIT_DONE, EXIT_CRASH, EXIT_NO_GAME, EXIT_ABORTED, EXIT_LEFT = 0, 1, 2, 3, 130
+
+#: Seconds a player who accepted a rematch waits for the host to open the new table.
+REMATCH_WAIT = 120.0
+
+
+def _lock_seat(state: Path) -> SeatLock | None:
+    """One process per seat: None (after saying so, in one line) if another process of
+    this identity already plays here."""
+    try:
+        return SeatLock(state).acquire()
+    except SeatBusy as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return None
+
+
+def _same_command() -> str:
+    """The command line this process was started with, to type again."""
+    return " ".join(["chkobba", *map(shlex.quote, sys.argv[1:])])
 
 
 def lan_address() -> str:
@@ -167,7 +188,11 @@ def _finish(result, ui, address: str | None = None) -> int:
     if log is not None and not Path(log).exists():
         log = None  # nothing was logged (the game never started)
     if result.left:
-        print(t("left"))
+        if getattr(result, "stepped_away", False):
+            print(t("away_exit"))
+            print(t("away_again", cmd=_same_command()))
+        else:
+            print(t("left"))
         if log:
             print(t("over_log", path=log))
         return EXIT_LEFT
@@ -177,7 +202,7 @@ def _finish(result, ui, address: str | None = None) -> int:
     if log:
         print(t("over_log", path=log))
         print(t("over_replay", path=log))
-    return EXIT_DONE if o.completed else EXIT_ABORTED
+    return EXIT_DONE if o.completed or o.resigned is not None else EXIT_ABORTED
 
 
 def _explain(error: str, t: Translator) -> str:
@@ -245,6 +270,11 @@ def cmd_host(args: argparse.Namespace) -> int:
     name = (args.name or _default_name("host"))[:MAX_NAME]
     key_path = Path(args.identity) if args.identity else data_dir() / "host-identity.key"
     identity = load_identity(key_path)
+    # The saved game of this identity's table on this port: a crashed (or stepped-away)
+    # host comes back with the same command; a second process for it stops at once.
+    state = data_dir() / "resume" / f"{identity.fingerprint}-{args.port}.state"
+    if (lock := _lock_seat(state)) is None:
+        return EXIT_NO_GAME
     log_path = Path(args.log) if args.log else default_log_path("host")
     config = _host_config(players=args.players, rules=rules, port=args.port, bind=args.bind,
                           name=name, identity=identity, log_path=log_path,
@@ -252,15 +282,28 @@ def cmd_host(args: argparse.Namespace) -> int:
                           shuffle_proofs=not args.no_shuffle_proofs,
                           timeouts=Timeouts(reconnect=args.reconnect_timeout,
                                             turn=args.turn_timeout),
-                          leave_on_cancel=True)
+                          # With port 0 the port changes at each run: nobody could find
+                          # a resumed table there.
+                          state_path=state if args.port else None)
     address = lan_address() if args.bind in ("0.0.0.0", "::", "") else args.bind
-    ui = _ui(args, "host", seat=0, rules=rules, players=args.players, address=address,
-             my_fingerprint=identity.fingerprint, log_path=log_path)
-    # The host's own seat, before anyone joins (the library reports seats as they fill).
-    ui.state = ui.state.apply(Lobby(((name, identity.fingerprint),)
-                                    + (None,) * (args.players - 1)))
-    result = run_app(ui, _hosting(config, args.bots, args.level, None))
-    return _finish(result, ui)
+    with lock:
+        rematch = False
+        while True:
+            ui = _ui(args, "host", seat=0, rules=rules, players=args.players,
+                     address=address, my_fingerprint=identity.fingerprint,
+                     log_path=config.log_path, turn_timeout=args.turn_timeout,
+                     reconnect_timeout=args.reconnect_timeout, rematch=rematch)
+            # The host's own seat, before anyone joins (the library reports seats as
+            # they fill).
+            ui.state = ui.state.apply(Lobby(((name, identity.fingerprint),)
+                                            + (None,) * (args.players - 1)))
+            result = run_app(ui, _hosting(config, args.bots, args.level, None))
+            status = _finish(result, ui)
+            if not getattr(result, "rematch", False):
+                return status
+            # A new match at the same address: a new game id, fresh deal secrets, a new log.
+            rematch = True
+            config = dataclasses.replace(config, log_path=default_log_path("host"))
 
 
 def cmd_join(args: argparse.Namespace) -> int:
@@ -287,25 +330,42 @@ def cmd_join(args: argparse.Namespace) -> int:
     key_path = Path(args.identity) if args.identity else data_dir() / "identity.key"
     identity = load_identity(key_path)
     state = data_dir() / "resume" / f"{identity.fingerprint}.state"
+    if (lock := _lock_seat(state)) is None:
+        return EXIT_NO_GAME
     log_path = Path(args.log) if args.log else default_log_path(name)
+    # Leaving is a choice made on the screen (step away, or resign); a cancelled peer
+    # signs nothing and can come back.
     config = JoinConfig(address, name=name, identity=identity, state_path=state,
                         log_path=log_path,
                         timeouts=Timeouts(reconnect=args.reconnect_timeout,
-                                          turn=args.turn_timeout),
-                        leave_on_cancel=True)  # Ctrl-C tells the others at once
-    ui = _ui(args, "join", address=address, my_fingerprint=identity.fingerprint,
-             log_path=log_path)
+                                          turn=args.turn_timeout))
+    connect_timeout = args.connect_timeout
+    with lock:
+        rematch = False
+        while True:
+            ui = _ui(args, "join", address=address, my_fingerprint=identity.fingerprint,
+                     log_path=config.log_path, turn_timeout=args.turn_timeout,
+                     reconnect_timeout=args.reconnect_timeout, rematch=rematch)
 
-    async def game(controller: SeatController) -> Outcome:
-        return await join_match(config, controller)
+            async def game(controller: SeatController, config: JoinConfig = config
+                           ) -> Outcome:
+                return await join_match(config, controller)
 
-    result = run_app(ui, game, connect_timeout=args.connect_timeout)
-    if result.timed_out:
-        print("error: " + t("join_error", addr=address,
-                            why=t("join_timeout", n=f"{args.connect_timeout:g}")),
-              file=sys.stderr)
-        return EXIT_NO_GAME
-    return _finish(result, ui, address)
+            result = run_app(ui, game, connect_timeout=connect_timeout)
+            if result.timed_out:
+                print("error: " + t("join_error", addr=address,
+                                    why=t("join_timeout", n=f"{connect_timeout:g}")),
+                      file=sys.stderr)
+                return EXIT_NO_GAME
+            status = _finish(result, ui, address)
+            if not getattr(result, "rematch", False):
+                return status
+            # Accepted a rematch: the same table, the host opens a new one at the same
+            # address; wait for it (the host may still be deciding).
+            rematch = True
+            config = dataclasses.replace(config, log_path=default_log_path(name),
+                                         connect_retry=REMATCH_WAIT)
+            connect_timeout = REMATCH_WAIT + 5
 
 
 def _discover(seconds: float) -> str | None:

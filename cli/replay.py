@@ -137,9 +137,8 @@ def describe(report: AuditReport, hand: int | None = None) -> list[str]:
     for w in report.warnings:
         out.append(f"warning: {w}")
     for a in report.aborts:
-        blamed = "nobody" if a.blamed is None else f"seat {a.blamed}"
-        out.append(f"abort at entry #{a.index} signed by seat {a.by_seat}: {a.code}, blames "
-                   f"{blamed}: {a.why or '(no reason)'}")
+        # An abort is its signer's word: only what the log shows is stated as fact.
+        out.append(f"abort at entry #{a.index} signed by seat {a.by_seat}: {a.describe()}")
     if report.offending:
         out.append(f"offending entry #{report.entry}: {report.offending}")
     if report.verdict == INVALID and report.records and hand is None:

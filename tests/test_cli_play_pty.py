@@ -301,13 +301,17 @@ def test_host_lobby_and_join_progress_then_a_game_between_two_screens(tmp_path):
         host.child.send("ahla\r")
         guest.wait_for(lambda t: "amel : ahla" in guest.panel(), 10, "the host's chat line")
         guest.press("\x03")
-        guest.wait_for(lambda t: "Quitter la partie ?" in t, 5, "the leave question")
-        guest.child.send("o")
+        guest.wait_for(lambda t: "Quitter la table ?" in t and "abandonner" in t, 5,
+                       "the leave question")
+        guest.child.send("s")
         assert guest.finish() == 130
-        # Leaving signs an abort (peer_left, blaming the leaver): the host is told at once.
-        host.wait_for(lambda t: "peer_left" in t, 10, "the host to see the guest leave")
+        # Stepping away is not leaving: the host is told at once, and the game waits.
+        host.wait_for(lambda t: "sami stepped away" in t, 10, "the host to see the guest go")
+        assert "Game stopped" not in host.text
         host.press("q")
-        assert host.finish() == 3  # the game was stopped
+        host.wait_for(lambda t: "step away" in t, 5, "the leave question")
+        host.child.send("\x03")  # Ctrl-C twice: step away at once
+        assert host.finish() == 130
     finally:
         host.kill()
         if guest is not None:

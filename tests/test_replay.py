@@ -157,7 +157,8 @@ def test_replay_blames_a_cheater_by_name(tmp_path, capsys):
     out = capsys.readouterr().out
     assert re.search(r"INVALID \(deal_failure\): entry #\d+: seat 1 names \w+ but showed", out)
     assert "blamed: seat 1 (peer1, key" in out
-    assert "abort at entry" in out and "signed by seat 0: deal_failure, blames seat 1" in out
+    assert "abort at entry" in out and "signed by seat 0: seat 0 blames seat 1 (deal_failure" in out
+    assert "the log proves it" in out
 
 
 def test_replay_help_documents_the_exit_statuses(capsys):

@@ -5,6 +5,7 @@ screen goes, is in :mod:`chkobba_cli.tui`)."""
 from __future__ import annotations
 
 import contextlib
+import time
 from pathlib import Path
 from typing import Any
 
@@ -37,8 +38,10 @@ from . import dialogs
 from .chat import ChatInput
 from .decision import Request, decision_lines, refusal
 from .keys import key_bindings
+from .leaving import Leaving
 from .lobby import lobby_lines
 from .narration import EventLog
+from .presence import Presence, clock_text
 from .render import CardStyle, Line
 from .style import STYLE
 from .table import draw_table
@@ -47,14 +50,16 @@ from .view import TableView, card_style
 __all__ = ["TuiApp"]
 
 
-class TuiApp:
+class TuiApp(Leaving):
     """The screen: table, hands, captures, scores, lobby, events, and the key bindings."""
 
     def __init__(self, *, kind: str, lang: str = "en", symbols: bool = True,
                  color: bool = True, figures: FigureConvention | str | None = None,
                  address: str | None = None, my_fingerprint: str | None = None,
                  seat: int | None = None, rules: R.Ruleset | None = None,
-                 players: int | None = None, log_path: Path | None = None) -> None:
+                 players: int | None = None, log_path: Path | None = None,
+                 turn_timeout: float | None = None, reconnect_timeout: float = 60.0,
+                 rematch: bool = False) -> None:
         self.kind = kind  # "play", "host" or "join"
         self.t = Translator(lang)
         self.figures_override = figures
@@ -91,6 +96,12 @@ class TuiApp:
         #: The seat controller the peer runs (set by :class:`~.guest.TuiSeat`), for chat.
         self.controller: SeatController | None = None
         self.chat = ChatInput(self.t, self.log, self.invalidate)
+        #: The clocks on screen (the host's move limit; seats away and their countdowns).
+        self.presence = Presence(turn_timeout, time.monotonic)
+        self.reconnect_allowance = reconnect_timeout  # how long a step-away may last
+        self.stepping_away = False
+        self.rematch = rematch  # this screen is a rematch's
+        self.rematch_requested = False
         self.app = self._build()
 
     @property
@@ -112,7 +123,8 @@ class TuiApp:
 
     def on_event(self, event: object) -> None:
         """Called from trio (the peer) for every event."""
-        self.state = self.state.apply(event)
+        before, self.state = self.state, self.state.apply(event)
+        self.presence.on_event(event, before, self.state)
         self.connected = True
         if isinstance(event, Listening):
             self.port = event.port
@@ -199,36 +211,6 @@ class TuiApp:
     def send_chat(self, text: str) -> None:
         self.chat.send(text, self.controller, self.token)
 
-    def request_leave(self) -> None:
-        """Ctrl-C / q: confirm first; a second Ctrl-C (or SIGINT) leaves at once."""
-        if self.finished:
-            self.exit()
-        elif self.confirm_leave:
-            self.leave_now()
-        else:
-            self.confirm_leave = True
-            self.invalidate()
-
-    def leave_now(self) -> None:
-        """Leave the game: cancel the peer (trio cleans up), then the app exits."""
-        self.confirm_leave = False
-        if self.finished:
-            self.exit()
-            return
-        if not self.leave_requested:
-            self.leave_requested = True
-            self.left = True
-            self.log(("class:warn", self.t("left")))
-        self.cancel_trio()
-
-    def cancel_trio(self) -> None:
-        scope, token = self.cancel_scope, self.token
-        if scope is None or token is None:
-            self.leave_requested = True  # cancelled as soon as it starts
-            return
-        with contextlib.suppress(trio.RunFinishedError):
-            token.run_sync_soon(scope.cancel)
-
     def on_trio_done(self, result: Outcome | None) -> None:
         """The peer's run ended (asyncio side)."""
         self.finished = True
@@ -279,7 +261,7 @@ class TuiApp:
         return Application(
             layout=Layout(root), key_bindings=key_bindings(self), full_screen=True,
             style=STYLE, color_depth=None if self.color else ColorDepth.DEPTH_1_BIT,
-            mouse_support=False, refresh_interval=None)
+            mouse_support=False, refresh_interval=1.0)  # the clocks count down
 
     def _size(self) -> tuple[int, int]:
         if self.size is not None:
@@ -299,9 +281,10 @@ class TuiApp:
         return cols - self._panel_width() - 1 if cols >= 72 else cols
 
     def overlay_kind(self) -> str | None:
-        """The dialog over the screen, if any: ``leave``, ``score`` or ``over``."""
+        """The dialog over the screen, if any: ``leave`` (``away`` at a table with
+        people: step away or resign), ``score`` or ``over``."""
         if self.confirm_leave:
-            return "leave"
+            return "leave" if self.kind == "play" or self.finished else "away"
         if self.score_queue:
             return "score"  # the last hand's scoring first, then the match's end
         if self.finished and self.outcome is not None and not self.left:
@@ -331,7 +314,7 @@ class TuiApp:
         if self.chat.is_open:
             keys = t("keys_chat")
         elif self.finished:
-            keys = t("keys_over")
+            keys = t("keys_over_rematch" if self.can_rematch else "keys_over")
         elif self.request is not None:
             keys = t("keys_play")
         else:
@@ -357,22 +340,30 @@ class TuiApp:
         view = self.view
         if not self.state.started:
             return lobby_lines(view, width, kind=self.kind, connected=self.connected,
-                               address=self.address, port=self.port)[:height]
+                               address=self.address, port=self.port,
+                               rematch=self.rematch)[:height]
         req = self.request
         below = decision_lines(view, width, req, options=self.options, opt_sel=self.opt_sel,
                                cut_sel=self.cut_sel, status=self.status, hints=self.hints,
                                finished=self.finished)
+        if req is not None:
+            below += self.presence.own_clock(view, width, self.finished)
         marked = self.options[self.opt_sel].capture if self.options is not None else frozenset()
         selected = self.sel if req is not None and req.kind == "play" else None
-        return draw_table(view, width, height, selected=selected, marked=marked, below=below)
+        return draw_table(view, width, height, selected=selected, marked=marked, below=below,
+                          seat_extra=lambda s: self.presence.seat_clock(view, s, self.finished),
+                          notices=self.presence.countdown_lines(view))
 
     def _overlay(self) -> list[tuple[str, str]]:
         kind = self.overlay_kind()
         lines: list[Line] = []
         if kind == "leave":
             lines = dialogs.leave_lines(self.t)
+        elif kind == "away":
+            lines = dialogs.away_lines(self.t, clock_text(self.reconnect_allowance))
         elif kind == "score":
             lines = dialogs.score_dialog_lines(self.view, self.score_queue[0])
         elif kind == "over":
-            lines = dialogs.over_lines(self.view, self.outcome, self.log_path, self._size()[1])
+            lines = dialogs.over_lines(self.view, self.outcome, self.log_path, self._size()[1],
+                                       rematch=self.can_rematch)
         return dialogs.as_text(lines)

@@ -5,7 +5,8 @@ Threads never enter into it: trio runs as a guest of asyncio's loop
 (``trio.lowlevel.start_guest_run``), so the seat controller's ``on_event`` (called from
 trio) updates the picture directly, and key handlers (asyncio) answer the controller's
 questions through the trio token.  Ctrl-C, SIGINT, SIGTERM and SIGHUP all ask trio to
-cancel the game, so its cleanup runs, the log stays on disk and the connections close.
+cancel the game, so its cleanup runs, the log stays on disk and the connections close
+(at a table with people, as a step-away: the others are told and the game waits).
 """
 
 from __future__ import annotations
@@ -37,6 +38,10 @@ class RunResult:
     left: bool
     timed_out: bool = False
     crash: str | None = None
+    #: The player left by stepping away (the game waits; the same command comes back).
+    stepped_away: bool = False
+    #: The player asked for a rematch at the end of the match.
+    rematch: bool = False
 
 
 class TuiSeat(SeatController):
@@ -121,7 +126,8 @@ async def _run_async(ui: TuiApp, game: Callable[[SeatController], Awaitable[Outc
             crash = "".join(traceback.format_exception(err))
     else:
         value = result.value
-    return RunResult(value, ui.left, timed_out, crash)
+    return RunResult(value, ui.left, timed_out, crash, stepped_away=ui.stepping_away,
+                     rematch=ui.rematch_requested)
 
 
 def run_app(ui: TuiApp, game: Callable[[SeatController], Awaitable[Outcome]],

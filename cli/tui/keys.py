@@ -28,15 +28,35 @@ def key_bindings(ui: TuiApp) -> KeyBindingsBase:
     cutting = Condition(lambda: ui.overlay_kind() is None and ui.request is not None
                         and ui.request.kind == "cut")
     leave = Condition(lambda: ui.overlay_kind() == "leave")
+    away = Condition(lambda: ui.overlay_kind() == "away")
     score = Condition(lambda: ui.overlay_kind() == "score")
     over = Condition(lambda: ui.overlay_kind() == "over" or
                      (ui.finished and ui.overlay_kind() is None))
 
     # Anywhere: leave (a dialog asks first).
     @kb.add("c-c")
-    @kb.add("q", filter=~leave)
+    @kb.add("q", filter=~leave & ~away)
     def _(e: KeyPressEvent) -> None:
         ui.request_leave()
+
+    # At a table with people: step away (s; Ctrl-C again) or resign (r).
+    @kb.add("s", filter=away)
+    def _(e: KeyPressEvent) -> None:
+        ui.leave_now()
+
+    @kb.add("r", filter=away)
+    def _(e: KeyPressEvent) -> None:
+        ui.resign_now()
+
+    @kb.add("n", filter=away)
+    @kb.add("escape", filter=away)
+    def _(e: KeyPressEvent) -> None:
+        ui.confirm_leave = False
+
+    # The match is over: r plays again at the same table.
+    @kb.add("r", filter=over & Condition(lambda: ui.can_rematch))
+    def _(e: KeyPressEvent) -> None:
+        ui.ask_rematch()
 
     # The dialogs.
     @kb.add("y", filter=leave)
@@ -61,7 +81,7 @@ def key_bindings(ui: TuiApp) -> KeyBindingsBase:
         ui.exit()
 
     # Hints (not while asking to leave), and redraw.
-    @kb.add("h", filter=~leave)
+    @kb.add("h", filter=~leave & ~away)
     def _(e: KeyPressEvent) -> None:
         ui.hints = not ui.hints
 

@@ -13,11 +13,16 @@ __all__ = ["lobby_lines"]
 
 
 def lobby_lines(view: TableView, width: int, *, kind: str, connected: bool = False,
-                address: str | None = None, port: int | None = None) -> list[Line]:
+                address: str | None = None, port: int | None = None,
+                rematch: bool = False) -> list[Line]:
     """The lobby of a ``kind`` client (``"play"``, ``"host"`` or ``"join"``): a joining
-    client shows whether it reached ``address``; a host shows ``address:port``."""
+    client shows whether it reached ``address``; a host shows ``address:port``;
+    ``rematch``: the same table plays again."""
     t, st = view.t, view.state
     lines: list[Line] = [[]]
+    if rematch:
+        text = t("rematch_host") if kind == "host" else t("rematch_join")
+        lines += wrap_line([("class:ok", " " + text)], width - 1, " ")
     if kind == "join":
         if not connected:
             lines.append([("class:title", " " + t("join_connecting", addr=address))])
