@@ -9,7 +9,10 @@ Neither decides anything the session does not: this module moves bytes, keeps ti
 from __future__ import annotations
 
 import contextlib
+import errno
+import logging
 import math
+import os
 import socket
 import sys
 from pathlib import Path
@@ -17,7 +20,16 @@ from pathlib import Path
 import trio
 
 from . import wire
-from .config import HostConfig, JoinConfig, Timeouts, parse_address
+from .address import listen_error, parse_port
+from .config import (
+    HostConfig,
+    JoinConfig,
+    Timeouts,
+    parse_address,
+    parse_fingerprint,
+    split_join_code,
+)
+from .discovery import Announced, Announcer, TableFacts, host_addresses
 from .errors import IllegalMove, LocalError
 from .events import (
     Chat,
@@ -42,8 +54,10 @@ from .linkmsg import (
     parse_wait,
 )
 from .liveness import ClockReading, Clocks, Limits, SeatClock
+from .portmap import PortMapper
 from .rules import Move
 from .session import (
+    CAP_SHUFFLE_PROOFS,
     ClientHandshake,
     GameFault,
     HostHandshake,
@@ -51,14 +65,52 @@ from .session import (
     error_message,
 )
 from .session import Lobby as SeatLobby
+from .text import distinct_names, safe_text
 from .transcript import SavedGame, TranscriptWriter, default_log_path, read_transcript
 from .wire import ErrorCode, Identity, ProtocolError
 
-__all__ = ["Link", "LinkClosed", "Traffic", "HostPeer", "ClientPeer", "ChatBucket", "BEACON_PORT",
-           "listen_beacons", "Beacon"]
+__all__ = ["Link", "LinkClosed", "Traffic", "HostPeer", "ClientPeer", "ChatBucket", "listen",
+           "ListenError", "check_listen", "lobby_event"]
 
-BEACON_PORT = 41641
 _QUEUE = 4096
+#: accept() failures that mean "no file descriptor or buffer to spare right now".
+_FD_ERRNOS = frozenset((errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM))
+_log = logging.getLogger("chkobba_p2p.net")
+
+
+class ListenError(LocalError):
+    """The host cannot listen where it was asked to (the port is in use, privileged, or
+    the bind address is not this machine's); the message says which, for people."""
+
+
+def check_listen(bind: str, port: int) -> None:
+    """Raise :class:`ListenError` now if a host could not listen on ``bind:port`` (a
+    command line checks this before it opens its screen).  The port may still be taken
+    between this check and the host's start; :meth:`HostPeer.run` says so then too."""
+    parse_port(port, allow_zero=True)
+    family = socket.AF_INET6 if ":" in (bind or "") else socket.AF_INET
+    try:
+        with socket.socket(family, socket.SOCK_STREAM) as sock:
+            if os.name == "posix":  # as trio's listeners do: a TIME_WAIT port is free
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            sock.bind((bind or "0.0.0.0", port))
+            sock.listen(1)
+    except OSError as exc:
+        raise ListenError(listen_error(exc, bind, port)) from None
+
+
+def lobby_event(msg: dict, host_caps: tuple[str, ...]) -> Lobby | None:
+    """The :class:`Lobby` event of a ``lobby`` message from the host (None if a field is
+    off): names made distinct and safe to display (the host could send anything), and
+    whether shuffle proofs are on (from the host's greeting)."""
+    seats = parse_lobby(msg)
+    if seats is None:
+        return None
+    names = distinct_names([safe_text(x[0], wire.MAX_NAME) if x else None for x in seats],
+                           wire.MAX_NAME)
+    return Lobby(tuple((name, x[1]) if x and name else None
+                       for x, name in zip(seats, names, strict=True)),
+                 CAP_SHUFFLE_PROOFS in host_caps)
 
 
 class Traffic:
@@ -72,6 +124,19 @@ class Traffic:
 def _address(host: str, port: int) -> str:
     """``HOST:PORT``, with an IPv6 address in brackets (PROTOCOL.md section 2)."""
     return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+
+
+async def listen(port: int, bind: str | None) -> list[trio.SocketListener]:
+    """TCP listeners on ``bind``; on every address, IPv4 and IPv6 on the same port,
+    when ``bind`` is None or empty (a machine without IPv6 gets IPv4 only)."""
+    if bind:
+        return await trio.open_tcp_listeners(port, host=bind)
+    # trio would bind each family to its own random port for port 0: pick it once.
+    listeners = await trio.open_tcp_listeners(port, host="0.0.0.0")
+    port = listeners[0].socket.getsockname()[1]
+    with contextlib.suppress(OSError):  # no IPv6 here
+        listeners += await trio.open_tcp_listeners(port, host="::")  # IPV6_V6ONLY set
+    return listeners
 
 
 def _code_name(code: object) -> str:
@@ -482,6 +547,15 @@ class HostPeer(_Peer):
         self.away_message = {"t": "away", "seat": 0}
         self.port = 0
         self.resumed_entries = 0
+        #: Unauthenticated connections (still in the handshake) and their addresses.
+        self._anonymous: dict[Link, str] = {}
+        self._anonymous_limit = self._anonymous_budget()
+        self._seated_addresses: set[str] = set()
+        #: Connections closed at once: over the limits, or shed when out of descriptors.
+        self.refused_connections = 0
+        self._files_warned = -math.inf
+        self.port_mapper: PortMapper | None = None
+        self._lobby_moved = trio.Event()  # seats changed: the announcement follows
         self._try_resume()
 
     def _try_resume(self) -> None:
@@ -542,11 +616,17 @@ class HostPeer(_Peer):
         self.emit(Chat(seat, line))
 
     async def run(self, task_status: trio.TaskStatus[int] | None = None) -> Outcome:
-        listeners = await trio.open_tcp_listeners(self.config.port, host=self.config.bind)
+        parse_port(self.config.port, allow_zero=True)
+        try:
+            listeners = await listen(self.config.port, self.config.bind)
+        except OSError as exc:
+            raise ListenError(listen_error(exc, self.config.bind, self.config.port)) from None
         self.port = listeners[0].socket.getsockname()[1]
         self.emit(Listening(self.port, self.identity.public))
         if task_status is not None:
             task_status.started(self.port)
+        if self.config.port_mapping is not None:
+            self.port_mapper = PortMapper(self.config.port_mapping, self.port, self.emit)
         try:
             await self._run_host(listeners)
         except BaseException:  # cancelled (Ctrl-C), possibly inside an exception group
@@ -555,14 +635,20 @@ class HostPeer(_Peer):
             elif self.config.leave_on_cancel:
                 await self._leave_on_cancel(list(self.links.values()))
             raise
+        finally:
+            if self.port_mapper is not None:  # also when cancelled: shielded inside
+                await self.port_mapper.remove()
         return self.outcome()
 
     async def _run_host(self, listeners: list) -> None:
         async with trio.open_nursery() as nursery:
             self.nursery = nursery
-            nursery.start_soon(trio.serve_listeners, self._serve, listeners)
+            for listener in listeners:
+                nursery.start_soon(self._accept_loop, listener, nursery)
             if self.config.beacon:
-                nursery.start_soon(self._beacon)
+                nursery.start_soon(self._announce)
+            if self.port_mapper is not None:
+                nursery.start_soon(self.port_mapper.run)
             nursery.start_soon(self._watchdog)
             if self.session is not None:  # resumed: everyone else must reconnect
                 s = self.session
@@ -588,13 +674,86 @@ class HostPeer(_Peer):
 
     # ---------------------------------------------------------- connections
 
+    #: Connections that have not completed the handshake, at most: in all (addresses
+    #: where a seated peer connected from excepted), and from one address.  Lowered
+    #: further when the process may open few files (see ``_anonymous_budget``).
+    MAX_UNAUTHENTICATED = 64
+    MAX_UNAUTHENTICATED_PER_ADDRESS = 8
+
+    def _anonymous_budget(self) -> int:
+        """How many unauthenticated connections to hold: :attr:`MAX_UNAUTHENTICATED`,
+        or fewer when the file descriptor limit would not leave room for the seated
+        peers, the log and the runtime."""
+        try:
+            import resource  # POSIX only
+
+            soft = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+        except (ImportError, OSError, ValueError):
+            return self.MAX_UNAUTHENTICATED
+        if soft == resource.RLIM_INFINITY:
+            return self.MAX_UNAUTHENTICATED
+        return max(2, min(self.MAX_UNAUTHENTICATED, (soft - 48) // 2))
+
+    async def _accept_loop(self, listener: trio.SocketListener,
+                           nursery: trio.Nursery) -> None:
+        """Accept connections; out of file descriptors (EMFILE), shed the oldest
+        unauthenticated connection and go on, with one line of warning, no traceback."""
+        async with listener:
+            while True:
+                try:
+                    stream = await listener.accept()
+                except OSError as exc:
+                    if exc.errno not in _FD_ERRNOS:
+                        raise
+                    self._out_of_files(exc)
+                    await trio.sleep(0.05)  # let the closed descriptors be released
+                    continue
+                nursery.start_soon(self._serve, stream)
+
+    def _out_of_files(self, exc: OSError) -> None:
+        self.refused_connections += 1
+        if self._anonymous:
+            oldest = next(iter(self._anonymous))
+            oldest.finish()
+            with contextlib.suppress(Exception):
+                oldest.stream.socket.close()  # type: ignore[attr-defined]
+        now = trio.current_time()
+        if now - self._files_warned > 10:
+            self._files_warned = now
+            _log.warning("chkobba host: out of file descriptors (%s) while accepting; "
+                         "dropping unauthenticated connections", exc.strerror or exc)
+
+    def _admit(self, address: str) -> bool:
+        """May one more unauthenticated connection from ``address`` go on?  Addresses
+        that seated peers connected from are not held to the total, so that anonymous
+        connections never keep a seated player from coming back."""
+        same = sum(1 for a in self._anonymous.values() if a == address)
+        if same >= self.MAX_UNAUTHENTICATED_PER_ADDRESS:
+            return False
+        if address in self._seated_addresses:
+            return True
+        others = sum(1 for a in self._anonymous.values() if a not in self._seated_addresses)
+        return others < self._anonymous_limit
+
     async def _serve(self, stream: trio.SocketStream) -> None:
+        try:
+            address = str(stream.socket.getpeername()[0])
+        except (OSError, AttributeError, IndexError):
+            address = "?"
+        if not self._admit(address):
+            self.refused_connections += 1
+            with contextlib.suppress(Exception):
+                await stream.aclose()
+            return
         link = Link(stream, self.timeouts, self.traffic)
+        link.decoder = wire.FrameDecoder(wire.MAX_HELLO)  # until the handshake is done
+        self._anonymous[link] = address
         async with trio.open_nursery() as nursery:
             nursery.start_soon(link.writer)
             try:
                 await self._connection(link, nursery)
             finally:
+                self._anonymous.pop(link, None)
                 link.finish()
 
     async def _connection(self, link: Link, nursery: trio.Nursery) -> None:
@@ -634,6 +793,9 @@ class HostPeer(_Peer):
                 await replaced.stream.aclose()
         link.send_msg(welcome)
         self.links[seat] = link
+        self._anonymous.pop(link, None)
+        link.decoder = wire.FrameDecoder(wire.MAX_FRAME, link.decoder)
+        self._seated_addresses.add(self._address_of(link))
         nursery.start_soon(_pinger, link)
         if self.session is None:
             self._lobby_changed()
@@ -656,10 +818,19 @@ class HostPeer(_Peer):
                 del self.links[seat]
                 self._dropped(seat)
 
+    @staticmethod
+    def _address_of(link: Link) -> str:
+        try:
+            return str(link.stream.socket.getpeername()[0])  # type: ignore[attr-defined]
+        except (OSError, AttributeError, IndexError):
+            return "?"
+
     def _lobby_changed(self) -> None:
+        self._lobby_moved.set()
         self.broadcast_msg(self.lobby.lobby_message())
         self.emit(Lobby(tuple((s.name, s.fingerprint) if s else None
-                              for s in self.lobby.seats)))
+                              for s in self.lobby.seats),
+                        CAP_SHUFFLE_PROOFS in self.lobby.caps))
         if self.lobby.full and self.session is None:
             table = self.lobby.table()
             self.session, genesis = Session.create(self.identity, table)
@@ -781,25 +952,38 @@ class HostPeer(_Peer):
 
     # ------------------------------------------------------------------ LAN
 
-    async def _beacon(self) -> None:
-        """Announce the table on the LAN: a UDP broadcast every second while seats are
-        free (see PROTOCOL.md, "LAN discovery")."""
-        port = self.config.beacon_port or BEACON_PORT
-        sock = trio.socket.socket(trio.socket.AF_INET, trio.socket.SOCK_DGRAM)
-        with sock:
-            sock.setsockopt(socket.SOL_SOCKET, socket.SO_BROADCAST, 1)
-            while not self.finished.is_set():
+    def _facts(self) -> TableFacts:
+        return TableFacts(name=self.config.name, players=self.config.players,
+                          free=sum(1 for seat in self.lobby.seats if seat is None),
+                          rules=self.config.rules.name,
+                          spectators=int(getattr(self.config, "spectators", 0) or 0),
+                          fingerprint=self.identity.fingerprint)
+
+    async def _announce(self) -> None:
+        """Announce the table on the LAN by DNS-SD while seats are free (PROTOCOL.md
+        section 15); withdraw it when the game starts or the table closes.  A LAN
+        without multicast costs a line on stderr, never the game."""
+        bind = self.config.bind
+        interfaces = self.config.announce_interfaces
+        if interfaces is None and bind not in ("", "0.0.0.0", "::"):
+            interfaces = (bind,)  # a table on one address is announced there only
+        announcer = Announcer(self.port, self.config.announce_addresses
+                              or host_addresses(bind), interfaces)
+        try:
+            try:
+                await announcer.start(self._facts())
+            except Exception as exc:
+                print(f"cannot announce the table on the LAN: {exc}", file=sys.stderr)
+                return
+            self.emit(Announced(self.port))
+            while self.session is None and not self.finished.is_set():
+                await self._lobby_moved.wait()
+                self._lobby_moved = trio.Event()
                 if self.session is None:
-                    free = sum(1 for s in self.lobby.seats if s is None)
-                    msg = wire.encode({"t": "beacon", "v": wire.PROTOCOL_VERSION,
-                                       "port": self.port, "name": self.config.name,
-                                       "players": self.config.players, "free": free,
-                                       "rules": self.config.rules.name,
-                                       "key": self.identity.public})
-                    for target in ("255.255.255.255", "127.0.0.1"):
-                        with contextlib.suppress(OSError):
-                            await sock.sendto(msg, (target, port))
-                await trio.sleep(1)
+                    with contextlib.suppress(Exception):
+                        await announcer.update(self._facts())
+        finally:
+            await announcer.close()
 
 
 # ---------------------------------------------------------------------------- client
@@ -812,7 +996,17 @@ class ClientPeer(_Peer):
         super().__init__(controller, config.timeouts, config.identity or Identity.generate(),
                          config.log_path)
         self.config = config
-        self.host, self.port = parse_address(config.address)
+        address, pinned = split_join_code(config.address)
+        if config.host_fingerprint is not None:
+            wanted = parse_fingerprint(config.host_fingerprint)
+            if pinned is not None and pinned != wanted:
+                raise ValueError(f"two different host fingerprints: {pinned} (in the code) "
+                                 f"and {wanted}")
+            pinned = wanted
+        #: The fingerprint the host's key must have (a join code's), or None.
+        self.pinned = pinned
+        self.host, self.port = parse_address(address)
+        self._host_caps: tuple[str, ...] = ()
         self.link: Link | None = None
         self._last_link: Link | None = None  # kept after a drop, for a leave on Ctrl-C
         self.host_key: bytes | None = None
@@ -828,7 +1022,7 @@ class ClientPeer(_Peer):
         if path is None or not path.exists():
             return
         saved = SavedGame.load(path)
-        if saved is None or saved.host != f"{self.host}:{self.port}":
+        if saved is None or saved.host != _address(self.host, self.port):
             return
         try:
             log = read_transcript(saved.log)
@@ -986,7 +1180,12 @@ class ClientPeer(_Peer):
             try:
                 with trio.fail_after(self.timeouts.handshake):
                     greeting_body, greeting = await link.receive()
-                    link.send_msg(hs.on_host(greeting, greeting_body))
+                    hello = hs.on_host(greeting, greeting_body)
+                    if self._refuse_host_key(hs.host_key):
+                        link.finish()
+                        nursery.cancel_scope.cancel()
+                        return True
+                    link.send_msg(hello)
                     welcome_body, welcome = await link.receive()
                     self._welcome_seat = hs.on_welcome(welcome, welcome_body)
             except LinkClosed as exc:
@@ -1021,6 +1220,7 @@ class ClientPeer(_Peer):
                 nursery.cancel_scope.cancel()
                 return True
             self.host_key = hs.host_key
+            self._host_caps = hs.host_caps
             self.link = self._last_link = link
             self._was_connected = True
             self._host_away = False
@@ -1041,6 +1241,19 @@ class ClientPeer(_Peer):
                 link.finish()
                 nursery.cancel_scope.cancel()
         return False
+
+    def _refuse_host_key(self, key: bytes | None) -> bool:
+        """True (and the error set) when the host's key is not the pinned one."""
+        if self.pinned is None or key is None:
+            return False
+        actual = wire.fingerprint(key)
+        if actual == self.pinned:
+            return False
+        self.error = (f"the host at {_address(self.host, self.port)} has the key "
+                      f"{actual}, not {self.pinned} as the join code says: another "
+                      "machine, or someone in the middle; not joining")
+        self.error_code = OutcomeError.HOST_KEY_MISMATCH
+        return True
 
     async def _read_loop(self, link: Link) -> None:
         while True:
@@ -1069,9 +1282,9 @@ class ClientPeer(_Peer):
         elif t == "sig":
             self._on_entry(body, msg)
         elif t == "lobby":
-            seats = parse_lobby(msg)
-            if seats is not None and s is None:
-                self.emit(Lobby(seats))
+            lobby = lobby_event(msg, self._host_caps)
+            if lobby is not None and s is None:
+                self.emit(lobby)
         elif t == "wait":
             wait = parse_wait(msg, players)
             if wait is not None and wait[0] != self._welcome_seat:
@@ -1103,9 +1316,9 @@ class ClientPeer(_Peer):
                 self.session = s = Session.join(self.identity, entry, self.host_key, master)
                 self.log.write_header(game=s.table.game, seat=s.own_seat,
                                       key=self.identity.public, name=self.config.name,
-                                      host=f"{self.host}:{self.port}")
+                                      host=_address(self.host, self.port))
                 if self.config.state_path is not None:
-                    SavedGame(s.table.game, s.own_seat, f"{self.host}:{self.port}", s.master,
+                    SavedGame(s.table.game, s.own_seat, _address(self.host, self.port), s.master,
                               str(self.log.path)).save(self.config.state_path)
             elif s.finished:
                 return
@@ -1124,51 +1337,3 @@ class ClientPeer(_Peer):
             self.send_entry(self.blame(exc, 0, body))
             return
         self.pump()
-
-
-# ------------------------------------------------------------------------------ LAN
-
-
-class Beacon:
-    """A table heard on the LAN."""
-
-    def __init__(self, address: str, msg: dict) -> None:
-        self.address = address
-        self.port = msg.get("port") if isinstance(msg.get("port"), int) else 0
-        self.name = str(msg.get("name", "?"))[:wire.MAX_NAME]
-        self.players = msg.get("players")
-        self.free = msg.get("free")
-        self.rules = str(msg.get("rules", ""))[:32]
-        key = msg.get("key")
-        self.fingerprint = wire.fingerprint(key) if isinstance(key, bytes) else "?"
-
-    @property
-    def target(self) -> str:
-        return f"{self.address}:{self.port}"
-
-    def __repr__(self) -> str:
-        return (f"{self.name} at {self.target}: {self.players} players, {self.free} free, "
-                f"{self.rules} rules, key {self.fingerprint}")
-
-
-async def listen_beacons(seconds: float, port: int = 0) -> list[Beacon]:
-    """Listen for table beacons for ``seconds``; one :class:`Beacon` per table heard."""
-    sock = trio.socket.socket(trio.socket.AF_INET, trio.socket.SOCK_DGRAM)
-    found: dict[str, Beacon] = {}
-    with sock:
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        if hasattr(socket, "SO_REUSEPORT"):
-            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
-        await sock.bind(("", port or BEACON_PORT))
-        with trio.move_on_after(seconds):
-            while True:
-                data, (addr, _) = await sock.recvfrom(2048)
-                try:
-                    msg = wire.decode(data)
-                except ProtocolError:
-                    continue
-                if msg.get("t") != "beacon" or not isinstance(msg.get("port"), int):
-                    continue
-                b = Beacon(addr, msg)
-                found.setdefault(b.target, b)
-    return list(found.values())
