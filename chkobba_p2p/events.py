@@ -60,6 +60,12 @@ class SeatController:
         """As cutter, the drawn card is in ``hand.hand_of(hand.cutter)``: True keeps it."""
         raise NotImplementedError
 
+    async def ready_to_start(self, lobby: Lobby) -> None:
+        """The table is full (``lobby``): return when this seat's person has checked the
+        names and fingerprints and wants to start (the ready check, PROTOCOL.md 5.3).
+        The default returns at once (a bot is ready at once).  Cancelled, and asked
+        again, if the seating changes meanwhile (someone left, someone else sat)."""
+
     #: Set by the running peer (host or joining): sends one chat line.
     _chat_sink: Callable[[str], bool] | None = None
 
@@ -123,9 +129,18 @@ class Listening:
 
 @dataclass(frozen=True)
 class Lobby:
-    """Seats filling before the game starts: (name, fingerprint) or None per seat."""
+    """Seats filling before the game starts: (name, fingerprint) or None per seat;
+    ``ready``: per seat, whether its person confirmed this seating (the ready check);
+    ``seating``: the host's number for this seating (it changes whenever a seat does)."""
 
     seats: tuple[tuple[str, str] | None, ...]
+    ready: tuple[bool, ...] = ()
+    seating: int = 0
+
+    @property
+    def full(self) -> bool:
+        """Every seat is taken: the game starts once every person is ready."""
+        return bool(self.seats) and all(s is not None for s in self.seats)
 
 
 class OutcomeError(enum.StrEnum):

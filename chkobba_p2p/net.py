@@ -32,6 +32,7 @@ from .events import (
     clean_chat,
 )
 from .session import (
+    CAP_READY_CHECK,
     ClientHandshake,
     GameFault,
     HostHandshake,
@@ -250,6 +251,36 @@ class _Peer:
 
     def send_chat(self, text: str) -> bool:
         """Send a chat line (see :meth:`SeatController.send_chat`)."""
+        raise NotImplementedError
+
+    _ask_scope: trio.CancelScope | None = None
+    _asked: int | None = None
+
+    def ask_ready(self, lobby: Lobby) -> None:
+        """The table is full with ``lobby.seating``: ask the controller (once per seating)
+        whether its person is ready, then :meth:`confirmed`.  A changed seating cancels
+        the question and asks again."""
+        if self._asked == lobby.seating or self.nursery is None:
+            return
+        self.cancel_ask()
+        self._asked = lobby.seating
+        scope = self._ask_scope = trio.CancelScope()
+
+        async def ask() -> None:
+            with scope:
+                await self.controller.ready_to_start(lobby)
+                self.confirmed(lobby.seating)
+
+        self.nursery.start_soon(ask)
+
+    def cancel_ask(self) -> None:
+        if self._ask_scope is not None:
+            self._ask_scope.cancel()
+        self._ask_scope = None
+        self._asked = None
+
+    def confirmed(self, seating: int) -> None:
+        """This seat's person confirmed ``seating`` (the ready check)."""
         raise NotImplementedError
 
     def emit(self, event: object) -> None:
@@ -549,11 +580,25 @@ class HostPeer(_Peer):
                 del self.links[seat]
                 self._dropped(seat)
 
+    def confirmed(self, seating: int) -> None:
+        if self.lobby.mark_ready(0, seating):
+            self._lobby_changed()
+
     def _lobby_changed(self) -> None:
-        self.broadcast_msg(self.lobby.lobby_message())
-        self.emit(Lobby(tuple((s.name, s.fingerprint) if s else None
-                              for s in self.lobby.seats)))
-        if self.lobby.full and self.session is None:
+        lobby = self.lobby
+        self.broadcast_msg(lobby.lobby_message())
+        event = Lobby(tuple((s.name, s.fingerprint) if s else None for s in lobby.seats),
+                      tuple(lobby.ready_flags()), lobby.seating)
+        self.emit(event)
+        if self.session is not None:
+            return
+        if not lobby.full:
+            self.cancel_ask()
+        elif not lobby.all_ready:
+            if 0 not in lobby.ready:
+                self.ask_ready(event)
+        else:
+            self.cancel_ask()
             table = self.lobby.table()
             self.session, genesis = Session.create(self.identity, table)
             self.log.write_header(game=table.game, seat=0, key=self.identity.public,
@@ -626,6 +671,10 @@ class HostPeer(_Peer):
                     return
             elif t == "chat":
                 self._on_chat(seat, msg, bucket)
+            elif t == "start":
+                # The ready check (before the game; afterwards it changes nothing).
+                if self.session is None and self.lobby.mark_ready(seat, msg.get("seating")):
+                    self._lobby_changed()
             else:
                 await link.fail(ErrorCode.UNKNOWN_TYPE, repr(t)[:40])
                 return
@@ -701,6 +750,7 @@ class ClientPeer(_Peer):
         self.resumed_entries = 0
         self._fresh = False
         self._welcome_seat = -1
+        self._host_caps: tuple[str, ...] = ()
         self._try_resume()
 
     def _try_resume(self) -> None:
@@ -893,6 +943,7 @@ class ClientPeer(_Peer):
                 nursery.cancel_scope.cancel()
                 return True
             self.host_key = hs.host_key
+            self._host_caps = hs.host_caps
             self.link = self._last_link = link
             if s is not None and resume is not None:
                 self.emit(Resumed(s.seat, self.resumed_entries))
@@ -926,11 +977,7 @@ class ClientPeer(_Peer):
             elif t == "sig":
                 self._on_entry(body, msg)
             elif t == "lobby":
-                seats = msg.get("seats")
-                if isinstance(seats, list):
-                    self.emit(Lobby(tuple(
-                        (str(x.get("name")), wire.fingerprint(x.get("key", b"")))
-                        if isinstance(x, dict) else None for x in seats)))
+                self._on_lobby(msg)
             elif t == "wait":
                 if isinstance(msg.get("seat"), int) and isinstance(msg.get("secs"), int):
                     self.emit(Waiting(msg["seat"], msg["secs"]))
@@ -943,8 +990,40 @@ class ClientPeer(_Peer):
                     self.emit(Chat(seat, line))
             # Anything else (pong, types added by later versions) is ignored.
 
+    def _on_lobby(self, msg: dict) -> None:
+        seats = msg.get("seats")
+        if not isinstance(seats, list) or len(seats) > 8:
+            return
+        ready = msg.get("ready")
+        flags = tuple(x is True for x in ready) if isinstance(ready, list) \
+            and len(ready) == len(seats) else ()
+        seating = msg.get("seating")
+        seating = seating if isinstance(seating, int) and not isinstance(seating, bool) else 0
+        seated = []
+        for x in seats:
+            key = x.get("key") if isinstance(x, dict) else None
+            if isinstance(key, bytes) and len(key) == 32:
+                seated.append((str(x.get("name"))[:wire.MAX_NAME], wire.fingerprint(key)))
+            else:
+                seated.append(None)
+        event = Lobby(tuple(seated), flags, seating)
+        self.emit(event)
+        if self.session is not None:
+            return
+        if event.full and CAP_READY_CHECK in self._host_caps:
+            self.ask_ready(event)
+        else:
+            self.cancel_ask()
+
+    def confirmed(self, seating: int) -> None:
+        link = self.link
+        if link is not None and self.session is None:
+            link.send_msg({"t": "start", "seating": seating})
+
     def _on_entry(self, body: bytes, msg: dict) -> None:
         s = self.session
+        if s is None:
+            self.cancel_ask()  # the game starts: the seating is final
         try:
             entry = wire.open_entry(body, msg)
             if s is None:
