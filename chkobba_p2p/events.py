@@ -178,10 +178,26 @@ class Outcome:
     def completed(self) -> bool:
         return self.done is not None
 
+    def side_names(self, side: int) -> str:
+        """The players of a side by name (``hana``, ``hana and sami``): seats ``side``,
+        ``side + 2``...; ``side N`` when the table is unknown."""
+        t = self.table
+        if t is None:
+            return f"side {side}"
+        names = [s.name for s in t.seats if s.seat % (2 if t.players == 4 else t.players)
+                 == side]
+        return " and ".join(names) or f"side {side}"
+
     def describe(self) -> str:
         if self.done is not None:
             d = self.done
-            return (f"match over after {d.hands} hands: side {d.winner_side} wins "
+            who = self.side_names(d.winner_side)
+            if self.seat is not None and self.table is not None and \
+                    self.seat % (2 if self.table.players == 4 else self.table.players) \
+                    == d.winner_side:
+                who += " (you)" if self.table.players == 2 else " (your side)"
+            verb = "win" if " and " in who else "wins"
+            return (f"match over after {d.hands} hands: {who} {verb} "
                     f"{'-'.join(map(str, d.totals))}")
         if self.aborted is not None:
             a = self.aborted

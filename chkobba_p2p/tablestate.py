@@ -86,6 +86,8 @@ class TableState:
     #: Display names and key fingerprints per seat (None: seat still free).
     names: tuple[str | None, ...] = ()
     fingerprints: tuple[str | None, ...] = ()
+    #: Before the game, per seat: its person confirmed the seating (the ready check).
+    ready: tuple[bool, ...] = ()
     #: 1-based number of the hand in progress; 0 before the first.
     hand_number: int = 0
     dealer: int | None = None
@@ -253,7 +255,7 @@ class TableState:
         seat = st.seat
         if self.my_fingerprint is not None and self.my_fingerprint in fps:
             seat = fps.index(self.my_fingerprint)
-        return replace(st, names=names, fingerprints=fps, seat=seat)
+        return replace(st, names=names, fingerprints=fps, seat=seat, ready=tuple(ev.ready))
 
     def _on_first_draw(self, ev: FirstDealerDrawn) -> TableState:
         draws = dict(ev.draws)

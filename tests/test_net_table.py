@@ -30,6 +30,7 @@ class Person(BotController):
         self.release = trio.Event()
         self.seat: int | None = None
         self.got_cards = trio.Event()
+        self.mine: list = []
 
     async def ready_to_start(self, lobby: Lobby) -> None:
         self.asked.set()
@@ -46,9 +47,10 @@ class Person(BotController):
         if isinstance(event, TableReady):
             self.seat = event.seat
         if isinstance(event, DealEvent) and self.seat in event.recipients:
-            mine = [c for r, c in zip(event.recipients, event.cards, strict=True)
-                    if r == self.seat]
-            if len(mine) >= 3 and None not in mine:
+            # (A cutter who keeps the drawn card gets it, then two more.)
+            self.mine += [c for r, c in zip(event.recipients, event.cards, strict=True)
+                          if r == self.seat]
+            if len(self.mine) >= 3 and None not in self.mine:
                 self.got_cards.set()
         self.changed.set()
         self.changed = trio.Event()
