@@ -231,6 +231,9 @@ class AuditReport:
 
     def summary(self) -> str:
         """One line: the verdict and why."""
+        if self.verdict == VALID and self.code == "resigned":
+            return (f"VALID: {self.entries} entries; every check passes; the match ended by "
+                    f"resignation: {self.reason}")
         if self.verdict == VALID:
             return (f"VALID: {self.entries} entries; every signature, the chain, the deal's "
                     "proofs and reveals, every move and every score check out")

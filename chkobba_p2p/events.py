@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .rules import Hand, Move
-from .session import Aborted, MatchDone, TableInfo
+from .session import Aborted, HandStarted, MatchDone, TableInfo
 from .wire import fingerprint
 
 __all__ = [
@@ -23,6 +23,7 @@ __all__ = [
     "OutcomeError",
     "Waiting",
     "Resumed",
+    "Restored",
     "ChoiceRefused",
     "Lobby",
     "Listening",
@@ -68,6 +69,9 @@ class SeatController:
 
     #: Set by the running peer (host or joining): sends one chat line.
     _chat_sink: Callable[[str], bool] | None = None
+    #: Set by the running peer: resigns, and marks this seat as stepping away.
+    _resign_sink: Callable[[], bool] | None = None
+    _away_sink: Callable[[], bool] | None = None
 
     def on_event(self, event: object) -> None:
         """Called for every event; the default ignores them."""
@@ -82,13 +86,33 @@ class SeatController:
         sink = self._chat_sink
         return sink(text) if sink is not None else False
 
+    def resign(self) -> bool:
+        """Resign the match (call it from the peer's trio thread): a signed resignation
+        goes to the table and the match ends at once with a loss for this seat's side
+        (reported as :class:`~chkobba_p2p.session.Aborted` with ``resigned`` true).
+        False when no game is running or the match is already decided."""
+        sink = self._resign_sink
+        return sink() if sink is not None else False
+
+    def step_away(self) -> bool:
+        """Say this seat steps away (call it from the peer's trio thread, then cancel the
+        peer): on the way out the peer tells the table, which shows the seat as away with
+        its allowance of time counting down, and waits; running the peer again with the
+        same identity and saved state comes back.  Nothing is signed.  False when no
+        game is running."""
+        sink = self._away_sink
+        return sink() if sink is not None else False
+
 
 @dataclass(frozen=True)
 class Waiting:
-    """A seat dropped; the game waits ``seconds`` more for it to reconnect."""
+    """A seat dropped; the game waits ``seconds`` more for it to reconnect.  ``away``:
+    it said it was stepping away (:meth:`SeatController.step_away`) rather than losing
+    its connection (the peer's word, unsigned: display only)."""
 
     seat: int
     seconds: int
+    away: bool = False
 
 
 @dataclass(frozen=True)
@@ -114,6 +138,30 @@ class Resumed:
 
     seat: int
     entries: int = 0
+
+
+@dataclass(frozen=True)
+class Restored:
+    """This peer resumed a game from its log after a crash or a step-away: reported once,
+    before anything else of the game, so that a client rebuilds its whole picture (hand,
+    table, captures, scores, the current hand's events, whose turn) without reading the
+    log itself.  ``events`` are every event the replayed log produced, in order, as this
+    seat saw them (the same objects :meth:`SeatController.on_event` receives during a
+    game); :meth:`~chkobba_p2p.tablestate.TableState.apply` takes the whole event at once.
+    """
+
+    table: TableInfo
+    seat: int
+    events: tuple[object, ...]
+
+    @property
+    def hand_events(self) -> tuple[object, ...]:
+        """The events of the hand in progress (from its ``HandStarted`` on)."""
+        start = 0
+        for i, ev in enumerate(self.events):
+            if isinstance(ev, HandStarted):
+                start = i
+        return self.events[start:]
 
 
 class Listening:
@@ -188,6 +236,21 @@ class Outcome:
                  == side]
         return " and ".join(names) or f"side {side}"
 
+    @property
+    def resigned(self) -> int | None:
+        """The seat that resigned the match, if one did."""
+        a = self.aborted
+        return a.by_seat if a is not None and a.resigned else None
+
+    @property
+    def winner_side(self) -> int | None:
+        """The side that won: by the result every seat signed, or by a resignation."""
+        if self.done is not None:
+            return self.done.winner_side
+        if self.aborted is not None and self.table is not None:
+            return self.aborted.winner_side(self.table.players)
+        return None
+
     def describe(self) -> str:
         if self.done is not None:
             d = self.done
@@ -199,6 +262,12 @@ class Outcome:
             verb = "win" if " and " in who else "wins"
             return (f"match over after {d.hands} hands: {who} {verb} "
                     f"{'-'.join(map(str, d.totals))}")
+        if self.resigned is not None:
+            t = self.table
+            quitter = t.seats[self.resigned].name if t is not None else f"seat {self.resigned}"
+            won = self.side_names(self.winner_side) if self.winner_side is not None else "?"
+            return (f"match over: {quitter} resigned; {won} "
+                    f"{'win' if ' and ' in won else 'wins'}")
         if self.aborted is not None:
             a = self.aborted
             who = "nobody" if a.blamed_seat is None else f"seat {a.blamed_seat}"

@@ -26,6 +26,7 @@ from .events import (
     Lobby,
     Outcome,
     OutcomeError,
+    Restored,
     Resumed,
     SeatController,
     Waiting,
@@ -248,6 +249,10 @@ class _Peer:
         # Our own chat lines go through the same limit the host applies to us.
         self._chat_bucket = ChatBucket()
         controller._chat_sink = self.send_chat
+        controller._resign_sink = self.resign
+        controller._away_sink = self.step_away
+        #: The player is stepping away: on cancellation, say so instead of leaving.
+        self.stepping_away = False
 
     def send_chat(self, text: str) -> bool:
         """Send a chat line (see :meth:`SeatController.send_chat`)."""
@@ -370,6 +375,44 @@ class _Peer:
         self.finished.set()
         return entry.body
 
+    def resign(self) -> bool:
+        """Resign the running match (see :meth:`SeatController.resign`)."""
+        s = self.session
+        if s is None or s.finished:
+            return False
+        try:
+            entry = s.resign()
+        except LocalError:
+            return False
+        self.flush_log()
+        for ev in s.take_events():
+            self.emit(ev)
+        self.send_entry(entry.body)
+        self.finished.set()
+        return True
+
+    def step_away(self) -> bool:
+        """Mark this seat as stepping away (see :meth:`SeatController.step_away`)."""
+        s = self.session
+        if s is None or s.finished:
+            return False
+        self.stepping_away = True
+        return True
+
+    #: The unsigned message that says this seat steps away (PROTOCOL.md 17).
+    away_message: dict = {"t": "away"}
+
+    async def _away_on_cancel(self, links: list[Link]) -> None:
+        """We are cancelled after :meth:`step_away`: tell the others, nothing signed (the
+        game waits for this seat within its allowance; it comes back with a resume)."""
+        data = wire.frame(wire.encode(self.away_message))
+        with trio.CancelScope(shield=True), trio.move_on_after(1.0):
+            for link in links:
+                with contextlib.suppress(Exception):
+                    await link.stream.send_all(data)
+                    await link.stream.send_eof()
+        self.log.close()
+
     async def _leave_on_cancel(self, links: list[Link]) -> None:
         """We are being cancelled (Ctrl-C) during a game: tell the others at once.  The
         peer's tasks are gone; the frame is written straight to the sockets, shielded,
@@ -411,6 +454,8 @@ class HostPeer(_Peer):
                                config.shuffle_proofs)
         self.links: dict[int, Link] = {}
         self.absent: dict[int, float] = {}  # seat -> trio deadline to come back
+        self.away_seats: set[int] = set()  # seats that said they step away
+        self.away_message = {"t": "away", "seat": 0}
         self.port = 0
         self._floor_since = 0.0
         self._floor_seen = (-1, -1)
@@ -483,7 +528,9 @@ class HostPeer(_Peer):
         try:
             await self._run_host(listeners)
         except BaseException:  # cancelled (Ctrl-C), possibly inside an exception group
-            if self.config.leave_on_cancel:
+            if self.stepping_away:
+                await self._away_on_cancel(list(self.links.values()))
+            elif self.config.leave_on_cancel:
                 await self._leave_on_cancel(list(self.links.values()))
             raise
         return self.outcome()
@@ -496,6 +543,8 @@ class HostPeer(_Peer):
                 nursery.start_soon(self._beacon)
             nursery.start_soon(self._watchdog)
             if self.session is not None:  # resumed: everyone else must reconnect
+                s = self.session
+                self.emit(Restored(s.table, s.seat, s.replayed))
                 self.emit(Resumed(0, self.resumed_entries))
                 for seat in range(1, self.session.table.players):
                     self.absent[seat] = trio.current_time() + self.timeouts.reconnect
@@ -569,6 +618,7 @@ class HostPeer(_Peer):
             if resume is not None:
                 for body in self.session.bodies[resume[1]:]:
                     link.send(body)
+            self.away_seats.discard(seat)
             if seat in self.absent:
                 del self.absent[seat]
                 self.broadcast_msg({"t": "back", "seat": seat})
@@ -621,8 +671,10 @@ class HostPeer(_Peer):
 
     def _announce_wait(self, seat: int) -> None:
         left = max(0, math.ceil(self.absent[seat] - trio.current_time()))
-        self.broadcast_msg({"t": "wait", "seat": seat, "secs": left})
-        self.emit(Waiting(seat, left))
+        away = seat in self.away_seats
+        self.broadcast_msg({"t": "wait", "seat": seat, "secs": left}
+                           | ({"away": True} if away else {}))
+        self.emit(Waiting(seat, left, away))
 
     async def _watchdog(self) -> None:
         """Once a second: countdowns for absent seats, the turn timeout, and the end of
@@ -675,6 +727,8 @@ class HostPeer(_Peer):
                 # The ready check (before the game; afterwards it changes nothing).
                 if self.session is None and self.lobby.mark_ready(seat, msg.get("seating")):
                     self._lobby_changed()
+            elif t == "away":
+                self.away_seats.add(seat)  # its drop, next, is a step away
             else:
                 await link.fail(ErrorCode.UNKNOWN_TYPE, repr(t)[:40])
                 return
@@ -751,6 +805,7 @@ class ClientPeer(_Peer):
         self._fresh = False
         self._welcome_seat = -1
         self._host_caps: tuple[str, ...] = ()
+        self._host_away = False  # the host said it steps away
         self._try_resume()
 
     def _try_resume(self) -> None:
@@ -836,11 +891,17 @@ class ClientPeer(_Peer):
         try:
             return await self._run_client()
         except BaseException:  # cancelled (Ctrl-C), possibly inside an exception group
-            if self.config.leave_on_cancel and self._last_link is not None:
+            if self.stepping_away and self._last_link is not None:
+                await self._away_on_cancel([self._last_link])
+            elif self.config.leave_on_cancel and self._last_link is not None \
+                    and not self.stepping_away:
                 await self._leave_on_cancel([self._last_link])
             raise
 
     async def _run_client(self) -> Outcome:
+        if self.session is not None:  # resumed from the log: the picture first
+            s = self.session
+            self.emit(Restored(s.table, s.seat, s.replayed))
         async with trio.open_nursery() as nursery:
             self.nursery = nursery
             nursery.start_soon(self._connect_loop)
@@ -890,7 +951,7 @@ class ClientPeer(_Peer):
             now = trio.current_time()
             if deadline is None:
                 deadline = now + self.timeouts.reconnect
-                self.emit(Waiting(0, int(self.timeouts.reconnect)))
+                self.emit(Waiting(0, int(self.timeouts.reconnect), self._host_away))
             if now >= deadline:
                 fault = ProtocolError(ErrorCode.PEER_LEFT, "the host is gone")
                 self.blame(fault, 0, None)
@@ -945,6 +1006,7 @@ class ClientPeer(_Peer):
             self.host_key = hs.host_key
             self._host_caps = hs.host_caps
             self.link = self._last_link = link
+            self._host_away = False
             if s is not None and resume is not None:
                 self.emit(Resumed(s.seat, self.resumed_entries))
                 host_has = welcome.get("have")
@@ -980,7 +1042,9 @@ class ClientPeer(_Peer):
                 self._on_lobby(msg)
             elif t == "wait":
                 if isinstance(msg.get("seat"), int) and isinstance(msg.get("secs"), int):
-                    self.emit(Waiting(msg["seat"], msg["secs"]))
+                    self.emit(Waiting(msg["seat"], msg["secs"], msg.get("away") is True))
+            elif t == "away" and msg.get("seat") == 0:
+                self._host_away = True  # the host's drop, next, is a step away
             elif t == "back" and isinstance(msg.get("seat"), int):
                 self.emit(Resumed(msg["seat"]))
             elif t == "chat":

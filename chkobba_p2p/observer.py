@@ -57,7 +57,7 @@ from .deal import MSG_KEY, MSG_REVEAL, MSG_SHUFFLE
 from .deal import crypto as dc
 from .errors import IllegalMove, InvalidDeal, LocalError
 from .record import MatchRecorder, result_sentence
-from .rules import CutEvent, DealEvent, Hand, Match, PlayEvent, SweepEvent
+from .rules import CutEvent, DealEvent, Hand, Match, PlayEvent, SweepEvent, side_of
 from .session import (
     DeckInstance,
     FirstDealerDrawn,
@@ -433,8 +433,14 @@ class Observer:
 
     @property
     def winner(self) -> int | None:
+        """The winning side: by the signed result, or the other side of a seat that
+        resigned."""
+        if self._resigned_winner is not None:
+            return self._resigned_winner
         full = self._driver.full if self._driver is not None else None
         return full.winner if full is not None else None
+
+    _resigned_winner: int | None = None
 
     # ---------------------------------------------------------------- feeding
 
@@ -601,6 +607,16 @@ class Observer:
             return Verdict(VALID, None, f"complete: {result}")
         if session.aborted is not None or self.aborts:
             a = self.aborts[0]
+            over = self._driver is not None and self._driver.over
+            if a.code == ErrorCode.RESIGNED.name.lower() and a.blamed == a.by_seat \
+                    and not over:
+                # A resignation, signed by the resigner against its own seat before the
+                # match was decided: a complete result, a loss for the resigner's side.
+                players = session.table.players
+                self._resigned_winner = winner = 1 - side_of(a.by_seat, players)
+                who = result_sentence(winner, (), players).rstrip()
+                return Verdict(VALID, "resigned", f"seat {a.by_seat} resigned (entry "
+                               f"#{a.index}): {who} by resignation", None, a.index)
             refuted = "; its own evidence refutes it" if self.claim_refuted else ""
             return Verdict(INCOMPLETE, "aborted", f"seat {a.by_seat} ended the game: {a.code}: "
                            f"{a.why or 'no reason given'}{refuted}; no violation in the "

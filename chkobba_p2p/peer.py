@@ -26,6 +26,7 @@ from .events import (
     Lobby,
     Outcome,
     OutcomeError,
+    Restored,
     Resumed,
     SeatController,
     Waiting,
@@ -33,6 +34,7 @@ from .events import (
 )
 from .levels import make_bot
 from .rules import Hand, Move
+from .transcript import SeatBusy, SeatLock
 
 __all__ = [
     "SeatController",
@@ -44,6 +46,9 @@ __all__ = [
     "OutcomeError",
     "Waiting",
     "Resumed",
+    "Restored",
+    "SeatLock",
+    "SeatBusy",
     "ChoiceRefused",
     "Lobby",
     "Listening",

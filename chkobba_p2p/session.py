@@ -51,6 +51,7 @@ from .rules import (
     Redeal,
     Ruleset,
     Turn,
+    side_of,
 )
 from .wire import (
     ENTRY_DOMAIN,
@@ -498,12 +499,29 @@ class Decision:
 
 @dataclass(frozen=True)
 class Aborted:
-    """The game ended early: who signed the record, the code, whom it blames, why."""
+    """The game ended early: who signed the record, the code, whom it blames, why.
+
+    A **resignation** is an abort with code ``resigned`` that its signer signs against its
+    own seat (:meth:`Session.resign`): the match ends with a loss for the resigner's side
+    (:attr:`resigned`, :meth:`winner_side`).  The same code blaming another seat is only a
+    claim, like any other abort."""
 
     by_seat: int
     code: ErrorCode
     blamed_seat: int | None
     detail: str
+
+    @property
+    def resigned(self) -> bool:
+        """The signer resigned (its own seat is the one the record names)."""
+        return self.code == ErrorCode.RESIGNED and self.blamed_seat == self.by_seat
+
+    def winner_side(self, players: int) -> int | None:
+        """After a resignation, the side that wins the match (the other one); None for
+        any other abort."""
+        if not self.resigned:
+            return None
+        return 1 - side_of(self.by_seat, players)
 
 
 @dataclass(frozen=True)
@@ -557,6 +575,9 @@ class Session:
         self.game = game if game is not None else GameDriver(table, seat, self.master)
         self._decided: dict | None = None
         self._unsent_abort: Entry | None = None
+        #: After :meth:`resume`: every event the replayed log produced, in order (this
+        #: seat's view), for a client to rebuild its picture of the table.
+        self.replayed: tuple[object, ...] = ()
         self._accept(genesis)
         self._events.append(TableReady(table, seat))
 
@@ -583,7 +604,7 @@ class Session:
                 session.game.outbox()  # already sent: it is this very entry
                 session._decided = None
             session.receive(entry)
-        session.take_events()
+        session.replayed = tuple(session.take_events())
         session._events.append(TableReady(session.table, session.seat))
         return session
 
@@ -843,6 +864,15 @@ class Session:
         if self.finished:
             return None
         return self.abort(ErrorCode.PEER_LEFT, self.seat, detail)
+
+    def resign(self, detail: str = "") -> Entry:
+        """Resign the match: sign an ``abort`` with code ``resigned`` against this very
+        seat (send the entry returned).  The match ends at once with a loss for this
+        seat's side (:attr:`Aborted.resigned`).  Raises :class:`LocalError` once the
+        match is over or decided (every seat is signing the result)."""
+        if self.finished or self.phase == Phase.CLOSING:
+            raise LocalError("the match is already over")
+        return self.abort(ErrorCode.RESIGNED, self.seat, detail or "the player resigned")
 
     def abort(self, code: ErrorCode, blamed_seat: int | None, detail: str,
               evidence: bytes | None = None) -> Entry:

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from .cards import Card
-from .events import Lobby, Resumed, Waiting
+from .events import Lobby, Restored, Resumed, Waiting
 from .rules import (
     CutEvent,
     CutterChoice,
@@ -118,6 +118,8 @@ class TableState:
     redeals: int = 0
     #: Seats that dropped, with the seconds they have left to come back.
     waiting: tuple[tuple[int, int], ...] = ()
+    #: Of those, the seats that said they were stepping away (not a lost connection).
+    away: tuple[int, ...] = ()
     #: The match's end: the winning side (None: not over), or why it stopped.
     winner_side: int | None = None
     done: MatchDone | None = None
@@ -345,14 +347,24 @@ class TableState:
                        turn=None)
 
     def _on_aborted(self, ev: Aborted) -> TableState:
-        return replace(self, aborted=ev, turn=None)
+        # A resignation decides the match: the resigner's side loses.
+        return replace(self, aborted=ev, turn=None,
+                       winner_side=ev.winner_side(self.players or 2))
 
     def _on_waiting(self, ev: Waiting) -> TableState:
         rest = tuple(w for w in self.waiting if w[0] != ev.seat)
-        return replace(self, waiting=rest + ((ev.seat, ev.seconds),))
+        away = tuple(s for s in self.away if s != ev.seat) + ((ev.seat,) if ev.away else ())
+        return replace(self, waiting=rest + ((ev.seat, ev.seconds),), away=away)
 
     def _on_resumed(self, ev: Resumed) -> TableState:
-        return replace(self, waiting=tuple(w for w in self.waiting if w[0] != ev.seat))
+        return replace(self, waiting=tuple(w for w in self.waiting if w[0] != ev.seat),
+                       away=tuple(s for s in self.away if s != ev.seat))
+
+    def _on_restored(self, ev: Restored) -> TableState:
+        """The whole picture again from a resumed game's replayed events (what the local
+        display knew before the crash is dropped: the log is the truth)."""
+        st = TableState(my_fingerprint=self.my_fingerprint).with_table(ev.table, ev.seat)
+        return st.apply_all(ev.events)
 
 
 _HANDLERS = {
@@ -372,4 +384,5 @@ _HANDLERS = {
     Aborted: TableState._on_aborted,
     Waiting: TableState._on_waiting,
     Resumed: TableState._on_resumed,
+    Restored: TableState._on_restored,
 }

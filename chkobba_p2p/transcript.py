@@ -34,6 +34,8 @@ __all__ = [
     "Transcript",
     "read_transcript",
     "SavedGame",
+    "SeatLock",
+    "SeatBusy",
     "load_identity",
     "write_private",
 ]
@@ -175,6 +177,61 @@ class SavedGame:
             return cls(raw["game"], raw["seat"], raw["host"], raw["master"], raw["log"])
         except (OSError, KeyError, wire.ProtocolError):
             return None
+
+
+class SeatBusy(LocalError):
+    """Another process of this identity is already playing (:class:`SeatLock`)."""
+
+    def __init__(self, path: Path, pid: int | None) -> None:
+        who = f"pid {pid}" if pid else "another process"
+        super().__init__(f"this game is open in another terminal, {who}")
+        self.path = path
+        self.pid = pid
+
+
+class SeatLock:
+    """One process per seat: an exclusive lock on ``<state>.lock`` beside a seat's saved
+    game, holding the owner's pid.  The lock is the kernel's (``flock``), so it dies with
+    its process however that ends (``kill -9`` included): a lock file left behind is
+    stale by construction and taken over.  Use as a context manager or :meth:`acquire` /
+    :meth:`release`; :meth:`acquire` raises :class:`SeatBusy` (with the other pid) at
+    once, without waiting."""
+
+    def __init__(self, state_path: Path | str) -> None:
+        self.path = Path(str(state_path) + ".lock")
+        self._fd: int | None = None
+
+    def acquire(self) -> SeatLock:
+        import fcntl
+
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            try:
+                text = os.read(fd, 32).decode("ascii", "replace").strip()
+            finally:
+                os.close(fd)
+            raise SeatBusy(self.path, int(text) if text.isdigit() else None) from None
+        os.ftruncate(fd, 0)
+        os.write(fd, f"{os.getpid()}\n".encode())
+        self._fd = fd
+        return self
+
+    def release(self) -> None:
+        if self._fd is not None:
+            import fcntl
+
+            fcntl.flock(self._fd, fcntl.LOCK_UN)
+            os.close(self._fd)
+            self._fd = None
+
+    def __enter__(self) -> SeatLock:
+        return self.acquire()
+
+    def __exit__(self, *exc: object) -> None:
+        self.release()
 
 
 def load_identity(path: Path | str, *, create: bool = True) -> wire.Identity:

@@ -110,6 +110,7 @@ class ErrorCode(enum.IntEnum):
     DEAL_FAILURE = 401
     RESULT_MISMATCH = 402
     PROTOCOL_VIOLATION = 403
+    RESIGNED = 404
     TIMEOUT = 500
     PEER_LEFT = 501
     SHUTDOWN = 502
@@ -139,6 +140,7 @@ _SENTENCES = {
     ErrorCode.DEAL_FAILURE: "a deal message failed its check (proof, share, commitment)",
     ErrorCode.RESULT_MISMATCH: "a peer reported a different match result",
     ErrorCode.PROTOCOL_VIOLATION: "a signed entry is well formed but makes no sense here",
+    ErrorCode.RESIGNED: "a player resigned: their side loses the match",
     ErrorCode.TIMEOUT: "a peer did not send in time",
     ErrorCode.PEER_LEFT: "a peer left (on purpose, or did not come back in time)",
     ErrorCode.SHUTDOWN: "the peer is shutting down",
