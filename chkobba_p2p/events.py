@@ -255,10 +255,6 @@ class Outcome:
         if self.done is not None:
             d = self.done
             who = self.side_names(d.winner_side)
-            if self.seat is not None and self.table is not None and \
-                    self.seat % (2 if self.table.players == 4 else self.table.players) \
-                    == d.winner_side:
-                who += " (you)" if self.table.players == 2 else " (your side)"
             verb = "win" if " and " in who else "wins"
             return (f"match over after {d.hands} hands: {who} {verb} "
                     f"{'-'.join(map(str, d.totals))}")

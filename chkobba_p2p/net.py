@@ -34,6 +34,7 @@ from .events import (
 )
 from .session import (
     CAP_READY_CHECK,
+    CAPABILITIES,
     ClientHandshake,
     GameFault,
     HostHandshake,
@@ -964,7 +965,7 @@ class ClientPeer(_Peer):
         link = Link(stream, self.timeouts, self.traffic)
         s = self.session
         resume = (s.table.game, s.length) if s is not None else None
-        hs = ClientHandshake(self.identity, self.config.name, resume)
+        hs = ClientHandshake(self.identity, self.config.name, resume, caps=CAPABILITIES)
         async with trio.open_nursery() as nursery:
             nursery.start_soon(link.writer)
             try:

@@ -401,8 +401,14 @@ class ClientHandshake:
     ``on_welcome(msg, body) -> seat``.  Send the hello encoded by :func:`wire.encode`."""
 
     def __init__(self, identity: Identity, name: str,
-                 resume: tuple[bytes, int] | None = None, nonce: bytes | None = None) -> None:
+                 resume: tuple[bytes, int] | None = None, nonce: bytes | None = None,
+                 caps: tuple[str, ...] | None = None) -> None:
         self.identity = identity
+        #: What the hello announces.  By default every capability but the link-only
+        #: ones, which need the caller's own part (``ready-check/v1``: sending ``start``
+        #: once the person confirmed the table).
+        self.caps = caps if caps is not None else tuple(
+            c for c in CAPABILITIES if c not in LINK_CAPABILITIES)
         self.name = _name(name)
         self.nonce = nonce if nonce is not None else secrets.token_bytes(32)
         self.resume = resume
@@ -438,7 +444,7 @@ class ClientHandshake:
             raise ProtocolError(ErrorCode.BAD_FIELD, f"ruleset: {exc}") from None
         if get_field(msg, "rules_hash", "bytes", size=32) != self.rules.digest():
             raise ProtocolError(ErrorCode.BAD_FIELD, "rules_hash does not match the ruleset")
-        hello: dict[str, Any] = {"t": "hello", "v": self.version, "caps": list(CAPABILITIES),
+        hello: dict[str, Any] = {"t": "hello", "v": self.version, "caps": list(self.caps),
                                  "key": self.identity.public, "name": self.name,
                                  "nonce": self.nonce}
         if self.resume is not None:
