@@ -184,6 +184,8 @@ class Lobby:
     seats: tuple[tuple[str, str] | None, ...]
     ready: tuple[bool, ...] = ()
     seating: int = 0
+    #: Each seat's identity key (None: free), e.g. to check it against known players.
+    keys: tuple[bytes | None, ...] = ()
 
     @property
     def full(self) -> bool:

@@ -639,7 +639,8 @@ class HostPeer(_Peer):
         lobby = self.lobby
         self.broadcast_msg(lobby.lobby_message())
         event = Lobby(tuple((s.name, s.fingerprint) if s else None for s in lobby.seats),
-                      tuple(lobby.ready_flags()), lobby.seating)
+                      tuple(lobby.ready_flags()), lobby.seating,
+                      tuple(s.key if s else None for s in lobby.seats))
         self.emit(event)
         if self.session is not None:
             return
@@ -1064,14 +1065,17 @@ class ClientPeer(_Peer):
             and len(ready) == len(seats) else ()
         seating = msg.get("seating")
         seating = seating if isinstance(seating, int) and not isinstance(seating, bool) else 0
-        seated = []
+        seated: list[tuple[str, str] | None] = []
+        keys: list[bytes | None] = []
         for x in seats:
             key = x.get("key") if isinstance(x, dict) else None
             if isinstance(key, bytes) and len(key) == 32:
                 seated.append((str(x.get("name"))[:wire.MAX_NAME], wire.fingerprint(key)))
+                keys.append(key)
             else:
                 seated.append(None)
-        event = Lobby(tuple(seated), flags, seating)
+                keys.append(None)
+        event = Lobby(tuple(seated), flags, seating, tuple(keys))
         self.emit(event)
         if self.session is not None:
             return

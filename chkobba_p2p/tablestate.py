@@ -88,6 +88,8 @@ class TableState:
     fingerprints: tuple[str | None, ...] = ()
     #: Before the game, per seat: its person confirmed the seating (the ready check).
     ready: tuple[bool, ...] = ()
+    #: Each seat's identity key, when known (the lobby, the genesis).
+    keys: tuple[bytes | None, ...] = ()
     #: 1-based number of the hand in progress; 0 before the first.
     hand_number: int = 0
     dealer: int | None = None
@@ -189,7 +191,8 @@ class TableState:
         return replace(
             self.with_players(table.players), seat=seat, rules=table.rules,
             names=tuple(s.name for s in table.seats),
-            fingerprints=tuple(s.fingerprint for s in table.seats))
+            fingerprints=tuple(s.fingerprint for s in table.seats),
+            keys=tuple(s.key for s in table.seats))
 
     def sync(self, hand: Hand) -> TableState:
         """Take the rules engine's view of the hand (as given at a decision): it is
@@ -257,7 +260,8 @@ class TableState:
         seat = st.seat
         if self.my_fingerprint is not None and self.my_fingerprint in fps:
             seat = fps.index(self.my_fingerprint)
-        return replace(st, names=names, fingerprints=fps, seat=seat, ready=tuple(ev.ready))
+        return replace(st, names=names, fingerprints=fps, seat=seat, ready=tuple(ev.ready),
+                       keys=tuple(ev.keys))
 
     def _on_first_draw(self, ev: FirstDealerDrawn) -> TableState:
         draws = dict(ev.draws)

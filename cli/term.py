@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import os
 import sys
+import unicodedata
 from collections.abc import Mapping
 from typing import TextIO
 
-__all__ = ["SYMBOLS", "can_show_symbols", "locale_name"]
+__all__ = ["SYMBOLS", "asciify", "can_show_symbols", "locale_name"]
 
 #: Every non-ASCII character the client draws (suits, boxes, arrows, marks, French).
-SYMBOLS = "♠♥♦♣┌┐└┘─│▶▮→←↑↓✓…·éèêàçÉÈÀÇ"
+SYMBOLS = "♠♥♦♣┌┐└┘─│▶▮→←↑↓✓⚠…·éèêàçÉÈÀÇ"
 
 
 def locale_name(environ: Mapping[str, str] | None = None) -> str:
@@ -41,3 +42,25 @@ def can_show_symbols(stream: TextIO | None = None,
     except (UnicodeEncodeError, LookupError):
         return False
     return True
+
+
+_ASCII = str.maketrans({
+    "♠": "S", "♥": "H", "♦": "D", "♣": "C", "┌": "+", "┐": "+", "└": "+", "┘": "+",
+    "─": "-", "│": "|", "▶": ">", "▮": "#", "→": "->", "←": "<-", "↑": "^", "↓": "v",
+    "✓": "x", "⚠": "!!", "…": "...", "·": "-", "«": '"', "»": '"', "’": "'", "×": "x",
+    "\u00a0": " ", "\u202f": " ", "Œ": "OE", "œ": "oe", "Æ": "AE", "æ": "ae", "ß": "ss",
+})
+
+
+def asciify(text: str) -> str:
+    """``text`` in pure ASCII: symbols by their letters or look-alikes (``7♦`` -> ``7D``,
+    ``▶`` -> ``>``), accented letters without their accents (``é`` -> ``e``), anything
+    else as ``?``."""
+    if text.isascii():
+        return text
+    text = text.translate(_ASCII)
+    if text.isascii():
+        return text
+    decomposed = unicodedata.normalize("NFKD", text)
+    return "".join(c for c in decomposed if not unicodedata.combining(c)).encode(
+        "ascii", "replace").decode("ascii")

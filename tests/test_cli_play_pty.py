@@ -32,15 +32,17 @@ CARD_BOX = re.compile(r"│(?:A|[2-7]|Q|J|K)[♠♥♦♣]│")
 class Screen:
     """A program in a pty, seen through a terminal emulator."""
 
-    def __init__(self, args: list[str], tmp: Path, cols: int = COLS, rows: int = ROWS) -> None:
+    def __init__(self, args: list[str], tmp: Path, cols: int = COLS, rows: int = ROWS,
+                 env: dict[str, str] | None = None) -> None:
         self.screen = pyte.Screen(cols, rows)
         self.stream = pyte.ByteStream(self.screen)
-        env = dict(os.environ)
-        env.update({
+        base = dict(os.environ)
+        base.update({
             "CHKOBBA_DATA_DIR": str(tmp), "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8",
             "TERM": "xterm-256color", "PROMPT_TOOLKIT_NO_CPR": "1",
-            "PYTHONPATH": str(ROOT) + os.pathsep + env.get("PYTHONPATH", ""),
+            "PYTHONPATH": str(ROOT) + os.pathsep + base.get("PYTHONPATH", ""),
         })
+        env = {**base, **(env or {})}
         env.pop("NO_COLOR", None)
         self.child = pexpect.spawn(sys.executable, ["-m", "cli.main", *args], cwd=str(ROOT),
                                    env=env, dimensions=(rows, cols))
