@@ -5,6 +5,7 @@ mock clock stands in for the seconds (nothing here sleeps for real)."""
 from __future__ import annotations
 
 import trio
+import trio.testing
 
 from chkobba_p2p import rules as R
 from chkobba_p2p import session as S
@@ -28,7 +29,7 @@ async def test_another_players_move_is_held_and_ours_is_not(autojump_clock):
     pacer = Pacer(lambda e: shown.append((trio.current_time(), e)), lambda: ME, pace=0.7)
     async with trio.open_nursery() as nursery:
         nursery.start_soon(pacer.run)
-        await trio.sleep(0)
+        await trio.testing.wait_all_tasks_blocked()
         t0 = trio.current_time()
         mine, theirs, chat = _play(ME, 1), _play(OTHER, 2), Chat(OTHER, "hi")
         pacer.push(mine)
@@ -48,7 +49,7 @@ async def test_the_score_sheet_waits_for_a_key_or_its_time(autojump_clock):
     pacer = Pacer(shown.append, lambda: ME, pace=0.5, score_wait=8)
     async with trio.open_nursery() as nursery:
         nursery.start_soon(pacer.run)
-        await trio.sleep(0)
+        await trio.testing.wait_all_tasks_blocked()
         nxt = S.HandStarted(2, OTHER)
         pacer.push(_scored())
         pacer.push(nxt)
@@ -79,7 +80,7 @@ async def test_a_pace_of_zero_holds_nothing(autojump_clock):
     pacer = Pacer(shown.append, lambda: ME, pace=0)
     async with trio.open_nursery() as nursery:
         nursery.start_soon(pacer.run)
-        await trio.sleep(0)
+        await trio.testing.wait_all_tasks_blocked()
         t0 = trio.current_time()
         for _ in range(3):
             pacer.push(_play(OTHER))

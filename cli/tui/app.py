@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import re
 import signal
 import traceback
 from collections.abc import Awaitable, Callable
@@ -47,9 +48,11 @@ from chkobba_p2p import rules as R
 from chkobba_p2p import session as S
 from chkobba_p2p.cards import Card, FigureConvention
 from chkobba_p2p.errors import IllegalMove
+from chkobba_p2p.known import KnownPlayers
 from chkobba_p2p.peer import (
     Chat,
     Listening,
+    Lobby,
     Outcome,
     Resumed,
     SeatController,
@@ -57,11 +60,20 @@ from chkobba_p2p.peer import (
     clean_chat,
 )
 from chkobba_p2p.tablestate import TableState
+from chkobba_p2p.wire import ErrorCode
 
 from ..i18n import Translator
+from ..term import asciify
+from .bigcards import big_card_row
+from .helpscreen import help_lines
+from .pace import DEFAULT_PACE, SCORE_WAIT, Pacer
 from .render import CardStyle, Line, by_value, card_chips, card_row, score_lines, wrap_line
+from .trust import changed_seats, missing_names, seat_lines
 
-__all__ = ["TuiApp", "TuiSeat", "RunResult", "run_app", "STYLE"]
+__all__ = ["TuiApp", "TuiSeat", "RunResult", "run_app", "STYLE", "MIN_SIZE"]
+
+#: The smallest terminal the table fits (columns, rows); below it the screen says so.
+MIN_SIZE = (40, 12)
 
 STYLE = Style.from_dict({
     "header": "reverse bold",
@@ -133,6 +145,9 @@ class TuiSeat(SeatController):
     async def choose_cut(self, hand: R.Hand) -> bool:
         return await self.ui.ask("cut", hand)
 
+    async def ready_to_start(self, lobby: Lobby) -> None:
+        await self.ui.ask_ready()
+
 
 class TuiApp:
     """The screen: table, hands, captures, scores, lobby, events, and the key bindings."""
@@ -141,7 +156,9 @@ class TuiApp:
                  color: bool = True, figures: FigureConvention | str | None = None,
                  address: str | None = None, my_fingerprint: str | None = None,
                  seat: int | None = None, rules: R.Ruleset | None = None,
-                 players: int | None = None, log_path: Path | None = None) -> None:
+                 players: int | None = None, log_path: Path | None = None,
+                 pace: float = DEFAULT_PACE, score_wait: float = SCORE_WAIT,
+                 known: KnownPlayers | None = None) -> None:
         self.kind = kind  # "play", "host" or "join"
         self.t = Translator(lang)
         self.figures_override = figures
@@ -180,6 +197,16 @@ class TuiApp:
         self.chatting = False  # the one-line chat input is open
         self.chat_buffer = Buffer(multiline=False)
         self._own_chat = False  # a Chat event now is our own line
+        #: Events reach the picture at a person's pace (the peer runs at full speed).
+        self.pacer = Pacer(self._show_event, lambda: self.state.seat, self.invalidate,
+                           pace, score_wait)
+        #: Players met before (None: do not check or remember).
+        self.known = known
+        #: The lobby waits for our Enter (the ready check); set from trio.
+        self._ready_event: trio.Event | None = None
+        self.ready_sent = False
+        self.help = False
+        self.hint: str | None = None  # a one-line hint after a key that does nothing
         self.app = self._build()
 
     # ------------------------------------------------------------------ helpers
@@ -202,13 +229,20 @@ class TuiApp:
     def who(self, seat: int | None) -> str:
         if seat is not None and seat == self.state.seat:
             return self.t("you")
-        return self.state.name(seat)
+        return self.name(seat)
+
+    def name(self, seat: int | None) -> str:
+        """A seat's player by name (never a seat number, even before names are known)."""
+        st = self.state
+        if seat is not None and 0 <= seat < len(st.names) and st.names[seat]:
+            return st.names[seat]  # type: ignore[return-value]
+        return "?"
 
     def said(self, key: str, seat: int | None, **kw: object) -> str:
         """A message about a seat: the ``_me`` wording when it is the local seat."""
         if seat is not None and seat == self.state.seat:
             return self.t(key + "_me", **kw)
-        return self.t(key, name=self.state.name(seat), **kw)
+        return self.t(key, name=self.name(seat), **kw)
 
     def side_name(self, side: int) -> str:
         st = self.state
@@ -217,7 +251,7 @@ class TuiApp:
         if st.my_side == side:
             return self.t("you")
         seats = [s for s in range(st.players or 2) if st.side(s) == side]
-        return st.name(seats[0]) if seats else self.t("side", n=side)
+        return self.name(seats[0]) if seats else "?"
 
     def invalidate(self) -> None:
         with contextlib.suppress(Exception):
@@ -231,14 +265,58 @@ class TuiApp:
     # ------------------------------------------------------------------ trio side
 
     def on_event(self, event: object) -> None:
-        """Called from trio (the peer) for every event."""
+        """Called from trio (the peer) for every event: to the picture at a person's pace
+        (:class:`Pacer`)."""
+        self.connected = True
+        self.pacer.push(event)
+
+    def _show_event(self, event: object) -> None:
         before = self.state
         self.state = self.state.apply(event)
-        self.connected = True
         self._narrate(event, before)
-        if isinstance(event, S.HandScored):
-            self.score_queue.append(event)
+        if isinstance(event, S.HandScored) and not self.pacer.running:
+            self.score_queue.append(event)  # no pacer: the sheet waits for its key alone
+        if isinstance(event, S.TableReady):
+            self._remember_players()
         self.invalidate()
+
+    def _remember_players(self) -> None:
+        """The game started with these seats: remember them (the person confirmed them,
+        or had the chance to, in the lobby)."""
+        st = self.state
+        if self.known is None:
+            return
+        self.known.remember([(n, k) for i, (n, k) in enumerate(zip(st.names, st.keys))
+                             if n and k is not None and i != st.seat])
+
+    async def ask_ready(self) -> None:
+        """The ready check: wait for Enter in the lobby (from trio)."""
+        self._ready_event = trio.Event()
+        self.ready_sent = False
+        self.invalidate()
+        try:
+            await self._ready_event.wait()
+            self.ready_sent = True
+        finally:
+            self._ready_event = None
+            self.invalidate()
+
+    def confirm_ready(self) -> None:
+        """Enter in the lobby (asyncio side): hand it to trio."""
+        ev, token = self._ready_event, self.token
+        if ev is None or token is None:
+            return
+        with contextlib.suppress(trio.RunFinishedError):
+            token.run_sync_soon(ev.set)
+
+    def dismiss_score(self) -> None:
+        """A key on the score sheet: the next hand may appear."""
+        if self.score_queue:
+            self.score_queue.pop(0)
+        token = self.token
+        if token is not None and self.pacer.scoring:
+            with contextlib.suppress(trio.RunFinishedError):
+                token.run_sync_soon(self.pacer.dismiss)
 
     async def ask(self, kind: str, hand: R.Hand) -> Any:
         """Wait for the user's answer to a decision (``play`` or ``cut``)."""
@@ -254,6 +332,8 @@ class TuiApp:
             with contextlib.suppress(trio.RunFinishedError):
                 token.run_sync_soon(deliver)
 
+        # The question comes after every move before it has been shown.
+        await self.pacer.drained()
         self.state = self.state.sync(hand)
         self.request = _Request(kind, hand, reply)
         self.sel = min(self.sel, max(0, len(self.state.hand) - 1))
@@ -274,10 +354,11 @@ class TuiApp:
     def _narrate(self, ev: object, before: TableState) -> None:
         t, st = self.t, self.state
         if isinstance(ev, BotsStarting):
-            self.log(("class:dim", t("ev_bots", n=ev.n)))
+            self.log(("class:dim", t("ev_bots_1") if ev.n == 1 else t("ev_bots_n", n=ev.n)))
         elif isinstance(ev, Listening):
             self.port = ev.port
-            self.log(("class:dim", t("ev_listening", port=ev.port)))
+            if self.kind == "host":
+                self.log(("class:dim", t("ev_host_open")))
         elif isinstance(getattr(ev, "draws", None), dict):  # the first-dealer draw
             draws = ", ".join(f"{self.who(s)} {self.label(c)}" for s, c in
                               sorted(ev.draws.items()))
@@ -324,8 +405,11 @@ class TuiApp:
             self.log(("class:title", t("ev_scored", n=ev.number, points=pts, totals=tot)))
         elif isinstance(ev, S.MatchDone):
             self.log(("class:ok", t("ev_done")))
+        elif isinstance(ev, S.Aborted) and ev.blamed_seat == ev.by_seat \
+                and ev.code is ErrorCode.PEER_LEFT:
+            self.log(("class:warn", self.said("ev_left", ev.by_seat)))
         elif isinstance(ev, S.Aborted):
-            why = f"{ev.code.name.lower()}: {ev.detail or ev.code.sentence}"
+            why = ev.detail or ev.code.sentence
             self.log(("class:error", t("ev_aborted", by=self.who(ev.by_seat), why=why)))
             if ev.blamed_seat is not None:
                 self.log(("class:error", t("ev_blame", name=self.who(ev.blamed_seat))))
@@ -337,7 +421,7 @@ class TuiApp:
             self.log(("class:warn", t("ev_waiting", name=self.who(ev.seat), n=ev.seconds)))
             self._waiting_line = (ev.seat, self.events[-1])
         elif isinstance(ev, Resumed):
-            self.log(("class:ok", t("ev_back", name=self.who(ev.seat))))
+            self.log(("class:ok", self.said("ev_back", ev.seat)))
         elif isinstance(ev, Chat):
             name = t("you") if self._own_chat else self.who(ev.seat)
             self.log(("class:chat", t("ev_chat", name=name, text=ev.text)))
@@ -486,38 +570,64 @@ class TuiApp:
 
     # ------------------------------------------------------------------ layout
 
+    def _text(self, draw: Callable[[], list[tuple[str, str]]]
+              ) -> Callable[[], list[tuple[str, str]]]:
+        """A drawing function, in pure ASCII when symbols cannot (or must not) be shown."""
+        if self.symbols:
+            return draw
+        return lambda: [(style, asciify(text)) for style, text in draw()]
+
+    def _too_small(self) -> bool:
+        rows, cols = self._size()
+        return cols < MIN_SIZE[0] or rows < MIN_SIZE[1]
+
     def _build(self) -> Application:
         kb = self._bindings()
-        header = Window(FormattedTextControl(self._header), height=1, style="class:header")
-        footer = Window(FormattedTextControl(self._footer), height=1)
-        left = Window(FormattedTextControl(self._left), wrap_lines=False)
-        events = Window(FormattedTextControl(self._events_text), wrap_lines=False,
+        tx = self._text
+        header = Window(FormattedTextControl(tx(self._header)), height=1, style="class:header")
+        footer = Window(FormattedTextControl(tx(self._footer)), height=1)
+        left = Window(FormattedTextControl(tx(self._left)), wrap_lines=False)
+        events = Window(FormattedTextControl(tx(self._events_text)), wrap_lines=False,
                         width=lambda: self._panel_width())
-        events_below = Window(FormattedTextControl(self._events_text), height=5)
+        events_below = Window(FormattedTextControl(tx(self._events_text)), height=5)
+        too_small = Window(FormattedTextControl(tx(lambda: [("class:warn", " " + self.t(
+            "too_small", w=MIN_SIZE[0], h=MIN_SIZE[1]))])), wrap_lines=True)
         self.chat_window = Window(BufferControl(self.chat_buffer), height=1)
         chat_line = ConditionalContainer(
             VSplit([Window(FormattedTextControl(
-                lambda: [("class:title", f" {self.t('chat_prompt')} ")]),
+                tx(lambda: [("class:title", f" {self.t('chat_prompt')} ")])),
                 dont_extend_width=True), self.chat_window]),
             filter=Condition(lambda: self.chatting))
+        bar, rule = ("│", "─") if self.symbols else ("|", "-")
 
         def body() -> Any:
+            if self._too_small():
+                return too_small
             if self._size()[1] >= 72:
-                return VSplit([left, Window(width=1, char="│", style="class:dim"), events])
-            return HSplit([left, Window(height=1, char="─", style="class:dim"),
+                return VSplit([left, Window(width=1, char=bar, style="class:dim"), events])
+            return HSplit([left, Window(height=1, char=rule, style="class:dim"),
                            events_below])
 
+        if not self.symbols:
+            _ascii_frames()
         overlay = ConditionalContainer(
-            Frame(Window(FormattedTextControl(self._overlay), dont_extend_width=True,
+            Frame(Window(FormattedTextControl(tx(self._overlay)), dont_extend_width=True,
                          dont_extend_height=True)),
-            filter=Condition(lambda: self._overlay_kind() is not None))
+            filter=Condition(lambda: self._overlay_kind() is not None
+                             and not self._too_small()))
         root = FloatContainer(
             HSplit([header, DynamicContainer(body), chat_line, footer]),
             floats=[Float(content=overlay)])
-        return Application(
+        app: Application = Application(
             layout=Layout(root), key_bindings=kb, full_screen=True, style=STYLE,
             color_depth=None if self.color else ColorDepth.DEPTH_1_BIT,
             mouse_support=False, refresh_interval=None)
+
+        def forget_hint(_: object) -> None:
+            self.hint = None  # a hint lasts until the next key
+
+        app.key_processor.before_key_press += forget_hint
+        return app
 
     def _size(self) -> tuple[int, int]:
         if self.size is not None:
@@ -539,7 +649,9 @@ class TuiApp:
     def _overlay_kind(self) -> str | None:
         if self.confirm_leave:
             return "leave"
-        if self.score_queue:
+        if self.help:
+            return "help"
+        if self.score_queue or self.pacer.scoring:
             return "score"  # the last hand's scoring first, then the match's end
         if self.finished and self.outcome is not None and not self.left:
             return "over"
@@ -555,12 +667,15 @@ class TuiApp:
         cutting = Condition(lambda: self._overlay_kind() is None and self.request is not None
                             and self.request.kind == "cut")
         leave = Condition(lambda: self._overlay_kind() == "leave")
+        helping = Condition(lambda: self._overlay_kind() == "help")
         score = Condition(lambda: self._overlay_kind() == "score")
+        lobby = Condition(lambda: self._overlay_kind() is None and not self.finished
+                          and self._ready_event is not None)
         over = Condition(lambda: self._overlay_kind() == "over" or
                          (self.finished and self._overlay_kind() is None))
 
         @kb.add("c-c")
-        @kb.add("q", filter=~leave)
+        @kb.add("q", filter=~leave & ~helping)
         def _(e: KeyPressEvent) -> None:
             self.request_leave()
 
@@ -578,14 +693,31 @@ class TuiApp:
         @kb.add(" ", filter=score)
         @kb.add("escape", filter=score)
         def _(e: KeyPressEvent) -> None:
-            if self.score_queue:
-                self.score_queue.pop(0)
+            self.dismiss_score()
+
+        @kb.add("enter", filter=lobby)
+        def _(e: KeyPressEvent) -> None:
+            self.confirm_ready()
+
+        @kb.add("?", filter=~leave & ~helping)
+        @kb.add("f1", filter=~leave & ~helping)
+        def _(e: KeyPressEvent) -> None:
+            self.help = True
+            self.hint = None
+
+        @kb.add("<any>", filter=helping)
+        def _(e: KeyPressEvent) -> None:
+            self.help = False  # any key closes the help
+
+        @kb.add("<any>", filter=~helping)
+        def _(e: KeyPressEvent) -> None:
+            self.hint = self.t("hint_key")  # a key this screen does not expect
 
         @kb.add("enter", filter=over)
         def _(e: KeyPressEvent) -> None:
             self.exit()
 
-        @kb.add("h", filter=~leave)
+        @kb.add("h", filter=~leave & ~helping)
         def _(e: KeyPressEvent) -> None:
             self.hints = not self.hints
 
@@ -694,12 +826,25 @@ class TuiApp:
 
     def _footer(self) -> list[tuple[str, str]]:
         t = self.t
+        if self.hint is not None and not self.chatting:
+            return [("class:warn", f" {self.hint} ")]
+        kind = self._overlay_kind()
         if self.chatting:
             keys = t("keys_chat")
+        elif kind == "help":
+            keys = t("help_close")
+        elif kind == "leave":
+            keys = t("leave_keys")
+        elif kind == "score":
+            keys = t("sc_continue")
         elif self.finished:
             keys = t("keys_over")
+        elif self.request is not None and self.request.kind == "cut":
+            keys = t("keys_cut")
         elif self.request is not None:
             keys = t("keys_play")
+        elif self._ready_event is not None:
+            keys = t("keys_lobby")
         else:
             keys = t("keys_idle")
         return [("class:keys", f" {keys} ")]
@@ -725,7 +870,11 @@ class TuiApp:
         if not st.started:
             lines = self._lobby_lines(width)
         else:
-            tagged = self._table_lines(width, compact=False)
+            tagged: list[tuple[int, Line]] = []
+            if rows >= 34 and width >= 56:  # room for large cards
+                tagged = self._table_lines(width, compact=False, big=True)
+            if not tagged or len(tagged) > height:
+                tagged = self._table_lines(width, compact=False)
             if len(tagged) > height:
                 tagged = self._table_lines(width, compact=True)
             lines = self._fit(tagged, max(1, height))
@@ -757,24 +906,24 @@ class TuiApp:
                                width - 1, "   ")
         if st.names:
             taken = sum(1 for n in st.names if n)
+            full = taken == len(st.names)
             lines.append([])
             lines.append([("class:title", " " + t("lobby_seats", taken=taken,
                                                    n=len(st.names)))])
-            for i, name in enumerate(st.names):
-                you = f" ({t('lobby_you')})" if i == st.seat else ""
-                if name:
-                    fp = st.fingerprints[i] if i < len(st.fingerprints) else "?"
-                    lines.append([("", f"  {i + 1}. "), ("class:me", f"{name}{you}")])
-                    lines.append([("class:dim", "     " + t("lobby_key", fp=fp))])
-                else:
-                    lines.append([("class:dim", f"  {i + 1}. {t('lobby_free')}")])
+            ready_check = self.kind != "play"
+            lines += seat_lines(st, t, self.known, width - 1, ready_check)
             lines.append([])
-            if taken == len(st.names):
-                lines.append([("class:ok", " " + t("lobby_starting"))])
-            else:
+            if not full:
                 lines.append([("", " " + t("lobby_waiting"))])
-            if self.kind != "play":
-                lines += wrap_line([("class:dim", " " + t("lobby_check"))], width - 1, " ")
+            elif self._ready_event is not None:
+                warn = changed_seats(st, self.known)
+                style = "class:error" if warn else "class:turn"
+                lines += wrap_line([(style, " " + t("lobby_ready_prompt"))], width - 1, " ")
+            elif ready_check and not all(st.ready or [False]):
+                lines += wrap_line([("class:ok", " " + t(
+                    "lobby_you_ready", names=missing_names(st, t) or "…"))], width - 1, " ")
+            else:
+                lines.append([("class:ok", " " + t("lobby_starting"))])
         return lines
 
     def _seat_line(self, seat: int, role: str) -> Line:
@@ -789,7 +938,8 @@ class TuiApp:
         line: Line = [(mark, f" {'▶' if st.turn == seat else ' '} {st.name(seat)}"),
                       ("class:dim", f" ({role})"), ("", "  "),
                       ("", ("▮" if self.symbols else "#") * n + " "
-                       + (t("cards_1") if n == 1 else t("cards_n", n=n)))]
+                       + (t("cards_1") if n == 1 else t("cards_n", n=n)) + " "
+                       + t("in_hand"))]
         if tags:
             line.append(("class:dim", "  [" + ", ".join(tags) + "]"))
         return line
@@ -797,14 +947,47 @@ class TuiApp:
     def _captures_line(self, side: int) -> Line:
         st, t = self.state, self.t
         c = st.captures(side)
-        line: Line = [("class:dim", f"   {self.side_name(side)}: "),
+        sevens = t("sevens_1") if c.sevens == 1 else t("sevens_n", n=c.sevens)
+        line: Line = [("class:dim", "   " + t("cap_of", name=self.side_name(side)) + ": "),
                       ("", t("cap_line", cards=c.cards, diamonds=c.diamonds,
-                             sevens=c.sevens, chk=c.chkobbas))]
+                             sevens=sevens, chk=c.chkobbas))]
         if c.haya:
             line.append(("class:card.red", " · " + t("haya_mark")))
         return line
 
-    def _table_lines(self, width: int, compact: bool) -> list[tuple[int, Line]]:
+    def _showing_lines(self, width: int) -> tuple[tuple[Card, ...], frozenset[Card],
+                                                  frozenset[Card], list[Line]]:
+        """While another player's move is held on screen: the table to draw (with the
+        card played on it), the cards to highlight and to mark (what it takes), and the
+        sentence saying it."""
+        st, t, cs = self.state, self.t, self.cs
+        ev = self.pacer.showing
+        table = st.table
+        if isinstance(ev, R.PlayEvent):
+            taken = by_value(ev.capture)
+            if ev.capture:
+                key = "you_playing_take" if ev.seat == st.seat else "playing_take"
+                text = t(key, name=self.name(ev.seat), card=cs.label(ev.card),
+                         cards=" + ".join(cs.label(c) for c in taken))
+            else:
+                key = "you_playing" if ev.seat == st.seat else "playing"
+                text = t(key, name=self.name(ev.seat), card=cs.label(ev.card))
+            if ev.chkobba:
+                text += "  " + t("ev_chkobba")
+            return (table + (ev.card,), frozenset((ev.card,)), frozenset(ev.capture),
+                    wrap_line([("class:turn", " " + text)], width - 1, "   "))
+        if isinstance(ev, R.CutEvent) and ev.card is not None:
+            text = self.said("ev_place", ev.seat, card=cs.label(ev.card))
+            return ((ev.card,) + table, frozenset((ev.card,)), frozenset(),
+                    wrap_line([("class:turn", " " + text)], width - 1, "   "))
+        if isinstance(ev, R.SweepEvent) and ev.seat is not None:
+            text = self.said("ev_sweep", ev.seat, cards=self.labels(ev.cards))
+            return (table, frozenset(), frozenset(ev.cards),
+                    wrap_line([("class:turn", " " + text)], width - 1, "   "))
+        return table, frozenset(), frozenset(), []
+
+    def _table_lines(self, width: int, compact: bool, big: bool = False
+                     ) -> list[tuple[int, Line]]:
         """The table's lines, each with a priority: 0 must show (table, hand, prompt);
         1, 2 and 3 (others' seats, captures, blank lines) give way on short terminals."""
         st, t, cs = self.state, self.t, self.cs
@@ -828,18 +1011,26 @@ class TuiApp:
             info.append(t("turn_of", name=self.who(st.turn)))
         add([("class:dim", " " + " · ".join(info))], 1)
         add([], 3)
-        marked: frozenset[Card] = frozenset()
+        table, highlight, marked, saying = self._showing_lines(width)
         if self.options is not None:
             marked = self.options[self.opt_sel].capture
         add([("class:title", f" {t('table')}"),
-             ("class:dim", "" if st.table else f"  {t('table_empty')}")])
-        if st.table:
-            rows = (card_chips(list(st.table), cs, width) if compact else
-                    card_row(list(st.table), cs, width, marked=marked))
+             ("class:dim", "" if table else f"  {t('table_empty')}")])
+        if table:
+            if compact:
+                rows = card_chips(list(table), cs, width, highlight=highlight)
+            elif big:
+                rows = big_card_row(list(table), cs, width, marked=marked,
+                                    highlight=highlight)
+            else:
+                rows = card_row(list(table), cs, width, marked=marked, highlight=highlight)
             for line in rows:
                 add(line)
         last = st.last_play
-        if last is not None:
+        if saying:
+            for line in saying:
+                add(line)
+        elif last is not None:
             took = (t("hint_takes", opts=self.labels(last.capture)) if last.capture
                     else t("hint_stays"))
             line = [("class:dim", " " + t("last_play", name=self.who(last.seat)) + " "),
@@ -873,8 +1064,9 @@ class TuiApp:
             add(line)
         else:
             add([("class:title", f" {t('your_hand')}")], 1)
-            for line in card_row(list(st.hand), cs, width, selected=selected,
-                                 numbered=True) if st.hand else []:
+            draw = big_card_row if big else card_row
+            for line in draw(list(st.hand), cs, width, selected=selected,
+                             numbered=True) if st.hand else []:
                 add(line)
         for line in self._prompt_lines(width):
             add(line)
@@ -975,8 +1167,13 @@ class TuiApp:
             lines = [[("class:title", " " + t("leave_title") + " ")], [],
                      [("", " " + t("leave_body") + " ")], [],
                      [("class:keys", " " + t("leave_keys") + " ")]]
+        elif kind == "help":
+            rules = self.state.rules
+            lines = help_lines(t, rules, t.lang, max(30, min(76, self._size()[1] - 6)))
         elif kind == "score":
-            ev = self.score_queue[0]
+            ev = self.score_queue[0] if self.score_queue else self.state.last_score
+            if ev is None:
+                return []
             k = len(ev.totals)
             names = [self.side_name(i) for i in range(k)]
             lines = [[("class:title", " " + t("score_title", n=ev.number))], []]
@@ -1010,8 +1207,12 @@ class TuiApp:
             lines.append([])
             if o is not None and o.aborted is not None:
                 a = o.aborted
-                why = f"{a.code.name.lower()}: {a.detail or a.code.sentence}"
-                lines.append([("", " " + t("ev_aborted", by=self.who(a.by_seat), why=why))])
+                if a.blamed_seat == a.by_seat and a.code is ErrorCode.PEER_LEFT:
+                    text = self.said("ev_left", a.by_seat)
+                else:
+                    text = t("ev_aborted", by=self.who(a.by_seat),
+                             why=a.detail or a.code.sentence)
+                lines += wrap_line([("", " " + text)], max(20, self._size()[1] - 8), "   ")
             elif o is not None and o.error:
                 lines.append([("", " " + o.error)])
         path = (o.log_path if o is not None else None) or self.log_path
@@ -1019,17 +1220,43 @@ class TuiApp:
             width = max(20, self._size()[1] - 6)
             lines.append([])
             lines.append([("", " " + t("over_log_title"))])
-            lines += _hard_wrap(f"{path}", width, "class:title")
+            lines += _path_lines(f"{path}", width, "class:title")
             lines.append([("", " " + t("over_replay_title"))])
-            lines += _hard_wrap(f"chkobba replay {path}", width, "class:ok")
+            lines += _path_lines(f"chkobba replay {path}", width, "class:ok")
         lines.append([])
         lines.append([("class:keys", " " + t("keys_over") + " ")])
         return lines
 
 
-def _hard_wrap(text: str, width: int, style: str) -> list[Line]:
-    """Long paths cut at the frame's width (they are printed whole again on exit)."""
-    return [[(style, "   " + text[i:i + width - 3])] for i in range(0, len(text), width - 3)]
+def _ascii_frames() -> None:
+    """Frames drawn with ``+-|`` (prompt_toolkit's Frame takes its characters from one
+    shared class; this process draws for one terminal, in ASCII)."""
+    from prompt_toolkit.widgets import base
+
+    b = base.Border
+    b.HORIZONTAL, b.VERTICAL = "-", "|"
+    b.TOP_LEFT = b.TOP_RIGHT = b.BOTTOM_LEFT = b.BOTTOM_RIGHT = "+"
+
+
+def _path_lines(text: str, width: int, style: str) -> list[Line]:
+    """A path (or a command holding one) on as few lines as ``width`` allows, broken only
+    after a ``/`` or a space, never inside a file or folder name (it is printed whole
+    again on exit, for copying)."""
+    room = max(8, width - 3)
+    parts = re.split(r"(?<=[/ ])", text)
+    out: list[str] = []
+    cur = ""
+    for part in parts:
+        if cur and len(cur) + len(part) > room:
+            out.append(cur)
+            cur = ""
+        while len(part) > room:  # a single name longer than the line: no other way
+            out.append(part[:room])
+            part = part[room:]
+        cur += part
+    if cur:
+        out.append(cur)
+    return [[(style, "   " + line)] for line in out]
 
 
 # ---------------------------------------------------------------------------- running
@@ -1065,7 +1292,11 @@ async def _run_async(ui: TuiApp, game: Callable[[SeatController], Awaitable[Outc
                             timed_out = True
                             scope.cancel()
                     nursery.start_soon(watchdog)
+                nursery.start_soon(ui.pacer.run)
                 result = await game(TuiSeat(ui))
+                # The picture catches up (the last moves, the last score sheet) before
+                # the end of the match is shown.
+                await ui.pacer.drained()
                 nursery.cancel_scope.cancel()
                 return result
         return None
