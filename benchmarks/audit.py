@@ -35,7 +35,7 @@ def make_log(directory: Path, proofs: bool) -> Path:
     env = dict(os.environ)
     env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
     env["CHKOBBA_DATA_DIR"] = str(directory / "data")
-    cmd = [sys.executable, "-m", "cli.main", "host", "--headless", "--players", "4",
+    cmd = [sys.executable, "-m", "chkobba_cli.main", "host", "--headless", "--players", "4",
            "--bots", "3", "--port", "0", "--bind", "127.0.0.1", "--no-beacon", "--quiet",
            "--log", str(log)]
     if not proofs:

@@ -43,7 +43,7 @@ def _stats(out: str) -> tuple[str, int, float, float]:
 
 def one_match(level: str, data: str, proofs: bool) -> dict[str, float]:
     env = _env(data)
-    cmd = [sys.executable, "-m", "cli.main"]
+    cmd = [sys.executable, "-m", "chkobba_cli.main"]
     with socket.socket() as s:  # a free port, so that every process starts at once
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]

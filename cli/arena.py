@@ -12,13 +12,13 @@ from chkobba_p2p.levels import LEVELS
 from .rules_options import add_rules_arguments, ruleset_from_args
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def add_arguments(command: str, p: argparse.ArgumentParser) -> None:
+    """Declare the arguments of ``arena`` (see :mod:`.main`)."""
     levels = list(LEVELS)
-    p = sub.add_parser(
-        "arena", help="measure one bot level against another (duplicate matches)",
-        description="Duplicate matches between bot levels A and B: every deal is played "
-        "twice with the seats swapped. Prints A's match win rate and the mean point margin "
-        "per hand (A minus B), each with a 95%% confidence interval.")
+    p.description = ("Duplicate matches between bot levels A and B: every deal is played "
+                     "twice with the seats swapped. Prints A's match win rate and the mean "
+                     "point margin per hand (A minus B), each with a 95%% confidence "
+                     "interval.")
     p.add_argument("--a", required=True, choices=levels, metavar="LEVEL",
                    help=f"level A ({', '.join(levels)})")
     p.add_argument("--b", required=True, choices=levels, metavar="LEVEL",

@@ -1,7 +1,14 @@
-"""The ``chkobba`` command: one sub-command per module of this package.
+"""The ``chkobba`` command: a table of sub-commands, each imported only when it runs.
 
-Each sub-command module exposes ``register(subparsers)`` (adds its parser and sets
-``func``) and is imported lazily-cheap here; every ``func(args)`` returns the exit status.
+:data:`COMMANDS` names every sub-command, the module that implements it and the line
+``chkobba --help`` shows for it, so listing the commands imports none of them: one
+broken module breaks only its own command, and ``chkobba --help`` costs no more than
+starting Python.  A sub-command's module is imported when that sub-command is on the
+command line (to run it, or to print its ``--help``), and it declares its arguments
+then, through ``add_arguments(name, parser)``, which also sets ``func`` (called with the
+parsed arguments, returns the exit status) and any description or epilog.
+
+A new sub-command is a new row here and an ``add_arguments`` in its module.
 """
 
 from __future__ import annotations
@@ -9,20 +16,44 @@ from __future__ import annotations
 import argparse
 import importlib
 import sys
+from collections.abc import Sequence
+from typing import NamedTuple
 
-from chkobba_p2p import __version__
+from chkobba_p2p import __version__  # the bare package: a version string, no imports
 
-# Modules that provide sub-commands, in the order help lists them.
-_COMMAND_MODULES = (
-    "cli.play",  # play, host, join: the terminal client
-    "cli.net",  # bot, host --headless: headless peers
-    "cli.replay",  # replay: audit a log
-    "cli.simulate",  # simulate, arena: bots against bots, offline
-    "cli.arena",  # arena: one bot level against another, duplicate matches
+
+class Command(NamedTuple):
+    name: str
+    module: str  # defines add_arguments(name, parser) for this command
+    summary: str  # its line in ``chkobba --help``
+
+
+# In the order ``chkobba --help`` lists them.
+COMMANDS: tuple[Command, ...] = (
+    Command("play", "chkobba_cli.play", "play a whole match against bots, nothing to set up"),
+    Command("host", "chkobba_cli.play", "host a table over TCP (others join you)"),
+    Command("join", "chkobba_cli.play", "join a table (no address: pick one on the LAN)"),
+    Command("bot", "chkobba_cli.net", "a headless bot peer that joins a table"),
+    Command("replay", "chkobba_cli.replay",
+            "audit a game's signed log (any peer's) and show the match"),
+    Command("simulate", "chkobba_cli.simulate", "play whole matches between bots, offline"),
+    Command("arena", "chkobba_cli.arena",
+            "measure one bot level against another (duplicate matches)"),
 )
 
 
-def build_parser() -> argparse.ArgumentParser:
+def command_in(argv: Sequence[str]) -> str | None:
+    """The sub-command ``argv`` names, if any: its first word that is not an option
+    (the top-level options, ``--help`` and ``--version``, take no value)."""
+    for word in argv:
+        if not word.startswith("-"):
+            return word if any(c.name == word for c in COMMANDS) else None
+    return None
+
+
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The ``chkobba`` parser: every sub-command listed, and the arguments of
+    ``command`` (only that one's module is imported) declared."""
     parser = argparse.ArgumentParser(
         prog="chkobba",
         description=(
@@ -32,19 +63,16 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"chkobba-p2p {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name in _COMMAND_MODULES:
-        try:
-            module = importlib.import_module(name)
-        except ModuleNotFoundError as exc:
-            if exc.name == name:  # not written yet in this checkout
-                continue
-            raise
-        module.register(sub)
+    for c in COMMANDS:
+        p = sub.add_parser(c.name, help=c.summary)
+        if c.name == command:
+            importlib.import_module(c.module).add_arguments(c.name, p)
     return parser
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
+def main(argv: Sequence[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
+    parser = build_parser(command_in(argv))
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
         parser.print_help()

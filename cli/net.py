@@ -8,7 +8,6 @@ the full-screen terminal client replaces it.
 from __future__ import annotations
 
 import argparse
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -37,8 +36,6 @@ from chkobba_p2p.transcript import data_dir, default_log_path, load_identity
 from chkobba_p2p.wire import Identity, fingerprint
 
 from .rules_options import add_rules_arguments, ruleset_from_args
-
-REPO_ROOT = Path(__file__).resolve().parent.parent
 
 
 def _say(quiet: bool, text: str) -> None:
@@ -174,15 +171,13 @@ def _report(outcome: Outcome) -> int:
 
 def _spawn_bots(port: int, count: int, level: str,
                 move_ms: float | None = None) -> list[subprocess.Popen]:
-    env = dict(os.environ)
-    env["PYTHONPATH"] = str(REPO_ROOT) + os.pathsep + env.get("PYTHONPATH", "")
-    procs = []
+    procs = []  # this interpreter, which has this package installed
     for i in range(count):
         procs.append(subprocess.Popen(
-            [sys.executable, "-m", "cli.main", "bot", f"127.0.0.1:{port}", "--level", level,
+            [sys.executable, "-m", "chkobba_cli.main", "bot", f"127.0.0.1:{port}", "--level", level,
              "--name", f"bot{i + 1}", "--quiet",
              *(["--move-ms", str(move_ms)] if move_ms else [])],
-            cwd=str(REPO_ROOT), env=env, stdout=subprocess.DEVNULL))
+            stdout=subprocess.DEVNULL))
     return procs
 
 
@@ -337,23 +332,15 @@ def add_host_options(p: argparse.ArgumentParser) -> None:
     _common(p)
 
 
-def register(sub: argparse._SubParsersAction) -> None:
-    levels = sorted(LEVELS)
-    if "host" not in sub.choices:
-        p = sub.add_parser("host", help="host a table over TCP (others join you)")
-        add_host_options(p)
-        p.set_defaults(func=cmd_host, name_default="host")
-    if "join" not in sub.choices:
-        p = sub.add_parser("join", help="join a table (no address: pick one on the LAN)")
-        p.add_argument("address", nargs="?", help="HOST[:PORT]")
-        p.add_argument("--listen", type=float, default=3.0, help="seconds to listen for tables")
-        _common(p)
-        p.set_defaults(func=cmd_join, name_default="guest")
-    p = sub.add_parser("bot", help="a headless bot peer that joins a table",
-                       description="A peer without a screen, played by a bot: it joins the "
-                       "table at HOST[:PORT], plays the match and prints the result.")
+def add_arguments(command: str, p: argparse.ArgumentParser) -> None:
+    """Declare the arguments of ``bot`` (see :mod:`.main`; ``host --headless`` comes
+    here through the terminal client's ``host``, which shares :func:`add_host_options`)."""
+    assert command == "bot", command
+    p.description = ("A peer without a screen, played by a bot: it joins the table at "
+                     "HOST[:PORT], plays the match and prints the result.")
     p.add_argument("address", help="HOST[:PORT]")
-    p.add_argument("--level", default="greedy", choices=levels, help="how the bot plays")
+    p.add_argument("--level", default="greedy", choices=sorted(LEVELS),
+                   help="how the bot plays")
     p.add_argument("--move-ms", type=float, default=None, metavar="MS",
                    help="thinking time per move (expert: default 200)")
     p.add_argument("--delay", type=float, default=0.0, metavar="S",
@@ -363,8 +350,6 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "started together with its host)")
     _common(p)
     p.set_defaults(func=cmd_bot, name_default="bot")
-
-
 
 
 def _fill_names(args: argparse.Namespace) -> argparse.Namespace:

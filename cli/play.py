@@ -2,7 +2,7 @@
 
 ``play`` starts a whole match against bot peers that connect over loopback (each bot is
 its own process, a peer like any other).  ``host`` opens a table for friends (``host
---headless`` hands over to the headless host of :mod:`cli.net`); ``join`` sits at one.
+--headless`` hands over to the headless host of :mod:`.net`); ``join`` sits at one.
 Everything goes through the library's public API (:mod:`chkobba_p2p.peer`).
 
 Exit status: 0 the match completed; 2 no game (could not join: refused, timeout, version
@@ -47,9 +47,7 @@ from .rules_options import add_rules_arguments, ruleset_from_args
 from .settings import player_name
 from .term import can_show_symbols
 
-__all__ = ["register", "cmd_play", "cmd_host", "cmd_join", "lan_address"]
-
-REPO_ROOT = Path(__file__).resolve().parent.parent
+__all__ = ["add_arguments", "cmd_play", "cmd_host", "cmd_join", "lan_address"]
 
 EXIT_DONE, EXIT_CRASH, EXIT_NO_GAME, EXIT_ABORTED, EXIT_LEFT = 0, 1, 2, 3, 130
 
@@ -91,19 +89,18 @@ def _host_config(**kw: object) -> HostConfig:
 def _spawn_bots(port: int, count: int, level: str, seed: int | None,
                 log_path: Path | None = None) -> list[subprocess.Popen]:
     """Bot peers as separate processes joining over loopback.  Their output must not
-    reach the terminal the full-screen UI draws on."""
-    env = dict(os.environ)
-    env["PYTHONPATH"] = str(REPO_ROOT) + os.pathsep + env.get("PYTHONPATH", "")
+    reach the terminal the full-screen UI draws on.  They run this interpreter, which has
+    this package installed."""
     procs = []
     for i in range(count):
-        cmd = [sys.executable, "-m", "cli.tui.botproc", f"127.0.0.1:{port}", "--level", level,
-               "--name", f"bot{i + 1}"]
+        cmd = [sys.executable, "-m", "chkobba_cli.tui.botproc", f"127.0.0.1:{port}",
+               "--level", level, "--name", f"bot{i + 1}"]
         if seed is not None:
             cmd += ["--seed", str(seed + i)]
         if log_path is not None:  # each bot's own log, named after the game's
             cmd += ["--log", str(log_path.with_name(f"{log_path.stem}-bot{i + 1}.chklog"))]
         procs.append(subprocess.Popen(
-            cmd, cwd=str(REPO_ROOT), env=env, stdin=subprocess.DEVNULL,
+            cmd, stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True))
     return procs
 
@@ -128,7 +125,7 @@ async def _reap(procs: list[subprocess.Popen], grace: float) -> None:
 def _hosting(config: HostConfig, bots: int, level: str, seed: int | None
              ) -> Callable[[SeatController], Awaitable[Outcome]]:
     async def game(controller: SeatController) -> Outcome:
-        from .tui.app import BotsStarting
+        from .tui.narration import BotsStarting
 
         box: list[Outcome] = []
         procs: list[subprocess.Popen] = []
@@ -152,7 +149,7 @@ def _hosting(config: HostConfig, bots: int, level: str, seed: int | None
 
 def _finish(result, ui, address: str | None = None) -> int:
     """After the screen closed: say how it ended, on the normal terminal."""
-    from .tui.app import RunResult
+    from .tui.guest import RunResult
 
     assert isinstance(result, RunResult)
     t: Translator = ui.t
@@ -228,7 +225,7 @@ def _check_tty() -> str | None:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
-    from .tui.app import run_app
+    from .tui.guest import run_app
 
     if (err := _check_tty()) is not None:
         print(f"error: {err}", file=sys.stderr)
@@ -250,7 +247,7 @@ def cmd_host(args: argparse.Namespace) -> int:
         from . import net as cli_net  # the protocol engineer's headless host
 
         return cli_net.cmd_host(args)
-    from .tui.app import run_app
+    from .tui.guest import run_app
 
     if (err := _check_tty()) is not None:
         print(f"error: {err}", file=sys.stderr)
@@ -281,7 +278,7 @@ def cmd_host(args: argparse.Namespace) -> int:
 
 
 def cmd_join(args: argparse.Namespace) -> int:
-    from .tui.app import run_app
+    from .tui.guest import run_app
 
     t = Translator(args.lang or detect_lang())
     if (err := _check_tty()) is not None:
@@ -371,10 +368,14 @@ def _pace(text: str) -> float:
     return value
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def add_arguments(command: str, p: argparse.ArgumentParser) -> None:
+    """Declare the arguments of ``play``, ``host`` or ``join`` (see :mod:`.main`)."""
+    {"play": _play_arguments, "host": _host_arguments, "join": _join_arguments}[command](p)
+
+
+def _play_arguments(p: argparse.ArgumentParser) -> None:
     levels = sorted(LEVELS)
-    p = sub.add_parser("play", help="play a whole match against bots, nothing to set up",
-                       description="A full-screen match against bot peers on this machine.")
+    p.description = "A full-screen match against bot peers on this machine."
     p.add_argument("--players", type=int, choices=(2, 4), default=2,
                    help="2 players, or 4 in two teams (default 2)")
     p.add_argument("--bots", default="greedy", choices=levels, help="the bots' level")
@@ -388,31 +389,31 @@ def register(sub: argparse._SubParsersAction) -> None:
     _display(p)
     p.set_defaults(func=cmd_play)
 
-    if "host" not in sub.choices:
-        from .net import add_host_options  # shared with the headless host
 
-        p = sub.add_parser(
-            "host", help="host a table over TCP (others join you)",
-            description="Open a table for friends: the screen shows the address to give "
-            "them and each seat's key fingerprint; the deal starts when everyone has "
-            "checked the fingerprints and pressed Enter. --bots N fills seats with bots; "
-            "--headless hosts without a screen.")
-        add_host_options(p)
-        _display(p)
-        p.set_defaults(func=cmd_host, name_default="host")
+def _host_arguments(p: argparse.ArgumentParser) -> None:
+    from .net import add_host_options  # shared with the headless host
 
-    if "join" not in sub.choices:
-        from .net import add_peer_options  # shared with the headless peers
+    p.description = (
+        "Open a table for friends: the screen shows the address to give them and each "
+        "seat's key fingerprint; the deal starts when everyone has checked the "
+        "fingerprints and pressed Enter. --bots N fills seats with bots; --headless hosts "
+        "without a screen.")
+    add_host_options(p)
+    _display(p)
+    p.set_defaults(func=cmd_host, name_default="host")
 
-        p = sub.add_parser(
-            "join", help="join a table (no address: pick one on the LAN)",
-            description="Sit at a table: HOST, HOST:PORT or [IPv6]:PORT (no address: pick "
-            "a table announced on the LAN). Check the fingerprints with the other "
-            "players, then press Enter.")
-        p.add_argument("address", nargs="?", help="HOST[:PORT]")
-        p.add_argument("--listen", type=float, default=3.0, help="seconds to listen for tables")
-        p.add_argument("--connect-timeout", type=float, default=15.0, metavar="S",
-                       help="seconds to reach the table before giving up (default 15)")
-        add_peer_options(p)
-        _display(p)
-        p.set_defaults(func=cmd_join, name_default="guest")
+
+def _join_arguments(p: argparse.ArgumentParser) -> None:
+    from .net import add_peer_options  # shared with the headless peers
+
+    p.description = (
+        "Sit at a table: HOST, HOST:PORT or [IPv6]:PORT (no address: pick a table "
+        "announced on the LAN). Check the fingerprints with the other players, then press "
+        "Enter.")
+    p.add_argument("address", nargs="?", help="HOST[:PORT]")
+    p.add_argument("--listen", type=float, default=3.0, help="seconds to listen for tables")
+    p.add_argument("--connect-timeout", type=float, default=15.0, metavar="S",
+                   help="seconds to reach the table before giving up (default 15)")
+    add_peer_options(p)
+    _display(p)
+    p.set_defaults(func=cmd_join, name_default="guest")

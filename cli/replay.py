@@ -34,15 +34,16 @@ exit status:
 """
 
 
-def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser(
-        "replay", help="audit a game's signed log (any peer's) and show the match",
-        description="Check everything in a game's log: every signature, the hash chain, the "
+def add_arguments(command: str, p: argparse.ArgumentParser) -> None:
+    """Declare the arguments of ``replay`` (see :mod:`.main`)."""
+    p.description = (
+        "Check everything in a game's log: every signature, the hash chain, the "
         "table (ruleset and its hash, seats and keys), every proof of the deal, the "
         "end-of-hand reveals and shuffle re-checks, every move against the rules and every "
         "score. Prints the match (hands, each hand's points, totals, the winner) or the "
-        "first violation with the seat to blame and why. One peer's log is enough.",
-        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+        "first violation with the seat to blame and why. One peer's log is enough.")
+    p.epilog = EPILOG
+    p.formatter_class = argparse.RawDescriptionHelpFormatter
     p.add_argument("log", metavar="LOG", help="the .chklog file")
     p.add_argument("--json", metavar="FILE", help="write the game records (JSON Lines, the "
                    "format of chkobba simulate --record) to FILE, or to stdout with '-'")

@@ -13,11 +13,11 @@ from chkobba_p2p.simulate import simulate
 from .rules_options import add_rules_arguments, ruleset_from_args
 
 
-def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser(
-        "simulate", help="play whole matches between bots, offline",
-        description="Play whole matches between bots with the rules engine alone "
-        "(no network, no cryptographic deal). The same seed gives the same matches.")
+def add_arguments(command: str, p: argparse.ArgumentParser) -> None:
+    """Declare the arguments of ``simulate`` (see :mod:`.main`)."""
+    p.description = ("Play whole matches between bots with the rules engine alone "
+                     "(no network, no cryptographic deal). The same seed gives the same "
+                     "matches.")
     p.add_argument("--players", type=int, choices=(2, 3, 4), default=2,
                    help="players at each table (default 2; 4 play in two teams)")
     p.add_argument("--games", type=int, default=1, help="number of matches (default 1)")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from chkobba_cli.main import main
 from chkobba_p2p.arena import (
     ArenaResult,
     _deck_source,
@@ -14,7 +15,6 @@ from chkobba_p2p.arena import (
     wilson_interval,
 )
 from chkobba_p2p.rules import Hand, Ruleset
-from cli.main import main
 
 
 def test_wilson_interval_known_values():

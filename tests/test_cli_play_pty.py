@@ -44,7 +44,7 @@ class Screen:
         })
         env = {**base, **(env or {})}
         env.pop("NO_COLOR", None)
-        self.child = pexpect.spawn(sys.executable, ["-m", "cli.main", *args], cwd=str(ROOT),
+        self.child = pexpect.spawn(sys.executable, ["-m", "chkobba_cli.main", *args], cwd=str(ROOT),
                                    env=env, dimensions=(rows, cols))
         self.raw = b""
 

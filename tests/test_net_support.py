@@ -98,4 +98,4 @@ def cli_env() -> dict[str, str]:
 
 
 def cli_command(*args: str) -> list[str]:
-    return [sys.executable, "-m", "cli.main", *args]
+    return [sys.executable, "-m", "chkobba_cli.main", *args]

@@ -119,7 +119,7 @@ def test_malformed_lines_give_a_clear_error(tmp_path):
 
 
 def _simulate(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "cli.main", "simulate", *args], cwd=ROOT,
+    return subprocess.run([sys.executable, "-m", "chkobba_cli.main", "simulate", *args], cwd=ROOT,
                           capture_output=True, text=True, timeout=120)
 
 

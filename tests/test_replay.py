@@ -13,11 +13,11 @@ import pytest
 from test_audit_support import play
 from test_net_support import REPO_ROOT, cli_command, cli_env
 
+from chkobba_cli.main import main
 from chkobba_p2p import wire
 from chkobba_p2p.audit import EXIT_INCOMPLETE, EXIT_INVALID, EXIT_USAGE, EXIT_VALID, read_log
 from chkobba_p2p.record import read_records, replay_records
 from chkobba_p2p.transcript import MAGIC
-from cli.main import main
 
 LIMIT = 120  # seconds for a whole match between processes
 

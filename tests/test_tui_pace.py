@@ -7,11 +7,11 @@ from __future__ import annotations
 import trio
 import trio.testing
 
+from chkobba_cli.tui.pace import Pacer
 from chkobba_p2p import rules as R
 from chkobba_p2p import session as S
 from chkobba_p2p.cards import Card
 from chkobba_p2p.peer import Chat
-from cli.tui.pace import Pacer
 
 ME, OTHER = 0, 1
 

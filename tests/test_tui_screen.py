@@ -8,11 +8,12 @@ from prompt_toolkit.application import create_app_session
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
+from chkobba_cli.tui.app import TuiApp
+from chkobba_cli.tui.decision import Request as _Request
 from chkobba_p2p import rules as R
 from chkobba_p2p import session as S
 from chkobba_p2p.cards import DECK, cards
 from chkobba_p2p.peer import Lobby
-from cli.tui.app import TuiApp, _Request
 
 
 @pytest.fixture
@@ -128,8 +129,8 @@ def test_keys_answer_the_seat_controller_through_trio_guest_mode():
     answer comes back through the trio token."""
     import trio
 
+    from chkobba_cli.tui.guest import run_app
     from chkobba_p2p.peer import Outcome
-    from cli.tui.app import run_app
 
     hand = _position(R.Ruleset())
     got: list = []
@@ -159,8 +160,8 @@ def test_keys_answer_the_seat_controller_through_trio_guest_mode():
 
 
 def test_a_game_that_ends_before_the_screen_runs_still_closes_it(app_session):
+    from chkobba_cli.tui.guest import run_app
     from chkobba_p2p.peer import Outcome
-    from cli.tui.app import run_app
 
     ui = TuiApp(kind="join", lang="en", address="127.0.0.1:1")
 
@@ -172,7 +173,7 @@ def test_a_game_that_ends_before_the_screen_runs_still_closes_it(app_session):
 
 
 def test_a_crash_in_the_game_is_reported_not_swallowed(app_session):
-    from cli.tui.app import run_app
+    from chkobba_cli.tui.guest import run_app
 
     ui = TuiApp(kind="play", lang="en")
 

@@ -9,14 +9,21 @@ import string
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from chkobba_cli.i18n import MESSAGES, RULE_NAMES, Translator, detect_lang
+from chkobba_cli.tui.render import (
+    CardStyle,
+    card_chips,
+    card_row,
+    line_text,
+    score_lines,
+    wrap_line,
+)
 from chkobba_p2p import rules as R
 from chkobba_p2p import session as S
 from chkobba_p2p.bots import GreedyBot, RandomBot
 from chkobba_p2p.cards import DECK, FigureConvention, card, cards
 from chkobba_p2p.peer import Lobby, Resumed, Waiting
 from chkobba_p2p.tablestate import TableState, side_captures
-from cli.i18n import MESSAGES, RULE_NAMES, Translator, detect_lang
-from cli.tui.render import CardStyle, card_chips, card_row, line_text, score_lines, wrap_line
 
 
 def _play_hand(seed: int, players: int, viewer: int, keep: bool | None = None):

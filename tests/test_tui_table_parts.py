@@ -6,19 +6,19 @@ from __future__ import annotations
 
 import io
 
+from chkobba_cli import settings
+from chkobba_cli.i18n import Translator
+from chkobba_cli.term import asciify, can_show_symbols, locale_name
+from chkobba_cli.tui.bigcards import big_card_row
+from chkobba_cli.tui.helpscreen import help_lines
+from chkobba_cli.tui.render import CardStyle, line_text
+from chkobba_cli.tui.trust import changed_seats, missing_names, seat_lines
 from chkobba_p2p.cards import cards
 from chkobba_p2p.known import KnownPlayers
 from chkobba_p2p.peer import Lobby
 from chkobba_p2p.rules import Ruleset
 from chkobba_p2p.tablestate import TableState
 from chkobba_p2p.wire import fingerprint
-from cli import settings
-from cli.i18n import Translator
-from cli.term import asciify, can_show_symbols, locale_name
-from cli.tui.bigcards import big_card_row
-from cli.tui.helpscreen import help_lines
-from cli.tui.render import CardStyle, line_text
-from cli.tui.trust import changed_seats, missing_names, seat_lines
 
 A, B, C = bytes(range(32)), bytes(range(1, 33)), bytes(range(2, 34))
 

@@ -1,6 +1,6 @@
 """A bot peer in its own process, for ``chkobba play``: joins a table over loopback.
 
-``python -m cli.tui.botproc HOST:PORT --level greedy --seed 7 --name bot1`` -- the same
+``python -m chkobba_cli.tui.botproc HOST:PORT --level greedy --seed 7 --name bot1`` -- the same
 public API any client uses (:func:`chkobba_p2p.peer.join_match`), with a seeded bot so a
 test game's play style is reproducible (the deal itself never is: it is cryptographic).
 """

@@ -1,0 +1,109 @@
+"""The dialogs drawn in a frame over the screen: leave the game?, a hand's scoring, the
+match's end.  Each is a list of lines from the view (and what it reports on); the app
+decides which one shows (``TuiApp.overlay_kind``) and :mod:`.keys` what keys do while it
+does.  A new dialog (a help screen, say) is a new function here, or a new module if it
+grows, plus its kind in ``overlay_kind``.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from chkobba_p2p import session as S
+from chkobba_p2p.peer import Outcome
+from chkobba_p2p.wire import ErrorCode
+
+from ..i18n import Translator
+from .render import Line, score_lines, wrap_line
+from .view import TableView
+
+__all__ = ["leave_lines", "score_dialog_lines", "over_lines", "as_text"]
+
+
+def as_text(lines: list[Line]) -> list[tuple[str, str]]:
+    """Lines as one formatted text (no newline after the last: the frame fits it)."""
+    out: list[tuple[str, str]] = []
+    for i, line in enumerate(lines):
+        out += line + ([("", "\n")] if i < len(lines) - 1 else [])
+    return out
+
+
+def leave_lines(t: Translator) -> list[Line]:
+    return [[("class:title", " " + t("leave_title") + " ")], [],
+            [("", " " + t("leave_body") + " ")], [],
+            [("class:keys", " " + t("leave_keys") + " ")]]
+
+
+def score_dialog_lines(view: TableView, ev: S.HandScored) -> list[Line]:
+    """A hand's scoring, point by point, with the match's totals."""
+    t = view.t
+    names = [view.side_name(i) for i in range(len(ev.totals))]
+    lines: list[Line] = [[("class:title", " " + t("score_title", n=ev.number))], []]
+    lines += score_lines(ev.score, ev.totals, names, t, view.state.target)
+    lines += [[], [("class:keys", " " + t("sc_continue") + " ")]]
+    return lines
+
+
+def over_lines(view: TableView, outcome: Outcome | None, log_path: Path | None,
+               width: int) -> list[Line]:
+    """The match's end: who won and by how much, or why it stopped; where the log is and
+    the command that audits it.  ``width`` is the screen's (long paths are cut)."""
+    t, st = view.t, view.state
+    o = outcome
+    lines: list[Line] = []
+    if o is not None and o.done is not None:
+        d = o.done
+        score = "-".join(str(x) for x in d.totals)
+        lines.append([("class:title", " " + t("over_title") + " ")])
+        lines.append([])
+        if st.my_side is not None and d.winner_side == st.my_side:
+            lines.append([("class:ok", " " + t("over_you_win", score=score) + " ")])
+        else:
+            text = (t("over_they_win", score=score) if (st.players or 2) == 4 else
+                    t("over_other_wins", score=score, name=view.side_name(d.winner_side)))
+            lines.append([("class:warn", f" {text} ")])
+        lines.append([("", " " + t("over_hands", n=d.hands))])
+    else:
+        lines.append([("class:error", " " + t("over_aborted") + " ")])
+        lines.append([])
+        if o is not None and o.aborted is not None:
+            a = o.aborted
+            if a.blamed_seat == a.by_seat and a.code is ErrorCode.PEER_LEFT:
+                text = view.said("ev_left", a.by_seat)
+            else:
+                text = t("ev_aborted", by=view.who(a.by_seat), why=a.detail or a.code.sentence)
+            lines += wrap_line([("", " " + text)], max(20, width - 8), "   ")
+        elif o is not None and o.error:
+            lines.append([("", " " + o.error)])
+    path = (o.log_path if o is not None else None) or log_path
+    if path:
+        width = max(20, width - 6)
+        lines.append([])
+        lines.append([("", " " + t("over_log_title"))])
+        lines += _path_lines(f"{path}", width, "class:title")
+        lines.append([("", " " + t("over_replay_title"))])
+        lines += _path_lines(f"chkobba replay {path}", width, "class:ok")
+    lines.append([])
+    lines.append([("class:keys", " " + t("keys_over") + " ")])
+    return lines
+
+
+def _path_lines(text: str, width: int, style: str) -> list[Line]:
+    """A path (or a command holding one) on as few lines as ``width`` allows, broken only
+    after a ``/`` or a space, never inside a file or folder name (it is printed whole
+    again on exit, for copying)."""
+    room = max(8, width - 3)
+    out: list[str] = []
+    cur = ""
+    for part in re.split(r"(?<=[/ ])", text):
+        if cur and len(cur) + len(part) > room:
+            out.append(cur)
+            cur = ""
+        while len(part) > room:  # one name longer than the whole line: no other way
+            out.append(part[:room])
+            part = part[room:]
+        cur += part
+    if cur:
+        out.append(cur)
+    return [[(style, "   " + line)] for line in out]

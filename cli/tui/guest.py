@@ -1,0 +1,137 @@
+"""Running the client: the prompt_toolkit application on asyncio, the peer on trio in
+guest mode on the same loop.
+
+Threads never enter into it: trio runs as a guest of asyncio's loop
+(``trio.lowlevel.start_guest_run``), so the seat controller's ``on_event`` (called from
+trio) updates the picture directly, and key handlers (asyncio) answer the controller's
+questions through the trio token.  Ctrl-C, SIGINT, SIGTERM and SIGHUP all ask trio to
+cancel the game, so its cleanup runs, the log stays on disk and the connections close.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import signal
+import traceback
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+
+import outcome as outcome_mod
+import trio
+
+from chkobba_p2p import rules as R
+from chkobba_p2p.peer import Lobby, Outcome, SeatController
+
+from .app import TuiApp
+
+__all__ = ["RunResult", "TuiSeat", "run_app"]
+
+
+@dataclass
+class RunResult:
+    """How a run of the client ended: the peer's outcome (None if the game never ran),
+    whether the user left, and a crash's traceback if the game task failed."""
+
+    outcome: Outcome | None
+    left: bool
+    timed_out: bool = False
+    crash: str | None = None
+
+
+class TuiSeat(SeatController):
+    """The seat controller behind the screen: questions go to the UI, events to the
+    picture."""
+
+    def __init__(self, ui: TuiApp) -> None:
+        self.ui = ui
+        ui.controller = self  # chat lines go out through it (SeatController.send_chat)
+
+    def on_event(self, event: object) -> None:
+        self.ui.on_event(event)
+
+    async def choose_play(self, hand: R.Hand) -> R.Move:
+        return await self.ui.ask("play", hand)
+
+    async def choose_cut(self, hand: R.Hand) -> bool:
+        return await self.ui.ask("cut", hand)
+
+    async def ready_to_start(self, lobby: Lobby) -> None:
+        await self.ui.ask_ready()  # Enter in the lobby, once the fingerprints are checked
+
+
+async def _run_async(ui: TuiApp, game: Callable[[SeatController], Awaitable[Outcome]],
+                     connect_timeout: float | None) -> RunResult:
+    loop = asyncio.get_running_loop()
+    done: asyncio.Future = loop.create_future()
+    timed_out = False
+
+    # Our own handlers first: trio then leaves SIGINT alone (no KeyboardInterrupt thrown
+    # into asyncio's frames), and every way of stopping goes through trio's cancellation.
+    installed = []
+    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+            loop.add_signal_handler(sig, ui.leave_now)
+            installed.append(sig)
+
+    async def trio_main() -> Outcome | None:
+        nonlocal timed_out
+        ui.token = trio.lowlevel.current_trio_token()
+        with trio.CancelScope() as scope:
+            ui.cancel_scope = scope
+            if ui.leave_requested:
+                scope.cancel()
+            async with trio.open_nursery() as nursery:
+                if connect_timeout is not None:
+                    async def watchdog() -> None:
+                        nonlocal timed_out
+                        await trio.sleep(connect_timeout)
+                        if not ui.connected:
+                            timed_out = True
+                            scope.cancel()
+                    nursery.start_soon(watchdog)
+                nursery.start_soon(ui.pacer.run)
+                result = await game(TuiSeat(ui))
+                # The picture catches up (the last moves, the last scoring) before the
+                # end of the match shows.
+                await ui.pacer.drained()
+                nursery.cancel_scope.cancel()
+                return result
+        return None
+
+    def on_done(result: outcome_mod.Outcome) -> None:
+        if not done.done():
+            done.set_result(result)
+        value = result.value if isinstance(result, outcome_mod.Value) else None
+        ui.on_trio_done(value)
+
+    trio.lowlevel.start_guest_run(
+        trio_main,
+        run_sync_soon_threadsafe=loop.call_soon_threadsafe,
+        run_sync_soon_not_threadsafe=loop.call_soon,
+        done_callback=on_done,
+        host_uses_signal_set_wakeup_fd=True,
+    )
+    try:
+        await ui.app.run_async(pre_run=ui.pre_run, handle_sigint=False)
+    finally:
+        if not done.done():
+            ui.cancel_trio()
+        result = await done
+        for sig in installed:
+            loop.remove_signal_handler(sig)
+    crash = None
+    value = None
+    if isinstance(result, outcome_mod.Error):
+        err = result.error
+        if not isinstance(err, (KeyboardInterrupt, trio.Cancelled)):
+            crash = "".join(traceback.format_exception(err))
+    else:
+        value = result.value
+    return RunResult(value, ui.left, timed_out, crash)
+
+
+def run_app(ui: TuiApp, game: Callable[[SeatController], Awaitable[Outcome]],
+            connect_timeout: float | None = None) -> RunResult:
+    """Run the screen and the game until both are over."""
+    return asyncio.run(_run_async(ui, game, connect_timeout))

@@ -1,0 +1,177 @@
+"""The keys: what each key does on which screen.
+
+Every binding has a filter saying when it acts (a decision asked, a dialog shown, the
+chat line open), and calls one of the app's actions (:class:`~.app.TuiApp`); the keys
+of a new screen or dialog go in a block of their own below, under its filter.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from prompt_toolkit.filters import Condition
+from prompt_toolkit.key_binding import ConditionalKeyBindings, KeyBindings, merge_key_bindings
+from prompt_toolkit.key_binding.key_bindings import KeyBindingsBase
+from prompt_toolkit.key_binding.key_processor import KeyPressEvent
+
+if TYPE_CHECKING:
+    from .app import TuiApp
+
+__all__ = ["key_bindings"]
+
+
+def key_bindings(ui: TuiApp) -> KeyBindingsBase:
+    kb = KeyBindings()
+    playing = Condition(lambda: ui.overlay_kind() is None and ui.request is not None
+                        and ui.request.kind == "play")
+    picking = Condition(lambda: bool(playing()) and ui.options is not None)
+    cutting = Condition(lambda: ui.overlay_kind() is None and ui.request is not None
+                        and ui.request.kind == "cut")
+    leave = Condition(lambda: ui.overlay_kind() == "leave")
+    helping = Condition(lambda: ui.overlay_kind() == "help")
+    score = Condition(lambda: ui.overlay_kind() == "score")
+    lobby = Condition(lambda: ui.overlay_kind() is None and not ui.finished
+                      and ui.asking_ready)
+    over = Condition(lambda: ui.overlay_kind() == "over" or
+                     (ui.finished and ui.overlay_kind() is None))
+
+    # Anywhere: leave (a dialog asks first).
+    @kb.add("c-c")
+    @kb.add("q", filter=~leave & ~helping)
+    def _(e: KeyPressEvent) -> None:
+        ui.request_leave()
+
+    # Help: ? or F1 opens it, any key closes it; a key no screen expects gets a hint.
+    @kb.add("?", filter=~leave & ~helping)
+    @kb.add("f1", filter=~leave & ~helping)
+    def _(e: KeyPressEvent) -> None:
+        ui.help = True
+
+    @kb.add("<any>", filter=helping)
+    def _(e: KeyPressEvent) -> None:
+        ui.help = False
+
+    @kb.add("<any>", filter=~helping)
+    def _(e: KeyPressEvent) -> None:
+        ui.hint = ui.t("hint_key")
+
+    # The lobby: Enter once the fingerprints are checked (the ready check).
+    @kb.add("enter", filter=lobby)
+    def _(e: KeyPressEvent) -> None:
+        ui.confirm_ready()
+
+    # The dialogs.
+    @kb.add("y", filter=leave)
+    @kb.add("o", filter=leave)
+    def _(e: KeyPressEvent) -> None:
+        ui.leave_now()
+
+    @kb.add("n", filter=leave)
+    @kb.add("escape", filter=leave)
+    def _(e: KeyPressEvent) -> None:
+        ui.confirm_leave = False
+
+    @kb.add("enter", filter=score)
+    @kb.add(" ", filter=score)
+    @kb.add("escape", filter=score)
+    def _(e: KeyPressEvent) -> None:
+        ui.dismiss_score()
+
+    @kb.add("enter", filter=over)
+    def _(e: KeyPressEvent) -> None:
+        ui.exit()
+
+    # Hints (not while asking to leave), and redraw.
+    @kb.add("h", filter=~leave & ~helping)
+    def _(e: KeyPressEvent) -> None:
+        ui.hints = not ui.hints
+
+    @kb.add("c-l")
+    def _(e: KeyPressEvent) -> None:
+        e.app.renderer.clear()
+
+    # A card to play: digits or arrows and Enter; then, if it captures several ways,
+    # which capture.
+    for d in range(1, 10):
+        @kb.add(str(d), filter=playing & ~picking)
+        def _(e: KeyPressEvent, d: int = d) -> None:
+            ui.choose_card(d - 1)
+
+        @kb.add(str(d), filter=picking)
+        def _(e: KeyPressEvent, d: int = d) -> None:
+            ui.choose_option(d - 1)
+
+    @kb.add("left", filter=playing & ~picking)
+    def _(e: KeyPressEvent) -> None:
+        ui.sel = max(0, ui.sel - 1)
+
+    @kb.add("right", filter=playing & ~picking)
+    def _(e: KeyPressEvent) -> None:
+        ui.sel = min(max(0, len(ui.state.hand) - 1), ui.sel + 1)
+
+    @kb.add("enter", filter=playing & ~picking)
+    def _(e: KeyPressEvent) -> None:
+        ui.choose_card(ui.sel)
+
+    @kb.add("up", filter=picking)
+    def _(e: KeyPressEvent) -> None:
+        ui.opt_sel = max(0, ui.opt_sel - 1)
+
+    @kb.add("down", filter=picking)
+    def _(e: KeyPressEvent) -> None:
+        assert ui.options is not None
+        ui.opt_sel = min(len(ui.options) - 1, ui.opt_sel + 1)
+
+    @kb.add("enter", filter=picking)
+    def _(e: KeyPressEvent) -> None:
+        ui.choose_option(ui.opt_sel)
+
+    @kb.add("escape", filter=picking)
+    def _(e: KeyPressEvent) -> None:
+        ui.options = None
+
+    # The cut card: keep or place.
+    @kb.add("k", filter=cutting)
+    @kb.add("g", filter=cutting)
+    def _(e: KeyPressEvent) -> None:
+        ui.choose_cut(True)
+
+    @kb.add("p", filter=cutting)
+    def _(e: KeyPressEvent) -> None:
+        ui.choose_cut(False)
+
+    @kb.add("left", filter=cutting)
+    @kb.add("right", filter=cutting)
+    def _(e: KeyPressEvent) -> None:
+        ui.cut_sel = 1 - ui.cut_sel
+
+    @kb.add("enter", filter=cutting)
+    def _(e: KeyPressEvent) -> None:
+        ui.choose_cut(ui.cut_sel == 0)
+
+    # Chat.
+    @kb.add("t", filter=Condition(lambda: ui.overlay_kind() is None
+                                  and not ui.finished and ui.controller is not None))
+    def _(e: KeyPressEvent) -> None:
+        ui.open_chat()
+
+    # While the chat input is open, keys type text: only these act.
+    chatting = Condition(lambda: ui.chat.is_open)
+    chat = KeyBindings()
+
+    @chat.add("enter", filter=chatting)
+    def _(e: KeyPressEvent) -> None:
+        text = ui.chat.buffer.text
+        ui.chat.close()
+        ui.send_chat(text)
+
+    @chat.add("escape", filter=chatting)
+    def _(e: KeyPressEvent) -> None:
+        ui.chat.close()
+
+    @chat.add("c-c", filter=chatting)
+    def _(e: KeyPressEvent) -> None:
+        ui.chat.close()
+        ui.request_leave()
+
+    return merge_key_bindings([ConditionalKeyBindings(kb, ~chatting), chat])

@@ -1,0 +1,62 @@
+"""The lobby screen, before the first hand: where to connect or what address to give,
+the rules, the seats as they fill (names and key fingerprints), and whether the match is
+about to start: the ready check (press Enter once the fingerprints are checked; its key
+is in :mod:`.keys`) and what the known players say of each seat (:mod:`.trust`).
+"""
+
+from __future__ import annotations
+
+from chkobba_p2p.known import KnownPlayers
+
+from .render import Line, wrap_line
+from .trust import changed_seats, missing_names, seat_lines
+from .view import TableView
+
+__all__ = ["lobby_lines"]
+
+
+def lobby_lines(view: TableView, width: int, *, kind: str, connected: bool = False,
+                address: str | None = None, port: int | None = None,
+                asking: bool = False, known: KnownPlayers | None = None) -> list[Line]:
+    """The lobby of a ``kind`` client (``"play"``, ``"host"`` or ``"join"``): a joining
+    client shows whether it reached ``address``; a host shows ``address:port``.  Every
+    seat with its fingerprint, whether its person is ready and what ``known`` (the
+    players met before) says; ``asking``: the ready check waits for our Enter."""
+    t, st = view.t, view.state
+    lines: list[Line] = [[]]
+    if kind == "join":
+        if not connected:
+            lines.append([("class:title", " " + t("join_connecting", addr=address))])
+        else:
+            n = st.players or len(st.names)
+            lines.append([("class:ok", " " + t("join_connected", addr=address, n=n))])
+    elif kind == "host":
+        lines += wrap_line([("class:title", " " + t("lobby_host"))], width - 1, " ")
+        if port is not None:
+            addr = f"{address}:{port}"
+            lines.append([("", "   "), ("class:turn", addr)])
+            lines.append([("class:dim", "   " + t("lobby_join_cmd", addr=addr))])
+    if st.rules is not None:
+        lines.append([])
+        lines += wrap_line([("", " " + t("lobby_rules", rules=st.rules.describe(t.lang)))],
+                           width - 1, "   ")
+    if st.names:
+        taken = sum(1 for n in st.names if n)
+        lines.append([])
+        lines.append([("class:title", " " + t("lobby_seats", taken=taken,
+                                               n=len(st.names)))])
+        ready_check = kind != "play"
+        lines += seat_lines(st, t, known, width - 1, ready_check)
+        lines.append([])
+        if taken < len(st.names):
+            lines.append([("", " " + t("lobby_waiting"))])
+        elif asking:
+            style = "class:error" if changed_seats(st, known) else "class:turn"
+            lines += wrap_line([(style, " " + t("lobby_ready_prompt"))], width - 1, " ")
+        elif ready_check and missing_names(st, t):
+            lines += wrap_line([("class:ok", " " + t("lobby_you_ready",
+                                                     names=missing_names(st, t)))],
+                               width - 1, " ")
+        else:
+            lines.append([("class:ok", " " + t("lobby_starting"))])
+    return lines

@@ -1,0 +1,130 @@
+"""The events panel: what happened, one line per event (the draw for the first dealer,
+the deal, the cut, every play and capture, the scoring, a peer waiting or back, chat),
+worded from the local seat's point of view.  A new kind of event gets its words here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from chkobba_p2p import rules as R
+from chkobba_p2p import session as S
+from chkobba_p2p.peer import Chat, Listening, Resumed, Waiting
+from chkobba_p2p.wire import ErrorCode
+
+from .render import Line, by_value, wrap_line
+from .view import TableView
+
+__all__ = ["BotsStarting", "EventLog"]
+
+KEPT = 300  # lines kept in the panel
+
+
+@dataclass(frozen=True)
+class BotsStarting:
+    """The client starts ``n`` local bot peers (shown in the events panel)."""
+
+    n: int
+
+
+class EventLog:
+    """The panel's lines, newest last; ``on_change`` is called after each new line (the
+    app redraws)."""
+
+    def __init__(self, on_change: Callable[[], None] = lambda: None) -> None:
+        self.lines: list[Line] = []
+        self._on_change = on_change
+        self._waiting_line: tuple[int, Line] | None = None
+
+    def add(self, *fragments: tuple[str, str]) -> None:
+        self.lines.append(list(fragments))
+        del self.lines[:-KEPT]
+        self._on_change()
+
+    def panel(self, title: str, width: int, height: int) -> list[tuple[str, str]]:
+        """The panel as formatted text: its title, then the newest lines that fit."""
+        lines: list[Line] = []
+        for ev in self.lines:
+            lines.extend(wrap_line(ev, width - 1, indent="  "))
+        lines = lines[-max(1, height - 1):]
+        out: list[tuple[str, str]] = [("class:panel.title", f" {title}"), ("", "\n")]
+        for line in lines:
+            out += [("", " ")] + line + [("", "\n")]
+        return out
+
+    def narrate(self, ev: object, view: TableView, *, own_chat: bool = False) -> None:
+        """The line(s) for ``ev``; ``view`` is the table after it.  ``own_chat``: a chat
+        line now is the local seat's."""
+        log, t, st = self.add, view.t, view.state
+        if isinstance(ev, BotsStarting):
+            log(("class:dim", t("ev_bots_1") if ev.n == 1 else t("ev_bots_n", n=ev.n)))
+        elif isinstance(ev, Listening):
+            log(("class:dim", t("ev_host_open")))
+        elif isinstance(getattr(ev, "draws", None), dict):  # the first-dealer draw
+            draws = ", ".join(f"{view.who(s)} {view.label(c)}" for s, c in
+                              sorted(ev.draws.items()))
+            log(("", t("ev_first_draw", draws=draws)))
+        elif isinstance(ev, S.HandStarted):
+            log(("class:title", view.said("ev_hand", ev.dealer, n=ev.number)))
+        elif isinstance(ev, S.RedealEvent):
+            log(("class:warn", t("ev_redeal", name=view.who(ev.dealer))))
+        elif isinstance(ev, R.DealEvent):
+            if ev.draw:
+                log(("class:dim", view.said("ev_draw", st.cutter)))
+            elif all(r is not None for r in ev.recipients):
+                log(("class:dim", t("ev_deal", n=st.stock)))
+        elif isinstance(ev, R.CutEvent):
+            if ev.keep:
+                log(("", view.said("ev_keep", ev.seat)))
+            else:
+                log(("", view.said("ev_place", ev.seat, card=view.label(ev.card))))
+        elif isinstance(ev, R.PlayEvent):
+            self._play(ev, view)
+        elif isinstance(ev, R.SweepEvent):
+            if ev.seat is not None and ev.cards:
+                log(("class:dim", view.said("ev_sweep", ev.seat, cards=view.labels(ev.cards))))
+        elif isinstance(ev, S.HandScored):
+            pts = " - ".join(f"{view.side_name(i)} {p}" for i, p in
+                             enumerate(ev.score.points))
+            tot = " - ".join(str(x) for x in ev.totals)
+            log(("class:title", t("ev_scored", n=ev.number, points=pts, totals=tot)))
+        elif isinstance(ev, S.MatchDone):
+            log(("class:ok", t("ev_done")))
+        elif isinstance(ev, S.Aborted) and ev.blamed_seat == ev.by_seat \
+                and ev.code is ErrorCode.PEER_LEFT:
+            log(("class:warn", view.said("ev_left", ev.by_seat)))
+        elif isinstance(ev, S.Aborted):
+            why = ev.detail or ev.code.sentence  # the players' words, not a protocol code
+            log(("class:error", t("ev_aborted", by=view.who(ev.by_seat), why=why)))
+            if ev.blamed_seat is not None:
+                log(("class:error", t("ev_blame", name=view.who(ev.blamed_seat))))
+        elif isinstance(ev, Waiting):
+            # The countdown comes every second: update its line instead of adding one.
+            if self._waiting_line is not None and self.lines and \
+                    self.lines[-1] is self._waiting_line[1] and self._waiting_line[0] == ev.seat:
+                self.lines.pop()
+            log(("class:warn", t("ev_waiting", name=view.who(ev.seat), n=ev.seconds)))
+            self._waiting_line = (ev.seat, self.lines[-1])
+        elif isinstance(ev, Resumed):
+            log(("class:ok", view.said("ev_back", ev.seat)))
+        elif isinstance(ev, Chat):
+            name = t("you") if own_chat else view.who(ev.seat)
+            log(("class:chat", t("ev_chat", name=name, text=ev.text)))
+
+    def _play(self, ev: R.PlayEvent, view: TableView) -> None:
+        t, cs = view.t, view.cs
+        me = "class:me" if ev.seat == view.state.seat else ""
+        if ev.capture:
+            line: list[tuple[str, str]] = [
+                (me, f"{view.who(ev.seat)}: "), (cs.style(ev.card), view.label(ev.card)),
+                ("", " " + t("hint_takes", opts="").strip() + " "),
+            ]
+            for c in by_value(ev.capture):
+                line += [(cs.style(c), view.label(c)), ("", " ")]
+            if ev.chkobba:
+                line.append(("class:chkobba", t("ev_chkobba")))
+            self.add(*line)
+        else:
+            self.add((me, f"{view.who(ev.seat)}: "), (cs.style(ev.card), view.label(ev.card)),
+                     ("class:dim", " → " + t("table").lower()))

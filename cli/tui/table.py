@@ -1,0 +1,217 @@
+"""The table screen: the other seats, the cards on the table, the last play, your seat
+and your hand, drawn from a :class:`~.view.TableView` alone.
+
+:func:`draw_table` is all a screen needs: the live game passes the decision in progress
+(the selected card, the capture to mark, the lines under the hand from :mod:`.decision`);
+a replay viewer passes a view of each state of the log and lines of its own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from chkobba_p2p import rules as R
+from chkobba_p2p.cards import Card
+
+from .bigcards import big_card_row
+from .render import Line, by_value, card_chips, card_row, wrap_line
+from .view import TableView
+
+__all__ = ["Showing", "showing", "draw_table", "table_lines", "fit"]
+
+
+@dataclass(frozen=True)
+class Showing:
+    """A move held on screen before the table changes (see :mod:`.pace`): the table to
+    draw (with the card just played on it), the cards to highlight (the one played) and
+    to mark (what it takes), and the lines that say it."""
+
+    table: tuple[Card, ...]
+    highlight: frozenset[Card]
+    marked: frozenset[Card]
+    lines: Sequence[Line]
+
+
+def showing(view: TableView, ev: object, width: int) -> Showing | None:
+    """How to draw another player's move while it is held on screen (``ev`` is the
+    :attr:`.pace.Pacer.showing` event): a play, a card placed by the cutter, or the last
+    cards of a hand going to the last capturer."""
+    st, t, cs = view.state, view.t, view.cs
+
+    def say(text: str) -> list[Line]:
+        return wrap_line([("class:turn", " " + text)], width - 1, "   ")
+
+    if isinstance(ev, R.PlayEvent):
+        if ev.capture:
+            text = view.said("playing_take", ev.seat, card=cs.label(ev.card),
+                             cards=" + ".join(cs.label(c) for c in by_value(ev.capture)))
+        else:
+            text = view.said("playing", ev.seat, card=cs.label(ev.card))
+        if ev.chkobba:
+            text += "  " + t("ev_chkobba")
+        return Showing(st.table + (ev.card,), frozenset((ev.card,)), frozenset(ev.capture),
+                       say(text))
+    if isinstance(ev, R.CutEvent) and ev.card is not None:
+        return Showing((ev.card,) + st.table, frozenset((ev.card,)), frozenset(),
+                       say(view.said("ev_place", ev.seat, card=cs.label(ev.card))))
+    if isinstance(ev, R.SweepEvent) and ev.seat is not None:
+        return Showing(st.table, frozenset(), frozenset(ev.cards),
+                       say(view.said("ev_sweep", ev.seat, cards=view.labels(ev.cards))))
+    return None
+
+
+def draw_table(view: TableView, width: int, height: int, *, selected: int | None = None,
+               marked: frozenset[Card] = frozenset(), below: Sequence[Line] = (),
+               showing: Showing | None = None) -> list[Line]:
+    """The table in ``width`` x ``height``: large cards when there is room, cards as
+    boxes, or as one-line chips when the boxes do not fit; the least needed lines give
+    way first (see :func:`fit`).  ``selected`` is the index of the highlighted card of
+    the hand, ``marked`` the table cards a capture would take, ``below`` the lines under
+    the hand (a prompt, hints), ``showing`` another player's move being shown."""
+    def lines(compact: bool, big: bool = False) -> list[tuple[int, Line]]:
+        return table_lines(view, width, compact, selected=selected, marked=marked,
+                           below=below, showing=showing, big=big)
+
+    tagged: list[tuple[int, Line]] = []
+    if height >= 32 and width >= 56:  # room for large cards
+        tagged = lines(False, big=True)
+    if not tagged or len(tagged) > height:
+        tagged = lines(False)
+    if len(tagged) > height:
+        tagged = lines(True)
+    return fit(tagged, max(1, height))
+
+
+def _seat_line(view: TableView, seat: int, role: str) -> Line:
+    st, t = view.state, view.t
+    n = st.counts[seat] if seat < len(st.counts) else 0
+    mark = "class:turn" if st.turn == seat else "class:me"
+    tags = []
+    if seat == st.dealer:
+        tags.append(t("dealer", name="").strip())
+    if seat == st.cutter:
+        tags.append(t("cutter", name="").strip())
+    line: Line = [(mark, f" {'▶' if st.turn == seat else ' '} {st.name(seat)}"),
+                  ("class:dim", f" ({role})"), ("", "  "),
+                  ("", ("▮" if view.cs.symbols else "#") * n + " "
+                   + (t("cards_1") if n == 1 else t("cards_n", n=n)) + " " + t("in_hand"))]
+    if tags:
+        line.append(("class:dim", "  [" + ", ".join(tags) + "]"))
+    return line
+
+
+def _captures_line(view: TableView, side: int) -> Line:
+    st, t = view.state, view.t
+    c = st.captures(side)
+    sevens = t("sevens_1") if c.sevens == 1 else t("sevens_n", n=c.sevens)
+    line: Line = [("class:dim", "   " + t("cap_of", name=view.side_name(side)) + ": "),
+                  ("", t("cap_line", cards=c.cards, diamonds=c.diamonds,
+                         sevens=sevens, chk=c.chkobbas))]
+    if c.haya:
+        line.append(("class:card.red", " · " + t("haya_mark")))
+    return line
+
+
+def table_lines(view: TableView, width: int, compact: bool, *, selected: int | None = None,
+                marked: frozenset[Card] = frozenset(), below: Sequence[Line] = (),
+                showing: Showing | None = None, big: bool = False
+                ) -> list[tuple[int, Line]]:
+    """The table's lines, each with a priority: 0 must show (table, hand, prompt);
+    1, 2 and 3 (others' seats, captures, blank lines) give way on short terminals."""
+    st, t, cs = view.state, view.t, view.cs
+    lines: list[tuple[int, Line]] = []
+
+    def add(line: Line, prio: int = 0) -> None:
+        lines.append((prio, line))
+
+    n = st.players or 2
+    me = st.seat if st.seat is not None else 0
+    roles = {(me + 2) % 4: t("partner")} if n == 4 else {}
+    for s in st.others():
+        add(_seat_line(view, s, roles.get(s, t("opponent"))), 1)
+    their_sides = sorted({st.side(s) for s in st.others()} - {st.side(me)})
+    for side in their_sides:
+        add(_captures_line(view, side), 2)
+    info = [t("stock", n=st.stock)]
+    if st.cutting:
+        info.append(view.said("cutting_of", st.cutter))
+    elif st.turn is not None:
+        info.append(t("turn_of", name=view.who(st.turn)))
+    add([("class:dim", " " + " · ".join(info))], 1)
+    add([], 3)
+    table, highlight = st.table, frozenset[Card]()
+    if showing is not None:
+        table, highlight, marked = showing.table, showing.highlight, showing.marked
+    add([("class:title", f" {t('table')}"),
+         ("class:dim", "" if table else f"  {t('table_empty')}")])
+    if table:
+        if compact:
+            rows = card_chips(list(table), cs, width, highlight=highlight)
+        elif big:
+            rows = big_card_row(list(table), cs, width, marked=marked, highlight=highlight)
+        else:
+            rows = card_row(list(table), cs, width, marked=marked, highlight=highlight)
+        for line in rows:
+            add(line)
+    last = st.last_play
+    if showing is not None:
+        for line in showing.lines:
+            add(line)
+    elif last is not None:
+        took = (t("hint_takes", opts=view.labels(last.capture)) if last.capture
+                else t("hint_stays"))
+        line = [("class:dim", " " + t("last_play", name=view.who(last.seat)) + " "),
+                (cs.style(last.card), cs.label(last.card)), ("class:dim", f" {took}")]
+        if last.chkobba:
+            line.append(("class:chkobba", " " + t("ev_chkobba")))
+        add(line, 2)
+    else:
+        add([], 3)
+    # The local seat.
+    you = [("class:turn" if st.turn == me else "class:me",
+            f" {'▶' if st.turn == me else ' '} {st.name(me)} ({t('you')})")]
+    tags = []
+    if me == st.dealer:
+        tags.append(t("dealer", name="").strip())
+    if me == st.cutter:
+        tags.append(t("cutter", name="").strip())
+    if tags:
+        you.append(("class:dim", "  [" + ", ".join(tags) + "]"))
+    add(you, 1)
+    add(_captures_line(view, st.side(me)), 2)
+    if st.hand and compact:
+        line: Line = [("class:title", f" {t('your_hand')}:")]
+        for i, c in enumerate(st.hand):
+            sel = " class:card.selected" if i == selected else ""
+            line += [("class:card.number", f" {i + 1}"), ("", " "),
+                     ("class:card.frame" + sel, "["), (cs.style(c) + sel, cs.label(c)),
+                     ("class:card.frame" + sel, "]")]
+        add(line)
+    else:
+        add([("class:title", f" {t('your_hand')}")], 1)
+        draw = big_card_row if big else card_row
+        for line in draw(list(st.hand), cs, width, selected=selected,
+                         numbered=True) if st.hand else []:
+            add(line)
+    for line in below:
+        add(line)
+    return lines
+
+
+def fit(tagged: list[tuple[int, Line]], height: int) -> list[Line]:
+    """Drop the least needed lines (highest priority number first) until they fit;
+    if even the essentials do not, keep the bottom (the prompt)."""
+    for drop in (3, 2, 1):
+        if len(tagged) <= height:
+            break
+        excess = len(tagged) - height
+        kept = []
+        for prio, line in tagged:
+            if prio == drop and excess > 0:
+                excess -= 1
+                continue
+            kept.append((prio, line))
+        tagged = kept
+    lines = [line for _, line in tagged]
+    return lines[-height:] if len(lines) > height else lines
