@@ -44,7 +44,7 @@ from .keys import key_bindings
 from .lobby import lobby_lines
 from .narration import EventLog
 from .pace import DEFAULT_PACE, SCORE_WAIT, Pacer
-from .render import CardStyle, Line
+from .render import CardStyle, Line, wrap_line
 from .style import STYLE
 from .table import draw_table, showing
 from .view import TableView, card_style
@@ -139,7 +139,8 @@ class TuiApp:
         self.state = self.state.apply(event)
         if isinstance(event, Listening):
             self.port = event.port
-        self.events.narrate(event, self.view, own_chat=self.chat.own_line)
+        if not (isinstance(event, Listening) and self.kind == "play"):
+            self.events.narrate(event, self.view, own_chat=self.chat.own_line)
         if isinstance(event, S.HandScored) and not self.pacer.running:
             self.score_queue.append(event)  # no pacer: the dialog waits for its key
         if isinstance(event, S.TableReady) and self.known is not None:
@@ -324,6 +325,11 @@ class TuiApp:
             return draw
         return lambda: [(style, asciify(text)) for style, text in draw()]
 
+    def _too_small_text(self) -> list[tuple[str, str]]:
+        text = self.t("too_small", w=MIN_SIZE[0], h=MIN_SIZE[1])
+        return dialogs.as_text(wrap_line([("class:warn", " " + text)],
+                                         self._size()[1] - 1, " "))
+
     def too_small(self) -> bool:
         rows, cols = self._size()
         return cols < MIN_SIZE[0] or rows < MIN_SIZE[1]
@@ -337,8 +343,7 @@ class TuiApp:
         events = Window(FormattedTextControl(tx(self._events_text)), wrap_lines=False,
                         width=lambda: self._panel_width())
         events_below = Window(FormattedTextControl(tx(self._events_text)), height=5)
-        small = Window(FormattedTextControl(tx(lambda: [("class:warn", " " + self.t(
-            "too_small", w=MIN_SIZE[0], h=MIN_SIZE[1]))])), wrap_lines=True)
+        small = Window(FormattedTextControl(tx(self._too_small_text)))
         bar, rule = ("│", "─") if self.symbols else ("|", "-")
 
         def body() -> Any:

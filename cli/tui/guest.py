@@ -57,7 +57,8 @@ class TuiSeat(SeatController):
         return await self.ui.ask("cut", hand)
 
     async def ready_to_start(self, lobby: Lobby) -> None:
-        await self.ui.ask_ready()  # Enter in the lobby, once the fingerprints are checked
+        if self.ui.kind != "play":  # alone with bots, there is nobody to check
+            await self.ui.ask_ready()  # Enter, once the fingerprints are checked
 
 
 async def _run_async(ui: TuiApp, game: Callable[[SeatController], Awaitable[Outcome]],
