@@ -117,7 +117,8 @@ class EventLog:
         me = "class:me" if ev.seat == view.state.seat else ""
         if ev.capture:
             line: list[tuple[str, str]] = [
-                (me, f"{view.who(ev.seat)}: "), (cs.style(ev.card), view.label(ev.card)),
+                (me, t("who_says", name=view.who(ev.seat))),
+                (cs.style(ev.card), view.label(ev.card)),
                 ("", " " + t("hint_takes", opts="").strip() + " "),
             ]
             for c in by_value(ev.capture):
@@ -126,5 +127,6 @@ class EventLog:
                 line.append(("class:chkobba", t("ev_chkobba")))
             self.add(*line)
         else:
-            self.add((me, f"{view.who(ev.seat)}: "), (cs.style(ev.card), view.label(ev.card)),
+            self.add((me, t("who_says", name=view.who(ev.seat))),
+                     (cs.style(ev.card), view.label(ev.card)),
                      ("class:dim", " → " + t("table").lower()))

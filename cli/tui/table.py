@@ -104,10 +104,20 @@ def _seat_line(view: TableView, seat: int, role: str) -> Line:
 def _captures_line(view: TableView, side: int) -> Line:
     st, t = view.state, view.t
     c = st.captures(side)
-    sevens = t("sevens_1") if c.sevens == 1 else t("sevens_n", n=c.sevens)
-    line: Line = [("class:dim", "   " + t("cap_of", name=view.side_name(side)) + ": "),
-                  ("", t("cap_line", cards=c.cards, diamonds=c.diamonds,
-                         sevens=sevens, chk=c.chkobbas))]
+    # What counts at the end of the hand; a count still at zero is left out (short).
+    parts = [t("cards_1") if c.cards == 1 else t("cards_n", n=c.cards)]
+    if c.diamonds:
+        parts.append(f"{c.diamonds}♦")
+    if c.sevens:
+        parts.append(t("sevens_1") if c.sevens == 1 else t("sevens_n", n=c.sevens))
+    if c.chkobbas:
+        parts.append(t("chkobba_n", n=c.chkobbas))
+    if (st.players or 2) == 4:
+        whose = t("cap_us") if side == st.my_side else t("cap_them")
+    else:
+        whose = view.said("cap_of", side)  # at 2 players a side is a seat
+    line: Line = [("class:dim", f"   {whose} "),
+                  ("", " · ".join(parts))]
     if c.haya:
         line.append(("class:card.red", " · " + t("haya_mark")))
     return line
