@@ -35,7 +35,6 @@ from chkobba_p2p.peer import Listening, Outcome, SeatController
 from chkobba_p2p.tablestate import TableState
 
 from ..i18n import Translator
-from ..term import asciify
 from . import dialogs
 from .chat import ChatInput
 from .decision import Request, decision_lines, refusal
@@ -45,7 +44,7 @@ from .lobby import lobby_lines
 from .narration import EventLog
 from .pace import DEFAULT_PACE, SCORE_WAIT, Pacer
 from .render import CardStyle, Line, wrap_line
-from .style import STYLE
+from .style import STYLE, ascii_frames, ascii_text
 from .table import draw_table, showing
 from .view import TableView, card_style
 
@@ -318,13 +317,6 @@ class TuiApp:
 
     # ------------------------------------------------------------------ layout
 
-    def _text(self, draw: Callable[[], list[tuple[str, str]]]
-              ) -> Callable[[], list[tuple[str, str]]]:
-        """A drawing function, in pure ASCII when symbols cannot (or must not) show."""
-        if self.symbols:
-            return draw
-        return lambda: [(style, asciify(text)) for style, text in draw()]
-
     def _too_small_text(self) -> list[tuple[str, str]]:
         text = self.t("too_small", w=MIN_SIZE[0], h=MIN_SIZE[1])
         return dialogs.as_text(wrap_line([("class:warn", " " + text)],
@@ -335,7 +327,10 @@ class TuiApp:
         return cols < MIN_SIZE[0] or rows < MIN_SIZE[1]
 
     def _build(self) -> Application:
-        tx = self._text
+        def tx(draw: Callable[[], list[tuple[str, str]]]
+               ) -> Callable[[], list[tuple[str, str]]]:
+            return draw if self.symbols else ascii_text(draw)
+
         header = Window(FormattedTextControl(tx(self._header)), height=1,
                         style="class:header")
         footer = Window(FormattedTextControl(tx(self._footer)), height=1)
@@ -355,7 +350,7 @@ class TuiApp:
                            events_below])
 
         if not self.symbols:
-            _ascii_frames()
+            ascii_frames()
         overlay = ConditionalContainer(
             Frame(Window(FormattedTextControl(tx(self._overlay)), dont_extend_width=True,
                          dont_extend_height=True)),
@@ -494,12 +489,3 @@ class TuiApp:
             lines = dialogs.over_lines(self.view, self.outcome, self.log_path, self._size()[1])
         return dialogs.as_text(lines)
 
-
-def _ascii_frames() -> None:
-    """Frames drawn with ``+-|``: prompt_toolkit's Frame takes its characters from one
-    shared class, and this process draws for one terminal, in ASCII."""
-    from prompt_toolkit.widgets import base
-
-    b = base.Border
-    b.HORIZONTAL, b.VERTICAL = "-", "|"
-    b.TOP_LEFT = b.TOP_RIGHT = b.BOTTOM_LEFT = b.BOTTOM_RIGHT = "+"
