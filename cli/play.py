@@ -175,11 +175,23 @@ def _finish(result, ui, address: str | None = None) -> int:
         return EXIT_LEFT
     if o is None:
         return EXIT_NO_GAME
-    print(o.describe())
+    print(_result_line(o, ui))
     if log:
         print(t("over_log", path=log))
         print(t("over_replay", path=log))
     return EXIT_DONE if o.completed else EXIT_ABORTED
+
+
+def _result_line(o: Outcome, ui) -> str:
+    """How the match ended, in the player's language and words (the screen said the same:
+    "You win 11-4!", never a side number)."""
+    from .tui.dialogs import over_lines
+    from .tui.render import line_text
+
+    if o.done is None:
+        return o.describe()
+    lines = [line_text(x).strip() for x in over_lines(ui.view, o, None, 200)]
+    return next((x for x in lines[1:] if x), o.describe())
 
 
 def _explain(error: str, t: Translator) -> str:
