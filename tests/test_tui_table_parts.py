@@ -100,3 +100,15 @@ def test_the_name_is_asked_once_and_remembered(monkeypatch, tmp_path):
     assert settings.player_name(None, t, lambda p: "never asked") == "Hana"
     assert settings.player_name("Sami", t, ask) == "Sami"  # --name wins, for this run
     assert settings.load()["name"] == "Hana"
+
+
+def test_a_long_path_breaks_only_between_its_names():
+    from chkobba_cli.tui.dialogs import _path_lines
+
+    path = "/root/.local/share/chkobba-p2p/logs/20261130T211741Z-host-218776.chklog"
+    lines = [line_text(x).strip() for x in _path_lines(path, 40, "")]
+    assert len(lines) > 1 and "".join(lines) == path
+    assert "20261130T211741Z-host-218776.chklog" in lines  # the file name whole
+    assert all(x.endswith("/") for x in lines[:-1])
+    cmd = [line_text(x).strip() for x in _path_lines(f"chkobba replay {path}", 40, "")]
+    assert cmd[-1] == "20261130T211741Z-host-218776.chklog"
