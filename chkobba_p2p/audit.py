@@ -209,6 +209,10 @@ class AuditReport:
     totals: tuple[int, ...] = ()
     #: The abort that ended the game gave as evidence an entry that passes every check.
     claim_refuted: bool = False
+    #: For an aborted log: what the log shows of the abort's accusation (a
+    #: :class:`~chkobba_p2p.session.Standing`); ``blamed`` is set only when the log
+    #: supports it (the seat owed the next message, or it left on its own).
+    standing: str | None = None
     #: For an invalid log: the offending entry in a few words (kind, signer, contents).
     offending: str | None = None
 
@@ -242,15 +246,22 @@ class AuditReport:
         blame = ""
         if self.verdict == INVALID:
             blame = f" -- blamed: {self.seat_label(self.blamed)}"
-        elif self.blamed is not None:  # the abort's claim, which the log cannot prove
-            blame = f" -- the abort blames {self.seat_label(self.blamed)}"
+        elif self.code == "aborted" and self.aborts:
+            # An abort is its signer's word: worded as a claim unless the log shows it.
+            blame = " -- " + self.aborts[0].describe(self._short_label)
         return f"{head} ({self.code}): {where}{self.reason}{blame}"
+
+    def _short_label(self, seat: int) -> str:
+        if self.table is not None and 0 <= seat < self.table.players:
+            return f"seat {seat} ({self.table.seats[seat].name})"
+        return f"seat {seat}"
 
     def to_dict(self) -> dict:
         """Plain data for JSON (the verdict; the records are separate)."""
         return {"path": self.path, "verdict": self.verdict, "code": self.code,
                 "blamed": self.blamed, "reason": self.reason, "entry": self.entry,
                 "entries": self.entries, "winner": self.winner, "totals": list(self.totals),
+                "standing": self.standing,
                 "aborts": [a.__dict__ for a in self.aborts], "warnings": list(self.warnings)}
 
 
@@ -338,6 +349,7 @@ def audit_bodies(bodies: Sequence[bytes], *, header: dict | None = None,
     report.warnings.extend(obs.warnings)
     report.aborts = sorted(obs.aborts, key=lambda a: a.index)
     report.claim_refuted = obs.claim_refuted
+    report.standing = v.standing
     if v.verdict == INVALID and v.entry is not None and v.entry < len(bodies):
         report.offending = _describe_entry(bodies[v.entry])
     report.records = obs.kept_records()

@@ -22,13 +22,15 @@ DEFAULT_PORT = 7777
 class Timeouts:
     """Seconds.  ``handshake``: to complete the handshake; ``frame``: to finish a frame
     once its first byte arrived (slow loris); ``idle``: with no frame at all (pings go
-    every ``idle / 3``); ``reconnect``: for a dropped seat to come back; ``turn``: for
-    the seat holding the floor to speak."""
+    every ``idle / 3``); ``reconnect``: each seat's allowance of time away (disconnected)
+    for the whole match, spent across drops; ``turn``: the move limit, connected time a
+    seat may hold the floor at one move.  No seat delays a match by more than
+    ``turn + reconnect`` at one move (PROTOCOL.md 12)."""
 
     handshake: float = 10.0
     frame: float = 10.0
     idle: float = 30.0
-    reconnect: float = 60.0
+    reconnect: float = 120.0
     turn: float = 900.0
 
 

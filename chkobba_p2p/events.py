@@ -106,9 +106,12 @@ class SeatController:
 
 @dataclass(frozen=True)
 class Waiting:
-    """A seat dropped; the game waits ``seconds`` more for it to reconnect.  ``away``:
-    it said it was stepping away (:meth:`SeatController.step_away`) rather than losing
-    its connection (the peer's word, unsigned: display only)."""
+    """A seat is away (its connection dropped): ``seconds`` of its allowance of time away
+    are left for the match (PROTOCOL.md 12) -- "amel stepped away: 4:32 left".  Sent
+    about once a second while it is away; :class:`~chkobba_p2p.liveness.ClockReading`
+    gives every clock.  ``away``: it said it was stepping away
+    (:meth:`SeatController.step_away`) rather than losing its connection (the peer's
+    word, unsigned: display only)."""
 
     seat: int
     seconds: int
@@ -267,8 +270,6 @@ class Outcome:
             return (f"match over: {quitter} resigned; {won} "
                     f"{'win' if ' and ' in won else 'wins'}")
         if self.aborted is not None:
-            a = self.aborted
-            who = "nobody" if a.blamed_seat is None else f"seat {a.blamed_seat}"
-            return (f"game aborted by seat {a.by_seat}: {a.code.name.lower()} "
-                    f"({a.code.sentence}), blaming {who}: {a.detail}")
+            # An unproven accusation is worded as the signer's claim.
+            return f"game aborted: {self.aborted.describe()}"
         return f"no game: {self.error or 'unknown error'}"

@@ -32,6 +32,16 @@ from .events import (
     Waiting,
     clean_chat,
 )
+from .linkmsg import (
+    MAX_PLAYERS,
+    clean_text,
+    parse_back,
+    parse_chat,
+    parse_error,
+    parse_lobby,
+    parse_wait,
+)
+from .liveness import ClockReading, Clocks, Limits, SeatClock
 from .session import (
     CAP_READY_CHECK,
     CAPABILITIES,
@@ -67,8 +77,10 @@ def _address(host: str, port: int) -> str:
 
 def _code_name(code: object) -> str:
     """A wire error code's name (``table_full``), or ``connection_closed``."""
+    if not isinstance(code, int) or isinstance(code, bool):
+        return OutcomeError.CONNECTION_CLOSED
     try:
-        return ErrorCode(code).name.lower()  # type: ignore[arg-type]
+        return ErrorCode(code).name.lower()
     except ValueError:
         return OutcomeError.CONNECTION_CLOSED
 
@@ -124,9 +136,10 @@ class Link:
         body = self._ready.pop(0)
         msg = wire.decode(body)
         if msg["t"] == "error":
-            self.error_code = msg.get("code")
+            code, text = parse_error(msg)
+            self.error_code = int(code) if code is not None else None
             self.eof.set()  # an error is the last thing a peer sends
-            raise LinkClosed(f"peer error {msg.get('code')}: {msg.get('msg')}", msg)
+            raise LinkClosed(f"peer error {int(code) if code else '?'}: {text}", msg)
         return body, msg
 
     def send(self, body: bytes) -> None:
@@ -247,6 +260,8 @@ class _Peer:
         self.error_code: str | None = None  # an OutcomeError or a wire code's name
         self.traffic = Traffic()
         self._refusals = 0
+        #: Every seat's clocks (PROTOCOL.md 12), from the genesis on.
+        self.clock: Clocks | None = None
         # Our own chat lines go through the same limit the host applies to us.
         self._chat_bucket = ChatBucket()
         controller._chat_sink = self.send_chat
@@ -306,16 +321,54 @@ class _Peer:
     def send_entry(self, body: bytes) -> None:
         raise NotImplementedError
 
+    def clocks(self) -> tuple[SeatClock, ...]:
+        """Every seat's clocks now (empty before the game starts).  See
+        :class:`~chkobba_p2p.liveness.SeatClock`: ``owes`` and ``move_left`` give the
+        player on the floor's countdown, ``connected`` and ``allowance_left`` a dropped
+        player's ("amel stepped away: 4:32 left")."""
+        if self.clock is None:
+            return ()
+        return self.clock.read(trio.current_time())
+
+    def _limits(self) -> Limits:
+        return Limits(move=self.timeouts.turn, allowance=self.timeouts.reconnect)
+
+    def _clock_changed(self, force: bool = False) -> None:
+        """The floor may have moved or a seat dropped: move the clocks, tell the client."""
+        s = self.session
+        if s is None:
+            return
+        now = trio.current_time()
+        if self.clock is None:
+            self.clock = Clocks(s.table.players, self._limits(), now)
+        before = self.clock.read(now)
+        self.clock.floor(None if s.finished else s.floor, now, move=s.length)
+        after = self.clock.read(now)
+        if force or [(c.owes, c.connected, c.move_left) for c in before] != \
+                [(c.owes, c.connected, c.move_left) for c in after]:
+            self.emit(ClockReading(after))
+
     def pump(self) -> None:
         """Send whatever the session has ready, log, report events, wake the decider."""
         s = self.session
         if s is None:
             return
-        while (entry := s.next_entry()) is not None:
-            self.send_entry(entry.body)
+        try:
+            while (entry := s.next_entry()) is not None:
+                self.send_entry(entry.body)
+        except Exception as exc:  # noqa: BLE001 - our own session refused our own entry
+            # Never expected (a peer makes only entries its session accepts); if it happens
+            # the game ends with a signed record that blames nobody, not with a traceback.
+            print(f"internal error: {exc!r}", file=sys.stderr)
+            if not s.finished:
+                self.send_entry(self.blame(ProtocolError(ErrorCode.PROTOCOL_VIOLATION,
+                                                         f"internal error: {exc}"), None,
+                                           None))
+            return
         self.flush_log()
         for ev in s.take_events():
             self.emit(ev)
+        self._clock_changed()
         if s.finished:
             self.finished.set()
             return
@@ -354,7 +407,8 @@ class _Peer:
         s = self.session
         assert s is not None
         code = fault.error_code
-        entry = s.abort(code, blamed, getattr(fault, "detail", str(fault)), evidence)
+        entry = s.abort(code, blamed, getattr(fault, "detail", str(fault)), evidence,
+                        proven=isinstance(fault, GameFault))
         self.flush_log()
         for ev in s.take_events():
             self.emit(ev)
@@ -454,12 +508,10 @@ class HostPeer(_Peer):
         self.lobby = SeatLobby(self.identity, config.name, config.rules, config.players,
                                config.shuffle_proofs)
         self.links: dict[int, Link] = {}
-        self.absent: dict[int, float] = {}  # seat -> trio deadline to come back
+        self.absent: set[int] = set()  # seats of a running game with no connection
         self.away_seats: set[int] = set()  # seats that said they step away
         self.away_message = {"t": "away", "seat": 0}
         self.port = 0
-        self._floor_since = 0.0
-        self._floor_seen = (-1, -1)
         self.resumed_entries = 0
         self._try_resume()
 
@@ -547,8 +599,9 @@ class HostPeer(_Peer):
                 s = self.session
                 self.emit(Restored(s.table, s.seat, s.replayed))
                 self.emit(Resumed(0, self.resumed_entries))
+                self._clock_changed()
                 for seat in range(1, self.session.table.players):
-                    self.absent[seat] = trio.current_time() + self.timeouts.reconnect
+                    self._dropped(seat)
                 self.pump()
             await self.finished.wait()
             # Let the last entries and the abort reach everyone before closing.
@@ -621,9 +674,12 @@ class HostPeer(_Peer):
                     link.send(body)
             self.away_seats.discard(seat)
             if seat in self.absent:
-                del self.absent[seat]
+                self.absent.discard(seat)
+                if self.clock is not None:
+                    self.clock.back(seat, trio.current_time())
                 self.broadcast_msg({"t": "back", "seat": seat})
                 self.emit(Resumed(seat))
+                self._clock_changed(force=True)
         try:
             await self._read_loop(link, seat)
         finally:
@@ -658,7 +714,6 @@ class HostPeer(_Peer):
                                   host=_address(self.config.bind or "0.0.0.0", self.port))
             self._save_state()
             self.send_entry(genesis.body)
-            self._floor_since = trio.current_time()
             self.pump()
 
     def _dropped(self, seat: int) -> None:
@@ -668,39 +723,48 @@ class HostPeer(_Peer):
             self.lobby.leave(seat)
             self._lobby_changed()
             return
-        self.absent[seat] = trio.current_time() + self.timeouts.reconnect
+        self.absent.add(seat)
+        if self.clock is not None:
+            self.clock.drop(seat, trio.current_time())
         self._announce_wait(seat)
+        self._clock_changed(force=True)
 
     def _announce_wait(self, seat: int) -> None:
-        left = max(0, math.ceil(self.absent[seat] - trio.current_time()))
+        """A dropped seat's countdown: the allowance of time away it has left."""
+        left = 0
+        if self.clock is not None:
+            left = max(0, math.ceil(self.clock.read(trio.current_time())[seat].allowance_left))
         away = seat in self.away_seats
         self.broadcast_msg({"t": "wait", "seat": seat, "secs": left}
                            | ({"away": True} if away else {}))
         self.emit(Waiting(seat, left, away))
 
     async def _watchdog(self) -> None:
-        """Once a second: countdowns for absent seats, the turn timeout, and the end of
-        the game when a seat does not come back."""
+        """The clocks (PROTOCOL.md 12): countdowns for dropped seats once a second, and
+        the end of the game, with a signed record, when the seat that owes the next
+        message runs out of time (its move clock, or its allowance while away).  The
+        host times out its own seat too, so that every log records the same verdict."""
         while not self.finished.is_set():
-            await trio.sleep(1 if self.timeouts.reconnect >= 3 else 0.1)
             now = trio.current_time()
-            s = self.session
-            if s is None or s.finished:
+            wake = now + (1.0 if self.timeouts.reconnect >= 3 else 0.1)
+            clock = self.clock
+            if clock is not None:
+                deadline = clock.next_deadline(now)
+                if deadline is not None:
+                    wake = min(wake, deadline + 0.01)
+            await trio.sleep_until(wake)
+            s, clock = self.session, self.clock
+            if s is None or s.finished or clock is None:
                 continue
-            for seat, deadline in list(self.absent.items()):
-                if now >= deadline:
-                    fault = ProtocolError(ErrorCode.PEER_LEFT, f"seat {seat} left")
-                    self.send_entry(self.blame(fault, seat, None))
-                    return
-                self._announce_wait(seat)
-            key = (s.length, s.floor)
-            if key != self._floor_seen:
-                self._floor_seen, self._floor_since = key, now
-            elif now - self._floor_since > self.timeouts.turn and s.floor != 0 \
-                    and s.floor not in self.absent:
-                fault = ProtocolError(ErrorCode.TIMEOUT, f"seat {s.floor} did not play")
-                self.send_entry(self.blame(fault, s.floor, None))
+            now = trio.current_time()
+            expiry = clock.expired(now)
+            if expiry is not None:
+                code = ErrorCode.TIMEOUT if expiry.code == "timeout" else ErrorCode.PEER_LEFT
+                fault = ProtocolError(code, expiry.detail)
+                self.send_entry(self.blame(fault, expiry.seat, None))
                 return
+            for seat in sorted(self.absent):
+                self._announce_wait(seat)
 
     async def _read_loop(self, link: Link, seat: int) -> None:
         bucket = ChatBucket()
@@ -804,7 +868,7 @@ class ClientPeer(_Peer):
         self.host_key: bytes | None = None
         self.saved: SavedGame | None = None
         self.resumed_entries = 0
-        self._fresh = False
+        self._was_connected = False  # the last connection got past its welcome
         self._welcome_seat = -1
         self._host_caps: tuple[str, ...] = ()
         self._host_away = False  # the host said it steps away
@@ -849,14 +913,25 @@ class ClientPeer(_Peer):
         self.emit(Chat(s.seat if s is not None else self._welcome_seat, line))
         return True
 
+    def stalled_host_limit(self) -> float:
+        """Seconds without a new entry, while connected to the host and another seat
+        holds the floor, after which this peer concludes the host stops the game: the
+        bound the host enforces on any seat (move limit + allowance, PROTOCOL.md 12) plus
+        the idle timeout for its verdict to arrive."""
+        return self.timeouts.turn + self.timeouts.reconnect + self.timeouts.idle
+
     async def _watchdog(self) -> None:
         """A host that stops the game (sits on the floor, or no longer relays) is not
-        waited for forever: after the turn timeout plus the reconnect timeout without any
-        new entry while another seat holds the floor, the game ends here with a signed
-        record blaming the host (it is the host's job to time out the other seats)."""
+        waited for forever.  The host enforces every seat's clocks, so no move of an
+        honest table lasts longer than the move limit plus the seat's allowance: past
+        that plus the idle timeout without any new entry while another seat holds the
+        floor, the game ends here with a signed record blaming the host.  A seat the host
+        reports away changes nothing: its allowance is inside that bound.  Only time
+        connected to the host counts (while the host is unreachable, the reconnection
+        loop and the host's own allowance decide)."""
         seen = (-1, -1)
         since = trio.current_time()
-        limit = self.timeouts.turn + self.timeouts.reconnect
+        limit = self.stalled_host_limit()
         while not self.finished.is_set():
             await trio.sleep(min(1.0, limit / 4))
             s = self.session
@@ -864,30 +939,12 @@ class ClientPeer(_Peer):
                 continue
             key = (s.length, s.floor)
             now = trio.current_time()
-            if key != seen or s.floor == s.seat:
+            if key != seen or s.floor == s.seat or self.link is None:
                 seen, since = key, now
             elif now - since > limit:
                 fault = ProtocolError(ErrorCode.TIMEOUT, f"no progress for {limit:.0f} s")
                 self.send_entry(self.blame(fault, 0, None))
                 return
-
-    def _forget_saved_game(self) -> None:
-        print("the host does not know our saved game any more; joining afresh",
-              file=sys.stderr)
-        if self.config.state_path is not None:
-            with contextlib.suppress(OSError):
-                self.config.state_path.unlink()
-        self.session = None
-        self.saved = None
-        self.host_key = None  # a new table may have a new host identity
-        self.error = None
-        self.error_code = None
-        path = self.config.log_path
-        if path is None or (path.exists() and path.stat().st_size):
-            path = default_log_path()  # never append a new game to the old one's log
-        self.log = TranscriptWriter(path)
-        self._logged = 0
-        self._fresh = True
 
     async def run(self) -> Outcome:
         try:
@@ -922,6 +979,9 @@ class ClientPeer(_Peer):
         deadline = None
         first_deadline: float | None = None
         delay = 0.05
+        # The host's allowance of time away, spent across every drop of the match.
+        host_away_left = self.timeouts.reconnect
+        away_since: float | None = None
         while not self.finished.is_set():
             try:
                 stream = await trio.open_tcp_stream(self.host, self.port)
@@ -938,24 +998,29 @@ class ClientPeer(_Peer):
                     return
             else:
                 fatal = await self._connected(stream)
-                if self.session is None and not fatal and not self.finished.is_set() \
-                        and self._fresh:
-                    self._fresh = False
-                    continue  # the saved game was dropped: join afresh at once
                 if fatal or self.finished.is_set():
                     self.finished.set()
                     return
-                delay = 0.05
-                deadline = None
+                if self._was_connected:
+                    self._was_connected = False
+                    delay = 0.05
+                    if away_since is not None:
+                        host_away_left -= trio.current_time() - away_since
+                    away_since = None
+                    deadline = None
             if self.session is None or self.session.finished:
                 self.finished.set()
                 return
             now = trio.current_time()
             if deadline is None:
-                deadline = now + self.timeouts.reconnect
-                self.emit(Waiting(0, int(self.timeouts.reconnect), self._host_away))
+                away_since = now
+                deadline = now + max(0.0, host_away_left)
+                self.emit(Waiting(0, max(0, math.ceil(deadline - now)), self._host_away))
+                if self.clock is not None:
+                    self.clock.reported_away(0, deadline - now, now)
             if now >= deadline:
-                fault = ProtocolError(ErrorCode.PEER_LEFT, "the host is gone")
+                fault = ProtocolError(ErrorCode.PEER_LEFT, "the host stayed unreachable "
+                                      "past its allowance of time away")
                 self.blame(fault, 0, None)
                 return
             await trio.sleep(delay)
@@ -979,18 +1044,19 @@ class ClientPeer(_Peer):
                 link.finish()
                 nursery.cancel_scope.cancel()
                 if exc.error is not None:
-                    self.error = f"refused: {exc.error.get('msg')}"
-                    self.error_code = _code_name(exc.error.get("code"))
-                    if exc.error.get("code") == ErrorCode.UNKNOWN_GAME and s is not None \
-                            and self.saved is not None:
-                        # Our saved game is not the one running there: forget it, join anew.
-                        self._forget_saved_game()
-                        return False
                     code = exc.error.get("code")
-                    if code == ErrorCode.SHUTDOWN and s is not None:
-                        # The host is closing a game we are in: its abort, or our own
-                        # timers, will end it; meanwhile keep trying.
+                    text = clean_text(exc.error.get("msg"))
+                    if s is not None:
+                        print(f"the host refused our resume ({_code_name(code)}: {text}); "
+                              "retrying", file=sys.stderr)
+                        # A refusal while we are in a game (unknown_game, shutdown...) is
+                        # an unsigned message that anyone at the host's address can send:
+                        # it deletes nothing and proves nothing.  It counts as the host
+                        # being unreachable: retried within the host's allowance of time
+                        # away, after which our own timer ends the game (PROTOCOL.md 13).
                         return False
+                    self.error = f"refused: {text}"
+                    self.error_code = _code_name(code)
                     return code not in (ErrorCode.ALREADY_SEATED,)
                 return self.session is None
             except (ProtocolError, trio.TooSlowError) as exc:
@@ -1008,7 +1074,10 @@ class ClientPeer(_Peer):
             self.host_key = hs.host_key
             self._host_caps = hs.host_caps
             self.link = self._last_link = link
+            self._was_connected = True
             self._host_away = False
+            if self.clock is not None:
+                self.clock.back(0, trio.current_time())
             if s is not None and resume is not None:
                 self.emit(Resumed(s.seat, self.resumed_entries))
                 host_has = welcome.get("have")
@@ -1035,50 +1104,58 @@ class ClientPeer(_Peer):
                 # The host sent garbage: leave, and come back (the game may go on).
                 await link.fail(exc.error_code, exc.detail)
                 return
-            t = msg["t"]
-            if t == "ping":
-                link.send_msg({"t": "pong"})
-            elif t == "sig":
-                self._on_entry(body, msg)
-            elif t == "lobby":
-                self._on_lobby(msg)
-            elif t == "wait":
-                if isinstance(msg.get("seat"), int) and isinstance(msg.get("secs"), int):
-                    self.emit(Waiting(msg["seat"], msg["secs"], msg.get("away") is True))
-            elif t == "away" and msg.get("seat") == 0:
-                self._host_away = True  # the host's drop, next, is a step away
-            elif t == "back" and isinstance(msg.get("seat"), int):
-                self.emit(Resumed(msg["seat"]))
-            elif t == "chat":
-                line = clean_chat(msg.get("text"))
-                seat = msg.get("seat")
-                if line is not None and isinstance(seat, int) and not isinstance(seat, bool):
-                    self.emit(Chat(seat, line))
-            # Anything else (pong, types added by later versions) is ignored.
+            try:
+                self._on_link_message(link, body, msg)
+            except Exception as exc:  # noqa: BLE001 - nothing from the network may kill us
+                print(f"ignored a message from the host that could not be handled: "
+                      f"{exc!r}", file=sys.stderr)
 
-    def _on_lobby(self, msg: dict) -> None:
-        seats = msg.get("seats")
-        if not isinstance(seats, list) or len(seats) > 8:
-            return
+    def _on_link_message(self, link: Link, body: bytes, msg: dict) -> None:
+        """One message from the host.  The unsigned ones (lobby, wait, back, chat) are
+        checked field by field and only shown; a malformed one is ignored."""
+        s = self.session
+        players = s.table.players if s is not None else MAX_PLAYERS
+        t = msg["t"]
+        if t == "ping":
+            link.send_msg({"t": "pong"})
+        elif t == "sig":
+            self._on_entry(body, msg)
+        elif t == "lobby":
+            seats = parse_lobby(msg)
+            if seats is not None and s is None:
+                self._on_lobby(msg, seats)
+        elif t == "wait":
+            wait = parse_wait(msg, players)
+            if wait is not None and wait[0] != self._welcome_seat:
+                self.emit(Waiting(*wait, msg.get("away") is True))
+                if self.clock is not None:
+                    self.clock.reported_away(wait[0], wait[1], trio.current_time())
+        elif t == "away":
+            if msg.get("seat") == 0 and not isinstance(msg.get("seat"), bool):
+                self._host_away = True  # the host's drop, next, is a step away
+        elif t == "back":
+            seat = parse_back(msg, players)
+            if seat is not None:
+                self.emit(Resumed(seat))
+                if self.clock is not None:
+                    self.clock.back(seat, trio.current_time())
+        elif t == "chat":
+            chat = parse_chat(msg, players, clean_chat)
+            if chat is not None:
+                self.emit(Chat(*chat))
+        # Anything else (pong, types added by later versions) is ignored.
+
+    def _on_lobby(self, msg: dict, seats: tuple[tuple[str, str] | None, ...]) -> None:
+        """A lobby (``seats`` checked by :func:`parse_lobby`): show it; once the table is
+        full, the ready check asks our person (PROTOCOL.md 5.3)."""
         ready = msg.get("ready")
         flags = tuple(x is True for x in ready) if isinstance(ready, list) \
             and len(ready) == len(seats) else ()
         seating = msg.get("seating")
         seating = seating if isinstance(seating, int) and not isinstance(seating, bool) else 0
-        seated: list[tuple[str, str] | None] = []
-        keys: list[bytes | None] = []
-        for x in seats:
-            key = x.get("key") if isinstance(x, dict) else None
-            if isinstance(key, bytes) and len(key) == 32:
-                seated.append((str(x.get("name"))[:wire.MAX_NAME], wire.fingerprint(key)))
-                keys.append(key)
-            else:
-                seated.append(None)
-                keys.append(None)
-        event = Lobby(tuple(seated), flags, seating, tuple(keys))
+        keys = tuple(x.get("key") if isinstance(x, dict) else None for x in msg["seats"])
+        event = Lobby(seats, flags, seating, keys)
         self.emit(event)
-        if self.session is not None:
-            return
         if event.full and CAP_READY_CHECK in self._host_caps:
             self.ask_ready(event)
         else:

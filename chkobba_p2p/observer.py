@@ -45,6 +45,7 @@ checked as the next one.
 from __future__ import annotations
 
 import concurrent.futures
+import dataclasses
 import multiprocessing
 import os
 from collections.abc import Sequence
@@ -66,6 +67,7 @@ from .session import (
     HandScored,
     Phase,
     Session,
+    Standing,
     TableInfo,
 )
 from .wire import ENTRY_DOMAIN, Entry, ErrorCode, ProtocolError, verify_signature
@@ -115,6 +117,33 @@ class AbortClaim:
     code: str
     blamed: int | None
     why: str
+    #: What the transcript shows of the accusation (a
+    #: :class:`~chkobba_p2p.session.Standing`): ``proven`` (the observer's own checks
+    #: convict that seat), ``owed`` (the blamed seat owed the next message), ``self`` (a
+    #: seat that left), ``claimed`` (nothing shows it), ``refuted`` (its evidence passes
+    #: every check).
+    standing: str = Standing.CLAIMED
+
+    def describe(self, label: Any = None) -> str:
+        """The abort in one sentence, an unproven accusation worded as a claim
+        (``label(seat) -> str`` names seats; default "seat N")."""
+        by = label(self.by_seat) if label else f"seat {self.by_seat}"
+        why = f": {self.why}" if self.why else ""
+        if self.blamed is None:
+            return f"{by} ended the game ({self.code}{why}), blaming nobody"
+        who = label(self.blamed) if label else f"seat {self.blamed}"
+        if self.code == "resigned" and self.blamed == self.by_seat:
+            return f"{by} resigned"
+        if self.standing == Standing.SELF:
+            return f"{by} left the game ({self.code}{why})"
+        if self.standing == Standing.PROVEN:
+            return f"{by} blames {who} ({self.code}{why}); the log proves it"
+        said = f"{by} says {who} is at fault ({self.code}{why})"
+        if self.standing == Standing.OWED:
+            return f"{said}; the log shows {who} owed the next message"
+        if self.standing == Standing.REFUTED:
+            return f"{said}; the entry it cites passes every check: the claim is refuted"
+        return f"{said}; nothing in the log shows it"
 
 
 @dataclass(frozen=True)
@@ -131,6 +160,9 @@ class Verdict:
     reason: str
     blamed: int | None = None
     entry: int | None = None
+    #: For an aborted transcript: the standing of the abort that ended it (``blamed`` is
+    #: set only when the transcript supports it: ``owed`` or ``self``).
+    standing: str | None = None
 
 
 # ------------------------------------------------------------- shuffle proofs, in parallel
@@ -467,13 +499,16 @@ class Observer:
             return self._genesis(entry)
         assert self._driver is not None
         evidence = False
+        standing = Standing.CLAIMED
         try:
             self._driver.entry_index = i
             if entry.kind == "abort" and not session.finished:
                 session.check(entry)  # the abort's own signature first
                 evidence = True
+                refuted_before = self.claim_refuted
                 self._check_evidence(entry)
                 evidence = False
+                standing = self._standing(entry, refuted_before)
             session.receive(entry)
             events = session.take_events()
             for ev in events:
@@ -501,8 +536,28 @@ class Observer:
             return self._stopped(INVALID, "unprocessable", "the observer cannot process "
                                  f"this entry ({type(exc).__name__}: {exc})", entry=i)
         if entry.kind == "abort":
-            self.aborts.append(_abort_claim(i, entry, session.table.players))
+            self.aborts.append(_abort_claim(i, entry, session.table.players, standing))
         return events
+
+    def _standing(self, abort: Entry, refuted_before: bool) -> str:
+        """What this transcript shows of an abort's accusation, before it is applied."""
+        session = self.session
+        assert session is not None and self.table is not None
+        claim = _abort_claim(0, abort, self.table.players)
+        if self.claim_refuted and not refuted_before:
+            return Standing.REFUTED  # its evidence, an entry we lacked, passes every check
+        ev = abort.fields.get("evidence")
+        if isinstance(ev, bytes) and claim.blamed is not None and claim.blamed != abort.seat \
+                and ev in session.bodies[:session.length]:
+            # It cites an entry of this transcript, which passed every check here (the
+            # observer stops at the first one that does not).
+            if not self.aborts:
+                self.claim_refuted = True
+                self.warnings.append(f"the evidence of seat {abort.seat}'s abort is an entry "
+                                     "of this transcript that passes every check: its claim "
+                                     "is refuted")
+            return Standing.REFUTED
+        return session.standing_of(claim.blamed, abort.seat)
 
     def _genesis(self, entry: Entry) -> list[object]:
         try:
@@ -569,6 +624,16 @@ class Observer:
                 cut = entry
                 self.aborts = [a for a in self.aborts if a.index != entry]
         self._cut = cut
+        if v.verdict == INVALID:
+            # The aborts after a violation: what the observer itself found is proven,
+            # whoever says it; nothing after it is "refuted" by an entry that a late check
+            # (a shuffle proof checked in parallel) convicts.
+            self.claim_refuted = False
+            self.aborts = [dataclasses.replace(a, standing=Standing.PROVEN)
+                           if a.blamed is not None and a.blamed == v.blamed
+                           else dataclasses.replace(a, standing=Standing.CLAIMED)
+                           if a.standing == Standing.REFUTED else a
+                           for a in self.aborts]
         self._ended = self.verdict = v
         return v
 
@@ -617,11 +682,12 @@ class Observer:
                 who = result_sentence(winner, (), players).rstrip()
                 return Verdict(VALID, "resigned", f"seat {a.by_seat} resigned (entry "
                                f"#{a.index}): {who} by resignation", None, a.index)
-            refuted = "; its own evidence refutes it" if self.claim_refuted else ""
-            return Verdict(INCOMPLETE, "aborted", f"seat {a.by_seat} ended the game: {a.code}: "
-                           f"{a.why or 'no reason given'}{refuted}; no violation in the "
-                           "entries before it",
-                           None if self.claim_refuted else a.blamed, a.index)
+            refuted = ("; the entry its abort cites passes every check, which refutes its "
+                       "claim") if a.standing == Standing.REFUTED else ""
+            supported = a.standing in (Standing.OWED, Standing.SELF)
+            return Verdict(INCOMPLETE, "aborted", f"seat {a.by_seat} ended the game{refuted}; "
+                           "no violation in the entries before it",
+                           a.blamed if supported else None, a.index, a.standing)
         if tail == "truncated":
             return Verdict(INCOMPLETE, "truncated", "the file ends in the middle of a frame "
                            f"after entry #{last} (a crash, or a cut file); no violation "
@@ -703,10 +769,15 @@ class Observer:
                 and all(a.index != index for a in self.aborts) \
                 and verify_signature(table.seats[e.seat].key, ENTRY_DOMAIN, e.payload,
                                      e.signature):
-            self.aborts.append(_abort_claim(index, e, table.players))
+            claim = _abort_claim(index, e, table.players)
+            if claim.blamed is not None and claim.blamed == self.verdict.blamed:
+                # What the observer itself found is proven, whoever says it.
+                claim = dataclasses.replace(claim, standing=Standing.PROVEN)
+            self.aborts.append(claim)
 
 
-def _abort_claim(index: int, entry: Entry, players: int) -> AbortClaim:
+def _abort_claim(index: int, entry: Entry, players: int,
+                 standing: str = Standing.CLAIMED) -> AbortClaim:
     f = entry.fields
     try:
         code = ErrorCode(f.get("code")).name.lower()
@@ -716,4 +787,4 @@ def _abort_claim(index: int, entry: Entry, players: int) -> AbortClaim:
     if not (isinstance(blamed, int) and not isinstance(blamed, bool) and 0 <= blamed < players):
         blamed = None
     why = f.get("why") if isinstance(f.get("why"), str) else ""
-    return AbortClaim(index, entry.seat, code, blamed, why[:1000])
+    return AbortClaim(index, entry.seat, code, blamed, why[:1000], standing)

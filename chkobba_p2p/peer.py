@@ -33,7 +33,9 @@ from .events import (
     clean_chat,
 )
 from .levels import make_bot
+from .liveness import ClockReading, Limits, SeatClock
 from .rules import Hand, Move
+from .session import Aborted, Standing
 from .transcript import SeatBusy, SeatLock
 
 __all__ = [
@@ -45,6 +47,11 @@ __all__ = [
     "Outcome",
     "OutcomeError",
     "Waiting",
+    "ClockReading",
+    "SeatClock",
+    "Limits",
+    "Aborted",
+    "Standing",
     "Resumed",
     "Restored",
     "SeatLock",

@@ -88,6 +88,7 @@ __all__ = [
     "GameFault",
     "Decision",
     "Aborted",
+    "Standing",
     "MatchDone",
     "error_message",
     "GameDriver",
@@ -464,7 +465,7 @@ class ClientHandshake:
         if msg.get("t") == "error":
             code = msg.get("code")
             try:
-                ec = ErrorCode(code)
+                ec = ErrorCode(code) if isinstance(code, int) else ErrorCode.PROTOCOL_VIOLATION
             except ValueError:
                 ec = ErrorCode.PROTOCOL_VIOLATION
             raise ProtocolError(ec, str(msg.get("msg", ""))[:200])
@@ -503,9 +504,34 @@ class Decision:
     hand: Any  # rules.Hand, this seat's view
 
 
+class Standing:
+    """How far the transcript itself supports an abort's accusation (:attr:`Aborted.standing`).
+
+    An ``abort`` is its signer's word; only what the log shows is proven.  Wording for
+    people: :meth:`Aborted.describe`."""
+
+    #: A check of this peer's (or the auditor's) own convicts the blamed seat: an entry it
+    #: signed breaks a rule.
+    PROVEN = "proven"
+    #: The blamed seat owed the next message when the game ended (it held the floor, or
+    #: the game waited for its deal message or its choice); that it stayed silent too long
+    #: is the signer's word.
+    OWED = "owed"
+    #: The signer blames itself (a player who leaves on purpose): its signature proves it.
+    SELF = "self"
+    #: Nothing in the log shows it (no evidence, and the blamed seat owed nothing).
+    CLAIMED = "claimed"
+    #: The entry the abort cites as evidence passes every check.
+    REFUTED = "refuted"
+
+
 @dataclass(frozen=True)
 class Aborted:
     """The game ended early: who signed the record, the code, whom it blames, why.
+
+    ``standing`` (a :class:`Standing` value) says what the log shows of the accusation:
+    an abort is its signer's claim unless a check convicts the blamed seat.  Show it with
+    :meth:`describe`, never as a bare "blaming seat N".
 
     A **resignation** is an abort with code ``resigned`` that its signer signs against its
     own seat (:meth:`Session.resign`): the match ends with a loss for the resigner's side
@@ -516,6 +542,36 @@ class Aborted:
     code: ErrorCode
     blamed_seat: int | None
     detail: str
+    standing: str = Standing.CLAIMED
+
+    @property
+    def proven(self) -> bool:
+        """The log itself convicts the blamed seat (or it blamed itself)."""
+        return self.standing in (Standing.PROVEN, Standing.SELF)
+
+    def describe(self, name: Any = None) -> str:
+        """One sentence for people; ``name(seat) -> str`` names seats (default "seat N").
+        An unproven accusation is worded as a claim."""
+        def who(seat: int) -> str:
+            return name(seat) if name is not None else f"seat {seat}"
+        code = self.code.name.lower()
+        why = f": {self.detail}" if self.detail else ""
+        by, blamed = who(self.by_seat), self.blamed_seat
+        if blamed is None:
+            return f"{by} ended the game ({code}{why}), blaming nobody"
+        if self.resigned:
+            return f"{by} resigned"
+        if self.standing == Standing.SELF:
+            return f"{by} left the game ({code}{why})"
+        if self.standing == Standing.PROVEN:
+            return f"{by} ended the game: {who(blamed)} broke the rules ({code}{why})"
+        said = f"{by} says {who(blamed)} is at fault ({code}{why})"
+        if self.standing == Standing.OWED:
+            return (f"{said}; the log shows {who(blamed)} owed the next message, the delay "
+                    "is the signer's word")
+        if self.standing == Standing.REFUTED:
+            return f"{said}; the entry it cites passes every check: the claim is refuted"
+        return f"{said}; nothing in the log shows it"
 
     @property
     def resigned(self) -> bool:
@@ -757,18 +813,19 @@ class Session:
                                                and not isinstance(action, dict)):
                 raise GameFault(ErrorCode.PROTOCOL_VIOLATION, "turn fields", seat, entry.body)
             try:
-                self.game.apply(seat, items, action)
+                progress = self.game.apply(seat, items, action)
             except GameFault as exc:
                 if exc.evidence is None:
                     exc.evidence = entry.body
                 raise
-            if items or action:
+            if progress:
                 self._empty_run = 0
             else:
+                # Items held for a step that is not open yet are no progress: a seat that
+                # withholds what it owes cannot keep the count low with them.
                 self._empty_run += 1
                 if self._empty_run > 2 * n:
-                    raise GameFault(ErrorCode.PROTOCOL_VIOLATION,
-                                    "the game stalls: nobody acts", seat, entry.body)
+                    self._stalled(seat, entry)
             self._floor = (seat + 1) % n
             if self.game.over:
                 self.phase = Phase.CLOSING
@@ -793,7 +850,45 @@ class Session:
             return
         raise GameFault(ErrorCode.PROTOCOL_VIOLATION, "entry after the end", seat, entry.body)
 
-    def _on_abort(self, entry: Entry) -> None:
+    def _stalled(self, seat: int, entry: Entry) -> None:
+        """More than ``2n`` turns in a row without progress: every seat has held the floor
+        twice with everything in the chain, so a seat that still owes a deal message is
+        withholding it.  Blame the first such seat in seat order (the same at every
+        peer: a peer's own messages are all sent by then); only if none owes anything
+        the last sender.  Never this peer's own seat: its own messages are sent."""
+        own = self.seat
+        owing = [s for s in self.game.owed() if s != own]
+        if owing:
+            blamed = owing[0]
+            detail = (f"the game stalls: seat {blamed} owes its deal message and "
+                      f"{self._empty_run} turns passed without progress")
+        elif seat != own:
+            blamed, detail = seat, "the game stalls: nobody acts"
+        else:
+            return  # nothing proves anyone at fault here; the next entry will tell
+        raise GameFault(ErrorCode.PROTOCOL_VIOLATION, detail, blamed, entry.body)
+
+    @property
+    def owing(self) -> int | None:
+        """The seat that owes the next message now: the one holding the floor (every deal
+        message a seat owes and its play travel in its own turn).  None once the game is
+        over.  (:meth:`GameDriver.owed` lists whose deal messages or choice the game
+        itself waits for.)"""
+        return None if self.finished else self._floor
+
+    def standing_of(self, blamed: int | None, by_seat: int,
+                    evidence: bytes | None = None) -> str:
+        """What this transcript shows of an accusation against ``blamed`` (a
+        :class:`Standing` value), for an abort signed by ``by_seat``."""
+        if blamed is None:
+            return Standing.CLAIMED
+        if blamed == by_seat:
+            return Standing.SELF
+        if blamed == self.owing:
+            return Standing.OWED
+        return Standing.CLAIMED
+
+    def _on_abort(self, entry: Entry, standing: str | None = None) -> None:
         f = entry.fields
         try:
             code = ErrorCode(f.get("code"))
@@ -804,7 +899,9 @@ class Session:
             blamed = None
         why = f.get("why") if isinstance(f.get("why"), str) else ""
         if self.aborted is None and self.phase != Phase.DONE:
-            self.aborted = Aborted(entry.seat, code, blamed, why)
+            if standing is None:
+                standing = self.standing_of(blamed, entry.seat)
+            self.aborted = Aborted(entry.seat, code, blamed, why, standing)
             self.phase = Phase.ABORTED
             self._events.append(self.aborted)
         self.bodies.append(entry.body)
@@ -860,7 +957,8 @@ class Session:
             # hand re-checks every play): it is in the transcript and goes out, so that
             # every peer reaches the same verdict at it; our abort goes out next.
             self._unsent_abort = self.abort(fault.error_code, fault.blamed_seat,
-                                            fault.detail, fault.evidence or entry.body)
+                                            fault.detail, fault.evidence or entry.body,
+                                            proven=True)
         return entry
 
     def leave(self, detail: str = "the player left") -> Entry | None:
@@ -881,9 +979,11 @@ class Session:
         return self.abort(ErrorCode.RESIGNED, self.seat, detail or "the player resigned")
 
     def abort(self, code: ErrorCode, blamed_seat: int | None, detail: str,
-              evidence: bytes | None = None) -> Entry:
+              evidence: bytes | None = None, *, proven: bool = False) -> Entry:
         """End the game with a signed record (off the chain): the code, whom it blames,
-        why, and the offending entry's bytes as evidence."""
+        why, and the offending entry's bytes as evidence.  ``proven``: this peer's own
+        checks convict ``blamed_seat`` (a game fault); otherwise the record's
+        :class:`Standing` is what the transcript shows (the seat owed, or a claim)."""
         body: dict[str, Any] = {"code": int(code), "blamed": blamed_seat,
                                 "why": detail[:1000]}
         if evidence is not None and len(evidence) < wire.MAX_FRAME // 2:
@@ -893,7 +993,10 @@ class Session:
         entry = make_entry(self.identity, game=self.table.game, seat=self.seat,
                            seq=self.chain.next_seq[self.seat], prev=self.chain.head,
                            kind="abort", body=body)
-        self._on_abort(entry)
+        standing = Standing.PROVEN if proven and blamed_seat is not None else None
+        if standing is None:
+            standing = self.standing_of(blamed_seat, self.seat)
+        self._on_abort(entry, standing)
         return entry
 
 
@@ -1122,9 +1225,12 @@ class GameDriver:
         self.deck.show(pos)
         return {"t": "cut", "keep": False, "pos": pos}
 
-    def apply(self, seat: int, items: list, action: dict | None) -> None:
+    def apply(self, seat: int, items: list, action: dict | None) -> bool:
+        """Apply one turn of ``seat``.  Returns whether it made progress: an action, or a
+        deal item used at once (an item held for a step not open yet is none)."""
         assert self.deck is not None
         self.deck.shown_now = {}
+        progress = action is not None
         if seat == self.seat:  # our own items were made by our own deal object
             # An entry may carry the previous deck's reveal and then the next deck's key
             # (the last seat to reveal a discarded deck starts the next one at once): a
@@ -1135,6 +1241,7 @@ class GameDriver:
                 if isinstance(i, dict) and i.get("t") == MSG_REVEAL \
                         and i.get("seed") == self.deck.own_seed:
                     self.deck.reveal_sent = True
+            progress = progress or bool(items)
         else:
             for item in items:
                 if not isinstance(item, dict):
@@ -1142,7 +1249,9 @@ class GameDriver:
                 if self.deck is None:
                     raise GameFault(ErrorCode.PROTOCOL_VIOLATION, "a deal item after the end",
                                     seat)
+                held = self.deck.deal.held
                 self.deck.receive(seat, item)
+                progress = progress or self.deck.deal.held <= held
                 # An item may complete an instance; the next item may belong to the next.
                 self._advance()
         if action is not None:
@@ -1156,6 +1265,19 @@ class GameDriver:
             raise GameFault(ErrorCode.PROTOCOL_VIOLATION, "an empty turn while the game "
                             f"waits for seat {seat}'s choice", seat)
         self._advance()
+        return progress
+
+    def owed(self) -> tuple[int, ...]:
+        """Seats whose message the game waits for now: a deal message (key, shuffle, cut,
+        shares, reveal: as this seat's deal expects them, plus this seat itself while its
+        own are unsent) or a choice (a play or the cut)."""
+        seats: set[int] = set()
+        if self.deck is not None and not self.over:
+            seats.update(s for s, _ in self.deck.deal.expecting())
+            if self._out and self.seat is not None:
+                seats.add(self.seat)
+        seats.update(s for s in range(self.n) if self.waits_for(s))
+        return tuple(sorted(s for s in seats if isinstance(s, int) and 0 <= s < self.n))
 
     def waits_for(self, seat: int) -> bool:
         """Whether the game waits for ``seat``'s choice (a play or the cut) now."""

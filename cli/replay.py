@@ -234,9 +234,8 @@ def describe(report: AuditReport, hand: int | None = None, symbols: bool = True
     for w in report.warnings:
         out.append(f"warning: {w}")
     for a in report.aborts:
-        blamed = "nobody" if a.blamed is None else sp.who(a.blamed)
-        out.append(f"the game was stopped at entry #{a.index} by {sp.who(a.by_seat)} "
-                   f"({a.code}), who says {blamed} is at fault: {a.why or '(no reason)'}")
+        # An abort is its signer's word: only what the log shows is stated as fact.
+        out.append(f"the game was stopped at entry #{a.index}: {a.describe(sp.who)}")
     if report.offending:
         out.append(f"offending entry #{report.entry}: {report.offending}")
     if report.verdict == INVALID and report.records and hand is None:

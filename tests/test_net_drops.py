@@ -129,8 +129,12 @@ def _free_tcp_port() -> int:
         return s.getsockname()[1]
 
 
-async def test_a_saved_game_the_host_does_not_know_is_dropped(tmp_path):
-    """A peer whose saved game died with its host joins the host's new table afresh."""
+async def test_a_saved_game_the_host_does_not_know_is_kept_until_its_allowance_runs_out(
+        tmp_path):
+    """A peer whose saved game died with its host: the host's ``unknown_game`` refusal is
+    unsigned (anyone at that address can send it), so it deletes nothing; the peer keeps
+    trying for the host's allowance of time away, then ends its old game with its own
+    signed record (a claim against the host) -- and the next run joins the new table."""
     from chkobba_p2p.wire import Identity
 
     port = _free_tcp_port()
@@ -148,6 +152,7 @@ async def test_a_saved_game_the_host_does_not_know_is_dropped(tmp_path):
         nursery.cancel_scope.cancel()
     assert state.exists()
     out = {}
+    short = dataclasses.replace(FAST, reconnect=2.0)
     async with trio.open_nursery() as nursery:  # the same host address, a new table
         cfg = dataclasses.replace(host_config(tmp_path), port=port,
                                   log_path=tmp_path / "h2.chklog")
@@ -156,10 +161,19 @@ async def test_a_saved_game_the_host_does_not_know_is_dropped(tmp_path):
             out["host"] = await HostPeer(cfg, BotController("greedy", 0)).run(task_status)
 
         await nursery.start(run_host)
+        stale = dataclasses.replace(join_config(tmp_path, port, "first"), identity=identity,
+                                    state_path=state, timeouts=short)
+        with trio.fail_after(30):
+            out["stale"] = await ClientPeer(stale, BotController("greedy", 1)).run()
         second = dataclasses.replace(join_config(tmp_path, port, "second"), identity=identity,
                                      state_path=state)
         with trio.fail_after(30):
             out["guest"] = await ClientPeer(second, BotController("greedy", 1)).run()
+    old = out["stale"].aborted
+    assert old is not None and (old.code, old.by_seat, old.blamed_seat) == (
+        ErrorCode.PEER_LEFT, 1, 0)
+    assert not old.proven  # the host's silence is this peer's word
+    assert out["stale"].error_code == "aborted"
     assert out["host"].completed and out["guest"].completed
     assert out["host"].done == out["guest"].done
     assert not state.exists()
@@ -186,8 +200,12 @@ async def test_a_stalled_host_is_not_waited_for_forever(tmp_path):
         with trio.fail_after(20):
             out = await ClientPeer(cfg, BotController("greedy", 1)).run()
         nursery.cancel_scope.cancel()
-    assert out.aborted is not None and out.aborted.code is ErrorCode.TIMEOUT
+    # Either the host goes quiet on a live connection (timeout) or it closes and stays
+    # away past its allowance (peer_left): the joiner concludes the host stops the game.
+    assert out.aborted is not None
+    assert out.aborted.code in (ErrorCode.TIMEOUT, ErrorCode.PEER_LEFT)
     assert out.aborted.blamed_seat == 0 and out.aborted.by_seat == 1
+    assert not out.aborted.proven
 
 
 class Clumsy(BotController):

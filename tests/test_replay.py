@@ -172,8 +172,8 @@ def test_replay_blames_a_cheater_by_name(tmp_path, capsys):
     out = capsys.readouterr().out
     assert re.search(r"INVALID \(deal_failure\): entry #\d+: seat 1 names \w+ but showed", out)
     assert "blamed: seat 1 (peer1, key" in out
-    assert "stopped at entry" in out and "by host (deal_failure), who says peer1 is at " \
-        "fault" in out
+    assert "stopped at entry" in out and "host blames peer1 (deal_failure" in out
+    assert "the log proves it" in out
 
 
 def test_replay_help_documents_the_exit_statuses(capsys):

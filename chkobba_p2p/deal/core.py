@@ -318,6 +318,12 @@ class Deal:
     # -- public read-only view ----------------------------------------------------------
 
     @property
+    def held(self) -> int:
+        """Messages received ahead of the protocol and held until they can be used (a
+        message for a dealing step not open yet).  Holding one is not progress."""
+        return len(self._pending)
+
+    @property
     def phase(self) -> str:
         """``new``, ``keys``, ``shuffle``, ``cut``, ``deal``, ``reveal``, ``audit``, ``done``
         or ``failed``."""

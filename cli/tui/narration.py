@@ -97,8 +97,13 @@ class EventLog:
         elif isinstance(ev, S.Aborted):
             why = ev.detail or ev.code.sentence  # the players' words, not a protocol code
             log(("class:error", t("ev_aborted", by=view.who(ev.by_seat), why=why)))
-            if ev.blamed_seat is not None:
+            if ev.blamed_seat is not None and ev.proven:
                 log(("class:error", t("ev_blame", name=view.who(ev.blamed_seat))))
+            elif ev.blamed_seat is not None:  # the signer's word, not a proven fact
+                owed = ev.standing == S.Standing.OWED
+                log(("class:error", t("ev_claim", by=view.who(ev.by_seat),
+                                      name=view.who(ev.blamed_seat)) + " "
+                     + t("ev_owed" if owed else "ev_unshown", name=view.who(ev.blamed_seat))))
         elif isinstance(ev, Waiting):
             # The countdown comes every second: update its line instead of adding one.
             if self._waiting_line is not None and self.lines and \

@@ -1,0 +1,89 @@
+"""The unsigned link messages a joining peer reads from the host, checked field by field.
+
+``lobby``, ``wait``, ``back``, ``chat`` and ``error`` are not signed: the host, or anyone on
+the path, can write anything in them.  Each parser returns the typed values or None when
+a field is missing or of the wrong type (the message is then ignored); none of them
+raises, whatever the message holds.  What they say is shown, never trusted: nothing is
+deleted or blamed on the strength of an unsigned message (PROTOCOL.md 5.1, 12, 13).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .wire import MAX_NAME, ErrorCode, fingerprint
+
+__all__ = ["clean_text", "parse_lobby", "parse_wait", "parse_back", "parse_chat",
+           "parse_error", "MAX_PLAYERS"]
+
+MAX_PLAYERS = 4
+#: Longest error text kept from the network, in characters.
+MAX_ERROR_TEXT = 200
+
+
+def _int(value: Any, lo: int, hi: int) -> int | None:
+    if isinstance(value, int) and not isinstance(value, bool) and lo <= value <= hi:
+        return value
+    return None
+
+
+def clean_text(value: Any, limit: int = MAX_ERROR_TEXT) -> str:
+    """A network string made safe to print: non-strings read as empty, characters that
+    are not printable become ``?``, at most ``limit`` characters."""
+    if not isinstance(value, str):
+        return ""
+    return "".join(c if c.isprintable() else "?" for c in value[:limit])
+
+
+def parse_lobby(msg: dict) -> tuple[tuple[str, str] | None, ...] | None:
+    """``{"t": "lobby", "seats": [{"seat", "key": bin 32, "name": str} or nil, ...]}``:
+    ``(name, key fingerprint)`` or None per seat; None if any field is off."""
+    seats = msg.get("seats")
+    if not isinstance(seats, list) or not 2 <= len(seats) <= MAX_PLAYERS:
+        return None
+    out: list[tuple[str, str] | None] = []
+    for s in seats:
+        if s is None:
+            out.append(None)
+            continue
+        if not isinstance(s, dict):
+            return None
+        key, name = s.get("key"), s.get("name")
+        if not isinstance(key, bytes) or len(key) != 32 or not isinstance(name, str) \
+                or not 0 < len(name) <= MAX_NAME or not name.isprintable():
+            return None
+        out.append((name, fingerprint(key)))
+    return tuple(out)
+
+
+def parse_wait(msg: dict, players: int) -> tuple[int, int] | None:
+    """``{"t": "wait", "seat": int, "secs": int}``: (seat, seconds of allowance left)."""
+    seat = _int(msg.get("seat"), 0, players - 1)
+    secs = _int(msg.get("secs"), 0, 1 << 31)
+    return None if seat is None or secs is None else (seat, secs)
+
+
+def parse_back(msg: dict, players: int) -> int | None:
+    """``{"t": "back", "seat": int}``: the seat."""
+    return _int(msg.get("seat"), 0, players - 1)
+
+
+def parse_chat(msg: dict, players: int, clean: Any) -> tuple[int, str] | None:
+    """``{"t": "chat", "seat": int, "text": str}``; ``clean`` checks the line (see
+    :func:`chkobba_p2p.peer.clean_chat`)."""
+    seat = _int(msg.get("seat"), 0, players - 1)
+    line = clean(msg.get("text"))
+    return None if seat is None or line is None else (seat, line)
+
+
+def parse_error(msg: dict) -> tuple[ErrorCode | None, str]:
+    """``{"t": "error", "code": int, "msg": str}``: the code (None if unknown) and the
+    text made safe to print."""
+    code = msg.get("code")
+    ec = None
+    if isinstance(code, int) and not isinstance(code, bool):
+        try:
+            ec = ErrorCode(code)
+        except ValueError:
+            ec = None
+    return ec, clean_text(msg.get("msg"))

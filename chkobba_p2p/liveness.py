@@ -1,0 +1,207 @@
+"""Liveness: a chess clock per seat and an allowance of time away (PROTOCOL.md 12).
+
+Sans-IO like the session: nothing here reads a clock.  The transport passes ``now``
+(seconds on any monotonic clock, the same origin for every call) to every method.
+
+The model, in full (PROTOCOL.md section 12 says the same for people writing clients):
+
+* A seat **owes** the next message while it holds the floor: every deal message it owes
+  (shares, a reveal, its key or shuffle) and its play travel in its own ``turn``, so a
+  seat the game waits for always owes the floor's next entry.
+* Its **move clock** runs while it owes and is connected: ``limits.move`` seconds per
+  move.  A resume does not reset it; only the floor moving on does (a new move).
+* Its **allowance** runs while it is disconnected, owing or not: ``limits.allowance``
+  seconds per seat for the whole match, spent across every drop (cycling runs out).
+  Time away while owing is charged to the allowance instead of the move clock.
+* A seat **times out** when, owing, its move clock passes ``limits.move``
+  (``timeout``), or it is away with no allowance left (``peer_left``).  No seat can delay
+  the match by more than ``limits.move + limits.allowance`` at one move, nor by more than
+  ``limits.allowance`` in drops over the whole match.  A seat that owes nothing is never
+  timed out.
+
+:class:`Clocks` is what the host runs to enforce it and what any peer can run to show
+countdowns; :class:`SeatClock` is one seat's reading.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = ["Limits", "SeatClock", "Clocks", "Expiry", "ClockReading"]
+
+
+@dataclass(frozen=True)
+class Limits:
+    """``move``: seconds of connected time a seat may hold the floor at one move;
+    ``allowance``: seconds a seat may spend disconnected over the whole match."""
+
+    move: float
+    allowance: float
+
+    @property
+    def bound(self) -> float:
+        """The longest any one seat can hold up the match at one move."""
+        return self.move + self.allowance
+
+
+@dataclass(frozen=True)
+class SeatClock:
+    """One seat's clocks as of ``at`` (the ``now`` the reading was taken at).
+
+    ``owes``: it holds the floor (its move clock, or its allowance when away, runs);
+    ``connected``: the host has a live connection to it; ``move_left``: seconds left of
+    this move; ``allowance_left``: seconds of time away left for the match.
+    :meth:`left` and :meth:`deadline` project the reading to another time."""
+
+    seat: int
+    owes: bool
+    connected: bool
+    move_left: float
+    allowance_left: float
+    at: float
+
+    @property
+    def running(self) -> str | None:
+        """Which clock runs now: ``"move"``, ``"allowance"`` or None."""
+        if not self.connected:
+            return "allowance"
+        return "move" if self.owes else None
+
+    def left(self, now: float) -> tuple[float, float]:
+        """``(move_left, allowance_left)`` at ``now``, if nothing changes meanwhile."""
+        dt = max(0.0, now - self.at)
+        move, away = self.move_left, self.allowance_left
+        if self.running == "move":
+            move = max(0.0, move - dt)
+        elif self.running == "allowance":
+            away = max(0.0, away - dt)
+        return move, away
+
+    def deadline(self) -> float | None:
+        """When this seat times out if nothing changes (None: it owes nothing)."""
+        if not self.owes:
+            return None
+        if self.connected:
+            return self.at + self.move_left
+        return self.at + self.allowance_left
+
+
+@dataclass(frozen=True)
+class ClockReading:
+    """Event for clients (:meth:`SeatController.on_event`): the clocks changed -- the floor
+    moved, a seat dropped or came back.  ``clocks`` has one :class:`SeatClock` per seat,
+    read at ``clocks[i].at`` on the peer's trio clock (``trio.current_time()``): a client
+    shows the countdown of the seat that ``owes`` as ``left(trio.current_time())[0]`` and
+    a dropped seat's (``not connected``) as ``left(...)[1]``.  Readings are sent on
+    changes, not every second; between two, project with :meth:`SeatClock.left`."""
+
+    clocks: tuple[SeatClock, ...]
+
+    def of(self, seat: int) -> SeatClock:
+        return self.clocks[seat]
+
+
+@dataclass(frozen=True)
+class Expiry:
+    """A seat timed out: ``code`` is ``"timeout"`` (its move clock ran out) or
+    ``"peer_left"`` (away with no allowance left), ``detail`` a sentence."""
+
+    seat: int
+    code: str
+    detail: str
+
+
+class Clocks:
+    """Every seat's clocks at one table.  Tell it when the floor moves
+    (:meth:`floor`), when a seat drops or comes back (:meth:`drop`, :meth:`back`); ask
+    :meth:`expired` (and :meth:`next_deadline`, to know when to ask again)."""
+
+    def __init__(self, players: int, limits: Limits, now: float) -> None:
+        self.players = players
+        self.limits = limits
+        self._at = now
+        self._owner: int | None = None  # the seat holding the floor
+        self._move_key: object = None
+        self._move_used = 0.0
+        self._away_left = [float(limits.allowance)] * players
+        self._connected = [True] * players
+
+    # ---------------------------------------------------------------- feeding
+
+    def _advance(self, now: float) -> None:
+        dt = max(0.0, now - self._at)
+        self._at = max(self._at, now)
+        if dt == 0:
+            return
+        for seat in range(self.players):
+            if not self._connected[seat]:
+                self._away_left[seat] = max(0.0, self._away_left[seat] - dt)
+        owner = self._owner
+        if owner is not None and self._connected[owner]:
+            self._move_used += dt
+
+    def floor(self, seat: int | None, now: float, move: object = None) -> None:
+        """``seat`` holds the floor now (None: nobody owes, the game is over).  ``move``
+        identifies the move (e.g. the transcript length): a new value starts a new move
+        with a fresh move clock; the same value (a resume) keeps it running."""
+        self._advance(now)
+        key = (seat, move)
+        if key != self._move_key:
+            self._move_key = key
+            self._move_used = 0.0
+        self._owner = seat
+
+    def drop(self, seat: int, now: float) -> None:
+        """``seat``'s connection is gone: its allowance runs."""
+        self._advance(now)
+        self._connected[seat] = False
+
+    def back(self, seat: int, now: float) -> None:
+        """``seat`` is connected again: its allowance stops (what is spent stays spent)."""
+        self._advance(now)
+        self._connected[seat] = True
+
+    def reported_away(self, seat: int, allowance_left: float, now: float) -> None:
+        """A joining peer's copy of the clocks: the host reports ``seat`` away with
+        ``allowance_left`` seconds left (its word: shown, never enforced here)."""
+        self.drop(seat, now)
+        self._away_left[seat] = max(0.0, min(float(self.limits.allowance),
+                                             float(allowance_left)))
+
+    def connected(self, seat: int) -> bool:
+        return self._connected[seat]
+
+    # ---------------------------------------------------------------- reading
+
+    def read(self, now: float) -> tuple[SeatClock, ...]:
+        """Every seat's clocks at ``now``."""
+        self._advance(now)
+        move_left = max(0.0, self.limits.move - self._move_used)
+        return tuple(SeatClock(seat, seat == self._owner, self._connected[seat],
+                               move_left if seat == self._owner else float(self.limits.move),
+                               self._away_left[seat], self._at)
+                     for seat in range(self.players))
+
+    def expired(self, now: float) -> Expiry | None:
+        """The seat that has timed out at ``now``, if any (only ever the one that owes)."""
+        self._advance(now)
+        seat = self._owner
+        if seat is None:
+            return None
+        if not self._connected[seat]:
+            if self._away_left[seat] <= 0.0:
+                return Expiry(seat, "peer_left",
+                              f"seat {seat} owes the next message and stayed away past its "
+                              f"allowance of {self.limits.allowance:g} s")
+            return None
+        if self._move_used >= self.limits.move:
+            return Expiry(seat, "timeout", f"seat {seat} held the floor for more than "
+                          f"{self.limits.move:g} s")
+        return None
+
+    def next_deadline(self, now: float) -> float | None:
+        """The earliest time at which :meth:`expired` could report a seat."""
+        seat = self._owner
+        if seat is None:
+            return None
+        return self.read(now)[seat].deadline()

@@ -1,0 +1,414 @@
+"""Issue 12: the five attacks on liveness, each by a hostile peer on real loopback TCP
+against the library's own honest peers.  For each: no honest peer crashes, the seat blamed
+is the attacker's (or, for an unproven accusation, nobody is convicted on its word), and
+every honest log replays to the same verdict."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import pytest
+import trio
+from test_net_support import FAST, GatedBot, host_config, join_config
+
+from chkobba_p2p import wire
+from chkobba_p2p.audit import INCOMPLETE, INVALID, audit_log
+from chkobba_p2p.net import ClientPeer, HostPeer
+from chkobba_p2p.peer import BotController, Outcome
+from chkobba_p2p.session import Phase, Session, Standing
+from chkobba_p2p.transcript import read_transcript
+from chkobba_p2p.wire import ErrorCode, Identity, make_entry
+
+# ------------------------------------------------------------------------ the harness
+
+
+async def _table(tmp_path: Path, players: int, *, host: HostPeer | None = None,
+                 host_ctl=None, make_guest=None, timeouts=FAST, limit: float = 60,
+                 attacker: int | None = None, after=None) -> dict[int, Outcome]:
+    """Play one match: ``make_guest(seat, config)`` returns the ClientPeer of a seat (None:
+    an honest greedy bot).  Returns the honest seats' outcomes; the attacker's peer (seat
+    ``attacker``) is cancelled once every honest peer is done."""
+    out: dict[int, Outcome] = {}
+    if host is None:
+        host = HostPeer(dataclasses.replace(host_config(tmp_path, players), timeouts=timeouts),
+                        host_ctl or BotController("greedy", 0))
+    with trio.fail_after(limit):
+        async with trio.open_nursery() as nursery:
+            async def run_host(task_status=trio.TASK_STATUS_IGNORED):
+                out[0] = await host.run(task_status)
+
+            port = await nursery.start(run_host)
+            honest_done = trio.Event()
+            async with trio.open_nursery() as guests:
+                attack_scope = trio.CancelScope()
+                for seat in range(1, players):
+                    cfg = dataclasses.replace(join_config(tmp_path, port, f"g{seat}"),
+                                              timeouts=timeouts)
+                    peer = make_guest(seat, cfg) if make_guest else None
+                    peer = peer or ClientPeer(cfg, BotController("greedy", seat))
+
+                    async def run(seat=seat, peer=peer):
+                        if seat == attacker:
+                            with attack_scope:
+                                await peer.run()
+                            return
+                        out[seat] = await peer.run()
+
+                    guests.start_soon(run)
+                    while host.lobby.seats[seat] is None and host.session is None:
+                        await trio.sleep(0.01)  # seat them in order: g1 holds seat 1
+                if after is not None:
+                    guests.start_soon(after, port)
+
+                async def stop_attacker():
+                    await honest_done.wait()
+                    attack_scope.cancel()
+
+                guests.start_soon(stop_attacker)
+                while len(out) < players - (attacker is not None):
+                    await trio.sleep(0.05)
+                honest_done.set()
+    return out
+
+
+def _verdicts(tmp_path: Path, seats) -> list:
+    """Each honest seat's log, replayed: (verdict, code, blamed) per seat."""
+    names = {0: "host"} | {s: f"g{s}" for s in range(1, 4)}
+    reports = [audit_log(tmp_path / f"{names[s]}.chklog", workers=0) for s in seats]
+    return [(r.verdict, r.code, r.blamed) for r in reports]
+
+
+# ---------------------------------------------------------- 1. empty-turn timing
+
+
+class Withholder(Session):
+    """Honest until its deal first owes decryption shares; then it withholds them, sends
+    one ``deal/shares`` for a step far in the future (held by the others' deals, which
+    reset the old stalled-game counter), and empty turns after it, so that an honest
+    peer's own automatic empty turn is the one that reaches the limit."""
+
+    withholding = False
+    sent_future = False
+
+    @property
+    def decision(self):
+        return None if self.withholding else super().decision
+
+    def next_entry(self):
+        if not self.withholding:
+            if not (self.phase == Phase.PLAYING and self.floor == self.seat
+                    and any(m.get("t") == "deal/shares" for m in self.game._out)):
+                return super().next_entry()
+            self.withholding = True
+        if self.finished or self.floor != self.seat:
+            return None
+        self.game.outbox()  # withheld
+        items = [] if self.sent_future else [
+            {"t": "deal/shares", "step": 30, "pos": [], "d": b"", "proof": b""}]
+        self.sent_future = True
+        entry = make_entry(self.identity, game=self.table.game, seat=self.seat,
+                           seq=self.chain.next_seq[self.seat], prev=self.chain.head,
+                           kind="turn", body={"d": items})
+        self._track(entry)
+        return entry
+
+    def receive(self, entry, *, checked=False):
+        if not self.withholding or entry.kind == "abort":
+            return super().receive(entry, checked=checked)
+        self.check(entry)
+        self._track(entry)
+
+    def _track(self, entry) -> None:
+        c = self.chain
+        c.head, c.length = entry.id, c.length + 1
+        c.next_seq[entry.seat] = entry.seq + 1
+        self.bodies.append(entry.body)
+        self._floor = (entry.seat + 1) % self.table.players
+
+
+class SwappedClient(ClientPeer):
+    """A joining peer whose session is of another class (the attacker's)."""
+
+    session_class: type = Session
+
+    def _on_entry(self, body, msg):
+        super()._on_entry(body, msg)
+        if self.session is not None and type(self.session) is Session:
+            self.session.__class__ = self.session_class
+
+
+@pytest.mark.parametrize("players", [2, 4])
+async def test_withheld_shares_with_timed_empty_turns_blame_the_withholder(tmp_path, players):
+    def make(seat, cfg):
+        if seat == 1:
+            peer = SwappedClient(cfg, BotController("greedy", seat))
+            peer.session_class = Withholder
+            return peer
+        return None
+
+    out = await _table(tmp_path, players, make_guest=make, attacker=1)
+    for seat, o in out.items():
+        assert o.aborted is not None, f"seat {seat}: {o.describe()}"
+        assert o.aborted.blamed_seat == 1 and o.aborted.by_seat == seat
+        assert o.aborted.code is ErrorCode.PROTOCOL_VIOLATION
+        assert o.aborted.standing == Standing.PROVEN
+    verdicts = _verdicts(tmp_path, sorted(out))
+    assert verdicts[0] == (INVALID, "protocol_violation", 1)
+    assert all(v == verdicts[0] for v in verdicts)
+
+
+# ------------------------------------------------------------ 2. drop-and-resume cycling
+
+
+CYCLE = dataclasses.replace(FAST, reconnect=3.0, turn=4.0, idle=6.0)
+
+
+class Cycler(ClientPeer):
+    """Once its bot holds the floor (and never plays), it drops its connection and comes
+    back for a moment every (allowance - 1) seconds, for ever."""
+
+    def __init__(self, config, controller: GatedBot) -> None:
+        super().__init__(config, controller)
+        self.gate = controller
+        self.cycles = 0
+        self.held_at: float | None = None  # when its bot first held the floor
+
+    async def _connected(self, stream):
+        if not self.gate.holding.is_set():
+            async with trio.open_nursery() as n:
+                async def drop_when_holding():
+                    await self.gate.holding.wait()
+                    self.held_at = trio.current_time()
+                    n.cancel_scope.cancel()
+
+                n.start_soon(drop_when_holding)
+                result = await super()._connected(stream)
+                n.cancel_scope.cancel()
+                return result
+            with trio.CancelScope(shield=True):
+                await stream.aclose()
+            return False
+        self.cycles += 1
+        with trio.move_on_after(0.05):  # a moment connected, then the line "breaks"
+            await super()._connected(stream)
+        with trio.CancelScope(shield=True):
+            await stream.aclose()
+        await trio.sleep(self.timeouts.reconnect - 1)
+        return False
+
+
+@pytest.mark.parametrize("players", [2, 4])
+async def test_drop_and_resume_cycling_runs_out_of_allowance(tmp_path, players):
+    cyclers = []
+
+    def make(seat, cfg):
+        if seat == 1:
+            cyclers.append(Cycler(cfg, GatedBot(gate_at=2)))
+            return cyclers[0]
+        return None
+
+    out = await _table(tmp_path, players, make_guest=make, timeouts=CYCLE, attacker=1,
+                       limit=60)
+    ended = trio.current_time()
+    assert cyclers[0].cycles >= 2 and cyclers[0].held_at is not None
+    host = out[0]
+    assert host.aborted is not None and host.aborted.by_seat == 0
+    assert host.aborted.blamed_seat == 1
+    assert host.aborted.code in (ErrorCode.PEER_LEFT, ErrorCode.TIMEOUT)
+    assert host.aborted.standing == Standing.OWED
+    # The stated bound: no seat delays the match by more than its move limit plus its
+    # allowance (plus slack for the peers' scheduling on a loaded machine), far less than
+    # an honest joiner waits before it concludes that the host stops the game.
+    assert ended - cyclers[0].held_at < CYCLE.turn + CYCLE.reconnect + 8
+    for seat, o in out.items():
+        assert o.aborted == host.aborted or (o.aborted is not None
+                                             and o.aborted.blamed_seat == 1), seat
+    verdicts = _verdicts(tmp_path, sorted(out))
+    assert all(v == (INCOMPLETE, "aborted", 1) for v in verdicts), verdicts
+
+
+# ---------------------------------------------------------- 3. unsigned link messages
+
+
+JUNK = [
+    {"t": "lobby", "players": 2, "seats": [{"seat": 0, "key": 5, "name": "x"},
+                                            {"seat": 1, "key": "str", "name": 7}]},
+    {"t": "lobby", "seats": "nope"},
+    {"t": "lobby", "seats": [None, {"key": b"\x00" * 3, "name": "\x1b[2J"}]},
+    {"t": "lobby", "seats": [{"key": b"k" * 32, "name": ["x"]}, 7]},
+    {"t": "wait", "seat": [1], "secs": "x"},
+    {"t": "wait", "seat": 99, "secs": -5},
+    {"t": "back", "seat": {"a": 1}},
+    {"t": "back", "seat": True},
+    {"t": "chat", "seat": "0", "text": 5},
+    {"t": "chat", "seat": 9, "text": "hi"},
+]
+
+
+class JunkHost(HostPeer):
+    """A host that sends every joiner malformed unsigned messages: in the lobby and at
+    every entry of the game."""
+
+    def _lobby_changed(self) -> None:
+        for msg in JUNK:
+            self.broadcast_msg(msg)
+        super()._lobby_changed()
+
+    def send_entry(self, body: bytes) -> None:
+        super().send_entry(body)
+        for msg in JUNK:
+            self.broadcast_msg(msg)
+
+
+@pytest.mark.parametrize("players", [2, 4])
+async def test_malformed_unsigned_messages_are_ignored(tmp_path, players):
+    host = JunkHost(host_config(tmp_path, players), BotController("greedy", 0))
+    out = await _table(tmp_path, players, host=host)
+    assert all(o.completed for o in out.values()), [o.describe() for o in out.values()]
+    assert len({o.done for o in out.values()}) == 1
+    verdicts = _verdicts(tmp_path, sorted(out))
+    assert all(v[0] == "valid" for v in verdicts)
+
+
+# ------------------------------------------------- 4. an unauthenticated error frame
+
+
+class Switch:
+    """A TCP front for the host's port: the first ``impostor`` connections are answered
+    by an impostor (one ``error unknown_game`` frame), the others are forwarded."""
+
+    def __init__(self, target: int, impostor: int = 0) -> None:
+        self.target = target
+        self.impostor = impostor
+        self.refused = trio.Event()
+
+    async def serve(self, task_status=trio.TASK_STATUS_IGNORED):
+        listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
+        task_status.started(listeners[0].socket.getsockname()[1])
+        await trio.serve_listeners(self._handle, listeners)
+
+    async def _handle(self, stream) -> None:
+        if self.impostor > 0:
+            self.impostor -= 1
+            err = {"t": "error", "code": int(ErrorCode.UNKNOWN_GAME), "name": "unknown_game",
+                   "msg": "no such game"}
+            await stream.send_all(wire.frame(wire.encode(err)))
+            await stream.aclose()
+            self.refused.set()
+            return
+        upstream = await trio.open_tcp_stream("127.0.0.1", self.target)
+
+        async def pipe(a, b):
+            try:
+                while data := await a.receive_some(65536):
+                    await b.send_all(data)
+                await b.send_eof()
+            except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
+                pass
+
+        async with trio.open_nursery() as n:
+            n.start_soon(pipe, stream, upstream)
+            n.start_soon(pipe, upstream, stream)
+
+
+async def test_an_unauthenticated_unknown_game_error_deletes_nothing(tmp_path):
+    identity = Identity.generate()
+    state = tmp_path / "g1.state"
+    gate = GatedBot(gate_at=2)
+    out: dict[str, Outcome] = {}
+    with trio.fail_after(60):
+        async with trio.open_nursery() as nursery:
+            async def run_host(task_status=trio.TASK_STATUS_IGNORED):
+                out["host"] = await HostPeer(host_config(tmp_path), BotController(
+                    "greedy", 0)).run(task_status)
+
+            port = await nursery.start(run_host)
+            switch = Switch(port)
+            front = await nursery.start(switch.serve)
+            cfg = join_config(tmp_path, front, "g1", identity=identity, state_path=state)
+            first, gone = trio.CancelScope(), trio.Event()
+
+            async def run_first():
+                try:
+                    with first:
+                        await ClientPeer(cfg, gate).run()
+                finally:
+                    gone.set()
+
+            nursery.start_soon(run_first)
+            await gate.holding.wait()
+            first.cancel()  # "the process died" mid-game, holding the floor
+            await gone.wait()
+            saved = state.read_bytes()
+            switch.impostor = 1  # the next connection meets an impostor
+            second = ClientPeer(cfg, BotController("greedy", 1))
+
+            async def watch():
+                await switch.refused.wait()
+                out["state_after_error"] = state.exists() and state.read_bytes() == saved
+
+            nursery.start_soon(watch)
+            out["guest"] = await second.run()
+            while "host" not in out:
+                await trio.sleep(0.05)
+            nursery.cancel_scope.cancel()  # the switch
+    assert out["state_after_error"] is True
+    assert out["guest"].completed, out["guest"].describe()
+    assert out["host"].completed and out["host"].done == out["guest"].done
+    assert read_transcript(tmp_path / "host.chklog").bodies == \
+        read_transcript(tmp_path / "g1.chklog").bodies
+
+
+# ----------------------------------------------------------- 5. a bare claim as fact
+
+
+class Accuser(ClientPeer):
+    """Plays honestly until its second entry, then signs an ``abort`` blaming seat 0
+    (``illegal_move``) with no evidence, or citing the host's last entry (which passes
+    every check) as its evidence."""
+
+    cite = False
+
+    def send_entry(self, body: bytes) -> None:
+        s = self.session
+        if s is not None and s.phase == Phase.PLAYING and not s.finished \
+                and s.length > s.table.players + 4:
+            others = [b for b in s.bodies if wire.open_entry(b).seat != s.seat]
+            evidence = others[-1] if self.cite else None
+            abort = s.abort(ErrorCode.ILLEGAL_MOVE, 0, "seat 0 cheated", evidence)
+            super().send_entry(abort.body)
+            return
+        super().send_entry(body)
+
+
+@pytest.mark.parametrize("cite", [False, True], ids=["bare", "cites-an-honest-entry"])
+@pytest.mark.parametrize("players", [2, 4])
+async def test_an_accusation_is_shown_as_a_claim_and_refuted_by_its_evidence(
+        tmp_path, players, cite):
+    def make(seat, cfg):
+        if seat == 1:
+            peer = Accuser(cfg, BotController("greedy", seat))
+            peer.cite = cite
+            return peer
+        return None
+
+    out = await _table(tmp_path, players, make_guest=make, attacker=1)
+    for seat, o in out.items():
+        a = o.aborted
+        assert a is not None and (a.by_seat, a.blamed_seat) == (1, 0), seat
+        assert a.standing == Standing.CLAIMED and not a.proven
+        text = o.describe()
+        assert "seat 1 says seat 0" in text and "nothing in the log shows it" in text
+        assert "blaming seat 0" not in text
+    reports = [audit_log(tmp_path / ("host.chklog" if s == 0 else f"g{s}.chklog"), workers=0)
+               for s in sorted(out)]
+    for r in reports:
+        assert r.verdict == INCOMPLETE and r.code == "aborted"
+        assert r.blamed is None  # nobody convicted on a claim
+        assert r.standing == (Standing.REFUTED if cite else Standing.CLAIMED)
+        assert r.claim_refuted is cite
+        summary = r.summary()
+        assert "says seat 0" in summary
+        assert ("refuted" if cite else "nothing in the log shows it") in summary
+    assert len({(r.verdict, r.code, r.blamed, r.standing) for r in reports}) == 1
