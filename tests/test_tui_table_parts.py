@@ -112,3 +112,17 @@ def test_a_long_path_breaks_only_between_its_names():
     assert all(x.endswith("/") for x in lines[:-1])
     cmd = [line_text(x).strip() for x in _path_lines(f"chkobba replay {path}", 40, "")]
     assert cmd[-1] == "20261130T211741Z-host-218776.chklog"
+
+
+def test_every_command_has_a_description_and_every_option_a_help_text():
+    import argparse
+
+    from chkobba_cli.main import COMMANDS, build_parser
+
+    for c in COMMANDS:
+        sub = next(a for a in build_parser(c.name)._actions
+                   if isinstance(a, argparse._SubParsersAction)).choices[c.name]
+        assert sub.description, c.name
+        bare = [b.option_strings or b.dest for b in sub._actions
+                if b.help is None and b.dest != "help"]
+        assert not bare, (c.name, bare)
