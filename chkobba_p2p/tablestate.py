@@ -361,8 +361,11 @@ class TableState:
         return replace(self, waiting=rest + ((ev.seat, ev.seconds),), away=away)
 
     def _on_resumed(self, ev: Resumed) -> TableState:
-        return replace(self, waiting=tuple(w for w in self.waiting if w[0] != ev.seat),
-                       away=tuple(s for s in self.away if s != ev.seat))
+        # A joining peer's own seat back means its link to the host is up again: the
+        # host (seat 0), if it was gone, is back too.
+        back = {ev.seat} | ({0} if ev.seat == self.seat and self.seat != 0 else set())
+        return replace(self, waiting=tuple(w for w in self.waiting if w[0] not in back),
+                       away=tuple(s for s in self.away if s not in back))
 
     def _on_restored(self, ev: Restored) -> TableState:
         """The whole picture again from a resumed game's replayed events (what the local

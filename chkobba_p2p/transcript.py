@@ -228,7 +228,7 @@ class SeatLock:
             self._fd = None
 
     def __enter__(self) -> SeatLock:
-        return self.acquire()
+        return self if self._fd is not None else self.acquire()
 
     def __exit__(self, *exc: object) -> None:
         self.release()

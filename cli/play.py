@@ -13,12 +13,11 @@ mismatch, table full, bad arguments); 3 the game was stopped (aborted, with a bl
 from __future__ import annotations
 
 import argparse
-import contextlib
 import dataclasses
 import errno
 import getpass
 import os
-import socket
+import shlex
 import subprocess
 import sys
 from collections.abc import Awaitable, Callable
@@ -33,12 +32,16 @@ from chkobba_p2p.peer import (
     JoinConfig,
     Lobby,
     Outcome,
+    SeatBusy,
     SeatController,
+    SeatLock,
     Timeouts,
     host_match,
     join_match,
     parse_address,
+    split_join_code,
 )
+from chkobba_p2p.portmap import global_ipv6, lan_address
 from chkobba_p2p.transcript import data_dir, default_log_path, load_identity
 from chkobba_p2p.wire import MAX_NAME, Identity
 
@@ -51,13 +54,23 @@ __all__ = ["add_arguments", "cmd_play", "cmd_host", "cmd_join", "lan_address"]
 
 EXIT_DONE, EXIT_CRASH, EXIT_NO_GAME, EXIT_ABORTED, EXIT_LEFT = 0, 1, 2, 3, 130
 
+#: Seconds a player who accepted a rematch waits for the host to open the new table.
+REMATCH_WAIT = 120.0
 
-def lan_address() -> str:
-    """This machine's address on its LAN (what friends type), or 127.0.0.1."""
-    with contextlib.suppress(OSError), socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
-        s.connect(("192.0.2.1", 9))  # a UDP "connect" sends nothing; it picks the route
-        return s.getsockname()[0]
-    return "127.0.0.1"
+
+def _lock_seat(state: Path) -> SeatLock | None:
+    """One process per seat: None (after saying so, in one line) if another process of
+    this identity already plays here."""
+    try:
+        return SeatLock(state).acquire()
+    except SeatBusy as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return None
+
+
+def _same_command() -> str:
+    """The command line this process was started with, to type again."""
+    return " ".join(["chkobba", *map(shlex.quote, sys.argv[1:])])
 
 
 def _default_name(fallback: str) -> str:
@@ -169,7 +182,11 @@ def _finish(result, ui, address: str | None = None) -> int:
     if log is not None and not Path(log).exists():
         log = None  # nothing was logged (the game never started)
     if result.left:
-        print(t("left"))
+        if getattr(result, "stepped_away", False):
+            print(t("away_exit"))
+            print(t("away_again", cmd=_same_command()))
+        else:
+            print(t("left"))
         if log:
             print(t("over_log", path=log))
         return EXIT_LEFT
@@ -179,7 +196,7 @@ def _finish(result, ui, address: str | None = None) -> int:
     if log:
         print(t("over_log", path=log))
         print(t("over_replay", path=log))
-    return EXIT_DONE if o.completed else EXIT_ABORTED
+    return EXIT_DONE if o.completed or o.resigned is not None else EXIT_ABORTED
 
 
 def _result_line(o: Outcome, ui) -> str:
@@ -267,26 +284,50 @@ def cmd_host(args: argparse.Namespace) -> int:
     if args.bots >= args.players:
         print("error: --bots must leave a seat for the host", file=sys.stderr)
         return EXIT_NO_GAME
+    from .net import announce_interfaces, host_address, port_mapping_options
+
     rules = ruleset_from_args(args)
     name = _name(args, "host")
     key_path = Path(args.identity) if args.identity else data_dir() / "host-identity.key"
     identity = load_identity(key_path)
+    # The saved game of this identity's table on this port: a crashed (or stepped-away)
+    # host comes back with the same command; a second process for it stops at once.
+    state = data_dir() / "resume" / f"{identity.fingerprint}-{args.port}.state"
+    if (lock := _lock_seat(state)) is None:
+        return EXIT_NO_GAME
     log_path = Path(args.log) if args.log else default_log_path("host")
     config = _host_config(players=args.players, rules=rules, port=args.port, bind=args.bind,
                           name=name, identity=identity, log_path=log_path,
                           beacon=not args.no_beacon,
+                          port_mapping=port_mapping_options(args),
+                          announce_interfaces=announce_interfaces(args),
                           shuffle_proofs=not args.no_shuffle_proofs,
                           timeouts=Timeouts(reconnect=args.reconnect_timeout,
                                             turn=args.turn_timeout),
-                          leave_on_cancel=True)
-    address = lan_address() if args.bind in ("0.0.0.0", "::", "") else args.bind
-    ui = _ui(args, "host", seat=0, rules=rules, players=args.players, address=address,
-             my_fingerprint=identity.fingerprint, log_path=log_path)
-    # The host's own seat, before anyone joins (the library reports seats as they fill).
-    ui.state = ui.state.apply(Lobby(((name, identity.fingerprint),)
-                                    + (None,) * (args.players - 1)))
-    result = run_app(ui, _hosting(config, args.bots, args.level, None))
-    return _finish(result, ui)
+                          # With port 0 the port changes at each run: nobody could find
+                          # a resumed table there.
+                          state_path=state if args.port else None)
+    address = host_address(args.bind)
+    address6 = global_ipv6() if args.bind in ("", "::") else None
+    with lock:
+        rematch = False
+        while True:
+            ui = _ui(args, "host", seat=0, rules=rules, players=args.players,
+                     address=address, my_fingerprint=identity.fingerprint,
+                     log_path=config.log_path, turn_timeout=args.turn_timeout,
+                     reconnect_timeout=args.reconnect_timeout, rematch=rematch,
+                     address6=address6)
+            # The host's own seat, before anyone joins (the library reports seats as
+            # they fill).
+            ui.state = ui.state.apply(Lobby(((name, identity.fingerprint),)
+                                            + (None,) * (args.players - 1)))
+            result = run_app(ui, _hosting(config, args.bots, args.level, None))
+            status = _finish(result, ui)
+            if not getattr(result, "rematch", False):
+                return status
+            # A new match at the same address: a new game id, fresh deal secrets, a new log.
+            rematch = True
+            config = dataclasses.replace(config, log_path=default_log_path("host"))
 
 
 def cmd_join(args: argparse.Namespace) -> int:
@@ -298,56 +339,62 @@ def cmd_join(args: argparse.Namespace) -> int:
         return EXIT_NO_GAME
     address = args.address
     if address is None:
-        address = _discover(args.listen)
+        from .net import discover
+
+        address = discover(args.listen, args.interface)
         if address is None:
-            print("error: no table heard on the LAN; give the host's address: "
+            print("error: no table found on the LAN; give the host's address: "
                   "chkobba join HOST[:PORT]", file=sys.stderr)
             return EXIT_NO_GAME
     try:
-        host, port = parse_address(address)
-    except ValueError:
-        print(f"error: not an address: {address!r} (HOST or HOST:PORT)", file=sys.stderr)
+        text, pinned = split_join_code(address)
+        host, port = parse_address(text)
+    except ValueError as exc:
+        print(f"error: not an address: {address!r} (HOST, HOST:PORT or a join code "
+              f"HOST:PORT#KEY): {exc}", file=sys.stderr)
         return EXIT_NO_GAME
-    address = f"{host}:{port}"
+    address = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
     name = _name(args, "guest")
     key_path = Path(args.identity) if args.identity else data_dir() / "identity.key"
     identity = load_identity(key_path)
     state = data_dir() / "resume" / f"{identity.fingerprint}.state"
+    if (lock := _lock_seat(state)) is None:
+        return EXIT_NO_GAME
     log_path = Path(args.log) if args.log else default_log_path(name)
+    # Leaving is a choice made on the screen (step away, or resign); a cancelled peer
+    # signs nothing and can come back.
     config = JoinConfig(address, name=name, identity=identity, state_path=state,
                         log_path=log_path,
                         timeouts=Timeouts(reconnect=args.reconnect_timeout,
                                           turn=args.turn_timeout),
-                        leave_on_cancel=True)  # Ctrl-C tells the others at once
-    ui = _ui(args, "join", address=address, my_fingerprint=identity.fingerprint,
-             log_path=log_path)
+                        host_fingerprint=pinned)
+    connect_timeout = args.connect_timeout
+    with lock:
+        rematch = False
+        while True:
+            ui = _ui(args, "join", address=address, my_fingerprint=identity.fingerprint,
+                     log_path=config.log_path, turn_timeout=args.turn_timeout,
+                     reconnect_timeout=args.reconnect_timeout, rematch=rematch)
 
-    async def game(controller: SeatController) -> Outcome:
-        return await join_match(config, controller)
+            async def game(controller: SeatController, config: JoinConfig = config
+                           ) -> Outcome:
+                return await join_match(config, controller)
 
-    result = run_app(ui, game, connect_timeout=args.connect_timeout)
-    if result.timed_out:
-        print("error: " + t("join_error", addr=address,
-                            why=t("join_timeout", n=f"{args.connect_timeout:g}")),
-              file=sys.stderr)
-        return EXIT_NO_GAME
-    return _finish(result, ui, address)
-
-
-def _discover(seconds: float) -> str | None:
-    from chkobba_p2p.net import listen_beacons
-
-    print(f"listening for tables on the LAN for {seconds:g} s...", flush=True)
-    found = trio.run(listen_beacons, seconds)
-    if not found:
-        return None
-    for i, b in enumerate(found):
-        print(f"[{i + 1}] {b!r}")
-    choice = 1
-    if len(found) > 1:
-        text = input("table to join (number): ").strip()
-        choice = int(text) if text.isdigit() and 1 <= int(text) <= len(found) else 1
-    return found[choice - 1].target
+            result = run_app(ui, game, connect_timeout=connect_timeout)
+            if result.timed_out:
+                print("error: " + t("join_error", addr=address,
+                                    why=t("join_timeout", n=f"{connect_timeout:g}")),
+                      file=sys.stderr)
+                return EXIT_NO_GAME
+            status = _finish(result, ui, address)
+            if not getattr(result, "rematch", False):
+                return status
+            # Accepted a rematch: the same table, the host opens a new one at the same
+            # address; wait for it (the host may still be deciding).
+            rematch = True
+            config = dataclasses.replace(config, log_path=default_log_path(name),
+                                         connect_retry=REMATCH_WAIT)
+            connect_timeout = REMATCH_WAIT + 5
 
 
 # ---------------------------------------------------------------------------- parsers
@@ -416,14 +463,14 @@ def _host_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def _join_arguments(p: argparse.ArgumentParser) -> None:
-    from .net import add_peer_options  # shared with the headless peers
+    from .net import add_discovery_options, add_peer_options  # shared with the headless peers
 
     p.description = (
-        "Sit at a table: HOST, HOST:PORT or [IPv6]:PORT (no address: pick a table "
-        "announced on the LAN). Check the fingerprints with the other players, then press "
-        "Enter.")
-    p.add_argument("address", nargs="?", help="HOST[:PORT]")
-    p.add_argument("--listen", type=float, default=3.0, help="seconds to listen for tables")
+        "Sit at a table: HOST, HOST:PORT, [IPv6]:PORT or a join code HOST:PORT#KEY (no "
+        "address: pick a table announced on the LAN). Check the fingerprints with the "
+        "other players, then press Enter.")
+    p.add_argument("address", nargs="?", help="HOST[:PORT] or a join code HOST:PORT#KEY")
+    add_discovery_options(p)
     p.add_argument("--connect-timeout", type=float, default=15.0, metavar="S",
                    help="seconds to reach the table before giving up (default 15)")
     add_peer_options(p)

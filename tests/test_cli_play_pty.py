@@ -270,12 +270,17 @@ def test_host_lobby_and_join_progress_then_a_game_between_two_screens(tmp_path):
         text = host.wait_for(lambda t: re.search(r"127\.0\.0\.1:(\d+)", t), 20, "the address")
         port = re.search(r"127\.0\.0\.1:(\d+)", text).group(1)
         assert "Your table is open" in text
-        assert f"chkobba join 127.0.0.1:{port}" in text
+        # The join code: the address and the host key's fingerprint.
+        code = re.search(rf"127\.0\.0\.1:{port}#[0-9a-f]{{4}}(?:-[0-9a-f]{{4}}){{3}}",
+                         text).group(0)
+        assert "they type: chkobba join" in text
+        assert text.count(code) == 2  # to give, and in the command (wrapped at 80x24)
         assert "Rules: tunisian: target 21" in text
         assert "Seats (1/2)" in text and "amel (you)" in text and "(free)" in text
         host_key = re.search(r"key ([0-9a-f]{4}(?:-[0-9a-f]{4}){3})", text).group(1)
-        guest = Screen(["join", f"127.0.0.1:{port}", "--lang", "fr", "--name", "sami",
-                        "--pace", "0"], tmp_path / "g")
+        assert code.endswith("#" + host_key)
+        guest = Screen(["join", code, "--lang", "fr", "--name", "sami", "--pace", "0"],
+                       tmp_path / "g")
         # The guest sees the host's key (to check it by voice) and its own seat; each
         # person presses Enter once the fingerprints are checked.
         gtext = guest.wait_for(lambda t: host_key in t and "Entrée pour commencer" in t, 20,
@@ -307,14 +312,17 @@ def test_host_lobby_and_join_progress_then_a_game_between_two_screens(tmp_path):
         host.child.send("ahla\r")
         guest.wait_for(lambda t: "amel : ahla" in guest.panel(), 10, "the host's chat line")
         guest.press("\x03")
-        guest.wait_for(lambda t: "Quitter la partie ?" in t, 5, "the leave question")
-        guest.child.send("o")
+        guest.wait_for(lambda t: "Quitter la table ?" in t and "abandonner" in t, 5,
+                       "the leave question")
+        guest.child.send("s")
         assert guest.finish() == 130
-        # Leaving signs an abort (peer_left, blaming the leaver): the host is told at once.
-        host.wait_for(lambda t: "sami left the game" in t, 10,
-                      "the host to see the guest leave")
+        # Stepping away is not leaving: the host is told at once, and the game waits.
+        host.wait_for(lambda t: "sami stepped away" in t, 10, "the host to see the guest go")
+        assert "Game stopped" not in host.text
         host.press("q")
-        assert host.finish() == 3  # the game was stopped
+        host.wait_for(lambda t: "step away" in t, 5, "the leave question")
+        host.child.send("\x03")  # Ctrl-C twice: step away at once
+        assert host.finish() == 130
     finally:
         host.kill()
         if guest is not None:

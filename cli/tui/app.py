@@ -5,6 +5,7 @@ screen goes, is in :mod:`chkobba_cli.tui`)."""
 from __future__ import annotations
 
 import contextlib
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -31,7 +32,7 @@ from chkobba_p2p import rules as R
 from chkobba_p2p import session as S
 from chkobba_p2p.cards import FigureConvention
 from chkobba_p2p.known import KnownPlayers
-from chkobba_p2p.peer import Listening, Outcome, SeatController
+from chkobba_p2p.peer import Listening, Outcome, PortMapped, PortMapUnavailable, SeatController
 from chkobba_p2p.tablestate import TableState
 
 from ..i18n import Translator
@@ -40,9 +41,11 @@ from .chat import ChatInput
 from .decision import Request, decision_lines, refusal
 from .helpscreen import help_lines
 from .keys import key_bindings
+from .leaving import Leaving
 from .lobby import lobby_lines
 from .narration import EventLog
 from .pace import DEFAULT_PACE, SCORE_WAIT, Pacer
+from .presence import Presence, clock_text
 from .render import CardStyle, Line, wrap_line
 from .style import STYLE, ascii_frames, ascii_text
 from .table import draw_table, showing
@@ -54,7 +57,7 @@ __all__ = ["TuiApp", "MIN_SIZE"]
 MIN_SIZE = (40, 12)
 
 
-class TuiApp:
+class TuiApp(Leaving):
     """The screen: table, hands, captures, scores, lobby, events, and the key bindings."""
 
     def __init__(self, *, kind: str, lang: str = "en", symbols: bool = True,
@@ -62,6 +65,8 @@ class TuiApp:
                  address: str | None = None, my_fingerprint: str | None = None,
                  seat: int | None = None, rules: R.Ruleset | None = None,
                  players: int | None = None, log_path: Path | None = None,
+                 turn_timeout: float | None = None, reconnect_timeout: float = 60.0,
+                 rematch: bool = False, address6: str | None = None,
                  pace: float = DEFAULT_PACE, score_wait: float = SCORE_WAIT,
                  known: KnownPlayers | None = None) -> None:
         self.kind = kind  # "play", "host" or "join"
@@ -70,6 +75,9 @@ class TuiApp:
         self.symbols = symbols
         self.color = color
         self.address = address
+        self.address6 = address6  # a host's global IPv6 address, if it has one
+        #: The router's answer to the host's port mapping, once it came.
+        self.reach: PortMapped | PortMapUnavailable | None = None
         self.log_path = log_path
         st = TableState(my_fingerprint=my_fingerprint, seat=seat, rules=rules)
         if players:
@@ -109,6 +117,12 @@ class TuiApp:
         self._ready_event: trio.Event | None = None
         self.help = False  # the help dialog is up
         self.hint: str | None = None  # one line after a key that does nothing here
+        #: The clocks on screen (the host's move limit; seats away and their countdowns).
+        self.presence = Presence(turn_timeout, time.monotonic)
+        self.reconnect_allowance = reconnect_timeout  # how long a step-away may last
+        self.stepping_away = False
+        self.rematch = rematch  # this screen is a rematch's
+        self.rematch_requested = False
         self.app = self._build()
 
     @property
@@ -135,9 +149,12 @@ class TuiApp:
         self.pacer.push(event)
 
     def _show_event(self, event: object) -> None:
-        self.state = self.state.apply(event)
+        before, self.state = self.state, self.state.apply(event)
+        self.presence.on_event(event, before, self.state)
         if isinstance(event, Listening):
             self.port = event.port
+        elif isinstance(event, PortMapped | PortMapUnavailable):
+            self.reach = event
         if not (isinstance(event, Listening) and self.kind == "play"):
             self.events.narrate(event, self.view, own_chat=self.chat.own_line)
         if isinstance(event, S.HandScored) and not self.pacer.running:
@@ -261,36 +278,6 @@ class TuiApp:
     def send_chat(self, text: str) -> None:
         self.chat.send(text, self.controller, self.token)
 
-    def request_leave(self) -> None:
-        """Ctrl-C / q: confirm first; a second Ctrl-C (or SIGINT) leaves at once."""
-        if self.finished:
-            self.exit()
-        elif self.confirm_leave:
-            self.leave_now()
-        else:
-            self.confirm_leave = True
-            self.invalidate()
-
-    def leave_now(self) -> None:
-        """Leave the game: cancel the peer (trio cleans up), then the app exits."""
-        self.confirm_leave = False
-        if self.finished:
-            self.exit()
-            return
-        if not self.leave_requested:
-            self.leave_requested = True
-            self.left = True
-            self.log(("class:warn", self.t("left")))
-        self.cancel_trio()
-
-    def cancel_trio(self) -> None:
-        scope, token = self.cancel_scope, self.token
-        if scope is None or token is None:
-            self.leave_requested = True  # cancelled as soon as it starts
-            return
-        with contextlib.suppress(trio.RunFinishedError):
-            token.run_sync_soon(scope.cancel)
-
     def on_trio_done(self, result: Outcome | None) -> None:
         """The peer's run ended (asyncio side)."""
         self.finished = True
@@ -362,7 +349,7 @@ class TuiApp:
         app: Application = Application(
             layout=Layout(root), key_bindings=key_bindings(self), full_screen=True,
             style=STYLE, color_depth=None if self.color else ColorDepth.DEPTH_1_BIT,
-            mouse_support=False, refresh_interval=None)
+            mouse_support=False, refresh_interval=1.0)  # the clocks count down
 
         def forget_hint(_: object) -> None:
             self.hint = None  # a hint lasts until the next key
@@ -388,10 +375,10 @@ class TuiApp:
         return cols - self._panel_width() - 1 if cols >= 72 else cols
 
     def overlay_kind(self) -> str | None:
-        """The dialog over the screen, if any: ``leave``, ``help``, ``score`` or
-        ``over``."""
+        """The dialog over the screen, if any: ``leave`` (``away`` at a table with
+        people: step away or resign), ``help``, ``score`` or ``over``."""
         if self.confirm_leave:
-            return "leave"
+            return "leave" if self.kind == "play" or self.finished else "away"
         if self.help:
             return "help"
         if self.score_queue or self.pacer.scoring:
@@ -432,7 +419,7 @@ class TuiApp:
         elif kind == "score":
             keys = t("sc_continue")
         elif self.finished:
-            keys = t("keys_over")
+            keys = t("keys_over_rematch" if self.can_rematch else "keys_over")
         elif self.request is not None and self.request.kind == "cut":
             keys = t("keys_cut")
         elif self.request is not None:
@@ -463,14 +450,20 @@ class TuiApp:
         if not self.state.started:
             return lobby_lines(view, width, kind=self.kind, connected=self.connected,
                                address=self.address, port=self.port,
-                               asking=self.asking_ready, known=self.known)[:height]
+                               rematch=self.rematch, address6=self.address6,
+                               reach=self.reach, asking=self.asking_ready,
+                               known=self.known)[:height]
         req = self.request
         below = decision_lines(view, width, req, options=self.options, opt_sel=self.opt_sel,
                                cut_sel=self.cut_sel, status=self.status, hints=self.hints,
                                finished=self.finished)
+        if req is not None:
+            below += self.presence.own_clock(view, width, self.finished)
         marked = self.options[self.opt_sel].capture if self.options is not None else frozenset()
         selected = self.sel if req is not None and req.kind == "play" else None
         return draw_table(view, width, height, selected=selected, marked=marked, below=below,
+                          seat_extra=lambda s: self.presence.seat_clock(view, s, self.finished),
+                          notices=self.presence.countdown_lines(view),
                           showing=showing(view, self.pacer.showing, width))
 
     def _overlay(self) -> list[tuple[str, str]]:
@@ -481,11 +474,14 @@ class TuiApp:
         elif kind == "help":
             width = max(30, min(76, self._size()[1] - 6))
             lines = help_lines(self.t, self.state.rules, self.t.lang, width)
+        elif kind == "away":
+            lines = dialogs.away_lines(self.t, clock_text(self.reconnect_allowance))
         elif kind == "score":
             scored = self.score_queue[0] if self.score_queue else self.state.last_score
             if scored is not None:
                 lines = dialogs.score_dialog_lines(self.view, scored)
         elif kind == "over":
-            lines = dialogs.over_lines(self.view, self.outcome, self.log_path, self._size()[1])
+            lines = dialogs.over_lines(self.view, self.outcome, self.log_path, self._size()[1],
+                                       rematch=self.can_rematch)
         return dialogs.as_text(lines)
 

@@ -18,7 +18,7 @@ from ..i18n import Translator
 from .render import Line, score_lines, wrap_line
 from .view import TableView
 
-__all__ = ["leave_lines", "score_dialog_lines", "over_lines", "as_text"]
+__all__ = ["leave_lines", "away_lines", "score_dialog_lines", "over_lines", "as_text"]
 
 
 def as_text(lines: list[Line]) -> list[tuple[str, str]]:
@@ -35,6 +35,16 @@ def leave_lines(t: Translator) -> list[Line]:
             [("class:keys", " " + t("leave_keys") + " ")]]
 
 
+def away_lines(t: Translator, allowance: str) -> list[Line]:
+    """At a table with people, leaving is a choice: step away (the game waits
+    ``allowance``; the same command comes back) or resign (a signed loss)."""
+    return [[("class:title", " " + t("away_title") + " ")], [],
+            [("", " " + t("away_step", t=allowance) + " ")],
+            [("class:warn", " " + t("away_resign") + " ")],
+            [("", " " + t("away_stay") + " ")], [],
+            [("class:dim", " " + t("away_twice") + " ")]]
+
+
 def score_dialog_lines(view: TableView, ev: S.HandScored) -> list[Line]:
     """A hand's scoring, point by point, with the match's totals."""
     t = view.t
@@ -46,13 +56,23 @@ def score_dialog_lines(view: TableView, ev: S.HandScored) -> list[Line]:
 
 
 def over_lines(view: TableView, outcome: Outcome | None, log_path: Path | None,
-               width: int) -> list[Line]:
-    """The match's end: who won and by how much, or why it stopped; where the log is and
-    the command that audits it.  ``width`` is the screen's (long paths are cut)."""
+               width: int, rematch: bool = False) -> list[Line]:
+    """The match's end: who won and by how much (or by a resignation), or why it stopped;
+    where the log is and the command that audits it.  ``width`` is the screen's (long
+    paths are cut); ``rematch``: the keys offer to play again."""
     t, st = view.t, view.state
     o = outcome
     lines: list[Line] = []
-    if o is not None and o.done is not None:
+    if o is not None and o.resigned is not None and o.winner_side is not None:
+        lines += [[("class:title", " " + t("over_title") + " ")], []]
+        if o.resigned == st.seat:
+            text = (t("over_resigned_us") if (st.players or 2) == 4 else
+                    t("over_resigned_me", name=view.side_name(o.winner_side)))
+            lines.append([("class:warn", f" {text} ")])
+        else:
+            lines.append([("class:ok", " " + t("over_resigned_you_win",
+                                               name=view.who(o.resigned)) + " ")])
+    elif o is not None and o.done is not None:
         d = o.done
         score = "-".join(str(x) for x in d.totals)
         lines.append([("class:title", " " + t("over_title") + " ")])
@@ -85,7 +105,7 @@ def over_lines(view: TableView, outcome: Outcome | None, log_path: Path | None,
         lines.append([("", " " + t("over_replay_title"))])
         lines += _path_lines(f"chkobba replay {path}", width, "class:ok")
     lines.append([])
-    lines.append([("class:keys", " " + t("keys_over") + " ")])
+    lines.append([("class:keys", " " + t("keys_over_rematch" if rematch else "keys_over") + " ")])
     return lines
 
 

@@ -5,16 +5,20 @@ Threads never enter into it: trio runs as a guest of asyncio's loop
 (``trio.lowlevel.start_guest_run``), so the seat controller's ``on_event`` (called from
 trio) updates the picture directly, and key handlers (asyncio) answer the controller's
 questions through the trio token.  Ctrl-C, SIGINT, SIGTERM and SIGHUP all ask trio to
-cancel the game, so its cleanup runs, the log stays on disk and the connections close.
+cancel the game, so its cleanup runs, the log stays on disk and the connections close
+(at a table with people, as a step-away: the others are told and the game waits).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import signal
+import sys
+import tempfile
 import traceback
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass
 
 import outcome as outcome_mod
@@ -37,6 +41,10 @@ class RunResult:
     left: bool
     timed_out: bool = False
     crash: str | None = None
+    #: The player left by stepping away (the game waits; the same command comes back).
+    stepped_away: bool = False
+    #: The player asked for a rematch at the end of the match.
+    rematch: bool = False
 
 
 class TuiSeat(SeatController):
@@ -129,10 +137,36 @@ async def _run_async(ui: TuiApp, game: Callable[[SeatController], Awaitable[Outc
             crash = "".join(traceback.format_exception(err))
     else:
         value = result.value
-    return RunResult(value, ui.left, timed_out, crash)
+    return RunResult(value, ui.left, timed_out, crash, stepped_away=ui.stepping_away,
+                     rematch=ui.rematch_requested)
 
 
 def run_app(ui: TuiApp, game: Callable[[SeatController], Awaitable[Outcome]],
             connect_timeout: float | None = None) -> RunResult:
-    """Run the screen and the game until both are over."""
-    return asyncio.run(_run_async(ui, game, connect_timeout))
+    """Run the screen and the game until both are over.  What is written to the
+    terminal's stderr meanwhile (the library's warnings, a C library's messages) would
+    scribble over the screen: it is held back and shown once the screen is closed."""
+    with _stderr_held():
+        return asyncio.run(_run_async(ui, game, connect_timeout))
+
+
+@contextlib.contextmanager
+def _stderr_held() -> Iterator[None]:
+    if not os.isatty(2):
+        yield
+        return
+    with tempfile.TemporaryFile() as held:
+        sys.stderr.flush()
+        saved = os.dup(2)
+        os.dup2(held.fileno(), 2)  # the file descriptor: C code writes there too
+        try:
+            yield
+        finally:
+            sys.stderr.flush()
+            os.dup2(saved, 2)
+            os.close(saved)
+            held.seek(0)
+            text = held.read(1 << 16).decode("utf-8", "replace")
+            if text:
+                sys.stderr.write(text)
+                sys.stderr.flush()

@@ -29,6 +29,7 @@ def key_bindings(ui: TuiApp) -> KeyBindingsBase:
                         and ui.request.kind == "cut")
     leave = Condition(lambda: ui.overlay_kind() == "leave")
     helping = Condition(lambda: ui.overlay_kind() == "help")
+    away = Condition(lambda: ui.overlay_kind() == "away")
     score = Condition(lambda: ui.overlay_kind() == "score")
     lobby = Condition(lambda: ui.overlay_kind() is None and not ui.finished
                       and ui.asking_ready)
@@ -37,13 +38,32 @@ def key_bindings(ui: TuiApp) -> KeyBindingsBase:
 
     # Anywhere: leave (a dialog asks first).
     @kb.add("c-c")
-    @kb.add("q", filter=~leave & ~helping)
+    @kb.add("q", filter=~leave & ~away & ~helping)
     def _(e: KeyPressEvent) -> None:
         ui.request_leave()
 
+    # At a table with people: step away (s; Ctrl-C again) or resign (r).
+    @kb.add("s", filter=away)
+    def _(e: KeyPressEvent) -> None:
+        ui.leave_now()
+
+    @kb.add("r", filter=away)
+    def _(e: KeyPressEvent) -> None:
+        ui.resign_now()
+
+    @kb.add("n", filter=away)
+    @kb.add("escape", filter=away)
+    def _(e: KeyPressEvent) -> None:
+        ui.confirm_leave = False
+
+    # The match is over: r plays again at the same table.
+    @kb.add("r", filter=over & Condition(lambda: ui.can_rematch))
+    def _(e: KeyPressEvent) -> None:
+        ui.ask_rematch()
+
     # Help: ? or F1 opens it, any key closes it; a key no screen expects gets a hint.
-    @kb.add("?", filter=~leave & ~helping)
-    @kb.add("f1", filter=~leave & ~helping)
+    @kb.add("?", filter=~leave & ~away & ~helping)
+    @kb.add("f1", filter=~leave & ~away & ~helping)
     def _(e: KeyPressEvent) -> None:
         ui.help = True
 
@@ -82,7 +102,7 @@ def key_bindings(ui: TuiApp) -> KeyBindingsBase:
         ui.exit()
 
     # Hints (not while asking to leave), and redraw.
-    @kb.add("h", filter=~leave & ~helping)
+    @kb.add("h", filter=~leave & ~away & ~helping)
     def _(e: KeyPressEvent) -> None:
         ui.hints = not ui.hints
 

@@ -10,9 +10,19 @@ from dataclasses import dataclass
 
 from chkobba_p2p import rules as R
 from chkobba_p2p import session as S
-from chkobba_p2p.peer import Chat, Listening, Resumed, Waiting
+from chkobba_p2p.peer import (
+    Chat,
+    Listening,
+    PortMapped,
+    PortMapUnavailable,
+    Restored,
+    Resumed,
+    Waiting,
+)
 from chkobba_p2p.wire import ErrorCode
 
+from .lobby import reach_text
+from .presence import clock_text
 from .render import Line, by_value, wrap_line
 from .view import TableView
 
@@ -35,7 +45,8 @@ class EventLog:
     def __init__(self, on_change: Callable[[], None] = lambda: None) -> None:
         self.lines: list[Line] = []
         self._on_change = on_change
-        self._waiting_line: tuple[int, Line] | None = None
+        #: Seats known to be gone (True: stepped away), to note each drop once.
+        self._gone: dict[int, bool] = {}
 
     def add(self, *fragments: tuple[str, str]) -> None:
         self.lines.append(list(fragments))
@@ -61,6 +72,8 @@ class EventLog:
             log(("class:dim", t("ev_bots_1") if ev.n == 1 else t("ev_bots_n", n=ev.n)))
         elif isinstance(ev, Listening):
             log(("class:dim", t("ev_host_open")))
+        elif isinstance(ev, PortMapped | PortMapUnavailable):
+            log(("class:dim", reach_text(t, ev, st.my_fingerprint)))
         elif isinstance(getattr(ev, "draws", None), dict):  # the first-dealer draw
             draws = ", ".join(f"{view.who(s)} {view.label(c)}" for s, c in
                               sorted(ev.draws.items()))
@@ -91,6 +104,14 @@ class EventLog:
             log(("class:title", t("ev_scored", n=ev.number, points=pts, totals=tot)))
         elif isinstance(ev, S.MatchDone):
             log(("class:ok", t("ev_done")))
+        elif isinstance(ev, Restored):
+            # After a crash or a step-away: how the table got where it is, again.
+            n = st.hand_number
+            log(("class:ok", t("ev_restored", n=n) if n else t("ev_restored_lobby")))
+            for e in ev.hand_events:
+                self.narrate(e, view)
+        elif isinstance(ev, S.Aborted) and ev.resigned:
+            log(("class:warn", view.said("ev_resigned", ev.by_seat)))
         elif isinstance(ev, S.Aborted) and ev.blamed_seat == ev.by_seat \
                 and ev.code is ErrorCode.PEER_LEFT:
             log(("class:warn", view.said("ev_left", ev.by_seat)))
@@ -105,14 +126,21 @@ class EventLog:
                                       name=view.who(ev.blamed_seat)) + " "
                      + t("ev_owed" if owed else "ev_unshown", name=view.who(ev.blamed_seat))))
         elif isinstance(ev, Waiting):
-            # The countdown comes every second: update its line instead of adding one.
-            if self._waiting_line is not None and self.lines and \
-                    self.lines[-1] is self._waiting_line[1] and self._waiting_line[0] == ev.seat:
-                self.lines.pop()
-            log(("class:warn", t("ev_waiting", name=view.who(ev.seat), n=ev.seconds)))
-            self._waiting_line = (ev.seat, self.lines[-1])
+            # The countdown comes every second: the table shows it live
+            # (.presence); the panel notes each drop once.
+            if self._gone.get(ev.seat) != ev.away:
+                self._gone[ev.seat] = ev.away
+                log(("class:warn", t("ev_away" if ev.away else "ev_dropped",
+                                     name=view.who(ev.seat), t=clock_text(ev.seconds))))
         elif isinstance(ev, Resumed):
-            log(("class:ok", view.said("ev_back", ev.seat)))
+            if ev.seat != st.seat:
+                self._gone.pop(ev.seat, None)
+                log(("class:ok", view.said("ev_back", ev.seat)))
+                return
+            if not self.lines or self.lines[-1] != [("class:ok", t("ev_back_me"))]:
+                log(("class:ok", t("ev_back_me")))  # once, not per message
+            if ev.seat != 0 and self._gone.pop(0, None) is not None:
+                log(("class:ok", view.said("ev_back", 0)))
         elif isinstance(ev, Chat):
             name = t("you") if own_chat else view.who(ev.seat)
             log(("class:chat", t("ev_chat", name=name, text=ev.text)))

@@ -8,8 +8,9 @@ a replay viewer passes a view of each state of the log and lines of its own.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 
 from chkobba_p2p import rules as R
 from chkobba_p2p.cards import Card
@@ -61,25 +62,30 @@ def showing(view: TableView, ev: object, width: int) -> Showing | None:
     return None
 
 
+#: What follows a seat's line (its clock, say), from the seat.
+SeatExtra = Callable[[int], Line]
+
+
 def draw_table(view: TableView, width: int, height: int, *, selected: int | None = None,
                marked: frozenset[Card] = frozenset(), below: Sequence[Line] = (),
+               seat_extra: SeatExtra | None = None, notices: Sequence[Line] = (),
                showing: Showing | None = None) -> list[Line]:
     """The table in ``width`` x ``height``: large cards when there is room, cards as
     boxes, or as one-line chips when the boxes do not fit; the least needed lines give
     way first (see :func:`fit`).  ``selected`` is the index of the highlighted card of
     the hand, ``marked`` the table cards a capture would take, ``below`` the lines under
-    the hand (a prompt, hints), ``showing`` another player's move being shown."""
-    def lines(compact: bool, big: bool = False) -> list[tuple[int, Line]]:
-        return table_lines(view, width, compact, selected=selected, marked=marked,
-                           below=below, showing=showing, big=big)
-
+    the hand (a prompt, hints), ``seat_extra`` what follows each seat's line, ``notices``
+    lines under the turn's (who is away, and for how long), ``showing`` another player's
+    move being shown."""
+    lines = partial(table_lines, view, width, selected=selected, marked=marked,
+                    below=below, seat_extra=seat_extra, notices=notices, showing=showing)
     tagged: list[tuple[int, Line]] = []
     if height >= 32 and width >= 56:  # room for large cards
-        tagged = lines(False, big=True)
+        tagged = lines(compact=False, big=True)
     if not tagged or len(tagged) > height:
-        tagged = lines(False)
+        tagged = lines(compact=False)
     if len(tagged) > height:
-        tagged = lines(True)
+        tagged = lines(compact=True)
     return fit(tagged, max(1, height))
 
 
@@ -125,6 +131,7 @@ def _captures_line(view: TableView, side: int) -> Line:
 
 def table_lines(view: TableView, width: int, compact: bool, *, selected: int | None = None,
                 marked: frozenset[Card] = frozenset(), below: Sequence[Line] = (),
+                seat_extra: SeatExtra | None = None, notices: Sequence[Line] = (),
                 showing: Showing | None = None, big: bool = False
                 ) -> list[tuple[int, Line]]:
     """The table's lines, each with a priority: 0 must show (table, hand, prompt);
@@ -139,7 +146,8 @@ def table_lines(view: TableView, width: int, compact: bool, *, selected: int | N
     me = st.seat if st.seat is not None else 0
     roles = {(me + 2) % 4: t("partner")} if n == 4 else {}
     for s in st.others():
-        add(_seat_line(view, s, roles.get(s, t("opponent"))), 1)
+        extra = seat_extra(s) if seat_extra is not None else []
+        add(_seat_line(view, s, roles.get(s, t("opponent"))) + extra, 1)
     their_sides = sorted({st.side(s) for s in st.others()} - {st.side(me)})
     for side in their_sides:
         add(_captures_line(view, side), 2)
@@ -149,6 +157,8 @@ def table_lines(view: TableView, width: int, compact: bool, *, selected: int | N
     elif st.turn is not None:
         info.append(t("turn_of", name=view.who(st.turn)))
     add([("class:dim", " " + " · ".join(info))], 1)
+    for line in notices:
+        add(line)
     add([], 3)
     table, highlight = st.table, frozenset[Card]()
     if showing is not None:

@@ -1,0 +1,96 @@
+"""Leaving a table, and coming back to one: the app's actions behind ``q``/Ctrl-C
+(step away or resign at a table with people; leave against local bots) and behind ``r``
+at the end of a match (play again at the same table).  Mixed into
+:class:`~.app.TuiApp`, whose state they read and set."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable
+from typing import Any
+
+import trio
+
+from chkobba_p2p.peer import Outcome, SeatController
+
+__all__ = ["Leaving"]
+
+
+class Leaving:
+    kind: str
+    finished: bool
+    left: bool
+    confirm_leave: bool
+    leave_requested: bool
+    stepping_away: bool
+    rematch_requested: bool
+    outcome: Outcome | None
+    controller: SeatController | None
+    token: trio.lowlevel.TrioToken | None
+    cancel_scope: trio.CancelScope | None
+    t: Any
+    log: Callable[..., None]
+    invalidate: Callable[[], None]
+    exit: Callable[[], None]
+
+    def request_leave(self) -> None:
+        """Ctrl-C / q: ask first (step away or resign, at a table with people); a second
+        Ctrl-C (or SIGINT, SIGTERM, SIGHUP) quits at once, as a step-away."""
+        if self.finished:
+            self.exit()
+        elif self.confirm_leave:
+            self.leave_now()
+        else:
+            self.confirm_leave = True
+            self.invalidate()
+
+    def leave_now(self) -> None:
+        """Leave the game: cancel the peer (trio cleans up), then the app exits.  At a
+        table with people (host, join) this is a step-away: the others are told, the game
+        waits; against local bots (play), leaving is leaving."""
+        self.confirm_leave = False
+        if self.finished:
+            self.exit()
+            return
+        if self.kind != "play" and not self.stepping_away:
+            self.stepping_away = True
+            self._in_trio(lambda c: c.step_away())
+        if not self.leave_requested:
+            self.leave_requested = True
+            self.left = True
+            self.log(("class:warn", self.t("left")))
+        self.cancel_trio()
+
+    def resign_now(self) -> None:
+        """Resign: a signed resignation; the match ends with a loss for our side."""
+        self.confirm_leave = False
+        if not self.finished:
+            self._in_trio(lambda c: c.resign())
+
+    def _in_trio(self, call: Callable[[SeatController], object]) -> None:
+        controller, token = self.controller, self.token
+        if controller is not None and token is not None:
+            with contextlib.suppress(trio.RunFinishedError):
+                token.run_sync_soon(call, controller)
+
+    @property
+    def can_rematch(self) -> bool:
+        """A match was played with people (host or join) and is over."""
+        o = self.outcome
+        return self.finished and self.kind != "play" and not self.left \
+            and o is not None and o.table is not None
+
+    def ask_rematch(self) -> None:
+        """At the end of a match (host or join): play again with the same table."""
+        if self.can_rematch:
+            self.rematch_requested = True
+            self.exit()
+
+    def cancel_trio(self) -> None:
+        scope, token = self.cancel_scope, self.token
+        if scope is None or token is None:
+            self.leave_requested = True  # cancelled as soon as it starts
+            return
+        with contextlib.suppress(trio.RunFinishedError):
+            token.run_sync_soon(scope.cancel)
+

@@ -1,0 +1,94 @@
+"""Who is at the table and for how long: the clocks on screen.
+
+The move clock of the seat to play (shown when it matters: under 30 s, or always with a
+short move limit, with a warning for our own), and the countdown of every seat that
+dropped or stepped away (the host's too, at a joining peer).  Fed with the peer's
+events; times are ``time.monotonic()`` so the screen counts down between two events
+(the app redraws once a second).
+"""
+
+from __future__ import annotations
+
+import time
+
+from chkobba_p2p import rules as R
+from chkobba_p2p import session as S
+from chkobba_p2p.peer import Restored, Resumed, Waiting
+from chkobba_p2p.tablestate import TableState
+
+from .render import Line, wrap_line
+from .view import TableView
+
+__all__ = ["Presence", "clock_text", "SHORT_LIMIT", "WARN_UNDER"]
+
+#: A move limit this short (seconds) is always shown; a longer one under WARN_UNDER.
+SHORT_LIMIT = 120
+WARN_UNDER = 30
+
+_FLOOR_MOVES = (R.PlayEvent, R.CutEvent, R.DealEvent, S.HandStarted, Restored, Resumed)
+
+
+def clock_text(seconds: float) -> str:
+    """``m:ss``, rounded up (a clock shows 0:00 only when the time is out)."""
+    s = max(0, int(seconds + 0.999))
+    return f"{s // 60}:{s % 60:02d}"
+
+
+class Presence:
+    """The clocks.  ``turn_timeout``: the table's move limit (the host's
+    ``--turn-timeout``), None to show no move clock."""
+
+    def __init__(self, turn_timeout: float | None = None,
+                 now=time.monotonic) -> None:
+        self.turn_timeout = turn_timeout
+        self.now = now
+        #: When the seat to play got the floor, for its move clock.
+        self.turn_since = now()
+        #: Seats away or dropped: (deadline to come back, stepped away rather than lost).
+        self.countdowns: dict[int, tuple[float, bool]] = {}
+
+    def on_event(self, ev: object, before: TableState, after: TableState) -> None:
+        if isinstance(ev, _FLOOR_MOVES) or before.turn != after.turn:
+            self.turn_since = self.now()  # the floor moved: a new move's clock
+        if isinstance(ev, Waiting):
+            self.countdowns[ev.seat] = (self.now() + ev.seconds, ev.away)
+        elif isinstance(ev, Resumed):
+            self.countdowns.pop(ev.seat, None)
+            if ev.seat == after.seat and ev.seat != 0:
+                self.countdowns.pop(0, None)  # our link to the host is up: it is back
+
+    def move_left(self, state: TableState, seat: int | None, finished: bool) -> float | None:
+        """Seconds ``seat`` has left for its move, when worth showing; else None."""
+        limit = self.turn_timeout
+        if limit is None or seat is None or finished or state.turn != seat \
+                or seat in self.countdowns or not state.started or state.over:
+            return None
+        left = limit - (self.now() - self.turn_since)
+        return left if left < WARN_UNDER or limit <= SHORT_LIMIT else None
+
+    def seat_clock(self, view: TableView, seat: int, finished: bool) -> Line:
+        """What follows a seat's line: its move clock, if shown."""
+        left = self.move_left(view.state, seat, finished)
+        if left is None:
+            return []
+        return [("class:warn" if left < WARN_UNDER else "class:dim",
+                 "  ⏱ " + view.t("clock_left", t=clock_text(left)))]
+
+    def own_clock(self, view: TableView, width: int, finished: bool) -> list[Line]:
+        """Our own move clock under the prompt; under 30 s, a warning."""
+        left = self.move_left(view.state, view.state.seat, finished)
+        if left is None:
+            return []
+        text = clock_text(left)
+        if left < WARN_UNDER:
+            return wrap_line([("class:error", " ⏱ " + view.t("clock_hurry", t=text))],
+                             width - 1, "   ")
+        return [[("class:dim", " ⏱ " + view.t("clock_left", t=text))]]
+
+    def countdown_lines(self, view: TableView) -> list[Line]:
+        """One line per seat away or dropped, with the time it has left to come back."""
+        now = self.now()
+        return [[("class:warn", " " + view.t("ev_away" if away else "ev_dropped",
+                                             name=view.who(seat),
+                                             t=clock_text(deadline - now)))]
+                for seat, (deadline, away) in sorted(self.countdowns.items())]

@@ -1,0 +1,326 @@
+"""A person's game survives (issue 14), end to end: real ``chkobba`` processes in ptys,
+read through a terminal emulator like a player reads the screen.
+
+A crashed joiner (SIGKILL) or host comes back with the same command and sees its hand and
+the table at once; stepping away is not leaving; a resignation is a loss the replay
+confirms; a second process for the same seat stops at once; a short turn limit shows a
+countdown; a rematch plays a second match with a second log.  Every wait polls the screen
+against a deadline; nothing sleeps a fixed time.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from test_cli_play_pty import ROOT, Screen
+
+pexpect = pytest.importorskip("pexpect")
+
+MODULE = "chkobba_cli.main"
+
+#: What the screen shows when it waits for the local player (or a dialog for it).
+DECISION = ("Your turn", "keep it", "several ways", "Enter: continue")
+OVER = ("Match over", "Game stopped", "You resigned", "resigned: you win")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def env_for(data: Path) -> dict[str, str]:
+    env = dict(os.environ)
+    env.update({"CHKOBBA_DATA_DIR": str(data),
+                "PYTHONPATH": str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")})
+    return env
+
+
+def headless(args: list[str], data: Path) -> subprocess.Popen:
+    """A headless peer (``host --headless`` or ``bot``): a bot in its own process."""
+    return subprocess.Popen([sys.executable, "-m", MODULE, *args], cwd=str(ROOT),
+                            env=env_for(data), stdin=subprocess.DEVNULL,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+
+
+def listening(proc: subprocess.Popen) -> subprocess.Popen:
+    """Wait until a headless host says it listens (its first lines), then go on."""
+    assert proc.stdout is not None
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        line = proc.stdout.readline()
+        if not line:
+            break
+        if line.startswith("listening on port"):
+            return proc
+    raise AssertionError("the headless host did not start listening")
+
+
+def host_screen(tmp: Path, port: int, *extra: str) -> Screen:
+    return Screen(["host", "--port", str(port), "--bind", "127.0.0.1", "--no-beacon",
+                   "--lang", "en", "--name", "amel", *extra], tmp / "h")
+
+
+def join_screen(tmp: Path, port: int, *extra: str) -> Screen:
+    return Screen(["join", f"127.0.0.1:{port}", "--lang", "en", "--name", "sami", *extra],
+                  tmp / "g")
+
+
+def act(s: Screen) -> str | None:
+    """Answer what the screen asks, if anything: dismiss a scoring table, keep a drawn
+    card, take the first capture offered, play the first card the rules allow."""
+    s.pump()
+    text = s.text
+    if any(o in text for o in OVER):
+        return "over"
+    if "Enter: continue" in text:
+        s.press("\r")
+        return "scoring"
+    if "keep it" in text:
+        s.press("k")
+        return "cut"
+    if "several ways" in text:
+        s.press("1")
+        return "choice"
+    if "Your turn" in text:
+        for key in "123":
+            s.press(key)
+            if "several ways" in s.text:
+                s.press("1")
+            if "Your turn" not in s.text or "refused" not in s.text:
+                return "play"
+        return "play"
+    return None
+
+
+def play_until(screens: list[Screen], done, timeout: float, what: str) -> None:
+    """Drive every screen (each answers its own decisions) until ``done()``."""
+    deadline = time.monotonic() + timeout
+    while not done():
+        assert time.monotonic() < deadline, f"timed out: {what}\n" + "\n\n".join(
+            s.text for s in screens)
+        for s in screens:
+            act(s)
+
+
+def moves_made(s: Screen) -> int:
+    """Plays shown in the events panel (``name: card → table`` or ``... takes ...``)."""
+    return len(re.findall(r"(→ table|takes)", s.panel()))
+
+
+def hand_cards(s: Screen) -> list[str]:
+    """The card labels of the local hand, from its boxes (│7♦│) below "Your hand"."""
+    lines = s.text.splitlines()
+    idx = next((i for i, line in enumerate(lines) if "Your hand" in line), None)
+    if idx is None:
+        return []
+    return re.findall(r"│(A|[2-7]|Q|J|K)([♠♥♦♣])│", "\n".join(lines[idx:idx + 5]))
+
+
+def replay(log: Path) -> tuple[int, str]:
+    proc = subprocess.run([sys.executable, "-m", MODULE, "replay", str(log)],
+                          cwd=str(ROOT), env=env_for(log.parent), capture_output=True,
+                          text=True, timeout=120)
+    return proc.returncode, proc.stdout + proc.stderr
+
+
+def logs_of(data: Path) -> list[Path]:
+    return sorted((data / "logs").glob("*.chklog"), key=lambda p: p.stat().st_mtime)
+
+
+# ---------------------------------------------------------------------------- tests
+
+
+def test_a_killed_joiner_comes_back_with_its_hand_and_table_and_finishes(tmp_path):
+    port = free_port()
+    host = listening(headless(["host", "--headless", "--port", str(port), "--bind", "127.0.0.1",
+                     "--no-beacon", "--target", "1", "--quiet"], tmp_path / "h"))
+    guest = join_screen(tmp_path, port, "--connect-timeout", "30")
+    try:
+        play_until([guest], lambda: moves_made(guest) >= 3, 60, "three moves")
+        guest.wait_for(lambda t: "Your hand" in t, 10, "the table")
+        guest.child.kill(signal.SIGKILL)
+        guest.child.wait()
+        again = join_screen(tmp_path, port, "--connect-timeout", "30")
+        guest = again
+        # The whole screen at once: hand, table, the current hand's events, whose turn.
+        text = again.wait_for(lambda t: "Your hand" in t and "back in the game" in t, 20,
+                              "the restored table")
+        assert "Table" in text and "hand 1" in text.lower()
+        assert "The table is full" not in text
+        again.wait_for(lambda t: hand_cards(again) or "Your turn" in t, 20, "our cards")
+        play_until([again], lambda: any(o in again.text for o in OVER), 120,
+                   "the end of the match")
+        assert "Match over" in again.text, again.text
+        again.press("q")
+        assert again.finish() == 0
+        assert host.wait(30) == 0
+    finally:
+        guest.kill()
+        host.kill()
+
+
+def test_a_killed_host_comes_back_with_its_table_and_finishes(tmp_path):
+    port = free_port()
+    host = host_screen(tmp_path, port, "--target", "1")
+    bot = None
+    try:
+        host.wait_for(lambda t: f"127.0.0.1:{port}" in t, 20, "the open table")
+        bot = headless(["bot", f"127.0.0.1:{port}", "--quiet"], tmp_path / "b")
+        play_until([host], lambda: moves_made(host) >= 3, 60, "three moves")
+        host.child.kill(signal.SIGKILL)
+        host.child.wait()
+        host = host_screen(tmp_path, port, "--target", "1")
+        text = host.wait_for(lambda t: "Your hand" in t and "back in the game" in t, 20,
+                             "the restored table")
+        assert "Table" in text
+        play_until([host], lambda: any(o in host.text for o in OVER), 120,
+                   "the end of the match")
+        assert "Match over" in host.text, host.text
+        host.press("q")
+        assert host.finish() == 0
+        assert bot.wait(30) == 0
+    finally:
+        host.kill()
+        if bot is not None:
+            bot.kill()
+
+
+def test_stepping_away_is_shown_to_the_others_and_the_same_command_comes_back(tmp_path):
+    port = free_port()
+    host = host_screen(tmp_path, port, "--target", "1", "--reconnect-timeout", "300")
+    guest = None
+    try:
+        host.wait_for(lambda t: f"127.0.0.1:{port}" in t, 20, "the open table")
+        guest = join_screen(tmp_path, port)
+        play_until([host, guest], lambda: moves_made(guest) >= 2, 60, "two moves")
+        guest.press("q")
+        guest.wait_for(lambda t: "step away" in t and "resign" in t, 5, "the leave choice")
+        guest.child.send("s")
+        assert guest.finish() == 130
+        out = guest.raw.decode("utf-8", "replace")
+        assert "You stepped away" in out and f"chkobba join 127.0.0.1:{port}" in out
+        # The others see it as a step away with the time left, and the game waits.
+        text = host.wait_for(lambda t: "sami stepped away" in t, 10, "the away notice")
+        assert re.search(r"sami stepped away: [0-9]+:[0-5][0-9] left to come back",
+                         text.replace("\n", " ")) or re.search(r"[45]:[0-5][0-9]", text), text
+        guest = join_screen(tmp_path, port)
+        guest.wait_for(lambda t: "Your hand" in t, 20, "the table again")
+        host.wait_for(lambda t: "sami is back" in host.panel(), 20, "the return")
+        before = moves_made(host)
+        play_until([host, guest], lambda: moves_made(host) >= before + 2, 60, "play on")
+        assert "Game stopped" not in host.text
+    finally:
+        host.kill()
+        if guest is not None:
+            guest.kill()
+
+
+def test_resigning_is_a_loss_that_replay_confirms(tmp_path):
+    port = free_port()
+    host = listening(headless(["host", "--headless", "--port", str(port), "--bind", "127.0.0.1",
+                     "--no-beacon", "--quiet"], tmp_path / "h"))
+    guest = join_screen(tmp_path, port, "--connect-timeout", "30")
+    try:
+        play_until([guest], lambda: moves_made(guest) >= 2, 60, "two moves")
+        guest.press("\x03")
+        guest.wait_for(lambda t: "resign" in t, 5, "the leave choice")
+        guest.child.send("r")
+        text = guest.wait_for(lambda t: "You resigned" in t, 15, "the result")
+        assert re.search(r"You resigned: host wins the match", text.replace("\n", " ")), text
+        guest.press("q")
+        assert guest.finish() == 0
+        out = guest.raw.decode("utf-8", "replace")
+        assert "seat 1 resigned" in out
+        assert host.wait(30) == 0
+        log = [p for p in logs_of(tmp_path / "g") if "sami" in p.name][-1]
+        status, report = replay(log)
+        assert status == 0, report
+        assert "VALID" in report and "resigned" in report and "winner: seat 0" in report
+    finally:
+        guest.kill()
+        host.kill()
+
+
+def test_a_second_join_for_the_same_game_stops_at_once_while_the_first_plays_on(tmp_path):
+    port = free_port()
+    host = listening(headless(["host", "--headless", "--port", str(port), "--bind", "127.0.0.1",
+                     "--no-beacon", "--quiet"], tmp_path / "h"))
+    first = join_screen(tmp_path, port, "--connect-timeout", "30")
+    try:
+        play_until([first], lambda: moves_made(first) >= 1, 60, "a move")
+        second = join_screen(tmp_path, port)
+        try:
+            assert second.finish(10) == 2
+        finally:
+            second.kill()
+        out = second.raw.decode("utf-8", "replace").strip()
+        assert out.splitlines()[-1].strip() == \
+            f"error: this game is open in another terminal, pid {first.child.pid}", out
+        before = moves_made(first)
+        play_until([first], lambda: moves_made(first) >= before + 2, 60, "play on")
+        assert "dropped" not in first.panel() and "lost the connection" not in first.panel()
+    finally:
+        first.kill()
+        host.kill()
+
+
+def test_a_short_turn_timeout_shows_a_countdown(tmp_path):
+    port = free_port()
+    host = host_screen(tmp_path, port, "--turn-timeout", "40")
+    bot = None
+    try:
+        host.wait_for(lambda t: f"127.0.0.1:{port}" in t, 20, "the open table")
+        bot = headless(["bot", f"127.0.0.1:{port}", "--quiet"], tmp_path / "b")
+        host.wait_for(lambda t: "Your turn" in t or "keep it" in t, 60, "our turn")
+        if "keep it" in host.text:
+            host.press("k")
+            host.wait_for(lambda t: "Your turn" in t, 30, "our turn")
+        clock = re.compile(r"0:([0-4][0-9]) left")
+        first = int(host.wait_for(lambda t: clock.search(t), 10, "the clock")
+                    and clock.search(host.text).group(1))
+        host.wait_for(lambda t: (m := clock.search(t)) and int(m.group(1)) < first, 5,
+                      "the clock counting down")
+    finally:
+        host.kill()
+        if bot is not None:
+            bot.kill()
+
+
+def test_a_rematch_plays_a_second_match_with_a_second_log(tmp_path):
+    port = free_port()
+    host = host_screen(tmp_path, port, "--target", "1")
+    guest = None
+    try:
+        host.wait_for(lambda t: f"127.0.0.1:{port}" in t, 20, "the open table")
+        guest = join_screen(tmp_path, port)
+        ended = lambda: all(any(o in s.text for o in OVER) for s in (host, guest))  # noqa: E731
+        play_until([host, guest], ended, 150, "the first match's end")
+        assert "r: play again" in host.text and "r: play again" in guest.text
+        host.press("r")
+        guest.press("r")
+        host.wait_for(lambda t: "Rematch" in t or "Your hand" in t, 20, "the new table")
+        play_until([host, guest], lambda: "hand 1" in host.text.lower()
+                   and "Your hand" in host.text, 60, "the second match")
+        play_until([host, guest], ended, 150, "the second match's end")
+        host.press("q")
+        guest.press("q")
+        assert host.finish() in (0, 3) and guest.finish() in (0, 3)
+        for data in (tmp_path / "h", tmp_path / "g"):
+            logs = logs_of(data)
+            assert len(logs) == 2, logs
+            for log in logs:
+                status, report = replay(log)
+                assert status == 0 and "VALID" in report, report
+    finally:
+        host.kill()
+        if guest is not None:
+            guest.kill()
