@@ -183,16 +183,16 @@ class TuiApp(Leaving):
 
     def confirm_ready(self) -> None:
         """Enter in the lobby (asyncio side): tell trio."""
-        self._in_trio(self._ready_event.set if self._ready_event is not None else None)
+        self._soon_in_trio(self._ready_event.set if self._ready_event is not None else None)
 
     def dismiss_score(self) -> None:
         """A key on the scoring dialog: the next hand may appear."""
         if self.score_queue:
             self.score_queue.pop(0)
         if self.pacer.scoring:
-            self._in_trio(self.pacer.dismiss)
+            self._soon_in_trio(self.pacer.dismiss)
 
-    def _in_trio(self, fn: Callable[[], object] | None) -> None:
+    def _soon_in_trio(self, fn: Callable[[], object] | None) -> None:
         token = self.token
         if fn is not None and token is not None:
             with contextlib.suppress(trio.RunFinishedError):
