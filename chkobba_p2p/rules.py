@@ -52,6 +52,7 @@ from .errors import (
     RankMatchRequired,
     WrongPhase,
 )
+from .text import safe_text
 
 __all__ = [
     "Opening",
@@ -219,7 +220,9 @@ class Ruleset:
             parts.append("prise obligatoire" if fr else "forced capture")
         if self.figures is FigureConvention.FRENCH:
             parts.append("Valet=8 Dame=9" if fr else "Jack=8 Queen=9")
-        return f"{self.display_name(lang)}{' :' if fr else ':'} " + ", ".join(parts)
+        # The name may come from another peer's genesis: shown safely (it is free text).
+        return f"{safe_text(self.display_name(lang), 64)}{' :' if fr else ':'} " \
+            + ", ".join(parts)
 
     def display_name(self, lang: str = "en") -> str:
         """The ruleset's name for people: in English its own name (``tunisian``,

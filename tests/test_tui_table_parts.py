@@ -42,7 +42,8 @@ def test_help_has_the_keys_and_the_glossary_in_both_languages():
 def _lobby_state(ready=(True, False, False)) -> TableState:
     st = TableState(my_fingerprint=fingerprint(A))
     return st.apply(Lobby((("amel", fingerprint(A)), ("sami", fingerprint(B)),
-                           ("hana", fingerprint(C))), ready, 3, (A, B, C)))
+                           ("hana", fingerprint(C))), ready=ready, seating=3,
+                          keys=(A, B, C)))
 
 
 def test_lobby_seats_show_fingerprints_ready_marks_and_a_changed_key(tmp_path):

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from chkobba_p2p import session as S
 from chkobba_p2p.peer import Outcome
+from chkobba_p2p.text import safe_text
 from chkobba_p2p.wire import ErrorCode
 
 from ..i18n import Translator
@@ -92,12 +93,13 @@ def over_lines(view: TableView, outcome: Outcome | None, log_path: Path | None,
             if a.blamed_seat == a.by_seat and a.code is ErrorCode.PEER_LEFT:
                 text = view.said("ev_left", a.by_seat)
             else:
-                text = t("ev_aborted", by=view.who(a.by_seat), why=a.detail or a.code.sentence)
+                text = t("ev_aborted", by=view.who(a.by_seat),
+                         why=safe_text(a.detail or a.code.sentence, 1000))
             lines += wrap_line([("", " " + text)], max(20, width - 8), "   ")
         elif o is not None and o.error:
-            lines.append([("", " " + o.error)])
+            lines.append([("", " " + safe_text(o.error, 1000))])
     path = (o.log_path if o is not None else None) or log_path
-    if path:
+    if path and Path(path).exists():  # no log without a table: nothing to replay
         width = max(20, width - 6)
         lines.append([])
         lines.append([("", " " + t("over_log_title"))])
