@@ -56,6 +56,8 @@ class HostConfig:
     announce_addresses: tuple[str, ...] | None = None
     #: Every shuffle step carries a zero-knowledge proof (a table capability).
     shuffle_proofs: bool = True
+    #: How many spectators may watch at once (``chkobba watch``); 0: none (the default).
+    spectators: int = 0
     timeouts: Timeouts = field(default_factory=Timeouts)
     #: Where to keep the resume state (with a persistent identity and a fixed port, a
     #: crashed host restarts its game); None: no crash resume.

@@ -27,6 +27,7 @@ __all__ = [
     "Restored",
     "ChoiceRefused",
     "Lobby",
+    "Spectators",
     "Listening",
     "Chat",
     "MAX_CHAT",
@@ -200,6 +201,15 @@ class Lobby:
     def full(self) -> bool:
         """Every seat is taken: the game starts once every person is ready."""
         return bool(self.seats) and all(s is not None for s in self.seats)
+
+
+@dataclass(frozen=True)
+class Spectators:
+    """Who is watching the table now (display names, as each spectator chose it; the
+    host's word, unsigned), and how many spectators the host admits at most."""
+
+    names: tuple[str, ...]
+    limit: int = 0
 
 
 class OutcomeError(enum.StrEnum):

@@ -93,11 +93,14 @@ class TranscriptWriter:
         if fresh:
             self._f.write(MAGIC)
 
-    def write_header(self, *, game: bytes, seat: int, key: bytes, name: str,
+    def write_header(self, *, game: bytes, seat: int | None, key: bytes | None, name: str,
                      host: str) -> None:
-        header = {"t": "log", "v": 1, "software": f"chkobba-p2p {__version__}",
-                  "game": game, "seat": seat, "key": key, "name": name, "host": host,
-                  "created": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds")}
+        """``seat`` and ``key`` None: a spectator's copy of the log (it holds no seat)."""
+        header: dict = {"t": "log", "v": 1, "software": f"chkobba-p2p {__version__}",
+                        "game": game, "seat": seat, "key": key, "name": name, "host": host,
+                        "created": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds")}
+        if seat is None:
+            header["spectator"] = True
         self.append(wire.encode(header))
 
     def append(self, body: bytes) -> None:

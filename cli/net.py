@@ -41,6 +41,7 @@ from chkobba_p2p.peer import (
     split_join_code,
 )
 from chkobba_p2p.portmap import global_ipv6, lan_address
+from chkobba_p2p.spectate import MAX_SPECTATORS
 from chkobba_p2p.text import safe_text
 from chkobba_p2p.transcript import data_dir, default_log_path, load_identity
 from chkobba_p2p.wire import Identity, fingerprint
@@ -289,6 +290,7 @@ def cmd_host(args: argparse.Namespace) -> int:
                         port_mapping=port_mapping_options(args),
                         announce_interfaces=announce_interfaces(args),
                         shuffle_proofs=not getattr(args, "no_shuffle_proofs", False),
+                        spectators=args.spectators,
                         timeouts=_timeouts(args),
                         # A crashed host resumes only where its peers can find it again.
                         state_path=state if args.port else None)
@@ -448,6 +450,16 @@ def _common(p: argparse.ArgumentParser) -> None:
                    help="headless: print only the log and the result")
 
 
+def _spectator_count(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not 0 <= n <= MAX_SPECTATORS:
+        raise argparse.ArgumentTypeError(f"from 0 to {MAX_SPECTATORS}, not {n}")
+    return n
+
+
 def add_host_options(p: argparse.ArgumentParser) -> None:
     """Every option of ``chkobba host`` (the terminal client's and the headless host's
     alike, so that they cannot drift apart): the table, the rules, local bots, the
@@ -478,6 +490,10 @@ def add_host_options(p: argparse.ArgumentParser) -> None:
                         "rootDesc.xml) when discovery does not find it")
     p.add_argument("--natpmp-gateway", metavar="HOST[:PORT]", default=None,
                    help="the NAT-PMP gateway (default: this machine's default gateway)")
+    p.add_argument("--spectators", type=_spectator_count, default=0, metavar="N",
+                   help=f"let up to N people watch with 'chkobba watch' (0..{MAX_SPECTATORS}; "
+                        "default 0: no spectators). Shown in the lobby and the LAN "
+                        "announcement; the players see who is watching")
     p.add_argument("--no-shuffle-proofs", action="store_true",
                    help="shuffles without zero-knowledge proofs (faster; a stacked deck "
                         "is then caught only at the end-of-hand audit)")

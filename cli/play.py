@@ -307,6 +307,7 @@ def cmd_host(args: argparse.Namespace) -> int:
                           port_mapping=port_mapping_options(args),
                           announce_interfaces=announce_interfaces(args),
                           shuffle_proofs=not args.no_shuffle_proofs,
+                          spectators=args.spectators,
                           timeouts=Timeouts(reconnect=args.reconnect_timeout,
                                             turn=args.turn_timeout),
                           # With port 0 the port changes at each run: nobody could find

@@ -17,6 +17,7 @@ from chkobba_p2p.peer import (
     PortMapUnavailable,
     Restored,
     Resumed,
+    Spectators,
     Waiting,
 )
 from chkobba_p2p.text import safe_text
@@ -146,6 +147,8 @@ class EventLog:
                 log(("class:ok", t("ev_back_me")))  # once, not per message
             if ev.seat != 0 and self._gone.pop(0, None) is not None:
                 log(("class:ok", view.said("ev_back", 0)))
+        elif isinstance(ev, Spectators):
+            log(("", t("ev_watching", names=", ".join(ev.names) or t("nobody_watching"))))
         elif isinstance(ev, Chat):
             name = t("you") if own_chat else view.who(ev.seat)
             log(("class:chat", t("ev_chat", name=name, text=safe_text(ev.text))))
