@@ -79,6 +79,8 @@ __all__ = [
     "CAP_SHUFFLE_PROOFS",
     "CAP_EARLY_DEAL",
     "CAP_READY_CHECK",
+    "LINK_CAPABILITIES",
+    "TABLE_CAPABILITIES",
     "SeatInfo",
     "TableInfo",
     "HostHandshake",
