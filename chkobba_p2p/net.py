@@ -20,14 +20,12 @@ from pathlib import Path
 import trio
 
 from . import wire
-from .address import listen_error, parse_port
+from .address import Address, listen_error, parse_port
 from .config import (
     HostConfig,
     JoinConfig,
     Timeouts,
-    parse_address,
     parse_fingerprint,
-    split_join_code,
 )
 from .discovery import Announced, Announcer, TableFacts, host_addresses
 from .errors import IllegalMove, LocalError
@@ -1129,7 +1127,8 @@ class ClientPeer(_Peer):
         super().__init__(controller, config.timeouts, config.identity or Identity.generate(),
                          config.log_path)
         self.config = config
-        address, pinned = split_join_code(config.address)
+        address = Address.parse(config.address)
+        pinned = address.fingerprint
         if config.host_fingerprint is not None:
             wanted = parse_fingerprint(config.host_fingerprint)
             if pinned is not None and pinned != wanted:
@@ -1138,7 +1137,7 @@ class ClientPeer(_Peer):
             pinned = wanted
         #: The fingerprint the host's key must have (a join code's), or None.
         self.pinned = pinned
-        self.host, self.port = parse_address(address)
+        self.host, self.port = address.host, address.port
         self._host_caps: tuple[str, ...] = ()
         self.link: Link | None = None
         self._last_link: Link | None = None  # kept after a drop, for a leave on Ctrl-C

@@ -215,6 +215,13 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "lobby_ipv6": ("over IPv6: {addr}", "en IPv6 : {addr}"),
     "lobby_internet": ("friends on the internet: {addr} (port opened by {via})",
                        "amis sur internet : {addr} (port ouvert par {via})"),
+    "lobby_double_nat": ("the router opened port {port} ({via}), but its own address {ip} "
+                         "is not public: another router or the provider's NAT is in front, "
+                         "and friends on the internet cannot reach you this way",
+                         "le routeur a ouvert le port {port} ({via}), mais sa propre adresse "
+                         "{ip} n'est pas publique : un autre routeur ou le NAT du "
+                         "fournisseur est devant, et des amis sur internet ne peuvent pas "
+                         "vous joindre ainsi"),
     "lobby_no_router": ("no router opened the port: for friends on the internet, forward "
                         "TCP port {port} to {lan} in your router's settings",
                         "aucun routeur n'a ouvert le port : pour des amis sur internet, "

@@ -174,8 +174,7 @@ def host_address(bind: str | None) -> str:
 
 def join_code(host: str, port: int, fp: str) -> str:
     """``HOST:PORT#FINGERPRINT`` (PROTOCOL.md section 15): what a friend types."""
-    host = f"[{host}]" if ":" in host and not host.startswith("[") else host
-    return f"{host}:{port}#{fp}" if fp else f"{host}:{port}"
+    return str(Address(host.strip("[]"), port, fp or None))
 
 
 def address_lines(bind: str | None, port: int, fp: str) -> list[str]:
@@ -191,6 +190,11 @@ def reach_line(event: PortMapped | PortMapUnavailable, fp: str = "") -> str:
     """The line a host shows when its router answered (or did not)."""
     if isinstance(event, PortMapUnavailable):
         return event.hint
+    if not event.public:
+        return (f"the router opened port {event.external_port} ({event.method}), but its "
+                f"own address {event.external_ip} is not public: another router or the "
+                "provider's NAT is in front, and friends on the internet cannot reach you "
+                "this way (ask the provider for a public address, or play over IPv6)")
     if event.external_ip is None:
         return (f"friends on the internet: port {event.external_port} of your public "
                 f"address, #{fp} (port opened by {event.method})")

@@ -17,6 +17,7 @@ import dataclasses
 import errno
 import getpass
 import os
+import re
 import shlex
 import subprocess
 import sys
@@ -369,7 +370,10 @@ def cmd_join(args: argparse.Namespace) -> int:
     name = _name(args, "guest")
     key_path = Path(args.identity) if args.identity else data_dir() / "identity.key"
     identity = load_identity(key_path)
-    state = data_dir() / "resume" / f"{identity.fingerprint}.state"
+    # One saved game per table: a join elsewhere must not replace the secrets of a game
+    # this identity stepped away from (nor be stopped as "open in another terminal").
+    table = re.sub(r"[^A-Za-z0-9.-]", "_", address)
+    state = data_dir() / "resume" / f"{identity.fingerprint}-{table}.state"
     if (lock := _lock_seat(state)) is None:
         return EXIT_NO_GAME
     log_path = Path(args.log) if args.log else default_log_path(name)
