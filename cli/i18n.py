@@ -150,8 +150,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "ev_aborted": ("game stopped by {by}: {why}", "partie arrêtée par {by} : {why}"),
     "ev_blame": ("blaming {name}", "faute de {name}"),
     "ev_claim": ("{by} says {name} is at fault;", "{by} dit que {name} est en faute ;"),
+    "ev_claim_me": ("you say {name} is at fault;", "vous dites que {name} est en faute ;"),
+    "ev_claim_on_me": ("{by} says you are at fault;", "{by} dit que vous êtes en faute ;"),
     "ev_owed": ("the log shows {name} owed the next move.",
                 "le journal montre que {name} devait le prochain coup."),
+    "ev_owed_me": ("the log shows you owed the next move.",
+                   "le journal montre que vous deviez le prochain coup."),
     "ev_unshown": ("nothing in the log shows it.", "rien dans le journal ne le montre."),
     "ev_bots": ("starting {n} bot peer(s) on loopback", "lancement de {n} bot(s) en local"),
     # scoring

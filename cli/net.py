@@ -43,7 +43,12 @@ from chkobba_p2p.peer import (
 from chkobba_p2p.portmap import global_ipv6, lan_address
 from chkobba_p2p.spectate import MAX_SPECTATORS
 from chkobba_p2p.text import safe_text
-from chkobba_p2p.transcript import data_dir, default_log_path, load_identity
+from chkobba_p2p.transcript import (
+    data_dir,
+    default_log_path,
+    load_identity,
+    saved_game_path,
+)
 from chkobba_p2p.wire import Identity, fingerprint
 
 from .rules_options import add_rules_arguments, ruleset_from_args
@@ -219,13 +224,15 @@ def port_mapping_options(args: argparse.Namespace) -> PortMapOptions | None:
     return PortMapOptions(igd_url=args.igd_url, natpmp_gateway=args.natpmp_gateway)
 
 
-def _identity(path: str | None, default_name: str | None) -> tuple[Identity, Path | None]:
-    """The identity and its resume-state path (None for an ephemeral identity)."""
+def _identity(path: str | None, default_name: str | None, table: str
+              ) -> tuple[Identity, Path | None]:
+    """The identity and its saved-game path for ``table`` (None for an ephemeral
+    identity)."""
     if path is None and default_name is None:
         return Identity.generate(), None
     key_path = Path(path) if path else data_dir() / default_name  # type: ignore[operator]
     identity = load_identity(key_path)
-    return identity, data_dir() / "resume" / f"{identity.fingerprint}.state"
+    return identity, saved_game_path(identity.fingerprint, table)
 
 
 def _timeouts(args: argparse.Namespace) -> Timeouts:
@@ -283,7 +290,8 @@ def cmd_host(args: argparse.Namespace) -> int:
     if (why := host_args_error(args)) is not None:
         print(f"chkobba host: error: {why}", file=sys.stderr)
         return 2
-    identity, state = _identity(args.identity, None if args.headless else "host-identity.key")
+    identity, state = _identity(args.identity, None if args.headless else "host-identity.key",
+                                f"host-{args.port}")
     log_path = Path(args.log) if args.log else default_log_path("host")
     controller: BotSeat | TextSeat = (BotSeat(args.level, args.quiet, move_ms=args.move_ms)
                                       if args.headless else TextSeat())
@@ -404,11 +412,11 @@ def cmd_bot(args: argparse.Namespace) -> int:
 def _run_client(args: argparse.Namespace, address: str, controller: SeatController,
                 default_identity: str | None) -> int:
     try:
-        split_join_code(address)
+        table, _pinned = split_join_code(address)
     except ValueError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    identity, state = _identity(args.identity, default_identity)
+    identity, state = _identity(args.identity, default_identity, table)
     log_path = Path(args.log) if args.log else default_log_path(args.name)
     config = JoinConfig(address, name=args.name, identity=identity, state_path=state,
                         log_path=log_path, timeouts=_timeouts(args),

@@ -17,7 +17,6 @@ import dataclasses
 import errno
 import getpass
 import os
-import re
 import shlex
 import subprocess
 import sys
@@ -44,7 +43,12 @@ from chkobba_p2p.peer import (
 )
 from chkobba_p2p.portmap import global_ipv6, lan_address
 from chkobba_p2p.text import safe_text
-from chkobba_p2p.transcript import data_dir, default_log_path, load_identity
+from chkobba_p2p.transcript import (
+    data_dir,
+    default_log_path,
+    load_identity,
+    saved_game_path,
+)
 from chkobba_p2p.wire import MAX_NAME, Identity
 
 from .i18n import Translator, detect_lang
@@ -298,7 +302,7 @@ def cmd_host(args: argparse.Namespace) -> int:
     identity = load_identity(key_path)
     # The saved game of this identity's table on this port: a crashed (or stepped-away)
     # host comes back with the same command; a second process for it stops at once.
-    state = data_dir() / "resume" / f"{identity.fingerprint}-{args.port}.state"
+    state = saved_game_path(identity.fingerprint, f"host-{args.port}")
     if (lock := _lock_seat(state)) is None:
         return EXIT_NO_GAME
     log_path = Path(args.log) if args.log else default_log_path("host")
@@ -372,8 +376,7 @@ def cmd_join(args: argparse.Namespace) -> int:
     identity = load_identity(key_path)
     # One saved game per table: a join elsewhere must not replace the secrets of a game
     # this identity stepped away from (nor be stopped as "open in another terminal").
-    table = re.sub(r"[^A-Za-z0-9.-]", "_", address)
-    state = data_dir() / "resume" / f"{identity.fingerprint}-{table}.state"
+    state = saved_game_path(identity.fingerprint, address)
     if (lock := _lock_seat(state)) is None:
         return EXIT_NO_GAME
     log_path = Path(args.log) if args.log else default_log_path(name)

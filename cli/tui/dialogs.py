@@ -92,12 +92,13 @@ def over_lines(view: TableView, outcome: Outcome | None, log_path: Path | None,
             a = o.aborted
             if a.blamed_seat == a.by_seat and a.code is ErrorCode.PEER_LEFT:
                 text = view.said("ev_left", a.by_seat)
-            else:
+            else:  # the players' words, not a protocol code; the detail came from a peer
                 text = t("ev_aborted", by=view.who(a.by_seat),
                          why=safe_text(a.detail or a.code.sentence, 1000))
-            lines += wrap_line([("", " " + text)], max(20, width - 8), "   ")
+            lines += wrap_line([("", " " + text)], max(20, width - 6), indent=" ")
         elif o is not None and o.error:
-            lines.append([("", " " + safe_text(o.error, 1000))])
+            lines += wrap_line([("", " " + safe_text(o.error, 1000))], max(20, width - 6),
+                               indent=" ")
     path = (o.log_path if o is not None else None) or log_path
     if path and Path(path).exists():  # no log without a table: nothing to replay
         width = max(20, width - 6)

@@ -128,9 +128,14 @@ class EventLog:
                 log(("class:error", t("ev_blame", name=view.who(ev.blamed_seat))))
             elif ev.blamed_seat is not None:  # the signer's word, not a proven fact
                 owed = ev.standing == S.Standing.OWED
-                log(("class:error", t("ev_claim", by=view.who(ev.by_seat),
-                                      name=view.who(ev.blamed_seat)) + " "
-                     + t("ev_owed" if owed else "ev_unshown", name=view.who(ev.blamed_seat))))
+                if ev.by_seat == st.seat:
+                    claim = t("ev_claim_me", name=view.who(ev.blamed_seat))
+                elif ev.blamed_seat == st.seat:
+                    claim = t("ev_claim_on_me", by=view.who(ev.by_seat))
+                else:
+                    claim = t("ev_claim", by=view.who(ev.by_seat), name=view.who(ev.blamed_seat))
+                shown = view.said("ev_owed", ev.blamed_seat) if owed else t("ev_unshown")
+                log(("class:error", claim + " " + shown))
         elif isinstance(ev, Waiting):
             # The countdown comes every second: the table shows it live
             # (.presence); the panel notes each drop once.
