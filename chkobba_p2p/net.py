@@ -20,14 +20,12 @@ from pathlib import Path
 import trio
 
 from . import wire
-from .address import listen_error, parse_port
+from .address import Address, listen_error, parse_port
 from .config import (
     HostConfig,
     JoinConfig,
     Timeouts,
-    parse_address,
     parse_fingerprint,
-    split_join_code,
 )
 from .discovery import Announced, Announcer, TableFacts, host_addresses
 from .errors import IllegalMove, LocalError
@@ -58,7 +56,9 @@ from .liveness import ClockReading, Clocks, Limits, SeatClock
 from .portmap import PortMapper
 from .rules import Move
 from .session import (
+    CAP_READY_CHECK,
     CAP_SHUFFLE_PROOFS,
+    SPOKEN,
     ClientHandshake,
     GameFault,
     HostHandshake,
@@ -110,9 +110,17 @@ def lobby_event(msg: dict, host_caps: tuple[str, ...]) -> Lobby | None:
         return None
     names = distinct_names([safe_text(x[0], wire.MAX_NAME) if x else None for x in seats],
                            wire.MAX_NAME)
+    # The ready check (PROTOCOL.md 5.3): who confirmed this seating, and its number.
+    ready = msg.get("ready")
+    flags = tuple(x is True for x in ready) if isinstance(ready, list) \
+        and len(ready) == len(seats) else ()
+    seating = msg.get("seating")
+    seating = seating if isinstance(seating, int) and not isinstance(seating, bool) else 0
+    keys = tuple(x.get("key") if isinstance(x, dict) else None for x in msg["seats"])
     return Lobby(tuple((name, x[1]) if x and name else None
                        for x, name in zip(seats, names, strict=True)),
-                 CAP_SHUFFLE_PROOFS in host_caps)
+                 shuffle_proofs=CAP_SHUFFLE_PROOFS in host_caps, ready=flags,
+                 seating=seating, keys=keys)
 
 
 class Traffic:
@@ -335,6 +343,36 @@ class _Peer:
 
     def send_chat(self, text: str) -> bool:
         """Send a chat line (see :meth:`SeatController.send_chat`)."""
+        raise NotImplementedError
+
+    _ask_scope: trio.CancelScope | None = None
+    _asked: int | None = None
+
+    def ask_ready(self, lobby: Lobby) -> None:
+        """The table is full with ``lobby.seating``: ask the controller (once per seating)
+        whether its person is ready, then :meth:`confirmed`.  A changed seating cancels
+        the question and asks again."""
+        if self._asked == lobby.seating or self.nursery is None:
+            return
+        self.cancel_ask()
+        self._asked = lobby.seating
+        scope = self._ask_scope = trio.CancelScope()
+
+        async def ask() -> None:
+            with scope:
+                await self.controller.ready_to_start(lobby)
+                self.confirmed(lobby.seating)
+
+        self.nursery.start_soon(ask)
+
+    def cancel_ask(self) -> None:
+        if self._ask_scope is not None:
+            self._ask_scope.cancel()
+        self._ask_scope = None
+        self._asked = None
+
+    def confirmed(self, seating: int) -> None:
+        """This seat's person confirmed ``seating`` (the ready check)."""
         raise NotImplementedError
 
     def emit(self, event: object) -> None:
@@ -838,6 +876,9 @@ class HostPeer(_Peer):
                 del self.links[seat]
                 self._dropped(seat)
 
+    def confirmed(self, seating: int) -> None:
+        if self.lobby.mark_ready(0, seating):
+            self._lobby_changed()
     async def _spectate(self, link: Link, nursery: trio.Nursery, name: str) -> None:
         """A spectator: the transcript so far, then everything the seats get, until it
         leaves; it may only ping.  Whatever it does, the game goes on and nobody is
@@ -902,11 +943,22 @@ class HostPeer(_Peer):
 
     def _lobby_changed(self) -> None:
         self._lobby_moved.set()
+        lobby = self.lobby
         self.broadcast_msg(self._lobby_message())
-        self.emit(Lobby(tuple((s.name, s.fingerprint) if s else None
-                              for s in self.lobby.seats),
-                        CAP_SHUFFLE_PROOFS in self.lobby.caps))
-        if self.lobby.full and self.session is None:
+        event = Lobby(tuple((s.name, s.fingerprint) if s else None for s in lobby.seats),
+                      shuffle_proofs=CAP_SHUFFLE_PROOFS in lobby.caps,
+                      ready=tuple(lobby.ready_flags()), seating=lobby.seating,
+                      keys=tuple(s.key if s else None for s in lobby.seats))
+        self.emit(event)
+        if self.session is not None:
+            return
+        if not lobby.full:
+            self.cancel_ask()
+        elif not lobby.all_ready:
+            if 0 not in lobby.ready:
+                self.ask_ready(event)
+        else:
+            self.cancel_ask()
             table = self.lobby.table()
             self.session, genesis = Session.create(self.identity, table)
             self.log.write_header(game=table.game, seat=0, key=self.identity.public,
@@ -989,6 +1041,10 @@ class HostPeer(_Peer):
                     return
             elif t == "chat":
                 self._on_chat(seat, msg, bucket)
+            elif t == "start":
+                # The ready check (before the game; afterwards it changes nothing).
+                if self.session is None and self.lobby.mark_ready(seat, msg.get("seating")):
+                    self._lobby_changed()
             elif t == "away":
                 self.away_seats.add(seat)  # its drop, next, is a step away
             else:
@@ -1072,7 +1128,8 @@ class ClientPeer(_Peer):
         super().__init__(controller, config.timeouts, config.identity or Identity.generate(),
                          config.log_path)
         self.config = config
-        address, pinned = split_join_code(config.address)
+        address = Address.parse(config.address)
+        pinned = address.fingerprint
         if config.host_fingerprint is not None:
             wanted = parse_fingerprint(config.host_fingerprint)
             if pinned is not None and pinned != wanted:
@@ -1081,7 +1138,7 @@ class ClientPeer(_Peer):
             pinned = wanted
         #: The fingerprint the host's key must have (a join code's), or None.
         self.pinned = pinned
-        self.host, self.port = parse_address(address)
+        self.host, self.port = address.host, address.port
         self._host_caps: tuple[str, ...] = ()
         self.link: Link | None = None
         self._last_link: Link | None = None  # kept after a drop, for a leave on Ctrl-C
@@ -1090,6 +1147,7 @@ class ClientPeer(_Peer):
         self.resumed_entries = 0
         self._was_connected = False  # the last connection got past its welcome
         self._welcome_seat = -1
+        self._host_caps: tuple[str, ...] = ()
         self._host_away = False  # the host said it steps away
         self._try_resume()
 
@@ -1250,7 +1308,7 @@ class ClientPeer(_Peer):
         link = Link(stream, self.timeouts, self.traffic)
         s = self.session
         resume = (s.table.game, s.length) if s is not None else None
-        hs = ClientHandshake(self.identity, self.config.name, resume)
+        hs = ClientHandshake(self.identity, self.config.name, resume, caps=SPOKEN)
         async with trio.open_nursery() as nursery:
             nursery.start_soon(link.writer)
             try:
@@ -1360,7 +1418,7 @@ class ClientPeer(_Peer):
         elif t == "lobby":
             lobby = lobby_event(msg, self._host_caps)
             if lobby is not None and s is None:
-                self.emit(lobby)
+                self._on_lobby(lobby)
         elif t == "wait":
             wait = parse_wait(msg, players)
             if wait is not None and wait[0] != self._welcome_seat:
@@ -1386,8 +1444,24 @@ class ClientPeer(_Peer):
                 self.emit(Chat(*chat))
         # Anything else (pong, types added by later versions) is ignored.
 
+    def _on_lobby(self, event: Lobby) -> None:
+        """A lobby from the host (checked by :func:`lobby_event`): show it; once the table
+        is full, the ready check asks our person (PROTOCOL.md 5.3)."""
+        self.emit(event)
+        if event.full and CAP_READY_CHECK in self._host_caps:
+            self.ask_ready(event)
+        else:
+            self.cancel_ask()
+
+    def confirmed(self, seating: int) -> None:
+        link = self.link
+        if link is not None and self.session is None:
+            link.send_msg({"t": "start", "seating": seating})
+
     def _on_entry(self, body: bytes, msg: dict) -> None:
         s = self.session
+        if s is None:
+            self.cancel_ask()  # the game starts: the seating is final
         try:
             entry = wire.open_entry(body, msg)
             if s is None:

@@ -222,8 +222,21 @@ class Ruleset:
         if self.figures is FigureConvention.FRENCH:
             parts.append("Valet=8 Dame=9" if fr else "Jack=8 Queen=9")
         # The name may come from another peer's genesis: shown safely (it is free text).
-        return f"{safe_text(self.name, 64)}: " + ", ".join(parts)
+        return f"{safe_text(self.display_name(lang), 64)}{' :' if fr else ':'} " \
+            + ", ".join(parts)
 
+    def display_name(self, lang: str = "en") -> str:
+        """The ruleset's name for people: in English its own name (``tunisian``,
+        ``tunisian+plain``); in French the preset's French name, "modifiée" when variants
+        were picked on top of it (the parts of :meth:`describe` say how)."""
+        if lang != "fr":
+            return self.name
+        base, _, rest = self.name.partition("+")
+        return _PRESET_NAMES_FR.get(base, base) + (" modifiée" if rest else "")
+
+
+#: Preset names in French (the wire keeps the ruleset's own name).
+_PRESET_NAMES_FR = {"tunisian": "tunisienne", "cardavia": "cardavia", "chkoum": "chkoum"}
 
 PRESETS: dict[str, Ruleset] = {
     "tunisian": Ruleset(),

@@ -87,6 +87,10 @@ class TableState:
     #: Display names and key fingerprints per seat (None: seat still free).
     names: tuple[str | None, ...] = ()
     fingerprints: tuple[str | None, ...] = ()
+    #: Before the game, per seat: its person confirmed the seating (the ready check).
+    ready: tuple[bool, ...] = ()
+    #: Each seat's identity key, when known (the lobby, the genesis).
+    keys: tuple[bytes | None, ...] = ()
     #: Whether the table's shuffles carry zero-knowledge proofs (None: not known yet).
     shuffle_proofs: bool | None = None
     #: 1-based number of the hand in progress; 0 before the first.
@@ -192,7 +196,8 @@ class TableState:
         return replace(
             self.with_players(table.players), seat=seat, rules=table.rules,
             names=table.display_names(), shuffle_proofs=table.shuffle_proofs,
-            fingerprints=tuple(s.fingerprint for s in table.seats))
+            fingerprints=tuple(s.fingerprint for s in table.seats),
+            keys=tuple(s.key for s in table.seats))
 
     def sync(self, hand: Hand) -> TableState:
         """Take the rules engine's view of the hand (as given at a decision): it is
@@ -262,7 +267,8 @@ class TableState:
         if self.my_fingerprint is not None and self.my_fingerprint in fps:
             seat = fps.index(self.my_fingerprint)
         proofs = ev.shuffle_proofs if ev.shuffle_proofs is not None else st.shuffle_proofs
-        return replace(st, names=names, fingerprints=fps, seat=seat, shuffle_proofs=proofs)
+        return replace(st, names=names, fingerprints=fps, seat=seat, shuffle_proofs=proofs,
+                       ready=tuple(ev.ready), keys=tuple(ev.keys))
 
     def _on_first_draw(self, ev: FirstDealerDrawn) -> TableState:
         draws = dict(ev.draws)

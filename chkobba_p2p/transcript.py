@@ -51,6 +51,17 @@ def data_dir() -> Path:
     return Path(override) if override else Path(platformdirs.user_data_dir(APP))
 
 
+def saved_game_path(fingerprint: str, table: str) -> Path:
+    """Where a seat's saved game (its resume state) for one table lives.
+
+    One file per identity *and* table (``table`` is the host's address for a joiner,
+    ``host-PORT`` for a host), so that joining a second table never overwrites the
+    secrets of a game one can still come back to.
+    """
+    slug = "".join(c if c.isalnum() or c in "-." else "_" for c in table)
+    return data_dir() / "resume" / f"{fingerprint}-{slug}.state"
+
+
 def default_log_path(label: str = "game") -> Path:
     """A fresh log path under ``<data dir>/logs``: UTC time, a label, a random suffix."""
     stamp = _dt.datetime.now(_dt.UTC).strftime("%Y%m%dT%H%M%SZ")

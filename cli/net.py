@@ -43,7 +43,12 @@ from chkobba_p2p.peer import (
 from chkobba_p2p.portmap import global_ipv6, lan_address
 from chkobba_p2p.spectate import MAX_SPECTATORS
 from chkobba_p2p.text import safe_text
-from chkobba_p2p.transcript import data_dir, default_log_path, load_identity
+from chkobba_p2p.transcript import (
+    data_dir,
+    default_log_path,
+    load_identity,
+    saved_game_path,
+)
 from chkobba_p2p.wire import Identity, fingerprint
 
 from .rules_options import add_rules_arguments, ruleset_from_args
@@ -174,8 +179,7 @@ def host_address(bind: str | None) -> str:
 
 def join_code(host: str, port: int, fp: str) -> str:
     """``HOST:PORT#FINGERPRINT`` (PROTOCOL.md section 15): what a friend types."""
-    host = f"[{host}]" if ":" in host and not host.startswith("[") else host
-    return f"{host}:{port}#{fp}" if fp else f"{host}:{port}"
+    return str(Address(host.strip("[]"), port, fp or None))
 
 
 def address_lines(bind: str | None, port: int, fp: str) -> list[str]:
@@ -191,6 +195,11 @@ def reach_line(event: PortMapped | PortMapUnavailable, fp: str = "") -> str:
     """The line a host shows when its router answered (or did not)."""
     if isinstance(event, PortMapUnavailable):
         return event.hint
+    if not event.public:
+        return (f"the router opened port {event.external_port} ({event.method}), but its "
+                f"own address {event.external_ip} is not public: another router or the "
+                "provider's NAT is in front, and friends on the internet cannot reach you "
+                "this way (ask the provider for a public address, or play over IPv6)")
     if event.external_ip is None:
         return (f"friends on the internet: port {event.external_port} of your public "
                 f"address, #{fp} (port opened by {event.method})")
@@ -215,13 +224,15 @@ def port_mapping_options(args: argparse.Namespace) -> PortMapOptions | None:
     return PortMapOptions(igd_url=args.igd_url, natpmp_gateway=args.natpmp_gateway)
 
 
-def _identity(path: str | None, default_name: str | None) -> tuple[Identity, Path | None]:
-    """The identity and its resume-state path (None for an ephemeral identity)."""
+def _identity(path: str | None, default_name: str | None, table: str
+              ) -> tuple[Identity, Path | None]:
+    """The identity and its saved-game path for ``table`` (None for an ephemeral
+    identity)."""
     if path is None and default_name is None:
         return Identity.generate(), None
     key_path = Path(path) if path else data_dir() / default_name  # type: ignore[operator]
     identity = load_identity(key_path)
-    return identity, data_dir() / "resume" / f"{identity.fingerprint}.state"
+    return identity, saved_game_path(identity.fingerprint, table)
 
 
 def _timeouts(args: argparse.Namespace) -> Timeouts:
@@ -279,7 +290,8 @@ def cmd_host(args: argparse.Namespace) -> int:
     if (why := host_args_error(args)) is not None:
         print(f"chkobba host: error: {why}", file=sys.stderr)
         return 2
-    identity, state = _identity(args.identity, None if args.headless else "host-identity.key")
+    identity, state = _identity(args.identity, None if args.headless else "host-identity.key",
+                                f"host-{args.port}")
     log_path = Path(args.log) if args.log else default_log_path("host")
     controller: BotSeat | TextSeat = (BotSeat(args.level, args.quiet, move_ms=args.move_ms)
                                       if args.headless else TextSeat())
@@ -400,11 +412,11 @@ def cmd_bot(args: argparse.Namespace) -> int:
 def _run_client(args: argparse.Namespace, address: str, controller: SeatController,
                 default_identity: str | None) -> int:
     try:
-        split_join_code(address)
+        table, _pinned = split_join_code(address)
     except ValueError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    identity, state = _identity(args.identity, default_identity)
+    identity, state = _identity(args.identity, default_identity, table)
     log_path = Path(args.log) if args.log else default_log_path(args.name)
     config = JoinConfig(address, name=args.name, identity=identity, state_path=state,
                         log_path=log_path, timeouts=_timeouts(args),
@@ -423,7 +435,9 @@ def _run_client(args: argparse.Namespace, address: str, controller: SeatControll
 
 def add_peer_options(p: argparse.ArgumentParser) -> None:
     """Options every peer command shares (the terminal client's join uses them too)."""
-    p.add_argument("--name", default=None, help="display name (default: your login)")
+    p.add_argument("--name", default=None,
+                   help="your name at the table (default: the one remembered, asked on the "
+                        "first run)")
     p.add_argument("--identity", metavar="FILE",
                    help="identity key file (created if missing, mode 0600)")
     p.add_argument("--log", metavar="FILE", help="transcript log path (default: data dir)")
@@ -462,10 +476,12 @@ def add_host_options(p: argparse.ArgumentParser) -> None:
     """Every option of ``chkobba host`` (the terminal client's and the headless host's
     alike, so that they cannot drift apart): the table, the rules, local bots, the
     peer's identity, log and timeouts."""
-    p.add_argument("--port", type=int, default=DEFAULT_PORT)
+    p.add_argument("--port", type=int, default=DEFAULT_PORT,
+                   help=f"TCP port to listen on (default {DEFAULT_PORT}; 0: any free port)")
     p.add_argument("--bind", default="",
                    help="address to listen on (default: every address, IPv4 and IPv6)")
-    p.add_argument("--players", type=int, choices=(2, 4), default=2)
+    p.add_argument("--players", type=int, choices=(2, 4), default=2,
+                   help="2 players, or 4 in two teams (default 2)")
     add_rules_arguments(p)
     p.add_argument("--bots", type=int, default=0, help="local bot peers to start")
     p.add_argument("--level", default="greedy", choices=sorted(LEVELS), help="the bots' level")
@@ -500,8 +516,11 @@ def add_arguments(command: str, p: argparse.ArgumentParser) -> None:
     """Declare the arguments of ``bot`` (see :mod:`.main`; ``host --headless`` comes
     here through the terminal client's ``host``, which shares :func:`add_host_options`)."""
     assert command == "bot", command
+    p.description = ("A peer without a screen, played by a bot: it joins the table at "
+                     "HOST[:PORT], plays the match and prints the result.")
     p.add_argument("address", help="HOST[:PORT]")
-    p.add_argument("--level", default="greedy", choices=sorted(LEVELS))
+    p.add_argument("--level", default="greedy", choices=sorted(LEVELS),
+                   help="how the bot plays")
     p.add_argument("--move-ms", type=float, default=None, metavar="MS",
                    help="thinking time per move (expert: default 200)")
     p.add_argument("--delay", type=float, default=0.0, metavar="S",
