@@ -1139,7 +1139,6 @@ class ClientPeer(_Peer):
         #: The fingerprint the host's key must have (a join code's), or None.
         self.pinned = pinned
         self.host, self.port = address.host, address.port
-        self._host_caps: tuple[str, ...] = ()
         self.link: Link | None = None
         self._last_link: Link | None = None  # kept after a drop, for a leave on Ctrl-C
         self.host_key: bytes | None = None

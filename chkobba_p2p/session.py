@@ -446,7 +446,6 @@ class ClientHandshake:
         self.nonce = nonce if nonce is not None else secrets.token_bytes(32)
         self.resume = resume
         self.host_key: bytes | None = None
-        self.host_caps: tuple[str, ...] = ()
         self.host_name = ""
         #: The ``host`` greeting's capabilities: the table's to come.
         self.host_caps: tuple[str, ...] = ()
