@@ -54,8 +54,11 @@ from .linkmsg import (
 )
 from .liveness import ClockReading, Clocks, Limits, SeatClock
 from .portmap import PortMapper
+from .rules import Move
 from .session import (
+    CAP_READY_CHECK,
     CAP_SHUFFLE_PROOFS,
+    SPOKEN,
     ClientHandshake,
     GameFault,
     HostHandshake,
@@ -107,9 +110,17 @@ def lobby_event(msg: dict, host_caps: tuple[str, ...]) -> Lobby | None:
         return None
     names = distinct_names([safe_text(x[0], wire.MAX_NAME) if x else None for x in seats],
                            wire.MAX_NAME)
+    # The ready check (PROTOCOL.md 5.3): who confirmed this seating, and its number.
+    ready = msg.get("ready")
+    flags = tuple(x is True for x in ready) if isinstance(ready, list) \
+        and len(ready) == len(seats) else ()
+    seating = msg.get("seating")
+    seating = seating if isinstance(seating, int) and not isinstance(seating, bool) else 0
+    keys = tuple(x.get("key") if isinstance(x, dict) else None for x in msg["seats"])
     return Lobby(tuple((name, x[1]) if x and name else None
                        for x, name in zip(seats, names, strict=True)),
-                 CAP_SHUFFLE_PROOFS in host_caps)
+                 shuffle_proofs=CAP_SHUFFLE_PROOFS in host_caps, ready=flags,
+                 seating=seating, keys=keys)
 
 
 class Traffic:
@@ -140,12 +151,8 @@ async def listen(port: int, bind: str | None) -> list[trio.SocketListener]:
 
 def _code_name(code: object) -> str:
     """A wire error code's name (``table_full``), or ``connection_closed``."""
-    if not isinstance(code, int) or isinstance(code, bool):
-        return OutcomeError.CONNECTION_CLOSED
-    try:
-        return ErrorCode(code).name.lower()
-    except ValueError:
-        return OutcomeError.CONNECTION_CLOSED
+    known = ErrorCode.from_wire(code)
+    return known.name.lower() if known is not None else OutcomeError.CONNECTION_CLOSED
 
 
 class LinkClosed(Exception):
@@ -245,7 +252,8 @@ class Link:
                     self.bytes_out += len(data)
                     self.traffic.sent += len(data)
             with contextlib.suppress(Exception):
-                await self.stream.send_eof()
+                if isinstance(self.stream, trio.abc.HalfCloseableStream):
+                    await self.stream.send_eof()
         except (trio.BrokenResourceError, trio.ClosedResourceError, trio.EndOfChannel,
                 OSError):
             pass
@@ -337,6 +345,36 @@ class _Peer:
         """Send a chat line (see :meth:`SeatController.send_chat`)."""
         raise NotImplementedError
 
+    _ask_scope: trio.CancelScope | None = None
+    _asked: int | None = None
+
+    def ask_ready(self, lobby: Lobby) -> None:
+        """The table is full with ``lobby.seating``: ask the controller (once per seating)
+        whether its person is ready, then :meth:`confirmed`.  A changed seating cancels
+        the question and asks again."""
+        if self._asked == lobby.seating or self.nursery is None:
+            return
+        self.cancel_ask()
+        self._asked = lobby.seating
+        scope = self._ask_scope = trio.CancelScope()
+
+        async def ask() -> None:
+            with scope:
+                await self.controller.ready_to_start(lobby)
+                self.confirmed(lobby.seating)
+
+        self.nursery.start_soon(ask)
+
+    def cancel_ask(self) -> None:
+        if self._ask_scope is not None:
+            self._ask_scope.cancel()
+        self._ask_scope = None
+        self._asked = None
+
+    def confirmed(self, seating: int) -> None:
+        """This seat's person confirmed ``seating`` (the ready check)."""
+        raise NotImplementedError
+
     def emit(self, event: object) -> None:
         try:
             self.controller.on_event(event)
@@ -416,6 +454,7 @@ class _Peer:
             d = s.decision
             if d is None:
                 return
+            choice: Move | bool
             if d.kind == "play":
                 choice = await self.controller.choose_play(d.hand)
             else:
@@ -509,7 +548,8 @@ class _Peer:
             for link in links:
                 with contextlib.suppress(Exception):
                     await link.stream.send_all(data)
-                    await link.stream.send_eof()
+                    if isinstance(link.stream, trio.abc.HalfCloseableStream):
+                        await link.stream.send_eof()
         self.log.close()
 
     async def _leave_on_cancel(self, links: list[Link]) -> None:
@@ -524,7 +564,8 @@ class _Peer:
             for link in links:
                 with contextlib.suppress(Exception):
                     await link.stream.send_all(data)
-                    await link.stream.send_eof()
+                    if isinstance(link.stream, trio.abc.HalfCloseableStream):
+                        await link.stream.send_eof()
         self.log.close()
 
     def outcome(self) -> Outcome:
@@ -634,7 +675,7 @@ class HostPeer(_Peer):
         self.broadcast_msg({"t": "chat", "seat": seat, "text": line}, except_seat=seat)
         self.emit(Chat(seat, line))
 
-    async def run(self, task_status=None) -> Outcome:
+    async def run(self, task_status: trio.TaskStatus[int] | None = None) -> Outcome:
         parse_port(self.config.port, allow_zero=True)
         try:
             listeners = await listen(self.config.port, self.config.bind)
@@ -672,7 +713,7 @@ class HostPeer(_Peer):
             nursery.start_soon(self._watchdog)
             if self.session is not None:  # resumed: everyone else must reconnect
                 s = self.session
-                self.emit(Restored(s.table, s.seat, s.replayed))
+                self.emit(Restored(s.table, s.own_seat, s.replayed))
                 self.emit(Resumed(0, self.resumed_entries))
                 self._clock_changed()
                 for seat in range(1, self.session.table.players):
@@ -846,6 +887,9 @@ class HostPeer(_Peer):
                 del self.links[seat]
                 self._dropped(seat)
 
+    def confirmed(self, seating: int) -> None:
+        if self.lobby.mark_ready(0, seating):
+            self._lobby_changed()
     async def _spectate(self, link: Link, nursery: trio.Nursery, name: str) -> None:
         """A spectator: the transcript so far, then everything the seats get, until it
         leaves; it may only ping.  Whatever it does, the game goes on and nobody is
@@ -910,11 +954,22 @@ class HostPeer(_Peer):
 
     def _lobby_changed(self) -> None:
         self._lobby_moved.set()
+        lobby = self.lobby
         self.broadcast_msg(self._lobby_message())
-        self.emit(Lobby(tuple((s.name, s.fingerprint) if s else None
-                              for s in self.lobby.seats),
-                        CAP_SHUFFLE_PROOFS in self.lobby.caps))
-        if self.lobby.full and self.session is None:
+        event = Lobby(tuple((s.name, s.fingerprint) if s else None for s in lobby.seats),
+                      shuffle_proofs=CAP_SHUFFLE_PROOFS in lobby.caps,
+                      ready=tuple(lobby.ready_flags()), seating=lobby.seating,
+                      keys=tuple(s.key if s else None for s in lobby.seats))
+        self.emit(event)
+        if self.session is not None:
+            return
+        if not lobby.full:
+            self.cancel_ask()
+        elif not lobby.all_ready:
+            if 0 not in lobby.ready:
+                self.ask_ready(event)
+        else:
+            self.cancel_ask()
             table = self.lobby.table()
             self.session, genesis = Session.create(self.identity, table)
             self.log.write_header(game=table.game, seat=0, key=self.identity.public,
@@ -997,6 +1052,10 @@ class HostPeer(_Peer):
                     return
             elif t == "chat":
                 self._on_chat(seat, msg, bucket)
+            elif t == "start":
+                # The ready check (before the game; afterwards it changes nothing).
+                if self.session is None and self.lobby.mark_ready(seat, msg.get("seating")):
+                    self._lobby_changed()
             elif t == "away":
                 self.away_seats.add(seat)  # its drop, next, is a step away
             else:
@@ -1094,7 +1153,6 @@ class ClientPeer(_Peer):
         #: The fingerprint the host's key must have (a join code's), or None.
         self.pinned = pinned
         self.host, self.port = address.host, address.port
-        self._host_caps: tuple[str, ...] = ()
         self.link: Link | None = None
         self._last_link: Link | None = None  # kept after a drop, for a leave on Ctrl-C
         self.host_key: bytes | None = None
@@ -1102,6 +1160,7 @@ class ClientPeer(_Peer):
         self.resumed_entries = 0
         self._was_connected = False  # the last connection got past its welcome
         self._welcome_seat = -1
+        self._host_caps: tuple[str, ...] = ()
         self._host_away = False  # the host said it steps away
         self._try_resume()
 
@@ -1141,7 +1200,7 @@ class ClientPeer(_Peer):
             return False
         link.send_msg({"t": "chat", "text": line})
         # Before the genesis our seat is the one the welcome gave.
-        self.emit(Chat(s.seat if s is not None else self._welcome_seat, line))
+        self.emit(Chat(s.own_seat if s is not None else self._welcome_seat, line))
         return True
 
     def stalled_host_limit(self) -> float:
@@ -1191,7 +1250,7 @@ class ClientPeer(_Peer):
     async def _run_client(self) -> Outcome:
         if self.session is not None:  # resumed from the log: the picture first
             s = self.session
-            self.emit(Restored(s.table, s.seat, s.replayed))
+            self.emit(Restored(s.table, s.own_seat, s.replayed))
         async with trio.open_nursery() as nursery:
             self.nursery = nursery
             nursery.start_soon(self._connect_loop)
@@ -1262,7 +1321,7 @@ class ClientPeer(_Peer):
         link = Link(stream, self.timeouts, self.traffic)
         s = self.session
         resume = (s.table.game, s.length) if s is not None else None
-        hs = ClientHandshake(self.identity, self.config.name, resume)
+        hs = ClientHandshake(self.identity, self.config.name, resume, caps=SPOKEN)
         async with trio.open_nursery() as nursery:
             nursery.start_soon(link.writer)
             try:
@@ -1331,7 +1390,7 @@ class ClientPeer(_Peer):
             if self.clock is not None:
                 self.clock.back(0, trio.current_time())
             if s is not None and resume is not None:
-                self.emit(Resumed(s.seat, self.resumed_entries))
+                self.emit(Resumed(s.own_seat, self.resumed_entries))
                 host_has = welcome.get("have")
                 if isinstance(host_has, int) and host_has < s.length:
                     for body in s.bodies[host_has:]:
@@ -1388,7 +1447,7 @@ class ClientPeer(_Peer):
         elif t == "lobby":
             lobby = lobby_event(msg, self._host_caps)
             if lobby is not None and s is None:
-                self.emit(lobby)
+                self._on_lobby(lobby)
         elif t == "wait":
             wait = parse_wait(msg, players)
             if wait is not None and wait[0] != self._welcome_seat:
@@ -1414,19 +1473,35 @@ class ClientPeer(_Peer):
                 self.emit(Chat(*chat))
         # Anything else (pong, types added by later versions) is ignored.
 
+    def _on_lobby(self, event: Lobby) -> None:
+        """A lobby from the host (checked by :func:`lobby_event`): show it; once the table
+        is full, the ready check asks our person (PROTOCOL.md 5.3)."""
+        self.emit(event)
+        if event.full and CAP_READY_CHECK in self._host_caps:
+            self.ask_ready(event)
+        else:
+            self.cancel_ask()
+
+    def confirmed(self, seating: int) -> None:
+        link = self.link
+        if link is not None and self.session is None:
+            link.send_msg({"t": "start", "seating": seating})
+
     def _on_entry(self, body: bytes, msg: dict) -> None:
         s = self.session
+        if s is None:
+            self.cancel_ask()  # the game starts: the seating is final
         try:
             entry = wire.open_entry(body, msg)
             if s is None:
                 assert self.host_key is not None
                 master = None
                 self.session = s = Session.join(self.identity, entry, self.host_key, master)
-                self.log.write_header(game=s.table.game, seat=s.seat,
+                self.log.write_header(game=s.table.game, seat=s.own_seat,
                                       key=self.identity.public, name=self.config.name,
                                       host=_address(self.host, self.port))
                 if self.config.state_path is not None:
-                    SavedGame(s.table.game, s.seat, _address(self.host, self.port), s.master,
+                    SavedGame(s.table.game, s.own_seat, _address(self.host, self.port), s.master,
                               str(self.log.path)).save(self.config.state_path)
             elif s.finished:
                 return
