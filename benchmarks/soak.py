@@ -236,9 +236,23 @@ class Match:
                                                       == -signal.SIGKILL):
                 self.crashes += 1
 
+    async def _started(self) -> None:
+        """Until the game runs: every seat has said ready in the host's log.  (Before it,
+        a joiner whose handshake fails gives up and the host waits for players: the
+        lobby has no clock, by design.)"""
+        from chkobba_p2p.transcript import read_transcript
+
+        log = self.dir / "host.chklog"
+        while True:
+            with contextlib.suppress(Exception):
+                if log.exists() and len(read_transcript(log).bodies) > self.players:
+                    return
+            await trio.sleep(0.1)
+
     async def _inject(self, name: str) -> None:
         """A few faults on one joiner, at random moments of the match."""
         proxy = self.proxies[name]
+        await self._started()
         for _ in range(self.rng.randint(0, 2)):
             await trio.sleep(self.rng.uniform(0.5, 6.0))
             if self.procs[name].poll() is not None and name not in self.killed:

@@ -77,6 +77,8 @@ class RandomBot:
         # A random card, then a random capture for it: every legal move stays possible
         # without generating them all.
         played = self._rng.choice(hand.hand_of(hand.turn))
+        if played is None:
+            raise LocalError("a bot plays only on its own seat's turn")
         options = hand.captures_for(played)
         return Move(played, self._rng.choice(options) if options else frozenset())
 

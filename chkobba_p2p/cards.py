@@ -84,6 +84,8 @@ class Card(int):
 
     #: Capture value, 1 (ace) to 10 (king).
     value: int
+    #: Index of the suit in the wire order (``id // 10``).
+    _suit_index: int
 
     def __new__(cls, id: int) -> Card:  # noqa: A002 - the wire id is the card's identity
         if type(id) is not int and type(id) is not Card:
@@ -115,13 +117,13 @@ class Card(int):
         """The wire id, as a plain int."""
         return int(self)
 
-    def __reduce__(self) -> tuple:
+    def __reduce__(self) -> tuple[type[Card], tuple[int]]:
         return (Card, (int(self),))
 
     def __copy__(self) -> Card:
         return self
 
-    def __deepcopy__(self, memo: dict) -> Card:
+    def __deepcopy__(self, memo: dict[int, object]) -> Card:
         return self
 
     @property

@@ -63,6 +63,12 @@ class SeatController:
         """As cutter, the drawn card is in ``hand.hand_of(hand.cutter)``: True keeps it."""
         raise NotImplementedError
 
+    async def ready_to_start(self, lobby: Lobby) -> None:
+        """The table is full (``lobby``): return when this seat's person has checked the
+        names and fingerprints and wants to start (the ready check, PROTOCOL.md 5.3).
+        The default returns at once (a bot is ready at once).  Cancelled, and asked
+        again, if the seating changes meanwhile (someone left, someone else sat)."""
+
     #: Set by the running peer (host or joining): sends one chat line.
     _chat_sink: Callable[[str], bool] | None = None
     #: Set by the running peer: resigns, and marks this seat as stepping away.
@@ -180,10 +186,21 @@ class Lobby:
     joining peer's names come from the host: made safe to display
     (:func:`~chkobba_p2p.text.safe_text`) and distinct.  ``shuffle_proofs``: whether the
     table's shuffles will carry zero-knowledge proofs (False: the host turned them off;
-    a stacked deck is then caught only by the end-of-hand audit); None if unknown."""
+    a stacked deck is then caught only by the end-of-hand audit); None if unknown.
+    ``ready``: per seat, whether its person confirmed this seating (the ready check);
+    ``seating``: the host's number for this seating (it changes whenever a seat does)."""
 
     seats: tuple[tuple[str, str] | None, ...]
     shuffle_proofs: bool | None = None
+    ready: tuple[bool, ...] = ()
+    seating: int = 0
+    #: Each seat's identity key (None: free), e.g. to check it against known players.
+    keys: tuple[bytes | None, ...] = ()
+
+    @property
+    def full(self) -> bool:
+        """Every seat is taken: the game starts once every person is ready."""
+        return bool(self.seats) and all(s is not None for s in self.seats)
 
 
 @dataclass(frozen=True)
@@ -236,6 +253,16 @@ class Outcome:
     def completed(self) -> bool:
         return self.done is not None
 
+    def side_names(self, side: int) -> str:
+        """The players of a side by name (``hana``, ``hana and sami``): seats ``side``,
+        ``side + 2``...; ``side N`` when the table is unknown."""
+        t = self.table
+        if t is None:
+            return f"side {side}"
+        names = [s.name for s in t.seats if s.seat % (2 if t.players == 4 else t.players)
+                 == side]
+        return " and ".join(names) or f"side {side}"
+
     @property
     def resigned(self) -> int | None:
         """The seat that resigned the match, if one did."""
@@ -254,11 +281,16 @@ class Outcome:
     def describe(self) -> str:
         if self.done is not None:
             d = self.done
-            return (f"match over after {d.hands} hands: side {d.winner_side} wins "
+            who = self.side_names(d.winner_side)
+            verb = "win" if " and " in who else "wins"
+            return (f"match over after {d.hands} hands: {who} {verb} "
                     f"{'-'.join(map(str, d.totals))}")
         if self.resigned is not None:
-            return (f"match over: seat {self.resigned} resigned; side {self.winner_side} "
-                    "wins")
+            t = self.table
+            quitter = t.seats[self.resigned].name if t is not None else f"seat {self.resigned}"
+            won = self.side_names(self.winner_side) if self.winner_side is not None else "?"
+            return (f"match over: {quitter} resigned; {won} "
+                    f"{'win' if ' and ' in won else 'wins'}")
         if self.aborted is not None:
             # An unproven accusation is worded as the signer's claim (its words shown,
             # never obeyed: Aborted.describe makes them safe).

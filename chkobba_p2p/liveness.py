@@ -29,6 +29,9 @@ from dataclasses import dataclass
 
 __all__ = ["Limits", "SeatClock", "Clocks", "Expiry", "ClockReading"]
 
+#: Times are floats: a deadline read back is reached, whatever the rounding.
+_EPSILON = 1e-9
+
 
 @dataclass(frozen=True)
 class Limits:
@@ -189,12 +192,12 @@ class Clocks:
         if seat is None:
             return None
         if not self._connected[seat]:
-            if self._away_left[seat] <= 0.0:
+            if self._away_left[seat] <= _EPSILON:
                 return Expiry(seat, "peer_left",
                               f"seat {seat} owes the next message and stayed away past its "
                               f"allowance of {self.limits.allowance:g} s")
             return None
-        if self._move_used >= self.limits.move:
+        if self._move_used >= self.limits.move - _EPSILON:
             return Expiry(seat, "timeout", f"seat {seat} held the floor for more than "
                           f"{self.limits.move:g} s")
         return None

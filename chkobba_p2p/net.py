@@ -54,8 +54,11 @@ from .linkmsg import (
 )
 from .liveness import ClockReading, Clocks, Limits, SeatClock
 from .portmap import PortMapper
+from .rules import Move
 from .session import (
+    CAP_READY_CHECK,
     CAP_SHUFFLE_PROOFS,
+    SPOKEN,
     ClientHandshake,
     GameFault,
     HostHandshake,
@@ -107,9 +110,17 @@ def lobby_event(msg: dict, host_caps: tuple[str, ...]) -> Lobby | None:
         return None
     names = distinct_names([safe_text(x[0], wire.MAX_NAME) if x else None for x in seats],
                            wire.MAX_NAME)
+    # The ready check (PROTOCOL.md 5.3): who confirmed this seating, and its number.
+    ready = msg.get("ready")
+    flags = tuple(x is True for x in ready) if isinstance(ready, list) \
+        and len(ready) == len(seats) else ()
+    seating = msg.get("seating")
+    seating = seating if isinstance(seating, int) and not isinstance(seating, bool) else 0
+    keys = tuple(x.get("key") if isinstance(x, dict) else None for x in msg["seats"])
     return Lobby(tuple((name, x[1]) if x and name else None
                        for x, name in zip(seats, names, strict=True)),
-                 CAP_SHUFFLE_PROOFS in host_caps)
+                 shuffle_proofs=CAP_SHUFFLE_PROOFS in host_caps, ready=flags,
+                 seating=seating, keys=keys)
 
 
 class Traffic:
@@ -140,12 +151,8 @@ async def listen(port: int, bind: str | None) -> list[trio.SocketListener]:
 
 def _code_name(code: object) -> str:
     """A wire error code's name (``table_full``), or ``connection_closed``."""
-    if not isinstance(code, int) or isinstance(code, bool):
-        return OutcomeError.CONNECTION_CLOSED
-    try:
-        return ErrorCode(code).name.lower()
-    except ValueError:
-        return OutcomeError.CONNECTION_CLOSED
+    known = ErrorCode.from_wire(code)
+    return known.name.lower() if known is not None else OutcomeError.CONNECTION_CLOSED
 
 
 def _refused(exc: BaseException) -> bool:
@@ -260,7 +267,8 @@ class Link:
                     self.bytes_out += len(data)
                     self.traffic.sent += len(data)
             with contextlib.suppress(Exception):
-                await self.stream.send_eof()
+                if isinstance(self.stream, trio.abc.HalfCloseableStream):
+                    await self.stream.send_eof()
         except (trio.BrokenResourceError, trio.ClosedResourceError, trio.EndOfChannel,
                 OSError):
             pass
@@ -352,6 +360,36 @@ class _Peer:
         """Send a chat line (see :meth:`SeatController.send_chat`)."""
         raise NotImplementedError
 
+    _ask_scope: trio.CancelScope | None = None
+    _asked: int | None = None
+
+    def ask_ready(self, lobby: Lobby) -> None:
+        """The table is full with ``lobby.seating``: ask the controller (once per seating)
+        whether its person is ready, then :meth:`confirmed`.  A changed seating cancels
+        the question and asks again."""
+        if self._asked == lobby.seating or self.nursery is None:
+            return
+        self.cancel_ask()
+        self._asked = lobby.seating
+        scope = self._ask_scope = trio.CancelScope()
+
+        async def ask() -> None:
+            with scope:
+                await self.controller.ready_to_start(lobby)
+                self.confirmed(lobby.seating)
+
+        self.nursery.start_soon(ask)
+
+    def cancel_ask(self) -> None:
+        if self._ask_scope is not None:
+            self._ask_scope.cancel()
+        self._ask_scope = None
+        self._asked = None
+
+    def confirmed(self, seating: int) -> None:
+        """This seat's person confirmed ``seating`` (the ready check)."""
+        raise NotImplementedError
+
     def emit(self, event: object) -> None:
         try:
             self.controller.on_event(event)
@@ -431,6 +469,7 @@ class _Peer:
             d = s.decision
             if d is None:
                 return
+            choice: Move | bool
             if d.kind == "play":
                 choice = await self.controller.choose_play(d.hand)
             else:
@@ -448,6 +487,17 @@ class _Peer:
         finally:
             self._deciding = False
         self.pump()
+
+    def _internal_error(self, exc: Exception, body: bytes | None) -> None:
+        """An entry made this peer's own code fail in a way no check foresaw: the game ends
+        with a signed record that blames nobody (nothing proves who is at fault), never
+        with a traceback."""
+        print(f"internal error on an entry: {exc!r}", file=sys.stderr)
+        s = self.session
+        if s is not None and not s.finished:
+            fault = ProtocolError(ErrorCode.PROTOCOL_VIOLATION, f"internal error: {exc!r}")
+            self.send_entry(self.blame(fault, None, body))
+        self.finished.set()
 
     def blame(self, fault: GameFault | ProtocolError, blamed: int | None,
               evidence: bytes | None) -> bytes:
@@ -513,7 +563,8 @@ class _Peer:
             for link in links:
                 with contextlib.suppress(Exception):
                     await link.stream.send_all(data)
-                    await link.stream.send_eof()
+                    if isinstance(link.stream, trio.abc.HalfCloseableStream):
+                        await link.stream.send_eof()
         self.log.close()
 
     async def _leave_on_cancel(self, links: list[Link]) -> None:
@@ -528,7 +579,8 @@ class _Peer:
             for link in links:
                 with contextlib.suppress(Exception):
                     await link.stream.send_all(data)
-                    await link.stream.send_eof()
+                    if isinstance(link.stream, trio.abc.HalfCloseableStream):
+                        await link.stream.send_eof()
         self.log.close()
 
     def outcome(self) -> Outcome:
@@ -638,7 +690,7 @@ class HostPeer(_Peer):
         self.broadcast_msg({"t": "chat", "seat": seat, "text": line}, except_seat=seat)
         self.emit(Chat(seat, line))
 
-    async def run(self, task_status=None) -> Outcome:
+    async def run(self, task_status: trio.TaskStatus[int] | None = None) -> Outcome:
         parse_port(self.config.port, allow_zero=True)
         try:
             listeners = await listen(self.config.port, self.config.bind)
@@ -676,7 +728,7 @@ class HostPeer(_Peer):
             nursery.start_soon(self._watchdog)
             if self.session is not None:  # resumed: everyone else must reconnect
                 s = self.session
-                self.emit(Restored(s.table, s.seat, s.replayed))
+                self.emit(Restored(s.table, s.own_seat, s.replayed))
                 self.emit(Resumed(0, self.resumed_entries))
                 self._clock_changed()
                 for seat in range(1, self.session.table.players):
@@ -850,6 +902,9 @@ class HostPeer(_Peer):
                 del self.links[seat]
                 self._dropped(seat)
 
+    def confirmed(self, seating: int) -> None:
+        if self.lobby.mark_ready(0, seating):
+            self._lobby_changed()
     async def _spectate(self, link: Link, nursery: trio.Nursery, name: str) -> None:
         """A spectator: the transcript so far, then everything the seats get, until it
         leaves; it may only ping.  Whatever it does, the game goes on and nobody is
@@ -914,11 +969,22 @@ class HostPeer(_Peer):
 
     def _lobby_changed(self) -> None:
         self._lobby_moved.set()
+        lobby = self.lobby
         self.broadcast_msg(self._lobby_message())
-        self.emit(Lobby(tuple((s.name, s.fingerprint) if s else None
-                              for s in self.lobby.seats),
-                        CAP_SHUFFLE_PROOFS in self.lobby.caps))
-        if self.lobby.full and self.session is None:
+        event = Lobby(tuple((s.name, s.fingerprint) if s else None for s in lobby.seats),
+                      shuffle_proofs=CAP_SHUFFLE_PROOFS in lobby.caps,
+                      ready=tuple(lobby.ready_flags()), seating=lobby.seating,
+                      keys=tuple(s.key if s else None for s in lobby.seats))
+        self.emit(event)
+        if self.session is not None:
+            return
+        if not lobby.full:
+            self.cancel_ask()
+        elif not lobby.all_ready:
+            if 0 not in lobby.ready:
+                self.ask_ready(event)
+        else:
+            self.cancel_ask()
             table = self.lobby.table()
             self.session, genesis = Session.create(self.identity, table)
             self.log.write_header(game=table.game, seat=0, key=self.identity.public,
@@ -1001,6 +1067,10 @@ class HostPeer(_Peer):
                     return
             elif t == "chat":
                 self._on_chat(seat, msg, bucket)
+            elif t == "start":
+                # The ready check (before the game; afterwards it changes nothing).
+                if self.session is None and self.lobby.mark_ready(seat, msg.get("seating")):
+                    self._lobby_changed()
             elif t == "away":
                 self.away_seats.add(seat)  # its drop, next, is a step away
             else:
@@ -1028,6 +1098,9 @@ class HostPeer(_Peer):
             s.receive(entry, checked=True)
         except GameFault as fault:
             self.send_entry(self.blame(fault, fault.blamed_seat, body))
+            return True
+        except Exception as exc:  # noqa: BLE001 - never a traceback out of the event loop
+            self._internal_error(exc, body)
             return True
         self.pump()
         return True
@@ -1095,7 +1168,6 @@ class ClientPeer(_Peer):
         #: The fingerprint the host's key must have (a join code's), or None.
         self.pinned = pinned
         self.host, self.port = address.host, address.port
-        self._host_caps: tuple[str, ...] = ()
         self.link: Link | None = None
         self._last_link: Link | None = None  # kept after a drop, for a leave on Ctrl-C
         self.host_key: bytes | None = None
@@ -1106,6 +1178,7 @@ class ClientPeer(_Peer):
         #: spend its allowance and be blamed (PROTOCOL.md 12.4).
         self._ever_connected = False
         self._welcome_seat = -1
+        self._host_caps: tuple[str, ...] = ()
         self._host_away = False  # the host said it steps away
         self._try_resume()
 
@@ -1145,7 +1218,7 @@ class ClientPeer(_Peer):
             return False
         link.send_msg({"t": "chat", "text": line})
         # Before the genesis our seat is the one the welcome gave.
-        self.emit(Chat(s.seat if s is not None else self._welcome_seat, line))
+        self.emit(Chat(s.own_seat if s is not None else self._welcome_seat, line))
         return True
 
     def stalled_host_limit(self) -> float:
@@ -1195,7 +1268,7 @@ class ClientPeer(_Peer):
     async def _run_client(self) -> Outcome:
         if self.session is not None:  # resumed from the log: the picture first
             s = self.session
-            self.emit(Restored(s.table, s.seat, s.replayed))
+            self.emit(Restored(s.table, s.own_seat, s.replayed))
             if s.finished:  # the log already ends in a done or a signed abort
                 self.error = "this game is already over (its log holds the end); " \
                     "nothing to rejoin"
@@ -1281,7 +1354,7 @@ class ClientPeer(_Peer):
         link = Link(stream, self.timeouts, self.traffic)
         s = self.session
         resume = (s.table.game, s.length) if s is not None else None
-        hs = ClientHandshake(self.identity, self.config.name, resume)
+        hs = ClientHandshake(self.identity, self.config.name, resume, caps=SPOKEN)
         async with trio.open_nursery() as nursery:
             nursery.start_soon(link.writer)
             try:
@@ -1326,18 +1399,34 @@ class ClientPeer(_Peer):
                     self.error = f"refused: {text}"
                     self.error_code = _code_name(code)
                     return code not in (ErrorCode.ALREADY_SEATED,)
-                return self.session is None
+                if self.session is None:
+                    self.error = "the host closed the connection during the handshake"
+                    self.error_code = OutcomeError.CONNECTION_CLOSED
+                    return True
+                return False
             except (ProtocolError, trio.TooSlowError) as exc:
+                await link.fail(getattr(exc, "error_code", ErrorCode.HANDSHAKE_TIMEOUT))
+                nursery.cancel_scope.cancel()
+                if s is not None:
+                    # In a game, a stalled or garbled handshake (a bad path, an impostor at
+                    # the host's address) is one more failed connection: retried within the
+                    # host's allowance of time away, never a reason to give up the game.
+                    print(f"handshake failed ({exc or 'timeout'}); retrying", file=sys.stderr)
+                    return False
                 self.error = f"handshake failed: {exc or 'timeout'}"
                 self.error_code = (exc.error_code.name.lower() if isinstance(exc, ProtocolError)
                                    else OutcomeError.HANDSHAKE_FAILED)
-                await link.fail(getattr(exc, "error_code", ErrorCode.HANDSHAKE_TIMEOUT))
-                nursery.cancel_scope.cancel()
                 return True
             if self.host_key is not None and hs.host_key != self.host_key:
+                nursery.cancel_scope.cancel()
+                if s is not None:
+                    # Someone else proves its own key at the host's address: not our host;
+                    # ours may come back within its allowance.
+                    print("a peer with another identity answers at the host's address; "
+                          "retrying", file=sys.stderr)
+                    return False
                 self.error = "the host's identity changed"
                 self.error_code = OutcomeError.HOST_CHANGED
-                nursery.cancel_scope.cancel()
                 return True
             self.host_key = hs.host_key
             self._host_caps = hs.host_caps
@@ -1347,7 +1436,7 @@ class ClientPeer(_Peer):
             if self.clock is not None:
                 self.clock.back(0, trio.current_time())
             if s is not None and resume is not None:
-                self.emit(Resumed(s.seat, self.resumed_entries))
+                self.emit(Resumed(s.own_seat, self.resumed_entries))
                 host_has = welcome.get("have")
                 if isinstance(host_has, int) and host_has < s.length:
                     for body in s.bodies[host_has:]:
@@ -1404,7 +1493,7 @@ class ClientPeer(_Peer):
         elif t == "lobby":
             lobby = lobby_event(msg, self._host_caps)
             if lobby is not None and s is None:
-                self.emit(lobby)
+                self._on_lobby(lobby)
         elif t == "wait":
             wait = parse_wait(msg, players)
             if wait is not None and wait[0] != self._welcome_seat:
@@ -1430,19 +1519,35 @@ class ClientPeer(_Peer):
                 self.emit(Chat(*chat))
         # Anything else (pong, types added by later versions) is ignored.
 
+    def _on_lobby(self, event: Lobby) -> None:
+        """A lobby from the host (checked by :func:`lobby_event`): show it; once the table
+        is full, the ready check asks our person (PROTOCOL.md 5.3)."""
+        self.emit(event)
+        if event.full and CAP_READY_CHECK in self._host_caps:
+            self.ask_ready(event)
+        else:
+            self.cancel_ask()
+
+    def confirmed(self, seating: int) -> None:
+        link = self.link
+        if link is not None and self.session is None:
+            link.send_msg({"t": "start", "seating": seating})
+
     def _on_entry(self, body: bytes, msg: dict) -> None:
         s = self.session
+        if s is None:
+            self.cancel_ask()  # the game starts: the seating is final
         try:
             entry = wire.open_entry(body, msg)
             if s is None:
                 assert self.host_key is not None
                 master = None
                 self.session = s = Session.join(self.identity, entry, self.host_key, master)
-                self.log.write_header(game=s.table.game, seat=s.seat,
+                self.log.write_header(game=s.table.game, seat=s.own_seat,
                                       key=self.identity.public, name=self.config.name,
                                       host=_address(self.host, self.port))
                 if self.config.state_path is not None:
-                    SavedGame(s.table.game, s.seat, _address(self.host, self.port), s.master,
+                    SavedGame(s.table.game, s.own_seat, _address(self.host, self.port), s.master,
                               str(self.log.path)).save(self.config.state_path)
             elif s.finished:
                 return
@@ -1459,5 +1564,13 @@ class ClientPeer(_Peer):
                 return
             # The host relays only entries it checked: a bad one is the host's doing.
             self.send_entry(self.blame(exc, 0, body))
+            return
+        except Exception as exc:  # noqa: BLE001 - never a traceback out of the event loop
+            if self.session is None:
+                self.error = f"bad genesis from the host: {exc!r}"
+                self.error_code = OutcomeError.BAD_GENESIS
+                self.finished.set()
+                return
+            self._internal_error(exc, body)
             return
         self.pump()

@@ -57,7 +57,7 @@ from .cards import Card
 from .deal import MSG_KEY, MSG_REVEAL, MSG_SHUFFLE
 from .deal import crypto as dc
 from .errors import IllegalMove, InvalidDeal, LocalError
-from .record import MatchRecorder, result_sentence
+from .record import MatchRecorder, Record, result_sentence
 from .rules import CutEvent, DealEvent, Hand, Match, PlayEvent, SweepEvent, side_of
 from .session import (
     DeckInstance,
@@ -70,6 +70,7 @@ from .session import (
     Standing,
     TableInfo,
 )
+from .shuffle_proof import Ciphertext
 from .wire import ENTRY_DOMAIN, Entry, ErrorCode, ProtocolError, verify_signature
 
 __all__ = [
@@ -175,7 +176,12 @@ def default_workers() -> int:
     return 2 if (cores or 1) >= 3 else 0
 
 
-def _check_shuffle_proof(context: bytes, joint: bytes, inp: list, out: list,
+#: One shuffle proof to check: context, joint key, the deck before and after, the proof.
+_ProofArgs = tuple[bytes, bytes, list[Ciphertext], list[Ciphertext], bytes]
+
+
+def _check_shuffle_proof(context: bytes, joint: bytes, inp: list[Ciphertext],
+                         out: list[Ciphertext],
                          proof: bytes) -> tuple[str, str] | None:
     """One shuffle proof (run in a worker process): None, or (code, sentence)."""
     try:
@@ -194,9 +200,10 @@ class _ProofChecks:
     def __init__(self, workers: int) -> None:
         self.workers = workers
         self._pool: concurrent.futures.Executor | None = None
-        self._jobs: list[tuple[int, int, tuple, concurrent.futures.Future]] = []
+        self._jobs: list[tuple[int, int, _ProofArgs,
+                               concurrent.futures.Future[tuple[str, str] | None]]] = []
 
-    def submit(self, entry: int, seat: int, args: tuple) -> None:
+    def submit(self, entry: int, seat: int, args: _ProofArgs) -> None:
         if self._pool is None:
             ctx = multiprocessing.get_context("fork") \
                 if "fork" in multiprocessing.get_all_start_methods() else None
@@ -243,7 +250,7 @@ class _SeatlessDeck(DeckInstance):
         self.seeds: dict[int, bytes] = {}
         self.seed_entry: dict[int, int] = {}
 
-    def receive(self, seat: int, item: dict) -> None:
+    def receive(self, seat: int, item: dict[str, Any]) -> None:
         t = item.get("t")
         if t == MSG_KEY and isinstance(item.get("commit"), bytes):
             self.commits.setdefault(seat, item["commit"])
@@ -443,7 +450,7 @@ class Observer:
         return self._driver.match if self._driver is not None else None
 
     @property
-    def records(self) -> list[dict]:
+    def records(self) -> list[Record]:
         """The game records (:mod:`chkobba_p2p.record`) of every hand completed, with
         every card known, and the match record once the match is complete."""
         return list(self._driver.recorder.records) if self._driver is not None else []
@@ -648,7 +655,7 @@ class Observer:
     #: Hands that ended at or after this entry are void (a proof refused by a worker).
     _cut: int | None = None
 
-    def kept_records(self) -> list[dict]:
+    def kept_records(self) -> list[Record]:
         """:attr:`records`, without the hands a late-found violation voids."""
         records = self.records
         if self._cut is not None:
@@ -782,12 +789,12 @@ class Observer:
 def _abort_claim(index: int, entry: Entry, players: int,
                  standing: str = Standing.CLAIMED) -> AbortClaim:
     f = entry.fields
-    try:
-        code = ErrorCode(f.get("code")).name.lower()
-    except ValueError:
-        code = f"code {f.get('code')!r}"
+    known = ErrorCode.from_wire(f.get("code"))
+    code = known.name.lower() if known is not None else f"code {f.get('code')!r}"
     blamed = f.get("blamed")
     if not (isinstance(blamed, int) and not isinstance(blamed, bool) and 0 <= blamed < players):
         blamed = None
-    why = f.get("why") if isinstance(f.get("why"), str) else ""
+    why = f.get("why")
+    if not isinstance(why, str):
+        why = ""
     return AbortClaim(index, entry.seat, code, blamed, why[:1000], standing)

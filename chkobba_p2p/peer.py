@@ -107,7 +107,7 @@ class BotController(SeatController):
 
 
 async def host_match(config: HostConfig, controller: SeatController, *,
-                     task_status=None) -> Outcome:
+                     task_status: trio.TaskStatus[int] | None = None) -> Outcome:
     """Host a table and play seat 0 until the match ends.  With trio's
     ``nursery.start``, ``task_status.started(port)`` reports the port listened on."""
     from .net import HostPeer

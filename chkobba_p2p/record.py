@@ -31,6 +31,7 @@ import json
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from .cards import Card, card
 from .errors import ChkobbaError
@@ -47,6 +48,7 @@ from .rules import (
 )
 
 __all__ = [
+    "Record",
     "RecordError",
     "MatchRecorder",
     "hand_record",
@@ -56,6 +58,9 @@ __all__ = [
     "write_records",
     "replay_records",
 ]
+
+#: A record object, as it is written in JSON.
+Record = dict[str, Any]
 
 #: Largest record line accepted when reading (a hand is a few kilobytes).
 MAX_LINE = 256 * 1024
@@ -76,7 +81,7 @@ def _cards(cs: Iterable[Card | None]) -> list[str | None]:
     return [None if c is None else c.text for c in cs]
 
 
-def _event(e: object) -> dict:
+def _event(e: object) -> Record:
     if isinstance(e, DealEvent):
         return {"deal": {"to": list(e.recipients), "cards": _cards(e.cards), "draw": e.draw}}
     if isinstance(e, CutEvent):
@@ -90,9 +95,9 @@ def _event(e: object) -> dict:
     raise TypeError(f"not a hand event: {e!r}")
 
 
-def _opening_table(hand: Hand) -> list[str]:
-    """The four table cards the first player faced."""
-    table: list[Card] = []
+def _opening_table(hand: Hand) -> list[str | None]:
+    """The four table cards the first player faced (dealt face up: never None)."""
+    table: list[Card | None] = []
     for e in hand.events:
         if isinstance(e, CutEvent) and e.card is not None:
             table.append(e.card)
@@ -103,7 +108,7 @@ def _opening_table(hand: Hand) -> list[str]:
 
 
 def hand_record(hand: Hand, *, match: int, number: int, totals: Sequence[int],
-                seats: Sequence[str], redeals: Sequence[Hand] = ()) -> dict:
+                seats: Sequence[str], redeals: Sequence[Hand] = ()) -> Record:
     """The record object of a finished hand."""
     score = hand.score
     return {
@@ -132,7 +137,7 @@ def result_sentence(winner: int, totals: Sequence[int], players: int) -> str:
     return f"{who} wins {'-'.join(map(str, totals))}"
 
 
-def match_record(m: Match, *, match: int, seats: Sequence[str]) -> dict:
+def match_record(m: Match, *, match: int, seats: Sequence[str]) -> Record:
     """The closing record object of a won match."""
     if m.winner is None:
         raise RecordError("the match is not over")
@@ -157,7 +162,7 @@ class MatchRecorder:
 
     match: int
     seats: Sequence[str]
-    records: list[dict] = field(default_factory=list)
+    records: list[Record] = field(default_factory=list)
     _redeals: list[Hand] = field(default_factory=list)
 
     def note_redeal(self, hand: Hand) -> None:
@@ -174,13 +179,13 @@ class MatchRecorder:
             self.records.append(match_record(finished, match=self.match, seats=self.seats))
 
 
-def write_records(path: str | Path, records: Iterable[dict], append: bool = False) -> None:
+def write_records(path: str | Path, records: Iterable[Record], append: bool = False) -> None:
     with open(path, "a" if append else "w", encoding="utf-8") as f:
         for r in records:
             f.write(json.dumps(r, ensure_ascii=False, separators=(",", ":")) + "\n")
 
 
-def read_records(path: str | Path) -> Iterator[dict]:
+def read_records(path: str | Path) -> Iterator[Record]:
     """The objects of a record file, one per line; RecordError on a malformed line."""
     with open(path, encoding="utf-8") as f:
         for lineno, line in enumerate(f, 1):
@@ -197,11 +202,11 @@ def read_records(path: str | Path) -> Iterator[dict]:
             yield obj
 
 
-def _card_or_none(text: object) -> Card | None:
-    return None if text is None else card(text)  # type: ignore[arg-type]
+def _card_or_none(text: str | None) -> Card | None:
+    return None if text is None else card(text)
 
 
-def _drive(hand: Hand, events: list, number: object) -> Hand:
+def _drive(hand: Hand, events: list[Record], number: object) -> Hand:
     """Apply recorded events to ``hand`` through the engine, checking what it derives."""
     for ev in events:
         (kind, body), = ev.items()
@@ -213,7 +218,8 @@ def _drive(hand: Hand, events: list, number: object) -> Hand:
             n = len(hand.events)
             hand = hand.play(body["seat"], card(body["card"]),
                              [card(c) for c in body["capture"]])
-            if hand.events[n].chkobba != body["chkobba"]:  # type: ignore[union-attr]
+            played = hand.events[n]
+            if not isinstance(played, PlayEvent) or played.chkobba != body["chkobba"]:
                 raise RecordError(f"hand {number}: chkobba flag disagrees with the rules")
         elif kind == "sweep":
             if not hand.is_over:
@@ -223,19 +229,25 @@ def _drive(hand: Hand, events: list, number: object) -> Hand:
     return hand
 
 
-def _canonical(obj: dict) -> str:
+def _current_hand(m: Match, number: object) -> Hand:
+    if m.hand is None:
+        raise RecordError(f"hand {number}: a hand record after its match ended")
+    return m.hand
+
+
+def _canonical(obj: Record) -> str:
     # JSON text, so that 1 and true, or 1 and 1.0, are told apart.
     return json.dumps(obj, sort_keys=True, ensure_ascii=False)
 
 
-def replay_records(records: Iterable[dict]) -> list[dict]:
+def replay_records(records: Iterable[Record]) -> list[Record]:
     """Re-drive every recorded hand through the engine and re-emit the records.
 
     Raises :class:`RecordError` at the first disagreement (an illegal move, a wrong
     score or total, a redeal that was not due); for a faithful record the returned list
     equals the input.
     """
-    out: list[dict] = []
+    out: list[Record] = []
     m: Match | None = None
     recorder: MatchRecorder | None = None
     for rec in records:
@@ -249,12 +261,12 @@ def replay_records(records: Iterable[dict]) -> list[dict]:
                 if recorder is None or m.hand is None:
                     raise RecordError(f"hand {number}: a hand record after its match ended")
                 for abandoned in rec["redeals"]:
-                    h = _drive(m.hand, abandoned["events"], number)
+                    h = _drive(_current_hand(m, number), abandoned["events"], number)
                     if not h.needs_redeal:
                         raise RecordError(f"hand {number}: a recorded redeal was not due")
                     recorder.note_redeal(h)
                     m = m.with_hand(h).redeal()
-                hand = _drive(m.hand, rec["events"], number)
+                hand = _drive(_current_hand(m, number), rec["events"], number)
                 if not hand.is_over:
                     raise RecordError(f"hand {number}: the events stop before the hand ends")
                 m = m.with_hand(hand).finish_hand()

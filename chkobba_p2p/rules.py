@@ -31,13 +31,13 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import Enum
 from functools import lru_cache
 from itertools import combinations
 from types import MappingProxyType
-from typing import NamedTuple
+from typing import Any, NamedTuple, TypedDict
 
 from .cards import DECK, Card, FigureConvention
 from .errors import (
@@ -61,6 +61,7 @@ __all__ = [
     "Ruleset",
     "PRESETS",
     "VARIANTS",
+    "RulesetChanges",
     "Move",
     "DealStep",
     "CutterChoice",
@@ -174,7 +175,7 @@ class Ruleset:
         }
 
     @classmethod
-    def from_dict(cls, data: dict) -> Ruleset:
+    def from_dict(cls, data: Mapping[str, Any]) -> Ruleset:
         """Inverse of :meth:`to_dict`; ValueError on anything unknown or malformed."""
         if not isinstance(data, dict):
             raise ValueError("a ruleset is a map")
@@ -221,8 +222,21 @@ class Ruleset:
         if self.figures is FigureConvention.FRENCH:
             parts.append("Valet=8 Dame=9" if fr else "Jack=8 Queen=9")
         # The name may come from another peer's genesis: shown safely (it is free text).
-        return f"{safe_text(self.name, 64)}: " + ", ".join(parts)
+        return f"{safe_text(self.display_name(lang), 64)}{' :' if fr else ':'} " \
+            + ", ".join(parts)
 
+    def display_name(self, lang: str = "en") -> str:
+        """The ruleset's name for people: in English its own name (``tunisian``,
+        ``tunisian+plain``); in French the preset's French name, "modifiée" when variants
+        were picked on top of it (the parts of :meth:`describe` say how)."""
+        if lang != "fr":
+            return self.name
+        base, _, rest = self.name.partition("+")
+        return _PRESET_NAMES_FR.get(base, base) + (" modifiée" if rest else "")
+
+
+#: Preset names in French (the wire keeps the ruleset's own name).
+_PRESET_NAMES_FR = {"tunisian": "tunisienne", "cardavia": "cardavia", "chkoum": "chkoum"}
 
 PRESETS: dict[str, Ruleset] = {
     "tunisian": Ruleset(),
@@ -233,8 +247,18 @@ PRESETS: dict[str, Ruleset] = {
     "chkoum": Ruleset(name="chkoum", opening=Opening.PLAIN, target=12),
 }
 
+class RulesetChanges(TypedDict, total=False):
+    """The fields a variant sets (see :data:`VARIANTS`)."""
+
+    opening: Opening
+    redeal: RedealRule
+    forced_capture: bool
+    scoring: Scoring
+    figures: FigureConvention
+
+
 #: Named variants a table can pick on top of a preset.
-VARIANTS: dict[str, dict[str, object]] = {
+VARIANTS: dict[str, RulesetChanges] = {
     "cut-and-draw": {"opening": Opening.CUT_AND_DRAW},
     "plain": {"opening": Opening.PLAIN},
     "redeal-kings": {"redeal": RedealRule.KINGS},
@@ -566,6 +590,11 @@ class Hand:
     turn: int
     last_capturer: int | None
     events: tuple[Event, ...]
+    # What the hand waits for (one of _DRAW.._OVER), the recipients of the pending deal
+    # step (None: the table) and whether the opening table is still being dealt.
+    _stage: int
+    _queue: tuple[int | None, ...]
+    _opening: bool
 
     @classmethod
     def new(cls, ruleset: Ruleset, players: int, dealer: int,
@@ -713,9 +742,7 @@ class Hand:
         seen = set(self.table)
         for pile in self.piles:
             seen.update(pile)
-        for hand in self.hands:
-            seen.update(hand)
-        seen.discard(None)
+        seen.update([c for hand in self.hands for c in hand if c is not None])
         return seen
 
     def unseen_cards(self) -> frozenset[Card]:
@@ -788,6 +815,7 @@ class Hand:
             elif type(c) is not Card:
                 raise InvalidDeal(f"not a card: {c!r}")
             if who is None:
+                assert c is not None  # the table is seen by every view: refused above
                 table.append(c)
             else:
                 hands[who].append(c)
@@ -913,7 +941,7 @@ class Hand:
             raise CaptureRequired(f"{card} can capture, so it must")
         elif self.ruleset.forced_capture and None not in hand:
             for other in hand:
-                if other != card and _capture_options(other.value, table):
+                if other is not None and other != card and _capture_options(other.value, table):
                     raise ForcedCaptureRequired(
                         f"forced capture: {other} can capture, so a capturing card must be "
                         "played")
@@ -962,15 +990,17 @@ class Hand:
                 f"table={' '.join(c.text for c in self.table)} pending={self.pending}>")
 
 
-def _make_copier() -> object:
+def _make_copier() -> Callable[[Hand], Hand]:
     # The engine copies a Hand on every action: an unrolled copy is several times faster
     # than a loop over the slots.
     lines = ["def _copy_hand(old):", "    h = _new(_Hand)"]
     lines += [f"    h.{name} = old.{name}" for name in Hand.__slots__]
     lines.append("    return h")
-    namespace = {"_new": object.__new__, "_set": object.__setattr__, "_Hand": Hand}
+    namespace: dict[str, Any] = {"_new": object.__new__, "_set": object.__setattr__,
+                                 "_Hand": Hand}
     exec("\n".join(lines), namespace)  # noqa: S102 - generated from our own slot names
-    return namespace["_copy_hand"]
+    copier: Callable[[Hand], Hand] = namespace["_copy_hand"]
+    return copier
 
 
 _copy_hand = _make_copier()

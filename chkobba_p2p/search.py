@@ -24,7 +24,7 @@ from __future__ import annotations
 import gc
 import random
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 
 from .bots import HeuristicBot
@@ -77,7 +77,7 @@ def bits(mask: int) -> list[int]:
     return out
 
 
-def mask_of(cards: Sequence[Card]) -> int:
+def mask_of(cards: Iterable[Card]) -> int:
     m = 0
     for c in cards:
         m |= BIT[c.id]

@@ -77,6 +77,10 @@ from .wire import (
 __all__ = [
     "CAPABILITIES",
     "CAP_SHUFFLE_PROOFS",
+    "CAP_EARLY_DEAL",
+    "CAP_READY_CHECK",
+    "LINK_CAPABILITIES",
+    "TABLE_CAPABILITIES",
     "SeatInfo",
     "TableInfo",
     "HostHandshake",
@@ -100,9 +104,22 @@ __all__ = [
     "TableReady",
 ]
 
+#: Table capability (in the genesis): a seat the game waits for may send the deal
+#: messages it owes in a ``turn`` without its action, and choose on a later pass, so that
+#: the others get their cards while it thinks (PROTOCOL.md 6.2).  The host puts it in
+#: the genesis only when every seated peer announced it in its ``hello``.
+CAP_EARLY_DEAL = "early-deal/v1"
+#: Link capability (``host``/``hello`` caps, never in the genesis): before the game, the
+#: host waits for a ``start`` link message from each seat that announced it (its person
+#: checked the seats and fingerprints and pressed Enter) before it makes the genesis.
+CAP_READY_CHECK = "ready-check/v1"
 #: Capabilities this implementation announces.  Peers use the intersection; unknown ones
 #: are ignored (additions only).
-CAPABILITIES = ("deal/v1", "resume/v1")
+CAPABILITIES = ("deal/v1", "resume/v1", CAP_EARLY_DEAL, CAP_READY_CHECK)
+#: The link-only ones, which the genesis never lists.
+LINK_CAPABILITIES = (CAP_READY_CHECK,)
+#: The table capabilities of a genesis by default (without shuffle proofs).
+TABLE_CAPABILITIES = tuple(c for c in CAPABILITIES if c not in LINK_CAPABILITIES)
 #: Table capability (in the genesis): every shuffle step carries a zero-knowledge proof.
 CAP_SHUFFLE_PROOFS = "shuffle-proof/v1"
 #: What this implementation speaks (``hello.caps``, ``welcome.caps``).
@@ -118,6 +135,9 @@ def error_message(code: ErrorCode, detail: str = "") -> dict:
 class GameFault(RemoteError):
     """A well-formed, correctly signed entry that the game refuses (an illegal move, a
     failed proof...).  Ends the game for everyone with a signed blame of ``blamed_seat``."""
+
+    #: The offending entry's bytes (set by whoever knows them).
+    evidence: bytes | None
 
     def __init__(self, code: ErrorCode, detail: str, blamed_seat: int | None,
                  evidence: bytes | None = None) -> None:
@@ -161,7 +181,7 @@ class TableInfo:
     players: int
     rules: Ruleset
     seats: tuple[SeatInfo, ...]
-    caps: tuple[str, ...] = CAPABILITIES
+    caps: tuple[str, ...] = TABLE_CAPABILITIES
 
     @property
     def rules_hash(self) -> bytes:
@@ -234,7 +254,16 @@ class Lobby:
         self.seats: list[SeatInfo | None] = [SeatInfo(0, identity.public, _name(name))]
         self.seats += [None] * (players - 1)
         self.game: bytes | None = None  # set when the table is full and the game starts
-        self.caps = CAPABILITIES + ((CAP_SHUFFLE_PROOFS,) if shuffle_proofs else ())
+        self.caps = TABLE_CAPABILITIES \
+            + ((CAP_SHUFFLE_PROOFS,) if shuffle_proofs else ())
+        #: What each seated joiner announced in its hello (table capabilities that bind
+        #: every seat go in the genesis only when every seat speaks them).
+        self.seat_caps: dict[int, tuple[str, ...]] = {}
+        #: Bumped whenever the seating changes: a ``start`` names the seating its person
+        #: confirmed, and one for an older seating does not count.
+        self.seating = 0
+        #: Seats whose person confirmed the current seating (the ready check).
+        self.ready: set[int] = set()
 
     @property
     def full(self) -> bool:
@@ -246,9 +275,11 @@ class Lobby:
                 return s.seat
         return None
 
-    def take_seat(self, key: bytes, name: str) -> int:
+    def take_seat(self, key: bytes, name: str,
+                  caps: tuple[str, ...] = CAPABILITIES) -> int:
         """Seat ``key`` at the lowest free seat, under ``name`` made distinct from every
-        seated player's (``amel (2)``): nobody appears, or chats, as someone else."""
+        seated player's (``amel (2)``): nobody appears, or chats, as someone else.
+        ``caps``: what its hello announced."""
         if self.seat_of(key) is not None:
             raise ProtocolError(ErrorCode.ALREADY_SEATED)
         for i, s in enumerate(self.seats):
@@ -256,25 +287,61 @@ class Lobby:
                 name = distinct_names([name], MAX_NAME,
                                       taken=[t.name for t in self.seats if t])[0] or name
                 self.seats[i] = SeatInfo(i, key, name)
+                self.seat_caps[i] = tuple(caps)
+                self._reseated()
                 return i
         raise ProtocolError(ErrorCode.TABLE_FULL)
 
     def leave(self, seat: int) -> None:
         """Free a seat before the game starts (its peer disconnected)."""
-        if self.game is None and seat != 0:
+        if self.game is None and seat != 0 and self.seats[seat] is not None:
             self.seats[seat] = None
+            self.seat_caps.pop(seat, None)
+            self._reseated()
+
+    def _reseated(self) -> None:
+        # Everyone confirmed the seats and keys they saw: a new face means a new check.
+        self.seating += 1
+        self.ready.clear()
+
+    def confirms(self, seat: int) -> bool:
+        """Whether ``seat``'s person must confirm the seating (the ready check): the host
+        and every joiner that announced ready-check/v1; an older joiner counts as ready."""
+        return seat == 0 or CAP_READY_CHECK in self.seat_caps.get(seat, ())
+
+    def mark_ready(self, seat: int, seating: object) -> bool:
+        """``seat`` confirmed ``seating`` (a ``start`` message, or the host's own person).
+        False (ignored) for another seating than the current one or after the start."""
+        if self.game is not None or seating != self.seating or self.seats[seat] is None:
+            return False
+        self.ready.add(seat)
+        return True
+
+    @property
+    def all_ready(self) -> bool:
+        """Every seat taken and every person confirmed: the game may start."""
+        return self.full and all(s in self.ready or not self.confirms(s)
+                                 for s in range(self.players))
+
+    def ready_flags(self) -> list[bool]:
+        return [self.seats[s] is not None and (s in self.ready or not self.confirms(s))
+                for s in range(self.players)]
 
     def lobby_message(self) -> dict:
         return {"t": "lobby", "players": self.players,
-                "seats": [s.to_wire() if s else None for s in self.seats]}
+                "seats": [s.to_wire() if s else None for s in self.seats],
+                "seating": self.seating, "ready": self.ready_flags()}
 
     def table(self) -> TableInfo:
         if not self.full:
             raise LocalError("the table is not full")
         if self.game is None:
             self.game = secrets.token_bytes(16)
+        caps = tuple(c for c in self.caps if c != CAP_EARLY_DEAL
+                     or all(c in self.seat_caps.get(i, CAPABILITIES)
+                            for i in range(1, self.players)))
         return TableInfo(self.game, PROTOCOL_VERSION, self.players, self.rules,
-                         tuple(s for s in self.seats if s is not None), self.caps)
+                         tuple(s for s in self.seats if s is not None), caps)
 
 
 class HostHandshake:
@@ -300,8 +367,10 @@ class HostHandshake:
         seat0 = self.lobby.seats[0]
         assert seat0 is not None
         # caps: the capabilities of the table to come (shuffle proofs on or off), so that
-        # a joiner knows before it sits down (PROTOCOL.md section 3).
-        msg = {"t": "host", "versions": list(SUPPORTED_VERSIONS), "caps": list(self.lobby.caps),
+        # a joiner knows before it sits down, and the link capabilities the host speaks
+        # (the ready check) (PROTOCOL.md section 3).
+        msg = {"t": "host", "versions": list(SUPPORTED_VERSIONS),
+               "caps": list(self.lobby.caps + LINK_CAPABILITIES),
                "key": self.lobby.identity.public, "name": seat0.name, "nonce": self.nonce,
                "players": self.lobby.players, "rules": self.lobby.rules.to_dict(),
                "rules_hash": self.lobby.rules.digest()}
@@ -351,7 +420,7 @@ class HostHandshake:
                 raise ProtocolError(ErrorCode.TABLE_FULL, "the game has started")
             resume = (self.running, 0)
         else:
-            seat = self.lobby.take_seat(key, name)
+            seat = self.lobby.take_seat(key, name, tuple(c for c in caps if isinstance(c, str)))
         welcome = {"t": "welcome", "v": version, "seat": seat, "caps": list(SPOKEN),
                    "have": have}
         identity = self.lobby.identity
@@ -365,8 +434,14 @@ class ClientHandshake:
     ``on_welcome(msg, body) -> seat``.  Send the hello encoded by :func:`wire.encode`."""
 
     def __init__(self, identity: Identity, name: str,
-                 resume: tuple[bytes, int] | None = None, nonce: bytes | None = None) -> None:
+                 resume: tuple[bytes, int] | None = None, nonce: bytes | None = None,
+                 caps: tuple[str, ...] | None = None) -> None:
         self.identity = identity
+        #: What the hello announces.  By default every capability but the link-only
+        #: ones, which need the caller's own part (``ready-check/v1``: sending ``start``
+        #: once the person confirmed the table).
+        self.caps = caps if caps is not None else tuple(
+            c for c in SPOKEN if c not in LINK_CAPABILITIES)
         self.name = _name(name)
         self.nonce = nonce if nonce is not None else secrets.token_bytes(32)
         self.resume = resume
@@ -392,6 +467,8 @@ class ClientHandshake:
             raise ProtocolError(ErrorCode.VERSION_MISMATCH, f"host speaks {versions}")
         self.version = max(common)
         self.host_key = get_field(msg, "key", "bytes", size=32)
+        host_caps = get_field(msg, "caps", "list", max_len=64, optional=True) or ()
+        self.host_caps = tuple(c for c in host_caps if isinstance(c, str))
         self.host_name = _name(msg.get("name"))
         self.host_caps = tuple(c for c in get_field(msg, "caps", "list", max_len=64)
                                if isinstance(c, str))
@@ -403,7 +480,7 @@ class ClientHandshake:
             raise ProtocolError(ErrorCode.BAD_FIELD, f"ruleset: {exc}") from None
         if get_field(msg, "rules_hash", "bytes", size=32) != self.rules.digest():
             raise ProtocolError(ErrorCode.BAD_FIELD, "rules_hash does not match the ruleset")
-        hello: dict[str, Any] = {"t": "hello", "v": self.version, "caps": list(SPOKEN),
+        hello: dict[str, Any] = {"t": "hello", "v": self.version, "caps": list(self.caps),
                                  "key": self.identity.public, "name": self.name,
                                  "nonce": self.nonce}
         if self.resume is not None:
@@ -421,12 +498,9 @@ class ClientHandshake:
     def on_welcome(self, msg: dict, body: bytes | None = None) -> int:
         """``body``: the welcome's frame body as received (default: ``msg`` encoded)."""
         if msg.get("t") == "error":
-            code = msg.get("code")
-            try:
-                ec = ErrorCode(code) if isinstance(code, int) else ErrorCode.PROTOCOL_VIOLATION
-            except ValueError:
-                ec = ErrorCode.PROTOCOL_VIOLATION
-            raise ProtocolError(ec, str(msg.get("msg", ""))[:200])
+            ec = ErrorCode.from_wire(msg.get("code"))
+            raise ProtocolError(ec if ec is not None else ErrorCode.PROTOCOL_VIOLATION,
+                                str(msg.get("msg", ""))[:200])
         if msg.get("t") != "welcome":
             raise ProtocolError(ErrorCode.UNKNOWN_TYPE, "expected welcome")
         assert self.host_key is not None
@@ -681,14 +755,35 @@ class Session:
     def finished(self) -> bool:
         return self.phase in (Phase.DONE, Phase.ABORTED)
 
+    @property
+    def own_seat(self) -> int:
+        """This session's seat; LocalError for a session of no seat (an observer's)."""
+        if self.seat is None:
+            raise LocalError("a session of no seat (an observer) has no seat of its own")
+        return self.seat
+
+    def _sign(self, kind: str, body: dict[str, Any]) -> Entry:
+        """A new entry of this seat's, signed; a session of no seat signs nothing."""
+        if self.identity is None:
+            raise LocalError("a session of no seat (an observer) signs nothing")
+        seat = self.own_seat
+        return make_entry(self.identity, game=self.table.game, seat=seat,
+                          seq=self.chain.next_seq[seat], prev=self.chain.head,
+                          kind=kind, body=body)
+
     def take_events(self) -> list[object]:
         out, self._events = self._events, []
         return out
 
     @property
     def decision(self) -> Decision | None:
-        """The local seat's pending choice, when it holds the floor and must choose."""
-        if self.phase != Phase.PLAYING or self._floor != self.seat or self._decided:
+        """The local seat's pending choice, when it must choose (and, without the table
+        capability early-deal/v1, holds the floor).  With early-deal/v1 a seat may choose
+        while the floor is elsewhere (it sent its deal messages first): the choice goes
+        out with its next turn."""
+        if self.phase != Phase.PLAYING or self._decided or self.seat is None:
+            return None
+        if self._floor != self.seat and not self.game.early_deal:
             return None
         return self.game.decision()
 
@@ -851,14 +946,15 @@ class Session:
 
     def _on_abort(self, entry: Entry, standing: str | None = None) -> None:
         f = entry.fields
-        try:
-            code = ErrorCode(f.get("code"))
-        except ValueError:
+        code = ErrorCode.from_wire(f.get("code"))
+        if code is None:
             code = ErrorCode.PROTOCOL_VIOLATION
         blamed = f.get("blamed")
         if not (isinstance(blamed, int) and 0 <= blamed < self.table.players):
             blamed = None
-        why = f.get("why") if isinstance(f.get("why"), str) else ""
+        why = f.get("why")
+        if not isinstance(why, str):
+            why = ""
         if self.aborted is None and self.phase != Phase.DONE:
             if standing is None:
                 standing = self.standing_of(blamed, entry.seat)
@@ -888,12 +984,16 @@ class Session:
             return entry
         if self.finished or self._floor != self.seat:
             return None
+        body: dict[str, Any]
         if self.phase == Phase.READY:
             kind, body = "ready", {}
         elif self.phase == Phase.PLAYING:
             action = self._decided
-            if action is None and self.game.decision() is not None:
+            if action is None and self.game.decision() is not None \
+                    and not (self.game.early_deal and self.game.has_outbox):
                 return None  # waiting for the controller
+            # With early-deal/v1 a seat that must still choose sends the deal messages it
+            # owes now, without its action: the others get their cards while it thinks.
             self._decided = None
             body = {"d": self.game.outbox()}
             if action is not None:
@@ -903,9 +1003,7 @@ class Session:
             kind, body = "done", {"result": self.game.result_body()}
         else:
             return None
-        entry = make_entry(self.identity, game=self.table.game, seat=self.seat,
-                           seq=self.chain.next_seq[self.seat], prev=self.chain.head,
-                           kind=kind, body=body)
+        entry = self._sign(kind, body)
         try:
             self._accept(entry)
         except GameFault as fault:
@@ -948,12 +1046,10 @@ class Session:
             body["evidence"] = evidence
         elif evidence is not None and (eid := wire.entry_id_of(evidence)) is not None:
             body["evidence_id"] = eid
-        entry = make_entry(self.identity, game=self.table.game, seat=self.seat,
-                           seq=self.chain.next_seq[self.seat], prev=self.chain.head,
-                           kind="abort", body=body)
+        entry = self._sign("abort", body)
         standing = Standing.PROVEN if proven and blamed_seat is not None else None
         if standing is None:
-            standing = self.standing_of(blamed_seat, self.seat)
+            standing = self.standing_of(blamed_seat, self.own_seat)
         self._on_abort(entry, standing)
         return entry
 
@@ -1126,6 +1222,9 @@ class GameDriver:
         #: This hand's engine events with the deck positions each deal used.
         self._hand_trace: list[tuple[object, tuple[int, ...]]] = []
         self._out: list[dict] = []
+        #: The table capability early-deal/v1: a turn may carry deal messages without the
+        #: action the game waits for (PROTOCOL.md 6.2).
+        self.early_deal = CAP_EARLY_DEAL in table.caps
 
     # ------------------------------------------------------------------ running
 
@@ -1141,6 +1240,11 @@ class GameDriver:
         out = self._out[:]
         self._out.clear()
         return out
+
+    @property
+    def has_outbox(self) -> bool:
+        """Deal messages of this seat wait to be sent."""
+        return bool(self._out)
 
     @property
     def hand(self) -> Hand | None:
@@ -1206,11 +1310,12 @@ class GameDriver:
                 self._advance()
         if action is not None:
             self._act(seat, action)
-        elif self.waits_for(seat) and not self._out:
+        elif self.waits_for(seat) and not self._out and not (items and self.early_deal):
             # Every deal message this seat made is in the transcript, so the sender had
             # everything we have (its own items are applied too): it knew it had to
             # choose.  (With messages of ours still unsent, the sender may lack them: a
-            # step that is complete here may not be complete there yet.)
+            # step that is complete here may not be complete there yet.)  Under
+            # early-deal/v1 it may still send the deal messages it owes first.
             raise GameFault(ErrorCode.PROTOCOL_VIOLATION, "an empty turn while the game "
                             f"waits for seat {seat}'s choice", seat)
         self._advance()
@@ -1476,11 +1581,12 @@ class GameDriver:
 
 @dataclass(frozen=True)
 class TableReady:
-    """The genesis is accepted: the table as it signed it, and the local seat.  The first
-    event of every session (and of a resumed one)."""
+    """The genesis is accepted: the table as it signed it, and the local seat (None: a
+    session of no seat, an observer's).  The first event of every session (and of a
+    resumed one)."""
 
     table: TableInfo
-    seat: int
+    seat: int | None
 
 
 @dataclass(frozen=True)

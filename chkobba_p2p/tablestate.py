@@ -16,8 +16,9 @@ everyone; other seats' hands are known only by their size.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from .cards import Card
 from .events import Lobby, Restored, Resumed, Spectators, Waiting
@@ -86,6 +87,10 @@ class TableState:
     #: Display names and key fingerprints per seat (None: seat still free).
     names: tuple[str | None, ...] = ()
     fingerprints: tuple[str | None, ...] = ()
+    #: Before the game, per seat: its person confirmed the seating (the ready check).
+    ready: tuple[bool, ...] = ()
+    #: Each seat's identity key, when known (the lobby, the genesis).
+    keys: tuple[bytes | None, ...] = ()
     #: Whether the table's shuffles carry zero-knowledge proofs (None: not known yet).
     shuffle_proofs: bool | None = None
     #: 1-based number of the hand in progress; 0 before the first.
@@ -184,14 +189,15 @@ class TableState:
 
     # ------------------------------------------------------------------ updating
 
-    def with_table(self, table: TableInfo, seat: int) -> TableState:
+    def with_table(self, table: TableInfo, seat: int | None) -> TableState:
         """Everything the genesis fixes: players, rules, names, keys, the local seat.
         (A :class:`~chkobba_p2p.session.TableInfo` given to :meth:`apply` does the same,
         finding the local seat by :attr:`my_fingerprint`.)"""
         return replace(
             self.with_players(table.players), seat=seat, rules=table.rules,
             names=table.display_names(), shuffle_proofs=table.shuffle_proofs,
-            fingerprints=tuple(s.fingerprint for s in table.seats))
+            fingerprints=tuple(s.fingerprint for s in table.seats),
+            keys=tuple(s.key for s in table.seats))
 
     def sync(self, hand: Hand) -> TableState:
         """Take the rules engine's view of the hand (as given at a decision): it is
@@ -199,8 +205,8 @@ class TableState:
         n = hand.players
         st = self.with_players(n)
         piles: list[list[Card]] = [[] for _ in range(sides_count(n))]
-        for seat, pile in enumerate(hand.piles):
-            piles[side_of(seat, n)].extend(pile)
+        for owner, pile in enumerate(hand.piles):
+            piles[side_of(owner, n)].extend(pile)
         seat = hand.viewer if hand.viewer is not None else st.seat
         mine = tuple(c for c in hand.hand_of(seat) if c is not None) if seat is not None else ()
         cutting = isinstance(hand.pending, CutterChoice)
@@ -261,7 +267,8 @@ class TableState:
         if self.my_fingerprint is not None and self.my_fingerprint in fps:
             seat = fps.index(self.my_fingerprint)
         proofs = ev.shuffle_proofs if ev.shuffle_proofs is not None else st.shuffle_proofs
-        return replace(st, names=names, fingerprints=fps, seat=seat, shuffle_proofs=proofs)
+        return replace(st, names=names, fingerprints=fps, seat=seat, shuffle_proofs=proofs,
+                       ready=tuple(ev.ready), keys=tuple(ev.keys))
 
     def _on_first_draw(self, ev: FirstDealerDrawn) -> TableState:
         draws = dict(ev.draws)
@@ -374,7 +381,8 @@ class TableState:
         return st.apply_all(ev.events)
 
 
-_HANDLERS = {
+# Each handler takes the event of its type.
+_HANDLERS: dict[type, Callable[[TableState, Any], TableState]] = {
     TableInfo: TableState._on_table,
     TableReady: lambda st, ev: st.with_table(ev.table, ev.seat),
     FirstDealerDrawn: TableState._on_first_draw,

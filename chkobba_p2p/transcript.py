@@ -20,6 +20,7 @@ import os
 import secrets
 from dataclasses import dataclass
 from pathlib import Path
+from typing import BinaryIO
 
 import platformdirs
 
@@ -88,21 +89,21 @@ class TranscriptWriter:
 
     def __init__(self, path: Path | str, resume_at: int | None = None) -> None:
         self.path = Path(path)
-        self._f = None
+        self._f: BinaryIO | None = None
         self.count = 0
         self._resume_at = resume_at
 
     def _open(self) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         if self._resume_at is not None:
-            self._f = open(self.path, "r+b")  # noqa: SIM115 - kept open for the whole game
-            self._f.truncate(self._resume_at)
-            self._f.seek(self._resume_at)
+            self._f = log = open(self.path, "r+b")  # noqa: SIM115 - kept open for the game
+            log.truncate(self._resume_at)
+            log.seek(self._resume_at)
             return
         fresh = not self.path.exists() or self.path.stat().st_size == 0
-        self._f = open(self.path, "ab")  # noqa: SIM115 - kept open for the whole game
+        self._f = f = open(self.path, "ab")  # noqa: SIM115 - kept open for the whole game
         if fresh:
-            self._f.write(MAGIC)
+            f.write(MAGIC)
 
     def write_header(self, *, game: bytes, seat: int | None, key: bytes | None, name: str,
                      host: str) -> None:

@@ -142,10 +142,9 @@ class Spectator:
                 self.spectator_id, _ = check_watching(answer)
         except LinkClosed as exc:
             if exc.error is not None:
-                try:
-                    code = ErrorCode(exc.error.get("code")).name.lower()
-                except ValueError:
-                    code = OutcomeError.CONNECTION_CLOSED
+                known = ErrorCode.from_wire(exc.error.get("code"))
+                code = known.name.lower() if known is not None \
+                    else OutcomeError.CONNECTION_CLOSED
                 return f"refused: {exc.error.get('msg')}", code
             return "the host closed the connection", OutcomeError.CONNECTION_CLOSED
         except ProtocolError as exc:

@@ -153,6 +153,16 @@ class ErrorCode(enum.IntEnum):
     def sentence(self) -> str:
         return _SENTENCES[self]
 
+    @classmethod
+    def from_wire(cls, value: object) -> ErrorCode | None:
+        """The code a peer sent (an integer), or None when ``value`` names no code."""
+        if not isinstance(value, int):
+            return None
+        try:
+            return cls(value)
+        except ValueError:
+            return None
+
 
 _SENTENCES = {
     ErrorCode.FRAME_TOO_LARGE: "a frame longer than the maximum size was announced",
@@ -218,14 +228,14 @@ class FrameDecoder:
     def __init__(self, max_frame: int = MAX_FRAME, after: FrameDecoder | None = None) -> None:
         """``after``: a decoder whose buffered bytes this one takes over (a connection
         whose limit changes once it is authenticated)."""
-        self._buf = bytearray(after._buf) if after is not None else bytearray()
+        self._buf: bytearray = bytearray(after._buf) if after is not None else bytearray()
         self._max = max_frame
 
     @property
     def pending(self) -> bool:
         return bool(self._buf)
 
-    def feed(self, data: bytes) -> list[bytes]:
+    def feed(self, data: bytes | bytearray) -> list[bytes]:
         self._buf += data
         out = []
         while len(self._buf) >= 4:
@@ -322,13 +332,13 @@ def get_field(msg: dict, name: str, kind: str, *, optional: bool = False,
             return None
         raise ProtocolError(ErrorCode.BAD_FIELD, f"missing {name!r}")
     value = msg[name]
-    want = _TYPES[kind]
-    if not isinstance(value, want) or (kind == "int" and isinstance(value, bool)):
+    if not isinstance(value, _TYPES[kind]) or (kind == "int" and isinstance(value, bool)):
         raise ProtocolError(ErrorCode.BAD_FIELD, f"{name!r} must be {kind}")
-    if size is not None and len(value) != size:
-        raise ProtocolError(ErrorCode.BAD_FIELD, f"{name!r} must be {size} bytes")
-    if max_len is not None and len(value) > max_len:
-        raise ProtocolError(ErrorCode.BAD_FIELD, f"{name!r} longer than {max_len}")
+    if isinstance(value, str | bytes | list | dict):
+        if size is not None and len(value) != size:
+            raise ProtocolError(ErrorCode.BAD_FIELD, f"{name!r} must be {size} bytes")
+        if max_len is not None and len(value) > max_len:
+            raise ProtocolError(ErrorCode.BAD_FIELD, f"{name!r} longer than {max_len}")
     return value
 
 

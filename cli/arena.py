@@ -25,8 +25,11 @@ def add_arguments(command: str, p: argparse.ArgumentParser) -> None:
                    help="level B (same choices)")
     p.add_argument("--games", type=int, default=50,
                    help="duplicate deals; each is played twice, so 2 x N matches (default 50)")
-    p.add_argument("--players", type=int, choices=(2, 4), default=2)
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--players", type=int, choices=(2, 4), default=2,
+                   help="players at each table (default 2; 4 play in two teams)")
+    p.add_argument("--seed", type=int, default=0,
+                   help="seed of the whole run: the same seed plays the same games "
+                        "(default 0)")
     p.add_argument("--move-ms", type=float, default=None, metavar="M",
                    help="time budget per move for the searching levels, in ms "
                    "(default: each level's own, 200 for expert)")

@@ -435,14 +435,19 @@ def _run_client(args: argparse.Namespace, address: str, controller: SeatControll
 
 def add_peer_options(p: argparse.ArgumentParser) -> None:
     """Options every peer command shares (the terminal client's join uses them too)."""
-    p.add_argument("--name", default=None, help="display name (default: your login)")
+    p.add_argument("--name", default=None,
+                   help="your name at the table (default: the one remembered, asked on the "
+                        "first run)")
     p.add_argument("--identity", metavar="FILE",
                    help="identity key file (created if missing, mode 0600)")
     p.add_argument("--log", metavar="FILE", help="transcript log path (default: data dir)")
-    p.add_argument("--reconnect-timeout", type=float, default=60.0, metavar="S",
-                   help="seconds a dropped peer has to come back (default 60)")
+    p.add_argument("--reconnect-timeout", type=float, default=120.0, metavar="S",
+                   help="each seat's allowance of time away (disconnected) for the whole "
+                   "match, spent across drops (default 120)")
     p.add_argument("--turn-timeout", type=float, default=900.0, metavar="S",
-                   help="seconds the seat to speak may take (default 900)")
+                   help="seconds of connected time a seat may take for one move "
+                   "(default 900); no seat delays a move longer than this plus its "
+                   "allowance")
 
 
 def add_discovery_options(p: argparse.ArgumentParser) -> None:
@@ -474,10 +479,12 @@ def add_host_options(p: argparse.ArgumentParser) -> None:
     """Every option of ``chkobba host`` (the terminal client's and the headless host's
     alike, so that they cannot drift apart): the table, the rules, local bots, the
     peer's identity, log and timeouts."""
-    p.add_argument("--port", type=int, default=DEFAULT_PORT)
+    p.add_argument("--port", type=int, default=DEFAULT_PORT,
+                   help=f"TCP port to listen on (default {DEFAULT_PORT}; 0: any free port)")
     p.add_argument("--bind", default="",
                    help="address to listen on (default: every address, IPv4 and IPv6)")
-    p.add_argument("--players", type=int, choices=(2, 4), default=2)
+    p.add_argument("--players", type=int, choices=(2, 4), default=2,
+                   help="2 players, or 4 in two teams (default 2)")
     add_rules_arguments(p)
     p.add_argument("--bots", type=int, default=0, help="local bot peers to start")
     p.add_argument("--level", default="greedy", choices=sorted(LEVELS), help="the bots' level")
@@ -512,8 +519,11 @@ def add_arguments(command: str, p: argparse.ArgumentParser) -> None:
     """Declare the arguments of ``bot`` (see :mod:`.main`; ``host --headless`` comes
     here through the terminal client's ``host``, which shares :func:`add_host_options`)."""
     assert command == "bot", command
+    p.description = ("A peer without a screen, played by a bot: it joins the table at "
+                     "HOST[:PORT], plays the match and prints the result.")
     p.add_argument("address", help="HOST[:PORT]")
-    p.add_argument("--level", default="greedy", choices=sorted(LEVELS))
+    p.add_argument("--level", default="greedy", choices=sorted(LEVELS),
+                   help="how the bot plays")
     p.add_argument("--move-ms", type=float, default=None, metavar="MS",
                    help="thinking time per move (expert: default 200)")
     p.add_argument("--delay", type=float, default=0.0, metavar="S",

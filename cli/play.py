@@ -53,6 +53,8 @@ from chkobba_p2p.wire import MAX_NAME, Identity
 
 from .i18n import Translator, detect_lang
 from .rules_options import add_rules_arguments, ruleset_from_args
+from .settings import player_name
+from .term import can_show_symbols
 
 __all__ = ["add_arguments", "cmd_play", "cmd_host", "cmd_join", "lan_address"]
 
@@ -198,11 +200,23 @@ def _finish(result, ui, address: str | None = None) -> int:
         return EXIT_LEFT
     if o is None:
         return EXIT_NO_GAME
-    print(o.describe())
+    print(_result_line(o, ui))
     if log:
         print(t("over_log", path=log))
         print(t("over_replay", path=log))
     return EXIT_DONE if o.completed or o.resigned is not None else EXIT_ABORTED
+
+
+def _result_line(o: Outcome, ui) -> str:
+    """How the match ended, in the player's language and words (the screen said the same:
+    "You win 11-4!", never a side number)."""
+    from .tui.dialogs import over_lines
+    from .tui.render import line_text
+
+    if o.done is None:
+        return o.describe()
+    lines = [line_text(x).strip() for x in over_lines(ui.view, o, None, 200)]
+    return next((x for x in lines[1:] if x), o.describe())
 
 
 def _explain(error: str, t: Translator) -> str:
@@ -219,11 +233,23 @@ def _explain(error: str, t: Translator) -> str:
 
 
 def _ui(args: argparse.Namespace, kind: str, **kw):
+    from chkobba_p2p.known import KnownPlayers
+
     from .tui.app import TuiApp
 
     lang = args.lang or detect_lang()
-    return TuiApp(kind=kind, lang=lang, symbols=not args.ascii, color=_color(args),
-                  figures=_figures(args), **kw)
+    symbols = not args.ascii and can_show_symbols()
+    known = KnownPlayers() if kind != "play" else None
+    return TuiApp(kind=kind, lang=lang, symbols=symbols, color=_color(args),
+                  figures=_figures(args), pace=args.pace, known=known, **kw)
+
+
+def _name(args: argparse.Namespace, fallback: str) -> str:
+    """``--name``, else the name remembered, else asked on this first run, else the
+    login name."""
+    t = Translator(args.lang or detect_lang())
+    name = player_name(args.name, t) or _default_name(fallback)
+    return name[:MAX_NAME]
 
 
 def _check_tty() -> str | None:
@@ -242,7 +268,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         print(f"error: {err}", file=sys.stderr)
         return EXIT_NO_GAME
     rules = ruleset_from_args(args)
-    name = (args.name or _default_name("you"))[:MAX_NAME]
+    name = _name(args, "you")
     log_path = Path(args.log) if args.log else default_log_path("play")
     config = HostConfig(players=args.players, rules=rules, port=0, bind="127.0.0.1",
                         name=name, identity=Identity.generate(), log_path=log_path,
@@ -273,7 +299,7 @@ def cmd_host(args: argparse.Namespace) -> int:
     from .net import announce_interfaces, host_address, port_mapping_options
 
     rules = ruleset_from_args(args)
-    name = (args.name or _default_name("host"))[:MAX_NAME]
+    name = _name(args, "host")
     key_path = Path(args.identity) if args.identity else data_dir() / "host-identity.key"
     identity = load_identity(key_path)
     # The saved game of this identity's table on this port: a crashed (or stepped-away)
@@ -347,7 +373,7 @@ def cmd_join(args: argparse.Namespace) -> int:
               f"HOST:PORT#KEY): {exc}", file=sys.stderr)
         return EXIT_NO_GAME
     address = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
-    name = (args.name or _default_name("guest"))[:MAX_NAME]
+    name = _name(args, "guest")
     key_path = Path(args.identity) if args.identity else data_dir() / "identity.key"
     identity = load_identity(key_path)
     # One saved game per table: a join elsewhere must not replace the secrets of a game
@@ -406,6 +432,20 @@ def _display(p: argparse.ArgumentParser) -> None:
                    help="suit letters (7D) and plain boxes instead of symbols (7♦)")
     p.add_argument("--no-color", action="store_true",
                    help="no colours (also when NO_COLOR is set)")
+    p.add_argument("--pace", type=_pace, default=0.7, metavar="SECONDS",
+                   help="how long another player's move stays on screen before the table "
+                        "changes (default 0.7; 0: at once). Only the picture waits, never "
+                        "the game")
+
+
+def _pace(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not 0 <= value <= 10:
+        raise argparse.ArgumentTypeError("the pace is 0 to 10 seconds")
+    return value
 
 
 def add_arguments(command: str, p: argparse.ArgumentParser) -> None:
@@ -416,11 +456,14 @@ def add_arguments(command: str, p: argparse.ArgumentParser) -> None:
 def _play_arguments(p: argparse.ArgumentParser) -> None:
     levels = sorted(LEVELS)
     p.description = "A full-screen match against bot peers on this machine."
-    p.add_argument("--players", type=int, choices=(2, 4), default=2)
+    p.add_argument("--players", type=int, choices=(2, 4), default=2,
+                   help="2 players, or 4 in two teams (default 2)")
     p.add_argument("--bots", default="greedy", choices=levels, help="the bots' level")
     p.add_argument("--seed", type=int, default=None,
                    help="seed the bots' play style (the deal stays cryptographic)")
-    p.add_argument("--name", default=None, help="your display name")
+    p.add_argument("--name", default=None,
+                   help="your name at the table (default: the one remembered, asked on the "
+                        "first run)")
     p.add_argument("--log", metavar="FILE", help="transcript log path (default: data dir)")
     add_rules_arguments(p)
     _display(p)
@@ -430,6 +473,11 @@ def _play_arguments(p: argparse.ArgumentParser) -> None:
 def _host_arguments(p: argparse.ArgumentParser) -> None:
     from .net import add_host_options  # shared with the headless host
 
+    p.description = (
+        "Open a table for friends: the screen shows the address to give them and each "
+        "seat's key fingerprint; the deal starts when everyone has checked the "
+        "fingerprints and pressed Enter. --bots N fills seats with bots; --headless hosts "
+        "without a screen.")
     add_host_options(p)
     _display(p)
     p.set_defaults(func=cmd_host, name_default="host")
@@ -438,6 +486,10 @@ def _host_arguments(p: argparse.ArgumentParser) -> None:
 def _join_arguments(p: argparse.ArgumentParser) -> None:
     from .net import add_discovery_options, add_peer_options  # shared with the headless peers
 
+    p.description = (
+        "Sit at a table: HOST, HOST:PORT, [IPv6]:PORT or a join code HOST:PORT#KEY (no "
+        "address: pick a table announced on the LAN). Check the fingerprints with the "
+        "other players, then press Enter.")
     p.add_argument("address", nargs="?", help="HOST[:PORT] or a join code HOST:PORT#KEY")
     add_discovery_options(p)
     p.add_argument("--connect-timeout", type=float, default=15.0, metavar="S",

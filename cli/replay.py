@@ -17,13 +17,13 @@ from chkobba_p2p.audit import (
     AuditReport,
     LogUnreadable,
     audit_log,
-    hand_lines,
-    score_lines,
 )
+from chkobba_p2p.cards import FigureConvention, card
 from chkobba_p2p.record import teams
 from chkobba_p2p.text import safe_text
 
 from .i18n import LANGS, detect_lang
+from .term import can_show_symbols
 
 EPILOG = f"""\
 exit status:
@@ -51,6 +51,8 @@ def add_arguments(command: str, p: argparse.ArgumentParser) -> None:
                    "format of chkobba simulate --record) to FILE, or to stdout with '-'")
     p.add_argument("--hand", metavar="N", type=int, help="show hand N play by play")
     p.add_argument("--quiet", action="store_true", help="print the verdict line only")
+    p.add_argument("--ascii", action="store_true",
+                   help="cards as letters (JC) instead of symbols (J♣)")
     p.add_argument("--html", metavar="FILE", help="also write the audited match as one web "
                    "page (players and key fingerprints, the verdict, every hand and play, the "
                    "score sheet) to FILE: self-contained, nothing fetched, readable on a phone")
@@ -96,7 +98,8 @@ def run(args: argparse.Namespace) -> int:
             return EXIT_USAGE
         _view(args)
     elif not args.quiet:
-        for line in describe(report, hand=args.hand):
+        symbols = not args.ascii and can_show_symbols(sys.stderr if err else sys.stdout)
+        for line in describe(report, hand=args.hand, symbols=symbols):
             _out(line, to_stderr=err)
     _out(report.summary(), to_stderr=err)
     if args.html:
@@ -151,58 +154,151 @@ def _interrupted(path: str, report: AuditReport) -> list[object]:
     return [f.event for f in tl.frames if f.hand == hands + 1]
 
 
-def _side(side: int, players: int) -> str:
+def _side(side: int, players: int, names: list[str] | None = None) -> str:
+    """A side in people's words: a name at 2 players, "hana & sami" at 4."""
+    seats = teams(players)[side] if players == 4 else (side,)
+    if names is not None:
+        return " & ".join(names[s] for s in seats)
     if players == 4:
-        return f"team {side + 1} (seats {' & '.join(map(str, teams(players)[side]))})"
+        return f"team {side + 1} (seats {' & '.join(map(str, seats))})"
     return f"seat {side}"
 
 
-def describe(report: AuditReport, hand: int | None = None) -> list[str]:
-    """The match as text: table, first dealer, every hand's points, totals, winner."""
+class _Speaker:
+    """Names and cards as the game showed them: seat names, and the card notation of the
+    table's figures (``J♣``), or its ASCII form (``JC``) when symbols cannot be shown."""
+
+    def __init__(self, names: list[str], figures: FigureConvention, symbols: bool) -> None:
+        self.names = names
+        self.figures = figures
+        self.symbols = symbols
+
+    def who(self, seat: object) -> str:
+        if isinstance(seat, int) and 0 <= seat < len(self.names):
+            return self.names[seat]
+        return "nobody" if seat is None else f"seat {seat}"
+
+    def card(self, text: object) -> str:
+        if not isinstance(text, str):
+            return "??"
+        try:
+            return card(text).label(self.figures, self.symbols)
+        except ValueError:
+            return text
+
+    def cards(self, texts: list) -> str:
+        return " ".join(self.card(c) for c in texts)
+
+
+def _hand_lines(r: dict, sp: _Speaker, players: int) -> list[str]:
+    """A hand record, play by play, with the players' names and the game's cards."""
+    out = [f"hand {r['number']}: {sp.who(r['dealer'])} deals, {sp.who(r['cutter'])} cuts"]
+    for i, rd in enumerate(r.get("redeals", []), 1):
+        out.append(f"  redeal {i}: the opening table {sp.cards(rd['table'])} is dealt again")
+    for ev in r["events"]:
+        (kind, b), = ev.items()
+        if kind == "deal":
+            by: dict[str, list[str]] = {}
+            for who, c in zip(b["to"], b["cards"], strict=True):
+                by.setdefault("table" if who is None else sp.who(who), []).append(
+                    sp.card(c) if c else "??")
+            what = "; ".join(f"{k}: {' '.join(v)}" for k, v in by.items())
+            out.append(f"  {'draw' if b['draw'] else 'deal'}  {what}")
+        elif kind == "cut":
+            out.append(f"  cut   {sp.who(b['seat'])} " + (
+                "keeps the drawn card" if b["keep"]
+                else f"places {sp.card(b['card'])} on the table"))
+        elif kind == "play":
+            take = (f" takes {' + '.join(sp.card(c) for c in b['capture'])}"
+                    if b["capture"] else " (stays on the table)")
+            out.append(f"  play  {sp.who(b['seat'])}: {sp.card(b['card'])}{take}"
+                       + ("  CHKOBBA" if b["chkobba"] else ""))
+        elif kind == "sweep" and b["cards"]:
+            out.append(f"  end   {sp.who(b['seat'])} takes the rest: {sp.cards(b['cards'])}")
+    out.extend("  " + line for line in _score_lines(r, sp, players))
+    return out
+
+
+def _count(n: int, one: str, many: str) -> str:
+    return f"{n} {one if n == 1 else many}"
+
+
+def _score_lines(r: dict, sp: _Speaker, players: int) -> list[str]:
+    """A hand's points, per side, by name."""
+    s = r["score"]
+    cats = s["categories"]
+    sides = range(len(s["points"]))
+    names = [_side(i, players, sp.names) for i in sides]
+    counts = []
+    for i in sides:
+        parts = [_count(s["cards"][i], "card", "cards"),
+                 _count(s["diamonds"][i], "diamond", "diamonds"),
+                 _count(s["sevens"][i], "seven", "sevens")]
+        if "barmila" in cats:
+            parts.append(_count(s["sixes"][i], "six", "sixes"))
+        if s["chkobbas"][i]:
+            parts.append(_count(s["chkobbas"][i], "chkobba", "chkobbas"))
+        counts.append(f"{names[i]}: {', '.join(parts)}")
+    won = ", ".join(f"{cat} {'beji (tied)' if w is None else names[w]}"
+                    for cat, w in cats.items())
+    pts = ", ".join(f"{names[i]} {s['points'][i]}" for i in sides)
+    tot = ", ".join(f"{names[i]} {r['totals'][i]}" for i in sides)
+    return counts + [f"points: {won} -> {pts} (totals: {tot})"]
+
+
+def describe(report: AuditReport, hand: int | None = None, symbols: bool = True
+             ) -> list[str]:
+    """The match as text: table, first dealer, every hand's points, totals, winner, in
+    the players' names and the game's card notation."""
     out = [f"log: {report.path}"]
     h = report.header
-    if isinstance(h.get("seat"), int):
-        out.append(f"written by seat {h['seat']} ({h.get('name', '?')}), "
-                   f"{h.get('software', '?')}, {h.get('created', '?')} (unsigned header)")
-    elif h.get("spectator") is True:
+    if h.get("spectator") is True:
         out.append(f"written by a spectator ({h.get('name', '?')}), "
                    f"{h.get('software', '?')}, {h.get('created', '?')} (unsigned header)")
     t = report.table
+    names = [s.name for s in t.seats] if t is not None else []
+    if isinstance(h.get("seat"), int):
+        writer = names[h["seat"]] if 0 <= h["seat"] < len(names) else f"seat {h['seat']}"
+        out.append(f"written by {writer}'s peer ({h.get('software', '?')}, "
+                   f"{h.get('created', '?')}; unsigned header)")
     if t is None:
         return out
+    sp = _Speaker(names, t.rules.figures, symbols)
     proofs = "with" if "shuffle-proof/v1" in t.caps else "without"
     out.append(f"game {t.game.hex()}: {t.players} players, {t.rules.describe()}; "
                f"shuffles {proofs} proofs")
     for s in t.seats:
-        side = f", {_side(s.seat % 2, t.players)}" if t.players == 4 else ""
-        out.append(f"  seat {s.seat}: {s.name} (key {s.fingerprint}{side})")
+        side = (f", plays with {names[(s.seat + 2) % 4]}" if t.players == 4 else "")
+        out.append(f"  {s.name} (key {s.fingerprint}{side})")
     for d in report.draws:
-        out.append("first-dealer draw: " + ", ".join(f"seat {s} {c}" for s, c in
-                                                     sorted(d.items())))
+        out.append("first-dealer draw: " + ", ".join(f"{sp.who(s)} {sp.card(str(c))}"
+                                                     for s, c in sorted(d.items())))
     if report.first_dealer is not None:
-        out.append(f"first dealer: seat {report.first_dealer}")
+        out.append(f"first dealer: {sp.who(report.first_dealer)}")
     for r in report.records:
         if r["type"] == "hand":
             if hand is not None and r["number"] != hand:
                 continue
             if hand is not None:
-                out.extend(hand_lines(r))
+                out.extend(_hand_lines(r, sp, t.players))
                 continue
-            redeals = f", {len(r['redeals'])} redeal(s)" if r["redeals"] else ""
-            out.append(f"hand {r['number']} (dealer seat {r['dealer']}{redeals}):")
-            out.extend("  " + line for line in score_lines(r))
+            redeals = (f", dealt again {_count(len(r['redeals']), 'time', 'times')}"
+                       if r["redeals"] else "")
+            out.append(f"hand {r['number']} ({sp.who(r['dealer'])} deals{redeals}):")
+            out.extend("  " + line for line in _score_lines(r, sp, t.players))
         elif hand is None:
-            out.append(f"result: {r['result']} after {r['hands']} hands "
-                       f"(totals {' / '.join(map(str, r['totals']))})")
+            tot = ", ".join(f"{_side(i, t.players, names)} {x}"
+                            for i, x in enumerate(r["totals"]))
+            out.append(f"result after {_count(r['hands'], 'hand', 'hands')}: {tot}")
     for w in report.warnings:
         out.append(f"warning: {w}")
     for a in report.aborts:
         # An abort is its signer's word: only what the log shows is stated as fact.
-        out.append(f"abort at entry #{a.index} signed by seat {a.by_seat}: {a.describe()}")
+        out.append(f"the game was stopped at entry #{a.index}: {a.describe(sp.who)}")
     if report.offending:
         out.append(f"offending entry #{report.entry}: {report.offending}")
     if report.verdict == INVALID and report.records and hand is None:
         out.append("(the hands above were complete and correct before the violation)")
     if report.verdict == VALID and report.winner is not None and hand is None:
-        out.append(f"winner: {_side(report.winner, t.players)}")
+        out.append(f"winner: {_side(report.winner, t.players, names)}")
     return out

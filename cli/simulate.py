@@ -18,9 +18,12 @@ def add_arguments(command: str, p: argparse.ArgumentParser) -> None:
     p.description = ("Play whole matches between bots with the rules engine alone "
                      "(no network, no cryptographic deal). The same seed gives the same "
                      "matches.")
-    p.add_argument("--players", type=int, choices=(2, 3, 4), default=2)
+    p.add_argument("--players", type=int, choices=(2, 3, 4), default=2,
+                   help="players at each table (default 2; 4 play in two teams)")
     p.add_argument("--games", type=int, default=1, help="number of matches (default 1)")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--seed", type=int, default=0,
+                   help="seed of the whole run: the same seed plays the same games "
+                        "(default 0)")
     add_rules_arguments(p)
     p.add_argument("--bots", default="greedy,random",
                    help="comma-separated bot levels, cycled over the seats "

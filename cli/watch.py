@@ -195,7 +195,7 @@ def add_arguments(command: str, p: argparse.ArgumentParser) -> None:
                      "a cheat the moment it is caught (every entry is checked as 'chkobba "
                      "replay' does). Keeps its own copy of the signed log. The host must have "
                      "started with --spectators N.")
-    p.add_argument("address", metavar="HOST[:PORT]")
+    p.add_argument("address", metavar="HOST[:PORT]", help="the table to watch")
     p.add_argument("--name", default="spectator", help="the name the players see")
     p.add_argument("--log", metavar="FILE", help="where to keep the log copy (default: the "
                    "data directory)")

@@ -98,8 +98,11 @@ def play(address: str, name: str) -> int:
     conn.sock.close()
     if session is not None and session.done is not None:
         d = session.done
-        print(f"result: match over after {d.hands} hands: side {d.winner_side} wins "
-              f"{'-'.join(map(str, d.totals))}")
+        t = session.table  # the winners by name: seats of the winning side
+        won = [s.name for s in t.seats if s.seat % (2 if t.players == 4 else t.players)
+               == d.winner_side]
+        print(f"result: match over after {d.hands} hands: {' and '.join(won)} "
+              f"{'win' if len(won) > 1 else 'wins'} {'-'.join(map(str, d.totals))}")
         return 0
     print(f"result: game aborted: {session.aborted if session else 'no game'}")
     return 3

@@ -15,3 +15,19 @@ os.environ["CHKOBBA_NO_UPNP"] = "1"
 settings.register_profile("ci", derandomize=True, print_blob=True)
 if os.environ.get("CI"):
     settings.load_profile("ci")
+
+
+import json  # noqa: E402
+
+import pytest  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def _own_config_dir(tmp_path_factory, monkeypatch):
+    """No test reads or writes the real user configuration (names, known players): each
+    gets its own directory, holding a player name already chosen (so the client does not
+    ask for one on its "first run"; the test of that first run empties it)."""
+    path = tmp_path_factory.mktemp("config")
+    (path / "settings.json").write_text(json.dumps({"name": "Tester"}))
+    monkeypatch.setenv("CHKOBBA_CONFIG_DIR", str(path))
+    return path

@@ -152,6 +152,14 @@ def test_bots_refuse_the_omniscient_hand(level):
         bot.choose_play(h)
 
 
+def test_random_bot_refuses_to_play_another_seats_turn():
+    h = Hand.from_position(TUNISIAN, 2, 1, hands=(cards("5S 3D 1H"), cards("9H 1C 2S")),
+                           table=cards("2H 10C 4D 6C"), turn=0)
+    with pytest.raises(errors.LocalError, match="own seat"):
+        RandomBot(1).choose_play(h.view(1))
+    assert RandomBot(1).choose_play(h.view(0)) in h.legal_moves()
+
+
 def _other_world(hand: Hand, seat: int, rng: random.Random) -> Hand:
     """The same position with every card hidden from ``seat`` dealt again at random."""
     unseen = sorted(hand.view(seat).unseen_cards())

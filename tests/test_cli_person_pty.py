@@ -66,12 +66,12 @@ def listening(proc: subprocess.Popen) -> subprocess.Popen:
 
 def host_screen(tmp: Path, port: int, *extra: str) -> Screen:
     return Screen(["host", "--port", str(port), "--bind", "127.0.0.1", "--no-beacon",
-                   "--lang", "en", "--name", "amel", *extra], tmp / "h")
+                   "--lang", "en", "--name", "amel", "--pace", "0", *extra], tmp / "h")
 
 
 def join_screen(tmp: Path, port: int, *extra: str) -> Screen:
-    return Screen(["join", f"127.0.0.1:{port}", "--lang", "en", "--name", "sami", *extra],
-                  tmp / "g")
+    return Screen(["join", f"127.0.0.1:{port}", "--lang", "en", "--name", "sami",
+                   "--pace", "0", *extra], tmp / "g")
 
 
 def act(s: Screen) -> str | None:
@@ -81,6 +81,9 @@ def act(s: Screen) -> str | None:
     text = s.text
     if any(o in text for o in OVER):
         return "over"
+    if "press Enter to start" in text:  # the lobby's ready check
+        s.press("\r")
+        return "ready"
     if "Enter: continue" in text:
         s.press("\r")
         return "scoring"
@@ -239,12 +242,12 @@ def test_resigning_is_a_loss_that_replay_confirms(tmp_path):
         guest.press("q")
         assert guest.finish() == 0
         out = guest.raw.decode("utf-8", "replace")
-        assert "seat 1 resigned" in out
+        assert "sami resigned" in out  # in the players' names, never seat numbers
         assert host.wait(30) == 0
         log = [p for p in logs_of(tmp_path / "g") if "sami" in p.name][-1]
         status, report = replay(log)
         assert status == 0, report
-        assert "VALID" in report and "resigned" in report and "winner: seat 0" in report
+        assert "VALID" in report and "resigned" in report and "winner: host" in report
     finally:
         guest.kill()
         host.kill()
@@ -280,6 +283,8 @@ def test_a_short_turn_timeout_shows_a_countdown(tmp_path):
     try:
         host.wait_for(lambda t: f"127.0.0.1:{port}" in t, 20, "the open table")
         bot = headless(["bot", f"127.0.0.1:{port}", "--quiet"], tmp_path / "b")
+        host.wait_for(lambda t: "press Enter to start" in t, 20, "the ready check")
+        host.press("\r")
         host.wait_for(lambda t: "Your turn" in t or "keep it" in t, 60, "our turn")
         if "keep it" in host.text:
             host.press("k")

@@ -32,15 +32,17 @@ CARD_BOX = re.compile(r"│(?:A|[2-7]|Q|J|K)[♠♥♦♣]│")
 class Screen:
     """A program in a pty, seen through a terminal emulator."""
 
-    def __init__(self, args: list[str], tmp: Path, cols: int = COLS, rows: int = ROWS) -> None:
+    def __init__(self, args: list[str], tmp: Path, cols: int = COLS, rows: int = ROWS,
+                 env: dict[str, str] | None = None) -> None:
         self.screen = pyte.Screen(cols, rows)
         self.stream = pyte.ByteStream(self.screen)
-        env = dict(os.environ)
-        env.update({
+        base = dict(os.environ)
+        base.update({
             "CHKOBBA_DATA_DIR": str(tmp), "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8",
             "TERM": "xterm-256color", "PROMPT_TOOLKIT_NO_CPR": "1",
-            "PYTHONPATH": str(ROOT) + os.pathsep + env.get("PYTHONPATH", ""),
+            "PYTHONPATH": str(ROOT) + os.pathsep + base.get("PYTHONPATH", ""),
         })
+        env = {**base, **(env or {})}
         env.pop("NO_COLOR", None)
         self.child = pexpect.spawn(sys.executable, ["-m", "chkobba_cli.main", *args], cwd=str(ROOT),
                                    env=env, dimensions=(rows, cols))
@@ -167,8 +169,8 @@ def take_capture_choice(s: Screen, log: dict) -> str:
 
 def test_play_shows_the_table_plays_a_hand_to_its_scoring_table_and_a_capture_choice(
         tmp_path):
-    s = Screen(["play", "--lang", "en", "--bots", "random", "--seed", "5", "--target", "31"],
-               tmp_path)
+    s = Screen(["play", "--lang", "en", "--bots", "random", "--seed", "5", "--target", "31",
+                "--pace", "0"], tmp_path)
     try:
         text = s.wait_for(lambda t: "Your turn" in t or "keep it" in t, 30, "the first decision")
         assert "Table" in text and "Your hand" in text and "bot1" in text
@@ -199,8 +201,8 @@ def test_play_shows_the_table_plays_a_hand_to_its_scoring_table_and_a_capture_ch
 
 
 def test_the_end_of_a_match_shows_the_result_the_log_and_how_to_replay_it(tmp_path):
-    s = Screen(["play", "--lang", "en", "--bots", "greedy", "--seed", "3", "--target", "1"],
-               tmp_path)
+    s = Screen(["play", "--lang", "en", "--bots", "greedy", "--seed", "3", "--target", "1",
+                "--pace", "0"], tmp_path)
     try:
         log: dict = {}
         deadline = time.monotonic() + 40
@@ -262,7 +264,7 @@ def test_join_to_a_closed_port_gives_a_clear_error_and_status(tmp_path):
 
 def test_host_lobby_and_join_progress_then_a_game_between_two_screens(tmp_path):
     host = Screen(["host", "--port", "0", "--bind", "127.0.0.1", "--no-beacon", "--lang", "en",
-                   "--name", "amel", "--target", "21"], tmp_path / "h")
+                   "--name", "amel", "--target", "21", "--pace", "0"], tmp_path / "h")
     guest = None
     try:
         text = host.wait_for(lambda t: re.search(r"127\.0\.0\.1:(\d+)", t), 20, "the address")
@@ -277,10 +279,15 @@ def test_host_lobby_and_join_progress_then_a_game_between_two_screens(tmp_path):
         assert "Seats (1/2)" in text and "amel (you)" in text and "(free)" in text
         host_key = re.search(r"key ([0-9a-f]{4}(?:-[0-9a-f]{4}){3})", text).group(1)
         assert code.endswith("#" + host_key)
-        guest = Screen(["join", code, "--lang", "fr", "--name", "sami"], tmp_path / "g")
-        # The guest sees the host's key (to check it by voice) and its own seat.
-        gtext = guest.wait_for(lambda t: "Votre main" in t or host_key in t, 20, "the lobby")
-        htext = host.wait_for(lambda t: "sami" in t or "Your hand" in t, 20, "the guest")
+        guest = Screen(["join", code, "--lang", "fr", "--name", "sami", "--pace", "0"],
+                       tmp_path / "g")
+        # The guest sees the host's key (to check it by voice) and its own seat; each
+        # person presses Enter once the fingerprints are checked.
+        gtext = guest.wait_for(lambda t: host_key in t and "Entrée pour commencer" in t, 20,
+                               "the lobby")
+        htext = host.wait_for(lambda t: "sami" in t and "press Enter" in t, 20, "the guest")
+        guest.press("\r")
+        host.press("\r")
         for s, words in ((host, ("Your hand", "Table", "sami")),
                          (guest, ("Votre main", "Table", "amel"))):
             s.wait_for(lambda t, words=words: all(w in t for w in words), 30, "the game")

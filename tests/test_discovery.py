@@ -7,6 +7,7 @@ tests are skipped."""
 from __future__ import annotations
 
 import dataclasses
+import re
 import socket
 import struct
 
@@ -65,6 +66,12 @@ async def _announced_host(nursery, tmp_path, **kw) -> tuple[HostPeer, int]:
     port = await nursery.start(host.run)
     await watcher.announced.wait()
     return host, port
+
+
+def closed_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
 
 
 def _ours(port: int):
@@ -207,6 +214,9 @@ def test_txt_values_from_the_network_are_bounded_and_printable():
 
 async def test_chkobba_join_with_no_address_finds_the_table(tmp_path):
     pexpect = pytest.importorskip("pexpect")
+    decoy = Announcer(closed_port(), ["127.0.0.1"], LO)  # a second table on the LAN
+    await decoy.start(TableFacts(name="decoy", players=4, free=3, rules="x",
+                                 fingerprint="0123-4567-89ab-cdef"))
     async with trio.open_nursery() as nursery:
         host, port = await _announced_host(nursery, tmp_path)
         env = cli_env()
@@ -219,14 +229,26 @@ async def test_chkobba_join_with_no_address_finds_the_table(tmp_path):
             child = pexpect.spawn(argv[0], argv[1:], cwd=str(REPO_ROOT), env=env,
                                   dimensions=(24, 80), encoding="utf-8", timeout=60)
             try:
-                child.expect(rf"joining 127\.0\.0\.1:{port}#{host.identity.fingerprint}")
-                listing = child.before
+                ours = rf"127\.0\.0\.1:{port}#{host.identity.fingerprint}"
+                # Other tables may be on this machine's loopback too (another test run
+                # at the same time): then the command asks which one; ours is picked.
+                if child.expect([rf"joining {ours}", r"table to join \(number\): "]) == 1:
+                    number = re.search(rf"\[(\d+)\] mdns-table at 127\.0\.0\.1:{port}:",
+                                       child.before).group(1)
+                    listing = child.before
+                    child.sendline(number)
+                    child.expect(rf"joining {ours}")
+                else:
+                    listing = child.before
                 child.expect("finder")  # seated: the lobby shows our name
                 return listing
             finally:
                 child.terminate(force=True)
 
-        listing = await trio.to_thread.run_sync(run)
+        try:
+            listing = await trio.to_thread.run_sync(run)
+        finally:
+            await decoy.close()
         nursery.cancel_scope.cancel()
     assert f"mdns-table at 127.0.0.1:{port}: 2 players, 1 free" in listing
     assert listing.count(f"127.0.0.1:{port}") == 1

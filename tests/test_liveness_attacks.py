@@ -15,7 +15,7 @@ from test_net_support import FAST, GatedBot, host_config, join_config
 from chkobba_p2p import wire
 from chkobba_p2p.audit import INCOMPLETE, INVALID, audit_log
 from chkobba_p2p.net import ClientPeer, HostPeer
-from chkobba_p2p.peer import BotController, Outcome
+from chkobba_p2p.peer import BotController, ClockReading, Outcome, Waiting
 from chkobba_p2p.session import Phase, Session, Standing
 from chkobba_p2p.transcript import read_transcript
 from chkobba_p2p.wire import ErrorCode, Identity, make_entry
@@ -198,9 +198,19 @@ class Cycler(ClientPeer):
         return False
 
 
+class Recorder(BotController):
+    def __init__(self, seed: int) -> None:
+        super().__init__("greedy", seed)
+        self.events: list[object] = []
+
+    def on_event(self, event: object) -> None:
+        self.events.append(event)
+
+
 @pytest.mark.parametrize("players", [2, 4])
 async def test_drop_and_resume_cycling_runs_out_of_allowance(tmp_path, players):
     cyclers = []
+    host_ctl = Recorder(0)
 
     def make(seat, cfg):
         if seat == 1:
@@ -209,7 +219,7 @@ async def test_drop_and_resume_cycling_runs_out_of_allowance(tmp_path, players):
         return None
 
     out = await _table(tmp_path, players, make_guest=make, timeouts=CYCLE, attacker=1,
-                       limit=60)
+                       limit=60, host_ctl=host_ctl)
     ended = trio.current_time()
     assert cyclers[0].cycles >= 2 and cyclers[0].held_at is not None
     host = out[0]
@@ -226,6 +236,13 @@ async def test_drop_and_resume_cycling_runs_out_of_allowance(tmp_path, players):
                                              and o.aborted.blamed_seat == 1), seat
     verdicts = _verdicts(tmp_path, sorted(out))
     assert all(v == (INCOMPLETE, "aborted", 1) for v in verdicts), verdicts
+    # What a client shows: the clocks, seat 1 away with its allowance running down across
+    # the drops (never refilled by a resume).
+    readings = [e for e in host_ctl.events if isinstance(e, ClockReading)]
+    assert any(r.of(1).owes and not r.of(1).connected for r in readings)
+    left = [e.seconds for e in host_ctl.events if isinstance(e, Waiting) and e.seat == 1]
+    assert left and min(left) < CYCLE.reconnect - 1.5
+    assert left == sorted(left, reverse=True)
 
 
 # ---------------------------------------------------------- 3. unsigned link messages
@@ -278,9 +295,10 @@ class Switch:
     """A TCP front for the host's port: the first ``impostor`` connections are answered
     by an impostor (one ``error unknown_game`` frame), the others are forwarded."""
 
-    def __init__(self, target: int, impostor: int = 0) -> None:
+    def __init__(self, target: int, impostor: int = 0, kind: str = "error") -> None:
         self.target = target
         self.impostor = impostor
+        self.kind = kind  # "error" (unknown_game), "silent" or "garbled" (a bad greeting)
         self.refused = trio.Event()
 
     async def serve(self, task_status=trio.TASK_STATUS_IGNORED):
@@ -291,11 +309,16 @@ class Switch:
     async def _handle(self, stream) -> None:
         if self.impostor > 0:
             self.impostor -= 1
-            err = {"t": "error", "code": int(ErrorCode.UNKNOWN_GAME), "name": "unknown_game",
-                   "msg": "no such game"}
-            await stream.send_all(wire.frame(wire.encode(err)))
-            await stream.aclose()
+            if self.kind == "error":
+                err = {"t": "error", "code": int(ErrorCode.UNKNOWN_GAME),
+                       "name": "unknown_game", "msg": "no such game"}
+                await stream.send_all(wire.frame(wire.encode(err)))
+            elif self.kind == "garbled":
+                await stream.send_all(wire.frame(wire.encode({"t": "host", "key": 5})))
+            else:  # silent: the handshake times out
+                await trio.sleep(FAST.handshake + 1)
             self.refused.set()
+            await stream.aclose()
             return
         upstream = await trio.open_tcp_stream("127.0.0.1", self.target)
 
@@ -312,7 +335,11 @@ class Switch:
             n.start_soon(pipe, upstream, stream)
 
 
-async def test_an_unauthenticated_unknown_game_error_deletes_nothing(tmp_path):
+@pytest.mark.parametrize("kind", ["error", "silent", "garbled"])
+async def test_an_unauthenticated_unknown_game_error_deletes_nothing(tmp_path, kind):
+    """An impostor at the host's address (an ``error unknown_game``, a handshake that
+    never completes, a garbled greeting) delays a resume but neither deletes the saved
+    state nor ends the game."""
     identity = Identity.generate()
     state = tmp_path / "g1.state"
     gate = GatedBot(gate_at=2)
@@ -341,7 +368,7 @@ async def test_an_unauthenticated_unknown_game_error_deletes_nothing(tmp_path):
             first.cancel()  # "the process died" mid-game, holding the floor
             await gone.wait()
             saved = state.read_bytes()
-            switch.impostor = 1  # the next connection meets an impostor
+            switch.impostor, switch.kind = 1, kind  # the next connection meets an impostor
             second = ClientPeer(cfg, BotController("greedy", 1))
 
             async def watch():
@@ -412,3 +439,33 @@ async def test_an_accusation_is_shown_as_a_claim_and_refuted_by_its_evidence(
         assert "says seat 0" in summary
         assert ("refuted" if cite else "nothing in the log shows it") in summary
     assert len({(r.verdict, r.code, r.blamed, r.standing) for r in reports}) == 1
+
+
+# ------------------------------------------------------- what no check foresaw
+
+
+class Brittle(Session):
+    """A session whose own code fails on the 12th entry it receives (a bug, or input no
+    check foresaw)."""
+
+    def receive(self, entry, *, checked=False):
+        self.received = getattr(self, "received", 0) + 1
+        if self.received == 12:
+            raise RuntimeError("no check foresaw this")
+        return super().receive(entry, checked=checked)
+
+
+class BrittleHost(HostPeer):
+    def _lobby_changed(self) -> None:
+        super()._lobby_changed()
+        if self.session is not None and type(self.session) is Session:
+            self.session.__class__ = Brittle
+
+
+async def test_an_entry_our_own_code_fails_on_ends_the_game_cleanly(tmp_path):
+    host = BrittleHost(host_config(tmp_path), BotController("greedy", 0))
+    out = await _table(tmp_path, 2, host=host)
+    a = out[0].aborted
+    assert a is not None and a.by_seat == 0 and a.blamed_seat is None
+    assert "internal error" in a.detail
+    assert out[1].aborted is not None and out[1].aborted.blamed_seat is None

@@ -17,7 +17,7 @@ import random
 from collections import deque
 
 import pytest
-from hypothesis import settings
+from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 from test_liveness_attacks import Withholder
@@ -284,6 +284,9 @@ class LivenessMachine(RuleBasedStateMachine):
                 assert (s.done, s.aborted is None) == (h.done, h.aborted is None)
 
 
+# Modest, so the suite stays fast; whole matches make each example take a while on a
+# loaded machine, which is not a fault of the data.
 LivenessMachine.TestCase.settings = settings(max_examples=12, stateful_step_count=12,
-                                             deadline=None)
+                                             deadline=None,
+                                             suppress_health_check=[HealthCheck.too_slow])
 TestLiveness = pytest.mark.filterwarnings("ignore")(LivenessMachine.TestCase)

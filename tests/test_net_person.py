@@ -115,7 +115,7 @@ async def test_a_resignation_ends_the_match_with_a_loss_that_the_audit_confirms(
         assert o.aborted is not None and o.aborted.resigned
         assert o.aborted.code is ErrorCode.RESIGNED and o.aborted.by_seat == 1
         assert o.resigned == 1 and o.winner_side == 0
-        assert "seat 1 resigned" in o.describe()
+        assert "guest resigned" in o.describe()
     seen = TableState().apply_all(host_ctl.events)
     assert seen.winner_side == 0 and seen.over
     last = open_entry(read_transcript(tmp_path / "host.chklog").bodies[-1])
@@ -263,7 +263,8 @@ def _resign_case() -> tuple[S.Entry, S.Entry, Identity, Identity]:
     host = Identity.from_seed(bytes([1]) * 32)
     guest = Identity.from_seed(bytes([2]) * 32)
     table = S.TableInfo(bytes(range(16)), 1, 2, R.Ruleset(),
-                        (S.SeatInfo(0, host.public, "host"), S.SeatInfo(1, guest.public, "amel")))
+                        (S.SeatInfo(0, host.public, "host"), S.SeatInfo(1, guest.public, "amel")),
+                        ("deal/v1", "resume/v1"))  # the table the vector was made with
     _, genesis = S.Session.create(host, table, master=bytes(32))
     session = S.Session.join(guest, genesis, host.public, master=bytes([9]) * 32)
     return genesis, session.resign("amel resigned"), host, guest

@@ -93,18 +93,33 @@ def log2(tmp_path_factory) -> Path:
 def test_replay_prints_the_match(log2, capsys):
     assert main(["replay", str(log2)]) == EXIT_VALID
     out = capsys.readouterr().out
-    assert "first dealer: seat" in out
-    assert re.search(r"hand 1 \(dealer seat \d", out)
-    assert "points: carta" in out and "result: seat" in out and "winner: seat" in out
+    # The players' names, never seat numbers (the verdict line names seats for programs).
+    assert re.search(r"first dealer: (host|peer1)\n", out)
+    assert re.search(r"hand 1 \((host|peer1) deals", out)
+    assert re.search(r"points: carta (host|peer1|beji)", out)
+    assert re.search(r"result after \d+ hands: host \d+, peer1 \d+", out)
+    assert re.search(r"winner: (host|peer1)\n", out)
+    assert "seat" not in "\n".join(out.rstrip().splitlines()[:-1])
     assert out.rstrip().splitlines()[-1].startswith("VALID: ")
 
 
-def test_replay_shows_one_hand_play_by_play(log2, capsys):
+def test_replay_shows_one_hand_play_by_play(log2, capsys, monkeypatch):
+    monkeypatch.setenv("LC_ALL", "C.UTF-8")  # a terminal that shows symbols
     assert main(["replay", str(log2), "--hand", "1"]) == EXIT_VALID
     out = capsys.readouterr().out
-    plays = [line for line in out.splitlines() if line.strip().startswith("play  seat")]
+    plays = [line for line in out.splitlines()
+             if re.match(r"\s+play  (host|peer1): ", line)]
     assert len(plays) == 36  # every card dealt to a player (4 opened the table), in order
     assert "hand 2:" not in out
+    # The game's card notation: suit symbols and the table's figures (J, Q, K).
+    assert re.search(r"play  (host|peer1): (A|[2-7]|J|Q|K)[♠♥♦♣]", out)
+    assert main(["replay", str(log2), "--hand", "1", "--ascii"]) == EXIT_VALID
+    ascii_out = capsys.readouterr().out
+    assert ascii_out.isascii() and re.search(r"play  (host|peer1): (A|[2-7]|J|Q|K)[SHDC]",
+                                             ascii_out)
+    monkeypatch.setenv("LC_ALL", "C")  # a terminal that cannot: ASCII without asking
+    assert main(["replay", str(log2), "--hand", "1"]) == EXIT_VALID
+    assert capsys.readouterr().out == ascii_out
 
 
 def test_replay_json_to_stdout_is_the_records_alone(log2, capsys):
@@ -157,7 +172,7 @@ def test_replay_blames_a_cheater_by_name(tmp_path, capsys):
     out = capsys.readouterr().out
     assert re.search(r"INVALID \(deal_failure\): entry #\d+: seat 1 names \w+ but showed", out)
     assert "blamed: seat 1 (peer1, key" in out
-    assert "abort at entry" in out and "signed by seat 0: seat 0 blames seat 1 (deal_failure" in out
+    assert "stopped at entry" in out and "host blames peer1 (deal_failure" in out
     assert "the log proves it" in out
 
 

@@ -12,6 +12,7 @@ from chkobba_p2p import wire
 from chkobba_p2p.levels import make_bot
 from chkobba_p2p.rules import Ruleset
 from chkobba_p2p.session import (
+    CAP_EARLY_DEAL,
     CAP_SHUFFLE_PROOFS,
     ClientHandshake,
     GameFault,
@@ -28,7 +29,7 @@ class Table:
     """n sessions wired by hand: an entry one makes is received by all the others."""
 
     def __init__(self, n: int, proofs: bool = False, rules: Ruleset | None = None,
-                 key: bytes | None = None) -> None:
+                 key: bytes | None = None, caps: tuple[str, ...] | None = None) -> None:
         """``key``: derive identities, game id and deal secrets from it (a deterministic
         match: the same key plays the same game)."""
         def derive(label: str) -> bytes:
@@ -43,7 +44,7 @@ class Table:
             masters = [derive(f"master{i}") for i in range(n)]
         lobby = Lobby(self.ids[0], "host", rules or Ruleset(), n, shuffle_proofs=proofs)
         for i in range(1, n):
-            lobby.take_seat(self.ids[i].public, f"p{i}")
+            lobby.take_seat(self.ids[i].public, f"p{i}", *(() if caps is None else (caps,)))
         if key is not None:
             lobby.game = derive("game")[:16]
         self.table = lobby.table()
@@ -537,3 +538,65 @@ def test_table_ready_is_the_first_event_with_the_local_seat():
         assert (first.table, first.seat) == (t.table, s.seat)
     resumed = Table.clone(t, t.sessions[1])
     assert resumed.take_events() == [TableReady(t.table, 1)]
+
+
+def _idle_first_player(t: Table) -> Session:
+    """Play until a seat must make the first play of hand 1, then let that seat think
+    forever while every other seat does all it can; the idle seat's session."""
+    _until(t, lambda: any(s.decision is not None and s.decision.kind == "play"
+                          for s in t.sessions))
+    idle = next(s for s in t.sessions if s.decision is not None
+                and s.decision.kind == "play")
+    for _ in range(200):
+        spoke = False
+        for s in t.sessions:
+            if s is not idle and s.decision is not None:
+                bot = t.bots[s.seat]
+                d = s.decision
+                s.decide(bot.choose_play(d.hand) if d.kind == "play" else bot.choose_cut(d.hand))
+            e = s.next_entry()
+            if e is not None:
+                t.deliver(e, s.seat)
+                spoke = True
+        if not spoke:
+            return idle
+    raise AssertionError("the table never waits for the idle seat")
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_cards_arrive_while_the_first_to_play_thinks(players):
+    """early-deal/v1: the seat to play first publishes the shares it owes at once, so
+    every seat holds its cards and sees the table while that seat has not chosen."""
+    t = Table(players, key=b"early-deal-%d" % players)
+    assert CAP_EARLY_DEAL in t.table.caps
+    idle = _idle_first_player(t)
+    assert idle.decision is not None and idle.floor == idle.seat  # it holds the floor
+    for s in t.sessions:
+        hand = s.game.hand
+        assert hand is not None
+        mine = hand.hand_of(s.seat)
+        assert len(mine) >= 3 and None not in mine, (s.seat, mine)
+        assert len(hand.table) >= 1 and None not in hand.table
+    # The idle seat's turn without an action is in the chain, accepted by everyone.
+    assert all(s.bodies == t.sessions[0].bodies for s in t.sessions)
+    # Once it chooses, the game goes on as usual.
+    bot = t.bots[idle.seat]
+    idle.decide(bot.choose_play(idle.decision.hand))
+    t.run()
+    assert all(s.done == t.sessions[0].done for s in t.sessions)
+
+
+def test_without_early_deal_a_waiting_seat_holds_its_shares():
+    """A joiner that does not announce early-deal/v1 keeps it out of the genesis; the
+    table then behaves as before it existed: a turn without the action the game waits
+    for is refused, so the seat to play sends its shares with its play."""
+    t = Table(2, key=b"no-early-deal", caps=("deal/v1", "resume/v1"))
+    assert CAP_EARLY_DEAL not in t.table.caps
+    idle = _idle_first_player(t)
+    other = t.sessions[1 - idle.seat]
+    mine = other.game.hand.hand_of(other.seat)
+    assert not mine or None in mine  # still waiting for its cards
+    items = idle.game._out[:]
+    assert items
+    _refused_by(Table.clone(t, other), _forge(t, idle, d=items),
+                ErrorCode.PROTOCOL_VIOLATION, "waits for")

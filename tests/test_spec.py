@@ -24,7 +24,10 @@ from chkobba_p2p.deal.crypto import expand_permutation
 from chkobba_p2p.group import InvalidGroupElement, L, decode_point
 from chkobba_p2p.rules import Ruleset, Scoring, score_piles
 from chkobba_p2p.session import (
+    CAP_EARLY_DEAL,
+    CAP_READY_CHECK,
     CAP_SHUFFLE_PROOFS,
+    LINK_CAPABILITIES,
     SPOKEN,
     ClientHandshake,
     DeckInstance,
@@ -219,8 +222,10 @@ def test_host_caps_announce_the_tables_shuffle_proofs():
         lobby = Lobby(host, "h", Ruleset(), 2, shuffle_proofs=proofs)
         greeting = HostHandshake(lobby).greeting()
         assert (CAP_SHUFFLE_PROOFS in greeting["caps"]) is proofs
-        assert set(greeting["caps"]) == set(lobby.caps)
-        assert set(SPOKEN) == {"deal/v1", "resume/v1", CAP_SHUFFLE_PROOFS}
+        # The table's capabilities, and the link ones the host speaks (the ready check).
+        assert set(greeting["caps"]) == set(lobby.caps) | set(LINK_CAPABILITIES)
+        assert set(SPOKEN) == {"deal/v1", "resume/v1", CAP_SHUFFLE_PROOFS, CAP_EARLY_DEAL,
+                               CAP_READY_CHECK}
 
 
 @pytest.mark.parametrize("caps, proofs, refused", [

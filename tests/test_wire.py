@@ -105,6 +105,13 @@ def test_malformed_messages_refused(body):
     assert exc.value.error_code in (ErrorCode.MALFORMED, ErrorCode.BAD_FIELD)
 
 
+def test_error_codes_from_the_wire_are_integers_that_name_a_code():
+    assert ErrorCode.from_wire(202) is ErrorCode.TABLE_FULL
+    assert ErrorCode.from_wire(ErrorCode.SHUTDOWN) is ErrorCode.SHUTDOWN
+    for junk in (999, -1, True, 202.0, "202", b"\xca", None, [202], {202: 1}):
+        assert ErrorCode.from_wire(junk) is None, junk
+
+
 def test_unknown_fields_are_kept_and_ignored():
     msg = wire.decode(wire.encode({"t": "ping", "future": [1, 2]}))
     assert msg["t"] == "ping"

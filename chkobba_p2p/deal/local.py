@@ -45,9 +45,10 @@ class LocalTable:
         self.events[seat].extend(out.events)
         for msg in out.messages:
             if self.tamper is not None:
-                msg = self.tamper(seat, dict(msg))
-                if msg is None:
+                tampered = self.tamper(seat, dict(msg))
+                if tampered is None:
                     continue
+                msg = tampered
             data = msgpack.packb(msg)
             self.bytes_sent[seat] += len(data)
             self.sent[seat].append(msg)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +31,7 @@ from prompt_toolkit.widgets import Frame
 from chkobba_p2p import rules as R
 from chkobba_p2p import session as S
 from chkobba_p2p.cards import FigureConvention
+from chkobba_p2p.known import KnownPlayers
 from chkobba_p2p.peer import Listening, Outcome, PortMapped, PortMapUnavailable, SeatController
 from chkobba_p2p.tablestate import TableState
 
@@ -37,17 +39,22 @@ from ..i18n import Translator
 from . import dialogs
 from .chat import ChatInput
 from .decision import Request, decision_lines, refusal
+from .helpscreen import help_lines
 from .keys import key_bindings
 from .leaving import Leaving
 from .lobby import lobby_lines
 from .narration import EventLog
+from .pace import DEFAULT_PACE, SCORE_WAIT, Pacer
 from .presence import Presence, clock_text
-from .render import CardStyle, Line
-from .style import STYLE
-from .table import draw_table
+from .render import CardStyle, Line, wrap_line
+from .style import STYLE, ascii_frames, ascii_text
+from .table import draw_table, showing
 from .view import TableView, card_style
 
-__all__ = ["TuiApp"]
+__all__ = ["TuiApp", "MIN_SIZE"]
+
+#: The smallest terminal the table fits (columns, rows); below it the screen says so.
+MIN_SIZE = (40, 12)
 
 
 class TuiApp(Leaving):
@@ -59,7 +66,9 @@ class TuiApp(Leaving):
                  seat: int | None = None, rules: R.Ruleset | None = None,
                  players: int | None = None, log_path: Path | None = None,
                  turn_timeout: float | None = None, reconnect_timeout: float = 60.0,
-                 rematch: bool = False, address6: str | None = None) -> None:
+                 rematch: bool = False, address6: str | None = None,
+                 pace: float = DEFAULT_PACE, score_wait: float = SCORE_WAIT,
+                 known: KnownPlayers | None = None) -> None:
         self.kind = kind  # "play", "host" or "join"
         self.t = Translator(lang)
         self.figures_override = figures
@@ -99,6 +108,15 @@ class TuiApp(Leaving):
         #: The seat controller the peer runs (set by :class:`~.guest.TuiSeat`), for chat.
         self.controller: SeatController | None = None
         self.chat = ChatInput(self.t, self.log, self.invalidate)
+        #: Events reach the picture at a person's pace (the peer runs at full speed).
+        self.pacer = Pacer(self._show_event, lambda: self.state.seat, self.invalidate,
+                           pace, score_wait)
+        #: Players met before (None: neither checked nor remembered).
+        self.known = known
+        #: The ready check: set (from trio) while the lobby waits for our Enter.
+        self._ready_event: trio.Event | None = None
+        self.help = False  # the help dialog is up
+        self.hint: str | None = None  # one line after a key that does nothing here
         #: The clocks on screen (the host's move limit; seats away and their countdowns).
         self.presence = Presence(turn_timeout, time.monotonic)
         self.reconnect_allowance = reconnect_timeout  # how long a step-away may last
@@ -125,18 +143,60 @@ class TuiApp(Leaving):
     # ------------------------------------------------------------------ trio side
 
     def on_event(self, event: object) -> None:
-        """Called from trio (the peer) for every event."""
+        """Called from trio (the peer) for every event: it reaches the picture at a
+        person's pace (:class:`~.pace.Pacer`)."""
+        self.connected = True
+        self.pacer.push(event)
+
+    def _show_event(self, event: object) -> None:
         before, self.state = self.state, self.state.apply(event)
         self.presence.on_event(event, before, self.state)
-        self.connected = True
         if isinstance(event, Listening):
             self.port = event.port
         elif isinstance(event, PortMapped | PortMapUnavailable):
             self.reach = event
-        self.events.narrate(event, self.view, own_chat=self.chat.own_line)
-        if isinstance(event, S.HandScored):
-            self.score_queue.append(event)
+        if not (isinstance(event, Listening) and self.kind == "play"):
+            self.events.narrate(event, self.view, own_chat=self.chat.own_line)
+        if isinstance(event, S.HandScored) and not self.pacer.running:
+            self.score_queue.append(event)  # no pacer: the dialog waits for its key
+        if isinstance(event, S.TableReady) and self.known is not None:
+            # The game starts with these seats: remember them (the person confirmed).
+            st = self.state
+            self.known.remember([(n, k) for i, (n, k) in enumerate(zip(st.names, st.keys))
+                                 if n and k is not None and i != st.seat])
         self.invalidate()
+
+    @property
+    def asking_ready(self) -> bool:
+        return self._ready_event is not None
+
+    async def ask_ready(self) -> None:
+        """The ready check: return when the person pressed Enter in the lobby."""
+        self._ready_event = event = trio.Event()
+        self.invalidate()
+        try:
+            await event.wait()
+        finally:
+            if self._ready_event is event:
+                self._ready_event = None
+            self.invalidate()
+
+    def confirm_ready(self) -> None:
+        """Enter in the lobby (asyncio side): tell trio."""
+        self._soon_in_trio(self._ready_event.set if self._ready_event is not None else None)
+
+    def dismiss_score(self) -> None:
+        """A key on the scoring dialog: the next hand may appear."""
+        if self.score_queue:
+            self.score_queue.pop(0)
+        if self.pacer.scoring:
+            self._soon_in_trio(self.pacer.dismiss)
+
+    def _soon_in_trio(self, fn: Callable[[], object] | None) -> None:
+        token = self.token
+        if fn is not None and token is not None:
+            with contextlib.suppress(trio.RunFinishedError):
+                token.run_sync_soon(fn)
 
     async def ask(self, kind: str, hand: R.Hand) -> Any:
         """Wait for the user's answer to a decision (``play`` or ``cut``)."""
@@ -152,6 +212,8 @@ class TuiApp(Leaving):
             with contextlib.suppress(trio.RunFinishedError):
                 token.run_sync_soon(deliver)
 
+        # The question comes once every move before it has been shown.
+        await self.pacer.drained()
         self.state = self.state.sync(hand)
         self.request = Request(kind, hand, reply)
         self.sel = min(self.sel, max(0, len(self.state.hand) - 1))
@@ -242,31 +304,58 @@ class TuiApp(Leaving):
 
     # ------------------------------------------------------------------ layout
 
+    def _too_small_text(self) -> list[tuple[str, str]]:
+        text = self.t("too_small", w=MIN_SIZE[0], h=MIN_SIZE[1])
+        return dialogs.as_text(wrap_line([("class:warn", " " + text)],
+                                         self._size()[1] - 1, " "))
+
+    def too_small(self) -> bool:
+        rows, cols = self._size()
+        return cols < MIN_SIZE[0] or rows < MIN_SIZE[1]
+
     def _build(self) -> Application:
-        header = Window(FormattedTextControl(self._header), height=1, style="class:header")
-        footer = Window(FormattedTextControl(self._footer), height=1)
-        left = Window(FormattedTextControl(self._left), wrap_lines=False)
-        events = Window(FormattedTextControl(self._events_text), wrap_lines=False,
+        def tx(draw: Callable[[], list[tuple[str, str]]]
+               ) -> Callable[[], list[tuple[str, str]]]:
+            return draw if self.symbols else ascii_text(draw)
+
+        header = Window(FormattedTextControl(tx(self._header)), height=1,
+                        style="class:header")
+        footer = Window(FormattedTextControl(tx(self._footer)), height=1)
+        left = Window(FormattedTextControl(tx(self._left)), wrap_lines=False)
+        events = Window(FormattedTextControl(tx(self._events_text)), wrap_lines=False,
                         width=lambda: self._panel_width())
-        events_below = Window(FormattedTextControl(self._events_text), height=5)
+        events_below = Window(FormattedTextControl(tx(self._events_text)), height=5)
+        small = Window(FormattedTextControl(tx(self._too_small_text)))
+        bar, rule = ("│", "─") if self.symbols else ("|", "-")
 
         def body() -> Any:
+            if self.too_small():
+                return small
             if self._size()[1] >= 72:
-                return VSplit([left, Window(width=1, char="│", style="class:dim"), events])
-            return HSplit([left, Window(height=1, char="─", style="class:dim"),
+                return VSplit([left, Window(width=1, char=bar, style="class:dim"), events])
+            return HSplit([left, Window(height=1, char=rule, style="class:dim"),
                            events_below])
 
+        if not self.symbols:
+            ascii_frames()
         overlay = ConditionalContainer(
-            Frame(Window(FormattedTextControl(self._overlay), dont_extend_width=True,
+            Frame(Window(FormattedTextControl(tx(self._overlay)), dont_extend_width=True,
                          dont_extend_height=True)),
-            filter=Condition(lambda: self.overlay_kind() is not None))
+            filter=Condition(lambda: self.overlay_kind() is not None
+                             and not self.too_small()))
         root = FloatContainer(
             HSplit([header, DynamicContainer(body), self.chat.container(), footer]),
             floats=[Float(content=overlay)])
-        return Application(
+        app: Application = Application(
             layout=Layout(root), key_bindings=key_bindings(self), full_screen=True,
             style=STYLE, color_depth=None if self.color else ColorDepth.DEPTH_1_BIT,
             mouse_support=False, refresh_interval=1.0)  # the clocks count down
+
+        def forget_hint(_: object) -> None:
+            self.hint = None  # a hint lasts until the next key
+
+        app.key_processor.before_key_press += forget_hint
+        return app
 
     def _size(self) -> tuple[int, int]:
         if self.size is not None:
@@ -287,10 +376,12 @@ class TuiApp(Leaving):
 
     def overlay_kind(self) -> str | None:
         """The dialog over the screen, if any: ``leave`` (``away`` at a table with
-        people: step away or resign), ``score`` or ``over``."""
+        people: step away or resign), ``help``, ``score`` or ``over``."""
         if self.confirm_leave:
             return "leave" if self.kind == "play" or self.finished else "away"
-        if self.score_queue:
+        if self.help:
+            return "help"
+        if self.score_queue or self.pacer.scoring:
             return "score"  # the last hand's scoring first, then the match's end
         if self.finished and self.outcome is not None and not self.left:
             return "over"
@@ -316,12 +407,25 @@ class TuiApp(Leaving):
 
     def _footer(self) -> list[tuple[str, str]]:
         t = self.t
+        kind = self.overlay_kind()
+        if self.hint is not None and not self.chat.is_open:
+            return [("class:warn", f" {self.hint} ")]
         if self.chat.is_open:
             keys = t("keys_chat")
+        elif kind == "help":
+            keys = t("help_close")
+        elif kind == "leave":
+            keys = t("leave_keys")
+        elif kind == "score":
+            keys = t("sc_continue")
         elif self.finished:
             keys = t("keys_over_rematch" if self.can_rematch else "keys_over")
+        elif self.request is not None and self.request.kind == "cut":
+            keys = t("keys_cut")
         elif self.request is not None:
             keys = t("keys_play")
+        elif self.asking_ready:
+            keys = t("keys_lobby")
         else:
             keys = t("keys_idle")
         return [("class:keys", f" {keys} ")]
@@ -347,7 +451,8 @@ class TuiApp(Leaving):
             return lobby_lines(view, width, kind=self.kind, connected=self.connected,
                                address=self.address, port=self.port,
                                rematch=self.rematch, address6=self.address6,
-                               reach=self.reach)[:height]
+                               reach=self.reach, asking=self.asking_ready,
+                               known=self.known)[:height]
         req = self.request
         below = decision_lines(view, width, req, options=self.options, opt_sel=self.opt_sel,
                                cut_sel=self.cut_sel, status=self.status, hints=self.hints,
@@ -358,18 +463,25 @@ class TuiApp(Leaving):
         selected = self.sel if req is not None and req.kind == "play" else None
         return draw_table(view, width, height, selected=selected, marked=marked, below=below,
                           seat_extra=lambda s: self.presence.seat_clock(view, s, self.finished),
-                          notices=self.presence.countdown_lines(view))
+                          notices=self.presence.countdown_lines(view),
+                          showing=showing(view, self.pacer.showing, width))
 
     def _overlay(self) -> list[tuple[str, str]]:
         kind = self.overlay_kind()
         lines: list[Line] = []
         if kind == "leave":
             lines = dialogs.leave_lines(self.t)
+        elif kind == "help":
+            width = max(30, min(76, self._size()[1] - 6))
+            lines = help_lines(self.t, self.state.rules, self.t.lang, width)
         elif kind == "away":
             lines = dialogs.away_lines(self.t, clock_text(self.reconnect_allowance))
         elif kind == "score":
-            lines = dialogs.score_dialog_lines(self.view, self.score_queue[0])
+            scored = self.score_queue[0] if self.score_queue else self.state.last_score
+            if scored is not None:
+                lines = dialogs.score_dialog_lines(self.view, scored)
         elif kind == "over":
             lines = dialogs.over_lines(self.view, self.outcome, self.log_path, self._size()[1],
                                        rematch=self.can_rematch)
         return dialogs.as_text(lines)
+

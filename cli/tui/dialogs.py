@@ -7,11 +7,13 @@ grows, plus its kind in ``overlay_kind``.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from chkobba_p2p import session as S
 from chkobba_p2p.peer import Outcome
 from chkobba_p2p.text import safe_text
+from chkobba_p2p.wire import ErrorCode
 
 from ..i18n import Translator
 from .render import Line, score_lines, wrap_line
@@ -88,9 +90,12 @@ def over_lines(view: TableView, outcome: Outcome | None, log_path: Path | None,
         lines.append([])
         if o is not None and o.aborted is not None:
             a = o.aborted
-            why = f"{a.code.name.lower()}: {safe_text(a.detail or a.code.sentence, 1000)}"
-            lines += wrap_line([("", " " + t("ev_aborted", by=view.who(a.by_seat), why=why))],
-                               max(20, width - 6), indent=" ")
+            if a.blamed_seat == a.by_seat and a.code is ErrorCode.PEER_LEFT:
+                text = view.said("ev_left", a.by_seat)
+            else:  # the players' words, not a protocol code; the detail came from a peer
+                text = t("ev_aborted", by=view.who(a.by_seat),
+                         why=safe_text(a.detail or a.code.sentence, 1000))
+            lines += wrap_line([("", " " + text)], max(20, width - 6), indent=" ")
         elif o is not None and o.error:
             lines += wrap_line([("", " " + safe_text(o.error, 1000))], max(20, width - 6),
                                indent=" ")
@@ -99,14 +104,29 @@ def over_lines(view: TableView, outcome: Outcome | None, log_path: Path | None,
         width = max(20, width - 6)
         lines.append([])
         lines.append([("", " " + t("over_log_title"))])
-        lines += _hard_wrap(f"{path}", width, "class:title")
+        lines += _path_lines(f"{path}", width, "class:title")
         lines.append([("", " " + t("over_replay_title"))])
-        lines += _hard_wrap(f"chkobba replay {path}", width, "class:ok")
+        lines += _path_lines(f"chkobba replay {path}", width, "class:ok")
     lines.append([])
     lines.append([("class:keys", " " + t("keys_over_rematch" if rematch else "keys_over") + " ")])
     return lines
 
 
-def _hard_wrap(text: str, width: int, style: str) -> list[Line]:
-    """Long paths cut at the frame's width (they are printed whole again on exit)."""
-    return [[(style, "   " + text[i:i + width - 3])] for i in range(0, len(text), width - 3)]
+def _path_lines(text: str, width: int, style: str) -> list[Line]:
+    """A path (or a command holding one) on as few lines as ``width`` allows, broken only
+    after a ``/`` or a space, never inside a file or folder name (it is printed whole
+    again on exit, for copying)."""
+    room = max(8, width - 3)
+    out: list[str] = []
+    cur = ""
+    for part in re.split(r"(?<=[/ ])", text):
+        if cur and len(cur) + len(part) > room:
+            out.append(cur)
+            cur = ""
+        while len(part) > room:  # one name longer than the whole line: no other way
+            out.append(part[:room])
+            part = part[room:]
+        cur += part
+    if cur:
+        out.append(cur)
+    return [[(style, "   " + line)] for line in out]

@@ -25,7 +25,7 @@ import outcome as outcome_mod
 import trio
 
 from chkobba_p2p import rules as R
-from chkobba_p2p.peer import Outcome, SeatController
+from chkobba_p2p.peer import Lobby, Outcome, SeatController
 
 from .app import TuiApp
 
@@ -64,6 +64,10 @@ class TuiSeat(SeatController):
     async def choose_cut(self, hand: R.Hand) -> bool:
         return await self.ui.ask("cut", hand)
 
+    async def ready_to_start(self, lobby: Lobby) -> None:
+        if self.ui.kind != "play":  # alone with bots, there is nobody to check
+            await self.ui.ask_ready()  # Enter, once the fingerprints are checked
+
 
 async def _run_async(ui: TuiApp, game: Callable[[SeatController], Awaitable[Outcome]],
                      connect_timeout: float | None) -> RunResult:
@@ -95,7 +99,11 @@ async def _run_async(ui: TuiApp, game: Callable[[SeatController], Awaitable[Outc
                             timed_out = True
                             scope.cancel()
                     nursery.start_soon(watchdog)
+                nursery.start_soon(ui.pacer.run)
                 result = await game(TuiSeat(ui))
+                # The picture catches up (the last moves, the last scoring) before the
+                # end of the match shows.
+                await ui.pacer.drained()
                 nursery.cancel_scope.cancel()
                 return result
         return None

@@ -28,14 +28,17 @@ def key_bindings(ui: TuiApp) -> KeyBindingsBase:
     cutting = Condition(lambda: ui.overlay_kind() is None and ui.request is not None
                         and ui.request.kind == "cut")
     leave = Condition(lambda: ui.overlay_kind() == "leave")
+    helping = Condition(lambda: ui.overlay_kind() == "help")
     away = Condition(lambda: ui.overlay_kind() == "away")
     score = Condition(lambda: ui.overlay_kind() == "score")
+    lobby = Condition(lambda: ui.overlay_kind() is None and not ui.finished
+                      and ui.asking_ready)
     over = Condition(lambda: ui.overlay_kind() == "over" or
                      (ui.finished and ui.overlay_kind() is None))
 
     # Anywhere: leave (a dialog asks first).
     @kb.add("c-c")
-    @kb.add("q", filter=~leave & ~away)
+    @kb.add("q", filter=~leave & ~away & ~helping)
     def _(e: KeyPressEvent) -> None:
         ui.request_leave()
 
@@ -58,6 +61,25 @@ def key_bindings(ui: TuiApp) -> KeyBindingsBase:
     def _(e: KeyPressEvent) -> None:
         ui.ask_rematch()
 
+    # Help: ? or F1 opens it, any key closes it; a key no screen expects gets a hint.
+    @kb.add("?", filter=~leave & ~away & ~helping)
+    @kb.add("f1", filter=~leave & ~away & ~helping)
+    def _(e: KeyPressEvent) -> None:
+        ui.help = True
+
+    @kb.add("<any>", filter=helping)
+    def _(e: KeyPressEvent) -> None:
+        ui.help = False
+
+    @kb.add("<any>", filter=~helping)
+    def _(e: KeyPressEvent) -> None:
+        ui.hint = ui.t("hint_key")
+
+    # The lobby: Enter once the fingerprints are checked (the ready check).
+    @kb.add("enter", filter=lobby)
+    def _(e: KeyPressEvent) -> None:
+        ui.confirm_ready()
+
     # The dialogs.
     @kb.add("y", filter=leave)
     @kb.add("o", filter=leave)
@@ -73,15 +95,14 @@ def key_bindings(ui: TuiApp) -> KeyBindingsBase:
     @kb.add(" ", filter=score)
     @kb.add("escape", filter=score)
     def _(e: KeyPressEvent) -> None:
-        if ui.score_queue:
-            ui.score_queue.pop(0)
+        ui.dismiss_score()
 
     @kb.add("enter", filter=over)
     def _(e: KeyPressEvent) -> None:
         ui.exit()
 
     # Hints (not while asking to leave), and redraw.
-    @kb.add("h", filter=~leave & ~away)
+    @kb.add("h", filter=~leave & ~away & ~helping)
     def _(e: KeyPressEvent) -> None:
         ui.hints = not ui.hints
 

@@ -1,16 +1,18 @@
 """The lobby screen, before the first hand: where to connect or what address to give,
 the rules, the seats as they fill (names and key fingerprints), and whether the match is
-about to start.  A ready check belongs here: more lines from the same view, and its keys
-in :mod:`.keys`.
+about to start: the ready check (press Enter once the fingerprints are checked; its key
+is in :mod:`.keys`) and what the known players say of each seat (:mod:`.trust`).
 """
 
 from __future__ import annotations
 
 from chkobba_p2p.address import Address
+from chkobba_p2p.known import KnownPlayers
 from chkobba_p2p.peer import PortMapped, PortMapUnavailable
 
 from ..i18n import Translator
 from .render import Line, wrap_line
+from .trust import changed_seats, missing_names, seat_lines
 from .view import TableView
 
 __all__ = ["lobby_lines", "join_code", "reach_text"]
@@ -38,11 +40,14 @@ def reach_text(t: Translator, ev: PortMapped | PortMapUnavailable,
 def lobby_lines(view: TableView, width: int, *, kind: str, connected: bool = False,
                 address: str | None = None, port: int | None = None,
                 rematch: bool = False, address6: str | None = None,
-                reach: PortMapped | PortMapUnavailable | None = None) -> list[Line]:
+                reach: PortMapped | PortMapUnavailable | None = None,
+                asking: bool = False, known: KnownPlayers | None = None) -> list[Line]:
     """The lobby of a ``kind`` client (``"play"``, ``"host"`` or ``"join"``): a joining
     client shows whether it reached ``address``; a host shows its join code
     (``address:port#fingerprint``), its global IPv6 one (``address6``) and what the
-    router said (``reach``); ``rematch``: the same table plays again."""
+    router said (``reach``); ``rematch``: the same table plays again.  Every seat with
+    its fingerprint, whether its person is ready and what ``known`` (the players met
+    before) says; ``asking``: the ready check waits for our Enter."""
     t, st = view.t, view.state
     lines: list[Line] = [[]]
     if rematch:
@@ -53,9 +58,7 @@ def lobby_lines(view: TableView, width: int, *, kind: str, connected: bool = Fal
             lines.append([("class:title", " " + t("join_connecting", addr=address))])
         else:
             n = st.players or len(st.names)
-            seat = "?" if st.seat is None else str(st.seat + 1)
-            lines.append([("class:ok", " " + t("join_connected", addr=address,
-                                                seat=seat, n=n))])
+            lines.append([("class:ok", " " + t("join_connected", addr=address, n=n))])
     elif kind == "host":
         lines += wrap_line([("class:title", " " + t("lobby_host"))], width - 1, " ")
         if port is not None:
@@ -79,19 +82,18 @@ def lobby_lines(view: TableView, width: int, *, kind: str, connected: bool = Fal
         lines.append([])
         lines.append([("class:title", " " + t("lobby_seats", taken=taken,
                                                n=len(st.names)))])
-        for i, name in enumerate(st.names):
-            you = f" ({t('lobby_you')})" if i == st.seat else ""
-            if name:
-                fp = st.fingerprints[i] if i < len(st.fingerprints) else "?"
-                lines.append([("", f"  {i + 1}. "), ("class:me", f"{name}{you}")])
-                lines.append([("class:dim", "     " + t("lobby_key", fp=fp))])
-            else:
-                lines.append([("class:dim", f"  {i + 1}. {t('lobby_free')}")])
+        ready_check = kind != "play"
+        lines += seat_lines(st, t, known, width - 1, ready_check)
         lines.append([])
-        if taken == len(st.names):
-            lines.append([("class:ok", " " + t("lobby_starting"))])
-        else:
+        if taken < len(st.names):
             lines.append([("", " " + t("lobby_waiting"))])
-        if kind != "play":
-            lines += wrap_line([("class:dim", " " + t("lobby_check"))], width - 1, " ")
+        elif asking:
+            style = "class:error" if changed_seats(st, known) else "class:turn"
+            lines += wrap_line([(style, " " + t("lobby_ready_prompt"))], width - 1, " ")
+        elif ready_check and missing_names(st, t):
+            lines += wrap_line([("class:ok", " " + t("lobby_you_ready",
+                                                     names=missing_names(st, t)))],
+                               width - 1, " ")
+        else:
+            lines.append([("class:ok", " " + t("lobby_starting"))])
     return lines

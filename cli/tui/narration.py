@@ -21,6 +21,7 @@ from chkobba_p2p.peer import (
     Waiting,
 )
 from chkobba_p2p.text import safe_text
+from chkobba_p2p.wire import ErrorCode
 
 from .lobby import reach_text
 from .presence import clock_text
@@ -70,9 +71,9 @@ class EventLog:
         line now is the local seat's."""
         log, t, st = self.add, view.t, view.state
         if isinstance(ev, BotsStarting):
-            log(("class:dim", t("ev_bots", n=ev.n)))
+            log(("class:dim", t("ev_bots_1") if ev.n == 1 else t("ev_bots_n", n=ev.n)))
         elif isinstance(ev, Listening):
-            log(("class:dim", t("ev_listening", port=ev.port)))
+            log(("class:dim", t("ev_host_open")))
         elif isinstance(ev, PortMapped | PortMapUnavailable):
             log(("class:dim", reach_text(t, ev, st.my_fingerprint)))
         elif isinstance(getattr(ev, "draws", None), dict):  # the first-dealer draw
@@ -116,8 +117,12 @@ class EventLog:
                 self.narrate(e, view)
         elif isinstance(ev, S.Aborted) and ev.resigned:
             log(("class:warn", view.said("ev_resigned", ev.by_seat)))
+        elif isinstance(ev, S.Aborted) and ev.blamed_seat == ev.by_seat \
+                and ev.code is ErrorCode.PEER_LEFT:
+            log(("class:warn", view.said("ev_left", ev.by_seat)))
         elif isinstance(ev, S.Aborted):
-            why = f"{ev.code.name.lower()}: {safe_text(ev.detail or ev.code.sentence, 1000)}"
+            # The players' words, not a protocol code; the detail came from a peer.
+            why = safe_text(ev.detail or ev.code.sentence, 1000)
             log(("class:error", t("ev_aborted", by=view.who(ev.by_seat), why=why)))
             if ev.blamed_seat is not None and ev.proven:
                 log(("class:error", t("ev_blame", name=view.who(ev.blamed_seat))))
@@ -141,12 +146,12 @@ class EventLog:
         elif isinstance(ev, Resumed):
             if ev.seat != st.seat:
                 self._gone.pop(ev.seat, None)
-                log(("class:ok", t("ev_back", name=view.who(ev.seat))))
+                log(("class:ok", view.said("ev_back", ev.seat)))
                 return
             if not self.lines or self.lines[-1] != [("class:ok", t("ev_back_me"))]:
                 log(("class:ok", t("ev_back_me")))  # once, not per message
             if ev.seat != 0 and self._gone.pop(0, None) is not None:
-                log(("class:ok", t("ev_back", name=view.who(0))))
+                log(("class:ok", view.said("ev_back", 0)))
         elif isinstance(ev, Spectators):
             log(("", t("ev_watching", names=", ".join(ev.names) or t("nobody_watching"))))
         elif isinstance(ev, Chat):
@@ -158,7 +163,8 @@ class EventLog:
         me = "class:me" if ev.seat == view.state.seat else ""
         if ev.capture:
             line: list[tuple[str, str]] = [
-                (me, f"{view.who(ev.seat)}: "), (cs.style(ev.card), view.label(ev.card)),
+                (me, t("who_says", name=view.who(ev.seat))),
+                (cs.style(ev.card), view.label(ev.card)),
                 ("", " " + t("hint_takes", opts="").strip() + " "),
             ]
             for c in by_value(ev.capture):
@@ -167,5 +173,6 @@ class EventLog:
                 line.append(("class:chkobba", t("ev_chkobba")))
             self.add(*line)
         else:
-            self.add((me, f"{view.who(ev.seat)}: "), (cs.style(ev.card), view.label(ev.card)),
+            self.add((me, t("who_says", name=view.who(ev.seat))),
+                     (cs.style(ev.card), view.label(ev.card)),
                      ("class:dim", " → " + t("table").lower()))

@@ -61,10 +61,12 @@ def line_text(line: Line) -> str:
 
 def card_row(cards: Sequence[Card], cs: CardStyle, width: int, *,
              selected: int | None = None, numbered: bool = False,
-             marked: frozenset[Card] = frozenset()) -> list[Line]:
+             marked: frozenset[Card] = frozenset(),
+             highlight: frozenset[Card] = frozenset()) -> list[Line]:
     """Cards as small boxes, as many per row as ``width`` allows (3 lines per row, plus a
-    line of numbers above when ``numbered``).  ``selected`` is drawn reversed; ``marked``
-    cards (e.g. what a capture would take) are underlined."""
+    line of numbers above when ``numbered``).  ``selected`` and ``highlight`` (a card
+    just played) are drawn reversed; ``marked`` cards (what a capture takes) are
+    underlined."""
     step = cs.face + 3
     per_row = max(1, (width - 1) // step)
     out: list[Line] = []
@@ -77,7 +79,7 @@ def card_row(cards: Sequence[Card], cs: CardStyle, width: int, *,
         for i, c in enumerate(chunk, start):
             frame = "class:card.frame"
             face = cs.style(c)
-            if i == selected:
+            if i == selected or c in highlight:
                 frame = face = "class:card.selected"
             elif c in marked:
                 face += " class:card.marked"
@@ -98,8 +100,10 @@ def card_row(cards: Sequence[Card], cs: CardStyle, width: int, *,
     return out
 
 
-def card_chips(cards: Sequence[Card], cs: CardStyle, width: int) -> list[Line]:
-    """Cards as one-line chips ``[7♦]`` wrapped to ``width`` (for short terminals)."""
+def card_chips(cards: Sequence[Card], cs: CardStyle, width: int,
+               highlight: frozenset[Card] = frozenset()) -> list[Line]:
+    """Cards as one-line chips ``[7♦]`` wrapped to ``width`` (for short terminals);
+    ``highlight`` cards reversed."""
     out: list[Line] = []
     line: Line = [("", " ")]
     used = 1
@@ -108,7 +112,8 @@ def card_chips(cards: Sequence[Card], cs: CardStyle, width: int) -> list[Line]:
         if used + chip > width and used > 1:
             out.append(line)
             line, used = [("", " ")], 1
-        line += [("class:card.frame", "["), (cs.style(c), cs.label(c)),
+        face = "class:card.selected" if c in highlight else cs.style(c)
+        line += [("class:card.frame", "["), (face, cs.label(c)),
                  ("class:card.frame", "]"), ("", " ")]
         used += chip
     out.append(line)

@@ -1,11 +1,16 @@
 """The client's colours and emphasis, by class name (``class:turn``, ``class:card.red``):
-screens name a class, never a colour, so ``--no-color`` and NO_COLOR work everywhere."""
+screens name a class, never a colour, so ``--no-color`` and NO_COLOR work everywhere;
+and its characters: pure ASCII on request or when the locale cannot show symbols."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from prompt_toolkit.styles import Style
 
-__all__ = ["STYLE"]
+from ..term import asciify
+
+__all__ = ["STYLE", "ascii_text", "ascii_frames"]
 
 STYLE = Style.from_dict({
     "header": "reverse bold",
@@ -33,3 +38,20 @@ STYLE = Style.from_dict({
     "panel.title": "bold underline",
     "frame.border": "fg:ansicyan",
 })
+
+
+def ascii_text(draw: Callable[[], list[tuple[str, str]]]
+               ) -> Callable[[], list[tuple[str, str]]]:
+    """A drawing function's text in pure ASCII (``--ascii``, or a locale that cannot
+    show the symbols): suits as letters, boxes as ``+-|``, accents dropped."""
+    return lambda: [(style, asciify(text)) for style, text in draw()]
+
+
+def ascii_frames() -> None:
+    """Frames drawn with ``+-|``: prompt_toolkit's Frame takes its characters from one
+    shared class, and this process draws for one terminal, in ASCII."""
+    from prompt_toolkit.widgets import base
+
+    b = base.Border
+    b.HORIZONTAL, b.VERTICAL = "-", "|"
+    b.TOP_LEFT = b.TOP_RIGHT = b.BOTTOM_LEFT = b.BOTTOM_RIGHT = "+"

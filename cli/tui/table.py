@@ -9,14 +9,57 @@ a replay viewer passes a view of each state of the log and lines of its own.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from functools import partial
 
+from chkobba_p2p import rules as R
 from chkobba_p2p.cards import Card
 
-from .render import Line, card_chips, card_row
+from .bigcards import big_card_row
+from .render import Line, by_value, card_chips, card_row, wrap_line
 from .view import TableView
 
-__all__ = ["draw_table", "table_lines", "fit"]
+__all__ = ["Showing", "showing", "draw_table", "table_lines", "fit"]
+
+
+@dataclass(frozen=True)
+class Showing:
+    """A move held on screen before the table changes (see :mod:`.pace`): the table to
+    draw (with the card just played on it), the cards to highlight (the one played) and
+    to mark (what it takes), and the lines that say it."""
+
+    table: tuple[Card, ...]
+    highlight: frozenset[Card]
+    marked: frozenset[Card]
+    lines: Sequence[Line]
+
+
+def showing(view: TableView, ev: object, width: int) -> Showing | None:
+    """How to draw another player's move while it is held on screen (``ev`` is the
+    :attr:`.pace.Pacer.showing` event): a play, a card placed by the cutter, or the last
+    cards of a hand going to the last capturer."""
+    st, t, cs = view.state, view.t, view.cs
+
+    def say(text: str) -> list[Line]:
+        return wrap_line([("class:turn", " " + text)], width - 1, "   ")
+
+    if isinstance(ev, R.PlayEvent):
+        if ev.capture:
+            text = view.said("playing_take", ev.seat, card=cs.label(ev.card),
+                             cards=" + ".join(cs.label(c) for c in by_value(ev.capture)))
+        else:
+            text = view.said("playing", ev.seat, card=cs.label(ev.card))
+        if ev.chkobba:
+            text += "  " + t("ev_chkobba")
+        return Showing(st.table + (ev.card,), frozenset((ev.card,)), frozenset(ev.capture),
+                       say(text))
+    if isinstance(ev, R.CutEvent) and ev.card is not None:
+        return Showing((ev.card,) + st.table, frozenset((ev.card,)), frozenset(),
+                       say(view.said("ev_place", ev.seat, card=cs.label(ev.card))))
+    if isinstance(ev, R.SweepEvent) and ev.seat is not None:
+        return Showing(st.table, frozenset(), frozenset(ev.cards),
+                       say(view.said("ev_sweep", ev.seat, cards=view.labels(ev.cards))))
+    return None
 
 
 #: What follows a seat's line (its clock, say), from the seat.
@@ -25,17 +68,22 @@ SeatExtra = Callable[[int], Line]
 
 def draw_table(view: TableView, width: int, height: int, *, selected: int | None = None,
                marked: frozenset[Card] = frozenset(), below: Sequence[Line] = (),
-               seat_extra: SeatExtra | None = None, notices: Sequence[Line] = ()
-               ) -> list[Line]:
-    """The table in ``width`` x ``height``: cards as boxes, or as one-line chips when the
-    boxes do not fit; the least needed lines give way first (see :func:`fit`).
-    ``selected`` is the index of the highlighted card of the hand, ``marked`` the table
-    cards a capture would take, ``below`` the lines under the hand (a prompt, hints),
-    ``seat_extra`` what follows each seat's line, ``notices`` lines under the turn's
-    (who is away, and for how long)."""
+               seat_extra: SeatExtra | None = None, notices: Sequence[Line] = (),
+               showing: Showing | None = None) -> list[Line]:
+    """The table in ``width`` x ``height``: large cards when there is room, cards as
+    boxes, or as one-line chips when the boxes do not fit; the least needed lines give
+    way first (see :func:`fit`).  ``selected`` is the index of the highlighted card of
+    the hand, ``marked`` the table cards a capture would take, ``below`` the lines under
+    the hand (a prompt, hints), ``seat_extra`` what follows each seat's line, ``notices``
+    lines under the turn's (who is away, and for how long), ``showing`` another player's
+    move being shown."""
     lines = partial(table_lines, view, width, selected=selected, marked=marked,
-                    below=below, seat_extra=seat_extra, notices=notices)
-    tagged = lines(compact=False)
+                    below=below, seat_extra=seat_extra, notices=notices, showing=showing)
+    tagged: list[tuple[int, Line]] = []
+    if height >= 32 and width >= 56:  # room for large cards
+        tagged = lines(compact=False, big=True)
+    if not tagged or len(tagged) > height:
+        tagged = lines(compact=False)
     if len(tagged) > height:
         tagged = lines(compact=True)
     return fit(tagged, max(1, height))
@@ -53,7 +101,7 @@ def _seat_line(view: TableView, seat: int, role: str) -> Line:
     line: Line = [(mark, f" {'▶' if st.turn == seat else ' '} {st.name(seat)}"),
                   ("class:dim", f" ({role})"), ("", "  "),
                   ("", ("▮" if view.cs.symbols else "#") * n + " "
-                   + (t("cards_1") if n == 1 else t("cards_n", n=n)))]
+                   + (t("cards_1") if n == 1 else t("cards_n", n=n)) + " " + t("in_hand"))]
     if tags:
         line.append(("class:dim", "  [" + ", ".join(tags) + "]"))
     return line
@@ -62,9 +110,20 @@ def _seat_line(view: TableView, seat: int, role: str) -> Line:
 def _captures_line(view: TableView, side: int) -> Line:
     st, t = view.state, view.t
     c = st.captures(side)
-    line: Line = [("class:dim", f"   {view.side_name(side)}: "),
-                  ("", t("cap_line", cards=c.cards, diamonds=c.diamonds,
-                         sevens=c.sevens, chk=c.chkobbas))]
+    # What counts at the end of the hand; a count still at zero is left out (short).
+    parts = [t("cards_1") if c.cards == 1 else t("cards_n", n=c.cards)]
+    if c.diamonds:
+        parts.append(f"{c.diamonds}♦")
+    if c.sevens:
+        parts.append(t("sevens_1") if c.sevens == 1 else t("sevens_n", n=c.sevens))
+    if c.chkobbas:
+        parts.append(t("chkobba_n", n=c.chkobbas))
+    if (st.players or 2) == 4:
+        whose = t("cap_us") if side == st.my_side else t("cap_them")
+    else:
+        whose = view.said("cap_of", side)  # at 2 players a side is a seat
+    line: Line = [("class:dim", f"   {whose} "),
+                  ("", " · ".join(parts))]
     if c.haya:
         line.append(("class:card.red", " · " + t("haya_mark")))
     return line
@@ -72,7 +131,8 @@ def _captures_line(view: TableView, side: int) -> Line:
 
 def table_lines(view: TableView, width: int, compact: bool, *, selected: int | None = None,
                 marked: frozenset[Card] = frozenset(), below: Sequence[Line] = (),
-                seat_extra: SeatExtra | None = None, notices: Sequence[Line] = ()
+                seat_extra: SeatExtra | None = None, notices: Sequence[Line] = (),
+                showing: Showing | None = None, big: bool = False
                 ) -> list[tuple[int, Line]]:
     """The table's lines, each with a priority: 0 must show (table, hand, prompt);
     1, 2 and 3 (others' seats, captures, blank lines) give way on short terminals."""
@@ -106,15 +166,25 @@ def table_lines(view: TableView, width: int, compact: bool, *, selected: int | N
     for line in notices:
         add(line)
     add([], 3)
+    table, highlight = st.table, frozenset[Card]()
+    if showing is not None:
+        table, highlight, marked = showing.table, showing.highlight, showing.marked
     add([("class:title", f" {t('table')}"),
-         ("class:dim", "" if st.table else f"  {t('table_empty')}")])
-    if st.table:
-        rows = (card_chips(list(st.table), cs, width) if compact else
-                card_row(list(st.table), cs, width, marked=marked))
+         ("class:dim", "" if table else f"  {t('table_empty')}")])
+    if table:
+        if compact:
+            rows = card_chips(list(table), cs, width, highlight=highlight)
+        elif big:
+            rows = big_card_row(list(table), cs, width, marked=marked, highlight=highlight)
+        else:
+            rows = card_row(list(table), cs, width, marked=marked, highlight=highlight)
         for line in rows:
             add(line)
     last = st.last_play
-    if last is not None:
+    if showing is not None:
+        for line in showing.lines:
+            add(line)
+    elif last is not None:
         took = (t("hint_takes", opts=view.labels(last.capture)) if last.capture
                 else t("hint_stays"))
         line = [("class:dim", " " + t("last_play", name=view.who(last.seat)) + " "),
@@ -150,8 +220,9 @@ def table_lines(view: TableView, width: int, compact: bool, *, selected: int | N
         add(line)
     else:
         add([("class:title", f" {t('your_hand')}")], 1)
-        for line in card_row(list(st.hand), cs, width, selected=selected,
-                             numbered=True) if st.hand else []:
+        draw = big_card_row if big else card_row
+        for line in draw(list(st.hand), cs, width, selected=selected,
+                         numbered=True) if st.hand else []:
             add(line)
     for line in below:
         add(line)

@@ -46,16 +46,26 @@ class TableView:
     def labels(self, cards: Iterable[Card], sep: str = " ") -> str:
         return self.cs.labels(by_value(cards), sep)
 
+    def name(self, seat: int | None) -> str:
+        """A seat's player by name (never a seat number, even before names are known)."""
+        st = self.state
+        if seat is not None and 0 <= seat < len(st.names) and st.names[seat]:
+            return st.names[seat]  # type: ignore[return-value]
+        return "?"
+
     def who(self, seat: int | None) -> str:
+        """A seat's player as the sentence's subject or object: ``you``, or the name.
+        Messages whose verb agrees with it use :meth:`said` instead."""
         if seat is not None and seat == self.state.seat:
             return self.t("you")
-        return self.state.name(seat)
+        return self.name(seat)
 
     def said(self, key: str, seat: int | None, **kw: object) -> str:
-        """A message about a seat: the ``_me`` wording when it is the local seat."""
+        """A message about a seat: the ``_me`` wording when it is the local seat (one
+        grammar for "you" in both languages: "you are back", never "you is back")."""
         if seat is not None and seat == self.state.seat:
             return self.t(key + "_me", **kw)
-        return self.t(key, name=self.state.name(seat), **kw)
+        return self.t(key, name=self.name(seat), **kw)
 
     def side_name(self, side: int) -> str:
         st = self.state
@@ -66,4 +76,4 @@ class TableView:
         if st.my_side == side:
             return self.t("you")
         seats = [s for s in range(st.players or 2) if st.side(s) == side]
-        return st.name(seats[0]) if seats else self.t("side", n=side)
+        return self.name(seats[0]) if seats else "?"

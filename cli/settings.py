@@ -1,0 +1,85 @@
+"""The player's own settings, remembered between runs: for now the name shown at the
+table (``settings.json`` in the user configuration directory, ``$CHKOBBA_CONFIG_DIR``)."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import sys
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+
+from chkobba_p2p.known import config_dir
+from chkobba_p2p.wire import MAX_NAME
+
+__all__ = ["settings_path", "load", "save", "valid_name", "player_name"]
+
+MAX_FILE = 1 << 16
+
+
+def settings_path() -> Path:
+    return config_dir() / "settings.json"
+
+
+def load() -> dict:
+    """The saved settings ({} when there are none or the file is unreadable)."""
+    try:
+        with open(settings_path(), "rb") as f:
+            data = json.loads(f.read(MAX_FILE))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def save(settings: dict) -> None:
+    """Write the settings (owner-only file, replaced whole).  Errors are ignored: a name
+    not remembered is asked again next time, nothing worse."""
+    path = settings_path()
+    with contextlib.suppress(OSError):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=".settings.", dir=path.parent)
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                json.dump(settings, f, ensure_ascii=False)
+            os.replace(tmp, path)
+        except OSError:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+            raise
+
+
+def valid_name(name: object) -> str | None:
+    """``name`` stripped if it can be a table name (1 to 32 printable characters)."""
+    if not isinstance(name, str):
+        return None
+    name = name.strip()
+    return name if 0 < len(name) <= MAX_NAME and name.isprintable() else None
+
+
+def player_name(given: str | None, t: Callable[..., str],
+                ask: Callable[[str], str] | None = None) -> str | None:
+    """The name to play under: ``given`` (``--name``) wins, for this run; else the
+    remembered one; else, on a terminal, the player is asked once (and it is
+    remembered); else None (the caller picks a default)."""
+    if given is not None:
+        return given
+    settings = load()
+    saved = valid_name(settings.get("name"))
+    if saved is not None:
+        return saved
+    if ask is None:
+        if not sys.stdin.isatty():
+            return None
+        ask = input
+    for _ in range(5):
+        try:
+            answer = valid_name(ask(t("name_prompt")))
+        except EOFError:
+            return None
+        if answer is not None:
+            save({**settings, "name": answer})
+            return answer
+        print(t("name_bad"))
+    return None

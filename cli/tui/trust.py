@@ -1,0 +1,74 @@
+"""The lobby's seats as a person checks them: each name with its fingerprint, whether
+its person is ready, and what the known players say (a new name, a known one, or a known
+name with another key: a loud warning)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from chkobba_p2p.known import KnownPlayers, Recognition
+from chkobba_p2p.tablestate import TableState
+
+from .render import Line, wrap_line
+
+__all__ = ["seat_lines", "missing_names", "changed_seats"]
+
+
+def changed_seats(st: TableState, known: KnownPlayers | None) -> list[int]:
+    """Seats whose name we know with another key."""
+    if known is None:
+        return []
+    out = []
+    for i, name in enumerate(st.names):
+        key = st.keys[i] if i < len(st.keys) else None
+        if name and key is not None and i != st.seat \
+                and known.check(name, key).status is Recognition.CHANGED:
+            out.append(i)
+    return out
+
+
+def missing_names(st: TableState, t: Callable[..., str]) -> str:
+    """Who has not confirmed yet, in words ("hana and sami")."""
+    names = [st.name(i) for i in range(len(st.names))
+             if i != st.seat and st.names[i] and not (i < len(st.ready) and st.ready[i])]
+    if len(names) <= 1:
+        return "".join(names)
+    return ", ".join(names[:-1]) + f" {t('and')} " + names[-1]
+
+
+def seat_lines(st: TableState, t: Callable[..., str], known: KnownPlayers | None,
+               width: int, ready_check: bool) -> list[Line]:
+    """Two lines or more per seat: number, name (and "you"), ready mark; the fingerprint
+    with what the known players say; a warning for a changed key."""
+    out: list[Line] = []
+    for i, name in enumerate(st.names):
+        if not name:
+            out.append([("class:dim", f"  {i + 1}. {t('lobby_free')}")])
+            continue
+        me = i == st.seat
+        line: Line = [("", f"  {i + 1}. "), ("class:me", name)]
+        if me:
+            line.append(("class:dim", f" ({t('lobby_you')})"))
+        if ready_check:
+            ok = i < len(st.ready) and st.ready[i]
+            line += [("", "  "), ("class:ok" if ok else "class:dim",
+                                  ("✓ " + t("lobby_ready")) if ok else t("lobby_not_ready"))]
+        out.append(line)
+        fp = st.fingerprints[i] if i < len(st.fingerprints) else None
+        key = st.keys[i] if i < len(st.keys) else None
+        info: Line = [("class:dim", "     " + t("lobby_key", fp=fp or "?"))]
+        seen = known.check(name, key) if known is not None and key is not None and not me \
+            else None
+        if seen is not None:
+            if seen.status is Recognition.KNOWN:
+                info.append(("class:ok", f" · {t('lobby_known')}"))
+            elif seen.status is Recognition.NEW:
+                info.append(("class:dim", f" · {t('lobby_new')}"))
+            if seen.also_known_as:
+                info.append(("class:dim", " · " + t("lobby_aka",
+                                                    names=", ".join(seen.also_known_as))))
+        out += wrap_line(info, width, "       ")
+        if seen is not None and seen.status is Recognition.CHANGED:
+            out += wrap_line([("class:error", "  ⚠ " + t("lobby_changed", name=name,
+                                                        fp=seen.before))], width, "     ")
+    return out

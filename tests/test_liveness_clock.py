@@ -1,0 +1,83 @@
+"""The clocks of PROTOCOL.md 12, sans-IO: times are passed in, nothing reads a clock."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from chkobba_p2p.liveness import Clocks, Limits
+
+L = Limits(move=10.0, allowance=6.0)
+
+
+def test_the_move_clock_runs_only_for_the_seat_that_owes():
+    c = Clocks(2, L, now=0.0)
+    c.floor(1, 0.0, move=5)
+    assert c.expired(9.9) is None
+    e = c.expired(10.0)
+    assert e is not None and (e.seat, e.code) == (1, "timeout")
+    c.floor(0, 10.0, move=6)  # the floor moves on: a new move, a fresh clock
+    assert c.expired(19.0) is None
+    assert c.read(19.0)[1].move_left == L.move and not c.read(19.0)[1].owes
+
+
+def test_a_resume_does_not_reset_the_move_clock():
+    c = Clocks(2, L, now=0.0)
+    c.floor(1, 0.0, move=3)
+    c.drop(1, 4.0)
+    c.back(1, 5.0)  # a second away: charged to the allowance, not the move
+    c.floor(1, 5.0, move=3)  # the same move (a resume replays nothing new)
+    r = c.read(5.0)[1]
+    assert (r.move_left, r.allowance_left) == (6.0, 5.0)
+    assert c.expired(10.9) is None and c.expired(11.0).code == "timeout"
+
+
+def test_the_allowance_is_spent_across_drops_and_runs_out():
+    c = Clocks(4, L, now=0.0)
+    c.floor(2, 0.0, move=1)
+    t = 0.0
+    for _ in range(3):  # away 1.9 s, back 0.1 s, again and again
+        c.drop(2, t)
+        c.back(2, t + 1.9)
+        t += 2.0
+        assert c.expired(t) is None
+    c.drop(2, t)
+    assert abs(c.read(t)[2].allowance_left - (6.0 - 3 * 1.9)) < 1e-9
+    assert c.expired(t + 0.29) is None
+    e = c.expired(t + 0.3)
+    assert e is not None and (e.seat, e.code) == (2, "peer_left")
+
+
+def test_a_seat_away_that_owes_nothing_is_never_timed_out():
+    c = Clocks(2, L, now=0.0)
+    c.floor(0, 0.0, move=1)
+    c.drop(1, 0.0)
+    assert c.expired(9.0) is None  # seat 1 is away past its allowance but owes nothing
+    c.floor(1, 9.0, move=2)  # now it owes the next entry, with its allowance spent
+    e = c.expired(9.0)
+    assert e is not None and (e.seat, e.code) == (1, "peer_left")
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["drop", "back", "wait"]),
+                          st.floats(0.0, 3.0)), max_size=40))
+def test_no_move_outlasts_the_bound(script):
+    """Whatever a seat does with its connection, one move ends within move + allowance
+    (the host's watchdog wakes at :meth:`Clocks.next_deadline`)."""
+    c = Clocks(2, L, now=0.0)
+    c.floor(1, 0.0, move=1)
+    t, ended = 0.0, None
+    for action, dt in [*script, ("wait", 1e9)]:
+        deadline = c.next_deadline(t)
+        assert deadline is not None
+        if deadline <= t + dt:
+            ended = deadline
+            break
+        t += dt
+        assert c.expired(t) is None
+        if action == "drop":
+            c.drop(1, t)
+        elif action == "back":
+            c.back(1, t)
+    assert ended is not None and c.expired(ended) is not None
+    assert ended <= L.bound + 1e-6
