@@ -297,10 +297,15 @@ def add_peer_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--identity", metavar="FILE",
                    help="identity key file (created if missing, mode 0600)")
     p.add_argument("--log", metavar="FILE", help="transcript log path (default: data dir)")
-    p.add_argument("--reconnect-timeout", type=float, default=60.0, metavar="S",
-                   help="seconds a dropped peer has to come back (default 60)")
+    # Defaults for people: time to step away for a call (5 minutes over the match,
+    # across every drop) and a move limit nobody thinking hits by accident (15 minutes,
+    # with a warning on screen in the last 30 s).
+    p.add_argument("--reconnect-timeout", type=float, default=300.0, metavar="S",
+                   help="each seat's allowance of time away (dropped or stepped away), "
+                        "over the whole match (default 300)")
     p.add_argument("--turn-timeout", type=float, default=900.0, metavar="S",
-                   help="seconds the seat to speak may take (default 900)")
+                   help="seconds a seat may take for one move (default 900; the screen "
+                        "warns in the last 30 s)")
 
 
 def _common(p: argparse.ArgumentParser) -> None:

@@ -360,7 +360,10 @@ class TuiApp(Leaving):
         if kind == "leave":
             lines = dialogs.leave_lines(self.t)
         elif kind == "away":
-            lines = dialogs.away_lines(self.t, clock_text(self.reconnect_allowance))
+            mine = self.presence.allowance_left.get(self.state.seat if self.state.seat
+                                                     is not None else -1)
+            lines = dialogs.away_lines(self.t, clock_text(
+                self.reconnect_allowance if mine is None else mine))
         elif kind == "score":
             lines = dialogs.score_dialog_lines(self.view, self.score_queue[0])
         elif kind == "over":
