@@ -7,13 +7,16 @@ imports point down.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .portmap import PortMapOptions
 from .rules import Ruleset
 from .wire import Identity
 
-__all__ = ["Timeouts", "HostConfig", "JoinConfig", "parse_address", "DEFAULT_PORT"]
+__all__ = ["Timeouts", "HostConfig", "JoinConfig", "parse_address", "DEFAULT_PORT",
+           "parse_fingerprint", "split_join_code"]
 
 DEFAULT_PORT = 7777
 
@@ -39,12 +42,18 @@ class HostConfig:
     players: int = 2
     rules: Ruleset = field(default_factory=Ruleset)
     port: int = DEFAULT_PORT
-    bind: str = "0.0.0.0"
+    #: The address to listen on; "" (the default): every address, IPv4 and IPv6.
+    bind: str = ""
     name: str = "host"
     identity: Identity | None = None
     log_path: Path | None = None
+    #: Announce the table on the LAN (DNS-SD over multicast DNS, PROTOCOL.md section
+    #: 15) while seats are free.
     beacon: bool = True
-    beacon_port: int = 0  # 0: the default LAN port
+    #: The addresses of the interfaces to announce on (None: all of them) and the
+    #: addresses to announce (None: the LAN address, and the global IPv6 one if any).
+    announce_interfaces: tuple[str, ...] | None = None
+    announce_addresses: tuple[str, ...] | None = None
     #: Every shuffle step carries a zero-knowledge proof (a table capability).
     shuffle_proofs: bool = True
     timeouts: Timeouts = field(default_factory=Timeouts)
@@ -55,6 +64,11 @@ class HostConfig:
     #: ``abort`` (``peer_left``, blaming this seat) and send it before closing, so the
     #: others learn it at once.  Off by default: a cancelled peer may mean to resume.
     leave_on_cancel: bool = False
+    #: Ask the home router (UPnP IGD, NAT-PMP) to forward the port, in the background;
+    #: reported as :class:`~chkobba_p2p.portmap.PortMapped` or
+    #: :class:`~chkobba_p2p.portmap.PortMapUnavailable`, removed when the table closes.
+    #: None (the default): do not ask.
+    port_mapping: PortMapOptions | None = None
 
 
 @dataclass
@@ -71,7 +85,31 @@ class JoinConfig:
     connect_retry: float = 0.0
     #: See :attr:`HostConfig.leave_on_cancel`.
     leave_on_cancel: bool = False
+    #: The host key's fingerprint the host must have (``2935-c4f7-816c-a26c``), as a join
+    #: code carries it (``address`` may be a code too: ``HOST:PORT#FINGERPRINT``); a
+    #: host with another key is refused before anything is written.  None: any key.
+    host_fingerprint: str | None = None
 
+
+_FINGERPRINT = re.compile(r"^[0-9a-f]{16}$")
+
+
+def parse_fingerprint(text: str) -> str:
+    """A host key fingerprint as people read it out: 16 hex digits, in any case, with or
+    without the dashes; returned in the printed form (``2935-c4f7-816c-a26c``).
+    :class:`ValueError` with a sentence otherwise."""
+    digits = text.strip().lower().replace("-", "").replace(" ", "")
+    if not _FINGERPRINT.match(digits):
+        raise ValueError(f"not a host key fingerprint: {text!r} (16 hex digits, "
+                         "e.g. 2935-c4f7-816c-a26c)")
+    return "-".join(digits[i:i + 4] for i in range(0, 16, 4))
+
+
+def split_join_code(text: str) -> tuple[str, str | None]:
+    """A join code ``ADDRESS#FINGERPRINT`` into (address text, fingerprint in its printed
+    form); (text, None) for a plain address (PROTOCOL.md section 15)."""
+    address, hash_mark, fp = text.strip().partition("#")
+    return address, (parse_fingerprint(fp) if hash_mark else None)
 
 
 def parse_address(text: str, default_port: int = DEFAULT_PORT) -> tuple[str, int]:

@@ -188,6 +188,9 @@ class OutcomeError(enum.StrEnum):
     CONNECTION_CLOSED = "connection_closed"  # closed during the handshake, no reason given
     HANDSHAKE_FAILED = "handshake_failed"  # the host's messages did not check out
     HOST_CHANGED = "host_changed"  # the host's identity key changed on a reconnection
+    #: The host's key is not the one the join code pins (another machine, or a man in
+    #: the middle): refused before anything was written.
+    HOST_KEY_MISMATCH = "host_key_mismatch"
     BAD_GENESIS = "bad_genesis"  # the host's genesis entry did not check out
     ABORTED = "aborted"  # the game ended with an abort (see Outcome.aborted.code)
 

@@ -10,14 +10,21 @@ from __future__ import annotations
 
 import contextlib
 import math
-import socket
 import sys
 from pathlib import Path
 
 import trio
 
 from . import wire
-from .config import HostConfig, JoinConfig, Timeouts, parse_address
+from .config import (
+    HostConfig,
+    JoinConfig,
+    Timeouts,
+    parse_address,
+    parse_fingerprint,
+    split_join_code,
+)
+from .discovery import Announced, Announcer, TableFacts, host_addresses
 from .errors import IllegalMove, LocalError
 from .events import (
     Chat,
@@ -42,6 +49,7 @@ from .linkmsg import (
     parse_wait,
 )
 from .liveness import ClockReading, Clocks, Limits, SeatClock
+from .portmap import PortMapper
 from .session import (
     ClientHandshake,
     GameFault,
@@ -53,10 +61,8 @@ from .session import Lobby as SeatLobby
 from .transcript import SavedGame, TranscriptWriter, default_log_path, read_transcript
 from .wire import ErrorCode, Identity, ProtocolError
 
-__all__ = ["Link", "LinkClosed", "Traffic", "HostPeer", "ClientPeer", "ChatBucket", "BEACON_PORT",
-           "listen_beacons", "Beacon"]
+__all__ = ["Link", "LinkClosed", "Traffic", "HostPeer", "ClientPeer", "ChatBucket", "listen"]
 
-BEACON_PORT = 41641
 _QUEUE = 4096
 
 
@@ -71,6 +77,19 @@ class Traffic:
 def _address(host: str, port: int) -> str:
     """``HOST:PORT``, with an IPv6 address in brackets (PROTOCOL.md section 2)."""
     return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+
+
+async def listen(port: int, bind: str | None) -> list[trio.SocketListener]:
+    """TCP listeners on ``bind``; on every address, IPv4 and IPv6 on the same port,
+    when ``bind`` is None or empty (a machine without IPv6 gets IPv4 only)."""
+    if bind:
+        return await trio.open_tcp_listeners(port, host=bind)
+    # trio would bind each family to its own random port for port 0: pick it once.
+    listeners = await trio.open_tcp_listeners(port, host="0.0.0.0")
+    port = listeners[0].socket.getsockname()[1]
+    with contextlib.suppress(OSError):  # no IPv6 here
+        listeners += await trio.open_tcp_listeners(port, host="::")  # IPV6_V6ONLY set
+    return listeners
 
 
 def _code_name(code: object) -> str:
@@ -481,6 +500,8 @@ class HostPeer(_Peer):
         self.away_message = {"t": "away", "seat": 0}
         self.port = 0
         self.resumed_entries = 0
+        self.port_mapper: PortMapper | None = None
+        self._lobby_moved = trio.Event()  # seats changed: the announcement follows
         self._try_resume()
 
     def _try_resume(self) -> None:
@@ -541,11 +562,13 @@ class HostPeer(_Peer):
         self.emit(Chat(seat, line))
 
     async def run(self, task_status=None) -> Outcome:
-        listeners = await trio.open_tcp_listeners(self.config.port, host=self.config.bind)
+        listeners = await listen(self.config.port, self.config.bind)
         self.port = listeners[0].socket.getsockname()[1]
         self.emit(Listening(self.port, self.identity.public))
         if task_status is not None:
             task_status.started(self.port)
+        if self.config.port_mapping is not None:
+            self.port_mapper = PortMapper(self.config.port_mapping, self.port, self.emit)
         try:
             await self._run_host(listeners)
         except BaseException:  # cancelled (Ctrl-C), possibly inside an exception group
@@ -554,6 +577,9 @@ class HostPeer(_Peer):
             elif self.config.leave_on_cancel:
                 await self._leave_on_cancel(list(self.links.values()))
             raise
+        finally:
+            if self.port_mapper is not None:  # also when cancelled: shielded inside
+                await self.port_mapper.remove()
         return self.outcome()
 
     async def _run_host(self, listeners: list) -> None:
@@ -561,7 +587,9 @@ class HostPeer(_Peer):
             self.nursery = nursery
             nursery.start_soon(trio.serve_listeners, self._serve, listeners)
             if self.config.beacon:
-                nursery.start_soon(self._beacon)
+                nursery.start_soon(self._announce)
+            if self.port_mapper is not None:
+                nursery.start_soon(self.port_mapper.run)
             nursery.start_soon(self._watchdog)
             if self.session is not None:  # resumed: everyone else must reconnect
                 s = self.session
@@ -656,6 +684,7 @@ class HostPeer(_Peer):
                 self._dropped(seat)
 
     def _lobby_changed(self) -> None:
+        self._lobby_moved.set()
         self.broadcast_msg(self.lobby.lobby_message())
         self.emit(Lobby(tuple((s.name, s.fingerprint) if s else None
                               for s in self.lobby.seats)))
@@ -780,25 +809,38 @@ class HostPeer(_Peer):
 
     # ------------------------------------------------------------------ LAN
 
-    async def _beacon(self) -> None:
-        """Announce the table on the LAN: a UDP broadcast every second while seats are
-        free (see PROTOCOL.md, "LAN discovery")."""
-        port = self.config.beacon_port or BEACON_PORT
-        sock = trio.socket.socket(trio.socket.AF_INET, trio.socket.SOCK_DGRAM)
-        with sock:
-            sock.setsockopt(socket.SOL_SOCKET, socket.SO_BROADCAST, 1)
-            while not self.finished.is_set():
+    def _facts(self) -> TableFacts:
+        return TableFacts(name=self.config.name, players=self.config.players,
+                          free=sum(1 for seat in self.lobby.seats if seat is None),
+                          rules=self.config.rules.name,
+                          spectators=int(getattr(self.config, "spectators", 0) or 0),
+                          fingerprint=self.identity.fingerprint)
+
+    async def _announce(self) -> None:
+        """Announce the table on the LAN by DNS-SD while seats are free (PROTOCOL.md
+        section 15); withdraw it when the game starts or the table closes.  A LAN
+        without multicast costs a line on stderr, never the game."""
+        bind = self.config.bind
+        interfaces = self.config.announce_interfaces
+        if interfaces is None and bind not in ("", "0.0.0.0", "::"):
+            interfaces = (bind,)  # a table on one address is announced there only
+        announcer = Announcer(self.port, self.config.announce_addresses
+                              or host_addresses(bind), interfaces)
+        try:
+            try:
+                await announcer.start(self._facts())
+            except Exception as exc:
+                print(f"cannot announce the table on the LAN: {exc}", file=sys.stderr)
+                return
+            self.emit(Announced(self.port))
+            while self.session is None and not self.finished.is_set():
+                await self._lobby_moved.wait()
+                self._lobby_moved = trio.Event()
                 if self.session is None:
-                    free = sum(1 for s in self.lobby.seats if s is None)
-                    msg = wire.encode({"t": "beacon", "v": wire.PROTOCOL_VERSION,
-                                       "port": self.port, "name": self.config.name,
-                                       "players": self.config.players, "free": free,
-                                       "rules": self.config.rules.name,
-                                       "key": self.identity.public})
-                    for target in ("255.255.255.255", "127.0.0.1"):
-                        with contextlib.suppress(OSError):
-                            await sock.sendto(msg, (target, port))
-                await trio.sleep(1)
+                    with contextlib.suppress(Exception):
+                        await announcer.update(self._facts())
+        finally:
+            await announcer.close()
 
 
 # ---------------------------------------------------------------------------- client
@@ -811,7 +853,16 @@ class ClientPeer(_Peer):
         super().__init__(controller, config.timeouts, config.identity or Identity.generate(),
                          config.log_path)
         self.config = config
-        self.host, self.port = parse_address(config.address)
+        address, pinned = split_join_code(config.address)
+        if config.host_fingerprint is not None:
+            wanted = parse_fingerprint(config.host_fingerprint)
+            if pinned is not None and pinned != wanted:
+                raise ValueError(f"two different host fingerprints: {pinned} (in the code) "
+                                 f"and {wanted}")
+            pinned = wanted
+        #: The fingerprint the host's key must have (a join code's), or None.
+        self.pinned = pinned
+        self.host, self.port = parse_address(address)
         self.link: Link | None = None
         self._last_link: Link | None = None  # kept after a drop, for a leave on Ctrl-C
         self.host_key: bytes | None = None
@@ -827,7 +878,7 @@ class ClientPeer(_Peer):
         if path is None or not path.exists():
             return
         saved = SavedGame.load(path)
-        if saved is None or saved.host != f"{self.host}:{self.port}":
+        if saved is None or saved.host != _address(self.host, self.port):
             return
         try:
             log = read_transcript(saved.log)
@@ -985,7 +1036,12 @@ class ClientPeer(_Peer):
             try:
                 with trio.fail_after(self.timeouts.handshake):
                     greeting_body, greeting = await link.receive()
-                    link.send_msg(hs.on_host(greeting, greeting_body))
+                    hello = hs.on_host(greeting, greeting_body)
+                    if self._refuse_host_key(hs.host_key):
+                        link.finish()
+                        nursery.cancel_scope.cancel()
+                        return True
+                    link.send_msg(hello)
                     welcome_body, welcome = await link.receive()
                     self._welcome_seat = hs.on_welcome(welcome, welcome_body)
             except LinkClosed as exc:
@@ -1040,6 +1096,19 @@ class ClientPeer(_Peer):
                 link.finish()
                 nursery.cancel_scope.cancel()
         return False
+
+    def _refuse_host_key(self, key: bytes | None) -> bool:
+        """True (and the error set) when the host's key is not the pinned one."""
+        if self.pinned is None or key is None:
+            return False
+        actual = wire.fingerprint(key)
+        if actual == self.pinned:
+            return False
+        self.error = (f"the host at {_address(self.host, self.port)} has the key "
+                      f"{actual}, not {self.pinned} as the join code says: another "
+                      "machine, or someone in the middle; not joining")
+        self.error_code = OutcomeError.HOST_KEY_MISMATCH
+        return True
 
     async def _read_loop(self, link: Link) -> None:
         while True:
@@ -1102,9 +1171,9 @@ class ClientPeer(_Peer):
                 self.session = s = Session.join(self.identity, entry, self.host_key, master)
                 self.log.write_header(game=s.table.game, seat=s.seat,
                                       key=self.identity.public, name=self.config.name,
-                                      host=f"{self.host}:{self.port}")
+                                      host=_address(self.host, self.port))
                 if self.config.state_path is not None:
-                    SavedGame(s.table.game, s.seat, f"{self.host}:{self.port}", s.master,
+                    SavedGame(s.table.game, s.seat, _address(self.host, self.port), s.master,
                               str(self.log.path)).save(self.config.state_path)
             elif s.finished:
                 return
@@ -1123,51 +1192,3 @@ class ClientPeer(_Peer):
             self.send_entry(self.blame(exc, 0, body))
             return
         self.pump()
-
-
-# ------------------------------------------------------------------------------ LAN
-
-
-class Beacon:
-    """A table heard on the LAN."""
-
-    def __init__(self, address: str, msg: dict) -> None:
-        self.address = address
-        self.port = msg.get("port") if isinstance(msg.get("port"), int) else 0
-        self.name = str(msg.get("name", "?"))[:wire.MAX_NAME]
-        self.players = msg.get("players")
-        self.free = msg.get("free")
-        self.rules = str(msg.get("rules", ""))[:32]
-        key = msg.get("key")
-        self.fingerprint = wire.fingerprint(key) if isinstance(key, bytes) else "?"
-
-    @property
-    def target(self) -> str:
-        return f"{self.address}:{self.port}"
-
-    def __repr__(self) -> str:
-        return (f"{self.name} at {self.target}: {self.players} players, {self.free} free, "
-                f"{self.rules} rules, key {self.fingerprint}")
-
-
-async def listen_beacons(seconds: float, port: int = 0) -> list[Beacon]:
-    """Listen for table beacons for ``seconds``; one :class:`Beacon` per table heard."""
-    sock = trio.socket.socket(trio.socket.AF_INET, trio.socket.SOCK_DGRAM)
-    found: dict[str, Beacon] = {}
-    with sock:
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        if hasattr(socket, "SO_REUSEPORT"):
-            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
-        await sock.bind(("", port or BEACON_PORT))
-        with trio.move_on_after(seconds):
-            while True:
-                data, (addr, _) = await sock.recvfrom(2048)
-                try:
-                    msg = wire.decode(data)
-                except ProtocolError:
-                    continue
-                if msg.get("t") != "beacon" or not isinstance(msg.get("port"), int):
-                    continue
-                b = Beacon(addr, msg)
-                found.setdefault(b.target, b)
-    return list(found.values())

@@ -17,7 +17,16 @@ from __future__ import annotations
 
 import trio
 
-from .config import DEFAULT_PORT, HostConfig, JoinConfig, Timeouts, parse_address
+from .config import (
+    DEFAULT_PORT,
+    HostConfig,
+    JoinConfig,
+    Timeouts,
+    parse_address,
+    parse_fingerprint,
+    split_join_code,
+)
+from .discovery import Announced, TableAd, browse_tables
 from .events import (
     MAX_CHAT,
     Chat,
@@ -34,6 +43,7 @@ from .events import (
 )
 from .levels import make_bot
 from .liveness import ClockReading, Limits, SeatClock
+from .portmap import PortMapOptions, PortMapped, PortMapUnavailable
 from .rules import Hand, Move
 from .session import Aborted, Standing
 from .transcript import SeatBusy, SeatLock
@@ -66,6 +76,14 @@ __all__ = [
     "join_match",
     "parse_address",
     "DEFAULT_PORT",
+    "PortMapOptions",
+    "PortMapped",
+    "PortMapUnavailable",
+    "Announced",
+    "TableAd",
+    "browse_tables",
+    "parse_fingerprint",
+    "split_join_code",
 ]
 
 

@@ -188,6 +188,14 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "lobby_host": ("Your table is open. Give your friends this address:",
                    "Votre table est ouverte. Donnez cette adresse à vos amis :"),
     "lobby_join_cmd": ("they type: chkobba join {addr}", "ils tapent : chkobba join {addr}"),
+    "lobby_ipv6": ("over IPv6: {addr}", "en IPv6 : {addr}"),
+    "lobby_internet": ("friends on the internet: {addr} (port opened by {via})",
+                       "amis sur internet : {addr} (port ouvert par {via})"),
+    "lobby_no_router": ("no router opened the port: for friends on the internet, forward "
+                        "TCP port {port} to {lan} in your router's settings",
+                        "aucun routeur n'a ouvert le port : pour des amis sur internet, "
+                        "redirigez le port TCP {port} vers {lan} dans les réglages de "
+                        "votre routeur"),
     "lobby_seats": ("Seats ({taken}/{n}):", "Places ({taken}/{n}) :"),
     "lobby_free": ("(free)", "(libre)"),
     "lobby_rules": ("Rules: {rules}", "Règles : {rules}"),

@@ -8,6 +8,8 @@ the full-screen terminal client replaces it.
 from __future__ import annotations
 
 import argparse
+import functools
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -18,7 +20,7 @@ from chkobba_p2p import rules as R
 from chkobba_p2p import session as S
 from chkobba_p2p.errors import ChkobbaError, IllegalMove
 from chkobba_p2p.levels import LEVELS
-from chkobba_p2p.net import ClientPeer, Listening, listen_beacons
+from chkobba_p2p.net import ClientPeer, Listening
 from chkobba_p2p.peer import (
     DEFAULT_PORT,
     BotController,
@@ -26,12 +28,18 @@ from chkobba_p2p.peer import (
     JoinConfig,
     Lobby,
     Outcome,
+    PortMapOptions,
+    PortMapped,
+    PortMapUnavailable,
     Resumed,
     SeatController,
     Timeouts,
     Waiting,
+    browse_tables,
     host_match,
+    split_join_code,
 )
+from chkobba_p2p.portmap import global_ipv6, lan_address
 from chkobba_p2p.transcript import data_dir, default_log_path, load_identity
 from chkobba_p2p.wire import Identity, fingerprint
 
@@ -49,12 +57,20 @@ class Narrator:
     def __init__(self, quiet: bool = False) -> None:
         self.quiet = quiet
         self.seat: int | None = None
+        self.bind: str | None = None  # a host's: its LAN address is shown
+        self.fingerprint = ""  # a host's key fingerprint, for its join codes
 
     def on_event(self, event: object) -> None:
         q = self.quiet
         if isinstance(event, Listening):
             print(f"listening on port {event.port}; host key fingerprint "
                   f"{fingerprint(event.key)}", flush=True)
+            self.fingerprint = fingerprint(event.key)
+            if self.bind is not None:
+                for line in address_lines(self.bind, event.port, self.fingerprint):
+                    print(line, flush=True)
+        elif isinstance(event, PortMapped | PortMapUnavailable):
+            print(reach_line(event, self.fingerprint), flush=True)
         elif isinstance(event, Lobby):
             taken = sum(1 for s in event.seats if s)
             _say(q, f"lobby: {taken}/{len(event.seats)} seated: "
@@ -139,6 +155,57 @@ class TextSeat(SeatController):
                 return text[:1].lower() == "k"
 
 
+def host_address(bind: str | None) -> str:
+    """The address friends type for a host listening on ``bind``."""
+    if bind in ("0.0.0.0", "::", "", None):
+        return lan_address()
+    assert bind is not None
+    return f"[{bind}]" if ":" in bind else bind
+
+
+def join_code(host: str, port: int, fp: str) -> str:
+    """``HOST:PORT#FINGERPRINT`` (PROTOCOL.md section 15): what a friend types."""
+    host = f"[{host}]" if ":" in host and not host.startswith("[") else host
+    return f"{host}:{port}#{fp}" if fp else f"{host}:{port}"
+
+
+def address_lines(bind: str | None, port: int, fp: str) -> list[str]:
+    """The lines a host shows once it listens: its LAN join code, and its global IPv6
+    one when it has such an address (often reachable with no port mapping at all)."""
+    lines = [f"friends on the LAN: {join_code(host_address(bind), port, fp)}"]
+    if bind in ("", "::", None) and (v6 := global_ipv6()) is not None:
+        lines.append(f"friends over IPv6: {join_code(v6, port, fp)}")
+    return lines
+
+
+def reach_line(event: PortMapped | PortMapUnavailable, fp: str = "") -> str:
+    """The line a host shows when its router answered (or did not)."""
+    if isinstance(event, PortMapUnavailable):
+        return event.hint
+    if event.external_ip is None:
+        return (f"friends on the internet: port {event.external_port} of your public "
+                f"address, #{fp} (port opened by {event.method})")
+    return (f"friends on the internet: {join_code(event.external_ip, event.external_port, fp)}"
+            f" (port opened by {event.method})")
+
+
+def announce_interfaces(args: argparse.Namespace) -> tuple[str, ...] | None:
+    return tuple(args.announce_interface) if args.announce_interface else None
+
+
+def port_mapping_options(args: argparse.Namespace) -> PortMapOptions | None:
+    """What ``--no-upnp``, ``--igd-url`` and ``--natpmp-gateway`` ask for.  None (no port
+    mapping) with ``--no-upnp``, and, unless a router is named, when the host listens on
+    loopback only or ``CHKOBBA_NO_UPNP`` is set (to anything but 0)."""
+    if args.no_upnp:
+        return None
+    named = args.igd_url is not None or args.natpmp_gateway is not None
+    if not named and (os.environ.get("CHKOBBA_NO_UPNP", "0") not in ("", "0")
+                      or args.bind.startswith("127.") or args.bind in ("::1", "localhost")):
+        return None
+    return PortMapOptions(igd_url=args.igd_url, natpmp_gateway=args.natpmp_gateway)
+
+
 def _identity(path: str | None, default_name: str | None) -> tuple[Identity, Path | None]:
     """The identity and its resume-state path (None for an ephemeral identity)."""
     if path is None and default_name is None:
@@ -190,12 +257,14 @@ def cmd_host(args: argparse.Namespace) -> int:
         return 2
     identity, state = _identity(args.identity, None if args.headless else "host-identity.key")
     log_path = Path(args.log) if args.log else default_log_path("host")
-    controller: SeatController = (BotSeat(args.level, args.quiet, move_ms=args.move_ms)
-                                  if args.headless
-                                  else TextSeat())
+    controller: BotSeat | TextSeat = (BotSeat(args.level, args.quiet, move_ms=args.move_ms)
+                                      if args.headless else TextSeat())
+    controller.narrator.bind = args.bind
     config = HostConfig(players=args.players, rules=rules, port=args.port, bind=args.bind,
                         name=args.name, identity=identity, log_path=log_path,
                         beacon=not args.no_beacon,
+                        port_mapping=port_mapping_options(args),
+                        announce_interfaces=announce_interfaces(args),
                         shuffle_proofs=not getattr(args, "no_shuffle_proofs", False),
                         timeouts=_timeouts(args),
                         # A crashed host resumes only where its peers can find it again.
@@ -248,22 +317,36 @@ async def _host_task(config: HostConfig, controller: SeatController, *, task_sta
     _RESULT.put(await host_match(config, controller, task_status=task_status))
 
 
+def discover(seconds: float, interfaces: list[str] | None) -> str | None:
+    """Browse the LAN (DNS-SD) for tables; the join code of the one chosen, or None."""
+    shown = "" if not interfaces else f" (on {', '.join(interfaces)})"
+    print(f"looking for tables on the LAN for {seconds:g} s{shown}...", flush=True)
+    try:
+        found = trio.run(functools.partial(browse_tables, seconds, interfaces=interfaces))
+    except OSError as exc:
+        print(f"cannot look for tables on the LAN: {exc}", file=sys.stderr)
+        return None
+    if not found:
+        return None
+    for i, table in enumerate(found):
+        print(f"[{i + 1}] {table}", flush=True)
+    choice = 1
+    if len(found) > 1:
+        text = input("table to join (number): ").strip()
+        choice = int(text) if text.isdigit() and 1 <= int(text) <= len(found) else 1
+    code = found[choice - 1].code
+    print(f"joining {code}", flush=True)
+    return code
+
+
 def cmd_join(args: argparse.Namespace) -> int:
     address = args.address
     if address is None:
-        print("listening for tables on the LAN...", flush=True)
-        found = trio.run(listen_beacons, args.listen)
-        if not found:
-            print("no table heard; give the host's address: chkobba join HOST[:PORT]",
-                  file=sys.stderr)
+        address = discover(args.listen, args.interface)
+        if address is None:
+            print("no table found on the LAN; give the host's address: chkobba join "
+                  "HOST[:PORT]", file=sys.stderr)
             return 2
-        for i, b in enumerate(found):
-            print(f"[{i + 1}] {b!r}")
-        choice = 1
-        if len(found) > 1:
-            text = input("table to join (number): ").strip()
-            choice = int(text) if text.isdigit() and 1 <= int(text) <= len(found) else 1
-        address = found[choice - 1].target
     return _run_client(args, address, TextSeat(), "identity.key")
 
 
@@ -274,6 +357,11 @@ def cmd_bot(args: argparse.Namespace) -> int:
 
 def _run_client(args: argparse.Namespace, address: str, controller: SeatController,
                 default_identity: str | None) -> int:
+    try:
+        split_join_code(address)
+    except ValueError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     identity, state = _identity(args.identity, default_identity)
     log_path = Path(args.log) if args.log else default_log_path(args.name)
     config = JoinConfig(address, name=args.name, identity=identity, state_path=state,
@@ -308,6 +396,15 @@ def add_peer_options(p: argparse.ArgumentParser) -> None:
                         "warns in the last 30 s)")
 
 
+def add_discovery_options(p: argparse.ArgumentParser) -> None:
+    """How ``join`` without an address looks for tables on the LAN."""
+    p.add_argument("--listen", type=float, default=3.0, metavar="S",
+                   help="seconds to look for tables on the LAN (default 3)")
+    p.add_argument("--interface", action="append", default=None, metavar="ADDRESS",
+                   help="look only on the network interface with this address "
+                        "(repeatable; default: every interface)")
+
+
 def _common(p: argparse.ArgumentParser) -> None:
     add_peer_options(p)
     p.add_argument("--quiet", action="store_true",
@@ -319,7 +416,8 @@ def add_host_options(p: argparse.ArgumentParser) -> None:
     alike, so that they cannot drift apart): the table, the rules, local bots, the
     peer's identity, log and timeouts."""
     p.add_argument("--port", type=int, default=DEFAULT_PORT)
-    p.add_argument("--bind", default="0.0.0.0", help="address to listen on")
+    p.add_argument("--bind", default="",
+                   help="address to listen on (default: every address, IPv4 and IPv6)")
     p.add_argument("--players", type=int, choices=(2, 4), default=2)
     add_rules_arguments(p)
     p.add_argument("--bots", type=int, default=0, help="local bot peers to start")
@@ -328,7 +426,19 @@ def add_host_options(p: argparse.ArgumentParser) -> None:
                    help="the bots' thinking time per move (expert: default 200)")
     p.add_argument("--headless", action="store_true",
                    help="no screen: a bot plays the host's seat (see 'chkobba bot')")
-    p.add_argument("--no-beacon", action="store_true", help="do not announce on the LAN")
+    p.add_argument("--no-announce", "--no-beacon", dest="no_beacon", action="store_true",
+                   help="do not announce the table on the LAN (DNS-SD)")
+    p.add_argument("--announce-interface", action="append", default=None, metavar="ADDRESS",
+                   help="announce only on the network interface with this address "
+                        "(repeatable; default: every interface)")
+    p.add_argument("--no-upnp", action="store_true",
+                   help="do not ask the router to open the port (UPnP, NAT-PMP); also "
+                        "when CHKOBBA_NO_UPNP=1")
+    p.add_argument("--igd-url", metavar="URL", default=None,
+                   help="the router's UPnP root description (http://192.168.1.1:5000/"
+                        "rootDesc.xml) when discovery does not find it")
+    p.add_argument("--natpmp-gateway", metavar="HOST[:PORT]", default=None,
+                   help="the NAT-PMP gateway (default: this machine's default gateway)")
     p.add_argument("--no-shuffle-proofs", action="store_true",
                    help="shuffles without zero-knowledge proofs (faster; a stacked deck "
                         "is then caught only at the end-of-hand audit)")

@@ -13,13 +13,11 @@ mismatch, table full, bad arguments); 3 the game was stopped (aborted, with a bl
 from __future__ import annotations
 
 import argparse
-import contextlib
 import dataclasses
 import errno
 import getpass
 import os
 import shlex
-import socket
 import subprocess
 import sys
 from collections.abc import Awaitable, Callable
@@ -41,7 +39,9 @@ from chkobba_p2p.peer import (
     host_match,
     join_match,
     parse_address,
+    split_join_code,
 )
+from chkobba_p2p.portmap import global_ipv6, lan_address
 from chkobba_p2p.transcript import data_dir, default_log_path, load_identity
 from chkobba_p2p.wire import MAX_NAME, Identity
 
@@ -69,14 +69,6 @@ def _lock_seat(state: Path) -> SeatLock | None:
 def _same_command() -> str:
     """The command line this process was started with, to type again."""
     return " ".join(["chkobba", *map(shlex.quote, sys.argv[1:])])
-
-
-def lan_address() -> str:
-    """This machine's address on its LAN (what friends type), or 127.0.0.1."""
-    with contextlib.suppress(OSError), socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
-        s.connect(("192.0.2.1", 9))  # a UDP "connect" sends nothing; it picks the route
-        return s.getsockname()[0]
-    return "127.0.0.1"
 
 
 def _default_name(fallback: str) -> str:
@@ -266,6 +258,8 @@ def cmd_host(args: argparse.Namespace) -> int:
     if args.bots >= args.players:
         print("error: --bots must leave a seat for the host", file=sys.stderr)
         return EXIT_NO_GAME
+    from .net import announce_interfaces, host_address, port_mapping_options
+
     rules = ruleset_from_args(args)
     name = (args.name or _default_name("host"))[:MAX_NAME]
     key_path = Path(args.identity) if args.identity else data_dir() / "host-identity.key"
@@ -279,20 +273,24 @@ def cmd_host(args: argparse.Namespace) -> int:
     config = _host_config(players=args.players, rules=rules, port=args.port, bind=args.bind,
                           name=name, identity=identity, log_path=log_path,
                           beacon=not args.no_beacon,
+                          port_mapping=port_mapping_options(args),
+                          announce_interfaces=announce_interfaces(args),
                           shuffle_proofs=not args.no_shuffle_proofs,
                           timeouts=Timeouts(reconnect=args.reconnect_timeout,
                                             turn=args.turn_timeout),
                           # With port 0 the port changes at each run: nobody could find
                           # a resumed table there.
                           state_path=state if args.port else None)
-    address = lan_address() if args.bind in ("0.0.0.0", "::", "") else args.bind
+    address = host_address(args.bind)
+    address6 = global_ipv6() if args.bind in ("", "::") else None
     with lock:
         rematch = False
         while True:
             ui = _ui(args, "host", seat=0, rules=rules, players=args.players,
                      address=address, my_fingerprint=identity.fingerprint,
                      log_path=config.log_path, turn_timeout=args.turn_timeout,
-                     reconnect_timeout=args.reconnect_timeout, rematch=rematch)
+                     reconnect_timeout=args.reconnect_timeout, rematch=rematch,
+                     address6=address6)
             # The host's own seat, before anyone joins (the library reports seats as
             # they fill).
             ui.state = ui.state.apply(Lobby(((name, identity.fingerprint),)
@@ -315,17 +313,21 @@ def cmd_join(args: argparse.Namespace) -> int:
         return EXIT_NO_GAME
     address = args.address
     if address is None:
-        address = _discover(args.listen)
+        from .net import discover
+
+        address = discover(args.listen, args.interface)
         if address is None:
-            print("error: no table heard on the LAN; give the host's address: "
+            print("error: no table found on the LAN; give the host's address: "
                   "chkobba join HOST[:PORT]", file=sys.stderr)
             return EXIT_NO_GAME
     try:
-        host, port = parse_address(address)
-    except ValueError:
-        print(f"error: not an address: {address!r} (HOST or HOST:PORT)", file=sys.stderr)
+        text, pinned = split_join_code(address)
+        host, port = parse_address(text)
+    except ValueError as exc:
+        print(f"error: not an address: {address!r} (HOST, HOST:PORT or a join code "
+              f"HOST:PORT#KEY): {exc}", file=sys.stderr)
         return EXIT_NO_GAME
-    address = f"{host}:{port}"
+    address = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
     name = (args.name or _default_name("guest"))[:MAX_NAME]
     key_path = Path(args.identity) if args.identity else data_dir() / "identity.key"
     identity = load_identity(key_path)
@@ -338,7 +340,8 @@ def cmd_join(args: argparse.Namespace) -> int:
     config = JoinConfig(address, name=name, identity=identity, state_path=state,
                         log_path=log_path,
                         timeouts=Timeouts(reconnect=args.reconnect_timeout,
-                                          turn=args.turn_timeout))
+                                          turn=args.turn_timeout),
+                        host_fingerprint=pinned)
     connect_timeout = args.connect_timeout
     with lock:
         rematch = False
@@ -366,22 +369,6 @@ def cmd_join(args: argparse.Namespace) -> int:
             config = dataclasses.replace(config, log_path=default_log_path(name),
                                          connect_retry=REMATCH_WAIT)
             connect_timeout = REMATCH_WAIT + 5
-
-
-def _discover(seconds: float) -> str | None:
-    from chkobba_p2p.net import listen_beacons
-
-    print(f"listening for tables on the LAN for {seconds:g} s...", flush=True)
-    found = trio.run(listen_beacons, seconds)
-    if not found:
-        return None
-    for i, b in enumerate(found):
-        print(f"[{i + 1}] {b!r}")
-    choice = 1
-    if len(found) > 1:
-        text = input("table to join (number): ").strip()
-        choice = int(text) if text.isdigit() and 1 <= int(text) <= len(found) else 1
-    return found[choice - 1].target
 
 
 # ---------------------------------------------------------------------------- parsers
@@ -428,10 +415,10 @@ def _host_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def _join_arguments(p: argparse.ArgumentParser) -> None:
-    from .net import add_peer_options  # shared with the headless peers
+    from .net import add_discovery_options, add_peer_options  # shared with the headless peers
 
-    p.add_argument("address", nargs="?", help="HOST[:PORT]")
-    p.add_argument("--listen", type=float, default=3.0, help="seconds to listen for tables")
+    p.add_argument("address", nargs="?", help="HOST[:PORT] or a join code HOST:PORT#KEY")
+    add_discovery_options(p)
     p.add_argument("--connect-timeout", type=float, default=15.0, metavar="S",
                    help="seconds to reach the table before giving up (default 15)")
     add_peer_options(p)

@@ -268,12 +268,16 @@ def test_host_lobby_and_join_progress_then_a_game_between_two_screens(tmp_path):
         text = host.wait_for(lambda t: re.search(r"127\.0\.0\.1:(\d+)", t), 20, "the address")
         port = re.search(r"127\.0\.0\.1:(\d+)", text).group(1)
         assert "Your table is open" in text
-        assert f"chkobba join 127.0.0.1:{port}" in text
+        # The join code: the address and the host key's fingerprint.
+        code = re.search(rf"127\.0\.0\.1:{port}#[0-9a-f]{{4}}(?:-[0-9a-f]{{4}}){{3}}",
+                         text).group(0)
+        assert "they type: chkobba join" in text
+        assert text.count(code) == 2  # to give, and in the command (wrapped at 80x24)
         assert "Rules: tunisian: target 21" in text
         assert "Seats (1/2)" in text and "amel (you)" in text and "(free)" in text
         host_key = re.search(r"key ([0-9a-f]{4}(?:-[0-9a-f]{4}){3})", text).group(1)
-        guest = Screen(["join", f"127.0.0.1:{port}", "--lang", "fr", "--name", "sami"],
-                       tmp_path / "g")
+        assert code.endswith("#" + host_key)
+        guest = Screen(["join", code, "--lang", "fr", "--name", "sami"], tmp_path / "g")
         # The guest sees the host's key (to check it by voice) and its own seat.
         gtext = guest.wait_for(lambda t: "Votre main" in t or host_key in t, 20, "the lobby")
         htext = host.wait_for(lambda t: "sami" in t or "Your hand" in t, 20, "the guest")

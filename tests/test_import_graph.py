@@ -200,9 +200,9 @@ def layer_of(module: str, client: str) -> float | None:
     layers = {
         "cards": 0, "errors": 0,
         "rules": 1,
-        "deal": 2, "wire": 2,
+        "deal": 2, "wire": 2, "portmap": 2,
         "session": 3,
-        "events": 3.5, "config": 3.5,
+        "events": 3.5, "config": 3.5, "discovery": 3.5,
         "net": 4,
         "peer": 5,
     }

@@ -1,6 +1,6 @@
 """Drops: a peer whose connection breaks comes back and the match completes; a peer that
 never comes back ends the game, after a visible countdown, with a signed record of who
-left.  And the LAN beacon is heard."""
+left."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import socket
 import trio
 from test_net_support import FAST, GatedBot, host_config, join_config
 
-from chkobba_p2p.net import ClientPeer, HostPeer, listen_beacons
+from chkobba_p2p.net import ClientPeer, HostPeer
 from chkobba_p2p.peer import BotController, OutcomeError, Resumed, Waiting, host_match
 from chkobba_p2p.transcript import read_transcript
 from chkobba_p2p.wire import ErrorCode, open_entry
@@ -99,28 +99,6 @@ async def test_peer_that_never_returns_ends_the_game_with_a_signed_record(tmp_pa
 async def _vanish(gate: GatedBot, scope: trio.CancelScope) -> None:
     await gate.holding.wait()
     scope.cancel()
-
-
-def _free_udp_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-async def test_lan_beacon_is_heard(tmp_path):
-    beacon_port = _free_udp_port()
-    cfg = dataclasses.replace(host_config(tmp_path), beacon=True, beacon_port=beacon_port,
-                              name="beacon-table")
-    host = HostPeer(cfg, BotController("greedy", 0))
-    async with trio.open_nursery() as nursery:
-        port = await nursery.start(host.run)
-        found = await listen_beacons(2.5, beacon_port)
-        nursery.cancel_scope.cancel()
-    tables = [b for b in found if b.port == port]
-    assert tables, found
-    b = tables[0]
-    assert b.name == "beacon-table" and b.players == 2 and b.free == 1
-    assert b.fingerprint == host.identity.fingerprint
 
 
 def _free_tcp_port() -> int:

@@ -30,7 +30,7 @@ from prompt_toolkit.widgets import Frame
 from chkobba_p2p import rules as R
 from chkobba_p2p import session as S
 from chkobba_p2p.cards import FigureConvention
-from chkobba_p2p.peer import Listening, Outcome, SeatController
+from chkobba_p2p.peer import Listening, Outcome, PortMapped, PortMapUnavailable, SeatController
 from chkobba_p2p.tablestate import TableState
 
 from ..i18n import Translator
@@ -59,13 +59,16 @@ class TuiApp(Leaving):
                  seat: int | None = None, rules: R.Ruleset | None = None,
                  players: int | None = None, log_path: Path | None = None,
                  turn_timeout: float | None = None, reconnect_timeout: float = 60.0,
-                 rematch: bool = False) -> None:
+                 rematch: bool = False, address6: str | None = None) -> None:
         self.kind = kind  # "play", "host" or "join"
         self.t = Translator(lang)
         self.figures_override = figures
         self.symbols = symbols
         self.color = color
         self.address = address
+        self.address6 = address6  # a host's global IPv6 address, if it has one
+        #: The router's answer to the host's port mapping, once it came.
+        self.reach: PortMapped | PortMapUnavailable | None = None
         self.log_path = log_path
         st = TableState(my_fingerprint=my_fingerprint, seat=seat, rules=rules)
         if players:
@@ -128,6 +131,8 @@ class TuiApp(Leaving):
         self.connected = True
         if isinstance(event, Listening):
             self.port = event.port
+        elif isinstance(event, PortMapped | PortMapUnavailable):
+            self.reach = event
         self.events.narrate(event, self.view, own_chat=self.chat.own_line)
         if isinstance(event, S.HandScored):
             self.score_queue.append(event)
@@ -341,7 +346,8 @@ class TuiApp(Leaving):
         if not self.state.started:
             return lobby_lines(view, width, kind=self.kind, connected=self.connected,
                                address=self.address, port=self.port,
-                               rematch=self.rematch)[:height]
+                               rematch=self.rematch, address6=self.address6,
+                               reach=self.reach)[:height]
         req = self.request
         below = decision_lines(view, width, req, options=self.options, opt_sel=self.opt_sel,
                                cut_sel=self.cut_sel, status=self.status, hints=self.hints,

@@ -13,9 +13,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import signal
+import sys
+import tempfile
 import traceback
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass
 
 import outcome as outcome_mod
@@ -132,5 +135,30 @@ async def _run_async(ui: TuiApp, game: Callable[[SeatController], Awaitable[Outc
 
 def run_app(ui: TuiApp, game: Callable[[SeatController], Awaitable[Outcome]],
             connect_timeout: float | None = None) -> RunResult:
-    """Run the screen and the game until both are over."""
-    return asyncio.run(_run_async(ui, game, connect_timeout))
+    """Run the screen and the game until both are over.  What is written to the
+    terminal's stderr meanwhile (the library's warnings, a C library's messages) would
+    scribble over the screen: it is held back and shown once the screen is closed."""
+    with _stderr_held():
+        return asyncio.run(_run_async(ui, game, connect_timeout))
+
+
+@contextlib.contextmanager
+def _stderr_held() -> Iterator[None]:
+    if not os.isatty(2):
+        yield
+        return
+    with tempfile.TemporaryFile() as held:
+        sys.stderr.flush()
+        saved = os.dup(2)
+        os.dup2(held.fileno(), 2)  # the file descriptor: C code writes there too
+        try:
+            yield
+        finally:
+            sys.stderr.flush()
+            os.dup2(saved, 2)
+            os.close(saved)
+            held.seek(0)
+            text = held.read(1 << 16).decode("utf-8", "replace")
+            if text:
+                sys.stderr.write(text)
+                sys.stderr.flush()

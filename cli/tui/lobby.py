@@ -6,18 +6,40 @@ in :mod:`.keys`.
 
 from __future__ import annotations
 
+from chkobba_p2p.peer import PortMapped, PortMapUnavailable
+
+from ..i18n import Translator
 from .render import Line, wrap_line
 from .view import TableView
 
-__all__ = ["lobby_lines"]
+__all__ = ["lobby_lines", "join_code", "reach_text"]
+
+
+def join_code(host: str, port: int, fingerprint: str | None) -> str:
+    """A join code (PROTOCOL.md section 15): the address and the host key's fingerprint."""
+    host = f"[{host}]" if ":" in host and not host.startswith("[") else host
+    return f"{host}:{port}#{fingerprint}" if fingerprint else f"{host}:{port}"
+
+
+def reach_text(t: Translator, ev: PortMapped | PortMapUnavailable,
+               fingerprint: str | None) -> str:
+    """What the router said about the host's port: the code for friends on the
+    internet, or how to forward the port by hand."""
+    if isinstance(ev, PortMapUnavailable):
+        return t("lobby_no_router", port=ev.port, lan=ev.lan_ip)
+    where = (join_code(ev.external_ip, ev.external_port, fingerprint) if ev.external_ip
+             else f"port {ev.external_port}")
+    return t("lobby_internet", addr=where, via=ev.method)
 
 
 def lobby_lines(view: TableView, width: int, *, kind: str, connected: bool = False,
                 address: str | None = None, port: int | None = None,
-                rematch: bool = False) -> list[Line]:
+                rematch: bool = False, address6: str | None = None,
+                reach: PortMapped | PortMapUnavailable | None = None) -> list[Line]:
     """The lobby of a ``kind`` client (``"play"``, ``"host"`` or ``"join"``): a joining
-    client shows whether it reached ``address``; a host shows ``address:port``;
-    ``rematch``: the same table plays again."""
+    client shows whether it reached ``address``; a host shows its join code
+    (``address:port#fingerprint``), its global IPv6 one (``address6``) and what the
+    router said (``reach``); ``rematch``: the same table plays again."""
     t, st = view.t, view.state
     lines: list[Line] = [[]]
     if rematch:
@@ -34,9 +56,15 @@ def lobby_lines(view: TableView, width: int, *, kind: str, connected: bool = Fal
     elif kind == "host":
         lines += wrap_line([("class:title", " " + t("lobby_host"))], width - 1, " ")
         if port is not None:
-            addr = f"{address}:{port}"
+            fp = st.my_fingerprint
+            addr = join_code(address or "127.0.0.1", port, fp)
             lines.append([("", "   "), ("class:turn", addr)])
-            lines.append([("class:dim", "   " + t("lobby_join_cmd", addr=addr))])
+            lines += wrap_line([("class:dim", "   " + t("lobby_join_cmd", addr=addr))],
+                               width - 1, "     ")
+            if address6:
+                lines.append([("", "   " + t("lobby_ipv6", addr=join_code(address6, port, fp)))])
+            if reach is not None:
+                lines += wrap_line([("", "   " + reach_text(t, reach, fp))], width - 1, "   ")
     if st.rules is not None:
         lines.append([])
         lines += wrap_line([("", " " + t("lobby_rules", rules=st.rules.describe(t.lang)))],

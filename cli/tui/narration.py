@@ -10,8 +10,17 @@ from dataclasses import dataclass
 
 from chkobba_p2p import rules as R
 from chkobba_p2p import session as S
-from chkobba_p2p.peer import Chat, Listening, Restored, Resumed, Waiting
+from chkobba_p2p.peer import (
+    Chat,
+    Listening,
+    PortMapped,
+    PortMapUnavailable,
+    Restored,
+    Resumed,
+    Waiting,
+)
 
+from .lobby import reach_text
 from .presence import clock_text
 from .render import Line, by_value, wrap_line
 from .view import TableView
@@ -62,6 +71,8 @@ class EventLog:
             log(("class:dim", t("ev_bots", n=ev.n)))
         elif isinstance(ev, Listening):
             log(("class:dim", t("ev_listening", port=ev.port)))
+        elif isinstance(ev, PortMapped | PortMapUnavailable):
+            log(("class:dim", reach_text(t, ev, st.my_fingerprint)))
         elif isinstance(getattr(ev, "draws", None), dict):  # the first-dealer draw
             draws = ", ".join(f"{view.who(s)} {view.label(c)}" for s, c in
                               sorted(ev.draws.items()))
