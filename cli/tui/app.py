@@ -289,7 +289,7 @@ class TuiApp(Leaving):
         """The dialog over the screen, if any: ``leave`` (``away`` at a table with
         people: step away or resign), ``score`` or ``over``."""
         if self.confirm_leave:
-            return "leave" if self.kind == "play" or self.finished else "away"
+            return "away" if self.can_step_away else "leave"
         if self.score_queue:
             return "score"  # the last hand's scoring first, then the match's end
         if self.finished and self.outcome is not None and not self.left:
