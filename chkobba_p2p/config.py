@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .address import DEFAULT_PORT, Address
 from .portmap import PortMapOptions
 from .rules import Ruleset
 from .wire import Identity
@@ -18,7 +19,6 @@ from .wire import Identity
 __all__ = ["Timeouts", "HostConfig", "JoinConfig", "parse_address", "DEFAULT_PORT",
            "parse_fingerprint", "split_join_code"]
 
-DEFAULT_PORT = 7777
 
 
 @dataclass(frozen=True)
@@ -113,13 +113,8 @@ def split_join_code(text: str) -> tuple[str, str | None]:
 
 
 def parse_address(text: str, default_port: int = DEFAULT_PORT) -> tuple[str, int]:
-    """``host``, ``host:port`` or ``[v6]:port`` into (host, port)."""
-    text = text.strip()
-    if text.startswith("["):
-        host, _, rest = text[1:].partition("]")
-        port = int(rest[1:]) if rest.startswith(":") else default_port
-        return host, port
-    if text.count(":") == 1:
-        host, port_s = text.split(":")
-        return host or "127.0.0.1", int(port_s)
-    return text, default_port
+    """``host``, ``host:port``, ``[v6]:port`` or a bare IPv6 address into (host, port);
+    :class:`~chkobba_p2p.address.AddressError` (a ``ValueError``) if it is none of these.
+    See :class:`~chkobba_p2p.address.Address`."""
+    address = Address.parse(text, default_port)
+    return address.host, address.port

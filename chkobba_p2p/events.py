@@ -15,6 +15,7 @@ from pathlib import Path
 
 from .rules import Hand, Move
 from .session import Aborted, HandStarted, MatchDone, TableInfo
+from .text import safe_text
 from .wire import fingerprint
 
 __all__ = [
@@ -174,9 +175,14 @@ class Listening:
 
 @dataclass(frozen=True)
 class Lobby:
-    """Seats filling before the game starts: (name, fingerprint) or None per seat."""
+    """Seats filling before the game starts: (name, fingerprint) or None per seat.  A
+    joining peer's names come from the host: made safe to display
+    (:func:`~chkobba_p2p.text.safe_text`) and distinct.  ``shuffle_proofs``: whether the
+    table's shuffles will carry zero-knowledge proofs (False: the host turned them off;
+    a stacked deck is then caught only by the end-of-hand audit); None if unknown."""
 
     seats: tuple[tuple[str, str] | None, ...]
+    shuffle_proofs: bool | None = None
 
 
 class OutcomeError(enum.StrEnum):
@@ -241,6 +247,7 @@ class Outcome:
             return (f"match over: seat {self.resigned} resigned; side {self.winner_side} "
                     "wins")
         if self.aborted is not None:
-            # An unproven accusation is worded as the signer's claim.
+            # An unproven accusation is worded as the signer's claim (its words shown,
+            # never obeyed: Aborted.describe makes them safe).
             return f"game aborted: {self.aborted.describe()}"
-        return f"no game: {self.error or 'unknown error'}"
+        return f"no game: {safe_text(self.error or 'unknown error', 1000)}"

@@ -9,13 +9,18 @@ Neither decides anything the session does not: this module moves bytes, keeps ti
 from __future__ import annotations
 
 import contextlib
+import errno
+import logging
 import math
+import os
+import socket
 import sys
 from pathlib import Path
 
 import trio
 
 from . import wire
+from .address import listen_error, parse_port
 from .config import (
     HostConfig,
     JoinConfig,
@@ -51,6 +56,7 @@ from .linkmsg import (
 from .liveness import ClockReading, Clocks, Limits, SeatClock
 from .portmap import PortMapper
 from .session import (
+    CAP_SHUFFLE_PROOFS,
     ClientHandshake,
     GameFault,
     HostHandshake,
@@ -58,12 +64,52 @@ from .session import (
     error_message,
 )
 from .session import Lobby as SeatLobby
+from .text import distinct_names, safe_text
 from .transcript import SavedGame, TranscriptWriter, default_log_path, read_transcript
 from .wire import ErrorCode, Identity, ProtocolError
 
-__all__ = ["Link", "LinkClosed", "Traffic", "HostPeer", "ClientPeer", "ChatBucket", "listen"]
+__all__ = ["Link", "LinkClosed", "Traffic", "HostPeer", "ClientPeer", "ChatBucket", "listen",
+           "ListenError", "check_listen", "lobby_event"]
 
 _QUEUE = 4096
+#: accept() failures that mean "no file descriptor or buffer to spare right now".
+_FD_ERRNOS = frozenset((errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM))
+_log = logging.getLogger("chkobba_p2p.net")
+
+
+class ListenError(LocalError):
+    """The host cannot listen where it was asked to (the port is in use, privileged, or
+    the bind address is not this machine's); the message says which, for people."""
+
+
+def check_listen(bind: str, port: int) -> None:
+    """Raise :class:`ListenError` now if a host could not listen on ``bind:port`` (a
+    command line checks this before it opens its screen).  The port may still be taken
+    between this check and the host's start; :meth:`HostPeer.run` says so then too."""
+    parse_port(port, allow_zero=True)
+    family = socket.AF_INET6 if ":" in (bind or "") else socket.AF_INET
+    try:
+        with socket.socket(family, socket.SOCK_STREAM) as sock:
+            if os.name == "posix":  # as trio's listeners do: a TIME_WAIT port is free
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            sock.bind((bind or "0.0.0.0", port))
+            sock.listen(1)
+    except OSError as exc:
+        raise ListenError(listen_error(exc, bind, port)) from None
+
+
+def lobby_event(msg: dict, host_caps: tuple[str, ...]) -> Lobby | None:
+    """The :class:`Lobby` event of a ``lobby`` message from the host (None if a field is
+    off): names made distinct and safe to display (the host could send anything), and
+    whether shuffle proofs are on (from the host's greeting)."""
+    seats = parse_lobby(msg)
+    if seats is None:
+        return None
+    names = distinct_names([safe_text(x[0], wire.MAX_NAME) if x else None for x in seats],
+                           wire.MAX_NAME)
+    return Lobby(tuple((name, x[1]) if x and name else None
+                       for x, name in zip(seats, names, strict=True)),
+                 CAP_SHUFFLE_PROOFS in host_caps)
 
 
 class Traffic:
@@ -500,6 +546,13 @@ class HostPeer(_Peer):
         self.away_message = {"t": "away", "seat": 0}
         self.port = 0
         self.resumed_entries = 0
+        #: Unauthenticated connections (still in the handshake) and their addresses.
+        self._anonymous: dict[Link, str] = {}
+        self._anonymous_limit = self._anonymous_budget()
+        self._seated_addresses: set[str] = set()
+        #: Connections closed at once: over the limits, or shed when out of descriptors.
+        self.refused_connections = 0
+        self._files_warned = -math.inf
         self.port_mapper: PortMapper | None = None
         self._lobby_moved = trio.Event()  # seats changed: the announcement follows
         self._try_resume()
@@ -562,7 +615,11 @@ class HostPeer(_Peer):
         self.emit(Chat(seat, line))
 
     async def run(self, task_status=None) -> Outcome:
-        listeners = await listen(self.config.port, self.config.bind)
+        parse_port(self.config.port, allow_zero=True)
+        try:
+            listeners = await listen(self.config.port, self.config.bind)
+        except OSError as exc:
+            raise ListenError(listen_error(exc, self.config.bind, self.config.port)) from None
         self.port = listeners[0].socket.getsockname()[1]
         self.emit(Listening(self.port, self.identity.public))
         if task_status is not None:
@@ -585,7 +642,8 @@ class HostPeer(_Peer):
     async def _run_host(self, listeners: list) -> None:
         async with trio.open_nursery() as nursery:
             self.nursery = nursery
-            nursery.start_soon(trio.serve_listeners, self._serve, listeners)
+            for listener in listeners:
+                nursery.start_soon(self._accept_loop, listener, nursery)
             if self.config.beacon:
                 nursery.start_soon(self._announce)
             if self.port_mapper is not None:
@@ -615,13 +673,86 @@ class HostPeer(_Peer):
 
     # ---------------------------------------------------------- connections
 
+    #: Connections that have not completed the handshake, at most: in all (addresses
+    #: where a seated peer connected from excepted), and from one address.  Lowered
+    #: further when the process may open few files (see ``_anonymous_budget``).
+    MAX_UNAUTHENTICATED = 64
+    MAX_UNAUTHENTICATED_PER_ADDRESS = 8
+
+    def _anonymous_budget(self) -> int:
+        """How many unauthenticated connections to hold: :attr:`MAX_UNAUTHENTICATED`,
+        or fewer when the file descriptor limit would not leave room for the seated
+        peers, the log and the runtime."""
+        try:
+            import resource  # POSIX only
+
+            soft = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+        except (ImportError, OSError, ValueError):
+            return self.MAX_UNAUTHENTICATED
+        if soft == resource.RLIM_INFINITY:
+            return self.MAX_UNAUTHENTICATED
+        return max(2, min(self.MAX_UNAUTHENTICATED, (soft - 48) // 2))
+
+    async def _accept_loop(self, listener: trio.SocketListener,
+                           nursery: trio.Nursery) -> None:
+        """Accept connections; out of file descriptors (EMFILE), shed the oldest
+        unauthenticated connection and go on, with one line of warning, no traceback."""
+        async with listener:
+            while True:
+                try:
+                    stream = await listener.accept()
+                except OSError as exc:
+                    if exc.errno not in _FD_ERRNOS:
+                        raise
+                    self._out_of_files(exc)
+                    await trio.sleep(0.05)  # let the closed descriptors be released
+                    continue
+                nursery.start_soon(self._serve, stream)
+
+    def _out_of_files(self, exc: OSError) -> None:
+        self.refused_connections += 1
+        if self._anonymous:
+            oldest = next(iter(self._anonymous))
+            oldest.finish()
+            with contextlib.suppress(Exception):
+                oldest.stream.socket.close()  # type: ignore[attr-defined]
+        now = trio.current_time()
+        if now - self._files_warned > 10:
+            self._files_warned = now
+            _log.warning("chkobba host: out of file descriptors (%s) while accepting; "
+                         "dropping unauthenticated connections", exc.strerror or exc)
+
+    def _admit(self, address: str) -> bool:
+        """May one more unauthenticated connection from ``address`` go on?  Addresses
+        that seated peers connected from are not held to the total, so that anonymous
+        connections never keep a seated player from coming back."""
+        same = sum(1 for a in self._anonymous.values() if a == address)
+        if same >= self.MAX_UNAUTHENTICATED_PER_ADDRESS:
+            return False
+        if address in self._seated_addresses:
+            return True
+        others = sum(1 for a in self._anonymous.values() if a not in self._seated_addresses)
+        return others < self._anonymous_limit
+
     async def _serve(self, stream: trio.SocketStream) -> None:
+        try:
+            address = str(stream.socket.getpeername()[0])
+        except (OSError, AttributeError, IndexError):
+            address = "?"
+        if not self._admit(address):
+            self.refused_connections += 1
+            with contextlib.suppress(Exception):
+                await stream.aclose()
+            return
         link = Link(stream, self.timeouts, self.traffic)
+        link.decoder = wire.FrameDecoder(wire.MAX_HELLO)  # until the handshake is done
+        self._anonymous[link] = address
         async with trio.open_nursery() as nursery:
             nursery.start_soon(link.writer)
             try:
                 await self._connection(link, nursery)
             finally:
+                self._anonymous.pop(link, None)
                 link.finish()
 
     async def _connection(self, link: Link, nursery: trio.Nursery) -> None:
@@ -661,6 +792,9 @@ class HostPeer(_Peer):
                 await replaced.stream.aclose()
         link.send_msg(welcome)
         self.links[seat] = link
+        self._anonymous.pop(link, None)
+        link.decoder = wire.FrameDecoder(wire.MAX_FRAME, link.decoder)
+        self._seated_addresses.add(self._address_of(link))
         nursery.start_soon(_pinger, link)
         if self.session is None:
             self._lobby_changed()
@@ -683,11 +817,19 @@ class HostPeer(_Peer):
                 del self.links[seat]
                 self._dropped(seat)
 
+    @staticmethod
+    def _address_of(link: Link) -> str:
+        try:
+            return str(link.stream.socket.getpeername()[0])  # type: ignore[attr-defined]
+        except (OSError, AttributeError, IndexError):
+            return "?"
+
     def _lobby_changed(self) -> None:
         self._lobby_moved.set()
         self.broadcast_msg(self.lobby.lobby_message())
         self.emit(Lobby(tuple((s.name, s.fingerprint) if s else None
-                              for s in self.lobby.seats)))
+                              for s in self.lobby.seats),
+                        CAP_SHUFFLE_PROOFS in self.lobby.caps))
         if self.lobby.full and self.session is None:
             table = self.lobby.table()
             self.session, genesis = Session.create(self.identity, table)
@@ -863,6 +1005,7 @@ class ClientPeer(_Peer):
         #: The fingerprint the host's key must have (a join code's), or None.
         self.pinned = pinned
         self.host, self.port = parse_address(address)
+        self._host_caps: tuple[str, ...] = ()
         self.link: Link | None = None
         self._last_link: Link | None = None  # kept after a drop, for a leave on Ctrl-C
         self.host_key: bytes | None = None
@@ -1076,6 +1219,7 @@ class ClientPeer(_Peer):
                 nursery.cancel_scope.cancel()
                 return True
             self.host_key = hs.host_key
+            self._host_caps = hs.host_caps
             self.link = self._last_link = link
             self._was_connected = True
             self._host_away = False
@@ -1137,9 +1281,9 @@ class ClientPeer(_Peer):
         elif t == "sig":
             self._on_entry(body, msg)
         elif t == "lobby":
-            seats = parse_lobby(msg)
-            if seats is not None and s is None:
-                self.emit(Lobby(seats))
+            lobby = lobby_event(msg, self._host_caps)
+            if lobby is not None and s is None:
+                self.emit(lobby)
         elif t == "wait":
             wait = parse_wait(msg, players)
             if wait is not None and wait[0] != self._welcome_seat:

@@ -492,6 +492,9 @@ class Observer:
             try:
                 entry = wire.open_entry(bytes(item))
             except ProtocolError as exc:
+                if exc.error_code == ErrorCode.ENTRY_TOO_LARGE:  # no honest peer logs one
+                    return [self._stop(INVALID, exc.error_code.name.lower(), str(exc),
+                                       entry=i)]
                 return [self._stop(INVALID, ErrorCode.MALFORMED.name.lower(),
                                    f"not a signed entry ({exc})", entry=i)]
         session = self.session

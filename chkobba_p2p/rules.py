@@ -52,6 +52,7 @@ from .errors import (
     RankMatchRequired,
     WrongPhase,
 )
+from .text import safe_text
 
 __all__ = [
     "Opening",
@@ -219,7 +220,8 @@ class Ruleset:
             parts.append("prise obligatoire" if fr else "forced capture")
         if self.figures is FigureConvention.FRENCH:
             parts.append("Valet=8 Dame=9" if fr else "Jack=8 Queen=9")
-        return f"{self.name}: " + ", ".join(parts)
+        # The name may come from another peer's genesis: shown safely (it is free text).
+        return f"{safe_text(self.name, 64)}: " + ", ".join(parts)
 
 
 PRESETS: dict[str, Ruleset] = {

@@ -53,6 +53,7 @@ from .rules import (
     Turn,
     side_of,
 )
+from .text import distinct_names, safe_text
 from .wire import (
     ENTRY_DOMAIN,
     GENESIS_PREV,
@@ -104,6 +105,8 @@ __all__ = [
 CAPABILITIES = ("deal/v1", "resume/v1")
 #: Table capability (in the genesis): every shuffle step carries a zero-knowledge proof.
 CAP_SHUFFLE_PROOFS = "shuffle-proof/v1"
+#: What this implementation speaks (``hello.caps``, ``welcome.caps``).
+SPOKEN = CAPABILITIES + (CAP_SHUFFLE_PROOFS,)
 
 
 def error_message(code: ErrorCode, detail: str = "") -> dict:
@@ -116,7 +119,7 @@ class GameFault(RemoteError):
     """A well-formed, correctly signed entry that the game refuses (an illegal move, a
     failed proof...).  Ends the game for everyone with a signed blame of ``blamed_seat``."""
 
-    def __init__(self, code: ErrorCode, detail: str, blamed_seat: int,
+    def __init__(self, code: ErrorCode, detail: str, blamed_seat: int | None,
                  evidence: bytes | None = None) -> None:
         super().__init__(f"{code.sentence}: {detail}", code=code.name.lower(),
                          blamed_seat=blamed_seat, evidence=evidence)
@@ -163,6 +166,17 @@ class TableInfo:
     @property
     def rules_hash(self) -> bytes:
         return self.rules.digest()
+
+    @property
+    def shuffle_proofs(self) -> bool:
+        """Whether every shuffle carries a zero-knowledge proof (a table capability)."""
+        return CAP_SHUFFLE_PROOFS in self.caps
+
+    def display_names(self) -> tuple[str, ...]:
+        """The seats' names as they may be shown: safe for a terminal and distinct
+        (``amel``, ``amel (2)``), whatever the host put in the genesis."""
+        names = distinct_names([safe_text(s.name, MAX_NAME) for s in self.seats], MAX_NAME)
+        return tuple(n or "?" for n in names)
 
     def to_body(self) -> dict:
         return {"v": self.version, "players": self.players, "rules": self.rules.to_dict(),
@@ -233,10 +247,14 @@ class Lobby:
         return None
 
     def take_seat(self, key: bytes, name: str) -> int:
+        """Seat ``key`` at the lowest free seat, under ``name`` made distinct from every
+        seated player's (``amel (2)``): nobody appears, or chats, as someone else."""
         if self.seat_of(key) is not None:
             raise ProtocolError(ErrorCode.ALREADY_SEATED)
         for i, s in enumerate(self.seats):
             if s is None:
+                name = distinct_names([name], MAX_NAME,
+                                      taken=[t.name for t in self.seats if t])[0] or name
                 self.seats[i] = SeatInfo(i, key, name)
                 return i
         raise ProtocolError(ErrorCode.TABLE_FULL)
@@ -281,7 +299,9 @@ class HostHandshake:
         are part of the handshake hash)."""
         seat0 = self.lobby.seats[0]
         assert seat0 is not None
-        msg = {"t": "host", "versions": list(SUPPORTED_VERSIONS), "caps": list(CAPABILITIES),
+        # caps: the capabilities of the table to come (shuffle proofs on or off), so that
+        # a joiner knows before it sits down (PROTOCOL.md section 3).
+        msg = {"t": "host", "versions": list(SUPPORTED_VERSIONS), "caps": list(self.lobby.caps),
                "key": self.lobby.identity.public, "name": seat0.name, "nonce": self.nonce,
                "players": self.lobby.players, "rules": self.lobby.rules.to_dict(),
                "rules_hash": self.lobby.rules.digest()}
@@ -310,6 +330,10 @@ class HostHandshake:
         signed = handshake_hash(self._greeting, unsealed(body, msg))
         if not verify_signature(key, POP_JOINER_DOMAIN, signed, pop):
             raise ProtocolError(ErrorCode.BAD_PROOF_OF_POSSESSION)
+        # A joiner that cannot check shuffle proofs cannot sit at a table with them.
+        if CAP_SHUFFLE_PROOFS in self.lobby.caps and CAP_SHUFFLE_PROOFS not in caps:
+            raise ProtocolError(ErrorCode.BAD_FIELD, "caps must include shuffle-proof/v1: "
+                                "this table's shuffles carry proofs")
         resume = None
         r = get_field(msg, "resume", "map", optional=True)
         if r is not None:
@@ -328,7 +352,7 @@ class HostHandshake:
             resume = (self.running, 0)
         else:
             seat = self.lobby.take_seat(key, name)
-        welcome = {"t": "welcome", "v": version, "seat": seat, "caps": list(CAPABILITIES),
+        welcome = {"t": "welcome", "v": version, "seat": seat, "caps": list(SPOKEN),
                    "have": have}
         identity = self.lobby.identity
         welcome = seal_pop(welcome, lambda zeroed: identity.sign(
@@ -348,6 +372,8 @@ class ClientHandshake:
         self.resume = resume
         self.host_key: bytes | None = None
         self.host_name = ""
+        #: The ``host`` greeting's capabilities: the table's to come.
+        self.host_caps: tuple[str, ...] = ()
         self.rules: Ruleset | None = None
         self.players = 0
         self.version = PROTOCOL_VERSION
@@ -367,6 +393,8 @@ class ClientHandshake:
         self.version = max(common)
         self.host_key = get_field(msg, "key", "bytes", size=32)
         self.host_name = _name(msg.get("name"))
+        self.host_caps = tuple(c for c in get_field(msg, "caps", "list", max_len=64)
+                               if isinstance(c, str))
         get_field(msg, "nonce", "bytes", size=32)
         self.players = get_field(msg, "players", "int")
         try:
@@ -375,7 +403,7 @@ class ClientHandshake:
             raise ProtocolError(ErrorCode.BAD_FIELD, f"ruleset: {exc}") from None
         if get_field(msg, "rules_hash", "bytes", size=32) != self.rules.digest():
             raise ProtocolError(ErrorCode.BAD_FIELD, "rules_hash does not match the ruleset")
-        hello: dict[str, Any] = {"t": "hello", "v": self.version, "caps": list(CAPABILITIES),
+        hello: dict[str, Any] = {"t": "hello", "v": self.version, "caps": list(SPOKEN),
                                  "key": self.identity.public, "name": self.name,
                                  "nonce": self.nonce}
         if self.resume is not None:
@@ -485,7 +513,8 @@ class Aborted:
         def who(seat: int) -> str:
             return name(seat) if name is not None else f"seat {seat}"
         code = self.code.name.lower()
-        why = f": {self.detail}" if self.detail else ""
+        # The signer's own words: shown, never obeyed by a terminal.
+        why = f": {safe_text(self.detail, 1000)}" if self.detail else ""
         by, blamed = who(self.by_seat), self.blamed_seat
         if blamed is None:
             return f"{by} ended the game ({code}{why}), blaming nobody"
@@ -562,6 +591,7 @@ class Session:
         self._floor = 0
         self._closing_seen = 0
         self._empty_run = 0
+        self._transcript_bytes = 0  # the chain's frames, lengths included (MAX_TRANSCRIPT)
         #: The secret every deal secret of this seat derives from (kept for crash resume).
         self.master = master if master is not None else secrets.token_bytes(32)
         self.game = game if game is not None else GameDriver(table, seat, self.master)
@@ -708,7 +738,13 @@ class Session:
         c.length += 1
         c.next_seq[entry.seat] = entry.seq + 1
         self.bodies.append(entry.body)
+        self._transcript_bytes += 4 + len(entry.body)
         try:
+            if self._transcript_bytes > wire.MAX_TRANSCRIPT:
+                # Far beyond any honest match (PROTOCOL.md 2.1): whoever padded, the table
+                # stops here, at the same entry for everyone, and blames nobody.
+                raise GameFault(ErrorCode.TRANSCRIPT_TOO_LONG,
+                                f"over {wire.MAX_TRANSCRIPT} bytes", None, entry.body)
             self._apply(entry)
         finally:
             self._events.extend(self.game.take_events())
@@ -763,7 +799,7 @@ class Session:
             if not isinstance(f.get("result"), dict):
                 raise GameFault(ErrorCode.PROTOCOL_VIOLATION, "done.result is a map", seat,
                                 entry.body)
-            if f["result"] != result:
+            if not wire.same_value(f["result"], result):  # exact: `true` is not `1`
                 raise GameFault(ErrorCode.RESULT_MISMATCH, f"seat {seat} signed another "
                                 "result", seat, entry.body)
             self._closing_seen += 1
@@ -908,10 +944,10 @@ class Session:
         :class:`Standing` is what the transcript shows (the seat owed, or a claim)."""
         body: dict[str, Any] = {"code": int(code), "blamed": blamed_seat,
                                 "why": detail[:1000]}
-        if evidence is not None and len(evidence) < wire.MAX_FRAME // 2:
+        if evidence is not None and len(evidence) <= wire.MAX_EVIDENCE:
             body["evidence"] = evidence
-        elif evidence is not None:
-            body["evidence_id"] = wire.entry_id(wire.open_entry(evidence).payload)
+        elif evidence is not None and (eid := wire.entry_id_of(evidence)) is not None:
+            body["evidence_id"] = eid
         entry = make_entry(self.identity, game=self.table.game, seat=self.seat,
                            seq=self.chain.next_seq[self.seat], prev=self.chain.head,
                            kind="abort", body=body)

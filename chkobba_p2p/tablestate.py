@@ -86,6 +86,8 @@ class TableState:
     #: Display names and key fingerprints per seat (None: seat still free).
     names: tuple[str | None, ...] = ()
     fingerprints: tuple[str | None, ...] = ()
+    #: Whether the table's shuffles carry zero-knowledge proofs (None: not known yet).
+    shuffle_proofs: bool | None = None
     #: 1-based number of the hand in progress; 0 before the first.
     hand_number: int = 0
     dealer: int | None = None
@@ -186,7 +188,7 @@ class TableState:
         finding the local seat by :attr:`my_fingerprint`.)"""
         return replace(
             self.with_players(table.players), seat=seat, rules=table.rules,
-            names=tuple(s.name for s in table.seats),
+            names=table.display_names(), shuffle_proofs=table.shuffle_proofs,
             fingerprints=tuple(s.fingerprint for s in table.seats))
 
     def sync(self, hand: Hand) -> TableState:
@@ -246,7 +248,8 @@ class TableState:
             seat = fps.index(self.my_fingerprint)
         return self.with_table(table, seat) if seat is not None else replace(
             self.with_players(table.players), rules=table.rules,
-            names=tuple(s.name for s in table.seats), fingerprints=tuple(fps))
+            names=table.display_names(), shuffle_proofs=table.shuffle_proofs,
+            fingerprints=tuple(fps))
 
     def _on_lobby(self, ev: Lobby) -> TableState:
         st = self.with_players(len(ev.seats))
@@ -255,7 +258,8 @@ class TableState:
         seat = st.seat
         if self.my_fingerprint is not None and self.my_fingerprint in fps:
             seat = fps.index(self.my_fingerprint)
-        return replace(st, names=names, fingerprints=fps, seat=seat)
+        proofs = ev.shuffle_proofs if ev.shuffle_proofs is not None else st.shuffle_proofs
+        return replace(st, names=names, fingerprints=fps, seat=seat, shuffle_proofs=proofs)
 
     def _on_first_draw(self, ev: FirstDealerDrawn) -> TableState:
         draws = dict(ev.draws)

@@ -40,6 +40,16 @@ __all__ = [
     "MAX_STR",
     "MAX_NAME",
     "MAX_DEPTH",
+    "MAX_ENTRY",
+    "MAX_ENTRY_OTHER",
+    "MAX_UNKNOWN",
+    "MAX_EVIDENCE",
+    "MAX_TRANSCRIPT",
+    "MAX_HELLO",
+    "entry_limit",
+    "same_value",
+    "check_entry_size",
+    "entry_id_of",
     "ENTRY_DOMAIN",
     "CHAIN_DOMAIN",
     "POP_JOINER_DOMAIN",
@@ -76,6 +86,27 @@ MAX_STR = 4096
 #: Largest display name, in characters.
 MAX_NAME = 32
 
+#: Largest ``sig`` frame body of each entry kind, in bytes (PROTOCOL.md section 2.1).
+#: Measured honest maxima: genesis 588, ready 156, turn 8194 (a shuffle with its proof),
+#: done 189; the worst turn an honest deal can produce (a shuffle with its proof, the
+#: cut, a whole step of shares, a reveal and the next key) stays under 10 KiB.
+MAX_ENTRY = {"table": 4096, "ready": 1024, "turn": 16384, "done": 1024, "abort": 24576}
+#: Any other kind (only ever sent under a table capability that announces it).
+MAX_ENTRY_OTHER = 16384
+#: Unknown fields (section 3) an entry may carry, in bytes of their msgpack encoding
+#: (keys and values), summed over the ``sig`` message, the payload's top level, a
+#: ``turn``'s action, the genesis ``rules`` map and its ``seats`` items.
+MAX_UNKNOWN = 256
+#: An ``abort`` repeats an offending entry up to this size; a bigger one is named by id.
+MAX_EVIDENCE = MAX_ENTRY["turn"] + MAX_UNKNOWN + 256
+#: Largest transcript: the chain entries' ``sig`` frame bodies, with their 4-byte
+#: lengths, in bytes.  With the log header and a closing ``abort`` it stays under the
+#: 64 MiB an auditor reads, so every log a conforming peer writes can be replayed.
+MAX_TRANSCRIPT = 48 << 20
+#: Largest handshake message (``host``, ``hello``, ``welcome``), in bytes: what an
+#: unauthenticated connection may send.  Honest ones take about 500.
+MAX_HELLO = 4096
+
 ENTRY_DOMAIN = b"chkobba-p2p/v1/entry\x00"
 CHAIN_DOMAIN = b"chkobba-p2p/v1/chain\x00"
 #: Proofs of possession in the handshake: the joiner's (in ``hello``) and the host's (in
@@ -106,6 +137,8 @@ class ErrorCode(enum.IntEnum):
     OUT_OF_TURN = 302
     BAD_SEQUENCE = 303
     WRONG_GAME = 304
+    ENTRY_TOO_LARGE = 305
+    TRANSCRIPT_TOO_LONG = 306
     ILLEGAL_MOVE = 400
     DEAL_FAILURE = 401
     RESULT_MISMATCH = 402
@@ -136,6 +169,9 @@ _SENTENCES = {
     ErrorCode.OUT_OF_TURN: "a signed entry from a seat that does not hold the floor",
     ErrorCode.BAD_SEQUENCE: "a signed entry's sequence number is not the next one",
     ErrorCode.WRONG_GAME: "a signed entry belongs to another game",
+    ErrorCode.ENTRY_TOO_LARGE: "a signed entry is larger than its kind allows, or carries "
+                               "too many unknown fields",
+    ErrorCode.TRANSCRIPT_TOO_LONG: "the transcript reached its maximum size",
     ErrorCode.ILLEGAL_MOVE: "a move the rules forbid",
     ErrorCode.DEAL_FAILURE: "a deal message failed its check (proof, share, commitment)",
     ErrorCode.RESULT_MISMATCH: "a peer reported a different match result",
@@ -177,8 +213,10 @@ class FrameDecoder:
     transport's slow-loris timer runs while it is true).
     """
 
-    def __init__(self, max_frame: int = MAX_FRAME) -> None:
-        self._buf = bytearray()
+    def __init__(self, max_frame: int = MAX_FRAME, after: FrameDecoder | None = None) -> None:
+        """``after``: a decoder whose buffered bytes this one takes over (a connection
+        whose limit changes once it is authenticated)."""
+        self._buf = bytearray(after._buf) if after is not None else bytearray()
         self._max = max_frame
 
     @property
@@ -438,9 +476,12 @@ def make_entry(identity: Identity, *, game: bytes, seat: int, seq: int, prev: by
     payload = encode(fields)
     signature = identity.sign(ENTRY_DOMAIN, payload)
     wire_body = encode({"t": "sig", "p": payload, "s": signature})
-    if len(wire_body) > MAX_FRAME:
-        raise LocalError("signed entry too large for one frame")
-    return Entry(wire_body, payload, signature, decode(payload, want_map=False))
+    if len(wire_body) > entry_limit(kind):
+        raise LocalError(f"a {kind!r} entry of {len(wire_body)} bytes exceeds its "
+                         f"{entry_limit(kind)}-byte maximum")
+    entry = Entry(wire_body, payload, signature, decode(payload, want_map=False))
+    check_entry_size(entry, {"t": "sig", "p": payload, "s": signature})
+    return entry
 
 
 def open_entry(body: bytes, msg: dict | None = None) -> Entry:
@@ -466,4 +507,84 @@ def open_entry(body: bytes, msg: dict | None = None) -> Entry:
         raise ProtocolError(ErrorCode.BAD_FIELD, "negative sequence number")
     get_field(fields, "prev", "bytes", size=32)
     get_field(fields, "k", "str", max_len=32)
-    return Entry(body, payload, signature, fields)
+    entry = Entry(body, payload, signature, fields)
+    check_entry_size(entry, msg)
+    return entry
+
+
+def entry_limit(kind: str) -> int:
+    """The largest ``sig`` frame body an entry of ``kind`` may have (:data:`MAX_ENTRY`)."""
+    return MAX_ENTRY.get(kind, MAX_ENTRY_OTHER)
+
+
+_SIG_FIELDS = frozenset(("t", "p", "s"))
+_COMMON_FIELDS = frozenset(("g", "seat", "n", "prev", "k"))
+_KIND_FIELDS = {
+    "table": frozenset(("v", "players", "rules", "rules_hash", "seats", "caps")),
+    "ready": frozenset(),
+    "turn": frozenset(("d", "a")),
+    "done": frozenset(("result",)),
+    "abort": frozenset(("code", "blamed", "why", "evidence", "evidence_id")),
+}
+_ACTION_FIELDS = {"play": frozenset(("t", "pos", "card", "take")),
+                  "cut": frozenset(("t", "keep", "pos"))}
+_SEAT_FIELDS = frozenset(("seat", "key", "name"))
+_RULES_FIELDS = frozenset(("name", "opening", "redeal", "forced_capture", "scoring", "target",
+                           "figures"))
+
+
+def _unknown_size(m: object, known: frozenset[str]) -> int:
+    if not isinstance(m, dict):
+        return 0
+    return sum(len(encode(k)) + len(encode(v)) for k, v in m.items() if k not in known)
+
+
+def check_entry_size(entry: Entry, msg: dict) -> None:
+    """ENTRY_TOO_LARGE unless the entry's frame body is within its kind's limit
+    (:func:`entry_limit`) and its unknown fields take at most :data:`MAX_UNKNOWN` bytes
+    (PROTOCOL.md section 2.1).  ``msg``: the decoded ``sig`` message."""
+    kind = entry.kind
+    if len(entry.body) > entry_limit(kind):
+        raise ProtocolError(ErrorCode.ENTRY_TOO_LARGE, f"a {kind[:32]!r} entry of "
+                            f"{len(entry.body)} bytes (at most {entry_limit(kind)})")
+    f = entry.fields
+    known = _KIND_FIELDS.get(kind)
+    unknown = _unknown_size(msg, _SIG_FIELDS)
+    if known is not None:  # an unknown kind is refused by the game anyway
+        unknown += _unknown_size(f, _COMMON_FIELDS | known)
+    a = f.get("a") if kind == "turn" else None
+    t = a.get("t") if isinstance(a, dict) else None
+    if isinstance(t, str) and t in _ACTION_FIELDS:  # an action type is a str (a list is
+        unknown += _unknown_size(a, _ACTION_FIELDS[t])  # not even hashable)
+    if kind == "table":
+        unknown += _unknown_size(f.get("rules"), _RULES_FIELDS)
+        seats = f.get("seats")
+        for s in seats if isinstance(seats, list) else ():
+            unknown += _unknown_size(s, _SEAT_FIELDS)
+    if unknown > MAX_UNKNOWN:
+        raise ProtocolError(ErrorCode.ENTRY_TOO_LARGE, f"{unknown} bytes of unknown fields "
+                            f"(at most {MAX_UNKNOWN})")
+
+
+def same_value(a: Any, b: Any) -> bool:
+    """Exact equality of decoded msgpack values: the same types (a bool is not an int,
+    bytes are not a str) and the same contents, recursively.  Python's ``==`` says
+    ``True == 1``; two implementations comparing a signed value must not differ."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(same_value(v, b[k]) for k, v in a.items())
+    if isinstance(a, list):
+        return len(a) == len(b) and all(same_value(x, y) for x, y in zip(a, b, strict=True))
+    return bool(a == b)
+
+
+def entry_id_of(body: bytes) -> bytes | None:
+    """The id of the entry in a ``sig`` frame body, however large (an abort names an
+    entry too big to repeat); None if ``body`` holds no entry payload."""
+    try:
+        msg = msgpack.unpackb(body, raw=False, strict_map_key=False, ext_hook=_no_ext)
+    except Exception:
+        return None
+    p = msg.get("p") if isinstance(msg, dict) else None
+    return entry_id(p) if isinstance(p, bytes) else None

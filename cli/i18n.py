@@ -199,6 +199,14 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "lobby_seats": ("Seats ({taken}/{n}):", "Places ({taken}/{n}) :"),
     "lobby_free": ("(free)", "(libre)"),
     "lobby_rules": ("Rules: {rules}", "Règles : {rules}"),
+    "lobby_no_proofs": ("Shuffle proofs are OFF at this table (the host turned them off): a "
+                        "stacked deck is caught only at the end-of-hand check.",
+                        "Preuves de mélange DÉSACTIVÉES à cette table (par l'hôte) : un jeu "
+                        "truqué n'est détecté qu'à la vérification de fin de manche."),
+    "ev_no_proofs": ("Shuffle proofs are off at this table: a stacked deck is caught only "
+                     "at the end of the hand.",
+                     "Preuves de mélange désactivées : un jeu truqué n'est détecté qu'en fin "
+                     "de manche."),
     "lobby_key": ("key {fp}", "clé {fp}"),
     "lobby_check": ("Check each fingerprint with its player (by voice, in person).",
                     "Vérifiez chaque empreinte avec son joueur (de vive voix)."),

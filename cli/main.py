@@ -77,11 +77,26 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not getattr(args, "func", None):
         parser.print_help()
         return 2
+    # The command's module has imported the library already: this costs nothing more.
+    from chkobba_p2p.errors import LocalError
+
     try:
         return int(args.func(args) or 0)
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
+    except LocalError as exc:  # the user's input (a key file, an address...): one line
+        print(f"chkobba {args.command}: error: {exc}", file=sys.stderr)
+        return 2
+    except BaseExceptionGroup as group:  # the same, raised inside trio's nurseries
+        local, _ = group.split(LocalError)
+        if local is None:
+            raise
+        first = local
+        while isinstance(first, BaseExceptionGroup):
+            first = first.exceptions[0]
+        print(f"chkobba {args.command}: error: {first}", file=sys.stderr)
+        return 2
     except BrokenPipeError:
         return 141
 

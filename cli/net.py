@@ -18,9 +18,10 @@ import trio
 
 from chkobba_p2p import rules as R
 from chkobba_p2p import session as S
+from chkobba_p2p.address import Address, AddressError, parse_port
 from chkobba_p2p.errors import ChkobbaError, IllegalMove
 from chkobba_p2p.levels import LEVELS
-from chkobba_p2p.net import ClientPeer, Listening
+from chkobba_p2p.net import ClientPeer, ListenError, Listening, check_listen
 from chkobba_p2p.peer import (
     DEFAULT_PORT,
     BotController,
@@ -40,6 +41,7 @@ from chkobba_p2p.peer import (
     split_join_code,
 )
 from chkobba_p2p.portmap import global_ipv6, lan_address
+from chkobba_p2p.text import safe_text
 from chkobba_p2p.transcript import data_dir, default_log_path, load_identity
 from chkobba_p2p.wire import Identity, fingerprint
 
@@ -59,6 +61,7 @@ class Narrator:
         self.seat: int | None = None
         self.bind: str | None = None  # a host's: its LAN address is shown
         self.fingerprint = ""  # a host's key fingerprint, for its join codes
+        self._told_proofs = False
 
     def on_event(self, event: object) -> None:
         q = self.quiet
@@ -75,6 +78,11 @@ class Narrator:
             taken = sum(1 for s in event.seats if s)
             _say(q, f"lobby: {taken}/{len(event.seats)} seated: "
                  + ", ".join(f"{s[0]} [{s[1]}]" if s else "(free)" for s in event.seats))
+            if event.shuffle_proofs is False and not self._told_proofs:
+                self._told_proofs = True
+                print("warning: shuffle proofs are OFF at this table (the host turned them "
+                      "off): a stacked deck is caught only at the end-of-hand check",
+                      flush=True)
         elif isinstance(event, Waiting):
             print(f"waiting for seat {event.seat} to reconnect: {event.seconds}s left",
                   flush=True)
@@ -221,7 +229,7 @@ def _timeouts(args: argparse.Namespace) -> Timeouts:
 
 def _report(outcome: Outcome) -> int:
     print(f"result: {outcome.describe()}", flush=True)
-    if outcome.log_path:
+    if outcome.log_path and Path(outcome.log_path).exists():  # none without a table
         print(f"log: {outcome.log_path}", flush=True)
     try:
         import resource  # POSIX only
@@ -250,10 +258,25 @@ def _spawn_bots(port: int, count: int, level: str,
     return procs
 
 
+def host_args_error(args: argparse.Namespace) -> str | None:
+    """Why ``chkobba host`` cannot listen as asked (a bad ``--port``, a port in use or
+    privileged, a ``--bind`` address this machine lacks), as one sentence; None if it
+    can.  Checked before anything starts (the terminal client's screen included)."""
+    try:
+        parse_port(args.port, allow_zero=True)
+        check_listen(args.bind, args.port)
+    except (AddressError, ListenError) as exc:
+        return str(exc)
+    return None
+
+
 def cmd_host(args: argparse.Namespace) -> int:
     rules = ruleset_from_args(args)
     if args.bots >= args.players:
         print("--bots must leave a seat for the host", file=sys.stderr)
+        return 2
+    if (why := host_args_error(args)) is not None:
+        print(f"chkobba host: error: {why}", file=sys.stderr)
         return 2
     identity, state = _identity(args.identity, None if args.headless else "host-identity.key")
     log_path = Path(args.log) if args.log else default_log_path("host")
@@ -339,8 +362,22 @@ def discover(seconds: float, interfaces: list[str] | None) -> str | None:
     return code
 
 
+def address_error(text: str) -> str | None:
+    """Why ``text`` is neither a table address (``HOST[:PORT]``, IPv6 in brackets or
+    bare) nor a join code (``ADDRESS#FINGERPRINT``), as one sentence; None if it is."""
+    try:
+        address, _ = split_join_code(text)
+        Address.parse(address)
+    except ValueError as exc:  # AddressError, or a fingerprint that is not one
+        return str(exc)
+    return None
+
+
 def cmd_join(args: argparse.Namespace) -> int:
     address = args.address
+    if address is not None and (why := address_error(address)) is not None:
+        print(f"chkobba join: error: {why}", file=sys.stderr)
+        return 2
     if address is None:
         address = discover(args.listen, args.interface)
         if address is None:
@@ -351,6 +388,9 @@ def cmd_join(args: argparse.Namespace) -> int:
 
 
 def cmd_bot(args: argparse.Namespace) -> int:
+    if (why := address_error(args.address)) is not None:
+        print(f"chkobba bot: error: {why}", file=sys.stderr)
+        return 2
     return _run_client(args, args.address,
                        BotSeat(args.level, args.quiet, args.delay, args.move_ms), None)
 
@@ -375,7 +415,7 @@ def _run_client(args: argparse.Namespace, address: str, controller: SeatControll
         print(f"error: {exc}", file=sys.stderr)
         return 2
     if outcome.error and not outcome.aborted and not outcome.done:
-        print(f"error: {outcome.error}", file=sys.stderr)
+        print(f"error: {safe_text(outcome.error, 1000)}", file=sys.stderr)
     return _report(outcome)
 
 

@@ -42,6 +42,7 @@ from chkobba_p2p.peer import (
     split_join_code,
 )
 from chkobba_p2p.portmap import global_ipv6, lan_address
+from chkobba_p2p.text import safe_text
 from chkobba_p2p.transcript import data_dir, default_log_path, load_identity
 from chkobba_p2p.wire import MAX_NAME, Identity
 
@@ -173,7 +174,7 @@ def _finish(result, ui, address: str | None = None) -> int:
               file=sys.stderr)
         return EXIT_NO_GAME
     if o is not None and o.table is None and not result.left:
-        why = _explain(o.error, t) if o.error else t("err_closed")
+        why = _explain(safe_text(o.error, 1000), t) if o.error else t("err_closed")
         print("error: " + t("join_error", addr=address, why=why), file=sys.stderr)
         return EXIT_NO_GAME
     log = (o.log_path if o is not None else None) or ui.log_path
@@ -250,13 +251,17 @@ def cmd_host(args: argparse.Namespace) -> int:
         from . import net as cli_net  # the protocol engineer's headless host
 
         return cli_net.cmd_host(args)
+    from .net import host_args_error
     from .tui.guest import run_app
 
-    if (err := _check_tty()) is not None:
-        print(f"error: {err}", file=sys.stderr)
-        return EXIT_NO_GAME
     if args.bots >= args.players:
         print("error: --bots must leave a seat for the host", file=sys.stderr)
+        return EXIT_NO_GAME
+    if (why := host_args_error(args)) is not None:
+        print(f"chkobba host: error: {why}", file=sys.stderr)
+        return EXIT_NO_GAME
+    if (err := _check_tty()) is not None:
+        print(f"error: {err}", file=sys.stderr)
         return EXIT_NO_GAME
     from .net import announce_interfaces, host_address, port_mapping_options
 
@@ -308,6 +313,12 @@ def cmd_join(args: argparse.Namespace) -> int:
     from .tui.guest import run_app
 
     t = Translator(args.lang or detect_lang())
+    if args.address is not None:
+        from .net import address_error
+
+        if (why := address_error(args.address)) is not None:
+            print(f"chkobba join: error: {why}", file=sys.stderr)
+            return EXIT_NO_GAME
     if (err := _check_tty()) is not None:
         print(f"error: {err}", file=sys.stderr)
         return EXIT_NO_GAME

@@ -21,6 +21,7 @@ from chkobba_p2p.audit import (
     score_lines,
 )
 from chkobba_p2p.record import teams
+from chkobba_p2p.text import safe_text
 
 EPILOG = f"""\
 exit status:
@@ -55,7 +56,9 @@ def add_arguments(command: str, p: argparse.ArgumentParser) -> None:
 
 
 def _out(line: str = "", *, to_stderr: bool = False) -> None:
-    print(line, file=sys.stderr if to_stderr else sys.stdout)
+    # The log's strings (names, the ruleset's name, an abort's why, the header) are the
+    # file's words: shown, never obeyed by the terminal.  --json stays exact.
+    print(safe_text(line), file=sys.stderr if to_stderr else sys.stdout)
 
 
 def run(args: argparse.Namespace) -> int:

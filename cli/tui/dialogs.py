@@ -11,6 +11,7 @@ from pathlib import Path
 
 from chkobba_p2p import session as S
 from chkobba_p2p.peer import Outcome
+from chkobba_p2p.text import safe_text
 
 from ..i18n import Translator
 from .render import Line, score_lines
@@ -87,12 +88,12 @@ def over_lines(view: TableView, outcome: Outcome | None, log_path: Path | None,
         lines.append([])
         if o is not None and o.aborted is not None:
             a = o.aborted
-            why = f"{a.code.name.lower()}: {a.detail or a.code.sentence}"
+            why = f"{a.code.name.lower()}: {safe_text(a.detail or a.code.sentence, 1000)}"
             lines.append([("", " " + t("ev_aborted", by=view.who(a.by_seat), why=why))])
         elif o is not None and o.error:
-            lines.append([("", " " + o.error)])
+            lines.append([("", " " + safe_text(o.error, 1000))])
     path = (o.log_path if o is not None else None) or log_path
-    if path:
+    if path and Path(path).exists():  # no log without a table: nothing to replay
         width = max(20, width - 6)
         lines.append([])
         lines.append([("", " " + t("over_log_title"))])

@@ -69,6 +69,8 @@ def lobby_lines(view: TableView, width: int, *, kind: str, connected: bool = Fal
         lines.append([])
         lines += wrap_line([("", " " + t("lobby_rules", rules=st.rules.describe(t.lang)))],
                            width - 1, "   ")
+    if st.shuffle_proofs is False:
+        lines += wrap_line([("class:warn", " " + t("lobby_no_proofs"))], width - 1, "   ")
     if st.names:
         taken = sum(1 for n in st.names if n)
         lines.append([])

@@ -19,6 +19,7 @@ from chkobba_p2p.peer import (
     Resumed,
     Waiting,
 )
+from chkobba_p2p.text import safe_text
 
 from .lobby import reach_text
 from .presence import clock_text
@@ -103,6 +104,9 @@ class EventLog:
             log(("class:title", t("ev_scored", n=ev.number, points=pts, totals=tot)))
         elif isinstance(ev, S.MatchDone):
             log(("class:ok", t("ev_done")))
+        elif isinstance(ev, S.TableReady):
+            if not ev.table.shuffle_proofs:
+                log(("class:warn", t("ev_no_proofs")))
         elif isinstance(ev, Restored):
             # After a crash or a step-away: how the table got where it is, again.
             n = st.hand_number
@@ -112,7 +116,7 @@ class EventLog:
         elif isinstance(ev, S.Aborted) and ev.resigned:
             log(("class:warn", view.said("ev_resigned", ev.by_seat)))
         elif isinstance(ev, S.Aborted):
-            why = f"{ev.code.name.lower()}: {ev.detail or ev.code.sentence}"
+            why = f"{ev.code.name.lower()}: {safe_text(ev.detail or ev.code.sentence, 1000)}"
             log(("class:error", t("ev_aborted", by=view.who(ev.by_seat), why=why)))
             if ev.blamed_seat is not None and ev.proven:
                 log(("class:error", t("ev_blame", name=view.who(ev.blamed_seat))))
@@ -139,7 +143,7 @@ class EventLog:
                 log(("class:ok", t("ev_back", name=view.who(0))))
         elif isinstance(ev, Chat):
             name = t("you") if own_chat else view.who(ev.seat)
-            log(("class:chat", t("ev_chat", name=name, text=ev.text)))
+            log(("class:chat", t("ev_chat", name=name, text=safe_text(ev.text))))
 
     def _play(self, ev: R.PlayEvent, view: TableView) -> None:
         t, cs = view.t, view.cs

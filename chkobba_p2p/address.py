@@ -1,0 +1,121 @@
+"""Table addresses as people type them: ``HOST``, ``HOST:PORT``, ``[V6]:PORT``, ``V6``.
+
+One parser for every command and the library (``chkobba join``, ``chkobba bot``,
+:class:`~chkobba_p2p.peer.JoinConfig`), so that they accept and refuse the same things
+with the same sentences.  Pure: no DNS, no sockets.  :class:`Address` is a small value
+(later forms, such as a join code carrying the host's fingerprint, extend it)::
+
+    Address.parse("[::1]:7777")      # Address(host='::1', port=7777)
+    Address.parse("::1")             # a bare IPv6 address: the default port
+    str(Address("::1", 7777))        # '[::1]:7777'
+"""
+
+from __future__ import annotations
+
+import errno
+import ipaddress
+import re
+from dataclasses import dataclass
+
+from .errors import LocalError
+
+__all__ = ["DEFAULT_PORT", "Address", "AddressError", "parse_port", "listen_error"]
+
+#: The host's TCP port when an address names none (PROTOCOL.md section 2).
+DEFAULT_PORT = 7777
+_MAX_HOST = 253  # the longest DNS name
+_HOSTNAME = re.compile(r"^[A-Za-z0-9_](?:[A-Za-z0-9_.-]*[A-Za-z0-9_.])?$")
+
+
+class AddressError(LocalError, ValueError):
+    """Text that is not a table address (or a port): the message says why, for people."""
+
+
+def parse_port(text: str | int, *, allow_zero: bool = False) -> int:
+    """A TCP port from ``text``: 1..65535 (0 too with ``allow_zero``: any free port when
+    listening).  :class:`AddressError` otherwise."""
+    if isinstance(text, int) and not isinstance(text, bool):
+        value = text
+    elif isinstance(text, str) and text.strip().isascii() and text.strip().isdigit():
+        value = int(text.strip())
+    else:
+        shown = repr(text) if text != "" else "an empty port"
+        raise AddressError(f"not a port number: {shown} (a port is 1 to 65535)")
+    low = 0 if allow_zero else 1
+    if not low <= value <= 65535:
+        raise AddressError(f"port {value} is out of range (a port is {low} to 65535)")
+    return value
+
+
+def _check_host(host: str, original: str) -> str:
+    if ":" in host:
+        try:
+            ipaddress.IPv6Address(host.split("%", 1)[0])
+        except ValueError:
+            raise AddressError(f"not an address: {original!r} (an IPv6 address is written "
+                               "like ::1, or [::1]:7777 with a port)") from None
+        return host
+    if len(host) > _MAX_HOST or not _HOSTNAME.match(host):
+        raise AddressError(f"not an address: {original!r} (expected HOST or HOST:PORT, "
+                           "e.g. 192.168.1.20:7777)")
+    return host
+
+
+@dataclass(frozen=True)
+class Address:
+    """A host (a name, an IPv4 address or an IPv6 address, without brackets) and a TCP
+    port.  ``str()`` gives the form to type back (``[V6]:PORT`` for IPv6)."""
+
+    host: str
+    port: int = DEFAULT_PORT
+
+    @classmethod
+    def parse(cls, text: str, default_port: int = DEFAULT_PORT) -> Address:
+        """``HOST``, ``HOST:PORT``, ``[V6]``, ``[V6]:PORT`` or a bare IPv6 address
+        (``::1``: the default port; an IPv6 address with a port needs the brackets).
+        ``:PORT`` alone means this machine.  :class:`AddressError` for anything else
+        (an empty port, ``nonsense:::``, a port out of range)."""
+        if not isinstance(text, str):
+            raise AddressError(f"not an address: {text!r}")
+        raw = text.strip()
+        if not raw:
+            raise AddressError("empty address (expected HOST or HOST:PORT)")
+        if raw.startswith("["):
+            inside, bracket, rest = raw[1:].partition("]")
+            if not bracket or not inside:
+                raise AddressError(f"not an address: {text!r} (expected [IPv6]:PORT)")
+            if rest and not rest.startswith(":"):
+                raise AddressError(f"not an address: {text!r} (expected [IPv6]:PORT)")
+            port = parse_port(rest[1:]) if rest else default_port
+            if ":" not in inside:
+                raise AddressError(f"not an address: {text!r} (brackets hold an IPv6 "
+                                   "address)")
+            return cls(_check_host(inside, text), port)
+        if raw.count(":") >= 2:  # a bare IPv6 address, without a port
+            return cls(_check_host(raw, text), default_port)
+        host, colon, port_text = raw.partition(":")
+        if colon and not port_text:
+            raise AddressError(f"not an address: {text!r} (the port after ':' is empty)")
+        port = parse_port(port_text) if colon else default_port
+        return cls(_check_host(host, text) if host else "127.0.0.1", port)
+
+    def __str__(self) -> str:
+        return f"[{self.host}]:{self.port}" if ":" in self.host else f"{self.host}:{self.port}"
+
+
+def listen_error(exc: OSError, bind: str, port: int) -> str:
+    """A sentence for a failed attempt to listen on ``bind:port``: the port in use, a
+    privileged port, an address this machine does not have..."""
+    where = str(Address(bind or "0.0.0.0", port))
+    if exc.errno == errno.EADDRINUSE:
+        return (f"port {port} is already in use ({where}: another host, or another "
+                "program, listens there); choose another with --port")
+    if exc.errno in (errno.EACCES, errno.EPERM):
+        if 0 < port < 1024:
+            return (f"port {port} is a privileged port (below 1024) that only the "
+                    "administrator may listen on; choose another with --port (default "
+                    f"{DEFAULT_PORT})")
+        return f"not allowed to listen on {where}; choose another port with --port"
+    if exc.errno in (errno.EADDRNOTAVAIL, errno.EAFNOSUPPORT):
+        return f"cannot listen on {where}: this machine has no such address (see --bind)"
+    return f"cannot listen on {where}: {exc.strerror or exc}"

@@ -1,0 +1,105 @@
+"""Strings from the network or a file, made safe to show on a terminal, and names made
+distinct.
+
+Anything another peer or a log file says -- a display name, an abort's ``why``, a log
+header, a ruleset's name, a chat line, an error message -- may hold bytes a terminal
+obeys: ESC sequences (colours, cursor moves, OSC 8 links, a retitled window, OSC 52
+clipboard writes), other C0 and C1 controls, bidirectional overrides that make text read
+backwards (``evil\u202egnp.exe``), line breaks that forge extra output lines.
+:func:`safe_text` is applied wherever such a string is *displayed* (the command line, the
+terminal client, ``chkobba replay``'s text); what is stored, signed or written as JSON
+stays exact.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Iterable, Sequence
+
+__all__ = ["safe_text", "distinct_names", "same_name"]
+
+#: Line and paragraph breaks (shown as one space: a string stays on its line).
+_BREAKS = "\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029"
+#: Bidirectional formatting characters (embeddings, overrides, isolates, marks).
+_BIDI = "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+
+
+def _table() -> dict[int, str]:
+    table: dict[int, str] = {}
+    for code in range(0x20):
+        table[code] = chr(0x2400 + code)  # control pictures: ESC shows as ␛
+    table[0x7F] = "\u2421"  # ␡
+    for code in range(0x80, 0xA0):
+        table[code] = "\ufffd"  # C1 controls (0x9b is a one-byte CSI)
+    for ch in _BREAKS:
+        table[ord(ch)] = " "
+    table[ord("\t")] = " "
+    for ch in _BIDI:
+        table[ord(ch)] = ""
+    return table
+
+
+_TRANSLATE = _table()
+_KEEP_FORMAT = frozenset("\u200c\u200d")  # joiners: emoji sequences, Arabic/Persian script
+
+
+def _rest(ch: str) -> str:
+    """A character the table leaves unprintable: other format characters go (zero-width
+    spaces, the byte order mark...; the joiners stay), other spaces become a space,
+    anything else (private use, unassigned) the replacement character."""
+    if ch.isprintable() or ch in _KEEP_FORMAT:
+        return ch
+    category = unicodedata.category(ch)
+    if category == "Cf":
+        return ""
+    if category.startswith("Z"):
+        return " "
+    return "\ufffd"
+
+
+def safe_text(text: object, limit: int | None = None) -> str:
+    """``text`` as it may be written to a terminal: C0/C1 controls and DEL shown as
+    visible symbols (ESC as ``␛``), line breaks and tabs as spaces, bidirectional
+    controls and other invisible format characters removed; cut to ``limit`` characters
+    (with ``…``) when given.  Not a str: its ``repr``."""
+    if not isinstance(text, str):
+        text = repr(text)
+    if not text.isprintable():
+        text = text.translate(_TRANSLATE)
+        if not text.isprintable():
+            text = "".join(_rest(ch) for ch in text)
+    if limit is not None and len(text) > limit:
+        text = text[:max(0, limit - 1)] + "…"
+    return text
+
+
+def _key(name: str) -> str:
+    return unicodedata.normalize("NFKC", name).casefold().strip()
+
+
+def same_name(a: str, b: str) -> bool:
+    """Whether two display names would pass for each other (compared after Unicode
+    compatibility normalization, case folded, outer spaces ignored)."""
+    return _key(a) == _key(b)
+
+
+def distinct_names(names: Sequence[str | None], max_len: int = 32,
+                   taken: Iterable[str] = ()) -> list[str | None]:
+    """``names`` with the later of any two that :func:`same_name` considers equal made
+    distinct by a number: ``amel``, ``amel (2)``, ``Amel (3)``...  (also distinct from
+    every name in ``taken``); every result at most ``max_len`` characters.  None (a free
+    seat) stays None."""
+    seen = {_key(t) for t in taken}
+    out: list[str | None] = []
+    for name in names:
+        if name is None:
+            out.append(None)
+            continue
+        candidate, n = name, 1
+        while _key(candidate) in seen:
+            n += 1
+            suffix = f" ({n})"
+            candidate = name[:max(1, max_len - len(suffix))].rstrip() + suffix
+        seen.add(_key(candidate))
+        out.append(candidate)
+    return out
