@@ -3,11 +3,14 @@
 One parser for every command and the library (``chkobba join``, ``chkobba bot``,
 :class:`~chkobba_p2p.peer.JoinConfig`), so that they accept and refuse the same things
 with the same sentences.  Pure: no DNS, no sockets.  :class:`Address` is a small value
-(later forms, such as a join code carrying the host's fingerprint, extend it)::
+and a join code is one too: an address with the host key's fingerprint after ``#``
+(PROTOCOL.md section 15)::
 
     Address.parse("[::1]:7777")      # Address(host='::1', port=7777)
     Address.parse("::1")             # a bare IPv6 address: the default port
     str(Address("::1", 7777))        # '[::1]:7777'
+    Address.parse("203.0.113.7:7777#2935-c4f7-816c-a26c").fingerprint
+                                     # '2935-c4f7-816c-a26c': only that host key will do
 """
 
 from __future__ import annotations
@@ -19,11 +22,13 @@ from dataclasses import dataclass
 
 from .errors import LocalError
 
-__all__ = ["DEFAULT_PORT", "Address", "AddressError", "parse_port", "listen_error"]
+__all__ = ["DEFAULT_PORT", "Address", "AddressError", "parse_port", "parse_fingerprint",
+           "listen_error"]
 
 #: The host's TCP port when an address names none (PROTOCOL.md section 2).
 DEFAULT_PORT = 7777
 _MAX_HOST = 253  # the longest DNS name
+_FINGERPRINT = re.compile(r"^[0-9a-f]{16}$")
 _HOSTNAME = re.compile(r"^[A-Za-z0-9_](?:[A-Za-z0-9_.-]*[A-Za-z0-9_.])?$")
 
 
@@ -47,6 +52,17 @@ def parse_port(text: str | int, *, allow_zero: bool = False) -> int:
     return value
 
 
+def parse_fingerprint(text: str) -> str:
+    """A host key fingerprint as people read it out: 16 hex digits, in any case, with or
+    without the dashes (or spaces); returned in the printed form (``2935-c4f7-816c-a26c``).
+    :class:`AddressError` with a sentence otherwise."""
+    digits = str(text).strip().lower().replace("-", "").replace(" ", "")
+    if not _FINGERPRINT.match(digits):
+        raise AddressError(f"not a host key fingerprint: {text!r} (16 hex digits, "
+                           "e.g. 2935-c4f7-816c-a26c)")
+    return "-".join(digits[i:i + 4] for i in range(0, 16, 4))
+
+
 def _check_host(host: str, original: str) -> str:
     if ":" in host:
         try:
@@ -63,21 +79,32 @@ def _check_host(host: str, original: str) -> str:
 
 @dataclass(frozen=True)
 class Address:
-    """A host (a name, an IPv4 address or an IPv6 address, without brackets) and a TCP
-    port.  ``str()`` gives the form to type back (``[V6]:PORT`` for IPv6)."""
+    """A host (a name, an IPv4 address or an IPv6 address, without brackets), a TCP
+    port and, for a join code, the fingerprint the host's key must have.  ``str()``
+    gives the form to type back (``[V6]:PORT``, ``HOST:PORT#FINGERPRINT``)."""
 
     host: str
     port: int = DEFAULT_PORT
+    #: A join code's pinned host key (``2935-c4f7-816c-a26c``); None: any key.
+    fingerprint: str | None = None
 
     @classmethod
     def parse(cls, text: str, default_port: int = DEFAULT_PORT) -> Address:
         """``HOST``, ``HOST:PORT``, ``[V6]``, ``[V6]:PORT`` or a bare IPv6 address
         (``::1``: the default port; an IPv6 address with a port needs the brackets).
         ``:PORT`` alone means this machine.  :class:`AddressError` for anything else
-        (an empty port, ``nonsense:::``, a port out of range)."""
+        (an empty port, ``nonsense:::``, a port out of range).  Any of these may be
+        followed by ``#FINGERPRINT`` (a join code): :attr:`fingerprint`."""
         if not isinstance(text, str):
             raise AddressError(f"not an address: {text!r}")
-        raw = text.strip()
+        raw, hash_mark, fp = text.strip().partition("#")
+        address = cls._parse(raw.strip(), text, default_port)
+        if hash_mark:
+            return cls(address.host, address.port, parse_fingerprint(fp))
+        return address
+
+    @classmethod
+    def _parse(cls, raw: str, text: str, default_port: int) -> Address:
         if not raw:
             raise AddressError("empty address (expected HOST or HOST:PORT)")
         if raw.startswith("["):
@@ -99,8 +126,13 @@ class Address:
         port = parse_port(port_text) if colon else default_port
         return cls(_check_host(host, text) if host else "127.0.0.1", port)
 
-    def __str__(self) -> str:
+    @property
+    def endpoint(self) -> str:
+        """``HOST:PORT`` (``[V6]:PORT``), without the fingerprint."""
         return f"[{self.host}]:{self.port}" if ":" in self.host else f"{self.host}:{self.port}"
+
+    def __str__(self) -> str:
+        return f"{self.endpoint}#{self.fingerprint}" if self.fingerprint else self.endpoint
 
 
 def listen_error(exc: OSError, bind: str, port: int) -> str:

@@ -282,11 +282,12 @@ def audit_log(path: str | Path, *, workers: int | None = None) -> AuditReport:
 def _header_warnings(header: dict, table: TableInfo) -> list[str]:
     out = []
     game, seat, key = header.get("game"), header.get("seat"), header.get("key")
+    spectator = header.get("spectator") is True and seat is None and key is None
     if game != table.game:
         out.append("the log header names another game than the genesis (the header is not "
                    "signed)")
-    if not (isinstance(seat, int) and 0 <= seat < table.players
-            and table.seats[seat].key == key):
+    if not spectator and not (isinstance(seat, int) and 0 <= seat < table.players
+                              and table.seats[seat].key == key):
         out.append("the log header's seat and key do not match the genesis (the header is "
                    "not signed)")
     return out

@@ -7,11 +7,10 @@ imports point down.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .address import DEFAULT_PORT, Address
+from .address import DEFAULT_PORT, Address, parse_fingerprint
 from .portmap import PortMapOptions
 from .rules import Ruleset
 from .wire import Identity
@@ -56,6 +55,8 @@ class HostConfig:
     announce_addresses: tuple[str, ...] | None = None
     #: Every shuffle step carries a zero-knowledge proof (a table capability).
     shuffle_proofs: bool = True
+    #: How many spectators may watch at once (``chkobba watch``); 0: none (the default).
+    spectators: int = 0
     timeouts: Timeouts = field(default_factory=Timeouts)
     #: Where to keep the resume state (with a persistent identity and a fixed port, a
     #: crashed host restarts its game); None: no crash resume.
@@ -91,25 +92,13 @@ class JoinConfig:
     host_fingerprint: str | None = None
 
 
-_FINGERPRINT = re.compile(r"^[0-9a-f]{16}$")
-
-
-def parse_fingerprint(text: str) -> str:
-    """A host key fingerprint as people read it out: 16 hex digits, in any case, with or
-    without the dashes; returned in the printed form (``2935-c4f7-816c-a26c``).
-    :class:`ValueError` with a sentence otherwise."""
-    digits = text.strip().lower().replace("-", "").replace(" ", "")
-    if not _FINGERPRINT.match(digits):
-        raise ValueError(f"not a host key fingerprint: {text!r} (16 hex digits, "
-                         "e.g. 2935-c4f7-816c-a26c)")
-    return "-".join(digits[i:i + 4] for i in range(0, 16, 4))
-
-
 def split_join_code(text: str) -> tuple[str, str | None]:
-    """A join code ``ADDRESS#FINGERPRINT`` into (address text, fingerprint in its printed
-    form); (text, None) for a plain address (PROTOCOL.md section 15)."""
-    address, hash_mark, fp = text.strip().partition("#")
-    return address, (parse_fingerprint(fp) if hash_mark else None)
+    """A join code ``ADDRESS#FINGERPRINT`` into (``HOST:PORT``, the fingerprint in its
+    printed form); (``HOST:PORT``, None) for a plain address (PROTOCOL.md section 15).
+    :class:`~chkobba_p2p.address.AddressError` (a ``ValueError``) for anything else.
+    See :class:`~chkobba_p2p.address.Address`."""
+    address = Address.parse(text)
+    return address.endpoint, address.fingerprint
 
 
 def parse_address(text: str, default_port: int = DEFAULT_PORT) -> tuple[str, int]:

@@ -24,6 +24,8 @@ from typing import Any
 
 import trio
 
+from .address import Address
+
 __all__ = ["SERVICE_TYPE", "TableFacts", "TableAd", "Announcer", "Announced", "browse_tables",
            "unique_tables", "host_addresses"]
 
@@ -97,13 +99,12 @@ class TableAd:
     @property
     def target(self) -> str:
         """``HOST:PORT`` (``[V6]:PORT``) of the first address."""
-        host = self.addresses[0]
-        return f"[{host}]:{self.port}" if ":" in host else f"{host}:{self.port}"
+        return Address(self.addresses[0], self.port).endpoint
 
     @property
     def code(self) -> str:
         """The join code: :attr:`target` with the fingerprint, ``HOST:PORT#FP``."""
-        return f"{self.target}#{self.fingerprint}" if self.fingerprint else self.target
+        return str(Address(self.addresses[0], self.port, self.fingerprint))
 
     def __str__(self) -> str:
         seats = "?" if self.players is None else str(self.players)

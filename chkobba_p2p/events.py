@@ -27,6 +27,7 @@ __all__ = [
     "Restored",
     "ChoiceRefused",
     "Lobby",
+    "Spectators",
     "Listening",
     "Chat",
     "MAX_CHAT",
@@ -183,6 +184,15 @@ class Lobby:
 
     seats: tuple[tuple[str, str] | None, ...]
     shuffle_proofs: bool | None = None
+
+
+@dataclass(frozen=True)
+class Spectators:
+    """Who is watching the table now (display names, as each spectator chose it; the
+    host's word, unsigned), and how many spectators the host admits at most."""
+
+    names: tuple[str, ...]
+    limit: int = 0
 
 
 class OutcomeError(enum.StrEnum):

@@ -20,14 +20,12 @@ from pathlib import Path
 import trio
 
 from . import wire
-from .address import listen_error, parse_port
+from .address import Address, listen_error, parse_port
 from .config import (
     HostConfig,
     JoinConfig,
     Timeouts,
-    parse_address,
     parse_fingerprint,
-    split_join_code,
 )
 from .discovery import Announced, Announcer, TableFacts, host_addresses
 from .errors import IllegalMove, LocalError
@@ -41,6 +39,7 @@ from .events import (
     Restored,
     Resumed,
     SeatController,
+    Spectators,
     Waiting,
     clean_chat,
 )
@@ -64,6 +63,7 @@ from .session import (
     error_message,
 )
 from .session import Lobby as SeatLobby
+from .spectate import spectator_names, spectators_message, watch_name, watching_message
 from .text import distinct_names, safe_text
 from .transcript import SavedGame, TranscriptWriter, default_log_path, read_transcript
 from .wire import ErrorCode, Identity, ProtocolError
@@ -542,6 +542,9 @@ class HostPeer(_Peer):
                                config.shuffle_proofs)
         self.links: dict[int, Link] = {}
         self.absent: set[int] = set()  # seats of a running game with no connection
+        #: Spectators watching now: id -> (name, link).  They hold no seat.
+        self.spectators: dict[int, tuple[str, Link]] = {}
+        self._spectator_ids = 0
         self.away_seats: set[int] = set()  # seats that said they step away
         self.away_message = {"t": "away", "seat": 0}
         self.port = 0
@@ -590,12 +593,18 @@ class HostPeer(_Peer):
     def send_entry(self, body: bytes) -> None:
         for link in self.links.values():
             link.send(body)
+        self._to_spectators(body)
 
     def broadcast_msg(self, msg: dict, except_seat: int | None = None) -> None:
         body = wire.encode(msg)
         for seat, link in self.links.items():
             if seat != except_seat:
                 link.send(body)
+        self._to_spectators(body)
+
+    def _to_spectators(self, body: bytes) -> None:
+        for _, link in self.spectators.values():
+            link.send(body)
 
     def send_chat(self, text: str) -> bool:
         line = clean_chat(text)
@@ -632,7 +641,8 @@ class HostPeer(_Peer):
             if self.stepping_away:
                 await self._away_on_cancel(list(self.links.values()))
             elif self.config.leave_on_cancel:
-                await self._leave_on_cancel(list(self.links.values()))
+                await self._leave_on_cancel(
+                    [*self.links.values(), *(lk for _, lk in self.spectators.values())])
             raise
         finally:
             if self.port_mapper is not None:  # also when cancelled: shielded inside
@@ -660,10 +670,10 @@ class HostPeer(_Peer):
             await self.finished.wait()
             # Let the last entries and the abort reach everyone before closing.
             async with trio.open_nursery() as closing:
-                for link in list(self.links.values()):
+                for link in [*self.links.values(), *(lk for _, lk in self.spectators.values())]:
                     closing.start_soon(link.drain)
             nursery.cancel_scope.cancel()
-        for link in self.links.values():
+        for link in [*self.links.values(), *(lk for _, lk in self.spectators.values())]:
             with contextlib.suppress(Exception):
                 await link.stream.aclose()
         self.log.close()
@@ -760,20 +770,25 @@ class HostPeer(_Peer):
         hs = HostHandshake(self.lobby, running)
         link.send_msg(hs.greeting())
         replaced: Link | None = None
+        spectator: str | None = None
         try:
             with trio.fail_after(self.timeouts.handshake):
                 hello_body, hello = await link.receive()
-                welcome, seat, resume = hs.on_hello(
-                    hello, hello_body, self.session.length if self.session else 0)
-                if seat in self.links and not self.links[seat].closed:
-                    if hello.get("resume") is None:
-                        # A fresh join with an identity already connected (a fresh hello
-                        # never takes a seat that is held).
-                        raise ProtocolError(ErrorCode.ALREADY_SEATED)
-                    # A resume, proven by the key's proof of possession, for the running
-                    # game: the old connection is dead but does not know it yet (a
-                    # half-open socket).  The new one replaces it.
-                    replaced = self.links[seat]
+                if hello.get("t") == "watch":  # a spectator: no seat, no key
+                    spectator = watch_name(hello, len(self.spectators),
+                                           self.config.spectators)
+                else:
+                    welcome, seat, resume = hs.on_hello(
+                        hello, hello_body, self.session.length if self.session else 0)
+                    if seat in self.links and not self.links[seat].closed:
+                        if hello.get("resume") is None:
+                            # A fresh join with an identity already connected (a fresh
+                            # hello never takes a seat that is held).
+                            raise ProtocolError(ErrorCode.ALREADY_SEATED)
+                        # A resume, proven by the key's proof of possession, for the
+                        # running game: the old connection is dead but does not know it
+                        # yet (a half-open socket).  The new one replaces it.
+                        replaced = self.links[seat]
         except trio.TooSlowError:
             await link.fail(ErrorCode.HANDSHAKE_TIMEOUT)
             return
@@ -784,6 +799,9 @@ class HostPeer(_Peer):
             return
         if self.finished.is_set():
             await link.fail(ErrorCode.SHUTDOWN)
+            return
+        if spectator is not None:
+            await self._spectate(link, nursery, spectator)
             return
         if replaced is not None and self.links.get(seat) is replaced:
             del self.links[seat]  # its read loop ends without counting the seat as gone
@@ -817,6 +835,61 @@ class HostPeer(_Peer):
                 del self.links[seat]
                 self._dropped(seat)
 
+    async def _spectate(self, link: Link, nursery: trio.Nursery, name: str) -> None:
+        """A spectator: the transcript so far, then everything the seats get, until it
+        leaves; it may only ping.  Whatever it does, the game goes on and nobody is
+        blamed: a misbehaving spectator is dropped."""
+        self._spectator_ids += 1
+        sid = self._spectator_ids
+        s = self.session
+        link.send_msg(watching_message(sid, s.length if s is not None else 0))
+        # No await until it is registered: nothing relayed meanwhile is missed or doubled.
+        if s is None:
+            link.send_msg(self._lobby_message())
+        else:
+            for body in s.bodies:
+                link.send(body)
+        self.spectators[sid] = (name, link)
+        self._spectators_changed()
+        nursery.start_soon(_pinger, link)
+        try:
+            refusal = await self._spectator_reads(link)
+        finally:
+            del self.spectators[sid]
+            if not self.finished.is_set():
+                self._spectators_changed()
+        if refusal is not None:  # gone from the list first: then the error, and close
+            await link.fail(*refusal)
+
+    @staticmethod
+    async def _spectator_reads(link: Link) -> tuple[ErrorCode, str] | None:
+        """Answer a spectator's pings until it leaves (None) or breaks the rules (the
+        error to send it)."""
+        while True:
+            try:
+                _, msg = await link.receive()
+            except trio.TooSlowError:
+                return ErrorCode.TIMEOUT, "frame or idle timeout"
+            except ProtocolError as exc:
+                return exc.error_code, exc.detail
+            except LinkClosed:
+                return None
+            if msg["t"] == "ping":
+                link.send_msg({"t": "pong"})
+            elif msg["t"] != "pong":
+                return (ErrorCode.PROTOCOL_VIOLATION,
+                        f"a spectator sends only ping and pong, not {msg['t']!r}"[:80])
+
+    def _spectators_changed(self) -> None:
+        names = tuple(n for n, _ in self.spectators.values())
+        self.broadcast_msg(spectators_message(names, self.config.spectators))
+        self.emit(Spectators(names, self.config.spectators))
+
+    def _lobby_message(self) -> dict:
+        msg = self.lobby.lobby_message()
+        msg["spectators"] = self.config.spectators
+        return msg
+
     @staticmethod
     def _address_of(link: Link) -> str:
         try:
@@ -826,7 +899,7 @@ class HostPeer(_Peer):
 
     def _lobby_changed(self) -> None:
         self._lobby_moved.set()
-        self.broadcast_msg(self.lobby.lobby_message())
+        self.broadcast_msg(self._lobby_message())
         self.emit(Lobby(tuple((s.name, s.fingerprint) if s else None
                               for s in self.lobby.seats),
                         CAP_SHUFFLE_PROOFS in self.lobby.caps))
@@ -948,6 +1021,7 @@ class HostPeer(_Peer):
         for seat, link in self.links.items():
             if seat != from_seat:
                 link.send(body)
+        self._to_spectators(body)
 
     # ------------------------------------------------------------------ LAN
 
@@ -955,7 +1029,7 @@ class HostPeer(_Peer):
         return TableFacts(name=self.config.name, players=self.config.players,
                           free=sum(1 for seat in self.lobby.seats if seat is None),
                           rules=self.config.rules.name,
-                          spectators=int(getattr(self.config, "spectators", 0) or 0),
+                          spectators=self.config.spectators,
                           fingerprint=self.identity.fingerprint)
 
     async def _announce(self) -> None:
@@ -995,7 +1069,8 @@ class ClientPeer(_Peer):
         super().__init__(controller, config.timeouts, config.identity or Identity.generate(),
                          config.log_path)
         self.config = config
-        address, pinned = split_join_code(config.address)
+        address = Address.parse(config.address)
+        pinned = address.fingerprint
         if config.host_fingerprint is not None:
             wanted = parse_fingerprint(config.host_fingerprint)
             if pinned is not None and pinned != wanted:
@@ -1004,7 +1079,7 @@ class ClientPeer(_Peer):
             pinned = wanted
         #: The fingerprint the host's key must have (a join code's), or None.
         self.pinned = pinned
-        self.host, self.port = parse_address(address)
+        self.host, self.port = address.host, address.port
         self._host_caps: tuple[str, ...] = ()
         self.link: Link | None = None
         self._last_link: Link | None = None  # kept after a drop, for a leave on Ctrl-C
@@ -1299,6 +1374,10 @@ class ClientPeer(_Peer):
                 self.emit(Resumed(seat))
                 if self.clock is not None:
                     self.clock.back(seat, trio.current_time())
+        elif t == "spectators":
+            names = spectator_names(msg)
+            if names is not None:
+                self.emit(Spectators(*names))
         elif t == "chat":
             chat = parse_chat(msg, players, clean_chat)
             if chat is not None:

@@ -38,6 +38,7 @@ from .events import (
     Restored,
     Resumed,
     SeatController,
+    Spectators,
     Waiting,
     clean_chat,
 )
@@ -68,6 +69,7 @@ __all__ = [
     "SeatBusy",
     "ChoiceRefused",
     "Lobby",
+    "Spectators",
     "Listening",
     "Chat",
     "MAX_CHAT",

@@ -57,6 +57,10 @@ __all__ = [
 ]
 
 NATPMP_PORT = 5351
+#: A router whose own address is in one of these sits behind another NAT.
+_BEHIND_NAT = tuple(ipaddress.ip_network(n) for n in (
+    "0.0.0.0/8", "10.0.0.0/8", "100.64.0.0/10", "127.0.0.0/8", "169.254.0.0/16",
+    "172.16.0.0/12", "192.168.0.0/16", "::1/128", "fc00::/7", "fe80::/10"))
 _DESCRIPTION = "chkobba table"
 
 
@@ -88,6 +92,20 @@ class PortMapped:
     external_ip: str | None
     external_port: int
     method: str
+
+    @property
+    def public(self) -> bool:
+        """Whether the router's own address is a public one.  A private or shared
+        (100.64.0.0/10) address means another NAT sits in front of the router (a second
+        router, or the provider's carrier-grade NAT): the mapping opens nothing that
+        friends on the internet can reach."""
+        if self.external_ip is None:
+            return True  # unknown: the router did not say
+        try:
+            ip = ipaddress.ip_address(self.external_ip)
+        except ValueError:
+            return False
+        return not any(ip in net for net in _BEHIND_NAT if net.version == ip.version)
 
     @property
     def address(self) -> str | None:
@@ -252,7 +270,7 @@ class _Upnp:
             ip = str(self.u.externalipaddress())
         except Exception:
             return None
-        return ip or None
+        return ip if ip and ip != "0.0.0.0" else None
 
     def delete(self, external_port: int) -> None:
         self.u.deleteportmapping(external_port, "TCP")
@@ -354,6 +372,8 @@ class PortMapper:
                     await _natpmp_exchange(gateway, natpmp_address_request()))
             except (NatPmpError, OSError):
                 ip = None
+            if ip == "0.0.0.0":  # RFC 6886 3.2: the router has no public address yet
+                ip = None
         except (NatPmpError, OSError) as exc:
             self._natpmp = None
             reasons.append(f"NAT-PMP: {_why(exc)}")
@@ -378,8 +398,9 @@ class PortMapper:
 
     async def _renew(self, lease: int) -> int:
         if self._natpmp is not None:
+            external = self.mapped.external_port if self.mapped else self.port
             data = await _natpmp_exchange(
-                self._natpmp, natpmp_map_request(self.port, self.port, self.options.lease))
+                self._natpmp, natpmp_map_request(self.port, external, self.options.lease))
             return natpmp_parse_map(data, self.port)[1]
         if self._upnp is not None:
             router, _ = self._upnp

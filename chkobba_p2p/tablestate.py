@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from .cards import Card
-from .events import Lobby, Restored, Resumed, Waiting
+from .events import Lobby, Restored, Resumed, Spectators, Waiting
 from .rules import (
     CutEvent,
     CutterChoice,
@@ -118,6 +118,8 @@ class TableState:
     redeals: int = 0
     #: Seats that dropped, with the seconds they have left to come back.
     waiting: tuple[tuple[int, int], ...] = ()
+    #: Who is watching (spectators' names, as the host reports them).
+    spectators: tuple[str, ...] = ()
     #: Of those, the seats that said they were stepping away (not a lost connection).
     away: tuple[int, ...] = ()
     #: The match's end: the winning side (None: not over), or why it stopped.
@@ -389,5 +391,6 @@ _HANDLERS = {
     Aborted: TableState._on_aborted,
     Waiting: TableState._on_waiting,
     Resumed: TableState._on_resumed,
+    Spectators: lambda st, ev: replace(st, spectators=tuple(ev.names)),
     Restored: TableState._on_restored,
 }

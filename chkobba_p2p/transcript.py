@@ -50,6 +50,17 @@ def data_dir() -> Path:
     return Path(override) if override else Path(platformdirs.user_data_dir(APP))
 
 
+def saved_game_path(fingerprint: str, table: str) -> Path:
+    """Where a seat's saved game (its resume state) for one table lives.
+
+    One file per identity *and* table (``table`` is the host's address for a joiner,
+    ``host-PORT`` for a host), so that joining a second table never overwrites the
+    secrets of a game one can still come back to.
+    """
+    slug = "".join(c if c.isalnum() or c in "-." else "_" for c in table)
+    return data_dir() / "resume" / f"{fingerprint}-{slug}.state"
+
+
 def default_log_path(label: str = "game") -> Path:
     """A fresh log path under ``<data dir>/logs``: UTC time, a label, a random suffix."""
     stamp = _dt.datetime.now(_dt.UTC).strftime("%Y%m%dT%H%M%SZ")
@@ -93,11 +104,14 @@ class TranscriptWriter:
         if fresh:
             self._f.write(MAGIC)
 
-    def write_header(self, *, game: bytes, seat: int, key: bytes, name: str,
+    def write_header(self, *, game: bytes, seat: int | None, key: bytes | None, name: str,
                      host: str) -> None:
-        header = {"t": "log", "v": 1, "software": f"chkobba-p2p {__version__}",
-                  "game": game, "seat": seat, "key": key, "name": name, "host": host,
-                  "created": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds")}
+        """``seat`` and ``key`` None: a spectator's copy of the log (it holds no seat)."""
+        header: dict = {"t": "log", "v": 1, "software": f"chkobba-p2p {__version__}",
+                        "game": game, "seat": seat, "key": key, "name": name, "host": host,
+                        "created": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds")}
+        if seat is None:
+            header["spectator"] = True
         self.append(wire.encode(header))
 
     def append(self, body: bytes) -> None:

@@ -64,6 +64,24 @@ MESSAGES: dict[str, tuple[str, str]] = {
                  "Vous avez coupé et tiré {card} : la garder ou la poser sur la table ?"),
     "keep": ("[k]eep it", "[g]arder"),
     "place": ("[p]lace it", "[p]oser"),
+    "seat_n": ("seat {n}", "place {n}"),
+    "replay": ("replay", "relecture"),
+    "replay_step": ("step {i}/{n} · entry #{entry}", "étape {i}/{n} · entrée n°{entry}"),
+    "keys_replay": ("←→ move · PgUp/PgDn hand · Home/End · s scores · q quit",
+                    "←→ coup · PgPréc/PgSuiv manche · Début/Fin · s scores · q quitter"),
+    "verdict_valid": ("VALID: {why}", "VALIDE : {why}"),
+    "verdict_invalid": ("INVALID at entry #{entry}: {why}",
+                        "INVALIDE à l'entrée n°{entry} : {why}"),
+    "verdict_incomplete": ("INCOMPLETE: {why}", "INCOMPLÈTE : {why}"),
+    "verdict_blamed": ("blamed: {name} (key {fp})", "en faute : {name} (clé {fp})"),
+    "verdict_nobody": ("no player is blamed: the file was altered",
+                       "aucun joueur en faute : le fichier a été modifié"),
+    "offending_here": ("✗ this entry is refused", "✗ cette entrée est refusée"),
+    "dealt_was": ("{name} was dealt: {cards}", "{name} avait reçu : {cards}"),
+    "sheet_title": ("Score sheet", "Feuille de marque"),
+    "sheet_row": ("hand {n}: {points}  →  {totals}", "manche {n} : {points}  →  {totals}"),
+    "ev_watching": ("watching: {names}", "spectateurs : {names}"),
+    "nobody_watching": ("nobody", "personne"),
     "waiting_for": ("waiting for {name}…", "on attend {name}…"),
     "hint_takes": ("takes {opts}", "prend {opts}"),
     "hint_stays": ("stays on the table", "reste sur la table"),
@@ -126,8 +144,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "ev_aborted": ("game stopped by {by}: {why}", "partie arrêtée par {by} : {why}"),
     "ev_blame": ("blaming {name}", "faute de {name}"),
     "ev_claim": ("{by} says {name} is at fault;", "{by} dit que {name} est en faute ;"),
+    "ev_claim_me": ("you say {name} is at fault;", "vous dites que {name} est en faute ;"),
+    "ev_claim_on_me": ("{by} says you are at fault;", "{by} dit que vous êtes en faute ;"),
     "ev_owed": ("the log shows {name} owed the next move.",
                 "le journal montre que {name} devait le prochain coup."),
+    "ev_owed_me": ("the log shows you owed the next move.",
+                   "le journal montre que vous deviez le prochain coup."),
     "ev_unshown": ("nothing in the log shows it.", "rien dans le journal ne le montre."),
     "ev_bots": ("starting {n} bot peer(s) on loopback", "lancement de {n} bot(s) en local"),
     # scoring
@@ -191,6 +213,13 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "lobby_ipv6": ("over IPv6: {addr}", "en IPv6 : {addr}"),
     "lobby_internet": ("friends on the internet: {addr} (port opened by {via})",
                        "amis sur internet : {addr} (port ouvert par {via})"),
+    "lobby_double_nat": ("the router opened port {port} ({via}), but its own address {ip} "
+                         "is not public: another router or the provider's NAT is in front, "
+                         "and friends on the internet cannot reach you this way",
+                         "le routeur a ouvert le port {port} ({via}), mais sa propre adresse "
+                         "{ip} n'est pas publique : un autre routeur ou le NAT du "
+                         "fournisseur est devant, et des amis sur internet ne peuvent pas "
+                         "vous joindre ainsi"),
     "lobby_no_router": ("no router opened the port: for friends on the internet, forward "
                         "TCP port {port} to {lan} in your router's settings",
                         "aucun routeur n'a ouvert le port : pour des amis sur internet, "

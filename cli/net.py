@@ -41,8 +41,14 @@ from chkobba_p2p.peer import (
     split_join_code,
 )
 from chkobba_p2p.portmap import global_ipv6, lan_address
+from chkobba_p2p.spectate import MAX_SPECTATORS
 from chkobba_p2p.text import safe_text
-from chkobba_p2p.transcript import data_dir, default_log_path, load_identity
+from chkobba_p2p.transcript import (
+    data_dir,
+    default_log_path,
+    load_identity,
+    saved_game_path,
+)
 from chkobba_p2p.wire import Identity, fingerprint
 
 from .rules_options import add_rules_arguments, ruleset_from_args
@@ -173,8 +179,7 @@ def host_address(bind: str | None) -> str:
 
 def join_code(host: str, port: int, fp: str) -> str:
     """``HOST:PORT#FINGERPRINT`` (PROTOCOL.md section 15): what a friend types."""
-    host = f"[{host}]" if ":" in host and not host.startswith("[") else host
-    return f"{host}:{port}#{fp}" if fp else f"{host}:{port}"
+    return str(Address(host.strip("[]"), port, fp or None))
 
 
 def address_lines(bind: str | None, port: int, fp: str) -> list[str]:
@@ -190,6 +195,11 @@ def reach_line(event: PortMapped | PortMapUnavailable, fp: str = "") -> str:
     """The line a host shows when its router answered (or did not)."""
     if isinstance(event, PortMapUnavailable):
         return event.hint
+    if not event.public:
+        return (f"the router opened port {event.external_port} ({event.method}), but its "
+                f"own address {event.external_ip} is not public: another router or the "
+                "provider's NAT is in front, and friends on the internet cannot reach you "
+                "this way (ask the provider for a public address, or play over IPv6)")
     if event.external_ip is None:
         return (f"friends on the internet: port {event.external_port} of your public "
                 f"address, #{fp} (port opened by {event.method})")
@@ -214,13 +224,15 @@ def port_mapping_options(args: argparse.Namespace) -> PortMapOptions | None:
     return PortMapOptions(igd_url=args.igd_url, natpmp_gateway=args.natpmp_gateway)
 
 
-def _identity(path: str | None, default_name: str | None) -> tuple[Identity, Path | None]:
-    """The identity and its resume-state path (None for an ephemeral identity)."""
+def _identity(path: str | None, default_name: str | None, table: str
+              ) -> tuple[Identity, Path | None]:
+    """The identity and its saved-game path for ``table`` (None for an ephemeral
+    identity)."""
     if path is None and default_name is None:
         return Identity.generate(), None
     key_path = Path(path) if path else data_dir() / default_name  # type: ignore[operator]
     identity = load_identity(key_path)
-    return identity, data_dir() / "resume" / f"{identity.fingerprint}.state"
+    return identity, saved_game_path(identity.fingerprint, table)
 
 
 def _timeouts(args: argparse.Namespace) -> Timeouts:
@@ -278,7 +290,8 @@ def cmd_host(args: argparse.Namespace) -> int:
     if (why := host_args_error(args)) is not None:
         print(f"chkobba host: error: {why}", file=sys.stderr)
         return 2
-    identity, state = _identity(args.identity, None if args.headless else "host-identity.key")
+    identity, state = _identity(args.identity, None if args.headless else "host-identity.key",
+                                f"host-{args.port}")
     log_path = Path(args.log) if args.log else default_log_path("host")
     controller: BotSeat | TextSeat = (BotSeat(args.level, args.quiet, move_ms=args.move_ms)
                                       if args.headless else TextSeat())
@@ -289,6 +302,7 @@ def cmd_host(args: argparse.Namespace) -> int:
                         port_mapping=port_mapping_options(args),
                         announce_interfaces=announce_interfaces(args),
                         shuffle_proofs=not getattr(args, "no_shuffle_proofs", False),
+                        spectators=args.spectators,
                         timeouts=_timeouts(args),
                         # A crashed host resumes only where its peers can find it again.
                         state_path=state if args.port else None)
@@ -398,11 +412,11 @@ def cmd_bot(args: argparse.Namespace) -> int:
 def _run_client(args: argparse.Namespace, address: str, controller: SeatController,
                 default_identity: str | None) -> int:
     try:
-        split_join_code(address)
+        table, _pinned = split_join_code(address)
     except ValueError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    identity, state = _identity(args.identity, default_identity)
+    identity, state = _identity(args.identity, default_identity, table)
     log_path = Path(args.log) if args.log else default_log_path(args.name)
     config = JoinConfig(address, name=args.name, identity=identity, state_path=state,
                         log_path=log_path, timeouts=_timeouts(args),
@@ -451,6 +465,16 @@ def _common(p: argparse.ArgumentParser) -> None:
                    help="headless: print only the log and the result")
 
 
+def _spectator_count(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not 0 <= n <= MAX_SPECTATORS:
+        raise argparse.ArgumentTypeError(f"from 0 to {MAX_SPECTATORS}, not {n}")
+    return n
+
+
 def add_host_options(p: argparse.ArgumentParser) -> None:
     """Every option of ``chkobba host`` (the terminal client's and the headless host's
     alike, so that they cannot drift apart): the table, the rules, local bots, the
@@ -479,6 +503,10 @@ def add_host_options(p: argparse.ArgumentParser) -> None:
                         "rootDesc.xml) when discovery does not find it")
     p.add_argument("--natpmp-gateway", metavar="HOST[:PORT]", default=None,
                    help="the NAT-PMP gateway (default: this machine's default gateway)")
+    p.add_argument("--spectators", type=_spectator_count, default=0, metavar="N",
+                   help=f"let up to N people watch with 'chkobba watch' (0..{MAX_SPECTATORS}; "
+                        "default 0: no spectators). Shown in the lobby and the LAN "
+                        "announcement; the players see who is watching")
     p.add_argument("--no-shuffle-proofs", action="store_true",
                    help="shuffles without zero-knowledge proofs (faster; a stacked deck "
                         "is then caught only at the end-of-hand audit)")

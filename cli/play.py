@@ -43,7 +43,12 @@ from chkobba_p2p.peer import (
 )
 from chkobba_p2p.portmap import global_ipv6, lan_address
 from chkobba_p2p.text import safe_text
-from chkobba_p2p.transcript import data_dir, default_log_path, load_identity
+from chkobba_p2p.transcript import (
+    data_dir,
+    default_log_path,
+    load_identity,
+    saved_game_path,
+)
 from chkobba_p2p.wire import MAX_NAME, Identity
 
 from .i18n import Translator, detect_lang
@@ -271,7 +276,7 @@ def cmd_host(args: argparse.Namespace) -> int:
     identity = load_identity(key_path)
     # The saved game of this identity's table on this port: a crashed (or stepped-away)
     # host comes back with the same command; a second process for it stops at once.
-    state = data_dir() / "resume" / f"{identity.fingerprint}-{args.port}.state"
+    state = saved_game_path(identity.fingerprint, f"host-{args.port}")
     if (lock := _lock_seat(state)) is None:
         return EXIT_NO_GAME
     log_path = Path(args.log) if args.log else default_log_path("host")
@@ -281,6 +286,7 @@ def cmd_host(args: argparse.Namespace) -> int:
                           port_mapping=port_mapping_options(args),
                           announce_interfaces=announce_interfaces(args),
                           shuffle_proofs=not args.no_shuffle_proofs,
+                          spectators=args.spectators,
                           timeouts=Timeouts(reconnect=args.reconnect_timeout,
                                             turn=args.turn_timeout),
                           # With port 0 the port changes at each run: nobody could find
@@ -342,7 +348,9 @@ def cmd_join(args: argparse.Namespace) -> int:
     name = (args.name or _default_name("guest"))[:MAX_NAME]
     key_path = Path(args.identity) if args.identity else data_dir() / "identity.key"
     identity = load_identity(key_path)
-    state = data_dir() / "resume" / f"{identity.fingerprint}.state"
+    # One saved game per table: a join elsewhere must not replace the secrets of a game
+    # this identity stepped away from (nor be stopped as "open in another terminal").
+    state = saved_game_path(identity.fingerprint, address)
     if (lock := _lock_seat(state)) is None:
         return EXIT_NO_GAME
     log_path = Path(args.log) if args.log else default_log_path(name)

@@ -23,6 +23,8 @@ from chkobba_p2p.audit import (
 from chkobba_p2p.record import teams
 from chkobba_p2p.text import safe_text
 
+from .i18n import LANGS, detect_lang
+
 EPILOG = f"""\
 exit status:
   {EXIT_VALID}  valid and complete: every check passed and every seat signed the result
@@ -49,6 +51,17 @@ def add_arguments(command: str, p: argparse.ArgumentParser) -> None:
                    "format of chkobba simulate --record) to FILE, or to stdout with '-'")
     p.add_argument("--hand", metavar="N", type=int, help="show hand N play by play")
     p.add_argument("--quiet", action="store_true", help="print the verdict line only")
+    p.add_argument("--html", metavar="FILE", help="also write the audited match as one web "
+                   "page (players and key fingerprints, the verdict, every hand and play, the "
+                   "score sheet) to FILE: self-contained, nothing fetched, readable on a phone")
+    p.add_argument("--view", action="store_true",
+                   help="step through the game on the terminal client's table: ←/→ a move, "
+                   "PgUp/PgDn a hand, Home/End, s the score sheet, q to quit; the verdict in "
+                   "a banner, an offending entry highlighted with the player it blames")
+    p.add_argument("--lang", choices=LANGS, default=None,
+                   help="language of --html and --view (default: from the locale)")
+    p.add_argument("--no-color", action="store_true", help="--view without colours (also: "
+                   "the NO_COLOR environment variable)")
     p.add_argument("--workers", type=int, default=None, metavar="N",
                    help="processes that check shuffle proofs alongside the audit (default: 2 "
                    "with 3 cores or more, else 0). The verdict is the same either way")
@@ -77,10 +90,25 @@ def run(args: argparse.Namespace) -> int:
         print(f"chkobba replay: no hand {args.hand} in this log "
               f"({len(hands)} hand{'s' if len(hands) != 1 else ''} audited)", file=sys.stderr)
         return EXIT_USAGE
-    if not args.quiet:
+    if args.view:
+        if not (sys.stdin.isatty() and sys.stdout.isatty()):
+            print("chkobba replay: --view needs a terminal", file=sys.stderr)
+            return EXIT_USAGE
+        _view(args)
+    elif not args.quiet:
         for line in describe(report, hand=args.hand):
             _out(line, to_stderr=err)
     _out(report.summary(), to_stderr=err)
+    if args.html:
+        from .replay_html import render_html  # only when asked: the page is a big module
+        page = render_html(report, args.lang or detect_lang(), _interrupted(args.log, report))
+        try:
+            with open(args.html, "w", encoding="utf-8") as f:
+                f.write(page)
+        except OSError as exc:
+            print(f"chkobba replay: cannot write {args.html}: {exc.strerror}", file=sys.stderr)
+            return EXIT_USAGE
+        _out(f"web page: {args.html}", to_stderr=True)
     if args.json:
         text = "".join(json.dumps(r, ensure_ascii=False, separators=(",", ":")) + "\n"
                        for r in report.records)
@@ -97,6 +125,32 @@ def run(args: argparse.Namespace) -> int:
     return report.exit_code
 
 
+def _view(args: argparse.Namespace) -> None:
+    import os
+
+    from chkobba_p2p.audit import read_log
+    from chkobba_p2p.timeline import build_timeline
+
+    from .tui.replay import ReplayViewer  # prompt_toolkit only when asked
+    log = read_log(args.log)
+    viewer = ReplayViewer(build_timeline(log.bodies, tail=log.tail),
+                          lang=args.lang or detect_lang(),
+                          color=not (args.no_color or os.environ.get("NO_COLOR")))
+    viewer.run()
+
+
+def _interrupted(path: str, report: AuditReport) -> list[object]:
+    """The public events of the hand a game stopped in (none for a complete match)."""
+    if report.verdict == VALID:
+        return []
+    from chkobba_p2p.audit import read_log
+    from chkobba_p2p.timeline import build_timeline
+    log = read_log(path)
+    tl = build_timeline(log.bodies, tail=log.tail)
+    hands = sum(1 for r in report.records if r["type"] == "hand")
+    return [f.event for f in tl.frames if f.hand == hands + 1]
+
+
 def _side(side: int, players: int) -> str:
     if players == 4:
         return f"team {side + 1} (seats {' & '.join(map(str, teams(players)[side]))})"
@@ -109,6 +163,9 @@ def describe(report: AuditReport, hand: int | None = None) -> list[str]:
     h = report.header
     if isinstance(h.get("seat"), int):
         out.append(f"written by seat {h['seat']} ({h.get('name', '?')}), "
+                   f"{h.get('software', '?')}, {h.get('created', '?')} (unsigned header)")
+    elif h.get("spectator") is True:
+        out.append(f"written by a spectator ({h.get('name', '?')}), "
                    f"{h.get('software', '?')}, {h.get('created', '?')} (unsigned header)")
     t = report.table
     if t is None:

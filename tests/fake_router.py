@@ -63,7 +63,8 @@ class FakeIgd:
     """``calls``: (action, {argument: value}) in order; ``mappings``: external port ->
     (internal client, internal port, lease) currently held."""
 
-    def __init__(self, *, hold: bool = False) -> None:
+    def __init__(self, *, hold: bool = False, public_ip: str = PUBLIC_IP) -> None:
+        self.public_ip = public_ip
         self.calls: list[tuple[str, dict[str, str]]] = []
         self.mappings: dict[int, tuple[str, int, int]] = {}
         self.port = 0
@@ -130,7 +131,7 @@ class FakeIgd:
                                    int(args.get("NewLeaseDuration") or 0))
             out = ""
         elif action == "GetExternalIPAddress":
-            out = f"<NewExternalIPAddress>{PUBLIC_IP}</NewExternalIPAddress>"
+            out = f"<NewExternalIPAddress>{self.public_ip}</NewExternalIPAddress>"
         elif action == "DeletePortMapping":
             port = int(args["NewExternalPort"])
             if self.mappings.pop(port, None) is None:

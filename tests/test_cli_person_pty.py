@@ -324,3 +324,32 @@ def test_a_rematch_plays_a_second_match_with_a_second_log(tmp_path):
         host.kill()
         if guest is not None:
             guest.kill()
+
+
+def test_joining_another_table_keeps_the_game_stepped_away_from(tmp_path):
+    """Same identity, two tables: stepping away from A, playing at B, then A's own
+    command resumes A (its saved secrets were not replaced by B's)."""
+    ports = free_port(), free_port()
+    hosts = [listening(headless(["host", "--headless", "--port", str(p), "--bind",
+                                 "127.0.0.1", "--no-beacon", "--quiet",
+                                 "--reconnect-timeout", "300"], tmp_path / f"h{p}"))
+             for p in ports]
+    guest = None
+    try:
+        for port in ports:
+            guest = join_screen(tmp_path, port, "--connect-timeout", "30")
+            play_until([guest], lambda g=guest: moves_made(g) >= 2, 60, "two moves")
+            guest.press("q")
+            guest.wait_for(lambda t: "step away" in t, 5, "the leave choice")
+            guest.child.send("s")
+            assert guest.finish() == 130
+        guest = join_screen(tmp_path, ports[0], "--connect-timeout", "30")
+        guest.wait_for(lambda t: "back in the game" in t, 20, "table A again")
+        before = moves_made(guest)
+        play_until([guest], lambda: moves_made(guest) >= before + 2, 60, "play on at A")
+        assert "Game stopped" not in guest.text and "bad_sequence" not in guest.text
+    finally:
+        if guest is not None:
+            guest.kill()
+        for h in hosts:
+            h.kill()

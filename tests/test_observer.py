@@ -190,3 +190,46 @@ def test_no_module_reaches_into_the_private_names_of_the_session_or_the_deal(own
         if bad:
             offenders[str(path.relative_to(ROOT))] = sorted(bad)
     assert offenders == {}
+
+
+# ------------------------------------------------------------------ the timeline
+
+
+def test_a_timeline_steps_through_every_move_and_hand(honest2):
+    from chkobba_p2p.timeline import build_timeline
+
+    tl = build_timeline(honest2.sessions[0].bodies)
+    assert tl.verdict.verdict == VALID and tl.offending is None
+    events = [e for e in honest2.events[0] if isinstance(e, ENGINE | HandScored)]
+    moves = [f.event for f in tl.frames if isinstance(f.event, ENGINE | HandScored)]
+    assert moves == [_public(e) for e in events]
+    assert isinstance(tl.frames[-1].event, Verdict)
+    starts = tl.hand_starts()
+    assert len(starts) == sum(isinstance(e, HandScored) for e in events)
+    assert [tl.frames[s].hand for s in starts] == list(range(1, len(starts) + 1))
+    # Move by move, clamped at both ends; hand by hand; back to a hand's start first.
+    assert tl.step(0, -1) == 0 and tl.step(len(tl.frames) - 1, 5) == len(tl.frames) - 1
+    assert tl.hand_step(0, 1) == starts[1]
+    assert tl.hand_step(starts[1] + 3, -1) == starts[1]
+    assert tl.hand_step(starts[1], -1) == starts[0]
+    # Each hand's score comes with its cards, now known.
+    scored = [f for f in tl.frames if isinstance(f.event, HandScored)]
+    assert all(f.revealed is not None and f.revealed.hand == f.hand for f in scored)
+    # The pictures follow the game: the table after a capture lacks what it took.
+    for f in tl.frames:
+        if isinstance(f.event, PlayEvent) and f.event.capture:
+            assert not set(f.event.capture) & set(f.state.table)
+
+
+def test_a_timeline_of_a_cheat_points_at_the_offending_entry():
+    from chkobba_p2p.timeline import build_timeline
+
+    played = play(2, cheater=1, hook=_forge_take, seed=9, key=b"timeline-forged")
+    tl = build_timeline(played.sessions[0].bodies)
+    assert tl.offending is not None
+    bad = tl.frames[tl.offending]
+    assert isinstance(bad.event, Verdict) and bad.event.blamed == 1
+    assert bad.entry == played.cheated_at == bad.event.entry
+    # The table shown at the violation is the one before the refused move.
+    before = tl.frames[tl.offending - 1]
+    assert before.entry < played.cheated_at

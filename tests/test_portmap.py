@@ -319,3 +319,26 @@ async def test_a_crashed_host_maps_again_on_resume_and_removes_it_at_the_end(tmp
         assert sum(action == "AddPortMapping" for action, _ in igd.calls) == adds + 1
         assert igd.mappings == {}
         nursery.cancel_scope.cancel()
+
+
+async def test_a_router_behind_another_nat_is_not_shown_as_reachable(tmp_path):
+    assert PortMapped(PUBLIC_IP, 7777, "UPnP").public
+    assert PortMapped(None, 7777, "NAT-PMP").public  # not said: not claimed either way
+    for inner in ("100.64.3.4", "192.168.1.1", "10.0.0.138"):
+        assert not PortMapped(inner, 7777, "UPnP").public
+    igd = FakeIgd(public_ip="100.64.3.4")  # the provider's carrier-grade NAT
+    async with trio.open_nursery() as nursery:
+        await nursery.start(igd.serve)
+        proc = await _host_process(tmp_path, "--igd-url", igd.url,
+                                   "--natpmp-gateway", nobody_natpmp())
+        seen: list[str] = []
+        try:
+            with trio.fail_after(60):
+                assert proc.stdout is not None
+                line = await _lines_until(proc.stdout, r"the router opened port", seen)
+        finally:
+            proc.kill()
+            await proc.wait()
+        nursery.cancel_scope.cancel()
+    assert "its own address 100.64.3.4 is not public" in line
+    assert not any("friends on the internet:" in x for x in seen)

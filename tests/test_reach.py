@@ -13,6 +13,7 @@ import pytest
 import trio
 from test_net_support import REPO_ROOT, cli_command, cli_env, host_config, join_config
 
+from chkobba_p2p.address import Address, AddressError
 from chkobba_p2p.net import ClientPeer, HostPeer, listen
 from chkobba_p2p.peer import (
     BotController,
@@ -41,7 +42,17 @@ def test_join_codes_parse():
         "203.0.113.7:7777", "2935-c4f7-816c-a26c")
     assert split_join_code("[::1]:7777#2935C4F7816CA26C") == ("[::1]:7777",
                                                               "2935-c4f7-816c-a26c")
-    assert split_join_code("192.0.2.5") == ("192.0.2.5", None)
+    assert split_join_code("192.0.2.5") == ("192.0.2.5:7777", None)
+    assert split_join_code("::1#2935c4f7816ca26c") == ("[::1]:7777", "2935-c4f7-816c-a26c")
+    code = Address.parse("203.0.113.7:7777#2935-C4F7-816C-A26C")
+    assert code == Address("203.0.113.7", 7777, "2935-c4f7-816c-a26c")
+    assert str(code) == "203.0.113.7:7777#2935-c4f7-816c-a26c"
+    assert code.endpoint == "203.0.113.7:7777"
+    assert str(Address("::1", 7777, "2935-c4f7-816c-a26c")) == "[::1]:7777#2935-c4f7-816c-a26c"
+    with pytest.raises(AddressError, match="not a host key fingerprint"):
+        Address.parse("203.0.113.7:7777#2935")
+    with pytest.raises(AddressError, match="not a port number"):
+        Address.parse("203.0.113.7:77x7#2935-c4f7-816c-a26c")
     assert parse_fingerprint(" 2935 c4f7 816c a26c ") == "2935-c4f7-816c-a26c"
     for bad in ("", "2935-c4f7-816c", "2935-c4f7-816c-a26g", "2935-c4f7-816c-a26c-0000"):
         with pytest.raises(ValueError, match="not a host key fingerprint"):

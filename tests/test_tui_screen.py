@@ -182,3 +182,31 @@ def test_a_crash_in_the_game_is_reported_not_swallowed(app_session):
 
     result = run_app(ui, game)
     assert result.crash is not None and "RuntimeError: boom" in result.crash
+
+
+@pytest.mark.parametrize("lang, mine, theirs", [
+    ("en", "you say p1 is at fault;", "p1 says you are at fault;"),
+    ("fr", "vous dites que p1 est en faute ;", "p1 dit que vous êtes en faute ;"),
+])
+def test_a_claim_signed_here_is_worded_for_you(app_session, lang, mine, theirs):
+    from chkobba_p2p.wire import ErrorCode
+    ui, _ = _ui(_position(R.Ruleset()), lang)
+    ui.on_event(S.Aborted(0, ErrorCode.PEER_LEFT, 1, "seat 1 stayed away"))
+    panel = _text(ui._events_text())
+    assert mine in " ".join(panel.split()), panel
+    ui, _ = _ui(_position(R.Ruleset()), lang)
+    ui.on_event(S.Aborted(1, ErrorCode.PEER_LEFT, 0, "seat 0 stayed away"))
+    panel = _text(ui._events_text())
+    assert theirs in " ".join(panel.split()), panel
+
+
+def test_the_game_stopped_reason_is_wrapped_inside_the_box(app_session):
+    from chkobba_cli.tui import dialogs
+    from chkobba_p2p.events import Outcome
+    from chkobba_p2p.wire import ErrorCode
+    ui, _ = _ui(_position(R.Ruleset()))
+    detail = "seat 1 owes the next message and stayed away past its allowance of 60 s"
+    out = Outcome(1, None, None, aborted=S.Aborted(0, ErrorCode.PEER_LEFT, 1, detail))
+    lines = [_text(line) for line in dialogs.over_lines(ui.view, out, None, 80)]
+    assert all(len(line) <= 74 for line in lines), lines
+    assert detail in " ".join(" ".join(lines).split())

@@ -14,7 +14,7 @@ from chkobba_p2p.peer import Outcome
 from chkobba_p2p.text import safe_text
 
 from ..i18n import Translator
-from .render import Line, score_lines
+from .render import Line, score_lines, wrap_line
 from .view import TableView
 
 __all__ = ["leave_lines", "away_lines", "score_dialog_lines", "over_lines", "as_text"]
@@ -89,9 +89,11 @@ def over_lines(view: TableView, outcome: Outcome | None, log_path: Path | None,
         if o is not None and o.aborted is not None:
             a = o.aborted
             why = f"{a.code.name.lower()}: {safe_text(a.detail or a.code.sentence, 1000)}"
-            lines.append([("", " " + t("ev_aborted", by=view.who(a.by_seat), why=why))])
+            lines += wrap_line([("", " " + t("ev_aborted", by=view.who(a.by_seat), why=why))],
+                               max(20, width - 6), indent=" ")
         elif o is not None and o.error:
-            lines.append([("", " " + safe_text(o.error, 1000))])
+            lines += wrap_line([("", " " + safe_text(o.error, 1000))], max(20, width - 6),
+                               indent=" ")
     path = (o.log_path if o is not None else None) or log_path
     if path and Path(path).exists():  # no log without a table: nothing to replay
         width = max(20, width - 6)

@@ -6,6 +6,7 @@ in :mod:`.keys`.
 
 from __future__ import annotations
 
+from chkobba_p2p.address import Address
 from chkobba_p2p.peer import PortMapped, PortMapUnavailable
 
 from ..i18n import Translator
@@ -17,8 +18,7 @@ __all__ = ["lobby_lines", "join_code", "reach_text"]
 
 def join_code(host: str, port: int, fingerprint: str | None) -> str:
     """A join code (PROTOCOL.md section 15): the address and the host key's fingerprint."""
-    host = f"[{host}]" if ":" in host and not host.startswith("[") else host
-    return f"{host}:{port}#{fingerprint}" if fingerprint else f"{host}:{port}"
+    return str(Address(host.strip("[]"), port, fingerprint or None))
 
 
 def reach_text(t: Translator, ev: PortMapped | PortMapUnavailable,
@@ -27,6 +27,9 @@ def reach_text(t: Translator, ev: PortMapped | PortMapUnavailable,
     internet, or how to forward the port by hand."""
     if isinstance(ev, PortMapUnavailable):
         return t("lobby_no_router", port=ev.port, lan=ev.lan_ip)
+    if not ev.public:
+        return t("lobby_double_nat", port=ev.external_port, via=ev.method,
+                 ip=ev.external_ip)
     where = (join_code(ev.external_ip, ev.external_port, fingerprint) if ev.external_ip
              else f"port {ev.external_port}")
     return t("lobby_internet", addr=where, via=ev.method)

@@ -17,6 +17,7 @@ from chkobba_p2p.peer import (
     PortMapUnavailable,
     Restored,
     Resumed,
+    Spectators,
     Waiting,
 )
 from chkobba_p2p.text import safe_text
@@ -122,9 +123,14 @@ class EventLog:
                 log(("class:error", t("ev_blame", name=view.who(ev.blamed_seat))))
             elif ev.blamed_seat is not None:  # the signer's word, not a proven fact
                 owed = ev.standing == S.Standing.OWED
-                log(("class:error", t("ev_claim", by=view.who(ev.by_seat),
-                                      name=view.who(ev.blamed_seat)) + " "
-                     + t("ev_owed" if owed else "ev_unshown", name=view.who(ev.blamed_seat))))
+                if ev.by_seat == st.seat:
+                    claim = t("ev_claim_me", name=view.who(ev.blamed_seat))
+                elif ev.blamed_seat == st.seat:
+                    claim = t("ev_claim_on_me", by=view.who(ev.by_seat))
+                else:
+                    claim = t("ev_claim", by=view.who(ev.by_seat), name=view.who(ev.blamed_seat))
+                shown = view.said("ev_owed", ev.blamed_seat) if owed else t("ev_unshown")
+                log(("class:error", claim + " " + shown))
         elif isinstance(ev, Waiting):
             # The countdown comes every second: the table shows it live
             # (.presence); the panel notes each drop once.
@@ -141,6 +147,8 @@ class EventLog:
                 log(("class:ok", t("ev_back_me")))  # once, not per message
             if ev.seat != 0 and self._gone.pop(0, None) is not None:
                 log(("class:ok", t("ev_back", name=view.who(0))))
+        elif isinstance(ev, Spectators):
+            log(("", t("ev_watching", names=", ".join(ev.names) or t("nobody_watching"))))
         elif isinstance(ev, Chat):
             name = t("you") if own_chat else view.who(ev.seat)
             log(("class:chat", t("ev_chat", name=name, text=safe_text(ev.text))))

@@ -83,12 +83,18 @@ def table_lines(view: TableView, width: int, compact: bool, *, selected: int | N
         lines.append((prio, line))
 
     n = st.players or 2
+    # No local seat (a spectator, a replay): every seat is drawn as the others are.
+    watching = st.seat is None
     me = st.seat if st.seat is not None else 0
     roles = {(me + 2) % 4: t("partner")} if n == 4 else {}
-    for s in st.others():
+    if watching:
+        roles = {s: t("side", n=st.side(s) + 1) if n == 4 else t("seat_n", n=s)
+                 for s in range(n)}
+    for s in (range(n) if watching else st.others()):
         extra = seat_extra(s) if seat_extra is not None else []
         add(_seat_line(view, s, roles.get(s, t("opponent"))) + extra, 1)
-    their_sides = sorted({st.side(s) for s in st.others()} - {st.side(me)})
+    their_sides = sorted({st.side(s) for s in range(n)} if watching else
+                         {st.side(s) for s in st.others()} - {st.side(me)})
     for side in their_sides:
         add(_captures_line(view, side), 2)
     info = [t("stock", n=st.stock)]
@@ -118,6 +124,10 @@ def table_lines(view: TableView, width: int, compact: bool, *, selected: int | N
         add(line, 2)
     else:
         add([], 3)
+    if watching:
+        for line in below:
+            add(line)
+        return lines
     # The local seat.
     you = [("class:turn" if st.turn == me else "class:me",
             f" {'▶' if st.turn == me else ' '} {st.name(me)} ({t('you')})")]

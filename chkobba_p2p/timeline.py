@@ -1,0 +1,120 @@
+"""A finished (or broken) game as a sequence of table pictures, for stepping through a log.
+
+:func:`build_timeline` feeds a transcript to an :class:`~chkobba_p2p.observer.Observer` and
+keeps, after every step a player would see on the table (a deal, the cut, a play, the
+last sweep, a hand's score, the end of the match, the verdict), the
+:class:`~chkobba_p2p.tablestate.TableState` from no seat (every hand face down until it is
+played, as a spectator saw it) and the event that made it.  A viewer moves through
+:attr:`Timeline.frames` move by move (:meth:`Timeline.step`), hand by hand
+(:meth:`Timeline.hand_step`), or to the end; for an invalid log, :attr:`Timeline.offending`
+is the frame of the violation.  Pure: no I/O.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from .observer import INVALID, DeckRevealed, Observer, Verdict
+from .rules import CutEvent, DealEvent, PlayEvent, SweepEvent
+from .session import Aborted, HandScored, MatchDone, TableInfo
+from .tablestate import TableState
+
+__all__ = ["Frame", "Timeline", "build_timeline"]
+
+#: Events that make a frame of their own (what changes the picture of the table).
+_STEPS = (DealEvent, CutEvent, PlayEvent, SweepEvent, HandScored, MatchDone, Aborted, Verdict)
+
+
+@dataclass(frozen=True)
+class Frame:
+    """The table after one step.  ``entry``: index of the transcript entry that made it;
+    ``event``: the step (an engine event, a score, the end, a verdict); ``revealed``: the
+    hand's cards once its seeds were open (None before)."""
+
+    entry: int
+    event: object
+    state: TableState
+    revealed: DeckRevealed | None = None
+
+    @property
+    def hand(self) -> int:
+        return self.state.hand_number
+
+
+@dataclass
+class Timeline:
+    """Every frame of a game, the verdict, and where each hand starts."""
+
+    table: TableInfo | None
+    frames: list[Frame] = field(default_factory=list)
+    verdict: Verdict | None = None
+    #: Index of the frame of the first violation (an invalid log), else None.
+    offending: int | None = None
+
+    def hand_starts(self) -> list[int]:
+        """The first frame of each hand (a hand's first deal)."""
+        out: list[int] = []
+        last = None
+        for i, f in enumerate(self.frames):
+            if f.hand != last:
+                out.append(i)
+                last = f.hand
+        return out
+
+    def step(self, at: int, by: int) -> int:
+        """The frame ``by`` moves from ``at`` (clamped to the game)."""
+        return max(0, min(len(self.frames) - 1, at + by))
+
+    def hand_step(self, at: int, by: int) -> int:
+        """The first frame of the hand ``by`` hands from the one of frame ``at`` (back
+        once from inside a hand goes to that hand's start)."""
+        starts = self.hand_starts()
+        if not starts:
+            return 0
+        current = max(i for i, s in enumerate(starts) if s <= at)
+        if by < 0 and at > starts[current]:
+            by += 1
+        return starts[max(0, min(len(starts) - 1, current + by))]
+
+
+def build_timeline(bodies: Iterable[bytes], *, tail: str | None = None) -> Timeline:
+    """Check a transcript (frame bodies, genesis first) and keep the table after every
+    step.  ``tail``: how the file ended (see :class:`chkobba_p2p.audit.LogFile`)."""
+    obs = Observer()
+    state = TableState()
+    timeline = Timeline(None)
+    revealed: DeckRevealed | None = None
+    for i, body in enumerate(bodies):
+        for ev in obs.feed(body):
+            if isinstance(ev, DeckRevealed):
+                revealed = None if ev.redeal else ev  # told with the hand's score
+                continue
+            state = state.apply(ev)
+            if isinstance(ev, _STEPS):
+                shown = revealed if isinstance(ev, HandScored) else None
+                timeline.frames.append(Frame(i, ev, state, shown))
+                if isinstance(ev, Verdict) and ev.verdict == INVALID:
+                    timeline.offending = len(timeline.frames) - 1
+    timeline.table = obs.table
+    verdict = obs.end(tail)
+    timeline.verdict = verdict
+    if not timeline.frames or timeline.frames[-1].event is not verdict:
+        timeline.frames.append(Frame(max(0, obs.entries - 1), verdict, state))
+        if verdict.verdict == INVALID:
+            timeline.offending = len(timeline.frames) - 1
+    return timeline
+
+
+def frame_at_entry(timeline: Timeline, entry: int) -> int:
+    """The last frame made by ``entry`` or before."""
+    best = 0
+    for i, f in enumerate(timeline.frames):
+        if f.entry <= entry:
+            best = i
+    return best
+
+
+def hand_frames(timeline: Timeline) -> Sequence[tuple[int, int]]:
+    """``(hand number, first frame)`` for each hand."""
+    return [(timeline.frames[i].hand, i) for i in timeline.hand_starts()]

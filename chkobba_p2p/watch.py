@@ -1,0 +1,223 @@
+"""Watch a table as a spectator (``chkobba watch HOST[:PORT]``).
+
+A spectator connects to the host, asks to watch (:mod:`chkobba_p2p.spectate`), receives the
+transcript so far and then every entry as the seats do, and checks each one with an
+:class:`~chkobba_p2p.observer.Observer`, exactly as an auditor would: it sees what the
+table shows in public (never a card in a hand before it is shown), each hand's cards once
+its seeds open, and a cheat the moment it is caught.  It keeps its own copy of the log
+(which ``chkobba replay`` audits like a player's) and may leave at any time: the game
+does not depend on it.
+
+    outcome = trio.run(watch_match, WatchConfig("192.168.1.20:7777"), print)
+    print(outcome.verdict, outcome.log_path)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import trio
+
+from . import wire
+from .config import Timeouts, parse_address
+from .events import Chat, Lobby, OutcomeError, Resumed, Spectators, Waiting, clean_chat
+from .net import Link, LinkClosed
+from .observer import INCOMPLETE, Observer, Verdict
+from .spectate import check_watching, spectator_names, watch_message
+from .transcript import TranscriptWriter, default_log_path
+from .wire import SUPPORTED_VERSIONS, ErrorCode, ProtocolError, get_field
+
+__all__ = ["WatchConfig", "WatchOutcome", "Spectator", "watch_match"]
+
+
+@dataclass
+class WatchConfig:
+    """``address``: the host's ``HOST[:PORT]``; ``name``: shown to the players;
+    ``log_path``: where to keep the spectator's copy of the log (default: a fresh file in
+    the data directory); ``connect_retry``: seconds to keep retrying a refused connection."""
+
+    address: str
+    name: str = "spectator"
+    log_path: Path | None = None
+    timeouts: Timeouts = field(default_factory=Timeouts)
+    connect_retry: float = 0.0
+
+
+@dataclass(frozen=True)
+class WatchOutcome:
+    """How the watching ended: the observer's ``verdict`` of what it received (None if
+    the host refused or could not be reached: then ``error``/``error_code`` say why),
+    the log copy's path (None if no entry arrived) and how many entries it holds."""
+
+    verdict: Verdict | None
+    log_path: Path | None
+    entries: int = 0
+    error: str | None = None
+    error_code: str | None = None
+
+
+class Spectator:
+    """One spectator's connection.  ``on_event`` gets, in order, every event the
+    observer yields (see :mod:`chkobba_p2p.observer`) and the table's unsigned news
+    (:class:`~chkobba_p2p.events.Lobby`, :class:`~chkobba_p2p.events.Spectators`,
+    :class:`~chkobba_p2p.events.Chat`, :class:`~chkobba_p2p.events.Waiting`,
+    :class:`~chkobba_p2p.events.Resumed`)."""
+
+    def __init__(self, config: WatchConfig,
+                 on_event: Callable[[object], None] | None = None) -> None:
+        self.config = config
+        self.on_event = on_event or (lambda event: None)
+        self.host, self.port = parse_address(config.address)
+        self.observer: Observer | None = None
+        self.log: TranscriptWriter | None = None
+        self.spectator_id: int | None = None
+        self.host_key: bytes | None = None
+
+    def _emit(self, events: list[object]) -> None:
+        for ev in events:
+            self.on_event(ev)
+
+    async def run(self) -> WatchOutcome:
+        try:
+            stream = await self._connect()
+        except OSError as exc:
+            return WatchOutcome(None, None, error=f"cannot connect to {self.host}:{self.port}: "
+                                f"{exc}", error_code=OutcomeError.CONNECT_FAILED)
+        link = Link(stream, self.config.timeouts)
+        error: tuple[str, str] | None = None
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(link.writer)
+            try:
+                error = await self._handshake(link)
+                if error is None:
+                    nursery.start_soon(_pinger, link)
+                    await self._read_loop(link)
+            finally:
+                link.finish()
+                nursery.cancel_scope.cancel()
+        with trio.CancelScope(shield=True):
+            await stream.aclose()
+        if self.log is not None:
+            self.log.close()
+        if error is not None:
+            return WatchOutcome(None, None, error=error[0], error_code=error[1])
+        obs = self.observer
+        if obs is None:
+            verdict = Verdict(INCOMPLETE, "unfinished", "the game had not started when the "
+                              "host closed the connection")
+            return WatchOutcome(verdict, None)
+        already = obs.verdict
+        verdict = obs.end()
+        if already is None:
+            self.on_event(verdict)
+        return WatchOutcome(verdict, self.log.path if self.log else None, obs.entries)
+
+    async def _connect(self) -> trio.SocketStream:
+        deadline = trio.current_time() + self.config.connect_retry
+        while True:
+            try:
+                return await trio.open_tcp_stream(self.host, self.port)
+            except OSError:
+                if trio.current_time() >= deadline:
+                    raise
+                await trio.sleep(0.05)
+
+    async def _handshake(self, link: Link) -> tuple[str, str] | None:
+        """None once admitted, else (sentence, error code)."""
+        try:
+            with trio.fail_after(self.config.timeouts.handshake):
+                _, greeting = await link.receive()
+                if greeting.get("t") != "host":
+                    raise ProtocolError(ErrorCode.UNKNOWN_TYPE, "expected the host's greeting")
+                versions = [v for v in get_field(greeting, "versions", "list", max_len=64)
+                            if isinstance(v, int) and not isinstance(v, bool)]
+                common = set(versions) & set(SUPPORTED_VERSIONS)
+                if not common:
+                    raise ProtocolError(ErrorCode.VERSION_MISMATCH, f"host speaks {versions}")
+                self.host_key = get_field(greeting, "key", "bytes", size=32)
+                link.send_msg(watch_message(self.config.name, max(common)))
+                _, answer = await link.receive()
+                self.spectator_id, _ = check_watching(answer)
+        except LinkClosed as exc:
+            if exc.error is not None:
+                try:
+                    code = ErrorCode(exc.error.get("code")).name.lower()
+                except ValueError:
+                    code = OutcomeError.CONNECTION_CLOSED
+                return f"refused: {exc.error.get('msg')}", code
+            return "the host closed the connection", OutcomeError.CONNECTION_CLOSED
+        except ProtocolError as exc:
+            await link.fail(exc.error_code, exc.detail)
+            return f"handshake failed: {exc}", exc.error_code.name.lower()
+        except trio.TooSlowError:
+            await link.fail(ErrorCode.HANDSHAKE_TIMEOUT)
+            return "the handshake did not complete in time", OutcomeError.HANDSHAKE_FAILED
+        return None
+
+    async def _read_loop(self, link: Link) -> None:
+        while True:
+            try:
+                body, msg = await link.receive()
+            except (trio.TooSlowError, LinkClosed):
+                return
+            except ProtocolError as exc:
+                await link.fail(exc.error_code, exc.detail)
+                return
+            t = msg["t"]
+            if t == "ping":
+                link.send_msg({"t": "pong"})
+            elif t == "sig":
+                self._on_entry(body)
+            elif t == "lobby":
+                seats = msg.get("seats")
+                if isinstance(seats, list):
+                    self.on_event(Lobby(tuple(
+                        (str(x.get("name")), wire.fingerprint(x.get("key", b"")))
+                        if isinstance(x, dict) and isinstance(x.get("key"), bytes) else None
+                        for x in seats[:4])))
+            elif t == "spectators":
+                names = spectator_names(msg)
+                if names is not None:
+                    self.on_event(Spectators(*names))
+            elif t == "wait":
+                if isinstance(msg.get("seat"), int) and isinstance(msg.get("secs"), int):
+                    self.on_event(Waiting(msg["seat"], msg["secs"], msg.get("away") is True))
+            elif t == "back" and isinstance(msg.get("seat"), int):
+                self.on_event(Resumed(msg["seat"]))
+            elif t == "chat":
+                line = clean_chat(msg.get("text"))
+                seat = msg.get("seat")
+                if line is not None and isinstance(seat, int) and not isinstance(seat, bool):
+                    self.on_event(Chat(seat, line))
+            # Anything else (pong, types added by later versions) is ignored.
+
+    def _on_entry(self, body: bytes) -> None:
+        if self.observer is None:
+            self.observer = Observer(host_key=self.host_key)
+            events = self.observer.feed(body)
+            table = self.observer.table
+            if table is not None:
+                self.log = TranscriptWriter(self.config.log_path or default_log_path("watch"))
+                self.log.write_header(game=table.game, seat=None, key=None,
+                                      name=self.config.name, host=f"{self.host}:{self.port}")
+                self.log.append(body)
+            self._emit(events)
+            return
+        if self.log is not None:
+            self.log.append(body)
+        self._emit(self.observer.feed(body))
+
+
+async def _pinger(link: Link) -> None:
+    ping = wire.encode({"t": "ping"})
+    while not link.closed:
+        await trio.sleep(link.timeouts.idle / 3)
+        link.send(ping)
+
+
+async def watch_match(config: WatchConfig,
+                      on_event: Callable[[object], None] | None = None) -> WatchOutcome:
+    """Watch the table at ``config.address`` until the game ends or the host closes."""
+    return await Spectator(config, on_event).run()

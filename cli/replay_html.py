@@ -1,0 +1,412 @@
+"""``chkobba replay LOG --html FILE``: the audited match as one self-contained web page.
+
+What a player sends to a friend who doubts the result: the players and their key
+fingerprints, the verdict, every hand (its opening table, what each seat was dealt, each
+play with the cards it took, the score sheet) and the running totals, with the cards drawn
+as people know them (red hearts and diamonds).  One file: no script, no font, no image,
+nothing fetched; it reads on a phone.  Every string that comes from the log (names, reasons,
+header fields) is escaped: a log is untrusted input.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Iterable, Sequence
+
+from chkobba_p2p.audit import INVALID, VALID, AuditReport
+from chkobba_p2p.cards import Card, FigureConvention, card
+from chkobba_p2p.record import teams
+from chkobba_p2p.rules import CutEvent, DealEvent, PlayEvent, Ruleset
+
+__all__ = ["render_html"]
+
+# key: (English, French)
+_WORDS: dict[str, tuple[str, str]] = {
+    "title": ("Chkobba match", "Partie de chkobba"),
+    "verdict": ("Verdict", "Verdict"),
+    "valid": ("VALID", "VALIDE"),
+    "invalid": ("INVALID", "INVALIDE"),
+    "incomplete": ("INCOMPLETE", "INCOMPLÈTE"),
+    "valid_long": ("Every signature, the chain of entries, every proof of the deal, every "
+                   "move and every score check out.",
+                   "Chaque signature, la chaîne des entrées, chaque preuve de la donne, "
+                   "chaque coup et chaque score sont vérifiés."),
+    "invalid_long": ("The log breaks the rules at entry #{entry}.",
+                     "Le journal enfreint les règles à l'entrée n°{entry}."),
+    "incomplete_long": ("No violation, but the match did not finish.",
+                        "Aucune infraction, mais la partie n'est pas allée au bout."),
+    "blamed": ("Blamed: {who}", "En faute : {who}"),
+    "blamed_nobody": ("No player is blamed: the file was altered after it was written.",
+                      "Aucun joueur n'est en faute : le fichier a été modifié après coup."),
+    "claim": ("An abort blames {who} (a claim the log cannot prove).",
+              "Un abandon accuse {who} (une affirmation que le journal ne peut prouver)."),
+    "reason": ("Why", "Pourquoi"),
+    "offending": ("Offending entry", "Entrée fautive"),
+    "winner": ("Winner: {who}, {totals}", "Gagnant : {who}, {totals}"),
+    "players": ("Players", "Joueurs"),
+    "seat": ("Seat", "Place"),
+    "name": ("Name", "Nom"),
+    "side": ("Side", "Camp"),
+    "key": ("Key fingerprint", "Empreinte de clé"),
+    "team": ("team {n}", "équipe {n}"),
+    "rules": ("Rules", "Règles"),
+    "first_dealer": ("First dealer: {who}", "Premier donneur : {who}"),
+    "draw": ("First-dealer draw", "Tirage du premier donneur"),
+    "hand": ("Hand {n}", "Manche {n}"),
+    "dealer": ("Dealer {who}", "Donneur {who}"),
+    "cutter": ("cutter {who}", "coupeur {who}"),
+    "redeal": ("Dealt again (opening table {cards})", "Redonnée (table d'ouverture {cards})"),
+    "opening": ("Opening table", "Table d'ouverture"),
+    "dealt": ("Cards dealt", "Cartes distribuées"),
+    "plays": ("Plays", "Coups"),
+    "plays_cut_keep": ("{who} keeps the drawn card", "{who} garde la carte tirée"),
+    "plays_cut_place": ("{who} places {card} on the table", "{who} pose {card} sur la table"),
+    "takes": ("takes", "prend"),
+    "stopped": ("✗ Entry #{entry}, by {who}: refused (see the verdict)",
+                "✗ Entrée n°{entry}, de {who} : refusée (voir le verdict)"),
+    "stopped_here": ("The game stopped here.", "La partie s'est arrêtée ici."),
+    "deal_more": ("— {n} more cards each —", "— {n} cartes de plus chacun —"),
+    "stays": ("stays on the table", "reste sur la table"),
+    "rest": ("{who} takes the rest: {cards}", "{who} ramasse le reste : {cards}"),
+    "nobody": ("nobody", "personne"),
+    "score": ("Score", "Score"),
+    "cards": ("cards", "cartes"),
+    "diamonds": ("diamonds", "carreaux"),
+    "sevens": ("sevens", "sept"),
+    "sixes": ("sixes", "six"),
+    "chkobbas": ("chkobbas", "chkobbas"),
+    "points": ("points", "points"),
+    "total": ("total", "total"),
+    "beji": ("beji (tie)", "beji (égalité)"),
+    "sheet": ("Score sheet", "Feuille de marque"),
+    "after": ("after hand", "après la manche"),
+    "aborts": ("Aborts", "Abandons"),
+    "abort": ("Entry #{index}: {by} ended the game ({code}): {why}",
+              "Entrée n°{index} : {by} a arrêté la partie ({code}) : {why}"),
+    "warnings": ("Warnings", "Avertissements"),
+    "footer": ("Made by chkobba replay from the signed log {path}. Check it yourself: "
+               "chkobba replay LOG.",
+               "Produit par chkobba replay à partir du journal signé {path}. Vérifiez-le "
+               "vous-même : chkobba replay JOURNAL."),
+    "game": ("Game {id}, {players} players", "Partie {id}, {players} joueurs"),
+}
+
+_CSS = """
+body{margin:0;font:16px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;
+ background:#f3efe6;color:#1d1d1d}
+main{max-width:46rem;margin:0 auto;padding:.75rem;box-sizing:border-box}
+h1{font-size:1.45rem;margin:.3rem 0 .6rem}
+h2{font-size:1.15rem;margin:1.1rem 0 .4rem}
+h3{font-size:1rem;margin:.7rem 0 .3rem}
+p,li{overflow-wrap:anywhere}
+section{background:#fff;border-radius:.6rem;padding:.6rem .8rem;margin:.7rem 0;
+ box-shadow:0 1px 2px rgba(0,0,0,.12)}
+.verdict.valid{border-left:.5rem solid #1b7f3b}
+.verdict.invalid{border-left:.5rem solid #b3261e}
+.verdict.incomplete{border-left:.5rem solid #b36b00}
+.verdict .big{font-size:1.35rem;font-weight:700;margin:.2rem 0}
+.valid .big{color:#1b7f3b}.invalid .big{color:#b3261e}.incomplete .big{color:#b36b00}
+table{border-collapse:collapse;width:100%;font-size:.95rem}
+th,td{text-align:left;padding:.25rem .35rem;border-bottom:1px solid #e4e0d6;
+ vertical-align:top}
+td,th{overflow-wrap:anywhere}
+th.nw,td.nw{white-space:nowrap}
+td.n,th.n{text-align:right}
+code{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:.85em}
+code.fp{white-space:nowrap}
+.c{display:inline-block;min-width:1.9em;padding:.05em .25em;margin:.1em .12em;
+ border:1px solid #9b978d;border-radius:.3em;background:#fffdf8;text-align:center;
+ font-weight:600;white-space:nowrap}
+.c.red{color:#c4161c}.c.black{color:#111}
+.c.hidden{color:#777;background:#e9e5db}
+ol.plays{padding-left:1.6rem;margin:.2rem 0}
+ol.plays li{margin:.15rem 0}
+.chk{font-weight:700;color:#6a1b9a}
+li.stop{color:#b3261e}
+.who{font-weight:600}
+.muted{color:#5c5c5c;font-size:.9rem}
+footer{font-size:.85rem;color:#5c5c5c;margin:1rem 0 2rem}
+"""
+
+
+class _Page:
+    def __init__(self, report: AuditReport, lang: str) -> None:
+        self.r = report
+        self.interrupted: list[object] = []
+        self.lang = lang if lang in ("en", "fr") else "en"
+        table = report.table
+        self.players = table.players if table is not None else 0
+        self.names = [s.name for s in table.seats] if table is not None else []
+        rules = table.rules if table is not None else Ruleset()
+        self.figures: FigureConvention = rules.figures
+
+    # -------------------------------------------------------------- words
+
+    def t(self, key: str) -> str:
+        """A phrase of the page, escaped."""
+        en, fr = _WORDS[key]
+        return html.escape(fr if self.lang == "fr" else en)
+
+    def tx(self, key: str, **kw: object) -> str:
+        """A sentence with values that are already HTML (escaped by the caller)."""
+        return self.t(key).format(**kw)
+
+    def seat(self, seat: object) -> str:
+        if isinstance(seat, int) and 0 <= seat < len(self.names):
+            return f'<span class="who">{html.escape(self.names[seat])}</span>'
+        return self.t("nobody")
+
+    def side(self, side: int) -> str:
+        if self.players == 4:
+            seats = teams(4)[side]
+            return self.tx("team", n=side + 1) + \
+                " (" + " &amp; ".join(self.seat(s) for s in seats) + ")"
+        return self.seat(side)
+
+    # -------------------------------------------------------------- cards
+
+    def card(self, text: object) -> str:
+        if not isinstance(text, str):
+            return '<span class="c hidden">?</span>'
+        try:
+            c: Card = card(text)
+        except ValueError:
+            return f'<span class="c hidden">{html.escape(text)}</span>'
+        colour = "red" if c.suit.is_red else "black"
+        name = html.escape(c.name(self.figures, self.lang))
+        label = html.escape(c.label(self.figures))
+        return f'<span class="c {colour}" title="{name}">{label}</span>'
+
+    def cards(self, texts: Iterable[object]) -> str:
+        return "".join(self.card(x) for x in texts) or "—"
+
+    # -------------------------------------------------------------- sections
+
+    def render(self) -> str:
+        r = self.r
+        parts = [self.verdict(), self.players_section()]
+        hands = [x for x in r.records if x.get("type") == "hand"]
+        for h in hands:
+            parts.append(self.hand(h))
+        if self.interrupted:
+            parts.append(self.unfinished(len(hands) + 1))
+        if hands:
+            parts.append(self.sheet(hands))
+        parts.append(self.notes())
+        title = self.t("title")
+        doc = "\n".join(p for p in parts if p)
+        foot = self.tx("footer", path=f"<code>{html.escape(r.path)}</code>")
+        return (f'<!DOCTYPE html>\n<html lang="{self.lang}">\n<head>\n<meta charset="utf-8">\n'
+                '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+                f"<title>{title}</title>\n<style>{_CSS}</style>\n</head>\n<body>\n<main>\n"
+                f"<h1>{title}</h1>\n{doc}\n<footer>{foot}</footer>\n</main>\n</body>\n</html>\n")
+
+    def verdict(self) -> str:
+        r = self.r
+        v = r.verdict
+        lines = [f'<p class="big">{self.t(v)}</p>']
+        if v == VALID:
+            lines.append(f"<p>{self.t('valid_long')}</p>")
+            if r.winner is not None:
+                # The winner's total first: "12 – 11".
+                totals = " – ".join(str(t) for t in sorted(r.totals, reverse=True))
+                who = self.side(r.winner)
+                lines.append(f"<p>{self.tx('winner', who=who, totals=totals)}</p>")
+        elif v == INVALID:
+            lines.append(f"<p>{self.tx('invalid_long', entry=str(r.entry))}</p>")
+            if r.blamed is None:
+                lines.append(f'<p class="blame">{self.t("blamed_nobody")}</p>')
+            else:
+                who = self.blame(r.blamed)
+                lines.append(f'<p class="blame">{self.tx("blamed", who=who)}</p>')
+        else:
+            lines.append(f"<p>{self.t('incomplete_long')}</p>")
+            if r.blamed is not None:
+                lines.append(f"<p>{self.tx('claim', who=self.blame(r.blamed))}</p>")
+        if v != VALID:
+            lines.append(f"<p><b>{self.t('reason')}</b>: {html.escape(r.code or '')}: "
+                         f"{html.escape(r.reason)}</p>")
+        if r.offending:
+            lines.append(f"<p><b>{self.t('offending')}</b>: <code>"
+                         f"{html.escape(r.offending)}</code></p>")
+        return (f'<section id="verdict" class="verdict {html.escape(v)}">'
+                f"<h2>{self.t('verdict')}</h2>{''.join(lines)}</section>")
+
+    def blame(self, seat: int) -> str:
+        fp = ""
+        if self.r.table is not None and 0 <= seat < self.players:
+            fp = f" <code>{html.escape(self.r.table.seats[seat].fingerprint)}</code>"
+        return f"{self.seat(seat)}{fp}"
+
+    def players_section(self) -> str:
+        t = self.r.table
+        if t is None:
+            return ""
+        rows = []
+        for s in t.seats:
+            side = self.tx("team", n=s.seat % 2 + 1) if t.players == 4 else ""
+            rows.append(f"<tr><td class='n'>{s.seat}</td><td>{self.seat(s.seat)}</td>"
+                        + (f"<td class='nw'>{side}</td>" if t.players == 4 else "")
+                        + f"<td><code class='fp'>{html.escape(s.fingerprint)}</code></td></tr>")
+        head = (f"<tr><th class='n nw'>{self.t('seat')}</th><th class='nw'>{self.t('name')}"
+                "</th>" + (f"<th class='nw'>{self.t('side')}</th>" if t.players == 4 else "")
+                + f"<th>{self.t('key')}</th></tr>")
+        info = [self.tx("game", id=t.game.hex()[:16], players=t.players),
+                f"{self.t('rules')}: {html.escape(t.rules.describe(self.lang))}"]
+        for d in self.r.draws:
+            info.append(f"{self.t('draw')}: " + ", ".join(
+                f"{self.seat(s)} {self.card(c.text)}" for s, c in sorted(d.items())))
+        if self.r.first_dealer is not None:
+            info.append(self.tx("first_dealer", who=self.seat(self.r.first_dealer)))
+        return (f'<section id="players"><h2>{self.t("players")}</h2><table>{head}'
+                f"{''.join(rows)}</table>"
+                + "".join(f'<p class="muted">{line}</p>' for line in info) + "</section>")
+
+    def hand(self, h: dict) -> str:
+        n = h.get("number")
+        out = [f"<h2>{self.tx('hand', n=html.escape(str(n)))}</h2>"]
+        who = self.tx("dealer", who=self.seat(h.get("dealer")))
+        if self.r.table is not None and self.r.table.rules.opening.name == "CUT_AND_DRAW":
+            who += ", " + self.tx("cutter", who=self.seat(h.get("cutter")))
+        out.append(f'<p class="muted">{who}</p>')
+        for rd in h.get("redeals", []):
+            table = self.cards(rd["table"])
+            out.append(f'<p class="muted">{self.tx("redeal", cards=table)}</p>')
+        out.append(f"<h3>{self.t('opening')}</h3><p class='opening'>"
+                   f"{self.cards(h.get('opening_table', []))}</p>")
+        dealt: dict[int, list[object]] = {}
+        for ev in h["events"]:
+            (kind, b), = ev.items()
+            if kind == "deal":
+                for to, c in zip(b["to"], b["cards"], strict=True):
+                    if to is not None:
+                        dealt.setdefault(to, []).append(c)
+        out.append(f"<h3>{self.t('dealt')}</h3><table class='dealt'>"
+                   + "".join(f"<tr><td>{self.seat(s)}</td><td>{self.cards(cs)}</td></tr>"
+                             for s, cs in sorted(dealt.items())) + "</table>")
+        out.append(f"<h3>{self.t('plays')}</h3><ol class='plays'>{self.plays(h)}</ol>")
+        out.append(self.score(h))
+        return f'<section class="hand" id="hand-{html.escape(str(n))}">{"".join(out)}</section>'
+
+    def unfinished(self, number: int) -> str:
+        """The hand the game stopped in, as the table saw it, and where it stopped."""
+        items = []
+        for ev in self.interrupted:
+            if isinstance(ev, DealEvent):
+                table = [c.text for who, c in zip(ev.recipients, ev.cards, strict=True)
+                         if who is None and c is not None]
+                if table:
+                    items.append(f"<li class='deal'>{self.t('opening')}: {self.cards(table)}</li>")
+            elif isinstance(ev, CutEvent):
+                key = "plays_cut_keep" if ev.keep else "plays_cut_place"
+                card_html = self.card(ev.card.text if ev.card is not None else None)
+                line = self.tx(key, who=self.seat(ev.seat), card=card_html)
+                items.append(f"<li class='cut'>{line}</li>")
+            elif isinstance(ev, PlayEvent):
+                what = (f"{self.t('takes')} {self.cards(c.text for c in sorted(ev.capture))}"
+                        if ev.capture else f"<span class='muted'>{self.t('stays')}</span>")
+                items.append(f"<li class='play'>{self.seat(ev.seat)} {self.card(ev.card.text)} "
+                             f"{what}</li>")
+        r = self.r
+        stop = self.tx("stopped", entry=str(r.entry), who=self.seat(r.blamed)) \
+            if r.verdict == INVALID else self.t("stopped_here")
+        items.append(f"<li class='stop'><b>{stop}</b></li>")
+        return (f'<section class="hand unfinished" id="hand-{number}">'
+                f"<h2>{self.tx('hand', n=number)}</h2><h3>{self.t('plays')}</h3>"
+                f"<ol class='plays'>{''.join(items)}</ol></section>")
+
+    def plays(self, h: dict) -> str:
+        items = []
+        deals = 0
+        for ev in h["events"]:
+            (kind, b), = ev.items()
+            if kind == "deal" and not b["draw"]:
+                deals += 1
+                if deals > 1:  # the opening deal is told above
+                    each = sum(1 for to in b["to"] if to == b["to"][0])
+                    items.append(f"<li class='deal muted'>{self.tx('deal_more', n=each)}</li>")
+            elif kind == "cut":
+                key = "plays_cut_keep" if b["keep"] else "plays_cut_place"
+                line = self.tx(key, who=self.seat(b["seat"]), card=self.card(b["card"]))
+                items.append(f"<li class='cut'>{line}</li>")
+            elif kind == "play":
+                if b["capture"]:
+                    what = f"{self.t('takes')} {self.cards(b['capture'])}"
+                else:
+                    what = f"<span class='muted'>{self.t('stays')}</span>"
+                chk = " <span class='chk'>CHKOBBA</span>" if b["chkobba"] else ""
+                items.append(f"<li class='play'>{self.seat(b['seat'])} {self.card(b['card'])} "
+                             f"{what}{chk}</li>")
+            elif kind == "sweep" and b["cards"]:
+                line = self.tx("rest", who=self.seat(b["seat"]), cards=self.cards(b["cards"]))
+                items.append(f"<li class='sweep'>{line}</li>")
+        return "".join(items)
+
+    def _sides(self) -> list[str]:
+        """Column heads of the score tables: the seats, or the teams (their members are
+        in the players' table)."""
+        if self.players == 4:
+            return [self.tx("team", n=i + 1) for i in range(2)]
+        return [self.seat(i) for i in range(2)] if self.players == 2 else []
+
+    def score(self, h: dict) -> str:
+        s = h["score"]
+        sides = self._sides()
+        head = "<tr><th></th>" + "".join(f"<th class='n'>{x}</th>" for x in sides) + "</tr>"
+        rows = []
+
+        def row(label: str, values: Sequence[object]) -> None:
+            rows.append(f"<tr><th>{label}</th>" + "".join(
+                f"<td class='n'>{html.escape(str(v))}</td>" for v in values) + "</tr>")
+
+        row(self.t("cards"), s["cards"])
+        row(self.t("diamonds"), s["diamonds"])
+        row(self.t("sevens"), s["sevens"])
+        if "barmila" in s["categories"]:
+            row(self.t("sixes"), s["sixes"])
+        row(self.t("chkobbas"), s["chkobbas"])
+        for cat, winner in s["categories"].items():
+            marks = ["●" if winner == i else "" for i in range(len(sides))]
+            label = html.escape(cat) + ("" if winner is not None else
+                                        f" <span class='muted'>{self.t('beji')}</span>")
+            row(label, marks)
+        row(f"<b>{self.t('points')}</b>", s["points"])
+        row(f"<b>{self.t('total')}</b>", h["totals"])
+        return (f"<h3>{self.t('score')}</h3><table class='score'>{head}{''.join(rows)}"
+                "</table>")
+
+    def sheet(self, hands: list[dict]) -> str:
+        sides = self._sides()
+        head = (f"<tr><th>{self.t('after')}</th>" + "".join(
+            f"<th class='n'>{x}</th>" for x in sides) + "</tr>")
+        rows = []
+        for h in hands:
+            pts = h["score"]["points"]
+            rows.append(f"<tr><td>{html.escape(str(h['number']))}</td>" + "".join(
+                f"<td class='n'>+{html.escape(str(p))} → <b>{html.escape(str(t))}</b></td>"
+                for p, t in zip(pts, h["totals"], strict=False)) + "</tr>")
+        return (f'<section id="sheet"><h2>{self.t("sheet")}</h2><table>{head}'
+                f"{''.join(rows)}</table></section>")
+
+    def notes(self) -> str:
+        r = self.r
+        out = []
+        if r.aborts:
+            out.append(f"<h2>{self.t('aborts')}</h2><ul>" + "".join(
+                "<li>" + self.tx("abort", index=str(a.index), by=self.seat(a.by_seat),
+                                 code=html.escape(a.code), why=html.escape(a.why or "—"))
+                + "</li>" for a in r.aborts) + "</ul>")
+        if r.warnings:
+            out.append(f"<h2>{self.t('warnings')}</h2><ul>" + "".join(
+                f"<li>{html.escape(w)}</li>" for w in r.warnings) + "</ul>")
+        return f'<section id="notes">{"".join(out)}</section>' if out else ""
+
+
+def render_html(report: AuditReport, lang: str = "en",
+                interrupted: Sequence[object] = ()) -> str:
+    """The audited match as a self-contained HTML page, in English or French.
+    ``interrupted``: for a game stopped in the middle of a hand (a violation), the public
+    events of that hand up to there (:mod:`chkobba_p2p.timeline`), shown before the end."""
+    page = _Page(report, lang)
+    page.interrupted = list(interrupted)
+    return page.render()

@@ -1,0 +1,229 @@
+"""``chkobba watch HOST[:PORT]``: watch a table as a spectator, play by play.
+
+No seat, no key, no secret: the spectator sees what the table shows in public, each hand's
+cards once its seeds open, and checks every entry as an auditor does (a cheat is shown the
+moment it is caught).  It keeps its own copy of the signed log, which ``chkobba replay``
+audits; leaving (Ctrl-C) does not affect the game.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+import trio
+
+from chkobba_p2p.cards import Card
+from chkobba_p2p.events import Chat, Lobby, Resumed, Spectators, Waiting
+from chkobba_p2p.observer import INVALID, VALID, DeckRevealed, Verdict
+from chkobba_p2p.record import result_sentence
+from chkobba_p2p.rules import CutEvent, DealEvent, PlayEvent, SweepEvent
+from chkobba_p2p.session import (
+    Aborted,
+    FirstDealerDrawn,
+    HandScored,
+    HandStarted,
+    MatchDone,
+    RedealEvent,
+    TableReady,
+)
+from chkobba_p2p.transcript import default_log_path
+from chkobba_p2p.watch import WatchConfig, watch_match
+from chkobba_p2p.wire import MAX_NAME
+
+from .i18n import LANGS, detect_lang
+
+
+def _clean(text: object, limit: int = MAX_NAME) -> str:
+    """A string from the network, safe to print on a terminal."""
+    return "".join(ch for ch in str(text) if ch.isprintable())[:limit]
+
+
+# key: (English, French)
+_WORDS: dict[str, tuple[str, str]] = {
+    "table": ("table: {n} players, {rules}", "table : {n} joueurs, {rules}"),
+    "seat": ("  seat {seat}: {name} (key {fp})", "  place {seat} : {name} (clé {fp})"),
+    "lobby": ("lobby: {seats}", "salon : {seats}"),
+    "free": ("(free)", "(libre)"),
+    "watching": ("watching ({n}/{max}): {names}", "spectateurs ({n}/{max}) : {names}"),
+    "nobody": ("nobody", "personne"),
+    "draw": ("first-dealer draw: {draws}", "tirage du premier donneur : {draws}"),
+    "hand": ("-- hand {n}: {name} deals", "-- manche {n} : {name} donne"),
+    "redeal": ("-- the opening is dealt again by {name}", "-- {name} redonne l'ouverture"),
+    "table_cards": ("table {cards}", "table {cards}"),
+    "face_down": ("{n} face down to {names}", "{n} face cachée à {names}"),
+    "deal": ("deal: {what}", "donne : {what}"),
+    "drawn": ("draw: {what}", "tirage : {what}"),
+    "keeps": ("{name} keeps the drawn card", "{name} garde la carte tirée"),
+    "places": ("{name} places {card} on the table", "{name} pose {card} sur la table"),
+    "plays": ("{name} plays {card}", "{name} joue {card}"),
+    "takes": (" takes {cards}", " prend {cards}"),
+    "rest": ("{name} takes the rest: {cards}", "{name} ramasse le reste : {cards}"),
+    "revealed": ("seeds open, {what} was dealt: {hands}",
+                 "graines ouvertes, {what} : {hands}"),
+    "abandoned": ("the abandoned deal", "la donne abandonnée"),
+    "hand_n": ("hand {n}", "manche {n}"),
+    "scored": ("hand {n} scored: {points} (totals {totals})",
+               "manche {n} : {points} (totaux {totals})"),
+    "over": ("match over: {result}; every seat signed the result",
+             "fin de la partie : {result} ; chaque joueur a signé le résultat"),
+    "ended": ("{name} ended the game: {code}{blamed}: {why}",
+              "{name} a arrêté la partie : {code}{blamed} : {why}"),
+    "claim": (", blaming {name} (its claim)", ", accuse {name} (sa version)"),
+    "waiting": ("waiting {n} s for {name} to come back",
+                "on attend {name} encore {n} s"),
+    "back": ("{name} is back", "{name} est de retour"),
+    "VALID": ("VALID", "VALIDE"),
+    "CHEAT": ("CHEAT CAUGHT", "TRICHE DÉTECTÉE"),
+    "INCOMPLETE": ("INCOMPLETE", "INCOMPLÈTE"),
+    "at": (" at entry #{n}", " à l'entrée n°{n}"),
+    "blamed": (" -- blamed: {name}", " -- en faute : {name}"),
+    "altered": (" -- no player is blamed (the entry was altered)",
+                " -- aucun joueur en faute (l'entrée a été modifiée)"),
+    "log": ("log: {path} (check it: chkobba replay {path})",
+            "journal : {path} (vérifiez-le : chkobba replay {path})"),
+}
+
+
+class Narrator:
+    """Turns the spectator's events into lines of text, in English or French."""
+
+    def __init__(self, out=None, lang: str = "en") -> None:
+        self.out = out or sys.stdout
+        self.fr = lang == "fr"
+        self.names: list[str] = []
+        self.players = 0
+
+    def t(self, key: str, **kw: object) -> str:
+        return _WORDS[key][self.fr].format(**kw)
+
+    def say(self, line: str) -> None:
+        print(line, file=self.out, flush=True)
+
+    def who(self, seat: int | None) -> str:
+        if seat is not None and 0 <= seat < len(self.names):
+            return self.names[seat]
+        return "nobody" if seat is None else f"seat {seat}"
+
+    @staticmethod
+    def cards(cs) -> str:
+        return " ".join(c.label() if isinstance(c, Card) else "??" for c in cs) or "-"
+
+    def __call__(self, ev: object) -> None:  # noqa: C901 - one line per kind of event
+        if isinstance(ev, TableReady):
+            t = ev.table
+            self.names = [s.name for s in t.seats]
+            self.players = t.players
+            self.say(self.t("table", n=t.players, rules=t.rules.describe("fr" if self.fr
+                                                                          else "en")))
+            for s in t.seats:
+                self.say(self.t("seat", seat=s.seat, name=s.name, fp=s.fingerprint))
+        elif isinstance(ev, Lobby):
+            seats = [_clean(s[0]) if s else self.t("free") for s in ev.seats]
+            self.say(self.t("lobby", seats=", ".join(seats)))
+        elif isinstance(ev, Spectators):
+            names = ", ".join(_clean(n) for n in ev.names) or self.t("nobody")
+            self.say(self.t("watching", n=len(ev.names), max=ev.limit, names=names))
+        elif isinstance(ev, FirstDealerDrawn):
+            self.say(self.t("draw", draws=", ".join(
+                f"{self.who(s)} {c.label()}" for s, c in sorted(ev.draws.items()))))
+        elif isinstance(ev, HandStarted):
+            self.say(self.t("hand", n=ev.number, name=self.who(ev.dealer)))
+        elif isinstance(ev, RedealEvent):
+            self.say(self.t("redeal", name=self.who(ev.dealer)))
+        elif isinstance(ev, DealEvent):
+            table = [c for who, c in zip(ev.recipients, ev.cards, strict=True) if who is None]
+            counts: dict[int, int] = {}
+            for who in ev.recipients:
+                if who is not None:
+                    counts[who] = counts.get(who, 0) + 1
+            parts = []
+            if table:
+                parts.append(self.t("table_cards", cards=self.cards(table)))
+            if counts:
+                parts.append(self.t("face_down", n=max(counts.values()),
+                                    names=", ".join(self.who(s) for s in counts)))
+            self.say(self.t("drawn" if ev.draw else "deal", what="; ".join(parts)))
+        elif isinstance(ev, CutEvent):
+            self.say(self.t("keeps", name=self.who(ev.seat)) if ev.keep else
+                     self.t("places", name=self.who(ev.seat), card=self.cards([ev.card])))
+        elif isinstance(ev, PlayEvent):
+            take = self.t("takes", cards=self.cards(sorted(ev.capture))) if ev.capture else ""
+            self.say(self.t("plays", name=self.who(ev.seat), card=ev.card.label()) + take
+                     + ("  CHKOBBA!" if ev.chkobba else ""))
+        elif isinstance(ev, SweepEvent):
+            if ev.cards:
+                self.say(self.t("rest", name=self.who(ev.seat), cards=self.cards(ev.cards)))
+        elif isinstance(ev, DeckRevealed):
+            what = self.t("abandoned") if ev.redeal else self.t("hand_n", n=ev.hand)
+            self.say(self.t("revealed", what=what, hands="; ".join(
+                f"{self.who(s)} {self.cards(ev.dealt_to(s))}" for s in range(self.players))))
+        elif isinstance(ev, HandScored):
+            self.say(self.t("scored", n=ev.number, points=" / ".join(map(str, ev.score.points)),
+                            totals=" / ".join(map(str, ev.totals))))
+        elif isinstance(ev, MatchDone):
+            self.say(self.t("over", result=result_sentence(ev.winner_side, ev.totals,
+                                                           self.players)))
+        elif isinstance(ev, Aborted):
+            blamed = "" if ev.blamed_seat is None else \
+                self.t("claim", name=self.who(ev.blamed_seat))
+            self.say(self.t("ended", name=self.who(ev.by_seat), code=ev.code.name.lower(),
+                            blamed=blamed, why=_clean(ev.detail, 200)))
+        elif isinstance(ev, Verdict):
+            self.verdict(ev)
+        elif isinstance(ev, Chat):
+            self.say(f"<{self.who(ev.seat)}> {_clean(ev.text, 200)}")
+        elif isinstance(ev, Waiting):
+            self.say(self.t("waiting", n=ev.seconds, name=self.who(ev.seat)))
+        elif isinstance(ev, Resumed):
+            self.say(self.t("back", name=self.who(ev.seat)))
+
+    def verdict(self, v: Verdict) -> None:
+        head = self.t({VALID: "VALID", INVALID: "CHEAT"}.get(v.verdict, "INCOMPLETE"))
+        blame = ""
+        if v.verdict == INVALID:
+            blame = self.t("blamed", name=self.who(v.blamed)) if v.blamed is not None else \
+                self.t("altered")
+        where = self.t("at", n=v.entry) if v.entry is not None else ""
+        self.say(f"{head}{where}: {v.code + ': ' if v.code else ''}{v.reason}{blame}")
+
+
+def add_arguments(command: str, p: argparse.ArgumentParser) -> None:
+    p.description = ("Watch a game at HOST[:PORT] without a seat: every play as the table "
+                     "shows it, each hand's cards once its seeds are opened, the scores, and "
+                     "a cheat the moment it is caught (every entry is checked as 'chkobba "
+                     "replay' does). Keeps its own copy of the signed log. The host must have "
+                     "started with --spectators N.")
+    p.add_argument("address", metavar="HOST[:PORT]")
+    p.add_argument("--name", default="spectator", help="the name the players see")
+    p.add_argument("--log", metavar="FILE", help="where to keep the log copy (default: the "
+                   "data directory)")
+    p.add_argument("--connect-retry", type=float, default=0.0, metavar="S",
+                   help="keep retrying a refused first connection this long")
+    p.add_argument("--lang", choices=LANGS, default=None,
+                   help="language of the commentary (default: from the locale)")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    name = _clean(args.name)
+    if not name or name != args.name:
+        print(f"chkobba watch: --name must be 1 to {MAX_NAME} printable characters",
+              file=sys.stderr)
+        return 2
+    log = Path(args.log) if args.log else default_log_path("watch")
+    try:
+        config = WatchConfig(args.address, name=name, log_path=log,
+                             connect_retry=args.connect_retry)
+        narrator = Narrator(lang=args.lang or detect_lang())
+        outcome = trio.run(watch_match, config, narrator)
+    except ValueError as exc:  # a malformed address
+        print(f"chkobba watch: {exc}", file=sys.stderr)
+        return 2
+    if outcome.verdict is None:
+        print(f"chkobba watch: {outcome.error}", file=sys.stderr)
+        return 2
+    if outcome.log_path is not None:
+        narrator.say(narrator.t("log", path=outcome.log_path))
+    return {VALID: 0, INVALID: 1}.get(outcome.verdict.verdict, 3)

@@ -1,0 +1,294 @@
+"""``chkobba replay LOG --html FILE``: one self-contained page of the audited match.
+
+The page's structure is read back with :mod:`html.parser` (players and fingerprints, the
+verdict, every hand with its opening table and plays, the score sheet and totals), every
+string from the log is escaped, nothing is fetched; and where Debian's ``chromium`` is
+installed, a headless browser renders it at a phone's width and nothing overflows."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from dataclasses import dataclass, field
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+from test_audit_support import Played, make_sessions, play
+from test_net_support import REPO_ROOT, cli_command, cli_env
+
+from chkobba_p2p.audit import INVALID, VALID, audit_log
+from chkobba_p2p.cards import card
+from chkobba_p2p.rules import PRESETS
+from chkobba_p2p.session import Lobby, Session
+
+HOSTILE = '<script>alert("x")</script>'  # 27 printable characters: a legal name
+HOSTILE2 = "<img src=x onerror=alert(1)>"
+
+
+@dataclass
+class Node:
+    tag: str
+    attrs: dict[str, str]
+    children: list[Node | str] = field(default_factory=list)
+
+    @property
+    def classes(self) -> set[str]:
+        return set(self.attrs.get("class", "").split())
+
+    def text(self) -> str:
+        return "".join(c if isinstance(c, str) else c.text() for c in self.children)
+
+    def find_all(self, tag: str | None = None, cls: str | None = None) -> list[Node]:
+        out = []
+        for c in self.children:
+            if isinstance(c, Node):
+                if (tag is None or c.tag == tag) and (cls is None or cls in c.classes):
+                    out.append(c)
+                out.extend(c.find_all(tag, cls))
+        return out
+
+    def by_id(self, ident: str) -> Node:
+        (found,) = [n for n in self.find_all() if n.attrs.get("id") == ident]
+        return found
+
+
+_VOID = {"meta", "br", "img", "link", "input", "hr"}
+
+
+class _TreeBuilder(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.root = Node("#root", {})
+        self.stack = [self.root]
+        self.tags: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.tags.append(tag)
+        node = Node(tag, {k: v or "" for k, v in attrs})
+        self.stack[-1].children.append(node)
+        if tag not in _VOID:
+            self.stack.append(node)
+
+    def handle_endtag(self, tag: str) -> None:
+        assert self.stack[-1].tag == tag, f"</{tag}> closes <{self.stack[-1].tag}>"
+        self.stack.pop()
+
+    def handle_data(self, data: str) -> None:
+        self.stack[-1].children.append(data)
+
+
+def parse(page: str) -> tuple[Node, list[str]]:
+    b = _TreeBuilder()
+    b.feed(page)
+    b.close()
+    assert b.stack == [b.root], "every element is closed"
+    return b.root, b.tags
+
+
+def _hostile_match(n: int) -> Played:
+    """A match whose players chose names that are HTML."""
+    sessions, ids = make_sessions(n, PRESETS["tunisian"], False, key=f"html-{n}".encode())
+    table = sessions[0].table
+    names = [HOSTILE, HOSTILE2, "Zied & \"Mounir\"", "Héla 'la reine'"][:n]
+    lobby = Lobby(ids[0], names[0], table.rules, n, shuffle_proofs=False)
+    for i in range(1, n):
+        lobby.take_seat(ids[i].public, names[i])
+    lobby.game = table.game
+    host, genesis = Session.create(ids[0], lobby.table())
+    ss = [host] + [Session.join(ids[i], genesis, ids[0].public) for i in range(1, n)]
+    return play(n, sessions=(ss, ids), seed=4)
+
+
+def _replay_html(log: Path, out: Path, *extra: str) -> subprocess.CompletedProcess:
+    return subprocess.run(cli_command("replay", str(log), "--html", str(out), "--quiet", *extra),
+                          cwd=REPO_ROOT, env=cli_env(), capture_output=True, text=True,
+                          timeout=120)
+
+
+@pytest.fixture(scope="module")
+def four(tmp_path_factory) -> tuple[Path, Path]:
+    d = tmp_path_factory.mktemp("html4")
+    log = _hostile_match(4).write_log(d / "four.chklog", seat=2)
+    out = d / "four.html"
+    done = _replay_html(log, out, "--lang", "en")
+    assert done.returncode == 0, done.stderr
+    return log, out
+
+
+def test_the_page_holds_the_whole_audited_match(four):
+    log, out = four
+    report = audit_log(log)
+    assert report.verdict == VALID
+    root, tags = parse(out.read_text(encoding="utf-8"))
+    (html_el,) = root.find_all("html")
+    assert html_el.attrs["lang"] == "en"
+    verdict = root.by_id("verdict")
+    assert "valid" in verdict.classes and "VALID" in verdict.text()
+    # The players: names as they chose them, with their key fingerprints.
+    rows = root.by_id("players").find_all("tr")[1:]
+    assert [r.find_all("td")[1].text() for r in rows] == [s.name for s in report.table.seats]
+    assert [r.find_all("code")[0].text() for r in rows] == \
+        [s.fingerprint for s in report.table.seats]
+    hands = [r for r in report.records if r["type"] == "hand"]
+    sections = root.find_all("section", "hand")
+    assert len(sections) == len(hands) >= 1
+    for sec, rec in zip(sections, hands, strict=True):
+        assert sec.attrs["id"] == f"hand-{rec['number']}"
+        (opening,) = sec.find_all("p", "opening")
+        assert [c.attrs["title"] for c in opening.find_all("span", "c")] == \
+            [card(t).name() for t in rec["opening_table"]]
+        plays = [e["play"] for e in rec["events"] if "play" in e]
+        items = sec.find_all("li", "play")
+        assert len(items) == len(plays)
+        for li, p in zip(items, plays, strict=True):
+            shown = [c.attrs["title"] for c in li.find_all("span", "c")]
+            assert shown == [card(t).name() for t in [p["card"], *p["capture"]]]
+            assert ("CHKOBBA" in li.text()) == p["chkobba"]
+        score = sec.find_all("table", "score")[0]
+        total_row = score.find_all("tr")[-1]
+        assert [td.text() for td in total_row.find_all("td")] == [str(t) for t in rec["totals"]]
+    # The score sheet: one line per hand, running totals, ending at the match's result.
+    sheet = root.by_id("sheet").find_all("tr")[1:]
+    assert len(sheet) == len(hands)
+    last = [td.find_all("b")[0].text() for td in sheet[-1].find_all("td")[1:]]
+    assert last == [str(t) for t in report.totals]
+    # Cards people recognise: hearts and diamonds in red, the others in black.
+    for span in root.find_all("span", "c"):
+        suit = span.text()[-1]
+        assert ("red" in span.classes) == (suit in "♥♦") and ("black" in span.classes) == \
+            (suit in "♠♣")
+
+
+def test_every_string_from_the_log_is_escaped_and_nothing_is_fetched(four):
+    _, out = four
+    page = out.read_text(encoding="utf-8")
+    root, tags = parse(page)
+    assert "script" not in tags and "img" not in tags and "link" not in tags
+    assert not [n for n in root.find_all() if {"src", "href"} & set(n.attrs)]
+    assert "http:" not in page and "https:" not in page and "url(" not in page
+    text = root.text()
+    assert HOSTILE in text and HOSTILE2 in text and 'Zied & "Mounir"' in text
+
+
+def test_french_page(four, tmp_path):
+    log, _ = four
+    out = tmp_path / "fr.html"
+    done = _replay_html(log, out, "--lang", "fr")
+    assert done.returncode == 0, done.stderr
+    root, _ = parse(out.read_text(encoding="utf-8"))
+    assert root.find_all("html")[0].attrs["lang"] == "fr"
+    text = root.text()
+    assert "VALIDE" in text and "Feuille de marque" in text and "Manche 1" in text
+    titles = [s.attrs["title"] for s in root.find_all("span", "c")]
+    assert titles and all(" de " in t for t in titles)  # "Sept de carreau"
+
+
+def _forge_take(s: Session) -> bool:
+    a = s._decided
+    if not a or a.get("t") != "play":
+        return False
+    table = s.game.hand.table
+    a["take"] = [] if a["take"] else [table[0].id] if table else [0]
+    return True
+
+
+def test_a_cheat_shows_the_blamed_player_and_the_offending_entry(tmp_path):
+    played = play(2, cheater=1, hook=_forge_take, seed=9, key=b"html-forged")
+    log = played.write_log(tmp_path / "cheat.chklog")
+    out = tmp_path / "cheat.html"
+    done = _replay_html(log, out)
+    assert done.returncode == 1, done.stderr  # the exit status of an invalid log
+    report = audit_log(log)
+    assert report.verdict == INVALID and report.blamed == 1
+    root, _ = parse(out.read_text(encoding="utf-8"))
+    verdict = root.by_id("verdict")
+    assert "invalid" in verdict.classes
+    (blame,) = verdict.find_all("p", "blame")
+    assert "peer1" in blame.text() and report.table.seats[1].fingerprint in blame.text()
+    assert f"#{report.entry}" in verdict.text() and "illegal_move" in verdict.text()
+    # The hand the game stopped in, as the table saw it, up to the refused entry.
+    (hand,) = root.find_all("section", "unfinished")
+    (stop,) = hand.find_all("li", "stop")
+    assert f"#{report.entry}" in stop.text() and "peer1" in stop.text()
+    assert hand.find_all("li")[-1] is stop
+
+
+def test_an_unwritable_page_is_a_usage_error(four, tmp_path):
+    log, _ = four
+    done = _replay_html(log, tmp_path / "no" / "such" / "dir.html")
+    assert done.returncode == 2 and "cannot write" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+PHONE = (390, 844)
+# Headless Chromium lays a page out at least 500 px wide whatever --window-size says, so
+# the page is measured in a frame of the phone's size; the measuring script is the
+# test's, in a copy (the page itself needs none).
+_MEASURE = """<script>
+addEventListener('load', () => {
+  const d = document.documentElement;
+  parent.document.body.setAttribute('data-measure', JSON.stringify(
+    {scroll: d.scrollWidth, client: d.clientWidth, inner: innerWidth}));
+});
+</script>"""
+
+
+def _chromium(tmp_path: Path, *args: str) -> subprocess.CompletedProcess:
+    assert CHROMIUM is not None
+    profile = tmp_path / "profile"
+    return subprocess.run(
+        [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu",
+         "--disable-background-networking", "--no-first-run", "--disable-extensions",
+         "--allow-file-access-from-files", f"--user-data-dir={profile}",
+         f"--window-size={PHONE[0]},{PHONE[1]}", *args],
+        capture_output=True, text=True, timeout=120)
+
+
+def _measure(page: str, tmp_path: Path) -> tuple[dict, Node]:
+    """The page's widths in a phone-sized frame, and the rendered page's body."""
+    tmp_path.mkdir(parents=True, exist_ok=True)
+    (tmp_path / "measured.html").write_text(page.replace("</body>", _MEASURE + "</body>"),
+                                            encoding="utf-8")
+    frame = tmp_path / "phone.html"
+    frame.write_text('<!DOCTYPE html><html><head><meta charset="utf-8"></head>'
+                     '<body style="margin:0"><iframe src="measured.html" style="border:0;'
+                     f'width:{PHONE[0]}px;height:{PHONE[1]}px"></iframe></body></html>',
+                     encoding="utf-8")
+    done = _chromium(tmp_path, "--dump-dom", frame.as_uri())
+    assert done.returncode == 0, done.stderr[-2000:]
+    root, _ = parse_dom(done.stdout)
+    (body,) = root.find_all("body")
+    assert "data-measure" in body.attrs, "the page did not load in the frame"
+    return json.loads(body.attrs["data-measure"]), body
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="headless Chromium is not installed "
+                    "(Debian: apt-get install chromium)")
+def test_chromium_renders_the_page_at_a_phones_width(four, tmp_path):
+    _, out = four
+    page = out.read_text(encoding="utf-8")
+    m, _ = _measure(page, tmp_path)
+    assert m["inner"] == PHONE[0]
+    assert m["scroll"] <= m["client"], f"the page overflows a phone's width: {m}"
+    # The measure sees an overflow when there is one.
+    wide = page.replace("<main>", '<main><div style="width:600px">wide</div>')
+    m_wide, _ = _measure(wide, tmp_path / "wide")
+    assert m_wide["scroll"] > m_wide["client"]
+    # What the browser shows: the verdict, the names as typed, the cards.
+    shot = tmp_path / "page.png"
+    done = _chromium(tmp_path, f"--screenshot={shot}", out.as_uri())
+    assert done.returncode == 0 and shot.exists(), done.stderr[-2000:]
+    assert int.from_bytes(shot.read_bytes()[16:20], "big") == PHONE[0]  # PNG IHDR width
+    done = _chromium(tmp_path, "--dump-dom", out.as_uri())
+    root, tags = parse_dom(done.stdout)
+    text = root.text()
+    assert "VALID" in text and HOSTILE in text and "Score sheet" in text and "♦" in text
+    assert "script" not in tags
+
+
+def parse_dom(dom: str) -> tuple[Node, list[str]]:
+    """Chromium's serialized DOM (void elements unclosed, as HTML)."""
+    return parse(dom)

@@ -1,0 +1,114 @@
+"""``chkobba replay LOG --view`` in a real pseudo-terminal (pexpect + pyte, 80x24): stepping
+move by move and hand by hand through a valid log, the score sheets, the verdict banner;
+and for a log with a cheat, the offending entry highlighted with the blamed player."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from test_audit_support import Played, play
+from test_cli_play_pty import Screen
+
+from chkobba_p2p.audit import audit_log
+from chkobba_p2p.cards import Card
+from chkobba_p2p.session import Session
+
+RIGHT, LEFT, PGDN, PGUP, HOME, END = "\x1b[C", "\x1b[D", "\x1b[6~", "\x1b[5~", "\x1b[H", "\x1b[F"
+STEP = re.compile(r"hand (\d+) · step (\d+)/(\d+) · entry #(\d+)")
+
+
+def _step(s: Screen) -> tuple[int, int, int, int]:
+    m = STEP.search(s.screen.display[0])
+    assert m, s.text
+    return tuple(int(x) for x in m.groups())  # type: ignore[return-value]
+
+
+@pytest.fixture(scope="module")
+def valid_log(tmp_path_factory) -> tuple[Played, object]:
+    played = play(4, seed=5, key=b"view-valid")
+    return played, played.write_log(tmp_path_factory.mktemp("view") / "valid.chklog")
+
+
+def test_stepping_through_a_valid_log(valid_log, tmp_path):
+    played, log = valid_log
+    report = audit_log(log)
+    hands = sum(1 for r in report.records if r["type"] == "hand")
+    s = Screen(["replay", str(log), "--view", "--lang", "en"], tmp_path)
+    try:
+        s.wait_for(lambda t: "step 1/" in t, 30, "the first step")
+        assert "VALID: complete" in s.text  # the verdict banner, from the first step
+        hand, at, total, _ = _step(s)
+        assert (hand, at) == (1, 1) and total > 40
+        for _ in range(6):
+            s.press(RIGHT)
+        assert _step(s)[1] == 7
+        assert "Table" in s.text and re.search(r"[▮] ?\d cards?|\d cards", s.text)
+        s.press(LEFT)
+        assert _step(s)[1] == 6
+        # Hand by hand; back from the start of hand 2 by one move is hand 1's score sheet.
+        s.press(PGDN)
+        hand2 = _step(s)
+        assert hand2[0] == 2
+        s.press(LEFT)
+        assert _step(s)[0] == 1
+        s.wait_for(lambda t: "this hand" in t and "totals" in t and "was dealt" in t, 5,
+                   "hand 1's score sheet and the cards its seats were dealt")
+        s.press(PGUP)
+        assert _step(s)[:2] == (1, 1)
+        # The end: the match over, every hand in the score sheet.
+        s.press(END)
+        assert _step(s)[1] == total
+        s.press("s")
+        s.wait_for(lambda t: "Score sheet" in t, 5, "the score sheet")
+        assert len(re.findall(r"hand \d+: \d+ / \d+", s.text)) == hands
+        s.press(RIGHT)
+        assert _step(s)[1] == total  # clamped at the end
+        s.press("q")
+        assert s.finish() == 0  # the exit status of a valid log
+    finally:
+        s.kill()
+
+
+def _forge_take(session: Session) -> bool:
+    a = session._decided
+    if not a or a.get("t") != "play":
+        return False
+    table = session.game.hand.table
+    a["take"] = [] if a["take"] else [table[0].id] if table else [Card(0).id]
+    return True
+
+
+def test_a_cheat_log_highlights_the_offending_entry_and_the_blamed_player(tmp_path):
+    played = play(2, cheater=1, hook=_forge_take, seed=9, key=b"view-forged")
+    log = played.write_log(tmp_path / "cheat.chklog")
+    s = Screen(["replay", str(log), "--view", "--lang", "en"], tmp_path)
+    try:
+        s.wait_for(lambda t: "step 1/" in t, 30, "the first step")
+        assert f"INVALID at entry #{played.cheated_at}" in s.text
+        assert "blamed: peer1" in s.text
+        assert "this entry is refused" not in s.text  # not at the first step
+        s.press(END)
+        s.wait_for(lambda t: "this entry is refused" in t, 5, "the offending entry")
+        assert _step(s)[3] == played.cheated_at
+        # The highlight is drawn in reverse video, in the error colour.
+        row = next(i for i, line in enumerate(s.screen.display)
+                   if "this entry is refused" in line)
+        col = s.screen.display[row].index("this entry")
+        assert s.screen.buffer[row][col].reverse
+        assert s.text.count("blamed: peer1") >= 2  # the banner and the highlighted entry
+        s.press("q")
+        assert s.finish() == 1  # the exit status of an invalid log
+    finally:
+        s.kill()
+
+
+def test_view_needs_a_terminal(valid_log, tmp_path):
+    import subprocess
+
+    from test_net_support import REPO_ROOT, cli_command, cli_env
+    _, log = valid_log
+    done = subprocess.run(cli_command("replay", str(log), "--view"), cwd=REPO_ROOT,
+                          env=cli_env(), capture_output=True, text=True, timeout=60,
+                          stdin=subprocess.DEVNULL)
+    assert done.returncode == 2 and "--view needs a terminal" in done.stderr

@@ -1,0 +1,348 @@
+"""Spectators: the library's host and peers and the spectator on real loopback TCP.
+
+A spectator watching from the start and one joining halfway see the same result as the
+players, never a card that is still hidden in a player's hand (checked, as each event
+arrives, against the players' own sessions), and keep logs that replay VALID.  A host
+admits none unless allowed; a spectator that misbehaves is dropped, the game goes on and
+nobody is blamed; the players see who is watching.  The messages match the published
+vectors."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+import trio
+import trio.testing
+from test_net_support import FAST, GatedBot, RawClient, host_config, join_config
+
+from chkobba_p2p import wire
+from chkobba_p2p.audit import VALID, audit_log
+from chkobba_p2p.cards import Card
+from chkobba_p2p.events import Spectators
+from chkobba_p2p.net import ClientPeer, HostPeer
+from chkobba_p2p.observer import DeckRevealed, Verdict
+from chkobba_p2p.peer import BotController
+from chkobba_p2p.rules import CutEvent, DealEvent, PlayEvent, SweepEvent
+from chkobba_p2p.session import FirstDealerDrawn, HandStarted, MatchDone, Session
+from chkobba_p2p.spectate import (
+    check_watching,
+    spectator_names,
+    spectators_message,
+    watch_message,
+    watch_name,
+    watching_message,
+)
+from chkobba_p2p.watch import WatchConfig, watch_match
+from chkobba_p2p.wire import ErrorCode, ProtocolError
+
+VECTORS = Path(__file__).resolve().parent / "vectors" / "spectator_messages.json"
+
+
+class Recording(BotController):
+    def __init__(self, seed: int, halfway: trio.Event | None = None) -> None:
+        super().__init__("greedy", seed=seed)
+        self.events: list[object] = []
+        self.halfway = halfway
+        self.plays = 0
+
+    def on_event(self, event: object) -> None:
+        self.events.append(event)
+        if isinstance(event, PlayEvent):
+            self.plays += 1
+            if self.halfway is not None and self.plays == 6:
+                self.halfway.set()
+
+
+class SecretCheck:
+    """Checks each spectator event as it arrives against the players' sessions: a card
+    the spectator learns must not be in a player's hidden hand of the same hand."""
+
+    def __init__(self, players: Callable[[], list[Session | None]] = list) -> None:
+        self.sessions = players
+        self.hand = 0
+        self.events: list[object] = []
+        self.checked = 0
+        self.against_secrets = 0  # checks made while some player hid cards
+
+    def hidden(self, number: int) -> set[Card]:
+        out: set[Card] = set()
+        for s in self.sessions():
+            match = s.game.match if s is not None else None
+            if match is None or match.hand is None or match.hand_number != number:
+                continue
+            out.update(c for c in match.hand.hand_of(s.seat) if c is not None)
+        return out
+
+    def __call__(self, ev: object) -> None:
+        self.events.append(ev)
+        shown: list[Card | None] = []
+        if isinstance(ev, HandStarted):
+            self.hand = ev.number
+        elif isinstance(ev, DealEvent):
+            assert all(c is None for who, c in zip(ev.recipients, ev.cards, strict=True)
+                       if who is not None), "a private card reached a spectator"
+            shown = list(ev.cards)
+        elif isinstance(ev, PlayEvent):
+            shown = [ev.card, *ev.capture]
+        elif isinstance(ev, CutEvent):
+            shown = [ev.card]
+        elif isinstance(ev, SweepEvent):
+            shown = list(ev.cards)
+        elif isinstance(ev, FirstDealerDrawn):
+            shown = list(ev.draws.values())
+        elif isinstance(ev, DeckRevealed):
+            # Told only once no player of that hand holds a card any more.
+            shown = [c for d in ev.deals for c in d.cards]
+            assert not self.hidden(ev.hand) or ev.redeal
+            if ev.redeal:
+                return  # an abandoned deck: its hands were never played
+        hidden = self.hidden(self.hand)
+        leaked = {c for c in shown if c is not None} & hidden
+        assert not leaked, f"a spectator saw {leaked} while a player still hid them"
+        self.checked += 1
+        self.against_secrets += bool(hidden)
+
+
+async def _watch(port: int, name: str, check: SecretCheck, tmp_path: Path, out: dict) -> None:
+    config = WatchConfig(f"127.0.0.1:{port}", name=name, log_path=tmp_path / f"{name}.chklog",
+                         timeouts=FAST)
+    out[name] = await watch_match(config, check)
+
+
+@pytest.mark.parametrize("players", [2, 4])
+async def test_two_spectators_see_the_match_and_no_hidden_card(players, tmp_path):
+    halfway = trio.Event()
+    host_ctl = Recording(1, halfway)
+    host = HostPeer(host_config(tmp_path, players, spectators=2), host_ctl)
+    ctls = [Recording(i + 2) for i in range(players - 1)]
+    out: dict = {}
+    async with trio.open_nursery() as nursery:
+        port = await nursery.start(host.run)
+        clients = [ClientPeer(join_config(tmp_path, port, f"bot{i + 1}"), c)
+                   for i, c in enumerate(ctls)]
+
+        def sessions() -> list[Session | None]:
+            return [host.session, *(c.session for c in clients)]
+
+        early = SecretCheck(sessions)
+        late = SecretCheck(sessions)
+        # Spectator A is there before anyone sits down.
+        nursery.start_soon(_watch, port, "early", early, tmp_path, out)
+        while not any(isinstance(e, Spectators) for e in host_ctl.events):
+            await trio.testing.wait_all_tasks_blocked()
+        for client in clients:
+            nursery.start_soon(client.run)
+        await halfway.wait()
+        # Spectator B comes in the middle of the first hand: it gets the transcript so far.
+        nursery.start_soon(_watch, port, "late", late, tmp_path, out)
+    outcome = host.outcome()
+    assert outcome.completed
+    for name, check in (("early", early), ("late", late)):
+        w = out[name]
+        assert w.verdict is not None and w.verdict.verdict == VALID, w.verdict
+        done = [e for e in check.events if isinstance(e, MatchDone)]
+        assert done == [host.session.done]
+        assert check.checked > 40 and check.against_secrets > 20
+        report = audit_log(w.log_path)
+        assert report.verdict == VALID and report.warnings == []
+        assert (report.winner, report.totals) == (outcome.done.winner_side,
+                                                  outcome.done.totals)
+        assert w.entries == len(host.session.bodies)
+    # The players saw who was watching, and when each came.
+    for ctl in [host_ctl, *ctls]:
+        seen = [e.names for e in ctl.events if isinstance(e, Spectators)]
+        assert ("early", "late") in seen, seen
+        assert all(e.limit == 2 for e in ctl.events if isinstance(e, Spectators))
+
+
+async def test_a_host_admits_no_spectator_unless_allowed_and_no_more_than_allowed(tmp_path):
+    async with trio.open_nursery() as nursery:
+        host = HostPeer(host_config(tmp_path, 2), Recording(1))
+        port = await nursery.start(host.run)
+        out: dict = {}
+        await _watch(port, "nope", SecretCheck(), tmp_path, out)
+        assert out["nope"].verdict is None and out["nope"].error_code == "spectators_closed"
+        full = HostPeer(host_config(tmp_path / "b", 2, spectators=1), Recording(1))
+        (tmp_path / "b").mkdir()
+        port2 = await nursery.start(full.run)
+        first = await RawClient.connect(port2)
+        assert (await first.receive())["t"] == "host"
+        await first.send(watch_message("first", 1))
+        assert (await first.receive())["t"] == "watching"
+        await _watch(port2, "second", SecretCheck(), tmp_path, out)
+        assert out["second"].error_code == "spectators_closed"
+        nursery.cancel_scope.cancel()
+
+
+@pytest.mark.parametrize("bad", [
+    {"t": "chat", "text": "hello"},
+    {"t": "sig", "payload": b"x", "sig": b"y"},
+    {"t": "hello", "v": 1},
+])
+async def test_a_misbehaving_spectator_is_dropped_and_nobody_is_blamed(bad, tmp_path):
+    host_ctl = Recording(1)
+    host = HostPeer(host_config(tmp_path, 2, spectators=3), host_ctl)
+    async with trio.open_nursery() as nursery:
+        port = await nursery.start(host.run)
+        rude = await RawClient.connect(port)
+        assert (await rude.receive())["t"] == "host"
+        await rude.send(watch_message("rude", 1))
+        assert (await rude.receive())["t"] == "watching"
+        gated = GatedBot(gate_at=2)
+        client = ClientPeer(join_config(tmp_path, port, "bot1"), gated)
+        nursery.start_soon(client.run)
+        await gated.holding.wait()  # the game is on, and waits for the guest's play
+        await rude.send(bad)  # the spectator speaks out of turn
+        while (msg := await rude.receive()) is not None and msg["t"] != "error":
+            pass
+        assert msg is not None and msg["code"] == ErrorCode.PROTOCOL_VIOLATION
+        assert await rude.receive() is None  # then the host closed the connection
+        await rude.stream.aclose()
+        await trio.testing.wait_all_tasks_blocked()
+        gated.release.set()
+    outcome = host.outcome()
+    assert outcome.completed and host.session.aborted is None
+    assert audit_log(tmp_path / "host.chklog").verdict == VALID
+    assert ("rude",) in [e.names for e in host_ctl.events if isinstance(e, Spectators)]
+    assert [e.names for e in host_ctl.events if isinstance(e, Spectators)][-1] == ()
+
+
+def test_spectator_messages_are_checked():
+    assert watch_name(watch_message("Amel", 1), 0, 2) == "Amel"
+    for msg, watching, limit in [(watch_message("Amel", 1), 0, 0),
+                                 (watch_message("Amel", 1), 2, 2)]:
+        with pytest.raises(ProtocolError) as err:
+            watch_name(msg, watching, limit)
+        assert err.value.error_code == ErrorCode.SPECTATORS_CLOSED
+    for msg in [{"t": "watch", "v": 1, "name": "a\nb"}, {"t": "watch", "v": 1},
+                {"t": "watch", "v": 99, "name": "x"}, {"t": "watch", "name": "x"}]:
+        with pytest.raises(ProtocolError):
+            watch_name(msg, 0, 2)
+    assert check_watching(watching_message(3, 17)) == (3, 17)
+    assert spectator_names(spectators_message(("a", "b"), 4)) == (("a", "b"), 4)
+    assert spectator_names({"t": "spectators", "names": ["\x1b[2J"], "max": 1}) is None
+    assert spectator_names({"t": "spectators", "names": "ab", "max": 1}) is None
+
+
+def _vector_cases() -> dict[str, dict]:
+    return {
+        "watch": watch_message("Amel", 1),
+        "watching": watching_message(2, 57),
+        "spectators": spectators_message(("Amel", "Zied"), 4),
+    }
+
+
+def test_spectator_messages_match_the_published_vectors():
+    cases = {c["name"]: bytes.fromhex(c["frame_hex"])
+             for c in json.loads(VECTORS.read_text())["cases"]}
+    assert set(cases) == set(_vector_cases())
+    for name, msg in _vector_cases().items():
+        assert wire.frame(wire.encode(msg)) == cases[name], name
+        assert wire.decode(cases[name][4:]) == msg
+
+
+@pytest.mark.skip(reason="regeneration only on request")
+def test_regenerate_spectator_vectors():  # pragma: no cover
+    VECTORS.write_text(json.dumps({"cases": [
+        {"name": n, "frame_hex": wire.frame(wire.encode(m)).hex()}
+        for n, m in _vector_cases().items()]}, indent=2, sort_keys=True) + "\n")
+
+
+def test_a_spectator_observer_refuses_a_genesis_not_signed_by_its_host(tmp_path):
+    from test_audit_support import play
+
+    from chkobba_p2p.observer import Observer
+    played = play(2, seed=3, key=b"spect-genesis")
+    obs = Observer(host_key=bytes(32))
+    (v,) = obs.feed(played.sessions[0].bodies[0])
+    assert isinstance(v, Verdict) and v.verdict == "invalid" and v.entry == 0
+
+
+async def test_the_lobby_and_the_lan_announcement_show_the_spectator_places(tmp_path):
+    host = HostPeer(host_config(tmp_path, 2, spectators=3), Recording(1))
+    async with trio.open_nursery() as nursery:
+        port = await nursery.start(host.run)
+        # What the LAN announcement (DNS-SD TXT record, PROTOCOL.md 15) says.
+        assert host._facts().txt()["spectators"] == "3"
+        watcher = await RawClient.connect(port)
+        assert (await watcher.receive())["t"] == "host"
+        await watcher.send(watch_message("Amel", 1))
+        assert (await watcher.receive())["t"] == "watching"
+        lobby = await watcher.receive()
+        assert lobby["t"] == "lobby" and lobby["spectators"] == 3
+        assert (await watcher.receive()) == spectators_message(("Amel",), 3)
+        nursery.cancel_scope.cancel()
+
+
+def test_chkobba_watch_between_processes(tmp_path):
+    """``chkobba host --spectators`` and ``chkobba watch`` as real processes: the spectator
+    prints the game and its verdict, and its log copy replays VALID."""
+    import re
+    import subprocess
+
+    from test_net_support import REPO_ROOT, cli_command, cli_env
+
+    env = cli_env()
+    env["CHKOBBA_DATA_DIR"] = str(tmp_path / "data")
+    host = subprocess.Popen(
+        cli_command("host", "--headless", "--port", "0", "--bind", "127.0.0.1", "--no-beacon",
+                    "--players", "2", "--no-shuffle-proofs", "--spectators", "1"),
+        cwd=REPO_ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert host.stdout is not None
+    port = None
+    for _ in range(10):
+        m = re.search(r"listening on port (\d+)", host.stdout.readline())
+        if m:
+            port = int(m.group(1))
+            break
+    assert port is not None
+    watch = subprocess.Popen(cli_command("watch", f"127.0.0.1:{port}", "--name", "Amel",
+                                         "--lang", "en",
+                                         "--log", str(tmp_path / "watch.chklog")),
+                             cwd=REPO_ROOT, env=env, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True)
+    # The spectator is in; now a bot takes the second seat.
+    subprocess.run(cli_command("bot", f"127.0.0.1:{port}", "--quiet", "--connect-retry", "5"),
+                   cwd=REPO_ROOT, env=env, capture_output=True, timeout=120, check=True)
+    out, err = watch.communicate(timeout=120)
+    host.communicate(timeout=120)
+    assert watch.returncode == 0, err
+    assert "watching (1/1): Amel" in out and " plays " in out and "seeds open" in out
+    assert re.search(r"^VALID: complete: seat \d wins", out, re.M), out
+    assert audit_log(tmp_path / "watch.chklog").verdict == VALID
+
+
+
+@pytest.mark.parametrize(("lang", "words"), [("en", [" plays ", "VALID"]),
+                                             ("fr", [" joue ", "VALIDE", "manche 1"])])
+def test_the_commentary_speaks_french_and_english(lang, words):
+    import importlib
+    import io
+
+    from test_audit_support import play
+    from test_net_support import REPO_ROOT  # noqa: F401 - the client package is importable
+
+    from chkobba_p2p.observer import Observer
+    narrator_cls = importlib.import_module(_client_module("watch")).Narrator
+    played = play(2, seed=3, key=b"narrate")
+    out = io.StringIO()
+    narrator = narrator_cls(out, lang=lang)
+    obs = Observer()
+    for body in played.sessions[0].bodies:
+        for ev in obs.feed(body):
+            narrator(ev)
+    narrator(obs.end())
+    text = out.getvalue()
+    assert all(w in text for w in words), text[-500:]
+
+
+def _client_module(name: str) -> str:
+    """The client's module ``name`` under whichever package name the client is installed."""
+    import importlib.util
+    for package in ("chkobba_cli", "cli"):
+        if importlib.util.find_spec(package) is not None:
+            return f"{package}.{name}"
+    raise AssertionError("the client package is not importable")
