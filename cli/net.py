@@ -441,13 +441,16 @@ def add_peer_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--identity", metavar="FILE",
                    help="identity key file (created if missing, mode 0600)")
     p.add_argument("--log", metavar="FILE", help="transcript log path (default: data dir)")
-    p.add_argument("--reconnect-timeout", type=float, default=120.0, metavar="S",
-                   help="each seat's allowance of time away (disconnected) for the whole "
-                   "match, spent across drops (default 120)")
+    # Defaults for people: time to step away for a call (5 minutes over the match,
+    # across every drop) and a move limit nobody thinking hits by accident (15 minutes,
+    # with a warning on screen in the last 30 s).
+    p.add_argument("--reconnect-timeout", type=float, default=300.0, metavar="S",
+                   help="each seat's allowance of time away (dropped or stepped away) for "
+                   "the whole match, spent across drops (default 300)")
     p.add_argument("--turn-timeout", type=float, default=900.0, metavar="S",
                    help="seconds of connected time a seat may take for one move "
-                   "(default 900); no seat delays a move longer than this plus its "
-                   "allowance")
+                   "(default 900; the screen warns in the last 30 s); no seat delays a "
+                   "move longer than this plus its allowance")
 
 
 def add_discovery_options(p: argparse.ArgumentParser) -> None:

@@ -378,7 +378,7 @@ class TuiApp(Leaving):
         """The dialog over the screen, if any: ``leave`` (``away`` at a table with
         people: step away or resign), ``help``, ``score`` or ``over``."""
         if self.confirm_leave:
-            return "leave" if self.kind == "play" or self.finished else "away"
+            return "away" if self.can_step_away else "leave"
         if self.help:
             return "help"
         if self.score_queue or self.pacer.scoring:
@@ -475,7 +475,10 @@ class TuiApp(Leaving):
             width = max(30, min(76, self._size()[1] - 6))
             lines = help_lines(self.t, self.state.rules, self.t.lang, width)
         elif kind == "away":
-            lines = dialogs.away_lines(self.t, clock_text(self.reconnect_allowance))
+            mine = self.presence.allowance_left.get(self.state.seat if self.state.seat
+                                                     is not None else -1)
+            lines = dialogs.away_lines(self.t, clock_text(
+                self.reconnect_allowance if mine is None else mine))
         elif kind == "score":
             scored = self.score_queue[0] if self.score_queue else self.state.last_score
             if scored is not None:

@@ -12,6 +12,7 @@ from typing import Any
 import trio
 
 from chkobba_p2p.peer import Outcome, SeatController
+from chkobba_p2p.tablestate import TableState
 
 __all__ = ["Leaving"]
 
@@ -25,6 +26,7 @@ class Leaving:
     stepping_away: bool
     rematch_requested: bool
     outcome: Outcome | None
+    state: TableState
     controller: SeatController | None
     token: trio.lowlevel.TrioToken | None
     cancel_scope: trio.CancelScope | None
@@ -52,7 +54,7 @@ class Leaving:
         if self.finished:
             self.exit()
             return
-        if self.kind != "play" and not self.stepping_away:
+        if self.can_step_away and not self.stepping_away:
             self.stepping_away = True
             self._in_trio(lambda c: c.step_away())
         if not self.leave_requested:
@@ -60,6 +62,12 @@ class Leaving:
             self.left = True
             self.log(("class:warn", self.t("left")))
         self.cancel_trio()
+
+    @property
+    def can_step_away(self) -> bool:
+        """A game with people is running: leaving is stepping away (in a lobby, or
+        against local bots, leaving is leaving)."""
+        return self.kind != "play" and self.state.started and not self.finished
 
     def resign_now(self) -> None:
         """Resign: a signed resignation; the match ends with a loss for our side."""

@@ -13,7 +13,7 @@ import time
 
 from chkobba_p2p import rules as R
 from chkobba_p2p import session as S
-from chkobba_p2p.peer import Restored, Resumed, Waiting
+from chkobba_p2p.peer import ClockReading, Restored, Resumed, Waiting
 from chkobba_p2p.tablestate import TableState
 
 from .render import Line, wrap_line
@@ -46,8 +46,15 @@ class Presence:
         self.turn_since = now()
         #: Seats away or dropped: (deadline to come back, stepped away rather than lost).
         self.countdowns: dict[int, tuple[float, bool]] = {}
+        #: From the peer's clocks (:class:`ClockReading`), when it reports them: the
+        #: seat whose move clock runs and when it runs out; each seat's allowance left.
+        self.move_deadline: tuple[int, float] | None = None
+        self.allowance_left: dict[int, float] = {}
 
     def on_event(self, ev: object, before: TableState, after: TableState) -> None:
+        if isinstance(ev, ClockReading):
+            self._read(ev)
+            return
         if isinstance(ev, _FLOOR_MOVES) or before.turn != after.turn:
             self.turn_since = self.now()  # the floor moved: a new move's clock
         if isinstance(ev, Waiting):
@@ -57,13 +64,26 @@ class Presence:
             if ev.seat == after.seat and ev.seat != 0:
                 self.countdowns.pop(0, None)  # our link to the host is up: it is back
 
+    def _read(self, reading: ClockReading) -> None:
+        """The peer's own clocks (PROTOCOL.md 12): they win over our estimate."""
+        now = self.now()
+        self.move_deadline = None
+        for c in reading.clocks:
+            move, away = c.left(c.at)
+            self.allowance_left[c.seat] = away
+            if c.owes and c.connected:
+                self.move_deadline = (c.seat, now + move)
+
     def move_left(self, state: TableState, seat: int | None, finished: bool) -> float | None:
         """Seconds ``seat`` has left for its move, when worth showing; else None."""
         limit = self.turn_timeout
         if limit is None or seat is None or finished or state.turn != seat \
                 or seat in self.countdowns or not state.started or state.over:
             return None
-        left = limit - (self.now() - self.turn_since)
+        if self.move_deadline is not None and self.move_deadline[0] == seat:
+            left = self.move_deadline[1] - self.now()
+        else:
+            left = limit - (self.now() - self.turn_since)
         return left if left < WARN_UNDER or limit <= SHORT_LIMIT else None
 
     def seat_clock(self, view: TableView, seat: int, finished: bool) -> Line:

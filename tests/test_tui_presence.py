@@ -1,0 +1,94 @@
+"""The clocks on the terminal client's screen (cli/tui/presence.py), on a fake clock:
+when a move clock shows, the warning under 30 s, the peer's own readings winning over
+the estimate, and the countdown of a seat away or dropped (the host's at a joiner)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from chkobba_cli.i18n import Translator
+from chkobba_cli.tui.presence import Presence, clock_text
+from chkobba_cli.tui.view import TableView, card_style
+from chkobba_p2p import rules as R
+from chkobba_p2p import session as S
+from chkobba_p2p.liveness import ClockReading, SeatClock
+from chkobba_p2p.peer import Resumed, Waiting
+from chkobba_p2p.tablestate import TableState
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.t = 100.0
+
+    def __call__(self) -> float:
+        return self.t
+
+
+def playing(seat: int = 0, turn: int = 1) -> TableState:
+    st = TableState(seat=seat).with_players(2)
+    return replace(st.apply(S.HandStarted(1, 0)), turn=turn)
+
+
+def view(st: TableState) -> TableView:
+    return TableView(st, Translator("en"), card_style(st, None, True))
+
+
+def text(lines) -> str:
+    return "\n".join("".join(f[1] for f in line) for line in lines)
+
+
+def test_clock_text_rounds_up():
+    assert clock_text(272.2) == "4:33" and clock_text(0) == "0:00" and clock_text(-3) == "0:00"
+    assert clock_text(59.01) == "1:00"
+
+
+def test_a_long_move_limit_shows_only_in_its_last_30_seconds():
+    now = Clock()
+    p = Presence(900, now)
+    st = playing(turn=1)
+    p.on_event(S.HandStarted(1, 0), st, st)
+    assert p.move_left(st, 1, False) is None  # 15 minutes left: nothing to show
+    now.t += 880
+    assert round(p.move_left(st, 1, False)) == 20
+    assert "0:20 left" in text([p.seat_clock(view(st), 1, False)])
+    assert p.move_left(st, 0, False) is None  # not seat 0's turn
+    assert p.move_left(st, 1, True) is None  # the match is over
+
+
+def test_a_short_limit_always_shows_and_warns_the_local_player_late():
+    now = Clock()
+    p = Presence(45, now)
+    st = playing(seat=0, turn=0)
+    p.on_event(S.HandStarted(1, 0), st, st)
+    assert "0:45 left" in text(p.own_clock(view(st), 60, False))
+    now.t += 20
+    assert "Hurry: 0:25 left to play" in text(p.own_clock(view(st), 60, False))
+
+
+def test_the_peers_reading_wins_over_the_estimate():
+    now = Clock()
+    p = Presence(45, now)
+    st = playing(turn=1)
+    reading = ClockReading((SeatClock(0, False, True, 45, 300, 7.0),
+                            SeatClock(1, True, True, 12.0, 300, 7.0)))
+    p.on_event(reading, st, st)
+    assert round(p.move_left(st, 1, False)) == 12
+    now.t += 5
+    assert round(p.move_left(st, 1, False)) == 7
+
+
+def test_away_and_dropped_seats_count_down_and_the_host_comes_back_with_our_link():
+    now = Clock()
+    p = Presence(None, now)
+    st = playing(seat=1)
+    table = S.TableInfo(b"g" * 16, 1, 2, R.Ruleset(), (S.SeatInfo(0, b"a" * 32, "amel"),
+                                                      S.SeatInfo(1, b"b" * 32, "sami")))
+    st = st.with_table(table, 1)
+    p.on_event(Waiting(0, 272, away=True), st, st)
+    assert "amel stepped away: 4:32 left to come back" in text(p.countdown_lines(view(st)))
+    now.t += 60
+    assert "3:32 left" in text(p.countdown_lines(view(st)))
+    p.on_event(Waiting(0, 200), st, st)
+    assert "amel lost the connection: 3:20" in text(p.countdown_lines(view(st)))
+    p.on_event(Resumed(1), st, st)  # our own link is up again: the host is back
+    assert p.countdown_lines(view(st)) == []
