@@ -170,6 +170,12 @@ def _refused(exc: BaseException) -> bool:
     return False
 
 
+def _have(welcome: dict) -> int:
+    """The host's chain length a welcome announces (0 if the field is off)."""
+    have = welcome.get("have")
+    return have if isinstance(have, int) and not isinstance(have, bool) and have > 0 else 0
+
+
 class LinkClosed(Exception):
     """The connection ended (EOF, reset, or closed by us); ``error`` if the other end
     sent an error message first."""
@@ -407,6 +413,10 @@ class _Peer:
     def send_entry(self, body: bytes) -> None:
         raise NotImplementedError
 
+    def catching_up(self) -> bool:
+        """Still reading the game before acting in it: sign nothing yet."""
+        return False
+
     def clocks(self) -> tuple[SeatClock, ...]:
         """Every seat's clocks now (empty before the game starts).  See
         :class:`~chkobba_p2p.liveness.SeatClock`: ``owes`` and ``move_left`` give the
@@ -518,7 +528,7 @@ class _Peer:
         this seat), logged and reported; returns its frame body for the caller to send
         (None when no game is running)."""
         s = self.session
-        if s is None or s.finished:
+        if s is None or s.finished or self.catching_up():
             return None
         entry = s.leave(detail)
         assert entry is not None
@@ -531,7 +541,7 @@ class _Peer:
     def resign(self) -> bool:
         """Resign the running match (see :meth:`SeatController.resign`)."""
         s = self.session
-        if s is None or s.finished:
+        if s is None or s.finished or self.catching_up():
             return False
         try:
             entry = s.resign()
@@ -1180,6 +1190,12 @@ class ClientPeer(_Peer):
         self._welcome_seat = -1
         self._host_caps: tuple[str, ...] = ()
         self._host_away = False  # the host said it steps away
+        #: The log and the saved game are written (a resumed game's from the start).  A
+        #: fresh join to a running game holds them back, and holds every entry of its own,
+        #: until the host's chain as of the welcome (``_replay_to`` entries) is in: if our
+        #: seat signed any of it, the game's secrets are on another machine.
+        self._committed = False
+        self._replay_to = 0
         self._try_resume()
 
     def _try_resume(self) -> None:
@@ -1204,10 +1220,46 @@ class ClientPeer(_Peer):
         self.log = TranscriptWriter(saved.log, resume_at=log.valid_length)
         self._logged = len(self.session.bodies)
         self.resumed_entries = self._logged
+        self._committed = True
 
     def send_entry(self, body: bytes) -> None:
         if self.link is not None:
             self.link.send(body)
+
+    def catching_up(self) -> bool:
+        """A fresh join to a running game that has not yet read the host's chain as of
+        its welcome: it signs nothing yet (see :meth:`_on_entry`)."""
+        return not self._committed and self.session is not None
+
+    def _commit(self) -> None:
+        """Our seat's part starts: the log's header, the saved game (for a crash resume)."""
+        s = self.session
+        assert s is not None
+        self._committed = True
+        where = _address(self.host, self.port)
+        self.log.write_header(game=s.table.game, seat=s.own_seat, key=self.identity.public,
+                              name=self.config.name, host=where)
+        if self.config.state_path is not None and not s.finished:
+            SavedGame(s.table.game, s.own_seat, where, s.master,
+                      str(self.log.path)).save(self.config.state_path)
+
+    def flush_log(self) -> None:
+        if self.session is not None and not self._committed:
+            self._commit()  # an abort while catching up: the log holds it all the same
+        super().flush_log()
+
+    def _seat_held_elsewhere(self) -> None:
+        """The host's chain holds an entry our seat signed, but this run joined afresh:
+        the game's secrets (and every entry we would sign) are on another machine.  We
+        stop without signing or writing anything and blame no one; the host keeps the seat
+        away (we say so), its allowance running, for the machine that holds the game."""
+        self.session = None
+        self.error = ("you already hold a seat in this game but its saved state is not on "
+                      "this machine: come back from the machine you played on")
+        self.error_code = OutcomeError.SAVED_GAME_MISSING
+        if self.link is not None:
+            self.link.send_msg(self.away_message)
+        self.finished.set()
 
     def send_chat(self, text: str) -> bool:
         # Only on a connection past its welcome (self.link is set then), never before.
@@ -1247,7 +1299,8 @@ class ClientPeer(_Peer):
                 continue
             key = (s.length, s.floor)
             now = trio.current_time()
-            if key != seen or s.floor == s.seat or self.link is None:
+            if key != seen or (s.floor == s.seat and not self.catching_up()) \
+                    or self.link is None:
                 seen, since = key, now
             elif now - since > limit:
                 fault = ProtocolError(ErrorCode.TIMEOUT, f"no progress for {limit:.0f} s")
@@ -1368,25 +1421,26 @@ class ClientPeer(_Peer):
                     link.send_msg(hello)
                     welcome_body, welcome = await link.receive()
                     self._welcome_seat = hs.on_welcome(welcome, welcome_body)
-                    have = welcome.get("have")
-                    if s is None and isinstance(have, int) and have > 0:
-                        # A fresh hello taken back as a resume (PROTOCOL.md 5): this
-                        # identity is seated in a running game whose secrets are not
-                        # here.  Nothing it replays could be checked as ours: sign
-                        # nothing, blame no one.
-                        self.error = ("you already have a seat in this game, but its saved "
-                                      "state is not on this machine: come back from the "
-                                      "machine you played on")
-                        self.error_code = OutcomeError.SAVED_GAME_MISSING
-                        link.finish()
-                        nursery.cancel_scope.cancel()
-                        return True
+                    if not self._committed:
+                        # A fresh hello may be taken back as a resume from have = 0
+                        # (PROTOCOL.md 5): the host's chain, as long as it says, comes
+                        # first, and we act only once it is in.
+                        self._replay_to = max(self._replay_to, _have(welcome))
             except LinkClosed as exc:
                 link.finish()
                 nursery.cancel_scope.cancel()
                 if exc.error is not None:
                     code = exc.error.get("code")
                     text = clean_text(exc.error.get("msg"))
+                    if s is not None and not self._ever_connected:
+                        # Restarted from a saved game, never welcomed in this run: the
+                        # host at that address is not (or no longer) running our game.
+                        # Nothing is signed against it; the saved game stays.
+                        self.error = (f"the host at {_address(self.host, self.port)} does "
+                                      f"not take this game back ({_code_name(code)}: "
+                                      f"{text}); try again later")
+                        self.error_code = _code_name(code)
+                        return True
                     if s is not None:
                         print(f"the host refused our resume ({_code_name(code)}: {text}); "
                               "retrying", file=sys.stderr)
@@ -1399,33 +1453,41 @@ class ClientPeer(_Peer):
                     self.error = f"refused: {text}"
                     self.error_code = _code_name(code)
                     return code not in (ErrorCode.ALREADY_SEATED,)
-                if self.session is None:
+                if self.session is None or not self._ever_connected:
                     self.error = "the host closed the connection during the handshake"
+                    if self.session is not None:
+                        self.error += "; try again later"
                     self.error_code = OutcomeError.CONNECTION_CLOSED
                     return True
                 return False
             except (ProtocolError, trio.TooSlowError) as exc:
                 await link.fail(getattr(exc, "error_code", ErrorCode.HANDSHAKE_TIMEOUT))
                 nursery.cancel_scope.cancel()
-                if s is not None:
+                if s is not None and self._ever_connected:
                     # In a game, a stalled or garbled handshake (a bad path, an impostor at
                     # the host's address) is one more failed connection: retried within the
                     # host's allowance of time away, never a reason to give up the game.
                     print(f"handshake failed ({exc or 'timeout'}); retrying", file=sys.stderr)
                     return False
                 self.error = f"handshake failed: {exc or 'timeout'}"
+                if s is not None:
+                    self.error += "; try again later"
                 self.error_code = (exc.error_code.name.lower() if isinstance(exc, ProtocolError)
                                    else OutcomeError.HANDSHAKE_FAILED)
                 return True
             if self.host_key is not None and hs.host_key != self.host_key:
                 nursery.cancel_scope.cancel()
-                if s is not None:
+                if s is not None and self._ever_connected:
                     # Someone else proves its own key at the host's address: not our host;
                     # ours may come back within its allowance.
                     print("a peer with another identity answers at the host's address; "
                           "retrying", file=sys.stderr)
                     return False
                 self.error = "the host's identity changed"
+                if s is not None:
+                    self.error = (f"another host answers at {_address(self.host, self.port)}"
+                                  f" (key {wire.fingerprint(hs.host_key or b'')}), not the "
+                                  "one of this game; try again later")
                 self.error_code = OutcomeError.HOST_CHANGED
                 return True
             self.host_key = hs.host_key
@@ -1435,14 +1497,15 @@ class ClientPeer(_Peer):
             self._host_away = False
             if self.clock is not None:
                 self.clock.back(0, trio.current_time())
-            if s is not None and resume is not None:
+            if s is not None and resume is not None and self._committed:
                 self.emit(Resumed(s.own_seat, self.resumed_entries))
                 host_has = welcome.get("have")
                 if isinstance(host_has, int) and host_has < s.length:
                     for body in s.bodies[host_has:]:
                         link.send(body)
             nursery.start_soon(_pinger, link)
-            self.pump()  # a resumed session may hold the floor already
+            if self._committed:
+                self.pump()  # a resumed session may hold the floor already
             try:
                 await self._read_loop(link)
             finally:
@@ -1505,7 +1568,8 @@ class ClientPeer(_Peer):
                 self._host_away = True  # the host's drop, next, is a step away
         elif t == "back":
             seat = parse_back(msg, players)
-            if seat is not None:
+            # Our own return was reported when the welcome came (once, not twice).
+            if seat is not None and seat != self._welcome_seat:
                 self.emit(Resumed(seat))
                 if self.clock is not None:
                     self.clock.back(seat, trio.current_time())
@@ -1535,24 +1599,25 @@ class ClientPeer(_Peer):
 
     def _on_entry(self, body: bytes, msg: dict) -> None:
         s = self.session
+        if s is None and self.finished.is_set():
+            return  # we stopped before the game (a seat held elsewhere): nothing more
         if s is None:
             self.cancel_ask()  # the game starts: the seating is final
         try:
             entry = wire.open_entry(body, msg)
             if s is None:
                 assert self.host_key is not None
-                master = None
-                self.session = s = Session.join(self.identity, entry, self.host_key, master)
-                self.log.write_header(game=s.table.game, seat=s.own_seat,
-                                      key=self.identity.public, name=self.config.name,
-                                      host=_address(self.host, self.port))
-                if self.config.state_path is not None:
-                    SavedGame(s.table.game, s.own_seat, _address(self.host, self.port), s.master,
-                              str(self.log.path)).save(self.config.state_path)
+                self.session = s = Session.join(self.identity, entry, self.host_key, None)
             elif s.finished:
                 return
-            else:
+            elif self._committed:
                 s.receive(entry)
+            else:
+                s.check(entry)
+                if entry.seat == s.own_seat:  # signed with our key, on another machine
+                    self._seat_held_elsewhere()
+                    return
+                s.receive(entry, checked=True)
         except GameFault as fault:
             self.send_entry(self.blame(fault, fault.blamed_seat, body))
             return
@@ -1573,4 +1638,8 @@ class ClientPeer(_Peer):
                 return
             self._internal_error(exc, body)
             return
+        if not self._committed:
+            if s.length < self._replay_to and not s.finished:
+                return  # the host's chain is still coming
+            self._commit()
         self.pump()

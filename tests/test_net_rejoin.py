@@ -57,6 +57,10 @@ async def _play_then_vanish(nursery: trio.Nursery, tmp_path, port: int, identity
 
 
 async def test_a_seat_without_its_saved_state_signs_nothing_and_blames_no_one(tmp_path):
+    """The host takes a fresh hello from a seated identity back as a resume from have =
+    0; the entries it replays include ours, signed on "another machine": the fresh peer
+    stops with a sentence, writes and signs nothing, and the host's game goes on with the
+    seat away, its allowance running."""
     identity = Identity.generate()
     state = tmp_path / "amel.state"
     host_ctl = HostWatcher()
@@ -67,27 +71,37 @@ async def test_a_seat_without_its_saved_state_signs_nothing_and_blames_no_one(tm
         await host_ctl.away.wait()
         assert state.exists()
         state.unlink()  # the saved game is lost (another machine, a wiped data dir)
+        host_ctl.away = trio.Event()
         again = dataclasses.replace(join_config(tmp_path, port, "again"), identity=identity,
                                     state_path=state)
+        seen = GatedBot(1)
         with trio.fail_after(20):
-            out = await ClientPeer(again, BotController("greedy", 1)).run()
+            out = await ClientPeer(again, seen).run()
+            await host_ctl.away.wait()  # seat 1 dropped again, as a step away
+        assert host.session is not None and not host.session.finished
+        assert 1 in host.absent and 1 in host.away_seats
+        clock = host.clocks()[1]
+        assert not clock.connected and clock.running == "allowance"
         host_session = host.session
         nursery.cancel_scope.cancel()
     assert out.error_code == OutcomeError.SAVED_GAME_MISSING
-    assert out.aborted is None and out.done is None
+    assert out.aborted is None and out.done is None and out.table is None
     assert "saved state is not on this machine" in (out.error or "")
-    # Nothing written, nothing signed: no log, no saved state, and the host's game goes on.
+    assert "come back from the machine you played on" in (out.error or "")
+    # Nothing written, nothing signed, nothing shown of a game it cannot play.
     assert not (tmp_path / "again.chklog").exists()
     assert not state.exists()
-    assert host_session is not None and not host_session.finished
+    assert seen.plays == 0 and not seen.events
+    assert not host_session.finished
     assert all(open_entry(b).kind != "abort"
                for b in read_transcript(tmp_path / "host.chklog").bodies)
 
 
-async def _abandoned_game(tmp_path, port: int, identity: Identity, state) -> None:
+async def _abandoned_game(tmp_path, port: int, identity: Identity, state,
+                         host_identity: Identity | None = None) -> None:
     """A game the joiner stepped out of; then the host's process is gone too."""
     async with trio.open_nursery() as nursery:
-        cfg = dataclasses.replace(host_config(tmp_path), port=port)
+        cfg = dataclasses.replace(host_config(tmp_path), port=port, identity=host_identity)
         await nursery.start(HostPeer(cfg, BotController("greedy", 0)).run)
         await _play_then_vanish(nursery, tmp_path, port, identity, state, GatedBot(2))
         nursery.cancel_scope.cancel()
@@ -112,6 +126,35 @@ async def test_a_host_that_closed_the_table_is_reported_at_once_not_blamed(tmp_p
     assert f"127.0.0.1:{port}" in out.error
     assert read_transcript(log).bodies == before  # nothing signed
     assert state.exists()  # the game can still be resumed once the host is back
+
+
+async def test_a_host_with_a_new_table_is_not_charged_for_the_old_game(tmp_path):
+    """The same host (same key, same port) now runs another table: it refuses the resume
+    (unknown_game).  Without a welcome in this run that is an answer, not a drop: the
+    joiner stops at once with the host's reason, signs nothing, keeps its saved game."""
+    port = _free_tcp_port()
+    identity, host_identity = Identity.generate(), Identity.generate()
+    state = tmp_path / "amel.state"
+    await _abandoned_game(tmp_path, port, identity, state, host_identity)
+    log = tmp_path / "amel.chklog"
+    before = read_transcript(log).bodies
+    cfg = dataclasses.replace(join_config(tmp_path, port, "amel"), identity=identity,
+                              state_path=state)
+    async with trio.open_nursery() as nursery:
+        host_cfg = dataclasses.replace(host_config(tmp_path), port=port,
+                                       identity=host_identity,
+                                       log_path=tmp_path / "new-table.chklog")
+        await nursery.start(HostPeer(host_cfg, BotController("greedy", 0)).run)
+        peer = ClientPeer(cfg, BotController("greedy", 1))
+        assert peer.session is not None
+        with trio.fail_after(cfg.timeouts.reconnect / 2):
+            out = await peer.run()
+        nursery.cancel_scope.cancel()
+    assert out.error_code == "unknown_game"
+    assert out.aborted is None
+    assert out.error is not None and "does not take this game back" in out.error
+    assert read_transcript(log).bodies == before
+    assert state.exists()
 
 
 async def test_a_saved_game_that_is_already_over_does_not_connect(tmp_path):
