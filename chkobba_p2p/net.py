@@ -1432,15 +1432,6 @@ class ClientPeer(_Peer):
                 if exc.error is not None:
                     code = exc.error.get("code")
                     text = clean_text(exc.error.get("msg"))
-                    if s is not None and not self._ever_connected:
-                        # Restarted from a saved game, never welcomed in this run: the
-                        # host at that address is not (or no longer) running our game.
-                        # Nothing is signed against it; the saved game stays.
-                        self.error = (f"the host at {_address(self.host, self.port)} does "
-                                      f"not take this game back ({_code_name(code)}: "
-                                      f"{text}); try again later")
-                        self.error_code = _code_name(code)
-                        return True
                     if s is not None:
                         print(f"the host refused our resume ({_code_name(code)}: {text}); "
                               "retrying", file=sys.stderr)
@@ -1453,41 +1444,33 @@ class ClientPeer(_Peer):
                     self.error = f"refused: {text}"
                     self.error_code = _code_name(code)
                     return code not in (ErrorCode.ALREADY_SEATED,)
-                if self.session is None or not self._ever_connected:
+                if self.session is None:
                     self.error = "the host closed the connection during the handshake"
-                    if self.session is not None:
-                        self.error += "; try again later"
                     self.error_code = OutcomeError.CONNECTION_CLOSED
                     return True
                 return False
             except (ProtocolError, trio.TooSlowError) as exc:
                 await link.fail(getattr(exc, "error_code", ErrorCode.HANDSHAKE_TIMEOUT))
                 nursery.cancel_scope.cancel()
-                if s is not None and self._ever_connected:
+                if s is not None:
                     # In a game, a stalled or garbled handshake (a bad path, an impostor at
                     # the host's address) is one more failed connection: retried within the
                     # host's allowance of time away, never a reason to give up the game.
                     print(f"handshake failed ({exc or 'timeout'}); retrying", file=sys.stderr)
                     return False
                 self.error = f"handshake failed: {exc or 'timeout'}"
-                if s is not None:
-                    self.error += "; try again later"
                 self.error_code = (exc.error_code.name.lower() if isinstance(exc, ProtocolError)
                                    else OutcomeError.HANDSHAKE_FAILED)
                 return True
             if self.host_key is not None and hs.host_key != self.host_key:
                 nursery.cancel_scope.cancel()
-                if s is not None and self._ever_connected:
+                if s is not None:
                     # Someone else proves its own key at the host's address: not our host;
                     # ours may come back within its allowance.
                     print("a peer with another identity answers at the host's address; "
                           "retrying", file=sys.stderr)
                     return False
                 self.error = "the host's identity changed"
-                if s is not None:
-                    self.error = (f"another host answers at {_address(self.host, self.port)}"
-                                  f" (key {wire.fingerprint(hs.host_key or b'')}), not the "
-                                  "one of this game; try again later")
                 self.error_code = OutcomeError.HOST_CHANGED
                 return True
             self.host_key = hs.host_key
