@@ -2,6 +2,15 @@
 
 :class:`Observer` (from :mod:`chkobba_p2p.observer`) watches a game from no seat: it checks
 a transcript exactly as the players do and tells what happened (spectators, audits).
+
+The public API, what a client imports (the terminal client imports nothing else, and a
+test holds it to that): :mod:`.peer`, the face for playing at a table (it re-exports the
+events, the configuration, identities, addresses and the table state from the modules
+underneath); the rules engine and its values (:mod:`.rules`, :mod:`.cards`), the errors,
+the bot levels (:mod:`.levels`); the observer and what is built on it (:mod:`.audit`,
+:mod:`.timeline`, :mod:`.watch`); records (:mod:`.record`), the offline bot tools
+(:mod:`.simulate`, :mod:`.arena`) and :func:`~.text.safe_text`.  The other modules (the
+transport, the session, the wire, the deal...) may change without notice.
 """
 
 from __future__ import annotations

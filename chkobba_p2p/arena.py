@@ -16,7 +16,7 @@ import math
 import random
 import statistics
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from .bots import Bot
@@ -82,7 +82,7 @@ def _deck_source(seed: int, match: int) -> Callable[[int], list[Card]]:
     return deck
 
 
-def _play_leg(ruleset: Ruleset, bots: list, first_dealer: int,
+def _play_leg(ruleset: Ruleset, bots: Sequence[Bot], first_dealer: int,
               deck: Callable[[int], list[Card]], max_hands: int = 500) -> Match:
     m = Match.new(ruleset, len(bots), first_dealer)
     k = 0

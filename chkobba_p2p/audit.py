@@ -52,6 +52,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from . import wire
 from .cards import Card
@@ -116,7 +117,7 @@ class LogFile:
     a frame that cannot be one (an impossible length)."""
 
     path: str
-    header: dict
+    header: dict[str, Any]
     bodies: tuple[bytes, ...]
     offsets: tuple[int, ...]
     tail: str | None
@@ -198,9 +199,9 @@ class AuditReport:
     reason: str = ""
     entry: int | None = None
     entries: int = 0
-    header: dict = field(default_factory=dict)
+    header: dict[str, Any] = field(default_factory=dict)
     table: TableInfo | None = None
-    records: list[dict] = field(default_factory=list)
+    records: list[dict[str, Any]] = field(default_factory=list)
     draws: list[dict[int, Card]] = field(default_factory=list)
     first_dealer: int | None = None
     aborts: list[AbortClaim] = field(default_factory=list)
@@ -256,7 +257,7 @@ class AuditReport:
             return f"seat {seat} ({self.table.seats[seat].name})"
         return f"seat {seat}"
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """Plain data for JSON (the verdict; the records are separate)."""
         return {"path": self.path, "verdict": self.verdict, "code": self.code,
                 "blamed": self.blamed, "reason": self.reason, "entry": self.entry,
@@ -279,7 +280,7 @@ def audit_log(path: str | Path, *, workers: int | None = None) -> AuditReport:
                         workers=workers)
 
 
-def _header_warnings(header: dict, table: TableInfo) -> list[str]:
+def _header_warnings(header: dict[str, Any], table: TableInfo) -> list[str]:
     out = []
     game, seat, key = header.get("game"), header.get("seat"), header.get("key")
     spectator = header.get("spectator") is True and seat is None and key is None
@@ -324,7 +325,7 @@ def _describe_entry(body: bytes) -> str:
     return out
 
 
-def audit_bodies(bodies: Sequence[bytes], *, header: dict | None = None,
+def audit_bodies(bodies: Sequence[bytes], *, header: dict[str, Any] | None = None,
                  tail: str | None = None, path: str = "<memory>",
                  workers: int | None = None) -> AuditReport:
     """Audit a transcript given as its entries' frame bodies (genesis first), as a log
@@ -363,7 +364,7 @@ def audit_bodies(bodies: Sequence[bytes], *, header: dict | None = None,
     return report
 
 
-def hand_lines(record: dict) -> list[str]:
+def hand_lines(record: dict[str, Any]) -> list[str]:
     """A hand record, play by play, as text lines."""
     out = [f"hand {record['number']}: dealer seat {record['dealer']}, cutter seat "
            f"{record['cutter']}"]
@@ -390,7 +391,7 @@ def hand_lines(record: dict) -> list[str]:
     return out
 
 
-def score_lines(record: dict) -> list[str]:
+def score_lines(record: dict[str, Any]) -> list[str]:
     """A hand's points breakdown, per side."""
     s = record["score"]
     cats = s["categories"]

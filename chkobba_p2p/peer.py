@@ -11,12 +11,23 @@ relaying, reconnecting, the log -- happens underneath (:mod:`chkobba_p2p.net`). 
 controller interface, the events and the configuration are defined below the transport
 (:mod:`chkobba_p2p.events`, :mod:`chkobba_p2p.config`) and re-exported here: import them
 from this module.
+
+So is everything else a client of a live table needs, whatever module defines it: the
+session's game events (:class:`HandStarted`, :class:`HandScored`, :class:`MatchDone`...),
+the table as a client draws it (:class:`TableState`, rebuilt from the events), identities
+and their saved games (:func:`load_identity`, :func:`saved_game_path`), addresses and
+join codes (:class:`Address`), this machine's reachable addresses, the players already
+met (:class:`KnownPlayers`), and the wire's limits and error codes.  A client imports
+them from here, never from the modules underneath, which may move.
 """
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import trio
 
+from .address import Address, AddressError, parse_port
 from .config import (
     DEFAULT_PORT,
     HostConfig,
@@ -42,12 +53,34 @@ from .events import (
     Waiting,
     clean_chat,
 )
+from .known import KnownPlayers, Recognition, config_dir
 from .levels import make_bot
 from .liveness import ClockReading, Limits, SeatClock
-from .portmap import PortMapOptions, PortMapped, PortMapUnavailable
+from .net import ListenError, check_listen
+from .portmap import PortMapOptions, PortMapped, PortMapUnavailable, global_ipv6, lan_address
 from .rules import Hand, Move
-from .session import Aborted, Standing
-from .transcript import SeatBusy, SeatLock
+from .session import (
+    Aborted,
+    FirstDealerDrawn,
+    HandScored,
+    HandStarted,
+    MatchDone,
+    MatchOver,
+    RedealEvent,
+    Standing,
+    TableReady,
+)
+from .spectate import MAX_SPECTATORS
+from .tablestate import TableState
+from .transcript import (
+    SeatBusy,
+    SeatLock,
+    data_dir,
+    default_log_path,
+    load_identity,
+    saved_game_path,
+)
+from .wire import MAX_NAME, ErrorCode, Identity, fingerprint
 
 __all__ = [
     "SeatController",
@@ -86,6 +119,39 @@ __all__ = [
     "browse_tables",
     "parse_fingerprint",
     "split_join_code",
+    "Joiner",
+    # The session's game events, in the order a match sends them.
+    "TableReady",
+    "FirstDealerDrawn",
+    "HandStarted",
+    "RedealEvent",
+    "HandScored",
+    "MatchOver",
+    "MatchDone",
+    # The table as a client draws it, rebuilt from the events.
+    "TableState",
+    # Identities, their logs and saved games; the players already met.
+    "Identity",
+    "fingerprint",
+    "load_identity",
+    "data_dir",
+    "default_log_path",
+    "saved_game_path",
+    "KnownPlayers",
+    "Recognition",
+    "config_dir",
+    # Addresses: parsing them, checking a host can listen, this machine's own.
+    "Address",
+    "AddressError",
+    "parse_port",
+    "ListenError",
+    "check_listen",
+    "lan_address",
+    "global_ipv6",
+    # The wire's limits and error codes (an abort's code, a refusal's).
+    "MAX_NAME",
+    "MAX_SPECTATORS",
+    "ErrorCode",
 ]
 
 
@@ -117,8 +183,30 @@ async def host_match(config: HostConfig, controller: SeatController, *,
 
 async def join_match(config: JoinConfig | str, controller: SeatController) -> Outcome:
     """Join the table at ``config.address`` and play the seat given until the end."""
-    from .net import ClientPeer
+    return await Joiner(config, controller).run()
 
-    if isinstance(config, str):
-        config = JoinConfig(config)
-    return await ClientPeer(config, controller).run()
+
+class Joiner:
+    """A seat about to join a table: :func:`join_match` in two steps, for a client that
+    shows where the log goes before it connects.
+
+    Made, it has already looked for a saved game of this identity at this table
+    (``config.state_path``): when there is one, the game resumes and :attr:`log_path` is
+    that game's log, not ``config.log_path``.
+    """
+
+    def __init__(self, config: JoinConfig | str, controller: SeatController) -> None:
+        from .net import ClientPeer
+
+        if isinstance(config, str):
+            config = JoinConfig(config)
+        self._peer = ClientPeer(config, controller)
+
+    @property
+    def log_path(self) -> Path:
+        """The transcript this seat writes (a resumed game's own log, if it resumes)."""
+        return self._peer.log.path
+
+    async def run(self) -> Outcome:
+        """Connect, play the seat until the match ends (or stops), and say how."""
+        return await self._peer.run()

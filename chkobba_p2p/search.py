@@ -24,7 +24,7 @@ from __future__ import annotations
 import gc
 import random
 import time
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 
 from .bots import HeuristicBot
@@ -527,18 +527,22 @@ class ExpertBot:
 
     ``move_ms`` bounds the thinking time per move (default 200 ms); ``samples``, if set,
     caps the number of sampled worlds per move (with ``move_ms=None`` the bot is then fully
-    deterministic for a given seed, which tests rely on).
+    deterministic for a given seed, which tests rely on).  ``clock`` reads the time in
+    seconds (``time.perf_counter`` by default): a test passes a clock of its own to check
+    the budget logic without timing anything.
     """
 
     level = "expert"
 
     def __init__(self, seed: int | None = None, *, move_ms: float | None = 200,
-                 samples: int | None = None) -> None:
+                 samples: int | None = None,
+                 clock: Callable[[], float] = time.perf_counter) -> None:
         if move_ms is None and samples is None:
             raise LocalError("the expert needs a time budget (move_ms) or a sample count")
         self._rng = random.Random(seed)
         self.move_ms = move_ms
         self.samples = samples
+        self._clock = clock
         self._fallback = HeuristicBot(seed)
         #: Sampled worlds used for the last decision (0: decided without sampling).
         self.last_samples = 0
@@ -556,7 +560,7 @@ class ExpertBot:
         drawn = view.hand_of(cutter)[0]
         if drawn is None or view.viewer != cutter:
             raise LocalError("only the cutter, who sees the drawn card, chooses")
-        start = time.perf_counter()
+        start = self._clock()
         deadline = None if self.move_ms is None else start + _BUDGET_SHARE * self.move_ms / 1e3
         n = view.players
         side = side_of(cutter, n)
@@ -569,7 +573,7 @@ class ExpertBot:
                 if self.samples is not None and samples >= self.samples:
                     break
                 if deadline is not None and samples > 0:
-                    now = time.perf_counter()
+                    now = self._clock()
                     if now + 1.5 * (now - start) / samples > deadline:
                         break
                 self._rng.shuffle(unseen)
@@ -602,7 +606,7 @@ class ExpertBot:
         view = hand
         if view.viewer is None:
             raise LocalError("bots play from a seat's view: pass hand.view(seat)")
-        start = time.perf_counter()
+        start = self._clock()
         self.last_samples = 0
         moves = view.legal_moves()
         if not moves:
@@ -631,7 +635,7 @@ class ExpertBot:
                 if self.samples is not None and n >= self.samples:
                     break
                 if deadline is not None and n > 0:
-                    now = time.perf_counter()
+                    now = self._clock()
                     if now + 1.5 * (now - start) / n > deadline:
                         break
                 world = determinize(view, self._rng)
@@ -641,7 +645,7 @@ class ExpertBot:
                     s.play(c, o)
                     s.rollout()
                     margins.append(s.margin(side))
-                    if hard_stop is not None and n > 0 and time.perf_counter() > hard_stop:
+                    if hard_stop is not None and n > 0 and self._clock() > hard_stop:
                         break
                 if len(margins) < len(options):
                     break  # every move must be judged on the same worlds

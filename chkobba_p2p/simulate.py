@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from .bots import Bot
 from .cards import DECK, Card
@@ -64,7 +65,7 @@ def play_hand(hand: Hand, bots: Sequence[Bot], deck: list[Card]) -> Hand:
 
 def play_match(ruleset: Ruleset, bots: Sequence[Bot], rng: random.Random, *,
                match_number: int = 1, seats: Sequence[str] | None = None,
-               max_hands: int | None = None) -> tuple[Match, list[dict]]:
+               max_hands: int | None = None) -> tuple[Match, list[dict[str, Any]]]:
     """A whole match between ``bots`` (one per seat); returns it and its records.
 
     ``max_hands`` (default: ten hands per point of the target) guards against bots that
@@ -116,7 +117,7 @@ class SimulationSummary:
 
 
 def simulate(ruleset: Ruleset, bots: Sequence[Bot], games: int, seed: int,
-             records: list[dict] | None = None) -> SimulationSummary:
+             records: list[dict[str, Any]] | None = None) -> SimulationSummary:
     """Play ``games`` matches; same seed, same matches.  Appends records if given a list."""
     rng = random.Random(seed)
     players = len(bots)

@@ -14,21 +14,17 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import errno
 import getpass
 import os
-import shlex
-import subprocess
 import sys
-from collections.abc import Awaitable, Callable
 from pathlib import Path
-
-import trio
 
 from chkobba_p2p.cards import FigureConvention
 from chkobba_p2p.levels import LEVELS
 from chkobba_p2p.peer import (
+    MAX_NAME,
     HostConfig,
+    Identity,
     JoinConfig,
     Lobby,
     Outcome,
@@ -36,29 +32,25 @@ from chkobba_p2p.peer import (
     SeatController,
     SeatLock,
     Timeouts,
-    host_match,
-    join_match,
-    parse_address,
-    split_join_code,
-)
-from chkobba_p2p.portmap import global_ipv6, lan_address
-from chkobba_p2p.text import safe_text
-from chkobba_p2p.transcript import (
     data_dir,
     default_log_path,
+    global_ipv6,
+    join_match,
     load_identity,
+    parse_address,
     saved_game_path,
+    split_join_code,
 )
-from chkobba_p2p.wire import MAX_NAME, Identity
 
+from .ending import EXIT_NO_GAME, finish
+from .hosting import hosting
 from .i18n import Translator, detect_lang
 from .rules_options import add_rules_arguments, ruleset_from_args
 from .settings import player_name
 from .term import can_show_symbols
 
-__all__ = ["add_arguments", "cmd_play", "cmd_host", "cmd_join", "lan_address"]
+__all__ = ["add_arguments", "cmd_play", "cmd_host", "cmd_join"]
 
-EXIT_DONE, EXIT_CRASH, EXIT_NO_GAME, EXIT_ABORTED, EXIT_LEFT = 0, 1, 2, 3, 130
 
 #: Seconds a player who accepted a rematch waits for the host to open the new table.
 REMATCH_WAIT = 120.0
@@ -72,11 +64,6 @@ def _lock_seat(state: Path) -> SeatLock | None:
     except SeatBusy as exc:
         print(f"error: {exc}", file=sys.stderr)
         return None
-
-
-def _same_command() -> str:
-    """The command line this process was started with, to type again."""
-    return " ".join(["chkobba", *map(shlex.quote, sys.argv[1:])])
 
 
 def _default_name(fallback: str) -> str:
@@ -105,135 +92,8 @@ def _host_config(**kw: object) -> HostConfig:
     return HostConfig(**{k: v for k, v in kw.items() if k in known})
 
 
-def _spawn_bots(port: int, count: int, level: str, seed: int | None,
-                log_path: Path | None = None) -> list[subprocess.Popen]:
-    """Bot peers as separate processes joining over loopback.  Their output must not
-    reach the terminal the full-screen UI draws on.  They run this interpreter, which has
-    this package installed."""
-    procs = []
-    for i in range(count):
-        cmd = [sys.executable, "-m", "chkobba_cli.tui.botproc", f"127.0.0.1:{port}",
-               "--level", level, "--name", f"bot{i + 1}"]
-        if seed is not None:
-            cmd += ["--seed", str(seed + i)]
-        if log_path is not None:  # each bot's own log, named after the game's
-            cmd += ["--log", str(log_path.with_name(f"{log_path.stem}-bot{i + 1}.chklog"))]
-        procs.append(subprocess.Popen(
-            cmd, stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True))
-    return procs
-
-
-async def _reap(procs: list[subprocess.Popen], grace: float) -> None:
-    """Let bot processes finish (they sign the result), then stop the stragglers."""
-    with trio.CancelScope(shield=True):
-        with trio.move_on_after(grace):
-            while any(p.poll() is None for p in procs):
-                await trio.sleep(0.05)
-        for p in procs:
-            if p.poll() is None:
-                p.terminate()
-        with trio.move_on_after(2):
-            while any(p.poll() is None for p in procs):
-                await trio.sleep(0.05)
-        for p in procs:
-            if p.poll() is None:
-                p.kill()
-
-
-def _hosting(config: HostConfig, bots: int, level: str, seed: int | None
-             ) -> Callable[[SeatController], Awaitable[Outcome]]:
-    async def game(controller: SeatController) -> Outcome:
-        from .tui.narration import BotsStarting
-
-        box: list[Outcome] = []
-        procs: list[subprocess.Popen] = []
-
-        async def host(task_status=trio.TASK_STATUS_IGNORED) -> None:
-            box.append(await host_match(config, controller, task_status=task_status))
-
-        completed = False
-        try:
-            async with trio.open_nursery() as nursery:
-                port = await nursery.start(host)
-                if bots:
-                    controller.on_event(BotsStarting(bots))
-                    procs.extend(_spawn_bots(port, bots, level, seed, config.log_path))
-            completed = True
-        finally:
-            await _reap(procs, 5.0 if completed else 0.0)
-        return box[0]
-    return game
-
-
-def _finish(result, ui, address: str | None = None) -> int:
-    """After the screen closed: say how it ended, on the normal terminal."""
-    from .tui.guest import RunResult
-
-    assert isinstance(result, RunResult)
-    t: Translator = ui.t
-    if result.crash:
-        print(result.crash, file=sys.stderr)
-        return EXIT_CRASH
-    o = result.outcome
-    if result.timed_out:
-        print("error: " + t("join_error", addr=address, why=t("join_timeout", n="?")),
-              file=sys.stderr)
-        return EXIT_NO_GAME
-    # No table, or a saved game that got no connection (an error, and nothing signed).
-    if o is not None and not result.left and (o.table is None or (
-            o.error and o.aborted is None and o.done is None)):
-        why = _explain(safe_text(o.error, 1000), t) if o.error else t("err_closed")
-        print("error: " + t("join_error", addr=address, why=why), file=sys.stderr)
-        return EXIT_NO_GAME
-    log = (o.log_path if o is not None else None) or ui.log_path
-    if log is not None and not Path(log).exists():
-        log = None  # nothing was logged (the game never started)
-    if result.left:
-        if getattr(result, "stepped_away", False):
-            print(t("away_exit"))
-            print(t("away_again", cmd=_same_command()))
-        else:
-            print(t("left"))
-        if log:
-            print(t("over_log", path=log))
-        return EXIT_LEFT
-    if o is None:
-        return EXIT_NO_GAME
-    print(_result_line(o, ui))
-    if log:
-        print(t("over_log", path=log))
-        print(t("over_replay", path=log))
-    return EXIT_DONE if o.completed or o.resigned is not None else EXIT_ABORTED
-
-
-def _result_line(o: Outcome, ui) -> str:
-    """How the match ended, in the player's language and words (the screen said the same:
-    "You win 11-4!", never a side number)."""
-    from .tui.dialogs import over_lines
-    from .tui.render import line_text
-
-    if o.done is None:
-        return o.describe()
-    lines = [line_text(x).strip() for x in over_lines(ui.view, o, None, 200)]
-    return next((x for x in lines[1:] if x), o.describe())
-
-
-def _explain(error: str, t: Translator) -> str:
-    """A library error string, with a plain sentence for the usual join failures."""
-    low = error.lower()
-    if "connect call failed" in low or "connection refused" in low or \
-            "all attempts to connect" in low or f"errno {errno.ECONNREFUSED}" in low:
-        return f"{t('err_refused_conn')} ({error})"
-    if "every seat" in low or "table_full" in low:
-        return f"{t('err_full')} ({error})"
-    if "version" in low:
-        return f"{t('err_version')} ({error})"
-    return error
-
-
 def _ui(args: argparse.Namespace, kind: str, **kw):
-    from chkobba_p2p.known import KnownPlayers
+    from chkobba_p2p.peer import KnownPlayers
 
     from .tui.app import TuiApp
 
@@ -275,8 +135,8 @@ def cmd_play(args: argparse.Namespace) -> int:
                         beacon=False, timeouts=Timeouts(reconnect=10.0),
                         leave_on_cancel=True)
     ui = _ui(args, "play", seat=0, rules=rules, players=args.players, log_path=log_path)
-    result = run_app(ui, _hosting(config, args.players - 1, args.bots, args.seed))
-    return _finish(result, ui)
+    result = run_app(ui, hosting(config, args.players - 1, args.bots, args.seed))
+    return finish(result, ui)
 
 
 def cmd_host(args: argparse.Namespace) -> int:
@@ -284,7 +144,7 @@ def cmd_host(args: argparse.Namespace) -> int:
         from . import net as cli_net  # the protocol engineer's headless host
 
         return cli_net.cmd_host(args)
-    from .net import host_args_error
+    from .net import host_args_error  # the headless host's check
     from .tui.guest import run_app
 
     if args.bots >= args.players:
@@ -296,7 +156,7 @@ def cmd_host(args: argparse.Namespace) -> int:
     if (err := _check_tty()) is not None:
         print(f"error: {err}", file=sys.stderr)
         return EXIT_NO_GAME
-    from .net import announce_interfaces, host_address, port_mapping_options
+    from .reach import announce_interfaces, host_address, port_mapping_options
 
     rules = ruleset_from_args(args)
     name = _name(args, "host")
@@ -334,8 +194,8 @@ def cmd_host(args: argparse.Namespace) -> int:
             # they fill).
             ui.state = ui.state.apply(Lobby(((name, identity.fingerprint),)
                                             + (None,) * (args.players - 1)))
-            result = run_app(ui, _hosting(config, args.bots, args.level, None))
-            status = _finish(result, ui)
+            result = run_app(ui, hosting(config, args.bots, args.level, None))
+            status = finish(result, ui)
             if not getattr(result, "rematch", False):
                 return status
             # A new match at the same address: a new game id, fresh deal secrets, a new log.
@@ -348,7 +208,7 @@ def cmd_join(args: argparse.Namespace) -> int:
 
     t = Translator(args.lang or detect_lang())
     if args.address is not None:
-        from .net import address_error
+        from .reach import address_error
 
         if (why := address_error(args.address)) is not None:
             print(f"chkobba join: error: {why}", file=sys.stderr)
@@ -358,7 +218,7 @@ def cmd_join(args: argparse.Namespace) -> int:
         return EXIT_NO_GAME
     address = args.address
     if address is None:
-        from .net import discover
+        from .reach import discover
 
         address = discover(args.listen, args.interface)
         if address is None:
@@ -407,7 +267,7 @@ def cmd_join(args: argparse.Namespace) -> int:
                                     why=t("join_timeout", n=f"{connect_timeout:g}")),
                       file=sys.stderr)
                 return EXIT_NO_GAME
-            status = _finish(result, ui, address)
+            status = finish(result, ui, address)
             if not getattr(result, "rematch", False):
                 return status
             # Accepted a rematch: the same table, the host opens a new one at the same
@@ -471,7 +331,7 @@ def _play_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def _host_arguments(p: argparse.ArgumentParser) -> None:
-    from .net import add_host_options  # shared with the headless host
+    from .options import add_host_options  # shared with the headless host
 
     p.description = (
         "Open a table for friends: the screen shows the address to give them and each "
@@ -484,7 +344,7 @@ def _host_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def _join_arguments(p: argparse.ArgumentParser) -> None:
-    from .net import add_discovery_options, add_peer_options  # shared with the headless peers
+    from .options import add_discovery_options, add_peer_options  # shared with the headless peers
 
     p.description = (
         "Sit at a table: HOST, HOST:PORT, [IPv6]:PORT or a join code HOST:PORT#KEY (no "

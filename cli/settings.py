@@ -11,8 +11,7 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
-from chkobba_p2p.known import config_dir
-from chkobba_p2p.wire import MAX_NAME
+from chkobba_p2p.peer import MAX_NAME, config_dir
 
 __all__ = ["settings_path", "load", "save", "valid_name", "player_name"]
 

@@ -15,22 +15,26 @@ from pathlib import Path
 import trio
 
 from chkobba_p2p.cards import Card
-from chkobba_p2p.events import Chat, Lobby, Resumed, Spectators, Waiting
 from chkobba_p2p.observer import INVALID, VALID, DeckRevealed, Verdict
-from chkobba_p2p.record import result_sentence
-from chkobba_p2p.rules import CutEvent, DealEvent, PlayEvent, SweepEvent
-from chkobba_p2p.session import (
+from chkobba_p2p.peer import (
+    MAX_NAME,
     Aborted,
+    Chat,
     FirstDealerDrawn,
     HandScored,
     HandStarted,
+    Lobby,
     MatchDone,
     RedealEvent,
+    Resumed,
+    Spectators,
     TableReady,
+    Waiting,
+    default_log_path,
 )
-from chkobba_p2p.transcript import default_log_path
+from chkobba_p2p.record import result_sentence
+from chkobba_p2p.rules import CutEvent, DealEvent, PlayEvent, SweepEvent
 from chkobba_p2p.watch import WatchConfig, watch_match
-from chkobba_p2p.wire import MAX_NAME
 
 from .i18n import LANGS, detect_lang
 

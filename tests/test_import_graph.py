@@ -267,3 +267,57 @@ def test_the_walk_names_a_cycle_through_a_lazy_import_and_ignores_type_checking(
     found = cycles(import_graph({"pkg": tmp_path / "pkg"}))
     assert [describe(c) for c in found] == [
         "pkg.a -> pkg.sub.deep -> pkg.c -> pkg.a (pkg/a.py:2, pkg/sub/deep.py:1, pkg/c.py:1)"]
+
+
+#: The library's public API: the modules a client may import (the package itself, and
+#: those held to ``mypy --strict`` in pyproject.toml).  Everything else is reached
+#: through them: ``peer`` re-exports what a client of a live table needs (events,
+#: configuration, identities, addresses, the table state) from the modules underneath.
+PUBLIC = {
+    "", "peer", "observer", "audit", "timeline", "watch", "rules", "cards", "record",
+    "errors", "levels", "simulate", "arena", "text",
+}
+
+
+def _strict_modules() -> set[str]:
+    mypy = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["mypy"]
+    for override in mypy.get("overrides", []):
+        if override.get("disallow_untyped_defs"):
+            return {m.removeprefix(LIBRARY + ".") for m in override["module"]}
+    return set()
+
+
+def private_imports(edges: list[Edge], client: str) -> list[str]:
+    """Each import by a module of ``client`` of a library module outside :data:`PUBLIC`
+    (once per statement, sorted)."""
+    return sorted({f"{e.source} imports {e.target} ({e.where()})" for e in edges
+                   if e.source.split(".")[0] == client and e.target.split(".")[0] == LIBRARY
+                   and e.target.partition(".")[2].split(".")[0] not in PUBLIC})
+
+
+def test_the_client_imports_only_the_librarys_public_api():
+    folders, aliases = project()
+    client = next(name for name, folder in folders.items() if folder.name == CLIENT_FOLDER)
+    edges = import_graph(folders, aliases)
+    assert any(e.source.startswith(client) and e.target == f"{LIBRARY}.peer" for e in edges)
+    found = private_imports(edges, client)
+    assert not found, ("the client reaches under the public API (import it from "
+                       "chkobba_p2p.peer, or make it public):\n" + "\n".join(found))
+    # Public means typed: every public module (but the package's own) is held to strict.
+    assert PUBLIC - {""} <= _strict_modules(), PUBLIC - {""} - _strict_modules()
+
+
+def test_the_public_api_check_names_an_import_under_it(tmp_path):
+    _write(tmp_path / "lib", {"__init__.py": "", "peer.py": "", "net.py": "",
+                              "rules.py": "", "deal/__init__.py": "", "deal/core.py": ""})
+    _write(tmp_path / "app", {"__init__.py": "", "ok.py": "from lib import peer\n"
+                              "from lib.rules import Hand\nimport lib\n",
+                              "bad.py": "def f():\n    from lib.net import ClientPeer\n"
+                              "from lib import deal\nimport lib.deal.core\n"})
+    edges = import_graph({LIBRARY: tmp_path / "lib", "app": tmp_path / "app"},
+                         {"lib": LIBRARY})
+    assert private_imports(edges, "app") == [
+        f"app.bad imports {LIBRARY}.deal (app/bad.py:3)",
+        f"app.bad imports {LIBRARY}.deal.core (app/bad.py:4)",
+        f"app.bad imports {LIBRARY}.net (app/bad.py:2)",
+    ]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from chkobba_cli import net as cli_net
+from chkobba_cli import options as cli_options
 from chkobba_cli import play as cli_play
 
 
@@ -17,7 +17,7 @@ def test_host_options_are_shared_by_both_clients():
     the headless peer: both take the very same protocol options (the terminal client
     adds only its display options)."""
     headless_parser = argparse.ArgumentParser()
-    cli_net.add_host_options(headless_parser)
+    cli_options.add_host_options(headless_parser)
     headless = _options(headless_parser)
     terminal_parser = argparse.ArgumentParser()
     cli_play.add_arguments("host", terminal_parser)

@@ -2,9 +2,10 @@
 mode.  One module per screen or concern; a new screen is a new module, not more lines in
 another:
 
-- :mod:`.app`: :class:`~.app.TuiApp`, the application: the state of the screen, the
-  actions the keys call, the layout, which screen (:meth:`~.app.TuiApp.body`) and which
-  dialog (:meth:`~.app.TuiApp.overlay_kind`) shows.
+- :mod:`.app`: :class:`~.app.TuiApp`, the application: the state of the screen and the
+  actions the keys call; :mod:`.screen` (mixed in) lays it out and says which screen
+  (:meth:`~.screen.Screen.body`) and which dialog (:meth:`~.screen.Screen.overlay_kind`)
+  shows; :mod:`.leaving` (mixed in): stepping away, resigning, playing again.
 - :mod:`.guest`: running it (:func:`~.guest.run_app`): the application on asyncio, the
   peer on trio in guest mode, the seat controller between them, signals.
 - :mod:`.view`: :class:`~.view.TableView`, a table state with the words and the card
@@ -26,7 +27,7 @@ Where the next screens go:
 
 - a lobby ready check: its lines in :mod:`.lobby`, its key in :mod:`.keys`;
 - a help screen: a dialog (a module of its own beside :mod:`.dialogs`, a kind in
-  ``TuiApp.overlay_kind``, its keys in :mod:`.keys`);
+  ``Screen.overlay_kind``, its keys in :mod:`.keys`);
 - a replay viewer: a module building a :class:`~.view.TableView` per step of a log and
   drawing it with :func:`~.table.draw_table` and :mod:`.narration` (no network, no trio);
 - clocks: drawn by :mod:`.table` next to each seat, from what the view's state holds;

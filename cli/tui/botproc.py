@@ -14,8 +14,7 @@ from pathlib import Path
 import trio
 
 from chkobba_p2p.levels import LEVELS
-from chkobba_p2p.peer import BotController, JoinConfig, Timeouts, join_match
-from chkobba_p2p.wire import Identity
+from chkobba_p2p.peer import BotController, Identity, JoinConfig, Timeouts, join_match
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -10,10 +10,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from chkobba_p2p import session as S
-from chkobba_p2p.peer import Outcome
+from chkobba_p2p.peer import ErrorCode, HandScored, Outcome
 from chkobba_p2p.text import safe_text
-from chkobba_p2p.wire import ErrorCode
 
 from ..i18n import Translator
 from .render import Line, score_lines, wrap_line
@@ -46,7 +44,7 @@ def away_lines(t: Translator, allowance: str) -> list[Line]:
             [("class:dim", " " + t("away_twice") + " ")]]
 
 
-def score_dialog_lines(view: TableView, ev: S.HandScored) -> list[Line]:
+def score_dialog_lines(view: TableView, ev: HandScored) -> list[Line]:
     """A hand's scoring, point by point, with the match's totals."""
     t = view.t
     names = [view.side_name(i) for i in range(len(ev.totals))]

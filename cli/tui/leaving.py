@@ -11,8 +11,7 @@ from typing import Any
 
 import trio
 
-from chkobba_p2p.peer import Outcome, SeatController
-from chkobba_p2p.tablestate import TableState
+from chkobba_p2p.peer import Outcome, SeatController, TableState
 
 __all__ = ["Leaving"]
 

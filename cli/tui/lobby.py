@@ -6,21 +6,15 @@ is in :mod:`.keys`) and what the known players say of each seat (:mod:`.trust`).
 
 from __future__ import annotations
 
-from chkobba_p2p.address import Address
-from chkobba_p2p.known import KnownPlayers
-from chkobba_p2p.peer import PortMapped, PortMapUnavailable
+from chkobba_p2p.peer import KnownPlayers, PortMapped, PortMapUnavailable
 
 from ..i18n import Translator
+from ..reach import join_code
 from .render import Line, wrap_line
 from .trust import changed_seats, missing_names, seat_lines
 from .view import TableView
 
-__all__ = ["lobby_lines", "join_code", "reach_text"]
-
-
-def join_code(host: str, port: int, fingerprint: str | None) -> str:
-    """A join code (PROTOCOL.md section 15): the address and the host key's fingerprint."""
-    return str(Address(host.strip("[]"), port, fingerprint or None))
+__all__ = ["lobby_lines", "reach_text"]
 
 
 def reach_text(t: Translator, ev: PortMapped | PortMapUnavailable,

@@ -9,19 +9,25 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from chkobba_p2p import rules as R
-from chkobba_p2p import session as S
 from chkobba_p2p.peer import (
+    Aborted,
     Chat,
+    ErrorCode,
+    HandScored,
+    HandStarted,
     Listening,
+    MatchDone,
     PortMapped,
     PortMapUnavailable,
+    RedealEvent,
     Restored,
     Resumed,
     Spectators,
+    Standing,
+    TableReady,
     Waiting,
 )
 from chkobba_p2p.text import safe_text
-from chkobba_p2p.wire import ErrorCode
 
 from .lobby import reach_text
 from .presence import clock_text
@@ -80,9 +86,9 @@ class EventLog:
             draws = ", ".join(f"{view.who(s)} {view.label(c)}" for s, c in
                               sorted(ev.draws.items()))
             log(("", t("ev_first_draw", draws=draws)))
-        elif isinstance(ev, S.HandStarted):
+        elif isinstance(ev, HandStarted):
             log(("class:title", view.said("ev_hand", ev.dealer, n=ev.number)))
-        elif isinstance(ev, S.RedealEvent):
+        elif isinstance(ev, RedealEvent):
             log(("class:warn", t("ev_redeal", name=view.who(ev.dealer))))
         elif isinstance(ev, R.DealEvent):
             if ev.draw:
@@ -99,14 +105,14 @@ class EventLog:
         elif isinstance(ev, R.SweepEvent):
             if ev.seat is not None and ev.cards:
                 log(("class:dim", view.said("ev_sweep", ev.seat, cards=view.labels(ev.cards))))
-        elif isinstance(ev, S.HandScored):
+        elif isinstance(ev, HandScored):
             pts = " - ".join(f"{view.side_name(i)} {p}" for i, p in
                              enumerate(ev.score.points))
             tot = " - ".join(str(x) for x in ev.totals)
             log(("class:title", t("ev_scored", n=ev.number, points=pts, totals=tot)))
-        elif isinstance(ev, S.MatchDone):
+        elif isinstance(ev, MatchDone):
             log(("class:ok", t("ev_done")))
-        elif isinstance(ev, S.TableReady):
+        elif isinstance(ev, TableReady):
             if not ev.table.shuffle_proofs:
                 log(("class:warn", t("ev_no_proofs")))
         elif isinstance(ev, Restored):
@@ -115,19 +121,19 @@ class EventLog:
             log(("class:ok", t("ev_restored", n=n) if n else t("ev_restored_lobby")))
             for e in ev.hand_events:
                 self.narrate(e, view)
-        elif isinstance(ev, S.Aborted) and ev.resigned:
+        elif isinstance(ev, Aborted) and ev.resigned:
             log(("class:warn", view.said("ev_resigned", ev.by_seat)))
-        elif isinstance(ev, S.Aborted) and ev.blamed_seat == ev.by_seat \
+        elif isinstance(ev, Aborted) and ev.blamed_seat == ev.by_seat \
                 and ev.code is ErrorCode.PEER_LEFT:
             log(("class:warn", view.said("ev_left", ev.by_seat)))
-        elif isinstance(ev, S.Aborted):
+        elif isinstance(ev, Aborted):
             # The players' words, not a protocol code; the detail came from a peer.
             why = safe_text(ev.detail or ev.code.sentence, 1000)
             log(("class:error", t("ev_aborted", by=view.who(ev.by_seat), why=why)))
             if ev.blamed_seat is not None and ev.proven:
                 log(("class:error", t("ev_blame", name=view.who(ev.blamed_seat))))
             elif ev.blamed_seat is not None:  # the signer's word, not a proven fact
-                owed = ev.standing == S.Standing.OWED
+                owed = ev.standing == Standing.OWED
                 if ev.by_seat == st.seat:
                     claim = t("ev_claim_me", name=view.who(ev.blamed_seat))
                 elif ev.blamed_seat == st.seat:

@@ -16,7 +16,16 @@ from collections.abc import Callable
 import trio
 
 from chkobba_p2p import rules as R
-from chkobba_p2p import session as S
+from chkobba_p2p.peer import (
+    Aborted,
+    FirstDealerDrawn,
+    HandScored,
+    HandStarted,
+    MatchDone,
+    MatchOver,
+    RedealEvent,
+    TableReady,
+)
 
 __all__ = ["Pacer", "Showing", "DEFAULT_PACE", "SCORE_WAIT"]
 
@@ -30,9 +39,9 @@ Showing = R.PlayEvent | R.CutEvent | R.SweepEvent
 
 # Events released at once, whatever is queued (talk and the lobby do not wait for the
 # cards; they are not part of the table's story).
-_GAME_EVENTS = (R.DealEvent, R.CutEvent, R.PlayEvent, R.SweepEvent, S.TableReady,
-                S.FirstDealerDrawn, S.HandStarted, S.RedealEvent, S.HandScored,
-                S.MatchOver, S.MatchDone, S.Aborted)
+_GAME_EVENTS = (R.DealEvent, R.CutEvent, R.PlayEvent, R.SweepEvent, TableReady,
+                FirstDealerDrawn, HandStarted, RedealEvent, HandScored,
+                MatchOver, MatchDone, Aborted)
 
 
 class Pacer:
@@ -115,7 +124,7 @@ class Pacer:
                     await trio.sleep(self.pace)
                     self.showing = None
                 self.show(event)
-                if isinstance(event, S.HandScored):
+                if isinstance(event, HandScored):
                     self.scoring = True
                     self._dismissed = trio.Event()
                     self.changed()

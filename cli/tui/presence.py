@@ -12,9 +12,7 @@ from __future__ import annotations
 import time
 
 from chkobba_p2p import rules as R
-from chkobba_p2p import session as S
-from chkobba_p2p.peer import ClockReading, Restored, Resumed, Waiting
-from chkobba_p2p.tablestate import TableState
+from chkobba_p2p.peer import ClockReading, HandStarted, Restored, Resumed, TableState, Waiting
 
 from .render import Line, wrap_line
 from .view import TableView
@@ -25,7 +23,7 @@ __all__ = ["Presence", "clock_text", "SHORT_LIMIT", "WARN_UNDER"]
 SHORT_LIMIT = 120
 WARN_UNDER = 30
 
-_FLOOR_MOVES = (R.PlayEvent, R.CutEvent, R.DealEvent, S.HandStarted, Restored, Resumed)
+_FLOOR_MOVES = (R.PlayEvent, R.CutEvent, R.DealEvent, HandStarted, Restored, Resumed)
 
 
 def clock_text(seconds: float) -> str:

@@ -19,7 +19,7 @@ from prompt_toolkit.output import ColorDepth
 
 from chkobba_p2p.cards import FigureConvention
 from chkobba_p2p.observer import INVALID, VALID, DeckRevealed, Verdict
-from chkobba_p2p.session import HandScored
+from chkobba_p2p.peer import HandScored
 from chkobba_p2p.timeline import Timeline
 
 from ..i18n import Translator

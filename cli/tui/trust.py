@@ -6,8 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from chkobba_p2p.known import KnownPlayers, Recognition
-from chkobba_p2p.tablestate import TableState
+from chkobba_p2p.peer import KnownPlayers, Recognition, TableState
 
 from .render import Line, wrap_line
 

@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from chkobba_p2p.cards import Card, FigureConvention
-from chkobba_p2p.tablestate import TableState
+from chkobba_p2p.peer import TableState
 
 from ..i18n import Translator
 from .render import CardStyle, by_value

@@ -1,0 +1,79 @@
+"""The host's side of a game with bots on this machine: the match hosted, each bot a
+process of its own that joins over loopback (a peer like any other), and the bots let
+finish, then stopped, whatever way the match ends."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+import trio
+
+from chkobba_p2p.peer import HostConfig, Outcome, SeatController, host_match
+
+__all__ = ["hosting"]
+
+
+def spawn_bots(port: int, count: int, level: str, seed: int | None,
+                log_path: Path | None = None) -> list[subprocess.Popen]:
+    """Bot peers as separate processes joining over loopback.  Their output must not
+    reach the terminal the full-screen UI draws on.  They run this interpreter, which has
+    this package installed."""
+    procs = []
+    for i in range(count):
+        cmd = [sys.executable, "-m", "chkobba_cli.tui.botproc", f"127.0.0.1:{port}",
+               "--level", level, "--name", f"bot{i + 1}"]
+        if seed is not None:
+            cmd += ["--seed", str(seed + i)]
+        if log_path is not None:  # each bot's own log, named after the game's
+            cmd += ["--log", str(log_path.with_name(f"{log_path.stem}-bot{i + 1}.chklog"))]
+        procs.append(subprocess.Popen(
+            cmd, stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True))
+    return procs
+
+
+async def reap(procs: list[subprocess.Popen], grace: float) -> None:
+    """Let bot processes finish (they sign the result), then stop the stragglers."""
+    with trio.CancelScope(shield=True):
+        with trio.move_on_after(grace):
+            while any(p.poll() is None for p in procs):
+                await trio.sleep(0.05)
+        for p in procs:
+            if p.poll() is None:
+                p.terminate()
+        with trio.move_on_after(2):
+            while any(p.poll() is None for p in procs):
+                await trio.sleep(0.05)
+        for p in procs:
+            if p.poll() is None:
+                p.kill()
+
+
+def hosting(config: HostConfig, bots: int, level: str, seed: int | None
+            ) -> Callable[[SeatController], Awaitable[Outcome]]:
+    """The game to run under the screen: host ``config`` and start ``bots`` bot peers
+    (of ``level``, seeded from ``seed``) once the table listens."""
+    async def game(controller: SeatController) -> Outcome:
+        from .tui.narration import BotsStarting
+
+        box: list[Outcome] = []
+        procs: list[subprocess.Popen] = []
+
+        async def host(task_status=trio.TASK_STATUS_IGNORED) -> None:
+            box.append(await host_match(config, controller, task_status=task_status))
+
+        completed = False
+        try:
+            async with trio.open_nursery() as nursery:
+                port = await nursery.start(host)
+                if bots:
+                    controller.on_event(BotsStarting(bots))
+                    procs.extend(spawn_bots(port, bots, level, seed, config.log_path))
+            completed = True
+        finally:
+            await reap(procs, 5.0 if completed else 0.0)
+        return box[0]
+    return game

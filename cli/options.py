@@ -1,0 +1,101 @@
+"""The options the peer commands share: ``host`` (with or without a screen), ``join``
+and ``bot`` declare them from here, so that they cannot drift apart."""
+
+from __future__ import annotations
+
+import argparse
+
+from chkobba_p2p.levels import LEVELS
+from chkobba_p2p.peer import DEFAULT_PORT, MAX_SPECTATORS
+
+from .rules_options import add_rules_arguments
+
+__all__ = ["add_peer_options", "add_discovery_options", "add_host_options", "common_options"]
+
+
+def add_peer_options(p: argparse.ArgumentParser) -> None:
+    """Options every peer command shares (the terminal client's join uses them too)."""
+    p.add_argument("--name", default=None,
+                   help="your name at the table (default: the one remembered, asked on the "
+                        "first run)")
+    p.add_argument("--identity", metavar="FILE",
+                   help="identity key file (created if missing, mode 0600)")
+    p.add_argument("--log", metavar="FILE", help="transcript log path (default: data dir)")
+    # Defaults for people: time to step away for a call (5 minutes over the match,
+    # across every drop) and a move limit nobody thinking hits by accident (15 minutes,
+    # with a warning on screen in the last 30 s).
+    p.add_argument("--reconnect-timeout", type=float, default=300.0, metavar="S",
+                   help="each seat's allowance of time away (dropped or stepped away) for "
+                   "the whole match, spent across drops (default 300)")
+    p.add_argument("--turn-timeout", type=float, default=900.0, metavar="S",
+                   help="seconds of connected time a seat may take for one move "
+                   "(default 900; the screen warns in the last 30 s); no seat delays a "
+                   "move longer than this plus its allowance")
+
+
+def add_discovery_options(p: argparse.ArgumentParser) -> None:
+    """How ``join`` without an address looks for tables on the LAN."""
+    p.add_argument("--listen", type=float, default=3.0, metavar="S",
+                   help="seconds to look for tables on the LAN (default 3)")
+    p.add_argument("--interface", action="append", default=None, metavar="ADDRESS",
+                   help="look only on the network interface with this address "
+                        "(repeatable; default: every interface)")
+
+
+def common_options(p: argparse.ArgumentParser) -> None:
+    """A headless peer's options: the shared ones, and --quiet."""
+    add_peer_options(p)
+    p.add_argument("--quiet", action="store_true",
+                   help="headless: print only the log and the result")
+
+
+def _spectator_count(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not 0 <= n <= MAX_SPECTATORS:
+        raise argparse.ArgumentTypeError(f"from 0 to {MAX_SPECTATORS}, not {n}")
+    return n
+
+
+def add_host_options(p: argparse.ArgumentParser) -> None:
+    """Every option of ``chkobba host`` (the terminal client's and the headless host's
+    alike, so that they cannot drift apart): the table, the rules, local bots, the
+    peer's identity, log and timeouts."""
+    p.add_argument("--port", type=int, default=DEFAULT_PORT,
+                   help=f"TCP port to listen on (default {DEFAULT_PORT}; 0: any free port)")
+    p.add_argument("--bind", default="",
+                   help="address to listen on (default: every address, IPv4 and IPv6)")
+    p.add_argument("--players", type=int, choices=(2, 4), default=2,
+                   help="2 players, or 4 in two teams (default 2)")
+    add_rules_arguments(p)
+    p.add_argument("--bots", type=int, default=0, help="local bot peers to start")
+    p.add_argument("--level", default="greedy", choices=sorted(LEVELS), help="the bots' level")
+    p.add_argument("--move-ms", type=float, default=None, metavar="MS",
+                   help="the bots' thinking time per move (expert: default 200)")
+    p.add_argument("--headless", action="store_true",
+                   help="no screen: a bot plays the host's seat (see 'chkobba bot')")
+    p.add_argument("--no-announce", "--no-beacon", dest="no_beacon", action="store_true",
+                   help="do not announce the table on the LAN (DNS-SD)")
+    p.add_argument("--announce-interface", action="append", default=None, metavar="ADDRESS",
+                   help="announce only on the network interface with this address "
+                        "(repeatable; default: every interface)")
+    p.add_argument("--no-upnp", action="store_true",
+                   help="do not ask the router to open the port (UPnP, NAT-PMP); also "
+                        "when CHKOBBA_NO_UPNP=1")
+    p.add_argument("--igd-url", metavar="URL", default=None,
+                   help="the router's UPnP root description (http://192.168.1.1:5000/"
+                        "rootDesc.xml) when discovery does not find it")
+    p.add_argument("--natpmp-gateway", metavar="HOST[:PORT]", default=None,
+                   help="the NAT-PMP gateway (default: this machine's default gateway)")
+    p.add_argument("--spectators", type=_spectator_count, default=0, metavar="N",
+                   help=f"let up to N people watch with 'chkobba watch' (0..{MAX_SPECTATORS}; "
+                        "default 0: no spectators). Shown in the lobby and the LAN "
+                        "announcement; the players see who is watching")
+    p.add_argument("--no-shuffle-proofs", action="store_true",
+                   help="shuffles without zero-knowledge proofs (faster; a stacked deck "
+                        "is then caught only at the end-of-hand audit)")
+    common_options(p)
+
+

@@ -1,0 +1,127 @@
+"""How friends reach a table: the addresses and join codes a host shows, what its router
+said, the options that ask the router to open the port, and the tables announced on the
+LAN that ``join`` without an address picks from.
+
+Shared by the terminal client's ``host``/``join`` (:mod:`.play`) and the headless peers
+(:mod:`.net`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import os
+import sys
+
+import trio
+
+from chkobba_p2p.peer import (
+    Address,
+    PortMapOptions,
+    PortMapped,
+    PortMapUnavailable,
+    browse_tables,
+    global_ipv6,
+    lan_address,
+    split_join_code,
+)
+
+__all__ = [
+    "host_address",
+    "join_code",
+    "address_lines",
+    "reach_line",
+    "announce_interfaces",
+    "port_mapping_options",
+    "discover",
+    "address_error",
+]
+
+
+def host_address(bind: str | None) -> str:
+    """The address friends type for a host listening on ``bind``."""
+    if bind in ("0.0.0.0", "::", "", None):
+        return lan_address()
+    assert bind is not None
+    return f"[{bind}]" if ":" in bind else bind
+
+
+def join_code(host: str, port: int, fp: str | None) -> str:
+    """``HOST:PORT#FINGERPRINT`` (PROTOCOL.md section 15): what a friend types."""
+    return str(Address(host.strip("[]"), port, fp or None))
+
+
+def address_lines(bind: str | None, port: int, fp: str) -> list[str]:
+    """The lines a host shows once it listens: its LAN join code, and its global IPv6
+    one when it has such an address (often reachable with no port mapping at all)."""
+    lines = [f"friends on the LAN: {join_code(host_address(bind), port, fp)}"]
+    if bind in ("", "::", None) and (v6 := global_ipv6()) is not None:
+        lines.append(f"friends over IPv6: {join_code(v6, port, fp)}")
+    return lines
+
+
+def reach_line(event: PortMapped | PortMapUnavailable, fp: str = "") -> str:
+    """The line a host shows when its router answered (or did not)."""
+    if isinstance(event, PortMapUnavailable):
+        return event.hint
+    if not event.public:
+        return (f"the router opened port {event.external_port} ({event.method}), but its "
+                f"own address {event.external_ip} is not public: another router or the "
+                "provider's NAT is in front, and friends on the internet cannot reach you "
+                "this way (ask the provider for a public address, or play over IPv6)")
+    if event.external_ip is None:
+        return (f"friends on the internet: port {event.external_port} of your public "
+                f"address, #{fp} (port opened by {event.method})")
+    return (f"friends on the internet: {join_code(event.external_ip, event.external_port, fp)}"
+            f" (port opened by {event.method})")
+
+
+def announce_interfaces(args: argparse.Namespace) -> tuple[str, ...] | None:
+    """The interfaces ``--announce-interface`` names (None: announce on every one)."""
+    return tuple(args.announce_interface) if args.announce_interface else None
+
+
+def port_mapping_options(args: argparse.Namespace) -> PortMapOptions | None:
+    """What ``--no-upnp``, ``--igd-url`` and ``--natpmp-gateway`` ask for.  None (no port
+    mapping) with ``--no-upnp``, and, unless a router is named, when the host listens on
+    loopback only or ``CHKOBBA_NO_UPNP`` is set (to anything but 0)."""
+    if args.no_upnp:
+        return None
+    named = args.igd_url is not None or args.natpmp_gateway is not None
+    if not named and (os.environ.get("CHKOBBA_NO_UPNP", "0") not in ("", "0")
+                      or args.bind.startswith("127.") or args.bind in ("::1", "localhost")):
+        return None
+    return PortMapOptions(igd_url=args.igd_url, natpmp_gateway=args.natpmp_gateway)
+
+
+def discover(seconds: float, interfaces: list[str] | None) -> str | None:
+    """Browse the LAN (DNS-SD) for tables; the join code of the one chosen, or None."""
+    shown = "" if not interfaces else f" (on {', '.join(interfaces)})"
+    print(f"looking for tables on the LAN for {seconds:g} s{shown}...", flush=True)
+    try:
+        found = trio.run(functools.partial(browse_tables, seconds, interfaces=interfaces))
+    except OSError as exc:
+        print(f"cannot look for tables on the LAN: {exc}", file=sys.stderr)
+        return None
+    if not found:
+        return None
+    for i, table in enumerate(found):
+        print(f"[{i + 1}] {table}", flush=True)
+    choice = 1
+    if len(found) > 1:
+        text = input("table to join (number): ").strip()
+        choice = int(text) if text.isdigit() and 1 <= int(text) <= len(found) else 1
+    code = found[choice - 1].code
+    print(f"joining {code}", flush=True)
+    return code
+
+
+def address_error(text: str) -> str | None:
+    """Why ``text`` is neither a table address (``HOST[:PORT]``, IPv6 in brackets or
+    bare) nor a join code (``ADDRESS#FINGERPRINT``), as one sentence; None if it is."""
+    try:
+        address, _ = split_join_code(text)
+        Address.parse(address)
+    except ValueError as exc:  # AddressError, or a fingerprint that is not one
+        return str(exc)
+    return None

@@ -1,0 +1,283 @@
+"""The terminal client's screen: the layout (header, body, events panel, chat, footer,
+a framed dialog over it), which screen (:meth:`Screen.body`: the lobby, then the table)
+and which dialog (:meth:`Screen.overlay_kind`) shows, and what each part draws.
+Mixed into :class:`~.app.TuiApp`, whose state it reads: it changes nothing."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from prompt_toolkit.application import Application
+from prompt_toolkit.application.current import get_app
+from prompt_toolkit.filters import Condition
+from prompt_toolkit.layout import (
+    ConditionalContainer,
+    DynamicContainer,
+    Float,
+    FloatContainer,
+    FormattedTextControl,
+    HSplit,
+    Layout,
+    VSplit,
+    Window,
+)
+from prompt_toolkit.output import ColorDepth
+from prompt_toolkit.widgets import Frame
+
+from chkobba_p2p import rules as R
+from chkobba_p2p.peer import (
+    HandScored,
+    KnownPlayers,
+    Outcome,
+    PortMapped,
+    PortMapUnavailable,
+    TableState,
+)
+
+from . import dialogs
+from .chat import ChatInput
+from .decision import Request, decision_lines
+from .helpscreen import help_lines
+from .keys import key_bindings
+from .lobby import lobby_lines
+from .narration import EventLog
+from .pace import Pacer
+from .presence import Presence, clock_text
+from .render import CardStyle, Line, wrap_line
+from .style import STYLE, ascii_frames, ascii_text
+from .table import draw_table, showing
+from .view import TableView
+
+__all__ = ["Screen", "MIN_SIZE"]
+
+#: The smallest terminal the table fits (columns, rows); below it the screen says so.
+MIN_SIZE = (40, 12)
+
+
+class Screen:
+    kind: str
+    t: Any
+    symbols: bool
+    color: bool
+    state: TableState
+    events: EventLog
+    chat: ChatInput
+    pacer: Pacer
+    presence: Presence
+    request: Request | None
+    options: list[R.Move] | None
+    opt_sel: int
+    cut_sel: int
+    sel: int
+    status: tuple[str, str] | None
+    hints: bool
+    score_queue: list[HandScored]
+    confirm_leave: bool
+    help: bool
+    hint: str | None
+    finished: bool
+    outcome: Outcome | None
+    left: bool
+    connected: bool
+    address: str | None
+    address6: str | None
+    port: int | None
+    reach: PortMapped | PortMapUnavailable | None
+    rematch: bool
+    known: KnownPlayers | None
+    log_path: Path | None
+    reconnect_allowance: float
+    #: (rows, columns) to draw for, instead of the terminal's (for tests).
+    size: tuple[int, int] | None
+    view: TableView
+    cs: CardStyle
+    asking_ready: bool
+    can_step_away: bool
+    can_rematch: bool
+
+    def _too_small_text(self) -> list[tuple[str, str]]:
+        text = self.t("too_small", w=MIN_SIZE[0], h=MIN_SIZE[1])
+        return dialogs.as_text(wrap_line([("class:warn", " " + text)],
+                                         self._size()[1] - 1, " "))
+
+    def too_small(self) -> bool:
+        rows, cols = self._size()
+        return cols < MIN_SIZE[0] or rows < MIN_SIZE[1]
+
+    def _build(self) -> Application:
+        def tx(draw: Callable[[], list[tuple[str, str]]]
+               ) -> Callable[[], list[tuple[str, str]]]:
+            return draw if self.symbols else ascii_text(draw)
+
+        header = Window(FormattedTextControl(tx(self._header)), height=1,
+                        style="class:header")
+        footer = Window(FormattedTextControl(tx(self._footer)), height=1)
+        left = Window(FormattedTextControl(tx(self._left)), wrap_lines=False)
+        events = Window(FormattedTextControl(tx(self._events_text)), wrap_lines=False,
+                        width=lambda: self._panel_width())
+        events_below = Window(FormattedTextControl(tx(self._events_text)), height=5)
+        small = Window(FormattedTextControl(tx(self._too_small_text)))
+        bar, rule = ("│", "─") if self.symbols else ("|", "-")
+
+        def body() -> Any:
+            if self.too_small():
+                return small
+            if self._size()[1] >= 72:
+                return VSplit([left, Window(width=1, char=bar, style="class:dim"), events])
+            return HSplit([left, Window(height=1, char=rule, style="class:dim"),
+                           events_below])
+
+        if not self.symbols:
+            ascii_frames()
+        overlay = ConditionalContainer(
+            Frame(Window(FormattedTextControl(tx(self._overlay)), dont_extend_width=True,
+                         dont_extend_height=True)),
+            filter=Condition(lambda: self.overlay_kind() is not None
+                             and not self.too_small()))
+        root = FloatContainer(
+            HSplit([header, DynamicContainer(body), self.chat.container(), footer]),
+            floats=[Float(content=overlay)])
+        app: Application = Application(
+            layout=Layout(root), key_bindings=key_bindings(self), full_screen=True,
+            style=STYLE, color_depth=None if self.color else ColorDepth.DEPTH_1_BIT,
+            mouse_support=False, refresh_interval=1.0)  # the clocks count down
+
+        def forget_hint(_: object) -> None:
+            self.hint = None  # a hint lasts until the next key
+
+        app.key_processor.before_key_press += forget_hint
+        return app
+
+    def _size(self) -> tuple[int, int]:
+        if self.size is not None:
+            return self.size
+        try:
+            size = get_app().output.get_size()
+            return size.rows, size.columns
+        except Exception:
+            return 24, 80
+
+    def _panel_width(self) -> int:
+        cols = self._size()[1]
+        return 36 if cols >= 110 else 30 if cols >= 90 else 28
+
+    def _left_width(self) -> int:
+        rows, cols = self._size()
+        return cols - self._panel_width() - 1 if cols >= 72 else cols
+
+    def overlay_kind(self) -> str | None:
+        """The dialog over the screen, if any: ``leave`` (``away`` at a table with
+        people: step away or resign), ``help``, ``score`` or ``over``."""
+        if self.confirm_leave:
+            return "away" if self.can_step_away else "leave"
+        if self.help:
+            return "help"
+        if self.score_queue or self.pacer.scoring:
+            return "score"  # the last hand's scoring first, then the match's end
+        if self.finished and self.outcome is not None and not self.left:
+            return "over"
+        return None
+
+    # ------------------------------------------------------------------ drawing
+
+    def _header(self) -> list[tuple[str, str]]:
+        t, st = self.t, self.state
+        parts = [f" {t('app')}"]
+        if st.hand_number:
+            parts.append(t("hand_no", n=st.hand_number))
+        if st.target is not None:
+            parts.append(t("target", n=st.target))
+        left = " · ".join(parts)
+        right = ""
+        if st.totals and st.players and st.started:
+            view = self.view
+            right = "  ".join(f"{view.side_name(i)} {p}" for i, p in enumerate(st.totals))
+        cols = self._size()[1]
+        pad = max(1, cols - len(left) - len(right) - 1)
+        return [("class:header", left + " " * pad + right + " ")]
+
+    def _footer(self) -> list[tuple[str, str]]:
+        t = self.t
+        kind = self.overlay_kind()
+        if self.hint is not None and not self.chat.is_open:
+            return [("class:warn", f" {self.hint} ")]
+        if self.chat.is_open:
+            keys = t("keys_chat")
+        elif kind == "help":
+            keys = t("help_close")
+        elif kind == "leave":
+            keys = t("leave_keys")
+        elif kind == "score":
+            keys = t("sc_continue")
+        elif self.finished:
+            keys = t("keys_over_rematch" if self.can_rematch else "keys_over")
+        elif self.request is not None and self.request.kind == "cut":
+            keys = t("keys_cut")
+        elif self.request is not None:
+            keys = t("keys_play")
+        elif self.asking_ready:
+            keys = t("keys_lobby")
+        else:
+            keys = t("keys_idle")
+        return [("class:keys", f" {keys} ")]
+
+    def _events_text(self) -> list[tuple[str, str]]:
+        rows, cols = self._size()
+        width = self._panel_width() if cols >= 72 else cols
+        height = rows - 2 if cols >= 72 else 5
+        return self.events.panel(self.t("events"), width, height)
+
+    def _left(self) -> list[tuple[str, str]]:
+        rows, cols = self._size()
+        height = rows - 2 if cols >= 72 else rows - 8
+        out: list[tuple[str, str]] = []
+        for line in self.body(self._left_width(), max(1, height)):
+            out += line + [("", "\n")]
+        return out
+
+    def body(self, width: int, height: int) -> list[Line]:
+        """The screen under the header: the lobby until the first hand, then the table."""
+        view = self.view
+        if not self.state.started:
+            return lobby_lines(view, width, kind=self.kind, connected=self.connected,
+                               address=self.address, port=self.port,
+                               rematch=self.rematch, address6=self.address6,
+                               reach=self.reach, asking=self.asking_ready,
+                               known=self.known)[:height]
+        req = self.request
+        below = decision_lines(view, width, req, options=self.options, opt_sel=self.opt_sel,
+                               cut_sel=self.cut_sel, status=self.status, hints=self.hints,
+                               finished=self.finished)
+        if req is not None:
+            below += self.presence.own_clock(view, width, self.finished)
+        marked = self.options[self.opt_sel].capture if self.options is not None else frozenset()
+        selected = self.sel if req is not None and req.kind == "play" else None
+        return draw_table(view, width, height, selected=selected, marked=marked, below=below,
+                          seat_extra=lambda s: self.presence.seat_clock(view, s, self.finished),
+                          notices=self.presence.countdown_lines(view),
+                          showing=showing(view, self.pacer.showing, width))
+
+    def _overlay(self) -> list[tuple[str, str]]:
+        kind = self.overlay_kind()
+        lines: list[Line] = []
+        if kind == "leave":
+            lines = dialogs.leave_lines(self.t)
+        elif kind == "help":
+            width = max(30, min(76, self._size()[1] - 6))
+            lines = help_lines(self.t, self.state.rules, self.t.lang, width)
+        elif kind == "away":
+            mine = self.presence.allowance_left.get(self.state.seat if self.state.seat
+                                                     is not None else -1)
+            lines = dialogs.away_lines(self.t, clock_text(
+                self.reconnect_allowance if mine is None else mine))
+        elif kind == "score":
+            scored = self.score_queue[0] if self.score_queue else self.state.last_score
+            if scored is not None:
+                lines = dialogs.score_dialog_lines(self.view, scored)
+        elif kind == "over":
+            lines = dialogs.over_lines(self.view, self.outcome, self.log_path, self._size()[1],
+                                       rematch=self.can_rematch)
+        return dialogs.as_text(lines)
+
