@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from .liveness import Limits
 from .rules import Hand, Move
 from .session import Aborted, HandStarted, MatchDone, TableInfo
 from .text import safe_text
@@ -196,6 +197,9 @@ class Lobby:
     seating: int = 0
     #: Each seat's identity key (None: free), e.g. to check it against known players.
     keys: tuple[bytes | None, ...] = ()
+    #: The table's move limit and allowance of time away (the host's, as its welcome
+    #: announced them: PROTOCOL.md 12.3); None if the host did not say.
+    limits: Limits | None = None
 
     @property
     def full(self) -> bool:

@@ -14,11 +14,14 @@ from typing import Any
 from .wire import MAX_NAME, ErrorCode, fingerprint
 
 __all__ = ["clean_text", "parse_lobby", "parse_wait", "parse_back", "parse_chat",
-           "parse_error", "MAX_PLAYERS"]
+           "parse_error", "parse_limits", "MAX_PLAYERS", "MAX_LIMIT"]
 
 MAX_PLAYERS = 4
 #: Longest error text kept from the network, in characters.
 MAX_ERROR_TEXT = 200
+#: The longest move limit or away allowance a host may announce, in seconds (a day): past
+#: it a joining peer keeps its own values (PROTOCOL.md 12.3).
+MAX_LIMIT = 86400
 
 
 def _int(value: Any, lo: int, hi: int) -> int | None:
@@ -87,3 +90,14 @@ def parse_error(msg: dict) -> tuple[ErrorCode | None, str]:
         except ValueError:
             ec = None
     return ec, clean_text(msg.get("msg"))
+
+
+def parse_limits(value: Any) -> tuple[int, int] | None:
+    """A welcome's ``limits``, ``{"move": int, "away": int}`` in whole seconds: the host's
+    move limit ``M`` (1 or more) and allowance of time away ``A`` (0 or more), each at
+    most :data:`MAX_LIMIT`; None if absent or off (the peer keeps its own)."""
+    if not isinstance(value, dict):
+        return None
+    move = _int(value.get("move"), 1, MAX_LIMIT)
+    away = _int(value.get("away"), 0, MAX_LIMIT)
+    return None if move is None or away is None else (move, away)

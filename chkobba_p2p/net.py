@@ -9,6 +9,7 @@ Neither decides anything the session does not: this module moves bytes, keeps ti
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import errno
 import logging
 import math
@@ -49,6 +50,7 @@ from .linkmsg import (
     parse_back,
     parse_chat,
     parse_error,
+    parse_limits,
     parse_lobby,
     parse_wait,
 )
@@ -844,7 +846,7 @@ class HostPeer(_Peer):
 
     async def _connection(self, link: Link, nursery: trio.Nursery) -> None:
         running = self.session.table.game if self.session else None
-        hs = HostHandshake(self.lobby, running)
+        hs = HostHandshake(self.lobby, running, limits=self._announced_limits())
         link.send_msg(hs.greeting())
         replaced: Link | None = None
         spectator: str | None = None
@@ -911,6 +913,13 @@ class HostPeer(_Peer):
             if self.links.get(seat) is link:
                 del self.links[seat]
                 self._dropped(seat)
+
+    def _announced_limits(self) -> dict[str, int]:
+        """The clocks' limits this host enforces, for the welcome (PROTOCOL.md 12.3), in
+        whole seconds (the wire has no floats), rounded up: a joiner that waits for them
+        never concludes before the host does."""
+        return {"move": math.ceil(self.timeouts.turn),
+                "away": math.ceil(self.timeouts.reconnect)}
 
     def confirmed(self, seating: int) -> None:
         if self.lobby.mark_ready(0, seating):
@@ -984,7 +993,8 @@ class HostPeer(_Peer):
         event = Lobby(tuple((s.name, s.fingerprint) if s else None for s in lobby.seats),
                       shuffle_proofs=CAP_SHUFFLE_PROOFS in lobby.caps,
                       ready=tuple(lobby.ready_flags()), seating=lobby.seating,
-                      keys=tuple(s.key if s else None for s in lobby.seats))
+                      keys=tuple(s.key if s else None for s in lobby.seats),
+                      limits=self._limits())
         self.emit(event)
         if self.session is not None:
             return
@@ -1196,6 +1206,9 @@ class ClientPeer(_Peer):
         #: seat signed any of it, the game's secrets are on another machine.
         self._committed = False
         self._replay_to = 0
+        #: The move limit and allowance the host announced in its welcome (None: not
+        #: announced, or out of bounds): our clocks and conclusions use them.
+        self.host_limits: Limits | None = None
         self._try_resume()
 
     def _try_resume(self) -> None:
@@ -1273,12 +1286,16 @@ class ClientPeer(_Peer):
         self.emit(Chat(s.own_seat if s is not None else self._welcome_seat, line))
         return True
 
+    def _limits(self) -> Limits:
+        """The host's limits once it announced them, else our own configuration's."""
+        return self.host_limits if self.host_limits is not None else super()._limits()
+
     def stalled_host_limit(self) -> float:
         """Seconds without a new entry, while connected to the host and another seat
         holds the floor, after which this peer concludes the host stops the game: the
         bound the host enforces on any seat (move limit + allowance, PROTOCOL.md 12) plus
         the idle timeout for its verdict to arrive."""
-        return self.timeouts.turn + self.timeouts.reconnect + self.timeouts.idle
+        return self._limits().bound + self.timeouts.idle
 
     async def _watchdog(self) -> None:
         """A host that stops the game (sits on the floor, or no longer relays) is not
@@ -1291,8 +1308,8 @@ class ClientPeer(_Peer):
         loop and the host's own allowance decide)."""
         seen = (-1, -1)
         since = trio.current_time()
-        limit = self.stalled_host_limit()
         while not self.finished.is_set():
+            limit = self.stalled_host_limit()  # the host's word once it is welcomed
             await trio.sleep(min(1.0, limit / 4))
             s = self.session
             if s is None or s.finished:
@@ -1345,7 +1362,7 @@ class ClientPeer(_Peer):
         first_deadline: float | None = None
         delay = 0.05
         # The host's allowance of time away, spent across every drop of the match.
-        host_away_left = self.timeouts.reconnect
+        host_away_spent = 0.0
         away_since: float | None = None
         while not self.finished.is_set():
             try:
@@ -1381,7 +1398,7 @@ class ClientPeer(_Peer):
                     self._was_connected = False
                     delay = 0.05
                     if away_since is not None:
-                        host_away_left -= trio.current_time() - away_since
+                        host_away_spent += trio.current_time() - away_since
                     away_since = None
                     deadline = None
             if self.session is None or self.session.finished:
@@ -1390,7 +1407,7 @@ class ClientPeer(_Peer):
             now = trio.current_time()
             if deadline is None:
                 away_since = now
-                deadline = now + max(0.0, host_away_left)
+                deadline = now + max(0.0, self._limits().allowance - host_away_spent)
                 self.emit(Waiting(0, max(0, math.ceil(deadline - now)), self._host_away))
                 if self.clock is not None:
                     self.clock.reported_away(0, deadline - now, now)
@@ -1421,6 +1438,9 @@ class ClientPeer(_Peer):
                     link.send_msg(hello)
                     welcome_body, welcome = await link.receive()
                     self._welcome_seat = hs.on_welcome(welcome, welcome_body)
+                    limits = parse_limits(welcome.get("limits"))
+                    if limits is not None:
+                        self.host_limits = Limits(*limits)
                     if not self._committed:
                         # A fresh hello may be taken back as a resume from have = 0
                         # (PROTOCOL.md 5): the host's chain, as long as it says, comes
@@ -1569,6 +1589,7 @@ class ClientPeer(_Peer):
     def _on_lobby(self, event: Lobby) -> None:
         """A lobby from the host (checked by :func:`lobby_event`): show it; once the table
         is full, the ready check asks our person (PROTOCOL.md 5.3)."""
+        event = dataclasses.replace(event, limits=self.host_limits)
         self.emit(event)
         if event.full and CAP_READY_CHECK in self._host_caps:
             self.ask_ready(event)

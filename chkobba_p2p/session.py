@@ -355,10 +355,14 @@ class HostHandshake:
     """
 
     def __init__(self, lobby: Lobby, running: bytes | None = None,
-                 nonce: bytes | None = None) -> None:
+                 nonce: bytes | None = None, limits: dict[str, int] | None = None
+                 ) -> None:
         self.lobby = lobby
         self.nonce = nonce if nonce is not None else secrets.token_bytes(32)
         self.running = running
+        #: The ``limits`` the welcome announces (``{"move": M, "away": A}``, seconds,
+        #: PROTOCOL.md 12.3), or None.
+        self.limits = limits
         self._greeting: bytes | None = None
 
     def greeting(self) -> dict:
@@ -423,6 +427,8 @@ class HostHandshake:
             seat = self.lobby.take_seat(key, name, tuple(c for c in caps if isinstance(c, str)))
         welcome = {"t": "welcome", "v": version, "seat": seat, "caps": list(SPOKEN),
                    "have": have}
+        if self.limits is not None:
+            welcome["limits"] = dict(self.limits)
         identity = self.lobby.identity
         welcome = seal_pop(welcome, lambda zeroed: identity.sign(
             POP_HOST_DOMAIN, handshake_hash(self._greeting, body, zeroed)))
