@@ -630,6 +630,9 @@ class HostPeer(_Peer):
         self.resumed_entries = 0
         #: Unauthenticated connections (still in the handshake) and their addresses.
         self._anonymous: dict[Link, str] = {}
+        #: Seated peers' and spectators' connections, in order; kept while the host is
+        #: cancelled, so that its last word (away, or a signed leave) reaches them.
+        self._open_links: dict[Link, None] = {}
         self._anonymous_limit = self._anonymous_budget()
         self._seated_addresses: set[str] = set()
         #: Connections closed at once: over the limits, or shed when out of descriptors.
@@ -718,10 +721,9 @@ class HostPeer(_Peer):
             await self._run_host(listeners)
         except BaseException:  # cancelled (Ctrl-C), possibly inside an exception group
             if self.stepping_away:
-                await self._away_on_cancel(list(self.links.values()))
+                await self._away_on_cancel(list(self._open_links))
             elif self.config.leave_on_cancel:
-                await self._leave_on_cancel(
-                    [*self.links.values(), *(lk for _, lk in self.spectators.values())])
+                await self._leave_on_cancel(list(self._open_links))
             raise
         finally:
             if self.port_mapper is not None:  # also when cancelled: shielded inside
@@ -842,6 +844,10 @@ class HostPeer(_Peer):
                 await self._connection(link, nursery)
             finally:
                 self._anonymous.pop(link, None)
+                if trio.current_effective_deadline() != -math.inf:
+                    self._open_links.pop(link, None)
+                # else: the host is being cancelled (it quits): the link stays listed for
+                # the goodbye (away, or the signed leave) that run() writes to it.
                 link.finish()
 
     async def _connection(self, link: Link, nursery: trio.Nursery) -> None:
@@ -889,6 +895,7 @@ class HostPeer(_Peer):
                 await replaced.stream.aclose()
         link.send_msg(welcome)
         self.links[seat] = link
+        self._open_links[link] = None
         self._anonymous.pop(link, None)
         link.decoder = wire.FrameDecoder(wire.MAX_FRAME, link.decoder)
         self._seated_addresses.add(self._address_of(link))
@@ -939,6 +946,7 @@ class HostPeer(_Peer):
             for body in s.bodies:
                 link.send(body)
         self.spectators[sid] = (name, link)
+        self._open_links[link] = None
         self._spectators_changed()
         nursery.start_soon(_pinger, link)
         try:
