@@ -956,7 +956,10 @@ class Session:
         if code is None:
             code = ErrorCode.PROTOCOL_VIOLATION
         blamed = f.get("blamed")
-        if not (isinstance(blamed, int) and 0 <= blamed < self.table.players):
+        # A bool is an int to Python, not on the wire: `true` blames nobody (as an
+        # auditor reads it), never seat 1.
+        if not (isinstance(blamed, int) and not isinstance(blamed, bool)
+                and 0 <= blamed < self.table.players):
             blamed = None
         why = f.get("why")
         if not isinstance(why, str):

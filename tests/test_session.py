@@ -19,7 +19,9 @@ from chkobba_p2p.session import (
     HostHandshake,
     Lobby,
     Phase,
+    SeatInfo,
     Session,
+    TableInfo,
     TableReady,
 )
 from chkobba_p2p.wire import ErrorCode, Identity, ProtocolError
@@ -600,3 +602,20 @@ def test_without_early_deal_a_waiting_seat_holds_its_shares():
     assert items
     _refused_by(Table.clone(t, other), _forge(t, idle, d=items),
                 ErrorCode.PROTOCOL_VIOLATION, "waits for")
+
+
+@pytest.mark.parametrize("blamed", [True, False, -1, 2, "1", None])
+def test_an_abort_blaming_no_seat_in_range_blames_nobody(blamed):
+    """``blamed`` must be a seat number: `true` is not seat 1 (a bool is an int to
+    Python), the same reading as the auditor's (observer)."""
+    host, guest = Identity.generate(), Identity.generate()
+    table = TableInfo(bytes(16), 1, 2, Ruleset(),
+                      (SeatInfo(0, host.public, "host"), SeatInfo(1, guest.public, "amel")),
+                      ("deal/v1", "resume/v1"))
+    hs, genesis = Session.create(host, table)
+    gs = Session.join(guest, genesis, host.public)
+    body = {"code": int(ErrorCode.PEER_LEFT), "blamed": blamed, "why": "x"}
+    entry = wire.make_entry(guest, game=table.game, seat=1, seq=gs.chain.next_seq[1],
+                            prev=gs.chain.head, kind="abort", body=body)
+    hs.receive(entry)
+    assert hs.aborted is not None and hs.aborted.blamed_seat is None
