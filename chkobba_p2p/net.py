@@ -1217,6 +1217,8 @@ class ClientPeer(_Peer):
         #: The move limit and allowance the host announced in its welcome (None: not
         #: announced, or out of bounds): our clocks and conclusions use them.
         self.host_limits: Limits | None = None
+        #: The rate limit on the chat the host relays, per seat (PROTOCOL.md 5.2).
+        self._relayed_chat: dict[int, ChatBucket] = {}
         self._try_resume()
 
     def _try_resume(self) -> None:
@@ -1590,7 +1592,10 @@ class ClientPeer(_Peer):
                 self.emit(Spectators(*names))
         elif t == "chat":
             chat = parse_chat(msg, players, clean_chat)
-            if chat is not None:
+            # The host's own limit on each seat's lines, mirrored: a host that floods
+            # (or attributes a flood to others) cannot bury the game's events.
+            if chat is not None and self._relayed_chat.setdefault(chat[0],
+                                                                  ChatBucket()).take():
                 self.emit(Chat(*chat))
         # Anything else (pong, types added by later versions) is ignored.
 

@@ -120,3 +120,33 @@ def test_clean_chat():
     assert clean_chat("") is None and clean_chat(" \t ") is None
     assert clean_chat("a\x00b") is None and clean_chat("a\u2028b") is None
     assert clean_chat(b"bytes") is None and clean_chat(None) is None
+
+
+class FloodingHost(HostPeer):
+    """Once a joiner is seated, relays 30 lines "from" itself and 30 "from" seat 2, then
+    one line from seat 3."""
+
+    def _lobby_changed(self) -> None:
+        super()._lobby_changed()
+        if 1 in self.links and not getattr(self, "flooded", False):
+            self.flooded = True
+            for i in range(30):
+                self.broadcast_msg({"t": "chat", "seat": 0, "text": f"host {i}"})
+                self.broadcast_msg({"t": "chat", "seat": 2, "text": f"other {i}"})
+            self.broadcast_msg({"t": "chat", "seat": 3, "text": "last"})
+
+
+async def test_a_joiner_limits_the_chat_the_host_relays(tmp_path):
+    """The joining peer applies the host's limit to each seat's relayed lines (5 at once,
+    then one every 2 s): a flooding host cannot bury the game's events under chat."""
+    watcher = Watcher()
+    async with trio.open_nursery() as nursery:
+        port = await nursery.start(FloodingHost(host_config(tmp_path, players=4),
+                                                Watcher()).run)
+        nursery.start_soon(ClientPeer(join_config(tmp_path, port, "alice"), watcher).run)
+        await watcher.until(lambda: (3, "last") in watcher.chats())
+        nursery.cancel_scope.cancel()
+    chats = watcher.chats()
+    assert [t for s, t in chats if s == 0] == [f"host {i}" for i in range(5)]
+    assert [t for s, t in chats if s == 2] == [f"other {i}" for i in range(5)]
+    assert chats[-1] == (3, "last")
