@@ -229,6 +229,8 @@ class OutcomeError(enum.StrEnum):
     #: the middle): refused before anything was written.
     HOST_KEY_MISMATCH = "host_key_mismatch"
     BAD_GENESIS = "bad_genesis"  # the host's genesis entry did not check out
+    #: The host welcomed us, then sent a lobby (its table) that does not check out.
+    BAD_LOBBY = "bad_lobby"
     ABORTED = "aborted"  # the game ended with an abort (see Outcome.aborted.code)
     #: This identity holds a seat in the host's running game, but the game's saved state
     #: (its secrets) is not here: nothing was signed; come back from the machine played on.

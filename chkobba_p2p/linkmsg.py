@@ -13,7 +13,7 @@ from typing import Any
 
 from .wire import MAX_NAME, ErrorCode, fingerprint
 
-__all__ = ["clean_text", "parse_lobby", "parse_wait", "parse_back", "parse_chat",
+__all__ = ["clean_text", "parse_lobby", "lobby_problem", "parse_wait", "parse_back", "parse_chat",
            "parse_error", "parse_limits", "MAX_PLAYERS", "MAX_LIMIT"]
 
 MAX_PLAYERS = 4
@@ -40,23 +40,39 @@ def clean_text(value: Any, limit: int = MAX_ERROR_TEXT) -> str:
 
 def parse_lobby(msg: dict) -> tuple[tuple[str, str] | None, ...] | None:
     """``{"t": "lobby", "seats": [{"seat", "key": bin 32, "name": str} or nil, ...]}``:
-    ``(name, key fingerprint)`` or None per seat; None if any field is off."""
+    ``(name, key fingerprint)`` or None per seat; None if any field is off (see
+    :func:`lobby_problem` for which)."""
+    return _lobby(msg)[0]
+
+
+def lobby_problem(msg: dict) -> str | None:
+    """What is wrong with a ``lobby`` message, in a few words for people (``seat 2's
+    name is not printable``); None if :func:`parse_lobby` takes it."""
+    return _lobby(msg)[1]
+
+
+def _lobby(msg: dict) -> tuple[tuple[tuple[str, str] | None, ...] | None, str | None]:
     seats = msg.get("seats")
-    if not isinstance(seats, list) or not 2 <= len(seats) <= MAX_PLAYERS:
-        return None
+    if not isinstance(seats, list):
+        return None, "no list of seats"
+    if not 2 <= len(seats) <= MAX_PLAYERS:
+        return None, f"{len(seats)} seats (a table has 2 to {MAX_PLAYERS})"
     out: list[tuple[str, str] | None] = []
-    for s in seats:
+    for i, s in enumerate(seats):
         if s is None:
             out.append(None)
             continue
         if not isinstance(s, dict):
-            return None
+            return None, f"seat {i} is not a map"
         key, name = s.get("key"), s.get("name")
-        if not isinstance(key, bytes) or len(key) != 32 or not isinstance(name, str) \
-                or not 0 < len(name) <= MAX_NAME or not name.isprintable():
-            return None
+        if not isinstance(key, bytes) or len(key) != 32:
+            return None, f"seat {i}'s key is not 32 bytes"
+        if not isinstance(name, str) or not 0 < len(name) <= MAX_NAME:
+            return None, f"seat {i}'s name is not 1 to {MAX_NAME} characters"
+        if not name.isprintable():
+            return None, f"seat {i}'s name is not printable"
         out.append((name, fingerprint(key)))
-    return tuple(out)
+    return tuple(out), None
 
 
 def parse_wait(msg: dict, players: int) -> tuple[int, int] | None:

@@ -47,6 +47,7 @@ from .events import (
 from .linkmsg import (
     MAX_PLAYERS,
     clean_text,
+    lobby_problem,
     parse_back,
     parse_chat,
     parse_error,
@@ -1567,9 +1568,19 @@ class ClientPeer(_Peer):
         elif t == "sig":
             self._on_entry(body, msg)
         elif t == "lobby":
+            if s is not None:
+                return  # the seats are in the genesis now
             lobby = lobby_event(msg, self._host_caps)
-            if lobby is not None and s is None:
+            if lobby is not None:
                 self._on_lobby(lobby)
+            else:
+                # An honest host never sends one: we cannot show the table, so we say
+                # what was wrong with it rather than wait for one that will not come.
+                why = lobby_problem(msg) or "unreadable"
+                self.error = f"the host accepted us but sent no usable table ({why})"
+                self.error_code = OutcomeError.BAD_LOBBY
+                link.send_msg(error_message(ErrorCode.BAD_FIELD, f"lobby: {why}"[:80]))
+                self.finished.set()
         elif t == "wait":
             wait = parse_wait(msg, players)
             if wait is not None and wait[0] != self._welcome_seat:

@@ -47,3 +47,4 @@ def test_limits_out_of_bounds_are_ignored():
                 {"move": MAX_LIMIT + 1, "away": 1}, {"move": 1, "away": 1 << 64},
                 {"move": "1", "away": 1}, {"move": b"\x01", "away": 1}):
         assert parse_limits(bad) is None, bad
+

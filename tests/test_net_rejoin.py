@@ -1,6 +1,7 @@
 """Coming back without a game to come back to: a seat whose saved state is not on this
-machine, a host that already closed the table, a saved game that is already over.  None of
-them may sign anything against the host (PROTOCOL.md 12.4, 13)."""
+machine, a host that already closed the table, a saved game that is already over, a host
+that sends no usable table.  None of them may sign anything against the host (PROTOCOL.md
+5, 12.4, 13)."""
 
 from __future__ import annotations
 
@@ -171,3 +172,47 @@ async def test_a_saved_game_that_is_already_over_does_not_connect(tmp_path):
     assert again.aborted is not None and again.aborted.by_seat == 0
     assert "already over" in (again.error or "")
     assert not state.exists()
+
+
+class BadLobbyHost(HostPeer):
+    """Welcomes joiners, then sends only lobbies whose host name hides an escape."""
+
+    def _lobby_message(self) -> dict:
+        msg = super()._lobby_message()
+        msg["seats"][0] = dict(msg["seats"][0], name="Fake\x1b[2J")
+        return msg
+
+
+async def test_a_host_sending_no_usable_table_is_named_at_once(tmp_path):
+    """A host that answers the handshake but sends only lobbies a joiner refuses: the
+    joiner stops with the field at fault, not after waiting for a table."""
+    async with trio.open_nursery() as nursery:
+        port = await nursery.start(BadLobbyHost(host_config(tmp_path), HostWatcher()).run)
+        with trio.fail_after(10):
+            out = await ClientPeer(join_config(tmp_path, port, "amel"),
+                                   BotController("greedy", 1)).run()
+        nursery.cancel_scope.cancel()
+    assert out.error_code == OutcomeError.BAD_LOBBY and out.table is None
+    assert out.error == ("the host accepted us but sent no usable table (seat 0's name is "
+                         "not printable)")
+    assert not (tmp_path / "amel.chklog").exists()
+
+
+def test_a_lobby_problem_names_the_field():
+    from chkobba_p2p.linkmsg import lobby_problem, parse_lobby
+
+    key = bytes(32)
+    good = {"seats": [{"seat": 0, "key": key, "name": "hedi"}, None]}
+    assert parse_lobby(good) is not None and lobby_problem(good) is None
+    cases = {
+        "no list of seats": {"seats": "x"},
+        "1 seats (a table has 2 to 4)": {"seats": [None]},
+        "seat 1 is not a map": {"seats": [None, 3]},
+        "seat 0's key is not 32 bytes": {"seats": [{"key": b"k", "name": "a"}, None]},
+        "seat 0's name is not 1 to 32 characters": {"seats": [{"key": key, "name": ""},
+                                                             None]},
+        "seat 0's name is not printable": {"seats": [{"key": key, "name": "a\u202e"},
+                                                     None]},
+    }
+    for why, msg in cases.items():
+        assert parse_lobby(msg) is None and lobby_problem(msg) == why
