@@ -27,6 +27,7 @@ __all__ = [
     "Resumed",
     "Restored",
     "ChoiceRefused",
+    "RematchAnswer",
     "Lobby",
     "Spectators",
     "Listening",
@@ -97,6 +98,15 @@ class SeatController:
         sink = self._resign_sink
         return sink() if sink is not None else False
 
+    async def after_match(self, outcome: Outcome) -> bool | None:
+        """The match is over (``outcome``: completed, resigned or aborted) and the
+        connections are still open: return True if this seat's person wants to play
+        again at the same table, False if not, None for no answer (the default, at once:
+        a bot).  A joining seat's answer goes to the host (PROTOCOL.md 17), which reports
+        it as :class:`RematchAnswer`; the host keeps the connections open until its own
+        controller returns, so that the joiners' answers reach it meanwhile."""
+        return None
+
     def step_away(self) -> bool:
         """Say this seat steps away (call it from the peer's trio thread, then cancel the
         peer): on the way out the peer tells the table, which shows the seat as away with
@@ -119,6 +129,16 @@ class Waiting:
     seat: int
     seconds: int
     away: bool = False
+
+
+@dataclass(frozen=True)
+class RematchAnswer:
+    """At the host, once the match is over: the joining ``seat``'s person accepts
+    (``accept``) or declines playing again at the same table (its word, unsigned:
+    display only)."""
+
+    seat: int
+    accept: bool
 
 
 @dataclass(frozen=True)

@@ -37,6 +37,7 @@ from .events import (
     Lobby,
     Outcome,
     OutcomeError,
+    RematchAnswer,
     Restored,
     Resumed,
     SeatController,
@@ -60,6 +61,7 @@ from .portmap import PortMapper
 from .rules import Move
 from .session import (
     CAP_READY_CHECK,
+    CAP_REMATCH,
     CAP_SHUFFLE_PROOFS,
     SPOKEN,
     ClientHandshake,
@@ -596,6 +598,19 @@ class _Peer:
                         await link.stream.send_eof()
         self.log.close()
 
+    async def _after_match(self) -> bool | None:
+        """The match is over: the controller's answer to playing again (None: none), while
+        the connections are still open (PROTOCOL.md 17)."""
+        s = self.session
+        if s is None or not s.finished or self.catching_up():
+            return None
+        try:
+            answer = await self.controller.after_match(self.outcome())
+        except Exception as exc:  # a display bug must not break the end of the game
+            print(f"controller after_match failed: {exc!r}", file=sys.stderr)
+            return None
+        return answer if isinstance(answer, bool) else None
+
     def outcome(self) -> Outcome:
         s = self.session
         code = self.error_code
@@ -634,6 +649,8 @@ class HostPeer(_Peer):
         #: Seated peers' and spectators' connections, in order; kept while the host is
         #: cancelled, so that its last word (away, or a signed leave) reaches them.
         self._open_links: dict[Link, None] = {}
+        #: Once the match is over: each joining seat's answer to playing again.
+        self.rematch_answers: dict[int, bool] = {}
         self._anonymous_limit = self._anonymous_budget()
         self._seated_addresses: set[str] = set()
         #: Connections closed at once: over the limits, or shed when out of descriptors.
@@ -750,6 +767,7 @@ class HostPeer(_Peer):
                     self._dropped(seat)
                 self.pump()
             await self.finished.wait()
+            await self._after_match()  # the joiners' rematch answers arrive meanwhile
             # Let the last entries and the abort reach everyone before closing.
             async with trio.open_nursery() as closing:
                 for link in [*self.links.values(), *(lk for _, lk in self.spectators.values())]:
@@ -929,6 +947,16 @@ class HostPeer(_Peer):
         return {"move": math.ceil(self.timeouts.turn),
                 "away": math.ceil(self.timeouts.reconnect)}
 
+    def _on_rematch(self, seat: int, msg: dict) -> None:
+        """A joiner's answer to playing again (PROTOCOL.md 17): once the match is over,
+        once per seat, reported to the controller; anything else is ignored."""
+        s, accept = self.session, msg.get("accept")
+        if s is None or not s.finished or not isinstance(accept, bool) \
+                or seat in self.rematch_answers:
+            return
+        self.rematch_answers[seat] = accept
+        self.emit(RematchAnswer(seat, accept))
+
     def confirmed(self, seating: int) -> None:
         if self.lobby.mark_ready(0, seating):
             self._lobby_changed()
@@ -1102,6 +1130,8 @@ class HostPeer(_Peer):
                     self._lobby_changed()
             elif t == "away":
                 self.away_seats.add(seat)  # its drop, next, is a step away
+            elif t == "rematch":
+                self._on_rematch(seat, msg)
             else:
                 await link.fail(ErrorCode.UNKNOWN_TYPE, repr(t)[:40])
                 return
@@ -1272,6 +1302,16 @@ class ClientPeer(_Peer):
             self._commit()  # an abort while catching up: the log holds it all the same
         super().flush_log()
 
+    async def _after_match(self) -> bool | None:
+        if not self._ever_connected:
+            return None  # a saved game found over: no table to play again at
+        answer = await super()._after_match()
+        link = self.link
+        if answer is not None and link is not None and not link.closed \
+                and CAP_REMATCH in self._host_caps:
+            link.send_msg({"t": "rematch", "accept": bool(answer)})
+        return answer
+
     def _seat_held_elsewhere(self) -> None:
         """The host's chain holds an entry our seat signed, but this run joined afresh:
         the game's secrets (and every entry we would sign) are on another machine.  We
@@ -1359,6 +1399,7 @@ class ClientPeer(_Peer):
             nursery.start_soon(self._connect_loop)
             nursery.start_soon(self._watchdog)
             await self.finished.wait()
+            await self._after_match()
             if self.link is not None:
                 await self.link.drain()
             nursery.cancel_scope.cancel()

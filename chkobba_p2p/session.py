@@ -80,6 +80,7 @@ __all__ = [
     "CAP_EARLY_DEAL",
     "CAP_READY_CHECK",
     "LINK_CAPABILITIES",
+    "CAP_REMATCH",
     "TABLE_CAPABILITIES",
     "SeatInfo",
     "TableInfo",
@@ -113,11 +114,14 @@ CAP_EARLY_DEAL = "early-deal/v1"
 #: host waits for a ``start`` link message from each seat that announced it (its person
 #: checked the seats and fingerprints and pressed Enter) before it makes the genesis.
 CAP_READY_CHECK = "ready-check/v1"
+#: Link capability: once the match is over, a joining peer may tell the host whether its
+#: person accepts playing again at the same table (a ``rematch`` link message).
+CAP_REMATCH = "rematch/v1"
 #: Capabilities this implementation announces.  Peers use the intersection; unknown ones
 #: are ignored (additions only).
-CAPABILITIES = ("deal/v1", "resume/v1", CAP_EARLY_DEAL, CAP_READY_CHECK)
+CAPABILITIES = ("deal/v1", "resume/v1", CAP_EARLY_DEAL, CAP_READY_CHECK, CAP_REMATCH)
 #: The link-only ones, which the genesis never lists.
-LINK_CAPABILITIES = (CAP_READY_CHECK,)
+LINK_CAPABILITIES = (CAP_READY_CHECK, CAP_REMATCH)
 #: The table capabilities of a genesis by default (without shuffle proofs).
 TABLE_CAPABILITIES = tuple(c for c in CAPABILITIES if c not in LINK_CAPABILITIES)
 #: Table capability (in the genesis): every shuffle step carries a zero-knowledge proof.

@@ -1,0 +1,81 @@
+"""Playing again: once the match is over, a joining seat's answer (accept or decline)
+reaches the host before the connections close (PROTOCOL.md 17), as a
+:class:`RematchAnswer` event the host's client can show.  Real loopback TCP."""
+
+from __future__ import annotations
+
+import pytest
+import trio
+from test_net_support import host_config, join_config
+
+from chkobba_p2p.net import ClientPeer, HostPeer
+from chkobba_p2p.peer import BotController, Outcome, RematchAnswer
+
+
+class Answering(BotController):
+    """A bot whose person answers ``answer`` when asked to play again."""
+
+    def __init__(self, seat: int, answer: bool | None) -> None:
+        super().__init__("greedy", seat)
+        self.answer = answer
+        self.asked: list[Outcome] = []
+
+    async def after_match(self, outcome: Outcome) -> bool | None:
+        self.asked.append(outcome)
+        return self.answer
+
+
+class HostWaitingForAnswers(BotController):
+    """The host's person stays on the end screen until one answer came."""
+
+    def __init__(self) -> None:
+        super().__init__("greedy", 0)
+        self.answers: list[RematchAnswer] = []
+        self.answered = trio.Event()
+
+    def on_event(self, event: object) -> None:
+        if isinstance(event, RematchAnswer):
+            self.answers.append(event)
+            self.answered.set()
+
+    async def after_match(self, outcome: Outcome) -> bool | None:
+        with trio.fail_after(10):
+            await self.answered.wait()
+        return False
+
+
+@pytest.mark.parametrize("accept", [False, True])
+async def test_a_joiners_answer_to_a_rematch_reaches_the_host(tmp_path, accept):
+    host_ctl, guest_ctl = HostWaitingForAnswers(), Answering(1, accept)
+    out = {}
+    async with trio.open_nursery() as nursery:
+        async def run_host(task_status=trio.TASK_STATUS_IGNORED):
+            out["host"] = await HostPeer(host_config(tmp_path), host_ctl).run(task_status)
+
+        port = await nursery.start(run_host)
+        with trio.fail_after(120):
+            out["guest"] = await ClientPeer(join_config(tmp_path, port, "amel"),
+                                            guest_ctl).run()
+    assert out["host"].completed and out["guest"].completed
+    assert host_ctl.answers == [RematchAnswer(1, accept)]
+    assert len(guest_ctl.asked) == 1 and guest_ctl.asked[0].completed
+
+
+async def test_no_answer_by_default_and_the_host_does_not_wait(tmp_path):
+    """A controller that does not answer (a bot, an older client) changes nothing: the
+    host reports no answer and the match ends as before."""
+    host_ctl, guest_ctl = Answering(0, None), Answering(1, None)
+    seen: list[object] = []
+    host_ctl.on_event = seen.append  # type: ignore[method-assign]
+    out = {}
+    async with trio.open_nursery() as nursery:
+        async def run_host(task_status=trio.TASK_STATUS_IGNORED):
+            out["host"] = await HostPeer(host_config(tmp_path), host_ctl).run(task_status)
+
+        port = await nursery.start(run_host)
+        with trio.fail_after(120):
+            out["guest"] = await ClientPeer(join_config(tmp_path, port, "amel"),
+                                            guest_ctl).run()
+    assert out["host"].completed and out["guest"].completed
+    assert len(host_ctl.asked) == 1 and len(guest_ctl.asked) == 1
+    assert not any(isinstance(e, RematchAnswer) for e in seen)
