@@ -358,3 +358,68 @@ def test_joining_another_table_keeps_the_game_stepped_away_from(tmp_path):
             guest.kill()
         for h in hosts:
             h.kill()
+
+
+def _stepped_away(tmp_path: Path, port: int) -> Path:
+    """A joiner plays two moves at ``port`` and steps away; its saved game's path."""
+    guest = join_screen(tmp_path, port, "--connect-timeout", "30")
+    try:
+        play_until([guest], lambda: moves_made(guest) >= 2, 60, "two moves")
+        guest.press("q")
+        guest.wait_for(lambda t: "step away" in t, 5, "the leave choice")
+        guest.child.send("s")
+        assert guest.finish() == 130
+    finally:
+        guest.kill()
+    (state,) = (tmp_path / "g" / "resume").glob("*.state")
+    return state
+
+
+def test_a_join_without_the_saved_game_says_so_and_blames_no_one(tmp_path):
+    """The saved game is lost (another machine, a wiped data directory): the same join
+    says so, writes and signs nothing, exits 2; the host's game goes on waiting."""
+    port = free_port()
+    host = listening(headless(["host", "--headless", "--port", str(port), "--bind",
+                               "127.0.0.1", "--no-beacon", "--quiet",
+                               "--reconnect-timeout", "300"], tmp_path / "h"))
+    guest = None
+    try:
+        state = _stepped_away(tmp_path, port)
+        state.rename(tmp_path / "elsewhere.state")
+        logs = logs_of(tmp_path / "g")
+        guest = join_screen(tmp_path, port, "--connect-timeout", "30")
+        assert guest.finish(30) == 2
+        text = guest.raw.decode("utf-8", "replace")
+        assert "saved state is not on this machine" in text
+        assert "bad_sequence" not in text and "at fault" not in text
+        assert logs_of(tmp_path / "g") == logs  # no new log
+        assert host.poll() is None  # the game waits for the machine that holds it
+    finally:
+        if guest is not None:
+            guest.kill()
+        host.kill()
+
+
+def test_coming_back_after_the_host_closed_the_table_says_so_at_once(tmp_path):
+    port = free_port()
+    host = listening(headless(["host", "--headless", "--port", str(port), "--bind",
+                               "127.0.0.1", "--no-beacon", "--quiet",
+                               "--reconnect-timeout", "300"], tmp_path / "h"))
+    guest = None
+    try:
+        state = _stepped_away(tmp_path, port)
+        host.kill()
+        host.wait(10)
+        (log,) = logs_of(tmp_path / "g")
+        size = log.stat().st_size
+        guest = join_screen(tmp_path, port, "--connect-timeout", "30")
+        guest.wait_for(lambda t: "nobody is listening" in t, 20, "the closed table")
+        assert "r: play again" not in guest.text and "left to come back" not in guest.text
+        guest.press("q")
+        assert guest.finish() == 2
+        assert "nobody is listening there" in guest.raw.decode("utf-8", "replace")
+        assert state.exists() and log.stat().st_size == size  # kept; nothing signed
+    finally:
+        if guest is not None:
+            guest.kill()
+        host.kill()

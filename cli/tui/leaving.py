@@ -85,7 +85,8 @@ class Leaving:
         """A match was played with people (host or join) and is over."""
         o = self.outcome
         return self.finished and self.kind != "play" and not self.left \
-            and o is not None and o.table is not None
+            and o is not None and o.table is not None \
+            and (o.done is not None or o.aborted is not None)  # a match was played out
 
     def ask_rematch(self) -> None:
         """At the end of a match (host or join): play again with the same table."""
