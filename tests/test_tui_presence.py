@@ -92,3 +92,16 @@ def test_away_and_dropped_seats_count_down_and_the_host_comes_back_with_our_link
     assert "amel lost the connection: 3:20" in text(p.countdown_lines(view(st)))
     p.on_event(Resumed(1), st, st)  # our own link is up again: the host is back
     assert p.countdown_lines(view(st)) == []
+
+
+def test_the_hosts_announced_limit_is_the_one_shown():
+    """A joiner started with a long --turn-timeout at a table whose host plays 45 s
+    moves: the lobby carries the host's limits, and the short clock shows."""
+    from chkobba_p2p.peer import Limits, Lobby
+
+    now = Clock()
+    p = Presence(900, now)
+    st = playing(seat=0, turn=0)
+    p.on_event(Lobby((("h", "f"), None), limits=Limits(move=45, allowance=300)), st, st)
+    p.on_event(S.HandStarted(1, 0), st, st)
+    assert "0:45 left" in text(p.own_clock(view(st), 60, False))

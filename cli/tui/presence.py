@@ -12,7 +12,15 @@ from __future__ import annotations
 import time
 
 from chkobba_p2p import rules as R
-from chkobba_p2p.peer import ClockReading, HandStarted, Restored, Resumed, TableState, Waiting
+from chkobba_p2p.peer import (
+    ClockReading,
+    HandStarted,
+    Lobby,
+    Restored,
+    Resumed,
+    TableState,
+    Waiting,
+)
 
 from .render import Line, wrap_line
 from .view import TableView
@@ -52,6 +60,9 @@ class Presence:
     def on_event(self, ev: object, before: TableState, after: TableState) -> None:
         if isinstance(ev, ClockReading):
             self._read(ev)
+            return
+        if isinstance(ev, Lobby) and ev.limits is not None:
+            self.turn_timeout = ev.limits.move  # the host's limit is the table's
             return
         if isinstance(ev, _FLOOR_MOVES) or before.turn != after.turn:
             self.turn_since = self.now()  # the floor moved: a new move's clock
