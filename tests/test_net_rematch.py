@@ -79,3 +79,37 @@ async def test_no_answer_by_default_and_the_host_does_not_wait(tmp_path):
     assert out["host"].completed and out["guest"].completed
     assert len(host_ctl.asked) == 1 and len(guest_ctl.asked) == 1
     assert not any(isinstance(e, RematchAnswer) for e in seen)
+
+
+async def test_an_answer_before_the_end_or_off_is_ignored(tmp_path):
+    """A ``rematch`` during the game, or one whose ``accept`` is not a bool, is ignored
+    (no event, the connection stays); the answer after the end counts."""
+    from test_net_support import GatedBot
+
+    class Twice(GatedBot):
+        async def after_match(self, outcome):
+            return False
+
+    host_ctl, gate = HostWaitingForAnswers(), Twice(2)
+    out = {}
+    async with trio.open_nursery() as nursery:
+        host = HostPeer(host_config(tmp_path), host_ctl)
+
+        async def run_host(task_status=trio.TASK_STATUS_IGNORED):
+            out["host"] = await host.run(task_status)
+
+        port = await nursery.start(run_host)
+        peer = ClientPeer(join_config(tmp_path, port, "amel"), gate)
+
+        async def run_guest():
+            out["guest"] = await peer.run()
+
+        nursery.start_soon(run_guest)
+        await gate.holding.wait()
+        for msg in ({"t": "rematch", "accept": True}, {"t": "rematch", "accept": 1},
+                    {"t": "rematch"}):
+            peer.link.send_msg(msg)
+        gate.release.set()
+    assert out["host"].completed and out["guest"].completed
+    assert host_ctl.answers == [RematchAnswer(1, False)]
+    assert host.rematch_answers == {1: False}
