@@ -1250,6 +1250,9 @@ class ClientPeer(_Peer):
         self.host_limits: Limits | None = None
         #: The rate limit on the chat the host relays, per seat (PROTOCOL.md 5.2).
         self._relayed_chat: dict[int, ChatBucket] = {}
+        #: A usable lobby (or the genesis) came; else what was wrong with the last lobby.
+        self._table_seen = trio.Event()
+        self._lobby_problem: str | None = None
         self._try_resume()
 
     def _try_resume(self) -> None:
@@ -1559,6 +1562,8 @@ class ClientPeer(_Peer):
                     for body in s.bodies[host_has:]:
                         link.send(body)
             nursery.start_soon(_pinger, link)
+            if s is None and self._replay_to == 0:
+                nursery.start_soon(self._await_table)
             if self._committed:
                 self.pump()  # a resumed session may hold the floor already
             try:
@@ -1568,6 +1573,24 @@ class ClientPeer(_Peer):
                 link.finish()
                 nursery.cancel_scope.cancel()
         return False
+
+    async def _await_table(self) -> None:
+        """An honest host sends its lobby right after its welcome: a host that sends
+        none we can show within the handshake timeout (only malformed ones, or nothing)
+        gets no longer wait; we say what was wrong (PROTOCOL.md 5)."""
+        with trio.move_on_after(self.timeouts.handshake):
+            await self._table_seen.wait()
+            return
+        if self.session is not None or self.finished.is_set():
+            return
+        why = self._lobby_problem
+        self.error = ("the host accepted us but sent no usable table "
+                      + (f"({why})" if why else f"within {self.timeouts.handshake:g} s"))
+        self.error_code = OutcomeError.BAD_LOBBY
+        if self.link is not None:
+            detail = f"lobby: {why}" if why else "no lobby"
+            self.link.send_msg(error_message(ErrorCode.BAD_FIELD, detail[:80]))
+        self.finished.set()
 
     def _refuse_host_key(self, key: bytes | None) -> bool:
         """True (and the error set) when the host's key is not the pinned one."""
@@ -1614,14 +1637,8 @@ class ClientPeer(_Peer):
             lobby = lobby_event(msg, self._host_caps)
             if lobby is not None:
                 self._on_lobby(lobby)
-            else:
-                # An honest host never sends one: we cannot show the table, so we say
-                # what was wrong with it rather than wait for one that will not come.
-                why = lobby_problem(msg) or "unreadable"
-                self.error = f"the host accepted us but sent no usable table ({why})"
-                self.error_code = OutcomeError.BAD_LOBBY
-                link.send_msg(error_message(ErrorCode.BAD_FIELD, f"lobby: {why}"[:80]))
-                self.finished.set()
+            else:  # ignored, like any malformed unsigned message; remembered for people
+                self._lobby_problem = lobby_problem(msg) or "unreadable"
         elif t == "wait":
             wait = parse_wait(msg, players)
             if wait is not None and wait[0] != self._welcome_seat:
@@ -1654,6 +1671,7 @@ class ClientPeer(_Peer):
     def _on_lobby(self, event: Lobby) -> None:
         """A lobby from the host (checked by :func:`lobby_event`): show it; once the table
         is full, the ready check asks our person (PROTOCOL.md 5.3)."""
+        self._table_seen.set()
         event = dataclasses.replace(event, limits=self.host_limits)
         self.emit(event)
         if event.full and CAP_READY_CHECK in self._host_caps:
@@ -1677,6 +1695,7 @@ class ClientPeer(_Peer):
             if s is None:
                 assert self.host_key is not None
                 self.session = s = Session.join(self.identity, entry, self.host_key, None)
+                self._table_seen.set()
             elif s.finished:
                 return
             elif self._committed:

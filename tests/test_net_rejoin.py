@@ -9,6 +9,7 @@ import dataclasses
 import shutil
 import socket
 
+import pytest
 import trio
 from test_net_support import GatedBot, host_config, join_config
 
@@ -175,7 +176,14 @@ async def test_a_saved_game_that_is_already_over_does_not_connect(tmp_path):
 
 
 class BadLobbyHost(HostPeer):
-    """Welcomes joiners, then sends only lobbies whose host name hides an escape."""
+    """Welcomes joiners, then sends only lobbies whose host name hides an escape (or,
+    ``silent``, no lobby at all)."""
+
+    silent = False
+
+    def _lobby_changed(self) -> None:
+        if not self.silent:
+            super()._lobby_changed()
 
     def _lobby_message(self) -> dict:
         msg = super()._lobby_message()
@@ -183,18 +191,24 @@ class BadLobbyHost(HostPeer):
         return msg
 
 
-async def test_a_host_sending_no_usable_table_is_named_at_once(tmp_path):
-    """A host that answers the handshake but sends only lobbies a joiner refuses: the
-    joiner stops with the field at fault, not after waiting for a table."""
+@pytest.mark.parametrize("silent", [False, True])
+async def test_a_host_sending_no_usable_table_is_named(tmp_path, silent):
+    """A host that answers the handshake but sends only lobbies a joiner refuses (or
+    none): after the handshake timeout the joiner stops, saying what was wrong, rather
+    than wait for a table that does not come."""
+    host = BadLobbyHost(host_config(tmp_path), HostWatcher())
+    host.silent = silent
+    cfg = join_config(tmp_path, 0, "amel")
     async with trio.open_nursery() as nursery:
-        port = await nursery.start(BadLobbyHost(host_config(tmp_path), HostWatcher()).run)
-        with trio.fail_after(10):
-            out = await ClientPeer(join_config(tmp_path, port, "amel"),
-                                   BotController("greedy", 1)).run()
+        port = await nursery.start(host.run)
+        cfg = dataclasses.replace(cfg, address=f"127.0.0.1:{port}")
+        with trio.fail_after(cfg.timeouts.handshake + 10):
+            out = await ClientPeer(cfg, BotController("greedy", 1)).run()
         nursery.cancel_scope.cancel()
     assert out.error_code == OutcomeError.BAD_LOBBY and out.table is None
-    assert out.error == ("the host accepted us but sent no usable table (seat 0's name is "
-                         "not printable)")
+    why = (f"within {cfg.timeouts.handshake:g} s" if silent
+           else "(seat 0's name is not printable)")
+    assert out.error == f"the host accepted us but sent no usable table {why}"
     assert not (tmp_path / "amel.chklog").exists()
 
 
