@@ -9,6 +9,7 @@ import os
 import shlex
 import shutil
 import sys
+import textwrap
 from pathlib import Path
 
 from chkobba_p2p.peer import Outcome
@@ -110,7 +111,8 @@ def finish(result, ui, address: str | None = None) -> int:
         return EXIT_AWAY if stepped_away else EXIT_LEFT
     if o is None:
         return EXIT_NO_GAME
-    print(result_line(o, ui))
+    # Prose wraps between words at the terminal's width (never inside one).
+    print(textwrap.fill(result_line(o, ui), max(40, _columns() - 1), break_long_words=False))
     if log:
         _print_log(t, log, replay=True)
     return EXIT_DONE if o.completed or o.resigned is not None else EXIT_ABORTED

@@ -208,7 +208,7 @@ def test_stepping_away_is_shown_to_the_others_and_the_same_command_comes_back(tm
         guest.press("q")
         guest.wait_for(lambda t: "step away" in t and "resign" in t, 5, "the leave choice")
         guest.child.send("s")
-        assert guest.finish() == 130
+        assert guest.finish() == 4  # stepped away: the game waits
         out = guest.raw.decode("utf-8", "replace")
         assert "You stepped away" in out and f"chkobba join 127.0.0.1:{port}" in out
         # The others see it as a step away with the time left, and the game waits.
@@ -347,7 +347,7 @@ def test_joining_another_table_keeps_the_game_stepped_away_from(tmp_path):
             guest.press("q")
             guest.wait_for(lambda t: "step away" in t, 5, "the leave choice")
             guest.child.send("s")
-            assert guest.finish() == 130
+            assert guest.finish() == 4  # stepped away: the game waits
         guest = join_screen(tmp_path, ports[0], "--connect-timeout", "30")
         guest.wait_for(lambda t: "back in the game" in t, 20, "table A again")
         before = moves_made(guest)
