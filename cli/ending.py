@@ -128,7 +128,7 @@ def result_line(o: Outcome, ui) -> str:
         from .tui.stopped import stop_sentences
 
         said = " ".join(text for _, text in stop_sentences(ui.view, o.aborted))
-        return f"{ui.t('over_aborted')}: {said}"
+        return ui.t("over_stopped", why=said)
     if o.done is None and o.resigned is None:
         return o.describe()
     lines = [line_text(x).strip() for x in over_lines(ui.view, o, None, 200)]

@@ -172,6 +172,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "over_other_wins": ("{name} wins {score}", "{name} gagne {score}"),
     "over_they_win": ("They win {score}", "Ils gagnent {score}"),
     "over_aborted": ("Game stopped", "Partie arrêtée"),
+    "over_stopped": ("Game stopped: {why}", "Partie arrêtée : {why}"),
     "over_resigned_me": ("You resigned: {name} wins the match",
                          "Vous avez abandonné : {name} gagne la partie"),
     "over_resigned_us": ("You resigned: they win the match",

@@ -241,8 +241,10 @@ def test_resigning_is_a_loss_that_replay_confirms(tmp_path):
         assert re.search(r"You resigned: host wins the match", text.replace("\n", " ")), text
         guest.press("q")
         assert guest.finish() == 0
-        out = guest.raw.decode("utf-8", "replace")
-        assert "sami resigned" in out  # in the players' names, never seat numbers
+        # After the screen too: in the players' words, never seat numbers.
+        after = guest.raw.decode("utf-8", "replace").rsplit("\x1b[?1049l", 1)[-1]
+        assert "You resigned: host wins the match" in after, after
+        assert "seat" not in after and "side " not in after
         assert host.wait(30) == 0
         log = [p for p in logs_of(tmp_path / "g") if "sami" in p.name][-1]
         status, report = replay(log)

@@ -258,7 +258,8 @@ class Screen:
         selected = self.sel if req is not None and req.kind == "play" else None
         return draw_table(view, width, height, selected=selected, marked=marked, below=below,
                           seat_extra=lambda s: self.presence.seat_clock(view, s, self.finished),
-                          notices=self.presence.countdown_lines(view),
+                          # Once the game is over, nobody is waited for any more.
+                          notices=[] if self.finished else self.presence.countdown_lines(view),
                           showing=showing(view, self.pacer.showing, width))
 
     def _overlay(self) -> list[tuple[str, str]]:
