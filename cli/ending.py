@@ -5,8 +5,11 @@ scripts (README, "Exit status")."""
 from __future__ import annotations
 
 import errno
+import os
 import shlex
+import shutil
 import sys
+import textwrap
 from pathlib import Path
 
 from chkobba_p2p.peer import Outcome
@@ -14,19 +17,67 @@ from chkobba_p2p.text import safe_text
 
 from .i18n import Translator
 
-__all__ = ["EXIT_DONE", "EXIT_CRASH", "EXIT_NO_GAME", "EXIT_ABORTED", "EXIT_LEFT", "finish"]
+__all__ = ["EXIT_DONE", "EXIT_CRASH", "EXIT_NO_GAME", "EXIT_ABORTED", "EXIT_AWAY", "EXIT_LEFT",
+           "finish", "command_lines"]
 
-EXIT_DONE, EXIT_CRASH, EXIT_NO_GAME, EXIT_ABORTED, EXIT_LEFT = 0, 1, 2, 3, 130
+#: The exit statuses (README, "Exit status"): the match completed (or was resigned: a
+#: result); the client crashed; no game (could not join, bad arguments); the game was
+#: stopped (aborted); you stepped away (the game waits, the same command comes back);
+#: you left a game that does not wait for you (against local bots, a lobby).
+EXIT_DONE, EXIT_CRASH, EXIT_NO_GAME, EXIT_ABORTED, EXIT_AWAY, EXIT_LEFT = 0, 1, 2, 3, 4, 130
 
 
-def same_command() -> str:
-    """The command line this process was started with, to type again."""
-    return " ".join(["chkobba", *map(shlex.quote, sys.argv[1:])])
+def same_command() -> list[str]:
+    """The command line this process was started with, to type again (its words,
+    quoted for the shell)."""
+    return ["chkobba", *map(shlex.quote, sys.argv[1:])]
+
+
+def _shown_path(path: Path | str) -> str:
+    """A path as a person types it: under the home folder, ``~/...`` (shorter, so that
+    it fits a line more often; the shell expands it)."""
+    text = str(path)
+    home = str(Path.home())
+    if home not in ("", "/") and text.startswith(home + os.sep):
+        return "~" + text[len(home):]
+    return shlex.quote(text)
+
+
+def command_lines(words: list[str], width: int, indent: str = "  ") -> list[str]:
+    """A shell command to copy, on lines of ``width`` columns at most when its words
+    allow: broken between words only (never inside a file name), each line but the last
+    ending with `` \\`` so that the shell reads them as one command."""
+    lines: list[str] = []
+    cur = indent
+    for word in words:
+        if cur.strip() and len(cur) + 1 + len(word) + 2 > width:
+            lines.append(cur + " \\")
+            cur = indent * 2 + word
+        else:
+            cur = cur + (" " if cur.strip() else "") + word
+    lines.append(cur)
+    return lines
+
+
+def _columns() -> int:
+    return shutil.get_terminal_size((80, 24)).columns
+
+
+def _print_log(t: Translator, log: Path | str, replay: bool) -> None:
+    """Where the log is, and the command that audits it: each on a line of its own, so
+    that a terminal of 80 columns does not break a file name in two."""
+    print(t("over_log_title"))
+    print("  " + _shown_path(log))
+    if replay:
+        print(t("over_replay_title"))
+        for line in command_lines(["chkobba", "replay", _shown_path(log)], _columns()):
+            print(line)
 
 
 def finish(result, ui, address: str | None = None) -> int:
     """After the screen closed: say how it ended, on the normal terminal."""
     from .tui.guest import RunResult
+    from .tui.presence import clock_text
 
     assert isinstance(result, RunResult)
     t: Translator = ui.t
@@ -48,20 +99,24 @@ def finish(result, ui, address: str | None = None) -> int:
     if log is not None and not Path(log).exists():
         log = None  # nothing was logged (the game never started)
     if result.left:
-        if getattr(result, "stepped_away", False):
-            print(t("away_exit"))
-            print(t("away_again", cmd=same_command()))
+        stepped_away = getattr(result, "stepped_away", False)
+        if stepped_away:
+            # How long the game waits: this seat's allowance left, as its clocks read it.
+            print(t("away_exit", t=clock_text(ui.allowance_left())))
+            print(t("away_again"))
+            for line in command_lines(same_command(), _columns()):
+                print(line)
         else:
             print(t("left"))
         if log:
-            print(t("over_log", path=log))
-        return EXIT_LEFT
+            _print_log(t, log, replay=False)
+        return EXIT_AWAY if stepped_away else EXIT_LEFT
     if o is None:
         return EXIT_NO_GAME
-    print(result_line(o, ui))
+    # Prose wraps between words at the terminal's width (never inside one).
+    print(textwrap.fill(result_line(o, ui), max(40, _columns() - 1), break_long_words=False))
     if log:
-        print(t("over_log", path=log))
-        print(t("over_replay", path=log))
+        _print_log(t, log, replay=True)
     return EXIT_DONE if o.completed or o.resigned is not None else EXIT_ABORTED
 
 
@@ -71,7 +126,12 @@ def result_line(o: Outcome, ui) -> str:
     from .tui.dialogs import over_lines
     from .tui.render import line_text
 
-    if o.done is None:
+    if o.done is None and o.resigned is None and o.aborted is not None:
+        from .tui.stopped import stop_sentences
+
+        said = " ".join(text for _, text in stop_sentences(ui.view, o.aborted))
+        return ui.t("over_stopped", why=said)
+    if o.done is None and o.resigned is None:
         return o.describe()
     lines = [line_text(x).strip() for x in over_lines(ui.view, o, None, 200)]
     return next((x for x in lines[1:] if x), o.describe())

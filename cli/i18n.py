@@ -8,8 +8,9 @@ chkobba, carta, dinari, barmila, haya.
 from __future__ import annotations
 
 import os
+import re
 
-__all__ = ["LANGS", "MESSAGES", "RULE_NAMES", "Translator", "detect_lang"]
+__all__ = ["LANGS", "MESSAGES", "RULE_NAMES", "Translator", "detect_lang", "elide"]
 
 LANGS = ("en", "fr")
 
@@ -138,20 +139,15 @@ MESSAGES: dict[str, tuple[str, str]] = {
                 "{name} s'est absenté : encore {t} pour revenir"),
     "ev_dropped": ("{name} lost the connection: {t} left to come back",
                    "{name} a perdu la connexion : encore {t} pour revenir"),
-    "ev_restored": ("back in the game: hand {n}, the log replayed",
-                    "de retour dans la partie : manche {n}, journal rejoué"),
-    "ev_restored_lobby": ("back in the game (the log replayed)",
-                          "de retour dans la partie (journal rejoué)"),
+    "ev_restored": ("you are back in the game, hand {n}: the table as it stands",
+                    "vous êtes de retour dans la partie, manche {n} : la table telle "
+                    "qu'elle est"),
+    "ev_restored_lobby": ("you are back at the table", "vous êtes de retour à la table"),
     "ev_resigned": ("{name} resigned", "{name} abandonne"),
     "ev_resigned_me": ("you resigned", "vous abandonnez"),
     "ev_chat": ("{name}: {text}", "{name} : {text}"),
     "ev_done": ("match over: every player signed the result",
                 "partie finie : chaque joueur a signé le résultat"),
-    "ev_aborted": ("game stopped by {by}: {why}", "partie arrêtée par {by} : {why}"),
-    "ev_blame": ("blaming {name}", "faute de {name}"),
-    "ev_claim": ("{by} says {name} is at fault;", "{by} dit que {name} est en faute ;"),
-    "ev_claim_me": ("you say {name} is at fault;", "vous dites que {name} est en faute ;"),
-    "ev_claim_on_me": ("{by} says you are at fault;", "{by} dit que vous êtes en faute ;"),
     "ev_owed": ("the log shows {name} owed the next move.",
                 "le journal montre que {name} devait le prochain coup."),
     "ev_owed_me": ("the log shows you owed the next move.",
@@ -176,6 +172,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "over_other_wins": ("{name} wins {score}", "{name} gagne {score}"),
     "over_they_win": ("They win {score}", "Ils gagnent {score}"),
     "over_aborted": ("Game stopped", "Partie arrêtée"),
+    "over_stopped": ("Game stopped: {why}", "Partie arrêtée : {why}"),
     "over_resigned_me": ("You resigned: {name} wins the match",
                          "Vous avez abandonné : {name} gagne la partie"),
     "over_resigned_us": ("You resigned: they win the match",
@@ -187,10 +184,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "rematch_join": ("Rematch: waiting for the host to open the new table…",
                      "Revanche : on attend que l'hôte ouvre la nouvelle table…"),
     "over_left": ("You left the game", "Vous avez quitté la partie"),
-    "over_log": ("log: {path}", "journal : {path}"),
     "over_log_title": ("The signed log of this game:", "Le journal signé de cette partie :"),
-    "over_replay": ("replay and audit it: chkobba replay {path}",
-                    "pour la rejouer et la vérifier : chkobba replay {path}"),
     "over_replay_title": ("Replay and audit it with:", "Pour la rejouer et la vérifier :"),
     "over_hands": ("hands played: {n}", "manches jouées : {n}"),
     # leaving
@@ -208,10 +202,9 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "away_stay": ("Esc  keep playing", "Échap  continuer à jouer"),
     "away_twice": ("(Ctrl-C again: step away at once)",
                    "(Ctrl-C encore : s'absenter tout de suite)"),
-    "away_exit": ("You stepped away; the game waits for you.",
-                  "Vous vous êtes absenté ; la partie vous attend."),
-    "away_again": ("Come back with the same command: {cmd}",
-                   "Revenez avec la même commande : {cmd}"),
+    "away_exit": ("You stepped away; the game waits {t} for you.",
+                  "Vous vous êtes absenté ; la partie vous attend {t}."),
+    "away_again": ("Come back with the same command:", "Revenez avec la même commande :"),
     # lobby
     "lobby_host": ("Your table is open. Give your friends this address:",
                    "Votre table est ouverte. Donnez cette adresse à vos amis :"),
@@ -357,6 +350,22 @@ RULE_NAMES: dict[str, tuple[str, str]] = {
 }
 
 
+_VOWELS = "aeiouyàâäéèêëîïôöùûüœæ"
+_BEFORE_VALUE = re.compile(r"\b([Qq]u|[Dd])e \{(\w+)\}")
+
+
+def elide(text: str, kw: dict[str, object]) -> str:
+    """French elision where a name (or any value) goes: "que Amel" is "qu'Amel", "de
+    Amel" is "d'Amel".  Only before the values, whose first letter the message cannot
+    know; the messages' own words are written elided already."""
+    def elide(m: re.Match[str]) -> str:
+        value = str(kw.get(m.group(2), ""))
+        if value[:1].lower() in _VOWELS and value[:1]:
+            return f"{m.group(1)}'{{{m.group(2)}}}"
+        return m.group(0)
+    return _BEFORE_VALUE.sub(elide, text)
+
+
 class Translator:
     """Messages in one language; unknown keys fall back to English, then to the key."""
 
@@ -367,6 +376,8 @@ class Translator:
     def __call__(self, key: str, **kw: object) -> str:
         pair = MESSAGES.get(key)
         text = key if pair is None else (pair[self._i] or pair[0])
+        if kw and self.lang == "fr":
+            text = elide(text, kw)
         return text.format(**kw) if kw else text
 
     def rule(self, rule: str) -> str:

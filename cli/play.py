@@ -5,9 +5,10 @@ its own process, a peer like any other).  ``host`` opens a table for friends (``
 --headless`` hands over to the headless host of :mod:`.net`); ``join`` sits at one.
 Everything goes through the library's public API (:mod:`chkobba_p2p.peer`).
 
-Exit status: 0 the match completed; 2 no game (could not join: refused, timeout, version
-mismatch, table full, bad arguments); 3 the game was stopped (aborted, with a blame);
-130 you left (Ctrl-C); 1 the client crashed.
+Exit status (:mod:`.ending`, README): 0 the match completed (or was resigned); 1 the
+client crashed; 2 no game (could not join: refused, timeout, version mismatch, table full,
+bad arguments); 3 the game was stopped (aborted); 4 you stepped away (the game waits for
+you); 130 you left a game that does not wait (against bots, a lobby), or an interrupt.
 """
 
 from __future__ import annotations

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
+from pathlib import Path
 
 from chkobba_p2p.audit import (
     EXIT_INCOMPLETE,
@@ -76,7 +78,26 @@ def _out(line: str = "", *, to_stderr: bool = False) -> None:
     print(safe_text(line), file=sys.stderr if to_stderr else sys.stdout)
 
 
+def _cannot_write(path: str) -> str | None:
+    """Why ``path`` could not be written, as a few words; None when it looks writable.
+    Asked before the audit, so that a typo in a folder fails at once, in one line, with
+    nothing printed before it (writing may still fail later: that is said too)."""
+    target = Path(path)
+    folder = target.parent
+    if target.is_dir():
+        return "it is a folder"
+    if not folder.is_dir():
+        return f"no folder {folder}" if not folder.exists() else f"{folder} is not a folder"
+    if not os.access(target if target.exists() else folder, os.W_OK):
+        return "permission denied"
+    return None
+
+
 def run(args: argparse.Namespace) -> int:
+    for option, path in (("--json", args.json), ("--html", args.html)):
+        if path and path != "-" and (why := _cannot_write(path)) is not None:
+            print(f"chkobba replay: cannot write {path} ({option}): {why}", file=sys.stderr)
+            return EXIT_USAGE
     try:
         if args.workers is not None and args.workers < 0:
             raise LogUnreadable("--workers must be 0 or more")
@@ -129,8 +150,6 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _view(args: argparse.Namespace) -> None:
-    import os
-
     from chkobba_p2p.audit import read_log
     from chkobba_p2p.timeline import build_timeline
 

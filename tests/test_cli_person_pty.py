@@ -208,7 +208,7 @@ def test_stepping_away_is_shown_to_the_others_and_the_same_command_comes_back(tm
         guest.press("q")
         guest.wait_for(lambda t: "step away" in t and "resign" in t, 5, "the leave choice")
         guest.child.send("s")
-        assert guest.finish() == 130
+        assert guest.finish() == 4  # stepped away: the game waits
         out = guest.raw.decode("utf-8", "replace")
         assert "You stepped away" in out and f"chkobba join 127.0.0.1:{port}" in out
         # The others see it as a step away with the time left, and the game waits.
@@ -241,8 +241,10 @@ def test_resigning_is_a_loss_that_replay_confirms(tmp_path):
         assert re.search(r"You resigned: host wins the match", text.replace("\n", " ")), text
         guest.press("q")
         assert guest.finish() == 0
-        out = guest.raw.decode("utf-8", "replace")
-        assert "sami resigned" in out  # in the players' names, never seat numbers
+        # After the screen too: in the players' words, never seat numbers.
+        after = guest.raw.decode("utf-8", "replace").rsplit("\x1b[?1049l", 1)[-1]
+        assert "You resigned: host wins the match" in after, after
+        assert "seat" not in after and "side " not in after
         assert host.wait(30) == 0
         log = [p for p in logs_of(tmp_path / "g") if "sami" in p.name][-1]
         status, report = replay(log)
@@ -347,7 +349,7 @@ def test_joining_another_table_keeps_the_game_stepped_away_from(tmp_path):
             guest.press("q")
             guest.wait_for(lambda t: "step away" in t, 5, "the leave choice")
             guest.child.send("s")
-            assert guest.finish() == 130
+            assert guest.finish() == 4  # stepped away: the game waits
         guest = join_screen(tmp_path, ports[0], "--connect-timeout", "30")
         guest.wait_for(lambda t: "back in the game" in t, 20, "table A again")
         before = moves_made(guest)

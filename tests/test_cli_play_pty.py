@@ -221,11 +221,17 @@ def test_the_end_of_a_match_shows_the_result_the_log_and_how_to_replay_it(tmp_pa
         else:
             # A peer stopped the game: the screen says who and why (the protocol layer's
             # own tests cover why); the client still keeps the log and exits 3.
-            assert "Game stopped" in text and "game stopped by" in text
+            assert "Game stopped" in text and "seat " not in text
         s.press("q")
         assert s.finish() == (0 if completed else 3)
         out = s.raw.decode("utf-8", "replace")
-        assert str(logs[0]) in out and f"chkobba replay {logs[0]}" in out
+        assert str(logs[0]) in out  # whole, on a line of its own
+        # The command to copy: one line, or two joined by the shell (" \\" at the end).
+        assert re.search(r"chkobba replay( \\\r?\n +)?" + re.escape(str(logs[0])), out), out
+        if completed:  # after the screen too: the winner, by name, its score first
+            won = re.search(r"(You win|bot1 wins) (\d+)-(\d+)", out.split("Match over")[-1])
+            assert won and int(won.group(2)) >= int(won.group(3)), out[-2000:]
+            assert "side " not in out.split("Match over")[-1]
     finally:
         s.kill()
 
@@ -315,14 +321,14 @@ def test_host_lobby_and_join_progress_then_a_game_between_two_screens(tmp_path):
         guest.wait_for(lambda t: "Quitter la table ?" in t and "abandonner" in t, 5,
                        "the leave question")
         guest.child.send("s")
-        assert guest.finish() == 130
+        assert guest.finish() == 4  # a step-away, not an interrupt
         # Stepping away is not leaving: the host is told at once, and the game waits.
         host.wait_for(lambda t: "sami stepped away" in t, 10, "the host to see the guest go")
         assert "Game stopped" not in host.text
         host.press("q")
         host.wait_for(lambda t: "step away" in t, 5, "the leave question")
         host.child.send("\x03")  # Ctrl-C twice: step away at once
-        assert host.finish() == 130
+        assert host.finish() == 4
     finally:
         host.kill()
         if guest is not None:

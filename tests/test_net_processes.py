@@ -111,6 +111,31 @@ def test_peer_killed_mid_hand_resumes(tmp_path):
     assert not list((tmp_path / "data" / "resume").glob("*.state"))  # gone once finished
 
 
+def test_a_bot_killed_at_one_table_resumes_it_after_a_game_at_another(tmp_path):
+    """``chkobba bot`` saves its game per identity *and* table, as ``join`` does: a whole
+    match at table B with the same identity does not replace the secrets of the game it
+    was killed in at table A, which it then resumes and finishes."""
+    host_a, port_a = _start_host(tmp_path / "a", "--players", "2")
+    args = ("--identity", str(tmp_path / "bot.key"))
+    victim = _bot(tmp_path, port_a, "victim", *args, "--delay", "0.02")
+    log = tmp_path / "victim.chklog"
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and _entries(log) < 30:
+        time.sleep(0.01)
+    victim.kill()
+    victim.wait()
+    before = len(read_transcript(log).bodies)
+    assert before >= 30
+    host_b, port_b = _start_host(tmp_path / "b", "--players", "2", "--target", "1")
+    elsewhere = _result(_bot(tmp_path, port_b, "elsewhere", *args))
+    assert elsewhere.startswith("result: match over after") and _result(host_b) == elsewhere
+    again = _result(_bot(tmp_path, port_a, "victim", *args))
+    assert again.startswith("result: match over after") and _result(host_a) == again
+    assert len(read_transcript(log).bodies) > before  # the same log, continued
+    assert read_transcript(tmp_path / "a" / "host.chklog").bodies == \
+        read_transcript(log).bodies
+
+
 def test_host_killed_mid_hand_resumes(tmp_path):
     """The host itself is SIGKILLed; restarted with the same identity and port it rebuilds
     the game from its log, the peer reconnects, and the match completes."""

@@ -182,3 +182,23 @@ def test_replay_help_documents_the_exit_statuses(capsys):
     out = capsys.readouterr().out
     for line in ("0  valid and complete", "1  invalid", "2  usage error", "3  incomplete"):
         assert line in out
+
+
+@pytest.mark.parametrize("option", ["--json", "--html"])
+def test_replay_into_a_missing_folder_fails_in_one_line_before_printing_anything(
+        log2, tmp_path, option):
+    target = tmp_path / "no" / "such" / "out.file"
+    done = subprocess.run(cli_command("replay", str(log2), option, str(target)),
+                          cwd=REPO_ROOT, env=_env(tmp_path), capture_output=True, text=True,
+                          timeout=LIMIT)
+    assert done.returncode == 2
+    assert done.stdout == ""  # not the match, not the verdict: nothing before the error
+    assert done.stderr.splitlines() == [
+        f"chkobba replay: cannot write {target} ({option}): no folder {target.parent}"]
+    assert not target.parent.exists()
+    # A folder that is there: written, and the match printed as usual.
+    target = tmp_path / "out.file"
+    done = subprocess.run(cli_command("replay", str(log2), option, str(target)),
+                          cwd=REPO_ROOT, env=_env(tmp_path), capture_output=True, text=True,
+                          timeout=LIMIT)
+    assert done.returncode == 0 and "VALID" in done.stdout and target.stat().st_size > 0

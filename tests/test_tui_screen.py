@@ -185,19 +185,74 @@ def test_a_crash_in_the_game_is_reported_not_swallowed(app_session):
 
 
 @pytest.mark.parametrize("lang, mine, theirs", [
-    ("en", "you say p1 is at fault;", "p1 says you are at fault;"),
-    ("fr", "vous dites que p1 est en faute ;", "p1 dit que vous êtes en faute ;"),
+    ("en", "you say p1 is at fault (a move whose signature does not check out); nothing "
+           "in the log shows it.",
+     "p1 says you stayed away too long; the log shows you owed the next move."),
+    ("fr", "vous dites que p1 est en faute (un coup dont la signature est fausse) ; rien "
+           "dans le journal ne le montre.",
+     "p1 dit que vous êtes resté absent trop longtemps ; le journal montre que vous "
+     "deviez le prochain coup."),
 ])
 def test_a_claim_signed_here_is_worded_for_you(app_session, lang, mine, theirs):
     from chkobba_p2p.wire import ErrorCode
     ui, _ = _ui(_position(R.Ruleset()), lang)
-    ui.on_event(S.Aborted(0, ErrorCode.PEER_LEFT, 1, "seat 1 stayed away"))
-    panel = _text(ui._events_text())
-    assert mine in " ".join(panel.split()), panel
+    ui.on_event(S.Aborted(0, ErrorCode.BAD_SIGNATURE, 1, "seat 1's entry 7"))
+    panel = " ".join(_text(ui._events_text()).split())
+    assert mine in panel, panel
+    assert "seat" not in panel and "bad_signature" not in panel  # the signer's detail
     ui, _ = _ui(_position(R.Ruleset()), lang)
-    ui.on_event(S.Aborted(1, ErrorCode.PEER_LEFT, 0, "seat 0 stayed away"))
-    panel = _text(ui._events_text())
-    assert theirs in " ".join(panel.split()), panel
+    ui.on_event(S.Aborted(1, ErrorCode.PEER_LEFT, 0, "seat 0 stayed away",
+                          S.Standing.OWED))
+    panel = " ".join(_text(ui._events_text()).split())
+    assert theirs in panel, panel
+
+
+def _named_ui(names: tuple[str, str], lang: str) -> TuiApp:
+    ui = TuiApp(kind="host", lang=lang, seat=0, players=2)
+    ui.size = (24, 80)
+    ui.state = ui.state.apply(Lobby(tuple((n, f"{i:04x}-0000-0000-0000")
+                                          for i, n in enumerate(names))))
+    return ui
+
+
+def test_french_elides_que_and_de_before_a_name_with_a_vowel(app_session):
+    from chkobba_p2p.wire import ErrorCode
+    ui = TuiApp(kind="join", lang="fr", seat=2, players=4)
+    ui.size = (24, 80)
+    ui.state = ui.state.apply(Lobby(tuple((n, f"{i:04x}-0000-0000-0000") for i, n in
+                                          enumerate(("Hedi", "Amel", "sami", "Omar")))))
+    ui.on_event(S.Aborted(0, ErrorCode.ILLEGAL_MOVE, 1, "", S.Standing.OWED))
+    ui.on_event(S.Aborted(0, ErrorCode.PEER_LEFT, 3, "", S.Standing.CLAIMED))
+    panel = " ".join(_text(ui._events_text()).split())
+    assert "Hedi dit qu'Amel est en faute" in panel, panel
+    assert "le journal montre qu'Amel devait le prochain coup." in panel, panel
+    assert "Hedi dit qu'Omar est resté absent" in panel, panel
+    assert "que A" not in panel and "que O" not in panel
+    from chkobba_cli.i18n import Translator
+    t = Translator("fr")
+    assert t("ev_claim_x", name="Amel") == "ev_claim_x"  # unknown keys stay as they are
+    assert t("ev_owed", name="sami") == "le journal montre que sami devait le prochain coup."
+
+
+@pytest.mark.parametrize("lang, words", [
+    ("en", "Amel stayed away (or out of reach) longer than the allowance of time away"),
+    ("fr", "Amel est resté absent (ou injoignable) plus longtemps que le temps accordé"),
+])
+def test_the_game_stopped_dialog_names_the_player_in_the_players_words(app_session, lang,
+                                                                        words):
+    from chkobba_cli.tui import dialogs
+    from chkobba_p2p.events import Outcome
+    from chkobba_p2p.wire import ErrorCode
+    ui = _named_ui(("hedi", "Amel"), lang)
+    detail = "seat 1 owes the next message and stayed away past its allowance of 60 s"
+    out = Outcome(0, None, None, aborted=S.Aborted(0, ErrorCode.PEER_LEFT, 1, detail,
+                                                    S.Standing.OWED))
+    lines = [_text(line) for line in dialogs.over_lines(ui.view, out, None, 80)]
+    text = " ".join(" ".join(lines).split())
+    assert words in text, text
+    # No protocol code, no seat number, no "stopped by you": the host chose nothing.
+    for bad in ("peer_left", "seat", "stopped by", "arrêtée par", "owes"):
+        assert bad not in text, text
 
 
 def test_the_game_stopped_reason_is_wrapped_inside_the_box(app_session):
@@ -209,4 +264,43 @@ def test_the_game_stopped_reason_is_wrapped_inside_the_box(app_session):
     out = Outcome(1, None, None, aborted=S.Aborted(0, ErrorCode.PEER_LEFT, 1, detail))
     lines = [_text(line) for line in dialogs.over_lines(ui.view, out, None, 80)]
     assert all(len(line) <= 74 for line in lines), lines
-    assert detail in " ".join(" ".join(lines).split())
+    said = "p1 stayed away (or out of reach) longer than the allowance of time away: the " \
+        "game is over."
+    assert said in " ".join(" ".join(lines).split())
+    assert max(len(line) for line in lines) > 60  # wrapped at the box, not much sooner
+
+
+def test_a_chat_line_of_200_letters_wraps_in_the_events_panel(app_session):
+    from chkobba_p2p.peer import Chat
+    ui, _ = _ui(_position(R.Ruleset()))
+    ui.on_event(Chat(1, "a" * 199 + "b"))
+    rows = [row for row in _text(ui._events_text()).split("\n") if "a" in row or "b" in row]
+    assert all(len(row) <= 28 for row in rows), rows  # the panel is 28 columns at 80
+    joined = "".join(row.strip() for row in rows)
+    assert joined.count("a") == 199 and joined.endswith("ab")
+
+
+def test_the_step_away_dialog_and_the_exit_say_the_allowance_actually_left(app_session):
+    from chkobba_cli.ending import EXIT_AWAY, finish
+    from chkobba_cli.tui.guest import RunResult
+    from chkobba_p2p.peer import ClockReading, SeatClock
+    ui = _named_ui(("hedi", "Amel"), "en")
+    ui.reconnect_allowance = 300.0  # the default: must not be what the dialog says
+    ui.state = ui.state.apply(S.HandStarted(1, 1))
+    ui.on_event(ClockReading((SeatClock(0, True, True, 800.0, 95.2, 10.0),
+                              SeatClock(1, False, True, 900.0, 300.0, 10.0))))
+    ui.request_leave()
+    text = _text(ui._overlay())
+    assert "the game waits 1:36 for you" in text, text
+    assert "Ctrl-C" not in text  # opened with q
+    ui.confirm_leave = False
+    ui.request_leave(interrupt=True)
+    assert "(Ctrl-C again: step away at once)" in _text(ui._overlay())
+    ui.stepping_away = ui.left = True
+    import contextlib
+    import io
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        status = finish(RunResult(None, True, False, None, stepped_away=True), ui)
+    assert status == EXIT_AWAY == 4
+    assert "You stepped away; the game waits 1:36 for you." in out.getvalue()

@@ -78,6 +78,7 @@ class TuiApp(Leaving, Screen):
         self.hints = False
         self.score_queue: list[HandScored] = []  # scoring dialogs still to show
         self.confirm_leave = False
+        self.leave_by_interrupt = False  # the leave dialog came from Ctrl-C (not q)
         self._exit_pending = False
         #: (rows, columns) to draw for, instead of the terminal's (for tests).
         self.size: tuple[int, int] | None = None

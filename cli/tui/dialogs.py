@@ -10,11 +10,12 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from chkobba_p2p.peer import ErrorCode, HandScored, Outcome
+from chkobba_p2p.peer import HandScored, Outcome
 from chkobba_p2p.text import safe_text
 
 from ..i18n import Translator
 from .render import Line, score_lines, wrap_line
+from .stopped import stop_sentences
 from .view import TableView
 
 __all__ = ["leave_lines", "away_lines", "score_dialog_lines", "over_lines", "as_text"]
@@ -34,14 +35,17 @@ def leave_lines(t: Translator) -> list[Line]:
             [("class:keys", " " + t("leave_keys") + " ")]]
 
 
-def away_lines(t: Translator, allowance: str) -> list[Line]:
+def away_lines(t: Translator, allowance: str, interrupt: bool = False) -> list[Line]:
     """At a table with people, leaving is a choice: step away (the game waits
-    ``allowance``; the same command comes back) or resign (a signed loss)."""
-    return [[("class:title", " " + t("away_title") + " ")], [],
-            [("", " " + t("away_step", t=allowance) + " ")],
-            [("class:warn", " " + t("away_resign") + " ")],
-            [("", " " + t("away_stay") + " ")], [],
-            [("class:dim", " " + t("away_twice") + " ")]]
+    ``allowance``; the same command comes back) or resign (a signed loss).  Opened by
+    Ctrl-C (``interrupt``), it says that Ctrl-C again steps away at once."""
+    lines: list[Line] = [[("class:title", " " + t("away_title") + " ")], [],
+                         [("", " " + t("away_step", t=allowance) + " ")],
+                         [("class:warn", " " + t("away_resign") + " ")],
+                         [("", " " + t("away_stay") + " ")]]
+    if interrupt:
+        lines += [[], [("class:dim", " " + t("away_twice") + " ")]]
+    return lines
 
 
 def score_dialog_lines(view: TableView, ev: HandScored) -> list[Line]:
@@ -73,7 +77,9 @@ def over_lines(view: TableView, outcome: Outcome | None, log_path: Path | None,
                                                name=view.who(o.resigned)) + " ")])
     elif o is not None and o.done is not None:
         d = o.done
-        score = "-".join(str(x) for x in d.totals)
+        # The winner's score first, as people say it: "amel wins 14-9".
+        order = [d.winner_side, *(i for i in range(len(d.totals)) if i != d.winner_side)]
+        score = "-".join(str(d.totals[i]) for i in order)
         lines.append([("class:title", " " + t("over_title") + " ")])
         lines.append([])
         if st.my_side is not None and d.winner_side == st.my_side:
@@ -87,13 +93,8 @@ def over_lines(view: TableView, outcome: Outcome | None, log_path: Path | None,
         lines.append([("class:error", " " + t("over_aborted") + " ")])
         lines.append([])
         if o is not None and o.aborted is not None:
-            a = o.aborted
-            if a.blamed_seat == a.by_seat and a.code is ErrorCode.PEER_LEFT:
-                text = view.said("ev_left", a.by_seat)
-            else:  # the players' words, not a protocol code; the detail came from a peer
-                text = t("ev_aborted", by=view.who(a.by_seat),
-                         why=safe_text(a.detail or a.code.sentence, 1000))
-            lines += wrap_line([("", " " + text)], max(20, width - 6), indent=" ")
+            for style, text in stop_sentences(view, o.aborted):
+                lines += wrap_line([(style, " " + text)], max(20, width - 6), indent=" ")
         elif o is not None and o.error:
             lines += wrap_line([("", " " + safe_text(o.error, 1000))], max(20, width - 6),
                                indent=" ")

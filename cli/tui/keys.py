@@ -36,8 +36,11 @@ def key_bindings(ui: TuiApp) -> KeyBindingsBase:
     over = Condition(lambda: ui.overlay_kind() == "over" or
                      (ui.finished and ui.overlay_kind() is None))
 
-    # Anywhere: leave (a dialog asks first).
+    # Anywhere: leave (a dialog asks first; Ctrl-C twice leaves at once).
     @kb.add("c-c")
+    def _(e: KeyPressEvent) -> None:
+        ui.request_leave(interrupt=True)
+
     @kb.add("q", filter=~leave & ~away & ~helping)
     def _(e: KeyPressEvent) -> None:
         ui.request_leave()
@@ -192,6 +195,6 @@ def key_bindings(ui: TuiApp) -> KeyBindingsBase:
     @chat.add("c-c", filter=chatting)
     def _(e: KeyPressEvent) -> None:
         ui.chat.close()
-        ui.request_leave()
+        ui.request_leave(interrupt=True)
 
     return merge_key_bindings([ConditionalKeyBindings(kb, ~chatting), chat])

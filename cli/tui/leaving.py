@@ -21,6 +21,7 @@ class Leaving:
     finished: bool
     left: bool
     confirm_leave: bool
+    leave_by_interrupt: bool
     leave_requested: bool
     stepping_away: bool
     rematch_requested: bool
@@ -33,16 +34,28 @@ class Leaving:
     log: Callable[..., None]
     invalidate: Callable[[], None]
     exit: Callable[[], None]
+    presence: Any
+    reconnect_allowance: float
 
-    def request_leave(self) -> None:
-        """Ctrl-C / q: ask first (step away or resign, at a table with people); a second
-        Ctrl-C (or SIGINT, SIGTERM, SIGHUP) quits at once, as a step-away."""
+    def allowance_left(self) -> float:
+        """Seconds of this seat's allowance of time away still left for the match, as
+        the peer's clocks last read them (:class:`~chkobba_p2p.peer.ClockReading`); the
+        table's limit until a reading came."""
+        seat = self.state.seat
+        left = self.presence.allowance_left.get(seat if seat is not None else -1)
+        return self.reconnect_allowance if left is None else float(left)
+
+    def request_leave(self, interrupt: bool = False) -> None:
+        """Ctrl-C (``interrupt``) / q: ask first (step away or resign, at a table with
+        people); a second Ctrl-C (or SIGINT, SIGTERM, SIGHUP) quits at once, as a
+        step-away.  Only a dialog opened by Ctrl-C says so."""
         if self.finished:
             self.exit()
         elif self.confirm_leave:
             self.leave_now()
         else:
             self.confirm_leave = True
+            self.leave_by_interrupt = interrupt
             self.invalidate()
 
     def leave_now(self) -> None:

@@ -12,7 +12,6 @@ from chkobba_p2p import rules as R
 from chkobba_p2p.peer import (
     Aborted,
     Chat,
-    ErrorCode,
     HandScored,
     HandStarted,
     Listening,
@@ -23,7 +22,6 @@ from chkobba_p2p.peer import (
     Restored,
     Resumed,
     Spectators,
-    Standing,
     TableReady,
     Waiting,
 )
@@ -32,6 +30,7 @@ from chkobba_p2p.text import safe_text
 from .lobby import reach_text
 from .presence import clock_text
 from .render import Line, by_value, wrap_line
+from .stopped import stop_sentences
 from .view import TableView
 
 __all__ = ["BotsStarting", "EventLog"]
@@ -55,6 +54,8 @@ class EventLog:
         self._on_change = on_change
         #: Seats known to be gone (True: stepped away), to note each drop once.
         self._gone: dict[int, bool] = {}
+        #: We were told we are back at the table, and have not lost it since.
+        self._back = False
 
     def add(self, *fragments: tuple[str, str]) -> None:
         self.lines.append(list(fragments))
@@ -119,32 +120,19 @@ class EventLog:
             # After a crash or a step-away: how the table got where it is, again.
             n = st.hand_number
             log(("class:ok", t("ev_restored", n=n) if n else t("ev_restored_lobby")))
+            self._back = True  # "you are back" is said: not again for this connection
             for e in ev.hand_events:
                 self.narrate(e, view)
-        elif isinstance(ev, Aborted) and ev.resigned:
-            log(("class:warn", view.said("ev_resigned", ev.by_seat)))
-        elif isinstance(ev, Aborted) and ev.blamed_seat == ev.by_seat \
-                and ev.code is ErrorCode.PEER_LEFT:
-            log(("class:warn", view.said("ev_left", ev.by_seat)))
         elif isinstance(ev, Aborted):
-            # The players' words, not a protocol code; the detail came from a peer.
-            why = safe_text(ev.detail or ev.code.sentence, 1000)
-            log(("class:error", t("ev_aborted", by=view.who(ev.by_seat), why=why)))
-            if ev.blamed_seat is not None and ev.proven:
-                log(("class:error", t("ev_blame", name=view.who(ev.blamed_seat))))
-            elif ev.blamed_seat is not None:  # the signer's word, not a proven fact
-                owed = ev.standing == Standing.OWED
-                if ev.by_seat == st.seat:
-                    claim = t("ev_claim_me", name=view.who(ev.blamed_seat))
-                elif ev.blamed_seat == st.seat:
-                    claim = t("ev_claim_on_me", by=view.who(ev.by_seat))
-                else:
-                    claim = t("ev_claim", by=view.who(ev.by_seat), name=view.who(ev.blamed_seat))
-                shown = view.said("ev_owed", ev.blamed_seat) if owed else t("ev_unshown")
-                log(("class:error", claim + " " + shown))
+            # The players' words (names, a reason in their language, a claim as a
+            # claim), never a protocol code or a seat number: see .stopped.
+            for line in stop_sentences(view, ev):
+                log(line)
         elif isinstance(ev, Waiting):
             # The countdown comes every second: the table shows it live
             # (.presence); the panel notes each drop once.
+            if ev.seat == 0 and st.seat not in (None, 0):
+                self._back = False  # our link to the host is down: its return is news
             if self._gone.get(ev.seat) != ev.away:
                 self._gone[ev.seat] = ev.away
                 log(("class:warn", t("ev_away" if ev.away else "ev_dropped",
@@ -154,8 +142,9 @@ class EventLog:
                 self._gone.pop(ev.seat, None)
                 log(("class:ok", view.said("ev_back", ev.seat)))
                 return
-            if not self.lines or self.lines[-1] != [("class:ok", t("ev_back_me"))]:
-                log(("class:ok", t("ev_back_me")))  # once, not per message
+            if not self._back:  # once per return, not per message
+                self._back = True
+                log(("class:ok", t("ev_back_me")))
             if ev.seat != 0 and self._gone.pop(0, None) is not None:
                 log(("class:ok", view.said("ev_back", 0)))
         elif isinstance(ev, Spectators):

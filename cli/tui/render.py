@@ -121,7 +121,8 @@ def card_chips(cards: Sequence[Card], cs: CardStyle, width: int,
 
 
 def wrap_line(line: Line, width: int, indent: str = "") -> list[Line]:
-    """Wrap a styled line at spaces to ``width`` columns."""
+    """Wrap a styled line at spaces to ``width`` columns; a word longer than a whole line
+    (a chat line of 200 letters, a long path) is broken where the line ends, never cut."""
     width = max(8, width)
     words: list[tuple[str, str]] = []
     for style, text in line:
@@ -137,6 +138,11 @@ def wrap_line(line: Line, width: int, indent: str = "") -> list[Line]:
         if used + len(w.rstrip()) > width and used > len(indent):
             out.append(cur)
             cur, used = [("", indent)], len(indent)
+        while used + len(w.rstrip()) > width:  # alone on its line and still too long
+            room = width - used
+            cur.append((style, w[:room]))
+            out.append(cur)
+            cur, used, w = [("", indent)], len(indent), w[room:]
         cur.append((style, w))
         used += len(w)
     if cur:

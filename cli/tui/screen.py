@@ -75,6 +75,7 @@ class Screen:
     hints: bool
     score_queue: list[HandScored]
     confirm_leave: bool
+    leave_by_interrupt: bool
     help: bool
     hint: str | None
     finished: bool
@@ -96,6 +97,7 @@ class Screen:
     asking_ready: bool
     can_step_away: bool
     can_rematch: bool
+    allowance_left: Callable[[], float]
 
     def _too_small_text(self) -> list[tuple[str, str]]:
         text = self.t("too_small", w=MIN_SIZE[0], h=MIN_SIZE[1])
@@ -256,7 +258,8 @@ class Screen:
         selected = self.sel if req is not None and req.kind == "play" else None
         return draw_table(view, width, height, selected=selected, marked=marked, below=below,
                           seat_extra=lambda s: self.presence.seat_clock(view, s, self.finished),
-                          notices=self.presence.countdown_lines(view),
+                          # Once the game is over, nobody is waited for any more.
+                          notices=[] if self.finished else self.presence.countdown_lines(view),
                           showing=showing(view, self.pacer.showing, width))
 
     def _overlay(self) -> list[tuple[str, str]]:
@@ -268,10 +271,8 @@ class Screen:
             width = max(30, min(76, self._size()[1] - 6))
             lines = help_lines(self.t, self.state.rules, self.t.lang, width)
         elif kind == "away":
-            mine = self.presence.allowance_left.get(self.state.seat if self.state.seat
-                                                     is not None else -1)
-            lines = dialogs.away_lines(self.t, clock_text(
-                self.reconnect_allowance if mine is None else mine))
+            lines = dialogs.away_lines(self.t, clock_text(self.allowance_left()),
+                                       self.leave_by_interrupt)
         elif kind == "score":
             scored = self.score_queue[0] if self.score_queue else self.state.last_score
             if scored is not None:
