@@ -925,8 +925,13 @@ class HostPeer(_Peer):
             if resume is not None:
                 for body in self.session.bodies[resume[1]:]:
                     link.send(body)
-            self.away_seats.discard(seat)
-            if seat in self.absent:
+            # A fresh hello for a seat that already signed entries cannot play them on
+            # (the game's secrets are elsewhere; it stops once it reads the chain,
+            # PROTOCOL.md 5): the seat stays away, its allowance running.
+            elsewhere = hello.get("resume") is None and self.session.chain.next_seq[seat] > 0
+            if not elsewhere:
+                self.away_seats.discard(seat)
+            if seat in self.absent and not elsewhere:
                 self.absent.discard(seat)
                 if self.clock is not None:
                     self.clock.back(seat, trio.current_time())

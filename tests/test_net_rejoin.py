@@ -14,7 +14,7 @@ import trio
 from test_net_support import GatedBot, host_config, join_config
 
 from chkobba_p2p.net import ClientPeer, HostPeer
-from chkobba_p2p.peer import BotController, OutcomeError, Waiting
+from chkobba_p2p.peer import BotController, OutcomeError, Resumed, Waiting
 from chkobba_p2p.transcript import read_transcript
 from chkobba_p2p.wire import ErrorCode, Identity, open_entry
 
@@ -31,10 +31,13 @@ class HostWatcher(BotController):
     def __init__(self) -> None:
         super().__init__("greedy", 0)
         self.away = trio.Event()
+        self.back = False
 
     def on_event(self, event: object) -> None:
         if isinstance(event, Waiting) and event.seat == 1:
             self.away.set()
+        if isinstance(event, Resumed) and event.seat == 1:
+            self.back = True
 
 
 async def _play_then_vanish(nursery: trio.Nursery, tmp_path, port: int, identity: Identity,
@@ -77,9 +80,11 @@ async def test_a_seat_without_its_saved_state_signs_nothing_and_blames_no_one(tm
         again = dataclasses.replace(join_config(tmp_path, port, "again"), identity=identity,
                                     state_path=state)
         seen = GatedBot(1)
+        host_ctl.back = False
         with trio.fail_after(20):
             out = await ClientPeer(again, seen).run()
             await host_ctl.away.wait()  # seat 1 dropped again, as a step away
+        assert not host_ctl.back  # never announced back: nobody came back to play
         assert host.session is not None and not host.session.finished
         assert 1 in host.absent and 1 in host.away_seats
         clock = host.clocks()[1]
