@@ -148,10 +148,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "ev_chat": ("{name}: {text}", "{name} : {text}"),
     "ev_done": ("match over: every player signed the result",
                 "partie finie : chaque joueur a signé le résultat"),
-    "ev_owed": ("the log shows {name} owed the next move.",
-                "le journal montre que {name} devait le prochain coup."),
-    "ev_owed_me": ("the log shows you owed the next move.",
-                   "le journal montre que vous deviez le prochain coup."),
+    # The game waited for that seat (its move, its deal message, its choice): true before
+    # the first move too, where "owed the next move" was not.
+    "ev_owed": ("the log shows the game was waiting for {name}.",
+                "le journal montre que la partie attendait {name}."),
+    "ev_owed_me": ("the log shows the game was waiting for you.",
+                   "le journal montre que la partie vous attendait."),
     "ev_unshown": ("nothing in the log shows it.", "rien dans le journal ne le montre."),
     "ev_bots": ("starting {n} bot peer(s) on loopback", "lancement de {n} bot(s) en local"),
     # scoring

@@ -187,11 +187,11 @@ def test_a_crash_in_the_game_is_reported_not_swallowed(app_session):
 @pytest.mark.parametrize("lang, mine, theirs", [
     ("en", "you say p1 is at fault (a move whose signature does not check out); nothing "
            "in the log shows it.",
-     "p1 says you stayed away too long; the log shows you owed the next move."),
+     "p1 says you stayed away too long; the log shows the game was waiting for you."),
     ("fr", "vous dites que p1 est en faute (un coup dont la signature est fausse) ; rien "
            "dans le journal ne le montre.",
-     "p1 dit que vous êtes resté absent trop longtemps ; le journal montre que vous "
-     "deviez le prochain coup."),
+     "p1 dit que vous êtes resté absent trop longtemps ; le journal montre que la partie "
+     "vous attendait."),
 ])
 def test_a_claim_signed_here_is_worded_for_you(app_session, lang, mine, theirs):
     from chkobba_p2p.wire import ErrorCode
@@ -225,13 +225,13 @@ def test_french_elides_que_and_de_before_a_name_with_a_vowel(app_session):
     ui.on_event(S.Aborted(0, ErrorCode.PEER_LEFT, 3, "", S.Standing.CLAIMED))
     panel = " ".join(_text(ui._events_text()).split())
     assert "Hedi dit qu'Amel est en faute" in panel, panel
-    assert "le journal montre qu'Amel devait le prochain coup." in panel, panel
+    assert "le journal montre que la partie attendait Amel." in panel, panel
     assert "Hedi dit qu'Omar est resté absent" in panel, panel
     assert "que A" not in panel and "que O" not in panel
-    from chkobba_cli.i18n import Translator
-    t = Translator("fr")
-    assert t("ev_claim_x", name="Amel") == "ev_claim_x"  # unknown keys stay as they are
-    assert t("ev_owed", name="sami") == "le journal montre que sami devait le prochain coup."
+    from chkobba_cli.i18n import elide
+    for name, said in (("Ines", "la faute d'Ines"), ("Élyes", "la faute d'Élyes"),
+                       ("Sami", "la faute de Sami"), ("", "la faute de ")):
+        assert elide("la faute de {name}", {"name": name}).format(name=name) == said
 
 
 @pytest.mark.parametrize("lang, words", [
@@ -304,3 +304,13 @@ def test_the_step_away_dialog_and_the_exit_say_the_allowance_actually_left(app_s
         status = finish(RunResult(None, True, False, None, stepped_away=True), ui)
     assert status == EXIT_AWAY == 4
     assert "You stepped away; the game waits 1:36 for you." in out.getvalue()
+
+
+def test_a_seat_lost_before_the_first_deal_counts_down_on_the_lobby_screen(app_session):
+    from chkobba_p2p.peer import Waiting
+    ui = _named_ui(("hedi", "Mallory"), "en")
+    assert not ui.state.started
+    ui.on_event(Waiting(1, 60))
+    body = "\n".join(_text(line) for line in ui.body(51, 22))
+    assert "Mallory lost the connection: 1:00 left to come back" in body, body
+    assert "Seats (2/2)" in body  # the lobby below it, as before

@@ -243,11 +243,14 @@ class Screen:
         """The screen under the header: the lobby until the first hand, then the table."""
         view = self.view
         if not self.state.started:
-            return lobby_lines(view, width, kind=self.kind, connected=self.connected,
-                               address=self.address, port=self.port,
-                               rematch=self.rematch, address6=self.address6,
-                               reach=self.reach, asking=self.asking_ready,
-                               known=self.known)[:height]
+            # A seat lost before the first deal counts down here too, live.
+            waiting = [] if self.finished else self.presence.countdown_lines(view)
+            return (waiting + ([[]] if waiting else [])
+                    + lobby_lines(view, width, kind=self.kind, connected=self.connected,
+                                  address=self.address, port=self.port,
+                                  rematch=self.rematch, address6=self.address6,
+                                  reach=self.reach, asking=self.asking_ready,
+                                  known=self.known))[:height]
         req = self.request
         below = decision_lines(view, width, req, options=self.options, opt_sel=self.opt_sel,
                                cut_sel=self.cut_sel, status=self.status, hints=self.hints,
