@@ -140,6 +140,10 @@ def test_help_shows_the_keys_and_the_words_of_the_game(tmp_path):
         text = f.wait_for(lambda t: "Les mots du jeu" in t, 5, "the French help")
         for word in ("carta", "dinari", "coupeur", "beji", "tunisienne"):
             assert word in text, text
+        f.child.send("\x1b")  # Esc alone closes it (no next key needed, none lost)
+        f.wait_for(lambda t: "Les mots du jeu" not in t, 5, "the help closed by Esc")
+        f.press("?")
+        f.wait_for(lambda t: "Les mots du jeu" in t, 5, "the help again")
     finally:
         f.kill()
 

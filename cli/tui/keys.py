@@ -70,6 +70,9 @@ def key_bindings(ui: TuiApp) -> KeyBindingsBase:
     def _(e: KeyPressEvent) -> None:
         ui.help = True
 
+    # Esc is named: alone it is not "<any>" key but the start of a sequence, so without
+    # its own binding it waited for a next key, which it then swallowed (Esc k = Meta-k).
+    @kb.add("escape", filter=helping)
     @kb.add("<any>", filter=helping)
     def _(e: KeyPressEvent) -> None:
         ui.help = False
