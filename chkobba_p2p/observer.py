@@ -136,6 +136,8 @@ class AbortClaim:
         if self.code == "resigned" and self.blamed == self.by_seat:
             return f"{by} resigned"
         if self.standing == Standing.SELF:
+            if self.code == ErrorCode.TIMEOUT.name.lower():
+                return f"{by} ran out of time ({self.code}{why})"
             return f"{by} left the game ({self.code}{why})"
         if self.standing == Standing.PROVEN:
             return f"{by} blames {who} ({self.code}{why}); the log proves it"
@@ -164,6 +166,13 @@ class Verdict:
     #: For an aborted transcript: the standing of the abort that ended it (``blamed`` is
     #: set only when the transcript supports it: ``owed`` or ``self``).
     standing: str | None = None
+    #: For an abort or a resignation: the seat that signed it (its :class:`AbortClaim`
+    #: says more); lets a client word the verdict in its players' names and language.
+    by_seat: int | None = None
+    #: For a VALID match: the winning side (0 or 1) and the sides' totals (empty after a
+    #: resignation), the same data as ``reason``'s sentence.
+    winner: int | None = None
+    totals: tuple[int, ...] = ()
 
 
 # ------------------------------------------------------------- shuffle proofs, in parallel
@@ -679,7 +688,8 @@ class Observer:
                 return Verdict(INVALID, "unprocessable", "the full-knowledge replay does not "
                                "reach the signed result", entry=last)
             result = result_sentence(full.winner, full.totals, session.table.players)
-            return Verdict(VALID, None, f"complete: {result}")
+            return Verdict(VALID, None, f"complete: {result}", winner=full.winner,
+                           totals=tuple(full.totals))
         if session.aborted is not None or self.aborts:
             a = self.aborts[0]
             over = self._driver is not None and self._driver.over
@@ -691,13 +701,15 @@ class Observer:
                 self._resigned_winner = winner = 1 - side_of(a.by_seat, players)
                 who = result_sentence(winner, (), players).rstrip()
                 return Verdict(VALID, "resigned", f"seat {a.by_seat} resigned (entry "
-                               f"#{a.index}): {who} by resignation", None, a.index)
+                               f"#{a.index}): {who} by resignation", None, a.index,
+                               by_seat=a.by_seat, winner=winner)
             refuted = ("; the entry its abort cites passes every check, which refutes its "
                        "claim") if a.standing == Standing.REFUTED else ""
             supported = a.standing in (Standing.OWED, Standing.SELF)
             return Verdict(INCOMPLETE, "aborted", f"seat {a.by_seat} ended the game{refuted}; "
                            "no violation in the entries before it",
-                           a.blamed if supported else None, a.index, a.standing)
+                           a.blamed if supported else None, a.index, a.standing,
+                           by_seat=a.by_seat)
         if tail == "truncated":
             return Verdict(INCOMPLETE, "truncated", "the file ends in the middle of a frame "
                            f"after entry #{last} (a crash, or a cut file); no violation "

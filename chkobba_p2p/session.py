@@ -605,6 +605,8 @@ class Aborted:
         if self.resigned:
             return f"{by} resigned"
         if self.standing == Standing.SELF:
+            if self.code is ErrorCode.TIMEOUT:
+                return f"{by} ran out of time ({code}{why})"
             return f"{by} left the game ({code}{why})"
         if self.standing == Standing.PROVEN:
             return f"{by} ended the game: {who(blamed)} broke the rules ({code}{why})"

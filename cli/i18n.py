@@ -69,7 +69,6 @@ MESSAGES: dict[str, tuple[str, str]] = {
                  "Vous avez coupé et tiré {card} : la garder ou la poser sur la table ?"),
     "keep": ("[k]eep it", "[g]arder"),
     "place": ("[p]lace it", "[p]oser"),
-    "seat_n": ("seat {n}", "place {n}"),
     "replay": ("replay", "relecture"),
     "replay_step": ("step {i}/{n} · entry #{entry}", "étape {i}/{n} · entrée n°{entry}"),
     "keys_replay": ("←→ move · PgUp/PgDn hand · Home/End · s scores · q quit",
@@ -78,6 +77,17 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "verdict_invalid": ("INVALID at entry #{entry}: {why}",
                         "INVALIDE à l'entrée n°{entry} : {why}"),
     "verdict_incomplete": ("INCOMPLETE: {why}", "INCOMPLÈTE : {why}"),
+    "verdict_won": ("a whole match: {name} wins {score}",
+                    "une partie complète : {name} gagne {score}"),
+    "verdict_resigned": ("{who} resigned: {name} wins the match",
+                         "{who} a abandonné : {name} gagne la partie"),
+    "verdict_truncated": ("the log ends in the middle of a message (a crash, or a cut "
+                          "file); nothing wrong before it",
+                          "le journal s'arrête au milieu d'un message (un arrêt brutal ou un "
+                          "fichier coupé) ; rien d'irrégulier avant"),
+    "verdict_unfinished": ("the log stops before the end of the match; nothing wrong "
+                           "before it", "le journal s'arrête avant la fin de la partie ; "
+                           "rien d'irrégulier avant"),
     "verdict_blamed": ("blamed: {name} (key {fp})", "en faute : {name} (clé {fp})"),
     "verdict_nobody": ("no player is blamed: the file was altered",
                        "aucun joueur en faute : le fichier a été modifié"),

@@ -37,7 +37,10 @@ def test_stepping_through_a_valid_log(valid_log, tmp_path):
     s = Screen(["replay", str(log), "--view", "--lang", "en"], tmp_path)
     try:
         s.wait_for(lambda t: "step 1/" in t, 30, "the first step")
-        assert "VALID: complete" in s.text  # the verdict banner, from the first step
+        # The verdict banner, from the first step: the winner first, with its score first.
+        won = re.search(r"VALID: a whole match: (.+?) wins (\d+)-(\d+)", s.text)
+        assert won and int(won.group(2)) > int(won.group(3)), s.text
+        assert "seat" not in s.screen.display[1]
         hand, at, total, _ = _step(s)
         assert (hand, at) == (1, 1) and total > 40
         for _ in range(6):
@@ -99,6 +102,26 @@ def test_a_cheat_log_highlights_the_offending_entry_and_the_blamed_player(tmp_pa
         assert s.text.count("blamed: peer1") >= 2  # the banner and the highlighted entry
         s.press("q")
         assert s.finish() == 1  # the exit status of an invalid log
+    finally:
+        s.kill()
+
+
+def test_a_stopped_game_is_said_in_the_players_words_and_language(tmp_path):
+    from chkobba_p2p.wire import ErrorCode
+
+    played = play(2, seed=4, key=b"view-stopped", stop_after=40, abort_by=0,
+                  abort_code=ErrorCode.TIMEOUT)
+    log = played.write_log(tmp_path / "stopped.chklog")
+    names = [s.name for s in audit_log(log).table.seats]
+    s = Screen(["replay", str(log), "--view", "--lang", "fr"], tmp_path)
+    try:
+        s.wait_for(lambda t: "INCOMPLÈTE" in t, 30, "the verdict banner")
+        banner = " ".join(line.strip() for line in s.screen.display[1:4])
+        # The claim in names and French: no seat number, no English, no protocol code.
+        assert names[0] in banner and names[1] in banner, banner
+        assert not re.search(r"seat|place \d|ended the game|timeout", banner), banner
+        s.press("q")
+        assert s.finish() == 3  # the exit status of an incomplete log
     finally:
         s.kill()
 

@@ -19,13 +19,14 @@ from prompt_toolkit.output import ColorDepth
 
 from chkobba_p2p.cards import FigureConvention
 from chkobba_p2p.observer import INVALID, VALID, DeckRevealed, Verdict
-from chkobba_p2p.peer import HandScored
+from chkobba_p2p.peer import Aborted, HandScored
 from chkobba_p2p.timeline import Timeline
 
 from ..i18n import Translator
 from .dialogs import score_dialog_lines
 from .narration import EventLog
 from .render import Line, wrap_line
+from .stopped import stop_sentences
 from .style import STYLE
 from .table import draw_table
 from .view import TableView, card_style
@@ -92,16 +93,36 @@ class ReplayViewer:
         if v is None:
             return []
         if v.verdict == VALID:
-            line: Line = [("class:ok", " " + t("verdict_valid", why=v.reason))]
+            line: Line = [("class:ok", " " + t("verdict_valid", why=self._words(v)))]
         elif v.verdict == INVALID:
             line = [("class:error", " " + t("verdict_invalid", entry=v.entry,
                                              why=f"{v.code}: {v.reason}"))]
         else:
-            line = [("class:warn", " " + t("verdict_incomplete", why=v.reason))]
+            line = [("class:warn", " " + t("verdict_incomplete", why=self._words(v)))]
         lines = wrap_line(line, width - 1, indent="   ")[:3]
         if v.verdict == INVALID:
             lines.append([("class:error", " " + self._blamed(v))])
         return lines
+
+    def _words(self, v: Verdict) -> str:
+        """A valid or incomplete verdict in the players' names and the screen's language
+        (the library's ``reason`` is an auditor's English, with seat numbers).  An invalid
+        one keeps the auditor's words: they name the entry and the check it fails."""
+        t, view = self.t, self.view(len(self.tl.frames) - 1)
+        if v.winner is not None and v.code is None and len(v.totals) == 2:
+            score = f"{v.totals[v.winner]}-{v.totals[1 - v.winner]}"  # the winner's first
+            return t("verdict_won", name=view.side_name(v.winner), score=score)
+        if v.winner is not None and v.code == "resigned":
+            return t("verdict_resigned", who=view.name(v.by_seat),
+                     name=view.side_name(v.winner))
+        if v.code == "aborted":
+            stop = next((f.event for f in reversed(self.tl.frames)
+                         if isinstance(f.event, Aborted)), None)
+            if stop is not None:
+                return " ".join(text for _, text in stop_sentences(view, stop))
+        if v.code in ("truncated", "unfinished"):
+            return t("verdict_" + v.code)
+        return v.reason
 
     def _blamed(self, v: Verdict) -> str:
         t, table = self.t, self.tl.table

@@ -99,7 +99,7 @@ def _seat_line(view: TableView, seat: int, role: str) -> Line:
     if seat == st.cutter:
         tags.append(t("cutter", name="").strip())
     line: Line = [(mark, f" {'▶' if st.turn == seat else ' '} {st.name(seat)}"),
-                  ("class:dim", f" ({role})"), ("", "  "),
+                  ("class:dim", f" ({role})" if role else ""), ("", "  "),
                   ("", ("▮" if view.cs.symbols else "#") * n + " "
                    + (t("cards_1") if n == 1 else t("cards_n", n=n)) + " " + t("in_hand"))]
     if tags:
@@ -147,9 +147,8 @@ def table_lines(view: TableView, width: int, compact: bool, *, selected: int | N
     watching = st.seat is None
     me = st.seat if st.seat is not None else 0
     roles = {(me + 2) % 4: t("partner")} if n == 4 else {}
-    if watching:
-        roles = {s: t("side", n=st.side(s) + 1) if n == 4 else t("seat_n", n=s)
-                 for s in range(n)}
+    if watching:  # at 4 players the teams; at 2 the names say it all (no seat numbers)
+        roles = {s: t("side", n=st.side(s) + 1) if n == 4 else "" for s in range(n)}
     for s in (range(n) if watching else st.others()):
         extra = seat_extra(s) if seat_extra is not None else []
         add(_seat_line(view, s, roles.get(s, t("opponent"))) + extra, 1)
