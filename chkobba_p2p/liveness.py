@@ -96,9 +96,12 @@ class ClockReading:
     read at ``clocks[i].at`` on the peer's trio clock (``trio.current_time()``): a client
     shows the countdown of the seat that ``owes`` as ``left(trio.current_time())[0]`` and
     a dropped seat's (``not connected``) as ``left(...)[1]``.  Readings are sent on
-    changes, not every second; between two, project with :meth:`SeatClock.left`."""
+    changes, not every second; between two, project with :meth:`SeatClock.left`.
+    ``limits``: the table's move limit and allowance the clocks count with (at a joining
+    peer, the host's as its welcome announced them), None if not given."""
 
     clocks: tuple[SeatClock, ...]
+    limits: Limits | None = None
 
     def of(self, seat: int) -> SeatClock:
         return self.clocks[seat]

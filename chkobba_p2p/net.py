@@ -447,7 +447,7 @@ class _Peer:
         after = self.clock.read(now)
         if force or [(c.owes, c.connected, c.move_left) for c in before] != \
                 [(c.owes, c.connected, c.move_left) for c in after]:
-            self.emit(ClockReading(after))
+            self.emit(ClockReading(after, self.clock.limits))
 
     def pump(self) -> None:
         """Send whatever the session has ready, log, report events, wake the decider."""

@@ -34,6 +34,7 @@ async def test_a_joiner_counts_with_the_hosts_limits_not_its_own(tmp_path):
         assert readings
         for clock in readings[-1].clocks:
             assert clock.move_left <= 8 and clock.allowance_left == 11.0
+        assert all(r.limits == Limits(8, 11) for r in readings)
         nursery.cancel_scope.cancel()
 
 

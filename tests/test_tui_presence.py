@@ -105,3 +105,21 @@ def test_the_hosts_announced_limit_is_the_one_shown():
     p.on_event(Lobby((("h", "f"), None), limits=Limits(move=45, allowance=300)), st, st)
     p.on_event(S.HandStarted(1, 0), st, st)
     assert "0:45 left" in text(p.own_clock(view(st), 60, False))
+
+
+def test_a_resumed_joiner_takes_the_limit_from_the_clocks():
+    """After a resume no lobby comes: the peer's clock readings carry the table's limits."""
+    from chkobba_p2p.peer import Limits
+
+    now = Clock()
+    p = Presence(900, now)
+    st = playing(seat=0, turn=0)
+    reading = ClockReading((SeatClock(0, True, True, 45.0, 300.0, now.t),
+                            SeatClock(1, False, True, 45.0, 300.0, now.t)),
+                           Limits(move=45, allowance=300))
+    p.on_event(reading, st, st)
+    assert p.turn_timeout == 45
+    assert "0:45 left" in text(p.own_clock(view(st), 60, False))
+    off = Presence(None, now)  # a client that shows no move clock (against local bots)
+    off.on_event(reading, st, st)
+    assert off.turn_timeout is None and off.move_left(st, 0, False) is None

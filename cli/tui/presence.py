@@ -75,6 +75,8 @@ class Presence:
 
     def _read(self, reading: ClockReading) -> None:
         """The peer's own clocks (PROTOCOL.md 12): they win over our estimate."""
+        if reading.limits is not None and self.turn_timeout is not None:
+            self.turn_timeout = reading.limits.move  # the table's (the host's) limit
         now = self.now()
         self.move_deadline = None
         for c in reading.clocks:
