@@ -46,8 +46,13 @@ def test_an_honest_match_shows_every_player_the_same_public_events(honest2):
     obs, per_entry = _watch(played.sessions[0].bodies)
     events = [e for batch in per_entry for e in batch]
     assert isinstance(events[0], TableReady) and events[0].seat is None
-    assert obs.end() == Verdict(VALID, None, obs.verdict.reason)
+    v = obs.end()
+    assert (v.verdict, v.code, v.blamed, v.by_seat) == (VALID, None, None, None)
     assert obs.verdict.reason.startswith("complete: ")
+    # The result as data too, the same as the signed one and the reason's sentence.
+    assert v.winner == played.sessions[0].done.winner_side
+    assert v.totals[v.winner] > v.totals[1 - v.winner]
+    assert v.reason.endswith(f"wins {v.totals[0]}-{v.totals[1]}")
     seen = [e for e in events if isinstance(e, ENGINE)]
     for seat_events in played.events:
         # What each seat saw, with its own cards hidden again, is what the observer saw.
