@@ -206,8 +206,11 @@ class Clocks:
         return None
 
     def next_deadline(self, now: float) -> float | None:
-        """The earliest time at which :meth:`expired` could report a seat."""
+        """When to ask :meth:`expired` again: a hair before the deadline, well inside the
+        tolerance :meth:`expired` allows for rounding (a deadline summed from many drops
+        may land a hair early or late), so that asking then finds the seat expired."""
         seat = self._owner
         if seat is None:
             return None
-        return self.read(now)[seat].deadline()
+        deadline = self.read(now)[seat].deadline()
+        return None if deadline is None else deadline - _EPSILON / 2

@@ -120,8 +120,10 @@ class ReplayViewer:
                          if isinstance(f.event, Aborted)), None)
             if stop is not None:
                 return " ".join(text for _, text in stop_sentences(view, stop))
-        if v.code in ("truncated", "unfinished"):
-            return t("verdict_" + v.code)
+        if v.code == "truncated":
+            return t("verdict_truncated")
+        if v.code == "unfinished":
+            return t("verdict_unfinished")
         return v.reason
 
     def _blamed(self, v: Verdict) -> str:
