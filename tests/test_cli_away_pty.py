@@ -52,12 +52,13 @@ def _dialog(display: list[str]) -> str:
 
 def test_stepping_away_says_how_long_the_game_waits_and_exits_4(tmp_path):
     port = free_port()
-    # The same allowance on both sides (a joiner's clocks read its own limits).
+    # The host's allowance (40 s), not the joiner's own default (300 s): the host
+    # announces the limits it enforces, and the joiner's clocks read them.
     host = host_screen(tmp_path, port, "--target", "1", "--reconnect-timeout", "40")
     guest = None
     try:
         host.wait_for(lambda t: f"127.0.0.1:{port}" in t, 20, "the open table")
-        guest = join_screen(tmp_path, port, "--reconnect-timeout", "40")
+        guest = join_screen(tmp_path, port)
         play_until([host, guest], lambda: moves_made(guest) >= 2, 60, "two moves")
         # A chat line of 200 letters (the most there is) reaches the host whole, wrapped.
         line = "a" * 100 + "b" * 100
@@ -86,7 +87,7 @@ def test_stepping_away_says_how_long_the_game_waits_and_exits_4(tmp_path):
         assert any(x.strip().startswith(f"chkobba join 127.0.0.1:{port}") for x in lines)
         host.wait_for(lambda t: "sami stepped away" in t, 10, "the host sees it")
         # Back: said once, in a player's words, and not again as the game goes on.
-        guest = join_screen(tmp_path, port, "--reconnect-timeout", "40")
+        guest = join_screen(tmp_path, port)
         guest.wait_for(lambda t: "Your hand" in t and "back in the game" in t, 20,
                        "the table again")
         before = moves_made(guest)
