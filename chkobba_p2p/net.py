@@ -106,13 +106,22 @@ def check_listen(bind: str, port: int) -> None:
         raise ListenError(listen_error(exc, bind, port)) from None
 
 
-def lobby_event(msg: dict, host_caps: tuple[str, ...]) -> Lobby | None:
+def lobby_event(msg: dict, host_caps: tuple[str, ...],
+                host: tuple[bytes, str] | None = None) -> Lobby | None:
     """The :class:`Lobby` event of a ``lobby`` message from the host (None if a field is
     off): names made distinct and safe to display (the host could send anything), and
-    whether shuffle proofs are on (from the host's greeting)."""
+    whether shuffle proofs are on (from the host's greeting).  ``host``: the key and name
+    the host's greeting gave (its proof of possession covers them): seat 0 must be that
+    key, and keeps that name whatever a lobby says (None if not)."""
     seats = parse_lobby(msg)
     if seats is None:
         return None
+    if host is not None:
+        first = msg["seats"][0]
+        if not isinstance(first, dict) or first.get("key") != host[0]:
+            return None
+        seats = ((host[1], seats[0][1] if seats[0] else wire.fingerprint(host[0])),
+                 *seats[1:])
     names = distinct_names([safe_text(x[0], wire.MAX_NAME) if x else None for x in seats],
                            wire.MAX_NAME)
     # The ready check (PROTOCOL.md 5.3): who confirmed this seating, and its number.
@@ -1258,6 +1267,7 @@ class ClientPeer(_Peer):
         #: A usable lobby (or the genesis) came; else what was wrong with the last lobby.
         self._table_seen = trio.Event()
         self._lobby_problem: str | None = None
+        self._host_name = ""  # as the greeting gave it
         self._try_resume()
 
     def _try_resume(self) -> None:
@@ -1555,6 +1565,7 @@ class ClientPeer(_Peer):
                 return True
             self.host_key = hs.host_key
             self._host_caps = hs.host_caps
+            self._host_name = hs.host_name
             self.link = self._last_link = link
             self._was_connected = self._ever_connected = True
             self._host_away = False
@@ -1639,11 +1650,12 @@ class ClientPeer(_Peer):
         elif t == "lobby":
             if s is not None:
                 return  # the seats are in the genesis now
-            lobby = lobby_event(msg, self._host_caps)
+            host = (self.host_key, self._host_name) if self.host_key is not None else None
+            lobby = lobby_event(msg, self._host_caps, host)
             if lobby is not None:
                 self._on_lobby(lobby)
             else:  # ignored, like any malformed unsigned message; remembered for people
-                self._lobby_problem = lobby_problem(msg) or "unreadable"
+                self._lobby_problem = lobby_problem(msg) or "seat 0 is not the host"
         elif t == "wait":
             wait = parse_wait(msg, players)
             if wait is not None and wait[0] != self._welcome_seat:

@@ -14,7 +14,7 @@ import trio
 from test_net_support import GatedBot, host_config, join_config
 
 from chkobba_p2p.net import ClientPeer, HostPeer
-from chkobba_p2p.peer import BotController, OutcomeError, Resumed, Waiting
+from chkobba_p2p.peer import BotController, Lobby, OutcomeError, Resumed, Waiting
 from chkobba_p2p.transcript import read_transcript
 from chkobba_p2p.wire import ErrorCode, Identity, open_entry
 
@@ -235,3 +235,53 @@ def test_a_lobby_problem_names_the_field():
     }
     for why, msg in cases.items():
         assert parse_lobby(msg) is None and lobby_problem(msg) == why
+
+
+class RenamingHost(HostPeer):
+    """Its lobbies give seat 0 another name (or, ``impostor``, another key)."""
+
+    impostor = False
+
+    def _lobby_message(self) -> dict:
+        msg = super()._lobby_message()
+        seat0 = dict(msg["seats"][0], name="Someone Else")
+        if self.impostor:
+            seat0["key"] = bytes(32)
+        msg["seats"][0] = seat0
+        return msg
+
+
+class LobbyWatcher(BotController):
+    def __init__(self) -> None:
+        super().__init__("greedy", 1)
+        self.lobbies: list[Lobby] = []
+
+    def on_event(self, event: object) -> None:
+        if isinstance(event, Lobby):
+            self.lobbies.append(event)
+
+
+async def test_seat_0_is_the_host_the_greeting_named(tmp_path):
+    """The greeting's name and key are covered by the host's proof of possession; a
+    lobby's are not: seat 0 keeps the greeting's name, and a lobby that seats another
+    key at seat 0 is no table at all."""
+    watcher = LobbyWatcher()
+    async with trio.open_nursery() as nursery:
+        host = RenamingHost(dataclasses.replace(host_config(tmp_path), name="hedi"),
+                            HostWatcher())
+        port = await nursery.start(host.run)
+        with trio.fail_after(60):
+            out = await ClientPeer(join_config(tmp_path, port, "amel"), watcher).run()
+        nursery.cancel_scope.cancel()
+    assert out.completed
+    assert watcher.lobbies and all(lb.seats[0][0] == "hedi" for lb in watcher.lobbies)
+    impostor = RenamingHost(host_config(tmp_path), HostWatcher())
+    impostor.impostor = True
+    async with trio.open_nursery() as nursery:
+        port = await nursery.start(impostor.run)
+        cfg = join_config(tmp_path, port, "sami")
+        with trio.fail_after(cfg.timeouts.handshake + 10):
+            out = await ClientPeer(cfg, BotController("greedy", 1)).run()
+        nursery.cancel_scope.cancel()
+    assert out.error_code == OutcomeError.BAD_LOBBY
+    assert out.error == "the host accepted us but sent no usable table (seat 0 is not the host)"
