@@ -1268,6 +1268,10 @@ class ClientPeer(_Peer):
         self._table_seen = trio.Event()
         self._lobby_problem: str | None = None
         self._host_name = ""  # as the greeting gave it
+        #: The wire code of the host's last refusal of our resume (-1: not a known code),
+        #: None once it welcomes us: the claim we sign if its allowance runs out says so.
+        self._refusal: int | None = None
+        self._said: set[str] = set()  # retry lines already printed
         self._try_resume()
 
     def _try_resume(self) -> None:
@@ -1482,8 +1486,15 @@ class ClientPeer(_Peer):
                 if self.clock is not None:
                     self.clock.reported_away(0, deadline - now, now)
             if now >= deadline:
-                fault = ProtocolError(ErrorCode.PEER_LEFT, "the host stayed unreachable "
-                                      "past its allowance of time away")
+                # The claim says what happened: an answer is not unreachability.
+                if self._refusal == ErrorCode.UNKNOWN_GAME:
+                    why = "the host answered that it no longer has this game"
+                elif self._refusal is not None:
+                    why = ("the host refused our resume past its allowance of time away "
+                           f"({_code_name(self._refusal)})")
+                else:
+                    why = "the host stayed unreachable past its allowance of time away"
+                fault = ProtocolError(ErrorCode.PEER_LEFT, why)
                 self.blame(fault, 0, None)
                 return
             await trio.sleep(delay)
@@ -1507,15 +1518,7 @@ class ClientPeer(_Peer):
                         return True
                     link.send_msg(hello)
                     welcome_body, welcome = await link.receive()
-                    self._welcome_seat = hs.on_welcome(welcome, welcome_body)
-                    limits = parse_limits(welcome.get("limits"))
-                    if limits is not None:
-                        self.host_limits = Limits(*limits)
-                    if not self._committed:
-                        # A fresh hello may be taken back as a resume from have = 0
-                        # (PROTOCOL.md 5): the host's chain, as long as it says, comes
-                        # first, and we act only once it is in.
-                        self._replay_to = max(self._replay_to, _have(welcome))
+                    welcome_seat = hs.on_welcome(welcome, welcome_body)
             except LinkClosed as exc:
                 link.finish()
                 nursery.cancel_scope.cancel()
@@ -1523,13 +1526,15 @@ class ClientPeer(_Peer):
                     code = exc.error.get("code")
                     text = clean_text(exc.error.get("msg"))
                     if s is not None:
-                        print(f"the host refused our resume ({_code_name(code)}: {text}); "
-                              "retrying", file=sys.stderr)
                         # A refusal while we are in a game (unknown_game, shutdown...) is
                         # an unsigned message that anyone at the host's address can send:
                         # it deletes nothing and proves nothing.  It counts as the host
                         # being unreachable: retried within the host's allowance of time
                         # away, after which our own timer ends the game (PROTOCOL.md 13).
+                        # Said once: the countdown (Waiting) is the client's to show.
+                        self._refusal = code if isinstance(code, int) else -1
+                        self._say_once(f"the host refused our resume ({_code_name(code)}: "
+                                       f"{text}); retrying within its allowance of time away")
                         return False
                     self.error = f"refused: {text}"
                     self.error_code = _code_name(code)
@@ -1538,17 +1543,20 @@ class ClientPeer(_Peer):
                     self.error = "the host closed the connection during the handshake"
                     self.error_code = OutcomeError.CONNECTION_CLOSED
                     return True
-                return False
+                return self._no_host_answered()
             except (ProtocolError, trio.TooSlowError) as exc:
                 await link.fail(getattr(exc, "error_code", ErrorCode.HANDSHAKE_TIMEOUT))
                 nursery.cancel_scope.cancel()
+                why = str(exc) or "timeout"
                 if s is not None:
+                    if self._no_host_answered():
+                        return True
                     # In a game, a stalled or garbled handshake (a bad path, an impostor at
                     # the host's address) is one more failed connection: retried within the
                     # host's allowance of time away, never a reason to give up the game.
-                    print(f"handshake failed ({exc or 'timeout'}); retrying", file=sys.stderr)
+                    print(f"handshake failed ({why}); retrying", file=sys.stderr)
                     return False
-                self.error = f"handshake failed: {exc or 'timeout'}"
+                self.error = f"handshake failed: {why}"
                 self.error_code = (exc.error_code.name.lower() if isinstance(exc, ProtocolError)
                                    else OutcomeError.HANDSHAKE_FAILED)
                 return True
@@ -1557,12 +1565,24 @@ class ClientPeer(_Peer):
                 if s is not None:
                     # Someone else proves its own key at the host's address: not our host;
                     # ours may come back within its allowance.
-                    print("a peer with another identity answers at the host's address; "
-                          "retrying", file=sys.stderr)
+                    self._say_once("a peer with another identity answers at the host's "
+                                   "address; retrying")
                     return False
                 self.error = "the host's identity changed"
                 self.error_code = OutcomeError.HOST_CHANGED
                 return True
+            # Only now, the welcome proven by our host's key, is anything in it our host's
+            # word (an impostor at the address must not shorten our wait, PROTOCOL.md 13).
+            self._welcome_seat = welcome_seat
+            limits = parse_limits(welcome.get("limits"))
+            if limits is not None:
+                self.host_limits = Limits(*limits)
+            if not self._committed:
+                # A fresh hello may be taken back as a resume from have = 0 (PROTOCOL.md
+                # 5): the host's chain, as long as it says, comes first, and we act only
+                # once it is in.
+                self._replay_to = max(self._replay_to, _have(welcome))
+            self._refusal = None
             self.host_key = hs.host_key
             self._host_caps = hs.host_caps
             self._host_name = hs.host_name
@@ -1578,7 +1598,10 @@ class ClientPeer(_Peer):
                     for body in s.bodies[host_has:]:
                         link.send(body)
             nursery.start_soon(_pinger, link)
-            if s is None and self._replay_to == 0:
+            if s is None:
+                # Also after a welcome with have > 0: its chain starts with the genesis,
+                # which counts as the table (a host that says so and sends nothing is
+                # not waited for forever).
                 nursery.start_soon(self._await_table)
             if self._committed:
                 self.pump()  # a resumed session may hold the floor already
@@ -1589,6 +1612,25 @@ class ClientPeer(_Peer):
                 link.finish()
                 nursery.cancel_scope.cancel()
         return False
+
+    def _say_once(self, line: str) -> None:
+        """A line on stderr for a retry, once per kind per run (not once a second)."""
+        if line not in self._said:
+            self._said.add(line)
+            print(line, file=sys.stderr)
+
+    def _no_host_answered(self) -> bool:
+        """A connection to a saved game's host closed, or silent, before any answer of a
+        chkobba host, in a run our host never welcomed: like nobody listening (a port
+        forward with nothing behind it, another program), we stop, sign nothing and keep
+        the saved state (PROTOCOL.md 12.4).  True when we stop."""
+        if self._ever_connected or self._refusal is not None:
+            return False
+        where = _address(self.host, self.port)
+        self.error = (f"{where} accepted the connection but no chkobba host answered; "
+                      "try again later")
+        self.error_code = OutcomeError.CONNECT_FAILED
+        return True
 
     async def _await_table(self) -> None:
         """An honest host sends its lobby right after its welcome: a host that sends

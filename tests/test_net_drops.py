@@ -108,7 +108,7 @@ def _free_tcp_port() -> int:
 
 
 async def test_a_saved_game_the_host_does_not_know_is_kept_until_its_allowance_runs_out(
-        tmp_path):
+        tmp_path, capsys):
     """A peer whose saved game died with its host: the host's ``unknown_game`` refusal is
     unsigned (anyone at that address can send it), so it deletes nothing; the peer keeps
     trying for the host's allowance of time away, then ends its old game with its own
@@ -151,6 +151,10 @@ async def test_a_saved_game_the_host_does_not_know_is_kept_until_its_allowance_r
     assert old is not None and (old.code, old.by_seat, old.blamed_seat) == (
         ErrorCode.PEER_LEFT, 1, 0)
     assert not old.proven  # the host's silence is this peer's word
+    # The claim says what happened (the host answered), and the refusal was said once,
+    # not once per retry.
+    assert old.detail == "the host answered that it no longer has this game"
+    assert capsys.readouterr().err.count("the host refused our resume (unknown_game") == 1
     assert out["stale"].error_code == "aborted"
     assert out["host"].completed and out["guest"].completed
     assert out["host"].done == out["guest"].done

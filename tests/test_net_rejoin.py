@@ -11,10 +11,12 @@ import socket
 
 import pytest
 import trio
-from test_net_support import GatedBot, host_config, join_config
+from test_net_support import FAST, GatedBot, host_config, join_config
 
+from chkobba_p2p import net
 from chkobba_p2p.net import ClientPeer, HostPeer
 from chkobba_p2p.peer import BotController, Lobby, OutcomeError, Resumed, Waiting
+from chkobba_p2p.session import HostHandshake
 from chkobba_p2p.transcript import read_transcript
 from chkobba_p2p.wire import ErrorCode, Identity, open_entry
 
@@ -285,3 +287,133 @@ async def test_seat_0_is_the_host_the_greeting_named(tmp_path):
         nursery.cancel_scope.cancel()
     assert out.error_code == OutcomeError.BAD_LOBBY
     assert out.error == "the host accepted us but sent no usable table (seat 0 is not the host)"
+
+
+class _Recorder(BotController):
+    def __init__(self, seat: int) -> None:
+        super().__init__("greedy", seat)
+        self.events: list[object] = []
+
+    def on_event(self, event: object) -> None:
+        self.events.append(event)
+
+
+@pytest.mark.parametrize("mode", ["close", "silent", "garbage"])
+async def test_a_saved_game_whose_address_answers_no_chkobba_host_is_kept(tmp_path, mode):
+    """A saved game; at the host's address something accepts the connection and closes
+    it, says nothing, or says nothing of our protocol (a port forward with nothing
+    behind it, another program): like nobody listening, the joiner stops at once, says
+    so, signs nothing, spends none of the host's allowance and keeps its saved state."""
+    port = _free_tcp_port()
+    identity = Identity.generate()
+    state = tmp_path / "amel.state"
+    await _abandoned_game(tmp_path, port, identity, state)
+    log = tmp_path / "amel.chklog"
+    before = read_transcript(log).bodies
+    cfg = dataclasses.replace(join_config(tmp_path, port, "amel"), identity=identity,
+                              state_path=state)
+    listener = trio.socket.socket()
+    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    await listener.bind(("127.0.0.1", port))
+    listener.listen(16)
+    accepted: list[trio.socket.SocketType] = []
+
+    async def serve() -> None:
+        while True:
+            conn, _ = await listener.accept()
+            accepted.append(conn)
+            if mode == "close":
+                conn.close()
+            elif mode == "garbage":
+                await conn.send(b"HTTP/1.1 400 Bad Request\r\n\r\n" * 4)
+
+    recorder = _Recorder(1)
+    with listener:
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(serve)
+            with trio.fail_after(cfg.timeouts.handshake + 20):
+                out = await ClientPeer(cfg, recorder).run()
+            nursery.cancel_scope.cancel()
+    for conn in accepted:
+        conn.close()
+    assert len(accepted) == 1  # one try, not a retry loop
+    assert out.error == (f"127.0.0.1:{port} accepted the connection but no chkobba host "
+                         "answered; try again later")
+    assert out.error_code == OutcomeError.CONNECT_FAILED
+    assert out.aborted is None and out.done is None
+    assert not [e for e in recorder.events if isinstance(e, Waiting)]  # no countdown
+    assert read_transcript(log).bodies == before  # nothing signed
+    assert state.exists()
+
+
+class _ImpostorHandshake(HostHandshake):
+    """Another host's handshake that takes any resume as one of its own game's, at seat
+    1, and announces the tightest limits it can (move 1 s, no time away)."""
+
+    def on_hello(self, msg, body=None, have=0):
+        resume = msg.get("resume")
+        if isinstance(resume, dict):
+            self.running = resume.get("g")
+            self.lobby.seat_of = lambda key: 1
+        return super().on_hello(msg, body, 3)
+
+
+async def test_an_impostors_welcome_does_not_shorten_the_wait(tmp_path, monkeypatch):
+    """Another key at the host's address welcomes our resume announcing limits {move 1,
+    away 0}: nothing in a welcome is our host's word until its key is checked, so the
+    joiner keeps its own allowance (PROTOCOL.md 13: an impostor delays, never ends, a
+    resume)."""
+    port = _free_tcp_port()
+    identity = Identity.generate()
+    state = tmp_path / "amel.state"
+    await _abandoned_game(tmp_path, port, identity, state)
+    monkeypatch.setattr(net, "HostHandshake", _ImpostorHandshake)
+    other = tmp_path / "other"
+    other.mkdir()
+    short = dataclasses.replace(FAST, reconnect=3.0)
+    impostor_cfg = dataclasses.replace(
+        host_config(other), port=port,
+        timeouts=dataclasses.replace(FAST, reconnect=0.0, turn=1.0))
+    cfg = dataclasses.replace(join_config(tmp_path, port, "amel"), identity=identity,
+                              state_path=state, timeouts=short)
+    recorder = _Recorder(1)
+    async with trio.open_nursery() as nursery:
+        await nursery.start(HostPeer(impostor_cfg, HostWatcher()).run)
+        peer = ClientPeer(cfg, recorder)
+        start = trio.current_time()
+        with trio.fail_after(30):
+            out = await peer.run()
+        nursery.cancel_scope.cancel()
+    assert peer.host_limits is None  # the impostor's figures were never taken
+    assert trio.current_time() - start >= short.reconnect  # our own allowance, in full
+    waits = [e for e in recorder.events if isinstance(e, Waiting)]
+    assert waits and waits[0].seconds == short.reconnect
+    assert out.aborted is not None and out.aborted.blamed_seat == 0
+
+
+class _LyingHandshake(HostHandshake):
+    """Says it holds a chain of 50 entries before any game."""
+
+    def on_hello(self, msg, body=None, have=0):
+        return super().on_hello(msg, body, have or 50)
+
+
+@pytest.mark.parametrize("silent", [False, True])
+async def test_a_welcome_announcing_a_chain_it_never_sends_ends_the_join(tmp_path, silent,
+                                                                          monkeypatch):
+    """A welcome with have > 0 before any game, then no genesis and no usable lobby: the
+    joiner stops within the handshake timeout, as for any host that sends no table."""
+    monkeypatch.setattr(net, "HostHandshake", _LyingHandshake)
+    host = BadLobbyHost(host_config(tmp_path), HostWatcher())
+    host.silent = silent
+    cfg = join_config(tmp_path, 0, "amel")
+    async with trio.open_nursery() as nursery:
+        port = await nursery.start(host.run)
+        cfg = dataclasses.replace(cfg, address=f"127.0.0.1:{port}")
+        with trio.fail_after(cfg.timeouts.handshake + 10):
+            out = await ClientPeer(cfg, BotController("greedy", 1)).run()
+        nursery.cancel_scope.cancel()
+    assert out.error_code == OutcomeError.BAD_LOBBY and out.table is None
+    assert out.error is not None
+    assert out.error.startswith("the host accepted us but sent no usable table")
+    assert not (tmp_path / "amel.chklog").exists()
