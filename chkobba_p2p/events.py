@@ -29,6 +29,7 @@ __all__ = [
     "ChoiceRefused",
     "RematchAnswer",
     "Lobby",
+    "LeftLobby",
     "Spectators",
     "Listening",
     "Chat",
@@ -129,6 +130,15 @@ class Waiting:
     seat: int
     seconds: int
     away: bool = False
+
+
+@dataclass(frozen=True)
+class LeftLobby:
+    """At the host, before the game: the player at ``seat`` (``name``) left the table (its
+    connection closed, whatever the reason); the seat is free again."""
+
+    seat: int
+    name: str
 
 
 @dataclass(frozen=True)
@@ -255,6 +265,8 @@ class OutcomeError(enum.StrEnum):
     #: This identity holds a seat in the host's running game, but the game's saved state
     #: (its secrets) is not here: nothing was signed; come back from the machine played on.
     SAVED_GAME_MISSING = "saved_game_missing"
+    #: The host closed its table before the game started (it said so: ``shutdown``).
+    HOST_CLOSED = "host_closed"
 
 
 @dataclass

@@ -33,6 +33,7 @@ from .errors import IllegalMove, LocalError
 from .events import (
     Chat,
     ChoiceRefused,
+    LeftLobby,
     Listening,
     Lobby,
     Outcome,
@@ -747,7 +748,9 @@ class HostPeer(_Peer):
         try:
             await self._run_host(listeners)
         except BaseException:  # cancelled (Ctrl-C), possibly inside an exception group
-            if self.stepping_away:
+            if self.session is None:
+                await self._close_table_on_cancel(list(self._open_links))
+            elif self.stepping_away:
                 await self._away_on_cancel(list(self._open_links))
             elif self.config.leave_on_cancel:
                 await self._leave_on_cancel(list(self._open_links))
@@ -756,6 +759,19 @@ class HostPeer(_Peer):
             if self.port_mapper is not None:  # also when cancelled: shielded inside
                 await self.port_mapper.remove()
         return self.outcome()
+
+    async def _close_table_on_cancel(self, links: list[Link]) -> None:
+        """Cancelled before the game started: the table is closed, and the seated peers
+        and spectators are told so (``error shutdown``), not left to guess from a closed
+        connection (PROTOCOL.md 5)."""
+        data = wire.frame(wire.encode(error_message(ErrorCode.SHUTDOWN,
+                                                    "the host closed the table")))
+        with trio.CancelScope(shield=True), trio.move_on_after(1.0):
+            for link in links:
+                with contextlib.suppress(Exception):
+                    await link.stream.send_all(data)
+                    if isinstance(link.stream, trio.abc.HalfCloseableStream):
+                        await link.stream.send_eof()
 
     async def _run_host(self, listeners: list) -> None:
         async with trio.open_nursery() as nursery:
@@ -1069,7 +1085,10 @@ class HostPeer(_Peer):
         if self.finished.is_set():
             return
         if self.session is None:
+            left = self.lobby.seats[seat]
             self.lobby.leave(seat)
+            if left is not None:
+                self.emit(LeftLobby(seat, left.name))
             self._lobby_changed()
             return
         self.absent.add(seat)
@@ -1613,6 +1632,21 @@ class ClientPeer(_Peer):
                 nursery.cancel_scope.cancel()
         return False
 
+    def _closed_in_lobby(self, error: dict | None) -> None:
+        """The host ended our connection before the game: there is no game to come back
+        to (a seat in a lobby is not held), so this is the end, said as the host said it."""
+        code = error.get("code") if error is not None else None
+        if code == ErrorCode.SHUTDOWN and not isinstance(code, bool):
+            self.error = "the host closed the table before the game started"
+            self.error_code = OutcomeError.HOST_CLOSED
+        elif error is not None:
+            self.error = (f"the host ended our connection before the game started "
+                          f"({_code_name(code)}: {clean_text(error.get('msg'))})")
+            self.error_code = _code_name(code)
+        else:
+            self.error = "the host closed the connection before the game started"
+            self.error_code = OutcomeError.CONNECTION_CLOSED
+
     def _say_once(self, line: str) -> None:
         """A line on stderr for a retry, once per kind per run (not once a second)."""
         if line not in self._said:
@@ -1667,7 +1701,11 @@ class ClientPeer(_Peer):
         while True:
             try:
                 body, msg = await link.receive()
-            except (trio.TooSlowError, LinkClosed):
+            except LinkClosed as exc:
+                if self.session is None and self.error is None:
+                    self._closed_in_lobby(exc.error)
+                return
+            except trio.TooSlowError:
                 return
             except ProtocolError as exc:
                 # The host sent garbage: leave, and come back (the game may go on).

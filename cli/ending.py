@@ -92,7 +92,10 @@ def finish(result, ui, address: str | None = None) -> int:
     # No table, or a saved game that got no connection (an error, and nothing signed).
     if o is not None and not result.left and (o.table is None or (
             o.error and o.aborted is None and o.done is None)):
-        why = explain(safe_text(o.error, 1000), t) if o.error else t("err_closed")
+        why = (t("err_host_closed") if o.error_code == "host_closed"
+               else t("err_closed") if not o.error or o.error.startswith(
+                   "the host closed the connection")
+               else explain(safe_text(o.error, 1000), t))
         print("error: " + t("join_error", addr=address, why=why), file=sys.stderr)
         return EXIT_NO_GAME
     log = (o.log_path if o is not None else None) or ui.log_path

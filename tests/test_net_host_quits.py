@@ -10,7 +10,7 @@ import trio
 from test_net_support import FAST, GatedBot, host_config, join_config
 
 from chkobba_p2p.net import ClientPeer, HostPeer
-from chkobba_p2p.peer import BotController, Waiting
+from chkobba_p2p.peer import BotController, LeftLobby, Lobby, OutcomeError, Waiting
 from chkobba_p2p.wire import ErrorCode
 
 #: A long allowance: a joiner that missed the host's message would wait a minute.
@@ -113,3 +113,78 @@ async def test_a_host_that_steps_away_is_shown_away_at_once(tmp_path):
         assert away[0].away  # stepped away, not "lost the connection"
         assert guest.session is not None and not guest.session.finished
         nursery.cancel_scope.cancel()
+
+
+class LobbyEvents(BotController):
+    """Records the events; ``seated`` once a lobby shows ``want`` seats taken, ``left``
+    once a player left the table before the game."""
+
+    def __init__(self, seat: int, want: int = 2) -> None:
+        super().__init__("greedy", seat)
+        self.want = want
+        self.seated = trio.Event()
+        self.left = trio.Event()
+        self.events: list[object] = []
+
+    def on_event(self, event: object) -> None:
+        self.events.append(event)
+        if isinstance(event, Lobby) and sum(s is not None for s in event.seats) >= self.want:
+            self.seated.set()
+        if isinstance(event, LeftLobby):
+            self.left.set()
+
+
+async def test_a_host_that_closes_its_table_in_the_lobby_tells_the_joiner(tmp_path):
+    """The host's process ends before the game (its person left the lobby): the joiner
+    is told the table is closed (``error shutdown``), not left with a bare closed
+    connection and no reason."""
+    watcher = LobbyEvents(1)
+    async with trio.open_nursery() as nursery:
+        host_scope = trio.CancelScope()
+
+        async def run_host(task_status=trio.TASK_STATUS_IGNORED):
+            cfg = dataclasses.replace(host_config(tmp_path, players=4), timeouts=PATIENT)
+            with host_scope:
+                await HostPeer(cfg, BotController("greedy", 0)).run(task_status)
+
+        port = await nursery.start(run_host)
+        cfg = dataclasses.replace(join_config(tmp_path, port, "amel"), timeouts=PATIENT)
+        out = {}
+
+        async def run_guest():
+            out["guest"] = await ClientPeer(cfg, watcher).run()
+
+        nursery.start_soon(run_guest)
+        await watcher.seated.wait()
+        host_scope.cancel()
+        with trio.fail_after(AT_ONCE):
+            while "guest" not in out:
+                await trio.sleep(0.05)
+    guest = out["guest"]
+    assert guest.table is None and guest.aborted is None
+    assert guest.error_code == OutcomeError.HOST_CLOSED
+    assert guest.error == "the host closed the table before the game started"
+
+
+async def test_a_joiner_leaving_the_lobby_is_announced_to_the_host(tmp_path):
+    host_ctl = LobbyEvents(0)
+    async with trio.open_nursery() as nursery:
+        cfg = dataclasses.replace(host_config(tmp_path, players=4), timeouts=PATIENT)
+        port = await nursery.start(HostPeer(cfg, host_ctl).run)
+        guest_scope = trio.CancelScope()
+
+        async def run_guest():
+            with guest_scope:
+                await ClientPeer(join_config(tmp_path, port, "amel"),
+                                 BotController("greedy", 1)).run()
+
+        nursery.start_soon(run_guest)
+        await host_ctl.seated.wait()
+        assert not host_ctl.left.is_set()
+        guest_scope.cancel()
+        with trio.fail_after(AT_ONCE):
+            await host_ctl.left.wait()
+        nursery.cancel_scope.cancel()
+    assert [e for e in host_ctl.events if isinstance(e, LeftLobby)] == [LeftLobby(1, "amel")]
+    last = [e for e in host_ctl.events if isinstance(e, Lobby)][-1]
+    assert last.seats[1] is None  # the seat is free again

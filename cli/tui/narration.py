@@ -14,6 +14,7 @@ from chkobba_p2p.peer import (
     Chat,
     HandScored,
     HandStarted,
+    LeftLobby,
     Listening,
     MatchDone,
     PortMapped,
@@ -147,6 +148,8 @@ class EventLog:
                 log(("class:ok", t("ev_back_me")))
             if ev.seat != 0 and self._gone.pop(0, None) is not None:
                 log(("class:ok", view.said("ev_back", 0)))
+        elif isinstance(ev, LeftLobby):
+            log(("class:warn", t("ev_left_lobby", name=safe_text(ev.name))))
         elif isinstance(ev, Spectators):
             log(("", t("ev_watching", names=", ".join(ev.names) or t("nobody_watching"))))
         elif isinstance(ev, Chat):
