@@ -14,7 +14,7 @@ from typing import Any
 from .wire import MAX_NAME, ErrorCode, fingerprint
 
 __all__ = ["clean_text", "parse_lobby", "lobby_problem", "parse_wait", "parse_back", "parse_chat",
-           "parse_error", "parse_limits", "MAX_PLAYERS", "MAX_LIMIT"]
+           "parse_error", "parse_limits", "parse_allowance_left", "MAX_PLAYERS", "MAX_LIMIT"]
 
 MAX_PLAYERS = 4
 #: Longest error text kept from the network, in characters.
@@ -117,3 +117,12 @@ def parse_limits(value: Any) -> tuple[int, int] | None:
     move = _int(value.get("move"), 1, MAX_LIMIT)
     away = _int(value.get("away"), 0, MAX_LIMIT)
     return None if move is None or away is None else (move, away)
+
+
+def parse_allowance_left(value: Any, away: int) -> int | None:
+    """A welcome's ``limits.left`` on a resume: the returning seat's allowance of time
+    away still left for the match, whole seconds from 0 to the announced ``away``; None
+    if absent or off (PROTOCOL.md 12.3)."""
+    if not isinstance(value, dict):
+        return None
+    return _int(value.get("left"), 0, away)

@@ -171,6 +171,13 @@ class Clocks:
         """A joining peer's copy of the clocks: the host reports ``seat`` away with
         ``allowance_left`` seconds left (its word: shown, never enforced here)."""
         self.drop(seat, now)
+        self.told_allowance(seat, allowance_left, now)
+
+    def told_allowance(self, seat: int, allowance_left: float, now: float) -> None:
+        """A joining peer's copy: the host says ``seat`` has ``allowance_left`` seconds
+        of its allowance left (e.g. our own seat, on a resume: its word, for display and
+        for our own step-away dialog); never more than the table's allowance."""
+        self._advance(now)
         self._away_left[seat] = max(0.0, min(float(self.limits.allowance),
                                              float(allowance_left)))
 

@@ -50,6 +50,7 @@ from .linkmsg import (
     MAX_PLAYERS,
     clean_text,
     lobby_problem,
+    parse_allowance_left,
     parse_back,
     parse_chat,
     parse_error,
@@ -896,7 +897,8 @@ class HostPeer(_Peer):
 
     async def _connection(self, link: Link, nursery: trio.Nursery) -> None:
         running = self.session.table.game if self.session else None
-        hs = HostHandshake(self.lobby, running, limits=self._announced_limits())
+        hs = HostHandshake(self.lobby, running, limits=self._announced_limits(),
+                           allowance_left=self._allowance_left_of)
         link.send_msg(hs.greeting())
         replaced: Link | None = None
         spectator: str | None = None
@@ -976,6 +978,13 @@ class HostPeer(_Peer):
         never concludes before the host does."""
         return {"move": math.ceil(self.timeouts.turn),
                 "away": math.ceil(self.timeouts.reconnect)}
+
+    def _allowance_left_of(self, seat: int) -> int:
+        """A returning seat's allowance of time away left, for its welcome (whole
+        seconds, rounded up as every figure this host announces)."""
+        if self.clock is None:
+            return math.ceil(self.timeouts.reconnect)
+        return math.ceil(self.clock.read(trio.current_time())[seat].allowance_left)
 
     def _on_rematch(self, seat: int, msg: dict) -> None:
         """A joiner's answer to playing again (PROTOCOL.md 17): once the match is over,
@@ -1594,8 +1603,10 @@ class ClientPeer(_Peer):
             # word (an impostor at the address must not shorten our wait, PROTOCOL.md 13).
             self._welcome_seat = welcome_seat
             limits = parse_limits(welcome.get("limits"))
+            own_left = None
             if limits is not None:
                 self.host_limits = Limits(*limits)
+                own_left = parse_allowance_left(welcome.get("limits"), limits[1])
             if not self._committed:
                 # A fresh hello may be taken back as a resume from have = 0 (PROTOCOL.md
                 # 5): the host's chain, as long as it says, comes first, and we act only
@@ -1608,8 +1619,16 @@ class ClientPeer(_Peer):
             self.link = self._last_link = link
             self._was_connected = self._ever_connected = True
             self._host_away = False
+            now = trio.current_time()
             if self.clock is not None:
-                self.clock.back(0, trio.current_time())
+                self.clock.back(0, now)
+            if s is not None and own_left is not None:
+                # On a resume the host tells us what our seat has left of its allowance:
+                # our clock shows it (and our step-away dialog counts it), not a full one.
+                if self.clock is None:
+                    self.clock = Clocks(s.table.players, self._limits(), now)
+                self.clock.told_allowance(s.own_seat, own_left, now)
+                self._clock_changed(force=True)
             if s is not None and resume is not None and self._committed:
                 self.emit(Resumed(s.own_seat, self.resumed_entries))
                 host_has = welcome.get("have")

@@ -19,7 +19,7 @@ Three layers, as PROTOCOL.md describes them:
 from __future__ import annotations
 
 import secrets
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -359,14 +359,17 @@ class HostHandshake:
     """
 
     def __init__(self, lobby: Lobby, running: bytes | None = None,
-                 nonce: bytes | None = None, limits: dict[str, int] | None = None
-                 ) -> None:
+                 nonce: bytes | None = None, limits: dict[str, int] | None = None,
+                 allowance_left: Callable[[int], int] | None = None) -> None:
         self.lobby = lobby
         self.nonce = nonce if nonce is not None else secrets.token_bytes(32)
         self.running = running
         #: The ``limits`` the welcome announces (``{"move": M, "away": A}``, seconds,
         #: PROTOCOL.md 12.3), or None.
         self.limits = limits
+        #: A returning seat's allowance of time away left, in whole seconds (the
+        #: welcome's ``limits.left`` on a resume), or None.
+        self.allowance_left = allowance_left
         self._greeting: bytes | None = None
 
     def greeting(self) -> dict:
@@ -433,6 +436,9 @@ class HostHandshake:
                    "have": have}
         if self.limits is not None:
             welcome["limits"] = dict(self.limits)
+            if resume is not None and self.allowance_left is not None:
+                welcome["limits"]["left"] = max(0, min(self.limits["away"],
+                                                       self.allowance_left(seat)))
         identity = self.lobby.identity
         welcome = seal_pop(welcome, lambda zeroed: identity.sign(
             POP_HOST_DOMAIN, handshake_hash(self._greeting, body, zeroed)))

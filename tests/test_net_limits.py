@@ -10,7 +10,16 @@ from test_net_support import FAST, GatedBot, host_config, join_config
 
 from chkobba_p2p.linkmsg import MAX_LIMIT, parse_limits
 from chkobba_p2p.net import ClientPeer, HostPeer
-from chkobba_p2p.peer import BotController, ClockReading, Limits, Lobby, Timeouts
+from chkobba_p2p.peer import (
+    BotController,
+    ClockReading,
+    Limits,
+    Lobby,
+    Resumed,
+    Timeouts,
+    Waiting,
+)
+from chkobba_p2p.wire import Identity
 
 
 async def test_a_joiner_counts_with_the_hosts_limits_not_its_own(tmp_path):
@@ -49,3 +58,67 @@ def test_limits_out_of_bounds_are_ignored():
                 {"move": "1", "away": 1}, {"move": b"\x01", "away": 1}):
         assert parse_limits(bad) is None, bad
 
+
+
+class AwayWatcher(BotController):
+    """The host's bot: ``spent`` once the host reports seat 1 away with at most ``below``
+    seconds left, ``back`` once seat 1 returns."""
+
+    def __init__(self, below: int) -> None:
+        super().__init__("greedy", 0)
+        self.below = below
+        self.spent = trio.Event()
+        self.back = trio.Event()
+
+    def on_event(self, event: object) -> None:
+        if isinstance(event, Waiting) and event.seat == 1 and event.seconds <= self.below:
+            self.spent.set()
+        if isinstance(event, Resumed) and event.seat == 1:
+            self.back.set()
+
+
+async def test_a_resumed_joiner_is_told_what_its_seat_has_left_of_its_allowance(tmp_path):
+    """A joiner that comes back has spent part of its allowance of time away: the host
+    says how much is left in its welcome (``limits.left``), and the joiner's own clock
+    (its countdown, its step-away dialog) shows that, not a full allowance again."""
+    from test_net_rejoin import _play_then_vanish
+
+    host_timeouts = dataclasses.replace(FAST, reconnect=12.0)
+    identity = Identity.generate()
+    state = tmp_path / "amel.state"
+    host_ctl = AwayWatcher(below=10)
+    async with trio.open_nursery() as nursery:
+        host = HostPeer(dataclasses.replace(host_config(tmp_path), timeouts=host_timeouts),
+                        host_ctl)
+        port = await nursery.start(host.run)
+        await _play_then_vanish(nursery, tmp_path, port, identity, state, GatedBot(2))
+        with trio.fail_after(30):
+            await host_ctl.spent.wait()
+        again = GatedBot(1)  # holds the floor at once: the clocks stand still to be read
+        cfg = dataclasses.replace(join_config(tmp_path, port, "amel"), identity=identity,
+                                  state_path=state)
+        peer = ClientPeer(cfg, again)
+        assert peer.session is not None  # a resume
+        nursery.start_soon(peer.run)
+        with trio.fail_after(20):
+            await again.holding.wait()
+            await host_ctl.back.wait()
+        told = peer.clocks()[1].allowance_left
+        host_left = host.clocks()[1].allowance_left
+        readings = [e for e in again.events if isinstance(e, ClockReading)]
+        nursery.cancel_scope.cancel()
+    assert host_left <= told <= host_left + 1  # the host's figure, rounded up
+    assert told <= 10 < host_timeouts.reconnect  # not a full allowance again
+    assert readings and readings[-1].clocks[1].allowance_left == told
+    assert readings[-1].limits == Limits(int(FAST.turn), 12)
+
+
+def test_the_allowance_left_is_read_within_the_announced_allowance():
+    from chkobba_p2p.linkmsg import parse_allowance_left
+
+    assert parse_allowance_left({"move": 5, "away": 30, "left": 12}, 30) == 12
+    assert parse_allowance_left({"move": 5, "away": 30, "left": 0}, 30) == 0
+    for bad in (31, -1, 1.5, True, "12", None, 2**64):
+        assert parse_allowance_left({"move": 5, "away": 30, "left": bad}, 30) is None
+    assert parse_allowance_left({"move": 5, "away": 30}, 30) is None
+    assert parse_allowance_left([12], 30) is None
