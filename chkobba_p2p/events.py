@@ -125,11 +125,14 @@ class Waiting:
     about once a second while it is away; :class:`~chkobba_p2p.liveness.ClockReading`
     gives every clock.  ``away``: it said it was stepping away
     (:meth:`SeatController.step_away`) rather than losing its connection (the peer's
-    word, unsigned: display only)."""
+    word, unsigned: display only).  ``awaited``: the host restarted from its log and has
+    not seen this seat since -- nothing is known of its connection, it is simply waited
+    for ("waiting for amel to come back: 4:32 left"), not said to have lost it."""
 
     seat: int
     seconds: int
     away: bool = False
+    awaited: bool = False
 
 
 @dataclass(frozen=True)

@@ -652,6 +652,9 @@ class HostPeer(_Peer):
         self.spectators: dict[int, tuple[str, Link]] = {}
         self._spectator_ids = 0
         self.away_seats: set[int] = set()  # seats that said they step away
+        #: Seats a restarted host has not seen since its restart: waited for, not known
+        #: to have lost their connection (Waiting.awaited, ``wait`` with ``restart``).
+        self.awaited_seats: set[int] = set()
         self.away_message = {"t": "away", "seat": 0}
         self.port = 0
         self.resumed_entries = 0
@@ -790,6 +793,7 @@ class HostPeer(_Peer):
                 self.emit(Resumed(0, self.resumed_entries))
                 self._clock_changed()
                 for seat in range(1, self.session.table.players):
+                    self.awaited_seats.add(seat)  # waited for, not known to be gone
                     self._dropped(seat)
                 self.pump()
             await self.finished.wait()
@@ -958,6 +962,7 @@ class HostPeer(_Peer):
             elsewhere = hello.get("resume") is None and self.session.chain.next_seq[seat] > 0
             if not elsewhere:
                 self.away_seats.discard(seat)
+                self.awaited_seats.discard(seat)  # seen: a later drop is a drop
             if seat in self.absent and not elsewhere:
                 self.absent.discard(seat)
                 if self.clock is not None:
@@ -1112,9 +1117,11 @@ class HostPeer(_Peer):
         if self.clock is not None:
             left = max(0, math.ceil(self.clock.read(trio.current_time())[seat].allowance_left))
         away = seat in self.away_seats
+        awaited = seat in self.awaited_seats and not away
         self.broadcast_msg({"t": "wait", "seat": seat, "secs": left}
-                           | ({"away": True} if away else {}))
-        self.emit(Waiting(seat, left, away))
+                           | ({"away": True} if away else {})
+                           | ({"restart": True} if awaited else {}))
+        self.emit(Waiting(seat, left, away, awaited))
 
     async def _watchdog(self) -> None:
         """The clocks (PROTOCOL.md 12): countdowns for dropped seats once a second, and
@@ -1758,7 +1765,8 @@ class ClientPeer(_Peer):
         elif t == "wait":
             wait = parse_wait(msg, players)
             if wait is not None and wait[0] != self._welcome_seat:
-                self.emit(Waiting(*wait, msg.get("away") is True))
+                away = msg.get("away") is True
+                self.emit(Waiting(*wait, away, not away and msg.get("restart") is True))
                 if self.clock is not None:
                     self.clock.reported_away(wait[0], wait[1], trio.current_time())
         elif t == "away":

@@ -148,6 +148,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "ev_back_me": ("you are at the table again", "vous êtes de nouveau à la table"),
     "ev_away": ("{name} stepped away: {t} left to come back",
                 "{name} s'est absenté : encore {t} pour revenir"),
+    "ev_awaited": ("waiting for {name} to come back: {t} left",
+                   "on attend le retour de {name} : encore {t}"),
     "ev_dropped": ("{name} lost the connection: {t} left to come back",
                    "{name} a perdu la connexion : encore {t} pour revenir"),
     "ev_restored": ("you are back in the game, hand {n}: the table as it stands",

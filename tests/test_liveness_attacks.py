@@ -15,7 +15,7 @@ from test_net_support import FAST, GatedBot, host_config, join_config
 from chkobba_p2p import wire
 from chkobba_p2p.audit import INCOMPLETE, INVALID, audit_log
 from chkobba_p2p.net import ClientPeer, HostPeer
-from chkobba_p2p.peer import BotController, ClockReading, Outcome, Waiting
+from chkobba_p2p.peer import BotController, ClockReading, Outcome, OutcomeError, Waiting
 from chkobba_p2p.session import Phase, Session, Standing
 from chkobba_p2p.transcript import read_transcript
 from chkobba_p2p.wire import ErrorCode, Identity, make_entry
@@ -339,7 +339,9 @@ class Switch:
 async def test_an_unauthenticated_unknown_game_error_deletes_nothing(tmp_path, kind):
     """An impostor at the host's address (an ``error unknown_game``, a handshake that
     never completes, a garbled greeting) delays a resume but neither deletes the saved
-    state nor ends the game."""
+    state nor ends the game.  A refusal is retried within the host's allowance; silence
+    or garbage, before our host ever answered in this run, is like nobody listening:
+    that run stops, signing nothing, and the next one resumes (PROTOCOL.md 12.4)."""
     identity = Identity.generate()
     state = tmp_path / "g1.state"
     gate = GatedBot(gate_at=2)
@@ -377,6 +379,14 @@ async def test_an_unauthenticated_unknown_game_error_deletes_nothing(tmp_path, k
 
             nursery.start_soon(watch)
             out["guest"] = await second.run()
+            if kind != "error":
+                stopped = out["guest"]
+                assert stopped.error_code == OutcomeError.CONNECT_FAILED
+                assert stopped.aborted is None
+                assert "accepted the connection but no chkobba host answered" in (
+                    stopped.error or "")
+                assert state.read_bytes() == saved
+                out["guest"] = await ClientPeer(cfg, BotController("greedy", 1)).run()
             while "host" not in out:
                 await trio.sleep(0.05)
             nursery.cancel_scope.cancel()  # the switch

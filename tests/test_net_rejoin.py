@@ -290,12 +290,17 @@ async def test_seat_0_is_the_host_the_greeting_named(tmp_path):
 
 
 class _Recorder(BotController):
+    """Records its events; ``back`` once seat 1 is reported back."""
+
     def __init__(self, seat: int) -> None:
         super().__init__("greedy", seat)
         self.events: list[object] = []
+        self.back = trio.Event()
 
     def on_event(self, event: object) -> None:
         self.events.append(event)
+        if isinstance(event, Resumed) and event.seat == 1:
+            self.back.set()
 
 
 @pytest.mark.parametrize("mode", ["close", "silent", "garbage"])
@@ -417,3 +422,39 @@ async def test_a_welcome_announcing_a_chain_it_never_sends_ends_the_join(tmp_pat
     assert out.error is not None
     assert out.error.startswith("the host accepted us but sent no usable table")
     assert not (tmp_path / "amel.chklog").exists()
+
+
+async def test_a_restarted_host_waits_for_the_other_seats_rather_than_saying_they_left(
+        tmp_path):
+    """The host's process dies and restarts from its log: it has not seen the other seats
+    since, so it reports them waited for (``Waiting.awaited``), not as having lost their
+    connection; once a seat is back, that mark is gone (a later drop is a drop)."""
+    port = _free_tcp_port()
+    host_identity = Identity.generate()
+    cfg = dataclasses.replace(host_config(tmp_path), port=port, identity=host_identity,
+                              state_path=tmp_path / "host.state")
+    gate = GatedBot(2)
+    async with trio.open_nursery() as nursery:
+        first = trio.CancelScope()
+
+        async def run_first(task_status=trio.TASK_STATUS_IGNORED):
+            with first:
+                await HostPeer(cfg, BotController("greedy", 0)).run(task_status)
+
+        await nursery.start(run_first)
+        guest = dataclasses.replace(join_config(tmp_path, port, "amel"),
+                                    identity=Identity.generate(),
+                                    state_path=tmp_path / "amel.state")
+        nursery.start_soon(ClientPeer(guest, gate).run)
+        await gate.holding.wait()
+        first.cancel()  # the host's process dies: nothing sent
+        restarted = _Recorder(0)
+        host = HostPeer(cfg, restarted)
+        assert host.session is not None  # resumed from its log
+        await nursery.start(host.run)
+        with trio.fail_after(30):
+            await restarted.back.wait()  # the joiner's retries found the host again
+        assert 1 not in host.awaited_seats
+        nursery.cancel_scope.cancel()
+    waits = [e for e in restarted.events if isinstance(e, Waiting) and e.seat == 1]
+    assert waits and waits[0].awaited and not waits[0].away

@@ -29,7 +29,7 @@ from chkobba_p2p.peer import (
 from chkobba_p2p.text import safe_text
 
 from .lobby import reach_text
-from .presence import clock_text
+from .presence import clock_text, gone_key
 from .render import Line, by_value, wrap_line
 from .stopped import stop_sentences
 from .view import TableView
@@ -53,8 +53,8 @@ class EventLog:
     def __init__(self, on_change: Callable[[], None] = lambda: None) -> None:
         self.lines: list[Line] = []
         self._on_change = on_change
-        #: Seats known to be gone (True: stepped away), to note each drop once.
-        self._gone: dict[int, bool] = {}
+        #: Seats known to be gone, with the wording of their absence, to note each once.
+        self._gone: dict[int, str] = {}
         #: We were told we are back at the table, and have not lost it since.
         self._back = False
 
@@ -134,10 +134,10 @@ class EventLog:
             # (.presence); the panel notes each drop once.
             if ev.seat == 0 and st.seat not in (None, 0):
                 self._back = False  # our link to the host is down: its return is news
-            if self._gone.get(ev.seat) != ev.away:
-                self._gone[ev.seat] = ev.away
-                log(("class:warn", t("ev_away" if ev.away else "ev_dropped",
-                                     name=view.who(ev.seat), t=clock_text(ev.seconds))))
+            if self._gone.get(ev.seat) != gone_key(ev):
+                self._gone[ev.seat] = gone_key(ev)
+                log(("class:warn", t(gone_key(ev), name=view.who(ev.seat),
+                                     t=clock_text(ev.seconds))))
         elif isinstance(ev, Resumed):
             if ev.seat != st.seat:
                 self._gone.pop(ev.seat, None)

@@ -34,6 +34,12 @@ WARN_UNDER = 30
 _FLOOR_MOVES = (R.PlayEvent, R.CutEvent, R.DealEvent, HandStarted, Restored, Resumed)
 
 
+def gone_key(ev: Waiting) -> str:
+    """How a seat's absence is worded: it stepped away, lost the connection, or is
+    waited for by a host that restarted (nothing known of its connection)."""
+    return "ev_away" if ev.away else "ev_awaited" if ev.awaited else "ev_dropped"
+
+
 def clock_text(seconds: float) -> str:
     """``m:ss``, rounded up (a clock shows 0:00 only when the time is out)."""
     s = max(0, int(seconds + 0.999))
@@ -50,8 +56,9 @@ class Presence:
         self.now = now
         #: When the seat to play got the floor, for its move clock.
         self.turn_since = now()
-        #: Seats away or dropped: (deadline to come back, stepped away rather than lost).
-        self.countdowns: dict[int, tuple[float, bool]] = {}
+        #: Seats away or dropped: (deadline to come back, the wording's key: stepped
+        #: away, lost the connection, or waited for by a restarted host).
+        self.countdowns: dict[int, tuple[float, str]] = {}
         #: From the peer's clocks (:class:`ClockReading`), when it reports them: the
         #: seat whose move clock runs and when it runs out; each seat's allowance left.
         self.move_deadline: tuple[int, float] | None = None
@@ -67,7 +74,7 @@ class Presence:
         if isinstance(ev, _FLOOR_MOVES) or before.turn != after.turn:
             self.turn_since = self.now()  # the floor moved: a new move's clock
         if isinstance(ev, Waiting):
-            self.countdowns[ev.seat] = (self.now() + ev.seconds, ev.away)
+            self.countdowns[ev.seat] = (self.now() + ev.seconds, gone_key(ev))
         elif isinstance(ev, Resumed):
             self.countdowns.pop(ev.seat, None)
             if ev.seat == after.seat and ev.seat != 0:
@@ -119,7 +126,6 @@ class Presence:
     def countdown_lines(self, view: TableView) -> list[Line]:
         """One line per seat away or dropped, with the time it has left to come back."""
         now = self.now()
-        return [[("class:warn", " " + view.t("ev_away" if away else "ev_dropped",
-                                             name=view.who(seat),
+        return [[("class:warn", " " + view.t(key, name=view.who(seat),
                                              t=clock_text(deadline - now)))]
-                for seat, (deadline, away) in sorted(self.countdowns.items())]
+                for seat, (deadline, key) in sorted(self.countdowns.items())]
