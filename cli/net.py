@@ -96,8 +96,9 @@ class Narrator:
                       "off): a stacked deck is caught only at the end-of-hand check",
                       flush=True)
         elif isinstance(event, Waiting):
-            print(f"waiting for seat {event.seat} to reconnect: {event.seconds}s left",
-                  flush=True)
+            how = ("stepped away" if event.away else "is waited for" if event.awaited
+                   else "lost the connection")
+            print(f"seat {event.seat} {how}: {event.seconds}s left to come back", flush=True)
         elif isinstance(event, Resumed):
             _say(q, f"seat {event.seat} is back" + (f" ({event.entries} entries replayed)"
                                                      if event.entries else ""))
