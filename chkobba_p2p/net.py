@@ -1101,7 +1101,8 @@ class HostPeer(_Peer):
         if self.session is None:
             left = self.lobby.seats[seat]
             self.lobby.leave(seat)
-            if left is not None:
+            # Not when our own side is closing the table (cancelled): nobody left us.
+            if left is not None and trio.current_effective_deadline() != -math.inf:
                 self.emit(LeftLobby(seat, left.name))
             self._lobby_changed()
             return

@@ -137,15 +137,16 @@ class LobbyEvents(BotController):
 async def test_a_host_that_closes_its_table_in_the_lobby_tells_the_joiner(tmp_path):
     """The host's process ends before the game (its person left the lobby): the joiner
     is told the table is closed (``error shutdown``), not left with a bare closed
-    connection and no reason."""
+    connection and no reason; the host does not report the joiner as having left."""
     watcher = LobbyEvents(1)
+    host_ctl = LobbyEvents(0)
     async with trio.open_nursery() as nursery:
         host_scope = trio.CancelScope()
 
         async def run_host(task_status=trio.TASK_STATUS_IGNORED):
             cfg = dataclasses.replace(host_config(tmp_path, players=4), timeouts=PATIENT)
             with host_scope:
-                await HostPeer(cfg, BotController("greedy", 0)).run(task_status)
+                await HostPeer(cfg, host_ctl).run(task_status)
 
         port = await nursery.start(run_host)
         cfg = dataclasses.replace(join_config(tmp_path, port, "amel"), timeouts=PATIENT)
@@ -164,6 +165,7 @@ async def test_a_host_that_closes_its_table_in_the_lobby_tells_the_joiner(tmp_pa
     assert guest.table is None and guest.aborted is None
     assert guest.error_code == OutcomeError.HOST_CLOSED
     assert guest.error == "the host closed the table before the game started"
+    assert not host_ctl.left.is_set()  # the host closed it: nobody left
 
 
 async def test_a_joiner_leaving_the_lobby_is_announced_to_the_host(tmp_path):
