@@ -146,9 +146,10 @@ class LeftLobby:
 
 @dataclass(frozen=True)
 class RematchAnswer:
-    """At the host, once the match is over: the joining ``seat``'s person accepts
-    (``accept``) or declines playing again at the same table (its word, unsigned:
-    display only)."""
+    """Once the match is over, at the host: the joining ``seat``'s person accepts
+    (``accept``) or declines playing again at the same table; at a joining peer (``seat``
+    0): the host opens a new table at the same address, or not.  The peer's word,
+    unsigned: display only."""
 
     seat: int
     accept: bool

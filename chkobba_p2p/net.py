@@ -82,6 +82,9 @@ __all__ = ["Link", "LinkClosed", "Traffic", "HostPeer", "ClientPeer", "ChatBucke
            "ListenError", "check_listen", "lobby_event"]
 
 _QUEUE = 4096
+#: Seconds a joining peer that accepted a rematch keeps its connection open for the
+#: host's own answer (PROTOCOL.md 17): the host's person may still be deciding.
+REMATCH_ANSWER_WAIT = 300.0
 #: accept() failures that mean "no file descriptor or buffer to spare right now".
 _FD_ERRNOS = frozenset((errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM))
 _log = logging.getLogger("chkobba_p2p.net")
@@ -797,7 +800,11 @@ class HostPeer(_Peer):
                     self._dropped(seat)
                 self.pump()
             await self.finished.wait()
-            await self._after_match()  # the joiners' rematch answers arrive meanwhile
+            answer = await self._after_match()  # the joiners' answers arrive meanwhile
+            if answer is not None:  # the host's own answer: a new table, or none
+                for link in self.links.values():
+                    if not link.closed:
+                        link.send_msg({"t": "rematch", "accept": answer})
             # Let the last entries and the abort reach everyone before closing.
             async with trio.open_nursery() as closing:
                 for link in [*self.links.values(), *(lk for _, lk in self.spectators.values())]:
@@ -1288,6 +1295,7 @@ class ClientPeer(_Peer):
         self._ever_connected = False
         self._welcome_seat = -1
         self._host_caps: tuple[str, ...] = ()
+        self._host_rematch = False  # the host's rematch answer came (once is enough)
         self._host_away = False  # the host said it steps away
         #: The log and the saved game are written (a resumed game's from the start).  A
         #: fresh join to a running game holds them back, and holds every entry of its own,
@@ -1457,9 +1465,16 @@ class ClientPeer(_Peer):
             nursery.start_soon(self._connect_loop)
             nursery.start_soon(self._watchdog)
             await self.finished.wait()
-            await self._after_match()
-            if self.link is not None:
-                await self.link.drain()
+            answer = await self._after_match()
+            link = self.link
+            if link is not None and answer and CAP_REMATCH in self._host_caps:
+                # Accepted: the host's answer (a new table, or none) comes before it
+                # closes the connection, once its person decided.  Our side stays open
+                # meanwhile: the host reads an end of stream as a seat gone.
+                with trio.move_on_after(REMATCH_ANSWER_WAIT):
+                    await link.eof.wait()
+            if link is not None:
+                await link.drain()
             nursery.cancel_scope.cancel()
         self.log.close()
         if self.session is not None and self.session.finished and self.config.state_path:
@@ -1784,6 +1799,12 @@ class ClientPeer(_Peer):
             names = spectator_names(msg)
             if names is not None:
                 self.emit(Spectators(*names))
+        elif t == "rematch":  # the host's answer to playing again (PROTOCOL.md 17)
+            accept = msg.get("accept")
+            if s is not None and s.finished and isinstance(accept, bool) \
+                    and not self._host_rematch:
+                self._host_rematch = True
+                self.emit(RematchAnswer(0, accept))
         elif t == "chat":
             chat = parse_chat(msg, players, clean_chat)
             # The host's own limit on each seat's lines, mirrored: a host that floods

@@ -118,6 +118,8 @@ def finish(result, ui, address: str | None = None) -> int:
         return EXIT_NO_GAME
     # Prose wraps between words at the terminal's width (never inside one).
     print(textwrap.fill(result_line(o, ui), max(40, _columns() - 1), break_long_words=False))
+    if (note := ui.rematch_note()) is not None:
+        print(textwrap.fill(note, max(40, _columns() - 1), break_long_words=False))
     if log:
         _print_log(t, log, replay=True)
     return EXIT_DONE if o.completed or o.resigned is not None else EXIT_ABORTED

@@ -333,6 +333,62 @@ def test_a_rematch_plays_a_second_match_with_a_second_log(tmp_path):
             guest.kill()
 
 
+def _first_match_over(tmp_path):
+    port = free_port()
+    host = host_screen(tmp_path, port, "--target", "1")
+    host.wait_for(lambda t: f"127.0.0.1:{port}" in t, 20, "the open table")
+    guest = join_screen(tmp_path, port)
+    ended = lambda: all(any(o in s.text for o in OVER) for s in (host, guest))  # noqa: E731
+    play_until([host, guest], ended, 150, "the first match's end")
+    assert "r: play again" in host.text and "r: play again" in guest.text
+    return host, guest
+
+
+def test_a_joiner_declining_a_rematch_ends_both_with_the_right_words(tmp_path):
+    """The joiner says no (q): the host reads it among the events; its own yes then
+    opens no table, and both end with status 0, nobody said to have resigned."""
+    host = guest = None
+    try:
+        host, guest = _first_match_over(tmp_path)
+        guest.press("q")
+        assert guest.finish() == 0
+        assert "resigned" not in guest.text
+        host.wait_for(lambda t: "sami declines a rematch" in host.panel(), 20,
+                      "the joiner's no among the host's events")
+        host.press("r")
+        assert host.finish() == 0
+        after = host.text
+        assert "No rematch: sami declined." in after, after
+        assert "resigned" not in after and "Waiting for players" not in after
+    finally:
+        for s in (host, guest):
+            if s is not None:
+                s.kill()
+
+
+def test_a_host_declining_a_rematch_tells_the_joiner_at_once(tmp_path):
+    """The joiner says yes first and waits for the host's answer on the end screen; the
+    host says no: the joiner is told at once (no two-minute wait for a table that will
+    not come), and both end with status 0."""
+    host = guest = None
+    try:
+        host, guest = _first_match_over(tmp_path)
+        guest.press("r")
+        guest.wait_for(lambda t: "waiting for amel's answer" in t, 10, "the joiner waiting")
+        host.wait_for(lambda t: "sami wants a rematch" in host.panel(), 20,
+                      "the joiner's yes among the host's events")
+        host.press("q")
+        assert host.finish() == 0
+        assert guest.finish(20) == 0
+        after = guest.text
+        assert "amel declines a rematch: no new table." in after, after
+        assert "resigned" not in after and "Connecting" not in after
+    finally:
+        for s in (host, guest):
+            if s is not None:
+                s.kill()
+
+
 def test_joining_another_table_keeps_the_game_stepped_away_from(tmp_path):
     """Same identity, two tables: stepping away from A, playing at B, then A's own
     command resumes A (its saved secrets were not replaced by B's)."""

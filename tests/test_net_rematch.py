@@ -19,6 +19,11 @@ class Answering(BotController):
         super().__init__("greedy", seat)
         self.answer = answer
         self.asked: list[Outcome] = []
+        self.answers: list[RematchAnswer] = []
+
+    def on_event(self, event: object) -> None:
+        if isinstance(event, RematchAnswer):
+            self.answers.append(event)
 
     async def after_match(self, outcome: Outcome) -> bool | None:
         self.asked.append(outcome)
@@ -59,6 +64,8 @@ async def test_a_joiners_answer_to_a_rematch_reaches_the_host(tmp_path, accept):
     assert out["host"].completed and out["guest"].completed
     assert host_ctl.answers == [RematchAnswer(1, accept)]
     assert len(guest_ctl.asked) == 1 and guest_ctl.asked[0].completed
+    if accept:  # it waited for the host's own answer (its person declined)
+        assert guest_ctl.answers == [RematchAnswer(0, False)]
 
 
 async def test_no_answer_by_default_and_the_host_does_not_wait(tmp_path):

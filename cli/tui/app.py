@@ -22,6 +22,7 @@ from chkobba_p2p.peer import (
     Outcome,
     PortMapped,
     PortMapUnavailable,
+    RematchAnswer,
     SeatController,
     TableReady,
     TableState,
@@ -108,6 +109,13 @@ class TuiApp(Leaving, Screen):
         self.stepping_away = False
         self.rematch = rematch  # this screen is a rematch's
         self.rematch_requested = False
+        #: The end screen's question (see Leaving.decide_rematch): asked, our answer,
+        #: the others' (the host's, seat 0, at a joiner), how many people must answer.
+        self.rematch_open = False
+        self.rematch_answered: bool | None = None
+        self.rematch_answers: dict[int, bool] = {}
+        self.rematch_people = (players or 2) - 1
+        self._rematch_wake: trio.Event | None = None
         self.app = self._build()
 
     @property
@@ -142,6 +150,9 @@ class TuiApp(Leaving, Screen):
             self.reach = event
         if not (isinstance(event, Listening) and self.kind == "play"):
             self.events.narrate(event, self.view, own_chat=self.chat.own_line)
+        if isinstance(event, RematchAnswer):
+            self.rematch_answers.setdefault(event.seat, event.accept)
+            self.rematch_changed()
         if isinstance(event, HandScored) and not self.pacer.running:
             self.score_queue.append(event)  # no pacer: the dialog waits for its key
         if isinstance(event, TableReady) and self.known is not None:
@@ -269,6 +280,12 @@ class TuiApp(Leaving, Screen):
         self.outcome = result
         self.request = None
         never_played = result is None or result.table is None
+        if self.rematch_answered is not None:  # answered: nothing more to see here
+            if self.kind == "join":
+                self.rematch_requested = bool(self.rematch_answered) \
+                    and self.rematch_answers.get(0) is True
+            self.exit()
+            return
         if self.left or (never_played and (self.kind == "join" or result is None
                                            or result.error)):
             self.exit()

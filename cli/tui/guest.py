@@ -64,6 +64,9 @@ class TuiSeat(SeatController):
     async def choose_cut(self, hand: R.Hand) -> bool:
         return await self.ui.ask("cut", hand)
 
+    async def after_match(self, outcome: Outcome) -> bool | None:
+        return await self.ui.decide_rematch(outcome)  # r or q on the end screen
+
     async def ready_to_start(self, lobby: Lobby) -> None:
         if self.ui.kind != "play":  # alone with bots, there is nobody to check
             await self.ui.ask_ready()  # Enter, once the fingerprints are checked

@@ -25,6 +25,13 @@ class Leaving:
     leave_requested: bool
     stepping_away: bool
     rematch_requested: bool
+    rematch_open: bool
+    rematch_answered: bool | None
+    rematch_answers: dict[int, bool]
+    rematch_people: int
+    _rematch_wake: trio.Event | None
+    pacer: Any
+    request: Any
     outcome: Outcome | None
     state: TableState
     controller: SeatController | None
@@ -49,7 +56,12 @@ class Leaving:
         """Ctrl-C (``interrupt``) / q: ask first (step away or resign, at a table with
         people); a second Ctrl-C (or SIGINT, SIGTERM, SIGHUP) quits at once, as a
         step-away.  Only a dialog opened by Ctrl-C says so."""
-        if self.finished:
+        if self.finished and (self.can_rematch or (self.rematch_waiting
+                                                   and self.kind == "host")):
+            self.answer_rematch(False)  # no rematch: the others are told, then we quit
+        elif self.finished:
+            if self.rematch_waiting:  # a joiner no longer waits for the host's answer
+                self.rematch_answered = False
             self.exit()
         elif self.confirm_leave:
             self.leave_now()
@@ -93,19 +105,82 @@ class Leaving:
             with contextlib.suppress(trio.RunFinishedError):
                 token.run_sync_soon(call, controller)
 
-    @property
-    def can_rematch(self) -> bool:
+    def offers_rematch(self, o: Outcome | None) -> bool:
         """A match was played with people (host or join) and is over."""
-        o = self.outcome
-        return self.finished and self.kind != "play" and not self.left \
+        return self.kind != "play" and not self.left \
             and o is not None and o.table is not None \
             and (o.done is not None or o.aborted is not None)  # a match was played out
 
+    async def decide_rematch(self, o: Outcome) -> bool | None:
+        """The peer asks (:meth:`SeatController.after_match`, the connections still
+        open): the end screen shows, r plays again, q does not.  A host that says yes
+        waits for every joining person's answer, and one no is enough: nobody is left
+        waiting at a new table alone.  A joiner's yes goes at once; the host's own answer
+        then comes as a :class:`RematchAnswer` of seat 0."""
+        await self.pacer.drained()
+        self.finished, self.outcome, self.request = True, o, None
+        if not self.offers_rematch(o):
+            return None
+        self.rematch_open = True
+        self.invalidate()
+        try:
+            while True:
+                mine, got = self.rematch_answered, self.rematch_answers
+                if mine is False:
+                    return False
+                if mine and self.kind != "host":
+                    return True
+                if mine and any(not a for a in got.values()):
+                    return False  # the others were told (our no goes with it)
+                if mine and len(got) >= self.rematch_people:
+                    self.rematch_requested = True
+                    return True
+                self._rematch_wake = trio.Event()
+                await self._rematch_wake.wait()
+        finally:
+            self.invalidate()
+
+    def rematch_changed(self) -> None:
+        """An answer came (ours or another seat's): the question looks again."""
+        wake = self._rematch_wake
+        if wake is not None:
+            wake.set()
+
+    def answer_rematch(self, accept: bool) -> None:
+        """r (``accept``) or q at the end of the match: our answer, to the peer."""
+        self.rematch_answered = accept
+        self.invalidate()
+        token = self.token
+        if token is not None:
+            with contextlib.suppress(trio.RunFinishedError):
+                token.run_sync_soon(self.rematch_changed)
+
+    @property
+    def can_rematch(self) -> bool:
+        """The end screen asks whether to play again, and we have not answered."""
+        return self.rematch_open and self.rematch_answered is None
+
+    @property
+    def rematch_waiting(self) -> bool:
+        """We said yes and wait for the others' answers (host) or the host's (join)."""
+        return self.rematch_open and self.rematch_answered is True and not self.left
+
     def ask_rematch(self) -> None:
-        """At the end of a match (host or join): play again with the same table."""
+        """r at the end of a match (host or join): play again with the same table."""
         if self.can_rematch:
-            self.rematch_requested = True
-            self.exit()
+            self.answer_rematch(True)
+
+    def rematch_note(self) -> str | None:
+        """After the screen, when we said yes and there is no new table: why."""
+        if self.rematch_answered is not True or self.rematch_requested:
+            return None
+        view = self.view  # type: ignore[attr-defined]
+        if self.kind == "join":
+            host = self.rematch_answers.get(0)
+            return self.t("rematch_host_no" if host is False else "rematch_host_silent",
+                          name=view.name(0))
+        noes = [view.name(s) for s, a in sorted(self.rematch_answers.items()) if not a]
+        return self.t("rematch_no_table", names=", ".join(noes)) if noes else None
 
     def cancel_trio(self) -> None:
         scope, token = self.cancel_scope, self.token

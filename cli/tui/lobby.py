@@ -44,7 +44,7 @@ def lobby_lines(view: TableView, width: int, *, kind: str, connected: bool = Fal
     before) says; ``asking``: the ready check waits for our Enter."""
     t, st = view.t, view.state
     lines: list[Line] = [[]]
-    if rematch:
+    if rematch and (kind == "host" or not connected):  # a joiner: until it is in
         text = t("rematch_host") if kind == "host" else t("rematch_join")
         lines += wrap_line([("class:ok", " " + text)], width - 1, " ")
     if kind == "join":

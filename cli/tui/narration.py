@@ -20,6 +20,7 @@ from chkobba_p2p.peer import (
     PortMapped,
     PortMapUnavailable,
     RedealEvent,
+    RematchAnswer,
     Restored,
     Resumed,
     Spectators,
@@ -150,6 +151,12 @@ class EventLog:
                 log(("class:ok", view.said("ev_back", 0)))
         elif isinstance(ev, LeftLobby):
             log(("class:warn", t("ev_left_lobby", name=safe_text(ev.name))))
+        elif isinstance(ev, RematchAnswer):
+            if ev.seat == 0 and st.seat not in (None, 0):  # the host's: a new table or not
+                key = "ev_host_rematch" if ev.accept else "ev_host_no_rematch"
+            else:
+                key = "ev_rematch_yes" if ev.accept else "ev_rematch_no"
+            log(("class:ok" if ev.accept else "class:warn", t(key, name=view.name(ev.seat))))
         elif isinstance(ev, Spectators):
             log(("", t("ev_watching", names=", ".join(ev.names) or t("nobody_watching"))))
         elif isinstance(ev, Chat):

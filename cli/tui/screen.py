@@ -97,6 +97,18 @@ class Screen:
     asking_ready: bool
     can_step_away: bool
     can_rematch: bool
+    rematch_waiting: bool
+    rematch_answers: dict[int, bool]
+    kind: str
+
+    def rematch_awaited(self) -> str:
+        """Whose answer to the rematch we wait for: the host's, or the joiners' yet to
+        answer."""
+        view = self.view
+        if self.kind != "host":
+            return view.name(0)
+        seats = range(1, len(self.state.names))
+        return ", ".join(view.name(s) for s in seats if s not in self.rematch_answers)
     allowance_left: Callable[[], float]
 
     def _too_small_text(self) -> list[tuple[str, str]]:
@@ -213,6 +225,8 @@ class Screen:
             keys = t("leave_keys")
         elif kind == "score":
             keys = t("sc_continue")
+        elif self.finished and self.rematch_waiting:
+            keys = t("keys_rematch_wait", names=self.rematch_awaited())
         elif self.finished:
             keys = t("keys_over_rematch" if self.can_rematch else "keys_over")
         elif self.request is not None and self.request.kind == "cut":
