@@ -56,6 +56,7 @@ from .events import (
 )
 from .known import KnownPlayers, Recognition, config_dir
 from .levels import make_bot
+from .linkmsg import MAX_LIMIT
 from .liveness import ClockReading, Limits, SeatClock
 from .net import ListenError, check_listen
 from .portmap import PortMapOptions, PortMapped, PortMapUnavailable, global_ipv6, lan_address
@@ -84,6 +85,7 @@ from .transcript import (
 from .wire import MAX_NAME, ErrorCode, Identity, fingerprint
 
 __all__ = [
+    "MAX_LIMIT",
     "SeatController",
     "BotController",
     "Timeouts",

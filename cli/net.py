@@ -49,7 +49,7 @@ from chkobba_p2p.peer import (
 )
 from chkobba_p2p.text import safe_text
 
-from .options import common_options
+from .options import common_options, seconds
 from .reach import (
     address_error,
     address_lines,
@@ -306,11 +306,11 @@ def add_arguments(command: str, p: argparse.ArgumentParser) -> None:
     p.add_argument("address", help="HOST[:PORT]")
     p.add_argument("--level", default="greedy", choices=sorted(LEVELS),
                    help="how the bot plays")
-    p.add_argument("--move-ms", type=float, default=None, metavar="MS",
+    p.add_argument("--move-ms", type=seconds(0, zero=True), default=None, metavar="MS",
                    help="thinking time per move (expert: default 200)")
-    p.add_argument("--delay", type=float, default=0.0, metavar="S",
+    p.add_argument("--delay", type=seconds(0, zero=True), default=0.0, metavar="S",
                    help="seconds to wait before each move (to watch, or to test)")
-    p.add_argument("--connect-retry", type=float, default=0.0, metavar="S",
+    p.add_argument("--connect-retry", type=seconds(0, zero=True), default=0.0, metavar="S",
                    help="keep retrying a refused first connection this long (a bot "
                         "started together with its host)")
     common_options(p)

@@ -46,6 +46,7 @@ from chkobba_p2p.peer import (
 from .ending import EXIT_NO_GAME, finish
 from .hosting import hosting
 from .i18n import Translator, detect_lang
+from .options import seconds
 from .rules_options import add_rules_arguments, ruleset_from_args
 from .settings import player_name
 from .term import can_show_symbols
@@ -354,7 +355,7 @@ def _join_arguments(p: argparse.ArgumentParser) -> None:
         "other players, then press Enter.")
     p.add_argument("address", nargs="?", help="HOST[:PORT] or a join code HOST:PORT#KEY")
     add_discovery_options(p)
-    p.add_argument("--connect-timeout", type=float, default=15.0, metavar="S",
+    p.add_argument("--connect-timeout", type=seconds(0), default=15.0, metavar="S",
                    help="seconds to reach the table before giving up (default 15)")
     add_peer_options(p)
     _display(p)
