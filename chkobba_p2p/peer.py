@@ -75,6 +75,7 @@ from .session import (
 from .spectate import MAX_SPECTATORS
 from .tablestate import TableState
 from .transcript import (
+    SavedGame,
     SeatBusy,
     SeatLock,
     data_dir,
@@ -86,6 +87,7 @@ from .wire import MAX_NAME, ErrorCode, Identity, fingerprint
 
 __all__ = [
     "MAX_LIMIT",
+    "SavedGame",
     "SeatController",
     "BotController",
     "Timeouts",

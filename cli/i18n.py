@@ -206,6 +206,9 @@ MESSAGES: dict[str, tuple[str, str]] = {
                             "table."),
     "rematch_no_table": ("No rematch: {names} declined.",
                          "Pas de revanche : {names} a refusé."),
+    "saved_elsewhere": ("you have a saved game for this table at {addr}; come back with:",
+                        "vous avez une partie sauvegardée pour cette table à {addr} ; "
+                        "revenez avec :"),
     "rematch_host": ("Rematch: the same players join again with the same command…",
                      "Revanche : les mêmes joueurs reviennent avec la même commande…"),
     "rematch_join": ("Rematch: waiting for the host to open the new table…",

@@ -31,6 +31,7 @@ from chkobba_p2p.peer import (
     Listening,
     Lobby,
     Outcome,
+    OutcomeError,
     PortMapped,
     PortMapUnavailable,
     RedealEvent,
@@ -56,6 +57,7 @@ from .reach import (
     announce_interfaces,
     port_mapping_options,
     reach_line,
+    saved_game_elsewhere,
 )
 from .rules_options import ruleset_from_args
 
@@ -294,6 +296,13 @@ def _run_client(args: argparse.Namespace, address: str, controller: SeatControll
         return 2
     if outcome.error and not outcome.aborted and not outcome.done:
         print(f"error: {safe_text(outcome.error, 1000)}", file=sys.stderr)
+        if outcome.error_code == OutcomeError.SAVED_GAME_MISSING and state is not None \
+                and (where := saved_game_elsewhere(identity.fingerprint, table)):
+            from .ending import saved_elsewhere_lines
+
+            for line in saved_elsewhere_lines(
+                    where, address, f"you have a saved game for this table at {where}:"):
+                print(line, file=sys.stderr)
     return _report(outcome)
 
 

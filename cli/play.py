@@ -29,6 +29,7 @@ from chkobba_p2p.peer import (
     JoinConfig,
     Lobby,
     Outcome,
+    OutcomeError,
     SeatBusy,
     SeatController,
     SeatLock,
@@ -43,7 +44,7 @@ from chkobba_p2p.peer import (
     split_join_code,
 )
 
-from .ending import EXIT_NO_GAME, finish
+from .ending import EXIT_NO_GAME, finish, saved_elsewhere_lines
 from .hosting import hosting
 from .i18n import Translator, detect_lang
 from .options import seconds
@@ -271,6 +272,14 @@ def cmd_join(args: argparse.Namespace) -> int:
                       file=sys.stderr)
                 return EXIT_NO_GAME
             status = finish(result, ui, address)
+            o = result.outcome
+            from .reach import saved_game_elsewhere
+
+            if o is not None and o.error_code == OutcomeError.SAVED_GAME_MISSING \
+                    and (where := saved_game_elsewhere(identity.fingerprint, address)):
+                for line in saved_elsewhere_lines(where, args.address or address,
+                                                  t("saved_elsewhere", addr=where)):
+                    print(line, file=sys.stderr)
             if not getattr(result, "rematch", False):
                 return status
             # Accepted a rematch: the same table, the host opens a new one at the same

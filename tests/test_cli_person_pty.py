@@ -458,6 +458,33 @@ def test_a_join_without_the_saved_game_says_so_and_blames_no_one(tmp_path):
         host.kill()
 
 
+def test_a_join_typed_another_way_points_to_the_saved_game(tmp_path):
+    """The save is kept under the address as typed: stepping away from 127.0.0.1:PORT
+    and coming back as localhost:PORT finds no save there; the client says where it is
+    and gives the command that comes back, which does."""
+    port = free_port()
+    host = listening(headless(["host", "--headless", "--port", str(port), "--bind",
+                               "127.0.0.1", "--no-beacon", "--quiet",
+                               "--reconnect-timeout", "300"], tmp_path / "h"))
+    guest = back = None
+    try:
+        state = _stepped_away(tmp_path, port)
+        guest = Screen(["join", f"localhost:{port}", "--lang", "en", "--name", "sami",
+                        "--pace", "0", "--connect-timeout", "30"], tmp_path / "g")
+        assert guest.finish(30) == 2
+        text = " ".join(guest.raw.decode("utf-8", "replace").split())
+        assert f"you have a saved game for this table at 127.0.0.1:{port}" in text, text
+        assert f"chkobba join 127.0.0.1:{port} --lang en" in text, text
+        assert state.exists() and host.poll() is None
+        back = join_screen(tmp_path, port, "--connect-timeout", "30")
+        back.wait_for(lambda t: "Your hand" in t, 30, "the game resumed")
+    finally:
+        for s in (guest, back):
+            if s is not None:
+                s.kill()
+        host.kill()
+
+
 def test_coming_back_after_the_host_closed_the_table_says_so_at_once(tmp_path):
     port = free_port()
     host = listening(headless(["host", "--headless", "--port", str(port), "--bind",
