@@ -333,6 +333,33 @@ def test_a_rematch_plays_a_second_match_with_a_second_log(tmp_path):
             guest.kill()
 
 
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_the_other_players_clock_shows_whole_at_80_columns(tmp_path, lang):
+    """Under a short move limit the other player's seat line ends with its clock: at
+    80 columns the line gives up words ("in hand", the role) rather than the countdown,
+    in English and in French (longer words)."""
+    port = free_port()
+    host = host_screen(tmp_path, port, "--turn-timeout", "60", "--lang", lang)
+    bot = None
+    whole = r"⏱ \d:\d\d left" if lang == "en" else r"⏱ encore \d:\d\d"
+    clock = re.compile(r"hedi\b.*" + whole + r"\s*$")
+    try:
+        host.wait_for(lambda t: f"127.0.0.1:{port}" in t, 20, "the open table")
+        bot = headless(["bot", f"127.0.0.1:{port}", "--quiet", "--name", "hedi",
+                        "--delay", "30"], tmp_path / "b")
+        deadline = time.monotonic() + 90
+        while not any(clock.search(line) for line in host.left_lines()):
+            assert time.monotonic() < deadline, "no whole clock on hedi's line:\n" + \
+                "\n".join(host.left_lines())
+            if "Entrée pour commencer" in host.text:
+                host.press("\r")
+            act(host)
+    finally:
+        host.kill()
+        if bot is not None:
+            bot.kill()
+
+
 def _first_match_over(tmp_path):
     port = free_port()
     host = host_screen(tmp_path, port, "--target", "1")
