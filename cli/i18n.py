@@ -61,6 +61,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     # prompts
     "your_turn": ("Your turn: pick a card (1-{n}, ←→ Enter)",
                   "À vous : choisissez une carte (1-{n}, ←→ Entrée)"),
+    "your_turn_1": ("Your turn: play your last card (1 or Enter)",
+                    "À vous : jouez votre dernière carte (1 ou Entrée)"),
     "choose_capture": ("{card} can take several ways: pick one (1-{n}, ↑↓ Enter, Esc back)",
                        "{card} peut prendre de plusieurs façons : choisissez (1-{n}, ↑↓ "
                        "Entrée, Échap retour)"),
@@ -142,11 +144,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "ev_scored": ("hand {n} scored: {points}; totals {totals}",
                   "manche {n} comptée : {points} ; total {totals}"),
     "ev_waiting": ("{name} dropped: waiting {n}s for a reconnect",
-                   "{name} est parti : on l'attend encore {n} s"),
-    "ev_back": ("{name} is back", "{name} est revenu"),
+                   "{name} : connexion perdue, encore {n} s pour revenir"),
+    "ev_back": ("{name} is back", "{name} : de retour à la table"),
     "ev_back_me": ("you are at the table again", "vous êtes de nouveau à la table"),
     "ev_away": ("{name} stepped away: {t} left to come back",
-                "{name} s'est absenté : encore {t} pour revenir"),
+                "{name} : absence, encore {t} pour revenir"),
     "ev_dropped": ("{name} lost the connection: {t} left to come back",
                    "{name} a perdu la connexion : encore {t} pour revenir"),
     "ev_restored": ("you are back in the game, hand {n}: the table as it stands",
@@ -233,7 +235,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "away_twice": ("(Ctrl-C again: step away at once)",
                    "(Ctrl-C encore : s'absenter tout de suite)"),
     "away_exit": ("You stepped away; the game waits {t} for you.",
-                  "Vous vous êtes absenté ; la partie vous attend {t}."),
+                  "Absence en cours ; la partie vous attend {t}."),
     "away_again": ("Come back with the same command:", "Revenez avec la même commande :"),
     # lobby
     "lobby_host": ("Your table is open. Give your friends this address:",
@@ -320,7 +322,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "help_k_cut": ("k keep / p place the card you drew as cutter",
                    "g garder / p poser la carte tirée par le coupeur"),
     "help_k_misc": ("h hints · t chat · q leave · Ctrl-L redraw · ? or F1 this help",
-                    "h aides · t message · q quitter · Ctrl-L redessiner · ? ou F1 cette aide"),
+                    "h conseils · t message · q quitter · Ctrl-L redessiner · ? ou F1 cette aide"),
     "help_words": ("Words of the game", "Les mots du jeu"),
     "gl_carta": ("carta: most cards captured, 1 point", "carta : le plus de cartes prises, "
                  "1 point"),

@@ -98,8 +98,8 @@ class Narrator:
                       "off): a stacked deck is caught only at the end-of-hand check",
                       flush=True)
         elif isinstance(event, Waiting):
-            print(f"waiting for seat {event.seat} to reconnect: {event.seconds}s left",
-                  flush=True)
+            what = "to come back (it stepped away)" if event.away else "to reconnect"
+            print(f"waiting for seat {event.seat} {what}: {event.seconds}s left", flush=True)
         elif isinstance(event, Resumed):
             _say(q, f"seat {event.seat} is back" + (f" ({event.entries} entries replayed)"
                                                      if event.entries else ""))
