@@ -197,6 +197,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
                           "Revanche : on attend la réponse de {names}… · q : quitter"),
     "ev_rematch_yes": ("{name} wants a rematch", "{name} veut une revanche"),
     "ev_rematch_no": ("{name} declines a rematch", "{name} refuse la revanche"),
+    "ev_rematch_gone": ("{name} left the table: no rematch",
+                        "{name} a quitté la table : pas de revanche"),
     "ev_host_rematch": ("{name} opens a new table: the rematch starts",
                         "{name} ouvre une nouvelle table : la revanche commence"),
     "ev_host_no_rematch": ("{name} declines a rematch: no new table",
@@ -206,6 +208,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "rematch_host_silent": ("{name} gave no answer to the rematch: no new table.",
                             "{name} n'a pas répondu pour la revanche : pas de nouvelle "
                             "table."),
+    "rematch_gone": ("No rematch: {names} left the table.",
+                     "Pas de revanche : {names} a quitté la table."),
     "rematch_no_table": ("No rematch: {names} declined.",
                          "Pas de revanche : {names} a refusé."),
     "saved_elsewhere": ("you have a saved game for this table at {addr}; come back with:",

@@ -416,6 +416,26 @@ def test_a_host_declining_a_rematch_tells_the_joiner_at_once(tmp_path):
                 s.kill()
 
 
+def test_a_rematch_with_a_bot_that_left_opens_no_empty_table(tmp_path):
+    """A headless bot answers nothing and leaves once the match is over: the host's r
+    opens no table that nobody will join; it says why and ends with status 0."""
+    port = free_port()
+    host = host_screen(tmp_path, port, "--target", "1")
+    bot = None
+    try:
+        host.wait_for(lambda t: f"127.0.0.1:{port}" in t, 20, "the open table")
+        bot = headless(["bot", f"127.0.0.1:{port}", "--quiet", "--name", "hedi"],
+                       tmp_path / "b")
+        play_until([host], lambda: any(o in host.text for o in OVER), 150, "the end")
+        host.press("r")  # before or after the bot left: no table either way
+        assert host.finish() == 0
+        assert "No rematch: hedi left the table." in host.text, host.text
+    finally:
+        host.kill()
+        if bot is not None:
+            bot.kill()
+
+
 def test_joining_another_table_keeps_the_game_stepped_away_from(tmp_path):
     """Same identity, two tables: stepping away from A, playing at B, then A's own
     command resumes A (its saved secrets were not replaced by B's)."""

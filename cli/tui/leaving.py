@@ -29,6 +29,7 @@ class Leaving:
     rematch_answered: bool | None
     rematch_answers: dict[int, bool]
     rematch_people: int
+    rematch_gone: set[int]
     _rematch_wake: trio.Event | None
     pacer: Any
     request: Any
@@ -179,8 +180,13 @@ class Leaving:
             host = self.rematch_answers.get(0)
             return self.t("rematch_host_no" if host is False else "rematch_host_silent",
                           name=view.name(0))
-        noes = [view.name(s) for s, a in sorted(self.rematch_answers.items()) if not a]
-        return self.t("rematch_no_table", names=", ".join(noes)) if noes else None
+        noes = [view.name(s) for s, a in sorted(self.rematch_answers.items())
+                if not a and s not in self.rematch_gone]
+        gone = [view.name(s) for s in sorted(self.rematch_gone)]
+        if not noes and not gone:
+            return None
+        key = "rematch_no_table" if noes else "rematch_gone"
+        return self.t(key, names=", ".join(noes or gone))
 
     def cancel_trio(self) -> None:
         scope, token = self.cancel_scope, self.token
