@@ -196,6 +196,7 @@ def cmd_host(args: argparse.Namespace) -> int:
             # The host's own seat, before anyone joins (the library reports seats as
             # they fill).
             ui.rematch_people = args.players - 1 - args.bots  # the bots never answer
+            ui.rematch_bots = args.bots
             ui.state = ui.state.apply(Lobby(((name, identity.fingerprint),)
                                             + (None,) * (args.players - 1)))
             result = run_app(ui, hosting(config, args.bots, args.level, None))

@@ -436,6 +436,23 @@ def test_a_rematch_with_a_bot_that_left_opens_no_empty_table(tmp_path):
             bot.kill()
 
 
+def test_a_rematch_with_local_bots_opens_the_new_table(tmp_path):
+    """The host's own bots (--bots) answer nothing and leave: they do not veto the
+    rematch; r opens the new table and new bots sit at it."""
+    port = free_port()
+    host = host_screen(tmp_path, port, "--target", "1", "--bots", "1")
+    try:
+        play_until([host], lambda: any(o in host.text for o in OVER), 150, "the end")
+        host.press("r")
+        host.wait_for(lambda t: "Rematch" in t and "Seats (2/2)" in t and "ready" in t, 60,
+                      "the new table with a new bot")
+        host.press("\r")
+        host.wait_for(lambda t: "Your hand" in t, 60, "the second match")
+        assert len(logs_of(tmp_path / "h")) >= 2
+    finally:
+        host.kill()
+
+
 def test_joining_another_table_keeps_the_game_stepped_away_from(tmp_path):
     """Same identity, two tables: stepping away from A, playing at B, then A's own
     command resumes A (its saved secrets were not replaced by B's)."""

@@ -115,6 +115,7 @@ class TuiApp(Leaving, Screen):
         self.rematch_answered: bool | None = None
         self.rematch_answers: dict[int, bool] = {}
         self.rematch_people = (players or 2) - 1
+        self.rematch_bots = 0  # local bot seats (a host's --bots): they never answer
         self.rematch_gone: set[int] = set()  # seats gone without an answer
         self._rematch_wake: trio.Event | None = None
         self.app = self._build()

@@ -29,6 +29,7 @@ class Leaving:
     rematch_answered: bool | None
     rematch_answers: dict[int, bool]
     rematch_people: int
+    rematch_bots: int
     rematch_gone: set[int]
     _rematch_wake: trio.Event | None
     pacer: Any
@@ -131,9 +132,13 @@ class Leaving:
                     return False
                 if mine and self.kind != "host":
                     return True
-                if mine and any(not a for a in got.values()):
-                    return False  # the others were told (our no goes with it)
-                if mine and len(got) >= self.rematch_people:
+                # Local bots answer nothing and leave; more seats gone than bots means
+                # a person left.  One no, or one person gone, is enough: no table.
+                gone = len(self.rematch_gone)
+                noes = sum(1 for s, a in got.items() if not a and s not in self.rematch_gone)
+                if mine and (noes or gone > self.rematch_bots):
+                    return False
+                if mine and sum(got.values()) >= self.rematch_people:
                     self.rematch_requested = True
                     return True
                 self._rematch_wake = trio.Event()
