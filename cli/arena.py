@@ -9,7 +9,6 @@ from chkobba_p2p.arena import ArenaResult, arena
 from chkobba_p2p.errors import LocalError
 from chkobba_p2p.levels import LEVELS
 
-from .options import seconds
 from .rules_options import add_rules_arguments, ruleset_from_args
 
 
@@ -31,7 +30,7 @@ def add_arguments(command: str, p: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", type=int, default=0,
                    help="seed of the whole run: the same seed plays the same games "
                         "(default 0)")
-    p.add_argument("--move-ms", type=seconds(0, zero=True), default=None, metavar="M",
+    p.add_argument("--move-ms", type=float, default=None, metavar="M",
                    help="time budget per move for the searching levels, in ms "
                    "(default: each level's own, 200 for expert)")
     p.add_argument("--progress", action="store_true",

@@ -215,8 +215,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "saved_elsewhere": ("you have a saved game for this table at {addr}; come back with:",
                         "vous avez une partie sauvegardée pour cette table à {addr} ; "
                         "revenez avec :"),
-    "rematch_host": ("Rematch: the same players join again with the same command…",
-                     "Revanche : les mêmes joueurs reviennent avec la même commande…"),
+    "rematch_host": ("Rematch: the players who said yes are joining this table…",
+                     "Revanche : les joueurs qui ont dit oui arrivent à cette table…"),
     "rematch_join": ("Rematch: waiting for the host to open the new table…",
                      "Revanche : on attend que l'hôte ouvre la nouvelle table…"),
     "over_left": ("You left the game", "Vous avez quitté la partie"),

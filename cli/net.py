@@ -315,7 +315,7 @@ def add_arguments(command: str, p: argparse.ArgumentParser) -> None:
     p.add_argument("address", help="HOST[:PORT]")
     p.add_argument("--level", default="greedy", choices=sorted(LEVELS),
                    help="how the bot plays")
-    p.add_argument("--move-ms", type=seconds(0, zero=True), default=None, metavar="MS",
+    p.add_argument("--move-ms", type=float, default=None, metavar="MS",
                    help="thinking time per move (expert: default 200)")
     p.add_argument("--delay", type=seconds(0, zero=True), default=0.0, metavar="S",
                    help="seconds to wait before each move (to watch, or to test)")

@@ -97,7 +97,7 @@ def add_host_options(p: argparse.ArgumentParser) -> None:
     add_rules_arguments(p)
     p.add_argument("--bots", type=int, default=0, help="local bot peers to start")
     p.add_argument("--level", default="greedy", choices=sorted(LEVELS), help="the bots' level")
-    p.add_argument("--move-ms", type=seconds(0, zero=True), default=None, metavar="MS",
+    p.add_argument("--move-ms", type=float, default=None, metavar="MS",
                    help="the bots' thinking time per move (expert: default 200)")
     p.add_argument("--headless", action="store_true",
                    help="no screen: a bot plays the host's seat (see 'chkobba bot')")
