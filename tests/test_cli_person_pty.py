@@ -377,9 +377,10 @@ def test_a_joiner_declining_a_rematch_ends_both_with_the_right_words(tmp_path):
     host = guest = None
     try:
         host, guest = _first_match_over(tmp_path)
-        guest.press("q")
+        guest.press("\r")  # Enter quits as q does: a no to the rematch
         assert guest.finish() == 0
-        assert "resigned" not in guest.text
+        assert "resigned" not in guest.text and "Match over" not in guest.text
+        assert re.search(r"(amel|sami) wins|You win", guest.text), guest.text
         host.wait_for(lambda t: "sami declines a rematch" in host.panel(), 20,
                       "the joiner's no among the host's events")
         host.press("r")

@@ -78,7 +78,10 @@ class Leaving:
         waits; against local bots (play), leaving is leaving."""
         self.confirm_leave = False
         if self.finished:
-            self.exit()
+            if self.can_rematch:  # no rematch: said, then the screen closes as trio ends
+                self.answer_rematch(False)
+            else:
+                self.exit()
             return
         if self.can_step_away and not self.stepping_away:
             self.stepping_away = True
