@@ -149,10 +149,12 @@ class RematchAnswer:
     """Once the match is over, at the host: the joining ``seat``'s person accepts
     (``accept``) or declines playing again at the same table; at a joining peer (``seat``
     0): the host opens a new table at the same address, or not.  The peer's word,
-    unsigned: display only."""
+    unsigned: display only.  ``left``: at the host, the seat's connection closed
+    without an answer (a bot, an older client, a crash): it will not be at a new table."""
 
     seat: int
     accept: bool
+    left: bool = False
 
 
 @dataclass(frozen=True)

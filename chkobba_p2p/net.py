@@ -668,6 +668,7 @@ class HostPeer(_Peer):
         self._open_links: dict[Link, None] = {}
         #: Once the match is over: each joining seat's answer to playing again.
         self.rematch_answers: dict[int, bool] = {}
+        self._asking_rematch = False  # the host's own controller decides (after_match)
         self._anonymous_limit = self._anonymous_budget()
         self._seated_addresses: set[str] = set()
         #: Connections closed at once: over the limits, or shed when out of descriptors.
@@ -800,7 +801,11 @@ class HostPeer(_Peer):
                     self._dropped(seat)
                 self.pump()
             await self.finished.wait()
-            answer = await self._after_match()  # the joiners' answers arrive meanwhile
+            self._asking_rematch = True
+            try:
+                answer = await self._after_match()  # the joiners' answers arrive meanwhile
+            finally:
+                self._asking_rematch = False
             if answer is not None:  # the host's own answer: a new table, or none
                 for link in self.links.values():
                     if not link.closed:
@@ -1104,6 +1109,11 @@ class HostPeer(_Peer):
 
     def _dropped(self, seat: int) -> None:
         if self.finished.is_set():
+            if self._asking_rematch and seat not in self.rematch_answers:
+                # Gone without an answer (a bot, an older client, a crash): it cannot
+                # hear of a new table, so it will not be at one.
+                self.rematch_answers[seat] = False
+                self.emit(RematchAnswer(seat, False, left=True))
             return
         if self.session is None:
             left = self.lobby.seats[seat]

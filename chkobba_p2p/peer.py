@@ -57,6 +57,7 @@ from .events import (
 )
 from .known import KnownPlayers, Recognition, config_dir
 from .levels import make_bot
+from .linkmsg import MAX_LIMIT
 from .liveness import ClockReading, Limits, SeatClock
 from .net import ListenError, check_listen
 from .portmap import PortMapOptions, PortMapped, PortMapUnavailable, global_ipv6, lan_address
@@ -75,6 +76,7 @@ from .session import (
 from .spectate import MAX_SPECTATORS
 from .tablestate import TableState
 from .transcript import (
+    SavedGame,
     SeatBusy,
     SeatLock,
     data_dir,
@@ -85,6 +87,8 @@ from .transcript import (
 from .wire import MAX_NAME, ErrorCode, Identity, fingerprint
 
 __all__ = [
+    "MAX_LIMIT",
+    "SavedGame",
     "SeatController",
     "BotController",
     "Timeouts",

@@ -18,7 +18,7 @@ from chkobba_p2p.text import safe_text
 from .i18n import Translator
 
 __all__ = ["EXIT_DONE", "EXIT_CRASH", "EXIT_NO_GAME", "EXIT_ABORTED", "EXIT_AWAY", "EXIT_LEFT",
-           "finish", "command_lines"]
+           "finish", "command_lines", "saved_elsewhere_lines"]
 
 #: The exit statuses (README, "Exit status"): the match completed (or was resigned: a
 #: result); the client crashed; no game (could not join, bad arguments); the game was
@@ -31,6 +31,17 @@ def same_command() -> list[str]:
     """The command line this process was started with, to type again (its words,
     quoted for the shell)."""
     return ["chkobba", *map(shlex.quote, sys.argv[1:])]
+
+
+def saved_elsewhere_lines(where: str, typed: str, say: str) -> list[str]:
+    """A join that stopped for want of its saved game, when this identity saved one
+    under ``where`` (the same host typed another way than ``typed``): ``say`` (the
+    sentence, in the player's language), then the same command with ``where``."""
+    words = same_command()
+    quoted = shlex.quote(typed)
+    words = [where if w == quoted else w for w in words] if quoted in words \
+        else ["chkobba", "join", where]
+    return [say, *command_lines(words, _columns())]
 
 
 def _shown_path(path: Path | str) -> str:

@@ -17,7 +17,7 @@ import argparse
 import importlib
 import sys
 from collections.abc import Sequence
-from typing import NamedTuple
+from typing import NamedTuple, NoReturn
 
 from chkobba_p2p import __version__  # the bare package: a version string, no imports
 
@@ -53,6 +53,14 @@ def command_in(argv: Sequence[str]) -> str | None:
     return None
 
 
+class _CommandParser(argparse.ArgumentParser):
+    """A command's parser: a wrong argument is one line (what is wrong, and where help
+    is), exit 2; the whole usage only with --help."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message} (see: {self.prog} --help)\n")
+
+
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     """The ``chkobba`` parser: every sub-command listed, and the arguments of
     ``command`` (only that one's module is imported) declared."""
@@ -64,7 +72,8 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
         ),
     )
     parser.add_argument("--version", action="version", version=f"chkobba-p2p {__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND",
+                                parser_class=_CommandParser)
     for c in COMMANDS:
         p = sub.add_parser(c.name, help=c.summary)
         if c.name == command:

@@ -31,6 +31,7 @@ from chkobba_p2p.peer import (
     Listening,
     Lobby,
     Outcome,
+    OutcomeError,
     PortMapped,
     PortMapUnavailable,
     RedealEvent,
@@ -49,13 +50,14 @@ from chkobba_p2p.peer import (
 )
 from chkobba_p2p.text import safe_text
 
-from .options import common_options
+from .options import common_options, seconds
 from .reach import (
     address_error,
     address_lines,
     announce_interfaces,
     port_mapping_options,
     reach_line,
+    saved_game_elsewhere,
 )
 from .rules_options import ruleset_from_args
 
@@ -96,9 +98,9 @@ class Narrator:
                       "off): a stacked deck is caught only at the end-of-hand check",
                       flush=True)
         elif isinstance(event, Waiting):
-            how = ("stepped away" if event.away else "is waited for" if event.awaited
-                   else "lost the connection")
-            print(f"seat {event.seat} {how}: {event.seconds}s left to come back", flush=True)
+            what = ("to come back (it stepped away)" if event.away
+                    else "to come back" if event.awaited else "to reconnect")
+            print(f"waiting for seat {event.seat} {what}: {event.seconds}s left", flush=True)
         elif isinstance(event, Resumed):
             _say(q, f"seat {event.seat} is back" + (f" ({event.entries} entries replayed)"
                                                      if event.entries else ""))
@@ -295,6 +297,13 @@ def _run_client(args: argparse.Namespace, address: str, controller: SeatControll
         return 2
     if outcome.error and not outcome.aborted and not outcome.done:
         print(f"error: {safe_text(outcome.error, 1000)}", file=sys.stderr)
+        if outcome.error_code == OutcomeError.SAVED_GAME_MISSING and state is not None \
+                and (where := saved_game_elsewhere(identity.fingerprint, table)):
+            from .ending import saved_elsewhere_lines
+
+            for line in saved_elsewhere_lines(
+                    where, address, f"you have a saved game for this table at {where}:"):
+                print(line, file=sys.stderr)
     return _report(outcome)
 
 
@@ -309,9 +318,9 @@ def add_arguments(command: str, p: argparse.ArgumentParser) -> None:
                    help="how the bot plays")
     p.add_argument("--move-ms", type=float, default=None, metavar="MS",
                    help="thinking time per move (expert: default 200)")
-    p.add_argument("--delay", type=float, default=0.0, metavar="S",
+    p.add_argument("--delay", type=seconds(0, zero=True), default=0.0, metavar="S",
                    help="seconds to wait before each move (to watch, or to test)")
-    p.add_argument("--connect-retry", type=float, default=0.0, metavar="S",
+    p.add_argument("--connect-retry", type=seconds(0, zero=True), default=0.0, metavar="S",
                    help="keep retrying a refused first connection this long (a bot "
                         "started together with its host)")
     common_options(p)

@@ -4,13 +4,35 @@ and ``bot`` declare them from here, so that they cannot drift apart."""
 from __future__ import annotations
 
 import argparse
+import math
 
 from chkobba_p2p.levels import LEVELS
-from chkobba_p2p.peer import DEFAULT_PORT, MAX_SPECTATORS
+from chkobba_p2p.peer import DEFAULT_PORT, MAX_LIMIT, MAX_SPECTATORS
 
 from .rules_options import add_rules_arguments
 
-__all__ = ["add_peer_options", "add_discovery_options", "add_host_options", "common_options"]
+__all__ = ["add_peer_options", "add_discovery_options", "add_host_options", "common_options",
+           "seconds"]
+
+
+def seconds(low: float, *, zero: bool = False, high: float = MAX_LIMIT):
+    """An argparse type: a finite number of seconds, above ``low`` (or equal to it when
+    ``zero``), at most ``high`` (a day by default: the protocol's bound on a table's
+    limits, PROTOCOL.md 12.3), so that neither ``inf``/``nan`` nor a negative number
+    reaches a clock or the wire.  Bad values give argparse's one-line error, exit 2."""
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+        low_ok = value >= low if zero else value > low
+        if not (math.isfinite(value) and low_ok and value <= high):
+            bound = f"from {low:g} to" if zero else f"above {low:g} and at most"
+            raise argparse.ArgumentTypeError(
+                f"{bound} {high:g} seconds, not {text}") from None
+        return value
+    parse.__name__ = "seconds"
+    return parse
 
 
 def add_peer_options(p: argparse.ArgumentParser) -> None:
@@ -24,18 +46,21 @@ def add_peer_options(p: argparse.ArgumentParser) -> None:
     # Defaults for people: time to step away for a call (5 minutes over the match,
     # across every drop) and a move limit nobody thinking hits by accident (15 minutes,
     # with a warning on screen in the last 30 s).
-    p.add_argument("--reconnect-timeout", type=float, default=300.0, metavar="S",
+    p.add_argument("--reconnect-timeout", type=seconds(0, zero=True), default=300.0,
+                   metavar="S",
                    help="each seat's allowance of time away (dropped or stepped away) for "
-                   "the whole match, spent across drops (default 300)")
-    p.add_argument("--turn-timeout", type=float, default=900.0, metavar="S",
+                   "the whole match, spent across drops (default 300; 0 to 86400: 0 "
+                   "waits for nobody, a drop stops the game)")
+    p.add_argument("--turn-timeout", type=seconds(0), default=900.0, metavar="S",
                    help="seconds of connected time a seat may take for one move "
-                   "(default 900; the screen warns in the last 30 s); no seat delays a "
+                   "(default 900, at most 86400; the screen warns in the last 30 s); no "
+                   "seat delays a "
                    "move longer than this plus its allowance")
 
 
 def add_discovery_options(p: argparse.ArgumentParser) -> None:
     """How ``join`` without an address looks for tables on the LAN."""
-    p.add_argument("--listen", type=float, default=3.0, metavar="S",
+    p.add_argument("--listen", type=seconds(0), default=3.0, metavar="S",
                    help="seconds to look for tables on the LAN (default 3)")
     p.add_argument("--interface", action="append", default=None, metavar="ADDRESS",
                    help="look only on the network interface with this address "

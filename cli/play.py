@@ -29,6 +29,7 @@ from chkobba_p2p.peer import (
     JoinConfig,
     Lobby,
     Outcome,
+    OutcomeError,
     SeatBusy,
     SeatController,
     SeatLock,
@@ -43,9 +44,10 @@ from chkobba_p2p.peer import (
     split_join_code,
 )
 
-from .ending import EXIT_NO_GAME, finish
+from .ending import EXIT_NO_GAME, finish, saved_elsewhere_lines
 from .hosting import hosting
 from .i18n import Translator, detect_lang
+from .options import seconds
 from .rules_options import add_rules_arguments, ruleset_from_args
 from .settings import player_name
 from .term import can_show_symbols
@@ -194,6 +196,7 @@ def cmd_host(args: argparse.Namespace) -> int:
             # The host's own seat, before anyone joins (the library reports seats as
             # they fill).
             ui.rematch_people = args.players - 1 - args.bots  # the bots never answer
+            ui.rematch_bots = args.bots
             ui.state = ui.state.apply(Lobby(((name, identity.fingerprint),)
                                             + (None,) * (args.players - 1)))
             result = run_app(ui, hosting(config, args.bots, args.level, None))
@@ -270,6 +273,14 @@ def cmd_join(args: argparse.Namespace) -> int:
                       file=sys.stderr)
                 return EXIT_NO_GAME
             status = finish(result, ui, address)
+            o = result.outcome
+            from .reach import saved_game_elsewhere
+
+            if o is not None and o.error_code == OutcomeError.SAVED_GAME_MISSING \
+                    and (where := saved_game_elsewhere(identity.fingerprint, address)):
+                for line in saved_elsewhere_lines(where, args.address or address,
+                                                  t("saved_elsewhere", addr=where)):
+                    print(line, file=sys.stderr)
             if not getattr(result, "rematch", False):
                 return status
             # Accepted a rematch: the same table, the host opens a new one at the same
@@ -354,7 +365,7 @@ def _join_arguments(p: argparse.ArgumentParser) -> None:
         "other players, then press Enter.")
     p.add_argument("address", nargs="?", help="HOST[:PORT] or a join code HOST:PORT#KEY")
     add_discovery_options(p)
-    p.add_argument("--connect-timeout", type=float, default=15.0, metavar="S",
+    p.add_argument("--connect-timeout", type=seconds(0), default=15.0, metavar="S",
                    help="seconds to reach the table before giving up (default 15)")
     add_peer_options(p)
     _display(p)

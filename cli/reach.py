@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import functools
 import os
+import socket
 import sys
 
 import trio
@@ -20,9 +21,12 @@ from chkobba_p2p.peer import (
     PortMapOptions,
     PortMapped,
     PortMapUnavailable,
+    SavedGame,
     browse_tables,
     global_ipv6,
     lan_address,
+    parse_address,
+    saved_game_path,
     split_join_code,
 )
 
@@ -35,7 +39,35 @@ __all__ = [
     "port_mapping_options",
     "discover",
     "address_error",
+    "saved_game_elsewhere",
 ]
+
+
+def _endpoints(address: str) -> set[tuple[str, int]]:
+    """The (IP, port) pairs an address names (none if it does not resolve)."""
+    try:
+        host, port = parse_address(split_join_code(address)[0])
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except (ValueError, OSError, UnicodeError):
+        return set()
+    return {(str(info[4][0]).partition("%")[0], port) for info in infos}
+
+
+def saved_game_elsewhere(fingerprint: str, address: str) -> str | None:
+    """The address under which this identity saved a game at the same host as
+    ``address`` (``127.0.0.1:7955`` for ``localhost:7955``): a seat's save is kept under
+    the address as it was typed, so the same host typed another way does not find it."""
+    here = saved_game_path(fingerprint, address)
+    targets = _endpoints(address)
+    if not targets or not here.parent.is_dir():
+        return None
+    for path in sorted(here.parent.glob(f"{fingerprint}-*.state")):
+        saved = SavedGame.load(path) if path != here else None
+        if saved is None or saved.host.startswith("port:"):  # a host's own save
+            continue
+        if saved.host != address and _endpoints(saved.host) & targets:
+            return saved.host
+    return None
 
 
 def host_address(bind: str | None) -> str:

@@ -166,6 +166,33 @@ def test_port_out_of_range(tmp_path, terminal):
     _one_clear_line(out, "99999", "out of range")
 
 
+@pytest.mark.parametrize("command", [("host", "--headless", "--no-beacon"),
+                                     ("bot", "127.0.0.1:1"), ("join", "127.0.0.1:1")])
+@pytest.mark.parametrize("option, value", [
+    ("--turn-timeout", "inf"), ("--turn-timeout", "nan"), ("--turn-timeout", "-5"),
+    ("--turn-timeout", "1e9"), ("--turn-timeout", "0"), ("--turn-timeout", "86401"),
+    ("--reconnect-timeout", "inf"), ("--reconnect-timeout", "-1"),
+    ("--reconnect-timeout", "1e9"), ("--reconnect-timeout", "soon"),
+])
+def test_time_limits_out_of_bounds_are_one_line(tmp_path, command, option, value):
+    """A table's clocks reach the wire in whole seconds, 1 to 86400 for a move, 0 to
+    86400 away (PROTOCOL.md 12.3): anything else stops at the command line, before any
+    socket, terminal or key file (no traceback, no honest peer blamed later)."""
+    r = _run(tmp_path, *command, f"{option}={value}")
+    assert r.returncode == 2, r.stderr
+    _one_clear_line(r.stderr, option, value)
+    assert r.stdout == "" and not (tmp_path / "data").exists()
+
+
+def test_time_limits_at_the_bounds_are_taken(tmp_path):
+    """A day is allowed, and no time away at all (0: nobody is waited for)."""
+    from chkobba_cli.main import build_parser
+
+    args = build_parser("bot").parse_args(["bot", "h:1", "--turn-timeout", "86400",
+                                           "--reconnect-timeout", "0"])
+    assert (args.turn_timeout, args.reconnect_timeout) == (86400.0, 0.0)
+
+
 def test_bot_with_an_empty_port(tmp_path):
     r = _run(tmp_path, "bot", "127.0.0.1:")
     assert r.returncode == 2

@@ -333,6 +333,33 @@ def test_a_rematch_plays_a_second_match_with_a_second_log(tmp_path):
             guest.kill()
 
 
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_the_other_players_clock_shows_whole_at_80_columns(tmp_path, lang):
+    """Under a short move limit the other player's seat line ends with its clock: at
+    80 columns the line gives up words ("in hand", the role) rather than the countdown,
+    in English and in French (longer words)."""
+    port = free_port()
+    host = host_screen(tmp_path, port, "--turn-timeout", "60", "--lang", lang)
+    bot = None
+    whole = r"⏱ \d:\d\d left" if lang == "en" else r"⏱ encore \d:\d\d"
+    clock = re.compile(r"hedi\b.*" + whole + r"\s*$")
+    try:
+        host.wait_for(lambda t: f"127.0.0.1:{port}" in t, 20, "the open table")
+        bot = headless(["bot", f"127.0.0.1:{port}", "--quiet", "--name", "hedi",
+                        "--delay", "30"], tmp_path / "b")
+        deadline = time.monotonic() + 90
+        while not any(clock.search(line) for line in host.left_lines()):
+            assert time.monotonic() < deadline, "no whole clock on hedi's line:\n" + \
+                "\n".join(host.left_lines())
+            if "Entrée pour commencer" in host.text:
+                host.press("\r")
+            act(host)
+    finally:
+        host.kill()
+        if bot is not None:
+            bot.kill()
+
+
 def _first_match_over(tmp_path):
     port = free_port()
     host = host_screen(tmp_path, port, "--target", "1")
@@ -350,9 +377,10 @@ def test_a_joiner_declining_a_rematch_ends_both_with_the_right_words(tmp_path):
     host = guest = None
     try:
         host, guest = _first_match_over(tmp_path)
-        guest.press("q")
+        guest.press("\r")  # Enter quits as q does: a no to the rematch
         assert guest.finish() == 0
-        assert "resigned" not in guest.text
+        assert "resigned" not in guest.text and "Match over" not in guest.text
+        assert re.search(r"(amel|sami) wins|You win", guest.text), guest.text
         host.wait_for(lambda t: "sami declines a rematch" in host.panel(), 20,
                       "the joiner's no among the host's events")
         host.press("r")
@@ -387,6 +415,43 @@ def test_a_host_declining_a_rematch_tells_the_joiner_at_once(tmp_path):
         for s in (host, guest):
             if s is not None:
                 s.kill()
+
+
+def test_a_rematch_with_a_bot_that_left_opens_no_empty_table(tmp_path):
+    """A headless bot answers nothing and leaves once the match is over: the host's r
+    opens no table that nobody will join; it says why and ends with status 0."""
+    port = free_port()
+    host = host_screen(tmp_path, port, "--target", "1")
+    bot = None
+    try:
+        host.wait_for(lambda t: f"127.0.0.1:{port}" in t, 20, "the open table")
+        bot = headless(["bot", f"127.0.0.1:{port}", "--quiet", "--name", "hedi"],
+                       tmp_path / "b")
+        play_until([host], lambda: any(o in host.text for o in OVER), 150, "the end")
+        host.press("r")  # before or after the bot left: no table either way
+        assert host.finish() == 0
+        assert "No rematch: hedi left the table." in host.text, host.text
+    finally:
+        host.kill()
+        if bot is not None:
+            bot.kill()
+
+
+def test_a_rematch_with_local_bots_opens_the_new_table(tmp_path):
+    """The host's own bots (--bots) answer nothing and leave: they do not veto the
+    rematch; r opens the new table and new bots sit at it."""
+    port = free_port()
+    host = host_screen(tmp_path, port, "--target", "1", "--bots", "1")
+    try:
+        play_until([host], lambda: any(o in host.text for o in OVER), 150, "the end")
+        host.press("r")
+        host.wait_for(lambda t: "Rematch" in t and "Seats (2/2)" in t and "ready" in t, 60,
+                      "the new table with a new bot")
+        host.press("\r")
+        host.wait_for(lambda t: "Your hand" in t, 60, "the second match")
+        assert len(logs_of(tmp_path / "h")) >= 2
+    finally:
+        host.kill()
 
 
 def test_joining_another_table_keeps_the_game_stepped_away_from(tmp_path):
@@ -455,6 +520,33 @@ def test_a_join_without_the_saved_game_says_so_and_blames_no_one(tmp_path):
     finally:
         if guest is not None:
             guest.kill()
+        host.kill()
+
+
+def test_a_join_typed_another_way_points_to_the_saved_game(tmp_path):
+    """The save is kept under the address as typed: stepping away from 127.0.0.1:PORT
+    and coming back as localhost:PORT finds no save there; the client says where it is
+    and gives the command that comes back, which does."""
+    port = free_port()
+    host = listening(headless(["host", "--headless", "--port", str(port), "--bind",
+                               "127.0.0.1", "--no-beacon", "--quiet",
+                               "--reconnect-timeout", "300"], tmp_path / "h"))
+    guest = back = None
+    try:
+        state = _stepped_away(tmp_path, port)
+        guest = Screen(["join", f"localhost:{port}", "--lang", "en", "--name", "sami",
+                        "--pace", "0", "--connect-timeout", "30"], tmp_path / "g")
+        assert guest.finish(30) == 2
+        text = " ".join(guest.raw.decode("utf-8", "replace").split())
+        assert f"you have a saved game for this table at 127.0.0.1:{port}" in text, text
+        assert f"chkobba join 127.0.0.1:{port} --lang en" in text, text
+        assert state.exists() and host.poll() is None
+        back = join_screen(tmp_path, port, "--connect-timeout", "30")
+        back.wait_for(lambda t: "Your hand" in t, 30, "the game resumed")
+    finally:
+        for s in (guest, back):
+            if s is not None:
+                s.kill()
         host.kill()
 
 

@@ -120,3 +120,22 @@ async def test_an_answer_before_the_end_or_off_is_ignored(tmp_path):
     assert out["host"].completed and out["guest"].completed
     assert host_ctl.answers == [RematchAnswer(1, False)]
     assert host.rematch_answers == {1: False}
+
+
+async def test_a_joiner_gone_without_an_answer_is_reported_while_the_host_decides(tmp_path):
+    """A joining peer that answers nothing (a bot, an older client) closes its connection
+    once the match is over: the host, still deciding, hears that this seat will not be
+    at a new table (``left``), rather than waiting for an answer that cannot come."""
+    host_ctl, guest_ctl = HostWaitingForAnswers(), Answering(1, None)
+    out = {}
+    async with trio.open_nursery() as nursery:
+        async def run_host(task_status=trio.TASK_STATUS_IGNORED):
+            out["host"] = await HostPeer(host_config(tmp_path), host_ctl).run(task_status)
+
+        port = await nursery.start(run_host)
+        with trio.fail_after(120):
+            out["guest"] = await ClientPeer(join_config(tmp_path, port, "amel"),
+                                            guest_ctl).run()
+    assert out["host"].completed and out["guest"].completed
+    assert host_ctl.answers == [RematchAnswer(1, False, left=True)]
+    assert guest_ctl.answers == []  # it asked nothing, so it waited for nothing

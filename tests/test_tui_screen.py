@@ -190,7 +190,7 @@ def test_a_crash_in_the_game_is_reported_not_swallowed(app_session):
      "p1 says you stayed away too long; the log shows the game was waiting for you."),
     ("fr", "vous dites que p1 est en faute (un coup dont la signature est fausse) ; rien "
            "dans le journal ne le montre.",
-     "p1 dit que vous êtes resté absent trop longtemps ; le journal montre que la partie "
+     "p1 dit que votre absence a trop duré ; le journal montre que la partie "
      "vous attendait."),
 ])
 def test_a_claim_signed_here_is_worded_for_you(app_session, lang, mine, theirs):
@@ -226,7 +226,7 @@ def test_french_elides_que_and_de_before_a_name_with_a_vowel(app_session):
     panel = " ".join(_text(ui._events_text()).split())
     assert "Hedi dit qu'Amel est en faute" in panel, panel
     assert "le journal montre que la partie attendait Amel." in panel, panel
-    assert "Hedi dit qu'Omar est resté absent" in panel, panel
+    assert "Hedi dit que l'absence d'Omar a trop duré" in panel, panel
     assert "que A" not in panel and "que O" not in panel
     from chkobba_cli.i18n import elide
     for name, said in (("Ines", "la faute d'Ines"), ("Élyes", "la faute d'Élyes"),
@@ -236,7 +236,7 @@ def test_french_elides_que_and_de_before_a_name_with_a_vowel(app_session):
 
 @pytest.mark.parametrize("lang, words", [
     ("en", "Amel stayed away (or out of reach) longer than the allowance of time away"),
-    ("fr", "Amel est resté absent (ou injoignable) plus longtemps que le temps accordé"),
+    ("fr", "Amel : absence (ou silence) plus longue que le temps accordé"),
 ])
 def test_the_game_stopped_dialog_names_the_player_in_the_players_words(app_session, lang,
                                                                         words):

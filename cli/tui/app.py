@@ -115,6 +115,8 @@ class TuiApp(Leaving, Screen):
         self.rematch_answered: bool | None = None
         self.rematch_answers: dict[int, bool] = {}
         self.rematch_people = (players or 2) - 1
+        self.rematch_bots = 0  # local bot seats (a host's --bots): they never answer
+        self.rematch_gone: set[int] = set()  # seats gone without an answer
         self._rematch_wake: trio.Event | None = None
         self.app = self._build()
 
@@ -152,6 +154,8 @@ class TuiApp(Leaving, Screen):
             self.events.narrate(event, self.view, own_chat=self.chat.own_line)
         if isinstance(event, RematchAnswer):
             self.rematch_answers.setdefault(event.seat, event.accept)
+            if event.left:
+                self.rematch_gone.add(event.seat)
             self.rematch_changed()
         if isinstance(event, HandScored) and not self.pacer.running:
             self.score_queue.append(event)  # no pacer: the dialog waits for its key

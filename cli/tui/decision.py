@@ -74,7 +74,9 @@ def decision_lines(view: TableView, width: int, request: Request | None, *,
                 out.append([("", "   "),
                             (style, f"{'▶' if i == opt_sel else ' '} {i + 1}) " + take)])
             return out
-        out.append([("class:turn", " " + t("your_turn", n=len(st.hand)))])
+        n = len(st.hand)
+        out.append([("class:turn", " " + (t("your_turn_1") if n == 1
+                                          else t("your_turn", n=n)))])
         if hints:
             out += _hint_lines(view, req.hand)
         return out

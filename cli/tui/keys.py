@@ -105,7 +105,7 @@ def key_bindings(ui: TuiApp) -> KeyBindingsBase:
 
     @kb.add("enter", filter=over)
     def _(e: KeyPressEvent) -> None:
-        ui.exit()
+        ui.request_leave()  # as q: a rematch question still open is answered no first
 
     # Hints (not while asking to leave), and redraw.
     @kb.add("h", filter=~leave & ~away & ~helping)

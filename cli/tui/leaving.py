@@ -29,6 +29,8 @@ class Leaving:
     rematch_answered: bool | None
     rematch_answers: dict[int, bool]
     rematch_people: int
+    rematch_bots: int
+    rematch_gone: set[int]
     _rematch_wake: trio.Event | None
     pacer: Any
     request: Any
@@ -76,7 +78,10 @@ class Leaving:
         waits; against local bots (play), leaving is leaving."""
         self.confirm_leave = False
         if self.finished:
-            self.exit()
+            if self.can_rematch:  # no rematch: said, then the screen closes as trio ends
+                self.answer_rematch(False)
+            else:
+                self.exit()
             return
         if self.can_step_away and not self.stepping_away:
             self.stepping_away = True
@@ -130,9 +135,13 @@ class Leaving:
                     return False
                 if mine and self.kind != "host":
                     return True
-                if mine and any(not a for a in got.values()):
-                    return False  # the others were told (our no goes with it)
-                if mine and len(got) >= self.rematch_people:
+                # Local bots answer nothing and leave; more seats gone than bots means
+                # a person left.  One no, or one person gone, is enough: no table.
+                gone = len(self.rematch_gone)
+                noes = sum(1 for s, a in got.items() if not a and s not in self.rematch_gone)
+                if mine and (noes or gone > self.rematch_bots):
+                    return False
+                if mine and sum(got.values()) >= self.rematch_people:
                     self.rematch_requested = True
                     return True
                 self._rematch_wake = trio.Event()
@@ -179,8 +188,13 @@ class Leaving:
             host = self.rematch_answers.get(0)
             return self.t("rematch_host_no" if host is False else "rematch_host_silent",
                           name=view.name(0))
-        noes = [view.name(s) for s, a in sorted(self.rematch_answers.items()) if not a]
-        return self.t("rematch_no_table", names=", ".join(noes)) if noes else None
+        noes = [view.name(s) for s, a in sorted(self.rematch_answers.items())
+                if not a and s not in self.rematch_gone]
+        gone = [view.name(s) for s in sorted(self.rematch_gone)]
+        if not noes and not gone:
+            return None
+        key = "rematch_no_table" if noes else "rematch_gone"
+        return self.t(key, names=", ".join(noes or gone))
 
     def cancel_trio(self) -> None:
         scope, token = self.cancel_scope, self.token

@@ -154,6 +154,8 @@ class EventLog:
         elif isinstance(ev, RematchAnswer):
             if ev.seat == 0 and st.seat not in (None, 0):  # the host's: a new table or not
                 key = "ev_host_rematch" if ev.accept else "ev_host_no_rematch"
+            elif ev.left:
+                key = "ev_rematch_gone"
             else:
                 key = "ev_rematch_yes" if ev.accept else "ev_rematch_no"
             log(("class:ok" if ev.accept else "class:warn", t(key, name=view.name(ev.seat))))

@@ -63,15 +63,15 @@ _WORDS: dict[str, tuple[str, str]] = {
     # The local peer measured it: said as what happened.
     "away": ("{name} stayed away (or out of reach) longer than the allowance of time "
              "away: the game is over.",
-             "{name} est resté absent (ou injoignable) plus longtemps que le temps accordé : "
+             "{name} : absence (ou silence) plus longue que le temps accordé : "
              "la partie est finie."),
     "slow": ("{name} took longer than the time allowed for a move: the game is over.",
              "{name} a mis plus que le temps accordé pour un coup : la partie est finie."),
     # Another seat signed it: its claim.
     "says_away": ("{by} says {name} stayed away too long;",
-                  "{by} dit que {name} est resté absent trop longtemps ;"),
+                  "{by} dit que l'absence de {name} a trop duré ;"),
     "says_away_me": ("{by} says you stayed away too long;",
-                     "{by} dit que vous êtes resté absent trop longtemps ;"),
+                     "{by} dit que votre absence a trop duré ;"),
     "says_slow": ("{by} says {name} took too long to play;",
                   "{by} dit que {name} a mis trop longtemps à jouer ;"),
     "says_slow_me": ("{by} says you took too long to play;",

@@ -16,7 +16,7 @@ from chkobba_p2p import rules as R
 from chkobba_p2p.cards import Card
 
 from .bigcards import big_card_row
-from .render import Line, by_value, card_chips, card_row, wrap_line
+from .render import Line, by_value, card_chips, card_row, line_text, wrap_line
 from .view import TableView
 
 __all__ = ["Showing", "showing", "draw_table", "table_lines", "fit"]
@@ -89,7 +89,11 @@ def draw_table(view: TableView, width: int, height: int, *, selected: int | None
     return fit(tagged, max(1, height))
 
 
-def _seat_line(view: TableView, seat: int, role: str) -> Line:
+def _seat_line(view: TableView, seat: int, role: str, extra: Line | None = None, width: int = 0
+               ) -> Line:
+    """A seat: its name, role, cards in hand, dealer or cutter, then ``extra`` (its
+    clock).  In ``width`` columns: the words that say least give way first ("in hand",
+    the role, "cards"), so that the clock at the end always shows."""
     st, t = view.state, view.t
     n = st.counts[seat] if seat < len(st.counts) else 0
     mark = "class:turn" if st.turn == seat else "class:me"
@@ -98,12 +102,19 @@ def _seat_line(view: TableView, seat: int, role: str) -> Line:
         tags.append(t("dealer", name="").strip())
     if seat == st.cutter:
         tags.append(t("cutter", name="").strip())
-    line: Line = [(mark, f" {'▶' if st.turn == seat else ' '} {st.name(seat)}"),
-                  ("class:dim", f" ({role})" if role else ""), ("", "  "),
-                  ("", ("▮" if view.cs.symbols else "#") * n + " "
-                   + (t("cards_1") if n == 1 else t("cards_n", n=n)) + " " + t("in_hand"))]
-    if tags:
-        line.append(("class:dim", "  [" + ", ".join(tags) + "]"))
+    bar = ("▮" if view.cs.symbols else "#") * n
+    count = t("cards_1") if n == 1 else t("cards_n", n=n)
+    for keep_in_hand, keep_role, keep_count in ((1, 1, 1), (0, 1, 1), (0, 0, 1), (0, 0, 0)):
+        hand = f"{bar} {count} {t('in_hand')}" if keep_in_hand else \
+            f"{bar} {count}" if keep_count else f"{bar} {n}"
+        line: Line = [(mark, f" {'▶' if st.turn == seat else ' '} {st.name(seat)}"),
+                      ("class:dim", f" ({role})" if role and keep_role else ""), ("", "  "),
+                      ("", hand)]
+        if tags:
+            line.append(("class:dim", "  [" + ", ".join(tags) + "]"))
+        line += extra or []
+        if not width or len(line_text(line)) < width:
+            break
     return line
 
 
@@ -151,11 +162,12 @@ def table_lines(view: TableView, width: int, compact: bool, *, selected: int | N
         roles = {s: t("side", n=st.side(s) + 1) if n == 4 else "" for s in range(n)}
     for s in (range(n) if watching else st.others()):
         extra = seat_extra(s) if seat_extra is not None else []
-        add(_seat_line(view, s, roles.get(s, t("opponent"))) + extra, 1)
+        add(_seat_line(view, s, roles.get(s, t("opponent")), extra, width), 1)
     their_sides = sorted({st.side(s) for s in range(n)} if watching else
                          {st.side(s) for s in st.others()} - {st.side(me)})
     for side in their_sides:
-        add(_captures_line(view, side), 2)
+        for line in wrap_line(_captures_line(view, side), width - 1, "     "):
+            add(line, 2)
     info = [t("stock", n=st.stock)]
     if st.cutting:
         info.append(view.said("cutting_of", st.cutter))
