@@ -314,3 +314,18 @@ def test_a_seat_lost_before_the_first_deal_counts_down_on_the_lobby_screen(app_s
     body = "\n".join(_text(line) for line in ui.body(51, 22))
     assert "Mallory lost the connection: 1:00 left to come back" in body, body
     assert "Seats (2/2)" in body  # the lobby below it, as before
+
+
+@pytest.mark.parametrize("lang, words", [
+    ("en", "you took longer than the time allowed for a move: the game is over."),
+    ("fr", "vous avez mis plus que le temps accordé pour un coup : la partie est finie."),
+])
+def test_running_out_of_time_oneself_is_said_in_the_second_person(app_session, lang,
+                                                                   words):
+    from chkobba_p2p.wire import ErrorCode
+    ui, _ = _ui(_position(R.Ruleset()), lang)
+    # Our own seat signed the timeout against itself: said as what happened to us.
+    ui.on_event(S.Aborted(0, ErrorCode.TIMEOUT, 0, "", S.Standing.SELF))
+    panel = " ".join(_text(ui._events_text()).split())
+    assert words in panel, panel
+    assert "vous a mis" not in panel

@@ -67,6 +67,13 @@ _WORDS: dict[str, tuple[str, str]] = {
              "la partie est finie."),
     "slow": ("{name} took longer than the time allowed for a move: the game is over.",
              "{name} a mis plus que le temps accordé pour un coup : la partie est finie."),
+    "away_me": ("you stayed away (or out of reach) longer than the allowance of time "
+                "away: the game is over.",
+                "votre absence (ou silence) a duré plus que le temps accordé : "
+                "la partie est finie."),
+    "slow_me": ("you took longer than the time allowed for a move: the game is over.",
+                "vous avez mis plus que le temps accordé pour un coup : la partie est "
+                "finie."),
     # Another seat signed it: its claim.
     "says_away": ("{by} says {name} stayed away too long;",
                   "{by} dit que l'absence de {name} a trop duré ;"),
@@ -127,7 +134,9 @@ def stop_sentences(view: TableView, a: Aborted) -> list[tuple[str, str]]:
     liveness = {ErrorCode.PEER_LEFT: "away", ErrorCode.TIMEOUT: "slow"}.get(a.code)
     if a.standing in (Standing.PROVEN, Standing.SELF):
         if liveness is not None:  # its own signature: it left, or let the time run out
-            return [("class:error", _w(view, liveness, name=view.who(blamed)))]
+            if blamed == me:  # "vous avez mis", never "vous a mis"
+                return [("class:error", _w(view, liveness + "_me"))]
+            return [("class:error", _w(view, liveness, name=view.name(blamed)))]
         key = "broke_me" if blamed == me else "broke"
         return [("class:error", _w(view, key, name=view.who(blamed), why=why))]
     if liveness is not None and by == me:
