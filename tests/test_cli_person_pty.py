@@ -353,8 +353,15 @@ def test_the_other_players_clock_shows_whole_at_80_columns(tmp_path, lang):
                 "\n".join(host.left_lines())
             if "Entrée pour commencer" in host.text:
                 host.press("\r")
-            if "[g]arder" in host.text:  # act() reads the English screen only
+            # act() reads the English screen only: the French prompts are answered here.
+            if "[g]arder" in host.text:
                 host.press("g")
+            if "Entrée : continuer" in host.text:
+                host.press("\r")
+            if "À vous" in host.text:
+                host.press("1")
+                if "plusieurs" in host.text:  # a card that takes several ways
+                    host.press("1")
             act(host)
     finally:
         host.kill()
