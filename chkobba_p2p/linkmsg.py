@@ -14,7 +14,8 @@ from typing import Any
 from .wire import MAX_NAME, ErrorCode, fingerprint
 
 __all__ = ["clean_text", "parse_lobby", "lobby_problem", "parse_wait", "parse_back", "parse_chat",
-           "parse_error", "parse_limits", "parse_allowance_left", "MAX_PLAYERS", "MAX_LIMIT"]
+           "parse_error", "parse_have", "parse_limits", "parse_allowance_left", "MAX_PLAYERS",
+           "MAX_LIMIT"]
 
 MAX_PLAYERS = 4
 #: Longest error text kept from the network, in characters.
@@ -126,3 +127,9 @@ def parse_allowance_left(value: Any, away: int) -> int | None:
     if not isinstance(value, dict):
         return None
     return _int(value.get("left"), 0, away)
+
+
+def parse_have(welcome: dict) -> int:
+    """The host's chain length a ``welcome`` announces (``have``), 0 if the field is off
+    (every msgpack integer fits under 2**64)."""
+    return _int(welcome.get("have"), 1, 2**64) or 0

@@ -54,6 +54,7 @@ from .linkmsg import (
     parse_back,
     parse_chat,
     parse_error,
+    parse_have,
     parse_limits,
     parse_lobby,
     parse_wait,
@@ -187,12 +188,6 @@ def _refused(exc: BaseException) -> bool:
         if e.__cause__ is not None:
             seen.append(e.__cause__)
     return False
-
-
-def _have(welcome: dict) -> int:
-    """The host's chain length a welcome announces (0 if the field is off)."""
-    have = welcome.get("have")
-    return have if isinstance(have, int) and not isinstance(have, bool) and have > 0 else 0
 
 
 class LinkClosed(Exception):
@@ -1644,7 +1639,7 @@ class ClientPeer(_Peer):
                 # A fresh hello may be taken back as a resume from have = 0 (PROTOCOL.md
                 # 5): the host's chain, as long as it says, comes first, and we act only
                 # once it is in.
-                self._replay_to = max(self._replay_to, _have(welcome))
+                self._replay_to = max(self._replay_to, parse_have(welcome))
             self._refusal = None
             self.host_key = hs.host_key
             self._host_caps = hs.host_caps
