@@ -46,6 +46,16 @@ from .events import (
     Waiting,
     clean_chat,
 )
+from .link.handshake import (
+    CAP_READY_CHECK,
+    CAP_REMATCH,
+    CAP_SHUFFLE_PROOFS,
+    SPOKEN,
+    ClientHandshake,
+    HostHandshake,
+    error_message,
+)
+from .link.handshake import Lobby as SeatLobby
 from .linkmsg import (
     MAX_PLAYERS,
     clean_text,
@@ -62,18 +72,7 @@ from .linkmsg import (
 from .liveness import ClockReading, Clocks, Limits, SeatClock
 from .portmap import PortMapper
 from .rules import Move
-from .session import (
-    CAP_READY_CHECK,
-    CAP_REMATCH,
-    CAP_SHUFFLE_PROOFS,
-    SPOKEN,
-    ClientHandshake,
-    GameFault,
-    HostHandshake,
-    Session,
-    error_message,
-)
-from .session import Lobby as SeatLobby
+from .session import GameFault, Session
 from .spectate import spectator_names, spectators_message, watch_name, watching_message
 from .text import distinct_names, safe_text
 from .transcript import SavedGame, TranscriptWriter, default_log_path, read_transcript
