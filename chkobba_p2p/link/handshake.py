@@ -33,7 +33,8 @@ from ..wire import (
     unsealed,
     verify_signature,
 )
-from .messages import ErrorMsg, display_name
+from .messages import ErrorMsg, Hello, Host, LobbySeat, display_name
+from .messages import Lobby as LobbyMsg
 
 __all__ = [
     "CAPABILITIES",
@@ -65,8 +66,6 @@ CAPABILITIES = TABLE_CAPABILITIES + LINK_CAPABILITIES
 #: What this implementation speaks (``hello.caps``, ``welcome.caps``).
 SPOKEN = CAPABILITIES + (CAP_SHUFFLE_PROOFS,)
 
-_name = display_name
-
 
 def error_message(code: ErrorCode, detail: str = "") -> dict[str, Any]:
     """The unsigned ``error`` message a peer sends before closing a connection."""
@@ -83,7 +82,7 @@ class Lobby:
         self.identity = identity
         self.rules = rules
         self.players = players
-        self.seats: list[SeatInfo | None] = [SeatInfo(0, identity.public, _name(name))]
+        self.seats: list[SeatInfo | None] = [SeatInfo(0, identity.public, display_name(name))]
         self.seats += [None] * (players - 1)
         self.game: bytes | None = None  # set when the table is full and the game starts
         self.caps = TABLE_CAPABILITIES \
@@ -160,9 +159,9 @@ class Lobby:
                 for s in range(self.players)]
 
     def lobby_message(self) -> dict:
-        return {"t": "lobby", "players": self.players,
-                "seats": [s.to_wire() if s else None for s in self.seats],
-                "seating": self.seating, "ready": self.ready_flags()}
+        return LobbyMsg(self.players, tuple(LobbySeat(s.seat, s.key, s.name) if s else None
+                                            for s in self.seats),
+                        self.seating, tuple(self.ready_flags())).to_wire()
 
     def table(self) -> TableInfo:
         if not self.full:
@@ -208,11 +207,9 @@ class HostHandshake:
         # caps: the capabilities of the table to come (shuffle proofs on or off), so that
         # a joiner knows before it sits down, and the link capabilities the host speaks
         # (the ready check) (PROTOCOL.md section 3).
-        msg = {"t": "host", "versions": list(SUPPORTED_VERSIONS),
-               "caps": list(self.lobby.caps + LINK_CAPABILITIES),
-               "key": self.lobby.identity.public, "name": seat0.name, "nonce": self.nonce,
-               "players": self.lobby.players, "rules": self.lobby.rules.to_dict(),
-               "rules_hash": self.lobby.rules.digest()}
+        msg = Host(tuple(SUPPORTED_VERSIONS), self.lobby.caps + LINK_CAPABILITIES,
+                   self.lobby.identity.public, seat0.name, self.nonce, self.lobby.players,
+                   self.lobby.rules.to_dict(), self.lobby.rules.digest()).to_wire()
         self._greeting = wire.encode(msg)
         return msg
 
@@ -232,7 +229,7 @@ class HostHandshake:
         if "deal/v1" not in caps:
             raise ProtocolError(ErrorCode.BAD_FIELD, "caps must include deal/v1")
         key = get_field(msg, "key", "bytes", size=32)
-        name = _name(msg.get("name"))
+        name = display_name(msg.get("name"))
         get_field(msg, "nonce", "bytes", size=32)
         pop = get_field(msg, "pop", "bytes", size=64)
         signed = handshake_hash(self._greeting, unsealed(body, msg))
@@ -286,7 +283,7 @@ class ClientHandshake:
         #: once the person confirmed the table).
         self.caps = caps if caps is not None else tuple(
             c for c in SPOKEN if c not in LINK_CAPABILITIES)
-        self.name = _name(name)
+        self.name = display_name(name)
         self.nonce = nonce if nonce is not None else secrets.token_bytes(32)
         self.resume = resume
         self.host_key: bytes | None = None
@@ -313,7 +310,7 @@ class ClientHandshake:
         self.host_key = get_field(msg, "key", "bytes", size=32)
         host_caps = get_field(msg, "caps", "list", max_len=64, optional=True) or ()
         self.host_caps = tuple(c for c in host_caps if isinstance(c, str))
-        self.host_name = _name(msg.get("name"))
+        self.host_name = display_name(msg.get("name"))
         self.host_caps = tuple(c for c in get_field(msg, "caps", "list", max_len=64)
                                if isinstance(c, str))
         get_field(msg, "nonce", "bytes", size=32)
@@ -324,11 +321,8 @@ class ClientHandshake:
             raise ProtocolError(ErrorCode.BAD_FIELD, f"ruleset: {exc}") from None
         if get_field(msg, "rules_hash", "bytes", size=32) != self.rules.digest():
             raise ProtocolError(ErrorCode.BAD_FIELD, "rules_hash does not match the ruleset")
-        hello: dict[str, Any] = {"t": "hello", "v": self.version, "caps": list(self.caps),
-                                 "key": self.identity.public, "name": self.name,
-                                 "nonce": self.nonce}
-        if self.resume is not None:
-            hello["resume"] = {"g": self.resume[0], "have": self.resume[1]}
+        hello = Hello(self.version, self.caps, self.identity.public, self.name, self.nonce,
+                      self.resume).to_wire()
         return self.seal_hello(hello)
 
     def seal_hello(self, hello: dict) -> dict:
