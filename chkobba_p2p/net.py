@@ -46,6 +46,17 @@ from .events import (
     Waiting,
     clean_chat,
 )
+from .link import messages as lm
+from .link.handshake import (
+    CAP_READY_CHECK,
+    CAP_REMATCH,
+    CAP_SHUFFLE_PROOFS,
+    SPOKEN,
+    ClientHandshake,
+    HostHandshake,
+    error_message,
+)
+from .link.handshake import Lobby as SeatLobby
 from .linkmsg import (
     MAX_PLAYERS,
     clean_text,
@@ -62,18 +73,7 @@ from .linkmsg import (
 from .liveness import ClockReading, Clocks, Limits, SeatClock
 from .portmap import PortMapper
 from .rules import Move
-from .session import (
-    CAP_READY_CHECK,
-    CAP_REMATCH,
-    CAP_SHUFFLE_PROOFS,
-    SPOKEN,
-    ClientHandshake,
-    GameFault,
-    HostHandshake,
-    Session,
-    error_message,
-)
-from .session import Lobby as SeatLobby
+from .session import GameFault, Session
 from .spectate import spectator_names, spectators_message, watch_name, watching_message
 from .text import distinct_names, safe_text
 from .transcript import SavedGame, TranscriptWriter, default_log_path, read_transcript
@@ -342,7 +342,7 @@ class ChatBucket:
 
 
 async def _pinger(link: Link) -> None:
-    ping = wire.encode({"t": "ping"})
+    ping = wire.encode(lm.Ping().to_wire())
     while not link.closed:
         await trio.sleep(link.timeouts.idle / 3)
         link.send(ping)
@@ -577,7 +577,7 @@ class _Peer:
         return True
 
     #: The unsigned message that says this seat steps away (PROTOCOL.md 17).
-    away_message: dict = {"t": "away"}
+    away_message: dict = lm.Away().to_wire()
 
     async def _away_on_cancel(self, links: list[Link]) -> None:
         """We are cancelled after :meth:`step_away`: tell the others, nothing signed (the
@@ -653,7 +653,7 @@ class HostPeer(_Peer):
         #: Seats a restarted host has not seen since its restart: waited for, not known
         #: to have lost their connection (Waiting.awaited, ``wait`` with ``restart``).
         self.awaited_seats: set[int] = set()
-        self.away_message = {"t": "away", "seat": 0}
+        self.away_message = lm.Away(0).to_wire()
         self.port = 0
         self.resumed_entries = 0
         #: Unauthenticated connections (still in the handshake) and their addresses.
@@ -723,7 +723,7 @@ class HostPeer(_Peer):
         line = clean_chat(text)
         if line is None or self.finished.is_set() or not self._chat_bucket.take():
             return False
-        self.broadcast_msg({"t": "chat", "seat": 0, "text": line})
+        self.broadcast_msg(lm.Chat(line, 0).to_wire())
         self.emit(Chat(0, line))
         return True
 
@@ -733,7 +733,7 @@ class HostPeer(_Peer):
         line = clean_chat(msg.get("text"))
         if line is None or not bucket.take():
             return
-        self.broadcast_msg({"t": "chat", "seat": seat, "text": line}, except_seat=seat)
+        self.broadcast_msg(lm.Chat(line, seat).to_wire(), except_seat=seat)
         self.emit(Chat(seat, line))
 
     async def run(self, task_status: trio.TaskStatus[int] | None = None) -> Outcome:
@@ -1131,9 +1131,7 @@ class HostPeer(_Peer):
             left = max(0, math.ceil(self.clock.read(trio.current_time())[seat].allowance_left))
         away = seat in self.away_seats
         awaited = seat in self.awaited_seats and not away
-        self.broadcast_msg({"t": "wait", "seat": seat, "secs": left}
-                           | ({"away": True} if away else {})
-                           | ({"restart": True} if awaited else {}))
+        self.broadcast_msg(lm.Wait(seat, left, away, awaited).to_wire())
         self.emit(Waiting(seat, left, away, awaited))
 
     async def _watchdog(self) -> None:
@@ -1178,7 +1176,7 @@ class HostPeer(_Peer):
                 return
             t = msg["t"]
             if t == "ping":
-                link.send_msg({"t": "pong"})
+                link.send_msg(lm.Pong().to_wire())
             elif t == "pong":
                 pass
             elif t == "sig":
@@ -1380,7 +1378,7 @@ class ClientPeer(_Peer):
         link = self.link
         if answer is not None and link is not None and not link.closed \
                 and CAP_REMATCH in self._host_caps:
-            link.send_msg({"t": "rematch", "accept": bool(answer)})
+            link.send_msg(lm.Rematch(bool(answer)).to_wire())
         return answer
 
     def _seat_held_elsewhere(self) -> None:
@@ -1403,7 +1401,7 @@ class ClientPeer(_Peer):
         if line is None or link is None or link.closed or self.finished.is_set() \
                 or not self._chat_bucket.take():
             return False
-        link.send_msg({"t": "chat", "text": line})
+        link.send_msg(lm.Chat(line).to_wire())
         # Before the genesis our seat is the one the welcome gave.
         self.emit(Chat(s.own_seat if s is not None else self._welcome_seat, line))
         return True
@@ -1771,7 +1769,7 @@ class ClientPeer(_Peer):
         players = s.table.players if s is not None else MAX_PLAYERS
         t = msg["t"]
         if t == "ping":
-            link.send_msg({"t": "pong"})
+            link.send_msg(lm.Pong().to_wire())
         elif t == "sig":
             self._on_entry(body, msg)
         elif t == "lobby":
@@ -1833,7 +1831,7 @@ class ClientPeer(_Peer):
     def confirmed(self, seating: int) -> None:
         link = self.link
         if link is not None and self.session is None:
-            link.send_msg({"t": "start", "seating": seating})
+            link.send_msg(lm.Start(seating).to_wire())
 
     def _on_entry(self, body: bytes, msg: dict) -> None:
         s = self.session

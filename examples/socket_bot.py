@@ -23,7 +23,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from chkobba_p2p import wire  # noqa: E402
 from chkobba_p2p.bots import GreedyBot  # noqa: E402
-from chkobba_p2p.session import ClientHandshake, GameFault, Session  # noqa: E402
+from chkobba_p2p.link.handshake import ClientHandshake
+from chkobba_p2p.session import GameFault, Session  # noqa: E402
 
 
 class Connection:

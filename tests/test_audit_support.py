@@ -12,8 +12,9 @@ from pathlib import Path
 
 from chkobba_p2p import wire
 from chkobba_p2p.levels import make_bot
+from chkobba_p2p.link.handshake import Lobby
 from chkobba_p2p.rules import PRESETS, Ruleset
-from chkobba_p2p.session import GameFault, Lobby, Phase, Session
+from chkobba_p2p.session import GameFault, Phase, Session
 from chkobba_p2p.transcript import TranscriptWriter
 from chkobba_p2p.wire import ErrorCode, Identity, ProtocolError
 

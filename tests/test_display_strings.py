@@ -14,19 +14,12 @@ import pytest
 import trio
 from test_net_support import REPO_ROOT, cli_command, cli_env, host_config, join_config
 
+from chkobba_p2p.link.handshake import ClientHandshake, HostHandshake
+from chkobba_p2p.link.handshake import Lobby as SeatLobby
 from chkobba_p2p.net import ClientPeer, HostPeer, lobby_event
 from chkobba_p2p.peer import BotController, Lobby, Outcome, clean_chat
 from chkobba_p2p.rules import Ruleset
-from chkobba_p2p.session import (
-    Aborted,
-    ClientHandshake,
-    HostHandshake,
-    SeatInfo,
-    Session,
-    TableInfo,
-    TableReady,
-)
-from chkobba_p2p.session import Lobby as SeatLobby
+from chkobba_p2p.session import Aborted, SeatInfo, Session, TableInfo, TableReady
 from chkobba_p2p.tablestate import TableState
 from chkobba_p2p.text import distinct_names, safe_text, same_name
 from chkobba_p2p.transcript import TranscriptWriter

@@ -11,8 +11,8 @@ import trio
 from test_net_support import GatedBot, RawClient, host_config, join_config
 
 from chkobba_p2p import wire
+from chkobba_p2p.link.handshake import ClientHandshake
 from chkobba_p2p.peer import BotController, host_match
-from chkobba_p2p.session import ClientHandshake
 from chkobba_p2p.wire import ErrorCode, Identity
 
 

@@ -14,9 +14,9 @@ import trio
 from test_net_support import FAST, GatedBot, host_config, join_config
 
 from chkobba_p2p import net
+from chkobba_p2p.link.handshake import HostHandshake
 from chkobba_p2p.net import ClientPeer, HostPeer
 from chkobba_p2p.peer import BotController, Lobby, OutcomeError, Resumed, Waiting
-from chkobba_p2p.session import HostHandshake
 from chkobba_p2p.transcript import read_transcript
 from chkobba_p2p.wire import ErrorCode, Identity, open_entry
 

@@ -7,11 +7,12 @@ from __future__ import annotations
 import trio
 from test_net_support import host_config, join_config
 
+from chkobba_p2p.link.handshake import CAP_READY_CHECK, CAPABILITIES
+from chkobba_p2p.link.handshake import Lobby as SeatLobby
 from chkobba_p2p.net import ClientPeer, HostPeer
 from chkobba_p2p.peer import BotController, Lobby
 from chkobba_p2p.rules import DealEvent, Ruleset
-from chkobba_p2p.session import CAP_READY_CHECK, CAPABILITIES, TableReady
-from chkobba_p2p.session import Lobby as SeatLobby
+from chkobba_p2p.session import TableReady
 from chkobba_p2p.wire import Identity
 
 

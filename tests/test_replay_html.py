@@ -20,8 +20,9 @@ from test_net_support import REPO_ROOT, cli_command, cli_env
 
 from chkobba_p2p.audit import INVALID, VALID, audit_log
 from chkobba_p2p.cards import card
+from chkobba_p2p.link.handshake import Lobby
 from chkobba_p2p.rules import PRESETS
-from chkobba_p2p.session import Lobby, Session
+from chkobba_p2p.session import Session
 
 HOSTILE = '<script>alert("x")</script>'  # 27 printable characters: a legal name
 HOSTILE2 = "<img src=x onerror=alert(1)>"

@@ -10,14 +10,12 @@ import pytest
 
 from chkobba_p2p import wire
 from chkobba_p2p.levels import make_bot
+from chkobba_p2p.link.handshake import ClientHandshake, HostHandshake, Lobby
 from chkobba_p2p.rules import Ruleset
 from chkobba_p2p.session import (
     CAP_EARLY_DEAL,
     CAP_SHUFFLE_PROOFS,
-    ClientHandshake,
     GameFault,
-    HostHandshake,
-    Lobby,
     Phase,
     SeatInfo,
     Session,

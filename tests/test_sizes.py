@@ -30,9 +30,10 @@ import chkobba_p2p.session as session_module
 from chkobba_p2p import wire
 from chkobba_p2p.audit import VALID, audit_log
 from chkobba_p2p.errors import LocalError
+from chkobba_p2p.link.handshake import ClientHandshake
 from chkobba_p2p.net import ClientPeer, HostPeer
 from chkobba_p2p.peer import BotController
-from chkobba_p2p.session import ClientHandshake, GameFault, Session
+from chkobba_p2p.session import GameFault, Session
 from chkobba_p2p.wire import ErrorCode, Identity, ProtocolError
 
 GAME = bytes(16)
@@ -219,8 +220,8 @@ async def test_done_result_is_compared_by_exact_type(tmp_path, monkeypatch):
 def test_the_transcript_is_bounded(monkeypatch):
     """Past MAX_TRANSCRIPT bytes the table stops at the entry that crossed it, blaming
     nobody (every peer stops at the same entry)."""
+    from chkobba_p2p.link.handshake import Lobby
     from chkobba_p2p.rules import Ruleset
-    from chkobba_p2p.session import Lobby
 
     host, guest = Identity.generate(), Identity.generate()
     lobby = Lobby(host, "h", Ruleset(), 2, shuffle_proofs=False)

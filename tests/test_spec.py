@@ -22,18 +22,16 @@ from chkobba_p2p import wire
 from chkobba_p2p.cards import cards
 from chkobba_p2p.deal.crypto import expand_permutation
 from chkobba_p2p.group import InvalidGroupElement, L, decode_point
-from chkobba_p2p.rules import Ruleset, Scoring, score_piles
-from chkobba_p2p.session import (
-    CAP_EARLY_DEAL,
+from chkobba_p2p.link.handshake import (
     CAP_READY_CHECK,
-    CAP_SHUFFLE_PROOFS,
     LINK_CAPABILITIES,
     SPOKEN,
     ClientHandshake,
-    DeckInstance,
     HostHandshake,
     Lobby,
 )
+from chkobba_p2p.rules import Ruleset, Scoring, score_piles
+from chkobba_p2p.session import CAP_EARLY_DEAL, CAP_SHUFFLE_PROOFS, DeckInstance
 from chkobba_p2p.wire import ErrorCode, Identity, ProtocolError
 
 PROTOCOL = REPO_ROOT / "PROTOCOL.md"

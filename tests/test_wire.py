@@ -17,15 +17,9 @@ from hypothesis import strategies as st
 
 from chkobba_p2p import group, wire
 from chkobba_p2p.deal import crypto as dc
+from chkobba_p2p.link.handshake import ClientHandshake, HostHandshake, Lobby
 from chkobba_p2p.rules import Ruleset
-from chkobba_p2p.session import (
-    ClientHandshake,
-    HostHandshake,
-    Lobby,
-    SeatInfo,
-    Session,
-    TableInfo,
-)
+from chkobba_p2p.session import SeatInfo, Session, TableInfo
 from chkobba_p2p.transcript import MAGIC, TranscriptWriter, read_transcript
 from chkobba_p2p.wire import ErrorCode, Identity, ProtocolError
 

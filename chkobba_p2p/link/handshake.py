@@ -1,0 +1,353 @@
+"""The handshake (PROTOCOL.md 5, 5.3), sans-IO: the host's seating and each side of one
+connection's greeting.
+
+Moved here from :mod:`chkobba_p2p.session`, which keeps the transcript: these classes
+check the unsigned ``host``, ``hello`` and ``welcome`` messages (versions, capabilities,
+identity keys with proof of possession, names, the ruleset and its hash, a seat) and
+build the genesis's :class:`~chkobba_p2p.session.TableInfo` once the table is full.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable
+from typing import Any
+
+from .. import wire
+from ..errors import LocalError
+from ..rules import Ruleset
+from ..session import CAP_EARLY_DEAL, CAP_SHUFFLE_PROOFS, TABLE_CAPABILITIES, SeatInfo, TableInfo
+from ..text import distinct_names
+from ..wire import (
+    MAX_NAME,
+    POP_HOST_DOMAIN,
+    POP_JOINER_DOMAIN,
+    PROTOCOL_VERSION,
+    SUPPORTED_VERSIONS,
+    ErrorCode,
+    Identity,
+    ProtocolError,
+    get_field,
+    handshake_hash,
+    seal_pop,
+    unsealed,
+    verify_signature,
+)
+from .messages import ErrorMsg, Hello, Host, LobbySeat, display_name
+from .messages import Lobby as LobbyMsg
+
+__all__ = [
+    "CAPABILITIES",
+    "CAP_EARLY_DEAL",
+    "CAP_READY_CHECK",
+    "CAP_REMATCH",
+    "CAP_SHUFFLE_PROOFS",
+    "LINK_CAPABILITIES",
+    "SPOKEN",
+    "TABLE_CAPABILITIES",
+    "Lobby",
+    "HostHandshake",
+    "ClientHandshake",
+    "error_message",
+]
+
+#: Link capability (``host``/``hello`` caps, never in the genesis): before the game, the
+#: host waits for a ``start`` link message from each seat that announced it (its person
+#: checked the seats and fingerprints and pressed Enter) before it makes the genesis.
+CAP_READY_CHECK = "ready-check/v1"
+#: Link capability: once the match is over, a joining peer may tell the host whether its
+#: person accepts playing again at the same table (a ``rematch`` link message).
+CAP_REMATCH = "rematch/v1"
+#: The link-only ones, which the genesis never lists.
+LINK_CAPABILITIES = (CAP_READY_CHECK, CAP_REMATCH)
+#: Capabilities this implementation announces.  Peers use the intersection; unknown ones
+#: are ignored (additions only).
+CAPABILITIES = TABLE_CAPABILITIES + LINK_CAPABILITIES
+#: What this implementation speaks (``hello.caps``, ``welcome.caps``).
+SPOKEN = CAPABILITIES + (CAP_SHUFFLE_PROOFS,)
+
+
+def error_message(code: ErrorCode, detail: str = "") -> dict[str, Any]:
+    """The unsigned ``error`` message a peer sends before closing a connection."""
+    return ErrorMsg.of(code, detail).to_wire()
+
+
+class Lobby:
+    """The host's seating: who has shaken hands, in which seat.  Seat 0 is the host."""
+
+    def __init__(self, identity: Identity, name: str, rules: Ruleset, players: int,
+                 shuffle_proofs: bool = True) -> None:
+        if players not in (2, 4):
+            raise LocalError("a table seats 2 or 4 players")
+        self.identity = identity
+        self.rules = rules
+        self.players = players
+        self.seats: list[SeatInfo | None] = [SeatInfo(0, identity.public, display_name(name))]
+        self.seats += [None] * (players - 1)
+        self.game: bytes | None = None  # set when the table is full and the game starts
+        self.caps = TABLE_CAPABILITIES \
+            + ((CAP_SHUFFLE_PROOFS,) if shuffle_proofs else ())
+        #: What each seated joiner announced in its hello (table capabilities that bind
+        #: every seat go in the genesis only when every seat speaks them).
+        self.seat_caps: dict[int, tuple[str, ...]] = {}
+        #: Bumped whenever the seating changes: a ``start`` names the seating its person
+        #: confirmed, and one for an older seating does not count.
+        self.seating = 0
+        #: Seats whose person confirmed the current seating (the ready check).
+        self.ready: set[int] = set()
+
+    @property
+    def full(self) -> bool:
+        return all(self.seats)
+
+    def seat_of(self, key: bytes) -> int | None:
+        for s in self.seats:
+            if s is not None and s.key == key:
+                return s.seat
+        return None
+
+    def take_seat(self, key: bytes, name: str,
+                  caps: tuple[str, ...] = CAPABILITIES) -> int:
+        """Seat ``key`` at the lowest free seat, under ``name`` made distinct from every
+        seated player's (``amel (2)``): nobody appears, or chats, as someone else.
+        ``caps``: what its hello announced."""
+        if self.seat_of(key) is not None:
+            raise ProtocolError(ErrorCode.ALREADY_SEATED)
+        for i, s in enumerate(self.seats):
+            if s is None:
+                name = distinct_names([name], MAX_NAME,
+                                      taken=[t.name for t in self.seats if t])[0] or name
+                self.seats[i] = SeatInfo(i, key, name)
+                self.seat_caps[i] = tuple(caps)
+                self._reseated()
+                return i
+        raise ProtocolError(ErrorCode.TABLE_FULL)
+
+    def leave(self, seat: int) -> None:
+        """Free a seat before the game starts (its peer disconnected)."""
+        if self.game is None and seat != 0 and self.seats[seat] is not None:
+            self.seats[seat] = None
+            self.seat_caps.pop(seat, None)
+            self._reseated()
+
+    def _reseated(self) -> None:
+        # Everyone confirmed the seats and keys they saw: a new face means a new check.
+        self.seating += 1
+        self.ready.clear()
+
+    def confirms(self, seat: int) -> bool:
+        """Whether ``seat``'s person must confirm the seating (the ready check): the host
+        and every joiner that announced ready-check/v1; an older joiner counts as ready."""
+        return seat == 0 or CAP_READY_CHECK in self.seat_caps.get(seat, ())
+
+    def mark_ready(self, seat: int, seating: object) -> bool:
+        """``seat`` confirmed ``seating`` (a ``start`` message, or the host's own person).
+        False (ignored) for another seating than the current one or after the start."""
+        if self.game is not None or seating != self.seating or self.seats[seat] is None:
+            return False
+        self.ready.add(seat)
+        return True
+
+    @property
+    def all_ready(self) -> bool:
+        """Every seat taken and every person confirmed: the game may start."""
+        return self.full and all(s in self.ready or not self.confirms(s)
+                                 for s in range(self.players))
+
+    def ready_flags(self) -> list[bool]:
+        return [self.seats[s] is not None and (s in self.ready or not self.confirms(s))
+                for s in range(self.players)]
+
+    def lobby_message(self) -> dict:
+        return LobbyMsg(self.players, tuple(LobbySeat(s.seat, s.key, s.name) if s else None
+                                            for s in self.seats),
+                        self.seating, tuple(self.ready_flags())).to_wire()
+
+    def table(self) -> TableInfo:
+        if not self.full:
+            raise LocalError("the table is not full")
+        if self.game is None:
+            self.game = secrets.token_bytes(16)
+        caps = tuple(c for c in self.caps if c != CAP_EARLY_DEAL
+                     or all(c in self.seat_caps.get(i, CAPABILITIES)
+                            for i in range(1, self.players)))
+        return TableInfo(self.game, PROTOCOL_VERSION, self.players, self.rules,
+                         tuple(s for s in self.seats if s is not None), caps)
+
+
+class HostHandshake:
+    """The host's side of one connection's handshake.
+
+    ``greeting()`` is sent first; ``on_hello(msg, body, have)`` checks the peer's hello and
+    returns ``(welcome message, seat, resume)``, where ``resume`` is the ``(game, have)``
+    pair of a peer coming back to a running game (its seat is then the one its identity
+    holds).  Both proofs of possession cover the whole handshake: the joiner's signs the
+    greeting and its own hello, the host's signs those and its welcome (PROTOCOL.md 5).
+    """
+
+    def __init__(self, lobby: Lobby, running: bytes | None = None,
+                 nonce: bytes | None = None, limits: dict[str, int] | None = None,
+                 allowance_left: Callable[[int], int] | None = None) -> None:
+        self.lobby = lobby
+        self.nonce = nonce if nonce is not None else secrets.token_bytes(32)
+        self.running = running
+        #: The ``limits`` the welcome announces (``{"move": M, "away": A}``, seconds,
+        #: PROTOCOL.md 12.3), or None.
+        self.limits = limits
+        #: A returning seat's allowance of time away left, in whole seconds (the
+        #: welcome's ``limits.left`` on a resume), or None.
+        self.allowance_left = allowance_left
+        self._greeting: bytes | None = None
+
+    def greeting(self) -> dict:
+        """The ``host`` message; send it encoded by :func:`wire.encode` (its exact bytes
+        are part of the handshake hash)."""
+        seat0 = self.lobby.seats[0]
+        assert seat0 is not None
+        # caps: the capabilities of the table to come (shuffle proofs on or off), so that
+        # a joiner knows before it sits down, and the link capabilities the host speaks
+        # (the ready check) (PROTOCOL.md section 3).
+        msg = Host(tuple(SUPPORTED_VERSIONS), self.lobby.caps + LINK_CAPABILITIES,
+                   self.lobby.identity.public, seat0.name, self.nonce, self.lobby.players,
+                   self.lobby.rules.to_dict(), self.lobby.rules.digest()).to_wire()
+        self._greeting = wire.encode(msg)
+        return msg
+
+    def on_hello(self, msg: dict, body: bytes | None = None, have: int = 0
+                 ) -> tuple[dict, int, tuple[bytes, int] | None]:
+        """``body``: the hello's frame body as received (default: ``msg`` encoded);
+        ``have``: the host's chain length, for the welcome."""
+        if msg.get("t") != "hello":
+            raise ProtocolError(ErrorCode.UNKNOWN_TYPE, "expected hello")
+        if self._greeting is None:
+            raise LocalError("greeting() first")
+        body = wire.encode(msg) if body is None else bytes(body)
+        version = get_field(msg, "v", "int")
+        if version not in SUPPORTED_VERSIONS:
+            raise ProtocolError(ErrorCode.VERSION_MISMATCH, f"peer chose {version}")
+        caps = get_field(msg, "caps", "list", max_len=64)
+        if "deal/v1" not in caps:
+            raise ProtocolError(ErrorCode.BAD_FIELD, "caps must include deal/v1")
+        key = get_field(msg, "key", "bytes", size=32)
+        name = display_name(msg.get("name"))
+        get_field(msg, "nonce", "bytes", size=32)
+        pop = get_field(msg, "pop", "bytes", size=64)
+        signed = handshake_hash(self._greeting, unsealed(body, msg))
+        if not verify_signature(key, POP_JOINER_DOMAIN, signed, pop):
+            raise ProtocolError(ErrorCode.BAD_PROOF_OF_POSSESSION)
+        # A joiner that cannot check shuffle proofs cannot sit at a table with them.
+        if CAP_SHUFFLE_PROOFS in self.lobby.caps and CAP_SHUFFLE_PROOFS not in caps:
+            raise ProtocolError(ErrorCode.BAD_FIELD, "caps must include shuffle-proof/v1: "
+                                "this table's shuffles carry proofs")
+        resume = None
+        r = get_field(msg, "resume", "map", optional=True)
+        if r is not None:
+            game = get_field(r, "g", "bytes", size=16)
+            resume_have = get_field(r, "have", "int")
+            if self.running is None or game != self.running:
+                raise ProtocolError(ErrorCode.UNKNOWN_GAME)
+            seat = self.lobby.seat_of(key)
+            if seat is None:
+                raise ProtocolError(ErrorCode.UNKNOWN_GAME, "this identity has no seat here")
+            resume = (game, max(0, resume_have))
+        elif self.running is not None:
+            seat = self.lobby.seat_of(key)
+            if seat is None:
+                raise ProtocolError(ErrorCode.TABLE_FULL, "the game has started")
+            resume = (self.running, 0)
+        else:
+            seat = self.lobby.take_seat(key, name, tuple(c for c in caps if isinstance(c, str)))
+        welcome = {"t": "welcome", "v": version, "seat": seat, "caps": list(SPOKEN),
+                   "have": have}
+        if self.limits is not None:
+            welcome["limits"] = dict(self.limits)
+            if resume is not None and self.allowance_left is not None:
+                welcome["limits"]["left"] = max(0, min(self.limits["away"],
+                                                       self.allowance_left(seat)))
+        identity = self.lobby.identity
+        welcome = seal_pop(welcome, lambda zeroed: identity.sign(
+            POP_HOST_DOMAIN, handshake_hash(self._greeting, body, zeroed)))
+        return welcome, seat, resume
+
+
+class ClientHandshake:
+    """A joining peer's side: ``on_host(msg, body) -> hello``, then
+    ``on_welcome(msg, body) -> seat``.  Send the hello encoded by :func:`wire.encode`."""
+
+    def __init__(self, identity: Identity, name: str,
+                 resume: tuple[bytes, int] | None = None, nonce: bytes | None = None,
+                 caps: tuple[str, ...] | None = None) -> None:
+        self.identity = identity
+        #: What the hello announces.  By default every capability but the link-only
+        #: ones, which need the caller's own part (``ready-check/v1``: sending ``start``
+        #: once the person confirmed the table).
+        self.caps = caps if caps is not None else tuple(
+            c for c in SPOKEN if c not in LINK_CAPABILITIES)
+        self.name = display_name(name)
+        self.nonce = nonce if nonce is not None else secrets.token_bytes(32)
+        self.resume = resume
+        self.host_key: bytes | None = None
+        self.host_name = ""
+        #: The ``host`` greeting's capabilities: the table's to come.
+        self.host_caps: tuple[str, ...] = ()
+        self.rules: Ruleset | None = None
+        self.players = 0
+        self.version = PROTOCOL_VERSION
+        self._greeting = b""
+        self._hello = b""
+
+    def on_host(self, msg: dict, body: bytes | None = None) -> dict:
+        """``body``: the greeting's frame body as received (default: ``msg`` encoded)."""
+        if msg.get("t") != "host":
+            raise ProtocolError(ErrorCode.UNKNOWN_TYPE, "expected the host's greeting")
+        self._greeting = wire.encode(msg) if body is None else bytes(body)
+        versions = [v for v in get_field(msg, "versions", "list", max_len=64)
+                    if isinstance(v, int) and not isinstance(v, bool)]
+        common = set(versions) & set(SUPPORTED_VERSIONS)
+        if not common:
+            raise ProtocolError(ErrorCode.VERSION_MISMATCH, f"host speaks {versions}")
+        self.version = max(common)
+        self.host_key = get_field(msg, "key", "bytes", size=32)
+        host_caps = get_field(msg, "caps", "list", max_len=64, optional=True) or ()
+        self.host_caps = tuple(c for c in host_caps if isinstance(c, str))
+        self.host_name = display_name(msg.get("name"))
+        self.host_caps = tuple(c for c in get_field(msg, "caps", "list", max_len=64)
+                               if isinstance(c, str))
+        get_field(msg, "nonce", "bytes", size=32)
+        self.players = get_field(msg, "players", "int")
+        try:
+            self.rules = Ruleset.from_dict(get_field(msg, "rules", "map"))
+        except ValueError as exc:
+            raise ProtocolError(ErrorCode.BAD_FIELD, f"ruleset: {exc}") from None
+        if get_field(msg, "rules_hash", "bytes", size=32) != self.rules.digest():
+            raise ProtocolError(ErrorCode.BAD_FIELD, "rules_hash does not match the ruleset")
+        hello = Hello(self.version, self.caps, self.identity.public, self.name, self.nonce,
+                      self.resume).to_wire()
+        return self.seal_hello(hello)
+
+    def seal_hello(self, hello: dict) -> dict:
+        """Sign ``hello`` (every field but ``pop``) into the message to send: its proof of
+        possession covers the greeting received and this very hello."""
+        sealed = seal_pop(hello, lambda zeroed: self.identity.sign(
+            POP_JOINER_DOMAIN, handshake_hash(self._greeting, zeroed)))
+        self._hello = wire.encode(sealed)
+        return sealed
+
+    def on_welcome(self, msg: dict, body: bytes | None = None) -> int:
+        """``body``: the welcome's frame body as received (default: ``msg`` encoded)."""
+        if msg.get("t") == "error":
+            ec = ErrorCode.from_wire(msg.get("code"))
+            raise ProtocolError(ec if ec is not None else ErrorCode.PROTOCOL_VIOLATION,
+                                str(msg.get("msg", ""))[:200])
+        if msg.get("t") != "welcome":
+            raise ProtocolError(ErrorCode.UNKNOWN_TYPE, "expected welcome")
+        assert self.host_key is not None
+        body = wire.encode(msg) if body is None else bytes(body)
+        pop = get_field(msg, "pop", "bytes", size=64)
+        signed = handshake_hash(self._greeting, self._hello, unsealed(body, msg))
+        if not verify_signature(self.host_key, POP_HOST_DOMAIN, signed, pop):
+            raise ProtocolError(ErrorCode.BAD_PROOF_OF_POSSESSION, "the host's")
+        seat = get_field(msg, "seat", "int")
+        if not 0 < seat < max(self.players, 2):
+            raise ProtocolError(ErrorCode.BAD_FIELD, "seat out of range")
+        return seat

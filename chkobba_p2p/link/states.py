@@ -1,0 +1,214 @@
+"""The connection states of PROTOCOL.md 5.1 as tables, h11-style.
+
+``HOST[state][type] -> next state`` is what the host does with a message of type ``type``
+arriving on one connection in ``state``; ``JOINER`` and ``SPECTATOR`` are the same for
+what a joining peer and a spectator receive from the host.  ``*_EVENTS[state][event]``
+are the transitions no message causes (the greeting sent, the table full, a drop, a
+timeout).  :func:`next_state` gives the state after a message or raises
+:class:`LinkStateError`, a :class:`~chkobba_p2p.wire.ProtocolError` with the code the
+peer is sent (``unknown_type`` or ``protocol_violation``) before the connection closes.
+
+A machine's *lenient* states read any other type and stay put (a joining peer "ignores
+any other type" in the game, 5.1: that is how later versions add messages); elsewhere a
+type the table does not list is refused.  PROTOCOL.md 5.1's tables are generated from
+these (:func:`markdown`, checked by ``tests/test_link_states.py``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from ..errors import LocalError
+from ..wire import ErrorCode, ProtocolError
+from .messages import LINK_TYPES
+
+__all__ = ["Machine", "LinkStateError", "NoSuchEvent", "HOST", "JOINER", "SPECTATOR",
+           "MACHINES", "MESSAGE_TYPES", "next_state", "after_event", "refusal_of", "markdown"]
+
+#: Every type a connection carries: the link messages and the signed entries (``sig``).
+MESSAGE_TYPES = (*LINK_TYPES, "sig")
+
+
+class LinkStateError(ProtocolError):
+    """A message the connection's state does not allow (h11's ``RemoteProtocolError``):
+    the peer broke the protocol; send it ``error_code`` and close."""
+
+    def __init__(self, code: ErrorCode, role: str, state: str, msg_type: object) -> None:
+        super().__init__(code, f"{msg_type!r} in {state}"[:80])
+        self.role, self.state, self.msg_type = role, state, msg_type
+
+
+class NoSuchEvent(LocalError):
+    """Our own code reported an event the state has no transition for (a bug here)."""
+
+
+@dataclass(frozen=True)
+class Machine:
+    """One side's states: ``table[state][type]``, ``events[state][event]``, the code a
+    refused type gets in each state, and the states that read any other type."""
+
+    role: str
+    initial: str
+    table: Mapping[str, Mapping[str, str]]
+    events: Mapping[str, Mapping[str, str]]
+    refusal: Mapping[str, ErrorCode]
+    lenient: frozenset[str] = field(default_factory=frozenset)
+
+    @property
+    def states(self) -> tuple[str, ...]:
+        return tuple(self.table)
+
+
+def _each(types: tuple[str, ...], to: str) -> dict[str, str]:
+    return dict.fromkeys(types, to)
+
+
+_GAME_LINK = ("ping", "pong", "chat", "start", "away", "rematch")
+_V = ErrorCode.PROTOCOL_VIOLATION
+_U = ErrorCode.UNKNOWN_TYPE
+
+#: The host, per connection.  Before ``welcome`` it reads nothing but the answer to its
+#: greeting; a seat reads ``ping``, ``pong``, ``chat``, ``start``, ``away``, ``rematch``
+#: and (once the game has begun) ``sig``; a spectator only ``ping`` and ``pong``.
+#: ``error`` is a peer's last word: the connection is gone (a seat in the game is absent).
+HOST = Machine(
+    role="host",
+    initial="ACCEPTED",
+    table={
+        "ACCEPTED": {},
+        "AWAIT_HELLO": {"hello": "SEATED", "watch": "WATCHING", "error": "CLOSED"},
+        "SEATED": _each(_GAME_LINK, "SEATED") | {"error": "CLOSED"},
+        "IN_GAME": _each((*_GAME_LINK, "sig"), "IN_GAME") | {"error": "ABSENT"},
+        "ABSENT": {},
+        "WATCHING": {"ping": "WATCHING", "pong": "WATCHING", "error": "CLOSED"},
+        "CLOSED": {},
+    },
+    events={
+        "ACCEPTED": {"greeting sent": "AWAIT_HELLO"},
+        "AWAIT_HELLO": {"bad hello": "CLOSED", "timeout": "CLOSED"},
+        "SEATED": {"table full": "IN_GAME", "drop": "CLOSED"},
+        "IN_GAME": {"drop": "ABSENT"},
+        "ABSENT": {"resume": "IN_GAME", "reconnect timeout": "CLOSED"},
+        "WATCHING": {"drop": "CLOSED"},
+        "CLOSED": {},
+    },
+    # A ``sig`` before the genesis is a violation (5.1), as is anything from a spectator
+    # but ping and pong (18); a type unknown to a seat is ``unknown_type`` (3).
+    refusal={"ACCEPTED": _U, "AWAIT_HELLO": _U, "SEATED": _U, "IN_GAME": _U, "ABSENT": _V,
+             "WATCHING": _V, "CLOSED": _V},
+)
+#: ``sig`` in SEATED: the game has not started.
+_HOST_SIG_EARLY = ("SEATED", "sig")
+
+#: A joining peer: what it reads from the host.
+JOINER = Machine(
+    role="joiner",
+    initial="CONNECTING",
+    table={
+        "CONNECTING": {"host": "HELLO_SENT", "error": "CLOSED"},
+        "HELLO_SENT": {"welcome": "LOBBY", "error": "CLOSED"},
+        "LOBBY": _each(("ping", "pong", "lobby", "wait", "back", "away", "chat",
+                        "spectators", "rematch"), "LOBBY")
+        | {"sig": "IN_GAME", "error": "CLOSED"},
+        "IN_GAME": _each(("ping", "pong", "sig", "lobby", "wait", "back", "away", "chat",
+                          "spectators", "rematch"), "IN_GAME") | {"error": "RECONNECTING"},
+        "RECONNECTING": {},
+        "DONE": _each(("ping", "pong", "sig", "chat", "rematch", "spectators"), "DONE")
+        | {"error": "CLOSED"},
+        "ABORTED": {},
+        "CLOSED": {},
+    },
+    events={
+        "CONNECTING": {"refused": "CLOSED", "timeout": "CLOSED"},
+        "HELLO_SENT": {"refused": "CLOSED", "timeout": "CLOSED"},
+        "LOBBY": {"drop": "CLOSED"},
+        "IN_GAME": {"drop": "RECONNECTING", "done": "DONE", "abort": "ABORTED"},
+        "RECONNECTING": {"connected": "CONNECTING", "reconnect timeout": "ABORTED"},
+        "DONE": {"drop": "CLOSED"},
+        "ABORTED": {},
+        "CLOSED": {},
+    },
+    refusal={"CONNECTING": _U, "HELLO_SENT": _U, "LOBBY": _U, "IN_GAME": _U,
+             "RECONNECTING": _V, "DONE": _U, "ABORTED": _V, "CLOSED": _V},
+    lenient=frozenset({"LOBBY", "IN_GAME", "DONE"}),
+)
+
+#: A spectator: what it reads from the host.
+SPECTATOR = Machine(
+    role="spectator",
+    initial="CONNECTING",
+    table={
+        "CONNECTING": {"host": "WATCH_SENT", "error": "CLOSED"},
+        "WATCH_SENT": {"watching": "WATCHING", "error": "CLOSED"},
+        "WATCHING": _each(("ping", "pong", "sig", "lobby", "wait", "back", "chat",
+                           "spectators"), "WATCHING") | {"error": "CLOSED"},
+        "CLOSED": {},
+    },
+    events={
+        "CONNECTING": {"timeout": "CLOSED"},
+        "WATCH_SENT": {"timeout": "CLOSED"},
+        "WATCHING": {"drop": "CLOSED"},
+        "CLOSED": {},
+    },
+    refusal={"CONNECTING": _U, "WATCH_SENT": _U, "WATCHING": _U, "CLOSED": _V},
+    lenient=frozenset({"WATCHING"}),
+)
+
+MACHINES = (HOST, JOINER, SPECTATOR)
+
+
+def next_state(machine: Machine, state: str, msg_type: object) -> str:
+    """The state after a message of type ``msg_type`` (any value: it came from the
+    network) arrives in ``state``; :class:`LinkStateError` if the state refuses it."""
+    row = machine.table.get(state)
+    if row is None:
+        raise NoSuchEvent(f"{machine.role} has no state {state!r}")
+    if isinstance(msg_type, str) and msg_type in row:
+        return row[msg_type]
+    if state in machine.lenient:
+        return state
+    code = machine.refusal[state]
+    if machine is HOST and (state, msg_type) == _HOST_SIG_EARLY:
+        code = ErrorCode.PROTOCOL_VIOLATION
+    raise LinkStateError(code, machine.role, state, msg_type)
+
+
+def after_event(machine: Machine, state: str, event: str) -> str:
+    """The state after one of our own events (``drop``, ``table full``...)."""
+    try:
+        return machine.events[state][event]
+    except KeyError:
+        raise NoSuchEvent(f"{machine.role} in {state} has no event {event!r}") from None
+
+
+def refusal_of(machine: Machine, state: str, msg_type: object) -> ErrorCode | None:
+    """The code ``state`` refuses ``msg_type`` with, None if it takes it."""
+    try:
+        next_state(machine, state, msg_type)
+    except LinkStateError as exc:
+        return exc.error_code
+    return None
+
+
+def markdown(machine: Machine) -> str:
+    """The machine as PROTOCOL.md 5.1 shows it: a table, one row per state."""
+    title = {"host": "Host, per connection", "joiner": "Joining peer, from the host",
+             "spectator": "Spectator, from the host"}[machine.role]
+    lines = [f"{title} (starts in `{machine.initial}`):", "",
+             "| state | message -> next state | other events | any other type |",
+             "|---|---|---|---|"]
+    for state in machine.states:
+        by_target: dict[str, list[str]] = {}
+        for t, to in machine.table[state].items():
+            by_target.setdefault(to, []).append(f"`{t}`")
+        moves = "; ".join(f"{', '.join(ts)} -> {to}" for to, ts in by_target.items()) or "-"
+        events = "; ".join(f"{e} -> {to}" for e, to in machine.events[state].items()) or "-"
+        if state in machine.lenient:
+            other = "ignored"
+        else:
+            other = f"`{machine.refusal[state].name.lower()}`"
+            if machine is HOST and state == _HOST_SIG_EARLY[0]:
+                other += " (`sig`: `protocol_violation`)"
+        lines.append(f"| {state} | {moves} | {events} | {other} |")
+    return "\n".join(lines) + "\n"
