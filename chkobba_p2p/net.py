@@ -16,6 +16,7 @@ import math
 import os
 import socket
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import trio
@@ -47,6 +48,7 @@ from .events import (
     clean_chat,
 )
 from .link import messages as lm
+from .link.admission import GREETING, STRANGERS, Admission, AdmissionPolicy
 from .link.handshake import (
     CAP_READY_CHECK,
     CAP_REMATCH,
@@ -218,6 +220,8 @@ class Link:
         self.error_code: int | None = None
         self.bytes_in = 0
         self.bytes_out = 0
+        #: Told when bytes arrive (the host's admission: a stranger that speaks).
+        self.on_data: Callable[[Link], None] | None = None
 
     async def receive(self, timeout: float | None = None) -> tuple[bytes, dict]:
         """The next frame body and its decoded map.  Raises :class:`ProtocolError` for bad
@@ -236,6 +240,8 @@ class Link:
                 self.eof.set()
                 raise LinkClosed("end of stream")
             self.bytes_in += len(data)
+            if self.on_data is not None:
+                self.on_data(self)
             self.traffic.received += len(data)
             self._ready.extend(self.decoder.feed(data))
         body = self._ready.pop(0)
@@ -656,17 +662,22 @@ class HostPeer(_Peer):
         self.away_message = lm.Away(0).to_wire()
         self.port = 0
         self.resumed_entries = 0
-        #: Unauthenticated connections (still in the handshake) and their addresses.
-        self._anonymous: dict[Link, str] = {}
+        #: Who may hold a connection (PROTOCOL.md 5.4): strangers before their greeting,
+        #: spectators, seats -- keyed by the link, never by its address.
+        self.admission: Admission[Link] = Admission(AdmissionPolicy(
+            strangers=self._anonymous_budget(),
+            greeting=min(GREETING, self.timeouts.handshake),
+            spectators=config.spectators))
+        #: The handshake of each stranger, cancelled to let it go (evicted for room).
+        self._strangers: dict[Link, trio.CancelScope] = {}
         #: Seated peers' and spectators' connections, in order; kept while the host is
         #: cancelled, so that its last word (away, or a signed leave) reaches them.
         self._open_links: dict[Link, None] = {}
         #: Once the match is over: each joining seat's answer to playing again.
         self.rematch_answers: dict[int, bool] = {}
         self._asking_rematch = False  # the host's own controller decides (after_match)
-        self._anonymous_limit = self._anonymous_budget()
-        self._seated_addresses: set[str] = set()
-        #: Connections closed at once: over the limits, or shed when out of descriptors.
+        #: Strangers let go before their greeting: for room, or shed when out of
+        #: descriptors (see :class:`~chkobba_p2p.link.admission.Admission`).
         self.refused_connections = 0
         self._files_warned = -math.inf
         self.port_mapper: PortMapper | None = None
@@ -820,11 +831,10 @@ class HostPeer(_Peer):
 
     # ---------------------------------------------------------- connections
 
-    #: Connections that have not completed the handshake, at most: in all (addresses
-    #: where a seated peer connected from excepted), and from one address.  Lowered
-    #: further when the process may open few files (see ``_anonymous_budget``).
-    MAX_UNAUTHENTICATED = 64
-    MAX_UNAUTHENTICATED_PER_ADDRESS = 8
+    #: Strangers (connections before their greeting) held at once, at most; lowered
+    #: when the process may open few files (see ``_anonymous_budget``).  A full budget
+    #: lets the oldest go, never the newcomer (PROTOCOL.md 5.4).
+    MAX_UNAUTHENTICATED = STRANGERS
 
     def _anonymous_budget(self) -> int:
         """How many unauthenticated connections to hold: :attr:`MAX_UNAUTHENTICATED`,
@@ -858,55 +868,58 @@ class HostPeer(_Peer):
 
     def _out_of_files(self, exc: OSError) -> None:
         self.refused_connections += 1
-        if self._anonymous:
-            oldest = next(iter(self._anonymous))
-            oldest.finish()
-            with contextlib.suppress(Exception):
-                oldest.stream.socket.close()  # type: ignore[attr-defined]
+        victim = self.admission.shed()
+        if victim is not None:
+            self._let_go(victim)
         now = trio.current_time()
         if now - self._files_warned > 10:
             self._files_warned = now
             _log.warning("chkobba host: out of file descriptors (%s) while accepting; "
                          "dropping unauthenticated connections", exc.strerror or exc)
 
-    def _admit(self, address: str) -> bool:
-        """May one more unauthenticated connection from ``address`` go on?  Addresses
-        that seated peers connected from are not held to the total, so that anonymous
-        connections never keep a seated player from coming back."""
-        same = sum(1 for a in self._anonymous.values() if a == address)
-        if same >= self.MAX_UNAUTHENTICATED_PER_ADDRESS:
-            return False
-        if address in self._seated_addresses:
-            return True
-        others = sum(1 for a in self._anonymous.values() if a not in self._seated_addresses)
-        return others < self._anonymous_limit
+    def _let_go(self, link: Link) -> None:
+        """A stranger the admission let go (for room): its handshake ends now."""
+        self.refused_connections += 1
+        link.finish()
+        scope = self._strangers.pop(link, None)
+        if scope is not None:
+            scope.cancel()
 
     async def _serve(self, stream: trio.SocketStream) -> None:
         try:
             address = str(stream.socket.getpeername()[0])
         except (OSError, AttributeError, IndexError):
             address = "?"
-        if not self._admit(address):
-            self.refused_connections += 1
-            with contextlib.suppress(Exception):
-                await stream.aclose()
-            return
         link = Link(stream, self.timeouts, self.traffic)
         link.decoder = wire.FrameDecoder(wire.MAX_HELLO)  # until the handshake is done
-        self._anonymous[link] = address
-        async with trio.open_nursery() as nursery:
-            nursery.start_soon(link.writer)
-            try:
-                await self._connection(link, nursery)
-            finally:
-                self._anonymous.pop(link, None)
-                if trio.current_effective_deadline() != -math.inf:
-                    self._open_links.pop(link, None)
-                # else: the host is being cancelled (it quits): the link stays listed for
-                # the goodbye (away, or the signed leave) that run() writes to it.
-                link.finish()
+        link.on_data = self.admission.heard
+        admitted = self.admission.opened(link, address, trio.current_time())
+        for victim in admitted.evicted:
+            self._let_go(victim)
+        scope = trio.CancelScope()
+        self._strangers[link] = scope
+        try:
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(link.writer)
+                with scope:
+                    await self._connection(link, nursery, admitted.deadline)
+                if scope.cancelled_caught:  # let go for room: no word, the socket closes
+                    nursery.cancel_scope.cancel()
+        finally:
+            self._strangers.pop(link, None)
+            self.admission.closed(link)
+            link.on_data = None
+            if trio.current_effective_deadline() != -math.inf:
+                self._open_links.pop(link, None)
+            # else: the host is being cancelled (it quits): the link stays listed for
+            # the goodbye (away, or the signed leave) that run() writes to it.
+            link.finish()
+            if scope.cancelled_caught:
+                with contextlib.suppress(Exception):
+                    await trio.aclose_forcefully(stream)
 
-    async def _connection(self, link: Link, nursery: trio.Nursery) -> None:
+    async def _connection(self, link: Link, nursery: trio.Nursery,
+                          greeting_due: float) -> None:
         running = self.session.table.game if self.session else None
         hs = HostHandshake(self.lobby, running, limits=self._announced_limits(),
                            allowance_left=self._allowance_left_of)
@@ -914,11 +927,16 @@ class HostPeer(_Peer):
         replaced: Link | None = None
         spectator: str | None = None
         try:
-            with trio.fail_after(self.timeouts.handshake):
+            with trio.fail_at(greeting_due):  # the admission's deadline for a stranger
                 hello_body, hello = await link.receive()
                 if hello.get("t") == "watch":  # a spectator: no seat, no key
                     spectator = watch_name(hello, len(self.spectators),
                                            self.config.spectators)
+                    # Its own slots from now on, out of the strangers' budget.
+                    if not self.admission.spectating(link):
+                        raise ProtocolError(ErrorCode.SPECTATORS_CLOSED,
+                                            "every spectator's place is taken")
+                    self._strangers.pop(link, None)
                 else:
                     welcome, seat, resume = hs.on_hello(
                         hello, hello_body, self.session.length if self.session else 0)
@@ -953,9 +971,9 @@ class HostPeer(_Peer):
         link.send_msg(welcome)
         self.links[seat] = link
         self._open_links[link] = None
-        self._anonymous.pop(link, None)
+        self.admission.seated(link)  # no budget applies to a seat from now on
+        self._strangers.pop(link, None)
         link.decoder = wire.FrameDecoder(wire.MAX_FRAME, link.decoder)
-        self._seated_addresses.add(self._address_of(link))
         nursery.start_soon(_pinger, link)
         if self.session is None:
             self._lobby_changed()
@@ -1066,13 +1084,6 @@ class HostPeer(_Peer):
         msg = self.lobby.lobby_message()
         msg["spectators"] = self.config.spectators
         return msg
-
-    @staticmethod
-    def _address_of(link: Link) -> str:
-        try:
-            return str(link.stream.socket.getpeername()[0])  # type: ignore[attr-defined]
-        except (OSError, AttributeError, IndexError):
-            return "?"
 
     def _lobby_changed(self) -> None:
         self._lobby_moved.set()

@@ -1,0 +1,212 @@
+"""Who may hold a connection to the host, and for how long (PROTOCOL.md 5.4), sans-IO.
+
+The host cannot tell who a connection is until its greeting (``hello`` or ``watch``)
+arrives, one round trip after it opened.  Before that it is a *stranger*, and strangers
+share one bounded budget with a short deadline.  After it, a connection is one of:
+
+- a **seat** (a fresh hello for the lobby, or a resume proven by the seat's key): counted
+  against nothing here, so nothing a stranger holds can starve it;
+- a **spectator**: it leaves the strangers' budget for its own slots;
+- refused by the handshake (the shell closes it).
+
+Admission is keyed by an opaque connection label chosen by the shell, never by address:
+the address a transport reports is data, used only to spread evictions fairly.  A full
+budget never refuses the newcomer (the newcomer may be a returning seat, and from the
+outside it looks like any stranger): it evicts a stranger already held, the oldest
+*silent* one (no byte received) of the address holding the most strangers first.  An
+address that a transport reports for all its connections (127.0.0.1 behind Tor or a
+proxy) is no address at all for this purpose: each of its connections counts as its own.
+
+So a returning seat is turned away only if more than ``strangers`` newer connections
+reach its address's share of the budget within the round trip its greeting takes, and
+never by anything held (sockets kept silent, spectators watching, seats) however long.
+
+Nothing here reads a clock: ``now`` is an argument (trio's clock in the shell, a fake one
+in tests), and deadlines come back as numbers for the shell to arm.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from dataclasses import dataclass, field
+from typing import Generic, TypeVar
+
+__all__ = ["AdmissionPolicy", "Admitted", "Admission", "STRANGERS", "GREETING"]
+
+C = TypeVar("C", bound=Hashable)
+
+#: Strangers held at once by default (lowered by the shell to what its file descriptors
+#: allow).
+STRANGERS = 64
+#: Seconds a stranger has, from the moment it is accepted, to send its greeting.  A
+#: round trip over Tor takes a few seconds at worst; an honest joiner answers at once.
+GREETING = 10.0
+
+
+@dataclass(frozen=True)
+class AdmissionPolicy:
+    """The numbers.  ``spectators``: the table's spectator slots (0: none).
+    ``shared``: addresses a transport reports for all its connections."""
+
+    strangers: int = STRANGERS
+    greeting: float = GREETING
+    spectators: int = 0
+    shared: frozenset[str] = frozenset()
+
+    def __post_init__(self) -> None:
+        if self.strangers < 1:
+            raise ValueError("the strangers' budget holds at least one connection")
+        if not self.greeting > 0:
+            raise ValueError("the greeting deadline must be positive")
+        if self.spectators < 0:
+            raise ValueError("spectator slots cannot be negative")
+
+
+@dataclass(frozen=True)
+class Admitted(Generic[C]):
+    """A connection accepted as a stranger: its greeting is due by ``deadline``, and the
+    shell closes ``evicted`` (strangers let go to make room) at once."""
+
+    conn: C
+    deadline: float
+    evicted: tuple[C, ...] = ()
+
+
+@dataclass
+class _Stranger:
+    address: str
+    opened: float
+    order: int
+    heard: bool = False  # a byte arrived: it is saying something
+
+
+@dataclass
+class Admission(Generic[C]):
+    """The host's admission state: feed it connections opened, heard, greeted, closed
+    and the time; it answers with deadlines and the connections to close."""
+
+    policy: AdmissionPolicy = field(default_factory=AdmissionPolicy)
+    _strangers: dict[C, _Stranger] = field(default_factory=dict)
+    _spectators: set[C] = field(default_factory=set)
+    _seats: set[C] = field(default_factory=set)
+    _order: int = 0
+    #: Strangers let go before their greeting, for room or past their deadline.
+    evicted: int = 0
+    expired_count: int = 0
+
+    # ------------------------------------------------------------------ inputs
+
+    def opened(self, conn: C, address: str, now: float) -> Admitted[C]:
+        """A connection was accepted from ``address``.  Never refused: when the budget
+        is full, strangers already held make room (see the module's docstring)."""
+        if conn in self._strangers or conn in self._spectators or conn in self._seats:
+            raise ValueError(f"connection {conn!r} is already admitted")
+        evicted: list[C] = []
+        while len(self._strangers) >= self.policy.strangers:
+            victim = self._victim()
+            del self._strangers[victim]
+            self.evicted += 1
+            evicted.append(victim)
+        self._order += 1
+        self._strangers[conn] = _Stranger(address, now, self._order)
+        return Admitted(conn, now + self.policy.greeting, tuple(evicted))
+
+    def heard(self, conn: C) -> None:
+        """Bytes arrived on a stranger: it is evicted after the silent ones."""
+        s = self._strangers.get(conn)
+        if s is not None:
+            s.heard = True
+
+    def seated(self, conn: C) -> None:
+        """The handshake admitted ``conn`` to a seat: it leaves the strangers, and no
+        budget applies to it from now on."""
+        if self._strangers.pop(conn, None) is not None or conn in self._spectators:
+            self._spectators.discard(conn)
+            self._seats.add(conn)
+
+    def spectating(self, conn: C) -> bool:
+        """A stranger greeted as a spectator takes a spectator slot (True), or there is
+        none left (False: the shell refuses it, and it stays a stranger until closed)."""
+        if conn in self._spectators:
+            return True
+        if conn not in self._strangers or len(self._spectators) >= self.policy.spectators:
+            return False
+        del self._strangers[conn]
+        self._spectators.add(conn)
+        return True
+
+    def closed(self, conn: C) -> None:
+        """The connection is gone, whatever it was."""
+        self._strangers.pop(conn, None)
+        self._spectators.discard(conn)
+        self._seats.discard(conn)
+
+    def expired(self, now: float) -> tuple[C, ...]:
+        """Strangers whose greeting deadline has passed: the shell closes them (with a
+        ``handshake_timeout`` error).  They are forgotten here at once."""
+        late = tuple(c for c, s in self._strangers.items()
+                     if now >= s.opened + self.policy.greeting)
+        for c in late:
+            del self._strangers[c]
+        self.expired_count += len(late)
+        return late
+
+    def shed(self) -> C | None:
+        """Out of file descriptors: the stranger to let go first, if any (forgotten
+        here; the shell closes it)."""
+        if not self._strangers:
+            return None
+        victim = self._victim()
+        del self._strangers[victim]
+        self.evicted += 1
+        return victim
+
+    # ----------------------------------------------------------------- queries
+
+    def deadline(self, conn: C) -> float | None:
+        """When ``conn``'s greeting is due; None once it is no stranger."""
+        s = self._strangers.get(conn)
+        return None if s is None else s.opened + self.policy.greeting
+
+    def next_deadline(self) -> float | None:
+        """The earliest greeting deadline, for the shell's timer."""
+        if not self._strangers:
+            return None
+        return min(s.opened for s in self._strangers.values()) + self.policy.greeting
+
+    def is_stranger(self, conn: C) -> bool:
+        return conn in self._strangers
+
+    @property
+    def strangers(self) -> int:
+        return len(self._strangers)
+
+    @property
+    def spectators(self) -> int:
+        return len(self._spectators)
+
+    @property
+    def seats(self) -> int:
+        return len(self._seats)
+
+    # ---------------------------------------------------------------- internals
+
+    def _group(self, conn: C, s: _Stranger) -> object:
+        # A shared address (a proxy's, Tor's) says nothing about who is behind it.
+        return ("conn", conn) if s.address in self.policy.shared else ("addr", s.address)
+
+    def _victim(self) -> C:
+        """The stranger to let go: from the group (address) holding the most strangers,
+        the oldest silent one, else its oldest.  Ties between groups go to the group
+        whose candidate is oldest."""
+        groups: dict[object, list[C]] = {}
+        for c, s in self._strangers.items():
+            groups.setdefault(self._group(c, s), []).append(c)
+
+        def candidate(members: list[C]) -> C:
+            return min(members, key=lambda c: (self._strangers[c].heard,
+                                               self._strangers[c].order))
+
+        best = max(groups.values(),
+                   key=lambda m: (len(m), -self._strangers[candidate(m)].order))
+        return candidate(best)
