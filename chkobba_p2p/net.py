@@ -1767,9 +1767,9 @@ class ClientPeer(_Peer):
                 return
             try:
                 self._on_link_message(link, body, msg)
-            except Exception:  # noqa: BLE001 - nothing from the network may kill us
-                _log.warning("ignored a message from the host that could not be handled",
-                             exc_info=True)
+            except Exception as exc:  # noqa: BLE001 - nothing from the network may kill us
+                _log.warning("ignored a message from the host that could not be "
+                             "handled: %r", exc)
 
     def _on_link_message(self, link: Link, body: bytes, msg: dict) -> None:
         """One message from the host.  The unsigned ones (lobby, wait, back, chat) are
