@@ -254,3 +254,18 @@ def test_every_notice_kind_has_its_words_in_both_languages():
             text = notice_text(t, Notice(kind, "why", path=Path("p"), code="c"))
             assert "{" not in text and text, (kind, t.lang)
         assert Notice(kind, "why").describe()
+
+
+def test_the_events_pane_shows_a_notice_as_a_warning_in_the_clients_language():
+    from chkobba_cli.tui.narration import EventLog
+    from chkobba_cli.tui.view import TableView, card_style
+    from chkobba_p2p.tablestate import TableState
+
+    st = TableState(seat=1).with_players(2)
+    for lang, words in (("en", "the host refused our return (unknown_game: gone)"),
+                        ("fr", "l'hôte a refusé notre retour (unknown_game : gone)")):
+        pane = EventLog()
+        view = TableView(st, Translator(lang), card_style(st, None, True))
+        pane.narrate(Notice(NoticeKind.RESUME_REFUSED, "gone", code="unknown_game"), view)
+        [line] = pane.lines
+        assert line[0][0] == "class:warn" and line[0][1].startswith(words), line
