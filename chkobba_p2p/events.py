@@ -33,6 +33,8 @@ __all__ = [
     "Spectators",
     "Listening",
     "Chat",
+    "Notice",
+    "NoticeKind",
     "MAX_CHAT",
     "clean_chat",
 ]
@@ -250,6 +252,62 @@ class Spectators:
 
     names: tuple[str, ...]
     limit: int = 0
+
+
+class NoticeKind(enum.StrEnum):
+    """What a :class:`Notice` is about: a code for programs (a client words it in its own
+    language); the fields of the notice that each kind fills are named here."""
+
+    #: The saved game at ``path`` could not be resumed (``detail``: why): the peer
+    #: starts afresh (a host opens a new table, a joiner joins as a newcomer).
+    RESUME_FAILED = "resume_failed"
+    #: The table could not be announced on the LAN (``detail``: why, e.g. no multicast);
+    #: it is open all the same, joined by address.
+    ANNOUNCE_FAILED = "announce_failed"
+    #: In a game, the handshake with the host's address failed (``detail``: why); the
+    #: peer keeps trying within the host's allowance of time away.
+    HANDSHAKE_RETRY = "handshake_retry"
+    #: In a game, the host refused our resume (``code``: the wire code's name,
+    #: ``detail``: the host's words, unsigned); retried within its allowance of time away.
+    RESUME_REFUSED = "resume_refused"
+    #: In a game, a peer with another identity answers at the host's address; retried.
+    OTHER_HOST = "other_host"
+    #: The port mapping the router made could not be removed (``detail``: why): it lapses
+    #: at the end of its lease (an hour at most).
+    PORT_MAPPING_KEPT = "port_mapping_kept"
+
+
+@dataclass(frozen=True)
+class Notice:
+    """Something a person should know that is not part of the game: a saved game that
+    could not be resumed, a table not announced on the LAN, a connection retried.
+    ``kind`` says what (:class:`NoticeKind`); ``detail`` is the cause as the library or
+    the host worded it (English, or the host's unsigned words: display it made safe,
+    :func:`~chkobba_p2p.text.safe_text`); ``path`` and ``code`` as the kind says.  The
+    library never prints: what a person need not see goes to :mod:`logging`
+    (the ``chkobba_p2p`` loggers)."""
+
+    kind: NoticeKind
+    detail: str = ""
+    path: Path | None = None
+    code: str | None = None
+
+    def describe(self) -> str:
+        """The notice in English, for a log or a headless client."""
+        k, why = self.kind, safe_text(self.detail, 300)
+        if k is NoticeKind.RESUME_FAILED:
+            return f"cannot resume from {self.path}: {why}; starting afresh"
+        if k is NoticeKind.ANNOUNCE_FAILED:
+            return f"cannot announce the table on the LAN: {why}"
+        if k is NoticeKind.HANDSHAKE_RETRY:
+            return f"handshake failed ({why}); retrying"
+        if k is NoticeKind.RESUME_REFUSED:
+            return (f"the host refused our resume ({self.code}: {why}); retrying within "
+                    "its allowance of time away")
+        if k is NoticeKind.OTHER_HOST:
+            return "a peer with another identity answers at the host's address; retrying"
+        return (f"could not remove the UPnP port mapping ({why}); it lapses when its "
+                "lease ends")
 
 
 class OutcomeError(enum.StrEnum):

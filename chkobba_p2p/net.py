@@ -15,7 +15,6 @@ import logging
 import math
 import os
 import socket
-import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -37,6 +36,8 @@ from .events import (
     LeftLobby,
     Listening,
     Lobby,
+    Notice,
+    NoticeKind,
     Outcome,
     OutcomeError,
     RematchAnswer,
@@ -419,8 +420,9 @@ class _Peer:
     def emit(self, event: object) -> None:
         try:
             self.controller.on_event(event)
-        except Exception as exc:  # a display bug must not break the game
-            print(f"controller on_event failed: {exc!r}", file=sys.stderr)
+        except Exception:  # a display bug must not break the game
+            # Not reported through the controller that just failed: logged.
+            _log.exception("controller on_event failed on %r", event)
 
     def flush_log(self) -> None:
         s = self.session
@@ -475,7 +477,7 @@ class _Peer:
         except Exception as exc:  # noqa: BLE001 - our own session refused our own entry
             # Never expected (a peer makes only entries its session accepts); if it happens
             # the game ends with a signed record that blames nobody, not with a traceback.
-            print(f"internal error: {exc!r}", file=sys.stderr)
+            _log.error("internal error: %r", exc, exc_info=exc)
             if not s.finished:
                 self.send_entry(self.blame(ProtocolError(ErrorCode.PROTOCOL_VIOLATION,
                                                          f"internal error: {exc}"), None,
@@ -522,7 +524,7 @@ class _Peer:
         """An entry made this peer's own code fail in a way no check foresaw: the game ends
         with a signed record that blames nobody (nothing proves who is at fault), never
         with a traceback."""
-        print(f"internal error on an entry: {exc!r}", file=sys.stderr)
+        _log.error("internal error on an entry: %r", exc, exc_info=exc)
         s = self.session
         if s is not None and not s.finished:
             fault = ProtocolError(ErrorCode.PROTOCOL_VIOLATION, f"internal error: {exc!r}")
@@ -621,8 +623,8 @@ class _Peer:
             return None
         try:
             answer = await self.controller.after_match(self.outcome())
-        except Exception as exc:  # a display bug must not break the end of the game
-            print(f"controller after_match failed: {exc!r}", file=sys.stderr)
+        except Exception:  # a display bug must not break the end of the game
+            _log.exception("controller after_match failed")
             return None
         return answer if isinstance(answer, bool) else None
 
@@ -697,7 +699,8 @@ class HostPeer(_Peer):
             session = Session.resume(self.identity, list(log.bodies), self.identity.public,
                                      saved.master)
         except Exception as exc:  # an unusable save: start a new table
-            print(f"cannot resume from {saved.log}: {exc}", file=sys.stderr)
+            self.emit(Notice(NoticeKind.RESUME_FAILED, str(exc) or type(exc).__name__,
+                             path=Path(saved.log)))
             return
         if session.finished:
             return
@@ -771,7 +774,9 @@ class HostPeer(_Peer):
             raise
         finally:
             if self.port_mapper is not None:  # also when cancelled: shielded inside
-                await self.port_mapper.remove()
+                kept = await self.port_mapper.remove()
+                if kept is not None:
+                    self.emit(Notice(NoticeKind.PORT_MAPPING_KEPT, kept))
         return self.outcome()
 
     async def _close_table_on_cancel(self, links: list[Link]) -> None:
@@ -1253,7 +1258,7 @@ class HostPeer(_Peer):
     async def _announce(self) -> None:
         """Announce the table on the LAN by DNS-SD while seats are free (PROTOCOL.md
         section 15); withdraw it when the game starts or the table closes.  A LAN
-        without multicast costs a line on stderr, never the game."""
+        without multicast costs a notice (:class:`Notice`), never the game."""
         bind = self.config.bind
         interfaces = self.config.announce_interfaces
         if interfaces is None and bind not in ("", "0.0.0.0", "::"):
@@ -1264,7 +1269,7 @@ class HostPeer(_Peer):
             try:
                 await announcer.start(self._facts())
             except Exception as exc:
-                print(f"cannot announce the table on the LAN: {exc}", file=sys.stderr)
+                self.emit(Notice(NoticeKind.ANNOUNCE_FAILED, str(exc) or type(exc).__name__))
                 return
             self.emit(Announced(self.port))
             while self.session is None and not self.finished.is_set():
@@ -1329,7 +1334,7 @@ class ClientPeer(_Peer):
         #: The wire code of the host's last refusal of our resume (-1: not a known code),
         #: None once it welcomes us: the claim we sign if its allowance runs out says so.
         self._refusal: int | None = None
-        self._said: set[str] = set()  # retry lines already printed
+        self._said: set[Notice] = set()  # retry notices already reported
         self._try_resume()
 
     def _try_resume(self) -> None:
@@ -1346,7 +1351,8 @@ class ClientPeer(_Peer):
             self.session = Session.resume(self.identity, list(log.bodies), host_key,
                                           saved.master)
         except Exception as exc:  # an unusable save: join afresh
-            print(f"cannot resume from {saved.log}: {exc}", file=sys.stderr)
+            self.emit(Notice(NoticeKind.RESUME_FAILED, str(exc) or type(exc).__name__,
+                             path=Path(saved.log)))
             self.session = None
             return
         self.saved = saved
@@ -1598,8 +1604,8 @@ class ClientPeer(_Peer):
                         # away, after which our own timer ends the game (PROTOCOL.md 13).
                         # Said once: the countdown (Waiting) is the client's to show.
                         self._refusal = code if isinstance(code, int) else -1
-                        self._say_once(f"the host refused our resume ({_code_name(code)}: "
-                                       f"{text}); retrying within its allowance of time away")
+                        self._say_once(Notice(NoticeKind.RESUME_REFUSED, text,
+                                              code=_code_name(code)))
                         return False
                     self.error = f"refused: {text}"
                     self.error_code = _code_name(code)
@@ -1619,7 +1625,7 @@ class ClientPeer(_Peer):
                     # In a game, a stalled or garbled handshake (a bad path, an impostor at
                     # the host's address) is one more failed connection: retried within the
                     # host's allowance of time away, never a reason to give up the game.
-                    print(f"handshake failed ({why}); retrying", file=sys.stderr)
+                    self._say_once(Notice(NoticeKind.HANDSHAKE_RETRY, why))
                     return False
                 self.error = f"handshake failed: {why}"
                 self.error_code = (exc.error_code.name.lower() if isinstance(exc, ProtocolError)
@@ -1630,8 +1636,7 @@ class ClientPeer(_Peer):
                 if s is not None:
                     # Someone else proves its own key at the host's address: not our host;
                     # ours may come back within its allowance.
-                    self._say_once("a peer with another identity answers at the host's "
-                                   "address; retrying")
+                    self._say_once(Notice(NoticeKind.OTHER_HOST))
                     return False
                 self.error = "the host's identity changed"
                 self.error_code = OutcomeError.HOST_CHANGED
@@ -1703,11 +1708,13 @@ class ClientPeer(_Peer):
             self.error = "the host closed the connection before the game started"
             self.error_code = OutcomeError.CONNECTION_CLOSED
 
-    def _say_once(self, line: str) -> None:
-        """A line on stderr for a retry, once per kind per run (not once a second)."""
-        if line not in self._said:
-            self._said.add(line)
-            print(line, file=sys.stderr)
+    def _say_once(self, notice: Notice) -> None:
+        """A notice of a retry, once per kind and cause per run (not once a second)."""
+        if notice not in self._said:
+            self._said.add(notice)
+            self.emit(notice)
+        else:
+            _log.info("%s", notice.describe())
 
     def _no_host_answered(self) -> bool:
         """A connection to a saved game's host closed, or silent, before any answer of a
@@ -1770,8 +1777,8 @@ class ClientPeer(_Peer):
             try:
                 self._on_link_message(link, body, msg)
             except Exception as exc:  # noqa: BLE001 - nothing from the network may kill us
-                print(f"ignored a message from the host that could not be handled: "
-                      f"{exc!r}", file=sys.stderr)
+                _log.warning("ignored a message from the host that could not be "
+                             "handled: %r", exc)
 
     def _on_link_message(self, link: Link, body: bytes, msg: dict) -> None:
         """One message from the host.  The unsigned ones (lobby, wait, back, chat) are

@@ -33,7 +33,6 @@ import contextlib
 import ipaddress
 import socket
 import struct
-import sys
 import threading
 from dataclasses import dataclass
 from typing import Any
@@ -408,9 +407,12 @@ class PortMapper:
                                                   abandon_on_cancel=True))[1]
         return 0
 
-    async def remove(self, timeout: float = 3.0) -> None:
+    async def remove(self, timeout: float = 3.0) -> str | None:
         """Remove the mapping (and any an abandoned attempt made), within ``timeout``
-        seconds, even when the caller is being cancelled."""
+        seconds, even when the caller is being cancelled.  Returns why a UPnP mapping
+        could not be removed (the host reports it to its controller: it lapses at the
+        end of its lease), None when nothing is left behind."""
+        kept: str | None = None
         held = [self._upnp] + [job.take() for job in self._jobs]
         self._upnp = None
         self._jobs = []
@@ -423,8 +425,8 @@ class PortMapper:
                         await trio.to_thread.run_sync(router.delete, external,
                                                       abandon_on_cancel=True)
                     except Exception as exc:
-                        print(f"could not remove the UPnP port mapping: {exc}",
-                              file=sys.stderr)
+                        kept = _why(exc)
             if natpmp is not None:
                 with contextlib.suppress(NatPmpError, OSError):
                     await _natpmp_exchange(natpmp, natpmp_map_request(self.port, 0, 0))
+        return kept

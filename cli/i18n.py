@@ -9,8 +9,15 @@ from __future__ import annotations
 
 import os
 import re
+from typing import TYPE_CHECKING
 
-__all__ = ["LANGS", "MESSAGES", "RULE_NAMES", "Translator", "detect_lang", "elide"]
+from chkobba_p2p.text import safe_text
+
+if TYPE_CHECKING:
+    from chkobba_p2p.peer import Notice
+
+__all__ = ["LANGS", "MESSAGES", "RULE_NAMES", "Translator", "detect_lang", "elide",
+           "notice_text"]
 
 LANGS = ("en", "fr")
 
@@ -375,6 +382,24 @@ MESSAGES: dict[str, tuple[str, str]] = {
                     "Votre nom à la table (gardé en mémoire ; --name pour le changer) : "),
     "name_bad": ("1 to 32 printable characters, please", "de 1 à 32 caractères "
                  "imprimables, s'il vous plaît"),
+    # The library's notices (chkobba_p2p.peer.Notice): "nt_" + the notice's kind.
+    "nt_resume_failed": ("the saved game ({path}) cannot be resumed: {why}; starting afresh",
+                         "impossible de reprendre la partie enregistrée ({path}) : {why} ; "
+                         "on repart à zéro"),
+    "nt_announce_failed": ("the table is not announced on the LAN ({why}); others join it "
+                           "by its address", "la table n'est pas annoncée sur le réseau "
+                           "local ({why}) ; on la rejoint par son adresse"),
+    "nt_handshake_retry": ("the connection to the host failed ({why}); trying again",
+                           "la connexion à l'hôte a échoué ({why}) ; nouvel essai"),
+    "nt_resume_refused": ("the host refused our return ({code}: {why}); trying again while "
+                          "its time away lasts", "l'hôte a refusé notre retour ({code} : "
+                          "{why}) ; nouvel essai tant que dure son temps d'absence"),
+    "nt_other_host": ("another machine (not the host's key) answers at the host's address; "
+                      "trying again", "une autre machine (pas la clé de l'hôte) répond à "
+                      "l'adresse de l'hôte ; nouvel essai"),
+    "nt_port_mapping_kept": ("the router's port forward could not be removed ({why}); it "
+                             "lapses within the hour", "la redirection de port du routeur n'a "
+                             "pas pu être retirée ({why}) ; elle expire dans l'heure"),
 }
 
 RULE_NAMES: dict[str, tuple[str, str]] = {
@@ -424,3 +449,14 @@ class Translator:
     def rule(self, rule: str) -> str:
         pair = RULE_NAMES.get(rule)
         return rule.replace("_", " ") if pair is None else pair[self._i]
+
+
+def notice_text(t: Translator, notice: Notice) -> str:
+    """A library notice in ``t``'s language: the message ``nt_<kind>`` with the notice's
+    data (its detail made safe to show: it may be the host's words); a kind the table
+    does not know yet in the library's own English (:meth:`Notice.describe`)."""
+    key = f"nt_{notice.kind}"
+    if key not in MESSAGES:
+        return notice.describe()
+    return t(key, why=safe_text(notice.detail or "?", 300),
+             path=safe_text(str(notice.path), 300), code=safe_text(str(notice.code), 40))

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import logging
 import sys
 from collections.abc import Sequence
 from typing import NamedTuple, NoReturn
@@ -90,6 +91,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     # The command's module has imported the library already: this costs nothing more.
     from chkobba_p2p.errors import LocalError
+
+    # The library never prints: what a person should see comes as events, which each
+    # command words; its log records (developers' diagnostics: a bug caught, a message
+    # ignored) go to stderr, one line each.
+    logging.basicConfig(level=logging.WARNING, format="chkobba: %(name)s: %(message)s")
 
     try:
         return int(args.func(args) or 0)

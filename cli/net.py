@@ -30,6 +30,7 @@ from chkobba_p2p.peer import (
     ListenError,
     Listening,
     Lobby,
+    Notice,
     Outcome,
     OutcomeError,
     PortMapped,
@@ -50,6 +51,7 @@ from chkobba_p2p.peer import (
 )
 from chkobba_p2p.text import safe_text
 
+from .i18n import Translator, notice_text
 from .options import common_options, seconds
 from .reach import (
     address_error,
@@ -60,6 +62,8 @@ from .reach import (
     saved_game_elsewhere,
 )
 from .rules_options import ruleset_from_args
+
+_ENGLISH = Translator("en")  # a headless peer's lines are in English
 
 
 def _say(quiet: bool, text: str) -> None:
@@ -88,6 +92,8 @@ class Narrator:
                     print(line, flush=True)
         elif isinstance(event, PortMapped | PortMapUnavailable):
             print(reach_line(event, self.fingerprint), flush=True)
+        elif isinstance(event, Notice):  # the library's word to people: it never prints
+            print(f"notice: {notice_text(_ENGLISH, event)}", flush=True)
         elif isinstance(event, Lobby):
             taken = sum(1 for s in event.seats if s)
             _say(q, f"lobby: {taken}/{len(event.seats)} seated: "

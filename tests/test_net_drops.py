@@ -11,7 +11,15 @@ import trio
 from test_net_support import FAST, GatedBot, host_config, join_config
 
 from chkobba_p2p.net import ClientPeer, HostPeer
-from chkobba_p2p.peer import BotController, OutcomeError, Resumed, Waiting, host_match
+from chkobba_p2p.peer import (
+    BotController,
+    Notice,
+    NoticeKind,
+    OutcomeError,
+    Resumed,
+    Waiting,
+    host_match,
+)
 from chkobba_p2p.transcript import read_transcript
 from chkobba_p2p.wire import ErrorCode, open_entry
 
@@ -108,7 +116,7 @@ def _free_tcp_port() -> int:
 
 
 async def test_a_saved_game_the_host_does_not_know_is_kept_until_its_allowance_runs_out(
-        tmp_path, capsys):
+        tmp_path):
     """A peer whose saved game died with its host: the host's ``unknown_game`` refusal is
     unsigned (anyone at that address can send it), so it deletes nothing; the peer keeps
     trying for the host's allowance of time away, then ends its old game with its own
@@ -141,8 +149,9 @@ async def test_a_saved_game_the_host_does_not_know_is_kept_until_its_allowance_r
         await nursery.start(run_host)
         stale = dataclasses.replace(join_config(tmp_path, port, "first"), identity=identity,
                                     state_path=state, timeouts=short)
+        stale_seat = Recorder(1)
         with trio.fail_after(30):
-            out["stale"] = await ClientPeer(stale, BotController("greedy", 1)).run()
+            out["stale"] = await ClientPeer(stale, stale_seat).run()
         second = dataclasses.replace(join_config(tmp_path, port, "second"), identity=identity,
                                      state_path=state)
         with trio.fail_after(30):
@@ -151,10 +160,12 @@ async def test_a_saved_game_the_host_does_not_know_is_kept_until_its_allowance_r
     assert old is not None and (old.code, old.by_seat, old.blamed_seat) == (
         ErrorCode.PEER_LEFT, 1, 0)
     assert not old.proven  # the host's silence is this peer's word
-    # The claim says what happened (the host answered), and the refusal was said once,
-    # not once per retry.
+    # The claim says what happened (the host answered), and the refusal was said once
+    # (a notice), not once per retry.
     assert old.detail == "the host answered that it no longer has this game"
-    assert capsys.readouterr().err.count("the host refused our resume (unknown_game") == 1
+    refusals = [e for e in stale_seat.events if isinstance(e, Notice)
+                and e.kind is NoticeKind.RESUME_REFUSED]
+    assert [n.code for n in refusals] == ["unknown_game"] and refusals[0].detail
     assert out["stale"].error_code == "aborted"
     assert out["host"].completed and out["guest"].completed
     assert out["host"].done == out["guest"].done

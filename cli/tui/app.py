@@ -19,6 +19,7 @@ from chkobba_p2p.peer import (
     HandScored,
     KnownPlayers,
     Listening,
+    Notice,
     Outcome,
     PortMapped,
     PortMapUnavailable,
@@ -140,7 +141,8 @@ class TuiApp(Leaving, Screen):
     def on_event(self, event: object) -> None:
         """Called from trio (the peer) for every event: it reaches the picture at a
         person's pace (:class:`~.pace.Pacer`)."""
-        self.connected = True
+        if not isinstance(event, Notice):  # a notice (a failed resume...) is no answer
+            self.connected = True
         self.pacer.push(event)
 
     def _show_event(self, event: object) -> None:

@@ -146,15 +146,23 @@ async def _run_async(ui: TuiApp, game: Callable[[SeatController], Awaitable[Outc
 
 def run_app(ui: TuiApp, game: Callable[[SeatController], Awaitable[Outcome]],
             connect_timeout: float | None = None) -> RunResult:
-    """Run the screen and the game until both are over.  What is written to the
-    terminal's stderr meanwhile (the library's warnings, a C library's messages) would
-    scribble over the screen: it is held back and shown once the screen is closed."""
+    """Run the screen and the game until both are over (stderr held meanwhile:
+    :func:`_stderr_held`)."""
     with _stderr_held():
         return asyncio.run(_run_async(ui, game, connect_timeout))
 
 
 @contextlib.contextmanager
 def _stderr_held() -> Iterator[None]:
+    """Whatever reaches file descriptor 2 while the screen is up would scribble over it:
+    it is held back and shown once the screen is closed.  Not for our library, which
+    never prints (what a person should see comes as an event, a ``Notice`` among them,
+    and is shown in the events pane), but for what the client does not control: C
+    libraries writing to fd 2 themselves (miniupnpc, libc), third-party Python
+    libraries' warnings and log records (zeroconf logs through :mod:`logging`), Python's
+    own messages (an exception in a thread, an unraisable exception), and the log
+    records :func:`chkobba_cli.main.main` sends to stderr (developers' diagnostics, the
+    library's among them: a bug caught, a message ignored)."""
     if not os.isatty(2):
         yield
         return

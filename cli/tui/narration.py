@@ -1,6 +1,7 @@
 """The events panel: what happened, one line per event (the draw for the first dealer,
-the deal, the cut, every play and capture, the scoring, a peer waiting or back, chat),
-worded from the local seat's point of view.  A new kind of event gets its words here.
+the deal, the cut, every play and capture, the scoring, a peer waiting or back, chat,
+the library's notices), worded from the local seat's point of view.  A new kind of event
+gets its words here.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from chkobba_p2p.peer import (
     LeftLobby,
     Listening,
     MatchDone,
+    Notice,
     PortMapped,
     PortMapUnavailable,
     RedealEvent,
@@ -29,6 +31,7 @@ from chkobba_p2p.peer import (
 )
 from chkobba_p2p.text import safe_text
 
+from ..i18n import notice_text
 from .lobby import reach_text
 from .presence import clock_text, gone_key
 from .render import Line, by_value, wrap_line
@@ -161,6 +164,8 @@ class EventLog:
             log(("class:ok" if ev.accept else "class:warn", t(key, name=view.name(ev.seat))))
         elif isinstance(ev, Spectators):
             log(("", t("ev_watching", names=", ".join(ev.names) or t("nobody_watching"))))
+        elif isinstance(ev, Notice):  # the library's word to people (it never prints)
+            log(("class:warn", notice_text(t, ev)))
         elif isinstance(ev, Chat):
             name = t("you") if own_chat else view.who(ev.seat)
             log(("class:chat", t("ev_chat", name=name, text=safe_text(ev.text))))
