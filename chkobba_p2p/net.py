@@ -906,8 +906,11 @@ class HostPeer(_Peer):
         try:
             async with trio.open_nursery() as nursery:
                 nursery.start_soon(link.writer)
-                with scope:
-                    await self._connection(link, nursery, admitted.deadline)
+                try:
+                    with scope:
+                        await self._connection(link, nursery, admitted.deadline)
+                finally:
+                    link.finish()  # the writer flushes what is queued, then ends
                 if scope.cancelled_caught:  # let go for room: no word, the socket closes
                     nursery.cancel_scope.cancel()
         finally:

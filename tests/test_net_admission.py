@@ -99,3 +99,20 @@ async def test_a_player_joins_a_table_whose_64_spectator_places_are_taken(tmp_pa
             await w.stream.aclose()
     assert result.completed, result.describe()
     assert host.outcome().completed
+
+
+async def test_a_stranger_that_hangs_up_before_its_greeting_is_closed_and_forgotten(tmp_path):
+    """Its connection ends at once on the host's side too (its writer is not left
+    waiting for the host's end): strangers who hang up cost nothing afterwards."""
+    host = HostPeer(host_config(tmp_path), BotController("greedy", 0))
+    async with trio.open_nursery() as nursery:
+        port = await nursery.start(host.run)
+        for _ in range(20):
+            raw = await RawClient.connect(port)
+            assert (await raw.receive())["t"] == "host"
+            await raw.stream.send_eof()  # we say nothing more, and keep listening
+            with trio.fail_after(5):
+                assert await raw.receive() is None  # the host closed its end as well
+            await raw.stream.aclose()
+        assert host.admission.strangers == 0
+        nursery.cancel_scope.cancel()
