@@ -64,7 +64,7 @@ def test_announcements_keep_the_window_and_the_last_state_arrives(changes, windo
     timer_until(math.inf)
     assert core.due is None
     for (t0, _), (t1, _) in zip(said, said[1:], strict=False):
-        assert t1 - t0 >= window
+        assert t1 >= t0 + window
     if said:
         assert said[-1][1] == state and said[-1][0] <= last_change + window
     else:
@@ -182,7 +182,7 @@ async def test_spectator_churn_gives_the_players_one_line_a_window(tmp_path, moc
     assert seen and seen[-1][1] == ("stays",)
     assert seen[-1][0] <= end + timeouts.announce
     for (t0, _), (t1, _) in zip(seen, seen[1:], strict=False):
-        assert t1 - t0 >= timeouts.announce
+        assert t1 >= t0 + timeouts.announce
     assert len(seen) <= 12 / timeouts.announce + 2  # 840 changes: 3 or 4 lines
     await stays.stream.aclose()
 
