@@ -12,21 +12,26 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import socket
 
 import trio
 import trio.testing
 from hypothesis import given
 from hypothesis import strategies as st
+from test_audit_support import make_sessions
 from test_net_support import FAST, RawClient, host_config
 
 from chkobba_p2p import net, wire
 from chkobba_p2p.config import Timeouts
 from chkobba_p2p.events import Spectators
+from chkobba_p2p.levels import make_bot
 from chkobba_p2p.link.backlog import Backlog
 from chkobba_p2p.link.spectators import ANNOUNCE_WINDOW, SpectatorAnnouncer
 from chkobba_p2p.net import HostPeer, Link
 from chkobba_p2p.peer import BotController
+from chkobba_p2p.rules import Ruleset
 from chkobba_p2p.spectate import watch_message
+from chkobba_p2p.transcript import SavedGame, TranscriptWriter
 
 # ------------------------------------------------------------------ the pure cores
 
@@ -194,3 +199,79 @@ class _Events(BotController):
 
     def on_event(self, event: object) -> None:
         self.events.append((trio.current_time(), event))
+
+
+# ------------------------------------------------- a long match, end to end (loopback)
+
+
+def _long_match(entries: int) -> tuple[list, list]:
+    """Two in-process sessions (greedy bots, a target of 1000 points) played on until
+    their transcript holds ``entries`` entries: a long match, not over."""
+    ss, ids = make_sessions(2, Ruleset(target=1000), False, key=b"a long match")
+    bots = [make_bot("greedy", 1 + i) for i in range(2)]
+    while ss[0].length < entries:
+        for i, s in enumerate(ss):
+            if s.floor != i:
+                continue
+            d = s.decision
+            if d is not None:
+                bot = bots[i]
+                s.decide(bot.choose_play(d.hand) if d.kind == "play" else bot.choose_cut(d.hand))
+            entry = s.next_entry()
+            s.take_events()
+            if entry is not None:
+                ss[1 - i].receive(entry)
+                ss[1 - i].take_events()
+    assert not ss[0].finished
+    return ss, ids
+
+
+def _save(path, session, identity, seat, host, bodies, state) -> None:
+    w = TranscriptWriter(path)
+    w.write_header(game=session.table.game, seat=seat, key=identity.public,
+                   name=session.table.seats[seat].name, host=host)
+    for body in bodies:
+        w.append(body)
+    w.close()
+    SavedGame(session.table.game, seat, host, session.master, str(path)).save(state)
+
+
+async def test_a_spectator_after_5000_entries_gets_every_entry(tmp_path):
+    """The host restarts from a log of 5,000 entries; a spectator arrives and reads
+    slowly (2 KiB at a time): it gets every entry, each once, in order, and is not cut
+    off (it used to be, past 4,096 queued frames)."""
+    (s0, s1), (id0, id1) = _long_match(5000)
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    _save(tmp_path / "h.chklog", s0, id0, 0, f"port:{port}", s0.bodies, tmp_path / "h.state")
+    cfg = dataclasses.replace(host_config(tmp_path, spectators=1), port=port, identity=id0,
+                              state_path=tmp_path / "h.state",
+                              log_path=tmp_path / "unused.chklog")
+    host = HostPeer(cfg, BotController("greedy", 0))
+    assert host.session is not None and host.session.length >= 5000
+    got: list[bytes] = []
+    with trio.fail_after(120):
+        async with trio.open_nursery() as nursery:
+            await nursery.start(host.run)
+            watcher = await RawClient.connect(port)
+            assert (await watcher.receive())["t"] == "host"
+            await watcher.send(watch_message("late", 1))
+            admitted = await watcher.receive()
+            assert admitted["t"] == "watching"
+            have = admitted["have"]
+            assert have == host.session.length >= 5000
+            bodies, watcher.frames = watcher.frames, []  # what it read past `watching`
+            while len(got) < have:
+                for body in bodies:
+                    msg = wire.decode(body)
+                    if msg["t"] == "sig":
+                        got.append(body)
+                    elif msg["t"] == "ping":
+                        await watcher.send({"t": "pong"})
+                data = await watcher.stream.receive_some(2048)  # a slow reader
+                assert data, f"the host cut the spectator off after {len(got)} entries"
+                bodies = watcher.decoder.feed(data)
+            nursery.cancel_scope.cancel()
+    assert len(got) >= have and got == host.session.bodies[:len(got)]  # live ones after
+    assert host.error is None
