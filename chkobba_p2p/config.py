@@ -27,13 +27,16 @@ class Timeouts:
     every ``idle / 3``); ``reconnect``: each seat's allowance of time away (disconnected)
     for the whole match, spent across drops; ``turn``: the move limit, connected time a
     seat may hold the floor at one move.  No seat delays a match by more than
-    ``turn + reconnect`` at one move (PROTOCOL.md 12)."""
+    ``turn + reconnect`` at one move (PROTOCOL.md 12).  ``announce``: the least time
+    between two announcements of who is watching, sent by a host or shown by a joiner
+    (PROTOCOL.md 18; ``link.spectators.ANNOUNCE_WINDOW``)."""
 
     handshake: float = 10.0
     frame: float = 10.0
     idle: float = 30.0
     reconnect: float = 120.0
     turn: float = 900.0
+    announce: float = 5.0
 
 
 @dataclass

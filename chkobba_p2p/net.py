@@ -15,7 +15,7 @@ import logging
 import math
 import os
 import socket
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import trio
@@ -50,6 +50,7 @@ from .events import (
 )
 from .link import messages as lm
 from .link.admission import GREETING, STRANGERS, Admission, AdmissionPolicy
+from .link.backlog import Backlog
 from .link.handshake import (
     CAP_READY_CHECK,
     CAP_REMATCH,
@@ -60,6 +61,7 @@ from .link.handshake import (
     error_message,
 )
 from .link.handshake import Lobby as SeatLobby
+from .link.spectators import SpectatorAnnouncer
 from .linkmsg import (
     MAX_PLAYERS,
     clean_text,
@@ -85,7 +87,11 @@ from .wire import ErrorCode, Identity, ProtocolError
 __all__ = ["Link", "LinkClosed", "Traffic", "HostPeer", "ClientPeer", "ChatBucket", "listen",
            "ListenError", "check_listen", "lobby_event"]
 
+#: Frames (or backlogs, one place each) a connection's queue holds; a peer that lets it
+#: fill is dropped.
 _QUEUE = 4096
+#: Bytes the writer joins into one write at most (a backlog is pulled in such batches).
+_WRITE = 1 << 18
 #: Seconds a joining peer that accepted a rematch keeps its connection open for the
 #: host's own answer (PROTOCOL.md 17): the host's person may still be deciding.
 REMATCH_ANSWER_WAIT = 300.0
@@ -213,7 +219,7 @@ class Link:
         self.timeouts = timeouts
         self.decoder = wire.FrameDecoder()
         self._ready: list[bytes] = []
-        self._send, self._recv = trio.open_memory_channel[bytes | None](_QUEUE)
+        self._send, self._recv = trio.open_memory_channel[bytes | Backlog | None](_QUEUE)
         self.closed = False
         self.written = trio.Event()  # the writer has flushed everything and stopped
         self.eof = trio.Event()  # the other end closed (or the connection broke)
@@ -256,10 +262,21 @@ class Link:
 
     def send(self, body: bytes) -> None:
         """Queue a frame body.  A peer that lets the queue fill is dropped."""
+        self._queue(body)
+
+    def send_backlog(self, bodies: Sequence[bytes], start: int = 0) -> None:
+        """Queue ``bodies[start:]`` as they are now (PROTOCOL.md 18): one place in the
+        queue, whatever their number.  The writer streams them as fast as the other end
+        takes them, then what was queued after this call: nothing is missed, doubled or
+        reordered.  ``bodies`` is read later: it must only grow (a transcript does)."""
+        if start < len(bodies):
+            self._queue(Backlog(bodies, start))
+
+    def _queue(self, item: bytes | Backlog) -> None:
         if self.closed:
             return
         try:
-            self._send.send_nowait(body)
+            self._send.send_nowait(item)
         except trio.WouldBlock:
             self.closed = True
             with contextlib.suppress(trio.ClosedResourceError):
@@ -273,26 +290,34 @@ class Link:
         close: closing with unread input would reset the connection and could destroy
         frames still in flight to the other end."""
         try:
-            done = False
-            while not done:
-                body = await self._recv.receive()
-                chunks: list[bytes] = []
-                # Coalesce what is already queued into one write (fewer system calls).
-                while body is not None:
-                    chunks.append(wire.frame(body))
-                    if sum(map(len, chunks)) > 1 << 18:
-                        break
-                    try:
-                        body = self._recv.receive_nowait()
-                    except trio.WouldBlock:
-                        break
+            # Coalesce what is already queued into one write (fewer system calls), up to
+            # _WRITE bytes; a backlog is pulled from as each write completes (the other
+            # end's pace: flow control), before anything queued after it.
+            chunks: list[bytes] = []
+            size = 0
+            item = await self._recv.receive()
+            while item is not None:
+                if isinstance(item, Backlog):
+                    while not item.done:
+                        for body in item.take(_WRITE - size):
+                            chunks.append(wire.frame(body))
+                            size += len(chunks[-1])
+                        if size >= _WRITE:
+                            await self._write(chunks)
+                            chunks, size = [], 0
                 else:
-                    done = True
-                if chunks:
-                    data = b"".join(chunks)
-                    await self.stream.send_all(data)
-                    self.bytes_out += len(data)
-                    self.traffic.sent += len(data)
+                    chunks.append(wire.frame(item))
+                    size += len(chunks[-1])
+                if size >= _WRITE:
+                    await self._write(chunks)
+                    chunks, size = [], 0
+                try:
+                    item = self._recv.receive_nowait()
+                except trio.WouldBlock:
+                    await self._write(chunks)
+                    chunks, size = [], 0
+                    item = await self._recv.receive()
+            await self._write(chunks)
             with contextlib.suppress(Exception):
                 if isinstance(self.stream, trio.abc.HalfCloseableStream):
                     await self.stream.send_eof()
@@ -302,6 +327,13 @@ class Link:
         finally:
             self.closed = True
             self.written.set()
+
+    async def _write(self, chunks: list[bytes]) -> None:
+        if chunks:
+            data = b"".join(chunks)
+            await self.stream.send_all(data)
+            self.bytes_out += len(data)
+            self.traffic.sent += len(data)
 
     async def drain(self, timeout: float = 2.0) -> None:
         """Finish writing, send EOF, and wait (at most ``timeout`` seconds) for the other
@@ -346,6 +378,36 @@ class ChatBucket:
             return False
         self.tokens -= 1
         return True
+
+
+class _Coalesced:
+    """The trio shell of a :class:`~chkobba_p2p.link.spectators.SpectatorAnnouncer`: it
+    feeds the core trio's time, carries out its announcements (``announce(names)``) and
+    keeps one timer armed for the pending one."""
+
+    def __init__(self, announce: Callable[[tuple[str, ...]], None], window: float) -> None:
+        self.core = SpectatorAnnouncer(window)
+        self.announce = announce
+        self._armed = False
+
+    def changed(self, names: tuple[str, ...], nursery: trio.Nursery | None) -> None:
+        """``names`` are watching from now on; the timer runs in ``nursery``."""
+        news = self.core.changed(names, trio.current_time())
+        if news.names is not None:
+            self.announce(news.names)
+        if news.due is not None and not self._armed and nursery is not None:
+            self._armed = True
+            nursery.start_soon(self._timer)
+
+    async def _timer(self) -> None:
+        try:
+            while (due := self.core.due) is not None:
+                await trio.sleep_until(due)
+                news = self.core.tick(trio.current_time())
+                if news.names is not None:
+                    self.announce(news.names)
+        finally:
+            self._armed = False
 
 
 async def _pinger(link: Link) -> None:
@@ -657,6 +719,7 @@ class HostPeer(_Peer):
         #: Spectators watching now: id -> (name, link).  They hold no seat.
         self.spectators: dict[int, tuple[str, Link]] = {}
         self._spectator_ids = 0
+        self._spectator_news = _Coalesced(self._announce_spectators, self.timeouts.announce)
         self.away_seats: set[int] = set()  # seats that said they step away
         #: Seats a restarted host has not seen since its restart: waited for, not known
         #: to have lost their connection (Waiting.awaited, ``wait`` with ``restart``).
@@ -986,9 +1049,8 @@ class HostPeer(_Peer):
         if self.session is None:
             self._lobby_changed()
         else:
-            if resume is not None:
-                for body in self.session.bodies[resume[1]:]:
-                    link.send(body)
+            if resume is not None:  # what it missed, streamed at its pace (PROTOCOL.md 18)
+                link.send_backlog(self.session.bodies, resume[1])
             # A fresh hello for a seat that already signed entries cannot play them on
             # (the game's secrets are elsewhere; it stops once it reads the chain,
             # PROTOCOL.md 5): the seat stays away, its allowance running.
@@ -1046,11 +1108,12 @@ class HostPeer(_Peer):
         s = self.session
         link.send_msg(watching_message(sid, s.length if s is not None else 0))
         # No await until it is registered: nothing relayed meanwhile is missed or doubled.
+        # The transcript so far takes one place in its queue, streamed at its pace
+        # (PROTOCOL.md 18): what is relayed meanwhile follows it.
         if s is None:
             link.send_msg(self._lobby_message())
         else:
-            for body in s.bodies:
-                link.send(body)
+            link.send_backlog(s.bodies)
         self.spectators[sid] = (name, link)
         self._open_links[link] = None
         self._spectators_changed()
@@ -1084,7 +1147,12 @@ class HostPeer(_Peer):
                         f"a spectator sends only ping and pong, not {msg['t']!r}"[:80])
 
     def _spectators_changed(self) -> None:
+        """Who is watching changed: told to everyone, coalesced, at most once every
+        ``ANNOUNCE_WINDOW`` seconds, the last state always (PROTOCOL.md 18)."""
         names = tuple(n for n, _ in self.spectators.values())
+        self._spectator_news.changed(names, self.nursery)
+
+    def _announce_spectators(self, names: tuple[str, ...]) -> None:
         self.broadcast_msg(spectators_message(names, self.config.spectators))
         self.emit(Spectators(names, self.config.spectators))
 
@@ -1318,6 +1386,11 @@ class ClientPeer(_Peer):
         self._welcome_seat = -1
         self._host_caps: tuple[str, ...] = ()
         self._host_rematch = False  # the host's rematch answer came (once is enough)
+        #: Who watches, as the host says: shown at most once a window (PROTOCOL.md 18).
+        self._spectator_limit = 0
+        self._spectator_news = _Coalesced(
+            lambda names: self.emit(Spectators(names, self._spectator_limit)),
+            self.timeouts.announce)
         self._host_away = False  # the host said it steps away
         #: The log and the saved game are written (a resumed game's from the start).  A
         #: fresh join to a running game holds them back, and holds every entry of its own,
@@ -1678,8 +1751,7 @@ class ClientPeer(_Peer):
                 self.emit(Resumed(s.own_seat, self.resumed_entries))
                 host_has = welcome.get("have")
                 if isinstance(host_has, int) and host_has < s.length:
-                    for body in s.bodies[host_has:]:
-                        link.send(body)
+                    link.send_backlog(s.bodies, max(host_has, 0))
             nursery.start_soon(_pinger, link)
             if s is None:
                 # Also after a welcome with have > 0: its chain starts with the genesis,
@@ -1819,10 +1891,11 @@ class ClientPeer(_Peer):
                 self.emit(Resumed(seat))
                 if self.clock is not None:
                     self.clock.back(seat, trio.current_time())
-        elif t == "spectators":
+        elif t == "spectators":  # shown at most once a window, whatever the host sends
             names = spectator_names(msg)
             if names is not None:
-                self.emit(Spectators(*names))
+                self._spectator_limit = names[1]
+                self._spectator_news.changed(names[0], self.nursery)
         elif t == "rematch":  # the host's answer to playing again (PROTOCOL.md 17)
             accept = msg.get("accept")
             if s is not None and s.finished and isinstance(accept, bool) \

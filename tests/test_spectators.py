@@ -9,6 +9,7 @@ vectors."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Callable
 from pathlib import Path
@@ -112,16 +113,23 @@ async def _watch(port: int, name: str, check: SecretCheck, tmp_path: Path, out: 
     out[name] = await watch_match(config, check)
 
 
+#: Timeouts with every change of spectators announced at once (the window of
+#: announcements has tests of its own, in test_spectator_churn.py).
+AT_ONCE = dataclasses.replace(FAST, announce=0.0)
+
+
 @pytest.mark.parametrize("players", [2, 4])
 async def test_two_spectators_see_the_match_and_no_hidden_card(players, tmp_path):
     halfway = trio.Event()
     host_ctl = Recording(1, halfway)
-    host = HostPeer(host_config(tmp_path, players, spectators=2), host_ctl)
+    host = HostPeer(dataclasses.replace(host_config(tmp_path, players, spectators=2),
+                                        timeouts=AT_ONCE), host_ctl)
     ctls = [Recording(i + 2) for i in range(players - 1)]
     out: dict = {}
     async with trio.open_nursery() as nursery:
         port = await nursery.start(host.run)
-        clients = [ClientPeer(join_config(tmp_path, port, f"bot{i + 1}"), c)
+        clients = [ClientPeer(dataclasses.replace(join_config(tmp_path, port, f"bot{i + 1}"),
+                                                  timeouts=AT_ONCE), c)
                    for i, c in enumerate(ctls)]
 
         def sessions() -> list[Session | None]:
@@ -184,7 +192,8 @@ async def test_a_host_admits_no_spectator_unless_allowed_and_no_more_than_allowe
 ])
 async def test_a_misbehaving_spectator_is_dropped_and_nobody_is_blamed(bad, tmp_path):
     host_ctl = Recording(1)
-    host = HostPeer(host_config(tmp_path, 2, spectators=3), host_ctl)
+    host = HostPeer(dataclasses.replace(host_config(tmp_path, 2, spectators=3),
+                                        timeouts=AT_ONCE), host_ctl)
     async with trio.open_nursery() as nursery:
         port = await nursery.start(host.run)
         rude = await RawClient.connect(port)

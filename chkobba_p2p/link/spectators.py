@@ -1,0 +1,72 @@
+"""Who is watching, on the players' screens: coalesced and rate-limited (PROTOCOL.md 18).
+
+A spectator may come and go as fast as it can open connections; each arrival and
+departure changes the list of names, but the players see at most one announcement (a
+``spectators`` message, a :class:`~chkobba_p2p.events.Spectators` event) every
+:data:`ANNOUNCE_WINDOW` seconds, and it says the list as it is then.  The last state
+always arrives: a change inside the window is announced when the window ends.
+
+:class:`SpectatorAnnouncer` decides, and reads no clock: the time comes in as ``now``.  It
+answers what to announce now (if anything) and when it wants to be asked again; the trio
+shell arms a timer for that time and calls :meth:`SpectatorAnnouncer.tick`.  The host
+uses one for what it broadcasts; a joiner uses one for what it shows of its host's
+messages (a hostile host flooding ``spectators`` gets no more lines on the screen).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+__all__ = ["ANNOUNCE_WINDOW", "Announcement", "SpectatorAnnouncer"]
+
+#: Seconds between two announcements of who is watching, at least.
+ANNOUNCE_WINDOW = 5.0
+
+
+@dataclass(frozen=True)
+class Announcement:
+    """A decision: ``names`` to announce now (None: nothing now), and ``due``: when to
+    call :meth:`SpectatorAnnouncer.tick` next (None: nothing is pending)."""
+
+    names: tuple[str, ...] | None = None
+    due: float | None = None
+
+
+class SpectatorAnnouncer:
+    """Coalesces changes to the list of spectators into announcements at least
+    ``window`` seconds apart.  ``shown`` is what the audience already knows (nobody
+    watching, at first).  A change back to what was last announced (a spectator that came
+    and went inside the window) announces nothing."""
+
+    def __init__(self, window: float = ANNOUNCE_WINDOW, shown: tuple[str, ...] = ()) -> None:
+        if not window >= 0:
+            raise ValueError(f"the window is a number of seconds >= 0, not {window!r}")
+        self.window = window
+        self.shown = shown  # the last state announced
+        self.current = shown  # the state now
+        self.last_at = -math.inf  # when the last announcement was made
+
+    @property
+    def due(self) -> float | None:
+        """When the pending change is to be announced (None: nothing is pending)."""
+        if self.current == self.shown:
+            return None
+        return self.last_at + self.window
+
+    def changed(self, names: tuple[str, ...], now: float) -> Announcement:
+        """The list of spectators is ``names`` from ``now`` on."""
+        self.current = tuple(names)
+        return self.tick(now)
+
+    def tick(self, now: float) -> Announcement:
+        """The time is ``now`` (the timer for :attr:`due` fired, or anything else):
+        announce the current list if it is new and the window is over."""
+        due = self.due
+        if due is None:
+            return Announcement()
+        if now < due:
+            return Announcement(due=due)
+        self.shown = self.current
+        self.last_at = now
+        return Announcement(names=self.current)
