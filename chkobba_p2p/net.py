@@ -966,28 +966,27 @@ class HostPeer(_Peer):
             self._let_go(victim)
         scope = trio.CancelScope()
         self._strangers[link] = scope
-        try:
-            async with trio.open_nursery() as nursery:
-                nursery.start_soon(link.writer)
-                try:
-                    with scope:
-                        await self._connection(link, nursery, admitted.deadline)
-                finally:
-                    link.finish()  # the writer flushes what is queued, then ends
-                if scope.cancelled_caught:  # let go for room: no word, the socket closes
-                    nursery.cancel_scope.cancel()
-        finally:
-            self._strangers.pop(link, None)
-            self.admission.closed(link)
-            link.on_data = None
-            if trio.current_effective_deadline() != -math.inf:
-                self._open_links.pop(link, None)
-            # else: the host is being cancelled (it quits): the link stays listed for
-            # the goodbye (away, or the signed leave) that run() writes to it.
-            link.finish()
-            if scope.cancelled_caught:
-                with contextlib.suppress(Exception):
-                    await trio.aclose_forcefully(stream)
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(link.writer)
+            try:
+                with scope:
+                    await self._connection(link, nursery, admitted.deadline)
+            finally:
+                # Forgotten at once (its pinger may linger until it next wakes): a
+                # place it held, a spectator's or a stranger's, is free again now.
+                self._strangers.pop(link, None)
+                self.admission.closed(link)
+                link.on_data = None
+                if trio.current_effective_deadline() != -math.inf:
+                    self._open_links.pop(link, None)
+                # else: the host is being cancelled (it quits): the link stays listed
+                # for the goodbye (away, or the signed leave) that run() writes to it.
+                link.finish()  # the writer flushes what is queued, then ends
+            if scope.cancelled_caught:  # let go for room: no word, the socket closes
+                nursery.cancel_scope.cancel()
+        if scope.cancelled_caught:
+            with contextlib.suppress(Exception):
+                await trio.aclose_forcefully(stream)
 
     async def _connection(self, link: Link, nursery: trio.Nursery,
                           greeting_due: float) -> None:
