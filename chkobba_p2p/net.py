@@ -77,6 +77,7 @@ from .session import Lobby as SeatLobby
 from .spectate import spectator_names, spectators_message, watch_name, watching_message
 from .text import distinct_names, safe_text
 from .transcript import SavedGame, TranscriptWriter, default_log_path, read_transcript
+from .transport import TcpTransport
 from .wire import ErrorCode, Identity, ProtocolError
 
 __all__ = ["Link", "LinkClosed", "Traffic", "HostPeer", "ClientPeer", "ChatBucket", "listen",
@@ -156,17 +157,9 @@ def _address(host: str, port: int) -> str:
     return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
 
 
-async def listen(port: int, bind: str | None) -> list[trio.SocketListener]:
-    """TCP listeners on ``bind``; on every address, IPv4 and IPv6 on the same port,
-    when ``bind`` is None or empty (a machine without IPv6 gets IPv4 only)."""
-    if bind:
-        return await trio.open_tcp_listeners(port, host=bind)
-    # trio would bind each family to its own random port for port 0: pick it once.
-    listeners = await trio.open_tcp_listeners(port, host="0.0.0.0")
-    port = listeners[0].socket.getsockname()[1]
-    with contextlib.suppress(OSError):  # no IPv6 here
-        listeners += await trio.open_tcp_listeners(port, host="::")  # IPV6_V6ONLY set
-    return listeners
+async def listen(port: int, bind: str | None) -> list[trio.abc.Listener[trio.abc.Stream]]:
+    """TCP listeners on ``bind`` (see :meth:`TcpTransport.listen`)."""
+    return await TcpTransport().listen(port, bind or "")
 
 
 def _code_name(code: object) -> str:
@@ -655,6 +648,8 @@ class HostPeer(_Peer):
         self.awaited_seats: set[int] = set()
         self.away_message = {"t": "away", "seat": 0}
         self.port = 0
+        #: Where the listeners and their streams come from (TCP by default).
+        self.transport = config.transport
         self.resumed_entries = 0
         #: Unauthenticated connections (still in the handshake) and their addresses.
         self._anonymous: dict[Link, str] = {}
@@ -739,10 +734,10 @@ class HostPeer(_Peer):
     async def run(self, task_status: trio.TaskStatus[int] | None = None) -> Outcome:
         parse_port(self.config.port, allow_zero=True)
         try:
-            listeners = await listen(self.config.port, self.config.bind)
+            listeners = await self.transport.listen(self.config.port, self.config.bind or "")
         except OSError as exc:
             raise ListenError(listen_error(exc, self.config.bind, self.config.port)) from None
-        self.port = listeners[0].socket.getsockname()[1]
+        self.port = self.transport.port_of(listeners[0])
         self.emit(Listening(self.port, self.identity.public))
         if task_status is not None:
             task_status.started(self.port)
@@ -840,7 +835,7 @@ class HostPeer(_Peer):
             return self.MAX_UNAUTHENTICATED
         return max(2, min(self.MAX_UNAUTHENTICATED, (soft - 48) // 2))
 
-    async def _accept_loop(self, listener: trio.SocketListener,
+    async def _accept_loop(self, listener: trio.abc.Listener[trio.abc.Stream],
                            nursery: trio.Nursery) -> None:
         """Accept connections; out of file descriptors (EMFILE), shed the oldest
         unauthenticated connection and go on, with one line of warning, no traceback."""
@@ -861,8 +856,7 @@ class HostPeer(_Peer):
         if self._anonymous:
             oldest = next(iter(self._anonymous))
             oldest.finish()
-            with contextlib.suppress(Exception):
-                oldest.stream.socket.close()  # type: ignore[attr-defined]
+            self.transport.close_now(oldest.stream)
         now = trio.current_time()
         if now - self._files_warned > 10:
             self._files_warned = now
@@ -881,11 +875,8 @@ class HostPeer(_Peer):
         others = sum(1 for a in self._anonymous.values() if a not in self._seated_addresses)
         return others < self._anonymous_limit
 
-    async def _serve(self, stream: trio.SocketStream) -> None:
-        try:
-            address = str(stream.socket.getpeername()[0])
-        except (OSError, AttributeError, IndexError):
-            address = "?"
+    async def _serve(self, stream: trio.abc.Stream) -> None:
+        address = self.transport.peer_address(stream)
         if not self._admit(address):
             self.refused_connections += 1
             with contextlib.suppress(Exception):
@@ -1067,12 +1058,8 @@ class HostPeer(_Peer):
         msg["spectators"] = self.config.spectators
         return msg
 
-    @staticmethod
-    def _address_of(link: Link) -> str:
-        try:
-            return str(link.stream.socket.getpeername()[0])  # type: ignore[attr-defined]
-        except (OSError, AttributeError, IndexError):
-            return "?"
+    def _address_of(self, link: Link) -> str:
+        return self.transport.peer_address(link.stream)
 
     def _lobby_changed(self) -> None:
         self._lobby_moved.set()
@@ -1289,6 +1276,7 @@ class ClientPeer(_Peer):
         #: The fingerprint the host's key must have (a join code's), or None.
         self.pinned = pinned
         self.host, self.port = address.host, address.port
+        self.transport = config.transport
         self.link: Link | None = None
         self._last_link: Link | None = None  # kept after a drop, for a leave on Ctrl-C
         self.host_key: bytes | None = None
@@ -1496,7 +1484,7 @@ class ClientPeer(_Peer):
         away_since: float | None = None
         while not self.finished.is_set():
             try:
-                stream = await trio.open_tcp_stream(self.host, self.port)
+                stream = await self.transport.connect(self.host, self.port)
             except OSError as exc:
                 # A saved game, but no connection yet in this run: the host may simply
                 # have closed the table.  Nothing proves it left the game, so nothing is
@@ -1556,7 +1544,7 @@ class ClientPeer(_Peer):
             await trio.sleep(delay)
             delay = min(delay * 2, 1.0)
 
-    async def _connected(self, stream: trio.SocketStream) -> bool:
+    async def _connected(self, stream: trio.abc.Stream) -> bool:
         """Run one connection.  True: a fatal refusal (stop); False: reconnect."""
         link = Link(stream, self.timeouts, self.traffic)
         s = self.session
