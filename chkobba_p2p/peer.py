@@ -84,6 +84,7 @@ from .transcript import (
     load_identity,
     saved_game_path,
 )
+from .transport import TcpTransport, Transport
 from .wire import MAX_NAME, ErrorCode, Identity, fingerprint
 
 __all__ = [
@@ -94,6 +95,8 @@ __all__ = [
     "Timeouts",
     "HostConfig",
     "JoinConfig",
+    "Transport",
+    "TcpTransport",
     "Outcome",
     "OutcomeError",
     "Waiting",
