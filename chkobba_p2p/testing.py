@@ -72,7 +72,7 @@ class MemoryConnection:
     def to_client(self, data: bytes) -> None:
         self.client.receive_stream.put_data(data)
 
-    def frame_to_server(self, msg: dict) -> None:
+    def frame_to_server(self, msg: dict[str, object]) -> None:
         """A message, framed, injected towards the accepting end."""
         self.to_server(wire.frame(wire.encode(msg)))
 
@@ -189,7 +189,7 @@ class RecordingController(SeatController):
         self._changed.set()
         self._changed = trio.Event()
 
-    def of(self, kind: type) -> list:
+    def of(self, kind: type) -> list[object]:
         """The recorded events of one class, in order."""
         return [e for e in self.events if isinstance(e, kind)]
 

@@ -279,7 +279,7 @@ def test_the_walk_names_a_cycle_through_a_lazy_import_and_ignores_type_checking(
 #: configuration, identities, addresses, the table state) from the modules underneath.
 PUBLIC = {
     "", "peer", "observer", "audit", "timeline", "watch", "rules", "cards", "record",
-    "errors", "levels", "simulate", "arena", "text",
+    "errors", "levels", "simulate", "arena", "text", "testing", "transport",
 }
 
 
