@@ -59,11 +59,11 @@ class MemoryConnection:
         return pump
 
     def cut(self) -> None:
-        """Both ends see the connection end at once (an end of stream; later writes
-        fail), whatever was in flight."""
-        for stream in (self.client, self.server):
-            stream.send_stream.close()
-            stream.receive_stream.close()
+        """The connection ends under both ends: each reads an end of stream (after the
+        bytes already delivered), and its writes fail with ``ClosedResourceError``."""
+        for a, b in ((self.client, self.server), (self.server, self.client)):
+            a.send_stream.close()
+            b.receive_stream.put_eof()
 
     def to_server(self, data: bytes) -> None:
         """Raw bytes arriving at the accepting end as if the connecting end sent them."""

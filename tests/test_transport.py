@@ -84,3 +84,30 @@ async def test_a_host_on_the_memory_transport_refuses_a_taken_port(tmp_path, aut
         with pytest.raises(ListenError):
             await other.run()
         nursery.cancel_scope.cancel()
+
+
+async def test_a_memory_connection_delays_drops_cuts_and_takes_raw_bytes(autojump_clock):
+    network = MemoryNetwork()
+    host = network.transport("10.0.0.1")
+    [listener] = await host.listen(0, "")
+    client = await network.transport("10.0.1.1").connect("10.0.0.1", host.port_of(listener))
+    server = await listener.accept()
+    [link] = network.connections_from("10.0.1.1")
+    link.delay = 5.0
+    start = trio.current_time()
+    await client.send_all(b"late")
+    assert await server.receive_some(10) == b"late"
+    assert trio.current_time() - start >= 5.0
+    link.delay, link.dropping = 0.0, True
+    await client.send_all(b"lost")
+    with trio.move_on_after(60) as scope:
+        await server.receive_some(10)
+    assert scope.cancelled_caught  # the bytes vanished
+    link.to_server(b"raw")
+    assert await server.receive_some(10) == b"raw"
+    link.dropping = False
+    link.cut()
+    assert await server.receive_some(10) == b""
+    with pytest.raises(trio.ClosedResourceError):
+        await client.send_all(b"after the cut")
+    await listener.aclose()
