@@ -13,6 +13,7 @@ from pathlib import Path
 from .address import DEFAULT_PORT, Address, parse_fingerprint
 from .portmap import PortMapOptions
 from .rules import Ruleset
+from .transport import TcpTransport, Transport
 from .wire import Identity
 
 __all__ = ["Timeouts", "HostConfig", "JoinConfig", "parse_address", "DEFAULT_PORT",
@@ -73,6 +74,8 @@ class HostConfig:
     #: :class:`~chkobba_p2p.portmap.PortMapUnavailable`, removed when the table closes.
     #: None (the default): do not ask.
     port_mapping: PortMapOptions | None = None
+    #: Where the listeners and connections come from (:mod:`chkobba_p2p.transport`).
+    transport: Transport = field(default_factory=TcpTransport)
 
 
 @dataclass
@@ -93,6 +96,8 @@ class JoinConfig:
     #: code carries it (``address`` may be a code too: ``HOST:PORT#FINGERPRINT``); a
     #: host with another key is refused before anything is written.  None: any key.
     host_fingerprint: str | None = None
+    #: How to reach the host (:mod:`chkobba_p2p.transport`; TCP by default).
+    transport: Transport = field(default_factory=TcpTransport)
 
 
 def split_join_code(text: str) -> tuple[str, str | None]:

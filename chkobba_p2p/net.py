@@ -82,6 +82,7 @@ from .session import GameFault, Session
 from .spectate import spectator_names, spectators_message, watch_name, watching_message
 from .text import distinct_names, safe_text
 from .transcript import SavedGame, TranscriptWriter, default_log_path, read_transcript
+from .transport import TcpTransport
 from .wire import ErrorCode, Identity, ProtocolError
 
 __all__ = ["Link", "LinkClosed", "Traffic", "HostPeer", "ClientPeer", "ChatBucket", "listen",
@@ -165,17 +166,9 @@ def _address(host: str, port: int) -> str:
     return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
 
 
-async def listen(port: int, bind: str | None) -> list[trio.SocketListener]:
-    """TCP listeners on ``bind``; on every address, IPv4 and IPv6 on the same port,
-    when ``bind`` is None or empty (a machine without IPv6 gets IPv4 only)."""
-    if bind:
-        return await trio.open_tcp_listeners(port, host=bind)
-    # trio would bind each family to its own random port for port 0: pick it once.
-    listeners = await trio.open_tcp_listeners(port, host="0.0.0.0")
-    port = listeners[0].socket.getsockname()[1]
-    with contextlib.suppress(OSError):  # no IPv6 here
-        listeners += await trio.open_tcp_listeners(port, host="::")  # IPV6_V6ONLY set
-    return listeners
+async def listen(port: int, bind: str | None) -> list[trio.abc.Listener[trio.abc.Stream]]:
+    """TCP listeners on ``bind`` (see :meth:`TcpTransport.listen`)."""
+    return await TcpTransport().listen(port, bind or "")
 
 
 def _code_name(code: object) -> str:
@@ -726,13 +719,16 @@ class HostPeer(_Peer):
         self.awaited_seats: set[int] = set()
         self.away_message = lm.Away(0).to_wire()
         self.port = 0
+        #: Where the listeners and their streams come from (TCP by default).
+        self.transport = config.transport
         self.resumed_entries = 0
         #: Who may hold a connection (PROTOCOL.md 5.4): strangers before their greeting,
         #: spectators, seats -- keyed by the link, never by its address.
         self.admission: Admission[Link] = Admission(AdmissionPolicy(
             strangers=self._anonymous_budget(),
             greeting=min(GREETING, self.timeouts.handshake),
-            spectators=config.spectators))
+            spectators=config.spectators,
+            all_shared=self.transport.shared_address))
         #: The handshake of each stranger, cancelled to let it go (evicted for room).
         self._strangers: dict[Link, trio.CancelScope] = {}
         #: Seated peers' and spectators' connections, in order; kept while the host is
@@ -816,10 +812,10 @@ class HostPeer(_Peer):
     async def run(self, task_status: trio.TaskStatus[int] | None = None) -> Outcome:
         parse_port(self.config.port, allow_zero=True)
         try:
-            listeners = await listen(self.config.port, self.config.bind)
+            listeners = await self.transport.listen(self.config.port, self.config.bind or "")
         except OSError as exc:
             raise ListenError(listen_error(exc, self.config.bind, self.config.port)) from None
-        self.port = listeners[0].socket.getsockname()[1]
+        self.port = self.transport.port_of(listeners[0])
         self.emit(Listening(self.port, self.identity.public))
         if task_status is not None:
             task_status.started(self.port)
@@ -918,7 +914,7 @@ class HostPeer(_Peer):
             return self.MAX_UNAUTHENTICATED
         return max(2, min(self.MAX_UNAUTHENTICATED, (soft - 48) // 2))
 
-    async def _accept_loop(self, listener: trio.SocketListener,
+    async def _accept_loop(self, listener: trio.abc.Listener[trio.abc.Stream],
                            nursery: trio.Nursery) -> None:
         """Accept connections; out of file descriptors (EMFILE), shed the oldest
         unauthenticated connection and go on, with one line of warning, no traceback."""
@@ -953,11 +949,8 @@ class HostPeer(_Peer):
         if scope is not None:
             scope.cancel()
 
-    async def _serve(self, stream: trio.SocketStream) -> None:
-        try:
-            address = str(stream.socket.getpeername()[0])
-        except (OSError, AttributeError, IndexError):
-            address = "?"
+    async def _serve(self, stream: trio.abc.Stream) -> None:
+        address = self.transport.peer_address(stream)
         link = Link(stream, self.timeouts, self.traffic)
         link.decoder = wire.FrameDecoder(wire.MAX_HELLO)  # until the handshake is done
         link.on_data = self.admission.heard
@@ -1373,6 +1366,7 @@ class ClientPeer(_Peer):
         #: The fingerprint the host's key must have (a join code's), or None.
         self.pinned = pinned
         self.host, self.port = address.host, address.port
+        self.transport = config.transport
         self.link: Link | None = None
         self._last_link: Link | None = None  # kept after a drop, for a leave on Ctrl-C
         self.host_key: bytes | None = None
@@ -1586,7 +1580,7 @@ class ClientPeer(_Peer):
         away_since: float | None = None
         while not self.finished.is_set():
             try:
-                stream = await trio.open_tcp_stream(self.host, self.port)
+                stream = await self.transport.connect(self.host, self.port)
             except OSError as exc:
                 # A saved game, but no connection yet in this run: the host may simply
                 # have closed the table.  Nothing proves it left the game, so nothing is
@@ -1646,7 +1640,7 @@ class ClientPeer(_Peer):
             await trio.sleep(delay)
             delay = min(delay * 2, 1.0)
 
-    async def _connected(self, stream: trio.SocketStream) -> bool:
+    async def _connected(self, stream: trio.abc.Stream) -> bool:
         """Run one connection.  True: a fatal refusal (stop); False: reconnect."""
         link = Link(stream, self.timeouts, self.traffic)
         s = self.session

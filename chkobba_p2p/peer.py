@@ -86,6 +86,7 @@ from .transcript import (
     load_identity,
     saved_game_path,
 )
+from .transport import TcpTransport, Transport
 from .wire import MAX_NAME, ErrorCode, Identity, fingerprint
 
 __all__ = [
@@ -96,6 +97,8 @@ __all__ = [
     "Timeouts",
     "HostConfig",
     "JoinConfig",
+    "Transport",
+    "TcpTransport",
     "Outcome",
     "OutcomeError",
     "Waiting",

@@ -27,6 +27,7 @@ from .net import Link, LinkClosed
 from .observer import INCOMPLETE, Observer, Verdict
 from .spectate import check_watching, spectator_names, watch_message
 from .transcript import TranscriptWriter, default_log_path
+from .transport import TcpTransport, Transport
 from .wire import SUPPORTED_VERSIONS, ErrorCode, ProtocolError, get_field
 
 __all__ = ["WatchConfig", "WatchOutcome", "Spectator", "watch_match"]
@@ -43,6 +44,8 @@ class WatchConfig:
     log_path: Path | None = None
     timeouts: Timeouts = field(default_factory=Timeouts)
     connect_retry: float = 0.0
+    #: How to reach the host (:mod:`chkobba_p2p.transport`; TCP by default).
+    transport: Transport = field(default_factory=TcpTransport)
 
 
 @dataclass(frozen=True)
@@ -114,11 +117,11 @@ class Spectator:
             self.on_event(verdict)
         return WatchOutcome(verdict, self.log.path if self.log else None, obs.entries)
 
-    async def _connect(self) -> trio.SocketStream:
+    async def _connect(self) -> trio.abc.Stream:
         deadline = trio.current_time() + self.config.connect_retry
         while True:
             try:
-                return await trio.open_tcp_stream(self.host, self.port)
+                return await self.config.transport.connect(self.host, self.port)
             except OSError:
                 if trio.current_time() >= deadline:
                     raise

@@ -203,11 +203,13 @@ def layer_of(module: str, client: str) -> float | None:
         "rules": 1,
         "deal": 2, "wire": 2, "portmap": 2,
         "session": 3,
+        # where streams come from (TCP, memory, Tor): under the shell and its config
+        "transport": 3.4,
         "events": 3.5, "config": 3.5, "discovery": 3.5,
         "link": 3.7,  # the link's sans-IO core: below the trio shell, above the session
-        "transport": 3.8,  # where streams come from (TCP, memory, Tor): under the shell
         "net": 4,
         "peer": 5,
+        "testing": 5,  # the in-memory table and transport, shipped like trio.testing
     }
     head, _, rest = module.partition(".")
     if head == client:

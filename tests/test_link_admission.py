@@ -192,3 +192,13 @@ class HostileAdmission(RuleBasedStateMachine):
 
 
 TestHostileAdmission = HostileAdmission.TestCase
+
+
+def test_a_transport_that_reports_one_address_for_all_makes_each_connection_its_own():
+    a: Admission[str] = Admission(AdmissionPolicy(strangers=3, all_shared=True))
+    a.opened("first", "127.0.0.1", 0.0)
+    a.opened("second", "127.0.0.1", 1.0)
+    a.opened("third", "127.0.0.1", 2.0)
+    a.heard("first")
+    # Not "the busiest address" (they all share it): the oldest silent one, whoever.
+    assert a.opened("fourth", "127.0.0.1", 3.0).evicted == ("second",)

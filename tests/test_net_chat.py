@@ -1,7 +1,8 @@
 """Chat: an unsigned link message the host relays with the sender's seat (never the
-sender's word for it), rate-limited per connection, display-only.  Real loopback TCP,
-the library's own host and joining peers, in the lobby of a 4-seat table (no game
-needed: chat works from the welcome on)."""
+sender's word for it), rate-limited per connection, display-only.  The library's own
+host and joining peers, in the lobby of a 4-seat table (no game needed: chat works from
+the welcome on): in memory on trio's mock clock (chkobba_p2p.testing), and one test on
+real loopback TCP."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from test_net_support import host_config, join_config
 
 from chkobba_p2p.net import ChatBucket, ClientPeer, HostPeer
 from chkobba_p2p.peer import MAX_CHAT, Chat, Lobby, SeatController, clean_chat
+from chkobba_p2p.testing import InMemoryTable
 
 
 class Watcher(SeatController):
@@ -40,15 +42,16 @@ def seated(n: int):
     return pred
 
 
-async def test_chat_is_relayed_with_the_connection_seat_and_rate_limited(tmp_path):
+async def test_chat_is_relayed_with_the_connection_seat_and_rate_limited(
+        tmp_path, autojump_clock):
     host_w, a_w, b_w = Watcher(), Watcher(), Watcher()
-    host = HostPeer(host_config(tmp_path, players=4), host_w)
+    table = InMemoryTable(tmp_path, players=4, controllers=[host_w, a_w, b_w, Watcher()])
     async with trio.open_nursery() as nursery:
-        port = await nursery.start(host.run)
-        a = ClientPeer(join_config(tmp_path, port, "alice"), a_w)
+        await nursery.start(table.host.run)
+        a = table.joiner(1)
         nursery.start_soon(a.run)
         await a_w.until(lambda: seated(2)(a_w))
-        b = ClientPeer(join_config(tmp_path, port, "bob"), b_w)
+        b = table.joiner(2)
         nursery.start_soon(b.run)
         for w in (host_w, a_w, b_w):
             await w.until(lambda w=w: seated(3)(w))

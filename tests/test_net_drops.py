@@ -20,6 +20,7 @@ from chkobba_p2p.peer import (
     Waiting,
     host_match,
 )
+from chkobba_p2p.testing import InMemoryTable, RecordingController
 from chkobba_p2p.transcript import read_transcript
 from chkobba_p2p.wire import ErrorCode, open_entry
 
@@ -60,23 +61,40 @@ async def test_dropped_connection_reconnects_and_the_match_completes(tmp_path):
         read_transcript(tmp_path / "guest.chklog").bodies
 
 
-async def test_peer_that_never_returns_ends_the_game_with_a_signed_record(tmp_path):
+class Gated(RecordingController):
+    """In memory (no worker thread): before its ``gate_at``-th play, sets ``holding``
+    and waits for ``release``."""
+
+    def __init__(self, seed: int, gate_at: int = 2) -> None:
+        super().__init__(seed)
+        self.plays, self.gate_at = 0, gate_at
+        self.holding, self.release = trio.Event(), trio.Event()
+
+    async def choose_play(self, hand):
+        self.plays += 1
+        if self.plays == self.gate_at:
+            self.holding.set()
+            await self.release.wait()
+        return await super().choose_play(hand)
+
+
+async def test_peer_that_never_returns_ends_the_game_with_a_signed_record(
+        tmp_path, autojump_clock):
     timeouts = dataclasses.replace(FAST, reconnect=1.5)
-    host_ctl = Recorder(0)
-    host = HostPeer(dataclasses.replace(host_config(tmp_path, players=4), timeouts=timeouts),
-                    host_ctl)
-    gate = GatedBot(gate_at=2)
+    host_ctl = RecordingController(0)
+    gate = Gated(2)
     out: dict[str, object] = {}
-    ctls = [Recorder(1), gate, Recorder(3)]
+    ctls = [RecordingController(1), gate, RecordingController(3)]
+    table = InMemoryTable(tmp_path, players=4, controllers=[host_ctl, *ctls],
+                          timeouts=timeouts)
     async with trio.open_nursery() as nursery:
         async def run_host(task_status=trio.TASK_STATUS_IGNORED):
-            out["host"] = await host.run(task_status)
+            out["host"] = await table.host.run(task_status)
 
-        port = await nursery.start(run_host)
+        await nursery.start(run_host)
 
         async def guest(i: int) -> None:
-            cfg = dataclasses.replace(join_config(tmp_path, port, f"g{i}"), timeouts=timeouts)
-            peer = ClientPeer(cfg, ctls[i])
+            peer = table.joiner(i + 1)
             if i == 1:
                 with trio.CancelScope() as scope:
                     nursery.start_soon(_vanish, gate, scope)
@@ -104,7 +122,36 @@ async def test_peer_that_never_returns_ends_the_game_with_a_signed_record(tmp_pa
     assert last.kind == "abort" and last.seat == 0 and last.fields["blamed"] == left
 
 
-async def _vanish(gate: GatedBot, scope: trio.CancelScope) -> None:
+async def test_a_cut_link_reconnects_in_memory_and_the_match_completes(
+        tmp_path, autojump_clock):
+    """The in-memory table's own cut: the joiner comes back on a new connection."""
+    gate = Gated(1, gate_at=3)
+    table = InMemoryTable(tmp_path, controllers=[RecordingController(0), gate])
+    out = {}
+    async with trio.open_nursery() as nursery:
+        async def run_host(task_status=trio.TASK_STATUS_IGNORED):
+            out["host"] = await table.host.run(task_status)
+
+        await nursery.start(run_host)
+
+        async def cut_the_wire():
+            await gate.holding.wait()
+            table.connections_of(1)[-1].cut()
+            gate.release.set()
+
+        nursery.start_soon(cut_the_wire)
+        out["guest"] = await table.joiner(1).run()
+    assert out["host"].completed and out["guest"].completed
+    assert out["host"].done == out["guest"].done
+    assert len(table.connections_of(1)) == 2
+    host_ctl = table.controllers[0]
+    assert any(e.seat == 1 for e in host_ctl.of(Waiting))
+    assert any(e.seat == 1 for e in host_ctl.of(Resumed))
+    assert read_transcript(tmp_path / "host.chklog").bodies == \
+        read_transcript(tmp_path / "seat1.chklog").bodies
+
+
+async def _vanish(gate, scope: trio.CancelScope) -> None:
     await gate.holding.wait()
     scope.cancel()
 
@@ -183,15 +230,13 @@ class SilentHost(HostPeer):
         pass
 
 
-async def test_a_stalled_host_is_not_waited_for_forever(tmp_path):
+async def test_a_stalled_host_is_not_waited_for_forever(tmp_path, autojump_clock):
     timeouts = dataclasses.replace(FAST, turn=1.0, reconnect=1.0)
-    host = SilentHost(dataclasses.replace(host_config(tmp_path), timeouts=timeouts),
-                      BotController("greedy", 0))
+    table = InMemoryTable(tmp_path, timeouts=timeouts, host_class=SilentHost)
     async with trio.open_nursery() as nursery:
-        port = await nursery.start(host.run)
-        cfg = dataclasses.replace(join_config(tmp_path, port, "g"), timeouts=timeouts)
+        await nursery.start(table.host.run)
         with trio.fail_after(20):
-            out = await ClientPeer(cfg, BotController("greedy", 1)).run()
+            out = await table.joiner(1).run()
         nursery.cancel_scope.cancel()
     # Either the host goes quiet on a live connection (timeout) or it closes and stays
     # away past its allowance (peer_left): the joiner concludes the host stops the game.

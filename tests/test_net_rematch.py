@@ -1,6 +1,7 @@
 """Playing again: once the match is over, a joining seat's answer (accept or decline)
 reaches the host before the connections close (PROTOCOL.md 17), as a
-:class:`RematchAnswer` event the host's client can show.  Real loopback TCP."""
+:class:`RematchAnswer` event the host's client can show.  In memory on trio's mock clock
+(chkobba_p2p.testing), and on real loopback TCP."""
 
 from __future__ import annotations
 
@@ -9,14 +10,15 @@ import trio
 from test_net_support import host_config, join_config
 
 from chkobba_p2p.net import ClientPeer, HostPeer
-from chkobba_p2p.peer import BotController, Outcome, RematchAnswer
+from chkobba_p2p.peer import Outcome, RematchAnswer
+from chkobba_p2p.testing import InMemoryTable, RecordingController
 
 
-class Answering(BotController):
+class Answering(RecordingController):
     """A bot whose person answers ``answer`` when asked to play again."""
 
     def __init__(self, seat: int, answer: bool | None) -> None:
-        super().__init__("greedy", seat)
+        super().__init__(seat)
         self.answer = answer
         self.asked: list[Outcome] = []
         self.answers: list[RematchAnswer] = []
@@ -30,11 +32,11 @@ class Answering(BotController):
         return self.answer
 
 
-class HostWaitingForAnswers(BotController):
+class HostWaitingForAnswers(RecordingController):
     """The host's person stays on the end screen until one answer came."""
 
     def __init__(self) -> None:
-        super().__init__("greedy", 0)
+        super().__init__(0)
         self.answers: list[RematchAnswer] = []
         self.answered = trio.Event()
 
@@ -50,17 +52,11 @@ class HostWaitingForAnswers(BotController):
 
 
 @pytest.mark.parametrize("accept", [False, True])
-async def test_a_joiners_answer_to_a_rematch_reaches_the_host(tmp_path, accept):
+async def test_a_joiners_answer_to_a_rematch_reaches_the_host(
+        tmp_path, accept, autojump_clock):
     host_ctl, guest_ctl = HostWaitingForAnswers(), Answering(1, accept)
-    out = {}
-    async with trio.open_nursery() as nursery:
-        async def run_host(task_status=trio.TASK_STATUS_IGNORED):
-            out["host"] = await HostPeer(host_config(tmp_path), host_ctl).run(task_status)
-
-        port = await nursery.start(run_host)
-        with trio.fail_after(120):
-            out["guest"] = await ClientPeer(join_config(tmp_path, port, "amel"),
-                                            guest_ctl).run()
+    table = InMemoryTable(tmp_path, controllers=[host_ctl, guest_ctl])
+    out = dict(zip(("host", "guest"), await table.run(), strict=True))
     assert out["host"].completed and out["guest"].completed
     assert host_ctl.answers == [RematchAnswer(1, accept)]
     assert len(guest_ctl.asked) == 1 and guest_ctl.asked[0].completed
@@ -122,20 +118,14 @@ async def test_an_answer_before_the_end_or_off_is_ignored(tmp_path):
     assert host.rematch_answers == {1: False}
 
 
-async def test_a_joiner_gone_without_an_answer_is_reported_while_the_host_decides(tmp_path):
+async def test_a_joiner_gone_without_an_answer_is_reported_while_the_host_decides(
+        tmp_path, autojump_clock):
     """A joining peer that answers nothing (a bot, an older client) closes its connection
     once the match is over: the host, still deciding, hears that this seat will not be
     at a new table (``left``), rather than waiting for an answer that cannot come."""
     host_ctl, guest_ctl = HostWaitingForAnswers(), Answering(1, None)
-    out = {}
-    async with trio.open_nursery() as nursery:
-        async def run_host(task_status=trio.TASK_STATUS_IGNORED):
-            out["host"] = await HostPeer(host_config(tmp_path), host_ctl).run(task_status)
-
-        port = await nursery.start(run_host)
-        with trio.fail_after(120):
-            out["guest"] = await ClientPeer(join_config(tmp_path, port, "amel"),
-                                            guest_ctl).run()
+    table = InMemoryTable(tmp_path, controllers=[host_ctl, guest_ctl])
+    out = dict(zip(("host", "guest"), await table.run(), strict=True))
     assert out["host"].completed and out["guest"].completed
     assert host_ctl.answers == [RematchAnswer(1, False, left=True)]
     assert guest_ctl.answers == []  # it asked nothing, so it waited for nothing

@@ -46,12 +46,15 @@ GREETING = 10.0
 @dataclass(frozen=True)
 class AdmissionPolicy:
     """The numbers.  ``spectators``: the table's spectator slots (0: none).
-    ``shared``: addresses a transport reports for all its connections."""
+    ``shared``: addresses a transport reports for all its connections; ``all_shared``:
+    the transport reports one address for every connection (Tor, a proxy), so no
+    address says anything."""
 
     strangers: int = STRANGERS
     greeting: float = GREETING
     spectators: int = 0
     shared: frozenset[str] = frozenset()
+    all_shared: bool = False
 
     def __post_init__(self) -> None:
         if self.strangers < 1:
@@ -193,7 +196,9 @@ class Admission(Generic[C]):
 
     def _group(self, conn: C, s: _Stranger) -> object:
         # A shared address (a proxy's, Tor's) says nothing about who is behind it.
-        return ("conn", conn) if s.address in self.policy.shared else ("addr", s.address)
+        if self.policy.all_shared or s.address in self.policy.shared:
+            return ("conn", conn)
+        return ("addr", s.address)
 
     def _victim(self) -> C:
         """The stranger to let go: from the group (address) holding the most strangers,

@@ -1,0 +1,352 @@
+"""Test helpers shipped with the library, like ``trio.testing``: tables in memory.
+
+- :class:`MemoryNetwork` / :class:`MemoryTransport`: a :class:`~chkobba_p2p.transport.
+  Transport` over ``trio.testing.memory_stream_pair``; each transport is one "machine"
+  with the address label you choose, and every connection (a :class:`MemoryConnection`)
+  can be cut, dropped (bytes vanish, as on a dead route), delayed, and fed raw bytes.
+- :class:`RecordingController`: a seat played by the greedy bot, synchronously (no
+  worker thread, so trio's ``MockClock`` autojump stays exact), recording every event.
+- :class:`InMemoryTable`: a :class:`~chkobba_p2p.net.HostPeer` and N-1
+  :class:`~chkobba_p2p.net.ClientPeer` over one memory network, meant to run under
+  ``trio.testing.MockClock(autojump_threshold=0)``: no sockets, no real time, no LAN
+  beacon, no port mapping.
+- :func:`check_transport`: the conformance check every transport passes.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+import trio
+import trio.testing
+
+from . import wire
+from .config import HostConfig, JoinConfig, Timeouts
+from .events import Outcome, SeatController
+from .levels import make_bot
+from .net import ClientPeer, HostPeer
+from .rules import Hand, Move
+from .transport import Transport
+
+__all__ = ["MemoryNetwork", "MemoryTransport", "MemoryConnection", "RecordingController",
+           "InMemoryTable", "check_transport", "TABLE_TIMEOUTS"]
+
+_Stream = trio.StapledStream[trio.testing.MemorySendStream, trio.testing.MemoryReceiveStream]
+
+
+class MemoryConnection:
+    """One connection in memory: ``client`` (the connecting end's stream), ``server``
+    (the accepted one) and ``label`` (the connecting machine's address)."""
+
+    def __init__(self, client: _Stream, server: _Stream, label: str) -> None:
+        self.client, self.server, self.label = client, server, label
+        self.delay = 0.0
+        self.dropping = False
+        for a, b in ((client, server), (server, client)):
+            a.send_stream.send_all_hook = self._hook(a.send_stream, b.receive_stream)
+
+    def _hook(self, send: trio.testing.MemorySendStream,
+              receive: trio.testing.MemoryReceiveStream) -> Callable[[], Awaitable[None]]:
+        async def pump() -> None:
+            if self.delay:
+                await trio.sleep(self.delay)
+            if self.dropping:
+                send.get_data_nowait()  # the bytes vanish on the way
+            else:
+                trio.testing.memory_stream_pump(send, receive)
+        return pump
+
+    def cut(self) -> None:
+        """The connection ends under both ends: each reads an end of stream (after the
+        bytes already delivered), and its writes fail with ``ClosedResourceError``."""
+        for a, b in ((self.client, self.server), (self.server, self.client)):
+            a.send_stream.close()
+            b.receive_stream.put_eof()
+
+    def to_server(self, data: bytes) -> None:
+        """Raw bytes arriving at the accepting end as if the connecting end sent them."""
+        self.server.receive_stream.put_data(data)
+
+    def to_client(self, data: bytes) -> None:
+        self.client.receive_stream.put_data(data)
+
+    def frame_to_server(self, msg: dict[str, object]) -> None:
+        """A message, framed, injected towards the accepting end."""
+        self.to_server(wire.frame(wire.encode(msg)))
+
+
+class _MemoryListener(trio.abc.Listener[trio.abc.Stream]):
+    def __init__(self, network: MemoryNetwork, key: tuple[str, int]) -> None:
+        self.network, self.key = network, key
+        self.send, self.receive = trio.open_memory_channel[trio.abc.Stream](math.inf)
+
+    async def accept(self) -> trio.abc.Stream:
+        try:
+            return await self.receive.receive()
+        except (trio.EndOfChannel, trio.ClosedResourceError):
+            raise trio.ClosedResourceError("listener closed") from None
+
+    async def aclose(self) -> None:
+        if self.network.listeners.get(self.key) is self:
+            del self.network.listeners[self.key]
+        self.receive.close()
+        await trio.lowlevel.checkpoint()
+
+
+class MemoryNetwork:
+    """Listeners by (host, port), and every connection made, in order."""
+
+    def __init__(self) -> None:
+        self.listeners: dict[tuple[str, int], _MemoryListener] = {}
+        self.connections: list[MemoryConnection] = []
+        self._labels: dict[int, str] = {}
+        self._next_port = 40000
+
+    def transport(self, address: str = "10.0.0.1", shared: bool = False) -> MemoryTransport:
+        """A machine on this network whose connections come from ``address``."""
+        return MemoryTransport(self, address, shared)
+
+    def connections_from(self, address: str) -> list[MemoryConnection]:
+        return [c for c in self.connections if c.label == address]
+
+
+class MemoryTransport:
+    """A :class:`~chkobba_p2p.transport.Transport` on a :class:`MemoryNetwork`.
+    ``listen`` binds this machine's ``address`` (or ``bind``); ``connect`` raises
+    ``ConnectionRefusedError`` where nobody listens."""
+
+    def __init__(self, network: MemoryNetwork | None = None, address: str = "10.0.0.1",
+                 shared: bool = False) -> None:
+        self.network = network if network is not None else MemoryNetwork()
+        self.address = address
+        self.shared_address = shared
+
+    async def listen(self, port: int, bind: str) -> list[trio.abc.Listener[trio.abc.Stream]]:
+        await trio.lowlevel.checkpoint()
+        net = self.network
+        if port == 0:
+            net._next_port += 1
+            port = net._next_port
+        key = (bind or self.address, port)
+        if key in net.listeners:
+            raise OSError(98, f"address already in use: {key[0]}:{port}")
+        listener = _MemoryListener(net, key)
+        net.listeners[key] = listener
+        return [listener]
+
+    def port_of(self, listener: trio.abc.Listener[trio.abc.Stream]) -> int:
+        assert isinstance(listener, _MemoryListener)
+        return listener.key[1]
+
+    async def connect(self, host: str, port: int) -> trio.abc.Stream:
+        await trio.lowlevel.checkpoint()
+        listener = self.network.listeners.get((host, port))
+        if listener is None:
+            raise ConnectionRefusedError(111, f"nobody listens at {host}:{port}")
+        client, server = trio.testing.memory_stream_pair()
+        connection = MemoryConnection(client, server, self.address)
+        self.network.connections.append(connection)
+        self.network._labels[id(server)] = self.address
+        self.network._labels[id(client)] = host
+        try:
+            listener.send.send_nowait(server)
+        except trio.BrokenResourceError:
+            raise ConnectionRefusedError(111, f"nobody listens at {host}:{port}") from None
+        return client
+
+    def peer_address(self, stream: trio.abc.Stream) -> str:
+        if self.shared_address:
+            return "127.0.0.1"
+        return self.network._labels.get(id(stream), "?")
+
+    def close_now(self, stream: trio.abc.Stream) -> None:
+        if isinstance(stream, trio.StapledStream):
+            stream.send_stream.close()
+            stream.receive_stream.close()
+
+
+class RecordingController(SeatController):
+    """A seat played by the greedy bot without a worker thread, recording each event.
+    ``until(pred)`` waits (no polling) until ``pred(self)`` holds."""
+
+    def __init__(self, seed: int = 0, level: str = "greedy") -> None:
+        self.bot = make_bot(level, seed)
+        self.events: list[object] = []
+        self._changed = trio.Event()
+
+    async def choose_play(self, hand: Hand) -> Move:
+        await trio.lowlevel.checkpoint()
+        return self.bot.choose_play(hand)
+
+    async def choose_cut(self, hand: Hand) -> bool:
+        await trio.lowlevel.checkpoint()
+        return self.bot.choose_cut(hand)
+
+    def on_event(self, event: object) -> None:
+        self.events.append(event)
+        self._changed.set()
+        self._changed = trio.Event()
+
+    def of(self, kind: type) -> list[object]:
+        """The recorded events of one class, in order."""
+        return [e for e in self.events if isinstance(e, kind)]
+
+    async def until(self, pred: Callable[[RecordingController], bool]) -> None:
+        while not pred(self):
+            await self._changed.wait()
+
+
+#: A table's timeouts in memory: the library's defaults (time costs nothing there).
+TABLE_TIMEOUTS = Timeouts()
+
+
+class InMemoryTable:
+    """A host and ``players - 1`` joiners on one :class:`MemoryNetwork`.  Run it under
+    ``MockClock(autojump_threshold=0)`` (pytest-trio's ``autojump_clock``)::
+
+        table = InMemoryTable(tmp_path, players=2)
+        outcomes = await table.run()
+
+    or drive it: ``port = await nursery.start(table.host.run)``, then
+    ``nursery.start_soon(table.joiner(1).run)`` and act on ``table.network``'s
+    connections meanwhile.  ``controllers``: one per seat (default
+    :class:`RecordingController`)."""
+
+    HOST_ADDRESS = "10.0.0.1"
+
+    def __init__(self, folder: Path, players: int = 2,
+                 controllers: list[SeatController] | None = None,
+                 timeouts: Timeouts = TABLE_TIMEOUTS, host_class: type[HostPeer] = HostPeer,
+                 **host_options: object) -> None:
+        self.folder = folder
+        self.network = MemoryNetwork()
+        self.controllers: list[SeatController] = controllers or [
+            RecordingController(seat) for seat in range(players)]
+        self.timeouts = timeouts
+        host_options.setdefault("shuffle_proofs", False)
+        config = HostConfig(players=players, port=0, bind=self.HOST_ADDRESS,
+                            log_path=folder / "host.chklog", timeouts=timeouts,
+                            **host_options)  # type: ignore[arg-type]
+        # Nothing of the real world: no LAN beacon (zeroconf), no UPnP port mapping.
+        config.beacon = False
+        config.port_mapping = None
+        config.transport = self.network.transport(self.HOST_ADDRESS)
+        self.host = host_class(config, self.controllers[0])
+        self._joiners: dict[int, ClientPeer] = {}
+
+    def join_config(self, seat: int, **options: object) -> JoinConfig:
+        """Seat ``seat``'s configuration: its own machine (address 10.0.1.SEAT)."""
+        options.setdefault("timeouts", self.timeouts)
+        options.setdefault("transport", self.network.transport(f"10.0.1.{seat}"))
+        return JoinConfig(f"{self.HOST_ADDRESS}:{self.host.port}", name=f"seat{seat}",
+                          log_path=self.folder / f"seat{seat}.chklog",
+                          **options)  # type: ignore[arg-type]
+
+    def joiner(self, seat: int, controller: SeatController | None = None,
+               **options: object) -> ClientPeer:
+        """A new joining peer for ``seat``'s controller (the host must listen)."""
+        peer = ClientPeer(self.join_config(seat, **options),
+                          controller or self.controllers[seat])
+        self._joiners[seat] = peer
+        return peer
+
+    def connections_of(self, seat: int) -> list[MemoryConnection]:
+        return self.network.connections_from(f"10.0.1.{seat}")
+
+    async def run(self) -> list[Outcome]:
+        """Run the whole table to its end; the outcomes by seat."""
+        clock = trio.lowlevel.current_clock()
+        if not isinstance(clock, trio.testing.MockClock):
+            raise RuntimeError("an in-memory table runs under trio.testing.MockClock")
+        out: dict[int, Outcome] = {}
+        async with trio.open_nursery() as nursery:
+            async def host(task_status: trio.TaskStatus[int] = trio.TASK_STATUS_IGNORED
+                           ) -> None:
+                out[0] = await self.host.run(task_status)
+
+            await nursery.start(host)
+
+            async def join(seat: int) -> None:
+                out[seat] = await self.joiner(seat).run()
+
+            for seat in range(1, len(self.controllers)):
+                nursery.start_soon(join, seat)
+        return [out[seat] for seat in range(len(self.controllers))]
+
+
+async def check_transport(make_transport: Callable[[], Transport], bind: str = "",
+                          connect_to: str = "127.0.0.1",
+                          nobody: tuple[str, int] | None = None) -> None:
+    """The conformance check of a transport (raises ``AssertionError``).  Listens with a
+    fresh transport at ``bind`` on a port it chooses, connects to ``connect_to``, moves
+    bytes both ways (large writes too), half-closes when the stream allows it, closes;
+    the peer address is a str; connecting where nobody listens (``nobody``, default the
+    same host on a closed port) raises ``OSError``.  Then trio's own
+    ``check_half_closeable_stream`` (or ``check_two_way_stream``) over its streams."""
+    transport = make_transport()
+    assert isinstance(transport.shared_address, bool)
+    listeners = await transport.listen(0, bind)
+    assert listeners and all(isinstance(x, trio.abc.Listener) for x in listeners)
+    port = transport.port_of(listeners[0])
+    assert isinstance(port, int) and port > 0
+    assert all(transport.port_of(x) == port for x in listeners)
+
+    async def pair() -> tuple[trio.abc.Stream, trio.abc.Stream]:
+        client = await make_transport().connect(connect_to, port)
+        server = await listeners[0].accept()
+        return client, server
+
+    try:
+        client, server = await pair()
+        assert isinstance(client, trio.abc.Stream) and isinstance(server, trio.abc.Stream)
+        assert isinstance(transport.peer_address(server), str)
+        big = bytes(range(256)) * 4096  # 1 MiB each way, at once
+        got: dict[str, bytearray] = {"client": bytearray(), "server": bytearray()}
+
+        async def read(stream: trio.abc.Stream, into: bytearray) -> None:
+            while len(into) < len(big):
+                chunk = await stream.receive_some(65536)
+                assert chunk, "end of stream before all the bytes"
+                into += chunk
+
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(client.send_all, big)
+            nursery.start_soon(server.send_all, big[::-1])
+            nursery.start_soon(read, server, got["server"])
+            nursery.start_soon(read, client, got["client"])
+        assert got["server"] == big and got["client"] == big[::-1]
+        if isinstance(client, trio.abc.HalfCloseableStream):
+            await client.send_eof()
+            assert await server.receive_some(10) == b""
+            await server.send_all(b"after eof")
+            assert await client.receive_some(100) == b"after eof"
+        await client.aclose()
+        if not isinstance(client, trio.abc.HalfCloseableStream):
+            assert await server.receive_some(10) == b""
+        await server.aclose()
+        where = nobody or (connect_to, port)
+        for listener in listeners:
+            await listener.aclose()
+        listeners = []
+        try:
+            await make_transport().connect(*where)
+        except OSError:
+            pass
+        else:
+            raise AssertionError(f"a connection to nobody ({where}) did not fail")
+        listeners = await transport.listen(0, bind)
+        port = transport.port_of(listeners[0])
+        client, server = await pair()
+        half = isinstance(client, trio.abc.HalfCloseableStream)
+        await client.aclose()
+        await server.aclose()
+        if half:
+            await trio.testing.check_half_closeable_stream(pair, None)  # type: ignore[arg-type]
+        else:
+            await trio.testing.check_two_way_stream(pair, None)
+    finally:
+        for listener in listeners:
+            await listener.aclose()
+
