@@ -203,7 +203,7 @@ class Admission(Generic[C]):
     def _victim(self) -> C:
         """The stranger to let go: from the group (address) holding the most strangers,
         the oldest silent one, else its oldest.  Ties between groups go to the group
-        whose candidate is oldest."""
+        whose candidate is silent, then oldest."""
         groups: dict[object, list[C]] = {}
         for c, s in self._strangers.items():
             groups.setdefault(self._group(c, s), []).append(c)
@@ -212,6 +212,8 @@ class Admission(Generic[C]):
             return min(members, key=lambda c: (self._strangers[c].heard,
                                                self._strangers[c].order))
 
-        best = max(groups.values(),
-                   key=lambda m: (len(m), -self._strangers[candidate(m)].order))
-        return candidate(best)
+        def rank(members: list[C]) -> tuple[int, bool, int]:
+            s = self._strangers[candidate(members)]
+            return len(members), not s.heard, -s.order
+
+        return candidate(max(groups.values(), key=rank))
