@@ -16,7 +16,7 @@ from hypothesis.stateful import (
     rule,
 )
 
-from chkobba_p2p.link.admission import Admission, AdmissionPolicy
+from chkobba_p2p.link.admission import Admission, AdmissionPolicy, network_of
 
 
 def test_a_full_budget_lets_the_oldest_silent_stranger_go_never_the_newcomer():
@@ -202,3 +202,16 @@ def test_a_transport_that_reports_one_address_for_all_makes_each_connection_its_
     a.heard("first")
     # Not "the busiest address" (they all share it): the oldest silent one, whoever.
     assert a.opened("fourth", "127.0.0.1", 3.0).evicted == ("second",)
+
+
+def test_an_ipv6_64_is_one_party_and_a_mapped_ipv4_address_is_the_ipv4_address():
+    assert network_of("2001:db8:1:2::5") == network_of("2001:db8:1:2:ffff::9")
+    assert network_of("2001:db8:1:2::5") != network_of("2001:db8:1:3::5")
+    assert network_of("::ffff:192.0.2.7") == network_of("192.0.2.7") == "192.0.2.7"
+    assert network_of("fe80::1%eth0") == network_of("fe80::2")
+    assert network_of("?") == "?"
+    a: Admission[str] = Admission(AdmissionPolicy(strangers=3))
+    a.opened("honest", "192.0.2.7", 0.0)
+    a.opened("v6a", "2001:db8:1:2::1", 1.0)  # one machine, many addresses
+    a.opened("v6b", "2001:db8:1:2::2", 2.0)
+    assert a.opened("new", "192.0.2.8", 3.0).evicted == ("v6a",)

@@ -27,6 +27,7 @@ in tests), and deadlines come back as numbers for the shell to arm.
 
 from __future__ import annotations
 
+import ipaddress
 from collections.abc import Hashable
 from dataclasses import dataclass, field
 from typing import Generic, TypeVar
@@ -198,7 +199,7 @@ class Admission(Generic[C]):
         # A shared address (a proxy's, Tor's) says nothing about who is behind it.
         if self.policy.all_shared or s.address in self.policy.shared:
             return ("conn", conn)
-        return ("addr", s.address)
+        return ("addr", network_of(s.address))
 
     def _victim(self) -> C:
         """The stranger to let go: from the group (address) holding the most strangers,
@@ -217,3 +218,18 @@ class Admission(Generic[C]):
             return len(members), not s.heard, -s.order
 
         return candidate(max(groups.values(), key=rank))
+
+
+def network_of(address: str) -> str:
+    """The address as one party holds it: an IPv6 address by its /64 (one home, one
+    host: a single machine may have 2**64 of them), an IPv4-mapped IPv6 address as the
+    IPv4 address it is; anything else (a name, a label) as it is."""
+    try:
+        ip = ipaddress.ip_address(address.split("%", 1)[0])
+    except ValueError:
+        return address
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network((ip, 64), strict=False))
+    return str(ip)
