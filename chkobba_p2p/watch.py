@@ -14,6 +14,7 @@ does not depend on it.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,6 +24,7 @@ import trio
 from . import wire
 from .config import Timeouts, parse_address
 from .events import Chat, Lobby, OutcomeError, Resumed, Spectators, Waiting, clean_chat
+from .link.spectators import SpectatorAnnouncer
 from .net import Link, LinkClosed
 from .observer import INCOMPLETE, Observer, Verdict
 from .spectate import check_watching, spectator_names, watch_message
@@ -71,6 +73,7 @@ class Spectator:
     def __init__(self, config: WatchConfig,
                  on_event: Callable[[object], None] | None = None) -> None:
         self.config = config
+        self._spectator_limit = 0  # the host's spectator places, as it last said
         self.on_event = on_event or (lambda event: None)
         self.host, self.port = parse_address(config.address)
         self.observer: Observer | None = None
@@ -159,9 +162,20 @@ class Spectator:
         return None
 
     async def _read_loop(self, link: Link) -> None:
+        # Who else is watching, shown at most once a window however often a host says
+        # it (PROTOCOL.md 18): the last list still arrives when the window ends.
+        watching = SpectatorAnnouncer(self.config.timeouts.announce)
         while True:
             try:
-                body, msg = await link.receive()
+                due = watching.due
+                with trio.move_on_at(due if due is not None else math.inf):
+                    body, msg = await link.receive()  # cancelled only between reads
+                    due = None
+                if due is not None:
+                    news = watching.tick(trio.current_time())
+                    if news.names is not None:
+                        self.on_event(Spectators(news.names, self._spectator_limit))
+                    continue
             except (trio.TooSlowError, LinkClosed):
                 return
             except ProtocolError as exc:
@@ -182,7 +196,10 @@ class Spectator:
             elif t == "spectators":
                 names = spectator_names(msg)
                 if names is not None:
-                    self.on_event(Spectators(*names))
+                    self._spectator_limit = names[1]
+                    news = watching.changed(names[0], trio.current_time())
+                    if news.names is not None:
+                        self.on_event(Spectators(news.names, names[1]))
             elif t == "wait":
                 if isinstance(msg.get("seat"), int) and isinstance(msg.get("secs"), int):
                     self.on_event(Waiting(msg["seat"], msg["secs"], msg.get("away") is True))

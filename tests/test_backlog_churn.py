@@ -275,3 +275,57 @@ async def test_a_spectator_after_5000_entries_gets_every_entry(tmp_path):
             nursery.cancel_scope.cancel()
     assert len(got) >= have and got == host.session.bodies[:len(got)]  # live ones after
     assert host.error is None
+
+
+async def test_a_host_flooding_a_spectator_with_who_is_watching_shows_one_line_a_window(
+        tmp_path, mock_clock):
+    """A hostile host sends ``spectators`` 500 times in no time, then keeps on for 12 s:
+    the spectator's own client shows at most one line a window, and the last list."""
+    from chkobba_p2p.link.handshake import HostHandshake
+    from chkobba_p2p.link.handshake import Lobby as Seating
+    from chkobba_p2p.rules import Ruleset
+    from chkobba_p2p.spectate import spectators_message
+    from chkobba_p2p.testing import MemoryNetwork
+    from chkobba_p2p.watch import WatchConfig, watch_match
+    from chkobba_p2p.wire import Identity
+
+    network = MemoryNetwork()
+    listeners = await network.transport("192.0.2.10").listen(7777, "192.0.2.10")
+    transport = network.transport("192.0.2.20")
+    seen: list[tuple[float, tuple[str, ...]]] = []
+
+    def on_event(event: object) -> None:
+        if isinstance(event, Spectators):
+            seen.append((trio.current_time(), event.names))
+
+    async def hostile_host() -> None:
+        stream = await listeners[0].accept()
+        hs = HostHandshake(Seating(Identity.generate(), "h", Ruleset(), 2), None)
+        await stream.send_all(wire.frame(wire.encode(hs.greeting())))
+        decoder = wire.FrameDecoder()
+        while not decoder.feed(await stream.receive_some(4096)):
+            pass  # the spectator's watch
+        await stream.send_all(wire.frame(wire.encode({"t": "watching", "id": 1, "have": 0})))
+        for i in range(500):
+            await stream.send_all(wire.frame(wire.encode(
+                spectators_message((f"s{i}",), 8))))
+        for i in range(12 * 10):
+            mock_clock.jump(0.1)
+            await stream.send_all(wire.frame(wire.encode(
+                spectators_message((f"t{i}",), 8))))
+        await trio.testing.wait_all_tasks_blocked()  # the spectator has read them all
+        end = trio.current_time()
+        mock_clock.jump(5.01)  # a window after the last change: the last list is shown
+        await trio.testing.wait_all_tasks_blocked()
+        assert seen and seen[-1][1] == ("t119",) and seen[-1][0] <= end + 5.01
+        await stream.aclose()
+
+    config = WatchConfig("192.0.2.10:7777", name="w", log_path=tmp_path / "w.chklog",
+                         timeouts=Timeouts(idle=600, frame=60, handshake=60),
+                         transport=transport)
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(hostile_host)
+        await watch_match(config, on_event)
+    assert len(seen) <= 12 / 5 + 2, seen
+    for (t0, _), (t1, _) in zip(seen, seen[1:], strict=False):
+        assert t1 >= t0 + 5
