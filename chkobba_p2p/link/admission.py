@@ -30,7 +30,7 @@ from __future__ import annotations
 import ipaddress
 from collections.abc import Hashable
 from dataclasses import dataclass, field
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 __all__ = ["AdmissionPolicy", "Admitted", "Admission", "STRANGERS", "GREETING"]
 
@@ -81,6 +81,9 @@ class _Stranger:
     address: str
     opened: float
     order: int
+    #: Who holds the address, for spreading evictions (None: an address every
+    #: connection shares, so each connection counts as its own).
+    party: str | None
     heard: bool = False  # a byte arrived: it is saying something
 
 
@@ -112,7 +115,9 @@ class Admission(Generic[C]):
             self.evicted += 1
             evicted.append(victim)
         self._order += 1
-        self._strangers[conn] = _Stranger(address, now, self._order)
+        shared = self.policy.all_shared or address in self.policy.shared
+        self._strangers[conn] = _Stranger(address, now, self._order,
+                                          None if shared else network_of(address))
         return Admitted(conn, now + self.policy.greeting, tuple(evicted))
 
     def heard(self, conn: C) -> None:
@@ -195,29 +200,24 @@ class Admission(Generic[C]):
 
     # ---------------------------------------------------------------- internals
 
-    def _group(self, conn: C, s: _Stranger) -> object:
-        # A shared address (a proxy's, Tor's) says nothing about who is behind it.
-        if self.policy.all_shared or s.address in self.policy.shared:
-            return ("conn", conn)
-        return ("addr", network_of(s.address))
-
     def _victim(self) -> C:
         """The stranger to let go: from the group (address) holding the most strangers,
         the oldest silent one, else its oldest.  Ties between groups go to the group
-        whose candidate is silent, then oldest."""
-        groups: dict[object, list[C]] = {}
+        whose candidate is silent, then oldest.  One pass over the strangers."""
+        # group -> [size, candidate, its record]
+        groups: dict[object, list[Any]] = {}
         for c, s in self._strangers.items():
-            groups.setdefault(self._group(c, s), []).append(c)
-
-        def candidate(members: list[C]) -> C:
-            return min(members, key=lambda c: (self._strangers[c].heard,
-                                               self._strangers[c].order))
-
-        def rank(members: list[C]) -> tuple[int, bool, int]:
-            s = self._strangers[candidate(members)]
-            return len(members), not s.heard, -s.order
-
-        return candidate(max(groups.values(), key=rank))
+            key: object = s.party if s.party is not None else ("conn", c)
+            g = groups.get(key)
+            if g is None:
+                groups[key] = [1, c, s]
+                continue
+            g[0] += 1
+            best: _Stranger = g[2]
+            if (s.heard, s.order) < (best.heard, best.order):
+                g[1], g[2] = c, s
+        victim = max(groups.values(), key=lambda g: (g[0], not g[2].heard, -g[2].order))
+        return victim[1]
 
 
 def network_of(address: str) -> str:
