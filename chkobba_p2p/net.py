@@ -990,7 +990,10 @@ class HostPeer(_Peer):
                 link.finish()  # the writer flushes what is queued, then ends
             if scope.cancelled_caught:  # let go (for room, or its queue filled): no
                 nursery.cancel_scope.cancel()  # word, the socket closes
-        if scope.cancelled_caught:
+            else:  # what is queued is flushed, within a bound: a peer that stopped
+                # reading (half-closed, or silent) never holds its task and socket
+                nursery.cancel_scope.deadline = trio.current_time() + self.timeouts.idle
+        if scope.cancelled_caught or nursery.cancel_scope.cancelled_caught:
             with contextlib.suppress(Exception):
                 await trio.aclose_forcefully(stream)
 

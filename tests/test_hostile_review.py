@@ -349,3 +349,36 @@ async def test_a_host_quits_promptly_past_a_spectator_that_never_reads(tmp_path)
             assert not link.closed
             nursery.cancel_scope.cancel()
     await raw.stream.aclose()
+
+
+async def test_a_spectator_that_hangs_up_its_half_and_never_reads_is_let_go(tmp_path):
+    """It half-closes (EOF) and never reads: its read loop ends, its place is freed, and
+    the host's writer gives up within ``idle`` (it used to wait for ever to flush what
+    was queued, keeping the task and the socket: the freed place let the next one do
+    the same until descriptors ran out)."""
+    async with trio.open_nursery() as nursery:
+        host, port = await _host(tmp_path, nursery, HostPeer, spectators=1)
+        raw = await _watch(port)
+        (_, link), = host.spectators.values()
+        body = wire.encode({"t": "chat", "seat": 0, "text": "x" * 4000})
+        for i in range(3000):  # more than the socket buffers take, less than the queue
+            host._to_spectators(body)
+            if i % 50 == 0:
+                await trio.sleep(0)
+        await raw.stream.send_eof()  # never reads, never closes
+        with trio.fail_after(5):
+            while host.spectators:
+                await trio.sleep(0.05)
+        try:
+            with trio.fail_after(3 * FAST.idle):
+                await link.written.wait()  # the host's writer gave up on it
+            with trio.fail_after(5):
+                while True:  # and its socket is closed: what was in flight, then the end
+                    try:
+                        if not await raw.stream.receive_some(1 << 20):
+                            break
+                    except trio.BrokenResourceError:
+                        break
+        finally:
+            nursery.cancel_scope.cancel()
+    await raw.stream.aclose()
