@@ -382,3 +382,60 @@ async def test_a_spectator_that_hangs_up_its_half_and_never_reads_is_let_go(tmp_
         finally:
             nursery.cancel_scope.cancel()
     await raw.stream.aclose()
+
+
+async def test_a_real_guest_resumes_past_silent_sockets_churning_beyond_the_budget(tmp_path):
+    """End to end, on loopback (a round trip of microseconds): a seated guest's
+    connection dies while 6 silent sockets at its address (the budget is 4) reopen each
+    time they are let go; the guest's own client comes back within its allowance, the
+    match completes and nobody is blamed.  (Over a slower path, see
+    test_silent_sockets_reopened_beyond_the_budget.)"""
+    from test_net_admission import _kinds
+    from test_net_support import GatedBot, join_config
+
+    from chkobba_p2p.net import ClientPeer
+
+    gate = GatedBot(gate_at=2)
+    host = SmallHost(host_config(tmp_path), BotController("greedy", 0))
+    reopened = 0
+    async with trio.open_nursery() as nursery:
+        port = await nursery.start(host.run)
+        guest = ClientPeer(join_config(tmp_path, port, "guest"), gate)
+        stop = trio.Event()
+
+        async def silent():
+            nonlocal reopened
+            while not stop.is_set() and reopened < 20_000:
+                try:
+                    raw = await RawClient.connect(port)
+                except OSError:
+                    await trio.sleep(0.01)
+                    continue
+                with trio.move_on_after(10):
+                    try:
+                        while await raw.receive() is not None:
+                            pass
+                    except (trio.BrokenResourceError, OSError):
+                        pass
+                await raw.stream.aclose()
+                reopened += 1
+
+        async def attack():
+            await gate.holding.wait()
+            for _ in range(6):
+                nursery.start_soon(silent)
+            await trio.sleep(0.2)
+            await guest.link.stream.aclose()
+            gate.release.set()
+            await guest_done.wait()
+            stop.set()
+
+        guest_done = trio.Event()
+        nursery.start_soon(attack)
+        with trio.fail_after(60):
+            result = await guest.run()
+        guest_done.set()
+    print("reopened", reopened)
+    assert result.completed, result.describe()
+    for path in (result.log_path, host.outcome().log_path):
+        assert "abort" not in _kinds(path), "somebody was blamed"
