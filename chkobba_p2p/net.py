@@ -222,6 +222,9 @@ class Link:
         self.bytes_out = 0
         #: Told when bytes arrive (the host's admission: a stranger that speaks).
         self.on_data: Callable[[Link], None] | None = None
+        #: Set when the peer let the queue fill: whoever runs the connection cuts it
+        #: (closing the queue alone leaves the writer stuck and the reader reading).
+        self.overflowed = trio.Event()
 
     async def receive(self, timeout: float | None = None) -> tuple[bytes, dict]:
         """The next frame body and its decoded map.  Raises :class:`ProtocolError` for bad
@@ -272,6 +275,7 @@ class Link:
             self._send.send_nowait(item)
         except trio.WouldBlock:
             self.closed = True
+            self.overflowed.set()
             with contextlib.suppress(trio.ClosedResourceError):
                 self._send.close()
 
@@ -959,14 +963,23 @@ class HostPeer(_Peer):
             self._let_go(victim)
         scope = trio.CancelScope()
         self._strangers[link] = scope
+        cutter = trio.CancelScope()
+
+        async def cut_on_overflow() -> None:  # a peer that lets its queue fill is dropped
+            with cutter:
+                await link.overflowed.wait()
+                scope.cancel()
+
         async with trio.open_nursery() as nursery:
             nursery.start_soon(link.writer)
+            nursery.start_soon(cut_on_overflow)
             try:
                 with scope:
                     await self._connection(link, nursery, admitted.deadline)
             finally:
                 # Forgotten at once (its pinger may linger until it next wakes): a
                 # place it held, a spectator's or a stranger's, is free again now.
+                cutter.cancel()
                 self._strangers.pop(link, None)
                 self.admission.closed(link)
                 link.on_data = None
@@ -975,9 +988,12 @@ class HostPeer(_Peer):
                 # else: the host is being cancelled (it quits): the link stays listed
                 # for the goodbye (away, or the signed leave) that run() writes to it.
                 link.finish()  # the writer flushes what is queued, then ends
-            if scope.cancelled_caught:  # let go for room: no word, the socket closes
-                nursery.cancel_scope.cancel()
-        if scope.cancelled_caught:
+            if scope.cancelled_caught:  # let go (for room, or its queue filled): no
+                nursery.cancel_scope.cancel()  # word, the socket closes
+            else:  # what is queued is flushed, within a bound: a peer that stopped
+                # reading (half-closed, or silent) never holds its task and socket
+                nursery.cancel_scope.deadline = trio.current_time() + self.timeouts.idle
+        if scope.cancelled_caught or nursery.cancel_scope.cancelled_caught:
             with contextlib.suppress(Exception):
                 await trio.aclose_forcefully(stream)
 
