@@ -13,7 +13,7 @@ Admission is keyed by an opaque connection label chosen by the shell, never by a
 the address a transport reports is data, used only to spread evictions fairly.  A full
 budget never refuses the newcomer (the newcomer may be a returning seat, and from the
 outside it looks like any stranger): it evicts a stranger already held, the oldest
-*silent* one (no byte received) of the address holding the most strangers first.  An
+one of the address holding the most strangers.  An
 address that a transport reports for all its connections (127.0.0.1 behind Tor or a
 proxy) is no address at all for this purpose: each of its connections counts as its own.
 
@@ -121,7 +121,8 @@ class Admission(Generic[C]):
         return Admitted(conn, now + self.policy.greeting, tuple(evicted))
 
     def heard(self, conn: C) -> None:
-        """Bytes arrived on a stranger: it is evicted after the silent ones."""
+        """Bytes arrived on a stranger.  Recorded for the shell's diagnostics only: it
+        earns no protection from eviction (see :meth:`_victim`)."""
         s = self._strangers.get(conn)
         if s is not None:
             s.heard = True
@@ -201,9 +202,11 @@ class Admission(Generic[C]):
     # ---------------------------------------------------------------- internals
 
     def _victim(self) -> C:
-        """The stranger to let go: from the group (address) holding the most strangers,
-        the oldest silent one, else its oldest.  Ties between groups go to the group
-        whose candidate is silent, then oldest.  One pass over the strangers."""
+        """The stranger to let go: the oldest of the group (address) holding the most
+        strangers; ties between groups go to the oldest.  Whether a stranger sent bytes
+        counts for nothing: a byte costs an attacker nothing, and a returning seat is
+        silent until its greeting (a hostile review pushed players out that way).  One
+        pass over the strangers."""
         # group -> [size, candidate, its record]
         groups: dict[object, list[Any]] = {}
         for c, s in self._strangers.items():
@@ -214,9 +217,9 @@ class Admission(Generic[C]):
                 continue
             g[0] += 1
             best: _Stranger = g[2]
-            if (s.heard, s.order) < (best.heard, best.order):
+            if s.order < best.order:
                 g[1], g[2] = c, s
-        victim = max(groups.values(), key=lambda g: (g[0], not g[2].heard, -g[2].order))
+        victim = max(groups.values(), key=lambda g: (g[0], -g[2].order))
         return victim[1]
 
 
