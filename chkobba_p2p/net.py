@@ -876,6 +876,12 @@ class HostPeer(_Peer):
                 self.pump()
             await self.finished.wait()
             self._asking_rematch = True
+            # A joiner already gone (it left as the match ended, before the question):
+            # it will hear of no new table either, so it answers no, as one leaving now.
+            for seat in range(1, self.lobby.players):
+                if seat not in self.links and seat not in self.rematch_answers:
+                    self.rematch_answers[seat] = False
+                    self.emit(RematchAnswer(seat, False, left=True))
             try:
                 answer = await self._after_match()  # the joiners' answers arrive meanwhile
             finally:
