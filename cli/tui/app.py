@@ -152,7 +152,11 @@ class TuiApp(Leaving, Screen):
             self.port = event.port
         elif isinstance(event, PortMapped | PortMapUnavailable):
             self.reach = event
-        if not (isinstance(event, Listening) and self.kind == "play"):
+        # Against local bots (play) no rematch is offered: neither the listening port
+        # nor a bot's leaving without an answer is news for the player.
+        quiet = self.kind == "play" and (isinstance(event, Listening) or (
+            isinstance(event, RematchAnswer) and event.left))
+        if not quiet:
             self.events.narrate(event, self.view, own_chat=self.chat.own_line)
         if isinstance(event, RematchAnswer):
             self.rematch_answers.setdefault(event.seat, event.accept)
