@@ -941,10 +941,11 @@ class HostPeer(_Peer):
                 nursery.start_soon(self._serve, stream)
 
     def _out_of_files(self, exc: OSError) -> None:
-        self.refused_connections += 1
         victim = self.admission.shed()
         if victim is not None:
-            self._let_go(victim)
+            self._let_go(victim)  # counted there
+        else:
+            self.refused_connections += 1  # nobody to let go: this connection is lost
         now = trio.current_time()
         if now - self._files_warned > 10:
             self._files_warned = now

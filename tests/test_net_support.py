@@ -7,6 +7,7 @@ client implements); the host and peers are the library's own, on real loopback T
 from __future__ import annotations
 
 import os
+import socket
 import sys
 from pathlib import Path
 
@@ -89,6 +90,16 @@ class RawClient:
             if msg["t"] == "error":
                 assert await self.receive() is None, "not closed after the error"
                 return msg
+
+
+def has_ipv6_loopback() -> bool:
+    """Whether this machine can listen on ::1 (a test over IPv6 skips where not)."""
+    try:
+        with socket.socket(socket.AF_INET6, socket.SOCK_STREAM) as s:
+            s.bind(("::1", 0))
+        return True
+    except OSError:
+        return False
 
 
 def cli_env() -> dict[str, str]:

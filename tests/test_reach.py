@@ -11,7 +11,14 @@ import time
 
 import pytest
 import trio
-from test_net_support import REPO_ROOT, cli_command, cli_env, host_config, join_config
+from test_net_support import (
+    REPO_ROOT,
+    cli_command,
+    cli_env,
+    has_ipv6_loopback,
+    host_config,
+    join_config,
+)
 
 from chkobba_p2p.address import Address, AddressError
 from chkobba_p2p.net import ClientPeer, HostPeer, listen
@@ -154,16 +161,7 @@ def test_chkobba_bot_refuses_a_host_with_another_key_exit_2(tmp_path):
         host.kill()
 
 
-def _has_ipv6_loopback() -> bool:
-    try:
-        with socket.socket(socket.AF_INET6, socket.SOCK_STREAM) as s:
-            s.bind(("::1", 0))
-        return True
-    except OSError:
-        return False
-
-
-needs_v6 = pytest.mark.skipif(not _has_ipv6_loopback(), reason="this machine has no ::1")
+needs_v6 = pytest.mark.skipif(not has_ipv6_loopback(), reason="this machine has no ::1")
 
 
 @needs_v6

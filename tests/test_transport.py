@@ -3,10 +3,9 @@ TCP on IPv4 and IPv6 loopback, and the memory transport the in-memory table uses
 
 from __future__ import annotations
 
-import socket
-
 import pytest
 import trio
+from test_net_support import has_ipv6_loopback
 
 from chkobba_p2p.net import HostPeer
 from chkobba_p2p.peer import Listening
@@ -19,20 +18,11 @@ from chkobba_p2p.testing import (
 from chkobba_p2p.transport import TcpTransport, Transport
 
 
-def _has_ipv6_loopback() -> bool:
-    try:
-        with socket.socket(socket.AF_INET6, socket.SOCK_STREAM) as s:
-            s.bind(("::1", 0))
-        return True
-    except OSError:
-        return False
-
-
 async def test_tcp_over_ipv4_loopback_conforms():
     await check_transport(TcpTransport, bind="127.0.0.1", connect_to="127.0.0.1")
 
 
-@pytest.mark.skipif(not _has_ipv6_loopback(), reason="this machine has no IPv6 loopback (::1)")
+@pytest.mark.skipif(not has_ipv6_loopback(), reason="this machine has no IPv6 loopback (::1)")
 async def test_tcp_over_ipv6_loopback_conforms():
     await check_transport(TcpTransport, bind="::1", connect_to="::1")
 
