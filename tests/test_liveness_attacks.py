@@ -14,6 +14,8 @@ from test_net_support import FAST, GatedBot, host_config, join_config
 
 from chkobba_p2p import wire
 from chkobba_p2p.audit import INCOMPLETE, INVALID, audit_log
+from chkobba_p2p.link.host import HostTable
+from chkobba_p2p.link.joiner import SeatLink
 from chkobba_p2p.net import ClientPeer, HostPeer
 from chkobba_p2p.peer import BotController, ClockReading, Outcome, OutcomeError, Waiting
 from chkobba_p2p.session import Phase, Session, Standing
@@ -127,15 +129,19 @@ class Withholder(Session):
         self._floor = (entry.seat + 1) % self.table.players
 
 
-class SwappedClient(ClientPeer):
-    """A joining peer whose session is of another class (the attacker's)."""
+class SwappedLink(SeatLink):
+    """A joiner's link whose session is of another class (the attacker's)."""
 
     session_class: type = Session
 
-    def _on_entry(self, body, msg):
-        super()._on_entry(body, msg)
+    def entry(self, body, msg, now):
+        super().entry(body, msg, now)
         if self.session is not None and type(self.session) is Session:
             self.session.__class__ = self.session_class
+
+
+class SwappedClient(ClientPeer):
+    link_class = SwappedLink
 
 
 @pytest.mark.parametrize("players", [2, 4])
@@ -143,7 +149,7 @@ async def test_withheld_shares_with_timed_empty_turns_blame_the_withholder(tmp_p
     def make(seat, cfg):
         if seat == 1:
             peer = SwappedClient(cfg, BotController("greedy", seat))
-            peer.session_class = Withholder
+            peer.core.session_class = Withholder
             return peer
         return None
 
@@ -263,19 +269,23 @@ JUNK = [
 ]
 
 
-class JunkHost(HostPeer):
+class JunkTable(HostTable):
     """A host that sends every joiner malformed unsigned messages: in the lobby and at
     every entry of the game."""
 
-    def _lobby_changed(self) -> None:
+    def _lobby_changed(self, now: float) -> None:
         for msg in JUNK:
-            self.broadcast_msg(msg)
-        super()._lobby_changed()
+            self._broadcast(wire.encode(msg))
+        super()._lobby_changed(now)
 
-    def send_entry(self, body: bytes) -> None:
-        super().send_entry(body)
+    def _entry_out(self, body: bytes) -> None:
+        super()._entry_out(body)
         for msg in JUNK:
-            self.broadcast_msg(msg)
+            self._broadcast(wire.encode(msg))
+
+
+class JunkHost(HostPeer):
+    table_class = JunkTable
 
 
 @pytest.mark.parametrize("players", [2, 4])
@@ -400,23 +410,27 @@ async def test_an_unauthenticated_unknown_game_error_deletes_nothing(tmp_path, k
 # ----------------------------------------------------------- 5. a bare claim as fact
 
 
-class Accuser(ClientPeer):
+class AccusingLink(SeatLink):
     """Plays honestly until its second entry, then signs an ``abort`` blaming seat 0
     (``illegal_move``) with no evidence, or citing the host's last entry (which passes
     every check) as its evidence."""
 
     cite = False
 
-    def send_entry(self, body: bytes) -> None:
+    def _entry_out(self, body: bytes) -> None:
         s = self.session
         if s is not None and s.phase == Phase.PLAYING and not s.finished \
                 and s.length > s.table.players + 4:
             others = [b for b in s.bodies if wire.open_entry(b).seat != s.seat]
             evidence = others[-1] if self.cite else None
             abort = s.abort(ErrorCode.ILLEGAL_MOVE, 0, "seat 0 cheated", evidence)
-            super().send_entry(abort.body)
+            super()._entry_out(abort.body)
             return
-        super().send_entry(body)
+        super()._entry_out(body)
+
+
+class Accuser(ClientPeer):
+    link_class = AccusingLink
 
 
 @pytest.mark.parametrize("cite", [False, True], ids=["bare", "cites-an-honest-entry"])
@@ -426,7 +440,7 @@ async def test_an_accusation_is_shown_as_a_claim_and_refuted_by_its_evidence(
     def make(seat, cfg):
         if seat == 1:
             peer = Accuser(cfg, BotController("greedy", seat))
-            peer.cite = cite
+            peer.core.cite = cite
             return peer
         return None
 
@@ -465,11 +479,15 @@ class Brittle(Session):
         return super().receive(entry, checked=checked)
 
 
-class BrittleHost(HostPeer):
-    def _lobby_changed(self) -> None:
-        super()._lobby_changed()
+class BrittleTable(HostTable):
+    def _lobby_changed(self, now: float) -> None:
+        super()._lobby_changed(now)
         if self.session is not None and type(self.session) is Session:
             self.session.__class__ = Brittle
+
+
+class BrittleHost(HostPeer):
+    table_class = BrittleTable
 
 
 async def test_an_entry_our_own_code_fails_on_ends_the_game_cleanly(tmp_path):

@@ -10,6 +10,7 @@ import socket
 import trio
 from test_net_support import FAST, GatedBot, host_config, join_config
 
+from chkobba_p2p.link.host import HostTable
 from chkobba_p2p.net import ClientPeer, HostPeer
 from chkobba_p2p.peer import (
     BotController,
@@ -219,15 +220,19 @@ async def test_a_saved_game_the_host_does_not_know_is_kept_until_its_allowance_r
     assert not state.exists()
 
 
-class SilentHost(HostPeer):
+class SilentTable(HostTable):
     """Seats everyone, sends the genesis, then never relays nor plays anything more."""
 
-    def send_entry(self, body: bytes) -> None:
+    def _entry_out(self, body: bytes) -> None:
         if open_entry(body).kind == "table":
-            super().send_entry(body)
+            super()._entry_out(body)
 
     def _relay(self, from_seat: int, body: bytes) -> None:
         pass
+
+
+class SilentHost(HostPeer):
+    table_class = SilentTable
 
 
 async def test_a_stalled_host_is_not_waited_for_forever(tmp_path, autojump_clock):

@@ -11,6 +11,8 @@ import trio
 from test_net_support import host_config, join_config
 
 from chkobba_p2p import wire
+from chkobba_p2p.link.host import HostTable
+from chkobba_p2p.link.seat import Send
 from chkobba_p2p.net import ClientPeer, HostPeer
 from chkobba_p2p.peer import BotController, Outcome
 from chkobba_p2p.wire import ErrorCode
@@ -36,7 +38,7 @@ async def _four(tmp_path, host: HostPeer) -> tuple[Outcome, list[Outcome]]:
     return results["host"], outs  # type: ignore[return-value]
 
 
-class AlteringHost(HostPeer):
+class AlteringTable(HostTable):
     """Flips one byte of the 40th entry it relays, to one peer only."""
 
     relayed = 0
@@ -52,21 +54,25 @@ class AlteringHost(HostPeer):
                 payload[-1] ^= 0x01
                 body = wire.encode({"t": "sig", "p": bytes(payload), "s": entry.signature})
                 self.victim = seat
-            link.send(body)
+            self.out.append(Send(link, body))
 
 
-class ForkingHost(HostPeer):
+class AlteringHost(HostPeer):
+    table_class = AlteringTable
+
+
+class ForkingTable(HostTable):
     """Signs two different versions of one of its own entries (same seq, same prev) and
     shows the second one to one peer only: two histories."""
 
     turns = 0
 
-    def send_entry(self, body: bytes) -> None:
+    def _entry_out(self, body: bytes) -> None:
         entry = wire.open_entry(body)
         if entry.kind == "turn":
             self.turns += 1
         if self.turns != 12 or entry.kind != "turn":
-            super().send_entry(body)
+            super()._entry_out(body)
             return
         fields = dict(entry.fields)
         fields.pop("g"), fields.pop("seat"), fields.pop("n"), fields.pop("prev")
@@ -76,14 +82,18 @@ class ForkingHost(HostPeer):
                                prev=entry.prev, kind=kind, body=fields)
         self.victim = 3  # not the next to speak: it will see the next entry's prev
         for seat, link in self.links.items():
-            link.send(twin.body if seat == self.victim else body)
+            self.out.append(Send(link, twin.body if seat == self.victim else body))
+
+
+class ForkingHost(HostPeer):
+    table_class = ForkingTable
 
 
 async def test_host_altering_a_relayed_entry_is_caught(tmp_path):
     host = AlteringHost(host_config(tmp_path, players=4), BotController("greedy", 9))
     host_out, outs = await _four(tmp_path, host)
     assert not host_out.completed and not any(o.completed for o in outs)
-    victim = next(o for o in outs if o.seat == host.victim)
+    victim = next(o for o in outs if o.seat == host.core.victim)
     # The victim saw a signature that does not verify and blames the host (seat 0).
     assert victim.aborted is not None
     assert victim.aborted.by_seat == victim.seat
@@ -98,7 +108,7 @@ async def test_host_showing_two_histories_is_caught(tmp_path):
     host = ForkingHost(host_config(tmp_path, players=4), BotController("greedy", 9))
     host_out, outs = await _four(tmp_path, host)
     assert not host_out.completed and not any(o.completed for o in outs)
-    victim = next(o for o in outs if o.seat == host.victim)
+    victim = next(o for o in outs if o.seat == host.core.victim)
     # The victim accepted the twin; the next entry, chained on the real one, no longer
     # extends its transcript.
     assert victim.aborted is not None

@@ -13,8 +13,8 @@ import pytest
 import trio
 from test_net_support import FAST, GatedBot, host_config, join_config
 
-from chkobba_p2p import net
 from chkobba_p2p.link.handshake import HostHandshake
+from chkobba_p2p.link.host import HostTable
 from chkobba_p2p.net import ClientPeer, HostPeer
 from chkobba_p2p.peer import BotController, Lobby, OutcomeError, Resumed, Waiting
 from chkobba_p2p.transcript import read_transcript
@@ -182,20 +182,24 @@ async def test_a_saved_game_that_is_already_over_does_not_connect(tmp_path):
     assert not state.exists()
 
 
-class BadLobbyHost(HostPeer):
+class BadLobbyTable(HostTable):
     """Welcomes joiners, then sends only lobbies whose host name hides an escape (or,
     ``silent``, no lobby at all)."""
 
     silent = False
 
-    def _lobby_changed(self) -> None:
+    def _lobby_changed(self, now: float) -> None:
         if not self.silent:
-            super()._lobby_changed()
+            super()._lobby_changed(now)
 
-    def _lobby_message(self) -> dict:
-        msg = super()._lobby_message()
+    def lobby_message(self) -> dict:
+        msg = super().lobby_message()
         msg["seats"][0] = dict(msg["seats"][0], name="Fake\x1b[2J")
         return msg
+
+
+class BadLobbyHost(HostPeer):
+    table_class = BadLobbyTable
 
 
 @pytest.mark.parametrize("silent", [False, True])
@@ -204,7 +208,7 @@ async def test_a_host_sending_no_usable_table_is_named(tmp_path, silent):
     none): after the handshake timeout the joiner stops, saying what was wrong, rather
     than wait for a table that does not come."""
     host = BadLobbyHost(host_config(tmp_path), HostWatcher())
-    host.silent = silent
+    host.core.silent = silent
     cfg = join_config(tmp_path, 0, "amel")
     async with trio.open_nursery() as nursery:
         port = await nursery.start(host.run)
@@ -239,18 +243,22 @@ def test_a_lobby_problem_names_the_field():
         assert parse_lobby(msg) is None and lobby_problem(msg) == why
 
 
-class RenamingHost(HostPeer):
+class RenamingTable(HostTable):
     """Its lobbies give seat 0 another name (or, ``impostor``, another key)."""
 
     impostor = False
 
-    def _lobby_message(self) -> dict:
-        msg = super()._lobby_message()
+    def lobby_message(self) -> dict:
+        msg = super().lobby_message()
         seat0 = dict(msg["seats"][0], name="Someone Else")
         if self.impostor:
             seat0["key"] = bytes(32)
         msg["seats"][0] = seat0
         return msg
+
+
+class RenamingHost(HostPeer):
+    table_class = RenamingTable
 
 
 class LobbyWatcher(BotController):
@@ -278,7 +286,7 @@ async def test_seat_0_is_the_host_the_greeting_named(tmp_path):
     assert out.completed
     assert watcher.lobbies and all(lb.seats[0][0] == "hedi" for lb in watcher.lobbies)
     impostor = RenamingHost(host_config(tmp_path), HostWatcher())
-    impostor.impostor = True
+    impostor.core.impostor = True
     async with trio.open_nursery() as nursery:
         port = await nursery.start(impostor.run)
         cfg = join_config(tmp_path, port, "sami")
@@ -363,7 +371,18 @@ class _ImpostorHandshake(HostHandshake):
         return super().on_hello(msg, body, 3)
 
 
-async def test_an_impostors_welcome_does_not_shorten_the_wait(tmp_path, monkeypatch):
+class _ImpostorTable(HostTable):
+    def handshake(self, allowance_left):
+        hs = super().handshake(allowance_left)
+        hs.__class__ = _ImpostorHandshake
+        return hs
+
+
+class _ImpostorHost(HostPeer):
+    table_class = _ImpostorTable
+
+
+async def test_an_impostors_welcome_does_not_shorten_the_wait(tmp_path):
     """Another key at the host's address welcomes our resume announcing limits {move 1,
     away 0}: nothing in a welcome is our host's word until its key is checked, so the
     joiner keeps its own allowance (PROTOCOL.md 13: an impostor delays, never ends, a
@@ -372,7 +391,6 @@ async def test_an_impostors_welcome_does_not_shorten_the_wait(tmp_path, monkeypa
     identity = Identity.generate()
     state = tmp_path / "amel.state"
     await _abandoned_game(tmp_path, port, identity, state)
-    monkeypatch.setattr(net, "HostHandshake", _ImpostorHandshake)
     other = tmp_path / "other"
     other.mkdir()
     short = dataclasses.replace(FAST, reconnect=3.0)
@@ -383,7 +401,7 @@ async def test_an_impostors_welcome_does_not_shorten_the_wait(tmp_path, monkeypa
                               state_path=state, timeouts=short)
     recorder = _Recorder(1)
     async with trio.open_nursery() as nursery:
-        await nursery.start(HostPeer(impostor_cfg, HostWatcher()).run)
+        await nursery.start(_ImpostorHost(impostor_cfg, HostWatcher()).run)
         peer = ClientPeer(cfg, recorder)
         start = trio.current_time()
         with trio.fail_after(30):
@@ -403,14 +421,23 @@ class _LyingHandshake(HostHandshake):
         return super().on_hello(msg, body, have or 50)
 
 
+class _LyingTable(BadLobbyTable):
+    def handshake(self, allowance_left):
+        hs = super().handshake(allowance_left)
+        hs.__class__ = _LyingHandshake
+        return hs
+
+
+class _LyingHost(HostPeer):
+    table_class = _LyingTable
+
+
 @pytest.mark.parametrize("silent", [False, True])
-async def test_a_welcome_announcing_a_chain_it_never_sends_ends_the_join(tmp_path, silent,
-                                                                          monkeypatch):
+async def test_a_welcome_announcing_a_chain_it_never_sends_ends_the_join(tmp_path, silent):
     """A welcome with have > 0 before any game, then no genesis and no usable lobby: the
     joiner stops within the handshake timeout, as for any host that sends no table."""
-    monkeypatch.setattr(net, "HostHandshake", _LyingHandshake)
-    host = BadLobbyHost(host_config(tmp_path), HostWatcher())
-    host.silent = silent
+    host = _LyingHost(host_config(tmp_path), HostWatcher())
+    host.core.silent = silent
     cfg = join_config(tmp_path, 0, "amel")
     async with trio.open_nursery() as nursery:
         port = await nursery.start(host.run)

@@ -1,0 +1,471 @@
+"""The host's side of the link, sans-IO: the table (PROTOCOL.md 5, 12, 17, 18).
+
+:class:`HostTable` holds what the host decides about people and time: who sits where
+in the lobby and the ready check, whose connection is live, who stepped away or is
+waited for after a restart, the clocks and their verdicts, chat and its limit, the
+spectators and the coalesced news of them, the rematch question.  The trio shell
+(:class:`chkobba_p2p.net.HostPeer`) feeds it connections that finished their greeting,
+their messages and the time, and carries out the :mod:`~chkobba_p2p.link.seat` effects
+it returns.  Connections are the shell's opaque values (``C``).
+
+The message table of a seated connection (:data:`SEAT_MESSAGES`) is the host's whole
+answer to what a seat may say; anything else is ``unknown_type`` and the end of that
+connection (PROTOCOL.md 5.1).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from .. import wire
+from ..events import (
+    Chat,
+    LeftLobby,
+    Lobby,
+    RematchAnswer,
+    Restored,
+    Resumed,
+    Spectators,
+    Waiting,
+    clean_chat,
+)
+from ..liveness import Limits
+from ..rules import Ruleset
+from ..session import GameFault, Session
+from ..spectate import spectators_message, watch_name, watching_message
+from ..wire import ErrorCode, Identity, ProtocolError
+from . import messages as lm
+from .handshake import CAP_SHUFFLE_PROOFS, HostHandshake
+from .handshake import Lobby as SeatLobby
+from .seat import C, ChatBucket, Close, Effect, Emit, SeatCore, Send, SendBacklog
+from .spectators import Announcement, SpectatorAnnouncer
+
+__all__ = ["HostTable", "Started", "SeatsMoved", "SEAT_MESSAGES", "WATCH_PERIOD"]
+
+#: Seconds between the countdowns of dropped seats (and between the clock checks when
+#: nothing is due sooner).
+WATCH_PERIOD = 1.0
+
+
+@dataclass(frozen=True, slots=True)
+class Started(Effect):
+    """The table is full and everyone ready: the genesis is made (the shell writes the
+    log's header and the saved game before the genesis leaves)."""
+
+
+@dataclass(frozen=True, slots=True)
+class SeatsMoved(Effect):
+    """The lobby's seats changed (the LAN announcement follows)."""
+
+
+#: What a seated connection may send, by type (PROTOCOL.md 5.1, 6, 17).
+SEAT_MESSAGES = frozenset({"ping", "pong", "sig", "chat", "start", "away", "rematch"})
+
+
+class HostTable(SeatCore[C]):
+    """Seat 0's table: seats, spectators, clocks, chat and rematch, as decisions.
+
+    ``is_closed(conn)`` tells whether the shell's connection is already closing (a dead
+    one not yet noticed); ``limits`` are the move limit and allowance the host enforces;
+    ``announce`` the spectator news window; ``spectator_limit`` the places for
+    spectators."""
+
+    def __init__(self, identity: Identity, name: str, rules: Ruleset, players: int,
+                 shuffle_proofs: bool, limits: Limits, *, spectator_limit: int = 0,
+                 announce: float = 5.0, is_closed: Callable[[C], bool] = lambda c: False,
+                 ) -> None:
+        super().__init__(limits)
+        self.identity = identity
+        self.name = name
+        self.lobby = SeatLobby(identity, name, rules, players, shuffle_proofs)
+        self.spectator_limit = spectator_limit
+        self.is_closed = is_closed
+        self.links: dict[int, C] = {}
+        self.absent: set[int] = set()  # seats of a running game with no connection
+        #: Spectators watching now: id -> (name, connection).  They hold no seat.
+        self.spectators: dict[int, tuple[str, C]] = {}
+        self._spectator_ids = 0
+        self.announcer = SpectatorAnnouncer(announce)
+        self.away_seats: set[int] = set()  # seats that said they step away
+        #: Seats a restarted host has not seen since its restart: waited for, not known
+        #: to have lost their connection (Waiting.awaited, ``wait`` with ``restart``).
+        self.awaited_seats: set[int] = set()
+        #: Once the match is over: each joining seat's answer to playing again.
+        self.rematch_answers: dict[int, bool] = {}
+        self.asking_rematch = False  # the host's own controller decides (after_match)
+        self._buckets: dict[C, ChatBucket] = {}
+        self._own_chat = ChatBucket()
+        self._next_watch = -math.inf
+
+    # -- the handshake -------------------------------------------------------------------
+
+    def handshake(self, allowance_left: Callable[[int], int]) -> HostHandshake:
+        """A connection's greeting and the check of its hello (PROTOCOL.md 3, 5)."""
+        running = self.session.table.game if self.session else None
+        return HostHandshake(self.lobby, running, limits=self.announced_limits(),
+                             allowance_left=allowance_left)
+
+    def announced_limits(self) -> dict[str, int]:
+        """The clocks' limits this host enforces, for the welcome (PROTOCOL.md 12.3), in
+        whole seconds (the wire has no floats), rounded up: a joiner that waits for them
+        never concludes before the host does."""
+        limits = self.limits()
+        return {"move": math.ceil(limits.move), "away": math.ceil(limits.allowance)}
+
+    def allowance_left_of(self, seat: int, now: float) -> int:
+        """A returning seat's allowance of time away left, for its welcome (whole
+        seconds, rounded up as every figure this host announces)."""
+        if self.clock is None:
+            return math.ceil(self.limits().allowance)
+        return math.ceil(self.clock.read(now)[seat].allowance_left)
+
+    def on_hello(self, hs: HostHandshake, hello: dict[str, Any], body: bytes
+                 ) -> tuple[dict[str, Any], int, tuple[bytes, int] | None, C | None]:
+        """A seat's hello: ``(welcome, seat, resume, replaced)``, where ``replaced`` is the
+        seat's old connection a proven resume takes over (a half-open socket), or a
+        :class:`ProtocolError` to refuse it with."""
+        welcome, seat, resume = hs.on_hello(hello, body,
+                                            self.session.length if self.session else 0)
+        held = self.links.get(seat)
+        if held is None or self.is_closed(held):
+            return welcome, seat, resume, None
+        if hello.get("resume") is None:
+            # A fresh join with an identity already connected (a fresh hello never
+            # takes a seat that is held).
+            raise ProtocolError(ErrorCode.ALREADY_SEATED)
+        return welcome, seat, resume, held
+
+    def seated(self, conn: C, seat: int, welcome: dict[str, Any], fresh: bool,
+               resume: tuple[bytes, int] | None, replaced: C | None, now: float) -> None:
+        """``conn`` passed its handshake for ``seat``: welcome it, show the lobby or bring
+        it back into the running game (what it missed streamed at its pace)."""
+        if replaced is not None and self.links.get(seat) is replaced:
+            del self.links[seat]  # its read loop ends without counting the seat as gone
+            self.out.append(Close(replaced))
+        self.out.append(Send(conn, wire.encode(welcome)))
+        self.links[seat] = conn
+        self._buckets[conn] = ChatBucket()
+        s = self.session
+        if s is None:
+            self._lobby_changed(now)
+            return
+        if resume is not None:  # PROTOCOL.md 18
+            self.out.append(SendBacklog(conn, resume[1]))
+        # A fresh hello for a seat that already signed entries cannot play them on
+        # (the game's secrets are elsewhere; it stops once it reads the chain,
+        # PROTOCOL.md 5): the seat stays away, its allowance running.
+        elsewhere = fresh and s.chain.next_seq[seat] > 0
+        if not elsewhere:
+            self.away_seats.discard(seat)
+            self.awaited_seats.discard(seat)  # seen: a later drop is a drop
+        if seat in self.absent and not elsewhere:
+            self.absent.discard(seat)
+            if self.clock is not None:
+                self.clock.back(seat, now)
+            self._broadcast(wire.encode(lm.Back(seat).to_wire()))
+            self.out.append(Emit(Resumed(seat)))
+            self.clock_changed(now, force=True)
+
+    # -- a seated connection's messages --------------------------------------------------
+
+    def seat_message(self, conn: C, seat: int, body: bytes, msg: dict[str, Any],
+                     now: float) -> bool:
+        """One message from ``seat`` on ``conn``; False once the connection must end (a
+        :class:`Close` with the reason is among the effects)."""
+        t = msg["t"]
+        if t not in SEAT_MESSAGES:
+            self.out.append(Close(conn, ErrorCode.UNKNOWN_TYPE, repr(t)[:40]))
+            return False
+        if t == "ping":
+            self.out.append(Send(conn, wire.encode(lm.Pong().to_wire())))
+        elif t == "sig":
+            return self._on_entry(conn, seat, body, msg, now)
+        elif t == "chat":
+            self._on_chat(conn, seat, msg, now)
+        elif t == "start":
+            # The ready check (before the game; afterwards it changes nothing).
+            if self.session is None and self.lobby.mark_ready(seat, msg.get("seating")):
+                self._lobby_changed(now)
+        elif t == "away":
+            self.away_seats.add(seat)  # its drop, next, is a step away
+        elif t == "rematch":
+            self._on_rematch(seat, msg)
+        return True
+
+    def seat_gone(self, conn: C, seat: int, now: float, closing: bool = False) -> None:
+        """``seat``'s connection ``conn`` ended.  ``closing``: our own side is closing the
+        table (cancelled): nobody left us."""
+        self._buckets.pop(conn, None)
+        if self.links.get(seat) is conn:
+            del self.links[seat]
+            self._dropped(seat, now, closing)
+
+    def _on_entry(self, conn: C, seat: int, body: bytes, msg: dict[str, Any],
+                  now: float) -> bool:
+        s = self.session
+        try:
+            entry = wire.open_entry(body, msg)
+            if s is None:
+                raise ProtocolError(ErrorCode.PROTOCOL_VIOLATION, "the game has not started")
+            if entry.seat != seat:
+                raise ProtocolError(ErrorCode.PROTOCOL_VIOLATION,
+                                    "an entry signed for another seat")
+            s.check(entry)
+        except ProtocolError as exc:
+            if s is not None and s.finished:
+                return True  # late traffic after the end: ignored
+            self.out.append(Close(conn, exc.error_code, exc.detail))
+            return False
+        # Forward first: the other peers check the game content while we do.
+        self._relay(seat, body)
+        try:
+            s.receive(entry, checked=True)
+        except GameFault as fault:
+            self.blame_out(fault, fault.blamed_seat, body, now)
+            return True
+        except Exception as exc:  # noqa: BLE001 - never a traceback out of the shell
+            self.internal_error(exc, body, now)
+            return True
+        self.pump(now)
+        return True
+
+    def _on_chat(self, conn: C, seat: int, msg: dict[str, Any], now: float) -> None:
+        """Relay a seated peer's chat line to the others, with the connection's seat
+        (never the sender's word); invalid or over-limit lines are dropped."""
+        line = clean_chat(msg.get("text"))
+        bucket = self._buckets.setdefault(conn, ChatBucket())
+        if line is None or not bucket.take(now):
+            return
+        self._broadcast(wire.encode(lm.Chat(line, seat).to_wire()), but=seat)
+        self.out.append(Emit(Chat(seat, line)))
+
+    def chat(self, text: str, now: float) -> bool:
+        """The host's own chat line (the same limit it holds the others to)."""
+        line = clean_chat(text)
+        if line is None or self.finished or not self._own_chat.take(now):
+            return False
+        self._broadcast(wire.encode(lm.Chat(line, 0).to_wire()))
+        self.out.append(Emit(Chat(0, line)))
+        return True
+
+    def _on_rematch(self, seat: int, msg: dict[str, Any]) -> None:
+        """A joiner's answer to playing again (PROTOCOL.md 17): once the match is over,
+        once per seat, reported; anything else is ignored."""
+        s, accept = self.session, msg.get("accept")
+        if s is None or not s.finished or not isinstance(accept, bool) \
+                or seat in self.rematch_answers:
+            return
+        self.rematch_answers[seat] = accept
+        self.out.append(Emit(RematchAnswer(seat, accept)))
+
+    # -- the lobby ------------------------------------------------------------------------
+
+    def confirmed(self, seating: int, now: float) -> None:
+        """The host's own person confirmed ``seating`` (the ready check)."""
+        if self.lobby.mark_ready(0, seating):
+            self._lobby_changed(now)
+
+    def lobby_message(self) -> dict[str, Any]:
+        msg = self.lobby.lobby_message()
+        msg["spectators"] = self.spectator_limit
+        return msg
+
+    def _lobby_changed(self, now: float) -> None:
+        self.out.append(SeatsMoved())
+        lobby = self.lobby
+        self._broadcast(wire.encode(self.lobby_message()))
+        event = Lobby(tuple((s.name, s.fingerprint) if s else None for s in lobby.seats),
+                      shuffle_proofs=CAP_SHUFFLE_PROOFS in lobby.caps,
+                      ready=tuple(lobby.ready_flags()), seating=lobby.seating,
+                      keys=tuple(s.key if s else None for s in lobby.seats),
+                      limits=self.limits())
+        self.out.append(Emit(event))
+        if self.session is not None:
+            return
+        if not lobby.full:
+            self.cancel_ask()
+        elif not lobby.all_ready:
+            if 0 not in lobby.ready:
+                self.ask_ready(event)
+        else:
+            self.cancel_ask()
+            self.session, genesis = Session.create(self.identity, lobby.table())
+            self.out.append(Started())
+            self._entry_out(genesis.body)
+            self.pump(now)
+
+    # -- a running game --------------------------------------------------------------------
+
+    def restored(self, session: Session, replayed: int, now: float) -> None:
+        """A restarted host's game, rebuilt from its log: every other seat must come back
+        (waited for, not known to be gone)."""
+        self.session = session
+        self.lobby.seats = list(session.table.seats)
+        self.lobby.game = session.table.game
+        self.out.append(Emit(Restored(session.table, session.own_seat, session.replayed)))
+        self.out.append(Emit(Resumed(0, replayed)))
+        self.clock_changed(now)
+        for seat in range(1, session.table.players):
+            self.awaited_seats.add(seat)
+            self._dropped(seat, now)
+        self.pump(now)
+
+    def _dropped(self, seat: int, now: float, closing: bool = False) -> None:
+        if self.finished:
+            if self.asking_rematch and seat not in self.rematch_answers:
+                # Gone without an answer (a bot, an older client, a crash): it cannot
+                # hear of a new table, so it will not be at one.
+                self.rematch_answers[seat] = False
+                self.out.append(Emit(RematchAnswer(seat, False, left=True)))
+            return
+        if self.session is None:
+            left = self.lobby.seats[seat]
+            self.lobby.leave(seat)
+            if left is not None and not closing:
+                self.out.append(Emit(LeftLobby(seat, left.name)))
+            self._lobby_changed(now)
+            return
+        self.absent.add(seat)
+        if self.clock is not None:
+            self.clock.drop(seat, now)
+        self._announce_wait(seat, now)
+        self.clock_changed(now, force=True)
+
+    def _announce_wait(self, seat: int, now: float) -> None:
+        """A dropped seat's countdown: the allowance of time away it has left."""
+        left = 0
+        if self.clock is not None:
+            left = max(0, math.ceil(self.clock.read(now)[seat].allowance_left))
+        away = seat in self.away_seats
+        awaited = seat in self.awaited_seats and not away
+        self._broadcast(wire.encode(lm.Wait(seat, left, away, awaited).to_wire()))
+        self.out.append(Emit(Waiting(seat, left, away, awaited)))
+
+    def next_wake(self, now: float) -> float:
+        """When :meth:`tick` has something to do next (at the latest a period from
+        now): a clock's deadline, the next countdown, the pending spectator news."""
+        wake = max(now, self._next_watch) if self._next_watch > now else \
+            now + self._period()
+        if self.clock is not None and not self.finished:
+            deadline = self.clock.next_deadline(now)
+            if deadline is not None:
+                wake = min(wake, deadline + 0.01)
+        due = self.announcer.due
+        if due is not None:
+            wake = min(wake, due)
+        return wake
+
+    def _period(self) -> float:
+        return WATCH_PERIOD if self.limits().allowance >= 3 else 0.1
+
+    def tick(self, now: float) -> None:
+        """The clocks (PROTOCOL.md 12): the end of the game, with a signed record, when
+        the seat that owes the next message runs out of time (its move clock, or its
+        allowance while away), countdowns for dropped seats once a period; and the
+        spectator news that is due.  The host times out its own seat too, so that every
+        log records the same verdict."""
+        self._show_spectators(self.announcer.tick(now))
+        s, clock = self.session, self.clock
+        if s is None or s.finished or clock is None or self.finished:
+            self._next_watch = now + self._period()
+            return
+        expiry = clock.expired(now)
+        if expiry is not None:
+            code = ErrorCode.TIMEOUT if expiry.code == "timeout" else ErrorCode.PEER_LEFT
+            self.blame_out(ProtocolError(code, expiry.detail), expiry.seat, None, now)
+            return
+        if now >= self._next_watch:
+            self._next_watch = now + self._period()
+            for seat in sorted(self.absent):
+                self._announce_wait(seat, now)
+
+    def match_over(self) -> None:
+        """The host's person is asked to play again: a joiner already gone (it left as
+        the match ended) will hear of no new table either, so it answers no, as one
+        leaving now."""
+        self.asking_rematch = True
+        for seat in range(1, self.lobby.players):
+            if seat not in self.links and seat not in self.rematch_answers:
+                self.rematch_answers[seat] = False
+                self.out.append(Emit(RematchAnswer(seat, False, left=True)))
+
+    def answered(self, answer: bool | None) -> None:
+        """The host's own answer to playing again, sent to every joiner still here."""
+        self.asking_rematch = False
+        if answer is None:
+            return
+        body = wire.encode(lm.Rematch(answer).to_wire())
+        for conn in self.links.values():
+            if not self.is_closed(conn):
+                self.out.append(Send(conn, body))
+
+    # -- spectators -------------------------------------------------------------------
+
+    def spectator_name(self, hello: dict[str, Any]) -> str:
+        """A ``watch``'s name, or a :class:`ProtocolError` (no place for spectators)."""
+        return watch_name(hello, len(self.spectators), self.spectator_limit)
+
+    def spectator_arrived(self, conn: C, name: str, now: float) -> int:
+        """Admit a spectator: its number, the transcript so far (or the lobby), then all
+        the seats get.  Nothing relayed from now on is missed or doubled."""
+        self._spectator_ids += 1
+        sid = self._spectator_ids
+        s = self.session
+        self.out.append(Send(conn, wire.encode(watching_message(
+            sid, s.length if s is not None else 0))))
+        if s is None:
+            self.out.append(Send(conn, wire.encode(self.lobby_message())))
+        else:
+            self.out.append(SendBacklog(conn, 0))
+        self.spectators[sid] = (name, conn)
+        self._spectators_changed(now)
+        return sid
+
+    @staticmethod
+    def spectator_message(conn: C, msg: dict[str, Any]) -> tuple[list[Send[C]],
+                                                                 ProtocolError | None]:
+        """A spectator may only ping: the pong, or the error that ends it."""
+        if msg["t"] == "ping":
+            return [Send(conn, wire.encode(lm.Pong().to_wire()))], None
+        if msg["t"] == "pong":
+            return [], None
+        return [], ProtocolError(ErrorCode.PROTOCOL_VIOLATION,
+                                 f"a spectator sends only ping and pong, not {msg['t']!r}"
+                                 [:80])
+
+    def spectator_gone(self, sid: int, now: float) -> None:
+        del self.spectators[sid]
+        if not self.finished:
+            self._spectators_changed(now)
+
+    def _spectators_changed(self, now: float) -> None:
+        """Who is watching changed: told to everyone, coalesced, at most once a window,
+        the last state always (PROTOCOL.md 18)."""
+        names = tuple(n for n, _ in self.spectators.values())
+        self._show_spectators(self.announcer.changed(names, now))
+
+    def _show_spectators(self, news: Announcement) -> None:
+        if news.names is None:
+            return
+        self._broadcast(wire.encode(spectators_message(news.names, self.spectator_limit)))
+        self.out.append(Emit(Spectators(news.names, self.spectator_limit)))
+
+    # -- where frames go -----------------------------------------------------------------
+
+    def _entry_out(self, body: bytes) -> None:
+        self._broadcast(body)
+
+    def _relay(self, from_seat: int, body: bytes) -> None:
+        """A seat's entry, checked, to everyone else."""
+        self._broadcast(body, but=from_seat)
+
+    def _broadcast(self, body: bytes, but: int | None = None) -> None:
+        """To every seated connection (but ``but``'s) and every spectator."""
+        for seat, conn in self.links.items():
+            if seat != but:
+                self.out.append(Send(conn, body))
+        for _, conn in self.spectators.values():
+            self.out.append(Send(conn, body))

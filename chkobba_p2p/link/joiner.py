@@ -1,0 +1,601 @@
+"""A joining seat's side of the link, sans-IO (PROTOCOL.md 5, 12, 13, 17, 18).
+
+:class:`SeatLink` holds what a joiner decides: whether a host that answered is ours (the
+pinned key, the key of the game we resume), what the host's welcome tells us (our seat,
+its limits, what we have left of our allowance), the host's unsigned messages (lobby,
+wait, back, chat, spectators, rematch: checked field by field, shown, never trusted),
+the entries it relays (checked, and blamed on the host when bad), when the host counts as
+gone (its allowance of time away, spent across drops) or as stalling the game (the
+bound it enforces on every seat), and what we tell people when a connection fails.
+
+The trio shell (:class:`chkobba_p2p.net.ClientPeer`) connects, runs the handshake's
+I/O, feeds this core, and carries out the :mod:`~chkobba_p2p.link.seat` effects.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from .. import wire
+from ..events import (
+    Chat,
+    Lobby,
+    Notice,
+    NoticeKind,
+    OutcomeError,
+    RematchAnswer,
+    Resumed,
+    Spectators,
+    Waiting,
+    clean_chat,
+)
+from ..linkmsg import (
+    MAX_PLAYERS,
+    clean_text,
+    lobby_problem,
+    parse_allowance_left,
+    parse_back,
+    parse_chat,
+    parse_have,
+    parse_limits,
+    parse_lobby,
+    parse_wait,
+)
+from ..liveness import Clocks, Limits
+from ..session import GameFault, Session
+from ..spectate import spectator_names
+from ..text import distinct_names, safe_text
+from ..wire import ErrorCode, ProtocolError
+from . import messages as lm
+from .handshake import CAP_READY_CHECK, CAP_REMATCH, CAP_SHUFFLE_PROOFS, ClientHandshake
+from .seat import C, ChatBucket, Effect, Emit, SeatCore, Send, SendBacklog
+from .spectators import SpectatorAnnouncer
+
+__all__ = ["SeatLink", "Committed", "lobby_event", "code_name"]
+
+
+@dataclass(frozen=True, slots=True)
+class Committed(Effect):
+    """Our seat's part starts: the shell writes the log's header and the saved game
+    (for a crash resume) before anything of ours leaves."""
+
+
+def code_name(code: object) -> str:
+    """A wire error code's name (``table_full``), or ``connection_closed``."""
+    known = ErrorCode.from_wire(code)
+    return known.name.lower() if known is not None else OutcomeError.CONNECTION_CLOSED
+
+
+def lobby_event(msg: dict[str, Any], host_caps: tuple[str, ...],
+                host: tuple[bytes, str] | None = None) -> Lobby | None:
+    """The :class:`Lobby` event of a ``lobby`` message from the host (None if a field is
+    off): names made distinct and safe to display (the host could send anything), and
+    whether shuffle proofs are on (from the host's greeting).  ``host``: the key and name
+    the host's greeting gave (its proof of possession covers them): seat 0 must be that
+    key, and keeps that name whatever a lobby says (None if not)."""
+    seats = parse_lobby(msg)
+    if seats is None:
+        return None
+    if host is not None:
+        first = msg["seats"][0]
+        if not isinstance(first, dict) or first.get("key") != host[0]:
+            return None
+        seats = ((host[1], seats[0][1] if seats[0] else wire.fingerprint(host[0])),
+                 *seats[1:])
+    names = distinct_names([safe_text(x[0], wire.MAX_NAME) if x else None for x in seats],
+                           wire.MAX_NAME)
+    # The ready check (PROTOCOL.md 5.3): who confirmed this seating, and its number.
+    ready = msg.get("ready")
+    flags = tuple(x is True for x in ready) if isinstance(ready, list) \
+        and len(ready) == len(seats) else ()
+    seating = msg.get("seating")
+    seating = seating if isinstance(seating, int) and not isinstance(seating, bool) else 0
+    keys = tuple(x.get("key") if isinstance(x, dict) else None for x in msg["seats"])
+    return Lobby(tuple((name, x[1]) if x and name else None
+                       for x, name in zip(seats, names, strict=True)),
+                 shuffle_proofs=CAP_SHUFFLE_PROOFS in host_caps, ready=flags,
+                 seating=seating, keys=keys)
+
+
+class SeatLink(SeatCore[C]):
+    """A joiner's link to its host, as decisions.  ``where``: the host's address as
+    people read it; ``pinned``: the fingerprint a join code requires, or None;
+    ``limits``: our own configuration's, until the host announces its own."""
+
+    def __init__(self, identity: wire.Identity, where: str, pinned: str | None,
+                 limits: Limits, *,
+                 announce: float = 5.0, handshake: float = 10.0, idle: float = 30.0,
+                 connect_retry: float = 0.0) -> None:
+        super().__init__(limits)
+        self._identity = identity
+        self.where = where
+        self.pinned = pinned
+        self.handshake_timeout = handshake
+        self.idle = idle
+        self.connect_retry = connect_retry
+        #: The connection to the host past its welcome, None between connections.
+        self.host: C | None = None
+        self.host_key: bytes | None = None
+        self.host_caps: tuple[str, ...] = ()
+        self.host_name = ""  # as the greeting gave it
+        #: The move limit and allowance the host announced in its welcome (None: not
+        #: announced, or out of bounds): our clocks and conclusions use them.
+        self.host_limits: Limits | None = None
+        self.welcome_seat = -1
+        self.resumed_entries = 0
+        #: The log and the saved game are written (a resumed game's from the start).  A
+        #: fresh join to a running game holds them back, and every entry of its own,
+        #: until the host's chain as of the welcome (``replay_to`` entries) is in: if our
+        #: seat signed any of it, the game's secrets are on another machine.
+        self.committed = False
+        self.replay_to = 0
+        #: Some connection of this run got past its welcome: only then may a lost host
+        #: spend its allowance and be blamed (PROTOCOL.md 12.4).
+        self.ever_connected = False
+        self.was_connected = False  # the last connection got past its welcome
+        #: The wire code of the host's last refusal of our resume (-1: not a known code),
+        #: None once it welcomes us: the claim we sign if its allowance runs out says so.
+        self.refusal: int | None = None
+        self.host_away = False  # the host said it steps away
+        self._host_rematch = False  # the host's rematch answer came (once is enough)
+        self._relayed_chat: dict[int, ChatBucket] = {}
+        self._own_chat = ChatBucket()
+        self.spectator_limit = 0
+        self.announcer = SpectatorAnnouncer(announce)
+        #: A usable lobby (or the genesis) came; else what was wrong with the last lobby.
+        self.table_seen = False
+        self.lobby_problem: str | None = None
+        self._said: set[Notice] = set()  # retry notices already reported
+        # The host's allowance of time away, spent across every drop of the match.
+        self._host_away_spent = 0.0
+        self._away_since: float | None = None
+        self._away_deadline: float | None = None
+        self._first_deadline: float | None = None
+        # The stalled-host rule: the last (length, floor) seen, and since when.
+        self._seen: tuple[int, int] = (-1, -1)
+        self._since: float | None = None
+
+    # -- state -----------------------------------------------------------------------------
+
+    def resumed(self, session: Session, host_key: bytes) -> None:
+        """A game rebuilt from our log and saved secrets (before any connection)."""
+        self.session = session
+        self.host_key = host_key
+        self.resumed_entries = len(session.bodies)
+        self.committed = True
+
+    def limits(self) -> Limits:
+        """The host's limits once it announced them, else our own configuration's."""
+        return self.host_limits if self.host_limits is not None else super().limits()
+
+    def catching_up(self) -> bool:
+        """A fresh join to a running game that has not yet read the host's chain as of
+        its welcome: it signs nothing yet (see :meth:`entry`)."""
+        return not self.committed and self.session is not None
+
+    def stalled_host_limit(self) -> float:
+        """Seconds without a new entry, while connected to the host and another seat
+        holds the floor, after which this peer concludes the host stops the game: the
+        bound the host enforces on any seat (move limit + allowance, PROTOCOL.md 12) plus
+        the idle timeout for its verdict to arrive."""
+        return self.limits().bound + self.idle
+
+    def commit(self) -> None:
+        if not self.committed:
+            self.committed = True
+            self.out.append(Committed())
+
+    # -- the handshake ---------------------------------------------------------------------
+
+    def hello_for(self, identity: wire.Identity, name: str, caps: tuple[str, ...]
+                  ) -> ClientHandshake:
+        s = self.session
+        resume = (s.table.game, s.length) if s is not None else None
+        return ClientHandshake(identity, name, resume, caps=caps)
+
+    def refuse_host_key(self, key: bytes | None) -> bool:
+        """True (and the error set) when the host's key is not the pinned one."""
+        if self.pinned is None or key is None:
+            return False
+        actual = wire.fingerprint(key)
+        if actual == self.pinned:
+            return False
+        self.stop(f"the host at {self.where} has the key {actual}, not {self.pinned} as "
+                  "the join code says: another machine, or someone in the middle; not "
+                  "joining", OutcomeError.HOST_KEY_MISMATCH)
+        return True
+
+    def refused(self, error: dict[str, Any]) -> bool:
+        """The host answered our hello with an error: True when we stop."""
+        code = error.get("code")
+        text = clean_text(error.get("msg"))
+        if self.session is not None:
+            # A refusal while we are in a game (unknown_game, shutdown...) is an unsigned
+            # message that anyone at the host's address can send: it deletes nothing and
+            # proves nothing.  It counts as the host being unreachable: retried within
+            # the host's allowance of time away, after which our own timer ends the game
+            # (PROTOCOL.md 13).  Said once: the countdown (Waiting) is the client's.
+            self.refusal = code if isinstance(code, int) else -1
+            self.say_once(Notice(NoticeKind.RESUME_REFUSED, text, code=code_name(code)))
+            return False
+        self.error = f"refused: {text}"
+        self.error_code = code_name(code)
+        return code not in (ErrorCode.ALREADY_SEATED,)
+
+    def closed_in_handshake(self) -> bool:
+        """The host closed during the handshake without a word: True when we stop."""
+        if self.session is None:
+            self.error = "the host closed the connection during the handshake"
+            self.error_code = OutcomeError.CONNECTION_CLOSED
+            return True
+        return self.no_host_answered()
+
+    def handshake_failed(self, why: str, code: str) -> bool:
+        """A garbled or stalled handshake: True when we stop."""
+        if self.session is not None:
+            if self.no_host_answered():
+                return True
+            # In a game, a stalled or garbled handshake (a bad path, an impostor at the
+            # host's address) is one more failed connection: retried within the host's
+            # allowance of time away, never a reason to give up the game.
+            self.say_once(Notice(NoticeKind.HANDSHAKE_RETRY, why))
+            return False
+        self.error = f"handshake failed: {why}"
+        self.error_code = code
+        return True
+
+    def other_host(self, key: bytes | None) -> bool | None:
+        """None when ``key`` is our host's (or we know none yet); else True to stop,
+        False to retry (someone else proves its own key at the host's address: ours may
+        come back within its allowance)."""
+        if self.host_key is None or key == self.host_key:
+            return None
+        if self.session is not None:
+            self.say_once(Notice(NoticeKind.OTHER_HOST))
+            return False
+        self.error = "the host's identity changed"
+        self.error_code = OutcomeError.HOST_CHANGED
+        return True
+
+    def welcomed(self, conn: C, hs: ClientHandshake, welcome: dict[str, Any], seat: int,
+                 now: float) -> None:
+        """The host's welcome, proven by our host's key: only now is anything in it our
+        host's word (an impostor at the address must not shorten our wait, 13)."""
+        s = self.session
+        self.welcome_seat = seat
+        limits = parse_limits(welcome.get("limits"))
+        own_left = None
+        if limits is not None:
+            self.host_limits = Limits(*limits)
+            own_left = parse_allowance_left(welcome.get("limits"), limits[1])
+        if not self.committed:
+            # A fresh hello may be taken back as a resume from have = 0 (PROTOCOL.md 5):
+            # the host's chain, as long as it says, comes first; we act once it is in.
+            self.replay_to = max(self.replay_to, parse_have(welcome))
+        self.refusal = None
+        self.host_key = hs.host_key
+        self.host_caps = hs.host_caps
+        self.host_name = hs.host_name
+        self.host = conn
+        self.was_connected = self.ever_connected = True
+        self.host_away = False
+        self._since = now
+        if self.clock is not None:
+            self.clock.back(0, now)
+        if self._away_since is not None:  # the host's time away ends here
+            self._host_away_spent += now - self._away_since
+            self._away_since = self._away_deadline = None
+        if s is not None and own_left is not None:
+            # On a resume the host tells us what our seat has left of its allowance: our
+            # clock shows it (and our step-away dialog counts it), not a full one.
+            if self.clock is None:
+                self.clock = Clocks(s.table.players, self.limits(), now)
+            self.clock.told_allowance(s.own_seat, own_left, now)
+            self.clock_changed(now, force=True)
+        if s is not None and hs.resume is not None and self.committed:
+            self.out.append(Emit(Resumed(s.own_seat, self.resumed_entries)))
+            host_has = welcome.get("have")
+            if isinstance(host_has, int) and host_has < s.length:
+                self.out.append(SendBacklog(conn, max(host_has, 0)))
+        if self.committed:
+            self.pump(now)  # a resumed session may hold the floor already
+
+    def lost(self) -> None:
+        """The connection to the host ended."""
+        self.host = None
+
+    # -- after a connection --------------------------------------------------------------------
+
+    def connect_failed(self, why: str, nobody_listening: bool, now: float) -> bool | None:
+        """No connection to the host: True to stop, False to try again at once (within
+        the first ``connect_retry`` seconds), None to go on to the allowance check."""
+        # A saved game, but no connection yet in this run: the host may simply have
+        # closed the table.  Nothing proves it left the game, so nothing is signed
+        # against it; the saved state stays for another try (12.4).
+        if self.session is not None and self.ever_connected:
+            return None
+        if self._first_deadline is None:
+            self._first_deadline = now + self.connect_retry
+        if now < self._first_deadline:
+            return False
+        if self.session is None:
+            self.error = f"cannot connect to {self.where}: {why}"
+        elif nobody_listening:
+            self.error = (f"cannot reach {self.where}: nobody is listening there (the host "
+                          "may have closed the table); try again later")
+        else:
+            self.error = f"cannot reach {self.where} ({why}); try again later"
+        self.error_code = OutcomeError.CONNECT_FAILED
+        self._finish()
+        return True
+
+    def unreachable(self, now: float) -> bool:
+        """Between connections to the host: True when we stop (no game to wait for, or
+        the host's allowance of time away is spent: a signed claim against it)."""
+        s = self.session
+        if s is None or s.finished:
+            self._finish()
+            return True
+        if self._away_deadline is None:
+            self._away_since = now
+            self._away_deadline = now + max(0.0, self.limits().allowance
+                                            - self._host_away_spent)
+            left = self._away_deadline - now
+            self.out.append(Emit(Waiting(0, max(0, math.ceil(left)), self.host_away)))
+            if self.clock is not None:
+                self.clock.reported_away(0, left, now)
+        if now < self._away_deadline:
+            return False
+        # The claim says what happened: an answer is not unreachability.
+        if self.refusal == ErrorCode.UNKNOWN_GAME:
+            why = "the host answered that it no longer has this game"
+        elif self.refusal is not None:
+            why = ("the host refused our resume past its allowance of time away "
+                   f"({code_name(self.refusal)})")
+        else:
+            why = "the host stayed unreachable past its allowance of time away"
+        self.blame(ProtocolError(ErrorCode.PEER_LEFT, why), 0, None, now)
+        return True
+
+    def no_host_answered(self) -> bool:
+        """A connection to a saved game's host closed, or silent, before any answer of a
+        chkobba host, in a run our host never welcomed: like nobody listening (a port
+        forward with nothing behind it, another program), we stop, sign nothing and keep
+        the saved state (PROTOCOL.md 12.4).  True when we stop."""
+        if self.ever_connected or self.refusal is not None:
+            return False
+        self.error = (f"{self.where} accepted the connection but no chkobba host answered; "
+                      "try again later")
+        self.error_code = OutcomeError.CONNECT_FAILED
+        return True
+
+    def closed_in_lobby(self, error: dict[str, Any] | None) -> None:
+        """The host ended our connection before the game: there is no game to come back
+        to (a seat in a lobby is not held), so this is the end, said as the host said it."""
+        if self.session is not None or self.error is not None:
+            return
+        code = error.get("code") if error is not None else None
+        if code == ErrorCode.SHUTDOWN and not isinstance(code, bool):
+            self.error = "the host closed the table before the game started"
+            self.error_code = OutcomeError.HOST_CLOSED
+        elif error is not None:
+            self.error = (f"the host ended our connection before the game started "
+                          f"({code_name(code)}: {clean_text(error.get('msg'))})")
+            self.error_code = code_name(code)
+        else:
+            self.error = "the host closed the connection before the game started"
+            self.error_code = OutcomeError.CONNECTION_CLOSED
+
+    def no_table(self) -> bool:
+        """The host welcomed us but sent no usable table within the handshake timeout:
+        True when we stop for it (PROTOCOL.md 5)."""
+        if self.table_seen or self.session is not None or self.finished:
+            return False
+        why = self.lobby_problem
+        self.error = ("the host accepted us but sent no usable table "
+                      + (f"({why})" if why else f"within {self.handshake_timeout:g} s"))
+        self.error_code = OutcomeError.BAD_LOBBY
+        if self.host is not None:
+            detail = f"lobby: {why}" if why else "no lobby"
+            self.out.append(Send(self.host, wire.encode(
+                lm.ErrorMsg(ErrorCode.BAD_FIELD, detail[:80]).to_wire())))
+        self._finish()
+        return True
+
+    def say_once(self, notice: Notice) -> None:
+        """A notice of a retry, once per kind and cause per run (not once a second)."""
+        if notice not in self._said:
+            self._said.add(notice)
+            self.out.append(Emit(notice))
+
+    # -- the host's messages -------------------------------------------------------------------
+
+    def message(self, conn: C, body: bytes, msg: dict[str, Any], now: float) -> None:
+        """One message from the host.  The unsigned ones (lobby, wait, back, chat) are
+        checked field by field and only shown; a malformed one is ignored."""
+        s = self.session
+        players = s.table.players if s is not None else MAX_PLAYERS
+        t = msg["t"]
+        if t == "ping":
+            self.out.append(Send(conn, wire.encode(lm.Pong().to_wire())))
+        elif t == "sig":
+            self.entry(body, msg, now)
+        elif t == "lobby":
+            if s is not None:
+                return  # the seats are in the genesis now
+            host = (self.host_key, self.host_name) if self.host_key is not None else None
+            lobby = lobby_event(msg, self.host_caps, host)
+            if lobby is not None:
+                self._on_lobby(lobby)
+            else:  # ignored, like any malformed unsigned message; remembered for people
+                self.lobby_problem = lobby_problem(msg) or "seat 0 is not the host"
+        elif t == "wait":
+            wait = parse_wait(msg, players)
+            if wait is not None and wait[0] != self.welcome_seat:
+                away = msg.get("away") is True
+                self.out.append(Emit(Waiting(*wait, away,
+                                             not away and msg.get("restart") is True)))
+                if self.clock is not None:
+                    self.clock.reported_away(wait[0], wait[1], now)
+        elif t == "away":
+            if msg.get("seat") == 0 and not isinstance(msg.get("seat"), bool):
+                self.host_away = True  # the host's drop, next, is a step away
+        elif t == "back":
+            seat = parse_back(msg, players)
+            # Our own return was reported when the welcome came (once, not twice).
+            if seat is not None and seat != self.welcome_seat:
+                self.out.append(Emit(Resumed(seat)))
+                if self.clock is not None:
+                    self.clock.back(seat, now)
+        elif t == "spectators":  # shown at most once a window, whatever the host sends
+            names = spectator_names(msg)
+            if names is not None:
+                self.spectator_limit = names[1]
+                self._show_spectators(self.announcer.changed(names[0], now).names)
+        elif t == "rematch":  # the host's answer to playing again (PROTOCOL.md 17)
+            accept = msg.get("accept")
+            if s is not None and s.finished and isinstance(accept, bool) \
+                    and not self._host_rematch:
+                self._host_rematch = True
+                self.out.append(Emit(RematchAnswer(0, accept)))
+        elif t == "chat":
+            chat = parse_chat(msg, players, clean_chat)
+            # The host's own limit on each seat's lines, mirrored: a host that floods (or
+            # attributes a flood to others) cannot bury the game's events.
+            if chat is not None and self._relayed_chat.setdefault(
+                    chat[0], ChatBucket()).take(now):
+                self.out.append(Emit(Chat(*chat)))
+        # Anything else (pong, types added by later versions) is ignored.
+
+    def _show_spectators(self, names: tuple[str, ...] | None) -> None:
+        if names is not None:
+            self.out.append(Emit(Spectators(names, self.spectator_limit)))
+
+    def _on_lobby(self, event: Lobby) -> None:
+        """A lobby from the host: show it; once the table is full, the ready check asks
+        our person (PROTOCOL.md 5.3)."""
+        self.table_seen = True
+        event = dataclasses.replace(event, limits=self.host_limits)
+        self.out.append(Emit(event))
+        if event.full and CAP_READY_CHECK in self.host_caps:
+            self.ask_ready(event)
+        else:
+            self.cancel_ask()
+
+    def entry(self, body: bytes, msg: dict[str, Any], now: float) -> None:
+        """A signed entry the host relays (or makes)."""
+        s = self.session
+        if s is None and self.finished:
+            return  # we stopped before the game (a seat held elsewhere): nothing more
+        if s is None:
+            self.cancel_ask()  # the game starts: the seating is final
+        try:
+            entry = wire.open_entry(body, msg)
+            if s is None:
+                assert self.host_key is not None
+                self.session = s = Session.join(self._identity, entry, self.host_key, None)
+                self.table_seen = True
+            elif s.finished:
+                return
+            elif self.committed:
+                s.receive(entry)
+            else:
+                s.check(entry)
+                if entry.seat == s.own_seat:  # signed with our key, on another machine
+                    self._seat_held_elsewhere()
+                    return
+                s.receive(entry, checked=True)
+        except GameFault as fault:
+            self.blame_out(fault, fault.blamed_seat, body, now)
+            return
+        except ProtocolError as exc:
+            if s is None:
+                self.stop(f"bad genesis from the host: {exc}", OutcomeError.BAD_GENESIS)
+                return
+            # The host relays only entries it checked: a bad one is the host's doing.
+            self.blame_out(exc, 0, body, now)
+            return
+        except Exception as exc:  # noqa: BLE001 - never a traceback out of the shell
+            if self.session is None:
+                self.stop(f"bad genesis from the host: {exc!r}", OutcomeError.BAD_GENESIS)
+                return
+            self.internal_error(exc, body, now)
+            return
+        if not self.committed:
+            if s.length < self.replay_to and not s.finished:
+                return  # the host's chain is still coming
+            self.commit()
+        self.pump(now)
+
+    def _seat_held_elsewhere(self) -> None:
+        """The host's chain holds an entry our seat signed, but this run joined afresh:
+        the game's secrets (and every entry we would sign) are on another machine.  We
+        stop without signing or writing anything and blame no one; the host keeps the
+        seat away (we say so), its allowance running, for the machine that holds it."""
+        self.session = None
+        if self.host is not None:
+            self.out.append(Send(self.host, wire.encode(lm.Away().to_wire())))
+        self.stop("you already hold a seat in this game but its saved state is not on "
+                  "this machine: come back from the machine you played on",
+                  OutcomeError.SAVED_GAME_MISSING)
+
+    # -- our person ----------------------------------------------------------------------------
+
+    def chat(self, text: str, now: float) -> bool:
+        """Our chat line, only on a connection past its welcome."""
+        line = clean_chat(text)
+        s = self.session
+        if line is None or self.host is None or self.finished \
+                or not self._own_chat.take(now):
+            return False
+        self.out.append(Send(self.host, wire.encode(lm.Chat(line).to_wire())))
+        # Before the genesis our seat is the one the welcome gave.
+        self.out.append(Emit(Chat(s.own_seat if s is not None else self.welcome_seat, line)))
+        return True
+
+    def confirmed(self, seating: int) -> None:
+        if self.host is not None and self.session is None:
+            self.out.append(Send(self.host, wire.encode(lm.Start(seating).to_wire())))
+
+    def answer_rematch(self, answer: bool | None) -> bool:
+        """Our person's answer to playing again, for the host if it speaks rematch: True
+        when it was sent (and the host's own answer is then worth waiting for)."""
+        if answer is None or self.host is None or CAP_REMATCH not in self.host_caps:
+            return False
+        self.out.append(Send(self.host, wire.encode(lm.Rematch(bool(answer)).to_wire())))
+        return True
+
+    # -- time ------------------------------------------------------------------------------
+
+    def next_wake(self, now: float) -> float:
+        """When :meth:`tick` has something to check next."""
+        wake = now + min(1.0, self.stalled_host_limit() / 4)
+        due = self.announcer.due
+        return wake if due is None else min(wake, due)
+
+    def tick(self, now: float) -> None:
+        """A host that stops the game (sits on the floor, or no longer relays) is not
+        waited for forever.  The host enforces every seat's clocks, so no move of an
+        honest table lasts longer than the move limit plus the seat's allowance: past that
+        plus the idle timeout without any new entry while another seat holds the floor,
+        the game ends here with a signed record blaming the host.  A seat the host reports
+        away changes nothing: its allowance is inside that bound.  Only time connected to
+        the host counts (while it is unreachable, :meth:`unreachable` decides)."""
+        self._show_spectators(self.announcer.tick(now).names)
+        s = self.session
+        if s is None or s.finished or self.finished:
+            return
+        key = (s.length, s.floor)
+        if self._since is None or key != self._seen or self.host is None \
+                or (s.floor == s.seat and not self.catching_up()):
+            self._seen, self._since = key, now
+        elif now - self._since > (limit := self.stalled_host_limit()):
+            fault = ProtocolError(ErrorCode.TIMEOUT, f"no progress for {limit:.0f} s")
+            self.blame_out(fault, 0, None, now)
+
+    def _entry_out(self, body: bytes) -> None:
+        if self.host is not None:
+            self.out.append(Send(self.host, body))

@@ -1,0 +1,327 @@
+"""What every seat's link does around its session, sans-IO (PROTOCOL.md 6, 12, 17).
+
+:class:`SeatCore` drives one seat's :class:`~chkobba_p2p.session.Session` the way both
+the host and a joiner do: it takes the entries the session makes, the choices of the
+seat's person, the time, and gives back :data:`Effect` values for the trio shell to carry
+out -- frames to send on a connection, events for the controller, "the game waits for
+our choice", "the game is over".  It never reads a clock (``now`` is an argument) and
+never touches a socket or a file: the shell writes the log from ``session.bodies``
+before it sends what an effect says, so every entry is in the log before it leaves.
+
+The connections are opaque values of the shell's (``C``): the core keeps them in its
+maps and names them in :class:`Send` and :class:`Close`, never looks inside.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Generic, TypeVar
+
+from ..errors import IllegalMove, LocalError
+from ..events import ChoiceRefused, Lobby, Outcome, OutcomeError
+from ..liveness import ClockReading, Clocks, Limits, SeatClock
+from ..rules import Move
+from ..session import Decision, GameFault, Session
+from ..wire import ErrorCode, ProtocolError
+
+__all__ = ["C", "Send", "SendBacklog", "Close", "Emit", "Decide", "AskReady", "CancelAsk",
+           "Finished", "Effect", "ChatBucket", "SeatCore", "MAX_REFUSALS"]
+
+C = TypeVar("C", bound=Hashable)
+
+#: Refused choices in a row after which a controller's bug ends our own game (rather than
+#: asking it forever).
+MAX_REFUSALS = 5
+
+
+class Effect:
+    """Something the core decided, for the shell to carry out (the classes below, and
+    the host's and joiner's own)."""
+
+    __slots__ = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Send(Effect, Generic[C]):
+    """Queue the frame ``body`` on connection ``to``."""
+
+    to: C
+    body: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class SendBacklog(Effect, Generic[C]):
+    """Stream ``session.bodies[start:]`` on ``to``, at its pace (PROTOCOL.md 18)."""
+
+    to: C
+    start: int
+
+
+@dataclass(frozen=True, slots=True)
+class Close(Effect, Generic[C]):
+    """Send ``error code`` (if a code) on ``to`` and close it; ``None`` closes after what
+    is queued, without a word."""
+
+    to: C
+    code: ErrorCode | None = None
+    detail: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Emit(Effect):
+    """Give ``event`` to the controller."""
+
+    event: object
+
+
+@dataclass(frozen=True, slots=True)
+class Decide(Effect):
+    """The session waits for this seat's person: ask the controller, then
+    :meth:`SeatCore.decide`."""
+
+    decision: Decision
+
+
+@dataclass(frozen=True, slots=True)
+class AskReady(Effect):
+    """The table is full with ``lobby.seating``: ask our person whether it is ready
+    (the ready check, PROTOCOL.md 5.3), then ``confirmed(seating)``."""
+
+    lobby: Lobby
+
+
+@dataclass(frozen=True, slots=True)
+class CancelAsk(Effect):
+    """Any pending ready question is void (the seating changed or the game began)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Finished(Effect):
+    """This seat's game is over (or it stops): the shell winds down."""
+
+
+class ChatBucket:
+    """A token bucket: ``burst`` chat lines at once, then one every ``period / burst``
+    seconds (5 per 10 s by default); extra lines are dropped.  ``now`` from any monotonic
+    clock."""
+
+    def __init__(self, burst: int = 5, period: float = 10.0) -> None:
+        self.burst = burst
+        self.rate = burst / period
+        self.tokens = float(burst)
+        self.stamp: float | None = None
+
+    def take(self, now: float) -> bool:
+        if self.stamp is not None:
+            self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+
+class SeatCore(Generic[C]):
+    """The session side of a seat's link, shared by host and joiner.
+
+    Subclasses say where this seat's own entries go (:meth:`_entry_out`) and which
+    limits its clocks run on (:meth:`limits`).  Every method that changes something
+    appends to :attr:`out`; the shell takes them with :meth:`take`."""
+
+    def __init__(self, limits: Limits) -> None:
+        self.session: Session | None = None
+        #: Every seat's clocks (PROTOCOL.md 12), from the genesis on.
+        self.clock: Clocks | None = None
+        self._own_limits = limits
+        self.out: list[Effect] = []
+        self.finished = False
+        #: Why this seat stopped, for people and for the outcome (None: a game's end).
+        self.error: str | None = None
+        self.error_code: str | None = None  # an OutcomeError or a wire code's name
+        self._refusals = 0
+        self._asked: int | None = None  # the seating the ready question is out for
+
+    # -- what the shell calls ----------------------------------------------------------
+
+    def take(self) -> list[Effect]:
+        """The effects so far, in order, and forget them."""
+        out, self.out = self.out, []
+        return out
+
+    def limits(self) -> Limits:
+        """The move limit and allowance this seat's clocks run on."""
+        return self._own_limits
+
+    def catching_up(self) -> bool:
+        """Still reading the game before acting in it: sign nothing yet."""
+        return False
+
+    def clocks(self, now: float) -> tuple[SeatClock, ...]:
+        """Every seat's clocks at ``now`` (empty before the game starts)."""
+        return () if self.clock is None else self.clock.read(now)
+
+    def pump(self, now: float) -> None:
+        """Send whatever the session has ready, report its events, move the clocks, and
+        say when the game waits for our person."""
+        s = self.session
+        if s is None:
+            return
+        try:
+            while (entry := s.next_entry()) is not None:
+                self._entry_out(entry.body)
+        except Exception as exc:  # noqa: BLE001 - our own session refused our own entry
+            # Never expected (a peer makes only entries its session accepts); if it happens
+            # the game ends with a signed record that blames nobody, not with a traceback.
+            if not s.finished:
+                self._entry_out(self.blame(ProtocolError(
+                    ErrorCode.PROTOCOL_VIOLATION, f"internal error: {exc}"), None, None, now))
+            return
+        self._events()
+        self.clock_changed(now)
+        if s.finished:
+            self._finish()
+        elif s.decision is not None:
+            self.out.append(Decide(s.decision))
+
+    def decide(self, decision: Decision, choice: Move | bool, now: float) -> None:
+        """Our person's choice for ``decision``; ignored if the game moved on meanwhile.
+        A choice the rules refuse is reported (:class:`ChoiceRefused`) and asked again;
+        after :data:`MAX_REFUSALS` in a row the controller's error is raised."""
+        s = self.session
+        if s is None or not (s.decision is decision or s.decision == decision):
+            self.pump(now)
+            return
+        try:
+            s.decide(choice)
+            self._refusals = 0
+        except (IllegalMove, LocalError) as exc:
+            self._refusals += 1
+            if self._refusals > MAX_REFUSALS:
+                raise
+            self.out.append(Emit(ChoiceRefused(str(exc))))
+        self.pump(now)
+
+    def blame(self, fault: GameFault | ProtocolError, blamed: int | None,
+              evidence: bytes | None, now: float) -> bytes:
+        """End the game with a signed abort record; returns its body (the caller sends
+        it: :meth:`_entry_out`, or straight to a socket while cancelled)."""
+        s = self.session
+        assert s is not None
+        entry = s.abort(fault.error_code, blamed, getattr(fault, "detail", str(fault)),
+                        evidence, proven=isinstance(fault, GameFault))
+        self._events()
+        self._finish()
+        return entry.body
+
+    def blame_out(self, fault: GameFault | ProtocolError, blamed: int | None,
+                  evidence: bytes | None, now: float) -> None:
+        """:meth:`blame`, and the record sent where our entries go."""
+        self._entry_out(self.blame(fault, blamed, evidence, now))
+
+    def internal_error(self, exc: Exception, body: bytes | None, now: float) -> None:
+        """An entry made this peer's own code fail in a way no check foresaw: the game ends
+        with a signed record that blames nobody (nothing proves who is at fault)."""
+        s = self.session
+        if s is not None and not s.finished:
+            fault = ProtocolError(ErrorCode.PROTOCOL_VIOLATION, f"internal error: {exc!r}")
+            self.blame_out(fault, None, body, now)
+        self._finish()
+
+    def leave(self, detail: str = "the player left") -> bytes | None:
+        """Leave the running game on purpose: a signed ``abort`` (``peer_left``, blaming
+        this seat); returns its body for the caller to send (None: no game running)."""
+        s = self.session
+        if s is None or s.finished or self.catching_up():
+            return None
+        entry = s.leave(detail)
+        assert entry is not None
+        self._events()
+        self._finish()
+        return entry.body
+
+    def resign(self) -> bool:
+        """Resign the running match: the signed resignation goes out."""
+        s = self.session
+        if s is None or s.finished or self.catching_up():
+            return False
+        try:
+            entry = s.resign()
+        except LocalError:
+            return False
+        self._events()
+        self._entry_out(entry.body)
+        self._finish()
+        return True
+
+    def clock_changed(self, now: float, force: bool = False) -> None:
+        """The floor may have moved or a seat dropped: move the clocks, report them."""
+        s = self.session
+        if s is None:
+            return
+        if self.clock is None:
+            self.clock = Clocks(s.table.players, self.limits(), now)
+        before = self.clock.read(now)
+        self.clock.floor(None if s.finished else s.floor, now, move=s.length)
+        after = self.clock.read(now)
+        if force or [(c.owes, c.connected, c.move_left) for c in before] != \
+                [(c.owes, c.connected, c.move_left) for c in after]:
+            self.out.append(Emit(ClockReading(after, self.clock.limits)))
+
+    def ask_ready(self, lobby: Lobby) -> None:
+        """Ask our person once per seating (a changed seating asks again)."""
+        if self._asked == lobby.seating:
+            return
+        self.cancel_ask()
+        self._asked = lobby.seating
+        self.out.append(AskReady(lobby))
+
+    def cancel_ask(self) -> None:
+        if self._asked is not None:
+            self._asked = None
+            self.out.append(CancelAsk())
+
+    def outcome(self, log_path: Path, sent: int, received: int) -> Outcome:
+        """The result as the controller and the command line see it."""
+        s = self.session
+        code = self.error_code
+        if code is None and s is not None and s.aborted is not None:
+            code = OutcomeError.ABORTED
+        return Outcome(seat=s.seat if s else None, table=s.table if s else None,
+                       log_path=log_path if s else None,
+                       done=s.done if s else None, aborted=s.aborted if s else None,
+                       error=self.error, error_code=code, bytes_sent=sent,
+                       bytes_received=received)
+
+    def chat(self, text: str, now: float) -> bool:
+        """Our person's chat line: True when it went out."""
+        raise NotImplementedError
+
+    def next_wake(self, now: float) -> float:
+        """When :meth:`tick` has something to do next."""
+        return now + 1.0
+
+    def tick(self, now: float) -> None:
+        """Time passed: whatever is due."""
+
+    # -- for subclasses ------------------------------------------------------------------
+
+    def _entry_out(self, body: bytes) -> None:
+        """One of our entries (or a relayed one) goes where entries go."""
+        raise NotImplementedError
+
+    def _events(self) -> None:
+        s = self.session
+        if s is not None:
+            self.out.extend(Emit(ev) for ev in s.take_events())
+
+    def _finish(self) -> None:
+        if not self.finished:
+            self.finished = True
+            self.out.append(Finished())
+
+    def stop(self, error: str, code: str | None) -> None:
+        """This seat stops with ``error`` (for people) and ``code`` (for programs)."""
+        self.error, self.error_code = error, code
+        self._finish()
