@@ -61,7 +61,6 @@ from .known import KnownPlayers, Recognition, config_dir
 from .levels import make_bot
 from .linkmsg import MAX_LIMIT
 from .liveness import ClockReading, Limits, SeatClock
-from .net import ListenError, check_listen
 from .portmap import PortMapOptions, PortMapped, PortMapUnavailable, global_ipv6, lan_address
 from .rules import Hand, Move
 from .session import (
@@ -86,7 +85,7 @@ from .transcript import (
     load_identity,
     saved_game_path,
 )
-from .transport import TcpTransport, Transport
+from .transport import ListenError, TcpTransport, Transport, check_listen
 from .wire import MAX_NAME, ErrorCode, Identity, fingerprint
 
 __all__ = [

@@ -8,7 +8,7 @@ for TCP the peer's IP).  Adding a transport (Tor, a relay, memory for tests:
 protocol; :func:`chkobba_p2p.testing.check_transport` is its conformance check.
 
 Errors: :meth:`Transport.listen` raises ``OSError`` when it cannot listen (the shell
-turns it into :class:`~chkobba_p2p.net.ListenError`); :meth:`Transport.connect` raises
+turns it into :class:`ListenError`); :meth:`Transport.connect` raises
 ``OSError`` when it cannot connect, ``ConnectionRefusedError`` (possibly inside an
 exception group or as a cause) when nobody listens there.
 """
@@ -16,11 +16,16 @@ exception group or as a cause) when nobody listens there.
 from __future__ import annotations
 
 import contextlib
+import os
+import socket
 from typing import Protocol, runtime_checkable
 
 import trio
 
-__all__ = ["Transport", "TcpTransport"]
+from .address import listen_error, parse_port
+from .errors import LocalError
+
+__all__ = ["Transport", "TcpTransport", "ListenError", "check_listen", "nobody_listening"]
 
 
 @runtime_checkable
@@ -88,3 +93,39 @@ class TcpTransport:
     def close_now(self, stream: trio.abc.Stream) -> None:
         with contextlib.suppress(Exception):
             stream.socket.close()  # type: ignore[attr-defined]
+
+
+class ListenError(LocalError):
+    """The host cannot listen where it was asked to (the port is in use, privileged, or
+    the bind address is not this machine's); the message says which, for people."""
+
+
+def check_listen(bind: str, port: int) -> None:
+    """Raise :class:`ListenError` now if a host could not listen on ``bind:port`` (a
+    command line checks this before it opens its screen).  The port may still be taken
+    between this check and the host's start; the host says so then too."""
+    parse_port(port, allow_zero=True)
+    family = socket.AF_INET6 if ":" in (bind or "") else socket.AF_INET
+    try:
+        with socket.socket(family, socket.SOCK_STREAM) as sock:
+            if os.name == "posix":  # as trio's listeners do: a TIME_WAIT port is free
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            sock.bind((bind or "0.0.0.0", port))
+            sock.listen(1)
+    except OSError as exc:
+        raise ListenError(listen_error(exc, bind, port)) from None
+
+
+def nobody_listening(exc: BaseException) -> bool:
+    """Whether a failed connect was refused (nobody listening), looking through the
+    causes and groups ``trio.open_tcp_stream`` wraps its attempts' errors in."""
+    seen: list[BaseException] = [exc]
+    while seen:
+        e = seen.pop()
+        if isinstance(e, ConnectionRefusedError):
+            return True
+        if isinstance(e, BaseExceptionGroup):
+            seen.extend(e.exceptions)
+        if e.__cause__ is not None:
+            seen.append(e.__cause__)
+    return False

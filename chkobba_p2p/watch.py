@@ -25,9 +25,9 @@ from . import wire
 from .config import Timeouts, parse_address
 from .events import Chat, Lobby, OutcomeError, Resumed, Spectators, Waiting, clean_chat
 from .link.spectators import SpectatorAnnouncer
-from .net import Link, LinkClosed
 from .observer import INCOMPLETE, Observer, Verdict
 from .spectate import check_watching, spectator_names, watch_message
+from .stream import Link, LinkClosed
 from .transcript import TranscriptWriter, default_log_path
 from .transport import TcpTransport, Transport
 from .wire import SUPPORTED_VERSIONS, ErrorCode, ProtocolError, get_field

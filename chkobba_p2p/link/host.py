@@ -142,7 +142,7 @@ class HostTable(SeatCore[C]):
                resume: tuple[bytes, int] | None, replaced: C | None, now: float) -> None:
         """``conn`` passed its handshake for ``seat``: welcome it, show the lobby or bring
         it back into the running game (what it missed streamed at its pace)."""
-        if replaced is not None and self.links.get(seat) is replaced:
+        if replaced is not None and self.links.get(seat) == replaced:
             del self.links[seat]  # its read loop ends without counting the seat as gone
             self.out.append(Close(replaced))
         self.out.append(Send(conn, wire.encode(welcome)))
@@ -199,7 +199,7 @@ class HostTable(SeatCore[C]):
         """``seat``'s connection ``conn`` ended.  ``closing``: our own side is closing the
         table (cancelled): nobody left us."""
         self._buckets.pop(conn, None)
-        if self.links.get(seat) is conn:
+        if self.links.get(seat) == conn:
             del self.links[seat]
             self._dropped(seat, now, closing)
 

@@ -285,9 +285,7 @@ class SeatLink(SeatCore[C]):
         self._since = now
         if self.clock is not None:
             self.clock.back(0, now)
-        if self._away_since is not None:  # the host's time away ends here
-            self._host_away_spent += now - self._away_since
-            self._away_since = self._away_deadline = None
+        self.reconnected(now)
         if s is not None and own_left is not None:
             # On a resume the host tells us what our seat has left of its allowance: our
             # clock shows it (and our step-away dialog counts it), not a full one.
@@ -302,6 +300,13 @@ class SeatLink(SeatCore[C]):
                 self.out.append(SendBacklog(conn, max(host_has, 0)))
         if self.committed:
             self.pump(now)  # a resumed session may hold the floor already
+
+    def reconnected(self, now: float) -> None:
+        """Our host is back (its welcome proven): its time away ends here, kept for the
+        match (its allowance is spent across every drop)."""
+        if self._away_since is not None:
+            self._host_away_spent += now - self._away_since
+            self._away_since = self._away_deadline = None
 
     def lost(self) -> None:
         """The connection to the host ended."""

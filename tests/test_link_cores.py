@@ -1,0 +1,325 @@
+"""The link's cores on their own: a host's table and joiners' links, joined in memory by
+a synchronous loop that carries their effects (no trio, no socket, no clock: ``now`` is
+a number the test moves).  Whole matches, a hostile seat's messages, the clocks'
+verdicts and the joiner's rules about a host that stalls or goes away."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from chkobba_p2p import wire
+from chkobba_p2p.bots import GreedyBot
+from chkobba_p2p.events import Chat, RematchAnswer, Waiting
+from chkobba_p2p.link.handshake import SPOKEN
+from chkobba_p2p.link.host import HostTable, Started
+from chkobba_p2p.link.joiner import Committed, SeatLink
+from chkobba_p2p.link.seat import (
+    AskReady,
+    CancelAsk,
+    Close,
+    Decide,
+    Emit,
+    Finished,
+    Send,
+    SendBacklog,
+)
+from chkobba_p2p.liveness import Limits
+from chkobba_p2p.rules import Ruleset
+from chkobba_p2p.wire import ErrorCode, Identity
+
+LIMITS = Limits(move=30.0, allowance=10.0)
+
+
+@dataclass
+class Table:
+    """A host's table and its joiners' links, with every effect carried out at once."""
+
+    players: int = 2
+    target: int = 11
+    now: float = 100.0
+    host: HostTable = field(init=False)
+    seats: dict[int, SeatLink] = field(default_factory=dict)
+    conns: dict[str, int] = field(default_factory=dict)  # a connection's seat
+    closed: dict[str, ErrorCode | None] = field(default_factory=dict)
+    events: dict[int, list[object]] = field(default_factory=dict)
+    sent: dict[str, list[dict]] = field(default_factory=dict)  # what a conn got
+
+    def __post_init__(self) -> None:
+        rules = Ruleset(target=self.target)
+        self.host = HostTable(Identity.generate(), "hedi", rules, self.players, False,
+                              LIMITS, spectator_limit=2,
+                              is_closed=lambda c: c in self.closed)
+        self.bots = {seat: GreedyBot() for seat in range(self.players)}
+        self.events = {seat: [] for seat in range(self.players)}
+
+    def join(self, seat_name: str) -> int:
+        """A joiner's handshake, as the shells run it, and its seat."""
+        link = SeatLink(Identity.generate(), "host:7777", None, LIMITS)
+        hs = self.host.handshake(lambda s: self.host.allowance_left_of(s, self.now))
+        ch = link.hello_for(link._identity, seat_name, SPOKEN)
+        hello = ch.on_host(hs.greeting())
+        welcome, seat, resume, replaced = self.host.on_hello(hs, hello, wire.encode(hello))
+        conn = f"c{seat}"
+        self.conns[conn] = seat
+        self.seats[seat] = link
+        self.host.seated(conn, seat, welcome, True, resume, replaced, self.now)
+        # The welcome is the first thing on the connection: the joiner checks it.
+        first = self.host.out.pop(0)
+        assert isinstance(first, Send) and first.to == conn
+        assert ch.on_welcome(wire.decode(first.body), first.body) == seat
+        link.welcomed("host", ch, wire.decode(first.body), seat, self.now)
+        self.run()
+        return seat
+
+    def run(self) -> None:
+        """Carry out effects until nothing is left to do."""
+        busy = True
+        while busy:
+            busy = False
+            for seat, core in [(0, self.host), *self.seats.items()]:
+                effects = core.take()
+                busy = busy or bool(effects)
+                for effect in effects:
+                    self._carry(seat, core, effect)
+
+    def _carry(self, seat: int, core, effect) -> None:
+        if isinstance(effect, Send):
+            msg = wire.decode(effect.body)
+            if seat == 0:
+                self.sent.setdefault(effect.to, []).append(msg)
+                if effect.to in self.closed:
+                    return
+                target = self.seats.get(self.conns.get(effect.to, -1))
+                if target is not None:
+                    target.message("host", effect.body, msg, self.now)
+            elif f"c{seat}" not in self.closed:
+                self.host.seat_message(f"c{seat}", seat, effect.body, msg, self.now)
+        elif isinstance(effect, SendBacklog):
+            assert seat == 0 and self.host.session is not None
+            for body in self.host.session.bodies[effect.start:]:
+                self._carry(0, core, Send(effect.to, body))
+        elif isinstance(effect, Close):
+            self.closed[effect.to] = effect.code
+        elif isinstance(effect, Emit):
+            self.events[seat].append(effect.event)
+        elif isinstance(effect, Decide):
+            hand = effect.decision.hand
+            bot = self.bots[seat]
+            choice = bot.choose_play(hand) if effect.decision.kind == "play" \
+                else bot.choose_cut(hand)
+            core.decide(effect.decision, choice, self.now)
+        elif isinstance(effect, AskReady):
+            core.confirmed(effect.lobby.seating, self.now) if seat == 0 \
+                else core.confirmed(effect.lobby.seating)
+        else:
+            assert isinstance(effect, CancelAsk | Finished | Started | Committed) or \
+                type(effect).__name__ == "SeatsMoved", effect
+
+    def fill(self) -> None:
+        for n in range(1, self.players):
+            self.join(f"p{n}")
+
+
+def test_a_whole_match_between_the_cores_with_no_io():
+    table = Table(players=2)
+    table.fill()
+    host, joiner = table.host, table.seats[1]
+    assert host.finished and joiner.finished
+    assert host.session.done is not None
+    assert joiner.session.done == host.session.done
+    # Both hold the same transcript, byte for byte, and nothing was closed.
+    assert joiner.session.bodies == host.session.bodies
+    assert not table.closed
+
+
+def test_a_four_seat_match_between_the_cores():
+    table = Table(players=4, target=1)
+    table.fill()
+    done = table.host.session.done
+    assert done is not None
+    assert all(s.session.done == done for s in table.seats.values())
+
+
+def test_the_host_relays_chat_with_the_seat_it_knows_and_its_limit():
+    table = Table(players=4)
+    table.join("p1")
+    table.join("p2")
+    for i in range(8):  # a burst: 5 go through, then the bucket is empty
+        table.host.seat_message("c1", 1, b"", {"t": "chat", "seat": 3, "text": f"x{i}"},
+                                table.now)
+    table.run()
+    relayed = [m for m in table.sent["c2"] if m["t"] == "chat"]
+    assert [(m["seat"], m["text"]) for m in relayed] == [(1, f"x{i}") for i in range(5)]
+    assert [e for e in table.events[2] if isinstance(e, Chat)] == \
+        [Chat(1, f"x{i}") for i in range(5)]
+    table.now += 2.0  # one line every 2 s after the burst
+    table.host.seat_message("c1", 1, b"", {"t": "chat", "text": "later"}, table.now)
+    table.run()
+    assert table.sent["c2"][-1] == {"t": "chat", "seat": 1, "text": "later"}
+
+
+WIRE_INT = st.integers(-(2**63), 2**64 - 1)  # what msgpack can carry
+JUNK = st.one_of(
+    st.fixed_dictionaries({"t": st.sampled_from(["chat", "start", "away", "rematch", "ping",
+                                                  "pong", "sig", "lobby", "wait", "back",
+                                                  "welcome", "hello", "x"])},
+                          optional={"text": st.text(max_size=300) | WIRE_INT,
+                                    "seating": WIRE_INT | st.booleans() | st.none(),
+                                    "accept": st.booleans() | WIRE_INT,
+                                    "seat": st.integers(-1, 5),
+                                    "p": st.binary(max_size=40),
+                                    "s": st.binary(max_size=70)}),
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.integers(1, 2), JUNK, st.floats(0, 5)), max_size=25))
+def test_hostile_messages_never_raise_and_close_only_their_sender(script):
+    """Any message, in any order, at any time, from seated peers in the lobby: nothing
+    raises out of the host's table; a connection it closes is the sender's, with a named
+    code; the lobby's seats stay those of the people who joined."""
+    table = Table(players=4)
+    table.join("p1")
+    table.join("p2")
+    for seat, msg, dt in script:
+        conn = f"c{seat}"
+        if conn in table.closed:
+            continue
+        table.now += dt
+        body = wire.encode(msg)
+        going_on = table.host.seat_message(conn, seat, body, msg, table.now)
+        effects = table.host.out
+        closes = [e for e in effects if isinstance(e, Close)]
+        assert all(e.to == conn and e.code is not None for e in closes)
+        assert going_on == (not closes)
+        table.run()
+        table.host.tick(table.now)
+        table.run()
+    assert [s.name if s else None for s in table.host.lobby.seats] == \
+        ["hedi", "p1", "p2", None]
+    assert table.host.session is None  # nobody can start a table that is not full
+
+
+def _started_game(players: int = 2) -> Table:
+    """A table whose game runs with seat 1 holding the floor (its bot never answers)."""
+    table = Table(players=players)
+    real = table._carry
+
+    def carry(seat, core, effect):
+        if isinstance(effect, Decide) and seat == 1:
+            return  # seat 1's person thinks forever
+        real(seat, core, effect)
+
+    table._carry = carry  # type: ignore[method-assign]
+    table.fill()
+    s = table.host.session
+    assert s is not None and not s.finished
+    return table
+
+
+def test_a_dropped_seat_gets_countdowns_then_the_signed_verdict_on_its_allowance():
+    table = _started_game()
+    host = table.host
+    assert host.session.floor == 1
+    table.closed["c1"] = None
+    host.seat_gone("c1", 1, table.now)
+    table.run()
+    waits = [e for e in table.events[0] if isinstance(e, Waiting)]
+    assert waits and waits[-1].seat == 1 and waits[-1].seconds == LIMITS.allowance
+    start = table.now
+    while not host.finished:
+        wake = host.next_wake(table.now)
+        assert wake > table.now - 1e-9
+        table.now = wake
+        host.tick(table.now)
+        table.run()
+        assert table.now - start < LIMITS.allowance + 2, "no verdict on time"
+    aborted = host.session.aborted
+    assert aborted is not None and aborted.blamed_seat == 1
+    assert aborted.code is ErrorCode.PEER_LEFT
+    # Countdowns came about once a second, going down.
+    secs = [e.seconds for e in table.events[0] if isinstance(e, Waiting)]
+    assert secs == sorted(secs, reverse=True) and len(secs) >= LIMITS.allowance - 1
+
+
+def test_a_joiners_allowance_for_its_host_is_spent_across_drops_then_claimed():
+    table = _started_game()
+    joiner = table.seats[1]
+    joiner.lost()
+    t0 = table.now
+    assert joiner.unreachable(t0) is False  # the countdown starts
+    waits = [e.event for e in joiner.take() if isinstance(e, Emit)
+             and isinstance(e.event, Waiting)]
+    assert waits == [Waiting(0, int(LIMITS.allowance), False)]
+    assert joiner.unreachable(t0 + 4) is False
+    joiner.reconnected(t0 + 4)  # back for a while: not the host's time away
+    joiner.lost()
+    assert joiner.unreachable(t0 + 100) is False
+    assert joiner.unreachable(t0 + 100 + LIMITS.allowance - 4 - 0.5) is False
+    assert joiner.unreachable(t0 + 100 + LIMITS.allowance - 4) is True
+    aborted = joiner.session.aborted
+    assert aborted is not None and aborted.blamed_seat == 0
+    assert "unreachable" in aborted.detail
+
+
+def test_a_joiner_names_the_hosts_refusal_in_its_claim():
+    table = _started_game()
+    joiner = table.seats[1]
+    joiner.lost()
+    assert joiner.refused({"t": "error", "code": int(ErrorCode.UNKNOWN_GAME), "msg": "?"}) \
+        is False  # in a game an unsigned refusal proves nothing: retried
+    assert joiner.unreachable(table.now) is False
+    assert joiner.unreachable(table.now + LIMITS.allowance) is True
+    assert "no longer has this game" in joiner.session.aborted.detail
+
+
+def test_a_host_that_stalls_the_game_is_claimed_against_after_the_bound():
+    table = _started_game()
+    joiner = table.seats[1]
+    s = joiner.session
+    # Seat 1 holds the floor: nothing to conclude about the host while it is ours.
+    assert s.floor == 1
+    joiner.tick(table.now)
+    joiner.tick(table.now + 10 * joiner.stalled_host_limit())
+    assert not joiner.finished
+    # The host's floor: pretend the host never plays (a stalled host) by ticking on.
+    table2 = Table(players=2)
+    real = table2._carry
+
+    def carry(seat, core, effect):
+        if isinstance(effect, Decide) and seat == 0:
+            return  # the host never plays
+        real(seat, core, effect)
+
+    table2._carry = carry  # type: ignore[method-assign]
+    table2.fill()
+    joiner = table2.seats[1]
+    assert joiner.session.floor == 0  # the host's turn came, and it never plays
+    limit = joiner.stalled_host_limit()
+    joiner.tick(table2.now)
+    joiner.tick(table2.now + limit - 0.5)
+    assert not joiner.finished
+    joiner.tick(table2.now + limit + 0.5)
+    assert joiner.finished and joiner.session.aborted.blamed_seat == 0
+
+
+def test_rematch_answers_once_per_seat_and_a_seat_gone_answers_no():
+    table = Table(players=4, target=1)
+    table.fill()
+    host = table.host
+    assert host.finished
+    host.seat_message("c1", 1, b"", {"t": "rematch", "accept": True}, table.now)
+    host.seat_message("c1", 1, b"", {"t": "rematch", "accept": False}, table.now)
+    table.closed["c2"] = None
+    host.seat_gone("c2", 2, table.now)
+    host.match_over()
+    table.run()
+    answers = [e for e in table.events[0] if isinstance(e, RematchAnswer)]
+    assert answers == [RematchAnswer(1, True), RematchAnswer(2, False, left=True)]
+    host.answered(True)
+    table.run()
+    assert {"t": "rematch", "accept": True} in table.sent["c3"]
+    assert {"t": "rematch", "accept": True} not in table.sent.get("c2", [])
