@@ -319,6 +319,54 @@ class _Peer:
 
     _leave_on_cancel = True
 
+    async def _reads(self, link: Link, handle: Callable[[bytes, dict], bool]
+                     ) -> LinkClosed | None:
+        """Give ``link``'s frames to ``handle`` (then carry out what the core decided)
+        until it returns False (its error is queued: the link drains) or the link ends
+        (returned).  A timeout or bad input is answered with its error."""
+        while True:
+            try:
+                body, msg = await link.receive()
+            except trio.TooSlowError:
+                await link.fail(ErrorCode.TIMEOUT, "frame or idle timeout")
+                return None
+            except ProtocolError as exc:
+                await link.fail(exc.error_code, exc.detail)
+                return None
+            except LinkClosed as exc:
+                return exc
+            going_on = handle(body, msg)
+            self.apply()
+            if not going_on:
+                await link.drain(1.0)
+                return None
+
+    def _restore(self, state: Path | None, accept: Callable[[SavedGame], bool],
+                 host_key: bytes | None = None, finished: bool = True
+                 ) -> tuple[SavedGame, Session] | None:
+        """After a crash: the game rebuilt from its log and saved secrets (None: no save
+        of ours, or an unusable one, said as a notice, or ``finished`` and it is over).
+        ``host_key``: the host's (default: the log's genesis says)."""
+        saved = SavedGame.load(state) if state is not None and state.exists() else None
+        if saved is None or not accept(saved):
+            return None
+        try:
+            log = read_transcript(saved.log)
+            if host_key is None:
+                first = wire.open_entry(log.bodies[0])
+                host_key = wire.decode(first.payload, want_map=False)["seats"][0]["key"]
+            session = Session.resume(self.identity, list(log.bodies), host_key,
+                                     saved.master)
+        except Exception as exc:  # an unusable save: a new table, or join afresh
+            self.emit(Notice(NoticeKind.RESUME_FAILED, str(exc) or type(exc).__name__,
+                             path=Path(saved.log)))
+            return None
+        if session.finished and not finished:
+            return None
+        self.log = TranscriptWriter(saved.log, resume_at=log.valid_length)
+        self._logged = len(session.bodies)
+        return saved, session
+
     async def _after_match(self) -> bool | None:
         """The match is over: the controller's answer to playing again (None: none), while
         the connections are still open (PROTOCOL.md 17)."""
@@ -398,29 +446,18 @@ class HostPeer(_Peer):
     rematch_answers = property(lambda self: self.core.rematch_answers)
 
     def _try_resume(self) -> None:
-        """After a crash: rebuild the game from the log and the saved master secret."""
-        path = self.config.state_path
-        if path is None or not path.exists():
-            return
-        saved = SavedGame.load(path)
-        if saved is None or saved.seat != 0 or saved.host != f"port:{self.config.port}":
-            return
-        try:
-            log = read_transcript(saved.log)
-            session = Session.resume(self.identity, list(log.bodies), self.identity.public,
-                                     saved.master)
-        except Exception as exc:  # an unusable save: start a new table
-            self.emit(Notice(NoticeKind.RESUME_FAILED, str(exc) or type(exc).__name__,
-                             path=Path(saved.log)))
-            return
-        if session.finished:
-            return
-        self.core.session = session
-        self.core.lobby.seats = list(session.table.seats)
-        self.core.lobby.game = session.table.game
-        self.log = TranscriptWriter(saved.log, resume_at=log.valid_length)
-        self._logged = self.resumed_entries = len(session.bodies)
-        self._headed = True
+        """After a crash: the game rebuilt from our log and the saved master secret."""
+        port = f"port:{self.config.port}"
+        restored = self._restore(self.config.state_path,
+                                 lambda saved: saved.seat == 0 and saved.host == port,
+                                 self.identity.public, finished=False)
+        if restored is not None:
+            session = restored[1]
+            self.core.session = session
+            self.core.lobby.seats = list(session.table.seats)
+            self.core.lobby.game = session.table.game
+            self.resumed_entries = len(session.bodies)
+            self._headed = True
 
     def flush_log(self) -> None:
         if self._headed:
@@ -666,45 +703,24 @@ class HostPeer(_Peer):
         blamed: a misbehaving spectator is dropped."""
         sid = self.core.spectator_arrived(link, name, trio.current_time())
         self.apply()
-        refusal: ProtocolError | None = None
+
+        def handle(body: bytes, msg: dict) -> bool:
+            answers, refusal = self.core.spectator_message(link, msg)
+            for answer in answers:
+                link.send(answer.body)
+            if refusal is not None:
+                link.send_msg(error_message(refusal.error_code, refusal.detail))
+            return refusal is None
+
         try:
-            while refusal is None:
-                try:
-                    _, msg = await link.receive()
-                except trio.TooSlowError:
-                    refusal = ProtocolError(ErrorCode.TIMEOUT, "frame or idle timeout")
-                    break
-                except ProtocolError as exc:
-                    refusal = exc
-                    break
-                except LinkClosed:
-                    break
-                answers, refusal = self.core.spectator_message(link, msg)
-                for answer in answers:
-                    link.send(answer.body)
+            await self._reads(link, handle)
         finally:
             self.core.spectator_gone(sid, trio.current_time())
             self.apply()
-        if refusal is not None:  # gone from the list first: then the error, and close
-            await link.fail(refusal.error_code, refusal.detail)
 
     async def _read_loop(self, link: Link, seat: int) -> None:
-        while True:
-            try:
-                body, msg = await link.receive()
-            except trio.TooSlowError:
-                await link.fail(ErrorCode.TIMEOUT, "frame or idle timeout")
-                return
-            except ProtocolError as exc:
-                await link.fail(exc.error_code, exc.detail)
-                return
-            except LinkClosed:
-                return
-            going_on = self.core.seat_message(link, seat, body, msg, trio.current_time())
-            self.apply()
-            if not going_on:  # the core said why (an error on the queue): close
-                await link.drain(1.0)
-                return
+        await self._reads(link, lambda body, msg: self.core.seat_message(
+            link, seat, body, msg, trio.current_time()))
 
     # ------------------------------------------------------------------ LAN
 
@@ -788,26 +804,11 @@ class ClientPeer(_Peer):
         return self.core.stalled_host_limit()
 
     def _try_resume(self) -> None:
-        path = self.config.state_path
-        if path is None or not path.exists():
-            return
-        saved = SavedGame.load(path)
-        if saved is None or saved.host != _address(self.host, self.port):
-            return
-        try:
-            log = read_transcript(saved.log)
-            first = wire.open_entry(log.bodies[0])
-            host_key = wire.decode(first.payload, want_map=False)["seats"][0]["key"]
-            session = Session.resume(self.identity, list(log.bodies), host_key,
-                                     saved.master)
-        except Exception as exc:  # an unusable save: join afresh
-            self.emit(Notice(NoticeKind.RESUME_FAILED, str(exc) or type(exc).__name__,
-                             path=Path(saved.log)))
-            return
-        self.saved = saved
-        self.core.resumed(session, host_key)
-        self.log = TranscriptWriter(saved.log, resume_at=log.valid_length)
-        self._logged = len(session.bodies)
+        where = _address(self.host, self.port)
+        restored = self._restore(self.config.state_path, lambda saved: saved.host == where)
+        if restored is not None:
+            self.saved, session = restored
+            self.core.resumed(session, session.table.seats[0].key)
 
     def _effect(self, effect: Effect) -> None:
         if isinstance(effect, Committed):
@@ -967,21 +968,15 @@ class ClientPeer(_Peer):
         self.apply()
 
     async def _read_loop(self, link: Link) -> None:
-        while True:
-            try:
-                body, msg = await link.receive()
-            except LinkClosed as exc:
-                self.core.closed_in_lobby(exc.error)
-                return
-            except trio.TooSlowError:
-                return
-            except ProtocolError as exc:
-                # The host sent garbage: leave, and come back (the game may go on).
-                await link.fail(exc.error_code, exc.detail)
-                return
+        def handle(body: bytes, msg: dict) -> bool:
             try:
                 self.core.message(link, body, msg, trio.current_time())
             except Exception as exc:  # noqa: BLE001 - nothing from the network may kill us
                 _log.warning("ignored a message from the host that could not be "
                              "handled: %r", exc)
+            return True
+
+        closed = await self._reads(link, handle)
+        if closed is not None:
+            self.core.closed_in_lobby(closed.error)
             self.apply()
