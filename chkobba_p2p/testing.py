@@ -240,8 +240,9 @@ class InMemoryTable:
         """Seat ``seat``'s configuration: its own machine (address 10.0.1.SEAT)."""
         options.setdefault("timeouts", self.timeouts)
         options.setdefault("transport", self.network.transport(f"10.0.1.{seat}"))
-        return JoinConfig(f"{self.HOST_ADDRESS}:{self.host.port}", name=f"seat{seat}",
-                          log_path=self.folder / f"seat{seat}.chklog",
+        options.setdefault("name", f"seat{seat}")
+        options.setdefault("log_path", self.folder / f"{options['name']}.chklog")
+        return JoinConfig(f"{self.HOST_ADDRESS}:{self.host.port}",
                           **options)  # type: ignore[arg-type]
 
     def joiner(self, seat: int, controller: SeatController | None = None,

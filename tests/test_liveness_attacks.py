@@ -19,36 +19,39 @@ from chkobba_p2p.link.joiner import SeatLink
 from chkobba_p2p.net import ClientPeer, HostPeer
 from chkobba_p2p.peer import BotController, ClockReading, Outcome, OutcomeError, Waiting
 from chkobba_p2p.session import Phase, Session, Standing
+from chkobba_p2p.testing import InMemoryTable, RecordingController
 from chkobba_p2p.transcript import read_transcript
 from chkobba_p2p.wire import ErrorCode, Identity, make_entry
 
 # ------------------------------------------------------------------------ the harness
 
 
-async def _table(tmp_path: Path, players: int, *, host: HostPeer | None = None,
+async def _table(tmp_path: Path, players: int, *, host_class: type[HostPeer] = HostPeer,
                  host_ctl=None, make_guest=None, timeouts=FAST, limit: float = 60,
-                 attacker: int | None = None, after=None) -> dict[int, Outcome]:
-    """Play one match: ``make_guest(seat, config)`` returns the ClientPeer of a seat (None:
-    an honest greedy bot).  Returns the honest seats' outcomes; the attacker's peer (seat
-    ``attacker``) is cancelled once every honest peer is done."""
+                 attacker: int | None = None) -> dict[int, Outcome]:
+    """Play one match in memory on trio's mock clock: ``make_guest(seat, config)``
+    returns the ClientPeer of a seat (None: an honest greedy bot).  Returns the honest
+    seats' outcomes; the attacker's peer (seat ``attacker``) is cancelled once every
+    honest peer is done."""
     out: dict[int, Outcome] = {}
-    if host is None:
-        host = HostPeer(dataclasses.replace(host_config(tmp_path, players), timeouts=timeouts),
-                        host_ctl or BotController("greedy", 0))
+    controllers = [host_ctl or RecordingController(0),
+                   *(RecordingController(seat) for seat in range(1, players))]
+    table = InMemoryTable(tmp_path, players, controllers=controllers, timeouts=timeouts,
+                          host_class=host_class)
+    host = table.host
     with trio.fail_after(limit):
         async with trio.open_nursery() as nursery:
             async def run_host(task_status=trio.TASK_STATUS_IGNORED):
                 out[0] = await host.run(task_status)
 
-            port = await nursery.start(run_host)
+            await nursery.start(run_host)
             honest_done = trio.Event()
             async with trio.open_nursery() as guests:
                 attack_scope = trio.CancelScope()
                 for seat in range(1, players):
-                    cfg = dataclasses.replace(join_config(tmp_path, port, f"g{seat}"),
-                                              timeouts=timeouts)
+                    cfg = table.join_config(seat, name=f"g{seat}")
                     peer = make_guest(seat, cfg) if make_guest else None
-                    peer = peer or ClientPeer(cfg, BotController("greedy", seat))
+                    peer = peer or ClientPeer(cfg, controllers[seat])
 
                     async def run(seat=seat, peer=peer):
                         if seat == attacker:
@@ -60,8 +63,6 @@ async def _table(tmp_path: Path, players: int, *, host: HostPeer | None = None,
                     guests.start_soon(run)
                     while host.lobby.seats[seat] is None and host.session is None:
                         await trio.sleep(0.01)  # seat them in order: g1 holds seat 1
-                if after is not None:
-                    guests.start_soon(after, port)
 
                 async def stop_attacker():
                     await honest_done.wait()
@@ -72,6 +73,25 @@ async def _table(tmp_path: Path, players: int, *, host: HostPeer | None = None,
                     await trio.sleep(0.05)
                 honest_done.set()
     return out
+
+
+class GatedRecorder(RecordingController):
+    """A greedy seat that, before its ``gate_at``-th play, reports that it holds the
+    floor (``holding`` is set) and waits until ``release`` (never, here)."""
+
+    def __init__(self, gate_at: int = 2) -> None:
+        super().__init__(1)
+        self.plays = 0
+        self.gate_at = gate_at
+        self.holding = trio.Event()
+        self.release = trio.Event()
+
+    async def choose_play(self, hand):
+        self.plays += 1
+        if self.plays == self.gate_at:
+            self.holding.set()
+            await self.release.wait()
+        return await super().choose_play(hand)
 
 
 def _verdicts(tmp_path: Path, seats) -> list:
@@ -145,10 +165,11 @@ class SwappedClient(ClientPeer):
 
 
 @pytest.mark.parametrize("players", [2, 4])
-async def test_withheld_shares_with_timed_empty_turns_blame_the_withholder(tmp_path, players):
+async def test_withheld_shares_with_timed_empty_turns_blame_the_withholder(tmp_path, players,
+                                                                        autojump_clock):
     def make(seat, cfg):
         if seat == 1:
-            peer = SwappedClient(cfg, BotController("greedy", seat))
+            peer = SwappedClient(cfg, RecordingController(seat))
             peer.core.session_class = Withholder
             return peer
         return None
@@ -174,7 +195,7 @@ class Cycler(ClientPeer):
     """Once its bot holds the floor (and never plays), it drops its connection and comes
     back for a moment every (allowance - 1) seconds, for ever."""
 
-    def __init__(self, config, controller: GatedBot) -> None:
+    def __init__(self, config, controller: GatedRecorder) -> None:
         super().__init__(config, controller)
         self.gate = controller
         self.cycles = 0
@@ -204,23 +225,14 @@ class Cycler(ClientPeer):
         return False
 
 
-class Recorder(BotController):
-    def __init__(self, seed: int) -> None:
-        super().__init__("greedy", seed)
-        self.events: list[object] = []
-
-    def on_event(self, event: object) -> None:
-        self.events.append(event)
-
-
 @pytest.mark.parametrize("players", [2, 4])
-async def test_drop_and_resume_cycling_runs_out_of_allowance(tmp_path, players):
+async def test_drop_and_resume_cycling_runs_out_of_allowance(tmp_path, players, autojump_clock):
     cyclers = []
-    host_ctl = Recorder(0)
+    host_ctl = RecordingController(0)
 
     def make(seat, cfg):
         if seat == 1:
-            cyclers.append(Cycler(cfg, GatedBot(gate_at=2)))
+            cyclers.append(Cycler(cfg, GatedRecorder(gate_at=2)))
             return cyclers[0]
         return None
 
@@ -289,9 +301,8 @@ class JunkHost(HostPeer):
 
 
 @pytest.mark.parametrize("players", [2, 4])
-async def test_malformed_unsigned_messages_are_ignored(tmp_path, players):
-    host = JunkHost(host_config(tmp_path, players), BotController("greedy", 0))
-    out = await _table(tmp_path, players, host=host)
+async def test_malformed_unsigned_messages_are_ignored(tmp_path, players, autojump_clock):
+    out = await _table(tmp_path, players, host_class=JunkHost)
     assert all(o.completed for o in out.values()), [o.describe() for o in out.values()]
     assert len({o.done for o in out.values()}) == 1
     verdicts = _verdicts(tmp_path, sorted(out))
@@ -436,10 +447,10 @@ class Accuser(ClientPeer):
 @pytest.mark.parametrize("cite", [False, True], ids=["bare", "cites-an-honest-entry"])
 @pytest.mark.parametrize("players", [2, 4])
 async def test_an_accusation_is_shown_as_a_claim_and_refuted_by_its_evidence(
-        tmp_path, players, cite):
+        tmp_path, players, cite, autojump_clock):
     def make(seat, cfg):
         if seat == 1:
-            peer = Accuser(cfg, BotController("greedy", seat))
+            peer = Accuser(cfg, RecordingController(seat))
             peer.core.cite = cite
             return peer
         return None
@@ -490,9 +501,8 @@ class BrittleHost(HostPeer):
     table_class = BrittleTable
 
 
-async def test_an_entry_our_own_code_fails_on_ends_the_game_cleanly(tmp_path):
-    host = BrittleHost(host_config(tmp_path), BotController("greedy", 0))
-    out = await _table(tmp_path, 2, host=host)
+async def test_an_entry_our_own_code_fails_on_ends_the_game_cleanly(tmp_path, autojump_clock):
+    out = await _table(tmp_path, 2, host_class=BrittleHost)
     a = out[0].aborted
     assert a is not None and a.by_seat == 0 and a.blamed_seat is None
     assert "internal error" in a.detail

@@ -1,41 +1,27 @@
 """A dishonest host is caught: it cannot alter, drop or fork what it relays.
 
-The host here is the library's own :class:`HostPeer` with one method overridden to cheat
-(an adversary, not a mock): everything else is the real thing, over loopback TCP, with
-real peers that check every entry.
+The host here is the library's own :class:`HostPeer` whose table core has one method
+overridden to cheat (an adversary, not a mock): everything else is the real thing, with
+real peers that check every entry, in memory on trio's mock clock
+(:class:`chkobba_p2p.testing.InMemoryTable`).
 """
 
 from __future__ import annotations
 
-import trio
-from test_net_support import host_config, join_config
-
 from chkobba_p2p import wire
 from chkobba_p2p.link.host import HostTable
 from chkobba_p2p.link.seat import Send
-from chkobba_p2p.net import ClientPeer, HostPeer
-from chkobba_p2p.peer import BotController, Outcome
+from chkobba_p2p.net import HostPeer
+from chkobba_p2p.peer import Outcome
+from chkobba_p2p.testing import InMemoryTable
 from chkobba_p2p.wire import ErrorCode
 
 
-async def _four(tmp_path, host: HostPeer) -> tuple[Outcome, list[Outcome]]:
-    results: dict[str, object] = {}
-    async with trio.open_nursery() as nursery:
-        async def run_host(task_status=trio.TASK_STATUS_IGNORED):
-            results["host"] = await host.run(task_status)
-
-        port = await nursery.start(run_host)
-        outs: list[Outcome] = []
-
-        async def guest(i: int) -> None:
-            peer = ClientPeer(join_config(tmp_path, port, f"g{i}"), BotController("greedy", i))
-            outs.append(await peer.run())
-
-        with trio.fail_after(60):
-            async with trio.open_nursery() as guests:
-                for i in range(3):
-                    guests.start_soon(guest, i)
-    return results["host"], outs  # type: ignore[return-value]
+async def _four(tmp_path, host_class: type[HostPeer]) -> tuple[HostPeer, Outcome,
+                                                              list[Outcome]]:
+    table = InMemoryTable(tmp_path, players=4, host_class=host_class)
+    host_out, *outs = await table.run()
+    return table.host, host_out, outs
 
 
 class AlteringTable(HostTable):
@@ -89,9 +75,8 @@ class ForkingHost(HostPeer):
     table_class = ForkingTable
 
 
-async def test_host_altering_a_relayed_entry_is_caught(tmp_path):
-    host = AlteringHost(host_config(tmp_path, players=4), BotController("greedy", 9))
-    host_out, outs = await _four(tmp_path, host)
+async def test_host_altering_a_relayed_entry_is_caught(tmp_path, autojump_clock):
+    host, host_out, outs = await _four(tmp_path, AlteringHost)
     assert not host_out.completed and not any(o.completed for o in outs)
     victim = next(o for o in outs if o.seat == host.core.victim)
     # The victim saw a signature that does not verify and blames the host (seat 0).
@@ -104,9 +89,8 @@ async def test_host_altering_a_relayed_entry_is_caught(tmp_path):
         assert o.aborted is not None and o.aborted.blamed_seat == 0
 
 
-async def test_host_showing_two_histories_is_caught(tmp_path):
-    host = ForkingHost(host_config(tmp_path, players=4), BotController("greedy", 9))
-    host_out, outs = await _four(tmp_path, host)
+async def test_host_showing_two_histories_is_caught(tmp_path, autojump_clock):
+    host, host_out, outs = await _four(tmp_path, ForkingHost)
     assert not host_out.completed and not any(o.completed for o in outs)
     victim = next(o for o in outs if o.seat == host.core.victim)
     # The victim accepted the twin; the next entry, chained on the real one, no longer
