@@ -6,6 +6,7 @@
   can be cut, dropped (bytes vanish, as on a dead route), delayed, and fed raw bytes.
 - :class:`RecordingController`: a seat played by the greedy bot, synchronously (no
   worker thread, so trio's ``MockClock`` autojump stays exact), recording every event.
+- :class:`GatedController`: the same, holding the floor at a chosen play until told.
 - :class:`InMemoryTable`: a :class:`~chkobba_p2p.net.HostPeer` and N-1
   :class:`~chkobba_p2p.net.ClientPeer` over one memory network, meant to run under
   ``trio.testing.MockClock(autojump_threshold=0)``: no sockets, no real time, no LAN
@@ -31,7 +32,7 @@ from .rules import Hand, Move
 from .transport import Transport
 
 __all__ = ["MemoryNetwork", "MemoryTransport", "MemoryConnection", "RecordingController",
-           "InMemoryTable", "check_transport", "TABLE_TIMEOUTS"]
+           "GatedController", "InMemoryTable", "check_transport", "TABLE_TIMEOUTS"]
 
 _Stream = trio.StapledStream[trio.testing.MemorySendStream, trio.testing.MemoryReceiveStream]
 
@@ -200,6 +201,26 @@ class RecordingController(SeatController):
 
 #: A table's timeouts in memory: the library's defaults (time costs nothing there).
 TABLE_TIMEOUTS = Timeouts()
+
+
+class GatedController(RecordingController):
+    """A :class:`RecordingController` that, before its ``gate_at``-th play, says it holds
+    the floor (``holding`` is set) and waits until the test sets ``release``: a seat
+    whose person thinks as long as the test wants."""
+
+    def __init__(self, gate_at: int = 2, seed: int = 1, level: str = "greedy") -> None:
+        super().__init__(seed, level)
+        self.plays = 0
+        self.gate_at = gate_at
+        self.holding = trio.Event()
+        self.release = trio.Event()
+
+    async def choose_play(self, hand: Hand) -> Move:
+        self.plays += 1
+        if self.plays == self.gate_at:
+            self.holding.set()
+            await self.release.wait()
+        return await super().choose_play(hand)
 
 
 class InMemoryTable:

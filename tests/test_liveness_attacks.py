@@ -1,7 +1,8 @@
-"""Issue 12: the five attacks on liveness, each by a hostile peer on real loopback TCP
-against the library's own honest peers.  For each: no honest peer crashes, the seat blamed
-is the attacker's (or, for an unproven accusation, nobody is convicted on its word), and
-every honest log replays to the same verdict."""
+"""Issue 12: the five attacks on liveness, each by a hostile peer against the library's
+own honest peers (in memory on trio's mock clock; the resume-refusal attack on loopback
+TCP).  For each: no honest peer crashes, the seat blamed is the attacker's (or, for an
+unproven accusation, nobody is convicted on its word), and every honest log replays to
+the same verdict."""
 
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ from chkobba_p2p.link.joiner import SeatLink
 from chkobba_p2p.net import ClientPeer, HostPeer
 from chkobba_p2p.peer import BotController, ClockReading, Outcome, OutcomeError, Waiting
 from chkobba_p2p.session import Phase, Session, Standing
-from chkobba_p2p.testing import InMemoryTable, RecordingController
+from chkobba_p2p.testing import GatedController, InMemoryTable, RecordingController
 from chkobba_p2p.transcript import read_transcript
 from chkobba_p2p.wire import ErrorCode, Identity, make_entry
 
@@ -73,25 +74,6 @@ async def _table(tmp_path: Path, players: int, *, host_class: type[HostPeer] = H
                     await trio.sleep(0.05)
                 honest_done.set()
     return out
-
-
-class GatedRecorder(RecordingController):
-    """A greedy seat that, before its ``gate_at``-th play, reports that it holds the
-    floor (``holding`` is set) and waits until ``release`` (never, here)."""
-
-    def __init__(self, gate_at: int = 2) -> None:
-        super().__init__(1)
-        self.plays = 0
-        self.gate_at = gate_at
-        self.holding = trio.Event()
-        self.release = trio.Event()
-
-    async def choose_play(self, hand):
-        self.plays += 1
-        if self.plays == self.gate_at:
-            self.holding.set()
-            await self.release.wait()
-        return await super().choose_play(hand)
 
 
 def _verdicts(tmp_path: Path, seats) -> list:
@@ -195,7 +177,7 @@ class Cycler(ClientPeer):
     """Once its bot holds the floor (and never plays), it drops its connection and comes
     back for a moment every (allowance - 1) seconds, for ever."""
 
-    def __init__(self, config, controller: GatedRecorder) -> None:
+    def __init__(self, config, controller: GatedController) -> None:
         super().__init__(config, controller)
         self.gate = controller
         self.cycles = 0
@@ -232,7 +214,7 @@ async def test_drop_and_resume_cycling_runs_out_of_allowance(tmp_path, players, 
 
     def make(seat, cfg):
         if seat == 1:
-            cyclers.append(Cycler(cfg, GatedRecorder(gate_at=2)))
+            cyclers.append(Cycler(cfg, GatedController(gate_at=2)))
             return cyclers[0]
         return None
 

@@ -1,5 +1,6 @@
 """The host announces the clocks' limits it enforces (PROTOCOL.md 12.3): a joining peer's
-countdowns and conclusions use them, not its own configuration."""
+countdowns and conclusions use them, not its own configuration (in memory on trio's mock
+clock, and a resume over loopback TCP)."""
 
 from __future__ import annotations
 
@@ -19,27 +20,26 @@ from chkobba_p2p.peer import (
     Timeouts,
     Waiting,
 )
+from chkobba_p2p.testing import GatedController, InMemoryTable, RecordingController
 from chkobba_p2p.wire import Identity
 
 
-async def test_a_joiner_counts_with_the_hosts_limits_not_its_own(tmp_path):
+async def test_a_joiner_counts_with_the_hosts_limits_not_its_own(tmp_path, autojump_clock):
     host_timeouts = dataclasses.replace(FAST, turn=7.5, reconnect=11.0)
     own = Timeouts(handshake=2.0, frame=1.0, idle=6.0, reconnect=300.0, turn=900.0)
-    gate = GatedBot(2)
+    gate = GatedController(2)
+    table = InMemoryTable(tmp_path, timeouts=host_timeouts,
+                          controllers=[RecordingController(0), gate])
     async with trio.open_nursery() as nursery:
-        host = HostPeer(dataclasses.replace(host_config(tmp_path), timeouts=host_timeouts),
-                        BotController("greedy", 0))
-        port = await nursery.start(host.run)
-        peer = ClientPeer(dataclasses.replace(join_config(tmp_path, port, "amel"),
-                                               timeouts=own), gate)
+        await nursery.start(table.host.run)
+        peer = table.joiner(1, timeouts=own)
         nursery.start_soon(peer.run)
-        with trio.fail_after(20):
-            await gate.holding.wait()
+        await gate.holding.wait()
         assert peer.host_limits == Limits(move=8, allowance=11)
         assert peer.stalled_host_limit() == 8 + 11 + own.idle
-        lobbies = [e for e in gate.events if isinstance(e, Lobby)]
+        lobbies = gate.of(Lobby)
         assert lobbies and all(e.limits == Limits(8, 11) for e in lobbies)
-        readings = [e for e in gate.events if isinstance(e, ClockReading)]
+        readings = gate.of(ClockReading)
         assert readings
         for clock in readings[-1].clocks:
             assert clock.move_left <= 8 and clock.allowance_left == 11.0
