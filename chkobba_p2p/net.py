@@ -792,6 +792,7 @@ class ClientPeer(_Peer):
                              handshake=self.timeouts.handshake, idle=self.timeouts.idle,
                              connect_retry=config.connect_retry)
         self._last_link: Link | None = None  # kept after a drop, for a leave on Ctrl-C
+        self._stream: trio.abc.Stream | None = None  # the last connection's
         self.saved: SavedGame | None = None
         self._try_resume()
 
@@ -843,8 +844,11 @@ class ClientPeer(_Peer):
         try:
             return await self._run_client()
         except BaseException:  # cancelled (Ctrl-C), possibly inside an exception group
-            if self._last_link is not None:
+            if self._last_link is not None and self.session is not None:
                 await self._on_cancel([self._last_link])
+            elif self._stream is not None:  # no game: nothing to say, the seat is free
+                with trio.CancelScope(shield=True):
+                    await trio.aclose_forcefully(self._stream)
             raise
 
     async def _run_client(self) -> Outcome:
@@ -911,6 +915,7 @@ class ClientPeer(_Peer):
 
     async def _connected(self, stream: trio.abc.Stream) -> bool:
         """Run one connection.  True: a fatal refusal (stop); False: reconnect."""
+        self._stream = stream
         core = self.core
         link = Link(stream, self.timeouts, self.traffic)
         hs = core.hello_for(self.identity, self.config.name, SPOKEN)

@@ -16,6 +16,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import math
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -47,6 +48,7 @@ class MemoryConnection:
         self.dropping = False
         for a, b in ((client, server), (server, client)):
             a.send_stream.send_all_hook = self._hook(a.send_stream, b.receive_stream)
+            a.send_stream.close_hook = self._closer(a.send_stream, b.receive_stream)
 
     def _hook(self, send: trio.testing.MemorySendStream,
               receive: trio.testing.MemoryReceiveStream) -> Callable[[], Awaitable[None]]:
@@ -58,6 +60,23 @@ class MemoryConnection:
             else:
                 trio.testing.memory_stream_pump(send, receive)
         return pump
+
+    def _closer(self, send: trio.testing.MemorySendStream,
+                receive: trio.testing.MemoryReceiveStream) -> Callable[[], None]:
+        def closed() -> None:
+            # An end that closes is read as an end of stream by the other, after what it
+            # had written (at once, whatever the delay); on a dead route, never.
+            if self.dropping:
+                return
+            try:
+                data = bytes(send.get_data_nowait())
+            except trio.WouldBlock:
+                data = b""
+            with contextlib.suppress(trio.ClosedResourceError, trio.BrokenResourceError):
+                if data:
+                    receive.put_data(data)
+                receive.put_eof()
+        return closed
 
     def cut(self) -> None:
         """The connection ends under both ends: each reads an end of stream (after the
@@ -305,7 +324,8 @@ async def check_transport(make_transport: Callable[[], Transport], bind: str = "
     fresh transport at ``bind`` on a port it chooses, connects to ``connect_to``, moves
     bytes both ways (large writes too), half-closes when the stream allows it, closes;
     the peer address is a str; connecting where nobody listens (``nobody``, default the
-    same host on a closed port) raises ``OSError``.  Then trio's own
+    same host on a closed port) raises ``OSError``; an end closed without a word is seen gone
+by the other (end of stream, or a broken connection).  Then trio's own
     ``check_half_closeable_stream`` (or ``check_two_way_stream``) over its streams."""
     transport = make_transport()
     assert isinstance(transport.shared_address, bool)
@@ -360,6 +380,17 @@ async def check_transport(make_transport: Callable[[], Transport], bind: str = "
             raise AssertionError(f"a connection to nobody ({where}) did not fail")
         listeners = await transport.listen(0, bind)
         port = transport.port_of(listeners[0])
+        # An end closed without a word (a cancelled peer) is seen gone by the other: an
+        # end of stream, or a broken connection, never silence.
+        client, server = await pair()
+        await client.aclose()
+        try:
+            with trio.fail_after(5):
+                gone = await server.receive_some(10) == b""
+        except trio.BrokenResourceError:
+            gone = True
+        assert gone, "a closed end was not seen gone by the other"
+        await server.aclose()
         client, server = await pair()
         half = isinstance(client, trio.abc.HalfCloseableStream)
         await client.aclose()
