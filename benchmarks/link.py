@@ -7,7 +7,7 @@
   addresses, the worst case of its eviction choice).  The host's accept loop in Python
   costs far more per connection; this says the policy is never the bottleneck.
 - ``backlog_entries_per_s`` and ``backlog_mb_per_s``: a late spectator's backlog of
-  ``--entries`` transcript-sized frames through ``net.Link`` to a reader on a
+  ``--entries`` transcript-sized frames through ``stream.Link`` to a reader on a
   ``trio.testing`` memory stream (no socket: what the writer and the backlog cost).
 
 Each figure is the median of ``--runs`` runs, one line each: ``name: value unit``.
@@ -29,7 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from chkobba_p2p import wire  # noqa: E402
 from chkobba_p2p.config import Timeouts  # noqa: E402
 from chkobba_p2p.link.admission import Admission, AdmissionPolicy  # noqa: E402
-from chkobba_p2p.net import Link  # noqa: E402
+from chkobba_p2p.stream import Link  # noqa: E402
 
 
 def admission_rate(n: int = 200_000) -> float:

@@ -21,16 +21,17 @@ from hypothesis import strategies as st
 from test_audit_support import make_sessions
 from test_net_support import FAST, RawClient, host_config
 
-from chkobba_p2p import net, wire
+from chkobba_p2p import stream, wire
 from chkobba_p2p.config import Timeouts
 from chkobba_p2p.events import Spectators
 from chkobba_p2p.levels import make_bot
 from chkobba_p2p.link.backlog import Backlog
 from chkobba_p2p.link.spectators import ANNOUNCE_WINDOW, SpectatorAnnouncer
-from chkobba_p2p.net import HostPeer, Link
+from chkobba_p2p.net import HostPeer
 from chkobba_p2p.peer import BotController
 from chkobba_p2p.rules import Ruleset
 from chkobba_p2p.spectate import watch_message
+from chkobba_p2p.stream import Link
 from chkobba_p2p.transcript import SavedGame, TranscriptWriter
 
 # ------------------------------------------------------------------ the pure cores
@@ -143,7 +144,7 @@ async def test_a_peer_that_lets_its_live_queue_fill_is_still_dropped():
     here, _there = trio.testing.memory_stream_pair()
     link = Link(here, FAST)  # no writer: nothing is taken off the queue
     link.send_backlog([b"x"] * 100_000)  # one place, whatever its length
-    for _ in range(net._QUEUE - 1):
+    for _ in range(stream.QUEUE - 1):
         link.send(wire.encode({"t": "ping"}))
     assert not link.closed
     link.send(wire.encode({"t": "ping"}))
