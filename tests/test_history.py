@@ -1,0 +1,205 @@
+"""chkobba_p2p.history: a folder of logs of real matches (tests/history_support.py) gives
+the expected history, records, series and ratings; the audit is cached by the log's hash;
+a tampered log is listed with its reason and counts for nothing."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+from history_support import AMEL, BILEL, DORA, SAMI, build, side
+
+from chkobba_p2p.audit import INVALID, VALID
+from chkobba_p2p.history import (
+    UNREADABLE,
+    AuditCache,
+    games,
+    index_logs,
+    names_by_key,
+    ratings,
+    record_against,
+    series,
+)
+from chkobba_p2p.rating import Rating, Result, glicko2_update
+
+
+@pytest.fixture(scope="session")
+def folder(tmp_path_factory):
+    path = tmp_path_factory.mktemp("history") / "logs"
+    return path, build(path)
+
+
+@pytest.fixture(scope="session")
+def indexed(folder):
+    path, expected = folder
+    return index_logs(path), expected
+
+
+def test_every_log_audits_to_what_its_match_was(indexed):
+    logs, expected = indexed
+    by_path = {lg.path: lg for lg in logs}
+    assert len(logs) == len(expected)
+    for e in expected:
+        lg = by_path[str(e.path)]
+        assert (lg.ending, lg.winner, lg.players) == (e.ending, e.winner, e.players), e.path
+        assert lg.counted == (e.winner is not None)
+        if e.keys:
+            assert tuple(s.key for s in lg.seats) == e.keys
+            assert lg.date == e.date
+    tampered = next(lg for lg in logs if lg.path.endswith("tampered.chklog"))
+    assert (tampered.verdict, tampered.code) == (INVALID, "bad_signature")
+    assert "INVALID (bad_signature)" in tampered.reason and not tampered.counted
+    junk = next(lg for lg in logs if lg.path.endswith("junk.chklog"))
+    assert junk.verdict == UNREADABLE and "not a chkobba log" in junk.reason
+
+
+def test_the_logs_of_one_match_are_one_game_and_games_come_newest_first(indexed):
+    logs, _ = indexed
+    gs = games(logs)
+    assert len(gs) == len(logs) - 1  # two-0 and sami's copy of it are one game
+    first = next(g for g in gs if any(p.endswith("two-0-sami.chklog") for p in g.copies))
+    assert len(first.copies) == 2 and first.log.verdict == VALID
+    dated = [g.date for g in gs if g.date and g.log.verdict != UNREADABLE]
+    assert dated == sorted(dated, reverse=True)
+    # junk.chklog has no header: its date is the file's (today), the newest.
+    assert gs[0].log.path.endswith("junk.chklog") and gs[1].log.path.endswith("aborted.chklog")
+
+
+def _expected_record(expected, me: bytes, other: bytes) -> tuple[int, int, int]:
+    seen = set()
+    g = w = 0
+    for e in expected:
+        if e.winner is None or me not in e.keys or other not in e.keys:
+            continue
+        if side(e.keys, me) == side(e.keys, other) or (e.date, e.keys) in seen:
+            continue
+        seen.add((e.date, e.keys))  # sami's copy of the first match counts once
+        g += 1
+        w += e.winner == side(e.keys, me)
+    return g, w, g - w
+
+
+def test_records_against_a_player_count_each_counted_match_once(indexed):
+    logs, expected = indexed
+    gs = games(logs)
+    r = record_against(gs, AMEL.public, SAMI.public)
+    assert (r.games, r.wins, r.losses) == _expected_record(expected, AMEL.public, SAMI.public)
+    # 5 complete, the resignation and the loss on time, the 4-player match (opponents);
+    # neither the aborted game nor the tampered one.
+    assert r.games == 8
+    back = record_against(gs, SAMI.public, AMEL.public)
+    assert (back.games, back.wins, back.losses) == (r.games, r.losses, r.wins)
+    # Partners are not opponents.
+    assert record_against(gs, AMEL.public, BILEL.public).games == 0
+    assert record_against(gs, AMEL.public, DORA.public).games == 1
+
+
+def test_the_series_is_the_run_of_matches_of_one_lineup(indexed):
+    logs, expected = indexed
+    gs = games(logs)
+    s = series(gs, [AMEL.public, SAMI.public])
+    assert s is not None
+    # Newest back: the loss on time, the resignation (amel lost both), two-4, two-3;
+    # the tampered log counts for nothing and the 4-player match ends the run.
+    run = [e for e in expected if e.path.name in ("on-time.chklog", "resigned.chklog",
+                                                  "two-4.chklog", "two-3.chklog")]
+    wins = tuple(sum(e.winner == i for e in run) for i in (0, 1))
+    assert (s.games, s.wins) == (4, wins)
+    assert [seat.name for side_ in s.sides for seat in side_] == ["amel", "sami"]
+    # The other seat order gives the same series, seen from the other side.
+    other = series(gs, [SAMI.public, AMEL.public])
+    assert other is not None and other.wins == wins[::-1]
+    four = series(gs, [AMEL.public, SAMI.public, BILEL.public, DORA.public])
+    assert four is not None and four.games == 1
+    assert series(gs, [AMEL.public, DORA.public]) is None
+
+
+def test_a_second_look_audits_nothing_again(folder, tmp_path):
+    path, _ = folder
+    cache_file = tmp_path / "cache" / "history.json"
+    calls: list[tuple[int, int]] = []
+    first = index_logs(path, cache=AuditCache(cache_file).load(),
+                       progress=lambda d, t: calls.append((d, t)))
+    assert calls and calls[-1] == (len(first), len(first))
+    assert cache_file.exists() and not [p for p in cache_file.parent.iterdir()
+                                        if p.name.startswith(".history.")]
+    calls.clear()
+    second = index_logs(path, cache=AuditCache(cache_file).load(),
+                        progress=lambda d, t: calls.append((d, t)))
+    assert calls == [] and second == first
+    # A copy elsewhere has the same bytes: its audit is the cached one, at its own path.
+    other = tmp_path / "other"
+    other.mkdir()
+    shutil.copy(path / "two-1.chklog", other / "copy.chklog")
+    third = index_logs(other, cache=AuditCache(cache_file).load(),
+                       progress=lambda d, t: calls.append((d, t)))
+    assert calls == [] and third[0].path == str(other / "copy.chklog")
+
+
+def test_a_changed_log_is_audited_again(folder, tmp_path):
+    path, _ = folder
+    mine = tmp_path / "logs"
+    shutil.copytree(path, mine)
+    cache_file = tmp_path / "history.json"
+    index_logs(mine, cache=AuditCache(cache_file).load())
+    data = bytearray((mine / "two-2.chklog").read_bytes())
+    data[-10] ^= 0x40
+    (mine / "two-2.chklog").write_bytes(bytes(data))
+    calls: list[tuple[int, int]] = []
+    again = index_logs(mine, cache=AuditCache(cache_file).load(),
+                       progress=lambda d, t: calls.append((d, t)))
+    assert calls == [(1, 1)]
+    changed = next(lg for lg in again if lg.path.endswith("two-2.chklog"))
+    assert changed.verdict != VALID and not changed.counted
+
+
+@pytest.mark.parametrize("junk", [b"", b"{", b"[1, 2]", b'{"format": 1, "audit": "0", "logs": {}}',
+                                  b'{"format": 1, "audit": "0.1.0", "logs": {"x": {"seats": 3}}}'])
+def test_a_corrupt_cache_is_ignored(folder, indexed, tmp_path, junk):
+    path, _ = folder
+    cache_file = tmp_path / "history.json"
+    cache_file.write_bytes(junk)
+    cache = AuditCache(cache_file).load()
+    logs = index_logs(path, cache=cache)
+    assert logs == indexed[0]
+
+
+def test_the_cache_is_bounded(folder, tmp_path):
+    path, _ = folder
+    cache = AuditCache(tmp_path / "history.json", limit=3)
+    index_logs(path, cache=cache)
+    assert len(AuditCache(tmp_path / "history.json").load().entries) == 3
+
+
+def test_ratings_are_the_same_every_time_and_ignore_what_does_not_count(folder, indexed,
+                                                                        tmp_path):
+    path, expected = folder
+    logs, _ = indexed
+    one = ratings(games(logs))
+    two = ratings(games(index_logs(path)))  # audited again from scratch
+    assert one == two
+    # Without the tampered log, the aborted game and the junk: the very same ratings.
+    clean = tmp_path / "clean"
+    shutil.copytree(path, clean)
+    for name in ("tampered.chklog", "aborted.chklog", "junk.chklog"):
+        (clean / name).unlink()
+    assert ratings(games(index_logs(clean))) == one
+    # The 2-player pool is the paper's update applied match by match, oldest first.
+    counted = sorted({(e.date, e.winner) for e in expected
+                      if e.players == 2 and e.winner is not None})
+    a, s = Rating(), Rating()
+    for _, winner in counted:
+        a, s = (glicko2_update(a, [Result(s.rating, s.rd, float(winner == 0))]),
+                glicko2_update(s, [Result(a.rating, a.rd, float(winner == 1))]))
+    assert one[2][AMEL.public] == a and one[2][SAMI.public] == s
+    assert set(one[4]) == {AMEL.public, SAMI.public, BILEL.public, DORA.public}
+    assert names_by_key(games(logs))[AMEL.public] == "amel"
+
+
+def test_a_missing_folder_is_a_clear_error(tmp_path):
+    from chkobba_p2p.audit import LogUnreadable
+    with pytest.raises(LogUnreadable, match="no such folder"):
+        index_logs(tmp_path / "nowhere")
+    (tmp_path / "file").write_text("x")
+    with pytest.raises(LogUnreadable, match="not a folder"):
+        index_logs(tmp_path / "file")
