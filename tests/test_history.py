@@ -4,6 +4,7 @@ a tampered log is listed with its reason and counts for nothing."""
 
 from __future__ import annotations
 
+import json
 import shutil
 
 import pytest
@@ -203,3 +204,79 @@ def test_a_missing_folder_is_a_clear_error(tmp_path):
     (tmp_path / "file").write_text("x")
     with pytest.raises(LogUnreadable, match="not a folder"):
         index_logs(tmp_path / "file")
+
+
+# ------------------------------------------------------------------ chkobba history
+
+
+def _cli(capsys, *argv):
+    from chkobba_cli.main import main
+    code = main(["history", *argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.fixture
+def own_cache(tmp_path, monkeypatch):
+    monkeypatch.setenv("CHKOBBA_CACHE_DIR", str(tmp_path / "cache"))
+    return tmp_path / "cache"
+
+
+def test_the_command_lists_every_match_newest_first(folder, own_cache, capsys):
+    path, _ = folder
+    code, out, _ = _cli(capsys, str(path), "--lang", "en")
+    assert code == 0
+    lines = out.splitlines()
+    heads = [ln for ln in lines if not ln.startswith(" ")]
+    assert heads[-1] == "11 matches, 8 counted"
+    assert "sami won by resignation  [VALID]" in out and "sami won on time" in out
+    assert "FAILED ITS AUDIT: counts for nothing  [INVALID]" in out
+    assert "INVALID (bad_signature)" in out
+    assert "amel (9069-a17d-cdbe-613b) vs sami (2aa4-c1e3-4c2c-c087)" in out
+    assert heads[1].startswith("2026-03-10 22:00  2 players  stopped before the end")
+    assert (own_cache / "history.json").exists()
+    code, fr, _ = _cli(capsys, str(path), "--lang", "fr", "--players", "4")
+    assert code == 0 and "amel & bilel gagne" in fr and "1 parties, 1 comptées" in fr
+
+
+def test_the_filters_and_json(folder, own_cache, capsys):
+    path, _ = folder
+    code, out, _ = _cli(capsys, str(path), "--json", "--with", "dora")
+    rows = json.loads(out)
+    assert code == 0 and [r["players"] for r in rows] == [4]
+    assert rows[0]["seats"][3]["fingerprint"] == DORA.fingerprint
+    _, out, _ = _cli(capsys, str(path), "--json", "--since", "2026-03-10")
+    rows = json.loads(out)
+    assert {r["ending"] for r in rows} >= {"aborted", "on_time", "resigned", "points"}
+    assert all(r["date"] >= "2026-03-10" for r in rows)
+    _, out, _ = _cli(capsys, str(path), "--json", "--with", AMEL.fingerprint[:9])
+    assert len(json.loads(out)) == 10  # every match but the junk (no seats)
+    code, _, err = _cli(capsys, str(path), "--since", "yesterday")
+    assert code == 2 and "not a date: yesterday" in err
+
+
+def test_ratings_from_a_folder_are_the_same_for_anyone(folder, own_cache, capsys, tmp_path,
+                                                       monkeypatch):
+    path, _ = folder
+    code, one, _ = _cli(capsys, "--ratings", str(path), "--json")
+    # Someone else, with no cache, computes the same numbers.
+    monkeypatch.setenv("CHKOBBA_CACHE_DIR", str(tmp_path / "another"))
+    _, two, _ = _cli(capsys, "--ratings", str(path), "--json", "--no-cache")
+    assert code == 0 and one == two
+    pools = json.loads(one)
+    assert {r["name"] for r in pools["2"]} == {"amel", "sami"}
+    assert all(r["provisional"] and r["shown"].endswith("?") for r in pools["4"])
+    code, text, _ = _cli(capsys, "--ratings", str(path), "--lang", "en")
+    assert code == 0 and "Glicko-2 ratings, 2 players" in text and "about " in text
+
+
+def test_a_missing_folder_is_one_line_and_status_2(own_cache, capsys, tmp_path):
+    code, out, err = _cli(capsys, str(tmp_path / "nowhere"))
+    assert code == 2 and out == ""
+    assert err == f"chkobba history: {tmp_path / 'nowhere'}: no such folder\n"
+
+
+def test_the_progress_bar():
+    from chkobba_cli.history import bar
+    from chkobba_cli.i18n import Translator
+    assert bar(3, 4, 8, Translator("en")) == "[######..] 3/4 logs audited"
