@@ -414,6 +414,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "hi_bad_date": ("not a date: {date} (use 2026-03-01 or 2026-03-01T20:00)",
                     "date invalide : {date} (par ex. 2026-03-01 ou 2026-03-01T20:00)"),
     "series": ("series: {score}", "série : {score}"),
+    "lobby_bot": ("the {level} bot's key", "la clé du robot {level}"),
     "record_vs": ("{name}: {n} games, {wins}–{losses}", "{name} : {n} parties, {wins}–{losses}"),
     # The library's notices (chkobba_p2p.peer.Notice): "nt_" + the notice's kind.
     "nt_resume_failed": ("the saved game ({path}) cannot be resumed: {why}; starting afresh",

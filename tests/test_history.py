@@ -280,3 +280,100 @@ def test_the_progress_bar():
     from chkobba_cli.history import bar
     from chkobba_cli.i18n import Translator
     assert bar(3, 4, 8, Translator("en")) == "[######..] 3/4 logs audited"
+
+
+# ------------------------------------------------------- the lobby and the end screen
+
+
+@pytest.fixture
+def app_session():
+    from prompt_toolkit.application import create_app_session
+    from prompt_toolkit.input import create_pipe_input
+    from prompt_toolkit.output import DummyOutput
+    with create_pipe_input() as inp, create_app_session(input=inp, output=DummyOutput()):
+        yield
+
+
+def _screen_text(lines) -> str:
+    from chkobba_cli.tui.render import line_text
+    return "\n".join(line_text(x) for x in lines)
+
+
+def _past(folder, indexed):
+    """The folder's games, read by the client's reader in its thread."""
+    import threading
+
+    from chkobba_cli.tui.past import PastGames
+    from chkobba_p2p.history import AuditCache
+    path, _ = folder
+    changed = threading.Event()
+    past = PastGames(path, changed.set, cache=AuditCache(path.parent / "tui-cache.json"))
+    thread = past.refresh()
+    assert thread is not None and past.refresh() is None  # one reader at a time
+    thread.join(120)
+    assert changed.is_set() and past.games is not None
+    assert [g.log for g in past.games] == [g.log for g in games(indexed[0])]
+    return past
+
+
+def test_the_rematch_lobby_shows_the_series_and_the_record_of_a_known_player(
+        folder, indexed, app_session, tmp_path):
+    from chkobba_cli.tui.app import TuiApp
+    from chkobba_p2p.known import KnownPlayers
+    from chkobba_p2p.peer import Lobby
+    past = _past(folder, indexed)
+    known = KnownPlayers(tmp_path / "known_players")
+    known.remember([("sami", SAMI.public)])
+    ui = TuiApp(kind="host", lang="en", seat=0, players=2, rematch=True, known=known,
+                past=past)
+    ui.size = (30, 100)
+    ui.state = ui.state.apply(Lobby((("amel", AMEL.fingerprint), ("sami", SAMI.fingerprint)),
+                                    keys=(AMEL.public, SAMI.public)))
+    text = _screen_text(ui.body(70, 30))
+    r = record_against(past.games, AMEL.public, SAMI.public)
+    assert f"sami: {r.games} games, {r.wins}–{r.losses}" in text
+    s = series(past.games, [AMEL.public, SAMI.public])
+    assert f"series: amel {s.wins[0]} – {s.wins[1]} sami" in text
+    fr = TuiApp(kind="host", lang="fr", seat=0, players=2, rematch=True, known=known,
+                past=past)
+    fr.state = ui.state
+    assert f"série : amel {s.wins[0]} – {s.wins[1]} sami" in _screen_text(fr.body(70, 30))
+
+
+def test_the_end_screen_shows_the_series(folder, indexed, app_session):
+    from chkobba_cli.tui import dialogs
+    from chkobba_cli.tui.app import TuiApp
+    from chkobba_p2p.peer import Lobby
+    past = _past(folder, indexed)
+    ui = TuiApp(kind="join", lang="en", seat=1, players=4, past=past)
+    keys = (AMEL.public, SAMI.public, BILEL.public, DORA.public)
+    ui.state = ui.state.apply(Lobby(tuple((n, identity_fp) for n, identity_fp in zip(
+        ("amel", "sami", "bilel", "dora"), (AMEL.fingerprint, SAMI.fingerprint,
+                                            BILEL.fingerprint, DORA.fingerprint),
+        strict=True)), keys=keys))
+    won = games(indexed[0])
+    four = next(g for g in won if g.players == 4)
+    want = [0, 0]
+    want[four.log.winner] = 1
+    assert ui._series() == f"series: amel & bilel {want[0]} – {want[1]} sami & dora"
+    lines = _screen_text(dialogs.over_lines(ui.view, None, None, 80, series=ui._series()))
+    assert ui._series() in lines
+
+
+def test_a_bot_levels_key_is_said_and_never_a_changed_key(tmp_path):
+    from chkobba_cli.i18n import Translator
+    from chkobba_cli.tui.trust import changed_seats, seat_lines
+    from chkobba_p2p.known import KnownPlayers
+    from chkobba_p2p.peer import Lobby
+    from chkobba_p2p.rating import bot_seed
+    from chkobba_p2p.tablestate import TableState
+    from chkobba_p2p.wire import Identity
+    greedy = Identity.from_seed(bot_seed("greedy", 1)).public
+    known = KnownPlayers(tmp_path / "known_players")
+    known.remember([("bot1", Identity.from_seed(bot_seed("heuristic", 1)).public)])
+    st = TableState(my_fingerprint=AMEL.fingerprint).apply(
+        Lobby((("amel", AMEL.fingerprint), ("bot1", Identity.from_seed(
+            bot_seed("greedy", 1)).fingerprint)), keys=(AMEL.public, greedy)))
+    text = _screen_text(seat_lines(st, Translator("en"), known, 80, ready_check=False))
+    assert "the greedy bot's key" in text and "WARNING" not in text
+    assert changed_seats(st, known) == []
