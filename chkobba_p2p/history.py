@@ -215,8 +215,9 @@ def _mtime_date(path: str) -> str:
 def summarize(report: AuditReport, digest: str, date: str = "") -> Log:
     """A log's entry from its audit report (no input or output)."""
     created = report.header.get("created")
-    if isinstance(created, str) and parse_date(created) is not None:
-        date = parse_date(created).isoformat(timespec="seconds")  # type: ignore[union-attr]
+    when = parse_date(created) if isinstance(created, str) else None
+    if when is not None:
+        date = when.astimezone(_dt.UTC).isoformat(timespec="seconds")
     t = report.table
     seats = tuple(Seat(s.name, s.key) for s in t.seats) if t is not None else ()
     game = t.game.hex() if t is not None else ""
@@ -381,7 +382,9 @@ def index_logs(folder: str | Path, *, cache: AuditCache | None = None,
                 try:
                     log = summarize(audit_log(p, workers=workers), digest, _mtime_date(str(p)))
                 except LogUnreadable as exc:
-                    log = _unreadable(str(p), digest, str(exc))
+                    # Cached by content: the sentence without this copy's path.
+                    why = str(exc).removeprefix(f"{p}: ")
+                    log = _unreadable(str(p), digest, why)
                 memo[digest] = log
                 if cache is not None:
                     cache.put(log)

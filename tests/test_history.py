@@ -377,3 +377,44 @@ def test_a_bot_levels_key_is_said_and_never_a_changed_key(tmp_path):
     text = _screen_text(seat_lines(st, Translator("en"), known, 80, ready_check=False))
     assert "the greedy bot's key" in text and "WARNING" not in text
     assert changed_seats(st, known) == []
+
+
+def _history_on_a_terminal(path, cache) -> tuple[int, str, str]:
+    """``chkobba history`` in its own process, stderr on a pseudo-terminal."""
+    import os
+    import subprocess
+
+    from test_net_support import REPO_ROOT, cli_command, cli_env
+    env = cli_env()
+    env["CHKOBBA_CACHE_DIR"] = str(cache)
+    controller, terminal = os.openpty()
+    try:
+        proc = subprocess.run(cli_command("history", str(path), "--lang", "en"),
+                              cwd=REPO_ROOT, env=env, stdout=subprocess.PIPE,
+                              stderr=terminal, stdin=subprocess.DEVNULL, timeout=300)
+        os.close(terminal)
+        terminal = -1
+        err = b""
+        while True:
+            try:
+                chunk = os.read(controller, 65536)
+            except OSError:  # the terminal's other end is closed: all read
+                break
+            if not chunk:
+                break
+            err += chunk
+    finally:
+        os.close(controller)
+        if terminal >= 0:
+            os.close(terminal)
+    return proc.returncode, proc.stdout.decode(), err.decode()
+
+
+def test_a_progress_bar_on_the_terminal_while_logs_are_audited(folder, tmp_path):
+    path, expected = folder
+    code, out, err = _history_on_a_terminal(path, tmp_path / "cache")
+    assert code == 0 and out.splitlines()[-1] == "11 matches, 8 counted"
+    assert f"] {len(expected)}/{len(expected)} logs audited" in err
+    assert "logs audited" not in out  # the bar is on stderr alone
+    code, again, err = _history_on_a_terminal(path, tmp_path / "cache")
+    assert code == 0 and again == out and "logs audited" not in err  # nothing to audit
