@@ -418,3 +418,24 @@ def test_a_progress_bar_on_the_terminal_while_logs_are_audited(folder, tmp_path)
     assert "logs audited" not in out  # the bar is on stderr alone
     code, again, err = _history_on_a_terminal(path, tmp_path / "cache")
     assert code == 0 and again == out and "logs audited" not in err  # nothing to audit
+
+
+def test_the_client_reads_the_logs_in_a_process_of_its_own(folder, indexed, tmp_path,
+                                                           monkeypatch):
+    """Without a cache of its own, the client's reader runs ``chkobba history --json``
+    (the user's cache: here the test's) and gets the very games read in process."""
+    import threading
+
+    from chkobba_cli.tui.past import PastGames
+    path, _ = folder
+    monkeypatch.setenv("CHKOBBA_CACHE_DIR", str(tmp_path / "cache"))
+    changed = threading.Event()
+    past = PastGames(path, changed.set)
+    thread = past.refresh()
+    assert thread is not None
+    thread.join(300)
+    assert changed.is_set() and past.games == games(indexed[0])
+    assert (tmp_path / "cache" / "history.json").exists()
+    nowhere = PastGames(tmp_path / "nowhere")
+    nowhere.load()
+    assert nowhere.games == []
