@@ -28,6 +28,7 @@ import os
 import tempfile
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field, replace
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -54,6 +55,7 @@ __all__ = [
     "series",
     "ratings",
     "parse_date",
+    "auditor",
     "sides_of",
     "log_paths",
     "rated_matches",
@@ -67,8 +69,8 @@ POINTS, RESIGNED, ON_TIME, ABORTED, TRUNCATED, UNFINISHED, TAMPERED = (
     "points", "resigned", "on_time", "aborted", "truncated", "unfinished", "invalid")
 
 APP = "chkobba-p2p"
-#: The cache's format; a cache of another format, or written by another version of the
-#: audit, is ignored (and rewritten).
+#: The cache's format; a cache of another format, or written by another audit (another
+#: version of this package's code: :func:`auditor`), is ignored (and rewritten).
 CACHE_FORMAT = 1
 #: At most this many logs are remembered (the least recently seen go first).
 MAX_CACHE_ENTRIES = 20_000
@@ -76,6 +78,18 @@ MAX_CACHE_ENTRIES = 20_000
 MAX_CACHE_BYTES = 64 << 20
 #: Two matches of one series are at most this far apart (seconds).
 SERIES_GAP = 6 * 3600
+
+
+@cache
+def auditor() -> str:
+    """This package's version and the SHA-256 of its source files: a verdict cached by
+    another code of the audit is never reused."""
+    h = hashlib.sha256(__version__.encode())
+    root = Path(__file__).resolve().parent
+    for p in sorted(root.rglob("*.py")):
+        with contextlib.suppress(OSError):
+            h.update(p.relative_to(root).as_posix().encode() + b"\0" + p.read_bytes())
+    return h.hexdigest()
 
 
 def cache_dir() -> Path:
@@ -253,6 +267,14 @@ def _unreadable(path: str, digest: str, why: str) -> Log:
 # --------------------------------------------------------------------------- cache
 
 
+def _parses(d: dict[str, Any]) -> bool:
+    try:
+        Log.from_json({**d, "path": "", "digest": ""})
+    except (KeyError, TypeError, ValueError, AttributeError):
+        return False
+    return True
+
+
 class AuditCache:
     """Logs already audited, by the SHA-256 of their bytes.  :meth:`loads` and
     :meth:`dumps` are pure; :meth:`load` ignores a missing, corrupt, foreign or oversized
@@ -271,7 +293,7 @@ class AuditCache:
             return None
         try:
             log = Log.from_json({**d, "path": path, "digest": digest})
-        except (KeyError, TypeError, ValueError):
+        except (KeyError, TypeError, ValueError, AttributeError):
             del self.entries[digest]
             return None
         self.entries[digest] = self.entries.pop(digest)  # most recent last
@@ -286,7 +308,7 @@ class AuditCache:
 
     def dumps(self) -> bytes:
         keep = list(self.entries.items())[-self.limit:]
-        return json.dumps({"format": CACHE_FORMAT, "audit": __version__,
+        return json.dumps({"format": CACHE_FORMAT, "audit": auditor(),
                            "logs": dict(keep)}, separators=(",", ":")).encode()
 
     def loads(self, data: bytes) -> None:
@@ -295,10 +317,10 @@ class AuditCache:
         except ValueError:
             return
         if not isinstance(doc, dict) or doc.get("format") != CACHE_FORMAT \
-                or doc.get("audit") != __version__ or not isinstance(doc.get("logs"), dict):
+                or doc.get("audit") != auditor() or not isinstance(doc.get("logs"), dict):
             return
         self.entries = {k: v for k, v in doc["logs"].items()
-                        if isinstance(k, str) and isinstance(v, dict)}
+                        if isinstance(k, str) and isinstance(v, dict) and _parses(v)}
 
     def load(self) -> AuditCache:
         try:

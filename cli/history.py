@@ -191,10 +191,15 @@ def show_ratings(gs: list[Game], t: Translator) -> None:
     _out(t("hi_ratings_note"))
 
 
+def fingerprint_of(key: bytes) -> str:
+    return Seat("", key).fingerprint
+
+
 def ratings_json(gs: list[Game]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for n, rows in rating_rows(gs).items():
-        out[str(n)] = [{"key": k.hex(), "name": name, "rating": r.rating, "rd": r.rd,
+        out[str(n)] = [{"key": k.hex(), "fingerprint": fingerprint_of(k), "name": name,
+                        "rating": r.rating, "rd": r.rd,
                         "volatility": r.volatility, "games": r.games,
                         "provisional": r.provisional, "anchor": r.anchor,
                         "shown": r.show()} for k, name, r in rows]

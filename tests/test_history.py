@@ -154,15 +154,18 @@ def test_a_changed_log_is_audited_again(folder, tmp_path):
     assert changed.verdict != VALID and not changed.counted
 
 
-@pytest.mark.parametrize("junk", [b"", b"{", b"[1, 2]", b'{"format": 1, "audit": "0", "logs": {}}',
-                                  b'{"format": 1, "audit": "0.1.0", "logs": {"x": {"seats": 3}}}'])
+@pytest.mark.parametrize("junk", [
+    b"", b"{", b"[1, 2]", b'{"format": 1, "audit": "0", "logs": {}}',
+    b'{"format": 1, "audit": "AUDITOR", "logs": {"x": {"seats": 3}}}'])
 def test_a_corrupt_cache_is_ignored(folder, indexed, tmp_path, junk):
     path, _ = folder
     cache_file = tmp_path / "history.json"
-    cache_file.write_bytes(junk)
+    from chkobba_p2p.history import auditor
+    cache_file.write_bytes(junk.replace(b"AUDITOR", auditor().encode()))
     cache = AuditCache(cache_file).load()
     logs = index_logs(path, cache=cache)
     assert logs == indexed[0]
+    assert "x" not in AuditCache(cache_file).load().entries  # rewritten without it
 
 
 def test_the_cache_is_bounded(folder, tmp_path):
