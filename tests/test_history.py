@@ -344,6 +344,7 @@ def test_the_rematch_lobby_shows_the_series_and_the_record_of_a_known_player(
 
 
 def test_the_end_screen_shows_the_series(folder, indexed, app_session):
+    """From the second match of a series on (the first one's result is the title)."""
     from chkobba_cli.tui import dialogs
     from chkobba_cli.tui.app import TuiApp
     from chkobba_p2p.peer import Lobby
@@ -354,13 +355,19 @@ def test_the_end_screen_shows_the_series(folder, indexed, app_session):
         ("amel", "sami", "bilel", "dora"), (AMEL.fingerprint, SAMI.fingerprint,
                                             BILEL.fingerprint, DORA.fingerprint),
         strict=True)), keys=keys))
-    won = games(indexed[0])
-    four = next(g for g in won if g.players == 4)
+    assert ui._series() is None  # one 4-player match
+    from chkobba_cli.tui.past import series_text
+    four = series(games(indexed[0]), list(keys))
     want = [0, 0]
-    want[four.log.winner] = 1
-    assert ui._series() == f"series: amel & bilel {want[0]} – {want[1]} sami & dora"
-    lines = _screen_text(dialogs.over_lines(ui.view, None, None, 80, series=ui._series()))
-    assert ui._series() in lines
+    want[next(g for g in games(indexed[0]) if g.players == 4).log.winner] = 1
+    assert series_text(ui.t, four) == f"series: amel & bilel {want[0]} – {want[1]} sami & dora"
+    two = TuiApp(kind="join", lang="en", seat=1, players=2, past=past)
+    two.state = two.state.apply(Lobby((("amel", AMEL.fingerprint), ("sami", SAMI.fingerprint)),
+                                      keys=(AMEL.public, SAMI.public)))
+    s = series(games(indexed[0]), [AMEL.public, SAMI.public])
+    assert two._series() == f"series: amel {s.wins[0]} – {s.wins[1]} sami"
+    lines = _screen_text(dialogs.over_lines(two.view, None, None, 80, series=two._series()))
+    assert two._series() in lines
 
 
 def test_a_bot_levels_key_is_said_and_never_a_changed_key(tmp_path):

@@ -282,12 +282,13 @@ class Screen:
                           showing=showing(view, self.pacer.showing, width))
 
     def _series(self) -> str | None:
-        """The series score of this table (from the logs), for the end screen."""
+        """The series score of this table (from the logs), for the end screen: from the
+        second match on (the first one's result is the screen's title)."""
         st = self.state
         if self.past is None or not st.keys or not all(st.keys):
             return None
         s = self.past.series(list(st.keys))
-        return series_text(self.t, s) if s is not None else None
+        return series_text(self.t, s) if s is not None and s.games >= 2 else None
 
     def _overlay(self) -> list[tuple[str, str]]:
         kind = self.overlay_kind()
