@@ -24,7 +24,7 @@ def spawn_bots(port: int, count: int, level: str, seed: int | None,
     procs = []
     for i in range(count):
         cmd = [sys.executable, "-m", "chkobba_cli.tui.botproc", f"127.0.0.1:{port}",
-               "--level", level, "--name", f"bot{i + 1}"]
+               "--level", level, "--name", f"bot{i + 1}", "--index", str(i + 1)]
         if seed is not None:
             cmd += ["--seed", str(seed + i)]
         if log_path is not None:  # each bot's own log, named after the game's

@@ -37,6 +37,8 @@ COMMANDS: tuple[Command, ...] = (
     Command("bot", "chkobba_cli.net", "a headless bot peer that joins a table"),
     Command("replay", "chkobba_cli.replay",
             "audit a game's signed log (any peer's) and show the match"),
+    Command("history", "chkobba_cli.history",
+            "every match in your logs, audited: results, records, ratings"),
     Command("watch", "chkobba_cli.watch",
             "watch a table as a spectator (the host must allow spectators)"),
     Command("simulate", "chkobba_cli.simulate", "play whole matches between bots, offline"),

@@ -102,9 +102,14 @@ def _ui(args: argparse.Namespace, kind: str, **kw):
 
     lang = args.lang or detect_lang()
     symbols = not args.ascii and can_show_symbols()
+    from .tui.past import PastGames
+
     known = KnownPlayers() if kind != "play" else None
+    # Records and the series, from the logs already written where this game's goes.
+    log_path = kw.get("log_path")
+    past = PastGames(Path(log_path).parent if log_path else data_dir() / "logs")
     return TuiApp(kind=kind, lang=lang, symbols=symbols, color=_color(args),
-                  figures=_figures(args), pace=args.pace, known=known, **kw)
+                  figures=_figures(args), pace=args.pace, known=known, past=past, **kw)
 
 
 def _name(args: argparse.Namespace, fallback: str) -> str:

@@ -15,7 +15,7 @@ from chkobba_cli.main import COMMANDS, main
 OWN_OPTION = {
     "play": "--seed", "host": "--headless", "join": "--connect-timeout",
     "bot": "--connect-retry", "replay": "--workers", "simulate": "--record",
-    "arena": "--move-ms", "watch": "spectator",
+    "arena": "--move-ms", "watch": "spectator", "history": "--ratings",
 }
 HEAVY = ("trio", "prompt_toolkit", "cryptography", "msgpack", "rbcl", "platformdirs")
 

@@ -28,6 +28,7 @@ from chkobba_p2p.peer import (
     TableReady,
     TableState,
 )
+from chkobba_p2p.rating import bot_level
 
 from ..i18n import Translator
 from .chat import ChatInput
@@ -35,6 +36,7 @@ from .decision import Request, refusal
 from .leaving import Leaving
 from .narration import EventLog
 from .pace import DEFAULT_PACE, SCORE_WAIT, Pacer
+from .past import PastGames
 from .presence import Presence
 from .render import CardStyle
 from .screen import MIN_SIZE, Screen
@@ -54,7 +56,7 @@ class TuiApp(Leaving, Screen):
                  turn_timeout: float | None = None, reconnect_timeout: float = 60.0,
                  rematch: bool = False, address6: str | None = None,
                  pace: float = DEFAULT_PACE, score_wait: float = SCORE_WAIT,
-                 known: KnownPlayers | None = None) -> None:
+                 known: KnownPlayers | None = None, past: PastGames | None = None) -> None:
         self.kind = kind  # "play", "host" or "join"
         self.t = Translator(lang)
         self.figures_override = figures
@@ -119,7 +121,14 @@ class TuiApp(Leaving, Screen):
         self.rematch_bots = 0  # local bot seats (a host's --bots): they never answer
         self.rematch_gone: set[int] = set()  # seats gone without an answer
         self._rematch_wake: trio.Event | None = None
+        #: The matches of the logs already written (records, the series), read in a
+        #: thread; None: not shown.
+        self.past = past
         self.app = self._build()
+        if past is not None:
+            if past.on_change is None:
+                past.on_change = self.invalidate
+            past.refresh()
 
     @property
     def cs(self) -> CardStyle:
@@ -168,8 +177,11 @@ class TuiApp(Leaving, Screen):
         if isinstance(event, TableReady) and self.known is not None:
             # The game starts with these seats: remember them (the person confirmed).
             st = self.state
+            # A bot level's well-known key is no person to remember (its name, bot1,
+            # would come back with another level's key).
             self.known.remember([(n, k) for i, (n, k) in enumerate(zip(st.names, st.keys))
-                                 if n and k is not None and i != st.seat])
+                                 if n and k is not None and i != st.seat
+                                 and bot_level(k) is None])
         self.invalidate()
 
     @property
@@ -289,6 +301,8 @@ class TuiApp(Leaving, Screen):
         self.finished = True
         self.outcome = result
         self.request = None
+        if self.past is not None and result is not None and result.table is not None:
+            self.past.refresh()  # this match's log is complete now: the series counts it
         never_played = result is None or result.table is None
         if self.rematch_answered is not None:  # answered: nothing more to see here
             if self.kind == "join":

@@ -15,6 +15,7 @@ import trio
 
 from chkobba_p2p.levels import LEVELS
 from chkobba_p2p.peer import BotController, Identity, JoinConfig, Timeouts, join_match
+from chkobba_p2p.rating import bot_seed
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -23,10 +24,15 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--level", default="greedy", choices=sorted(LEVELS))
     p.add_argument("--seed", type=int, default=None)
     p.add_argument("--name", default="bot")
+    p.add_argument("--index", type=int, default=1, help="which bot of the table (1, 2, 3): "
+                   "with the level, it names the bot's well-known key")
     p.add_argument("--log", default=None)
     p.add_argument("--reconnect-timeout", type=float, default=10.0)
     args = p.parse_args(argv)
-    config = JoinConfig(args.address, name=args.name, identity=Identity.generate(),
+    # A bot level's well-known key (chkobba_p2p.rating.bot_seed): the logs show which
+    # seats were which bots, and ratings read against them.
+    identity = Identity.from_seed(bot_seed(args.level, args.index))
+    config = JoinConfig(args.address, name=args.name, identity=identity,
                         log_path=Path(args.log) if args.log else None,
                         timeouts=Timeouts(reconnect=args.reconnect_timeout))
     outcome = trio.run(join_match, config, BotController(args.level, args.seed))

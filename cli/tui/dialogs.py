@@ -59,10 +59,11 @@ def score_dialog_lines(view: TableView, ev: HandScored) -> list[Line]:
 
 
 def over_lines(view: TableView, outcome: Outcome | None, log_path: Path | None,
-               width: int, rematch: bool = False) -> list[Line]:
+               width: int, rematch: bool = False, series: str | None = None) -> list[Line]:
     """The match's end: who won and by how much (or by a resignation), or why it stopped;
     where the log is and the command that audits it.  ``width`` is the screen's (long
-    paths are cut); ``rematch``: the keys offer to play again."""
+    paths are cut); ``rematch``: the keys offer to play again; ``series``: the series
+    score, from the logs ("series: amel 2 – 1 sami")."""
     t, st = view.t, view.state
     o = outcome
     lines: list[Line] = []
@@ -98,6 +99,8 @@ def over_lines(view: TableView, outcome: Outcome | None, log_path: Path | None,
         elif o is not None and o.error:
             lines += wrap_line([("", " " + safe_text(o.error, 1000))], max(20, width - 6),
                                indent=" ")
+    if series is not None:
+        lines += [[], [("class:title", f" {series} ")]]
     path = (o.log_path if o is not None else None) or log_path
     if path and Path(path).exists():  # no log without a table: nothing to replay
         width = max(20, width - 6)

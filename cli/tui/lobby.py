@@ -10,6 +10,7 @@ from chkobba_p2p.peer import KnownPlayers, PortMapped, PortMapUnavailable
 
 from ..i18n import Translator
 from ..reach import join_code
+from .past import PastGames, series_text
 from .render import Line, wrap_line
 from .trust import changed_seats, missing_names, seat_lines
 from .view import TableView
@@ -35,18 +36,24 @@ def lobby_lines(view: TableView, width: int, *, kind: str, connected: bool = Fal
                 address: str | None = None, port: int | None = None,
                 rematch: bool = False, address6: str | None = None,
                 reach: PortMapped | PortMapUnavailable | None = None,
-                asking: bool = False, known: KnownPlayers | None = None) -> list[Line]:
+                asking: bool = False, known: KnownPlayers | None = None,
+                past: PastGames | None = None) -> list[Line]:
     """The lobby of a ``kind`` client (``"play"``, ``"host"`` or ``"join"``): a joining
     client shows whether it reached ``address``; a host shows its join code
     (``address:port#fingerprint``), its global IPv6 one (``address6``) and what the
     router said (``reach``); ``rematch``: the same table plays again.  Every seat with
     its fingerprint, whether its person is ready and what ``known`` (the players met
-    before) says; ``asking``: the ready check waits for our Enter."""
+    before) says, with ``past``'s record against each known player and, at a rematch,
+    the series score; ``asking``: the ready check waits for our Enter."""
     t, st = view.t, view.state
     lines: list[Line] = [[]]
     if rematch and (kind == "host" or not connected):  # a joiner: until it is in
         text = t("rematch_host") if kind == "host" else t("rematch_join")
         lines += wrap_line([("class:ok", " " + text)], width - 1, " ")
+    if rematch and past is not None and st.keys and all(st.keys):
+        s = past.series(list(st.keys))
+        if s is not None:
+            lines += wrap_line([("class:title", " " + series_text(t, s))], width - 1, "   ")
     if kind == "join":
         if not connected:
             lines.append([("class:title", " " + t("join_connecting", addr=address))])
@@ -77,7 +84,11 @@ def lobby_lines(view: TableView, width: int, *, kind: str, connected: bool = Fal
         lines.append([("class:title", " " + t("lobby_seats", taken=taken,
                                                n=len(st.names)))])
         ready_check = kind != "play"
-        lines += seat_lines(st, t, known, width - 1, ready_check)
+        record = None
+        if past is not None and st.seat is not None and st.seat < len(st.keys):
+            me = st.keys[st.seat]
+            record = lambda key: past.record_against(me, key)  # noqa: E731
+        lines += seat_lines(st, t, known, width - 1, ready_check, record)
         lines.append([])
         if taken < len(st.names):
             lines.append([("", " " + t("lobby_waiting"))])

@@ -44,6 +44,7 @@ from .keys import key_bindings
 from .lobby import lobby_lines
 from .narration import EventLog
 from .pace import Pacer
+from .past import PastGames, series_text
 from .presence import Presence, clock_text
 from .render import CardStyle, Line, wrap_line
 from .style import STYLE, ascii_frames, ascii_text
@@ -88,6 +89,7 @@ class Screen:
     reach: PortMapped | PortMapUnavailable | None
     rematch: bool
     known: KnownPlayers | None
+    past: PastGames | None
     log_path: Path | None
     reconnect_allowance: float
     #: (rows, columns) to draw for, instead of the terminal's (for tests).
@@ -264,7 +266,7 @@ class Screen:
                                   address=self.address, port=self.port,
                                   rematch=self.rematch, address6=self.address6,
                                   reach=self.reach, asking=self.asking_ready,
-                                  known=self.known))[:height]
+                                  known=self.known, past=self.past))[:height]
         req = self.request
         below = decision_lines(view, width, req, options=self.options, opt_sel=self.opt_sel,
                                cut_sel=self.cut_sel, status=self.status, hints=self.hints,
@@ -278,6 +280,15 @@ class Screen:
                           # Once the game is over, nobody is waited for any more.
                           notices=[] if self.finished else self.presence.countdown_lines(view),
                           showing=showing(view, self.pacer.showing, width))
+
+    def _series(self) -> str | None:
+        """The series score of this table (from the logs), for the end screen: from the
+        second match on (the first one's result is the screen's title)."""
+        st = self.state
+        if self.past is None or not st.keys or not all(st.keys):
+            return None
+        s = self.past.series(list(st.keys))
+        return series_text(self.t, s) if s is not None and s.games >= 2 else None
 
     def _overlay(self) -> list[tuple[str, str]]:
         kind = self.overlay_kind()
@@ -296,6 +307,6 @@ class Screen:
                 lines = dialogs.score_dialog_lines(self.view, scored)
         elif kind == "over":
             lines = dialogs.over_lines(self.view, self.outcome, self.log_path, self._size()[1],
-                                       rematch=self.can_rematch)
+                                       rematch=self.can_rematch, series=self._series())
         return dialogs.as_text(lines)
 

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from chkobba_p2p.history import Record
 from chkobba_p2p.peer import KnownPlayers, Recognition, TableState
+from chkobba_p2p.rating import bot_level
 
 from .render import Line, wrap_line
 
@@ -20,7 +22,7 @@ def changed_seats(st: TableState, known: KnownPlayers | None) -> list[int]:
     out = []
     for i, name in enumerate(st.names):
         key = st.keys[i] if i < len(st.keys) else None
-        if name and key is not None and i != st.seat \
+        if name and key is not None and i != st.seat and bot_level(key) is None \
                 and known.check(name, key).status is Recognition.CHANGED:
             out.append(i)
     return out
@@ -36,9 +38,12 @@ def missing_names(st: TableState, t: Callable[..., str]) -> str:
 
 
 def seat_lines(st: TableState, t: Callable[..., str], known: KnownPlayers | None,
-               width: int, ready_check: bool) -> list[Line]:
+               width: int, ready_check: bool,
+               record: Callable[[bytes], Record | None] | None = None) -> list[Line]:
     """Two lines or more per seat: number, name (and "you"), ready mark; the fingerprint
-    with what the known players say; a warning for a changed key."""
+    with what the known players say, and our ``record`` against a known player (from the
+    logs: "amel: 5 games, 3–2"); a warning for a changed key.  A bot level's well-known
+    key is said to be that bot."""
     out: list[Line] = []
     for i, name in enumerate(st.names):
         if not name:
@@ -56,8 +61,11 @@ def seat_lines(st: TableState, t: Callable[..., str], known: KnownPlayers | None
         fp = st.fingerprints[i] if i < len(st.fingerprints) else None
         key = st.keys[i] if i < len(st.keys) else None
         info: Line = [("class:dim", "     " + t("lobby_key", fp=fp or "?"))]
+        bot = bot_level(key) if key is not None else None
         seen = known.check(name, key) if known is not None and key is not None and not me \
-            else None
+            and bot is None else None
+        if bot is not None:
+            info.append(("class:dim", f" · {t('lobby_bot', level=bot)}"))
         if seen is not None:
             if seen.status is Recognition.KNOWN:
                 info.append(("class:ok", f" · {t('lobby_known')}"))
@@ -66,6 +74,11 @@ def seat_lines(st: TableState, t: Callable[..., str], known: KnownPlayers | None
             if seen.also_known_as:
                 info.append(("class:dim", " · " + t("lobby_aka",
                                                     names=", ".join(seen.also_known_as))))
+        past = record(key) if record is not None and key is not None and not me \
+            and (seen is None or seen.status is Recognition.KNOWN) else None
+        if past is not None:
+            info.append(("class:dim", " · " + t("record_vs", name=name, n=past.games,
+                                                wins=past.wins, losses=past.losses)))
         out += wrap_line(info, width, "       ")
         if seen is not None and seen.status is Recognition.CHANGED:
             out += wrap_line([("class:error", "  ⚠ " + t("lobby_changed", name=name,

@@ -1,0 +1,240 @@
+"""``chkobba history``: every match in the data directory's logs, newest first, and
+``--ratings``: everyone's Glicko-2 rating from a folder of logs.  Everything comes from
+the signed logs, each audited (and the audit cached: :mod:`chkobba_p2p.history`)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable
+from typing import Any, TextIO
+
+from chkobba_p2p.audit import INCOMPLETE, INVALID, VALID, LogUnreadable
+from chkobba_p2p.history import (
+    UNREADABLE,
+    AuditCache,
+    Game,
+    Seat,
+    games,
+    index_logs,
+    names_by_key,
+    parse_date,
+    ratings,
+)
+from chkobba_p2p.peer import data_dir
+from chkobba_p2p.rating import POOLS, Rating, nearest_level
+from chkobba_p2p.text import safe_text
+
+from .i18n import LANGS, Translator, detect_lang
+
+EXIT_OK = 0
+EXIT_USAGE = 2
+
+
+def add_arguments(command: str, p: argparse.ArgumentParser) -> None:
+    """Declare the arguments of ``history`` (see :mod:`.main`)."""
+    p.description = (
+        "Every match in the logs of the data directory (or DIR), newest first: date, "
+        "table size, players by name and key fingerprint, the result and how the match "
+        "ended, the audit's verdict, the log. Each log is audited (the audit is cached by "
+        "the log's hash: the second run is quick). A log that fails its audit is listed as "
+        "such and counts for nothing.")
+    p.add_argument("dir", metavar="DIR", nargs="?", default=None,
+                   help="the folder of logs (default: the data directory's logs)")
+    p.add_argument("--with", dest="with_name", metavar="NAME",
+                   help="only the matches with a player of this name (or key fingerprint)")
+    p.add_argument("--since", metavar="DATE", help="only the matches since DATE "
+                   "(2026-03-01, or a date and time)")
+    p.add_argument("--players", type=int, choices=(2, 4), help="only tables of N players")
+    p.add_argument("--json", action="store_true", help="print JSON (one array) instead")
+    p.add_argument("--ratings", metavar="LOGDIR", nargs="?", const="", default=None,
+                   help="print everyone's Glicko-2 rating from the logs in LOGDIR (default: "
+                   "DIR or the data directory's logs) instead of the matches: anyone given "
+                   "the same logs gets the same numbers")
+    p.add_argument("--lang", choices=LANGS, default=None,
+                   help="language (default: from the locale)")
+    p.add_argument("--no-cache", action="store_true",
+                   help="audit every log again (the cache is neither read nor written)")
+    p.set_defaults(func=run)
+
+
+def _out(line: str = "", stream: TextIO | None = None) -> None:
+    # Names and reasons are the logs' words: shown, never obeyed by the terminal.
+    print(safe_text(line), file=stream or sys.stdout)
+
+
+class Progress:
+    """A progress bar on a terminal (nothing when ``stream`` is not one)."""
+
+    WIDTH = 30
+
+    def __init__(self, stream: TextIO, t: Translator) -> None:
+        self.stream = stream
+        self.t = t
+        self.shown = False
+        self.on = stream.isatty()
+
+    def __call__(self, done: int, total: int) -> None:
+        if not self.on or total <= 0:
+            return
+        self.stream.write("\r" + bar(done, total, self.WIDTH, self.t))
+        self.stream.flush()
+        self.shown = True
+
+    def close(self) -> None:
+        if self.shown:
+            self.stream.write("\r" + " " * (self.WIDTH + 40) + "\r")
+            self.stream.flush()
+
+
+def bar(done: int, total: int, width: int, t: Translator) -> str:
+    """``[#######.......] 12/40 logs audited``."""
+    full = width * done // total
+    return f"[{'#' * full}{'.' * (width - full)}] " + t("hi_progress", done=done, n=total)
+
+
+def who(seat: Seat, t: Translator) -> str:
+    bot = seat.bot
+    tag = f", {t('hi_bot', level=bot)}" if bot else ""
+    return f"{seat.name} ({seat.fingerprint}{tag})"
+
+
+def lineup(g: Game, t: Translator) -> str:
+    sides = [" & ".join(who(g.seats[s], t) for s in ss) for ss in g.sides]
+    return f" {t('hi_vs')} ".join(sides)
+
+
+def side_names(g: Game, side: int) -> str:
+    return " & ".join(g.seats[s].name for s in g.sides[side])
+
+
+def result(g: Game, t: Translator) -> str:
+    """The result and how the match ended, in words."""
+    lg = g.log
+    if lg.verdict == UNREADABLE:
+        return t("hi_unreadable")
+    if lg.verdict == INVALID:
+        return t("hi_invalid")
+    w = lg.winner
+    if lg.ending == "points" and w is not None:
+        # The winner's total first: "sami won 14–2".
+        order = [w] + [i for i in range(len(lg.totals)) if i != w]
+        return t("hi_won_points", side=side_names(g, w),
+                 score="–".join(str(lg.totals[i]) for i in order if i < len(lg.totals)))
+    if lg.ending == "resigned" and w is not None:
+        return t("hi_won_resigned", side=side_names(g, w))
+    if lg.ending == "on_time" and w is not None:
+        return t("hi_won_on_time", side=side_names(g, w))
+    return t(f"hi_{lg.ending}")
+
+
+def verdict(g: Game) -> str:
+    return {VALID: "VALID", INVALID: "INVALID", INCOMPLETE: "INCOMPLETE"}.get(
+        g.log.verdict, "UNREADABLE")
+
+
+def matches_filter(g: Game, args: argparse.Namespace, since: Any) -> bool:
+    if args.players is not None and g.players != args.players:
+        return False
+    if since is not None:
+        d = parse_date(g.date) if g.date else None
+        if d is None or d < since:
+            return False
+    if args.with_name:
+        want = args.with_name.casefold()
+        if not any(s.name.casefold() == want or s.fingerprint.startswith(want)
+                   for s in g.seats):
+            return False
+    return True
+
+
+def show_games(gs: list[Game], t: Translator) -> None:
+    for g in gs:
+        date = g.date.replace("T", " ")[:16] if g.date else "?"
+        size = t("hi_players", n=g.players) if g.players else "-"
+        _out(f"{date}  {size}  {result(g, t)}  [{verdict(g)}]")
+        if g.seats:
+            _out(f"    {lineup(g, t)}")
+        if not g.counted:
+            _out(f"    {g.log.reason}")
+        for path in g.copies:
+            _out(f"    {t('hi_log')}: {path}")
+    counted = sum(1 for g in gs if g.counted)
+    _out(t("hi_total", n=len(gs), counted=counted))
+
+
+def rating_rows(gs: list[Game]) -> dict[int, list[tuple[bytes, str, Rating]]]:
+    names = names_by_key(gs)
+    pools = ratings(gs)
+    out: dict[int, list[tuple[bytes, str, Rating]]] = {}
+    for n in POOLS:
+        rows = [(k, names.get(k, "?"), r) for k, r in pools.get(n, {}).items()]
+        rows.sort(key=lambda x: (-x[2].rating, x[1], x[0]))
+        out[n] = rows
+    return out
+
+
+def show_ratings(gs: list[Game], t: Translator) -> None:
+    for n, rows in rating_rows(gs).items():
+        _out(t("hi_ratings", n=n))
+        if not rows:
+            _out("  " + t("hi_no_ratings"))
+        for key, name, r in rows:
+            seat = Seat(name, key)
+            if r.anchor is not None:
+                _out(f"  {r.show():>6}         {who(seat, t)}  {t('hi_anchor')}")
+                continue
+            about = t("hi_about", level=nearest_level(r.rating))
+            _out(f"  {r.show():>6}  ±{round(r.rd):<4}  {who(seat, t)}  "
+                 f"{t('hi_games' if r.games != 1 else 'hi_games_1', n=r.games)}, {about}")
+    _out(t("hi_ratings_note"))
+
+
+def fingerprint_of(key: bytes) -> str:
+    return Seat("", key).fingerprint
+
+
+def ratings_json(gs: list[Game]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for n, rows in rating_rows(gs).items():
+        out[str(n)] = [{"key": k.hex(), "fingerprint": fingerprint_of(k), "name": name,
+                        "rating": r.rating, "rd": r.rd,
+                        "volatility": r.volatility, "games": r.games,
+                        "provisional": r.provisional, "anchor": r.anchor,
+                        "shown": r.show()} for k, name, r in rows]
+    return out
+
+
+def run(args: argparse.Namespace) -> int:
+    t = Translator(args.lang or detect_lang())
+    since = None
+    if args.since is not None:
+        since = parse_date(args.since)
+        if since is None:
+            print(f"chkobba history: {t('hi_bad_date', date=args.since)}", file=sys.stderr)
+            return EXIT_USAGE
+    folder = args.ratings or args.dir or str(data_dir() / "logs")
+    cache = None if args.no_cache else AuditCache().load()
+    progress = Progress(sys.stderr, t)
+    report: Callable[[int, int], None] = progress
+    try:
+        logs = index_logs(folder, cache=cache, progress=report)
+    except LogUnreadable as exc:
+        print(f"chkobba history: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    finally:
+        progress.close()
+    gs = games(logs)
+    if args.ratings is not None:
+        if args.json:
+            print(json.dumps(ratings_json(gs), ensure_ascii=False, indent=1))
+        else:
+            show_ratings(gs, t)
+        return EXIT_OK
+    shown = [g for g in gs if matches_filter(g, args, since)]
+    if args.json:
+        print(json.dumps([g.to_json() for g in shown], ensure_ascii=False, indent=1))
+    else:
+        show_games(shown, t)
+    return EXIT_OK

@@ -1,0 +1,132 @@
+"""The matches already played, for the lobby and the end screen: the record against a
+known player ("amel: 5 games, 3–2") and the series score of this table.
+
+All of it comes from the logs in the data directory (:mod:`chkobba_p2p.history`: each
+audited, the audit cached by the log's hash); nothing new is stored.  The logs are read
+in a thread, so that the screen never waits for an audit: until they are read, nothing
+is shown, and :meth:`PastGames.refresh` reads them again once a match has ended.  The
+reading itself (auditing the logs not cached yet: seconds each with shuffle proofs) runs
+as ``chkobba history --json`` in a process of its own at a low priority, so that the
+game in this process never shares its interpreter with an audit."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import threading
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from chkobba_p2p.history import (
+    AuditCache,
+    Game,
+    Log,
+    Record,
+    Series,
+    games,
+    index_logs,
+    series,
+)
+from chkobba_p2p.history import record_against as _record_against
+from chkobba_p2p.text import safe_text
+
+__all__ = ["PastGames", "series_text", "record_text"]
+
+#: ``chkobba`` at a low priority (a process lowers its own: no ``preexec_fn`` in a
+#: program with threads).
+_LOWLY = ("import contextlib, os, sys\n"
+          "with contextlib.suppress(AttributeError, OSError):\n"
+          "    os.nice(10)\n"
+          "from chkobba_cli.main import main\n"
+          "sys.exit(main(sys.argv[1:]))\n")
+
+
+class PastGames:
+    """The games of the logs in ``folder``, read in a thread by :meth:`refresh`;
+    ``on_change()`` (thread-safe: the application's ``invalidate``) once they are.
+    With a ``cache``, the logs are read in this process (tests); without, by a
+    ``chkobba history --json`` process using the user's cache."""
+
+    def __init__(self, folder: Path, on_change: Callable[[], None] | None = None,
+                 cache: AuditCache | None = None) -> None:
+        self.folder = folder
+        self.on_change = on_change
+        self.cache = cache
+        self.games: list[Game] | None = None
+        self._lock = threading.Lock()
+        self._running = False
+        self._again = False
+
+    def refresh(self) -> threading.Thread | None:
+        """Read the logs again in a thread (once more after the current reading, if one
+        is under way).  Returns the thread started, if any."""
+        with self._lock:
+            if self._running:
+                self._again = True
+                return None
+            self._running = True
+        thread = threading.Thread(target=self._work, name="past-games", daemon=True)
+        thread.start()
+        return thread
+
+    def load(self) -> None:
+        """Read the logs now (in this thread)."""
+        try:
+            if self.cache is not None:
+                found = games(index_logs(self.folder, cache=self.cache))
+            else:
+                found = self._read_elsewhere()
+        except Exception:  # no folder yet, unreadable: nothing to show, never a crash
+            found = []
+        self.games = found
+        if self.on_change is not None:
+            self.on_change()
+
+    def _read_elsewhere(self) -> list[Game]:
+        if not self.folder.is_dir():
+            return []
+
+        env = dict(os.environ, PYTHONIOENCODING="utf-8")
+        proc = subprocess.run(
+            [sys.executable, "-c", _LOWLY, "history", str(self.folder), "--json"],
+            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+            env=env, check=True)
+        rows = json.loads(proc.stdout)
+        return [Game(Log.from_json(d), tuple(str(p) for p in d["copies"])) for d in rows]
+
+    def _work(self) -> None:
+        while True:
+            self.load()
+            with self._lock:
+                if not self._again:
+                    self._running = False
+                    return
+                self._again = False
+
+    def record_against(self, me: bytes | None, other: bytes) -> Record | None:
+        if self.games is None or me is None:
+            return None
+        r = _record_against(self.games, me, other)
+        return r if r.games else None
+
+    def series(self, keys: Sequence[bytes | None]) -> Series | None:
+        if self.games is None or any(k is None for k in keys):
+            return None
+        return series(self.games, [k for k in keys if k is not None])
+
+
+def record_text(t: Callable[..., str], name: str, r: Record) -> str:
+    """``amel: 5 games, 3–2`` (our wins first)."""
+    return t("record_vs", name=safe_text(name, 40), n=r.games, wins=r.wins, losses=r.losses)
+
+
+def series_text(t: Callable[..., str], s: Series) -> str:
+    """``series: amel 3 – 1 sami`` (at 4 players, each side's names)."""
+    sides = [" & ".join(safe_text(seat.name, 40) for seat in side) for side in s.sides]
+    if len(sides) == 2:
+        score = f"{sides[0]} {s.wins[0]} – {s.wins[1]} {sides[1]}"
+    else:
+        score = ", ".join(f"{n} {w}" for n, w in zip(sides, s.wins, strict=True))
+    return t("series", score=score)
