@@ -163,8 +163,8 @@ def _view(args: argparse.Namespace) -> None:
 
 def _interrupted(path: str, report: AuditReport) -> list[object]:
     """The public events of the hand a game stopped in (none for a complete match)."""
-    if report.verdict == VALID:
-        return []
+    if report.verdict == VALID and report.code != "resigned":
+        return []  # a whole match: every hand has its record
     from chkobba_p2p.audit import read_log
     from chkobba_p2p.timeline import build_timeline
     log = read_log(path)
@@ -212,11 +212,14 @@ class _Speaker:
 def _hand_lines(r: dict, sp: _Speaker, players: int) -> list[str]:
     """A hand record, play by play, with the players' names and the game's cards."""
     out = [f"hand {r['number']}: {sp.who(r['dealer'])} deals, {sp.who(r['cutter'])} cuts"]
+    drawn: object = None  # the cut's card, known once the hand is revealed
     for i, rd in enumerate(r.get("redeals", []), 1):
         out.append(f"  redeal {i}: the opening table {sp.cards(rd['table'])} is dealt again")
     for ev in r["events"]:
         (kind, b), = ev.items()
         if kind == "deal":
+            if b["draw"] and b["cards"]:
+                drawn = b["cards"][0]
             by: dict[str, list[str]] = {}
             for who, c in zip(b["to"], b["cards"], strict=True):
                 by.setdefault("table" if who is None else sp.who(who), []).append(
@@ -225,7 +228,7 @@ def _hand_lines(r: dict, sp: _Speaker, players: int) -> list[str]:
             out.append(f"  {'draw' if b['draw'] else 'deal'}  {what}")
         elif kind == "cut":
             out.append(f"  cut   {sp.who(b['seat'])} " + (
-                "keeps the drawn card" if b["keep"]
+                (f"keeps {sp.card(drawn)}" if drawn else "keeps the drawn card") if b["keep"]
                 else f"places {sp.card(b['card'])} on the table"))
         elif kind == "play":
             take = (f" takes {' + '.join(sp.card(c) for c in b['capture'])}"

@@ -93,14 +93,39 @@ def log2(tmp_path_factory) -> Path:
 def test_replay_prints_the_match(log2, capsys):
     assert main(["replay", str(log2)]) == EXIT_VALID
     out = capsys.readouterr().out
-    # The players' names, never seat numbers (the verdict line names seats for programs).
+    # The players' names, never seat numbers, the verdict line included.
     assert re.search(r"first dealer: (host|peer1)\n", out)
     assert re.search(r"hand 1 \((host|peer1) deals", out)
     assert re.search(r"points: carta (host|peer1|beji)", out)
     assert re.search(r"result after \d+ hands: host \d+, peer1 \d+", out)
     assert re.search(r"winner: (host|peer1)\n", out)
-    assert "seat" not in "\n".join(out.rstrip().splitlines()[:-1])
-    assert out.rstrip().splitlines()[-1].startswith("VALID: ")
+    assert "seat" not in out
+    last = out.rstrip().splitlines()[-1]
+    assert last.startswith("VALID: ") and re.search(r"complete: (host|peer1) wins \d+-\d+$", last)
+
+
+def test_a_resignation_is_told_in_the_players_names(tmp_path, capsys):
+    played = play(2, seed=21, key=b"replay-0", stop_after=88, abort_by=1,
+                  abort_code=wire.ErrorCode.RESIGNED)
+    log = played.write_log(tmp_path / "resigned.chklog")
+    assert main(["replay", str(log)]) == EXIT_VALID
+    out = capsys.readouterr().out
+    last = out.rstrip().splitlines()[-1]
+    assert re.search(r"^VALID: .*: peer1 resigned \(entry #\d+\): host wins the match by "
+                     "resignation$", last), last
+    assert "seat" not in out
+
+
+def test_the_kept_cut_card_is_named_play_by_play(log2, capsys):
+    """Once a hand is revealed, "host keeps 5♠", not "keeps the drawn card"."""
+    kept = 0
+    for n in range(1, 4):
+        main(["replay", str(log2), "--hand", str(n), "--ascii"])
+        for line in capsys.readouterr().out.splitlines():
+            if re.match(r"\s+cut   \S+ keeps", line):
+                assert re.search(r"keeps (A|[2-7]|J|Q|K)[SHDC]$", line), line
+                kept += 1
+    assert kept
 
 
 def test_replay_shows_one_hand_play_by_play(log2, capsys, monkeypatch):
