@@ -44,10 +44,16 @@ _WORDS: dict[str, tuple[str, str]] = {
               "Un abandon accuse {who} (une affirmation que le journal ne peut prouver)."),
     "reason": ("Why", "Pourquoi"),
     "offending": ("Offending entry", "Entrée fautive"),
-    "winner": ("Winner: {who}, {totals}", "Gagnant : {who}, {totals}"),
+    "winner": ("{who} wins the match, {totals}.", "{who} gagne la partie, {totals}."),
+    "resigned": ("{by} resigned at entry #{entry}: {who} wins the match.",
+                 "{by} a abandonné à l'entrée n°{entry} : {who} gagne la partie."),
+    "resigned_score": ("The score when the match ended: {totals}, in a match to {target}.",
+                       "Le score à l'abandon : {totals}, dans une partie en {target}."),
+    "resigned_here": ("{who} resigned here.", "{who} a abandonné ici."),
+    "plays_cut_kept": ("{who} keeps {card}", "{who} garde {card}"),
     "players": ("Players", "Joueurs"),
     "seat": ("Seat", "Place"),
-    "name": ("Name", "Nom"),
+    "name": ("Name and key fingerprint", "Nom et empreinte de clé"),
     "side": ("Side", "Camp"),
     "key": ("Key fingerprint", "Empreinte de clé"),
     "team": ("team {n}", "équipe {n}"),
@@ -171,11 +177,14 @@ class _Page:
         lines = [f'<p class="big">{self.t(v)}</p>']
         if v == VALID:
             lines.append(f"<p>{self.t('valid_long')}</p>")
-            if r.winner is not None:
+            if r.winner is not None and r.code == "resigned":
+                lines.append(self.resignation(r.winner))
+            elif r.winner is not None:
                 # The winner's total first: "12 – 11".
                 totals = " – ".join(str(t) for t in sorted(r.totals, reverse=True))
                 who = self.side(r.winner)
-                lines.append(f"<p>{self.tx('winner', who=who, totals=totals)}</p>")
+                lines.append(f"<p class='outcome'>{self.tx('winner', who=who, totals=totals)}"
+                             "</p>")
         elif v == INVALID:
             lines.append(f"<p>{self.tx('invalid_long', entry=str(r.entry))}</p>")
             if r.blamed is None:
@@ -196,6 +205,29 @@ class _Page:
         return (f'<section id="verdict" class="verdict {html.escape(v)}">'
                 f"<h2>{self.t('verdict')}</h2>{''.join(lines)}</section>")
 
+    def _resigner(self) -> int | None:
+        r = self.r
+        if r.outcome is not None and r.outcome.by_seat is not None:
+            return r.outcome.by_seat
+        return next((a.by_seat for a in r.aborts if a.code == "resigned"), None)
+
+    def resignation(self, winner: int) -> str:
+        """The verdict of a resigned match: who resigned, who wins, the score then."""
+        r = self.r
+        line = self.tx("resigned", by=self.seat(self._resigner()), entry=str(r.entry),
+                       who=self.side(winner))
+        out = f"<p class='outcome'>{line}</p>"
+        if r.totals and r.table is not None:
+            totals = " – ".join(f"{self._side_short(i)} {t}" for i, t in enumerate(r.totals))
+            target = str(r.table.rules.target)
+            out += f"<p>{self.tx('resigned_score', totals=totals, target=target)}</p>"
+        return out
+
+    def _side_short(self, side: int) -> str:
+        if self.players == 4:
+            return " &amp; ".join(self.seat(s) for s in teams(4)[side])
+        return self.seat(side)
+
     def blame(self, seat: int) -> str:
         fp = ""
         if self.r.table is not None and 0 <= seat < self.players:
@@ -209,12 +241,14 @@ class _Page:
         rows = []
         for s in t.seats:
             side = self.tx("team", n=s.seat % 2 + 1) if t.players == 4 else ""
-            rows.append(f"<tr><td class='n'>{s.seat}</td><td>{self.seat(s.seat)}</td>"
-                        + (f"<td class='nw'>{side}</td>" if t.players == 4 else "")
-                        + f"<td><code class='fp'>{html.escape(s.fingerprint)}</code></td></tr>")
-        head = (f"<tr><th class='n nw'>{self.t('seat')}</th><th class='nw'>{self.t('name')}"
+            # The key under the name: a 27-letter name, its side and a key side by side do
+            # not fit a phone's width, and a name is never broken to make room.
+            rows.append(f"<tr><td class='n'>{s.seat}</td><td>{self.seat(s.seat)}<br>"
+                        f"<code class='fp'>{html.escape(s.fingerprint)}</code></td>"
+                        + (f"<td>{side}</td>" if t.players == 4 else "") + "</tr>")
+        head = (f"<tr><th class='n nw'>{self.t('seat')}</th><th>{self.t('name')}"
                 "</th>" + (f"<th class='nw'>{self.t('side')}</th>" if t.players == 4 else "")
-                + f"<th>{self.t('key')}</th></tr>")
+                + "</tr>")
         info = [self.tx("game", id=t.game.hex()[:16], players=t.players),
                 f"{self.t('rules')}: {html.escape(t.rules.describe(self.lang))}"]
         for d in self.r.draws:
@@ -272,8 +306,12 @@ class _Page:
                 items.append(f"<li class='play'>{self.seat(ev.seat)} {self.card(ev.card.text)} "
                              f"{what}</li>")
         r = self.r
-        stop = self.tx("stopped", entry=str(r.entry), who=self.seat(r.blamed)) \
-            if r.verdict == INVALID else self.t("stopped_here")
+        if r.verdict == INVALID:
+            stop = self.tx("stopped", entry=str(r.entry), who=self.seat(r.blamed))
+        elif r.code == "resigned":
+            stop = self.tx("resigned_here", who=self.seat(self._resigner()))
+        else:
+            stop = self.t("stopped_here")
         items.append(f"<li class='stop'><b>{stop}</b></li>")
         return (f'<section class="hand unfinished" id="hand-{number}">'
                 f"<h2>{self.tx('hand', n=number)}</h2><h3>{self.t('plays')}</h3>"
@@ -282,16 +320,23 @@ class _Page:
     def plays(self, h: dict) -> str:
         items = []
         deals = 0
+        drawn: object = None
         for ev in h["events"]:
             (kind, b), = ev.items()
-            if kind == "deal" and not b["draw"]:
+            if kind == "deal" and b["draw"]:
+                drawn = b["cards"][0] if b["cards"] else None
+            elif kind == "deal":
                 deals += 1
                 if deals > 1:  # the opening deal is told above
                     each = sum(1 for to in b["to"] if to == b["to"][0])
                     items.append(f"<li class='deal muted'>{self.tx('deal_more', n=each)}</li>")
             elif kind == "cut":
-                key = "plays_cut_keep" if b["keep"] else "plays_cut_place"
-                line = self.tx(key, who=self.seat(b["seat"]), card=self.card(b["card"]))
+                # Once the hand is revealed the kept card is known: the one drawn.
+                kept = drawn if b["keep"] else None
+                key = ("plays_cut_kept" if kept else "plays_cut_keep") if b["keep"] \
+                    else "plays_cut_place"
+                line = self.tx(key, who=self.seat(b["seat"]),
+                               card=self.card(kept if b["keep"] else b["card"]))
                 items.append(f"<li class='cut'>{line}</li>")
             elif kind == "play":
                 if b["capture"]:
@@ -355,11 +400,13 @@ class _Page:
     def notes(self) -> str:
         r = self.r
         out = []
-        if r.aborts:
+        # A resignation is told in the verdict; other aborts are listed here.
+        aborts = [a for a in r.aborts if not (r.code == "resigned" and a.code == "resigned")]
+        if aborts:
             out.append(f"<h2>{self.t('aborts')}</h2><ul>" + "".join(
                 "<li>" + self.tx("abort", index=str(a.index), by=self.seat(a.by_seat),
                                  code=html.escape(a.code), why=html.escape(a.why or "—"))
-                + "</li>" for a in r.aborts) + "</ul>")
+                + "</li>" for a in aborts) + "</ul>")
         if r.warnings:
             out.append(f"<h2>{self.t('warnings')}</h2><ul>" + "".join(
                 f"<li>{html.escape(w)}</li>" for w in r.warnings) + "</ul>")
