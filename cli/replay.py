@@ -24,7 +24,8 @@ from chkobba_p2p.cards import FigureConvention, card
 from chkobba_p2p.record import teams
 from chkobba_p2p.text import safe_text
 
-from .i18n import LANGS, detect_lang
+from . import scoresheet
+from .i18n import LANGS, Translator, detect_lang
 from .term import can_show_symbols
 
 EPILOG = f"""\
@@ -268,6 +269,16 @@ def _score_lines(r: dict, sp: _Speaker, players: int) -> list[str]:
     return counts + [f"points: {won} -> {pts} (totals: {tot})"]
 
 
+def _sheet(report: AuditReport, names: list[str], players: int) -> list[str]:
+    """The score sheet: every hand's categories and points per side, the totals."""
+    hands = [scoresheet.from_record(r) for r in report.records if r["type"] == "hand"]
+    if not hands:
+        return []
+    sides = [_side(i, players, names) for i in range(len(hands[0].points))]
+    return ["score sheet:"] + ["  " + line for line in
+                               scoresheet.sheet_lines(hands, sides, Translator("en"))]
+
+
 def describe(report: AuditReport, hand: int | None = None, symbols: bool = True
              ) -> list[str]:
     """The match as text: table, first dealer, every hand's points, totals, winner, in
@@ -312,6 +323,8 @@ def describe(report: AuditReport, hand: int | None = None, symbols: bool = True
             tot = ", ".join(f"{_side(i, t.players, names)} {x}"
                             for i, x in enumerate(r["totals"]))
             out.append(f"result after {_count(r['hands'], 'hand', 'hands')}: {tot}")
+    if hand is None:
+        out.extend(_sheet(report, names, t.players))
     for w in report.warnings:
         out.append(f"warning: {w}")
     for a in report.aborts:

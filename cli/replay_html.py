@@ -18,6 +18,8 @@ from chkobba_p2p.cards import Card, FigureConvention, card
 from chkobba_p2p.record import teams
 from chkobba_p2p.rules import CutEvent, DealEvent, PlayEvent, Ruleset
 
+from . import scoresheet
+from .i18n import Translator
 from .replay_css import CSS as _CSS
 
 __all__ = ["render_html"]
@@ -385,15 +387,26 @@ class _Page:
                 "</table>")
 
     def sheet(self, hands: list[dict]) -> str:
+        """Every hand: per side by name, the categories it scored (barmila with its
+        sevens), its chkobbas, its points and the running total; then the totals with
+        each side's tally of categories."""
         sides = self._sides()
+        tr = Translator(self.lang)
+        lines = [scoresheet.from_record(h) for h in hands]
         head = (f"<tr><th>{self.t('after')}</th>" + "".join(
             f"<th class='n'>{x}</th>" for x in sides) + "</tr>")
         rows = []
-        for h in hands:
-            pts = h["score"]["points"]
-            rows.append(f"<tr><td>{html.escape(str(h['number']))}</td>" + "".join(
-                f"<td class='n'>+{html.escape(str(p))} → <b>{html.escape(str(t))}</b></td>"
-                for p, t in zip(pts, h["totals"], strict=False)) + "</tr>")
+        for line in lines:
+            rows.append(f"<tr><td>{line.number}</td>" + "".join(
+                f"<td class='n'>+{p} → <b>{t}</b><br><span class='muted cats'>"
+                f"{html.escape(scoresheet.side_words(line, i, tr))}</span></td>"
+                for i, (p, t) in enumerate(zip(line.points, line.totals, strict=False)))
+                + "</tr>")
+        counts = scoresheet.tally(lines)
+        rows.append(f"<tr class='totals'><th>{self.t('total')}</th>" + "".join(
+            f"<td class='n'><b>{t}</b><br><span class='muted cats'>"
+            f"{html.escape(scoresheet.tally_words(counts[i]))}</span></td>"
+            for i, t in enumerate(lines[-1].totals)) + "</tr>")
         return (f'<section id="sheet"><h2>{self.t("sheet")}</h2><table>{head}'
                 f"{''.join(rows)}</table></section>")
 

@@ -100,6 +100,14 @@ def test_replay_prints_the_match(log2, capsys):
     assert re.search(r"result after \d+ hands: host \d+, peer1 \d+", out)
     assert re.search(r"winner: (host|peer1)\n", out)
     assert "seat" not in out
+    # The score sheet: every hand by name with the categories each side scored, the totals.
+    sheet = out.split("score sheet:\n", 1)[1].splitlines()
+    rows = [line for line in sheet if re.match(r"  hand \d+: ", line)]
+    assert rows and all(re.match(r"  hand \d+: (host|peer1) \+\d+ \(.*\) · (host|peer1) "
+                                 r"\+\d+ \(.*\) → host \d+, peer1 \d+$", r) for r in rows), rows
+    assert re.search(r"carta|dinari|haya", rows[0]) and "barmila (" in "\n".join(rows)
+    assert re.match(r"  totals: host \d+ \((carta|dinari|barmila|haya|chkobba) \d",
+                    sheet[len(rows)]), sheet
     last = out.rstrip().splitlines()[-1]
     assert last.startswith("VALID: ") and re.search(r"complete: (host|peer1) wins \d+-\d+$", last)
 

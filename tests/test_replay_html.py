@@ -209,8 +209,18 @@ def test_the_page_holds_the_whole_audited_match(four):
         assert [td.text() for td in total_row.find_all("td")] == [str(t) for t in rec["totals"]]
     # The score sheet: one line per hand, running totals, ending at the match's result.
     sheet = root.by_id("sheet").find_all("tr")[1:]
-    assert len(sheet) == len(hands)
-    last = [td.find_all("b")[0].text() for td in sheet[-1].find_all("td")[1:]]
+    assert len(sheet) == len(hands) + 1  # and the totals
+    for tr, rec in zip(sheet, hands, strict=False):
+        # Per side: the categories it scored (barmila with its sevens), its chkobbas.
+        cells = [td.find_all("span", "cats")[0].text() for td in tr.find_all("td")[1:]]
+        s = rec["score"]
+        for side, text in enumerate(cells):
+            for cat, w in s["categories"].items():
+                assert (cat in text) == (w == side), (cat, text)
+            if "barmila" in text and len(set(s["sevens"])) > 1:
+                assert f"barmila ({s['sevens'][side]} sevens)" in text
+            assert ("chkobba" in text) == bool(s["chkobbas"][side]), text
+    last = [td.find_all("b")[0].text() for td in sheet[-1].find_all("td")]
     assert last == [str(t) for t in report.totals]
     # Cards people recognise: hearts and diamonds in red, the others in black.
     for span in root.find_all("span", "c"):

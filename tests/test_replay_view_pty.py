@@ -64,7 +64,20 @@ def test_stepping_through_a_valid_log(valid_log, tmp_path):
         assert _step(s)[1] == total
         s.press("s")
         s.wait_for(lambda t: "Score sheet" in t, 5, "the score sheet")
-        assert len(re.findall(r"hand \d+: \d+ / \d+", s.text)) == hands
+        # By name, with the categories each side scored; the latest hands and the totals.
+        sheet = " ".join(line[:51].strip() for line in s.screen.display[2:-1])  # left of │
+        last = [r for r in report.records if r["type"] == "hand"][-1]
+        sides = [" & ".join(report.table.seats[x].name for x in team) for team in last["teams"]]
+        m = re.search(rf"hand {hands}: (.+?) → (.+?) hand|hand {hands}: (.+?) → (.+?) totals:",
+                      sheet)
+        assert m, sheet
+        scored = m.group(1) or m.group(3)
+        for side, name in enumerate(sides):
+            assert f"{name} +{last['score']['points'][side]} (" in scored, scored
+        for cat, w in last["score"]["categories"].items():
+            assert (cat in scored) == (w is not None), (cat, scored)
+        assert re.search(rf"totals: {re.escape(sides[0])} {last['totals'][0]} \(", sheet), sheet
+        assert not re.search(r"hand \d+: \d+ / \d+", sheet)  # the old bare sheet
         s.press(RIGHT)
         assert _step(s)[1] == total  # clamped at the end
         s.press("q")

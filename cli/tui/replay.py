@@ -22,6 +22,7 @@ from chkobba_p2p.observer import INVALID, VALID, DeckRevealed, Verdict
 from chkobba_p2p.peer import Aborted, HandScored
 from chkobba_p2p.timeline import Timeline
 
+from .. import scoresheet
 from ..i18n import Translator
 from .dialogs import score_dialog_lines
 from .narration import EventLog
@@ -111,10 +112,10 @@ class ReplayViewer:
         t, view = self.t, self.view(len(self.tl.frames) - 1)
         if v.winner is not None and v.code is None and len(v.totals) == 2:
             score = f"{v.totals[v.winner]}-{v.totals[1 - v.winner]}"  # the winner's first
-            return t("verdict_won", name=view.side_name(v.winner), score=score)
+            return t("verdict_won", name=self.side_names(v.winner), score=score)
         if v.winner is not None and v.code == "resigned":
             return t("verdict_resigned", who=view.name(v.by_seat),
-                     name=view.side_name(v.winner))
+                     name=self.side_names(v.winner))
         if v.code == "aborted":
             stop = next((f.event for f in reversed(self.tl.frames)
                          if isinstance(f.event, Aborted)), None)
@@ -125,6 +126,12 @@ class ReplayViewer:
         if v.code == "unfinished":
             return t("verdict_unfinished")
         return v.reason
+
+    def side_names(self, side: int) -> str:
+        """A side by its players' names: "hana" at 2 players, "hana & sami" at 4 (the
+        live client says "us"/"them"; a replay is seen from no seat)."""
+        st = self.tl.frames[-1].state
+        return " & ".join(st.name(x) for x in range(st.players or 2) if st.side(x) == side)
 
     def _blamed(self, v: Verdict) -> str:
         t, table = self.t, self.tl.table
@@ -151,12 +158,17 @@ class ReplayViewer:
                     out.extend(wrap_line([("class:dim", " " + t(
                         "dealt_was", name=f.state.name(seat), cards=cards))], width - 1,
                         indent="   "))
-        if self.sheet:
-            out.append([("class:title", " " + t("sheet_title"))])
-            for ev in f.state.scored:
-                out.append([("", " " + t("sheet_row", n=ev.number,
-                                         points=" / ".join(map(str, ev.score.points)),
-                                         totals=" / ".join(map(str, ev.totals))))])
+        return out
+
+    def sheet_lines(self, width: int) -> list[Line]:
+        """The score sheet up to this step: each hand's categories and points per side
+        by name, the totals and each side's tally."""
+        t, f = self.t, self.tl.frames[self.at]
+        hands = [scoresheet.from_score(ev.number, ev.score, ev.totals) for ev in f.state.scored]
+        out: list[Line] = [[("class:title", " " + t("sheet_title"))]]
+        names = [self.side_names(i) for i in range(len(hands[0].points))] if hands else []
+        for text in scoresheet.sheet_lines(hands, names, t):
+            out.extend(wrap_line([("", " " + text)], width - 1, indent="   "))
         return out
 
     def events(self, width: int, height: int) -> list[tuple[str, str]]:
@@ -176,8 +188,13 @@ class ReplayViewer:
         width = cols - panel - (1 if panel else 0)
         body_h = rows - 2
         top = self.banner(width)
-        table = draw_table(self.view(), width, max(1, body_h - len(top)),
-                           below=self.below(width))
+        room = max(1, body_h - len(top))
+        if self.sheet:  # the score sheet in the table's place; the latest hands and totals
+            table = self.sheet_lines(width)
+            if len(table) > room:
+                table = table[:1] + table[len(table) - room + 1:]
+        else:
+            table = draw_table(self.view(), width, room, below=self.below(width))
         left: list[tuple[str, str]] = []
         for line in top + table:
             left += line + [("", "\n")]

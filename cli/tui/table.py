@@ -124,7 +124,8 @@ def _captures_line(view: TableView, side: int) -> Line:
     # What counts at the end of the hand; a count still at zero is left out (short).
     parts = [t("cards_1") if c.cards == 1 else t("cards_n", n=c.cards)]
     if c.diamonds:
-        parts.append(f"{c.diamonds}♦")
+        # In words: "7♦" would read as the seven of diamonds, the haya.
+        parts.append(t("diamonds_1") if c.diamonds == 1 else t("diamonds_word", n=c.diamonds))
     if c.sevens:
         parts.append(t("sevens_1") if c.sevens == 1 else t("sevens_n", n=c.sevens))
     if c.chkobbas:
