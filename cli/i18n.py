@@ -101,6 +101,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "verdict_nobody": ("no player is blamed: the file was altered",
                        "aucun joueur en faute : le fichier a été modifié"),
     "offending_here": ("✗ this entry is refused", "✗ cette entrée est refusée"),
+    "revealed_note": ("hands face up: revealed at the end of the hand",
+                      "jeux visibles : révélés à la fin de la manche"),
     "dealt_was": ("{name} was dealt: {cards}", "{name} avait reçu : {cards}"),
     "sheet_title": ("Score sheet", "Feuille de marque"),
     "sheet_row": ("hand {n}: {points}  →  {totals}", "manche {n} : {points}  →  {totals}"),

@@ -39,6 +39,7 @@ ol.plays li{margin:.15rem 0}
 .chk{font-weight:700;color:#6a1b9a}
 li.stop{color:#b3261e}
 .who{font-weight:600}
+.held{color:#5c5c5c;font-size:.85em}.held .c{min-width:1.5em;font-weight:500}
 .muted{color:#5c5c5c;font-size:.9rem}
 @media (max-width:30rem){main{padding:.4rem}section{padding:.5rem}
  th,td{padding:.2rem .25rem}}

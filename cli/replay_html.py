@@ -72,6 +72,12 @@ _WORDS: dict[str, tuple[str, str]] = {
     "plays_cut_keep": ("{who} keeps the drawn card", "{who} garde la carte tirée"),
     "plays_cut_place": ("{who} places {card} on the table", "{who} pose {card} sur la table"),
     "takes": ("takes", "prend"),
+    "held": ("the cards in hand, revealed at the end of the hand",
+             "les cartes en main, révélées à la fin de la manche"),
+    "face_up": ("Every hand is face up: the cards each player held at each play, revealed "
+                "at the end of the hand, are in brackets.",
+                "Toutes les cartes sont visibles : entre parenthèses, celles que chaque "
+                "joueur avait en main à chaque coup, révélées à la fin de la manche."),
     "stopped": ("✗ Entry #{entry}, by {who}: refused (see the verdict)",
                 "✗ Entrée n°{entry}, de {who} : refusée (voir le verdict)"),
     "stopped_here": ("The game stopped here.", "La partie s'est arrêtée ici."),
@@ -284,7 +290,8 @@ class _Page:
         out.append(f"<h3>{self.t('dealt')}</h3><table class='dealt'>"
                    + "".join(f"<tr><td>{self.seat(s)}</td><td>{self.cards(cs)}</td></tr>"
                              for s, cs in sorted(dealt.items())) + "</table>")
-        out.append(f"<h3>{self.t('plays')}</h3><ol class='plays'>{self.plays(h)}</ol>")
+        out.append(f"<h3>{self.t('plays')}</h3><p class='muted'>{self.t('face_up')}</p>"
+                   f"<ol class='plays'>{self.plays(h)}</ol>")
         out.append(self.score(h))
         return f'<section class="hand" id="hand-{html.escape(str(n))}">{"".join(out)}</section>'
 
@@ -323,8 +330,17 @@ class _Page:
         items = []
         deals = 0
         drawn: object = None
+        # Every seat's cards in hand, followed play by play: the record is written once the
+        # hand's seeds opened, so each play shows what its player held (face up).
+        held: dict[int, list[str]] = {}
         for ev in h["events"]:
             (kind, b), = ev.items()
+            if kind == "deal":
+                for to, c in zip(b["to"], b["cards"], strict=True):
+                    if to is not None and isinstance(c, str):
+                        held.setdefault(to, []).append(c)
+            if kind == "cut" and not b["keep"] and b["card"] in held.get(b["seat"], []):
+                held[b["seat"]].remove(b["card"])
             if kind == "deal" and b["draw"]:
                 drawn = b["cards"][0] if b["cards"] else None
             elif kind == "deal":
@@ -346,8 +362,14 @@ class _Page:
                 else:
                     what = f"<span class='muted'>{self.t('stays')}</span>"
                 chk = " <span class='chk'>CHKOBBA</span>" if b["chkobba"] else ""
-                items.append(f"<li class='play'>{self.seat(b['seat'])} {self.card(b['card'])} "
-                             f"{what}{chk}</li>")
+                hand = held.get(b["seat"], [])
+                shown = (f" <span class='held' title='{self.t('held')}'>("
+                         f"{self.cards(sorted(hand, key=lambda c: card(c).id))})</span>"
+                         if hand else "")
+                items.append(f"<li class='play'>{self.seat(b['seat'])}{shown} "
+                             f"{self.card(b['card'])} {what}{chk}</li>")
+                if b["card"] in hand:
+                    hand.remove(b["card"])
             elif kind == "sweep" and b["cards"]:
                 line = self.tx("rest", who=self.seat(b["seat"]), cards=self.cards(b["cards"]))
                 items.append(f"<li class='sweep'>{line}</li>")

@@ -11,7 +11,7 @@ from test_audit_support import Played, play
 from test_cli_play_pty import Screen
 
 from chkobba_p2p.audit import audit_log
-from chkobba_p2p.cards import Card
+from chkobba_p2p.cards import Card, card
 from chkobba_p2p.session import Session
 
 RIGHT, LEFT, PGDN, PGUP, HOME, END = "\x1b[C", "\x1b[D", "\x1b[6~", "\x1b[5~", "\x1b[H", "\x1b[F"
@@ -82,6 +82,49 @@ def test_stepping_through_a_valid_log(valid_log, tmp_path):
         assert _step(s)[1] == total  # clamped at the end
         s.press("q")
         assert s.finish() == 0  # the exit status of a valid log
+    finally:
+        s.kill()
+
+
+CARD = re.compile(r"(?:10|[A1-9JQKCDR])[♠♥♦♣]")
+
+
+@pytest.mark.parametrize(("lang", "note"), [
+    ("en", "revealed at the end of the hand"), ("fr", "révélés à la fin de la manche")])
+def test_every_hand_is_face_up_once_its_seeds_opened(valid_log, tmp_path, lang, note):
+    """After the opening deal of hand 1, each seat's line shows the cards the record says it
+    was dealt (the audit's full-knowledge replay), and the screen says why it can."""
+    _, log = valid_log
+    report = audit_log(log)
+    rec = next(r for r in report.records if r["type"] == "hand")
+    names = [s.name for s in report.table.seats]
+    figures = report.table.rules.figures
+    events = [next(iter(e.items())) for e in rec["events"]]
+    expected: dict[int, set[str]] = {s: set() for s in range(4)}
+    deals = 0
+    for kind, b in events:
+        if kind == "deal":
+            deals += 1
+            for who, c in zip(b["to"], b["cards"], strict=True):
+                if who is not None:
+                    expected[who].add(card(c).label(figures))
+            if not b["draw"]:
+                break
+        elif kind == "cut" and not b["keep"]:
+            expected[b["seat"]].discard(card(b["card"]).label(figures))
+    steps = deals + 1  # the draw, the cut, the opening deal
+    s = Screen(["replay", str(log), "--view", "--lang", lang], tmp_path)
+    try:
+        s.wait_for(lambda t: "/" in t, 30, "the first step")
+        for _ in range(steps - 1):
+            s.press(RIGHT)
+        s.wait_for(lambda t: note in t, 5, "the face-up note")
+        for seat, name in enumerate(names):
+            (line,) = [x for x in s.screen.display if re.match(rf"\W*{re.escape(name)} ", x)]
+            shown = set(CARD.findall(line[:51]))
+            assert shown == expected[seat] and len(shown) == 3, (line, expected[seat])
+        s.press("q")
+        assert s.finish() == 0
     finally:
         s.kill()
 

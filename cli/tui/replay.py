@@ -140,6 +140,18 @@ class ReplayViewer:
         seat = table.seats[v.blamed]
         return t("verdict_blamed", name=seat.name, fp=seat.fingerprint)
 
+    def face_up(self, seat: int) -> Line:
+        """After a seat's line: its cards in hand at this step, once the hand's seeds
+        opened (a replay is after the fact: every hand face up)."""
+        held = self.tl.frames[self.at].held
+        if held is None or not 0 <= seat < len(held) or not held[seat]:
+            return []
+        cs = self.view().cs
+        line: Line = [("", " ")]
+        for c in sorted(held[seat]):
+            line += [("", " "), ("class:card.red" if c.suit.is_red else "", cs.label(c))]
+        return line
+
     def below(self, width: int) -> list[Line]:
         """The lines under the table for this step: the offending entry, a hand's score
         and the cards its seats were dealt, the score sheet."""
@@ -149,6 +161,9 @@ class ReplayViewer:
             out.append([("class:error reverse", " " + t("offending_here") + " ")])
             out.append([("class:error", " " + self._blamed(self.tl.verdict))]
                        if isinstance(self.tl.verdict, Verdict) else [])
+        if f.held is not None:
+            out.extend(wrap_line([("class:dim", " " + t("revealed_note"))], width - 1,
+                                 indent="   "))
         if isinstance(f.event, HandScored):
             out.extend(line for line in score_dialog_lines(view, f.event)[1:]
                        if not any("class:keys" in style for style, _ in line))
@@ -194,7 +209,8 @@ class ReplayViewer:
             if len(table) > room:
                 table = table[:1] + table[len(table) - room + 1:]
         else:
-            table = draw_table(self.view(), width, room, below=self.below(width))
+            table = draw_table(self.view(), width, room, below=self.below(width),
+                               seat_extra=self.face_up)
         left: list[tuple[str, str]] = []
         for line in top + table:
             left += line + [("", "\n")]
