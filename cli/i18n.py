@@ -101,6 +101,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "verdict_nobody": ("no player is blamed: the file was altered",
                        "aucun joueur en faute : le fichier a été modifié"),
     "offending_here": ("✗ this entry is refused", "✗ cette entrée est refusée"),
+    "coach_says": ("coach, {name}: {grade}", "coach, {name} : {grade}"),
     "revealed_note": ("hands face up: revealed at the end of the hand",
                       "jeux visibles : révélés à la fin de la manche"),
     "dealt_was": ("{name} was dealt: {cards}", "{name} avait reçu : {cards}"),

@@ -22,9 +22,10 @@ from chkobba_p2p.audit import (
 )
 from chkobba_p2p.cards import FigureConvention, card
 from chkobba_p2p.record import teams
+from chkobba_p2p.review import DEFAULT_SAMPLES, Review, review_records
 from chkobba_p2p.text import safe_text
 
-from . import scoresheet
+from . import coach, scoresheet
 from .i18n import LANGS, Translator, detect_lang
 from .term import can_show_symbols
 
@@ -67,6 +68,20 @@ def add_arguments(command: str, p: argparse.ArgumentParser) -> None:
                    help="language of --html and --view (default: from the locale)")
     p.add_argument("--no-color", action="store_true", help="--view without colours (also: "
                    "the NO_COLOR environment variable)")
+    p.add_argument("--review", action="store_true",
+                   help="the coach: grade every decision (each play and each cut) with the "
+                   "expert's search from what that player saw then, and list the mistakes "
+                   "and blunders with the better move and a summary per player; with "
+                   "--view and --html the grades show beside each move; with --json FILE "
+                   "the grades go to FILE (JSON) instead of the records")
+    p.add_argument("--seat", metavar="NAME", action="append", default=None,
+                   help="--review only this player (by name; again for more)")
+    p.add_argument("--samples", type=int, default=None, metavar="N",
+                   help="--review: sampled worlds per decision (default "
+                   f"{DEFAULT_SAMPLES}; more is steadier and slower)")
+    p.add_argument("--seed", type=int, default=0, metavar="N",
+                   help="--review: the sampling's seed (the same log and seed give the same "
+                   "grades)")
     p.add_argument("--workers", type=int, default=None, metavar="N",
                    help="processes that check shuffle proofs alongside the audit (default: 2 "
                    "with 3 cores or more, else 0). The verdict is the same either way")
@@ -114,19 +129,30 @@ def run(args: argparse.Namespace) -> int:
         print(f"chkobba replay: no hand {args.hand} in this log "
               f"({len(hands)} hand{'s' if len(hands) != 1 else ''} audited)", file=sys.stderr)
         return EXIT_USAGE
-    if args.view:
-        if not (sys.stdin.isatty() and sys.stdout.isatty()):
-            print("chkobba replay: --view needs a terminal", file=sys.stderr)
+    if args.view and not (sys.stdin.isatty() and sys.stdout.isatty()):
+        print("chkobba replay: --view needs a terminal", file=sys.stderr)
+        return EXIT_USAGE
+    review = None
+    if args.review:
+        try:
+            review = _review(args, report)
+        except ValueError as exc:
+            print(f"chkobba replay: {exc}", file=sys.stderr)
             return EXIT_USAGE
-        _view(args)
+    symbols = not args.ascii and can_show_symbols(sys.stderr if err else sys.stdout)
+    if args.view:
+        _view(args, review)
     elif not args.quiet:
-        symbols = not args.ascii and can_show_symbols(sys.stderr if err else sys.stdout)
         for line in describe(report, hand=args.hand, symbols=symbols):
+            _out(line, to_stderr=err)
+    if review is not None and not args.view:
+        for line in _review_lines(report, review, symbols):
             _out(line, to_stderr=err)
     _out(report.summary(), to_stderr=err)
     if args.html:
         from .replay_html import render_html  # only when asked: the page is a big module
-        page = render_html(report, args.lang or detect_lang(), _interrupted(args.log, report))
+        page = render_html(report, args.lang or detect_lang(), _interrupted(args.log, report),
+                           review=review)
         try:
             with open(args.html, "w", encoding="utf-8") as f:
                 f.write(page)
@@ -135,8 +161,12 @@ def run(args: argparse.Namespace) -> int:
             return EXIT_USAGE
         _out(f"web page: {args.html}", to_stderr=True)
     if args.json:
-        text = "".join(json.dumps(r, ensure_ascii=False, separators=(",", ":")) + "\n"
-                       for r in report.records)
+        if review is not None:  # the grades, for tools
+            text = json.dumps({"log": report.path, "players": report.names,
+                               **review.to_dict()}, ensure_ascii=False, indent=1) + "\n"
+        else:
+            text = "".join(json.dumps(r, ensure_ascii=False, separators=(",", ":")) + "\n"
+                           for r in report.records)
         if json_to_stdout:
             sys.stdout.write(text)
         else:
@@ -150,7 +180,33 @@ def run(args: argparse.Namespace) -> int:
     return report.exit_code
 
 
-def _view(args: argparse.Namespace) -> None:
+def _review(args: argparse.Namespace, report: AuditReport) -> Review:
+    """Grade the audited hands (``--seat``: those players only), with a progress bar on a
+    terminal.  Raises ValueError for a name nobody has, or a bad --samples."""
+    names = report.names
+    seats = None
+    if args.seat:
+        unknown = [n for n in args.seat if n not in names]
+        if unknown:
+            raise ValueError(f"--seat {unknown[0]!r}: no such player (the players: "
+                             f"{', '.join(names)})")
+        seats = [i for i, n in enumerate(names) if n in args.seat]
+    samples = DEFAULT_SAMPLES if args.samples is None else args.samples
+    if samples < 1:
+        raise ValueError("--samples must be 1 or more")
+    return review_records(report.records, seats=seats, samples=samples, seed=args.seed,
+                          progress=coach.Progress(sys.stderr))
+
+
+def _review_lines(report: AuditReport, review: Review, symbols: bool) -> list[str]:
+    t = report.table
+    if t is None:
+        return []
+    sp = _Speaker(report.names, t.rules.figures, symbols)
+    return coach.review_lines(review, report.names, sp.card)
+
+
+def _view(args: argparse.Namespace, review: Review | None = None) -> None:
     from chkobba_p2p.audit import read_log
     from chkobba_p2p.timeline import build_timeline
 
@@ -158,7 +214,8 @@ def _view(args: argparse.Namespace) -> None:
     log = read_log(args.log)
     viewer = ReplayViewer(build_timeline(log.bodies, tail=log.tail),
                           lang=args.lang or detect_lang(),
-                          color=not (args.no_color or os.environ.get("NO_COLOR")))
+                          color=not (args.no_color or os.environ.get("NO_COLOR")),
+                          grades=review.grades if review is not None else ())
     viewer.run()
 
 

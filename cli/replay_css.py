@@ -39,6 +39,11 @@ ol.plays li{margin:.15rem 0}
 .chk{font-weight:700;color:#6a1b9a}
 li.stop{color:#b3261e}
 .who{font-weight:600}
+.grade{font-size:.8em;padding:0 .3em;border-radius:.3em;background:#e7f2ea;color:#1b5e30;
+ white-space:nowrap}
+.grade.forced{background:#eee;color:#555}.grade.mistake{background:#fff0d6;color:#8a5200}
+.grade.blunder{background:#fde2e0;color:#9b1c14;font-weight:700}
+.better{font-size:.85em;color:#5c5c5c}
 .held{color:#5c5c5c;font-size:.85em}.held .c{min-width:1.5em;font-weight:500}
 .muted{color:#5c5c5c;font-size:.9rem}
 @media (max-width:30rem){main{padding:.4rem}section{padding:.5rem}

@@ -11,11 +11,13 @@ header fields) is escaped: a log is untrusted input.
 from __future__ import annotations
 
 import html
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
 from chkobba_p2p.audit import INVALID, VALID, AuditReport
 from chkobba_p2p.cards import Card, FigureConvention, card
 from chkobba_p2p.record import teams
+from chkobba_p2p.review import BLUNDER, MISTAKE, Grade, Review
 from chkobba_p2p.rules import CutEvent, DealEvent, PlayEvent, Ruleset
 
 from . import scoresheet
@@ -72,6 +74,30 @@ _WORDS: dict[str, tuple[str, str]] = {
     "plays_cut_keep": ("{who} keeps the drawn card", "{who} garde la carte tirée"),
     "plays_cut_place": ("{who} places {card} on the table", "{who} pose {card} sur la table"),
     "takes": ("takes", "prend"),
+    "g_title": ("The coach", "Le coach"),
+    "g_forced": ("forced", "forcé"),
+    "g_good": ("good", "bon"),
+    "g_mistake": ("mistake", "erreur"),
+    "g_blunder": ("blunder", "gaffe"),
+    "g_better": ("better: {move}", "mieux : {move}"),
+    "g_keep": ("keeping the card", "garder la carte"),
+    "g_place": ("placing it on the table", "la poser sur la table"),
+    "g_decisions": ("decisions", "décisions"),
+    "g_mean": ("mean loss", "perte moyenne"),
+    "g_mistakes": ("mistakes", "erreurs"),
+    "g_blunders": ("blunders", "gaffes"),
+    "g_accuracy": ("accuracy", "précision"),
+    "g_how": ("Every play and cut graded by the expert's search from what the player saw "
+              "then (never the cards revealed later): the loss is the points of the hand "
+              "(expected margin) the move gave up against the best one. Mistake from "
+              "{mistake}, blunder from {blunder}; {samples} sampled worlds per decision, "
+              "seed {seed}. Accuracy: the share of decisions that are neither.",
+              "Chaque coup et chaque coupe notés par la recherche de l'expert à partir de "
+              "ce que le joueur voyait alors (jamais les cartes révélées ensuite) : la "
+              "perte est en points de la manche (écart espéré) cédés face au meilleur coup. "
+              "Erreur dès {mistake}, gaffe dès {blunder} ; {samples} mondes tirés par "
+              "décision, graine {seed}. Précision : la part des décisions qui ne sont ni "
+              "l'une ni l'autre."),
     "held": ("the cards in hand, revealed at the end of the hand",
              "les cartes en main, révélées à la fin de la manche"),
     "face_up": ("Every hand is face up: the cards each player held at each play, revealed "
@@ -111,6 +137,7 @@ class _Page:
     def __init__(self, report: AuditReport, lang: str) -> None:
         self.r = report
         self.interrupted: list[object] = []
+        self.review: Review | None = None
         self.lang = lang if lang in ("en", "fr") else "en"
         table = report.table
         self.players = table.players if table is not None else 0
@@ -170,6 +197,7 @@ class _Page:
             parts.append(self.unfinished(len(hands) + 1))
         if hands:
             parts.append(self.sheet(hands))
+        parts.append(self.coach())
         parts.append(self.notes())
         title = self.t("title")
         doc = "\n".join(p for p in parts if p)
@@ -333,6 +361,7 @@ class _Page:
         # Every seat's cards in hand, followed play by play: the record is written once the
         # hand's seeds opened, so each play shows what its player held (face up).
         held: dict[int, list[str]] = {}
+        plays = 0
         for ev in h["events"]:
             (kind, b), = ev.items()
             if kind == "deal":
@@ -355,7 +384,8 @@ class _Page:
                     else "plays_cut_place"
                 line = self.tx(key, who=self.seat(b["seat"]),
                                card=self.card(kept if b["keep"] else b["card"]))
-                items.append(f"<li class='cut'>{line}</li>")
+                items.append(f"<li class='cut'>{line}{self.grade(h.get('number'), 0, 'cut')}"
+                             "</li>")
             elif kind == "play":
                 if b["capture"]:
                     what = f"{self.t('takes')} {self.cards(b['capture'])}"
@@ -366,14 +396,67 @@ class _Page:
                 shown = (f" <span class='held' title='{self.t('held')}'>("
                          f"{self.cards(sorted(hand, key=lambda c: card(c).id))})</span>"
                          if hand else "")
+                plays += 1
                 items.append(f"<li class='play'>{self.seat(b['seat'])}{shown} "
-                             f"{self.card(b['card'])} {what}{chk}</li>")
+                             f"{self.card(b['card'])} {what}{chk}"
+                             f"{self.grade(h.get('number'), plays, 'play')}</li>")
                 if b["card"] in hand:
                     hand.remove(b["card"])
             elif kind == "sweep" and b["cards"]:
                 line = self.tx("rest", who=self.seat(b["seat"]), cards=self.cards(b["cards"]))
                 items.append(f"<li class='sweep'>{line}</li>")
         return "".join(items)
+
+    # -------------------------------------------------------------- the coach
+
+    def _grade_of(self, hand: object, number: int, kind: str) -> Grade | None:
+        if self.review is None:
+            return None
+        for g in self.review.grades:
+            if g.hand == hand and g.kind == kind and (kind == "cut" or g.number == number):
+                return g
+        return None
+
+    def _move(self, move: Mapping[str, Any]) -> str:
+        taken = move.get("capture") or []
+        if taken:
+            return f"{self.card(move['card'])} {self.t('takes')} {self.cards(taken)}"
+        return f"{self.card(move['card'])} <span class='muted'>{self.t('stays')}</span>"
+
+    def grade(self, hand: object, number: int, kind: str) -> str:
+        """The coach's grade beside a move: its label and loss, the better move."""
+        g = self._grade_of(hand, number, kind)
+        if g is None:
+            return ""
+        label = html.escape(self.t("g_" + g.label))
+        out = f" <span class='grade {html.escape(g.label)}'>{label}"
+        if g.loss >= 0.005:
+            out += f" −{g.loss:.2f}"
+        out += "</span>"
+        if g.best != g.played and g.label in ("mistake", "blunder"):
+            better = (self.t("g_keep") if g.best.get("keep") else self.t("g_place")) \
+                if g.kind == "cut" else self._move(g.best)
+            out += f" <span class='better'>{self.tx('g_better', move=better)}</span>"
+        return out
+
+    def coach(self) -> str:
+        """The coach's summary: per player, decisions, mean loss, mistakes, blunders,
+        accuracy; the thresholds."""
+        rv = self.review
+        if rv is None:
+            return ""
+        head = ("<tr>" + "".join(f"<th class='{c}'>{self.t(k)}</th>" for c, k in (
+            ("", "name"), ("n", "g_decisions"), ("n", "g_mean"), ("n", "g_mistakes"),
+            ("n", "g_blunders"), ("n", "g_accuracy"))) + "</tr>")
+        rows = "".join(
+            f"<tr><td>{self.seat(s.seat)}</td><td class='n'>{s.decisions}</td>"
+            f"<td class='n'>{s.mean_loss:.3f}</td><td class='n'>{s.mistakes}</td>"
+            f"<td class='n'>{s.blunders}</td><td class='n'>{s.accuracy:.1f}%</td></tr>"
+            for s in rv.summaries())
+        how = self.tx("g_how", mistake=str(MISTAKE), blunder=str(BLUNDER),
+                      samples=str(rv.samples), seed=str(rv.seed))
+        return (f'<section id="coach"><h2>{self.t("g_title")}</h2><table>{head}{rows}'
+                f"</table><p class='muted'>{how}</p></section>")
 
     def _sides(self) -> list[str]:
         """Column heads of the score tables: the seats, or the teams (their members are
@@ -449,10 +532,11 @@ class _Page:
 
 
 def render_html(report: AuditReport, lang: str = "en",
-                interrupted: Sequence[object] = ()) -> str:
+                interrupted: Sequence[object] = (), review: Review | None = None) -> str:
     """The audited match as a self-contained HTML page, in English or French.
     ``interrupted``: for a game stopped in the middle of a hand (a violation), the public
     events of that hand up to there (:mod:`chkobba_p2p.timeline`), shown before the end."""
     page = _Page(report, lang)
     page.interrupted = list(interrupted)
+    page.review = review
     return page.render()

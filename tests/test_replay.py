@@ -235,3 +235,37 @@ def test_replay_into_a_missing_folder_fails_in_one_line_before_printing_anything
                           cwd=REPO_ROOT, env=_env(tmp_path), capture_output=True, text=True,
                           timeout=LIMIT)
     assert done.returncode == 0 and "VALID" in done.stdout and target.stat().st_size > 0
+
+
+def test_review_lists_mistakes_and_a_summary_per_player_by_name(log2, capsys):
+    assert main(["replay", str(log2), "--review", "--samples", "8", "--quiet"]) == EXIT_VALID
+    out = capsys.readouterr().out
+    assert "loss in points of the hand" in out and "mistake >= 0.5, blunder >= 1.0" in out
+    for name in ("host", "peer1"):
+        assert re.search(rf"^  {name}: \d+ decisions, mean loss \d\.\d+ points per decision, "
+                         rf"\d+ mistakes?, \d+ blunders?, accuracy \d+\.\d%$", out, re.M), out
+    for line in re.findall(r"^  hand \d+, .*\((?:mistake|blunder)\)$", out, re.M):
+        # The move played and the better one, in the game's notation.
+        assert re.match(r"  hand \d+, (play \d+|the cut): (host|peer1) (put|took|kept|placed) ",
+                        line), line
+        assert " was worth " in line and " points more " in line
+
+
+def test_review_json_is_deterministic_and_follows_seat(log2, tmp_path, capsys):
+    outs = []
+    for i in range(2):
+        path = tmp_path / f"review{i}.json"
+        assert main(["replay", str(log2), "--review", "--seat", "peer1", "--samples", "8",
+                     "--seed", "5", "--quiet", "--json", str(path)]) == EXIT_VALID
+        outs.append(json.loads(path.read_text(encoding="utf-8")))
+    capsys.readouterr()
+    assert outs[0] == outs[1]
+    data = outs[0]
+    assert data["players"] == ["host", "peer1"] and data["seed"] == 5 and data["samples"] == 8
+    assert data["mistake"] == 0.5 and data["blunder"] == 1.0
+    assert data["grades"] and {g["seat"] for g in data["grades"]} == {1}
+    assert {g["kind"] for g in data["grades"]} == {"play", "cut"}
+    (summary,) = data["summaries"]
+    assert summary["seat"] == 1 and summary["decisions"] == len(data["grades"])
+    assert main(["replay", str(log2), "--review", "--seat", "nobody"]) == EXIT_USAGE
+    assert "no such player" in capsys.readouterr().err

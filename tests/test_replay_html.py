@@ -422,3 +422,30 @@ def test_chromium_never_breaks_a_name_inside_a_word(four, resigned, size, tmp_pa
 def parse_dom(dom: str) -> tuple[Node, list[str]]:
     """Chromium's serialized DOM (void elements unclosed, as HTML)."""
     return parse(dom)
+
+
+def test_the_coachs_grades_are_a_column_and_a_summary(resigned, tmp_path):
+    log, _ = resigned
+    out = tmp_path / "review.html"
+    done = _replay_html(log, out, "--lang", "en", "--review", "--samples", "6")
+    assert done.returncode == 0, done.stderr
+    report = audit_log(log)
+    hands = [r for r in report.records if r["type"] == "hand"]
+    root, _ = parse(out.read_text(encoding="utf-8"))
+    for rec in hands:
+        sec = root.by_id(f"hand-{rec['number']}")
+        plays = sec.find_all("li", "play")
+        # Every play and the cut carry a grade; a mistake or a blunder names the better move.
+        assert all(len(li.find_all("span", "grade")) == 1 for li in plays)
+        assert len(sec.find_all("li", "cut")[0].find_all("span", "grade")) == 1
+        for li in plays:
+            (g,) = li.find_all("span", "grade")
+            ((label,),) = [g.classes - {"grade"}]
+            assert label in {"forced", "good", "mistake", "blunder"}
+            assert bool(li.find_all("span", "better")) == (label in {"mistake", "blunder"})
+    coach = root.by_id("coach")
+    rows = coach.find_all("tr")[1:]
+    assert [r.find_all("td")[0].text() for r in rows] == ["alice", "bob"]
+    decisions = sum(1 for rec in hands for e in rec["events"] if {"play", "cut"} & set(e))
+    assert sum(int(r.find_all("td")[1].text()) for r in rows) == decisions
+    assert "Mistake from 0.5, blunder from 1.0" in coach.text()

@@ -191,3 +191,33 @@ def test_view_needs_a_terminal(valid_log, tmp_path):
                           env=cli_env(), capture_output=True, text=True, timeout=60,
                           stdin=subprocess.DEVNULL)
     assert done.returncode == 2 and "--view needs a terminal" in done.stderr
+
+
+def test_review_shows_a_progress_bar_then_the_grade_beside_each_move(tmp_path):
+    played = play(2, seed=21, key=b"view-review")
+    log = played.write_log(tmp_path / "review.chklog")
+    names = [s.name for s in audit_log(log).table.seats]
+    # On a terminal, the coach's progress bar while it works (enough samples to see it).
+    bar = Screen(["replay", str(log), "--review", "--samples", "60", "--quiet"], tmp_path)
+    try:
+        bar.wait_for(lambda t: re.search(r"reviewing [█░]{30} \d+/\d+ decisions", t), 120,
+                     "the progress bar")
+        assert bar.finish(120) == 0
+    finally:
+        bar.kill()
+    s = Screen(["replay", str(log), "--view", "--review", "--samples", "4", "--lang", "en"],
+               tmp_path)
+    try:
+        s.wait_for(lambda t: "step 1/" in t, 120, "the first step")
+        seen = set()
+        for _ in range(8):  # the draw, the cut, the deal, then plays: each graded
+            s.press(RIGHT)
+            m = re.search(r"coach, (\w+): (forced|good|mistake|blunder)", s.text)
+            if m:
+                assert m.group(1) in names
+                seen.add(m.group(2))
+        assert seen, s.text
+        s.press("q")
+        assert s.finish() == 0
+    finally:
+        s.kill()

@@ -11,18 +11,22 @@ entry is highlighted with the player it blames.  No network, no trio.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from prompt_toolkit.application import Application
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from prompt_toolkit.layout import HSplit, Layout, VSplit, Window
 from prompt_toolkit.layout.controls import FormattedTextControl
 from prompt_toolkit.output import ColorDepth
 
-from chkobba_p2p.cards import FigureConvention
+from chkobba_p2p.cards import FigureConvention, card
 from chkobba_p2p.observer import INVALID, VALID, DeckRevealed, Verdict
 from chkobba_p2p.peer import Aborted, HandScored
+from chkobba_p2p.review import Grade
+from chkobba_p2p.rules import CutEvent, PlayEvent
 from chkobba_p2p.timeline import Timeline
 
-from .. import scoresheet
+from .. import coach, scoresheet
 from ..i18n import Translator
 from .dialogs import score_dialog_lines
 from .narration import EventLog
@@ -37,12 +41,35 @@ __all__ = ["ReplayViewer"]
 PANEL = 28  # the events panel's width, as in the live client
 
 
+def _grades_by_frame(timeline: Timeline, grades: Iterable[Grade]) -> dict[int, Grade]:
+    """Which frame shows each graded decision: a hand's n-th play, and its (last) cut."""
+    by_key = {(g.hand, g.number if g.kind == "play" else 0): g for g in grades}
+    out: dict[int, Grade] = {}
+    plays: dict[int, int] = {}
+    for i, f in enumerate(timeline.frames):
+        if isinstance(f.event, PlayEvent):
+            plays[f.hand] = plays.get(f.hand, 0) + 1
+            g = by_key.get((f.hand, plays[f.hand]))
+        elif isinstance(f.event, CutEvent):
+            g = by_key.get((f.hand, 0))
+            if g is not None:  # a redealt opening's cut gives way to the hand's own
+                out = {k: v for k, v in out.items() if v is not g}
+        else:
+            continue
+        if g is not None and g.kind == ("play" if isinstance(f.event, PlayEvent) else "cut"):
+            out[i] = g
+    return out
+
+
 class ReplayViewer:
     """The state of the replay screen: which frame shows, and how it is drawn."""
 
     def __init__(self, timeline: Timeline, *, lang: str = "en", symbols: bool = True,
-                 color: bool = True, figures: FigureConvention | str | None = None) -> None:
+                 color: bool = True, figures: FigureConvention | str | None = None,
+                 grades: Iterable[Grade] = ()) -> None:
         self.tl = timeline
+        #: The coach's grade of the move each frame shows (``replay --review --view``).
+        self.grades = _grades_by_frame(timeline, grades)
         self.t = Translator(lang)
         self.symbols = symbols
         self.color = color
@@ -161,6 +188,13 @@ class ReplayViewer:
             out.append([("class:error reverse", " " + t("offending_here") + " ")])
             out.append([("class:error", " " + self._blamed(self.tl.verdict))]
                        if isinstance(self.tl.verdict, Verdict) else [])
+        grade = self.grades.get(self.at)
+        if grade is not None:
+            style = {"blunder": "class:error", "mistake": "class:warn"}.get(grade.label,
+                                                                          "class:dim")
+            words = coach.short_grade(grade, lambda c: view.cs.label(card(str(c))))
+            out.extend(wrap_line([(style, " " + t("coach_says", name=f.state.name(grade.seat),
+                                                  grade=words))], width - 1, indent="   "))
         if f.held is not None:
             out.extend(wrap_line([("class:dim", " " + t("revealed_note"))], width - 1,
                                  indent="   "))
