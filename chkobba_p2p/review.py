@@ -62,7 +62,7 @@ MISTAKE = 0.5
 #: ...and at least this many, a **blunder** (about a chkobba given away, or the haya).
 BLUNDER = 1.0
 #: Sampled worlds per decision (every move is judged on the same worlds).
-DEFAULT_SAMPLES = 96
+DEFAULT_SAMPLES = 200
 
 #: Labels of a grade.
 FORCED, GOOD, MISTAKE_LABEL, BLUNDER_LABEL = "forced", "good", "mistake", "blunder"
