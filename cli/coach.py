@@ -57,11 +57,24 @@ def grade_line(g: Grade, who: str, card: Label) -> str:
     return f"{head}; {_better(g, card)} was worth {g.loss:.2f} points more ({g.label})"
 
 
-def short_grade(g: Grade, card: Label) -> str:
-    """A grade beside a move: "good", "mistake −0.62: 5♣ on the table was best"."""
+def short_grade(g: Grade, card: Label, t: Callable[..., str] | None = None) -> str:
+    """A grade beside a move: "good", "mistake −0.62: 5♣ on the table was best"; in the
+    screen's language with ``t`` (a :class:`~.i18n.Translator`)."""
+    if t is None:
+        if g.label in ("forced", "good"):
+            return g.label if g.loss < 0.005 else f"{g.label} −{g.loss:.2f}"
+        return f"{g.label} −{g.loss:.2f}: {_better(g, card)} was best"
+    label = t("cg_" + g.label)
     if g.label in ("forced", "good"):
-        return g.label if g.loss < 0.005 else f"{g.label} −{g.loss:.2f}"
-    return f"{g.label} −{g.loss:.2f}: {_better(g, card)} was best"
+        return label if g.loss < 0.005 else f"{label} −{g.loss:.2f}"
+    if g.kind == "cut":
+        better = t("cg_keep") if g.best["keep"] else t("cg_place")
+    elif g.best.get("capture"):
+        better = t("cg_taking", card=card(g.best["card"]),
+                   cards=" + ".join(card(c) for c in g.best["capture"]))
+    else:
+        better = t("cg_on_table", card=card(g.best["card"]))
+    return t("cg_best", label=label, loss=f"{g.loss:.2f}", move=better)
 
 
 def summary_line(s: SeatSummary, who: str) -> str:

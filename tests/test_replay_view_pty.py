@@ -193,7 +193,9 @@ def test_view_needs_a_terminal(valid_log, tmp_path):
     assert done.returncode == 2 and "--view needs a terminal" in done.stderr
 
 
-def test_review_shows_a_progress_bar_then_the_grade_beside_each_move(tmp_path):
+@pytest.mark.parametrize(("lang", "labels"), [
+    ("en", r"(\w+): (forced|good|mistake|blunder)"), ("fr", r"(\w+) : (forcé|bon|erreur|gaffe)")])
+def test_review_shows_a_progress_bar_then_the_grade_beside_each_move(tmp_path, lang, labels):
     played = play(2, seed=21, key=b"view-review")
     log = played.write_log(tmp_path / "review.chklog")
     names = [s.name for s in audit_log(log).table.seats]
@@ -205,14 +207,14 @@ def test_review_shows_a_progress_bar_then_the_grade_beside_each_move(tmp_path):
         assert bar.finish(120) == 0
     finally:
         bar.kill()
-    s = Screen(["replay", str(log), "--view", "--review", "--samples", "4", "--lang", "en"],
+    s = Screen(["replay", str(log), "--view", "--review", "--samples", "4", "--lang", lang],
                tmp_path)
     try:
-        s.wait_for(lambda t: "step 1/" in t, 120, "the first step")
+        s.wait_for(lambda t: re.search(r"(step|étape) 1/", t), 120, "the first step")
         seen = set()
         for _ in range(8):  # the draw, the cut, the deal, then plays: each graded
             s.press(RIGHT)
-            m = re.search(r"coach, (\w+): (forced|good|mistake|blunder)", s.text)
+            m = re.search(r"coach, " + labels, s.text)
             if m:
                 assert m.group(1) in names
                 seen.add(m.group(2))

@@ -192,7 +192,7 @@ class ReplayViewer:
         if grade is not None:
             style = {"blunder": "class:error", "mistake": "class:warn"}.get(grade.label,
                                                                           "class:dim")
-            words = coach.short_grade(grade, lambda c: view.cs.label(card(str(c))))
+            words = coach.short_grade(grade, lambda c: view.cs.label(card(str(c))), t)
             out.extend(wrap_line([(style, " " + t("coach_says", name=f.state.name(grade.seat),
                                                   grade=words))], width - 1, indent="   "))
         if f.held is not None:
