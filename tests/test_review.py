@@ -135,6 +135,10 @@ def test_a_review_is_deterministic_for_a_log_and_a_seed_and_follows_the_seats():
     assert len(one.grades) == plays + cuts and cuts >= 1
     assert seen == [(i, len(one.grades)) for i in range(1, len(one.grades) + 1)]
     assert all(g.loss >= 0 and g.value_best >= g.value_played for g in one.grades)
+    # A real log's forced moves (the last card of a deal, one legal move) lose nothing.
+    forced = [g for g in one.grades if g.options == 1]
+    assert forced and all((g.label, g.loss, g.best) == ("forced", 0.0, g.played)
+                          for g in forced)
     (summary,) = one.summaries()
     assert summary.decisions == len(one.grades) and 0 <= summary.accuracy <= 100
     other = review_records(records, seats=[2], samples=6, seed=12)
