@@ -445,18 +445,20 @@ class _Page:
         rv = self.review
         if rv is None:
             return ""
-        head = ("<tr>" + "".join(f"<th class='{c}'>{self.t(k)}</th>" for c, k in (
-            ("", "name"), ("n", "g_decisions"), ("n", "g_mean"), ("n", "g_mistakes"),
-            ("n", "g_blunders"), ("n", "g_accuracy"))) + "</tr>")
-        rows = "".join(
-            f"<tr><td>{self.seat(s.seat)}</td><td class='n'>{s.decisions}</td>"
-            f"<td class='n'>{s.mean_loss:.3f}</td><td class='n'>{s.mistakes}</td>"
-            f"<td class='n'>{s.blunders}</td><td class='n'>{s.accuracy:.1f}%</td></tr>"
-            for s in rv.summaries())
+        # One small table per player (a wide one would not fit a phone beside long names).
+        parts = []
+        for s in rv.summaries():
+            rows = [("g_decisions", str(s.decisions)), ("g_mean", f"{s.mean_loss:.3f}"),
+                    ("g_mistakes", str(s.mistakes)), ("g_blunders", str(s.blunders)),
+                    ("g_accuracy", f"{s.accuracy:.1f}%")]
+            parts.append(f"<h3>{self.seat(s.seat)}</h3><table class='coach' "
+                         f"data-seat='{s.seat}'>" + "".join(
+                             f"<tr><th>{self.t(k)}</th><td class='n'>{v}</td></tr>"
+                             for k, v in rows) + "</table>")
         how = self.tx("g_how", mistake=str(MISTAKE), blunder=str(BLUNDER),
                       samples=str(rv.samples), seed=str(rv.seed))
-        return (f'<section id="coach"><h2>{self.t("g_title")}</h2><table>{head}{rows}'
-                f"</table><p class='muted'>{how}</p></section>")
+        return (f'<section id="coach"><h2>{self.t("g_title")}</h2>{"".join(parts)}'
+                f"<p class='muted'>{how}</p></section>")
 
     def _sides(self) -> list[str]:
         """Column heads of the score tables: the seats, or the teams (their members are

@@ -401,8 +401,12 @@ def test_chromium_renders_the_page_at_a_phones_width(four, tmp_path):
 @pytest.mark.parametrize("size", [PHONE, DESKTOP], ids=["390px", "1280px"])
 def test_chromium_never_breaks_a_name_inside_a_word(four, resigned, size, tmp_path):
     """"alice" is never "ali / ce", nor "bob" "b / o / b", in the tables ("Cards dealt",
-    the players, the scores) or anywhere else, on a phone or a desktop."""
-    for label, (_, out) in (("four", four), ("resigned", resigned)):
+    the players, the scores, the coach's) or anywhere else, on a phone or a desktop."""
+    reviewed = tmp_path / "reviewed.html"
+    done = _replay_html(four[0], reviewed, "--review", "--samples", "2")
+    assert done.returncode == 0, done.stderr
+    for label, (_, out) in (("four", four), ("resigned", resigned),
+                            ("reviewed", (four[0], reviewed))):
         page = out.read_text(encoding="utf-8")
         m, _ = _measure(page, tmp_path / label, size)
         assert m["inner"] == size[0]
@@ -413,6 +417,7 @@ def test_chromium_never_breaks_a_name_inside_a_word(four, resigned, size, tmp_pa
         done = _chromium(tmp_path / label, f"--screenshot={shot}", out.as_uri(), size=size)
         assert done.returncode == 0 and shot.exists(), done.stderr[-2000:]
     # The measure sees a broken name when there is one (the page's old tables did this).
+    page = resigned[1].read_text(encoding="utf-8")
     squeezed = page.replace("</style>", "td,.who{overflow-wrap:anywhere;white-space:normal}"
                             "</style>")
     m, _ = _measure(squeezed, tmp_path / "squeezed", size)
@@ -444,8 +449,12 @@ def test_the_coachs_grades_are_a_column_and_a_summary(resigned, tmp_path):
             assert label in {"forced", "good", "mistake", "blunder"}
             assert bool(li.find_all("span", "better")) == (label in {"mistake", "blunder"})
     coach = root.by_id("coach")
-    rows = coach.find_all("tr")[1:]
-    assert [r.find_all("td")[0].text() for r in rows] == ["alice", "bob"]
+    assert [h.text() for h in coach.find_all("h3")] == ["alice", "bob"]
+    tables = coach.find_all("table", "coach")
+    assert [t.attrs["data-seat"] for t in tables] == ["0", "1"]
     decisions = sum(1 for rec in hands for e in rec["events"] if {"play", "cut"} & set(e))
-    assert sum(int(r.find_all("td")[1].text()) for r in rows) == decisions
+    assert sum(int(t.find_all("td")[0].text()) for t in tables) == decisions
+    for t in tables:
+        assert [th.text() for th in t.find_all("th")] == \
+            ["decisions", "mean loss", "mistakes", "blunders", "accuracy"]
     assert "Mistake from 0.5, blunder from 1.0" in coach.text()
