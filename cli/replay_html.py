@@ -233,8 +233,11 @@ class _Page:
             if r.blamed is not None:
                 lines.append(f"<p>{self.tx('claim', who=self.blame(r.blamed))}</p>")
         if v != VALID:
+            # An invalid log keeps the auditor's words (the entry and the check it fails);
+            # a stopped one is told in the players' names.
+            why = r.reason if v == INVALID else r.describe()
             lines.append(f"<p><b>{self.t('reason')}</b>: {html.escape(r.code or '')}: "
-                         f"{html.escape(r.reason)}</p>")
+                         f"{html.escape(why)}</p>")
         if r.offending:
             lines.append(f"<p><b>{self.t('offending')}</b>: <code>"
                          f"{html.escape(r.offending)}</code></p>")

@@ -8,6 +8,7 @@ installed, a headless browser renders it at a phone's width and nothing overflow
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 from dataclasses import dataclass, field
@@ -458,3 +459,16 @@ def test_the_coachs_grades_are_a_column_and_a_summary(resigned, tmp_path):
         assert [th.text() for th in t.find_all("th")] == \
             ["decisions", "mean loss", "mistakes", "blunders", "accuracy"]
     assert "Mistake from 0.5, blunder from 1.0" in coach.text()
+
+
+def test_a_stopped_match_is_told_in_the_players_names(tmp_path):
+    played = _named_match(["alice", "bob"], stop_after=70, abort_by=0,
+                          abort_code=ErrorCode.TIMEOUT)
+    log = played.write_log(tmp_path / "stopped.chklog")
+    out = tmp_path / "stopped.html"
+    done = _replay_html(log, out, "--lang", "en")
+    assert done.returncode == 3, done.stderr  # incomplete
+    root, _ = parse(out.read_text(encoding="utf-8"))
+    verdict = " ".join(root.by_id("verdict").text().split())
+    assert re.search(r"alice (ended|left) the game", verdict) and "seat" not in verdict, verdict
+    assert root.find_all("section", "unfinished"), "the hand it stopped in"
