@@ -60,10 +60,10 @@ def grade_line(g: Grade, who: str, card: Label) -> str:
 def short_grade(g: Grade, card: Label, t: Callable[..., str] | None = None) -> str:
     """A grade beside a move: "good", "mistake −0.62: 5♣ on the table was best"; in the
     screen's language with ``t`` (a :class:`~.i18n.Translator`)."""
-    if t is None:
+    if t is None:  # plain text (replay's lines, ASCII with --ascii): an ASCII minus
         if g.label in ("forced", "good"):
-            return g.label if g.loss < 0.005 else f"{g.label} −{g.loss:.2f}"
-        return f"{g.label} −{g.loss:.2f}: {_better(g, card)} was best"
+            return g.label if g.loss < 0.005 else f"{g.label} -{g.loss:.2f}"
+        return f"{g.label} -{g.loss:.2f}: {_better(g, card)} was best"
     label = t("cg_" + g.label)
     if g.label in ("forced", "good"):
         return label if g.loss < 0.005 else f"{label} −{g.loss:.2f}"

@@ -143,7 +143,7 @@ def run(args: argparse.Namespace) -> int:
     if args.view:
         _view(args, review)
     elif not args.quiet:
-        for line in describe(report, hand=args.hand, symbols=symbols):
+        for line in describe(report, hand=args.hand, symbols=symbols, review=review):
             _out(line, to_stderr=err)
     if review is not None and not args.view:
         for line in _review_lines(report, review, symbols):
@@ -267,8 +267,17 @@ class _Speaker:
         return " ".join(self.card(c) for c in texts)
 
 
-def _hand_lines(r: dict, sp: _Speaker, players: int) -> list[str]:
-    """A hand record, play by play, with the players' names and the game's cards."""
+def _hand_lines(r: dict, sp: _Speaker, players: int, review: Review | None = None
+                ) -> list[str]:
+    """A hand record, play by play, with the players' names and the game's cards (and the
+    coach's grade of each decision, with ``review``)."""
+    grades = {(g.kind, g.number): g for g in review.grades if g.hand == r["number"]} \
+        if review is not None else {}
+
+    def graded(kind: str, number: int) -> str:
+        g = grades.get((kind, number))
+        return f"  [{coach.short_grade(g, sp.card)}]" if g is not None else ""
+    plays = 0
     out = [f"hand {r['number']}: {sp.who(r['dealer'])} deals, {sp.who(r['cutter'])} cuts"]
     drawn: object = None  # the cut's card, known once the hand is revealed
     for i, rd in enumerate(r.get("redeals", []), 1):
@@ -287,12 +296,13 @@ def _hand_lines(r: dict, sp: _Speaker, players: int) -> list[str]:
         elif kind == "cut":
             out.append(f"  cut   {sp.who(b['seat'])} " + (
                 (f"keeps {sp.card(drawn)}" if drawn else "keeps the drawn card") if b["keep"]
-                else f"places {sp.card(b['card'])} on the table"))
+                else f"places {sp.card(b['card'])} on the table") + graded("cut", 0))
         elif kind == "play":
             take = (f" takes {' + '.join(sp.card(c) for c in b['capture'])}"
                     if b["capture"] else " (stays on the table)")
+            plays += 1
             out.append(f"  play  {sp.who(b['seat'])}: {sp.card(b['card'])}{take}"
-                       + ("  CHKOBBA" if b["chkobba"] else ""))
+                       + ("  CHKOBBA" if b["chkobba"] else "") + graded("play", plays))
         elif kind == "sweep" and b["cards"]:
             out.append(f"  end   {sp.who(b['seat'])} takes the rest: {sp.cards(b['cards'])}")
     out.extend("  " + line for line in _score_lines(r, sp, players))
@@ -336,8 +346,8 @@ def _sheet(report: AuditReport, names: list[str], players: int) -> list[str]:
                                scoresheet.sheet_lines(hands, sides, Translator("en"))]
 
 
-def describe(report: AuditReport, hand: int | None = None, symbols: bool = True
-             ) -> list[str]:
+def describe(report: AuditReport, hand: int | None = None, symbols: bool = True,
+             review: Review | None = None) -> list[str]:
     """The match as text: table, first dealer, every hand's points, totals, winner, in
     the players' names and the game's card notation."""
     out = [f"log: {report.path}"]
@@ -370,7 +380,7 @@ def describe(report: AuditReport, hand: int | None = None, symbols: bool = True
             if hand is not None and r["number"] != hand:
                 continue
             if hand is not None:
-                out.extend(_hand_lines(r, sp, t.players))
+                out.extend(_hand_lines(r, sp, t.players, review))
                 continue
             redeals = (f", dealt again {_count(len(r['redeals']), 'time', 'times')}"
                        if r["redeals"] else "")

@@ -269,3 +269,15 @@ def test_review_json_is_deterministic_and_follows_seat(log2, tmp_path, capsys):
     assert summary["seat"] == 1 and summary["decisions"] == len(data["grades"])
     assert main(["replay", str(log2), "--review", "--seat", "nobody"]) == EXIT_USAGE
     assert "no such player" in capsys.readouterr().err
+
+
+def test_review_of_one_hand_grades_every_play_and_the_cut(log2, capsys):
+    assert main(["replay", str(log2), "--hand", "2", "--review", "--samples", "4",
+                 "--ascii"]) == EXIT_VALID
+    out = capsys.readouterr().out
+    plays = [line for line in out.splitlines() if re.match(r"\s+play  ", line)]
+    assert len(plays) == 36
+    assert out.isascii()
+    assert all(re.search(r"  \[(forced|good|mistake|blunder)( -\d|\])", p) for p in plays)
+    (cut,) = [line for line in out.splitlines() if re.match(r"\s+cut   ", line)]
+    assert re.search(r"\[(good|mistake|blunder)", cut), cut
