@@ -216,6 +216,8 @@ class AuditReport:
     standing: str | None = None
     #: For an invalid log: the offending entry in a few words (kind, signer, contents).
     offending: str | None = None
+    #: The observer's verdict itself (:meth:`describe` words it in the players' names).
+    outcome: Verdict | None = None
 
     @property
     def exit_code(self) -> int:
@@ -234,11 +236,28 @@ class AuditReport:
             return f"seat {seat} ({s.name}, key {s.fingerprint})"
         return f"seat {seat}"
 
+    @property
+    def names(self) -> list[str]:
+        """The players' names, in seat order (none before the genesis is read)."""
+        return [s.name for s in self.table.seats] if self.table is not None else []
+
+    def describe(self) -> str:
+        """How the match ended, in the players' names ("bob resigned (entry #115): alice
+        wins the match by resignation"; "complete: alice wins 11-7"); for a violation, its
+        reason."""
+        if self.outcome is None:
+            return self.reason
+        return self.outcome.describe(self.names)
+
     def summary(self) -> str:
-        """One line: the verdict and why."""
+        """One line: the verdict and why, in the players' names."""
         if self.verdict == VALID and self.code == "resigned":
             return (f"VALID: {self.entries} entries; every check passes; the match ended by "
-                    f"resignation: {self.reason}")
+                    f"resignation: {self.describe()}")
+        if self.verdict == VALID and self.outcome is not None and self.outcome.winner is not None:
+            return (f"VALID: {self.entries} entries; every signature, the chain, the deal's "
+                    "proofs and reveals, every move and every score check out; "
+                    f"{self.describe()}")
         if self.verdict == VALID:
             return (f"VALID: {self.entries} entries; every signature, the chain, the deal's "
                     "proofs and reveals, every move and every score check out")
@@ -249,12 +268,13 @@ class AuditReport:
             blame = f" -- blamed: {self.seat_label(self.blamed)}"
         elif self.code == "aborted" and self.aborts:
             # An abort is its signer's word: worded as a claim unless the log shows it.
-            blame = " -- " + self.aborts[0].describe(self._short_label)
-        return f"{head} ({self.code}): {where}{self.reason}{blame}"
+            blame = " -- " + self.aborts[0].describe(self._name)
+        why = self.describe() if self.verdict == INCOMPLETE else self.reason
+        return f"{head} ({self.code}): {where}{why}{blame}"
 
-    def _short_label(self, seat: int) -> str:
+    def _name(self, seat: int) -> str:
         if self.table is not None and 0 <= seat < self.table.players:
-            return f"seat {seat} ({self.table.seats[seat].name})"
+            return self.table.seats[seat].name
         return f"seat {seat}"
 
     def to_dict(self) -> dict[str, Any]:
@@ -346,6 +366,7 @@ def audit_bodies(bodies: Sequence[bytes], *, header: dict[str, Any] | None = Non
     if not bodies:
         v = Verdict(INCOMPLETE, "unfinished", "the log holds no entry, not even the genesis")
     report.verdict, report.code, report.reason = v.verdict, v.code, v.reason
+    report.outcome = v
     report.blamed, report.entry = v.blamed, v.entry
     report.entries = obs.stopped_at if obs.stopped_at is not None else len(bodies)
     report.warnings.extend(obs.warnings)

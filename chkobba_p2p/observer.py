@@ -174,6 +174,43 @@ class Verdict:
     winner: int | None = None
     totals: tuple[int, ...] = ()
 
+    def describe(self, names: Sequence[str]) -> str:
+        """:attr:`reason` in the players' words: ``names`` are the seats' names (the table's
+        order), sides at 4 players are "ali & sami".  "bob resigned (entry #115): alice wins
+        the match by resignation"; "alice wins 11-7"; for what no name changes (a
+        violation's reason), :attr:`reason` as it is."""
+        def who(seat: int | None) -> str:
+            if seat is not None and 0 <= seat < len(names):
+                return names[seat]
+            return "nobody" if seat is None else f"seat {seat}"
+
+        def side(s: int) -> str:
+            n = len(names)
+            return " & ".join(names[x] for x in range(n) if side_of(x, n) == s) \
+                if n == 4 else who(s)
+
+        if self.verdict == VALID and self.code == "resigned" and self.winner is not None:
+            at = f" (entry #{self.entry})" if self.entry is not None else ""
+            return f"{who(self.by_seat)} resigned{at}: {side(self.winner)} wins the match " \
+                "by resignation"
+        if self.verdict == VALID and self.winner is not None and self.totals:
+            score = "-".join(map(str, sorted(self.totals, reverse=True)))
+            return f"complete: {side(self.winner)} wins {score}"
+        if self.verdict == INCOMPLETE and self.code == "aborted" and self.by_seat is not None:
+            by = who(self.by_seat)
+            if self.standing == Standing.SELF:
+                what = f"{by} left the game"
+            elif self.standing == Standing.OWED and self.blamed is not None:
+                what = f"{by} ended the game; the log shows {who(self.blamed)} owed the next " \
+                    "message"
+            elif self.standing == Standing.REFUTED:
+                what = f"{by} ended the game; the entry its abort cites passes every check, " \
+                    "which refutes its claim"
+            else:
+                what = f"{by} ended the game"
+            return f"{what}; no violation in the entries before it"
+        return self.reason
+
 
 # ------------------------------------------------------------- shuffle proofs, in parallel
 

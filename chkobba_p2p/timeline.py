@@ -13,8 +13,9 @@ is the frame of the violation.  Pure: no I/O.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
+from .cards import Card
 from .observer import INVALID, DeckRevealed, Observer, Verdict
 from .rules import CutEvent, DealEvent, PlayEvent, SweepEvent
 from .session import Aborted, HandScored, MatchDone, TableInfo
@@ -36,6 +37,10 @@ class Frame:
     event: object
     state: TableState
     revealed: DeckRevealed | None = None
+    #: Every seat's cards in hand after this step (seat order), known after the fact: set
+    #: on the deals, the cut and the plays of a deck once its seeds were opened (the end of
+    #: the hand, or an abandoned opening's redeal); None before, or for a deck never opened.
+    held: tuple[tuple[Card, ...], ...] | None = None
 
     @property
     def hand(self) -> int:
@@ -85,14 +90,19 @@ def build_timeline(bodies: Iterable[bytes], *, tail: str | None = None) -> Timel
     state = TableState()
     timeline = Timeline(None)
     revealed: DeckRevealed | None = None
+    deck: list[int] = []  # the frames of the deck in play (since the last one opened)
     for i, body in enumerate(bodies):
         for ev in obs.feed(body):
             if isinstance(ev, DeckRevealed):
                 revealed = None if ev.redeal else ev  # told with the hand's score
+                _face_up(timeline.frames, deck, ev)
+                deck = []
                 continue
             state = state.apply(ev)
             if isinstance(ev, _STEPS):
                 shown = revealed if isinstance(ev, HandScored) else None
+                if isinstance(ev, (DealEvent, CutEvent, PlayEvent)):
+                    deck.append(len(timeline.frames))
                 timeline.frames.append(Frame(i, ev, state, shown))
                 if isinstance(ev, Verdict) and ev.verdict == INVALID:
                     timeline.offending = len(timeline.frames) - 1
@@ -104,6 +114,34 @@ def build_timeline(bodies: Iterable[bytes], *, tail: str | None = None) -> Timel
         if verdict.verdict == INVALID:
             timeline.offending = len(timeline.frames) - 1
     return timeline
+
+
+def _face_up(frames: list[Frame], deck: Sequence[int], opened: DeckRevealed) -> None:
+    """Once a deck's seeds are open: every seat's cards in hand at each of its steps.  The
+    deck's deals are its frames' deals, in order (the public ones with the cards filled
+    in); a deck whose frames do not match its deals is left face down."""
+    deals = [k for k in deck if isinstance(frames[k].event, DealEvent)]
+    if len(deals) != len(opened.deals) or not deck:
+        return
+    players = frames[deck[0]].state.players or 0
+    if players <= 0:
+        return
+    held: list[list[Card]] = [[] for _ in range(players)]
+    dealt = iter(opened.deals)
+    for k in deck:
+        f = frames[k]
+        ev = f.event
+        if isinstance(ev, DealEvent):
+            d = next(dealt)
+            for who, c in zip(d.recipients, d.cards, strict=True):
+                if who is not None and c is not None and 0 <= who < players:
+                    held[who].append(c)
+        elif isinstance(ev, CutEvent) and not ev.keep and ev.card is not None:
+            if ev.card in held[ev.seat]:
+                held[ev.seat].remove(ev.card)
+        elif isinstance(ev, PlayEvent) and ev.card in held[ev.seat]:
+            held[ev.seat].remove(ev.card)
+        frames[k] = replace(f, held=tuple(tuple(h) for h in held))
 
 
 def frame_at_entry(timeline: Timeline, entry: int) -> int:

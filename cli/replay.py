@@ -22,9 +22,11 @@ from chkobba_p2p.audit import (
 )
 from chkobba_p2p.cards import FigureConvention, card
 from chkobba_p2p.record import teams
+from chkobba_p2p.review import DEFAULT_SAMPLES, Review, review_records
 from chkobba_p2p.text import safe_text
 
-from .i18n import LANGS, detect_lang
+from . import coach, scoresheet
+from .i18n import LANGS, Translator, detect_lang
 from .term import can_show_symbols
 
 EPILOG = f"""\
@@ -66,6 +68,20 @@ def add_arguments(command: str, p: argparse.ArgumentParser) -> None:
                    help="language of --html and --view (default: from the locale)")
     p.add_argument("--no-color", action="store_true", help="--view without colours (also: "
                    "the NO_COLOR environment variable)")
+    p.add_argument("--review", action="store_true",
+                   help="the coach: grade every decision (each play and each cut) with the "
+                   "expert's search from what that player saw then, and list the mistakes "
+                   "and blunders with the better move and a summary per player; with "
+                   "--view and --html the grades show beside each move; with --json FILE "
+                   "the grades go to FILE (JSON) instead of the records")
+    p.add_argument("--seat", metavar="NAME", action="append", default=None,
+                   help="--review only this player (by name; again for more)")
+    p.add_argument("--samples", type=int, default=None, metavar="N",
+                   help="--review: sampled worlds per decision (default "
+                   f"{DEFAULT_SAMPLES}; more is steadier and slower)")
+    p.add_argument("--seed", type=int, default=0, metavar="N",
+                   help="--review: the sampling's seed (the same log and seed give the same "
+                   "grades)")
     p.add_argument("--workers", type=int, default=None, metavar="N",
                    help="processes that check shuffle proofs alongside the audit (default: 2 "
                    "with 3 cores or more, else 0). The verdict is the same either way")
@@ -113,19 +129,30 @@ def run(args: argparse.Namespace) -> int:
         print(f"chkobba replay: no hand {args.hand} in this log "
               f"({len(hands)} hand{'s' if len(hands) != 1 else ''} audited)", file=sys.stderr)
         return EXIT_USAGE
-    if args.view:
-        if not (sys.stdin.isatty() and sys.stdout.isatty()):
-            print("chkobba replay: --view needs a terminal", file=sys.stderr)
+    if args.view and not (sys.stdin.isatty() and sys.stdout.isatty()):
+        print("chkobba replay: --view needs a terminal", file=sys.stderr)
+        return EXIT_USAGE
+    review = None
+    if args.review:
+        try:
+            review = _review(args, report)
+        except ValueError as exc:
+            print(f"chkobba replay: {exc}", file=sys.stderr)
             return EXIT_USAGE
-        _view(args)
+    symbols = not args.ascii and can_show_symbols(sys.stderr if err else sys.stdout)
+    if args.view:
+        _view(args, review)
     elif not args.quiet:
-        symbols = not args.ascii and can_show_symbols(sys.stderr if err else sys.stdout)
-        for line in describe(report, hand=args.hand, symbols=symbols):
+        for line in describe(report, hand=args.hand, symbols=symbols, review=review):
+            _out(line, to_stderr=err)
+    if review is not None and not args.view:
+        for line in _review_lines(report, review, symbols):
             _out(line, to_stderr=err)
     _out(report.summary(), to_stderr=err)
     if args.html:
         from .replay_html import render_html  # only when asked: the page is a big module
-        page = render_html(report, args.lang or detect_lang(), _interrupted(args.log, report))
+        page = render_html(report, args.lang or detect_lang(), _interrupted(args.log, report),
+                           review=review)
         try:
             with open(args.html, "w", encoding="utf-8") as f:
                 f.write(page)
@@ -134,8 +161,12 @@ def run(args: argparse.Namespace) -> int:
             return EXIT_USAGE
         _out(f"web page: {args.html}", to_stderr=True)
     if args.json:
-        text = "".join(json.dumps(r, ensure_ascii=False, separators=(",", ":")) + "\n"
-                       for r in report.records)
+        if review is not None:  # the grades, for tools
+            text = json.dumps({"log": report.path, "players": report.names,
+                               **review.to_dict()}, ensure_ascii=False, indent=1) + "\n"
+        else:
+            text = "".join(json.dumps(r, ensure_ascii=False, separators=(",", ":")) + "\n"
+                           for r in report.records)
         if json_to_stdout:
             sys.stdout.write(text)
         else:
@@ -149,7 +180,33 @@ def run(args: argparse.Namespace) -> int:
     return report.exit_code
 
 
-def _view(args: argparse.Namespace) -> None:
+def _review(args: argparse.Namespace, report: AuditReport) -> Review:
+    """Grade the audited hands (``--seat``: those players only), with a progress bar on a
+    terminal.  Raises ValueError for a name nobody has, or a bad --samples."""
+    names = report.names
+    seats = None
+    if args.seat:
+        unknown = [n for n in args.seat if n not in names]
+        if unknown:
+            raise ValueError(f"--seat {unknown[0]!r}: no such player (the players: "
+                             f"{', '.join(names)})")
+        seats = [i for i, n in enumerate(names) if n in args.seat]
+    samples = DEFAULT_SAMPLES if args.samples is None else args.samples
+    if samples < 1:
+        raise ValueError("--samples must be 1 or more")
+    return review_records(report.records, seats=seats, samples=samples, seed=args.seed,
+                          progress=coach.Progress(sys.stderr))
+
+
+def _review_lines(report: AuditReport, review: Review, symbols: bool) -> list[str]:
+    t = report.table
+    if t is None:
+        return []
+    sp = _Speaker(report.names, t.rules.figures, symbols)
+    return coach.review_lines(review, report.names, sp.card)
+
+
+def _view(args: argparse.Namespace, review: Review | None = None) -> None:
     from chkobba_p2p.audit import read_log
     from chkobba_p2p.timeline import build_timeline
 
@@ -157,14 +214,15 @@ def _view(args: argparse.Namespace) -> None:
     log = read_log(args.log)
     viewer = ReplayViewer(build_timeline(log.bodies, tail=log.tail),
                           lang=args.lang or detect_lang(),
-                          color=not (args.no_color or os.environ.get("NO_COLOR")))
+                          color=not (args.no_color or os.environ.get("NO_COLOR")),
+                          grades=review.grades if review is not None else ())
     viewer.run()
 
 
 def _interrupted(path: str, report: AuditReport) -> list[object]:
     """The public events of the hand a game stopped in (none for a complete match)."""
-    if report.verdict == VALID:
-        return []
+    if report.verdict == VALID and report.code != "resigned":
+        return []  # a whole match: every hand has its record
     from chkobba_p2p.audit import read_log
     from chkobba_p2p.timeline import build_timeline
     log = read_log(path)
@@ -209,14 +267,26 @@ class _Speaker:
         return " ".join(self.card(c) for c in texts)
 
 
-def _hand_lines(r: dict, sp: _Speaker, players: int) -> list[str]:
-    """A hand record, play by play, with the players' names and the game's cards."""
+def _hand_lines(r: dict, sp: _Speaker, players: int, review: Review | None = None
+                ) -> list[str]:
+    """A hand record, play by play, with the players' names and the game's cards (and the
+    coach's grade of each decision, with ``review``)."""
+    grades = {(g.kind, g.number): g for g in review.grades if g.hand == r["number"]} \
+        if review is not None else {}
+
+    def graded(kind: str, number: int) -> str:
+        g = grades.get((kind, number))
+        return f"  [{coach.short_grade(g, sp.card)}]" if g is not None else ""
+    plays = 0
     out = [f"hand {r['number']}: {sp.who(r['dealer'])} deals, {sp.who(r['cutter'])} cuts"]
+    drawn: object = None  # the cut's card, known once the hand is revealed
     for i, rd in enumerate(r.get("redeals", []), 1):
         out.append(f"  redeal {i}: the opening table {sp.cards(rd['table'])} is dealt again")
     for ev in r["events"]:
         (kind, b), = ev.items()
         if kind == "deal":
+            if b["draw"] and b["cards"]:
+                drawn = b["cards"][0]
             by: dict[str, list[str]] = {}
             for who, c in zip(b["to"], b["cards"], strict=True):
                 by.setdefault("table" if who is None else sp.who(who), []).append(
@@ -225,13 +295,14 @@ def _hand_lines(r: dict, sp: _Speaker, players: int) -> list[str]:
             out.append(f"  {'draw' if b['draw'] else 'deal'}  {what}")
         elif kind == "cut":
             out.append(f"  cut   {sp.who(b['seat'])} " + (
-                "keeps the drawn card" if b["keep"]
-                else f"places {sp.card(b['card'])} on the table"))
+                (f"keeps {sp.card(drawn)}" if drawn else "keeps the drawn card") if b["keep"]
+                else f"places {sp.card(b['card'])} on the table") + graded("cut", 0))
         elif kind == "play":
             take = (f" takes {' + '.join(sp.card(c) for c in b['capture'])}"
                     if b["capture"] else " (stays on the table)")
+            plays += 1
             out.append(f"  play  {sp.who(b['seat'])}: {sp.card(b['card'])}{take}"
-                       + ("  CHKOBBA" if b["chkobba"] else ""))
+                       + ("  CHKOBBA" if b["chkobba"] else "") + graded("play", plays))
         elif kind == "sweep" and b["cards"]:
             out.append(f"  end   {sp.who(b['seat'])} takes the rest: {sp.cards(b['cards'])}")
     out.extend("  " + line for line in _score_lines(r, sp, players))
@@ -265,8 +336,18 @@ def _score_lines(r: dict, sp: _Speaker, players: int) -> list[str]:
     return counts + [f"points: {won} -> {pts} (totals: {tot})"]
 
 
-def describe(report: AuditReport, hand: int | None = None, symbols: bool = True
-             ) -> list[str]:
+def _sheet(report: AuditReport, names: list[str], players: int) -> list[str]:
+    """The score sheet: every hand's categories and points per side, the totals."""
+    hands = [scoresheet.from_record(r) for r in report.records if r["type"] == "hand"]
+    if not hands:
+        return []
+    sides = [_side(i, players, names) for i in range(len(hands[0].points))]
+    return ["score sheet:"] + ["  " + line for line in
+                               scoresheet.sheet_lines(hands, sides, Translator("en"))]
+
+
+def describe(report: AuditReport, hand: int | None = None, symbols: bool = True,
+             review: Review | None = None) -> list[str]:
     """The match as text: table, first dealer, every hand's points, totals, winner, in
     the players' names and the game's card notation."""
     out = [f"log: {report.path}"]
@@ -299,7 +380,7 @@ def describe(report: AuditReport, hand: int | None = None, symbols: bool = True
             if hand is not None and r["number"] != hand:
                 continue
             if hand is not None:
-                out.extend(_hand_lines(r, sp, t.players))
+                out.extend(_hand_lines(r, sp, t.players, review))
                 continue
             redeals = (f", dealt again {_count(len(r['redeals']), 'time', 'times')}"
                        if r["redeals"] else "")
@@ -309,6 +390,8 @@ def describe(report: AuditReport, hand: int | None = None, symbols: bool = True
             tot = ", ".join(f"{_side(i, t.players, names)} {x}"
                             for i, x in enumerate(r["totals"]))
             out.append(f"result after {_count(r['hands'], 'hand', 'hands')}: {tot}")
+    if hand is None:
+        out.extend(_sheet(report, names, t.players))
     for w in report.warnings:
         out.append(f"warning: {w}")
     for a in report.aborts:

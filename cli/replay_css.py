@@ -12,7 +12,7 @@ main{max-width:46rem;margin:0 auto;padding:.75rem;box-sizing:border-box}
 h1{font-size:1.45rem;margin:.3rem 0 .6rem}
 h2{font-size:1.15rem;margin:1.1rem 0 .4rem}
 h3{font-size:1rem;margin:.7rem 0 .3rem}
-p,li{overflow-wrap:anywhere}
+p,li{overflow-wrap:break-word}
 section{background:#fff;border-radius:.6rem;padding:.6rem .8rem;margin:.7rem 0;
  box-shadow:0 1px 2px rgba(0,0,0,.12)}
 .verdict.valid{border-left:.5rem solid #1b7f3b}
@@ -23,7 +23,8 @@ section{background:#fff;border-radius:.6rem;padding:.6rem .8rem;margin:.7rem 0;
 table{border-collapse:collapse;width:100%;font-size:.95rem}
 th,td{text-align:left;padding:.25rem .35rem;border-bottom:1px solid #e4e0d6;
  vertical-align:top}
-td,th{overflow-wrap:anywhere}
+td,th{overflow-wrap:break-word}
+.who{overflow-wrap:normal;word-break:keep-all;white-space:nowrap}
 th.nw,td.nw{white-space:nowrap}
 td.n,th.n{text-align:right}
 code{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:.85em}
@@ -38,6 +39,14 @@ ol.plays li{margin:.15rem 0}
 .chk{font-weight:700;color:#6a1b9a}
 li.stop{color:#b3261e}
 .who{font-weight:600}
+.grade{font-size:.8em;padding:0 .3em;border-radius:.3em;background:#e7f2ea;color:#1b5e30;
+ white-space:nowrap}
+.grade.forced{background:#eee;color:#555}.grade.mistake{background:#fff0d6;color:#8a5200}
+.grade.blunder{background:#fde2e0;color:#9b1c14;font-weight:700}
+.better{font-size:.85em;color:#5c5c5c}
+.held{color:#5c5c5c;font-size:.85em}.held .c{min-width:1.5em;font-weight:500}
 .muted{color:#5c5c5c;font-size:.9rem}
+@media (max-width:30rem){main{padding:.4rem}section{padding:.5rem}
+ th,td{padding:.2rem .25rem}}
 footer{font-size:.85rem;color:#5c5c5c;margin:1rem 0 2rem}
 """

@@ -11,13 +11,17 @@ header fields) is escaped: a log is untrusted input.
 from __future__ import annotations
 
 import html
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
 from chkobba_p2p.audit import INVALID, VALID, AuditReport
 from chkobba_p2p.cards import Card, FigureConvention, card
 from chkobba_p2p.record import teams
+from chkobba_p2p.review import BLUNDER, MISTAKE, Grade, Review
 from chkobba_p2p.rules import CutEvent, DealEvent, PlayEvent, Ruleset
 
+from . import scoresheet
+from .i18n import Translator
 from .replay_css import CSS as _CSS
 
 __all__ = ["render_html"]
@@ -44,10 +48,16 @@ _WORDS: dict[str, tuple[str, str]] = {
               "Un abandon accuse {who} (une affirmation que le journal ne peut prouver)."),
     "reason": ("Why", "Pourquoi"),
     "offending": ("Offending entry", "Entrée fautive"),
-    "winner": ("Winner: {who}, {totals}", "Gagnant : {who}, {totals}"),
+    "winner": ("{who} wins the match, {totals}.", "{who} gagne la partie, {totals}."),
+    "resigned": ("{by} resigned at entry #{entry}: {who} wins the match.",
+                 "{by} a abandonné à l'entrée n°{entry} : {who} gagne la partie."),
+    "resigned_score": ("The score when the match ended: {totals}, in a match to {target}.",
+                       "Le score à l'abandon : {totals}, dans une partie en {target}."),
+    "resigned_here": ("{who} resigned here.", "{who} a abandonné ici."),
+    "plays_cut_kept": ("{who} keeps {card}", "{who} garde {card}"),
     "players": ("Players", "Joueurs"),
     "seat": ("Seat", "Place"),
-    "name": ("Name", "Nom"),
+    "name": ("Name and key fingerprint", "Nom et empreinte de clé"),
     "side": ("Side", "Camp"),
     "key": ("Key fingerprint", "Empreinte de clé"),
     "team": ("team {n}", "équipe {n}"),
@@ -64,6 +74,36 @@ _WORDS: dict[str, tuple[str, str]] = {
     "plays_cut_keep": ("{who} keeps the drawn card", "{who} garde la carte tirée"),
     "plays_cut_place": ("{who} places {card} on the table", "{who} pose {card} sur la table"),
     "takes": ("takes", "prend"),
+    "g_title": ("The coach", "Le coach"),
+    "g_forced": ("forced", "forcé"),
+    "g_good": ("good", "bon"),
+    "g_mistake": ("mistake", "erreur"),
+    "g_blunder": ("blunder", "gaffe"),
+    "g_better": ("better: {move}", "mieux : {move}"),
+    "g_keep": ("keeping the card", "garder la carte"),
+    "g_place": ("placing it on the table", "la poser sur la table"),
+    "g_decisions": ("decisions", "décisions"),
+    "g_mean": ("mean loss", "perte moyenne"),
+    "g_mistakes": ("mistakes", "erreurs"),
+    "g_blunders": ("blunders", "gaffes"),
+    "g_accuracy": ("accuracy", "précision"),
+    "g_how": ("Every play and cut graded by the expert's search from what the player saw "
+              "then (never the cards revealed later): the loss is the points of the hand "
+              "(expected margin) the move gave up against the best one. Mistake from "
+              "{mistake}, blunder from {blunder}; {samples} sampled worlds per decision, "
+              "seed {seed}. Accuracy: the share of decisions that are neither.",
+              "Chaque coup et chaque coupe notés par la recherche de l'expert à partir de "
+              "ce que le joueur voyait alors (jamais les cartes révélées ensuite) : la "
+              "perte est en points de la manche (écart espéré) cédés face au meilleur coup. "
+              "Erreur dès {mistake}, gaffe dès {blunder} ; {samples} mondes tirés par "
+              "décision, graine {seed}. Précision : la part des décisions qui ne sont ni "
+              "l'une ni l'autre."),
+    "held": ("the cards in hand, revealed at the end of the hand",
+             "les cartes en main, révélées à la fin de la manche"),
+    "face_up": ("Every hand is face up: the cards each player held at each play, revealed "
+                "at the end of the hand, are in brackets.",
+                "Toutes les cartes sont visibles : entre parenthèses, celles que chaque "
+                "joueur avait en main à chaque coup, révélées à la fin de la manche."),
     "stopped": ("✗ Entry #{entry}, by {who}: refused (see the verdict)",
                 "✗ Entrée n°{entry}, de {who} : refusée (voir le verdict)"),
     "stopped_here": ("The game stopped here.", "La partie s'est arrêtée ici."),
@@ -97,6 +137,7 @@ class _Page:
     def __init__(self, report: AuditReport, lang: str) -> None:
         self.r = report
         self.interrupted: list[object] = []
+        self.review: Review | None = None
         self.lang = lang if lang in ("en", "fr") else "en"
         table = report.table
         self.players = table.players if table is not None else 0
@@ -156,6 +197,7 @@ class _Page:
             parts.append(self.unfinished(len(hands) + 1))
         if hands:
             parts.append(self.sheet(hands))
+        parts.append(self.coach())
         parts.append(self.notes())
         title = self.t("title")
         doc = "\n".join(p for p in parts if p)
@@ -171,11 +213,14 @@ class _Page:
         lines = [f'<p class="big">{self.t(v)}</p>']
         if v == VALID:
             lines.append(f"<p>{self.t('valid_long')}</p>")
-            if r.winner is not None:
+            if r.winner is not None and r.code == "resigned":
+                lines.append(self.resignation(r.winner))
+            elif r.winner is not None:
                 # The winner's total first: "12 – 11".
                 totals = " – ".join(str(t) for t in sorted(r.totals, reverse=True))
                 who = self.side(r.winner)
-                lines.append(f"<p>{self.tx('winner', who=who, totals=totals)}</p>")
+                lines.append(f"<p class='outcome'>{self.tx('winner', who=who, totals=totals)}"
+                             "</p>")
         elif v == INVALID:
             lines.append(f"<p>{self.tx('invalid_long', entry=str(r.entry))}</p>")
             if r.blamed is None:
@@ -188,13 +233,39 @@ class _Page:
             if r.blamed is not None:
                 lines.append(f"<p>{self.tx('claim', who=self.blame(r.blamed))}</p>")
         if v != VALID:
+            # An invalid log keeps the auditor's words (the entry and the check it fails);
+            # a stopped one is told in the players' names.
+            why = r.reason if v == INVALID else r.describe()
             lines.append(f"<p><b>{self.t('reason')}</b>: {html.escape(r.code or '')}: "
-                         f"{html.escape(r.reason)}</p>")
+                         f"{html.escape(why)}</p>")
         if r.offending:
             lines.append(f"<p><b>{self.t('offending')}</b>: <code>"
                          f"{html.escape(r.offending)}</code></p>")
         return (f'<section id="verdict" class="verdict {html.escape(v)}">'
                 f"<h2>{self.t('verdict')}</h2>{''.join(lines)}</section>")
+
+    def _resigner(self) -> int | None:
+        r = self.r
+        if r.outcome is not None and r.outcome.by_seat is not None:
+            return r.outcome.by_seat
+        return next((a.by_seat for a in r.aborts if a.code == "resigned"), None)
+
+    def resignation(self, winner: int) -> str:
+        """The verdict of a resigned match: who resigned, who wins, the score then."""
+        r = self.r
+        line = self.tx("resigned", by=self.seat(self._resigner()), entry=str(r.entry),
+                       who=self.side(winner))
+        out = f"<p class='outcome'>{line}</p>"
+        if r.totals and r.table is not None:
+            totals = " – ".join(f"{self._side_short(i)} {t}" for i, t in enumerate(r.totals))
+            target = str(r.table.rules.target)
+            out += f"<p>{self.tx('resigned_score', totals=totals, target=target)}</p>"
+        return out
+
+    def _side_short(self, side: int) -> str:
+        if self.players == 4:
+            return " &amp; ".join(self.seat(s) for s in teams(4)[side])
+        return self.seat(side)
 
     def blame(self, seat: int) -> str:
         fp = ""
@@ -209,12 +280,14 @@ class _Page:
         rows = []
         for s in t.seats:
             side = self.tx("team", n=s.seat % 2 + 1) if t.players == 4 else ""
-            rows.append(f"<tr><td class='n'>{s.seat}</td><td>{self.seat(s.seat)}</td>"
-                        + (f"<td class='nw'>{side}</td>" if t.players == 4 else "")
-                        + f"<td><code class='fp'>{html.escape(s.fingerprint)}</code></td></tr>")
-        head = (f"<tr><th class='n nw'>{self.t('seat')}</th><th class='nw'>{self.t('name')}"
+            # The key under the name: a 27-letter name, its side and a key side by side do
+            # not fit a phone's width, and a name is never broken to make room.
+            rows.append(f"<tr><td class='n'>{s.seat}</td><td>{self.seat(s.seat)}<br>"
+                        f"<code class='fp'>{html.escape(s.fingerprint)}</code></td>"
+                        + (f"<td>{side}</td>" if t.players == 4 else "") + "</tr>")
+        head = (f"<tr><th class='n nw'>{self.t('seat')}</th><th>{self.t('name')}"
                 "</th>" + (f"<th class='nw'>{self.t('side')}</th>" if t.players == 4 else "")
-                + f"<th>{self.t('key')}</th></tr>")
+                + "</tr>")
         info = [self.tx("game", id=t.game.hex()[:16], players=t.players),
                 f"{self.t('rules')}: {html.escape(t.rules.describe(self.lang))}"]
         for d in self.r.draws:
@@ -248,7 +321,8 @@ class _Page:
         out.append(f"<h3>{self.t('dealt')}</h3><table class='dealt'>"
                    + "".join(f"<tr><td>{self.seat(s)}</td><td>{self.cards(cs)}</td></tr>"
                              for s, cs in sorted(dealt.items())) + "</table>")
-        out.append(f"<h3>{self.t('plays')}</h3><ol class='plays'>{self.plays(h)}</ol>")
+        out.append(f"<h3>{self.t('plays')}</h3><p class='muted'>{self.t('face_up')}</p>"
+                   f"<ol class='plays'>{self.plays(h)}</ol>")
         out.append(self.score(h))
         return f'<section class="hand" id="hand-{html.escape(str(n))}">{"".join(out)}</section>'
 
@@ -272,8 +346,12 @@ class _Page:
                 items.append(f"<li class='play'>{self.seat(ev.seat)} {self.card(ev.card.text)} "
                              f"{what}</li>")
         r = self.r
-        stop = self.tx("stopped", entry=str(r.entry), who=self.seat(r.blamed)) \
-            if r.verdict == INVALID else self.t("stopped_here")
+        if r.verdict == INVALID:
+            stop = self.tx("stopped", entry=str(r.entry), who=self.seat(r.blamed))
+        elif r.code == "resigned":
+            stop = self.tx("resigned_here", who=self.seat(self._resigner()))
+        else:
+            stop = self.t("stopped_here")
         items.append(f"<li class='stop'><b>{stop}</b></li>")
         return (f'<section class="hand unfinished" id="hand-{number}">'
                 f"<h2>{self.tx('hand', n=number)}</h2><h3>{self.t('plays')}</h3>"
@@ -282,29 +360,108 @@ class _Page:
     def plays(self, h: dict) -> str:
         items = []
         deals = 0
+        drawn: object = None
+        # Every seat's cards in hand, followed play by play: the record is written once the
+        # hand's seeds opened, so each play shows what its player held (face up).
+        held: dict[int, list[str]] = {}
+        plays = 0
         for ev in h["events"]:
             (kind, b), = ev.items()
-            if kind == "deal" and not b["draw"]:
+            if kind == "deal":
+                for to, c in zip(b["to"], b["cards"], strict=True):
+                    if to is not None and isinstance(c, str):
+                        held.setdefault(to, []).append(c)
+            if kind == "cut" and not b["keep"] and b["card"] in held.get(b["seat"], []):
+                held[b["seat"]].remove(b["card"])
+            if kind == "deal" and b["draw"]:
+                drawn = b["cards"][0] if b["cards"] else None
+            elif kind == "deal":
                 deals += 1
                 if deals > 1:  # the opening deal is told above
                     each = sum(1 for to in b["to"] if to == b["to"][0])
                     items.append(f"<li class='deal muted'>{self.tx('deal_more', n=each)}</li>")
             elif kind == "cut":
-                key = "plays_cut_keep" if b["keep"] else "plays_cut_place"
-                line = self.tx(key, who=self.seat(b["seat"]), card=self.card(b["card"]))
-                items.append(f"<li class='cut'>{line}</li>")
+                # Once the hand is revealed the kept card is known: the one drawn.
+                kept = drawn if b["keep"] else None
+                key = ("plays_cut_kept" if kept else "plays_cut_keep") if b["keep"] \
+                    else "plays_cut_place"
+                line = self.tx(key, who=self.seat(b["seat"]),
+                               card=self.card(kept if b["keep"] else b["card"]))
+                items.append(f"<li class='cut'>{line}{self.grade(h.get('number'), 0, 'cut')}"
+                             "</li>")
             elif kind == "play":
                 if b["capture"]:
                     what = f"{self.t('takes')} {self.cards(b['capture'])}"
                 else:
                     what = f"<span class='muted'>{self.t('stays')}</span>"
                 chk = " <span class='chk'>CHKOBBA</span>" if b["chkobba"] else ""
-                items.append(f"<li class='play'>{self.seat(b['seat'])} {self.card(b['card'])} "
-                             f"{what}{chk}</li>")
+                hand = held.get(b["seat"], [])
+                shown = (f" <span class='held' title='{self.t('held')}'>("
+                         f"{self.cards(sorted(hand, key=lambda c: card(c).id))})</span>"
+                         if hand else "")
+                plays += 1
+                items.append(f"<li class='play'>{self.seat(b['seat'])}{shown} "
+                             f"{self.card(b['card'])} {what}{chk}"
+                             f"{self.grade(h.get('number'), plays, 'play')}</li>")
+                if b["card"] in hand:
+                    hand.remove(b["card"])
             elif kind == "sweep" and b["cards"]:
                 line = self.tx("rest", who=self.seat(b["seat"]), cards=self.cards(b["cards"]))
                 items.append(f"<li class='sweep'>{line}</li>")
         return "".join(items)
+
+    # -------------------------------------------------------------- the coach
+
+    def _grade_of(self, hand: object, number: int, kind: str) -> Grade | None:
+        if self.review is None:
+            return None
+        for g in self.review.grades:
+            if g.hand == hand and g.kind == kind and (kind == "cut" or g.number == number):
+                return g
+        return None
+
+    def _move(self, move: Mapping[str, Any]) -> str:
+        taken = move.get("capture") or []
+        if taken:
+            return f"{self.card(move['card'])} {self.t('takes')} {self.cards(taken)}"
+        return f"{self.card(move['card'])} <span class='muted'>{self.t('stays')}</span>"
+
+    def grade(self, hand: object, number: int, kind: str) -> str:
+        """The coach's grade beside a move: its label and loss, the better move."""
+        g = self._grade_of(hand, number, kind)
+        if g is None:
+            return ""
+        label = html.escape(self.t("g_" + g.label))
+        out = f" <span class='grade {html.escape(g.label)}'>{label}"
+        if g.loss >= 0.005:
+            out += f" −{g.loss:.2f}"
+        out += "</span>"
+        if g.best != g.played and g.label in ("mistake", "blunder"):
+            better = (self.t("g_keep") if g.best.get("keep") else self.t("g_place")) \
+                if g.kind == "cut" else self._move(g.best)
+            out += f" <span class='better'>{self.tx('g_better', move=better)}</span>"
+        return out
+
+    def coach(self) -> str:
+        """The coach's summary: per player, decisions, mean loss, mistakes, blunders,
+        accuracy; the thresholds."""
+        rv = self.review
+        if rv is None:
+            return ""
+        # One small table per player (a wide one would not fit a phone beside long names).
+        parts = []
+        for s in rv.summaries():
+            rows = [("g_decisions", str(s.decisions)), ("g_mean", f"{s.mean_loss:.3f}"),
+                    ("g_mistakes", str(s.mistakes)), ("g_blunders", str(s.blunders)),
+                    ("g_accuracy", f"{s.accuracy:.1f}%")]
+            parts.append(f"<h3>{self.seat(s.seat)}</h3><table class='coach' "
+                         f"data-seat='{s.seat}'>" + "".join(
+                             f"<tr><th>{self.t(k)}</th><td class='n'>{v}</td></tr>"
+                             for k, v in rows) + "</table>")
+        how = self.tx("g_how", mistake=str(MISTAKE), blunder=str(BLUNDER),
+                      samples=str(rv.samples), seed=str(rv.seed))
+        return (f'<section id="coach"><h2>{self.t("g_title")}</h2>{"".join(parts)}'
+                f"<p class='muted'>{how}</p></section>")
 
     def _sides(self) -> list[str]:
         """Column heads of the score tables: the seats, or the teams (their members are
@@ -340,26 +497,39 @@ class _Page:
                 "</table>")
 
     def sheet(self, hands: list[dict]) -> str:
+        """Every hand: per side by name, the categories it scored (barmila with its
+        sevens), its chkobbas, its points and the running total; then the totals with
+        each side's tally of categories."""
         sides = self._sides()
+        tr = Translator(self.lang)
+        lines = [scoresheet.from_record(h) for h in hands]
         head = (f"<tr><th>{self.t('after')}</th>" + "".join(
             f"<th class='n'>{x}</th>" for x in sides) + "</tr>")
         rows = []
-        for h in hands:
-            pts = h["score"]["points"]
-            rows.append(f"<tr><td>{html.escape(str(h['number']))}</td>" + "".join(
-                f"<td class='n'>+{html.escape(str(p))} → <b>{html.escape(str(t))}</b></td>"
-                for p, t in zip(pts, h["totals"], strict=False)) + "</tr>")
+        for line in lines:
+            rows.append(f"<tr><td>{line.number}</td>" + "".join(
+                f"<td class='n'>+{p} → <b>{t}</b><br><span class='muted cats'>"
+                f"{html.escape(scoresheet.side_words(line, i, tr))}</span></td>"
+                for i, (p, t) in enumerate(zip(line.points, line.totals, strict=False)))
+                + "</tr>")
+        counts = scoresheet.tally(lines)
+        rows.append(f"<tr class='totals'><th>{self.t('total')}</th>" + "".join(
+            f"<td class='n'><b>{t}</b><br><span class='muted cats'>"
+            f"{html.escape(scoresheet.tally_words(counts[i]))}</span></td>"
+            for i, t in enumerate(lines[-1].totals)) + "</tr>")
         return (f'<section id="sheet"><h2>{self.t("sheet")}</h2><table>{head}'
                 f"{''.join(rows)}</table></section>")
 
     def notes(self) -> str:
         r = self.r
         out = []
-        if r.aborts:
+        # A resignation is told in the verdict; other aborts are listed here.
+        aborts = [a for a in r.aborts if not (r.code == "resigned" and a.code == "resigned")]
+        if aborts:
             out.append(f"<h2>{self.t('aborts')}</h2><ul>" + "".join(
                 "<li>" + self.tx("abort", index=str(a.index), by=self.seat(a.by_seat),
                                  code=html.escape(a.code), why=html.escape(a.why or "—"))
-                + "</li>" for a in r.aborts) + "</ul>")
+                + "</li>" for a in aborts) + "</ul>")
         if r.warnings:
             out.append(f"<h2>{self.t('warnings')}</h2><ul>" + "".join(
                 f"<li>{html.escape(w)}</li>" for w in r.warnings) + "</ul>")
@@ -367,10 +537,11 @@ class _Page:
 
 
 def render_html(report: AuditReport, lang: str = "en",
-                interrupted: Sequence[object] = ()) -> str:
+                interrupted: Sequence[object] = (), review: Review | None = None) -> str:
     """The audited match as a self-contained HTML page, in English or French.
     ``interrupted``: for a game stopped in the middle of a hand (a violation), the public
     events of that hand up to there (:mod:`chkobba_p2p.timeline`), shown before the end."""
     page = _Page(report, lang)
     page.interrupted = list(interrupted)
+    page.review = review
     return page.render()

@@ -190,7 +190,8 @@ class Narrator:
             blame = self.t("blamed", name=self.who(v.blamed)) if v.blamed is not None else \
                 self.t("altered")
         where = self.t("at", n=v.entry) if v.entry is not None else ""
-        self.say(f"{head}{where}: {v.code + ': ' if v.code else ''}{v.reason}{blame}")
+        why = v.describe(self.names) if self.names else v.reason  # in the players' names
+        self.say(f"{head}{where}: {v.code + ': ' if v.code else ''}{why}{blame}")
 
 
 def add_arguments(command: str, p: argparse.ArgumentParser) -> None:

@@ -86,7 +86,8 @@ def play(n: int = 2, *, rules: Ruleset | None = None, proofs: bool = False,
     ``cheater_rules``: the cheater's own session plays by these rules instead of the
     table's (its engine then lets it make moves the table's rules forbid).
     ``stop_after``: after that many transcript entries, ``abort_by`` signs an abort with
-    ``abort_code`` blaming the seat holding the floor (a timeout), and the game ends.
+    ``abort_code`` blaming the seat holding the floor (a timeout), and the game ends;
+    with ``ErrorCode.RESIGNED``, ``abort_by`` resigns instead.
     ``levels``: bot levels, cycled over the seats.  ``key``: see :func:`make_sessions`."""
     if sessions is None:
         sessions = make_sessions(n, rules or PRESETS["tunisian"], proofs, key)
@@ -124,7 +125,8 @@ def play(n: int = 2, *, rules: Ruleset | None = None, proofs: bool = False,
         if stop_after is not None and live[0].length >= stop_after:
             who = abort_by if abort_by is not None else 0
             s = ss[who]
-            ab = s.abort(abort_code, s.floor, f"seat {s.floor} did not send in time")
+            ab = s.resign() if abort_code == ErrorCode.RESIGNED else \
+                s.abort(abort_code, s.floor, f"seat {s.floor} did not send in time")
             broadcast(who, ab)
             break
         progressed = False

@@ -453,7 +453,7 @@ async def test_an_accusation_is_shown_as_a_claim_and_refuted_by_its_evidence(
         assert r.standing == (Standing.REFUTED if cite else Standing.CLAIMED)
         assert r.claim_refuted is cite
         summary = r.summary()
-        assert "says seat 0" in summary
+        assert f"says {r.names[0]} is at fault" in summary  # in the players' names
         assert ("refuted" if cite else "nothing in the log shows it") in summary
     assert len({(r.verdict, r.code, r.blamed, r.standing) for r in reports}) == 1
 

@@ -238,3 +238,41 @@ def test_a_timeline_of_a_cheat_points_at_the_offending_entry():
     # The table shown at the violation is the one before the refused move.
     before = tl.frames[tl.offending - 1]
     assert before.entry < played.cheated_at
+
+
+def test_a_timeline_shows_every_hand_face_up_once_its_seeds_opened(honest2):
+    """Each deal, cut and play of a finished hand knows every seat's cards in hand then:
+    the very hands of the rules engine driven by the audit's full-knowledge record."""
+    from chkobba_p2p.audit import audit_bodies
+    from chkobba_p2p.cards import card
+    from chkobba_p2p.rules import Hand, Ruleset
+    from chkobba_p2p.timeline import build_timeline
+
+    bodies = honest2.sessions[0].bodies
+    tl = build_timeline(bodies)
+    records = [r for r in audit_bodies(bodies, workers=0).records if r["type"] == "hand"]
+    checked = 0
+    for rec in records:
+        steps = [f for f in tl.frames if f.hand == rec["number"]
+                 and isinstance(f.event, DealEvent | CutEvent | PlayEvent)]
+        events = [next(iter(e.items())) for e in rec["events"]]
+        events = [(k, b) for k, b in events if k != "sweep"]
+        assert len(steps) == len(events) and not rec["redeals"]
+        hand = Hand.new(Ruleset.from_dict(rec["ruleset"]), rec["players"], rec["dealer"])
+        for f, (kind, b) in zip(steps, events, strict=True):
+            if kind == "deal":
+                hand = hand.deal([card(c) for c in b["cards"]])
+            elif kind == "cut":
+                hand = hand.choose_cut(b["keep"], card(b["card"]) if b["card"] else None)
+            else:
+                hand = hand.play(b["seat"], card(b["card"]), [card(c) for c in b["capture"]])
+            assert f.held is not None
+            assert [sorted(h) for h in f.held] == [sorted(h) for h in hand.hands]
+            checked += 1
+    assert checked > 100
+    # A hand whose seeds never opened (the game stopped in it) stays face down.
+    stopped = play(2, seed=4, key=b"timeline-stopped", stop_after=100)
+    tl = build_timeline(stopped.sessions[0].bodies)
+    last = tl.frames[-1].hand
+    assert all(f.held is None for f in tl.frames if f.hand == last)
+    assert any(f.held is not None for f in tl.frames if f.hand < last)

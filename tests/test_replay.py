@@ -93,14 +93,47 @@ def log2(tmp_path_factory) -> Path:
 def test_replay_prints_the_match(log2, capsys):
     assert main(["replay", str(log2)]) == EXIT_VALID
     out = capsys.readouterr().out
-    # The players' names, never seat numbers (the verdict line names seats for programs).
+    # The players' names, never seat numbers, the verdict line included.
     assert re.search(r"first dealer: (host|peer1)\n", out)
     assert re.search(r"hand 1 \((host|peer1) deals", out)
     assert re.search(r"points: carta (host|peer1|beji)", out)
     assert re.search(r"result after \d+ hands: host \d+, peer1 \d+", out)
     assert re.search(r"winner: (host|peer1)\n", out)
-    assert "seat" not in "\n".join(out.rstrip().splitlines()[:-1])
-    assert out.rstrip().splitlines()[-1].startswith("VALID: ")
+    assert "seat" not in out
+    # The score sheet: every hand by name with the categories each side scored, the totals.
+    sheet = out.split("score sheet:\n", 1)[1].splitlines()
+    rows = [line for line in sheet if re.match(r"  hand \d+: ", line)]
+    assert rows and all(re.match(r"  hand \d+: (host|peer1) \+\d+ \(.*\) · (host|peer1) "
+                                 r"\+\d+ \(.*\) → host \d+, peer1 \d+$", r) for r in rows), rows
+    assert re.search(r"carta|dinari|haya", rows[0]) and "barmila (" in "\n".join(rows)
+    assert re.match(r"  totals: host \d+ \((carta|dinari|barmila|haya|chkobba) \d",
+                    sheet[len(rows)]), sheet
+    last = out.rstrip().splitlines()[-1]
+    assert last.startswith("VALID: ") and re.search(r"complete: (host|peer1) wins \d+-\d+$", last)
+
+
+def test_a_resignation_is_told_in_the_players_names(tmp_path, capsys):
+    played = play(2, seed=21, key=b"replay-0", stop_after=88, abort_by=1,
+                  abort_code=wire.ErrorCode.RESIGNED)
+    log = played.write_log(tmp_path / "resigned.chklog")
+    assert main(["replay", str(log)]) == EXIT_VALID
+    out = capsys.readouterr().out
+    last = out.rstrip().splitlines()[-1]
+    assert re.search(r"^VALID: .*: peer1 resigned \(entry #\d+\): host wins the match by "
+                     "resignation$", last), last
+    assert "seat" not in out
+
+
+def test_the_kept_cut_card_is_named_play_by_play(log2, capsys):
+    """Once a hand is revealed, "host keeps 5♠", not "keeps the drawn card"."""
+    kept = 0
+    for n in range(1, 4):
+        main(["replay", str(log2), "--hand", str(n), "--ascii"])
+        for line in capsys.readouterr().out.splitlines():
+            if re.match(r"\s+cut   \S+ keeps", line):
+                assert re.search(r"keeps (A|[2-7]|J|Q|K)[SHDC]$", line), line
+                kept += 1
+    assert kept
 
 
 def test_replay_shows_one_hand_play_by_play(log2, capsys, monkeypatch):
@@ -202,3 +235,49 @@ def test_replay_into_a_missing_folder_fails_in_one_line_before_printing_anything
                           cwd=REPO_ROOT, env=_env(tmp_path), capture_output=True, text=True,
                           timeout=LIMIT)
     assert done.returncode == 0 and "VALID" in done.stdout and target.stat().st_size > 0
+
+
+def test_review_lists_mistakes_and_a_summary_per_player_by_name(log2, capsys):
+    assert main(["replay", str(log2), "--review", "--samples", "8", "--quiet"]) == EXIT_VALID
+    out = capsys.readouterr().out
+    assert "loss in points of the hand" in out and "mistake >= 0.5, blunder >= 1.0" in out
+    for name in ("host", "peer1"):
+        assert re.search(rf"^  {name}: \d+ decisions, mean loss \d\.\d+ points per decision, "
+                         rf"\d+ mistakes?, \d+ blunders?, accuracy \d+\.\d%$", out, re.M), out
+    for line in re.findall(r"^  hand \d+, .*\((?:mistake|blunder)\)$", out, re.M):
+        # The move played and the better one, in the game's notation.
+        assert re.match(r"  hand \d+, (play \d+|the cut): (host|peer1) (put|took|kept|placed) ",
+                        line), line
+        assert " was worth " in line and " points more " in line
+
+
+def test_review_json_is_deterministic_and_follows_seat(log2, tmp_path, capsys):
+    outs = []
+    for i in range(2):
+        path = tmp_path / f"review{i}.json"
+        assert main(["replay", str(log2), "--review", "--seat", "peer1", "--samples", "8",
+                     "--seed", "5", "--quiet", "--json", str(path)]) == EXIT_VALID
+        outs.append(json.loads(path.read_text(encoding="utf-8")))
+    capsys.readouterr()
+    assert outs[0] == outs[1]
+    data = outs[0]
+    assert data["players"] == ["host", "peer1"] and data["seed"] == 5 and data["samples"] == 8
+    assert data["mistake"] == 0.5 and data["blunder"] == 1.0
+    assert data["grades"] and {g["seat"] for g in data["grades"]} == {1}
+    assert {g["kind"] for g in data["grades"]} == {"play", "cut"}
+    (summary,) = data["summaries"]
+    assert summary["seat"] == 1 and summary["decisions"] == len(data["grades"])
+    assert main(["replay", str(log2), "--review", "--seat", "nobody"]) == EXIT_USAGE
+    assert "no such player" in capsys.readouterr().err
+
+
+def test_review_of_one_hand_grades_every_play_and_the_cut(log2, capsys):
+    assert main(["replay", str(log2), "--hand", "2", "--review", "--samples", "4",
+                 "--ascii"]) == EXIT_VALID
+    out = capsys.readouterr().out
+    plays = [line for line in out.splitlines() if re.match(r"\s+play  ", line)]
+    assert len(plays) == 36
+    assert out.isascii()
+    assert all(re.search(r"  \[(forced|good|mistake|blunder)( -\d|\])", p) for p in plays)
+    (cut,) = [line for line in out.splitlines() if re.match(r"\s+cut   ", line)]
+    assert re.search(r"\[(good|mistake|blunder)", cut), cut

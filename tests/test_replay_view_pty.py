@@ -11,7 +11,7 @@ from test_audit_support import Played, play
 from test_cli_play_pty import Screen
 
 from chkobba_p2p.audit import audit_log
-from chkobba_p2p.cards import Card
+from chkobba_p2p.cards import Card, card
 from chkobba_p2p.session import Session
 
 RIGHT, LEFT, PGDN, PGUP, HOME, END = "\x1b[C", "\x1b[D", "\x1b[6~", "\x1b[5~", "\x1b[H", "\x1b[F"
@@ -64,11 +64,67 @@ def test_stepping_through_a_valid_log(valid_log, tmp_path):
         assert _step(s)[1] == total
         s.press("s")
         s.wait_for(lambda t: "Score sheet" in t, 5, "the score sheet")
-        assert len(re.findall(r"hand \d+: \d+ / \d+", s.text)) == hands
+        # By name, with the categories each side scored; the latest hands and the totals.
+        sheet = " ".join(line[:51].strip() for line in s.screen.display[2:-1])  # left of │
+        last = [r for r in report.records if r["type"] == "hand"][-1]
+        sides = [" & ".join(report.table.seats[x].name for x in team) for team in last["teams"]]
+        m = re.search(rf"hand {hands}: (.+?) → (.+?) hand|hand {hands}: (.+?) → (.+?) totals:",
+                      sheet)
+        assert m, sheet
+        scored = m.group(1) or m.group(3)
+        for side, name in enumerate(sides):
+            assert f"{name} +{last['score']['points'][side]} (" in scored, scored
+        for cat, w in last["score"]["categories"].items():
+            assert (cat in scored) == (w is not None), (cat, scored)
+        assert re.search(rf"totals: {re.escape(sides[0])} {last['totals'][0]} \(", sheet), sheet
+        assert not re.search(r"hand \d+: \d+ / \d+", sheet)  # the old bare sheet
         s.press(RIGHT)
         assert _step(s)[1] == total  # clamped at the end
         s.press("q")
         assert s.finish() == 0  # the exit status of a valid log
+    finally:
+        s.kill()
+
+
+CARD = re.compile(r"(?:10|[A1-9JQKCDR])[♠♥♦♣]")
+
+
+@pytest.mark.parametrize(("lang", "note"), [
+    ("en", "revealed at the end of the hand"), ("fr", "révélés à la fin de la manche")])
+def test_every_hand_is_face_up_once_its_seeds_opened(valid_log, tmp_path, lang, note):
+    """After the opening deal of hand 1, each seat's line shows the cards the record says it
+    was dealt (the audit's full-knowledge replay), and the screen says why it can."""
+    _, log = valid_log
+    report = audit_log(log)
+    rec = next(r for r in report.records if r["type"] == "hand")
+    names = [s.name for s in report.table.seats]
+    figures = report.table.rules.figures
+    events = [next(iter(e.items())) for e in rec["events"]]
+    expected: dict[int, set[str]] = {s: set() for s in range(4)}
+    deals = 0
+    for kind, b in events:
+        if kind == "deal":
+            deals += 1
+            for who, c in zip(b["to"], b["cards"], strict=True):
+                if who is not None:
+                    expected[who].add(card(c).label(figures))
+            if not b["draw"]:
+                break
+        elif kind == "cut" and not b["keep"]:
+            expected[b["seat"]].discard(card(b["card"]).label(figures))
+    steps = deals + 1  # the draw, the cut, the opening deal
+    s = Screen(["replay", str(log), "--view", "--lang", lang], tmp_path)
+    try:
+        s.wait_for(lambda t: "/" in t, 30, "the first step")
+        for _ in range(steps - 1):
+            s.press(RIGHT)
+        s.wait_for(lambda t: note in t, 5, "the face-up note")
+        for seat, name in enumerate(names):
+            (line,) = [x for x in s.screen.display if re.match(rf"\W*{re.escape(name)} ", x)]
+            shown = set(CARD.findall(line[:51]))
+            assert shown == expected[seat] and len(shown) == 3, (line, expected[seat])
+        s.press("q")
+        assert s.finish() == 0
     finally:
         s.kill()
 
@@ -135,3 +191,35 @@ def test_view_needs_a_terminal(valid_log, tmp_path):
                           env=cli_env(), capture_output=True, text=True, timeout=60,
                           stdin=subprocess.DEVNULL)
     assert done.returncode == 2 and "--view needs a terminal" in done.stderr
+
+
+@pytest.mark.parametrize(("lang", "labels"), [
+    ("en", r"(\w+): (forced|good|mistake|blunder)"), ("fr", r"(\w+) : (forcé|bon|erreur|gaffe)")])
+def test_review_shows_a_progress_bar_then_the_grade_beside_each_move(tmp_path, lang, labels):
+    played = play(2, seed=21, key=b"view-review")
+    log = played.write_log(tmp_path / "review.chklog")
+    names = [s.name for s in audit_log(log).table.seats]
+    # On a terminal, the coach's progress bar while it works (enough samples to see it).
+    bar = Screen(["replay", str(log), "--review", "--samples", "60", "--quiet"], tmp_path)
+    try:
+        bar.wait_for(lambda t: re.search(r"reviewing [█░]{30} \d+/\d+ decisions", t), 120,
+                     "the progress bar")
+        assert bar.finish(120) == 0
+    finally:
+        bar.kill()
+    s = Screen(["replay", str(log), "--view", "--review", "--samples", "4", "--lang", lang],
+               tmp_path)
+    try:
+        s.wait_for(lambda t: re.search(r"(step|étape) 1/", t), 120, "the first step")
+        seen = set()
+        for _ in range(8):  # the draw, the cut, the deal, then plays: each graded
+            s.press(RIGHT)
+            m = re.search(r"coach, " + labels, s.text)
+            if m:
+                assert m.group(1) in names
+                seen.add(m.group(2))
+        assert seen, s.text
+        s.press("q")
+        assert s.finish() == 0
+    finally:
+        s.kill()

@@ -127,3 +127,29 @@ def test_every_command_has_a_description_and_every_option_a_help_text():
         bare = [b.option_strings or b.dest for b in sub._actions
                 if b.help is None and b.dest != "help"]
         assert not bare, (c.name, bare)
+
+
+def test_the_capture_summary_counts_diamonds_in_words_never_as_a_card():
+    """"7♦" reads as the seven of diamonds (the haya): the summary says "7 diamonds"."""
+    import re
+
+    from test_audit_support import play
+
+    from chkobba_cli.tui.table import _captures_line
+    from chkobba_cli.tui.view import TableView, card_style
+    from chkobba_p2p.timeline import build_timeline
+
+    played = play(2, seed=3, key=b"captures-words")
+    tl = build_timeline(played.sessions[0].bodies)
+    seen = set()
+    for lang, word in (("en", "diamonds"), ("fr", "carreaux")):
+        for f in tl.frames:
+            view = TableView(f.state, Translator(lang), card_style(f.state, None, True))
+            for side in range(2):
+                n = f.state.captures(side).diamonds
+                if n < 2:
+                    continue
+                text = line_text(_captures_line(view, side))
+                assert f"{n} {word}" in text and not re.search(r"\d♦", text), text
+                seen.add(lang)
+    assert seen == {"en", "fr"}

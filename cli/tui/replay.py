@@ -11,17 +11,22 @@ entry is highlighted with the player it blames.  No network, no trio.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from prompt_toolkit.application import Application
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from prompt_toolkit.layout import HSplit, Layout, VSplit, Window
 from prompt_toolkit.layout.controls import FormattedTextControl
 from prompt_toolkit.output import ColorDepth
 
-from chkobba_p2p.cards import FigureConvention
+from chkobba_p2p.cards import FigureConvention, card
 from chkobba_p2p.observer import INVALID, VALID, DeckRevealed, Verdict
 from chkobba_p2p.peer import Aborted, HandScored
+from chkobba_p2p.review import Grade
+from chkobba_p2p.rules import CutEvent, PlayEvent
 from chkobba_p2p.timeline import Timeline
 
+from .. import coach, scoresheet
 from ..i18n import Translator
 from .dialogs import score_dialog_lines
 from .narration import EventLog
@@ -36,12 +41,35 @@ __all__ = ["ReplayViewer"]
 PANEL = 28  # the events panel's width, as in the live client
 
 
+def _grades_by_frame(timeline: Timeline, grades: Iterable[Grade]) -> dict[int, Grade]:
+    """Which frame shows each graded decision: a hand's n-th play, and its (last) cut."""
+    by_key = {(g.hand, g.number if g.kind == "play" else 0): g for g in grades}
+    out: dict[int, Grade] = {}
+    plays: dict[int, int] = {}
+    for i, f in enumerate(timeline.frames):
+        if isinstance(f.event, PlayEvent):
+            plays[f.hand] = plays.get(f.hand, 0) + 1
+            g = by_key.get((f.hand, plays[f.hand]))
+        elif isinstance(f.event, CutEvent):
+            g = by_key.get((f.hand, 0))
+            if g is not None:  # a redealt opening's cut gives way to the hand's own
+                out = {k: v for k, v in out.items() if v is not g}
+        else:
+            continue
+        if g is not None and g.kind == ("play" if isinstance(f.event, PlayEvent) else "cut"):
+            out[i] = g
+    return out
+
+
 class ReplayViewer:
     """The state of the replay screen: which frame shows, and how it is drawn."""
 
     def __init__(self, timeline: Timeline, *, lang: str = "en", symbols: bool = True,
-                 color: bool = True, figures: FigureConvention | str | None = None) -> None:
+                 color: bool = True, figures: FigureConvention | str | None = None,
+                 grades: Iterable[Grade] = ()) -> None:
         self.tl = timeline
+        #: The coach's grade of the move each frame shows (``replay --review --view``).
+        self.grades = _grades_by_frame(timeline, grades)
         self.t = Translator(lang)
         self.symbols = symbols
         self.color = color
@@ -111,10 +139,10 @@ class ReplayViewer:
         t, view = self.t, self.view(len(self.tl.frames) - 1)
         if v.winner is not None and v.code is None and len(v.totals) == 2:
             score = f"{v.totals[v.winner]}-{v.totals[1 - v.winner]}"  # the winner's first
-            return t("verdict_won", name=view.side_name(v.winner), score=score)
+            return t("verdict_won", name=self.side_names(v.winner), score=score)
         if v.winner is not None and v.code == "resigned":
             return t("verdict_resigned", who=view.name(v.by_seat),
-                     name=view.side_name(v.winner))
+                     name=self.side_names(v.winner))
         if v.code == "aborted":
             stop = next((f.event for f in reversed(self.tl.frames)
                          if isinstance(f.event, Aborted)), None)
@@ -126,12 +154,30 @@ class ReplayViewer:
             return t("verdict_unfinished")
         return v.reason
 
+    def side_names(self, side: int) -> str:
+        """A side by its players' names: "hana" at 2 players, "hana & sami" at 4 (the
+        live client says "us"/"them"; a replay is seen from no seat)."""
+        st = self.tl.frames[-1].state
+        return " & ".join(st.name(x) for x in range(st.players or 2) if st.side(x) == side)
+
     def _blamed(self, v: Verdict) -> str:
         t, table = self.t, self.tl.table
         if v.blamed is None or table is None or not 0 <= v.blamed < table.players:
             return t("verdict_nobody")
         seat = table.seats[v.blamed]
         return t("verdict_blamed", name=seat.name, fp=seat.fingerprint)
+
+    def face_up(self, seat: int) -> Line:
+        """After a seat's line: its cards in hand at this step, once the hand's seeds
+        opened (a replay is after the fact: every hand face up)."""
+        held = self.tl.frames[self.at].held
+        if held is None or not 0 <= seat < len(held) or not held[seat]:
+            return []
+        cs = self.view().cs
+        line: Line = [("", " ")]
+        for c in sorted(held[seat]):
+            line += [("", " "), ("class:card.red" if c.suit.is_red else "", cs.label(c))]
+        return line
 
     def below(self, width: int) -> list[Line]:
         """The lines under the table for this step: the offending entry, a hand's score
@@ -142,6 +188,16 @@ class ReplayViewer:
             out.append([("class:error reverse", " " + t("offending_here") + " ")])
             out.append([("class:error", " " + self._blamed(self.tl.verdict))]
                        if isinstance(self.tl.verdict, Verdict) else [])
+        grade = self.grades.get(self.at)
+        if grade is not None:
+            style = {"blunder": "class:error", "mistake": "class:warn"}.get(grade.label,
+                                                                          "class:dim")
+            words = coach.short_grade(grade, lambda c: view.cs.label(card(str(c))), t)
+            out.extend(wrap_line([(style, " " + t("coach_says", name=f.state.name(grade.seat),
+                                                  grade=words))], width - 1, indent="   "))
+        if f.held is not None:
+            out.extend(wrap_line([("class:dim", " " + t("revealed_note"))], width - 1,
+                                 indent="   "))
         if isinstance(f.event, HandScored):
             out.extend(line for line in score_dialog_lines(view, f.event)[1:]
                        if not any("class:keys" in style for style, _ in line))
@@ -151,12 +207,17 @@ class ReplayViewer:
                     out.extend(wrap_line([("class:dim", " " + t(
                         "dealt_was", name=f.state.name(seat), cards=cards))], width - 1,
                         indent="   "))
-        if self.sheet:
-            out.append([("class:title", " " + t("sheet_title"))])
-            for ev in f.state.scored:
-                out.append([("", " " + t("sheet_row", n=ev.number,
-                                         points=" / ".join(map(str, ev.score.points)),
-                                         totals=" / ".join(map(str, ev.totals))))])
+        return out
+
+    def sheet_lines(self, width: int) -> list[Line]:
+        """The score sheet up to this step: each hand's categories and points per side
+        by name, the totals and each side's tally."""
+        t, f = self.t, self.tl.frames[self.at]
+        hands = [scoresheet.from_score(ev.number, ev.score, ev.totals) for ev in f.state.scored]
+        out: list[Line] = [[("class:title", " " + t("sheet_title"))]]
+        names = [self.side_names(i) for i in range(len(hands[0].points))] if hands else []
+        for text in scoresheet.sheet_lines(hands, names, t):
+            out.extend(wrap_line([("", " " + text)], width - 1, indent="   "))
         return out
 
     def events(self, width: int, height: int) -> list[tuple[str, str]]:
@@ -176,8 +237,14 @@ class ReplayViewer:
         width = cols - panel - (1 if panel else 0)
         body_h = rows - 2
         top = self.banner(width)
-        table = draw_table(self.view(), width, max(1, body_h - len(top)),
-                           below=self.below(width))
+        room = max(1, body_h - len(top))
+        if self.sheet:  # the score sheet in the table's place; the latest hands and totals
+            table = self.sheet_lines(width)
+            if len(table) > room:
+                table = table[:1] + table[len(table) - room + 1:]
+        else:
+            table = draw_table(self.view(), width, room, below=self.below(width),
+                               seat_extra=self.face_up)
         left: list[tuple[str, str]] = []
         for line in top + table:
             left += line + [("", "\n")]

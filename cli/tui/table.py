@@ -124,12 +124,15 @@ def _captures_line(view: TableView, side: int) -> Line:
     # What counts at the end of the hand; a count still at zero is left out (short).
     parts = [t("cards_1") if c.cards == 1 else t("cards_n", n=c.cards)]
     if c.diamonds:
-        parts.append(f"{c.diamonds}♦")
+        # In words: "7♦" would read as the seven of diamonds, the haya.
+        parts.append(t("diamonds_1") if c.diamonds == 1 else t("diamonds_word", n=c.diamonds))
     if c.sevens:
         parts.append(t("sevens_1") if c.sevens == 1 else t("sevens_n", n=c.sevens))
     if c.chkobbas:
         parts.append(t("chkobba_n", n=c.chkobbas))
-    if (st.players or 2) == 4:
+    if (st.players or 2) == 4 and st.seat is None:  # a spectator, a replay: the side
+        whose = t("cap_of", name=t("side", n=side + 1))
+    elif (st.players or 2) == 4:
         whose = t("cap_us") if side == st.my_side else t("cap_them")
     else:
         whose = view.said("cap_of", side)  # at 2 players a side is a seat

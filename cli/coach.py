@@ -1,0 +1,128 @@
+"""``chkobba replay --review``: the coach's grades (:mod:`chkobba_p2p.review`) in words, and
+the progress bar shown while it works.
+
+A grade reads as a player would say it: "hand 2, play 5: bob put 7♦ on the table; 3♠
+taking A♣ + 2♥ was worth 0.8 points more (mistake)"; a player's summary: "bob: 37
+decisions, mean loss 0.12 points, 2 mistakes, 1 blunder, accuracy 92%".
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, TextIO
+
+from chkobba_p2p.review import BLUNDER, MISTAKE, Grade, Review, SeatSummary
+
+__all__ = ["Progress", "move_words", "grade_line", "summary_line", "review_lines",
+           "header_line"]
+
+Label = Callable[[object], str]  # a card's text ("7D") -> how the game shows it
+
+
+def move_words(move: Mapping[str, Any], card: Label) -> str:
+    """A play in words: "3♠ taking A♣ + 2♥", or "7♦ on the table"."""
+    taken = move.get("capture") or []
+    if taken:
+        return f"{card(move['card'])} taking {' + '.join(card(c) for c in taken)}"
+    return f"{card(move['card'])} on the table"
+
+
+def _played(g: Grade, who: str, card: Label) -> str:
+    if g.kind == "cut":
+        return f"{who} {'kept' if g.played['keep'] else 'placed'} {card(g.played['card'])}" + \
+            ("" if g.played["keep"] else " on the table")
+    taken = g.played.get("capture") or []
+    if taken:
+        return f"{who} took {' + '.join(card(c) for c in taken)} with {card(g.played['card'])}"
+    return f"{who} put {card(g.played['card'])} on the table"
+
+
+def _better(g: Grade, card: Label) -> str:
+    if g.kind == "cut":
+        return "keeping it" if g.best["keep"] else "placing it on the table"
+    return move_words(g.best, card)
+
+
+def where(g: Grade) -> str:
+    return f"hand {g.hand}, " + ("the cut" if g.kind == "cut" else f"play {g.number}")
+
+
+def grade_line(g: Grade, who: str, card: Label) -> str:
+    """One graded decision in a sentence (the better move named when one was better)."""
+    head = f"{where(g)}: {_played(g, who, card)}"
+    if g.best == g.played or g.loss <= 0:
+        return f"{head} ({g.label})"
+    return f"{head}; {_better(g, card)} was worth {g.loss:.2f} points more ({g.label})"
+
+
+def short_grade(g: Grade, card: Label, t: Callable[..., str] | None = None) -> str:
+    """A grade beside a move: "good", "mistake −0.62: 5♣ on the table was best"; in the
+    screen's language with ``t`` (a :class:`~.i18n.Translator`)."""
+    if t is None:  # plain text (replay's lines, ASCII with --ascii): an ASCII minus
+        if g.label in ("forced", "good"):
+            return g.label if g.loss < 0.005 else f"{g.label} -{g.loss:.2f}"
+        return f"{g.label} -{g.loss:.2f}: {_better(g, card)} was best"
+    label = t("cg_" + g.label)
+    if g.label in ("forced", "good"):
+        return label if g.loss < 0.005 else f"{label} −{g.loss:.2f}"
+    if g.kind == "cut":
+        better = t("cg_keep") if g.best["keep"] else t("cg_place")
+    elif g.best.get("capture"):
+        better = t("cg_taking", card=card(g.best["card"]),
+                   cards=" + ".join(card(c) for c in g.best["capture"]))
+    else:
+        better = t("cg_on_table", card=card(g.best["card"]))
+    return t("cg_best", label=label, loss=f"{g.loss:.2f}", move=better)
+
+
+def summary_line(s: SeatSummary, who: str) -> str:
+    return (f"{who}: {s.decisions} decisions, mean loss {s.mean_loss:.3f} points per "
+            f"decision, {s.mistakes} mistake{'s' if s.mistakes != 1 else ''}, "
+            f"{s.blunders} blunder{'s' if s.blunders != 1 else ''}, accuracy "
+            f"{s.accuracy:.1f}%")
+
+
+def header_line(review: Review) -> str:
+    return (f"review: every decision graded by the expert's search from what the player "
+            f"saw then; loss in points of the hand (expected margin) against the best move; "
+            f"mistake >= {MISTAKE}, blunder >= {BLUNDER}; {review.samples} sampled worlds "
+            f"per decision, seed {review.seed}")
+
+
+def review_lines(review: Review, names: Sequence[str], card: Label) -> list[str]:
+    """The mistakes and blunders with the better move, then each player's summary."""
+    out = [header_line(review)]
+    bad = [g for g in review.grades if g.label in ("mistake", "blunder")]
+    for g in bad:
+        out.append("  " + grade_line(g, names[g.seat], card))
+    if not bad:
+        out.append("  no mistake and no blunder")
+    out.extend("  " + summary_line(s, names[s.seat]) for s in review.summaries())
+    return out
+
+
+class Progress:
+    """A progress bar on a terminal (stderr), redrawn at most 10 times a second; nothing
+    when the stream is not a terminal."""
+
+    def __init__(self, stream: TextIO | None = None, width: int = 30) -> None:
+        self.stream = stream if stream is not None else sys.stderr
+        self.on = self.stream.isatty()
+        self.width = width
+        self._last = 0.0
+
+    def __call__(self, done: int, total: int) -> None:
+        if not self.on:
+            return
+        now = time.monotonic()
+        if done < total and now - self._last < 0.1:
+            return
+        self._last = now
+        filled = self.width * done // max(1, total)
+        bar = "█" * filled + "░" * (self.width - filled)
+        self.stream.write(f"\rreviewing {bar} {done}/{total} decisions")
+        if done >= total:
+            self.stream.write("\n")
+        self.stream.flush()
