@@ -34,7 +34,7 @@ class Command(NamedTuple):
 
 # In the order ``chkobba --help`` lists them.
 COMMANDS: tuple[Command, ...] = (
-    Command("play", "chkobba_cli.play", "cmd_play",
+    Command("play", "chkobba_cli.playstart", "play",
             "play a whole match against bots, nothing to set up"),
     Command("host", "chkobba_cli.play", "cmd_host", "host a table over TCP (others join you)"),
     Command("join", "chkobba_cli.play", "cmd_join",

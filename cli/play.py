@@ -49,6 +49,7 @@ from .i18n import Translator, detect_lang
 from .rules_options import ruleset_from_args
 from .settings import player_name
 from .term import can_show_symbols
+from .tui.botproc import EarlyBots
 
 __all__ = ["cmd_play", "cmd_host", "cmd_join"]
 
@@ -122,7 +123,9 @@ def _check_tty() -> str | None:
 # ---------------------------------------------------------------------------- commands
 
 
-def cmd_play(args: argparse.Namespace) -> int:
+def cmd_play(args: argparse.Namespace, early: EarlyBots | None = None) -> int:
+    """``chkobba play``; ``early``: its bots, started before this module was imported
+    (:func:`chkobba_cli.playstart.play`), else they start once the table listens."""
     from .tui.guest import run_app
 
     if (err := _check_tty()) is not None:
@@ -136,7 +139,7 @@ def cmd_play(args: argparse.Namespace) -> int:
                         beacon=False, timeouts=Timeouts(reconnect=10.0),
                         leave_on_cancel=True)
     ui = _ui(args, "play", seat=0, rules=rules, players=args.players, log_path=log_path)
-    result = run_app(ui, hosting(config, args.players - 1, args.bots, args.seed))
+    result = run_app(ui, hosting(config, args.players - 1, args.bots, args.seed, early))
     return finish(result, ui)
 
 

@@ -120,19 +120,23 @@ def test_every_command_runs_a_function_of_its_module():
 
 
 #: A headless bot peer's modules: ``chkobba bot`` and the bot processes ``chkobba play``
-#: starts (:mod:`chkobba_cli.tui.botproc`).
-BOT_PEERS = ("chkobba_cli.net", "chkobba_cli.tui.botproc")
+#: starts (:mod:`chkobba_cli.tui.botproc`, which imports the peer stack when it runs: here
+#: up to the point where it reads the table's address, none on its stdin).
+BOT_PEERS = {
+    "chkobba_cli.net": "import chkobba_cli.net",
+    "chkobba_cli.tui.botproc": "import chkobba_cli.tui.botproc as b\nassert b.main(['-']) == 0",
+}
 TERMINAL_UI = ("prompt_toolkit", "pyte", "wcwidth", "curses", "asyncio")
 
 
-@pytest.mark.parametrize("module", BOT_PEERS)
+@pytest.mark.parametrize("module", list(BOT_PEERS))
 def test_a_headless_bot_peer_imports_no_terminal_ui(module):
     """A bot peer holds the peer stack, not the screen's (issue 29): neither
     prompt_toolkit (nor asyncio, which only the screen's event loop needs) nor any screen
     module of ours (chkobba_cli.tui's modules other than the bot's own)."""
-    code = f"import json, sys, {module}\nprint(json.dumps(sorted(sys.modules)))\n"
+    code = f"import json, sys\n{BOT_PEERS[module]}\nprint(json.dumps(sorted(sys.modules)))\n"
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         timeout=60)
+                         stdin=subprocess.DEVNULL, timeout=60)
     assert run.returncode == 0, run.stderr
     modules = set(json.loads(run.stdout))
     assert not {m for m in modules if m.split(".")[0] in TERMINAL_UI}
@@ -149,3 +153,25 @@ def test_a_broken_command_module_breaks_only_its_own_command(monkeypatch, capsys
     assert "--seed" in _help(capsys, "play")  # its help needs no module of its own
     with pytest.raises(ImportError):
         main(["play", "--name", "x"])
+
+
+def test_play_starts_its_bots_before_it_imports_the_peer_stack():
+    """``chkobba play`` starts its bot processes first (they import the peer stack while
+    the client imports its own): what runs before them imports no library module."""
+    code = ("import json, sys\nimport chkobba_cli.playstart, chkobba_cli.tui.botproc\n"
+            "print(json.dumps(sorted(sys.modules)))\n")
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=60)
+    assert run.returncode == 0, run.stderr
+    modules = set(json.loads(run.stdout))
+    assert not {m for m in modules if m.startswith("chkobba_p2p")}
+    assert not {m for m in modules if m.split(".")[0] in HEAVY}
+
+
+def test_an_early_bot_never_told_an_address_ends():
+    """A client that gives up before its table listens leaves no bot behind."""
+    from chkobba_cli.tui.botproc import EarlyBots
+
+    bots = EarlyBots(2, "greedy", None)
+    bots.close()
+    assert [p.wait(timeout=60) for p in bots.procs] == [0, 0]
