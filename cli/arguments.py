@@ -168,9 +168,11 @@ def _replay_arguments(p: argparse.ArgumentParser) -> None:
                    help="language of --html and --view (default: from the locale)")
     p.add_argument("--no-color", action="store_true", help="--view without colours (also: "
                    "the NO_COLOR environment variable)")
-    p.add_argument("--workers", type=int, default=None, metavar="N",
-                   help="processes that check shuffle proofs alongside the audit (default: 2 "
-                   "with 3 cores or more, else 0). The verdict is the same either way")
+    p.add_argument("--workers", "--jobs", "-j", dest="workers", type=int, default=None,
+                   metavar="N",
+                   help="processes that check shuffle proofs alongside the audit (default: "
+                   "one per core beyond the first, at most 4; 0: none). The verdict is the "
+                   "same either way")
 
 
 def _watch_arguments(p: argparse.ArgumentParser) -> None:
