@@ -17,19 +17,23 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import logging
 import sys
+from collections import namedtuple
 from collections.abc import Sequence
-from typing import NamedTuple, NoReturn
 
-from chkobba_p2p import __version__  # the bare package: a version string, no imports
+# typing's TYPE_CHECKING without importing typing, nor logging, nor the library: they were
+# most of what ``chkobba --help`` cost beyond starting Python (benchmarks/startup.py).
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import NoReturn
 
 
-class Command(NamedTuple):
-    name: str
-    module: str  # the module that runs this command, imported only to run it
-    run: str  # the function in ``module`` that runs it: args -> exit status
-    summary: str  # its line in ``chkobba --help``
+class Command(namedtuple("Command", "name module run summary")):
+    """A sub-command: its ``name``; the ``module`` that runs it (imported only to run it)
+    and the function there, ``run`` (args -> exit status); its line in ``chkobba --help``,
+    ``summary``."""
+
+    __slots__ = ()
 
 
 # In the order ``chkobba --help`` lists them.
@@ -78,7 +82,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
             "every move checked by every peer, a signed log anyone can replay."
         ),
     )
-    parser.add_argument("--version", action="version", version=f"chkobba-p2p {__version__}")
+    parser.add_argument("--version", action=_Version)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND",
                                 parser_class=_CommandParser)
     for c in COMMANDS:
@@ -89,6 +93,21 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
             add_arguments(c.name, p)
             p.set_defaults(func=_Later(c.module, c.run))
     return parser
+
+
+class _Version(argparse.Action):
+    """``--version``: the library's version, imported only when asked."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, **kw: object) -> None:
+        super().__init__(option_strings, dest, nargs=0,
+                         help="show the program's version number and exit")
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: object, values: object,
+                 option_string: str | None = None) -> None:
+        from chkobba_p2p import __version__
+
+        print(f"chkobba-p2p {__version__}")
+        parser.exit()
 
 
 class _Later:
@@ -108,7 +127,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not getattr(args, "func", None):
         parser.print_help()
         return 2
-    # The command's module has imported the library already: this costs nothing more.
+    import logging
+
+    # The command's module is imported by ``args.func``; this is the library's bare
+    # errors module.
     from chkobba_p2p.errors import LocalError
 
     # The library never prints: what a person should see comes as events, which each

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import TYPE_CHECKING
 
+TYPE_CHECKING = False  # typing's, without importing typing (see main.py)
 if TYPE_CHECKING:
     from chkobba_p2p.rules import Ruleset
 
