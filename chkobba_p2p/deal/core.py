@@ -873,7 +873,8 @@ class Deal:
     def _check_proof(self, seat: int, inp: Sequence[Ciphertext], out: Sequence[Ciphertext],
                      proof: bytes, msg: dict[str, Any]) -> None:
         """Seat ``seat``'s shuffle proof; raises :class:`PeerMisbehaved` blaming it, with
-        its ``deal/shuffle`` message as the evidence."""
+        ``msg``, the message that carried the proof (``deal/shuffle``, or ``deal/proof``
+        with ``proof_apart``), as the evidence."""
         assert self._joint is not None
         if self.proof_check is not None:
             self.proof_check(seat, self._shuffle_context(seat), self._joint, inp, out, proof)
