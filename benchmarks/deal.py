@@ -14,6 +14,17 @@ envelopes of the transport not included).
 * one private card: a dealing step opening one position to one seat at 4 peers (the
   other three seats' shares and proofs, and every seat's checks), CPU summed over all
   peers, and the receiving seat's own CPU;
+* critical path of the 4-peer shuffle phase with proofs (issue 29): simulated time from
+  the first key to the moment every seat may release its first share (every deck in, the
+  cut made, every shuffle proof verified at every seat), in a sans-IO harness that runs
+  the real :class:`~chkobba_p2p.deal.Deal` objects: each call's real CPU time advances
+  its peer's clock, a message leaves when the call that made it returns and arrives at
+  once.  *serial*: today's order (each call checks the proofs it received before it
+  returns; the proof travels in the deck's message); *alongside*: ``defer_work`` and
+  ``proof_apart`` (the next seat shuffles at once, the proofs are made and checked
+  alongside: a peer's two cores take the messages first, then the proof work);
+  *alongside_one_core*: the same order on one core a peer (today's serial order gains
+  nothing from a second core: each call checks before its deck leaves);
 * baseline: every seat commits to a seed, then reveals it; the deck is the composition of
   the seeds' permutations.  Cheap, but every seat sees every card: it is what the deal
   replaces, not an alternative.
@@ -21,20 +32,24 @@ envelopes of the transport not included).
 Goals (issue 3): 4-peer shuffle phase <= 60 ms per peer; one private card <= 3 ms;
 <= 40 KB sent per peer per hand.  Goals (issue 8, shuffle proofs): 4-peer shuffle phase
 with proofs <= 300 ms CPU per peer; <= 10 KB per proof (prove/verify alone at 40 cards:
-``benchmarks/shuffle_proof.py`` has the same figures).
+``benchmarks/shuffle_proof.py`` has the same figures).  Goal (issue 29): the critical path
+of the 4-peer shuffle phase with proofs, alongside, <= 0.5x serial.
 """
 
 from __future__ import annotations
 
+import heapq
 import statistics
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import msgpack
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from chkobba_p2p.deal import Deal  # noqa: E402
 from chkobba_p2p.deal import crypto as dc  # noqa: E402
 from chkobba_p2p.deal.local import make_table, run_hand  # noqa: E402
 from chkobba_p2p.group import hash_bytes, random_scalar  # noqa: E402
@@ -117,6 +132,69 @@ def naive_hand(n: int) -> tuple[float, float]:
     return statistics.mean(cpu) * 1000, statistics.mean(sent)
 
 
+def critical_path(n: int, mode: str) -> float:
+    """Milliseconds from the first key until every seat may release a share (see the
+    module's docstring); ``mode``: serial, alongside (2 cores a peer) or
+    alongside_one_core."""
+    deferred = mode != "serial"
+    cores = 2 if mode == "alongside" else 1
+    cutter = 1 % n
+    peers = [Deal(session_id=b"critical-path", hand=1, instance=0, n=n, seat=s,
+                  cutter=cutter, shuffle_proofs=True, defer_work=deferred,
+                  proof_apart=deferred) for s in range(n)]
+    free = [[0.0] * cores for _ in range(n)]  # when each core of each peer is free
+    work_ready = [0.0] * n  # when its pending proof work became known
+    last_work = [0.0] * n
+    inbox: list[list[tuple[float, int, int, dict[str, Any]]]] = [[] for _ in range(n)]
+    ready: list[float | None] = [None] * n
+    seq = 0
+
+    def run(seat: int, start: float, call, work: bool = False) -> float:
+        nonlocal seq
+        core = free[seat].index(min(free[seat]))
+        t0 = time.process_time()
+        out = call()
+        end = start + time.process_time() - t0
+        free[seat][core] = end
+        if work:
+            last_work[seat] = max(last_work[seat], end)
+        for msg in out.messages:
+            data = msgpack.packb(msg)
+            for j in range(n):
+                if j != seat:
+                    seq += 1
+                    heapq.heappush(inbox[j], (end, seq, seat, msgpack.unpackb(data)))
+        if peers[seat].has_work and work_ready[seat] < end:
+            work_ready[seat] = end
+        if seat == cutter and peers[seat].phase == "cut":
+            end = run(seat, end, lambda: peers[seat].cut(7))
+        if ready[seat] is None and peers[seat].phase == "deal" and peers[seat].proofs_verified:
+            ready[seat] = max(end, last_work[seat])
+        return end
+
+    for s in range(n):
+        run(s, 0.0, peers[s].start)
+    while True:
+        # The next action in time, messages before proof work (the next shuffler shuffles
+        # at once); an action runs on the peer's first free core, to its end.
+        choices = []
+        for s in range(n):
+            if inbox[s]:
+                choices.append((max(min(free[s]), inbox[s][0][0]), 0, s))
+            if peers[s].has_work:
+                choices.append((max(min(free[s]), work_ready[s]), 1, s))
+        if not choices:
+            break
+        start, kind, s = min(choices)
+        if kind == 0:
+            _, _, sender, msg = heapq.heappop(inbox[s])
+            run(s, start, lambda s=s, sender=sender, msg=msg: peers[s].receive(sender, msg))
+        else:
+            run(s, start, peers[s].work, work=True)
+    assert all(r is not None for r in ready), ready
+    return max(r for r in ready if r is not None) * 1000
+
+
 def median(f, *args):
     results = [f(*args) for _ in range(RUNS)]
     if isinstance(results[0], tuple):
@@ -142,6 +220,13 @@ def main() -> None:
     print(f"shuffle_proof_bytes_40_cards: {proof_bytes:.0f} bytes")
     print(f"deal_shuffle_phase_4p_with_shuffle_proofs_cpu_per_peer: "
           f"{median(shuffle_phase, 4, True):.1f} ms")
+    paths = {mode: median(critical_path, 4, mode)
+             for mode in ("serial", "alongside", "alongside_one_core")}
+    for mode, ms in paths.items():
+        print(f"deal_shuffle_phase_4p_with_shuffle_proofs_critical_path_{mode}: {ms:.1f} ms")
+    for mode in ("alongside", "alongside_one_core"):
+        print(f"deal_shuffle_phase_4p_with_shuffle_proofs_critical_path_{mode}_ratio: "
+              f"{paths[mode] / paths['serial']:.2f} x serial (goal <= 0.5)")
     ms, nbytes = median(whole_hand, 4, True)
     print(f"deal_whole_hand_4p_with_shuffle_proofs_cpu_per_peer: {ms:.1f} ms")
     print(f"deal_whole_hand_4p_with_shuffle_proofs_bytes_per_peer: {nbytes / 1000:.1f} KB")

@@ -32,9 +32,10 @@ a violation in it is blamed as usual, and an entry that passes refutes the claim
 game ended before every seed of the last deck was opened, the seeds that were are checked
 anyway (a peer that found a shuffle mismatch stops before sending its own seed).
 
-Shuffle proofs are most of the work; with :func:`audit_log`'s ``workers`` they are checked
-by worker processes while the replay goes on, and the earliest refused proof is still the
-first violation: the verdict is the same either way.
+Shuffle proofs are most of the work; with :func:`audit_log`'s ``workers`` (by default, on a
+machine of two cores or more) they are checked by worker processes while the replay goes
+on, and the earliest refused proof is still the first violation: the verdict is the same
+either way.
 
 The checking is :class:`chkobba_p2p.observer.Observer`'s, the library's public observer
 (the one a spectator runs live); this module reads the file and reports.
@@ -292,9 +293,9 @@ class AuditReport:
 def audit_log(path: str | Path, *, workers: int | None = None) -> AuditReport:
     """Audit the log file at ``path``.  Raises :class:`LogUnreadable` if it is not a log.
 
-    ``workers``: processes that check shuffle proofs while the audit goes on (default
-    :func:`default_workers`; 0 or 1: everything in this process).  The verdict is the same
-    either way."""
+    ``workers``: processes that check shuffle proofs while the audit goes on, in batches
+    (default :func:`default_workers`: one per core beyond this process's own, none on one
+    core; 0: everything in this process).  The verdict is the same either way."""
     log = read_log(path)
     return audit_bodies(log.bodies, header=log.header, tail=log.tail, path=log.path,
                         workers=workers)

@@ -215,11 +215,22 @@ class Verdict:
 # ------------------------------------------------------------- shuffle proofs, in parallel
 
 
+#: Most worker processes :func:`default_workers` gives.
+MAX_DEFAULT_WORKERS = 4
+#: Shuffle proofs sent to a worker in one task (a 4-player hand's): one round trip, and
+#: the decks two proofs share (one's output, the next one's input) pickled once.  The
+#: proofs themselves cannot be batched: each is a Fiat-Shamir challenge over commitments
+#: the verifier must recompute one by one (docs/shuffle-proof.md), so a random linear
+#: combination of several proofs' equations checks nothing.
+PROOF_BATCH = 4
+
+
 def default_workers() -> int:
-    """Worker processes for the shuffle proofs: 2 when there are cores to spare for them
-    beside the observer's own (3 or more), else none (on 2 cores, measured: no gain)."""
+    """Worker processes for the shuffle proofs: one per core beyond the observer's own
+    (the observer replays everything else meanwhile), at most
+    :data:`MAX_DEFAULT_WORKERS`; none on one core."""
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
-    return 2 if (cores or 1) >= 3 else 0
+    return max(0, min(MAX_DEFAULT_WORKERS, (cores or 1) - 1))
 
 
 #: One shuffle proof to check: context, joint key, the deck before and after, the proof.
@@ -237,6 +248,11 @@ def _check_shuffle_proof(context: bytes, joint: bytes, inp: list[Ciphertext],
     return None
 
 
+def _check_shuffle_proofs(batch: list[_ProofArgs]) -> list[tuple[str, str] | None]:
+    """A batch of shuffle proofs (run in a worker process), each one's verdict in order."""
+    return [_check_shuffle_proof(*args) for args in batch]
+
+
 class _ProofChecks:
     """The shuffle proofs, checked by worker processes while the observer goes on (they
     are most of the work, and independent of everything else).  The observer goes on as
@@ -246,27 +262,40 @@ class _ProofChecks:
     def __init__(self, workers: int) -> None:
         self.workers = workers
         self._pool: concurrent.futures.Executor | None = None
-        self._jobs: list[tuple[int, int, _ProofArgs,
-                               concurrent.futures.Future[tuple[str, str] | None]]] = []
+        #: Submitted batches, in entry order: each one's (entry, seat, args) and its task.
+        self._jobs: list[tuple[list[tuple[int, int, _ProofArgs]],
+                               concurrent.futures.Future[list[tuple[str, str] | None]]]] = []
+        self._batch: list[tuple[int, int, _ProofArgs]] = []
 
     def submit(self, entry: int, seat: int, args: _ProofArgs) -> None:
+        self._batch.append((entry, seat, args))
+        if len(self._batch) >= PROOF_BATCH:
+            self._flush()
+
+    def _flush(self) -> None:
+        if not self._batch:
+            return
         if self._pool is None:
             ctx = multiprocessing.get_context("fork") \
                 if "fork" in multiprocessing.get_all_start_methods() else None
             self._pool = concurrent.futures.ProcessPoolExecutor(self.workers, mp_context=ctx)
-        self._jobs.append((entry, seat, args, self._pool.submit(_check_shuffle_proof, *args)))
+        batch, self._batch = self._batch, []
+        self._jobs.append((batch, self._pool.submit(_check_shuffle_proofs,
+                                                    [args for _, _, args in batch])))
 
     def first_failure(self) -> tuple[int, int, str] | None:
         """``(entry, seat, reason)`` of the earliest refused proof, or None."""
         try:
-            for entry, seat, args, job in self._jobs:
+            self._flush()
+            for batch, job in self._jobs:
                 try:
-                    failed = job.result()
-                except Exception:  # noqa: BLE001 - a worker died: check it here instead
-                    failed = _check_shuffle_proof(*args)
-                if failed is not None:
-                    code, why = failed
-                    return entry, seat, f"{code}: shuffle proof refused: {why}"
+                    results = job.result()
+                except Exception:  # noqa: BLE001 - a worker died: check them here instead
+                    results = _check_shuffle_proofs([args for _, _, args in batch])
+                for (entry, seat, _), failed in zip(batch, results, strict=True):
+                    if failed is not None:
+                        code, why = failed
+                        return entry, seat, f"{code}: shuffle proof refused: {why}"
             return None
         finally:
             self.close()
@@ -461,7 +490,7 @@ class Observer:
 
     def __init__(self, *, host_key: bytes | None = None, workers: int = 0) -> None:
         self.host_key = host_key
-        self._checks = _ProofChecks(workers) if workers >= 2 else None
+        self._checks = _ProofChecks(workers) if workers >= 1 else None
         self.session: Session | None = None
         self._driver: _SeatlessDriver | None = None
         self.table: TableInfo | None = None
@@ -472,6 +501,9 @@ class Observer:
         self.stopped_at: int | None = None
         self.aborts: list[AbortClaim] = []
         self.warnings: list[str] = []
+        #: len(warnings) when each entry came: a late-found violation (a shuffle proof
+        #: checked in parallel) takes back what the entries from it on said.
+        self._warned_before: list[int] = []
         #: An abort's own evidence (an entry this transcript lacked) passed every check.
         self.claim_refuted = False
         self.draws: list[dict[int, Card]] = []
@@ -536,6 +568,7 @@ class Observer:
         later entries only add the ``abort`` claims they hold to :attr:`aborts`."""
         i = self.entries
         self.entries += 1
+        self._warned_before.append(len(self.warnings))
         if self.verdict is not None or self._ended is not None:
             self._note_later_abort(i, item)
             return []
@@ -667,6 +700,7 @@ class Observer:
         if self._ended is not None:
             return self._ended
         v = self.verdict
+        warned = len(self.warnings)
         if v is None:
             v = self._settle(self._end_verdict(tail))
         cut = None
@@ -679,6 +713,9 @@ class Observer:
                 v = Verdict(INVALID, ErrorCode.DEAL_FAILURE.name.lower(), reason, blamed, entry)
                 cut = entry
                 self.aborts = [a for a in self.aborts if a.index != entry]
+                # As the serial check: it stopped there, and said nothing of what followed.
+                marks = self._warned_before
+                self.warnings = self.warnings[:marks[entry] if entry < len(marks) else warned]
         self._cut = cut
         if v.verdict == INVALID:
             # The aborts after a violation: what the observer itself found is proven,

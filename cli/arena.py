@@ -7,36 +7,8 @@ import sys
 
 from chkobba_p2p.arena import ArenaResult, arena
 from chkobba_p2p.errors import LocalError
-from chkobba_p2p.levels import LEVELS
 
-from .rules_options import add_rules_arguments, ruleset_from_args
-
-
-def add_arguments(command: str, p: argparse.ArgumentParser) -> None:
-    """Declare the arguments of ``arena`` (see :mod:`.main`)."""
-    levels = list(LEVELS)
-    p.description = ("Duplicate matches between bot levels A and B: every deal is played "
-                     "twice with the seats swapped. Prints A's match win rate and the mean "
-                     "point margin per hand (A minus B), each with a 95%% confidence "
-                     "interval.")
-    p.add_argument("--a", required=True, choices=levels, metavar="LEVEL",
-                   help=f"level A ({', '.join(levels)})")
-    p.add_argument("--b", required=True, choices=levels, metavar="LEVEL",
-                   help="level B (same choices)")
-    p.add_argument("--games", type=int, default=50,
-                   help="duplicate deals; each is played twice, so 2 x N matches (default 50)")
-    p.add_argument("--players", type=int, choices=(2, 4), default=2,
-                   help="players at each table (default 2; 4 play in two teams)")
-    p.add_argument("--seed", type=int, default=0,
-                   help="seed of the whole run: the same seed plays the same games "
-                        "(default 0)")
-    p.add_argument("--move-ms", type=float, default=None, metavar="M",
-                   help="time budget per move for the searching levels, in ms "
-                   "(default: each level's own, 200 for expert)")
-    p.add_argument("--progress", action="store_true",
-                   help="print a running tally on stderr after every deal")
-    add_rules_arguments(p)
-    p.set_defaults(func=run)
+from .rules_options import ruleset_from_args
 
 
 def run(args: argparse.Namespace) -> int:

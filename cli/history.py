@@ -32,33 +32,6 @@ EXIT_OK = 0
 EXIT_USAGE = 2
 
 
-def add_arguments(command: str, p: argparse.ArgumentParser) -> None:
-    """Declare the arguments of ``history`` (see :mod:`.main`)."""
-    p.description = (
-        "Every match in the logs of the data directory (or DIR), newest first: date, "
-        "table size, players by name and key fingerprint, the result and how the match "
-        "ended, the audit's verdict, the log. Each log is audited (the audit is cached by "
-        "the log's hash: the second run is quick). A log that fails its audit is listed as "
-        "such and counts for nothing.")
-    p.add_argument("dir", metavar="DIR", nargs="?", default=None,
-                   help="the folder of logs (default: the data directory's logs)")
-    p.add_argument("--with", dest="with_name", metavar="NAME",
-                   help="only the matches with a player of this name (or key fingerprint)")
-    p.add_argument("--since", metavar="DATE", help="only the matches since DATE "
-                   "(2026-03-01, or a date and time)")
-    p.add_argument("--players", type=int, choices=(2, 4), help="only tables of N players")
-    p.add_argument("--json", action="store_true", help="print JSON (one array) instead")
-    p.add_argument("--ratings", metavar="LOGDIR", nargs="?", const="", default=None,
-                   help="print everyone's Glicko-2 rating from the logs in LOGDIR (default: "
-                   "DIR or the data directory's logs) instead of the matches: anyone given "
-                   "the same logs gets the same numbers")
-    p.add_argument("--lang", choices=LANGS, default=None,
-                   help="language (default: from the locale)")
-    p.add_argument("--no-cache", action="store_true",
-                   help="audit every log again (the cache is neither read nor written)")
-    p.set_defaults(func=run)
-
-
 def _out(line: str = "", stream: TextIO | None = None) -> None:
     # Names and reasons are the logs' words: shown, never obeyed by the terminal.
     print(safe_text(line), file=stream or sys.stdout)

@@ -13,6 +13,8 @@ import trio
 
 from chkobba_p2p.peer import HostConfig, Outcome, SeatController, host_match
 
+from .tui.botproc import EarlyBots
+
 __all__ = ["hosting"]
 
 
@@ -52,10 +54,12 @@ async def reap(procs: list[subprocess.Popen], grace: float) -> None:
                 p.kill()
 
 
-def hosting(config: HostConfig, bots: int, level: str, seed: int | None
+def hosting(config: HostConfig, bots: int, level: str, seed: int | None,
+            early: EarlyBots | None = None
             ) -> Callable[[SeatController], Awaitable[Outcome]]:
     """The game to run under the screen: host ``config`` and start ``bots`` bot peers
-    (of ``level``, seeded from ``seed``) once the table listens."""
+    (of ``level``, seeded from ``seed``) once the table listens; or, with ``early``,
+    tell the bots already started (importing while the client did) the table's address."""
     async def game(controller: SeatController) -> Outcome:
         from .tui.narration import BotsStarting
 
@@ -71,6 +75,10 @@ def hosting(config: HostConfig, bots: int, level: str, seed: int | None
                 port = await nursery.start(host)
                 if bots:
                     controller.on_event(BotsStarting(bots))
+                if early is not None:
+                    early.go(f"127.0.0.1:{port}", config.log_path)
+                    procs.extend(early.procs)
+                elif bots:
                     procs.extend(spawn_bots(port, bots, level, seed, config.log_path))
             completed = True
         finally:

@@ -1,48 +1,58 @@
 """The ``chkobba`` command: a table of sub-commands, each imported only when it runs.
 
-:data:`COMMANDS` names every sub-command, the module that implements it and the line
-``chkobba --help`` shows for it, so listing the commands imports none of them: one
+:data:`COMMANDS` names every sub-command, the module and function that run it and the
+line ``chkobba --help`` shows for it, so listing the commands imports none of them: one
 broken module breaks only its own command, and ``chkobba --help`` costs no more than
-starting Python.  A sub-command's module is imported when that sub-command is on the
-command line (to run it, or to print its ``--help``), and it declares its arguments
-then, through ``add_arguments(name, parser)``, which also sets ``func`` (called with the
-parsed arguments, returns the exit status) and any description or epilog.
+starting Python.  The arguments of the sub-command on the command line are declared by
+:mod:`.arguments`, which imports no library module, so that ``chkobba SUB --help`` and a
+usage error cost no more either; the sub-command's own module (the library, the peer
+stack, the screen) is imported only when it runs, by ``func`` (called with the parsed
+arguments, returns the exit status).
 
-A new sub-command is a new row here and an ``add_arguments`` in its module.
+A new sub-command is a new row here, its arguments in :mod:`.arguments` and its function
+in its module.
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
-import logging
 import sys
+from collections import namedtuple
 from collections.abc import Sequence
-from typing import NamedTuple, NoReturn
 
-from chkobba_p2p import __version__  # the bare package: a version string, no imports
+# typing's TYPE_CHECKING without importing typing, nor logging, nor the library: they were
+# most of what ``chkobba --help`` cost beyond starting Python (benchmarks/startup.py).
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import NoReturn
 
 
-class Command(NamedTuple):
-    name: str
-    module: str  # defines add_arguments(name, parser) for this command
-    summary: str  # its line in ``chkobba --help``
+class Command(namedtuple("Command", "name module run summary")):
+    """A sub-command: its ``name``; the ``module`` that runs it (imported only to run it)
+    and the function there, ``run`` (args -> exit status); its line in ``chkobba --help``,
+    ``summary``."""
+
+    __slots__ = ()
 
 
 # In the order ``chkobba --help`` lists them.
 COMMANDS: tuple[Command, ...] = (
-    Command("play", "chkobba_cli.play", "play a whole match against bots, nothing to set up"),
-    Command("host", "chkobba_cli.play", "host a table over TCP (others join you)"),
-    Command("join", "chkobba_cli.play", "join a table (no address: pick one on the LAN)"),
-    Command("bot", "chkobba_cli.net", "a headless bot peer that joins a table"),
-    Command("replay", "chkobba_cli.replay",
+    Command("play", "chkobba_cli.playstart", "play",
+            "play a whole match against bots, nothing to set up"),
+    Command("host", "chkobba_cli.play", "cmd_host", "host a table over TCP (others join you)"),
+    Command("join", "chkobba_cli.play", "cmd_join",
+            "join a table (no address: pick one on the LAN)"),
+    Command("bot", "chkobba_cli.net", "cmd_bot", "a headless bot peer that joins a table"),
+    Command("replay", "chkobba_cli.replay", "run",
             "audit a game's signed log (any peer's) and show the match"),
-    Command("history", "chkobba_cli.history",
+    Command("history", "chkobba_cli.history", "run",
             "every match in your logs, audited: results, records, ratings"),
-    Command("watch", "chkobba_cli.watch",
+    Command("watch", "chkobba_cli.watch", "run",
             "watch a table as a spectator (the host must allow spectators)"),
-    Command("simulate", "chkobba_cli.simulate", "play whole matches between bots, offline"),
-    Command("arena", "chkobba_cli.arena",
+    Command("simulate", "chkobba_cli.simulate", "run",
+            "play whole matches between bots, offline"),
+    Command("arena", "chkobba_cli.arena", "run",
             "measure one bot level against another (duplicate matches)"),
 )
 
@@ -74,14 +84,42 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
             "every move checked by every peer, a signed log anyone can replay."
         ),
     )
-    parser.add_argument("--version", action="version", version=f"chkobba-p2p {__version__}")
+    parser.add_argument("--version", action=_Version)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND",
                                 parser_class=_CommandParser)
     for c in COMMANDS:
         p = sub.add_parser(c.name, help=c.summary)
         if c.name == command:
-            importlib.import_module(c.module).add_arguments(c.name, p)
+            from .arguments import add_arguments  # the standard library only
+
+            add_arguments(c.name, p)
+            p.set_defaults(func=_Later(c.module, c.run))
     return parser
+
+
+class _Version(argparse.Action):
+    """``--version``: the library's version, imported only when asked."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, **kw: object) -> None:
+        super().__init__(option_strings, dest, nargs=0,
+                         help="show the program's version number and exit")
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: object, values: object,
+                 option_string: str | None = None) -> None:
+        from chkobba_p2p import __version__
+
+        print(f"chkobba-p2p {__version__}")
+        parser.exit()
+
+
+class _Later:
+    """A command's ``func``: imports its module when called (not to print its help)."""
+
+    def __init__(self, module: str, name: str) -> None:
+        self.module, self.name = module, name
+
+    def __call__(self, args: argparse.Namespace) -> int:
+        return getattr(importlib.import_module(self.module), self.name)(args)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -91,7 +129,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not getattr(args, "func", None):
         parser.print_help()
         return 2
-    # The command's module has imported the library already: this costs nothing more.
+    import logging
+
+    # The command's module is imported by ``args.func``; this is the library's bare
+    # errors module.
     from chkobba_p2p.errors import LocalError
 
     # The library never prints: what a person should see comes as events, which each

@@ -17,7 +17,6 @@ import trio
 
 from chkobba_p2p import rules as R
 from chkobba_p2p.errors import ChkobbaError, IllegalMove
-from chkobba_p2p.levels import LEVELS
 from chkobba_p2p.peer import (
     AddressError,
     BotController,
@@ -52,7 +51,6 @@ from chkobba_p2p.peer import (
 from chkobba_p2p.text import safe_text
 
 from .i18n import Translator, notice_text
-from .options import common_options, seconds
 from .reach import (
     address_error,
     address_lines,
@@ -311,26 +309,6 @@ def _run_client(args: argparse.Namespace, address: str, controller: SeatControll
                     where, address, f"you have a saved game for this table at {where}:"):
                 print(line, file=sys.stderr)
     return _report(outcome)
-
-
-def add_arguments(command: str, p: argparse.ArgumentParser) -> None:
-    """Declare the arguments of ``bot`` (see :mod:`.main`; ``host --headless`` comes
-    here through the terminal client's ``host``, which shares :func:`.options.add_host_options`)."""
-    assert command == "bot", command
-    p.description = ("A peer without a screen, played by a bot: it joins the table at "
-                     "HOST[:PORT], plays the match and prints the result.")
-    p.add_argument("address", help="HOST[:PORT]")
-    p.add_argument("--level", default="greedy", choices=sorted(LEVELS),
-                   help="how the bot plays")
-    p.add_argument("--move-ms", type=float, default=None, metavar="MS",
-                   help="thinking time per move (expert: default 200)")
-    p.add_argument("--delay", type=seconds(0, zero=True), default=0.0, metavar="S",
-                   help="seconds to wait before each move (to watch, or to test)")
-    p.add_argument("--connect-retry", type=seconds(0, zero=True), default=0.0, metavar="S",
-                   help="keep retrying a refused first connection this long (a bot "
-                        "started together with its host)")
-    common_options(p)
-    p.set_defaults(func=cmd_bot, name_default="bot")
 
 
 def _fill_names(args: argparse.Namespace) -> argparse.Namespace:

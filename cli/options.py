@@ -1,18 +1,34 @@
 """The options the peer commands share: ``host`` (with or without a screen), ``join``
-and ``bot`` declare them from here, so that they cannot drift apart."""
+and ``bot`` declare them from here, so that they cannot drift apart.
+
+Declaring them imports no library module (a sub-command's ``--help`` costs no more than
+starting Python): the names and bounds below are copies of the library's, and
+``tests/test_cli_main.py`` checks that each equals its original.
+"""
 
 from __future__ import annotations
 
 import argparse
 import math
 
-from chkobba_p2p.levels import LEVELS
-from chkobba_p2p.peer import DEFAULT_PORT, MAX_LIMIT, MAX_SPECTATORS
-
 from .rules_options import add_rules_arguments
 
 __all__ = ["add_peer_options", "add_discovery_options", "add_host_options", "common_options",
-           "seconds"]
+           "seconds", "LEVELS", "FIGURES", "LANGS", "DEFAULT_PORT", "MAX_LIMIT",
+           "MAX_SPECTATORS", "REVIEW_SAMPLES"]
+
+#: The bot levels, in :data:`chkobba_p2p.levels.LEVELS`' order.
+LEVELS: tuple[str, ...] = ("random", "greedy", "heuristic", "expert")
+#: The values of :class:`chkobba_p2p.cards.FigureConvention`.
+FIGURES: tuple[str, ...] = ("tunisian", "french")
+#: The screen's languages (:data:`chkobba_cli.i18n.LANGS`).
+LANGS: tuple[str, ...] = ("en", "fr")
+#: :data:`chkobba_p2p.peer.DEFAULT_PORT`, ``MAX_LIMIT`` and ``MAX_SPECTATORS``.
+DEFAULT_PORT = 7777
+MAX_LIMIT = 86400.0
+MAX_SPECTATORS = 64
+#: :data:`chkobba_p2p.review.DEFAULT_SAMPLES`: the coach's sampled worlds per decision.
+REVIEW_SAMPLES = 200
 
 
 def seconds(low: float, *, zero: bool = False, high: float = MAX_LIMIT):

@@ -21,7 +21,6 @@ import sys
 from pathlib import Path
 
 from chkobba_p2p.cards import FigureConvention
-from chkobba_p2p.levels import LEVELS
 from chkobba_p2p.peer import (
     MAX_NAME,
     HostConfig,
@@ -47,12 +46,12 @@ from chkobba_p2p.peer import (
 from .ending import EXIT_NO_GAME, finish, saved_elsewhere_lines
 from .hosting import hosting
 from .i18n import Translator, detect_lang
-from .options import seconds
-from .rules_options import add_rules_arguments, ruleset_from_args
+from .rules_options import ruleset_from_args
 from .settings import player_name
 from .term import can_show_symbols
+from .tui.botproc import EarlyBots
 
-__all__ = ["add_arguments", "cmd_play", "cmd_host", "cmd_join"]
+__all__ = ["cmd_play", "cmd_host", "cmd_join"]
 
 
 #: Seconds a player who accepted a rematch waits for the host to open the new table.
@@ -129,7 +128,9 @@ def _check_tty() -> str | None:
 # ---------------------------------------------------------------------------- commands
 
 
-def cmd_play(args: argparse.Namespace) -> int:
+def cmd_play(args: argparse.Namespace, early: EarlyBots | None = None) -> int:
+    """``chkobba play``; ``early``: its bots, started before this module was imported
+    (:func:`chkobba_cli.playstart.play`), else they start once the table listens."""
     from .tui.guest import run_app
 
     if (err := _check_tty()) is not None:
@@ -143,7 +144,7 @@ def cmd_play(args: argparse.Namespace) -> int:
                         beacon=False, timeouts=Timeouts(reconnect=10.0),
                         leave_on_cancel=True)
     ui = _ui(args, "play", seat=0, rules=rules, players=args.players, log_path=log_path)
-    result = run_app(ui, hosting(config, args.players - 1, args.bots, args.seed))
+    result = run_app(ui, hosting(config, args.players - 1, args.bots, args.seed, early))
     return finish(result, ui)
 
 
@@ -294,84 +295,3 @@ def cmd_join(args: argparse.Namespace) -> int:
             config = dataclasses.replace(config, log_path=default_log_path(name),
                                          connect_retry=REMATCH_WAIT)
             connect_timeout = REMATCH_WAIT + 5
-
-
-# ---------------------------------------------------------------------------- parsers
-
-
-def _display(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--lang", choices=("en", "fr"), default=None,
-                   help="language of the screen (default: from the locale)")
-    p.add_argument("--figures", choices=[*(f.value for f in FigureConvention), "values"],
-                   default=None,
-                   help="figure names: tunisian (Queen 8, Jack 9), french (Jack 8, Queen 9) "
-                        "or values (8, 9, 10 as numbers: 10♠); default: the table's rules")
-    p.add_argument("--ascii", action="store_true",
-                   help="suit letters (7D) and plain boxes instead of symbols (7♦)")
-    p.add_argument("--no-color", action="store_true",
-                   help="no colours (also when NO_COLOR is set)")
-    p.add_argument("--pace", type=_pace, default=0.7, metavar="SECONDS",
-                   help="how long another player's move stays on screen before the table "
-                        "changes (default 0.7; 0: at once). Only the picture waits, never "
-                        "the game")
-
-
-def _pace(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
-    if not 0 <= value <= 10:
-        raise argparse.ArgumentTypeError("the pace is 0 to 10 seconds")
-    return value
-
-
-def add_arguments(command: str, p: argparse.ArgumentParser) -> None:
-    """Declare the arguments of ``play``, ``host`` or ``join`` (see :mod:`.main`)."""
-    {"play": _play_arguments, "host": _host_arguments, "join": _join_arguments}[command](p)
-
-
-def _play_arguments(p: argparse.ArgumentParser) -> None:
-    levels = sorted(LEVELS)
-    p.description = "A full-screen match against bot peers on this machine."
-    p.add_argument("--players", type=int, choices=(2, 4), default=2,
-                   help="2 players, or 4 in two teams (default 2)")
-    p.add_argument("--bots", default="greedy", choices=levels, help="the bots' level")
-    p.add_argument("--seed", type=int, default=None,
-                   help="seed the bots' play style (the deal stays cryptographic)")
-    p.add_argument("--name", default=None,
-                   help="your name at the table (default: the one remembered, asked on the "
-                        "first run)")
-    p.add_argument("--log", metavar="FILE", help="transcript log path (default: data dir)")
-    add_rules_arguments(p)
-    _display(p)
-    p.set_defaults(func=cmd_play)
-
-
-def _host_arguments(p: argparse.ArgumentParser) -> None:
-    from .options import add_host_options  # shared with the headless host
-
-    p.description = (
-        "Open a table for friends: the screen shows the address to give them and each "
-        "seat's key fingerprint; the deal starts when everyone has checked the "
-        "fingerprints and pressed Enter. --bots N fills seats with bots; --headless hosts "
-        "without a screen.")
-    add_host_options(p)
-    _display(p)
-    p.set_defaults(func=cmd_host, name_default="host")
-
-
-def _join_arguments(p: argparse.ArgumentParser) -> None:
-    from .options import add_discovery_options, add_peer_options  # shared with the headless peers
-
-    p.description = (
-        "Sit at a table: HOST, HOST:PORT, [IPv6]:PORT or a join code HOST:PORT#KEY (no "
-        "address: pick a table announced on the LAN). Check the fingerprints with the "
-        "other players, then press Enter.")
-    p.add_argument("address", nargs="?", help="HOST[:PORT] or a join code HOST:PORT#KEY")
-    add_discovery_options(p)
-    p.add_argument("--connect-timeout", type=seconds(0), default=15.0, metavar="S",
-                   help="seconds to reach the table before giving up (default 15)")
-    add_peer_options(p)
-    _display(p)
-    p.set_defaults(func=cmd_join, name_default="guest")

@@ -10,10 +10,7 @@ import sys
 from pathlib import Path
 
 from chkobba_p2p.audit import (
-    EXIT_INCOMPLETE,
-    EXIT_INVALID,
     EXIT_USAGE,
-    EXIT_VALID,
     INVALID,
     VALID,
     AuditReport,
@@ -26,66 +23,8 @@ from chkobba_p2p.review import DEFAULT_SAMPLES, Review, review_records
 from chkobba_p2p.text import safe_text
 
 from . import coach, scoresheet
-from .i18n import LANGS, Translator, detect_lang
+from .i18n import Translator, detect_lang
 from .term import can_show_symbols
-
-EPILOG = f"""\
-exit status:
-  {EXIT_VALID}  valid and complete: every check passed and every seat signed the result
-  {EXIT_INVALID}  invalid: tampered with, or a player cheated (the first violation and the
-     seat to blame are printed)
-  {EXIT_USAGE}  usage error, or the file is not a readable log
-  {EXIT_INCOMPLETE}  incomplete: no violation, but the match did not finish (aborted game,
-     truncated file)
-"""
-
-
-def add_arguments(command: str, p: argparse.ArgumentParser) -> None:
-    """Declare the arguments of ``replay`` (see :mod:`.main`)."""
-    p.description = (
-        "Check everything in a game's log: every signature, the hash chain, the "
-        "table (ruleset and its hash, seats and keys), every proof of the deal, the "
-        "end-of-hand reveals and shuffle re-checks, every move against the rules and every "
-        "score. Prints the match (hands, each hand's points, totals, the winner) or the "
-        "first violation with the seat to blame and why. One peer's log is enough.")
-    p.epilog = EPILOG
-    p.formatter_class = argparse.RawDescriptionHelpFormatter
-    p.add_argument("log", metavar="LOG", help="the .chklog file")
-    p.add_argument("--json", metavar="FILE", help="write the game records (JSON Lines, the "
-                   "format of chkobba simulate --record) to FILE, or to stdout with '-'")
-    p.add_argument("--hand", metavar="N", type=int, help="show hand N play by play")
-    p.add_argument("--quiet", action="store_true", help="print the verdict line only")
-    p.add_argument("--ascii", action="store_true",
-                   help="cards as letters (JC) instead of symbols (J♣)")
-    p.add_argument("--html", metavar="FILE", help="also write the audited match as one web "
-                   "page (players and key fingerprints, the verdict, every hand and play, the "
-                   "score sheet) to FILE: self-contained, nothing fetched, readable on a phone")
-    p.add_argument("--view", action="store_true",
-                   help="step through the game on the terminal client's table: ←/→ a move, "
-                   "PgUp/PgDn a hand, Home/End, s the score sheet, q to quit; the verdict in "
-                   "a banner, an offending entry highlighted with the player it blames")
-    p.add_argument("--lang", choices=LANGS, default=None,
-                   help="language of --html and --view (default: from the locale)")
-    p.add_argument("--no-color", action="store_true", help="--view without colours (also: "
-                   "the NO_COLOR environment variable)")
-    p.add_argument("--review", action="store_true",
-                   help="the coach: grade every decision (each play and each cut) with the "
-                   "expert's search from what that player saw then, and list the mistakes "
-                   "and blunders with the better move and a summary per player; with "
-                   "--view and --html the grades show beside each move; with --json FILE "
-                   "the grades go to FILE (JSON) instead of the records")
-    p.add_argument("--seat", metavar="NAME", action="append", default=None,
-                   help="--review only this player (by name; again for more)")
-    p.add_argument("--samples", type=int, default=None, metavar="N",
-                   help="--review: sampled worlds per decision (default "
-                   f"{DEFAULT_SAMPLES}; more is steadier and slower)")
-    p.add_argument("--seed", type=int, default=0, metavar="N",
-                   help="--review: the sampling's seed (the same log and seed give the same "
-                   "grades)")
-    p.add_argument("--workers", type=int, default=None, metavar="N",
-                   help="processes that check shuffle proofs alongside the audit (default: 2 "
-                   "with 3 cores or more, else 0). The verdict is the same either way")
-    p.set_defaults(func=run)
 
 
 def _out(line: str = "", *, to_stderr: bool = False) -> None:

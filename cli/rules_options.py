@@ -1,11 +1,25 @@
-"""The rules options every command that starts a match shares: --rules, --variant, --target."""
+"""The rules options every command that starts a match shares: --rules, --variant, --target.
+
+Declaring them imports no library module: the preset and variant names are copies of
+:data:`chkobba_p2p.rules.PRESETS` and ``VARIANTS`` (in their order), checked against them
+by ``tests/test_cli_main.py``; the rules engine is imported when a ruleset is built.
+"""
 
 from __future__ import annotations
 
 import argparse
 import sys
 
-from chkobba_p2p.rules import PRESETS, VARIANTS, Ruleset
+TYPE_CHECKING = False  # typing's, without importing typing (see main.py)
+if TYPE_CHECKING:
+    from chkobba_p2p.rules import Ruleset
+
+PRESETS: tuple[str, ...] = ("tunisian", "cardavia", "chkoum")
+VARIANTS: tuple[str, ...] = (
+    "cut-and-draw", "plain", "redeal-kings", "redeal-any-three", "no-redeal",
+    "forced-capture", "free-capture", "primiera", "barmila", "french-figures",
+    "tunisian-figures",
+)
 
 
 def add_rules_arguments(p: argparse.ArgumentParser) -> None:
@@ -20,6 +34,8 @@ def add_rules_arguments(p: argparse.ArgumentParser) -> None:
 
 def ruleset_from_args(args: argparse.Namespace) -> Ruleset:
     """The ruleset the options name; a usage error (exit 2) if the target is out of range."""
+    from chkobba_p2p.rules import Ruleset
+
     ruleset = Ruleset.preset(args.rules)
     for v in args.variant or ():
         ruleset = ruleset.with_variant(v)

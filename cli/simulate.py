@@ -6,30 +6,11 @@ import argparse
 import sys
 
 from chkobba_p2p.errors import ChkobbaError
-from chkobba_p2p.levels import LEVELS, make_bot
+from chkobba_p2p.levels import make_bot
 from chkobba_p2p.record import write_records
 from chkobba_p2p.simulate import simulate
 
-from .rules_options import add_rules_arguments, ruleset_from_args
-
-
-def add_arguments(command: str, p: argparse.ArgumentParser) -> None:
-    """Declare the arguments of ``simulate`` (see :mod:`.main`)."""
-    p.description = ("Play whole matches between bots with the rules engine alone "
-                     "(no network, no cryptographic deal). The same seed gives the same "
-                     "matches.")
-    p.add_argument("--players", type=int, choices=(2, 3, 4), default=2,
-                   help="players at each table (default 2; 4 play in two teams)")
-    p.add_argument("--games", type=int, default=1, help="number of matches (default 1)")
-    p.add_argument("--seed", type=int, default=0,
-                   help="seed of the whole run: the same seed plays the same games "
-                        "(default 0)")
-    add_rules_arguments(p)
-    p.add_argument("--bots", default="greedy,random",
-                   help="comma-separated bot levels, cycled over the seats "
-                   f"(levels: {', '.join(LEVELS)}; default greedy,random)")
-    p.add_argument("--record", metavar="FILE", help="write the game records (JSON Lines) here")
-    p.set_defaults(func=run)
+from .rules_options import ruleset_from_args
 
 
 def run(args: argparse.Namespace) -> int:

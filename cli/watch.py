@@ -36,7 +36,7 @@ from chkobba_p2p.record import result_sentence
 from chkobba_p2p.rules import CutEvent, DealEvent, PlayEvent, SweepEvent
 from chkobba_p2p.watch import WatchConfig, watch_match
 
-from .i18n import LANGS, detect_lang
+from .i18n import detect_lang
 
 
 def _clean(text: object, limit: int = MAX_NAME) -> str:
@@ -192,23 +192,6 @@ class Narrator:
         where = self.t("at", n=v.entry) if v.entry is not None else ""
         why = v.describe(self.names) if self.names else v.reason  # in the players' names
         self.say(f"{head}{where}: {v.code + ': ' if v.code else ''}{why}{blame}")
-
-
-def add_arguments(command: str, p: argparse.ArgumentParser) -> None:
-    p.description = ("Watch a game at HOST[:PORT] without a seat: every play as the table "
-                     "shows it, each hand's cards once its seeds are opened, the scores, and "
-                     "a cheat the moment it is caught (every entry is checked as 'chkobba "
-                     "replay' does). Keeps its own copy of the signed log. The host must have "
-                     "started with --spectators N.")
-    p.add_argument("address", metavar="HOST[:PORT]", help="the table to watch")
-    p.add_argument("--name", default="spectator", help="the name the players see")
-    p.add_argument("--log", metavar="FILE", help="where to keep the log copy (default: the "
-                   "data directory)")
-    p.add_argument("--connect-retry", type=float, default=0.0, metavar="S",
-                   help="keep retrying a refused first connection this long")
-    p.add_argument("--lang", choices=LANGS, default=None,
-                   help="language of the commentary (default: from the locale)")
-    p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:

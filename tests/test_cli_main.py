@@ -62,15 +62,91 @@ def _imported_by(*argv: str) -> set[str]:
 def test_top_help_imports_no_sub_command_and_no_dependency():
     modules = _imported_by("--help")
     ours = {m for m in modules if m.startswith(("chkobba_cli", "chkobba_p2p"))}
-    assert ours == {"chkobba_cli", "chkobba_cli.main", "chkobba_p2p"}
+    assert ours == {"chkobba_cli", "chkobba_cli.main"}
     assert not {m for m in modules if m.split(".")[0] in HEAVY}
+    assert not {"typing", "logging"} & modules  # most of what it cost beyond Python
 
 
-def test_a_sub_command_imports_its_own_module_only():
-    modules = _imported_by("simulate", "--help")
-    assert "chkobba_cli.simulate" in modules
-    assert not {"chkobba_cli.play", "chkobba_cli.net", "chkobba_cli.replay",
-                "chkobba_cli.arena", "prompt_toolkit"} & modules
+#: What declaring a sub-command's arguments may import of ours: no library module.
+ARGUMENTS = {"chkobba_cli", "chkobba_cli.main", "chkobba_cli.arguments", "chkobba_cli.options",
+             "chkobba_cli.rules_options"}
+
+
+@pytest.mark.parametrize("name", [c.name for c in COMMANDS])
+def test_a_sub_commands_help_imports_no_library_and_no_dependency(name):
+    """``chkobba SUB --help`` costs no more than ``chkobba --help`` (issue 29: the peer
+    stack was 14x ``python -c pass``); benchmarks/startup.py measures the time."""
+    modules = _imported_by(name, "--help")
+    assert {m for m in modules if m.startswith(("chkobba_cli", "chkobba_p2p"))} == ARGUMENTS
+    assert not {m for m in modules if m.split(".")[0] in HEAVY}
+    assert not {"typing", "logging"} & modules
+
+
+def test_a_usage_error_imports_no_library():
+    code = ("import sys\nfrom chkobba_cli.main import main\n"
+            "try:\n    main(['bot', 'h:1', '--no-such-option'])\nexcept SystemExit as exc:\n"
+            "    assert exc.code == 2, exc.code\n"
+            "print(sorted(m for m in sys.modules if m.startswith('chkobba')))\n")
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=60)
+    assert run.returncode == 0, run.stderr
+    assert "--no-such-option" in run.stderr
+    assert eval(run.stdout) == sorted(ARGUMENTS)
+
+
+def test_the_help_s_copies_of_the_library_s_names_and_bounds_are_exact():
+    """The options are declared from copies (so that no library module is imported for
+    them): each equals the library's, in its order."""
+    from chkobba_cli import arguments, i18n, options, rules_options
+    from chkobba_p2p import audit, levels, peer, rules
+    from chkobba_p2p.cards import FigureConvention
+
+    assert tuple(levels.LEVELS) == options.LEVELS
+    assert tuple(f.value for f in FigureConvention) == options.FIGURES
+    assert tuple(i18n.LANGS) == options.LANGS
+    assert (options.DEFAULT_PORT, options.MAX_LIMIT, options.MAX_SPECTATORS) == \
+        (peer.DEFAULT_PORT, peer.MAX_LIMIT, peer.MAX_SPECTATORS)
+    from chkobba_p2p.review import DEFAULT_SAMPLES
+
+    assert options.REVIEW_SAMPLES == DEFAULT_SAMPLES
+    assert tuple(rules.PRESETS) == rules_options.PRESETS
+    assert tuple(rules.VARIANTS) == rules_options.VARIANTS
+    assert (arguments.EXIT_VALID, arguments.EXIT_INVALID, arguments.EXIT_USAGE,
+            arguments.EXIT_INCOMPLETE) == (audit.EXIT_VALID, audit.EXIT_INVALID,
+                                           audit.EXIT_USAGE, audit.EXIT_INCOMPLETE)
+
+
+def test_every_command_runs_a_function_of_its_module():
+    import importlib
+
+    for c in COMMANDS:
+        assert callable(getattr(importlib.import_module(c.module), c.run)), c
+
+
+#: A headless bot peer's modules: ``chkobba bot`` and the bot processes ``chkobba play``
+#: starts (:mod:`chkobba_cli.tui.botproc`, which imports the peer stack when it runs: here
+#: up to the point where it reads the table's address, none on its stdin).
+BOT_PEERS = {
+    "chkobba_cli.net": "import chkobba_cli.net",
+    "chkobba_cli.tui.botproc": "import chkobba_cli.tui.botproc as b\nassert b.main(['-']) == 0",
+}
+TERMINAL_UI = ("prompt_toolkit", "pyte", "wcwidth", "curses", "asyncio")
+
+
+@pytest.mark.parametrize("module", list(BOT_PEERS))
+def test_a_headless_bot_peer_imports_no_terminal_ui(module):
+    """A bot peer holds the peer stack, not the screen's (issue 29): neither
+    prompt_toolkit (nor asyncio, which only the screen's event loop needs) nor any screen
+    module of ours (chkobba_cli.tui's modules other than the bot's own)."""
+    code = f"import json, sys\n{BOT_PEERS[module]}\nprint(json.dumps(sorted(sys.modules)))\n"
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         stdin=subprocess.DEVNULL, timeout=60)
+    assert run.returncode == 0, run.stderr
+    modules = set(json.loads(run.stdout))
+    assert not {m for m in modules if m.split(".")[0] in TERMINAL_UI}
+    assert {m for m in modules if m.startswith("chkobba_cli.tui")} <= \
+        {"chkobba_cli.tui", "chkobba_cli.tui.botproc"}
+    assert "chkobba_p2p.peer" in modules  # it is a peer: the test imports what it claims
 
 
 def test_a_broken_command_module_breaks_only_its_own_command(monkeypatch, capsys):
@@ -78,5 +154,28 @@ def test_a_broken_command_module_breaks_only_its_own_command(monkeypatch, capsys
     assert "host a table over TCP" in _help(capsys)
     assert "--record" in _help(capsys, "simulate")
     assert "--connect-retry" in _help(capsys, "bot")
+    assert "--seed" in _help(capsys, "play")  # its help needs no module of its own
     with pytest.raises(ImportError):
-        main(["play", "--help"])
+        main(["play", "--name", "x"])
+
+
+def test_play_starts_its_bots_before_it_imports_the_peer_stack():
+    """``chkobba play`` starts its bot processes first (they import the peer stack while
+    the client imports its own): what runs before them imports no library module."""
+    code = ("import json, sys\nimport chkobba_cli.playstart, chkobba_cli.tui.botproc\n"
+            "print(json.dumps(sorted(sys.modules)))\n")
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=60)
+    assert run.returncode == 0, run.stderr
+    modules = set(json.loads(run.stdout))
+    assert not {m for m in modules if m.startswith("chkobba_p2p")}
+    assert not {m for m in modules if m.split(".")[0] in HEAVY}
+
+
+def test_an_early_bot_never_told_an_address_ends():
+    """A client that gives up before its table listens leaves no bot behind."""
+    from chkobba_cli.tui.botproc import EarlyBots
+
+    bots = EarlyBots(2, "greedy", None)
+    bots.close()
+    assert [p.wait(timeout=60) for p in bots.procs] == [0, 0]

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import argparse
 
+from chkobba_cli import arguments as cli_arguments
 from chkobba_cli import options as cli_options
-from chkobba_cli import play as cli_play
 
 
 def _options(parser: argparse.ArgumentParser) -> dict[str, object]:
@@ -20,7 +20,7 @@ def test_host_options_are_shared_by_both_clients():
     cli_options.add_host_options(headless_parser)
     headless = _options(headless_parser)
     terminal_parser = argparse.ArgumentParser()
-    cli_play.add_arguments("host", terminal_parser)
+    cli_arguments.add_arguments("host", terminal_parser)
     terminal = _options(terminal_parser)
     display = {"lang", "figures", "ascii", "no_color", "pace"}
     assert set(terminal) - display == set(headless)

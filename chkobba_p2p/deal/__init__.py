@@ -13,6 +13,7 @@ from .core import (
     MSG_CUT,
     MSG_KEY,
     MSG_PLAY,
+    MSG_PROOF,
     MSG_REVEAL,
     MSG_SHARES,
     MSG_SHUFFLE,
@@ -51,5 +52,6 @@ __all__ = [
     "MSG_PLAY",
     "MSG_COMPLAIN",
     "MSG_REVEAL",
+    "MSG_PROOF",
     "MAX_PENDING_PER_SEAT",
 ]

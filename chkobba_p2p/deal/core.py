@@ -64,6 +64,7 @@ __all__ = [
     "MSG_PLAY",
     "MSG_COMPLAIN",
     "MSG_REVEAL",
+    "MSG_PROOF",
     "MAX_PENDING_PER_SEAT",
 ]
 
@@ -74,6 +75,8 @@ MSG_SHARES = "deal/shares"
 MSG_PLAY = "deal/play"
 MSG_COMPLAIN = "deal/complain"
 MSG_REVEAL = "deal/reveal"
+#: A shuffle step's proof sent apart from its deck (``Deal(proof_apart=True)``).
+MSG_PROOF = "deal/proof"
 
 #: Messages that arrive before this peer can use them are held; more than this many from
 #: one seat is a flood.
@@ -220,6 +223,19 @@ class Deal:
     instead of verifying a shuffle proof here and now (an auditor hands proofs to worker
     processes); every other check of the step still runs here.
 
+    **Verification off the serial path** (``docs/deal.md``, "Order of the work"): a
+    received shuffle step is stored once its cheap checks pass (points, distinct
+    ciphertexts, a proof present), and the next shuffler shuffles on top of it at once; the
+    zero-knowledge proofs are checked alongside, and no decryption share of this seat
+    (``deal/shares``, ``deal/play``, ``deal/complain``) leaves before every shuffle proof
+    of the instance has verified here: :meth:`open` holds its shares back until then.  A
+    bad proof still blames its prover.  ``defer_work`` (default off): the proofs to make
+    and check are left to the caller, who sends what a call returned first, then calls
+    :meth:`work` while :attr:`has_work` (in a thread, or between messages); off, every
+    call does that work itself before it returns.  ``proof_apart`` (default off; every
+    seat must agree): a shuffler sends its deck in ``deal/shuffle`` at once and its proof
+    after, in ``deal/proof``, so that the next seat shuffles while the proof is made.
+
     Any call may raise :class:`PeerMisbehaved`: a call also handles the held messages that
     it makes usable.
     """
@@ -227,7 +243,8 @@ class Deal:
     def __init__(self, *, session_id: bytes, hand: int, instance: int, n: int,
                  seat: int | None, cutter: int | None = None, shuffle_proofs: bool = True,
                  seed: bytes | None = None, secret_key: int | None = None,
-                 proof_check: Callable[..., None] | None = None) -> None:
+                 proof_check: Callable[..., None] | None = None, defer_work: bool = False,
+                 proof_apart: bool = False) -> None:
         if not isinstance(session_id, bytes) or not session_id:
             raise DealUsageError("session_id must be non-empty bytes")
         for name, v in (("hand", hand), ("instance", instance)):
@@ -253,6 +270,8 @@ class Deal:
         self.cutter = cutter
         self.shuffle_proofs = bool(shuffle_proofs)
         self.proof_check = proof_check
+        self.defer_work = bool(defer_work)
+        self.proof_apart = bool(proof_apart) and self.shuffle_proofs
         self._x = secret_key if secret_key is not None else random_scalar()
         self._seed = seed if seed is not None else dc.new_seed()
         self._phase = "keys" if self.observing else "new"  # no key of its own to send
@@ -271,6 +290,16 @@ class Deal:
         self._pending: list[tuple[int, dict[str, Any]]] = []
         self._audit: str | None = None
         self._complainer: int | None = None
+        #: Per seat: its shuffle step's proof has verified here (or is ours, or proofs are
+        #: off).  A stored step not verified yet is checked by the work queue.
+        self._proved = [False] * n
+        #: Per seat, with ``proof_apart``: its proof, once its ``deal/proof`` came.
+        self._proofs: list[bytes | None] = [None] * n
+        #: Our own proof is still to make and send (``proof_apart``).
+        self._own_proof_due = False
+        #: This seat's dealing-step shares, held until every shuffle proof verified:
+        #: ``[step, positions, shares]``.
+        self._held_shares: list[list[Any]] = []
         self._derive()
 
     # -- derived state (recomputed on restore) ------------------------------------------
@@ -344,8 +373,11 @@ class Deal:
 
     @property
     def deck(self) -> list[Ciphertext] | None:
-        """The 40 encrypted positions after shuffle and cut (None before)."""
-        return None if self._final is None else list(self._final)
+        """The 40 encrypted positions after shuffle and cut, once every shuffle proof has
+        verified here (None before, and once the deal has failed)."""
+        if self._final is None or self._phase == "failed" or not self.proofs_verified:
+            return None
+        return list(self._final)
 
     def card_at(self, pos: int) -> Card | None:
         """The card at ``pos`` if this seat knows it (its own, or public)."""
@@ -379,15 +411,20 @@ class Deal:
         expected here: the rules engine decides when a seat must play.
         """
         ph = self._phase
+        # With proof_apart: every seat whose deck came sends its deal/proof after it.
+        proofs = [(j, MSG_PROOF) for j in range(len(self._decks) - 1)
+                  if self.proof_apart and j != self.seat and self._proofs[j] is None
+                  and not self._proved[j]] if ph in ("shuffle", "cut", "deal") else []
         if ph == "keys":
             return [(j, MSG_KEY) for j in range(self.n) if self._keys[j] is None]
         if ph == "shuffle":
-            return [(len(self._decks) - 1, MSG_SHUFFLE)]
+            return proofs + [(len(self._decks) - 1, MSG_SHUFFLE)]
         if ph == "cut":
-            return [(self.cutter, MSG_CUT)] if self.cutter is not None else []
+            return proofs + ([(self.cutter, MSG_CUT)] if self.cutter is not None else [])
         if ph == "deal":
-            return [(j, MSG_SHARES) for k in range(len(self._steps)) for j in range(self.n)
-                    if not self._step_got[k][j]]
+            return proofs + [(j, MSG_SHARES) for k in range(len(self._steps))
+                             for j in range(self.n)
+                             if not self._step_got[k][j] and j != self.seat]
         if ph in ("reveal", "audit"):
             return [(j, MSG_REVEAL) for j in range(self.n) if self._reveals[j] is None]
         return []
@@ -480,13 +517,50 @@ class Deal:
             c1s = [self._final[p][0] for p in mine]
             ds, proof = dc.prove_shares(self._x, self._full_ctx, self.seat,
                                         b"step" + u64(k), mine, c1s)
+            # Held until every shuffle proof has verified here (_release_shares).
+            self._held_shares.append([k, mine, ds, proof])
+            self._release_shares()  # completes the step if it can
+        else:
+            self._maybe_complete_step(k)
+        return self._run()
+
+    @property
+    def proofs_verified(self) -> bool:
+        """Every seat's shuffle step is in and its proof verified here (always true once
+        the shuffle is done without shuffle proofs): shares may go."""
+        return len(self._decks) == self.n + 1 and all(self._proved)
+
+    @property
+    def has_work(self) -> bool:
+        """A proof to make or to check is waiting (:meth:`work`; ``defer_work`` only)."""
+        return self._own_proof_due or self._next_check() is not None
+
+    def work(self) -> Output:
+        """Do one piece of deferred work: make and send our own shuffle proof (first: the
+        others wait for it), else check the earliest shuffle proof received and not checked
+        yet.  Releases the held shares once every proof has verified.  Raises
+        :class:`PeerMisbehaved` blaming the prover of a bad proof."""
+        self._check_alive()
+        try:
+            self._work_one()
+        except PeerMisbehaved:
+            self._phase = "failed"
+            raise
+        return self._run()
+
+    def _release_shares(self) -> None:
+        if not self.proofs_verified:
+            return
+        for k, mine, ds, proof in self._held_shares:
             for p, d in zip(mine, ds, strict=True):
                 self._shares[p][self.seat] = d
             self._step_got[k][self.seat] = True
             self._send({"t": MSG_SHARES, "step": k, "pos": mine, "d": b"".join(ds),
                         "proof": proof})
-        self._maybe_complete_step(k)
-        return self._run()
+        steps = [k for k, *_ in self._held_shares]
+        self._held_shares = []
+        for k in steps:
+            self._maybe_complete_step(k)
 
     def play(self, pos: int) -> Output:
         """Show this seat's position ``pos`` to everyone (play it, or place it on the table):
@@ -581,6 +655,10 @@ class Deal:
             "played": list(self._played), "reveals": list(self._reveals),
             "pending": [[s, m] for s, m in self._pending],
             "audit": self._audit, "complainer": self._complainer,
+            "defer_work": self.defer_work, "proof_apart": self.proof_apart,
+            "proved": list(self._proved), "proofs": list(self._proofs),
+            "own_proof_due": self._own_proof_due,
+            "held_shares": [[k, list(ps), list(ds), pr] for k, ps, ds, pr in self._held_shares],
         }
 
     @classmethod
@@ -592,7 +670,9 @@ class Deal:
             d = cls(session_id=state["session_id"], hand=state["hand"],
                     instance=state["instance"], n=state["n"], seat=state["seat"],
                     cutter=state["cutter"], shuffle_proofs=state["shuffle_proofs"],
-                    seed=state["seed"], secret_key=int.from_bytes(state["x"], "little"))
+                    seed=state["seed"], secret_key=int.from_bytes(state["x"], "little"),
+                    defer_work=state.get("defer_work", False),
+                    proof_apart=state.get("proof_apart", False))
             d._phase = state["phase"]
             d._keys = list(state["keys"])
             d._commits = list(state["commits"])
@@ -610,6 +690,13 @@ class Deal:
             d._pending = [(s, m) for s, m in state["pending"]]
             d._audit = state["audit"]
             d._complainer = state["complainer"]
+            # A state saved before proofs were checked alongside: every stored step had
+            # been checked on arrival.
+            d._proved = list(state.get("proved", [j < len(d._shuffles) for j in range(d.n)]))
+            d._proofs = list(state.get("proofs", [None] * d.n))
+            d._own_proof_due = bool(state.get("own_proof_due", False))
+            d._held_shares = [[k, list(ps), list(ds), pr]
+                              for k, ps, ds, pr in state.get("held_shares", [])]
         except (KeyError, TypeError, ValueError) as exc:
             raise DealUsageError(f"corrupt deal state: {exc}") from None
         d._derive()
@@ -631,11 +718,50 @@ class Deal:
         """Advance as far as possible (own shuffle turn, held messages), then flush."""
         try:
             self._advance()
+            while not self.defer_work and self._work_one():
+                self._advance()
         except PeerMisbehaved:
             self._phase = "failed"
             raise
         out, self._out = self._out, Output()
         return out
+
+    def _next_check(self) -> int | None:
+        """The earliest seat whose stored shuffle step awaits its proof check (its proof
+        in hand), or None."""
+        for j in range(len(self._decks) - 1):
+            if not self._proved[j] and (not self.proof_apart or self._proofs[j] is not None):
+                return j
+        return None
+
+    def _work_one(self) -> bool:
+        """One piece of the proof work (own proof first); False if there was none."""
+        if self._phase in ("failed", "audit"):
+            return False
+        if self._own_proof_due:
+            self._own_proof_due = False
+            j = self.seat
+            assert self._joint is not None
+            perm = dc.expand_permutation(self._seed)
+            rands = dc.expand_randomizers(self._seed)
+            proof = shuffle_proof.prove_shuffle(self._shuffle_context(j), self._joint,
+                                                self._decks[j], self._decks[j + 1], perm,
+                                                rands)
+            self._proofs[j] = proof
+            self._send({"t": MSG_PROOF, "proof": proof})
+            return True
+        nxt = self._next_check()
+        if nxt is None:
+            return False
+        j = nxt
+        theirs = self._proofs[j] if self.proof_apart else self._shuffles[j].get("proof")
+        assert isinstance(theirs, bytes)
+        # The evidence is the message that carried the proof.
+        msg = {"t": MSG_PROOF, "proof": theirs} if self.proof_apart else self._shuffles[j]
+        self._check_proof(j, self._decks[j], self._decks[j + 1], theirs, msg)
+        self._proved[j] = True
+        self._release_shares()
+        return True
 
     def _advance(self) -> None:
         progress = True
@@ -709,31 +835,46 @@ class Deal:
         rands = dc.expand_randomizers(self._seed)
         out = dc.shuffle_step(inp, self._joint, perm, rands)
         msg: dict[str, Any] = {"t": MSG_SHUFFLE, "deck": dc.pack_deck(out)}
-        if self.shuffle_proofs:
+        if self.proof_apart:
+            self._own_proof_due = True  # made after the deck has gone (_work_one)
+        elif self.shuffle_proofs:
             msg["proof"] = shuffle_proof.prove_shuffle(
                 self._shuffle_context(self.seat), self._joint, inp, out, perm, rands)
         self._shuffles.append(msg)
         self._decks.append(out)
+        self._proved[self.seat] = True  # right by construction
         self._send(msg)
 
     def verify_shuffle_step(self, seat: int, inp: Sequence[Ciphertext],
                             out: Sequence[Ciphertext], msg: dict[str, Any]) -> None:
         """The hook where a shuffle step is checked before its deck is used.
 
-        With ``shuffle_proofs`` on, the step's zero-knowledge proof must verify for this
-        instance's context, the joint key and both decks; otherwise the step is only
-        checked at the reveal, against the seat's opened seed.  Raises
-        :class:`PeerMisbehaved` blaming ``seat``.
+        Here the cheap checks run at once: distinct ciphertexts, and (without
+        ``proof_apart``) a proof present.  The zero-knowledge proof itself (with
+        ``shuffle_proofs`` on) is checked alongside (:meth:`_check_proof`, from the work
+        queue) for this instance's context, the joint key and both decks, before any share
+        of this seat leaves; without proofs the step is only checked at the reveal, against
+        the seat's opened seed.  Raises :class:`PeerMisbehaved` blaming ``seat``.
         """
         if len({c1 for c1, _ in out}) != DECK_SIZE:
             raise PeerMisbehaved(seat, "duplicate_ciphertext", "the shuffled deck holds the "
                                  "same ciphertext twice", msg)
         if not self.shuffle_proofs:
             return
-        proof = msg.get("proof")
-        if not isinstance(proof, bytes):
+        if self.proof_apart:
+            if "proof" in msg:
+                raise PeerMisbehaved(seat, "malformed", "this table sends a shuffle's proof "
+                                     "apart, in deal/proof", msg)
+            return
+        if not isinstance(msg.get("proof"), bytes):
             raise PeerMisbehaved(seat, "missing_shuffle_proof", "this table requires a proof "
                                  "with every shuffle step", msg)
+
+    def _check_proof(self, seat: int, inp: Sequence[Ciphertext], out: Sequence[Ciphertext],
+                     proof: bytes, msg: dict[str, Any]) -> None:
+        """Seat ``seat``'s shuffle proof; raises :class:`PeerMisbehaved` blaming it, with
+        ``msg``, the message that carried the proof (``deal/shuffle``, or ``deal/proof``
+        with ``proof_apart``), as the evidence."""
         assert self._joint is not None
         if self.proof_check is not None:
             self.proof_check(seat, self._shuffle_context(seat), self._joint, inp, out, proof)
@@ -761,6 +902,20 @@ class Deal:
         self.verify_shuffle_step(sender, self._decks[-1], out, msg)
         self._shuffles.append(msg)
         self._decks.append(out)
+        self._proved[sender] = not self.shuffle_proofs  # else: the work queue checks it
+
+    def _on_proof(self, sender: int, msg: dict[str, Any]) -> None:
+        _fields(sender, msg, {"t", "proof"})
+        if not self.proof_apart:
+            raise PeerMisbehaved(sender, "unexpected", "this table sends a shuffle's proof "
+                                 "inside deal/shuffle", msg)
+        if self._phase == "keys" or len(self._decks) - 1 <= sender:
+            raise _Defer  # its deck first
+        if self._proofs[sender] is not None or self._proved[sender]:
+            raise PeerMisbehaved(sender, "unexpected", "a second shuffle proof", msg)
+        if not isinstance(msg["proof"], bytes):
+            raise PeerMisbehaved(sender, "malformed", "field 'proof' must be bytes", msg)
+        self._proofs[sender] = msg["proof"]
 
     def _apply_cut(self, k: int) -> None:
         self._cut = k
@@ -1031,4 +1186,5 @@ _HANDLERS = {
     MSG_PLAY: Deal._on_play,
     MSG_COMPLAIN: Deal._on_complain,
     MSG_REVEAL: Deal._on_reveal,
+    MSG_PROOF: Deal._on_proof,
 }

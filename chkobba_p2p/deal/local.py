@@ -72,35 +72,49 @@ class LocalTable:
             self.call(seat, method, *args, **kwargs)
 
     def deliver(self) -> None:
-        """Deliver messages round-robin over recipients until every inbox is empty.
+        """Deliver messages round-robin over recipients until every inbox is empty; peers
+        with deferred work (``Deal(defer_work=True)``) do one piece of it each whenever no
+        message is waiting (messages first: a shuffler shuffles on top at once).
 
         A :class:`PeerMisbehaved` raised by a recipient propagates; ``self.detector`` then
         names the seat that detected it.
         """
         self.detector: int | None = None
-        while any(self.inbox):
-            for seat in range(self.n):
-                if not self.inbox[seat]:
-                    continue
-                sender, msg = self.inbox[seat].pop(0)
+        while True:
+            if any(self.inbox):
+                for seat in range(self.n):
+                    if not self.inbox[seat]:
+                        continue
+                    sender, msg = self.inbox[seat].pop(0)
+                    self.detector = seat
+                    self.call(seat, "receive", sender, msg)
+                continue
+            busy = [s for s in range(self.n) if self.peers[s].has_work]
+            if not busy:
+                break
+            for seat in busy:
                 self.detector = seat
-                self.call(seat, "receive", sender, msg)
+                self.call(seat, "work")
         self.detector = None
 
     def deliver_all(self) -> dict[int, PeerMisbehaved]:
         """Like :meth:`deliver`, but a seat that detects misbehaviour stops receiving while
         the others go on.  Returns each detecting seat's exception."""
         blames: dict[int, PeerMisbehaved] = {}
-        while any(self.inbox[s] for s in range(self.n) if s not in blames):
-            for seat in range(self.n):
-                if seat in blames or not self.inbox[seat]:
-                    continue
-                sender, msg = self.inbox[seat].pop(0)
+        while True:
+            live = [s for s in range(self.n) if s not in blames]
+            calls: list[tuple[Any, ...]]
+            if any(self.inbox[s] for s in live):
+                calls = [(s, "receive", *self.inbox[s].pop(0)) for s in live if self.inbox[s]]
+            else:
+                calls = [(s, "work") for s in live if self.peers[s].has_work]
+                if not calls:
+                    return blames
+            for seat, method, *args in calls:
                 try:
-                    self.call(seat, "receive", sender, msg)
+                    self.call(seat, method, *args)
                 except PeerMisbehaved as exc:
                     blames[seat] = exc
-        return blames
 
     def start(self) -> None:
         """Every seat sends its key; messages flow until the shuffle (and its wait for the
@@ -119,7 +133,8 @@ class LocalTable:
 def make_table(n: int, *, session_id: bytes = b"local-table", hand: int = 0,
                instance: int = 0, cutter: int | None = None, shuffle_proofs: bool = False,
                seeds: Sequence[bytes | None] | None = None,
-               tamper: Tamper | None = None) -> LocalTable:
+               tamper: Tamper | None = None, defer_work: bool = False,
+               proof_apart: bool = False) -> LocalTable:
     """A fresh instance at every seat, wired together (nothing sent yet).
 
     Shuffle proofs are off by default here (unlike :class:`Deal`): most tests and
@@ -127,7 +142,8 @@ def make_table(n: int, *, session_id: bytes = b"local-table", hand: int = 0,
     """
     seeds = seeds or [None] * n
     return LocalTable([Deal(session_id=session_id, hand=hand, instance=instance, n=n, seat=s,
-                            cutter=cutter, shuffle_proofs=shuffle_proofs, seed=seeds[s])
+                            cutter=cutter, shuffle_proofs=shuffle_proofs, seed=seeds[s],
+                            defer_work=defer_work, proof_apart=proof_apart)
                        for s in range(n)], tamper=tamper)
 
 
@@ -156,7 +172,8 @@ def _opened(table: LocalTable, seat: int) -> StepOpened:
 def run_hand(n: int, dealer: int, *, opening: str = "cut", keep: bool = True,
              cut: int = 17, redeal: bool = True, session_id: bytes = b"local-table",
              hand: int = 0, seeds: Sequence[Sequence[bytes | None]] | None = None,
-             shuffle_proofs: bool = False, tamper: Tamper | None = None) -> HandRun:
+             shuffle_proofs: bool = False, tamper: Tamper | None = None,
+             defer_work: bool = False, proof_apart: bool = False) -> HandRun:
     """Deal and play a whole hand between ``n`` honest local peers.
 
     The schedule is the default of ``rules.md``: the cutter is the dealer's right-hand
@@ -165,7 +182,7 @@ def run_hand(n: int, dealer: int, *, opening: str = "cut", keep: bool = True,
     three or four kings among the opening table cards redeal from a fresh instance (if
     ``redeal``).  Every seat plays its hand in position order.  ``seeds[i][s]`` fixes seat
     ``s``'s shuffle seed in instance ``i`` (tests only); ``tamper`` is passed to every
-    :class:`LocalTable`.
+    :class:`LocalTable`; ``defer_work`` and ``proof_apart`` to every :class:`Deal`.
     """
     cutter = (dealer + 1) % n
     order = [(cutter + i) % n for i in range(n)]
@@ -176,7 +193,7 @@ def run_hand(n: int, dealer: int, *, opening: str = "cut", keep: bool = True,
                        cutter=cutter if opening == "cut" else None,
                        shuffle_proofs=shuffle_proofs,
                        seeds=seeds[instance] if seeds and instance < len(seeds) else None,
-                       tamper=tamper)
+                       tamper=tamper, defer_work=defer_work, proof_apart=proof_apart)
         tables.append(t)
         t.start()
         if opening == "cut":

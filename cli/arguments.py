@@ -1,0 +1,274 @@
+"""Every sub-command's arguments, declared without importing the library.
+
+``chkobba SUB --help`` (and a usage error) must cost no more than starting Python
+(issue 29): this module imports the standard library only, and the names and bounds
+the options need (levels, presets, variants, the default port...) are copies in
+:mod:`.options` and :mod:`.rules_options`, checked against the library's by
+``tests/test_cli_main.py``.  :mod:`.main` sets each command's ``func``, which imports the
+command's own module only when it runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from .options import (
+    FIGURES,
+    LANGS,
+    LEVELS,
+    REVIEW_SAMPLES,
+    add_discovery_options,
+    add_host_options,
+    add_peer_options,
+    common_options,
+    seconds,
+)
+from .rules_options import add_rules_arguments
+
+__all__ = ["add_arguments", "EXIT_VALID", "EXIT_INVALID", "EXIT_USAGE", "EXIT_INCOMPLETE"]
+
+#: ``chkobba replay``'s exit status (copies of :mod:`chkobba_p2p.audit`'s).
+EXIT_VALID, EXIT_INVALID, EXIT_USAGE, EXIT_INCOMPLETE = 0, 1, 2, 3
+
+
+def add_arguments(command: str, p: argparse.ArgumentParser) -> None:
+    """Declare the arguments of ``command`` on its parser ``p`` (see :mod:`.main`)."""
+    {
+        "play": _play_arguments, "host": _host_arguments, "join": _join_arguments,
+        "bot": _bot_arguments, "replay": _replay_arguments, "watch": _watch_arguments,
+        "simulate": _simulate_arguments, "arena": _arena_arguments,
+        "history": _history_arguments,
+    }[command](p)
+
+
+# ------------------------------------------------------------- the terminal client
+
+
+def _display(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--lang", choices=LANGS, default=None,
+                   help="language of the screen (default: from the locale)")
+    p.add_argument("--figures", choices=[*FIGURES, "values"],
+                   default=None,
+                   help="figure names: tunisian (Queen 8, Jack 9), french (Jack 8, Queen 9) "
+                        "or values (8, 9, 10 as numbers: 10♠); default: the table's rules")
+    p.add_argument("--ascii", action="store_true",
+                   help="suit letters (7D) and plain boxes instead of symbols (7♦)")
+    p.add_argument("--no-color", action="store_true",
+                   help="no colours (also when NO_COLOR is set)")
+    p.add_argument("--pace", type=_pace, default=0.7, metavar="SECONDS",
+                   help="how long another player's move stays on screen before the table "
+                        "changes (default 0.7; 0: at once). Only the picture waits, never "
+                        "the game")
+
+
+def _pace(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not 0 <= value <= 10:
+        raise argparse.ArgumentTypeError("the pace is 0 to 10 seconds")
+    return value
+
+
+def _play_arguments(p: argparse.ArgumentParser) -> None:
+    levels = sorted(LEVELS)
+    p.description = "A full-screen match against bot peers on this machine."
+    p.add_argument("--players", type=int, choices=(2, 4), default=2,
+                   help="2 players, or 4 in two teams (default 2)")
+    p.add_argument("--bots", default="greedy", choices=levels, help="the bots' level")
+    p.add_argument("--seed", type=int, default=None,
+                   help="seed the bots' play style (the deal stays cryptographic)")
+    p.add_argument("--name", default=None,
+                   help="your name at the table (default: the one remembered, asked on the "
+                        "first run)")
+    p.add_argument("--log", metavar="FILE", help="transcript log path (default: data dir)")
+    add_rules_arguments(p)
+    _display(p)
+
+
+def _host_arguments(p: argparse.ArgumentParser) -> None:
+    p.description = (
+        "Open a table for friends: the screen shows the address to give them and each "
+        "seat's key fingerprint; the deal starts when everyone has checked the "
+        "fingerprints and pressed Enter. --bots N fills seats with bots; --headless hosts "
+        "without a screen.")
+    add_host_options(p)
+    _display(p)
+    p.set_defaults(name_default="host")
+
+
+def _join_arguments(p: argparse.ArgumentParser) -> None:
+    p.description = (
+        "Sit at a table: HOST, HOST:PORT, [IPv6]:PORT or a join code HOST:PORT#KEY (no "
+        "address: pick a table announced on the LAN). Check the fingerprints with the "
+        "other players, then press Enter.")
+    p.add_argument("address", nargs="?", help="HOST[:PORT] or a join code HOST:PORT#KEY")
+    add_discovery_options(p)
+    p.add_argument("--connect-timeout", type=seconds(0), default=15.0, metavar="S",
+                   help="seconds to reach the table before giving up (default 15)")
+    add_peer_options(p)
+    _display(p)
+    p.set_defaults(name_default="guest")
+
+
+# ------------------------------------------------------------- the other commands
+
+
+def _bot_arguments(p: argparse.ArgumentParser) -> None:
+    p.description = ("A peer without a screen, played by a bot: it joins the table at "
+                     "HOST[:PORT], plays the match and prints the result.")
+    p.add_argument("address", help="HOST[:PORT]")
+    p.add_argument("--level", default="greedy", choices=sorted(LEVELS),
+                   help="how the bot plays")
+    p.add_argument("--move-ms", type=float, default=None, metavar="MS",
+                   help="thinking time per move (expert: default 200)")
+    p.add_argument("--delay", type=seconds(0, zero=True), default=0.0, metavar="S",
+                   help="seconds to wait before each move (to watch, or to test)")
+    p.add_argument("--connect-retry", type=seconds(0, zero=True), default=0.0, metavar="S",
+                   help="keep retrying a refused first connection this long (a bot "
+                        "started together with its host)")
+    common_options(p)
+    p.set_defaults(name_default="bot")
+
+
+_REPLAY_EPILOG = f"""\
+exit status:
+  {EXIT_VALID}  valid and complete: every check passed and every seat signed the result
+  {EXIT_INVALID}  invalid: tampered with, or a player cheated (the first violation and the
+     seat to blame are printed)
+  {EXIT_USAGE}  usage error, or the file is not a readable log
+  {EXIT_INCOMPLETE}  incomplete: no violation, but the match did not finish (aborted game,
+     truncated file)
+"""
+
+
+def _replay_arguments(p: argparse.ArgumentParser) -> None:
+    p.description = (
+        "Check everything in a game's log: every signature, the hash chain, the "
+        "table (ruleset and its hash, seats and keys), every proof of the deal, the "
+        "end-of-hand reveals and shuffle re-checks, every move against the rules and every "
+        "score. Prints the match (hands, each hand's points, totals, the winner) or the "
+        "first violation with the seat to blame and why. One peer's log is enough.")
+    p.epilog = _REPLAY_EPILOG
+    p.formatter_class = argparse.RawDescriptionHelpFormatter
+    p.add_argument("log", metavar="LOG", help="the .chklog file")
+    p.add_argument("--json", metavar="FILE", help="write the game records (JSON Lines, the "
+                   "format of chkobba simulate --record) to FILE, or to stdout with '-'")
+    p.add_argument("--hand", metavar="N", type=int, help="show hand N play by play")
+    p.add_argument("--quiet", action="store_true", help="print the verdict line only")
+    p.add_argument("--ascii", action="store_true",
+                   help="cards as letters (JC) instead of symbols (J♣)")
+    p.add_argument("--html", metavar="FILE", help="also write the audited match as one web "
+                   "page (players and key fingerprints, the verdict, every hand and play, the "
+                   "score sheet) to FILE: self-contained, nothing fetched, readable on a phone")
+    p.add_argument("--view", action="store_true",
+                   help="step through the game on the terminal client's table: ←/→ a move, "
+                   "PgUp/PgDn a hand, Home/End, s the score sheet, q to quit; the verdict in "
+                   "a banner, an offending entry highlighted with the player it blames")
+    p.add_argument("--lang", choices=LANGS, default=None,
+                   help="language of --html and --view (default: from the locale)")
+    p.add_argument("--no-color", action="store_true", help="--view without colours (also: "
+                   "the NO_COLOR environment variable)")
+    p.add_argument("--review", action="store_true",
+                   help="the coach: grade every decision (each play and each cut) with the "
+                   "expert's search from what that player saw then, and list the mistakes "
+                   "and blunders with the better move and a summary per player; with "
+                   "--view and --html the grades show beside each move; with --json FILE "
+                   "the grades go to FILE (JSON) instead of the records")
+    p.add_argument("--seat", metavar="NAME", action="append", default=None,
+                   help="--review only this player (by name; again for more)")
+    p.add_argument("--samples", type=int, default=None, metavar="N",
+                   help="--review: sampled worlds per decision (default "
+                   f"{REVIEW_SAMPLES}; more is steadier and slower)")
+    p.add_argument("--seed", type=int, default=0, metavar="N",
+                   help="--review: the sampling's seed (the same log and seed give the same "
+                   "grades)")
+    p.add_argument("--workers", "--jobs", "-j", dest="workers", type=int, default=None,
+                   metavar="N",
+                   help="processes that check shuffle proofs alongside the audit (default: "
+                   "one per core beyond the first, at most 4; 0: none). The verdict is the "
+                   "same either way")
+
+
+def _watch_arguments(p: argparse.ArgumentParser) -> None:
+    p.description = ("Watch a game at HOST[:PORT] without a seat: every play as the table "
+                     "shows it, each hand's cards once its seeds are opened, the scores, and "
+                     "a cheat the moment it is caught (every entry is checked as 'chkobba "
+                     "replay' does). Keeps its own copy of the signed log. The host must have "
+                     "started with --spectators N.")
+    p.add_argument("address", metavar="HOST[:PORT]", help="the table to watch")
+    p.add_argument("--name", default="spectator", help="the name the players see")
+    p.add_argument("--log", metavar="FILE", help="where to keep the log copy (default: the "
+                   "data directory)")
+    p.add_argument("--connect-retry", type=float, default=0.0, metavar="S",
+                   help="keep retrying a refused first connection this long")
+    p.add_argument("--lang", choices=LANGS, default=None,
+                   help="language of the commentary (default: from the locale)")
+
+
+def _simulate_arguments(p: argparse.ArgumentParser) -> None:
+    p.description = ("Play whole matches between bots with the rules engine alone "
+                     "(no network, no cryptographic deal). The same seed gives the same "
+                     "matches.")
+    p.add_argument("--players", type=int, choices=(2, 3, 4), default=2,
+                   help="players at each table (default 2; 4 play in two teams)")
+    p.add_argument("--games", type=int, default=1, help="number of matches (default 1)")
+    p.add_argument("--seed", type=int, default=0,
+                   help="seed of the whole run: the same seed plays the same games "
+                        "(default 0)")
+    add_rules_arguments(p)
+    p.add_argument("--bots", default="greedy,random",
+                   help="comma-separated bot levels, cycled over the seats "
+                   f"(levels: {', '.join(LEVELS)}; default greedy,random)")
+    p.add_argument("--record", metavar="FILE", help="write the game records (JSON Lines) here")
+
+
+def _arena_arguments(p: argparse.ArgumentParser) -> None:
+    levels = list(LEVELS)
+    p.description = ("Duplicate matches between bot levels A and B: every deal is played "
+                     "twice with the seats swapped. Prints A's match win rate and the mean "
+                     "point margin per hand (A minus B), each with a 95%% confidence "
+                     "interval.")
+    p.add_argument("--a", required=True, choices=levels, metavar="LEVEL",
+                   help=f"level A ({', '.join(levels)})")
+    p.add_argument("--b", required=True, choices=levels, metavar="LEVEL",
+                   help="level B (same choices)")
+    p.add_argument("--games", type=int, default=50,
+                   help="duplicate deals; each is played twice, so 2 x N matches (default 50)")
+    p.add_argument("--players", type=int, choices=(2, 4), default=2,
+                   help="players at each table (default 2; 4 play in two teams)")
+    p.add_argument("--seed", type=int, default=0,
+                   help="seed of the whole run: the same seed plays the same games "
+                        "(default 0)")
+    p.add_argument("--move-ms", type=float, default=None, metavar="M",
+                   help="time budget per move for the searching levels, in ms "
+                   "(default: each level's own, 200 for expert)")
+    p.add_argument("--progress", action="store_true",
+                   help="print a running tally on stderr after every deal")
+    add_rules_arguments(p)
+
+
+def _history_arguments(p: argparse.ArgumentParser) -> None:
+    p.description = (
+        "Every match in the logs of the data directory (or DIR), newest first: date, "
+        "table size, players by name and key fingerprint, the result and how the match "
+        "ended, the audit's verdict, the log. Each log is audited (the audit is cached by "
+        "the log's hash: the second run is quick). A log that fails its audit is listed as "
+        "such and counts for nothing.")
+    p.add_argument("dir", metavar="DIR", nargs="?", default=None,
+                   help="the folder of logs (default: the data directory's logs)")
+    p.add_argument("--with", dest="with_name", metavar="NAME",
+                   help="only the matches with a player of this name (or key fingerprint)")
+    p.add_argument("--since", metavar="DATE", help="only the matches since DATE "
+                   "(2026-03-01, or a date and time)")
+    p.add_argument("--players", type=int, choices=(2, 4), help="only tables of N players")
+    p.add_argument("--json", action="store_true", help="print JSON (one array) instead")
+    p.add_argument("--ratings", metavar="LOGDIR", nargs="?", const="", default=None,
+                   help="print everyone's Glicko-2 rating from the logs in LOGDIR (default: "
+                   "DIR or the data directory's logs) instead of the matches: anyone given "
+                   "the same logs gets the same numbers")
+    p.add_argument("--lang", choices=LANGS, default=None,
+                   help="language (default: from the locale)")
+    p.add_argument("--no-cache", action="store_true",
+                   help="audit every log again (the cache is neither read nor written)")
