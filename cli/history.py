@@ -26,7 +26,7 @@ from chkobba_p2p.peer import data_dir
 from chkobba_p2p.rating import POOLS, Rating, nearest_level
 from chkobba_p2p.text import safe_text
 
-from .i18n import LANGS, Translator, detect_lang
+from .i18n import Translator, detect_lang
 
 EXIT_OK = 0
 EXIT_USAGE = 2
