@@ -371,15 +371,22 @@ class _ImpostorHandshake(HostHandshake):
         return super().on_hello(msg, body, 3)
 
 
-class _ImpostorTable(HostTable):
-    def handshake(self, allowance_left):
-        hs = super().handshake(allowance_left)
-        hs.__class__ = _ImpostorHandshake
-        return hs
+def _host_with(handshake_class: type, base: type[HostTable] = HostTable) -> type[HostPeer]:
+    """A host whose table greets with ``handshake_class`` (a hostile handshake)."""
+
+    class Table(base):  # type: ignore[valid-type, misc]
+        def handshake(self, allowance_left):
+            hs = super().handshake(allowance_left)
+            hs.__class__ = handshake_class
+            return hs
+
+    class Host(HostPeer):
+        table_class = Table
+
+    return Host
 
 
-class _ImpostorHost(HostPeer):
-    table_class = _ImpostorTable
+_ImpostorHost = _host_with(_ImpostorHandshake)
 
 
 async def test_an_impostors_welcome_does_not_shorten_the_wait(tmp_path):
@@ -421,15 +428,7 @@ class _LyingHandshake(HostHandshake):
         return super().on_hello(msg, body, have or 50)
 
 
-class _LyingTable(BadLobbyTable):
-    def handshake(self, allowance_left):
-        hs = super().handshake(allowance_left)
-        hs.__class__ = _LyingHandshake
-        return hs
-
-
-class _LyingHost(HostPeer):
-    table_class = _LyingTable
+_LyingHost = _host_with(_LyingHandshake, BadLobbyTable)
 
 
 @pytest.mark.parametrize("silent", [False, True])
