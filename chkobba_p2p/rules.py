@@ -39,7 +39,7 @@ from itertools import combinations
 from types import MappingProxyType
 from typing import Any, NamedTuple, TypedDict
 
-from .cards import DECK, Card, FigureConvention
+from .cards import Card, FigureConvention
 from .errors import (
     CaptureNotOnTable,
     CaptureRequired,
@@ -81,6 +81,12 @@ __all__ = [
     "capture_options",
     "resolve_first_dealer",
     "primiera_value",
+    "score_piles",
+    "score_masks",
+    "capture_masks",
+    "bits",
+    "mask_of",
+    "cards_of",
 ]
 
 
@@ -302,6 +308,156 @@ def resolve_first_dealer(draws: dict[int, Card]) -> int | tuple[int, ...]:
     return lowest[0] if len(lowest) == 1 else lowest
 
 
+# --------------------------------------------------------------------------- bitmasks
+# Inside the engine a set of cards is a 40-bit int: bit ``id`` is the card ``Card(id)``.
+# Captures, the cards a view has seen, the captured piles and the scores are computed on
+# these masks; the public values (tuples of cards, frozensets, Move) are built from them.
+
+VALUE = tuple(i % 10 + 1 for i in range(40))
+BIT = tuple(1 << i for i in range(40))
+DIAMOND_MASK = sum(BIT[20:30])
+SEVEN_MASK = BIT[6] | BIT[16] | BIT[26] | BIT[36]
+SIX_MASK = BIT[5] | BIT[15] | BIT[25] | BIT[35]
+HAYA_BIT = BIT[26]
+ALL_CARDS = (1 << 40) - 1
+#: The cards of each value (index 1..10), and of every value below it.
+_RANK_MASK = (0,) + tuple(BIT[v - 1] | BIT[v + 9] | BIT[v + 19] | BIT[v + 29]
+                          for v in range(1, 11))
+_BELOW_MASK = tuple(sum(_RANK_MASK[1:v]) for v in range(11))
+#: The cards a card of each value can ever take: its own value and below.
+_UPTO_MASK = tuple(sum(_RANK_MASK[1:v + 1]) for v in range(11))
+_PRIMIERA = {7: 21, 6: 18, 1: 16, 5: 15, 4: 14, 3: 13, 2: 12, 8: 10, 9: 10, 10: 10}
+# Per suit, the card ids from best to worst primiera value.
+_PRIMIERA_ORDER = tuple(
+    tuple(sorted(range(s * 10, s * 10 + 10), key=lambda c: -_PRIMIERA[VALUE[c]]))
+    for s in range(4)
+)
+
+
+def bits(mask: int) -> list[int]:
+    """The card ids set in ``mask``, lowest first."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def mask_of(cards: Iterable[Card]) -> int:
+    """The mask of some cards."""
+    m = 0
+    for c in cards:
+        m |= BIT[c]
+    return m
+
+
+def cards_of(mask: int) -> tuple[Card, ...]:
+    """The cards of ``mask``, by id."""
+    return tuple([_DECK_BY_ID[i] for i in bits(mask)])
+
+
+_DECK_BY_ID = tuple(Card(i) for i in range(40))
+
+# The caches are cleared when full, which keeps memory bounded (and the clearing cheap
+# enough to fit in a bot's move budget).
+_CACHE_LIMIT = 200_000
+_CAPTURE_MASKS: dict[int, tuple[int, ...]] = {}
+_CAPTURE_SETS: dict[int, tuple[frozenset[Card], ...]] = {}
+_FROZEN: dict[int, frozenset[Card]] = {}
+_MASKS: dict[frozenset[Card], int] = {}  # the inverse of _FROZEN
+_MASK_SUM: dict[int, int] = {}
+
+
+def capture_masks(value: int, table: int) -> tuple[int, ...]:
+    """Every capture (as a mask) a card of ``value`` may make on ``table`` (a mask).
+
+    Rank first: one option per table card of that value.  Otherwise every group of two or
+    more table cards whose values sum to ``value``.  Empty: nothing can be taken.  Options
+    come in card-id order (same-value cards by id; groups in the order a walk over the
+    table's cards by id finds them).
+    """
+    table &= _UPTO_MASK[value]  # the cards it cannot take change nothing
+    key = (table << 4) | value
+    found = _CAPTURE_MASKS.get(key)
+    if found is not None:
+        return found
+    same = table & _RANK_MASK[value]
+    if same:
+        result = tuple([BIT[c] for c in bits(same)])
+    else:
+        smaller = table & _BELOW_MASK[value]
+        if smaller & (smaller - 1):  # two cards or more
+            groups: list[int] = []
+            _sum_groups(bits(smaller), 0, value, 0, 0, groups)
+            result = tuple(groups)
+        else:
+            result = ()
+    if len(_CAPTURE_MASKS) > _CACHE_LIMIT:
+        _CAPTURE_MASKS.clear()
+    _CAPTURE_MASKS[key] = result
+    return result
+
+
+def _sum_groups(cards: list[int], start: int, remaining: int, chosen: int, size: int,
+                out: list[int]) -> None:
+    # A plain function, not a closure: a recursive closure is a reference cycle, garbage
+    # that only the cycle collector frees (and its pauses would eat into a bot's budget).
+    for i in range(start, len(cards)):
+        c = cards[i]
+        v = VALUE[c]
+        if v == remaining:
+            if size:
+                out.append(chosen | BIT[c])
+        elif v < remaining:
+            _sum_groups(cards, i + 1, remaining - v, chosen | BIT[c], size + 1, out)
+
+
+def frozen(mask: int) -> frozenset[Card]:
+    """The cards of ``mask`` as a frozenset (shared: the same few are asked again)."""
+    found = _FROZEN.get(mask)
+    if found is None:
+        found = frozenset(cards_of(mask))
+        if len(_FROZEN) > _CACHE_LIMIT:
+            _FROZEN.clear()
+            _MASKS.clear()
+        _FROZEN[mask] = found
+        _MASKS[found] = mask
+    return found
+
+
+def _capture_sets(value: int, table: int) -> tuple[frozenset[Card], ...]:
+    """:func:`capture_masks` as frozensets of cards (what moves hold)."""
+    key = ((table & _UPTO_MASK[value]) << 4) | value
+    found = _CAPTURE_SETS.get(key)
+    if found is None:
+        found = tuple([frozen(m) for m in capture_masks(value, table)])
+        if len(_CAPTURE_SETS) > _CACHE_LIMIT:
+            _CAPTURE_SETS.clear()
+        _CAPTURE_SETS[key] = found
+    return found
+
+
+def mask_sum(mask: int) -> int:
+    """The sum of the values of the cards of ``mask``."""
+    found = _MASK_SUM.get(mask)
+    if found is None:
+        found = sum([VALUE[c] for c in bits(mask)])
+        if len(_MASK_SUM) > _CACHE_LIMIT:
+            _MASK_SUM.clear()
+        _MASK_SUM[mask] = found
+    return found
+
+
+def capture_options(played: Card, table: Sequence[Card]) -> list[frozenset[Card]]:
+    """Every capture the rules allow for ``played`` on ``table``.
+
+    Rank first: the table cards of the same value, one option each.  Otherwise every group
+    of two or more table cards whose values sum to the played value.  Empty: no capture.
+    """
+    return list(_capture_sets(played.value, mask_of(table)))
+
+
 # --------------------------------------------------------------------------- moves
 
 
@@ -335,46 +491,6 @@ class Move(NamedTuple):
 
     def __repr__(self) -> str:
         return f"Move({self.text!r})"
-
-
-def capture_options(played: Card, table: Sequence[Card]) -> list[frozenset[Card]]:
-    """Every capture the rules allow for ``played`` on ``table``.
-
-    Rank first: the table cards of the same value, one option each.  Otherwise every group
-    of two or more table cards whose values sum to the played value.  Empty: no capture.
-    """
-    return list(_capture_options(played.value, tuple(table)))
-
-
-@lru_cache(maxsize=8192)
-def _capture_options(value: int, table: tuple[Card, ...]) -> tuple[frozenset[Card], ...]:
-    # Cached: the same (value, table) is asked while generating moves, then validating one.
-    same = tuple(frozenset((c,)) for c in table if c.value == value)
-    if same:
-        return same
-    smaller = [c for c in table if c.value < value]
-    if len(smaller) < 2:
-        return ()
-    return tuple(_sum_groups(tuple(smaller), value))
-
-
-def _sum_groups(cards: tuple[Card, ...], value: int) -> list[frozenset[Card]]:
-    out: list[frozenset[Card]] = []
-
-    def walk(start: int, remaining: int, chosen: list[Card]) -> None:
-        for i in range(start, len(cards)):
-            c = cards[i]
-            v = c.value
-            if v == remaining:
-                if chosen:
-                    out.append(frozenset((*chosen, c)))
-            elif v < remaining:
-                chosen.append(c)
-                walk(i + 1, remaining - v, chosen)
-                chosen.pop()
-
-    walk(0, value, [])
-    return out
 
 
 def _brute_force_options(played: Card, table: Sequence[Card]) -> list[frozenset[Card]]:
@@ -465,17 +581,21 @@ Event = DealEvent | CutEvent | PlayEvent | SweepEvent
 
 # --------------------------------------------------------------------------- scoring
 
-_PRIMIERA = {7: 21, 6: 18, 1: 16, 5: 15, 4: 14, 3: 13, 2: 12, 8: 10, 9: 10, 10: 10}
-
-
 def primiera_value(pile: Iterable[Card]) -> int | None:
     """Sum of the best primiera value per suit, or None when a suit is missing."""
-    best: dict[object, int] = {}
-    for c in pile:
-        v = _PRIMIERA[c.value]
-        if v > best.get(c.suit, 0):
-            best[c.suit] = v
-    return sum(best.values()) if len(best) == 4 else None
+    return _primiera_of(mask_of(pile))
+
+
+def _primiera_of(mask: int) -> int | None:
+    total = 0
+    for order in _PRIMIERA_ORDER:
+        for c in order:
+            if mask >> c & 1:
+                total += _PRIMIERA[VALUE[c]]
+                break
+        else:
+            return None
+    return total
 
 
 def _strict_winner(values: Sequence[int | None]) -> int | None:
@@ -527,21 +647,23 @@ class HandScore:
         }
 
 
-def score_piles(piles: Sequence[Sequence[Card]], chkobbas: Sequence[int],
-                ruleset: Ruleset, players: int) -> HandScore:
-    """Score a finished hand from each *side's* pile and chkobba count."""
-    cards = tuple(len(p) for p in piles)
-    diamonds = tuple(sum(1 for c in p if c.is_diamond) for p in piles)
-    sevens = tuple(sum(1 for c in p if c.value == 7) for p in piles)
-    sixes = tuple(sum(1 for c in p if c.value == 6) for p in piles)
+def _tally(piles: Sequence[int], primiera: bool) -> tuple[
+        tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...],
+        tuple[int | None, ...] | None, dict[str, int | None]]:
+    """The counts and the category winners of each side's captured-cards mask: the one
+    scoring code (the engine's :class:`HandScore` and the bots' search both use it)."""
+    cards = tuple([m.bit_count() for m in piles])
+    diamonds = tuple([(m & DIAMOND_MASK).bit_count() for m in piles])
+    sevens = tuple([(m & SEVEN_MASK).bit_count() for m in piles])
+    sixes = tuple([(m & SIX_MASK).bit_count() for m in piles])
     categories: dict[str, int | None] = {
         "carta": _strict_winner(cards),
         "dinari": _strict_winner(diamonds),
     }
-    primiera = None
-    if ruleset.scoring is Scoring.PRIMIERA:
-        primiera = tuple(primiera_value(p) for p in piles)
-        categories["primiera"] = _strict_winner(primiera)
+    values = None
+    if primiera:
+        values = tuple([_primiera_of(m) for m in piles])
+        categories["primiera"] = _strict_winner(values)
     else:
         barmila = _strict_winner(sevens)
         if barmila is None and max(sevens) > 0:
@@ -549,11 +671,32 @@ def score_piles(piles: Sequence[Sequence[Card]], chkobbas: Sequence[int],
             top = max(sevens)
             barmila = _strict_winner([s if n == top else None for n, s in zip(sevens, sixes)])
         categories["barmila"] = barmila
-    categories["haya"] = next(
-        (i for i, p in enumerate(piles) if any(c.is_haya for c in p)), None
-    )
+    categories["haya"] = next((i for i, m in enumerate(piles) if m & HAYA_BIT), None)
+    return cards, diamonds, sevens, sixes, values, categories
+
+
+def score_piles(piles: Sequence[Sequence[Card]], chkobbas: Sequence[int],
+                ruleset: Ruleset, players: int) -> HandScore:
+    """Score a finished hand from each *side's* pile and chkobba count."""
+    return _score(tuple([mask_of(p) for p in piles]), tuple(chkobbas), ruleset, players)
+
+
+def _score(piles: tuple[int, ...], chkobbas: tuple[int, ...], ruleset: Ruleset,
+           players: int) -> HandScore:
+    cards, diamonds, sevens, sixes, primiera, categories = _tally(
+        piles, ruleset.scoring is Scoring.PRIMIERA)
     return HandScore(players, cards, diamonds, sevens, sixes, primiera,
-                     MappingProxyType(categories), tuple(chkobbas))
+                     MappingProxyType(categories), chkobbas)
+
+
+def score_masks(piles: Sequence[int], chkobbas: Sequence[int],
+                primiera: bool = False) -> list[int]:
+    """Points per side of a finished hand, from each side's captured-cards mask."""
+    points = list(chkobbas)
+    for winner in _tally(piles, primiera)[5].values():
+        if winner is not None:
+            points[winner] += 1
+    return points
 
 
 # --------------------------------------------------------------------------- the hand
@@ -568,22 +711,27 @@ class Hand:
 
     Build with :meth:`Hand.new`; read :attr:`pending`; act with :meth:`deal`,
     :meth:`choose_cut` and :meth:`play`, each returning a new Hand.
+
+    Inside, the table, the captured piles and the cards a view has seen are also kept as
+    40-bit masks (see :func:`capture_masks`), on which moves are generated and checked
+    and the hand is scored.  The bots' search (:mod:`chkobba_p2p.search`) plays its
+    sampled worlds on this same class.
     """
 
     __slots__ = (
-        "ruleset", "players", "dealer", "viewer", "hands", "table", "piles", "chkobbas",
+        "ruleset", "players", "dealer", "viewer", "hands", "table", "chkobbas",
         "stock", "turn", "last_capturer", "events", "_stage", "_queue", "_opening",
+        "_tm", "_pm", "_known", "_deck", "_legal",
     )
 
     ruleset: Ruleset
     players: int
     dealer: int
     viewer: int | None
-    #: Each seat's hand; ``None`` entries are cards this view cannot see.
+    #: Each seat's hand in the order dealt; ``None`` entries are cards this view cannot see.
     hands: tuple[tuple[Card | None, ...], ...]
+    #: The table in the order its cards were laid.
     table: tuple[Card, ...]
-    #: Cards captured by each seat (partners' piles are pooled only for scoring).
-    piles: tuple[tuple[Card, ...], ...]
     chkobbas: tuple[int, ...]
     #: Cards not dealt yet.
     stock: int
@@ -595,6 +743,16 @@ class Hand:
     _stage: int
     _queue: tuple[int | None, ...]
     _opening: bool
+    # The table's mask, each seat's captured pile as a mask, the mask of every card this
+    # view has seen (on the table, in a pile, in a hand it sees), and for a sampled world
+    # of the search the undealt cards in dealing order (None: deals come from outside).
+    _tm: int
+    _pm: tuple[int, ...]
+    _known: int
+    _deck: tuple[Card, ...] | None
+    # The last list :meth:`legal_moves` returned for the seat to play (a cache: applying
+    # one of them needs no second check).
+    _legal: list[Move] | None
 
     @classmethod
     def new(cls, ruleset: Ruleset, players: int, dealer: int,
@@ -613,7 +771,6 @@ class Hand:
         s(h, "viewer", viewer)
         s(h, "hands", ((),) * players)
         s(h, "table", ())
-        s(h, "piles", ((),) * players)
         s(h, "chkobbas", (0,) * players)
         s(h, "stock", 40)
         cutter = (dealer + 1) % players
@@ -627,6 +784,11 @@ class Hand:
             s(h, "_stage", _DEAL)
             s(h, "_queue", cls._round_of_three(cutter, players) + (None,) * 4)
         s(h, "_opening", True)
+        s(h, "_tm", 0)
+        s(h, "_pm", (0,) * players)
+        s(h, "_known", 0)
+        s(h, "_deck", None)
+        s(h, "_legal", None)
         return h
 
     @classmethod
@@ -669,9 +831,10 @@ class Hand:
             raise InvalidDeal("the stock must hold the cards placed nowhere else, "
                               "in whole deals of 3 per player")
         h = cls.new(ruleset, players, dealer, viewer)
-        return h._with(hands=hands_t, table=tuple(table), piles=piles,
+        return h._with(hands=hands_t, table=tuple(table), _pm=tuple(map(mask_of, piles)),
                        chkobbas=tuple(chkobbas or (0,) * players), stock=stock, turn=turn,
-                       last_capturer=last_capturer, _stage=_PLAY, _queue=(), _opening=False)
+                       last_capturer=last_capturer, _stage=_PLAY, _queue=(), _opening=False,
+                       _tm=mask_of(table), _known=mask_of(known))
 
     def _with(self, **changes: object) -> Hand:
         h = _copy_hand(self)
@@ -681,7 +844,7 @@ class Hand:
         return h
 
     def _logged(self, event: Event) -> dict[str, object]:
-        """``_with`` arguments that append ``event`` (and each seat's masked copy of it)."""
+        """``_with`` arguments that append ``event``."""
         return {"events": self.events + (event,)}
 
     @staticmethod
@@ -728,6 +891,12 @@ class Hand:
     def is_last_deal(self) -> bool:
         return self.stock == 0
 
+    @property
+    def piles(self) -> tuple[tuple[Card, ...], ...]:
+        """Cards captured by each seat, by id (partners' piles are pooled only for
+        scoring)."""
+        return tuple([cards_of(m) for m in self._pm])
+
     def side_of(self, seat: int) -> int:
         return side_of(seat, self.players)
 
@@ -736,18 +905,11 @@ class Hand:
 
     def known_cards(self) -> frozenset[Card]:
         """Every card this view has seen that is still in play or captured."""
-        return frozenset(self._seen())
-
-    def _seen(self) -> set[Card]:
-        seen = set(self.table)
-        for pile in self.piles:
-            seen.update(pile)
-        seen.update([c for hand in self.hands for c in hand if c is not None])
-        return seen
+        return frozenset(cards_of(self._known))
 
     def unseen_cards(self) -> frozenset[Card]:
         """Cards this view has not seen: in other hands or in the stock."""
-        return frozenset(DECK) - self.known_cards()
+        return frozenset(cards_of(ALL_CARDS ^ self._known))
 
     def view(self, seat: int) -> Hand:
         """This hand as ``seat`` sees it: other seats' cards become unknown."""
@@ -761,27 +923,32 @@ class Hand:
             # Only deals hold private cards; every other event is public.
             events = tuple([_mask_event(e, seat) if type(e) is DealEvent else e
                             for e in events])
-        return self._with(viewer=seat, hands=hands, events=events)
+        known = self._tm | mask_of([c for c in hands[seat] if c is not None])
+        for m in self._pm:
+            known |= m
+        return self._with(viewer=seat, hands=hands, events=events, _known=known, _deck=None)
 
     def side_piles(self) -> tuple[tuple[Card, ...], ...]:
-        n = sides_count(self.players)
-        out: list[list[Card]] = [[] for _ in range(n)]
-        for seat, pile in enumerate(self.piles):
-            out[self.side_of(seat)].extend(pile)
-        return tuple(tuple(p) for p in out)
+        return tuple([cards_of(m) for m in self._side_masks()])
+
+    def _side_masks(self) -> tuple[int, ...]:
+        pm = self._pm
+        if self.players == 4:
+            return (pm[0] | pm[2], pm[1] | pm[3])
+        return pm
 
     def side_chkobbas(self) -> tuple[int, ...]:
-        out = [0] * sides_count(self.players)
-        for seat, k in enumerate(self.chkobbas):
-            out[self.side_of(seat)] += k
-        return tuple(out)
+        k = self.chkobbas
+        if self.players == 4:
+            return (k[0] + k[2], k[1] + k[3])
+        return k
 
     @property
     def score(self) -> HandScore:
         """The hand's scoring breakdown; only once the hand is over."""
         if self._stage != _OVER:
             raise LocalError("the hand is scored only once every card is played")
-        return score_piles(self.side_piles(), self.side_chkobbas(), self.ruleset, self.players)
+        return _score(self._side_masks(), self.side_chkobbas(), self.ruleset, self.players)
 
     # ------------------------------------------------------------------ dealing
 
@@ -796,15 +963,20 @@ class Hand:
         dealt = tuple(dealt)
         if len(dealt) != len(recipients):
             raise InvalidDeal(f"this deal step is {len(recipients)} cards, not {len(dealt)}")
-        known = self._seen()
-        fresh = {c for c in dealt if c is not None}
-        if len(fresh) != sum(c is not None for c in dealt):
-            raise InvalidDeal("the same card was dealt twice")
-        if not fresh.isdisjoint(known):
-            raise InvalidDeal(f"{min(fresh & known)} is already in play")
+        fresh = 0
+        for c in dealt:
+            if c is not None:
+                if type(c) is not Card:
+                    raise InvalidDeal(f"not a card: {c!r}")
+                if fresh >> c & 1:
+                    raise InvalidDeal("the same card was dealt twice")
+                fresh |= BIT[c]
+        again = fresh & self._known
+        if again:
+            raise InvalidDeal(f"{cards_of(again)[0]} is already in play")
         viewer = self.viewer
-        hands = [list(h) for h in self.hands]
-        table = list(self.table)
+        hands = list(self.hands)
+        table = self.table
         for who, c in zip(recipients, dealt):
             visible = who is None or viewer is None or who == viewer
             if c is None:
@@ -812,32 +984,35 @@ class Hand:
                     raise InvalidDeal("a card this view must see was dealt unknown")
             elif not visible:
                 raise InvalidDeal("a view cannot hold another seat's card")
-            elif type(c) is not Card:
-                raise InvalidDeal(f"not a card: {c!r}")
             if who is None:
-                assert c is not None  # the table is seen by every view: refused above
-                table.append(c)
+                table += (c,)  # type: ignore[operator]  # never None: refused above
             else:
-                hands[who].append(c)
-        event = _new_tuple(DealEvent, (recipients, dealt, self._stage == _DRAW))
-        changes = self._logged(event)
-        changes.update(hands=tuple(map(tuple, hands)), table=tuple(table),
-                       stock=self.stock - len(dealt), _queue=())
+                hands[who] += (c,)
+        h = _copy_hand(self)
+        h.events = self.events + (_new_tuple(DealEvent, (recipients, dealt,
+                                                         self._stage == _DRAW)),)
+        h.hands = tuple(hands)
+        if table is not self.table:
+            h.table = table
+            h._tm = mask_of(table)
+        h.stock = self.stock - len(dealt)
+        h._queue = ()
+        h._known = self._known | fresh
         if self._stage == _DRAW:
-            return self._with(_stage=_CHOICE, **changes)
+            h._stage = _CHOICE
+            return h
         if self._opening:
-            return self._with(**changes)._after_opening()
-        return self._with(_stage=_PLAY, **changes)
+            return h._after_opening()
+        h._stage = _PLAY
+        return h
 
     def _after_opening(self) -> Hand:
-        counts: dict[int, int] = {}
-        for c in self.table:
-            counts[c.value] = counts.get(c.value, 0) + 1
         rule = self.ruleset.redeal
+        tm = self._tm
         if rule is RedealRule.KINGS:
-            redeal = counts.get(10, 0) >= 3
+            redeal = (tm & _RANK_MASK[10]).bit_count() >= 3
         elif rule is RedealRule.ANY_THREE:
-            redeal = any(k >= 3 for k in counts.values())
+            redeal = any((tm & _RANK_MASK[v]).bit_count() >= 3 for v in range(1, 11))
         else:
             redeal = False
         if redeal:
@@ -865,32 +1040,40 @@ class Hand:
         if drawn is None:
             if card is None:
                 raise LocalError("placing an unseen drawn card: name the card revealed")
-            if card in self.known_cards():
+            if self._known >> card & 1:
                 raise InvalidDeal(f"{card} is already in play")
         elif card is not None and card != drawn:
             raise InvalidDeal(f"the drawn card is {drawn}, not {card}")
         placed = drawn if drawn is not None else card
+        assert placed is not None
         hands = tuple(() if i == cutter else h for i, h in enumerate(self.hands))
         queue = (None,) * 3 + self._round_of_three(cutter, n)
-        return self._with(hands=hands, table=(placed,), _stage=_DEAL, _queue=queue,
+        return self._with(hands=hands, table=(placed,), _tm=BIT[placed],
+                          _known=self._known | BIT[placed], _stage=_DEAL, _queue=queue,
                           **self._logged(CutEvent(cutter, False, placed)))
 
     # ------------------------------------------------------------------ playing
 
     def legal_moves(self, seat: int | None = None) -> list[Move]:
-        """Every legal move for ``seat`` (default: whose turn it is) among its known cards."""
+        """Every legal move for ``seat`` (default: whose turn it is) among its known cards:
+        the cards in the order held, each card's captures in card-id order."""
         if self._stage != _PLAY:
             return []
-        seat = self.turn if seat is None else seat
-        if seat != self.turn:
+        if seat is None:
+            seat = self.turn
+        elif seat != self.turn:
             return []
-        table = self.table
+        table = self._tm
         moves: list[Move] = []
         captures = False
+        get = _CAPTURE_SETS.get
         for c in self.hands[seat]:
             if c is None:
                 continue
-            options = _capture_options(c.value, table)
+            v = c.value
+            options = get(((table & _UPTO_MASK[v]) << 4) | v)
+            if options is None:
+                options = _capture_sets(v, table)
             # tuple.__new__ skips the named tuple's Python-level constructor: this loop is
             # the engine's hottest.
             if options:
@@ -899,12 +1082,13 @@ class Hand:
             else:
                 moves.append(_new_tuple(Move, (c, _NO_CAPTURE)))
         if captures and self.ruleset.forced_capture:
-            moves = [m for m in moves if m.capture]
-        return moves
+            moves = [m for m in moves if m[1]]
+        self._legal = moves
+        return moves[:]
 
     def captures_for(self, card: Card) -> list[frozenset[Card]]:
         """Hint: what ``card`` would take from the table now (empty: it would stay)."""
-        return list(_capture_options(card.value, self.table))
+        return list(_capture_sets(card.value, self._tm))
 
     def play(self, seat: int, card: Card, capture: Iterable[Card] = ()) -> Hand:
         """``seat`` plays ``card`` taking ``capture``; IllegalMove subclasses name the rule."""
@@ -918,72 +1102,136 @@ class Hand:
         hand = self.hands[seat]
         if card in hand:
             idx = hand.index(card)
-        elif None in hand and card not in self.known_cards():
+        elif None in hand and not self._known >> card & 1:
             idx = hand.index(None)
         else:
             raise CardNotInHand(f"{card} is not in seat {seat}'s hand")
-        if type(capture) is not frozenset:
-            capture = frozenset(capture)
-        table = self.table
+        table = self._tm
+        taken = 0
         for c in capture:
-            if type(c) is not Card or c not in table:
+            if type(c) is not Card or not table >> c & 1:
                 raise CaptureNotOnTable(f"{c} is not on the table")
-        options = _capture_options(card.value, table)
-        if capture:
-            if capture not in options:
-                sums = len(capture) > 1 and sum(c.value for c in capture) == card.value
-                if sums and any(c.value == card.value for c in table):
+            taken |= BIT[c]
+        value = card.value
+        options = capture_masks(value, table)
+        if taken:
+            if taken not in options:
+                group = cards_of(taken)
+                if len(group) > 1 and mask_sum(taken) == value and table & _RANK_MASK[value]:
                     raise RankMatchRequired(
-                        f"a table card of value {card.value} must be taken before any sum")
+                        f"a table card of value {value} must be taken before any sum")
                 raise GroupDoesNotSum(
-                    f"{'+'.join(c.text for c in sorted(capture))} does not make {card.value}")
+                    f"{'+'.join(c.text for c in group)} does not make {value}")
         elif options:
             raise CaptureRequired(f"{card} can capture, so it must")
         elif self.ruleset.forced_capture and None not in hand:
             for other in hand:
-                if other is not None and other != card and _capture_options(other.value, table):
+                if other is not None and other != card and capture_masks(other.value, table):
                     raise ForcedCaptureRequired(
                         f"forced capture: {other} can capture, so a capturing card must be "
                         "played")
+        return self._advance(seat, idx, card, taken)
+
+    def _advance(self, seat: int, idx: int, card: Card, taken: int) -> Hand:
+        """The play of the card at ``hand[idx]`` (``card``) by ``seat`` (whose turn it is)
+        taking the table cards of mask ``taken``: trusted legal (checked by :meth:`play`,
+        generated by the search)."""
         hands = self.hands
+        hand = hands[seat]
         hands = hands[:seat] + (hand[:idx] + hand[idx + 1:],) + hands[seat + 1:]
         last_play = self.stock == 0 and not any(hands)
         h = _copy_hand(self)
         h.hands = hands
-        h.turn = (seat + 1) % self.players
+        h.turn = turn = (seat + 1) % self.players
+        h._known = self._known | BIT[card]
         chkobba = False
-        if capture:
-            h.table = new_table = tuple([c for c in table if c not in capture])
-            piles = self.piles
-            h.piles = piles[:seat] + (piles[seat] + (card, *sorted(capture)),) + piles[seat + 1:]
+        if taken:
+            h._tm = table = self._tm ^ taken
+            h.table = tuple([c for c in self.table if not taken >> c & 1])
+            pm = self._pm
+            h._pm = pm[:seat] + (pm[seat] | taken | BIT[card],) + pm[seat + 1:]
             h.last_capturer = seat
-            if not new_table and not last_play:
+            if not table and not last_play:
                 chkobba = True
                 k = self.chkobbas
                 h.chkobbas = k[:seat] + (k[seat] + 1,) + k[seat + 1:]
+            capture = frozen(taken)
         else:
-            h.table = table + (card,)
+            h._tm = self._tm | BIT[card]
+            h.table = self.table + (card,)
+            capture = _NO_CAPTURE
         h.events = self.events + (_new_tuple(PlayEvent, (seat, card, capture, chkobba)),)
         if not last_play:
             if not any(hands):
-                h._stage = _DEAL
-                h._queue = self._round_of_three(h.turn, self.players)
+                n = self.players
+                queue = self._round_of_three(turn, n)
+                deck = self._deck
+                if deck is None:
+                    h._stage = _DEAL
+                    h._queue = queue
+                else:  # a sampled world deals itself
+                    size = 3 * n
+                    dealt = deck[:size]
+                    h._deck = deck[size:]
+                    h.stock = self.stock - size
+                    h.hands = tuple([dealt[3 * ((s - turn) % n):3 * ((s - turn) % n) + 3]
+                                     for s in range(n)])
+                    h.events += (_new_tuple(DealEvent, (queue, dealt, False)),)
             return h
         # The last capturer takes what is left; that is never a chkobba.
         taker = h.last_capturer
         left = h.table
-        h.events = h.events + (SweepEvent(taker, left),)
+        h.events += (SweepEvent(taker, left),)
         if taker is not None and left:
-            piles = h.piles
-            h.piles = piles[:taker] + (piles[taker] + left,) + piles[taker + 1:]
+            pm = h._pm
+            h._pm = pm[:taker] + (pm[taker] | h._tm,) + pm[taker + 1:]
             h.table = ()
+            h._tm = 0
         h._stage = _OVER
         h._queue = ()
         return h
 
     def apply(self, move: Move, seat: int | None = None) -> Hand:
         """Play a :class:`Move` for ``seat`` (default: whose turn it is)."""
-        return self.play(self.turn if seat is None else seat, move.card, move.capture)
+        turn = self.turn
+        if seat is None or seat == turn:
+            legal = self._legal
+            if legal is not None and move in legal:  # generated here: legal already
+                card, capture = move
+                taken = _MASKS.get(capture)  # type: ignore[call-overload]
+                if taken is None:
+                    taken = mask_of(capture)
+                return self._advance(turn, self.hands[turn].index(card), card, taken)
+            seat = turn
+        return self.play(seat, move.card, move.capture)
+
+    # ------------------------------------------------------------------ the search's use
+
+    def _world(self, hands: Sequence[Sequence[Card]], deck: Sequence[Card]) -> Hand:
+        """An omniscient hand consistent with this position: every seat's hand given,
+        the undealt cards in dealing order (the hand then deals them itself).  For the
+        bots' search, which samples the cards a view does not see."""
+        if self._stage != _PLAY or len(deck) != self.stock:
+            raise LocalError(f"a world of a hand in play, with its {self.stock} undealt "
+                             "cards")
+        return self._with(viewer=None, hands=tuple(map(tuple, hands)), _known=ALL_CARDS,
+                          _deck=tuple(deck))
+
+    def _move_masks(self) -> list[tuple[int, int, int]]:
+        """Legal moves of the seat to play as (index in hand, card, capture mask)."""
+        table = self._tm
+        out: list[tuple[int, int, int]] = []
+        captures = False
+        for i, c in enumerate(self.hands[self.turn]):
+            options = capture_masks(VALUE[c], table)  # type: ignore[index]
+            if options:
+                captures = True
+                out.extend([(i, c, o) for o in options])  # type: ignore[misc]
+            else:
+                out.append((i, c, 0))  # type: ignore[arg-type]
+        if captures and self.ruleset.forced_capture:
+            out = [m for m in out if m[2]]
+        return out
 
     def __repr__(self) -> str:
         return (f"<Hand players={self.players} dealer={self.dealer} stock={self.stock} "
@@ -994,7 +1242,8 @@ def _make_copier() -> Callable[[Hand], Hand]:
     # The engine copies a Hand on every action: an unrolled copy is several times faster
     # than a loop over the slots.
     lines = ["def _copy_hand(old):", "    h = _new(_Hand)"]
-    lines += [f"    h.{name} = old.{name}" for name in Hand.__slots__]
+    lines += [f"    h.{name} = old.{name}" if name != "_legal" else "    h._legal = None"
+              for name in Hand.__slots__]
     lines.append("    return h")
     namespace: dict[str, Any] = {"_new": object.__new__, "_set": object.__setattr__,
                                  "_Hand": Hand}
