@@ -703,6 +703,9 @@ def score_masks(piles: Sequence[int], chkobbas: Sequence[int],
 # --------------------------------------------------------------------------- the hand
 
 _DRAW, _CHOICE, _DEAL, _REDEAL, _PLAY, _OVER = range(6)
+#: A round of three cards to every seat, from the seat ``first``: ``_ROUNDS[players][first]``.
+_ROUNDS = {n: tuple(tuple((first + i) % n for i in range(n) for _ in range(3))
+                    for first in range(n)) for n in (2, 3, 4)}
 
 
 class Hand:
@@ -721,7 +724,7 @@ class Hand:
 
     __slots__ = (
         "ruleset", "players", "dealer", "viewer", "hands", "table", "chkobbas",
-        "stock", "turn", "last_capturer", "events", "_stage", "_queue", "_opening",
+        "stock", "turn", "last_capturer", "_log", "_stage", "_queue", "_opening",
         "_tm", "_pm", "_known", "_deck", "_legal",
     )
 
@@ -738,17 +741,20 @@ class Hand:
     stock: int
     turn: int
     last_capturer: int | None
-    events: tuple[Event, ...]
+    # The events: a tuple, or a node [earlier log, event, ...] that :attr:`events` turns
+    # into one when read (appending to a tuple on every play would copy it every time).
+    _log: tuple[Event, ...] | list[Any]
     # What the hand waits for (one of _DRAW.._OVER), the recipients of the pending deal
     # step (None: the table) and whether the opening table is still being dealt.
     _stage: int
     _queue: tuple[int | None, ...]
     _opening: bool
-    # The table's mask, each seat's captured pile as a mask, the mask of every card this
+    # The table's mask, the captured piles (40 bits per seat: seat s's pile is
+    # ``_pm >> 40 * s & ALL_CARDS``), the mask of every card this
     # view has seen (on the table, in a pile, in a hand it sees), and for a sampled world
     # of the search the undealt cards in dealing order (None: deals come from outside).
     _tm: int
-    _pm: tuple[int, ...]
+    _pm: int
     _known: int
     _deck: tuple[Card, ...] | None
     # The last list :meth:`legal_moves` returned for the seat to play (a cache: applying
@@ -777,7 +783,7 @@ class Hand:
         cutter = (dealer + 1) % players
         s(h, "turn", cutter)
         s(h, "last_capturer", None)
-        s(h, "events", ())
+        s(h, "_log", ())
         if ruleset.opening is Opening.CUT_AND_DRAW:
             s(h, "_stage", _DRAW)
             s(h, "_queue", (cutter,))
@@ -786,7 +792,7 @@ class Hand:
             s(h, "_queue", cls._round_of_three(cutter, players) + (None,) * 4)
         s(h, "_opening", True)
         s(h, "_tm", 0)
-        s(h, "_pm", (0,) * players)
+        s(h, "_pm", 0)
         s(h, "_known", 0)
         s(h, "_deck", None)
         s(h, "_legal", None)
@@ -832,7 +838,7 @@ class Hand:
             raise InvalidDeal("the stock must hold the cards placed nowhere else, "
                               "in whole deals of 3 per player")
         h = cls.new(ruleset, players, dealer, viewer)
-        return h._with(hands=hands_t, table=tuple(table), _pm=tuple(map(mask_of, piles)),
+        return h._with(hands=hands_t, table=tuple(table), _pm=_pack(map(mask_of, piles)),
                        chkobbas=tuple(chkobbas or (0,) * players), stock=stock, turn=turn,
                        last_capturer=last_capturer, _stage=_PLAY, _queue=(), _opening=False,
                        _tm=mask_of(table), _known=mask_of(known))
@@ -846,11 +852,11 @@ class Hand:
 
     def _logged(self, event: Event) -> dict[str, object]:
         """``_with`` arguments that append ``event``."""
-        return {"events": self.events + (event,)}
+        return {"_log": [self._log, event]}
 
     @staticmethod
     def _round_of_three(first: int, players: int) -> tuple[int, ...]:
-        return tuple((first + i) % players for i in range(players) for _ in range(3))
+        return _ROUNDS[players][first]
 
     # ------------------------------------------------------------------ reading
 
@@ -896,7 +902,25 @@ class Hand:
     def piles(self) -> tuple[tuple[Card, ...], ...]:
         """Cards captured by each seat, by id (partners' piles are pooled only for
         scoring)."""
-        return tuple([cards_of(m) for m in self._pm])
+        pm = self._pm
+        return tuple([cards_of(pm >> 40 * s & ALL_CARDS) for s in range(self.players)])
+
+    @property
+    def events(self) -> tuple[Event, ...]:
+        """Every action so far, in order (each view's own copy masks others' cards)."""
+        log = self._log
+        if type(log) is tuple:
+            return log
+        nodes = []
+        while type(log) is list:
+            nodes.append(log)
+            log = log[0]
+        out = list(log)
+        for node in reversed(nodes):
+            out.extend(node[1:])
+        events = tuple(out)
+        self._log = events  # a cache: the same events, read faster next time
+        return events
 
     def side_of(self, seat: int) -> int:
         return side_of(seat, self.players)
@@ -925,9 +949,11 @@ class Hand:
             events = tuple([_mask_event(e, seat) if type(e) is DealEvent else e
                             for e in events])
         known = self._tm | mask_of([c for c in hands[seat] if c is not None])
-        for m in self._pm:
-            known |= m
-        return self._with(viewer=seat, hands=hands, events=events, _known=known, _deck=None)
+        pm = self._pm
+        while pm:
+            known |= pm & ALL_CARDS
+            pm >>= 40
+        return self._with(viewer=seat, hands=hands, _log=events, _known=known, _deck=None)
 
     def side_piles(self) -> tuple[tuple[Card, ...], ...]:
         return tuple([cards_of(m) for m in self._side_masks()])
@@ -935,8 +961,8 @@ class Hand:
     def _side_masks(self) -> tuple[int, ...]:
         pm = self._pm
         if self.players == 4:
-            return (pm[0] | pm[2], pm[1] | pm[3])
-        return pm
+            return ((pm | pm >> 80) & ALL_CARDS, (pm >> 40 | pm >> 120) & ALL_CARDS)
+        return tuple([pm >> 40 * s & ALL_CARDS for s in range(self.players)])
 
     def side_chkobbas(self) -> tuple[int, ...]:
         k = self.chkobbas
@@ -990,8 +1016,7 @@ class Hand:
             else:
                 hands[who] += (c,)
         h = _copy_hand(self)
-        h.events = self.events + (_new_tuple(DealEvent, (recipients, dealt,
-                                                         self._stage == _DRAW)),)
+        h._log = [self._log, _new_tuple(DealEvent, (recipients, dealt, self._stage == _DRAW))]
         h.hands = tuple(hands)
         if table is not self.table:
             h.table = table
@@ -1136,10 +1161,14 @@ class Hand:
     def _advance(self, seat: int, idx: int, card: Card, taken: int) -> Hand:
         """The play of the card at ``hand[idx]`` (``card``) by ``seat`` (whose turn it is)
         taking the table cards of mask ``taken``: trusted legal (checked by :meth:`play`,
-        generated by the search).  The engine's hottest code: every slot is set once."""
-        hands = self.hands
-        hand = hands[seat]
-        hands = hands[:seat] + (hand[:idx] + hand[idx + 1:],) + hands[seat + 1:]
+        generated by the search).  The engine's hottest code: every slot is set once.
+
+        A sampled world of the search (``_deck`` set) deals itself and keeps no log of
+        its own (nobody reads a hypothetical hand's events)."""
+        hands_l = list(self.hands)
+        hand = hands_l[seat]
+        hands_l[seat] = hand[:idx] + hand[idx + 1:]
+        hands = tuple(hands_l)
         n = self.players
         stock = self.stock
         h = _new_object(Hand)
@@ -1152,13 +1181,13 @@ class Hand:
         h._legal = None
         h._known = self._known | BIT[card]
         h._deck = deck = self._deck
+        h._queue = ()
         held = any(hands)
         chkobba = False
         if taken:
             h._tm = table = self._tm ^ taken
             h.table = tuple([c for c in self.table if not taken >> c & 1])
-            pm = self._pm
-            h._pm = pm[:seat] + (pm[seat] | taken | BIT[card],) + pm[seat + 1:]
+            h._pm = self._pm | (taken | BIT[card]) << 40 * seat
             h.last_capturer = seat
             if not table and (held or stock):
                 chkobba = True
@@ -1166,52 +1195,48 @@ class Hand:
                 h.chkobbas = k[:seat] + (k[seat] + 1,) + k[seat + 1:]
             else:
                 h.chkobbas = self.chkobbas
-            event = _new_tuple(PlayEvent, (seat, card, frozen(taken), chkobba))
         else:
             h._tm = self._tm | BIT[card]
             h.table = self.table + (card,)
             h._pm = self._pm
             h.last_capturer = self.last_capturer
             h.chkobbas = self.chkobbas
-            event = _new_tuple(PlayEvent, (seat, card, _NO_CAPTURE, False))
+        if deck is None:
+            log: list[Any] = [self._log, _new_tuple(PlayEvent, (
+                seat, card, frozen(taken) if taken else _NO_CAPTURE, chkobba))]
+            h._log = log
+        else:
+            h._log = self._log
         if held:
-            h.events = self.events + (event,)
             h.hands = hands
             h.stock = stock
             h._stage = _PLAY
-            h._queue = ()
             return h
         if stock:
-            queue = self._round_of_three(turn, n)
             if deck is None:
-                h.events = self.events + (event,)
                 h.hands = hands
                 h.stock = stock
                 h._stage = _DEAL
-                h._queue = queue
+                h._queue = _ROUNDS[n][turn]
                 return h
-            # A sampled world of the search deals itself.
             size = 3 * n
             dealt = deck[:size]
             h._deck = deck[size:]
             h.stock = stock - size
             h.hands = tuple([dealt[3 * ((s - turn) % n):3 * ((s - turn) % n) + 3]
                              for s in range(n)])
-            h.events = self.events + (event, _new_tuple(DealEvent, (queue, dealt, False)))
             h._stage = _PLAY
-            h._queue = ()
             return h
         # The last play: the last capturer takes what is left; that is never a chkobba.
         h.hands = hands
         h.stock = 0
         h._stage = _OVER
-        h._queue = ()
         taker = h.last_capturer
         left = h.table
-        h.events = self.events + (event, SweepEvent(taker, left))
+        if deck is None:
+            log.append(SweepEvent(taker, left))
         if taker is not None and left:
-            pm = h._pm
-            h._pm = pm[:taker] + (pm[taker] | h._tm,) + pm[taker + 1:]
+            h._pm |= h._tm << 40 * taker
             h.table = ()
             h._tm = 0
         return h
@@ -1249,7 +1274,7 @@ class Hand:
         to play (the search's sample of a cut choice)."""
         table = tuple(table)
         return self._with(viewer=None, hands=tuple(map(tuple, hands)), table=table,
-                          _tm=mask_of(table), _pm=(0,) * self.players,
+                          _tm=mask_of(table), _pm=0,
                           chkobbas=(0,) * self.players, stock=len(deck), turn=self.cutter,
                           last_capturer=None, _stage=_PLAY, _queue=(), _opening=False,
                           _known=ALL_CARDS, _deck=tuple(deck))
@@ -1275,6 +1300,14 @@ class Hand:
     def __repr__(self) -> str:
         return (f"<Hand players={self.players} dealer={self.dealer} stock={self.stock} "
                 f"table={' '.join(c.text for c in self.table)} pending={self.pending}>")
+
+
+def _pack(piles: Iterable[int]) -> int:
+    """Per-seat masks as one int, 40 bits per seat (seat 0 lowest)."""
+    out = 0
+    for seat, m in enumerate(piles):
+        out |= m << 40 * seat
+    return out
 
 
 def _make_copier() -> Callable[[Hand], Hand]:

@@ -32,6 +32,8 @@ from .bots import HeuristicBot
 from .cards import Card
 from .errors import LocalError
 from .rules import (
+    _MASK_SUM,
+    _OVER,
     VALUE,
     Hand,
     Move,
@@ -121,7 +123,9 @@ def _greedy_move(hand: Hand, held: tuple[Card, ...]) -> tuple[int, Card, int]:
     """The rollout policy: best immediate worth, fearing a sweepable table.
     Returns (index in ``held``, the hand to play, card, capture mask)."""
     table = hand._tm
-    tsum = mask_sum(table)
+    tsum = _MASK_SUM.get(table)
+    if tsum is None:
+        tsum = mask_sum(table)
     last_play = not hand.stock and sum(map(len, hand.hands)) == 1
     best: tuple[int, Card, int] | None = None
     best_score = -1e9
@@ -139,7 +143,7 @@ def _greedy_move(hand: Hand, held: tuple[Card, ...]) -> tuple[int, Card, int]:
             if not left:
                 if not last_play:
                     score += 10.0
-            elif tsum - mask_sum(o) <= 10:
+            elif tsum - (_MASK_SUM.get(o) or mask_sum(o)) <= 10:
                 score -= 4.0
             if score > best_score:
                 best_score = score
@@ -159,7 +163,7 @@ def _greedy_move(hand: Hand, held: tuple[Card, ...]) -> tuple[int, Card, int]:
 def rollout(hand: Hand) -> Hand:
     """Play a sampled world out with the greedy policy for every seat."""
     advance = Hand._advance
-    while not hand.is_over:
+    while hand._stage != _OVER:
         seat = hand.turn
         i, c, o = _greedy_move(hand, hand.hands[seat])  # type: ignore[arg-type]
         hand = advance(hand, seat, i, c, o)
