@@ -32,16 +32,16 @@ from .bots import HeuristicBot
 from .cards import Card
 from .errors import LocalError
 from .rules import (
-    _MASK_SUM,
     _OVER,
+    ALL_CARDS,
     VALUE,
     Hand,
     Move,
     Scoring,
     bits,
     capture_masks,
+    cards_of,
     mask_of,
-    mask_sum,
     score_masks,
     side_of,
 )
@@ -98,7 +98,7 @@ def play(hand: Hand, card: int, capture: int) -> Hand:
     seat = hand.turn
     held = _held(hand)
     i = held.index(card)
-    return hand._advance(seat, i, held[i], capture)
+    return hand._play_trusted(seat, i, held[i], capture)
 
 
 def undealt(world: Hand) -> tuple[Card, ...]:
@@ -123,16 +123,15 @@ def _greedy_move(hand: Hand, held: tuple[Card, ...]) -> tuple[int, Card, int]:
     """The rollout policy: best immediate worth, fearing a sweepable table.
     Returns (index in ``held``, the hand to play, card, capture mask)."""
     table = hand._tm
-    tsum = _MASK_SUM.get(table)
-    if tsum is None:
-        tsum = mask_sum(table)
+    tsum = hand._tsum
     last_play = not hand.stock and sum(map(len, hand.hands)) == 1
     best: tuple[int, Card, int] | None = None
     best_score = -1e9
     any_capture = False
     drops: list[tuple[int, Card]] = []
     for i, c in enumerate(held):
-        opts = capture_masks(VALUE[c], table)
+        v = VALUE[c]
+        opts = capture_masks(v, table)
         if not opts:
             drops.append((i, c))
             continue
@@ -143,7 +142,7 @@ def _greedy_move(hand: Hand, held: tuple[Card, ...]) -> tuple[int, Card, int]:
             if not left:
                 if not last_play:
                     score += 10.0
-            elif tsum - (_MASK_SUM.get(o) or mask_sum(o)) <= 10:
+            elif tsum - v <= 10:  # what is left (a capture adds up to the card's value)
                 score -= 4.0
             if score > best_score:
                 best_score = score
@@ -162,7 +161,7 @@ def _greedy_move(hand: Hand, held: tuple[Card, ...]) -> tuple[int, Card, int]:
 
 def rollout(hand: Hand) -> Hand:
     """Play a sampled world out with the greedy policy for every seat."""
-    advance = Hand._advance
+    advance = Hand._play_trusted
     while hand._stage != _OVER:
         seat = hand.turn
         i, c, o = _greedy_move(hand, hand.hands[seat])  # type: ignore[arg-type]
@@ -183,7 +182,7 @@ def determinize(view: Hand, rng: random.Random) -> Hand:
     me = view.viewer
     if me is None:
         raise LocalError("determinize a seat's view, not an omniscient hand")
-    unseen = sorted(view.unseen_cards())
+    unseen = list(cards_of(ALL_CARDS ^ view._known))  # by id, as sorted(unseen_cards())
     rng.shuffle(unseen)
     hidden: list[tuple[Card, ...]] = []
     k = 0
@@ -221,14 +220,14 @@ def exact_endgame(state: Hand, side: int) -> tuple[tuple[int, int], int]:
         if maximizing:
             value = -1e9
             for i, c, o in s._move_masks():
-                value = max(value, search(s._advance(seat, i, c, o), alpha, beta))
+                value = max(value, search(s._play_trusted(seat, i, c, o), alpha, beta))
                 alpha = max(alpha, value)
                 if alpha >= beta:
                     break
         else:
             value = 1e9
             for i, c, o in s._move_masks():
-                value = min(value, search(s._advance(seat, i, c, o), alpha, beta))
+                value = min(value, search(s._play_trusted(seat, i, c, o), alpha, beta))
                 beta = min(beta, value)
                 if alpha >= beta:
                     break
@@ -239,7 +238,7 @@ def exact_endgame(state: Hand, side: int) -> tuple[tuple[int, int], int]:
     alpha = -1e9
     seat = state.turn
     for i, c, o in state._move_masks():
-        value = search(state._advance(seat, i, c, o), alpha, 1e9)
+        value = search(state._play_trusted(seat, i, c, o), alpha, 1e9)
         if value > best:
             best, best_move = value, (c, o)
             alpha = value
@@ -335,14 +334,14 @@ class ExpertBot:
                 for seat in order[1:]:
                     hands[seat] = tuple(unseen[k:k + 3])
                     k += 3
-                keep = view._opened(hands, unseen[k:k + 4], unseen[k + 4:])
+                keep = view._opening_world(hands, unseen[k:k + 4], unseen[k + 4:])
                 # Place: the card and 3 more on the table, then 3 to each seat.
                 hands = [() for _ in range(n)]
                 k = 3
                 for seat in order:
                     hands[seat] = tuple(unseen[k:k + 3])
                     k += 3
-                place = view._opened(hands, [drawn, *unseen[:3]], unseen[k:])
+                place = view._opening_world(hands, [drawn, *unseen[:3]], unseen[k:])
                 keep_total += margin(rollout(keep), side)
                 place_total += margin(rollout(place), side)
                 samples += 1
@@ -391,7 +390,7 @@ class ExpertBot:
                 world = determinize(view, self._rng)
                 margins = []
                 for i, c, o in options:
-                    margins.append(margin(rollout(world._advance(me, i, c, o)), side))
+                    margins.append(margin(rollout(world._play_trusted(me, i, c, o)), side))
                     if hard_stop is not None and n > 0 and self._clock() > hard_stop:
                         break
                 if len(margins) < len(options):

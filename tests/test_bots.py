@@ -321,6 +321,8 @@ def test_the_search_plays_the_engine_s_own_moves(seed, players, rules):
             hand = hand.deal(deck[:k])
             del deck[:k]
         assert world.table == hand.table and world.hands == hand.hands
+        # (white-box: the table sum the rollout policy reads is kept along)
+        assert world._tsum == hand._tsum == sum(c.value for c in hand.table)
         assert world.is_over == hand.is_over
     assert world.score == hand.score
 
