@@ -324,8 +324,6 @@ ALL_CARDS = (1 << 40) - 1
 _RANK_MASK = (0,) + tuple(BIT[v - 1] | BIT[v + 9] | BIT[v + 19] | BIT[v + 29]
                           for v in range(1, 11))
 _BELOW_MASK = tuple(sum(_RANK_MASK[1:v]) for v in range(11))
-#: The cards a card of each value can ever take: its own value and below.
-_UPTO_MASK = tuple(sum(_RANK_MASK[1:v + 1]) for v in range(11))
 _PRIMIERA = {7: 21, 6: 18, 1: 16, 5: 15, 4: 14, 3: 13, 2: 12, 8: 10, 9: 10, 10: 10}
 # Per suit, the card ids from best to worst primiera value.
 _PRIMIERA_ORDER = tuple(
@@ -377,26 +375,22 @@ def capture_masks(value: int, table: int) -> tuple[int, ...]:
     come in card-id order (same-value cards by id; groups in the order a walk over the
     table's cards by id finds them).
     """
-    table &= _UPTO_MASK[value]  # the cards it cannot take change nothing
-    key = (table << 4) | value
-    found = _CAPTURE_MASKS.get(key)
-    if found is not None:
-        return found
     same = table & _RANK_MASK[value]
     if same:
-        result = tuple([BIT[c] for c in bits(same)])
-    else:
-        smaller = table & _BELOW_MASK[value]
-        if smaller & (smaller - 1):  # two cards or more
-            groups: list[int] = []
-            _sum_groups(bits(smaller), 0, value, 0, 0, groups)
-            result = tuple(groups)
-        else:
-            result = ()
-    if len(_CAPTURE_MASKS) > _CACHE_LIMIT:
-        _CAPTURE_MASKS.clear()
-    _CAPTURE_MASKS[key] = result
-    return result
+        return _SAME_MASKS[same]
+    smaller = table & _BELOW_MASK[value]
+    if not smaller & (smaller - 1):  # fewer than two cards: no sum
+        return ()
+    key = (smaller << 4) | value
+    found = _CAPTURE_MASKS.get(key)
+    if found is None:
+        groups: list[int] = []
+        _sum_groups(bits(smaller), 0, value, 0, 0, groups)
+        found = tuple(groups)
+        if len(_CAPTURE_MASKS) > _CACHE_LIMIT:
+            _CAPTURE_MASKS.clear()
+        _CAPTURE_MASKS[key] = found
+    return found
 
 
 def _sum_groups(cards: list[int], start: int, remaining: int, chosen: int, size: int,
@@ -428,7 +422,13 @@ def frozen(mask: int) -> frozenset[Card]:
 
 def _capture_sets(value: int, table: int) -> tuple[frozenset[Card], ...]:
     """:func:`capture_masks` as frozensets of cards (what moves hold)."""
-    key = ((table & _UPTO_MASK[value]) << 4) | value
+    same = table & _RANK_MASK[value]
+    if same:
+        return _SAME_SETS[same]
+    smaller = table & _BELOW_MASK[value]
+    if not smaller & (smaller - 1):
+        return ()
+    key = (smaller << 4) | value
     found = _CAPTURE_SETS.get(key)
     if found is None:
         found = tuple([frozen(m) for m in capture_masks(value, table)])
@@ -436,6 +436,23 @@ def _capture_sets(value: int, table: int) -> tuple[frozenset[Card], ...]:
             _CAPTURE_SETS.clear()
         _CAPTURE_SETS[key] = found
     return found
+
+
+def _same_value_options() -> tuple[dict[int, tuple[int, ...]],
+                                   dict[int, tuple[frozenset[Card], ...]]]:
+    """The rank-first options of every set of same-value table cards (150 of them)."""
+    masks: dict[int, tuple[int, ...]] = {}
+    sets: dict[int, tuple[frozenset[Card], ...]] = {}
+    for v in range(1, 11):
+        ids = bits(_RANK_MASK[v])
+        for k in range(1, 16):
+            same = sum(BIT[ids[i]] for i in range(4) if k >> i & 1)
+            masks[same] = tuple([BIT[c] for c in bits(same)])
+            sets[same] = tuple([frozenset([_DECK_BY_ID[c]]) for c in bits(same)])
+    return masks, sets
+
+
+_SAME_MASKS, _SAME_SETS = _same_value_options()
 
 
 def mask_sum(mask: int) -> int:
@@ -702,7 +719,9 @@ def score_masks(piles: Sequence[int], chkobbas: Sequence[int],
 
 # --------------------------------------------------------------------------- the hand
 
-_DRAW, _CHOICE, _DEAL, _REDEAL, _PLAY, _OVER = range(6)
+# The stages: the cut's draw, the cutter's choice, a deal of the opening, another deal,
+# a redeal due, a turn, the end.
+_DRAW, _CHOICE, _ODEAL, _DEAL, _REDEAL, _PLAY, _OVER = range(7)
 #: A round of three cards to every seat, from the seat ``first``: ``_ROUNDS[players][first]``.
 _ROUNDS = {n: tuple(tuple((first + i) % n for i in range(n) for _ in range(3))
                     for first in range(n)) for n in (2, 3, 4)}
@@ -724,7 +743,7 @@ class Hand:
 
     __slots__ = (
         "ruleset", "players", "dealer", "viewer", "hands", "table", "chkobbas",
-        "stock", "turn", "last_capturer", "_log", "_stage", "_queue", "_opening",
+        "stock", "turn", "last_capturer", "_log", "_stage", "_queue",
         "_tm", "_tsum", "_pm", "_known", "_deck",
     )
 
@@ -744,11 +763,10 @@ class Hand:
     # The events: a tuple, or a node [earlier log, event, ...] that :attr:`events` turns
     # into one when read (appending to a tuple on every play would copy it every time).
     _log: tuple[Event, ...] | list[Any]
-    # What the hand waits for (one of _DRAW.._OVER), the recipients of the pending deal
-    # step (None: the table) and whether the opening table is still being dealt.
+    # What the hand waits for (one of _DRAW.._OVER) and the recipients of the pending
+    # deal step (None: the table).
     _stage: int
     _queue: tuple[int | None, ...]
-    _opening: bool
     # The table's mask, the captured piles (40 bits per seat: seat s's pile is
     # ``_pm >> 40 * s & ALL_CARDS``), the mask of every card this
     # view has seen (on the table, in a pile, in a hand it sees), and for a sampled world
@@ -786,9 +804,8 @@ class Hand:
             s(h, "_stage", _DRAW)
             s(h, "_queue", (cutter,))
         else:
-            s(h, "_stage", _DEAL)
+            s(h, "_stage", _ODEAL)
             s(h, "_queue", cls._round_of_three(cutter, players) + (None,) * 4)
-        s(h, "_opening", True)
         s(h, "_tm", 0)
         s(h, "_tsum", 0)
         s(h, "_pm", 0)
@@ -838,7 +855,7 @@ class Hand:
         h = cls.new(ruleset, players, dealer, viewer)
         return h._with(hands=hands_t, table=tuple(table), _pm=_pack(map(mask_of, piles)),
                        chkobbas=tuple(chkobbas or (0,) * players), stock=stock, turn=turn,
-                       last_capturer=last_capturer, _stage=_PLAY, _queue=(), _opening=False,
+                       last_capturer=last_capturer, _stage=_PLAY, _queue=(),
                        _tm=mask_of(table), _tsum=sum(c.value for c in table),
                        _known=mask_of(known))
 
@@ -870,7 +887,7 @@ class Hand:
         st = self._stage
         if st == _PLAY:
             return _TURNS[self.turn]
-        if st == _DEAL:
+        if st in (_DEAL, _ODEAL):
             return DealStep(self._queue)
         if st == _DRAW:
             return DealStep(self._queue, draw=True)
@@ -891,7 +908,7 @@ class Hand:
     @property
     def is_opening(self) -> bool:
         """True until the opening table is complete."""
-        return self._opening
+        return self._stage <= _ODEAL
 
     @property
     def is_last_deal(self) -> bool:
@@ -983,7 +1000,7 @@ class Hand:
 
         A card may be None only where this view does not see it (another seat's card).
         """
-        if self._stage not in (_DEAL, _DRAW):
+        if self._stage > _DEAL:
             raise WrongPhase("no cards are due to be dealt now")
         recipients = self._queue
         dealt = tuple(dealt)
@@ -1003,17 +1020,26 @@ class Hand:
         viewer = self.viewer
         hands = list(self.hands)
         table = self.table
-        for who, c in zip(recipients, dealt):
-            visible = who is None or viewer is None or who == viewer
-            if c is None:
-                if visible:
-                    raise InvalidDeal("a card this view must see was dealt unknown")
-            elif not visible:
-                raise InvalidDeal("a view cannot hold another seat's card")
-            if who is None:
-                table += (c,)  # type: ignore[operator]  # never None: refused above
-            else:
-                hands[who] += (c,)
+        if viewer is None:  # omniscient: every card is seen
+            if fresh.bit_count() != len(dealt):
+                raise InvalidDeal("a card this view must see was dealt unknown")
+            for who, c in zip(recipients, dealt):
+                if who is None:
+                    table += (c,)  # type: ignore[operator]  # never None: counted above
+                else:
+                    hands[who] += (c,)
+        else:
+            for who, c in zip(recipients, dealt):
+                visible = who is None or who == viewer
+                if c is None:
+                    if visible:
+                        raise InvalidDeal("a card this view must see was dealt unknown")
+                elif not visible:
+                    raise InvalidDeal("a view cannot hold another seat's card")
+                if who is None:
+                    table += (c,)  # type: ignore[operator]  # never None: refused above
+                else:
+                    hands[who] += (c,)
         h = _copy_hand(self)
         h._log = [self._log, _new_tuple(DealEvent, (recipients, dealt, self._stage == _DRAW))]
         h.hands = tuple(hands)
@@ -1027,7 +1053,7 @@ class Hand:
         if self._stage == _DRAW:
             h._stage = _CHOICE
             return h
-        if self._opening:
+        if self._stage == _ODEAL:
             return h._after_opening()
         h._stage = _PLAY
         return h
@@ -1042,8 +1068,8 @@ class Hand:
         else:
             redeal = False
         if redeal:
-            return self._with(_stage=_REDEAL, _queue=(), _opening=False)
-        return self._with(_stage=_PLAY, _queue=(), _opening=False)
+            return self._with(_stage=_REDEAL, _queue=())
+        return self._with(_stage=_PLAY, _queue=())
 
     def choose_cut(self, keep: bool, card: Card | None = None) -> Hand:
         """The cutter keeps the drawn card, or places it face up (``card`` names it).
@@ -1059,7 +1085,7 @@ class Hand:
         if keep:
             others = tuple((cutter + i) % n for i in range(1, n) for _ in range(3))
             queue = (cutter, cutter) + others + (None,) * 4
-            return self._with(_stage=_DEAL, _queue=queue,
+            return self._with(_stage=_ODEAL, _queue=queue,
                               **self._logged(CutEvent(cutter, True, None)))
         if card is not None and type(card) is not Card:
             raise InvalidDeal(f"not a card: {card!r}")
@@ -1075,7 +1101,7 @@ class Hand:
         hands = tuple(() if i == cutter else h for i, h in enumerate(self.hands))
         queue = (None,) * 3 + self._round_of_three(cutter, n)
         return self._with(hands=hands, table=(placed,), _tm=BIT[placed], _tsum=placed.value,
-                          _known=self._known | BIT[placed], _stage=_DEAL, _queue=queue,
+                          _known=self._known | BIT[placed], _stage=_ODEAL, _queue=queue,
                           **self._logged(CutEvent(cutter, False, placed)))
 
     # ------------------------------------------------------------------ playing
@@ -1092,14 +1118,16 @@ class Hand:
         table = self._tm
         moves: list[Move] = []
         captures = False
-        get = _CAPTURE_SETS.get
         for c in self.hands[seat]:
             if c is None:
                 continue
             v = c.value
-            options = get(((table & _UPTO_MASK[v]) << 4) | v)
-            if options is None:
-                options = _capture_sets(v, table)
+            same = table & _RANK_MASK[v]
+            if same:
+                options = _SAME_SETS[same]
+            else:
+                smaller = table & _BELOW_MASK[v]
+                options = _capture_sets(v, table) if smaller & (smaller - 1) else ()
             # tuple.__new__ skips the named tuple's Python-level constructor: this loop is
             # the engine's hottest.
             if options:
@@ -1178,7 +1206,6 @@ class Hand:
         h.dealer = self.dealer
         h.viewer = self.viewer
         h.turn = turn = (seat + 1) % n
-        h._opening = False
         h._known = self._known | BIT[card]
         h._deck = deck = self._deck
         h._queue = ()
@@ -1280,7 +1307,7 @@ class Hand:
                           _tsum=sum(c.value for c in table),
                           _tm=mask_of(table), _pm=0,
                           chkobbas=(0,) * self.players, stock=len(deck), turn=self.cutter,
-                          last_capturer=None, _stage=_PLAY, _queue=(), _opening=False,
+                          last_capturer=None, _stage=_PLAY, _queue=(),
                           _known=ALL_CARDS, _deck=tuple(deck))
 
     def _move_masks(self) -> list[tuple[int, Card, int]]:
