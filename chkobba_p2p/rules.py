@@ -618,6 +618,11 @@ def _primiera_of(mask: int) -> int | None:
 
 def _strict_winner(values: Sequence[int | None]) -> int | None:
     """Index of the strict maximum (None values cannot win); None on a tie (beji)."""
+    if len(values) == 2:  # two sides: most hands, every search rollout
+        a, b = values
+        if a is None or b is None:
+            return None if a is b else (1 if a is None else 0)
+        return 0 if a > b else 1 if b > a else None
     candidates = [v for v in values if v is not None]
     if not candidates:
         return None
@@ -667,30 +672,28 @@ class HandScore:
 
 def _tally(piles: Sequence[int], primiera: bool) -> tuple[
         tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...],
-        tuple[int | None, ...] | None, dict[str, int | None]]:
-    """The counts and the category winners of each side's captured-cards mask: the one
-    scoring code (the engine's :class:`HandScore` and the bots' search both use it)."""
+        tuple[int | None, ...] | None, list[int | None]]:
+    """The counts and the category winners (carta, dinari, barmila or primiera, haya) of
+    each side's captured-cards mask: the one scoring code (the engine's
+    :class:`HandScore` and the bots' search both use it)."""
     cards = tuple([m.bit_count() for m in piles])
     diamonds = tuple([(m & DIAMOND_MASK).bit_count() for m in piles])
     sevens = tuple([(m & SEVEN_MASK).bit_count() for m in piles])
     sixes = tuple([(m & SIX_MASK).bit_count() for m in piles])
-    categories: dict[str, int | None] = {
-        "carta": _strict_winner(cards),
-        "dinari": _strict_winner(diamonds),
-    }
+    winners = [_strict_winner(cards), _strict_winner(diamonds)]
     values = None
     if primiera:
         values = tuple([_primiera_of(m) for m in piles])
-        categories["primiera"] = _strict_winner(values)
+        winners.append(_strict_winner(values))
     else:
         barmila = _strict_winner(sevens)
         if barmila is None and max(sevens) > 0:
             # Equal sevens: the most sixes among the sides tied on sevens.
             top = max(sevens)
             barmila = _strict_winner([s if n == top else None for n, s in zip(sevens, sixes)])
-        categories["barmila"] = barmila
-    categories["haya"] = next((i for i, m in enumerate(piles) if m & HAYA_BIT), None)
-    return cards, diamonds, sevens, sixes, values, categories
+        winners.append(barmila)
+    winners.append(next((i for i, m in enumerate(piles) if m & HAYA_BIT), None))
+    return cards, diamonds, sevens, sixes, values, winners
 
 
 def score_piles(piles: Sequence[Sequence[Card]], chkobbas: Sequence[int],
@@ -701,17 +704,18 @@ def score_piles(piles: Sequence[Sequence[Card]], chkobbas: Sequence[int],
 
 def _score(piles: tuple[int, ...], chkobbas: tuple[int, ...], ruleset: Ruleset,
            players: int) -> HandScore:
-    cards, diamonds, sevens, sixes, primiera, categories = _tally(
-        piles, ruleset.scoring is Scoring.PRIMIERA)
+    use_primiera = ruleset.scoring is Scoring.PRIMIERA
+    cards, diamonds, sevens, sixes, primiera, winners = _tally(piles, use_primiera)
+    names = ("carta", "dinari", "primiera" if use_primiera else "barmila", "haya")
     return HandScore(players, cards, diamonds, sevens, sixes, primiera,
-                     MappingProxyType(categories), chkobbas)
+                     MappingProxyType(dict(zip(names, winners))), chkobbas)
 
 
 def score_masks(piles: Sequence[int], chkobbas: Sequence[int],
                 primiera: bool = False) -> list[int]:
     """Points per side of a finished hand, from each side's captured-cards mask."""
     points = list(chkobbas)
-    for winner in _tally(piles, primiera)[5].values():
+    for winner in _tally(piles, primiera)[5]:
         if winner is not None:
             points[winner] += 1
     return points

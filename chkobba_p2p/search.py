@@ -32,7 +32,10 @@ from .bots import HeuristicBot
 from .cards import Card
 from .errors import LocalError
 from .rules import (
+    _BELOW_MASK,
     _OVER,
+    _RANK_MASK,
+    _SAME_MASKS,
     ALL_CARDS,
     VALUE,
     Hand,
@@ -131,7 +134,12 @@ def _greedy_move(hand: Hand, held: tuple[Card, ...]) -> tuple[int, Card, int]:
     drops: list[tuple[int, Card]] = []
     for i, c in enumerate(held):
         v = VALUE[c]
-        opts = capture_masks(v, table)
+        same = table & _RANK_MASK[v]
+        if same:
+            opts = _SAME_MASKS[same]
+        else:
+            smaller = table & _BELOW_MASK[v]
+            opts = capture_masks(v, table) if smaller & (smaller - 1) else ()
         if not opts:
             drops.append((i, c))
             continue
@@ -162,9 +170,11 @@ def _greedy_move(hand: Hand, held: tuple[Card, ...]) -> tuple[int, Card, int]:
 def rollout(hand: Hand) -> Hand:
     """Play a sampled world out with the greedy policy for every seat."""
     advance = Hand._play_trusted
-    while hand._stage != _OVER:
+    greedy = _greedy_move
+    over = _OVER
+    while hand._stage != over:
         seat = hand.turn
-        i, c, o = _greedy_move(hand, hand.hands[seat])  # type: ignore[arg-type]
+        i, c, o = greedy(hand, hand.hands[seat])  # type: ignore[arg-type]
         hand = advance(hand, seat, i, c, o)
     return hand
 
