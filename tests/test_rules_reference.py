@@ -157,3 +157,22 @@ def test_the_reference_is_played_to_the_end_under_every_ruleset():
         played = [play_along(seed, rules, players, 0)
                   for seed in range(i * 10, i * 10 + 4) for players in (2, 3, 4)]
         assert sum(p > 0 for p in played) >= 8
+
+
+def test_applying_a_listed_move_skips_no_check_a_lookalike_needs():
+    """A move equal to a listed one but of other types (an int for the card, a set for
+    the capture) is checked as any other play: the int is refused, the set accepted."""
+    from chkobba_p2p.cards import cards
+
+    placed = cards("7D 2S 9H 3H 4S 10C")
+    rest = [c for c in DECK if c not in placed]
+    hand = Hand.from_position(Ruleset(), 2, 1, hands=(cards("7D 2S"), cards("9H")),
+                              table=cards("3H 4S 10C"), turn=0, stock=0, piles=((), rest))
+    listed = hand.legal_moves()
+    seven = next(m for m in listed if m.card == cards("7D")[0])
+    with pytest.raises(errors.CardNotInHand):
+        hand.apply(Move(26, seven.capture))  # type: ignore[arg-type]
+    after = hand.apply(Move(seven.card, set(seven.capture)))  # type: ignore[arg-type]
+    assert after.events[-1].capture == seven.capture
+    assert type(after.events[-1].capture) is frozenset
+    assert after.table == cards("10C") and after.piles[0] == tuple(sorted(cards("7D 3H 4S")))
