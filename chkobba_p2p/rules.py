@@ -892,7 +892,11 @@ class Hand:
         if st == _PLAY:
             return _TURNS[self.turn]
         if st in (_DEAL, _ODEAL):
-            return DealStep(self._queue)
+            queue = self._queue
+            step = _DEAL_STEPS.get(queue)
+            if step is None:
+                step = _DEAL_STEPS[queue] = DealStep(queue)
+            return step
         if st == _DRAW:
             return DealStep(self._queue, draw=True)
         if st == _CHOICE:
@@ -1063,6 +1067,7 @@ class Hand:
         return h
 
     def _after_opening(self) -> Hand:
+        """Sets the stage of a hand just made whose opening table is complete."""
         rule = self.ruleset.redeal
         tm = self._tm
         if rule is RedealRule.KINGS:
@@ -1071,9 +1076,8 @@ class Hand:
             redeal = any((tm & _RANK_MASK[v]).bit_count() >= 3 for v in range(1, 11))
         else:
             redeal = False
-        if redeal:
-            return self._with(_stage=_REDEAL, _queue=())
-        return self._with(_stage=_PLAY, _queue=())
+        self._stage = _REDEAL if redeal else _PLAY
+        return self
 
     def choose_cut(self, keep: bool, card: Card | None = None) -> Hand:
         """The cutter keeps the drawn card, or places it face up (``card`` names it).
@@ -1364,6 +1368,9 @@ def _make_copier() -> Callable[[Hand], Hand]:
 
 
 _copy_hand = _make_copier()
+
+#: The deal steps met so far (a handful of shapes: steps are values, shared).
+_DEAL_STEPS: dict[tuple[int | None, ...], DealStep] = {}
 
 #: Every card's drop (the card stays on the table): moves are values, shared.
 _DROPS = tuple(Move(Card(i)) for i in range(40))
