@@ -16,7 +16,7 @@ There is one model of the game: a sampled world is a :class:`~chkobba_p2p.rules.
 (omniscient, holding its undealt cards so that it deals itself), played by the engine's
 own move generation, transition and scoring, on the masks the engine keeps inside (cards
 are their wire ids, a set of cards a 40-bit mask).  The search skips only the checks a
-move it generated itself cannot fail.
+move it generated itself cannot fail, and a world keeps no log of its own plays.
 """
 
 from __future__ import annotations
