@@ -179,7 +179,7 @@ def _candidates(rng: random.Random, hand: Hand) -> list[Move]:
     out += [Move(c, frozenset([t, u])) for c in mine for t in table for u in table if t < u]
     if others:
         out.append(Move(rng.choice(others)))
-    captured = [c for p in hand.piles for c in p]
+    captured = sorted(c for p in hand.piles for c in p)
     if captured and mine:
         out.append(Move(mine[0], frozenset([rng.choice(captured)])))
     return out
