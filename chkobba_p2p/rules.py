@@ -1031,7 +1031,15 @@ class Hand:
         if viewer is None:  # omniscient: every card is seen
             if fresh.bit_count() != len(dealt):
                 raise InvalidDeal("a card this view must see was dealt unknown")
-            for who, c in zip(recipients, dealt):
+            n = self.players
+            first = recipients[0]
+            each: tuple[int | None, ...] = recipients
+            if first is not None and recipients is _ROUNDS[n][first]:
+                # A round of three after the hands ran out: each seat's three in a slice.
+                hands = [dealt[3 * ((s - first) % n):3 * ((s - first) % n) + 3]
+                         for s in range(n)]
+                each = ()
+            for who, c in zip(each, dealt):
                 if who is None:
                     table += (c,)  # type: ignore[operator]  # never None: counted above
                 else:

@@ -21,10 +21,12 @@ from chkobba_p2p.rules import (
     PRESETS,
     VARIANTS,
     CutterChoice,
+    DealEvent,
     DealStep,
     Hand,
     Move,
     Opening,
+    PlayEvent,
     Redeal,
     Ruleset,
     Scoring,
@@ -75,6 +77,17 @@ def attempt(rng: random.Random, hand: Hand) -> tuple[Card, frozenset[Card]]:
     return played, frozenset(group)
 
 
+def deal_logged(hand: Hand, step: DealStep, rest: list[Card]) -> Hand:
+    """Deal the step from the top of ``rest``; the log says who got what."""
+    k = len(step.recipients)
+    dealt = tuple(rest[:k])
+    del rest[:k]
+    after = hand.deal(dealt)
+    assert after.events[-1] == DealEvent(step.recipients, dealt, step.draw)
+    assert after.events[:-1] == hand.events
+    return after
+
+
 def play_along(seed: int, rules: Ruleset, players: int, dealer: int) -> int:
     """Play one hand on the engine and the reference; returns the number of plays."""
     rng = random.Random(seed)
@@ -87,9 +100,7 @@ def play_along(seed: int, rules: Ruleset, players: int, dealer: int) -> int:
     while not isinstance(hand.pending, Turn):
         step = hand.pending
         if isinstance(step, DealStep):
-            k = len(step.recipients)
-            hand = hand.deal(rest[:k])
-            del rest[:k]
+            hand = deal_logged(hand, step, rest)
         elif isinstance(step, CutterChoice):
             hand = hand.choose_cut(keep)
         else:
@@ -116,13 +127,15 @@ def play_along(seed: int, rules: Ruleset, players: int, dealer: int) -> int:
         with pytest.raises(errors.NotYourTurn):
             hand.play((hand.turn + 1) % players, *next(iter(hand.legal_moves())))
         move = rng.choice(sorted(hand.legal_moves(), key=lambda m: m.text))
+        seat, before = hand.turn, sum(model.chkobbas)
         hand = hand.apply(move)
         model.play(int(move.card), frozenset(int(c) for c in move.capture))
         plays += 1
+        logged = hand.events[-2 if hand.is_over else -1]
+        assert logged == PlayEvent(seat, move.card, move.capture,
+                                   sum(model.chkobbas) > before)
         while isinstance(hand.pending, DealStep):
-            k = len(hand.pending.recipients)
-            hand = hand.deal(rest[:k])
-            del rest[:k]
+            hand = deal_logged(hand, hand.pending, rest)
         check_same(hand, model)
     assert model.over
     assert list(hand.score.points) == model.points()
