@@ -1143,7 +1143,11 @@ class Hand:
                 options = _SAME_SETS[same]
             else:
                 smaller = table & _BELOW_MASK[v]
-                options = _capture_sets(v, table) if smaller & (smaller - 1) else ()
+                if smaller & (smaller - 1):
+                    found = _CAPTURE_SETS.get((smaller << 4) | v)
+                    options = _capture_sets(v, table) if found is None else found
+                else:
+                    options = ()
             # tuple.__new__ skips the named tuple's Python-level constructor: this loop is
             # the engine's hottest.
             if options:
