@@ -373,7 +373,7 @@ def capture_masks(value: int, table: int) -> tuple[int, ...]:
     Rank first: one option per table card of that value.  Otherwise every group of two or
     more table cards whose values sum to ``value``.  Empty: nothing can be taken.  Options
     come in card-id order (same-value cards by id; groups in the order a walk over the
-    table's cards by id finds them).
+    table's cards by id finds them); the public moves and hints list them in table order.
     """
     same = table & _RANK_MASK[value]
     if same:
@@ -472,7 +472,16 @@ def capture_options(played: Card, table: Sequence[Card]) -> list[frozenset[Card]
     Rank first: the table cards of the same value, one option each.  Otherwise every group
     of two or more table cards whose values sum to the played value.  Empty: no capture.
     """
-    return list(_capture_sets(played.value, mask_of(table)))
+    options = _capture_sets(played.value, mask_of(table))
+    return list(_in_table_order(options, table) if len(options) > 1 else options)
+
+
+def _in_table_order(options: Sequence[frozenset[Card]],
+                    table: Sequence[Card]) -> tuple[frozenset[Card], ...]:
+    """Options in the order people read them: by the table positions of their cards
+    (a walk over the table as laid out finds them in this order)."""
+    pos = {c: i for i, c in enumerate(table)}
+    return tuple(sorted(options, key=lambda group: sorted([pos[c] for c in group])))
 
 
 # --------------------------------------------------------------------------- moves
@@ -1124,7 +1133,8 @@ class Hand:
 
     def legal_moves(self, seat: int | None = None) -> list[Move]:
         """Every legal move for ``seat`` (default: whose turn it is) among its known cards:
-        the cards in the order held, each card's captures in card-id order."""
+        the cards in the order held, each card's captures by the table positions of the
+        cards they take."""
         if self._stage != _PLAY:
             return []
         if seat is None:
@@ -1151,6 +1161,8 @@ class Hand:
             # tuple.__new__ skips the named tuple's Python-level constructor: this loop is
             # the engine's hottest.
             if options:
+                if len(options) > 1:
+                    options = _in_table_order(options, self.table)
                 captures = True
                 moves.extend([_new_tuple(Move, (c, o)) for o in options])
             else:
@@ -1163,7 +1175,8 @@ class Hand:
 
     def captures_for(self, card: Card) -> list[frozenset[Card]]:
         """Hint: what ``card`` would take from the table now (empty: it would stay)."""
-        return list(_capture_sets(card.value, self._tm))
+        options = _capture_sets(card.value, self._tm)
+        return list(_in_table_order(options, self.table) if len(options) > 1 else options)
 
     def play(self, seat: int, card: Card, capture: Iterable[Card] = ()) -> Hand:
         """``seat`` plays ``card`` taking ``capture``; IllegalMove subclasses name the rule."""

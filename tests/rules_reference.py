@@ -48,6 +48,13 @@ def captures(played: int, table: list[int]) -> set[frozenset[int]]:
     return out
 
 
+def captures_in_table_order(played: int, table: list[int]) -> list[frozenset[int]]:
+    """:func:`captures` as people read them: by the table positions of the cards taken
+    (compared as sorted lists of positions)."""
+    pos = {c: i for i, c in enumerate(table)}
+    return sorted(captures(played, table), key=lambda g: sorted(pos[c] for c in g))
+
+
 def legal(hand: list[int], table: list[int], forced: bool) -> set[tuple[int, frozenset[int]]]:
     """Every (card, capture) the player may make: a card that can capture must; with
     ``forced``, if any card can capture only capturing plays are allowed."""

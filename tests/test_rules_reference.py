@@ -113,8 +113,15 @@ def play_along(seed: int, rules: Ruleset, players: int, dealer: int) -> int:
     plays = 0
     while not hand.is_over:
         assert isinstance(hand.pending, Turn) and hand.turn == model.turn
-        legal = as_ref(hand.legal_moves())
+        listed = hand.legal_moves()
+        legal = as_ref(listed)
         assert legal == model.legal()
+        for c in hand.hand_of(hand.turn):  # each card's captures, in table order
+            expected = ref.captures_in_table_order(int(c), model.table)
+            assert [frozenset(map(int, o)) for o in hand.captures_for(c)] == expected
+            if expected and (not rules.forced_capture or any(m.capture for m in listed)):
+                assert [frozenset(map(int, m.capture)) for m in listed if m.card == c] \
+                    == expected
         for _ in range(3):
             card, capture = attempt(rng, hand)
             rule = model.refusal(int(card), frozenset(int(c) for c in capture))
