@@ -365,6 +365,7 @@ _CAPTURE_SETS: dict[int, tuple[frozenset[Card], ...]] = {}
 _FROZEN: dict[int, frozenset[Card]] = {}
 _MASKS: dict[frozenset[Card], int] = {}  # the inverse of _FROZEN
 _MASK_SUM: dict[int, int] = {}
+_SUM_PATTERNS: dict[tuple[int, ...], tuple[tuple[int, ...], ...]] = {}
 
 
 def capture_masks(value: int, table: int) -> tuple[int, ...]:
@@ -372,8 +373,9 @@ def capture_masks(value: int, table: int) -> tuple[int, ...]:
 
     Rank first: one option per table card of that value.  Otherwise every group of two or
     more table cards whose values sum to ``value``.  Empty: nothing can be taken.  Options
-    come in card-id order (same-value cards by id; groups in the order a walk over the
-    table's cards by id finds them); the public moves and hints list them in table order.
+    come in a fixed order (same-value cards by id; groups in the order a walk over the
+    table's cards by value, then id, finds them); the public moves and hints list them in
+    table order.
     """
     same = table & _RANK_MASK[value]
     if same:
@@ -384,27 +386,40 @@ def capture_masks(value: int, table: int) -> tuple[int, ...]:
     key = (smaller << 4) | value
     found = _CAPTURE_MASKS.get(key)
     if found is None:
-        groups: list[int] = []
-        _sum_groups(bits(smaller), 0, value, 0, 0, groups)
-        found = tuple(groups)
+        # The groups depend only on the values: found once per multiset of values (the
+        # tables met are many, their value patterns few), then named with these cards.
+        ids = sorted(bits(smaller), key=VALUE.__getitem__)  # by value, ties by id
+        pattern = (value, *[VALUE[c] for c in ids])
+        groups = _SUM_PATTERNS.get(pattern)
+        if groups is None:
+            out: list[tuple[int, ...]] = []
+            _sum_groups(pattern, 1, value, (), out)
+            groups = tuple(out)
+            if len(_SUM_PATTERNS) > _CACHE_LIMIT:
+                _SUM_PATTERNS.clear()
+            _SUM_PATTERNS[pattern] = groups
+        found = tuple([sum([BIT[ids[i - 1]] for i in g]) for g in groups])
         if len(_CAPTURE_MASKS) > _CACHE_LIMIT:
             _CAPTURE_MASKS.clear()
         _CAPTURE_MASKS[key] = found
     return found
 
 
-def _sum_groups(cards: list[int], start: int, remaining: int, chosen: int, size: int,
-                out: list[int]) -> None:
+def _sum_groups(values: tuple[int, ...], start: int, remaining: int, chosen: tuple[int, ...],
+                out: list[tuple[int, ...]]) -> None:
+    """The groups of two or more of ``values[start:]`` (ascending) summing to
+    ``remaining``, as index tuples, in the order of a walk from the smallest."""
     # A plain function, not a closure: a recursive closure is a reference cycle, garbage
     # that only the cycle collector frees (and its pauses would eat into a bot's budget).
-    for i in range(start, len(cards)):
-        c = cards[i]
-        v = VALUE[c]
+    for i in range(start, len(values)):
+        v = values[i]
         if v == remaining:
-            if size:
-                out.append(chosen | BIT[c])
+            if chosen:
+                out.append((*chosen, i))
         elif v < remaining:
-            _sum_groups(cards, i + 1, remaining - v, chosen | BIT[c], size + 1, out)
+            _sum_groups(values, i + 1, remaining - v, (*chosen, i), out)
+        else:
+            break  # ascending: nothing further fits
 
 
 def frozen(mask: int) -> frozenset[Card]:
