@@ -1244,11 +1244,16 @@ class Hand:
 
         A sampled world of the search (``_deck`` set) deals itself and keeps no log of
         its own (nobody reads a hypothetical hand's events)."""
-        hands_l = list(self.hands)
-        hand = hands_l[seat]
-        hands_l[seat] = hand[:idx] + hand[idx + 1:]
-        hands = tuple(hands_l)
+        hands = self.hands
+        hand = hands[seat]
         n = self.players
+        if n == 2:
+            hands = (hand[:idx] + hand[idx + 1:], hands[1]) if seat == 0 else \
+                (hands[0], hand[:idx] + hand[idx + 1:])
+        else:
+            hands_l = list(hands)
+            hands_l[seat] = hand[:idx] + hand[idx + 1:]
+            hands = tuple(hands_l)
         stock = self.stock
         h = _new_object(Hand)
         h.ruleset = self.ruleset
