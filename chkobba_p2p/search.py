@@ -145,7 +145,8 @@ def _greedy_move(hand: Hand, held: tuple[Card, ...]) -> tuple[int, Card, int]:
             continue
         any_capture = True
         for o in opts:
-            score = WORTH[c] + mask_worth(o)
+            w = _MASK_WORTH.get(o)
+            score = WORTH[c] + (mask_worth(o) if w is None else w)
             left = table ^ o
             if not left:
                 if not last_play:
