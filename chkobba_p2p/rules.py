@@ -468,6 +468,8 @@ def _same_value_options() -> tuple[dict[int, tuple[int, ...]],
 
 
 _SAME_MASKS, _SAME_SETS = _same_value_options()
+#: Each card alone, as the capture of a card of its value.
+_SINGLE = tuple(_SAME_SETS[BIT[i]][0] for i in range(40))
 
 
 def mask_sum(mask: int) -> int:
@@ -1165,19 +1167,22 @@ class Hand:
             v = c.value
             same = table & _RANK_MASK[v]
             if same:
-                options = _SAME_SETS[same]
+                if same & (same - 1):  # several: in table order
+                    options = tuple([_SINGLE[t] for t in self.table if same >> t & 1])
+                else:
+                    options = _SAME_SETS[same]
             else:
                 smaller = table & _BELOW_MASK[v]
                 if smaller & (smaller - 1):
                     found = _CAPTURE_SETS.get((smaller << 4) | v)
                     options = _capture_sets(v, table) if found is None else found
+                    if len(options) > 1:
+                        options = _in_table_order(options, self.table)
                 else:
                     options = ()
             # tuple.__new__ skips the named tuple's Python-level constructor: this loop is
             # the engine's hottest.
             if options:
-                if len(options) > 1:
-                    options = _in_table_order(options, self.table)
                 captures = True
                 moves.extend([_new_tuple(Move, (c, o)) for o in options])
             else:
