@@ -2,22 +2,32 @@
 
 ``hands_per_s`` drives the engine with a uniformly random legal move each turn;
 ``hands_per_s_bots_on_views`` plays the same hands through RandomBot, each bot handed
-its seat's view every turn (as simulate and the peers do).
+its seat's view every turn (as simulate and the peers do); ``expert_moves_per_s_20_samples``
+is the bots' search (the expert deciding on 20 sampled worlds).
 
-Run: python benchmarks/rules.py [--seconds S]
+With ``--compare DIR`` (a checkout of Khalil-Ba5/Chkobba, whose engine is
+``engine/game_state.py``) the same run also plays that engine's random 2-player hands
+(each turn a uniformly random move among its ``legal_moves()``, applied with its
+validating ``apply_move``, then ``round_points()``), alternating rounds with ours so that
+both meet the same machine load, and prints the ratio.
+
+Run: python benchmarks/rules.py [--seconds S] [--compare DIR]
 Prints one figure per line (`name: value unit`); medians of 5 rounds, in process CPU time
 (so that other work on a shared machine skews the figures less).
-Goal (issue 2): at least 2,000 hands/s in one process.
+Goals: at least 2,000 hands/s in one process (issue 2); at least 5x the other engine
+through the public model (issue 29).
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import random
 import statistics
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -61,6 +71,29 @@ def hands_per_second(seconds: float, seed: int) -> float:
     return n / (time.process_time() - start)
 
 
+def other_hands_per_second(game_state: Any, seconds: float, seed: int) -> float:
+    """The other engine's random hands: its own deal, a random legal move each turn, scored."""
+    rng = random.Random(seed)
+    n = 0
+    start = time.process_time()
+    while time.process_time() - start < seconds:
+        state = game_state.create_initial_state(rng.getrandbits(32))
+        while not state.is_round_over:
+            state.apply_move(rng.choice(state.legal_moves()))
+        state.round_points()
+        n += 1
+    return n / (time.process_time() - start)
+
+
+def load_other_engine(checkout: Path) -> Any:
+    """``engine.game_state`` of a Khalil-Ba5/Chkobba checkout (imported from ``checkout``)."""
+    if not (checkout / "engine" / "game_state.py").is_file():
+        raise SystemExit(f"{checkout} holds no engine/game_state.py (a Khalil-Ba5/Chkobba "
+                         "checkout is expected)")
+    sys.path.insert(0, str(checkout.resolve()))
+    return importlib.import_module("engine.game_state")
+
+
 def bot_hands_per_second(seconds: float, seed: int) -> float:
     """As real bots play: each bot is handed its own seat's view every turn."""
     rng = random.Random(seed)
@@ -97,16 +130,48 @@ def movegen_per_second(seconds: float, seed: int) -> float:
     return n / (time.process_time() - start)
 
 
+def expert_moves_per_second(seconds: float, seed: int) -> float:
+    """The bots' search: the expert's decisions (a fixed 20 sampled worlds each, no clock)
+    on positions of random hands seen from the seat to play."""
+    from chkobba_p2p.search import ExpertBot
+
+    views = [h.view(h.turn) for h in random_positions(300, seed)]
+    views = [v for v in views if len(v.legal_moves()) > 1]
+    bot = ExpertBot(seed, move_ms=None, samples=20)
+    n = 0
+    start = time.process_time()
+    while time.process_time() - start < seconds:
+        for v in views[:50]:
+            bot.choose_play(v)
+        n += 50
+        views = views[50:] + views[:50]
+    return n / (time.process_time() - start)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--seconds", type=float, default=1.0, help="per round (5 rounds)")
+    ap.add_argument("--compare", type=Path, metavar="DIR",
+                    help="a checkout of Khalil-Ba5/Chkobba to measure alongside")
     args = ap.parse_args()
-    hands = [hands_per_second(args.seconds, s) for s in range(5)]
+    other = None if args.compare is None else load_other_engine(args.compare)
+    hands: list[float] = []
+    others: list[float] = []
+    for s in range(5):  # alternate the two engines round by round
+        hands.append(hands_per_second(args.seconds, s))
+        if other is not None:
+            others.append(other_hands_per_second(other, args.seconds, s))
     bot_hands = [bot_hands_per_second(args.seconds, s) for s in range(5)]
     gens = [movegen_per_second(args.seconds, s) for s in range(5)]
     print(f"hands_per_s: {statistics.median(hands):.0f} /s")
+    if other is not None:
+        print(f"other_engine_hands_per_s: {statistics.median(others):.0f} /s")
+        ratios = [a / b for a, b in zip(hands, others)]
+        print(f"ratio_to_other_engine: {statistics.median(ratios):.2f} x")
     print(f"hands_per_s_bots_on_views: {statistics.median(bot_hands):.0f} /s")
     print(f"legal_move_generations_per_s: {statistics.median(gens):.0f} /s")
+    experts = [expert_moves_per_second(args.seconds, s) for s in range(5)]
+    print(f"expert_moves_per_s_20_samples: {statistics.median(experts):.1f} /s")
 
 
 if __name__ == "__main__":

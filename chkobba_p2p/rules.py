@@ -37,9 +37,9 @@ from enum import Enum
 from functools import lru_cache
 from itertools import combinations
 from types import MappingProxyType
-from typing import Any, NamedTuple, TypedDict
+from typing import Any, NamedTuple, TypedDict, cast
 
-from .cards import DECK, Card, FigureConvention
+from .cards import Card, FigureConvention
 from .errors import (
     CaptureNotOnTable,
     CaptureRequired,
@@ -81,6 +81,12 @@ __all__ = [
     "capture_options",
     "resolve_first_dealer",
     "primiera_value",
+    "score_piles",
+    "score_masks",
+    "capture_masks",
+    "bits",
+    "mask_of",
+    "cards_of",
 ]
 
 
@@ -302,6 +308,199 @@ def resolve_first_dealer(draws: dict[int, Card]) -> int | tuple[int, ...]:
     return lowest[0] if len(lowest) == 1 else lowest
 
 
+# --------------------------------------------------------------------------- bitmasks
+# Inside the engine a set of cards is a 40-bit int: bit ``id`` is the card ``Card(id)``.
+# Captures, the cards a view has seen, the captured piles and the scores are computed on
+# these masks; the public values (tuples of cards, frozensets, Move) are built from them.
+
+VALUE = tuple(i % 10 + 1 for i in range(40))
+BIT = tuple(1 << i for i in range(40))
+DIAMOND_MASK = sum(BIT[20:30])
+SEVEN_MASK = BIT[6] | BIT[16] | BIT[26] | BIT[36]
+SIX_MASK = BIT[5] | BIT[15] | BIT[25] | BIT[35]
+HAYA_BIT = BIT[26]
+ALL_CARDS = (1 << 40) - 1
+#: The cards of each value (index 1..10), and of every value below it.
+_RANK_MASK = (0,) + tuple(BIT[v - 1] | BIT[v + 9] | BIT[v + 19] | BIT[v + 29]
+                          for v in range(1, 11))
+_BELOW_MASK = tuple(sum(_RANK_MASK[1:v]) for v in range(11))
+_PRIMIERA = {7: 21, 6: 18, 1: 16, 5: 15, 4: 14, 3: 13, 2: 12, 8: 10, 9: 10, 10: 10}
+# Per suit, the card ids from best to worst primiera value.
+_PRIMIERA_ORDER = tuple(
+    tuple(sorted(range(s * 10, s * 10 + 10), key=lambda c: -_PRIMIERA[VALUE[c]]))
+    for s in range(4)
+)
+
+
+def bits(mask: int) -> list[int]:
+    """The card ids set in ``mask``, lowest first."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def mask_of(cards: Iterable[Card]) -> int:
+    """The mask of some cards."""
+    m = 0
+    for c in cards:
+        m |= BIT[c]
+    return m
+
+
+def cards_of(mask: int) -> tuple[Card, ...]:
+    """The cards of ``mask``, by id."""
+    return tuple([_DECK_BY_ID[i] for i in bits(mask)])
+
+
+_DECK_BY_ID = tuple(Card(i) for i in range(40))
+
+# The caches are cleared when full, which keeps memory bounded (and the clearing cheap
+# enough to fit in a bot's move budget).
+_CACHE_LIMIT = 200_000
+_CAPTURE_MASKS: dict[int, tuple[int, ...]] = {}
+_CAPTURE_SETS: dict[int, tuple[frozenset[Card], ...]] = {}
+_FROZEN: dict[int, frozenset[Card]] = {}
+_MASKS: dict[frozenset[Card], int] = {}  # the inverse of _FROZEN
+_MASK_SUM: dict[int, int] = {}
+_SUM_PATTERNS: dict[tuple[int, ...], tuple[tuple[int, ...], ...]] = {}
+
+
+def capture_masks(value: int, table: int) -> tuple[int, ...]:
+    """Every capture (as a mask) a card of ``value`` may make on ``table`` (a mask).
+
+    Rank first: one option per table card of that value.  Otherwise every group of two or
+    more table cards whose values sum to ``value``.  Empty: nothing can be taken.  Options
+    come in a fixed order (same-value cards by id; groups in the order a walk over the
+    table's cards by value, then id, finds them); the public moves and hints list them in
+    table order.
+    """
+    same = table & _RANK_MASK[value]
+    if same:
+        return _SAME_MASKS[same]
+    smaller = table & _BELOW_MASK[value]
+    if not smaller & (smaller - 1):  # fewer than two cards: no sum
+        return ()
+    key = (smaller << 4) | value
+    found = _CAPTURE_MASKS.get(key)
+    if found is None:
+        # The groups depend only on the values: found once per multiset of values (the
+        # tables met are many, their value patterns few), then named with these cards.
+        ids = sorted(bits(smaller), key=VALUE.__getitem__)  # by value, ties by id
+        pattern = (value, *[VALUE[c] for c in ids])
+        groups = _SUM_PATTERNS.get(pattern)
+        if groups is None:
+            out: list[tuple[int, ...]] = []
+            _sum_groups(pattern, 1, value, (), out)
+            groups = tuple(out)
+            if len(_SUM_PATTERNS) > _CACHE_LIMIT:
+                _SUM_PATTERNS.clear()
+            _SUM_PATTERNS[pattern] = groups
+        found = tuple([sum([BIT[ids[i - 1]] for i in g]) for g in groups])
+        if len(_CAPTURE_MASKS) > _CACHE_LIMIT:
+            _CAPTURE_MASKS.clear()
+        _CAPTURE_MASKS[key] = found
+    return found
+
+
+def _sum_groups(values: tuple[int, ...], start: int, remaining: int, chosen: tuple[int, ...],
+                out: list[tuple[int, ...]]) -> None:
+    """The groups of two or more of ``values[start:]`` (ascending) summing to
+    ``remaining``, as index tuples, in the order of a walk from the smallest."""
+    # A plain function, not a closure: a recursive closure is a reference cycle, garbage
+    # that only the cycle collector frees (and its pauses would eat into a bot's budget).
+    for i in range(start, len(values)):
+        v = values[i]
+        if v == remaining:
+            if chosen:
+                out.append((*chosen, i))
+        elif v < remaining:
+            _sum_groups(values, i + 1, remaining - v, (*chosen, i), out)
+        else:
+            break  # ascending: nothing further fits
+
+
+def frozen(mask: int) -> frozenset[Card]:
+    """The cards of ``mask`` as a frozenset (shared: the same few are asked again)."""
+    found = _FROZEN.get(mask)
+    if found is None:
+        found = frozenset(cards_of(mask))
+        if len(_FROZEN) > _CACHE_LIMIT:
+            _FROZEN.clear()
+            _MASKS.clear()
+        _FROZEN[mask] = found
+        _MASKS[found] = mask
+    return found
+
+
+def _capture_sets(value: int, table: int) -> tuple[frozenset[Card], ...]:
+    """:func:`capture_masks` as frozensets of cards (what moves hold)."""
+    same = table & _RANK_MASK[value]
+    if same:
+        return _SAME_SETS[same]
+    smaller = table & _BELOW_MASK[value]
+    if not smaller & (smaller - 1):
+        return ()
+    key = (smaller << 4) | value
+    found = _CAPTURE_SETS.get(key)
+    if found is None:
+        found = tuple([frozen(m) for m in capture_masks(value, table)])
+        if len(_CAPTURE_SETS) > _CACHE_LIMIT:
+            _CAPTURE_SETS.clear()
+        _CAPTURE_SETS[key] = found
+    return found
+
+
+def _same_value_options() -> tuple[dict[int, tuple[int, ...]],
+                                   dict[int, tuple[frozenset[Card], ...]]]:
+    """The rank-first options of every set of same-value table cards (150 of them)."""
+    masks: dict[int, tuple[int, ...]] = {}
+    sets: dict[int, tuple[frozenset[Card], ...]] = {}
+    for v in range(1, 11):
+        ids = bits(_RANK_MASK[v])
+        for k in range(1, 16):
+            same = sum(BIT[ids[i]] for i in range(4) if k >> i & 1)
+            masks[same] = tuple([BIT[c] for c in bits(same)])
+            sets[same] = tuple([frozenset([_DECK_BY_ID[c]]) for c in bits(same)])
+    return masks, sets
+
+
+_SAME_MASKS, _SAME_SETS = _same_value_options()
+#: Each card alone, as the capture of a card of its value.
+_SINGLE = tuple(_SAME_SETS[BIT[i]][0] for i in range(40))
+
+
+def mask_sum(mask: int) -> int:
+    """The sum of the values of the cards of ``mask``."""
+    found = _MASK_SUM.get(mask)
+    if found is None:
+        found = sum([VALUE[c] for c in bits(mask)])
+        if len(_MASK_SUM) > _CACHE_LIMIT:
+            _MASK_SUM.clear()
+        _MASK_SUM[mask] = found
+    return found
+
+
+def capture_options(played: Card, table: Sequence[Card]) -> list[frozenset[Card]]:
+    """Every capture the rules allow for ``played`` on ``table``.
+
+    Rank first: the table cards of the same value, one option each.  Otherwise every group
+    of two or more table cards whose values sum to the played value.  Empty: no capture.
+    """
+    options = _capture_sets(played.value, mask_of(table))
+    return list(_in_table_order(options, table) if len(options) > 1 else options)
+
+
+def _in_table_order(options: Sequence[frozenset[Card]],
+                    table: Sequence[Card]) -> tuple[frozenset[Card], ...]:
+    """Options in the order people read them: by the table positions of their cards
+    (a walk over the table as laid out finds them in this order)."""
+    pos = {c: i for i, c in enumerate(table)}
+    return tuple(sorted(options, key=lambda group: sorted([pos[c] for c in group])))
+
+
 # --------------------------------------------------------------------------- moves
 
 
@@ -335,46 +534,6 @@ class Move(NamedTuple):
 
     def __repr__(self) -> str:
         return f"Move({self.text!r})"
-
-
-def capture_options(played: Card, table: Sequence[Card]) -> list[frozenset[Card]]:
-    """Every capture the rules allow for ``played`` on ``table``.
-
-    Rank first: the table cards of the same value, one option each.  Otherwise every group
-    of two or more table cards whose values sum to the played value.  Empty: no capture.
-    """
-    return list(_capture_options(played.value, tuple(table)))
-
-
-@lru_cache(maxsize=8192)
-def _capture_options(value: int, table: tuple[Card, ...]) -> tuple[frozenset[Card], ...]:
-    # Cached: the same (value, table) is asked while generating moves, then validating one.
-    same = tuple(frozenset((c,)) for c in table if c.value == value)
-    if same:
-        return same
-    smaller = [c for c in table if c.value < value]
-    if len(smaller) < 2:
-        return ()
-    return tuple(_sum_groups(tuple(smaller), value))
-
-
-def _sum_groups(cards: tuple[Card, ...], value: int) -> list[frozenset[Card]]:
-    out: list[frozenset[Card]] = []
-
-    def walk(start: int, remaining: int, chosen: list[Card]) -> None:
-        for i in range(start, len(cards)):
-            c = cards[i]
-            v = c.value
-            if v == remaining:
-                if chosen:
-                    out.append(frozenset((*chosen, c)))
-            elif v < remaining:
-                chosen.append(c)
-                walk(i + 1, remaining - v, chosen)
-                chosen.pop()
-
-    walk(0, value, [])
-    return out
 
 
 def _brute_force_options(played: Card, table: Sequence[Card]) -> list[frozenset[Card]]:
@@ -428,6 +587,7 @@ Pending = DealStep | CutterChoice | Redeal | Turn | HandOver
 _TURNS = tuple(Turn(seat) for seat in range(4))
 _NO_CAPTURE: frozenset[Card] = frozenset()
 _new_tuple = tuple.__new__
+_new_object = object.__new__
 
 
 # --------------------------------------------------------------------------- events
@@ -465,21 +625,30 @@ Event = DealEvent | CutEvent | PlayEvent | SweepEvent
 
 # --------------------------------------------------------------------------- scoring
 
-_PRIMIERA = {7: 21, 6: 18, 1: 16, 5: 15, 4: 14, 3: 13, 2: 12, 8: 10, 9: 10, 10: 10}
-
-
 def primiera_value(pile: Iterable[Card]) -> int | None:
     """Sum of the best primiera value per suit, or None when a suit is missing."""
-    best: dict[object, int] = {}
-    for c in pile:
-        v = _PRIMIERA[c.value]
-        if v > best.get(c.suit, 0):
-            best[c.suit] = v
-    return sum(best.values()) if len(best) == 4 else None
+    return _primiera_of(mask_of(pile))
+
+
+def _primiera_of(mask: int) -> int | None:
+    total = 0
+    for order in _PRIMIERA_ORDER:
+        for c in order:
+            if mask >> c & 1:
+                total += _PRIMIERA[VALUE[c]]
+                break
+        else:
+            return None
+    return total
 
 
 def _strict_winner(values: Sequence[int | None]) -> int | None:
     """Index of the strict maximum (None values cannot win); None on a tie (beji)."""
+    if len(values) == 2:  # two sides: most hands, every search rollout
+        a, b = values
+        if a is None or b is None:
+            return None if a is b else (1 if a is None else 0)
+        return 0 if a > b else 1 if b > a else None
     candidates = [v for v in values if v is not None]
     if not candidates:
         return None
@@ -527,38 +696,65 @@ class HandScore:
         }
 
 
-def score_piles(piles: Sequence[Sequence[Card]], chkobbas: Sequence[int],
-                ruleset: Ruleset, players: int) -> HandScore:
-    """Score a finished hand from each *side's* pile and chkobba count."""
-    cards = tuple(len(p) for p in piles)
-    diamonds = tuple(sum(1 for c in p if c.is_diamond) for p in piles)
-    sevens = tuple(sum(1 for c in p if c.value == 7) for p in piles)
-    sixes = tuple(sum(1 for c in p if c.value == 6) for p in piles)
-    categories: dict[str, int | None] = {
-        "carta": _strict_winner(cards),
-        "dinari": _strict_winner(diamonds),
-    }
-    primiera = None
-    if ruleset.scoring is Scoring.PRIMIERA:
-        primiera = tuple(primiera_value(p) for p in piles)
-        categories["primiera"] = _strict_winner(primiera)
+def _tally(piles: Sequence[int], primiera: bool) -> tuple[
+        tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...],
+        tuple[int | None, ...] | None, list[int | None]]:
+    """The counts and the category winners (carta, dinari, barmila or primiera, haya) of
+    each side's captured-cards mask: the one scoring code (the engine's
+    :class:`HandScore` and the bots' search both use it)."""
+    cards = tuple([m.bit_count() for m in piles])
+    diamonds = tuple([(m & DIAMOND_MASK).bit_count() for m in piles])
+    sevens = tuple([(m & SEVEN_MASK).bit_count() for m in piles])
+    sixes = tuple([(m & SIX_MASK).bit_count() for m in piles])
+    winners = [_strict_winner(cards), _strict_winner(diamonds)]
+    values = None
+    if primiera:
+        values = tuple([_primiera_of(m) for m in piles])
+        winners.append(_strict_winner(values))
     else:
         barmila = _strict_winner(sevens)
         if barmila is None and max(sevens) > 0:
             # Equal sevens: the most sixes among the sides tied on sevens.
             top = max(sevens)
             barmila = _strict_winner([s if n == top else None for n, s in zip(sevens, sixes)])
-        categories["barmila"] = barmila
-    categories["haya"] = next(
-        (i for i, p in enumerate(piles) if any(c.is_haya for c in p)), None
-    )
+        winners.append(barmila)
+    winners.append(next((i for i, m in enumerate(piles) if m & HAYA_BIT), None))
+    return cards, diamonds, sevens, sixes, values, winners
+
+
+def score_piles(piles: Sequence[Sequence[Card]], chkobbas: Sequence[int],
+                ruleset: Ruleset, players: int) -> HandScore:
+    """Score a finished hand from each *side's* pile and chkobba count."""
+    return _score(tuple([mask_of(p) for p in piles]), tuple(chkobbas), ruleset, players)
+
+
+def _score(piles: tuple[int, ...], chkobbas: tuple[int, ...], ruleset: Ruleset,
+           players: int) -> HandScore:
+    use_primiera = ruleset.scoring is Scoring.PRIMIERA
+    cards, diamonds, sevens, sixes, primiera, winners = _tally(piles, use_primiera)
+    names = ("carta", "dinari", "primiera" if use_primiera else "barmila", "haya")
     return HandScore(players, cards, diamonds, sevens, sixes, primiera,
-                     MappingProxyType(categories), tuple(chkobbas))
+                     MappingProxyType(dict(zip(names, winners))), chkobbas)
+
+
+def score_masks(piles: Sequence[int], chkobbas: Sequence[int],
+                primiera: bool = False) -> list[int]:
+    """Points per side of a finished hand, from each side's captured-cards mask."""
+    points = list(chkobbas)
+    for winner in _tally(piles, primiera)[5]:
+        if winner is not None:
+            points[winner] += 1
+    return points
 
 
 # --------------------------------------------------------------------------- the hand
 
-_DRAW, _CHOICE, _DEAL, _REDEAL, _PLAY, _OVER = range(6)
+# The stages: the cut's draw, the cutter's choice, a deal of the opening, another deal,
+# a redeal due, a turn, the end.
+_DRAW, _CHOICE, _ODEAL, _DEAL, _REDEAL, _PLAY, _OVER = range(7)
+#: A round of three cards to every seat, from the seat ``first``: ``_ROUNDS[players][first]``.
+_ROUNDS = {n: tuple(tuple((first + i) % n for i in range(n) for _ in range(3))
+                    for first in range(n)) for n in (2, 3, 4)}
 
 
 class Hand:
@@ -568,33 +764,48 @@ class Hand:
 
     Build with :meth:`Hand.new`; read :attr:`pending`; act with :meth:`deal`,
     :meth:`choose_cut` and :meth:`play`, each returning a new Hand.
+
+    Inside, the table, the captured piles and the cards a view has seen are also kept as
+    40-bit masks (see :func:`capture_masks`), on which moves are generated and checked
+    and the hand is scored.  The bots' search (:mod:`chkobba_p2p.search`) plays its
+    sampled worlds on this same class.
     """
 
     __slots__ = (
-        "ruleset", "players", "dealer", "viewer", "hands", "table", "piles", "chkobbas",
-        "stock", "turn", "last_capturer", "events", "_stage", "_queue", "_opening",
+        "ruleset", "players", "dealer", "viewer", "hands", "table", "chkobbas",
+        "stock", "turn", "last_capturer", "_log", "_stage", "_queue",
+        "_tm", "_tsum", "_pm", "_known", "_deck",
     )
 
     ruleset: Ruleset
     players: int
     dealer: int
     viewer: int | None
-    #: Each seat's hand; ``None`` entries are cards this view cannot see.
+    #: Each seat's hand in the order dealt; ``None`` entries are cards this view cannot see.
     hands: tuple[tuple[Card | None, ...], ...]
+    #: The table in the order its cards were laid.
     table: tuple[Card, ...]
-    #: Cards captured by each seat (partners' piles are pooled only for scoring).
-    piles: tuple[tuple[Card, ...], ...]
     chkobbas: tuple[int, ...]
     #: Cards not dealt yet.
     stock: int
     turn: int
     last_capturer: int | None
-    events: tuple[Event, ...]
-    # What the hand waits for (one of _DRAW.._OVER), the recipients of the pending deal
-    # step (None: the table) and whether the opening table is still being dealt.
+    # The events: a tuple, or a node [earlier log, event, ...] that :attr:`events` turns
+    # into one when read (appending to a tuple on every play would copy it every time).
+    _log: tuple[Event, ...] | list[Any]
+    # What the hand waits for (one of _DRAW.._OVER) and the recipients of the pending
+    # deal step (None: the table).
     _stage: int
     _queue: tuple[int | None, ...]
-    _opening: bool
+    # The table's mask, the captured piles (40 bits per seat: seat s's pile is
+    # ``_pm >> 40 * s & ALL_CARDS``), the mask of every card this
+    # view has seen (on the table, in a pile, in a hand it sees), and for a sampled world
+    # of the search the undealt cards in dealing order (None: deals come from outside).
+    _tm: int
+    _tsum: int  # the sum of the table's values
+    _pm: int
+    _known: int
+    _deck: tuple[Card, ...] | None
 
     @classmethod
     def new(cls, ruleset: Ruleset, players: int, dealer: int,
@@ -613,20 +824,23 @@ class Hand:
         s(h, "viewer", viewer)
         s(h, "hands", ((),) * players)
         s(h, "table", ())
-        s(h, "piles", ((),) * players)
         s(h, "chkobbas", (0,) * players)
         s(h, "stock", 40)
         cutter = (dealer + 1) % players
         s(h, "turn", cutter)
         s(h, "last_capturer", None)
-        s(h, "events", ())
+        s(h, "_log", ())
         if ruleset.opening is Opening.CUT_AND_DRAW:
             s(h, "_stage", _DRAW)
             s(h, "_queue", (cutter,))
         else:
-            s(h, "_stage", _DEAL)
+            s(h, "_stage", _ODEAL)
             s(h, "_queue", cls._round_of_three(cutter, players) + (None,) * 4)
-        s(h, "_opening", True)
+        s(h, "_tm", 0)
+        s(h, "_tsum", 0)
+        s(h, "_pm", 0)
+        s(h, "_known", 0)
+        s(h, "_deck", None)
         return h
 
     @classmethod
@@ -669,9 +883,11 @@ class Hand:
             raise InvalidDeal("the stock must hold the cards placed nowhere else, "
                               "in whole deals of 3 per player")
         h = cls.new(ruleset, players, dealer, viewer)
-        return h._with(hands=hands_t, table=tuple(table), piles=piles,
+        return h._with(hands=hands_t, table=tuple(table), _pm=_pack(map(mask_of, piles)),
                        chkobbas=tuple(chkobbas or (0,) * players), stock=stock, turn=turn,
-                       last_capturer=last_capturer, _stage=_PLAY, _queue=(), _opening=False)
+                       last_capturer=last_capturer, _stage=_PLAY, _queue=(),
+                       _tm=mask_of(table), _tsum=sum(c.value for c in table),
+                       _known=mask_of(known))
 
     def _with(self, **changes: object) -> Hand:
         h = _copy_hand(self)
@@ -681,12 +897,12 @@ class Hand:
         return h
 
     def _logged(self, event: Event) -> dict[str, object]:
-        """``_with`` arguments that append ``event`` (and each seat's masked copy of it)."""
-        return {"events": self.events + (event,)}
+        """``_with`` arguments that append ``event``."""
+        return {"_log": [self._log, event]}
 
     @staticmethod
     def _round_of_three(first: int, players: int) -> tuple[int, ...]:
-        return tuple((first + i) % players for i in range(players) for _ in range(3))
+        return _ROUNDS[players][first]
 
     # ------------------------------------------------------------------ reading
 
@@ -701,8 +917,12 @@ class Hand:
         st = self._stage
         if st == _PLAY:
             return _TURNS[self.turn]
-        if st == _DEAL:
-            return DealStep(self._queue)
+        if st in (_DEAL, _ODEAL):
+            queue = self._queue
+            step = _DEAL_STEPS.get(queue)
+            if step is None:
+                step = _DEAL_STEPS[queue] = DealStep(queue)
+            return step
         if st == _DRAW:
             return DealStep(self._queue, draw=True)
         if st == _CHOICE:
@@ -722,11 +942,35 @@ class Hand:
     @property
     def is_opening(self) -> bool:
         """True until the opening table is complete."""
-        return self._opening
+        return self._stage <= _ODEAL
 
     @property
     def is_last_deal(self) -> bool:
         return self.stock == 0
+
+    @property
+    def piles(self) -> tuple[tuple[Card, ...], ...]:
+        """Cards captured by each seat, by id (partners' piles are pooled only for
+        scoring)."""
+        pm = self._pm
+        return tuple([cards_of(pm >> 40 * s & ALL_CARDS) for s in range(self.players)])
+
+    @property
+    def events(self) -> tuple[Event, ...]:
+        """Every action so far, in order (each view's own copy masks others' cards)."""
+        log = self._log
+        if type(log) is tuple:
+            return log
+        nodes = []
+        while type(log) is list:
+            nodes.append(log)
+            log = log[0]
+        out = list(log)
+        for node in reversed(nodes):
+            out.extend(node[1:])
+        events = tuple(out)
+        self._log = events  # a cache: the same events, read faster next time
+        return events
 
     def side_of(self, seat: int) -> int:
         return side_of(seat, self.players)
@@ -736,18 +980,11 @@ class Hand:
 
     def known_cards(self) -> frozenset[Card]:
         """Every card this view has seen that is still in play or captured."""
-        return frozenset(self._seen())
-
-    def _seen(self) -> set[Card]:
-        seen = set(self.table)
-        for pile in self.piles:
-            seen.update(pile)
-        seen.update([c for hand in self.hands for c in hand if c is not None])
-        return seen
+        return frozenset(cards_of(self._known))
 
     def unseen_cards(self) -> frozenset[Card]:
         """Cards this view has not seen: in other hands or in the stock."""
-        return frozenset(DECK) - self.known_cards()
+        return frozenset(cards_of(ALL_CARDS ^ self._known))
 
     def view(self, seat: int) -> Hand:
         """This hand as ``seat`` sees it: other seats' cards become unknown."""
@@ -761,27 +998,34 @@ class Hand:
             # Only deals hold private cards; every other event is public.
             events = tuple([_mask_event(e, seat) if type(e) is DealEvent else e
                             for e in events])
-        return self._with(viewer=seat, hands=hands, events=events)
+        known = self._tm | mask_of([c for c in hands[seat] if c is not None])
+        pm = self._pm
+        while pm:
+            known |= pm & ALL_CARDS
+            pm >>= 40
+        return self._with(viewer=seat, hands=hands, _log=events, _known=known, _deck=None)
 
     def side_piles(self) -> tuple[tuple[Card, ...], ...]:
-        n = sides_count(self.players)
-        out: list[list[Card]] = [[] for _ in range(n)]
-        for seat, pile in enumerate(self.piles):
-            out[self.side_of(seat)].extend(pile)
-        return tuple(tuple(p) for p in out)
+        return tuple([cards_of(m) for m in self._side_masks()])
+
+    def _side_masks(self) -> tuple[int, ...]:
+        pm = self._pm
+        if self.players == 4:
+            return ((pm | pm >> 80) & ALL_CARDS, (pm >> 40 | pm >> 120) & ALL_CARDS)
+        return tuple([pm >> 40 * s & ALL_CARDS for s in range(self.players)])
 
     def side_chkobbas(self) -> tuple[int, ...]:
-        out = [0] * sides_count(self.players)
-        for seat, k in enumerate(self.chkobbas):
-            out[self.side_of(seat)] += k
-        return tuple(out)
+        k = self.chkobbas
+        if self.players == 4:
+            return (k[0] + k[2], k[1] + k[3])
+        return k
 
     @property
     def score(self) -> HandScore:
         """The hand's scoring breakdown; only once the hand is over."""
         if self._stage != _OVER:
             raise LocalError("the hand is scored only once every card is played")
-        return score_piles(self.side_piles(), self.side_chkobbas(), self.ruleset, self.players)
+        return _score(self._side_masks(), self.side_chkobbas(), self.ruleset, self.players)
 
     # ------------------------------------------------------------------ dealing
 
@@ -790,59 +1034,84 @@ class Hand:
 
         A card may be None only where this view does not see it (another seat's card).
         """
-        if self._stage not in (_DEAL, _DRAW):
+        if self._stage > _DEAL:
             raise WrongPhase("no cards are due to be dealt now")
         recipients = self._queue
         dealt = tuple(dealt)
         if len(dealt) != len(recipients):
             raise InvalidDeal(f"this deal step is {len(recipients)} cards, not {len(dealt)}")
-        known = self._seen()
-        fresh = {c for c in dealt if c is not None}
-        if len(fresh) != sum(c is not None for c in dealt):
-            raise InvalidDeal("the same card was dealt twice")
-        if not fresh.isdisjoint(known):
-            raise InvalidDeal(f"{min(fresh & known)} is already in play")
+        fresh = 0
+        for c in dealt:
+            if c is not None:
+                if type(c) is not Card:
+                    raise InvalidDeal(f"not a card: {c!r}")
+                if fresh >> c & 1:
+                    raise InvalidDeal("the same card was dealt twice")
+                fresh |= BIT[c]
+        again = fresh & self._known
+        if again:
+            raise InvalidDeal(f"{cards_of(again)[0]} is already in play")
         viewer = self.viewer
-        hands = [list(h) for h in self.hands]
-        table = list(self.table)
-        for who, c in zip(recipients, dealt):
-            visible = who is None or viewer is None or who == viewer
-            if c is None:
-                if visible:
-                    raise InvalidDeal("a card this view must see was dealt unknown")
-            elif not visible:
-                raise InvalidDeal("a view cannot hold another seat's card")
-            elif type(c) is not Card:
-                raise InvalidDeal(f"not a card: {c!r}")
-            if who is None:
-                assert c is not None  # the table is seen by every view: refused above
-                table.append(c)
-            else:
-                hands[who].append(c)
-        event = _new_tuple(DealEvent, (recipients, dealt, self._stage == _DRAW))
-        changes = self._logged(event)
-        changes.update(hands=tuple(map(tuple, hands)), table=tuple(table),
-                       stock=self.stock - len(dealt), _queue=())
+        hands = list(self.hands)
+        table = self.table
+        if viewer is None:  # omniscient: every card is seen
+            if fresh.bit_count() != len(dealt):
+                raise InvalidDeal("a card this view must see was dealt unknown")
+            n = self.players
+            first = recipients[0]
+            each: tuple[int | None, ...] = recipients
+            if first is not None and recipients is _ROUNDS[n][first]:
+                # A round of three after the hands ran out: each seat's three in a slice.
+                hands = [dealt[3 * ((s - first) % n):3 * ((s - first) % n) + 3]
+                         for s in range(n)]
+                each = ()
+            for who, c in zip(each, dealt):
+                if who is None:
+                    table += (c,)  # type: ignore[operator]  # never None: counted above
+                else:
+                    hands[who] += (c,)
+        else:
+            for who, c in zip(recipients, dealt):
+                visible = who is None or who == viewer
+                if c is None:
+                    if visible:
+                        raise InvalidDeal("a card this view must see was dealt unknown")
+                elif not visible:
+                    raise InvalidDeal("a view cannot hold another seat's card")
+                if who is None:
+                    table += (c,)  # type: ignore[operator]  # never None: refused above
+                else:
+                    hands[who] += (c,)
+        h = _copy_hand(self)
+        h._log = [self._log, _new_tuple(DealEvent, (recipients, dealt, self._stage == _DRAW))]
+        h.hands = tuple(hands)
+        if table is not self.table:
+            h.table = table
+            h._tm = mask_of(table)
+            h._tsum = sum([c.value for c in table])
+        h.stock = self.stock - len(dealt)
+        h._queue = ()
+        h._known = self._known | fresh
         if self._stage == _DRAW:
-            return self._with(_stage=_CHOICE, **changes)
-        if self._opening:
-            return self._with(**changes)._after_opening()
-        return self._with(_stage=_PLAY, **changes)
+            h._stage = _CHOICE
+            return h
+        if self._stage == _ODEAL:
+            return h._after_opening()
+        h._stage = _PLAY
+        return h
 
     def _after_opening(self) -> Hand:
-        counts: dict[int, int] = {}
-        for c in self.table:
-            counts[c.value] = counts.get(c.value, 0) + 1
+        """Sets the stage of a hand just made whose opening table is complete."""
         rule = self.ruleset.redeal
+        tm = self._tm
         if rule is RedealRule.KINGS:
-            redeal = counts.get(10, 0) >= 3
+            redeal = (tm & _RANK_MASK[10]).bit_count() >= 3
         elif rule is RedealRule.ANY_THREE:
-            redeal = any(k >= 3 for k in counts.values())
+            redeal = any((tm & _RANK_MASK[v]).bit_count() >= 3 for v in range(1, 11))
         else:
             redeal = False
-        if redeal:
-            return self._with(_stage=_REDEAL, _queue=(), _opening=False)
-        return self._with(_stage=_PLAY, _queue=(), _opening=False)
+        self._stage = _REDEAL if redeal else _PLAY
+        return self
 
     def choose_cut(self, keep: bool, card: Card | None = None) -> Hand:
         """The cutter keeps the drawn card, or places it face up (``card`` names it).
@@ -858,53 +1127,76 @@ class Hand:
         if keep:
             others = tuple((cutter + i) % n for i in range(1, n) for _ in range(3))
             queue = (cutter, cutter) + others + (None,) * 4
-            return self._with(_stage=_DEAL, _queue=queue,
+            return self._with(_stage=_ODEAL, _queue=queue,
                               **self._logged(CutEvent(cutter, True, None)))
         if card is not None and type(card) is not Card:
             raise InvalidDeal(f"not a card: {card!r}")
         if drawn is None:
             if card is None:
                 raise LocalError("placing an unseen drawn card: name the card revealed")
-            if card in self.known_cards():
+            if self._known >> card & 1:
                 raise InvalidDeal(f"{card} is already in play")
         elif card is not None and card != drawn:
             raise InvalidDeal(f"the drawn card is {drawn}, not {card}")
         placed = drawn if drawn is not None else card
+        assert placed is not None
         hands = tuple(() if i == cutter else h for i, h in enumerate(self.hands))
         queue = (None,) * 3 + self._round_of_three(cutter, n)
-        return self._with(hands=hands, table=(placed,), _stage=_DEAL, _queue=queue,
+        return self._with(hands=hands, table=(placed,), _tm=BIT[placed], _tsum=placed.value,
+                          _known=self._known | BIT[placed], _stage=_ODEAL, _queue=queue,
                           **self._logged(CutEvent(cutter, False, placed)))
 
     # ------------------------------------------------------------------ playing
 
     def legal_moves(self, seat: int | None = None) -> list[Move]:
-        """Every legal move for ``seat`` (default: whose turn it is) among its known cards."""
+        """Every legal move for ``seat`` (default: whose turn it is) among its known cards:
+        the cards in the order held, each card's captures by the table positions of the
+        cards they take."""
         if self._stage != _PLAY:
             return []
-        seat = self.turn if seat is None else seat
-        if seat != self.turn:
+        if seat is None:
+            seat = self.turn
+        elif seat != self.turn:
             return []
-        table = self.table
+        table = self._tm
         moves: list[Move] = []
         captures = False
         for c in self.hands[seat]:
             if c is None:
                 continue
-            options = _capture_options(c.value, table)
+            v = c.value
+            same = table & _RANK_MASK[v]
+            if same:
+                if same & (same - 1):  # several: in table order
+                    options = tuple([_SINGLE[t] for t in self.table if same >> t & 1])
+                else:
+                    options = _SAME_SETS[same]
+            else:
+                smaller = table & _BELOW_MASK[v]
+                if smaller & (smaller - 1):
+                    found = _CAPTURE_SETS.get((smaller << 4) | v)
+                    options = _capture_sets(v, table) if found is None else found
+                    if len(options) > 1:
+                        options = _in_table_order(options, self.table)
+                else:
+                    options = ()
             # tuple.__new__ skips the named tuple's Python-level constructor: this loop is
             # the engine's hottest.
             if options:
                 captures = True
                 moves.extend([_new_tuple(Move, (c, o)) for o in options])
             else:
-                moves.append(_new_tuple(Move, (c, _NO_CAPTURE)))
+                moves.append(_DROPS[c])
         if captures and self.ruleset.forced_capture:
-            moves = [m for m in moves if m.capture]
-        return moves
+            moves = [m for m in moves if m[1]]
+        global _LAST_LEGAL
+        _LAST_LEGAL = (self, moves)  # one assignment: atomic, whatever the threads
+        return moves[:]
 
     def captures_for(self, card: Card) -> list[frozenset[Card]]:
         """Hint: what ``card`` would take from the table now (empty: it would stay)."""
-        return list(_capture_options(card.value, self.table))
+        options = _capture_sets(card.value, self._tm)
+        return list(_in_table_order(options, self.table) if len(options) > 1 else options)
 
     def play(self, seat: int, card: Card, capture: Iterable[Card] = ()) -> Hand:
         """``seat`` plays ``card`` taking ``capture``; IllegalMove subclasses name the rule."""
@@ -918,76 +1210,198 @@ class Hand:
         hand = self.hands[seat]
         if card in hand:
             idx = hand.index(card)
-        elif None in hand and card not in self.known_cards():
+        elif None in hand and not self._known >> card & 1:
             idx = hand.index(None)
         else:
             raise CardNotInHand(f"{card} is not in seat {seat}'s hand")
-        if type(capture) is not frozenset:
-            capture = frozenset(capture)
-        table = self.table
+        table = self._tm
+        taken = 0
         for c in capture:
-            if type(c) is not Card or c not in table:
+            if type(c) is not Card or not table >> c & 1:
                 raise CaptureNotOnTable(f"{c} is not on the table")
-        options = _capture_options(card.value, table)
-        if capture:
-            if capture not in options:
-                sums = len(capture) > 1 and sum(c.value for c in capture) == card.value
-                if sums and any(c.value == card.value for c in table):
+            taken |= BIT[c]
+        value = card.value
+        options = capture_masks(value, table)
+        if taken:
+            if taken not in options:
+                group = cards_of(taken)
+                if len(group) > 1 and mask_sum(taken) == value and table & _RANK_MASK[value]:
                     raise RankMatchRequired(
-                        f"a table card of value {card.value} must be taken before any sum")
+                        f"a table card of value {value} must be taken before any sum")
                 raise GroupDoesNotSum(
-                    f"{'+'.join(c.text for c in sorted(capture))} does not make {card.value}")
+                    f"{'+'.join(c.text for c in group)} does not make {value}")
         elif options:
             raise CaptureRequired(f"{card} can capture, so it must")
         elif self.ruleset.forced_capture and None not in hand:
             for other in hand:
-                if other is not None and other != card and _capture_options(other.value, table):
+                if other is not None and other != card and capture_masks(other.value, table):
                     raise ForcedCaptureRequired(
                         f"forced capture: {other} can capture, so a capturing card must be "
                         "played")
+        return self._play_trusted(seat, idx, card, taken)
+
+    def _play_trusted(self, seat: int, idx: int, card: Card, taken: int,
+                      capture: frozenset[Card] | None = None) -> Hand:
+        """The play of the card at ``hand[idx]`` (``card``) by ``seat`` (whose turn it is)
+        taking the table cards of mask ``taken`` (``capture``, if known, as cards):
+        trusted legal (checked by :meth:`play`, generated by the search).  The engine's
+        hottest code: every slot is set once.
+
+        A sampled world of the search (``_deck`` set) deals itself and keeps no log of
+        its own (nobody reads a hypothetical hand's events)."""
         hands = self.hands
-        hands = hands[:seat] + (hand[:idx] + hand[idx + 1:],) + hands[seat + 1:]
-        last_play = self.stock == 0 and not any(hands)
-        h = _copy_hand(self)
-        h.hands = hands
-        h.turn = (seat + 1) % self.players
+        hand = hands[seat]
+        n = self.players
+        if n == 2:
+            hands = (hand[:idx] + hand[idx + 1:], hands[1]) if seat == 0 else \
+                (hands[0], hand[:idx] + hand[idx + 1:])
+        else:
+            hands_l = list(hands)
+            hands_l[seat] = hand[:idx] + hand[idx + 1:]
+            hands = tuple(hands_l)
+        stock = self.stock
+        h = _new_object(Hand)
+        h.ruleset = self.ruleset
+        h.players = n
+        h.dealer = self.dealer
+        h.viewer = self.viewer
+        h.turn = turn = (seat + 1) % n
+        h._known = self._known | BIT[card]
+        h._deck = deck = self._deck
+        h._queue = ()
+        held = any(hands)
         chkobba = False
-        if capture:
-            h.table = new_table = tuple([c for c in table if c not in capture])
-            piles = self.piles
-            h.piles = piles[:seat] + (piles[seat] + (card, *sorted(capture)),) + piles[seat + 1:]
+        if taken:
+            h._tm = table = self._tm ^ taken
+            h._tsum = self._tsum - VALUE[card]  # a capture adds up to the card's value
+            h.table = tuple([c for c in self.table if not taken >> c & 1])
+            h._pm = self._pm | (taken | BIT[card]) << 40 * seat
             h.last_capturer = seat
-            if not new_table and not last_play:
+            if not table and (held or stock):
                 chkobba = True
                 k = self.chkobbas
                 h.chkobbas = k[:seat] + (k[seat] + 1,) + k[seat + 1:]
+            else:
+                h.chkobbas = self.chkobbas
         else:
-            h.table = table + (card,)
-        h.events = self.events + (_new_tuple(PlayEvent, (seat, card, capture, chkobba)),)
-        if not last_play:
-            if not any(hands):
-                h._stage = _DEAL
-                h._queue = self._round_of_three(h.turn, self.players)
+            h._tm = self._tm | BIT[card]
+            h._tsum = self._tsum + VALUE[card]
+            h.table = self.table + (card,)
+            h._pm = self._pm
+            h.last_capturer = self.last_capturer
+            h.chkobbas = self.chkobbas
+        if deck is None:
+            if capture is None:
+                capture = frozen(taken) if taken else _NO_CAPTURE
+            log: list[Any] = [self._log, _new_tuple(PlayEvent, (seat, card, capture, chkobba))]
+            h._log = log
+        else:
+            h._log = self._log
+        if held:
+            h.hands = hands
+            h.stock = stock
+            h._stage = _PLAY
             return h
-        # The last capturer takes what is left; that is never a chkobba.
+        if stock:
+            if deck is None:
+                h.hands = hands
+                h.stock = stock
+                h._stage = _DEAL
+                h._queue = _ROUNDS[n][turn]
+                return h
+            size = 3 * n
+            dealt = deck[:size]
+            h._deck = deck[size:]
+            h.stock = stock - size
+            h.hands = tuple([dealt[3 * ((s - turn) % n):3 * ((s - turn) % n) + 3]
+                             for s in range(n)])
+            h._stage = _PLAY
+            return h
+        # The last play: the last capturer takes what is left; that is never a chkobba.
+        h.hands = hands
+        h.stock = 0
+        h._stage = _OVER
         taker = h.last_capturer
         left = h.table
-        h.events = h.events + (SweepEvent(taker, left),)
+        if deck is None:
+            log.append(SweepEvent(taker, left))
         if taker is not None and left:
-            piles = h.piles
-            h.piles = piles[:taker] + (piles[taker] + left,) + piles[taker + 1:]
+            h._pm |= h._tm << 40 * taker
             h.table = ()
-        h._stage = _OVER
-        h._queue = ()
+            h._tm = 0
+            h._tsum = 0
         return h
 
     def apply(self, move: Move, seat: int | None = None) -> Hand:
         """Play a :class:`Move` for ``seat`` (default: whose turn it is)."""
-        return self.play(self.turn if seat is None else seat, move.card, move.capture)
+        turn = self.turn
+        if seat is None or seat == turn:
+            last = _LAST_LEGAL
+            if last[0] is self and move in last[1]:  # generated here: legal already
+                card, capture = move
+                if type(card) is not Card or type(capture) is not frozenset:
+                    # An equal move of other types (an int, a set): the checks say so.
+                    return self.play(turn, card, capture)
+                taken = (_MASKS.get(capture) or mask_of(capture)) if capture else 0
+                return self._play_trusted(turn, self.hands[turn].index(card), card, taken,
+                                          capture)
+            seat = turn
+        return self.play(seat, move.card, move.capture)
+
+    # ------------------------------------------------------------------ the search's use
+
+    def _world(self, hands: Sequence[Sequence[Card]], deck: Sequence[Card]) -> Hand:
+        """An omniscient hand consistent with this position: every seat's hand given,
+        the undealt cards in dealing order (the hand then deals them itself).  For the
+        bots' search, which samples the cards a view does not see."""
+        if self._stage != _PLAY or len(deck) != self.stock:
+            raise LocalError(f"a world of a hand in play, with its {self.stock} undealt "
+                             "cards")
+        return self._with(viewer=None, hands=tuple(map(tuple, hands)), _known=ALL_CARDS,
+                          _deck=tuple(deck))
+
+    def _opening_world(self, hands: Sequence[Sequence[Card]], table: Sequence[Card],
+                deck: Sequence[Card]) -> Hand:
+        """An omniscient world of this hand just after its opening: the hands and the
+        table as given, nothing captured, the undealt cards in dealing order, the cutter
+        to play (the search's sample of a cut choice)."""
+        table = tuple(table)
+        return self._with(viewer=None, hands=tuple(map(tuple, hands)), table=table,
+                          _tsum=sum(c.value for c in table),
+                          _tm=mask_of(table), _pm=0,
+                          chkobbas=(0,) * self.players, stock=len(deck), turn=self.cutter,
+                          last_capturer=None, _stage=_PLAY, _queue=(),
+                          _known=ALL_CARDS, _deck=tuple(deck))
+
+    def _move_masks(self) -> list[tuple[int, Card, int]]:
+        """Legal moves of the seat to play, whose cards are all known, as (index in
+        hand, card, capture mask)."""
+        table = self._tm
+        held = cast(tuple[Card, ...], self.hands[self.turn])
+        out: list[tuple[int, Card, int]] = []
+        captures = False
+        for i, c in enumerate(held):
+            options = capture_masks(VALUE[c], table)
+            if options:
+                captures = True
+                out.extend([(i, c, o) for o in options])
+            else:
+                out.append((i, c, 0))
+        if captures and self.ruleset.forced_capture:
+            out = [m for m in out if m[2]]
+        return out
 
     def __repr__(self) -> str:
         return (f"<Hand players={self.players} dealer={self.dealer} stock={self.stock} "
                 f"table={' '.join(c.text for c in self.table)} pending={self.pending}>")
+
+
+def _pack(piles: Iterable[int]) -> int:
+    """Per-seat masks as one int, 40 bits per seat (seat 0 lowest)."""
+    out = 0
+    for seat, m in enumerate(piles):
+        out |= m << 40 * seat
+    return out
 
 
 def _make_copier() -> Callable[[Hand], Hand]:
@@ -1004,6 +1418,17 @@ def _make_copier() -> Callable[[Hand], Hand]:
 
 
 _copy_hand = _make_copier()
+
+#: The deal steps met so far (a handful of shapes: steps are values, shared).
+_DEAL_STEPS: dict[tuple[int | None, ...], DealStep] = {}
+
+#: Every card's drop (the card stays on the table): moves are values, shared.
+_DROPS = tuple(Move(Card(i)) for i in range(40))
+
+#: The last hand whose legal moves were listed, and that list: applying one of them needs
+#: no second check (a cache; replaced as a whole, so a reader never pairs a hand with
+#: another's moves).
+_LAST_LEGAL: tuple[Hand | None, list[Move]] = (None, [])
 
 
 @lru_cache(maxsize=4096)  # every view of a hand masks the same few deals again

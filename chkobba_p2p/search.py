@@ -12,11 +12,11 @@ Once the stock is empty at 2 players every card is accounted for: the unseen car
 exactly the opponent's hand, so the rest of the hand is searched exactly (alpha-beta over
 the final point margin).
 
-The public rules engine (:mod:`chkobba_p2p.rules`) validates and logs every action, which
-is right for peers but too slow to play thousands of rollouts within a move's budget.  So
-this module plays rollouts on :class:`FastState`, a mutable, bitmask-based copy of the
-same rules (cards are their wire ids, the table and the captured piles are 40-bit masks).
-The tests check it against the engine move for move.
+There is one model of the game: a sampled world is a :class:`~chkobba_p2p.rules.Hand`
+(omniscient, holding its undealt cards so that it deals itself), played by the engine's
+own move generation, transition and scoring, on the masks the engine keeps inside (cards
+are their wire ids, a set of cards a 40-bit mask).  The search skips only the checks a
+move it generated itself cannot fail, and a world keeps no log of its own plays.
 """
 
 from __future__ import annotations
@@ -24,38 +24,45 @@ from __future__ import annotations
 import gc
 import random
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from typing import cast
 
 from .bots import HeuristicBot
 from .cards import Card
 from .errors import LocalError
-from .rules import Hand, Move, Scoring, side_of, sides_count
+from .rules import (
+    _BELOW_MASK,
+    _OVER,
+    _RANK_MASK,
+    _SAME_MASKS,
+    ALL_CARDS,
+    VALUE,
+    Hand,
+    Move,
+    Scoring,
+    bits,
+    capture_masks,
+    cards_of,
+    mask_of,
+    score_masks,
+    side_of,
+)
 
 __all__ = [
-    "FastState",
     "determinize",
     "exact_endgame",
     "ExpertBot",
     "capture_masks",
     "score_masks",
+    "bits",
+    "mask_of",
+    "moves",
+    "play",
+    "margin",
+    "rollout",
+    "undealt",
 ]
-
-# --------------------------------------------------------------------------- card tables
-
-VALUE = tuple(i % 10 + 1 for i in range(40))
-BIT = tuple(1 << i for i in range(40))
-DIAMOND_MASK = sum(BIT[20:30])
-SEVEN_MASK = BIT[6] | BIT[16] | BIT[26] | BIT[36]
-SIX_MASK = BIT[5] | BIT[15] | BIT[25] | BIT[35]
-HAYA_BIT = BIT[26]
-SUIT_MASKS = tuple(sum(BIT[s * 10:(s + 1) * 10]) for s in range(4))
-_PRIMIERA = {7: 21, 6: 18, 1: 16, 5: 15, 4: 14, 3: 13, 2: 12, 8: 10, 9: 10, 10: 10}
-# Per suit, the card ids from best to worst primiera value.
-_PRIMIERA_ORDER = tuple(
-    tuple(sorted(range(s * 10, s * 10 + 10), key=lambda c: -_PRIMIERA[VALUE[c]]))
-    for s in range(4)
-)
 
 #: Rollout worth of capturing one card, in tenths of a point (a rough marginal value:
 #: carta is one point over 40 cards, dinari one over 10 diamonds, barmila one over 4 sevens
@@ -66,80 +73,8 @@ WORTH = tuple(
     for i in range(40)
 )
 
-
-def bits(mask: int) -> list[int]:
-    """The card ids set in ``mask``, lowest first."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
-
-
-def mask_of(cards: Iterable[Card]) -> int:
-    m = 0
-    for c in cards:
-        m |= BIT[c.id]
-    return m
-
-
-# Rollouts meet many tables; the caches are cleared when full, which keeps memory bounded
-# (and the clearing cheap enough to fit in a move's budget).
 _CACHE_LIMIT = 200_000
-_CAPTURE_CACHE: dict[int, tuple[int, ...]] = {}
-_MASK_SUM: dict[int, int] = {}
 _MASK_WORTH: dict[int, float] = {}
-
-
-def capture_masks(value: int, table: int) -> tuple[int, ...]:
-    """Every capture (as a mask) a card of ``value`` may make on ``table`` (a mask).
-
-    The same contract as :func:`chkobba_p2p.rules.capture_options`: rank first, else every
-    group of two or more cards summing to the value; empty when nothing can be taken.
-    """
-    key = (table << 4) | value
-    found = _CAPTURE_CACHE.get(key)
-    if found is not None:
-        return found
-    cards = bits(table)
-    same = tuple(BIT[c] for c in cards if VALUE[c] == value)
-    if same:
-        result = same
-    else:
-        smaller = [c for c in cards if VALUE[c] < value]
-        groups: list[int] = []
-        if len(smaller) >= 2:
-            _sum_groups(smaller, 0, value, 0, 0, groups)
-        result = tuple(groups)
-    if len(_CAPTURE_CACHE) > _CACHE_LIMIT:
-        _CAPTURE_CACHE.clear()
-    _CAPTURE_CACHE[key] = result
-    return result
-
-
-def _sum_groups(cards: list[int], start: int, remaining: int, chosen: int, size: int,
-                out: list[int]) -> None:
-    # A plain function, not a closure: a recursive closure is a reference cycle, garbage
-    # that only the cycle collector frees (and its pauses would eat into a move's budget).
-    for i in range(start, len(cards)):
-        c = cards[i]
-        v = VALUE[c]
-        if v == remaining:
-            if size:
-                out.append(chosen | BIT[c])
-        elif v < remaining:
-            _sum_groups(cards, i + 1, remaining - v, chosen | BIT[c], size + 1, out)
-
-
-def mask_sum(mask: int) -> int:
-    found = _MASK_SUM.get(mask)
-    if found is None:
-        found = sum(VALUE[c] for c in bits(mask))
-        if len(_MASK_SUM) > _CACHE_LIMIT:
-            _MASK_SUM.clear()
-        _MASK_SUM[mask] = found
-    return found
 
 
 def mask_worth(mask: int) -> float:
@@ -152,331 +87,158 @@ def mask_worth(mask: int) -> float:
     return found
 
 
-def _strict_winner(values: Sequence[int | None]) -> int | None:
-    present = [v for v in values if v is not None]
-    if not present:
-        return None
-    top = max(present)
-    winners = [i for i, v in enumerate(values) if v == top]
-    return winners[0] if len(winners) == 1 else None
+# --------------------------------------------------------------------------- on the engine
 
 
-def _primiera(mask: int) -> int | None:
-    total = 0
-    for order in _PRIMIERA_ORDER:
-        for c in order:
-            if mask & BIT[c]:
-                total += _PRIMIERA[VALUE[c]]
-                break
+def moves(hand: Hand) -> list[tuple[int, int]]:
+    """The seat to play's legal moves as (card id, capture mask; 0: the card stays)."""
+    return [(c, o) for _, c, o in hand._move_masks()]
+
+
+def play(hand: Hand, card: int, capture: int) -> Hand:
+    """``hand`` after the seat to play plays ``card`` (an id) taking ``capture`` (a mask):
+    a move :func:`moves` generated (trusted: not checked again)."""
+    seat = hand.turn
+    held = _held(hand)
+    i = held.index(card)
+    return hand._play_trusted(seat, i, held[i], capture)
+
+
+def undealt(world: Hand) -> tuple[Card, ...]:
+    """The cards a sampled world will deal, in dealing order (empty for other hands)."""
+    return world._deck or ()
+
+
+def _held(hand: Hand) -> tuple[Card, ...]:
+    """The hand of the seat to play in a world (every card known)."""
+    return cast(tuple[Card, ...], hand.hands[hand.turn])
+
+
+def margin(hand: Hand, side: int) -> int:
+    """``side``'s points minus the best other side's, once the hand is over."""
+    pts = score_masks(hand._side_masks(), hand.side_chkobbas(),
+                      hand.ruleset.scoring is Scoring.PRIMIERA)
+    mine = pts[side]
+    return mine - max(p for i, p in enumerate(pts) if i != side)
+
+
+def _greedy_move(hand: Hand, held: tuple[Card, ...]) -> tuple[int, Card, int]:
+    """The rollout policy: best immediate worth, fearing a sweepable table.
+    Returns (index in ``held``, the hand to play, card, capture mask)."""
+    table = hand._tm
+    tsum = hand._tsum
+    last_play = not hand.stock and sum(map(len, hand.hands)) == 1
+    best: tuple[int, Card, int] | None = None
+    best_score = -1e9
+    any_capture = False
+    drops: list[tuple[int, Card]] = []
+    for i, c in enumerate(held):
+        v = VALUE[c]
+        same = table & _RANK_MASK[v]
+        if same:
+            opts = _SAME_MASKS[same]
         else:
-            return None
-    return total
+            smaller = table & _BELOW_MASK[v]
+            opts = capture_masks(v, table) if smaller & (smaller - 1) else ()
+        if not opts:
+            drops.append((i, c))
+            continue
+        any_capture = True
+        for o in opts:
+            w = _MASK_WORTH.get(o)
+            score = WORTH[c] + (mask_worth(o) if w is None else w)
+            left = table ^ o
+            if not left:
+                if not last_play:
+                    score += 10.0
+            elif tsum - v <= 10:  # what is left (a capture adds up to the card's value)
+                score -= 4.0
+            if score > best_score:
+                best_score = score
+                best = (i, c, o)
+    if drops and not (any_capture and hand.ruleset.forced_capture):
+        for i, d in drops:
+            score = -0.5 * WORTH[d] - 0.01 * VALUE[d]
+            if tsum + VALUE[d] <= 10:
+                score -= 4.0
+            if score > best_score:
+                best_score = score
+                best = (i, d, 0)
+    assert best is not None
+    return best
 
 
-def score_masks(piles: Sequence[int], chkobbas: Sequence[int],
-                primiera: bool = False) -> list[int]:
-    """Points per side for a finished hand, from each side's captured-cards mask.
-
-    The same scoring as :func:`chkobba_p2p.rules.score_piles` (tested against it).
-    """
-    points = list(chkobbas)
-    categories = [
-        _strict_winner([m.bit_count() for m in piles]),
-        _strict_winner([(m & DIAMOND_MASK).bit_count() for m in piles]),
-    ]
-    if primiera:
-        categories.append(_strict_winner([_primiera(m) for m in piles]))
-    else:
-        sevens = [(m & SEVEN_MASK).bit_count() for m in piles]
-        barmila = _strict_winner(sevens)
-        if barmila is None and max(sevens) > 0:
-            top = max(sevens)
-            barmila = _strict_winner([(m & SIX_MASK).bit_count() if s == top else None
-                                      for m, s in zip(piles, sevens)])
-        categories.append(barmila)
-    categories.append(next((i for i, m in enumerate(piles) if m & HAYA_BIT), None))
-    for w in categories:
-        if w is not None:
-            points[w] += 1
-    return points
-
-
-# --------------------------------------------------------------------------- fast state
-
-
-class FastState:
-    """A mutable, omniscient hand in play, on bitmasks: for rollouts and exact search.
-
-    ``hands`` are lists of card ids per seat, ``table`` a mask, ``stock`` the card ids still
-    to be dealt (dealt from the front in the engine's order: 3 to each seat starting with
-    the one to play), ``piles`` and ``chkobbas`` per *side*, ``last`` the side that
-    captured last (-1: nobody).
-    """
-
-    __slots__ = ("players", "sides", "hands", "table", "table_sum", "stock", "piles",
-                 "chkobbas", "turn", "last", "forced", "primiera", "over")
-
-    players: int
-    sides: int
-    hands: list[list[int]]
-    table: int
-    table_sum: int
-    stock: list[int]
-    piles: list[int]
-    chkobbas: list[int]
-    turn: int
-    last: int
-    forced: bool
-    primiera: bool
-    over: bool
-
-    @classmethod
-    def opening(cls, hand: Hand, hands: Sequence[Sequence[int]], table: Sequence[int],
-                stock: Sequence[int]) -> FastState:
-        """A fresh hand's first turn: ``hands`` and ``table`` dealt, nothing captured yet."""
-        s = object.__new__(cls)
-        n = hand.players
-        s.players = n
-        s.sides = sides_count(n)
-        s.hands = [list(h) for h in hands]
-        s.table = 0
-        for c in table:
-            s.table |= BIT[c]
-        s.table_sum = sum(VALUE[c] for c in table)
-        s.stock = list(stock)
-        s.piles = [0] * s.sides
-        s.chkobbas = [0] * s.sides
-        s.turn = hand.cutter
-        s.last = -1
-        s.forced = hand.ruleset.forced_capture
-        s.primiera = hand.ruleset.scoring is Scoring.PRIMIERA
-        s.over = False
-        return s
-
-    @classmethod
-    def from_hand(cls, hand: Hand, hidden: Sequence[Sequence[int]] | None = None,
-                  stock: Sequence[int] = ()) -> FastState:
-        """The state of ``hand`` (a view or omniscient) waiting for a play.
-
-        ``hidden``, if given, replaces every seat's hand (card ids; a view's own seat must
-        be given as it is); ``stock`` is the undealt cards in dealing order.
-        """
-        s = object.__new__(cls)
-        n = hand.players
-        s.players = n
-        s.sides = sides_count(n)
-        if hidden is None:
-            hidden = [[c.id for c in h] for h in hand.hands]  # type: ignore[union-attr]
-        s.hands = [list(h) for h in hidden]
-        s.table = mask_of(hand.table)
-        s.table_sum = sum(c.value for c in hand.table)
-        s.stock = list(stock)
-        if len(s.stock) != hand.stock:
-            raise LocalError(f"the stock holds {hand.stock} cards, not {len(s.stock)}")
-        piles = [0] * s.sides
-        chk = [0] * s.sides
-        for seat in range(n):
-            side = side_of(seat, n)
-            piles[side] |= mask_of(hand.piles[seat])
-            chk[side] += hand.chkobbas[seat]
-        s.piles = piles
-        s.chkobbas = chk
-        s.turn = hand.turn
-        s.last = -1 if hand.last_capturer is None else side_of(hand.last_capturer, n)
-        s.forced = hand.ruleset.forced_capture
-        s.primiera = hand.ruleset.scoring is Scoring.PRIMIERA
-        s.over = False
-        return s
-
-    def copy(self) -> FastState:
-        s = object.__new__(FastState)
-        s.players = self.players
-        s.sides = self.sides
-        s.hands = [h[:] for h in self.hands]
-        s.table = self.table
-        s.table_sum = self.table_sum
-        s.stock = self.stock[:]
-        s.piles = self.piles[:]
-        s.chkobbas = self.chkobbas[:]
-        s.turn = self.turn
-        s.last = self.last
-        s.forced = self.forced
-        s.primiera = self.primiera
-        s.over = self.over
-        return s
-
-    def side_of(self, seat: int) -> int:
-        return seat % 2 if self.players == 4 else seat
-
-    def moves(self) -> list[tuple[int, int]]:
-        """Legal moves for the seat to play: (card id, capture mask; 0 = the card stays)."""
-        out: list[tuple[int, int]] = []
-        table = self.table
-        for c in self.hands[self.turn]:
-            opts = capture_masks(VALUE[c], table)
-            if opts:
-                out.extend((c, o) for o in opts)
-            else:
-                out.append((c, 0))
-        if self.forced and any(o for _, o in out):
-            out = [m for m in out if m[1]]
-        return out
-
-    def is_last_play(self) -> bool:
-        """True when the seat to play holds the very last card of the hand."""
-        if self.stock:
-            return False
-        return sum(len(h) for h in self.hands) == 1
-
-    def play(self, card: int, capture: int) -> None:
-        """Play ``card`` taking ``capture`` (trusted legal); deal or finish as the rules say."""
-        seat = self.turn
-        hand = self.hands[seat]
-        hand.remove(card)
-        if capture:
-            side = self.side_of(seat)
-            self.table ^= capture
-            self.table_sum -= mask_sum(capture)
-            self.piles[side] |= capture | BIT[card]
-            self.last = side
-            if not self.table and (self.stock or any(self.hands)):
-                self.chkobbas[side] += 1
-        else:
-            self.table |= BIT[card]
-            self.table_sum += VALUE[card]
-        n = self.players
-        self.turn = (seat + 1) % n
-        if any(self.hands):
-            return
-        if self.stock:
-            first = self.turn
-            stock = self.stock
-            for i in range(n):
-                self.hands[(first + i) % n] = stock[3 * i:3 * i + 3]
-            del stock[:3 * n]
-            return
-        if self.last >= 0:
-            self.piles[self.last] |= self.table
-            self.table = 0
-            self.table_sum = 0
-        self.over = True
-
-    def points(self) -> list[int]:
-        """Points per side; only meaningful once :attr:`over`."""
-        return score_masks(self.piles, self.chkobbas, self.primiera)
-
-    def margin(self, side: int) -> int:
-        """``side``'s points minus the best other side's, once the hand is over."""
-        pts = self.points()
-        mine = pts[side]
-        return mine - max(p for i, p in enumerate(pts) if i != side)
-
-    # ------------------------------------------------------------------ rollout policy
-
-    def greedy_move(self) -> tuple[int, int]:
-        """The rollout policy: best immediate worth, fearing a sweepable table."""
-        table = self.table
-        tsum = self.table_sum
-        last_play = not self.stock and sum(len(h) for h in self.hands) == 1
-        best = None
-        best_score = -1e9
-        any_capture = False
-        drops: list[int] = []
-        for c in self.hands[self.turn]:
-            v = VALUE[c]
-            opts = capture_masks(v, table)
-            if not opts:
-                drops.append(c)
-                continue
-            any_capture = True
-            for o in opts:
-                score = WORTH[c] + mask_worth(o)
-                left = table ^ o
-                if not left:
-                    if not last_play:
-                        score += 10.0
-                elif tsum - mask_sum(o) <= 10:
-                    score -= 4.0
-                if score > best_score:
-                    best_score = score
-                    best = (c, o)
-        if drops and not (self.forced and any_capture):
-            for c in drops:
-                score = -0.5 * WORTH[c] - 0.01 * VALUE[c]
-                if tsum + VALUE[c] <= 10:
-                    score -= 4.0
-                if score > best_score:
-                    best_score = score
-                    best = (c, 0)
-        assert best is not None
-        return best
-
-    def rollout(self) -> None:
-        """Play the hand out with :meth:`greedy_move` for every seat."""
-        while not self.over:
-            c, o = self.greedy_move()
-            self.play(c, o)
+def rollout(hand: Hand) -> Hand:
+    """Play a sampled world out with the greedy policy for every seat."""
+    advance = Hand._play_trusted
+    greedy = _greedy_move
+    over = _OVER
+    while hand._stage != over:
+        seat = hand.turn
+        i, c, o = greedy(hand, hand.hands[seat])  # type: ignore[arg-type]
+        hand = advance(hand, seat, i, c, o)
+    return hand
 
 
 # --------------------------------------------------------------------------- sampling
 
 
-def determinize(view: Hand, rng: random.Random) -> FastState:
+def determinize(view: Hand, rng: random.Random) -> Hand:
     """One world consistent with ``view``: the unseen cards dealt at random.
 
     Other seats get as many unseen cards as the view says they hold; the rest is the
-    stock.  Only ``view`` (a seat's view) is read.
+    stock (in dealing order: the world deals it itself).  Only ``view`` (a seat's view)
+    is read.
     """
     me = view.viewer
     if me is None:
         raise LocalError("determinize a seat's view, not an omniscient hand")
-    unseen = [c.id for c in sorted(view.unseen_cards())]
+    unseen = list(cards_of(ALL_CARDS ^ view._known))  # by id, as sorted(unseen_cards())
     rng.shuffle(unseen)
-    hidden: list[list[int]] = []
+    hidden: list[tuple[Card, ...]] = []
     k = 0
     for seat in range(view.players):
         held = view.hand_of(seat)
         if seat == me:
-            hidden.append([c.id for c in held])  # type: ignore[union-attr]
+            hidden.append(held)  # type: ignore[arg-type]
         else:
-            hidden.append(unseen[k:k + len(held)])
+            hidden.append(tuple(unseen[k:k + len(held)]))
             k += len(held)
-    stock = unseen[k:]
-    return FastState.from_hand(view, hidden, stock)
+    return view._world(hidden, unseen[k:])
 
 
 # --------------------------------------------------------------------------- exact endgame
 
 
-def exact_endgame(state: FastState, side: int) -> tuple[tuple[int, int], int]:
-    """Best move and its final margin for ``side`` with every card known and no stock.
+def exact_endgame(state: Hand, side: int) -> tuple[tuple[int, int], int]:
+    """Best move (card id, capture mask) and its final margin for ``side`` in an
+    omniscient hand in play with no stock.
 
     Alpha-beta over the rest of the hand: ``side`` maximizes its margin, the others
     minimize it (exact at 2 players, where the margin is zero-sum).
     """
     if state.stock:
         raise LocalError("the exact endgame needs an empty stock")
+    if state.viewer is not None:
+        raise LocalError("the exact endgame needs every card known (determinize a view)")
+    players = state.players
 
-    def search(s: FastState, alpha: float, beta: float) -> float:
-        if s.over:
-            return s.margin(side)
-        maximizing = s.side_of(s.turn) == side
-        moves = s.moves()
+    def search(s: Hand, alpha: float, beta: float) -> float:
+        if s.is_over:
+            return margin(s, side)
+        seat = s.turn
+        maximizing = side_of(seat, players) == side
         if maximizing:
             value = -1e9
-            for c, o in moves:
-                child = s.copy()
-                child.play(c, o)
-                value = max(value, search(child, alpha, beta))
+            for i, c, o in s._move_masks():
+                value = max(value, search(s._play_trusted(seat, i, c, o), alpha, beta))
                 alpha = max(alpha, value)
                 if alpha >= beta:
                     break
         else:
             value = 1e9
-            for c, o in moves:
-                child = s.copy()
-                child.play(c, o)
-                value = min(value, search(child, alpha, beta))
+            for i, c, o in s._move_masks():
+                value = min(value, search(s._play_trusted(seat, i, c, o), alpha, beta))
                 beta = min(beta, value)
                 if alpha >= beta:
                     break
@@ -485,10 +247,9 @@ def exact_endgame(state: FastState, side: int) -> tuple[tuple[int, int], int]:
     best_move = None
     best = -1e9
     alpha = -1e9
-    for c, o in state.moves():
-        child = state.copy()
-        child.play(c, o)
-        value = search(child, alpha, 1e9)
+    seat = state.turn
+    for i, c, o in state._move_masks():
+        value = search(state._play_trusted(seat, i, c, o), alpha, 1e9)
         if value > best:
             best, best_move = value, (c, o)
             alpha = value
@@ -565,7 +326,7 @@ class ExpertBot:
         n = view.players
         side = side_of(cutter, n)
         order = [(cutter + i) % n for i in range(n)]
-        unseen = [c.id for c in sorted(view.unseen_cards())]
+        unseen = sorted(view.unseen_cards())
         keep_total = place_total = 0
         samples = 0
         with _no_cycle_collection():
@@ -578,24 +339,22 @@ class ExpertBot:
                         break
                 self._rng.shuffle(unseen)
                 # Keep: 2 more for the cutter, 3 to each other seat, then 4 to the table.
-                hands: list[list[int]] = [[] for _ in range(n)]
-                hands[cutter] = [drawn.id, *unseen[:2]]
+                hands: list[tuple[Card, ...]] = [() for _ in range(n)]
+                hands[cutter] = (drawn, *unseen[:2])
                 k = 2
                 for seat in order[1:]:
-                    hands[seat] = unseen[k:k + 3]
+                    hands[seat] = tuple(unseen[k:k + 3])
                     k += 3
-                keep = FastState.opening(view, hands, unseen[k:k + 4], unseen[k + 4:])
+                keep = view._opening_world(hands, unseen[k:k + 4], unseen[k + 4:])
                 # Place: the card and 3 more on the table, then 3 to each seat.
-                hands = [[] for _ in range(n)]
+                hands = [() for _ in range(n)]
                 k = 3
                 for seat in order:
-                    hands[seat] = unseen[k:k + 3]
+                    hands[seat] = tuple(unseen[k:k + 3])
                     k += 3
-                place = FastState.opening(view, hands, [drawn.id, *unseen[:3]], unseen[k:])
-                keep.rollout()
-                place.rollout()
-                keep_total += keep.margin(side)
-                place_total += place.margin(side)
+                place = view._opening_world(hands, [drawn, *unseen[:3]], unseen[k:])
+                keep_total += margin(rollout(keep), side)
+                place_total += margin(rollout(place), side)
                 samples += 1
         self.last_samples = samples
         if keep_total == place_total:
@@ -620,7 +379,8 @@ class ExpertBot:
             state = determinize(view, self._rng)
             (c, o), _ = exact_endgame(state, side)
             return _to_move(view, c, o)
-        options = [(m.card.id, mask_of(m.capture)) for m in moves]
+        held = view.hand_of(me)
+        options = [(held.index(m.card), m.card, mask_of(m.capture)) for m in moves]
         totals = [0.0] * len(options)
         # Plan to stop a little short of the budget (the estimate of a sample's cost can
         # be wrong, the machine may be shared), and abandon a sample that would overrun it.
@@ -640,11 +400,8 @@ class ExpertBot:
                         break
                 world = determinize(view, self._rng)
                 margins = []
-                for c, o in options:
-                    s = world.copy()
-                    s.play(c, o)
-                    s.rollout()
-                    margins.append(s.margin(side))
+                for i, c, o in options:
+                    margins.append(margin(rollout(world._play_trusted(me, i, c, o)), side))
                     if hard_stop is not None and n > 0 and self._clock() > hard_stop:
                         break
                 if len(margins) < len(options):

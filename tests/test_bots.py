@@ -24,13 +24,16 @@ from chkobba_p2p.rules import (
 )
 from chkobba_p2p.search import (
     ExpertBot,
-    FastState,
     bits,
     capture_masks,
     determinize,
     exact_endgame,
+    margin,
     mask_of,
+    moves,
+    play,
     score_masks,
+    undealt,
 )
 
 TUNISIAN = Ruleset()
@@ -244,12 +247,12 @@ def test_determinize_deals_only_unseen_cards_in_the_known_shapes(seed, players):
     view = hand.view(seat)
     world = determinize(view, rng)
     unseen = {c.id for c in view.unseen_cards()}
-    assert world.hands[seat] == [c.id for c in hand.hands[seat]]
-    dealt = [c for s, h in enumerate(world.hands) if s != seat for c in h] + world.stock
+    assert world.hands[seat] == hand.hands[seat]
+    dealt = [c for s, h in enumerate(world.hands) if s != seat for c in h] + list(undealt(world))
     assert sorted(dealt) == sorted(unseen)
     assert [len(h) for h in world.hands] == [len(h) for h in hand.hands]
-    assert len(world.stock) == hand.stock
-    assert world.table == mask_of(hand.table)
+    assert len(undealt(world)) == world.stock == hand.stock
+    assert world.table == hand.table and world.viewer is None
 
 
 def test_determinize_refuses_an_omniscient_hand():
@@ -289,12 +292,13 @@ def test_score_masks_match_the_engine(owner, chk, primiera):
 @settings(max_examples=30, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), players=st.sampled_from([2, 3, 4]),
        rules=st.sampled_from(RULESETS))
-def test_fast_state_follows_the_engine_move_for_move(seed, players, rules):
+def test_the_search_plays_the_engine_s_own_moves(seed, players, rules):
+    """One model: the search's moves and plays are the engine's (the engine itself is
+    compared with a slow reference in test_rules_reference.py)."""
     rng = random.Random(seed)
     deck = list(DECK)
     rng.shuffle(deck)
     hand = Hand.new(rules, players, 0)
-    # Deal the opening with the engine, then mirror every play on the fast state.
     while not isinstance(hand.pending, Turn):
         step = hand.pending
         if isinstance(step, DealStep):
@@ -305,34 +309,29 @@ def test_fast_state_follows_the_engine_move_for_move(seed, players, rules):
             hand = hand.choose_cut(rng.random() < 0.5)
         else:
             return  # a redeal: nothing to compare
-    fast = FastState.from_hand(hand, stock=[c.id for c in deck])
+    world = hand._world(hand.hands, deck)  # the search's world: the deck in dealing order
     while not hand.is_over:
-        moves = sorted(hand.legal_moves(), key=lambda m: (m.card, sorted(m.capture)))
-        fast_moves = sorted(fast.moves())
-        assert fast_moves == sorted((m.card.id, mask_of(m.capture)) for m in moves)
-        move = rng.choice(moves)
+        legal = hand.legal_moves()
+        assert sorted(moves(world)) == sorted((m.card.id, mask_of(m.capture)) for m in legal)
+        move = rng.choice(legal)
         hand = hand.apply(move)
-        fast.play(move.card.id, mask_of(move.capture))
+        world = play(world, move.card.id, mask_of(move.capture))
         while isinstance(hand.pending, DealStep):
             k = len(hand.pending.recipients)
             hand = hand.deal(deck[:k])
             del deck[:k]
-        assert fast.table == mask_of(hand.table)
-        assert fast.turn == hand.turn or hand.is_over
-        assert [sorted(h) for h in fast.hands] == [sorted(c.id for c in h) for h in hand.hands]
-        assert fast.over == hand.is_over
-    assert tuple(fast.points()) == hand.score.points
+        assert world.table == hand.table and world.hands == hand.hands
+        # (white-box: the table sum the rollout policy reads is kept along)
+        assert world._tsum == hand._tsum == sum(c.value for c in hand.table)
+        assert world.is_over == hand.is_over
+    assert world.score == hand.score
 
 
-def _brute_margin(state: FastState, side: int) -> int:
+def _brute_margin(state: Hand, side: int) -> int:
     """Plain minimax, no pruning: the reference for the exact endgame."""
-    if state.over:
-        return state.margin(side)
-    values = []
-    for c, o in state.moves():
-        child = state.copy()
-        child.play(c, o)
-        values.append(_brute_margin(child, side))
+    if state.is_over:
+        return margin(state, side)
+    values = [_brute_margin(play(state, c, o), side) for c, o in moves(state)]
     return max(values) if state.side_of(state.turn) == side else min(values)
 
 
@@ -354,13 +353,11 @@ def test_exact_endgame_agrees_with_plain_minimax(seed):
     h = Hand.from_position(TUNISIAN, 2, 1, hands=[[Card(c) for c in x] for x in hands],
                            table=table, turn=turn, stock=0, piles=piles,
                            last_capturer=rng.choice([None, 0, 1]) if any(piles) else None)
-    state = FastState.from_hand(h)
+    state = h
     side = turn
     (c, o), value = exact_endgame(state, side)
     assert value == _brute_margin(state, side)
-    child = state.copy()
-    child.play(c, o)
-    assert _brute_margin(child, side) == value
+    assert _brute_margin(play(state, c, o), side) == value
 
 
 def test_expert_plays_the_exact_endgame_from_its_view():
@@ -374,12 +371,7 @@ def test_expert_plays_the_exact_endgame_from_its_view():
                            piles=(rest[:16], rest[16:]), last_capturer=1)
     # (Taking the haya at once is not the best here: dropping 1S is.)
     move = ExpertBot(3, move_ms=50).choose_play(h.view(0))
-    state = FastState.from_hand(h)
-    values = {}
-    for c, o in state.moves():
-        child = state.copy()
-        child.play(c, o)
-        values[(c, o)] = _brute_margin(child, 0)
+    values = {(c, o): _brute_margin(play(h, c, o), 0) for c, o in moves(h)}
     assert values[(move.card.id, mask_of(move.capture))] == max(values.values())
     assert len(set(values.values())) > 1  # the choice matters here
 
