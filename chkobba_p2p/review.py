@@ -41,7 +41,7 @@ from typing import Any
 from .cards import Card, card
 from .errors import LocalError
 from .rules import CutterChoice, Hand, Move, Ruleset, side_of
-from .search import FastState, determinize, exact_endgame
+from .search import cut_margins, determinize, exact_endgame, margin, play, rollout
 
 __all__ = [
     "MISTAKE",
@@ -189,9 +189,8 @@ def grade_play(view: Hand, move: Move, *, rng: random.Random,
         state = determinize(view, rng)
         values = []
         for c, o in options:
-            child = state.copy()
-            child.play(c, o)
-            values.append(float(child.margin(side)) if child.over
+            child = play(state, c, o)
+            values.append(float(margin(child, side)) if child.is_over
                           else -float(exact_endgame(child, 1 - side)[1]))
         n = 0
     else:
@@ -199,10 +198,7 @@ def grade_play(view: Hand, move: Move, *, rng: random.Random,
         for _ in range(samples):
             world = determinize(view, rng)
             for i, (c, o) in enumerate(options):
-                s = world.copy()
-                s.play(c, o)
-                s.rollout()
-                totals[i] += s.margin(side)
+                totals[i] += margin(rollout(play(world, c, o)), side)
         values = [t / samples for t in totals]
         n = samples
     i_played = options.index(played)
@@ -224,30 +220,13 @@ def grade_cut(view: Hand, keep: bool, *, rng: random.Random,
     drawn = view.hand_of(seat)[0]
     if drawn is None:
         raise LocalError("the cutter sees the drawn card")
-    n = view.players
-    side = side_of(seat, n)
-    order = [(seat + i) % n for i in range(n)]
-    unseen = [c.id for c in sorted(view.unseen_cards())]
+    unseen = sorted(view.unseen_cards())
     keep_total = place_total = 0.0
     for _ in range(samples):
         rng.shuffle(unseen)
-        hands: list[list[int]] = [[] for _ in range(n)]
-        hands[seat] = [drawn.id, *unseen[:2]]
-        k = 2
-        for other in order[1:]:
-            hands[other] = unseen[k:k + 3]
-            k += 3
-        kept = FastState.opening(view, hands, unseen[k:k + 4], unseen[k + 4:])
-        hands = [[] for _ in range(n)]
-        k = 3
-        for other in order:
-            hands[other] = unseen[k:k + 3]
-            k += 3
-        placed = FastState.opening(view, hands, [drawn.id, *unseen[:3]], unseen[k:])
-        kept.rollout()
-        placed.rollout()
-        keep_total += kept.margin(side)
-        place_total += placed.margin(side)
+        kept, placed = cut_margins(view, drawn, unseen)
+        keep_total += kept
+        place_total += placed
     values = {True: keep_total / samples, False: place_total / samples}
     best = keep if values[keep] >= values[not keep] else not keep
     loss = max(0.0, values[best] - values[keep])

@@ -24,7 +24,7 @@ from __future__ import annotations
 import gc
 import random
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import cast
 
@@ -62,6 +62,7 @@ __all__ = [
     "margin",
     "rollout",
     "undealt",
+    "cut_margins",
 ]
 
 #: Rollout worth of capturing one card, in tenths of a point (a rough marginal value:
@@ -207,6 +208,33 @@ def determinize(view: Hand, rng: random.Random) -> Hand:
     return view._world(hidden, unseen[k:])
 
 
+def cut_margins(view: Hand, drawn: Card, unseen: Sequence[Card]) -> tuple[int, int]:
+    """One sampled deal of the cut, from the cutter's ``view``: the cutter's side's margin
+    if it keeps ``drawn`` and if it places it, both worlds dealt from the same order of
+    ``unseen`` (the cards it has not seen, shuffled by the caller) and played out
+    greedily.  The expert's cut and the coach's grade of a cut both sample this way."""
+    n = view.players
+    cutter = view.cutter
+    order = [(cutter + i) % n for i in range(n)]
+    # Keep: 2 more for the cutter, 3 to each other seat, then 4 to the table.
+    hands: list[tuple[Card, ...]] = [() for _ in range(n)]
+    hands[cutter] = (drawn, *unseen[:2])
+    k = 2
+    for seat in order[1:]:
+        hands[seat] = tuple(unseen[k:k + 3])
+        k += 3
+    keep = view._opening_world(hands, unseen[k:k + 4], unseen[k + 4:])
+    # Place: the card and 3 more on the table, then 3 to each seat.
+    hands = [() for _ in range(n)]
+    k = 3
+    for seat in order:
+        hands[seat] = tuple(unseen[k:k + 3])
+        k += 3
+    place = view._opening_world(hands, [drawn, *unseen[:3]], unseen[k:])
+    side = side_of(cutter, n)
+    return margin(rollout(keep), side), margin(rollout(place), side)
+
+
 # --------------------------------------------------------------------------- exact endgame
 
 
@@ -323,9 +351,6 @@ class ExpertBot:
             raise LocalError("only the cutter, who sees the drawn card, chooses")
         start = self._clock()
         deadline = None if self.move_ms is None else start + _BUDGET_SHARE * self.move_ms / 1e3
-        n = view.players
-        side = side_of(cutter, n)
-        order = [(cutter + i) % n for i in range(n)]
         unseen = sorted(view.unseen_cards())
         keep_total = place_total = 0
         samples = 0
@@ -338,23 +363,9 @@ class ExpertBot:
                     if now + 1.5 * (now - start) / samples > deadline:
                         break
                 self._rng.shuffle(unseen)
-                # Keep: 2 more for the cutter, 3 to each other seat, then 4 to the table.
-                hands: list[tuple[Card, ...]] = [() for _ in range(n)]
-                hands[cutter] = (drawn, *unseen[:2])
-                k = 2
-                for seat in order[1:]:
-                    hands[seat] = tuple(unseen[k:k + 3])
-                    k += 3
-                keep = view._opening_world(hands, unseen[k:k + 4], unseen[k + 4:])
-                # Place: the card and 3 more on the table, then 3 to each seat.
-                hands = [() for _ in range(n)]
-                k = 3
-                for seat in order:
-                    hands[seat] = tuple(unseen[k:k + 3])
-                    k += 3
-                place = view._opening_world(hands, [drawn, *unseen[:3]], unseen[k:])
-                keep_total += margin(rollout(keep), side)
-                place_total += margin(rollout(place), side)
+                kept, placed = cut_margins(view, drawn, unseen)
+                keep_total += kept
+                place_total += placed
                 samples += 1
         self.last_samples = samples
         if keep_total == place_total:
