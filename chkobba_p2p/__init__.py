@@ -33,7 +33,7 @@ __all__ = ["Observer", "PUBLIC_MODULES", "__version__"]
 #: whose whole ``__all__`` ``peer`` re-exports (events, config).
 PUBLIC_MODULES: tuple[str, ...] = (
     "peer", "observer", "audit", "timeline", "watch", "rules", "cards", "record",
-    "errors", "levels", "simulate", "arena", "text", "transport", "testing",
+    "errors", "levels", "simulate", "arena", "text", "transport", "testing", "tor",
 )
 
 # A library adds no handler of its own but this one: without it, Python's last-resort
