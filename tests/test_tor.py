@@ -8,15 +8,23 @@ import base64
 import hashlib
 
 import pytest
+import trio
+from test_net_support import host_config, join_config
 
+from chkobba_p2p.audit import VALID, audit_log
+from chkobba_p2p.peer import BotController, host_match, join_match
+from chkobba_p2p.rules import Ruleset
+from chkobba_p2p.testing import check_transport
 from chkobba_p2p.tor import (
     TOR_INSTALL_HINT,
     Tor,
+    TorTransport,
     TorUnavailable,
     is_onion,
     new_onion_key,
     onion_address,
 )
+from chkobba_p2p.transport import TcpTransport, Transport
 
 
 def test_an_onion_address_is_the_key_its_checksum_and_version_3():
@@ -39,3 +47,64 @@ async def test_without_tor_the_error_says_how_to_install_it(tmp_path, monkeypatc
     with pytest.raises(TorUnavailable) as caught:
         await tor.ready()
     assert str(caught.value) == TOR_INSTALL_HINT and "apt install tor" in TOR_INSTALL_HINT
+
+
+async def test_the_tor_transport_conforms_over_a_running_tor(tor_network):
+    tor = Tor(tor_network.client_control, tor_network.client_socks, probe=False)
+    key = new_onion_key()
+    assert isinstance(TorTransport(tor, key), Transport)
+    try:
+        with trio.fail_after(120):
+            await check_transport(lambda: TorTransport(tor, key),
+                                  connect_to=onion_address(key))
+    finally:
+        await tor.aclose()
+
+
+async def test_a_private_tor_is_started_owned_and_stopped(tor_network, tmp_path):
+    tor = Tor(data_dir=tmp_path / "tor", extra_config=tor_network.client_config())
+    try:
+        with trio.fail_after(120):
+            await tor.ready()
+        assert tor.process is not None and tor.process.poll() is None
+        assert tor.socks_address is not None and tor.socks_address.startswith("127.0.0.1:")
+        assert (tmp_path / "tor" / "control_auth_cookie").exists()
+    finally:
+        await tor.aclose()
+    assert tor.process.poll() is not None  # stopped with its owner
+
+
+async def _match(tmp_path, host_transport, join_transport, address):
+    out = {}
+    rules = Ruleset(target=1)
+    async with trio.open_nursery() as nursery:
+        async def host(task_status=trio.TASK_STATUS_IGNORED):
+            out["host"] = await host_match(
+                host_config(tmp_path, rules=rules, transport=host_transport),
+                BotController("greedy", seed=1), task_status=task_status)
+
+        port = await nursery.start(host)
+        config = join_config(tmp_path, port, "guest", transport=join_transport)
+        config.address = address(port)
+        out["guest"] = await join_match(config, BotController("greedy", seed=2))
+    return out
+
+
+async def test_a_match_host_over_onion_joiner_over_socks_both_logs_valid(
+        tor_network, tmp_path):
+    host_tor = Tor(tor_network.client_control, tor_network.client_socks, probe=False)
+    join_tor = Tor(tor_network.client_control, tor_network.client_socks, probe=False)
+    key = new_onion_key()
+    host_transport = TorTransport(host_tor, key, tcp=TcpTransport())
+    try:
+        with trio.fail_after(180):
+            out = await _match(tmp_path, host_transport, TorTransport(join_tor),
+                               lambda port: f"{onion_address(key)}:{port}")
+    finally:
+        await host_tor.aclose()
+        await join_tor.aclose()
+    assert out["host"].completed and out["guest"].completed, (out["host"].error,
+                                                               out["guest"].error)
+    for name in ("host", "guest"):
+        report = audit_log(tmp_path / f"{name}.chklog")
+        assert report.verdict == VALID, report.summary()
