@@ -603,3 +603,7 @@ class TorTransport:
 
     def close_now(self, stream: trio.abc.Stream) -> None:
         TcpTransport().close_now(stream)
+
+    async def aclose(self) -> None:
+        """Done with Tor: its onion services end, a private tor stops."""
+        await self.tor.aclose()

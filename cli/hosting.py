@@ -12,6 +12,7 @@ from pathlib import Path
 import trio
 
 from chkobba_p2p.peer import HostConfig, Outcome, SeatController, host_match
+from chkobba_p2p.tor import TorTransport
 
 __all__ = ["hosting"]
 
@@ -52,10 +53,12 @@ async def reap(procs: list[subprocess.Popen], grace: float) -> None:
                 p.kill()
 
 
-def hosting(config: HostConfig, bots: int, level: str, seed: int | None
+def hosting(config: HostConfig, bots: int, level: str, seed: int | None,
+            tor: TorTransport | None = None
             ) -> Callable[[SeatController], Awaitable[Outcome]]:
     """The game to run under the screen: host ``config`` and start ``bots`` bot peers
-    (of ``level``, seeded from ``seed``) once the table listens."""
+    (of ``level``, seeded from ``seed``) once the table listens; ``tor`` (host --tor,
+    ``config.transport``) is closed when the game ends (its onion service with it)."""
     async def game(controller: SeatController) -> Outcome:
         from .tui.narration import BotsStarting
 
@@ -75,5 +78,8 @@ def hosting(config: HostConfig, bots: int, level: str, seed: int | None
             completed = True
         finally:
             await reap(procs, 5.0 if completed else 0.0)
+            if tor is not None:
+                with trio.CancelScope(shield=True):
+                    await tor.aclose()
         return box[0]
     return game

@@ -10,6 +10,7 @@ from chkobba_p2p.levels import LEVELS
 from chkobba_p2p.peer import DEFAULT_PORT, MAX_LIMIT, MAX_SPECTATORS
 
 from .rules_options import add_rules_arguments
+from .tor_options import add_tor_options
 
 __all__ = ["add_peer_options", "add_discovery_options", "add_host_options", "common_options",
            "seconds"]
@@ -122,5 +123,4 @@ def add_host_options(p: argparse.ArgumentParser) -> None:
                    help="shuffles without zero-knowledge proofs (faster; a stacked deck "
                         "is then caught only at the end-of-hand audit)")
     common_options(p)
-
-
+    add_tor_options(p, host=True)

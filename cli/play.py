@@ -183,6 +183,14 @@ def cmd_host(args: argparse.Namespace) -> int:
                           # With port 0 the port changes at each run: nobody could find
                           # a resumed table there.
                           state_path=state if args.port else None)
+    from .tor_options import host_tor_transport
+
+    # The onion key is kept with the saved game: a resumed host is at the same address.
+    tor = host_tor_transport(args, state if args.port else None)
+    if isinstance(tor, int):
+        return tor
+    if tor is not None:
+        config.transport = tor
     address = host_address(args.bind)
     address6 = global_ipv6() if args.bind in ("", "::") else None
     with lock:
@@ -192,14 +200,14 @@ def cmd_host(args: argparse.Namespace) -> int:
                      address=address, my_fingerprint=identity.fingerprint,
                      log_path=config.log_path, turn_timeout=args.turn_timeout,
                      reconnect_timeout=args.reconnect_timeout, rematch=rematch,
-                     address6=address6)
+                     address6=address6, onion=tor.onion if tor is not None else None)
             # The host's own seat, before anyone joins (the library reports seats as
             # they fill).
             ui.rematch_people = args.players - 1 - args.bots  # the bots never answer
             ui.rematch_bots = args.bots
             ui.state = ui.state.apply(Lobby(((name, identity.fingerprint),)
                                             + (None,) * (args.players - 1)))
-            result = run_app(ui, hosting(config, args.bots, args.level, None))
+            result = run_app(ui, hosting(config, args.bots, args.level, None, tor))
             status = finish(result, ui)
             if not getattr(result, "rematch", False):
                 return status
@@ -254,7 +262,15 @@ def cmd_join(args: argparse.Namespace) -> int:
                         timeouts=Timeouts(reconnect=args.reconnect_timeout,
                                           turn=args.turn_timeout),
                         host_fingerprint=pinned)
+    from .tor_options import join_tor_transport
+
+    tor = join_tor_transport(args, address)
+    if isinstance(tor, int):
+        return tor
     connect_timeout = args.connect_timeout
+    if tor is not None:
+        # Tor: a private tor may first have to bootstrap, and circuits take seconds.
+        connect_timeout = max(connect_timeout, 90.0)
     with lock:
         rematch = False
         while True:
@@ -264,7 +280,13 @@ def cmd_join(args: argparse.Namespace) -> int:
 
             async def game(controller: SeatController, config: JoinConfig = config
                            ) -> Outcome:
-                return await join_match(config, controller)
+                if tor is None:
+                    return await join_match(config, controller)
+                config.transport = tor
+                try:
+                    return await join_match(config, controller)
+                finally:
+                    await tor.aclose()  # this run's tor: the next run starts its own
 
             result = run_app(ui, game, connect_timeout=connect_timeout)
             if result.timed_out:
@@ -361,12 +383,16 @@ def _join_arguments(p: argparse.ArgumentParser) -> None:
 
     p.description = (
         "Sit at a table: HOST, HOST:PORT, [IPv6]:PORT or a join code HOST:PORT#KEY (no "
-        "address: pick a table announced on the LAN). Check the fingerprints with the "
-        "other players, then press Enter.")
+        "address: pick a table announced on the LAN; NAME.onion:PORT#KEY: through Tor). "
+        "Check the fingerprints with the other players, then press Enter.")
     p.add_argument("address", nargs="?", help="HOST[:PORT] or a join code HOST:PORT#KEY")
     add_discovery_options(p)
     p.add_argument("--connect-timeout", type=seconds(0), default=15.0, metavar="S",
-                   help="seconds to reach the table before giving up (default 15)")
+                   help="seconds to reach the table before giving up (default 15; at "
+                        "least 90 through Tor)")
     add_peer_options(p)
+    from .tor_options import add_tor_options
+
+    add_tor_options(p)
     _display(p)
     p.set_defaults(func=cmd_join, name_default="guest")

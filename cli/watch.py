@@ -34,9 +34,10 @@ from chkobba_p2p.peer import (
 )
 from chkobba_p2p.record import result_sentence
 from chkobba_p2p.rules import CutEvent, DealEvent, PlayEvent, SweepEvent
-from chkobba_p2p.watch import WatchConfig, watch_match
+from chkobba_p2p.watch import WatchConfig, WatchOutcome, watch_match
 
 from .i18n import LANGS, detect_lang
+from .tor_options import add_tor_options, join_tor_transport
 
 
 def _clean(text: object, limit: int = MAX_NAME) -> str:
@@ -199,7 +200,8 @@ def add_arguments(command: str, p: argparse.ArgumentParser) -> None:
                      "a cheat the moment it is caught (every entry is checked as 'chkobba "
                      "replay' does). Keeps its own copy of the signed log. The host must have "
                      "started with --spectators N.")
-    p.add_argument("address", metavar="HOST[:PORT]", help="the table to watch")
+    p.add_argument("address", metavar="HOST[:PORT]",
+                   help="the table to watch (NAME.onion:PORT through Tor)")
     p.add_argument("--name", default="spectator", help="the name the players see")
     p.add_argument("--log", metavar="FILE", help="where to keep the log copy (default: the "
                    "data directory)")
@@ -207,6 +209,7 @@ def add_arguments(command: str, p: argparse.ArgumentParser) -> None:
                    help="keep retrying a refused first connection this long")
     p.add_argument("--lang", choices=LANGS, default=None,
                    help="language of the commentary (default: from the locale)")
+    add_tor_options(p)
     p.set_defaults(func=run)
 
 
@@ -217,11 +220,24 @@ def run(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return 2
     log = Path(args.log) if args.log else default_log_path("watch")
+    tor = join_tor_transport(args, args.address)  # a .onion table: through Tor
+    if isinstance(tor, int):
+        return tor
     try:
         config = WatchConfig(args.address, name=name, log_path=log,
                              connect_retry=args.connect_retry)
+        if tor is not None:
+            config.transport = tor
         narrator = Narrator(lang=args.lang or detect_lang())
-        outcome = trio.run(watch_match, config, narrator)
+
+        async def watch() -> WatchOutcome:
+            try:
+                return await watch_match(config, narrator)
+            finally:
+                if tor is not None:
+                    await tor.aclose()
+
+        outcome = trio.run(watch)
     except ValueError as exc:  # a malformed address
         print(f"chkobba watch: {exc}", file=sys.stderr)
         return 2
