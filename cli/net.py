@@ -50,6 +50,7 @@ from chkobba_p2p.peer import (
     split_join_code,
 )
 from chkobba_p2p.text import safe_text
+from chkobba_p2p.tor import over_tor
 
 from .i18n import Translator, notice_text
 from .options import common_options, seconds
@@ -249,6 +250,7 @@ def cmd_host(args: argparse.Namespace) -> int:
                         state_path=state if args.port else None)
     if tor is not None:
         config.transport = tor
+        config.timeouts = over_tor(config.timeouts)
     print(f"log: {log_path}", flush=True)
     print(f"rules: {rules.describe()}; {args.players} players", flush=True)
     procs: list[subprocess.Popen] = []
@@ -325,6 +327,7 @@ def _run_client(args: argparse.Namespace, address: str, controller: SeatControll
                         connect_retry=getattr(args, "connect_retry", 0.0))
     if tor is not None:
         config.transport = tor
+        config.timeouts = over_tor(config.timeouts)
     peer = Joiner(config, controller)  # resumes a crashed game of this identity, if any
     print(f"log: {peer.log_path}", flush=True)
 

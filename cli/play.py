@@ -183,6 +183,8 @@ def cmd_host(args: argparse.Namespace) -> int:
                           # With port 0 the port changes at each run: nobody could find
                           # a resumed table there.
                           state_path=state if args.port else None)
+    from chkobba_p2p.tor import over_tor
+
     from .tor_options import host_tor_transport
 
     # The onion key is kept with the saved game: a resumed host is at the same address.
@@ -191,6 +193,7 @@ def cmd_host(args: argparse.Namespace) -> int:
         return tor
     if tor is not None:
         config.transport = tor
+        config.timeouts = over_tor(config.timeouts)
     address = host_address(args.bind)
     address6 = global_ipv6() if args.bind in ("", "::") else None
     with lock:
@@ -262,6 +265,8 @@ def cmd_join(args: argparse.Namespace) -> int:
                         timeouts=Timeouts(reconnect=args.reconnect_timeout,
                                           turn=args.turn_timeout),
                         host_fingerprint=pinned)
+    from chkobba_p2p.tor import over_tor
+
     from .tor_options import join_tor_transport
 
     tor = join_tor_transport(args, address)
@@ -283,6 +288,7 @@ def cmd_join(args: argparse.Namespace) -> int:
                 if tor is None:
                     return await join_match(config, controller)
                 config.transport = tor
+                config.timeouts = over_tor(config.timeouts)
                 try:
                     return await join_match(config, controller)
                 finally:

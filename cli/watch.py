@@ -34,6 +34,7 @@ from chkobba_p2p.peer import (
 )
 from chkobba_p2p.record import result_sentence
 from chkobba_p2p.rules import CutEvent, DealEvent, PlayEvent, SweepEvent
+from chkobba_p2p.tor import over_tor
 from chkobba_p2p.watch import WatchConfig, WatchOutcome, watch_match
 
 from .i18n import LANGS, detect_lang
@@ -228,6 +229,7 @@ def run(args: argparse.Namespace) -> int:
                              connect_retry=args.connect_retry)
         if tor is not None:
             config.transport = tor
+            config.timeouts = over_tor(config.timeouts)
         narrator = Narrator(lang=args.lang or detect_lang())
 
         async def watch() -> WatchOutcome:
