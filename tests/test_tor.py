@@ -74,6 +74,31 @@ async def test_a_private_tor_is_started_owned_and_stopped(tor_network, tmp_path)
     assert tor.process.poll() is not None  # stopped with its owner
 
 
+async def test_private_tors_get_their_own_folders_under_the_data_dir(
+        tor_network, tmp_path, monkeypatch):
+    monkeypatch.setenv("CHKOBBA_DATA_DIR", str(tmp_path / "data"))
+    first = Tor(extra_config=tor_network.client_config())
+    second = Tor(extra_config=tor_network.client_config())
+    try:
+        with trio.fail_after(120):
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(first.ready)
+                nursery.start_soon(second.ready)
+        folders = {tor.process.args[2] for tor in (first, second)}  # tor -f FOLDER/torrc
+        assert folders == {str(tmp_path / "data" / "tor" / n / "torrc") for n in "01"}
+    finally:
+        await first.aclose()
+        await second.aclose()
+    # Free again: the next private tor reuses the first folder (and its cached directory).
+    again = Tor(extra_config=tor_network.client_config())
+    try:
+        with trio.fail_after(120):
+            await again.ready()
+        assert again.process.args[2] == str(tmp_path / "data" / "tor" / "0" / "torrc")
+    finally:
+        await again.aclose()
+
+
 async def _match(tmp_path, host_transport, join_transport, address):
     out = {}
     rules = Ruleset(target=1)

@@ -98,6 +98,23 @@ def test_a_match_over_tor_between_processes_both_logs_valid(tor_network, tmp_pat
     _replay_valid(tmp_path / "guest.chklog")
 
 
+def test_a_spectator_watches_through_tor(tor_network, tmp_path):
+    host, code = _host(tmp_path, tor_network, "--port", "0", "--spectators", "1")
+    bot = _bot(tmp_path, tor_network, code, "guest", "--delay", "0.02")
+    _wait_entries(tmp_path / "host.chklog", 10)  # it comes in during the game
+    watcher = subprocess.Popen(
+        cli_command("watch", code.partition("#")[0], "--lang", "en",
+                    "--log", str(tmp_path / "watch.chklog")),
+        cwd=REPO_ROOT, env=_env(tmp_path, tor_network), stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, text=True)
+    assert _result(bot) == _result(host)
+    out, err = watcher.communicate(timeout=LIMIT)
+    assert watcher.returncode == 0, out + err
+    assert read_transcript(tmp_path / "watch.chklog").bodies == \
+        read_transcript(tmp_path / "host.chklog").bodies
+    _replay_valid(tmp_path / "watch.chklog")
+
+
 def test_a_wrong_key_after_the_onion_address_is_refused(tor_network, tmp_path):
     host, code = _host(tmp_path, tor_network, "--port", "0")
     try:
