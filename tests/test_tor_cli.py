@@ -11,6 +11,7 @@ import subprocess
 import time
 from pathlib import Path
 
+import pytest
 from test_net_support import REPO_ROOT, cli_command, cli_env
 
 from chkobba_p2p.tor import TOR_INSTALL_HINT
@@ -18,6 +19,27 @@ from chkobba_p2p.transcript import read_transcript
 
 LIMIT = 120  # seconds: a whole match over Tor on loopback takes a few
 ONION_CODE = re.compile(r"friends through Tor: ([a-z2-7]{56}\.onion):(\d+)#([0-9a-f-]{19})")
+
+
+_STARTED: list[subprocess.Popen] = []
+
+
+@pytest.fixture(autouse=True)
+def _stop_leftovers():
+    """A failed test leaves no peer running (each is stopped after the test)."""
+    yield
+    while _STARTED:
+        proc = _STARTED.pop()
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
+def _popen(command: list[str], env: dict[str, str]) -> subprocess.Popen:
+    proc = subprocess.Popen(command, cwd=REPO_ROOT, env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    _STARTED.append(proc)
+    return proc
 
 
 def _env(tmp_path: Path, tor_network=None) -> dict[str, str]:
@@ -31,11 +53,10 @@ def _env(tmp_path: Path, tor_network=None) -> dict[str, str]:
 
 def _host(tmp_path: Path, tor_network, *args: str) -> tuple[subprocess.Popen, str]:
     """A headless host with --tor; its onion join code once it shows it."""
-    proc = subprocess.Popen(
+    proc = _popen(
         cli_command("host", "--headless", "--tor", "--bind", "127.0.0.1", "--no-beacon",
                     "--quiet", "--log", str(tmp_path / "host.chklog"), *args),
-        cwd=REPO_ROOT, env=_env(tmp_path, tor_network), stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE, text=True)
+        _env(tmp_path, tor_network))
     assert proc.stdout is not None
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
@@ -49,11 +70,10 @@ def _host(tmp_path: Path, tor_network, *args: str) -> tuple[subprocess.Popen, st
 
 
 def _bot(tmp_path: Path, tor_network, code: str, name: str, *args: str) -> subprocess.Popen:
-    return subprocess.Popen(
+    return _popen(
         cli_command("bot", code, "--name", name, "--quiet",
                     "--log", str(tmp_path / f"{name}.chklog"), *args),
-        cwd=REPO_ROOT, env=_env(tmp_path, tor_network), stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE, text=True)
+        _env(tmp_path, tor_network))
 
 
 def _result(proc: subprocess.Popen) -> str:
@@ -102,11 +122,10 @@ def test_a_spectator_watches_through_tor(tor_network, tmp_path):
     host, code = _host(tmp_path, tor_network, "--port", "0", "--spectators", "1")
     bot = _bot(tmp_path, tor_network, code, "guest", "--delay", "0.02")
     _wait_entries(tmp_path / "host.chklog", 10)  # it comes in during the game
-    watcher = subprocess.Popen(
+    watcher = _popen(
         cli_command("watch", code.partition("#")[0], "--lang", "en",
                     "--log", str(tmp_path / "watch.chklog")),
-        cwd=REPO_ROOT, env=_env(tmp_path, tor_network), stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE, text=True)
+        _env(tmp_path, tor_network))
     assert _result(bot) == _result(host)
     out, err = watcher.communicate(timeout=LIMIT)
     assert watcher.returncode == 0, out + err

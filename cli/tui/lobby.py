@@ -52,10 +52,12 @@ def lobby_lines(view: TableView, width: int, *, kind: str, connected: bool = Fal
         lines += wrap_line([("class:ok", " " + text)], width - 1, " ")
     if kind == "join":
         if not connected:
-            lines.append([("class:title", " " + t("join_connecting", addr=address))])
+            lines += wrap_line([("class:title", " " + t("join_connecting", addr=address))],
+                               width - 1, "   ")  # an onion address is long
         else:
             n = st.players or len(st.names)
-            lines.append([("class:ok", " " + t("join_connected", addr=address, n=n))])
+            lines += wrap_line([("class:ok", " " + t("join_connected", addr=address, n=n))],
+                               width - 1, "   ")
     elif kind == "host":
         lines += wrap_line([("class:title", " " + t("lobby_host"))], width - 1, " ")
         if port is not None:
