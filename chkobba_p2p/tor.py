@@ -173,7 +173,10 @@ class _Control:
         self.events: list[str] = []
 
     @classmethod
-    async def open(cls, where: str) -> _Control:
+    async def open(cls, where: str,
+                   prefer: Sequence[str] = ("SAFECOOKIE", "COOKIE")) -> _Control:
+        """An authenticated connection to the control port at ``where`` (``HOST:PORT``,
+        or a socket's path), by the first method of ``prefer`` that Tor offers."""
         try:
             if "/" in where:
                 stream: trio.abc.Stream = await trio.open_unix_socket(where)
@@ -183,7 +186,7 @@ class _Control:
             raise TorError(f"no Tor control port answers at {where}: {exc}") from exc
         control = cls(stream)
         try:
-            await control._authenticate()
+            await control._authenticate(prefer)
         except BaseException:
             await control.aclose()
             raise
@@ -242,32 +245,44 @@ class _Control:
                     await self._reply(event=True)  # only events come unasked
         return None
 
-    async def _authenticate(self) -> None:
+    async def _authenticate(self, prefer: Sequence[str]) -> None:
+        """PROTOCOLINFO, then AUTHENTICATE: with nothing when Tor asks for nothing, else
+        with its cookie file, SAFECOOKIE first (the cookie never crosses the connection,
+        and Tor proves it knows it: a program squatting on the port learns nothing)."""
         info = " ".join(await self.command("PROTOCOLINFO 1"))
-        methods = set(re.search(r"METHODS=(\S+)", info).group(1).split(",")  # type: ignore[union-attr]
-                      if "METHODS=" in info else ())
-        cookie_file = m.group(1) if (m := re.search(r'COOKIEFILE="((?:[^"\\]|\\.)*)"', info)) \
-            else None
+        found = re.search(r"METHODS=(\S+)", info)
+        methods = set(found.group(1).split(",")) if found else set()
+        m = re.search(r'COOKIEFILE="((?:[^"\\]|\\.)*)"', info)
+        cookie_file = m.group(1).replace('\\"', '"').replace("\\\\", "\\") if m else None
         if "NULL" in methods:
             await self.command("AUTHENTICATE")
             return
-        if cookie_file is None or not methods & {"COOKIE", "SAFECOOKIE"}:
+        usable = [x for x in prefer if x in methods]
+        if cookie_file is None or not usable:
             raise TorError("Tor's control port asks for a password: configure it with "
                            "CookieAuthentication 1")
         try:
-            cookie = Path(cookie_file.replace('\\"', '"').replace("\\\\", "\\")).read_bytes()
+            cookie = Path(cookie_file).read_bytes()
         except OSError as exc:
             raise TorError(f"cannot read Tor's control cookie {cookie_file}: {exc} (is this "
                            "user in the tor group?)") from exc
-        if "COOKIE" in methods:
+        if usable[0] == "COOKIE":
             await self.command(f"AUTHENTICATE {cookie.hex()}")
             return
         nonce = secrets.token_bytes(32)
         reply = " ".join(await self.command(f"AUTHCHALLENGE SAFECOOKIE {nonce.hex()}"))
-        server_nonce = bytes.fromhex(re.search(r"SERVERNONCE=([0-9A-Fa-f]+)",  # type: ignore[union-attr]
-                                               reply).group(1))
-        key = b"Tor safe cookie authentication controller-to-server hash"
-        digest = hmac.new(key, cookie + nonce + server_nonce, hashlib.sha256).hexdigest()
+        fields = dict(re.findall(r"(SERVERHASH|SERVERNONCE)=([0-9A-Fa-f]+)", reply))
+        if set(fields) != {"SERVERHASH", "SERVERNONCE"}:
+            raise TorError(f"Tor's AUTHCHALLENGE answer is not understood: {reply}")
+        server_nonce = bytes.fromhex(fields["SERVERNONCE"])
+        material = cookie + nonce + server_nonce
+        expected = hmac.new(b"Tor safe cookie authentication server-to-controller hash",
+                            material, hashlib.sha256).digest()
+        if not hmac.compare_digest(expected, bytes.fromhex(fields["SERVERHASH"])):
+            raise TorError("the program on Tor's control port does not know Tor's cookie: "
+                           "it is not that tor")
+        digest = hmac.new(b"Tor safe cookie authentication controller-to-server hash",
+                          material, hashlib.sha256).hexdigest()
         await self.command(f"AUTHENTICATE {digest}")
 
     async def getinfo(self, key: str) -> str:

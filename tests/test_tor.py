@@ -61,6 +61,26 @@ async def test_the_tor_transport_conforms_over_a_running_tor(tor_network):
         await tor.aclose()
 
 
+@pytest.mark.parametrize("method", ["SAFECOOKIE", "COOKIE"])
+async def test_the_control_port_by_address_or_socket_path_and_either_cookie(
+        tor_network, method):
+    from chkobba_p2p.tor import _Control
+
+    for where in (tor_network.client_control, tor_network.client_control_socket):
+        control = await _Control.open(where, prefer=(method,))
+        try:
+            assert "PROGRESS=100" in await control.getinfo("status/bootstrap-phase")
+        finally:
+            await control.aclose()
+    # Through the path, Tor names its SOCKS port itself.
+    tor = Tor(tor_network.client_control_socket, probe=False)
+    try:
+        await tor.ready()
+        assert tor.socks_address == tor_network.client_socks
+    finally:
+        await tor.aclose()
+
+
 async def test_a_private_tor_is_started_owned_and_stopped(tor_network, tmp_path):
     tor = Tor(data_dir=tmp_path / "tor", extra_config=tor_network.client_config())
     try:

@@ -9,6 +9,7 @@ templates configure for a test network (votes every few seconds, flags given by 
 
     net = TorNetwork(folder); net.start(); ...; net.stop()
     net.client_control, net.client_socks   # "HOST:PORT" of the running client tor
+    net.client_control_socket              # its control port as a socket's path
     net.client_config()                    # torrc lines for another tor on this network
 """
 
@@ -70,6 +71,7 @@ class TorNetwork:
         self.processes: list[subprocess.Popen[bytes]] = []
         self.authority_lines: list[str] = []
         self.client_control = ""
+        self.client_control_socket = ""  # the same control port, as a socket's path
         self.client_socks = ""
         self.bootstrap_seconds = 0.0
 
@@ -142,8 +144,9 @@ class TorNetwork:
         client = self.folder / "client"
         self._tor(client, [*_COMMON, *self.authority_lines,
                            f"SocksPort 127.0.0.1:{socks}", f"ControlPort 127.0.0.1:{control}",
-                           "CookieAuthentication 1"])
+                           f"ControlSocket {client / 'control'}", "CookieAuthentication 1"])
         self.client_control = f"127.0.0.1:{control}"
+        self.client_control_socket = str(client / "control")
         self.client_socks = f"127.0.0.1:{socks}"
         log = client / "notice.log"
         while time.monotonic() - started < timeout:
