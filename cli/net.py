@@ -253,6 +253,9 @@ def cmd_host(args: argparse.Namespace) -> int:
         config.timeouts = over_tor(config.timeouts)
     print(f"log: {log_path}", flush=True)
     print(f"rules: {rules.describe()}; {args.players} players", flush=True)
+    if tor is not None:
+        print("publishing the table as a Tor onion service (a tor started for the first "
+              "time may take a minute to reach the Tor network)...", flush=True)
     procs: list[subprocess.Popen] = []
 
     async def main() -> Outcome:
@@ -330,6 +333,8 @@ def _run_client(args: argparse.Namespace, address: str, controller: SeatControll
         config.timeouts = over_tor(config.timeouts)
     peer = Joiner(config, controller)  # resumes a crashed game of this identity, if any
     print(f"log: {peer.log_path}", flush=True)
+    if tor is not None:
+        _say(args.quiet, "connecting through Tor (this takes a few seconds)...")
 
     async def run() -> Outcome:
         try:

@@ -183,16 +183,20 @@ def test_a_restarted_host_is_at_the_same_onion_address(tor_network, tmp_path):
     _replay_valid(log)
 
 
-def test_without_tor_the_host_says_how_to_install_it_and_exits_2(tmp_path):
+ONION = "a" * 56 + ".onion:7777"
+
+
+@pytest.mark.parametrize("command", [
+    ["host", "--headless", "--tor", "--port", "0", "--bind", "127.0.0.1", "--no-beacon"],
+    ["bot", ONION], ["watch", ONION]])
+def test_without_tor_one_line_says_how_to_install_it_and_exit_2(tmp_path, command):
     env = _env(tmp_path)
     env.pop("CHKOBBA_TOR_CONTROL", None)
     env["PATH"] = str(tmp_path)  # no tor binary here
     import sys
 
-    done = subprocess.run(
-        [sys.executable, "-m", "chkobba_cli.main", "host", "--headless", "--tor",
-         "--port", "0", "--bind", "127.0.0.1", "--no-beacon"],
-        cwd=REPO_ROOT, env=env, capture_output=True, text=True, timeout=60)
+    done = subprocess.run([sys.executable, "-m", "chkobba_cli.main", *command],
+                          cwd=REPO_ROOT, env=env, capture_output=True, text=True, timeout=60)
     assert done.returncode == 2
     assert done.stderr.strip().splitlines() == [f"error: {TOR_INSTALL_HINT}"]
 
