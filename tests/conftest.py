@@ -44,7 +44,13 @@ def tor_network(tmp_path_factory):
 
     if (why := tor_missing()) is not None:
         pytest.skip(why)
-    network = TorNetwork(tmp_path_factory.mktemp("tornet"))
-    network.start()
+    for attempt in (1, 2):  # a port chosen free may be taken meanwhile: once more
+        network = TorNetwork(tmp_path_factory.mktemp("tornet"))
+        try:
+            network.start()
+            break
+        except RuntimeError:
+            if attempt == 2:
+                raise
     yield network
     network.stop()
