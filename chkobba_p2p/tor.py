@@ -344,7 +344,7 @@ class Tor:
             if self.control is None:
                 raise TorError("tor could not be started")
             return self.control
-        self._ready = trio.Event()
+        self._ready = event = trio.Event()
         try:
             self.control = await self._connect()
             await self._bootstrapped(self.control)
@@ -355,13 +355,11 @@ class Tor:
                                    "--tor-socks)")
                 self.socks_address = listeners[0].strip('"')
         except BaseException:
-            if self.control is not None:
-                await self.control.aclose()
-            self.control = None
-            self._ready.set()
-            self._ready = None
+            with trio.CancelScope(shield=True):
+                await self.aclose()  # a private tor started stops too
+            event.set()
             raise
-        self._ready.set()
+        event.set()
         return self.control
 
     async def _connect(self) -> _Control:
@@ -388,16 +386,21 @@ class Tor:
             f"CookieAuthFile {folder / 'control_auth_cookie'}",
             f"__OwningControllerProcess {os.getpid()}", f"Log notice file {folder / 'notice.log'}",
             "AvoidDiskWrites 1", *self.extra_config, ""]))
-        self.process = subprocess.Popen(
-            [binary, "-f", str(torrc), "--ignore-missing-torrc"],
-            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        # Its first lines (before it opens its log) go to a file: a pipe nobody reads
+        # would fill up and stop it.
+        with open(folder / "tor.out", "wb") as out:
+            self.process = subprocess.Popen(
+                [binary, "-f", str(torrc), "--ignore-missing-torrc"],
+                stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT)
         atexit.register(self._stop)
         with trio.move_on_after(30) as waited:
             while not port_file.exists() or not port_file.read_text().strip():
                 if self.process.poll() is not None:
-                    out = (self.process.stdout.read() if self.process.stdout else b"")
-                    last = out.decode("utf-8", "replace").strip().splitlines()[-1:] or ["?"]
-                    raise TorError(f"tor exited at once: {last[0]}")
+                    said = (folder / "tor.out").read_text(errors="replace").splitlines()
+                    # Its first warning says why ("Unknown option..."), the last line
+                    # only that it failed.
+                    why = [x for x in said if "[warn]" in x] or said[-1:] or ["?"]
+                    raise TorError(f"tor exited at once: {why[0].partition('] ')[2] or why[0]}")
                 await trio.sleep(0.05)
         if waited.cancelled_caught:
             self._stop()

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import shutil
 
 import pytest
 import trio
@@ -18,6 +19,7 @@ from chkobba_p2p.testing import check_transport
 from chkobba_p2p.tor import (
     TOR_INSTALL_HINT,
     Tor,
+    TorError,
     TorTransport,
     TorUnavailable,
     is_onion,
@@ -47,6 +49,16 @@ async def test_without_tor_the_error_says_how_to_install_it(tmp_path, monkeypatc
     with pytest.raises(TorUnavailable) as caught:
         await tor.ready()
     assert str(caught.value) == TOR_INSTALL_HINT and "apt install tor" in TOR_INSTALL_HINT
+
+
+@pytest.mark.skipif(shutil.which("tor") is None, reason="tor is not installed")
+async def test_a_tor_that_cannot_start_says_why_and_is_not_left_running(tmp_path):
+    # DisableNetwork: even a tor that did start would not touch any network.
+    tor = Tor(data_dir=tmp_path / "tor", extra_config=["DisableNetwork 1", "NoSuchOption 1"])
+    with pytest.raises(TorError, match="tor exited at once: .*NoSuchOption"):
+        await tor.ready()
+    assert tor.process is not None and tor.process.poll() is not None
+    assert tor.control is None
 
 
 async def test_the_tor_transport_conforms_over_a_running_tor(tor_network):
