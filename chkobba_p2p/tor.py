@@ -29,6 +29,7 @@ import dataclasses
 import hashlib
 import hmac
 import logging
+import math
 import os
 import re
 import secrets
@@ -77,6 +78,10 @@ class SocksError(OSError):
 class _SocksRefused(SocksError, ConnectionRefusedError):
     """Reply 5: the service answered that nobody listens on that port."""
 
+
+#: Replies after which tor may hold a stale descriptor: host unreachable, circuit timed
+#: out, and the onion service's own failures (not found, introduction, rendezvous).
+_STALE = {4, 6, 0xF0, 0xF2, 0xF3, 0xF7}
 
 _SOCKS_REPLIES = {
     1: "general failure", 2: "not allowed", 3: "network unreachable",
@@ -326,6 +331,7 @@ class Tor:
         self.control: _Control | None = None
         self._lock_file: int | None = None
         self._ready: trio.Event | None = None
+        self._forgot = -math.inf
 
     def available(self) -> bool:
         """Whether tor can be used at all: a control port named, or a binary to start
@@ -454,6 +460,7 @@ class Tor:
             await self.control.aclose()
             self.control = None
         self._ready = None
+        self._forgot = -math.inf  # the next run's trio clock is another
         self._stop()
         if self._lock_file is not None:
             os.close(self._lock_file)
@@ -485,6 +492,20 @@ class Tor:
                                      trio.ClosedResourceError):
                 await self.control.command(f"DEL_ONION {service}", ok=False)
 
+    async def _forget_onions(self) -> None:
+        """Make tor forget the onion service descriptors it has (``SIGNAL NEWNYM``, at
+        most every 10 s, as tor allows): after a host restarts at the same address, a
+        tor that fetched its descriptor meanwhile holds the old one (its introduction
+        points gone) and would not ask the directories again for a quarter of an hour.
+        New connections of other programs on that tor get new circuits too."""
+        now = trio.current_time()
+        if self.control is None or now - self._forgot < 10.0:
+            return
+        self._forgot = now
+        with contextlib.suppress(TorError, trio.BrokenResourceError,
+                                 trio.ClosedResourceError):
+            await self.control.command("SIGNAL NEWNYM", ok=False)
+
     async def open_socks(self, host: str, port: int) -> trio.SocketStream:
         """A stream to ``host:port`` through Tor's SOCKS5 port (RFC 1928)."""
         await self.ready()
@@ -502,6 +523,8 @@ class Tor:
             head = await _exactly(stream, 4)
             if head[1] != 0:
                 where = f"{host}:{port}"
+                if head[1] in _STALE and is_onion(host):
+                    await self._forget_onions()
                 raise (_SocksRefused if head[1] == 5 else SocksError)(head[1], where)
             size = {1: 4, 4: 16}.get(head[3])
             if size is None:  # a domain name: its length first

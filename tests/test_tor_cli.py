@@ -77,7 +77,12 @@ def _bot(tmp_path: Path, tor_network, code: str, name: str, *args: str) -> subpr
 
 
 def _result(proc: subprocess.Popen) -> str:
-    out, err = proc.communicate(timeout=LIMIT)
+    try:
+        out, err = proc.communicate(timeout=LIMIT)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        out, err = proc.communicate()
+        raise AssertionError(f"still running after {LIMIT} s\n{out}\n{err}") from None
     assert proc.returncode == 0, f"exit {proc.returncode}\n{out}\n{err}"
     [result] = [line for line in out.splitlines() if line.startswith("result: ")]
     return result
@@ -176,7 +181,12 @@ def test_a_restarted_host_is_at_the_same_onion_address(tor_network, tmp_path):
     before = len(read_transcript(log).bodies)
     again, code_again = _host(tmp_path, tor_network, *args)
     assert code_again == code  # the onion key was kept with the saved game
-    result = _result(again)
+    try:
+        result = _result(again)
+    except AssertionError:
+        bot.kill()
+        out, err = bot.communicate()
+        raise AssertionError(f"the guest said:\n{out}\n{err}") from None
     assert result.startswith("result: match over after") and _result(bot) == result
     after = read_transcript(log).bodies
     assert len(after) > before and after == read_transcript(tmp_path / "guest.chklog").bodies
