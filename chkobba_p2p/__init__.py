@@ -36,7 +36,7 @@ __all__ = ["Observer", "PUBLIC_MODULES", "__version__"]
 PUBLIC_MODULES: tuple[str, ...] = (
     "peer", "observer", "audit", "timeline", "watch", "rules", "cards", "record",
     "errors", "levels", "simulate", "arena", "text", "transport", "testing", "history",
-    "rating", "review",
+    "rating", "review", "tor",
 )
 
 # A library adds no handler of its own but this one: without it, Python's last-resort

@@ -20,6 +20,7 @@ from .options import (
     add_discovery_options,
     add_host_options,
     add_peer_options,
+    add_tor_options,
     common_options,
     seconds,
 )
@@ -101,13 +102,15 @@ def _host_arguments(p: argparse.ArgumentParser) -> None:
 def _join_arguments(p: argparse.ArgumentParser) -> None:
     p.description = (
         "Sit at a table: HOST, HOST:PORT, [IPv6]:PORT or a join code HOST:PORT#KEY (no "
-        "address: pick a table announced on the LAN). Check the fingerprints with the "
-        "other players, then press Enter.")
+        "address: pick a table announced on the LAN; NAME.onion:PORT#KEY: through Tor). "
+        "Check the fingerprints with the other players, then press Enter.")
     p.add_argument("address", nargs="?", help="HOST[:PORT] or a join code HOST:PORT#KEY")
     add_discovery_options(p)
     p.add_argument("--connect-timeout", type=seconds(0), default=15.0, metavar="S",
-                   help="seconds to reach the table before giving up (default 15)")
+                   help="seconds to reach the table before giving up (default 15; at "
+                        "least 90 through Tor)")
     add_peer_options(p)
+    add_tor_options(p)
     _display(p)
     p.set_defaults(name_default="guest")
 
@@ -118,7 +121,7 @@ def _join_arguments(p: argparse.ArgumentParser) -> None:
 def _bot_arguments(p: argparse.ArgumentParser) -> None:
     p.description = ("A peer without a screen, played by a bot: it joins the table at "
                      "HOST[:PORT], plays the match and prints the result.")
-    p.add_argument("address", help="HOST[:PORT]")
+    p.add_argument("address", help="HOST[:PORT], or a join code (NAME.onion:PORT#KEY too)")
     p.add_argument("--level", default="greedy", choices=sorted(LEVELS),
                    help="how the bot plays")
     p.add_argument("--move-ms", type=float, default=None, metavar="MS",
@@ -129,6 +132,7 @@ def _bot_arguments(p: argparse.ArgumentParser) -> None:
                    help="keep retrying a refused first connection this long (a bot "
                         "started together with its host)")
     common_options(p)
+    add_tor_options(p)
     p.set_defaults(name_default="bot")
 
 
@@ -197,7 +201,8 @@ def _watch_arguments(p: argparse.ArgumentParser) -> None:
                      "a cheat the moment it is caught (every entry is checked as 'chkobba "
                      "replay' does). Keeps its own copy of the signed log. The host must have "
                      "started with --spectators N.")
-    p.add_argument("address", metavar="HOST[:PORT]", help="the table to watch")
+    p.add_argument("address", metavar="HOST[:PORT]",
+                   help="the table to watch (NAME.onion:PORT through Tor)")
     p.add_argument("--name", default="spectator", help="the name the players see")
     p.add_argument("--log", metavar="FILE", help="where to keep the log copy (default: the "
                    "data directory)")
@@ -205,6 +210,7 @@ def _watch_arguments(p: argparse.ArgumentParser) -> None:
                    help="keep retrying a refused first connection this long")
     p.add_argument("--lang", choices=LANGS, default=None,
                    help="language of the commentary (default: from the locale)")
+    add_tor_options(p)
 
 
 def _simulate_arguments(p: argparse.ArgumentParser) -> None:

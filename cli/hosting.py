@@ -8,12 +8,16 @@ import subprocess
 import sys
 from collections.abc import Awaitable, Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import trio
 
 from chkobba_p2p.peer import HostConfig, Outcome, SeatController, host_match
 
 from .tui.botproc import EarlyBots
+
+if TYPE_CHECKING:  # imported by the command that opens a table over Tor, not here
+    from chkobba_p2p.tor import TorTransport
 
 __all__ = ["hosting"]
 
@@ -55,11 +59,13 @@ async def reap(procs: list[subprocess.Popen], grace: float) -> None:
 
 
 def hosting(config: HostConfig, bots: int, level: str, seed: int | None,
-            early: EarlyBots | None = None
+            early: EarlyBots | None = None, tor: TorTransport | None = None
             ) -> Callable[[SeatController], Awaitable[Outcome]]:
     """The game to run under the screen: host ``config`` and start ``bots`` bot peers
     (of ``level``, seeded from ``seed``) once the table listens; or, with ``early``,
-    tell the bots already started (importing while the client did) the table's address."""
+    tell the bots already started (importing while the client did) the table's address.
+    ``tor`` (host --tor, ``config.transport``) is closed when the game ends (its onion
+    service with it)."""
     async def game(controller: SeatController) -> Outcome:
         from .tui.narration import BotsStarting
 
@@ -83,5 +89,8 @@ def hosting(config: HostConfig, bots: int, level: str, seed: int | None,
             completed = True
         finally:
             await reap(procs, 5.0 if completed else 0.0)
+            if tor is not None:
+                with trio.CancelScope(shield=True):
+                    await tor.aclose()
         return box[0]
     return game

@@ -291,6 +291,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
                         "aucun routeur n'a ouvert le port : pour des amis sur internet, "
                         "redirigez le port TCP {port} vers {lan} dans les réglages de "
                         "votre routeur"),
+    "lobby_tor": ("through Tor, from anywhere: {addr}", "via Tor, de partout : {addr}"),
+    "lobby_tor_offer": ("; or, through Tor: {addr}", "; ou, via Tor : {addr}"),
+    "lobby_tor_run": ("; or, through Tor: run chkobba host --tor",
+                      "; ou, via Tor : lancez chkobba host --tor"),
     "lobby_seats": ("Seats ({taken}/{n}):", "Places ({taken}/{n}) :"),
     "lobby_free": ("(free)", "(libre)"),
     "lobby_rules": ("Rules: {rules}", "Règles : {rules}"),

@@ -49,6 +49,7 @@ from chkobba_p2p.peer import (
     split_join_code,
 )
 from chkobba_p2p.text import safe_text
+from chkobba_p2p.tor import over_tor
 
 from .i18n import Translator, notice_text
 from .reach import (
@@ -60,6 +61,12 @@ from .reach import (
     saved_game_elsewhere,
 )
 from .rules_options import ruleset_from_args
+from .tor_options import (
+    host_tor_transport,
+    join_tor_transport,
+    onion_join_code,
+    tor_offer,
+)
 
 _ENGLISH = Translator("en")  # a headless peer's lines are in English
 
@@ -77,6 +84,8 @@ class Narrator:
         self.seat: int | None = None
         self.bind: str | None = None  # a host's: its LAN address is shown
         self.fingerprint = ""  # a host's key fingerprint, for its join codes
+        self.transport: object = None  # a host's: its onion join code is shown
+        self.onion_code: str | None = None
         self._told_proofs = False
 
     def on_event(self, event: object) -> None:
@@ -88,8 +97,14 @@ class Narrator:
             if self.bind is not None:
                 for line in address_lines(self.bind, event.port, self.fingerprint):
                     print(line, flush=True)
+            self.onion_code = onion_join_code(self.transport, event.port, self.fingerprint)
+            if self.onion_code is not None:
+                print(f"friends through Tor: {self.onion_code}", flush=True)
         elif isinstance(event, PortMapped | PortMapUnavailable):
-            print(reach_line(event, self.fingerprint), flush=True)
+            line = reach_line(event, self.fingerprint)
+            if isinstance(event, PortMapUnavailable) or not event.public:
+                line += tor_offer(self.onion_code)
+            print(line, flush=True)
         elif isinstance(event, Notice):  # the library's word to people: it never prints
             print(f"notice: {notice_text(_ENGLISH, event)}", flush=True)
         elif isinstance(event, Lobby):
@@ -213,8 +228,13 @@ def cmd_host(args: argparse.Namespace) -> int:
     # would not be the seat its peers signed for).
     identity, state = _identity(args.identity, f"host-{args.port}")
     log_path = Path(args.log) if args.log else default_log_path("host")
+    # The onion key is kept with the saved game: a resumed host is at the same address.
+    tor = host_tor_transport(args, state if args.port else None)
+    if isinstance(tor, int):
+        return tor
     controller = BotSeat(args.level, args.quiet, move_ms=args.move_ms)
     controller.narrator.bind = args.bind
+    controller.narrator.transport = tor
     config = HostConfig(players=args.players, rules=rules, port=args.port, bind=args.bind,
                         name=args.name, identity=identity, log_path=log_path,
                         beacon=not args.no_beacon,
@@ -225,16 +245,26 @@ def cmd_host(args: argparse.Namespace) -> int:
                         timeouts=_timeouts(args),
                         # A crashed host resumes only where its peers can find it again.
                         state_path=state if args.port else None)
+    if tor is not None:
+        config.transport = tor
+        config.timeouts = over_tor(config.timeouts)
     print(f"log: {log_path}", flush=True)
     print(f"rules: {rules.describe()}; {args.players} players", flush=True)
+    if tor is not None:
+        print("publishing the table as a Tor onion service (a tor started for the first "
+              "time may take a minute to reach the Tor network)...", flush=True)
     procs: list[subprocess.Popen] = []
 
     async def main() -> Outcome:
-        async with trio.open_nursery() as nursery:
-            port = await nursery.start(_host_task, config, controller)
-            if args.bots:
-                procs.extend(_spawn_bots(port, args.bots, args.level, args.move_ms))
-            return await _RESULT.get()
+        try:
+            async with trio.open_nursery() as nursery:
+                port = await nursery.start(_host_task, config, controller)
+                if args.bots:
+                    procs.extend(_spawn_bots(port, args.bots, args.level, args.move_ms))
+                return await _RESULT.get()
+        finally:
+            if tor is not None:
+                await tor.aclose()
 
     try:
         outcome = trio.run(main)
@@ -287,15 +317,31 @@ def _run_client(args: argparse.Namespace, address: str, controller: SeatControll
     except ValueError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    tor = join_tor_transport(args, address)
+    if isinstance(tor, int):
+        return tor
     identity, state = _identity(args.identity, table)
     log_path = Path(args.log) if args.log else default_log_path(args.name)
     config = JoinConfig(address, name=args.name, identity=identity, state_path=state,
                         log_path=log_path, timeouts=_timeouts(args),
                         connect_retry=getattr(args, "connect_retry", 0.0))
+    if tor is not None:
+        config.transport = tor
+        config.timeouts = over_tor(config.timeouts)
     peer = Joiner(config, controller)  # resumes a crashed game of this identity, if any
     print(f"log: {peer.log_path}", flush=True)
+    if tor is not None:
+        _say(args.quiet, "connecting through Tor (this takes a few seconds)...")
+
+    async def run() -> Outcome:
+        try:
+            return await peer.run()
+        finally:
+            if tor is not None:
+                await tor.aclose()
+
     try:
-        outcome = trio.run(peer.run)
+        outcome = trio.run(run)
     except ChkobbaError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

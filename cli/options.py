@@ -14,6 +14,7 @@ import math
 from .rules_options import add_rules_arguments
 
 __all__ = ["add_peer_options", "add_discovery_options", "add_host_options", "common_options",
+           "add_tor_options",
            "seconds", "LEVELS", "FIGURES", "LANGS", "DEFAULT_PORT", "MAX_LIMIT",
            "MAX_SPECTATORS", "REVIEW_SAMPLES"]
 
@@ -100,6 +101,21 @@ def _spectator_count(text: str) -> int:
     return n
 
 
+def add_tor_options(p: argparse.ArgumentParser, *, host: bool = False) -> None:
+    """``--tor`` (a host's), ``--tor-control`` and ``--tor-socks`` (:mod:`.tor_options`
+    carries them out)."""
+    if host:
+        p.add_argument("--tor", action="store_true",
+                       help="also make the table a Tor onion service: friends behind any "
+                            "router join at NAME.onion:PORT#KEY (needs tor installed)")
+    p.add_argument("--tor-control", metavar="HOST:PORT|PATH", default=None,
+                   help="the control port of a running tor (default: $CHKOBBA_TOR_CONTROL, "
+                        "else 127.0.0.1:9051, else a private tor is started)")
+    p.add_argument("--tor-socks", metavar="HOST:PORT", default=None,
+                   help="that tor's SOCKS5 port (default: $CHKOBBA_TOR_SOCKS, else asked "
+                        "of tor)")
+
+
 def add_host_options(p: argparse.ArgumentParser) -> None:
     """Every option of ``chkobba host`` (the terminal client's and the headless host's
     alike, so that they cannot drift apart): the table, the rules, local bots, the
@@ -138,5 +154,4 @@ def add_host_options(p: argparse.ArgumentParser) -> None:
                    help="shuffles without zero-knowledge proofs (faster; a stacked deck "
                         "is then caught only at the end-of-hand audit)")
     common_options(p)
-
-
+    add_tor_options(p, host=True)

@@ -189,6 +189,17 @@ def cmd_host(args: argparse.Namespace) -> int:
                           # With port 0 the port changes at each run: nobody could find
                           # a resumed table there.
                           state_path=state if args.port else None)
+    from chkobba_p2p.tor import over_tor
+
+    from .tor_options import host_tor_transport
+
+    # The onion key is kept with the saved game: a resumed host is at the same address.
+    tor = host_tor_transport(args, state if args.port else None)
+    if isinstance(tor, int):
+        return tor
+    if tor is not None:
+        config.transport = tor
+        config.timeouts = over_tor(config.timeouts)
     address = host_address(args.bind)
     address6 = global_ipv6() if args.bind in ("", "::") else None
     with lock:
@@ -198,14 +209,14 @@ def cmd_host(args: argparse.Namespace) -> int:
                      address=address, my_fingerprint=identity.fingerprint,
                      log_path=config.log_path, turn_timeout=args.turn_timeout,
                      reconnect_timeout=args.reconnect_timeout, rematch=rematch,
-                     address6=address6)
+                     address6=address6, onion=tor.onion if tor is not None else None)
             # The host's own seat, before anyone joins (the library reports seats as
             # they fill).
             ui.rematch_people = args.players - 1 - args.bots  # the bots never answer
             ui.rematch_bots = args.bots
             ui.state = ui.state.apply(Lobby(((name, identity.fingerprint),)
                                             + (None,) * (args.players - 1)))
-            result = run_app(ui, hosting(config, args.bots, args.level, None))
+            result = run_app(ui, hosting(config, args.bots, args.level, None, tor))
             status = finish(result, ui)
             if not getattr(result, "rematch", False):
                 return status
@@ -260,7 +271,17 @@ def cmd_join(args: argparse.Namespace) -> int:
                         timeouts=Timeouts(reconnect=args.reconnect_timeout,
                                           turn=args.turn_timeout),
                         host_fingerprint=pinned)
+    from chkobba_p2p.tor import over_tor
+
+    from .tor_options import join_tor_transport
+
+    tor = join_tor_transport(args, address)
+    if isinstance(tor, int):
+        return tor
     connect_timeout = args.connect_timeout
+    if tor is not None:
+        # Tor: a private tor may first have to bootstrap, and circuits take seconds.
+        connect_timeout = max(connect_timeout, 90.0)
     with lock:
         rematch = False
         while True:
@@ -270,7 +291,14 @@ def cmd_join(args: argparse.Namespace) -> int:
 
             async def game(controller: SeatController, config: JoinConfig = config
                            ) -> Outcome:
-                return await join_match(config, controller)
+                if tor is None:
+                    return await join_match(config, controller)
+                config.transport = tor
+                config.timeouts = over_tor(config.timeouts)
+                try:
+                    return await join_match(config, controller)
+                finally:
+                    await tor.aclose()  # this run's tor: the next run starts its own
 
             result = run_app(ui, game, connect_timeout=connect_timeout)
             if result.timed_out:

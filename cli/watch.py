@@ -34,9 +34,11 @@ from chkobba_p2p.peer import (
 )
 from chkobba_p2p.record import result_sentence
 from chkobba_p2p.rules import CutEvent, DealEvent, PlayEvent, SweepEvent
-from chkobba_p2p.watch import WatchConfig, watch_match
+from chkobba_p2p.tor import over_tor
+from chkobba_p2p.watch import WatchConfig, WatchOutcome, watch_match
 
 from .i18n import detect_lang
+from .tor_options import join_tor_transport
 
 
 def _clean(text: object, limit: int = MAX_NAME) -> str:
@@ -201,11 +203,25 @@ def run(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return 2
     log = Path(args.log) if args.log else default_log_path("watch")
+    tor = join_tor_transport(args, args.address)  # a .onion table: through Tor
+    if isinstance(tor, int):
+        return tor
     try:
         config = WatchConfig(args.address, name=name, log_path=log,
                              connect_retry=args.connect_retry)
+        if tor is not None:
+            config.transport = tor
+            config.timeouts = over_tor(config.timeouts)
         narrator = Narrator(lang=args.lang or detect_lang())
-        outcome = trio.run(watch_match, config, narrator)
+
+        async def watch() -> WatchOutcome:
+            try:
+                return await watch_match(config, narrator)
+            finally:
+                if tor is not None:
+                    await tor.aclose()
+
+        outcome = trio.run(watch)
     except ValueError as exc:  # a malformed address
         print(f"chkobba watch: {exc}", file=sys.stderr)
         return 2

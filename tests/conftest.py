@@ -33,3 +33,24 @@ def _own_config_dir(tmp_path_factory, monkeypatch):
     (path / "settings.json").write_text(json.dumps({"name": "Tester"}))
     monkeypatch.setenv("CHKOBBA_CONFIG_DIR", str(path))
     return path
+
+
+@pytest.fixture(scope="session")
+def tor_network(tmp_path_factory):
+    """A private Tor network on loopback (tests/tor_network.py), started once per test
+    session: its client tor's control and SOCKS ports, and the torrc lines for more
+    tors on it.  Skipped, saying why, where tor is not installed."""
+    from tor_network import TorNetwork, tor_missing
+
+    if (why := tor_missing()) is not None:
+        pytest.skip(why)
+    for attempt in (1, 2):  # a port chosen free may be taken meanwhile: once more
+        network = TorNetwork(tmp_path_factory.mktemp("tornet"))
+        try:
+            network.start()
+            break
+        except RuntimeError:
+            if attempt == 2:
+                raise
+    yield network
+    network.stop()

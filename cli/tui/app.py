@@ -55,6 +55,7 @@ class TuiApp(Leaving, Screen):
                  players: int | None = None, log_path: Path | None = None,
                  turn_timeout: float | None = None, reconnect_timeout: float = 60.0,
                  rematch: bool = False, address6: str | None = None,
+                 onion: str | None = None,
                  pace: float = DEFAULT_PACE, score_wait: float = SCORE_WAIT,
                  known: KnownPlayers | None = None, past: PastGames | None = None) -> None:
         self.kind = kind  # "play", "host" or "join"
@@ -64,6 +65,7 @@ class TuiApp(Leaving, Screen):
         self.color = color
         self.address = address
         self.address6 = address6  # a host's global IPv6 address, if it has one
+        self.onion = onion  # a host's onion address (host --tor), if it has one
         #: The router's answer to the host's port mapping, once it came.
         self.reach: PortMapped | PortMapUnavailable | None = None
         self.log_path = log_path

@@ -10,6 +10,7 @@ from chkobba_p2p.peer import KnownPlayers, PortMapped, PortMapUnavailable
 
 from ..i18n import Translator
 from ..reach import join_code
+from ..tor_options import tor_installed
 from .past import PastGames, series_text
 from .render import Line, wrap_line
 from .trust import changed_seats, missing_names, seat_lines
@@ -35,16 +36,18 @@ def reach_text(t: Translator, ev: PortMapped | PortMapUnavailable,
 def lobby_lines(view: TableView, width: int, *, kind: str, connected: bool = False,
                 address: str | None = None, port: int | None = None,
                 rematch: bool = False, address6: str | None = None,
+                onion: str | None = None,
                 reach: PortMapped | PortMapUnavailable | None = None,
                 asking: bool = False, known: KnownPlayers | None = None,
                 past: PastGames | None = None) -> list[Line]:
     """The lobby of a ``kind`` client (``"play"``, ``"host"`` or ``"join"``): a joining
     client shows whether it reached ``address``; a host shows its join code
-    (``address:port#fingerprint``), its global IPv6 one (``address6``) and what the
-    router said (``reach``); ``rematch``: the same table plays again.  Every seat with
-    its fingerprint, whether its person is ready and what ``known`` (the players met
-    before) says, with ``past``'s record against each known player and, at a rematch,
-    the series score; ``asking``: the ready check waits for our Enter."""
+    (``address:port#fingerprint``), its global IPv6 one (``address6``), its onion one
+    (``onion``, host --tor) and what the router said (``reach``, with Tor offered);
+    ``rematch``: the same table plays again.  Every seat with its fingerprint, whether
+    its person is ready and what ``known`` (the players met before) says, with ``past``'s
+    record against each known player and, at a rematch, the series score; ``asking``: the
+    ready check waits for our Enter."""
     t, st = view.t, view.state
     lines: list[Line] = [[]]
     if rematch and (kind == "host" or not connected):  # a joiner: until it is in
@@ -56,10 +59,12 @@ def lobby_lines(view: TableView, width: int, *, kind: str, connected: bool = Fal
             lines += wrap_line([("class:title", " " + series_text(t, s))], width - 1, "   ")
     if kind == "join":
         if not connected:
-            lines.append([("class:title", " " + t("join_connecting", addr=address))])
+            lines += wrap_line([("class:title", " " + t("join_connecting", addr=address))],
+                               width - 1, "   ")  # an onion address is long
         else:
             n = st.players or len(st.names)
-            lines.append([("class:ok", " " + t("join_connected", addr=address, n=n))])
+            lines += wrap_line([("class:ok", " " + t("join_connected", addr=address, n=n))],
+                               width - 1, "   ")
     elif kind == "host":
         lines += wrap_line([("class:title", " " + t("lobby_host"))], width - 1, " ")
         if port is not None:
@@ -70,8 +75,16 @@ def lobby_lines(view: TableView, width: int, *, kind: str, connected: bool = Fal
                                width - 1, "     ")
             if address6:
                 lines.append([("", "   " + t("lobby_ipv6", addr=join_code(address6, port, fp)))])
+            onion_code = join_code(onion, port, fp) if onion else None
+            if onion_code:
+                lines += wrap_line([("", "   " + t("lobby_tor", addr=onion_code))],
+                                   width - 1, "     ")
             if reach is not None:
-                lines += wrap_line([("", "   " + reach_text(t, reach, fp))], width - 1, "   ")
+                text = reach_text(t, reach, fp)
+                if isinstance(reach, PortMapUnavailable) or not reach.public:
+                    text += (t("lobby_tor_offer", addr=onion_code) if onion_code
+                             else t("lobby_tor_run") if tor_installed() else "")
+                lines += wrap_line([("", "   " + text)], width - 1, "   ")
     if st.rules is not None:
         lines.append([])
         lines += wrap_line([("", " " + t("lobby_rules", rules=st.rules.describe(t.lang)))],

@@ -85,6 +85,7 @@ class Screen:
     connected: bool
     address: str | None
     address6: str | None
+    onion: str | None
     port: int | None
     reach: PortMapped | PortMapUnavailable | None
     rematch: bool
@@ -265,6 +266,7 @@ class Screen:
                     + lobby_lines(view, width, kind=self.kind, connected=self.connected,
                                   address=self.address, port=self.port,
                                   rematch=self.rematch, address6=self.address6,
+                                  onion=self.onion,
                                   reach=self.reach, asking=self.asking_ready,
                                   known=self.known, past=self.past))[:height]
         req = self.request

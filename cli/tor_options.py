@@ -1,0 +1,90 @@
+"""Tor for the commands: ``host --tor`` (the table also an onion service), and ``join``,
+``bot`` and ``watch`` to ``.onion`` addresses (through Tor's SOCKS5 port).
+
+Which tor: ``--tor-control HOST:PORT|PATH`` and ``--tor-socks HOST:PORT`` (or
+``CHKOBBA_TOR_CONTROL`` / ``CHKOBBA_TOR_SOCKS``) name a running one; otherwise the
+library tries 127.0.0.1:9051, then starts a private tor from the system's binary
+(docs/tor.md).  Without tor: one line saying how to install it, exit 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import sys
+from pathlib import Path
+
+from chkobba_p2p.peer import split_join_code
+from chkobba_p2p.tor import TOR_INSTALL_HINT, Tor, TorTransport, is_onion, load_onion_key
+from chkobba_p2p.transport import TcpTransport
+
+from .options import add_tor_options  # declared with the other options (stdlib only)
+
+__all__ = ["add_tor_options", "host_tor_transport", "join_tor_transport", "tor_offer",
+           "onion_join_code", "onion_key_path", "tor_installed", "EXIT_NO_TOR"]
+
+EXIT_NO_TOR = 2
+
+
+def _tor(args: argparse.Namespace) -> Tor | None:
+    tor = Tor(getattr(args, "tor_control", None), getattr(args, "tor_socks", None))
+    if not tor.available():
+        print(f"error: {TOR_INSTALL_HINT}", file=sys.stderr)
+        return None
+    return tor
+
+
+def onion_key_path(state: Path) -> Path:
+    """Where a host's onion key is kept: next to its saved game (same address on resume)."""
+    return state.with_name(state.stem + ".onion-key")
+
+
+def host_tor_transport(args: argparse.Namespace, state: Path | None
+                       ) -> TorTransport | None | int:
+    """The host's transport for ``--tor`` (TCP and an onion service); None without
+    ``--tor``; :data:`EXIT_NO_TOR` (after the one line) when there is no tor.  The onion
+    key is kept next to ``state`` (None: a fresh key for this run)."""
+    if not getattr(args, "tor", False):
+        return None
+    tor = _tor(args)
+    if tor is None:
+        return EXIT_NO_TOR
+    key = load_onion_key(onion_key_path(state)) if state is not None else None
+    return TorTransport(tor, key, tcp=TcpTransport())
+
+
+def join_tor_transport(args: argparse.Namespace, address: str) -> TorTransport | None | int:
+    """The transport to reach ``address`` when it is a ``.onion`` one (None: plain TCP);
+    :data:`EXIT_NO_TOR` (after the one line) when there is no tor."""
+    try:
+        host = split_join_code(address)[0].rpartition(":")[0]
+    except ValueError:
+        return None
+    if not is_onion(host):
+        return None
+    tor = _tor(args)
+    if tor is None:
+        return EXIT_NO_TOR
+    return TorTransport(tor, tcp=TcpTransport())
+
+
+def onion_join_code(transport: object, port: int, fingerprint: str) -> str | None:
+    """``NAME.onion:PORT#KEY`` for a host listening through Tor (None otherwise)."""
+    if isinstance(transport, TorTransport):
+        return f"{transport.onion}:{port}#{fingerprint}"
+    return None
+
+
+def tor_offer(onion_code: str | None) -> str:
+    """What the line about an unreachable router adds: the onion code, or the offer."""
+    if onion_code is not None:
+        return f"; or, through Tor: {onion_code}"
+    if tor_installed():
+        return "; or, through Tor: run chkobba host --tor"
+    return ""
+
+
+@functools.cache
+def tor_installed() -> bool:
+    """Whether ``host --tor`` could work here (a tor to start, or one named)."""
+    return Tor(probe=False).available()
