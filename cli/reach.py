@@ -29,6 +29,7 @@ from chkobba_p2p.peer import (
     saved_game_path,
     split_join_code,
 )
+from chkobba_p2p.text import safe_text
 
 __all__ = [
     "host_address",
@@ -93,14 +94,17 @@ def address_lines(bind: str | None, port: int, fp: str) -> list[str]:
 
 
 def reach_line(event: PortMapped | PortMapUnavailable, fp: str = "") -> str:
-    """The line a host shows when its router answered (or did not)."""
+    """The line a host shows when its router answered (or did not).  What the router
+    said (its address, its error text) is a stranger's words: shown through the display
+    filter."""
     if isinstance(event, PortMapUnavailable):
-        return event.hint
+        return safe_text(event.hint, 600)
     if not event.public:
         return (f"the router opened port {event.external_port} ({event.method}), but its "
-                f"own address {event.external_ip} is not public: another router or the "
-                "provider's NAT is in front, and friends on the internet cannot reach you "
-                "this way (ask the provider for a public address, or play over IPv6)")
+                f"own address {safe_text(event.external_ip, 64)} is not public: another "
+                "router or the provider's NAT is in front, and friends on the internet "
+                "cannot reach you this way (ask the provider for a public address, or play "
+                "over IPv6)")
     if event.external_ip is None:
         return (f"friends on the internet: port {event.external_port} of your public "
                 f"address, #{fp} (port opened by {event.method})")
