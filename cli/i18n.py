@@ -319,6 +319,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
                       "same person!",
                       "ATTENTION : {name} avait une autre clé ({fp}) : peut-être pas la "
                       "même personne !"),
+    "lobby_lookalike": ("WARNING: {name} looks like {like}, whom you met with another key "
+                        "({fp}): maybe not the same person!",
+                        "ATTENTION : {name} ressemble à {like}, rencontré(e) avec une autre "
+                        "clé ({fp}) : peut-être pas la même personne !"),
     "lobby_aka": ("known as {names}", "connu sous le nom {names}"),
     "and": ("and", "et"),
     "keys_lobby": ("Enter ready · ? help · t chat · q leave",
