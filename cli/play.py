@@ -208,6 +208,14 @@ def cmd_host(args: argparse.Namespace) -> int:
             config = dataclasses.replace(config, log_path=default_log_path("host"))
 
 
+def rematch_pin(outcome: Outcome | None, config: JoinConfig) -> str | None:
+    """The host key a rematch must find: the one of the table just played (its seat 0),
+    else the one the first join pinned."""
+    if outcome is not None and outcome.table is not None and outcome.table.seats:
+        return outcome.table.seats[0].fingerprint
+    return config.host_fingerprint
+
+
 def cmd_join(args: argparse.Namespace) -> int:
     from .tui.guest import run_app
 
@@ -222,22 +230,28 @@ def cmd_join(args: argparse.Namespace) -> int:
         print(f"error: {err}", file=sys.stderr)
         return EXIT_NO_GAME
     address = args.address
+    codes = [address] if address is not None else []
     if address is None:
         from .reach import discover
 
-        address = discover(args.listen, args.interface)
-        if address is None:
+        # Every address announced for the chosen table's key, tried in turn until the
+        # host's key matches (a neighbour may announce that key at an address of its own).
+        codes = discover(args.listen, args.interface)
+        if not codes:
             print("error: no table found on the LAN; give the host's address: "
                   "chkobba join HOST[:PORT]", file=sys.stderr)
             return EXIT_NO_GAME
-    try:
-        text, pinned = split_join_code(address)
-        host, port = parse_address(text)
-    except ValueError as exc:
-        print(f"error: not an address: {address!r} (HOST, HOST:PORT or a join code "
-              f"HOST:PORT#KEY): {exc}", file=sys.stderr)
-        return EXIT_NO_GAME
-    address = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+    candidates: list[tuple[str, str | None]] = []
+    for code in codes:
+        try:
+            text, pin = split_join_code(code)
+            host, port = parse_address(text)
+        except ValueError as exc:
+            print(f"error: not an address: {code!r} (HOST, HOST:PORT or a join code "
+                  f"HOST:PORT#KEY): {exc}", file=sys.stderr)
+            return EXIT_NO_GAME
+        candidates.append((f"[{host}]:{port}" if ":" in host else f"{host}:{port}", pin))
+    address, pinned = candidates[0]
     name = _name(args, "guest")
     key_path = Path(args.identity) if args.identity else data_dir() / "identity.key"
     identity = load_identity(key_path)
@@ -262,9 +276,22 @@ def cmd_join(args: argparse.Namespace) -> int:
                      log_path=config.log_path, turn_timeout=args.turn_timeout,
                      reconnect_timeout=args.reconnect_timeout, rematch=rematch)
 
-            async def game(controller: SeatController, config: JoinConfig = config
-                           ) -> Outcome:
-                return await join_match(config, controller)
+            tries = [config] if rematch else [config] + [
+                dataclasses.replace(config, address=where, host_fingerprint=pin,
+                                    state_path=saved_game_path(identity.fingerprint, where))
+                for where, pin in candidates[1:]]
+            joined: list[JoinConfig] = []
+
+            async def game(controller: SeatController, tries: list[JoinConfig] = tries,
+                           joined: list[JoinConfig] = joined) -> Outcome:
+                for i, attempt in enumerate(tries):
+                    outcome = await join_match(attempt, controller)
+                    if i + 1 < len(tries) and outcome.error_code in (
+                            OutcomeError.HOST_KEY_MISMATCH, OutcomeError.CONNECT_FAILED):
+                        continue  # another machine there (or nobody): the next address
+                    joined.append(attempt)
+                    return outcome
+                raise AssertionError("no address to try")
 
             result = run_app(ui, game, connect_timeout=connect_timeout)
             if result.timed_out:
@@ -284,10 +311,14 @@ def cmd_join(args: argparse.Namespace) -> int:
             if not getattr(result, "rematch", False):
                 return status
             # Accepted a rematch: the same table, the host opens a new one at the same
-            # address; wait for it (the host may still be deciding).
+            # address; wait for it (the host may still be deciding).  Pinned to the key
+            # of the host just played, whatever form the first join took: whatever
+            # listens at that address next with another key is refused.
             rematch = True
-            config = dataclasses.replace(config, log_path=default_log_path(name),
-                                         connect_retry=REMATCH_WAIT)
+            config = dataclasses.replace(joined[0] if joined else config,
+                                         log_path=default_log_path(name),
+                                         connect_retry=REMATCH_WAIT,
+                                         host_fingerprint=rematch_pin(o, config))
             connect_timeout = REMATCH_WAIT + 5
 
 

@@ -130,26 +130,29 @@ def port_mapping_options(args: argparse.Namespace) -> PortMapOptions | None:
     return PortMapOptions(igd_url=args.igd_url, natpmp_gateway=args.natpmp_gateway)
 
 
-def discover(seconds: float, interfaces: list[str] | None) -> str | None:
-    """Browse the LAN (DNS-SD) for tables; the join code of the one chosen, or None."""
+def discover(seconds: float, interfaces: list[str] | None) -> list[str]:
+    """Browse the LAN (DNS-SD) for tables; the join codes of the one chosen, one for
+    each address announced with its key, to try in turn (none: no table found)."""
     shown = "" if not interfaces else f" (on {', '.join(interfaces)})"
     print(f"looking for tables on the LAN for {seconds:g} s{shown}...", flush=True)
     try:
         found = trio.run(functools.partial(browse_tables, seconds, interfaces=interfaces))
     except OSError as exc:
-        print(f"cannot look for tables on the LAN: {exc}", file=sys.stderr)
-        return None
+        print(f"cannot look for tables on the LAN: {safe_text(str(exc), 300)}", file=sys.stderr)
+        return []
     if not found:
-        return None
+        return []
     for i, table in enumerate(found):
-        print(f"[{i + 1}] {table}", flush=True)
+        print(f"[{i + 1}] {safe_text(str(table), 300)}", flush=True)
     choice = 1
     if len(found) > 1:
         text = input("table to join (number): ").strip()
         choice = int(text) if text.isdigit() and 1 <= int(text) <= len(found) else 1
-    code = found[choice - 1].code
-    print(f"joining {code}", flush=True)
-    return code
+    codes = list(found[choice - 1].codes)
+    print(f"joining {safe_text(codes[0], 120)}", flush=True)
+    for other in codes[1:]:
+        print(f"  then, if the key there is another: {safe_text(other, 120)}", flush=True)
+    return codes
 
 
 def address_error(text: str) -> str | None:
