@@ -37,7 +37,9 @@ from chkobba_p2p.peer import (
     PortMapUnavailable,
     RedealEvent,
     Resumed,
+    SeatBusy,
     SeatController,
+    SeatLock,
     Timeouts,
     Waiting,
     check_listen,
@@ -80,9 +82,18 @@ class Narrator:
         self.bind: str | None = None  # a host's: its LAN address is shown
         self.fingerprint = ""  # a host's key fingerprint, for its join codes
         self._told_proofs = False
+        #: A joiner's log, named (``log: PATH``) once it exists: never a log not written.
+        self.log_path: Path | None = None
+        self.told_log = False
+
+    def tell_log(self) -> None:
+        if not self.told_log and self.log_path is not None and self.log_path.exists():
+            self.told_log = True
+            print(f"log: {self.log_path}", flush=True)
 
     def on_event(self, event: object) -> None:
         q = self.quiet
+        self.tell_log()
         if isinstance(event, Listening):
             print(f"listening on port {event.port}; host key fingerprint "
                   f"{fingerprint(event.key)}", flush=True)
@@ -158,10 +169,10 @@ def _timeouts(args: argparse.Namespace) -> Timeouts:
     return Timeouts(reconnect=args.reconnect_timeout, turn=args.turn_timeout)
 
 
-def _report(outcome: Outcome) -> int:
+def _report(outcome: Outcome, told_log: bool = False) -> int:
     print(f"result: {outcome.describe()}", flush=True)
-    if outcome.log_path and Path(outcome.log_path).exists():  # none without a table
-        print(f"log: {outcome.log_path}", flush=True)
+    if not told_log and outcome.log_path and Path(outcome.log_path).exists():
+        print(f"log: {outcome.log_path}", flush=True)  # none without a table
     try:
         import resource  # POSIX only
 
@@ -279,28 +290,44 @@ def cmd_bot(args: argparse.Namespace) -> int:
     if (why := address_error(args.address)) is not None:
         print(f"chkobba bot: error: {why}", file=sys.stderr)
         return 2
-    return _run_client(args, args.address,
-                       BotSeat(args.level, args.quiet, args.delay, args.move_ms))
+    seat = BotSeat(args.level, args.quiet, args.delay, args.move_ms)
+    return _run_client(args, args.address, seat, seat.narrator)
 
 
-def _run_client(args: argparse.Namespace, address: str, controller: SeatController) -> int:
+def _run_client(args: argparse.Namespace, address: str, controller: SeatController,
+                narrator: Narrator | None = None) -> int:
     try:
         table, _pinned = split_join_code(address)
     except ValueError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     identity, state = _identity(args.identity, table)
-    log_path = Path(args.log) if args.log else default_log_path(args.name)
-    config = JoinConfig(address, name=args.name, identity=identity, state_path=state,
-                        log_path=log_path, timeouts=_timeouts(args),
-                        connect_retry=getattr(args, "connect_retry", 0.0))
-    peer = Joiner(config, controller)  # resumes a crashed game of this identity, if any
-    print(f"log: {peer.log_path}", flush=True)
+    # One process per seat, as ``join``: a second bot of this identity at this table
+    # would write into the first one's log and fight it for the seat.
+    lock: SeatLock | None = None
+    if state is not None:
+        try:
+            lock = SeatLock(state).acquire()
+        except SeatBusy as exc:
+            print(f"chkobba bot: error: {exc}", file=sys.stderr)
+            return 2
     try:
-        outcome = trio.run(peer.run)
-    except ChkobbaError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
+        log_path = Path(args.log) if args.log else default_log_path(args.name)
+        config = JoinConfig(address, name=args.name, identity=identity, state_path=state,
+                            log_path=log_path, timeouts=_timeouts(args),
+                            connect_retry=getattr(args, "connect_retry", 0.0))
+        peer = Joiner(config, controller)  # resumes a crashed game of this identity
+        if narrator is not None:
+            narrator.log_path = Path(peer.log_path) if peer.log_path else None
+            narrator.tell_log()  # a resumed game's log exists already
+        try:
+            outcome = trio.run(peer.run)
+        except ChkobbaError as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 2
+    finally:
+        if lock is not None:
+            lock.release()
     if outcome.error and not outcome.aborted and not outcome.done:
         print(f"error: {safe_text(outcome.error, 1000)}", file=sys.stderr)
         if outcome.error_code == OutcomeError.SAVED_GAME_MISSING and state is not None \
@@ -310,7 +337,7 @@ def _run_client(args: argparse.Namespace, address: str, controller: SeatControll
             for line in saved_elsewhere_lines(
                     where, address, f"you have a saved game for this table at {where}:"):
                 print(line, file=sys.stderr)
-    return _report(outcome)
+    return _report(outcome, narrator is not None and narrator.told_log)
 
 
 def add_arguments(command: str, p: argparse.ArgumentParser) -> None:
@@ -318,8 +345,11 @@ def add_arguments(command: str, p: argparse.ArgumentParser) -> None:
     here through the terminal client's ``host``, which shares :func:`.options.add_host_options`)."""
     assert command == "bot", command
     p.description = ("A peer without a screen, played by a bot: it joins the table at "
-                     "HOST[:PORT], plays the match and prints the result.")
-    p.add_argument("address", help="HOST[:PORT]")
+                     "HOST[:PORT] (or a join code HOST:PORT#KEY, which pins the host's "
+                     "key), plays the match and prints the result.  With --identity, one "
+                     "process per seat: a second bot of that identity at that table exits "
+                     "with status 2 and the first one's pid.")
+    p.add_argument("address", help="HOST[:PORT], or a join code HOST:PORT#KEY")
     p.add_argument("--level", default="greedy", choices=sorted(LEVELS),
                    help="how the bot plays")
     p.add_argument("--move-ms", type=float, default=None, metavar="MS",
@@ -330,6 +360,12 @@ def add_arguments(command: str, p: argparse.ArgumentParser) -> None:
                    help="keep retrying a refused first connection this long (a bot "
                         "started together with its host)")
     common_options(p)
+    for action in p._actions:  # a bot is asked nothing: its own words for --name
+        if action.dest == "name":
+            action.help = "the bot's name at the table (default: bot)"
+        elif action.dest == "identity":
+            action.help = ("identity key file (created if missing, mode 0600); with it the "
+                           "bot can resume a crashed game, one process per seat")
     p.set_defaults(func=cmd_bot, name_default="bot")
 
 
