@@ -208,12 +208,18 @@ def cmd_host(args: argparse.Namespace) -> int:
             config = dataclasses.replace(config, log_path=default_log_path("host"))
 
 
-def rematch_pin(outcome: Outcome | None, config: JoinConfig) -> str | None:
-    """The host key a rematch must find: the one of the table just played (its seat 0),
-    else the one the first join pinned."""
+def rematch_config(config: JoinConfig, outcome: Outcome | None, log_path: Path
+                   ) -> JoinConfig:
+    """How a joiner that accepted a rematch joins the new table: at the address that
+    worked, waiting up to :data:`REMATCH_WAIT` for the host to open it, with a new log,
+    and pinned to the key of the host just played (seat 0 of its table), whatever form
+    the first join took (a plain address pins nothing): whatever listens at that
+    address next with another key is refused."""
+    pin = config.host_fingerprint
     if outcome is not None and outcome.table is not None and outcome.table.seats:
-        return outcome.table.seats[0].fingerprint
-    return config.host_fingerprint
+        pin = outcome.table.seats[0].fingerprint
+    return dataclasses.replace(config, log_path=log_path, connect_retry=REMATCH_WAIT,
+                               host_fingerprint=pin)
 
 
 def cmd_join(args: argparse.Namespace) -> int:
@@ -315,10 +321,8 @@ def cmd_join(args: argparse.Namespace) -> int:
             # of the host just played, whatever form the first join took: whatever
             # listens at that address next with another key is refused.
             rematch = True
-            config = dataclasses.replace(joined[0] if joined else config,
-                                         log_path=default_log_path(name),
-                                         connect_retry=REMATCH_WAIT,
-                                         host_fingerprint=rematch_pin(o, config))
+            config = rematch_config(joined[0] if joined else config, o,
+                                    default_log_path(name))
             connect_timeout = REMATCH_WAIT + 5
 
 
