@@ -282,8 +282,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
                      "Preuves de mélange désactivées : un jeu truqué n'est détecté qu'en fin "
                      "de manche."),
     "lobby_key": ("key {fp}", "clé {fp}"),
-    "lobby_check": ("Check each fingerprint with its player (by voice, in person).",
-                    "Vérifiez chaque empreinte avec son joueur (de vive voix)."),
+    "lobby_check": ("Read each key aloud with its player, all four groups: a key that "
+                    "only starts and ends the same is cheap to make.",
+                    "Lisez chaque clé à voix haute avec son joueur, les quatre groupes : une "
+                    "clé qui commence et finit pareil se fabrique sans peine."),
     "lobby_waiting": ("Waiting for players…", "En attente des joueurs…"),
     "lobby_starting": ("The table is full: the deal is starting…",
                        "La table est complète : la donne commence…"),
