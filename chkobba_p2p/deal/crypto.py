@@ -194,15 +194,18 @@ def _key_challenge(ctx: Sequence[bytes], seat: int, y: bytes, commitment: bytes,
     return hash_to_scalar(TAG_KEY_PROOF, *ctx, u64(seat), BASE, y, commitment, r_point)
 
 
-def prove_key(x: int, ctx: Sequence[bytes], seat: int, commitment: bytes) -> tuple[bytes, bytes]:
+def prove_key(x: int, ctx: Sequence[bytes], seat: int, commitment: bytes,
+              nonce: int | None = None) -> tuple[bytes, bytes]:
     """Public key ``Y = x*B`` and a Schnorr proof of knowledge of ``x``.
 
     The challenge hashes the instance context, the seat, ``B``, ``Y``, the seat's shuffle
     commitment (so the key message cannot be split from it) and ``R = k*B``.
-    Returns ``(Y, proof)`` with ``proof = c || s``, ``s = k + c*x``.
+    Returns ``(Y, proof)`` with ``proof = c || s``, ``s = k + c*x``.  ``nonce``: ``k``
+    given (the test vector's, to reproduce its proof byte for byte); never in play,
+    where a fresh random one is drawn.
     """
     y = _base(_sb(x))
-    k = random_scalar()
+    k = random_scalar() if nonce is None else nonce
     c = _key_challenge(ctx, seat, y, commitment, _base(_sb(k)))
     return y, _sb(c) + _sb((k + c * x) % L)
 
