@@ -88,13 +88,6 @@ def _color(args: argparse.Namespace) -> bool:
     return not (args.no_color or os.environ.get("NO_COLOR"))
 
 
-def _host_config(**kw: object) -> HostConfig:
-    """A HostConfig from the options this library version knows (newer options, such as
-    ``shuffle_proofs``, are passed only where the library has them)."""
-    known = {f.name for f in dataclasses.fields(HostConfig)}
-    return HostConfig(**{k: v for k, v in kw.items() if k in known})
-
-
 def _ui(args: argparse.Namespace, kind: str, **kw):
     from chkobba_p2p.peer import KnownPlayers
 
@@ -171,18 +164,18 @@ def cmd_host(args: argparse.Namespace) -> int:
     if (lock := _lock_seat(state)) is None:
         return EXIT_NO_GAME
     log_path = Path(args.log) if args.log else default_log_path("host")
-    config = _host_config(players=args.players, rules=rules, port=args.port, bind=args.bind,
-                          name=name, identity=identity, log_path=log_path,
-                          beacon=not args.no_beacon,
-                          port_mapping=port_mapping_options(args),
-                          announce_interfaces=announce_interfaces(args),
-                          shuffle_proofs=not args.no_shuffle_proofs,
-                          spectators=args.spectators,
-                          timeouts=Timeouts(reconnect=args.reconnect_timeout,
-                                            turn=args.turn_timeout),
-                          # With port 0 the port changes at each run: nobody could find
-                          # a resumed table there.
-                          state_path=state if args.port else None)
+    config = HostConfig(players=args.players, rules=rules, port=args.port, bind=args.bind,
+                        name=name, identity=identity, log_path=log_path,
+                        beacon=not args.no_beacon,
+                        port_mapping=port_mapping_options(args),
+                        announce_interfaces=announce_interfaces(args),
+                        shuffle_proofs=not args.no_shuffle_proofs,
+                        spectators=args.spectators,
+                        timeouts=Timeouts(reconnect=args.reconnect_timeout,
+                                          turn=args.turn_timeout),
+                        # With port 0 the port changes at each run: nobody could find
+                        # a resumed table there.
+                        state_path=state if args.port else None)
     address = host_address(args.bind)
     address6 = global_ipv6() if args.bind in ("", "::") else None
     with lock:

@@ -32,6 +32,7 @@ from chkobba_p2p.peer import (
 from ..i18n import Translator
 from .chat import ChatInput
 from .decision import Request, refusal
+from .keys import key_bindings
 from .leaving import Leaving
 from .narration import EventLog
 from .pace import DEFAULT_PACE, SCORE_WAIT, Pacer
@@ -119,7 +120,7 @@ class TuiApp(Leaving, Screen):
         self.rematch_bots = 0  # local bot seats (a host's --bots): they never answer
         self.rematch_gone: set[int] = set()  # seats gone without an answer
         self._rematch_wake: trio.Event | None = None
-        self.app = self._build()
+        self.app = self._build(key_bindings(self))
 
     @property
     def cs(self) -> CardStyle:
