@@ -68,9 +68,16 @@ from .rules_options import ruleset_from_args
 _ENGLISH = Translator("en")  # a headless peer's lines are in English
 
 
+def _line(text: str) -> None:
+    """One line of a headless peer's output.  What it quotes came from outside (names,
+    a router's address, a host's words): the whole line goes through the display filter,
+    whatever path the words took to it."""
+    print(safe_text(text), flush=True)
+
+
 def _say(quiet: bool, text: str) -> None:
     if not quiet:
-        print(text, flush=True)
+        _line(text)
 
 
 class Narrator:
@@ -95,16 +102,16 @@ class Narrator:
         q = self.quiet
         self.tell_log()
         if isinstance(event, Listening):
-            print(f"listening on port {event.port}; host key fingerprint "
-                  f"{fingerprint(event.key)}", flush=True)
+            _line(f"listening on port {event.port}; host key fingerprint "
+                  f"{fingerprint(event.key)}")
             self.fingerprint = fingerprint(event.key)
             if self.bind is not None:
                 for line in address_lines(self.bind, event.port, self.fingerprint):
-                    print(line, flush=True)
+                    _line(line)
         elif isinstance(event, PortMapped | PortMapUnavailable):
-            print(reach_line(event, self.fingerprint), flush=True)
+            _line(reach_line(event, self.fingerprint))
         elif isinstance(event, Notice):  # the library's word to people: it never prints
-            print(f"notice: {notice_text(_ENGLISH, event)}", flush=True)
+            _line(f"notice: {notice_text(_ENGLISH, event)}")
         elif isinstance(event, Lobby):
             taken = sum(1 for s in event.seats if s)
             _say(q, f"lobby: {taken}/{len(event.seats)} seated: "
@@ -117,7 +124,7 @@ class Narrator:
         elif isinstance(event, Waiting):
             what = ("to come back (it stepped away)" if event.away
                     else "to come back" if event.awaited else "to reconnect")
-            print(f"waiting for seat {event.seat} {what}: {event.seconds}s left", flush=True)
+            _line(f"waiting for seat {event.seat} {what}: {event.seconds}s left")
         elif isinstance(event, Resumed):
             _say(q, f"seat {event.seat} is back" + (f" ({event.entries} entries replayed)"
                                                      if event.entries else ""))
@@ -299,7 +306,7 @@ def _run_client(args: argparse.Namespace, address: str, controller: SeatControll
     try:
         table, _pinned = split_join_code(address)
     except ValueError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(f"error: {safe_text(str(exc), 1000)}", file=sys.stderr)
         return 2
     identity, state = _identity(args.identity, table)
     # One process per seat, as ``join``: a second bot of this identity at this table
@@ -309,7 +316,7 @@ def _run_client(args: argparse.Namespace, address: str, controller: SeatControll
         try:
             lock = SeatLock(state).acquire()
         except SeatBusy as exc:
-            print(f"chkobba bot: error: {exc}", file=sys.stderr)
+            print(f"chkobba bot: error: {safe_text(str(exc), 300)}", file=sys.stderr)
             return 2
     try:
         log_path = Path(args.log) if args.log else default_log_path(args.name)
@@ -323,7 +330,7 @@ def _run_client(args: argparse.Namespace, address: str, controller: SeatControll
         try:
             outcome = trio.run(peer.run)
         except ChkobbaError as exc:
-            print(f"error: {exc}", file=sys.stderr)
+            print(f"error: {safe_text(str(exc), 1000)}", file=sys.stderr)
             return 2
     finally:
         if lock is not None:
@@ -380,7 +387,7 @@ def _wrap(func):
         try:
             return func(_fill_names(args))
         except IllegalMove as exc:
-            print(f"error: {exc}", file=sys.stderr)
+            print(f"error: {safe_text(str(exc), 1000)}", file=sys.stderr)
             return 2
     return run
 

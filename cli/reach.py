@@ -22,6 +22,7 @@ from chkobba_p2p.peer import (
     PortMapped,
     PortMapUnavailable,
     SavedGame,
+    TableAd,
     browse_tables,
     global_ipv6,
     lan_address,
@@ -39,6 +40,7 @@ __all__ = [
     "announce_interfaces",
     "port_mapping_options",
     "discover",
+    "table_lines",
     "address_error",
     "saved_game_elsewhere",
 ]
@@ -130,6 +132,12 @@ def port_mapping_options(args: argparse.Namespace) -> PortMapOptions | None:
     return PortMapOptions(igd_url=args.igd_url, natpmp_gateway=args.natpmp_gateway)
 
 
+def table_lines(found: list[TableAd]) -> list[str]:
+    """The numbered list of tables found on the LAN, as shown (every word in an
+    announcement is a stranger's: through the display filter)."""
+    return [f"[{i + 1}] {safe_text(str(table), 300)}" for i, table in enumerate(found)]
+
+
 def discover(seconds: float, interfaces: list[str] | None) -> list[str]:
     """Browse the LAN (DNS-SD) for tables; the join codes of the one chosen, one for
     each address announced with its key, to try in turn (none: no table found)."""
@@ -142,8 +150,8 @@ def discover(seconds: float, interfaces: list[str] | None) -> list[str]:
         return []
     if not found:
         return []
-    for i, table in enumerate(found):
-        print(f"[{i + 1}] {safe_text(str(table), 300)}", flush=True)
+    for line in table_lines(found):
+        print(line, flush=True)
     choice = 1
     if len(found) > 1:
         text = input("table to join (number): ").strip()

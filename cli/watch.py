@@ -105,7 +105,9 @@ class Narrator:
         return _WORDS[key][self.fr].format(**kw)
 
     def say(self, line: str) -> None:
-        print(line, file=self.out, flush=True)
+        # Names, chat, a host's words, a verdict's reason: from outside, whichever path
+        # brought them here; the whole line goes through the display filter.
+        print(safe_text(line), file=self.out, flush=True)
 
     def who(self, seat: int | None) -> str:
         if seat is not None and 0 <= seat < len(self.names):
