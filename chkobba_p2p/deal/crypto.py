@@ -18,7 +18,7 @@ Proofs travel as 64 bytes: the challenge ``c`` then the response ``s``, each a c
 from __future__ import annotations
 
 import secrets
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import rbcl
 
@@ -75,8 +75,8 @@ TAG_SHUFFLE_CONTEXT = _T + b"shuffle-context"
 Ciphertext = tuple[bytes, bytes]
 
 # Bound once: these are called thousands of times per hand.
-_mul = rbcl.crypto_scalarmult_ristretto255_allow_scalar_zero
-_base = rbcl.crypto_scalarmult_ristretto255_base_allow_scalar_zero
+_mul: Callable[[bytes, bytes], bytes] = rbcl.crypto_scalarmult_ristretto255_allow_scalar_zero
+_base: Callable[[bytes], bytes] = rbcl.crypto_scalarmult_ristretto255_base_allow_scalar_zero
 _add = rbcl.crypto_core_ristretto255_add
 _sub = rbcl.crypto_core_ristretto255_sub
 
