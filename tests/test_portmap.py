@@ -436,3 +436,29 @@ async def test_a_router_that_never_answers_is_hung_up_on_within_the_timeout(tmp_
             await igd.hung_up.wait()  # nobody is left reading
         assert "no answer within 1 s" in missing.reason
         nursery.cancel_scope.cancel()
+
+
+def test_the_upnp_client_reads_the_forms_routers_use():
+    """Written from the UPnP and HTTP/1.1 texts: a description with a URLBase and a
+    relative control URL, a WANPPPConnection router, and a chunked answer."""
+    from chkobba_p2p.portmap import UpnpError, _control_url, _dechunk
+
+    desc = (b'<?xml version="1.0"?><root xmlns="urn:schemas-upnp-org:device-1-0">'
+            b"<URLBase>http://192.0.2.1:49000/</URLBase><device><serviceList><service>"
+            b"<serviceType>urn:schemas-upnp-org:service:WANPPPConnection:1</serviceType>"
+            b"<controlURL>upnp/control/WANPPPConn1</controlURL></service></serviceList>"
+            b"</device></root>")
+    assert _control_url(desc, "http://192.0.2.1:5000/rootDesc.xml") == (
+        "http://192.0.2.1:49000/upnp/control/WANPPPConn1",
+        "urn:schemas-upnp-org:service:WANPPPConnection:1")
+    plain = desc.replace(b"<URLBase>http://192.0.2.1:49000/</URLBase>", b"").replace(
+        b"upnp/control", b"/upnp/control")
+    assert _control_url(plain, "http://192.0.2.1:5000/rootDesc.xml")[0] == \
+        "http://192.0.2.1:5000/upnp/control/WANPPPConn1"
+    with pytest.raises(UpnpError):
+        _control_url(b"<root><device/></root>", "http://192.0.2.1/")
+    with pytest.raises(UpnpError):
+        _control_url(b"<root>\x1b</root>", "http://192.0.2.1/")  # not XML: refused whole
+    assert _dechunk(b"4\r\nWiki\r\n5;x=1\r\npedia\r\n0\r\n\r\n") == b"Wikipedia"
+    with pytest.raises(UpnpError):
+        _dechunk(b"ff\r\nshort")
