@@ -282,10 +282,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
                      "Preuves de mélange désactivées : un jeu truqué n'est détecté qu'en fin "
                      "de manche."),
     "lobby_key": ("key {fp}", "clé {fp}"),
-    "lobby_check": ("Read each key aloud with its player, all four groups: a key that "
-                    "only starts and ends the same is cheap to make.",
-                    "Lisez chaque clé à voix haute avec son joueur, les quatre groupes : une "
-                    "clé qui commence et finit pareil se fabrique sans peine."),
+    "lobby_check": ("Check each fingerprint with its player (by voice, in person).",
+                    "Vérifiez chaque empreinte avec son joueur (de vive voix)."),
     "lobby_waiting": ("Waiting for players…", "En attente des joueurs…"),
     "lobby_starting": ("The table is full: the deal is starting…",
                        "La table est complète : la donne commence…"),
@@ -307,10 +305,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
                     "versions incompatibles : mettez chkobba à jour d'un côté"),
     "lobby_you": ("you", "vous"),
     # issue 15: the table a person can follow
-    "lobby_ready_prompt": ("Check each fingerprint with its player, then press Enter "
-                           "to start.",
-                           "Vérifiez chaque empreinte avec son joueur, puis appuyez sur "
-                           "Entrée pour commencer."),
+    # All four groups: people compared the first and last (32 bits, cheap to match).
+    "lobby_ready_prompt": ("Read each key aloud with its player, all four groups, then "
+                           "press Enter to start.",
+                           "Lisez les quatre groupes de chaque clé avec son joueur, puis "
+                           "appuyez sur Entrée pour commencer."),
     "lobby_you_ready": ("You are ready: waiting for {names}…",
                         "Vous êtes prêt : on attend {names}…"),
     "lobby_ready": ("ready", "prêt"),

@@ -84,9 +84,8 @@ def lobby_lines(view: TableView, width: int, *, kind: str, connected: bool = Fal
             lines.append([("", " " + t("lobby_waiting"))])
         elif asking:
             style = "class:error" if changed_seats(st, known) else "class:turn"
-            # compared whole: the first and last groups alone are 32 bits, a key with
-            # them costs days of one computer; all four, 64 bits
-            lines += wrap_line([("class:dim", " " + t("lobby_check"))], width - 1, " ")
+            # compared whole (the prompt says so): the first and last groups alone are
+            # 32 bits, a key with them costs days of one computer; all four, 64 bits
             lines += wrap_line([(style, " " + t("lobby_ready_prompt"))], width - 1, " ")
         elif ready_check and missing_names(st, t):
             lines += wrap_line([("class:ok", " " + t("lobby_you_ready",
