@@ -31,6 +31,14 @@ __all__ = ["SERVICE_TYPE", "TableFacts", "TableAd", "Announcer", "Announced", "b
 
 SERVICE_TYPE = "_chkobba._tcp.local."
 _MAX_TABLES = 64  # a LAN flooding us with announcements gets no more than this listed
+#: No announcer (as far as one can tell them apart: by the address it announces, the
+#: packet's source being out of sight behind zeroconf) lists more than this many tables,
+#: so one cannot fill the list before the others are heard.
+_PER_ADDRESS = 8
+#: Names heard and resolved at most in one browse (a flood stops being read there).
+_MAX_NAMES = 1024
+#: Addresses one table (key) is listed with: at most this many, two per address.
+_MAX_ENDPOINTS = 16
 _FINGERPRINT = re.compile(r"^[0-9a-f]{4}(?:-[0-9a-f]{4}){3}$")
 
 
@@ -95,6 +103,21 @@ class TableAd:
     rules: str
     spectators: int | None
     fingerprint: str | None
+    #: Every (address, port) announced for this table's key, each its own entry, in the
+    #: order heard: anyone on the LAN may announce a key with an address of theirs, so a
+    #: join tries them in turn until the host's key matches (:attr:`codes`).  Empty: the
+    #: one announcement's ``addresses`` at ``port``.
+    endpoints: tuple[tuple[str, int], ...] = ()
+
+    @property
+    def all_endpoints(self) -> tuple[tuple[str, int], ...]:
+        return self.endpoints or tuple((a, self.port) for a in self.addresses)
+
+    @property
+    def codes(self) -> tuple[str, ...]:
+        """A join code for each of :attr:`all_endpoints`, to try in turn (each pins the
+        key: a wrong machine is refused before anything is written)."""
+        return tuple(str(Address(a, p, self.fingerprint)) for a, p in self.all_endpoints)
 
     @property
     def target(self) -> str:
@@ -109,7 +132,9 @@ class TableAd:
     def __str__(self) -> str:
         seats = "?" if self.players is None else str(self.players)
         free = "?" if self.free is None else str(self.free)
-        return (f"{self.name} at {self.target}: {seats} players, {free} free, "
+        more = len(self.all_endpoints) - 1
+        also = f" (and {more} other address{'es' if more > 1 else ''})" if more > 0 else ""
+        return (f"{self.name} at {self.target}{also}: {seats} players, {free} free, "
                 f"{self.rules} rules, key {self.fingerprint or '?'}")
 
     @classmethod
@@ -214,7 +239,7 @@ async def browse_tables(seconds: float, *, interfaces: Sequence[str] | None = No
     from zeroconf import ServiceBrowser, ServiceStateChange
 
     token = trio.lowlevel.current_trio_token()
-    send, receive = trio.open_memory_channel[str](_MAX_TABLES)
+    send, receive = trio.open_memory_channel[str](_MAX_NAMES)
 
     def offer(name: str) -> None:  # in trio, via run_sync_soon
         with contextlib.suppress(trio.WouldBlock, trio.ClosedResourceError):
@@ -233,9 +258,12 @@ async def browse_tables(seconds: float, *, interfaces: Sequence[str] | None = No
         browser = await trio.to_thread.run_sync(
             lambda: ServiceBrowser(zc, SERVICE_TYPE, handlers=[on_change]))
 
+        limiter = trio.CapacityLimiter(16)  # threads resolving at once
+
         async def resolve(name: str) -> None:
             info = await trio.to_thread.run_sync(zc.get_service_info, SERVICE_TYPE, name,
-                                                 1500, abandon_on_cancel=True)
+                                                 1500, abandon_on_cancel=True,
+                                                 limiter=limiter)
             ad = TableAd.from_info(info) if info is not None else None
             if ad is not None:
                 found.append(ad)
@@ -246,7 +274,7 @@ async def browse_tables(seconds: float, *, interfaces: Sequence[str] | None = No
 
         async def collect() -> None:
             async for name in receive:
-                if name not in names and len(names) < _MAX_TABLES:
+                if name not in names and len(names) < _MAX_NAMES:
                     names.add(name)
                     nursery.start_soon(resolve, name)
 
@@ -269,19 +297,35 @@ async def browse_tables(seconds: float, *, interfaces: Sequence[str] | None = No
 
 
 def unique_tables(tables: Sequence[TableAd]) -> list[TableAd]:
-    """Each table once: announcements with the same host key and port (the same table
-    heard on several interfaces, or under a second name) become one, with every address
-    heard, in the order first heard."""
-    merged: dict[tuple[str, int], TableAd] = {}
+    """Each table once, by host key: announcements of one key (the same table heard on
+    several interfaces, under a second name, or a neighbour announcing that key with an
+    address of its own) become one table whose :attr:`~TableAd.endpoints` hold every
+    (address, port) heard, each its own entry, in the order heard (at most
+    ``_MAX_ENDPOINTS``, two per address); the join tries them in turn.  No announced
+    address lists more than ``_PER_ADDRESS`` tables, and the list holds at most
+    ``_MAX_TABLES``."""
+    merged: dict[str, TableAd] = {}
+    per_address: dict[str, int] = {}
     for ad in tables:
-        key = (ad.fingerprint or f"{ad.name}@{ad.target}", ad.port)
+        key = ad.fingerprint or f"{ad.name}@{ad.target}"
+        heard = ad.all_endpoints
         if key in merged:
             first = merged[key]
-            addresses = tuple(sorted(set(first.addresses) | set(ad.addresses),
+            endpoints = list(first.all_endpoints)
+            for endpoint in heard:
+                if endpoint not in endpoints and len(endpoints) < _MAX_ENDPOINTS and \
+                        sum(a == endpoint[0] for a, _ in endpoints) < 2:
+                    endpoints.append(endpoint)
+            addresses = tuple(sorted({a for a, p in endpoints if p == first.port},
                                      key=lambda a: (":" in a, a)))
-            merged[key] = dataclasses.replace(first, addresses=addresses)
-        else:
-            merged[key] = ad
+            merged[key] = dataclasses.replace(first, addresses=addresses,
+                                              endpoints=tuple(endpoints))
+            continue
+        announcer = ad.addresses[0]
+        if len(merged) >= _MAX_TABLES or per_address.get(announcer, 0) >= _PER_ADDRESS:
+            continue
+        per_address[announcer] = per_address.get(announcer, 0) + 1
+        merged[key] = dataclasses.replace(ad, endpoints=heard[:_MAX_ENDPOINTS])
     return list(merged.values())
 
 

@@ -86,20 +86,20 @@ def decode_point(data: object) -> bytes:
 
 def mul(k: int, point: bytes) -> bytes:
     """``k * point``; zero scalars and the identity are allowed."""
-    return rbcl.crypto_scalarmult_ristretto255_allow_scalar_zero(scalar_to_bytes(k), point)
+    return bytes(rbcl.crypto_scalarmult_ristretto255_allow_scalar_zero(scalar_to_bytes(k), point))
 
 
 def base_mul(k: int) -> bytes:
     """``k * BASE``."""
-    return rbcl.crypto_scalarmult_ristretto255_base_allow_scalar_zero(scalar_to_bytes(k))
+    return bytes(rbcl.crypto_scalarmult_ristretto255_base_allow_scalar_zero(scalar_to_bytes(k)))
 
 
 def add(p: bytes, q: bytes) -> bytes:
-    return rbcl.crypto_core_ristretto255_add(p, q)
+    return bytes(rbcl.crypto_core_ristretto255_add(p, q))
 
 
 def sub(p: bytes, q: bytes) -> bytes:
-    return rbcl.crypto_core_ristretto255_sub(p, q)
+    return bytes(rbcl.crypto_core_ristretto255_sub(p, q))
 
 
 #: The standard generator.
@@ -122,7 +122,7 @@ def hash_bytes(tag: bytes, *parts: bytes) -> bytes:
 
 def hash_to_point(tag: bytes, *parts: bytes) -> bytes:
     """A point nobody knows the discrete log of: ristretto255 from a 64-byte hash."""
-    return rbcl.crypto_core_ristretto255_from_hash(hash_bytes(tag, *parts))
+    return bytes(rbcl.crypto_core_ristretto255_from_hash(hash_bytes(tag, *parts)))
 
 
 def hash_to_scalar(tag: bytes, *parts: bytes) -> int:

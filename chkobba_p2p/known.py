@@ -3,6 +3,11 @@ came with.  A client checks every seat of a lobby against it: a new name is new,
 name with its usual key is recognised, and a known name with **another** key is a loud
 warning (someone else may be using that name: compare fingerprints before playing).
 
+Names are compared by what they look like (:func:`chkobba_p2p.text.skeleton`: NFKC, case
+folded, trimmed, Unicode confusables mapped to their prototype), so ``Amel``, ``amel ``,
+fullwidth ``ａｍｅｌ`` or ``аmel`` with a Cyrillic ``а`` beside a remembered ``amel`` with
+another key get the same warning, naming the remembered one (:attr:`Seen.like`).
+
 The file is ``known_players`` in the user configuration directory
 (``platformdirs.user_config_dir("chkobba-p2p")``, or ``$CHKOBBA_CONFIG_DIR``): one line per
 player, ``<64 hex digits of the key> <name>``; lines that do not parse are skipped (and
@@ -21,6 +26,7 @@ from pathlib import Path
 
 import platformdirs
 
+from .text import skeleton
 from .wire import MAX_NAME, fingerprint
 
 __all__ = ["Recognition", "Seen", "KnownPlayers", "config_dir"]
@@ -46,11 +52,14 @@ class Recognition(enum.StrEnum):
 @dataclass(frozen=True)
 class Seen:
     """What the known players say about one seat: ``status``; for a changed key, the
-    fingerprint remembered (``before``); ``also_known_as``: other names this key had."""
+    fingerprint remembered (``before``); ``also_known_as``: other names this key had;
+    ``like``: for a name that is not one remembered but looks like one (same
+    :func:`~chkobba_p2p.text.skeleton`), the remembered name it passes for."""
 
     status: Recognition
     before: str | None = None
     also_known_as: tuple[str, ...] = ()
+    like: str | None = None
 
 
 class KnownPlayers:
@@ -59,6 +68,7 @@ class KnownPlayers:
     def __init__(self, path: Path | None = None) -> None:
         self.path = path if path is not None else config_dir() / "known_players"
         self.entries: dict[str, bytes] = {}
+        self._shapes: dict[str, list[str]] | None = None  # skeleton -> remembered names
         self._load()
 
     def _load(self) -> None:
@@ -80,11 +90,21 @@ class KnownPlayers:
         """What this name and key mean to us."""
         others = tuple(sorted(n for n, k in self.entries.items() if k == key and n != name))
         known = self.entries.get(name)
-        if known is None:
-            return Seen(Recognition.NEW, also_known_as=others)
         if known == key:
             return Seen(Recognition.KNOWN, also_known_as=others)
-        return Seen(Recognition.CHANGED, fingerprint(known), others)
+        if known is not None:
+            return Seen(Recognition.CHANGED, fingerprint(known), others)
+        if self._shapes is None:
+            self._shapes = {}
+            for n in sorted(self.entries):
+                self._shapes.setdefault(skeleton(n), []).append(n)
+        alike = self._shapes.get(skeleton(name), [])
+        if not alike:
+            return Seen(Recognition.NEW, also_known_as=others)
+        if any(self.entries[n] == key for n in alike):  # a way of writing a name we know
+            return Seen(Recognition.KNOWN, also_known_as=others)
+        return Seen(Recognition.CHANGED, fingerprint(self.entries[alike[0]]), others,
+                    like=alike[0])
 
     def remember(self, players: list[tuple[str, bytes]]) -> None:
         """Record these (name, key) pairs (a changed key replaces the old one: the person
@@ -96,6 +116,7 @@ class KnownPlayers:
                 self.entries[name] = key
                 changed = True
         if changed:
+            self._shapes = None
             with contextlib.suppress(OSError):
                 self._save()
 

@@ -35,7 +35,7 @@ __all__ = ["clean_text", "parse_lobby", "lobby_problem", "parse_wait", "parse_ba
 # their lenient faces for the joiner's display code (None where they raise).
 
 
-def parse_lobby(msg: dict) -> tuple[tuple[str, str] | None, ...] | None:
+def parse_lobby(msg: dict[str, Any]) -> tuple[tuple[str, str] | None, ...] | None:
     """``{"t": "lobby", "seats": [{"seat", "key": bin 32, "name": str} or nil, ...]}``:
     ``(name, key fingerprint)`` or None per seat; None if any field is off (see
     :func:`lobby_problem` for which)."""
@@ -46,7 +46,7 @@ def parse_lobby(msg: dict) -> tuple[tuple[str, str] | None, ...] | None:
     return tuple((s.name, fingerprint(s.key)) if s else None for s in lobby.seats)
 
 
-def lobby_problem(msg: dict) -> str | None:
+def lobby_problem(msg: dict[str, Any]) -> str | None:
     """What is wrong with a ``lobby`` message, in a few words for people (``seat 2's
     name is not printable``); None if :func:`parse_lobby` takes it."""
     try:
@@ -56,7 +56,7 @@ def lobby_problem(msg: dict) -> str | None:
     return None
 
 
-def parse_wait(msg: dict, players: int) -> tuple[int, int] | None:
+def parse_wait(msg: dict[str, Any], players: int) -> tuple[int, int] | None:
     """``{"t": "wait", "seat": int, "secs": int}``: (seat, seconds of allowance left)."""
     try:
         wait = Wait.from_wire(msg, players)
@@ -65,7 +65,7 @@ def parse_wait(msg: dict, players: int) -> tuple[int, int] | None:
     return wait.seat, wait.secs
 
 
-def parse_back(msg: dict, players: int) -> int | None:
+def parse_back(msg: dict[str, Any], players: int) -> int | None:
     """``{"t": "back", "seat": int}``: the seat."""
     try:
         return Back.from_wire(msg, players).seat
@@ -73,7 +73,7 @@ def parse_back(msg: dict, players: int) -> int | None:
         return None
 
 
-def parse_chat(msg: dict, players: int, clean: Any) -> tuple[int, str] | None:
+def parse_chat(msg: dict[str, Any], players: int, clean: Any) -> tuple[int, str] | None:
     """``{"t": "chat", "seat": int, "text": str}``; ``clean`` checks the line (see
     :func:`chkobba_p2p.peer.clean_chat`)."""
     try:
@@ -84,7 +84,7 @@ def parse_chat(msg: dict, players: int, clean: Any) -> tuple[int, str] | None:
     return chat.seat, chat.text
 
 
-def parse_error(msg: dict) -> tuple[ErrorCode | None, str]:
+def parse_error(msg: dict[str, Any]) -> tuple[ErrorCode | None, str]:
     """``{"t": "error", "code": int, "msg": str}``: the code (None if unknown) and the
     text made safe to print."""
     error = ErrorMsg.from_wire(msg)

@@ -4,10 +4,13 @@ Friends beyond the LAN reach a host behind a home router only if the router forw
 the table's TCP port to it.  A host asks, in the background, the way the P2P programs
 people trust do:
 
-* **UPnP IGD** through ``miniupnpc`` (the library most of them use): SSDP discovery of
-  the router on the LAN (multicast), then SOAP calls ``AddPortMapping``,
-  ``GetExternalIPAddress`` and, when the table closes, ``DeletePortMapping``.
-  miniupnpc blocks, so it runs in a worker thread.
+* **UPnP IGD**: SSDP discovery of the router on the LAN (multicast), its root
+  description read, then SOAP calls ``AddPortMapping``, ``GetExternalIPAddress`` and,
+  when the table closes, ``DeletePortMapping``.  Spoken here in trio over a small HTTP
+  exchange that reads at most 64 KiB of any answer (:data:`UPNP_ANSWER_LIMIT`): the
+  router is a stranger's box as far as the code knows.  (``miniupnpc``, used before,
+  blocks in C, reads a description of any size into memory and cannot be stopped: a
+  timeout abandoned its thread, which went on reading a 300 MB description.)
 * **NAT-PMP** (RFC 6886), a two-message UDP exchange with the default gateway.  The one
   Python package for it (``py-natpmp``) is a 2008 code base that finds the gateway by
   running ``netstat``, reaches it only on the fixed port 5351 through a module global,
@@ -31,11 +34,14 @@ from __future__ import annotations
 
 import contextlib
 import ipaddress
+import re
 import socket
 import struct
-import threading
+import urllib.parse
+import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from typing import Any
+from xml.sax.saxutils import escape as xml_escape
 
 import trio
 
@@ -53,6 +59,8 @@ __all__ = [
     "lan_address",
     "global_ipv6",
     "NATPMP_PORT",
+    "UPNP_ANSWER_LIMIT",
+    "UpnpError",
 ]
 
 NATPMP_PORT = 5351
@@ -232,77 +240,230 @@ async def _natpmp_exchange(gateway: tuple[str, int], request: bytes) -> bytes:
 
 # ------------------------------------------------------------------------- UPnP
 
+#: The most a router's answer (a root description, a SOAP reply, an SSDP datagram) may
+#: hold, head and body together: a real one is a few KiB; a larger one is refused.
+UPNP_ANSWER_LIMIT = 64 * 1024
+_SSDP = ("239.255.255.250", 1900)
+_IGD = "urn:schemas-upnp-org:device:InternetGatewayDevice:1"
+_WAN_SERVICES = ("urn:schemas-upnp-org:service:WANIPConnection:2",
+                 "urn:schemas-upnp-org:service:WANIPConnection:1",
+                 "urn:schemas-upnp-org:service:WANPPPConnection:1")
+
+
+class UpnpError(Exception):
+    """A UPnP router answered with an error (``code``, from its SOAP fault), or with
+    something that is not a UPnP answer."""
+
+    def __init__(self, text: str, code: int = 0) -> None:
+        super().__init__(text)
+        self.code = code
+
+
+def _clip(text: str, limit: int = 120) -> str:
+    """A router's text, cut to a length a message may quote (shown through the display
+    filter by whoever shows it)."""
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+def _dechunk(body: bytes) -> bytes:
+    out = bytearray()
+    while True:
+        size_line, sep, body = body.partition(b"\r\n")
+        if not sep:
+            raise UpnpError("a truncated chunked answer")
+        try:
+            size = int(size_line.split(b";")[0].strip() or b"x", 16)
+        except ValueError:
+            raise UpnpError("a malformed chunked answer") from None
+        if size == 0:
+            return bytes(out)
+        out += body[:size]
+        body = body[size + 2:]
+
+
+async def _http(url: str, body: bytes = b"", headers: dict[str, str] | None = None
+                ) -> tuple[int, bytes, str]:
+    """One HTTP/1.1 exchange with a router: (status, body, our own address as the router
+    sees it).  A POST when ``body`` is given, else a GET.  Reads at most
+    :data:`UPNP_ANSWER_LIMIT` bytes: a larger answer raises :class:`UpnpError` at once.
+    Pure trio, so the caller's deadline stops it (no thread is left reading)."""
+    parts = urllib.parse.urlsplit(url)
+    if parts.scheme != "http" or not parts.hostname:
+        raise UpnpError(f"not an http URL: {_clip(url)}")
+    port = parts.port or 80
+    path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
+    host = f"[{parts.hostname}]" if ":" in parts.hostname else parts.hostname
+    lines = [f"{'POST' if body else 'GET'} {path} HTTP/1.1", f"Host: {host}:{port}",
+             "Connection: close", f"Content-Length: {len(body)}"]
+    lines += [f"{k}: {v}" for k, v in (headers or {}).items()]
+    stream = await trio.open_tcp_stream(parts.hostname, port)
+    async with stream:
+        lan_ip = str(stream.socket.getsockname()[0])
+        await stream.send_all("\r\n".join(lines).encode() + b"\r\n\r\n" + body)
+        data = bytearray()
+        length: int | None = None
+        while True:
+            chunk = await stream.receive_some(16384)
+            if not chunk:
+                break
+            data += chunk
+            if len(data) > UPNP_ANSWER_LIMIT:
+                raise UpnpError(f"an answer larger than {UPNP_ANSWER_LIMIT // 1024} KiB")
+            if length is None and b"\r\n\r\n" in data:
+                head = bytes(data).partition(b"\r\n\r\n")[0].lower()
+                found = re.search(rb"\r\ncontent-length:\s*(\d+)", head)
+                length = len(head) + 4 + int(found.group(1)) if found else -1
+            if length is not None and length >= 0 and len(data) >= length:
+                break
+    head, sep, rest = bytes(data).partition(b"\r\n\r\n")
+    status = re.match(rb"HTTP/1\.[01] (\d{3})", head)
+    if not sep or status is None:
+        raise UpnpError("not an HTTP answer")
+    if re.search(rb"\r\ntransfer-encoding:\s*chunked", head.lower()):
+        rest = _dechunk(rest)
+    elif length is not None and length >= 0:
+        rest = rest[:length - len(head) - 4]
+    return int(status.group(1)), rest, lan_ip
+
+
+def _children(element: ET.Element) -> dict[str, str]:
+    """The text of ``element``'s children by local name (namespaces dropped)."""
+    return {child.tag.rpartition("}")[2]: (child.text or "").strip() for child in element}
+
+
+def _xml(data: bytes) -> ET.Element:
+    try:
+        return ET.fromstring(data)
+    except ET.ParseError as exc:
+        raise UpnpError(f"not XML ({exc})") from None
+
+
+def _control_url(description: bytes, base_url: str) -> tuple[str, str]:
+    """(control URL, service type) of the router's WAN connection service, from its root
+    description."""
+    root = _xml(description)
+    base = next((e.text.strip() for e in root.iter() if e.tag.rpartition("}")[2] == "URLBase"
+                 and e.text and e.text.strip()), base_url)
+    found: dict[str, str] = {}
+    for element in root.iter():
+        if element.tag.rpartition("}")[2] == "service":
+            fields = _children(element)
+            if fields.get("serviceType") in _WAN_SERVICES and fields.get("controlURL"):
+                found.setdefault(fields["serviceType"], fields["controlURL"])
+    for service in _WAN_SERVICES:
+        if service in found:
+            return urllib.parse.urljoin(base, found[service]), service
+    raise UpnpError("no WAN connection service in the router's description")
+
+
+async def _ssdp_locations(discover_ms: int) -> list[str]:
+    """The description URLs of the Internet Gateway Devices that answer an SSDP search on
+    the LAN within ``discover_ms``."""
+    search = ("M-SEARCH * HTTP/1.1\r\nHOST: 239.255.255.250:1900\r\n"
+              f'MAN: "ssdp:discover"\r\nMX: {max(1, discover_ms // 1000)}\r\n'
+              f"ST: {_IGD}\r\n\r\n").encode()
+    found: list[str] = []
+    sock = trio.socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    with sock:
+        sock.setsockopt(socket.IPPROTO_IP, socket.IP_MULTICAST_TTL, 2)
+        await sock.bind(("0.0.0.0", 0))
+        await sock.sendto(search, _SSDP)
+        with trio.move_on_after(discover_ms / 1000):
+            while True:
+                data = (await sock.recvfrom(UPNP_ANSWER_LIMIT))[0]
+                where = re.search(rb"\r\nlocation:[ \t]*([^\r\n]+)", data.lower())
+                if where is not None:
+                    # the URL as sent (its case matters), at the place the search found
+                    start = where.start(1)
+                    url = data[start:where.end(1)].decode("latin-1").strip()
+                    if url not in found:
+                        found.append(url)
+    return found
+
 
 class _Upnp:
-    """One router found by miniupnpc.  Blocking: call from a worker thread only."""
+    """One UPnP Internet Gateway Device: its WANIPConnection (or WANPPPConnection) control
+    URL, spoken to in SOAP over bounded HTTP (:func:`_http`)."""
 
-    def __init__(self, igd_url: str | None, discover_ms: int) -> None:
-        import miniupnpc  # a C extension: loaded only when a host maps a port
+    def __init__(self, control_url: str, service: str, lan_ip: str) -> None:
+        self.control_url = control_url
+        self.service = service
+        self.lan_ip = lan_ip
 
-        self.u: Any = miniupnpc.UPnP()
-        if igd_url:
-            self.u.selectigd(igd_url)
-        else:
-            self.u.discoverdelay = discover_ms
-            self.u.discover()  # SSDP multicast; raises when nothing answers
-            self.u.selectigd()
-        self.lan_ip = str(self.u.lanaddr) or lan_address()
+    @classmethod
+    async def find(cls, options: PortMapOptions) -> _Upnp:
+        urls = [options.igd_url] if options.igd_url else \
+            await _ssdp_locations(options.discover_ms)
+        if not urls:
+            raise UpnpError("no UPnP router answered on the LAN")
+        why: Exception = UpnpError("no UPnP router")
+        for url in urls:
+            try:
+                status, description, lan_ip = await _http(url)
+                if status != 200:
+                    raise UpnpError(f"HTTP {status} for the description")
+                return cls(*_control_url(description, url), lan_ip)
+            except (UpnpError, OSError) as exc:
+                why = exc
+        raise why
 
-    def add(self, port: int, lease: int) -> tuple[int, int]:
+    async def _call(self, action: str, **args: object) -> dict[str, str]:
+        inner = "".join(f"<{k}>{xml_escape(str(v))}</{k}>" for k, v in args.items())
+        body = ('<?xml version="1.0"?>\r\n<s:Envelope xmlns:s="http://schemas.xmlsoap.org/'
+                'soap/envelope/" s:encodingStyle="http://schemas.xmlsoap.org/soap/encoding/">'
+                f'<s:Body><u:{action} xmlns:u="{self.service}">{inner}</u:{action}>'
+                "</s:Body></s:Envelope>\r\n").encode()
+        status, data, _ = await _http(self.control_url, body, {
+            "Content-Type": 'text/xml; charset="utf-8"',
+            "SOAPAction": f'"{self.service}#{action}"'})
+        root = _xml(data)
+        for element in root.iter():
+            name = element.tag.rpartition("}")[2]
+            if name == "UPnPError":
+                fields = _children(element)
+                code = int(fields.get("errorCode", "0")) if \
+                    fields.get("errorCode", "").isdigit() else 0
+                raise UpnpError(_clip(f"{code} {fields.get('errorDescription', '')}".strip()),
+                                code)
+            if name == f"{action}Response":
+                return _children(element)
+        raise UpnpError(f"HTTP {status} with no answer to {action}")
+
+    async def add(self, port: int, lease: int) -> tuple[int, int]:
         """Map TCP ``port`` to ours; returns (external port, lease granted)."""
+        args = {"NewRemoteHost": "", "NewExternalPort": port, "NewProtocol": "TCP",
+                "NewInternalPort": port, "NewInternalClient": self.lan_ip, "NewEnabled": 1,
+                "NewPortMappingDescription": _DESCRIPTION, "NewLeaseDuration": lease}
         try:
-            self.u.addportmapping(port, "TCP", self.lan_ip, port, _DESCRIPTION, "", lease)
+            await self._call("AddPortMapping", **args)
             return port, lease
-        except Exception as exc:
-            if "OnlyPermanentLeasesSupported" in str(exc) and lease:
-                self.u.addportmapping(port, "TCP", self.lan_ip, port, _DESCRIPTION, "", 0)
+        except UpnpError as exc:
+            if exc.code == 725 and lease:  # OnlyPermanentLeasesSupported
+                await self._call("AddPortMapping", **{**args, "NewLeaseDuration": 0})
                 return port, 0
-            if "ConflictInMappingEntry" not in str(exc):
+            if exc.code != 718:  # ConflictInMappingEntry
                 raise
         # The port is another machine's on this router: ask for any free one (IGD v2).
-        external = self.u.addanyportmapping(port, "TCP", self.lan_ip, port, _DESCRIPTION,
-                                            "", lease)
-        return int(external), lease
-
-    def external_ip(self) -> str | None:
+        answer = await self._call("AddAnyPortMapping", **args)
         try:
-            ip = str(self.u.externalipaddress())
-        except Exception:
+            return int(answer.get("NewReservedPort", "")), lease
+        except ValueError:
+            raise UpnpError("no port in the answer to AddAnyPortMapping") from None
+
+    async def external_ip(self) -> str | None:
+        try:
+            ip = (await self._call("GetExternalIPAddress")).get("NewExternalIPAddress", "")
+        except (UpnpError, OSError):
             return None
-        return ip if ip and ip != "0.0.0.0" else None
+        return _clip(ip, 64) if ip and ip != "0.0.0.0" else None
 
-    def delete(self, external_port: int) -> None:
-        self.u.deleteportmapping(external_port, "TCP")
-
-
-class _UpnpJob:
-    """A UPnP mapping made in a worker thread that the trio side may abandon (timeout,
-    cancellation): whatever the thread achieves after that is still known here, under
-    the lock, so that it is removed, never left on the router."""
-
-    def __init__(self) -> None:
-        self.lock = threading.Lock()
-        self.abandoned = False
-        self.router: _Upnp | None = None
-        self.external_port = 0
-
-    def run(self, options: PortMapOptions, port: int) -> tuple[str | None, int, int, str]:
-        router = _Upnp(options.igd_url, options.discover_ms)
-        external, lease = router.add(port, options.lease)
-        with self.lock:
-            self.router, self.external_port = router, external
-            if self.abandoned:
-                self.router = None
-                router.delete(external)
-                raise RuntimeError("abandoned")
-        return router.external_ip(), external, lease, router.lan_ip
-
-    def take(self) -> tuple[_Upnp, int] | None:
-        """Abandon the job; the mapping it made, if any, for the caller to remove."""
-        with self.lock:
-            self.abandoned = True
-            router, self.router = self.router, None
-        return (router, self.external_port) if router is not None else None
+    async def delete(self, external_port: int) -> None:
+        try:
+            await self._call("DeletePortMapping", NewRemoteHost="",
+                             NewExternalPort=external_port, NewProtocol="TCP")
+        except UpnpError as exc:
+            if exc.code != 714:  # NoSuchEntryInArray: nothing to remove
+                raise
 
 
 # ------------------------------------------------------------------------ mapper
@@ -325,9 +486,8 @@ class PortMapper:
         self.port = port
         self.emit = emit
         self.mapped: PortMapped | None = None
-        self._upnp: tuple[_Upnp, int] | None = None
+        self._upnp: tuple[_Upnp, int] | None = None  # the router holding our mapping
         self._natpmp: tuple[str, int] | None = None  # the gateway holding our mapping
-        self._jobs: list[_UpnpJob] = []
         self._lan_ip: str | None = None  # as the router saw us (UPnP)
         self.done = trio.Event()  # the outcome was reported
 
@@ -381,17 +541,16 @@ class PortMapper:
         return lease
 
     async def _try_upnp(self, reasons: list[str]) -> int:
-        job = _UpnpJob()
-        self._jobs.append(job)
         try:
-            ip, external, lease, lan = await trio.to_thread.run_sync(
-                job.run, self.options, self.port, abandon_on_cancel=True)
-        except Exception as exc:
+            router = await _Upnp.find(self.options)
+            self._lan_ip = router.lan_ip
+            self._upnp = (router, self.port)  # from here on, a mapping may exist
+            external, lease = await router.add(self.port, self.options.lease)
+            self._upnp = (router, external)
+            ip = await router.external_ip()
+        except (UpnpError, OSError, ValueError) as exc:
             reasons.append(f"UPnP: {_why(exc)}")
             return 0
-        self._lan_ip = lan
-        self._upnp = job.take()
-        self._jobs.remove(job)
         self.mapped = PortMapped(ip, external, "UPnP")
         return lease
 
@@ -403,8 +562,7 @@ class PortMapper:
             return natpmp_parse_map(data, self.port)[1]
         if self._upnp is not None:
             router, _ = self._upnp
-            return (await trio.to_thread.run_sync(router.add, self.port, lease,
-                                                  abandon_on_cancel=True))[1]
+            return (await router.add(self.port, lease))[1]
         return 0
 
     async def remove(self, timeout: float = 3.0) -> str | None:
@@ -413,19 +571,15 @@ class PortMapper:
         could not be removed (the host reports it to its controller: it lapses at the
         end of its lease), None when nothing is left behind."""
         kept: str | None = None
-        held = [self._upnp] + [job.take() for job in self._jobs]
-        self._upnp = None
-        self._jobs = []
+        upnp, self._upnp = self._upnp, None
         natpmp, self._natpmp = self._natpmp, None
         with trio.CancelScope(shield=True), trio.move_on_after(timeout):
-            for item in held:
-                if item is not None:
-                    router, external = item
-                    try:
-                        await trio.to_thread.run_sync(router.delete, external,
-                                                      abandon_on_cancel=True)
-                    except Exception as exc:
-                        kept = _why(exc)
+            if upnp is not None:
+                router, external = upnp
+                try:
+                    await router.delete(external)
+                except (UpnpError, OSError, ValueError) as exc:
+                    kept = _why(exc)
             if natpmp is not None:
                 with contextlib.suppress(NatPmpError, OSError):
                     await _natpmp_exchange(natpmp, natpmp_map_request(self.port, 0, 0))

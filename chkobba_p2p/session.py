@@ -132,7 +132,7 @@ class SeatInfo:
     def fingerprint(self) -> str:
         return wire.fingerprint(self.key)
 
-    def to_wire(self) -> dict:
+    def to_wire(self) -> dict[str, Any]:
         return {"seat": self.seat, "key": self.key, "name": self.name}
 
 
@@ -170,7 +170,7 @@ class TableInfo:
         names = distinct_names([safe_text(s.name, MAX_NAME) for s in self.seats], MAX_NAME)
         return tuple(n or "?" for n in names)
 
-    def to_body(self) -> dict:
+    def to_body(self) -> dict[str, Any]:
         return {"v": self.version, "players": self.players, "rules": self.rules.to_dict(),
                 "rules_hash": self.rules_hash, "seats": [s.to_wire() for s in self.seats],
                 "caps": list(self.caps)}
@@ -366,7 +366,7 @@ class Session:
         #: The secret every deal secret of this seat derives from (kept for crash resume).
         self.master = master if master is not None else secrets.token_bytes(32)
         self.game = game if game is not None else GameDriver(table, seat, self.master)
-        self._decided: dict | None = None
+        self._decided: dict[str, Any] | None = None
         self._unsent_abort: Entry | None = None
         #: After :meth:`resume`: every event the replayed log produced, in order (this
         #: seat's view), for a client to rebuild its picture of the table.
@@ -781,7 +781,7 @@ class DeckInstance:
     """
 
     def __init__(self, table: TableInfo, seat: int | None, master: bytes, hand: int,
-                 instance: int, cutter: int | None, outbox: list[dict]) -> None:
+                 instance: int, cutter: int | None, outbox: list[dict[str, Any]]) -> None:
         ctx = (table.game, hand.to_bytes(8, "big"), instance.to_bytes(8, "big"))
         seed: bytes | None = None
         x: int | None = None
@@ -827,7 +827,7 @@ class DeckInstance:
             elif isinstance(ev, Verified):
                 self.verified = True
 
-    def receive(self, seat: int, item: dict) -> None:
+    def receive(self, seat: int, item: dict[str, Any]) -> None:
         self._run(self.deal.receive, seat, item)
 
     @property
@@ -921,7 +921,7 @@ class GameDriver:
         self._finishing: str | None = None  # "draw", "redeal" or "hand"
         #: This hand's engine events with the deck positions each deal used.
         self._hand_trace: list[tuple[object, tuple[int, ...]]] = []
-        self._out: list[dict] = []
+        self._out: list[dict[str, Any]] = []
         #: The table capability early-deal/v1: a turn may carry deal messages without the
         #: action the game waits for (PROTOCOL.md 6.2).
         self.early_deal = CAP_EARLY_DEAL in table.caps
@@ -936,7 +936,7 @@ class GameDriver:
         out, self._events = self._events, []
         return out
 
-    def outbox(self) -> list:
+    def outbox(self) -> list[Any]:
         out = self._out[:]
         self._out.clear()
         return out
@@ -961,7 +961,7 @@ class GameDriver:
             return Decision("cut", self.seat, hand)
         return None
 
-    def action_for(self, d: Decision, choice: Any) -> dict:
+    def action_for(self, d: Decision, choice: Any) -> dict[str, Any]:
         """Check the local choice and turn it into the entry's action (showing the card)."""
         assert self.deck is not None
         hand = d.hand
@@ -979,7 +979,7 @@ class GameDriver:
         self.deck.show(pos)
         return {"t": "cut", "keep": False, "pos": pos}
 
-    def apply(self, seat: int, items: list, action: dict | None) -> bool:
+    def apply(self, seat: int, items: list[Any], action: dict[str, Any] | None) -> bool:
         """Apply one turn of ``seat``.  Returns whether it made progress: an action, or a
         deal item used at once (an item held for a step not open yet is none)."""
         assert self.deck is not None
@@ -1043,7 +1043,7 @@ class GameDriver:
 
     # ------------------------------------------------------------------ engine
 
-    def _act(self, seat: int, action: dict) -> None:
+    def _act(self, seat: int, action: dict[str, Any]) -> None:
         hand = self.hand
         deck = self.deck
         if hand is None or self.over or self._finishing or deck is None:
@@ -1269,7 +1269,7 @@ class GameDriver:
 
     # ------------------------------------------------------------------ result
 
-    def result_body(self) -> dict:
+    def result_body(self) -> dict[str, Any]:
         assert self.match is not None
         return {"winner": self.match.winner, "totals": list(self.match.totals),
                 "hands": len(self.match.results)}
@@ -1293,7 +1293,7 @@ class TableReady:
 class FirstDealerDrawn:
     """The first-dealer draw: the card each contender drew (a tie draws again)."""
 
-    draws: dict
+    draws: dict[int, Card]
 
 
 

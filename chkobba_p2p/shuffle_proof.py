@@ -20,7 +20,7 @@ Public API: :func:`derive_generators`, :func:`prove_shuffle`, :func:`verify_shuf
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import rbcl
 
@@ -69,8 +69,8 @@ _PT = group.POINT_BYTES
 _SC = group.SCALAR_BYTES
 
 # Bound once: these run a few hundred times per proof and attribute lookups add up.
-_mul = rbcl.crypto_scalarmult_ristretto255_allow_scalar_zero
-_base = rbcl.crypto_scalarmult_ristretto255_base_allow_scalar_zero
+_mul: Callable[[bytes, bytes], bytes] = rbcl.crypto_scalarmult_ristretto255_allow_scalar_zero
+_base: Callable[[bytes], bytes] = rbcl.crypto_scalarmult_ristretto255_base_allow_scalar_zero
 _add = rbcl.crypto_core_ristretto255_add
 _sub = rbcl.crypto_core_ristretto255_sub
 _valid = rbcl.crypto_core_ristretto255_is_valid_point

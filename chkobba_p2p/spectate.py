@@ -32,7 +32,7 @@ def watch_message(name: str, version: int) -> dict[str, Any]:
     return Watch(version, name).to_wire()
 
 
-def watch_name(msg: dict, watching: int, limit: int) -> str:
+def watch_name(msg: dict[str, Any], watching: int, limit: int) -> str:
     """The host's check of a ``watch``: the spectator's name, or :class:`ProtocolError`
     (``spectators_closed`` when the host admits none, or no more than ``limit``)."""
     name = Watch.from_wire(msg).name
@@ -49,7 +49,7 @@ def watching_message(spectator_id: int, have: int) -> dict[str, Any]:
     return Watching(spectator_id, have).to_wire()
 
 
-def check_watching(msg: dict) -> tuple[int, int]:
+def check_watching(msg: dict[str, Any]) -> tuple[int, int]:
     """A spectator's check of the host's answer: ``(id, have)``.  An ``error`` answer is
     raised as :class:`ProtocolError` with its code."""
     watching = Watching.from_wire(msg)
@@ -61,7 +61,7 @@ def spectators_message(names: tuple[str, ...], limit: int) -> dict[str, Any]:
     return Spectators(names, limit).to_wire()
 
 
-def spectator_names(msg: dict) -> tuple[tuple[str, ...], int] | None:
+def spectator_names(msg: dict[str, Any]) -> tuple[tuple[str, ...], int] | None:
     """``(names, max)`` from a ``spectators`` message, or None if it is malformed (a
     display message: a bad one is ignored)."""
     try:

@@ -13,10 +13,13 @@ stays exact.
 
 from __future__ import annotations
 
+import functools
+import json
 import unicodedata
 from collections.abc import Iterable, Sequence
+from importlib import resources
 
-__all__ = ["safe_text", "distinct_names", "same_name"]
+__all__ = ["safe_text", "distinct_names", "same_name", "skeleton"]
 
 #: Line and paragraph breaks (shown as one space: a string stays on its line).
 _BREAKS = "\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029"
@@ -103,3 +106,55 @@ def distinct_names(names: Sequence[str | None], max_len: int = 32,
         seen.add(_key(candidate))
         out.append(candidate)
     return out
+
+
+@functools.cache
+def _prototypes() -> dict[str, str]:
+    """Each confusable character's prototype, from the Unicode confusables table
+    (UTS #39 ``confusables.txt``) as the ``confusable-homoglyphs`` package ships it
+    (MIT; kept current with Unicode's data by its maintainers; only its data file is
+    read).  The file lists each source beside its prototype and each prototype beside
+    its sources: a character with one entry is a source (its prototype is that entry)
+    unless the entry is a character with one entry too, the pair then resolved the
+    same way from both ends (the ASCII one, else the lower code point).  Read once, on
+    the first call (about 70 ms); an install without the file gives an empty table (the
+    skeleton is then NFKC and case folding only)."""
+    try:
+        text = (resources.files("confusable_homoglyphs") / "confusables.json").read_text(
+            encoding="utf-8")
+        data = json.loads(text)
+    except (ModuleNotFoundError, OSError, ValueError):
+        return {}
+    out: dict[str, str] = {}
+    for ch, entries in data.items():
+        if len(ch) != 1 or not isinstance(entries, list) or len(entries) != 1:
+            continue
+        other = str(entries[0].get("c", "")).replace("\u200e", "").replace("\u200f", "")
+        if not other or other == ch:
+            continue
+        back = data.get(other)
+        if len(other) == 1 and isinstance(back, list) and len(back) == 1 \
+                and (not other.isascii(), ord(other)) > (not ch.isascii(), ord(ch)):
+            continue  # a pair: both ends map to the same one of the two
+        out[ch] = other
+    return out
+
+
+def skeleton(name: str) -> str:
+    """What a name looks like, for telling whether two names pass for each other: NFKC,
+    invisible format characters dropped, each character replaced by its Unicode
+    confusables prototype (Cyrillic ``а`` and Latin ``a`` alike, ``I`` like ``l``), case
+    folded, outer spaces trimmed, until nothing changes.  ``Amel``, ``amel ``,
+    fullwidth ``ａｍｅｌ`` and ``аmel`` (Cyrillic a) all have the skeleton of ``amel``.
+    For comparing only: never shown, never stored."""
+    table = _prototypes()
+    text = name
+    for _ in range(4):
+        before = text
+        text = unicodedata.normalize("NFKC", text)
+        text = "".join(table.get(ch, ch) for ch in text
+                       if unicodedata.category(ch) != "Cf")
+        text = unicodedata.normalize("NFKC", text).casefold().strip()
+        if text == before:
+            break
+    return text

@@ -20,7 +20,7 @@ import os
 import secrets
 from dataclasses import dataclass
 from pathlib import Path
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 import platformdirs
 
@@ -108,7 +108,7 @@ class TranscriptWriter:
     def write_header(self, *, game: bytes, seat: int | None, key: bytes | None, name: str,
                      host: str) -> None:
         """``seat`` and ``key`` None: a spectator's copy of the log (it holds no seat)."""
-        header: dict = {"t": "log", "v": 1, "software": f"chkobba-p2p {__version__}",
+        header: dict[str, Any] = {"t": "log", "v": 1, "software": f"chkobba-p2p {__version__}",
                         "game": game, "seat": seat, "key": key, "name": name, "host": host,
                         "created": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds")}
         if seat is None:
@@ -134,7 +134,7 @@ class Transcript:
     """A log file read back: the header map, the entry bodies, and whether it ended in
     the middle of a frame."""
 
-    header: dict
+    header: dict[str, Any]
     bodies: tuple[bytes, ...]
     truncated: bool
     #: Bytes up to the end of the last complete frame (where appending may resume).

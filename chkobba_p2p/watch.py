@@ -28,6 +28,7 @@ from .link.spectators import SpectatorAnnouncer
 from .observer import INCOMPLETE, Observer, Verdict
 from .spectate import check_watching, spectator_names, watch_message
 from .stream import Link, LinkClosed
+from .text import safe_text
 from .transcript import TranscriptWriter, default_log_path
 from .transport import TcpTransport, Transport
 from .wire import SUPPORTED_VERSIONS, ErrorCode, ProtocolError, get_field
@@ -54,13 +55,16 @@ class WatchConfig:
 class WatchOutcome:
     """How the watching ended: the observer's ``verdict`` of what it received (None if
     the host refused or could not be reached: then ``error``/``error_code`` say why),
-    the log copy's path (None if no entry arrived) and how many entries it holds."""
+    the log copy's path (None if no entry arrived) and how many entries it holds;
+    ``stopped``: why the watching stopped, one sentence for people (the host closed the
+    connection, sent a message that does not check out, fell silent...)."""
 
     verdict: Verdict | None
     log_path: Path | None
     entries: int = 0
     error: str | None = None
     error_code: str | None = None
+    stopped: str | None = None
 
 
 class Spectator:
@@ -77,6 +81,7 @@ class Spectator:
         self.on_event = on_event or (lambda event: None)
         self.host, self.port = parse_address(config.address)
         self.observer: Observer | None = None
+        self.stopped: str | None = None  # why the read loop ended (WatchOutcome.stopped)
         self.log: TranscriptWriter | None = None
         self.spectator_id: int | None = None
         self.host_key: bytes | None = None
@@ -108,17 +113,20 @@ class Spectator:
         if self.log is not None:
             self.log.close()
         if error is not None:
-            return WatchOutcome(None, None, error=error[0], error_code=error[1])
+            return WatchOutcome(None, None, error=error[0], error_code=error[1],
+                                stopped=error[0])
+        stopped = self.stopped or "the host closed the connection"
         obs = self.observer
         if obs is None:
             verdict = Verdict(INCOMPLETE, "unfinished", "the game had not started when the "
-                              "host closed the connection")
-            return WatchOutcome(verdict, None)
+                              "watching stopped")
+            return WatchOutcome(verdict, None, stopped=stopped)
         already = obs.verdict
         verdict = obs.end()
         if already is None:
             self.on_event(verdict)
-        return WatchOutcome(verdict, self.log.path if self.log else None, obs.entries)
+        return WatchOutcome(verdict, self.log.path if self.log else None, obs.entries,
+                            stopped=stopped)
 
     async def _connect(self) -> trio.abc.Stream:
         deadline = trio.current_time() + self.config.connect_retry
@@ -176,9 +184,18 @@ class Spectator:
                     if news.names is not None:
                         self.on_event(Spectators(news.names, self._spectator_limit))
                     continue
-            except (trio.TooSlowError, LinkClosed):
+            except trio.TooSlowError:
+                self.stopped = "the host fell silent (no message within the idle timeout)"
+                return
+            except LinkClosed as exc:
+                said = exc.error.get("msg") if exc.error is not None else None
+                self.stopped = "the host closed the connection" + (
+                    f": {safe_text(said, 200)}" if isinstance(said, str) and said else "")
                 return
             except ProtocolError as exc:
+                self.stopped = (f"the host sent a message that does not check out "
+                                f"({exc.error_code.name.lower()}: {safe_text(exc.detail, 200)}); "
+                                "the connection was closed")
                 await link.fail(exc.error_code, exc.detail)
                 return
             t = msg["t"]

@@ -254,18 +254,18 @@ class FrameDecoder:
 
 def encode(obj: Any) -> bytes:
     """msgpack with the bin type for bytes and str for text (the only encoding we send)."""
-    return msgpack.packb(obj, use_bin_type=True)
+    return bytes(msgpack.packb(obj, use_bin_type=True))  # (bytes already: no copy)
 
 
 def _no_ext(code: int, data: bytes) -> Any:
     raise ProtocolError(ErrorCode.MALFORMED, "extension types are not allowed")
 
 
-def _pairs(pairs: list[tuple[Any, Any]]) -> dict:
+def _pairs(pairs: list[tuple[Any, Any]]) -> dict[str, Any]:
     """Build a map, refusing non-string and duplicate keys.  A duplicate key would let two
     implementations read different contents from the same signed bytes (one keeps the
     first value, another the last) and silently split the table."""
-    out: dict = {}
+    out: dict[str, Any] = {}
     for k, v in pairs:
         if not isinstance(k, str):
             raise ProtocolError(ErrorCode.MALFORMED, "map keys must be strings")
@@ -323,7 +323,7 @@ _TYPES: dict[str, type | tuple[type, ...]] = {
 }
 
 
-def get_field(msg: dict, name: str, kind: str, *, optional: bool = False,
+def get_field(msg: dict[str, Any], name: str, kind: str, *, optional: bool = False,
               size: int | None = None, max_len: int | None = None) -> Any:
     """Read a typed field, raising BAD_FIELD when missing or wrong (``bool`` is not an int
     here).  ``size`` fixes a bytes length, ``max_len`` bounds a str/bytes/list length."""
@@ -358,7 +358,7 @@ def handshake_hash(*bodies: bytes) -> bytes:
 _POP_TAIL = b"\xa3pop\xc4\x40"  # the key "pop", then a bin 8 of 64 bytes
 
 
-def seal_pop(msg: dict, sign: Any) -> dict:
+def seal_pop(msg: dict[str, Any], sign: Any) -> dict[str, Any]:
     """``msg`` with a last field ``pop`` = ``sign(body)``, where ``body`` is the frame body
     of the message itself with the 64 signature bytes zeroed (a signature cannot cover
     itself).  The message must be sent encoded by :func:`encode` (it then ends with the
@@ -371,7 +371,7 @@ def seal_pop(msg: dict, sign: Any) -> dict:
     return draft
 
 
-def unsealed(body: bytes, msg: dict) -> bytes:
+def unsealed(body: bytes, msg: dict[str, Any]) -> bytes:
     """The body a received ``pop`` signs: ``body`` with its last 64 bytes (the signature)
     zeroed.  BAD_FIELD unless ``pop`` is a bin 64 and the message's last field."""
     pop = msg.get("pop")
@@ -450,7 +450,7 @@ class Entry:
     body: bytes
     payload: bytes
     signature: bytes
-    fields: dict = field(compare=False, repr=False)
+    fields: dict[str, Any] = field(compare=False, repr=False)
 
     @property
     def id(self) -> bytes:
@@ -458,27 +458,27 @@ class Entry:
 
     @property
     def kind(self) -> str:
-        return self.fields["k"]
+        return str(self.fields["k"])  # checked when opened
 
     @property
     def seat(self) -> int:
-        return self.fields["seat"]
+        return int(self.fields["seat"])  # checked when opened
 
     @property
     def seq(self) -> int:
-        return self.fields["n"]
+        return int(self.fields["n"])  # checked when opened
 
     @property
     def prev(self) -> bytes:
-        return self.fields["prev"]
+        return bytes(self.fields["prev"])  # checked when opened
 
     @property
     def game(self) -> bytes:
-        return self.fields["g"]
+        return bytes(self.fields["g"])  # checked when opened
 
 
 def make_entry(identity: Identity, *, game: bytes, seat: int, seq: int, prev: bytes,
-               kind: str, body: dict | None = None) -> Entry:
+               kind: str, body: dict[str, Any] | None = None) -> Entry:
     """Build and sign an entry.  ``body`` holds the kind-specific fields."""
     fields = {"g": game, "seat": seat, "n": seq, "prev": prev, "k": kind}
     for k, v in (body or {}).items():
@@ -496,7 +496,7 @@ def make_entry(identity: Identity, *, game: bytes, seat: int, seq: int, prev: by
     return entry
 
 
-def open_entry(body: bytes, msg: dict | None = None) -> Entry:
+def open_entry(body: bytes, msg: dict[str, Any] | None = None) -> Entry:
     """Parse a ``sig`` message from its exact frame body into an :class:`Entry` (``msg`` is
     its decoded form when the caller has it already).  Checks the shape only; signature
     and chain checks need the seat table (the session)."""
@@ -551,7 +551,7 @@ def _unknown_size(m: object, known: frozenset[str]) -> int:
     return sum(len(encode(k)) + len(encode(v)) for k, v in m.items() if k not in known)
 
 
-def check_entry_size(entry: Entry, msg: dict) -> None:
+def check_entry_size(entry: Entry, msg: dict[str, Any]) -> None:
     """ENTRY_TOO_LARGE unless the entry's frame body is within its kind's limit
     (:func:`entry_limit`) and its unknown fields take at most :data:`MAX_UNKNOWN` bytes
     (PROTOCOL.md section 2.1).  ``msg``: the decoded ``sig`` message."""

@@ -120,8 +120,12 @@ def _join_arguments(p: argparse.ArgumentParser) -> None:
 
 def _bot_arguments(p: argparse.ArgumentParser) -> None:
     p.description = ("A peer without a screen, played by a bot: it joins the table at "
-                     "HOST[:PORT], plays the match and prints the result.")
-    p.add_argument("address", help="HOST[:PORT], or a join code (NAME.onion:PORT#KEY too)")
+                     "HOST[:PORT] (or a join code HOST:PORT#KEY, which pins the host's "
+                     "key; NAME.onion:PORT#KEY through Tor), plays the match and prints the "
+                     "result.  With --identity, one process per seat: a second bot of that "
+                     "identity at that table exits with status 2 and the first one's pid.")
+    p.add_argument("address", help="HOST[:PORT], or a join code HOST:PORT#KEY "
+                   "(NAME.onion:PORT#KEY too)")
     p.add_argument("--level", default="greedy", choices=sorted(LEVELS),
                    help="how the bot plays")
     p.add_argument("--move-ms", type=float, default=None, metavar="MS",
@@ -132,6 +136,12 @@ def _bot_arguments(p: argparse.ArgumentParser) -> None:
                    help="keep retrying a refused first connection this long (a bot "
                         "started together with its host)")
     common_options(p)
+    for action in p._actions:  # a bot is asked nothing: its own words for --name
+        if action.dest == "name":
+            action.help = "the bot's name at the table (default: bot)"
+        elif action.dest == "identity":
+            action.help = ("identity key file (created if missing, mode 0600); with it the "
+                           "bot can resume a crashed game, one process per seat")
     add_tor_options(p)
     p.set_defaults(name_default="bot")
 

@@ -330,10 +330,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
                     "versions incompatibles : mettez chkobba à jour d'un côté"),
     "lobby_you": ("you", "vous"),
     # issue 15: the table a person can follow
-    "lobby_ready_prompt": ("Check each fingerprint with its player, then press Enter "
-                           "to start.",
-                           "Vérifiez chaque empreinte avec son joueur, puis appuyez sur "
-                           "Entrée pour commencer."),
+    # All four groups: people compared the first and last (32 bits, cheap to match).
+    "lobby_ready_prompt": ("Read each key aloud with its player, all four groups, then "
+                           "press Enter to start.",
+                           "Lisez les quatre groupes de chaque clé avec son joueur, puis "
+                           "appuyez sur Entrée pour commencer."),
     "lobby_you_ready": ("You are ready: waiting for {names}…",
                         "Vous êtes prêt : on attend {names}…"),
     "lobby_ready": ("ready", "prêt"),
@@ -344,6 +345,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
                       "same person!",
                       "ATTENTION : {name} avait une autre clé ({fp}) : peut-être pas la "
                       "même personne !"),
+    "lobby_lookalike": ("WARNING: {name} looks like {like}, whom you met with another key "
+                        "({fp}): maybe not the same person!",
+                        "ATTENTION : {name} ressemble à {like}, rencontré(e) avec une autre "
+                        "clé ({fp}) : peut-être pas la même personne !"),
     "lobby_aka": ("known as {names}", "connu sous le nom {names}"),
     "and": ("and", "et"),
     "keys_lobby": ("Enter ready · ? help · t chat · q leave",

@@ -152,7 +152,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         local, _ = group.split(LocalError)
         if local is None:
             raise
-        first = local
+        first: BaseException = local
         while isinstance(first, BaseExceptionGroup):
             first = first.exceptions[0]
         print(f"chkobba {args.command}: error: {first}", file=sys.stderr)

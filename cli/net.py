@@ -36,7 +36,9 @@ from chkobba_p2p.peer import (
     PortMapUnavailable,
     RedealEvent,
     Resumed,
+    SeatBusy,
     SeatController,
+    SeatLock,
     Timeouts,
     Waiting,
     check_listen,
@@ -71,9 +73,16 @@ from .tor_options import (
 _ENGLISH = Translator("en")  # a headless peer's lines are in English
 
 
+def _line(text: str) -> None:
+    """One line of a headless peer's output.  What it quotes came from outside (names,
+    a router's address, a host's words): the whole line goes through the display filter,
+    whatever path the words took to it."""
+    print(safe_text(text), flush=True)
+
+
 def _say(quiet: bool, text: str) -> None:
     if not quiet:
-        print(text, flush=True)
+        _line(text)
 
 
 class Narrator:
@@ -87,26 +96,35 @@ class Narrator:
         self.transport: object = None  # a host's: its onion join code is shown
         self.onion_code: str | None = None
         self._told_proofs = False
+        #: A joiner's log, named (``log: PATH``) once it exists: never a log not written.
+        self.log_path: Path | None = None
+        self.told_log = False
+
+    def tell_log(self) -> None:
+        if not self.told_log and self.log_path is not None and self.log_path.exists():
+            self.told_log = True
+            print(f"log: {self.log_path}", flush=True)
 
     def on_event(self, event: object) -> None:
         q = self.quiet
+        self.tell_log()
         if isinstance(event, Listening):
-            print(f"listening on port {event.port}; host key fingerprint "
-                  f"{fingerprint(event.key)}", flush=True)
+            _line(f"listening on port {event.port}; host key fingerprint "
+                  f"{fingerprint(event.key)}")
             self.fingerprint = fingerprint(event.key)
             if self.bind is not None:
                 for line in address_lines(self.bind, event.port, self.fingerprint):
-                    print(line, flush=True)
+                    _line(line)
             self.onion_code = onion_join_code(self.transport, event.port, self.fingerprint)
             if self.onion_code is not None:
-                print(f"friends through Tor: {self.onion_code}", flush=True)
+                _line(f"friends through Tor: {self.onion_code}")
         elif isinstance(event, PortMapped | PortMapUnavailable):
             line = reach_line(event, self.fingerprint)
             if isinstance(event, PortMapUnavailable) or not event.public:
                 line += tor_offer(self.onion_code)
-            print(line, flush=True)
+            _line(line)
         elif isinstance(event, Notice):  # the library's word to people: it never prints
-            print(f"notice: {notice_text(_ENGLISH, event)}", flush=True)
+            _line(f"notice: {notice_text(_ENGLISH, event)}")
         elif isinstance(event, Lobby):
             taken = sum(1 for s in event.seats if s)
             _say(q, f"lobby: {taken}/{len(event.seats)} seated: "
@@ -119,7 +137,7 @@ class Narrator:
         elif isinstance(event, Waiting):
             what = ("to come back (it stepped away)" if event.away
                     else "to come back" if event.awaited else "to reconnect")
-            print(f"waiting for seat {event.seat} {what}: {event.seconds}s left", flush=True)
+            _line(f"waiting for seat {event.seat} {what}: {event.seconds}s left")
         elif isinstance(event, Resumed):
             _say(q, f"seat {event.seat} is back" + (f" ({event.entries} entries replayed)"
                                                      if event.entries else ""))
@@ -171,10 +189,10 @@ def _timeouts(args: argparse.Namespace) -> Timeouts:
     return Timeouts(reconnect=args.reconnect_timeout, turn=args.turn_timeout)
 
 
-def _report(outcome: Outcome) -> int:
+def _report(outcome: Outcome, told_log: bool = False) -> int:
     print(f"result: {outcome.describe()}", flush=True)
-    if outcome.log_path and Path(outcome.log_path).exists():  # none without a table
-        print(f"log: {outcome.log_path}", flush=True)
+    if not told_log and outcome.log_path and Path(outcome.log_path).exists():
+        print(f"log: {outcome.log_path}", flush=True)  # none without a table
     try:
         import resource  # POSIX only
 
@@ -307,44 +325,60 @@ def cmd_bot(args: argparse.Namespace) -> int:
     if (why := address_error(args.address)) is not None:
         print(f"chkobba bot: error: {why}", file=sys.stderr)
         return 2
-    return _run_client(args, args.address,
-                       BotSeat(args.level, args.quiet, args.delay, args.move_ms))
+    seat = BotSeat(args.level, args.quiet, args.delay, args.move_ms)
+    return _run_client(args, args.address, seat, seat.narrator)
 
 
-def _run_client(args: argparse.Namespace, address: str, controller: SeatController) -> int:
+def _run_client(args: argparse.Namespace, address: str, controller: SeatController,
+                narrator: Narrator | None = None) -> int:
     try:
         table, _pinned = split_join_code(address)
     except ValueError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(f"error: {safe_text(str(exc), 1000)}", file=sys.stderr)
         return 2
     tor = join_tor_transport(args, address)
     if isinstance(tor, int):
         return tor
     identity, state = _identity(args.identity, table)
-    log_path = Path(args.log) if args.log else default_log_path(args.name)
-    config = JoinConfig(address, name=args.name, identity=identity, state_path=state,
-                        log_path=log_path, timeouts=_timeouts(args),
-                        connect_retry=getattr(args, "connect_retry", 0.0))
-    if tor is not None:
-        config.transport = tor
-        config.timeouts = over_tor(config.timeouts)
-    peer = Joiner(config, controller)  # resumes a crashed game of this identity, if any
-    print(f"log: {peer.log_path}", flush=True)
-    if tor is not None:
-        _say(args.quiet, "connecting through Tor (this takes a few seconds)...")
-
-    async def run() -> Outcome:
+    # One process per seat, as ``join``: a second bot of this identity at this table
+    # would write into the first one's log and fight it for the seat.
+    lock: SeatLock | None = None
+    if state is not None:
         try:
-            return await peer.run()
-        finally:
-            if tor is not None:
-                await tor.aclose()
-
+            lock = SeatLock(state).acquire()
+        except SeatBusy as exc:
+            print(f"chkobba bot: error: {safe_text(str(exc), 300)}", file=sys.stderr)
+            return 2
     try:
-        outcome = trio.run(run)
-    except ChkobbaError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
+        log_path = Path(args.log) if args.log else default_log_path(args.name)
+        config = JoinConfig(address, name=args.name, identity=identity, state_path=state,
+                            log_path=log_path, timeouts=_timeouts(args),
+                            connect_retry=getattr(args, "connect_retry", 0.0))
+        if tor is not None:
+            config.transport = tor
+            config.timeouts = over_tor(config.timeouts)
+        peer = Joiner(config, controller)  # resumes a crashed game of this identity
+        if narrator is not None:
+            narrator.log_path = Path(peer.log_path) if peer.log_path else None
+            narrator.tell_log()  # a resumed game's log exists already
+        if tor is not None:
+            _say(args.quiet, "connecting through Tor (this takes a few seconds)...")
+
+        async def run() -> Outcome:
+            try:
+                return await peer.run()
+            finally:
+                if tor is not None:
+                    await tor.aclose()
+
+        try:
+            outcome = trio.run(run)
+        except ChkobbaError as exc:
+            print(f"error: {safe_text(str(exc), 1000)}", file=sys.stderr)
+            return 2
+    finally:
+        if lock is not None:
+            lock.release()
     if outcome.error and not outcome.aborted and not outcome.done:
         print(f"error: {safe_text(outcome.error, 1000)}", file=sys.stderr)
         if outcome.error_code == OutcomeError.SAVED_GAME_MISSING and state is not None \
@@ -354,7 +388,7 @@ def _run_client(args: argparse.Namespace, address: str, controller: SeatControll
             for line in saved_elsewhere_lines(
                     where, address, f"you have a saved game for this table at {where}:"):
                 print(line, file=sys.stderr)
-    return _report(outcome)
+    return _report(outcome, narrator is not None and narrator.told_log)
 
 
 def _fill_names(args: argparse.Namespace) -> argparse.Namespace:
@@ -368,7 +402,7 @@ def _wrap(func):
         try:
             return func(_fill_names(args))
         except IllegalMove as exc:
-            print(f"error: {exc}", file=sys.stderr)
+            print(f"error: {safe_text(str(exc), 1000)}", file=sys.stderr)
             return 2
     return run
 

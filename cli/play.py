@@ -87,13 +87,6 @@ def _color(args: argparse.Namespace) -> bool:
     return not (args.no_color or os.environ.get("NO_COLOR"))
 
 
-def _host_config(**kw: object) -> HostConfig:
-    """A HostConfig from the options this library version knows (newer options, such as
-    ``shuffle_proofs``, are passed only where the library has them)."""
-    known = {f.name for f in dataclasses.fields(HostConfig)}
-    return HostConfig(**{k: v for k, v in kw.items() if k in known})
-
-
 def _ui(args: argparse.Namespace, kind: str, **kw):
     from chkobba_p2p.peer import KnownPlayers
 
@@ -177,18 +170,18 @@ def cmd_host(args: argparse.Namespace) -> int:
     if (lock := _lock_seat(state)) is None:
         return EXIT_NO_GAME
     log_path = Path(args.log) if args.log else default_log_path("host")
-    config = _host_config(players=args.players, rules=rules, port=args.port, bind=args.bind,
-                          name=name, identity=identity, log_path=log_path,
-                          beacon=not args.no_beacon,
-                          port_mapping=port_mapping_options(args),
-                          announce_interfaces=announce_interfaces(args),
-                          shuffle_proofs=not args.no_shuffle_proofs,
-                          spectators=args.spectators,
-                          timeouts=Timeouts(reconnect=args.reconnect_timeout,
-                                            turn=args.turn_timeout),
-                          # With port 0 the port changes at each run: nobody could find
-                          # a resumed table there.
-                          state_path=state if args.port else None)
+    config = HostConfig(players=args.players, rules=rules, port=args.port, bind=args.bind,
+                        name=name, identity=identity, log_path=log_path,
+                        beacon=not args.no_beacon,
+                        port_mapping=port_mapping_options(args),
+                        announce_interfaces=announce_interfaces(args),
+                        shuffle_proofs=not args.no_shuffle_proofs,
+                        spectators=args.spectators,
+                        timeouts=Timeouts(reconnect=args.reconnect_timeout,
+                                          turn=args.turn_timeout),
+                        # With port 0 the port changes at each run: nobody could find
+                        # a resumed table there.
+                        state_path=state if args.port else None)
     from chkobba_p2p.tor import over_tor
 
     from .tor_options import host_tor_transport
@@ -216,13 +209,27 @@ def cmd_host(args: argparse.Namespace) -> int:
             ui.rematch_bots = args.bots
             ui.state = ui.state.apply(Lobby(((name, identity.fingerprint),)
                                             + (None,) * (args.players - 1)))
-            result = run_app(ui, hosting(config, args.bots, args.level, None, tor))
+            result = run_app(ui, hosting(config, args.bots, args.level, None, tor=tor))
             status = finish(result, ui)
             if not getattr(result, "rematch", False):
                 return status
             # A new match at the same address: a new game id, fresh deal secrets, a new log.
             rematch = True
             config = dataclasses.replace(config, log_path=default_log_path("host"))
+
+
+def rematch_config(config: JoinConfig, outcome: Outcome | None, log_path: Path
+                   ) -> JoinConfig:
+    """How a joiner that accepted a rematch joins the new table: at the address that
+    worked, waiting up to :data:`REMATCH_WAIT` for the host to open it, with a new log,
+    and pinned to the key of the host just played (seat 0 of its table), whatever form
+    the first join took (a plain address pins nothing): whatever listens at that
+    address next with another key is refused."""
+    pin = config.host_fingerprint
+    if outcome is not None and outcome.table is not None and outcome.table.seats:
+        pin = outcome.table.seats[0].fingerprint
+    return dataclasses.replace(config, log_path=log_path, connect_retry=REMATCH_WAIT,
+                               host_fingerprint=pin)
 
 
 def cmd_join(args: argparse.Namespace) -> int:
@@ -239,22 +246,28 @@ def cmd_join(args: argparse.Namespace) -> int:
         print(f"error: {err}", file=sys.stderr)
         return EXIT_NO_GAME
     address = args.address
+    codes = [address] if address is not None else []
     if address is None:
         from .reach import discover
 
-        address = discover(args.listen, args.interface)
-        if address is None:
+        # Every address announced for the chosen table's key, tried in turn until the
+        # host's key matches (a neighbour may announce that key at an address of its own).
+        codes = discover(args.listen, args.interface)
+        if not codes:
             print("error: no table found on the LAN; give the host's address: "
                   "chkobba join HOST[:PORT]", file=sys.stderr)
             return EXIT_NO_GAME
-    try:
-        text, pinned = split_join_code(address)
-        host, port = parse_address(text)
-    except ValueError as exc:
-        print(f"error: not an address: {address!r} (HOST, HOST:PORT or a join code "
-              f"HOST:PORT#KEY): {exc}", file=sys.stderr)
-        return EXIT_NO_GAME
-    address = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+    candidates: list[tuple[str, str | None]] = []
+    for code in codes:
+        try:
+            text, pin = split_join_code(code)
+            host, port = parse_address(text)
+        except ValueError as exc:
+            print(f"error: not an address: {code!r} (HOST, HOST:PORT or a join code "
+                  f"HOST:PORT#KEY): {exc}", file=sys.stderr)
+            return EXIT_NO_GAME
+        candidates.append((f"[{host}]:{port}" if ":" in host else f"{host}:{port}", pin))
+    address, pinned = candidates[0]
     name = _name(args, "guest")
     key_path = Path(args.identity) if args.identity else data_dir() / "identity.key"
     identity = load_identity(key_path)
@@ -289,16 +302,29 @@ def cmd_join(args: argparse.Namespace) -> int:
                      log_path=config.log_path, turn_timeout=args.turn_timeout,
                      reconnect_timeout=args.reconnect_timeout, rematch=rematch)
 
-            async def game(controller: SeatController, config: JoinConfig = config
-                           ) -> Outcome:
-                if tor is None:
-                    return await join_match(config, controller)
-                config.transport = tor
-                config.timeouts = over_tor(config.timeouts)
+            tries = [config] if rematch else [config] + [
+                dataclasses.replace(config, address=where, host_fingerprint=pin,
+                                    state_path=saved_game_path(identity.fingerprint, where))
+                for where, pin in candidates[1:]]
+            joined: list[JoinConfig] = []
+
+            async def game(controller: SeatController, tries: list[JoinConfig] = tries,
+                           joined: list[JoinConfig] = joined) -> Outcome:
                 try:
-                    return await join_match(config, controller)
+                    for i, attempt in enumerate(tries):
+                        if tor is not None:
+                            attempt.transport = tor
+                            attempt.timeouts = over_tor(attempt.timeouts)
+                        outcome = await join_match(attempt, controller)
+                        if i + 1 < len(tries) and outcome.error_code in (
+                                OutcomeError.HOST_KEY_MISMATCH, OutcomeError.CONNECT_FAILED):
+                            continue  # another machine there (or nobody): the next address
+                        joined.append(attempt)
+                        return outcome
+                    raise AssertionError("no address to try")
                 finally:
-                    await tor.aclose()  # this run's tor: the next run starts its own
+                    if tor is not None:
+                        await tor.aclose()  # this run's tor: the next run starts its own
 
             result = run_app(ui, game, connect_timeout=connect_timeout)
             if result.timed_out:
@@ -318,8 +344,10 @@ def cmd_join(args: argparse.Namespace) -> int:
             if not getattr(result, "rematch", False):
                 return status
             # Accepted a rematch: the same table, the host opens a new one at the same
-            # address; wait for it (the host may still be deciding).
+            # address; wait for it (the host may still be deciding).  Pinned to the key
+            # of the host just played, whatever form the first join took: whatever
+            # listens at that address next with another key is refused.
             rematch = True
-            config = dataclasses.replace(config, log_path=default_log_path(name),
-                                         connect_retry=REMATCH_WAIT)
+            config = rematch_config(joined[0] if joined else config, o,
+                                    default_log_path(name))
             connect_timeout = REMATCH_WAIT + 5

@@ -22,6 +22,7 @@ from chkobba_p2p.peer import (
     PortMapped,
     PortMapUnavailable,
     SavedGame,
+    TableAd,
     browse_tables,
     global_ipv6,
     lan_address,
@@ -29,6 +30,7 @@ from chkobba_p2p.peer import (
     saved_game_path,
     split_join_code,
 )
+from chkobba_p2p.text import safe_text
 
 __all__ = [
     "host_address",
@@ -38,6 +40,7 @@ __all__ = [
     "announce_interfaces",
     "port_mapping_options",
     "discover",
+    "table_lines",
     "address_error",
     "saved_game_elsewhere",
 ]
@@ -93,14 +96,17 @@ def address_lines(bind: str | None, port: int, fp: str) -> list[str]:
 
 
 def reach_line(event: PortMapped | PortMapUnavailable, fp: str = "") -> str:
-    """The line a host shows when its router answered (or did not)."""
+    """The line a host shows when its router answered (or did not).  What the router
+    said (its address, its error text) is a stranger's words: shown through the display
+    filter."""
     if isinstance(event, PortMapUnavailable):
-        return event.hint
+        return safe_text(event.hint, 600)
     if not event.public:
         return (f"the router opened port {event.external_port} ({event.method}), but its "
-                f"own address {event.external_ip} is not public: another router or the "
-                "provider's NAT is in front, and friends on the internet cannot reach you "
-                "this way (ask the provider for a public address, or play over IPv6)")
+                f"own address {safe_text(event.external_ip, 64)} is not public: another "
+                "router or the provider's NAT is in front, and friends on the internet "
+                "cannot reach you this way (ask the provider for a public address, or play "
+                "over IPv6)")
     if event.external_ip is None:
         return (f"friends on the internet: port {event.external_port} of your public "
                 f"address, #{fp} (port opened by {event.method})")
@@ -126,26 +132,35 @@ def port_mapping_options(args: argparse.Namespace) -> PortMapOptions | None:
     return PortMapOptions(igd_url=args.igd_url, natpmp_gateway=args.natpmp_gateway)
 
 
-def discover(seconds: float, interfaces: list[str] | None) -> str | None:
-    """Browse the LAN (DNS-SD) for tables; the join code of the one chosen, or None."""
+def table_lines(found: list[TableAd]) -> list[str]:
+    """The numbered list of tables found on the LAN, as shown (every word in an
+    announcement is a stranger's: through the display filter)."""
+    return [f"[{i + 1}] {safe_text(str(table), 300)}" for i, table in enumerate(found)]
+
+
+def discover(seconds: float, interfaces: list[str] | None) -> list[str]:
+    """Browse the LAN (DNS-SD) for tables; the join codes of the one chosen, one for
+    each address announced with its key, to try in turn (none: no table found)."""
     shown = "" if not interfaces else f" (on {', '.join(interfaces)})"
     print(f"looking for tables on the LAN for {seconds:g} s{shown}...", flush=True)
     try:
         found = trio.run(functools.partial(browse_tables, seconds, interfaces=interfaces))
     except OSError as exc:
-        print(f"cannot look for tables on the LAN: {exc}", file=sys.stderr)
-        return None
+        print(f"cannot look for tables on the LAN: {safe_text(str(exc), 300)}", file=sys.stderr)
+        return []
     if not found:
-        return None
-    for i, table in enumerate(found):
-        print(f"[{i + 1}] {table}", flush=True)
+        return []
+    for line in table_lines(found):
+        print(line, flush=True)
     choice = 1
     if len(found) > 1:
         text = input("table to join (number): ").strip()
         choice = int(text) if text.isdigit() and 1 <= int(text) <= len(found) else 1
-    code = found[choice - 1].code
-    print(f"joining {code}", flush=True)
-    return code
+    codes = list(found[choice - 1].codes)
+    print(f"joining {safe_text(codes[0], 120)}", flush=True)
+    for other in codes[1:]:
+        print(f"  then, if the key there is another: {safe_text(other, 120)}", flush=True)
+    return codes
 
 
 def address_error(text: str) -> str | None:

@@ -395,10 +395,9 @@ class _Page:
                 else:
                     what = f"<span class='muted'>{self.t('stays')}</span>"
                 chk = " <span class='chk'>CHKOBBA</span>" if b["chkobba"] else ""
-                hand = held.get(b["seat"], [])
+                hand = sorted(held.get(b["seat"], []), key=lambda c: card(c).id)
                 shown = (f" <span class='held' title='{self.t('held')}'>("
-                         f"{self.cards(sorted(hand, key=lambda c: card(c).id))})</span>"
-                         if hand else "")
+                         f"{self.cards(hand)})</span>" if hand else "")
                 plays += 1
                 items.append(f"<li class='play'>{self.seat(b['seat'])}{shown} "
                              f"{self.card(b['card'])} {what}{chk}"

@@ -34,6 +34,7 @@ from chkobba_p2p.peer import (
 )
 from chkobba_p2p.record import result_sentence
 from chkobba_p2p.rules import CutEvent, DealEvent, PlayEvent, SweepEvent
+from chkobba_p2p.text import safe_text
 from chkobba_p2p.tor import over_tor
 from chkobba_p2p.watch import WatchConfig, WatchOutcome, watch_match
 
@@ -87,6 +88,7 @@ _WORDS: dict[str, tuple[str, str]] = {
     "blamed": (" -- blamed: {name}", " -- en faute : {name}"),
     "altered": (" -- no player is blamed (the entry was altered)",
                 " -- aucun joueur en faute (l'entrée a été modifiée)"),
+    "stopped": ("stopped: {why}", "arrêt : {why}"),
     "log": ("log: {path} (check it: chkobba replay {path})",
             "journal : {path} (vérifiez-le : chkobba replay {path})"),
 }
@@ -105,7 +107,9 @@ class Narrator:
         return _WORDS[key][self.fr].format(**kw)
 
     def say(self, line: str) -> None:
-        print(line, file=self.out, flush=True)
+        # Names, chat, a host's words, a verdict's reason: from outside, whichever path
+        # brought them here; the whole line goes through the display filter.
+        print(safe_text(line), file=self.out, flush=True)
 
     def who(self, seat: int | None) -> str:
         if seat is not None and 0 <= seat < len(self.names):
@@ -226,8 +230,11 @@ def run(args: argparse.Namespace) -> int:
         print(f"chkobba watch: {exc}", file=sys.stderr)
         return 2
     if outcome.verdict is None:
-        print(f"chkobba watch: {outcome.error}", file=sys.stderr)
+        print(f"chkobba watch: {safe_text(outcome.error, 300)}", file=sys.stderr)
         return 2
+    # Always one line saying why the watching stopped (a host that sent something that
+    # does not check out ends it with no verdict event of its own).
+    narrator.say(narrator.t("stopped", why=safe_text(outcome.stopped or "?", 300)))
     if outcome.log_path is not None:
         narrator.say(narrator.t("log", path=outcome.log_path))
     return {VALID: 0, INVALID: 1}.get(outcome.verdict.verdict, 3)

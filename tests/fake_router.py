@@ -63,8 +63,15 @@ class FakeIgd:
     """``calls``: (action, {argument: value}) in order; ``mappings``: external port ->
     (internal client, internal port, lease) currently held."""
 
-    def __init__(self, *, hold: bool = False, public_ip: str = PUBLIC_IP) -> None:
+    def __init__(self, *, hold: bool = False, public_ip: str = PUBLIC_IP,
+                 description_size: int = 0, add_fault: str | None = None) -> None:
         self.public_ip = public_ip
+        #: a root description of this many bytes (padding made on the fly while it is
+        #: sent, never held): ``sent`` counts what actually left
+        self.description_size = description_size
+        self.sent = 0
+        self.add_fault = add_fault  # AddPortMapping answers this UPnPError text
+        self.hung_up = trio.Event()  # a client closed its side while held
         self.calls: list[tuple[str, dict[str, str]]] = []
         self.mappings: dict[int, tuple[str, int, int]] = {}
         self.port = 0
@@ -110,8 +117,21 @@ class FakeIgd:
                 return
             self.asked.set()
             if self.hold:
-                await self.release.wait()
+                async with trio.open_nursery() as held:
+                    async def until_released() -> None:
+                        await self.release.wait()
+                        held.cancel_scope.cancel()
+
+                    held.start_soon(until_released)
+                    with contextlib.suppress(trio.BrokenResourceError):
+                        while await stream.receive_some(4096):
+                            pass
+                    self.hung_up.set()  # the client gave up before the answer
+                    return
             method, path = request_line.split()[:2]
+            if method == "GET" and path == "/rootDesc.xml" and self.description_size:
+                await self._send_huge(stream)
+                return
             if method == "GET" and path == "/rootDesc.xml":
                 reply = _response("200 OK", _ROOT)
             elif method == "POST" and path == "/ctl/IPConn":
@@ -121,10 +141,26 @@ class FakeIgd:
             with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError):
                 await stream.send_all(reply)
 
+    async def _send_huge(self, stream: trio.SocketStream) -> None:
+        head = (f"HTTP/1.1 200 OK\r\nContent-Type: text/xml\r\n"
+                f"Content-Length: {self.description_size}\r\nConnection: close\r\n\r\n")
+        chunk = b"<!-- " + b"x" * 65526 + b" -->"  # 64 KiB of comment, sent again and again
+        try:
+            await stream.send_all(head.encode() + _ROOT.encode())
+            self.sent = len(_ROOT)
+            while self.sent < self.description_size:
+                piece = chunk[:self.description_size - self.sent]
+                await stream.send_all(piece)
+                self.sent += len(piece)
+        except (trio.BrokenResourceError, trio.ClosedResourceError):
+            return
+
     def _soap(self, action_header: str, body: str) -> bytes:
         action = action_header.strip('"').rpartition("#")[2]
         args = dict(re.findall(r"<(New\w+)>([^<]*)</\1>", body))
         self.calls.append((action, args))
+        if action == "AddPortMapping" and self.add_fault is not None:
+            return self._fault(501, self.add_fault)
         if action == "AddPortMapping":
             port = int(args["NewExternalPort"])
             self.mappings[port] = (args["NewInternalClient"], int(args["NewInternalPort"]),

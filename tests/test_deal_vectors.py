@@ -56,6 +56,10 @@ def test_key_proof() -> None:
     commit = bytes.fromhex(v["commitment"])
     proof = bytes.fromhex(v["proof"])
     assert dc.verify_key(y, proof, ctx_parts(v), v["seat"], commit)
+    # Byte-reproducible: the seed behind the commitment, and the nonce behind the proof.
+    assert dc.commit_seed(ctx_parts(v), v["seat"], bytes.fromhex(v["seed"])) == commit
+    nonce = int.from_bytes(bytes.fromhex(v["nonce"]), "little")
+    assert dc.prove_key(x, ctx_parts(v), v["seat"], commit, nonce=nonce) == (y, proof)
     # Bound to the session, hand, instance, seat and commitment.
     other = dict(v, session_id="00")
     assert not dc.verify_key(y, proof, ctx_parts(other), v["seat"], commit)
@@ -112,10 +116,14 @@ def generate() -> None:  # pragma: no cover - run by hand
     xs = [random_scalar() for _ in range(4)]
     keys = [dc.public_key(x) for x in xs]
     commit = dc.commit_seed(ctx_parts(CTX), 1, seed)
-    y, proof = dc.prove_key(xs[1], ctx_parts(CTX), 1, commit)
+    from chkobba_p2p.group import hash_to_scalar
+
+    nonce = hash_to_scalar(b"chkobba-p2p/test-vector/key-proof-nonce", seed)
+    y, proof = dc.prove_key(xs[1], ctx_parts(CTX), 1, commit, nonce=nonce)
     (VECTORS / "deal_key_proof.json").write_text(json.dumps({
-        **CTX, "seat": 1, "x": xs[1].to_bytes(32, "little").hex(), "y": y.hex(),
-        "commitment": commit.hex(), "proof": proof.hex()}, indent=1) + "\n")
+        **CTX, "seat": 1, "seed": seed.hex(), "x": xs[1].to_bytes(32, "little").hex(),
+        "y": y.hex(), "commitment": commit.hex(),
+        "nonce": nonce.to_bytes(32, "little").hex(), "proof": proof.hex()}, indent=1) + "\n")
     # An encryption of card 26 (7D) and of card 0 under the joint key, then shares of seat 2.
     joint = keys[0]
     for k in keys[1:]:

@@ -17,7 +17,7 @@ from test_net_support import REPO_ROOT, cli_command, cli_env, host_config, join_
 
 from chkobba_p2p.discovery import SERVICE_TYPE, Announcer, TableAd, TableFacts, unique_tables
 from chkobba_p2p.net import ClientPeer, HostPeer
-from chkobba_p2p.peer import Announced, BotController, browse_tables
+from chkobba_p2p.peer import Announced, BotController, Lobby, browse_tables
 from chkobba_p2p.rules import Ruleset
 
 LO = ["127.0.0.1"]
@@ -182,17 +182,41 @@ async def test_the_same_table_heard_twice_is_listed_once(tmp_path):
     assert table.fingerprint == "0123-4567-89ab-cdef"
 
 
-def test_unique_tables_merges_by_key_and_port():
+def test_unique_tables_merges_by_key_each_address_its_own_entry():
     ad = TableAd(name="a", addresses=("192.0.2.5",), port=7777, players=2, free=1,
                  rules="x", spectators=0, fingerprint="0123-4567-89ab-cdef")
     other_if = dataclasses.replace(ad, name="a (2)", addresses=("fd00::5",))
-    other_port = dataclasses.replace(ad, port=7778)
+    other_port = dataclasses.replace(ad, addresses=("192.0.2.1",), port=7778)
     other_key = dataclasses.replace(ad, fingerprint="ffff-4567-89ab-cdef")
     merged = unique_tables([ad, other_if, other_port, other_key])
-    assert merged == [dataclasses.replace(ad, addresses=("192.0.2.5", "fd00::5")),
-                      other_port, other_key]
-    assert merged[0].target == "192.0.2.5:7777"
-    assert merged[0].code == "192.0.2.5:7777#0123-4567-89ab-cdef"
+    assert len(merged) == 2 and merged[1] == dataclasses.replace(
+        other_key, endpoints=(("192.0.2.5", 7777),))
+    table = merged[0]
+    assert table.addresses == ("192.0.2.5", "fd00::5")
+    assert table.endpoints == (("192.0.2.5", 7777), ("fd00::5", 7777), ("192.0.2.1", 7778))
+    assert table.target == "192.0.2.5:7777"
+    assert table.code == "192.0.2.5:7777#0123-4567-89ab-cdef"
+    assert table.codes == ("192.0.2.5:7777#0123-4567-89ab-cdef",
+                           "[fd00::5]:7777#0123-4567-89ab-cdef",
+                           "192.0.2.1:7778#0123-4567-89ab-cdef")
+
+
+def test_one_announcer_cannot_fill_the_list():
+    """A neighbour announcing a hundred tables before the honest one is heard gets a
+    few listed; the honest table is listed too."""
+    flood = [TableAd(name=f"spam{i}", addresses=("192.0.2.66",), port=7000 + i,
+                     players=2, free=1, rules="x", spectators=0,
+                     fingerprint=f"{i:04x}-0000-0000-0000") for i in range(100)]
+    honest = TableAd(name="amel", addresses=("192.0.2.5",), port=7777, players=2, free=1,
+                     rules="x", spectators=0, fingerprint="0123-4567-89ab-cdef")
+    listed = unique_tables([*flood, honest])
+    assert any(t.name == "amel" for t in listed)
+    assert sum(t.addresses == ("192.0.2.66",) for t in listed) <= 8
+    # Nor can it bury the honest address under its own ones for the honest key.
+    spoofs = [dataclasses.replace(honest, addresses=("192.0.2.66",), port=p)
+              for p in range(8000, 8100)]
+    [table] = unique_tables([*spoofs, honest])
+    assert ("192.0.2.5", 7777) in table.endpoints and len(table.endpoints) <= 16
 
 
 def test_txt_values_from_the_network_are_bounded_and_printable():
@@ -233,8 +257,10 @@ async def test_chkobba_join_with_no_address_finds_the_table(tmp_path):
                 # Other tables may be on this machine's loopback too (another test run
                 # at the same time): then the command asks which one; ours is picked.
                 if child.expect([rf"joining {ours}", r"table to join \(number\): "]) == 1:
-                    number = re.search(rf"\[(\d+)\] mdns-table at 127\.0\.0\.1:{port}:",
-                                       child.before).group(1)
+                    found = re.search(rf"\[(\d+)\] mdns-table at 127\.0\.0\.1:{port}:",
+                                      child.before)
+                    assert found is not None, child.before
+                    number = found.group(1)
                     listing = child.before
                     child.sendline(number)
                     child.expect(rf"joining {ours}")
@@ -252,3 +278,67 @@ async def test_chkobba_join_with_no_address_finds_the_table(tmp_path):
         nursery.cancel_scope.cancel()
     assert f"mdns-table at 127.0.0.1:{port}: 2 players, 1 free" in listing
     assert listing.count(f"127.0.0.1:{port}") == 1
+
+
+class Seated(Watcher):
+    """A host's bot seat that notes the names seated in its lobby."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.names: set[str] = set()
+
+    def on_event(self, event: object) -> None:
+        super().on_event(event)
+        if isinstance(event, Lobby):
+            self.names |= {s[0] for s in event.seats if s}
+
+
+async def test_a_spoofed_announcement_beside_the_honest_one_leaves_it_joinable(tmp_path):
+    """A neighbour announces the honest table's key at an address of its own that sorts
+    first, and listens there with another key: the join tries it, is refused by the key,
+    and goes on to the honest address."""
+    pexpect = pytest.importorskip("pexpect")
+    watcher = Seated()
+    cfg = dataclasses.replace(host_config(tmp_path), beacon=True, name="mdns-table",
+                              bind="127.0.0.2")
+    honest = HostPeer(cfg, watcher)
+    async with trio.open_nursery() as nursery:
+        port = await nursery.start(honest.run)
+        await watcher.announced.wait()
+        fp = honest.identity.fingerprint
+        (tmp_path / "spoof").mkdir()
+        impostor = HostPeer(dataclasses.replace(host_config(tmp_path / "spoof"), port=port),
+                            BotController("greedy", 0))  # 127.0.0.1, the same port
+        await nursery.start(impostor.run)
+        spoof = Announcer(port, ["127.0.0.1"], LO)
+        await spoof.start(TableFacts(name="mdns-table", players=2, free=1, rules="x",
+                                     fingerprint=fp))
+        env = cli_env()
+        env["CHKOBBA_DATA_DIR"] = str(tmp_path / "data")
+        argv = cli_command("join", "--interface", "127.0.0.1", "--listen", "10",
+                           "--name", "finder", "--lang", "en",
+                           "--log", str(tmp_path / "finder.chklog"))
+
+        def run() -> str:
+            child = pexpect.spawn(argv[0], argv[1:], cwd=str(REPO_ROOT), env=env,
+                                  dimensions=(24, 80), encoding="utf-8", timeout=60)
+            try:
+                if child.expect([r"joining ", r"table to join \(number\): "]) == 1:
+                    number = re.search(rf"\[(\d+)\] mdns-table at [0-9.]+:{port} ",
+                                       child.before).group(1)
+                    child.sendline(number)
+                    child.expect(r"joining ")
+                child.expect("finder")  # seated: the lobby shows our name
+                return child.before
+            finally:
+                child.terminate(force=True)
+
+        try:
+            shown = await trio.to_thread.run_sync(run)
+            with trio.fail_after(30):
+                while "finder" not in watcher.names:
+                    await trio.sleep(0.05)
+        finally:
+            await spoof.close()
+        nursery.cancel_scope.cancel()
+    assert f"127.0.0.2:{port}#{fp}" in shown

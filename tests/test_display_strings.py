@@ -255,3 +255,44 @@ def test_terminal_lobby_shows_proofs_off(tmp_path):
     finally:
         host.kill()
         host.communicate()
+
+
+def test_every_headless_line_of_outside_words_is_inert(capsys):
+    """Walk every line the headless peers and ``chkobba watch`` print from an event that
+    carries outside words (a router's address and error, a host's lobby names, a notice,
+    the LAN's announcements, a spectator's feed: names, chat, an abort's why, a
+    verdict's reason): whatever path they came by, none reaches the terminal raw."""
+    from chkobba_cli.net import Narrator as Headless
+    from chkobba_cli.reach import reach_line, table_lines
+    from chkobba_cli.watch import Narrator as Commentary
+    from chkobba_p2p.discovery import TableAd
+    from chkobba_p2p.observer import INVALID, Verdict
+    from chkobba_p2p.peer import (
+        Chat,
+        Notice,
+        NoticeKind,
+        PortMapped,
+        PortMapUnavailable,
+        Spectators,
+    )
+
+    router = [PortMapped(EVIL, 7777, "UPnP"), PortMapUnavailable(EVIL, 7777, EVIL)]
+    for ev in router:
+        assert inert(reach_line(ev, "0123-4567-89ab-cdef"))
+    headless = Headless()
+    for ev in [*router, Notice(NoticeKind.RESUME_REFUSED, EVIL, code=EVIL),
+               Lobby(((EVIL, EVIL), None))]:
+        headless.on_event(ev)
+    ad = TableAd(name=EVIL, addresses=(EVIL,), port=7777, players=2, free=1, rules=EVIL,
+                 spectators=0, fingerprint=None)
+    assert all(inert(line) for line in table_lines([ad]))
+    watch = Commentary()
+    watch.names = [EVIL, EVIL]
+    watch.players = 2
+    for ev in [Lobby(((EVIL, EVIL), None)), Spectators((EVIL,), 2), Chat(0, EVIL),
+               Aborted(0, ErrorCode.PEER_LEFT, 1, EVIL), Verdict(INVALID, EVIL, EVIL, 0, 3)]:
+        watch(ev)
+    watch.say(watch.t("stopped", why=EVIL))
+    out = capsys.readouterr()
+    assert out.out.count("\n") >= 10, out.out
+    assert inert_lines(out.out) and inert_lines(out.err), out.out

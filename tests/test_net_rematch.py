@@ -129,3 +129,37 @@ async def test_a_joiner_gone_without_an_answer_is_reported_while_the_host_decide
     assert out["host"].completed and out["guest"].completed
     assert host_ctl.answers == [RematchAnswer(1, False, left=True)]
     assert guest_ctl.answers == []  # it asked nothing, so it waited for nothing
+
+
+async def test_a_rematch_after_a_plain_address_join_refuses_another_key(tmp_path):
+    """The first join named the host by address only (no key pinned).  The rematch is
+    pinned to the key of the host just played: what listens at that address next with
+    another key is refused, before anything is written; the same host is joined."""
+    import dataclasses
+
+    from chkobba_cli.play import REMATCH_WAIT, rematch_config
+    from chkobba_p2p.peer import BotController, OutcomeError
+
+    first = join_config(tmp_path, 0, "amel")
+    async with trio.open_nursery() as nursery:
+        host = HostPeer(host_config(tmp_path), BotController("greedy", 0))
+        port = await nursery.start(host.run)
+        first = dataclasses.replace(first, address=f"127.0.0.1:{port}")
+        assert first.host_fingerprint is None
+        with trio.fail_after(120):
+            outcome = await ClientPeer(first, BotController("greedy", 1)).run()
+    assert outcome.completed
+    again = rematch_config(first, outcome, tmp_path / "again.chklog")
+    assert again.host_fingerprint == host.identity.fingerprint
+    assert again.connect_retry == REMATCH_WAIT and again.address == first.address
+    (tmp_path / "other").mkdir()
+    async with trio.open_nursery() as nursery:
+        other = HostPeer(dataclasses.replace(host_config(tmp_path / "other"), port=port),
+                         BotController("greedy", 0))  # another key at the same address
+        await nursery.start(other.run)
+        with trio.fail_after(60):
+            refused = await ClientPeer(dataclasses.replace(again, connect_retry=0),
+                                       BotController("greedy", 1)).run()
+        nursery.cancel_scope.cancel()
+    assert refused.error_code == OutcomeError.HOST_KEY_MISMATCH, refused
+    assert not (tmp_path / "again.chklog").exists()

@@ -342,3 +342,123 @@ async def test_a_router_behind_another_nat_is_not_shown_as_reachable(tmp_path):
         nursery.cancel_scope.cancel()
     assert "its own address 100.64.3.4 is not public" in line
     assert not any("friends on the internet:" in x for x in seen)
+
+
+# ------------------------------------------------------------ a hostile router
+
+ESCAPES = "\x1b[2J\x1b]0;PWN\x07"  # clears the screen, retitles the window
+#: The same in the one-character (C1) forms, and a bidi override: legal in XML, so a
+#: strict parser lets them through (ESC itself is not XML: the answer is refused whole).
+C1_ESCAPES = "\x9b2J\x9d0;PWN\x9c\u202e"
+_RAW = ("\x1b", "\x07", "\x9b", "\x9d", "\x9c", "\u202e")
+
+
+def _vm(pid: int, field: str) -> int:
+    """``VmRSS`` or ``VmHWM`` (the peak) of a process, in KiB."""
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith(field + ":"):
+                return int(line.split()[1])
+    raise AssertionError(f"no {field} for {pid}")
+
+
+async def test_a_routers_escapes_never_reach_the_terminal(tmp_path):
+    """The external address and a fault's text are a router's words: the headless host
+    prints them through the display filter (the "not public" line and the hint)."""
+    for igd, pattern, shown in (
+            (FakeIgd(public_ip=C1_ESCAPES), r"the router opened port", "\ufffd2J\ufffd0;PWN"),
+            (FakeIgd(add_fault=C1_ESCAPES), r"no router opened the port", "\ufffd2J"),
+            (FakeIgd(public_ip=ESCAPES), r"friends on the internet", ""),
+            (FakeIgd(add_fault=ESCAPES), r"no router opened the port", "")):
+        async with trio.open_nursery() as nursery:
+            await nursery.start(igd.serve)
+            proc = await _host_process(tmp_path, "--igd-url", igd.url,
+                                       "--natpmp-gateway", nobody_natpmp())
+            seen: list[str] = []
+            try:
+                with trio.fail_after(60):
+                    assert proc.stdout is not None
+                    line = await _lines_until(proc.stdout, pattern, seen)
+            finally:
+                proc.kill()
+                await proc.wait()
+            nursery.cancel_scope.cancel()
+        assert shown in line, line
+        assert not any(c in x for x in seen for c in _RAW), seen
+
+
+def test_the_lobby_shows_a_routers_words_through_the_filter():
+    from chkobba_cli.i18n import Translator
+    from chkobba_cli.tui.lobby import reach_text
+
+    for lang in ("en", "fr"):
+        for ip in (ESCAPES, C1_ESCAPES):
+            text = reach_text(Translator(lang), PortMapped(ip, 7777, "UPnP"), "ab" * 8)
+            assert not any(c in text for c in _RAW), text
+
+
+async def test_a_300_mb_description_is_refused_after_64_kib(tmp_path):
+    """The router streams a 300 MB root description: the host reads 64 KiB of it, hangs
+    up (the router stops sending) and stays within 10 MB of its idle size."""
+    igd = FakeIgd(description_size=300 * 1024 * 1024, hold=True)
+    async with trio.open_nursery() as nursery:
+        await nursery.start(igd.serve)
+        proc = await _host_process(tmp_path, "--igd-url", igd.url,
+                                   "--natpmp-gateway", nobody_natpmp())
+        seen: list[str] = []
+        try:
+            with trio.fail_after(60):
+                assert proc.stdout is not None
+                await _lines_until(proc.stdout, r"friends on the LAN: ", seen)
+                await igd.asked.wait()
+                idle = _vm(proc.pid, "VmRSS")
+                igd.release.set()
+                line = await _lines_until(proc.stdout, r"no router opened the port", seen)
+                peak = _vm(proc.pid, "VmHWM")
+        finally:
+            proc.kill()
+            await proc.wait()
+        nursery.cancel_scope.cancel()
+    assert "larger than 64 KiB" in line
+    assert peak - idle < 10 * 1024, (idle, peak)
+    assert igd.sent < 32 * 1024 * 1024, igd.sent  # it stopped reading: the router stalled
+
+
+async def test_a_router_that_never_answers_is_hung_up_on_within_the_timeout(tmp_path):
+    igd = FakeIgd(hold=True)
+    async with trio.open_nursery() as nursery:
+        await nursery.start(igd.serve)
+        host, watcher = mapping_host(tmp_path, igd_url=igd.url,
+                                     natpmp_gateway=nobody_natpmp(), timeout=1.0)
+        await nursery.start(host.run)
+        with trio.fail_after(30):
+            missing = await watcher.wait_for(PortMapUnavailable)
+            await igd.hung_up.wait()  # nobody is left reading
+        assert "no answer within 1 s" in missing.reason
+        nursery.cancel_scope.cancel()
+
+
+def test_the_upnp_client_reads_the_forms_routers_use():
+    """Written from the UPnP and HTTP/1.1 texts: a description with a URLBase and a
+    relative control URL, a WANPPPConnection router, and a chunked answer."""
+    from chkobba_p2p.portmap import UpnpError, _control_url, _dechunk
+
+    desc = (b'<?xml version="1.0"?><root xmlns="urn:schemas-upnp-org:device-1-0">'
+            b"<URLBase>http://192.0.2.1:49000/</URLBase><device><serviceList><service>"
+            b"<serviceType>urn:schemas-upnp-org:service:WANPPPConnection:1</serviceType>"
+            b"<controlURL>upnp/control/WANPPPConn1</controlURL></service></serviceList>"
+            b"</device></root>")
+    assert _control_url(desc, "http://192.0.2.1:5000/rootDesc.xml") == (
+        "http://192.0.2.1:49000/upnp/control/WANPPPConn1",
+        "urn:schemas-upnp-org:service:WANPPPConnection:1")
+    plain = desc.replace(b"<URLBase>http://192.0.2.1:49000/</URLBase>", b"").replace(
+        b"upnp/control", b"/upnp/control")
+    assert _control_url(plain, "http://192.0.2.1:5000/rootDesc.xml")[0] == \
+        "http://192.0.2.1:5000/upnp/control/WANPPPConn1"
+    with pytest.raises(UpnpError):
+        _control_url(b"<root><device/></root>", "http://192.0.2.1/")
+    with pytest.raises(UpnpError):
+        _control_url(b"<root>\x1b</root>", "http://192.0.2.1/")  # not XML: refused whole
+    assert _dechunk(b"4\r\nWiki\r\n5;x=1\r\npedia\r\n0\r\n\r\n") == b"Wikipedia"
+    with pytest.raises(UpnpError):
+        _dechunk(b"ff\r\nshort")

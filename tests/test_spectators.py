@@ -358,3 +358,44 @@ def _client_module(name: str) -> str:
         if importlib.util.find_spec(package) is not None:
             return f"{package}.{name}"
     raise AssertionError("the client package is not importable")
+
+
+async def test_chkobba_watch_says_why_it_stopped_when_the_host_sends_an_over_long_string(
+        tmp_path):
+    """A host that greets, admits the spectator, then sends a chat line longer than any
+    string may be: ``chkobba watch`` ends (exit 3, nothing verified) and says why in one
+    line."""
+    import contextlib
+    import functools
+
+    from test_net_support import REPO_ROOT, cli_command, cli_env
+
+    from chkobba_p2p.spectate import watching_message
+
+    async def fake_host(stream: trio.SocketStream) -> None:
+        async with stream:
+            await stream.send_all(wire.frame(wire.encode(
+                {"t": "host", "versions": [1], "key": bytes(32)})))
+            await stream.receive_some(4096)  # the spectator's watch
+            await stream.send_all(wire.frame(wire.encode(watching_message(1, 0))))
+            await stream.send_all(wire.frame(wire.encode(
+                {"t": "chat", "seat": 0, "text": "x" * (wire.MAX_STR + 1)})))
+            with contextlib.suppress(trio.BrokenResourceError):
+                while await stream.receive_some(4096):
+                    pass
+
+    async with trio.open_nursery() as nursery:
+        [listener] = await nursery.start(
+            functools.partial(trio.serve_tcp, fake_host, 0, host="127.0.0.1"))
+        port = listener.socket.getsockname()[1]
+        env = cli_env()
+        env["CHKOBBA_DATA_DIR"] = str(tmp_path / "data")
+        with trio.fail_after(60):
+            r = await trio.run_process(
+                cli_command("watch", f"127.0.0.1:{port}", "--lang", "en"), cwd=REPO_ROOT,
+                env=env, capture_stdout=True, capture_stderr=True, check=False)
+        nursery.cancel_scope.cancel()
+    out = r.stdout.decode()
+    assert r.returncode == 3, out + r.stderr.decode()
+    [line] = [ln for ln in out.splitlines() if ln.startswith("stopped: ")]
+    assert "does not check out" in line and f"longer than {wire.MAX_STR} bytes" in line, out

@@ -153,3 +153,17 @@ def test_the_capture_summary_counts_diamonds_in_words_never_as_a_card():
                 assert f"{n} {word}" in text and not re.search(r"\d♦", text), text
                 seen.add(lang)
     assert seen == {"en", "fr"}
+
+
+def test_the_ready_check_asks_to_compare_every_group_of_each_key():
+    """People compared the first and last groups (32 bits, days of one computer to
+    match): the lobby's ready check asks for all four, in both languages."""
+    from chkobba_cli.tui.lobby import lobby_lines
+    from chkobba_cli.tui.view import TableView, card_style
+
+    st = _lobby_state(ready=(False, False, False))
+    for lang, words in (("en", "all four groups"), ("fr", "les quatre groupes")):
+        view = TableView(st, Translator(lang), card_style(st, None, True))
+        text = _text(lobby_lines(view, 200, kind="host", asking=True))
+        assert words in text, text
+        assert all(fp in text for fp in map(fingerprint, (A, B, C)))

@@ -40,9 +40,11 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import rbcl
+
 from .. import shuffle_proof
 from ..cards import Card
-from ..group import IDENTITY, L, random_scalar
+from ..group import IDENTITY, L, hash_bytes, random_scalar
 from . import crypto as dc
 from .crypto import DECK_SIZE, Ciphertext, u64
 from .errors import DealUsageError, PeerMisbehaved
@@ -89,9 +91,9 @@ _PURPOSE_COMPLAIN = b"complain"
 _UNDEALT = -1
 _PUBLIC = -2
 
-_valid = dc.rbcl.crypto_core_ristretto255_is_valid_point
-_add = dc.rbcl.crypto_core_ristretto255_add
-_mul = dc.rbcl.crypto_scalarmult_ristretto255_allow_scalar_zero
+_valid: Callable[[bytes], bool] = rbcl.crypto_core_ristretto255_is_valid_point
+_add: Callable[[bytes, bytes], bytes] = rbcl.crypto_core_ristretto255_add
+_mul: Callable[[bytes, bytes], bytes] = rbcl.crypto_scalarmult_ristretto255_allow_scalar_zero
 
 
 # -- events ---------------------------------------------------------------------------
@@ -826,7 +828,7 @@ class Deal:
 
     def _shuffle_context(self, seat: int) -> bytes:
         assert self._full_ctx is not None
-        return dc.hash_bytes(dc.TAG_SHUFFLE_CONTEXT, *self._full_ctx, u64(seat))
+        return hash_bytes(dc.TAG_SHUFFLE_CONTEXT, *self._full_ctx, u64(seat))
 
     def _own_shuffle(self) -> None:
         assert self._joint is not None

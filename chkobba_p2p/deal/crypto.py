@@ -18,7 +18,7 @@ Proofs travel as 64 bytes: the challenge ``c`` then the response ``s``, each a c
 from __future__ import annotations
 
 import secrets
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import rbcl
 
@@ -75,8 +75,8 @@ TAG_SHUFFLE_CONTEXT = _T + b"shuffle-context"
 Ciphertext = tuple[bytes, bytes]
 
 # Bound once: these are called thousands of times per hand.
-_mul = rbcl.crypto_scalarmult_ristretto255_allow_scalar_zero
-_base = rbcl.crypto_scalarmult_ristretto255_base_allow_scalar_zero
+_mul: Callable[[bytes, bytes], bytes] = rbcl.crypto_scalarmult_ristretto255_allow_scalar_zero
+_base: Callable[[bytes], bytes] = rbcl.crypto_scalarmult_ristretto255_base_allow_scalar_zero
 _add = rbcl.crypto_core_ristretto255_add
 _sub = rbcl.crypto_core_ristretto255_sub
 
@@ -194,15 +194,18 @@ def _key_challenge(ctx: Sequence[bytes], seat: int, y: bytes, commitment: bytes,
     return hash_to_scalar(TAG_KEY_PROOF, *ctx, u64(seat), BASE, y, commitment, r_point)
 
 
-def prove_key(x: int, ctx: Sequence[bytes], seat: int, commitment: bytes) -> tuple[bytes, bytes]:
+def prove_key(x: int, ctx: Sequence[bytes], seat: int, commitment: bytes,
+              nonce: int | None = None) -> tuple[bytes, bytes]:
     """Public key ``Y = x*B`` and a Schnorr proof of knowledge of ``x``.
 
     The challenge hashes the instance context, the seat, ``B``, ``Y``, the seat's shuffle
     commitment (so the key message cannot be split from it) and ``R = k*B``.
-    Returns ``(Y, proof)`` with ``proof = c || s``, ``s = k + c*x``.
+    Returns ``(Y, proof)`` with ``proof = c || s``, ``s = k + c*x``.  ``nonce``: ``k``
+    given (the test vector's, to reproduce its proof byte for byte); never in play,
+    where a fresh random one is drawn.
     """
     y = _base(_sb(x))
-    k = random_scalar()
+    k = random_scalar() if nonce is None else nonce
     c = _key_challenge(ctx, seat, y, commitment, _base(_sb(k)))
     return y, _sb(c) + _sb((k + c * x) % L)
 

@@ -60,7 +60,7 @@ class LocalTable:
         """Run ``peers[seat].method(*args, **kwargs)`` and post what it sends."""
         t0 = time.process_time()
         try:
-            out = getattr(self.peers[seat], method)(*args, **kwargs)
+            out: Output = getattr(self.peers[seat], method)(*args, **kwargs)
         finally:
             self.cpu[seat] += time.process_time() - t0
         self._absorb(seat, out)

@@ -33,6 +33,7 @@ from chkobba_p2p.rating import bot_level
 from ..i18n import Translator
 from .chat import ChatInput
 from .decision import Request, refusal
+from .keys import key_bindings
 from .leaving import Leaving
 from .narration import EventLog
 from .pace import DEFAULT_PACE, SCORE_WAIT, Pacer
@@ -126,7 +127,7 @@ class TuiApp(Leaving, Screen):
         #: The matches of the logs already written (records, the series), read in a
         #: thread; None: not shown.
         self.past = past
-        self.app = self._build()
+        self.app = self._build(key_bindings(self))
         if past is not None:
             if past.on_change is None:
                 past.on_change = self.invalidate

@@ -56,6 +56,7 @@ def decision_lines(view: TableView, width: int, request: Request | None, *,
         out += wrap_line([(status[0], " " + status[1])], width - 1, "   ")
     if req is not None and req.kind == "cut":
         drawn = st.drawn or (req.hand.hand_of(req.hand.cutter)[0])
+        assert drawn is not None  # the cutter holds the card it drew
         out += wrap_line([("class:turn", " " + t("you_drew", card=cs.label(drawn)))],
                          width - 1, "   ")
         keep = ("class:option.selected" if cut_sel == 0 else "", f" {t('keep')} ")

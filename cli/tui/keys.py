@@ -1,26 +1,67 @@
 """The keys: what each key does on which screen.
 
 Every binding has a filter saying when it acts (a decision asked, a dialog shown, the
-chat line open), and calls one of the app's actions (:class:`~.app.TuiApp`); the keys
-of a new screen or dialog go in a block of their own below, under its filter.
+chat line open), and calls one of the app's actions (:class:`KeyTarget`, which
+:class:`~.app.TuiApp` is); the keys of a new screen or dialog go in a block of their own
+below, under its filter.  This module knows the app only by that protocol: the app
+imports it, never the other way round (no import circle app -> screen -> keys -> app).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
 from prompt_toolkit.filters import Condition
 from prompt_toolkit.key_binding import ConditionalKeyBindings, KeyBindings, merge_key_bindings
 from prompt_toolkit.key_binding.key_bindings import KeyBindingsBase
 from prompt_toolkit.key_binding.key_processor import KeyPressEvent
 
-if TYPE_CHECKING:
-    from .app import TuiApp
+from chkobba_p2p import rules as R
+from chkobba_p2p.peer import TableState
 
-__all__ = ["key_bindings"]
+from .chat import ChatInput
+from .decision import Request
+
+__all__ = ["KeyTarget", "key_bindings"]
 
 
-def key_bindings(ui: TuiApp) -> KeyBindingsBase:
+class KeyTarget(Protocol):
+    """What the keys read and call on the screen's app."""
+
+    request: Request | None
+    options: list[R.Move] | None
+    state: TableState
+    chat: ChatInput
+    controller: Any
+    finished: bool
+    confirm_leave: bool
+    help: bool
+    hint: str | None
+    hints: bool
+    sel: int
+    opt_sel: int
+    cut_sel: int
+
+    @property
+    def asking_ready(self) -> bool: ...
+    @property
+    def can_rematch(self) -> bool: ...
+    def t(self, key: str, **kw: Any) -> str: ...
+    def overlay_kind(self) -> str | None: ...
+    def request_leave(self, interrupt: bool = False) -> None: ...
+    def leave_now(self) -> None: ...
+    def resign_now(self) -> None: ...
+    def ask_rematch(self) -> None: ...
+    def confirm_ready(self) -> None: ...
+    def dismiss_score(self) -> None: ...
+    def choose_card(self, index: int) -> None: ...
+    def choose_option(self, index: int) -> None: ...
+    def choose_cut(self, keep: bool) -> None: ...
+    def open_chat(self) -> None: ...
+    def send_chat(self, text: str) -> None: ...
+
+
+def key_bindings(ui: KeyTarget) -> KeyBindingsBase:
     kb = KeyBindings()
     playing = Condition(lambda: ui.overlay_kind() is None and ui.request is not None
                         and ui.request.kind == "play")

@@ -7,6 +7,7 @@ is in :mod:`.keys`) and what the known players say of each seat (:mod:`.trust`).
 from __future__ import annotations
 
 from chkobba_p2p.peer import KnownPlayers, PortMapped, PortMapUnavailable
+from chkobba_p2p.text import safe_text
 
 from ..i18n import Translator
 from ..reach import join_code
@@ -27,7 +28,7 @@ def reach_text(t: Translator, ev: PortMapped | PortMapUnavailable,
         return t("lobby_no_router", port=ev.port, lan=ev.lan_ip)
     if not ev.public:
         return t("lobby_double_nat", port=ev.external_port, via=ev.method,
-                 ip=ev.external_ip)
+                 ip=safe_text(ev.external_ip, 64))  # the router's word
     where = (join_code(ev.external_ip, ev.external_port, fingerprint) if ev.external_ip
              else f"port {ev.external_port}")
     return t("lobby_internet", addr=where, via=ev.method)
@@ -107,6 +108,8 @@ def lobby_lines(view: TableView, width: int, *, kind: str, connected: bool = Fal
             lines.append([("", " " + t("lobby_waiting"))])
         elif asking:
             style = "class:error" if changed_seats(st, known) else "class:turn"
+            # compared whole (the prompt says so): the first and last groups alone are
+            # 32 bits, a key with them costs days of one computer; all four, 64 bits
             lines += wrap_line([(style, " " + t("lobby_ready_prompt"))], width - 1, " ")
         elif ready_check and missing_names(st, t):
             lines += wrap_line([("class:ok", " " + t("lobby_you_ready",

@@ -88,9 +88,9 @@ class EventLog:
             log(("class:dim", t("ev_host_open")))
         elif isinstance(ev, PortMapped | PortMapUnavailable):
             log(("class:dim", reach_text(t, ev, st.my_fingerprint)))
-        elif isinstance(getattr(ev, "draws", None), dict):  # the first-dealer draw
+        elif isinstance(drawn := getattr(ev, "draws", None), dict):  # the first-dealer draw
             draws = ", ".join(f"{view.who(s)} {view.label(c)}" for s, c in
-                              sorted(ev.draws.items()))
+                              sorted(drawn.items()))
             log(("", t("ev_first_draw", draws=draws)))
         elif isinstance(ev, HandStarted):
             log(("class:title", view.said("ev_hand", ev.dealer, n=ev.number)))
@@ -105,6 +105,7 @@ class EventLog:
             if ev.keep:
                 log(("", view.said("ev_keep", ev.seat)))
             else:
+                assert ev.card is not None  # a placed card is shown
                 log(("", view.said("ev_place", ev.seat, card=view.label(ev.card))))
         elif isinstance(ev, R.PlayEvent):
             self._play(ev, view)

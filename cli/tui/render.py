@@ -8,13 +8,23 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 
+from prompt_toolkit.formatted_text import StyleAndTextTuples
+
 from chkobba_p2p.cards import Card, FigureConvention
 from chkobba_p2p.rules import HandScore
 
 Line = list[tuple[str, str]]
 
 __all__ = ["Line", "CardStyle", "by_value", "card_row", "card_chips", "line_text", "score_lines",
-           "wrap_line"]
+           "wrap_line", "control_text"]
+
+
+def control_text(draw: Callable[[], Line]) -> Callable[[], StyleAndTextTuples]:
+    """``draw`` as a ``FormattedTextControl`` takes it (its fragment list type: a copy of
+    the fragments, as the list types differ only in what they could hold)."""
+    def text() -> StyleAndTextTuples:
+        return list(draw())
+    return text
 
 
 def by_value(cards: Iterable[Card]) -> list[Card]:

@@ -30,7 +30,7 @@ from .. import coach, scoresheet
 from ..i18n import Translator
 from .dialogs import score_dialog_lines
 from .narration import EventLog
-from .render import Line, wrap_line
+from .render import Line, control_text, wrap_line
 from .stopped import stop_sentences
 from .style import STYLE
 from .table import draw_table
@@ -260,9 +260,11 @@ class ReplayViewer:
             s = self.app.output.get_size()
             return s.rows, s.columns
 
-        header = Window(FormattedTextControl(lambda: self.header(size()[1])), height=1)
-        left = Window(FormattedTextControl(lambda: self.screen(*size())[0]))
-        right = Window(FormattedTextControl(lambda: self.screen(*size())[1]), width=PANEL)
+        header = Window(FormattedTextControl(control_text(lambda: self.header(size()[1]))),
+                        height=1)
+        left = Window(FormattedTextControl(control_text(lambda: self.screen(*size())[0])))
+        right = Window(FormattedTextControl(control_text(lambda: self.screen(*size())[1])),
+                       width=PANEL)
         body = VSplit([left, Window(width=1, char="│", style="class:dim"), right])
         footer = Window(FormattedTextControl(
             lambda: [("class:keys", f" {self.t('keys_replay')} ")]), height=1)

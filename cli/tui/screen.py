@@ -12,6 +12,8 @@ from typing import Any
 from prompt_toolkit.application import Application
 from prompt_toolkit.application.current import get_app
 from prompt_toolkit.filters import Condition
+from prompt_toolkit.formatted_text import StyleAndTextTuples
+from prompt_toolkit.key_binding.key_bindings import KeyBindingsBase
 from prompt_toolkit.layout import (
     ConditionalContainer,
     DynamicContainer,
@@ -40,13 +42,12 @@ from . import dialogs
 from .chat import ChatInput
 from .decision import Request, decision_lines
 from .helpscreen import help_lines
-from .keys import key_bindings
 from .lobby import lobby_lines
 from .narration import EventLog
 from .pace import Pacer
 from .past import PastGames, series_text
 from .presence import Presence, clock_text
-from .render import CardStyle, Line, wrap_line
+from .render import CardStyle, Line, control_text, wrap_line
 from .style import STYLE, ascii_frames, ascii_text
 from .table import draw_table, showing
 from .view import TableView
@@ -95,14 +96,32 @@ class Screen:
     reconnect_allowance: float
     #: (rows, columns) to draw for, instead of the terminal's (for tests).
     size: tuple[int, int] | None
-    view: TableView
-    cs: CardStyle
-    asking_ready: bool
-    can_step_away: bool
-    can_rematch: bool
-    rematch_waiting: bool
     rematch_answers: dict[int, bool]
-    kind: str
+
+    # Read-only, given by the classes this is mixed with (TuiApp, Leaving).
+    @property
+    def view(self) -> TableView:
+        raise NotImplementedError
+
+    @property
+    def cs(self) -> CardStyle:
+        raise NotImplementedError
+
+    @property
+    def asking_ready(self) -> bool:
+        raise NotImplementedError
+
+    @property
+    def can_step_away(self) -> bool:
+        raise NotImplementedError
+
+    @property
+    def can_rematch(self) -> bool:
+        raise NotImplementedError
+
+    @property
+    def rematch_waiting(self) -> bool:
+        raise NotImplementedError
 
     def rematch_awaited(self) -> str:
         """Whose answer to the rematch we wait for: the host's, or the joiners' yet to
@@ -123,10 +142,11 @@ class Screen:
         rows, cols = self._size()
         return cols < MIN_SIZE[0] or rows < MIN_SIZE[1]
 
-    def _build(self) -> Application:
-        def tx(draw: Callable[[], list[tuple[str, str]]]
-               ) -> Callable[[], list[tuple[str, str]]]:
-            return draw if self.symbols else ascii_text(draw)
+    def _build(self, keys: KeyBindingsBase) -> Application:
+        """The full-screen application, with ``keys`` (:func:`.keys.key_bindings` of the
+        app this screen is part of)."""
+        def tx(draw: Callable[[], list[tuple[str, str]]]) -> Callable[[], StyleAndTextTuples]:
+            return control_text(draw if self.symbols else ascii_text(draw))
 
         header = Window(FormattedTextControl(tx(self._header)), height=1,
                         style="class:header")
@@ -157,7 +177,7 @@ class Screen:
             HSplit([header, DynamicContainer(body), self.chat.container(), footer]),
             floats=[Float(content=overlay)])
         app: Application = Application(
-            layout=Layout(root), key_bindings=key_bindings(self), full_screen=True,
+            layout=Layout(root), key_bindings=keys, full_screen=True,
             style=STYLE, color_depth=None if self.color else ColorDepth.DEPTH_1_BIT,
             mouse_support=False, refresh_interval=1.0)  # the clocks count down
 

@@ -225,7 +225,7 @@ def table_lines(view: TableView, width: int, compact: bool, *, selected: int | N
     add(you, 1)
     add(_captures_line(view, st.side(me)), 2)
     if st.hand and compact:
-        line: Line = [("class:title", f" {t('your_hand')}:")]
+        line = [("class:title", f" {t('your_hand')}:")]
         for i, c in enumerate(st.hand):
             sel = " class:card.selected" if i == selected else ""
             line += [("class:card.number", f" {i + 1}"), ("", " "),

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from chkobba_p2p.history import Record
 from chkobba_p2p.peer import KnownPlayers, Recognition, TableState
 from chkobba_p2p.rating import bot_level
+from chkobba_p2p.text import safe_text
 
 from .render import Line, wrap_line
 
@@ -81,6 +82,7 @@ def seat_lines(st: TableState, t: Callable[..., str], known: KnownPlayers | None
                                                 wins=past.wins, losses=past.losses)))
         out += wrap_line(info, width, "       ")
         if seen is not None and seen.status is Recognition.CHANGED:
-            out += wrap_line([("class:error", "  ⚠ " + t("lobby_changed", name=name,
-                                                        fp=seen.before))], width, "     ")
+            text = t("lobby_changed", name=name, fp=seen.before) if seen.like is None \
+                else t("lobby_lookalike", name=name, like=safe_text(seen.like, 32), fp=seen.before)
+            out += wrap_line([("class:error", "  ⚠ " + text)], width, "     ")
     return out
