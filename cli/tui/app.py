@@ -302,7 +302,9 @@ class TuiApp(Leaving, Screen):
     def on_trio_done(self, result: Outcome | None) -> None:
         """The peer's run ended (asyncio side)."""
         self.finished = True
-        self.outcome = result
+        # Cut short after the match ended (q on the end screen while the peer still let
+        # its bots finish): the match's outcome, which the end screen had, stands.
+        self.outcome = result if result is not None else self.outcome
         self.request = None
         if self.past is not None and result is not None and result.table is not None:
             self.past.refresh()  # this match's log is complete now: the series counts it

@@ -140,6 +140,10 @@ async def _run_async(ui: TuiApp, game: Callable[[SeatController], Awaitable[Outc
             crash = "".join(traceback.format_exception(err))
     else:
         value = result.value
+    if value is None and crash is None:
+        # The player quit the end screen while the peer was winding down (its bots, its
+        # connections): the match had ended, with the outcome the end screen showed.
+        value = ui.outcome
     return RunResult(value, ui.left, timed_out, crash, stepped_away=ui.stepping_away,
                      rematch=ui.rematch_requested)
 
