@@ -16,6 +16,7 @@ import logging
 import math
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import trio
 
@@ -300,7 +301,7 @@ class _Peer:
         return True
 
     #: The unsigned message that says this seat steps away (PROTOCOL.md 17).
-    away_message: dict = lm.Away().to_wire()
+    away_message: dict[str, Any] = lm.Away().to_wire()
 
     async def _on_cancel(self, links: list[Link]) -> None:
         """We are cancelled (Ctrl-C) during a game: after :meth:`step_away`, tell the
@@ -319,7 +320,7 @@ class _Peer:
 
     _leave_on_cancel = True
 
-    async def _reads(self, link: Link, handle: Callable[[bytes, dict], bool]
+    async def _reads(self, link: Link, handle: Callable[[bytes, dict[str, Any]], bool]
                      ) -> LinkClosed | None:
         """Give ``link``'s frames to ``handle`` (then carry out what the core decided)
         until it returns False (its error is queued: the link drains) or the link ends
@@ -516,7 +517,7 @@ class HostPeer(_Peer):
                     self.emit(Notice(NoticeKind.PORT_MAPPING_KEPT, kept))
         return self.outcome()
 
-    async def _run_host(self, listeners: list) -> None:
+    async def _run_host(self, listeners: list[trio.abc.Listener[trio.abc.Stream]]) -> None:
         async with trio.open_nursery() as nursery:
             self.nursery = nursery
             for listener in listeners:
@@ -704,7 +705,7 @@ class HostPeer(_Peer):
         sid = self.core.spectator_arrived(link, name, trio.current_time())
         self.apply()
 
-        def handle(body: bytes, msg: dict) -> bool:
+        def handle(body: bytes, msg: dict[str, Any]) -> bool:
             answers, refusal = self.core.spectator_message(link, msg)
             for answer in answers:
                 link.send(answer.body)
@@ -973,7 +974,7 @@ class ClientPeer(_Peer):
         self.apply()
 
     async def _read_loop(self, link: Link) -> None:
-        def handle(body: bytes, msg: dict) -> bool:
+        def handle(body: bytes, msg: dict[str, Any]) -> bool:
             try:
                 self.core.message(link, body, msg, trio.current_time())
             except Exception as exc:  # noqa: BLE001 - nothing from the network may kill us

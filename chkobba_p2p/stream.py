@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable, Sequence
+from typing import Any
 
 import trio
 
@@ -41,7 +42,7 @@ class LinkClosed(Exception):
     """The connection ended (EOF, reset, or closed by us); ``error`` if the other end
     sent an error message first."""
 
-    def __init__(self, reason: str, error: dict | None = None) -> None:
+    def __init__(self, reason: str, error: dict[str, Any] | None = None) -> None:
         super().__init__(reason)
         self.error = error
 
@@ -71,7 +72,7 @@ class Link:
         #: (closing the queue alone leaves the writer stuck and the reader reading).
         self.overflowed = trio.Event()
 
-    async def receive(self, timeout: float | None = None) -> tuple[bytes, dict]:
+    async def receive(self, timeout: float | None = None) -> tuple[bytes, dict[str, Any]]:
         """The next frame body and its decoded map.  Raises :class:`ProtocolError` for bad
         input, :class:`LinkClosed` at the end, ``trio.TooSlowError`` on a timeout."""
         while not self._ready:
@@ -124,7 +125,7 @@ class Link:
             with contextlib.suppress(trio.ClosedResourceError):
                 self._send.close()
 
-    def send_msg(self, msg: dict) -> None:
+    def send_msg(self, msg: dict[str, Any]) -> None:
         self.send(wire.encode(msg))
 
     async def writer(self) -> None:

@@ -220,7 +220,8 @@ class Admission(Generic[C]):
             if s.order < best.order:
                 g[1], g[2] = c, s
         victim = max(groups.values(), key=lambda g: (g[0], -g[2].order))
-        return victim[1]
+        chosen: C = victim[1]
+        return chosen
 
 
 def network_of(address: str) -> str:

@@ -158,7 +158,7 @@ class Lobby:
         return [self.seats[s] is not None and (s in self.ready or not self.confirms(s))
                 for s in range(self.players)]
 
-    def lobby_message(self) -> dict:
+    def lobby_message(self) -> dict[str, Any]:
         return LobbyMsg(self.players, tuple(LobbySeat(s.seat, s.key, s.name) if s else None
                                             for s in self.seats),
                         self.seating, tuple(self.ready_flags())).to_wire()
@@ -199,7 +199,7 @@ class HostHandshake:
         self.allowance_left = allowance_left
         self._greeting: bytes | None = None
 
-    def greeting(self) -> dict:
+    def greeting(self) -> dict[str, Any]:
         """The ``host`` message; send it encoded by :func:`wire.encode` (its exact bytes
         are part of the handshake hash)."""
         seat0 = self.lobby.seats[0]
@@ -213,8 +213,8 @@ class HostHandshake:
         self._greeting = wire.encode(msg)
         return msg
 
-    def on_hello(self, msg: dict, body: bytes | None = None, have: int = 0
-                 ) -> tuple[dict, int, tuple[bytes, int] | None]:
+    def on_hello(self, msg: dict[str, Any], body: bytes | None = None, have: int = 0
+                 ) -> tuple[dict[str, Any], int, tuple[bytes, int] | None]:
         """``body``: the hello's frame body as received (default: ``msg`` encoded);
         ``have``: the host's chain length, for the welcome."""
         if msg.get("t") != "hello":
@@ -296,7 +296,7 @@ class ClientHandshake:
         self._greeting = b""
         self._hello = b""
 
-    def on_host(self, msg: dict, body: bytes | None = None) -> dict:
+    def on_host(self, msg: dict[str, Any], body: bytes | None = None) -> dict[str, Any]:
         """``body``: the greeting's frame body as received (default: ``msg`` encoded)."""
         if msg.get("t") != "host":
             raise ProtocolError(ErrorCode.UNKNOWN_TYPE, "expected the host's greeting")
@@ -325,7 +325,7 @@ class ClientHandshake:
                       self.resume).to_wire()
         return self.seal_hello(hello)
 
-    def seal_hello(self, hello: dict) -> dict:
+    def seal_hello(self, hello: dict[str, Any]) -> dict[str, Any]:
         """Sign ``hello`` (every field but ``pop``) into the message to send: its proof of
         possession covers the greeting received and this very hello."""
         sealed = seal_pop(hello, lambda zeroed: self.identity.sign(
@@ -333,7 +333,7 @@ class ClientHandshake:
         self._hello = wire.encode(sealed)
         return sealed
 
-    def on_welcome(self, msg: dict, body: bytes | None = None) -> int:
+    def on_welcome(self, msg: dict[str, Any], body: bytes | None = None) -> int:
         """``body``: the welcome's frame body as received (default: ``msg`` encoded)."""
         if msg.get("t") == "error":
             ec = ErrorCode.from_wire(msg.get("code"))
@@ -347,7 +347,7 @@ class ClientHandshake:
         signed = handshake_hash(self._greeting, self._hello, unsealed(body, msg))
         if not verify_signature(self.host_key, POP_HOST_DOMAIN, signed, pop):
             raise ProtocolError(ErrorCode.BAD_PROOF_OF_POSSESSION, "the host's")
-        seat = get_field(msg, "seat", "int")
+        seat: int = get_field(msg, "seat", "int")
         if not 0 < seat < max(self.players, 2):
             raise ProtocolError(ErrorCode.BAD_FIELD, "seat out of range")
         return seat
