@@ -134,7 +134,7 @@ def show_games(gs: list[Game], t: Translator) -> None:
         for path in g.copies:
             _out(f"    {t('hi_log')}: {path}")
     counted = sum(1 for g in gs if g.counted)
-    _out(t("hi_total", n=len(gs), counted=counted))
+    _out(t("hi_total_1" if len(gs) == 1 else "hi_total", n=len(gs), counted=counted))
 
 
 def rating_rows(gs: list[Game]) -> dict[int, list[tuple[bytes, str, Rating]]]:

@@ -239,7 +239,8 @@ def test_the_command_lists_every_match_newest_first(folder, own_cache, capsys):
     assert heads[1].startswith("2026-03-10 22:00  2 players  stopped before the end")
     assert (own_cache / "history.json").exists()
     code, fr, _ = _cli(capsys, str(path), "--lang", "fr", "--players", "4")
-    assert code == 0 and "amel & bilel gagne" in fr and "1 parties, 1 comptées" in fr
+    # A side of two wins: no verb to agree with it; one match is "1 partie".
+    assert code == 0 and "amel & bilel : victoire 15–4" in fr and "1 partie, 1 comptée" in fr
 
 
 def test_the_filters_and_json(folder, own_cache, capsys):
