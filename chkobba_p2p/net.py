@@ -166,7 +166,7 @@ class _Peer:
             effect.to.send(effect.body)
         elif isinstance(effect, SendBacklog):
             assert self.session is not None
-            effect.to.send_backlog(self.session.bodies, effect.start)
+            effect.to.send_backlog(self.session.bodies, effect.start, effect.end)
         elif isinstance(effect, Emit):
             self.emit(effect.event)
         elif isinstance(effect, Close):
