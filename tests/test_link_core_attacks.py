@@ -83,17 +83,22 @@ def _assert_only_the_attacker_blamed(table: Table) -> None:
 
 
 @settings(max_examples=40, deadline=None)
-@given(st.sampled_from([2, 4]), st.booleans(), st.lists(ACTION, max_size=30))
-def test_a_hostile_seat_in_any_state_gets_only_itself_blamed(players, plays, script):
+@given(st.sampled_from(["lobby", "game", "over"]), st.sampled_from([2, 4]),
+       st.lists(ACTION, max_size=30))
+def test_a_hostile_seat_in_any_state_gets_only_itself_blamed(state, players, script):
     """Seat 1 sends anything (sig before, during and after the game, rematch during
     it, start after it, chat floods, wait/back/spectators a seat may not send) in the
     lobby, in the game and once it is over, while time passes: nothing raises out of
     the host's table nor the honest joiners' links, only seat 1's connection is
     closed, and every verdict blames seat 1."""
-    table = _hostile_table(players, plays)
-    for n in range(1, players):
+    if state == "lobby":
+        players = 4  # seats 0 and 1 only: the table stays a lobby
+    table = _hostile_table(players, hostile_plays=state == "over")
+    for n in range(1, players if state != "lobby" else 2):
         table.join(f"p{n}")
     host = table.host
+    assert (host.session is None) == (state == "lobby")
+    assert (host.session is not None and host.session.finished) == (state == "over")
     for kind, arg in script:
         conn = "c1"
         if kind == "wait":
