@@ -319,18 +319,23 @@ class _Peer:
 
     _leave_on_cancel = True
 
-    async def _reads(self, link: Link, handle: Callable[[bytes, dict], bool]
-                     ) -> LinkClosed | None:
+    async def _reads(self, link: Link, handle: Callable[[bytes, dict], bool],
+                     failing: Callable[[], None] | None = None) -> LinkClosed | None:
         """Give ``link``'s frames to ``handle`` (then carry out what the core decided)
         until it returns False (its error is queued: the link drains) or the link ends
-        (returned).  A timeout or bad input is answered with its error."""
+        (returned).  A timeout or bad input is answered with its error, after
+        ``failing()`` (what must happen before the link drains, up to a second)."""
         while True:
             try:
                 body, msg = await link.receive()
             except trio.TooSlowError:
+                if failing is not None:
+                    failing()
                 await link.fail(ErrorCode.TIMEOUT, "frame or idle timeout")
                 return None
             except ProtocolError as exc:
+                if failing is not None:
+                    failing()
                 await link.fail(exc.error_code, exc.detail)
                 return None
             except LinkClosed as exc:
@@ -703,20 +708,30 @@ class HostPeer(_Peer):
         blamed: a misbehaving spectator is dropped."""
         sid = self.core.spectator_arrived(link, name, trio.current_time())
         self.apply()
+        watching = True
+
+        def gone() -> None:
+            # Off the list (and everyone told) before its error and the drain that
+            # follows, which may take a second: a game that ends meanwhile tells nobody.
+            nonlocal watching
+            if watching:
+                watching = False
+                self.core.spectator_gone(sid, trio.current_time())
+                self.apply()
 
         def handle(body: bytes, msg: dict) -> bool:
             answers, refusal = self.core.spectator_message(link, msg)
             for answer in answers:
                 link.send(answer.body)
             if refusal is not None:
+                gone()
                 link.send_msg(error_message(refusal.error_code, refusal.detail))
             return refusal is None
 
         try:
-            await self._reads(link, handle)
+            await self._reads(link, handle, failing=gone)
         finally:
-            self.core.spectator_gone(sid, trio.current_time())
-            self.apply()
+            gone()
 
     async def _read_loop(self, link: Link, seat: int) -> None:
         await self._reads(link, lambda body, msg: self.core.seat_message(
