@@ -223,8 +223,10 @@ class _Peer:
         self._spawn(ask)
 
     async def _timer(self) -> None:
-        """Wake the core when it asks (its clocks, countdowns, pending news)."""
-        while not self.finished.is_set():
+        """Wake the core when it asks (its clocks, countdowns, pending news), until the
+        peer's tasks are cancelled: news of spectators pending when the game ends still
+        arrives while the connections are open (the core's clocks stop at the end)."""
+        while True:
             with trio.move_on_at(self.core.next_wake(trio.current_time())) as scope:
                 self._timer_scope = scope
                 await trio.sleep_forever()

@@ -64,3 +64,49 @@ async def test_a_spectator_dropped_for_misbehaving_leaves_the_list_before_its_er
         gate.release.set()
     assert table.host.session.finished and table.host.session.aborted is None
 
+
+class _Deciding(RecordingController):
+    """The host's person thinks ``think`` seconds about playing again."""
+
+    def __init__(self, think: float) -> None:
+        super().__init__(0)
+        self.think = think
+
+    async def after_match(self, outcome):
+        await trio.sleep(self.think)
+        return None
+
+
+async def test_news_of_spectators_pending_when_the_game_ends_still_arrives(
+        tmp_path, autojump_clock):
+    """A spectator leaves inside the announcement window and the game ends before the
+    window does: the host's person still learns, when the window ends, that nobody
+    watches (the last state always arrives, PROTOCOL.md 18), while it decides about a
+    rematch and the connections are open."""
+    timeouts = dataclasses.replace(TABLE_TIMEOUTS, announce=5.0)
+    host_ctl = _Deciding(think=30.0)
+    gate = GatedController(gate_at=2)
+    table = InMemoryTable(tmp_path, controllers=[host_ctl, gate], timeouts=timeouts,
+                          spectators=2)
+    async with trio.open_nursery() as nursery:
+        port = await nursery.start(table.host.run)
+        nursery.start_soon(table.joiner(1).run)
+        await gate.holding.wait()
+        stream = await table.network.transport("10.0.9.9").connect(table.HOST_ADDRESS,
+                                                                    port)
+        link = Link(stream, timeouts)
+        nursery.start_soon(link.writer)
+        assert (await link.receive())[1]["t"] == "host"
+        link.send_msg(watch_message("amel", 1))
+        assert (await link.receive())[1]["t"] == "watching"
+        await host_ctl.until(lambda c: bool(c.of(Spectators)))
+        shown_at = trio.current_time()
+        link.finish()
+        await stream.aclose()  # gone inside the window: told when it ends
+        await trio.sleep(0.1)
+        gate.release.set()  # the game ends at once (bots), well inside the window
+        await table.host.finished.wait()
+        assert trio.current_time() < shown_at + 5.0  # inside the window
+        with trio.move_on_after(20):  # the window ends while the host's person thinks
+            await host_ctl.until(lambda c: c.of(Spectators)[-1].names == ())
+    assert [e.names for e in host_ctl.of(Spectators)] == [("amel",), ()]
