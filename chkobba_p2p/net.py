@@ -167,7 +167,7 @@ class _Peer:
             effect.to.send(effect.body)
         elif isinstance(effect, SendBacklog):
             assert self.session is not None
-            effect.to.send_backlog(self.session.bodies, effect.start)
+            effect.to.send_backlog(self.session.bodies, effect.start, effect.end)
         elif isinstance(effect, Emit):
             self.emit(effect.event)
         elif isinstance(effect, Close):
@@ -224,8 +224,10 @@ class _Peer:
         self._spawn(ask)
 
     async def _timer(self) -> None:
-        """Wake the core when it asks (its clocks, countdowns, pending news)."""
-        while not self.finished.is_set():
+        """Wake the core when it asks (its clocks, countdowns, pending news), until the
+        peer's tasks are cancelled: news of spectators pending when the game ends still
+        arrives while the connections are open (the core's clocks stop at the end)."""
+        while True:
             with trio.move_on_at(self.core.next_wake(trio.current_time())) as scope:
                 self._timer_scope = scope
                 await trio.sleep_forever()
@@ -320,18 +322,23 @@ class _Peer:
 
     _leave_on_cancel = True
 
-    async def _reads(self, link: Link, handle: Callable[[bytes, dict[str, Any]], bool]
-                     ) -> LinkClosed | None:
+    async def _reads(self, link: Link, handle: Callable[[bytes, dict[str, Any]], bool],
+                     failing: Callable[[], None] | None = None) -> LinkClosed | None:
         """Give ``link``'s frames to ``handle`` (then carry out what the core decided)
         until it returns False (its error is queued: the link drains) or the link ends
-        (returned).  A timeout or bad input is answered with its error."""
+        (returned).  A timeout or bad input is answered with its error, after
+        ``failing()`` (what must happen before the link drains, up to a second)."""
         while True:
             try:
                 body, msg = await link.receive()
             except trio.TooSlowError:
+                if failing is not None:
+                    failing()
                 await link.fail(ErrorCode.TIMEOUT, "frame or idle timeout")
                 return None
             except ProtocolError as exc:
+                if failing is not None:
+                    failing()
                 await link.fail(exc.error_code, exc.detail)
                 return None
             except LinkClosed as exc:
@@ -704,20 +711,30 @@ class HostPeer(_Peer):
         blamed: a misbehaving spectator is dropped."""
         sid = self.core.spectator_arrived(link, name, trio.current_time())
         self.apply()
+        watching = True
+
+        def gone() -> None:
+            # Off the list (and everyone told) before its error and the drain that
+            # follows, which may take a second: a game that ends meanwhile tells nobody.
+            nonlocal watching
+            if watching:
+                watching = False
+                self.core.spectator_gone(sid, trio.current_time())
+                self.apply()
 
         def handle(body: bytes, msg: dict[str, Any]) -> bool:
             answers, refusal = self.core.spectator_message(link, msg)
             for answer in answers:
                 link.send(answer.body)
             if refusal is not None:
+                gone()
                 link.send_msg(error_message(refusal.error_code, refusal.detail))
             return refusal is None
 
         try:
-            await self._reads(link, handle)
+            await self._reads(link, handle, failing=gone)
         finally:
-            self.core.spectator_gone(sid, trio.current_time())
-            self.apply()
+            gone()
 
     async def _read_loop(self, link: Link, seat: int) -> None:
         await self._reads(link, lambda body, msg: self.core.seat_message(

@@ -106,13 +106,16 @@ class Link:
         """Queue a frame body.  A peer that lets the queue fill is dropped."""
         self._queue(body)
 
-    def send_backlog(self, bodies: Sequence[bytes], start: int = 0) -> None:
-        """Queue ``bodies[start:]`` as they are now (PROTOCOL.md 18): one place in the
-        queue, whatever their number.  The writer streams them as fast as the other end
-        takes them, then what was queued after this call: nothing is missed, doubled or
-        reordered.  ``bodies`` is read later: it must only grow (a transcript does)."""
-        if start < len(bodies):
-            self._queue(Backlog(bodies, start))
+    def send_backlog(self, bodies: Sequence[bytes], start: int = 0,
+                     end: int | None = None) -> None:
+        """Queue ``bodies[start:end]`` (``end`` defaults to their length now; PROTOCOL.md
+        18): one place in the queue, whatever their number.  The writer streams them as
+        fast as the other end takes them, then what was queued after this call: nothing
+        is missed, doubled or reordered.  ``bodies`` is read later: it must only grow (a
+        transcript does)."""
+        stop = len(bodies) if end is None else end
+        if start < stop:
+            self._queue(Backlog(bodies, start, stop))
 
     def _queue(self, item: bytes | Backlog) -> None:
         if self.closed:

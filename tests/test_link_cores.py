@@ -99,7 +99,7 @@ class Table:
                 self.host.seat_message(f"c{seat}", seat, effect.body, msg, self.now)
         elif isinstance(effect, SendBacklog):
             assert seat == 0 and self.host.session is not None
-            for body in self.host.session.bodies[effect.start:]:
+            for body in self.host.session.bodies[effect.start:effect.end]:
                 self._carry(0, core, Send(effect.to, body))
         elif isinstance(effect, Close):
             self.closed[effect.to] = effect.code
@@ -323,3 +323,29 @@ def test_rematch_answers_once_per_seat_and_a_seat_gone_answers_no():
     table.run()
     assert {"t": "rematch", "accept": True} in table.sent["c3"]
     assert {"t": "rematch", "accept": True} not in table.sent.get("c2", [])
+
+
+def test_a_backlog_is_the_transcript_as_of_its_decision_not_as_of_its_sending():
+    """A spectator admitted, then an entry made, before the shell carries anything out:
+    the spectator gets that entry once (the backlog stops where the transcript stood
+    when it was decided; the entry is then relayed), never twice."""
+    table = _started_game()
+    host = table.host
+    s = host.session
+    seen_before = len(s.bodies)
+    host.spectator_arrived("w1", "amel", table.now)
+    # Seat 1's move arrives before the shell has carried out the spectator's effects.
+    joiner = table.seats[1]
+    decision = joiner.session.decision
+    assert decision is not None
+    bot = table.bots[1]
+    choice = bot.choose_play(decision.hand) if decision.kind == "play" \
+        else bot.choose_cut(decision.hand)
+    joiner.decide(decision, choice, table.now)
+    for effect in joiner.take():
+        if isinstance(effect, Send):
+            host.seat_message("c1", 1, effect.body, wire.decode(effect.body), table.now)
+    assert len(s.bodies) > seen_before
+    table.run()
+    got = [wire.encode(m) for m in table.sent["w1"] if m["t"] == "sig"]
+    assert got == s.bodies, "every entry once, in order"

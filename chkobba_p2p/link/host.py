@@ -153,7 +153,7 @@ class HostTable(SeatCore[C]):
             self._lobby_changed(now)
             return
         if resume is not None:  # PROTOCOL.md 18
-            self.out.append(SendBacklog(conn, resume[1]))
+            self.out.append(SendBacklog(conn, resume[1], len(s.bodies)))
         # A fresh hello for a seat that already signed entries cannot play them on
         # (the game's secrets are elsewhere; it stops once it reads the chain,
         # PROTOCOL.md 5): the seat stays away, its allowance running.
@@ -419,7 +419,7 @@ class HostTable(SeatCore[C]):
         if s is None:
             self.out.append(Send(conn, wire.encode(self.lobby_message())))
         else:
-            self.out.append(SendBacklog(conn, 0))
+            self.out.append(SendBacklog(conn, 0, len(s.bodies)))
         self.spectators[sid] = (name, conn)
         self._spectators_changed(now)
         return sid

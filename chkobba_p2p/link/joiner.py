@@ -297,7 +297,7 @@ class SeatLink(SeatCore[C]):
             self.out.append(Emit(Resumed(s.own_seat, self.resumed_entries)))
             host_has = welcome.get("have")
             if isinstance(host_has, int) and host_has < s.length:
-                self.out.append(SendBacklog(conn, max(host_has, 0)))
+                self.out.append(SendBacklog(conn, max(host_has, 0), len(s.bodies)))
         if self.committed:
             self.pump(now)  # a resumed session may hold the floor already
 

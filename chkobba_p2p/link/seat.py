@@ -53,10 +53,14 @@ class Send(Effect, Generic[C]):
 
 @dataclass(frozen=True, slots=True)
 class SendBacklog(Effect, Generic[C]):
-    """Stream ``session.bodies[start:]`` on ``to``, at its pace (PROTOCOL.md 18)."""
+    """Stream ``session.bodies[start:end]`` on ``to``, at its pace (PROTOCOL.md 18):
+    ``end`` is the transcript's length when the core decided, so that entries made
+    after it (relayed to ``to`` by :class:`Send` effects of their own) are never sent
+    twice, however late the shell carries this out."""
 
     to: C
     start: int
+    end: int
 
 
 @dataclass(frozen=True, slots=True)
