@@ -21,6 +21,18 @@ from chkobba_p2p.wire import ErrorCode
 NOW = dataclasses.replace(TABLE_TIMEOUTS, announce=0.0)
 
 
+async def _watching(nursery: trio.Nursery, table: InMemoryTable, port: int, name: str,
+                    timeouts) -> tuple[trio.abc.Stream, Link]:
+    """A spectator ``name`` admitted at the table (its ``watching`` read)."""
+    stream = await table.network.transport("10.0.9.9").connect(table.HOST_ADDRESS, port)
+    link = Link(stream, timeouts)
+    nursery.start_soon(link.writer)
+    assert (await link.receive())[1]["t"] == "host"
+    link.send_msg(watch_message(name, 1))
+    assert (await link.receive())[1]["t"] == "watching"
+    return stream, link
+
+
 async def _until_error(link: Link) -> dict | None:
     while True:
         try:
@@ -42,13 +54,7 @@ async def test_a_spectator_dropped_for_misbehaving_leaves_the_list_before_its_er
         port = await nursery.start(table.host.run)
         nursery.start_soon(table.joiner(1).run)
         await gate.holding.wait()
-        stream = await table.network.transport("10.0.9.9").connect(table.HOST_ADDRESS,
-                                                                    port)
-        link = Link(stream, NOW)
-        nursery.start_soon(link.writer)
-        assert (await link.receive())[1]["t"] == "host"
-        link.send_msg(watch_message("rude", 1))
-        assert (await link.receive())[1]["t"] == "watching"
+        stream, link = await _watching(nursery, table, port, "rude", NOW)
         await host_ctl.until(lambda c: bool(c.of(Spectators))
                              and c.of(Spectators)[-1].names == ("rude",))
         link.send_msg({"t": "chat", "text": "hello"})
@@ -92,13 +98,7 @@ async def test_news_of_spectators_pending_when_the_game_ends_still_arrives(
         port = await nursery.start(table.host.run)
         nursery.start_soon(table.joiner(1).run)
         await gate.holding.wait()
-        stream = await table.network.transport("10.0.9.9").connect(table.HOST_ADDRESS,
-                                                                    port)
-        link = Link(stream, timeouts)
-        nursery.start_soon(link.writer)
-        assert (await link.receive())[1]["t"] == "host"
-        link.send_msg(watch_message("amel", 1))
-        assert (await link.receive())[1]["t"] == "watching"
+        stream, link = await _watching(nursery, table, port, "amel", timeouts)
         await host_ctl.until(lambda c: bool(c.of(Spectators)))
         shown_at = trio.current_time()
         link.finish()
