@@ -21,7 +21,7 @@ from chkobba_p2p.peer import (
     Waiting,
     host_match,
 )
-from chkobba_p2p.testing import InMemoryTable, RecordingController
+from chkobba_p2p.testing import GatedController, InMemoryTable, RecordingController
 from chkobba_p2p.transcript import read_transcript
 from chkobba_p2p.wire import ErrorCode, open_entry
 
@@ -62,28 +62,11 @@ async def test_dropped_connection_reconnects_and_the_match_completes(tmp_path):
         read_transcript(tmp_path / "guest.chklog").bodies
 
 
-class Gated(RecordingController):
-    """In memory (no worker thread): before its ``gate_at``-th play, sets ``holding``
-    and waits for ``release``."""
-
-    def __init__(self, seed: int, gate_at: int = 2) -> None:
-        super().__init__(seed)
-        self.plays, self.gate_at = 0, gate_at
-        self.holding, self.release = trio.Event(), trio.Event()
-
-    async def choose_play(self, hand):
-        self.plays += 1
-        if self.plays == self.gate_at:
-            self.holding.set()
-            await self.release.wait()
-        return await super().choose_play(hand)
-
-
 async def test_peer_that_never_returns_ends_the_game_with_a_signed_record(
         tmp_path, autojump_clock):
     timeouts = dataclasses.replace(FAST, reconnect=1.5)
     host_ctl = RecordingController(0)
-    gate = Gated(2)
+    gate = GatedController(seed=2)
     out: dict[str, object] = {}
     ctls = [RecordingController(1), gate, RecordingController(3)]
     table = InMemoryTable(tmp_path, players=4, controllers=[host_ctl, *ctls],
@@ -126,7 +109,7 @@ async def test_peer_that_never_returns_ends_the_game_with_a_signed_record(
 async def test_a_cut_link_reconnects_in_memory_and_the_match_completes(
         tmp_path, autojump_clock):
     """The in-memory table's own cut: the joiner comes back on a new connection."""
-    gate = Gated(1, gate_at=3)
+    gate = GatedController(gate_at=3, seed=1)
     table = InMemoryTable(tmp_path, controllers=[RecordingController(0), gate])
     out = {}
     async with trio.open_nursery() as nursery:
