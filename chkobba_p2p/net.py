@@ -808,7 +808,8 @@ class ClientPeer(_Peer):
                                     allowance=self.timeouts.reconnect),
                              announce=self.timeouts.announce,
                              handshake=self.timeouts.handshake, idle=self.timeouts.idle,
-                             connect_retry=config.connect_retry)
+                             connect_retry=max(config.connect_retry,
+                                               self.transport.connect_patience))
         self._last_link: Link | None = None  # kept after a drop, for a leave on Ctrl-C
         self._stream: trio.abc.Stream | None = None  # the last connection's
         self.saved: SavedGame | None = None

@@ -124,9 +124,12 @@ class MemoryNetwork:
         self._labels: dict[int, str] = {}
         self._next_port = 40000
 
-    def transport(self, address: str = "10.0.0.1", shared: bool = False) -> MemoryTransport:
-        """A machine on this network whose connections come from ``address``."""
-        return MemoryTransport(self, address, shared)
+    def transport(self, address: str = "10.0.0.1", shared: bool = False,
+                  patience: float = 0.0) -> MemoryTransport:
+        """A machine on this network whose connections come from ``address``
+        (``shared``, ``patience``: the transport's ``shared_address`` and
+        ``connect_patience``)."""
+        return MemoryTransport(self, address, shared, patience)
 
     def connections_from(self, address: str) -> list[MemoryConnection]:
         return [c for c in self.connections if c.label == address]
@@ -138,10 +141,11 @@ class MemoryTransport:
     ``ConnectionRefusedError`` where nobody listens."""
 
     def __init__(self, network: MemoryNetwork | None = None, address: str = "10.0.0.1",
-                 shared: bool = False) -> None:
+                 shared: bool = False, patience: float = 0.0) -> None:
         self.network = network if network is not None else MemoryNetwork()
         self.address = address
         self.shared_address = shared
+        self.connect_patience = patience
 
     async def listen(self, port: int, bind: str) -> list[trio.abc.Listener[trio.abc.Stream]]:
         await trio.lowlevel.checkpoint()
@@ -329,6 +333,7 @@ by the other (end of stream, or a broken connection).  Then trio's own
     ``check_half_closeable_stream`` (or ``check_two_way_stream``) over its streams."""
     transport = make_transport()
     assert isinstance(transport.shared_address, bool)
+    assert transport.connect_patience >= 0
     listeners = await transport.listen(0, bind)
     assert listeners and all(isinstance(x, trio.abc.Listener) for x in listeners)
     port = transport.port_of(listeners[0])
@@ -336,7 +341,20 @@ by the other (end of stream, or a broken connection).  Then trio's own
     assert all(transport.port_of(x) == port for x in listeners)
 
     async def pair() -> tuple[trio.abc.Stream, trio.abc.Stream]:
-        client = await make_transport().connect(connect_to, port)
+        # As a joiner does: a failed first try is tried again for the transport's
+        # ``connect_patience`` (none over TCP), pausing a little longer each time.
+        client_side = make_transport()
+        deadline = trio.current_time() + client_side.connect_patience
+        pause = 0.05
+        while True:
+            try:
+                client = await client_side.connect(connect_to, port)
+                break
+            except OSError:
+                if trio.current_time() + pause >= deadline:
+                    raise
+                await trio.sleep(pause)
+                pause = min(pause * 2, 1.0)
         server = await listeners[0].accept()
         return client, server
 

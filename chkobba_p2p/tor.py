@@ -100,6 +100,15 @@ _SOCKS_REPLIES = {
 #: round trip of 7 s on (a slow circuit); 30 s holds up to 20 s (docs/tor.md).
 TOR_HANDSHAKE = 30.0
 
+#: Seconds a first connection through Tor keeps being tried (``connect_patience``).
+TOR_CONNECT_PATIENCE = 60.0
+
+#: Seconds to wait for tor's answer to a SOCKS CONNECT.  Tor's own limit is 120 s
+#: (``SocksTimeout``); a try at a stale descriptor's gone introduction points can use all
+#: of it, while a live service answers within seconds, even over a slow circuit.
+#: Past this the try fails as "circuit timed out" and tor forgets what it held.
+TOR_SOCKS_REPLY = 40.0
+
 
 def over_tor(timeouts: Timeouts) -> Timeouts:
     """``timeouts`` for a table reached through Tor: the handshake and frame timeouts at
@@ -520,7 +529,11 @@ class Tor:
             # CONNECT, reserved, address type 3 (a domain name), the name, the port
             await stream.send_all(b"\x05\x01\x00\x03" + bytes([len(name)]) + name
                                   + port.to_bytes(2, "big"))
-            head = await _exactly(stream, 4)
+            head = b""
+            with trio.move_on_after(TOR_SOCKS_REPLY):
+                head = await _exactly(stream, 4)
+            if not head:
+                head = b"\x05\x06"  # "circuit timed out", as tor itself would say
             if head[1] != 0:
                 where = f"{host}:{port}"
                 if head[1] in _STALE and is_onion(host):
@@ -603,6 +616,9 @@ class TorTransport:
     Every peer that comes through Tor is "onion" to admission (``shared_address``)."""
 
     shared_address = True
+    #: A friend's first try at a fresh table may find no descriptor yet, or a restarted
+    #: host's stale one (tor is then made to forget it): tried again for a minute.
+    connect_patience = TOR_CONNECT_PATIENCE
 
     def __init__(self, tor: Tor, key: bytes | None = None,
                  tcp: Transport | None = None) -> None:

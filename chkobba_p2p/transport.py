@@ -34,9 +34,15 @@ class Transport(Protocol):
 
     ``shared_address``: True when every connection reports the same peer address (a
     Tor or proxy transport reports 127.0.0.1 for all): admission must then not apply
-    any per-address limit to it."""
+    any per-address limit to it.
+
+    ``connect_patience``: seconds a first connection keeps being tried when it fails
+    (0: one try).  Over TCP a failure is an answer (nobody listens there); over Tor a
+    freshly published onion service is often not found on the first try (its
+    descriptor is still reaching the directories) and a stale one needs a second."""
 
     shared_address: bool
+    connect_patience: float
 
     async def listen(self, port: int, bind: str) -> list[trio.abc.Listener[trio.abc.Stream]]:
         """Listeners on ``port`` (0: one chosen by the transport, the same for all of
@@ -65,6 +71,7 @@ class TcpTransport:
     """TCP over IPv4 and IPv6 (trio's sockets)."""
 
     shared_address = False
+    connect_patience = 0.0
 
     async def listen(self, port: int, bind: str) -> list[trio.abc.Listener[trio.abc.Stream]]:
         """TCP listeners on ``bind``; on every address, IPv4 and IPv6 on the same port,

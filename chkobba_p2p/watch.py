@@ -129,7 +129,8 @@ class Spectator:
                             stopped=stopped)
 
     async def _connect(self) -> trio.abc.Stream:
-        deadline = trio.current_time() + self.config.connect_retry
+        deadline = trio.current_time() + max(self.config.connect_retry,
+                                             self.config.transport.connect_patience)
         while True:
             try:
                 return await self.config.transport.connect(self.host, self.port)

@@ -98,6 +98,7 @@ class LatencyTransport:
         self.inner = inner
         self.one_way = one_way
         self.shared_address = inner.shared_address
+        self.connect_patience = inner.connect_patience
 
     async def listen(self, port: int, bind: str) -> list[trio.abc.Listener[trio.abc.Stream]]:
         return [_LateListener(x, self.one_way) for x in await self.inner.listen(port, bind)]

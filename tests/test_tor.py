@@ -66,7 +66,9 @@ async def test_the_tor_transport_conforms_over_a_running_tor(tor_network):
     key = new_onion_key()
     assert isinstance(TorTransport(tor, key), Transport)
     try:
-        with trio.fail_after(120):
+        # Two first tries may each wait for tor's answer (TOR_SOCKS_REPLY) before the
+        # patience retries succeed: a fresh onion, then the same one listened on again.
+        with trio.fail_after(240):
             await check_transport(lambda: TorTransport(tor, key),
                                   connect_to=onion_address(key))
     finally:

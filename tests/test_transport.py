@@ -101,3 +101,39 @@ async def test_a_memory_connection_delays_drops_cuts_and_takes_raw_bytes(autojum
     with pytest.raises(trio.ClosedResourceError):
         await client.send_all(b"after the cut")
     await listener.aclose()
+
+
+@pytest.mark.parametrize("patience", [0.0, 30.0])
+async def test_a_first_connection_is_tried_again_for_the_transports_patience(
+        tmp_path, autojump_clock, patience):
+    """Over Tor a friend's first try at a fresh table is often "not found": the joiner
+    tries again for the transport's ``connect_patience``; over TCP (none) a refusal is
+    the answer at once.  Here the table opens 10 s after the joiner's first try."""
+    from chkobba_p2p.net import ClientPeer
+    from chkobba_p2p.peer import JoinConfig
+    from chkobba_p2p.testing import MemoryTransport
+
+    table = InMemoryTable(tmp_path, players=2)
+    table.host.config.port = 7777
+    client_side = table.network.transport("10.0.1.1", patience=patience)
+    assert isinstance(client_side, MemoryTransport) and isinstance(client_side, Transport)
+    joiner = ClientPeer(JoinConfig("10.0.0.1:7777", name="guest", timeouts=table.timeouts,
+                                   transport=client_side, log_path=tmp_path / "guest.chklog"),
+                        table.controllers[1])
+    outcomes = {}
+    async with trio.open_nursery() as nursery:
+        async def join() -> None:
+            outcomes["guest"] = await joiner.run()
+
+        nursery.start_soon(join)
+        await trio.sleep(10)
+        if patience == 0:
+            guest = outcomes["guest"]  # over already: refused, and said so
+            assert guest.done is None and guest.error is not None
+            assert guest.error.startswith("cannot connect to 10.0.0.1:7777")
+            return
+        assert "guest" not in outcomes  # still trying
+        outcomes["host"] = await table.host.run()
+    assert outcomes["host"].done is not None and outcomes["host"].done == outcomes["guest"].done
+    tries = [c for c in table.network.connections if c.label == "10.0.1.1"]
+    assert len(tries) == 1  # failed tries leave no connection behind; one took
