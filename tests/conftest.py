@@ -54,3 +54,16 @@ def tor_network(tmp_path_factory):
                 raise
     yield network
     network.stop()
+
+
+def pytest_collection_modifyitems(config, items):
+    """With pytest-xdist (``-n``, ``--dist loadgroup``): the tests on the private Tor
+    network share one worker (one network per session, not one per worker), and the
+    LAN discovery tests (multicast DNS on loopback) another, so that no two of them
+    hear each other's tables."""
+    for item in items:
+        fixtures = getattr(item, "fixturenames", ())
+        if "tor_network" in fixtures:
+            item.add_marker(pytest.mark.xdist_group("tor"))
+        elif item.module.__name__ == "test_discovery":
+            item.add_marker(pytest.mark.xdist_group("mdns"))
