@@ -208,6 +208,8 @@ def layer_of(module: str, client: str) -> float | None:
         "events": 3.5, "config": 3.5, "discovery": 3.5,
         "link": 3.7,  # the link's sans-IO core: below the trio shell, above the session
         "stream": 3.9,  # one framed connection on a trio stream (the shell's byte mover)
+        "shell": 3.95,  # what the host's and a joiner's trio shells share
+        "accept": 3.97,  # the host's door: accept loop, admission, serving connections
         "net": 4,
         "peer": 5,
         "testing": 5,  # the in-memory table and transport, shipped like trio.testing

@@ -32,7 +32,8 @@ from collections.abc import Hashable
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
-__all__ = ["AdmissionPolicy", "Admitted", "Admission", "STRANGERS", "GREETING"]
+__all__ = ["AdmissionPolicy", "Admitted", "Admission", "STRANGERS", "GREETING",
+           "strangers_for_files"]
 
 C = TypeVar("C", bound=Hashable)
 
@@ -42,6 +43,18 @@ STRANGERS = 64
 #: Seconds a stranger has, from the moment it is accepted, to send its greeting.  A
 #: round trip over Tor takes a few seconds at worst; an honest joiner answers at once.
 GREETING = 10.0
+#: File descriptors kept out of the strangers' reach: the seated peers, the log, the
+#: runtime's own (each stranger costs about two: its socket and what the runtime holds).
+RESERVED_FILES = 48
+
+
+def strangers_for_files(maximum: int, files: int | None) -> int:
+    """How many strangers to hold when the process may open ``files`` descriptors (None:
+    no limit): ``maximum``, or fewer, so that the seated peers, the log and the runtime
+    keep room; never fewer than 2."""
+    if files is None:
+        return maximum
+    return max(2, min(maximum, (files - RESERVED_FILES) // 2))
 
 
 @dataclass(frozen=True)
