@@ -72,10 +72,6 @@ class Door:
         #: Seated peers' and spectators' connections, in order; kept while the host is
         #: cancelled, so that its last word (away, or a signed leave) reaches them.
         self.open_links: dict[Link, None] = {}
-        #: Strangers let go before their greeting: for room, or shed when out of
-        #: descriptors (see :class:`~chkobba_p2p.link.admission.Admission`).
-        self.refused_connections = 0
-        self._files_warned = -math.inf
 
     async def accept_loop(self, listener: trio.abc.Listener[trio.abc.Stream],
                            nursery: trio.Nursery) -> None:
@@ -94,20 +90,21 @@ class Door:
                 nursery.start_soon(self._serve, stream)
 
     def _out_of_files(self, exc: OSError) -> None:
-        victim = self.admission.shed()
-        if victim is not None:
-            self._let_go(victim)  # counted there
-        else:
-            self.refused_connections += 1  # nobody to let go: this connection is lost
-        now = trio.current_time()
-        if now - self._files_warned > 10:
-            self._files_warned = now
+        shed = self.admission.out_of_files(trio.current_time())
+        if shed.victim is not None:
+            self._let_go(shed.victim)
+        if shed.warn:
             _log.warning("chkobba host: out of file descriptors (%s) while accepting; "
                          "dropping unauthenticated connections", exc.strerror or exc)
 
+    @property
+    def refused_connections(self) -> int:
+        """Strangers let go before their greeting: for room, or shed when out of
+        descriptors (see :class:`~chkobba_p2p.link.admission.Admission`)."""
+        return self.admission.refused
+
     def _let_go(self, link: Link) -> None:
         """A stranger the admission let go (for room): its handshake ends now."""
-        self.refused_connections += 1
         link.finish()
         scope = self._strangers.pop(link, None)
         if scope is not None:

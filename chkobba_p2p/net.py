@@ -19,14 +19,14 @@ import trio
 from . import wire
 from .accept import Door, open_files_limit
 from .address import Address, listen_error, parse_port
-from .config import HostConfig, JoinConfig, parse_fingerprint
+from .config import HostConfig, JoinConfig
 from .discovery import Announced, Announcer, TableFacts, host_addresses
 from .events import Listening, Notice, NoticeKind, Outcome, OutcomeError, Restored, SeatController
 from .link import messages as lm
 from .link.admission import STRANGERS, Admission, strangers_for_files
 from .link.handshake import SPOKEN, error_message
 from .link.host import HostTable, SeatsMoved, Started
-from .link.joiner import Committed, SeatLink, lobby_event
+from .link.joiner import Committed, SeatLink, lobby_event, pinned_fingerprint
 from .link.seat import ChatBucket, Effect
 from .liveness import Limits
 from .portmap import PortMapper
@@ -281,13 +281,7 @@ class ClientPeer(PeerShell):
         self.config = config
         self._leave_on_cancel = config.leave_on_cancel
         address = Address.parse(config.address)
-        pinned = address.fingerprint
-        if config.host_fingerprint is not None:
-            wanted = parse_fingerprint(config.host_fingerprint)
-            if pinned is not None and pinned != wanted:
-                raise ValueError(f"two different host fingerprints: {pinned} (in the code) "
-                                 f"and {wanted}")
-            pinned = wanted
+        pinned = pinned_fingerprint(address.fingerprint, config.host_fingerprint)
         #: The fingerprint the host's key must have (a join code's), or None.
         self.pinned = pinned
         self.host, self.port = address.host, address.port
@@ -393,7 +387,6 @@ class ClientPeer(PeerShell):
 
     async def _connect_loop(self) -> None:
         core = self.core
-        delay = 0.05
         while not self.finished.is_set():
             try:
                 stream = await self.transport.connect(self.host, self.port)
@@ -411,15 +404,11 @@ class ClientPeer(PeerShell):
                 if fatal or self.finished.is_set():
                     self.finished.set()
                     return
-                if core.was_connected:
-                    core.was_connected = False
-                    delay = 0.05
             stop = core.unreachable(trio.current_time())
             self.apply()
             if stop:
                 return
-            await trio.sleep(delay)
-            delay = min(delay * 2, 1.0)
+            await trio.sleep(core.retry_delay())
 
     async def _connected(self, stream: trio.abc.Stream) -> bool:
         """Run one connection.  True: a fatal refusal (stop); False: reconnect."""

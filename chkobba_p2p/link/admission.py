@@ -32,8 +32,8 @@ from collections.abc import Hashable
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
-__all__ = ["AdmissionPolicy", "Admitted", "Admission", "STRANGERS", "GREETING",
-           "strangers_for_files"]
+__all__ = ["AdmissionPolicy", "Admitted", "Admission", "OutOfFiles", "STRANGERS", "GREETING",
+           "FILES_WARNING", "strangers_for_files"]
 
 C = TypeVar("C", bound=Hashable)
 
@@ -46,6 +46,8 @@ GREETING = 10.0
 #: File descriptors kept out of the strangers' reach: the seated peers, the log, the
 #: runtime's own (each stranger costs about two: its socket and what the runtime holds).
 RESERVED_FILES = 48
+#: Seconds between two warnings that accept() ran out of file descriptors.
+FILES_WARNING = 10.0
 
 
 def strangers_for_files(maximum: int, files: int | None) -> int:
@@ -89,6 +91,16 @@ class Admitted(Generic[C]):
     evicted: tuple[C, ...] = ()
 
 
+@dataclass(frozen=True)
+class OutOfFiles(Generic[C]):
+    """What to do when the process ran out of file descriptors while accepting: let
+    ``victim`` go (None: nobody to let go, the connection being accepted is lost), and
+    say so in the developers' log if ``warn`` (at most once per :data:`FILES_WARNING`)."""
+
+    victim: C | None
+    warn: bool
+
+
 @dataclass
 class _Stranger:
     address: str
@@ -113,6 +125,9 @@ class Admission(Generic[C]):
     #: Strangers let go before their greeting, for room or past their deadline.
     evicted: int = 0
     expired_count: int = 0
+    #: Connections lost out of file descriptors with no stranger to let go instead.
+    lost: int = 0
+    _files_warned: float = float("-inf")
 
     # ------------------------------------------------------------------ inputs
 
@@ -184,7 +199,24 @@ class Admission(Generic[C]):
         self.evicted += 1
         return victim
 
+    def out_of_files(self, now: float) -> OutOfFiles[C]:
+        """accept() failed for want of file descriptors: the stranger to let go (as
+        :meth:`shed`) and whether to warn."""
+        victim = self.shed()
+        if victim is None:
+            self.lost += 1
+        warn = now - self._files_warned > FILES_WARNING
+        if warn:
+            self._files_warned = now
+        return OutOfFiles(victim, warn)
+
     # ----------------------------------------------------------------- queries
+
+    @property
+    def refused(self) -> int:
+        """Strangers let go before their greeting (for room, or out of descriptors) and
+        connections lost with none to let go."""
+        return self.evicted + self.lost
 
     def deadline(self, conn: C) -> float | None:
         """When ``conn``'s greeting is due; None once it is no stranger."""

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .. import wire
+from ..address import parse_fingerprint
 from ..events import (
     Chat,
     Lobby,
@@ -54,7 +55,24 @@ from .handshake import CAP_READY_CHECK, CAP_REMATCH, CAP_SHUFFLE_PROOFS, ClientH
 from .seat import C, ChatBucket, Effect, Emit, SeatCore, Send, SendBacklog
 from .spectators import SpectatorAnnouncer
 
-__all__ = ["SeatLink", "Committed", "lobby_event", "code_name"]
+__all__ = ["SeatLink", "Committed", "lobby_event", "code_name", "pinned_fingerprint",
+           "RETRY_FIRST", "RETRY_MOST"]
+
+#: Seconds before a joiner's first try again at its host, doubling to RETRY_MOST.
+RETRY_FIRST = 0.05
+RETRY_MOST = 1.0
+
+
+def pinned_fingerprint(in_code: str | None, configured: str | None) -> str | None:
+    """The fingerprint the host's key must have: a join code's (``in_code``) or the one
+    configured (as people write it), or None; ValueError if they are two."""
+    if configured is None:
+        return in_code
+    wanted = parse_fingerprint(configured)
+    if in_code is not None and in_code != wanted:
+        raise ValueError(f"two different host fingerprints: {in_code} (in the code) "
+                         f"and {wanted}")
+    return wanted
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,6 +154,7 @@ class SeatLink(SeatCore[C]):
         #: spend its allowance and be blamed (PROTOCOL.md 12.4).
         self.ever_connected = False
         self.was_connected = False  # the last connection got past its welcome
+        self._retry = RETRY_FIRST  # seconds before the next try (see retry_delay)
         #: The wire code of the host's last refusal of our resume (-1: not a known code),
         #: None once it welcomes us: the claim we sign if its allowance runs out says so.
         self.refusal: int | None = None
@@ -364,6 +383,16 @@ class SeatLink(SeatCore[C]):
             why = "the host stayed unreachable past its allowance of time away"
         self.blame(ProtocolError(ErrorCode.PEER_LEFT, why), 0, None, now)
         return True
+
+    def retry_delay(self) -> float:
+        """Seconds to wait before trying the host again: RETRY_FIRST, doubling up to
+        RETRY_MOST; RETRY_FIRST again after a connection that got past its welcome."""
+        if self.was_connected:
+            self.was_connected = False
+            self._retry = RETRY_FIRST
+        delay = self._retry
+        self._retry = min(delay * 2, RETRY_MOST)
+        return delay
 
     def no_host_answered(self) -> bool:
         """A connection to a saved game's host closed, or silent, before any answer of a
