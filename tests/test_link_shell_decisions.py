@@ -80,3 +80,29 @@ def test_the_fingerprint_a_joiner_requires_is_the_codes_or_the_configured_one_ne
     other = Identity.generate().fingerprint
     with pytest.raises(ValueError, match="two different host fingerprints"):
         pinned_fingerprint(fp, other)
+
+
+def test_what_the_host_takes_from_a_seat_or_a_spectator_is_what_its_state_table_reads():
+    from chkobba_p2p.link.host import SEAT_MESSAGES, SPECTATOR_MESSAGES, HostTable
+    from chkobba_p2p.link.seat import Close
+    from chkobba_p2p.link.states import HOST, MESSAGE_TYPES, refusal_of
+    from chkobba_p2p.rules import Ruleset
+
+    # An ``error`` is a peer's last word: the connection ends before the table reads it.
+    assert SEAT_MESSAGES | {"error"} == set(HOST.table["IN_GAME"])
+    assert SPECTATOR_MESSAGES | {"error"} == set(HOST.table["WATCHING"])
+    table: HostTable[str] = HostTable(Identity.generate(), "hedi", Ruleset(), 2, False,
+                                      Limits(move=30, allowance=10), spectator_limit=2,
+                                      is_closed=lambda c: False)
+    for t in (*MESSAGE_TYPES, "emoji"):
+        if t in ("error", "sig"):
+            continue  # sig before the game: the entry is read first (its own errors)
+        code = refusal_of(HOST, "SEATED", t)
+        table.take()
+        assert table.seat_message("c1", 1, b"", {"t": t}, 0.0) is (code is None), t
+        closes = [e for e in table.take() if isinstance(e, Close)]
+        assert [c.code for c in closes] == ([] if code is None else [code]), t
+        answers, refusal = HostTable.spectator_message("s", {"t": t})
+        assert (None if refusal is None else refusal.error_code) == \
+            refusal_of(HOST, "WATCHING", t), t
+        assert len(answers) == (t == "ping")

@@ -42,8 +42,10 @@ from .handshake import CAP_SHUFFLE_PROOFS, HostHandshake
 from .handshake import Lobby as SeatLobby
 from .seat import C, ChatBucket, Close, Effect, Emit, SeatCore, Send, SendBacklog
 from .spectators import Announcement, SpectatorAnnouncer
+from .states import HOST
 
-__all__ = ["HostTable", "Started", "SeatsMoved", "SEAT_MESSAGES", "WATCH_PERIOD"]
+__all__ = ["HostTable", "Started", "SeatsMoved", "SEAT_MESSAGES", "SPECTATOR_MESSAGES",
+           "WATCH_PERIOD"]
 
 #: Seconds between the countdowns of dropped seats (and between the clock checks when
 #: nothing is due sooner).
@@ -61,8 +63,12 @@ class SeatsMoved(Effect):
     """The lobby's seats changed (the LAN announcement follows)."""
 
 
-#: What a seated connection may send, by type (PROTOCOL.md 5.1, 6, 17).
-SEAT_MESSAGES = frozenset({"ping", "pong", "sig", "chat", "start", "away", "rematch"})
+#: What a seated connection may send, by type (PROTOCOL.md 5.1, 6, 17): what the host's
+#: state table reads from a seat in the game (an ``error``, a peer's last word, ends the
+#: connection before it reaches the table: :class:`~chkobba_p2p.stream.Link`).
+SEAT_MESSAGES = frozenset(HOST.table["IN_GAME"]) - {"error"}
+#: What a spectator may send (PROTOCOL.md 18): ping and pong, by the same table.
+SPECTATOR_MESSAGES = frozenset(HOST.table["WATCHING"]) - {"error"}
 
 
 class HostTable(SeatCore[C]):
@@ -428,13 +434,13 @@ class HostTable(SeatCore[C]):
     def spectator_message(conn: C, msg: dict[str, Any]) -> tuple[list[Send[C]],
                                                                  ProtocolError | None]:
         """A spectator may only ping: the pong, or the error that ends it."""
-        if msg["t"] == "ping":
-            return [Send(conn, wire.encode(lm.Pong().to_wire()))], None
-        if msg["t"] == "pong":
-            return [], None
-        return [], ProtocolError(ErrorCode.PROTOCOL_VIOLATION,
+        if msg["t"] not in SPECTATOR_MESSAGES:
+            return [], ProtocolError(ErrorCode.PROTOCOL_VIOLATION,
                                  f"a spectator sends only ping and pong, not {msg['t']!r}"
                                  [:80])
+        if msg["t"] == "ping":
+            return [Send(conn, wire.encode(lm.Pong().to_wire()))], None
+        return [], None
 
     def spectator_gone(self, sid: int, now: float) -> None:
         del self.spectators[sid]
