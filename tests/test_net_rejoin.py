@@ -17,6 +17,7 @@ from chkobba_p2p.link.handshake import HostHandshake
 from chkobba_p2p.link.host import HostTable
 from chkobba_p2p.net import ClientPeer, HostPeer
 from chkobba_p2p.peer import BotController, Lobby, OutcomeError, Resumed, Waiting
+from chkobba_p2p.testing import GatedController, InMemoryTable, RecordingController
 from chkobba_p2p.transcript import read_transcript
 from chkobba_p2p.wire import ErrorCode, Identity, open_entry
 
@@ -203,24 +204,25 @@ class BadLobbyHost(HostPeer):
 
 
 @pytest.mark.parametrize("silent", [False, True])
-async def test_a_host_sending_no_usable_table_is_named(tmp_path, silent):
+async def test_a_host_sending_no_usable_table_is_named(tmp_path, silent, autojump_clock):
     """A host that answers the handshake but sends only lobbies a joiner refuses (or
     none): after the handshake timeout the joiner stops, saying what was wrong, rather
-    than wait for a table that does not come."""
-    host = BadLobbyHost(host_config(tmp_path), HostWatcher())
-    host.core.silent = silent
-    cfg = join_config(tmp_path, 0, "amel")
+    than wait for a table that does not come (in memory, on the table's own clock)."""
+    table = InMemoryTable(tmp_path, host_class=BadLobbyHost)
+    table.host.core.silent = silent
     async with trio.open_nursery() as nursery:
-        port = await nursery.start(host.run)
-        cfg = dataclasses.replace(cfg, address=f"127.0.0.1:{port}")
-        with trio.fail_after(cfg.timeouts.handshake + 10):
-            out = await ClientPeer(cfg, BotController("greedy", 1)).run()
+        await nursery.start(table.host.run)
+        peer = table.joiner(1)
+        start = trio.current_time()
+        out = await peer.run()
+        waited = trio.current_time() - start
         nursery.cancel_scope.cancel()
+    handshake = table.timeouts.handshake
+    assert handshake <= waited < handshake + 1  # the handshake timeout, no longer
     assert out.error_code == OutcomeError.BAD_LOBBY and out.table is None
-    why = (f"within {cfg.timeouts.handshake:g} s" if silent
-           else "(seat 0's name is not printable)")
+    why = f"within {handshake:g} s" if silent else "(seat 0's name is not printable)"
     assert out.error == f"the host accepted us but sent no usable table {why}"
-    assert not (tmp_path / "amel.chklog").exists()
+    assert not (tmp_path / "seat1.chklog").exists()
 
 
 def test_a_lobby_problem_names_the_field():
@@ -261,37 +263,22 @@ class RenamingHost(HostPeer):
     table_class = RenamingTable
 
 
-class LobbyWatcher(BotController):
-    def __init__(self) -> None:
-        super().__init__("greedy", 1)
-        self.lobbies: list[Lobby] = []
-
-    def on_event(self, event: object) -> None:
-        if isinstance(event, Lobby):
-            self.lobbies.append(event)
-
-
-async def test_seat_0_is_the_host_the_greeting_named(tmp_path):
+async def test_seat_0_is_the_host_the_greeting_named(tmp_path, autojump_clock):
     """The greeting's name and key are covered by the host's proof of possession; a
     lobby's are not: seat 0 keeps the greeting's name, and a lobby that seats another
-    key at seat 0 is no table at all."""
-    watcher = LobbyWatcher()
+    key at seat 0 is no table at all (in memory)."""
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    table = InMemoryTable(tmp_path / "a", host_class=RenamingHost, name="hedi")
+    outcomes = await table.run()
+    assert all(out.completed for out in outcomes), [o.describe() for o in outcomes]
+    lobbies = table.controllers[1].of(Lobby)
+    assert lobbies and all(lb.seats[0][0] == "hedi" for lb in lobbies)
+    impostor = InMemoryTable(tmp_path / "b", host_class=RenamingHost)
+    impostor.host.core.impostor = True
     async with trio.open_nursery() as nursery:
-        host = RenamingHost(dataclasses.replace(host_config(tmp_path), name="hedi"),
-                            HostWatcher())
-        port = await nursery.start(host.run)
-        with trio.fail_after(60):
-            out = await ClientPeer(join_config(tmp_path, port, "amel"), watcher).run()
-        nursery.cancel_scope.cancel()
-    assert out.completed
-    assert watcher.lobbies and all(lb.seats[0][0] == "hedi" for lb in watcher.lobbies)
-    impostor = RenamingHost(host_config(tmp_path), HostWatcher())
-    impostor.core.impostor = True
-    async with trio.open_nursery() as nursery:
-        port = await nursery.start(impostor.run)
-        cfg = join_config(tmp_path, port, "sami")
-        with trio.fail_after(cfg.timeouts.handshake + 10):
-            out = await ClientPeer(cfg, BotController("greedy", 1)).run()
+        await nursery.start(impostor.host.run)
+        out = await impostor.joiner(1).run()
         nursery.cancel_scope.cancel()
     assert out.error_code == OutcomeError.BAD_LOBBY
     assert out.error == "the host accepted us but sent no usable table (seat 0 is not the host)"
@@ -432,54 +419,54 @@ _LyingHost = _host_with(_LyingHandshake, BadLobbyTable)
 
 
 @pytest.mark.parametrize("silent", [False, True])
-async def test_a_welcome_announcing_a_chain_it_never_sends_ends_the_join(tmp_path, silent):
+async def test_a_welcome_announcing_a_chain_it_never_sends_ends_the_join(tmp_path, silent,
+                                                                        autojump_clock):
     """A welcome with have > 0 before any game, then no genesis and no usable lobby: the
     joiner stops within the handshake timeout, as for any host that sends no table."""
-    host = _LyingHost(host_config(tmp_path), HostWatcher())
-    host.core.silent = silent
-    cfg = join_config(tmp_path, 0, "amel")
+    table = InMemoryTable(tmp_path, host_class=_LyingHost)
+    table.host.core.silent = silent
     async with trio.open_nursery() as nursery:
-        port = await nursery.start(host.run)
-        cfg = dataclasses.replace(cfg, address=f"127.0.0.1:{port}")
-        with trio.fail_after(cfg.timeouts.handshake + 10):
-            out = await ClientPeer(cfg, BotController("greedy", 1)).run()
+        await nursery.start(table.host.run)
+        start = trio.current_time()
+        out = await table.joiner(1).run()
+        assert trio.current_time() - start < table.timeouts.handshake + 1
         nursery.cancel_scope.cancel()
     assert out.error_code == OutcomeError.BAD_LOBBY and out.table is None
     assert out.error is not None
     assert out.error.startswith("the host accepted us but sent no usable table")
-    assert not (tmp_path / "amel.chklog").exists()
+    assert not (tmp_path / "seat1.chklog").exists()
 
 
 async def test_a_restarted_host_waits_for_the_other_seats_rather_than_saying_they_left(
-        tmp_path):
+        tmp_path, autojump_clock):
     """The host's process dies and restarts from its log: it has not seen the other seats
     since, so it reports them waited for (``Waiting.awaited``), not as having lost their
-    connection; once a seat is back, that mark is gone (a later drop is a drop)."""
-    port = _free_tcp_port()
-    host_identity = Identity.generate()
-    cfg = dataclasses.replace(host_config(tmp_path), port=port, identity=host_identity,
+    connection; once a seat is back, that mark is gone (a later drop is a drop).  In
+    memory: the restarted host listens where the first one did."""
+    gate = GatedController(2)
+    table = InMemoryTable(tmp_path, controllers=[RecordingController(0), gate])
+    cfg = dataclasses.replace(table.host.config, port=40999, identity=Identity.generate(),
                               state_path=tmp_path / "host.state")
-    gate = GatedBot(2)
+    table.host = HostPeer(cfg, table.controllers[0])
     async with trio.open_nursery() as nursery:
         first = trio.CancelScope()
 
         async def run_first(task_status=trio.TASK_STATUS_IGNORED):
             with first:
-                await HostPeer(cfg, BotController("greedy", 0)).run(task_status)
+                await table.host.run(task_status)
 
         await nursery.start(run_first)
-        guest = dataclasses.replace(join_config(tmp_path, port, "amel"),
-                                    identity=Identity.generate(),
-                                    state_path=tmp_path / "amel.state")
-        nursery.start_soon(ClientPeer(guest, gate).run)
+        nursery.start_soon(table.joiner(1, identity=Identity.generate(),
+                                        state_path=tmp_path / "seat1.state").run)
         await gate.holding.wait()
         first.cancel()  # the host's process dies: nothing sent
-        restarted = _Recorder(0)
+        restarted = RecordingController(0)
         host = HostPeer(cfg, restarted)
         assert host.session is not None  # resumed from its log
         await nursery.start(host.run)
-        with trio.fail_after(30):
-            await restarted.back.wait()  # the joiner's retries found the host again
+        gate.release.set()
+        await restarted.until(lambda c: any(isinstance(e, Resumed) and e.seat == 1
+                                            for e in c.events))  # the joiner's retries
         assert 1 not in host.awaited_seats
         nursery.cancel_scope.cancel()
     waits = [e for e in restarted.events if isinstance(e, Waiting) and e.seat == 1]
