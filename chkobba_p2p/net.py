@@ -1,11 +1,14 @@
-"""The trio shell of the link: sockets, timers, the log (PROTOCOL.md 2, 5, 12, 18).
+"""The trio shell of the link: the host and a joiner (PROTOCOL.md 2, 5, 12, 17, 18).
 
 The decisions live in the sans-IO core, :mod:`chkobba_p2p.link` (the host's table,
 :class:`~chkobba_p2p.link.host.HostTable`; a joiner's link,
-:class:`~chkobba_p2p.link.joiner.SeatLink`).  This module moves bytes and time into
-them and carries out what they return: frames on a connection's queue, events for the
-controller, the controller's questions as tasks, the log written before anything leaves.
-Connections come from a :class:`~chkobba_p2p.transport.Transport` (TCP by default).
+:class:`~chkobba_p2p.link.joiner.SeatLink`).  :class:`HostPeer` listens, resumes its
+table from its log, announces it on the LAN and closes it at the match's end;
+:class:`ClientPeer` connects, runs the handshake's I/O and reconnects.  Both build on
+:class:`~chkobba_p2p.shell.PeerShell` (the core's effects carried out: frames, events,
+the controller's questions as tasks, the log written before anything leaves); the host's
+connections come through its :class:`~chkobba_p2p.accept.Door`.  Connections come from a
+:class:`~chkobba_p2p.transport.Transport` (TCP by default).
 """
 
 from __future__ import annotations

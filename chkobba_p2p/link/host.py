@@ -4,13 +4,14 @@
 in the lobby and the ready check, whose connection is live, who stepped away or is
 waited for after a restart, the clocks and their verdicts, chat and its limit, the
 spectators and the coalesced news of them, the rematch question.  The trio shell
-(:class:`chkobba_p2p.net.HostPeer`) feeds it connections that finished their greeting,
-their messages and the time, and carries out the :mod:`~chkobba_p2p.link.seat` effects
-it returns.  Connections are the shell's opaque values (``C``).
+(:class:`chkobba_p2p.net.HostPeer` and its door, :class:`chkobba_p2p.accept.Door`)
+feeds it connections that finished their greeting, their messages and the time, and
+carries out the :mod:`~chkobba_p2p.link.seat` effects it returns.  Connections are the
+shell's opaque values (``C``).
 
-The message table of a seated connection (:data:`SEAT_MESSAGES`) is the host's whole
-answer to what a seat may say; anything else is ``unknown_type`` and the end of that
-connection (PROTOCOL.md 5.1).
+The message table of a seated connection (:data:`SEAT_MESSAGES`, read from
+:data:`~chkobba_p2p.link.states.HOST`) is the host's whole answer to what a seat may
+say; anything else is ``unknown_type`` and the end of that connection (PROTOCOL.md 5.1).
 """
 
 from __future__ import annotations
