@@ -1,18 +1,16 @@
 """The host announces the clocks' limits it enforces (PROTOCOL.md 12.3): a joining peer's
-countdowns and conclusions use them, not its own configuration (in memory on trio's mock
-clock, and a resume over loopback TCP)."""
+countdowns and conclusions use them, not its own configuration, and a resume is told
+what its seat has left (in memory on trio's mock clock: no sockets, no real time)."""
 
 from __future__ import annotations
 
 import dataclasses
 
 import trio
-from test_net_support import FAST, GatedBot, host_config, join_config
+from test_net_support import FAST
 
 from chkobba_p2p.linkmsg import MAX_LIMIT, parse_limits
-from chkobba_p2p.net import ClientPeer, HostPeer
 from chkobba_p2p.peer import (
-    BotController,
     ClockReading,
     Limits,
     Lobby,
@@ -60,52 +58,47 @@ def test_limits_out_of_bounds_are_ignored():
 
 
 
-class AwayWatcher(BotController):
-    """The host's bot: ``spent`` once the host reports seat 1 away with at most ``below``
-    seconds left, ``back`` once seat 1 returns."""
-
-    def __init__(self, below: int) -> None:
-        super().__init__("greedy", 0)
-        self.below = below
-        self.spent = trio.Event()
-        self.back = trio.Event()
-
-    def on_event(self, event: object) -> None:
-        if isinstance(event, Waiting) and event.seat == 1 and event.seconds <= self.below:
-            self.spent.set()
-        if isinstance(event, Resumed) and event.seat == 1:
-            self.back.set()
-
-
-async def test_a_resumed_joiner_is_told_what_its_seat_has_left_of_its_allowance(tmp_path):
+async def test_a_resumed_joiner_is_told_what_its_seat_has_left_of_its_allowance(
+        tmp_path, autojump_clock):
     """A joiner that comes back has spent part of its allowance of time away: the host
     says how much is left in its welcome (``limits.left``), and the joiner's own clock
-    (its countdown, its step-away dialog) shows that, not a full allowance again."""
-    from test_net_rejoin import _play_then_vanish
-
+    (its countdown, its step-away dialog) shows that, not a full allowance again (in
+    memory: the joiner's process "dies" at its second move, its connection closed)."""
     host_timeouts = dataclasses.replace(FAST, reconnect=12.0)
     identity = Identity.generate()
-    state = tmp_path / "amel.state"
-    host_ctl = AwayWatcher(below=10)
+    state = tmp_path / "seat1.state"
+    host_ctl, gate = RecordingController(0), GatedController(2)
+    table = InMemoryTable(tmp_path, timeouts=host_timeouts, controllers=[host_ctl, gate])
+
+    def waiting_below(below: int):
+        return lambda c: any(isinstance(e, Waiting) and e.seat == 1 and e.seconds <= below
+                             for e in c.events)
+
     async with trio.open_nursery() as nursery:
-        host = HostPeer(dataclasses.replace(host_config(tmp_path), timeouts=host_timeouts),
-                        host_ctl)
-        port = await nursery.start(host.run)
-        await _play_then_vanish(nursery, tmp_path, port, identity, state, GatedBot(2))
-        with trio.fail_after(30):
-            await host_ctl.spent.wait()
-        again = GatedBot(1)  # holds the floor at once: the clocks stand still to be read
-        cfg = dataclasses.replace(join_config(tmp_path, port, "amel"), identity=identity,
-                                  state_path=state)
-        peer = ClientPeer(cfg, again)
+        await nursery.start(table.host.run)
+        first = table.joiner(1, identity=identity, state_path=state, timeouts=FAST)
+        vanish = trio.CancelScope()
+
+        async def run_first() -> None:
+            with vanish:
+                await first.run()
+
+        nursery.start_soon(run_first)
+        await gate.holding.wait()
+        vanish.cancel()  # no leave signed: its connection simply closes
+        assert first._last_link is not None
+        await first._last_link.stream.aclose()
+        await host_ctl.until(waiting_below(10))
+        again = GatedController(1)  # holds the floor at once: the clocks stand still
+        peer = table.joiner(1, again, identity=identity, state_path=state, timeouts=FAST)
         assert peer.session is not None  # a resume
         nursery.start_soon(peer.run)
-        with trio.fail_after(20):
-            await again.holding.wait()
-            await host_ctl.back.wait()
+        await again.holding.wait()
+        await host_ctl.until(lambda c: any(isinstance(e, Resumed) and e.seat == 1
+                                           for e in c.events))
         told = peer.clocks()[1].allowance_left
-        host_left = host.clocks()[1].allowance_left
-        readings = [e for e in again.events if isinstance(e, ClockReading)]
+        host_left = table.host.clocks()[1].allowance_left
+        readings = again.of(ClockReading)
         nursery.cancel_scope.cancel()
     assert host_left <= told <= host_left + 1  # the host's figure, rounded up
     assert told <= 10 < host_timeouts.reconnect  # not a full allowance again
