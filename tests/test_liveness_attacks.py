@@ -1,8 +1,8 @@
 """Issue 12: the five attacks on liveness, each by a hostile peer against the library's
-own honest peers (in memory on trio's mock clock; the resume-refusal attack on loopback
-TCP).  For each: no honest peer crashes, the seat blamed is the attacker's (or, for an
-unproven accusation, nobody is convicted on its word), and every honest log replays to
-the same verdict."""
+own honest peers (in memory on trio's mock clock: no sockets, no real time).  For each:
+no honest peer crashes, the seat blamed is the attacker's (or, for an unproven
+accusation, nobody is convicted on its word), and every honest log replays to the same
+verdict."""
 
 from __future__ import annotations
 
@@ -11,14 +11,14 @@ from pathlib import Path
 
 import pytest
 import trio
-from test_net_support import FAST, GatedBot, host_config, join_config
+from test_net_support import FAST
 
 from chkobba_p2p import wire
 from chkobba_p2p.audit import INCOMPLETE, INVALID, audit_log
 from chkobba_p2p.link.host import HostTable
 from chkobba_p2p.link.joiner import SeatLink
 from chkobba_p2p.net import ClientPeer, HostPeer
-from chkobba_p2p.peer import BotController, ClockReading, Outcome, OutcomeError, Waiting
+from chkobba_p2p.peer import ClockReading, Outcome, OutcomeError, Waiting
 from chkobba_p2p.session import Phase, Session, Standing
 from chkobba_p2p.testing import GatedController, InMemoryTable, RecordingController
 from chkobba_p2p.transcript import read_transcript
@@ -295,18 +295,22 @@ async def test_malformed_unsigned_messages_are_ignored(tmp_path, players, autoju
 
 
 class Switch:
-    """A TCP front for the host's port: the first ``impostor`` connections are answered
-    by an impostor (one ``error unknown_game`` frame), the others are forwarded."""
+    """A front for the host's port on the table's memory network: the first
+    ``impostor`` connections are answered by an impostor (one ``error unknown_game``
+    frame), the others are forwarded."""
 
-    def __init__(self, target: int, impostor: int = 0, kind: str = "error") -> None:
-        self.target = target
+    ADDRESS = "10.0.0.9"
+
+    def __init__(self, table: InMemoryTable, impostor: int = 0, kind: str = "error") -> None:
+        self.table = table
+        self.transport = table.network.transport(self.ADDRESS)
         self.impostor = impostor
         self.kind = kind  # "error" (unknown_game), "silent" or "garbled" (a bad greeting)
         self.refused = trio.Event()
 
     async def serve(self, task_status=trio.TASK_STATUS_IGNORED):
-        listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
-        task_status.started(listeners[0].socket.getsockname()[1])
+        listeners = await self.transport.listen(0, "")
+        task_status.started(self.transport.port_of(listeners[0]))
         await trio.serve_listeners(self._handle, listeners)
 
     async def _handle(self, stream) -> None:
@@ -319,11 +323,12 @@ class Switch:
             elif self.kind == "garbled":
                 await stream.send_all(wire.frame(wire.encode({"t": "host", "key": 5})))
             else:  # silent: the handshake times out
-                await trio.sleep(FAST.handshake + 1)
+                await trio.sleep(self.table.timeouts.handshake + 1)
             self.refused.set()
             await stream.aclose()
             return
-        upstream = await trio.open_tcp_stream("127.0.0.1", self.target)
+        upstream = await self.transport.connect(InMemoryTable.HOST_ADDRESS,
+                                                self.table.host.port)
 
         async def pipe(a, b):
             try:
@@ -339,7 +344,8 @@ class Switch:
 
 
 @pytest.mark.parametrize("kind", ["error", "silent", "garbled"])
-async def test_an_unauthenticated_unknown_game_error_deletes_nothing(tmp_path, kind):
+async def test_an_unauthenticated_unknown_game_error_deletes_nothing(tmp_path, kind,
+                                                                     autojump_clock):
     """An impostor at the host's address (an ``error unknown_game``, a handshake that
     never completes, a garbled greeting) delays a resume but neither deletes the saved
     state nor ends the game.  A refusal is retried within the host's allowance; silence
@@ -347,18 +353,23 @@ async def test_an_unauthenticated_unknown_game_error_deletes_nothing(tmp_path, k
     that run stops, signing nothing, and the next one resumes (PROTOCOL.md 12.4)."""
     identity = Identity.generate()
     state = tmp_path / "g1.state"
-    gate = GatedBot(gate_at=2)
+    gate = GatedController(gate_at=2)
+    table = InMemoryTable(tmp_path, controllers=[RecordingController(0), gate],
+                          timeouts=FAST)
     out: dict[str, Outcome] = {}
+    host_done = trio.Event()
     with trio.fail_after(60):
         async with trio.open_nursery() as nursery:
             async def run_host(task_status=trio.TASK_STATUS_IGNORED):
-                out["host"] = await HostPeer(host_config(tmp_path), BotController(
-                    "greedy", 0)).run(task_status)
+                out["host"] = await table.host.run(task_status)
+                host_done.set()
 
-            port = await nursery.start(run_host)
-            switch = Switch(port)
+            await nursery.start(run_host)
+            switch = Switch(table)
             front = await nursery.start(switch.serve)
-            cfg = join_config(tmp_path, front, "g1", identity=identity, state_path=state)
+            cfg = dataclasses.replace(
+                table.join_config(1, name="g1", identity=identity, state_path=state),
+                address=f"{Switch.ADDRESS}:{front}")
             first, gone = trio.CancelScope(), trio.Event()
 
             async def run_first():
@@ -374,7 +385,7 @@ async def test_an_unauthenticated_unknown_game_error_deletes_nothing(tmp_path, k
             await gone.wait()
             saved = state.read_bytes()
             switch.impostor, switch.kind = 1, kind  # the next connection meets an impostor
-            second = ClientPeer(cfg, BotController("greedy", 1))
+            second = ClientPeer(cfg, RecordingController(1))
 
             async def watch():
                 await switch.refused.wait()
@@ -389,9 +400,8 @@ async def test_an_unauthenticated_unknown_game_error_deletes_nothing(tmp_path, k
                 assert "accepted the connection but no chkobba host answered" in (
                     stopped.error or "")
                 assert state.read_bytes() == saved
-                out["guest"] = await ClientPeer(cfg, BotController("greedy", 1)).run()
-            while "host" not in out:
-                await trio.sleep(0.05)
+                out["guest"] = await ClientPeer(cfg, RecordingController(1)).run()
+            await host_done.wait()
             nursery.cancel_scope.cancel()  # the switch
     assert out["state_after_error"] is True
     assert out["guest"].completed, out["guest"].describe()
