@@ -376,34 +376,40 @@ def _host_with(handshake_class: type, base: type[HostTable] = HostTable) -> type
 _ImpostorHost = _host_with(_ImpostorHandshake)
 
 
-async def test_an_impostors_welcome_does_not_shorten_the_wait(tmp_path):
+async def test_an_impostors_welcome_does_not_shorten_the_wait(tmp_path, autojump_clock):
     """Another key at the host's address welcomes our resume announcing limits {move 1,
     away 0}: nothing in a welcome is our host's word until its key is checked, so the
     joiner keeps its own allowance (PROTOCOL.md 13: an impostor delays, never ends, a
-    resume)."""
-    port = _free_tcp_port()
+    resume).  In memory: the impostor listens where our host did."""
     identity = Identity.generate()
-    state = tmp_path / "amel.state"
-    await _abandoned_game(tmp_path, port, identity, state)
+    state = tmp_path / "seat1.state"
+    gate = GatedController(2)
+    table = InMemoryTable(tmp_path, controllers=[RecordingController(0), gate])
+    async with trio.open_nursery() as nursery:  # a game; then both processes are gone
+        await nursery.start(table.host.run)
+        nursery.start_soon(table.joiner(1, identity=identity, state_path=state).run)
+        await gate.holding.wait()
+        nursery.cancel_scope.cancel()
+    assert state.exists()
+    played = len(table.connections_of(1))
     other = tmp_path / "other"
     other.mkdir()
     short = dataclasses.replace(FAST, reconnect=3.0)
     impostor_cfg = dataclasses.replace(
-        host_config(other), port=port,
+        table.host.config, port=table.host.port, identity=None,
+        log_path=other / "host.chklog",
         timeouts=dataclasses.replace(FAST, reconnect=0.0, turn=1.0))
-    cfg = dataclasses.replace(join_config(tmp_path, port, "amel"), identity=identity,
-                              state_path=state, timeouts=short)
-    recorder = _Recorder(1)
+    recorder = RecordingController(1)
     async with trio.open_nursery() as nursery:
-        await nursery.start(_ImpostorHost(impostor_cfg, HostWatcher()).run)
-        peer = ClientPeer(cfg, recorder)
+        await nursery.start(_ImpostorHost(impostor_cfg, RecordingController(0)).run)
+        peer = table.joiner(1, recorder, identity=identity, state_path=state, timeouts=short)
         start = trio.current_time()
-        with trio.fail_after(30):
-            out = await peer.run()
+        out = await peer.run()
         nursery.cancel_scope.cancel()
+    assert len(table.connections_of(1)) > played  # the impostor was met (and welcomed us)
     assert peer.host_limits is None  # the impostor's figures were never taken
     assert trio.current_time() - start >= short.reconnect  # our own allowance, in full
-    waits = [e for e in recorder.events if isinstance(e, Waiting)]
+    waits = recorder.of(Waiting)
     assert waits and waits[0].seconds == short.reconnect
     assert out.aborted is not None and out.aborted.blamed_seat == 0
 
