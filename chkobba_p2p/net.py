@@ -29,7 +29,7 @@ from .link import messages as lm
 from .link.admission import STRANGERS, Admission, strangers_for_files
 from .link.handshake import SPOKEN, error_message
 from .link.host import HostTable, SeatsMoved, Started
-from .link.joiner import Committed, SeatLink, lobby_event, pinned_fingerprint
+from .link.joiner import RETRY_FIRST, Committed, SeatLink, lobby_event, pinned_fingerprint
 from .link.seat import ChatBucket, Effect
 from .liveness import Limits
 from .portmap import PortMapper
@@ -230,8 +230,6 @@ class HostPeer(PeerShell):
     def _all_links(self) -> list[Link]:
         return [*self.core.links.values(), *(lk for _, lk in self.core.spectators.values())]
 
-    # ---------------------------------------------------------- connections
-
     # ------------------------------------------------------------------ LAN
 
     def _facts(self) -> TableFacts:
@@ -398,8 +396,8 @@ class ClientPeer(PeerShell):
                 self.apply()
                 if stop:
                     return
-                if stop is False:
-                    await trio.sleep(0.05)
+                if stop is False:  # within the first connect_retry seconds: again soon
+                    await trio.sleep(RETRY_FIRST)
                     continue
             else:
                 fatal = await self._connected(stream)
