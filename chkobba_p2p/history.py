@@ -10,9 +10,10 @@ bytes (:class:`AuditCache`), so a second look at the same folder audits nothing 
 (the host's, each bot's, a friend's copy: the same game id) into one :class:`Game`;
 :func:`record_against`, :func:`series` and :func:`ratings` work on those games.
 
-What counts (:attr:`Game.counted`): a match whose log audits **valid** (won on points, or
-by resignation), and a game that ended when a seat signed a ``timeout`` against itself
-(it ran out of its own time: its signature proves it, a loss on time).  Any other
+What counts (:attr:`Game.counted`): a match whose log audits **valid** (won on points, by
+resignation, or on time: the host's flag on the seat to play), and a game that ended
+when a seat signed a ``timeout`` against itself (it ran out of its own time: its
+signature proves it, a loss on time).  Any other
 abort counts for nothing (one seat's word that another was too slow proves nothing), and
 so does every log that fails its audit: it is listed, with its reason, and excluded.  A
 tampered copy of a match does not erase a valid copy of it: the valid copy counts.
@@ -36,6 +37,7 @@ import platformdirs
 
 from . import __version__
 from .audit import INCOMPLETE, INVALID, VALID, AuditReport, LogUnreadable, audit_log
+from .observer import ON_TIME as _ON_TIME_CODE
 from .rating import RatedMatch, Rating, bot_level, compute_ratings
 from .wire import fingerprint
 
@@ -237,7 +239,8 @@ def summarize(report: AuditReport, digest: str, date: str = "") -> Log:
     game = t.game.hex() if t is not None else ""
     winner: int | None = None
     if report.verdict == VALID:
-        ending = RESIGNED if report.code == "resigned" else POINTS
+        ending = RESIGNED if report.code == "resigned" else \
+            ON_TIME if report.code == _ON_TIME_CODE else POINTS
         winner = report.winner
     elif report.verdict == INVALID:
         ending = TAMPERED

@@ -90,6 +90,9 @@ MESSAGES: dict[str, tuple[str, str]] = {
                     "une partie complète : {name} gagne {score}"),
     "verdict_resigned": ("{who} resigned: {name} wins the match",
                          "{who} a abandonné : {name} gagne la partie"),
+    "verdict_on_time": ("{who} lost on time, by the host's clock: {name} wins the match on "
+                        "time", "{who} perd au temps, selon l'horloge de l'hôte : {name} "
+                        "gagne la partie au temps"),
     "verdict_truncated": ("the log ends in the middle of a message (a crash, or a cut "
                           "file); nothing wrong before it",
                           "le journal s'arrête au milieu d'un message (un arrêt brutal ou un "
@@ -187,6 +190,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
                     "qu'elle est"),
     "ev_restored_lobby": ("you are back at the table", "vous êtes de retour à la table"),
     "ev_resigned": ("{name} resigned", "{name} abandonne"),
+    "ev_on_time": ("{name} lost on time (the host's clock)",
+                   "{name} perd au temps (selon l'horloge de l'hôte)"),
+    "ev_on_time_me": ("you lost on time (the host's clock)",
+                      "vous perdez au temps (selon l'horloge de l'hôte)"),
     "ev_resigned_me": ("you resigned", "vous abandonnez"),
     "ev_chat": ("{name}: {text}", "{name} : {text}"),
     "ev_done": ("match over: every player signed the result",
@@ -224,6 +231,19 @@ MESSAGES: dict[str, tuple[str, str]] = {
                          "Vous avez abandonné : ils gagnent la partie"),
     "over_resigned_you_win": ("{name} resigned: you win the match!",
                               "{name} abandonne : vous gagnez la partie !"),
+    "over_on_time_you_win": ("{name} ran out of time: you won on time!",
+                             "{name} n'a plus de temps : vous gagnez au temps !"),
+    "over_on_time_we_win": ("{name} ran out of time: your side won on time!",
+                            "{name} n'a plus de temps : votre équipe gagne au temps !"),
+    "over_on_time_me": ("You ran out of time: {name} won on time",
+                        "Vous n'avez plus de temps : {name} gagne au temps"),
+    "over_on_time_us": ("Your side ran out of time: they won on time",
+                        "Votre équipe n'a plus de temps : ils gagnent au temps"),
+    "over_on_time_other": ("{late} ran out of time: {name} won on time",
+                           "{late} n'a plus de temps : {name} gagne au temps"),
+    "over_on_time_note": ("(the time is the host's clock; the log shows whose turn it was)",
+                          "(le temps est celui de l'horloge de l'hôte ; le journal montre "
+                          "à qui c'était de jouer)"),
     "keys_rematch_wait": ("Rematch: waiting for {names}'s answer… · q: quit",
                           "Revanche : on attend la réponse de {names}… · q : quitter"),
     "ev_rematch_yes": ("{name} wants a rematch", "{name} veut une revanche"),

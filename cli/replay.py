@@ -160,7 +160,7 @@ def _view(args: argparse.Namespace, review: Review | None = None) -> None:
 
 def _interrupted(path: str, report: AuditReport) -> list[object]:
     """The public events of the hand a game stopped in (none for a complete match)."""
-    if report.verdict == VALID and report.code != "resigned":
+    if report.verdict == VALID and report.code is None:
         return []  # a whole match: every hand has its record
     from chkobba_p2p.audit import read_log
     from chkobba_p2p.timeline import build_timeline
