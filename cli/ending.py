@@ -20,8 +20,8 @@ from .i18n import Translator
 __all__ = ["EXIT_DONE", "EXIT_CRASH", "EXIT_NO_GAME", "EXIT_ABORTED", "EXIT_AWAY", "EXIT_LEFT",
            "finish", "command_lines", "saved_elsewhere_lines"]
 
-#: The exit statuses (README, "Exit status"): the match completed (or was resigned: a
-#: result); the client crashed; no game (could not join, bad arguments); the game was
+#: The exit statuses (README, "Exit status"): the match completed (or was resigned, or lost
+#: on time: a result); the client crashed; no game (could not join, bad arguments); the game was
 #: stopped (aborted); you stepped away (the game waits, the same command comes back);
 #: you left a game that does not wait for you (against local bots, a lobby).
 EXIT_DONE, EXIT_CRASH, EXIT_NO_GAME, EXIT_ABORTED, EXIT_AWAY, EXIT_LEFT = 0, 1, 2, 3, 4, 130

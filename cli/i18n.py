@@ -148,8 +148,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "keys_over_rematch": ("r: play again (rematch) · q or Enter: quit",
                           "r : rejouer (revanche) · q ou Entrée : quitter"),
     "clock_left": ("{t} left", "encore {t}"),
-    "clock_hurry": ("Hurry: {t} left to play, then the game ends!",
-                    "Vite : encore {t} pour jouer, ensuite la partie s'arrête !"),
+    "clock_hurry": ("Hurry: {t} left to play, then you lose on time!",
+                    "Vite : encore {t} pour jouer, sinon vous perdez au temps !"),
     "refused": ("refused ({rule}): {why}", "refusé ({rule}) : {why}"),
     # events
     "ev_listening": ("hosting on port {port}", "table ouverte sur le port {port}"),

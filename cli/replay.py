@@ -335,7 +335,8 @@ def describe(report: AuditReport, hand: int | None = None, symbols: bool = True,
         out.append(f"warning: {w}")
     for a in report.aborts:
         # An abort is its signer's word: only what the log shows is stated as fact.
-        out.append(f"the game was stopped at entry #{a.index}: {a.describe(sp.who)}")
+        stop = "the match ended on time" if a.on_time else "the game was stopped"
+        out.append(f"{stop} at entry #{a.index}: {a.describe(sp.who)}")
     if report.offending:
         out.append(f"offending entry #{report.entry}: {report.offending}")
     if report.verdict == INVALID and report.records and hand is None:
