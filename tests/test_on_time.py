@@ -281,3 +281,59 @@ def test_on_time_vector():
     bad = v["forged_verdict"]
     r = audit_bodies([*chain, bytes.fromhex(v["forged_body_hex"])], workers=0)
     assert (r.verdict, r.code, r.winner) == (bad["verdict"], bad["code"], bad["winner"])
+
+
+# ------------------------------------------------------------ the terminal client's words
+
+
+def _outcome(tmp_path: Path, seat: int):
+    """Seat ``seat``'s outcome of a match lost on time by seat 1, and the host's log."""
+    from test_audit_support import Played
+
+    from chkobba_p2p.events import Outcome
+
+    ss, ids = _to_play(1)
+    flag = ss[0].abort(ErrorCode.TIMEOUT, 1, "seat 1 held the floor too long", flag=1)
+    ss[1].receive(flag)
+    log = Played(ss, ids).write_log(tmp_path / "host.chklog", 0)
+    s = ss[seat]
+    return Outcome(seat, s.table, log, aborted=s.aborted), log
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_both_screens_say_who_won_on_time(tmp_path, lang):
+    from chkobba_cli.i18n import Translator
+    from chkobba_cli.tui.dialogs import over_lines
+    from chkobba_cli.tui.view import TableView, card_style
+    from chkobba_p2p.tablestate import TableState
+
+    def screen(seat: int) -> str:
+        o, _ = _outcome(tmp_path, seat)
+        st = TableState().with_table(o.table, seat).apply(o.aborted)
+        v = TableView(st, Translator(lang), card_style(st, None, True))
+        return "\n".join("".join(f[1] for f in line) for line in over_lines(v, o, None, 80))
+
+    won, lost = screen(0), screen(1)
+    if lang == "en":
+        assert "peer1 ran out of time: you won on time!" in won
+        assert "You ran out of time: host won on time" in lost
+        assert "the time is the host's clock" in won
+    else:
+        assert "peer1 n'a plus de temps : vous gagnez au temps !" in won
+        assert "Vous n'avez plus de temps : host gagne au temps" in lost
+        assert "l'horloge de l'hôte" in won
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_the_html_replay_tells_a_loss_on_time(tmp_path, lang):
+    from chkobba_cli.replay_html import render_html
+
+    _, log = _outcome(tmp_path, 0)
+    import html
+
+    page = html.unescape(render_html(audit_log(log, workers=0), lang))
+    if lang == "en":
+        assert "lost on time at entry #" in page and "wins the match" in page
+        assert "the host's word" in page
+    else:
+        assert "perd au temps à l'entrée" in page and "gagne la partie" in page
