@@ -233,6 +233,31 @@ def test_history_counts_a_loss_on_time(tmp_path):
     assert (rec.games, rec.wins, rec.losses) == (1, 1, 0)
 
 
+def test_history_counts_nothing_when_the_flagged_side_disputed_the_clock_first(tmp_path):
+    """The host's copy holds its flag; the late seat's own copy holds, first, its signed
+    word that the host went silent: the copies disagree, and the match is a disputed
+    stop, counted for nobody."""
+    from test_audit_support import Played
+
+    ss, ids = _to_play(1)
+    host, guest = ss
+    flag = host.abort(ErrorCode.TIMEOUT, 1, "seat 1 held the floor too long", flag=1)
+    claim = guest.abort(ErrorCode.PEER_LEFT, 0, "the host stayed unreachable")
+    guest.receive(flag)
+    host.receive(claim)  # after its own flag: it changes nothing there
+    played = Played(ss, ids)
+    logs = [summarize(audit_log(played.write_log(tmp_path / f"s{seat}.chklog", seat),
+                                workers=0), f"d{seat}") for seat in (0, 1)]
+    assert (logs[0].ending, logs[0].winner) == (ON_TIME, 0)
+    assert logs[1].ending == "aborted" and logs[1].disputed_by == 1 and not logs[1].counted
+    (game,) = games(logs)
+    assert not game.counted and game.log.path.endswith("s1.chklog")
+    rec = record_against([game], ids[0].public, ids[1].public)
+    assert (rec.games, rec.wins, rec.losses) == (0, 0, 0)
+    # Alone, the host's copy counts (nothing in it disputes the flag).
+    assert games(logs[:1])[0].counted
+
+
 # ------------------------------------------------------------------ the published vector
 
 VECTOR = Path(__file__).parent / "vectors" / "wire_on_time.json"
