@@ -61,6 +61,7 @@ from .errors import LocalError
 from .observer import (
     INCOMPLETE,
     INVALID,
+    ON_TIME,
     VALID,
     AbortClaim,
     Observer,
@@ -255,6 +256,9 @@ class AuditReport:
         if self.verdict == VALID and self.code == "resigned":
             return (f"VALID: {self.entries} entries; every check passes; the match ended by "
                     f"resignation: {self.describe()}")
+        if self.verdict == VALID and self.code == ON_TIME:
+            return (f"VALID: {self.entries} entries; every check passes; the match ended on "
+                    f"time: {self.describe()}")
         if self.verdict == VALID and self.outcome is not None and self.outcome.winner is not None:
             return (f"VALID: {self.entries} entries; every signature, the chain, the deal's "
                     "proofs and reveals, every move and every score check out; "

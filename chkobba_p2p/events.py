@@ -372,8 +372,21 @@ class Outcome:
         return a.by_seat if a is not None and a.resigned else None
 
     @property
+    def on_time(self) -> int | None:
+        """The seat that lost the match on time (the host's flag on the seat to play,
+        :func:`~chkobba_p2p.session.flag_holds`), if one did."""
+        a = self.aborted
+        return a.flag if a is not None else None
+
+    @property
+    def decided(self) -> bool:
+        """The match has a result: completed, resigned, or lost on time."""
+        return self.winner_side is not None
+
+    @property
     def winner_side(self) -> int | None:
-        """The side that won: by the result every seat signed, or by a resignation."""
+        """The side that won: by the result every seat signed, by a resignation, or on
+        time."""
         if self.done is not None:
             return self.done.winner_side
         if self.aborted is not None and self.table is not None:
@@ -393,6 +406,12 @@ class Outcome:
             won = self.side_names(self.winner_side) if self.winner_side is not None else "?"
             return (f"match over: {quitter} resigned; {won} "
                     f"{'win' if ' and ' in won else 'wins'}")
+        if self.on_time is not None:
+            t = self.table
+            late = t.seats[self.on_time].name if t is not None else f"seat {self.on_time}"
+            won = self.side_names(self.winner_side) if self.winner_side is not None else "?"
+            return (f"match over: {late} lost on time (the host's clock); {won} "
+                    f"{'win' if ' and ' in won else 'wins'} on time")
         if self.aborted is not None:
             # An unproven accusation is worded as the signer's claim (its words shown,
             # never obeyed: Aborted.describe makes them safe).

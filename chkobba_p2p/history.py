@@ -10,9 +10,10 @@ bytes (:class:`AuditCache`), so a second look at the same folder audits nothing 
 (the host's, each bot's, a friend's copy: the same game id) into one :class:`Game`;
 :func:`record_against`, :func:`series` and :func:`ratings` work on those games.
 
-What counts (:attr:`Game.counted`): a match whose log audits **valid** (won on points, or
-by resignation), and a game that ended when a seat signed a ``timeout`` against itself
-(it ran out of its own time: its signature proves it, a loss on time).  Any other
+What counts (:attr:`Game.counted`): a match whose log audits **valid** (won on points, by
+resignation, or on time: the host's flag on the seat to play), and a game that ended
+when a seat signed a ``timeout`` against itself (it ran out of its own time: its
+signature proves it, a loss on time).  Any other
 abort counts for nothing (one seat's word that another was too slow proves nothing), and
 so does every log that fails its audit: it is listed, with its reason, and excluded.  A
 tampered copy of a match does not erase a valid copy of it: the valid copy counts.
@@ -36,6 +37,7 @@ import platformdirs
 
 from . import __version__
 from .audit import INCOMPLETE, INVALID, VALID, AuditReport, LogUnreadable, audit_log
+from .observer import ON_TIME as _ON_TIME_CODE
 from .rating import RatedMatch, Rating, bot_level, compute_ratings
 from .wire import fingerprint
 
@@ -124,7 +126,10 @@ class Log:
     ended (``points``, ``resigned``, ``on_time``, ``aborted``, ``truncated``,
     ``unfinished``, ``invalid``, ``unreadable``); ``winner`` the winning side when the
     result counts, else None; ``date`` the log header's creation time (ISO, UTC; the
-    header is not signed) or the file's modification time."""
+    header is not signed) or the file's modification time.  ``disputed_by``: for a copy
+    stopped by a seat's abort against the host (seat 0: its word that the host went
+    silent), that seat; a copy of the same match lost on time by that seat's side then
+    counts for nothing (:func:`games`)."""
 
     path: str
     digest: str
@@ -139,6 +144,7 @@ class Log:
     winner: int | None
     totals: tuple[int, ...]
     hands: int
+    disputed_by: int | None = None
 
     @property
     def counted(self) -> bool:
@@ -157,7 +163,8 @@ class Log:
                    int(d["players"]), seats, str(d["verdict"]),
                    None if d["code"] is None else str(d["code"]), str(d["reason"]),
                    str(d["ending"]), None if d["winner"] is None else int(d["winner"]),
-                   tuple(int(t) for t in d["totals"]), int(d["hands"]))
+                   tuple(int(t) for t in d["totals"]), int(d["hands"]),
+                   None if d.get("disputed_by") is None else int(d["disputed_by"]))
 
 
 def sides_of(players: int) -> tuple[tuple[int, ...], ...]:
@@ -236,14 +243,18 @@ def summarize(report: AuditReport, digest: str, date: str = "") -> Log:
     seats = tuple(Seat(s.name, s.key) for s in t.seats) if t is not None else ()
     game = t.game.hex() if t is not None else ""
     winner: int | None = None
+    disputed_by: int | None = None
     if report.verdict == VALID:
-        ending = RESIGNED if report.code == "resigned" else POINTS
+        ending = RESIGNED if report.code == "resigned" else \
+            ON_TIME if report.code == _ON_TIME_CODE else POINTS
         winner = report.winner
     elif report.verdict == INVALID:
         ending = TAMPERED
     elif report.code == "aborted":
         ending = ABORTED
         a = report.aborts[0] if report.aborts else None
+        if a is not None and a.blamed == 0 and a.by_seat != 0:
+            disputed_by = a.by_seat  # its word that the host went silent
         if a is not None and a.code == "timeout" and a.blamed == a.by_seat \
                 and report.standing == "self" and t is not None:
             # The seat signed that it ran out of its own time: a loss on time.
@@ -256,7 +267,7 @@ def summarize(report: AuditReport, digest: str, date: str = "") -> Log:
     hands = sum(1 for r in report.records if r.get("type") == "hand")
     return Log(report.path, digest, date, game, t.players if t else 0, seats,
                report.verdict, report.code, report.summary(), ending, winner,
-               tuple(report.totals), hands)
+               tuple(report.totals), hands, disputed_by)
 
 
 def _unreadable(path: str, digest: str, why: str) -> Log:
@@ -434,6 +445,14 @@ def games(logs: Iterable[Log]) -> list[Game]:
         # The one that speaks: a counted result first, then the longest, then the path.
         best = min(copies, key=lambda lg: (not lg.counted, lg.verdict != VALID,
                                            -lg.hands, lg.path))
+        if best.ending == ON_TIME and best.winner is not None:
+            # The host's flag stands in its copy, but the flagged side's own copy holds
+            # its signed word, first, that the host went silent: a disputed stop, which
+            # counts for nothing (PROTOCOL.md 12.3).
+            losers = sides_of(best.players)[1 - best.winner] if best.players in (2, 4) \
+                else ()
+            best = next((lg for lg in sorted(copies, key=lambda lg: lg.path)
+                         if lg.disputed_by is not None and lg.disputed_by in losers), best)
         dates = [lg.date for lg in copies if lg.date]
         date = min(dates) if dates else ""
         out.append(Game(replace(best, date=date), tuple(sorted(lg.path for lg in copies))))

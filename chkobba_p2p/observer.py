@@ -77,6 +77,7 @@ __all__ = [
     "VALID",
     "INVALID",
     "INCOMPLETE",
+    "ON_TIME",
     "Observer",
     "Verdict",
     "DeckRevealed",
@@ -87,6 +88,9 @@ __all__ = [
 VALID = "valid"
 INVALID = "invalid"
 INCOMPLETE = "incomplete"
+#: The code of a VALID verdict whose match was lost on time: the host's flag on the seat
+#: to play (:func:`~chkobba_p2p.session.flag_holds`).
+ON_TIME = "on_time"
 
 
 # ----------------------------------------------------------------------------- events
@@ -124,6 +128,9 @@ class AbortClaim:
     #: seat that left), ``claimed`` (nothing shows it), ``refuted`` (its evidence passes
     #: every check).
     standing: str = Standing.CLAIMED
+    #: The host's flag on the seat to play, which stands (:func:`~chkobba_p2p.session.
+    #: flag_holds`): the blamed seat lost on time.
+    on_time: bool = False
 
     def describe(self, label: Any = None) -> str:
         """The abort in one sentence, an unproven accusation worded as a claim
@@ -135,6 +142,9 @@ class AbortClaim:
         who = label(self.blamed) if label else f"seat {self.blamed}"
         if self.code == "resigned" and self.blamed == self.by_seat:
             return f"{by} resigned"
+        if self.on_time:
+            return (f"{who} lost on time ({self.code}{why}); the time is {by}'s word, the "
+                    f"log shows {who} was to play")
         if self.standing == Standing.SELF:
             if self.code == ErrorCode.TIMEOUT.name.lower():
                 return f"{by} ran out of time ({self.code}{why})"
@@ -189,6 +199,12 @@ class Verdict:
             return " & ".join(names[x] for x in range(n) if side_of(x, n) == s) \
                 if n == 4 else who(s)
 
+        if self.verdict == VALID and self.code == ON_TIME and self.winner is not None:
+            at = f" (entry #{self.entry})" if self.entry is not None else ""
+            return (f"{who(self.blamed)} lost on time{at}, as {who(self.by_seat)} (the host) "
+                    f"says: {side(self.winner)} wins the match on time; the log shows "
+                    f"{who(self.blamed)} was to play, the time is the host's word (the log "
+                    "carries no time)")
         if self.verdict == VALID and self.code == "resigned" and self.winner is not None:
             at = f" (entry #{self.entry})" if self.entry is not None else ""
             return f"{who(self.by_seat)} resigned{at}: {side(self.winner)} wins the match " \
@@ -551,7 +567,7 @@ class Observer:
     @property
     def winner(self) -> int | None:
         """The winning side: by the signed result, or the other side of a seat that
-        resigned."""
+        resigned or lost on time."""
         if self._resigned_winner is not None:
             return self._resigned_winner
         full = self._driver.full if self._driver is not None else None
@@ -625,7 +641,11 @@ class Observer:
             return self._stopped(INVALID, "unprocessable", "the observer cannot process "
                                  f"this entry ({type(exc).__name__}: {exc})", entry=i)
         if entry.kind == "abort":
-            self.aborts.append(_abort_claim(i, entry, session.table.players, standing))
+            claim = _abort_claim(i, entry, session.table.players, standing)
+            ended = session.aborted
+            if not self.aborts and ended is not None and ended.flag is not None:
+                claim = dataclasses.replace(claim, on_time=True)
+            self.aborts.append(claim)
         return events
 
     def _standing(self, abort: Entry, refuted_before: bool) -> str:
@@ -777,6 +797,20 @@ class Observer:
                 return Verdict(VALID, "resigned", f"seat {a.by_seat} resigned (entry "
                                f"#{a.index}): {who} by resignation", None, a.index,
                                by_seat=a.by_seat, winner=winner)
+            ended = session.aborted
+            won = ended.winner_side(session.table.players) if ended is not None else None
+            if ended is not None and ended.flag is not None and not over and won is not None:
+                # The host's flag on the seat to play (session.flag_holds): a complete
+                # result, the match lost on time by the flagged seat's side.  The log
+                # proves whose turn it was; the time that ran out is the host's word.
+                self._resigned_winner = won
+                who = result_sentence(won, (), session.table.players).rstrip()
+                return Verdict(VALID, ON_TIME, f"seat {ended.flag} lost on time (entry "
+                               f"#{a.index}), as seat {a.by_seat} (the host) says ({a.code}): "
+                               f"{who} on time; the log shows seat {ended.flag} was to play, "
+                               "the time is the host's word (the log carries no time)",
+                               ended.flag, a.index, a.standing, by_seat=a.by_seat,
+                               winner=won)
             refuted = ("; the entry its abort cites passes every check, which refutes its "
                        "claim") if a.standing == Standing.REFUTED else ""
             supported = a.standing in (Standing.OWED, Standing.SELF)

@@ -80,6 +80,8 @@ __all__ = [
     "Decision",
     "Aborted",
     "Standing",
+    "flag_holds",
+    "flag_winner",
     "MatchDone",
     "GameDriver",
     "DeckInstance",
@@ -252,6 +254,49 @@ class Standing:
     REFUTED = "refuted"
 
 
+def flag_winner(flagged: int, players: int) -> int | None:
+    """The side that wins when ``flagged`` loses on time: the other side at 2 players
+    (the other seat) and at 4 (the other pair).  **The hook for 3 players**: three
+    sides, and a flag does not say which of the other two wins, so a flag gives nobody
+    the win there (None): the abort is then the stop it always was."""
+    if players == 2 or players == 4:
+        return 1 - side_of(flagged, players)
+    return None
+
+
+def flag_holds(fields: dict[str, Any], signer: int, *, players: int, phase: str,
+               floor: int, earlier: Sequence[tuple[int, int | None]] = ()) -> int | None:
+    """The seat a ``timeout`` or ``peer_left`` abort **flags** (PROTOCOL.md 12.3), if the
+    flag stands; else None.  A flag is the host's word that the seat to play ran out of
+    its move clock and its allowance: it stands only when
+
+    * the host (seat 0, which keeps the clocks) signed it, with code ``timeout`` or
+      ``peer_left``, ``blamed`` equal to ``flag`` and ``flag`` a seat;
+    * the match is being played (PLAYING: not before the ready round is over, nor once
+      the result is decided) and the flagged seat holds the floor: it owes the next
+      message, as the transcript itself shows;
+    * no abort of the flagged seat blaming the host precedes it (``earlier``: every
+      abort seen before, as ``(signer, blamed)``): a seat that signed in time that the
+      host went silent disputes the clock, and the game stays a disputed stop.
+
+    A flag that does not stand is an ordinary abort (its code, its blame, its
+    standing); one that stands is a loss on time for the flagged seat's side
+    (:func:`flag_winner` says who wins; nobody at 3 players)."""
+    flag = fields.get("flag")
+    if not isinstance(flag, int) or isinstance(flag, bool) or not 0 <= flag < players:
+        return None
+    code = ErrorCode.from_wire(fields.get("code"))
+    blamed = fields.get("blamed")
+    if signer != 0 or code not in (ErrorCode.TIMEOUT, ErrorCode.PEER_LEFT) \
+            or isinstance(blamed, bool) or blamed != flag:
+        return None
+    if phase != Phase.PLAYING or floor != flag:
+        return None
+    if any(by == flag and said == 0 for by, said in earlier):
+        return None  # the flagged seat said first that the host went silent
+    return flag
+
+
 @dataclass(frozen=True)
 class Aborted:
     """The game ended early: who signed the record, the code, whom it blames, why.
@@ -263,13 +308,24 @@ class Aborted:
     A **resignation** is an abort with code ``resigned`` that its signer signs against its
     own seat (:meth:`Session.resign`): the match ends with a loss for the resigner's side
     (:attr:`resigned`, :meth:`winner_side`).  The same code blaming another seat is only a
-    claim, like any other abort."""
+    claim, like any other abort.
+
+    A **loss on time**: the host's ``timeout`` or ``peer_left`` abort that flags the seat
+    to play (:func:`flag_holds`); ``flag`` is that seat when the flag stands and gives
+    the other side the win (:attr:`on_time`, :meth:`winner_side`), else None."""
 
     by_seat: int
     code: ErrorCode
     blamed_seat: int | None
     detail: str
     standing: str = Standing.CLAIMED
+    flag: int | None = None
+
+    @property
+    def on_time(self) -> bool:
+        """The match is lost on time by the :attr:`flag` seat's side (the host's word on
+        the time, the transcript's on whose turn it was)."""
+        return self.flag is not None
 
     @property
     def proven(self) -> bool:
@@ -289,6 +345,10 @@ class Aborted:
             return f"{by} ended the game ({code}{why}), blaming nobody"
         if self.resigned:
             return f"{by} resigned"
+        if self.flag is not None:
+            # The transcript shows whose turn it was; the time itself is the host's word.
+            return (f"{who(self.flag)} lost on time ({code}{why}); the time is "
+                    f"{by}'s word, the log shows {who(self.flag)} was to play")
         if self.standing == Standing.SELF:
             if self.code is ErrorCode.TIMEOUT:
                 return f"{by} ran out of time ({code}{why})"
@@ -309,8 +369,10 @@ class Aborted:
         return self.code == ErrorCode.RESIGNED and self.blamed_seat == self.by_seat
 
     def winner_side(self, players: int) -> int | None:
-        """After a resignation, the side that wins the match (the other one); None for
-        any other abort."""
+        """After a resignation or a loss on time, the side that wins the match (the other
+        one); None for any other abort."""
+        if self.flag is not None:
+            return flag_winner(self.flag, players)
         if not self.resigned:
             return None
         return 1 - side_of(self.by_seat, players)
@@ -357,6 +419,8 @@ class Session:
         #: Every accepted entry's frame body, in chain order (for logs and resumes).
         self.bodies: list[bytes] = []
         self.aborted: Aborted | None = None
+        #: Every abort seen, in order, as ``(signer, blamed)`` (:func:`flag_holds`).
+        self._abort_claims: list[tuple[int, int | None]] = []
         self.done: MatchDone | None = None
         self._events: list[object] = []
         self._floor = 0
@@ -658,9 +722,14 @@ class Session:
         if self.aborted is None and self.phase != Phase.DONE:
             if standing is None:
                 standing = self.standing_of(blamed, entry.seat)
-            self.aborted = Aborted(entry.seat, code, blamed, why, standing)
+            flag = flag_holds(f, entry.seat, players=self.table.players, phase=self.phase,
+                              floor=self._floor, earlier=self._abort_claims)
+            if flag is not None and flag_winner(flag, self.table.players) is None:
+                flag = None  # 3 players: a flag gives nobody the win (flag_winner)
+            self.aborted = Aborted(entry.seat, code, blamed, why, standing, flag)
             self.phase = Phase.ABORTED
             self._events.append(self.aborted)
+        self._abort_claims.append((entry.seat, blamed))
         self.bodies.append(entry.body)
 
     # ------------------------------------------------------------------- sending
@@ -735,13 +804,18 @@ class Session:
         return self.abort(ErrorCode.RESIGNED, self.seat, detail or "the player resigned")
 
     def abort(self, code: ErrorCode, blamed_seat: int | None, detail: str,
-              evidence: bytes | None = None, *, proven: bool = False) -> Entry:
+              evidence: bytes | None = None, *, proven: bool = False,
+              flag: int | None = None) -> Entry:
         """End the game with a signed record (off the chain): the code, whom it blames,
         why, and the offending entry's bytes as evidence.  ``proven``: this peer's own
         checks convict ``blamed_seat`` (a game fault); otherwise the record's
-        :class:`Standing` is what the transcript shows (the seat owed, or a claim)."""
+        :class:`Standing` is what the transcript shows (the seat owed, or a claim).
+        ``flag``: the host's clocks flag that seat (``timeout``, ``peer_left``: a loss
+        on time if :func:`flag_holds`)."""
         body: dict[str, Any] = {"code": int(code), "blamed": blamed_seat,
                                 "why": detail[:1000]}
+        if flag is not None:
+            body["flag"] = flag
         if evidence is not None and len(evidence) <= wire.MAX_EVIDENCE:
             body["evidence"] = evidence
         elif evidence is not None and (eid := wire.entry_id_of(evidence)) is not None:

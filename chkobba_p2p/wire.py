@@ -536,7 +536,7 @@ _KIND_FIELDS = {
     "ready": frozenset(),
     "turn": frozenset(("d", "a")),
     "done": frozenset(("result",)),
-    "abort": frozenset(("code", "blamed", "why", "evidence", "evidence_id")),
+    "abort": frozenset(("code", "blamed", "why", "evidence", "evidence_id", "flag")),
 }
 _ACTION_FIELDS = {"play": frozenset(("t", "pos", "card", "take")),
                   "cut": frozenset(("t", "keep", "pos"))}

@@ -20,8 +20,8 @@ from .i18n import Translator
 __all__ = ["EXIT_DONE", "EXIT_CRASH", "EXIT_NO_GAME", "EXIT_ABORTED", "EXIT_AWAY", "EXIT_LEFT",
            "finish", "command_lines", "saved_elsewhere_lines"]
 
-#: The exit statuses (README, "Exit status"): the match completed (or was resigned: a
-#: result); the client crashed; no game (could not join, bad arguments); the game was
+#: The exit statuses (README, "Exit status"): the match completed (or was resigned, or lost
+#: on time: a result); the client crashed; no game (could not join, bad arguments); the game was
 #: stopped (aborted); you stepped away (the game waits, the same command comes back);
 #: you left a game that does not wait for you (against local bots, a lobby).
 EXIT_DONE, EXIT_CRASH, EXIT_NO_GAME, EXIT_ABORTED, EXIT_AWAY, EXIT_LEFT = 0, 1, 2, 3, 4, 130
@@ -133,7 +133,7 @@ def finish(result, ui, address: str | None = None) -> int:
         print(textwrap.fill(note, max(40, _columns() - 1), break_long_words=False))
     if log:
         _print_log(t, log, replay=True)
-    return EXIT_DONE if o.completed or o.resigned is not None else EXIT_ABORTED
+    return EXIT_DONE if o.decided else EXIT_ABORTED
 
 
 def result_line(o: Outcome, ui) -> str:
@@ -142,12 +142,12 @@ def result_line(o: Outcome, ui) -> str:
     from .tui.dialogs import over_lines
     from .tui.render import line_text
 
-    if o.done is None and o.resigned is None and o.aborted is not None:
+    if not o.decided and o.aborted is not None:
         from .tui.stopped import stop_sentences
 
         said = " ".join(text for _, text in stop_sentences(ui.view, o.aborted))
         return ui.t("over_stopped", why=said)
-    if o.done is None and o.resigned is None:
+    if not o.decided:
         return o.describe()
     lines = [line_text(x).strip() for x in over_lines(ui.view, o, None, 200)]
     return next((x for x in lines[1:] if x), o.describe())

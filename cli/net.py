@@ -203,8 +203,9 @@ def _report(outcome: Outcome, told_log: bool = False) -> int:
         rss = ""
     print(f"stats: sent {outcome.bytes_sent} B, received {outcome.bytes_received} B{rss}",
           flush=True)
-    # A resignation is a result (the other side wins), not a stopped game.
-    return 0 if outcome.completed or outcome.resigned is not None else (
+    # A resignation or a loss on time is a result (the other side wins), not a stopped
+    # game.
+    return 0 if outcome.decided else (
         3 if outcome.aborted else 2)
 
 

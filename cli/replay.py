@@ -160,7 +160,7 @@ def _view(args: argparse.Namespace, review: Review | None = None) -> None:
 
 def _interrupted(path: str, report: AuditReport) -> list[object]:
     """The public events of the hand a game stopped in (none for a complete match)."""
-    if report.verdict == VALID and report.code != "resigned":
+    if report.verdict == VALID and report.code is None:
         return []  # a whole match: every hand has its record
     from chkobba_p2p.audit import read_log
     from chkobba_p2p.timeline import build_timeline
@@ -335,7 +335,8 @@ def describe(report: AuditReport, hand: int | None = None, symbols: bool = True,
         out.append(f"warning: {w}")
     for a in report.aborts:
         # An abort is its signer's word: only what the log shows is stated as fact.
-        out.append(f"the game was stopped at entry #{a.index}: {a.describe(sp.who)}")
+        stop = "the match ended on time" if a.on_time else "the game was stopped"
+        out.append(f"{stop} at entry #{a.index}: {a.describe(sp.who)}")
     if report.offending:
         out.append(f"offending entry #{report.entry}: {report.offending}")
     if report.verdict == INVALID and report.records and hand is None:

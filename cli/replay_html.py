@@ -54,6 +54,13 @@ _WORDS: dict[str, tuple[str, str]] = {
     "resigned_score": ("The score when the match ended: {totals}, in a match to {target}.",
                        "Le score à l'abandon : {totals}, dans une partie en {target}."),
     "resigned_here": ("{who} resigned here.", "{who} a abandonné ici."),
+    "on_time": ("{late} lost on time at entry #{entry}: {who} wins the match. The log shows "
+                "it was {late}'s turn; the time that ran out is the host's word (a log "
+                "carries no time).",
+                "{late} perd au temps à l'entrée n°{entry} : {who} gagne la partie. Le "
+                "journal montre que c'était à {late} de jouer ; le temps écoulé est la "
+                "parole de l'hôte (un journal ne porte pas l'heure)."),
+    "on_time_here": ("{who} ran out of time here.", "{who} n'a plus eu de temps ici."),
     "plays_cut_kept": ("{who} keeps {card}", "{who} garde {card}"),
     "players": ("Players", "Joueurs"),
     "seat": ("Seat", "Place"),
@@ -215,6 +222,10 @@ class _Page:
             lines.append(f"<p>{self.t('valid_long')}</p>")
             if r.winner is not None and r.code == "resigned":
                 lines.append(self.resignation(r.winner))
+            elif r.winner is not None and r.code == "on_time":
+                line = self.tx("on_time", late=self.seat(r.blamed), entry=str(r.entry),
+                               who=self.side(r.winner))
+                lines.append(f"<p class='outcome'>{line}</p>")
             elif r.winner is not None:
                 # The winner's total first: "12 – 11".
                 totals = " – ".join(str(t) for t in sorted(r.totals, reverse=True))
@@ -350,6 +361,8 @@ class _Page:
             stop = self.tx("stopped", entry=str(r.entry), who=self.seat(r.blamed))
         elif r.code == "resigned":
             stop = self.tx("resigned_here", who=self.seat(self._resigner()))
+        elif r.code == "on_time":
+            stop = self.tx("on_time_here", who=self.seat(r.blamed))
         else:
             stop = self.t("stopped_here")
         items.append(f"<li class='stop'><b>{stop}</b></li>")

@@ -14,7 +14,7 @@ import trio
 from test_net_support import FAST
 
 from chkobba_p2p import wire
-from chkobba_p2p.audit import INCOMPLETE, INVALID, audit_log
+from chkobba_p2p.audit import INCOMPLETE, INVALID, VALID, audit_log
 from chkobba_p2p.link.host import HostTable
 from chkobba_p2p.link.joiner import SeatLink
 from chkobba_p2p.net import ClientPeer, HostPeer
@@ -235,7 +235,9 @@ async def test_drop_and_resume_cycling_runs_out_of_allowance(tmp_path, players, 
         assert o.aborted == host.aborted or (o.aborted is not None
                                              and o.aborted.blamed_seat == 1), seat
     verdicts = _verdicts(tmp_path, sorted(out))
-    assert all(v == (INCOMPLETE, "aborted", 1) for v in verdicts), verdicts
+    # The host's flag on the seat to play: the match is lost on time (PROTOCOL.md 12.3).
+    assert host.aborted.flag == 1 and host.winner_side == 0
+    assert all(v == (VALID, "on_time", 1) for v in verdicts), verdicts
     # What a client shows: the clocks, seat 1 away with its allowance running down across
     # the drops (never refilled by a resume).
     readings = [e for e in host_ctl.events if isinstance(e, ClockReading)]

@@ -42,12 +42,18 @@ def test_clock_text_rounds_up():
     assert clock_text(59.01) == "1:00"
 
 
-def test_a_long_move_limit_shows_only_in_its_last_30_seconds():
+def test_a_long_move_limit_always_shows_for_the_seat_to_play():
+    """Issue 26: running out of the move clock loses the match on time, so the clock of
+    whoever is to play is always on screen, even at the default 900 s."""
     now = Clock()
     p = Presence(900, now)
     st = playing(turn=1)
     p.on_event(S.HandStarted(1, 0), st, st)
-    assert p.move_left(st, 1, False) is None  # 15 minutes left: nothing to show
+    assert round(p.move_left(st, 1, False)) == 900
+    assert "⏱ 15:00 left" in text([p.seat_clock(view(st), 1, False)])
+    mine = playing(seat=0, turn=0)
+    assert "⏱ 15:00 left" in text(p.own_clock(view(mine), 60, False))
+    assert "Hurry" not in text(p.own_clock(view(mine), 60, False))
     now.t += 880
     assert round(p.move_left(st, 1, False)) == 20
     assert "0:20 left" in text([p.seat_clock(view(st), 1, False)])

@@ -35,7 +35,7 @@ from ..events import (
 )
 from ..liveness import Limits
 from ..rules import Ruleset
-from ..session import GameFault, Session
+from ..session import GameFault, Phase, Session
 from ..spectate import spectators_message, watch_name, watching_message
 from ..wire import ErrorCode, Identity, ProtocolError
 from . import messages as lm
@@ -382,7 +382,13 @@ class HostTable(SeatCore[C]):
         expiry = clock.expired(now)
         if expiry is not None:
             code = ErrorCode.TIMEOUT if expiry.code == "timeout" else ErrorCode.PEER_LEFT
-            self.blame_out(ProtocolError(code, expiry.detail), expiry.seat, None, now)
+            # The seat to play ran out of its clocks: a flag, the match lost on time
+            # (PROTOCOL.md 12.3) -- once the match is being played; before (the ready
+            # round) it is only the stop it always was.
+            flag = expiry.seat if s.phase == Phase.PLAYING and s.floor == expiry.seat \
+                else None
+            self.blame_out(ProtocolError(code, expiry.detail), expiry.seat, None, now,
+                           flag=flag)
             return
         if now >= self._next_watch:
             self._next_watch = now + self._period()

@@ -208,21 +208,23 @@ class SeatCore(Generic[C]):
         self.pump(now)
 
     def blame(self, fault: GameFault | ProtocolError, blamed: int | None,
-              evidence: bytes | None, now: float) -> bytes:
+              evidence: bytes | None, now: float, *, flag: int | None = None) -> bytes:
         """End the game with a signed abort record; returns its body (the caller sends
-        it: :meth:`_entry_out`, or straight to a socket while cancelled)."""
+        it: :meth:`_entry_out`, or straight to a socket while cancelled).  ``flag``: the
+        host's clocks flag that seat (a loss on time, :func:`~chkobba_p2p.session.
+        flag_holds`)."""
         s = self.session
         assert s is not None
         entry = s.abort(fault.error_code, blamed, getattr(fault, "detail", str(fault)),
-                        evidence, proven=isinstance(fault, GameFault))
+                        evidence, proven=isinstance(fault, GameFault), flag=flag)
         self._events()
         self._finish()
         return entry.body
 
     def blame_out(self, fault: GameFault | ProtocolError, blamed: int | None,
-                  evidence: bytes | None, now: float) -> None:
+                  evidence: bytes | None, now: float, *, flag: int | None = None) -> None:
         """:meth:`blame`, and the record sent where our entries go."""
-        self._entry_out(self.blame(fault, blamed, evidence, now))
+        self._entry_out(self.blame(fault, blamed, evidence, now, flag=flag))
 
     def internal_error(self, exc: Exception, body: bytes | None, now: float) -> None:
         """An entry made this peer's own code fail in a way no check foresaw: the game ends

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from chkobba_p2p.peer import HandScored, Outcome
+from chkobba_p2p.peer import ErrorCode, HandScored, Outcome
 from chkobba_p2p.text import safe_text
 
 from ..i18n import Translator
@@ -76,6 +76,25 @@ def over_lines(view: TableView, outcome: Outcome | None, log_path: Path | None,
         else:
             lines.append([("class:ok", " " + t("over_resigned_you_win",
                                                name=view.who(o.resigned)) + " ")])
+    elif o is not None and o.on_time is not None and o.winner_side is not None:
+        lines += [[("class:title", " " + t("over_title") + " ")], []]
+        late, won = o.on_time, o.winner_side
+        four = (st.players or 2) == 4
+        # Its move clock ran out (timeout), or its allowance while away (peer_left).
+        how = "over_away" if o.aborted is not None \
+            and o.aborted.code is ErrorCode.PEER_LEFT else "over_on_time"
+        if st.my_side is not None and won == st.my_side:
+            key = f"{how}_we_win" if four else f"{how}_you_win"
+            lines.append([("class:ok", " " + t(key, name=view.who(late)) + " ")])
+        elif st.my_side is not None:
+            text = (t("over_on_time_us") if four else
+                    t(f"{how}_me", name=view.side_name(won)))
+            lines.append([("class:warn", f" {text} ")])
+        else:
+            lines.append([("class:warn", " " + t("over_on_time_other", late=view.who(late),
+                                                 name=view.side_name(won)) + " ")])
+        lines += wrap_line([("", " " + t("over_on_time_note"))], max(20, width - 6),
+                           indent=" ")
     elif o is not None and o.done is not None:
         d = o.done
         # The winner's score first, as people say it: "amel wins 14-9".

@@ -1,10 +1,10 @@
 """Who is at the table and for how long: the clocks on screen.
 
-The move clock of the seat to play (shown when it matters: under 30 s, or always with a
-short move limit, with a warning for our own), and the countdown of every seat that
-dropped or stepped away (the host's too, at a joining peer).  Fed with the peer's
-events; times are ``time.monotonic()`` so the screen counts down between two events
-(the app redraws once a second).
+The move clock of the seat to play (always shown, short: ``⏱ 14:32 left``, with a
+warning for our own under 30 s: a seat that runs out of it loses on time), and the
+countdown of every seat that dropped or stepped away (the host's too, at a joining
+peer).  Fed with the peer's events; times are ``time.monotonic()`` so the screen counts
+down between two events (the app redraws once a second).
 """
 
 from __future__ import annotations
@@ -25,10 +25,9 @@ from chkobba_p2p.peer import (
 from .render import Line, wrap_line
 from .view import TableView
 
-__all__ = ["Presence", "clock_text", "SHORT_LIMIT", "WARN_UNDER"]
+__all__ = ["Presence", "clock_text", "WARN_UNDER"]
 
-#: A move limit this short (seconds) is always shown; a longer one under WARN_UNDER.
-SHORT_LIMIT = 120
+#: Under this many seconds the move clock warns (every move clock is shown).
 WARN_UNDER = 30
 
 _FLOOR_MOVES = (R.PlayEvent, R.CutEvent, R.DealEvent, HandStarted, Restored, Resumed)
@@ -93,7 +92,8 @@ class Presence:
                 self.move_deadline = (c.seat, now + move)
 
     def move_left(self, state: TableState, seat: int | None, finished: bool) -> float | None:
-        """Seconds ``seat`` has left for its move, when worth showing; else None."""
+        """Seconds ``seat`` has left for its move, while it is to play (None: no move
+        clock to show, it is not its turn, or it is away and its countdown shows)."""
         limit = self.turn_timeout
         if limit is None or seat is None or finished or state.turn != seat \
                 or seat in self.countdowns or not state.started or state.over:
@@ -102,7 +102,7 @@ class Presence:
             left = self.move_deadline[1] - self.now()
         else:
             left = limit - (self.now() - self.turn_since)
-        return left if left < WARN_UNDER or limit <= SHORT_LIMIT else None
+        return left
 
     def seat_clock(self, view: TableView, seat: int, finished: bool) -> Line:
         """What follows a seat's line: its move clock, if shown."""

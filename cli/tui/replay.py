@@ -143,6 +143,9 @@ class ReplayViewer:
         if v.winner is not None and v.code == "resigned":
             return t("verdict_resigned", who=view.name(v.by_seat),
                      name=self.side_names(v.winner))
+        if v.winner is not None and v.code == "on_time" and v.blamed is not None:
+            return t("verdict_on_time", who=view.name(v.blamed),
+                     name=self.side_names(v.winner))
         if v.code == "aborted":
             stop = next((f.event for f in reversed(self.tl.frames)
                          if isinstance(f.event, Aborted)), None)

@@ -126,6 +126,8 @@ def stop_sentences(view: TableView, a: Aborted) -> list[tuple[str, str]]:
     why = reason(a.code, view.t.lang)
     if a.resigned:
         return [("class:warn", view.said("ev_resigned", by))]
+    if a.flag is not None:  # the host's flag on the seat to play: lost on time
+        return [("class:warn", view.said("ev_on_time", a.flag))]
     if blamed is not None and blamed == by and a.code is ErrorCode.PEER_LEFT:
         return [("class:warn", view.said("ev_left", by))]
     if blamed is None:
