@@ -236,7 +236,12 @@ def test_resigning_is_a_loss_that_replay_confirms(tmp_path):
         play_until([guest], lambda: moves_made(guest) >= 2, 60, "two moves")
         guest.press("\x03")
         guest.wait_for(lambda t: "resign" in t, 5, "the leave choice")
-        guest.child.send("r")
+        guest.press("r")  # r is the end screen's rematch key: not resigning
+        assert "Resign the match?" not in guest.text and "resign" in guest.text
+        guest.press("x")  # resigning is asked again
+        guest.wait_for(lambda t: "Resign the match?" in t and "[y]es, resign" in t, 5,
+                       "the resign confirmation")
+        guest.child.send("y")
         text = guest.wait_for(lambda t: "You resigned" in t, 15, "the result")
         assert re.search(r"You resigned: host wins the match", text.replace("\n", " ")), text
         guest.press("q")

@@ -1,0 +1,72 @@
+"""The seats of a table of 4, as a small picture from the local seat: the partner across
+(the top line), the opponents on the left and on the right (the second line), and the
+direction of play (seats are numbered in playing order, counter-clockwise: the next seat
+plays on our right, then the partner across, then the left; RULES.md).  We sit at the
+bottom of the screen, with our hand.
+
+Drawn from a :class:`~.view.TableView` alone, in the rows the three seat lines took
+(:mod:`.table` falls back to those lines when the picture does not fit the width).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from .render import Line, line_text
+from .view import TableView
+
+__all__ = ["seat_positions", "seat_picture"]
+
+#: A seat's line (:func:`.table._seat_line`): (seat, role, its clock, width) -> line.
+SeatLine = Callable[[int, str, Line, int], Line]
+
+
+def seat_positions(me: int, players: int = 4) -> dict[str, int]:
+    """Where each other seat sits around ``me``: ``right`` plays next, ``across`` is the
+    partner, ``left`` plays just before us."""
+    assert players == 4
+    return {"right": (me + 1) % 4, "across": (me + 2) % 4, "left": (me + 3) % 4}
+
+
+def _centre(line: Line, width: int) -> Line:
+    pad = max(0, (width - len(line_text(line))) // 2)
+    return [("", " " * pad), *line]
+
+
+def seat_picture(view: TableView, width: int, seat_line: SeatLine,
+                 extra: Callable[[int], Line]) -> list[tuple[int, Line]] | None:
+    """The picture's lines, each with its priority for :func:`.table.fit`: the partner
+    centred; the left and right opponents on one line; under them the word "opponent"
+    and between them the order of play from us (when it does not fit, the order alone).  None
+    when the two opponents do not fit side by side in ``width`` columns (the caller
+    draws the seats one a line)."""
+    st, t = view.state, view.t
+    if (st.players or 2) != 4 or st.seat is None:
+        return None
+    pos = seat_positions(st.seat)
+    room = width - 1
+    top = seat_line(pos["across"], t("partner"), extra(pos["across"]), width - 2)
+    left = seat_line(pos["left"], "", extra(pos["left"]), (width - 3) // 2)
+    right = seat_line(pos["right"], "", extra(pos["right"]), (width - 3) // 2)
+    lw, rw = len(line_text(left)), len(line_text(right))
+    if lw + rw + 1 > room or len(line_text(top)) > room:
+        return None
+    arrow = " → " if view.cs.symbols else " -> "
+    names = arrow.join(view.who(s) for s in (st.seat, pos["right"], pos["across"],
+                                               pos["left"]))
+    role = f"({t('opponent')})"
+    # The word under each side's name (which starts after the turn's mark, " ▶ "), and
+    # the order of play between them; if they do not fit, the order alone, in words.
+    under_l, under_r = "   " + role, role + " "
+    gap = room - len(under_l) - len(under_r)
+    lines: list[tuple[int, Line]] = [
+        (1, _centre(top, room)),
+        (1, [*left, ("", " " * (room - lw - rw)), *right])]
+    if gap >= len(names) + 2:
+        before = (gap - len(names)) // 2
+        lines.append((1, [("class:dim", under_l), ("", " " * before), ("class:dim", names),
+                          ("", " " * (gap - before - len(names))), ("class:dim", under_r)]))
+    else:
+        order = t("seats_order", order=names + arrow + view.who(st.seat))
+        lines.append((1, _centre([("class:dim", order)], room)))
+    return lines
