@@ -52,21 +52,28 @@ def seat_picture(view: TableView, width: int, seat_line: SeatLine,
     if lw + rw + 1 > room or len(line_text(top)) > room:
         return None
     arrow = " → " if view.cs.symbols else " -> "
-    names = arrow.join(view.who(s) for s in (st.seat, pos["right"], pos["across"],
-                                               pos["left"]))
+    ring = [view.who(s) for s in (st.seat, pos["right"], pos["across"], pos["left"])]
     role = f"({t('opponent')})"
     # The word under each side's name (which starts after the turn's mark, " ▶ "), and
-    # the order of play between them; if they do not fit, the order alone, in words.
+    # between them the order of play from us (its first seats and "…" if it is long:
+    # the first arrow, from us to the right, says the direction).
     under_l, under_r = "   " + role, role + " "
     gap = room - len(under_l) - len(under_r)
     lines: list[tuple[int, Line]] = [
         (1, _centre(top, room)),
         (1, [*left, ("", " " * (room - lw - rw)), *right])]
-    if gap >= len(names) + 2:
-        before = (gap - len(names)) // 2
-        lines.append((1, [("class:dim", under_l), ("", " " * before), ("class:dim", names),
-                          ("", " " * (gap - before - len(names))), ("class:dim", under_r)]))
-    else:
-        order = t("seats_order", order=names + arrow + view.who(st.seat))
+    for k in (4, 3, 2):
+        names = arrow.join(ring[:k]) + ("" if k == 4 else arrow + "…")
+        if gap >= len(names) + 2:
+            before = (gap - len(names)) // 2
+            lines.append((1, [("class:dim", under_l), ("", " " * before),
+                              ("class:dim", names),
+                              ("", " " * (gap - before - len(names))),
+                              ("class:dim", under_r)]))
+            break
+    else:  # long names: the words, then the order on a line of its own
+        lines.append((2, [("class:dim", under_l), ("", " " * max(1, gap)),
+                          ("class:dim", under_r)]))
+        order = t("seats_order", order=arrow.join(ring + ring[:1]))
         lines.append((1, _centre([("class:dim", order)], room)))
     return lines
