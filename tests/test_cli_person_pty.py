@@ -386,8 +386,9 @@ def _first_match_over(tmp_path):
 
 
 def test_a_joiner_declining_a_rematch_ends_both_with_the_right_words(tmp_path):
-    """The joiner says no (q): the host reads it among the events; its own yes then
-    opens no table, and both end with status 0, nobody said to have resigned."""
+    """The joiner says no (q): the host reads it among the events, and the rematch is no
+    longer offered (r does nothing); both end with status 0, nobody said to have
+    resigned."""
     host = guest = None
     try:
         host, guest = _first_match_over(tmp_path)
@@ -397,7 +398,10 @@ def test_a_joiner_declining_a_rematch_ends_both_with_the_right_words(tmp_path):
         assert re.search(r"(amel|sami) wins|You win", guest.text), guest.text
         host.wait_for(lambda t: "sami declines a rematch" in host.panel(), 20,
                       "the joiner's no among the host's events")
-        host.press("r")
+        host.wait_for(lambda t: "r: play again" not in t, 10, "the offer gone")
+        host.press("r")  # no longer a key here
+        assert "waiting for" not in host.text and "Match over" in host.text
+        host.press("q")
         assert host.finish() == 0
         after = host.text
         assert "No rematch: sami declined." in after, after
@@ -443,6 +447,12 @@ def test_a_rematch_with_a_bot_that_left_opens_no_empty_table(tmp_path):
                        tmp_path / "b")
         play_until([host], lambda: any(o in host.text for o in OVER), 150, "the end")
         host.press("r")  # before or after the bot left: no table either way
+        deadline = time.monotonic() + 3
+        while host.child.isalive() and time.monotonic() < deadline:
+            host.pump(0.1)
+        if host.child.isalive():  # it had left: r was no longer offered
+            assert "r: play again" not in host.text
+            host.press("q")
         assert host.finish() == 0
         assert "No rematch: hedi left the table." in host.text, host.text
     finally:
