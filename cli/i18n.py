@@ -283,6 +283,9 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "refused_forced": ("{cards} can capture, so play a card that captures (forced capture)",
                        "{cards} peut prendre : jouez une carte qui prend (prise "
                        "obligatoire)"),
+    "refused_forced_n": ("{cards} can capture, so play a card that captures (forced "
+                         "capture)", "{cards} peuvent prendre : jouez une carte qui prend "
+                         "(prise obligatoire)"),
     "refused_capture": ("it can capture, so it must take (a card that can capture must "
                         "capture)", "elle peut prendre, elle doit donc prendre (une carte "
                         "qui peut prendre doit prendre)"),

@@ -149,3 +149,23 @@ def test_esc_acts_without_prompt_toolkits_delay_and_chat_goes_to_the_memo(app_se
     again = _started("join", memo=Memo.beside(tmp_path / "g.state").load())
     assert again.hints and "p0: bsahtek" in " ".join(
         line_text(x) for x in again.events.lines)
+
+
+def test_a_side_seat_keeps_its_clock_and_the_picture_stays_with_long_names(app_session):
+    from chkobba_cli.tui.seats import seat_picture, side_cell
+    from chkobba_cli.tui.table import _seat_line
+
+    ui = _started("host", players=4)
+    long = tuple((n, f"{i:04x}-0000-0000-0000") for i, n in
+                 enumerate(("amel", "Mohamed-Aziz Ben Salah", "sami", "Khadija Trabelsi")))
+    ui.state = ui.state.apply(Lobby(long))
+    view = ui.view
+    clock = [("class:warn", "  ⏱ 0:12 left")]
+    cell = line_text(side_cell(view, 1, clock, 24))
+    assert len(cell) <= 24 and cell.endswith("⏱ 0:12 left") and "…" in cell
+    lines = seat_picture(view, 51, lambda s, r, e, w: _seat_line(view, s, r, e, w),
+                         lambda s: clock if s == 3 else [])
+    assert lines is not None and all(len(line_text(x)) <= 50 for _, x in lines)
+    text = "\n".join(line_text(x) for _, x in lines)
+    assert "sami (partner)" in text and text.count("(opponent)") == 2
+    assert "⏱ 0:12 left" in text and "you → Mohamed-Aziz Ben Salah → sami → …" in text

@@ -44,7 +44,8 @@ def refusal(view: TableView, hand: R.Hand, card: Card) -> tuple[str, str]:
         rule = exc.rule
     if rule == "forced_capture":
         takers = sorted({m.card for m in hand.legal_moves() if m.capture})
-        why = t("refused_forced", cards=" ".join(cs.label(c) for c in by_value(takers)))
+        why = t("refused_forced" if len(takers) == 1 else "refused_forced_n",
+                cards=" ".join(cs.label(c) for c in by_value(takers)))
     elif rule == "capture_required":
         why = t("refused_capture")
     else:

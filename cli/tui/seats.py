@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from .render import Line, line_text
+from .render import Line, line_text, wrap_line
 from .view import TableView
 
-__all__ = ["seat_positions", "seat_picture"]
+__all__ = ["seat_positions", "seat_picture", "side_cell"]
 
 #: A seat's line (:func:`.table._seat_line`): (seat, role, its clock, width) -> line.
 SeatLine = Callable[[int, str, Line, int], Line]
@@ -33,6 +33,31 @@ def _centre(line: Line, width: int) -> Line:
     return [("", " " * pad), *line]
 
 
+def side_cell(view: TableView, seat: int, extra: Line, room: int) -> Line:
+    """A seat on our left or right in ``room`` columns: the turn's mark, the name, its
+    cards (``▮▮ 2``), dealer or cutter, then ``extra`` (its clock), which always shows:
+    the count, then the tags give way, and a long name is cut with ``…``."""
+    st, t = view.state, view.t
+    n = st.counts[seat] if seat < len(st.counts) else 0
+    turn = st.turn == seat
+    bar = ("▮" if view.cs.symbols else "#") * n
+    tags = [t(key, name="").strip() for key, who in (("dealer", st.dealer),
+                                                      ("cutter", st.cutter)) if who == seat]
+    name = st.name(seat)
+    tail = len(line_text(extra))
+    body = tag = ""
+    for with_count, with_tags in ((True, True), (False, True), (False, False)):
+        body = f"  {bar} {n}" if with_count else f"  {bar}" if bar else ""
+        tag = "  [" + ", ".join(tags) + "]" if tags and with_tags else ""
+        if 3 + len(name) + len(body) + len(tag) + tail <= room:
+            break
+    fixed = 3 + len(body) + len(tag) + tail
+    if fixed + len(name) > room:
+        name = name[:max(1, room - fixed - 1)] + "…"
+    return [("class:turn" if turn else "class:me", f" {'▶' if turn else ' '} {name}"),
+            ("", body), ("class:dim", tag), *extra]
+
+
 def seat_picture(view: TableView, width: int, seat_line: SeatLine,
                  extra: Callable[[int], Line]) -> list[tuple[int, Line]] | None:
     """The picture's lines, each with its priority for :func:`.table.fit`: the partner
@@ -46,8 +71,8 @@ def seat_picture(view: TableView, width: int, seat_line: SeatLine,
     pos = seat_positions(st.seat)
     room = width - 1
     top = seat_line(pos["across"], t("partner"), extra(pos["across"]), width - 2)
-    left = seat_line(pos["left"], "", extra(pos["left"]), (width - 3) // 2)
-    right = seat_line(pos["right"], "", extra(pos["right"]), (width - 3) // 2)
+    left = side_cell(view, pos["left"], extra(pos["left"]), (width - 3) // 2)
+    right = side_cell(view, pos["right"], extra(pos["right"]), (width - 3) // 2)
     lw, rw = len(line_text(left)), len(line_text(right))
     if lw + rw + 1 > room or len(line_text(top)) > room:
         return None
@@ -74,6 +99,12 @@ def seat_picture(view: TableView, width: int, seat_line: SeatLine,
     else:  # long names: the words, then the order on a line of its own
         lines.append((2, [("class:dim", under_l), ("", " " * max(1, gap)),
                           ("class:dim", under_r)]))
-        order = t("seats_order", order=arrow.join(ring + ring[:1]))
-        lines.append((1, _centre([("class:dim", order)], room)))
+        for k in (5, 3, 2):
+            order = t("seats_order", order=arrow.join((ring + ring[:1])[:k])
+                      + ("" if k == 5 else arrow + "…"))
+            if len(order) <= room:
+                lines.append((1, _centre([("class:dim", order)], room)))
+                break
+        else:
+            lines += [(1, x) for x in wrap_line([("class:dim", " " + order)], room, "   ")]
     return lines
