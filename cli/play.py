@@ -99,8 +99,7 @@ def _ui(args: argparse.Namespace, kind: str, **kw):
     from .tui.past import PastGames
 
     known = KnownPlayers() if kind != "play" else None
-    # The bell: --no-bell, or "bell": false in the settings, silences it.
-    bell = not getattr(args, "no_bell", False) and settings.load().get("bell") is not False
+    bell = bell_wanted(args, settings.load())
     # Chat and hints kept beside the saved game (a resume brings them back; a new game
     # there starts without).
     saved: Path | None = kw.pop("saved_game", None)
@@ -117,6 +116,11 @@ def _ui(args: argparse.Namespace, kind: str, **kw):
     return TuiApp(kind=kind, lang=lang, symbols=symbols, color=_color(args),
                   figures=_figures(args), pace=args.pace, known=known, past=past,
                   bell=bell, memo=memo, **kw)
+
+
+def bell_wanted(args: argparse.Namespace, settings: dict) -> bool:
+    """The turn's bell rings unless ``--no-bell`` or ``"bell": false`` in the settings."""
+    return not getattr(args, "no_bell", False) and settings.get("bell") is not False
 
 
 def _name(args: argparse.Namespace, fallback: str) -> str:

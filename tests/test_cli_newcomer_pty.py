@@ -147,3 +147,38 @@ def test_chat_and_hints_survive_a_resume_and_the_bell_rings_for_our_turn(tmp_pat
     finally:
         guest.kill()
         host.kill()
+
+
+def test_resigning_is_asked_again_in_french_and_r_is_not_its_key(tmp_path):
+    port = free_port()
+    host = listening(headless(["host", "--headless", "--port", str(port), "--bind",
+                               "127.0.0.1", "--no-beacon", "--quiet"], tmp_path / "h"))
+    guest = Screen(["join", f"127.0.0.1:{port}", "--lang", "fr", "--name", "sami",
+                    "--pace", "0", "--connect-timeout", "30"], tmp_path / "g")
+    try:
+        guest.wait_for(lambda t: "Entrée pour commencer" in t, 30, "the lobby")
+        guest.press("\r")
+        guest.wait_for(lambda t: "Votre main" in t, 30, "the table")
+        guest.press("q")
+        text = guest.wait_for(lambda t: "x  abandonner" in t, 5, "the leave choice")
+        assert "redemandé" in text  # the dialog says resigning is asked again
+        guest.press("r")  # the end screen's rematch key: nothing here
+        assert "Abandonner la partie ?" not in guest.text and "x  abandonner" in guest.text
+        guest.press("x")
+        guest.wait_for(lambda t: "Abandonner la partie ?" in t and "[o]ui, abandonner" in t,
+                       5, "the confirmation")
+        guest.press("n")  # no: back to the game
+        guest.wait_for(lambda t: "Abandonner" not in t and "x  abandonner" not in t, 5,
+                       "the game again")
+        guest.press("q")
+        guest.wait_for(lambda t: "x  abandonner" in t, 5, "the leave choice again")
+        guest.press("x")
+        guest.wait_for(lambda t: "Abandonner la partie ?" in t, 5, "the confirmation again")
+        guest.child.send("o")  # oui
+        guest.wait_for(lambda t: "Vous avez abandonné" in t, 15, "the result")
+        guest.press("q")
+        assert guest.finish() == 0
+        assert host.wait(30) == 0
+    finally:
+        guest.kill()
+        host.kill()

@@ -169,3 +169,18 @@ def test_a_side_seat_keeps_its_clock_and_the_picture_stays_with_long_names(app_s
     text = "\n".join(line_text(x) for _, x in lines)
     assert "sami (partner)" in text and text.count("(opponent)") == 2
     assert "⏱ 0:12 left" in text and "you → Mohamed-Aziz Ben Salah → sami → …" in text
+
+
+def test_the_bell_is_silenced_by_no_bell_or_by_the_settings():
+    import argparse
+
+    from chkobba_cli.main import build_parser
+    from chkobba_cli.play import bell_wanted
+
+    for command in (["play"], ["host"], ["join", "127.0.0.1:7000"]):
+        parser = build_parser(command[0])
+        on = parser.parse_args(command)
+        off = parser.parse_args([*command, "--no-bell"])
+        assert bell_wanted(on, {}) and bell_wanted(on, {"bell": True})
+        assert not bell_wanted(off, {}) and not bell_wanted(on, {"bell": False})
+    assert bell_wanted(argparse.Namespace(), {"name": "amel"})

@@ -47,7 +47,8 @@ def side_cell(view: TableView, seat: int, extra: Line, room: int) -> Line:
     tail = len(line_text(extra))
     body = tag = ""
     for with_count, with_tags in ((True, True), (False, True), (False, False)):
-        body = f"  {bar} {n}" if with_count else f"  {bar}" if bar else ""
+        body = (f"  {bar} {n}" if bar else f"  {n}") if with_count else \
+            f"  {bar}" if bar else ""
         tag = "  [" + ", ".join(tags) + "]" if tags and with_tags else ""
         if 3 + len(name) + len(body) + len(tag) + tail <= room:
             break
