@@ -90,7 +90,7 @@ def test_esc_closes_the_help_at_once(tmp_path, lang, title):
         started = time.monotonic()
         s.child.send("\x1b")  # one Esc, no key after it
         s.wait_for(lambda t: title not in t, OLD_ESC_DELAY, "the help closed by one Esc")
-        assert time.monotonic() - started < OLD_ESC_DELAY / 2
+        assert time.monotonic() - started < 1.0  # prompt_toolkit alone waited 1.5 s
     finally:
         s.kill()
 

@@ -184,3 +184,21 @@ def test_the_bell_is_silenced_by_no_bell_or_by_the_settings():
         assert bell_wanted(on, {}) and bell_wanted(on, {"bell": True})
         assert not bell_wanted(off, {}) and not bell_wanted(on, {"bell": False})
     assert bell_wanted(argparse.Namespace(), {"name": "amel"})
+
+
+def test_the_ascii_picture_measures_what_it_draws(app_session):
+    from chkobba_cli.term import asciify
+    from chkobba_cli.tui.seats import seat_picture
+    from chkobba_cli.tui.table import _seat_line
+
+    ui = _started("host", players=4, symbols=False)
+    names = tuple((n, f"{i:04x}-0000-0000-0000") for i, n in
+                  enumerate(("amel", "bot1", "bot2", "Khadija Trabelsi Ben Salah")))
+    ui.state = ui.state.apply(Lobby(names))
+    view = ui.view
+    lines = seat_picture(view, 51, lambda s, r, e, w: _seat_line(view, s, r, e, w),
+                         lambda s: [])
+    assert lines is not None
+    for _, line in lines:  # drawn in ASCII (--ascii): no wider than measured
+        text = line_text(line)
+        assert len(asciify(text)) == len(text) <= 50, text

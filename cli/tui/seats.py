@@ -54,7 +54,8 @@ def side_cell(view: TableView, seat: int, extra: Line, room: int) -> Line:
             break
     fixed = 3 + len(body) + len(tag) + tail
     if fixed + len(name) > room:
-        name = name[:max(1, room - fixed - 1)] + "…"
+        ell = "…" if view.cs.symbols else "..."  # as --ascii draws it
+        name = name[:max(1, room - fixed - len(ell))] + ell
     return [("class:turn" if turn else "class:me", f" {'▶' if turn else ' '} {name}"),
             ("", body), ("class:dim", tag), *extra]
 
@@ -77,7 +78,7 @@ def seat_picture(view: TableView, width: int, seat_line: SeatLine,
     lw, rw = len(line_text(left)), len(line_text(right))
     if lw + rw + 1 > room or len(line_text(top)) > room:
         return None
-    arrow = " → " if view.cs.symbols else " -> "
+    arrow, ell = (" → ", "…") if view.cs.symbols else (" -> ", "...")  # as --ascii draws
     ring = [view.who(s) for s in (st.seat, pos["right"], pos["across"], pos["left"])]
     role = f"({t('opponent')})"
     # The word under each side's name (which starts after the turn's mark, " ▶ "), and
@@ -89,7 +90,7 @@ def seat_picture(view: TableView, width: int, seat_line: SeatLine,
         (1, _centre(top, room)),
         (1, [*left, ("", " " * (room - lw - rw)), *right])]
     for k in (4, 3, 2):
-        names = arrow.join(ring[:k]) + ("" if k == 4 else arrow + "…")
+        names = arrow.join(ring[:k]) + ("" if k == 4 else arrow + ell)
         if gap >= len(names) + 2:
             before = (gap - len(names)) // 2
             lines.append((1, [("class:dim", under_l), ("", " " * before),
@@ -102,7 +103,7 @@ def seat_picture(view: TableView, width: int, seat_line: SeatLine,
                           ("class:dim", under_r)]))
         for k in (5, 3, 2):
             order = t("seats_order", order=arrow.join((ring + ring[:1])[:k])
-                      + ("" if k == 5 else arrow + "…"))
+                      + ("" if k == 5 else arrow + ell))
             if len(order) <= room:
                 lines.append((1, _centre([("class:dim", order)], room)))
                 break
