@@ -194,10 +194,8 @@ class Leaving:
             self.answer_rematch(True)
 
     def rematch_note(self) -> str | None:
-        """After the screen, when we said yes, or the others said no before us, and
-        there is no new table: why."""
-        if self.rematch_requested or (self.rematch_answered is not True
-                                      and not self.rematch_refused):
+        """After the screen, when we said yes and there is no new table: why."""
+        if self.rematch_answered is not True or self.rematch_requested:
             return None
         view = self.view  # type: ignore[attr-defined]
         if self.kind == "join":
