@@ -86,6 +86,13 @@ def _play_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--log", metavar="FILE", help="transcript log path (default: data dir)")
     add_rules_arguments(p)
     _display(p)
+    _bell(p)
+
+
+def _bell(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--no-bell", action="store_true",
+                   help="no terminal bell when the turn comes back to you (also: "
+                        '"bell": false in settings.json)')
 
 
 def _host_arguments(p: argparse.ArgumentParser) -> None:
@@ -96,6 +103,7 @@ def _host_arguments(p: argparse.ArgumentParser) -> None:
         "without a screen.")
     add_host_options(p)
     _display(p)
+    _bell(p)
     p.set_defaults(name_default="host")
 
 
@@ -112,6 +120,7 @@ def _join_arguments(p: argparse.ArgumentParser) -> None:
     add_peer_options(p)
     add_tor_options(p)
     _display(p)
+    _bell(p)
     p.set_defaults(name_default="guest")
 
 

@@ -137,8 +137,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "hint_barred": ("may not be played (forced capture)", "interdite (prise obligatoire)"),
     "keys_play": ("1-9 card · ←→ Enter · h hints · ? help · q leave",
                   "1-9 carte · ←→ Entrée · h conseils · ? aide · q quitter"),
-    "keys_idle": ("t chat · h hints · ? help · q leave",
-                  "t message · h conseils · ? aide · q quitter"),
+    "keys_idle": ("t chat · b a w y c quick chat · h hints · ? help · q leave",
+                  "t message · b a w y c phrases · h conseils · ? aide · q quitter"),
     "keys_chat": ("type a message · Enter send · Esc cancel",
                   "tapez un message · Entrée envoyer · Échap annuler"),
     "chat_prompt": ("say:", "dire :"),
@@ -150,7 +150,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "clock_left": ("{t} left", "encore {t}"),
     "clock_hurry": ("Hurry: {t} left to play, then you lose on time!",
                     "Vite : encore {t} pour jouer, sinon vous perdez au temps !"),
-    "refused": ("refused ({rule}): {why}", "refusé ({rule}) : {why}"),
+    "refused": ("{card} refused: {rule}", "{card} refusée : {rule}"),
     # events
     "ev_listening": ("hosting on port {port}", "table ouverte sur le port {port}"),
     "ev_first_draw": ("first dealer draw: {draws}", "tirage du donneur : {draws}"),
@@ -181,8 +181,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "ev_back_me": ("you are at the table again", "vous êtes de nouveau à la table"),
     "ev_away": ("{name} stepped away: {t} left to come back",
                 "{name} : absence, encore {t} pour revenir"),
-    "ev_awaited": ("waiting for {name} to come back: {t} left",
-                   "on attend le retour de {name} : encore {t}"),
+    "ev_awaited": ("reconnecting with {name}… ({t} left)",
+                   "reconnexion avec {name}… (encore {t})"),
     "ev_dropped": ("{name} lost the connection: {t} left to come back",
                    "{name} a perdu la connexion : encore {t} pour revenir"),
     "ev_restored": ("you are back in the game, hand {n}: the table as it stands",
@@ -290,14 +290,39 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "away_step": ("s  step away: the game waits {t} for you; come back with the same "
                   "command", "s  s'absenter : la partie vous attend {t} ; revenez avec la "
                   "même commande"),
-    "away_resign": ("r  resign: you lose the match (signed, final)",
-                    "r  abandonner : vous perdez la partie (signé, définitif)"),
+    "away_resign": ("x  resign: you lose the match (signed, final; asked again)",
+                    "x  abandonner : vous perdez la partie (signé, définitif ; "
+                    "redemandé)"),
     "away_stay": ("Esc  keep playing", "Échap  continuer à jouer"),
     "away_twice": ("(Ctrl-C again: step away at once)",
                    "(Ctrl-C encore : s'absenter tout de suite)"),
     "away_exit": ("You stepped away; the game waits {t} for you.",
                   "Absence en cours ; la partie vous attend {t}."),
     "away_again": ("Come back with the same command:", "Revenez avec la même commande :"),
+    # issue 26: the table a newcomer reads (the seats, quick chat, refusals, resigning)
+    "resign_title": ("Resign the match?", "Abandonner la partie ?"),
+    "resign_body": ("Your side loses the match: a signed result, final.",
+                    "Votre camp perd la partie : un résultat signé, définitif."),
+    "resign_keys": ("[y]es, resign / [n]o, keep playing",
+                    "[o]ui, abandonner / [n]on, continuer"),
+    "seats_order": ("play goes {order}", "on joue {order}"),
+    "refused_forced": ("{cards} can capture, so play a card that captures (forced capture)",
+                       "{cards} peut prendre : jouez une carte qui prend (prise "
+                       "obligatoire)"),
+    "refused_forced_n": ("{cards} can capture, so play a card that captures (forced "
+                         "capture)", "{cards} peuvent prendre : jouez une carte qui prend "
+                         "(prise obligatoire)"),
+    "refused_capture": ("it can capture, so it must take (a card that can capture must "
+                        "capture)", "elle peut prendre, elle doit donc prendre (une carte "
+                        "qui peut prendre doit prendre)"),
+    "help_figures": ("figures: {figures} (capture values)",
+                     "figures : {figures} (valeurs de prise)"),
+    "help_k_quick": ("quick chat: {keys}", "phrases : {keys}"),
+    "qc_bsahtek": ("bsahtek", "bsahtek"),
+    "qc_saha": ("yaatik saha", "yaatik saha"),
+    "qc_well": ("well played", "bien joué"),
+    "qc_yalla": ("yalla", "yalla"),
+    "qc_chkobba": ("chkobba!", "chkobba !"),
     # lobby
     "lobby_host": ("Your table is open. Give your friends this address:",
                    "Votre table est ouverte. Donnez cette adresse à vos amis :"),
@@ -393,8 +418,9 @@ MESSAGES: dict[str, tuple[str, str]] = {
                     "1-9 ou ←→ Entrée : jouer une carte ; ↑↓ Entrée : choisir la prise"),
     "help_k_cut": ("k keep / p place the card you drew as cutter",
                    "g garder / p poser la carte tirée par le coupeur"),
-    "help_k_misc": ("h hints · t chat · q leave · Ctrl-L redraw · ? or F1 this help",
-                    "h conseils · t message · q quitter · Ctrl-L redessiner · ? ou F1 cette aide"),
+    "help_k_misc": ("h hints · t chat · q leave or resign · Ctrl-L redraw · ? or F1 help",
+                    "h conseils · t message · q quitter/abandonner · Ctrl-L redessiner · ? "
+                    "F1 aide"),
     "help_words": ("Words of the game", "Les mots du jeu"),
     "gl_carta": ("carta: most cards captured, 1 point", "carta : le plus de cartes prises, "
                  "1 point"),
@@ -416,7 +442,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "gl_beji": ("beji: a tie: nobody scores that point", "beji : égalité : personne ne "
                 "marque ce point"),
     "gl_rules": ("Rules in play: {rules}", "Règles de la partie : {rules}"),
-    "help_close": ("any key: close", "une touche : fermer"),
+    "help_close": ("any key or Esc: close", "une touche ou Échap : fermer"),
     "in_hand": ("in hand", "en main"),
     "captured": ("captured", "prises"),
     "sevens_n": ("{n} sevens", "{n} sept"),

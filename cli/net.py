@@ -136,7 +136,8 @@ class Narrator:
                       flush=True)
         elif isinstance(event, Waiting):
             what = ("to come back (it stepped away)" if event.away
-                    else "to come back" if event.awaited else "to reconnect")
+                    else "to reconnect (this host restarted)" if event.awaited
+                    else "to reconnect")
             _line(f"waiting for seat {event.seat} {what}: {event.seconds}s left")
         elif isinstance(event, Resumed):
             _say(q, f"seat {event.seat} is back" + (f" ({event.entries} entries replayed)"

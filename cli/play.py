@@ -94,14 +94,33 @@ def _ui(args: argparse.Namespace, kind: str, **kw):
 
     lang = args.lang or detect_lang()
     symbols = not args.ascii and can_show_symbols()
+    from . import settings
+    from .tui.memo import Memo
     from .tui.past import PastGames
 
     known = KnownPlayers() if kind != "play" else None
+    bell = bell_wanted(args, settings.load())
+    # Chat and hints kept beside the saved game (a resume brings them back; a new game
+    # there starts without).
+    saved: Path | None = kw.pop("saved_game", None)
+    memo = None
+    if saved is not None:
+        memo = Memo.beside(saved)
+        if saved.exists():
+            memo.load()
+        else:
+            memo.clear()
     # Records and the series, from the logs already written where this game's goes.
     log_path = kw.get("log_path")
     past = PastGames(Path(log_path).parent if log_path else data_dir() / "logs")
     return TuiApp(kind=kind, lang=lang, symbols=symbols, color=_color(args),
-                  figures=_figures(args), pace=args.pace, known=known, past=past, **kw)
+                  figures=_figures(args), pace=args.pace, known=known, past=past,
+                  bell=bell, memo=memo, **kw)
+
+
+def bell_wanted(args: argparse.Namespace, settings: dict) -> bool:
+    """The turn's bell rings unless ``--no-bell`` or ``"bell": false`` in the settings."""
+    return not getattr(args, "no_bell", False) and settings.get("bell") is not False
 
 
 def _name(args: argparse.Namespace, fallback: str) -> str:
@@ -202,7 +221,8 @@ def cmd_host(args: argparse.Namespace) -> int:
                      address=address, my_fingerprint=identity.fingerprint,
                      log_path=config.log_path, turn_timeout=args.turn_timeout,
                      reconnect_timeout=args.reconnect_timeout, rematch=rematch,
-                     address6=address6, onion=tor.onion if tor is not None else None)
+                     address6=address6, onion=tor.onion if tor is not None else None,
+                     saved_game=state if args.port else None)
             # The host's own seat, before anyone joins (the library reports seats as
             # they fill).
             ui.rematch_people = args.players - 1 - args.bots  # the bots never answer
@@ -300,7 +320,8 @@ def cmd_join(args: argparse.Namespace) -> int:
         while True:
             ui = _ui(args, "join", address=address, my_fingerprint=identity.fingerprint,
                      log_path=config.log_path, turn_timeout=args.turn_timeout,
-                     reconnect_timeout=args.reconnect_timeout, rematch=rematch)
+                     reconnect_timeout=args.reconnect_timeout, rematch=rematch,
+                     saved_game=config.state_path)
 
             tries = [config] if rematch else [config] + [
                 dataclasses.replace(config, address=where, host_fingerprint=pin,

@@ -236,7 +236,12 @@ def test_resigning_is_a_loss_that_replay_confirms(tmp_path):
         play_until([guest], lambda: moves_made(guest) >= 2, 60, "two moves")
         guest.press("\x03")
         guest.wait_for(lambda t: "resign" in t, 5, "the leave choice")
-        guest.child.send("r")
+        guest.press("r")  # r is the end screen's rematch key: not resigning
+        assert "Resign the match?" not in guest.text and "resign" in guest.text
+        guest.press("x")  # resigning is asked again
+        guest.wait_for(lambda t: "Resign the match?" in t and "[y]es, resign" in t, 5,
+                       "the resign confirmation")
+        guest.child.send("y")
         text = guest.wait_for(lambda t: "You resigned" in t, 15, "the result")
         assert re.search(r"You resigned: host wins the match", text.replace("\n", " ")), text
         guest.press("q")
@@ -381,8 +386,9 @@ def _first_match_over(tmp_path):
 
 
 def test_a_joiner_declining_a_rematch_ends_both_with_the_right_words(tmp_path):
-    """The joiner says no (q): the host reads it among the events; its own yes then
-    opens no table, and both end with status 0, nobody said to have resigned."""
+    """The joiner says no (q): the host reads it among the events, and the rematch is no
+    longer offered (r does nothing); both end with status 0, nobody said to have
+    resigned."""
     host = guest = None
     try:
         host, guest = _first_match_over(tmp_path)
@@ -392,10 +398,12 @@ def test_a_joiner_declining_a_rematch_ends_both_with_the_right_words(tmp_path):
         assert re.search(r"(amel|sami) wins|You win", guest.text), guest.text
         host.wait_for(lambda t: "sami declines a rematch" in host.panel(), 20,
                       "the joiner's no among the host's events")
-        host.press("r")
+        host.wait_for(lambda t: "r: play again" not in t, 10, "the offer gone")
+        host.press("r")  # no longer a key here
+        assert "waiting for" not in host.text and "Match over" in host.text
+        host.press("q")
         assert host.finish() == 0
         after = host.text
-        assert "No rematch: sami declined." in after, after
         assert "resigned" not in after and "Waiting for players" not in after
     finally:
         for s in (host, guest):
@@ -438,8 +446,18 @@ def test_a_rematch_with_a_bot_that_left_opens_no_empty_table(tmp_path):
                        tmp_path / "b")
         play_until([host], lambda: any(o in host.text for o in OVER), 150, "the end")
         host.press("r")  # before or after the bot left: no table either way
+        deadline = time.monotonic() + 3
+        while host.child.isalive() and time.monotonic() < deadline:
+            host.pump(0.1)
+        said = True
+        if host.child.isalive():  # it had left: r was no longer offered
+            assert "r: play again" not in host.text
+            assert "hedi left the table: no rematch" in host.panel()
+            said = False
+            host.press("q")
         assert host.finish() == 0
-        assert "No rematch: hedi left the table." in host.text, host.text
+        if said:  # our yes came first: the exit says why there is no table
+            assert "No rematch: hedi left the table." in host.text, host.text
     finally:
         host.kill()
         if bot is not None:

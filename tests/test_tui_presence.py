@@ -98,9 +98,12 @@ def test_away_and_dropped_seats_count_down_and_the_host_comes_back_with_our_link
     assert "amel lost the connection: 3:20" in text(p.countdown_lines(view(st)))
     p.on_event(Resumed(1), st, st)  # our own link is up again: the host is back
     assert p.countdown_lines(view(st)) == []
-    # A host restarted from its log waits for the others: nothing says they left.
+    # A host restarted from its log waits for the others: nothing says they left (only
+    # a seat that left is waited for "to come back").
     p.on_event(Waiting(0, 100, awaited=True), st, st)
-    assert "waiting for amel to come back: 1:40 left" in text(p.countdown_lines(view(st)))
+    shown = text(p.countdown_lines(view(st)))
+    assert "reconnecting with amel… (1:40 left)" in shown
+    assert "come back" not in shown and "waiting for" not in shown
 
 
 def test_the_hosts_announced_limit_is_the_one_shown():

@@ -76,14 +76,18 @@ def test_an_illegal_card_is_refused_with_the_rule_name(app_session):
     ui, replies = _ui(hand)
     ui.choose_card(1)  # the 2 cannot capture while the others can
     assert replies == []
-    assert ui.status is not None and "refused (forced capture)" in ui.status[1]
+    # Said once, in the game's notation (the cards as on screen: Q♦, never 8D).
+    why = "2♣ refused: 3♥ Q♦ can capture, so play a card that captures (forced capture)"
+    assert ui.status is not None and ui.status[1] == why
     ui.hints = True
     left = _text(ui._left())
-    assert "refused (forced capture)" in left
+    assert "2♣ refused: 3♥ Q♦ can capture" in left and "8D" not in left
+    assert left.count("forced capture") == 2  # the refusal, and the hint of the 2
     assert "2♣ → may not be played (forced capture)" in left
     fr, _ = _ui(hand, "fr")
     fr.choose_card(1)
-    assert "refusé (prise obligatoire)" in fr.status[1]
+    assert fr.status[1] == ("2♣ refusée : 3♥ Q♦ peuvent prendre : jouez une carte qui prend "
+                            "(prise obligatoire)")
 
 
 def test_hints_say_what_each_card_would_take(app_session):
@@ -119,7 +123,13 @@ def test_the_table_fits_80_by_24_with_hints_and_options(app_session, players):
     text = "\n".join(left)
     assert "take 3♦ + 5♠" in text and "Your hand" in text and "│Q♦│" in text
     if players == 4:
-        assert "(partner)" in text and text.count("(opponent)") == 2
+        # The seats as they sit (.seats): the partner across, the opponents left and
+        # right, the order of play (counter-clockwise: p1, next, plays on our right).
+        rows = text.split("\n")
+        assert "p2 (partner)" in rows[0] and text.count("(opponent)") == 2
+        assert rows[1].split()[0] == "p3" and "p1" in rows[1].split()
+        assert rows[1].index("p3") < rows[1].index("p1")
+        assert "you → p1 → p2 → p3" in rows[2]
     header = _text(ui._header())
     assert "hand 1" in header and "target 11" in header
 

@@ -17,7 +17,9 @@ another:
 - :mod:`.lobby`: the lobby before the first hand.
 - :mod:`.dialogs`: the framed dialogs: leave?, a hand's scoring, the match's end.
 - :mod:`.narration`: the events panel, one line per event.
-- :mod:`.chat`: the one-line chat input.
+- :mod:`.chat`: the one-line chat input; :mod:`.quickchat`: phrases on single keys and
+  the bell when the turn comes back; :mod:`.memo`: chat and hints kept across a resume.
+- :mod:`.seats`: the seats of a table of 4 as they sit around us (drawn by :mod:`.table`).
 - :mod:`.keys`: every key binding, grouped by the screen or dialog they act on.
 - :mod:`.render`, :mod:`.style`: cards, rows of cards and score tables as styled text;
   the colours by class name.

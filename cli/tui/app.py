@@ -16,6 +16,7 @@ import trio
 from chkobba_p2p import rules as R
 from chkobba_p2p.cards import FigureConvention
 from chkobba_p2p.peer import (
+    Chat,
     HandScored,
     KnownPlayers,
     Listening,
@@ -35,10 +36,12 @@ from .chat import ChatInput
 from .decision import Request, refusal
 from .keys import key_bindings
 from .leaving import Leaving
+from .memo import Memo
 from .narration import EventLog
 from .pace import DEFAULT_PACE, SCORE_WAIT, Pacer
 from .past import PastGames
 from .presence import Presence
+from .quickchat import TurnBell, phrase
 from .render import CardStyle
 from .screen import MIN_SIZE, Screen
 from .view import TableView, card_style
@@ -58,7 +61,8 @@ class TuiApp(Leaving, Screen):
                  rematch: bool = False, address6: str | None = None,
                  onion: str | None = None,
                  pace: float = DEFAULT_PACE, score_wait: float = SCORE_WAIT,
-                 known: KnownPlayers | None = None, past: PastGames | None = None) -> None:
+                 known: KnownPlayers | None = None, past: PastGames | None = None,
+                 bell: bool = True, memo: Memo | None = None) -> None:
         self.kind = kind  # "play", "host" or "join"
         self.t = Translator(lang)
         self.figures_override = figures
@@ -85,6 +89,7 @@ class TuiApp(Leaving, Screen):
         self.hints = False
         self.score_queue: list[HandScored] = []  # scoring dialogs still to show
         self.confirm_leave = False
+        self.confirm_resign = False  # x in the leave dialog: resign? (y resigns)
         self.leave_by_interrupt = False  # the leave dialog came from Ctrl-C (not q)
         self._exit_pending = False
         #: (rows, columns) to draw for, instead of the terminal's (for tests).
@@ -127,6 +132,14 @@ class TuiApp(Leaving, Screen):
         #: The matches of the logs already written (records, the series), read in a
         #: thread; None: not shown.
         self.past = past
+        #: The bell when the turn comes back to us (--no-bell: never).
+        self.bell = TurnBell(bell)
+        #: The chat lines and hints kept across a resume (None: not kept).
+        self.memo = memo
+        if memo is not None:
+            self.hints = memo.hints
+            for line in memo.chat:
+                self.events.add(*line)
         self.app = self._build(key_bindings(self))
         if past is not None:
             if past.on_change is None:
@@ -168,8 +181,11 @@ class TuiApp(Leaving, Screen):
         # nor a bot's leaving without an answer is news for the player.
         quiet = self.kind == "play" and (isinstance(event, Listening) or (
             isinstance(event, RematchAnswer) and event.left))
+        self.bell.on_event(event, self.state.seat)
         if not quiet:
             self.events.narrate(event, self.view, own_chat=self.chat.own_line)
+            if isinstance(event, Chat) and self.memo is not None and self.events.lines:
+                self.memo.add_chat(self.events.lines[-1])
         if isinstance(event, RematchAnswer):
             self.rematch_answers.setdefault(event.seat, event.accept)
             if event.left:
@@ -241,6 +257,10 @@ class TuiApp(Leaving, Screen):
         self.options = None
         self.opt_sel = 0
         self.cut_sel = 0
+        if self.bell.asked():  # the others played: the turn is ours again
+            with contextlib.suppress(Exception):
+                self.app.output.bell()
+                self.app.output.flush()
         self.invalidate()
         try:
             await done.wait()
@@ -299,6 +319,17 @@ class TuiApp(Leaving, Screen):
     def send_chat(self, text: str) -> None:
         self.chat.send(text, self.controller, self.token)
 
+    def quick_chat(self, key: str) -> None:
+        """A quick chat key (:mod:`.quickchat`): its phrase goes out as a chat line."""
+        text = phrase(self.t, key)
+        if text is not None and not self.finished and self.controller is not None:
+            self.send_chat(text)
+
+    def toggle_hints(self) -> None:
+        self.hints = not self.hints
+        if self.memo is not None:
+            self.memo.set_hints(self.hints)
+
     def on_trio_done(self, result: Outcome | None) -> None:
         """The peer's run ended (asyncio side)."""
         self.finished = True
@@ -306,6 +337,10 @@ class TuiApp(Leaving, Screen):
         # its bots finish): the match's outcome, which the end screen had, stands.
         self.outcome = result if result is not None else self.outcome
         self.request = None
+        if self.memo is not None and result is not None and (
+                result.done is not None or result.aborted is not None
+                or result.resigned is not None):
+            self.memo.clear()  # the match is over: nothing to bring back
         if self.past is not None and result is not None and result.table is not None:
             self.past.refresh()  # this match's log is complete now: the series counts it
         never_played = result is None or result.table is None

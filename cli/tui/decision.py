@@ -33,14 +33,24 @@ class Request:
 
 
 def refusal(view: TableView, hand: R.Hand, card: Card) -> tuple[str, str]:
-    """The status line for a card with no legal move: the rules engine says which rule
-    bars it."""
-    t = view.t
+    """The status line for a card with no legal move, said once and in the game's
+    notation (the cards as on screen, ``Q♣``, never the engine's ``8C``): which rule of
+    the rules engine bars it and, for a forced capture, which cards can capture."""
+    t, cs = view.t, view.cs
+    rule = "illegal_move"
     try:
         hand.play(hand.turn, card, ())
     except IllegalMove as exc:
-        return ("class:error", t("refused", rule=t.rule(exc.rule), why=str(exc)))
-    return ("class:error", t("refused", rule="?", why=str(card)))
+        rule = exc.rule
+    if rule == "forced_capture":
+        takers = sorted({m.card for m in hand.legal_moves() if m.capture})
+        why = t("refused_forced" if len(takers) == 1 else "refused_forced_n",
+                cards=" ".join(cs.label(c) for c in by_value(takers)))
+    elif rule == "capture_required":
+        why = t("refused_capture")
+    else:
+        why = t.rule(rule)
+    return ("class:error", t("refused", card=cs.label(card), rule=why))
 
 
 def decision_lines(view: TableView, width: int, request: Request | None, *,

@@ -7,7 +7,7 @@ grows, plus its kind in ``overlay_kind``.
 
 from __future__ import annotations
 
-import re
+import contextlib
 from pathlib import Path
 
 from chkobba_p2p.peer import ErrorCode, HandScored, Outcome
@@ -18,7 +18,8 @@ from .render import Line, score_lines, wrap_line
 from .stopped import stop_sentences
 from .view import TableView
 
-__all__ = ["leave_lines", "away_lines", "score_dialog_lines", "over_lines", "as_text"]
+__all__ = ["leave_lines", "away_lines", "resign_lines", "score_dialog_lines", "over_lines",
+           "as_text", "short_path"]
 
 
 def as_text(lines: list[Line]) -> list[tuple[str, str]]:
@@ -46,6 +47,13 @@ def away_lines(t: Translator, allowance: str, interrupt: bool = False) -> list[L
     if interrupt:
         lines += [[], [("class:dim", " " + t("away_twice") + " ")]]
     return lines
+
+
+def resign_lines(t: Translator) -> list[Line]:
+    """Resigning, asked again (x in the leave dialog, then y): a signed loss."""
+    return [[("class:title", " " + t("resign_title") + " ")], [],
+            [("class:warn", " " + t("resign_body") + " ")], [],
+            [("class:keys", " " + t("resign_keys") + " ")]]
 
 
 def score_dialog_lines(view: TableView, ev: HandScored) -> list[Line]:
@@ -125,29 +133,28 @@ def over_lines(view: TableView, outcome: Outcome | None, log_path: Path | None,
         width = max(20, width - 6)
         lines.append([])
         lines.append([("", " " + t("over_log_title"))])
-        lines += _path_lines(f"{path}", width, "class:title")
+        shown = short_path(Path(path), width - 4)
+        lines.append([("class:title", "   " + shown)])
         lines.append([("", " " + t("over_replay_title"))])
-        lines += _path_lines(f"chkobba replay {path}", width, "class:ok")
+        shown = short_path(Path(path), width - 4 - len("chkobba replay "))
+        lines.append([("class:ok", "   chkobba replay " + shown)])
     lines.append([])
     lines.append([("class:keys", " " + t("keys_over_rematch" if rematch else "keys_over") + " ")])
     return lines
 
 
-def _path_lines(text: str, width: int, style: str) -> list[Line]:
-    """A path (or a command holding one) on as few lines as ``width`` allows, broken only
-    after a ``/`` or a space, never inside a file or folder name (it is printed whole
-    again on exit, for copying)."""
-    room = max(8, width - 3)
-    out: list[str] = []
-    cur = ""
-    for part in re.split(r"(?<=[/ ])", text):
-        if cur and len(cur) + len(part) > room:
-            out.append(cur)
-            cur = ""
-        while len(part) > room:  # one name longer than the whole line: no other way
-            out.append(part[:room])
-            part = part[room:]
-        cur += part
-    if cur:
-        out.append(cur)
-    return [[(style, "   " + line)] for line in out]
+def short_path(path: Path, room: int, home: Path | None = None) -> str:
+    """``path`` on one line of ``room`` columns (the box's lines never wrap): the home
+    folder as ``~``, then, if still too long, the folders before the last one as ``…``,
+    then the file name alone after ``…/`` (the whole path is printed again on exit, for
+    copying)."""
+    home = Path.home() if home is None else home
+    text = str(path)
+    with contextlib.suppress(ValueError):
+        text = "~/" + str(path.relative_to(home))
+    if len(text) <= room:
+        return text
+    for short in (f"…/{path.parent.name}/{path.name}", f"…/{path.name}"):
+        if len(short) <= room:
+            return short
+    return path.name if len(path.name) <= room else path.name[:max(1, room - 1)] + "…"

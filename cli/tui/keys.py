@@ -21,8 +21,15 @@ from chkobba_p2p.peer import TableState
 
 from .chat import ChatInput
 from .decision import Request
+from .quickchat import QUICK_CHAT
 
-__all__ = ["KeyTarget", "key_bindings"]
+__all__ = ["KeyTarget", "key_bindings", "ESCAPE_DELAY"]
+
+#: Seconds prompt_toolkit waits after Esc for the rest of a key sequence (its
+#: ``ttimeoutlen``; ``timeoutlen`` for bindings of several keys, of which there are
+#: none): 0.5 s and 1 s by default, which made Esc close the help 1.5 s late.  A
+#: terminal sends the bytes of one key's sequence at once.
+ESCAPE_DELAY = 0.05
 
 
 class KeyTarget(Protocol):
@@ -35,6 +42,7 @@ class KeyTarget(Protocol):
     controller: Any
     finished: bool
     confirm_leave: bool
+    confirm_resign: bool
     help: bool
     hint: str | None
     hints: bool
@@ -59,6 +67,8 @@ class KeyTarget(Protocol):
     def choose_cut(self, keep: bool) -> None: ...
     def open_chat(self) -> None: ...
     def send_chat(self, text: str) -> None: ...
+    def quick_chat(self, key: str) -> None: ...
+    def toggle_hints(self) -> None: ...
 
 
 def key_bindings(ui: KeyTarget) -> KeyBindingsBase:
@@ -71,6 +81,7 @@ def key_bindings(ui: KeyTarget) -> KeyBindingsBase:
     leave = Condition(lambda: ui.overlay_kind() == "leave")
     helping = Condition(lambda: ui.overlay_kind() == "help")
     away = Condition(lambda: ui.overlay_kind() == "away")
+    resigning = Condition(lambda: ui.overlay_kind() == "resign")
     score = Condition(lambda: ui.overlay_kind() == "score")
     lobby = Condition(lambda: ui.overlay_kind() is None and not ui.finished
                       and ui.asking_ready)
@@ -82,18 +93,30 @@ def key_bindings(ui: KeyTarget) -> KeyBindingsBase:
     def _(e: KeyPressEvent) -> None:
         ui.request_leave(interrupt=True)
 
-    @kb.add("q", filter=~leave & ~away & ~helping)
+    @kb.add("q", filter=~leave & ~away & ~helping & ~resigning)
     def _(e: KeyPressEvent) -> None:
         ui.request_leave()
 
-    # At a table with people: step away (s; Ctrl-C again) or resign (r).
+    # At a table with people: step away (s; Ctrl-C again) or resign (x, then y: asked
+    # again, and no key of the end screen's: r there is the rematch).
     @kb.add("s", filter=away)
     def _(e: KeyPressEvent) -> None:
         ui.leave_now()
 
-    @kb.add("r", filter=away)
+    @kb.add("x", filter=away)
+    def _(e: KeyPressEvent) -> None:
+        ui.confirm_resign = True
+
+    @kb.add("y", filter=resigning)
+    @kb.add("o", filter=resigning)
     def _(e: KeyPressEvent) -> None:
         ui.resign_now()
+
+    @kb.add("n", filter=resigning)
+    @kb.add("escape", filter=resigning)
+    def _(e: KeyPressEvent) -> None:
+        ui.confirm_resign = False
+        ui.confirm_leave = False
 
     @kb.add("n", filter=away)
     @kb.add("escape", filter=away)
@@ -106,8 +129,8 @@ def key_bindings(ui: KeyTarget) -> KeyBindingsBase:
         ui.ask_rematch()
 
     # Help: ? or F1 opens it, any key closes it; a key no screen expects gets a hint.
-    @kb.add("?", filter=~leave & ~away & ~helping)
-    @kb.add("f1", filter=~leave & ~away & ~helping)
+    @kb.add("?", filter=~leave & ~away & ~helping & ~resigning)
+    @kb.add("f1", filter=~leave & ~away & ~helping & ~resigning)
     def _(e: KeyPressEvent) -> None:
         ui.help = True
 
@@ -149,9 +172,9 @@ def key_bindings(ui: KeyTarget) -> KeyBindingsBase:
         ui.request_leave()  # as q: a rematch question still open is answered no first
 
     # Hints (not while asking to leave), and redraw.
-    @kb.add("h", filter=~leave & ~away & ~helping)
+    @kb.add("h", filter=~leave & ~away & ~helping & ~resigning)
     def _(e: KeyPressEvent) -> None:
-        ui.hints = not ui.hints
+        ui.toggle_hints()
 
     @kb.add("c-l")
     def _(e: KeyPressEvent) -> None:
@@ -216,11 +239,18 @@ def key_bindings(ui: KeyTarget) -> KeyBindingsBase:
     def _(e: KeyPressEvent) -> None:
         ui.choose_cut(ui.cut_sel == 0)
 
-    # Chat.
-    @kb.add("t", filter=Condition(lambda: ui.overlay_kind() is None
-                                  and not ui.finished and ui.controller is not None))
+    # Chat: t opens the line; a quick chat key sends its phrase (.quickchat).
+    can_chat = Condition(lambda: ui.overlay_kind() is None and not ui.finished
+                         and ui.controller is not None)
+
+    @kb.add("t", filter=can_chat)
     def _(e: KeyPressEvent) -> None:
         ui.open_chat()
+
+    for key in QUICK_CHAT:
+        @kb.add(key, filter=can_chat)
+        def _(e: KeyPressEvent, key: str = key) -> None:
+            ui.quick_chat(key)
 
     # While the chat input is open, keys type text: only these act.
     chatting = Condition(lambda: ui.chat.is_open)

@@ -21,6 +21,7 @@ class Leaving:
     finished: bool
     left: bool
     confirm_leave: bool
+    confirm_resign: bool
     leave_by_interrupt: bool
     leave_requested: bool
     stepping_away: bool
@@ -58,8 +59,9 @@ class Leaving:
         """Ctrl-C (``interrupt``) / q: ask first (step away or resign, at a table with
         people); a second Ctrl-C (or SIGINT, SIGTERM, SIGHUP) quits at once, as a
         step-away.  Only a dialog opened by Ctrl-C says so."""
-        if self.finished and (self.can_rematch or (self.rematch_waiting
-                                                   and self.kind == "host")):
+        unanswered = self.rematch_open and self.rematch_answered is None
+        if self.finished and (unanswered or (self.rematch_waiting
+                                             and self.kind == "host")):
             self.answer_rematch(False)  # no rematch: the others are told, then we quit
         elif self.finished:
             if self.rematch_waiting:  # a joiner no longer waits for the host's answer
@@ -76,9 +78,10 @@ class Leaving:
         """Leave the game: cancel the peer (trio cleans up), then the app exits.  At a
         table with people (host, join) this is a step-away: the others are told, the game
         waits; against local bots (play), leaving is leaving."""
-        self.confirm_leave = False
+        self.confirm_leave = self.confirm_resign = False
         if self.finished:
-            if self.can_rematch:  # no rematch: said, then the screen closes as trio ends
+            if self.rematch_open and self.rematch_answered is None:
+                # no rematch: said, then the screen closes as trio ends
                 self.answer_rematch(False)
             else:
                 self.exit()
@@ -100,7 +103,7 @@ class Leaving:
 
     def resign_now(self) -> None:
         """Resign: a signed resignation; the match ends with a loss for our side."""
-        self.confirm_leave = False
+        self.confirm_leave = self.confirm_resign = False
         if not self.finished:
             self._in_trio(lambda c: c.resign())
 
@@ -167,7 +170,18 @@ class Leaving:
     @property
     def can_rematch(self) -> bool:
         """The end screen asks whether to play again, and we have not answered."""
-        return self.rematch_open and self.rematch_answered is None
+        return self.rematch_open and self.rematch_answered is None \
+            and not self.rematch_refused
+
+    @property
+    def rematch_refused(self) -> bool:
+        """Another answered no (or left) before us: no rematch any more, so none is
+        offered (at a joiner, the host's no; at the host, one person's no or absence)."""
+        if self.kind != "host":
+            return self.rematch_answers.get(0) is False
+        noes = any(not a for s, a in self.rematch_answers.items()
+                   if s not in self.rematch_gone)
+        return noes or len(self.rematch_gone) > self.rematch_bots
 
     @property
     def rematch_waiting(self) -> bool:

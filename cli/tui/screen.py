@@ -42,6 +42,7 @@ from . import dialogs
 from .chat import ChatInput
 from .decision import Request, decision_lines
 from .helpscreen import help_lines
+from .keys import ESCAPE_DELAY
 from .lobby import lobby_lines
 from .narration import EventLog
 from .pace import Pacer
@@ -77,6 +78,7 @@ class Screen:
     hints: bool
     score_queue: list[HandScored]
     confirm_leave: bool
+    confirm_resign: bool
     leave_by_interrupt: bool
     help: bool
     hint: str | None
@@ -180,6 +182,9 @@ class Screen:
             layout=Layout(root), key_bindings=keys, full_screen=True,
             style=STYLE, color_depth=None if self.color else ColorDepth.DEPTH_1_BIT,
             mouse_support=False, refresh_interval=1.0)  # the clocks count down
+        # Esc acts at once (prompt_toolkit otherwise waits 1.5 s for a sequence after it).
+        app.ttimeoutlen = ESCAPE_DELAY
+        app.timeoutlen = ESCAPE_DELAY
 
         def forget_hint(_: object) -> None:
             self.hint = None  # a hint lasts until the next key
@@ -206,7 +211,10 @@ class Screen:
 
     def overlay_kind(self) -> str | None:
         """The dialog over the screen, if any: ``leave`` (``away`` at a table with
-        people: step away or resign), ``help``, ``score`` or ``over``."""
+        people: step away or resign; ``resign`` to confirm resigning), ``help``,
+        ``score`` or ``over``."""
+        if self.confirm_resign and self.confirm_leave and self.can_step_away:
+            return "resign"
         if self.confirm_leave:
             return "away" if self.can_step_away else "leave"
         if self.help:
@@ -246,6 +254,8 @@ class Screen:
             keys = t("help_close")
         elif kind == "leave":
             keys = t("leave_keys")
+        elif kind == "resign":
+            keys = t("resign_keys")
         elif kind == "score":
             keys = t("sc_continue")
         elif self.finished and self.rematch_waiting:
@@ -317,6 +327,8 @@ class Screen:
         lines: list[Line] = []
         if kind == "leave":
             lines = dialogs.leave_lines(self.t)
+        elif kind == "resign":
+            lines = dialogs.resign_lines(self.t)
         elif kind == "help":
             width = max(30, min(76, self._size()[1] - 6))
             lines = help_lines(self.t, self.state.rules, self.t.lang, width)

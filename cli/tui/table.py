@@ -17,6 +17,7 @@ from chkobba_p2p.cards import Card
 
 from .bigcards import big_card_row
 from .render import Line, by_value, card_chips, card_row, line_text, wrap_line
+from .seats import seat_picture
 from .view import TableView
 
 __all__ = ["Showing", "showing", "draw_table", "table_lines", "fit"]
@@ -163,9 +164,16 @@ def table_lines(view: TableView, width: int, compact: bool, *, selected: int | N
     roles = {(me + 2) % 4: t("partner")} if n == 4 else {}
     if watching:  # at 4 players the teams; at 2 the names say it all (no seat numbers)
         roles = {s: t("side", n=st.side(s) + 1) if n == 4 else "" for s in range(n)}
-    for s in (range(n) if watching else st.others()):
-        extra = seat_extra(s) if seat_extra is not None else []
-        add(_seat_line(view, s, roles.get(s, t("opponent")), extra, width), 1)
+    def extra_of(s: int) -> Line:
+        return seat_extra(s) if seat_extra is not None else []
+
+    # At 4, from a seat: the seats as they sit around us (.seats), if the width allows.
+    picture = None if watching else seat_picture(
+        view, width, lambda s, role, extra, w: _seat_line(view, s, role, extra, w), extra_of)
+    for prio, line in picture or []:
+        add(line, prio)
+    for s in [] if picture else (range(n) if watching else st.others()):
+        add(_seat_line(view, s, roles.get(s, t("opponent")), extra_of(s), width), 1)
     their_sides = sorted({st.side(s) for s in range(n)} if watching else
                          {st.side(s) for s in st.others()} - {st.side(me)})
     for side in their_sides:
@@ -223,7 +231,8 @@ def table_lines(view: TableView, width: int, compact: bool, *, selected: int | N
     if tags:
         you.append(("class:dim", "  [" + ", ".join(tags) + "]"))
     add(you, 1)
-    add(_captures_line(view, st.side(me)), 2)
+    for line in wrap_line(_captures_line(view, st.side(me)), width - 1, "     "):
+        add(line, 2)  # wrapped at a word: never cut by the events column
     if st.hand and compact:
         line = [("class:title", f" {t('your_hand')}:")]
         for i, c in enumerate(st.hand):

@@ -1,0 +1,204 @@
+"""The pure pieces of the table a newcomer reads (issue 26), without a terminal: the
+seats' picture at 4, quick chat and the bell, the memo kept across a resume, the
+figures' values in the help, resigning asked again, a declined rematch no longer
+offered, Esc without prompt_toolkit's delay."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from prompt_toolkit.application import create_app_session
+from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.output import DummyOutput
+
+from chkobba_cli.i18n import Translator
+from chkobba_cli.tui.app import TuiApp
+from chkobba_cli.tui.helpscreen import figure_values, help_lines
+from chkobba_cli.tui.keys import ESCAPE_DELAY
+from chkobba_cli.tui.memo import KEPT_CHAT, Memo
+from chkobba_cli.tui.quickchat import QUICK_CHAT, TurnBell, keys_text, phrase
+from chkobba_cli.tui.render import line_text
+from chkobba_cli.tui.seats import seat_positions
+from chkobba_p2p import rules as R
+from chkobba_p2p import session as S
+from chkobba_p2p.cards import card
+from chkobba_p2p.peer import Chat, Lobby, RematchAnswer, Restored
+
+
+@pytest.fixture
+def app_session():
+    with create_pipe_input() as inp, create_app_session(input=inp, output=DummyOutput()):
+        yield
+
+
+def test_the_seats_around_us_follow_the_order_of_play_counter_clockwise():
+    # Seat s+1 plays after s and sits on its right; the partner is across.
+    assert seat_positions(0) == {"right": 1, "across": 2, "left": 3}
+    assert seat_positions(3) == {"right": 0, "across": 1, "left": 2}
+    for me in range(4):
+        pos = seat_positions(me)
+        assert sorted(pos.values()) == sorted(set(range(4)) - {me})
+        assert (pos["across"] - me) % 2 == 0  # the partner: the same side
+
+
+@pytest.mark.parametrize("lang,words", [("en", ("quick chat", "well played")),
+                                        ("fr", ("phrases", "bien joué"))])
+def test_quick_chat_phrases_and_the_help_that_lists_them(lang, words):
+    t = Translator(lang)
+    assert phrase(t, "b") == "bsahtek" and phrase(t, "a") == "yaatik saha"
+    assert phrase(t, "y") == "yalla" and phrase(t, "c").startswith("chkobba")
+    assert phrase(t, "w") == words[1] and phrase(t, "z") is None
+    # No key of the game's (cards, cut, hints, chat, leave, help) is a phrase.
+    assert not set(QUICK_CHAT) & set("123456789kgphtq?sxnr")
+    text = "\n".join(line_text(x) for x in help_lines(t, R.Ruleset(), lang, 74))
+    assert keys_text(t) in " ".join(text.split()) and words[0] in text
+
+
+def test_the_bell_rings_when_the_turn_comes_back_after_the_others_played():
+    bell = TurnBell()
+    assert not bell.asked()  # the first question: nobody made us wait
+    bell.on_event(R.PlayEvent(1, card("5C"), frozenset(), False), 0)
+    assert bell.asked() and not bell.asked()  # once per return of the turn
+    bell.on_event(R.PlayEvent(0, card("5C"), frozenset(), False), 0)
+    assert not bell.asked()  # our own move
+    bell.on_event(R.PlayEvent(1, card("5C"), frozenset(), False), 0)
+    bell.on_event(Restored(None, 0, ()), 0)  # type: ignore[arg-type]
+    assert not bell.asked()  # moves replayed on a resume made nobody wait
+    quiet = TurnBell(enabled=False)
+    quiet.on_event(R.PlayEvent(1, card("5C"), frozenset(), False), 0)
+    assert not quiet.asked()  # --no-bell
+
+
+def test_the_figures_values_come_from_the_rules_convention():
+    assert figure_values(R.Ruleset()) == "A 1 · Q 8 · J 9 · K 10"
+    french = R.Ruleset().with_variant("french-figures")
+    assert figure_values(french) == "A 1 · J 8 · Q 9 · K 10"
+    for lang, word in (("en", "figures: A 1 · Q 8 · J 9 · K 10"),
+                       ("fr", "figures : A 1 · Q 8 · J 9 · K 10")):
+        lines = [line_text(x) for x in help_lines(Translator(lang), R.Ruleset(), lang, 74)]
+        assert any(word in x for x in lines)
+        assert len(lines) <= 22  # the frame fits 80x24
+
+
+def test_the_memo_keeps_chat_and_hints_and_reads_a_hostile_file_safely(tmp_path):
+    saved = tmp_path / "resume" / "abcd-host-7000.state"
+    memo = Memo.beside(saved)
+    assert memo.path.parent == saved.parent and memo.path.name.startswith(saved.name)
+    memo.add_chat([("class:chat", "sami: yalla")])
+    memo.set_hints(True)
+    back = Memo.beside(saved).load()
+    assert back.hints and back.chat == [[("class:chat", "sami: yalla")]]
+    for i in range(KEPT_CHAT + 5):
+        memo.add_chat([("class:chat", f"line {i}")])
+    assert len(Memo.beside(saved).load().chat) == KEPT_CHAT
+    memo.clear()
+    assert not memo.path.exists() and Memo.beside(saved).load().chat == []
+    # Escapes and strange styles do not reach the terminal; junk is nothing.
+    memo.path.write_text(json.dumps({"hints": 1, "chat": [
+        [["class:chat", "x\x1b[2Jy"]], [["bold fg:red", "styled"]], "junk", [[1, 2]]]}))
+    bad = Memo.beside(saved).load()
+    assert not bad.hints and len(bad.chat) == 1 and "\x1b" not in bad.chat[0][0][1]
+    memo.path.write_text("{not json")
+    assert Memo.beside(saved).load().chat == []
+
+
+def _started(kind: str, players: int = 2, **kw) -> TuiApp:
+    ui = TuiApp(kind=kind, lang="en", seat=0 if kind == "host" else 1, rules=R.Ruleset(),
+                players=players, **kw)
+    ui.size = (24, 80)
+    names = tuple((f"p{i}", f"{i:04x}-0000-0000-0000") for i in range(players))
+    ui.state = ui.state.apply(Lobby(names)).apply(S.HandStarted(1, 1))
+    return ui
+
+
+def test_resigning_is_asked_again_with_keys_of_its_own(app_session):
+    ui = _started("join")
+    ui.request_leave()
+    assert ui.overlay_kind() == "away"
+    assert "x  resign" in "".join(t for _, t in ui._overlay())
+    ui.confirm_resign = True  # x
+    assert ui.overlay_kind() == "resign"
+    shown = "".join(t for _, t in ui._overlay()) + line_text(ui._footer())
+    assert "Resign the match?" in shown and "[y]es, resign" in shown
+    called = []
+    ui._in_trio = lambda call: called.append(call)  # type: ignore[method-assign]
+    ui.resign_now()
+    assert called and ui.overlay_kind() is None
+
+
+def test_a_declined_rematch_is_no_longer_offered(app_session):
+    host = _started("host")
+    host.finished, host.rematch_open = True, True
+    assert host.can_rematch
+    host.rematch_answers[1] = False  # sami said no
+    assert not host.can_rematch and host.rematch_refused
+    joiner = _started("join")
+    joiner.finished, joiner.rematch_open = True, True
+    joiner._show_event(RematchAnswer(0, False))
+    assert not joiner.can_rematch
+
+
+def test_esc_acts_without_prompt_toolkits_delay_and_chat_goes_to_the_memo(app_session,
+                                                                          tmp_path):
+    memo = Memo.beside(tmp_path / "g.state")
+    ui = _started("join", memo=memo)
+    assert ui.app.ttimeoutlen == ESCAPE_DELAY <= 0.1 and ui.app.timeoutlen <= 0.1
+    ui._show_event(Chat(0, "bsahtek"))
+    ui.toggle_hints()
+    again = _started("join", memo=Memo.beside(tmp_path / "g.state").load())
+    assert again.hints and "p0: bsahtek" in " ".join(
+        line_text(x) for x in again.events.lines)
+
+
+def test_a_side_seat_keeps_its_clock_and_the_picture_stays_with_long_names(app_session):
+    from chkobba_cli.tui.seats import seat_picture, side_cell
+    from chkobba_cli.tui.table import _seat_line
+
+    ui = _started("host", players=4)
+    long = tuple((n, f"{i:04x}-0000-0000-0000") for i, n in
+                 enumerate(("amel", "Mohamed-Aziz Ben Salah", "sami", "Khadija Trabelsi")))
+    ui.state = ui.state.apply(Lobby(long))
+    view = ui.view
+    clock = [("class:warn", "  ⏱ 0:12 left")]
+    cell = line_text(side_cell(view, 1, clock, 24))
+    assert len(cell) <= 24 and cell.endswith("⏱ 0:12 left") and "…" in cell
+    lines = seat_picture(view, 51, lambda s, r, e, w: _seat_line(view, s, r, e, w),
+                         lambda s: clock if s == 3 else [])
+    assert lines is not None and all(len(line_text(x)) <= 50 for _, x in lines)
+    text = "\n".join(line_text(x) for _, x in lines)
+    assert "sami (partner)" in text and text.count("(opponent)") == 2
+    assert "⏱ 0:12 left" in text and "you → Mohamed-Aziz Ben Salah → sami → …" in text
+
+
+def test_the_bell_is_silenced_by_no_bell_or_by_the_settings():
+    import argparse
+
+    from chkobba_cli.main import build_parser
+    from chkobba_cli.play import bell_wanted
+
+    for command in (["play"], ["host"], ["join", "127.0.0.1:7000"]):
+        parser = build_parser(command[0])
+        on = parser.parse_args(command)
+        off = parser.parse_args([*command, "--no-bell"])
+        assert bell_wanted(on, {}) and bell_wanted(on, {"bell": True})
+        assert not bell_wanted(off, {}) and not bell_wanted(on, {"bell": False})
+    assert bell_wanted(argparse.Namespace(), {"name": "amel"})
+
+
+def test_the_ascii_picture_measures_what_it_draws(app_session):
+    from chkobba_cli.term import asciify
+    from chkobba_cli.tui.seats import seat_picture
+    from chkobba_cli.tui.table import _seat_line
+
+    ui = _started("host", players=4, symbols=False)
+    names = tuple((n, f"{i:04x}-0000-0000-0000") for i, n in
+                  enumerate(("amel", "bot1", "bot2", "Khadija Trabelsi Ben Salah")))
+    ui.state = ui.state.apply(Lobby(names))
+    view = ui.view
+    lines = seat_picture(view, 51, lambda s, r, e, w: _seat_line(view, s, r, e, w),
+                         lambda s: [])
+    assert lines is not None
+    for _, line in lines:  # drawn in ASCII (--ascii): no wider than measured
+        text = line_text(line)
+        assert len(asciify(text)) == len(text) <= 50, text
