@@ -200,41 +200,92 @@ class Narrator:
         self.say(f"{head}{where}: {v.code + ': ' if v.code else ''}{why}{blame}")
 
 
+def _name(args: argparse.Namespace) -> str | None:
+    """``--name``, else the name remembered (``play``'s, asked once on a terminal and
+    kept), else ``spectator``; None (after saying why) if ``--name`` is not a name."""
+    from .i18n import Translator
+    from .settings import player_name, valid_name
+
+    if args.name is not None:
+        name = valid_name(args.name)
+        if name is None or name != args.name:
+            print(f"chkobba watch: --name must be 1 to {MAX_NAME} printable characters",
+                  file=sys.stderr)
+            return None
+        return name
+    on_screen = sys.stdin.isatty() and sys.stdout.isatty()
+    asked = player_name(None, Translator(args.lang or detect_lang())) if on_screen else None
+    if asked is None:
+        from .settings import load
+        asked = valid_name(load().get("name"))
+    return (asked or "spectator")[:MAX_NAME]
+
+
+def _screen(args: argparse.Namespace) -> bool:
+    """The table on a full screen (a terminal, unless --text): else the commentary."""
+    return not getattr(args, "text", False) and sys.stdin.isatty() and sys.stdout.isatty()
+
+
 def run(args: argparse.Namespace) -> int:
-    name = _clean(args.name)
-    if not name or name != args.name:
-        print(f"chkobba watch: --name must be 1 to {MAX_NAME} printable characters",
-              file=sys.stderr)
+    name = _name(args)
+    if name is None:
         return 2
     log = Path(args.log) if args.log else default_log_path("watch")
     tor = join_tor_transport(args, args.address)  # a .onion table: through Tor
     if isinstance(tor, int):
         return tor
+    lang = args.lang or detect_lang()
     try:
         config = WatchConfig(args.address, name=name, log_path=log,
                              connect_retry=args.connect_retry)
-        if tor is not None:
-            config.transport = tor
-            config.timeouts = over_tor(config.timeouts)
-        narrator = Narrator(lang=args.lang or detect_lang())
-
-        async def watch() -> WatchOutcome:
-            try:
-                return await watch_match(config, narrator)
-            finally:
-                if tor is not None:
-                    await tor.aclose()
-
-        outcome = trio.run(watch)
     except ValueError as exc:  # a malformed address
         print(f"chkobba watch: {exc}", file=sys.stderr)
         return 2
+    if tor is not None:
+        config.transport = tor
+        config.timeouts = over_tor(config.timeouts)
+
+    async def watch(on_event) -> WatchOutcome:
+        try:
+            return await watch_match(config, on_event)
+        finally:
+            if tor is not None:
+                await tor.aclose()
+
+    if _screen(args):
+        return _run_screen(args, config, name, lang, watch)
+    narrator = Narrator(lang=lang)
+    outcome = trio.run(watch, narrator)
     if outcome.verdict is None:
         print(f"chkobba watch: {safe_text(outcome.error, 300)}", file=sys.stderr)
         return 2
     # Always one line saying why the watching stopped (a host that sent something that
     # does not check out ends it with no verdict event of its own).
     narrator.say(narrator.t("stopped", why=safe_text(outcome.stopped or "?", 300)))
+    if outcome.log_path is not None:
+        narrator.say(narrator.t("log", path=outcome.log_path))
+    return {VALID: 0, INVALID: 1}.get(outcome.verdict.verdict, 3)
+
+
+def _run_screen(args: argparse.Namespace, config: WatchConfig, name: str, lang: str,
+                watch) -> int:
+    """The spectator's table on a full screen (:mod:`.tui.watching`)."""
+    from .play import _color, _figures
+    from .term import can_show_symbols
+    from .tui.guest import _stderr_held
+    from .tui.watching import WatchView, run_watch_screen
+
+    symbols = not args.ascii and can_show_symbols()
+    view = WatchView(lang=lang, symbols=symbols, figures=_figures(args),
+                     address=config.address, name=name, pace=args.pace)
+    with _stderr_held():
+        outcome = run_watch_screen(view, watch, color=_color(args))
+    narrator = Narrator(lang=lang)
+    if outcome is None:  # the person left: the game goes on without us
+        return 0
+    if outcome.verdict is None:
+        print(f"chkobba watch: {safe_text(outcome.error, 300)}", file=sys.stderr)
+        return 2
     if outcome.log_path is not None:
         narrator.say(narrator.t("log", path=outcome.log_path))
     return {VALID: 0, INVALID: 1}.get(outcome.verdict.verdict, 3)

@@ -131,7 +131,7 @@ def _captures_line(view: TableView, side: int) -> Line:
     if c.chkobbas:
         parts.append(t("chkobba_n", n=c.chkobbas))
     if (st.players or 2) == 4 and st.seat is None:  # a spectator, a replay: the side
-        whose = t("cap_of", name=t("side", n=side + 1))
+        whose = t("cap_of", name=view.side_name(side))  # its players' names, or "side 1"
     elif (st.players or 2) == 4:
         whose = t("cap_us") if side == st.my_side else t("cap_them")
     else:
