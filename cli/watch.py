@@ -32,8 +32,7 @@ from chkobba_p2p.peer import (
     Waiting,
     default_log_path,
 )
-from chkobba_p2p.record import result_sentence
-from chkobba_p2p.rules import CutEvent, DealEvent, PlayEvent, SweepEvent
+from chkobba_p2p.rules import CutEvent, DealEvent, PlayEvent, SweepEvent, side_of
 from chkobba_p2p.text import safe_text
 from chkobba_p2p.tor import over_tor
 from chkobba_p2p.watch import WatchConfig, WatchOutcome, watch_match
@@ -73,8 +72,11 @@ _WORDS: dict[str, tuple[str, str]] = {
     "hand_n": ("hand {n}", "manche {n}"),
     "scored": ("hand {n} scored: {points} (totals {totals})",
                "manche {n} : {points} (totaux {totals})"),
-    "over": ("match over: {result}; every seat signed the result",
-             "fin de la partie : {result} ; chaque joueur a signé le résultat"),
+    "over": ("match over: {name} wins {score}; every player signed the result",
+             "fin de la partie : {name} gagne {score} ; chaque joueur a signé le résultat"),
+    "over_pl": ("match over: {name} win {score}; every player signed the result",
+                "fin de la partie : {name} gagnent {score} ; chaque joueur a signé le "
+                "résultat"),
     "ended": ("{name} ended the game: {code}{blamed}: {why}",
               "{name} a arrêté la partie : {code}{blamed} : {why}"),
     "claim": (", blaming {name} (its claim)", ", accuse {name} (sa version)"),
@@ -102,6 +104,7 @@ class Narrator:
         self.fr = lang == "fr"
         self.names: list[str] = []
         self.players = 0
+        self._lobby = ""
 
     def t(self, key: str, **kw: object) -> str:
         return _WORDS[key][self.fr].format(**kw)
@@ -115,6 +118,11 @@ class Narrator:
         if seat is not None and 0 <= seat < len(self.names):
             return self.names[seat]
         return "nobody" if seat is None else f"seat {seat}"
+
+    def side(self, side: int) -> str:
+        """A side by its players' names ("hana", "hana & sami")."""
+        n = self.players or 2
+        return " & ".join(self.who(s) for s in range(n) if side_of(s, n) == side)
 
     @staticmethod
     def cards(cs) -> str:
@@ -131,7 +139,10 @@ class Narrator:
                 self.say(self.t("seat", seat=s.seat, name=s.name, fp=s.fingerprint))
         elif isinstance(ev, Lobby):
             seats = [_clean(s[0]) if s else self.t("free") for s in ev.seats]
-            self.say(self.t("lobby", seats=", ".join(seats)))
+            line = self.t("lobby", seats=", ".join(seats))
+            if line != self._lobby:  # the host says it again at each "ready": once
+                self._lobby = line
+                self.say(line)
         elif isinstance(ev, Spectators):
             names = ", ".join(_clean(n) for n in ev.names) or self.t("nobody")
             self.say(self.t("watching", n=len(ev.names), max=ev.limit, names=names))
@@ -173,8 +184,11 @@ class Narrator:
             self.say(self.t("scored", n=ev.number, points=" / ".join(map(str, ev.score.points)),
                             totals=" / ".join(map(str, ev.totals))))
         elif isinstance(ev, MatchDone):
-            self.say(self.t("over", result=result_sentence(ev.winner_side, ev.totals,
-                                                           self.players)))
+            w, totals = ev.winner_side, ev.totals
+            score = "-".join(map(str, [totals[w], *(p for i, p in enumerate(totals)
+                                                    if i != w)]))  # the winner's first
+            self.say(self.t("over_pl" if self.players == 4 else "over",
+                            name=self.side(w), score=score))
         elif isinstance(ev, Aborted):
             blamed = "" if ev.blamed_seat is None else \
                 self.t("claim", name=self.who(ev.blamed_seat))
