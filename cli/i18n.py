@@ -306,7 +306,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
                               "Spectateurs : jusqu'à {n} (regardent : {names})"),
     "lobby_spectators_none": ("Spectators: none", "Spectateurs : aucun"),
     "lobby_others_ready": ("Waiting for {names} to press Enter…",
-                           "On attend que {names} appuie sur Entrée…"),
+                           "En attente de {names} (touche Entrée)…"),
     "watching": ("watching", "spectateur"),
     "watch_connecting": ("Connecting to the table at {addr}…",
                          "Connexion à la table {addr}…"),

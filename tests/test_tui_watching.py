@@ -1,0 +1,217 @@
+"""The spectator's table and the terms before Enter, their pure pieces (issue 26): the live
+feed (the observer's events and the table's news) turned into the spectator's view state
+and screen lines; the lobby's terms (rules, clocks, spectators' places) and "not ready";
+the library's Lobby event carrying those terms to a joiner and to a spectator over
+loopback; the text commentary's names and its one lobby line."""
+
+from __future__ import annotations
+
+import io
+import re
+
+import trio
+from test_audit_support import play
+from test_net_support import FAST, host_config, join_config
+from test_spectators import Recording
+
+from chkobba_cli.tui.render import line_text
+from chkobba_cli.tui.terms import duration_text
+from chkobba_cli.tui.watching import WatchView
+from chkobba_cli.watch import Narrator
+from chkobba_p2p.config import Timeouts
+from chkobba_p2p.liveness import Limits
+from chkobba_p2p.net import ClientPeer, HostPeer
+from chkobba_p2p.observer import Observer
+from chkobba_p2p.peer import Lobby, Spectators
+from chkobba_p2p.rules import PlayEvent, Ruleset
+from chkobba_p2p.watch import WatchConfig, watch_match
+from chkobba_p2p.wire import Identity, fingerprint
+
+
+def _text(lines) -> str:
+    return "\n".join(line_text(line) for line in lines)
+
+
+def _feed(view: WatchView, bodies, until=None) -> Observer:
+    """The observer's events of ``bodies`` into ``view``, as the spectator emits them
+    (stopping after the event ``until`` accepts)."""
+    obs = Observer()
+    for body in bodies:
+        for ev in obs.feed(body):
+            view.on_event(ev)
+            if until is not None and until(ev):
+                return obs
+    view.on_event(obs.end())
+    return obs
+
+
+def test_the_live_feed_draws_the_table_the_turn_and_names_then_the_end_in_words():
+    played = play(2, seed=3, key=b"watch-view")
+    names = [s.name for s in played.sessions[0].table.seats]
+    for lang, words in (("en", ("Table", "turn: ", "cards in hand", "captured:")),
+                        ("fr", ("Table", "à jouer : ", "cartes en main", "pris par"))):
+        view = WatchView(lang=lang, pace=0, address="127.0.0.1:7777", name="amira")
+        plays = 0
+
+        def third_play(ev: object) -> bool:
+            nonlocal plays
+            plays += isinstance(ev, PlayEvent)
+            return plays == 3
+
+        _feed(view, played.sessions[0].bodies, until=third_play)
+        st = view.state
+        assert st.seat is None and st.started and st.turn is not None  # from no seat
+        text = _text(view.body(51, 22))
+        assert all(w in text for w in words), text
+        assert all(n in text for n in names), text
+        assert "seat " not in text and "place " not in text  # names, never numbers
+        assert view.view.name(st.turn) in text.split(words[1], 1)[1].split("\n")[0]
+        for c in st.table:  # every card on the table is drawn
+            assert view.view.label(c) in text, (c, text)
+        assert not st.hand  # hands face down: no hand of our own, only counts
+        assert re.search(r"[▮] ?\d|\d ", text)
+        header = line_text(view.header(80))
+        assert all(n in header for n in names) and "seat" not in header
+    # To the end: the winner by name and the score, the verdict, in words.
+    view = WatchView(lang="en", pace=0)
+    _feed(view, played.sessions[0].bodies)
+    end = _text(view.end_lines(60))
+    m = re.search(r"Match over: (\S+) wins (\d+)-(\d+)\.", end)
+    assert m and m.group(1) in names and int(m.group(2)) > int(m.group(3)), end
+    assert "VALID" in end and "seat" not in end
+    sheet = _text(view.sheet_lines(51))
+    assert "Score sheet" in sheet and all(n in sheet for n in names)
+
+
+def test_each_hands_cards_show_once_its_seeds_open():
+    played = play(2, seed=4, key=b"watch-seeds")
+    view = WatchView(lang="en", pace=0)
+    obs = Observer()
+    before_reveal = None
+    for body in played.sessions[0].bodies:
+        for ev in obs.feed(body):
+            if type(ev).__name__ == "DeckRevealed" and before_reveal is None:
+                before_reveal = _text(view.below(51))
+            view.on_event(ev)
+    assert before_reveal == ""  # face down until the seeds open
+    below = _text(view.below(51))
+    names = [s.name for s in played.sessions[0].table.seats]
+    assert all(f"{n} had " in below for n in names), below
+
+
+def _lobby(ready=(False, False), **kw) -> Lobby:
+    a, b = Identity.generate(), Identity.generate()
+    return Lobby((("hana", fingerprint(a.public)), ("sami", fingerprint(b.public))),
+                 ready=ready, keys=(a.public, b.public), **kw)
+
+
+def test_the_spectators_lobby_shows_the_terms_and_who_is_not_ready_once():
+    rules = Ruleset.preset("tunisian")
+    for lang, words in (("en", ("Rules: ", "Clocks: 15 min per move, 2 min away",
+                                "Spectators: up to 3", "not ready",
+                                "Waiting for hana and sami to press Enter")),
+                        ("fr", ("Règles : ", "Horloges : 15 min par coup, 2 min d'absence",
+                                "Spectateurs : jusqu'à 3", "pas prêt",
+                                "En attente de hana et sami (touche Entrée)"))):
+        view = WatchView(lang=lang, pace=0, address="127.0.0.1:7777", name="amira")
+        lobby = _lobby(limits=Limits(900, 120), rules=rules, spectators=3)
+        view.on_event(lobby)
+        view.on_event(lobby)  # the host says it again: the panel says it once
+        text = _text(view.body(51, 22))
+        assert all(w in text for w in words), text
+        assert "amira" in text and "checking" not in text and "vérifie" not in text
+        assert "You are ready" not in text  # a spectator is asked nothing
+        panel = "".join(t for _, t in view.events_panel(28, 20))
+        assert panel.count("hana") <= 1, panel
+
+
+def test_a_lobby_says_no_spectators_and_the_watchers_names():
+    view = WatchView(lang="en", pace=0)
+    view.on_event(_lobby(spectators=0))
+    assert "Spectators: none" in _text(view.body(60, 22))
+    view.on_event(_lobby(spectators=2))
+    view.on_event(Spectators(("amira",), 2))
+    assert "Spectators: up to 2 (watching: amira)" in _text(view.body(60, 22))
+
+
+def test_durations_read_as_people_say_them():
+    assert [duration_text(s) for s in (45, 60, 90, 900, 3600, 0)] == \
+        ["45 s", "1 min", "1 min 30 s", "15 min", "1 h", "0 s"]
+
+
+def test_at_four_players_a_side_is_its_players_names():
+    played = play(4, seed=5, key=b"watch-four")
+    view = WatchView(lang="en", pace=0)
+    _feed(view, played.sessions[0].bodies)
+    names = [s.name for s in played.sessions[0].table.seats]
+    sides = {view.view.side_name(0), view.view.side_name(1)}
+    assert sides == {f"{names[0]} & {names[2]}", f"{names[1]} & {names[3]}"}
+    end = _text(view.end_lines(70))
+    assert re.search(r"Match over: \S+ & \S+ win \d+-\d+\.", end), end
+    assert "side 1" not in line_text(view.header(80))
+
+
+def test_the_commentary_names_the_winner_and_says_the_lobby_once():
+    played = play(2, seed=3, key=b"narrate-names")
+    out = io.StringIO()
+    narrator = Narrator(out, lang="en")
+    lobby = _lobby()
+    narrator(lobby)
+    narrator(_lobby(ready=(True, False)))  # the same seats, someone ready
+    obs = Observer()
+    for body in played.sessions[0].bodies:
+        for ev in obs.feed(body):
+            narrator(ev)
+    text = out.getvalue()
+    assert text.count("lobby: ") == 1, text
+    names = [s.name for s in played.sessions[0].table.seats]
+    m = re.search(r"match over: (\S+) wins (\d+)-(\d+);", text)
+    assert m and m.group(1) in names and int(m.group(2)) > int(m.group(3)), text
+    assert "seat 0 wins" not in text and "seat 1 wins" not in text
+
+
+async def test_the_joiner_and_the_spectator_get_the_terms_with_the_lobby(tmp_path):
+    """A joiner's Lobby event carries the host's rules (its greeting), clocks (its
+    welcome) and spectators' places (the lobby); a spectator's, the same (the greeting,
+    ``watching``'s limits, the lobby)."""
+    timeouts = Timeouts(handshake=2.0, frame=1.0, idle=6.0, reconnect=75.0, turn=45.0)
+    rules = Ruleset(target=21)
+    config = host_config(tmp_path, 2, spectators=3, rules=rules)
+    config.timeouts = timeouts
+    host = HostPeer(config, Recording(1))
+    seen: list[object] = []
+    watched, full = trio.Event(), trio.Event()
+
+    def on_watch(ev: object) -> None:
+        seen.append(ev)
+        if isinstance(ev, Lobby):
+            watched.set()
+
+    class Guest(Recording):
+        def on_event(self, event: object) -> None:
+            super().on_event(event)
+            if isinstance(event, Lobby) and event.full:
+                full.set()
+
+    guest = Guest(2)
+    async with trio.open_nursery() as nursery:
+        port = await nursery.start(host.run)
+
+        async def spectate() -> None:
+            await watch_match(WatchConfig(f"127.0.0.1:{port}", name="amira",
+                                          log_path=tmp_path / "w.chklog", timeouts=FAST),
+                              on_watch)
+
+        nursery.start_soon(spectate)
+        with trio.fail_after(10):
+            await watched.wait()
+        nursery.start_soon(ClientPeer(join_config(tmp_path, port, "sami"), guest).run)
+        with trio.fail_after(20):
+            await full.wait()
+        nursery.cancel_scope.cancel()
+    for who, events in (("joiner", guest.events), ("spectator", seen)):
+        lobby = next(e for e in events if isinstance(e, Lobby))
+        assert lobby.rules == rules, who
+        assert lobby.limits == Limits(45, 75), (who, lobby.limits)
+        assert lobby.spectators == 3, who
+        assert lobby.seats[0] is not None and lobby.seats[0][0], who
