@@ -235,6 +235,14 @@ def _name(args: argparse.Namespace) -> str | None:
     return (asked or "spectator")[:MAX_NAME]
 
 
+def _refusal(outcome: WatchOutcome) -> str:
+    """Why there was nothing to watch, in one line (the host's own words, made safe)."""
+    if outcome.error_code == "spectators_closed":
+        return (f"{safe_text(outcome.error, 200)} (a host admits spectators when it starts "
+                "with --spectators N, as many as N)")
+    return safe_text(outcome.error, 300)
+
+
 def _screen(args: argparse.Namespace) -> bool:
     """The table on a full screen (a terminal, unless --text): else the commentary."""
     return not getattr(args, "text", False) and sys.stdin.isatty() and sys.stdout.isatty()
@@ -271,7 +279,7 @@ def run(args: argparse.Namespace) -> int:
     narrator = Narrator(lang=lang)
     outcome = trio.run(watch, narrator)
     if outcome.verdict is None:
-        print(f"chkobba watch: {safe_text(outcome.error, 300)}", file=sys.stderr)
+        print(f"chkobba watch: {_refusal(outcome)}", file=sys.stderr)
         return 2
     # Always one line saying why the watching stopped (a host that sent something that
     # does not check out ends it with no verdict event of its own).
@@ -296,9 +304,11 @@ def _run_screen(args: argparse.Namespace, config: WatchConfig, name: str, lang: 
         outcome = run_watch_screen(view, watch, color=_color(args))
     narrator = Narrator(lang=lang)
     if outcome is None:  # the person left: the game goes on without us
+        if config.log_path is not None and config.log_path.exists():
+            narrator.say(narrator.t("log", path=config.log_path))
         return 0
     if outcome.verdict is None:
-        print(f"chkobba watch: {safe_text(outcome.error, 300)}", file=sys.stderr)
+        print(f"chkobba watch: {_refusal(outcome)}", file=sys.stderr)
         return 2
     if outcome.log_path is not None:
         narrator.say(narrator.t("log", path=outcome.log_path))

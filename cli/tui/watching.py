@@ -30,6 +30,7 @@ from prompt_toolkit.application import Application
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from prompt_toolkit.layout import (
     ConditionalContainer,
+    DynamicContainer,
     Float,
     FloatContainer,
     HSplit,
@@ -239,6 +240,8 @@ class WatchView:
         names = [view.side_name(i) for i in range(len(hands[0].points))] if hands else []
         for text in scoresheet.sheet_lines(hands, names, t):
             out.extend(wrap_line([("", " " + text)], width - 1, "   "))
+        if not hands:
+            out.append([("class:dim", " " + t("watch_sheet_empty"))])
         return out
 
     def body(self, width: int, height: int) -> list[Line]:
@@ -276,7 +279,8 @@ class WatchView:
             [("class:keys", " " + self.t("keys_watch_score") + " ")]]
 
     def footer(self) -> Line:
-        return [("class:keys", " " + self.t("keys_watch") + " ")]
+        key = "keys_watch_sheet" if self.sheet else "keys_watch"
+        return [("class:keys", " " + self.t(key) + " ")]
 
     def events_panel(self, width: int, height: int) -> list[tuple[str, str]]:
         return self.events.panel(self.t("events"), width, height)
@@ -302,7 +306,7 @@ def _build(w: WatchView, color: bool, size: Callable[[], tuple[int, int]],
         rows, cols = size()
         return w.events_panel(PANEL if cols >= 72 else cols, rows - 2 if cols >= 72 else 5)
 
-    bar = "│" if w.symbols else "|"
+    bar, rule = ("│", "─") if w.symbols else ("|", "-")
     if not w.symbols:
         ascii_frames()
     header = Window(FormattedTextControl(tx(lambda: w.header(size()[1]))), height=1,
@@ -311,13 +315,18 @@ def _build(w: WatchView, color: bool, size: Callable[[], tuple[int, int]],
                         Window(width=1, char=bar, style="class:dim"),
                         Window(FormattedTextControl(tx(panel)), width=PANEL,
                                wrap_lines=False)])
+    # Under 72 columns, the events under the table (as the players' client does).
+    body_narrow = HSplit([Window(FormattedTextControl(tx(left)), wrap_lines=False),
+                          Window(height=1, char=rule, style="class:dim"),
+                          Window(FormattedTextControl(tx(panel)), height=5)])
     footer = Window(FormattedTextControl(tx(w.footer)), height=1)
     from prompt_toolkit.filters import Condition
     overlay = ConditionalContainer(
         Frame(Window(FormattedTextControl(tx(lambda: dialogs.as_text(w.score_overlay()))),
                      dont_extend_width=True, dont_extend_height=True)),
         filter=Condition(lambda: bool(w.score_overlay())))
-    root = FloatContainer(HSplit([header, body_wide, footer]), floats=[Float(overlay)])
+    body = DynamicContainer(lambda: body_wide if size()[1] >= 72 else body_narrow)
+    root = FloatContainer(HSplit([header, body, footer]), floats=[Float(overlay)])
     kb = KeyBindings()
 
     @kb.add("s")
@@ -405,6 +414,9 @@ async def _run(w: WatchView, watch: Callable[[Callable[[object], None]],
             done.set_result(result)
         value = result.value if isinstance(result, outcome_mod.Value) else None
         w.finished(value)
+        if (value is None or value.verdict is None) and not w.connected \
+                and app is not None and app.is_running:
+            app.exit()  # no table to show (refused, unreachable): say why on the terminal
 
     app = _build(w, color, size, on_key=lambda: in_trio(w.pacer.dismiss), quit=quit)
     installed = []
