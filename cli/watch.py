@@ -35,7 +35,7 @@ from chkobba_p2p.peer import (
 from chkobba_p2p.rules import CutEvent, DealEvent, PlayEvent, SweepEvent, side_of
 from chkobba_p2p.text import safe_text
 from chkobba_p2p.tor import over_tor
-from chkobba_p2p.watch import WatchConfig, WatchOutcome, watch_match
+from chkobba_p2p.watch import Spectator, WatchConfig, WatchOutcome
 
 from .i18n import detect_lang
 from .tor_options import join_tor_transport
@@ -267,9 +267,18 @@ def run(args: argparse.Namespace) -> int:
         config.transport = tor
         config.timeouts = over_tor(config.timeouts)
 
-    async def watch(on_event) -> WatchOutcome:
+    async def watch(on_event, terms=None) -> WatchOutcome:
+        """Watch, giving ``on_event`` every event; ``terms(limits)``, when given, hears
+        the table's clocks as the host announced them (before the first event)."""
+        spectator = Spectator(config, on_event)
+        if terms is not None:
+            def told(ev: object) -> None:
+                if spectator.limits is not None:
+                    terms(spectator.limits)
+                on_event(ev)
+            spectator.on_event = told
         try:
-            return await watch_match(config, on_event)
+            return await spectator.run()
         finally:
             if tor is not None:
                 await tor.aclose()
@@ -301,7 +310,8 @@ def _run_screen(args: argparse.Namespace, config: WatchConfig, name: str, lang: 
     view = WatchView(lang=lang, symbols=symbols, figures=_figures(args),
                      address=config.address, name=name, pace=args.pace)
     with _stderr_held():
-        outcome = run_watch_screen(view, watch, color=_color(args))
+        outcome = run_watch_screen(view, lambda on_event: watch(on_event, view.know_limits),
+                                   color=_color(args))
     narrator = Narrator(lang=lang)
     if outcome is None:  # the person left: the game goes on without us
         if config.log_path is not None and config.log_path.exists():

@@ -83,6 +83,27 @@ def test_the_live_feed_draws_the_table_the_turn_and_names_then_the_end_in_words(
     assert "Score sheet" in sheet and all(n in sheet for n in names)
 
 
+def test_a_spectator_that_came_in_after_the_lobby_shows_the_move_clock():
+    """No lobby for a late spectator: the clocks of the host's ``watching`` are shown."""
+    played = play(2, seed=3, key=b"watch-clock")
+    for known in (False, True):
+        view = WatchView(lang="en", pace=0)
+        if known:
+            view.know_limits(Limits(60, 300))
+        plays = 0
+
+        def second_play(ev: object) -> bool:
+            nonlocal plays
+            plays += isinstance(ev, PlayEvent)
+            return plays == 2
+
+        _feed(view, played.sessions[0].bodies, until=second_play)
+        text = _text(view.body(51, 22))
+        turn = view.view.name(view.state.turn)
+        [line] = [ln for ln in text.splitlines() if ln.startswith(f" ▶ {turn}")]
+        assert bool(re.search(r"⏱ (1:00|0:[0-5]\d) left", line)) == known, line
+
+
 def test_each_hands_cards_show_once_its_seeds_open():
     played = play(2, seed=4, key=b"watch-seeds")
     view = WatchView(lang="en", pace=0)

@@ -22,7 +22,7 @@ import asyncio
 import contextlib
 import signal
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import outcome as outcome_mod
 import trio
@@ -46,6 +46,7 @@ from chkobba_p2p.cards import FigureConvention
 from chkobba_p2p.observer import INVALID, VALID, DeckRevealed, Verdict
 from chkobba_p2p.peer import (
     HandStarted,
+    Limits,
     Lobby,
     MatchDone,
     RedealEvent,
@@ -126,6 +127,14 @@ class WatchView:
             self.pacer.queue.append(ev)  # the pacer's task takes it after the others
             return
         self.pacer.push(ev)
+
+    def know_limits(self, limits: Limits) -> None:
+        """The table's clocks as the host announced them to us (a spectator that came
+        in after the lobby sees no lobby): the move clock is shown as the players'."""
+        if self.state.limits is None:
+            self.state = replace(self.state, limits=limits)
+        if self.presence.turn_timeout is None:
+            self.presence.turn_timeout = limits.move
 
     def show(self, ev: object) -> None:
         before, self.state = self.state, self.state.apply(ev)
