@@ -41,6 +41,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "us": ("us", "nous"),
     "them": ("them", "eux"),
     "side": ("side {n}", "camp {n}"),
+    "with_partner": ("with {name}", "avec {name}"),
     "opponent": ("opponent", "adversaire"),
     "partner": ("partner", "partenaire"),
     "cards_n": ("{n} cards", "{n} cartes"),

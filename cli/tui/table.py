@@ -162,7 +162,8 @@ def table_lines(view: TableView, width: int, compact: bool, *, selected: int | N
     me = st.seat if st.seat is not None else 0
     roles = {(me + 2) % 4: t("partner")} if n == 4 else {}
     if watching:  # at 4 players the teams; at 2 the names say it all (no seat numbers)
-        roles = {s: t("side", n=st.side(s) + 1) if n == 4 else "" for s in range(n)}
+        roles = {s: t("with_partner", name=view.name((s + 2) % 4)) if n == 4 else ""
+                 for s in range(n)}  # at 4, who plays with whom, by name
     for s in (range(n) if watching else st.others()):
         extra = seat_extra(s) if seat_extra is not None else []
         add(_seat_line(view, s, roles.get(s, t("opponent")), extra, width), 1)
