@@ -90,11 +90,20 @@ class Spectator:
         self.stopped: str | None = None  # why the read loop ended (WatchOutcome.stopped)
         self.log: TranscriptWriter | None = None
         self.spectator_id: int | None = None
+        #: How many entries the host had when it admitted us (they come at once).
+        self.backlog = 0
         self.host_key: bytes | None = None
         self.host_name = "host"
         #: The terms the host announced: its rules (greeting), its clocks (watching).
         self.rules: Ruleset | None = None
         self.limits: Limits | None = None
+
+    @property
+    def catching_up(self) -> bool:
+        """Still reading the entries the host had when it admitted us (a spectator that
+        came in mid-game): a screen shows them at once, not at a person's pace."""
+        entries = self.observer.entries if self.observer is not None else 0
+        return entries < self.backlog
 
     def _emit(self, events: list[object]) -> None:
         for ev in events:
@@ -165,7 +174,7 @@ class Spectator:
                 self._greeting(greeting)
                 link.send_msg(watch_message(self.config.name, max(common)))
                 _, answer = await link.receive()
-                self.spectator_id, _ = check_watching(answer)
+                self.spectator_id, self.backlog = check_watching(answer)
                 limits = watching_limits(answer)
                 self.limits = Limits(*limits) if limits is not None else None
         except LinkClosed as exc:

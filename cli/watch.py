@@ -267,16 +267,12 @@ def run(args: argparse.Namespace) -> int:
         config.transport = tor
         config.timeouts = over_tor(config.timeouts)
 
-    async def watch(on_event, terms=None) -> WatchOutcome:
-        """Watch, giving ``on_event`` every event; ``terms(limits)``, when given, hears
-        the table's clocks as the host announced them (before the first event)."""
+    async def watch(on_event, attach=None) -> WatchOutcome:
+        """Watch, giving ``on_event`` every event; ``attach(spectator)``, when given, is
+        called first (a screen reads the spectator's clocks and backlog)."""
         spectator = Spectator(config, on_event)
-        if terms is not None:
-            def told(ev: object) -> None:
-                if spectator.limits is not None:
-                    terms(spectator.limits)
-                on_event(ev)
-            spectator.on_event = told
+        if attach is not None:
+            attach(spectator)
         try:
             return await spectator.run()
         finally:
@@ -310,7 +306,7 @@ def _run_screen(args: argparse.Namespace, config: WatchConfig, name: str, lang: 
     view = WatchView(lang=lang, symbols=symbols, figures=_figures(args),
                      address=config.address, name=name, pace=args.pace)
     with _stderr_held():
-        outcome = run_watch_screen(view, lambda on_event: watch(on_event, view.know_limits),
+        outcome = run_watch_screen(view, lambda on_event: watch(on_event, view.attach),
                                    color=_color(args))
     narrator = Narrator(lang=lang)
     if outcome is None:  # the person left: the game goes on without us

@@ -10,6 +10,7 @@ import io
 import re
 
 import trio
+import trio.testing
 from test_audit_support import play
 from test_net_support import FAST, host_config, join_config
 from test_spectators import Recording
@@ -102,6 +103,48 @@ def test_a_spectator_that_came_in_after_the_lobby_shows_the_move_clock():
         turn = view.view.name(view.state.turn)
         [line] = [ln for ln in text.splitlines() if ln.startswith(f" ▶ {turn}")]
         assert bool(re.search(r"⏱ (1:00|0:[0-5]\d) left", line)) == known, line
+
+
+class _Spectator:
+    """What the screen reads of the spectator: its clocks and whether it reads the
+    backlog (the entries the host had when it admitted us)."""
+
+    def __init__(self, catching_up: bool) -> None:
+        self.catching_up = catching_up
+        self.limits = Limits(90, 300)
+
+
+async def test_a_late_spectator_sees_the_game_so_far_at_once_then_live_moves_paced():
+    played = play(2, seed=3, key=b"watch-late")
+    bodies = played.sessions[0].bodies
+    for catching_up in (True, False):
+        view = WatchView(lang="en", pace=5.0)
+        view.attach(_Spectator(catching_up))  # type: ignore[arg-type]
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(view.pacer.run)
+            await trio.testing.wait_all_tasks_blocked()
+            obs = Observer()
+            for body in bodies[: len(bodies) // 2]:
+                for ev in obs.feed(body):
+                    view.on_event(ev)
+            # The backlog is on the table at once; live moves wait their turn on screen.
+            assert (view.state.hand_number > 0 and not view.pacer.busy) == catching_up
+            assert view.state.limits == Limits(90, 300)
+            assert view.presence.turn_timeout == 90
+            nursery.cancel_scope.cancel()
+
+
+def test_moves_that_come_faster_than_the_pace_are_shown_faster():
+    view = WatchView(lang="en", pace=0.8)
+    view.pacer.running = True  # as while its task runs: moves queue
+    played = play(2, seed=3, key=b"watch-fast")
+    obs = Observer()
+    paces = []
+    for body in played.sessions[0].bodies[:30]:
+        for ev in obs.feed(body):
+            view.on_event(ev)
+            paces.append(view.pacer.pace)
+    assert paces[0] == 0.8 and paces[-1] == 0.2, paces
 
 
 def test_each_hands_cards_show_once_its_seeds_open():

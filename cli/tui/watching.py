@@ -53,7 +53,7 @@ from chkobba_p2p.peer import (
     TableState,
 )
 from chkobba_p2p.text import safe_text
-from chkobba_p2p.watch import WatchOutcome
+from chkobba_p2p.watch import Spectator, WatchOutcome
 
 from ..i18n import Translator
 from . import dialogs
@@ -72,6 +72,9 @@ __all__ = ["WatchView", "SpectatorView", "run_watch_screen", "SCORE_WAIT"]
 #: Seconds a hand's scoring stays up before the next hand (a key closes it sooner).
 SCORE_WAIT = 6.0
 PANEL = 28  # the events panel's width at 80 columns, as in the players' client
+#: Events queued beyond this, moves are shown four times faster until the picture
+#: catches up with the table.
+CATCH_UP = 6
 
 
 @dataclass(frozen=True)
@@ -106,6 +109,8 @@ class WatchView:
         self.pacer = Pacer(self.show, me=lambda: None, changed=changed, pace=pace,
                            score_wait=SCORE_WAIT)
         self.connected = False
+        self.base_pace = pace
+        self.spectator: Spectator | None = None
         self.revealed: DeckRevealed | None = None
         self.verdict: Verdict | None = None
         self.outcome: WatchOutcome | None = None
@@ -119,10 +124,25 @@ class WatchView:
 
     # ------------------------------------------------------------------ events
 
+    def attach(self, spectator: Spectator) -> None:
+        """The spectator whose events come: its clocks (the host's ``watching``) and
+        whether it is still reading the game so far."""
+        self.spectator = spectator
+
     def on_event(self, ev: object) -> None:
-        """An event from the spectator (trio).  The deck's reveal and the verdict wait
-        behind the moves being shown (they come after them)."""
+        """An event from the spectator (trio).  What happened before we came is shown at
+        once (the backlog); then each move at a person's pace, faster when moves come
+        quicker than that (the picture never falls far behind).  The deck's reveal and
+        the verdict wait behind the moves being shown (they come after them)."""
         self.connected = True
+        sp = self.spectator
+        if sp is not None and sp.limits is not None:
+            self.know_limits(sp.limits)
+        if sp is not None and sp.catching_up and not self.pacer.busy:
+            self.show(ev)
+            return
+        self.pacer.pace = self.base_pace if len(self.pacer.queue) < CATCH_UP \
+            else self.base_pace / 4
         if isinstance(ev, (DeckRevealed, Verdict)) and self.pacer.running and self.pacer.busy:
             self.pacer.queue.append(ev)  # the pacer's task takes it after the others
             return
