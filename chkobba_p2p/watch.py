@@ -205,6 +205,8 @@ class Spectator:
             self.rules = Ruleset.from_dict(rules) if isinstance(rules, dict) else None
         except (ValueError, TypeError):
             self.rules = None
+        if self.rules is not None and greeting.get("rules_hash") != self.rules.digest():
+            self.rules = None  # rules that are not the ones announced are not shown
 
     async def _read_loop(self, link: Link) -> None:
         # Who else is watching, shown at most once a window however often a host says

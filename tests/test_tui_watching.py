@@ -279,3 +279,47 @@ async def test_the_joiner_and_the_spectator_get_the_terms_with_the_lobby(tmp_pat
         assert lobby.limits == Limits(45, 75), (who, lobby.limits)
         assert lobby.spectators == 3, who
         assert lobby.seats[0] is not None and lobby.seats[0][0], who
+
+
+async def test_a_host_whose_terms_do_not_check_out_shows_none_and_breaks_nothing(tmp_path):
+    """Rules that are not the ones their hash announces, clocks out of bounds: the
+    spectator's lobby shows neither (and still shows the seats); nothing crashes."""
+    import functools
+
+    from chkobba_p2p import wire
+
+    host_key = Identity.generate().public
+    rules = Ruleset(target=21)
+
+    async def fake_host(stream: trio.SocketStream) -> None:
+        async with stream:
+            await stream.send_all(wire.frame(wire.encode({
+                "t": "host", "versions": [1], "key": host_key, "name": "hana",
+                "caps": [], "nonce": bytes(32), "players": 2, "rules": rules.to_dict(),
+                "rules_hash": bytes(32)})))  # not this ruleset's digest
+            await stream.receive_some(4096)  # the spectator's watch
+            await stream.send_all(wire.frame(wire.encode(
+                {"t": "watching", "v": 1, "id": 1, "have": 0,
+                 "limits": {"move": 0, "away": -3}})))
+            await stream.send_all(wire.frame(wire.encode(
+                {"t": "lobby", "players": 2, "seating": 1, "ready": [False, False],
+                 "spectators": True,  # not a count
+                 "seats": [{"seat": 0, "key": host_key, "name": "hana"}, None]})))
+
+    seen: list[object] = []
+    async with trio.open_nursery() as nursery:
+        [listener] = await nursery.start(
+            functools.partial(trio.serve_tcp, fake_host, 0, host="127.0.0.1"))
+        port = listener.socket.getsockname()[1]
+        with trio.fail_after(10):
+            outcome = await watch_match(WatchConfig(f"127.0.0.1:{port}", name="amira",
+                                                    timeouts=FAST), seen.append)
+        nursery.cancel_scope.cancel()
+    [lobby] = [e for e in seen if isinstance(e, Lobby)]
+    assert lobby.rules is None and lobby.limits is None and lobby.spectators is None
+    assert lobby.seats[0] == ("hana", fingerprint(host_key))
+    assert outcome.stopped == "the host closed the connection"
+    view = WatchView(lang="en", pace=0)
+    view.on_event(lobby)
+    text = _text(view.body(51, 22))
+    assert "hana" in text and "Rules:" not in text and "Clocks:" not in text
