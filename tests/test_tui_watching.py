@@ -323,3 +323,15 @@ async def test_a_host_whose_terms_do_not_check_out_shows_none_and_breaks_nothing
     view.on_event(lobby)
     text = _text(view.body(51, 22))
     assert "hana" in text and "Rules:" not in text and "Clocks:" not in text
+
+
+def test_a_tall_lobby_drops_blank_lines_then_its_top_never_the_prompt():
+    from chkobba_cli.tui.terms import fit_lobby
+
+    lines = [[("", " top")], [], [("", " rules")], [], [("", " seats")], [],
+             [("", " press Enter to start")]]
+    assert fit_lobby(lines, 10) == lines
+    assert [line_text(x) for x in fit_lobby(lines, 5)] == \
+        [" top", " rules", " seats", "", " press Enter to start"]
+    assert [line_text(x) for x in fit_lobby(lines, 2)] == \
+        [" seats", " press Enter to start"]

@@ -8,7 +8,7 @@ from __future__ import annotations
 from .render import Line, wrap_line
 from .view import TableView
 
-__all__ = ["duration_text", "terms_lines"]
+__all__ = ["duration_text", "terms_lines", "fit_lobby"]
 
 
 def duration_text(seconds: float, lang: str = "en") -> str:
@@ -48,3 +48,18 @@ def terms_lines(view: TableView, width: int) -> list[Line]:
             text = t("lobby_spectators", n=st.spectator_limit)
         out += wrap_line([("", " " + text)], width - 1, "   ")
     return out
+
+
+def fit_lobby(lines: list[Line], height: int) -> list[Line]:
+    """A lobby in ``height`` lines: blank lines go first, from the top; then the top
+    lines (the bottom is what the person must act on: the ready prompt)."""
+    if len(lines) <= height:
+        return lines
+    excess = len(lines) - height
+    kept: list[Line] = []
+    for line in lines:
+        if excess > 0 and not any(text.strip() for _, text in line):
+            excess -= 1
+            continue
+        kept.append(line)
+    return kept[-height:] if height > 0 else []

@@ -65,6 +65,7 @@ from .render import Line, control_text, wrap_line
 from .stopped import stop_sentences
 from .style import STYLE, ascii_frames, ascii_text
 from .table import draw_table, showing
+from .terms import fit_lobby
 from .view import TableView, card_style
 
 __all__ = ["WatchView", "SpectatorView", "run_watch_screen", "SCORE_WAIT"]
@@ -291,7 +292,7 @@ class WatchView:
             rest = lobby_lines(view, width, kind="watch", connected=self.connected,
                                address=self.address)[1:] if st.names else []
             end = ([[]] + self.end_lines(width)) if over else []
-            return (head + rest + end)[:height]
+            return fit_lobby(head + rest + end, height)
         below = self.below(width) + (self.end_lines(width) if over or st.over else [])
         return draw_table(view, width, height, below=below,
                           seat_extra=lambda s: self.presence.seat_clock(view, s, over),
