@@ -317,6 +317,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
                     "Les mains sont cachées : chacune se montre à la fin de sa manche."),
     "keys_watch": ("s score sheet · q leave (the game goes on)",
                    "s feuille de marque · q partir (la partie continue)"),
+    "keys_watch_over": ("s score sheet · q quit", "s feuille de marque · q quitter"),
     "keys_watch_sheet": ("s back to the table · q leave (the game goes on)",
                          "s retour à la table · q partir (la partie continue)"),
     "watch_sheet_empty": ("No hand scored yet.", "Aucune manche comptée pour l'instant."),

@@ -25,7 +25,7 @@ from chkobba_p2p.net import ClientPeer, HostPeer
 from chkobba_p2p.observer import Observer
 from chkobba_p2p.peer import Lobby, Spectators
 from chkobba_p2p.rules import PlayEvent, Ruleset
-from chkobba_p2p.watch import WatchConfig, watch_match
+from chkobba_p2p.watch import WatchConfig, WatchOutcome, watch_match
 from chkobba_p2p.wire import Identity, fingerprint
 
 
@@ -80,6 +80,9 @@ def test_the_live_feed_draws_the_table_the_turn_and_names_then_the_end_in_words(
     m = re.search(r"Match over: (\S+) wins (\d+)-(\d+)\.", end)
     assert m and m.group(1) in names and int(m.group(2)) > int(m.group(3)), end
     assert "VALID" in end and "seat" not in end
+    assert "the game goes on" in line_text(view.footer())  # the game is over, not the watch
+    view.finished(WatchOutcome(view.verdict, None, stopped="the host closed the connection"))
+    assert "q quit" in line_text(view.footer())
     sheet = _text(view.sheet_lines(51))
     assert "Score sheet" in sheet and all(n in sheet for n in names)
 

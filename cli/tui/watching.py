@@ -309,7 +309,8 @@ class WatchView:
             [("class:keys", " " + self.t("keys_watch_score") + " ")]]
 
     def footer(self) -> Line:
-        key = "keys_watch_sheet" if self.sheet else "keys_watch"
+        key = "keys_watch_sheet" if self.sheet else \
+            "keys_watch_over" if self.outcome is not None else "keys_watch"
         return [("class:keys", " " + self.t(key) + " ")]
 
     def events_panel(self, width: int, height: int) -> list[tuple[str, str]]:
