@@ -328,6 +328,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "watch_valid": ("Every entry checked: VALID.", "Chaque entrée vérifiée : VALIDE."),
     "watch_cheat": ("CHEAT CAUGHT at entry #{entry}: {why}", "TRICHE DÉTECTÉE à l'entrée "
                     "n°{entry} : {why}"),
+    "watch_nobody": ("no player is blamed: the entry was altered on its way",
+                     "aucun joueur en faute : l'entrée a été modifiée en chemin"),
     "watch_incomplete": ("The game did not finish: {why}", "La partie n'est pas finie : {why}"),
     "watch_stopped": ("Watching stopped: {why}", "Fin du suivi : {why}"),
     "watch_log": ("Your copy of the log: chkobba replay {path}",

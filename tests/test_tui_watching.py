@@ -338,3 +338,19 @@ def test_a_tall_lobby_drops_blank_lines_then_its_top_never_the_prompt():
         [" top", " rules", " seats", "", " press Enter to start"]
     assert [line_text(x) for x in fit_lobby(lines, 2)] == \
         [" seats", " press Enter to start"]
+
+
+def test_a_cheat_is_said_with_the_entry_the_name_and_the_key():
+    from chkobba_p2p.observer import INVALID, Verdict
+
+    for lang, words in (("en", ("CHEAT CAUGHT at entry #7", "blamed: sami (key ")),
+                        ("fr", ("TRICHE DÉTECTÉE à l'entrée n°7", "en faute : sami (clé "))):
+        view = WatchView(lang=lang, pace=0)
+        lobby = _lobby()
+        view.on_event(lobby)
+        view.on_event(Verdict(INVALID, "illegal_move", "seat 1 played a card it does not "
+                              "hold", blamed=1, entry=7))
+        style, text = view.verdict_line(view.verdict)
+        assert style == "class:error" and all(w in text for w in words), text
+        assert lobby.seats[1][1] in text  # the blamed player's key, to check with them
+        assert "CHEAT" in _text(view.end_lines(70)) or "TRICHE" in _text(view.end_lines(70))

@@ -198,8 +198,10 @@ class WatchView:
         if v.verdict == INVALID:
             names = [view.name(s) for s in range(self.state.players or 0)]
             why = v.describe(names) if names else v.reason
-            blamed = (t("verdict_blamed", name=view.name(v.blamed), fp="")
-                      if v.blamed is not None else t("verdict_nobody"))
+            fps = self.state.fingerprints
+            fp = fps[v.blamed] if v.blamed is not None and 0 <= v.blamed < len(fps) else None
+            blamed = (t("verdict_blamed", name=view.name(v.blamed), fp=fp or "?")
+                      if v.blamed is not None else t("watch_nobody"))
             return ("class:error", t("watch_cheat", entry=v.entry, why=safe_text(why, 300))
                     + " " + blamed)
         names = [view.name(s) for s in range(self.state.players or 0)]
