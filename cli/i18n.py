@@ -330,6 +330,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
                     "n°{entry} : {why}"),
     "watch_nobody": ("no player is blamed: the entry was altered on its way",
                      "aucun joueur en faute : l'entrée a été modifiée en chemin"),
+    "watch_unfinished": ("the watching stopped before the end of the match; nothing "
+                         "wrong until then", "le suivi s'est arrêté avant la fin de la "
+                         "partie ; rien d'anormal jusque-là"),
+    "watch_not_started": ("the game had not started", "la partie n'avait pas commencé"),
+    "watch_host_closed": ("the host closed the connection", "l'hôte a fermé la connexion"),
+    "watch_host_silent": ("the host fell silent", "l'hôte ne répond plus"),
     "watch_incomplete": ("The game did not finish: {why}", "La partie n'est pas finie : {why}"),
     "watch_stopped": ("Watching stopped: {why}", "Fin du suivi : {why}"),
     "watch_log": ("Your copy of the log: chkobba replay {path}",

@@ -354,3 +354,17 @@ def test_a_cheat_is_said_with_the_entry_the_name_and_the_key():
         assert style == "class:error" and all(w in text for w in words), text
         assert lobby.seats[1][1] in text  # the blamed player's key, to check with them
         assert "CHEAT" in _text(view.end_lines(70)) or "TRICHE" in _text(view.end_lines(70))
+
+
+def test_a_watching_stopped_early_is_said_in_the_screens_language():
+    from chkobba_p2p.observer import INCOMPLETE, Verdict
+
+    for lang, word in (("en", "before the end of the match"), ("fr", "avant la fin")):
+        view = WatchView(lang=lang, pace=0)
+        view.on_event(_lobby())
+        view.finished(WatchOutcome(Verdict(INCOMPLETE, "unfinished", "the transcript "
+                                           "stops after entry #3"), None,
+                                   stopped="the host closed the connection"))
+        text = _text(view.end_lines(200))
+        assert word in text and "transcript" not in text, text
+        assert "closed the connection" in text if lang == "en" else "a fermé" in text

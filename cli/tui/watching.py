@@ -48,7 +48,6 @@ from chkobba_p2p.peer import (
     HandStarted,
     Limits,
     Lobby,
-    MatchDone,
     RedealEvent,
     TableState,
 )
@@ -176,8 +175,6 @@ class WatchView:
         elif isinstance(ev, Verdict):
             self.verdict = ev
             self.events.add(self.verdict_line(ev))
-        elif isinstance(ev, MatchDone):
-            self.events.narrate(ev, view)
         else:
             self.events.narrate(ev, view)
         self.changed()
@@ -204,9 +201,29 @@ class WatchView:
                       if v.blamed is not None else t("watch_nobody"))
             return ("class:error", t("watch_cheat", entry=v.entry, why=safe_text(why, 300))
                     + " " + blamed)
-        names = [view.name(s) for s in range(self.state.players or 0)]
-        return ("class:warn", t("watch_incomplete",
-                                why=safe_text(v.describe(names) if names else v.reason, 300)))
+        st = self.state
+        if v.code == "aborted" and st.aborted is not None:  # why, as the players are told
+            why = " ".join(text for _, text in stop_sentences(view, st.aborted))
+        elif v.code in ("unfinished", "truncated"):
+            why = t("watch_unfinished") if st.names else t("watch_not_started")
+        else:
+            names = [view.name(s) for s in range(st.players or 0)]
+            why = safe_text(v.describe(names) if names else v.reason, 300)
+        return ("class:warn", t("watch_incomplete", why=why))
+
+    def stopped_words(self, stopped: str) -> str:
+        """Why the watching stopped, in the screen's language where the library's
+        sentence is one of its usual ones (the host's own words, if any, kept)."""
+        t = self.t
+        for start, key in (("the host closed the connection", "watch_host_closed"),
+                           ("the host fell silent", "watch_host_silent")):
+            if stopped.startswith(start):
+                rest = stopped[len(start):]
+                said = rest[2:] if rest.startswith(": ") and key == "watch_host_closed" \
+                    else ""
+                return t(key) + (f" : {safe_text(said, 200)}" if said and t.lang == "fr"
+                                 else f": {safe_text(said, 200)}" if said else "")
+        return safe_text(stopped, 300)
 
     def end_lines(self, width: int) -> list[Line]:
         """The end, in words: who won and by how much, or why the game stopped; the
@@ -230,7 +247,7 @@ class WatchView:
         o = self.outcome
         if o is not None:
             if o.stopped and (st.done is None or o.verdict is None):
-                say("class:dim", t("watch_stopped", why=safe_text(o.stopped, 300)))
+                say("class:dim", t("watch_stopped", why=self.stopped_words(o.stopped)))
             if o.log_path is not None:
                 say("class:dim", t("watch_log", path=str(o.log_path)))
         return out
