@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .liveness import Limits
-from .rules import Hand, Move
+from .rules import Hand, Move, Ruleset
 from .session import Aborted, HandStarted, MatchDone, TableInfo
 from .text import safe_text
 from .wire import fingerprint
@@ -238,6 +238,10 @@ class Lobby:
     #: The table's move limit and allowance of time away (the host's, as its welcome
     #: announced them: PROTOCOL.md 12.3); None if the host did not say.
     limits: Limits | None = None
+    #: The table's rules (the host's greeting announces them), None if not known.
+    rules: Ruleset | None = None
+    #: How many spectators the host admits (0: none), None if the host did not say.
+    spectators: int | None = None
 
     @property
     def full(self) -> bool:

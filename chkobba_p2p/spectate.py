@@ -20,6 +20,7 @@ __all__ = [
     "watch_name",
     "watching_message",
     "check_watching",
+    "watching_limits",
     "spectators_message",
     "spectator_names",
 ]
@@ -44,9 +45,11 @@ def watch_name(msg: dict[str, Any], watching: int, limit: int) -> str:
     return name
 
 
-def watching_message(spectator_id: int, have: int) -> dict[str, Any]:
-    """The host admits a spectator: its number, and how many entries follow at once."""
-    return Watching(spectator_id, have).to_wire()
+def watching_message(spectator_id: int, have: int,
+                     limits: tuple[int, int] | None = None) -> dict[str, Any]:
+    """The host admits a spectator: its number, how many entries follow at once, and the
+    table's clocks (``(move, away)`` whole seconds, or None to say nothing of them)."""
+    return Watching(spectator_id, have, limits=limits).to_wire()
 
 
 def check_watching(msg: dict[str, Any]) -> tuple[int, int]:
@@ -54,6 +57,12 @@ def check_watching(msg: dict[str, Any]) -> tuple[int, int]:
     raised as :class:`ProtocolError` with its code."""
     watching = Watching.from_wire(msg)
     return watching.id, watching.have
+
+
+def watching_limits(msg: dict[str, Any]) -> tuple[int, int] | None:
+    """The table's clocks a ``watching`` announces, ``(move, away)``, or None (a host
+    that predates them, or values that do not check out)."""
+    return Watching.from_wire(msg).limits
 
 
 def spectators_message(names: tuple[str, ...], limit: int) -> dict[str, Any]:

@@ -22,6 +22,7 @@ from typing import Any
 
 from .cards import Card
 from .events import Lobby, Restored, Resumed, Spectators, Waiting
+from .liveness import Limits
 from .rules import (
     CutEvent,
     CutterChoice,
@@ -127,6 +128,10 @@ class TableState:
     spectators: tuple[str, ...] = ()
     #: Of those, the seats that said they were stepping away (not a lost connection).
     away: tuple[int, ...] = ()
+    #: The table's clocks, as the host announced them (None: not said).
+    limits: Limits | None = None
+    #: How many spectators the host admits (0: none; None: not said).
+    spectator_limit: int | None = None
     #: The match's end: the winning side (None: not over), or why it stopped.
     winner_side: int | None = None
     done: MatchDone | None = None
@@ -268,7 +273,11 @@ class TableState:
             seat = fps.index(self.my_fingerprint)
         proofs = ev.shuffle_proofs if ev.shuffle_proofs is not None else st.shuffle_proofs
         return replace(st, names=names, fingerprints=fps, seat=seat, shuffle_proofs=proofs,
-                       ready=tuple(ev.ready), keys=tuple(ev.keys))
+                       ready=tuple(ev.ready), keys=tuple(ev.keys),
+                       rules=ev.rules if ev.rules is not None else st.rules,
+                       limits=ev.limits if ev.limits is not None else st.limits,
+                       spectator_limit=ev.spectators if ev.spectators is not None
+                       else st.spectator_limit)
 
     def _on_first_draw(self, ev: FirstDealerDrawn) -> TableState:
         draws = dict(ev.draws)
@@ -377,7 +386,8 @@ class TableState:
     def _on_restored(self, ev: Restored) -> TableState:
         """The whole picture again from a resumed game's replayed events (what the local
         display knew before the crash is dropped: the log is the truth)."""
-        st = TableState(my_fingerprint=self.my_fingerprint).with_table(ev.table, ev.seat)
+        st = TableState(my_fingerprint=self.my_fingerprint, limits=self.limits,
+                        spectator_limit=self.spectator_limit).with_table(ev.table, ev.seat)
         return st.apply_all(ev.events)
 
 
@@ -399,6 +409,7 @@ _HANDLERS: dict[type, Callable[[TableState, Any], TableState]] = {
     Aborted: TableState._on_aborted,
     Waiting: TableState._on_waiting,
     Resumed: TableState._on_resumed,
-    Spectators: lambda st, ev: replace(st, spectators=tuple(ev.names)),
+    Spectators: lambda st, ev: replace(st, spectators=tuple(ev.names),
+                                       spectator_limit=ev.limit),
     Restored: TableState._on_restored,
 }

@@ -14,19 +14,25 @@ does not depend on it.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import trio
 
 from . import wire
 from .config import Timeouts, parse_address
 from .events import Chat, Lobby, OutcomeError, Resumed, Spectators, Waiting, clean_chat
+from .link.joiner import lobby_event
+from .link.messages import display_name
 from .link.spectators import SpectatorAnnouncer
+from .liveness import Limits
 from .observer import INCOMPLETE, Observer, Verdict
-from .spectate import check_watching, spectator_names, watch_message
+from .rules import Ruleset
+from .spectate import check_watching, spectator_names, watch_message, watching_limits
 from .stream import Link, LinkClosed
 from .text import safe_text
 from .transcript import TranscriptWriter, default_log_path
@@ -84,7 +90,20 @@ class Spectator:
         self.stopped: str | None = None  # why the read loop ended (WatchOutcome.stopped)
         self.log: TranscriptWriter | None = None
         self.spectator_id: int | None = None
+        #: How many entries the host had when it admitted us (they come at once).
+        self.backlog = 0
         self.host_key: bytes | None = None
+        self.host_name = "host"
+        #: The terms the host announced: its rules (greeting), its clocks (watching).
+        self.rules: Ruleset | None = None
+        self.limits: Limits | None = None
+
+    @property
+    def catching_up(self) -> bool:
+        """Still reading the entries the host had when it admitted us (a spectator that
+        came in mid-game): a screen shows them at once, not at a person's pace."""
+        entries = self.observer.entries if self.observer is not None else 0
+        return entries < self.backlog
 
     def _emit(self, events: list[object]) -> None:
         for ev in events:
@@ -152,9 +171,12 @@ class Spectator:
                 if not common:
                     raise ProtocolError(ErrorCode.VERSION_MISMATCH, f"host speaks {versions}")
                 self.host_key = get_field(greeting, "key", "bytes", size=32)
+                self._greeting(greeting)
                 link.send_msg(watch_message(self.config.name, max(common)))
                 _, answer = await link.receive()
-                self.spectator_id, _ = check_watching(answer)
+                self.spectator_id, self.backlog = check_watching(answer)
+                limits = watching_limits(answer)
+                self.limits = Limits(*limits) if limits is not None else None
         except LinkClosed as exc:
             if exc.error is not None:
                 known = ErrorCode.from_wire(exc.error.get("code"))
@@ -169,6 +191,22 @@ class Spectator:
             await link.fail(ErrorCode.HANDSHAKE_TIMEOUT)
             return "the handshake did not complete in time", OutcomeError.HANDSHAKE_FAILED
         return None
+
+    def _greeting(self, greeting: dict[str, Any]) -> None:
+        """What the host's greeting says of the table, for the lobby: its name (its
+        proof of possession is a seat's business: the genesis, signed by this key,
+        settles who sits where) and the rules (shown; the genesis is what is checked)."""
+        try:
+            self.host_name = display_name(greeting.get("name"))
+        except ProtocolError:
+            self.host_name = "host"
+        rules = greeting.get("rules")
+        try:
+            self.rules = Ruleset.from_dict(rules) if isinstance(rules, dict) else None
+        except (ValueError, TypeError):
+            self.rules = None
+        if self.rules is not None and greeting.get("rules_hash") != self.rules.digest():
+            self.rules = None  # rules that are not the ones announced are not shown
 
     async def _read_loop(self, link: Link) -> None:
         # Who else is watching, shown at most once a window however often a host says
@@ -205,12 +243,9 @@ class Spectator:
             elif t == "sig":
                 self._on_entry(body)
             elif t == "lobby":
-                seats = msg.get("seats")
-                if isinstance(seats, list):
-                    self.on_event(Lobby(tuple(
-                        (str(x.get("name")), wire.fingerprint(x.get("key", b"")))
-                        if isinstance(x, dict) and isinstance(x.get("key"), bytes) else None
-                        for x in seats[:4])))
+                lobby = self.lobby(msg)
+                if lobby is not None:
+                    self.on_event(lobby)
             elif t == "spectators":
                 names = spectator_names(msg)
                 if names is not None:
@@ -229,6 +264,21 @@ class Spectator:
                 if line is not None and isinstance(seat, int) and not isinstance(seat, bool):
                     self.on_event(Chat(seat, line))
             # Anything else (pong, types added by later versions) is ignored.
+
+    def lobby(self, msg: dict[str, Any]) -> Lobby | None:
+        """The :class:`Lobby` event of a host's ``lobby`` (None if it does not check
+        out), as a seat sees it: names safe and distinct, who is ready, and the terms
+        (the rules of the greeting, the clocks of ``watching``, the spectators' places)."""
+        if self.observer is not None:
+            return None  # the seats are in the genesis now
+        host = (self.host_key, self.host_name) if self.host_key is not None else None
+        lobby = lobby_event(msg, (), host)
+        if lobby is None:
+            return None
+        if lobby.spectators is not None:
+            self._spectator_limit = lobby.spectators
+        return dataclasses.replace(lobby, shuffle_proofs=None, limits=self.limits,
+                                   rules=self.rules)
 
     def _on_entry(self, body: bytes) -> None:
         if self.observer is None:

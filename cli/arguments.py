@@ -215,20 +215,24 @@ def _replay_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def _watch_arguments(p: argparse.ArgumentParser) -> None:
-    p.description = ("Watch a game at HOST[:PORT] without a seat: every play as the table "
-                     "shows it, each hand's cards once its seeds are opened, the scores, and "
-                     "a cheat the moment it is caught (every entry is checked as 'chkobba "
-                     "replay' does). Keeps its own copy of the signed log. The host must have "
-                     "started with --spectators N.")
+    p.description = ("Watch a game at HOST[:PORT] without a seat: the table as the players "
+                     "see it (hands face down until each hand ends), each hand's cards "
+                     "once its seeds are opened, the scores, and a cheat the moment it is "
+                     "caught (every entry is checked as 'chkobba replay' does). Keeps its "
+                     "own copy of the signed log. The host must have started with "
+                     "--spectators N.")
     p.add_argument("address", metavar="HOST[:PORT]",
                    help="the table to watch (NAME.onion:PORT through Tor)")
-    p.add_argument("--name", default="spectator", help="the name the players see")
+    p.add_argument("--name", default=None, help="the name the players see (default: the "
+                   "one remembered, asked on the first run, as play does)")
     p.add_argument("--log", metavar="FILE", help="where to keep the log copy (default: the "
                    "data directory)")
     p.add_argument("--connect-retry", type=float, default=0.0, metavar="S",
                    help="keep retrying a refused first connection this long")
-    p.add_argument("--lang", choices=LANGS, default=None,
-                   help="language of the commentary (default: from the locale)")
+    p.add_argument("--text", action="store_true",
+                   help="a line of commentary per event instead of the table (also when "
+                        "the output is not a terminal)")
+    _display(p)
     add_tor_options(p)
 
 

@@ -32,11 +32,10 @@ from chkobba_p2p.peer import (
     Waiting,
     default_log_path,
 )
-from chkobba_p2p.record import result_sentence
-from chkobba_p2p.rules import CutEvent, DealEvent, PlayEvent, SweepEvent
+from chkobba_p2p.rules import CutEvent, DealEvent, PlayEvent, SweepEvent, side_of
 from chkobba_p2p.text import safe_text
 from chkobba_p2p.tor import over_tor
-from chkobba_p2p.watch import WatchConfig, WatchOutcome, watch_match
+from chkobba_p2p.watch import Spectator, WatchConfig, WatchOutcome
 
 from .i18n import detect_lang
 from .tor_options import join_tor_transport
@@ -73,8 +72,11 @@ _WORDS: dict[str, tuple[str, str]] = {
     "hand_n": ("hand {n}", "manche {n}"),
     "scored": ("hand {n} scored: {points} (totals {totals})",
                "manche {n} : {points} (totaux {totals})"),
-    "over": ("match over: {result}; every seat signed the result",
-             "fin de la partie : {result} ; chaque joueur a signé le résultat"),
+    "over": ("match over: {name} wins {score}; every player signed the result",
+             "fin de la partie : {name} gagne {score} ; chaque joueur a signé le résultat"),
+    "over_pl": ("match over: {name} win {score}; every player signed the result",
+                "fin de la partie : {name} gagnent {score} ; chaque joueur a signé le "
+                "résultat"),
     "ended": ("{name} ended the game: {code}{blamed}: {why}",
               "{name} a arrêté la partie : {code}{blamed} : {why}"),
     "claim": (", blaming {name} (its claim)", ", accuse {name} (sa version)"),
@@ -102,6 +104,7 @@ class Narrator:
         self.fr = lang == "fr"
         self.names: list[str] = []
         self.players = 0
+        self._lobby = ""
 
     def t(self, key: str, **kw: object) -> str:
         return _WORDS[key][self.fr].format(**kw)
@@ -115,6 +118,11 @@ class Narrator:
         if seat is not None and 0 <= seat < len(self.names):
             return self.names[seat]
         return "nobody" if seat is None else f"seat {seat}"
+
+    def side(self, side: int) -> str:
+        """A side by its players' names ("hana", "hana & sami")."""
+        n = self.players or 2
+        return " & ".join(self.who(s) for s in range(n) if side_of(s, n) == side)
 
     @staticmethod
     def cards(cs) -> str:
@@ -131,7 +139,10 @@ class Narrator:
                 self.say(self.t("seat", seat=s.seat, name=s.name, fp=s.fingerprint))
         elif isinstance(ev, Lobby):
             seats = [_clean(s[0]) if s else self.t("free") for s in ev.seats]
-            self.say(self.t("lobby", seats=", ".join(seats)))
+            line = self.t("lobby", seats=", ".join(seats))
+            if line != self._lobby:  # the host says it again at each "ready": once
+                self._lobby = line
+                self.say(line)
         elif isinstance(ev, Spectators):
             names = ", ".join(_clean(n) for n in ev.names) or self.t("nobody")
             self.say(self.t("watching", n=len(ev.names), max=ev.limit, names=names))
@@ -173,8 +184,11 @@ class Narrator:
             self.say(self.t("scored", n=ev.number, points=" / ".join(map(str, ev.score.points)),
                             totals=" / ".join(map(str, ev.totals))))
         elif isinstance(ev, MatchDone):
-            self.say(self.t("over", result=result_sentence(ev.winner_side, ev.totals,
-                                                           self.players)))
+            w, totals = ev.winner_side, ev.totals
+            score = "-".join(map(str, [totals[w], *(p for i, p in enumerate(totals)
+                                                    if i != w)]))  # the winner's first
+            self.say(self.t("over_pl" if self.players == 4 else "over",
+                            name=self.side(w), score=score))
         elif isinstance(ev, Aborted):
             blamed = "" if ev.blamed_seat is None else \
                 self.t("claim", name=self.who(ev.blamed_seat))
@@ -200,41 +214,108 @@ class Narrator:
         self.say(f"{head}{where}: {v.code + ': ' if v.code else ''}{why}{blame}")
 
 
+def _name(args: argparse.Namespace) -> str | None:
+    """``--name``, else the name remembered (``play``'s, asked once on a terminal and
+    kept), else ``spectator``; None (after saying why) if ``--name`` is not a name."""
+    from .i18n import Translator
+    from .settings import player_name, valid_name
+
+    if args.name is not None:
+        name = valid_name(args.name)
+        if name is None or name != args.name:
+            print(f"chkobba watch: --name must be 1 to {MAX_NAME} printable characters",
+                  file=sys.stderr)
+            return None
+        return name
+    on_screen = sys.stdin.isatty() and sys.stdout.isatty()
+    asked = player_name(None, Translator(args.lang or detect_lang())) if on_screen else None
+    if asked is None:
+        from .settings import load
+        asked = valid_name(load().get("name"))
+    return (asked or "spectator")[:MAX_NAME]
+
+
+def _refusal(outcome: WatchOutcome) -> str:
+    """Why there was nothing to watch, in one line (the host's own words, made safe)."""
+    if outcome.error_code == "spectators_closed":
+        return (f"{safe_text(outcome.error, 200)} (a host admits spectators when it starts "
+                "with --spectators N, as many as N)")
+    return safe_text(outcome.error, 300)
+
+
+def _screen(args: argparse.Namespace) -> bool:
+    """The table on a full screen (a terminal, unless --text): else the commentary."""
+    return not getattr(args, "text", False) and sys.stdin.isatty() and sys.stdout.isatty()
+
+
 def run(args: argparse.Namespace) -> int:
-    name = _clean(args.name)
-    if not name or name != args.name:
-        print(f"chkobba watch: --name must be 1 to {MAX_NAME} printable characters",
-              file=sys.stderr)
+    name = _name(args)
+    if name is None:
         return 2
     log = Path(args.log) if args.log else default_log_path("watch")
     tor = join_tor_transport(args, args.address)  # a .onion table: through Tor
     if isinstance(tor, int):
         return tor
+    lang = args.lang or detect_lang()
     try:
         config = WatchConfig(args.address, name=name, log_path=log,
                              connect_retry=args.connect_retry)
-        if tor is not None:
-            config.transport = tor
-            config.timeouts = over_tor(config.timeouts)
-        narrator = Narrator(lang=args.lang or detect_lang())
-
-        async def watch() -> WatchOutcome:
-            try:
-                return await watch_match(config, narrator)
-            finally:
-                if tor is not None:
-                    await tor.aclose()
-
-        outcome = trio.run(watch)
     except ValueError as exc:  # a malformed address
         print(f"chkobba watch: {exc}", file=sys.stderr)
         return 2
+    if tor is not None:
+        config.transport = tor
+        config.timeouts = over_tor(config.timeouts)
+
+    async def watch(on_event, attach=None) -> WatchOutcome:
+        """Watch, giving ``on_event`` every event; ``attach(spectator)``, when given, is
+        called first (a screen reads the spectator's clocks and backlog)."""
+        spectator = Spectator(config, on_event)
+        if attach is not None:
+            attach(spectator)
+        try:
+            return await spectator.run()
+        finally:
+            if tor is not None:
+                await tor.aclose()
+
+    if _screen(args):
+        return _run_screen(args, config, name, lang, watch)
+    narrator = Narrator(lang=lang)
+    outcome = trio.run(watch, narrator)
     if outcome.verdict is None:
-        print(f"chkobba watch: {safe_text(outcome.error, 300)}", file=sys.stderr)
+        print(f"chkobba watch: {_refusal(outcome)}", file=sys.stderr)
         return 2
     # Always one line saying why the watching stopped (a host that sent something that
     # does not check out ends it with no verdict event of its own).
     narrator.say(narrator.t("stopped", why=safe_text(outcome.stopped or "?", 300)))
+    if outcome.log_path is not None:
+        narrator.say(narrator.t("log", path=outcome.log_path))
+    return {VALID: 0, INVALID: 1}.get(outcome.verdict.verdict, 3)
+
+
+def _run_screen(args: argparse.Namespace, config: WatchConfig, name: str, lang: str,
+                watch) -> int:
+    """The spectator's table on a full screen (:mod:`.tui.watching`)."""
+    from .play import _color, _figures
+    from .term import can_show_symbols
+    from .tui.guest import _stderr_held
+    from .tui.watching import WatchView, run_watch_screen
+
+    symbols = not args.ascii and can_show_symbols()
+    view = WatchView(lang=lang, symbols=symbols, figures=_figures(args),
+                     address=config.address, name=name, pace=args.pace)
+    with _stderr_held():
+        outcome = run_watch_screen(view, lambda on_event: watch(on_event, view.attach),
+                                   color=_color(args))
+    narrator = Narrator(lang=lang)
+    if outcome is None:  # the person left: the game goes on without us
+        if config.log_path is not None and config.log_path.exists():
+            narrator.say(narrator.t("log", path=config.log_path))
+        return 0
+    if outcome.verdict is None:
+        print(f"chkobba watch: {_refusal(outcome)}", file=sys.stderr)
+        return 2
     if outcome.log_path is not None:
         narrator.say(narrator.t("log", path=outcome.log_path))
     return {VALID: 0, INVALID: 1}.get(outcome.verdict.verdict, 3)

@@ -43,6 +43,8 @@ SAME_BYTES = [
     (m.Wait(1, 0, restart=True), {"t": "wait", "seat": 1, "secs": 0, "restart": True}),
     (m.Watch(1, "Amel"), {"t": "watch", "v": 1, "name": "Amel"}),
     (m.Watching(2, 57), {"t": "watching", "v": 1, "id": 2, "have": 57}),
+    (m.Watching(2, 57, limits=(45, 120)),
+     {"t": "watching", "v": 1, "id": 2, "have": 57, "limits": {"move": 45, "away": 120}}),
     (m.Spectators(("Amel", "Zied"), 4), {"t": "spectators", "names": ["Amel", "Zied"], "max": 4}),
     (m.ErrorMsg.of(ErrorCode.SHUTDOWN, "the host closed the table"),
      {"t": "error", "code": int(ErrorCode.SHUTDOWN), "name": "shutdown",
@@ -65,6 +67,11 @@ def test_the_published_spectator_vectors_are_the_typed_messages():
              for c in json.loads((VECTORS / "spectator_messages.json").read_text())["cases"]}
     assert cases["watch"] == wire.encode(m.Watch(1, "Amel").to_wire())
     assert cases["watching"] == wire.encode(m.Watching(2, 57).to_wire())
+    assert cases["watching_limits"] == wire.encode(m.Watching(2, 57, limits=(900, 300))
+                                                   .to_wire())
+    # An older spectator reads the new field as nothing it knows (its id and have hold).
+    assert m.Watching.from_wire(wire.decode(cases["watching_limits"])).limits == (900, 300)
+    assert m.Watching.from_wire(wire.decode(cases["watching"])).limits is None
     assert cases["spectators"] == wire.encode(m.Spectators(("Amel", "Zied"), 4).to_wire())
 
 

@@ -34,6 +34,7 @@ from chkobba_p2p.spectate import (
     spectators_message,
     watch_message,
     watch_name,
+    watching_limits,
     watching_message,
 )
 from chkobba_p2p.watch import WatchConfig, watch_match
@@ -231,6 +232,12 @@ def test_spectator_messages_are_checked():
         with pytest.raises(ProtocolError):
             watch_name(msg, 0, 2)
     assert check_watching(watching_message(3, 17)) == (3, 17)
+    assert watching_limits(watching_message(3, 17)) is None  # an older host's
+    assert watching_limits(watching_message(3, 17, (45, 120))) == (45, 120)
+    assert check_watching(watching_message(3, 17, (45, 120))) == (3, 17)
+    for off in ({"move": 0, "away": 5}, {"move": 5}, {"move": True, "away": 5}, "x",
+                {"move": 10**9, "away": 5}):  # out of bounds or malformed: not the terms
+        assert watching_limits({**watching_message(3, 17), "limits": off}) is None
     assert spectator_names(spectators_message(("a", "b"), 4)) == (("a", "b"), 4)
     assert spectator_names({"t": "spectators", "names": ["\x1b[2J"], "max": 1}) is None
     assert spectator_names({"t": "spectators", "names": "ab", "max": 1}) is None
@@ -240,6 +247,8 @@ def _vector_cases() -> dict[str, dict]:
     return {
         "watch": watch_message("Amel", 1),
         "watching": watching_message(2, 57),
+        # The table's clocks for the spectator's screen (optional: older hosts omit it).
+        "watching_limits": watching_message(2, 57, (900, 300)),
         "spectators": spectators_message(("Amel", "Zied"), 4),
     }
 

@@ -54,7 +54,7 @@ def test_lobby_seats_show_fingerprints_ready_marks_and_a_changed_key(tmp_path):
     text = _text(seat_lines(st, t, known, 70, ready_check=True))
     for fp in map(fingerprint, (A, B, C)):
         assert fp in text
-    assert "amel (you)" in text and "✓ ready" in text and "checking" in text
+    assert "amel (you)" in text and "✓ ready" in text and "sami  not ready" in text
     assert "known" in text  # sami
     assert "WARNING: hana had another key before" in text and fingerprint(A) in text
     assert changed_seats(st, known) == [2]

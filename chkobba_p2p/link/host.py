@@ -288,7 +288,8 @@ class HostTable(SeatCore[C]):
                       shuffle_proofs=CAP_SHUFFLE_PROOFS in lobby.caps,
                       ready=tuple(lobby.ready_flags()), seating=lobby.seating,
                       keys=tuple(s.key if s else None for s in lobby.seats),
-                      limits=self.limits())
+                      limits=self.limits(), rules=lobby.rules,
+                      spectators=self.spectator_limit)
         self.out.append(Emit(event))
         if self.session is not None:
             return
@@ -427,8 +428,9 @@ class HostTable(SeatCore[C]):
         self._spectator_ids += 1
         sid = self._spectator_ids
         s = self.session
+        limits = self.announced_limits()
         self.out.append(Send(conn, wire.encode(watching_message(
-            sid, s.length if s is not None else 0))))
+            sid, s.length if s is not None else 0, (limits["move"], limits["away"])))))
         if s is None:
             self.out.append(Send(conn, wire.encode(self.lobby_message())))
         else:

@@ -46,6 +46,7 @@ from ..linkmsg import (
     parse_wait,
 )
 from ..liveness import Clocks, Limits
+from ..rules import Ruleset
 from ..session import GameFault, Session
 from ..spectate import spectator_names
 from ..text import distinct_names, safe_text
@@ -112,10 +113,14 @@ def lobby_event(msg: dict[str, Any], host_caps: tuple[str, ...],
     seating = msg.get("seating")
     seating = seating if isinstance(seating, int) and not isinstance(seating, bool) else 0
     keys = tuple(x.get("key") if isinstance(x, dict) else None for x in msg["seats"])
+    # How many spectators the host admits (section 18): shown, never acted on.
+    places = msg.get("spectators")
+    spectators = places if isinstance(places, int) and not isinstance(places, bool) \
+        and 0 <= places <= lm.MAX_SPECTATORS else None
     return Lobby(tuple((name, x[1]) if x and name else None
                        for x, name in zip(seats, names, strict=True)),
                  shuffle_proofs=CAP_SHUFFLE_PROOFS in host_caps, ready=flags,
-                 seating=seating, keys=keys)
+                 seating=seating, keys=keys, spectators=spectators)
 
 
 class SeatLink(SeatCore[C]):
@@ -142,6 +147,8 @@ class SeatLink(SeatCore[C]):
         #: The move limit and allowance the host announced in its welcome (None: not
         #: announced, or out of bounds): our clocks and conclusions use them.
         self.host_limits: Limits | None = None
+        #: The rules the host's greeting announced (checked against their hash).
+        self.host_rules: Ruleset | None = None
         self.welcome_seat = -1
         self.resumed_entries = 0
         #: The log and the saved game are written (a resumed game's from the start).  A
@@ -298,6 +305,7 @@ class SeatLink(SeatCore[C]):
         self.host_key = hs.host_key
         self.host_caps = hs.host_caps
         self.host_name = hs.host_name
+        self.host_rules = hs.rules
         self.host = conn
         self.was_connected = self.ever_connected = True
         self.host_away = False
@@ -512,7 +520,7 @@ class SeatLink(SeatCore[C]):
         """A lobby from the host: show it; once the table is full, the ready check asks
         our person (PROTOCOL.md 5.3)."""
         self.table_seen = True
-        event = dataclasses.replace(event, limits=self.host_limits)
+        event = dataclasses.replace(event, limits=self.host_limits, rules=self.host_rules)
         self.out.append(Emit(event))
         if event.full and CAP_READY_CHECK in self.host_caps:
             self.ask_ready(event)

@@ -250,15 +250,22 @@ class Watch:
 @dataclass(frozen=True)
 class Watching:
     """``watching``: the host admits a spectator: its number, and how many entries follow
-    at once."""
+    at once.  ``limits``: ``(M, A)``, the table's move limit and allowance of time away in
+    whole seconds, as a welcome announces them (PROTOCOL.md 18; optional: a host that
+    predates it sends none, and ``from_wire`` keeps them only when they check out)."""
 
     TYPE: ClassVar[str] = "watching"
     id: int
     have: int
     v: int = max(SUPPORTED_VERSIONS)
+    limits: tuple[int, int] | None = None
 
     def to_wire(self) -> dict[str, Any]:
-        return {"t": "watching", "v": self.v, "id": self.id, "have": self.have}
+        msg: dict[str, Any] = {"t": "watching", "v": self.v, "id": self.id,
+                               "have": self.have}
+        if self.limits is not None:
+            msg["limits"] = {"move": self.limits[0], "away": self.limits[1]}
+        return msg
 
     @classmethod
     def from_wire(cls, msg: dict[str, Any]) -> Watching:
@@ -266,7 +273,8 @@ class Watching:
             raise ProtocolError(ErrorCode.UNKNOWN_TYPE, "expected watching")
         v = _int(msg.get("v"), 0, 2**32)
         return cls(get_field(msg, "id", "int"), get_field(msg, "have", "int"),
-                   v if v is not None else max(SUPPORTED_VERSIONS))
+                   v if v is not None else max(SUPPORTED_VERSIONS),
+                   read_limits(msg.get("limits")))
 
 
 # ----------------------------------------------------------------------------- lobby

@@ -14,6 +14,7 @@ from ..reach import join_code
 from ..tor_options import tor_installed
 from .past import PastGames, series_text
 from .render import Line, wrap_line
+from .terms import terms_lines
 from .trust import changed_seats, missing_names, seat_lines
 from .view import TableView
 
@@ -41,7 +42,8 @@ def lobby_lines(view: TableView, width: int, *, kind: str, connected: bool = Fal
                 reach: PortMapped | PortMapUnavailable | None = None,
                 asking: bool = False, known: KnownPlayers | None = None,
                 past: PastGames | None = None) -> list[Line]:
-    """The lobby of a ``kind`` client (``"play"``, ``"host"`` or ``"join"``): a joining
+    """The lobby of a ``kind`` client (``"play"``, ``"host"``, ``"join"`` or ``"watch"``,
+    a spectator's: a joining
     client shows whether it reached ``address``; a host shows its join code
     (``address:port#fingerprint``), its global IPv6 one (``address6``), its onion one
     (``onion``, host --tor) and what the router said (``reach``, with Tor offered);
@@ -86,10 +88,10 @@ def lobby_lines(view: TableView, width: int, *, kind: str, connected: bool = Fal
                     text += (t("lobby_tor_offer", addr=onion_code) if onion_code
                              else t("lobby_tor_run") if tor_installed() else "")
                 lines += wrap_line([("", "   " + text)], width - 1, "   ")
-    if st.rules is not None:
+    terms = terms_lines(view, width)  # what a person agrees to before pressing Enter
+    if terms:
         lines.append([])
-        lines += wrap_line([("", " " + t("lobby_rules", rules=st.rules.describe(t.lang)))],
-                           width - 1, "   ")
+        lines += terms
     if st.shuffle_proofs is False:
         lines += wrap_line([("class:warn", " " + t("lobby_no_proofs"))], width - 1, "   ")
     if st.names:
@@ -111,6 +113,10 @@ def lobby_lines(view: TableView, width: int, *, kind: str, connected: bool = Fal
             # compared whole (the prompt says so): the first and last groups alone are
             # 32 bits, a key with them costs days of one computer; all four, 64 bits
             lines += wrap_line([(style, " " + t("lobby_ready_prompt"))], width - 1, " ")
+        elif kind == "watch" and missing_names(st, t):  # a spectator is asked nothing
+            lines += wrap_line([("class:ok", " " + t("lobby_others_ready",
+                                                     names=missing_names(st, t)))],
+                               width - 1, " ")
         elif ready_check and missing_names(st, t):
             lines += wrap_line([("class:ok", " " + t("lobby_you_ready",
                                                      names=missing_names(st, t)))],

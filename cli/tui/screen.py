@@ -51,6 +51,7 @@ from .presence import Presence, clock_text
 from .render import CardStyle, Line, control_text, wrap_line
 from .style import STYLE, ascii_frames, ascii_text
 from .table import draw_table, showing
+from .terms import fit_lobby
 from .view import TableView
 
 __all__ = ["Screen", "MIN_SIZE"]
@@ -292,13 +293,13 @@ class Screen:
         if not self.state.started:
             # A seat lost before the first deal counts down here too, live.
             waiting = [] if self.finished else self.presence.countdown_lines(view)
-            return (waiting + ([[]] if waiting else [])
-                    + lobby_lines(view, width, kind=self.kind, connected=self.connected,
+            return fit_lobby(waiting + ([[]] if waiting else [])
+                             + lobby_lines(view, width, kind=self.kind, connected=self.connected,
                                   address=self.address, port=self.port,
                                   rematch=self.rematch, address6=self.address6,
                                   onion=self.onion,
                                   reach=self.reach, asking=self.asking_ready,
-                                  known=self.known, past=self.past))[:height]
+                                  known=self.known, past=self.past), height)
         req = self.request
         below = decision_lines(view, width, req, options=self.options, opt_sel=self.opt_sel,
                                cut_sel=self.cut_sel, status=self.status, hints=self.hints,

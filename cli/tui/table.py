@@ -132,7 +132,7 @@ def _captures_line(view: TableView, side: int) -> Line:
     if c.chkobbas:
         parts.append(t("chkobba_n", n=c.chkobbas))
     if (st.players or 2) == 4 and st.seat is None:  # a spectator, a replay: the side
-        whose = t("cap_of", name=t("side", n=side + 1))
+        whose = t("cap_of", name=view.side_name(side))  # its players' names, or "side 1"
     elif (st.players or 2) == 4:
         whose = t("cap_us") if side == st.my_side else t("cap_them")
     else:
@@ -163,7 +163,9 @@ def table_lines(view: TableView, width: int, compact: bool, *, selected: int | N
     me = st.seat if st.seat is not None else 0
     roles = {(me + 2) % 4: t("partner")} if n == 4 else {}
     if watching:  # at 4 players the teams; at 2 the names say it all (no seat numbers)
-        roles = {s: t("side", n=st.side(s) + 1) if n == 4 else "" for s in range(n)}
+        roles = {s: t("with_partner", name=view.name((s + 2) % 4)) if n == 4 else ""
+                 for s in range(n)}  # at 4, who plays with whom, by name
+
     def extra_of(s: int) -> Line:
         return seat_extra(s) if seat_extra is not None else []
 

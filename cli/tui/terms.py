@@ -1,0 +1,65 @@
+"""The terms a person agrees to before pressing Enter (issue 26): the rules (preset,
+variants, target), the move clock and the allowance of time away, and how many spectators
+may watch, drawn from a :class:`~.view.TableView` for every lobby (the host's, a
+joiner's, a spectator's).  Pure: lines of styled fragments."""
+
+from __future__ import annotations
+
+from .render import Line, wrap_line
+from .view import TableView
+
+__all__ = ["duration_text", "terms_lines", "fit_lobby"]
+
+
+def duration_text(seconds: float, lang: str = "en") -> str:
+    """A limit as people say it: ``45 s``, ``15 min``, ``2 min 30 s``, ``1 h``."""
+    s = max(0, round(seconds))
+    h, rest = divmod(s, 3600)
+    m, sec = divmod(rest, 60)
+    parts = []
+    if h:
+        parts.append(f"{h} h")
+    if m:
+        parts.append(f"{m} min")
+    if sec or not parts:
+        parts.append(f"{sec} s")
+    return " ".join(parts)
+
+
+def terms_lines(view: TableView, width: int) -> list[Line]:
+    """The rules, the clocks and the spectators' places, as far as they are known."""
+    t, st = view.t, view.state
+    out: list[Line] = []
+    if st.rules is not None:
+        out += wrap_line([("", " " + t("lobby_rules", rules=st.rules.describe(t.lang)))],
+                         width - 1, "   ")
+    if st.limits is not None:
+        out += wrap_line([("", " " + t("lobby_clocks",
+                                       move=duration_text(st.limits.move, t.lang),
+                                       away=duration_text(st.limits.allowance, t.lang)))],
+                         width - 1, "   ")
+    if st.spectator_limit is not None:
+        if st.spectator_limit <= 0:
+            text = t("lobby_spectators_none")
+        elif st.spectators:
+            text = t("lobby_spectators_some", n=st.spectator_limit,
+                     names=", ".join(st.spectators))
+        else:
+            text = t("lobby_spectators", n=st.spectator_limit)
+        out += wrap_line([("", " " + text)], width - 1, "   ")
+    return out
+
+
+def fit_lobby(lines: list[Line], height: int) -> list[Line]:
+    """A lobby in ``height`` lines: blank lines go first, from the top; then the top
+    lines (the bottom is what the person must act on: the ready prompt)."""
+    if len(lines) <= height:
+        return lines
+    excess = len(lines) - height
+    kept: list[Line] = []
+    for line in lines:
+        if excess > 0 and not any(text.strip() for _, text in line):
+            excess -= 1
+            continue
+        kept.append(line)
+    return kept[-height:] if height > 0 else []

@@ -1,0 +1,493 @@
+"""``chkobba watch`` on a terminal: the table a player sees, seen from no seat, fed live.
+
+The spectator's events (:class:`~chkobba_p2p.watch.Spectator`: the observer's events of
+every entry, and the table's unsigned news) build a
+:class:`~chkobba_p2p.tablestate.TableState` from no seat, drawn with the live client's
+and ``replay --view``'s :func:`~.table.draw_table` (the table cards, each player's count
+of cards and captures, the turn and its clock) and narrated in the events panel by
+:class:`~.narration.EventLog`; the lobby is the players' :func:`~.lobby.lobby_lines`
+(the terms, the seats and who is ready); each hand's scoring is shown as the players'
+dialog, and ``s`` the score sheet.  Hands stay face down until the hand's seeds open:
+then the cards each player had are said under the table.  Every name is a name, never a
+seat number; the end is said in words.
+
+:class:`WatchView` is the pure part (events in, lines out: tested without a terminal);
+:func:`run_watch_screen` runs it on prompt_toolkit with the spectator's trio task as a
+guest of the same loop, as the players' client does (:mod:`.guest`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import signal
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, replace
+
+import outcome as outcome_mod
+import trio
+from prompt_toolkit.application import Application
+from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
+from prompt_toolkit.layout import (
+    ConditionalContainer,
+    DynamicContainer,
+    Float,
+    FloatContainer,
+    HSplit,
+    Layout,
+    VSplit,
+    Window,
+)
+from prompt_toolkit.layout.controls import FormattedTextControl
+from prompt_toolkit.output import ColorDepth
+from prompt_toolkit.widgets import Frame
+
+from chkobba_p2p.cards import FigureConvention
+from chkobba_p2p.observer import INVALID, VALID, DeckRevealed, Verdict
+from chkobba_p2p.peer import (
+    HandStarted,
+    Limits,
+    Lobby,
+    RedealEvent,
+    TableState,
+)
+from chkobba_p2p.text import safe_text
+from chkobba_p2p.watch import Spectator, WatchOutcome
+
+from ..i18n import Translator
+from . import dialogs
+from .lobby import lobby_lines
+from .narration import EventLog
+from .pace import DEFAULT_PACE, Pacer
+from .presence import Presence
+from .render import Line, control_text, wrap_line
+from .stopped import stop_sentences
+from .style import STYLE, ascii_frames, ascii_text
+from .table import draw_table, showing
+from .terms import fit_lobby
+from .view import TableView, card_style
+
+__all__ = ["WatchView", "SpectatorView", "run_watch_screen", "SCORE_WAIT"]
+
+#: Seconds a hand's scoring stays up before the next hand (a key closes it sooner).
+SCORE_WAIT = 6.0
+PANEL = 28  # the events panel's width at 80 columns, as in the players' client
+#: Events queued beyond this, moves are shown four times faster until the picture
+#: catches up with the table.
+CATCH_UP = 6
+
+
+@dataclass(frozen=True)
+class SpectatorView(TableView):
+    """A view from no seat that says sides by their players' names ("hana & sami" at 4
+    players, where a player's view says "us" and a replay "side 1")."""
+
+    def side_name(self, side: int) -> str:
+        st = self.state
+        names = [self.name(s) for s in range(st.players or 2) if st.side(s) == side]
+        return " & ".join(names) if names else "?"
+
+
+class WatchView:
+    """What the spectator's screen shows, from its events (pure: no terminal, no trio
+    but the pacer's task).  ``on_event`` from the spectator (trio); ``show`` is what the
+    pacer releases at a person's pace."""
+
+    def __init__(self, *, lang: str = "en", symbols: bool = True,
+                 figures: FigureConvention | str | None = None, address: str = "",
+                 name: str = "", pace: float = DEFAULT_PACE,
+                 changed: Callable[[], None] = lambda: None) -> None:
+        self.t = Translator(lang)
+        self.symbols = symbols
+        self.figures = figures
+        self.address = address
+        self.name = name
+        self.changed = changed
+        self.state = TableState()
+        self.presence = Presence(None)
+        self.events = EventLog(changed)
+        self.pacer = Pacer(self.show, me=lambda: None, changed=changed, pace=pace,
+                           score_wait=SCORE_WAIT)
+        self.connected = False
+        self.base_pace = pace
+        self.spectator: Spectator | None = None
+        self.revealed: DeckRevealed | None = None
+        self.verdict: Verdict | None = None
+        self.outcome: WatchOutcome | None = None
+        self.sheet = False
+        self._last_lobby: tuple[object, ...] | None = None
+
+    @property
+    def view(self) -> SpectatorView:
+        st = self.state
+        return SpectatorView(st, self.t, card_style(st, self.figures, self.symbols))
+
+    # ------------------------------------------------------------------ events
+
+    def attach(self, spectator: Spectator) -> None:
+        """The spectator whose events come: its clocks (the host's ``watching``) and
+        whether it is still reading the game so far."""
+        self.spectator = spectator
+
+    def on_event(self, ev: object) -> None:
+        """An event from the spectator (trio).  What happened before we came is shown at
+        once (the backlog); then each move at a person's pace, faster when moves come
+        quicker than that (the picture never falls far behind).  The deck's reveal and
+        the verdict wait behind the moves being shown (they come after them)."""
+        self.connected = True
+        sp = self.spectator
+        if sp is not None and sp.limits is not None:
+            self.know_limits(sp.limits)
+        if sp is not None and sp.catching_up and not self.pacer.busy:
+            self.show(ev)
+            return
+        self.pacer.pace = self.base_pace if len(self.pacer.queue) < CATCH_UP \
+            else self.base_pace / 4
+        if isinstance(ev, (DeckRevealed, Verdict)) and self.pacer.running and self.pacer.busy:
+            self.pacer.queue.append(ev)  # the pacer's task takes it after the others
+            return
+        self.pacer.push(ev)
+
+    def know_limits(self, limits: Limits) -> None:
+        """The table's clocks as the host announced them to us (a spectator that came
+        in after the lobby sees no lobby): the move clock is shown as the players'."""
+        if self.state.limits is None:
+            self.state = replace(self.state, limits=limits)
+        if self.presence.turn_timeout is None:
+            self.presence.turn_timeout = limits.move
+
+    def show(self, ev: object) -> None:
+        before, self.state = self.state, self.state.apply(ev)
+        self.presence.on_event(ev, before, self.state)
+        view = self.view
+        if isinstance(ev, Lobby):
+            key = (ev.seats, ev.ready)
+            if key == self._last_lobby:
+                self.changed()
+                return  # the same seats again: nothing new to say
+            self._last_lobby = key
+        if isinstance(ev, (HandStarted, RedealEvent)):
+            self.revealed = None
+        if isinstance(ev, DeckRevealed):
+            if not ev.redeal:
+                self.revealed = ev
+                self.events.add(("class:dim", self.t("watch_seeds")))
+        elif isinstance(ev, Verdict):
+            self.verdict = ev
+            self.events.add(self.verdict_line(ev))
+        else:
+            self.events.narrate(ev, view)
+        self.changed()
+
+    def finished(self, outcome: WatchOutcome | None) -> None:
+        """The watching is over (the game ended, the host closed, or we left)."""
+        self.outcome = outcome
+        if outcome is not None and outcome.verdict is not None and self.verdict is None:
+            self.show(outcome.verdict)
+        self.changed()
+
+    # ------------------------------------------------------------------ words
+
+    def verdict_line(self, v: Verdict) -> tuple[str, str]:
+        t, view = self.t, self.view
+        if v.verdict == VALID:
+            return ("class:ok", t("watch_valid"))
+        if v.verdict == INVALID:
+            names = [view.name(s) for s in range(self.state.players or 0)]
+            why = v.describe(names) if names else v.reason
+            fps = self.state.fingerprints
+            fp = fps[v.blamed] if v.blamed is not None and 0 <= v.blamed < len(fps) else None
+            blamed = (t("verdict_blamed", name=view.name(v.blamed), fp=fp or "?")
+                      if v.blamed is not None else t("watch_nobody"))
+            return ("class:error", t("watch_cheat", entry=v.entry, why=safe_text(why, 300))
+                    + " " + blamed)
+        st = self.state
+        if v.code == "aborted" and st.aborted is not None:  # why, as the players are told
+            why = " ".join(text for _, text in stop_sentences(view, st.aborted))
+        elif v.code in ("unfinished", "truncated"):
+            why = t("watch_unfinished") if st.names else t("watch_not_started")
+        else:
+            names = [view.name(s) for s in range(st.players or 0)]
+            why = safe_text(v.describe(names) if names else v.reason, 300)
+        return ("class:warn", t("watch_incomplete", why=why))
+
+    def stopped_words(self, stopped: str) -> str:
+        """Why the watching stopped, in the screen's language where the library's
+        sentence is one of its usual ones (the host's own words, if any, kept)."""
+        t = self.t
+        for start, key in (("the host closed the connection", "watch_host_closed"),
+                           ("the host fell silent", "watch_host_silent")):
+            if stopped.startswith(start):
+                rest = stopped[len(start):]
+                said = rest[2:] if rest.startswith(": ") and key == "watch_host_closed" \
+                    else ""
+                return t(key) + (f" : {safe_text(said, 200)}" if said and t.lang == "fr"
+                                 else f": {safe_text(said, 200)}" if said else "")
+        return safe_text(stopped, 300)
+
+    def end_lines(self, width: int) -> list[Line]:
+        """The end, in words: who won and by how much, or why the game stopped; the
+        verdict of every entry; why the watching stopped; the log copy to replay."""
+        t, st, view = self.t, self.state, self.view
+        out: list[Line] = []
+
+        def say(style: str, text: str) -> None:
+            out.extend(wrap_line([(style, " " + text)], width - 1, "   "))
+
+        if st.done is not None and len(st.totals) == 2 and st.winner_side is not None:
+            w = st.winner_side
+            key = "watch_won_pl" if (st.players or 2) == 4 else "watch_won"
+            say("class:title", t(key, name=view.side_name(w),
+                                 score=f"{st.totals[w]}-{st.totals[1 - w]}"))
+        elif st.aborted is not None:
+            for style, text in stop_sentences(view, st.aborted):
+                say(style, text)
+        if self.verdict is not None:
+            say(*self.verdict_line(self.verdict))
+        o = self.outcome
+        if o is not None:
+            if o.stopped and (st.done is None or o.verdict is None):
+                say("class:dim", t("watch_stopped", why=self.stopped_words(o.stopped)))
+            if o.log_path is not None:
+                say("class:dim", t("watch_log", path=str(o.log_path)))
+        return out
+
+    # ------------------------------------------------------------------ drawing
+
+    def header(self, cols: int) -> Line:
+        t, st = self.t, self.state
+        parts = [f" {t('app')} · {t('watching')}"]
+        if st.hand_number:
+            parts.append(t("hand_no", n=st.hand_number))
+        if st.target is not None:
+            parts.append(t("target", n=st.target))
+        left = " · ".join(parts)
+        right = ""
+        if st.totals and st.players and st.started:
+            view = self.view
+            right = "  ".join(f"{view.side_name(i)} {p}" for i, p in enumerate(st.totals))
+        pad = max(1, cols - len(left) - len(right) - 1)
+        return [("class:header", (left + " " * pad + right + " ")[:cols])]
+
+    def below(self, width: int) -> list[Line]:
+        """Under the table: the cards each player had, once the hand's seeds opened."""
+        out: list[Line] = []
+        rev, view = self.revealed, self.view
+        if rev is not None:
+            for seat in range(self.state.players or 0):
+                out.extend(wrap_line([("class:dim", " " + self.t(
+                    "watch_dealt", name=view.name(seat),
+                    cards=view.labels(rev.dealt_to(seat))))], width - 1, "   "))
+        return out
+
+    def sheet_lines(self, width: int) -> list[Line]:
+        from .. import scoresheet
+
+        t, st, view = self.t, self.state, self.view
+        hands = [scoresheet.from_score(ev.number, ev.score, ev.totals) for ev in st.scored]
+        out: list[Line] = [[("class:title", " " + t("sheet_title"))]]
+        names = [view.side_name(i) for i in range(len(hands[0].points))] if hands else []
+        for text in scoresheet.sheet_lines(hands, names, t):
+            out.extend(wrap_line([("", " " + text)], width - 1, "   "))
+        if not hands:
+            out.append([("class:dim", " " + t("watch_sheet_empty"))])
+        return out
+
+    def body(self, width: int, height: int) -> list[Line]:
+        """The left of the screen: the lobby until the first hand, then the table."""
+        t, st, view = self.t, self.state, self.view
+        over = self.outcome is not None
+        if self.sheet:
+            lines = self.sheet_lines(width)
+            return lines[:1] + lines[max(1, len(lines) - height + 1):]
+        if not st.started:
+            head: list[Line] = [[]]
+            key = "watch_in" if self.connected else "watch_connecting"
+            head += wrap_line([("class:ok" if self.connected else "class:title",
+                                " " + t(key, addr=self.address, name=self.name))],
+                              width - 1, "   ")
+            if self.connected:
+                head += wrap_line([("class:dim", " " + t("watch_faces"))], width - 1, "   ")
+            rest = lobby_lines(view, width, kind="watch", connected=self.connected,
+                               address=self.address)[1:] if st.names else []
+            end = ([[]] + self.end_lines(width)) if over else []
+            return fit_lobby(head + rest + end, height)
+        below = self.below(width) + (self.end_lines(width) if over or st.over else [])
+        return draw_table(view, width, height, below=below,
+                          seat_extra=lambda s: self.presence.seat_clock(view, s, over),
+                          notices=[] if over else self.presence.countdown_lines(view),
+                          showing=showing(view, self.pacer.showing, width))
+
+    def score_overlay(self) -> list[Line]:
+        """A hand's scoring while the pacer holds it (the players' dialog)."""
+        last = self.state.last_score
+        if not self.pacer.scoring or last is None:
+            return []
+        lines = dialogs.score_dialog_lines(self.view, last)
+        return [line for line in lines if not any("class:keys" in s for s, _ in line)] + [
+            [("class:keys", " " + self.t("keys_watch_score") + " ")]]
+
+    def footer(self) -> Line:
+        key = "keys_watch_sheet" if self.sheet else \
+            "keys_watch_over" if self.outcome is not None else "keys_watch"
+        return [("class:keys", " " + self.t(key) + " ")]
+
+    def events_panel(self, width: int, height: int) -> list[tuple[str, str]]:
+        return self.events.panel(self.t("events"), width, height)
+
+
+# ---------------------------------------------------------------------- the application
+
+
+def _build(w: WatchView, color: bool, size: Callable[[], tuple[int, int]],
+           on_key: Callable[[], None], quit: Callable[[], None]) -> Application:
+    def tx(draw: Callable[[], list[tuple[str, str]]]):  # type: ignore[no-untyped-def]
+        return control_text(draw if w.symbols else ascii_text(draw))
+
+    def left() -> list[tuple[str, str]]:
+        rows, cols = size()
+        width = cols - PANEL - 1 if cols >= 72 else cols
+        out: list[tuple[str, str]] = []
+        for line in w.body(width, max(1, rows - 2 if cols >= 72 else rows - 8)):
+            out += line + [("", "\n")]
+        return out
+
+    def panel() -> list[tuple[str, str]]:
+        rows, cols = size()
+        return w.events_panel(PANEL if cols >= 72 else cols, rows - 2 if cols >= 72 else 5)
+
+    bar, rule = ("│", "─") if w.symbols else ("|", "-")
+    if not w.symbols:
+        ascii_frames()
+    header = Window(FormattedTextControl(tx(lambda: w.header(size()[1]))), height=1,
+                    style="class:header")
+    body_wide = VSplit([Window(FormattedTextControl(tx(left)), wrap_lines=False),
+                        Window(width=1, char=bar, style="class:dim"),
+                        Window(FormattedTextControl(tx(panel)), width=PANEL,
+                               wrap_lines=False)])
+    # Under 72 columns, the events under the table (as the players' client does).
+    body_narrow = HSplit([Window(FormattedTextControl(tx(left)), wrap_lines=False),
+                          Window(height=1, char=rule, style="class:dim"),
+                          Window(FormattedTextControl(tx(panel)), height=5)])
+    footer = Window(FormattedTextControl(tx(w.footer)), height=1)
+    from prompt_toolkit.filters import Condition
+    overlay = ConditionalContainer(
+        Frame(Window(FormattedTextControl(tx(lambda: dialogs.as_text(w.score_overlay()))),
+                     dont_extend_width=True, dont_extend_height=True)),
+        filter=Condition(lambda: bool(w.score_overlay())))
+    body = DynamicContainer(lambda: body_wide if size()[1] >= 72 else body_narrow)
+    root = FloatContainer(HSplit([header, body, footer]), floats=[Float(overlay)])
+    kb = KeyBindings()
+
+    @kb.add("s")
+    def _(e: KeyPressEvent) -> None:
+        if w.pacer.scoring:
+            on_key()
+            return
+        w.sheet = not w.sheet
+
+    @kb.add("q")
+    @kb.add("escape", eager=True)
+    @kb.add("c-c")
+    def _(e: KeyPressEvent) -> None:
+        if w.pacer.scoring and e.key_sequence[0].key != "c-c":
+            on_key()
+            return
+        quit()
+
+    @kb.add("<any>")
+    def _(e: KeyPressEvent) -> None:
+        if w.pacer.scoring:
+            on_key()
+
+    return Application(layout=Layout(root), key_bindings=kb, full_screen=True, style=STYLE,
+                       color_depth=None if color else ColorDepth.DEPTH_1_BIT,
+                       mouse_support=False, refresh_interval=1.0)  # the clocks count down
+
+
+def run_watch_screen(w: WatchView, watch: Callable[[Callable[[object], None]],
+                                                   Awaitable[WatchOutcome]],
+                     *, color: bool = True) -> WatchOutcome | None:
+    """Run the screen and ``watch(on_event)`` (the spectator, in trio as a guest of the
+    screen's asyncio loop) until the person leaves (q, Esc, Ctrl-C); once the watching
+    ends the screen stays, with the end said, until then.  The spectator's outcome, or
+    None if the person left before it ended."""
+    return asyncio.run(_run(w, watch, color))
+
+
+async def _run(w: WatchView, watch: Callable[[Callable[[object], None]],
+                                             Awaitable[WatchOutcome]],
+               color: bool) -> WatchOutcome | None:
+    loop = asyncio.get_running_loop()
+    done: asyncio.Future[outcome_mod.Outcome] = loop.create_future()
+    token: list[trio.lowlevel.TrioToken] = []
+    scope = trio.CancelScope()
+    app: Application | None = None
+
+    def size() -> tuple[int, int]:
+        if app is None:
+            return 24, 80
+        s = app.output.get_size()
+        return s.rows, s.columns
+
+    def redraw() -> None:
+        if app is not None:
+            app.invalidate()
+
+    w.changed = redraw
+    w.events._on_change = redraw
+    w.pacer.changed = redraw
+
+    def in_trio(fn: Callable[[], object]) -> None:
+        if token and not done.done():
+            with contextlib.suppress(trio.RunFinishedError):
+                token[0].run_sync_soon(fn)
+
+    def quit() -> None:
+        in_trio(scope.cancel)
+        if app is not None and app.is_running:
+            app.exit()
+
+    async def trio_main() -> WatchOutcome | None:
+        token.append(trio.lowlevel.current_trio_token())
+        result: WatchOutcome | None = None
+        with scope:
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(w.pacer.run)
+                result = await watch(w.on_event)
+                await w.pacer.drained()
+                nursery.cancel_scope.cancel()
+        return result
+
+    def on_done(result: outcome_mod.Outcome) -> None:
+        if not done.done():
+            done.set_result(result)
+        value = result.value if isinstance(result, outcome_mod.Value) else None
+        w.finished(value)
+        if (value is None or value.verdict is None) and not w.connected \
+                and app is not None and app.is_running:
+            app.exit()  # no table to show (refused, unreachable): say why on the terminal
+
+    app = _build(w, color, size, on_key=lambda: in_trio(w.pacer.dismiss), quit=quit)
+    installed = []
+    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+            loop.add_signal_handler(sig, quit)
+            installed.append(sig)
+    trio.lowlevel.start_guest_run(
+        trio_main, run_sync_soon_threadsafe=loop.call_soon_threadsafe,
+        run_sync_soon_not_threadsafe=loop.call_soon, done_callback=on_done,
+        host_uses_signal_set_wakeup_fd=True)
+    try:
+        await app.run_async(handle_sigint=False)
+    finally:
+        if not done.done():
+            in_trio(scope.cancel)
+        result = await done
+        for sig in installed:
+            loop.remove_signal_handler(sig)
+    if isinstance(result, outcome_mod.Error):
+        if isinstance(result.error, (KeyboardInterrupt, trio.Cancelled)):
+            return w.outcome
+        raise result.error
+    return result.value if result.value is not None else w.outcome
