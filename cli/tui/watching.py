@@ -310,7 +310,7 @@ class WatchView:
                 head += wrap_line([("class:dim", " " + t("watch_faces"))], width - 1, "   ")
             rest = lobby_lines(view, width, kind="watch", connected=self.connected,
                                address=self.address)[1:] if st.names else []
-            end = ([[]] + self.end_lines(width)) if over else []
+            end: list[Line] = ([[]] + self.end_lines(width)) if over else []
             return fit_lobby(head + rest + end, height)
         below = self.below(width) + (self.end_lines(width) if over or st.over else [])
         return draw_table(view, width, height, below=below,
@@ -341,7 +341,7 @@ class WatchView:
 
 def _build(w: WatchView, color: bool, size: Callable[[], tuple[int, int]],
            on_key: Callable[[], None], quit: Callable[[], None]) -> Application:
-    def tx(draw: Callable[[], list[tuple[str, str]]]):  # type: ignore[no-untyped-def]
+    def tx(draw: Callable[[], list[tuple[str, str]]]):
         return control_text(draw if w.symbols else ascii_text(draw))
 
     def left() -> list[tuple[str, str]]:
@@ -490,4 +490,5 @@ async def _run(w: WatchView, watch: Callable[[Callable[[object], None]],
         if isinstance(result.error, (KeyboardInterrupt, trio.Cancelled)):
             return w.outcome
         raise result.error
-    return result.value if result.value is not None else w.outcome
+    value = result.unwrap()
+    return value if value is not None else w.outcome
