@@ -273,12 +273,13 @@ class _ProofChecks:
     held; :meth:`first_failure` then says whether one did not, and the earliest such
     entry is the first violation (the verdict is the serial one's).
 
-    A proof waits for its deck's seeds: once they are open and every step of the deck is
-    recomputed from them (:meth:`open`), the witness makes the check cheaper
-    (:class:`~chkobba_p2p.shuffle_proof.Opened`).  A deck whose seeds never all open (a
-    game that stopped) has its proofs checked in full at the end.  With ``workers``,
-    worker processes check them while the observer goes on, and this process takes the
-    last ones back at the end; with none, this process checks each deck's as it opens."""
+    Once a deck's seeds are open and every step of the deck is recomputed from them
+    (:meth:`open`), the witness makes a proof's check cheaper
+    (:class:`~chkobba_p2p.shuffle_proof.Opened`).  Without workers a proof waits for that
+    (this process checks each deck's as it opens); with ``workers``, worker processes
+    take the proofs as they come while the observer goes on, those still queued at the
+    reveal get the witness, and this process takes the last ones back at the end.  A
+    deck whose seeds never all open (a game that stopped) has its proofs checked in full."""
 
     def __init__(self, workers: int) -> None:
         self.workers = workers
@@ -286,15 +287,25 @@ class _ProofChecks:
         self._tasks: list[_ProofTask] = []
 
     def submit(self, entry: int, seat: int, args: _ProofArgs) -> int:
-        """Hold a proof until :meth:`open` (or the end); returns its handle."""
-        self._tasks.append(_ProofTask(entry, seat, args))
+        """A proof to check; returns its handle.  Without workers it waits for
+        :meth:`open` (or the end); with workers it goes to them at once (a worker never
+        waits for a reveal), and :meth:`open` gives the witness to those still queued."""
+        task = _ProofTask(entry, seat, args)
+        self._tasks.append(task)
+        if self.workers >= 1:
+            self._dispatch(task)
         return len(self._tasks) - 1
 
     def open(self, handles: Sequence[int], opened: Sequence[shuffle_proof.Opened]) -> None:
         """The deck of these proofs has every seed open and every step recomputed:
-        ``opened[k]`` is the witness of proof ``handles[k]``; check them now."""
+        ``opened[k]`` is the witness of proof ``handles[k]``; check them now with it (a
+        proof a worker has started already gets its full check: the verdict is the same)."""
         for h, o in zip(handles, opened, strict=True):
             task = self._tasks[h]
+            if task.future is not None:
+                if not task.future.cancel():
+                    continue
+                task.future = None
             task.opened = o
             self._dispatch(task)
 

@@ -10,6 +10,7 @@ import os
 import pytest
 from test_audit import change_item, deal_cheats
 from test_audit_support import play
+from test_shuffle_proof_opened import chain, context
 
 from chkobba_p2p import observer, shuffle_proof
 from chkobba_p2p.audit import INVALID, VALID, audit_log, default_workers
@@ -53,15 +54,37 @@ def test_the_default_is_one_worker_per_core_beyond_the_first(monkeypatch, cores,
     assert workers <= observer.MAX_DEFAULT_WORKERS
 
 
-def test_proofs_wait_for_their_decks_seeds_then_go_to_the_workers_with_the_witness():
+def _hand_of_proofs():
+    pk, decks, proofs, opened = chain(4, 4)
+    return [(context(k), pk, decks[k], decks[k + 1], proofs[k]) for k in range(4)], opened
+
+
+def test_without_workers_proofs_wait_for_their_decks_seeds_and_get_the_witness():
+    args, opened = _hand_of_proofs()
+    checks = observer._ProofChecks(0)
+    handles = [checks.submit(k, k, a) for k, a in enumerate(args)]
+    assert not any(t.done for t in checks._tasks)  # held until the seeds open
+    checks.open(handles[:2], opened[:2])
+    assert [t.done for t in checks._tasks] == [True, True, False, False]
+    assert [t.opened for t in checks._tasks[:2]] == opened[:2]
+    assert checks.first_failure() is None
+    assert all(t.done and t.opened is None for t in checks._tasks[2:])  # full checks
+
+
+def test_with_workers_proofs_go_at_once_and_the_queued_ones_get_the_witness():
+    args, opened = _hand_of_proofs()
     checks = observer._ProofChecks(1)
     try:
-        handles = [checks.submit(i, i, (b"", b"", [], [], b"")) for i in range(4)]
-        assert all(t.future is None and not t.done for t in checks._tasks)  # held
-        witness = [shuffle_proof.Opened([0], [1], [0])] * 2
-        checks.open(handles[:2], witness)
-        assert [t.future is not None for t in checks._tasks] == [True, True, False, False]
-        assert [t.opened for t in checks._tasks[:2]] == witness
+        handles = [checks.submit(k, k, a) for k, a in enumerate(args)]
+        assert all(t.future is not None for t in checks._tasks)  # no wait for a reveal
+        before = [t.future for t in checks._tasks]
+        checks.open(handles, opened)
+        for task, old in zip(checks._tasks, before, strict=True):
+            # Taken back and sent again with its witness, or already a worker's.
+            assert (task.opened is not None and task.future is not old) \
+                or (task.opened is None and task.future is old and not old.cancelled())
+        assert checks.first_failure() is None
+        assert all(t.done and t.result is None for t in checks._tasks)
     finally:
         checks.close()
 
