@@ -1,19 +1,28 @@
-"""How long ``chkobba replay`` takes to audit a whole 4-peer match to 11.
+"""How long ``chkobba replay`` takes to audit 4-peer matches to 11, per hand.
 
-The log comes from real processes: ``chkobba host --headless --players 4 --bots 3``
-(greedy bots, loopback), once with shuffle proofs (the default) and once without; or pass
-``--log FILE`` to audit an existing log.  The audit is :func:`chkobba_p2p.audit.audit_log`
-(best of ``--repeat`` runs): every signature, the chain, every deal proof, every reveal and
-shuffle re-check, every move, score and the full-knowledge replay; all in one process
-(serial), then as ``chkobba replay`` does by default (a worker process per core beyond the
-first checks the shuffle proofs, in batches), then with 2 workers.  Wall time, and CPU
-time of this process and its workers together (medians of ``--repeat`` runs); the CPU per
-hand with proofs against without, and the default's wall against the serial one's.
+The logs come from real processes: ``chkobba host --headless --players 4 --bots 3``
+(greedy bots, loopback), matches with shuffle proofs (the default) and matches without,
+played until each kind holds at least ``--hands`` hands; or pass ``--log FILE`` to audit
+an existing log.  The audit is :func:`chkobba_p2p.audit.audit_log`: every signature, the
+chain, every deal proof, every reveal and shuffle re-check, every move, score and the
+full-knowledge replay.  Each way of auditing runs ``--repeat`` times, the ways interleaved
+(the machine's load then weighs on all alike); medians.  Ways, for the logs with proofs:
 
-    python benchmarks/audit.py [--repeat 3] [--log FILE]
+* ``before``: as before issue 29, each shuffle proof checked in full as it comes, in one
+  process (``batch=False, workers=0``); ``before_default``: the same with the default
+  workers (what ``chkobba replay`` did by default);
+* ``serial``: each deck's proofs checked once its seeds are open, with the witness
+  (``batch=True``), in one process (``chkobba replay --jobs 1``);
+* ``default``: the same with :func:`default_workers` worker processes (``chkobba replay``).
+
+CPU is this process's and its workers' together.  Printed: CPU per hand with proofs and
+without, their ratio (before and now), wall per hand of each way and the default's wall
+against the serial audit's of before.
+
+    python benchmarks/audit.py [--hands 12] [--repeat 3] [--log FILE]
 
 Goals: (issue 5) a 4-peer match to 11 audited in at most 0.5 s; (issue 29) audit CPU per
-hand with proofs <= 2x without, wall on 2 cores <= 0.6x serial.
+hand with proofs <= 2x without, wall on 2 cores <= 0.6x before's serial.
 """
 
 from __future__ import annotations
@@ -33,9 +42,17 @@ sys.path.insert(0, str(ROOT))
 
 from chkobba_p2p.audit import VALID, audit_log, default_workers  # noqa: E402
 
+#: name -> audit_log's keywords, for the logs with proofs.
+WAYS = {
+    "before": {"workers": 0, "batch": False},
+    "before_default": {"workers": None, "batch": False},
+    "serial": {"workers": 0, "batch": True},
+    "default": {"workers": None, "batch": True},
+}
 
-def make_log(directory: Path, proofs: bool) -> Path:
-    log = directory / f"match-{'proofs' if proofs else 'noproofs'}.chklog"
+
+def make_log(directory: Path, proofs: bool, k: int = 0) -> Path:
+    log = directory / f"match-{'proofs' if proofs else 'noproofs'}-{k}.chklog"
     env = dict(os.environ)
     env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
     env["CHKOBBA_DATA_DIR"] = str(directory / "data")
@@ -55,36 +72,63 @@ def _cpu() -> float:
     return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
 
 
-def measure(name: str, log: Path, repeat: int) -> dict[str, float]:
-    """Wall and CPU (this process and its workers) of the audit, median of ``repeat``:
-    serial (``workers=0``), then the default (:func:`default_workers`), then 2 workers."""
-    report = None
-    figures: dict[str, float] = {}
-    for workers, label in ((0, "_serial"), (None, "_default"), (2, "_2_workers")):
-        walls, cpus = [], []
-        for _ in range(repeat):
-            w, c = time.perf_counter(), _cpu()
-            report = audit_log(log, workers=workers)
-            walls.append(time.perf_counter() - w)
-            cpus.append(_cpu() - c)
-            if report.verdict != VALID:
-                raise SystemExit(f"{log}: {report.summary()}")
-        figures[f"wall{label}"] = statistics.median(walls)
-        figures[f"cpu{label}"] = statistics.median(cpus)
-    assert report is not None
-    hands = sum(1 for r in report.records if r["type"] == "hand")
-    for label in ("_serial", "_default", "_2_workers"):
-        print(f"{name}_audit_wall{label}: {figures['wall' + label]:.3f} s")
-        print(f"{name}_audit_cpu{label}: {figures['cpu' + label]:.3f} s")
-    figures["cpu_per_hand"] = figures["cpu_serial"] / hands
-    print(f"{name}_audit_cpu_per_hand_serial: {figures['cpu_per_hand'] * 1000:.0f} ms")
-    print(f"{name}_audit_wall_default_ratio: "
-          f"{figures['wall_default'] / figures['wall_serial']:.2f} x serial "
-          f"({default_workers()} workers on {_cores()} cores)")
-    print(f"{name}_entries: {report.entries} entries")
-    print(f"{name}_hands: {hands} hands")
-    print(f"{name}_log_size: {log.stat().st_size / 1024:.0f} KB")
-    return figures
+def _hands(log: Path) -> int:
+    report = audit_log(log, workers=0)
+    if report.verdict != VALID:
+        raise SystemExit(f"{log}: {report.summary()}")
+    return sum(1 for r in report.records if r["type"] == "hand")
+
+
+def _audit(logs: list[Path], kw: dict) -> tuple[float, float]:
+    """Wall and CPU seconds to audit every log once."""
+    w, c = time.perf_counter(), _cpu()
+    for log in logs:
+        report = audit_log(log, **kw)
+        if report.verdict != VALID:
+            raise SystemExit(f"{log}: {report.summary()}")
+    return time.perf_counter() - w, _cpu() - c
+
+
+def measure(sets: dict[str, list[Path]], repeat: int) -> dict[str, tuple[float, float]]:
+    """Median (wall, CPU) per hand of each way, the ways interleaved in every round."""
+    hands = {name: sum(_hands(log) for log in logs) for name, logs in sets.items()}
+    ways = [(f"proofs_{w}", "proofs", kw) for w, kw in WAYS.items()]
+    if "no_proofs" in sets:
+        ways.insert(0, ("no_proofs_serial", "no_proofs", {"workers": 0}))
+    got: dict[str, list[tuple[float, float]]] = {name: [] for name, _, _ in ways}
+    for _ in range(repeat):
+        for name, kind, kw in ways:
+            wall, cpu = _audit(sets[kind], kw)
+            got[name].append((wall / hands[kind], cpu / hands[kind]))
+    for kind, logs in sets.items():
+        print(f"4p_{kind}_hands: {hands[kind]} hands in {len(logs)} matches")
+        print(f"4p_{kind}_log_size: {sum(p.stat().st_size for p in logs) / 1024:.0f} KB")
+    return {name: (statistics.median(w for w, _ in v), statistics.median(c for _, c in v))
+            for name, v in got.items()}
+
+
+def report(m: dict[str, tuple[float, float]], matches: float) -> None:
+    workers = default_workers()
+    for name, (wall, cpu) in m.items():
+        print(f"4p_{name}_audit_cpu_per_hand: {cpu * 1000:.1f} ms")
+        print(f"4p_{name}_audit_wall_per_hand: {wall * 1000:.1f} ms")
+    if "no_proofs_serial" in m:
+        base = m["no_proofs_serial"][1]
+        print(f"4p_audit_cpu_per_hand_proofs_ratio_before: {m['proofs_before'][1] / base:.2f} "
+              "x no proofs (each proof in full as it comes)")
+        print(f"4p_audit_cpu_per_hand_proofs_ratio: {m['proofs_serial'][1] / base:.2f} x no "
+              "proofs (goal <= 2)")
+        print(f"4p_audit_cpu_per_hand_proofs_ratio_default: {m['proofs_default'][1] / base:.2f}"
+              f" x no proofs (with {workers} workers, their CPU included)")
+    print(f"4p_proofs_audit_wall_default_ratio: "
+          f"{m['proofs_default'][0] / m['proofs_before'][0]:.2f} x before's serial "
+          f"(goal <= 0.6; {workers} workers on {_cores()} cores)")
+    print(f"4p_proofs_audit_wall_default_ratio_before_default: "
+          f"{m['proofs_default'][0] / m['proofs_before_default'][0]:.2f} x before's default")
+    print(f"4p_proofs_audit_wall_workers_vs_serial: "
+          f"{m['proofs_default'][0] / m['proofs_serial'][0]:.2f} x serial now")
+    print(f"4p_proofs_audit_wall_per_match_default: {m['proofs_default'][0] * matches:.3f} s "
+          "(goal <= 0.5)")
 
 
 def _cores() -> int:
@@ -95,19 +139,25 @@ def _cores() -> int:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeat", type=int, default=3)
-    ap.add_argument("--log", type=Path, help="audit this log instead of playing matches")
+    ap.add_argument("--hands", type=int, default=12,
+                    help="play matches until each kind holds this many hands")
+    ap.add_argument("--log", type=Path, help="audit this log (with proofs) instead")
     args = ap.parse_args()
     if args.log:
-        measure("audit", args.log, args.repeat)
+        m = measure({"proofs": [args.log]}, args.repeat)
+        report(m, float(_hands(args.log)))
         return
     with tempfile.TemporaryDirectory() as tmp:
-        got = {}
+        sets: dict[str, list[Path]] = {}
         for proofs in (True, False):
-            log = make_log(Path(tmp), proofs)
-            got[proofs] = measure("4p_proofs" if proofs else "4p_no_proofs", log, args.repeat)
-        print(f"4p_audit_cpu_per_hand_proofs_ratio: "
-              f"{got[True]['cpu_per_hand'] / got[False]['cpu_per_hand']:.2f} x no proofs "
-              "(goal <= 2)")
+            kind = "proofs" if proofs else "no_proofs"
+            logs: list[Path] = []
+            while sum(_hands(p) for p in logs) < args.hands:
+                logs.append(make_log(Path(tmp), proofs, len(logs)))
+            sets[kind] = logs
+        m = measure(sets, args.repeat)
+        hands = sum(_hands(p) for p in sets["proofs"])
+        report(m, hands / len(sets["proofs"]))
 
 
 if __name__ == "__main__":

@@ -32,10 +32,13 @@ a violation in it is blamed as usual, and an entry that passes refutes the claim
 game ended before every seed of the last deck was opened, the seeds that were are checked
 anyway (a peer that found a shuffle mismatch stops before sending its own seed).
 
-Shuffle proofs are most of the work; with :func:`audit_log`'s ``workers`` (by default, on a
-machine of two cores or more) they are checked by worker processes while the replay goes
-on, and the earliest refused proof is still the first violation: the verdict is the same
-either way.
+Shuffle proofs are most of the work.  Each deck's wait for its seeds: once they are open
+and every step recomputed, the witness makes each proof's check a third cheaper, exactly
+(:func:`chkobba_p2p.shuffle_proof.verify_shuffle`'s ``opened``); a deck whose seeds never
+all open has its proofs checked in full at the end.  With :func:`audit_log`'s ``workers``
+(by default, on a machine of two cores or more) worker processes check them while the
+replay goes on.  The earliest refused proof is still the first violation: the verdict is
+the same either way.
 
 The checking is :class:`chkobba_p2p.observer.Observer`'s, the library's public observer
 (the one a spectator runs live); this module reads the file and reports.
@@ -294,15 +297,18 @@ class AuditReport:
 # ---------------------------------------------------------------------------- audit
 
 
-def audit_log(path: str | Path, *, workers: int | None = None) -> AuditReport:
+def audit_log(path: str | Path, *, workers: int | None = None,
+              batch: bool = True) -> AuditReport:
     """Audit the log file at ``path``.  Raises :class:`LogUnreadable` if it is not a log.
 
-    ``workers``: processes that check shuffle proofs while the audit goes on, in batches
-    (default :func:`default_workers`: one per core beyond this process's own, none on one
-    core; 0: everything in this process).  The verdict is the same either way."""
+    ``workers``: processes that check shuffle proofs while the audit goes on (default
+    :func:`default_workers`: one per core beyond this process's own, none on one core; 0:
+    everything in this process).  ``batch``: each deck's shuffle proofs are checked once
+    its seeds are open, with them (cheaper; False: each as it comes, as a seat does).  The
+    verdict is the same either way."""
     log = read_log(path)
     return audit_bodies(log.bodies, header=log.header, tail=log.tail, path=log.path,
-                        workers=workers)
+                        workers=workers, batch=batch)
 
 
 def _header_warnings(header: dict[str, Any], table: TableInfo) -> list[str]:
@@ -352,12 +358,12 @@ def _describe_entry(body: bytes) -> str:
 
 def audit_bodies(bodies: Sequence[bytes], *, header: dict[str, Any] | None = None,
                  tail: str | None = None, path: str = "<memory>",
-                 workers: int | None = None) -> AuditReport:
+                 workers: int | None = None, batch: bool = True) -> AuditReport:
     """Audit a transcript given as its entries' frame bodies (genesis first), as a log
     file holds them.  ``tail`` is how the file ended (see :class:`LogFile`); ``workers``
-    as for :func:`audit_log`."""
+    and ``batch`` as for :func:`audit_log`."""
     report = AuditReport(path, INCOMPLETE, header=dict(header or {}))
-    obs = Observer(workers=default_workers() if workers is None else workers)
+    obs = Observer(workers=default_workers() if workers is None else workers, batch=batch)
     try:
         for body in bodies:
             obs.feed(body)

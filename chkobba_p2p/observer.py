@@ -233,12 +233,12 @@ class Verdict:
 
 #: Most worker processes :func:`default_workers` gives.
 MAX_DEFAULT_WORKERS = 4
-#: Shuffle proofs sent to a worker in one task (a 4-player hand's): one round trip, and
-#: the decks two proofs share (one's output, the next one's input) pickled once.  The
-#: proofs themselves cannot be batched: each is a Fiat-Shamir challenge over commitments
-#: the verifier must recompute one by one (docs/shuffle-proof.md), so a random linear
-#: combination of several proofs' equations checks nothing.
-PROOF_BATCH = 4
+# The shuffle proofs of a deck go to the workers one task each, once the deck's seeds
+# are open (_ProofChecks.open): the decks and witness pickle in well under a millisecond,
+# and single tasks let this process take back the last ones at the end.  They cannot be
+# summed into one random-weight check: each is a Fiat-Shamir challenge over commitments
+# the verifier must recompute one by one (docs/deal.md, "Auditing a hand's shuffle
+# proofs"); what a hand's opened seeds allow is shuffle_proof.verify_shuffle's ``opened``.
 
 
 def default_workers() -> int:
@@ -251,67 +251,113 @@ def default_workers() -> int:
 
 #: One shuffle proof to check: context, joint key, the deck before and after, the proof.
 _ProofArgs = tuple[bytes, bytes, list[Ciphertext], list[Ciphertext], bytes]
+_Failure = tuple[str, str] | None
 
 
 def _check_shuffle_proof(context: bytes, joint: bytes, inp: list[Ciphertext],
-                         out: list[Ciphertext],
-                         proof: bytes) -> tuple[str, str] | None:
-    """One shuffle proof (run in a worker process): None, or (code, sentence)."""
+                         out: list[Ciphertext], proof: bytes,
+                         opened: shuffle_proof.Opened | None = None) -> _Failure:
+    """One shuffle proof (maybe in a worker process): None, or (code, sentence)."""
     try:
-        shuffle_proof.verify_shuffle(context, joint, inp, out, proof)
+        shuffle_proof.verify_shuffle(context, joint, inp, out, proof, opened=opened)
     except shuffle_proof.ShuffleProofError as exc:
         return exc.code, str(exc)
     return None
 
 
-def _check_shuffle_proofs(batch: list[_ProofArgs]) -> list[tuple[str, str] | None]:
-    """A batch of shuffle proofs (run in a worker process), each one's verdict in order."""
+def _check_shuffle_proofs(batch: list[_ProofArgs]) -> list[_Failure]:
+    """A batch of shuffle proofs, each one's verdict in order (full checks)."""
     return [_check_shuffle_proof(*args) for args in batch]
 
 
+@dataclass
+class _ProofTask:
+    entry: int
+    seat: int
+    args: _ProofArgs
+    opened: shuffle_proof.Opened | None = None
+    future: concurrent.futures.Future[_Failure] | None = None
+    done: bool = False
+    result: _Failure = None
+
+    def run_here(self) -> None:
+        self.result, self.done = _check_shuffle_proof(*self.args, opened=self.opened), True
+
+
 class _ProofChecks:
-    """The shuffle proofs, checked by worker processes while the observer goes on (they
-    are most of the work, and independent of everything else).  The observer goes on as
-    if each proof held; :meth:`first_failure` then says whether one did not, and the
-    earliest such entry is the first violation."""
+    """The shuffle proofs, checked after the fact: the observer goes on as if each proof
+    held; :meth:`first_failure` then says whether one did not, and the earliest such
+    entry is the first violation (the verdict is the serial one's).
+
+    Once a deck's seeds are open and every step of the deck is recomputed from them
+    (:meth:`open`), the witness makes a proof's check cheaper
+    (:class:`~chkobba_p2p.shuffle_proof.Opened`).  Without workers a proof waits for that
+    (this process checks each deck's as it opens); with ``workers``, worker processes
+    take the proofs as they come while the observer goes on, those still queued at the
+    reveal get the witness, and this process takes the last ones back at the end.  A
+    deck whose seeds never all open (a game that stopped) has its proofs checked in full."""
 
     def __init__(self, workers: int) -> None:
         self.workers = workers
         self._pool: concurrent.futures.Executor | None = None
-        #: Submitted batches, in entry order: each one's (entry, seat, args) and its task.
-        self._jobs: list[tuple[list[tuple[int, int, _ProofArgs]],
-                               concurrent.futures.Future[list[tuple[str, str] | None]]]] = []
-        self._batch: list[tuple[int, int, _ProofArgs]] = []
+        self._tasks: list[_ProofTask] = []
 
-    def submit(self, entry: int, seat: int, args: _ProofArgs) -> None:
-        self._batch.append((entry, seat, args))
-        if len(self._batch) >= PROOF_BATCH:
-            self._flush()
+    def submit(self, entry: int, seat: int, args: _ProofArgs) -> int:
+        """A proof to check; returns its handle.  Without workers it waits for
+        :meth:`open` (or the end); with workers it goes to them at once (a worker never
+        waits for a reveal), and :meth:`open` gives the witness to those still queued."""
+        task = _ProofTask(entry, seat, args)
+        self._tasks.append(task)
+        if self.workers >= 1:
+            self._dispatch(task)
+        return len(self._tasks) - 1
 
-    def _flush(self) -> None:
-        if not self._batch:
+    def open(self, handles: Sequence[int], opened: Sequence[shuffle_proof.Opened]) -> None:
+        """The deck of these proofs has every seed open and every step recomputed:
+        ``opened[k]`` is the witness of proof ``handles[k]``; check them now with it (a
+        proof a worker has started already gets its full check: the verdict is the same)."""
+        for h, o in zip(handles, opened, strict=True):
+            task = self._tasks[h]
+            if task.future is not None:
+                if not task.future.cancel():
+                    continue
+                task.future = None
+            task.opened = o
+            self._dispatch(task)
+
+    def _dispatch(self, task: _ProofTask) -> None:
+        if task.done or task.future is not None:
+            return
+        if self.workers < 1:
+            task.run_here()
             return
         if self._pool is None:
             ctx = multiprocessing.get_context("fork") \
                 if "fork" in multiprocessing.get_all_start_methods() else None
             self._pool = concurrent.futures.ProcessPoolExecutor(self.workers, mp_context=ctx)
-        batch, self._batch = self._batch, []
-        self._jobs.append((batch, self._pool.submit(_check_shuffle_proofs,
-                                                    [args for _, _, args in batch])))
+        task.future = self._pool.submit(_check_shuffle_proof, *task.args, opened=task.opened)
 
     def first_failure(self) -> tuple[int, int, str] | None:
         """``(entry, seat, reason)`` of the earliest refused proof, or None."""
         try:
-            self._flush()
-            for batch, job in self._jobs:
-                try:
-                    results = job.result()
-                except Exception:  # noqa: BLE001 - a worker died: check them here instead
-                    results = _check_shuffle_proofs([args for _, _, args in batch])
-                for (entry, seat, _), failed in zip(batch, results, strict=True):
-                    if failed is not None:
-                        code, why = failed
-                        return entry, seat, f"{code}: shuffle proof refused: {why}"
+            for task in self._tasks:
+                self._dispatch(task)  # the proofs of decks never opened: full checks
+            for task in reversed(self._tasks):  # this process takes back the last ones
+                if task.done:
+                    continue
+                if task.future is not None and not task.future.cancel():
+                    break  # a worker has it: the ones before too
+                task.run_here()
+            for task in self._tasks:
+                if not task.done:
+                    assert task.future is not None
+                    try:
+                        task.result, task.done = task.future.result(), True
+                    except Exception:  # noqa: BLE001 - a worker died: check it here instead
+                        task.run_here()
+                if task.result is not None:
+                    code, why = task.result
+                    return task.entry, task.seat, f"{code}: shuffle proof refused: {why}"
             return None
         finally:
             self.close()
@@ -334,8 +380,10 @@ class _SeatlessDeck(DeckInstance):
                  owner: _SeatlessDriver) -> None:
         super().__init__(table, None, b"", hand, instance, cutter, [])
         self.owner = owner
+        #: Handles of this deck's shuffle proofs in ``owner.proof_checks``, by seat.
+        self.proof_tasks: dict[int, int] = {}
         if owner.proof_checks is not None and self.deal.shuffle_proofs:
-            self.deal.proof_check = owner.defer_proof
+            self.deal.proof_check = self._defer_proof
         self.commits: dict[int, bytes] = {}
         self.shuffled: dict[int, bytes] = {}
         self.seeds: dict[int, bytes] = {}
@@ -351,6 +399,27 @@ class _SeatlessDeck(DeckInstance):
             self.seeds[seat] = item["seed"]
             self.seed_entry[seat] = self.owner.entry_index
         super().receive(seat, item)
+
+    def _defer_proof(self, seat: int, context: bytes, joint: bytes, inp: Sequence[Any],
+                     out: Sequence[Any], proof: bytes) -> None:
+        checks = self.owner.proof_checks
+        assert checks is not None
+        self.proof_tasks[seat] = checks.submit(self.owner.entry_index, seat,
+                                               (context, joint, list(inp), list(out), proof))
+
+    def open_proofs(self) -> None:
+        """Every seed is open and every step recomputed from it (the deal verified the
+        deck): the held shuffle proofs are checked with their witnesses."""
+        checks = self.owner.proof_checks
+        if checks is None or not self.proof_tasks or not self.verified:
+            return
+        n = self.deal.n
+        opened = shuffle_proof.opened_chain(
+            [(dc.expand_permutation(self.seeds[s]), dc.expand_randomizers(self.seeds[s]))
+             for s in range(n)])
+        seats = sorted(self.proof_tasks)
+        checks.open([self.proof_tasks[s] for s in seats], [opened[s] for s in seats])
+        self.proof_tasks = {}
 
     def check_open_seeds(self) -> tuple[int, str, int] | None:
         """For a deck not verified when the game stopped (before every seed was open):
@@ -424,12 +493,6 @@ class _SeatlessDriver(GameDriver):
         self.recorder = MatchRecorder(1, [s.name for s in table.seats])
         self.full: Match | None = None  # the match with every card known
 
-    def defer_proof(self, seat: int, context: bytes, joint: bytes, inp: Sequence[Any],
-                    out: Sequence[Any], proof: bytes) -> None:
-        assert self.proof_checks is not None
-        self.proof_checks.submit(self.entry_index, seat,
-                                 (context, joint, list(inp), list(out), proof))
-
     def make_deck(self, cutter: int | None) -> DeckInstance:
         self.trace = []
         return _SeatlessDeck(self.table, self.hand_no, self.instance, cutter, self)
@@ -438,6 +501,8 @@ class _SeatlessDriver(GameDriver):
         self.trace.append((event, positions, self.entry_index))
 
     def on_deck_finished(self, kind: str) -> list[object]:
+        if isinstance(self.deck, _SeatlessDeck):
+            self.deck.open_proofs()
         if kind == "draw":
             return []
         assert self.match is not None
@@ -494,8 +559,10 @@ class Observer:
     ``host_key``: the key the genesis must be signed by (a spectator passes the key of the
     host it shook hands with; default: the key the genesis gives seat 0).  ``workers``:
     processes that check shuffle proofs alongside (default 0: every proof is checked in
-    :meth:`feed`, as a seat does); with workers the verdict of a refused proof comes from
-    :meth:`end`, which is the same either way.
+    :meth:`feed`, as a seat does); ``batch``: even without workers, each deck's shuffle
+    proofs wait for its seeds and are checked with them, at two thirds of the cost (an
+    auditor's choice: a spectator wants a bad proof named at once).  With either, the
+    verdict of a refused proof comes from :meth:`end`, and is the same.
 
     Read after any :meth:`feed`: :attr:`table` (once the genesis is in), :attr:`verdict`
     (set at the first violation, and by :meth:`end`), :attr:`hand` (the hand in progress,
@@ -504,9 +571,10 @@ class Observer:
     :attr:`totals`, :attr:`winner` (the full-knowledge record of the hands so far).
     """
 
-    def __init__(self, *, host_key: bytes | None = None, workers: int = 0) -> None:
+    def __init__(self, *, host_key: bytes | None = None, workers: int = 0,
+                 batch: bool = False) -> None:
         self.host_key = host_key
-        self._checks = _ProofChecks(workers) if workers >= 1 else None
+        self._checks = _ProofChecks(workers) if workers >= 1 or batch else None
         self.session: Session | None = None
         self._driver: _SeatlessDriver | None = None
         self.table: TableInfo | None = None

@@ -207,11 +207,13 @@ def _replay_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", type=int, default=0, metavar="N",
                    help="--review: the sampling's seed (the same log and seed give the same "
                    "grades)")
-    p.add_argument("--workers", "--jobs", "-j", dest="workers", type=int, default=None,
-                   metavar="N",
-                   help="processes that check shuffle proofs alongside the audit (default: "
-                   "one per core beyond the first, at most 4; 0: none). The verdict is the "
-                   "same either way")
+    p.add_argument("--jobs", "-j", dest="jobs", type=int, default=None, metavar="N",
+                   help="processes that audit, this one included: the others check shuffle "
+                   "proofs alongside (default: one per core, at most 5; 1: all in this "
+                   "process). The verdict is the same either way")
+    p.add_argument("--workers", dest="workers", type=int, default=None, metavar="N",
+                   help="the processes beside this one that check shuffle proofs "
+                   "(--jobs N is --workers N-1)")
 
 
 def _watch_arguments(p: argparse.ArgumentParser) -> None:

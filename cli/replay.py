@@ -54,9 +54,14 @@ def run(args: argparse.Namespace) -> int:
             print(f"chkobba replay: cannot write {path} ({option}): {why}", file=sys.stderr)
             return EXIT_USAGE
     try:
-        if args.workers is not None and args.workers < 0:
+        workers = args.workers
+        if workers is not None and workers < 0:
             raise LogUnreadable("--workers must be 0 or more")
-        report = audit_log(args.log, workers=args.workers)
+        if args.jobs is not None:
+            if args.jobs < 1 or workers is not None:
+                raise LogUnreadable("--jobs must be 1 or more, without --workers")
+            workers = args.jobs - 1
+        report = audit_log(args.log, workers=workers)
     except LogUnreadable as exc:
         print(f"chkobba replay: {exc}", file=sys.stderr)
         return EXIT_USAGE

@@ -281,3 +281,29 @@ def test_review_of_one_hand_grades_every_play_and_the_cut(log2, capsys):
     assert all(re.search(r"  \[(forced|good|mistake|blunder)( -\d|\])", p) for p in plays)
     (cut,) = [line for line in out.splitlines() if re.match(r"\s+cut   ", line)]
     assert re.search(r"\[(good|mistake|blunder)", cut), cut
+
+
+def test_replay_jobs_gives_the_same_output_in_one_process_or_several(tmp_path, capsys,
+                                                                     monkeypatch):
+    """``--jobs 1`` audits in this process alone, ``--jobs 3`` with two proof workers,
+    ``--workers 0`` as ``--jobs 1``: the same words and exit status, for a bad proof too."""
+    from test_audit import deal_cheats
+
+    from chkobba_p2p import audit
+    hook, _ = deal_cheats()["bad_shuffle_proof"]
+    played = play(2, proofs=True, cheater=1, hook=hook, seed=24, key=b"replay-jobs")
+    path = played.write_log(tmp_path / "jobs.chklog")
+    real, asked = audit.audit_log, []
+
+    def spy(*args, **kwargs):
+        asked.append(kwargs.get("workers"))
+        return real(*args, **kwargs)
+    monkeypatch.setattr("chkobba_cli.replay.audit_log", spy)
+    outs = []
+    for argv in (["--jobs", "1"], ["--jobs", "3"], ["-j", "2"], ["--workers", "0"], []):
+        assert main(["replay", str(path), *argv]) == EXIT_INVALID
+        outs.append(capsys.readouterr().out)
+    assert asked == [0, 2, 1, 0, None]  # None: the default, one worker per core beyond one
+    assert all(o == outs[0] for o in outs) and "blamed: seat 1 (peer1" in outs[0]
+    assert main(["replay", str(path), "--jobs", "0"]) == EXIT_USAGE
+    assert main(["replay", str(path), "--jobs", "2", "--workers", "1"]) == EXIT_USAGE
