@@ -144,8 +144,14 @@ def test_substituted_card_is_refused_at_the_shuffle(seat):
     def substitute(msg, inp, out, ctx, joint, perm, rands):
         out = list(out)
         # A fresh encryption of el haya (7D, card id 26): the shuffler will know it on sight.
-        out[7] = (group.base_mul(rands[7]), group.add(dc.card_point(26),
-                                                      group.mul(rands[7], joint)))
+        # The first shuffler's input is the open deck: if its permutation put el haya at 7
+        # already, that "substitution" would be the honest output; slip in another card then.
+        for cid in (26, 27):
+            fake = (group.base_mul(rands[7]), group.add(dc.card_point(cid),
+                                                        group.mul(rands[7], joint)))
+            if dc.pack_deck([fake]) != dc.pack_deck([out[7]]):
+                break
+        out[7] = fake
         msg["deck"] = dc.pack_deck(out)
         msg["proof"] = shuffle_proof.prove_shuffle(ctx, joint, inp, out, perm, rands)
         return msg
