@@ -1,0 +1,330 @@
+"""Three at the table, each for themselves (issue 23): whole 3-player matches in process,
+in memory (a host and two joiners on trio's mock clock) and between real processes over
+loopback, with and without shuffle proofs, with the cut-and-draw opening, a redeal, a
+resignation (the match stops, nobody wins), a resume after SIGKILL; every log audits
+VALID with the same result, and its records replay through the rules engine (the model
+``simulate`` plays) to the very same records."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+from test_audit_support import play
+from test_net_support import REPO_ROOT, cli_command, cli_env
+
+from chkobba_p2p.audit import VALID, audit_log
+from chkobba_p2p.cards import card
+from chkobba_p2p.errors import LocalError
+from chkobba_p2p.link.handshake import Lobby
+from chkobba_p2p.peer import RematchAnswer
+from chkobba_p2p.record import read_records, replay_records
+from chkobba_p2p.rules import PRESETS, Match, Opening, Ruleset, score_piles
+from chkobba_p2p.seating import Seating
+from chkobba_p2p.session import TableInfo
+from chkobba_p2p.testing import InMemoryTable, RecordingController
+from chkobba_p2p.transcript import read_transcript
+from chkobba_p2p.wire import ErrorCode, Identity
+
+LIMIT = 120  # seconds: a whole 3-player match between processes takes a few
+TUNISIAN = PRESETS["tunisian"]
+
+
+def _agree(logs: list[Path], target: int) -> dict:
+    """Every log audits VALID to the same three totals and winner, the winner holds the
+    strict maximum at or above the target, and the records replay to themselves."""
+    reports = [audit_log(p) for p in logs]
+    assert all(r.verdict == VALID for r in reports), [r.reason for r in reports]
+    assert all(r.warnings == [] for r in reports)
+    first = reports[0]
+    assert all((r.winner, r.totals, r.records) == (first.winner, first.totals, first.records)
+               for r in reports)
+    assert len(first.totals) == 3 and first.winner is not None
+    top = max(first.totals)
+    assert top >= target and first.totals.count(top) == 1
+    assert first.totals[first.winner] == top
+    assert replay_records(first.records) == first.records
+    assert {r["players"] for r in first.records if r["type"] == "hand"} == {3}
+    return {"winner": first.winner, "totals": first.totals, "records": first.records}
+
+
+# ------------------------------------------------------------------ the rules at 3
+
+
+def test_points_need_a_strict_maximum_at_three():
+    """Carta, dinari, barmila by strict maximum among three sides; equal sevens go to the
+    most sixes among the sides tied on sevens only; a tie is beji."""
+    c = card
+    piles = [
+        # 14 cards, 3 diamonds, sevens 7S 7H, sixes 6S
+        [c("7S"), c("7H"), c("6S"), c("1D"), c("2D"), c("3D"), *map(c, (
+            "1S", "2S", "3S", "4S", "5S", "1H", "2H", "3H"))],
+        # 14 cards, 4 diamonds, sevens 7C 7D (el haya), sixes 6H 6C
+        [c("7C"), c("7D"), c("6H"), c("6C"), c("4D"), c("5D"), c("6D"), *map(c, (
+            "4H", "5H", "1C", "2C", "3C", "4C", "5C"))],
+        # 12 cards, 3 diamonds, no seven, sixes none
+        list(map(c, ("8D", "9D", "10D", "8S", "9S", "10S", "8H", "9H", "10H", "8C", "9C",
+                     "10C"))),
+    ]
+    assert sum(map(len, piles)) == 40
+    s = score_piles(piles, (0, 1, 0), Ruleset(), 3)
+    assert s.cards == (14, 14, 12) and s.categories["carta"] is None  # 14-14: beji
+    assert s.diamonds == (3, 4, 3) and s.categories["dinari"] == 1
+    # 2-2-0 sevens: the sixes decide between seats 0 and 1 only (1 against 2).
+    assert s.categories["barmila"] == 1 and s.categories["haya"] == 1
+    assert s.points == (0, 4, 0)
+
+
+def test_a_tie_at_the_top_of_three_totals_plays_another_hand():
+    m = Match.new(Ruleset().with_target(1), 3, first_dealer=0)
+    assert len(m.totals) == 3
+    # A strict maximum at or above the target wins; two seats level at the top do not.
+    from chkobba_p2p.rules import _strict_winner
+    assert _strict_winner((5, 5, 2)) is None and _strict_winner((5, 4, 4)) == 0
+
+
+# ------------------------------------------------------------ in process, no network
+
+
+@pytest.mark.parametrize("proofs", [False, True])
+def test_a_three_player_match_in_process_audits_valid_from_every_seat(tmp_path, proofs):
+    played = play(3, rules=TUNISIAN.with_target(3), proofs=proofs, key=b"three-proofs")
+    assert TUNISIAN.opening is Opening.CUT_AND_DRAW
+    logs = [played.write_log(tmp_path / f"seat{s}.chklog", seat=s) for s in range(3)]
+    result = _agree(logs, target=3)
+    # The cut-and-draw: every hand opens with the cutter's choice.
+    for rec in result["records"]:
+        if rec["type"] == "hand":
+            assert any("cut" in e for e in rec["events"]), rec["events"][:3]
+
+
+@pytest.mark.parametrize(("variant", "key"), [
+    ("redeal-kings", b"three260"),  # the default: three kings on the table, 10D 10S 10C
+    ("redeal-any-three", b"three57"),  # three fours
+])
+def test_a_redealt_opening_at_three_is_audited_and_recorded(tmp_path, variant, key):
+    rules = TUNISIAN.with_variant(variant).with_target(1)
+    played = play(3, rules=rules, seed=1, key=key)  # a key whose first opening redeals
+    report = audit_log(played.write_log(tmp_path / "redeal.chklog"))
+    assert report.verdict == VALID
+    redeals = report.records[0]["redeals"]
+    assert len(redeals) == 1
+    values = [int(t[:-1]) for t in redeals[0]["table"]]
+    top = max(values, key=values.count)
+    assert values.count(top) >= 3 and (top == 10 or variant == "redeal-any-three")
+    assert replay_records(report.records) == report.records
+
+
+def test_a_resignation_at_three_stops_the_match_and_nobody_wins(tmp_path):
+    played = play(3, key=b"three-resign", stop_after=40, abort_by=1,
+                  abort_code=ErrorCode.RESIGNED)
+    for seat in range(3):
+        report = audit_log(played.write_log(tmp_path / f"r{seat}.chklog", seat=seat))
+        assert report.verdict == VALID and report.code == "resigned"
+        assert report.winner is None
+        assert "peer1 resigned" in report.describe() and "nobody wins" in report.describe()
+    assert played.sessions[0].aborted.winner_side(3) is None
+    assert played.sessions[0].aborted.resigned
+
+
+def test_the_genesis_and_the_lobby_seat_three_and_refuse_five():
+    ids = [Identity.generate() for _ in range(3)]
+    lobby = Lobby(ids[0], "host", Ruleset(), 3)
+    assert lobby.take_seat(ids[1].public, "b") == 1
+    assert lobby.take_seat(ids[2].public, "c") == 2
+    assert lobby.full
+    table = lobby.table()
+    assert table.players == 3 and table.seating is Seating.of(3)
+    with pytest.raises(LocalError):
+        Lobby(ids[0], "host", Ruleset(), 5)
+    assert isinstance(table, TableInfo)
+
+
+# --------------------------------------------------------------- in memory, trio
+
+
+class Answering(RecordingController):
+    def __init__(self, seat: int, answer: bool | None) -> None:
+        super().__init__(seat)
+        self.answer = answer
+        self.answers: list[RematchAnswer] = []
+
+    def on_event(self, event: object) -> None:
+        super().on_event(event)
+        if isinstance(event, RematchAnswer):
+            self.answers.append(event)
+
+    async def after_match(self, outcome):
+        return self.answer
+
+
+class HostAwaitingTwo(Answering):
+    def __init__(self) -> None:
+        super().__init__(0, False)
+        import trio
+        self.both = trio.Event()
+
+    def on_event(self, event: object) -> None:
+        super().on_event(event)
+        if len(self.answers) == 2:
+            self.both.set()
+
+    async def after_match(self, outcome):
+        import trio
+        with trio.fail_after(30):
+            await self.both.wait()
+        return False
+
+
+@pytest.mark.parametrize("proofs", [False, True])
+async def test_a_three_peer_table_in_memory_completes_and_every_log_agrees(
+        tmp_path, proofs, autojump_clock):
+    host = HostAwaitingTwo()
+    table = InMemoryTable(tmp_path, players=3, rules=TUNISIAN.with_target(2),
+                          shuffle_proofs=proofs,
+                          controllers=[host, Answering(1, True), Answering(2, False)])
+    outcomes = await table.run()
+    assert all(o.completed for o in outcomes)
+    assert len({o.describe() for o in outcomes}) == 1
+    done = outcomes[0].done
+    assert done is not None and len(done.totals) == 3
+    result = _agree(sorted(tmp_path.glob("*.chklog")), target=2)
+    assert (result["winner"], result["totals"]) == (done.winner_side, tuple(done.totals))
+    # Both joiners' answers to a rematch reach the host (seats go in order of arrival).
+    assert sorted(a.seat for a in host.answers) == [1, 2]
+    assert sorted(a.accept for a in host.answers) == [False, True]
+    assert not any(a.left for a in host.answers)
+
+
+class Resigner(RecordingController):
+    def __init__(self, seat: int, at: int = 2) -> None:
+        super().__init__(seat)
+        self.at, self.plays = at, 0
+
+    async def choose_play(self, hand):
+        import trio
+        self.plays += 1
+        if self.plays == self.at:
+            assert self.resign()
+            await trio.sleep_forever()
+        return await super().choose_play(hand)
+
+
+async def test_a_resignation_at_a_three_peer_table_names_no_winner(tmp_path, autojump_clock):
+    table = InMemoryTable(tmp_path, players=3,
+                          controllers=[RecordingController(0), Resigner(1),
+                                       RecordingController(2)])
+    outcomes = await table.run()
+    for o in outcomes:
+        assert o.aborted is not None and o.aborted.resigned and o.resigned == 1
+        assert o.winner_side is None
+        assert "nobody wins" in o.describe()
+    for log in sorted(tmp_path.glob("*.chklog")):
+        report = audit_log(log)
+        assert report.verdict == VALID and report.winner is None
+
+
+# ------------------------------------------------------ real processes, loopback
+
+
+def _env(tmp_path: Path) -> dict[str, str]:
+    env = cli_env()
+    env["CHKOBBA_DATA_DIR"] = str(tmp_path / "data")
+    return env
+
+
+def _start_host(tmp_path: Path, *args: str) -> tuple[subprocess.Popen, int]:
+    proc = subprocess.Popen(
+        cli_command("host", "--headless", "--port", "0", "--bind", "127.0.0.1",
+                    "--no-beacon", "--quiet", "--players", "3",
+                    "--log", str(tmp_path / "host.chklog"), *args),
+        cwd=REPO_ROOT, env=_env(tmp_path), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        text=True)
+    assert proc.stdout is not None
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        line = proc.stdout.readline()
+        m = re.search(r"listening on port (\d+)", line)
+        if m:
+            return proc, int(m.group(1))
+        if not line and proc.poll() is not None:
+            break
+    proc.kill()
+    raise AssertionError(f"host did not start: {proc.stderr.read() if proc.stderr else ''}")
+
+
+def _bot(tmp_path: Path, port: int, name: str, *args: str) -> subprocess.Popen:
+    return subprocess.Popen(
+        cli_command("bot", f"127.0.0.1:{port}", "--name", name, "--quiet",
+                    "--log", str(tmp_path / f"{name}.chklog"), *args),
+        cwd=REPO_ROOT, env=_env(tmp_path), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        text=True)
+
+
+def _result(proc: subprocess.Popen) -> str:
+    out, err = proc.communicate(timeout=LIMIT)
+    assert proc.returncode == 0, f"exit {proc.returncode}\n{out}\n{err}"
+    results = [line for line in out.splitlines() if line.startswith("result: ")]
+    assert len(results) == 1, out
+    return results[0]
+
+
+def _replayed(tmp_path: Path, log: Path) -> tuple[int, str, list]:
+    """``chkobba replay LOG --json``: its exit status, verdict line and records."""
+    rec = log.with_suffix(".jsonl")
+    r = subprocess.run(cli_command("replay", str(log), "--json", str(rec)), cwd=REPO_ROOT,
+                       env=_env(tmp_path), capture_output=True, text=True, timeout=LIMIT)
+    return r.returncode, r.stdout.rstrip().splitlines()[-1], list(read_records(rec))
+
+
+@pytest.mark.parametrize("options", [(), ("--no-shuffle-proofs",),
+                                     ("--no-shuffle-proofs", "--variant", "plain")])
+def test_a_whole_three_player_match_between_processes(tmp_path, options):
+    host, port = _start_host(tmp_path, "--target", "4", *options)
+    bots = [_bot(tmp_path, port, f"bot{i}") for i in (1, 2)]
+    results = [_result(host)] + [_result(b) for b in bots]
+    assert results[0].startswith("result: match over after")
+    assert len(set(results)) == 1, results
+    logs = [tmp_path / "host.chklog", tmp_path / "bot1.chklog", tmp_path / "bot2.chklog"]
+    bodies = [read_transcript(p).bodies for p in logs]
+    assert bodies[0] == bodies[1] == bodies[2]
+    result = _agree(logs, target=4)
+    replays = [_replayed(tmp_path, p) for p in logs]
+    assert all(code == 0 and verdict.startswith("VALID") for code, verdict, _ in replays)
+    assert all(records == result["records"] for _, _, records in replays)
+    cut = any("cut" in e for r in result["records"] if r["type"] == "hand"
+              for e in r["events"])
+    assert cut == ("plain" not in options)
+
+
+def test_a_three_player_bot_killed_mid_hand_resumes(tmp_path):
+    host, port = _start_host(tmp_path, "--no-shuffle-proofs", "--target", "4")
+    other = _bot(tmp_path, port, "other")
+    key = tmp_path / "victim.key"
+    args = ("--identity", str(key), "--delay", "0.02")
+    victim = _bot(tmp_path, port, "victim", *args)
+    log = tmp_path / "victim.chklog"
+    deadline = time.monotonic() + 30
+
+    def entries() -> int:
+        try:
+            return len(read_transcript(log).bodies)
+        except (OSError, ValueError):
+            return 0
+
+    while time.monotonic() < deadline and entries() < 40:
+        time.sleep(0.01)
+    victim.kill()  # SIGKILL: no chance to clean up
+    victim.wait()
+    before = len(read_transcript(log).bodies)
+    assert before >= 40
+    again = _result(_bot(tmp_path, port, "victim", *args))
+    assert again.startswith("result: match over after")
+    assert _result(host) == again == _result(other)
+    assert len(read_transcript(log).bodies) > before
+    logs = [tmp_path / "host.chklog", tmp_path / "other.chklog", log]
+    assert read_transcript(logs[0]).bodies == read_transcript(log).bodies
+    _agree(logs, target=4)
