@@ -43,7 +43,7 @@ from __future__ import annotations
 import hashlib
 import math
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 
 from .seating import MAX_PLAYERS, SHAPES
@@ -253,7 +253,9 @@ def compute_ratings(matches: Iterable[RatedMatch]) -> dict[int, dict[bytes, Rati
                                       1.0 if side == m.winner else
                                       0.0 if i == m.winner else 0.5)
                                for i, ss in enumerate(m.sides) if i != side for o in ss]
-                    ratings[m.keys[s]] = glicko2_update(me, results)
+                    # One match, whatever the results in it: one game counted.
+                    ratings[m.keys[s]] = replace(glicko2_update(me, results),
+                                                 games=me.games + 1)
         for side, seats in enumerate(m.sides if len(m.sides) == 2 else ()):
             others = [m.keys[s] for i, ss in enumerate(m.sides) if i != side for s in ss]
             opp = [before[k] for k in others]

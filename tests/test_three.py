@@ -7,6 +7,8 @@ VALID with the same result, and its records replay through the rules engine (the
 
 from __future__ import annotations
 
+import json
+import os
 import re
 import subprocess
 import time
@@ -16,7 +18,7 @@ import pytest
 from test_audit_support import play
 from test_net_support import REPO_ROOT, cli_command, cli_env
 
-from chkobba_p2p.audit import VALID, audit_log
+from chkobba_p2p.audit import VALID, audit_bodies, audit_log
 from chkobba_p2p.cards import card
 from chkobba_p2p.errors import LocalError
 from chkobba_p2p.link.handshake import Lobby
@@ -24,10 +26,10 @@ from chkobba_p2p.peer import RematchAnswer
 from chkobba_p2p.record import read_records, replay_records
 from chkobba_p2p.rules import PRESETS, Match, Opening, Ruleset, score_piles
 from chkobba_p2p.seating import Seating
-from chkobba_p2p.session import TableInfo
+from chkobba_p2p.session import SeatInfo, Session, TableInfo
 from chkobba_p2p.testing import InMemoryTable, RecordingController
-from chkobba_p2p.transcript import read_transcript
-from chkobba_p2p.wire import ErrorCode, Identity
+from chkobba_p2p.transcript import TranscriptWriter, read_transcript
+from chkobba_p2p.wire import Entry, ErrorCode, Identity, open_entry
 
 LIMIT = 120  # seconds: a whole 3-player match between processes takes a few
 TUNISIAN = PRESETS["tunisian"]
@@ -328,3 +330,113 @@ def test_a_three_player_bot_killed_mid_hand_resumes(tmp_path):
     logs = [tmp_path / "host.chklog", tmp_path / "other.chklog", log]
     assert read_transcript(logs[0]).bodies == read_transcript(log).bodies
     _agree(logs, target=4)
+
+
+# ------------------------------------------------------------ the published vectors
+
+VECTORS = Path(__file__).parent / "vectors"
+REGEN = os.environ.get("REGENERATE_WIRE_VECTORS") == "1"
+#: Entries of the 3-player transcript vector: the genesis, three readies, then the deal's
+#: turns of the first-dealer draw (each seat's key, the three shuffles, the reveals).
+THREE_ENTRIES = 16
+
+
+def _three_table() -> tuple[TableInfo, list[Identity]]:
+    ids = [Identity.from_seed(bytes([i + 1]) * 32) for i in range(3)]
+    seats = tuple(SeatInfo(i, ids[i].public, n) for i, n in enumerate(("host", "amel", "badr")))
+    return TableInfo(bytes(range(200, 216)), 1, 3, Ruleset(), seats), ids
+
+
+def _three_case() -> tuple[list[bytes], Entry, list[Identity]]:
+    """A 3-player game from fixed keys and masters: its first entries, then seat 1's
+    resignation at that head (Ed25519 and the deal's derivations are deterministic)."""
+    table, ids = _three_table()
+    host, genesis = Session.create(ids[0], table, master=bytes([50]) * 32)
+    sessions = [host] + [Session.join(ids[i], genesis, ids[0].public, master=bytes([50 + i]) * 32)
+                         for i in (1, 2)]
+    bodies = [genesis.body]
+    while len(bodies) < THREE_ENTRIES:
+        for s in sessions:
+            e = s.next_entry()
+            if e is not None and len(bodies) < THREE_ENTRIES:
+                bodies.append(e.body)
+                for other in sessions:
+                    if other is not s:
+                        other.receive(open_entry(e.body))
+    return bodies, sessions[1].resign("amel resigned"), ids
+
+
+@pytest.mark.skipif(not REGEN, reason="regeneration only on request")
+def test_regenerate_three_player_vectors():
+    bodies, _, ids = _three_case()
+    path = VECTORS / "transcript_three.chklog"
+    path.unlink(missing_ok=True)
+    w = TranscriptWriter(path)
+    w.write_header(game=open_entry(bodies[0]).game, seat=1, key=ids[1].public, name="amel",
+                   host="127.0.0.1:7777")
+    for b in bodies:
+        w.append(b)
+    w.close()
+    entries = [open_entry(b) for b in bodies]
+    amel = Session.resume(ids[1], bodies, ids[0].public, bytes([51]) * 32)
+    resign = amel.resign("amel resigned")
+    (VECTORS / "wire_three.json").write_text(json.dumps({
+        "seeds_hex": [bytes([i + 1]).hex() * 32 for i in range(3)],
+        "masters_hex": [bytes([50 + i]).hex() * 32 for i in range(3)],
+        "entries": [{"kind": e.kind, "seat": e.seat, "id_hex": e.id.hex()} for e in entries],
+        "head_hex": entries[-1].id.hex(),
+        "resign_body_hex": resign.body.hex(),
+        "resign_fields": {"k": "abort", "seat": 1, "code": 404, "blamed": 1,
+                          "why": "amel resigned"},
+        "winner_side": None}, indent=2, sort_keys=True) + "\n")
+
+
+def test_three_player_vectors():
+    """PROTOCOL.md 16: a 3-player genesis (``players`` 3, three seats), the readies of
+    seats 0, 1, 2 and the deal's turns among three peers, byte for byte; a resignation at
+    3 players (PROTOCOL.md 17) that every peer and an auditor read as the match stopped
+    with no winner."""
+    v = json.loads((VECTORS / "wire_three.json").read_text())
+    log = read_transcript(VECTORS / "transcript_three.chklog")
+    fresh, _, ids = _three_case()
+    bodies = list(log.bodies)
+    # The genesis and the readies are the same bytes again (Ed25519 is deterministic);
+    # the deal's turns carry fresh proof nonces, so the file is the reference past them.
+    assert bodies[:4] == fresh[:4] and len(bodies) == THREE_ENTRIES
+    entries = [open_entry(b) for b in bodies]
+    assert [(e.kind, e.seat, e.id.hex()) for e in entries] == \
+        [(x["kind"], x["seat"], x["id_hex"]) for x in v["entries"]]
+    assert [e.kind for e in entries[:4]] == ["table", "ready", "ready", "ready"]
+    assert [e.seat for e in entries[1:4]] == [0, 1, 2]
+    assert entries[0].fields["players"] == 3 and len(entries[0].fields["seats"]) == 3
+    # Seat 1 resumes the log with its master secret: every check passes again.
+    master = bytes.fromhex(v["masters_hex"][1])
+    amel = Session.resume(ids[1], list(log.bodies), ids[0].public, master)
+    assert amel.head.hex() == v["head_hex"]
+    assert amel.resign("amel resigned").body.hex() == v["resign_body_hex"]
+    entry = open_entry(bytes.fromhex(v["resign_body_hex"]))
+    for k, value in v["resign_fields"].items():
+        assert (entry.kind if k == "k" else entry.seat if k == "seat"
+                else entry.fields[k]) == value, k
+    host = Session.resume(ids[0], list(log.bodies), ids[0].public,
+                          bytes.fromhex(v["masters_hex"][0]))
+    host.receive(entry)
+    assert host.aborted is not None and host.aborted.resigned
+    assert host.aborted.winner_side(3) is v["winner_side"] is None
+    report = audit_bodies([*bodies, entry.body], workers=0)
+    assert report.verdict == VALID and report.winner is None, report.summary()
+    assert "nobody wins" in report.summary()
+
+
+def test_three_player_matches_are_rated_in_a_pool_of_their_own():
+    from chkobba_p2p.rating import POOLS, RatedMatch, compute_ratings
+
+    keys = (b"a" * 32, b"b" * 32, b"c" * 32)
+    sides = tuple((s,) for s in range(3))
+    pools = compute_ratings([RatedMatch(("2026-01-01", "g1"), 3, keys, sides, winner=2)])
+    assert 3 in POOLS and pools[2] == {} and pools[4] == {}
+    three = pools[3]
+    # The winner beat both; the two others drew with each other and lost to the winner.
+    assert three[keys[2]].rating > 1500 > three[keys[0]].rating
+    assert three[keys[0]].rating == pytest.approx(three[keys[1]].rating)
+    assert all(three[k].games == 1 for k in keys)
