@@ -90,6 +90,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
                     "une partie complète : {name} gagne {score}"),
     "verdict_resigned": ("{who} resigned: {name} wins the match",
                          "{who} a abandonné : {name} gagne la partie"),
+    "verdict_resigned_nobody": ("{who} resigned: the match stops, nobody wins",
+                                "{who} a abandonné : la partie s'arrête, personne ne gagne"),
     "verdict_truncated": ("the log ends in the middle of a message (a crash, or a cut "
                           "file); nothing wrong before it",
                           "le journal s'arrête au milieu d'un message (un arrêt brutal ou un "
@@ -222,6 +224,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
                          "Vous avez abandonné : {name} gagne la partie"),
     "over_resigned_us": ("You resigned: they win the match",
                          "Vous avez abandonné : ils gagnent la partie"),
+    "over_resigned_nobody": ("{name} resigned: the match stops, nobody wins",
+                             "{name} abandonne : la partie s'arrête, personne ne gagne"),
+    "over_resigned_nobody_me": ("You resigned: the match stops, nobody wins",
+                                "Vous avez abandonné : la partie s'arrête, personne ne gagne"),
     "over_resigned_you_win": ("{name} resigned: you win the match!",
                               "{name} abandonne : vous gagnez la partie !"),
     "keys_rematch_wait": ("Rematch: waiting for {names}'s answer… · q: quit",

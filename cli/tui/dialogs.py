@@ -70,12 +70,16 @@ def over_lines(view: TableView, outcome: Outcome | None, log_path: Path | None,
     if o is not None and o.resigned is not None and o.winner_side is not None:
         lines += [[("class:title", " " + t("over_title") + " ")], []]
         if o.resigned == st.seat:
-            text = (t("over_resigned_us") if (st.players or 2) == 4 else
+            text = (t("over_resigned_us") if st.teams else
                     t("over_resigned_me", name=view.side_name(o.winner_side)))
             lines.append([("class:warn", f" {text} ")])
         else:
             lines.append([("class:ok", " " + t("over_resigned_you_win",
                                                name=view.who(o.resigned)) + " ")])
+    elif o is not None and o.resigned is not None:  # at 3 players: nobody wins
+        lines += [[("class:title", " " + t("over_title") + " ")], []]
+        lines.append([("class:warn", " " + view.said("over_resigned_nobody", o.resigned)
+                       + " ")])
     elif o is not None and o.done is not None:
         d = o.done
         # The winner's score first, as people say it: "amel wins 14-9".
@@ -86,7 +90,7 @@ def over_lines(view: TableView, outcome: Outcome | None, log_path: Path | None,
         if st.my_side is not None and d.winner_side == st.my_side:
             lines.append([("class:ok", " " + t("over_you_win", score=score) + " ")])
         else:
-            text = (t("over_they_win", score=score) if (st.players or 2) == 4 else
+            text = (t("over_they_win", score=score) if st.teams else
                     t("over_other_wins", score=score, name=view.side_name(d.winner_side)))
             lines.append([("class:warn", f" {text} ")])
         lines.append([("", " " + t("over_hands", n=d.hands))])

@@ -130,12 +130,12 @@ def _captures_line(view: TableView, side: int) -> Line:
         parts.append(t("sevens_1") if c.sevens == 1 else t("sevens_n", n=c.sevens))
     if c.chkobbas:
         parts.append(t("chkobba_n", n=c.chkobbas))
-    if (st.players or 2) == 4 and st.seat is None:  # a spectator, a replay: the side
+    if st.teams and st.seat is None:  # a spectator, a replay: the side
         whose = t("cap_of", name=t("side", n=side + 1))
-    elif (st.players or 2) == 4:
+    elif st.teams:
         whose = t("cap_us") if side == st.my_side else t("cap_them")
     else:
-        whose = view.said("cap_of", side)  # at 2 players a side is a seat
+        whose = view.said("cap_of", side)  # at 2 and 3 players a side is a seat
     line: Line = [("class:dim", f"   {whose} "),
                   ("", " · ".join(parts))]
     if c.haya:
@@ -160,9 +160,10 @@ def table_lines(view: TableView, width: int, compact: bool, *, selected: int | N
     # No local seat (a spectator, a replay): every seat is drawn as the others are.
     watching = st.seat is None
     me = st.seat if st.seat is not None else 0
-    roles = {(me + 2) % 4: t("partner")} if n == 4 else {}
-    if watching:  # at 4 players the teams; at 2 the names say it all (no seat numbers)
-        roles = {s: t("side", n=st.side(s) + 1) if n == 4 else "" for s in range(n)}
+    partner = st.seating.partner_of(me) if me < n else None
+    roles = {partner: t("partner")} if partner is not None else {}
+    if watching:  # at 4 players the teams; at 2 and 3 the names say it all
+        roles = {s: t("side", n=st.side(s) + 1) if st.teams else "" for s in range(n)}
     for s in (range(n) if watching else st.others()):
         extra = seat_extra(s) if seat_extra is not None else []
         add(_seat_line(view, s, roles.get(s, t("opponent")), extra, width), 1)
