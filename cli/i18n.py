@@ -430,6 +430,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "hi_won_points": ("{side} won {score}", "{side} : victoire {score}"),
     "hi_won_resigned": ("{side} won by resignation", "{side} : victoire par abandon"),
     "hi_won_on_time": ("{side} won on time", "{side} : victoire au temps"),
+    "hi_resigned": ("resigned at 3 players: nobody wins, counts for nothing",
+                    "abandon à 3 joueurs : personne ne gagne, ne compte pas"),
     "hi_aborted": ("stopped before the end: counts for nothing",
                    "arrêtée avant la fin : ne compte pas"),
     "hi_truncated": ("the log is cut short: counts for nothing",

@@ -474,3 +474,24 @@ def test_replay_text_and_html_show_three_scores_and_a_resignation_with_no_winner
     assert main(["replay", str(resigned), "--html", str(tmp_path / "r3fr.html"),
                  "--lang", "fr"]) == 0
     assert "personne ne gagne" in (tmp_path / "r3fr.html").read_text(encoding="utf-8")
+
+
+def test_history_lists_three_player_matches_and_rates_them_in_their_own_pool(
+        tmp_path, capsys, monkeypatch):
+    from chkobba_cli.main import main
+
+    monkeypatch.setenv("CHKOBBA_CACHE_DIR", str(tmp_path / "cache"))
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    play(3, rules=TUNISIAN.with_target(4), key=b"three-replay").write_log(logs / "g3.chklog")
+    play(3, key=b"three-resign", stop_after=40, abort_by=1,
+         abort_code=ErrorCode.RESIGNED).write_log(logs / "r3.chklog")
+    assert main(["history", str(logs), "--players", "3", "--lang", "en"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("  3 players  ") == 2 and "2 matches, 1 counted" in out
+    assert re.search(r"\w+ won \d+–\d+–\d+", out), out
+    assert "resigned at 3 players: nobody wins, counts for nothing" in out
+    assert main(["history", str(logs), "--ratings", "--lang", "en"]) == 0
+    out = capsys.readouterr().out
+    pool = out.split("Glicko-2 ratings, 3 players")[1].split("Glicko-2 ratings, 4")[0]
+    assert pool.count("1 match") == 3, out
