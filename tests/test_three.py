@@ -24,7 +24,7 @@ from chkobba_p2p.errors import LocalError
 from chkobba_p2p.link.handshake import Lobby
 from chkobba_p2p.peer import RematchAnswer
 from chkobba_p2p.record import read_records, replay_records
-from chkobba_p2p.rules import PRESETS, Match, Opening, Ruleset, score_piles
+from chkobba_p2p.rules import PRESETS, Opening, Ruleset, score_piles
 from chkobba_p2p.seating import Seating
 from chkobba_p2p.session import SeatInfo, Session, TableInfo
 from chkobba_p2p.testing import InMemoryTable, RecordingController
@@ -50,7 +50,22 @@ def _agree(logs: list[Path], target: int) -> dict:
     assert first.totals[first.winner] == top
     assert replay_records(first.records) == first.records
     assert {r["players"] for r in first.records if r["type"] == "hand"} == {3}
+    # The same shape of record as simulate's model writes for a 3-player match.
+    model = _simulated_record_keys()
+    assert all(set(r) == model[r["type"]] for r in first.records), \
+        [(r["type"], set(r) ^ model[r["type"]]) for r in first.records]
     return {"winner": first.winner, "totals": first.totals, "records": first.records}
+
+
+def _simulated_record_keys() -> dict[str, set[str]]:
+    import random
+
+    from chkobba_p2p.levels import make_bot
+    from chkobba_p2p.simulate import play_match
+
+    _, records = play_match(TUNISIAN.with_target(2), [make_bot("greedy", i) for i in range(3)],
+                            random.Random(3))
+    return {r["type"]: set(r) for r in records}
 
 
 # ------------------------------------------------------------------ the rules at 3
@@ -80,12 +95,24 @@ def test_points_need_a_strict_maximum_at_three():
     assert s.points == (0, 4, 0)
 
 
-def test_a_tie_at_the_top_of_three_totals_plays_another_hand():
-    m = Match.new(Ruleset().with_target(1), 3, first_dealer=0)
-    assert len(m.totals) == 3
-    # A strict maximum at or above the target wins; two seats level at the top do not.
-    from chkobba_p2p.rules import _strict_winner
-    assert _strict_winner((5, 5, 2)) is None and _strict_winner((5, 4, 4)) == 0
+def test_a_tie_at_the_top_of_three_totals_plays_another_hand(tmp_path):
+    """First to the target with the strictly highest total; two seats level at the top
+    (at or above the target) play another hand: offline (simulate's model, seed 12) and
+    between sessions (a key whose first hand ends 0-2-2 in a match to 1)."""
+    import random
+
+    from chkobba_p2p.levels import make_bot
+    from chkobba_p2p.simulate import play_match
+
+    bots = [make_bot("greedy", i) for i in range(3)]
+    m, records = play_match(Ruleset().with_target(1), bots, random.Random(12))
+    assert [r.totals for r in m.results] == [(1, 2, 2), (5, 3, 3)] and m.winner == 0
+    assert replay_records(records) == records
+    played = play(3, rules=TUNISIAN.with_target(1), key=b"tie1")
+    report = audit_log(played.write_log(tmp_path / "tie.chklog"))
+    hands = [r for r in report.records if r["type"] == "hand"]
+    assert [h["totals"] for h in hands] == [[0, 2, 2], [0, 7, 2]]
+    assert report.verdict == VALID and report.winner == 1
 
 
 # ------------------------------------------------------------ in process, no network
