@@ -16,7 +16,6 @@ from typing import Any
 
 from chkobba_p2p.audit import INVALID, VALID, AuditReport
 from chkobba_p2p.cards import Card, FigureConvention, card
-from chkobba_p2p.record import teams
 from chkobba_p2p.review import BLUNDER, MISTAKE, Grade, Review
 from chkobba_p2p.rules import CutEvent, DealEvent, PlayEvent, Ruleset
 from chkobba_p2p.seating import SHAPES, Seating
@@ -173,7 +172,7 @@ class _Page:
 
     def side(self, side: int) -> str:
         if self.teams:
-            seats = teams(4)[side]
+            seats = Seating.of(4).seats_of(side)
             return self.tx("team", n=side + 1) + \
                 " (" + " &amp; ".join(self.seat(s) for s in seats) + ")"
         return self.seat(side)
@@ -278,7 +277,7 @@ class _Page:
 
     def _side_short(self, side: int) -> str:
         if self.teams:
-            return " &amp; ".join(self.seat(s) for s in teams(4)[side])
+            return " &amp; ".join(self.seat(s) for s in Seating.of(4).seats_of(side))
         return self.seat(side)
 
     def blame(self, seat: int) -> str:

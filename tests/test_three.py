@@ -522,3 +522,23 @@ def test_history_lists_three_player_matches_and_rates_them_in_their_own_pool(
     out = capsys.readouterr().out
     pool = out.split("Glicko-2 ratings, 3 players")[1].split("Glicko-2 ratings, 4")[0]
     assert pool.count("1 match") == 3, out
+
+
+def test_chkobba_watch_of_a_three_player_table_between_processes(tmp_path):
+    """``chkobba watch`` at a 3-player table: the spectator prints the game and a verdict
+    with three totals, in the players' names; its copy of the log replays VALID."""
+    host, port = _start_host(tmp_path, "--no-shuffle-proofs", "--target", "3",
+                             "--spectators", "1")
+    watch = subprocess.Popen(cli_command("watch", f"127.0.0.1:{port}", "--name", "Amel",
+                                         "--lang", "en", "--log", str(tmp_path / "w.chklog")),
+                             cwd=REPO_ROOT, env=_env(tmp_path), stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True)
+    bots = [_bot(tmp_path, port, f"bot{i}", "--connect-retry", "5") for i in (1, 2)]
+    results = [_result(b) for b in bots] + [_result(host)]
+    assert len(set(results)) == 1
+    out, err = watch.communicate(timeout=LIMIT)
+    assert watch.returncode == 0, err
+    names = [s.name for s in audit_log(tmp_path / "w.chklog").table.seats]
+    assert re.search(rf"^VALID: complete: ({'|'.join(map(re.escape, names))}) wins "
+                     r"\d+-\d+-\d+$", out, re.M), out
+    _agree([tmp_path / "w.chklog", tmp_path / "host.chklog"], target=3)
