@@ -109,3 +109,36 @@ def test_replay_view_of_three_player_logs(tmp_path):
             s.text
     finally:
         s.kill()
+
+
+def test_the_host_s_lobby_seats_three_and_the_game_starts_with_two_opponents(tmp_path):
+    """``chkobba host --players 3`` on the screen: the lobby counts three seats; two
+    ``chkobba bot`` processes take seats 1 and 2; the host's person starts the game and
+    the table shows both opponents."""
+    host = Screen(["host", "--players", "3", "--port", "0", "--bind", "127.0.0.1",
+                   "--no-beacon", "--lang", "en", "--name", "amel", "--target", "2",
+                   "--pace", "0", "--no-shuffle-proofs"], tmp_path / "h")
+    bots = []
+    try:
+        text = host.wait_for(lambda t: re.search(r"127\.0\.0\.1:(\d+)", t), 20, "the address")
+        port = re.search(r"127\.0\.0\.1:(\d+)", text).group(1)
+        assert "Seats (1/3)" in text and text.count("(free)") == 2, text
+        env = cli_env()
+        env["CHKOBBA_DATA_DIR"] = str(tmp_path / "b")
+        for name in ("sami", "hana"):
+            bots.append(subprocess.Popen(
+                cli_command("bot", f"127.0.0.1:{port}", "--name", name, "--quiet"),
+                cwd=REPO_ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+        host.wait_for(lambda t: "Seats (3/3)" in t and "sami" in t and "hana" in t
+                      and t.count("✓ ready") == 2 and "Enter ready" in t, 30,
+                      "both bots seated and ready")
+        host.press("\r")
+        text = host.wait_for(lambda t: "Your hand" in t and "Table" in t, 30, "the game")
+        assert "sami (opponent)" in text and "hana (opponent)" in text, text
+        header = text.splitlines()[0]
+        assert re.search(r"you \d+\s+\w+ \d+\s+\w+ \d+\s*$", header), header
+    finally:
+        host.kill()
+        for b in bots:
+            b.kill()
+            b.wait()
