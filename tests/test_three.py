@@ -542,3 +542,51 @@ def test_chkobba_watch_of_a_three_player_table_between_processes(tmp_path):
     assert re.search(rf"^VALID: complete: ({'|'.join(map(re.escape, names))}) wins "
                      r"\d+-\d+-\d+$", out, re.M), out
     _agree([tmp_path / "w.chklog", tmp_path / "host.chklog"], target=3)
+
+
+def test_a_three_player_host_killed_mid_hand_resumes(tmp_path):
+    """The host of a 3-player table is SIGKILLed; restarted with the same identity and
+    port it rebuilds the game from its log, both bots reconnect, the match completes and
+    every log replays VALID with the same result."""
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    args = ("--players", "3", "--no-shuffle-proofs", "--target", "3",
+            "--identity", str(tmp_path / "host.key"), "--port", str(port))
+
+    def start_host() -> subprocess.Popen:
+        return subprocess.Popen(
+            cli_command("host", "--headless", "--bind", "127.0.0.1", "--no-beacon", "--quiet",
+                        "--log", str(tmp_path / "host.chklog"), *args),
+            cwd=REPO_ROOT, env=_env(tmp_path), stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE, text=True)
+
+    host = start_host()
+    bots = [_bot(tmp_path, port, f"bot{i}", "--delay", "0.02", "--connect-retry", "20")
+            for i in (1, 2)]
+    log = tmp_path / "host.chklog"
+    deadline = time.monotonic() + 30
+
+    def entries() -> int:
+        try:
+            return len(read_transcript(log).bodies)
+        except (OSError, ValueError):
+            return 0
+
+    while time.monotonic() < deadline and entries() < 40:
+        time.sleep(0.01)
+    host.kill()
+    host.wait()
+    before = len(read_transcript(log).bodies)
+    assert before >= 40
+    again = start_host()
+    result = _result(again)
+    assert result.startswith("result: match over after")
+    assert all(_result(b) == result for b in bots)
+    logs = [log, tmp_path / "bot1.chklog", tmp_path / "bot2.chklog"]
+    assert len(read_transcript(log).bodies) > before
+    assert read_transcript(logs[1]).bodies == read_transcript(log).bodies == \
+        read_transcript(logs[2]).bodies
+    _agree(logs, target=3)
