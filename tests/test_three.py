@@ -590,3 +590,58 @@ def test_a_three_player_host_killed_mid_hand_resumes(tmp_path):
     assert read_transcript(logs[1]).bodies == read_transcript(log).bodies == \
         read_transcript(logs[2]).bodies
     _agree(logs, target=3)
+
+
+# ------------------------------------------------------------- the end screen at 3
+
+
+@pytest.fixture
+def app_session():
+    from prompt_toolkit.application import create_app_session
+    from prompt_toolkit.input import create_pipe_input
+    from prompt_toolkit.output import DummyOutput
+
+    with create_pipe_input() as inp, create_app_session(input=inp, output=DummyOutput()):
+        yield
+
+
+def _end_screen(seat: int, outcome_of, lang: str = "en") -> str:
+    from chkobba_cli.tui import dialogs
+    from chkobba_cli.tui.app import TuiApp
+    from chkobba_p2p.events import Outcome
+    from chkobba_p2p.peer import Lobby as LobbyEvent
+
+    names = ("amel", "sami", "hana")
+    ids = [Identity.from_seed(bytes([i + 1]) * 32) for i in range(3)]
+    table = TableInfo(bytes(16), 1, 3, Ruleset(),
+                      tuple(SeatInfo(i, ids[i].public, n) for i, n in enumerate(names)))
+    ui = TuiApp(kind="join", lang=lang, seat=seat, players=3)
+    ui.size = (24, 80)
+    ui.state = ui.state.apply(LobbyEvent(tuple((n, f"{i:04x}-0000-0000-0000")
+                                               for i, n in enumerate(names))))
+    out = Outcome(seat, table, None, **outcome_of())
+    lines = dialogs.over_lines(ui.view, out, None, 80)
+    return " ".join(" ".join("".join(t for _, t in line) for line in lines).split())
+
+
+def test_the_end_screen_at_three_names_the_winner_with_three_totals(app_session):
+    from chkobba_p2p.session import MatchDone
+
+    text = _end_screen(0, lambda: {"done": MatchDone(2, (3, 5, 9), 4)})
+    assert "hana wins 9-3-5" in text, text
+    assert "You win 9-3-5!" in _end_screen(2, lambda: {"done": MatchDone(2, (3, 5, 9), 4)})
+
+
+@pytest.mark.parametrize(("lang", "seat", "words"), [
+    ("en", 0, "sami resigned: the match stops, nobody wins"),
+    ("en", 1, "You resigned: the match stops, nobody wins"),
+    ("fr", 2, "sami abandonne : la partie s'arrête, personne ne gagne"),
+])
+def test_the_end_screen_at_three_after_a_resignation_names_no_winner(app_session, lang, seat,
+                                                                     words):
+    from chkobba_p2p.session import Aborted, Standing
+
+    text = _end_screen(seat, lambda: {"aborted": Aborted(
+        1, ErrorCode.RESIGNED, 1, "the player resigned", Standing.SELF)}, lang)
+    assert words in text, text
+    assert "wins the match" not in text and "gagne la partie" not in text
