@@ -20,6 +20,8 @@ from chkobba_p2p.record import replay_records
 pytest.importorskip("pexpect")
 pytest.importorskip("pyte")
 
+HINTS = re.compile(r"^ {3}\d \S+ → ", re.M)
+
 
 def test_a_whole_three_player_match_on_an_80x24_screen(tmp_path):
     assert (COLS, ROWS) == (80, 24)
@@ -142,3 +144,37 @@ def test_the_host_s_lobby_seats_three_and_the_game_starts_with_two_opponents(tmp
         for b in bots:
             b.kill()
             b.wait()
+
+
+def test_a_three_player_table_on_a_smaller_screen_still_shows_both_opponents(tmp_path):
+    """At 64x18 (the events below the table) the lines that say least give way first;
+    with two opponents, both opponents' lines stay (the stock line goes before them)."""
+    s = Screen(["play", "--players", "3", "--lang", "en", "--bots", "random", "--seed", "5",
+                "--target", "3", "--pace", "0"], tmp_path, cols=64, rows=18)
+    try:
+        turns = 0
+        deadline = time.monotonic() + 60
+        while turns < 4:
+            assert time.monotonic() < deadline, s.text
+            text = s.wait_for(lambda t: any(w in t for w in (
+                "Your turn", "keep it", "several ways", "Enter: continue", "Match over")),
+                30, "the next decision")
+            assert "Match over" not in text
+            if "Enter: continue" in text:
+                s.press("\r")
+            elif "keep it" in text:
+                s.press("k")
+            elif "several ways" in text:
+                s.press("1")
+            else:
+                if not HINTS.search(text):  # the hints: a line per card under the prompt
+                    s.press("h")
+                    text = s.wait_for(lambda t: HINTS.search(t), 5, "the hints")
+                assert "bot1 (opponent)" in text and "bot2 (opponent)" in text, text
+                assert "Your hand" in text and "Table" in text, text
+                header = s.screen.display[0]
+                assert re.search(r"you \d+\s+bot\d \d+\s+bot\d \d+\s*$", header), header
+                turns += 1
+                s.press("1")
+    finally:
+        s.kill()

@@ -177,7 +177,9 @@ def table_lines(view: TableView, width: int, compact: bool, *, selected: int | N
         info.append(view.said("cutting_of", st.cutter))
     elif st.turn is not None:
         info.append(t("turn_of", name=view.who(st.turn)))
-    add([("class:dim", " " + " · ".join(info))], 1)
+    # With two opponents or more (3 and 4 players), every opponent's line shows before the
+    # stock does on a short screen (the turn is on the ▶ and the prompt).
+    add([("class:dim", " " + " · ".join(info))], 2 if len(st.others()) > 1 else 1)
     for line in notices:
         add(line)
     add([], 3)
