@@ -645,3 +645,28 @@ def test_the_end_screen_at_three_after_a_resignation_names_no_winner(app_session
         1, ErrorCode.RESIGNED, 1, "the player resigned", Standing.SELF)}, lang)
     assert words in text, text
     assert "wins the match" not in text and "gagne la partie" not in text
+
+
+@pytest.mark.parametrize(("players", "refused"), [(2, False), (3, False), (4, False),
+                                                  (1, True), (5, True)])
+def test_a_genesis_seats_two_three_or_four(players, refused):
+    """PROTOCOL.md 1: a genesis with ``players`` 3 is a table like any other; 1 or 5 is
+    refused with ``bad_field`` (the signed entry itself is well formed)."""
+    from chkobba_p2p.wire import GENESIS_PREV, ProtocolError, make_entry
+
+    ids = [Identity.from_seed(bytes([i + 1]) * 32) for i in range(players)]
+    body = {"v": 1, "players": players, "rules": Ruleset().to_dict(),
+            "rules_hash": Ruleset().digest(),
+            "seats": [{"seat": i, "key": ids[i].public, "name": f"p{i}"}
+                      for i in range(players)],
+            "caps": ["deal/v1", "resume/v1"]}
+    genesis = make_entry(ids[0], game=bytes(16), seat=0, seq=0, prev=GENESIS_PREV,
+                         kind="table", body=body)
+    if refused:
+        with pytest.raises(ProtocolError) as err:
+            TableInfo.from_entry(genesis)
+        assert err.value.error_code is ErrorCode.BAD_FIELD
+    else:
+        table = TableInfo.from_entry(genesis)
+        assert table.players == players and table.seating.sides == (2 if players == 4
+                                                                   else players)
