@@ -26,17 +26,17 @@ __all__ = ["Observer", "PUBLIC_MODULES", "__version__"]
 
 #: The library's public modules (under ``chkobba_p2p.``), the one list: ``peer``, the
 #: face for playing at a table; the rules engine and its values; the errors; the bot
-#: levels; the observer and what is built on it (audit, timeline, watch); records and the
-#: coach that grades them (review); the history of a folder of logs and its Glicko-2
-#: ratings (history, rating); the offline bot tools (simulate, arena); safe text for a
-#: terminal.  Everything else is reached through them.  ``tests/test_import_graph.py``
-#: holds the client to these and
-#: checks that pyproject.toml's ``mypy --strict`` list is exactly these plus the modules
+#: levels; the shape of the table (seating); the observer and what is built on it
+#: (audit, timeline, watch); records and the coach that grades them (review); the
+#: history of a folder of logs and its Glicko-2 ratings (history, rating); the offline
+#: bot tools (simulate, arena); safe text for a terminal.  Everything else is reached
+#: through them.  ``tests/test_import_graph.py`` holds the client to these and checks
+#: that pyproject.toml's ``mypy --strict`` list is exactly these plus the modules
 #: whose whole ``__all__`` ``peer`` re-exports (events, config).
 PUBLIC_MODULES: tuple[str, ...] = (
     "peer", "observer", "audit", "timeline", "watch", "rules", "cards", "record",
     "errors", "levels", "simulate", "arena", "text", "transport", "testing", "history",
-    "rating", "review", "tor",
+    "rating", "review", "tor", "seating",
 )
 
 # A library adds no handler of its own but this one: without it, Python's last-resort

@@ -7,6 +7,9 @@ with a Wilson 95% interval, and the mean point margin per hand (A's side minus B
 normal 95% interval.
 
 At 4 players level A holds seats 0 and 2 (one team), B seats 1 and 3; the legs swap them.
+At 3 players, each for themselves, A holds one seat against two B's, and the match is
+played three times, A at each seat in turn (a fair share is then a win rate of 1/3; the
+margin is A's points minus the mean of the B seats').
 Every bot is handed only its own seat's view (:func:`chkobba_p2p.simulate.play_hand`).
 """
 
@@ -22,7 +25,8 @@ from dataclasses import dataclass, field
 from .bots import Bot
 from .cards import DECK, Card
 from .levels import make_bot
-from .rules import Hand, Match, Move, Redeal, Ruleset, side_of
+from .rules import Hand, Match, Move, Redeal, Ruleset
+from .seating import SHAPES, Seating
 from .simulate import draw_first_dealer, play_hand
 
 __all__ = ["ArenaResult", "TimedBot", "arena", "play_duplicate_match", "wilson_interval"]
@@ -106,11 +110,16 @@ class ArenaResult:
     players: int
     matches: int = 0
     wins_a: int = 0
-    margins: list[int] = field(default_factory=list)
+    margins: list[float] = field(default_factory=list)
     times_a: list[float] = field(default_factory=list)
     times_b: list[float] = field(default_factory=list)
     cpu_a: list[float] = field(default_factory=list)
     cpu_b: list[float] = field(default_factory=list)
+
+    @property
+    def legs(self) -> int:
+        """Matches per deal: one per side A can hold (2, or 3 at 3 players)."""
+        return Seating.of(self.players).sides
 
     @property
     def win_rate(self) -> float:
@@ -122,7 +131,8 @@ class ArenaResult:
         out = [
             f"arena: {self.level_a} (A) vs {self.level_b} (B), {self.players} players, "
             "duplicate deals",
-            f"matches: {self.matches} ({self.matches // 2} deals x 2 seatings)",
+            f"matches: {self.matches} ({self.matches // self.legs} deals x {self.legs} "
+            "seatings)",
             f"hands: {len(self.margins)}",
             f"match win rate A: {self.win_rate:.3f} (95% CI {lo:.3f}..{hi:.3f})",
             f"mean point margin per hand A-B: {m:+.3f} (95% CI {mlo:+.3f}..{mhi:+.3f})",
@@ -143,12 +153,14 @@ def play_duplicate_match(ruleset: Ruleset, level_a: str, level_b: str, players: 
     """Both legs of one duplicate match; adds them to ``result``."""
     first_dealer = draw_first_dealer(players, random.Random(f"arena-dealer:{seed}:{match}"))
     deck = _deck_source(seed, match)
-    for leg in range(2):
-        # Leg 0: A on the even seats; leg 1: the same deals with B there.
+    seating = Seating.of(players)
+    for leg in range(seating.sides):
+        # Leg 0: A on side 0 (the even seats at 4); the next legs: the same deals with
+        # A on the next side.
         a_side = leg
         bots: list[TimedBot] = []
         for seat in range(players):
-            level = level_a if side_of(seat, players) % 2 == a_side else level_b
+            level = level_a if seating.side_of(seat) == a_side else level_b
             bot_seed = hash((seed, match, leg, seat)) & 0xFFFFFFFF
             bots.append(TimedBot(make_bot(level, bot_seed, move_ms=move_ms)))
         m = _play_leg(ruleset, bots, first_dealer, deck)
@@ -156,9 +168,11 @@ def play_duplicate_match(ruleset: Ruleset, level_a: str, level_b: str, players: 
         result.wins_a += m.winner == a_side
         for r in m.results:
             pts = r.score.points
-            result.margins.append(pts[a_side] - pts[1 - a_side])
+            others = [p for side, p in enumerate(pts) if side != a_side]
+            result.margins.append(pts[a_side] - others[0] if len(others) == 1
+                                  else pts[a_side] - sum(others) / len(others))
         for seat, b in enumerate(bots):
-            if side_of(seat, players) % 2 == a_side:
+            if seating.side_of(seat) == a_side:
                 result.times_a.extend(b.times)
                 result.cpu_a.extend(b.cpu_times)
             else:
@@ -170,8 +184,8 @@ def arena(level_a: str, level_b: str, games: int, players: int = 2, seed: int = 
           move_ms: float | None = None, ruleset: Ruleset | None = None,
           progress: Callable[[ArenaResult], None] | None = None) -> ArenaResult:
     """``games`` duplicate matches (so ``2 * games`` matches) of level A against level B."""
-    if players not in (2, 4):
-        raise ValueError("the arena seats 2 or 4 players (two sides)")
+    if players not in SHAPES:
+        raise ValueError(f"the arena seats {', '.join(map(str, SHAPES))} players")
     if games < 1:
         raise ValueError("--games must be at least 1")
     ruleset = ruleset or Ruleset()

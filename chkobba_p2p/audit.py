@@ -71,6 +71,7 @@ from .observer import (
     Verdict,
     default_workers,
 )
+from .seating import SHAPES, Seating
 from .session import TableInfo
 from .transcript import MAGIC
 from .wire import ProtocolError
@@ -427,7 +428,8 @@ def score_lines(record: dict[str, Any]) -> list[str]:
     """A hand's points breakdown, per side."""
     s = record["score"]
     cats = s["categories"]
-    name = "team" if record.get("players") == 4 else "seat"
+    players = record.get("players")
+    name = Seating.of(players).side_word if players in SHAPES else "seat"
     first = 1 if name == "team" else 0  # teams are numbered from 1, seats from 0
 
     def who(cat: str) -> str:

@@ -365,8 +365,9 @@ class Outcome:
         t = self.table
         if t is None:
             return f"side {side}"
-        names = [s.name for s in t.seats if s.seat % (2 if t.players == 4 else t.players)
-                 == side]
+        seating = t.seating
+        names = [t.seats[s].name for s in seating.seats_of(side)] \
+            if 0 <= side < seating.sides else []
         return " and ".join(names) or f"side {side}"
 
     @property
@@ -407,7 +408,9 @@ class Outcome:
         if self.resigned is not None:
             t = self.table
             quitter = t.seats[self.resigned].name if t is not None else f"seat {self.resigned}"
-            won = self.side_names(self.winner_side) if self.winner_side is not None else "?"
+            if self.winner_side is None:  # at 3 players: nobody wins a resigned match
+                return f"match over: {quitter} resigned; the match stops, nobody wins"
+            won = self.side_names(self.winner_side)
             return (f"match over: {quitter} resigned; {won} "
                     f"{'win' if ' and ' in won else 'wins'}")
         if self.on_time is not None:

@@ -39,6 +39,7 @@ from . import __version__
 from .audit import INCOMPLETE, INVALID, VALID, AuditReport, LogUnreadable, audit_log
 from .observer import ON_TIME as _ON_TIME_CODE
 from .rating import RatedMatch, Rating, bot_level, compute_ratings
+from .seating import SHAPES, Seating
 from .wire import fingerprint
 
 __all__ = [
@@ -169,9 +170,8 @@ class Log:
 
 def sides_of(players: int) -> tuple[tuple[int, ...], ...]:
     """The seats of each side: at 4 players seats 0 and 2 against 1 and 3."""
-    if players == 4:
-        return ((0, 2), (1, 3))
-    return tuple((s,) for s in range(players))
+    seating = Seating.of(players)
+    return tuple(seating.seats_of(side) for side in range(seating.sides))
 
 
 @dataclass(frozen=True)
@@ -510,7 +510,7 @@ def series(all_games: Sequence[Game], keys: Sequence[bytes]) -> Series | None:
     the newest counted matches with that very lineup, back to another lineup's match or
     a gap of more than :data:`SERIES_GAP`.  None when it has no counted match."""
     players = len(keys)
-    if players not in (2, 4):
+    if players not in SHAPES:
         return None
     sides = sides_of(players)
     lineup = frozenset(frozenset(keys[s] for s in ss) for ss in sides)
@@ -550,7 +550,7 @@ def rated_matches(all_games: Iterable[Game]) -> list[RatedMatch]:
     """The counted matches as rating periods (ordered by date, then game id)."""
     out = []
     for g in all_games:
-        if g.counted and g.log.winner is not None and g.players in (2, 4):
+        if g.counted and g.log.winner is not None and g.players in SHAPES:
             out.append(RatedMatch((g.date, g.log.game), g.players,
                                   tuple(s.key for s in g.seats), g.sides, g.log.winner))
     return out

@@ -58,7 +58,8 @@ from .deal import MSG_KEY, MSG_REVEAL, MSG_SHUFFLE
 from .deal import crypto as dc
 from .errors import IllegalMove, InvalidDeal, LocalError
 from .record import MatchRecorder, Record, result_sentence
-from .rules import CutEvent, DealEvent, Hand, Match, PlayEvent, SweepEvent, side_of
+from .rules import CutEvent, DealEvent, Hand, Match, PlayEvent, SweepEvent
+from .seating import SHAPES, Seating
 from .session import (
     DeckInstance,
     FirstDealerDrawn,
@@ -196,8 +197,9 @@ class Verdict:
 
         def side(s: int) -> str:
             n = len(names)
-            return " & ".join(names[x] for x in range(n) if side_of(x, n) == s) \
-                if n == 4 else who(s)
+            seating = Seating.of(n) if n in SHAPES else None
+            return " & ".join(names[x] for x in seating.seats_of(s)) \
+                if seating is not None and seating.teams else who(s)
 
         if self.verdict == VALID and self.code == ON_TIME and self.winner is not None:
             at = f" (entry #{self.entry})" if self.entry is not None else ""
@@ -205,6 +207,10 @@ class Verdict:
                     f"says: {side(self.winner)} wins the match on time; the log shows "
                     f"{who(self.blamed)} was to play, the time is the host's word (the log "
                     "carries no time)")
+        if self.verdict == VALID and self.code == "resigned" and self.winner is None \
+                and self.by_seat is not None:
+            at = f" (entry #{self.entry})" if self.entry is not None else ""
+            return f"{who(self.by_seat)} resigned{at}: the match stops, nobody wins"
         if self.verdict == VALID and self.code == "resigned" and self.winner is not None:
             at = f" (entry #{self.entry})" if self.entry is not None else ""
             return f"{who(self.by_seat)} resigned{at}: {side(self.winner)} wins the match " \
@@ -860,10 +866,13 @@ class Observer:
                 # A resignation, signed by the resigner against its own seat before the
                 # match was decided: a complete result, a loss for the resigner's side.
                 players = session.table.players
-                self._resigned_winner = winner = 1 - side_of(a.by_seat, players)
-                who = result_sentence(winner, (), players).rstrip()
+                # At 3 players there is no other side: the match stops, nobody wins.
+                self._resigned_winner = winner = \
+                    Seating.of(players).winner_on_resignation(a.by_seat)
+                who = (result_sentence(winner, (), players).rstrip() + " by resignation"
+                       if winner is not None else "the match stops, nobody wins")
                 return Verdict(VALID, "resigned", f"seat {a.by_seat} resigned (entry "
-                               f"#{a.index}): {who} by resignation", None, a.index,
+                               f"#{a.index}): {who}", None, a.index,
                                by_seat=a.by_seat, winner=winner)
             ended = session.aborted
             won = ended.winner_side(session.table.players) if ended is not None else None

@@ -13,10 +13,13 @@ How matches become rating periods (:func:`compute_ratings`):
 * every counted match is its own rating period, in a fixed order (the matches' dates,
   then their game ids), so the same matches always give the same ratings, whichever
   machine computes them and whenever: there is no decay with the calendar;
-* 2-player and 4-player (team) play are rated separately (:data:`POOLS`);
+* each table size (2, 3 and 4 players) is rated separately (:data:`POOLS`);
 * at 4 players a seat plays against a *composite* of the two opponents (their mean
   rating, and the root mean square of their deviations), with its side's result; its
   partner does not enter its update;
+* at 3 players, each for themselves, a seat meets each other seat as one result of the
+  period: the winner beat both, and the two others drew with each other (the record
+  names one winner, no order among the rest);
 * a rating is **provisional** (shown with "?") while its deviation is above
   :data:`PROVISIONAL_RD`, lichess's threshold (110);
 * the bot levels are **anchors**: a seat whose key is a bot level's well-known key
@@ -40,8 +43,10 @@ from __future__ import annotations
 import hashlib
 import math
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
+
+from .seating import MAX_PLAYERS, SHAPES
 
 __all__ = [
     "SCALE",
@@ -84,9 +89,9 @@ ANCHORS: dict[str, float] = {
 #: The anchors' deviation (a well-measured, fixed strength).
 ANCHOR_RD = 30.0
 #: Rating pools: table sizes rated separately.
-POOLS = (2, 4)
+POOLS = SHAPES
 #: Bot seats per table whose keys are well known (a 4-player table has at most 3 bots).
-BOT_SEATS = 3
+BOT_SEATS = MAX_PLAYERS - 1
 
 
 @dataclass(frozen=True)
@@ -238,7 +243,20 @@ def compute_ratings(matches: Iterable[RatedMatch]) -> dict[int, dict[bytes, Rati
             return ratings.get(key, Rating())
 
         before = {k: current(k) for k in m.keys}
-        for side, seats in enumerate(m.sides):
+        if len(m.sides) > 2:  # each for themselves: one result against each other seat
+            for side, seats in enumerate(m.sides):
+                for s in seats:
+                    me = before[m.keys[s]]
+                    if me.anchor is not None:
+                        continue
+                    results = [Result(before[m.keys[o]].rating, before[m.keys[o]].rd,
+                                      1.0 if side == m.winner else
+                                      0.0 if i == m.winner else 0.5)
+                               for i, ss in enumerate(m.sides) if i != side for o in ss]
+                    # One match, whatever the results in it: one game counted.
+                    ratings[m.keys[s]] = replace(glicko2_update(me, results),
+                                                 games=me.games + 1)
+        for side, seats in enumerate(m.sides if len(m.sides) == 2 else ()):
             others = [m.keys[s] for i, ss in enumerate(m.sides) if i != side for s in ss]
             opp = [before[k] for k in others]
             rating = sum(r.rating for r in opp) / len(opp)

@@ -43,9 +43,8 @@ from .rules import (
     PlayEvent,
     Ruleset,
     SweepEvent,
-    side_of,
-    sides_count,
 )
+from .seating import Seating
 
 __all__ = [
     "Record",
@@ -71,10 +70,8 @@ class RecordError(ChkobbaError, ValueError):
 
 
 def teams(players: int) -> list[list[int]]:
-    out: list[list[int]] = [[] for _ in range(sides_count(players))]
-    for seat in range(players):
-        out[side_of(seat, players)].append(seat)
-    return out
+    seating = Seating.of(players)
+    return [list(seating.seats_of(side)) for side in range(seating.sides)]
 
 
 def _cards(cs: Iterable[Card | None]) -> list[str | None]:
@@ -133,7 +130,7 @@ def hand_record(hand: Hand, *, match: int, number: int, totals: Sequence[int],
 
 def result_sentence(winner: int, totals: Sequence[int], players: int) -> str:
     who = f"team {winner + 1} (seats {' & '.join(map(str, teams(players)[winner]))})" \
-        if players == 4 else f"seat {winner}"
+        if Seating.of(players).teams else f"seat {winner}"
     return f"{who} wins {'-'.join(map(str, totals))}"
 
 

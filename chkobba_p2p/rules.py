@@ -52,6 +52,7 @@ from .errors import (
     RankMatchRequired,
     WrongPhase,
 )
+from .seating import Seating
 from .text import safe_text
 
 __all__ = [
@@ -283,17 +284,17 @@ VARIANTS: dict[str, RulesetChanges] = {
 
 
 def sides_count(players: int) -> int:
-    return 2 if players == 4 else players
+    """How many sides score at ``players`` seats (:attr:`Seating.sides`)."""
+    return Seating.of(players).sides
 
 
 def side_of(seat: int, players: int) -> int:
-    """The side (team) a seat scores for: partners face each other at 4 players."""
-    return seat % 2 if players == 4 else seat
+    """The side (team) a seat scores for (:meth:`Seating.side_of`)."""
+    return Seating.of(players).side_of(seat)
 
 
 def _check_players(players: int) -> None:
-    if players not in (2, 3, 4):
-        raise LocalError(f"Chkobba is played by 2, 3 or 4 players, not {players!r}")
+    Seating.of(players)  # raises LocalError for a shape the engine does not play
 
 
 def resolve_first_dealer(draws: dict[int, Card]) -> int | tuple[int, ...]:
@@ -826,7 +827,7 @@ class Hand:
         s(h, "table", ())
         s(h, "chkobbas", (0,) * players)
         s(h, "stock", 40)
-        cutter = (dealer + 1) % players
+        cutter = Seating.of(players).cutter(dealer)
         s(h, "turn", cutter)
         s(h, "last_capturer", None)
         s(h, "_log", ())
@@ -909,7 +910,7 @@ class Hand:
     @property
     def cutter(self) -> int:
         """The player on the dealer's right: cuts, draws, and plays first."""
-        return (self.dealer + 1) % self.players
+        return Seating.of(self.players).cutter(self.dealer)
 
     @property
     def pending(self) -> Pending:
@@ -1010,13 +1011,13 @@ class Hand:
 
     def _side_masks(self) -> tuple[int, ...]:
         pm = self._pm
-        if self.players == 4:
+        if Seating.of(self.players).teams:
             return ((pm | pm >> 80) & ALL_CARDS, (pm >> 40 | pm >> 120) & ALL_CARDS)
         return tuple([pm >> 40 * s & ALL_CARDS for s in range(self.players)])
 
     def side_chkobbas(self) -> tuple[int, ...]:
         k = self.chkobbas
-        if self.players == 4:
+        if Seating.of(self.players).teams:
             return (k[0] + k[2], k[1] + k[3])
         return k
 
@@ -1265,7 +1266,7 @@ class Hand:
         h.players = n
         h.dealer = self.dealer
         h.viewer = self.viewer
-        h.turn = turn = (seat + 1) % n
+        h.turn = turn = (seat + 1) % n  # Seating.next, inlined: the search's hot path
         h._known = self._known | BIT[card]
         h._deck = deck = self._deck
         h._queue = ()
@@ -1494,7 +1495,7 @@ class Match:
 
     @property
     def dealer(self) -> int:
-        return (self.first_dealer + len(self.results)) % self.players
+        return Seating.of(self.players).dealer_of(self.first_dealer, len(self.results))
 
     def with_hand(self, hand: Hand) -> Match:
         """Replace the hand in progress (after dealing or playing in it)."""
@@ -1528,6 +1529,6 @@ class Match:
         if winner is not None:
             return replace(self, totals=totals, results=results, hand=None, redeals=0,
                            winner=winner)
-        next_dealer = (self.first_dealer + len(results)) % self.players
+        next_dealer = Seating.of(self.players).dealer_of(self.first_dealer, len(results))
         return replace(self, totals=totals, results=results, redeals=0,
                        hand=Hand.new(self.ruleset, self.players, next_dealer, self.viewer))

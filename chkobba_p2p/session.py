@@ -51,8 +51,8 @@ from .rules import (
     Redeal,
     Ruleset,
     Turn,
-    side_of,
 )
+from .seating import ONLINE, Seating
 from .text import distinct_names, safe_text
 from .wire import (
     ENTRY_DOMAIN,
@@ -148,7 +148,8 @@ def _name(value: Any) -> str:
 @dataclass(frozen=True)
 class TableInfo:
     """What the genesis entry fixes: the game id, version, ruleset and who sits where.
-    Seat 0 is the host; at 4 players seats 0 and 2 play against 1 and 3."""
+    Seat 0 is the host; the sides are :attr:`seating`'s (at 4 players seats 0 and 2 play
+    against 1 and 3; at 3 each plays for themselves)."""
 
     game: bytes
     version: int
@@ -156,6 +157,11 @@ class TableInfo:
     rules: Ruleset
     seats: tuple[SeatInfo, ...]
     caps: tuple[str, ...] = TABLE_CAPABILITIES
+
+    @property
+    def seating(self) -> Seating:
+        """The shape of this table."""
+        return Seating.of(self.players)
 
     @property
     def rules_hash(self) -> bytes:
@@ -189,8 +195,9 @@ class TableInfo:
         if version not in SUPPORTED_VERSIONS:
             raise ProtocolError(ErrorCode.VERSION_MISMATCH, f"version {version}")
         players = get_field(f, "players", "int")
-        if players not in (2, 4):
-            raise ProtocolError(ErrorCode.BAD_FIELD, "players must be 2 or 4")
+        if players not in ONLINE:
+            raise ProtocolError(ErrorCode.BAD_FIELD,
+                                f"players must be one of {', '.join(map(str, ONLINE))}")
         try:
             rules = Ruleset.from_dict(get_field(f, "rules", "map"))
         except ValueError as exc:
@@ -259,9 +266,7 @@ def flag_winner(flagged: int, players: int) -> int | None:
     (the other seat) and at 4 (the other pair).  **The hook for 3 players**: three
     sides, and a flag does not say which of the other two wins, so a flag gives nobody
     the win there (None): the abort is then the stop it always was."""
-    if players == 2 or players == 4:
-        return 1 - side_of(flagged, players)
-    return None
+    return Seating.of(players).winner_on_resignation(flagged)
 
 
 def flag_holds(fields: dict[str, Any], signer: int, *, players: int, phase: str,
@@ -370,12 +375,13 @@ class Aborted:
 
     def winner_side(self, players: int) -> int | None:
         """After a resignation or a loss on time, the side that wins the match (the other
-        one); None for any other abort."""
+        one at 2 and 4 players; at 3 nobody: :meth:`Seating.winner_on_resignation`); None
+        for any other abort."""
         if self.flag is not None:
             return flag_winner(self.flag, players)
         if not self.resigned:
             return None
-        return 1 - side_of(self.by_seat, players)
+        return Seating.of(players).winner_on_resignation(self.by_seat)
 
 
 @dataclass(frozen=True)

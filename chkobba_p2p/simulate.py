@@ -25,6 +25,7 @@ from .rules import (
     Turn,
     resolve_first_dealer,
 )
+from .seating import Seating
 
 __all__ = ["draw_first_dealer", "play_hand", "play_match", "SimulationSummary", "simulate"]
 
@@ -105,7 +106,7 @@ class SimulationSummary:
 
     def lines(self) -> list[str]:
         sides = len(self.wins)
-        label = "team" if self.players == 4 else "seat"
+        label = Seating.of(self.players).side_word
         out = [f"matches: {self.matches}", f"hands: {self.hands}", f"redeals: {self.redeals}"]
         for side in range(sides):
             out.append(f"wins {label} {side}: {self.wins[side]}")
@@ -121,7 +122,7 @@ def simulate(ruleset: Ruleset, bots: Sequence[Bot], games: int, seed: int,
     """Play ``games`` matches; same seed, same matches.  Appends records if given a list."""
     rng = random.Random(seed)
     players = len(bots)
-    sides = 2 if players == 4 else players
+    sides = Seating.of(players).sides
     summary = SimulationSummary(players, wins=[0] * sides, points=[0] * sides)
     for g in range(1, games + 1):
         m, recs = play_match(ruleset, bots, rng, match_number=g)

@@ -34,6 +34,7 @@ from .rules import (
     side_of,
     sides_count,
 )
+from .seating import Seating
 from .session import (
     Aborted,
     FirstDealerDrawn,
@@ -140,14 +141,24 @@ class TableState:
     # ------------------------------------------------------------------ reading
 
     @property
+    def seating(self) -> Seating:
+        """The shape of the table (2 seats until the genesis says otherwise)."""
+        return Seating.of(self.players or 2)
+
+    @property
+    def teams(self) -> bool:
+        """Partners share a side (4 players)."""
+        return self.seating.teams
+
+    @property
     def sides(self) -> int:
-        return sides_count(self.players or 2)
+        return self.seating.sides
 
     @property
     def cutter(self) -> int | None:
         if self.dealer is None or not self.players:
             return None
-        return (self.dealer + 1) % self.players
+        return self.seating.cutter(self.dealer)
 
     @property
     def target(self) -> int | None:
@@ -164,7 +175,9 @@ class TableState:
 
     def side(self, seat: int) -> int:
         """The side a seat scores for (partners face each other at 4 players)."""
-        return side_of(seat, self.players or 2)
+        if not self.players:
+            return seat  # no table yet: each seat its own side
+        return self.seating.side_of(seat)
 
     @property
     def my_side(self) -> int | None:

@@ -17,6 +17,7 @@ from .options import (
     LANGS,
     LEVELS,
     REVIEW_SAMPLES,
+    TABLE_SHAPES,
     add_discovery_options,
     add_host_options,
     add_peer_options,
@@ -75,8 +76,8 @@ def _pace(text: str) -> float:
 def _play_arguments(p: argparse.ArgumentParser) -> None:
     levels = sorted(LEVELS)
     p.description = "A full-screen match against bot peers on this machine."
-    p.add_argument("--players", type=int, choices=(2, 4), default=2,
-                   help="2 players, or 4 in two teams (default 2)")
+    p.add_argument("--players", type=int, choices=TABLE_SHAPES, default=2,
+                   help="2 players, 3 each for themselves, or 4 in two teams (default 2)")
     p.add_argument("--bots", default="greedy", choices=levels, help="the bots' level")
     p.add_argument("--seed", type=int, default=None,
                    help="seed the bots' play style (the deal stays cryptographic)")
@@ -267,8 +268,9 @@ def _arena_arguments(p: argparse.ArgumentParser) -> None:
                    help="level B (same choices)")
     p.add_argument("--games", type=int, default=50,
                    help="duplicate deals; each is played twice, so 2 x N matches (default 50)")
-    p.add_argument("--players", type=int, choices=(2, 4), default=2,
-                   help="players at each table (default 2; 4 play in two teams)")
+    p.add_argument("--players", type=int, choices=TABLE_SHAPES, default=2,
+                   help="players at each table (default 2; 3 each for themselves, A at "
+                   "each seat in turn against two B; 4 play in two teams)")
     p.add_argument("--seed", type=int, default=0,
                    help="seed of the whole run: the same seed plays the same games "
                         "(default 0)")
@@ -293,7 +295,7 @@ def _history_arguments(p: argparse.ArgumentParser) -> None:
                    help="only the matches with a player of this name (or key fingerprint)")
     p.add_argument("--since", metavar="DATE", help="only the matches since DATE "
                    "(2026-03-01, or a date and time)")
-    p.add_argument("--players", type=int, choices=(2, 4), help="only tables of N players")
+    p.add_argument("--players", type=int, choices=TABLE_SHAPES, help="only tables of N players")
     p.add_argument("--json", action="store_true", help="print JSON (one array) instead")
     p.add_argument("--ratings", metavar="LOGDIR", nargs="?", const="", default=None,
                    help="print everyone's Glicko-2 rating from the logs in LOGDIR (default: "

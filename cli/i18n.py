@@ -94,6 +94,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "verdict_on_time": ("{who} lost on time, by the host's clock: {name} wins the match on "
                         "time", "{who} perd au temps, selon l'horloge de l'hôte : {name} "
                         "gagne la partie au temps"),
+    "verdict_resigned_nobody": ("{who} resigned: the match stops, nobody wins",
+                                "{who} a abandonné : la partie s'arrête, personne ne gagne"),
     "verdict_truncated": ("the log ends in the middle of a message (a crash, or a cut "
                           "file); nothing wrong before it",
                           "le journal s'arrête au milieu d'un message (un arrêt brutal ou un "
@@ -230,6 +232,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
                          "Vous avez abandonné : {name} gagne la partie"),
     "over_resigned_us": ("You resigned: they win the match",
                          "Vous avez abandonné : ils gagnent la partie"),
+    "over_resigned_nobody": ("{name} resigned: the match stops, nobody wins",
+                             "{name} abandonne : la partie s'arrête, personne ne gagne"),
+    "over_resigned_nobody_me": ("You resigned: the match stops, nobody wins",
+                                "Vous avez abandonné : la partie s'arrête, personne ne gagne"),
     "over_resigned_you_win": ("{name} resigned: you win the match!",
                               "{name} abandonne : vous gagnez la partie !"),
     "over_on_time_you_win": ("{name} ran out of time: you won on time!",
@@ -522,6 +528,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "hi_won_points": ("{side} won {score}", "{side} : victoire {score}"),
     "hi_won_resigned": ("{side} won by resignation", "{side} : victoire par abandon"),
     "hi_won_on_time": ("{side} won on time", "{side} : victoire au temps"),
+    "hi_resigned": ("resigned at 3 players: nobody wins, counts for nothing",
+                    "abandon à 3 joueurs : personne ne gagne, ne compte pas"),
     "hi_aborted": ("stopped before the end: counts for nothing",
                    "arrêtée avant la fin : ne compte pas"),
     "hi_truncated": ("the log is cut short: counts for nothing",

@@ -16,7 +16,7 @@ from .rules_options import add_rules_arguments
 __all__ = ["add_peer_options", "add_discovery_options", "add_host_options", "common_options",
            "add_tor_options",
            "seconds", "LEVELS", "FIGURES", "LANGS", "DEFAULT_PORT", "MAX_LIMIT",
-           "MAX_SPECTATORS", "REVIEW_SAMPLES"]
+           "MAX_SPECTATORS", "REVIEW_SAMPLES", "TABLE_SHAPES"]
 
 #: The bot levels, in :data:`chkobba_p2p.levels.LEVELS`' order.
 LEVELS: tuple[str, ...] = ("random", "greedy", "heuristic", "expert")
@@ -28,6 +28,8 @@ LANGS: tuple[str, ...] = ("en", "fr")
 DEFAULT_PORT = 7777
 MAX_LIMIT = 86400.0
 MAX_SPECTATORS = 64
+#: The table shapes a live table seats (:data:`chkobba_p2p.seating.ONLINE`).
+TABLE_SHAPES: tuple[int, ...] = (2, 3, 4)
 #: :data:`chkobba_p2p.review.DEFAULT_SAMPLES`: the coach's sampled worlds per decision.
 REVIEW_SAMPLES = 200
 
@@ -124,8 +126,8 @@ def add_host_options(p: argparse.ArgumentParser) -> None:
                    help=f"TCP port to listen on (default {DEFAULT_PORT}; 0: any free port)")
     p.add_argument("--bind", default="",
                    help="address to listen on (default: every address, IPv4 and IPv6)")
-    p.add_argument("--players", type=int, choices=(2, 4), default=2,
-                   help="2 players, or 4 in two teams (default 2)")
+    p.add_argument("--players", type=int, choices=TABLE_SHAPES, default=2,
+                   help="2 players, 3 each for themselves, or 4 in two teams (default 2)")
     add_rules_arguments(p)
     p.add_argument("--bots", type=int, default=0, help="local bot peers to start")
     p.add_argument("--level", default="greedy", choices=sorted(LEVELS), help="the bots' level")

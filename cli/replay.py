@@ -18,8 +18,8 @@ from chkobba_p2p.audit import (
     audit_log,
 )
 from chkobba_p2p.cards import FigureConvention, card
-from chkobba_p2p.record import teams
 from chkobba_p2p.review import DEFAULT_SAMPLES, Review, review_records
+from chkobba_p2p.seating import Seating
 from chkobba_p2p.text import safe_text
 
 from . import coach, scoresheet
@@ -176,11 +176,12 @@ def _interrupted(path: str, report: AuditReport) -> list[object]:
 
 
 def _side(side: int, players: int, names: list[str] | None = None) -> str:
-    """A side in people's words: a name at 2 players, "hana & sami" at 4."""
-    seats = teams(players)[side] if players == 4 else (side,)
+    """A side in people's words: a name at 2 and 3 players, "hana & sami" at 4."""
+    seating = Seating.of(players)
+    seats = seating.seats_of(side)
     if names is not None:
         return " & ".join(names[s] for s in seats)
-    if players == 4:
+    if seating.teams:
         return f"team {side + 1} (seats {' & '.join(map(str, seats))})"
     return f"seat {side}"
 
@@ -312,7 +313,8 @@ def describe(report: AuditReport, hand: int | None = None, symbols: bool = True,
     out.append(f"game {t.game.hex()}: {t.players} players, {t.rules.describe()}; "
                f"shuffles {proofs} proofs")
     for s in t.seats:
-        side = (f", plays with {names[(s.seat + 2) % 4]}" if t.players == 4 else "")
+        partner = t.seating.partner_of(s.seat)
+        side = f", plays with {names[partner]}" if partner is not None else ""
         out.append(f"  {s.name} (key {s.fingerprint}{side})")
     for d in report.draws:
         out.append("first-dealer draw: " + ", ".join(f"{sp.who(s)} {sp.card(str(c))}"

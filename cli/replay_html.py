@@ -16,9 +16,9 @@ from typing import Any
 
 from chkobba_p2p.audit import INVALID, VALID, AuditReport
 from chkobba_p2p.cards import Card, FigureConvention, card
-from chkobba_p2p.record import teams
 from chkobba_p2p.review import BLUNDER, MISTAKE, Grade, Review
 from chkobba_p2p.rules import CutEvent, DealEvent, PlayEvent, Ruleset
+from chkobba_p2p.seating import SHAPES, Seating
 
 from . import scoresheet
 from .i18n import Translator
@@ -51,6 +51,10 @@ _WORDS: dict[str, tuple[str, str]] = {
     "winner": ("{who} wins the match, {totals}.", "{who} gagne la partie, {totals}."),
     "resigned": ("{by} resigned at entry #{entry}: {who} wins the match.",
                  "{by} a abandonné à l'entrée n°{entry} : {who} gagne la partie."),
+    "resigned_nobody": ("{by} resigned at entry #{entry}: at three players the match "
+                        "stops there, and nobody wins.",
+                        "{by} a abandonné à l'entrée n°{entry} : à trois joueurs la partie "
+                        "s'arrête là, et personne ne gagne."),
     "resigned_score": ("The score when the match ended: {totals}, in a match to {target}.",
                        "Le score à l'abandon : {totals}, dans une partie en {target}."),
     "resigned_here": ("{who} resigned here.", "{who} a abandonné ici."),
@@ -168,9 +172,14 @@ class _Page:
             return f'<span class="who">{html.escape(self.names[seat])}</span>'
         return self.t("nobody")
 
+    @property
+    def teams(self) -> bool:
+        """Partners share a side (4 players): the score's columns are teams."""
+        return self.players in SHAPES and Seating.of(self.players).teams
+
     def side(self, side: int) -> str:
-        if self.players == 4:
-            seats = teams(4)[side]
+        if self.teams:
+            seats = Seating.of(4).seats_of(side)
             return self.tx("team", n=side + 1) + \
                 " (" + " &amp; ".join(self.seat(s) for s in seats) + ")"
         return self.seat(side)
@@ -226,6 +235,10 @@ class _Page:
                 line = self.tx("on_time", late=self.seat(r.blamed), entry=str(r.entry),
                                who=self.side(r.winner))
                 lines.append(f"<p class='outcome'>{line}</p>")
+            elif r.code == "resigned":  # at 3 players: the match stops, nobody wins
+                lines.append("<p class='outcome'>" + self.tx(
+                    "resigned_nobody", by=self.seat(self._resigner()), entry=str(r.entry))
+                    + "</p>")
             elif r.winner is not None:
                 # The winner's total first: "12 – 11".
                 totals = " – ".join(str(t) for t in sorted(r.totals, reverse=True))
@@ -274,8 +287,8 @@ class _Page:
         return out
 
     def _side_short(self, side: int) -> str:
-        if self.players == 4:
-            return " &amp; ".join(self.seat(s) for s in teams(4)[side])
+        if self.teams:
+            return " &amp; ".join(self.seat(s) for s in Seating.of(4).seats_of(side))
         return self.seat(side)
 
     def blame(self, seat: int) -> str:
@@ -290,14 +303,14 @@ class _Page:
             return ""
         rows = []
         for s in t.seats:
-            side = self.tx("team", n=s.seat % 2 + 1) if t.players == 4 else ""
+            side = self.tx("team", n=t.seating.side_of(s.seat) + 1) if self.teams else ""
             # The key under the name: a 27-letter name, its side and a key side by side do
             # not fit a phone's width, and a name is never broken to make room.
             rows.append(f"<tr><td class='n'>{s.seat}</td><td>{self.seat(s.seat)}<br>"
                         f"<code class='fp'>{html.escape(s.fingerprint)}</code></td>"
-                        + (f"<td>{side}</td>" if t.players == 4 else "") + "</tr>")
+                        + (f"<td>{side}</td>" if self.teams else "") + "</tr>")
         head = (f"<tr><th class='n nw'>{self.t('seat')}</th><th>{self.t('name')}"
-                "</th>" + (f"<th class='nw'>{self.t('side')}</th>" if t.players == 4 else "")
+                "</th>" + (f"<th class='nw'>{self.t('side')}</th>" if self.teams else "")
                 + "</tr>")
         info = [self.tx("game", id=t.game.hex()[:16], players=t.players),
                 f"{self.t('rules')}: {html.escape(t.rules.describe(self.lang))}"]
@@ -478,9 +491,9 @@ class _Page:
     def _sides(self) -> list[str]:
         """Column heads of the score tables: the seats, or the teams (their members are
         in the players' table)."""
-        if self.players == 4:
+        if self.teams:
             return [self.tx("team", n=i + 1) for i in range(2)]
-        return [self.seat(i) for i in range(2)] if self.players == 2 else []
+        return [self.seat(i) for i in range(self.players)]
 
     def score(self, h: dict) -> str:
         s = h["score"]

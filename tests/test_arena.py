@@ -68,7 +68,7 @@ class ViewChecker:
         return self.inner.choose_cut(hand)
 
 
-@pytest.mark.parametrize("players", [2, 4])
+@pytest.mark.parametrize("players", [2, 3, 4])
 def test_arena_hands_each_bot_only_its_own_view(players):
     bots = [ViewChecker() for _ in range(players)]
     m = _play_leg(Ruleset(), bots, 0, _deck_source(1, 0))
@@ -103,9 +103,22 @@ def test_arena_is_reproducible_for_instant_levels():
     assert a.margins == b.margins and a.wins_a == b.wins_a
 
 
-def test_arena_refuses_three_players():
-    with pytest.raises(ValueError):
-        arena("greedy", "random", 1, players=3)
+def test_arena_at_three_puts_a_at_each_seat_in_turn_against_two_b():
+    result = ArenaResult("greedy", "random", 3)
+    play_duplicate_match(Ruleset(), "greedy", "random", 3, seed=2, match=0, move_ms=None,
+                         result=result)
+    assert result.matches == 3 and result.legs == 3
+    assert 0 <= result.wins_a <= 3
+    # A played one seat in each leg, B the two others: B made twice A's moves.
+    assert len(result.times_b) > len(result.times_a) > 0
+    text = "\n".join(result.lines())
+    assert "3 players" in text and "(1 deals x 3 seatings)" in text
+
+
+def test_arena_refuses_a_table_shape_the_game_has_not():
+    for players in (1, 5):
+        with pytest.raises(ValueError):
+            arena("greedy", "random", 1, players=players)
 
 
 def test_arena_command(capsys):

@@ -109,6 +109,9 @@ def test_the_help_s_copies_of_the_library_s_names_and_bounds_are_exact():
     from chkobba_p2p.review import DEFAULT_SAMPLES
 
     assert options.REVIEW_SAMPLES == DEFAULT_SAMPLES
+    from chkobba_p2p.seating import ONLINE
+
+    assert options.TABLE_SHAPES == ONLINE
     assert tuple(rules.PRESETS) == rules_options.PRESETS
     assert tuple(rules.VARIANTS) == rules_options.VARIANTS
     assert (arguments.EXIT_VALID, arguments.EXIT_INVALID, arguments.EXIT_USAGE,

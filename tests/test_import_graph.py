@@ -200,6 +200,7 @@ def test_no_import_cycle_among_the_projects_modules():
 def layer_of(module: str, client: str) -> float | None:
     layers = {
         "cards": 0, "errors": 0,
+        "seating": 0.5,  # the shape of the table: above the errors, under the rules
         "rules": 1,
         "deal": 2, "wire": 2, "portmap": 2,
         "session": 3,

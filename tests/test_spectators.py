@@ -119,7 +119,7 @@ async def _watch(port: int, name: str, check: SecretCheck, tmp_path: Path, out: 
 AT_ONCE = dataclasses.replace(FAST, announce=0.0)
 
 
-@pytest.mark.parametrize("players", [2, 4])
+@pytest.mark.parametrize("players", [2, 3, 4])
 async def test_two_spectators_see_the_match_and_no_hidden_card(players, tmp_path):
     halfway = trio.Event()
     host_ctl = Recording(1, halfway)

@@ -16,6 +16,7 @@ from typing import Any
 from .. import wire
 from ..errors import LocalError
 from ..rules import Ruleset
+from ..seating import ONLINE
 from ..session import CAP_EARLY_DEAL, CAP_SHUFFLE_PROOFS, TABLE_CAPABILITIES, SeatInfo, TableInfo
 from ..text import distinct_names
 from ..wire import (
@@ -77,8 +78,8 @@ class Lobby:
 
     def __init__(self, identity: Identity, name: str, rules: Ruleset, players: int,
                  shuffle_proofs: bool = True) -> None:
-        if players not in (2, 4):
-            raise LocalError("a table seats 2 or 4 players")
+        if players not in ONLINE:
+            raise LocalError(f"a table seats {' or '.join(map(str, ONLINE))} players")
         self.identity = identity
         self.rules = rules
         self.players = players
@@ -348,6 +349,6 @@ class ClientHandshake:
         if not verify_signature(self.host_key, POP_HOST_DOMAIN, signed, pop):
             raise ProtocolError(ErrorCode.BAD_PROOF_OF_POSSESSION, "the host's")
         seat: int = get_field(msg, "seat", "int")
-        if not 0 < seat < max(self.players, 2):
+        if not 0 < seat < (self.players if self.players in ONLINE else 2):
             raise ProtocolError(ErrorCode.BAD_FIELD, "seat out of range")
         return seat

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from ..events import clean_chat
+from ..seating import MAX_PLAYERS as SEATS_MAX
 from ..wire import MAX_NAME, MAX_STR, SUPPORTED_VERSIONS, ErrorCode, ProtocolError, get_field
 
 __all__ = [
@@ -32,7 +33,7 @@ __all__ = [
     "LinkMessage", "parse_link_message",
 ]
 
-MAX_PLAYERS = 4
+MAX_PLAYERS = SEATS_MAX  # the shapes are seating.py's
 #: Longest error text kept from the network, in characters.
 MAX_ERROR_TEXT = 200
 #: The longest move limit or away allowance a host may announce, in seconds (a day): past

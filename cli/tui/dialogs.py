@@ -78,7 +78,7 @@ def over_lines(view: TableView, outcome: Outcome | None, log_path: Path | None,
     if o is not None and o.resigned is not None and o.winner_side is not None:
         lines += [[("class:title", " " + t("over_title") + " ")], []]
         if o.resigned == st.seat:
-            text = (t("over_resigned_us") if (st.players or 2) == 4 else
+            text = (t("over_resigned_us") if st.teams else
                     t("over_resigned_me", name=view.side_name(o.winner_side)))
             lines.append([("class:warn", f" {text} ")])
         else:
@@ -87,7 +87,7 @@ def over_lines(view: TableView, outcome: Outcome | None, log_path: Path | None,
     elif o is not None and o.on_time is not None and o.winner_side is not None:
         lines += [[("class:title", " " + t("over_title") + " ")], []]
         late, won = o.on_time, o.winner_side
-        four = (st.players or 2) == 4
+        four = st.teams
         # Its move clock ran out (timeout), or its allowance while away (peer_left).
         how = "over_away" if o.aborted is not None \
             and o.aborted.code is ErrorCode.PEER_LEFT else "over_on_time"
@@ -103,6 +103,10 @@ def over_lines(view: TableView, outcome: Outcome | None, log_path: Path | None,
                                                  name=view.side_name(won)) + " ")])
         lines += wrap_line([("", " " + t("over_on_time_note"))], max(20, width - 6),
                            indent=" ")
+    elif o is not None and o.resigned is not None:  # at 3 players: nobody wins
+        lines += [[("class:title", " " + t("over_title") + " ")], []]
+        lines.append([("class:warn", " " + view.said("over_resigned_nobody", o.resigned)
+                       + " ")])
     elif o is not None and o.done is not None:
         d = o.done
         # The winner's score first, as people say it: "amel wins 14-9".
@@ -113,7 +117,7 @@ def over_lines(view: TableView, outcome: Outcome | None, log_path: Path | None,
         if st.my_side is not None and d.winner_side == st.my_side:
             lines.append([("class:ok", " " + t("over_you_win", score=score) + " ")])
         else:
-            text = (t("over_they_win", score=score) if (st.players or 2) == 4 else
+            text = (t("over_they_win", score=score) if st.teams else
                     t("over_other_wins", score=score, name=view.side_name(d.winner_side)))
             lines.append([("class:warn", f" {text} ")])
         lines.append([("", " " + t("over_hands", n=d.hands))])

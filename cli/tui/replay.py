@@ -137,8 +137,9 @@ class ReplayViewer:
         (the library's ``reason`` is an auditor's English, with seat numbers).  An invalid
         one keeps the auditor's words: they name the entry and the check it fails."""
         t, view = self.t, self.view(len(self.tl.frames) - 1)
-        if v.winner is not None and v.code is None and len(v.totals) == 2:
-            score = f"{v.totals[v.winner]}-{v.totals[1 - v.winner]}"  # the winner's first
+        if v.winner is not None and v.code is None and len(v.totals) >= 2:
+            order = [v.winner, *(i for i in range(len(v.totals)) if i != v.winner)]
+            score = "-".join(str(v.totals[i]) for i in order)  # the winner's first
             return t("verdict_won", name=self.side_names(v.winner), score=score)
         if v.winner is not None and v.code == "resigned":
             return t("verdict_resigned", who=view.name(v.by_seat),
@@ -146,6 +147,8 @@ class ReplayViewer:
         if v.winner is not None and v.code == "on_time" and v.blamed is not None:
             return t("verdict_on_time", who=view.name(v.blamed),
                      name=self.side_names(v.winner))
+        if v.code == "resigned":  # at 3 players a resignation names no winner
+            return t("verdict_resigned_nobody", who=view.name(v.by_seat))
         if v.code == "aborted":
             stop = next((f.event for f in reversed(self.tl.frames)
                          if isinstance(f.event, Aborted)), None)

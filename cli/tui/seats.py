@@ -68,7 +68,7 @@ def seat_picture(view: TableView, width: int, seat_line: SeatLine,
     when the two opponents do not fit side by side in ``width`` columns (the caller
     draws the seats one a line)."""
     st, t = view.state, view.t
-    if (st.players or 2) != 4 or st.seat is None:
+    if not st.teams or st.seat is None:
         return None
     pos = seat_positions(st.seat)
     room = width - 1

@@ -131,12 +131,12 @@ def _captures_line(view: TableView, side: int) -> Line:
         parts.append(t("sevens_1") if c.sevens == 1 else t("sevens_n", n=c.sevens))
     if c.chkobbas:
         parts.append(t("chkobba_n", n=c.chkobbas))
-    if (st.players or 2) == 4 and st.seat is None:  # a spectator, a replay: the side
+    if st.teams and st.seat is None:  # a spectator, a replay: the side
         whose = t("cap_of", name=view.side_name(side))  # its players' names, or "side 1"
-    elif (st.players or 2) == 4:
+    elif st.teams:
         whose = t("cap_us") if side == st.my_side else t("cap_them")
     else:
-        whose = view.said("cap_of", side)  # at 2 players a side is a seat
+        whose = view.said("cap_of", side)  # at 2 and 3 players a side is a seat
     line: Line = [("class:dim", f"   {whose} "),
                   ("", " · ".join(parts))]
     if c.haya:
@@ -161,10 +161,11 @@ def table_lines(view: TableView, width: int, compact: bool, *, selected: int | N
     # No local seat (a spectator, a replay): every seat is drawn as the others are.
     watching = st.seat is None
     me = st.seat if st.seat is not None else 0
-    roles = {(me + 2) % 4: t("partner")} if n == 4 else {}
-    if watching:  # at 4 players the teams; at 2 the names say it all (no seat numbers)
-        roles = {s: t("with_partner", name=view.name((s + 2) % 4)) if n == 4 else ""
-                 for s in range(n)}  # at 4, who plays with whom, by name
+    partner = st.seating.partner_of(me) if me < n else None
+    roles = {partner: t("partner")} if partner is not None else {}
+    if watching:  # at 4 players who plays with whom, by name; at 2 and 3 the names say it all
+        roles = {s: t("with_partner", name=view.name(p)) if (p := st.seating.partner_of(s))
+                 is not None else "" for s in range(n)}
 
     def extra_of(s: int) -> Line:
         return seat_extra(s) if seat_extra is not None else []
@@ -186,7 +187,9 @@ def table_lines(view: TableView, width: int, compact: bool, *, selected: int | N
         info.append(view.said("cutting_of", st.cutter))
     elif st.turn is not None:
         info.append(t("turn_of", name=view.who(st.turn)))
-    add([("class:dim", " " + " · ".join(info))], 1)
+    # With two opponents or more (3 and 4 players), every opponent's line shows before the
+    # stock does on a short screen (the turn is on the ▶ and the prompt).
+    add([("class:dim", " " + " · ".join(info))], 2 if len(st.others()) > 1 else 1)
     for line in notices:
         add(line)
     add([], 3)

@@ -69,9 +69,9 @@ class TableView:
 
     def side_name(self, side: int) -> str:
         st = self.state
-        if st.seat is None and (st.players or 2) == 4:  # no local seat: the teams by number
+        if st.seat is None and st.teams:  # no local seat: the teams by number
             return self.t("side", n=side + 1)
-        if st.my_side is not None and (st.players or 2) == 4:
+        if st.my_side is not None and st.teams:
             return self.t("us") if side == st.my_side else self.t("them")
         if st.my_side == side:
             return self.t("you")
