@@ -449,8 +449,8 @@ def games(logs: Iterable[Log]) -> list[Game]:
             # The host's flag stands in its copy, but the flagged side's own copy holds
             # its signed word, first, that the host went silent: a disputed stop, which
             # counts for nothing (PROTOCOL.md 12.3).
-            losers = sides_of(best.players)[1 - best.winner] if best.players in (2, 4) \
-                else ()
+            losers = tuple(seat for side, seats in enumerate(sides_of(best.players))
+                           if side != best.winner for seat in seats)
             best = next((lg for lg in sorted(copies, key=lambda lg: lg.path)
                          if lg.disputed_by is not None and lg.disputed_by in losers), best)
         dates = [lg.date for lg in copies if lg.date]

@@ -324,8 +324,10 @@ async def test_a_spoofed_announcement_beside_the_honest_one_leaves_it_joinable(t
                                   dimensions=(24, 80), encoding="utf-8", timeout=60)
             try:
                 if child.expect([r"joining ", r"table to join \(number\): "]) == 1:
-                    number = re.search(rf"\[(\d+)\] mdns-table at [0-9.]+:{port} ",
-                                       child.before).group(1)
+                    listed = re.search(rf"\[(\d+)\] mdns-table at [0-9.]+:{port}\b",
+                                       child.before)
+                    assert listed, child.before
+                    number = listed.group(1)
                     child.sendline(number)
                     child.expect(r"joining ")
                 child.expect("finder")  # seated: the lobby shows our name

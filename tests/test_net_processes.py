@@ -4,50 +4,25 @@ SIGKILL that restarts, resumes from its log and saved secrets, and finishes the 
 
 from __future__ import annotations
 
-import re
 import subprocess
 import time
 from pathlib import Path
 
 import pytest
-from test_net_support import REPO_ROOT, cli_command, cli_env
+from test_net_support import REPO_ROOT, cli_command
+from test_net_support import process_env as _env
+from test_net_support import start_bot as _bot
+from test_net_support import start_host as _start_host
 
 from chkobba_p2p.transcript import read_transcript
 
 LIMIT = 90  # seconds: a whole match takes a few
 
 
-def _env(tmp_path: Path) -> dict[str, str]:
-    env = cli_env()
-    env["CHKOBBA_DATA_DIR"] = str(tmp_path / "data")
-    return env
 
 
-def _start_host(tmp_path: Path, *args: str) -> tuple[subprocess.Popen, int]:
-    proc = subprocess.Popen(
-        cli_command("host", "--headless", "--port", "0", "--bind", "127.0.0.1",
-                    "--no-beacon", "--quiet", "--log", str(tmp_path / "host.chklog"), *args),
-        cwd=REPO_ROOT, env=_env(tmp_path), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-        text=True)
-    assert proc.stdout is not None
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        line = proc.stdout.readline()
-        m = re.search(r"listening on port (\d+)", line)
-        if m:
-            return proc, int(m.group(1))
-        if not line and proc.poll() is not None:
-            break
-    proc.kill()
-    raise AssertionError(f"host did not start: {proc.stderr.read() if proc.stderr else ''}")
 
 
-def _bot(tmp_path: Path, port: int, name: str, *args: str) -> subprocess.Popen:
-    return subprocess.Popen(
-        cli_command("bot", f"127.0.0.1:{port}", "--name", name, "--quiet",
-                    "--log", str(tmp_path / f"{name}.chklog"), *args),
-        cwd=REPO_ROOT, env=_env(tmp_path), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-        text=True)
 
 
 def _entries(log: Path) -> int:

@@ -7,8 +7,11 @@ client implements); the host and peers are the library's own, on real loopback T
 from __future__ import annotations
 
 import os
+import re
 import socket
+import subprocess
 import sys
+import time
 from pathlib import Path
 
 import trio
@@ -110,3 +113,40 @@ def cli_env() -> dict[str, str]:
 
 def cli_command(*args: str) -> list[str]:
     return [sys.executable, "-m", "chkobba_cli.main", *args]
+
+
+def process_env(tmp_path: Path) -> dict[str, str]:
+    """The environment of a ``chkobba`` process under test, its data in ``tmp_path``."""
+    env = cli_env()
+    env["CHKOBBA_DATA_DIR"] = str(tmp_path / "data")
+    return env
+
+
+def start_host(tmp_path: Path, *args: str) -> tuple[subprocess.Popen, int]:
+    """``chkobba host --headless`` on a free loopback port (log in ``tmp_path``): the
+    process and the port it says it listens on."""
+    proc = subprocess.Popen(
+        cli_command("host", "--headless", "--port", "0", "--bind", "127.0.0.1",
+                    "--no-beacon", "--quiet", "--log", str(tmp_path / "host.chklog"), *args),
+        cwd=REPO_ROOT, env=process_env(tmp_path), stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, text=True)
+    assert proc.stdout is not None
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        line = proc.stdout.readline()
+        m = re.search(r"listening on port (\d+)", line)
+        if m:
+            return proc, int(m.group(1))
+        if not line and proc.poll() is not None:
+            break
+    proc.kill()
+    raise AssertionError(f"host did not start: {proc.stderr.read() if proc.stderr else ''}")
+
+
+def start_bot(tmp_path: Path, port: int, name: str, *args: str) -> subprocess.Popen:
+    """``chkobba bot`` joining the loopback table on ``port`` (log in ``tmp_path``)."""
+    return subprocess.Popen(
+        cli_command("bot", f"127.0.0.1:{port}", "--name", name, "--quiet",
+                    "--log", str(tmp_path / f"{name}.chklog"), *args),
+        cwd=REPO_ROOT, env=process_env(tmp_path), stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, text=True)

@@ -26,6 +26,7 @@ from chkobba_p2p.config import Timeouts
 from chkobba_p2p.history import ON_TIME, games, record_against, summarize
 from chkobba_p2p.levels import make_bot
 from chkobba_p2p.rules import PRESETS
+from chkobba_p2p.seating import Seating
 from chkobba_p2p.testing import GatedController, InMemoryTable, RecordingController
 from chkobba_p2p.wire import ErrorCode, Identity, open_entry
 
@@ -46,7 +47,7 @@ async def test_a_stall_past_the_clock_is_lost_on_time_and_replays_valid(
         outcomes = await table.run()
     late = outcomes[-1].seat  # the joiners take their seats as they come
     assert late is not None and late != 0
-    winner = 1 - S.side_of(late, players)
+    winner = 1 - Seating.of(players).side_of(late)
     for seat, o in enumerate(outcomes):
         a = o.aborted
         assert a is not None and a.by_seat == 0 and a.code is ErrorCode.TIMEOUT, seat

@@ -52,8 +52,9 @@ def test_a_long_move_limit_always_shows_for_the_seat_to_play():
     assert round(p.move_left(st, 1, False)) == 900
     assert "⏱ 15:00 left" in text([p.seat_clock(view(st), 1, False)])
     mine = playing(seat=0, turn=0)
-    assert "⏱ 15:00 left" in text(p.own_clock(view(mine), 60, False))
-    assert "Hurry" not in text(p.own_clock(view(mine), 60, False))
+    # Our own calm clock is on our seat's line; the line under the prompt is the hurry.
+    assert "⏱ 15:00 left" in text([p.seat_clock(view(mine), 0, False)])
+    assert p.own_clock(view(mine), 60, False) == []
     now.t += 880
     assert round(p.move_left(st, 1, False)) == 20
     assert "0:20 left" in text([p.seat_clock(view(st), 1, False)])
@@ -66,7 +67,7 @@ def test_a_short_limit_always_shows_and_warns_the_local_player_late():
     p = Presence(45, now)
     st = playing(seat=0, turn=0)
     p.on_event(S.HandStarted(1, 0), st, st)
-    assert "0:45 left" in text(p.own_clock(view(st), 60, False))
+    assert "0:45 left" in text([p.seat_clock(view(st), 0, False)])
     now.t += 20
     assert "Hurry: 0:25 left to play" in text(p.own_clock(view(st), 60, False))
 
@@ -116,7 +117,7 @@ def test_the_hosts_announced_limit_is_the_one_shown():
     st = playing(seat=0, turn=0)
     p.on_event(Lobby((("h", "f"), None), limits=Limits(move=45, allowance=300)), st, st)
     p.on_event(S.HandStarted(1, 0), st, st)
-    assert "0:45 left" in text(p.own_clock(view(st), 60, False))
+    assert "0:45 left" in text([p.seat_clock(view(st), 0, False)])
 
 
 def test_a_resumed_joiner_takes_the_limit_from_the_clocks():
@@ -131,7 +132,7 @@ def test_a_resumed_joiner_takes_the_limit_from_the_clocks():
                            Limits(move=45, allowance=300))
     p.on_event(reading, st, st)
     assert p.turn_timeout == 45
-    assert "0:45 left" in text(p.own_clock(view(st), 60, False))
+    assert "0:45 left" in text([p.seat_clock(view(st), 0, False)])
     off = Presence(None, now)  # a client that shows no move clock (against local bots)
     off.on_event(reading, st, st)
     assert off.turn_timeout is None and off.move_left(st, 0, False) is None

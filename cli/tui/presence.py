@@ -113,15 +113,13 @@ class Presence:
                  "  ⏱ " + view.t("clock_left", t=clock_text(left)))]
 
     def own_clock(self, view: TableView, width: int, finished: bool) -> list[Line]:
-        """Our own move clock under the prompt; under 30 s, a warning."""
+        """Under 30 s, a warning under the prompt; before that our move clock shows on our
+        own seat's line (:meth:`seat_clock`), so that it costs no row of a short screen."""
         left = self.move_left(view.state, view.state.seat, finished)
-        if left is None:
+        if left is None or left >= WARN_UNDER:
             return []
-        text = clock_text(left)
-        if left < WARN_UNDER:
-            return wrap_line([("class:error", " ⏱ " + view.t("clock_hurry", t=text))],
-                             width - 1, "   ")
-        return [[("class:dim", " ⏱ " + view.t("clock_left", t=text))]]
+        return wrap_line([("class:error", " ⏱ " + view.t("clock_hurry", t=clock_text(left)))],
+                         width - 1, "   ")
 
     def countdown_lines(self, view: TableView) -> list[Line]:
         """One line per seat away or dropped, with the time it has left to come back."""

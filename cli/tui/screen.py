@@ -50,7 +50,7 @@ from .past import PastGames, series_text
 from .presence import Presence, clock_text
 from .render import CardStyle, Line, control_text, wrap_line
 from .style import STYLE, ascii_frames, ascii_text
-from .table import draw_table, showing
+from .table import draw_table, header_line, showing
 from .terms import fit_lobby
 from .view import TableView
 
@@ -229,20 +229,7 @@ class Screen:
     # ------------------------------------------------------------------ drawing
 
     def _header(self) -> list[tuple[str, str]]:
-        t, st = self.t, self.state
-        parts = [f" {t('app')}"]
-        if st.hand_number:
-            parts.append(t("hand_no", n=st.hand_number))
-        if st.target is not None:
-            parts.append(t("target", n=st.target))
-        left = " · ".join(parts)
-        right = ""
-        if st.totals and st.players and st.started:
-            view = self.view
-            right = "  ".join(f"{view.side_name(i)} {p}" for i, p in enumerate(st.totals))
-        cols = self._size()[1]
-        pad = max(1, cols - len(left) - len(right) - 1)
-        return [("class:header", left + " " * pad + right + " ")]
+        return header_line(self.view, f" {self.t('app')}", self._size()[1])
 
     def _footer(self) -> list[tuple[str, str]]:
         t = self.t

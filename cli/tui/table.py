@@ -235,7 +235,7 @@ def table_lines(view: TableView, width: int, compact: bool, *, selected: int | N
         tags.append(t("cutter", name="").strip())
     if tags:
         you.append(("class:dim", "  [" + ", ".join(tags) + "]"))
-    add(you, 1)
+    add(you + extra_of(me), 1)  # our move clock while we are to play
     for line in wrap_line(_captures_line(view, st.side(me)), width - 1, "     "):
         add(line, 2)  # wrapped at a word: never cut by the events column
     if st.hand and compact:
@@ -273,3 +273,20 @@ def fit(tagged: list[tuple[int, Line]], height: int) -> list[Line]:
         tagged = kept
     lines = [line for _, line in tagged]
     return lines[-height:] if len(lines) > height else lines
+
+
+def header_line(view: TableView, title: str, cols: int) -> Line:
+    """The screen's top line: ``title``, the hand and the target on the left, every
+    side's total by name on the right (a player's screen and a spectator's alike)."""
+    t, st = view.t, view.state
+    parts = [title]
+    if st.hand_number:
+        parts.append(t("hand_no", n=st.hand_number))
+    if st.target is not None:
+        parts.append(t("target", n=st.target))
+    left = " · ".join(parts)
+    right = ""
+    if st.totals and st.players and st.started:
+        right = "  ".join(f"{view.side_name(i)} {p}" for i, p in enumerate(st.totals))
+    pad = max(1, cols - len(left) - len(right) - 1)
+    return [("class:header", left + " " * pad + right + " ")]

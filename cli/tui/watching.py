@@ -63,7 +63,7 @@ from .presence import Presence
 from .render import Line, control_text, wrap_line
 from .stopped import stop_sentences
 from .style import STYLE, ascii_frames, ascii_text
-from .table import draw_table, showing
+from .table import draw_table, header_line, showing
 from .terms import fit_lobby
 from .view import TableView, card_style
 
@@ -255,19 +255,8 @@ class WatchView:
     # ------------------------------------------------------------------ drawing
 
     def header(self, cols: int) -> Line:
-        t, st = self.t, self.state
-        parts = [f" {t('app')} · {t('watching')}"]
-        if st.hand_number:
-            parts.append(t("hand_no", n=st.hand_number))
-        if st.target is not None:
-            parts.append(t("target", n=st.target))
-        left = " · ".join(parts)
-        right = ""
-        if st.totals and st.players and st.started:
-            view = self.view
-            right = "  ".join(f"{view.side_name(i)} {p}" for i, p in enumerate(st.totals))
-        pad = max(1, cols - len(left) - len(right) - 1)
-        return [("class:header", (left + " " * pad + right + " ")[:cols])]
+        line = header_line(self.view, f" {self.t('app')} · {self.t('watching')}", cols)
+        return [(style, text[:cols]) for style, text in line]
 
     def below(self, width: int) -> list[Line]:
         """Under the table: the cards each player had, once the hand's seeds opened."""
