@@ -309,6 +309,18 @@ def test_a_whole_three_player_match_between_processes(tmp_path, options):
     assert cut == ("plain" not in options)
 
 
+def _wait_for_entries(log: Path, count: int, seconds: float = 30) -> None:
+    """Until the log another process writes holds ``count`` entries (or ``seconds``)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            if len(read_transcript(log).bodies) >= count:
+                return
+        except (OSError, ValueError):  # not written yet, or caught mid-write
+            pass
+        time.sleep(0.01)
+
+
 def test_a_three_player_bot_killed_mid_hand_resumes(tmp_path):
     host, port = _start_host(tmp_path, "--no-shuffle-proofs", "--target", "4")
     other = _bot(tmp_path, port, "other")
@@ -316,16 +328,7 @@ def test_a_three_player_bot_killed_mid_hand_resumes(tmp_path):
     args = ("--identity", str(key), "--delay", "0.02")
     victim = _bot(tmp_path, port, "victim", *args)
     log = tmp_path / "victim.chklog"
-    deadline = time.monotonic() + 30
-
-    def entries() -> int:
-        try:
-            return len(read_transcript(log).bodies)
-        except (OSError, ValueError):
-            return 0
-
-    while time.monotonic() < deadline and entries() < 40:
-        time.sleep(0.01)
+    _wait_for_entries(log, 40)
     victim.kill()  # SIGKILL: no chance to clean up
     victim.wait()
     before = len(read_transcript(log).bodies)
@@ -545,16 +548,7 @@ def test_a_three_player_host_killed_mid_hand_resumes(tmp_path):
     bots = [_bot(tmp_path, port, f"bot{i}", "--delay", "0.02", "--connect-retry", "20")
             for i in (1, 2)]
     log = tmp_path / "host.chklog"
-    deadline = time.monotonic() + 30
-
-    def entries() -> int:
-        try:
-            return len(read_transcript(log).bodies)
-        except (OSError, ValueError):
-            return 0
-
-    while time.monotonic() < deadline and entries() < 40:
-        time.sleep(0.01)
+    _wait_for_entries(log, 40)
     host.kill()
     host.wait()
     before = len(read_transcript(log).bodies)
