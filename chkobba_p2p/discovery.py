@@ -37,6 +37,8 @@ _MAX_TABLES = 64  # a LAN flooding us with announcements gets no more than this 
 _PER_ADDRESS = 8
 #: Names heard and resolved at most in one browse (a flood stops being read there).
 _MAX_NAMES = 1024
+#: A name's resolution tries, in milliseconds each (a lost answer is asked again).
+_RESOLVE_TRIES_MS = (1500, 3000, 3000, 6000)
 #: Addresses one table (key) is listed with: at most this many, two per address.
 _MAX_ENDPOINTS = 16
 _FINGERPRINT = re.compile(r"^[0-9a-f]{4}(?:-[0-9a-f]{4}){3}$")
@@ -252,8 +254,11 @@ async def browse_tables(seconds: float, *, interfaces: Sequence[str] | None = No
                 token.run_sync_soon(offer, name)
 
     zc = await trio.to_thread.run_sync(_zeroconf, interfaces)
-    found: list[TableAd] = []
+    #: The latest resolution of each name, in the order first heard.
+    found: dict[str, TableAd] = {}
     names: set[str] = set()
+    resolving: set[str] = set()
+    again: set[str] = set()  # names updated while their resolution was under way
     try:
         browser = await trio.to_thread.run_sync(
             lambda: ServiceBrowser(zc, SERVICE_TYPE, handlers=[on_change]))
@@ -261,20 +266,35 @@ async def browse_tables(seconds: float, *, interfaces: Sequence[str] | None = No
         limiter = trio.CapacityLimiter(16)  # threads resolving at once
 
         async def resolve(name: str) -> None:
-            info = await trio.to_thread.run_sync(zc.get_service_info, SERVICE_TYPE, name,
-                                                 1500, abandon_on_cancel=True,
-                                                 limiter=limiter)
-            ad = TableAd.from_info(info) if info is not None else None
-            if ad is not None:
-                found.append(ad)
-                if until is not None and until(unique_tables(found)):
-                    done.set()
+            # A resolution can miss its answer (a lost multicast packet, a busy
+            # responder): ask again, longer each time, rather than drop the table from
+            # this browse; the browse's own deadline ends the tries.
+            resolving.add(name)
+            try:
+                for timeout_ms in _RESOLVE_TRIES_MS:
+                    again.discard(name)
+                    info = await trio.to_thread.run_sync(
+                        zc.get_service_info, SERVICE_TYPE, name, timeout_ms,
+                        abandon_on_cancel=True, limiter=limiter)
+                    ad = TableAd.from_info(info) if info is not None else None
+                    if ad is not None:
+                        found[name] = ad
+                        if until is not None and until(unique_tables(list(found.values()))):
+                            done.set()
+                        if name not in again:
+                            return
+            finally:
+                resolving.discard(name)
 
         done = trio.Event()
 
         async def collect() -> None:
             async for name in receive:
-                if name not in names and len(names) < _MAX_NAMES:
+                if name in resolving:
+                    again.add(name)  # updated: its resolution reads it once more
+                elif name in names:
+                    nursery.start_soon(resolve, name)  # heard again: read it again
+                elif name not in names and len(names) < _MAX_NAMES:
                     names.add(name)
                     nursery.start_soon(resolve, name)
 
@@ -293,7 +313,7 @@ async def browse_tables(seconds: float, *, interfaces: Sequence[str] | None = No
     finally:
         send.close()
         await _close(zc)
-    return unique_tables(found)
+    return unique_tables(list(found.values()))
 
 
 def unique_tables(tables: Sequence[TableAd]) -> list[TableAd]:
