@@ -403,8 +403,7 @@ class Outcome:
             d = self.done
             who = self.side_names(d.winner_side)
             verb = "win" if " and " in who else "wins"
-            return (f"match over after {d.hands} hands: {who} {verb} "
-                    f"{'-'.join(map(str, d.totals))}")
+            return f"match over after {d.hands} hands: {who} {verb} {d.score}"
         if self.resigned is not None:
             t = self.table
             quitter = t.seats[self.resigned].name if t is not None else f"seat {self.resigned}"

@@ -392,6 +392,14 @@ class MatchDone:
     totals: tuple[int, ...]
     hands: int
 
+    @property
+    def score(self) -> str:
+        """The score as people say it, the winner's total first, then the others' in
+        side order: ``"14-9"``, ``"11-8-6"``."""
+        order = [self.winner_side, *(i for i in range(len(self.totals))
+                                     if i != self.winner_side)]
+        return "-".join(str(self.totals[i]) for i in order)
+
 
 @dataclass
 class _Chain:

@@ -642,3 +642,20 @@ def test_a_genesis_seats_two_three_or_four(players, refused):
         table = TableInfo.from_entry(genesis)
         assert table.players == players and table.seating.sides == (2 if players == 4
                                                                    else players)
+
+
+def test_the_headless_result_line_says_the_winners_total_first():
+    # `chkobba host --headless` prints Outcome.describe(): "hana wins 9-3-5", never the
+    # totals in seat order ("hana wins 3-5-9" read as a loss).
+    from chkobba_p2p.events import Outcome
+    from chkobba_p2p.session import MatchDone
+
+    ids = [Identity.from_seed(bytes([i + 1]) * 32) for i in range(4)]
+    three = TableInfo(bytes(16), 1, 3, Ruleset(), tuple(
+        SeatInfo(i, ids[i].public, n) for i, n in enumerate(("amel", "sami", "hana"))))
+    said = Outcome(0, three, None, done=MatchDone(2, (3, 5, 9), 4)).describe()
+    assert said == "match over after 4 hands: hana wins 9-3-5", said
+    four = TableInfo(bytes(16), 1, 4, Ruleset(), tuple(
+        SeatInfo(i, ids[i].public, n) for i, n in enumerate(("a", "b", "c", "d"))))
+    said = Outcome(0, four, None, done=MatchDone(1, (10, 12), 3)).describe()
+    assert said.endswith(": b and d win 12-10"), said

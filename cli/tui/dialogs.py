@@ -109,9 +109,7 @@ def over_lines(view: TableView, outcome: Outcome | None, log_path: Path | None,
                        + " ")])
     elif o is not None and o.done is not None:
         d = o.done
-        # The winner's score first, as people say it: "amel wins 14-9".
-        order = [d.winner_side, *(i for i in range(len(d.totals)) if i != d.winner_side)]
-        score = "-".join(str(d.totals[i]) for i in order)
+        score = d.score  # the winner's first, as people say it: "amel wins 14-9"
         lines.append([("class:title", " " + t("over_title") + " ")])
         lines.append([])
         if st.my_side is not None and d.winner_side == st.my_side:
