@@ -67,6 +67,31 @@ async def test_the_score_sheet_waits_for_a_key_or_its_time(autojump_clock):
         nursery.cancel_scope.cancel()
 
 
+async def test_the_sheet_of_the_last_hand_waits_for_its_key(autojump_clock):
+    # The end screen follows it, and there Enter quits (and answers no to a rematch):
+    # had the sheet closed by itself, the Enter meant for it would land there.
+    shown: list[object] = []
+    pacer = Pacer(shown.append, lambda: ME, pace=0.5, score_wait=8, keep_last=True)
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(pacer.run)
+        await trio.testing.wait_all_tasks_blocked()
+        over = S.MatchOver(0, (3, 2))
+        pacer.push(_scored())
+        pacer.push(over)
+        await trio.sleep(600)
+        assert pacer.scoring and over not in shown
+        pacer.dismiss()
+        await pacer.drained()
+        assert shown[-1] == over
+        # Another hand's sheet still goes after its time.
+        t0 = trio.current_time()
+        pacer.push(_scored())
+        pacer.push(S.HandStarted(2, OTHER))
+        await pacer.drained()
+        assert trio.current_time() - t0 < 9
+        nursery.cancel_scope.cancel()
+
+
 async def test_without_the_task_events_go_straight_to_the_screen():
     shown: list[object] = []
     pacer = Pacer(shown.append, lambda: ME)

@@ -107,7 +107,7 @@ class TuiApp(Leaving, Screen):
         self.chat = ChatInput(self.t, self.log, self.invalidate)
         #: Events reach the picture at a person's pace (the peer runs at full speed).
         self.pacer = Pacer(self._show_event, lambda: self.state.seat, self.invalidate,
-                           pace, score_wait)
+                           pace, score_wait, keep_last=True)
         #: Players met before (None: neither checked nor remembered).
         self.known = known
         #: The ready check: set (from trio) while the lobby waits for our Enter.

@@ -4,12 +4,16 @@ The peer reports events as fast as the protocol runs (three bot moves can land w
 50 ms); the screen must not.  :class:`Pacer` queues the game's events and releases them
 one by one in a trio task: another player's move is shown (the card played, what it
 takes) for ``pace`` seconds before the table changes; the score sheet stays up until a
-key or ``score_wait`` seconds; a question to the player waits until everything before it
-has been shown.  The protocol underneath is never slowed: only the picture lags.
+key or ``score_wait`` seconds (with ``keep_last``, the sheet of the hand that ends the
+match waits for its key: the end screen comes after it, and there Enter quits, so the
+Enter meant for a sheet that had just closed by itself must not land on it); a question
+to the player waits until everything before it has been shown.  The protocol underneath
+is never slowed: only the picture lags.
 """
 
 from __future__ import annotations
 
+import math
 from collections import deque
 from collections.abc import Callable
 
@@ -54,12 +58,13 @@ class Pacer:
 
     def __init__(self, show: Callable[[object], None], me: Callable[[], int | None],
                  changed: Callable[[], None] = lambda: None, pace: float = DEFAULT_PACE,
-                 score_wait: float = SCORE_WAIT) -> None:
+                 score_wait: float = SCORE_WAIT, keep_last: bool = False) -> None:
         self.show = show
         self.me = me
         self.changed = changed
         self.pace = max(0.0, pace)
         self.score_wait = score_wait
+        self.keep_last = keep_last
         self.queue: deque[object] = deque()
         self.showing: Showing | None = None
         self.scoring = False
@@ -128,7 +133,10 @@ class Pacer:
                     self.scoring = True
                     self._dismissed = trio.Event()
                     self.changed()
-                    with trio.move_on_after(self.score_wait):
+                    # The session queues the match's end right behind its last hand.
+                    last = self.keep_last and any(
+                        isinstance(e, MatchOver | MatchDone) for e in self.queue)
+                    with trio.move_on_after(math.inf if last else self.score_wait):
                         await self._dismissed.wait()
                     self.scoring = False
                 self.changed()
