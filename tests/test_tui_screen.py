@@ -339,3 +339,60 @@ def test_running_out_of_time_oneself_is_said_in_the_second_person(app_session, l
     panel = " ".join(_text(ui._events_text()).split())
     assert words in panel, panel
     assert "vous a mis" not in panel
+
+
+
+def _press(ui: TuiApp, key: str) -> str:
+    """``key`` through the screen's own key bindings; the footer it leaves."""
+    import asyncio
+
+    from prompt_toolkit.key_binding.key_processor import KeyPress
+
+    from chkobba_cli.tui.render import line_text
+
+    async def press() -> None:  # prompt_toolkit's key processor runs in asyncio
+        kp = ui.app.key_processor
+        kp.feed(KeyPress(key, key))
+        kp.process_keys()
+
+    asyncio.run(press())
+    return line_text(ui._footer())
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_a_digit_that_plays_nothing_says_why(app_session, lang):
+    import dataclasses
+
+    import trio
+    import trio.testing
+
+    hand = _position(R.Ruleset())
+    ui, replies = _ui(hand, lang)
+    no_card = {"en": "no card 7: your hand holds 3 (1-3)",
+               "fr": "pas de carte 7 : vous en avez 3 en main (1-3)"}
+    assert no_card[lang] in _press(ui, "7") and replies == []
+    ui.choose_card(0)  # the Queen takes two ways: which one?
+    no_option = {"en": "no choice 5: pick 1-2", "fr": "pas de choix 5 : choisissez 1-2"}
+    assert no_option[lang] in _press(ui, "5") and replies == []
+    # Another player's turn: not "a key that does nothing", but a wait, and for whom.
+    ui.request, ui.options = None, None
+    ui.state = dataclasses.replace(ui.state, turn=1)
+    waiting = {"en": "not your turn: waiting for p1",
+               "fr": "ce n'est pas votre tour : on attend p1"}
+    assert waiting[lang] in _press(ui, "1") and replies == []
+    # The cutter's digit: the drawn card comes first.
+    ui.request = _Request("cut", hand, replies.append)
+    cut = {"en": "first the card you drew: k keep it", "fr": "d'abord la carte tirée : g"}
+    assert cut[lang] in _press(ui, "2") and replies == []
+    ui.request = None
+    _press(ui, "1")
+    assert ui.hint is not None
+
+    async def the_turn_comes() -> None:  # the wait is over: the hint goes with it
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(ui.ask, "play", hand)
+            await trio.testing.wait_all_tasks_blocked()
+            assert ui.request is not None and ui.hint is None
+            nursery.cancel_scope.cancel()
+
+    trio.run(the_turn_comes)

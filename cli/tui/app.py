@@ -253,6 +253,7 @@ class TuiApp(Leaving, Screen):
         await self.pacer.drained()
         self.state = self.state.sync(hand)
         self.request = Request(kind, hand, reply)
+        self.hint = None  # a hint about the wait ("not your turn") is over
         self.sel = min(self.sel, max(0, len(self.state.hand) - 1))
         self.options = None
         self.opt_sel = 0
@@ -278,6 +279,9 @@ class TuiApp(Leaving, Screen):
             return
         mine = self.state.hand
         if not 0 <= index < len(mine):
+            n = len(mine)
+            self.hint = self.t("hint_no_card_1" if n == 1 else "hint_no_card",
+                               n=index + 1, count=n)
             return
         self.sel = index
         card = mine[index]
@@ -293,9 +297,23 @@ class TuiApp(Leaving, Screen):
             self.opt_sel = 0
 
     def choose_option(self, index: int) -> None:
-        if self.options is None or not 0 <= index < len(self.options):
+        if self.options is None:
+            return
+        if not 0 <= index < len(self.options):
+            self.hint = self.t("hint_no_option", n=index + 1, count=len(self.options))
             return
         self._send(self.options[index])
+
+    def digit_unasked(self) -> None:
+        """A digit while no card is asked for: why nothing is played (the cut card
+        first, or another player's turn), not the catch-all hint."""
+        req, st = self.request, self.state
+        if req is not None and req.kind == "cut":
+            self.hint = self.t("hint_cut_first")
+        elif st.turn is not None and st.turn != st.seat:
+            self.hint = self.t("hint_not_turn", name=self.view.who(st.turn))
+        else:
+            self.hint = self.t("hint_not_yet")
 
     def choose_cut(self, keep: bool) -> None:
         req = self.request

@@ -65,6 +65,7 @@ class KeyTarget(Protocol):
     def choose_card(self, index: int) -> None: ...
     def choose_option(self, index: int) -> None: ...
     def choose_cut(self, keep: bool) -> None: ...
+    def digit_unasked(self) -> None: ...
     def open_chat(self) -> None: ...
     def send_chat(self, text: str) -> None: ...
     def quick_chat(self, key: str) -> None: ...
@@ -144,6 +145,15 @@ def key_bindings(ui: KeyTarget) -> KeyBindingsBase:
     @kb.add("<any>", filter=~helping)
     def _(e: KeyPressEvent) -> None:
         ui.hint = ui.t("hint_key")
+
+    # A digit during the game with no card asked for: why (after "<any>": the last
+    # binding added wins).
+    unasked = Condition(lambda: ui.overlay_kind() is None and not ui.finished
+                        and ui.state.started and not playing())
+    for d in range(1, 10):
+        @kb.add(str(d), filter=unasked)
+        def _(e: KeyPressEvent) -> None:
+            ui.digit_unasked()
 
     # The lobby: Enter once the fingerprints are checked (the ready check).
     @kb.add("enter", filter=lobby)
