@@ -301,6 +301,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
                     "x  abandonner : vous perdez la partie (signé, définitif ; "
                     "redemandé)"),
     "away_stay": ("Esc  keep playing", "Échap  continuer à jouer"),
+    "away_keys": ("s step away · x resign · Esc keep playing",
+                  "s s'absenter · x abandonner · Échap continuer à jouer"),
     "away_twice": ("(Ctrl-C again: step away at once)",
                    "(Ctrl-C encore : s'absenter tout de suite)"),
     "away_exit": ("You stepped away; the game waits {t} for you.",

@@ -117,6 +117,8 @@ def test_resigning_is_asked_again_with_keys_of_its_own(app_session):
     ui.request_leave()
     assert ui.overlay_kind() == "away"
     assert "x  resign" in "".join(t for _, t in ui._overlay())
+    # The footer gives the dialog's keys, not the play's under it (they do nothing now).
+    assert line_text(ui._footer()).strip() == "s step away · x resign · Esc keep playing"
     ui.confirm_resign = True  # x
     assert ui.overlay_kind() == "resign"
     shown = "".join(t for _, t in ui._overlay()) + line_text(ui._footer())

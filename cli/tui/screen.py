@@ -242,6 +242,8 @@ class Screen:
             keys = t("help_close")
         elif kind == "leave":
             keys = t("leave_keys")
+        elif kind == "away":
+            keys = t("away_keys")  # not the play's keys under it: they do nothing now
         elif kind == "resign":
             keys = t("resign_keys")
         elif kind == "score":
