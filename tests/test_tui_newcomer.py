@@ -23,7 +23,7 @@ from chkobba_cli.tui.seats import seat_positions
 from chkobba_p2p import rules as R
 from chkobba_p2p import session as S
 from chkobba_p2p.cards import card
-from chkobba_p2p.peer import Chat, Lobby, RematchAnswer, Restored
+from chkobba_p2p.peer import Chat, Lobby, Outcome, RematchAnswer, Restored
 
 
 @pytest.fixture
@@ -139,6 +139,25 @@ def test_a_declined_rematch_is_no_longer_offered(app_session):
     joiner.finished, joiner.rematch_open = True, True
     joiner._show_event(RematchAnswer(0, False))
     assert not joiner.can_rematch
+
+
+@pytest.mark.parametrize("lang, yes, no", [
+    ("en", "p1 wants a rematch", "p2 declines a rematch"),
+    ("fr", "p1 veut une revanche", "p2 refuse la revanche")])
+def test_the_end_screen_shows_the_others_answers_to_the_rematch(app_session, lang, yes, no):
+    # The events panel that narrates them is under the end screen's box at 80x24: the
+    # host would not see that a player already said yes.
+    host = _started("host", players=3)
+    host.t = Translator(lang)
+    host.finished, host.rematch_open = True, True
+    host.outcome = Outcome(0, None, None, done=S.MatchDone(0, (11, 4, 2), 3))
+    assert host.overlay_kind() == "over"
+    host._show_event(RematchAnswer(1, True))
+    box = "".join(t for _, t in host._overlay())
+    assert yes in box and no not in box
+    host._show_event(RematchAnswer(2, False))
+    box = "".join(t for _, t in host._overlay())
+    assert yes in box and no in box
 
 
 def test_esc_acts_without_prompt_toolkits_delay_and_chat_goes_to_the_memo(app_session,

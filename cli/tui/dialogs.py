@@ -8,6 +8,7 @@ grows, plus its kind in ``overlay_kind``.
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Sequence
 from pathlib import Path
 
 from chkobba_p2p.peer import ErrorCode, HandScored, Outcome
@@ -67,11 +68,13 @@ def score_dialog_lines(view: TableView, ev: HandScored) -> list[Line]:
 
 
 def over_lines(view: TableView, outcome: Outcome | None, log_path: Path | None,
-               width: int, rematch: bool = False, series: str | None = None) -> list[Line]:
+               width: int, rematch: bool = False, series: str | None = None,
+               news: Sequence[tuple[str, str]] = ()) -> list[Line]:
     """The match's end: who won and by how much (or by a resignation), or why it stopped;
     where the log is and the command that audits it.  ``width`` is the screen's (long
     paths are cut); ``rematch``: the keys offer to play again; ``series``: the series
-    score, from the logs ("series: amel 2 – 1 sami")."""
+    score, from the logs ("series: amel 2 – 1 sami"); ``news``: the others' answers to
+    the rematch so far, (style, text)."""
     t, st = view.t, view.state
     o = outcome
     lines: list[Line] = []
@@ -141,6 +144,8 @@ def over_lines(view: TableView, outcome: Outcome | None, log_path: Path | None,
         shown = short_path(Path(path), width - 4 - len("chkobba replay "))
         lines.append([("class:ok", "   chkobba replay " + shown)])
     lines.append([])
+    for style, text in news:
+        lines += wrap_line([(style, " " + text)], max(20, width - 6), indent="   ")
     lines.append([("class:keys", " " + t("keys_over_rematch" if rematch else "keys_over") + " ")])
     return lines
 

@@ -193,6 +193,34 @@ class Leaving:
         if self.can_rematch:
             self.answer_rematch(True)
 
+    def rematch_news(self) -> list[tuple[str, str]]:
+        """The others' answers so far, for the end screen (the events panel, where they
+        are narrated, is under its box): ``sami wants a rematch``, ``sami declines a
+        rematch``, ``sami left the table: no rematch``.  A bot that leaves without an
+        answer is no news (new bots sit at a new table)."""
+        from chkobba_p2p.rating import bot_level
+
+        if not self.rematch_open:
+            return []
+        view = self.view  # type: ignore[attr-defined]
+        keys = self.state.keys
+        out: list[tuple[str, str]] = []
+        for seat, accept in sorted(self.rematch_answers.items()):
+            if seat == self.state.seat:
+                continue
+            if seat in self.rematch_gone:
+                key = seat < len(keys) and keys[seat]
+                if key and bot_level(key) is not None:
+                    continue
+                out.append(("class:warn", self.t("ev_rematch_gone", name=view.name(seat))))
+            elif seat == 0 and self.kind != "host":
+                continue  # the host's yes opens the new table at once; its no ends here
+            else:
+                out.append(("class:ok" if accept else "class:warn",
+                            self.t("ev_rematch_yes" if accept else "ev_rematch_no",
+                                   name=view.name(seat))))
+        return out
+
     def rematch_note(self) -> str | None:
         """After the screen, when we said yes and there is no new table: why."""
         if self.rematch_answered is not True or self.rematch_requested:

@@ -135,6 +135,7 @@ class Screen:
         seats = range(1, len(self.state.names))
         return ", ".join(view.name(s) for s in seats if s not in self.rematch_answers)
     allowance_left: Callable[[], float]
+    rematch_news: Callable[[], list[tuple[str, str]]]
 
     def _too_small_text(self) -> list[tuple[str, str]]:
         text = self.t("too_small", w=MIN_SIZE[0], h=MIN_SIZE[1])
@@ -331,6 +332,7 @@ class Screen:
                 lines = dialogs.score_dialog_lines(self.view, scored)
         elif kind == "over":
             lines = dialogs.over_lines(self.view, self.outcome, self.log_path, self._size()[1],
-                                       rematch=self.can_rematch, series=self._series())
+                                       rematch=self.can_rematch, series=self._series(),
+                                       news=self.rematch_news())
         return dialogs.as_text(lines)
 
