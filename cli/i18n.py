@@ -566,6 +566,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "series": ("series: {score}", "série : {score}"),
     "lobby_bot": ("the {level} bot's key", "la clé du robot {level}"),
     "record_vs": ("{name}: {n} games, {wins}–{losses}", "{name} : {n} parties, {wins}–{losses}"),
+    "record_vs_1": ("{name}: 1 game, {wins}–{losses}", "{name} : 1 partie, {wins}–{losses}"),
     # The library's notices (chkobba_p2p.peer.Notice): "nt_" + the notice's kind.
     "nt_resume_failed": ("the saved game ({path}) cannot be resumed: {why}; starting afresh",
                          "impossible de reprendre la partie enregistrée ({path}) : {why} ; "

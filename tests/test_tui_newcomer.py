@@ -223,3 +223,15 @@ def test_the_ascii_picture_measures_what_it_draws(app_session):
     for _, line in lines:  # drawn in ASCII (--ascii): no wider than measured
         text = line_text(line)
         assert len(asciify(text)) == len(text) <= 50, text
+
+
+@pytest.mark.parametrize("lang, one, two", [
+    ("en", "sami: 1 game, 1–0", "sami: 2 games, 1–1"),
+    ("fr", "sami : 1 partie, 1–0", "sami : 2 parties, 1–1")])
+def test_the_record_against_a_player_counts_one_game_in_the_singular(lang, one, two):
+    from chkobba_cli.tui.past import record_text
+    from chkobba_p2p.history import Record
+
+    t = Translator(lang)
+    assert record_text(t, "sami", Record(1, 1, 0)) == one
+    assert record_text(t, "sami", Record(2, 1, 1)) == two

@@ -119,7 +119,8 @@ class PastGames:
 
 def record_text(t: Callable[..., str], name: str, r: Record) -> str:
     """``amel: 5 games, 3–2`` (our wins first)."""
-    return t("record_vs", name=safe_text(name, 40), n=r.games, wins=r.wins, losses=r.losses)
+    return t("record_vs_1" if r.games == 1 else "record_vs", name=safe_text(name, 40),
+             n=r.games, wins=r.wins, losses=r.losses)
 
 
 def series_text(t: Callable[..., str], s: Series) -> str:

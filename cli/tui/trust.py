@@ -11,6 +11,7 @@ from chkobba_p2p.peer import KnownPlayers, Recognition, TableState
 from chkobba_p2p.rating import bot_level
 from chkobba_p2p.text import safe_text
 
+from .past import record_text
 from .render import Line, wrap_line
 
 __all__ = ["seat_lines", "missing_names", "changed_seats"]
@@ -78,8 +79,7 @@ def seat_lines(st: TableState, t: Callable[..., str], known: KnownPlayers | None
         past = record(key) if record is not None and key is not None and not me \
             and (seen is None or seen.status is Recognition.KNOWN) else None
         if past is not None:
-            info.append(("class:dim", " · " + t("record_vs", name=name, n=past.games,
-                                                wins=past.wins, losses=past.losses)))
+            info.append(("class:dim", " · " + record_text(t, name, past)))
         out += wrap_line(info, width, "       ")
         if seen is not None and seen.status is Recognition.CHANGED:
             text = t("lobby_changed", name=name, fp=seen.before) if seen.like is None \
