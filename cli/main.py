@@ -124,6 +124,16 @@ class _Later:
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
+    word = next((w for w in argv if not w.startswith("-")), None)
+    if word is not None and command_in(argv) is None:
+        # A typo: one line and the command meant, not argparse's usage and whole list.
+        import difflib
+
+        close = difflib.get_close_matches(word, [c.name for c in COMMANDS], n=1)
+        meant = f"; did you mean '{close[0]}'?" if close else ""
+        print(f"chkobba: error: no command {word!r}{meant} (see: chkobba --help)",
+              file=sys.stderr)
+        return 2
     parser = build_parser(command_in(argv))
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):

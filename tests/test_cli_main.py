@@ -182,3 +182,13 @@ def test_an_early_bot_never_told_an_address_ends():
     bots = EarlyBots(2, "greedy", None)
     bots.close()
     assert [p.wait(timeout=60) for p in bots.procs] == [0, 0]
+
+
+@pytest.mark.parametrize("argv, said", [
+    (["plya"], "chkobba: error: no command 'plya'; did you mean 'play'? (see: chkobba --help)"),
+    (["hots", "--port", "7777"], "no command 'hots'; did you mean 'host'?"),
+    (["xyzzy"], "no command 'xyzzy' (see: chkobba --help)")])
+def test_a_mistyped_command_is_one_line_with_the_command_meant(capsys, argv, said):
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert said in err and err.count("\n") == 1 and "usage:" not in err
