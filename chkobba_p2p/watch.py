@@ -36,7 +36,7 @@ from .spectate import check_watching, spectator_names, watch_message, watching_l
 from .stream import Link, LinkClosed
 from .text import safe_text
 from .transcript import TranscriptWriter, default_log_path
-from .transport import TcpTransport, Transport
+from .transport import TcpTransport, Transport, nobody_listening
 from .wire import SUPPORTED_VERSIONS, ErrorCode, ProtocolError, get_field
 
 __all__ = ["WatchConfig", "WatchOutcome", "Spectator", "watch_match"]
@@ -113,8 +113,9 @@ class Spectator:
         try:
             stream = await self._connect()
         except OSError as exc:
+            why = "connection refused" if nobody_listening(exc) else str(exc)
             return WatchOutcome(None, None, error=f"cannot connect to {self.host}:{self.port}: "
-                                f"{exc}", error_code=OutcomeError.CONNECT_FAILED)
+                                f"{why}", error_code=OutcomeError.CONNECT_FAILED)
         link = Link(stream, self.config.timeouts)
         error: tuple[str, str] | None = None
         async with trio.open_nursery() as nursery:

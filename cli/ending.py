@@ -157,8 +157,11 @@ def explain(error: str, t: Translator) -> str:
     """A library error string, with a plain sentence for the usual join failures."""
     low = error.lower()
     if "connect call failed" in low or "connection refused" in low or \
-            "all attempts to connect" in low or f"errno {errno.ECONNREFUSED}" in low:
-        return f"{t('err_refused_conn')} ({error})"
+            f"errno {errno.ECONNREFUSED}" in low:
+        # The sentence says it all ("connection refused" too): the library's words only
+        # repeated the address twice more.  Another failure to connect (no route, a
+        # timeout) is no refusal, and keeps its own words.
+        return t("err_refused_conn")
     if "every seat" in low or "table_full" in low:
         return f"{t('err_full')} ({error})"
     if "version" in low:

@@ -240,7 +240,10 @@ def _refusal(outcome: WatchOutcome) -> str:
     if outcome.error_code == "spectators_closed":
         return (f"{safe_text(outcome.error, 200)} (a host admits spectators when it starts "
                 "with --spectators N, as many as N)")
-    return safe_text(outcome.error, 300)
+    error = safe_text(outcome.error, 300)
+    if outcome.error_code == "connect_failed" and error.endswith("connection refused"):
+        return f"{error}: nobody is listening there; is the table open and the port right?"
+    return error
 
 
 def _screen(args: argparse.Namespace) -> bool:

@@ -250,6 +250,40 @@ def test_failed_join_names_no_log(tmp_path):
     assert "chkobba replay" not in r.stdout
 
 
+@pytest.mark.parametrize("lang, sentence", [
+    ("en", "nobody is listening there (connection refused); is the table open and the "
+           "port right?"),
+    ("fr", "personne n'écoute à cette adresse (connexion refusée)")])
+def test_a_join_to_a_closed_port_says_so_once(tmp_path, lang, sentence):
+    """The address once, and a refusal said as such (it was said three times: the
+    sentence, then the library's 'cannot connect to X: all attempts to connect to X
+    failed' in parentheses)."""
+    port = _closed_port()
+    status, out = _pty(tmp_path, "join", f"127.0.0.1:{port}", "--connect-timeout", "3",
+                       "--lang", lang)
+    assert status == 2 and "Traceback" not in out
+    said = " ".join(out[out.rindex("error: "):].split())  # after the screen closed
+    assert sentence in said and said.count(f"127.0.0.1:{port}") == 1, said
+
+
+def test_a_failure_to_connect_that_is_no_refusal_is_not_called_one():
+    from chkobba_cli.ending import explain
+    from chkobba_cli.i18n import Translator
+
+    t = Translator("en")
+    assert explain("cannot connect to h:1: connection refused", t) == t("err_refused_conn")
+    other = "cannot connect to h:1: all attempts to connect to h:1 failed"
+    assert explain(other, t) == other  # no route, a timeout...: its own words
+
+
+def test_watch_of_a_closed_port_is_one_line_that_says_why(tmp_path):
+    port = _closed_port()
+    r = _run(tmp_path, "watch", f"127.0.0.1:{port}", "--text", "--name", "nour")
+    assert r.returncode == 2
+    _one_clear_line(r.stderr, f"cannot connect to 127.0.0.1:{port}: connection refused",
+                    "nobody is listening there")
+
+
 # --------------------------------------------------------------------------- IPv6
 
 

@@ -354,7 +354,10 @@ class SeatLink(SeatCore[C]):
         if now < self._first_deadline:
             return False
         if self.session is None:
-            self.error = f"cannot connect to {self.where}: {why}"
+            # Refused is said as such (the tries' own words, "all attempts to connect to
+            # ... failed", name no cause; a refusal is what a closed port answers).
+            self.error = f"cannot connect to {self.where}: " + (
+                "connection refused" if nobody_listening else why)
         elif nobody_listening:
             self.error = (f"cannot reach {self.where}: nobody is listening there (the host "
                           "may have closed the table); try again later")
