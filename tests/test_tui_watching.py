@@ -80,7 +80,9 @@ def test_the_live_feed_draws_the_table_the_turn_and_names_then_the_end_in_words(
     m = re.search(r"Match over: (\S+) wins (\d+)-(\d+)\.", end)
     assert m and m.group(1) in names and int(m.group(2)) > int(m.group(3)), end
     assert "VALID" in end and "seat" not in end
-    assert "the game goes on" in line_text(view.footer())  # the game is over, not the watch
+    # The match is over while the watch still is not: q quits, nothing "goes on".
+    assert "the game goes on" not in line_text(view.footer())
+    assert "q quit" in line_text(view.footer())
     view.finished(WatchOutcome(view.verdict, None, stopped="the host closed the connection"))
     assert "q quit" in line_text(view.footer())
     sheet = _text(view.sheet_lines(51))

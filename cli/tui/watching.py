@@ -317,8 +317,10 @@ class WatchView:
             [("class:keys", " " + self.t("keys_watch_score") + " ")]]
 
     def footer(self) -> Line:
+        # Once the match is over (a resignation too) nothing "goes on" any more, even
+        # while the host keeps the connection open for its players' rematch answers.
         key = "keys_watch_sheet" if self.sheet else \
-            "keys_watch_over" if self.outcome is not None else "keys_watch"
+            "keys_watch_over" if self.outcome is not None or self.state.over else "keys_watch"
         return [("class:keys", " " + self.t(key) + " ")]
 
     def events_panel(self, width: int, height: int) -> list[tuple[str, str]]:
