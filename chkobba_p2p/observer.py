@@ -201,10 +201,15 @@ class Verdict:
             return " & ".join(names[x] for x in seating.seats_of(s)) \
                 if seating is not None and seating.teams else who(s)
 
+        def wins(s: int) -> str:  # the verb agrees: "ali & sami win", "alice wins"
+            n = len(names)
+            two = n in SHAPES and Seating.of(n).teams
+            return f"{side(s)} {'win' if two else 'wins'}"
+
         if self.verdict == VALID and self.code == ON_TIME and self.winner is not None:
             at = f" (entry #{self.entry})" if self.entry is not None else ""
             return (f"{who(self.blamed)} lost on time{at}, as {who(self.by_seat)} (the host) "
-                    f"says: {side(self.winner)} wins the match on time; the log shows "
+                    f"says: {wins(self.winner)} the match on time; the log shows "
                     f"{who(self.blamed)} was to play, the time is the host's word (the log "
                     "carries no time)")
         if self.verdict == VALID and self.code == "resigned" and self.winner is None \
@@ -213,11 +218,11 @@ class Verdict:
             return f"{who(self.by_seat)} resigned{at}: the match stops, nobody wins"
         if self.verdict == VALID and self.code == "resigned" and self.winner is not None:
             at = f" (entry #{self.entry})" if self.entry is not None else ""
-            return f"{who(self.by_seat)} resigned{at}: {side(self.winner)} wins the match " \
+            return f"{who(self.by_seat)} resigned{at}: {wins(self.winner)} the match " \
                 "by resignation"
         if self.verdict == VALID and self.winner is not None and self.totals:
             score = "-".join(map(str, sorted(self.totals, reverse=True)))
-            return f"complete: {side(self.winner)} wins {score}"
+            return f"complete: {wins(self.winner)} {score}"
         if self.verdict == INCOMPLETE and self.code == "aborted" and self.by_seat is not None:
             by = who(self.by_seat)
             if self.standing == Standing.SELF:

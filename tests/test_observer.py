@@ -276,3 +276,15 @@ def test_a_timeline_shows_every_hand_face_up_once_its_seeds_opened(honest2):
     last = tl.frames[-1].hand
     assert all(f.held is None for f in tl.frames if f.hand == last)
     assert any(f.held is not None for f in tl.frames if f.hand < last)
+
+
+def test_a_team_s_verdict_in_names_takes_the_plural():
+    """At 4 players the winning side is two people: 'bot3 & bot1 win 4-0', not 'wins'."""
+    four, two = ["amel", "bot3", "bot2", "bot1"], ["amel", "sami"]
+    done = Verdict(VALID, None, "complete", winner=1, totals=(0, 4))
+    assert done.describe(four) == "complete: bot3 & bot1 win 4-0"
+    assert done.describe(two) == "complete: sami wins 4-0"
+    resigned = Verdict(VALID, "resigned", "resigned", by_seat=0, entry=20, winner=1)
+    assert resigned.describe(four) == ("amel resigned (entry #20): bot3 & bot1 win the "
+                                       "match by resignation")
+    assert resigned.describe(two).endswith("sami wins the match by resignation")
