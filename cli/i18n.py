@@ -133,6 +133,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "diamonds_word": ("{n} diamonds", "{n} carreaux"),
     "ev_watching": ("watching: {names}", "spectateurs : {names}"),
     "ev_left_lobby": ("{name} left the table", "{name} a quitté la table"),
+    "ev_seated": ("{name} takes a seat", "{name} prend place"),
     "nobody_watching": ("nobody", "personne"),
     "waiting_for": ("waiting for {name}…", "on attend {name}…"),
     "hint_takes": ("takes {opts}", "prend {opts}"),

@@ -235,3 +235,20 @@ def test_the_record_against_a_player_counts_one_game_in_the_singular(lang, one, 
     t = Translator(lang)
     assert record_text(t, "sami", Record(1, 1, 0)) == one
     assert record_text(t, "sami", Record(2, 1, 1)) == two
+
+
+@pytest.mark.parametrize("lang, seated", [("en", "amel takes a seat"),
+                                           ("fr", "amel prend place")])
+def test_a_player_sitting_down_is_news_in_the_events_once(app_session, lang, seated):
+    host = TuiApp(kind="host", lang=lang, seat=0, rules=R.Ruleset(), players=2)
+    host.size = (24, 80)
+    sami, amel = ("sami", "0000-0000-0000-0000"), ("amel", "0001-0000-0000-0000")
+    host._show_event(Lobby((sami, None)))
+    host._show_event(Lobby((sami, amel)))
+    host._show_event(Lobby((sami, amel), ready=(False, True)))  # ready: no one new
+    said = [line_text(x) for x in host.events.lines]
+    assert sum(seated in x for x in said) == 1, said
+    assert not any("sami" in x for x in said), said  # ourselves: no news
+    joiner = TuiApp(kind="join", lang=lang, seat=1, rules=R.Ruleset(), players=2)
+    joiner._show_event(Lobby((sami, amel)))  # the table as we found it
+    assert not any(seated in line_text(x) for x in joiner.events.lines)

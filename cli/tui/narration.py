@@ -17,6 +17,7 @@ from chkobba_p2p.peer import (
     HandStarted,
     LeftLobby,
     Listening,
+    Lobby,
     MatchDone,
     Notice,
     PortMapped,
@@ -61,6 +62,9 @@ class EventLog:
         self._gone: dict[int, str] = {}
         #: We were told we are back at the table, and have not lost it since.
         self._back = False
+        #: The names in the lobby's seats as last seen (None: no lobby yet), so that a
+        #: player who sits down is news ("amel takes a seat"), once.
+        self._seated: dict[int, str] | None = None
 
     def add(self, *fragments: tuple[str, str]) -> None:
         self.lines.append(list(fragments))
@@ -153,6 +157,15 @@ class EventLog:
                 log(("class:ok", t("ev_back_me")))
             if ev.seat != 0 and self._gone.pop(0, None) is not None:
                 log(("class:ok", view.said("ev_back", 0)))
+        elif isinstance(ev, Lobby):
+            # The seats as they fill: a new name is news (the first lobby is the table
+            # as we found it, and a Lobby comes again each time someone is ready).
+            seated = {i: seat[0] for i, seat in enumerate(ev.seats) if seat is not None}
+            if self._seated is not None:
+                for i, name in sorted(seated.items()):
+                    if i != st.seat and self._seated.get(i) != name:
+                        log(("class:ok", t("ev_seated", name=view.name(i))))
+            self._seated = seated
         elif isinstance(ev, LeftLobby):
             log(("class:warn", t("ev_left_lobby", name=safe_text(ev.name))))
         elif isinstance(ev, RematchAnswer):
