@@ -403,7 +403,8 @@ class Outcome:
             d = self.done
             who = self.side_names(d.winner_side)
             verb = "win" if " and " in who else "wins"
-            return f"match over after {d.hands} hands: {who} {verb} {d.score}"
+            hands = "1 hand" if d.hands == 1 else f"{d.hands} hands"
+            return f"match over after {hands}: {who} {verb} {d.score}"
         if self.resigned is not None:
             t = self.table
             quitter = t.seats[self.resigned].name if t is not None else f"seat {self.resigned}"

@@ -659,3 +659,14 @@ def test_the_headless_result_line_says_the_winners_total_first():
         SeatInfo(i, ids[i].public, n) for i, n in enumerate(("a", "b", "c", "d"))))
     said = Outcome(0, four, None, done=MatchDone(1, (10, 12), 3)).describe()
     assert said.endswith(": b and d win 12-10"), said
+
+
+def test_the_headless_result_line_counts_one_hand_in_the_singular():
+    from chkobba_p2p.events import Outcome
+    from chkobba_p2p.session import MatchDone
+
+    ids = [Identity.from_seed(bytes([i + 1]) * 32) for i in range(3)]
+    three = TableInfo(bytes(16), 1, 3, Ruleset(), tuple(
+        SeatInfo(i, ids[i].public, n) for i, n in enumerate(("sami", "amel", "bot"))))
+    said = Outcome(2, three, None, done=MatchDone(0, (2, 1, 0), 1)).describe()
+    assert said == "match over after 1 hand: sami wins 2-1-0", said

@@ -78,7 +78,7 @@ class TuiApp(Leaving, Screen):
         if players:
             st = st.with_players(players)
         self.state = st
-        self.events = EventLog(self.invalidate)
+        self.events = EventLog(self.invalidate, empty_table=kind == "host")
         # The decision in progress (see .decision) and where the keys are in it.
         self.request: Request | None = None
         self.sel = 0

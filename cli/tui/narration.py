@@ -55,7 +55,8 @@ class EventLog:
     """The panel's lines, newest last; ``on_change`` is called after each new line (the
     app redraws)."""
 
-    def __init__(self, on_change: Callable[[], None] = lambda: None) -> None:
+    def __init__(self, on_change: Callable[[], None] = lambda: None, *,
+                 empty_table: bool = False) -> None:
         self.lines: list[Line] = []
         self._on_change = on_change
         #: Seats known to be gone, with the wording of their absence, to note each once.
@@ -63,8 +64,9 @@ class EventLog:
         #: We were told we are back at the table, and have not lost it since.
         self._back = False
         #: The names in the lobby's seats as last seen (None: no lobby yet), so that a
-        #: player who sits down is news ("amel takes a seat"), once.
-        self._seated: dict[int, str] | None = None
+        #: player who sits down is news ("amel takes a seat"), once.  A host opened its
+        #: table empty (``empty_table``): everyone in its first lobby sat down since.
+        self._seated: dict[int, str] | None = {} if empty_table else None
 
     def add(self, *fragments: tuple[str, str]) -> None:
         self.lines.append(list(fragments))
