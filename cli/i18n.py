@@ -94,6 +94,14 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "verdict_on_time": ("{who} lost on time, by the host's clock: {name} wins the match on "
                         "time", "{who} perd au temps, selon l'horloge de l'hôte : {name} "
                         "gagne la partie au temps"),
+    # At 4 players the winning side is two people: the verb agrees.
+    "verdict_won_team": ("a whole match: {name} win {score}",
+                         "une partie complète : {name} gagnent {score}"),
+    "verdict_resigned_team": ("{who} resigned: {name} win the match",
+                              "{who} a abandonné : {name} gagnent la partie"),
+    "verdict_on_time_team": ("{who} lost on time, by the host's clock: {name} win the match "
+                             "on time", "{who} perd au temps, selon l'horloge de l'hôte : "
+                             "{name} gagnent la partie au temps"),
     "verdict_resigned_nobody": ("{who} resigned: the match stops, nobody wins",
                                 "{who} a abandonné : la partie s'arrête, personne ne gagne"),
     "verdict_truncated": ("the log ends in the middle of a message (a crash, or a cut "

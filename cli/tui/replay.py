@@ -137,15 +137,16 @@ class ReplayViewer:
         (the library's ``reason`` is an auditor's English, with seat numbers).  An invalid
         one keeps the auditor's words: they name the entry and the check it fails."""
         t, view = self.t, self.view(len(self.tl.frames) - 1)
+        team = "_team" if view.state.teams else ""  # "hana & sami win", "hana wins"
         if v.winner is not None and v.code is None and len(v.totals) >= 2:
             order = [v.winner, *(i for i in range(len(v.totals)) if i != v.winner)]
             score = "-".join(str(v.totals[i]) for i in order)  # the winner's first
-            return t("verdict_won", name=self.side_names(v.winner), score=score)
+            return t("verdict_won" + team, name=self.side_names(v.winner), score=score)
         if v.winner is not None and v.code == "resigned":
-            return t("verdict_resigned", who=view.name(v.by_seat),
+            return t("verdict_resigned" + team, who=view.name(v.by_seat),
                      name=self.side_names(v.winner))
         if v.winner is not None and v.code == "on_time" and v.blamed is not None:
-            return t("verdict_on_time", who=view.name(v.blamed),
+            return t("verdict_on_time" + team, who=view.name(v.blamed),
                      name=self.side_names(v.winner))
         if v.code == "resigned":  # at 3 players a resignation names no winner
             return t("verdict_resigned_nobody", who=view.name(v.by_seat))
