@@ -396,3 +396,17 @@ def test_a_digit_that_plays_nothing_says_why(app_session, lang):
             nursery.cancel_scope.cancel()
 
     trio.run(the_turn_comes)
+    # Another key's hint is not about the wait: it stays until the next key.
+    ui.request = None
+    _press(ui, "z")
+    other = ui.hint
+    assert other == ui.t("hint_key")
+
+    async def the_turn_comes_after_another_key() -> None:
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(ui.ask, "play", hand)
+            await trio.testing.wait_all_tasks_blocked()
+            assert ui.request is not None and ui.hint == other
+            nursery.cancel_scope.cancel()
+
+    trio.run(the_turn_comes_after_another_key)

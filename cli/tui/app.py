@@ -114,6 +114,7 @@ class TuiApp(Leaving, Screen):
         self._ready_event: trio.Event | None = None
         self.help = False  # the help dialog is up
         self.hint: str | None = None  # one line after a key that does nothing here
+        self._wait_hint: str | None = None  # the hint said while waiting for our turn
         #: The clocks on screen (the host's move limit; seats away and their countdowns).
         self.presence = Presence(turn_timeout, time.monotonic)
         self.reconnect_allowance = reconnect_timeout  # how long a step-away may last
@@ -253,7 +254,8 @@ class TuiApp(Leaving, Screen):
         await self.pacer.drained()
         self.state = self.state.sync(hand)
         self.request = Request(kind, hand, reply)
-        self.hint = None  # a hint about the wait ("not your turn") is over
+        if self.hint is not None and self.hint == self._wait_hint:
+            self.hint = None  # the wait it was about ("not your turn") is over
         self.sel = min(self.sel, max(0, len(self.state.hand) - 1))
         self.options = None
         self.opt_sel = 0
@@ -310,10 +312,12 @@ class TuiApp(Leaving, Screen):
         req, st = self.request, self.state
         if req is not None and req.kind == "cut":
             self.hint = self.t("hint_cut_first")
-        elif st.turn is not None and st.turn != st.seat:
+            return
+        if st.turn is not None and st.turn != st.seat:
             self.hint = self.t("hint_not_turn", name=self.view.who(st.turn))
         else:
             self.hint = self.t("hint_not_yet")
+        self._wait_hint = self.hint
 
     def choose_cut(self, keep: bool) -> None:
         req = self.request
