@@ -37,9 +37,10 @@ def test_stepping_through_a_valid_log(valid_log, tmp_path):
     s = Screen(["replay", str(log), "--view", "--lang", "en"], tmp_path)
     try:
         s.wait_for(lambda t: "step 1/" in t, 30, "the first step")
-        # The verdict banner, from the first step: the winner first, with its score first.
-        won = re.search(r"VALID: a whole match: (.+?) wins (\d+)-(\d+)", s.text)
-        assert won and int(won.group(2)) > int(won.group(3)), s.text
+        # The verdict banner, from the first step: the winners (a team: "win") first, with
+        # their score first.
+        won = re.search(r"VALID: a whole match: (.+?) & (.+?) win (\d+)-(\d+)", s.text)
+        assert won and int(won.group(3)) > int(won.group(4)), s.text
         assert "seat" not in s.screen.display[1]
         hand, at, total, _ = _step(s)
         assert (hand, at) == (1, 1) and total > 40
