@@ -252,3 +252,21 @@ def test_a_player_sitting_down_is_news_in_the_events_once(app_session, lang, sea
     joiner = TuiApp(kind="join", lang=lang, seat=1, rules=R.Ruleset(), players=2)
     joiner._show_event(Lobby((sami, amel)))  # the table as we found it
     assert not any(seated in line_text(x) for x in joiner.events.lines)
+
+
+def test_the_rematch_lobby_says_players_are_joining_only_while_a_seat_is_free(app_session):
+    from chkobba_cli.tui.lobby import lobby_lines
+
+    host = TuiApp(kind="host", lang="en", seat=0, rules=R.Ruleset(), players=2, rematch=True)
+    sami, amel = ("sami", "0000-0000-0000-0000"), ("amel", "0001-0000-0000-0000")
+    joining = "the players who said yes are joining"
+
+    def said() -> str:
+        return " ".join(line_text(x) for x in lobby_lines(
+            host.view, 50, kind="host", connected=True, address="127.0.0.1", port=7777,
+            rematch=True))
+
+    host._show_event(Lobby((sami, None)))
+    assert joining in said()
+    host._show_event(Lobby((sami, amel)))  # amel is here: nobody is joining any more
+    assert joining not in said()

@@ -53,7 +53,10 @@ def lobby_lines(view: TableView, width: int, *, kind: str, connected: bool = Fal
     ready check waits for our Enter."""
     t, st = view.t, view.state
     lines: list[Line] = [[]]
-    if rematch and (kind == "host" or not connected):  # a joiner: until it is in
+    # A joiner: until it is in; the host: while a seat waits for its player ("are
+    # joining" is untrue once everyone sat down).
+    full = bool(st.names) and all(st.names)
+    if rematch and ((kind == "host" and not full) or (kind != "host" and not connected)):
         text = t("rematch_host") if kind == "host" else t("rematch_join")
         lines += wrap_line([("class:ok", " " + text)], width - 1, " ")
     if rematch and past is not None and st.keys and all(st.keys):
