@@ -410,3 +410,27 @@ def test_a_digit_that_plays_nothing_says_why(app_session, lang):
             nursery.cancel_scope.cancel()
 
     trio.run(the_turn_comes_after_another_key)
+
+
+def test_a_long_name_of_ours_gives_way_to_our_move_clock(app_session):
+    from chkobba_cli.tui.render import line_text
+    from chkobba_cli.tui.table import table_lines
+
+    hand = _position(R.Ruleset())
+    ui, _ = _ui(hand)
+    long = "Mohamed-Aziz Ben Salah Trabelsi"  # 31 of the 32 letters a name may have
+    ui.state = ui.state.apply(Lobby(((long, "0000-0000-0000-0000"),
+                                     ("p1", "0001-0000-0000-0000")))).sync(hand)
+    clock = "  ⏱ 14:58 left"
+    lines = table_lines(ui.view, ui._left_width(), False,
+                        seat_extra=lambda s: [("class:dim", clock)] if s == 0 else [])
+    ours = next(line_text(x) for _, x in lines if "(you)" in line_text(x))
+    assert ours.endswith(clock) and len(ours) < ui._left_width(), ours
+    assert "Mohamed-Aziz" in ours and "…" in ours  # cut, not dropped
+    # A short name is drawn whole, with its tags.
+    ui.state = ui.state.apply(Lobby((("amel", "0000-0000-0000-0000"),
+                                     ("p1", "0001-0000-0000-0000")))).sync(hand)
+    lines = table_lines(ui.view, ui._left_width(), False,
+                        seat_extra=lambda s: [("class:dim", clock)] if s == 0 else [])
+    ours = next(line_text(x) for _, x in lines if "(you)" in line_text(x))
+    assert ours == f" ▶ amel (you)  [cutter]{clock}", ours

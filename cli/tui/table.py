@@ -225,17 +225,31 @@ def table_lines(view: TableView, width: int, compact: bool, *, selected: int | N
         for line in below:
             add(line)
         return lines
-    # The local seat.
-    you = [("class:turn" if st.turn == me else "class:me",
-            f" {'▶' if st.turn == me else ' '} {st.name(me)} ({t('you')})")]
+    # The local seat, with our move clock while we are to play: a long name of ours is
+    # cut (we know it), then the tags go, so that the clock at the end always shows.
     tags = []
     if me == st.dealer:
         tags.append(t("dealer", name="").strip())
     if me == st.cutter:
         tags.append(t("cutter", name="").strip())
-    if tags:
-        you.append(("class:dim", "  [" + ", ".join(tags) + "]"))
-    add(you + extra_of(me), 1)  # our move clock while we are to play
+    extra, ell = extra_of(me), "…" if cs.symbols else "..."
+
+    def own(name: str, tagged: bool) -> Line:
+        line: Line = [("class:turn" if st.turn == me else "class:me",
+                       f" {'▶' if st.turn == me else ' '} {name} ({t('you')})")]
+        if tags and tagged:
+            line.append(("class:dim", "  [" + ", ".join(tags) + "]"))
+        return line + extra
+
+    name = st.name(me)
+    you = own(name, True)
+    over = len(line_text(you)) - (width - 1)
+    if over > 0 and extra:
+        short = name[:max(4, len(name) - over - len(ell))] + ell
+        you = own(short, True)
+        if len(line_text(you)) > width - 1:
+            you = own(short, False)
+    add(you, 1)
     for line in wrap_line(_captures_line(view, st.side(me)), width - 1, "     "):
         add(line, 2)  # wrapped at a word: never cut by the events column
     if st.hand and compact:
