@@ -434,3 +434,19 @@ def test_a_long_name_of_ours_gives_way_to_our_move_clock(app_session):
                         seat_extra=lambda s: [("class:dim", clock)] if s == 0 else [])
     ours = next(line_text(x) for _, x in lines if "(you)" in line_text(x))
     assert ours == f" ▶ amel (you)  [cutter]{clock}", ours
+
+
+def test_a_long_name_of_an_opponent_gives_way_to_its_move_clock(app_session):
+    from chkobba_cli.tui.render import line_text
+    from chkobba_cli.tui.table import table_lines
+
+    hand = _position(R.Ruleset())
+    ui, _ = _ui(hand)
+    long = "Khadija Trabelsi Ben Mohamed Ali"  # 32 letters, the most a name may have
+    ui.state = ui.state.apply(Lobby((("amel", "0000-0000-0000-0000"),
+                                     (long, "0001-0000-0000-0000")))).sync(hand)
+    clock = "  ⏱ 14:58 left"
+    lines = table_lines(ui.view, ui._left_width(), False,
+                        seat_extra=lambda s: [("class:dim", clock)] if s == 1 else [])
+    theirs = next(line_text(x) for _, x in lines if "Khadija" in line_text(x))
+    assert theirs.endswith(clock) and len(theirs) < ui._left_width(), theirs

@@ -105,10 +105,17 @@ def _seat_line(view: TableView, seat: int, role: str, extra: Line | None = None,
         tags.append(t("cutter", name="").strip())
     bar = ("▮" if view.cs.symbols else "#") * n
     count = t("cards_1") if n == 1 else t("cards_n", n=n)
-    for keep_in_hand, keep_role, keep_count in ((1, 1, 1), (0, 1, 1), (0, 0, 1), (0, 0, 0)):
+    name = st.name(seat)
+    line: Line = []
+    for keep_in_hand, keep_role, keep_count in ((1, 1, 1), (0, 1, 1), (0, 0, 1), (0, 0, 0),
+                                                 (0, 0, -1)):
+        if keep_count < 0:  # still too long: the name is cut (…), the clock stays
+            over = len(line_text(line)) - (width - 1)
+            ell = "…" if view.cs.symbols else "..."
+            name = name[:max(4, len(name) - over - len(ell))] + ell
         hand = f"{bar} {count} {t('in_hand')}" if keep_in_hand else \
-            f"{bar} {count}" if keep_count else f"{bar} {n}"
-        line: Line = [(mark, f" {'▶' if st.turn == seat else ' '} {st.name(seat)}"),
+            f"{bar} {count}" if keep_count > 0 else f"{bar} {n}"
+        line = [(mark, f" {'▶' if st.turn == seat else ' '} {name}"),
                       ("class:dim", f" ({role})" if role and keep_role else ""), ("", "  "),
                       ("", hand)]
         if tags:
