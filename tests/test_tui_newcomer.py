@@ -270,3 +270,21 @@ def test_the_rematch_lobby_says_players_are_joining_only_while_a_seat_is_free(ap
     assert joining in said()
     host._show_event(Lobby((sami, amel)))  # amel is here: nobody is joining any more
     assert joining not in said()
+
+
+def test_our_own_bots_are_said_once_as_they_start_not_again_by_name(app_session):
+    from chkobba_cli.tui.narration import BotsStarting
+    from chkobba_p2p.rating import bot_seed
+    from chkobba_p2p.wire import Identity
+
+    host = TuiApp(kind="host", lang="en", seat=0, rules=R.Ruleset(), players=3)
+    bot = Identity.from_seed(bot_seed("greedy", 1)).public
+    person = Identity.from_seed(bytes(32)).public
+    sami, amel = ("sami", "0000-0000-0000-0000"), ("amel", "0001-0000-0000-0000")
+    bot1 = ("bot1", "0002-0000-0000-0000")
+    host._show_event(BotsStarting(1))
+    host._show_event(Lobby((sami, bot1, None), keys=(person, bot, None)))
+    host._show_event(Lobby((sami, bot1, amel), keys=(person, bot, person)))
+    said = [line_text(x) for x in host.events.lines]
+    assert said.count("a bot takes its seat") == 1 and not any("bot1" in x for x in said)
+    assert "amel takes a seat" in said, said

@@ -30,6 +30,7 @@ from chkobba_p2p.peer import (
     TableReady,
     Waiting,
 )
+from chkobba_p2p.rating import bot_level
 from chkobba_p2p.text import safe_text
 
 from ..i18n import notice_text
@@ -67,6 +68,8 @@ class EventLog:
         #: player who sits down is news ("amel takes a seat"), once.  A host opened its
         #: table empty (``empty_table``): everyone in its first lobby sat down since.
         self._seated: dict[int, str] | None = {} if empty_table else None
+        #: Our own bots said as they start ("a bot takes its seat"): not again by name.
+        self._bots_said = 0
 
     def add(self, *fragments: tuple[str, str]) -> None:
         self.lines.append(list(fragments))
@@ -89,6 +92,7 @@ class EventLog:
         line now is the local seat's."""
         log, t, st = self.add, view.t, view.state
         if isinstance(ev, BotsStarting):
+            self._bots_said += ev.n
             log(("class:dim", t("ev_bots_1") if ev.n == 1 else t("ev_bots_n", n=ev.n)))
         elif isinstance(ev, Listening):
             log(("class:dim", t("ev_host_open")))
@@ -165,8 +169,13 @@ class EventLog:
             seated = {i: seat[0] for i, seat in enumerate(ev.seats) if seat is not None}
             if self._seated is not None:
                 for i, name in sorted(seated.items()):
-                    if i != st.seat and self._seated.get(i) != name:
-                        log(("class:ok", t("ev_seated", name=view.name(i))))
+                    if i == st.seat or self._seated.get(i) == name:
+                        continue
+                    public = ev.keys[i] if i < len(ev.keys) else None
+                    if self._bots_said and public is not None and bot_level(public) is not None:
+                        self._bots_said -= 1  # one of ours, said as it started
+                        continue
+                    log(("class:ok", t("ev_seated", name=view.name(i))))
             self._seated = seated
         elif isinstance(ev, LeftLobby):
             log(("class:warn", t("ev_left_lobby", name=safe_text(ev.name))))
