@@ -238,8 +238,13 @@ def _name(args: argparse.Namespace) -> str | None:
 def _refusal(outcome: WatchOutcome) -> str:
     """Why there was nothing to watch, in one line (the host's own words, made safe)."""
     if outcome.error_code == "spectators_closed":
-        return (f"{safe_text(outcome.error, 200)} (a host admits spectators when it starts "
-                "with --spectators N, as many as N)")
+        said = safe_text(outcome.error, 200)
+        # The code's words then the host's detail: "admits no (more) spectators: this
+        # table admits no spectators" said it twice; the detail alone says it.
+        said = said.replace("this table admits no (more) spectators: this table admits no "
+                            "spectators", "this table admits no spectators")
+        return f"{said} (a host admits spectators when it starts with --spectators N, as " \
+            "many as N)"
     error = safe_text(outcome.error, 300)
     if outcome.error_code == "connect_failed" and error.endswith("connection refused"):
         return f"{error}: nobody is listening there; is the table open and the port right?"

@@ -370,3 +370,19 @@ def test_a_watching_stopped_early_is_said_in_the_screens_language():
         text = _text(view.end_lines(200))
         assert word in text and "transcript" not in text, text
         assert "closed the connection" in text if lang == "en" else "a fermé" in text
+
+
+def test_a_table_closed_to_spectators_is_said_once():
+    from chkobba_cli.watch import _refusal
+
+    # The host's error: its code's words, then its detail ("admits no (more)
+    # spectators: this table admits no spectators" said it twice).
+    said = _refusal(WatchOutcome(None, None, error="refused: this table admits no (more) "
+                                 "spectators: this table admits no spectators",
+                                 error_code="spectators_closed"))
+    assert said.startswith("refused: this table admits no spectators (a host admits "), said
+    assert said.count("admits no") == 1, said
+    full = _refusal(WatchOutcome(None, None, error="refused: this table admits no (more) "
+                                 "spectators: 2 spectators already watching",
+                                 error_code="spectators_closed"))
+    assert "no (more) spectators: 2 spectators already watching" in full, full
