@@ -102,8 +102,9 @@ def play(address: str, name: str) -> int:
         t = session.table  # the winners by name: seats of the winning side
         won = [s.name for s in t.seats if s.seat % (2 if t.players == 4 else t.players)
                == d.winner_side]
-        print(f"result: match over after {d.hands} hands: {' and '.join(won)} "
-              f"{'win' if len(won) > 1 else 'wins'} {'-'.join(map(str, d.totals))}")
+        hands = "1 hand" if d.hands == 1 else f"{d.hands} hands"
+        print(f"result: match over after {hands}: {' and '.join(won)} "
+              f"{'win' if len(won) > 1 else 'wins'} {d.score}")  # the winner's total first
         return 0
     print(f"result: game aborted: {session.aborted if session else 'no game'}")
     return 3
