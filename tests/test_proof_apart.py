@@ -1,0 +1,146 @@
+"""proof-apart/v1 in real play (issue 29, "verification off the serial path"): a shuffler
+sends its deck at once and its proof after it (``deal/proof``), the next seat shuffles on
+top at once, every peer's shell makes and checks the proofs in its worker, and no
+decryption share leaves a peer before every proof of the instance verified there.  In
+memory under the autojump clock; the audit of every log, and a table with a seat that does
+not speak the capability, which plays the old way."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import trio
+
+from chkobba_p2p import wire
+from chkobba_p2p.audit import VALID, audit_log
+from chkobba_p2p.deal.core import JobResult, ProofJob, run_job
+from chkobba_p2p.events import Outcome
+from chkobba_p2p.link.handshake import SPOKEN, ClientHandshake
+from chkobba_p2p.net import ClientPeer
+from chkobba_p2p.rules import Ruleset
+from chkobba_p2p.session import CAP_PROOF_APART, CAP_SHUFFLE_PROOFS
+from chkobba_p2p.testing import InMemoryTable, RecordingController
+from chkobba_p2p.transcript import read_transcript
+
+RULES = Ruleset(target=3)  # a short match: a hand or two
+
+
+class OldJoiner(ClientPeer):
+    """A joiner of before proof-apart/v1: its hello does not announce it."""
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        old = tuple(c for c in SPOKEN if c != CAP_PROOF_APART)
+        make = self.core.hello_for
+
+        def hello_for(identity: wire.Identity, name: str,
+                      caps: tuple[str, ...]) -> ClientHandshake:
+            return make(identity, name, old)
+
+        self.core.hello_for = hello_for  # type: ignore[method-assign]
+
+
+def _lying_prover(job: ProofJob) -> JobResult:
+    """Proves its shuffle for another statement: a well-formed proof that fails."""
+    if job.kind == "prove":
+        return run_job(dataclasses.replace(job, context=bytes(64)))
+    return run_job(job)
+
+
+class HostileJoiner(ClientPeer):
+    """A shuffler whose deal/proof does not prove its deck (its deck is honest)."""
+
+    run_job = staticmethod(_lying_prover)
+
+
+async def _play(tmp_path, players: int, classes: dict[int, type[ClientPeer]]
+                ) -> tuple[InMemoryTable, list[Outcome]]:
+    table = InMemoryTable(tmp_path, players=players, rules=RULES, shuffle_proofs=True)
+    out: dict[int, Outcome] = {}
+    with trio.fail_after(3600):
+        async with trio.open_nursery() as nursery:
+            async def host(task_status=trio.TASK_STATUS_IGNORED) -> None:
+                out[0] = await table.host.run(task_status)
+
+            await nursery.start(host)
+
+            async def join(seat: int) -> None:
+                cls = classes.get(seat, ClientPeer)
+                out[seat] = await cls(table.join_config(seat), table.controllers[seat]).run()
+
+            for seat in range(1, players):  # one after the other: each takes its seat
+                nursery.start_soon(join, seat)
+                host_ctl = table.controllers[0]
+                assert isinstance(host_ctl, RecordingController)
+                await host_ctl.until(lambda _: table.host.lobby.seats[seat] is not None)
+    assert all(out[s].seat == s for s in range(players))
+    return table, [out[s] for s in range(players)]
+
+
+def _turns(path) -> list[tuple[int, int, list[dict]]]:
+    """(index, seat, deal items) of every turn of a log."""
+    out = []
+    for i, body in enumerate(read_transcript(path).bodies):
+        e = wire.open_entry(body)
+        if e.kind == "turn":
+            out.append((i, e.seat, [d for d in e.fields.get("d") or [] if isinstance(d, dict)]))
+    return out
+
+
+async def test_a_four_player_match_with_proofs_apart_completes_valid(tmp_path, autojump_clock):
+    table, outcomes = await _play(tmp_path, 4, {})
+    assert all(o.done is not None and o.aborted is None and o.error is None for o in outcomes)
+    assert len({o.done for o in outcomes}) == 1
+    caps = outcomes[0].table.caps
+    assert CAP_SHUFFLE_PROOFS in caps and CAP_PROOF_APART in caps
+    for o in outcomes:
+        report = audit_log(o.log_path, workers=0)
+        assert report.verdict == VALID, report.reason
+    turns = _turns(outcomes[1].log_path)
+    shuffles = [(i, s) for i, s, items in turns for d in items if d["t"] == "deal/shuffle"]
+    proofs = [(i, s) for i, s, items in turns for d in items if d["t"] == "deal/proof"]
+    assert proofs and all("proof" not in d for _, _, items in turns for d in items
+                          if d["t"] == "deal/shuffle")
+    # Hand 1: the four shuffles in four turns in a row, nobody waiting for a proof (seat
+    # 0's proof may be ready by its first turn: it shuffled as the last key came); no
+    # share of the hand before the last of its proofs.
+    hand1 = [i for i, _ in shuffles][4:8]
+    assert hand1 == list(range(hand1[0], hand1[0] + 4))
+    first, last = proofs[0][0], proofs[3][0]
+    shares = [i for i, _, items in turns for d in items if d["t"] == "deal/shares"
+              and i > first]
+    assert shares and min(shares) > last
+
+
+async def test_a_bad_proof_after_the_next_shuffle_is_blamed_and_no_share_leaves(
+        tmp_path, autojump_clock):
+    """Seat 1's deal/proof comes after seat 2 shuffled on top of its deck; every honest
+    peer blames seat 1 for it, and no honest seat released a share of the hand."""
+    table, outcomes = await _play(tmp_path, 4, {1: HostileJoiner})
+    for seat in (0, 2, 3):
+        a = outcomes[seat].aborted
+        assert a is not None and a.blamed_seat == 1, (seat, a)
+        assert a.code == wire.ErrorCode.DEAL_FAILURE and "bad_shuffle_proof" in a.detail
+    turns = _turns(outcomes[0].log_path)
+    proof_1 = next(i for i, s, items in turns if s == 1
+                   for d in items if d["t"] == "deal/proof")
+    shuffle_2 = max(i for i, s, items in turns if s == 2
+                    for d in items if d["t"] == "deal/shuffle")
+    assert shuffle_2 < proof_1
+    first_proof = min(i for i, _, items in turns for d in items if d["t"] == "deal/proof")
+    assert not [i for i, _, items in turns for d in items
+                if i > first_proof and d["t"] in ("deal/shares", "deal/play")]
+    report = audit_log(outcomes[0].log_path, workers=0)
+    assert report.blamed == 1 and report.entry == proof_1, report
+
+
+async def test_a_seat_without_the_capability_plays_the_old_way(tmp_path, autojump_clock):
+    table, outcomes = await _play(tmp_path, 4, {2: OldJoiner})
+    assert all(o.done is not None and o.aborted is None for o in outcomes)
+    caps = outcomes[0].table.caps
+    assert CAP_SHUFFLE_PROOFS in caps and CAP_PROOF_APART not in caps
+    turns = _turns(outcomes[2].log_path)
+    assert not [d for _, _, items in turns for d in items if d["t"] == "deal/proof"]
+    later = [d for _, _, items in turns for d in items if d["t"] == "deal/shuffle"][4:]
+    assert later and all(isinstance(d.get("proof"), bytes) for d in later)
+    assert audit_log(outcomes[2].log_path, workers=0).verdict == VALID
