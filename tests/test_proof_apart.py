@@ -72,7 +72,7 @@ async def _play(tmp_path, players: int, classes: dict[int, type[ClientPeer]]
                 nursery.start_soon(join, seat)
                 host_ctl = table.controllers[0]
                 assert isinstance(host_ctl, RecordingController)
-                await host_ctl.until(lambda _: table.host.lobby.seats[seat] is not None)
+                await host_ctl.until(lambda _, s=seat: table.host.lobby.seats[s] is not None)
     assert all(out[s].seat == s for s in range(players))
     return table, [out[s] for s in range(players)]
 
