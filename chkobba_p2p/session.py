@@ -991,8 +991,7 @@ class DeckInstance:
 
     def job_done(self, job: ProofJob, result: JobResult) -> bool:
         """Apply a job's result; False if it is not a job of this instance in flight."""
-        if self.deal.phase == "failed" or self.deal._jobs_out.get((job.kind, job.seat)) \
-                is not job:
+        if self.deal.phase == "failed" or not self.deal.handed_out(job):
             return False
         self._run(self.deal.job_done, job, result)
         return True

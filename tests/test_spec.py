@@ -150,7 +150,7 @@ def _items(played):
 
 @pytest.fixture(scope="module")
 def proven_match():
-    return play(2, key=b"spec-proofs", proofs=True, seed=5)
+    return play(2, key=b"spec-proofs", proofs=True, seed=5, apart=True)
 
 
 def test_first_dealer_draw_deck_has_no_proof_field(proven_match):

@@ -620,13 +620,17 @@ class Deal:
             self._jobs_out[(job.kind, job.seat)] = job
         return job
 
+    def handed_out(self, job: ProofJob) -> bool:
+        """Whether ``job`` came from this deal's :meth:`take_job` and is not done yet."""
+        return self._jobs_out.get((job.kind, job.seat)) is job
+
     def job_done(self, job: ProofJob, result: JobResult) -> Output:
         """The result of a job from :meth:`take_job`: our proof goes out, or a proof
         verified (and, once every proof has, the held shares go).  Raises
         :class:`PeerMisbehaved` blaming the prover of a refused proof, and
         :class:`DealUsageError` for a job this deal has not handed out."""
         self._check_alive()
-        if self._jobs_out.get((job.kind, job.seat)) is not job:
+        if not self.handed_out(job):
             raise DealUsageError("not a job of this deal, or already done")
         del self._jobs_out[(job.kind, job.seat)]
         try:
