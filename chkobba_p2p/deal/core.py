@@ -589,7 +589,10 @@ class Deal:
         """A proof to make or to check is waiting to be done (:meth:`work`, or
         :meth:`take_job`; ``defer_work`` only).  Jobs handed out and not done yet do not
         count (:attr:`busy`)."""
-        return self._next_job() is not None
+        if self._phase in ("failed", "audit"):
+            return False
+        return (self._own_proof_due and ("prove", self.seat) not in self._jobs_out) \
+            or self._next_check() is not None
 
     @property
     def busy(self) -> bool:
