@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 
 import trio
+from test_net_support import host_config, join_config
 from test_session import Table
 
 from chkobba_p2p import wire
@@ -17,7 +18,8 @@ from chkobba_p2p.audit import VALID, audit_log
 from chkobba_p2p.deal.core import JobResult, ProofJob, run_job
 from chkobba_p2p.events import Outcome
 from chkobba_p2p.link.handshake import SPOKEN, ClientHandshake
-from chkobba_p2p.net import ClientPeer
+from chkobba_p2p.net import ClientPeer, HostPeer
+from chkobba_p2p.peer import BotController
 from chkobba_p2p.rules import Ruleset
 from chkobba_p2p.session import CAP_PROOF_APART, CAP_SHUFFLE_PROOFS
 from chkobba_p2p.testing import InMemoryTable, RecordingController
@@ -223,3 +225,33 @@ def test_crash_resume_with_proofs_in_flight():
         assert all(s.done is not None and s.done == t.sessions[0].done for s in t.sessions)
         assert all(s.bodies == t.sessions[0].bodies for s in t.sessions)
     assert between > 0  # the case that matters did happen
+
+
+# --------------------------------------------------------------- real threads, real TCP
+
+
+async def test_over_loopback_tcp_with_the_proof_work_in_threads(tmp_path):
+    """The default shell: the proof work in worker threads (trio.to_thread), peers over
+    loopback TCP, real time: a 4-player match completes, every log VALID."""
+    host = HostPeer(host_config(tmp_path, players=4, shuffle_proofs=True, rules=RULES),
+                    BotController("greedy", 0))
+    assert host.proof_thread
+    out: dict[str, Outcome] = {}
+    with trio.fail_after(120):
+        async with trio.open_nursery() as nursery:
+            async def run_host(task_status=trio.TASK_STATUS_IGNORED) -> None:
+                out["host"] = await host.run(task_status)
+
+            port = await nursery.start(run_host)
+
+            async def run_guest(i: int) -> None:
+                out[f"g{i}"] = await ClientPeer(join_config(tmp_path, port, f"g{i}"),
+                                                BotController("greedy", i)).run()
+
+            for i in range(1, 4):
+                nursery.start_soon(run_guest, i)
+    assert len(out) == 4 and all(o.done is not None and o.aborted is None
+                                 for o in out.values()), out
+    assert CAP_PROOF_APART in out["host"].table.caps
+    for o in out.values():
+        assert audit_log(o.log_path, workers=0).verdict == VALID
