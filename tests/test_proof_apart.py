@@ -255,3 +255,74 @@ async def test_over_loopback_tcp_with_the_proof_work_in_threads(tmp_path):
     assert CAP_PROOF_APART in out["host"].table.caps
     for o in out.values():
         assert audit_log(o.log_path, workers=0).verdict == VALID
+
+
+class StuckProver(ClientPeer):
+    """A joiner whose proof work never runs (a process about to die): ``stuck`` is set
+    once hand 1's next two seats have shuffled on top of its deck, its proof unsent."""
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        self.stuck = trio.Event()
+
+    def _start_jobs(self) -> None:  # no worker: the jobs wait
+        s = self.session
+        deck = s.game.deck if s is not None else None
+        if deck is not None and deck.deal.proof_apart and len(deck.deal._shuffles) >= 3:
+            self.stuck.set()
+
+
+async def test_a_seat_that_dies_between_its_deck_and_its_proof_resumes(tmp_path,
+                                                                       autojump_clock):
+    """Seat 1's process dies with its deck in the chain and its proof not made; restarted
+    from its log and saved state, it sends its proof once and the match completes, every
+    log VALID."""
+    table = InMemoryTable(tmp_path, players=4, rules=RULES, shuffle_proofs=True)
+    identity = wire.Identity.generate()
+    state = tmp_path / "seat1.state"
+    out: dict[int, Outcome] = {}
+    with trio.fail_after(3600):
+        async with trio.open_nursery() as nursery:
+            async def host(task_status=trio.TASK_STATUS_IGNORED) -> None:
+                out[0] = await table.host.run(task_status)
+
+            await nursery.start(host)
+            host_ctl = table.controllers[0]
+            assert isinstance(host_ctl, RecordingController)
+            first = StuckProver(table.join_config(1, identity=identity, state_path=state),
+                                table.controllers[1])
+            vanish = trio.CancelScope()
+
+            async def run_first() -> None:
+                with vanish:
+                    await first.run()
+
+            nursery.start_soon(run_first)
+            await host_ctl.until(lambda _: table.host.lobby.seats[1] is not None)
+
+            async def join(seat: int) -> None:
+                out[seat] = await table.joiner(seat).run()
+
+            for seat in (2, 3):
+                nursery.start_soon(join, seat)
+                await host_ctl.until(lambda _, s=seat: table.host.lobby.seats[s] is not None)
+            await first.stuck.wait()
+            vanish.cancel()  # no leave signed: its connection simply closes
+            assert first._last_link is not None
+            await first._last_link.stream.aclose()
+            again = ClientPeer(table.join_config(1, identity=identity, state_path=state),
+                               RecordingController(11))
+            assert again.session is not None  # resumed from its log
+
+            async def run_again() -> None:
+                out[1] = await again.run()
+
+            nursery.start_soon(run_again)
+    assert all(out[s].done is not None and out[s].aborted is None for s in range(4)), out
+    for s in range(4):
+        assert audit_log(out[s].log_path, workers=0).verdict == VALID
+    turns = _turns(out[1].log_path)
+    mine = [d for _, s, items in turns if s == 1 for d in items if d["t"] == "deal/proof"]
+    shuffles = [d for _, s, items in turns if s == 1 for d in items
+                if d["t"] == "deal/shuffle"]
+    assert len(mine) == len(shuffles) - 1  # one proof per hand's deck (none at the draw)
