@@ -283,7 +283,10 @@ class Deal:
     bad proof still blames its prover.  ``defer_work`` (default off): the proofs to make
     and check are left to the caller, who sends what a call returned first, then calls
     :meth:`work` while :attr:`has_work` (in a thread, or between messages); off, every
-    call does that work itself before it returns.  ``proof_apart`` (default off; every
+    call does that work itself before it returns.  :meth:`take_job` hands the same work
+    out as a :class:`ProofJob` of immutable inputs, :func:`run_job` (a pure function, safe
+    in another thread) computes it, :meth:`job_done` applies the result here.
+    ``proof_apart`` (default off; every
     seat must agree): a shuffler sends its deck in ``deal/shuffle`` at once and its proof
     after, in ``deal/proof``, so that the next seat shuffles while the proof is made.
 
