@@ -76,6 +76,11 @@ class HostConfig:
     port_mapping: PortMapOptions | None = None
     #: Where the listeners and connections come from (:mod:`chkobba_p2p.transport`).
     transport: Transport = field(default_factory=TcpTransport)
+    #: At a table with proof-apart/v1: make and check the shuffle proofs in a worker
+    #: thread, off the event loop; False: in the event loop's thread, between messages (a
+    #: table in memory under trio's ``MockClock``, whose autojump must not run while a
+    #: thread works).  Either way off the deal's serial path.
+    proof_thread: bool = True
 
 
 @dataclass
@@ -98,6 +103,8 @@ class JoinConfig:
     host_fingerprint: str | None = None
     #: How to reach the host (:mod:`chkobba_p2p.transport`; TCP by default).
     transport: Transport = field(default_factory=TcpTransport)
+    #: See :attr:`HostConfig.proof_thread`.
+    proof_thread: bool = True
 
 
 def split_join_code(text: str) -> tuple[str, str | None]:

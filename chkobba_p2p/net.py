@@ -80,6 +80,8 @@ class HostPeer(PeerShell):
                               spectator_limit=config.spectators,
                               announce=self.timeouts.announce,
                               is_closed=lambda link: link.closed)
+        self.core.defer_work = True  # the proof work runs in our worker (PeerShell)
+        self.proof_thread = config.proof_thread
         self.away_message = lm.Away(0).to_wire()
         self.port = 0
         #: Where the listeners and their streams come from (TCP by default).
@@ -294,6 +296,8 @@ class ClientPeer(PeerShell):
                              handshake=self.timeouts.handshake, idle=self.timeouts.idle,
                              connect_retry=max(config.connect_retry,
                                                self.transport.connect_patience))
+        self.core.defer_work = True  # the proof work runs in our worker (PeerShell)
+        self.proof_thread = config.proof_thread
         self._last_link: Link | None = None  # kept after a drop, for a leave on Ctrl-C
         self._stream: trio.abc.Stream | None = None  # the last connection's
         self.saved: SavedGame | None = None

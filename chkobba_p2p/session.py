@@ -26,6 +26,7 @@ from typing import Any
 from . import wire
 from .cards import Card
 from .deal import (
+    MSG_PROOF,
     MSG_REVEAL,
     CardShown,
     Deal,
@@ -34,6 +35,7 @@ from .deal import (
     StepOpened,
     Verified,
 )
+from .deal.core import JobResult, ProofJob
 from .errors import IllegalMove, InvalidDeal, LocalError, RemoteError
 from .group import hash_bytes, hash_to_scalar
 from .rules import (
@@ -71,6 +73,7 @@ from .wire import (
 __all__ = [
     "CAP_SHUFFLE_PROOFS",
     "CAP_EARLY_DEAL",
+    "CAP_PROOF_APART",
     "TABLE_CAPABILITIES",
     "SeatInfo",
     "TableInfo",
@@ -104,6 +107,13 @@ CAP_EARLY_DEAL = "early-deal/v1"
 TABLE_CAPABILITIES = ("deal/v1", "resume/v1", CAP_EARLY_DEAL)
 #: Table capability (in the genesis): every shuffle step carries a zero-knowledge proof.
 CAP_SHUFFLE_PROOFS = "shuffle-proof/v1"
+#: Table capability (in the genesis, only beside shuffle-proof/v1): a shuffler sends its
+#: deck in ``deal/shuffle`` at once and its shuffle proof after it, in ``deal/proof``; every
+#: seat shuffles on top at once and checks the proofs alongside, and no seat releases a
+#: decryption share of the instance before every proof of it verified there (PROTOCOL.md
+#: Appendix A 4.1).  The host puts it in the genesis only when every seated peer announced
+#: it in its ``hello``.
+CAP_PROOF_APART = "proof-apart/v1"
 
 
 class GameFault(RemoteError):
@@ -171,6 +181,11 @@ class TableInfo:
     def shuffle_proofs(self) -> bool:
         """Whether every shuffle carries a zero-knowledge proof (a table capability)."""
         return CAP_SHUFFLE_PROOFS in self.caps
+
+    @property
+    def proof_apart(self) -> bool:
+        """Whether shuffle proofs travel apart from their decks (``deal/proof``)."""
+        return self.shuffle_proofs and CAP_PROOF_APART in self.caps
 
     def display_names(self) -> tuple[str, ...]:
         """The seats' names as they may be shown: safe for a terminal and distinct
@@ -472,7 +487,8 @@ class Session:
         for body in bodies[1:]:
             entry = wire.open_entry(body)
             if entry.seat == session.seat and entry.kind != "abort":
-                session.game.outbox()  # already sent: it is this very entry
+                # Already sent: it is this very entry.
+                session.game.drop_sent(entry.fields.get("d"))
                 session._decided = None
             session.receive(entry)
         session.replayed = tuple(session.take_events())
@@ -643,6 +659,7 @@ class Session:
             if not isinstance(items, list) or (action is not None
                                                and not isinstance(action, dict)):
                 raise GameFault(ErrorCode.PROTOCOL_VIOLATION, "turn fields", seat, entry.body)
+            self.game.entry_body = entry.body
             try:
                 progress = self.game.apply(seat, items, action)
             except GameFault as exc:
@@ -772,6 +789,11 @@ class Session:
             kind, body = "ready", {}
         elif self.phase == Phase.PLAYING:
             action = self._decided
+            if action is None and not self.game.has_outbox and self.game.working:
+                # Our deal's proof work runs elsewhere (jobs): its result (our proof, the
+                # shares it releases) goes in this turn, not an empty one (which would
+                # send the floor round for nothing, and count towards a stall).
+                return None
             if action is None and self.game.decision() is not None \
                     and not (self.game.early_deal and self.game.has_outbox):
                 return None  # waiting for the controller
@@ -799,6 +821,38 @@ class Session:
                                             fault.detail, fault.evidence or entry.body,
                                             proven=True)
         return entry
+
+    @property
+    def defer_work(self) -> bool:
+        """The deal's proof work is handed out (:meth:`jobs`) instead of done in each call
+        (default off: every call does it, as a replay does).  Only a table with the
+        capability proof-apart/v1 has such work."""
+        return not self.game.work_inline
+
+    @defer_work.setter
+    def defer_work(self, value: bool) -> None:
+        self.game.work_inline = not value
+
+    def jobs(self) -> list[ProofJob]:
+        """With :attr:`defer_work`: the proof work to do now, each a :class:`ProofJob` of
+        immutable inputs; compute it anywhere with :func:`chkobba_p2p.deal.core.run_job`
+        (another thread: it touches nothing of this session) and give the result to
+        :meth:`job_done`, here.  Each job is handed out once."""
+        if self.phase != Phase.PLAYING:
+            return []
+        return self.game.take_jobs()
+
+    def job_done(self, job: ProofJob, result: JobResult) -> None:
+        """The result of a job of :meth:`jobs`; then :meth:`next_entry` may have a turn.
+        A job of an instance that is over (or a game that is) is ignored.  Raises
+        :class:`GameFault` when a shuffle proof is refused: blame its prover (``abort``,
+        with the fault's evidence: the entry that carried the proof)."""
+        if self.phase != Phase.PLAYING:
+            return
+        try:
+            self.game.job_done(job, result)
+        finally:
+            self._events.extend(self.game.take_events())
 
     def leave(self, detail: str = "the player left") -> Entry | None:
         """Leave the game on purpose: sign an ``abort`` with code ``peer_left`` blaming
@@ -882,13 +936,22 @@ class DeckInstance:
         self.own_seed = seed
         self.seat = seat
         self.cutter = cutter
+        # The first-dealer draw deck is revealed right after the draw, which checks every
+        # shuffle before any card is played and hides nothing: commit-reveal is enough there.
+        proofs = CAP_SHUFFLE_PROOFS in table.caps and hand > 0
+        # proof-apart/v1: the proof travels after its deck (deal/proof) and a seat's proof
+        # work is deferred: done in each call while :attr:`inline`, else handed out as jobs.
+        apart = proofs and CAP_PROOF_APART in table.caps
         self.deal = Deal(session_id=table.game, hand=hand, instance=instance, n=table.players,
-                         seat=seat, cutter=cutter,
-                         # The first-dealer draw deck is revealed right after the draw,
-                         # which checks every shuffle before any card is played and hides
-                         # nothing: commit-reveal is enough there.
-                         shuffle_proofs=CAP_SHUFFLE_PROOFS in table.caps and hand > 0,
-                         seed=seed, secret_key=x)
+                         seat=seat, cutter=cutter, shuffle_proofs=proofs,
+                         seed=seed, secret_key=x, proof_apart=apart,
+                         defer_work=apart and seat is not None)
+        #: Do the deal's deferred proof work in each call (the default, and a replay's);
+        #: False: :meth:`take_jobs` hands it out.
+        self.inline = True
+        #: Per seat, the body of the entry that carried its ``deal/proof`` (the evidence
+        #: when that proof is refused).
+        self.proof_entries: dict[int, bytes] = {}
         self._out = outbox  # shared with the driver: it outlives the instance
         self._opened: dict[int, StepOpened] = {}
         self._requested: dict[tuple[int, ...], int] = {}
@@ -902,10 +965,38 @@ class DeckInstance:
 
     def _run(self, fn: Any, *args: Any, **kwargs: Any) -> None:
         try:
-            out = fn(*args, **kwargs)
+            self._take(fn(*args, **kwargs))
+            while self.inline and self.deal.defer_work and self.deal.has_work:
+                self._take(self.deal.work())
         except PeerMisbehaved as exc:
             raise GameFault(ErrorCode.DEAL_FAILURE, f"{exc.code}: {exc.reason}",
-                            exc.blamed_seat) from None
+                            exc.blamed_seat, self.proof_entries.get(exc.blamed_seat)
+                            if isinstance(exc.evidence, dict)
+                            and exc.evidence.get("t") == MSG_PROOF else None) from None
+
+    def take_jobs(self) -> list[ProofJob]:
+        """The deal's proof work to hand out now (none while :attr:`inline`)."""
+        jobs: list[ProofJob] = []
+        if self.inline or self.deal.phase == "failed":
+            return jobs
+        while (job := self.deal.take_job()) is not None:
+            jobs.append(job)
+        return jobs
+
+    @property
+    def working(self) -> bool:
+        """Proof work is handed out or waiting to be (never while :attr:`inline`)."""
+        return not self.inline and self.deal.phase != "failed" \
+            and (self.deal.busy or self.deal.has_work)
+
+    def job_done(self, job: ProofJob, result: JobResult) -> bool:
+        """Apply a job's result; False if it is not a job of this instance in flight."""
+        if self.deal.phase == "failed" or not self.deal.handed_out(job):
+            return False
+        self._run(self.deal.job_done, job, result)
+        return True
+
+    def _take(self, out: Any) -> None:
         self._out.extend(out.messages)
         for ev in out.events:
             if isinstance(ev, StepOpened):
@@ -1013,6 +1104,9 @@ class GameDriver:
         #: The table capability early-deal/v1: a turn may carry deal messages without the
         #: action the game waits for (PROTOCOL.md 6.2).
         self.early_deal = CAP_EARLY_DEAL in table.caps
+        self._work_inline = True
+        #: The body of the entry being applied (set by the session).
+        self.entry_body: bytes | None = None
 
     # ------------------------------------------------------------------ running
 
@@ -1028,6 +1122,55 @@ class GameDriver:
         out = self._out[:]
         self._out.clear()
         return out
+
+    def drop_sent(self, items: object) -> None:
+        """Replaying our own log (a resume): ``items``, the deal items of an entry of ours,
+        were sent; they leave the outbox.  A replay does the proof work in each call, so
+        with proof-apart/v1 it has made our ``deal/proof`` (and the shares that follow)
+        ahead of the live run, which sent them in a later turn: those stay, matched at that
+        later entry, or sent after the resume if the log ends first.  (Proof and share
+        bytes differ between runs, their nonces being fresh: matched by type, step and
+        position.)"""
+        if not self.table.proof_apart or not isinstance(items, list):
+            self._out.clear()  # every message we make goes in our next turn
+            return
+        def key(m: object) -> object:
+            return (m.get("t"), m.get("step"), m.get("pos")) if isinstance(m, dict) else m
+        for item in items:
+            k = key(item)
+            for i, m in enumerate(self._out):
+                if key(m) == k:
+                    del self._out[i]
+                    break
+
+    @property
+    def work_inline(self) -> bool:
+        """The deal's proof work is done in each call (default); False: handed out as
+        jobs (:meth:`take_jobs`, :meth:`job_done`)."""
+        return self._work_inline
+
+    @work_inline.setter
+    def work_inline(self, value: bool) -> None:
+        self._work_inline = value
+        if self.deck is not None:
+            self.deck.inline = value
+
+    @property
+    def working(self) -> bool:
+        """Proof work of the current deck is under way or waiting (never inline)."""
+        return self.deck is not None and not self.over and self.deck.working
+
+    def take_jobs(self) -> list[ProofJob]:
+        """The current deck's proof work to hand out now."""
+        if self.deck is None or self.over:
+            return []
+        return self.deck.take_jobs()
+
+    def job_done(self, job: ProofJob, result: JobResult) -> None:
+        """A job's result (ignored if not the current deck's); then advance."""
+        if self.deck is None or self.over or not self.deck.job_done(job, result):
+            return
+        self._advance()
 
     @property
     def has_outbox(self) -> bool:
@@ -1092,6 +1235,8 @@ class GameDriver:
                     raise GameFault(ErrorCode.PROTOCOL_VIOLATION, "a deal item after the end",
                                     seat)
                 held = self.deck.deal.held
+                if item.get("t") == MSG_PROOF and self.entry_body is not None:
+                    self.deck.proof_entries.setdefault(seat, self.entry_body)
                 self.deck.receive(seat, item)
                 progress = progress or self.deck.deal.held <= held
                 # An item may complete an instance; the next item may belong to the next.
@@ -1219,6 +1364,7 @@ class GameDriver:
 
     def _new_deck(self, cutter: int | None) -> None:
         self.deck = self.make_deck(cutter)
+        self.deck.inline = self._work_inline
         self.top = 0
         self._engine_events = 0
         self._finishing = None

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+from collections import deque
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -20,6 +21,7 @@ import trio
 
 from . import wire
 from .config import Timeouts
+from .deal.core import ProofJob, run_job
 from .events import Notice, NoticeKind, Outcome, SeatController
 from .link import messages as lm
 from .link.handshake import error_message
@@ -31,6 +33,7 @@ from .link.seat import (
     Effect,
     Emit,
     Finished,
+    RunJob,
     SeatCore,
     Send,
     SendBacklog,
@@ -95,6 +98,12 @@ class PeerShell:
         controller._away_sink = self.step_away
         #: The player is stepping away: on cancellation, say so instead of leaving.
         self.stepping_away = False
+        #: The deal's proof work waiting for the worker (:meth:`_proof_worker`), in the
+        #: order the session handed it out; run in a thread unless :attr:`proof_thread`
+        #: is off.
+        self._jobs: deque[ProofJob] = deque()
+        self._job_worker = False
+        self.proof_thread = True
 
     # The core's state, read where it lives.
     @property
@@ -129,6 +138,7 @@ class PeerShell:
                 self.flush_log()
             self._effect(effect)
         self.flush_log()
+        self._start_jobs()
         if self._timer_scope is not None:  # the core may want to be woken sooner
             self._timer_scope.deadline = min(self._timer_scope.deadline,
                                              self.core.next_wake(trio.current_time()))
@@ -156,8 +166,43 @@ class PeerShell:
             if self._ask_scope is not None:
                 self._ask_scope.cancel()
             self._ask_scope = None
+        elif isinstance(effect, RunJob):
+            self._jobs.append(effect.job)
         elif isinstance(effect, Finished):
             self.finished.set()
+
+    #: The job function (a plain function, never a method: see :meth:`_proof_worker`).
+    run_job = staticmethod(run_job)
+
+    def _start_jobs(self) -> None:
+        if self._jobs and not self._job_worker and self._spawn(self._proof_worker):
+            self._job_worker = True
+
+    async def _proof_worker(self) -> None:
+        """Run the deal's proof work, one job at a time in the order handed out (our own
+        proof first: the others wait for it), and give each result back to the core.
+
+        Race-free by construction: the thread runs only :func:`~chkobba_p2p.deal.core.
+        run_job`, a pure function of the job's immutable inputs (bytes, ints and tuples of
+        them, copied out of the deal by the event loop's thread).  It never sees the
+        session, the deal or anything else that thread changes; the result comes back
+        here, in the event loop's thread, and only then touches the session
+        (``core.job_done``), between two messages like any other input.  The session's
+        own rules keep the order safe meanwhile: our turn waits for our proof, and no
+        share of ours leaves before every proof of the instance verified here."""
+        try:
+            while self._jobs:
+                job = self._jobs.popleft()
+                if self.proof_thread:
+                    result = await trio.to_thread.run_sync(self.run_job, job,
+                                                           abandon_on_cancel=True)
+                else:
+                    await trio.lowlevel.checkpoint()
+                    result = self.run_job(job)
+                self.core.job_done(job, result, trio.current_time())
+                self.apply()
+        finally:
+            self._job_worker = False
 
     def _spawn(self, fn: Callable[..., object], *args: object) -> bool:
         if self.nursery is None:

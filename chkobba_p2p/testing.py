@@ -270,6 +270,9 @@ class InMemoryTable:
             RecordingController(seat) for seat in range(players)]
         self.timeouts = timeouts
         host_options.setdefault("shuffle_proofs", False)
+        # The proof work in the event loop's thread: a thread at work would let the
+        # autojump clock run ahead meanwhile.
+        host_options.setdefault("proof_thread", False)
         config = HostConfig(players=players, port=0, bind=self.HOST_ADDRESS,
                             log_path=folder / "host.chklog", timeouts=timeouts,
                             **host_options)  # type: ignore[arg-type]
@@ -283,6 +286,7 @@ class InMemoryTable:
     def join_config(self, seat: int, **options: object) -> JoinConfig:
         """Seat ``seat``'s configuration: its own machine (address 10.0.1.SEAT)."""
         options.setdefault("timeouts", self.timeouts)
+        options.setdefault("proof_thread", False)  # see __init__
         options.setdefault("transport", self.network.transport(f"10.0.1.{seat}"))
         options.setdefault("name", f"seat{seat}")
         options.setdefault("log_path", self.folder / f"{options['name']}.chklog")

@@ -421,6 +421,35 @@ def deal_cheats() -> dict:
     }
 
 
+def _apart_cheats() -> dict:
+    """The shuffle-proof cheats at a proof-apart/v1 table: the proof in its deal/proof."""
+    return {
+        "bad_shuffle_proof": change_item(
+            "deal/proof", lambda m, s: {**m, "proof": _flip(m["proof"], 161 + 64 * 40)}),
+        "malformed_shuffle_proof": change_item(
+            "deal/proof", lambda m, s: {**m, "proof": m["proof"][:1] + BAD_POINT
+                                        + m["proof"][33:]}),
+        "malformed": change_item("deal/shuffle", lambda m, s: {**m, "proof": bytes(8)},
+                                 nth=2),
+    }
+
+
+@pytest.mark.parametrize("code", sorted(_apart_cheats()))
+def test_each_proof_apart_cheat_is_blamed_on_the_cheater(code, tmp_path):
+    """The same verdict from the cheater's deal/proof entry (or its deal/shuffle that
+    carries a proof at a table that sends proofs apart), from both logs."""
+    cheater = 1
+    played = play(2, proofs=True, cheater=cheater, hook=_apart_cheats()[code], seed=4,
+                  key=f"apart-cheat-{code}".encode(), apart=True)
+    assert played.cheated_at is not None
+    for seat in (0, 1):
+        report = audit_log(played.write_log(tmp_path / f"log{seat}.chklog", seat=seat))
+        assert (report.verdict, report.blamed, report.code) == (
+            INVALID, cheater, "deal_failure"), report.summary()
+        assert report.reason.startswith(code + ":"), report.reason
+        assert report.entry == played.cheated_at
+
+
 @pytest.mark.parametrize("code", sorted(deal_cheats()))
 def test_each_deal_cheat_is_blamed_on_the_cheater(code, tmp_path):
     hook, proofs = deal_cheats()[code]

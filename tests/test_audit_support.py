@@ -12,9 +12,9 @@ from pathlib import Path
 
 from chkobba_p2p import wire
 from chkobba_p2p.levels import make_bot
-from chkobba_p2p.link.handshake import Lobby
+from chkobba_p2p.link.handshake import SPOKEN, Lobby
 from chkobba_p2p.rules import PRESETS, Ruleset
-from chkobba_p2p.session import GameFault, Phase, Session
+from chkobba_p2p.session import CAP_PROOF_APART, GameFault, Phase, Session
 from chkobba_p2p.transcript import TranscriptWriter
 from chkobba_p2p.wire import ErrorCode, Identity, ProtocolError
 
@@ -44,11 +44,13 @@ class Played:
         return path
 
 
-def make_sessions(n: int, rules: Ruleset, proofs: bool, key: bytes | None = None
-                  ) -> tuple[list[Session], list[Identity]]:
+def make_sessions(n: int, rules: Ruleset, proofs: bool, key: bytes | None = None,
+                  apart: bool = False) -> tuple[list[Session], list[Identity]]:
     """A table of ``n`` in-process sessions.  With ``key``, everything a seat would draw at
     random (identity, game id, deal secrets) derives from it: the same key and bot seeds
-    give the very same match."""
+    give the very same match.  ``apart``: the joiners speak proof-apart/v1 (with proofs,
+    each proof then travels in a deal/proof of its own); by default they do not, and the
+    proof travels in its deal/shuffle."""
     def derive(label: str) -> bytes:
         assert key is not None
         return hashlib.sha256(key + b"/" + label.encode()).digest()
@@ -61,7 +63,8 @@ def make_sessions(n: int, rules: Ruleset, proofs: bool, key: bytes | None = None
         masters = [derive(f"master {i}") for i in range(n)]
     lobby = Lobby(ids[0], "host", rules, n, shuffle_proofs=proofs)
     for i in range(1, n):
-        lobby.take_seat(ids[i].public, f"peer{i}")
+        lobby.take_seat(ids[i].public, f"peer{i}",
+                        SPOKEN if apart else tuple(c for c in SPOKEN if c != CAP_PROOF_APART))
     if key is not None:
         lobby.game = derive("game")[:16]
     table = lobby.table()
@@ -76,8 +79,8 @@ def play(n: int = 2, *, rules: Ruleset | None = None, proofs: bool = False,
          sessions: tuple[list[Session], list[Identity]] | None = None,
          stop_after: int | None = None, abort_by: int | None = None,
          abort_code: ErrorCode = ErrorCode.TIMEOUT, seed: int = 1,
-         cheater_rules: Ruleset | None = None, levels: tuple[str, ...] = ("greedy",)
-         ) -> Played:
+         cheater_rules: Ruleset | None = None, levels: tuple[str, ...] = ("greedy",),
+         apart: bool = False) -> Played:
     """Play a match between in-process sessions with greedy bots.
 
     ``cheater``/``hook``: the hook changes what that seat signs (see :data:`Hook`).  The
@@ -90,7 +93,7 @@ def play(n: int = 2, *, rules: Ruleset | None = None, proofs: bool = False,
     with ``ErrorCode.RESIGNED``, ``abort_by`` resigns instead.
     ``levels``: bot levels, cycled over the seats.  ``key``: see :func:`make_sessions`."""
     if sessions is None:
-        sessions = make_sessions(n, rules or PRESETS["tunisian"], proofs, key)
+        sessions = make_sessions(n, rules or PRESETS["tunisian"], proofs, key, apart)
     ss, ids = sessions
     if cheater is not None and cheater_rules is not None:
         c = ss[cheater]

@@ -31,7 +31,7 @@ from chkobba_p2p.link.handshake import (
     Lobby,
 )
 from chkobba_p2p.rules import Ruleset, Scoring, score_piles
-from chkobba_p2p.session import CAP_EARLY_DEAL, CAP_SHUFFLE_PROOFS, DeckInstance
+from chkobba_p2p.session import CAP_EARLY_DEAL, CAP_PROOF_APART, CAP_SHUFFLE_PROOFS, DeckInstance
 from chkobba_p2p.wire import ErrorCode, Identity, ProtocolError
 
 PROTOCOL = REPO_ROOT / "PROTOCOL.md"
@@ -150,7 +150,7 @@ def _items(played):
 
 @pytest.fixture(scope="module")
 def proven_match():
-    return play(2, key=b"spec-proofs", proofs=True, seed=5)
+    return play(2, key=b"spec-proofs", proofs=True, seed=5, apart=True)
 
 
 def test_first_dealer_draw_deck_has_no_proof_field(proven_match):
@@ -161,7 +161,19 @@ def test_first_dealer_draw_deck_has_no_proof_field(proven_match):
     draw = [d for i, d in shuffles if i <= first_reveal]
     later = [d for i, d in shuffles if i > first_reveal]
     assert len(draw) == 2 and all("proof" not in d for d in draw)
-    assert later and all(isinstance(d.get("proof"), bytes) for d in later)
+    # proof-apart/v1 (every seat speaks it): each later shuffle's proof travels after its
+    # deck, in a deal/proof of the same seat.
+    assert CAP_PROOF_APART in proven_match.sessions[0].table.caps
+    assert later and all("proof" not in d for d in later)
+    proofs = [(i, s, d) for i, s, items, _ in turns for d in items if d["t"] == "deal/proof"]
+    assert len(proofs) == len(later) and all(isinstance(d["proof"], bytes)
+                                             for _, _, d in proofs)
+    shuffled = [(i, s) for i, s, items, _ in turns if i > first_reveal
+                for d in items if d["t"] == "deal/shuffle"]
+    for seat in range(2):
+        mine = [i for i, s in shuffled if s == seat]
+        theirs = [i for i, s, _ in proofs if s == seat]
+        assert len(mine) == len(theirs) and all(a <= b for a, b in zip(mine, theirs))
 
 
 def test_instances_start_and_the_cutter_cuts_when_the_text_says(proven_match):
@@ -223,7 +235,8 @@ def test_host_caps_announce_the_tables_shuffle_proofs():
         # The table's capabilities, and the link ones the host speaks (the ready check).
         assert set(greeting["caps"]) == set(lobby.caps) | set(LINK_CAPABILITIES)
         assert set(SPOKEN) == {"deal/v1", "resume/v1", CAP_SHUFFLE_PROOFS, CAP_EARLY_DEAL,
-                               CAP_READY_CHECK, "rematch/v1"}
+                               CAP_READY_CHECK, "rematch/v1", CAP_PROOF_APART}
+        assert (CAP_PROOF_APART in greeting["caps"]) is proofs
 
 
 @pytest.mark.parametrize("caps, proofs, refused", [

@@ -17,9 +17,18 @@ from hypothesis import strategies as st
 
 from chkobba_p2p import group, wire
 from chkobba_p2p.deal import crypto as dc
+from chkobba_p2p.deal.core import run_job
 from chkobba_p2p.link.handshake import ClientHandshake, HostHandshake, Lobby
 from chkobba_p2p.rules import Ruleset
-from chkobba_p2p.session import SeatInfo, Session, TableInfo
+from chkobba_p2p.session import (
+    CAP_PROOF_APART,
+    CAP_SHUFFLE_PROOFS,
+    TABLE_CAPABILITIES,
+    GameFault,
+    SeatInfo,
+    Session,
+    TableInfo,
+)
 from chkobba_p2p.transcript import MAGIC, TranscriptWriter, read_transcript
 from chkobba_p2p.wire import ErrorCode, Identity, ProtocolError
 
@@ -272,6 +281,105 @@ def test_short_transcript_vector():
     bodies[3] = bytes(bad)
     with pytest.raises(ProtocolError):
         Session.resume(guest_id, bodies, host_key, master)
+
+
+# ------------------------------------------------- proofs apart (proof-apart/v1)
+
+
+def _apart_table() -> TableInfo:
+    seats = tuple(SeatInfo(i, Identity.from_seed(_seed(i + 1)).public, n)
+                  for i, n in enumerate(("host", "guest")))
+    return TableInfo(bytes(range(120, 136)), 1, 2, Ruleset(), seats,
+                     TABLE_CAPABILITIES + (CAP_SHUFFLE_PROOFS, CAP_PROOF_APART))
+
+
+@pytest.mark.skipif(not REGEN, reason="regeneration only on request")
+def test_regenerate_apart_transcript():
+    """A 2-player game at a proof-apart/v1 table up to hand 1's first shares: each seat's
+    deal/proof travels in a later turn than its deal/shuffle (the proof work deferred and
+    done only when the seat holds the floor with nothing else to send)."""
+    table = _apart_table()
+    ids = [Identity.from_seed(_seed(1)), Identity.from_seed(_seed(2))]
+    host, genesis = Session.create(ids[0], table, master=_seed(52))
+    guest = Session.join(ids[1], genesis, ids[0].public, master=_seed(53))
+    sessions = [host, guest]
+    jobs: dict[int, list] = {0: [], 1: []}
+    for s in sessions:
+        s.defer_work = True
+    bodies = [genesis.body]
+
+    def shares_in_hand_1() -> bool:
+        items = [d["t"] for b in bodies[1:] for d in wire.open_entry(b).fields.get("d", [])]
+        return "deal/proof" in items and \
+            items[items.index("deal/proof"):].count("deal/shares") >= 1
+    while not shares_in_hand_1():
+        for s in sessions:
+            jobs[s.own_seat] += s.jobs()
+            e = s.next_entry()
+            while e is None and jobs[s.own_seat] and s.floor == s.seat:
+                job = jobs[s.own_seat].pop(0)
+                s.job_done(job, run_job(job))
+                e = s.next_entry()
+            if e is not None:
+                bodies.append(e.body)
+                sessions[1 - s.own_seat].receive(wire.open_entry(e.body))
+    path = VECTORS / "transcript_apart.chklog"
+    path.unlink(missing_ok=True)
+    w = TranscriptWriter(path)
+    w.write_header(game=table.game, seat=1, key=ids[1].public, name="guest",
+                   host="127.0.0.1:7777")
+    for b in bodies:
+        w.append(b)
+    w.close()
+    _save("transcript_apart.json", {
+        "host_seed_hex": _seed(1).hex(), "guest_seed_hex": _seed(2).hex(),
+        "guest_master_hex": _seed(53).hex(),
+        "entries": [{"kind": wire.open_entry(b).kind, "seat": wire.open_entry(b).seat,
+                     "items": [d["t"] for d in wire.open_entry(b).fields.get("d", [])],
+                     "id_hex": wire.open_entry(b).id.hex()} for b in bodies],
+        "head_hex": wire.open_entry(bodies[-1]).id.hex()})
+
+
+def test_apart_transcript_vector():
+    """deal/proof on the wire: each hand-1 shuffle without its proof, the proof of the
+    same seat in a later turn, every share after both proofs; the guest replays it all
+    (every proof checked again) from its master secret."""
+    v = _load("transcript_apart.json")
+    log = read_transcript(VECTORS / "transcript_apart.chklog")
+    entries = [wire.open_entry(b) for b in log.bodies]
+    assert [(e.kind, e.seat, e.id.hex()) for e in entries] == \
+        [(x["kind"], x["seat"], x["id_hex"]) for x in v["entries"]]
+    table = TableInfo.from_entry(entries[0])
+    assert table.proof_apart
+    items = [(i, e.seat, d) for i, e in enumerate(entries) for d in e.fields.get("d", [])]
+    proofs = [(i, s, d) for i, s, d in items if d["t"] == "deal/proof"]
+    assert len(proofs) == 2 and {s for _, s, _ in proofs} == {0, 1}
+    for i, seat, d in proofs:
+        assert set(d) == {"t", "proof"} and isinstance(d["proof"], bytes)
+        shuffle = max(j for j, s, x in items if s == seat and x["t"] == "deal/shuffle")
+        assert shuffle < i and "proof" not in items[[j for j, *_ in items].index(shuffle)][2]
+    assert min(i for i, _, d in items if d["t"] == "deal/shares" and i > proofs[0][0]) \
+        > max(i for i, _, _ in proofs)
+    host_key = Identity.from_seed(bytes.fromhex(v["host_seed_hex"])).public
+    guest_id = Identity.from_seed(bytes.fromhex(v["guest_seed_hex"]))
+    guest = Session.resume(guest_id, list(log.bodies), host_key,
+                           bytes.fromhex(v["guest_master_hex"]))
+    assert guest.head.hex() == v["head_hex"]
+    # The host's proof for another statement, signed by the host all the same: the
+    # guest's replay refuses it at that entry, blaming seat 0 (bad_shuffle_proof).
+    i, _, d = next(p for p in proofs if p[1] == 0)
+    e = entries[i]
+    host_id = Identity.from_seed(bytes.fromhex(v["host_seed_hex"]))
+    other = [x for x in entries[i - 1].fields.get("d", []) if x["t"] == "deal/proof"]
+    assert other  # the guest's own proof, a proof of another deck
+    forged = wire.make_entry(host_id, game=e.game, seat=0, seq=e.seq, prev=e.prev,
+                             kind="turn", body={"d": [{"t": "deal/proof",
+                                                       "proof": other[0]["proof"]}]})
+    with pytest.raises(GameFault) as caught:
+        Session.resume(guest_id, list(log.bodies)[:i] + [forged.body], host_key,
+                       bytes.fromhex(v["guest_master_hex"]))
+    assert caught.value.blamed_seat == 0 and caught.value.error_code == ErrorCode.DEAL_FAILURE
+    assert "bad_shuffle_proof" in caught.value.detail
 
 
 @given(st.binary(max_size=200))

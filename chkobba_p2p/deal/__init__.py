@@ -22,10 +22,13 @@ from .core import (
     CutDone,
     Deal,
     Event,
+    JobResult,
     Output,
+    ProofJob,
     ShuffleDone,
     StepOpened,
     Verified,
+    run_job,
 )
 from .errors import DealUsageError, PeerMisbehaved
 from .local import LocalTable
@@ -54,4 +57,7 @@ __all__ = [
     "MSG_REVEAL",
     "MSG_PROOF",
     "MAX_PENDING_PER_SEAT",
+    "ProofJob",
+    "JobResult",
+    "run_job",
 ]

@@ -68,6 +68,9 @@ __all__ = [
     "MSG_REVEAL",
     "MSG_PROOF",
     "MAX_PENDING_PER_SEAT",
+    "ProofJob",
+    "JobResult",
+    "run_job",
 ]
 
 MSG_KEY = "deal/key"
@@ -159,6 +162,52 @@ class Output:
     events: list[Event] = field(default_factory=list)
 
 
+@dataclass(frozen=True, slots=True)
+class ProofJob:
+    """One piece of deferred proof work (:meth:`Deal.take_job`), with every input it needs
+    as immutable values: :func:`run_job` computes it from these alone, so it may run in
+    another thread (or process) while the :class:`Deal` that handed it out goes on in its
+    own; only :meth:`Deal.job_done` (in the deal's thread) applies the result.
+
+    ``kind`` is ``"prove"`` (this seat's own shuffle proof: ``perm`` and ``rands`` are its
+    secret witness) or ``"verify"`` (seat ``seat``'s ``proof``)."""
+
+    kind: str
+    seat: int
+    hand: int
+    instance: int
+    context: bytes
+    joint: bytes
+    inp: tuple[Ciphertext, ...]
+    out: tuple[Ciphertext, ...]
+    proof: bytes | None = None
+    perm: tuple[int, ...] | None = field(default=None, repr=False)
+    rands: tuple[int, ...] | None = field(default=None, repr=False)
+
+
+@dataclass(frozen=True, slots=True)
+class JobResult:
+    """What :func:`run_job` found: the proof made (``prove``), or for ``verify`` None when
+    the proof verified, else ``refused`` = ``(wire code, sentence)``."""
+
+    proof: bytes | None = None
+    refused: tuple[str, str] | None = None
+
+
+def run_job(job: ProofJob) -> JobResult:
+    """Do ``job``: a pure function of its inputs (no :class:`Deal`, no shared state)."""
+    if job.kind == "prove":
+        assert job.perm is not None and job.rands is not None
+        return JobResult(proof=shuffle_proof.prove_shuffle(job.context, job.joint, job.inp,
+                                                           job.out, job.perm, job.rands))
+    assert job.proof is not None
+    try:
+        shuffle_proof.verify_shuffle(job.context, job.joint, job.inp, job.out, job.proof)
+    except shuffle_proof.ShuffleProofError as exc:
+        return JobResult(refused=(exc.code, str(exc)))
+    return JobResult()
+
+
 class _Defer(Exception):
     """The message is not usable yet (it is early); keep it and retry later."""
 
@@ -234,7 +283,10 @@ class Deal:
     bad proof still blames its prover.  ``defer_work`` (default off): the proofs to make
     and check are left to the caller, who sends what a call returned first, then calls
     :meth:`work` while :attr:`has_work` (in a thread, or between messages); off, every
-    call does that work itself before it returns.  ``proof_apart`` (default off; every
+    call does that work itself before it returns.  :meth:`take_job` hands the same work
+    out as a :class:`ProofJob` of immutable inputs, :func:`run_job` (a pure function, safe
+    in another thread) computes it, :meth:`job_done` applies the result here.
+    ``proof_apart`` (default off; every
     seat must agree): a shuffler sends its deck in ``deal/shuffle`` at once and its proof
     after, in ``deal/proof``, so that the next seat shuffles while the proof is made.
 
@@ -302,6 +354,9 @@ class Deal:
         #: This seat's dealing-step shares, held until every shuffle proof verified:
         #: ``[step, positions, shares]``.
         self._held_shares: list[list[Any]] = []
+        #: Jobs handed out (:meth:`take_job`) and not done yet, by ``(kind, seat)``; not
+        #: saved: after a restore they are handed out again.
+        self._jobs_out: dict[tuple[str, int], ProofJob] = {}
         self._derive()
 
     # -- derived state (recomputed on restore) ------------------------------------------
@@ -534,13 +589,23 @@ class Deal:
 
     @property
     def has_work(self) -> bool:
-        """A proof to make or to check is waiting (:meth:`work`; ``defer_work`` only)."""
-        return self._own_proof_due or self._next_check() is not None
+        """A proof to make or to check is waiting to be done (:meth:`work`, or
+        :meth:`take_job`; ``defer_work`` only).  Jobs handed out and not done yet do not
+        count (:attr:`busy`)."""
+        if self._phase in ("failed", "audit"):
+            return False
+        return (self._own_proof_due and ("prove", self.seat) not in self._jobs_out) \
+            or self._next_check() is not None
+
+    @property
+    def busy(self) -> bool:
+        """Jobs handed out by :meth:`take_job` are not done yet."""
+        return bool(self._jobs_out)
 
     def work(self) -> Output:
-        """Do one piece of deferred work: make and send our own shuffle proof (first: the
-        others wait for it), else check the earliest shuffle proof received and not checked
-        yet.  Releases the held shares once every proof has verified.  Raises
+        """Do one piece of deferred work here and now: make and send our own shuffle proof
+        (first: the others wait for it), else check the earliest shuffle proof received and
+        not checked yet.  Releases the held shares once every proof has verified.  Raises
         :class:`PeerMisbehaved` blaming the prover of a bad proof."""
         self._check_alive()
         try:
@@ -550,9 +615,40 @@ class Deal:
             raise
         return self._run()
 
+    def take_job(self) -> ProofJob | None:
+        """Hand out the next piece of deferred work (as :meth:`work` would do it) as a
+        :class:`ProofJob` for :func:`run_job` to compute elsewhere (another thread); give its
+        result back with :meth:`job_done`.  None: nothing to hand out now.  A job handed
+        out is not handed out again (until a restore)."""
+        self._check_alive()
+        job = self._next_job()
+        if job is not None:
+            self._jobs_out[(job.kind, job.seat)] = job
+        return job
+
+    def handed_out(self, job: ProofJob) -> bool:
+        """Whether ``job`` came from this deal's :meth:`take_job` and is not done yet."""
+        return self._jobs_out.get((job.kind, job.seat)) is job
+
+    def job_done(self, job: ProofJob, result: JobResult) -> Output:
+        """The result of a job from :meth:`take_job`: our proof goes out, or a proof
+        verified (and, once every proof has, the held shares go).  Raises
+        :class:`PeerMisbehaved` blaming the prover of a refused proof, and
+        :class:`DealUsageError` for a job this deal has not handed out."""
+        self._check_alive()
+        if not self.handed_out(job):
+            raise DealUsageError("not a job of this deal, or already done")
+        del self._jobs_out[(job.kind, job.seat)]
+        try:
+            self._apply_job(job, result)
+        except PeerMisbehaved:
+            self._phase = "failed"
+            raise
+        return self._run()
+
     def _release_shares(self) -> None:
-        if not self.proofs_verified:
-            return
+        if not self.proofs_verified or self._own_proof_due:
+            return  # (our own proof goes first: its deal/proof before our first share)
         for k, mine, ds, proof in self._held_shares:
             for p, d in zip(mine, ds, strict=True):
                 self._shares[p][self.seat] = d
@@ -730,40 +826,68 @@ class Deal:
 
     def _next_check(self) -> int | None:
         """The earliest seat whose stored shuffle step awaits its proof check (its proof
-        in hand), or None."""
+        in hand, the check not handed out), or None."""
         for j in range(len(self._decks) - 1):
-            if not self._proved[j] and (not self.proof_apart or self._proofs[j] is not None):
+            if not self._proved[j] and (not self.proof_apart or self._proofs[j] is not None) \
+                    and ("verify", j) not in self._jobs_out:
                 return j
         return None
 
-    def _work_one(self) -> bool:
-        """One piece of the proof work (own proof first); False if there was none."""
+    def _next_job(self) -> ProofJob | None:
+        """The next piece of the proof work (own proof first), or None."""
         if self._phase in ("failed", "audit"):
-            return False
-        if self._own_proof_due:
-            self._own_proof_due = False
-            j = self.seat
+            return None
+        if self._own_proof_due and ("prove", self.seat) not in self._jobs_out:
+            me = self.seat
             assert self._joint is not None
-            perm = dc.expand_permutation(self._seed)
-            rands = dc.expand_randomizers(self._seed)
-            proof = shuffle_proof.prove_shuffle(self._shuffle_context(j), self._joint,
-                                                self._decks[j], self._decks[j + 1], perm,
-                                                rands)
-            self._proofs[j] = proof
-            self._send({"t": MSG_PROOF, "proof": proof})
-            return True
-        nxt = self._next_check()
-        if nxt is None:
-            return False
-        j = nxt
+            return ProofJob("prove", me, self.hand, self.instance, self._shuffle_context(me),
+                            self._joint, tuple(self._decks[me]), tuple(self._decks[me + 1]),
+                            perm=tuple(dc.expand_permutation(self._seed)),
+                            rands=tuple(dc.expand_randomizers(self._seed)))
+        j = self._next_check()
+        if j is None:
+            return None
+        assert self._joint is not None
         theirs = self._proofs[j] if self.proof_apart else self._shuffles[j].get("proof")
         assert isinstance(theirs, bytes)
-        # The evidence is the message that carried the proof.
-        msg = {"t": MSG_PROOF, "proof": theirs} if self.proof_apart else self._shuffles[j]
-        self._check_proof(j, self._decks[j], self._decks[j + 1], theirs, msg)
-        self._proved[j] = True
-        self._release_shares()
+        return ProofJob("verify", j, self.hand, self.instance, self._shuffle_context(j),
+                        self._joint, tuple(self._decks[j]), tuple(self._decks[j + 1]),
+                        proof=theirs)
+
+    def _work_one(self) -> bool:
+        """One piece of the proof work (own proof first), done here; False if there was
+        none."""
+        job = self._next_job()
+        if job is None:
+            return False
+        if job.kind == "verify" and self.proof_check is not None:
+            # The caller's hook (an auditor's worker processes) raises itself if it can.
+            self.proof_check(job.seat, job.context, job.joint, list(job.inp), list(job.out),
+                             job.proof)
+            result = JobResult()
+        else:
+            result = run_job(job)
+        self._apply_job(job, result)
         return True
+
+    def _apply_job(self, job: ProofJob, result: JobResult) -> None:
+        if self._phase == "audit":
+            return  # the deck is void: only the reveals matter now
+        j = job.seat
+        if job.kind == "prove":
+            assert result.proof is not None
+            self._own_proof_due = False
+            self._proofs[j] = result.proof
+            self._send({"t": MSG_PROOF, "proof": result.proof})
+        else:
+            if result.refused is not None:
+                # The evidence is the message that carried the proof.
+                msg = {"t": MSG_PROOF, "proof": job.proof} if self.proof_apart \
+                    else self._shuffles[j]
+                code, why = result.refused
+                raise PeerMisbehaved(j, code, f"shuffle proof refused: {why}", msg)
+            self._proved[j] = True
+        self._release_shares()
 
     def _advance(self) -> None:
         progress = True
@@ -853,7 +977,7 @@ class Deal:
 
         Here the cheap checks run at once: distinct ciphertexts, and (without
         ``proof_apart``) a proof present.  The zero-knowledge proof itself (with
-        ``shuffle_proofs`` on) is checked alongside (:meth:`_check_proof`, from the work
+        ``shuffle_proofs`` on) is checked alongside (:meth:`_apply_job`, from the work
         queue) for this instance's context, the joint key and both decks, before any share
         of this seat leaves; without proofs the step is only checked at the reveal, against
         the seat's opened seed.  Raises :class:`PeerMisbehaved` blaming ``seat``.
@@ -871,21 +995,6 @@ class Deal:
         if not isinstance(msg.get("proof"), bytes):
             raise PeerMisbehaved(seat, "missing_shuffle_proof", "this table requires a proof "
                                  "with every shuffle step", msg)
-
-    def _check_proof(self, seat: int, inp: Sequence[Ciphertext], out: Sequence[Ciphertext],
-                     proof: bytes, msg: dict[str, Any]) -> None:
-        """Seat ``seat``'s shuffle proof; raises :class:`PeerMisbehaved` blaming it, with
-        ``msg``, the message that carried the proof (``deal/shuffle``, or ``deal/proof``
-        with ``proof_apart``), as the evidence."""
-        assert self._joint is not None
-        if self.proof_check is not None:
-            self.proof_check(seat, self._shuffle_context(seat), self._joint, inp, out, proof)
-            return
-        try:
-            shuffle_proof.verify_shuffle(self._shuffle_context(seat), self._joint, inp, out,
-                                         proof)
-        except shuffle_proof.ShuffleProofError as exc:
-            raise PeerMisbehaved(seat, exc.code, f"shuffle proof refused: {exc}", msg) from None
 
     def _on_shuffle(self, sender: int, msg: dict[str, Any]) -> None:
         _fields(sender, msg, {"t", "deck"}, frozenset({"proof"}))

@@ -17,7 +17,14 @@ from .. import wire
 from ..errors import LocalError
 from ..rules import Ruleset
 from ..seating import ONLINE
-from ..session import CAP_EARLY_DEAL, CAP_SHUFFLE_PROOFS, TABLE_CAPABILITIES, SeatInfo, TableInfo
+from ..session import (
+    CAP_EARLY_DEAL,
+    CAP_PROOF_APART,
+    CAP_SHUFFLE_PROOFS,
+    TABLE_CAPABILITIES,
+    SeatInfo,
+    TableInfo,
+)
 from ..text import distinct_names
 from ..wire import (
     MAX_NAME,
@@ -40,6 +47,7 @@ from .messages import Lobby as LobbyMsg
 __all__ = [
     "CAPABILITIES",
     "CAP_EARLY_DEAL",
+    "CAP_PROOF_APART",
     "CAP_READY_CHECK",
     "CAP_REMATCH",
     "CAP_SHUFFLE_PROOFS",
@@ -65,7 +73,7 @@ LINK_CAPABILITIES = (CAP_READY_CHECK, CAP_REMATCH)
 #: are ignored (additions only).
 CAPABILITIES = TABLE_CAPABILITIES + LINK_CAPABILITIES
 #: What this implementation speaks (``hello.caps``, ``welcome.caps``).
-SPOKEN = CAPABILITIES + (CAP_SHUFFLE_PROOFS,)
+SPOKEN = CAPABILITIES + (CAP_SHUFFLE_PROOFS, CAP_PROOF_APART)
 
 
 def error_message(code: ErrorCode, detail: str = "") -> dict[str, Any]:
@@ -87,7 +95,7 @@ class Lobby:
         self.seats += [None] * (players - 1)
         self.game: bytes | None = None  # set when the table is full and the game starts
         self.caps = TABLE_CAPABILITIES \
-            + ((CAP_SHUFFLE_PROOFS,) if shuffle_proofs else ())
+            + ((CAP_SHUFFLE_PROOFS, CAP_PROOF_APART) if shuffle_proofs else ())
         #: What each seated joiner announced in its hello (table capabilities that bind
         #: every seat go in the genesis only when every seat speaks them).
         self.seat_caps: dict[int, tuple[str, ...]] = {}
@@ -108,7 +116,7 @@ class Lobby:
         return None
 
     def take_seat(self, key: bytes, name: str,
-                  caps: tuple[str, ...] = CAPABILITIES) -> int:
+                  caps: tuple[str, ...] = SPOKEN) -> int:
         """Seat ``key`` at the lowest free seat, under ``name`` made distinct from every
         seated player's (``amel (2)``): nobody appears, or chats, as someone else.
         ``caps``: what its hello announced."""
@@ -169,8 +177,9 @@ class Lobby:
             raise LocalError("the table is not full")
         if self.game is None:
             self.game = secrets.token_bytes(16)
-        caps = tuple(c for c in self.caps if c != CAP_EARLY_DEAL
-                     or all(c in self.seat_caps.get(i, CAPABILITIES)
+        # A capability that binds every seat goes in only when every seat spoke it.
+        caps = tuple(c for c in self.caps if c not in (CAP_EARLY_DEAL, CAP_PROOF_APART)
+                     or all(c in self.seat_caps.get(i, SPOKEN)
                             for i in range(1, self.players)))
         return TableInfo(self.game, PROTOCOL_VERSION, self.players, self.rules,
                          tuple(s for s in self.seats if s is not None), caps)

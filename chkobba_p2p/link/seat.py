@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Generic, TypeVar
 
+from ..deal.core import JobResult, ProofJob
 from ..errors import IllegalMove, LocalError
 from ..events import ChoiceRefused, Lobby, Outcome, OutcomeError
 from ..liveness import ClockReading, Clocks, Limits, SeatClock
@@ -27,7 +28,7 @@ from ..session import Decision, GameFault, Session
 from ..wire import ErrorCode, ProtocolError
 
 __all__ = ["C", "Send", "SendBacklog", "Close", "Emit", "Decide", "AskReady", "CancelAsk",
-           "Finished", "Effect", "ChatBucket", "SeatCore", "MAX_REFUSALS"]
+           "Finished", "RunJob", "Effect", "ChatBucket", "SeatCore", "MAX_REFUSALS"]
 
 C = TypeVar("C", bound=Hashable)
 
@@ -102,6 +103,15 @@ class CancelAsk(Effect):
 
 
 @dataclass(frozen=True, slots=True)
+class RunJob(Effect):
+    """Compute ``job`` (:func:`chkobba_p2p.deal.core.run_job`: a pure function of the job's
+    immutable inputs, so another thread may run it) and give the result to
+    :meth:`SeatCore.job_done`."""
+
+    job: ProofJob
+
+
+@dataclass(frozen=True, slots=True)
 class Finished(Effect):
     """This seat's game is over (or it stops): the shell winds down."""
 
@@ -146,6 +156,9 @@ class SeatCore(Generic[C]):
         self.error_code: str | None = None  # an OutcomeError or a wire code's name
         self._refusals = 0
         self._asked: int | None = None  # the seating the ready question is out for
+        #: The shell runs the deal's proof work (:class:`RunJob`) itself, off the serial
+        #: path; False: the session does it in each call.
+        self.defer_work = False
 
     # -- what the shell calls ----------------------------------------------------------
 
@@ -172,6 +185,8 @@ class SeatCore(Generic[C]):
         s = self.session
         if s is None:
             return
+        if self.defer_work and not s.defer_work:
+            s.defer_work = True
         try:
             while (entry := s.next_entry()) is not None:
                 self._entry_out(entry.body)
@@ -186,8 +201,23 @@ class SeatCore(Generic[C]):
         self.clock_changed(now)
         if s.finished:
             self._finish()
-        elif s.decision is not None:
+            return
+        self.out.extend(RunJob(job) for job in s.jobs())
+        if s.decision is not None:
             self.out.append(Decide(s.decision))
+
+    def job_done(self, job: ProofJob, result: JobResult, now: float) -> None:
+        """The result of a :class:`RunJob`: our proof goes out, or a proof verified (the
+        shares it held back may go); a refused proof ends the game blaming its prover."""
+        s = self.session
+        if s is None or s.finished:
+            return
+        try:
+            s.job_done(job, result)
+        except GameFault as fault:
+            self.blame_out(fault, fault.blamed_seat, fault.evidence, now)
+            return
+        self.pump(now)
 
     def decide(self, decision: Decision, choice: Move | bool, now: float) -> None:
         """Our person's choice for ``decision``; ignored if the game moved on meanwhile.
