@@ -22,6 +22,7 @@ move it generated itself cannot fail, and a world keeps no log of its own plays.
 from __future__ import annotations
 
 import gc
+import math
 import random
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -37,9 +38,11 @@ from .rules import (
     _RANK_MASK,
     _SAME_MASKS,
     ALL_CARDS,
+    BIT,
     VALUE,
     Hand,
     Move,
+    PlayEvent,
     Scoring,
     bits,
     capture_masks,
@@ -63,6 +66,9 @@ __all__ = [
     "rollout",
     "undealt",
     "cut_margins",
+    "round_plays",
+    "world_weight",
+    "OmniscientBot",
 ]
 
 #: Rollout worth of capturing one card, in tenths of a point (a rough marginal value:
@@ -235,6 +241,105 @@ def cut_margins(view: Hand, drawn: Card, unseen: Sequence[Card]) -> tuple[int, i
     return margin(rollout(keep), side), margin(rollout(place), side)
 
 
+
+# --------------------------------------------------------------------------- inference
+
+#: The opponents' model: a softmax of the rollout policy's worths (tenths of a point) at
+#: this temperature, mixed with a share of uniform choice (nobody plays like our model).
+INFERENCE_TEMPERATURE = 2.0
+INFERENCE_UNIFORM = 0.1
+
+
+def _policy_scores(table: int, tsum: int, held: Sequence[int], forced: bool
+                   ) -> list[tuple[int, int, float]]:
+    """Every legal move of ``held`` on ``table`` with the rollout policy's worth of it
+    (the worths :func:`_greedy_move` maximizes; never on a hand's last play)."""
+    out: list[tuple[int, int, float]] = []
+    drops: list[int] = []
+    for c in held:
+        v = VALUE[c]
+        opts = capture_masks(v, table)
+        if not opts:
+            drops.append(c)
+            continue
+        for o in opts:
+            score = WORTH[c] + mask_worth(o)
+            left = table ^ o
+            if not left:
+                score += 10.0
+            elif tsum - v <= 10:
+                score -= 4.0
+            out.append((c, o, score))
+    if drops and not (out and forced):
+        for d in drops:
+            score = -0.5 * WORTH[d] - 0.01 * VALUE[d]
+            if tsum + VALUE[d] <= 10:
+                score -= 4.0
+            out.append((d, 0, score))
+    return out
+
+
+def round_plays(view: Hand) -> list[tuple[int, int, int, int, int]]:
+    """The plays of the current round (since the last deal of three cards to everyone) by
+    the seats other than the viewer: (seat, card, capture mask, the table's mask before
+    the play, the mask of the cards that seat played later in the round).
+
+    Read from the view's public events only: the plays of a finished round tell nothing
+    about the cards hidden now (every card held then has been played since), so only
+    this round's plays constrain what the other seats hold.
+    """
+    me = view.viewer
+    played = sum(3 - len(h) for h in view.hands)
+    if played <= 0:
+        return []
+    recent: list[PlayEvent] = []
+    for e in reversed(view.events):
+        if type(e) is PlayEvent:
+            recent.append(e)
+            if len(recent) == played:
+                break
+    table = view._tm
+    later = [0] * view.players
+    out: list[tuple[int, int, int, int, int]] = []
+    for seat, card, capture, _ in recent:  # latest first: undo each play
+        taken = mask_of(capture)
+        before = table | taken if taken else table ^ BIT[card]
+        if seat != me:
+            out.append((seat, card, taken, before, later[seat]))
+        later[seat] |= BIT[card]
+        table = before
+    return out
+
+
+def world_weight(world: Hand, plays: Sequence[tuple[int, int, int, int, int]],
+                 temperature: float = INFERENCE_TEMPERATURE,
+                 uniform: float = INFERENCE_UNIFORM) -> float:
+    """How likely the other seats' plays of this round (:func:`round_plays`) are in
+    ``world`` under the opponents' model: the product of each play's probability, the
+    seat then holding the card it played, the cards it played later in the round and the
+    cards ``world`` gives it now."""
+    if not plays:
+        return 1.0
+    forced = world.ruleset.forced_capture
+    weight = 1.0
+    for seat, card, taken, before, later in plays:
+        held = [card, *bits(later), *cast(tuple[Card, ...], world.hands[seat])]
+        tsum = sum(VALUE[c] for c in bits(before))
+        scored = _policy_scores(before, tsum, held, forced)
+        if len(scored) <= 1:
+            continue
+        top = max(s for _, _, s in scored)
+        total = 0.0
+        mine = 0.0
+        for c, o, s in scored:
+            e = math.exp((s - top) / temperature)
+            total += e
+            if c == card and o == taken:
+                mine = e
+        weight *= (1.0 - uniform) * mine / total + uniform / len(scored)
+    return weight
+
+
 # --------------------------------------------------------------------------- exact endgame
 
 
@@ -325,13 +430,17 @@ class ExpertBot:
 
     def __init__(self, seed: int | None = None, *, move_ms: float | None = 200,
                  samples: int | None = None,
-                 clock: Callable[[], float] = time.perf_counter) -> None:
+                 clock: Callable[[], float] = time.perf_counter,
+                 inference: bool = True) -> None:
         if move_ms is None and samples is None:
             raise LocalError("the expert needs a time budget (move_ms) or a sample count")
         self._rng = random.Random(seed)
         self.move_ms = move_ms
         self.samples = samples
         self._clock = clock
+        #: Weigh each sampled world by how likely the other seats' plays of this round
+        #: are in it (False: every world counts the same, the expert before issue 28).
+        self.inference = inference
         self._fallback = HeuristicBot(seed)
         #: Sampled worlds used for the last decision (0: decided without sampling).
         self.last_samples = 0
@@ -400,6 +509,7 @@ class ExpertBot:
         else:
             deadline = start + _BUDGET_SHARE * self.move_ms / 1e3
             hard_stop = start + _HARD_SHARE * self.move_ms / 1e3
+        plays = round_plays(view) if self.inference else []
         n = 0
         with _no_cycle_collection():
             while True:
@@ -417,8 +527,9 @@ class ExpertBot:
                         break
                 if len(margins) < len(options):
                     break  # every move must be judged on the same worlds
+                w = world_weight(world, plays) if plays else 1.0
                 for i, m in enumerate(margins):
-                    totals[i] += m
+                    totals[i] += w * m
                 n += 1
         self.last_samples = n
         best = max(totals)
@@ -427,3 +538,58 @@ class ExpertBot:
         if len(tied) == 1:
             return tied[0]
         return self._fallback.choose_among(view, tied)
+
+
+class OmniscientBot:
+    """The expert's search given every card: for measurement only.
+
+    It plays from the omniscient hand and the undealt cards in dealing order
+    (:meth:`choose_play_seeing`), so every sampled world of the expert would be the true
+    one: each move is played out once by the rollout policy, and once the stock is empty
+    the rest of the hand is searched exactly, at any table size.  It is the ceiling the
+    arena measures the expert against (the value of the information the expert lacks).
+    It is no level a player can meet: :data:`chkobba_p2p.levels.LEVELS` does not list it,
+    and :meth:`choose_play` refuses a seat's view, which is all the wire and ``chkobba
+    play`` ever give a bot.
+    """
+
+    level = "omniscient"
+    #: The arena hands this bot the whole hand and the undealt cards, not a seat's view.
+    sees_all = True
+
+    def __init__(self, seed: int | None = None, *, move_ms: float | None = None) -> None:
+        self._cut = ExpertBot(seed, move_ms=move_ms if move_ms is not None else 200)
+
+    def choose_play(self, hand: Hand) -> Move:
+        raise LocalError("the omniscient level plays only in the arena's measurement, "
+                         "from the whole hand (choose_play_seeing)")
+
+    def choose_play_seeing(self, hand: Hand, undealt_cards: Sequence[Card]) -> Move:
+        """The move for the seat to play in ``hand`` (omniscient), whose next deals are
+        ``undealt_cards`` in dealing order."""
+        if hand.viewer is not None:
+            raise LocalError("the omniscient level plays from the whole hand")
+        moves = hand.legal_moves()
+        if len(moves) == 1:
+            return moves[0]
+        seat = hand.turn
+        side = side_of(seat, hand.players)
+        world = hand._world(cast(tuple[tuple[Card, ...], ...], hand.hands),
+                            list(undealt_cards)[:hand.stock])
+        if world.stock == 0:
+            (c, o), _ = exact_endgame(world, side)
+            return _to_move(hand, c, o)
+        best: Move | None = None
+        best_margin = -1e9
+        held = world.hands[seat]
+        for m in moves:
+            after = world._play_trusted(seat, held.index(m.card), m.card, mask_of(m.capture))
+            value = margin(rollout(after), side)
+            if value > best_margin:
+                best, best_margin = m, value
+        assert best is not None
+        return best
+
+    def choose_cut(self, hand: Hand) -> bool:
+        """The cut as the expert chooses it (from the cutter's view)."""
+        return self._cut.choose_cut(hand)
