@@ -120,7 +120,7 @@ class TimedBot:
         return self.bot.choose_cut(hand)
 
 
-def play_hand(hand: Hand, bots: Sequence[TimedBot], deck: list[Card]) -> Hand:
+def play_hand(hand: Hand, bots: Sequence[Bot], deck: list[Card]) -> Hand:
     """:func:`chkobba_p2p.simulate.play_hand` for the arena: each bot gets its seat's
     view, except a measurement bot that sees all (it gets the hand and the deck's rest)."""
     while True:
@@ -128,8 +128,8 @@ def play_hand(hand: Hand, bots: Sequence[TimedBot], deck: list[Card]) -> Hand:
         if isinstance(step, Turn):
             seat = step.seat
             bot = bots[seat]
-            if bot.sees_all:
-                move = bot.choose_play_seeing(hand, deck[:hand.stock])
+            if getattr(bot, "sees_all", False):
+                move = bot.choose_play_seeing(hand, deck[:hand.stock])  # type: ignore[attr-defined]
             else:
                 move = bot.choose_play(hand.view(seat))
             hand = hand.play(seat, move.card, move.capture)
@@ -154,7 +154,7 @@ def _deck_source(seed: int, match: int) -> Callable[[int], list[Card]]:
     return deck
 
 
-def _play_leg(ruleset: Ruleset, bots: Sequence[TimedBot], first_dealer: int,
+def _play_leg(ruleset: Ruleset, bots: Sequence[Bot], first_dealer: int,
               deck: Callable[[int], list[Card]], max_hands: int = 500) -> Match:
     m = Match.new(ruleset, len(bots), first_dealer)
     k = 0
