@@ -39,7 +39,7 @@ __all__ = ["ArenaResult", "TimedBot", "arena", "play_duplicate_match", "wilson_i
 def _baseline(seed: int | None = None, *, move_ms: float | None = None) -> ExpertBot:
     """The expert as it was before issue 28 (no inference): the yardstick of its gain."""
     bot = ExpertBot(seed, move_ms=DEFAULT_EXPERT_MS if move_ms is None else move_ms,
-                    inference=False)
+                    inference=False, playout="greedy", match_aware=False)
     bot.level = "baseline"
     return bot
 
@@ -119,6 +119,11 @@ class TimedBot:
     def choose_cut(self, hand: Hand) -> bool:
         return self.bot.choose_cut(hand)
 
+    def see_match(self, totals: Sequence[int], target: int) -> None:
+        see = getattr(self.bot, "see_match", None)
+        if see is not None:
+            see(totals, target)
+
 
 def play_hand(hand: Hand, bots: Sequence[Bot], deck: list[Card]) -> Hand:
     """:func:`chkobba_p2p.simulate.play_hand` for the arena: each bot gets its seat's
@@ -162,6 +167,10 @@ def _play_leg(ruleset: Ruleset, bots: Sequence[Bot], first_dealer: int,
         if len(m.results) >= max_hands:
             raise RuntimeError(f"no winner after {max_hands} hands")
         assert m.hand is not None
+        for bot in bots:
+            see = getattr(bot, "see_match", None)
+            if see is not None:  # match-aware levels (the expert) learn the totals
+                see(m.totals, ruleset.target)
         hand = play_hand(m.hand, bots, deck(k))
         k += 1
         if isinstance(hand.pending, Redeal):

@@ -64,6 +64,7 @@ __all__ = [
     "play",
     "margin",
     "rollout",
+    "rollout_sharp",
     "undealt",
     "cut_margins",
     "round_plays",
@@ -129,6 +130,30 @@ def margin(hand: Hand, side: int) -> int:
     return mine - max(p for i, p in enumerate(pts) if i != side)
 
 
+#: Match-aware play starts when a side is this close to the target (a hand rarely
+#: brings more), and the points still to make are read through this spread.
+MATCH_REACH = 7
+_MATCH_SPREAD = 3.0
+
+
+def match_value(hand: Hand, side: int, totals: Sequence[int], target: int) -> float:
+    """``side``'s chance to win the match once ``hand`` is over, from the match totals
+    before it: 1 or 0 when the hand ends the match (a side at the target, the strictly
+    highest total winning; equal totals play on: a half), else a logistic guess from the
+    points each side still needs; plus a thousandth of the hand's margin, so that a
+    decided match still prefers the larger win."""
+    pts = score_masks(hand._side_masks(), hand.side_chkobbas(),
+                      hand.ruleset.scoring is Scoring.PRIMIERA)
+    new = [t + p for t, p in zip(totals, pts)]
+    mine = new[side]
+    other = max(p for i, p in enumerate(new) if i != side)
+    tie = 0.001 * (pts[side] - max(p for i, p in enumerate(pts) if i != side))
+    if max(new) >= target and mine != other:
+        return (1.0 if mine > other else 0.0) + tie
+    # Equal totals at or above the target play another hand: the guess, an even chance.
+    return 1.0 / (1.0 + math.exp((other - mine) / _MATCH_SPREAD)) + tie
+
+
 def _greedy_move(hand: Hand, held: tuple[Card, ...]) -> tuple[int, Card, int]:
     """The rollout policy: best immediate worth, fearing a sweepable table.
     Returns (index in ``held``, the hand to play, card, capture mask)."""
@@ -173,6 +198,80 @@ def _greedy_move(hand: Hand, held: tuple[Card, ...]) -> tuple[int, Card, int]:
                 best = (i, d, 0)
     assert best is not None
     return best
+
+
+def _sharp_move(hand: Hand, held: tuple[Card, ...]) -> tuple[int, Card, int]:
+    """The better rollout policy: :func:`_greedy_move`'s worths, but a table left behind
+    is feared only if the next seat holds a card that sweeps it, as it does in this world
+    (a group summing to the card's value takes the whole table exactly when the table
+    adds up to a value the next seat holds: a table of one card, its rank)."""
+    table = hand._tm
+    tsum = hand._tsum
+    n = hand.players
+    nxt = hand.hands[(hand.turn + 1) % n]
+    if nxt:
+        sweeps = 0
+        for c in nxt:
+            sweeps |= 1 << VALUE[c]  # type: ignore[index]
+        last_play = False
+    else:
+        last_play = not hand.stock and sum(map(len, hand.hands)) == 1
+        # The round ends with this play: the next seat's cards are not dealt yet (the
+        # greedy fear of a table of 10 or less).
+        sweeps = 0 if not hand.stock else 0x7FE
+    best: tuple[int, Card, int] | None = None
+    best_score = -1e9
+    any_capture = False
+    drops: list[tuple[int, Card]] = []
+    for i, c in enumerate(held):
+        v = VALUE[c]
+        same = table & _RANK_MASK[v]
+        if same:
+            opts = _SAME_MASKS[same]
+        else:
+            smaller = table & _BELOW_MASK[v]
+            opts = capture_masks(v, table) if smaller & (smaller - 1) else ()
+        if not opts:
+            drops.append((i, c))
+            continue
+        any_capture = True
+        for o in opts:
+            w = _MASK_WORTH.get(o)
+            score = WORTH[c] + (mask_worth(o) if w is None else w)
+            left = table ^ o
+            if not left:
+                if not last_play:
+                    score += 10.0
+            else:
+                rest = tsum - v
+                if rest <= 10 and sweeps >> rest & 1:
+                    score -= 10.0 if nxt else 4.0
+            if score > best_score:
+                best_score = score
+                best = (i, c, o)
+    if drops and not (any_capture and hand.ruleset.forced_capture):
+        for i, d in drops:
+            score = -0.5 * WORTH[d] - 0.01 * VALUE[d]
+            rest = tsum + VALUE[d]
+            if rest <= 10 and sweeps >> rest & 1:
+                score -= 10.0 if nxt else 4.0
+            if score > best_score:
+                best_score = score
+                best = (i, d, 0)
+    assert best is not None
+    return best
+
+
+def rollout_sharp(hand: Hand) -> Hand:
+    """Play a sampled world out with :func:`_sharp_move` for every seat."""
+    advance = Hand._play_trusted
+    policy = _sharp_move
+    over = _OVER
+    while hand._stage != over:
+        seat = hand.turn
+        i, c, o = policy(hand, hand.hands[seat])  # type: ignore[arg-type]
+        hand = advance(hand, seat, i, c, o)
+    return hand
 
 
 def rollout(hand: Hand) -> Hand:
@@ -343,7 +442,9 @@ def world_weight(world: Hand, plays: Sequence[tuple[int, int, int, int, int]],
 # --------------------------------------------------------------------------- exact endgame
 
 
-def exact_endgame(state: Hand, side: int) -> tuple[tuple[int, int], int]:
+def exact_endgame(state: Hand, side: int,
+                  value_of: Callable[[Hand], float] | None = None
+                  ) -> tuple[tuple[int, int], float]:
     """Best move (card id, capture mask) and its final margin for ``side`` in an
     omniscient hand in play with no stock.
 
@@ -358,7 +459,7 @@ def exact_endgame(state: Hand, side: int) -> tuple[tuple[int, int], int]:
 
     def search(s: Hand, alpha: float, beta: float) -> float:
         if s.is_over:
-            return margin(s, side)
+            return margin(s, side) if value_of is None else value_of(s)
         seat = s.turn
         maximizing = side_of(seat, players) == side
         if maximizing:
@@ -387,7 +488,7 @@ def exact_endgame(state: Hand, side: int) -> tuple[tuple[int, int], int]:
             best, best_move = value, (c, o)
             alpha = value
     assert best_move is not None
-    return best_move, int(best)
+    return best_move, int(best) if value_of is None else best
 
 
 # --------------------------------------------------------------------------- the bot
@@ -416,6 +517,9 @@ def _to_move(view: Hand, card: int, capture: int) -> Move:
     return Move(Card(card), frozenset(Card(c) for c in bits(capture)))
 
 
+_PLAYOUTS: dict[str, Callable[[Hand], Hand]] = {"greedy": rollout, "sharp": rollout_sharp}
+
+
 class ExpertBot:
     """Determinized Monte Carlo over its own moves, exact endgame at 2 players.
 
@@ -431,7 +535,8 @@ class ExpertBot:
     def __init__(self, seed: int | None = None, *, move_ms: float | None = 200,
                  samples: int | None = None,
                  clock: Callable[[], float] = time.perf_counter,
-                 inference: bool = True) -> None:
+                 inference: bool = True, playout: str = "sharp",
+                 match_aware: bool = True) -> None:
         if move_ms is None and samples is None:
             raise LocalError("the expert needs a time budget (move_ms) or a sample count")
         self._rng = random.Random(seed)
@@ -441,9 +546,36 @@ class ExpertBot:
         #: Weigh each sampled world by how likely the other seats' plays of this round
         #: are in it (False: every world counts the same, the expert before issue 28).
         self.inference = inference
+        #: Play for the match near its target (False: for the hand's margin always).
+        self.match_aware = match_aware
+        if playout not in _PLAYOUTS:
+            raise LocalError(f"no playout policy {playout!r}; choose among "
+                             f"{', '.join(_PLAYOUTS)}")
+        #: The rollout policy: "sharp" (:func:`rollout_sharp`) or "greedy" (:func:`rollout`,
+        #: the expert before issue 28).
+        self.playout = playout
+        self._rollout = _PLAYOUTS[playout]
         self._fallback = HeuristicBot(seed)
         #: Sampled worlds used for the last decision (0: decided without sampling).
         self.last_samples = 0
+        #: The match totals before this hand and the target (:meth:`see_match`).
+        self._match: tuple[tuple[int, ...], int] | None = None
+
+    def see_match(self, totals: Sequence[int], target: int) -> None:
+        """The match totals by side before the hand about to be played, and the target:
+        near it the expert plays for the match (its chance to win it), not for the hand's
+        margin (at 10-9, a sure point beats a likely two).  A driver that never calls this
+        gets margin play throughout."""
+        self._match = (tuple(totals), target)
+
+    def _objective(self, side: int) -> Callable[[Hand], float] | None:
+        """The value of a finished world for ``side``: None for the margin."""
+        if self._match is None or not self.match_aware:
+            return None
+        totals, target = self._match
+        if max(totals) + MATCH_REACH < target:
+            return None
+        return lambda h: match_value(h, side, totals, target)
 
     def choose_cut(self, hand: Hand) -> bool:
         """Keep or place the drawn card: whichever does better over sampled deals.
@@ -497,7 +629,7 @@ class ExpertBot:
         if view.stock == 0 and view.players == 2:
             # Every card is accounted for: the unseen cards are the opponent's hand.
             state = determinize(view, self._rng)
-            (c, o), _ = exact_endgame(state, side)
+            (c, o), _ = exact_endgame(state, side, self._objective(side))
             return _to_move(view, c, o)
         held = view.hand_of(me)
         options = [(held.index(m.card), m.card, mask_of(m.capture)) for m in moves]
@@ -510,6 +642,8 @@ class ExpertBot:
             deadline = start + _BUDGET_SHARE * self.move_ms / 1e3
             hard_stop = start + _HARD_SHARE * self.move_ms / 1e3
         plays = round_plays(view) if self.inference else []
+        play_out = self._rollout
+        objective = self._objective(side)
         n = 0
         with _no_cycle_collection():
             while True:
@@ -520,9 +654,10 @@ class ExpertBot:
                     if now + 1.5 * (now - start) / n > deadline:
                         break
                 world = determinize(view, self._rng)
-                margins = []
+                margins: list[float] = []
                 for i, c, o in options:
-                    margins.append(margin(rollout(world._play_trusted(me, i, c, o)), side))
+                    end = play_out(world._play_trusted(me, i, c, o))
+                    margins.append(margin(end, side) if objective is None else objective(end))
                     if hard_stop is not None and n > 0 and self._clock() > hard_stop:
                         break
                 if len(margins) < len(options):
