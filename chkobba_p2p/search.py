@@ -8,6 +8,24 @@ seats, and the move with the best mean point margin for the bot's *side* wins (p
 play for the team at 4 players).  Every move is tried in the same sampled worlds, so the
 comparison between moves is not drowned by the luck of the deal.
 
+**Inference** (issue 28).  Each sampled world is weighed by how likely the other seats'
+plays of the current round are in it (:func:`round_plays`, :func:`world_weight`): a seat
+that put a card on the table while, in that world, another of its cards could capture is
+less likely to hold that card.  The model of their play is a softmax of the rollout
+policy's worths (:data:`INFERENCE_TEMPERATURE`) mixed with a share of uniform choice
+(:data:`INFERENCE_UNIFORM`).  Only this round's plays inform: every card a seat held in
+an earlier round has been played since, so those plays constrain no card hidden now.  It
+reads the view's public events only (the cards played, what they took).
+
+**Match-aware play.**  Told the match totals (:meth:`ExpertBot.see_match`, which the
+arena calls before each hand), once a side is within :data:`MATCH_REACH` points of the
+target the expert values a finished world by its chance to win the match
+(:func:`match_value`) instead of the hand's margin.
+
+**Playouts.**  ``greedy`` (:func:`rollout`) is the default; ``sharp``
+(:func:`rollout_sharp`) fears a table only if the next seat, in that world, holds a card
+that sweeps it (measured no better, so not the default).
+
 Once the stock is empty at 2 players every card is accounted for: the unseen cards are
 exactly the opponent's hand, so the rest of the hand is searched exactly (alpha-beta over
 the final point margin).
@@ -527,7 +545,10 @@ class ExpertBot:
     caps the number of sampled worlds per move (with ``move_ms=None`` the bot is then fully
     deterministic for a given seed, which tests rely on).  ``clock`` reads the time in
     seconds (``time.perf_counter`` by default): a test passes a clock of its own to check
-    the budget logic without timing anything.
+    the budget logic without timing anything.  ``inference`` weighs the sampled worlds by
+    the other seats' plays of the round, ``playout`` names the rollout policy ("greedy"
+    or "sharp"), ``match_aware`` plays for the match near its target; the arena's
+    ``baseline`` level turns all three back to the expert before issue 28.
     """
 
     level = "expert"
@@ -535,7 +556,7 @@ class ExpertBot:
     def __init__(self, seed: int | None = None, *, move_ms: float | None = 200,
                  samples: int | None = None,
                  clock: Callable[[], float] = time.perf_counter,
-                 inference: bool = True, playout: str = "sharp",
+                 inference: bool = True, playout: str = "greedy",
                  match_aware: bool = True) -> None:
         if move_ms is None and samples is None:
             raise LocalError("the expert needs a time budget (move_ms) or a sample count")

@@ -219,3 +219,52 @@ def test_elo_of_a_consistent_chain_adds_up_and_a_sweep_stays_finite():
     assert top.rating == pytest.approx(1500 + 400 * math.log10(10.5 / 0.5))
     with pytest.raises(ValueError, match="anchor"):
         elo_ratings([Pairing("a", "b", 1, 2)], anchor="greedy")
+
+
+# --------------------------------------------------------------------------- match-aware
+
+
+def _finished(mine: str, theirs: str) -> Hand:
+    """A finished 2-player hand: seat 0 captured ``mine``, seat 1 ``theirs`` (no chkobba)."""
+    piles = [cards(mine), cards(theirs)]
+    used = {c for p in piles for c in p}
+    rest = [c for c in DECK if c not in used]
+    # Seat 0 plays its last card onto a table it cannot take; seat 1 then the last card.
+    hand = Hand.from_position(TUNISIAN, 2, 1, hands=([rest[0]], [rest[1]]), table=rest[2:],
+                              turn=0, stock=0, piles=piles, last_capturer=0)
+    world = hand._world([[rest[0]], [rest[1]]], [])
+    for _ in range(2):
+        [(i, c, o), *_] = world._move_masks()
+        world = world._play_trusted(world.turn, i, c, o)
+    assert world.is_over
+    return world
+
+
+def test_match_value_near_the_target_counts_the_match_not_the_margin():
+    from chkobba_p2p.search import match_value
+
+    world = _finished("7D", "1S 2S")
+    assert world.score.points == (1, 3)  # seat 0 the haya; seat 1 the rest
+    # At 10-7 to 11, seat 0 loses the hand by 2 and wins the match (11-10): worth 1,
+    # less a thousandth of the margin; at 10-9 it loses the match (11-12).
+    assert match_value(world, 0, (10, 7), 11) == pytest.approx(1.0 - 0.002)
+    assert match_value(world, 0, (10, 9), 11) == pytest.approx(0.0 - 0.002)
+    assert match_value(world, 1, (10, 9), 11) == pytest.approx(1.0 + 0.002)
+    # 10-8: 11-11, another hand: an even chance.
+    assert match_value(world, 0, (10, 8), 11) == pytest.approx(0.5 - 0.002)
+    # Far from the target: the logistic guess of the totals' difference.
+    far = match_value(world, 0, (0, 0), 21)
+    assert far == pytest.approx(1 / (1 + math.exp(2 / 3.0)) - 0.002)
+
+
+def test_the_expert_plays_for_the_margin_until_the_match_is_near():
+    bot = ExpertBot(0, move_ms=None, samples=2)
+    assert bot._objective(0) is None  # never told the match: margin
+    bot.see_match((2, 3), 11)
+    assert bot._objective(0) is None  # 8 points away: margin
+    bot.see_match((2, 9), 11)
+    assert bot._objective(0) is not None
+    baseline = arena_bot("baseline", 0, 20)
+    assert isinstance(baseline, ExpertBot)
+    baseline.see_match((10, 10), 11)
+    assert baseline._objective(0) is None and not baseline.inference
