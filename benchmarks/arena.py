@@ -1,8 +1,16 @@
-"""Bot speed: search rollouts, sampled worlds per expert move, heuristic decisions.
+"""Bot speed, and on request the expert's strength against its yardsticks.
 
 Run: python benchmarks/arena.py [--seconds S] [--move-ms M]
-Prints one figure per line (`name: value unit`).  Strength is measured by
-``chkobba arena`` instead (it takes minutes; see the issue 7 report).
+     [--games N [--players 2|4] [--seed S] [--minutes T]]
+Prints one figure per line (`name: value unit`): search rollouts, sampled worlds per
+expert move, heuristic decisions.  With ``--games N`` it also plays N duplicate deals
+(2 x N matches) of the expert against ``baseline`` (the expert before issue 28) and of
+``omniscient`` (the expert's search seeing every card) against the expert, at
+``--move-ms`` per move, and prints each match win rate and point margin per hand with
+its 95% interval (Wilson for the rate): the expert's gain, and the value of the
+information it lacks.  ``--minutes T`` stops each of the two after T minutes of play
+(a whole deal at a time) and says how many deals fit.  ``chkobba arena`` measures any
+two levels the same way.
 """
 
 from __future__ import annotations
@@ -16,10 +24,16 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from chkobba_p2p.arena import (  # noqa: E402
+    ArenaResult,
+    mean_interval,
+    play_duplicate_match,
+    wilson_interval,
+)
 from chkobba_p2p.bots import GreedyBot, HeuristicBot  # noqa: E402
 from chkobba_p2p.cards import DECK  # noqa: E402
 from chkobba_p2p.rules import Hand, Ruleset, Turn  # noqa: E402
-from chkobba_p2p.search import ExpertBot, determinize  # noqa: E402
+from chkobba_p2p.search import ExpertBot, determinize, rollout  # noqa: E402
 from chkobba_p2p.simulate import play_hand  # noqa: E402
 
 
@@ -57,15 +71,47 @@ def rollouts_per_second(views: list[Hand], seconds: float) -> float:
     while time.perf_counter() - start < seconds:
         for v in views:
             s = determinize(v, rng)
-            s.rollout()
+            rollout(s)
             n += 1
     return n / (time.perf_counter() - start)
+
+
+def strength(a: str, b: str, games: int, players: int, seed: int, move_ms: float,
+             minutes: float | None) -> None:
+    """Up to ``games`` duplicate deals of ``a`` against ``b``; the figures of A."""
+    result = ArenaResult(a, b, players)
+    start = time.perf_counter()
+    for i in range(games):
+        if minutes is not None and time.perf_counter() - start > 60 * minutes:
+            break
+        play_duplicate_match(Ruleset(), a, b, players, seed, i, move_ms, result)
+    name = f"{a}_vs_{b}_{players}p"
+    lo, hi = wilson_interval(result.wins_a, result.matches)
+    m, mlo, mhi = mean_interval([float(x) for x in result.margins])
+    print(f"{name}_matches: {result.matches} matches")
+    print(f"{name}_win_rate: {result.win_rate:.3f} (95% CI {lo:.3f}..{hi:.3f})")
+    print(f"{name}_margin_per_hand: {m:+.3f} points (95% CI {mlo:+.3f}..{mhi:+.3f})")
+    times = result.times_a + result.times_b
+    if times:
+        cpu = result.cpu_a + result.cpu_b
+        print(f"{name}_move_time_max: {1000 * max(times):.1f} ms wall, "
+              f"{1000 * max(cpu):.1f} ms CPU")
+    print(f"{name}_elapsed: {time.perf_counter() - start:.0f} s", flush=True)
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--seconds", type=float, default=1.0)
     ap.add_argument("--move-ms", type=float, default=200.0)
+    ap.add_argument("--games", type=int, default=0,
+                    help="duplicate deals for each strength figure (default 0: speed only)")
+    ap.add_argument("--players", type=int, choices=(2, 4), default=2)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--minutes", type=float, default=None,
+                    help="stop each strength figure after this many minutes")
+    ap.add_argument("--only", choices=("gain", "ceiling"), default=None,
+                    help="one strength figure only: the gain over baseline, or the "
+                    "omniscient ceiling")
     args = ap.parse_args()
     views = positions(60, 7)
     print(f"rollouts_per_s: {rollouts_per_second(views, args.seconds):.0f} /s")
@@ -86,7 +132,14 @@ def main() -> None:
         for v in views:
             h.choose_play(v)
         n += len(views)
-    print(f"heuristic_moves_per_s: {n / (time.perf_counter() - start):.0f} /s")
+    print(f"heuristic_moves_per_s: {n / (time.perf_counter() - start):.0f} /s", flush=True)
+    if args.games > 0:
+        if args.only in (None, "gain"):
+            strength("expert", "baseline", args.games, args.players, args.seed, args.move_ms,
+                     args.minutes)
+        if args.only in (None, "ceiling"):
+            strength("omniscient", "expert", args.games, args.players, args.seed,
+                     args.move_ms, args.minutes)
 
 
 if __name__ == "__main__":

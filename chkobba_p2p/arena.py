@@ -24,12 +24,47 @@ from dataclasses import dataclass, field
 
 from .bots import Bot
 from .cards import DECK, Card
-from .levels import make_bot
-from .rules import Hand, Match, Move, Redeal, Ruleset
+from .errors import LocalError
+from .levels import DEFAULT_EXPERT_MS, LEVELS, make_bot
+from .rules import CutterChoice, DealStep, Hand, Match, Move, Redeal, Ruleset, Turn
+from .search import ExpertBot, OmniscientBot
 from .seating import SHAPES, Seating
-from .simulate import draw_first_dealer, play_hand
+from .simulate import draw_first_dealer
 
-__all__ = ["ArenaResult", "TimedBot", "arena", "play_duplicate_match", "wilson_interval"]
+__all__ = ["ArenaResult", "TimedBot", "arena", "play_duplicate_match", "wilson_interval",
+           "MEASUREMENT_LEVELS", "ARENA_LEVELS", "arena_bot",
+           "Pairing", "LadderRating", "elo_ratings", "round_robin", "ladder_lines"]
+
+
+def _baseline(seed: int | None = None, *, move_ms: float | None = None) -> ExpertBot:
+    """The expert as it was before issue 28 (no inference): the yardstick of its gain."""
+    bot = ExpertBot(seed, move_ms=DEFAULT_EXPERT_MS if move_ms is None else move_ms,
+                    inference=False, playout="greedy", match_aware=False)
+    bot.level = "baseline"
+    return bot
+
+
+#: Levels only the arena's measurement plays (never offered to players, never in
+#: :data:`chkobba_p2p.levels.LEVELS`): ``baseline``, the expert before issue 28, and
+#: ``omniscient``, the expert's search seeing every card (the ceiling the expert is
+#: measured against).
+MEASUREMENT_LEVELS = {"baseline": _baseline, "omniscient": OmniscientBot}
+
+#: Every level the arena seats: the players' levels, then the measurement ones.
+ARENA_LEVELS = (*LEVELS, *MEASUREMENT_LEVELS)
+
+
+def arena_bot(level: str, seed: int | None = None, move_ms: float | None = None) -> Bot:
+    """A bot of any :data:`ARENA_LEVELS` level (the players' through :func:`make_bot`)."""
+    factory = MEASUREMENT_LEVELS.get(level)
+    if factory is None:
+        if level not in LEVELS:
+            raise LocalError(f"unknown bot level {level!r}; choose among "
+                             f"{', '.join(ARENA_LEVELS)}")
+        return make_bot(level, seed, move_ms)
+    if move_ms is not None and not move_ms > 0:
+        raise LocalError(f"the time budget per move must be positive, not {move_ms!r} ms")
+    return factory(seed, move_ms=move_ms)  # type: ignore[return-value]
 
 
 def wilson_interval(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -60,6 +95,8 @@ class TimedBot:
     def __init__(self, bot: Bot) -> None:
         self.bot = bot
         self.level = bot.level
+        #: A measurement bot that plays from the whole hand (``omniscient``).
+        self.sees_all = bool(getattr(bot, "sees_all", False))
         self.times: list[float] = []
         self.cpu_times: list[float] = []
 
@@ -71,8 +108,44 @@ class TimedBot:
         self.times.append(time.perf_counter() - t)
         return move
 
+    def choose_play_seeing(self, hand: Hand, undealt: Sequence[Card]) -> Move:
+        t = time.perf_counter()
+        cpu = time.process_time()
+        move: Move = self.bot.choose_play_seeing(hand, undealt)  # type: ignore[attr-defined]
+        self.cpu_times.append(time.process_time() - cpu)
+        self.times.append(time.perf_counter() - t)
+        return move
+
     def choose_cut(self, hand: Hand) -> bool:
         return self.bot.choose_cut(hand)
+
+    def see_match(self, totals: Sequence[int], target: int) -> None:
+        see = getattr(self.bot, "see_match", None)
+        if see is not None:
+            see(totals, target)
+
+
+def play_hand(hand: Hand, bots: Sequence[Bot], deck: list[Card]) -> Hand:
+    """:func:`chkobba_p2p.simulate.play_hand` for the arena: each bot gets its seat's
+    view, except a measurement bot that sees all (it gets the hand and the deck's rest)."""
+    while True:
+        step = hand.pending
+        if isinstance(step, Turn):
+            seat = step.seat
+            bot = bots[seat]
+            if getattr(bot, "sees_all", False):
+                move = bot.choose_play_seeing(hand, deck[:hand.stock])  # type: ignore[attr-defined]
+            else:
+                move = bot.choose_play(hand.view(seat))
+            hand = hand.play(seat, move.card, move.capture)
+        elif isinstance(step, DealStep):
+            n = len(step.recipients)
+            hand = hand.deal(deck[:n])
+            del deck[:n]
+        elif isinstance(step, CutterChoice):
+            hand = hand.choose_cut(bots[step.seat].choose_cut(hand.view(step.seat)))
+        else:  # HandOver or Redeal
+            return hand
 
 
 def _deck_source(seed: int, match: int) -> Callable[[int], list[Card]]:
@@ -94,6 +167,10 @@ def _play_leg(ruleset: Ruleset, bots: Sequence[Bot], first_dealer: int,
         if len(m.results) >= max_hands:
             raise RuntimeError(f"no winner after {max_hands} hands")
         assert m.hand is not None
+        for bot in bots:
+            see = getattr(bot, "see_match", None)
+            if see is not None:  # match-aware levels (the expert) learn the totals
+                see(m.totals, ruleset.target)
         hand = play_hand(m.hand, bots, deck(k))
         k += 1
         if isinstance(hand.pending, Redeal):
@@ -162,7 +239,7 @@ def play_duplicate_match(ruleset: Ruleset, level_a: str, level_b: str, players: 
         for seat in range(players):
             level = level_a if seating.side_of(seat) == a_side else level_b
             bot_seed = hash((seed, match, leg, seat)) & 0xFFFFFFFF
-            bots.append(TimedBot(make_bot(level, bot_seed, move_ms=move_ms)))
+            bots.append(TimedBot(arena_bot(level, bot_seed, move_ms=move_ms)))
         m = _play_leg(ruleset, bots, first_dealer, deck)
         result.matches += 1
         result.wins_a += m.winner == a_side
@@ -195,3 +272,143 @@ def arena(level_a: str, level_b: str, games: int, players: int = 2, seed: int = 
         if progress is not None:
             progress(result)
     return result
+
+
+# --------------------------------------------------------------------------- the ladder
+#
+# The ladder: a round robin of bot levels in the arena, and an Elo rating for each.
+#
+# Every pair of levels plays ``games`` duplicate deals (:func:`chkobba_p2p.arena.arena`);
+# the match results of the whole round robin are then fitted by Elo's logistic law (the
+# Bradley-Terry model: level *i* beats level *j* with probability
+# ``1 / (1 + 10 ** ((R_j - R_i) / 400))``) by maximum likelihood, one level held at a fixed
+# rating (``greedy`` at 1500, a new player's rating, as :data:`chkobba_p2p.rating.ANCHORS`
+# does).  Each rating's 95% interval is ``1.96`` standard errors from the inverse of the
+# likelihood's curvature (the Fisher information), relative to the fixed level.
+#
+# Two levels only: the rating difference is ``400 * log10(p / (1 - p))`` for a win rate
+# ``p``, with standard error ``400 / ln 10 / sqrt(n p (1 - p))``.  A ``prior`` of virtual
+# matches per pair, half won by each side, keeps a clean sweep finite (default one match).
+
+#: Elo points per natural unit of the logistic law's strength.
+_ELO = 400.0 / math.log(10.0)
+
+
+@dataclass(frozen=True)
+class Pairing:
+    """``a`` won ``wins_a`` of ``matches`` against ``b`` (halves allowed)."""
+
+    a: str
+    b: str
+    wins_a: float
+    matches: int
+
+
+@dataclass(frozen=True)
+class LadderRating:
+    level: str
+    rating: float
+    low: float
+    high: float
+
+
+def _solve(m: list[list[float]], v: list[float]) -> list[float]:
+    """``m x = v`` by Gaussian elimination with partial pivoting (small systems)."""
+    n = len(v)
+    a = [row[:] + [v[i]] for i, row in enumerate(m)]
+    for col in range(n):
+        piv = max(range(col, n), key=lambda r: abs(a[r][col]))
+        if abs(a[piv][col]) < 1e-12:
+            raise ValueError("the ladder's results do not connect every level")
+        a[col], a[piv] = a[piv], a[col]
+        for r in range(n):
+            if r != col:
+                f = a[r][col] / a[col][col]
+                if f:
+                    for k in range(col, n + 1):
+                        a[r][k] -= f * a[col][k]
+    return [a[i][n] / a[i][i] for i in range(n)]
+
+
+def elo_ratings(pairings: Sequence[Pairing], anchor: str = "greedy",
+                anchor_rating: float = 1500.0, prior: float = 1.0,
+                z: float = 1.96) -> list[LadderRating]:
+    """Maximum-likelihood Elo ratings of the levels in ``pairings``, strongest first,
+    ``anchor`` fixed at ``anchor_rating`` (its interval is the point itself)."""
+    levels: list[str] = []
+    for p in pairings:
+        for name in (p.a, p.b):
+            if name not in levels:
+                levels.append(name)
+    if anchor not in levels:
+        raise ValueError(f"the anchor {anchor!r} plays in no pairing")
+    free = [x for x in levels if x != anchor]
+    index = {x: i for i, x in enumerate(free)}
+    games = [(p.a, p.b, p.wins_a + prior / 2, p.matches + prior) for p in pairings]
+    theta = dict.fromkeys(levels, 0.0)
+
+    def curvature() -> tuple[list[float], list[list[float]]]:
+        k = len(free)
+        grad = [0.0] * k
+        info = [[0.0] * k for _ in range(k)]
+        for a, b, w, n in games:
+            pa = 1.0 / (1.0 + math.exp(theta[b] - theta[a]))
+            g = w - n * pa
+            h = n * pa * (1.0 - pa)
+            ia, ib = index.get(a), index.get(b)
+            if ia is not None:
+                grad[ia] += g
+                info[ia][ia] += h
+            if ib is not None:
+                grad[ib] -= g
+                info[ib][ib] += h
+            if ia is not None and ib is not None:
+                info[ia][ib] -= h
+                info[ib][ia] -= h
+        return grad, info
+
+    for _ in range(100):
+        grad, info = curvature()
+        step = _solve(info, grad)
+        for x, d in zip(free, step):
+            theta[x] += max(-5.0, min(5.0, d))
+        if max((abs(d) for d in step), default=0.0) < 1e-10:
+            break
+    _, info = curvature()
+    out = [LadderRating(anchor, anchor_rating, anchor_rating, anchor_rating)]
+    for x in free:
+        unit = [0.0] * len(free)
+        unit[index[x]] = 1.0
+        var = _solve(info, unit)[index[x]]
+        r = anchor_rating + _ELO * theta[x]
+        half = z * _ELO * math.sqrt(var)
+        out.append(LadderRating(x, r, r - half, r + half))
+    out.sort(key=lambda lr: -lr.rating)
+    return out
+
+
+def round_robin(levels: Sequence[str], games: int, players: int = 2, seed: int = 0,
+                move_ms: float | None = None, ruleset: Ruleset | None = None,
+                progress: Callable[[ArenaResult], None] | None = None) -> list[ArenaResult]:
+    """Every pair of ``levels`` plays ``games`` duplicate deals in the arena."""
+    if len(set(levels)) != len(levels) or len(levels) < 2:
+        raise ValueError("a ladder needs two levels or more, each named once")
+    results = []
+    for i, a in enumerate(levels):
+        for b in levels[i + 1:]:
+            results.append(arena(a, b, games, players, seed, move_ms, ruleset, progress))
+    return results
+
+
+def ladder_lines(results: Sequence[ArenaResult], anchor: str = "greedy",
+                 anchor_rating: float = 1500.0) -> list[str]:
+    """The round robin's pairings and the fitted ratings, one ``name: value`` per line.
+
+    At 3 players a match is A against two B's, so a win rate there is no head-to-head
+    score; the ladder is for 2 and 4 players."""
+    pairings = [Pairing(r.level_a, r.level_b, r.wins_a, r.matches) for r in results]
+    out = [f"pair {r.level_a} vs {r.level_b}: {r.wins_a}/{r.matches} matches won by "
+           f"{r.level_a}" for r in results]
+    for lr in elo_ratings(pairings, anchor, anchor_rating):
+        out.append(f"elo {lr.level}: {lr.rating:.0f} (95% CI {lr.low:.0f}..{lr.high:.0f})")
+    return out

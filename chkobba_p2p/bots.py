@@ -15,7 +15,9 @@ Levels, weakest first (:data:`chkobba_p2p.levels.LEVELS`,
   move takes, minus what the next seat (an opponent) is expected to take in reply, given
   the cards still unseen from the bot's seat.
 * ``expert``: :class:`chkobba_p2p.search.ExpertBot`, determinized Monte Carlo over its own
-  moves with an exact endgame once the stock is empty at 2 players; ``move_ms`` per move.
+  moves (each sampled world weighed by the other seats' plays of the round, match-aware
+  near the target) with an exact endgame once the stock is empty at 2 players;
+  ``move_ms`` per move.
 
 At 4 players every level plays for its team: captures and points are counted per side.
 """

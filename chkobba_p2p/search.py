@@ -8,6 +8,24 @@ seats, and the move with the best mean point margin for the bot's *side* wins (p
 play for the team at 4 players).  Every move is tried in the same sampled worlds, so the
 comparison between moves is not drowned by the luck of the deal.
 
+**Inference** (issue 28).  Each sampled world is weighed by how likely the other seats'
+plays of the current round are in it (:func:`round_plays`, :func:`world_weight`): a seat
+that put a card on the table while, in that world, another of its cards could capture is
+less likely to hold that card.  The model of their play is a softmax of the rollout
+policy's worths (:data:`INFERENCE_TEMPERATURE`) mixed with a share of uniform choice
+(:data:`INFERENCE_UNIFORM`).  Only this round's plays inform: every card a seat held in
+an earlier round has been played since, so those plays constrain no card hidden now.  It
+reads the view's public events only (the cards played, what they took).
+
+**Match-aware play.**  Told the match totals (:meth:`ExpertBot.see_match`, which the
+arena calls before each hand), once a side is within :data:`MATCH_REACH` points of the
+target the expert values a finished world by its chance to win the match
+(:func:`match_value`) instead of the hand's margin.
+
+**Playouts.**  ``greedy`` (:func:`rollout`) is the default; ``sharp``
+(:func:`rollout_sharp`) fears a table only if the next seat, in that world, holds a card
+that sweeps it (measured no better, so not the default).
+
 Once the stock is empty at 2 players every card is accounted for: the unseen cards are
 exactly the opponent's hand, so the rest of the hand is searched exactly (alpha-beta over
 the final point margin).
@@ -22,6 +40,7 @@ move it generated itself cannot fail, and a world keeps no log of its own plays.
 from __future__ import annotations
 
 import gc
+import math
 import random
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -37,9 +56,11 @@ from .rules import (
     _RANK_MASK,
     _SAME_MASKS,
     ALL_CARDS,
+    BIT,
     VALUE,
     Hand,
     Move,
+    PlayEvent,
     Scoring,
     bits,
     capture_masks,
@@ -61,8 +82,12 @@ __all__ = [
     "play",
     "margin",
     "rollout",
+    "rollout_sharp",
     "undealt",
     "cut_margins",
+    "round_plays",
+    "world_weight",
+    "OmniscientBot",
 ]
 
 #: Rollout worth of capturing one card, in tenths of a point (a rough marginal value:
@@ -123,6 +148,30 @@ def margin(hand: Hand, side: int) -> int:
     return mine - max(p for i, p in enumerate(pts) if i != side)
 
 
+#: Match-aware play starts when a side is this close to the target (a hand rarely
+#: brings more), and the points still to make are read through this spread.
+MATCH_REACH = 7
+_MATCH_SPREAD = 3.0
+
+
+def match_value(hand: Hand, side: int, totals: Sequence[int], target: int) -> float:
+    """``side``'s chance to win the match once ``hand`` is over, from the match totals
+    before it: 1 or 0 when the hand ends the match (a side at the target, the strictly
+    highest total winning; equal totals play on: a half), else a logistic guess from the
+    points each side still needs; plus a thousandth of the hand's margin, so that a
+    decided match still prefers the larger win."""
+    pts = score_masks(hand._side_masks(), hand.side_chkobbas(),
+                      hand.ruleset.scoring is Scoring.PRIMIERA)
+    new = [t + p for t, p in zip(totals, pts)]
+    mine = new[side]
+    other = max(p for i, p in enumerate(new) if i != side)
+    tie = 0.001 * (pts[side] - max(p for i, p in enumerate(pts) if i != side))
+    if max(new) >= target and mine != other:
+        return (1.0 if mine > other else 0.0) + tie
+    # Equal totals at or above the target play another hand: the guess, an even chance.
+    return 1.0 / (1.0 + math.exp((other - mine) / _MATCH_SPREAD)) + tie
+
+
 def _greedy_move(hand: Hand, held: tuple[Card, ...]) -> tuple[int, Card, int]:
     """The rollout policy: best immediate worth, fearing a sweepable table.
     Returns (index in ``held``, the hand to play, card, capture mask)."""
@@ -167,6 +216,80 @@ def _greedy_move(hand: Hand, held: tuple[Card, ...]) -> tuple[int, Card, int]:
                 best = (i, d, 0)
     assert best is not None
     return best
+
+
+def _sharp_move(hand: Hand, held: tuple[Card, ...]) -> tuple[int, Card, int]:
+    """The better rollout policy: :func:`_greedy_move`'s worths, but a table left behind
+    is feared only if the next seat holds a card that sweeps it, as it does in this world
+    (a group summing to the card's value takes the whole table exactly when the table
+    adds up to a value the next seat holds: a table of one card, its rank)."""
+    table = hand._tm
+    tsum = hand._tsum
+    n = hand.players
+    nxt = hand.hands[(hand.turn + 1) % n]
+    if nxt:
+        sweeps = 0
+        for c in nxt:
+            sweeps |= 1 << VALUE[c]  # type: ignore[index]
+        last_play = False
+    else:
+        last_play = not hand.stock and sum(map(len, hand.hands)) == 1
+        # The round ends with this play: the next seat's cards are not dealt yet (the
+        # greedy fear of a table of 10 or less).
+        sweeps = 0 if not hand.stock else 0x7FE
+    best: tuple[int, Card, int] | None = None
+    best_score = -1e9
+    any_capture = False
+    drops: list[tuple[int, Card]] = []
+    for i, c in enumerate(held):
+        v = VALUE[c]
+        same = table & _RANK_MASK[v]
+        if same:
+            opts = _SAME_MASKS[same]
+        else:
+            smaller = table & _BELOW_MASK[v]
+            opts = capture_masks(v, table) if smaller & (smaller - 1) else ()
+        if not opts:
+            drops.append((i, c))
+            continue
+        any_capture = True
+        for o in opts:
+            w = _MASK_WORTH.get(o)
+            score = WORTH[c] + (mask_worth(o) if w is None else w)
+            left = table ^ o
+            if not left:
+                if not last_play:
+                    score += 10.0
+            else:
+                rest = tsum - v
+                if rest <= 10 and sweeps >> rest & 1:
+                    score -= 10.0 if nxt else 4.0
+            if score > best_score:
+                best_score = score
+                best = (i, c, o)
+    if drops and not (any_capture and hand.ruleset.forced_capture):
+        for i, d in drops:
+            score = -0.5 * WORTH[d] - 0.01 * VALUE[d]
+            rest = tsum + VALUE[d]
+            if rest <= 10 and sweeps >> rest & 1:
+                score -= 10.0 if nxt else 4.0
+            if score > best_score:
+                best_score = score
+                best = (i, d, 0)
+    assert best is not None
+    return best
+
+
+def rollout_sharp(hand: Hand) -> Hand:
+    """Play a sampled world out with :func:`_sharp_move` for every seat."""
+    advance = Hand._play_trusted
+    policy = _sharp_move
+    over = _OVER
+    while hand._stage != over:
+        seat = hand.turn
+        i, c, o = policy(hand, hand.hands[seat])  # type: ignore[arg-type]
+        hand = advance(hand, seat, i, c, o)
+    return hand
 
 
 def rollout(hand: Hand) -> Hand:
@@ -235,10 +358,111 @@ def cut_margins(view: Hand, drawn: Card, unseen: Sequence[Card]) -> tuple[int, i
     return margin(rollout(keep), side), margin(rollout(place), side)
 
 
+
+# --------------------------------------------------------------------------- inference
+
+#: The opponents' model: a softmax of the rollout policy's worths (tenths of a point) at
+#: this temperature, mixed with a share of uniform choice (nobody plays like our model).
+INFERENCE_TEMPERATURE = 2.0
+INFERENCE_UNIFORM = 0.1
+
+
+def _policy_scores(table: int, tsum: int, held: Sequence[int], forced: bool
+                   ) -> list[tuple[int, int, float]]:
+    """Every legal move of ``held`` on ``table`` with the rollout policy's worth of it
+    (the worths :func:`_greedy_move` maximizes; never on a hand's last play)."""
+    out: list[tuple[int, int, float]] = []
+    drops: list[int] = []
+    for c in held:
+        v = VALUE[c]
+        opts = capture_masks(v, table)
+        if not opts:
+            drops.append(c)
+            continue
+        for o in opts:
+            score = WORTH[c] + mask_worth(o)
+            left = table ^ o
+            if not left:
+                score += 10.0
+            elif tsum - v <= 10:
+                score -= 4.0
+            out.append((c, o, score))
+    if drops and not (out and forced):
+        for d in drops:
+            score = -0.5 * WORTH[d] - 0.01 * VALUE[d]
+            if tsum + VALUE[d] <= 10:
+                score -= 4.0
+            out.append((d, 0, score))
+    return out
+
+
+def round_plays(view: Hand) -> list[tuple[int, int, int, int, int]]:
+    """The plays of the current round (since the last deal of three cards to everyone) by
+    the seats other than the viewer: (seat, card, capture mask, the table's mask before
+    the play, the mask of the cards that seat played later in the round).
+
+    Read from the view's public events only: the plays of a finished round tell nothing
+    about the cards hidden now (every card held then has been played since), so only
+    this round's plays constrain what the other seats hold.
+    """
+    me = view.viewer
+    played = sum(3 - len(h) for h in view.hands)
+    if played <= 0:
+        return []
+    recent: list[PlayEvent] = []
+    for e in reversed(view.events):
+        if type(e) is PlayEvent:
+            recent.append(e)
+            if len(recent) == played:
+                break
+    table = view._tm
+    later = [0] * view.players
+    out: list[tuple[int, int, int, int, int]] = []
+    for seat, card, capture, _ in recent:  # latest first: undo each play
+        taken = mask_of(capture)
+        before = table | taken if taken else table ^ BIT[card]
+        if seat != me:
+            out.append((seat, card, taken, before, later[seat]))
+        later[seat] |= BIT[card]
+        table = before
+    return out
+
+
+def world_weight(world: Hand, plays: Sequence[tuple[int, int, int, int, int]],
+                 temperature: float = INFERENCE_TEMPERATURE,
+                 uniform: float = INFERENCE_UNIFORM) -> float:
+    """How likely the other seats' plays of this round (:func:`round_plays`) are in
+    ``world`` under the opponents' model: the product of each play's probability, the
+    seat then holding the card it played, the cards it played later in the round and the
+    cards ``world`` gives it now."""
+    if not plays:
+        return 1.0
+    forced = world.ruleset.forced_capture
+    weight = 1.0
+    for seat, card, taken, before, later in plays:
+        held = [card, *bits(later), *cast(tuple[Card, ...], world.hands[seat])]
+        tsum = sum(VALUE[c] for c in bits(before))
+        scored = _policy_scores(before, tsum, held, forced)
+        if len(scored) <= 1:
+            continue
+        top = max(s for _, _, s in scored)
+        total = 0.0
+        mine = 0.0
+        for c, o, s in scored:
+            e = math.exp((s - top) / temperature)
+            total += e
+            if c == card and o == taken:
+                mine = e
+        weight *= (1.0 - uniform) * mine / total + uniform / len(scored)
+    return weight
+
+
 # --------------------------------------------------------------------------- exact endgame
 
 
-def exact_endgame(state: Hand, side: int) -> tuple[tuple[int, int], int]:
+def exact_endgame(state: Hand, side: int,
+                  value_of: Callable[[Hand], float] | None = None
+                  ) -> tuple[tuple[int, int], float]:
     """Best move (card id, capture mask) and its final margin for ``side`` in an
     omniscient hand in play with no stock.
 
@@ -253,7 +477,7 @@ def exact_endgame(state: Hand, side: int) -> tuple[tuple[int, int], int]:
 
     def search(s: Hand, alpha: float, beta: float) -> float:
         if s.is_over:
-            return margin(s, side)
+            return margin(s, side) if value_of is None else value_of(s)
         seat = s.turn
         maximizing = side_of(seat, players) == side
         if maximizing:
@@ -282,7 +506,7 @@ def exact_endgame(state: Hand, side: int) -> tuple[tuple[int, int], int]:
             best, best_move = value, (c, o)
             alpha = value
     assert best_move is not None
-    return best_move, int(best)
+    return best_move, int(best) if value_of is None else best
 
 
 # --------------------------------------------------------------------------- the bot
@@ -311,6 +535,9 @@ def _to_move(view: Hand, card: int, capture: int) -> Move:
     return Move(Card(card), frozenset(Card(c) for c in bits(capture)))
 
 
+_PLAYOUTS: dict[str, Callable[[Hand], Hand]] = {"greedy": rollout, "sharp": rollout_sharp}
+
+
 class ExpertBot:
     """Determinized Monte Carlo over its own moves, exact endgame at 2 players.
 
@@ -318,23 +545,58 @@ class ExpertBot:
     caps the number of sampled worlds per move (with ``move_ms=None`` the bot is then fully
     deterministic for a given seed, which tests rely on).  ``clock`` reads the time in
     seconds (``time.perf_counter`` by default): a test passes a clock of its own to check
-    the budget logic without timing anything.
+    the budget logic without timing anything.  ``inference`` weighs the sampled worlds by
+    the other seats' plays of the round, ``playout`` names the rollout policy ("greedy"
+    or "sharp"), ``match_aware`` plays for the match near its target; the arena's
+    ``baseline`` level turns all three back to the expert before issue 28.
     """
 
     level = "expert"
 
     def __init__(self, seed: int | None = None, *, move_ms: float | None = 200,
                  samples: int | None = None,
-                 clock: Callable[[], float] = time.perf_counter) -> None:
+                 clock: Callable[[], float] = time.perf_counter,
+                 inference: bool = True, playout: str = "greedy",
+                 match_aware: bool = True) -> None:
         if move_ms is None and samples is None:
             raise LocalError("the expert needs a time budget (move_ms) or a sample count")
         self._rng = random.Random(seed)
         self.move_ms = move_ms
         self.samples = samples
         self._clock = clock
+        #: Weigh each sampled world by how likely the other seats' plays of this round
+        #: are in it (False: every world counts the same, the expert before issue 28).
+        self.inference = inference
+        #: Play for the match near its target (False: for the hand's margin always).
+        self.match_aware = match_aware
+        if playout not in _PLAYOUTS:
+            raise LocalError(f"no playout policy {playout!r}; choose among "
+                             f"{', '.join(_PLAYOUTS)}")
+        #: The rollout policy: "sharp" (:func:`rollout_sharp`) or "greedy" (:func:`rollout`,
+        #: the expert before issue 28).
+        self.playout = playout
+        self._rollout = _PLAYOUTS[playout]
         self._fallback = HeuristicBot(seed)
         #: Sampled worlds used for the last decision (0: decided without sampling).
         self.last_samples = 0
+        #: The match totals before this hand and the target (:meth:`see_match`).
+        self._match: tuple[tuple[int, ...], int] | None = None
+
+    def see_match(self, totals: Sequence[int], target: int) -> None:
+        """The match totals by side before the hand about to be played, and the target:
+        near it the expert plays for the match (its chance to win it), not for the hand's
+        margin (at 10-9, a sure point beats a likely two).  A driver that never calls this
+        gets margin play throughout."""
+        self._match = (tuple(totals), target)
+
+    def _objective(self, side: int) -> Callable[[Hand], float] | None:
+        """The value of a finished world for ``side``: None for the margin."""
+        if self._match is None or not self.match_aware:
+            return None
+        totals, target = self._match
+        if max(totals) + MATCH_REACH < target:
+            return None
+        return lambda h: match_value(h, side, totals, target)
 
     def choose_cut(self, hand: Hand) -> bool:
         """Keep or place the drawn card: whichever does better over sampled deals.
@@ -388,7 +650,7 @@ class ExpertBot:
         if view.stock == 0 and view.players == 2:
             # Every card is accounted for: the unseen cards are the opponent's hand.
             state = determinize(view, self._rng)
-            (c, o), _ = exact_endgame(state, side)
+            (c, o), _ = exact_endgame(state, side, self._objective(side))
             return _to_move(view, c, o)
         held = view.hand_of(me)
         options = [(held.index(m.card), m.card, mask_of(m.capture)) for m in moves]
@@ -400,6 +662,9 @@ class ExpertBot:
         else:
             deadline = start + _BUDGET_SHARE * self.move_ms / 1e3
             hard_stop = start + _HARD_SHARE * self.move_ms / 1e3
+        plays = round_plays(view) if self.inference else []
+        play_out = self._rollout
+        objective = self._objective(side)
         n = 0
         with _no_cycle_collection():
             while True:
@@ -410,15 +675,17 @@ class ExpertBot:
                     if now + 1.5 * (now - start) / n > deadline:
                         break
                 world = determinize(view, self._rng)
-                margins = []
+                margins: list[float] = []
                 for i, c, o in options:
-                    margins.append(margin(rollout(world._play_trusted(me, i, c, o)), side))
+                    end = play_out(world._play_trusted(me, i, c, o))
+                    margins.append(margin(end, side) if objective is None else objective(end))
                     if hard_stop is not None and n > 0 and self._clock() > hard_stop:
                         break
                 if len(margins) < len(options):
                     break  # every move must be judged on the same worlds
+                w = world_weight(world, plays) if plays else 1.0
                 for i, m in enumerate(margins):
-                    totals[i] += m
+                    totals[i] += w * m
                 n += 1
         self.last_samples = n
         best = max(totals)
@@ -427,3 +694,58 @@ class ExpertBot:
         if len(tied) == 1:
             return tied[0]
         return self._fallback.choose_among(view, tied)
+
+
+class OmniscientBot:
+    """The expert's search given every card: for measurement only.
+
+    It plays from the omniscient hand and the undealt cards in dealing order
+    (:meth:`choose_play_seeing`), so every sampled world of the expert would be the true
+    one: each move is played out once by the rollout policy, and once the stock is empty
+    the rest of the hand is searched exactly, at any table size.  It is the ceiling the
+    arena measures the expert against (the value of the information the expert lacks).
+    It is no level a player can meet: :data:`chkobba_p2p.levels.LEVELS` does not list it,
+    and :meth:`choose_play` refuses a seat's view, which is all the wire and ``chkobba
+    play`` ever give a bot.
+    """
+
+    level = "omniscient"
+    #: The arena hands this bot the whole hand and the undealt cards, not a seat's view.
+    sees_all = True
+
+    def __init__(self, seed: int | None = None, *, move_ms: float | None = None) -> None:
+        self._cut = ExpertBot(seed, move_ms=move_ms if move_ms is not None else 200)
+
+    def choose_play(self, hand: Hand) -> Move:
+        raise LocalError("the omniscient level plays only in the arena's measurement, "
+                         "from the whole hand (choose_play_seeing)")
+
+    def choose_play_seeing(self, hand: Hand, undealt_cards: Sequence[Card]) -> Move:
+        """The move for the seat to play in ``hand`` (omniscient), whose next deals are
+        ``undealt_cards`` in dealing order."""
+        if hand.viewer is not None:
+            raise LocalError("the omniscient level plays from the whole hand")
+        moves = hand.legal_moves()
+        if len(moves) == 1:
+            return moves[0]
+        seat = hand.turn
+        side = side_of(seat, hand.players)
+        world = hand._world(cast(tuple[tuple[Card, ...], ...], hand.hands),
+                            list(undealt_cards)[:hand.stock])
+        if world.stock == 0:
+            (c, o), _ = exact_endgame(world, side)
+            return _to_move(hand, c, o)
+        best: Move | None = None
+        best_margin = -1e9
+        held = world.hands[seat]
+        for m in moves:
+            after = world._play_trusted(seat, held.index(m.card), m.card, mask_of(m.capture))
+            value = margin(rollout(after), side)
+            if value > best_margin:
+                best, best_margin = m, value
+        assert best is not None
+        return best
+
+    def choose_cut(self, hand: Hand) -> bool:
+        """The cut as the expert chooses it (from the cutter's view)."""
+        return self._cut.choose_cut(hand)

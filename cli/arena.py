@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
 
-from chkobba_p2p.arena import ArenaResult, arena
+from chkobba_p2p.arena import ARENA_LEVELS, ArenaResult, arena, ladder_lines, round_robin
 from chkobba_p2p.errors import LocalError
+from chkobba_p2p.rules import Ruleset
 
 from .rules_options import ruleset_from_args
 
@@ -25,7 +27,14 @@ def run(args: argparse.Namespace) -> int:
         return 2
 
     def progress(r: ArenaResult) -> None:
-        print(f"[{r.matches // 2}/{args.games}] " + r.lines()[3], file=sys.stderr, flush=True)
+        print(f"[{r.level_a}-{r.level_b} {r.matches // r.legs}/{args.games}] "
+              + r.lines()[3], file=sys.stderr, flush=True)
+
+    if args.ladder is not None:
+        return _ladder(args, ruleset, progress if args.progress else None)
+    if args.a is None or args.b is None:
+        print("chkobba arena: name the levels with --a and --b, or --ladder", file=sys.stderr)
+        return 2
 
     try:
         result = arena(args.a, args.b, args.games, args.players, args.seed, args.move_ms,
@@ -35,5 +44,32 @@ def run(args: argparse.Namespace) -> int:
         return 2
     print(ruleset.describe())
     for line in result.lines():
+        print(line)
+    return 0
+
+
+def _ladder(args: argparse.Namespace, ruleset: Ruleset,
+            progress: Callable[[ArenaResult], None] | None) -> int:
+    levels = [x.strip() for x in args.ladder.split(",") if x.strip()]
+    unknown = [x for x in levels if x not in ARENA_LEVELS]
+    if unknown or len(levels) < 2 or len(set(levels)) != len(levels):
+        print("chkobba arena: --ladder takes two or more different levels among "
+              f"{', '.join(ARENA_LEVELS)}", file=sys.stderr)
+        return 2
+    if args.players == 3:
+        print("chkobba arena: the ladder rates head-to-head results, at 2 or 4 players",
+              file=sys.stderr)
+        return 2
+    try:
+        results = round_robin(levels, args.games, args.players, args.seed, args.move_ms,
+                              ruleset, progress)
+    except (ValueError, LocalError) as exc:
+        print(f"chkobba arena: {exc}", file=sys.stderr)
+        return 2
+    print(ruleset.describe())
+    print(f"ladder: {', '.join(levels)}, {args.players} players, {args.games} duplicate "
+          "deals per pair")
+    anchor = "greedy" if "greedy" in levels else levels[0]
+    for line in ladder_lines(results, anchor):
         print(line)
     return 0

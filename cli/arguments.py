@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 
 from .options import (
+    ARENA_LEVELS,
     FIGURES,
     LANGS,
     LEVELS,
@@ -257,15 +258,21 @@ def _simulate_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def _arena_arguments(p: argparse.ArgumentParser) -> None:
-    levels = list(LEVELS)
+    levels = list(ARENA_LEVELS)
     p.description = ("Duplicate matches between bot levels A and B: every deal is played "
                      "twice with the seats swapped. Prints A's match win rate and the mean "
                      "point margin per hand (A minus B), each with a 95%% confidence "
                      "interval.")
-    p.add_argument("--a", required=True, choices=levels, metavar="LEVEL",
-                   help=f"level A ({', '.join(levels)})")
-    p.add_argument("--b", required=True, choices=levels, metavar="LEVEL",
+    p.add_argument("--a", choices=levels, metavar="LEVEL",
+                   help=f"level A ({', '.join(levels)}; baseline and omniscient are "
+                   "for measurement only: the expert before issue 28, and the expert's "
+                   "search seeing every card)")
+    p.add_argument("--b", choices=levels, metavar="LEVEL",
                    help="level B (same choices)")
+    p.add_argument("--ladder", metavar="LEVELS",
+                   help="instead of --a/--b: a round robin of these comma-separated "
+                   "levels, each pair --games deals, and an Elo rating with its 95%% "
+                   "interval for each (greedy, or the first level, fixed at 1500)")
     p.add_argument("--games", type=int, default=50,
                    help="duplicate deals; each is played twice, so 2 x N matches (default 50)")
     p.add_argument("--players", type=int, choices=TABLE_SHAPES, default=2,

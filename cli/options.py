@@ -15,11 +15,14 @@ from .rules_options import add_rules_arguments
 
 __all__ = ["add_peer_options", "add_discovery_options", "add_host_options", "common_options",
            "add_tor_options",
-           "seconds", "LEVELS", "FIGURES", "LANGS", "DEFAULT_PORT", "MAX_LIMIT",
+           "seconds", "LEVELS", "ARENA_LEVELS", "FIGURES", "LANGS", "DEFAULT_PORT", "MAX_LIMIT",
            "MAX_SPECTATORS", "REVIEW_SAMPLES", "TABLE_SHAPES"]
 
 #: The bot levels, in :data:`chkobba_p2p.levels.LEVELS`' order.
 LEVELS: tuple[str, ...] = ("random", "greedy", "heuristic", "expert")
+#: Every level ``chkobba arena`` seats (:data:`chkobba_p2p.arena.ARENA_LEVELS`): the
+#: players' levels, then the measurement-only ones no player meets.
+ARENA_LEVELS: tuple[str, ...] = (*LEVELS, "baseline", "omniscient")
 #: The values of :class:`chkobba_p2p.cards.FigureConvention`.
 FIGURES: tuple[str, ...] = ("tunisian", "french")
 #: The screen's languages (:data:`chkobba_cli.i18n.LANGS`).

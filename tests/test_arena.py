@@ -141,3 +141,31 @@ def test_arena_command_refuses_bad_arguments(capsys):
     assert main(["arena", "--a", "greedy", "--b", "random", "--move-ms", "-5"]) == 2
     with pytest.raises(SystemExit):
         main(["arena", "--a", "wizard", "--b", "random"])
+
+
+def test_arena_ladder_command_rates_every_level_from_its_round_robin(capsys):
+    from chkobba_p2p.arena import Pairing, elo_ratings
+
+    assert main(["arena", "--ladder", "random,greedy,heuristic", "--games", "3",
+                 "--seed", "2", "--target", "3"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    pairs = [line for line in out if line.startswith("pair ")]
+    elos = {line.split()[1].rstrip(":"): float(line.split()[2])
+            for line in out if line.startswith("elo ")}
+    assert len(pairs) == 3 and set(elos) == {"random", "greedy", "heuristic"}
+    assert elos["greedy"] == 1500
+    # The printed ratings are the fit of the printed results.
+    results = []
+    for line in pairs:
+        words = line.split()  # pair A vs B: W/N matches won by A
+        won, n = words[4].split("/")
+        results.append(Pairing(words[1], words[3].rstrip(":"), float(won), int(n)))
+    fitted = {r.level: round(r.rating) for r in elo_ratings(results)}
+    assert {k: round(v) for k, v in elos.items()} == fitted
+
+
+def test_arena_command_needs_two_levels_or_a_ladder(capsys):
+    assert main(["arena", "--a", "greedy"]) == 2
+    assert main(["arena", "--ladder", "greedy"]) == 2
+    assert main(["arena", "--ladder", "greedy,wizard"]) == 2
+    assert main(["arena", "--ladder", "greedy,random", "--players", "3"]) == 2

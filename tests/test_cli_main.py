@@ -102,6 +102,8 @@ def test_the_help_s_copies_of_the_library_s_names_and_bounds_are_exact():
     from chkobba_p2p.cards import FigureConvention
 
     assert tuple(levels.LEVELS) == options.LEVELS
+    from chkobba_p2p.arena import ARENA_LEVELS
+    assert ARENA_LEVELS == options.ARENA_LEVELS
     assert tuple(f.value for f in FigureConvention) == options.FIGURES
     assert tuple(i18n.LANGS) == options.LANGS
     assert (options.DEFAULT_PORT, options.MAX_LIMIT, options.MAX_SPECTATORS) == \
