@@ -319,7 +319,9 @@ def test_a_rematch_plays_a_second_match_with_a_second_log(tmp_path):
         assert "r: play again" in host.text and "r: play again" in guest.text
         host.press("r")
         guest.press("r")
-        host.wait_for(lambda t: "Rematch" in t or "Your hand" in t, 20, "the new table")
+        # The new table's lobby says the series so far (its "Rematch: ... joining" line
+        # goes once every seat is taken).
+        host.wait_for(lambda t: "series:" in t or "Your hand" in t, 20, "the new table")
         play_until([host, guest], lambda: "hand 1" in host.text.lower()
                    and "Your hand" in host.text, 60, "the second match")
         play_until([host, guest], ended, 150, "the second match's end")
@@ -472,7 +474,7 @@ def test_a_rematch_with_local_bots_opens_the_new_table(tmp_path):
     try:
         play_until([host], lambda: any(o in host.text for o in OVER), 150, "the end")
         host.press("r")
-        host.wait_for(lambda t: "Rematch" in t and "Seats (2/2)" in t and "ready" in t, 60,
+        host.wait_for(lambda t: "series:" in t and "Seats (2/2)" in t and "ready" in t, 60,
                       "the new table with a new bot")
         host.press("\r")
         host.wait_for(lambda t: "Your hand" in t, 60, "the second match")
