@@ -1,0 +1,140 @@
+"""A hostile review of proof-apart/v1 (docs/deal.md 4.1): a shuffler's deck goes in
+``deal/shuffle`` at once, its proof later in ``deal/proof``, and no seat releases a
+decryption share (``deal/shares``, ``deal/play``, ``deal/complain``) of an instance before
+every seat's shuffle proof of it verified there.  Each test is an attack; those that
+worked before their fix say so.  Sans-IO: the :class:`Deal` core and test_session's
+in-memory :class:`Table` of sessions."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from chkobba_p2p.deal import MSG_PROOF, Deal, DealUsageError
+from chkobba_p2p.deal.core import Output, ProofJob, StepOpened, run_job
+
+SHARES = ("deal/shares", "deal/play", "deal/complain")
+SID = b"hostile-apart-29"
+
+
+def deal(n: int, seat: int, *, apart: bool = True, defer: bool = True, instance: int = 0,
+         cutter: int | None = None) -> Deal:
+    return Deal(session_id=SID, hand=1, instance=instance, n=n, seat=seat, cutter=cutter,
+                proof_apart=apart, defer_work=defer)
+
+
+class Net:
+    """``n`` deals wired by hand.  Every message a deal returns is queued; :meth:`flush`
+    delivers the queue (``drop(sender, receiver, msg)`` True: not to that receiver).
+    Every share message of an ``honest`` seat is checked as it leaves: every shuffle
+    proof of the instance must have verified at that seat by then."""
+
+    def __init__(self, deals: list[Deal], honest: set[int] | None = None) -> None:
+        self.deals = deals
+        self.honest = set(range(len(deals))) if honest is None else honest
+        self.queue: list[tuple[int, dict[str, Any]]] = []
+        self.sent: list[tuple[int, dict[str, Any]]] = []
+        self.events: dict[int, list[object]] = {d.seat: [] for d in deals}
+        self.jobs: dict[int, list[ProofJob]] = {d.seat: [] for d in deals}
+
+    def take(self, seat: int, out: Output) -> Output:
+        d = self.deals[seat]
+        for m in out.messages:
+            if seat in self.honest and m["t"] in SHARES:
+                assert d.proofs_verified, (seat, m["t"], "a share before every proof")
+            self.sent.append((seat, m))
+            self.queue.append((seat, m))
+        self.events[seat] += out.events
+        return out
+
+    def flush(self, drop: Any = None) -> None:
+        while self.queue:
+            sender, m = self.queue.pop(0)
+            for d in self.deals:
+                if d.seat != sender and not (drop and drop(sender, d.seat, m)):
+                    self.take(d.seat, d.receive(sender, m))
+
+    def start(self) -> None:
+        for d in self.deals:
+            self.take(d.seat, d.start())
+
+    def collect_jobs(self, seat: int) -> list[ProofJob]:
+        d = self.deals[seat]
+        while (job := d.take_job()) is not None:
+            self.jobs[seat].append(job)
+        return self.jobs[seat]
+
+    def run_jobs(self, seat: int, kinds: tuple[str, ...] = ("prove", "verify")) -> None:
+        self.collect_jobs(seat)
+        keep = []
+        for job in self.jobs[seat]:
+            if job.kind in kinds:
+                self.take(seat, self.deals[seat].job_done(job, run_job(job)))
+            else:
+                keep.append(job)
+        self.jobs[seat] = keep
+
+    def opened(self, seat: int) -> list[StepOpened]:
+        return [e for e in self.events[seat] if isinstance(e, StepOpened)]
+
+
+def _shuffled_pair(drop_proof_of_1: bool) -> Net:
+    """n=2: seat 0 honest (jobs deferred), seat 1 does its own work in each call; both
+    decks in, seat 0's proof sent and verified at seat 1; seat 1's proof dropped on its
+    way to seat 0 (or delivered, its check not run yet)."""
+    net = Net([deal(2, 0), deal(2, 1, defer=False)], honest={0})
+    drop = (lambda s, r, m: s == 1 and m["t"] == MSG_PROOF) if drop_proof_of_1 else None
+    net.start()
+    net.flush(drop)
+    net.run_jobs(0, kinds=("prove",))  # seat 0's own proof; seat 1's check waits
+    net.flush(drop)
+    d0, d1 = net.deals
+    assert d0.phase == "deal" and d1.phase == "deal" and d1.proofs_verified
+    assert not d0.proofs_verified
+    return net
+
+
+@pytest.mark.parametrize("withheld", [True, False], ids=["proof-withheld", "check-pending"])
+def test_a_step_dealt_to_us_alone_opens_only_after_every_proof(withheld):
+    """ATTACK (worked before the fix): a step that deals only to this seat (the cutter's
+    drawn card at the default cut-and-draw opening) needs no share of ours, so the other
+    seats' shares completed it here while a proof was still unchecked (withheld by a
+    cheating seat, or merely not checked yet by our worker): we saw the card, and the
+    game let us show it (``deal/play``, our share) or complain about it
+    (``deal/complain``, our shares) before every proof verified.  Now the step opens
+    only once every proof verified here (and our own has gone)."""
+    net = _shuffled_pair(drop_proof_of_1=withheld)
+    d0, d1 = net.deals
+    for d in (d0, d1):
+        net.take(d.seat, d.open({0: [0]}))
+    net.flush()
+    assert d0.held == 0
+    assert not net.opened(0) and d0.card_at(0) is None  # no card from an unchecked deck
+    with pytest.raises(DealUsageError):
+        d0.play(0)
+    if withheld:
+        assert (1, MSG_PROOF) in d0.expecting()
+        net.queue.append((1, {"t": MSG_PROOF, "proof": d1._proofs[1]}))
+        net.flush()
+    net.run_jobs(0)
+    assert d0.proofs_verified and [e.step for e in net.opened(0)] == [0]
+    assert d0.card_at(0) is not None
+    net.take(0, d0.play(0))
+    assert net.sent[-1][1]["t"] == "deal/play"
+
+
+def test_a_restore_while_a_complete_step_waits_for_a_proof_opens_it_later():
+    """Saved and restored while a step complete here waits for the last proof: the
+    restored deal opens it once the proof verified, once."""
+    net = _shuffled_pair(drop_proof_of_1=True)
+    d0, d1 = net.deals
+    for d in (d0, d1):
+        net.take(d.seat, d.open({0: [0]}))
+    net.flush()
+    d0 = net.deals[0] = Deal.from_state(d0.to_state())
+    net.jobs[0] = []
+    net.queue.append((1, {"t": MSG_PROOF, "proof": d1._proofs[1]}))
+    net.flush()
+    net.run_jobs(0)
+    assert [e.step for e in net.opened(0)] == [0] and d0.card_at(0) is not None
