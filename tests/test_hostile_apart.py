@@ -10,9 +10,13 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from test_session import Table
 
+from chkobba_p2p import wire
 from chkobba_p2p.deal import MSG_PROOF, Deal, DealUsageError
-from chkobba_p2p.deal.core import Output, ProofJob, StepOpened, run_job
+from chkobba_p2p.deal.core import MSG_SHUFFLE, Output, ProofJob, StepOpened, run_job
+from chkobba_p2p.rules import Ruleset
+from chkobba_p2p.session import CAP_PROOF_APART, GameFault, Session
 
 SHARES = ("deal/shares", "deal/play", "deal/complain")
 SID = b"hostile-apart-29"
@@ -138,3 +142,91 @@ def test_a_restore_while_a_complete_step_waits_for_a_proof_opens_it_later():
     net.flush()
     net.run_jobs(0)
     assert [e.step for e in net.opened(0)] == [0] and d0.card_at(0) is not None
+
+
+# ---------------------------------------------------------------- sessions (sans-IO)
+
+RULES = Ruleset(target=3)
+
+
+def _decide(t: Table, s: Session) -> None:
+    d = s.decision
+    if d is not None:
+        bot = t.bots[s.seat]
+        s.decide(bot.choose_play(d.hand) if d.kind == "play" else bot.choose_cut(d.hand))
+
+
+def _apart_table(key: bytes, n: int = 4) -> Table:
+    t = Table(n, proofs=True, rules=RULES, key=key)
+    assert CAP_PROOF_APART in t.table.caps
+    for s in t.sessions:
+        s.defer_work = True
+    return t
+
+
+def _drive(t: Table, cheat: Any = None, limit: int = 20000) -> dict[int, GameFault]:
+    """Play ``t`` (every seat's jobs run when it holds the floor with nothing else to
+    send) until it ends or a seat's session raises a fault; ``cheat(session)`` runs on
+    every session before it speaks.  The faults raised, by the seat that raised them."""
+    jobs: dict[int, list[ProofJob]] = {s.seat: [] for s in t.sessions}
+    faults: dict[int, GameFault] = {}
+    for _ in range(limit):
+        if faults or all(s.finished for s in t.sessions):
+            return faults
+        for s in t.sessions:
+            jobs[s.seat] += s.jobs()
+        for s in t.sessions:
+            _decide(t, s)
+            if cheat:
+                cheat(s)
+            e = s.next_entry()
+            while e is None and jobs[s.seat] and s.floor == s.seat:
+                job = jobs[s.seat].pop(0)
+                s.job_done(job, run_job(job))
+                _decide(t, s)
+                if cheat:
+                    cheat(s)
+                e = s.next_entry()
+            if e is not None:
+                for o in t.sessions:
+                    if o.seat != s.seat:
+                        try:
+                            o.receive(wire.open_entry(e.body))
+                        except GameFault as fault:
+                            faults[o.seat] = fault
+                break
+        else:
+            raise AssertionError("nobody can speak")
+    raise AssertionError("the match did not end")
+
+
+@pytest.mark.parametrize("cheat_seat", [1, 3])
+def test_a_proof_that_never_comes_blames_its_prover(cheat_seat):
+    """ATTACK (worked before the fix for seat 3): seat ``cheat_seat`` sends its deck, its
+    shares, empty turns, everything but its deal/proof.  The honest seats hold their
+    shares, the turns go round empty, and the stall rule (2n empty turns) blames the
+    first seat that owes a deal message: the honest seats that held their shares for
+    the missing proof counted as owing them, and the lowest of them was blamed instead
+    of the prover.  Now a share is not owed while a proof is missing."""
+    t = _apart_table(b"stall")
+
+    def withhold(s: Session) -> None:
+        if s.seat == cheat_seat:
+            s.game._out[:] = [m for m in s.game._out if m.get("t") != MSG_PROOF]
+
+    faults = _drive(t, withhold)
+    honest = [s for s in range(4) if s != cheat_seat]
+    faults.pop(cheat_seat, None)  # its own view: it believes it sent its proof
+    assert faults and set(faults) <= set(honest)  # (not the stall entry's own sender)
+    for seat, fault in faults.items():
+        assert fault.blamed_seat == cheat_seat, (seat, fault.blamed_seat, fault.detail)
+        assert "stalls" in fault.detail
+    # Nobody honest released a share of the hand whose proof never came.
+    deck = t.sessions[honest[0]].game.deck
+    assert deck is not None and deck.deal.proof_apart and not deck.deal.proofs_verified
+    for s in honest:
+        entries = [wire.open_entry(b) for b in t.sessions[honest[0]].bodies[1:]]
+        start = max(i for i, e in enumerate(entries) if e.kind == "turn" and any(
+            isinstance(d, dict) and d.get("t") == MSG_SHUFFLE for d in e.fields.get("d") or []))
+        assert not [d for e in entries[start:] if e.seat == s
+                    for d in e.fields.get("d") or [] if d.get("t") in SHARES]

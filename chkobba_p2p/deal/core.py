@@ -483,9 +483,13 @@ class Deal:
         if ph == "cut":
             return proofs + ([(self.cutter, MSG_CUT)] if self.cutter is not None else [])
         if ph == "deal":
-            return proofs + [(j, MSG_SHARES) for k in range(len(self._steps))
-                             for j in range(self.n)
-                             if not self._step_got[k][j] and j != self.seat]
+            if proofs:
+                # Every seat holds its shares until every proof verified there: while a
+                # proof is missing here, the shares are not what the others owe (a stall
+                # blames the prover, never a seat that waits for it).
+                return proofs
+            return [(j, MSG_SHARES) for k in range(len(self._steps)) for j in range(self.n)
+                    if not self._step_got[k][j] and j != self.seat]
         if ph in ("reveal", "audit"):
             return [(j, MSG_REVEAL) for j in range(self.n) if self._reveals[j] is None]
         return []
