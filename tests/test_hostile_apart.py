@@ -7,14 +7,15 @@ in-memory :class:`Table` of sessions."""
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import pytest
 from test_session import Table
 
 from chkobba_p2p import wire
-from chkobba_p2p.deal import MSG_PROOF, Deal, DealUsageError
-from chkobba_p2p.deal.core import MSG_SHUFFLE, Output, ProofJob, StepOpened, run_job
+from chkobba_p2p.deal import MSG_PROOF, Deal, DealUsageError, PeerMisbehaved
+from chkobba_p2p.deal.core import MSG_SHUFFLE, JobResult, Output, ProofJob, StepOpened, run_job
 from chkobba_p2p.rules import Ruleset
 from chkobba_p2p.session import CAP_PROOF_APART, GameFault, Session
 
@@ -230,3 +231,143 @@ def test_a_proof_that_never_comes_blames_its_prover(cheat_seat):
             isinstance(d, dict) and d.get("t") == MSG_SHUFFLE for d in e.fields.get("d") or []))
         assert not [d for e in entries[start:] if e.seat == s
                     for d in e.fields.get("d") or [] if d.get("t") in SHARES]
+
+
+# ---------------------------------------------------------------- deal/proof misuse
+
+
+def _three(instance: int = 0, drop: Any = None) -> Net:
+    """n=3, seat 0 honest with its jobs deferred, seats 1 and 2 doing their work in each
+    call; every message delivered but what ``drop`` drops; seat 0's own proof made."""
+    net = Net([deal(3, 0, instance=instance)] + [deal(3, s, defer=False, instance=instance)
+                                                  for s in (1, 2)], honest={0, 1, 2})
+    net.start()
+    net.flush(drop)
+    net.run_jobs(0, kinds=("prove",))
+    net.flush(drop)
+    return net
+
+
+def _to_0(seat: int) -> Any:
+    return lambda s, r, m: s == seat and r == 0 and m["t"] == MSG_PROOF
+
+
+def _proof_of(net: Net, seat: int) -> bytes:
+    p = net.deals[seat]._proofs[seat]
+    assert isinstance(p, bytes)
+    return p
+
+
+def _blamed_on_check(net: Net, sender: int, proof: bytes) -> PeerMisbehaved:
+    d0 = net.deals[0]
+    net.take(0, d0.open({0: [0], 1: [1], 2: [2]}))
+    net.take(0, d0.receive(sender, {"t": MSG_PROOF, "proof": proof}))
+    with pytest.raises(PeerMisbehaved) as exc:
+        net.run_jobs(0)
+    assert not [m for s, m in net.sent if s == 0 and m["t"] in SHARES]
+    assert d0.phase == "failed"
+    return exc.value
+
+
+def test_a_second_proof_is_unexpected():
+    net = _three()
+    d0 = net.deals[0]
+    with pytest.raises(PeerMisbehaved) as exc:
+        d0.receive(1, {"t": MSG_PROOF, "proof": _proof_of(net, 1)})
+    assert exc.value.blamed_seat == 1 and exc.value.code == "unexpected"
+
+
+def test_another_seats_proof_blames_its_sender():
+    """Seat 2 sends seat 1's (valid) proof as its own: checked against seat 2's decks, it
+    fails, and seat 2 is blamed; seat 0 released nothing."""
+    net = _three(drop=_to_0(2))
+    exc = _blamed_on_check(net, 2, _proof_of(net, 1))
+    assert exc.blamed_seat == 2 and exc.code == "bad_shuffle_proof"
+
+
+def test_a_proof_from_another_instance_blames_its_sender():
+    """Seat 1's valid proof of instance 0 replayed in instance 1 (same decks would not
+    even be needed: the context binds the instance): refused, seat 1 blamed."""
+    old = _three(instance=0)
+    net = _three(instance=1, drop=_to_0(1))
+    exc = _blamed_on_check(net, 1, _proof_of(old, 1))
+    assert exc.blamed_seat == 1 and exc.code == "bad_shuffle_proof"
+
+
+@pytest.mark.parametrize("size", [0, 5280, 5282, 1 << 20])
+def test_a_proof_of_the_wrong_size_blames_its_sender(size):
+    net = _three(drop=_to_0(2))
+    exc = _blamed_on_check(net, 2, bytes(size))
+    assert exc.blamed_seat == 2 and exc.code == "malformed_shuffle_proof"
+
+
+def test_a_proof_before_its_deck_is_held_then_checked():
+    """Seat 2's proof reaches seat 0 before seat 2's deck (before the keys, even): held,
+    not used; once the deck came it is checked and the match goes on.  A flood of early
+    proofs is refused (``flood``); a second early proof is a second proof."""
+    ref = _three()
+    d0 = deal(3, 0)
+    early = {"t": MSG_PROOF, "proof": _proof_of(ref, 2)}
+    d0.receive(2, early)
+    assert d0.held == 1
+    with pytest.raises(PeerMisbehaved) as exc:
+        for _ in range(20):
+            d0.receive(2, early)
+    assert exc.value.blamed_seat == 2 and exc.value.code == "flood"
+    net = Net([deal(3, 0)] + [deal(3, s, defer=False) for s in (1, 2)])
+    d0 = net.deals[0]
+    net.take(0, d0.receive(2, {"t": MSG_PROOF, "proof": bytes(5281)}))
+    assert d0.held == 1 and (2, MSG_PROOF) not in d0.expecting()
+    net.start()
+    net.flush(_to_0(2))
+    net.run_jobs(0, kinds=("prove",))
+    net.flush(_to_0(2))
+    assert d0.held == 0 and d0._proofs[2] == bytes(5281)  # the early one, now in use
+    with pytest.raises(PeerMisbehaved) as exc:
+        net.run_jobs(0)
+    assert exc.value.blamed_seat == 2
+
+
+def test_a_deal_proof_at_a_table_without_the_capability_is_unexpected():
+    d0 = deal(2, 0, apart=False)
+    d0.start()
+    with pytest.raises(PeerMisbehaved) as exc:
+        d0.receive(1, {"t": MSG_PROOF, "proof": bytes(5281)})
+    assert exc.value.blamed_seat == 1 and exc.value.code == "unexpected"
+
+
+def test_a_deal_shuffle_with_a_proof_at_a_proof_apart_table_is_malformed():
+    """Seat 1's deck arrives with its (valid) proof inside, the old way."""
+    net = Net([deal(2, 0), deal(2, 1, defer=False)])
+    net.start()
+    net.flush(lambda s, r, m: s == 1 and m["t"] in (MSG_SHUFFLE, MSG_PROOF))
+    shuffle = next(m for s, m in net.sent if s == 1 and m["t"] == MSG_SHUFFLE)
+    with pytest.raises(PeerMisbehaved) as exc:
+        net.deals[0].receive(1, {**shuffle, "proof": _proof_of(net, 1)})
+    assert exc.value.blamed_seat == 1 and exc.value.code == "malformed"
+
+
+# ---------------------------------------------------------------- jobs
+
+
+def test_a_job_result_twice_or_from_elsewhere_is_refused():
+    net = _three(drop=_to_0(2))
+    d0 = net.deals[0]
+    net.take(0, d0.receive(2, {"t": MSG_PROOF, "proof": _proof_of(net, 2)}))
+    jobs = net.collect_jobs(0)
+    assert [(j.kind, j.seat) for j in jobs] == [("verify", 1), ("verify", 2)]
+    assert d0.take_job() is None  # handed out once
+    # Out of order: seat 2's check first; the shares wait for seat 1's.
+    net.take(0, d0.open({0: [0], 1: [1], 2: [2]}))
+    net.take(0, d0.job_done(jobs[1], run_job(jobs[1])))
+    assert not d0.proofs_verified and not [m for s, m in net.sent if s == 0
+                                           and m["t"] in SHARES]
+    with pytest.raises(DealUsageError):
+        d0.job_done(jobs[1], run_job(jobs[1]))  # twice
+    with pytest.raises(DealUsageError):
+        d0.job_done(dataclasses.replace(jobs[0]), JobResult())  # an equal job, not ours
+    restored = Deal.from_state(d0.to_state())
+    with pytest.raises(DealUsageError):
+        restored.job_done(jobs[0], JobResult())  # handed out before the restore
+    net.take(0, d0.job_done(jobs[0], run_job(jobs[0])))
+    assert d0.proofs_verified and [m for s, m in net.sent if s == 0 and m["t"] in SHARES]
