@@ -11,6 +11,8 @@ import dataclasses
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from test_session import Table
 
 from chkobba_p2p import wire
@@ -189,6 +191,11 @@ def _drive(t: Table, cheat: Any = None, limit: int = 20000) -> dict[int, GameFau
                     cheat(s)
                 e = s.next_entry()
             if e is not None:
+                deck = s.game.deck
+                if deck is not None and deck.deal.proof_apart and not cheat:
+                    items = [d for d in e.fields.get("d") or [] if isinstance(d, dict)]
+                    if any(d.get("t") in SHARES for d in items):
+                        assert deck.deal.proofs_verified, (s.seat, "a share before a proof")
                 for o in t.sessions:
                     if o.seat != s.seat:
                         try:
@@ -231,6 +238,17 @@ def test_a_proof_that_never_comes_blames_its_prover(cheat_seat):
             isinstance(d, dict) and d.get("t") == MSG_SHUFFLE for d in e.fields.get("d") or []))
         assert not [d for e in entries[start:] if e.seat == s
                     for d in e.fields.get("d") or [] if d.get("t") in SHARES]
+
+
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_a_whole_match_releases_no_share_before_every_proof(n):
+    """Sessions whose jobs run only when they hold the floor with nothing else to send
+    (the laziest worker): no turn of theirs carries a share of a deck whose proofs have
+    not all verified at that seat (before the fix the cutter at 2 players showed its
+    drawn card first), and the match completes the same everywhere."""
+    t = _apart_table(b"whole%d" % n, n)
+    assert not _drive(t)
+    assert all(s.done is not None and s.done == t.sessions[0].done for s in t.sessions)
 
 
 # ---------------------------------------------------------------- deal/proof misuse
@@ -371,3 +389,73 @@ def test_a_job_result_twice_or_from_elsewhere_is_refused():
         restored.job_done(jobs[0], JobResult())  # handed out before the restore
     net.take(0, d0.job_done(jobs[0], run_job(jobs[0])))
     assert d0.proofs_verified and [m for s, m in net.sent if s == 0 and m["t"] in SHARES]
+
+
+# ---------------------------------------------------------------- random schedules
+
+STEPS: list[tuple[dict[int, list[int]], list[int]]] = [
+    ({0: [0]}, []), ({1: [1]}, []), ({2: [2]}, []), ({0: [3], 1: [4], 2: [5]}, [6])]
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_no_share_leaves_before_every_proof_over_random_schedules(data):
+    """Three honest seats with deferred jobs; messages delivered one channel head at a
+    time (any interleaving of channels), jobs done in any order at any time, each seat
+    opening its steps and showing its cards when it can.  No share leaves a seat, and no
+    step opens there, before every proof verified at that seat; everything completes."""
+    net = Net([deal(3, s) for s in range(3)])
+    chans: dict[tuple[int, int], list[dict[str, Any]]] = {
+        (a, b): [] for a in range(3) for b in range(3) if a != b}
+    opened = [0, 0, 0]
+    played: list[set[int]] = [set(), set(), set()]
+
+    def route() -> None:
+        for sender, m in net.queue:
+            for r in range(3):
+                if r != sender:
+                    chans[sender, r].append(m)
+        net.queue.clear()
+
+    def check() -> None:
+        for d in net.deals:
+            if net.opened(d.seat):
+                assert d.proofs_verified and not d._own_proof_due
+
+    net.start()
+    route()
+    for _ in range(2000):
+        actions: list[tuple[str, int, Any]] = [("deliver", a, b) for (a, b), q in
+                                               chans.items() if q]
+        for s, d in enumerate(net.deals):
+            net.collect_jobs(s)
+            actions += [("job", s, i) for i in range(len(net.jobs[s]))]
+            if d.phase == "deal" and opened[s] < len(STEPS):
+                actions.append(("open", s, None))
+            for pos in d.hand_positions():
+                if d.card_at(pos) is not None and pos not in played[s] and d.phase == "deal":
+                    actions.append(("play", s, pos))
+        if not actions:
+            break
+        kind, a, b = data.draw(st.sampled_from(actions))
+        if kind == "deliver":
+            m = chans[a, b].pop(0)
+            net.take(b, net.deals[b].receive(a, m))
+        elif kind == "job":
+            job = net.jobs[a].pop(b)
+            net.take(a, net.deals[a].job_done(job, run_job(job)))
+        elif kind == "open":
+            private, public = STEPS[opened[a]]
+            opened[a] += 1
+            net.take(a, net.deals[a].open(private, public))
+        else:
+            played[a].add(b)
+            net.take(a, net.deals[a].play(b))
+        route()
+        check()
+    else:
+        raise AssertionError("no end")
+    for s, d in enumerate(net.deals):
+        assert d.proofs_verified and len(net.opened(s)) == len(STEPS), s
+        assert played[s] == {s, s + 3}
+        assert d.held == 0 and d.phase == "deal"
