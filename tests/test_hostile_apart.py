@@ -459,3 +459,44 @@ def test_no_share_leaves_before_every_proof_over_random_schedules(data):
         assert d.proofs_verified and len(net.opened(s)) == len(STEPS), s
         assert played[s] == {s, s + 3}
         assert d.held == 0 and d.phase == "deal"
+
+
+# ---------------------------------------------------------------- resume, capability
+
+
+def test_a_restore_between_our_deck_and_our_proof_proves_once():
+    """Seat 0 saved right after its deck went, its proof job handed out and lost: the
+    restored deal hands the proof out again, sends it once, and refuses the lost job."""
+    net = Net([deal(2, 0), deal(2, 1, defer=False)])
+    net.start()
+    net.flush()
+    lost = net.collect_jobs(0)
+    assert [j.kind for j in lost] == ["prove", "verify"]
+    d0 = net.deals[0] = Deal.from_state(net.deals[0].to_state())
+    net.jobs[0] = []
+    assert d0._own_proof_due and (0, MSG_PROOF) not in d0.expecting()
+    with pytest.raises(DealUsageError):
+        d0.job_done(lost[0], run_job(lost[0]))
+    net.run_jobs(0)
+    net.flush()
+    assert [s for s, m in net.sent if m["t"] == MSG_PROOF] == [1, 0]
+    assert net.deals[1].proofs_verified and d0.proofs_verified
+
+
+@pytest.mark.parametrize("joiner_caps", ["all", "no-apart"])
+def test_the_genesis_capability_follows_every_hello(joiner_caps):
+    """The host puts proof-apart/v1 in the genesis only when every joiner's hello had it
+    (a seat without it: the old way, proofs inside deal/shuffle); either way the match is
+    the same at every seat and no deal/proof travels at a table without it."""
+    from chkobba_p2p.link.handshake import SPOKEN
+
+    caps = None if joiner_caps == "all" else tuple(c for c in SPOKEN if c != CAP_PROOF_APART)
+    t = Table(2, proofs=True, rules=RULES, key=b"caps", caps=caps)
+    assert (CAP_PROOF_APART in t.table.caps) == (caps is None)
+    for s in t.sessions:
+        s.defer_work = True
+    assert not _drive(t)
+    kinds = [d.get("t") for b in t.sessions[0].bodies[1:]
+             for d in (wire.open_entry(b).fields.get("d") or []) if isinstance(d, dict)]
+    assert (MSG_PROOF in kinds) == (caps is None)
+    assert all(s.done is not None and s.done == t.sessions[0].done for s in t.sessions)
