@@ -500,3 +500,34 @@ def test_the_genesis_capability_follows_every_hello(joiner_caps):
              for d in (wire.open_entry(b).fields.get("d") or []) if isinstance(d, dict)]
     assert (MSG_PROOF in kinds) == (caps is None)
     assert all(s.done is not None and s.done == t.sessions[0].done for s in t.sessions)
+
+
+def test_a_second_proof_in_a_later_turn_is_blamed_with_that_turn_as_evidence():
+    """ATTACK (worked before the fix): seat 1 sends its deal/proof again in a later turn.
+    Every honest seat blames it (``unexpected``), but the abort's evidence was the entry
+    of its first proof (kept for a refused proof), which proves nothing, so that a peer
+    that never got the second one could not check the claim; now it is the turn that
+    carried the second proof."""
+    t = _apart_table(b"twice")
+    sent: list[bytes] = []
+
+    def again(s: Session) -> None:
+        if s.seat != 1 or sent:
+            return
+        firsts = [b for b in s.bodies if wire.open_entry(b).seat == 1 and any(
+            isinstance(d, dict) and d.get("t") == MSG_PROOF
+            for d in wire.open_entry(b).fields.get("d") or [])]
+        if firsts and s.floor == 1:
+            deck = s.game.deck
+            assert deck is not None
+            proof = deck.deal._proofs[1]
+            sent.append(firsts[-1])
+            s.game._out.append({"t": MSG_PROOF, "proof": proof})
+
+    faults = _drive(t, again)
+    assert sent and faults and 1 not in faults
+    for seat, fault in faults.items():
+        assert fault.blamed_seat == 1 and "second shuffle proof" in fault.detail, seat
+        assert fault.evidence is not None and fault.evidence != sent[0]
+        ev = wire.open_entry(fault.evidence)
+        assert ev.seat == 1 and any(d.get("t") == MSG_PROOF for d in ev.fields["d"])
