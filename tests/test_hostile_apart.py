@@ -8,6 +8,7 @@ in-memory :class:`Table` of sessions."""
 from __future__ import annotations
 
 import dataclasses
+import random
 from typing import Any
 
 import pytest
@@ -531,3 +532,33 @@ def test_a_second_proof_in_a_later_turn_is_blamed_with_that_turn_as_evidence():
         assert fault.evidence is not None and fault.evidence != sent[0]
         ev = wire.open_entry(fault.evidence)
         assert ev.seat == 1 and any(d.get("t") == MSG_PROOF for d in ev.fields["d"])
+
+
+# ---------------------------------------------------------------- the worker's function
+
+_REF: list[ProofJob] = []
+
+
+def _verify_job() -> ProofJob:
+    if not _REF:
+        net = _three(drop=_to_0(2))
+        net.take(0, net.deals[0].receive(2, {"t": MSG_PROOF, "proof": _proof_of(net, 2)}))
+        _REF.extend(j for j in net.collect_jobs(0) if j.seat == 2)
+    return _REF[0]
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.one_of(st.integers(0, 2**32).map(lambda k: random.Random(k).randbytes(5281)),
+                 st.tuples(st.integers(0, 5280), st.integers(1, 255))))
+def test_run_job_refuses_any_forged_proof_and_never_raises(forged):
+    """The worker thread runs run_job on a peer's bytes: whatever they are, it returns a
+    refusal (an exception there would end the peer's event loop, not blame the prover)."""
+    job = _verify_job()
+    assert job.proof is not None
+    if isinstance(forged, tuple):
+        i, x = forged
+        proof = bytearray(job.proof)
+        proof[i] ^= x
+        forged = bytes(proof)
+    result = run_job(dataclasses.replace(job, proof=forged))
+    assert result.refused is not None and result.proof is None
