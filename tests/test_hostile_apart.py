@@ -429,7 +429,8 @@ def test_no_share_leaves_before_every_proof_over_random_schedules(data):
         actions: list[tuple[str, int, Any]] = [("deliver", a, b) for (a, b), q in
                                                chans.items() if q]
         for s, d in enumerate(net.deals):
-            net.collect_jobs(s)
+            for job in net.collect_jobs(s):
+                hash(job)  # immutable all through: the worker thread shares nothing
             actions += [("job", s, i) for i in range(len(net.jobs[s]))]
             if d.phase == "deal" and opened[s] < len(STEPS):
                 actions.append(("open", s, None))
