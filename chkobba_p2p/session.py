@@ -949,9 +949,10 @@ class DeckInstance:
         #: Do the deal's deferred proof work in each call (the default, and a replay's);
         #: False: :meth:`take_jobs` hands it out.
         self.inline = True
-        #: Per seat, the body of the entry that carried its ``deal/proof`` (the evidence
-        #: when that proof is refused).
-        self.proof_entries: dict[int, bytes] = {}
+        #: Per seat and proof, the body of the last entry that carried that
+        #: ``deal/proof`` (the evidence when that proof is refused, or when a second
+        #: proof is: the entry of that very proof).
+        self.proof_entries: dict[int, dict[bytes, bytes]] = {}
         self._out = outbox  # shared with the driver: it outlives the instance
         self._opened: dict[int, StepOpened] = {}
         self._requested: dict[tuple[int, ...], int] = {}
@@ -969,10 +970,12 @@ class DeckInstance:
             while self.inline and self.deal.defer_work and self.deal.has_work:
                 self._take(self.deal.work())
         except PeerMisbehaved as exc:
+            proof = exc.evidence.get("proof") if isinstance(exc.evidence, dict) \
+                and exc.evidence.get("t") == MSG_PROOF else None
             raise GameFault(ErrorCode.DEAL_FAILURE, f"{exc.code}: {exc.reason}",
-                            exc.blamed_seat, self.proof_entries.get(exc.blamed_seat)
-                            if isinstance(exc.evidence, dict)
-                            and exc.evidence.get("t") == MSG_PROOF else None) from None
+                            exc.blamed_seat,
+                            self.proof_entries.get(exc.blamed_seat, {}).get(proof)
+                            if isinstance(proof, bytes) else None) from None
 
     def take_jobs(self) -> list[ProofJob]:
         """The deal's proof work to hand out now (none while :attr:`inline`)."""
@@ -1235,8 +1238,10 @@ class GameDriver:
                     raise GameFault(ErrorCode.PROTOCOL_VIOLATION, "a deal item after the end",
                                     seat)
                 held = self.deck.deal.held
-                if item.get("t") == MSG_PROOF and self.entry_body is not None:
-                    self.deck.proof_entries.setdefault(seat, self.entry_body)
+                proof = item.get("proof")
+                if item.get("t") == MSG_PROOF and isinstance(proof, bytes) \
+                        and self.entry_body is not None:
+                    self.deck.proof_entries.setdefault(seat, {})[proof] = self.entry_body
                 self.deck.receive(seat, item)
                 progress = progress or self.deck.deal.held <= held
                 # An item may complete an instance; the next item may belong to the next.

@@ -166,14 +166,18 @@ def _drive(t, crash_every: int = 0) -> int:
         for s in t.sessions:
             jobs[s.seat] += s.jobs()
         for s in t.sessions:
-            d = s.decision
-            if d is not None:
-                bot = t.bots[s.seat]
-                s.decide(bot.choose_play(d.hand) if d.kind == "play" else bot.choose_cut(d.hand))
+            def decide(s=s) -> None:
+                d = s.decision
+                if d is not None:
+                    bot = t.bots[s.seat]
+                    s.decide(bot.choose_play(d.hand) if d.kind == "play"
+                             else bot.choose_cut(d.hand))
+            decide()
             e = s.next_entry()
             while e is None and jobs[s.seat] and s.floor == s.seat:
                 job = jobs[s.seat].pop(0)
                 s.job_done(job, run_job(job))
+                decide()  # a step that waited for this proof may open: a choice comes
                 e = s.next_entry()
             if e is not None:
                 t.deliver(e, s.seat)

@@ -373,6 +373,10 @@ class Deal:
         if len(self._decks) == self.n + 1 and (self.cutter is None or self._cut is not None):
             self._set_final()
         self._need = [self._step_need(s) for s in self._steps]
+        #: Steps complete here and not opened yet: they wait for the last proof (derived:
+        #: once every proof verified here, every complete step was opened).
+        self._unopened: list[int] = [] if self._phase != "deal" or self._may_open else [
+            k for k, got in enumerate(self._step_got) if all(got)]
         self._out = Output()
 
     def _set_joint(self) -> None:
@@ -479,9 +483,13 @@ class Deal:
         if ph == "cut":
             return proofs + ([(self.cutter, MSG_CUT)] if self.cutter is not None else [])
         if ph == "deal":
-            return proofs + [(j, MSG_SHARES) for k in range(len(self._steps))
-                             for j in range(self.n)
-                             if not self._step_got[k][j] and j != self.seat]
+            if proofs:
+                # Every seat holds its shares until every proof verified there: while a
+                # proof is missing here, the shares are not what the others owe (a stall
+                # blames the prover, never a seat that waits for it).
+                return proofs
+            return [(j, MSG_SHARES) for k in range(len(self._steps)) for j in range(self.n)
+                    if not self._step_got[k][j] and j != self.seat]
         if ph in ("reveal", "audit"):
             return [(j, MSG_REVEAL) for j in range(self.n) if self._reveals[j] is None]
         return []
@@ -646,8 +654,15 @@ class Deal:
             raise
         return self._run()
 
+    @property
+    def _may_open(self) -> bool:
+        """Every shuffle proof verified here and our own has gone: our shares may leave,
+        and a step may open (a step whose cards we see lets us show or complain about
+        them, which sends our shares)."""
+        return self.proofs_verified and not self._own_proof_due
+
     def _release_shares(self) -> None:
-        if not self.proofs_verified or self._own_proof_due:
+        if not self._may_open:
             return  # (our own proof goes first: its deal/proof before our first share)
         for k, mine, ds, proof in self._held_shares:
             for p, d in zip(mine, ds, strict=True):
@@ -655,9 +670,14 @@ class Deal:
             self._step_got[k][self.seat] = True
             self._send({"t": MSG_SHARES, "step": k, "pos": mine, "d": b"".join(ds),
                         "proof": proof})
-        steps = [k for k, *_ in self._held_shares]
+        # The held steps and the steps complete here (a step that needs no share of ours)
+        # that waited for the last proof.
+        steps = sorted({k for k, *_ in self._held_shares} | set(self._unopened))
         self._held_shares = []
+        self._unopened = []
         for k in steps:
+            if self._phase != "deal":
+                break  # a step opened into an audit: the deck is void
             self._maybe_complete_step(k)
 
     def play(self, pos: int) -> Output:
@@ -1097,6 +1117,12 @@ class Deal:
 
     def _maybe_complete_step(self, k: int) -> None:
         if not all(self._step_got[k]):
+            return
+        if not self._may_open:
+            # Complete here, yet a proof is unchecked (a step that needs no share of ours:
+            # the others' shares completed it): not opened before every proof verified.
+            if k not in self._unopened:
+                self._unopened.append(k)
             return
         step = self._steps[k]
         public_cards = self._public_cards()
