@@ -165,7 +165,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "refused": ("{card} refused: {rule}", "{card} refusée : {rule}"),
     # events
     "ev_listening": ("hosting on port {port}", "table ouverte sur le port {port}"),
-    "ev_first_draw": ("first dealer draw: {draws}", "tirage du donneur : {draws}"),
+    "ev_first_draw": ("first dealer draw (the lowest deals): {draws}",
+                      "tirage du donneur (la plus basse donne) : {draws}"),
     "ev_hand": ("hand {n}: {name} deals", "manche {n} : {name} donne"),
     "ev_hand_me": ("hand {n}: you deal", "manche {n} : vous donnez"),
     "ev_redeal": ("three kings on the table: {name} deals again",

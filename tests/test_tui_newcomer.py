@@ -288,3 +288,15 @@ def test_our_own_bots_are_said_once_as_they_start_not_again_by_name(app_session)
     said = [line_text(x) for x in host.events.lines]
     assert said.count("a bot takes its seat") == 1 and not any("bot1" in x for x in said)
     assert "amel takes a seat" in said, said
+
+
+@pytest.mark.parametrize("lang, said", [
+    ("en", "first dealer draw (the lowest deals): you 4♥, p1 Q♠"),
+    ("fr", "tirage du donneur (la plus basse donne) : vous 4♥, p1 Q♠")])
+def test_the_first_dealer_draw_says_who_deals_and_why(app_session, lang, said):
+    # "you 4♥, bot1 Q♠" then "hand 1: you deal": a newcomer asked why (RULES.md: the
+    # lowest value deals).
+    ui = _started("host")
+    ui.t = Translator(lang)
+    ui._show_event(S.FirstDealerDrawn({0: card("4H"), 1: card("8S")}))
+    assert said in [line_text(x) for x in ui.events.lines]
