@@ -312,6 +312,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
                          "Rien n'a encore été joué ; votre place est libérée."),
     "leave_keys": ("[y]es / [n]o", "[o]ui / [n]on"),
     "left": ("you left the game", "vous avez quitté la partie"),
+    "left_lobby": ("you left the table before the first deal",
+                   "vous avez quitté la table avant la première donne"),
+    "left_host_lobby": ("you closed your table before the first deal",
+                        "vous avez fermé votre table avant la première donne"),
     "away_title": ("Leave the table?", "Quitter la table ?"),
     "away_step": ("s  step away: the game waits {t} for you; come back with the same "
                   "command", "s  s'absenter : la partie vous attend {t} ; revenez avec la "
