@@ -472,8 +472,9 @@ def test_a_rematch_with_local_bots_opens_the_new_table(tmp_path):
     try:
         play_until([host], lambda: any(o in host.text for o in OVER), 150, "the end")
         host.press("r")
-        host.wait_for(lambda t: "Rematch" in t and "Seats (2/2)" in t and "ready" in t, 60,
-                      "the new table with a new bot")
+        # The new table's lobby (its "players are joining" line goes once the bot sat).
+        host.wait_for(lambda t: "Your table is open" in t and "Seats (2/2)" in t
+                      and "ready" in t, 60, "the new table with a new bot")
         host.press("\r")
         host.wait_for(lambda t: "Your hand" in t, 60, "the second match")
         assert len(logs_of(tmp_path / "h")) >= 2
