@@ -120,6 +120,8 @@ def finish(result, ui, address: str | None = None) -> int:
             print(t("away_again"))
             for line in command_lines(same_command(), _columns()):
                 print(line)
+        elif not ui.state.started and ui.kind != "play":  # a lobby: no game was left
+            print(t("left_host_lobby" if ui.kind == "host" else "left_lobby"))
         else:
             print(t("left"))
         if log:

@@ -165,7 +165,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "refused": ("{card} refused: {rule}", "{card} refusée : {rule}"),
     # events
     "ev_listening": ("hosting on port {port}", "table ouverte sur le port {port}"),
-    "ev_first_draw": ("first dealer draw: {draws}", "tirage du donneur : {draws}"),
+    "ev_first_draw": ("first dealer draw (the lowest deals): {draws}",
+                      "tirage du donneur (la plus basse donne) : {draws}"),
     "ev_hand": ("hand {n}: {name} deals", "manche {n} : {name} donne"),
     "ev_hand_me": ("hand {n}: you deal", "manche {n} : vous donnez"),
     "ev_redeal": ("three kings on the table: {name} deals again",
@@ -300,8 +301,21 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "leave_title": ("Leave the game?", "Quitter la partie ?"),
     "leave_body": ("The log is kept; the other players are told.",
                    "Le journal est gardé ; les autres joueurs sont prévenus."),
+    "leave_body_bots": ("The log is kept; the match stops here.",
+                        "Le journal est gardé ; la partie s'arrête ici."),
+    "leave_title_host_lobby": ("Close your table?", "Fermer votre table ?"),
+    "leave_body_host_lobby": ("Nothing has been played yet; whoever sat down is told.",
+                              "Rien n'a encore été joué ; ceux qui se sont assis sont "
+                              "prévenus."),
+    "leave_title_lobby": ("Leave the table?", "Quitter la table ?"),
+    "leave_body_lobby": ("Nothing has been played yet; your seat is freed.",
+                         "Rien n'a encore été joué ; votre place est libérée."),
     "leave_keys": ("[y]es / [n]o", "[o]ui / [n]on"),
     "left": ("you left the game", "vous avez quitté la partie"),
+    "left_lobby": ("you left the table before the first deal",
+                   "vous avez quitté la table avant la première donne"),
+    "left_host_lobby": ("you closed your table before the first deal",
+                        "vous avez fermé votre table avant la première donne"),
     "away_title": ("Leave the table?", "Quitter la table ?"),
     "away_step": ("s  step away: the game waits {t} for you; come back with the same "
                   "command", "s  s'absenter : la partie vous attend {t} ; revenez avec la "

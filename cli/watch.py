@@ -317,13 +317,20 @@ def _run_screen(args: argparse.Namespace, config: WatchConfig, name: str, lang: 
         outcome = run_watch_screen(view, lambda on_event: watch(on_event, view.attach),
                                    color=_color(args))
     narrator = Narrator(lang=lang)
-    if outcome is None:  # the person left: the game goes on without us
+    if outcome is not None and outcome.verdict is None:
+        print(f"chkobba watch: {_refusal(outcome)}", file=sys.stderr)
+        return 2
+    if view.state.over or outcome is not None:
+        # The end in words, as the screen said it (who won, the verdict and, when the
+        # watching ended by itself, the log copy): the screen is gone after q.
+        from .tui.render import line_text
+
+        for line in view.end_lines(1000):
+            narrator.say(line_text(line).strip())
+    if outcome is None:  # the person left (the game may go on without us)
         if config.log_path is not None and config.log_path.exists():
             narrator.say(narrator.t("log", path=config.log_path))
         return 0
-    if outcome.verdict is None:
-        print(f"chkobba watch: {_refusal(outcome)}", file=sys.stderr)
-        return 2
-    if outcome.log_path is not None:
-        narrator.say(narrator.t("log", path=outcome.log_path))
-    return {VALID: 0, INVALID: 1}.get(outcome.verdict.verdict, 3)
+    verdict = outcome.verdict
+    assert verdict is not None  # refused above
+    return {VALID: 0, INVALID: 1}.get(verdict.verdict, 3)

@@ -235,3 +235,27 @@ def test_a_whole_match_in_each_language(tmp_path, lang):
         assert not re.search(r"\b(side|camp|seat|place) \d", out)
     finally:
         s.kill()
+
+
+@pytest.mark.parametrize("lang, closed", [
+    ("en", "you closed your table before the first deal"),
+    ("fr", "vous avez fermé votre table avant la première donne")])
+def test_closing_a_table_before_the_first_deal_says_so(tmp_path, lang, closed):
+    """No game was left: the host's lobby asks 'Close your table?' and the exit says the
+    table closed (it said 'you left the game', and the dialog that the log is kept)."""
+    env = {"CHKOBBA_CONFIG_DIR": str(tmp_path / "cfg")}
+    s = Screen(["host", "--port", "0", "--no-upnp", "--no-beacon", "--name", "sami",
+                "--lang", lang], tmp_path, env=env)
+    try:
+        s.wait_for(lambda t: "sami" in t and ("key " in t or "clé " in t), 30, "the lobby")
+        s.press("q")
+        s.wait_for(lambda t: "Close your table?" in t or "Fermer votre table ?" in t, 5,
+                   "the question")
+        s.child.send("y" if lang == "en" else "o")
+        assert s.finish() == 130
+        out = " ".join(s.raw.decode("utf-8", "replace").split())
+        assert closed in out, out[-600:]
+        assert "the game" not in out.split(closed)[-1] and "la partie" not in \
+            out.split(closed)[-1]
+    finally:
+        s.kill()

@@ -288,3 +288,43 @@ def test_our_own_bots_are_said_once_as_they_start_not_again_by_name(app_session)
     said = [line_text(x) for x in host.events.lines]
     assert said.count("a bot takes its seat") == 1 and not any("bot1" in x for x in said)
     assert "amel takes a seat" in said, said
+
+
+@pytest.mark.parametrize("lang, said", [
+    ("en", "first dealer draw (the lowest deals): you 4♥, p1 Q♠"),
+    ("fr", "tirage du donneur (la plus basse donne) : vous 4♥, p1 Q♠")])
+def test_the_first_dealer_draw_says_who_deals_and_why(app_session, lang, said):
+    # "you 4♥, bot1 Q♠" then "hand 1: you deal": a newcomer asked why (RULES.md: the
+    # lowest value deals).
+    ui = _started("host")
+    ui.t = Translator(lang)
+    ui._show_event(S.FirstDealerDrawn({0: card("4H"), 1: card("8S")}))
+    assert said in [line_text(x) for x in ui.events.lines]
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_the_leave_question_says_what_leaving_does_where_we_are(app_session, lang):
+    # In a lobby nothing was played ("the log is kept" was untrue there); against local
+    # bots the game stops (no "other players" to tell).
+    words = {"en": ("Close your table?", "Nothing has been played yet", "Leave the table?",
+                    "your seat is freed", "Leave the game?", "the match stops here"),
+             "fr": ("Fermer votre table ?", "Rien n'a encore été joué", "Quitter la table ?",
+                    "votre place est libérée", "Quitter la partie ?",
+                    "la partie s'arrête ici")}[lang]
+
+    def box(ui: TuiApp) -> str:
+        ui.request_leave()
+        assert ui.overlay_kind() == "leave"
+        return "".join(t for _, t in ui._overlay())
+
+    host = TuiApp(kind="host", lang=lang, seat=0, rules=R.Ruleset(), players=2)
+    host._show_event(Lobby((("sami", "0000-0000-0000-0000"), None)))
+    said = box(host)
+    assert words[0] in said and words[1] in said and "log" not in said, said
+    joiner = TuiApp(kind="join", lang=lang, seat=1, rules=R.Ruleset(), players=2)
+    said = box(joiner)
+    assert words[2] in said and words[3] in said, said
+    bots = _started("play")
+    bots.t = Translator(lang)
+    said = box(bots)
+    assert words[4] in said and words[5] in said and "other players" not in said, said

@@ -386,3 +386,17 @@ def test_a_table_closed_to_spectators_is_said_once():
                                  "spectators: 2 spectators already watching",
                                  error_code="spectators_closed"))
     assert "no (more) spectators: 2 spectators already watching" in full, full
+
+
+def test_a_spectator_of_three_players_is_told_who_won_in_words():
+    # The end said who won only with two totals: at 3 players, nothing but the verdict.
+    played = play(3, seed=3, key=b"watch-three")
+    names = [s.name for s in played.sessions[0].table.seats]
+    for lang, words in (("en", r"Match over: (\S+) wins (\d+)-(\d+)-(\d+)\."),
+                        ("fr", r"Fin de la partie : (\S+) gagne (\d+)-(\d+)-(\d+)\.")):
+        view = WatchView(lang=lang, pace=0)
+        _feed(view, played.sessions[0].bodies)
+        end = _text(view.end_lines(60))
+        m = re.search(words, end)
+        assert m and m.group(1) in names, end
+        assert int(m.group(2)) >= max(int(m.group(3)), int(m.group(4))), end

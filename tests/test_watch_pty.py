@@ -101,3 +101,31 @@ def test_the_joiners_lobby_shows_the_rules_the_clocks_and_the_spectators(tmp_pat
         host.kill()
         if guest is not None:
             guest.kill()
+
+
+def test_the_end_in_words_stays_on_the_terminal_after_q(tmp_path):
+    """The screen said who won; once q closed it, the terminal kept only the log's
+    path: the end in words (who won, the verdict) is printed too."""
+    port = free_port()
+    host = listening(headless(["host", "--headless", "--port", str(port), "--bind",
+                               "127.0.0.1", "--no-beacon", "--players", "2", "--spectators",
+                               "1", "--no-shuffle-proofs", "--name", "hana", "--target",
+                               "1"], tmp_path / "h"))
+    bot = None
+    watch = Screen(["watch", f"127.0.0.1:{port}", "--lang", "en", "--pace", "0",
+                    "--name", "nour"], tmp_path / "w")
+    try:
+        watch.wait_for(lambda t: "hana" in t and "Spectators" in t, 20, "the lobby")
+        bot = headless(["bot", f"127.0.0.1:{port}", "--quiet", "--name", "sami"],
+                       tmp_path / "b")
+        watch.wait_for(lambda t: "Match over: " in t, 90, "the end on the screen")
+        watch.press("q")
+        assert watch.finish(15) == 0
+        out = " ".join(watch.raw.decode("utf-8", "replace").split("\x1b[?1049l")[-1].split())
+        assert re.search(r"Match over: (hana|sami) wins \d+-\d+\.", out), out[-800:]
+        assert "Every entry checked: VALID." in out and "chkobba replay" in out, out[-800:]
+    finally:
+        watch.kill()
+        host.kill()
+        if bot is not None:
+            bot.kill()

@@ -31,9 +31,18 @@ def as_text(lines: list[Line]) -> list[tuple[str, str]]:
     return out
 
 
-def leave_lines(t: Translator) -> list[Line]:
-    return [[("class:title", " " + t("leave_title") + " ")], [],
-            [("", " " + t("leave_body") + " ")], [],
+def leave_lines(t: Translator, kind: str = "play", started: bool = True) -> list[Line]:
+    """Leave without a choice to make: a game against local bots (``play``: it stops
+    there, its log is kept), or a lobby before the first deal (nothing played: a host
+    closes its table, a joiner frees its seat)."""
+    if started or kind == "play":
+        title, body = "leave_title", "leave_body" if kind != "play" else "leave_body_bots"
+    elif kind == "host":
+        title, body = "leave_title_host_lobby", "leave_body_host_lobby"
+    else:
+        title, body = "leave_title_lobby", "leave_body_lobby"
+    return [[("class:title", " " + t(title) + " ")], [],
+            [("", " " + t(body) + " ")], [],
             [("class:keys", " " + t("leave_keys") + " ")]]
 
 

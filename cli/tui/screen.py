@@ -317,7 +317,7 @@ class Screen:
         kind = self.overlay_kind()
         lines: list[Line] = []
         if kind == "leave":
-            lines = dialogs.leave_lines(self.t)
+            lines = dialogs.leave_lines(self.t, self.kind, self.state.started)
         elif kind == "resign":
             lines = dialogs.resign_lines(self.t)
         elif kind == "help":

@@ -234,11 +234,10 @@ class WatchView:
         def say(style: str, text: str) -> None:
             out.extend(wrap_line([(style, " " + text)], width - 1, "   "))
 
-        if st.done is not None and len(st.totals) == 2 and st.winner_side is not None:
-            w = st.winner_side
+        if st.done is not None:  # at 3 players too (three totals, the winner's first)
             key = "watch_won_pl" if (st.players or 2) == 4 else "watch_won"
-            say("class:title", t(key, name=view.side_name(w),
-                                 score=f"{st.totals[w]}-{st.totals[1 - w]}"))
+            say("class:title", t(key, name=view.side_name(st.done.winner_side),
+                                 score=st.done.score))
         elif st.aborted is not None:
             for style, text in stop_sentences(view, st.aborted):
                 say(style, text)
