@@ -172,50 +172,16 @@ def match_value(hand: Hand, side: int, totals: Sequence[int], target: int) -> fl
     return 1.0 / (1.0 + math.exp((other - mine) / _MATCH_SPREAD)) + tie
 
 
+#: Every table sum from 1 to 10 (bits 1..10): the greedy fear, "any table of 10 or less
+#: can be swept".
+_ANY_SWEEP = 0x7FE
+
+
 def _greedy_move(hand: Hand, held: tuple[Card, ...]) -> tuple[int, Card, int]:
     """The rollout policy: best immediate worth, fearing a sweepable table.
-    Returns (index in ``held``, the hand to play, card, capture mask)."""
-    table = hand._tm
-    tsum = hand._tsum
+    Returns (index in ``held``, card, capture mask)."""
     last_play = not hand.stock and sum(map(len, hand.hands)) == 1
-    best: tuple[int, Card, int] | None = None
-    best_score = -1e9
-    any_capture = False
-    drops: list[tuple[int, Card]] = []
-    for i, c in enumerate(held):
-        v = VALUE[c]
-        same = table & _RANK_MASK[v]
-        if same:
-            opts = _SAME_MASKS[same]
-        else:
-            smaller = table & _BELOW_MASK[v]
-            opts = capture_masks(v, table) if smaller & (smaller - 1) else ()
-        if not opts:
-            drops.append((i, c))
-            continue
-        any_capture = True
-        for o in opts:
-            w = _MASK_WORTH.get(o)
-            score = WORTH[c] + (mask_worth(o) if w is None else w)
-            left = table ^ o
-            if not left:
-                if not last_play:
-                    score += 10.0
-            elif tsum - v <= 10:  # what is left (a capture adds up to the card's value)
-                score -= 4.0
-            if score > best_score:
-                best_score = score
-                best = (i, c, o)
-    if drops and not (any_capture and hand.ruleset.forced_capture):
-        for i, d in drops:
-            score = -0.5 * WORTH[d] - 0.01 * VALUE[d]
-            if tsum + VALUE[d] <= 10:
-                score -= 4.0
-            if score > best_score:
-                best_score = score
-                best = (i, d, 0)
-    assert best is not None
-    return best
+    return _best_move(hand, held, _ANY_SWEEP, 4.0, last_play)
 
 
 def _sharp_move(hand: Hand, held: tuple[Card, ...]) -> tuple[int, Card, int]:
@@ -223,20 +189,24 @@ def _sharp_move(hand: Hand, held: tuple[Card, ...]) -> tuple[int, Card, int]:
     is feared only if the next seat holds a card that sweeps it, as it does in this world
     (a group summing to the card's value takes the whole table exactly when the table
     adds up to a value the next seat holds: a table of one card, its rank)."""
-    table = hand._tm
-    tsum = hand._tsum
-    n = hand.players
-    nxt = hand.hands[(hand.turn + 1) % n]
+    nxt = hand.hands[(hand.turn + 1) % hand.players]
     if nxt:
         sweeps = 0
         for c in nxt:
             sweeps |= 1 << VALUE[c]  # type: ignore[index]
-        last_play = False
-    else:
-        last_play = not hand.stock and sum(map(len, hand.hands)) == 1
-        # The round ends with this play: the next seat's cards are not dealt yet (the
-        # greedy fear of a table of 10 or less).
-        sweeps = 0 if not hand.stock else 0x7FE
+        return _best_move(hand, held, sweeps, 10.0, False)
+    last_play = not hand.stock and sum(map(len, hand.hands)) == 1
+    # The round ends with this play: the next seat's cards are not dealt yet (the
+    # greedy fear of a table of 10 or less).
+    return _best_move(hand, held, _ANY_SWEEP if hand.stock else 0, 4.0, last_play)
+
+
+def _best_move(hand: Hand, held: tuple[Card, ...], sweeps: int, fear: float,
+               last_play: bool) -> tuple[int, Card, int]:
+    """The play of ``held`` of best immediate worth: a sweep earns 10 (not on the hand's
+    last play), a table left behind whose sum is a bit of ``sweeps`` costs ``fear``."""
+    table = hand._tm
+    tsum = hand._tsum
     best: tuple[int, Card, int] | None = None
     best_score = -1e9
     any_capture = False
@@ -256,14 +226,13 @@ def _sharp_move(hand: Hand, held: tuple[Card, ...]) -> tuple[int, Card, int]:
         for o in opts:
             w = _MASK_WORTH.get(o)
             score = WORTH[c] + (mask_worth(o) if w is None else w)
-            left = table ^ o
-            if not left:
+            if not table ^ o:
                 if not last_play:
                     score += 10.0
             else:
-                rest = tsum - v
+                rest = tsum - v  # what is left (a capture adds up to the card's value)
                 if rest <= 10 and sweeps >> rest & 1:
-                    score -= 10.0 if nxt else 4.0
+                    score -= fear
             if score > best_score:
                 best_score = score
                 best = (i, c, o)
@@ -272,7 +241,7 @@ def _sharp_move(hand: Hand, held: tuple[Card, ...]) -> tuple[int, Card, int]:
             score = -0.5 * WORTH[d] - 0.01 * VALUE[d]
             rest = tsum + VALUE[d]
             if rest <= 10 and sweeps >> rest & 1:
-                score -= 10.0 if nxt else 4.0
+                score -= fear
             if score > best_score:
                 best_score = score
                 best = (i, d, 0)
