@@ -302,11 +302,14 @@ class _ProofChecks:
 
     Once a deck's seeds are open and every step of the deck is recomputed from them
     (:meth:`open`), the witness makes a proof's check cheaper
-    (:class:`~chkobba_p2p.shuffle_proof.Opened`).  Without workers a proof waits for that
-    (this process checks each deck's as it opens); with ``workers``, worker processes
-    take the proofs as they come while the observer goes on, those still queued at the
-    reveal get the witness, and this process takes the last ones back at the end.  A
-    deck whose seeds never all open (a game that stopped) has its proofs checked in full."""
+    (:class:`~chkobba_p2p.shuffle_proof.Opened`).  A proof waits for that, with or without
+    workers: without, this process checks each deck's as it opens; with ``workers``,
+    worker processes take each deck's proofs, with the witness, as it opens while the
+    observer replays the next hands, and this process takes the last ones back at the
+    end.  (Handing a worker a proof as soon as it comes would cost a full check, about
+    two thirds more CPU, to finish a few hands earlier: a log's audit is a batch job.)
+    A deck whose seeds never all open (a game that stopped) has its proofs checked in
+    full at the end."""
 
     def __init__(self, workers: int) -> None:
         self.workers = workers
@@ -314,25 +317,17 @@ class _ProofChecks:
         self._tasks: list[_ProofTask] = []
 
     def submit(self, entry: int, seat: int, args: _ProofArgs) -> int:
-        """A proof to check; returns its handle.  Without workers it waits for
-        :meth:`open` (or the end); with workers it goes to them at once (a worker never
-        waits for a reveal), and :meth:`open` gives the witness to those still queued."""
-        task = _ProofTask(entry, seat, args)
-        self._tasks.append(task)
-        if self.workers >= 1:
-            self._dispatch(task)
+        """A proof to check; returns its handle.  It waits for :meth:`open` (or the end)."""
+        self._tasks.append(_ProofTask(entry, seat, args))
         return len(self._tasks) - 1
 
     def open(self, handles: Sequence[int], opened: Sequence[shuffle_proof.Opened]) -> None:
         """The deck of these proofs has every seed open and every step recomputed:
-        ``opened[k]`` is the witness of proof ``handles[k]``; check them now with it (a
-        proof a worker has started already gets its full check: the verdict is the same)."""
+        ``opened[k]`` is the witness of proof ``handles[k]``; check them now with it."""
         for h, o in zip(handles, opened, strict=True):
             task = self._tasks[h]
-            if task.future is not None:
-                if not task.future.cancel():
-                    continue
-                task.future = None
+            if task.done or task.future is not None:
+                continue
             task.opened = o
             self._dispatch(task)
 
@@ -343,6 +338,11 @@ class _ProofChecks:
             task.run_here()
             return
         if self._pool is None:
+            # Processes, not threads: libsodium's calls release the GIL, but each returns
+            # to Python within ~50 us and must then wait for this thread, busy replaying,
+            # to let go of it (a thread measured slower than no worker at all).  Forked:
+            # the child has every module already (gc.freeze() before the fork measured
+            # no cheaper).
             ctx = multiprocessing.get_context("fork") \
                 if "fork" in multiprocessing.get_all_start_methods() else None
             self._pool = concurrent.futures.ProcessPoolExecutor(self.workers, mp_context=ctx)

@@ -112,17 +112,24 @@ def _gmul(k: int) -> bytes:
 
 
 def _lincomb(scalars: Sequence[int], points: Sequence[bytes]) -> bytes:
-    """``sum(k * P)``.  libsodium has no multi-scalar multiplication: one mul per term."""
-    acc = IDENTITY
-    for k, p in zip(scalars, points, strict=True):
-        acc = _add(acc, _mul((k % L).to_bytes(32, "little"), p))
+    """``sum(k * P)``.  libsodium has no multi-scalar multiplication: one mul per term
+    (and one addition fewer than terms: each costs a decoding and an encoding)."""
+    if len(scalars) != len(points):
+        raise ValueError("as many scalars as points")
+    if not points:
+        return IDENTITY
+    acc = _mul((scalars[0] % L).to_bytes(32, "little"), points[0])
+    for i in range(1, len(points)):
+        acc = _add(acc, _mul((scalars[i] % L).to_bytes(32, "little"), points[i]))
     return acc
 
 
 def _sum(points: Sequence[bytes]) -> bytes:
-    acc = IDENTITY
-    for p in points:
-        acc = _add(acc, p)
+    if not points:
+        return IDENTITY
+    acc = points[0]
+    for i in range(1, len(points)):
+        acc = _add(acc, points[i])
     return acc
 
 

@@ -71,20 +71,22 @@ def test_without_workers_proofs_wait_for_their_decks_seeds_and_get_the_witness()
     assert all(t.done and t.opened is None for t in checks._tasks[2:])  # full checks
 
 
-def test_with_workers_proofs_go_at_once_and_the_queued_ones_get_the_witness():
+def test_with_workers_proofs_wait_for_the_witness_then_go_to_the_workers():
+    """A worker never does a full check a witness would have made cheaper: proofs wait
+    for their deck's seeds, go out with the witness, and those of a deck never opened
+    go out in full at the end."""
     args, opened = _hand_of_proofs()
     checks = observer._ProofChecks(1)
     try:
         handles = [checks.submit(k, k, a) for k, a in enumerate(args)]
-        assert all(t.future is not None for t in checks._tasks)  # no wait for a reveal
-        before = [t.future for t in checks._tasks]
-        checks.open(handles, opened)
-        for task, old in zip(checks._tasks, before, strict=True):
-            # Taken back and sent again with its witness, or already a worker's.
-            assert (task.opened is not None and task.future is not old) \
-                or (task.opened is None and task.future is old and not old.cancelled())
+        assert all(t.future is None and not t.done for t in checks._tasks)
+        checks.open(handles[:3], opened[:3])
+        assert all(t.opened is not None and t.future is not None for t in checks._tasks[:3])
+        assert checks._tasks[3].future is None and checks._tasks[3].opened is None
+        checks.open(handles[:1], opened[:1])  # a second open of a deck changes nothing
         assert checks.first_failure() is None
         assert all(t.done and t.result is None for t in checks._tasks)
+        assert checks._tasks[3].opened is None  # never opened: the full check
     finally:
         checks.close()
 
