@@ -1,21 +1,28 @@
 """Bot speed, and on request the expert's strength against its yardsticks.
 
 Run: python benchmarks/arena.py [--seconds S] [--move-ms M]
-     [--games N [--players 2|4] [--seed S] [--minutes T]]
+     [--games N [--players 2|4] [--seed S] [--minutes T] [--jobs J] [--clock cpu|wall]
+      [--only gain|ceiling | --pair A,B]]
 Prints one figure per line (`name: value unit`): search rollouts, sampled worlds per
 expert move, heuristic decisions.  With ``--games N`` it also plays N duplicate deals
 (2 x N matches) of the expert against ``baseline`` (the expert before issue 28) and of
 ``omniscient`` (the expert's search seeing every card) against the expert, at
 ``--move-ms`` per move, and prints each match win rate and point margin per hand with
 its 95% interval (Wilson for the rate): the expert's gain, and the value of the
-information it lacks.  ``--minutes T`` stops each of the two after T minutes of play
-(a whole deal at a time) and says how many deals fit.  ``chkobba arena`` measures any
-two levels the same way.
+information it lacks.  ``--pair A,B`` measures any two arena levels instead.
+
+``--jobs J`` plays J deals at a time in forked processes; each bot then reads its budget
+on its own process's CPU clock (``--clock cpu``, the default), so that every move still
+gets ``--move-ms`` of one core however many matches share the machine (``--clock wall``:
+the bots' wall clock, as at a real table).  ``--minutes T`` stops each figure after T
+minutes (the deals under way finish) and says how many fit.  ``chkobba arena`` measures
+any two levels the same way, one deal at a time.
 """
 
 from __future__ import annotations
 
 import argparse
+import multiprocessing
 import random
 import statistics
 import sys
@@ -76,15 +83,49 @@ def rollouts_per_second(views: list[Hand], seconds: float) -> float:
     return n / (time.perf_counter() - start)
 
 
+#: The clocks a bot may read its budget on (--clock).
+_CLOCKS = {"cpu": time.process_time, "wall": time.perf_counter}
+
+
+def _one_deal(job: tuple[str, str, int, int, int, float, str]) -> ArenaResult:
+    a, b, players, seed, i, move_ms, clock = job
+    result = ArenaResult(a, b, players)
+    play_duplicate_match(Ruleset(), a, b, players, seed, i, move_ms, result, _CLOCKS[clock])
+    return result
+
+
+def _merge(into: ArenaResult, part: ArenaResult) -> None:
+    into.matches += part.matches
+    into.wins_a += part.wins_a
+    into.margins.extend(part.margins)
+    into.times_a.extend(part.times_a)
+    into.times_b.extend(part.times_b)
+    into.cpu_a.extend(part.cpu_a)
+    into.cpu_b.extend(part.cpu_b)
+
+
 def strength(a: str, b: str, games: int, players: int, seed: int, move_ms: float,
-             minutes: float | None) -> None:
+             minutes: float | None, jobs: int = 1, clock: str = "cpu") -> None:
     """Up to ``games`` duplicate deals of ``a`` against ``b``; the figures of A."""
     result = ArenaResult(a, b, players)
     start = time.perf_counter()
-    for i in range(games):
-        if minutes is not None and time.perf_counter() - start > 60 * minutes:
-            break
-        play_duplicate_match(Ruleset(), a, b, players, seed, i, move_ms, result)
+    deals = [(a, b, players, seed, i, move_ms, clock) for i in range(games)]
+
+    def late() -> bool:
+        return minutes is not None and time.perf_counter() - start > 60 * minutes
+
+    if jobs <= 1:
+        for job in deals:
+            if late():
+                break
+            _merge(result, _one_deal(job))
+    else:
+        with multiprocessing.get_context("fork").Pool(jobs) as pool:
+            for part in pool.imap_unordered(_one_deal, deals):
+                _merge(result, part)
+                if late():
+                    pool.terminate()
+                    break
     name = f"{a}_vs_{b}_{players}p"
     lo, hi = wilson_interval(result.wins_a, result.matches)
     m, mlo, mhi = mean_interval([float(x) for x in result.margins])
@@ -112,7 +153,15 @@ def main() -> None:
     ap.add_argument("--only", choices=("gain", "ceiling"), default=None,
                     help="one strength figure only: the gain over baseline, or the "
                     "omniscient ceiling")
+    ap.add_argument("--pair", default=None, metavar="A,B",
+                    help="measure these two arena levels instead (A's figures)")
+    ap.add_argument("--jobs", type=int, default=1,
+                    help="deals played at a time, in forked processes (default 1)")
+    ap.add_argument("--clock", choices=sorted(_CLOCKS), default="cpu",
+                    help="what the bots read their budget on (default cpu: each its own "
+                    "process's CPU time)")
     args = ap.parse_args()
+    print(f"strength_clock: {args.clock}")
     views = positions(60, 7)
     print(f"rollouts_per_s: {rollouts_per_second(views, args.seconds):.0f} /s")
     bot = ExpertBot(3, move_ms=args.move_ms)
@@ -134,12 +183,16 @@ def main() -> None:
         n += len(views)
     print(f"heuristic_moves_per_s: {n / (time.perf_counter() - start):.0f} /s", flush=True)
     if args.games > 0:
-        if args.only in (None, "gain"):
-            strength("expert", "baseline", args.games, args.players, args.seed, args.move_ms,
-                     args.minutes)
-        if args.only in (None, "ceiling"):
-            strength("omniscient", "expert", args.games, args.players, args.seed,
-                     args.move_ms, args.minutes)
+        pairs = [("expert", "baseline"), ("omniscient", "expert")]
+        if args.pair:
+            pairs = [tuple(args.pair.split(",", 1))]  # type: ignore[list-item]
+        elif args.only == "gain":
+            pairs = pairs[:1]
+        elif args.only == "ceiling":
+            pairs = pairs[1:]
+        for a, b in pairs:
+            strength(a, b, args.games, args.players, args.seed, args.move_ms,
+                     args.minutes, args.jobs, args.clock)
 
 
 if __name__ == "__main__":

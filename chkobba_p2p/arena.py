@@ -39,7 +39,7 @@ __all__ = ["ArenaResult", "TimedBot", "arena", "play_duplicate_match", "wilson_i
 def _baseline(seed: int | None = None, *, move_ms: float | None = None) -> ExpertBot:
     """The expert as it was before issue 28 (no inference): the yardstick of its gain."""
     bot = ExpertBot(seed, move_ms=DEFAULT_EXPERT_MS if move_ms is None else move_ms,
-                    inference=False, playout="greedy", match_aware=False)
+                    inference=False, playout="greedy", match_aware=False, exact_reach=False)
     bot.level = "baseline"
     return bot
 
@@ -54,17 +54,28 @@ MEASUREMENT_LEVELS = {"baseline": _baseline, "omniscient": OmniscientBot}
 ARENA_LEVELS = (*LEVELS, *MEASUREMENT_LEVELS)
 
 
-def arena_bot(level: str, seed: int | None = None, move_ms: float | None = None) -> Bot:
-    """A bot of any :data:`ARENA_LEVELS` level (the players' through :func:`make_bot`)."""
+def arena_bot(level: str, seed: int | None = None, move_ms: float | None = None,
+              clock: Callable[[], float] | None = None) -> Bot:
+    """A bot of any :data:`ARENA_LEVELS` level (the players' through :func:`make_bot`).
+
+    ``clock``: what a searching bot reads its budget on (default: its own, wall time);
+    ``time.process_time`` gives each bot its CPU time, so that matches played side by
+    side on a shared machine still give every move its budget of one core."""
     factory = MEASUREMENT_LEVELS.get(level)
     if factory is None:
         if level not in LEVELS:
             raise LocalError(f"unknown bot level {level!r}; choose among "
                              f"{', '.join(ARENA_LEVELS)}")
-        return make_bot(level, seed, move_ms)
-    if move_ms is not None and not move_ms > 0:
-        raise LocalError(f"the time budget per move must be positive, not {move_ms!r} ms")
-    return factory(seed, move_ms=move_ms)  # type: ignore[return-value]
+        bot = make_bot(level, seed, move_ms)
+    else:
+        if move_ms is not None and not move_ms > 0:
+            raise LocalError(f"the time budget per move must be positive, not {move_ms!r} ms")
+        bot = factory(seed, move_ms=move_ms)  # type: ignore[assignment]
+    if clock is not None:
+        for searcher in (bot, getattr(bot, "cut_search", None)):
+            if isinstance(searcher, ExpertBot):
+                searcher.clock = clock
+    return bot
 
 
 def wilson_interval(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -226,8 +237,10 @@ class ArenaResult:
 
 def play_duplicate_match(ruleset: Ruleset, level_a: str, level_b: str, players: int,
                          seed: int, match: int, move_ms: float | None,
-                         result: ArenaResult) -> None:
-    """Both legs of one duplicate match; adds them to ``result``."""
+                         result: ArenaResult,
+                         clock: Callable[[], float] | None = None) -> None:
+    """Both legs of one duplicate match; adds them to ``result`` (``clock``: as
+    :func:`arena_bot`'s)."""
     first_dealer = draw_first_dealer(players, random.Random(f"arena-dealer:{seed}:{match}"))
     deck = _deck_source(seed, match)
     seating = Seating.of(players)
@@ -239,7 +252,7 @@ def play_duplicate_match(ruleset: Ruleset, level_a: str, level_b: str, players: 
         for seat in range(players):
             level = level_a if seating.side_of(seat) == a_side else level_b
             bot_seed = hash((seed, match, leg, seat)) & 0xFFFFFFFF
-            bots.append(TimedBot(arena_bot(level, bot_seed, move_ms=move_ms)))
+            bots.append(TimedBot(arena_bot(level, bot_seed, move_ms=move_ms, clock=clock)))
         m = _play_leg(ruleset, bots, first_dealer, deck)
         result.matches += 1
         result.wins_a += m.winner == a_side

@@ -26,9 +26,14 @@ target the expert values a finished world by its chance to win the match
 (:func:`rollout_sharp`) fears a table only if the next seat, in that world, holds a card
 that sweeps it (measured no better, so not the default).
 
-Once the stock is empty at 2 players every card is accounted for: the unseen cards are
-exactly the opponent's hand, so the rest of the hand is searched exactly (alpha-beta over
-the final point margin).
+**Exact search near the end** (issue 28).  Once the stock is empty at 2 players every
+card is accounted for: the unseen cards are exactly the opponent's hand, so the rest of
+the hand is searched exactly (alpha-beta over the final point margin, or the match value).
+Before that, from :data:`EXACT_STOCK_2P` cards left in the stock at 2 players and from the
+last deal at 4, each sampled world is searched exactly instead of played out
+(:func:`exact_values`; at 4 players the partner maximizes with the seat): the values are
+then exact in every world, the sampling and the inference weights stay, and no greedy
+playout misjudges the last captures, the last chkobba or who takes the table's rest.
 
 There is one model of the game: a sampled world is a :class:`~chkobba_p2p.rules.Hand`
 (omniscient, holding its undealt cards so that it deals itself), played by the engine's
@@ -73,6 +78,8 @@ from .rules import (
 __all__ = [
     "determinize",
     "exact_endgame",
+    "exact_values",
+    "EXACT_STOCK_2P",
     "ExpertBot",
     "capture_masks",
     "score_masks",
@@ -429,48 +436,86 @@ def world_weight(world: Hand, plays: Sequence[tuple[int, int, int, int, int]],
 # --------------------------------------------------------------------------- exact endgame
 
 
+#: At 2 players the expert searches each sampled world exactly once the stock holds at
+#: most this many cards (the current round and one more deal: a few thousand positions,
+#: ~3 ms a world; 12 cards cost ten times as much, and fewer worlds fit the budget).
+EXACT_STOCK_2P = 6
+
+
+def _exact_reach(view: Hand) -> bool:
+    """Whether the expert values its options by exact search in each sampled world:
+    at 2 players once the stock holds :data:`EXACT_STOCK_2P` cards or fewer, at 4
+    players once it is empty (each seat's last cards); at 3 players never (the other
+    seats' interests are not one side's)."""
+    if view.players == 2:
+        return view.stock <= EXACT_STOCK_2P
+    return view.players == 4 and view.stock == 0
+
+
+def _check_exact(state: Hand) -> None:
+    if state.viewer is not None:
+        raise LocalError("the exact search needs every card known (determinize a view)")
+    if state.stock and not state._deck:
+        raise LocalError("the exact search needs a world that deals its stock itself "
+                         "(determinize a view)")
+
+
+def _solve(s: Hand, side: int, alpha: float, beta: float,
+           value_of: Callable[[Hand], float] | None) -> float:
+    """Alpha-beta over the rest of a world: ``side``'s seats (at 4 players, the partner
+    too) maximize its value, the others minimize it (exact at 2 players, where the margin
+    is zero-sum; at 4 players the two teams' margin is zero-sum as well)."""
+    if s.is_over:
+        return margin(s, side) if value_of is None else value_of(s)
+    seat = s.turn
+    if side_of(seat, s.players) == side:
+        value = -1e9
+        for i, c, o in s._move_masks():
+            value = max(value, _solve(s._play_trusted(seat, i, c, o), side, alpha, beta,
+                                      value_of))
+            alpha = max(alpha, value)
+            if alpha >= beta:
+                break
+    else:
+        value = 1e9
+        for i, c, o in s._move_masks():
+            value = min(value, _solve(s._play_trusted(seat, i, c, o), side, alpha, beta,
+                                      value_of))
+            beta = min(beta, value)
+            if alpha >= beta:
+                break
+    return value
+
+
+def exact_values(state: Hand, side: int, options: Sequence[tuple[int, Card, int]],
+                 value_of: Callable[[Hand], float] | None = None) -> list[float]:
+    """The exact value for ``side`` of each option ``(index in the hand, card, capture
+    mask)`` of the seat to play in an omniscient world (a world with a stock deals it
+    itself, as :func:`determinize` makes them): each option's full search, so that the
+    values of many sampled worlds can be summed."""
+    _check_exact(state)
+    seat = state.turn
+    return [_solve(state._play_trusted(seat, i, c, o), side, -1e9, 1e9, value_of)
+            for i, c, o in options]
+
+
 def exact_endgame(state: Hand, side: int,
                   value_of: Callable[[Hand], float] | None = None
                   ) -> tuple[tuple[int, int], float]:
-    """Best move (card id, capture mask) and its final margin for ``side`` in an
-    omniscient hand in play with no stock.
+    """Best move (card id, capture mask) and its value for ``side`` (the final margin, or
+    ``value_of`` the finished hand) in an omniscient hand in play: with no stock, or a
+    world that deals its stock itself.
 
-    Alpha-beta over the rest of the hand: ``side`` maximizes its margin, the others
-    minimize it (exact at 2 players, where the margin is zero-sum).
+    Alpha-beta over the rest of the hand (:func:`_solve`), the window narrowing from one
+    root move to the next.
     """
-    if state.stock:
-        raise LocalError("the exact endgame needs an empty stock")
-    if state.viewer is not None:
-        raise LocalError("the exact endgame needs every card known (determinize a view)")
-    players = state.players
-
-    def search(s: Hand, alpha: float, beta: float) -> float:
-        if s.is_over:
-            return margin(s, side) if value_of is None else value_of(s)
-        seat = s.turn
-        maximizing = side_of(seat, players) == side
-        if maximizing:
-            value = -1e9
-            for i, c, o in s._move_masks():
-                value = max(value, search(s._play_trusted(seat, i, c, o), alpha, beta))
-                alpha = max(alpha, value)
-                if alpha >= beta:
-                    break
-        else:
-            value = 1e9
-            for i, c, o in s._move_masks():
-                value = min(value, search(s._play_trusted(seat, i, c, o), alpha, beta))
-                beta = min(beta, value)
-                if alpha >= beta:
-                    break
-        return value
-
+    _check_exact(state)
     best_move = None
     best = -1e9
     alpha = -1e9
     seat = state.turn
     for i, c, o in state._move_masks():
-        value = search(state._play_trusted(seat, i, c, o), alpha, 1e9)
+        value = _solve(state._play_trusted(seat, i, c, o), side, alpha, 1e9, value_of)
         if value > best:
             best, best_move = value, (c, o)
             alpha = value
@@ -508,7 +553,7 @@ _PLAYOUTS: dict[str, Callable[[Hand], Hand]] = {"greedy": rollout, "sharp": roll
 
 
 class ExpertBot:
-    """Determinized Monte Carlo over its own moves, exact endgame at 2 players.
+    """Determinized Monte Carlo over its own moves, exact search near the end.
 
     ``move_ms`` bounds the thinking time per move (default 200 ms); ``samples``, if set,
     caps the number of sampled worlds per move (with ``move_ms=None`` the bot is then fully
@@ -516,8 +561,9 @@ class ExpertBot:
     seconds (``time.perf_counter`` by default): a test passes a clock of its own to check
     the budget logic without timing anything.  ``inference`` weighs the sampled worlds by
     the other seats' plays of the round, ``playout`` names the rollout policy ("greedy"
-    or "sharp"), ``match_aware`` plays for the match near its target; the arena's
-    ``baseline`` level turns all three back to the expert before issue 28.
+    or "sharp"), ``match_aware`` plays for the match near its target, ``exact_reach``
+    searches each sampled world exactly near the end of the hand (:func:`_exact_reach`);
+    the arena's ``baseline`` level turns all four back to the expert before issue 28.
     """
 
     level = "expert"
@@ -526,18 +572,24 @@ class ExpertBot:
                  samples: int | None = None,
                  clock: Callable[[], float] = time.perf_counter,
                  inference: bool = True, playout: str = "greedy",
-                 match_aware: bool = True) -> None:
+                 match_aware: bool = True, exact_reach: bool = True) -> None:
         if move_ms is None and samples is None:
             raise LocalError("the expert needs a time budget (move_ms) or a sample count")
         self._rng = random.Random(seed)
         self.move_ms = move_ms
         self.samples = samples
-        self._clock = clock
+        #: Reads the time in seconds for the budget (the arena passes a CPU clock so
+        #: that bots sharing a machine each get their own core's worth).
+        self.clock = clock
         #: Weigh each sampled world by how likely the other seats' plays of this round
         #: are in it (False: every world counts the same, the expert before issue 28).
         self.inference = inference
         #: Play for the match near its target (False: for the hand's margin always).
         self.match_aware = match_aware
+        #: Near the end of a hand (:func:`_exact_reach`), value each option by exact
+        #: search in every sampled world instead of a playout (False: playouts until the
+        #: stock is empty at 2 players, the expert before issue 28).
+        self.exact_reach = exact_reach
         if playout not in _PLAYOUTS:
             raise LocalError(f"no playout policy {playout!r}; choose among "
                              f"{', '.join(_PLAYOUTS)}")
@@ -580,7 +632,7 @@ class ExpertBot:
         drawn = view.hand_of(cutter)[0]
         if drawn is None or view.viewer != cutter:
             raise LocalError("only the cutter, who sees the drawn card, chooses")
-        start = self._clock()
+        start = self.clock()
         deadline = None if self.move_ms is None else start + _BUDGET_SHARE * self.move_ms / 1e3
         unseen = sorted(view.unseen_cards())
         keep_total = place_total = 0
@@ -590,7 +642,7 @@ class ExpertBot:
                 if self.samples is not None and samples >= self.samples:
                     break
                 if deadline is not None and samples > 0:
-                    now = self._clock()
+                    now = self.clock()
                     if now + 1.5 * (now - start) / samples > deadline:
                         break
                 self._rng.shuffle(unseen)
@@ -607,7 +659,7 @@ class ExpertBot:
         view = hand
         if view.viewer is None:
             raise LocalError("bots play from a seat's view: pass hand.view(seat)")
-        start = self._clock()
+        start = self.clock()
         self.last_samples = 0
         moves = view.legal_moves()
         if not moves:
@@ -634,22 +686,29 @@ class ExpertBot:
         plays = round_plays(view) if self.inference else []
         play_out = self._rollout
         objective = self._objective(side)
+        exact = self.exact_reach and _exact_reach(view)
         n = 0
         with _no_cycle_collection():
             while True:
                 if self.samples is not None and n >= self.samples:
                     break
                 if deadline is not None and n > 0:
-                    now = self._clock()
+                    now = self.clock()
                     if now + 1.5 * (now - start) / n > deadline:
                         break
                 world = determinize(view, self._rng)
                 margins: list[float] = []
-                for i, c, o in options:
-                    end = play_out(world._play_trusted(me, i, c, o))
-                    margins.append(margin(end, side) if objective is None else objective(end))
-                    if hard_stop is not None and n > 0 and self._clock() > hard_stop:
-                        break
+                if exact:
+                    # One world's exact search takes a few ms: the deadline's estimate
+                    # of a sample's cost keeps it inside the budget.
+                    margins = exact_values(world, side, options, objective)
+                else:
+                    for i, c, o in options:
+                        end = play_out(world._play_trusted(me, i, c, o))
+                        margins.append(margin(end, side) if objective is None
+                                       else objective(end))
+                        if hard_stop is not None and n > 0 and self.clock() > hard_stop:
+                            break
                 if len(margins) < len(options):
                     break  # every move must be judged on the same worlds
                 w = world_weight(world, plays) if plays else 1.0
@@ -683,7 +742,8 @@ class OmniscientBot:
     sees_all = True
 
     def __init__(self, seed: int | None = None, *, move_ms: float | None = None) -> None:
-        self._cut = ExpertBot(seed, move_ms=move_ms if move_ms is not None else 200)
+        #: The expert that chooses its cuts (with the expert's budget and clock).
+        self.cut_search = ExpertBot(seed, move_ms=move_ms if move_ms is not None else 200)
 
     def choose_play(self, hand: Hand) -> Move:
         raise LocalError("the omniscient level plays only in the arena's measurement, "
@@ -717,4 +777,4 @@ class OmniscientBot:
 
     def choose_cut(self, hand: Hand) -> bool:
         """The cut as the expert chooses it (from the cutter's view)."""
-        return self._cut.choose_cut(hand)
+        return self.cut_search.choose_cut(hand)
