@@ -533,7 +533,7 @@ _SIG_FIELDS = frozenset(("t", "p", "s"))
 _COMMON_FIELDS = frozenset(("g", "seat", "n", "prev", "k"))
 _KIND_FIELDS = {
     "table": frozenset(("v", "players", "rules", "rules_hash", "seats", "caps")),
-    "ready": frozenset(),
+    "ready": frozenset(("caps",)),
     "turn": frozenset(("d", "a")),
     "done": frozenset(("result",)),
     "abort": frozenset(("code", "blamed", "why", "evidence", "evidence_id", "flag")),
