@@ -102,7 +102,8 @@ __all__ = [
 #: Table capability (in the genesis): a seat the game waits for may send the deal
 #: messages it owes in a ``turn`` without its action, and choose on a later pass, so that
 #: the others get their cards while it thinks (PROTOCOL.md 6.2).  The host puts it in
-#: the genesis only when every seated peer announced it in its ``hello``.
+#: the genesis only when every seated peer announced it in its ``hello``; binding: in
+#: effect only when every seat's ``ready`` lists it too (:func:`effective_caps`).
 CAP_EARLY_DEAL = "early-deal/v1"
 #: The table capabilities of a genesis by default (without shuffle proofs).  The link
 #: capabilities (the ready check, rematch), which the genesis never lists, are the link
@@ -115,7 +116,7 @@ CAP_SHUFFLE_PROOFS = "shuffle-proof/v1"
 #: seat shuffles on top at once and checks the proofs alongside, and no seat releases a
 #: decryption share of the instance before every proof of it verified there (PROTOCOL.md
 #: Appendix A 4.1).  The host puts it in the genesis only when every seated peer announced
-#: it in its ``hello``.
+#: it in its ``hello``; binding: in effect only when every seat's ``ready`` lists it too.
 CAP_PROOF_APART = "proof-apart/v1"
 #: The table capabilities that change how every seat plays: one of them is in effect only
 #: when the genesis holds it and every seat's ``ready`` lists it (:func:`effective_caps`),

@@ -257,7 +257,8 @@ def test_a_lying_host_cannot_impose_proof_apart_on_an_old_joiner(n, old_kind):
     deal/shuffle; the honest new seats expected them apart and blamed seat 2 (malformed).
     Now seat 2's ready does not list it (no caps field at all, or caps without it), the
     capability is not in effect anywhere, every seat plays the old order, the match
-    completes with nobody blamed and every seat's transcript audits VALID."""
+    completes with nobody blamed, the transcript audits VALID and a seat rebuilt from
+    its log agrees."""
     old = without(CAP_PROOF_APART)
     table, ids, masters = _lying_table(n, b"lie-apart%d" % n, {2: old}, proofs=True,
                                        lie=CAP_PROOF_APART)
@@ -272,6 +273,9 @@ def test_a_lying_host_cannot_impose_proof_apart_on_an_old_joiner(n, old_kind):
     assert shuffles and all(isinstance(d.get("proof"), bytes) for d in shuffles)
     report = audit_bodies(ss[1].bodies, workers=0)
     assert report.verdict == VALID, report.reason
+    # A seat rebuilt from its log after a crash reads the same readies.
+    again = Session.resume(ids[1], list(ss[1].bodies), ids[0].public, masters[1])
+    assert again.caps == ss[1].caps and again.done == ss[1].done
 
 
 def test_before_the_fix_the_honest_seats_disagreed_and_now_the_log_convicts_the_host():
