@@ -389,7 +389,7 @@ class _SeatlessDeck(DeckInstance):
 
     def __init__(self, table: TableInfo, hand: int, instance: int, cutter: int | None,
                  owner: _SeatlessDriver) -> None:
-        super().__init__(table, None, b"", hand, instance, cutter, [])
+        super().__init__(table, None, b"", hand, instance, cutter, [], caps=owner.caps)
         self.owner = owner
         #: Handles of this deck's shuffle proofs in ``owner.proof_checks``, by seat.
         self.proof_tasks: dict[int, int] = {}

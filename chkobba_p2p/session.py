@@ -75,6 +75,9 @@ __all__ = [
     "CAP_EARLY_DEAL",
     "CAP_PROOF_APART",
     "TABLE_CAPABILITIES",
+    "BINDING_CAPABILITIES",
+    "IMPLEMENTED_CAPABILITIES",
+    "effective_caps",
     "SeatInfo",
     "TableInfo",
     "Session",
@@ -99,7 +102,8 @@ __all__ = [
 #: Table capability (in the genesis): a seat the game waits for may send the deal
 #: messages it owes in a ``turn`` without its action, and choose on a later pass, so that
 #: the others get their cards while it thinks (PROTOCOL.md 6.2).  The host puts it in
-#: the genesis only when every seated peer announced it in its ``hello``.
+#: the genesis only when every seated peer announced it in its ``hello``; binding: in
+#: effect only when every seat's ``ready`` lists it too (:func:`effective_caps`).
 CAP_EARLY_DEAL = "early-deal/v1"
 #: The table capabilities of a genesis by default (without shuffle proofs).  The link
 #: capabilities (the ready check, rematch), which the genesis never lists, are the link
@@ -112,8 +116,42 @@ CAP_SHUFFLE_PROOFS = "shuffle-proof/v1"
 #: seat shuffles on top at once and checks the proofs alongside, and no seat releases a
 #: decryption share of the instance before every proof of it verified there (PROTOCOL.md
 #: Appendix A 4.1).  The host puts it in the genesis only when every seated peer announced
-#: it in its ``hello``.
+#: it in its ``hello``; binding: in effect only when every seat's ``ready`` lists it too.
 CAP_PROOF_APART = "proof-apart/v1"
+#: The table capabilities that change how every seat plays: one of them is in effect only
+#: when the genesis holds it and every seat's ``ready`` lists it (:func:`effective_caps`),
+#: so that a host cannot impose one on a seat that does not speak it (only the host sees
+#: the hellos).
+BINDING_CAPABILITIES = (CAP_EARLY_DEAL, CAP_PROOF_APART)
+#: Every table capability this implementation plays (a seat's ``ready.caps`` is the
+#: genesis's ``caps`` that it holds).
+IMPLEMENTED_CAPABILITIES = TABLE_CAPABILITIES + (CAP_SHUFFLE_PROOFS, CAP_PROOF_APART)
+
+
+def effective_caps(genesis: Sequence[str], readies: Sequence[Sequence[str] | None]
+                   ) -> tuple[str, ...]:
+    """The table capabilities in effect (PROTOCOL.md 3): those of the ``genesis``, less
+    each binding one (:data:`BINDING_CAPABILITIES`) that some seat's ready does not list.
+    ``readies``: each seat's ``ready.caps`` (None: the ready has no ``caps``, a peer of
+    before the field).  When no ready has the field (a log made before it), the genesis
+    alone decides, as it did then.  A cap a ready lists and the genesis lacks counts
+    for nothing."""
+    if all(r is None for r in readies):
+        return tuple(genesis)
+    return tuple(c for c in genesis if c not in BINDING_CAPABILITIES
+                 or all(r is not None and c in r for r in readies))
+
+
+def _ready_caps(fields: dict[str, Any], seat: int, body: bytes) -> tuple[str, ...] | None:
+    """A ``ready``'s ``caps`` (None: absent); a value that is not an array of str is the
+    game fault ``protocol_violation`` of its signer."""
+    caps = fields.get("caps")
+    if caps is None and "caps" not in fields:
+        return None
+    if not isinstance(caps, list) or not all(isinstance(c, str) for c in caps):
+        raise GameFault(ErrorCode.PROTOCOL_VIOLATION, "ready.caps is an array of str", seat,
+                        body)
+    return tuple(caps)
 
 
 class GameFault(RemoteError):
@@ -184,7 +222,9 @@ class TableInfo:
 
     @property
     def proof_apart(self) -> bool:
-        """Whether shuffle proofs travel apart from their decks (``deal/proof``)."""
+        """Whether the genesis has shuffle proofs travel apart from their decks
+        (``deal/proof``).  Binding: in effect only if every seat's ready lists it too
+        (:attr:`Session.caps`, :func:`effective_caps`)."""
         return self.shuffle_proofs and CAP_PROOF_APART in self.caps
 
     def display_names(self) -> tuple[str, ...]:
@@ -433,16 +473,27 @@ class Session:
 
     :meth:`observe` makes a session of no seat (``seat`` None): it runs every check on
     every seat's entries and never makes one (:mod:`chkobba_p2p.observer` builds on it).
+
+    ``speaks``: the table capabilities this seat plays (default
+    :data:`IMPLEMENTED_CAPABILITIES`); its ``ready`` lists those of the genesis
+    (:meth:`ready_caps`), and :attr:`caps` says which are in effect once every ready is in.
     """
 
     def __init__(self, identity: Identity | None, table: TableInfo, seat: int | None,
                  genesis: Entry, master: bytes | None = None, *,
-                 game: GameDriver | None = None) -> None:
+                 game: GameDriver | None = None,
+                 speaks: Sequence[str] | None = None) -> None:
         if seat is not None and (identity is None or table.seats[seat].key != identity.public):
             raise LocalError("this identity does not hold that seat")
         self.identity = identity
         self.table = table
         self.seat = seat
+        self.speaks = tuple(IMPLEMENTED_CAPABILITIES if speaks is None else speaks)
+        #: The table capabilities in effect: the genesis's until every seat's ready is in,
+        #: then :func:`effective_caps` of the readies (before any deal message).
+        self.caps: tuple[str, ...] = table.caps
+        #: Each seat's ``ready.caps`` so far, in seat order (None: no such field).
+        self.readies: list[tuple[str, ...] | None] = []
         self.phase = Phase.READY
         self.chain = _Chain(next_seq=[0] * table.players)
         #: Every accepted entry's frame body, in chain order (for logs and resumes).
@@ -470,20 +521,21 @@ class Session:
     # -------------------------------------------------------------- construction
 
     @classmethod
-    def create(cls, identity: Identity, table: TableInfo,
-               master: bytes | None = None) -> tuple[Session, Entry]:
+    def create(cls, identity: Identity, table: TableInfo, master: bytes | None = None, *,
+               speaks: Sequence[str] | None = None) -> tuple[Session, Entry]:
         """The host's session and the genesis entry to broadcast."""
         genesis = make_entry(identity, game=table.game, seat=0, seq=0, prev=GENESIS_PREV,
                              kind="table", body=table.to_body())
-        return cls(identity, table, 0, genesis, master), genesis
+        return cls(identity, table, 0, genesis, master, speaks=speaks), genesis
 
     @classmethod
     def resume(cls, identity: Identity, bodies: list[bytes], host_key: bytes,
-               master: bytes) -> Session:
+               master: bytes, *, speaks: Sequence[str] | None = None) -> Session:
         """Rebuild a session from the entries of a log (genesis first), with the master
         secret of the crashed run: every entry is checked again, and this seat's deal
         secrets come out the same, so its own logged entries match what it would send."""
-        session = cls.join(identity, wire.open_entry(bodies[0]), host_key, master)
+        session = cls.join(identity, wire.open_entry(bodies[0]), host_key, master,
+                           speaks=speaks)
         for body in bodies[1:]:
             entry = wire.open_entry(body)
             if entry.seat == session.seat and entry.kind != "abort":
@@ -514,7 +566,7 @@ class Session:
 
     @classmethod
     def join(cls, identity: Identity, genesis: Entry, host_key: bytes,
-             master: bytes | None = None) -> Session:
+             master: bytes | None = None, *, speaks: Sequence[str] | None = None) -> Session:
         """A joining peer's session from the genesis the host sent, signed by ``host_key``."""
         if not verify_signature(host_key, ENTRY_DOMAIN, genesis.payload, genesis.signature):
             raise ProtocolError(ErrorCode.BAD_SIGNATURE, "genesis", blamed_seat=0)
@@ -525,7 +577,7 @@ class Session:
         seat = next((s.seat for s in table.seats if s.key == identity.public), None)
         if seat is None:
             raise ProtocolError(ErrorCode.PROTOCOL_VIOLATION, "no seat for us", blamed_seat=0)
-        return cls(identity, table, seat, genesis, master)
+        return cls(identity, table, seat, genesis, master, speaks=speaks)
 
     # ------------------------------------------------------------------- reading
 
@@ -565,6 +617,17 @@ class Session:
     def take_events(self) -> list[object]:
         out, self._events = self._events, []
         return out
+
+    def ready_caps(self) -> tuple[str, ...] | None:
+        """What this seat's ``ready`` lists in ``caps``: the genesis's table capabilities
+        that this seat plays (:attr:`speaks`), in the genesis's order.  (None: no ``caps``
+        field at all, as a peer of before the field; only a test's stand-in for one.)"""
+        return tuple(c for c in self.table.caps if c in self.speaks)
+
+    def effective_caps(self) -> tuple[str, ...]:
+        """The table capabilities in effect, from the genesis and every seat's ready
+        (:func:`effective_caps`); :attr:`caps` once the last ready is in."""
+        return effective_caps(self.table.caps, self.readies)
 
     @property
     def decision(self) -> Decision | None:
@@ -645,8 +708,13 @@ class Session:
             if kind != "ready":
                 raise GameFault(ErrorCode.PROTOCOL_VIOLATION, f"expected ready, got {kind}",
                                 seat, entry.body)
+            self.readies.append(_ready_caps(f, seat, entry.body))
             self._floor = (seat + 1) % n
             if seat == n - 1:
+                # Every seat said which of the genesis's capabilities it plays: the binding
+                # ones are settled before the first deck exists (PROTOCOL.md 3).
+                self.caps = self.effective_caps()
+                self.game.set_caps(self.caps)
                 self.phase = Phase.PLAYING
                 self.game.start()
             return
@@ -786,7 +854,8 @@ class Session:
             return None
         body: dict[str, Any]
         if self.phase == Phase.READY:
-            kind, body = "ready", {}
+            caps = self.ready_caps()
+            kind, body = "ready", ({} if caps is None else {"caps": list(caps)})
         elif self.phase == Phase.PLAYING:
             action = self._decided
             if action is None and not self.game.has_outbox and self.game.working:
@@ -923,7 +992,11 @@ class DeckInstance:
     """
 
     def __init__(self, table: TableInfo, seat: int | None, master: bytes, hand: int,
-                 instance: int, cutter: int | None, outbox: list[dict[str, Any]]) -> None:
+                 instance: int, cutter: int | None, outbox: list[dict[str, Any]], *,
+                 caps: Sequence[str] | None = None) -> None:
+        """``caps``: the table capabilities in effect (:attr:`Session.caps`; default the
+        genesis's)."""
+        caps = table.caps if caps is None else caps
         ctx = (table.game, hand.to_bytes(8, "big"), instance.to_bytes(8, "big"))
         seed: bytes | None = None
         x: int | None = None
@@ -938,10 +1011,10 @@ class DeckInstance:
         self.cutter = cutter
         # The first-dealer draw deck is revealed right after the draw, which checks every
         # shuffle before any card is played and hides nothing: commit-reveal is enough there.
-        proofs = CAP_SHUFFLE_PROOFS in table.caps and hand > 0
+        proofs = CAP_SHUFFLE_PROOFS in caps and hand > 0
         # proof-apart/v1: the proof travels after its deck (deal/proof) and a seat's proof
         # work is deferred: done in each call while :attr:`inline`, else handed out as jobs.
-        apart = proofs and CAP_PROOF_APART in table.caps
+        apart = proofs and CAP_PROOF_APART in caps
         self.deal = Deal(session_id=table.game, hand=hand, instance=instance, n=table.players,
                          seat=seat, cutter=cutter, shuffle_proofs=proofs,
                          seed=seed, secret_key=x, proof_apart=apart,
@@ -1104,6 +1177,8 @@ class GameDriver:
         #: This hand's engine events with the deck positions each deal used.
         self._hand_trace: list[tuple[object, tuple[int, ...]]] = []
         self._out: list[dict[str, Any]] = []
+        #: The table capabilities in effect (:meth:`set_caps`; the genesis's until then).
+        self.caps: tuple[str, ...] = table.caps
         #: The table capability early-deal/v1: a turn may carry deal messages without the
         #: action the game waits for (PROTOCOL.md 6.2).
         self.early_deal = CAP_EARLY_DEAL in table.caps
@@ -1112,6 +1187,17 @@ class GameDriver:
         self.entry_body: bytes | None = None
 
     # ------------------------------------------------------------------ running
+
+    def set_caps(self, caps: Sequence[str]) -> None:
+        """The table capabilities in effect (:attr:`Session.caps`), set by the session
+        once every ready is in, before :meth:`start`: every deck follows them."""
+        self.caps = tuple(caps)
+        self.early_deal = CAP_EARLY_DEAL in self.caps
+
+    @property
+    def proof_apart(self) -> bool:
+        """proof-apart/v1 is in effect (with shuffle-proof/v1)."""
+        return CAP_SHUFFLE_PROOFS in self.caps and CAP_PROOF_APART in self.caps
 
     def start(self) -> None:
         self._new_deck(cutter=None)
@@ -1134,7 +1220,7 @@ class GameDriver:
         later entry, or sent after the resume if the log ends first.  (Proof and share
         bytes differ between runs, their nonces being fresh: matched by type, step and
         position.)"""
-        if not self.table.proof_apart or not isinstance(items, list):
+        if not self.proof_apart or not isinstance(items, list):
             self._out.clear()  # every message we make goes in our next turn
             return
         def key(m: object) -> object:
@@ -1354,7 +1440,7 @@ class GameDriver:
     def make_deck(self, cutter: int | None) -> DeckInstance:
         """The deck instance of the next shuffle (:attr:`hand_no`, :attr:`instance`)."""
         return DeckInstance(self.table, self.seat, self.master, self.hand_no,
-                            self.instance, cutter, self._out)
+                            self.instance, cutter, self._out, caps=self.caps)
 
     def on_engine_event(self, event: object, positions: tuple[int, ...]) -> None:
         """Called for every rules-engine event of the hand (a deal, the cut, a play, the

@@ -87,9 +87,9 @@ MAX_STR = 4096
 MAX_NAME = 32
 
 #: Largest ``sig`` frame body of each entry kind, in bytes (PROTOCOL.md section 2.1).
-#: Measured honest maxima: genesis 588, ready 156, turn 8194 (a shuffle with its proof),
-#: done 189; the worst turn an honest deal can produce (a shuffle with its proof, the
-#: cut, a whole step of shares, a reveal and the next key) stays under 10 KiB.
+#: Measured honest maxima: genesis 588, ready 226 (its caps), turn 8194 (a shuffle with
+#: its proof), done 189; the worst turn an honest deal can produce (a shuffle with its
+#: proof, the cut, a whole step of shares, a reveal and the next key) stays under 10 KiB.
 MAX_ENTRY = {"table": 4096, "ready": 1024, "turn": 16384, "done": 1024, "abort": 24576}
 #: Any other kind (only ever sent under a table capability that announces it).
 MAX_ENTRY_OTHER = 16384
@@ -533,7 +533,7 @@ _SIG_FIELDS = frozenset(("t", "p", "s"))
 _COMMON_FIELDS = frozenset(("g", "seat", "n", "prev", "k"))
 _KIND_FIELDS = {
     "table": frozenset(("v", "players", "rules", "rules_hash", "seats", "caps")),
-    "ready": frozenset(),
+    "ready": frozenset(("caps",)),
     "turn": frozenset(("d", "a")),
     "done": frozenset(("result",)),
     "abort": frozenset(("code", "blamed", "why", "evidence", "evidence_id", "flag")),

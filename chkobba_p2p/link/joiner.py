@@ -143,6 +143,9 @@ class SeatLink(SeatCore[C]):
         self.host: C | None = None
         self.host_key: bytes | None = None
         self.host_caps: tuple[str, ...] = ()
+        #: What our hello announced (``hello.caps``): our ready lists the genesis's
+        #: capabilities among them (PROTOCOL.md 3), whatever the host put in the genesis.
+        self.hello_caps: tuple[str, ...] | None = None
         self.host_name = ""  # as the greeting gave it
         #: The move limit and allowance the host announced in its welcome (None: not
         #: announced, or out of bounds): our clocks and conclusions use them.
@@ -304,6 +307,7 @@ class SeatLink(SeatCore[C]):
         self.refusal = None
         self.host_key = hs.host_key
         self.host_caps = hs.host_caps
+        self.hello_caps = hs.caps
         self.host_name = hs.host_name
         self.host_rules = hs.rules
         self.host = conn
@@ -541,7 +545,8 @@ class SeatLink(SeatCore[C]):
             entry = wire.open_entry(body, msg)
             if s is None:
                 assert self.host_key is not None
-                self.session = s = Session.join(self._identity, entry, self.host_key, None)
+                self.session = s = Session.join(self._identity, entry, self.host_key, None,
+                                                speaks=self.hello_caps)
                 self.table_seen = True
             elif s.finished:
                 return
