@@ -23,7 +23,7 @@ def _expected(scored: list[HandScored], sides: int, target: int
 
 
 async def test_every_seat_is_told_the_totals_before_each_hand(tmp_path, autojump_clock):
-    target = 5  # several hands, a short match
+    target = 11  # several hands (one hand of 11 points would take 7 chkobbas)
     table = InMemoryTable(tmp_path, players=2, rules=Ruleset(target=target))
     outcomes = await table.run()
     assert all(o.completed for o in outcomes)
@@ -39,7 +39,7 @@ async def test_every_seat_is_told_the_totals_before_each_hand(tmp_path, autojump
 
 
 async def test_at_four_players_the_totals_are_by_team(tmp_path, autojump_clock):
-    target = 3
+    target = 5
     table = InMemoryTable(tmp_path, players=4, rules=Ruleset(target=target))
     outcomes = await table.run()
     assert all(o.completed for o in outcomes)
@@ -51,7 +51,7 @@ async def test_at_four_players_the_totals_are_by_team(tmp_path, autojump_clock):
 
 
 async def test_at_three_players_each_seat_is_a_side(tmp_path, autojump_clock):
-    target = 3
+    target = 5
     table = InMemoryTable(tmp_path, players=3, rules=Ruleset(target=target))
     outcomes = await table.run()
     assert all(o.completed for o in outcomes)
@@ -65,7 +65,7 @@ async def test_a_resumed_seat_is_told_the_totals_of_the_game_it_comes_back_to(
     """A joiner's process "dies" in the second hand (its 25th play: a seat plays 18 cards
     a hand at 2 players) and comes back from its saved game: before its next choice it is
     told the totals after hand 1, rebuilt from its log, not zeros."""
-    target = 5
+    target = 11
     identity = Identity.generate()
     state = tmp_path / "seat1.state"
     host_ctl, gate = RecordingController(0), GatedController(25)
