@@ -225,8 +225,11 @@ class PeerShell:
                 and self._told_match[1] == told[1]:
             return
         self._told_match = told
+        see = getattr(self.controller, "see_match", None)  # a controller of its own may lack it
+        if see is None:
+            return
         try:
-            self.controller.see_match(d.totals, d.target)
+            see(d.totals, d.target)
         except Exception:  # the bot plays for the margin then; the game goes on
             _log.exception("controller see_match failed")
 
