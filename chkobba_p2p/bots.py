@@ -20,11 +20,17 @@ Levels, weakest first (:data:`chkobba_p2p.levels.LEVELS`,
   ``move_ms`` per move.
 
 At 4 players every level plays for its team: captures and points are counted per side.
+
+A bot may also play for the match rather than the hand (:class:`MatchAware`, optional):
+whoever drives it -- the arena, or a real table's
+:class:`~chkobba_p2p.peer.BotController` -- tells it the match totals and the target
+before each hand; a bot without ``see_match`` is simply never told.
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 from math import comb
 from typing import Protocol
@@ -35,6 +41,7 @@ from .rules import Hand, Move, capture_options, side_of
 
 __all__ = [
     "Bot",
+    "MatchAware",
     "RandomBot",
     "GreedyBot",
     "HeuristicBot",
@@ -54,6 +61,17 @@ class Bot(Protocol):
 
     def choose_cut(self, hand: Hand) -> bool:
         """As cutter, with the drawn card in hand: True keeps it, False places it."""
+        ...
+
+
+class MatchAware(Protocol):
+    """What a bot that plays for the match has besides :class:`Bot` (optional: its
+    drivers look for it with ``getattr``; :class:`chkobba_p2p.search.ExpertBot` has it)."""
+
+    def see_match(self, totals: Sequence[int], target: int) -> None:
+        """Before each hand: the match totals by side before it (a side is a seat at 2
+        and 3 players; at 4, side 0 is seats 0 and 2) and the target.  At a real table
+        these come from the peer's own rules engine, from the signed transcript."""
         ...
 
 

@@ -68,6 +68,15 @@ class SeatController:
         """As cutter, the drawn card is in ``hand.hand_of(hand.cutter)``: True keeps it."""
         raise NotImplementedError
 
+    def see_match(self, totals: tuple[int, ...], target: int) -> None:
+        """The match so far, before this seat's first choice of each hand (and again after
+        a resume): ``totals`` by side before the hand in progress (a side is a seat at 2
+        and 3 players; at 4, side 0 is seats 0 and 2, side 1 seats 1 and 3) and the
+        ``target``.  The totals are the ones this peer's own rules engine computed from
+        the signed transcript, never a peer's claim.  The default ignores them;
+        :class:`~chkobba_p2p.peer.BotController` hands them to a bot that plays for the
+        match (:class:`~chkobba_p2p.bots.MatchAware`)."""
+
     async def ready_to_start(self, lobby: Lobby) -> None:
         """The table is full (``lobby``): return when this seat's person has checked the
         names and fingerprints and wants to start (the ready check, PROTOCOL.md 5.3).

@@ -185,6 +185,14 @@ class BotController(SeatController):
     async def choose_cut(self, hand: Hand) -> bool:
         return await trio.to_thread.run_sync(self.bot.choose_cut, hand)
 
+    def see_match(self, totals: tuple[int, ...], target: int) -> None:
+        """The match totals and target before each hand, for a bot that plays for the
+        match (:class:`~chkobba_p2p.bots.MatchAware`: the expert); other levels ignore
+        them.  Called between choices, never while the bot thinks in its thread."""
+        see = getattr(self.bot, "see_match", None)
+        if see is not None:
+            see(totals, target)
+
 
 async def host_match(config: HostConfig, controller: SeatController, *,
                      task_status: trio.TaskStatus[int] | None = None) -> Outcome:

@@ -18,7 +18,9 @@ an earlier round has been played since, so those plays constrain no card hidden 
 reads the view's public events only (the cards played, what they took).
 
 **Match-aware play.**  Told the match totals (:meth:`ExpertBot.see_match`, which the
-arena calls before each hand), once a side is within :data:`MATCH_REACH` points of the
+arena and every real table call before each hand: a table's bot seat through
+:class:`~chkobba_p2p.peer.BotController`, with the totals its own session computed from
+the signed transcript), once a side is within :data:`MATCH_REACH` points of the
 target the expert values a finished world by its chance to win the match
 (:func:`match_value`) instead of the hand's margin.
 

@@ -288,11 +288,19 @@ class Phase:
 @dataclass(frozen=True)
 class Decision:
     """A choice the local seat must make now.  ``kind`` is ``"play"`` (pick one of
-    ``hand.legal_moves()``) or ``"cut"`` (keep the drawn card or place it)."""
+    ``hand.legal_moves()``) or ``"cut"`` (keep the drawn card or place it).
+
+    The match around it, as this session's rules engine computed it from the signed
+    transcript (never a peer's word): ``number``, the hand in progress (1-based);
+    ``totals``, the match totals by side before that hand (at 4 players side 0 is seats 0
+    and 2); ``target``, the points that win the match."""
 
     kind: str
     seat: int
     hand: Any  # rules.Hand, this seat's view
+    number: int = 0
+    totals: tuple[int, ...] = ()
+    target: int = 0
 
 
 class Standing:
@@ -1276,10 +1284,14 @@ class GameDriver:
             return None
         p = hand.pending
         if isinstance(p, Turn) and p.seat == self.seat:
-            return Decision("play", self.seat, hand)
-        if isinstance(p, CutterChoice) and p.seat == self.seat:
-            return Decision("cut", self.seat, hand)
-        return None
+            kind = "play"
+        elif isinstance(p, CutterChoice) and p.seat == self.seat:
+            kind = "cut"
+        else:
+            return None
+        m = self.match
+        assert m is not None
+        return Decision(kind, self.seat, hand, m.hand_number, m.totals, m.ruleset.target)
 
     def action_for(self, d: Decision, choice: Any) -> dict[str, Any]:
         """Check the local choice and turn it into the entry's action (showing the card)."""

@@ -40,7 +40,7 @@ from .link.seat import (
 )
 from .liveness import Clocks, SeatClock
 from .rules import Move
-from .session import Session
+from .session import Decision, Session
 from .stream import Link, LinkClosed, Traffic
 from .transcript import SavedGame, TranscriptWriter, default_log_path, read_transcript
 from .wire import ErrorCode, Identity, ProtocolError
@@ -104,6 +104,8 @@ class PeerShell:
         self._jobs: deque[ProofJob] = deque()
         self._job_worker = False
         self.proof_thread = True
+        #: The session and hand whose match totals the controller was last told.
+        self._told_match: tuple[Session | None, int] | None = None
 
     # The core's state, read where it lives.
     @property
@@ -213,8 +215,27 @@ class PeerShell:
             return False
         return True
 
+    def _tell_match(self, d: Decision) -> None:
+        """Tell the controller the match totals and the target before its first choice
+        of each hand (:meth:`SeatController.see_match`), from our session's own match
+        state (the decision carries it); once per hand of each session, so a resumed or
+        a new game is told again."""
+        told = (self.session, d.number)
+        if self._told_match is not None and self._told_match[0] is told[0] \
+                and self._told_match[1] == told[1]:
+            return
+        self._told_match = told
+        see = getattr(self.controller, "see_match", None)  # a controller of its own may lack it
+        if see is None:
+            return
+        try:
+            see(d.totals, d.target)
+        except Exception:  # the bot plays for the margin then; the game goes on
+            _log.exception("controller see_match failed")
+
     async def _decide(self, effect: Decide) -> None:
         d = effect.decision
+        self._tell_match(d)
         try:
             choice: Move | bool
             if d.kind == "play":

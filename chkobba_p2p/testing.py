@@ -5,7 +5,8 @@
   with the address label you choose, and every connection (a :class:`MemoryConnection`)
   can be cut, dropped (bytes vanish, as on a dead route), delayed, and fed raw bytes.
 - :class:`RecordingController`: a seat played by the greedy bot, synchronously (no
-  worker thread, so trio's ``MockClock`` autojump stays exact), recording every event.
+  worker thread, so trio's ``MockClock`` autojump stays exact), recording every event
+  and the match totals the table tells it before each hand.
 - :class:`GatedController`: the same, holding the floor at a chosen play until told.
 - :class:`InMemoryTable`: a :class:`~chkobba_p2p.net.HostPeer` and N-1
   :class:`~chkobba_p2p.net.ClientPeer` over one memory network, meant to run under
@@ -198,7 +199,15 @@ class RecordingController(SeatController):
     def __init__(self, seed: int = 0, level: str = "greedy") -> None:
         self.bot = make_bot(level, seed)
         self.events: list[object] = []
+        #: Every ``(totals, target)`` the table told this seat (:meth:`see_match`), in order.
+        self.matches: list[tuple[tuple[int, ...], int]] = []
         self._changed = trio.Event()
+
+    def see_match(self, totals: tuple[int, ...], target: int) -> None:
+        self.matches.append((tuple(totals), target))
+        see = getattr(self.bot, "see_match", None)
+        if see is not None:
+            see(totals, target)
 
     async def choose_play(self, hand: Hand) -> Move:
         await trio.lowlevel.checkpoint()

@@ -93,8 +93,13 @@ def result(g: Game, t: Translator) -> str:
     if lg.ending == "points" and w is not None:
         # The winner's total first: "sami won 14–2".
         order = [w] + [i for i in range(len(lg.totals)) if i != w]
-        return t("hi_won_points", side=side_names(g, w),
-                 score="–".join(str(lg.totals[i]) for i in order if i < len(lg.totals)))
+        if len(lg.totals) > 2 and w < len(lg.totals):  # 3 players: whose the others are
+            rest = ", ".join(f"{side_names(g, i)} {lg.totals[i]}" for i in order[1:]
+                             if i < len(g.sides))
+            score = t("score_three", first=lg.totals[w], rest=rest)
+        else:
+            score = "–".join(str(lg.totals[i]) for i in order if i < len(lg.totals))
+        return t("hi_won_points", side=side_names(g, w), score=score)
     if lg.ending == "resigned" and w is not None:
         return t("hi_won_resigned", side=side_names(g, w))
     if lg.ending == "on_time" and w is not None:

@@ -40,7 +40,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "you": ("you", "vous"),
     "us": ("us", "nous"),
     "them": ("them", "eux"),
-    "side": ("side {n}", "camp {n}"),
+    # A 3-player match's final score: the winner's total, then whose the others are.
+    "score_three": ("{first} ({rest})", "{first} ({rest})"),
     "with_partner": ("with {name}", "avec {name}"),
     "opponent": ("opponent", "adversaire"),
     "partner": ("partner", "partenaire"),
@@ -81,6 +82,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "place": ("[p]lace it", "[p]oser"),
     "replay": ("replay", "relecture"),
     "replay_step": ("step {i}/{n} · entry #{entry}", "étape {i}/{n} · entrée n°{entry}"),
+    "replay_step_short": ("step {i}/{n}", "étape {i}/{n}"),
     "keys_replay": ("←→ move · PgUp/PgDn hand · Home/End · s scores · q quit",
                     "←→ coup · PgPréc/PgSuiv manche · Début/Fin · s scores · q quitter"),
     "verdict_valid": ("VALID: {why}", "VALIDE : {why}"),

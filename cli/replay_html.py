@@ -51,6 +51,10 @@ _WORDS: dict[str, tuple[str, str]] = {
     "winner": ("{who} wins the match, {totals}.", "{who} gagne la partie, {totals}."),
     "resigned": ("{by} resigned at entry #{entry}: {who} wins the match.",
                  "{by} a abandonné à l'entrée n°{entry} : {who} gagne la partie."),
+    # At 4 players the winning side is two people, named: the verb agrees.
+    "winner_team": ("{who} win the match, {totals}.", "{who} gagnent la partie, {totals}."),
+    "resigned_team": ("{by} resigned at entry #{entry}: {who} win the match.",
+                      "{by} a abandonné à l'entrée n°{entry} : {who} gagnent la partie."),
     "resigned_nobody": ("{by} resigned at entry #{entry}: at three players the match "
                         "stops there, and nobody wins.",
                         "{by} a abandonné à l'entrée n°{entry} : à trois joueurs la partie "
@@ -64,14 +68,20 @@ _WORDS: dict[str, tuple[str, str]] = {
                 "{late} perd au temps à l'entrée n°{entry} : {who} gagne la partie. Le "
                 "journal montre que c'était à {late} de jouer ; le temps écoulé est la "
                 "parole de l'hôte (un journal ne porte pas l'heure)."),
+    "on_time_team": ("{late} lost on time at entry #{entry}: {who} win the match. The "
+                     "log shows it was {late}'s turn; the time that ran out is the host's "
+                     "word (a log carries no time).",
+                     "{late} perd au temps à l'entrée n°{entry} : {who} gagnent la partie. "
+                     "Le journal montre que c'était à {late} de jouer ; le temps écoulé est "
+                     "la parole de l'hôte (un journal ne porte pas l'heure)."),
     "on_time_here": ("{who} ran out of time here.", "{who} n'a plus eu de temps ici."),
     "plays_cut_kept": ("{who} keeps {card}", "{who} garde {card}"),
     "players": ("Players", "Joueurs"),
     "seat": ("Seat", "Place"),
     "name": ("Name and key fingerprint", "Nom et empreinte de clé"),
     "side": ("Side", "Camp"),
-    "key": ("Key fingerprint", "Empreinte de clé"),
     "team": ("team {n}", "équipe {n}"),
+    "key": ("Key fingerprint", "Empreinte de clé"),
     "rules": ("Rules", "Règles"),
     "first_dealer": ("First dealer: {who}", "Premier donneur : {who}"),
     "draw": ("First-dealer draw", "Tirage du premier donneur"),
@@ -178,11 +188,13 @@ class _Page:
         return self.players in SHAPES and Seating.of(self.players).teams
 
     def side(self, side: int) -> str:
-        if self.teams:
-            seats = Seating.of(4).seats_of(side)
-            return self.tx("team", n=side + 1) + \
-                " (" + " &amp; ".join(self.seat(s) for s in seats) + ")"
-        return self.seat(side)
+        """A side by its players' names: "hana", "hana &amp; sami" at 4 players."""
+        return self._side_short(side)
+
+    @property
+    def _team(self) -> str:
+        """The suffix of a sentence whose subject is a side: a team's verb agrees."""
+        return "_team" if self.teams else ""
 
     # -------------------------------------------------------------- cards
 
@@ -232,19 +244,24 @@ class _Page:
             if r.winner is not None and r.code == "resigned":
                 lines.append(self.resignation(r.winner))
             elif r.winner is not None and r.code == "on_time":
-                line = self.tx("on_time", late=self.seat(r.blamed), entry=str(r.entry),
-                               who=self.side(r.winner))
+                line = self.tx("on_time" + self._team, late=self.seat(r.blamed),
+                               entry=str(r.entry), who=self.side(r.winner))
                 lines.append(f"<p class='outcome'>{line}</p>")
             elif r.code == "resigned":  # at 3 players: the match stops, nobody wins
                 lines.append("<p class='outcome'>" + self.tx(
                     "resigned_nobody", by=self.seat(self._resigner()), entry=str(r.entry))
                     + "</p>")
             elif r.winner is not None:
-                # The winner's total first: "12 – 11".
-                totals = " – ".join(str(t) for t in sorted(r.totals, reverse=True))
-                who = self.side(r.winner)
-                lines.append(f"<p class='outcome'>{self.tx('winner', who=who, totals=totals)}"
-                             "</p>")
+                # The winner's total first: "12 – 11"; at 3 players whose each is,
+                # "hana 9 – sami 5 – amel 3".
+                w = r.winner
+                order = [w, *(i for i in range(len(r.totals)) if i != w)]
+                totals = " – ".join(
+                    (f"{self._side_short(i)} {r.totals[i]}" if len(r.totals) > 2
+                     else str(r.totals[i])) for i in order)
+                who = self.side(w)
+                lines.append("<p class='outcome'>"
+                             f"{self.tx('winner' + self._team, who=who, totals=totals)}</p>")
         elif v == INVALID:
             lines.append(f"<p>{self.tx('invalid_long', entry=str(r.entry))}</p>")
             if r.blamed is None:
@@ -277,8 +294,8 @@ class _Page:
     def resignation(self, winner: int) -> str:
         """The verdict of a resigned match: who resigned, who wins, the score then."""
         r = self.r
-        line = self.tx("resigned", by=self.seat(self._resigner()), entry=str(r.entry),
-                       who=self.side(winner))
+        line = self.tx("resigned" + self._team, by=self.seat(self._resigner()),
+                       entry=str(r.entry), who=self.side(winner))
         out = f"<p class='outcome'>{line}</p>"
         if r.totals and r.table is not None:
             totals = " – ".join(f"{self._side_short(i)} {t}" for i, t in enumerate(r.totals))
@@ -489,8 +506,9 @@ class _Page:
                 f"<p class='muted'>{how}</p></section>")
 
     def _sides(self) -> list[str]:
-        """Column heads of the score tables: the seats, or the teams (their members are
-        in the players' table)."""
+        """Column heads of the score tables: the seats, or the teams by number, their
+        members in the players' table (two whole names a column would not fit a phone:
+        a name is never broken).  Everywhere else a team is its players' names."""
         if self.teams:
             return [self.tx("team", n=i + 1) for i in range(2)]
         return [self.seat(i) for i in range(self.players)]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 import trio
@@ -72,6 +73,8 @@ _WORDS: dict[str, tuple[str, str]] = {
     "hand_n": ("hand {n}", "manche {n}"),
     "scored": ("hand {n} scored: {points} (totals {totals})",
                "manche {n} : {points} (totaux {totals})"),
+    # A 3-player match's final score: the winner's total, then whose the others are.
+    "score_three": ("{first} ({rest})", "{first} ({rest})"),
     "over": ("match over: {name} wins {score}; every player signed the result",
              "fin de la partie : {name} gagne {score} ; chaque joueur a signé le résultat"),
     "over_pl": ("match over: {name} win {score}; every player signed the result",
@@ -123,6 +126,10 @@ class Narrator:
         """A side by its players' names ("hana", "hana & sami")."""
         n = self.players or 2
         return " & ".join(self.who(s) for s in range(n) if side_of(s, n) == side)
+
+    def by_side(self, figures: Sequence[int]) -> str:
+        """One figure per side with whose it is: "hana 2, sami 1, amel 0"."""
+        return ", ".join(f"{self.side(i)} {x}" for i, x in enumerate(figures))
 
     @staticmethod
     def cards(cs) -> str:
@@ -181,12 +188,15 @@ class Narrator:
             self.say(self.t("revealed", what=what, hands="; ".join(
                 f"{self.who(s)} {self.cards(ev.dealt_to(s))}" for s in range(self.players))))
         elif isinstance(ev, HandScored):
-            self.say(self.t("scored", n=ev.number, points=" / ".join(map(str, ev.score.points)),
-                            totals=" / ".join(map(str, ev.totals))))
+            # Whose each figure is: "hana 2, sami 1, amel 0" ("hana & sami 5" at 4).
+            self.say(self.t("scored", n=ev.number, points=self.by_side(ev.score.points),
+                            totals=self.by_side(ev.totals)))
         elif isinstance(ev, MatchDone):
             w, totals = ev.winner_side, ev.totals
-            score = "-".join(map(str, [totals[w], *(p for i, p in enumerate(totals)
-                                                    if i != w)]))  # the winner's first
+            order = [w, *(i for i in range(len(totals)) if i != w)]  # the winner's first
+            score = "-".join(str(totals[i]) for i in order) if len(totals) <= 2 else \
+                self.t("score_three", first=totals[w],
+                       rest=", ".join(f"{self.side(i)} {totals[i]}" for i in order[1:]))
             self.say(self.t("over_pl" if self.players == 4 else "over",
                             name=self.side(w), score=score))
         elif isinstance(ev, Aborted):

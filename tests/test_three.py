@@ -497,7 +497,7 @@ def test_history_lists_three_player_matches_and_rates_them_in_their_own_pool(
     assert main(["history", str(logs), "--players", "3", "--lang", "en"]) == 0
     out = capsys.readouterr().out
     assert out.count("  3 players  ") == 2 and "2 matches, 1 counted" in out
-    assert re.search(r"\w+ won \d+–\d+–\d+", out), out
+    assert re.search(r"\w+ won \d+ \(\w+ \d+, \w+ \d+\)", out), out  # whose each total is
     assert "resigned at 3 players: nobody wins, counts for nothing" in out
     assert main(["history", str(logs), "--ratings", "--lang", "en"]) == 0
     out = capsys.readouterr().out
@@ -600,8 +600,9 @@ def test_the_end_screen_at_three_names_the_winner_with_three_totals(app_session)
     from chkobba_p2p.session import MatchDone
 
     text = _end_screen(0, lambda: {"done": MatchDone(2, (3, 5, 9), 4)})
-    assert "hana wins 9-3-5" in text, text
-    assert "You win 9-3-5!" in _end_screen(2, lambda: {"done": MatchDone(2, (3, 5, 9), 4)})
+    assert "hana wins 9 (you 3, sami 5)" in text, text  # whose each total is
+    assert "You win 9 (amel 3, sami 5)!" in _end_screen(
+        2, lambda: {"done": MatchDone(2, (3, 5, 9), 4)})
 
 
 @pytest.mark.parametrize(("lang", "seat", "words"), [

@@ -15,7 +15,7 @@ from chkobba_p2p.peer import ErrorCode, HandScored, Outcome
 from chkobba_p2p.text import safe_text
 
 from ..i18n import Translator
-from .render import Line, score_lines, wrap_line
+from .render import Line, score_lines, score_width, wrap_line
 from .stopped import stop_sentences
 from .view import TableView
 
@@ -66,10 +66,19 @@ def resign_lines(t: Translator) -> list[Line]:
             [("class:keys", " " + t("resign_keys") + " ")]]
 
 
+#: The widest a dialog's text may be on an 80-column screen (its box around it).
+DIALOG_TEXT = 74
+
+
 def score_dialog_lines(view: TableView, ev: HandScored) -> list[Line]:
-    """A hand's scoring, point by point, with the match's totals."""
+    """A hand's scoring, point by point, with the match's totals; the sides by name,
+    long names cut so that the table fits the box on 80 columns."""
     t = view.t
-    names = [view.side_name(i) for i in range(len(ev.totals))]
+    names: list[str] = []
+    for short in (None, 12, 8, 6, 4):
+        names = [view.side_name(i, short) for i in range(len(ev.totals))]
+        if score_width(names) <= DIALOG_TEXT:
+            break
     lines: list[Line] = [[("class:title", " " + t("score_title", n=ev.number))], []]
     lines += score_lines(ev.score, ev.totals, names, t, view.state.target)
     lines += [[], [("class:keys", " " + t("sc_continue") + " ")]]
@@ -121,7 +130,9 @@ def over_lines(view: TableView, outcome: Outcome | None, log_path: Path | None,
                        + " ")])
     elif o is not None and o.done is not None:
         d = o.done
-        score = d.score  # the winner's first, as people say it: "amel wins 14-9"
+        # The winner's first, as people say it: "amel wins 14-9"; at 3 players whose the
+        # others are, "amel wins 11 (you 7, bot2 3)".
+        score = view.score(d.totals, d.winner_side)
         lines.append([("class:title", " " + t("over_title") + " ")])
         lines.append([])
         if st.my_side is not None and d.winner_side == st.my_side:

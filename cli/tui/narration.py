@@ -125,7 +125,10 @@ class EventLog:
         elif isinstance(ev, HandScored):
             pts = " - ".join(f"{view.side_name(i)} {p}" for i, p in
                              enumerate(ev.score.points))
-            tot = " - ".join(str(x) for x in ev.totals)
+            # Three totals say whose is whose ("amel 5, bot1 3, bot2 0"); two follow the
+            # points' order, which names them.
+            tot = view.totals_words(ev.totals) if len(ev.totals) > 2 else \
+                " - ".join(str(x) for x in ev.totals)
             log(("class:title", t("ev_scored", n=ev.number, points=pts, totals=tot)))
         elif isinstance(ev, MatchDone):
             log(("class:ok", t("ev_done")))

@@ -160,13 +160,26 @@ def wrap_line(line: Line, width: int, indent: str = "") -> list[Line]:
     return out
 
 
+def score_column(side_names: Sequence[str]) -> int:
+    """The width of a side's column in :func:`score_lines`."""
+    return max(7, *(len(n) + 2 for n in side_names))
+
+
+def score_width(side_names: Sequence[str]) -> int:
+    """How wide :func:`score_lines` draws with these heads, its widest row's "+1 name"
+    included."""
+    return 1 + 20 + len(side_names) * score_column(side_names) + 5 + \
+        max(len(n) for n in side_names)
+
+
 def score_lines(score: HandScore, totals: Sequence[int], side_names: Sequence[str],
                 t: Callable[..., str], target: int | None) -> list[Line]:
     """The end-of-hand scoring table: one row per category with each side's count and
     who scores it, then the hand's points and the running totals."""
     k = len(side_names)
     name_w = 20
-    col_w = max(7, *(len(n) + 1 for n in side_names))
+    # Two spaces at least between two heads: "host & bot2  bot3 & bot1", not run together.
+    col_w = score_column(side_names)
 
     def row(label: str, cells: Sequence[str], winner: int | None, style: str = "") -> Line:
         line: Line = [("class:score.label " + style, f" {label:<{name_w}}")]

@@ -105,13 +105,19 @@ class ReplayViewer:
         parts = [f" {t('app')} · {t('replay')}"]
         if f.hand:
             parts.append(t("hand_no", n=f.hand))
-        parts.append(t("replay_step", i=self.at + 1, n=len(self.tl.frames), entry=f.entry))
-        left = " · ".join(parts)
+        step = t("replay_step", i=self.at + 1, n=len(self.tl.frames), entry=f.entry)
+        left = " · ".join([*parts, step])
         st = f.state
         right = ""
         if st.totals and st.players:
             view = self.view()
-            right = "  ".join(f"{view.side_name(i)} {p}" for i, p in enumerate(st.totals))
+            right = view.totals_line(st.totals, cols - len(left) - 2)
+            if len(left) + len(right) + 2 > cols:
+                # The totals by their whole names before the entry's number (the offending
+                # entry is named in the banner): "step 45/45", then shorter names.
+                left = " · ".join([*parts, t("replay_step_short", i=self.at + 1,
+                                             n=len(self.tl.frames))])
+                right = view.totals_line(st.totals, cols - len(left) - 2)
         pad = max(1, cols - len(left) - len(right) - 1)
         return [("class:header", (left + " " * pad + right + " ")[:cols])]
 
@@ -139,8 +145,7 @@ class ReplayViewer:
         t, view = self.t, self.view(len(self.tl.frames) - 1)
         team = "_team" if view.state.teams else ""  # "hana & sami win", "hana wins"
         if v.winner is not None and v.code is None and len(v.totals) >= 2:
-            order = [v.winner, *(i for i in range(len(v.totals)) if i != v.winner)]
-            score = "-".join(str(v.totals[i]) for i in order)  # the winner's first
+            score = view.score(v.totals, v.winner)  # the winner's first; whose at 3
             return t("verdict_won" + team, name=self.side_names(v.winner), score=score)
         if v.winner is not None and v.code == "resigned":
             return t("verdict_resigned" + team, who=view.name(v.by_seat),

@@ -139,7 +139,7 @@ def _captures_line(view: TableView, side: int) -> Line:
     if c.chkobbas:
         parts.append(t("chkobba_n", n=c.chkobbas))
     if st.teams and st.seat is None:  # a spectator, a replay: the side
-        whose = t("cap_of", name=view.side_name(side))  # its players' names, or "side 1"
+        whose = t("cap_of", name=view.side_name(side))  # its players' names
     elif st.teams:
         whose = t("cap_us") if side == st.my_side else t("cap_them")
     else:
@@ -308,6 +308,6 @@ def header_line(view: TableView, title: str, cols: int) -> Line:
     left = " · ".join(parts)
     right = ""
     if st.totals and st.players and st.started:
-        right = "  ".join(f"{view.side_name(i)} {p}" for i, p in enumerate(st.totals))
+        right = view.totals_line(st.totals, cols - len(left) - 2)
     pad = max(1, cols - len(left) - len(right) - 1)
     return [("class:header", left + " " * pad + right + " ")]

@@ -9,7 +9,7 @@ each state of a log and hand it to the same drawing functions (:mod:`.table`,
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from chkobba_p2p.cards import Card, FigureConvention
@@ -29,6 +29,13 @@ def card_style(state: TableState, figures: FigureConvention | str | None,
         return CardStyle(FigureConvention.TUNISIAN, symbols, values=True)
     chosen = figures or (state.rules.figures if state.rules else FigureConvention.TUNISIAN)
     return CardStyle(FigureConvention(chosen), symbols)
+
+
+def _cut(name: str, short: int | None, ell: str = "…") -> str:
+    """``name``, cut to ``short`` characters with an ellipsis (None: whole)."""
+    if short is None or len(name) <= short:
+        return name
+    return name[:max(1, short - len(ell))] + ell
 
 
 @dataclass(frozen=True)
@@ -67,13 +74,53 @@ class TableView:
             return self.t(key + "_me", **kw)
         return self.t(key, name=self.name(seat), **kw)
 
-    def side_name(self, side: int) -> str:
+    def side_name(self, side: int, short: int | None = None) -> str:
+        """A side as this seat speaks of it: ``us``/``them`` at 4 players, ``you`` or a
+        name at 2 and 3; from no seat (a spectator, a replay) by its players' names,
+        "hana & sami" at 4 (never a team number).  ``short``: each name cut to that many
+        characters (a line that must fit)."""
         st = self.state
-        if st.seat is None and st.teams:  # no local seat: the teams by number
-            return self.t("side", n=side + 1)
+        if st.seat is None and st.teams:
+            return self.team_names(side, short)
         if st.my_side is not None and st.teams:
             return self.t("us") if side == st.my_side else self.t("them")
         if st.my_side == side:
             return self.t("you")
         seats = [s for s in range(st.players or 2) if st.side(s) == side]
-        return self.name(seats[0]) if seats else "?"
+        return _cut(self.name(seats[0]), short, self._ell) if seats else "?"
+
+    def team_names(self, side: int, short: int | None = None) -> str:
+        """A side by its players' names, whoever looks: "hana & sami" at 4 players, the
+        player's name at 2 and 3."""
+        st = self.state
+        names = [_cut(self.name(s), short, self._ell) for s in range(st.players or 2)
+                 if st.side(s) == side]
+        return " & ".join(names) if names else "?"
+
+    @property
+    def _ell(self) -> str:
+        return "…" if self.cs.symbols else "..."  # as --ascii draws it
+
+    def totals_line(self, totals: Sequence[int], room: int) -> str:
+        """Every side's total by name for a header, within ``room`` columns if it can:
+        the names are cut shorter and shorter ("amel & bot2 5  bot1 & bot3 1")."""
+        line = ""
+        for short in (None, 12, 8, 6, 4):
+            line = "  ".join(f"{self.side_name(i, short)} {p}" for i, p in enumerate(totals))
+            if len(line) <= room:
+                break
+        return line
+
+    def totals_words(self, totals: Sequence[int], sep: str = ", ") -> str:
+        """Every side's total with whose it is, in seat order: "amel 2, bot1 1, bot2 0"
+        (``you 2`` from the local seat; "us 5, them 1" at 4 players)."""
+        return sep.join(f"{self.side_name(i)} {x}" for i, x in enumerate(totals))
+
+    def score(self, totals: Sequence[int], winner: int) -> str:
+        """A match's final score as people say it, the winner's first: "14-9" between two
+        sides; at 3 players the others say whose is whose, "11 (bot1 7, bot2 3)"."""
+        order = [winner, *(i for i in range(len(totals)) if i != winner)]
+        if len(totals) <= 2 or not 0 <= winner < len(totals):
+            return "-".join(str(totals[i]) for i in order)
+        rest = ", ".join(f"{self.side_name(i)} {totals[i]}" for i in order[1:])
+        return self.t("score_three", first=totals[winner], rest=rest)

@@ -79,13 +79,8 @@ CATCH_UP = 6
 
 @dataclass(frozen=True)
 class SpectatorView(TableView):
-    """A view from no seat that says sides by their players' names ("hana & sami" at 4
-    players, where a player's view says "us" and a replay "side 1")."""
-
-    def side_name(self, side: int) -> str:
-        st = self.state
-        names = [self.name(s) for s in range(st.players or 2) if st.side(s) == side]
-        return " & ".join(names) if names else "?"
+    """A view from no seat: it says sides by their players' names ("hana & sami" at 4
+    players, where a player's view says "us"), as every view from no seat does."""
 
 
 class WatchView:
@@ -237,7 +232,7 @@ class WatchView:
         if st.done is not None:  # at 3 players too (three totals, the winner's first)
             key = "watch_won_pl" if (st.players or 2) == 4 else "watch_won"
             say("class:title", t(key, name=view.side_name(st.done.winner_side),
-                                 score=st.done.score))
+                                 score=view.score(st.done.totals, st.done.winner_side)))
         elif st.aborted is not None:
             for style, text in stop_sentences(view, st.aborted):
                 say(style, text)
