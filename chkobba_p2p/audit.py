@@ -305,8 +305,9 @@ def audit_log(path: str | Path, *, workers: int | None = None,
     ``workers``: processes that check shuffle proofs while the audit goes on (default
     :func:`default_workers`: one per core beyond this process's own, none on one core; 0:
     everything in this process).  ``batch``: each deck's shuffle proofs are checked once
-    its seeds are open, with them (cheaper; False: each as it comes, as a seat does).  The
-    verdict is the same either way."""
+    its seeds are open, with them (cheaper; False, without workers: each in full as it
+    comes, as a seat does; with workers the proofs always wait for their deck's seeds).
+    The verdict is the same every way."""
     log = read_log(path)
     return audit_bodies(log.bodies, header=log.header, tail=log.tail, path=log.path,
                         workers=workers, batch=batch)

@@ -346,7 +346,14 @@ class _ProofChecks:
             ctx = multiprocessing.get_context("fork") \
                 if "fork" in multiprocessing.get_all_start_methods() else None
             self._pool = concurrent.futures.ProcessPoolExecutor(self.workers, mp_context=ctx)
-        task.future = self._pool.submit(_check_shuffle_proof, *task.args, opened=task.opened)
+        try:
+            task.future = self._pool.submit(_check_shuffle_proof, *task.args,
+                                            opened=task.opened)
+        except (concurrent.futures.BrokenExecutor, RuntimeError):
+            # A worker died (killed, out of memory) and broke the pool: this process
+            # checks this proof and the ones after it itself; the verdict is the same.
+            self.workers = 0
+            task.run_here()
 
     def first_failure(self) -> tuple[int, int, str] | None:
         """``(entry, seat, reason)`` of the earliest refused proof, or None."""

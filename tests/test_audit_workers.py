@@ -5,6 +5,7 @@ each proof in full as it comes, as a seat does."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 
 import pytest
@@ -87,6 +88,28 @@ def test_with_workers_proofs_wait_for_the_witness_then_go_to_the_workers():
         assert checks.first_failure() is None
         assert all(t.done and t.result is None for t in checks._tasks)
         assert checks._tasks[3].opened is None  # never opened: the full check
+    finally:
+        checks.close()
+
+
+def test_a_worker_that_dies_leaves_its_proofs_to_this_process():
+    """A worker killed mid-audit (out of memory, say) breaks the pool: the proofs it held
+    and the ones still to come are checked here, with the same result."""
+    args, opened = _hand_of_proofs()
+    checks = observer._ProofChecks(1)
+    try:
+        handles = [checks.submit(k, k, a) for k, a in enumerate(args)]
+        checks.open(handles[:1], opened[:1])
+        pool = checks._pool
+        assert pool is not None
+        for proc in list(pool._processes.values()):  # type: ignore[attr-defined]
+            proc.kill()
+            proc.join()
+        with contextlib.suppress(Exception):  # broken, or done before the kill
+            checks._tasks[0].future.result()  # type: ignore[union-attr]
+        checks.open(handles[1:], opened[1:])
+        assert checks.first_failure() is None
+        assert all(t.done and t.result is None for t in checks._tasks)
     finally:
         checks.close()
 

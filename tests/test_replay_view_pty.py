@@ -121,7 +121,9 @@ def test_every_hand_is_face_up_once_its_seeds_opened(valid_log, tmp_path, lang, 
             s.press(RIGHT)
         s.wait_for(lambda t: note in t, 5, "the face-up note")
         for seat, name in enumerate(names):
-            (line,) = [x for x in s.screen.display if re.match(rf"\W*{re.escape(name)} ", x)]
+            # The seat's own line (a team's captures line starts "name & partner").
+            (line,) = [x for x in s.screen.display
+                       if re.match(rf"\W*{re.escape(name)} (?!&)", x)]
             shown = set(CARD.findall(line[:51]))
             assert shown == expected[seat] and len(shown) == 3, (line, expected[seat])
         s.press("q")
