@@ -28,7 +28,7 @@ from chkobba_p2p.deal import MSG_PROOF
 from chkobba_p2p.deal.core import MSG_SHUFFLE, ProofJob, run_job
 from chkobba_p2p.events import Outcome
 from chkobba_p2p.levels import make_bot
-from chkobba_p2p.link.handshake import Lobby
+from chkobba_p2p.link.handshake import CAP_READY_CAPS, SPOKEN, Lobby
 from chkobba_p2p.net import ClientPeer, HostPeer
 from chkobba_p2p.observer import Observer
 from chkobba_p2p.rules import Ruleset
@@ -213,8 +213,10 @@ def test_a_ready_lists_the_genesis_caps_it_plays_and_a_bad_list_is_its_signers_f
     ss = _sessions(table, ids, masters, {}, {2: without(CAP_PROOF_APART)})
     e = ss[0].next_entry()
     assert e is not None and e.kind == "ready" and e.fields["caps"] == list(table.caps)
-    assert set(e.fields["caps"]) == set(TABLE_CAPABILITIES) | {CAP_SHUFFLE_PROOFS,
-                                                              CAP_PROOF_APART}
+    # early-deal/v1 is not in it: seat 2's hello (a peer of before ready.caps) lacks
+    # ready-caps/v1, so the honest part of the genesis leaves the binding ones out.
+    assert set(e.fields["caps"]) == set(TABLE_CAPABILITIES) - {CAP_EARLY_DEAL} \
+        | {CAP_SHUFFLE_PROOFS, CAP_PROOF_APART}
     for o in ss[1:]:
         o.receive(wire.open_entry(e.body))
     # Seat 1 signs a ready whose caps is not an array of str: its own fault, proven.
@@ -485,3 +487,20 @@ async def test_real_peers_at_a_lying_hosts_table_with_an_old_joiner(tmp_path, au
     for o in outcomes:
         report = audit_log(o.log_path, workers=0)
         assert report.verdict == VALID, report.reason
+
+
+@pytest.mark.parametrize("marker", [True, False])
+def test_binding_caps_go_in_the_genesis_only_for_joiners_that_confirm_them(marker):
+    """A joiner of before ready.caps announces proof-apart/v1 and early-deal/v1 but never
+    lists them in its ready: an honest host that put them in the genesis would have that
+    honest joiner play them while the others do not.  Without ready-caps/v1 in every
+    hello, the host leaves both out and the table plays the old order."""
+    ids = [Identity.generate() for _ in range(3)]
+    lobby = Lobby(ids[0], "host", RULES, 3, shuffle_proofs=True)
+    speaks = SPOKEN if marker else tuple(c for c in SPOKEN if c != CAP_READY_CAPS)
+    lobby.take_seat(ids[1].public, "p1", SPOKEN)
+    lobby.take_seat(ids[2].public, "p2", speaks)
+    caps = lobby.table().caps
+    assert (CAP_PROOF_APART in caps) is marker
+    assert (CAP_EARLY_DEAL in caps) is marker
+    assert CAP_SHUFFLE_PROOFS in caps and CAP_READY_CAPS not in caps  # never in a genesis

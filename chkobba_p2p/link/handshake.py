@@ -50,6 +50,7 @@ __all__ = [
     "CAP_PROOF_APART",
     "CAP_READY_CHECK",
     "CAP_REMATCH",
+    "CAP_READY_CAPS",
     "CAP_SHUFFLE_PROOFS",
     "LINK_CAPABILITIES",
     "SPOKEN",
@@ -72,8 +73,15 @@ LINK_CAPABILITIES = (CAP_READY_CHECK, CAP_REMATCH)
 #: Capabilities this implementation announces.  Peers use the intersection; unknown ones
 #: are ignored (additions only).
 CAPABILITIES = TABLE_CAPABILITIES + LINK_CAPABILITIES
+#: Announced in a hello: this joiner's ``ready`` lists the genesis capabilities it plays
+#: (``ready.caps``, PROTOCOL.md 6.1), which a binding capability needs to be in effect.
+#: A peer of before that field announces binding capabilities but never confirms them:
+#: the host leaves them out of the genesis rather than start a table where that honest
+#: peer would play them and the others not.  Never in a genesis, nothing to do for the
+#: caller (the session writes the field), so a hello carries it by default.
+CAP_READY_CAPS = "ready-caps/v1"
 #: What this implementation speaks (``hello.caps``, ``welcome.caps``).
-SPOKEN = CAPABILITIES + (CAP_SHUFFLE_PROOFS, CAP_PROOF_APART)
+SPOKEN = CAPABILITIES + (CAP_SHUFFLE_PROOFS, CAP_PROOF_APART, CAP_READY_CAPS)
 
 
 def error_message(code: ErrorCode, detail: str = "") -> dict[str, Any]:
@@ -177,10 +185,12 @@ class Lobby:
             raise LocalError("the table is not full")
         if self.game is None:
             self.game = secrets.token_bytes(16)
-        # A capability that binds every seat goes in only when every seat spoke it.
+        # A capability that binds every seat goes in only when every seat spoke it and
+        # will confirm it in its ready (ready-caps/v1: else it could not be in effect).
         caps = tuple(c for c in self.caps if c not in (CAP_EARLY_DEAL, CAP_PROOF_APART)
-                     or all(c in self.seat_caps.get(i, SPOKEN)
-                            for i in range(1, self.players)))
+                     or all(c in spoken and CAP_READY_CAPS in spoken
+                            for spoken in (self.seat_caps.get(i, SPOKEN)
+                                           for i in range(1, self.players))))
         return TableInfo(self.game, PROTOCOL_VERSION, self.players, self.rules,
                          tuple(s for s in self.seats if s is not None), caps)
 
