@@ -76,6 +76,7 @@ from .rules import (
     score_masks,
     side_of,
 )
+from .seating import Seating
 
 __all__ = [
     "determinize",
@@ -449,9 +450,10 @@ def _exact_reach(view: Hand) -> bool:
     at 2 players once the stock holds :data:`EXACT_STOCK_2P` cards or fewer, at 4
     players once it is empty (each seat's last cards); at 3 players never (the other
     seats' interests are not one side's)."""
-    if view.players == 2:
-        return view.stock <= EXACT_STOCK_2P
-    return view.players == 4 and view.stock == 0
+    seating = Seating.of(view.players)
+    if seating.teams:
+        return view.stock == 0
+    return seating.sides == 2 and view.stock <= EXACT_STOCK_2P
 
 
 def _check_exact(state: Hand) -> None:

@@ -46,7 +46,9 @@ def test_a_whole_three_player_match_on_an_80x24_screen(tmp_path):
         text = s.text
         over = log["over"]
         if "Match over" in over:
-            won = re.search(r"(You win|bot\d wins) (\d+)-(\d+)-(\d+)", text)
+            # The winner's total first, then whose each other total is.
+            won = re.search(r"(You win|bot\d wins) (\d+) \((?:you|bot\d) (\d+), "
+                            r"(?:you|bot\d) (\d+)\)", text)
             assert won, text
             assert int(won.group(2)) > max(int(won.group(3)), int(won.group(4)))
         s.press("q")
@@ -90,8 +92,11 @@ def test_replay_view_of_three_player_logs(tmp_path):
     s = Screen(["replay", str(log), "--view", "--lang", "en"], tmp_path)
     try:
         s.wait_for(lambda t: "step 1/" in t, 30, "the first step")
-        won = re.search(r"VALID: a whole match: (\S+) wins (\d+)-(\d+)-(\d+)", s.text)
-        assert won, s.text
+        # The banner may wrap, left of the events pane: read that column's first lines.
+        banner = " ".join(line.split("│")[0].strip() for line in s.screen.display[1:4])
+        won = re.search(r"VALID: a whole match: (\S+) wins (\d+) \(\S+ (\d+), \S+ "
+                        r"(\d+)\)", banner)
+        assert won, banner + "\n" + s.text
         assert int(won.group(2)) == max(report.totals) and won.group(1) == \
             report.table.seats[report.winner].name
         s.press("\x1b[F")  # End: the match over
