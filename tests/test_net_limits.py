@@ -7,7 +7,7 @@ from __future__ import annotations
 import dataclasses
 
 import trio
-from test_net_support import FAST
+from test_net_support import FAST, run_then_vanish
 
 from chkobba_p2p.linkmsg import MAX_LIMIT, parse_limits
 from chkobba_p2p.peer import (
@@ -77,17 +77,7 @@ async def test_a_resumed_joiner_is_told_what_its_seat_has_left_of_its_allowance(
     async with trio.open_nursery() as nursery:
         await nursery.start(table.host.run)
         first = table.joiner(1, identity=identity, state_path=state, timeouts=FAST)
-        vanish = trio.CancelScope()
-
-        async def run_first() -> None:
-            with vanish:
-                await first.run()
-
-        nursery.start_soon(run_first)
-        await gate.holding.wait()
-        vanish.cancel()  # no leave signed: its connection simply closes
-        assert first._last_link is not None
-        await first._last_link.stream.aclose()
+        await run_then_vanish(nursery, first, gate)  # no leave signed: its link just closes
         await host_ctl.until(waiting_below(10))
         again = GatedController(1)  # holds the floor at once: the clocks stand still
         peer = table.joiner(1, again, identity=identity, state_path=state, timeouts=FAST)

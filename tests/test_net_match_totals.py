@@ -6,7 +6,9 @@ trio's mock clock: a host and joiners of the library's own, recording what they 
 
 from __future__ import annotations
 
+import pytest
 import trio
+from test_net_support import run_then_vanish
 
 from chkobba_p2p.peer import BotController, HandScored, Restored
 from chkobba_p2p.rules import Ruleset
@@ -38,26 +40,20 @@ async def test_every_seat_is_told_the_totals_before_each_hand(tmp_path, autojump
         assert ctl.matches == want
 
 
-async def test_at_four_players_the_totals_are_by_team(tmp_path, autojump_clock):
+@pytest.mark.parametrize("players,sides", [(4, 2), (3, 3)])
+async def test_the_totals_are_by_side_at_three_and_four_players(players, sides, tmp_path,
+                                                                autojump_clock):
+    """At 4 players two totals, one per team, the same for partners and opponents; at 3
+    each seat is a side."""
     target = 5
-    table = InMemoryTable(tmp_path, players=4, rules=Ruleset(target=target))
+    table = InMemoryTable(tmp_path, players=players, rules=Ruleset(target=target))
     outcomes = await table.run()
     assert all(o.completed for o in outcomes)
     scored = table.controllers[0].of(HandScored)  # type: ignore[attr-defined]
-    want = _expected(scored, 2, target)
-    for ctl in table.controllers:  # partners and opponents alike: two sides, not 4 seats
-        assert ctl.matches == want  # type: ignore[attr-defined]
-        assert all(len(totals) == 2 for totals, _ in ctl.matches)  # type: ignore[attr-defined]
-
-
-async def test_at_three_players_each_seat_is_a_side(tmp_path, autojump_clock):
-    target = 5
-    table = InMemoryTable(tmp_path, players=3, rules=Ruleset(target=target))
-    outcomes = await table.run()
-    assert all(o.completed for o in outcomes)
-    scored = table.controllers[0].of(HandScored)  # type: ignore[attr-defined]
+    want = _expected(scored, sides, target)
     for ctl in table.controllers:
-        assert ctl.matches == _expected(scored, 3, target)  # type: ignore[attr-defined]
+        assert ctl.matches == want  # type: ignore[attr-defined]
+        assert all(len(totals) == sides for totals, _ in ctl.matches)  # type: ignore[attr-defined]
 
 
 async def test_a_resumed_seat_is_told_the_totals_of_the_game_it_comes_back_to(
@@ -74,17 +70,7 @@ async def test_a_resumed_seat_is_told_the_totals_of_the_game_it_comes_back_to(
     async with trio.open_nursery() as nursery:
         await nursery.start(table.host.run)
         first = table.joiner(1, identity=identity, state_path=state)
-        vanish = trio.CancelScope()
-
-        async def run_first() -> None:
-            with vanish:
-                await first.run()
-
-        nursery.start_soon(run_first)
-        await gate.holding.wait()
-        vanish.cancel()  # no leave signed: its connection simply closes
-        assert first._last_link is not None
-        await first._last_link.stream.aclose()
+        await run_then_vanish(nursery, first, gate)  # no leave signed: its link just closes
         peer = table.joiner(1, again, identity=identity, state_path=state)
         assert peer.session is not None  # a resume
         out = await peer.run()

@@ -11,7 +11,7 @@ import socket
 
 import pytest
 import trio
-from test_net_support import FAST, GatedBot, host_config, join_config
+from test_net_support import FAST, GatedBot, host_config, join_config, run_then_vanish
 
 from chkobba_p2p.link.handshake import HostHandshake
 from chkobba_p2p.link.host import HostTable
@@ -50,17 +50,7 @@ async def _play_then_vanish(nursery: trio.Nursery, tmp_path, port: int, identity
     cfg = dataclasses.replace(join_config(tmp_path, port, "amel"), identity=identity,
                               state_path=state)
     peer = ClientPeer(cfg, gate)
-    scope = trio.CancelScope()
-
-    async def run() -> None:
-        with scope:
-            await peer.run()
-
-    nursery.start_soon(run)
-    await gate.holding.wait()
-    scope.cancel()
-    assert peer._last_link is not None
-    await peer._last_link.stream.aclose()
+    await run_then_vanish(nursery, peer, gate)
     return peer
 
 

@@ -13,6 +13,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import trio
 
@@ -150,3 +151,20 @@ def start_bot(tmp_path: Path, port: int, name: str, *args: str) -> subprocess.Po
                     "--log", str(tmp_path / f"{name}.chklog"), *args),
         cwd=REPO_ROOT, env=process_env(tmp_path), stdout=subprocess.PIPE,
         stderr=subprocess.PIPE, text=True)
+
+
+async def run_then_vanish(nursery: trio.Nursery, peer: Any, gate: Any) -> None:
+    """Run a joining ``peer`` until its controller ``gate`` (a gated bot or controller)
+    holds the floor, then make its process "die": no leave signed, its connection simply
+    closed (the resume and allowance tests' crash)."""
+    scope = trio.CancelScope()
+
+    async def run() -> None:
+        with scope:
+            await peer.run()
+
+    nursery.start_soon(run)
+    await gate.holding.wait()
+    scope.cancel()
+    assert peer._last_link is not None
+    await peer._last_link.stream.aclose()
