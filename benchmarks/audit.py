@@ -15,9 +15,11 @@ full-knowledge replay.  Each way of auditing runs ``--repeat`` times, the ways i
   (``batch=True``), in one process (``chkobba replay --jobs 1``);
 * ``default``: the same with :func:`default_workers` worker processes (``chkobba replay``).
 
-CPU is this process's and its workers' together.  Printed: CPU per hand with proofs and
-without, their ratio (before and now), wall per hand of each way and the default's wall
-against the serial audit's of before.
+CPU is this process's and its workers' together; ``two_process_cpu_inflation`` (measured
+in every round) says how much more CPU the same libsodium work costs on this machine when
+two processes run it at once, the part of the default's CPU that parallelism itself adds.
+Printed: CPU per hand with proofs and without, their ratio (before and now), wall per
+hand of each way and the default's wall against the serial audit's of before.
 
     python benchmarks/audit.py [--hands 12] [--repeat 3] [--log FILE]
 
@@ -89,6 +91,27 @@ def _audit(logs: list[Path], kw: dict) -> tuple[float, float]:
     return time.perf_counter() - w, _cpu() - c
 
 
+def _mul_loop(_: object = None) -> float:
+    """CPU seconds of a fixed run of libsodium multiplications (the proofs' work)."""
+    from chkobba_p2p import group
+    p, k = group.hash_to_point(b"bench", b"contention"), group.random_scalar()
+    t = time.process_time()
+    for _ in range(2000):
+        group.mul(k, p)
+    return time.process_time() - t
+
+
+def contention() -> float:
+    """How much more CPU the same work costs when two processes run it at once: on a
+    virtual machine whose two cores share a physical one (or a busy host) this, not the
+    audit's code, is what a worker process adds to the CPU total."""
+    import multiprocessing
+    alone = _mul_loop()
+    with multiprocessing.get_context("fork").Pool(2) as pool:
+        both = pool.map(_mul_loop, [0, 1])
+    return statistics.mean(both) / alone
+
+
 def measure(sets: dict[str, list[Path]], repeat: int) -> dict[str, tuple[float, float]]:
     """Median (wall, CPU) per hand of each way, the ways interleaved in every round."""
     hands = {name: sum(_hands(log) for log in logs) for name, logs in sets.items()}
@@ -96,10 +119,14 @@ def measure(sets: dict[str, list[Path]], repeat: int) -> dict[str, tuple[float, 
     if "no_proofs" in sets:
         ways.insert(0, ("no_proofs_serial", "no_proofs", {"workers": 0}))
     got: dict[str, list[tuple[float, float]]] = {name: [] for name, _, _ in ways}
+    inflation = []
     for _ in range(repeat):
         for name, kind, kw in ways:
             wall, cpu = _audit(sets[kind], kw)
             got[name].append((wall / hands[kind], cpu / hands[kind]))
+        inflation.append(contention())
+    print(f"two_process_cpu_inflation: {statistics.median(inflation):.2f} x (the same "
+          "libsodium work run by two processes at once, against one alone)")
     for kind, logs in sets.items():
         print(f"4p_{kind}_hands: {hands[kind]} hands in {len(logs)} matches")
         print(f"4p_{kind}_log_size: {sum(p.stat().st_size for p in logs) / 1024:.0f} KB")

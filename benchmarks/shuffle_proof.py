@@ -4,6 +4,10 @@ Run: ``python benchmarks/shuffle_proof.py`` from the repository root.  Times are
 (``time.process_time``), the median of several runs.  The 4-peer phase per peer is what
 each peer spends while the four shufflers take turns: re-encrypting and permuting the deck
 once, proving that shuffle, and verifying the three other peers' proofs.
+
+The auditor's checks (``docs/deal.md`` 4.2), once a deck's seeds are open: with the
+witness (``verify_shuffle(..., opened=...)``), and with the witness and the commitment
+randomness the deal derives from the seed; the ways interleaved, medians.
 """
 
 from __future__ import annotations
@@ -17,7 +21,13 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from chkobba_p2p import group  # noqa: E402
-from chkobba_p2p.shuffle_proof import prove_shuffle, verify_shuffle  # noqa: E402
+from chkobba_p2p.deal import crypto as dc  # noqa: E402
+from chkobba_p2p.shuffle_proof import (  # noqa: E402
+    Opened,
+    opened_chain,
+    prove_shuffle,
+    verify_shuffle,
+)
 
 N = 40
 RUNS = 7
@@ -75,10 +85,36 @@ def main() -> None:
 
     phase = _cpu_ms(phase_for_seat_0)
 
+    # The auditor's view of a deal's second shuffle (its input already shuffled once).
+    steps, chain, made = [], [dc.initial_deck()], []
+    for seat in range(2):
+        seed = dc.new_seed()
+        p, r = dc.expand_permutation(seed), dc.expand_randomizers(seed)
+        q = dc.expand_commit_randomizers(seed)
+        chain.append(dc.shuffle_step(chain[-1], pk, p, r))
+        made.append(prove_shuffle(b"audit|%d" % seat, pk, chain[-2], chain[-1], p, r,
+                                  commit_rands=q))
+        steps.append((p, r, q))
+    witness = opened_chain(steps)[1]
+    ways = {"full": None, "opened": Opened(witness.perm, witness.rands, witness.in_logs),
+            "opened_commit": witness}
+    got: dict[str, list[float]] = {k: [] for k in ways}
+    for _ in range(2 * RUNS + 1):
+        for k, o in ways.items():
+            t = time.process_time()
+            verify_shuffle(b"audit|1", pk, chain[1], chain[2], made[1], opened=o)
+            got[k].append((time.process_time() - t) * 1000)
+    audit = {k: statistics.median(v) for k, v in got.items()}
+
     print(f"shuffle_proof_prove_n{N}: {prove:.1f} ms")
     print(f"shuffle_proof_verify_n{N}: {verify:.1f} ms")
     print(f"shuffle_proof_bytes_n{N}: {len(proof)} bytes")
     print(f"shuffle_phase_4peer_cpu_per_peer_n{N}: {phase:.1f} ms")
+    print(f"shuffle_proof_audit_full_n{N}: {audit['full']:.1f} ms")
+    print(f"shuffle_proof_audit_opened_n{N}: {audit['opened']:.1f} ms")
+    print(f"shuffle_proof_audit_opened_commit_n{N}: {audit['opened_commit']:.1f} ms")
+    print(f"shuffle_proof_audit_opened_commit_ratio: "
+          f"{audit['opened_commit'] / audit['opened']:.2f} x opened")
 
 
 if __name__ == "__main__":

@@ -433,8 +433,8 @@ class _SeatlessDeck(DeckInstance):
             return
         n = self.deal.n
         opened = shuffle_proof.opened_chain(
-            [(dc.expand_permutation(self.seeds[s]), dc.expand_randomizers(self.seeds[s]))
-             for s in range(n)])
+            [(dc.expand_permutation(self.seeds[s]), dc.expand_randomizers(self.seeds[s]),
+              dc.expand_commit_randomizers(self.seeds[s])) for s in range(n)])
         seats = sorted(self.proof_tasks)
         checks.open([self.proof_tasks[s] for s in seats], [opened[s] for s in seats])
         self.proof_tasks = {}

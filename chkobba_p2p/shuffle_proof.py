@@ -188,12 +188,21 @@ def prove_shuffle(
     outputs: Sequence[Ciphertext],
     perm: Sequence[int],
     rands: Sequence[int],
+    *,
+    commit_rands: Sequence[int] | None = None,
 ) -> bytes:
     """Prove that ``outputs[i] == inputs[perm[i]] + Enc(0; rands[i])`` for every ``i``.
 
     ``context`` must identify this exact shuffle (session, hand, shuffle instance, shuffler
     seat): the proof verifies under no other context.  Nonces come from the OS CSPRNG.
     Returns the proof bytes (:func:`proof_size` long, 5281 bytes for 40 cards).
+
+    ``commit_rands``: the permutation commitment's randomness ``r_j`` (column ``j``'s
+    commitment is ``r_j G + h_i`` with ``perm[i] == j``), each in ``1..L-1``; fresh from the
+    CSPRNG when omitted.  The deal derives them from the shuffle's secret seed
+    (:func:`chkobba_p2p.deal.crypto.expand_commit_randomizers`): they stay as secret as the
+    permutation until the seed opens, and then an auditor who knows them checks the proof
+    at a lower cost (:class:`Opened`).  Any value gives a valid proof.
 
     Raises ``ValueError`` (local misuse) if ``perm`` is not a permutation of
     ``range(len(inputs))``, a randomizer is not in ``1..L-1``, or the lengths disagree.
@@ -209,7 +218,11 @@ def prove_shuffle(
         raise ValueError("perm is not a permutation of range(len(inputs))")
     if any(not 0 < r < L for r in rands):
         raise ValueError("every randomizer must be in 1..L-1 (0 would not re-randomize)")
-    return _prove(context, pk, inputs, outputs, perm, rands)
+    if commit_rands is not None and (len(commit_rands) != n
+                                     or any(not 0 < r < L for r in commit_rands)):
+        # 0 would commit to h_i in the clear, and show where column j's 1 is.
+        raise ValueError("commit_rands: one scalar in 1..L-1 per ciphertext")
+    return _prove(context, pk, inputs, outputs, perm, rands, commit_rands)
 
 
 def _prove(
@@ -219,8 +232,12 @@ def _prove(
     outputs: Sequence[Ciphertext],
     perm: Sequence[int],
     rands: Sequence[int],
+    commit_rands: Sequence[int] | None = None,
+    tamper_commitments: Callable[[list[bytes]], list[bytes]] | None = None,
 ) -> bytes:
-    """The prover's algebra, without argument checks (tests use it to play a cheater)."""
+    """The prover's algebra, without argument checks (tests use it to play a cheater;
+    ``tamper_commitments`` rewrites the permutation commitments before they are hashed,
+    the rest of the proof made as if they were the honest ones)."""
     n = len(inputs)
     rnd = group.random_scalar
     gens = derive_generators(context, n + 1)
@@ -230,10 +247,12 @@ def _prove(
     # column perm[i] holds its single 1 in row i, so c[perm[i]] = r[perm[i]]*G + h_i.
     # (Written per matrix entry so that a cheating "perm" in the tests commits to its
     # non-permutation matrix rather than crashing.)
-    r_c = [rnd() for _ in range(n)]
+    r_c = [rnd() for _ in range(n)] if commit_rands is None else [r % L for r in commit_rands]
     com = [_gmul(r) for r in r_c]
     for i, j in enumerate(perm):
         com[j] = _add(com[j], hs[i])
+    if tamper_commitments is not None:
+        com = tamper_commitments(com)
 
     statement = _statement_digest(context, pk, inputs, outputs)
     seed, u = _u_challenges(statement, com)
@@ -312,18 +331,24 @@ class Opened(NamedTuple):
     perm: Sequence[int]
     rands: Sequence[int]
     in_logs: Sequence[int]
+    #: The randomness the prover is expected to have used in its permutation commitment
+    #: (the deal derives it from the seed), or None.  Not vouched for: the check compares
+    #: each commitment of the proof with it and uses it only if all of them match.
+    commit_rands: Sequence[int] | None = None
 
 
-def opened_chain(steps: Sequence[tuple[Sequence[int], Sequence[int]]]) -> list[Opened]:
+def opened_chain(steps: Sequence[tuple[Sequence[int], ...]]) -> list[Opened]:
     """The :class:`Opened` of each step of a chain of shuffles that starts from a deck
     whose first components are all the identity (the deal's public deck), given each
-    step's ``(perm, rands)`` in order: step ``k``'s input is step ``k-1``'s output."""
+    step's ``(perm, rands)`` or ``(perm, rands, commit_rands)`` in order: step ``k``'s
+    input is step ``k-1``'s output."""
     out: list[Opened] = []
     if not steps:
         return out
     logs = [0] * len(steps[0][0])
-    for perm, rands in steps:
-        out.append(Opened(perm, rands, logs))
+    for step in steps:
+        perm, rands = step[0], step[1]
+        out.append(Opened(perm, rands, logs, step[2] if len(step) > 2 else None))
         logs = [(logs[j] + r) % L for j, r in zip(perm, rands, strict=True)]
     return out
 
@@ -418,8 +443,15 @@ def verify_shuffle(
     if proof[0] != FORMAT_VERSION:
         raise ShuffleProofError(MALFORMED, f"unknown shuffle proof format {proof[0]}")
 
+    gens = derive_generators(context, n + 1)
+    h, hs = gens[0], gens[1:]
     off = 1
-    com = _points(proof, off, n)
+    com = [proof[off + k * _PT : off + (k + 1) * _PT] for k in range(n)]
+    # Commitments equal to the ones the witness gives are valid points (the encodings
+    # are canonical); any other is validated here, first, as the full check does.
+    fast = opened is not None and _commitments_are(opened, com, hs)
+    if not fast:
+        _points(proof, off, n)
     off += n * _PT
     chain = _points(proof, off, n)
     off += n * _PT
@@ -438,8 +470,6 @@ def verify_shuffle(
                 NOT_RERANDOMIZED, f"shuffled ciphertext {i} was not re-randomized"
             )
 
-    gens = derive_generators(context, n + 1)
-    h, hs = gens[0], gens[1:]
     statement = _statement_digest(context, pk, inp, outp)
     seed, u = _u_challenges(statement, com)
 
@@ -448,12 +478,21 @@ def verify_shuffle(
         u_prod = (u_prod * uj) % L
     eu = [(e * uj) % L for uj in u]
 
-    # t1 = e*(sum c_j - sum h_i) + s1*G
-    t1 = _add(_smul(e, _sub(_sum(com), _sum(hs))), _gmul(s1))
+    if fast:
+        # Every c_j is r_j*G + h_i with perm[i] == j, r_j known: the same two points as
+        # below, with one fixed-base multiplication for the c_j's part of each.
+        assert opened is not None and opened.commit_rands is not None
+        rc = opened.commit_rands
+        t1 = _gmul(e * sum(rc) + s1)
+        t3 = _add(_gmul(e * sum(r * uj for r, uj in zip(rc, u, strict=True)) + s3),
+                  _lincomb([sp + eu[j] for sp, j in zip(s_p, opened.perm, strict=True)], hs))
+    else:
+        # t1 = e*(sum c_j - sum h_i) + s1*G
+        t1 = _add(_smul(e, _sub(_sum(com), _sum(hs))), _gmul(s1))
+        # t3 = e*sum(u_j c_j) + s3*G + sum(s'_i h_i)
+        t3 = _add(_add(_lincomb(eu, com), _gmul(s3)), _lincomb(s_p, hs))
     # t2 = e*(chain_last - prod(u)*h) + s2*G
     t2 = _add(_smul(e, _sub(chain[-1], _smul(u_prod, h))), _gmul(s2))
-    # t3 = e*sum(u_j c_j) + s3*G + sum(s'_i h_i)
-    t3 = _add(_add(_lincomb(eu, com), _gmul(s3)), _lincomb(s_p, hs))
     # (t41, t42) = e*sum(u_j inp_j) + sum(s'_i out_i) - Enc(0; s4)
     if opened is not None:
         t41, t42 = _t4_opened(opened, eu, s_p, s4, pk, inp)
@@ -470,6 +509,18 @@ def verify_shuffle(
         raise ShuffleProofError(
             BAD_PROOF, "the shuffle proof does not verify for this context, key and decks"
         )
+
+
+def _commitments_are(opened: Opened, com: Sequence[bytes], hs: Sequence[bytes]) -> bool:
+    """Whether every permutation commitment is ``c_j == r_j G + h_i`` (``perm[i] == j``)
+    for the expected randomness ``r_j``, byte for byte (encodings are canonical, so equal
+    bytes are the same point).  One fixed-base multiplication and one addition each,
+    against the variable-base multiplication and three additions per ``c_j`` that
+    ``t1`` and ``t3`` then do without."""
+    rc = opened.commit_rands
+    if rc is None or len(rc) != len(com):
+        return False
+    return all(_add(_gmul(rc[j]), hs[i]) == com[j] for i, j in enumerate(opened.perm))
 
 
 def _t4(eu: Sequence[int], s_p: Sequence[int], s4: int, pk: bytes,
@@ -495,7 +546,7 @@ def _t4_opened(opened: Opened, eu: Sequence[int], s_p: Sequence[int], s4: int, p
         t41 = (sum_j k_j x_j + sum_i s'_i r_i - s4) G        one fixed-base multiplication
         t42 = sum_j k_j b_j + (sum_i s'_i r_i - s4) H        N + 1 multiplications
     """
-    perm, rands, logs = opened
+    perm, rands, logs = opened.perm, opened.rands, opened.in_logs
     k = list(eu)
     for i, j in enumerate(perm):
         k[j] += s_p[i]

@@ -20,7 +20,7 @@ from test_net_support import REPO_ROOT
 
 from chkobba_p2p import wire
 from chkobba_p2p.cards import cards
-from chkobba_p2p.deal.crypto import expand_permutation
+from chkobba_p2p.deal.crypto import expand_commit_randomizers, expand_permutation
 from chkobba_p2p.group import InvalidGroupElement, L, decode_point
 from chkobba_p2p.link.handshake import (
     CAP_READY_CHECK,
@@ -120,6 +120,14 @@ def _fisher_yates_from_the_text(seed: bytes) -> list[int]:
         j = v % b
         perm[i], perm[j] = perm[j], perm[i]
     return perm
+
+
+def test_the_proofs_commitment_randomness_derives_as_section_3_2_says():
+    seed = bytes(range(32))
+    tag = b"chkobba-p2p/deal/v1/shuffle-proof-commit"
+    want = [int.from_bytes(_hash(tag, seed, j.to_bytes(8, "big")), "little") % L or 1
+            for j in range(40)]
+    assert expand_commit_randomizers(seed) == want
 
 
 def test_the_fisher_yates_stream_continues_across_positions():

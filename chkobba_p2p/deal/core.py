@@ -169,8 +169,9 @@ class ProofJob:
     another thread (or process) while the :class:`Deal` that handed it out goes on in its
     own; only :meth:`Deal.job_done` (in the deal's thread) applies the result.
 
-    ``kind`` is ``"prove"`` (this seat's own shuffle proof: ``perm`` and ``rands`` are its
-    secret witness) or ``"verify"`` (seat ``seat``'s ``proof``)."""
+    ``kind`` is ``"prove"`` (this seat's own shuffle proof: ``perm``, ``rands`` and
+    ``commit_rands`` are its secret witness and commitment randomness, from its seed)
+    or ``"verify"`` (seat ``seat``'s ``proof``)."""
 
     kind: str
     seat: int
@@ -183,6 +184,7 @@ class ProofJob:
     proof: bytes | None = None
     perm: tuple[int, ...] | None = field(default=None, repr=False)
     rands: tuple[int, ...] | None = field(default=None, repr=False)
+    commit_rands: tuple[int, ...] | None = field(default=None, repr=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -198,8 +200,9 @@ def run_job(job: ProofJob) -> JobResult:
     """Do ``job``: a pure function of its inputs (no :class:`Deal`, no shared state)."""
     if job.kind == "prove":
         assert job.perm is not None and job.rands is not None
-        return JobResult(proof=shuffle_proof.prove_shuffle(job.context, job.joint, job.inp,
-                                                           job.out, job.perm, job.rands))
+        return JobResult(proof=shuffle_proof.prove_shuffle(
+            job.context, job.joint, job.inp, job.out, job.perm, job.rands,
+            commit_rands=job.commit_rands))
     assert job.proof is not None
     try:
         shuffle_proof.verify_shuffle(job.context, job.joint, job.inp, job.out, job.proof)
@@ -863,7 +866,8 @@ class Deal:
             return ProofJob("prove", me, self.hand, self.instance, self._shuffle_context(me),
                             self._joint, tuple(self._decks[me]), tuple(self._decks[me + 1]),
                             perm=tuple(dc.expand_permutation(self._seed)),
-                            rands=tuple(dc.expand_randomizers(self._seed)))
+                            rands=tuple(dc.expand_randomizers(self._seed)),
+                            commit_rands=tuple(dc.expand_commit_randomizers(self._seed)))
         j = self._next_check()
         if j is None:
             return None
@@ -985,7 +989,8 @@ class Deal:
             self._own_proof_due = True  # made after the deck has gone (_work_one)
         elif self.shuffle_proofs:
             msg["proof"] = shuffle_proof.prove_shuffle(
-                self._shuffle_context(self.seat), self._joint, inp, out, perm, rands)
+                self._shuffle_context(self.seat), self._joint, inp, out, perm, rands,
+                commit_rands=dc.expand_commit_randomizers(self._seed))
         self._shuffles.append(msg)
         self._decks.append(out)
         self._proved[self.seat] = True  # right by construction

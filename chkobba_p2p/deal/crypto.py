@@ -35,6 +35,7 @@ __all__ = [
     "TAG_COMMIT",
     "TAG_PERM",
     "TAG_RAND",
+    "TAG_PROOF_COMMIT",
     "TAG_SHUFFLE_CONTEXT",
     "CARD_POINTS",
     "POINT_TO_CARD",
@@ -49,6 +50,7 @@ __all__ = [
     "commit_seed",
     "expand_permutation",
     "expand_randomizers",
+    "expand_commit_randomizers",
     "shuffle_step",
     "prove_key",
     "verify_key",
@@ -70,6 +72,7 @@ TAG_SHARE_PROOF = _T + b"share-proof"
 TAG_COMMIT = _T + b"shuffle-commit"
 TAG_PERM = _T + b"shuffle-perm"
 TAG_RAND = _T + b"shuffle-rand"
+TAG_PROOF_COMMIT = _T + b"shuffle-proof-commit"
 TAG_SHUFFLE_CONTEXT = _T + b"shuffle-context"
 
 Ciphertext = tuple[bytes, bytes]
@@ -173,6 +176,18 @@ def expand_randomizers(seed: bytes, n: int = DECK_SIZE) -> list[int]:
     becomes 1 so that every entry really is re-randomized.
     """
     return [hash_to_scalar(TAG_RAND, seed, u64(i)) or 1 for i in range(n)]
+
+
+def expand_commit_randomizers(seed: bytes, n: int = DECK_SIZE) -> list[int]:
+    """The randomness of the shuffle proof's permutation commitment, from the seed:
+    ``hash_to_scalar(TAG_PROOF_COMMIT, seed, u64(j))`` for column ``j`` (a zero becomes 1).
+
+    As secret as the permutation until the seed opens; then an auditor recomputes each
+    commitment from it and checks the proof with a fixed-base multiplication where a
+    variable-base one and three additions were (:class:`~chkobba_p2p.shuffle_proof.Opened`).
+    A proof made with other randomness is as valid, only its audit costs more.
+    """
+    return [hash_to_scalar(TAG_PROOF_COMMIT, seed, u64(j)) or 1 for j in range(n)]
 
 
 def shuffle_step(deck: Sequence[Ciphertext], joint_key: bytes, perm: Sequence[int],

@@ -1,0 +1,211 @@
+"""The permutation commitment's randomness derived from the shuffle seed (issue 29).
+
+The deal's prover takes the randomness ``r_j`` of its commitments ``c_j = r_j G + h_i``
+from its seed (``expand_commit_randomizers``); once the seed is open an auditor checks
+each ``c_j`` against it and, when all match, computes two of the proof's points with one
+fixed-base multiplication each.  The tests hold that this changes no verdict: every
+accepted proof is one the full check accepts, every refused one is refused with the same
+code and sentence, whether the prover used the derived randomness or not, and whatever
+byte a cheater changes; and that the deal's proofs really are made with it.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from test_shuffle_proof import keypair, plaintext, shuffle
+
+from chkobba_p2p import group, shuffle_proof
+from chkobba_p2p.deal import MSG_PROOF, MSG_SHUFFLE
+from chkobba_p2p.deal import crypto as dc
+from chkobba_p2p.deal.local import make_table
+from chkobba_p2p.group import IDENTITY, L
+from chkobba_p2p.shuffle_proof import (
+    BAD_PROOF,
+    MALFORMED,
+    Opened,
+    ShuffleProofError,
+    opened_chain,
+    proof_size,
+    prove_shuffle,
+    verify_shuffle,
+)
+
+
+def context(k: int) -> bytes:
+    return b"commit|seat:%d" % k
+
+
+def derived(n: int) -> list[int]:
+    return dc.expand_commit_randomizers(secrets.token_bytes(32), n)
+
+
+def chain(n: int, steps: int, *, derive: bool = True):
+    """Honest shuffles from a public deck; each proof's commitment randomness derived
+    (as the deal's) or fresh (as another client's may be); the witness always carries
+    the derived values, as the auditor's does."""
+    _, pk = keypair()
+    decks = [[(IDENTITY, plaintext(i)) for i in range(n)]]
+    proofs, witness = [], []
+    for k in range(steps):
+        out, perm, rands = shuffle(decks[-1], pk)
+        rc = derived(n)
+        proofs.append(prove_shuffle(context(k), pk, decks[-1], out, perm, rands,
+                                    commit_rands=rc if derive else None))
+        decks.append(out)
+        witness.append((perm, rands, rc))
+    return pk, decks, proofs, opened_chain(witness)
+
+
+def outcome(fn) -> tuple[str, str] | None:
+    try:
+        fn()
+    except ShuffleProofError as exc:
+        return exc.code, str(exc)
+    return None
+
+
+def verdicts(pk, decks, k, proof, opened: Opened):
+    """(full check, witness without the commitment randomness, witness with it)."""
+    inp, out = decks[k], decks[k + 1]
+    plain = Opened(opened.perm, opened.rands, opened.in_logs)
+    return (outcome(lambda: verify_shuffle(context(k), pk, inp, out, proof)),
+            outcome(lambda: verify_shuffle(context(k), pk, inp, out, proof, opened=plain)),
+            outcome(lambda: verify_shuffle(context(k), pk, inp, out, proof, opened=opened)))
+
+
+def commitments_match(k: int, proof: bytes, opened: Opened) -> bool:
+    n = len(opened.perm)
+    hs = shuffle_proof.derive_generators(context(k), n + 1)[1:]
+    com = [proof[1 + 32 * j:33 + 32 * j] for j in range(n)]
+    return shuffle_proof._commitments_are(opened, com, hs)
+
+
+@settings(max_examples=12, deadline=None)
+@given(n=st.integers(1, 6), steps=st.integers(1, 4), derive=st.booleans())
+def test_honest_proofs_are_accepted_whichever_randomness_the_prover_used(n, steps, derive):
+    pk, decks, proofs, opened = chain(n, steps, derive=derive)
+    for k in range(steps):
+        assert commitments_match(k, proofs[k], opened[k]) is derive
+        assert verdicts(pk, decks, k, proofs[k], opened[k]) == (None, None, None)
+
+
+@settings(max_examples=60, deadline=None)
+@given(n=st.integers(1, 5), steps=st.integers(1, 3), derive=st.booleans(), data=st.data())
+def test_any_byte_changed_gets_the_full_checks_verdict(n, steps, derive, data):
+    pk, decks, proofs, opened = chain(n, steps, derive=derive)
+    k = data.draw(st.integers(0, steps - 1), label="step")
+    at = data.draw(st.integers(0, proof_size(n) - 1), label="byte")
+    mask = data.draw(st.integers(1, 255), label="mask")
+    bad = bytearray(proofs[k])
+    bad[at] ^= mask
+    full, plain, fast = verdicts(pk, decks, k, bytes(bad), opened[k])
+    assert full is not None
+    assert plain == full and fast == full
+
+
+@settings(max_examples=30, deadline=None)
+@given(n=st.integers(1, 5), data=st.data())
+def test_a_commitment_made_with_other_randomness_is_checked_the_long_way(n, data):
+    """One ``r_j`` off (the cheater's proof is otherwise made honestly, so with a fresh
+    challenge it is valid): the shortcut does not apply, the proof is accepted as the
+    full check accepts it.  Made with a forged challenge that hashes the shortcut's
+    points instead of the true ones: refused, as the full check refuses it."""
+    _, pk = keypair()
+    inp = [(IDENTITY, plaintext(i)) for i in range(n)]
+    out, perm, rands = shuffle(inp, pk)
+    rc = derived(n)
+    j = data.draw(st.integers(0, n - 1), label="column")
+    other = list(rc)
+    other[j] = data.draw(st.integers(1, L - 1).filter(lambda r: r != rc[j]), label="r")
+    proof = prove_shuffle(context(0), pk, inp, out, perm, rands, commit_rands=other)
+    opened = opened_chain([(perm, rands, rc)])[0]
+    assert not commitments_match(0, proof, opened)
+    assert verdicts(pk, [inp, out], 0, proof, opened) == (None, None, None)
+
+
+@pytest.mark.parametrize("column", [0, 3])
+def test_a_proof_forged_for_the_shortcut_is_refused(column, monkeypatch):
+    """A shuffler that knows its seed commits to a matrix that is no permutation (one
+    column also holds another generator) and makes the rest of the proof as if its
+    commitments were the honest ones: the points the shortcut would compute from the
+    derived randomness are the ones it hashed.  The shortcut is taken only when every
+    commitment matches, so the proof is refused, as the full check refuses it."""
+    n = 4
+    _, pk = keypair()
+    inp = [(IDENTITY, plaintext(i)) for i in range(n)]
+    out, perm, rands = shuffle(inp, pk)
+    rc = derived(n)
+    hs = shuffle_proof.derive_generators(context(0), n + 1)[1:]
+
+    def extra(com: list[bytes]) -> list[bytes]:
+        com = list(com)
+        com[column] = group.add(com[column], hs[(perm.index(column) + 1) % n])
+        return com
+
+    forged = shuffle_proof._prove(context(0), pk, inp, out, perm, rands, rc,
+                                  tamper_commitments=extra)
+    opened = opened_chain([(perm, rands, rc)])[0]
+    assert not commitments_match(0, forged, opened)
+    full, plain, fast = verdicts(pk, [inp, out], 0, forged, opened)
+    assert full == (BAD_PROOF, "the shuffle proof does not verify for this context, key and "
+                    "decks")
+    assert plain == full and fast == full
+    # The control: a shortcut that trusted the witness without comparing the
+    # commitments (this mutant) accepts the forgery, so the comparison is what refuses it.
+    monkeypatch.setattr(shuffle_proof, "_commitments_are",
+                        lambda o, com, hs: o.commit_rands is not None)
+    assert verdicts(pk, [inp, out], 0, forged, opened)[2] is None
+
+
+def test_an_invalid_commitment_point_is_malformed_with_or_without_the_shortcut():
+    n = 3
+    pk, decks, proofs, opened = chain(n, 1)
+    bad = proofs[0][:1] + b"\xff" * 32 + proofs[0][33:]
+    full, plain, fast = verdicts(pk, decks, 0, bad, opened[0])
+    assert full is not None and full[0] == MALFORMED
+    assert plain == full and fast == full
+
+
+def test_the_prover_refuses_unusable_commitment_randomness():
+    _, pk = keypair()
+    inp = [(IDENTITY, plaintext(i)) for i in range(3)]
+    out, perm, rands = shuffle(inp, pk)
+    for bad in ([1, 2], [1, 0, 2], [1, L, 2]):
+        with pytest.raises(ValueError, match="commit_rands"):
+            prove_shuffle(context(0), pk, inp, out, perm, rands, commit_rands=bad)
+
+
+def test_the_derived_randomness_is_the_seeds_and_nobody_elses():
+    seed = bytes(range(32))
+    rc = dc.expand_commit_randomizers(seed)
+    assert len(rc) == dc.DECK_SIZE and all(0 < r < L for r in rc)
+    assert rc == dc.expand_commit_randomizers(seed)
+    # Independent of the permutation's and re-randomizers' streams of the same seed.
+    assert set(rc).isdisjoint(dc.expand_randomizers(seed))
+    assert rc != dc.expand_commit_randomizers(bytes(32))
+
+
+@pytest.mark.parametrize("apart", [False, True])
+def test_the_deals_proofs_commit_with_their_seeds_randomness(apart):
+    """Every shuffle proof a Deal makes (in its shuffle message, or apart from it as a
+    job done alongside) has the commitments its seed gives: the audit's shortcut applies
+    to all four."""
+    t = make_table(4, shuffle_proofs=True, defer_work=apart, proof_apart=apart)
+    t.start()
+    kind = MSG_PROOF if apart else MSG_SHUFFLE
+    proofs = {s: m["proof"] for s in range(4) for m in t.sent[s] if m["t"] == kind}
+    assert sorted(proofs) == [0, 1, 2, 3]
+    seeds = [p.to_state()["seed"] for p in t.peers]
+    opened = opened_chain([(dc.expand_permutation(sd), dc.expand_randomizers(sd),
+                            dc.expand_commit_randomizers(sd)) for sd in seeds])
+    n = dc.DECK_SIZE
+    for s in range(4):
+        hs = shuffle_proof.derive_generators(t.peers[0]._shuffle_context(s), n + 1)[1:]
+        com = [proofs[s][1 + 32 * j:33 + 32 * j] for j in range(n)]
+        assert shuffle_proof._commitments_are(opened[s], com, hs)
+        plain = opened_chain([(o.perm, o.rands) for o in opened])[s]
+        assert not shuffle_proof._commitments_are(plain, com, hs)
