@@ -9,10 +9,11 @@ full-knowledge replay.  Each way of auditing runs ``--repeat`` times, the ways i
 (the machine's load then weighs on all alike); medians.  Ways, for the logs with proofs:
 
 * ``before``: as before issue 29, each shuffle proof checked in full as it comes, in one
-  process (``batch=False, workers=0``); ``before_default``: the same with the default
-  workers (what ``chkobba replay`` did by default);
-* ``serial``: each deck's proofs checked once its seeds are open, with the witness
-  (``batch=True``), in one process (``chkobba replay --jobs 1``);
+  process (``batch=False, workers=0``); what ``chkobba replay`` did with workers before
+  is not reproducible any more (with workers the proofs now always wait for their seeds);
+* ``serial``: each deck's proofs checked once its seeds are open, with the witness and,
+  for proofs whose commitments the seed gives, with those too (``batch=True``), in one
+  process (``chkobba replay --jobs 1``);
 * ``default``: the same with :func:`default_workers` worker processes (``chkobba replay``).
 
 CPU is this process's and its workers' together; ``two_process_cpu_inflation`` (measured
@@ -47,7 +48,6 @@ from chkobba_p2p.audit import VALID, audit_log, default_workers  # noqa: E402
 #: name -> audit_log's keywords, for the logs with proofs.
 WAYS = {
     "before": {"workers": 0, "batch": False},
-    "before_default": {"workers": None, "batch": False},
     "serial": {"workers": 0, "batch": True},
     "default": {"workers": None, "batch": True},
 }
@@ -150,8 +150,6 @@ def report(m: dict[str, tuple[float, float]], matches: float) -> None:
     print(f"4p_proofs_audit_wall_default_ratio: "
           f"{m['proofs_default'][0] / m['proofs_before'][0]:.2f} x before's serial "
           f"(goal <= 0.6; {workers} workers on {_cores()} cores)")
-    print(f"4p_proofs_audit_wall_default_ratio_before_default: "
-          f"{m['proofs_default'][0] / m['proofs_before_default'][0]:.2f} x before's default")
     print(f"4p_proofs_audit_wall_workers_vs_serial: "
           f"{m['proofs_default'][0] / m['proofs_serial'][0]:.2f} x serial now")
     print(f"4p_proofs_audit_wall_per_match_default: {m['proofs_default'][0] * matches:.3f} s "

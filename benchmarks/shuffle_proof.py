@@ -90,7 +90,7 @@ def main() -> None:
     for seat in range(2):
         seed = dc.new_seed()
         p, r = dc.expand_permutation(seed), dc.expand_randomizers(seed)
-        q = dc.expand_commit_randomizers(seed)
+        q = dc.expand_commit_randomizers(seed, b"audit|%d" % seat)
         chain.append(dc.shuffle_step(chain[-1], pk, p, r))
         made.append(prove_shuffle(b"audit|%d" % seat, pk, chain[-2], chain[-1], p, r,
                                   commit_rands=q))

@@ -321,6 +321,10 @@ class _ProofChecks:
         self._tasks.append(_ProofTask(entry, seat, args))
         return len(self._tasks) - 1
 
+    def context_of(self, handle: int) -> bytes:
+        """The context proof ``handle`` is checked under."""
+        return self._tasks[handle].args[0]
+
     def open(self, handles: Sequence[int], opened: Sequence[shuffle_proof.Opened]) -> None:
         """The deck of these proofs has every seed open and every step recomputed:
         ``opened[k]`` is the witness of proof ``handles[k]``; check them now with it."""
@@ -432,10 +436,15 @@ class _SeatlessDeck(DeckInstance):
         if checks is None or not self.proof_tasks or not self.verified:
             return
         n = self.deal.n
+        seats = sorted(self.proof_tasks)
+        # The commitment randomness the deal's prover derives from its seed and the
+        # proof's context (the one the proof is checked under), where a proof is held.
+        rc = {s: dc.expand_commit_randomizers(self.seeds[s],
+                                              checks.context_of(self.proof_tasks[s]))
+              for s in seats}
         opened = shuffle_proof.opened_chain(
             [(dc.expand_permutation(self.seeds[s]), dc.expand_randomizers(self.seeds[s]),
-              dc.expand_commit_randomizers(self.seeds[s])) for s in range(n)])
-        seats = sorted(self.proof_tasks)
+              rc.get(s)) for s in range(n)])
         checks.open([self.proof_tasks[s] for s in seats], [opened[s] for s in seats])
         self.proof_tasks = {}
 

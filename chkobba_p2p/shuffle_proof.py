@@ -337,7 +337,11 @@ class Opened(NamedTuple):
     commit_rands: Sequence[int] | None = None
 
 
-def opened_chain(steps: Sequence[tuple[Sequence[int], ...]]) -> list[Opened]:
+_Step = tuple[Sequence[int], Sequence[int]] | tuple[Sequence[int], Sequence[int],
+                                                     Sequence[int] | None]
+
+
+def opened_chain(steps: Sequence[_Step]) -> list[Opened]:
     """The :class:`Opened` of each step of a chain of shuffles that starts from a deck
     whose first components are all the identity (the deal's public deck), given each
     step's ``(perm, rands)`` or ``(perm, rands, commit_rands)`` in order: step ``k``'s
@@ -348,7 +352,7 @@ def opened_chain(steps: Sequence[tuple[Sequence[int], ...]]) -> list[Opened]:
     logs = [0] * len(steps[0][0])
     for step in steps:
         perm, rands = step[0], step[1]
-        out.append(Opened(perm, rands, logs, step[2] if len(step) > 2 else None))
+        out.append(Opened(perm, rands, logs, step[2] if len(step) == 3 else None))
         logs = [(logs[j] + r) % L for j, r in zip(perm, rands, strict=True)]
     return out
 

@@ -16,9 +16,11 @@ import secrets
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_audit_support import play
 from test_shuffle_proof import keypair, plaintext, shuffle
 
-from chkobba_p2p import group, shuffle_proof
+from chkobba_p2p import group, observer, shuffle_proof
+from chkobba_p2p.audit import VALID
 from chkobba_p2p.deal import MSG_PROOF, MSG_SHUFFLE
 from chkobba_p2p.deal import crypto as dc
 from chkobba_p2p.deal.local import make_table
@@ -39,8 +41,8 @@ def context(k: int) -> bytes:
     return b"commit|seat:%d" % k
 
 
-def derived(n: int) -> list[int]:
-    return dc.expand_commit_randomizers(secrets.token_bytes(32), n)
+def derived(n: int, k: int = 0) -> list[int]:
+    return dc.expand_commit_randomizers(secrets.token_bytes(32), context(k), n)
 
 
 def chain(n: int, steps: int, *, derive: bool = True):
@@ -52,7 +54,7 @@ def chain(n: int, steps: int, *, derive: bool = True):
     proofs, witness = [], []
     for k in range(steps):
         out, perm, rands = shuffle(decks[-1], pk)
-        rc = derived(n)
+        rc = derived(n, k)
         proofs.append(prove_shuffle(context(k), pk, decks[-1], out, perm, rands,
                                     commit_rands=rc if derive else None))
         decks.append(out)
@@ -127,7 +129,7 @@ def test_a_commitment_made_with_other_randomness_is_checked_the_long_way(n, data
     assert verdicts(pk, [inp, out], 0, proof, opened) == (None, None, None)
 
 
-@pytest.mark.parametrize("column", [0, 3])
+@pytest.mark.parametrize("column", range(4))
 def test_a_proof_forged_for_the_shortcut_is_refused(column, monkeypatch):
     """A shuffler that knows its seed commits to a matrix that is no permutation (one
     column also holds another generator) and makes the rest of the proof as if its
@@ -179,14 +181,17 @@ def test_the_prover_refuses_unusable_commitment_randomness():
             prove_shuffle(context(0), pk, inp, out, perm, rands, commit_rands=bad)
 
 
-def test_the_derived_randomness_is_the_seeds_and_nobody_elses():
+def test_the_derived_randomness_is_the_seeds_and_its_contexts():
     seed = bytes(range(32))
-    rc = dc.expand_commit_randomizers(seed)
+    rc = dc.expand_commit_randomizers(seed, b"ctx")
     assert len(rc) == dc.DECK_SIZE and all(0 < r < L for r in rc)
-    assert rc == dc.expand_commit_randomizers(seed)
-    # Independent of the permutation's and re-randomizers' streams of the same seed.
+    assert rc == dc.expand_commit_randomizers(seed, b"ctx")
+    # Independent of the permutation's and re-randomizers' streams of the same seed, of
+    # another seed's, and of the same seed's under another context (the generators differ
+    # there: the same randomness would show the permutation to whoever compares).
     assert set(rc).isdisjoint(dc.expand_randomizers(seed))
-    assert rc != dc.expand_commit_randomizers(bytes(32))
+    assert set(rc).isdisjoint(dc.expand_commit_randomizers(bytes(32), b"ctx"))
+    assert set(rc).isdisjoint(dc.expand_commit_randomizers(seed, b"ctx2"))
 
 
 @pytest.mark.parametrize("apart", [False, True])
@@ -200,12 +205,37 @@ def test_the_deals_proofs_commit_with_their_seeds_randomness(apart):
     proofs = {s: m["proof"] for s in range(4) for m in t.sent[s] if m["t"] == kind}
     assert sorted(proofs) == [0, 1, 2, 3]
     seeds = [p.to_state()["seed"] for p in t.peers]
+    contexts = [t.peers[0]._shuffle_context(s) for s in range(4)]
     opened = opened_chain([(dc.expand_permutation(sd), dc.expand_randomizers(sd),
-                            dc.expand_commit_randomizers(sd)) for sd in seeds])
+                            dc.expand_commit_randomizers(sd, ctx))
+                           for sd, ctx in zip(seeds, contexts, strict=True)])
     n = dc.DECK_SIZE
     for s in range(4):
-        hs = shuffle_proof.derive_generators(t.peers[0]._shuffle_context(s), n + 1)[1:]
+        hs = shuffle_proof.derive_generators(contexts[s], n + 1)[1:]
         com = [proofs[s][1 + 32 * j:33 + 32 * j] for j in range(n)]
         assert shuffle_proof._commitments_are(opened[s], com, hs)
         plain = opened_chain([(o.perm, o.rands) for o in opened])[s]
         assert not shuffle_proof._commitments_are(plain, com, hs)
+
+
+@pytest.mark.parametrize("apart", [False, True])
+def test_the_audit_checks_a_played_matchs_proofs_with_the_commitments(apart):
+    """An auditor fed a match's log (sessions in memory, proofs in the shuffle messages or
+    apart) gives every held proof the commitment randomness of its seed and its context,
+    and every one of them matches: the whole audit takes the cheaper way, VALID."""
+    played = play(4 if apart else 2, proofs=True, seed=31, key=b"commit-audit",
+                  apart=apart)
+    obs = observer.Observer(workers=0, batch=True)
+    for body in played.sessions[0].bodies:
+        obs.feed(body)
+    verdict = obs.end(None)
+    assert verdict.verdict == VALID
+    tasks = obs._checks._tasks
+    assert tasks and all(t.done and t.result is None for t in tasks)
+    for t in tasks:
+        context, _, _, _, proof = t.args
+        n = len(t.args[2])
+        assert t.opened is not None and t.opened.commit_rands is not None
+        hs = shuffle_proof.derive_generators(context, n + 1)[1:]
+        com = [proof[1 + 32 * j:33 + 32 * j] for j in range(n)]
+        assert shuffle_proof._commitments_are(t.opened, com, hs)

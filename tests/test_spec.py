@@ -123,11 +123,11 @@ def _fisher_yates_from_the_text(seed: bytes) -> list[int]:
 
 
 def test_the_proofs_commitment_randomness_derives_as_section_3_2_says():
-    seed = bytes(range(32))
+    seed, context = bytes(range(32)), bytes(range(64, 128))
     tag = b"chkobba-p2p/deal/v1/shuffle-proof-commit"
-    want = [int.from_bytes(_hash(tag, seed, j.to_bytes(8, "big")), "little") % L or 1
+    want = [int.from_bytes(_hash(tag, seed, context, j.to_bytes(8, "big")), "little") % L or 1
             for j in range(40)]
-    assert expand_commit_randomizers(seed) == want
+    assert expand_commit_randomizers(seed, context) == want
 
 
 def test_the_fisher_yates_stream_continues_across_positions():

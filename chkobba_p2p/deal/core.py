@@ -863,11 +863,12 @@ class Deal:
         if self._own_proof_due and ("prove", self.seat) not in self._jobs_out:
             me = self.seat
             assert self._joint is not None
-            return ProofJob("prove", me, self.hand, self.instance, self._shuffle_context(me),
+            ctx = self._shuffle_context(me)
+            return ProofJob("prove", me, self.hand, self.instance, ctx,
                             self._joint, tuple(self._decks[me]), tuple(self._decks[me + 1]),
                             perm=tuple(dc.expand_permutation(self._seed)),
                             rands=tuple(dc.expand_randomizers(self._seed)),
-                            commit_rands=tuple(dc.expand_commit_randomizers(self._seed)))
+                            commit_rands=tuple(dc.expand_commit_randomizers(self._seed, ctx)))
         j = self._next_check()
         if j is None:
             return None
@@ -988,9 +989,10 @@ class Deal:
         if self.proof_apart:
             self._own_proof_due = True  # made after the deck has gone (_work_one)
         elif self.shuffle_proofs:
+            ctx = self._shuffle_context(self.seat)
             msg["proof"] = shuffle_proof.prove_shuffle(
-                self._shuffle_context(self.seat), self._joint, inp, out, perm, rands,
-                commit_rands=dc.expand_commit_randomizers(self._seed))
+                ctx, self._joint, inp, out, perm, rands,
+                commit_rands=dc.expand_commit_randomizers(self._seed, ctx))
         self._shuffles.append(msg)
         self._decks.append(out)
         self._proved[self.seat] = True  # right by construction

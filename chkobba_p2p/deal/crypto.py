@@ -178,16 +178,19 @@ def expand_randomizers(seed: bytes, n: int = DECK_SIZE) -> list[int]:
     return [hash_to_scalar(TAG_RAND, seed, u64(i)) or 1 for i in range(n)]
 
 
-def expand_commit_randomizers(seed: bytes, n: int = DECK_SIZE) -> list[int]:
-    """The randomness of the shuffle proof's permutation commitment, from the seed:
-    ``hash_to_scalar(TAG_PROOF_COMMIT, seed, u64(j))`` for column ``j`` (a zero becomes 1).
+def expand_commit_randomizers(seed: bytes, context: bytes, n: int = DECK_SIZE) -> list[int]:
+    """The randomness of the shuffle proof's permutation commitment, from the seed and the
+    proof's context: ``hash_to_scalar(TAG_PROOF_COMMIT, seed, context, u64(j))`` for
+    column ``j`` (a zero becomes 1).
 
     As secret as the permutation until the seed opens; then an auditor recomputes each
     commitment from it and checks the proof with a fixed-base multiplication where a
     variable-base one and three additions were (:class:`~chkobba_p2p.shuffle_proof.Opened`).
-    A proof made with other randomness is as valid, only its audit costs more.
+    The context is in the hash because the commitments' generators depend on it: the same
+    randomness under two contexts would show the permutation to whoever compares the two
+    proofs.  A proof made with other randomness is as valid, only its audit costs more.
     """
-    return [hash_to_scalar(TAG_PROOF_COMMIT, seed, u64(j)) or 1 for j in range(n)]
+    return [hash_to_scalar(TAG_PROOF_COMMIT, seed, context, u64(j)) or 1 for j in range(n)]
 
 
 def shuffle_step(deck: Sequence[Ciphertext], joint_key: bytes, perm: Sequence[int],
