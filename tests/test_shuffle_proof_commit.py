@@ -18,6 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_audit_support import play
 from test_shuffle_proof import keypair, plaintext, shuffle
+from test_shuffle_proof_opened import chain, context, outcome
 
 from chkobba_p2p import group, observer, shuffle_proof
 from chkobba_p2p.audit import VALID
@@ -29,7 +30,6 @@ from chkobba_p2p.shuffle_proof import (
     BAD_PROOF,
     MALFORMED,
     Opened,
-    ShuffleProofError,
     opened_chain,
     proof_size,
     prove_shuffle,
@@ -37,37 +37,8 @@ from chkobba_p2p.shuffle_proof import (
 )
 
 
-def context(k: int) -> bytes:
-    return b"commit|seat:%d" % k
-
-
-def derived(n: int, k: int = 0) -> list[int]:
-    return dc.expand_commit_randomizers(secrets.token_bytes(32), context(k), n)
-
-
-def chain(n: int, steps: int, *, derive: bool = True):
-    """Honest shuffles from a public deck; each proof's commitment randomness derived
-    (as the deal's) or fresh (as another client's may be); the witness always carries
-    the derived values, as the auditor's does."""
-    _, pk = keypair()
-    decks = [[(IDENTITY, plaintext(i)) for i in range(n)]]
-    proofs, witness = [], []
-    for k in range(steps):
-        out, perm, rands = shuffle(decks[-1], pk)
-        rc = derived(n, k)
-        proofs.append(prove_shuffle(context(k), pk, decks[-1], out, perm, rands,
-                                    commit_rands=rc if derive else None))
-        decks.append(out)
-        witness.append((perm, rands, rc))
-    return pk, decks, proofs, opened_chain(witness)
-
-
-def outcome(fn) -> tuple[str, str] | None:
-    try:
-        fn()
-    except ShuffleProofError as exc:
-        return exc.code, str(exc)
-    return None
+def derived(n: int) -> list[int]:
+    return dc.expand_commit_randomizers(secrets.token_bytes(32), context(0), n)
 
 
 def verdicts(pk, decks, k, proof, opened: Opened):
@@ -79,11 +50,15 @@ def verdicts(pk, decks, k, proof, opened: Opened):
             outcome(lambda: verify_shuffle(context(k), pk, inp, out, proof, opened=opened)))
 
 
-def commitments_match(k: int, proof: bytes, opened: Opened) -> bool:
+def commitments(proof: bytes, n: int) -> list[bytes]:
+    """The proof's permutation commitments ``c_0 .. c_{n-1}``."""
+    return [proof[1 + 32 * j:33 + 32 * j] for j in range(n)]
+
+
+def commitments_match(ctx: bytes, proof: bytes, opened: Opened) -> bool:
     n = len(opened.perm)
-    hs = shuffle_proof.derive_generators(context(k), n + 1)[1:]
-    com = [proof[1 + 32 * j:33 + 32 * j] for j in range(n)]
-    return shuffle_proof._commitments_are(opened, com, hs)
+    hs = shuffle_proof.derive_generators(ctx, n + 1)[1:]
+    return shuffle_proof._commitments_are(opened, commitments(proof, n), hs)
 
 
 @settings(max_examples=12, deadline=None)
@@ -91,7 +66,7 @@ def commitments_match(k: int, proof: bytes, opened: Opened) -> bool:
 def test_honest_proofs_are_accepted_whichever_randomness_the_prover_used(n, steps, derive):
     pk, decks, proofs, opened = chain(n, steps, derive=derive)
     for k in range(steps):
-        assert commitments_match(k, proofs[k], opened[k]) is derive
+        assert commitments_match(context(k), proofs[k], opened[k]) is derive
         assert verdicts(pk, decks, k, proofs[k], opened[k]) == (None, None, None)
 
 
@@ -125,7 +100,7 @@ def test_a_commitment_made_with_other_randomness_is_checked_the_long_way(n, data
     other[j] = data.draw(st.integers(1, L - 1).filter(lambda r: r != rc[j]), label="r")
     proof = prove_shuffle(context(0), pk, inp, out, perm, rands, commit_rands=other)
     opened = opened_chain([(perm, rands, rc)])[0]
-    assert not commitments_match(0, proof, opened)
+    assert not commitments_match(context(0), proof, opened)
     assert verdicts(pk, [inp, out], 0, proof, opened) == (None, None, None)
 
 
@@ -151,7 +126,7 @@ def test_a_proof_forged_for_the_shortcut_is_refused(column, monkeypatch):
     forged = shuffle_proof._prove(context(0), pk, inp, out, perm, rands, rc,
                                   tamper_commitments=extra)
     opened = opened_chain([(perm, rands, rc)])[0]
-    assert not commitments_match(0, forged, opened)
+    assert not commitments_match(context(0), forged, opened)
     full, plain, fast = verdicts(pk, [inp, out], 0, forged, opened)
     assert full == (BAD_PROOF, "the shuffle proof does not verify for this context, key and "
                     "decks")
@@ -165,7 +140,7 @@ def test_a_proof_forged_for_the_shortcut_is_refused(column, monkeypatch):
 
 def test_an_invalid_commitment_point_is_malformed_with_or_without_the_shortcut():
     n = 3
-    pk, decks, proofs, opened = chain(n, 1)
+    pk, decks, proofs, opened = chain(n, 1, derive=True)
     bad = proofs[0][:1] + b"\xff" * 32 + proofs[0][33:]
     full, plain, fast = verdicts(pk, decks, 0, bad, opened[0])
     assert full is not None and full[0] == MALFORMED
@@ -209,13 +184,10 @@ def test_the_deals_proofs_commit_with_their_seeds_randomness(apart):
     opened = opened_chain([(dc.expand_permutation(sd), dc.expand_randomizers(sd),
                             dc.expand_commit_randomizers(sd, ctx))
                            for sd, ctx in zip(seeds, contexts, strict=True)])
-    n = dc.DECK_SIZE
+    plain = opened_chain([(o.perm, o.rands) for o in opened])
     for s in range(4):
-        hs = shuffle_proof.derive_generators(contexts[s], n + 1)[1:]
-        com = [proofs[s][1 + 32 * j:33 + 32 * j] for j in range(n)]
-        assert shuffle_proof._commitments_are(opened[s], com, hs)
-        plain = opened_chain([(o.perm, o.rands) for o in opened])[s]
-        assert not shuffle_proof._commitments_are(plain, com, hs)
+        assert commitments_match(contexts[s], proofs[s], opened[s])
+        assert not commitments_match(contexts[s], proofs[s], plain[s])
 
 
 @pytest.mark.parametrize("apart", [False, True])
@@ -233,9 +205,6 @@ def test_the_audit_checks_a_played_matchs_proofs_with_the_commitments(apart):
     tasks = obs._checks._tasks
     assert tasks and all(t.done and t.result is None for t in tasks)
     for t in tasks:
-        context, _, _, _, proof = t.args
-        n = len(t.args[2])
+        ctx, _, _, _, proof = t.args
         assert t.opened is not None and t.opened.commit_rands is not None
-        hs = shuffle_proof.derive_generators(context, n + 1)[1:]
-        com = [proof[1 + 32 * j:33 + 32 * j] for j in range(n)]
-        assert shuffle_proof._commitments_are(t.opened, com, hs)
+        assert commitments_match(ctx, proof, t.opened)

@@ -5,11 +5,14 @@ names its prover."""
 
 from __future__ import annotations
 
+import secrets
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_shuffle_proof import keypair, plaintext, shuffle
 
 from chkobba_p2p import observer
+from chkobba_p2p.deal import crypto as dc
 from chkobba_p2p.group import IDENTITY, L
 from chkobba_p2p.shuffle_proof import (
     BAD_PROOF,
@@ -26,17 +29,23 @@ def context(k: int) -> bytes:
     return b"opened|seat:%d" % k
 
 
-def chain(n: int, steps: int):
+def chain(n: int, steps: int, *, derive: bool | None = None):
     """A chain of honest shuffles from a public deck (first components the identity), as
-    the deal's: the decks, each step's proof and (perm, rands), and the joint key."""
+    the deal's: the decks, each step's proof and (perm, rands), and the joint key.
+
+    ``derive`` not None: the witness also carries commitment randomness derived from a
+    seed and the context, as the auditor's does; the proof was made with it (True, as
+    the deal's prover does) or with fresh randomness (False, as another client may)."""
     _, pk = keypair()
     decks = [[(IDENTITY, plaintext(i)) for i in range(n)]]
     proofs, witness = [], []
     for k in range(steps):
         out, perm, rands = shuffle(decks[-1], pk)
-        proofs.append(prove_shuffle(context(k), pk, decks[-1], out, perm, rands))
+        rc = dc.expand_commit_randomizers(secrets.token_bytes(32), context(k), n)
+        proofs.append(prove_shuffle(context(k), pk, decks[-1], out, perm, rands,
+                                    commit_rands=rc if derive else None))
         decks.append(out)
-        witness.append((perm, rands))
+        witness.append((perm, rands) if derive is None else (perm, rands, rc))
     return pk, decks, proofs, opened_chain(witness)
 
 
