@@ -19,10 +19,14 @@ full-knowledge replay.  Each way of auditing runs ``--repeat`` times, the ways i
 CPU is this process's and its workers' together; ``two_process_cpu_inflation`` (measured
 in every round) says how much more CPU the same libsodium work costs on this machine when
 two processes run it at once, the part of the default's CPU that parallelism itself adds.
+``--split`` adds two ways whose shuffle proofs are *not* checked (a no-op stands in for
+the check: measurement only), in one process and with the default's worker, so that the
+price of the worker itself (its fork, the copy-on-write faults it brings this process, the
+tasks sent and answered) is a figure apart from the checks' own CPU.
 Printed: CPU per hand with proofs and without, their ratio (before and now), wall per
 hand of each way and the default's wall against the serial audit's of before.
 
-    python benchmarks/audit.py [--hands 12] [--repeat 3] [--log FILE]
+    python benchmarks/audit.py [--hands 12] [--repeat 3] [--log FILE] [--split]
 
 Goals: (issue 5) a 4-peer match to 11 audited in at most 0.5 s; (issue 29) audit CPU per
 hand with proofs <= 2x without, wall on 2 cores <= 0.6x before's serial.
@@ -43,6 +47,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from chkobba_p2p import observer  # noqa: E402
 from chkobba_p2p.audit import VALID, audit_log, default_workers  # noqa: E402
 
 #: name -> audit_log's keywords, for the logs with proofs.
@@ -81,14 +86,28 @@ def _hands(log: Path) -> int:
     return sum(1 for r in report.records if r["type"] == "hand")
 
 
+def _no_check(*args: object, **kw: object) -> None:
+    """Stands in for a shuffle proof's check in the ``unchecked`` ways (module level:
+    a forked worker finds it by name)."""
+    return None
+
+
 def _audit(logs: list[Path], kw: dict) -> tuple[float, float]:
-    """Wall and CPU seconds to audit every log once."""
-    w, c = time.perf_counter(), _cpu()
-    for log in logs:
-        report = audit_log(log, **kw)
-        if report.verdict != VALID:
-            raise SystemExit(f"{log}: {report.summary()}")
-    return time.perf_counter() - w, _cpu() - c
+    """Wall and CPU seconds to audit every log once (``unchecked=True`` in ``kw``: the
+    shuffle proofs' checks replaced by a no-op, for the ``--split`` ways)."""
+    kw = dict(kw)
+    real = observer._check_shuffle_proof
+    if kw.pop("unchecked", False):
+        observer._check_shuffle_proof = _no_check
+    try:
+        w, c = time.perf_counter(), _cpu()
+        for log in logs:
+            report = audit_log(log, **kw)
+            if report.verdict != VALID:
+                raise SystemExit(f"{log}: {report.summary()}")
+        return time.perf_counter() - w, _cpu() - c
+    finally:
+        observer._check_shuffle_proof = real
 
 
 def _mul_loop(_: object = None) -> float:
@@ -112,10 +131,19 @@ def contention() -> float:
     return statistics.mean(both) / alone
 
 
-def measure(sets: dict[str, list[Path]], repeat: int) -> dict[str, tuple[float, float]]:
+#: The ``--split`` ways: the logs with proofs audited without checking the proofs.
+SPLIT_WAYS = {
+    "unchecked_serial": {"workers": 0, "batch": True, "unchecked": True},
+    "unchecked_worker": {"workers": 1, "batch": True, "unchecked": True},
+}
+
+
+def measure(sets: dict[str, list[Path]], repeat: int,
+            split: bool = False) -> dict[str, tuple[float, float]]:
     """Median (wall, CPU) per hand of each way, the ways interleaved in every round."""
     hands = {name: sum(_hands(log) for log in logs) for name, logs in sets.items()}
-    ways = [(f"proofs_{w}", "proofs", kw) for w, kw in WAYS.items()]
+    ways = [(f"proofs_{w}", "proofs", kw)
+            for w, kw in (WAYS | (SPLIT_WAYS if split else {})).items()]
     if "no_proofs" in sets:
         ways.insert(0, ("no_proofs_serial", "no_proofs", {"workers": 0}))
     got: dict[str, list[tuple[float, float]]] = {name: [] for name, _, _ in ways}
@@ -146,14 +174,27 @@ def report(m: dict[str, tuple[float, float]], matches: float) -> None:
         print(f"4p_audit_cpu_per_hand_proofs_ratio: {m['proofs_serial'][1] / base:.2f} x no "
               "proofs (goal <= 2)")
         print(f"4p_audit_cpu_per_hand_proofs_ratio_default: {m['proofs_default'][1] / base:.2f}"
-              f" x no proofs (with {workers} workers, their CPU included)")
+              f" x no proofs (with {_n_workers(workers)}, their CPU included)")
     print(f"4p_proofs_audit_wall_default_ratio: "
           f"{m['proofs_default'][0] / m['proofs_before'][0]:.2f} x before's serial "
-          f"(goal <= 0.6; {workers} workers on {_cores()} cores)")
+          f"(goal <= 0.6; {_n_workers(workers)} on {_cores()} cores)")
     print(f"4p_proofs_audit_wall_workers_vs_serial: "
           f"{m['proofs_default'][0] / m['proofs_serial'][0]:.2f} x serial now")
     print(f"4p_proofs_audit_wall_per_match_default: {m['proofs_default'][0] * matches:.3f} s "
           "(goal <= 0.5)")
+    if "proofs_unchecked_serial" in m:
+        alone, pooled = m["proofs_unchecked_serial"][1], m["proofs_unchecked_worker"][1]
+        checks = m["proofs_serial"][1] - alone
+        print(f"4p_proof_checks_cpu_per_hand: {checks * 1000:.1f} ms (serial less unchecked)")
+        print(f"4p_worker_itself_cpu_per_hand: {(pooled - alone) * 1000:.1f} ms (a worker "
+              "given no-op checks, against none)")
+        print(f"4p_worker_contention_cpu_per_hand: "
+              f"{(m['proofs_default'][1] - m['proofs_serial'][1] - (pooled - alone)) * 1000:.1f}"
+              " ms (the rest of the default's extra CPU over serial)")
+
+
+def _n_workers(n: int) -> str:
+    return f"{n} worker" if n == 1 else f"{n} workers"
 
 
 def _cores() -> int:
@@ -167,20 +208,30 @@ def main() -> None:
     ap.add_argument("--hands", type=int, default=12,
                     help="play matches until each kind holds this many hands")
     ap.add_argument("--log", type=Path, help="audit this log (with proofs) instead")
+    ap.add_argument("--split", action="store_true",
+                    help="also audit with the proofs unchecked, alone and with a worker: "
+                         "the worker's own price apart from the checks'")
+    ap.add_argument("--keep", type=Path, default=None,
+                    help="keep the played logs in this directory (reused if it holds them)")
     args = ap.parse_args()
     if args.log:
-        m = measure({"proofs": [args.log]}, args.repeat)
+        m = measure({"proofs": [args.log]}, args.repeat, args.split)
         report(m, float(_hands(args.log)))
         return
     with tempfile.TemporaryDirectory() as tmp:
+        where = args.keep or Path(tmp)
+        where.mkdir(parents=True, exist_ok=True)
         sets: dict[str, list[Path]] = {}
         for proofs in (True, False):
             kind = "proofs" if proofs else "no_proofs"
             logs: list[Path] = []
             while sum(_hands(p) for p in logs) < args.hands:
-                logs.append(make_log(Path(tmp), proofs, len(logs)))
+                k = len(logs)
+                kept = where / f"match-{'proofs' if proofs else 'noproofs'}-{k}.chklog"
+                logs.append(kept if args.keep and kept.exists()
+                            else make_log(where, proofs, k))
             sets[kind] = logs
-        m = measure(sets, args.repeat)
+        m = measure(sets, args.repeat, args.split)
         hands = sum(_hands(p) for p in sets["proofs"])
         report(m, hands / len(sets["proofs"]))
 

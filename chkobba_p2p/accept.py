@@ -15,6 +15,7 @@ import contextlib
 import errno
 import logging
 import math
+from collections.abc import Callable
 from typing import Any
 
 import trio
@@ -194,12 +195,22 @@ class Door:
         core.seated(link, seat, welcome, hello.get("resume") is None, resume, replaced,
                     trio.current_time())
         self.peer.apply()
+        left = False
+
+        def leave() -> None:
+            # Once, before the drain of a refused or failed link (which may take a
+            # second): the seat is free for whoever comes next at once.
+            nonlocal left
+            if not left:
+                left = True
+                core.seat_gone(link, seat, trio.current_time(),
+                               closing=trio.current_effective_deadline() == -math.inf)
+                self.peer.apply()
+
         try:
-            await self._read_loop(link, seat)
+            await self._read_loop(link, seat, leave)
         finally:
-            core.seat_gone(link, seat, trio.current_time(),
-                           closing=trio.current_effective_deadline() == -math.inf)
-            self.peer.apply()
+            leave()
 
     async def _spectate(self, link: Link, name: str) -> None:
         """A spectator: the transcript so far, then everything the seats get, until it
@@ -216,6 +227,7 @@ class Door:
             if watching:
                 watching = False
                 self.core.spectator_gone(sid, trio.current_time())
+                self.admission.closed(link)  # its spectator's place too, for the next
                 self.peer.apply()
 
         def handle(body: bytes, msg: dict[str, Any]) -> bool:
@@ -232,6 +244,7 @@ class Door:
         finally:
             gone()
 
-    async def _read_loop(self, link: Link, seat: int) -> None:
+    async def _read_loop(self, link: Link, seat: int,
+                         failing: Callable[[], None] | None = None) -> None:
         await self.peer._reads(link, lambda body, msg: self.core.seat_message(
-            link, seat, body, msg, trio.current_time()))
+            link, seat, body, msg, trio.current_time()), failing)

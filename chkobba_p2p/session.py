@@ -808,6 +808,10 @@ class Session:
             return Standing.CLAIMED
         if blamed == by_seat:
             return Standing.SELF
+        if evidence is not None and evidence in self.bodies[:self.length]:
+            # It cites an entry of this transcript, which passed every check here: the
+            # claim is refuted (as an auditor finds it, PROTOCOL 12.5).
+            return Standing.REFUTED
         if blamed == self.owing:
             return Standing.OWED
         return Standing.CLAIMED
@@ -828,7 +832,9 @@ class Session:
             why = ""
         if self.aborted is None and self.phase != Phase.DONE:
             if standing is None:
-                standing = self.standing_of(blamed, entry.seat)
+                ev = f.get("evidence")
+                standing = self.standing_of(blamed, entry.seat,
+                                            ev if isinstance(ev, bytes) else None)
             flag = flag_holds(f, entry.seat, players=self.table.players, phase=self.phase,
                               floor=self._floor, earlier=self._abort_claims)
             if flag is not None and flag_winner(flag, self.table.players) is None:
@@ -968,7 +974,7 @@ class Session:
         entry = self._sign("abort", body)
         standing = Standing.PROVEN if proven and blamed_seat is not None else None
         if standing is None:
-            standing = self.standing_of(blamed_seat, self.own_seat)
+            standing = self.standing_of(blamed_seat, self.own_seat, evidence)
         self._on_abort(entry, standing)
         return entry
 

@@ -363,8 +363,9 @@ class PeerShell:
                      failing: Callable[[], None] | None = None) -> LinkClosed | None:
         """Give ``link``'s frames to ``handle`` (then carry out what the core decided)
         until it returns False (its error is queued: the link drains) or the link ends
-        (returned).  A timeout or bad input is answered with its error, after
-        ``failing()`` (what must happen before the link drains, up to a second)."""
+        (returned).  A timeout or bad input is answered with its error.  Before any drain
+        (up to a second, and the other end may never close its side): ``failing()``, so
+        that a seat or place the link held is free at once, not a second later."""
         while True:
             try:
                 body, msg = await link.receive()
@@ -383,6 +384,8 @@ class PeerShell:
             going_on = handle(body, msg)
             self.apply()
             if not going_on:
+                if failing is not None:
+                    failing()
                 await link.drain(1.0)
                 return None
 

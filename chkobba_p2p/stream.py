@@ -60,6 +60,8 @@ class Link:
         self._ready: list[bytes] = []
         self._send, self._recv = trio.open_memory_channel[bytes | Backlog | None](QUEUE)
         self.closed = False
+        #: When the frame begun (the decoder holds part of it) must be complete.
+        self._frame_due = 0.0
         self.written = trio.Event()  # the writer has flushed everything and stopped
         self.eof = trio.Event()  # the other end closed (or the connection broke)
         #: The code of the error message the other end sent before closing, if any.
@@ -76,7 +78,13 @@ class Link:
         """The next frame body and its decoded map.  Raises :class:`ProtocolError` for bad
         input, :class:`LinkClosed` at the end, ``trio.TooSlowError`` on a timeout."""
         while not self._ready:
-            limit = self.timeouts.frame if self.decoder.pending else self.timeouts.idle
+            now = trio.current_time()
+            if self.decoder.pending:
+                # The frame's age, not the gap between its bytes: a peer that dribbles a
+                # byte now and then must still finish the frame in time.
+                limit = max(0.0, self._frame_due - now)
+            else:
+                limit = self.timeouts.idle
             if timeout is not None:
                 limit = min(limit, timeout)
             with trio.fail_after(limit):
@@ -92,7 +100,11 @@ class Link:
             if self.on_data is not None:
                 self.on_data(self)
             self.traffic.received += len(data)
-            self._ready.extend(self.decoder.feed(data))
+            was_pending = self.decoder.pending
+            frames = self.decoder.feed(data)
+            if self.decoder.pending and (frames or not was_pending):
+                self._frame_due = trio.current_time() + self.timeouts.frame  # a new frame
+            self._ready.extend(frames)
         body = self._ready.pop(0)
         msg = wire.decode(body)
         if msg["t"] == "error":

@@ -187,7 +187,7 @@ _SENTENCES = {
     ErrorCode.ILLEGAL_MOVE: "a move the rules forbid",
     ErrorCode.DEAL_FAILURE: "a deal message failed its check (proof, share, commitment)",
     ErrorCode.RESULT_MISMATCH: "a peer reported a different match result",
-    ErrorCode.PROTOCOL_VIOLATION: "a signed entry is well formed but makes no sense here",
+    ErrorCode.PROTOCOL_VIOLATION: "a message is well formed but makes no sense here",
     ErrorCode.RESIGNED: "a player resigned: their side loses the match",
     ErrorCode.TIMEOUT: "a peer did not send in time",
     ErrorCode.PEER_LEFT: "a peer left (on purpose, or did not come back in time)",
@@ -278,6 +278,11 @@ def _pairs(pairs: list[tuple[Any, Any]]) -> dict[str, Any]:
 #: Deepest nesting of maps and arrays: the top-level map has depth 1.
 MAX_DEPTH = 16
 
+#: Most values the maps and arrays of one message may hold together (a map's keys count
+#: too).  The largest message of a game holds about a hundred; a frame of a mebibyte of
+#: one-byte integers would otherwise cost the receiver a second of checking.
+MAX_ITEMS = 4096
+
 
 def _check_str(s: str) -> None:
     # Characters are at most 4 UTF-8 bytes: only long strings need encoding to measure.
@@ -285,8 +290,9 @@ def _check_str(s: str) -> None:
         raise ProtocolError(ErrorCode.BAD_FIELD, f"string longer than {MAX_STR} bytes")
 
 
-def _check_value(obj: Any, depth: int = 1) -> None:
-    """``depth``: that of ``obj`` if it is a map or an array (the top level is 1)."""
+def _check_value(obj: Any, depth: int = 1, left: list[int] | None = None) -> None:
+    """``depth``: that of ``obj`` if it is a map or an array (the top level is 1);
+    ``left``: how many more values the message may hold (:data:`MAX_ITEMS`)."""
     if isinstance(obj, float):
         raise ProtocolError(ErrorCode.MALFORMED, "floats are not allowed")
     if isinstance(obj, str):
@@ -294,10 +300,31 @@ def _check_value(obj: Any, depth: int = 1) -> None:
     elif isinstance(obj, dict | list):
         if depth > MAX_DEPTH:
             raise ProtocolError(ErrorCode.MALFORMED, f"nested deeper than {MAX_DEPTH}")
+        if left is None:
+            left = [MAX_ITEMS]
+        # Counted before any is looked at: a huge array costs one subtraction.
+        left[0] -= 2 * len(obj) if isinstance(obj, dict) else len(obj)
+        if left[0] < 0:
+            raise ProtocolError(ErrorCode.MALFORMED,
+                                f"more than {MAX_ITEMS} values in one message")
         for k in obj if isinstance(obj, dict) else ():
             _check_str(k)
         for v in obj.values() if isinstance(obj, dict) else obj:
-            _check_value(v, depth + 1)
+            _check_value(v, depth + 1, left)
+
+
+def _decode_failure(exc: Exception) -> str:
+    """What msgpack's exception means, in words (its class names mean nothing to a user)."""
+    if isinstance(exc, msgpack.ExtraData):
+        return "bytes left over after the message"
+    if isinstance(exc, UnicodeDecodeError):
+        return "a string that is not valid UTF-8"
+    if isinstance(exc, msgpack.StackError):
+        return f"nested deeper than {MAX_DEPTH}"
+    if isinstance(exc, ValueError) and "exceeds max" in str(exc):
+        return f"more than {MAX_ITEMS} values in one message"
+    # ValueError and OutOfData: the bytes end inside a value, or are no msgpack at all.
+    return "not one complete msgpack value"
 
 
 def decode(body: bytes, *, want_map: bool = True) -> Any:
@@ -306,12 +333,14 @@ def decode(body: bytes, *, want_map: bool = True) -> Any:
     key, nests deeper than :data:`MAX_DEPTH`, or (by default) is not a map with a string
     ``"t"``; BAD_FIELD for a string longer than :data:`MAX_STR` bytes."""
     try:
+        # One array or map over the budget stops the C decoder before it builds it.
         obj = msgpack.unpackb(body, raw=False, strict_map_key=False, ext_hook=_no_ext,
-                              object_pairs_hook=_pairs, use_list=True)
+                              object_pairs_hook=_pairs, use_list=True,
+                              max_array_len=MAX_ITEMS, max_map_len=MAX_ITEMS // 2)
     except ProtocolError:
         raise
     except Exception as exc:  # msgpack raises several unrelated types
-        raise ProtocolError(ErrorCode.MALFORMED, type(exc).__name__) from None
+        raise ProtocolError(ErrorCode.MALFORMED, _decode_failure(exc)) from None
     _check_value(obj)
     if want_map and (not isinstance(obj, dict) or not isinstance(obj.get("t"), str)):
         raise ProtocolError(ErrorCode.MALFORMED, "a message is a map with a string 't'")

@@ -258,6 +258,14 @@ def test_handshake_and_seating():
     with pytest.raises(ProtocolError) as exc:
         ClientHandshake(Identity.generate(), "x").on_host(greeting)
     assert exc.value.error_code is ErrorCode.VERSION_MISMATCH
+    # A table of no shape a table has (a hostile host): refused before any hello.
+    for players in (0, 1, 5, 2**63, -1):
+        greeting = HostHandshake(Lobby(host_id, "h", Ruleset(), 2)).greeting()
+        greeting["players"] = players
+        with pytest.raises(ProtocolError) as exc:
+            ClientHandshake(Identity.generate(), "x").on_host(greeting)
+        assert exc.value.error_code is ErrorCode.BAD_FIELD
+        assert f"a table of {players} players" in exc.value.detail
     # A ruleset whose hash does not match.
     greeting = HostHandshake(Lobby(host_id, "h", Ruleset(), 2)).greeting()
     greeting["rules_hash"] = bytes(32)

@@ -539,3 +539,37 @@ def test_size_and_shape_limits():
     # Integers: the whole msgpack range, −2⁶³ … 2⁶⁴−1.
     assert wire.decode(wire.encode({"t": "x", "a": -(2**63), "b": 2**64 - 1})) == \
         {"t": "x", "a": -(2**63), "b": 2**64 - 1}
+
+
+def test_values_per_message_are_bounded():
+    """A message's maps and arrays hold at most MAX_ITEMS values together (keys count):
+    one big array, or many small ones, valid otherwise, are refused."""
+    n = wire.MAX_ITEMS
+    # The top map holds t and a (4 values), the array the rest: exactly at the limit.
+    assert len(wire.decode(wire.encode({"t": "x", "a": [0] * (n - 4)}))["a"]) == n - 4
+    for msg in ({"t": "x", "a": [0] * (n - 3)},            # one over, in one array
+                {"t": "x", "a": [[0] * 1000] * 5},          # spread over several
+                {"t": "x", "a": [{"k": 1}] * (n // 2)},     # a map's keys count too
+                {"t": "x", "a": [0] * (10 * n)}):           # far over: the C decoder stops
+        with pytest.raises(ProtocolError) as exc:
+            wire.decode(wire.encode(msg))
+        assert exc.value.error_code is ErrorCode.MALFORMED
+        assert f"more than {n} values" in exc.value.detail
+
+
+@pytest.mark.parametrize("body, words", [
+    (b"", "not one complete msgpack value"),
+    (b"\x82", "not one complete msgpack value"),          # a map cut short
+    (b"\xc1", "not one complete msgpack value"),          # a byte msgpack never uses
+    (wire.encode({"t": "x"}) + b"\x00", "bytes left over"),
+    (b"\x81\xa1t\xa2\xff\xfe", "not valid UTF-8"),
+    (b"\x91" * 3000, "nested deeper than"),
+])
+def test_decode_failures_are_worded(body, words):
+    """Bytes that are no msgpack message say why in words, never a class name."""
+    with pytest.raises(ProtocolError) as exc:
+        wire.decode(body)
+    assert exc.value.error_code is ErrorCode.MALFORMED
+    assert words in exc.value.detail
+    for name in ("ValueError", "ExtraData", "StackError", "UnicodeDecodeError", "OutOfData"):
+        assert name not in str(exc.value)

@@ -328,13 +328,14 @@ class ClientHandshake:
             raise ProtocolError(ErrorCode.VERSION_MISMATCH, f"host speaks {versions}")
         self.version = max(common)
         self.host_key = get_field(msg, "key", "bytes", size=32)
-        host_caps = get_field(msg, "caps", "list", max_len=64, optional=True) or ()
-        self.host_caps = tuple(c for c in host_caps if isinstance(c, str))
         self.host_name = display_name(msg.get("name"))
         self.host_caps = tuple(c for c in get_field(msg, "caps", "list", max_len=64)
                                if isinstance(c, str))
         get_field(msg, "nonce", "bytes", size=32)
         self.players = get_field(msg, "players", "int")
+        if self.players not in ONLINE:
+            raise ProtocolError(ErrorCode.BAD_FIELD, f"a table of {self.players} players "
+                                f"(a table seats {' or '.join(map(str, ONLINE))})")
         try:
             self.rules = Ruleset.from_dict(get_field(msg, "rules", "map"))
         except ValueError as exc:
@@ -366,7 +367,8 @@ class ClientHandshake:
         pop = get_field(msg, "pop", "bytes", size=64)
         signed = handshake_hash(self._greeting, self._hello, unsealed(body, msg))
         if not verify_signature(self.host_key, POP_HOST_DOMAIN, signed, pop):
-            raise ProtocolError(ErrorCode.BAD_PROOF_OF_POSSESSION, "the host's")
+            raise ProtocolError(ErrorCode.BAD_PROOF_OF_POSSESSION,
+                                "the host's welcome is not signed by its greeting's key")
         seat: int = get_field(msg, "seat", "int")
         if not 0 < seat < (self.players if self.players in ONLINE else 2):
             raise ProtocolError(ErrorCode.BAD_FIELD, "seat out of range")

@@ -88,6 +88,26 @@ def code_name(code: object) -> str:
     return known.name.lower() if known is not None else OutcomeError.CONNECTION_CLOSED
 
 
+#: How much of a host's own words a refusal shows when they are not the code's sentence.
+_HOST_WORDS = 120
+
+
+def refusal_words(code: object, text: str) -> str:
+    """A host's refusal for people: ``refused: `` and, when the host's text begins with
+    its code's sentence (as ours does), the text; otherwise the code's sentence (or that
+    the code is unknown) and the host's words quoted, cut short, as its claim (the text
+    is the other side's: never presented as this program's own words)."""
+    known = ErrorCode.from_wire(code)
+    if known is not None and text.startswith(known.sentence):
+        return f"refused: {text}"
+    ours = known.sentence if known is not None else f"an error code this program does " \
+        f"not know ({code if isinstance(code, int) else '?'})"
+    if not text:
+        return f"refused: {ours}"
+    cut = text if len(text) <= _HOST_WORDS else text[:_HOST_WORDS - 1] + "…"
+    return f'refused: {ours}; the host\'s words: "{cut}"'
+
+
 def lobby_event(msg: dict[str, Any], host_caps: tuple[str, ...],
                 host: tuple[bytes, str] | None = None) -> Lobby | None:
     """The :class:`Lobby` event of a ``lobby`` message from the host (None if a field is
@@ -250,7 +270,7 @@ class SeatLink(SeatCore[C]):
             self.refusal = code if isinstance(code, int) else -1
             self.say_once(Notice(NoticeKind.RESUME_REFUSED, text, code=code_name(code)))
             return False
-        self.error = f"refused: {text}"
+        self.error = refusal_words(code, text)
         self.error_code = code_name(code)
         return code not in (ErrorCode.ALREADY_SEATED,)
 

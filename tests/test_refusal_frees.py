@@ -1,0 +1,69 @@
+"""A seat or a spectator's place that the host refuses is free at once: not a second
+later, when the refused link's drain gives up waiting for an other end that never closes
+(a hostile peer's finding: an honest player who came next was told the table was full).
+Over loopback TCP."""
+
+from __future__ import annotations
+
+import pytest
+import trio
+from test_hostile_review import _host, _watch
+from test_net_support import RawClient
+
+from chkobba_p2p.link.handshake import ClientHandshake
+from chkobba_p2p.net import HostPeer
+from chkobba_p2p.wire import Identity
+
+
+async def _seated(port: int, name: str) -> tuple[RawClient, int]:
+    """An honest joiner, seated: its connection and the seat the host gave it."""
+    raw = await RawClient.connect(port)
+    greeting = await raw.receive()
+    assert greeting is not None and greeting["t"] == "host"
+    await raw.send(ClientHandshake(Identity.generate(), name).on_host(greeting))
+    with trio.fail_after(5):
+        while (msg := await raw.receive()) is not None and msg["t"] != "welcome":
+            assert msg["t"] != "error", msg
+    assert msg is not None
+    return raw, msg["seat"]
+
+
+async def _error_of(raw: RawClient) -> dict:
+    """The host's error message (the stream stays open: the refused side never closes)."""
+    with trio.fail_after(5):
+        while (msg := await raw.receive()) is not None and msg["t"] != "error":
+            pass
+    assert msg is not None, "closed without an error message"
+    return msg
+
+
+async def test_a_refused_seat_is_free_for_the_next_player_at_once(tmp_path):
+    """At a 3-seat table: the first joiner takes seat 1 and sends junk; the moment its
+    error arrives, the next joiner is given seat 1 again (before, seat 2: seat 1 stayed
+    taken for the second its drain waited)."""
+    async with trio.open_nursery() as nursery:
+        host, port = await _host(tmp_path, nursery, HostPeer, players=3)
+        hostile, seat = await _seated(port, "eve")
+        assert seat == 1
+        await hostile.send({"t": "no-such-message"})
+        assert (await _error_of(hostile))["t"] == "error"
+        honest, seat = await _seated(port, "hana")
+        assert seat == 1
+        await hostile.stream.aclose()
+        await honest.stream.aclose()
+        nursery.cancel_scope.cancel()
+
+
+@pytest.mark.parametrize("junk", [{"t": "chat", "text": "hi"}, {"t": "no-such-message"}])
+async def test_a_refused_spectator_frees_its_place_at_once(tmp_path, junk):
+    """The only spectator's place: a spectator that sends what a spectator may not is
+    refused, and the next one is let in as soon as that error arrives."""
+    async with trio.open_nursery() as nursery:
+        host, port = await _host(tmp_path, nursery, HostPeer, spectators=1)
+        hostile = await _watch(port, "eve")
+        await hostile.send(junk)
+        assert (await _error_of(hostile))["t"] == "error"
+        honest = await _watch(port, "hana")  # asserts it is "watching"
+        await hostile.stream.aclose()
+        await honest.stream.aclose()
+        nursery.cancel_scope.cancel()
