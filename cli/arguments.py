@@ -11,6 +11,7 @@ command's own module only when it runs.
 from __future__ import annotations
 
 import argparse
+import textwrap
 
 from .options import (
     ARENA_LEVELS,
@@ -74,12 +75,28 @@ def _pace(text: str) -> float:
     return value
 
 
+#: What the full-screen commands' help says of playing (the screen's ? says it all).
+_HOW_TO_PLAY = """\
+at the table:
+  1-9, or <- -> and Enter   play that card of your hand; if it can take more
+                            than one way, pick what it takes (arrows, Enter;
+                            Esc: back)
+  h                         hints: what each of your cards would take
+  k / p                     keep / place the card you drew, as the cutter
+  t  chat    q  step away or resign    ? or F1  every key, the game's words
+Only legal plays are offered (a card takes one of its rank before any sum).
+"""
+
+
 def _play_arguments(p: argparse.ArgumentParser) -> None:
     levels = sorted(LEVELS)
     p.description = "A full-screen match against bot peers on this machine."
+    p.epilog = _HOW_TO_PLAY
+    p.formatter_class = argparse.RawDescriptionHelpFormatter
     p.add_argument("--players", type=int, choices=TABLE_SHAPES, default=2,
                    help="2 players, 3 each for themselves, or 4 in two teams (default 2)")
-    p.add_argument("--bots", default="greedy", choices=levels, help="the bots' level")
+    p.add_argument("--bots", default="greedy", choices=levels,
+                   help="the bots' level (default greedy; expert searches 200 ms a move)")
     p.add_argument("--seed", type=int, default=None,
                    help="seed the bots' play style (the deal stays cryptographic)")
     p.add_argument("--name", default=None,
@@ -98,11 +115,13 @@ def _bell(p: argparse.ArgumentParser) -> None:
 
 
 def _host_arguments(p: argparse.ArgumentParser) -> None:
-    p.description = (
+    p.description = textwrap.fill(
         "Open a table for friends: the screen shows the address to give them and each "
         "seat's key fingerprint; the deal starts when everyone has checked the "
         "fingerprints and pressed Enter. --bots N fills seats with bots; --headless hosts "
-        "without a screen.")
+        "without a screen.", 79)
+    p.epilog = _HOW_TO_PLAY
+    p.formatter_class = argparse.RawDescriptionHelpFormatter
     add_host_options(p)
     _display(p)
     _bell(p)
@@ -110,10 +129,12 @@ def _host_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def _join_arguments(p: argparse.ArgumentParser) -> None:
-    p.description = (
+    p.description = textwrap.fill(
         "Sit at a table: HOST, HOST:PORT, [IPv6]:PORT or a join code HOST:PORT#KEY (no "
         "address: pick a table announced on the LAN; NAME.onion:PORT#KEY: through Tor). "
-        "Check the fingerprints with the other players, then press Enter.")
+        "Check the fingerprints with the other players, then press Enter.", 79)
+    p.epilog = _HOW_TO_PLAY
+    p.formatter_class = argparse.RawDescriptionHelpFormatter
     p.add_argument("address", nargs="?", help="HOST[:PORT] or a join code HOST:PORT#KEY")
     add_discovery_options(p)
     p.add_argument("--connect-timeout", type=seconds(0), default=15.0, metavar="S",
@@ -169,12 +190,12 @@ exit status:
 
 
 def _replay_arguments(p: argparse.ArgumentParser) -> None:
-    p.description = (
+    p.description = textwrap.fill(
         "Check everything in a game's log: every signature, the hash chain, the "
         "table (ruleset and its hash, seats and keys), every proof of the deal, the "
         "end-of-hand reveals and shuffle re-checks, every move against the rules and every "
         "score. Prints the match (hands, each hand's points, totals, the winner) or the "
-        "first violation with the seat to blame and why. One peer's log is enough.")
+        "first violation with the seat to blame and why. One peer's log is enough.", 79)
     p.epilog = _REPLAY_EPILOG
     p.formatter_class = argparse.RawDescriptionHelpFormatter
     p.add_argument("log", metavar="LOG", help="the .chklog file")

@@ -97,8 +97,7 @@ def finish(result, ui, address: str | None = None) -> int:
         return EXIT_CRASH
     o = result.outcome
     if result.timed_out:
-        print("error: " + t("join_error", addr=address, why=t("join_timeout", n="?")),
-              file=sys.stderr)
+        print_error(t("join_error", addr=address, why=t("join_timeout", n="?")))
         return EXIT_NO_GAME
     # No table, or a saved game that got no connection (an error, and nothing signed).
     if o is not None and not result.left and (o.table is None or (
@@ -107,7 +106,7 @@ def finish(result, ui, address: str | None = None) -> int:
                else t("err_closed") if not o.error or o.error.startswith(
                    "the host closed the connection")
                else explain(safe_text(o.error, 1000), t))
-        print("error: " + t("join_error", addr=address, why=why), file=sys.stderr)
+        print_error(t("join_error", addr=address, why=why))
         return EXIT_NO_GAME
     log = (o.log_path if o is not None else None) or ui.log_path
     if log is not None and not Path(log).exists():
@@ -125,7 +124,9 @@ def finish(result, ui, address: str | None = None) -> int:
         else:
             print(t("left"))
         if log:
-            _print_log(t, log, replay=False)
+            # A match against local bots that was left is over for good: how to audit
+            # it is what is left to say (a seat that stepped away comes back instead).
+            _print_log(t, log, replay=ui.kind == "play" and not stepped_away)
         return EXIT_AWAY if stepped_away else EXIT_LEFT
     if o is None:
         return EXIT_NO_GAME
@@ -153,6 +154,13 @@ def result_line(o: Outcome, ui) -> str:
         return o.describe()
     lines = [line_text(x).strip() for x in over_lines(ui.view, o, None, 200)]
     return next((x for x in lines[1:] if x), o.describe())
+
+
+def print_error(message: str) -> None:
+    """``error: message`` on stderr, wrapped between words at the terminal's width (a
+    terminal left to wrap it cuts a word, or leaves a lone parenthesis on a line)."""
+    print(textwrap.fill("error: " + message, max(40, _columns() - 1),
+                        break_long_words=False, break_on_hyphens=False), file=sys.stderr)
 
 
 def explain(error: str, t: Translator) -> str:

@@ -43,7 +43,7 @@ from chkobba_p2p.peer import (
     split_join_code,
 )
 
-from .ending import EXIT_NO_GAME, finish, saved_elsewhere_lines
+from .ending import EXIT_NO_GAME, finish, print_error, saved_elsewhere_lines
 from .hosting import hosting
 from .i18n import Translator, detect_lang
 from .rules_options import ruleset_from_args
@@ -349,9 +349,8 @@ def cmd_join(args: argparse.Namespace) -> int:
 
             result = run_app(ui, game, connect_timeout=connect_timeout)
             if result.timed_out:
-                print("error: " + t("join_error", addr=address,
-                                    why=t("join_timeout", n=f"{connect_timeout:g}")),
-                      file=sys.stderr)
+                print_error(t("join_error", addr=address,
+                                  why=t("join_timeout", n=f"{connect_timeout:g}")))
                 return EXIT_NO_GAME
             status = finish(result, ui, address)
             o = result.outcome

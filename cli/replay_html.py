@@ -445,8 +445,8 @@ class _Page:
                 items.append(f"<li class='play'>{self.seat(b['seat'])}{shown} "
                              f"{self.card(b['card'])} {what}{chk}"
                              f"{self.grade(h.get('number'), plays, 'play')}</li>")
-                if b["card"] in hand:
-                    hand.remove(b["card"])
+                if b["card"] in held.get(b["seat"], []):
+                    held[b["seat"]].remove(b["card"])  # played: no longer in that hand
             elif kind == "sweep" and b["cards"]:
                 line = self.tx("rest", who=self.seat(b["seat"]), cards=self.cards(b["cards"]))
                 items.append(f"<li class='sweep'>{line}</li>")

@@ -215,7 +215,10 @@ def test_the_page_holds_the_whole_audited_match(four):
         plays = [e["play"] for e in rec["events"] if "play" in e]
         items = sec.find_all("li", "play")
         assert len(items) == len(plays)
+        # What each player holds at each play, from the record alone: every deal adds,
+        # a placed cut card and every play take away.
         held: dict[int, list[str]] = {}
+        expected = []
         for e in rec["events"]:
             if "deal" in e:
                 for to, c in zip(e["deal"]["to"], e["deal"]["cards"], strict=True):
@@ -224,15 +227,17 @@ def test_the_page_holds_the_whole_audited_match(four):
             elif "cut" in e and not e["cut"]["keep"]:
                 held[e["cut"]["seat"]].remove(card(e["cut"]["card"]).name())
             elif "play" in e:
-                break
-        for li, p in zip(items, plays, strict=True):
-            # Face up: what the player held when it played (its played card among them).
+                seat = e["play"]["seat"]
+                expected.append(sorted(held[seat]))
+                held[seat].remove(card(e["play"]["card"]).name())
+        assert all(1 <= len(h) <= 3 for h in expected)
+        for li, p, want in zip(items, plays, expected, strict=True):
+            # Face up: what the player held when it played (its played card among them),
+            # no more: a card played leaves the brackets.
             (hand,) = li.find_all("span", "held")
             in_hand = [c.attrs["title"] for c in hand.find_all("span", "c")]
             assert card(p["card"]).name() in in_hand
-            if len(held[p["seat"]]) == len(in_hand):  # before the next deal
-                assert sorted(in_hand) == sorted(held[p["seat"]])
-            held[p["seat"]] = [c for c in in_hand if c != card(p["card"]).name()]
+            assert sorted(in_hand) == want
             inside = {id(c) for c in hand.find_all("span", "c")}
             shown = [c.attrs["title"] for c in li.find_all("span", "c") if id(c) not in inside]
             assert shown == [card(t).name() for t in [p["card"], *p["capture"]]]

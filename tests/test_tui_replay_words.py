@@ -24,3 +24,16 @@ def test_the_verdict_s_verb_agrees_with_a_team(lang, two, one):
         viewer = ReplayViewer(build_timeline(played.sessions[0].bodies), lang=lang)
         banner = " ".join(line_text(x).strip() for x in viewer.banner(200))
         assert re.search(want, banner), banner
+
+
+@pytest.mark.parametrize("lang, empty", [("en", "No hand scored yet."),
+                                         ("fr", "Aucune manche comptée pour l'instant.")])
+def test_the_score_sheet_says_when_no_hand_is_scored_yet(lang, empty):
+    """Early in the first hand the score sheet (s) was a bare title on an empty page."""
+    played = play(2, seed=3, key=b"replay-words")
+    viewer = ReplayViewer(build_timeline(played.sessions[0].bodies), lang=lang)
+    first = [line_text(x).strip() for x in viewer.sheet_lines(80)]
+    assert first[-1] == empty, first
+    viewer.at = len(viewer.tl.frames) - 1  # the end: every hand is on the sheet
+    last = [line_text(x).strip() for x in viewer.sheet_lines(80)]
+    assert empty not in last and len(last) > 2, last

@@ -45,6 +45,11 @@ def clock_text(seconds: float) -> str:
     return f"{s // 60}:{s % 60:02d}"
 
 
+def _mark(view: TableView) -> str:
+    """The clock's symbol, or nothing with --ascii (its "?" read like the help key)."""
+    return "⏱ " if view.cs.symbols else ""
+
+
 class Presence:
     """The clocks.  ``turn_timeout``: the table's move limit (the host's
     ``--turn-timeout``), None to show no move clock."""
@@ -110,7 +115,7 @@ class Presence:
         if left is None:
             return []
         return [("class:warn" if left < WARN_UNDER else "class:dim",
-                 "  ⏱ " + view.t("clock_left", t=clock_text(left)))]
+                 "  " + _mark(view) + view.t("clock_left", t=clock_text(left)))]
 
     def own_clock(self, view: TableView, width: int, finished: bool) -> list[Line]:
         """Under 30 s, a warning under the prompt; before that our move clock shows on our
@@ -118,7 +123,8 @@ class Presence:
         left = self.move_left(view.state, view.state.seat, finished)
         if left is None or left >= WARN_UNDER:
             return []
-        return wrap_line([("class:error", " ⏱ " + view.t("clock_hurry", t=clock_text(left)))],
+        return wrap_line([("class:error", " " + _mark(view)
+                           + view.t("clock_hurry", t=clock_text(left)))],
                          width - 1, "   ")
 
     def countdown_lines(self, view: TableView) -> list[Line]:

@@ -235,6 +235,8 @@ class ReplayViewer:
         names = [self.side_names(i) for i in range(len(hands[0].points))] if hands else []
         for text in scoresheet.sheet_lines(hands, names, t):
             out.extend(wrap_line([("", " " + text)], width - 1, indent="   "))
+        if not hands:  # early in the first hand: say so, not a bare title
+            out.append([("class:dim", " " + t("watch_sheet_empty"))])
         return out
 
     def events(self, width: int, height: int) -> list[tuple[str, str]]:
