@@ -65,8 +65,10 @@ def short_grade(g: Grade, card: Label, t: Callable[..., str] | None = None) -> s
             return g.label if g.loss < 0.005 else f"{g.label} -{g.loss:.2f}"
         return f"{g.label} -{g.loss:.2f}: {_better(g, card)} was best"
     label = t("cg_" + g.label)
+    number = getattr(t, "number", None)  # a Translator writes 0,97 in French
+    loss = number(g.loss) if number is not None else f"{g.loss:.2f}"
     if g.label in ("forced", "good"):
-        return label if g.loss < 0.005 else f"{label} −{g.loss:.2f}"
+        return label if g.loss < 0.005 else f"{label} −{loss}"
     if g.kind == "cut":
         better = t("cg_keep") if g.best["keep"] else t("cg_place")
     elif g.best.get("capture"):
@@ -74,7 +76,7 @@ def short_grade(g: Grade, card: Label, t: Callable[..., str] | None = None) -> s
                    cards=" + ".join(card(c) for c in g.best["capture"]))
     else:
         better = t("cg_on_table", card=card(g.best["card"]))
-    return t("cg_best", label=label, loss=f"{g.loss:.2f}", move=better)
+    return t("cg_best", label=label, loss=loss, move=better)
 
 
 def summary_line(s: SeatSummary, who: str) -> str:

@@ -183,7 +183,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
                 "talon {n}"),
     "ev_play_drop": ("{name}: {card} on the table", "{name} : {card} sur la table"),
     "ev_play_take": ("{name}: {card} takes {cards}", "{name} : {card} prend {cards}"),
-    "ev_chkobba": ("CHKOBBA!", "CHKOBBA !"),
+    # A no-break space: the event pane wraps at spaces, and left "!" alone on a line.
+    "ev_chkobba": ("CHKOBBA!", "CHKOBBA\u00a0!"),
     "ev_sweep": ("{name} takes the last cards: {cards}",
                  "{name} ramasse les dernières cartes : {cards}"),
     "ev_sweep_me": ("you take the last cards: {cards}",
@@ -655,6 +656,12 @@ class Translator:
         if kw and self.lang == "fr":
             text = elide(text, kw)
         return text.format(**kw) if kw else text
+
+    def number(self, value: float, digits: int = 2) -> str:
+        """``value`` with ``digits`` decimals as the language writes it (French: a
+        comma, ``0,97``)."""
+        text = f"{value:.{digits}f}"
+        return text.replace(".", ",") if self.lang == "fr" else text
 
     def rule(self, rule: str) -> str:
         pair = RULE_NAMES.get(rule)

@@ -476,7 +476,8 @@ class _Page:
         label = html.escape(self.t("g_" + g.label))
         out = f" <span class='grade {html.escape(g.label)}'>{label}"
         if g.loss >= 0.005:
-            out += f" −{g.loss:.2f}"
+            loss = f"{g.loss:.2f}"
+            out += f" −{loss.replace('.', ',') if self.lang == 'fr' else loss}"
         out += "</span>"
         if g.best != g.played and g.label in ("mistake", "blunder"):
             better = (self.t("g_keep") if g.best.get("keep") else self.t("g_place")) \
