@@ -24,7 +24,7 @@ from chkobba_p2p.text import safe_text
 
 from . import coach, scoresheet
 from .i18n import Translator, detect_lang
-from .term import can_show_symbols
+from .term import can_show_symbols, keys_held
 
 
 def _out(line: str = "", *, to_stderr: bool = False) -> None:
@@ -138,8 +138,9 @@ def _review(args: argparse.Namespace, report: AuditReport) -> Review:
     samples = DEFAULT_SAMPLES if args.samples is None else args.samples
     if samples < 1:
         raise ValueError("--samples must be 1 or more")
-    return review_records(report.records, seats=seats, samples=samples, seed=args.seed,
-                          progress=coach.Progress(sys.stderr))
+    with keys_held():
+        return review_records(report.records, seats=seats, samples=samples,
+                              seed=args.seed, progress=coach.Progress(sys.stderr))
 
 
 def _review_lines(report: AuditReport, review: Review, symbols: bool) -> list[str]:

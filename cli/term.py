@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import TextIO
 
-__all__ = ["SYMBOLS", "asciify", "can_show_symbols", "locale_name"]
+__all__ = ["SYMBOLS", "asciify", "can_show_symbols", "locale_name", "keys_held"]
 
 #: Every non-ASCII character the client draws (suits, boxes, arrows, marks, French).
 SYMBOLS = "♠♥♦♣┌┐└┘─│▶▮→←↑↓✓⚠…·éèêàçÉÈÀÇ"
@@ -64,3 +65,31 @@ def asciify(text: str) -> str:
     decomposed = unicodedata.normalize("NFKD", text)
     return "".join(c for c in decomposed if not unicodedata.combining(c)).encode(
         "ascii", "replace").decode("ascii")
+
+
+@contextlib.contextmanager
+def keys_held(stream: TextIO | None = None) -> Iterator[None]:
+    """While a long job draws its progress bar: keys typed on the terminal are not
+    echoed (they garbled the bar) and are dropped at the end (they were applied, at
+    once, to the screen that came next).  Nothing when ``stream`` (stdin) is no
+    terminal."""
+    stream = sys.stdin if stream is None else stream
+    try:
+        import termios
+
+        fd = stream.fileno()
+        if not os.isatty(fd):
+            raise OSError
+        saved = termios.tcgetattr(fd)
+    except (ImportError, OSError, ValueError, AttributeError):
+        yield
+        return
+    quiet = list(saved)
+    quiet[3] &= ~termios.ECHO  # lflags
+    try:
+        termios.tcsetattr(fd, termios.TCSANOW, quiet)
+        yield
+    finally:
+        with contextlib.suppress(OSError):
+            termios.tcflush(fd, termios.TCIFLUSH)
+            termios.tcsetattr(fd, termios.TCSANOW, saved)

@@ -226,3 +226,25 @@ def test_review_shows_a_progress_bar_then_the_grade_beside_each_move(tmp_path, l
         assert s.finish() == 0
     finally:
         s.kill()
+
+
+def test_keys_typed_while_the_coach_works_are_neither_echoed_nor_applied(tmp_path):
+    """Keys pressed during the progress bar garbled it (``decisions^[[4~``) and were
+    applied once the viewer opened: now they are not echoed, and dropped."""
+    played = play(2, seed=21, key=b"view-review")
+    log = played.write_log(tmp_path / "review.chklog")
+    s = Screen(["replay", str(log), "--view", "--review", "--samples", "60", "--lang", "en"],
+               tmp_path)
+    try:
+        s.wait_for(lambda t: re.search(r"reviewing [█░]{30} \d+/\d+ decisions", t), 120,
+                   "the progress bar")
+        s.child.send("zz" + END + "q")  # q would quit the viewer, End jump to the last step
+        s.wait_for(lambda t: "step 1/" in t, 120, "the first step")
+        s.pump(0.5)
+        assert s.child.isalive(), "a key typed during the review quit the viewer"
+        assert _step(s)[1] == 1, s.text
+        assert "zz" not in s.raw.decode("utf-8", "replace"), "echoed"
+        s.press("q")
+        assert s.finish() == 0
+    finally:
+        s.kill()
