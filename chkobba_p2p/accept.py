@@ -227,7 +227,9 @@ class Door:
             if watching:
                 watching = False
                 self.core.spectator_gone(sid, trio.current_time())
-                self.admission.closed(link)  # its spectator's place too, for the next
+                # Its admission place stays until the connection is gone (the drain ends
+                # as soon as the other end closes): a refused connection lingering up to
+                # a second stays counted, so that connect-watch-junk loops stay bounded.
                 self.peer.apply()
 
         def handle(body: bytes, msg: dict[str, Any]) -> bool:

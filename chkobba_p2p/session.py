@@ -808,9 +808,12 @@ class Session:
             return Standing.CLAIMED
         if blamed == by_seat:
             return Standing.SELF
-        if evidence is not None and evidence in self.bodies[:self.length]:
+        if evidence is not None and not self.game.working \
+                and evidence in self.bodies[:self.length]:
             # It cites an entry of this transcript, which passed every check here: the
-            # claim is refuted (as an auditor finds it, PROTOCOL 12.5).
+            # claim is refuted (as an auditor finds it, PROTOCOL 12.5).  Not while a
+            # shuffle proof is still being checked apart: the entry is in the transcript
+            # before its proof's verdict, which may yet convict the blamed seat.
             return Standing.REFUTED
         if blamed == self.owing:
             return Standing.OWED
@@ -974,7 +977,9 @@ class Session:
         entry = self._sign("abort", body)
         standing = Standing.PROVEN if proven and blamed_seat is not None else None
         if standing is None:
-            standing = self.standing_of(blamed_seat, self.own_seat, evidence)
+            # Our own accusation: never called refuted here (the entry we cite may be
+            # one of the chain that a peer misused, e.g. relayed again).
+            standing = self.standing_of(blamed_seat, self.own_seat)
         self._on_abort(entry, standing)
         return entry
 

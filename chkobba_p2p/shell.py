@@ -386,7 +386,7 @@ class PeerShell:
             if not going_on:
                 if failing is not None:
                     failing()
-                await link.drain(1.0)
+                await link.drain(1.0, discard=True)
                 return None
 
     def _restore(self, state: Path | None, accept: Callable[[SavedGame], bool],

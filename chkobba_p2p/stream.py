@@ -60,8 +60,8 @@ class Link:
         self._ready: list[bytes] = []
         self._send, self._recv = trio.open_memory_channel[bytes | Backlog | None](QUEUE)
         self.closed = False
-        #: When the frame begun (the decoder holds part of it) must be complete.
-        self._frame_due = 0.0
+        #: Seconds of waiting the frame begun (the decoder holds part of it) has left.
+        self._frame_left = 0.0
         self.written = trio.Event()  # the writer has flushed everything and stopped
         self.eof = trio.Event()  # the other end closed (or the connection broke)
         #: The code of the error message the other end sent before closing, if any.
@@ -78,21 +78,25 @@ class Link:
         """The next frame body and its decoded map.  Raises :class:`ProtocolError` for bad
         input, :class:`LinkClosed` at the end, ``trio.TooSlowError`` on a timeout."""
         while not self._ready:
-            now = trio.current_time()
-            if self.decoder.pending:
-                # The frame's age, not the gap between its bytes: a peer that dribbles a
-                # byte now and then must still finish the frame in time.
-                limit = max(0.0, self._frame_due - now)
+            pending = self.decoder.pending
+            if pending:
+                # The frame's whole time, not the gap between its bytes: a peer that
+                # dribbles a byte now and then must still finish the frame in time.  Only
+                # the time spent waiting for its bytes counts (not ours, handling them).
+                limit = max(0.0, self._frame_left)
             else:
                 limit = self.timeouts.idle
             if timeout is not None:
                 limit = min(limit, timeout)
+            waited = trio.current_time()
             with trio.fail_after(limit):
                 try:
                     data = await self.stream.receive_some(65536)
                 except (trio.BrokenResourceError, trio.ClosedResourceError, OSError) as exc:
                     self.eof.set()
                     raise LinkClosed(str(exc) or type(exc).__name__) from None
+            if pending:
+                self._frame_left -= trio.current_time() - waited
             if not data:
                 self.eof.set()
                 raise LinkClosed("end of stream")
@@ -103,7 +107,7 @@ class Link:
             was_pending = self.decoder.pending
             frames = self.decoder.feed(data)
             if self.decoder.pending and (frames or not was_pending):
-                self._frame_due = trio.current_time() + self.timeouts.frame  # a new frame
+                self._frame_left = self.timeouts.frame  # a new frame begins
             self._ready.extend(frames)
         body = self._ready.pop(0)
         msg = wire.decode(body)
@@ -193,15 +197,30 @@ class Link:
             self.bytes_out += len(data)
             self.traffic.sent += len(data)
 
-    async def drain(self, timeout: float = 2.0) -> None:
+    async def drain(self, timeout: float = 2.0, *, discard: bool = False) -> None:
         """Finish writing, send EOF, and wait (at most ``timeout`` seconds) for the other
-        end to close too, so nothing in flight is lost."""
+        end to close too, so nothing in flight is lost.  ``discard``: the caller is the
+        link's reader (nobody else reads it now): read and drop what still comes, so
+        that the other end's close is seen at once (else only a reader sees it, and
+        the wait lasts its whole ``timeout``)."""
         self.finish()
         with trio.move_on_after(timeout):
             await self.written.wait()
+            if discard:
+                await self._discard_until_eof()
             await self.eof.wait()
         with contextlib.suppress(Exception):
             await self.stream.aclose()
+
+    async def _discard_until_eof(self) -> None:
+        while not self.eof.is_set():
+            try:
+                data = await self.stream.receive_some(65536)
+            except (trio.BrokenResourceError, trio.ClosedResourceError, trio.BusyResourceError,
+                    OSError):
+                data = b""
+            if not data:
+                self.eof.set()
 
     def finish(self) -> None:
         """Close after everything queued has been written."""
@@ -214,4 +233,4 @@ class Link:
         """Send an error message, then close the link."""
         if not self.closed:
             self.send_msg(error_message(code, detail))
-        await self.drain(1.0)
+        await self.drain(1.0, discard=True)  # every caller is the link's reader

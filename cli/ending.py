@@ -124,9 +124,9 @@ def finish(result, ui, address: str | None = None) -> int:
         else:
             print(t("left"))
         if log:
-            # A match against local bots that was left is over for good: how to audit
-            # it is what is left to say (a seat that stepped away comes back instead).
-            _print_log(t, log, replay=ui.kind == "play" and not stepped_away)
+            # A match that was left is over for good: how to audit it is what is left
+            # to say (a seat that stepped away comes back instead).
+            _print_log(t, log, replay=not stepped_away)
         return EXIT_AWAY if stepped_away else EXIT_LEFT
     if o is None:
         return EXIT_NO_GAME
@@ -159,8 +159,12 @@ def result_line(o: Outcome, ui) -> str:
 def print_error(message: str) -> None:
     """``error: message`` on stderr, wrapped between words at the terminal's width (a
     terminal left to wrap it cuts a word, or leaves a lone parenthesis on a line)."""
-    print(textwrap.fill("error: " + message, max(40, _columns() - 1),
-                        break_long_words=False, break_on_hyphens=False), file=sys.stderr)
+    # French puts a space before ":": a no-break one while wrapping, so that no line
+    # begins with the colon.
+    text = textwrap.fill(("error: " + message).replace(" :", "\u00a0:"),
+                         max(40, _columns() - 1), break_long_words=False,
+                         break_on_hyphens=False)
+    print(text.replace("\u00a0", " "), file=sys.stderr)
 
 
 def explain(error: str, t: Translator) -> str:

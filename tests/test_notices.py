@@ -228,7 +228,8 @@ async def test_a_joiner_whose_reconnection_fails_says_so_once_and_plays_on(tmp_p
         assert [n.kind for n in notices] == [NoticeKind.HANDSHAKE_RETRY], notices
         assert notices[0].detail
     else:
-        assert notices == [Notice(NoticeKind.RESUME_REFUSED, "no such game",
+        # The impostor's own words, quoted as its words (the code's sentence is ours).
+        assert notices == [Notice(NoticeKind.RESUME_REFUSED, '"no such game"',
                                   code="unknown_game")], notices
 
 

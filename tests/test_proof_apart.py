@@ -14,14 +14,14 @@ from test_net_support import host_config, join_config
 from test_session import Table
 
 from chkobba_p2p import wire
-from chkobba_p2p.audit import VALID, audit_log
+from chkobba_p2p.audit import INVALID, VALID, audit_log
 from chkobba_p2p.deal.core import JobResult, ProofJob, run_job
 from chkobba_p2p.events import Outcome
 from chkobba_p2p.link.handshake import SPOKEN, ClientHandshake
 from chkobba_p2p.net import ClientPeer, HostPeer
 from chkobba_p2p.peer import BotController
 from chkobba_p2p.rules import Ruleset
-from chkobba_p2p.session import CAP_PROOF_APART, CAP_SHUFFLE_PROOFS
+from chkobba_p2p.session import CAP_PROOF_APART, CAP_SHUFFLE_PROOFS, Standing
 from chkobba_p2p.testing import InMemoryTable, RecordingController
 from chkobba_p2p.transcript import read_transcript
 
@@ -135,6 +135,29 @@ async def test_a_bad_proof_after_the_next_shuffle_is_blamed_and_no_share_leaves(
                 if i > first_proof and d["t"] in ("deal/shares", "deal/play")]
     report = audit_log(outcomes[0].log_path, workers=0)
     assert report.blamed == 1 and report.entry == proof_1, report
+
+
+class SlowChecker(ClientPeer):
+    """An honest seat on a slower machine: its proof checks start half a second late."""
+
+    async def _proof_worker(self) -> None:
+        await trio.sleep(0.5)
+        await super()._proof_worker()
+
+
+async def test_an_accusation_is_not_called_refuted_while_its_proof_is_being_checked(
+        tmp_path, autojump_clock):
+    """The host's abort blaming seat 1 for its bad proof reaches seat 3 before seat 3's own
+    check of that proof ends: the entry it cites is in seat 3's transcript already, but its
+    verdict is not known yet, so the accusation is no refuted claim there (a reviewer's
+    finding); the audit of seat 3's own log convicts seat 1."""
+    table, outcomes = await _play(tmp_path, 4, {1: HostileJoiner, 3: SlowChecker})
+    a = outcomes[3].aborted
+    assert a is not None and a.blamed_seat == 1, a
+    assert a.standing != Standing.REFUTED, a
+    assert "refuted" not in outcomes[3].describe()
+    report = audit_log(outcomes[3].log_path, workers=0)
+    assert report.verdict == INVALID and report.blamed == 1, report.summary()
 
 
 async def test_a_seat_without_the_capability_plays_the_old_way(tmp_path, autojump_clock):

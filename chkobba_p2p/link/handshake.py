@@ -370,6 +370,6 @@ class ClientHandshake:
             raise ProtocolError(ErrorCode.BAD_PROOF_OF_POSSESSION,
                                 "the host's welcome is not signed by its greeting's key")
         seat: int = get_field(msg, "seat", "int")
-        if not 0 < seat < (self.players if self.players in ONLINE else 2):
+        if not 0 < seat < self.players:  # a shape of ONLINE: on_host checked it
             raise ProtocolError(ErrorCode.BAD_FIELD, "seat out of range")
         return seat

@@ -92,20 +92,31 @@ def code_name(code: object) -> str:
 _HOST_WORDS = 120
 
 
-def refusal_words(code: object, text: str) -> str:
-    """A host's refusal for people: ``refused: `` and, when the host's text begins with
-    its code's sentence (as ours does), the text; otherwise the code's sentence (or that
-    the code is unknown) and the host's words quoted, cut short, as its claim (the text
-    is the other side's: never presented as this program's own words)."""
+def _their_words(code: object, text: str) -> tuple[str, str]:
+    """``(our sentence for code, the rest of the host's text, cut short)``."""
     known = ErrorCode.from_wire(code)
-    if known is not None and text.startswith(known.sentence):
-        return f"refused: {text}"
-    ours = known.sentence if known is not None else f"an error code this program does " \
-        f"not know ({code if isinstance(code, int) else '?'})"
-    if not text:
-        return f"refused: {ours}"
-    cut = text if len(text) <= _HOST_WORDS else text[:_HOST_WORDS - 1] + "…"
-    return f'refused: {ours}; the host\'s words: "{cut}"'
+    if known is not None:
+        ours = known.sentence
+        if text.startswith(ours):
+            text = text[len(ours):].lstrip(":; ").strip()
+    else:
+        ours = "an error code this program does not know " \
+            f"({code if isinstance(code, int) else '?'})"
+    return ours, text if len(text) <= _HOST_WORDS else text[:_HOST_WORDS - 1] + "…"
+
+
+def host_words(code: object, text: str) -> str:
+    """A host's error for people: its code's sentence (ours: the code says what happened),
+    then whatever else the host wrote, quoted and cut short, as its own words (a hostile
+    host's text is never shown as this program's: an honest host writes the sentence
+    then a detail, and the detail is the host's word too)."""
+    ours, rest = _their_words(code, text)
+    return f'{ours} (the host adds: "{rest}")' if rest else ours
+
+
+def refusal_words(code: object, text: str) -> str:
+    """A refusal of our hello, for people: ``refused: `` and :func:`host_words`."""
+    return "refused: " + host_words(code, text)
 
 
 def lobby_event(msg: dict[str, Any], host_caps: tuple[str, ...],
@@ -268,7 +279,10 @@ class SeatLink(SeatCore[C]):
             # the host's allowance of time away, after which our own timer ends the game
             # (PROTOCOL.md 13).  Said once: the countdown (Waiting) is the client's.
             self.refusal = code if isinstance(code, int) else -1
-            self.say_once(Notice(NoticeKind.RESUME_REFUSED, text, code=code_name(code)))
+            # The notice names the code: the host's own words, quoted and cut, with it.
+            ours, rest = _their_words(code, text)
+            self.say_once(Notice(NoticeKind.RESUME_REFUSED, f'"{rest}"' if rest else ours,
+                                 code=code_name(code)))
             return False
         self.error = refusal_words(code, text)
         self.error_code = code_name(code)
