@@ -234,6 +234,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "sc_totals": ("totals (target {n})", "total (objectif {n})"),
     "sc_beji": ("beji", "beji"),
     "sc_continue": ("Enter: continue", "Entrée : continuer"),
+    "sc_continue_in": ("Enter: continue (it goes on by itself in {n} s)",
+                       "Entrée : continuer (la suite vient seule dans {n} s)"),
     # end
     "over_title": ("Match over", "Partie terminée"),
     "over_you_win": ("You win {score}!", "Vous gagnez {score} !"),

@@ -4,6 +4,8 @@ mock clock stands in for the seconds (nothing here sleeps for real)."""
 
 from __future__ import annotations
 
+import time
+
 import trio
 import trio.testing
 
@@ -55,6 +57,10 @@ async def test_the_score_sheet_waits_for_a_key_or_its_time(autojump_clock):
         pacer.push(nxt)
         await trio.sleep(3)
         assert pacer.scoring and nxt not in shown  # the next hand waits behind the sheet
+        # It closes by itself: the screen counts down to it (its line said only
+        # "Enter: continue", and a player saw it close without a key).
+        assert pacer.closes_at is not None
+        assert 0 < pacer.closes_at - time.monotonic() <= 8
         pacer.dismiss()
         await pacer.drained()
         assert shown[-1] == nxt
@@ -80,6 +86,7 @@ async def test_the_sheet_of_the_last_hand_waits_for_its_key(autojump_clock):
         pacer.push(over)
         await trio.sleep(600)
         assert pacer.scoring and over not in shown
+        assert pacer.closes_at is None  # this one waits for its key: no countdown
         pacer.dismiss()
         await pacer.drained()
         assert shown[-1] == over
@@ -112,3 +119,14 @@ async def test_a_pace_of_zero_holds_nothing(autojump_clock):
         await pacer.drained()
         assert len(shown) == 3 and trio.current_time() == t0
         nursery.cancel_scope.cancel()
+
+
+def test_the_score_sheet_s_key_line_counts_down_when_it_closes_by_itself():
+    from chkobba_cli.i18n import Translator
+    from chkobba_cli.tui.dialogs import score_continue
+
+    en, fr = Translator("en"), Translator("fr")
+    assert score_continue(en, None) == "Enter: continue"
+    assert score_continue(en, 5.2) == "Enter: continue (it goes on by itself in 6 s)"
+    assert score_continue(en, 0.01) == "Enter: continue (it goes on by itself in 1 s)"
+    assert score_continue(fr, 3.0) == "Entrée : continuer (la suite vient seule dans 3 s)"

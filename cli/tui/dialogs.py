@@ -8,6 +8,7 @@ grows, plus its kind in ``overlay_kind``.
 from __future__ import annotations
 
 import contextlib
+import math
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -70,9 +71,18 @@ def resign_lines(t: Translator) -> list[Line]:
 DIALOG_TEXT = 74
 
 
-def score_dialog_lines(view: TableView, ev: HandScored) -> list[Line]:
+def score_continue(t: Translator, closes_in: float | None) -> str:
+    """The score sheet's key line: Enter, and when it closes by itself, in how long."""
+    if closes_in is None:
+        return t("sc_continue")
+    return t("sc_continue_in", n=max(1, math.ceil(closes_in)))
+
+
+def score_dialog_lines(view: TableView, ev: HandScored,
+                       closes_in: float | None = None) -> list[Line]:
     """A hand's scoring, point by point, with the match's totals; the sides by name,
-    long names cut so that the table fits the box on 80 columns."""
+    long names cut so that the table fits the box on 80 columns.  ``closes_in``: the
+    seconds before it closes by itself (None: it waits for a key)."""
     t = view.t
     names: list[str] = []
     for short in (None, 12, 8, 6, 4):
@@ -81,7 +91,7 @@ def score_dialog_lines(view: TableView, ev: HandScored) -> list[Line]:
             break
     lines: list[Line] = [[("class:title", " " + t("score_title", n=ev.number))], []]
     lines += score_lines(ev.score, ev.totals, names, t, view.state.target)
-    lines += [[], [("class:keys", " " + t("sc_continue") + " ")]]
+    lines += [[], [("class:keys", " " + score_continue(t, closes_in) + " ")]]
     return lines
 
 

@@ -14,6 +14,7 @@ is never slowed: only the picture lags.
 from __future__ import annotations
 
 import math
+import time
 from collections import deque
 from collections.abc import Callable
 
@@ -68,6 +69,9 @@ class Pacer:
         self.queue: deque[object] = deque()
         self.showing: Showing | None = None
         self.scoring = False
+        #: While a score sheet is up and closes by itself: when (``time.monotonic()``,
+        #: the screen's clock), for the countdown it shows; None: it waits for a key.
+        self.closes_at: float | None = None
         self._wake = trio.Event()
         self._idle = trio.Event()
         self._idle.set()
@@ -136,14 +140,17 @@ class Pacer:
                     # The session queues the match's end right behind its last hand.
                     last = self.keep_last and any(
                         isinstance(e, MatchOver | MatchDone) for e in self.queue)
+                    self.closes_at = None if last else time.monotonic() + self.score_wait
                     with trio.move_on_after(math.inf if last else self.score_wait):
                         await self._dismissed.wait()
                     self.scoring = False
+                    self.closes_at = None
                 self.changed()
         finally:
             self.running = False
             self.showing = None
             self.scoring = False
+            self.closes_at = None
             # Whatever is left goes to the screen at once (the game is over or left).
             while self.queue:
                 self.show(self.queue.popleft())

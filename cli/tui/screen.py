@@ -5,6 +5,7 @@ Mixed into :class:`~.app.TuiApp`, whose state it reads: it changes nothing."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -194,6 +195,12 @@ class Screen:
         app.key_processor.before_key_press += forget_hint
         return app
 
+    def _score_closes_in(self) -> float | None:
+        """Seconds before the score sheet up now closes by itself (None: it waits for a
+        key: the match's last, or one queued behind another)."""
+        at = self.pacer.closes_at
+        return None if at is None or self.score_queue else at - time.monotonic()
+
     def _size(self) -> tuple[int, int]:
         if self.size is not None:
             return self.size
@@ -248,7 +255,7 @@ class Screen:
         elif kind == "resign":
             keys = t("resign_keys")
         elif kind == "score":
-            keys = t("sc_continue")
+            keys = dialogs.score_continue(t, self._score_closes_in())
         elif self.finished and self.rematch_waiting:
             keys = t("keys_rematch_wait", names=self.rematch_awaited())
         elif self.finished:
@@ -329,7 +336,7 @@ class Screen:
         elif kind == "score":
             scored = self.score_queue[0] if self.score_queue else self.state.last_score
             if scored is not None:
-                lines = dialogs.score_dialog_lines(self.view, scored)
+                lines = dialogs.score_dialog_lines(self.view, scored, self._score_closes_in())
         elif kind == "over":
             lines = dialogs.over_lines(self.view, self.outcome, self.log_path, self._size()[1],
                                        rematch=self.can_rematch, series=self._series(),
