@@ -159,11 +159,12 @@ def result_line(o: Outcome, ui) -> str:
 def print_error(message: str) -> None:
     """``error: message`` on stderr, wrapped between words at the terminal's width (a
     terminal left to wrap it cuts a word, or leaves a lone parenthesis on a line)."""
-    # French puts a space before ":": a no-break one while wrapping, so that no line
-    # begins with the colon.
-    text = textwrap.fill(("error: " + message).replace(" :", "\u00a0:"),
-                         max(40, _columns() - 1), break_long_words=False,
-                         break_on_hyphens=False)
+    # French puts a space before : ; ? and !: a no-break one while wrapping, so that no
+    # line begins with the mark.
+    for mark in ":;?!":
+        message = message.replace(" " + mark, "\u00a0" + mark)
+    text = textwrap.fill("error: " + message, max(40, _columns() - 1),
+                         break_long_words=False, break_on_hyphens=False)
     print(text.replace("\u00a0", " "), file=sys.stderr)
 
 

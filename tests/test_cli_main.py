@@ -194,3 +194,41 @@ def test_a_mistyped_command_is_one_line_with_the_command_meant(capsys, argv, sai
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert said in err and err.count("\n") == 1 and "usage:" not in err
+
+
+@pytest.mark.parametrize("name", ["play", "host", "join"])
+def test_the_table_commands_help_says_how_to_play(capsys, monkeypatch, name):
+    """A first-time player read play --help and found no word on playing a card; every
+    line of a sub-command's help fits 80 columns (descriptions were one long line)."""
+    monkeypatch.setenv("COLUMNS", "80")
+    out = _help(capsys, name)
+    assert "at the table:" in out
+    assert "play that card of your hand" in out and "? or F1" in out
+    assert all(len(line) <= 80 for line in out.splitlines()), \
+        [line for line in out.splitlines() if len(line) > 80]
+    if name == "play":
+        assert "(default greedy;" in out  # --bots says its default
+
+
+def test_an_error_line_wraps_between_words(capsys, monkeypatch):
+    """An error longer than the terminal was left for the terminal to wrap, which cut a
+    word or left ")" alone on a line; French never starts a line with its colon."""
+    from chkobba_cli.ending import print_error
+
+    monkeypatch.setenv("COLUMNS", "80")
+    print_error("Could not join 127.0.0.1:1: nobody is listening there (connection "
+                "refused); is the table open and the port right?")
+    lines = capsys.readouterr().err.splitlines()
+    assert len(lines) == 2 and all(len(x) < 80 for x in lines), lines
+    assert lines[0].startswith("error: ") and not lines[1].startswith(")")
+    print_error("Impossible de rejoindre 127.0.0.1:1 : personne n'écoute à cette adresse "
+                "(connexion refusée) ; la table est-elle ouverte, le port est-il le bon ?")
+    lines = capsys.readouterr().err.splitlines()
+    assert all(not x.startswith((":", ";", "?")) for x in lines), lines
+    assert "\u00a0" not in "".join(lines)
+    for width in range(40, 81):  # whatever the width, no mark begins a line
+        monkeypatch.setenv("COLUMNS", str(width))
+        print_error("Impossible de rejoindre 127.0.0.1:1 : personne n'écoute à cette "
+                    "adresse (connexion refusée) ; la table est-elle ouverte ?")
+        lines = capsys.readouterr().err.splitlines()
+        assert all(not x.startswith((":", ";", "?")) for x in lines), (width, lines)

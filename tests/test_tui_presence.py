@@ -136,3 +136,20 @@ def test_a_resumed_joiner_takes_the_limit_from_the_clocks():
     off = Presence(None, now)  # a client that shows no move clock (against local bots)
     off.on_event(reading, st, st)
     assert off.turn_timeout is None and off.move_left(st, 0, False) is None
+
+
+def test_ascii_draws_no_clock_symbol():
+    """--ascii turned the clock's symbol into "?", which read like the help key."""
+    now = Clock()
+    p = Presence(900, now)
+    st = playing(turn=1)
+    p.on_event(S.HandStarted(1, 0), st, st)
+    plain = TableView(st, Translator("en"), card_style(st, None, False))
+    shown = text([p.seat_clock(plain, 1, False)])
+    assert shown.strip() == "15:00 left" and "?" not in shown and "⏱" not in shown
+    mine = playing(seat=0, turn=0)
+    now.t += 890  # under 30 s: the hurry line under the prompt
+    hurry = text(p.own_clock(TableView(mine, Translator("en"), card_style(mine, None, False)),
+                             60, False))
+    assert "0:10" in hurry and "?" not in hurry and "⏱" not in hurry
+    assert "⏱" in text(p.own_clock(view(mine), 60, False))
