@@ -645,6 +645,12 @@ def elide(text: str, kw: dict[str, object]) -> str:
     return _BEFORE_VALUE.sub(elide, text)
 
 
+def decimal(value: float, lang: str, digits: int = 2) -> str:
+    """``value`` with ``digits`` decimals as ``lang`` writes it (French: a comma, ``0,97``)."""
+    text = f"{value:.{digits}f}"
+    return text.replace(".", ",") if lang == "fr" else text
+
+
 class Translator:
     """Messages in one language; unknown keys fall back to English, then to the key."""
 
@@ -660,10 +666,8 @@ class Translator:
         return text.format(**kw) if kw else text
 
     def number(self, value: float, digits: int = 2) -> str:
-        """``value`` with ``digits`` decimals as the language writes it (French: a
-        comma, ``0,97``)."""
-        text = f"{value:.{digits}f}"
-        return text.replace(".", ",") if self.lang == "fr" else text
+        """``value`` with ``digits`` decimals as the language writes it (:func:`decimal`)."""
+        return decimal(value, self.lang, digits)
 
     def rule(self, rule: str) -> str:
         pair = RULE_NAMES.get(rule)

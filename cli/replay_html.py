@@ -21,7 +21,7 @@ from chkobba_p2p.rules import CutEvent, DealEvent, PlayEvent, Ruleset
 from chkobba_p2p.seating import SHAPES, Seating
 
 from . import scoresheet
-from .i18n import Translator
+from .i18n import Translator, decimal
 from .replay_css import CSS as _CSS
 
 __all__ = ["render_html"]
@@ -476,8 +476,7 @@ class _Page:
         label = html.escape(self.t("g_" + g.label))
         out = f" <span class='grade {html.escape(g.label)}'>{label}"
         if g.loss >= 0.005:
-            loss = f"{g.loss:.2f}"
-            out += f" −{loss.replace('.', ',') if self.lang == 'fr' else loss}"
+            out += f" −{decimal(g.loss, self.lang)}"
         out += "</span>"
         if g.best != g.played and g.label in ("mistake", "blunder"):
             better = (self.t("g_keep") if g.best.get("keep") else self.t("g_place")) \

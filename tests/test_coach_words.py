@@ -32,3 +32,10 @@ def test_a_good_move_s_small_loss_too(lang, want):
 
 def test_plain_text_keeps_a_point_and_an_ascii_minus():
     assert short_grade(_grade("blunder", 1.2), str) == "blunder -1.20: 6H taking 6C was best"
+
+
+def test_the_html_page_and_the_screen_write_numbers_alike():
+    from chkobba_cli.i18n import decimal
+
+    assert decimal(0.971, "fr") == "0,97" and decimal(0.971, "en") == "0.97"
+    assert Translator("fr").number(1.2) == decimal(1.2, "fr") == "1,20"

@@ -88,7 +88,7 @@ def code_name(code: object) -> str:
     return known.name.lower() if known is not None else OutcomeError.CONNECTION_CLOSED
 
 
-#: How much of a host's own words a refusal shows when they are not the code's sentence.
+#: How much of a host's own words (its text past its code's sentence) a refusal shows.
 _HOST_WORDS = 120
 
 
