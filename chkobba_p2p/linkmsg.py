@@ -25,10 +25,12 @@ from .link.messages import (
 from .link.messages import read_allowance_left as parse_allowance_left
 from .link.messages import read_have as parse_have
 from .link.messages import read_limits as parse_limits
+from .link.messages import read_move_used as parse_move_used
 from .wire import ErrorCode, ProtocolError, fingerprint
 
 __all__ = ["clean_text", "parse_lobby", "lobby_problem", "parse_wait", "parse_back", "parse_chat",
-           "parse_error", "parse_have", "parse_limits", "parse_allowance_left", "MAX_PLAYERS",
+           "parse_error", "parse_have", "parse_limits", "parse_allowance_left", "parse_move_used",
+           "MAX_PLAYERS",
            "MAX_LIMIT", "MAX_ERROR_TEXT"]
 
 # The typed messages of chkobba_p2p.link.messages parse and bound every field; these are

@@ -129,6 +129,9 @@ class Clocks:
         self._owner: int | None = None  # the seat holding the floor
         self._move_key: object = None
         self._move_used = 0.0
+        #: A joining peer's copy: the host's word on a move's clock, (move, seconds run,
+        #: when told), applied once that move holds the floor (told_move_used).
+        self._told_used: tuple[object, float, float] | None = None
         self._away_left = [float(limits.allowance)] * players
         self._connected = [True] * players
 
@@ -155,6 +158,12 @@ class Clocks:
         if key != self._move_key:
             self._move_key = key
             self._move_used = 0.0
+            told = self._told_used
+            if told is not None and told[0] == move:
+                # Caught up to the move the host spoke of: its clock, plus the time
+                # since it said so (the host counted it if the seat was connected).
+                self._move_used = min(float(self.limits.move), told[1] + (now - told[2]))
+                self._told_used = None
         self._owner = seat
 
     def drop(self, seat: int, now: float) -> None:
@@ -180,6 +189,20 @@ class Clocks:
         self._advance(now)
         self._away_left[seat] = max(0.0, min(float(self.limits.allowance),
                                              float(allowance_left)))
+
+    def told_move_used(self, move: object, used: float, now: float) -> None:
+        """A joining peer's copy: the host says the move clock of move ``move`` (its
+        chain length as of a resume's welcome) has run ``used`` seconds (its word: shown,
+        never enforced here).  It applies at once if that move holds the floor, else when
+        :meth:`floor` reaches it (the peer may still be catching up); never more than
+        the table's move limit."""
+        self._advance(now)
+        used = max(0.0, min(float(self.limits.move), float(used)))
+        if self._move_key is not None and self._move_key == (self._owner, move):
+            self._move_used = used
+            self._told_used = None
+        else:
+            self._told_used = (move, used, now)
 
     def connected(self, seat: int) -> bool:
         return self._connected[seat]

@@ -100,6 +100,31 @@ def test_a_live_handshake_and_lobby_are_the_typed_messages():
     assert error_message(ErrorCode.TABLE_FULL) == m.ErrorMsg.of(ErrorCode.TABLE_FULL).to_wire()
 
 
+def test_a_resumes_welcome_carries_the_allowance_left_and_the_move_used_within_bounds():
+    host, guest = Identity.generate(), Identity.generate()
+    lobby = Lobby(host, "host", Ruleset(), 2)
+    lobby.take_seat(guest.public, "guest", ("deal/v1",))
+    game = bytes(16)
+    used = [12]
+    hs = HostHandshake(lobby, running=game, limits={"move": 60, "away": 300},
+                       allowance_left=lambda seat: 250, move_used=lambda: used[0])
+    greeting = hs.greeting()
+    hello = ClientHandshake(guest, "guest", resume=(game, 3)).on_host(greeting)
+    welcome, seat, resume = hs.on_hello(hello)
+    assert resume == (game, 3) and seat == 1
+    typed = m.Welcome.from_wire(welcome)
+    assert (typed.left, typed.used) == (250, 12)
+    assert wire.encode(typed.to_wire()) == wire.encode(welcome)
+    used[0] = 999  # a clock past the limit is announced as the limit, never more
+    assert m.Welcome.from_wire(hs.on_hello(hello)[0]).used == 60
+    used[0] = None  # nobody owes the next entry: no "used"
+    assert "used" not in hs.on_hello(hello)[0]["limits"]
+    fresh = HostHandshake(Lobby(host, "host", Ruleset(), 2), limits={"move": 60, "away": 300},
+                          move_used=lambda: 12)
+    first = fresh.on_hello(ClientHandshake(guest, "new", resume=None).on_host(fresh.greeting()))
+    assert "used" not in first[0]["limits"]  # a welcome to a new seat says nothing of it
+
+
 @pytest.mark.parametrize("msg, code", [
     ({"t": "wait", "seat": 4, "secs": 3}, ErrorCode.BAD_FIELD),
     ({"t": "wait", "seat": True, "secs": 3}, ErrorCode.BAD_FIELD),

@@ -32,6 +32,30 @@ def test_a_resume_does_not_reset_the_move_clock():
     assert c.expired(10.9) is None and c.expired(11.0).code == "timeout"
 
 
+def test_the_hosts_word_on_a_move_applies_to_that_move_once_the_copy_reaches_it():
+    c = Clocks(2, L, now=0.0)
+    c.floor(0, 0.0, move=3)
+    c.told_move_used(5, 4.0, 1.0)  # a resume's welcome: move 5 has run 4 s
+    assert c.read(1.0)[0].move_left == L.move - 1.0  # move 3 goes on as it was
+    c.floor(1, 2.0, move=4)
+    assert c.read(2.0)[1].move_left == L.move  # move 4: a fresh clock
+    c.floor(0, 2.5, move=5)  # caught up: the host's 4 s and the 1.5 s since it said so
+    assert c.read(2.5)[0].move_left == L.move - 5.5
+    c.floor(1, 3.0, move=6)
+    assert c.read(3.0)[1].move_left == L.move  # said once, for that move only
+
+
+def test_the_hosts_word_on_the_move_that_holds_the_floor_applies_at_once_and_within_bounds():
+    c = Clocks(2, L, now=0.0)
+    c.floor(1, 0.0, move=7)
+    c.told_move_used(7, 3.0, 0.5)
+    assert c.read(0.5)[1].move_left == L.move - 3.0
+    c.told_move_used(7, 1e9, 0.5)  # never past the limit (nor below zero)
+    assert c.read(0.5)[1].move_left == 0.0
+    c.told_move_used(7, -5, 0.5)
+    assert c.read(0.5)[1].move_left == L.move
+
+
 def test_the_allowance_is_spent_across_drops_and_runs_out():
     c = Clocks(4, L, now=0.0)
     c.floor(2, 0.0, move=1)

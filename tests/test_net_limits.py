@@ -105,3 +105,57 @@ def test_the_allowance_left_is_read_within_the_announced_allowance():
         assert parse_allowance_left({"move": 5, "away": 30, "left": bad}, 30) is None
     assert parse_allowance_left({"move": 5, "away": 30}, 30) is None
     assert parse_allowance_left([12], 30) is None
+
+
+async def test_a_resumed_joiner_is_told_how_long_the_move_it_owes_has_run(
+        tmp_path, autojump_clock):
+    """A joiner whose process died while it was to play comes back to a move clock the
+    host has been running (and paused while it was gone): the welcome says how long that
+    move has run (``limits.used``), and the joiner shows what the host allows, not a fresh
+    move (a first-time player saw 14:57 against the host's 14:42)."""
+    identity = Identity.generate()
+    state = tmp_path / "seat1.state"
+    host_ctl, gate = RecordingController(0), GatedController(2)
+    table = InMemoryTable(tmp_path, timeouts=FAST, controllers=[host_ctl, gate])
+
+    async with trio.open_nursery() as nursery:
+        await nursery.start(table.host.run)
+        first = table.joiner(1, identity=identity, state_path=state, timeouts=FAST)
+        scope = trio.CancelScope()
+
+        async def run_first() -> None:
+            with scope:
+                await first.run()
+
+        nursery.start_soon(run_first)
+        await gate.holding.wait()
+        await trio.sleep(8.5)  # mock time: seat 1 thinks over its move, connected
+        scope.cancel()
+        assert first._last_link is not None
+        await first._last_link.stream.aclose()
+        await host_ctl.until(lambda c: any(isinstance(e, Waiting) and e.seat == 1
+                                           for e in c.events))
+        again = GatedController(1)  # holds the floor at once: the clocks stand still
+        peer = table.joiner(1, again, identity=identity, state_path=state, timeouts=FAST)
+        nursery.start_soon(peer.run)
+        await again.holding.wait()
+        await host_ctl.until(lambda c: any(isinstance(e, Resumed) and e.seat == 1
+                                           for e in c.events))
+        host_clock, ours = table.host.clocks()[1], peer.clocks()[1]
+        readings = again.of(ClockReading)
+        nursery.cancel_scope.cancel()
+    assert host_clock.owes and ours.owes
+    assert FAST.turn - 10 <= host_clock.move_left <= FAST.turn - 8.5  # paused while gone
+    # The host's figure, its seconds run rounded up: never more time than it allows.
+    assert host_clock.move_left - 1 <= ours.move_left <= host_clock.move_left
+    assert readings and readings[-1].clocks[1].move_left == ours.move_left
+
+
+def test_the_move_used_is_read_within_the_announced_move_limit():
+    from chkobba_p2p.linkmsg import parse_move_used
+
+    assert parse_move_used({"move": 30, "away": 10, "used": 9}, 30) == 9
+    assert parse_move_used({"move": 30, "away": 10, "used": 30}, 30) == 30
+    for bad in (31, -1, 1.5, True, "9", None, 2**64):
+        assert parse_move_used({"move": 30, "away": 10, "used": bad}, 30) is None
+    assert parse_move_used({"move": 30, "away": 10}, 30) is None

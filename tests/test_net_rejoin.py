@@ -352,8 +352,8 @@ def _host_with(handshake_class: type, base: type[HostTable] = HostTable) -> type
     """A host whose table greets with ``handshake_class`` (a hostile handshake)."""
 
     class Table(base):  # type: ignore[valid-type, misc]
-        def handshake(self, allowance_left):
-            hs = super().handshake(allowance_left)
+        def handshake(self, allowance_left, move_used=None):
+            hs = super().handshake(allowance_left, move_used)
             hs.__class__ = handshake_class
             return hs
 

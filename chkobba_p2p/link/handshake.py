@@ -207,7 +207,8 @@ class HostHandshake:
 
     def __init__(self, lobby: Lobby, running: bytes | None = None,
                  nonce: bytes | None = None, limits: dict[str, int] | None = None,
-                 allowance_left: Callable[[int], int] | None = None) -> None:
+                 allowance_left: Callable[[int], int] | None = None,
+                 move_used: Callable[[], int | None] | None = None) -> None:
         self.lobby = lobby
         self.nonce = nonce if nonce is not None else secrets.token_bytes(32)
         self.running = running
@@ -217,6 +218,10 @@ class HostHandshake:
         #: A returning seat's allowance of time away left, in whole seconds (the
         #: welcome's ``limits.left`` on a resume), or None.
         self.allowance_left = allowance_left
+        #: On a resume, how long the move clock of the seat holding the floor at our
+        #: head has run, whole seconds (the welcome's ``limits.used``); None when nobody
+        #: owes the next entry.
+        self.move_used = move_used
         self._greeting: bytes | None = None
 
     def greeting(self) -> dict[str, Any]:
@@ -284,6 +289,9 @@ class HostHandshake:
             if resume is not None and self.allowance_left is not None:
                 welcome["limits"]["left"] = max(0, min(self.limits["away"],
                                                        self.allowance_left(seat)))
+            used = self.move_used() if resume is not None and self.move_used else None
+            if used is not None:
+                welcome["limits"]["used"] = max(0, min(self.limits["move"], used))
         identity = self.lobby.identity
         welcome = seal_pop(welcome, lambda zeroed: identity.sign(
             POP_HOST_DOMAIN, handshake_hash(self._greeting, body, zeroed)))

@@ -109,11 +109,12 @@ class HostTable(SeatCore[C]):
 
     # -- the handshake -------------------------------------------------------------------
 
-    def handshake(self, allowance_left: Callable[[int], int]) -> HostHandshake:
+    def handshake(self, allowance_left: Callable[[int], int],
+                  move_used: Callable[[], int | None] | None = None) -> HostHandshake:
         """A connection's greeting and the check of its hello (PROTOCOL.md 3, 5)."""
         running = self.session.table.game if self.session else None
         return HostHandshake(self.lobby, running, limits=self.announced_limits(),
-                             allowance_left=allowance_left)
+                             allowance_left=allowance_left, move_used=move_used)
 
     def announced_limits(self) -> dict[str, int]:
         """The clocks' limits this host enforces, for the welcome (PROTOCOL.md 12.3), in
@@ -128,6 +129,18 @@ class HostTable(SeatCore[C]):
         if self.clock is None:
             return math.ceil(self.limits().allowance)
         return math.ceil(self.clock.read(now)[seat].allowance_left)
+
+    def move_used_of(self, now: float) -> int | None:
+        """How long the move clock of the seat holding the floor has run at our head, for
+        a resume's welcome (whole seconds, rounded up: the joiner then never shows more
+        time than this host allows); None when nobody owes the next entry."""
+        s = self.session
+        if self.clock is None or s is None or s.finished:
+            return None
+        for c in self.clock.read(now):
+            if c.owes:
+                return math.ceil(max(0.0, self.clock.limits.move - c.move_left))
+        return None
 
     def on_hello(self, hs: HostHandshake, hello: dict[str, Any], body: bytes
                  ) -> tuple[dict[str, Any], int, tuple[bytes, int] | None, C | None]:

@@ -43,6 +43,7 @@ from ..linkmsg import (
     parse_have,
     parse_limits,
     parse_lobby,
+    parse_move_used,
     parse_wait,
 )
 from ..liveness import Clocks, Limits
@@ -330,10 +331,11 @@ class SeatLink(SeatCore[C]):
         s = self.session
         self.welcome_seat = seat
         limits = parse_limits(welcome.get("limits"))
-        own_left = None
+        own_left = move_used = None
         if limits is not None:
             self.host_limits = Limits(*limits)
             own_left = parse_allowance_left(welcome.get("limits"), limits[1])
+            move_used = parse_move_used(welcome.get("limits"), limits[0])
         if not self.committed:
             # A fresh hello may be taken back as a resume from have = 0 (PROTOCOL.md 5):
             # the host's chain, as long as it says, comes first; we act once it is in.
@@ -351,12 +353,16 @@ class SeatLink(SeatCore[C]):
         if self.clock is not None:
             self.clock.back(0, now)
         self.reconnected(now)
-        if s is not None and own_left is not None:
-            # On a resume the host tells us what our seat has left of its allowance: our
-            # clock shows it (and our step-away dialog counts it), not a full one.
+        if s is not None and (own_left is not None or move_used is not None):
+            # On a resume the host tells us what our seat has left of its allowance, and
+            # how long the move being waited for has run: our clocks show those (and our
+            # step-away dialog counts them), not a full allowance and a fresh move.
             if self.clock is None:
                 self.clock = Clocks(s.table.players, self.limits(), now)
-            self.clock.told_allowance(s.own_seat, own_left, now)
+            if own_left is not None:
+                self.clock.told_allowance(s.own_seat, own_left, now)
+            if move_used is not None:
+                self.clock.told_move_used(parse_have(welcome), move_used, now)
             self.clock_changed(now, force=True)
         if s is not None and hs.resume is not None and self.committed:
             self.out.append(Emit(Resumed(s.own_seat, self.resumed_entries)))

@@ -27,7 +27,8 @@ from ..wire import MAX_NAME, MAX_STR, SUPPORTED_VERSIONS, ErrorCode, ProtocolErr
 
 __all__ = [
     "MAX_PLAYERS", "MAX_ERROR_TEXT", "MAX_LIMIT", "MAX_SPECTATORS", "LINK_TYPES",
-    "display_name", "clean_text", "read_limits", "read_allowance_left", "read_have",
+    "display_name", "clean_text", "read_limits", "read_allowance_left", "read_move_used",
+    "read_have",
     "Host", "Hello", "Welcome", "Watch", "Watching", "LobbySeat", "Lobby", "Start", "Chat",
     "Wait", "Back", "Away", "Rematch", "Spectators", "Ping", "Pong", "ErrorMsg",
     "LinkMessage", "parse_link_message",
@@ -99,6 +100,15 @@ def read_allowance_left(value: Any, away: int) -> int | None:
     if not isinstance(value, dict):
         return None
     return _int(value.get("left"), 0, away)
+
+
+def read_move_used(value: Any, move: int) -> int | None:
+    """A welcome's ``limits.used`` on a resume: how long the move clock of the seat that
+    holds the floor at the welcome's ``have`` has run, whole seconds from 0 to the
+    announced ``move``; None if absent or off (PROTOCOL.md 12.3)."""
+    if not isinstance(value, dict):
+        return None
+    return _int(value.get("used"), 0, move)
 
 
 def read_have(welcome: dict[str, Any]) -> int:
@@ -191,9 +201,10 @@ class Hello:
 @dataclass(frozen=True)
 class Welcome:
     """``welcome``: the host seats a joiner.  ``limits``: ``(M, A)``, the clocks' limits
-    in whole seconds; ``left``: on a resume, the seat's allowance left (PROTOCOL.md 12.3).
-    ``from_wire`` keeps ``limits``, ``left`` and ``have`` only when they check out (a
-    joiner then keeps its own values), as it always has."""
+    in whole seconds; ``left``: on a resume, the seat's allowance left, and ``used``, how
+    long the move clock of the seat holding the floor has run (PROTOCOL.md 12.3).
+    ``from_wire`` keeps ``limits``, ``left``, ``used`` and ``have`` only when they check
+    out (a joiner then keeps its own values), as it always has."""
 
     TYPE: ClassVar[str] = "welcome"
     v: int
@@ -203,6 +214,7 @@ class Welcome:
     limits: tuple[int, int] | None = None
     left: int | None = None
     pop: bytes = bytes(64)
+    used: int | None = None
 
     def to_wire(self) -> dict[str, Any]:
         msg: dict[str, Any] = {"t": "welcome", "v": self.v, "seat": self.seat,
@@ -211,6 +223,8 @@ class Welcome:
             msg["limits"] = {"move": self.limits[0], "away": self.limits[1]}
             if self.left is not None:
                 msg["limits"]["left"] = self.left
+            if self.used is not None:
+                msg["limits"]["used"] = self.used
         msg["pop"] = self.pop
         return msg
 
@@ -224,9 +238,10 @@ class Welcome:
         caps = msg.get("caps")
         limits = read_limits(msg.get("limits"))
         left = read_allowance_left(msg.get("limits"), limits[1]) if limits else None
+        used = read_move_used(msg.get("limits"), limits[0]) if limits else None
         return cls(v if v is not None else 0, seat,
                    _strs(caps) if isinstance(caps, list) else (), read_have(msg),
-                   limits, left, pop)
+                   limits, left, pop, used)
 
 
 @dataclass(frozen=True)
