@@ -388,6 +388,9 @@ class Aborted:
     detail: str
     standing: str = Standing.CLAIMED
     flag: int | None = None
+    #: The code as signed when it is none this program knows (``code`` is then
+    #: ``PROTOCOL_VIOLATION``), as an auditor writes it: ``"12345"``; else None.
+    unknown_code: str | None = None
 
     @property
     def on_time(self) -> bool:
@@ -405,7 +408,8 @@ class Aborted:
         An unproven accusation is worded as a claim."""
         def who(seat: int) -> str:
             return name(seat) if name is not None else f"seat {seat}"
-        code = self.code.name.lower()
+        code = self.code.name.lower() if self.unknown_code is None \
+            else f"code {self.unknown_code}"
         # The signer's own words: shown, never obeyed by a terminal.
         why = f": {safe_text(self.detail, 1000)}" if self.detail else ""
         by, blamed = who(self.by_seat), self.blamed_seat
@@ -822,8 +826,10 @@ class Session:
     def _on_abort(self, entry: Entry, standing: str | None = None) -> None:
         f = entry.fields
         code = ErrorCode.from_wire(f.get("code"))
+        unknown = None
         if code is None:
             code = ErrorCode.PROTOCOL_VIOLATION
+            unknown = safe_text(repr(f.get("code")), 40)  # as the auditor says it
         blamed = f.get("blamed")
         # A bool is an int to Python, not on the wire: `true` blames nobody (as an
         # auditor reads it), never seat 1.
@@ -842,7 +848,7 @@ class Session:
                               floor=self._floor, earlier=self._abort_claims)
             if flag is not None and flag_winner(flag, self.table.players) is None:
                 flag = None  # 3 players: a flag gives nobody the win (flag_winner)
-            self.aborted = Aborted(entry.seat, code, blamed, why, standing, flag)
+            self.aborted = Aborted(entry.seat, code, blamed, why, standing, flag, unknown)
             self.phase = Phase.ABORTED
             self._events.append(self.aborted)
         self._abort_claims.append((entry.seat, blamed))

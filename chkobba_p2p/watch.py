@@ -26,12 +26,13 @@ import trio
 from . import wire
 from .config import Timeouts, parse_address
 from .events import Chat, Lobby, OutcomeError, Resumed, Spectators, Waiting, clean_chat
-from .link.joiner import lobby_event
-from .link.messages import display_name
+from .link.joiner import code_name, lobby_event, refusal_words
+from .link.messages import clean_text, display_name
 from .link.spectators import SpectatorAnnouncer
 from .liveness import Limits
 from .observer import INCOMPLETE, Observer, Verdict
 from .rules import Ruleset
+from .seating import ONLINE
 from .spectate import check_watching, spectator_names, watch_message, watching_limits
 from .stream import Link, LinkClosed
 from .text import safe_text
@@ -172,6 +173,10 @@ class Spectator:
                 if not common:
                     raise ProtocolError(ErrorCode.VERSION_MISMATCH, f"host speaks {versions}")
                 self.host_key = get_field(greeting, "key", "bytes", size=32)
+                players = get_field(greeting, "players", "int")
+                if players not in ONLINE:  # as a joining peer checks it (PROTOCOL.md 5)
+                    raise ProtocolError(ErrorCode.BAD_FIELD, f"a table of {players} players "
+                                        f"(a table seats {' or '.join(map(str, ONLINE))})")
                 self._greeting(greeting)
                 link.send_msg(watch_message(self.config.name, max(common)))
                 _, answer = await link.receive()
@@ -180,10 +185,10 @@ class Spectator:
                 self.limits = Limits(*limits) if limits is not None else None
         except LinkClosed as exc:
             if exc.error is not None:
-                known = ErrorCode.from_wire(exc.error.get("code"))
-                code = known.name.lower() if known is not None \
-                    else OutcomeError.CONNECTION_CLOSED
-                return f"refused: {exc.error.get('msg')}", code
+                # Our sentence for its code, then the host's own words, quoted and cut
+                # short: a hostile host's text never reads as this program's.
+                code = exc.error.get("code")
+                return refusal_words(code, clean_text(exc.error.get("msg"))), code_name(code)
             return "the host closed the connection", OutcomeError.CONNECTION_CLOSED
         except ProtocolError as exc:
             await link.fail(exc.error_code, exc.detail)

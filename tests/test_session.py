@@ -625,3 +625,33 @@ def test_an_abort_blaming_no_seat_in_range_blames_nobody(blamed):
                             prev=gs.chain.head, kind="abort", body=body)
     hs.receive(entry)
     assert hs.aborted is not None and hs.aborted.blamed_seat is None
+
+
+@pytest.mark.parametrize("code, shown", [(12345, "12345"), ("boom", "'boom'"),
+                                         (int(ErrorCode.TIMEOUT), None)])
+def test_an_abort_with_a_code_nobody_knows_is_said_with_its_number_as_the_auditor_does(
+        code, shown):
+    """An abort's code this program does not know is read as a protocol violation (for
+    what follows), but said as signed -- "code 12345", the auditor's words -- never as a
+    protocol violation the signer did not write."""
+    from chkobba_p2p.observer import _abort_claim
+
+    host, guest = Identity.generate(), Identity.generate()
+    table = TableInfo(bytes(16), 1, 2, Ruleset(),
+                      (SeatInfo(0, host.public, "host"), SeatInfo(1, guest.public, "amel")),
+                      ("deal/v1", "resume/v1"))
+    hs, genesis = Session.create(host, table)
+    gs = Session.join(guest, genesis, host.public)
+    entry = wire.make_entry(guest, game=table.game, seat=1, seq=gs.chain.next_seq[1],
+                            prev=gs.chain.head, kind="abort",
+                            body={"code": code, "blamed": 0, "why": "x"})
+    hs.receive(entry)
+    a = hs.aborted
+    assert a is not None and a.unknown_code == shown
+    if shown is None:
+        assert a.code is ErrorCode.TIMEOUT and "(timeout: x)" in a.describe()
+    else:
+        assert a.code is ErrorCode.PROTOCOL_VIOLATION
+        assert f"(code {shown}: x)" in a.describe()
+        assert "protocol_violation" not in a.describe()
+        assert _abort_claim(2, entry, 2).code == f"code {shown}"  # the auditor's words

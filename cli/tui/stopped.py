@@ -103,8 +103,12 @@ _WORDS: dict[str, tuple[str, str]] = {
 }
 
 
-def reason(code: ErrorCode, lang: str) -> str:
-    """What ``code`` means for a player, in ``lang`` (``en`` or ``fr``)."""
+def reason(code: ErrorCode, lang: str, unknown: str | None = None) -> str:
+    """What ``code`` means for a player, in ``lang`` (``en`` or ``fr``); ``unknown``: the
+    code as signed when it is none this program knows (then it says so, with it)."""
+    if unknown is not None:
+        return (f"un code d'erreur que ce programme ne connaît pas ({unknown})" if lang == "fr"
+                else f"an error code this program does not know ({unknown})")
     pair = _REASONS.get(code, (code.sentence, code.sentence))
     return pair[1] if lang == "fr" else pair[0]
 
@@ -123,7 +127,7 @@ def stop_sentences(view: TableView, a: Aborted) -> list[tuple[str, str]]:
     own (the caller's words for them); anything else is said here."""
     me = view.state.seat
     by, blamed = a.by_seat, a.blamed_seat
-    why = reason(a.code, view.t.lang)
+    why = reason(a.code, view.t.lang, a.unknown_code)
     if a.resigned:
         return [("class:warn", view.said("ev_resigned", by))]
     if a.flag is not None:  # the host's flag on the seat to play: lost on time
