@@ -159,7 +159,7 @@ class Door:
                           greeting_due: float) -> None:
         core = self.core
         hs = core.handshake(lambda seat: core.allowance_left_of(seat, trio.current_time()),
-                            lambda: core.move_used_of(trio.current_time()))
+                            move_used=lambda: core.move_used_of(trio.current_time()))
         link.send_msg(hs.greeting())
         spectator: str | None = None
         try:

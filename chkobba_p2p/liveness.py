@@ -160,9 +160,11 @@ class Clocks:
             self._move_used = 0.0
             told = self._told_used
             if told is not None and told[0] == move:
-                # Caught up to the move the host spoke of: its clock, plus the time
-                # since it said so (the host counted it if the seat was connected).
-                self._move_used = min(float(self.limits.move), told[1] + (now - told[2]))
+                # Caught up to the move the host spoke of: its clock, plus the time since
+                # it said so if the seat is connected as far as we know (the host's
+                # move clock runs only then).
+                since = now - told[2] if seat is not None and self._connected[seat] else 0.0
+                self._move_used = min(float(self.limits.move), told[1] + max(0.0, since))
                 self._told_used = None
         self._owner = seat
 

@@ -409,7 +409,7 @@ class Aborted:
         def who(seat: int) -> str:
             return name(seat) if name is not None else f"seat {seat}"
         code = self.code.name.lower() if self.unknown_code is None \
-            else f"code {self.unknown_code}"
+            else f"code {safe_text(self.unknown_code, 40)}"
         # The signer's own words: shown, never obeyed by a terminal.
         why = f": {safe_text(self.detail, 1000)}" if self.detail else ""
         by, blamed = who(self.by_seat), self.blamed_seat
@@ -829,7 +829,7 @@ class Session:
         unknown = None
         if code is None:
             code = ErrorCode.PROTOCOL_VIOLATION
-            unknown = safe_text(repr(f.get("code")), 40)  # as the auditor says it
+            unknown = repr(f.get("code"))  # as the auditor writes it (observer)
         blamed = f.get("blamed")
         # A bool is an int to Python, not on the wire: `true` blames nobody (as an
         # auditor reads it), never seat 1.

@@ -202,7 +202,9 @@ class Narrator:
         elif isinstance(ev, Aborted):
             blamed = "" if ev.blamed_seat is None else \
                 self.t("claim", name=self.who(ev.blamed_seat))
-            self.say(self.t("ended", name=self.who(ev.by_seat), code=ev.code.name.lower(),
+            code = ev.code.name.lower() if ev.unknown_code is None \
+                else f"code {_clean(ev.unknown_code, 40)}"  # as signed, as the verdict says
+            self.say(self.t("ended", name=self.who(ev.by_seat), code=code,
                             blamed=blamed, why=_clean(ev.detail, 200)))
         elif isinstance(ev, Verdict):
             self.verdict(ev)

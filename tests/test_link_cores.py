@@ -349,3 +349,24 @@ def test_a_backlog_is_the_transcript_as_of_its_decision_not_as_of_its_sending():
     table.run()
     got = [wire.encode(m) for m in table.sent["w1"] if m["t"] == "sig"]
     assert got == s.bodies, "every entry once, in order"
+
+
+
+def test_a_joiners_clocks_take_the_hosts_word_on_a_move_only_if_it_is_not_played_yet():
+    """A welcome's ``limits.used`` is about the move at the host's chain length: a joiner
+    at that length takes it at once; one whose chain is past it (the move is played)
+    ignores it (PROTOCOL.md 12.3)."""
+    table = _started_game()
+    joiner = table.seats[1]
+    s = joiner.session
+    assert s.floor == 1 and joiner.clock is not None
+    before = joiner.clocks(table.now)[1].move_left
+    joiner._host_said = (None, 12, s.length - 1, table.now)  # a move already played
+    joiner._take_host_said(joiner.clock)
+    assert joiner.clocks(table.now)[1].move_left == before
+    assert joiner.clock._told_used is None  # nothing kept for a move that is played
+    joiner._host_said = (4, 12, s.length, table.now)  # the move it owes now
+    joiner._take_host_said(joiner.clock)
+    mine = joiner.clocks(table.now)[1]
+    assert (mine.move_left, mine.allowance_left) == (LIMITS.move - 12, 4)
+    assert joiner._host_said is None  # taken once

@@ -122,3 +122,12 @@ def test_the_deadline_is_never_later_than_the_expiry_after_many_drops():
             assert deadline - 1e-9 <= t
         c.drop(1, t)
     assert c.expired(c.next_deadline(t)) is not None  # the watchdog's wake finds it
+
+
+def test_the_time_since_the_hosts_word_counts_only_while_the_seat_is_connected():
+    c = Clocks(2, L, now=0.0)
+    c.floor(1, 0.0, move=3)
+    c.drop(0, 0.5)  # the seat the word is about is away, as far as this copy knows
+    c.told_move_used(4, 2.0, 1.0)
+    c.floor(0, 5.0, move=4)  # 4 s later: its move clock stood still meanwhile
+    assert c.read(5.0)[0].move_left == L.move - 2.0

@@ -360,6 +360,21 @@ def test_the_commentary_speaks_french_and_english(lang, words):
     assert all(w in text for w in words), text[-500:]
 
 
+def test_the_commentary_says_an_unknown_abort_code_as_signed():
+    import importlib
+    import io
+
+    from test_net_support import REPO_ROOT  # noqa: F401 - the client package is importable
+
+    from chkobba_p2p.session import Aborted, Standing
+    narrator_cls = importlib.import_module(_client_module("watch")).Narrator
+    out = io.StringIO()
+    narrator = narrator_cls(out, lang="en")
+    narrator(Aborted(1, ErrorCode.PROTOCOL_VIOLATION, 0, "why", Standing.CLAIMED,
+                     unknown_code="12345"))
+    assert "code 12345" in out.getvalue() and "protocol_violation" not in out.getvalue()
+
+
 def _client_module(name: str) -> str:
     """The client's module ``name`` under whichever package name the client is installed."""
     import importlib.util

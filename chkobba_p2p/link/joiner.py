@@ -182,6 +182,9 @@ class SeatLink(SeatCore[C]):
         #: The move limit and allowance the host announced in its welcome (None: not
         #: announced, or out of bounds): our clocks and conclusions use them.
         self.host_limits: Limits | None = None
+        #: What a welcome said of the clocks, (our allowance left, the move's time run,
+        #: the host's chain length, when), until our clocks take it (_take_host_said).
+        self._host_said: tuple[int | None, int | None, int, float] | None = None
         #: The rules the host's greeting announced (checked against their hash).
         self.host_rules: Ruleset | None = None
         self.welcome_seat = -1
@@ -353,17 +356,18 @@ class SeatLink(SeatCore[C]):
         if self.clock is not None:
             self.clock.back(0, now)
         self.reconnected(now)
-        if s is not None and (own_left is not None or move_used is not None):
+        if own_left is not None or move_used is not None:
             # On a resume the host tells us what our seat has left of its allowance, and
             # how long the move being waited for has run: our clocks show those (and our
-            # step-away dialog counts them), not a full allowance and a fresh move.
-            if self.clock is None:
-                self.clock = Clocks(s.table.players, self.limits(), now)
-            if own_left is not None:
-                self.clock.told_allowance(s.own_seat, own_left, now)
-            if move_used is not None:
-                self.clock.told_move_used(parse_have(welcome), move_used, now)
-            self.clock_changed(now, force=True)
+            # step-away dialog counts them), not a full allowance and a fresh move.  A
+            # join with no saved game has no clocks yet: they take it when they start.
+            self._host_said = (own_left, move_used, parse_have(welcome), now)
+            if s is not None:
+                if self.clock is None:
+                    self.clock = self.new_clocks(now)  # takes what the host said
+                else:
+                    self._take_host_said(self.clock)
+                self.clock_changed(now, force=True)
         if s is not None and hs.resume is not None and self.committed:
             self.out.append(Emit(Resumed(s.own_seat, self.resumed_entries)))
             host_has = welcome.get("have")
@@ -371,6 +375,24 @@ class SeatLink(SeatCore[C]):
                 self.out.append(SendBacklog(conn, max(host_has, 0), len(s.bodies)))
         if self.committed:
             self.pump(now)  # a resumed session may hold the floor already
+
+    def new_clocks(self, now: float) -> Clocks:
+        clock = super().new_clocks(now)
+        self._take_host_said(clock)
+        return clock
+
+    def _take_host_said(self, clock: Clocks) -> None:
+        """What the host's last welcome said of our allowance and of the move being
+        waited for (PROTOCOL.md 12.3), into our clocks, once."""
+        said, self._host_said = self._host_said, None
+        s = self.session
+        if said is None or s is None:
+            return
+        own_left, used, have, at = said
+        if own_left is not None:
+            clock.told_allowance(s.own_seat, own_left, at)
+        if used is not None and s.length <= have:  # a chain past it: that move is played
+            clock.told_move_used(have, used, at)
 
     def reconnected(self, now: float) -> None:
         """Our host is back (its welcome proven): its time away ends here, kept for the

@@ -291,13 +291,18 @@ class SeatCore(Generic[C]):
         self._finish()
         return True
 
+    def new_clocks(self, now: float) -> Clocks:
+        """This seat's copy of the table's clocks, started at ``now`` (a session runs)."""
+        assert self.session is not None
+        return Clocks(self.session.table.players, self.limits(), now)
+
     def clock_changed(self, now: float, force: bool = False) -> None:
         """The floor may have moved or a seat dropped: move the clocks, report them."""
         s = self.session
         if s is None:
             return
         if self.clock is None:
-            self.clock = Clocks(s.table.players, self.limits(), now)
+            self.clock = self.new_clocks(now)
         before = self.clock.read(now)
         self.clock.floor(None if s.finished else s.floor, now, move=s.length)
         after = self.clock.read(now)

@@ -10,6 +10,7 @@ shows it, the screen does not.
 from __future__ import annotations
 
 from chkobba_p2p.peer import Aborted, ErrorCode, Standing
+from chkobba_p2p.text import safe_text
 
 from ..i18n import elide
 from .view import TableView
@@ -107,6 +108,7 @@ def reason(code: ErrorCode, lang: str, unknown: str | None = None) -> str:
     """What ``code`` means for a player, in ``lang`` (``en`` or ``fr``); ``unknown``: the
     code as signed when it is none this program knows (then it says so, with it)."""
     if unknown is not None:
+        unknown = safe_text(unknown, 40)  # the signer's value: shown, never obeyed
         return (f"un code d'erreur que ce programme ne connaît pas ({unknown})" if lang == "fr"
                 else f"an error code this program does not know ({unknown})")
     pair = _REASONS.get(code, (code.sentence, code.sentence))
