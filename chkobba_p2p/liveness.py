@@ -192,6 +192,14 @@ class Clocks:
         self._away_left[seat] = max(0.0, min(float(self.limits.allowance),
                                              float(allowance_left)))
 
+    def relimit(self, limits: Limits, now: float) -> None:
+        """A joining peer's copy: the host announces other limits (it restarted with
+        other ones, or an earlier welcome announced none): count with those from now on.
+        What is spent stays spent; no allowance left above the new allowance."""
+        self._advance(now)
+        self.limits = limits
+        self._away_left = [min(a, float(limits.allowance)) for a in self._away_left]
+
     def told_move_used(self, move: object, used: float, now: float) -> None:
         """A joining peer's copy: the host says the move clock of move ``move`` (its
         chain length as of a resume's welcome) has run ``used`` seconds (its word: shown,

@@ -29,6 +29,7 @@ from .events import Chat, Lobby, OutcomeError, Resumed, Spectators, Waiting, cle
 from .link.joiner import code_name, lobby_event, refusal_words
 from .link.messages import clean_text, display_name
 from .link.spectators import SpectatorAnnouncer
+from .linkmsg import parse_back, parse_chat, parse_wait
 from .liveness import Limits
 from .observer import INCOMPLETE, Observer, Verdict
 from .rules import Ruleset
@@ -94,6 +95,11 @@ class Spectator:
         #: How many entries the host had when it admitted us (they come at once).
         self.backlog = 0
         self.host_key: bytes | None = None
+        #: The table's size as the greeting says it (the genesis settles the seats).
+        self.players = 2
+        #: Bytes of transcript written to the log, frames' lengths included: a host
+        #: cannot fill the disk, and the log stays one ``chkobba replay`` reads.
+        self._logged = 0
         self.host_name = "host"
         #: The terms the host announced: its rules (greeting), its clocks (watching).
         self.rules: Ruleset | None = None
@@ -177,6 +183,7 @@ class Spectator:
                 if players not in ONLINE:  # as a joining peer checks it (PROTOCOL.md 5)
                     raise ProtocolError(ErrorCode.BAD_FIELD, f"a table of {players} players "
                                         f"(a table seats {' or '.join(map(str, ONLINE))})")
+                self.players = players
                 self._greeting(greeting)
                 link.send_msg(watch_message(self.config.name, max(common)))
                 _, answer = await link.receive()
@@ -247,7 +254,14 @@ class Spectator:
             if t == "ping":
                 link.send_msg({"t": "pong"})
             elif t == "sig":
-                self._on_entry(body)
+                try:
+                    self._on_entry(body)
+                except ProtocolError as exc:
+                    self.stopped = (f"the host sent more than a game holds "
+                                    f"({safe_text(exc.detail, 200)}); the connection was "
+                                    "closed")
+                    await link.fail(exc.error_code, exc.detail)
+                    return
             elif t == "lobby":
                 lobby = self.lobby(msg)
                 if lobby is not None:
@@ -259,16 +273,18 @@ class Spectator:
                     news = watching.changed(names[0], trio.current_time())
                     if news.names is not None:
                         self.on_event(Spectators(news.names, names[1]))
-            elif t == "wait":
-                if isinstance(msg.get("seat"), int) and isinstance(msg.get("secs"), int):
-                    self.on_event(Waiting(msg["seat"], msg["secs"], msg.get("away") is True))
-            elif t == "back" and isinstance(msg.get("seat"), int):
-                self.on_event(Resumed(msg["seat"]))
+            elif t == "wait":  # read as a seat reads them: a seat of the table, bounded
+                wait = parse_wait(msg, self._seats())
+                if wait is not None:
+                    self.on_event(Waiting(*wait, msg.get("away") is True))
+            elif t == "back":
+                seat = parse_back(msg, self._seats())
+                if seat is not None:
+                    self.on_event(Resumed(seat))
             elif t == "chat":
-                line = clean_chat(msg.get("text"))
-                seat = msg.get("seat")
-                if line is not None and isinstance(seat, int) and not isinstance(seat, bool):
-                    self.on_event(Chat(seat, line))
+                chat = parse_chat(msg, self._seats(), clean_chat)
+                if chat is not None:
+                    self.on_event(Chat(*chat))
             # Anything else (pong, types added by later versions) is ignored.
 
     def lobby(self, msg: dict[str, Any]) -> Lobby | None:
@@ -286,7 +302,16 @@ class Spectator:
         return dataclasses.replace(lobby, shuffle_proofs=None, limits=self.limits,
                                    rules=self.rules)
 
+    def _seats(self) -> int:
+        obs = self.observer
+        return obs.table.players if obs is not None and obs.table is not None else self.players
+
     def _on_entry(self, body: bytes) -> None:
+        self._logged += 4 + len(body)
+        if self._logged > wire.MAX_TRANSCRIPT:
+            # Far beyond any match (PROTOCOL.md 2.1): what is logged stays replayable.
+            raise ProtocolError(ErrorCode.TRANSCRIPT_TOO_LONG,
+                                f"the transcript is over {wire.MAX_TRANSCRIPT} bytes")
         if self.observer is None:
             self.observer = Observer(host_key=self.host_key)
             events = self.observer.feed(body)

@@ -9,6 +9,7 @@ client's (:mod:`.play`).
 from __future__ import annotations
 
 import argparse
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -274,27 +275,50 @@ def cmd_host(args: argparse.Namespace) -> int:
         print("publishing the table as a Tor onion service (a tor started for the first "
               "time may take a minute to reach the Tor network)...", flush=True)
     procs: list[subprocess.Popen] = []
+    signalled: list[int] = []
 
-    async def main() -> Outcome:
+    async def main() -> Outcome | None:
         try:
             async with trio.open_nursery() as nursery:
+                nursery.start_soon(_stop_on_signal, nursery.cancel_scope, signalled)
                 port = await nursery.start(_host_task, config, controller)
                 if args.bots:
                     procs.extend(_spawn_bots(port, args.bots, args.level, args.move_ms))
-                return await _RESULT.get()
+                outcome = await _RESULT.get()
+                nursery.cancel_scope.cancel()  # the signal watcher
+                return outcome
         finally:
             if tor is not None:
                 await tor.aclose()
+        return None  # stopped by a signal
 
+    outcome = None
     try:
         outcome = trio.run(main)
     finally:
         for p in procs:
+            if signalled:  # stopped from outside: the bots too, not left running
+                p.terminate()
             try:
-                p.wait(timeout=10)
+                p.wait(timeout=2 if signalled else 10)
             except subprocess.TimeoutExpired:
                 p.kill()
+    if outcome is None:
+        name = signal.Signals(signalled[0]).name if signalled else "a signal"
+        print(f"stopped by {name} (the bots it started with it); log: {log_path}", flush=True)
+        return 128 + (signalled[0] if signalled else 15)
     return _report(outcome)
+
+
+async def _stop_on_signal(scope: trio.CancelScope, signalled: list[int]) -> None:
+    """SIGTERM or SIGHUP stops the headless host as an interrupt would: trio's cleanup
+    runs (the listener closed, the Tor service withdrawn) and the bots it started stop
+    with it (a hostile peer's finding: a bot left running, its parent gone)."""
+    with trio.open_signal_receiver(signal.SIGTERM, signal.SIGHUP) as signals:
+        async for signum in signals:
+            signalled.append(signum)
+            scope.cancel()
+            return
 
 
 class _Box:

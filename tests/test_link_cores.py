@@ -370,3 +370,29 @@ def test_a_joiners_clocks_take_the_hosts_word_on_a_move_only_if_it_is_not_played
     mine = joiner.clocks(table.now)[1]
     assert (mine.move_left, mine.allowance_left) == (LIMITS.move - 12, 4)
     assert joiner._host_said is None  # taken once
+
+
+def test_a_joiner_counts_with_the_limits_a_restarted_host_announces():
+    """A host restarted from its log with a move limit of 60 s (its seat's clocks had
+    started on 30): the joiner's countdowns are the host's new ones at its next
+    welcome, not the ones its clocks started with (a hostile peer's finding: a player
+    shown 14:09 left was flagged on time at 60 s)."""
+    table = _started_game()
+    joiner = table.seats[1]
+    assert joiner.clocks(table.now)[1].move_left == LIMITS.move
+    table.now += 5.0
+    joiner.lost()
+    hs = table.host.handshake(lambda s: table.host.allowance_left_of(s, table.now),
+                              move_used=lambda: table.host.move_used_of(table.now))
+    ch = joiner.hello_for(joiner._identity, "p1", SPOKEN)
+    welcome, seat, _, _ = table.host.on_hello(hs, (hello := ch.on_host(hs.greeting())),
+                                              wire.encode(hello))
+    welcome["limits"] |= {"move": 60, "away": 8, "used": 2}  # the restarted host's word
+    joiner.take()
+    joiner.welcomed("host", ch, welcome, seat, table.now)
+    mine = joiner.clocks(table.now)[1]
+    assert (mine.move_left, mine.allowance_left) == (60 - 2, 8)
+    readings = [e.event for e in joiner.take() if isinstance(e, Emit)
+                and type(e.event).__name__ == "ClockReading"]
+    assert readings and readings[-1].limits == Limits(60, 8)
+    assert readings[-1].clocks[1].move_left == 60 - 2

@@ -131,3 +131,14 @@ def test_the_time_since_the_hosts_word_counts_only_while_the_seat_is_connected()
     c.told_move_used(4, 2.0, 1.0)
     c.floor(0, 5.0, move=4)  # 4 s later: its move clock stood still meanwhile
     assert c.read(5.0)[0].move_left == L.move - 2.0
+
+
+def test_new_limits_count_from_now_and_what_is_spent_stays_spent():
+    c = Clocks(2, L, now=0.0)
+    c.floor(1, 0.0, move=3)
+    c.drop(0, 1.0)
+    c.relimit(Limits(move=60.0, allowance=3.0), 4.0)  # seat 0 had 3 s of 6 left: 3
+    r = c.read(4.0)
+    assert (r[1].move_left, r[0].allowance_left, r[1].allowance_left) == (56.0, 3.0, 3.0)
+    assert c.expired(59.9) is None  # on the old 10 s it would have run out at 10
+    assert c.expired(60.0).code == "timeout"

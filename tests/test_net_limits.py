@@ -121,18 +121,8 @@ async def test_a_resumed_joiner_is_told_how_long_the_move_it_owes_has_run(
     async with trio.open_nursery() as nursery:
         await nursery.start(table.host.run)
         first = table.joiner(1, identity=identity, state_path=state, timeouts=FAST)
-        scope = trio.CancelScope()
-
-        async def run_first() -> None:
-            with scope:
-                await first.run()
-
-        nursery.start_soon(run_first)
-        await gate.holding.wait()
-        await trio.sleep(8.5)  # mock time: seat 1 thinks over its move, connected
-        scope.cancel()
-        assert first._last_link is not None
-        await first._last_link.stream.aclose()
+        # Seat 1 thinks over its move for 8.5 s (mock time), connected, then "dies".
+        await run_then_vanish(nursery, first, gate, thinking=8.5)
         await host_ctl.until(lambda c: any(isinstance(e, Waiting) and e.seat == 1
                                            for e in c.events))
         again = GatedController(1)  # holds the floor at once: the clocks stand still

@@ -4,6 +4,7 @@ SIGKILL that restarts, resumes from its log and saved secrets, and finishes the 
 
 from __future__ import annotations
 
+import os
 import subprocess
 import time
 from pathlib import Path
@@ -157,3 +158,31 @@ def test_host_starts_its_own_bot_peers(tmp_path):
     logs = list((tmp_path / "data" / "logs").glob("*.chklog"))
     assert len(logs) == 2  # the host's and the bot's, in the data directory
     assert read_transcript(logs[0]).bodies == read_transcript(logs[1]).bodies
+
+
+def test_a_headless_host_stopped_by_sigterm_stops_the_bots_it_started(tmp_path):
+    """SIGTERM (a service manager's stop, a ``kill``) ends ``chkobba host --headless`` as
+    an interrupt does: its cleanup runs, the bot peers it started stop with it and are
+    reaped, and it says so (a hostile peer's finding: a bot left running, its parent
+    gone)."""
+    import signal
+
+    proc, _port = _start_host(tmp_path, "--bots", "1", "--level", "expert", "--move-ms", "500")
+    children = Path(f"/proc/{proc.pid}/task/{proc.pid}/children")
+    if not children.exists():
+        proc.kill()
+        pytest.skip("no /proc children list on this system")
+    deadline = time.monotonic() + 30
+    bots: list[int] = []
+    while not bots and time.monotonic() < deadline:  # until the bot peer is started
+        bots = [int(p) for p in children.read_text().split()]
+        if not bots:
+            time.sleep(0.05)
+    assert bots, "the host started no bot"
+    proc.send_signal(signal.SIGTERM)
+    out, err = proc.communicate(timeout=LIMIT)
+    assert proc.returncode == 128 + signal.SIGTERM, out + err
+    assert "stopped by SIGTERM" in out and "Traceback" not in err, out + err
+    for pid in bots:
+        with pytest.raises(ProcessLookupError):
+            os.kill(pid, 0)  # stopped and reaped by the host

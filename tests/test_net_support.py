@@ -153,10 +153,12 @@ def start_bot(tmp_path: Path, port: int, name: str, *args: str) -> subprocess.Po
         stderr=subprocess.PIPE, text=True)
 
 
-async def run_then_vanish(nursery: trio.Nursery, peer: Any, gate: Any) -> None:
+async def run_then_vanish(nursery: trio.Nursery, peer: Any, gate: Any,
+                          thinking: float = 0.0) -> None:
     """Run a joining ``peer`` until its controller ``gate`` (a gated bot or controller)
-    holds the floor, then make its process "die": no leave signed, its connection simply
-    closed (the resume and allowance tests' crash)."""
+    holds the floor, then, ``thinking`` seconds later (on the test's clock: a mock clock
+    jumps them), make its process "die": no leave signed, its connection simply closed
+    (the resume and allowance tests' crash)."""
     scope = trio.CancelScope()
 
     async def run() -> None:
@@ -165,6 +167,8 @@ async def run_then_vanish(nursery: trio.Nursery, peer: Any, gate: Any) -> None:
 
     nursery.start_soon(run)
     await gate.holding.wait()
+    if thinking:
+        await trio.sleep(thinking)
     scope.cancel()
     assert peer._last_link is not None
     await peer._last_link.stream.aclose()

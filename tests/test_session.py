@@ -610,16 +610,21 @@ def test_without_early_deal_a_waiting_seat_holds_its_shares():
                 ErrorCode.PROTOCOL_VIOLATION, "waits for")
 
 
-@pytest.mark.parametrize("blamed", [True, False, -1, 2, "1", None])
-def test_an_abort_blaming_no_seat_in_range_blames_nobody(blamed):
-    """``blamed`` must be a seat number: `true` is not seat 1 (a bool is an int to
-    Python), the same reading as the auditor's (observer)."""
+def _host_and_guest():
+    """A 2-seat game's two sessions just created, the guest's identity and the table."""
     host, guest = Identity.generate(), Identity.generate()
     table = TableInfo(bytes(16), 1, 2, Ruleset(),
                       (SeatInfo(0, host.public, "host"), SeatInfo(1, guest.public, "amel")),
                       ("deal/v1", "resume/v1"))
     hs, genesis = Session.create(host, table)
-    gs = Session.join(guest, genesis, host.public)
+    return hs, Session.join(guest, genesis, host.public), guest, table
+
+
+@pytest.mark.parametrize("blamed", [True, False, -1, 2, "1", None])
+def test_an_abort_blaming_no_seat_in_range_blames_nobody(blamed):
+    """``blamed`` must be a seat number: `true` is not seat 1 (a bool is an int to
+    Python), the same reading as the auditor's (observer)."""
+    hs, gs, guest, table = _host_and_guest()
     body = {"code": int(ErrorCode.PEER_LEFT), "blamed": blamed, "why": "x"}
     entry = wire.make_entry(guest, game=table.game, seat=1, seq=gs.chain.next_seq[1],
                             prev=gs.chain.head, kind="abort", body=body)
@@ -636,12 +641,7 @@ def test_an_abort_with_a_code_nobody_knows_is_said_with_its_number_as_the_audito
     protocol violation the signer did not write."""
     from chkobba_p2p.observer import _abort_claim
 
-    host, guest = Identity.generate(), Identity.generate()
-    table = TableInfo(bytes(16), 1, 2, Ruleset(),
-                      (SeatInfo(0, host.public, "host"), SeatInfo(1, guest.public, "amel")),
-                      ("deal/v1", "resume/v1"))
-    hs, genesis = Session.create(host, table)
-    gs = Session.join(guest, genesis, host.public)
+    hs, gs, guest, table = _host_and_guest()
     entry = wire.make_entry(guest, game=table.game, seat=1, seq=gs.chain.next_seq[1],
                             prev=gs.chain.head, kind="abort",
                             body={"code": code, "blamed": 0, "why": "x"})

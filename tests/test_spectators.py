@@ -9,6 +9,7 @@ vectors."""
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
 from collections.abc import Callable
@@ -26,7 +27,7 @@ from chkobba_p2p.events import Spectators
 from chkobba_p2p.net import ClientPeer, HostPeer
 from chkobba_p2p.observer import DeckRevealed, Verdict
 from chkobba_p2p.peer import BotController
-from chkobba_p2p.rules import CutEvent, DealEvent, PlayEvent, SweepEvent
+from chkobba_p2p.rules import CutEvent, DealEvent, PlayEvent, Ruleset, SweepEvent
 from chkobba_p2p.session import FirstDealerDrawn, HandStarted, MatchDone, Session
 from chkobba_p2p.spectate import (
     check_watching,
@@ -425,22 +426,30 @@ async def test_chkobba_watch_says_why_it_stopped_when_the_host_sends_an_over_lon
     assert "does not check out" in line and f"longer than {wire.MAX_STR} bytes" in line, out
 
 
-def _greeting(players: object = 2) -> dict:
-    return {"t": "host", "versions": [1], "key": bytes(32), "name": "hana", "caps": [],
+def _greeting(players: object = 2, key: bytes = bytes(32)) -> dict:
+    return {"t": "host", "versions": [1], "key": key, "name": "hana", "caps": [],
             "nonce": bytes(32), "players": players, "rules": {}, "rules_hash": bytes(32)}
 
 
-async def _watch_fake(tmp_path: Path, answer: dict | None, players: object = 2):
+async def _watch_fake(tmp_path: Path, answer: dict | None, players: object = 2,
+                      then: list[bytes] = (), seen: list | None = None,
+                      key: bytes = bytes(32)):
     """``chkobba watch``'s library against a fake host that greets (a table of
-    ``players``) and answers the spectator's ``watch`` with ``answer`` (an error)."""
+    ``players``), answers the spectator's ``watch`` with ``answer`` (an error, or
+    ``watching``), then sends the frames ``then``; ``seen`` gets the events."""
     import functools
 
     async def fake_host(stream: trio.SocketStream) -> None:
         async with stream:
-            await stream.send_all(wire.frame(wire.encode(_greeting(players))))
+            await stream.send_all(wire.frame(wire.encode(_greeting(players, key))))
             await stream.receive_some(4096)  # the spectator's watch (or its error)
             if answer is not None:
                 await stream.send_all(wire.frame(wire.encode(answer)))
+            for frame in then:
+                await stream.send_all(frame)
+            with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError):
+                while await stream.receive_some(4096):
+                    pass
 
     async with trio.open_nursery() as nursery:
         [listener] = await nursery.start(
@@ -449,7 +458,7 @@ async def _watch_fake(tmp_path: Path, answer: dict | None, players: object = 2):
         with trio.fail_after(10):
             outcome = await watch_match(WatchConfig(
                 f"127.0.0.1:{port}", name="amira", log_path=tmp_path / "w.chklog",
-                timeouts=FAST), lambda ev: None)
+                timeouts=FAST), (seen.append if seen is not None else lambda ev: None))
         nursery.cancel_scope.cancel()
     return outcome
 
@@ -471,3 +480,47 @@ async def test_a_spectator_refuses_a_greeting_for_a_table_no_one_can_seat(player
     outcome = await _watch_fake(tmp_path, None, players)
     assert outcome.error_code == "bad_field" and outcome.verdict is None
     assert outcome.error.startswith("handshake failed: ")
+
+
+def _genesis_frame() -> bytes:
+    from chkobba_p2p.session import SeatInfo, TableInfo
+    from chkobba_p2p.wire import Identity
+    host, guest = Identity.generate(), Identity.generate()
+    table = TableInfo(bytes(16), 1, 2, Ruleset(), (SeatInfo(0, host.public, "hana"),
+                                                    SeatInfo(1, guest.public, "amel")),
+                      ("deal/v1", "resume/v1"))
+    return wire.frame(Session.create(host, table)[1].body), host.public
+
+
+async def test_a_host_cannot_fill_a_spectators_disk_and_the_log_stays_replayable(tmp_path):
+    """A hostile host streams 1 MiB junk entries without end (a hostile peer's finding:
+    a 100 MB log no replay would read): the spectator stops at the transcript's
+    limit (PROTOCOL.md 2.1), says why, and its log is one ``chkobba replay`` reads."""
+    genesis, key = _genesis_frame()
+    junk = wire.frame(wire.encode({"t": "sig", "p": b"\0" * (wire.MAX_FRAME - 200),
+                                   "s": bytes(64)}))
+    count = wire.MAX_TRANSCRIPT // len(junk) + 4
+    outcome = await _watch_fake(tmp_path, watching_message(1, 0), then=[genesis] + [junk] * count,
+                                key=key)
+    assert "more than a game holds" in outcome.stopped, outcome.stopped
+    log = tmp_path / "w.chklog"
+    assert log.stat().st_size <= wire.MAX_TRANSCRIPT + 4096
+    report = audit_log(log)  # read, and refused for the junk: not "unreadable"
+    assert report.verdict == "invalid" and report.entry == 1, report.summary()
+
+
+async def test_a_spectator_reads_wait_back_and_chat_as_a_seat_does(tmp_path):
+    """Seats out of the table, a bool for a seat, a countdown past any allowance: not
+    shown (a hostile peer saw "waiting -5 s for seat -1" and 9223372036854775807 s)."""
+    from chkobba_p2p.events import Chat, Resumed, Waiting
+    bad = [{"t": "wait", "seat": -1, "secs": -5}, {"t": "wait", "seat": 1, "secs": 2**63 - 1},
+           {"t": "wait", "seat": True, "secs": 3}, {"t": "back", "seat": -1},
+           {"t": "back", "seat": 2}, {"t": "chat", "seat": -1, "text": "hi"},
+           {"t": "chat", "seat": True, "text": "hi"}]
+    good = [{"t": "wait", "seat": 1, "secs": 30}, {"t": "back", "seat": 1},
+            {"t": "chat", "seat": 1, "text": "hi"}]
+    seen: list = []
+    await _watch_fake(tmp_path, watching_message(1, 0),
+                      then=[wire.frame(wire.encode(m)) for m in bad + good], seen=seen)
+    shown = [e for e in seen if isinstance(e, Waiting | Resumed | Chat)]
+    assert shown == [Waiting(1, 30, False), Resumed(1), Chat(1, "hi")], shown

@@ -335,10 +335,16 @@ class SeatLink(SeatCore[C]):
         self.welcome_seat = seat
         limits = parse_limits(welcome.get("limits"))
         own_left = move_used = None
+        relimited = False
         if limits is not None:
             self.host_limits = Limits(*limits)
             own_left = parse_allowance_left(welcome.get("limits"), limits[1])
             move_used = parse_move_used(welcome.get("limits"), limits[0])
+            if self.clock is not None and self.clock.limits != self.host_limits:
+                # A host restarted with other limits: our countdowns are the ones it
+                # enforces now, not the ones our clocks started with (PROTOCOL.md 12.3).
+                self.clock.relimit(self.host_limits, now)
+                relimited = True
         if not self.committed:
             # A fresh hello may be taken back as a resume from have = 0 (PROTOCOL.md 5):
             # the host's chain, as long as it says, comes first; we act once it is in.
@@ -367,7 +373,9 @@ class SeatLink(SeatCore[C]):
                     self.clock = self.new_clocks(now)  # takes what the host said
                 else:
                     self._take_host_said(self.clock)
-                self.clock_changed(now, force=True)
+                relimited = True
+        if relimited and s is not None:
+            self.clock_changed(now, force=True)  # the countdowns shown change
         if s is not None and hs.resume is not None and self.committed:
             self.out.append(Emit(Resumed(s.own_seat, self.resumed_entries)))
             host_has = welcome.get("have")
