@@ -430,6 +430,10 @@ def index_logs(folder: str | Path, *, cache: AuditCache | None = None,
     return out
 
 
+#: Endings that say nothing of why the game stopped.
+_SILENT_ENDINGS = ("unfinished", "truncated")
+
+
 def games(logs: Iterable[Log]) -> list[Game]:
     """The matches of these logs, newest first: the logs of one game id that passed
     their audit (valid or incomplete) make one game; a log that failed (invalid,
@@ -442,9 +446,12 @@ def games(logs: Iterable[Log]) -> list[Game]:
         else:
             out.append(Game(log, (log.path,)))
     for copies in groups.values():
-        # The one that speaks: a counted result first, then the longest, then the path.
+        # The one that speaks: a counted result first, then the longest, then a copy
+        # that says how the game stopped (a seat's abort: who left) over one that only
+        # stops (a bot's copy ends before the leave it never received), then the path.
         best = min(copies, key=lambda lg: (not lg.counted, lg.verdict != VALID,
-                                           -lg.hands, lg.path))
+                                           -lg.hands, lg.ending in _SILENT_ENDINGS,
+                                           lg.path))
         if best.ending == ON_TIME and best.winner is not None:
             # The host's flag stands in its copy, but the flagged side's own copy holds
             # its signed word, first, that the host went silent: a disputed stop, which

@@ -24,7 +24,6 @@ from chkobba_p2p.cards import FigureConvention
 from chkobba_p2p.peer import (
     MAX_NAME,
     HostConfig,
-    Identity,
     JoinConfig,
     Lobby,
     Outcome,
@@ -151,8 +150,12 @@ def cmd_play(args: argparse.Namespace, early: EarlyBots | None = None) -> int:
     rules = ruleset_from_args(args)
     name = _name(args, "you")
     log_path = Path(args.log) if args.log else default_log_path("play")
+    # The player's own key, the one 'join' uses: its matches against the bots are the
+    # same person's in a history and its ratings (the bot levels are their anchors).
+    key_path = Path(args.identity) if getattr(args, "identity", None) \
+        else data_dir() / "identity.key"
     config = HostConfig(players=args.players, rules=rules, port=0, bind="127.0.0.1",
-                        name=name, identity=Identity.generate(), log_path=log_path,
+                        name=name, identity=load_identity(key_path), log_path=log_path,
                         beacon=False, timeouts=Timeouts(reconnect=10.0),
                         leave_on_cancel=True)
     ui = _ui(args, "play", seat=0, rules=rules, players=args.players, log_path=log_path)

@@ -450,3 +450,22 @@ def test_the_client_reads_the_logs_in_a_process_of_its_own(folder, indexed, tmp_
     nowhere = PastGames(tmp_path / "nowhere")
     nowhere.load()
     assert nowhere.games == []
+
+
+def test_of_two_copies_that_stop_at_the_same_hand_the_one_saying_who_left_speaks():
+    """A player left a match against bots (``q``): the bots' copies stop before the
+    leave they never got, the player's holds it; the history says who left, as the
+    replay of the player's log does (a first-time player saw "unfinished")."""
+    from chkobba_p2p.history import Log, Seat
+
+    seats = (Seat("amel", AMEL.public), Seat("bot1", SAMI.public))
+
+    def copy(path: str, ending: str) -> Log:
+        return Log(path, path, "2026-12-04T18:00:00", "g1", 2, seats, "incomplete",
+                   ending, "", ending, None, (3, 5), 2)
+
+    for paths in (("a-bot1.chklog", "b-play.chklog"), ("b-bot1.chklog", "a-play.chklog")):
+        bot, mine = copy(paths[0], "unfinished"), copy(paths[1], "aborted")
+        [game] = games([bot, mine])
+        assert game.log.path == mine.path and game.log.ending == "aborted"
+        assert set(game.copies) == set(paths)
