@@ -83,7 +83,9 @@ at the table:
                             Esc: back)
   h                         hints: what each of your cards would take
   k / p                     keep / place the card you drew, as the cutter
-  t  chat    q  step away or resign    ? or F1  every key, the game's words
+  t  chat    ? or F1  every key, the game's words
+  q                         leave (against bots: the match ends); at a table
+                            of people: step away (the game waits) or resign
 Only legal plays are offered (a card takes one of its rank before any sum).
 """
 

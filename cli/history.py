@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import shutil
 import sys
+import textwrap
 from collections.abc import Callable
 from typing import Any, TextIO
 
@@ -134,12 +136,20 @@ def show_games(gs: list[Game], t: Translator) -> None:
         _out(f"{date}  {size}  {result(g, t)}  [{verdict(g)}]")
         if g.seats:
             _out(f"    {lineup(g, t)}")
-        if not g.counted:
-            _out(f"    {g.log.reason}")
+        if not g.counted:  # the audit's sentence, wrapped to the terminal
+            for line in textwrap.wrap(g.log.reason, _width(), initial_indent="    ",
+                                      subsequent_indent="      ", break_on_hyphens=False):
+                _out(line)
         for path in g.copies:
-            _out(f"    {t('hi_log')}: {path}")
+            _out(f"    {t('hi_log', path=path)}")
     counted = sum(1 for g in gs if g.counted)
-    _out(t("hi_total_1" if len(gs) == 1 else "hi_total", n=len(gs), counted=counted))
+    # French: 0 and 1 take the singular ("1 comptée").
+    key = "hi_total_1" if len(gs) == 1 else "hi_total_c1" if counted <= 1 else "hi_total"
+    _out(t(key, n=len(gs), counted=counted))
+
+
+def _width() -> int:
+    return max(40, shutil.get_terminal_size((80, 24)).columns - 1)
 
 
 def rating_rows(gs: list[Game]) -> dict[int, list[tuple[bytes, str, Rating]]]:

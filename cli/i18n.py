@@ -179,7 +179,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "ev_keep_me": ("you keep the drawn card", "vous gardez la carte tirée"),
     "ev_place": ("{name} places {card} on the table", "{name} pose {card} sur la table"),
     "ev_place_me": ("you place {card} on the table", "vous posez {card} sur la table"),
-    "ev_deal": ("new deal: 3 cards each, stock {n}", "nouvelle donne : 3 cartes chacun, "
+    "ev_deal": ("new deal: 3 cards each, stock {n}", "nouvelle donne : 3 cartes à chacun, "
                 "talon {n}"),
     "ev_play_drop": ("{name}: {card} on the table", "{name} : {card} sur la table"),
     "ev_play_take": ("{name}: {card} takes {cards}", "{name} : {card} prend {cards}"),
@@ -235,7 +235,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "sc_beji": ("beji", "beji"),
     "sc_continue": ("Enter: continue", "Entrée : continuer"),
     "sc_continue_in": ("Enter: continue (it goes on by itself in {n} s)",
-                       "Entrée : continuer (la suite vient seule dans {n} s)"),
+                       "Entrée : continuer (suite automatique dans {n} s)"),
     # end
     "over_title": ("Match over", "Partie terminée"),
     "over_you_win": ("You win {score}!", "Vous gagnez {score} !"),
@@ -576,8 +576,9 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "hi_truncated": ("the log is cut short: counts for nothing",
                      "journal tronqué : ne compte pas"),
     "hi_unfinished": ("unfinished: counts for nothing", "inachevée : ne compte pas"),
-    "hi_log": ("log", "journal"),
+    "hi_log": ("log: {path}", "journal : {path}"),
     "hi_total": ("{n} matches, {counted} counted", "{n} parties, {counted} comptées"),
+    "hi_total_c1": ("{n} matches, {counted} counted", "{n} parties, {counted} comptée"),
     "hi_total_1": ("1 match, {counted} counted", "1 partie, {counted} comptée"),
     "hi_ratings": ("Glicko-2 ratings, {n} players (? provisional):",
                    "classement Glicko-2, {n} joueurs (? provisoire) :"),

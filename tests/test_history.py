@@ -469,3 +469,25 @@ def test_of_two_copies_that_stop_at_the_same_hand_the_one_saying_who_left_speaks
         [game] = games([bot, mine])
         assert game.log.path == mine.path and game.log.ending == "aborted"
         assert set(game.copies) == set(paths)
+
+
+def test_the_list_speaks_french_agreement_and_fits_the_terminal(capsys, monkeypatch):
+    """"1 comptée", "journal : …", and an audit's long sentence wrapped at the
+    terminal's width (a first-time player saw "1 comptées" and lines past 80 columns)."""
+    from chkobba_cli.history import show_games
+    from chkobba_cli.i18n import Translator
+    from chkobba_p2p.history import Game, Log, Seat
+    monkeypatch.setenv("COLUMNS", "80")
+    seats = (Seat("amel", AMEL.public), Seat("bot1", SAMI.public))
+    reason = ("the transcript stops after entry #165, before the match is complete "
+              "(playing); no violation before it, and nothing else to say here")
+    won = Log("a.chklog", "a", "2026-12-04T18:00", "g1", 2, seats, VALID, "points", "",
+              "points", 0, (11, 5), 4)
+    stopped = Log("b.chklog", "b", "2026-12-04T19:00", "g2", 2, seats, "incomplete",
+                  "unfinished", reason, "unfinished", None, (3, 5), 2)
+    show_games([Game(stopped, ("b.chklog",)), Game(won, ("a.chklog",))], Translator("fr"))
+    out = capsys.readouterr().out
+    assert "2 parties, 1 comptée" in out and "comptées" not in out, out
+    assert "    journal : b.chklog" in out
+    assert all(len(line) <= 79 for line in out.splitlines()), out
+    assert " ".join(reason.split()) in " ".join(out.split())

@@ -129,4 +129,4 @@ def test_the_score_sheet_s_key_line_counts_down_when_it_closes_by_itself():
     assert score_continue(en, None) == "Enter: continue"
     assert score_continue(en, 5.2) == "Enter: continue (it goes on by itself in 6 s)"
     assert score_continue(en, 0.01) == "Enter: continue (it goes on by itself in 1 s)"
-    assert score_continue(fr, 3.0) == "Entrée : continuer (la suite vient seule dans 3 s)"
+    assert score_continue(fr, 3.0) == "Entrée : continuer (suite automatique dans 3 s)"

@@ -337,8 +337,20 @@ def test_a_seat_lost_before_the_first_deal_counts_down_on_the_lobby_screen(app_s
     assert not ui.state.started
     ui.on_event(Waiting(1, 60))
     body = "\n".join(_text(line) for line in ui.body(51, 22))
-    assert "Mallory lost the connection: 1:00 left to come back" in body, body
+    assert "Mallory lost the connection: 1:00 left to come back" in " ".join(body.split()), body
     assert "Seats (2/2)" in body  # the lobby below it, as before
+
+
+def test_a_countdown_wraps_in_its_pane_and_its_time_is_never_cut_off(app_session):
+    """A first-time player saw "amel (2) lost the connection: 4:59 left to come ba" on
+    the host's table: the countdown line ends at the events column, so it wraps."""
+    from chkobba_p2p.peer import Waiting
+    ui, _ = _ui(_position(R.Ruleset()), "en")
+    ui.on_event(Waiting(1, 299))
+    lines = [_text(line) for line in ui.body(40, 22)]
+    flat = " ".join(" ".join(lines).split())
+    assert "lost the connection: 4:59 left to come back" in flat, lines
+    assert all(len(line) <= 40 for line in lines), lines
 
 
 @pytest.mark.parametrize("lang, words", [

@@ -127,9 +127,14 @@ class Presence:
                            + view.t("clock_hurry", t=clock_text(left)))],
                          width - 1, "   ")
 
-    def countdown_lines(self, view: TableView) -> list[Line]:
-        """One line per seat away or dropped, with the time it has left to come back."""
+    def countdown_lines(self, view: TableView, width: int = 0) -> list[Line]:
+        """One line per seat away or dropped, with the time it has left to come back,
+        wrapped to ``width`` columns (0: not wrapped): the countdown is the line's end,
+        never cut off at the pane's edge."""
         now = self.now()
-        return [[("class:warn", " " + view.t(key, name=view.who(seat),
-                                             t=clock_text(deadline - now)))]
-                for seat, (deadline, key) in sorted(self.countdowns.items())]
+        out: list[Line] = []
+        for seat, (deadline, key) in sorted(self.countdowns.items()):
+            line: Line = [("class:warn", " " + view.t(key, name=view.who(seat),
+                                                      t=clock_text(deadline - now)))]
+            out += wrap_line(line, width - 1, "   ") if width > 0 else [line]
+        return out

@@ -289,7 +289,7 @@ class Screen:
         view = self.view
         if not self.state.started:
             # A seat lost before the first deal counts down here too, live.
-            waiting = [] if self.finished else self.presence.countdown_lines(view)
+            waiting = [] if self.finished else self.presence.countdown_lines(view, width)
             return fit_lobby(waiting + ([[]] if waiting else [])
                              + lobby_lines(view, width, kind=self.kind, connected=self.connected,
                                   address=self.address, port=self.port,
@@ -308,7 +308,8 @@ class Screen:
         return draw_table(view, width, height, selected=selected, marked=marked, below=below,
                           seat_extra=lambda s: self.presence.seat_clock(view, s, self.finished),
                           # Once the game is over, nobody is waited for any more.
-                          notices=[] if self.finished else self.presence.countdown_lines(view),
+                          notices=[] if self.finished
+                          else self.presence.countdown_lines(view, width),
                           showing=showing(view, self.pacer.showing, width))
 
     def _series(self) -> str | None:

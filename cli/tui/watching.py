@@ -298,7 +298,7 @@ class WatchView:
         below = self.below(width) + (self.end_lines(width) if over or st.over else [])
         return draw_table(view, width, height, below=below,
                           seat_extra=lambda s: self.presence.seat_clock(view, s, over),
-                          notices=[] if over else self.presence.countdown_lines(view),
+                          notices=[] if over else self.presence.countdown_lines(view, width),
                           showing=showing(view, self.pacer.showing, width))
 
     def score_overlay(self) -> list[Line]:
