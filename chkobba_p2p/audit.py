@@ -72,7 +72,7 @@ from .observer import (
     default_workers,
 )
 from .seating import SHAPES, Seating
-from .session import TableInfo
+from .session import Standing, TableInfo
 from .transcript import MAGIC
 from .wire import ProtocolError
 
@@ -275,8 +275,11 @@ class AuditReport:
         blame = ""
         if self.verdict == INVALID:
             blame = f" -- blamed: {self.seat_label(self.blamed)}"
-        elif self.code == "aborted" and self.aborts:
+        elif self.code == "aborted" and self.aborts \
+                and self.aborts[0].standing != Standing.SELF:
             # An abort is its signer's word: worded as a claim unless the log shows it.
+            # (One its signer signed against itself -- it left, or ran out of its own
+            # time -- is what the verdict's own words already say.)
             blame = " -- " + self.aborts[0].describe(self._name)
         why = self.describe() if self.verdict == INCOMPLETE else self.reason
         return f"{head} ({self.code}): {where}{why}{blame}"

@@ -349,7 +349,8 @@ class PeerShell:
         if self.stepping_away:
             await goodbye(links, wire.encode(self.away_message))
         elif self._leave_on_cancel:
-            body = self.leave("the player left (interrupted)")
+            # The player chose to leave (q, or Ctrl-C): said as such, not "interrupted".
+            body = self.leave("the player left the game")
             if body is None:
                 return
             await goodbye(links, body)

@@ -770,3 +770,31 @@ def test_a_substituted_card_is_caught_by_the_audit_and_blamed_on_the_shuffler(tm
     assert (report.verdict, report.code, report.blamed) == (INVALID, "deal_failure", 0)
     assert report.reason.startswith("shuffle_mismatch:"), report.reason
     assert report.aborts and report.aborts[0].blamed == 0
+
+
+def test_a_leave_is_said_once_in_the_verdict_line():
+    """A player who left signed it against itself: the verdict's words say so; the
+    line does not repeat it (a first-time player read "amel left the game" twice, with
+    "(interrupted)" for a leave it chose)."""
+    from chkobba_p2p.audit import AuditReport
+    from chkobba_p2p.observer import INCOMPLETE, AbortClaim, Verdict
+    from chkobba_p2p.rules import Ruleset
+    from chkobba_p2p.session import SeatInfo, Standing, TableInfo
+
+    table = TableInfo(bytes(16), 1, 2, Ruleset(), (SeatInfo(0, bytes(32), "amel"),
+                                                  SeatInfo(1, bytes(range(32)), "bot1")))
+    left = AbortClaim(81, 0, "peer_left", 0, "the player left the game", Standing.SELF)
+    outcome = Verdict(INCOMPLETE, "aborted", "seat 0 left the game", blamed=0, entry=81,
+                      standing=Standing.SELF, by_seat=0)
+    report = AuditReport("x.chklog", INCOMPLETE, "aborted", 0, "", 81, 82, table=table,
+                         aborts=[left], outcome=outcome, standing=Standing.SELF)
+    line = report.summary()
+    assert line.count("left the game") == 1, line
+    assert line.startswith("INCOMPLETE (aborted): entry #81: amel left the game"), line
+    # A claim against another seat still says whose word it is.
+    claim = AbortClaim(81, 1, "timeout", 0, "seat 0 did not send in time", Standing.CLAIMED)
+    said = AuditReport("x.chklog", INCOMPLETE, "aborted", None, "", 81, 82, table=table,
+                       aborts=[claim], outcome=Verdict(INCOMPLETE, "aborted", "seat 1 "
+                                                       "stopped the game", entry=81,
+                                                       by_seat=1)).summary()
+    assert " -- bot1 says amel is at fault" in said, said
