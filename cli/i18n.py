@@ -149,10 +149,14 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "hint_takes": ("takes {opts}", "prend {opts}"),
     "hint_stays": ("stays on the table", "reste sur la table"),
     "hint_barred": ("may not be played (forced capture)", "interdite (prise obligatoire)"),
-    "keys_play": ("1-9 card · ←→ Enter · h hints · ? help · q leave",
-                  "1-9 carte · ←→ Entrée · h conseils · ? aide · q quitter"),
-    "keys_idle": ("t chat · b a w y c quick chat · h hints · ? help · q leave",
-                  "t message · b a w y c phrases · h conseils · ? aide · q quitter"),
+    "keys_play": ("1-9 card · ←→ Enter · h hints · s sheet · ? help · q leave",
+                  "1-9 carte · ←→ Entrée · h conseils · s feuille · ? aide · q quitter"),
+    "keys_idle": ("t chat · b a w y c quick chat · h hints · s sheet · ? help · q leave",
+                  "t message · b a w y c phrases · h conseils · s feuille · ? aide · "
+                  "q quitter"),
+    "keys_sheet": ("s or Esc: back to the table · q leave",
+                   "s ou Échap : retour à la table · q quitter"),
+    "sheet_empty": ("No hand scored yet.", "Aucune manche comptée pour l'instant."),
     "keys_chat": ("type a message · Enter send · Esc cancel",
                   "tapez un message · Entrée envoyer · Échap annuler"),
     "chat_prompt": ("say:", "dire :"),
@@ -511,9 +515,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
                     "1-9 ou ←→ Entrée : jouer une carte ; ↑↓ Entrée : choisir la prise"),
     "help_k_cut": ("k keep / p place the card you drew as cutter",
                    "g garder / p poser la carte tirée par le coupeur"),
-    "help_k_misc": ("h hints · t chat · q leave or resign · Ctrl-L redraw · ? or F1 help",
-                    "h conseils · t message · q quitter/abandonner · Ctrl-L redessiner · ? "
-                    "F1 aide"),
+    "help_k_misc": ("h hints · s score sheet · t chat · q leave or resign · Ctrl-L redraw "
+                    "· ? or F1 help",
+                    "h conseils · s feuille de marque · t message · q quitter/abandonner · "
+                    "Ctrl-L redessiner · ? F1 aide"),
     "help_words": ("Words of the game", "Les mots du jeu"),
     "gl_carta": ("carta: most cards captured, 1 point", "carta : le plus de cartes prises, "
                  "1 point"),

@@ -386,6 +386,26 @@ def _press(ui: TuiApp, key: str) -> str:
     return line_text(ui._footer())
 
 
+@pytest.mark.parametrize("lang, title, bar", [
+    ("en", "Score sheet", "s or Esc: back to the table"),
+    ("fr", "Feuille de marque", "s ou Échap : retour à la table")])
+def test_s_shows_the_score_sheet_at_the_table_and_no_card_is_played_under_it(
+        app_session, lang, title, bar):
+    """A first-time player pressed s for the score sheet mid-hand, as in watch and
+    replay --view, and got "this key does nothing here"."""
+    hand = _position(R.Ruleset())
+    ui, replies = _ui(hand, lang)
+    from prompt_toolkit.keys import Keys
+    assert bar in _press(ui, "s")
+    body = " ".join(_text(line) for line in ui.body(50, 20))
+    assert title in body and ("No hand scored yet" in body or "Aucune manche" in body)
+    _press(ui, "1")  # a card key under the sheet plays nothing
+    assert replies == [] and ui.sheet
+    assert bar not in _press(ui, Keys.Escape) and not ui.sheet
+    _press(ui, "1")
+    assert replies or ui.options is not None  # back at the table, the card key plays
+
+
 @pytest.mark.parametrize("lang", ["en", "fr"])
 def test_a_digit_that_plays_nothing_says_why(app_session, lang):
     import dataclasses

@@ -87,6 +87,7 @@ class TuiApp(Leaving, Screen):
         self.cut_sel = 0
         self.status: tuple[str, str] | None = None
         self.hints = False
+        self.sheet = False  # the score sheet shown instead of the table (s)
         self.score_queue: list[HandScored] = []  # scoring dialogs still to show
         self.confirm_leave = False
         self.confirm_resign = False  # x in the leave dialog: resign? (y resigns)
@@ -346,6 +347,12 @@ class TuiApp(Leaving, Screen):
         text = phrase(self.t, key)
         if text is not None and not self.finished and self.controller is not None:
             self.send_chat(text)
+
+    def toggle_sheet(self) -> None:
+        if not self.state.started:
+            self.hint = self.t("sheet_empty")  # nothing to show before the first deal
+            return
+        self.sheet = not self.sheet
 
     def toggle_hints(self) -> None:
         self.hints = not self.hints

@@ -195,3 +195,20 @@ def short_path(path: Path, room: int, home: Path | None = None) -> str:
         if len(short) <= room:
             return short
     return path.name if len(path.name) <= room else path.name[:max(1, room - 1)] + "…"
+
+
+def sheet_lines(view: TableView, width: int, empty_key: str) -> list[Line]:
+    """The match's score sheet so far (every scored hand's categories per side and the
+    tally), under its title; ``empty_key``: the words shown before any hand is scored.
+    The same sheet for a player (``s`` at the table) and a spectator."""
+    from .. import scoresheet
+
+    t, st = view.t, view.state
+    hands = [scoresheet.from_score(ev.number, ev.score, ev.totals) for ev in st.scored]
+    out: list[Line] = [[("class:title", " " + t("sheet_title"))]]
+    names = [view.side_name(i) for i in range(len(hands[0].points))] if hands else []
+    for text in scoresheet.sheet_lines(hands, names, t):
+        out.extend(wrap_line([("", " " + text)], width - 1, "   "))
+    if not hands:
+        out.append([("class:dim", " " + t(empty_key))])
+    return out

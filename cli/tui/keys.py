@@ -44,6 +44,7 @@ class KeyTarget(Protocol):
     confirm_leave: bool
     confirm_resign: bool
     help: bool
+    sheet: bool
     hint: str | None
     hints: bool
     sel: int
@@ -70,15 +71,17 @@ class KeyTarget(Protocol):
     def send_chat(self, text: str) -> None: ...
     def quick_chat(self, key: str) -> None: ...
     def toggle_hints(self) -> None: ...
+    def toggle_sheet(self) -> None: ...
 
 
 def key_bindings(ui: KeyTarget) -> KeyBindingsBase:
     kb = KeyBindings()
-    playing = Condition(lambda: ui.overlay_kind() is None and ui.request is not None
-                        and ui.request.kind == "play")
+    # The score sheet over the table: no card is played (nor cut) unseen under it.
+    playing = Condition(lambda: ui.overlay_kind() is None and not ui.sheet
+                        and ui.request is not None and ui.request.kind == "play")
     picking = Condition(lambda: bool(playing()) and ui.options is not None)
-    cutting = Condition(lambda: ui.overlay_kind() is None and ui.request is not None
-                        and ui.request.kind == "cut")
+    cutting = Condition(lambda: ui.overlay_kind() is None and not ui.sheet
+                        and ui.request is not None and ui.request.kind == "cut")
     leave = Condition(lambda: ui.overlay_kind() == "leave")
     helping = Condition(lambda: ui.overlay_kind() == "help")
     away = Condition(lambda: ui.overlay_kind() == "away")
@@ -149,7 +152,7 @@ def key_bindings(ui: KeyTarget) -> KeyBindingsBase:
     # A digit during the game with no card asked for: why (after "<any>": the last
     # binding added wins).
     unasked = Condition(lambda: ui.overlay_kind() is None and not ui.finished
-                        and ui.state.started and not playing())
+                        and ui.state.started and not ui.sheet and not playing())
     for d in range(1, 10):
         @kb.add(str(d), filter=unasked)
         def _(e: KeyPressEvent) -> None:
@@ -180,6 +183,16 @@ def key_bindings(ui: KeyTarget) -> KeyBindingsBase:
     @kb.add("enter", filter=over)
     def _(e: KeyPressEvent) -> None:
         ui.request_leave()  # as q: a rematch question still open is answered no first
+
+    # The score sheet (s, again or Esc: the table), as a spectator's and the replay's.
+    sheeting = ~leave & ~away & ~helping & ~resigning & ~score
+    @kb.add("s", filter=sheeting)
+    def _(e: KeyPressEvent) -> None:
+        ui.toggle_sheet()
+
+    @kb.add("escape", filter=sheeting & Condition(lambda: ui.sheet))
+    def _(e: KeyPressEvent) -> None:
+        ui.sheet = False
 
     # Hints (not while asking to leave), and redraw.
     @kb.add("h", filter=~leave & ~away & ~helping & ~resigning)

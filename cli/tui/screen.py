@@ -83,6 +83,7 @@ class Screen:
     confirm_resign: bool
     leave_by_interrupt: bool
     help: bool
+    sheet: bool
     hint: str | None
     finished: bool
     outcome: Outcome | None
@@ -260,6 +261,8 @@ class Screen:
             keys = t("keys_rematch_wait", names=self.rematch_awaited())
         elif self.finished:
             keys = t("keys_over_rematch" if self.can_rematch else "keys_over")
+        elif self.sheet and self.state.started:
+            keys = t("keys_sheet")
         elif self.request is not None and self.request.kind == "cut":
             keys = t("keys_cut")
         elif self.request is not None:
@@ -297,6 +300,9 @@ class Screen:
                                   onion=self.onion,
                                   reach=self.reach, asking=self.asking_ready,
                                   known=self.known, past=self.past), height)
+        if self.sheet:  # instead of the table, its last lines if it is long
+            lines = dialogs.sheet_lines(view, width, "sheet_empty")
+            return lines[:1] + lines[max(1, len(lines) - height + 1):]
         req = self.request
         below = decision_lines(view, width, req, options=self.options, opt_sel=self.opt_sel,
                                cut_sel=self.cut_sel, status=self.status, hints=self.hints,

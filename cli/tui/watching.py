@@ -264,17 +264,7 @@ class WatchView:
         return out
 
     def sheet_lines(self, width: int) -> list[Line]:
-        from .. import scoresheet
-
-        t, st, view = self.t, self.state, self.view
-        hands = [scoresheet.from_score(ev.number, ev.score, ev.totals) for ev in st.scored]
-        out: list[Line] = [[("class:title", " " + t("sheet_title"))]]
-        names = [view.side_name(i) for i in range(len(hands[0].points))] if hands else []
-        for text in scoresheet.sheet_lines(hands, names, t):
-            out.extend(wrap_line([("", " " + text)], width - 1, "   "))
-        if not hands:
-            out.append([("class:dim", " " + t("watch_sheet_empty"))])
-        return out
+        return dialogs.sheet_lines(self.view, width, "watch_sheet_empty")
 
     def body(self, width: int, height: int) -> list[Line]:
         """The left of the screen: the lobby until the first hand, then the table."""
