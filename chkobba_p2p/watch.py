@@ -245,10 +245,7 @@ class Spectator:
                     f": {safe_text(said, 200)}" if isinstance(said, str) and said else "")
                 return
             except ProtocolError as exc:
-                self.stopped = (f"the host sent a message that does not check out "
-                                f"({exc.error_code.name.lower()}: {safe_text(exc.detail, 200)}); "
-                                "the connection was closed")
-                await link.fail(exc.error_code, exc.detail)
+                await self._give_up(link, exc, "a message that does not check out")
                 return
             t = msg["t"]
             if t == "ping":
@@ -257,10 +254,7 @@ class Spectator:
                 try:
                     self._on_entry(body)
                 except ProtocolError as exc:
-                    self.stopped = (f"the host sent more than a game holds "
-                                    f"({safe_text(exc.detail, 200)}); the connection was "
-                                    "closed")
-                    await link.fail(exc.error_code, exc.detail)
+                    await self._give_up(link, exc, "more than a game holds")
                     return
             elif t == "lobby":
                 lobby = self.lobby(msg)
@@ -286,6 +280,12 @@ class Spectator:
                 if chat is not None:
                     self.on_event(Chat(*chat))
             # Anything else (pong, types added by later versions) is ignored.
+
+    async def _give_up(self, link: Link, exc: ProtocolError, what: str) -> None:
+        """The host sent ``what``: say so, and close with the code."""
+        self.stopped = (f"the host sent {what} ({exc.error_code.name.lower()}: "
+                        f"{safe_text(exc.detail, 200)}); the connection was closed")
+        await link.fail(exc.error_code, exc.detail)
 
     def lobby(self, msg: dict[str, Any]) -> Lobby | None:
         """The :class:`Lobby` event of a host's ``lobby`` (None if it does not check
