@@ -199,6 +199,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
                    "{name} : connexion perdue, encore {n} s pour revenir"),
     "ev_back": ("{name} is back", "{name} : de retour à la table"),
     "ev_back_me": ("you are at the table again", "vous êtes de nouveau à la table"),
+    "ev_allowance_left": ("{t} of your time away left for the match",
+                          "il vous reste {t} d'absence pour la partie"),
     "ev_away": ("{name} stepped away: {t} left to come back",
                 "{name} : absence, encore {t} pour revenir"),
     "ev_awaited": ("reconnecting with {name}… ({t} left)",

@@ -232,6 +232,29 @@ def test_an_abort_code_nobody_knows_is_said_as_signed(app_session, lang, words):
     assert ErrorCode.PROTOCOL_VIOLATION.sentence not in panel
 
 
+@pytest.mark.parametrize("lang, words", [
+    ("en", "4:24 of your time away left for the match"),
+    ("fr", "il vous reste 4:24 d'absence pour la partie")])
+def test_back_in_the_game_says_what_is_left_of_the_time_away(app_session, lang, words):
+    """A first-time player came back after a drop and was told nothing of the time
+    away it had spent (only the leave dialog said it): the events say it, once some is
+    spent, with the host's figure."""
+    from chkobba_p2p.peer import ClockReading, Limits, Resumed, SeatClock
+    ui, _ = _ui(_position(R.Ruleset()), lang)
+    clocks = (SeatClock(0, True, True, 800.0, 264.0, 0.0), SeatClock(1, False, True, 900.0,
+                                                                     300.0, 0.0))
+    ui.on_event(ClockReading(clocks, Limits(900, 300)))
+    ui.on_event(Resumed(0))
+    panel = " ".join(_text(ui._events_text()).split())
+    assert words in panel, panel
+    fresh, _ = _ui(_position(R.Ruleset()), lang)  # none spent: nothing to say
+    fresh.on_event(ClockReading((SeatClock(0, True, True, 800.0, 300.0, 0.0), clocks[1]),
+                                Limits(900, 300)))
+    fresh.on_event(Resumed(0))
+    said = " ".join(_text(fresh._events_text()).split())
+    assert "time away left" not in said and "d'absence" not in said, said
+
+
 def _named_ui(names: tuple[str, str], lang: str) -> TuiApp:
     ui = TuiApp(kind="host", lang=lang, seat=0, players=2)
     ui.size = (24, 80)

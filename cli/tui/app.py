@@ -25,6 +25,7 @@ from chkobba_p2p.peer import (
     PortMapped,
     PortMapUnavailable,
     RematchAnswer,
+    Resumed,
     SeatController,
     TableReady,
     TableState,
@@ -40,7 +41,7 @@ from .memo import Memo
 from .narration import EventLog
 from .pace import DEFAULT_PACE, SCORE_WAIT, Pacer
 from .past import PastGames
-from .presence import Presence
+from .presence import Presence, clock_text
 from .quickchat import TurnBell, phrase
 from .render import CardStyle
 from .screen import MIN_SIZE, Screen
@@ -186,6 +187,8 @@ class TuiApp(Leaving, Screen):
         self.bell.on_event(event, self.state.seat)
         if not quiet:
             self.events.narrate(event, self.view, own_chat=self.chat.own_line)
+            if isinstance(event, Resumed) and event.seat == self.state.seat:
+                self._say_allowance_left()
             if isinstance(event, Chat) and self.memo is not None and self.events.lines:
                 self.memo.add_chat(self.events.lines[-1])
         if isinstance(event, RematchAnswer):
@@ -347,6 +350,15 @@ class TuiApp(Leaving, Screen):
         text = phrase(self.t, key)
         if text is not None and not self.finished and self.controller is not None:
             self.send_chat(text)
+
+    def _say_allowance_left(self) -> None:
+        """Back in the game after a drop: what is left of our time away for the match,
+        once some of it is spent (the host's figure, from its welcome)."""
+        seat = self.state.seat
+        left = self.presence.allowance_left.get(seat if seat is not None else -1)
+        full = self.presence.allowance_limit
+        if left is not None and full is not None and left < full - 1:
+            self.events.add(("class:dim", self.t("ev_allowance_left", t=clock_text(left))))
 
     def toggle_sheet(self) -> None:
         if not self.state.started:

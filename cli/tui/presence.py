@@ -67,6 +67,8 @@ class Presence:
         #: seat whose move clock runs and when it runs out; each seat's allowance left.
         self.move_deadline: tuple[int, float] | None = None
         self.allowance_left: dict[int, float] = {}
+        #: The table's allowance of time away, when a reading says it.
+        self.allowance_limit: float | None = None
 
     def on_event(self, ev: object, before: TableState, after: TableState) -> None:
         if isinstance(ev, ClockReading):
@@ -86,6 +88,8 @@ class Presence:
 
     def _read(self, reading: ClockReading) -> None:
         """The peer's own clocks (PROTOCOL.md 12): they win over our estimate."""
+        if reading.limits is not None:
+            self.allowance_limit = float(reading.limits.allowance)
         if reading.limits is not None and self.turn_timeout is not None:
             self.turn_timeout = reading.limits.move  # the table's (the host's) limit
         now = self.now()
