@@ -154,6 +154,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "keys_idle": ("t chat · b a w y c quick chat · h hints · s sheet · ? help · q leave",
                   "t message · b a w y c phrases · h conseils · s feuille · ? aide · "
                   "q quitter"),
+    "keys_lobby_idle": ("? help · t chat · q leave", "? aide · t message · q quitter"),
     "keys_sheet": ("s or Esc: back to the table · q leave",
                    "s ou Échap : retour à la table · q quitter"),
     "sheet_empty": ("No hand scored yet.", "Aucune manche comptée pour l'instant."),

@@ -364,6 +364,14 @@ def test_a_seat_lost_before_the_first_deal_counts_down_on_the_lobby_screen(app_s
     assert "Seats (2/2)" in body  # the lobby below it, as before
 
 
+def test_the_lobbys_bar_offers_no_key_of_the_table(app_session):
+    """Before the first deal there are no hints and no score sheet: the bar does not
+    offer them (a first-time player saw "h hints" on an empty lobby)."""
+    ui = _named_ui(("hedi", "Mallory"), "en")
+    bar = _text(ui._footer())
+    assert "help" in bar and "hints" not in bar and "sheet" not in bar, bar
+
+
 def test_a_countdown_wraps_in_its_pane_and_its_time_is_never_cut_off(app_session):
     """A first-time player saw "amel (2) lost the connection: 4:59 left to come ba" on
     the host's table: the countdown line ends at the events column, so it wraps."""

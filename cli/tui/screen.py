@@ -269,6 +269,8 @@ class Screen:
             keys = t("keys_play")
         elif self.asking_ready:
             keys = t("keys_lobby")
+        elif not self.state.started:  # no hints nor sheet before the first deal
+            keys = t("keys_lobby_idle")
         else:
             keys = t("keys_idle")
         return [("class:keys", f" {keys} ")]
