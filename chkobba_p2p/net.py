@@ -173,6 +173,8 @@ class HostPeer(PeerShell):
             raise ListenError(listen_error(exc, self.config.bind, self.config.port)) from None
         self.port = self.transport.port_of(listeners[0])
         self.emit(Listening(self.port, self.identity.public))
+        self.core.opened(trio.current_time())
+        self.apply()
         if task_status is not None:
             task_status.started(self.port)
         if self.config.port_mapping is not None:

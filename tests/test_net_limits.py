@@ -149,3 +149,20 @@ def test_the_move_used_is_read_within_the_announced_move_limit():
     for bad in (31, -1, 1.5, True, "9", None, 2**64):
         assert parse_move_used({"move": 30, "away": 10, "used": bad}, 30) is None
     assert parse_move_used({"move": 30, "away": 10}, 30) is None
+
+
+async def test_the_hosts_own_lobby_shows_the_terms_before_anyone_joins(tmp_path,
+                                                                      autojump_clock):
+    """A first-time player's host lobby showed no clocks and no spectators' places
+    until someone sat down: the table's terms are in its first lobby, the host alone."""
+    host_ctl = RecordingController(0)
+    table = InMemoryTable(tmp_path, timeouts=dataclasses.replace(FAST, turn=45.0),
+                          controllers=[host_ctl, GatedController(2)])
+    async with trio.open_nursery() as nursery:
+        await nursery.start(table.host.run)
+        lobbies = [e for e in host_ctl.events if isinstance(e, Lobby)]
+        nursery.cancel_scope.cancel()
+    assert lobbies, host_ctl.events
+    first = lobbies[0]
+    assert first.limits == Limits(45, FAST.reconnect)
+    assert first.seats[0] is not None and all(s is None for s in first.seats[1:])

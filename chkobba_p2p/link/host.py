@@ -283,6 +283,12 @@ class HostTable(SeatCore[C]):
 
     # -- the lobby ------------------------------------------------------------------------
 
+    def opened(self, now: float) -> None:
+        """The table listens: its lobby (the host alone, the terms: rules, clocks,
+        spectators' places) for the host's own screen, before anyone joins."""
+        if self.session is None:
+            self._lobby_changed(now)
+
     def confirmed(self, seating: int, now: float) -> None:
         """The host's own person confirmed ``seating`` (the ready check)."""
         if self.lobby.mark_ready(0, seating):
