@@ -270,7 +270,10 @@ class Spectator:
             elif t == "wait":  # read as a seat reads them: a seat of the table, bounded
                 wait = parse_wait(msg, self._seats())
                 if wait is not None:
-                    self.on_event(Waiting(*wait, msg.get("away") is True))
+                    away_seat, secs = wait
+                    if self.limits is not None:  # never past the table's allowance
+                        secs = min(secs, math.ceil(self.limits.allowance))
+                    self.on_event(Waiting(away_seat, secs, msg.get("away") is True))
             elif t == "back":
                 seat = parse_back(msg, self._seats())
                 if seat is not None:

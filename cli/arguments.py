@@ -82,6 +82,7 @@ at the table:
                             than one way, pick what it takes (arrows, Enter;
                             Esc: back)
   h                         hints: what each of your cards would take
+  s                         the score sheet of the match so far
   k / p                     keep / place the card you drew, as the cutter
   t  chat    ? or F1  every key, the game's words
   q                         leave (against bots: the match ends); at a table

@@ -9,6 +9,8 @@ client's (:mod:`.play`).
 from __future__ import annotations
 
 import argparse
+import contextlib
+import os
 import signal
 import subprocess
 import sys
@@ -293,19 +295,28 @@ def cmd_host(args: argparse.Namespace) -> int:
         return None  # stopped by a signal
 
     outcome = None
+    stopped = False
     try:
         outcome = trio.run(main)
+    except KeyboardInterrupt:
+        stopped = True  # Ctrl-C, or SIGINT sent to this process alone
+        raise
     finally:
+        stopped = stopped or bool(signalled)
         for p in procs:
-            if signalled:  # stopped from outside: the bots too, not left running
+            if stopped:  # stopped from outside: the bots too, not left running
                 p.terminate()
+        for p in procs:
             try:
-                p.wait(timeout=2 if signalled else 10)
+                p.wait(timeout=2 if stopped else 10)
             except subprocess.TimeoutExpired:
                 p.kill()
+                p.wait()
     if outcome is None:
         name = signal.Signals(signalled[0]).name if signalled else "a signal"
-        print(f"stopped by {name} (the bots it started with it); log: {log_path}", flush=True)
+        with contextlib.suppress(OSError):  # a terminal gone (SIGHUP): nobody to tell
+            print(f"stopped by {name} (the bots it started with it); log: {log_path}",
+                  flush=True)
         return 128 + (signalled[0] if signalled else 15)
     return _report(outcome)
 
@@ -317,6 +328,9 @@ async def _stop_on_signal(scope: trio.CancelScope, signalled: list[int]) -> None
     with trio.open_signal_receiver(signal.SIGTERM, signal.SIGHUP) as signals:
         async for signum in signals:
             signalled.append(signum)
+            if signum == signal.SIGHUP:  # the terminal is gone: what cleanup says too
+                with contextlib.suppress(OSError):
+                    sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - for the process
             scope.cancel()
             return
 

@@ -160,11 +160,13 @@ def test_host_starts_its_own_bot_peers(tmp_path):
     assert read_transcript(logs[0]).bodies == read_transcript(logs[1]).bodies
 
 
-def test_a_headless_host_stopped_by_sigterm_stops_the_bots_it_started(tmp_path):
-    """SIGTERM (a service manager's stop, a ``kill``) ends ``chkobba host --headless`` as
-    an interrupt does: its cleanup runs, the bot peers it started stop with it and are
-    reaped, and it says so (a hostile peer's finding: a bot left running, its parent
-    gone)."""
+@pytest.mark.parametrize("signame", ["SIGTERM", "SIGHUP"])
+def test_a_headless_host_stopped_by_sigterm_stops_the_bots_it_started(tmp_path, signame):
+    """SIGTERM (a service manager's stop, a ``kill``) or SIGHUP (its terminal closed:
+    its output has nowhere to go) ends ``chkobba host --headless`` as an interrupt does:
+    its cleanup runs, the bot peers it started stop with it and are reaped, and it says
+    so where it still can, with no traceback (a hostile peer's finding: a bot left
+    running, its parent gone; a reviewer's: tracebacks on a closed output)."""
     import signal
 
     proc, _port = _start_host(tmp_path, "--bots", "1", "--level", "expert", "--move-ms", "500")
@@ -179,10 +181,17 @@ def test_a_headless_host_stopped_by_sigterm_stops_the_bots_it_started(tmp_path):
         if not bots:
             time.sleep(0.05)
     assert bots, "the host started no bot"
-    proc.send_signal(signal.SIGTERM)
-    out, err = proc.communicate(timeout=LIMIT)
-    assert proc.returncode == 128 + signal.SIGTERM, out + err
-    assert "stopped by SIGTERM" in out and "Traceback" not in err, out + err
+    signum = getattr(signal, signame)
+    if signum == signal.SIGHUP:
+        proc.stdout.close()  # the terminal is gone
+    proc.send_signal(signum)
+    err = proc.stderr.read()
+    proc.wait(timeout=LIMIT)
+    out = "" if signum == signal.SIGHUP else proc.stdout.read()
+    assert proc.returncode == 128 + signum, out + err
+    assert "Traceback" not in err, err
+    if signum == signal.SIGTERM:
+        assert f"stopped by {signame}" in out, out
     for pid in bots:
         with pytest.raises(ProcessLookupError):
             os.kill(pid, 0)  # stopped and reaped by the host

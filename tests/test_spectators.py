@@ -518,9 +518,11 @@ async def test_a_spectator_reads_wait_back_and_chat_as_a_seat_does(tmp_path):
            {"t": "back", "seat": 2}, {"t": "chat", "seat": -1, "text": "hi"},
            {"t": "chat", "seat": True, "text": "hi"}]
     good = [{"t": "wait", "seat": 1, "secs": 30}, {"t": "back", "seat": 1},
-            {"t": "chat", "seat": 1, "text": "hi"}]
+            {"t": "chat", "seat": 1, "text": "hi"},
+            {"t": "wait", "seat": 1, "secs": 10_000}]  # past the table's allowance
     seen: list = []
-    await _watch_fake(tmp_path, watching_message(1, 0),
+    await _watch_fake(tmp_path, watching_message(1, 0, (900, 120)),
                       then=[wire.frame(wire.encode(m)) for m in bad + good], seen=seen)
     shown = [e for e in seen if isinstance(e, Waiting | Resumed | Chat)]
-    assert shown == [Waiting(1, 30, False), Resumed(1), Chat(1, "hi")], shown
+    assert shown == [Waiting(1, 30, False), Resumed(1), Chat(1, "hi"),
+                     Waiting(1, 120, False)], shown

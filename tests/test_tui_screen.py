@@ -430,6 +430,9 @@ def test_s_shows_the_score_sheet_at_the_table_and_no_card_is_played_under_it(
     assert bar in _press(ui, "s")
     body = " ".join(_text(line) for line in ui.body(50, 20))
     assert title in body and ("No hand scored yet" in body or "Aucune manche" in body)
+    # Our turn is pending: the sheet says so, with the way back (the reviewer's case:
+    # a player reading the sheet lost on time with nothing on screen).
+    assert ("Your turn" in body or "À vous" in body), body
     _press(ui, "1")  # a card key under the sheet plays nothing
     assert replies == [] and ui.sheet
     assert bar not in _press(ui, Keys.Escape) and not ui.sheet

@@ -185,7 +185,7 @@ def key_bindings(ui: KeyTarget) -> KeyBindingsBase:
         ui.request_leave()  # as q: a rematch question still open is answered no first
 
     # The score sheet (s, again or Esc: the table), as a spectator's and the replay's.
-    sheeting = ~leave & ~away & ~helping & ~resigning & ~score
+    sheeting = ~leave & ~away & ~helping & ~resigning & ~score & ~over
     @kb.add("s", filter=sheeting)
     def _(e: KeyPressEvent) -> None:
         ui.toggle_sheet()

@@ -304,7 +304,17 @@ class Screen:
                                   known=self.known, past=self.past), height)
         if self.sheet:  # instead of the table, its last lines if it is long
             lines = dialogs.sheet_lines(view, width, "sheet_empty")
-            return lines[:1] + lines[max(1, len(lines) - height + 1):]
+            # Under it, what must not be missed: the seats away, and our turn with its
+            # clock (the sheet takes no card: the time runs while it is read).
+            tail = [] if self.finished else self.presence.countdown_lines(view, width)
+            if self.request is not None and not self.finished:
+                left = self.presence.move_left(view.state, view.state.seat, self.finished)
+                said = self.t("sheet_your_turn") if left is None else \
+                    self.t("sheet_your_turn_in", t=clock_text(left))
+                tail += wrap_line([("class:warn", " " + said)], width - 1, "   ")
+            tail = [[], *tail] if tail else []
+            room = max(2, height - len(tail))
+            return lines[:1] + lines[max(1, len(lines) - room + 1):] + tail
         req = self.request
         below = decision_lines(view, width, req, options=self.options, opt_sel=self.opt_sel,
                                cut_sel=self.cut_sel, status=self.status, hints=self.hints,

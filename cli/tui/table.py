@@ -137,7 +137,7 @@ def _captures_line(view: TableView, side: int) -> Line:
     if c.sevens:
         parts.append(t("sevens_1") if c.sevens == 1 else t("sevens_n", n=c.sevens))
     if c.chkobbas:
-        parts.append(t("chkobba_n", n=c.chkobbas))
+        parts.append(t("ss_chkobba_1") if c.chkobbas == 1 else t("ss_chkobbas", n=c.chkobbas))
     if st.teams and st.seat is None:  # a spectator, a replay: the side
         whose = t("cap_of", name=view.side_name(side))  # its players' names
     elif st.teams:
