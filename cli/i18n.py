@@ -502,6 +502,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
                    "Entrée : manche suivante (ou attendez {n} s)"),
     "too_small": ("terminal too small (needs {w}x{h})",
                   "terminal trop petit (il faut {w}x{h})"),
+    "hint_key_view": ("that key does nothing here:", "cette touche ne fait rien ici :"),
     "hint_key": ("that key does nothing here: ? shows the keys",
                  "cette touche ne fait rien ici : ? affiche les touches"),
     "hint_not_turn": ("not your turn: waiting for {name}",

@@ -50,6 +50,14 @@ def test_stepping_through_a_valid_log(valid_log, tmp_path):
         assert "Table" in s.text and re.search(r"[▮] ?\d cards?|\d cards", s.text)
         s.press(LEFT)
         assert _step(s)[1] == 6
+        # A key the viewer has no use for says so in the bar (it said nothing), and the
+        # next key clears it.
+        s.press("z")
+        s.wait_for(lambda t: "that key does nothing here" in t, 5, "the hint")
+        s.press(RIGHT)
+        s.wait_for(lambda t: "that key does nothing here" not in t, 5, "the hint cleared")
+        assert _step(s)[1] == 7
+        s.press(LEFT)
         # Hand by hand; back from the start of hand 2 by one move is hand 1's score sheet.
         s.press(PGDN)
         hand2 = _step(s)

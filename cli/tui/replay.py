@@ -76,6 +76,8 @@ class ReplayViewer:
         self.figures = figures
         self.at = 0
         self.sheet = False
+        #: Said in the bar until the next key: a key the viewer has no use for.
+        self.hint: str | None = None
         self._log_at = -1
         self._log = EventLog()
         self.app: Application | None = None
@@ -285,9 +287,12 @@ class ReplayViewer:
         right = Window(FormattedTextControl(control_text(lambda: self.screen(*size())[1])),
                        width=PANEL)
         body = VSplit([left, Window(width=1, char="│", style="class:dim"), right])
-        footer = Window(FormattedTextControl(
-            lambda: [("class:keys", f" {self.t('keys_replay')} ")]), height=1)
+        footer = Window(FormattedTextControl(control_text(self.footer)), height=1)
         kb = KeyBindings()
+
+        @kb.add("<any>")  # first: every key below wins over it
+        def _(e: KeyPressEvent) -> None:
+            self.hint = self.t("hint_key_view")
 
         @kb.add("right")
         def _(e: KeyPressEvent) -> None:
@@ -326,7 +331,15 @@ class ReplayViewer:
         self.app = Application(layout=Layout(HSplit([header, body, footer])), key_bindings=kb,
                                full_screen=True, style=STYLE,
                                color_depth=None if self.color else ColorDepth.DEPTH_1_BIT)
+        self.app.key_processor.before_key_press += lambda _: setattr(self, "hint", None)
         return self.app
+
+    def footer(self) -> list[tuple[str, str]]:
+        """The keys, or, after a key the viewer has no use for, that and the keys."""
+        keys = self.t("keys_replay")
+        if self.hint is not None:
+            return [("class:warn", f" {self.hint} "), ("class:keys", f" {keys} ")]
+        return [("class:keys", f" {keys} ")]
 
     def run(self) -> None:
         self.build().run()
