@@ -255,6 +255,22 @@ def test_back_in_the_game_says_what_is_left_of_the_time_away(app_session, lang, 
     assert "time away left" not in said and "d'absence" not in said, said
 
 
+def test_a_seat_back_from_a_drop_is_said_with_the_time_away_it_has_left(app_session):
+    """The host's events said "bob is back" and nothing of what bob had spent (a
+    first-time player): the line after it says what its countdown had left."""
+    import re
+
+    from chkobba_p2p.peer import Resumed, Waiting
+    ui, _ = _ui(_position(R.Ruleset()), "en")
+    ui.on_event(Waiting(1, 272))
+    ui.on_event(Resumed(1))
+    panel = " ".join(_text(ui._events_text()).split())
+    assert re.search(r"p1 has 4:(3[12]) of time away left for the match", panel), panel
+    ui.on_event(Resumed(1))  # a second "back" with no drop before it: nothing more
+    again = " ".join(_text(ui._events_text()).split())
+    assert again.count("of time away left") == 1, again
+
+
 def _named_ui(names: tuple[str, str], lang: str) -> TuiApp:
     ui = TuiApp(kind="host", lang=lang, seat=0, players=2)
     ui.size = (24, 80)

@@ -174,6 +174,12 @@ class TuiApp(Leaving, Screen):
         self.pacer.push(event)
 
     def _show_event(self, event: object) -> None:
+        # A seat back from a drop: what its countdown had left, read before it goes.
+        back_left = None
+        if isinstance(event, Resumed) and event.seat != self.state.seat:
+            waited = self.presence.countdowns.get(event.seat)
+            if waited is not None:
+                back_left = max(0.0, waited[0] - self.presence.now())
         before, self.state = self.state, self.state.apply(event)
         self.presence.on_event(event, before, self.state)
         if isinstance(event, Listening):
@@ -189,6 +195,9 @@ class TuiApp(Leaving, Screen):
             self.events.narrate(event, self.view, own_chat=self.chat.own_line)
             if isinstance(event, Resumed) and event.seat == self.state.seat:
                 self._say_allowance_left()
+            elif back_left is not None and isinstance(event, Resumed):
+                self.events.add(("class:dim", self.t(
+                    "ev_back_left", name=self.view.name(event.seat), t=clock_text(back_left))))
             if isinstance(event, Chat) and self.memo is not None and self.events.lines:
                 self.memo.add_chat(self.events.lines[-1])
         if isinstance(event, RematchAnswer):
