@@ -46,10 +46,12 @@ def watch_name(msg: dict[str, Any], watching: int, limit: int) -> str:
 
 
 def watching_message(spectator_id: int, have: int,
-                     limits: tuple[int, int] | None = None) -> dict[str, Any]:
-    """The host admits a spectator: its number, how many entries follow at once, and the
-    table's clocks (``(move, away)`` whole seconds, or None to say nothing of them)."""
-    return Watching(spectator_id, have, limits=limits).to_wire()
+                     limits: tuple[int, int] | None = None,
+                     used: int | None = None) -> dict[str, Any]:
+    """The host admits a spectator: its number, how many entries follow at once, the
+    table's clocks (``(move, away)`` whole seconds, or None to say nothing of them) and,
+    if a seat owes the next entry, how long its move has run (``used``, seconds)."""
+    return Watching(spectator_id, have, limits=limits, used=used).to_wire()
 
 
 def check_watching(msg: dict[str, Any]) -> tuple[int, int]:

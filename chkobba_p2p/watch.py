@@ -27,10 +27,10 @@ from . import wire
 from .config import Timeouts, parse_address
 from .events import Chat, Lobby, OutcomeError, Resumed, Spectators, Waiting, clean_chat
 from .link.joiner import code_name, lobby_event, refusal_words
-from .link.messages import clean_text, display_name
+from .link.messages import Watching, clean_text, display_name
 from .link.spectators import SpectatorAnnouncer
 from .linkmsg import parse_back, parse_chat, parse_wait
-from .liveness import Limits
+from .liveness import ClockReading, Clocks, Limits
 from .observer import INCOMPLETE, Observer, Verdict
 from .rules import Ruleset
 from .seating import ONLINE
@@ -97,6 +97,11 @@ class Spectator:
         self.host_key: bytes | None = None
         #: The table's size as the greeting says it (the genesis settles the seats).
         self.players = 2
+        #: Our copy of the table's clocks (as a seat keeps one: shown, never enforced),
+        #: once the game runs and the host announced its limits; and what ``watching``
+        #: said of the move under way (its ``used``), for the move at ``backlog``.
+        self.clock: Clocks | None = None
+        self._told_used: int | None = None
         #: Bytes of transcript written to the log, frames' lengths included: a host
         #: cannot fill the disk, and the log stays one ``chkobba replay`` reads.
         self._logged = 0
@@ -190,6 +195,7 @@ class Spectator:
                 self.spectator_id, self.backlog = check_watching(answer)
                 limits = watching_limits(answer)
                 self.limits = Limits(*limits) if limits is not None else None
+                self._told_used = Watching.from_wire(answer).used
         except LinkClosed as exc:
             if exc.error is not None:
                 # Our sentence for its code, then the host's own words, quoted and cut
@@ -274,10 +280,16 @@ class Spectator:
                     if self.limits is not None:  # never past the table's allowance
                         secs = min(secs, math.ceil(self.limits.allowance))
                     self.on_event(Waiting(away_seat, secs, msg.get("away") is True))
+                    if self.clock is not None:
+                        self.clock.reported_away(away_seat, secs, trio.current_time())
+                        self._clock_changed()
             elif t == "back":
                 seat = parse_back(msg, self._seats())
                 if seat is not None:
                     self.on_event(Resumed(seat))
+                    if self.clock is not None:
+                        self.clock.back(seat, trio.current_time())
+                        self._clock_changed()
             elif t == "chat":
                 chat = parse_chat(msg, self._seats(), clean_chat)
                 if chat is not None:
@@ -329,6 +341,27 @@ class Spectator:
         if self.log is not None:
             self.log.append(body)
         self._emit(self.observer.feed(body))
+        self._clock_changed()
+
+    def _clock_changed(self) -> None:
+        """The floor may have moved, or a seat dropped or came back: move our copy of the
+        clocks and report them (:class:`~chkobba_p2p.liveness.ClockReading`), as a seat's
+        peer does, so that a spectator's countdowns are the players'."""
+        obs = self.observer
+        s = obs.session if obs is not None else None
+        if self.limits is None or s is None or obs is None or obs.table is None:
+            return
+        now = trio.current_time()
+        if self.clock is None:
+            self.clock = Clocks(obs.table.players, self.limits, now)
+            if self._told_used is not None:  # for the move at the length watching gave
+                self.clock.told_move_used(self.backlog, self._told_used, now)
+        before = self.clock.read(now)
+        self.clock.floor(None if s.finished else s.floor, now, move=s.length)
+        after = self.clock.read(now)
+        if [(c.owes, c.connected, c.move_left) for c in before] != \
+                [(c.owes, c.connected, c.move_left) for c in after]:
+            self.on_event(ClockReading(after, self.clock.limits))
 
 
 async def _pinger(link: Link) -> None:

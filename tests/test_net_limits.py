@@ -166,3 +166,43 @@ async def test_the_hosts_own_lobby_shows_the_terms_before_anyone_joins(tmp_path,
     first = lobbies[0]
     assert first.limits == Limits(45, FAST.reconnect)
     assert first.seats[0] is not None and all(s is None for s in first.seats[1:])
+
+
+async def test_a_late_spectators_move_clock_is_the_hosts(tmp_path, autojump_clock):
+    """A spectator admitted while a seat has been thinking over its move for 9.5 s is
+    told so by ``watching`` (``limits.used``, as a resume's welcome): its countdown is
+    the players' (a stranger's client found none, and ours showed a fresh move)."""
+    from chkobba_p2p.watch import Spectator, WatchConfig
+
+    gate = GatedController(2)
+    table = InMemoryTable(tmp_path, timeouts=FAST,
+                          controllers=[RecordingController(0), gate], spectators=1)
+    caught_up = trio.Event()
+    readings: list[ClockReading] = []
+    async with trio.open_nursery() as nursery:
+        await nursery.start(table.host.run)
+        nursery.start_soon(table.joiner(1).run)
+        await gate.holding.wait()
+        await trio.sleep(9.5)  # mock time: seat 1 thinks over its move, connected
+        config = WatchConfig(f"{table.HOST_ADDRESS}:{table.host.port}", name="late",
+                             log_path=tmp_path / "late.chklog", timeouts=FAST,
+                             transport=table.network.transport("10.0.2.1"))
+
+        def seen(ev: object) -> None:
+            obs = spectator.observer
+            if isinstance(ev, ClockReading) and obs is not None \
+                    and obs.entries >= spectator.backlog:
+                readings.append(ev)
+                caught_up.set()
+
+        spectator = Spectator(config, seen)
+        nursery.start_soon(spectator.run)
+        with trio.fail_after(20):  # mock time: well inside seat 1's move clock
+            await caught_up.wait()
+        hosts = table.host.clocks()[1]
+        nursery.cancel_scope.cancel()
+    ours = readings[0].clocks[1]
+    assert hosts.owes and ours.owes
+    assert hosts.move_left == FAST.turn - 9.5
+    assert ours.move_left == FAST.turn - 10  # the host's figure, rounded up
+    assert readings[0].limits == Limits(int(FAST.turn), int(FAST.reconnect))

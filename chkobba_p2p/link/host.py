@@ -448,8 +448,10 @@ class HostTable(SeatCore[C]):
         sid = self._spectator_ids
         s = self.session
         limits = self.announced_limits()
+        used = self.move_used_of(now)  # the move under way, as a resume's welcome says it
         self.out.append(Send(conn, wire.encode(watching_message(
-            sid, s.length if s is not None else 0, (limits["move"], limits["away"])))))
+            sid, s.length if s is not None else 0, (limits["move"], limits["away"]),
+            None if used is None else min(used, limits["move"])))))
         if s is None:
             self.out.append(Send(conn, wire.encode(self.lobby_message())))
         else:

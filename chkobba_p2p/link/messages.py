@@ -275,12 +275,17 @@ class Watching:
     have: int
     v: int = max(SUPPORTED_VERSIONS)
     limits: tuple[int, int] | None = None
+    #: How long the move being waited for at ``have`` has run (``limits.used``, as a
+    #: resume's welcome says it), whole seconds; None when nobody owes or not said.
+    used: int | None = None
 
     def to_wire(self) -> dict[str, Any]:
         msg: dict[str, Any] = {"t": "watching", "v": self.v, "id": self.id,
                                "have": self.have}
         if self.limits is not None:
             msg["limits"] = {"move": self.limits[0], "away": self.limits[1]}
+            if self.used is not None:
+                msg["limits"]["used"] = self.used
         return msg
 
     @classmethod
@@ -288,9 +293,10 @@ class Watching:
         if msg.get("t") != "watching":
             raise ProtocolError(ErrorCode.UNKNOWN_TYPE, "expected watching")
         v = _int(msg.get("v"), 0, 2**32)
+        limits = read_limits(msg.get("limits"))
         return cls(get_field(msg, "id", "int"), get_field(msg, "have", "int"),
-                   v if v is not None else max(SUPPORTED_VERSIONS),
-                   read_limits(msg.get("limits")))
+                   v if v is not None else max(SUPPORTED_VERSIONS), limits,
+                   read_move_used(msg.get("limits"), limits[0]) if limits else None)
 
 
 # ----------------------------------------------------------------------------- lobby
