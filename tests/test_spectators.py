@@ -390,8 +390,6 @@ async def test_chkobba_watch_says_why_it_stopped_when_the_host_sends_an_over_lon
     """A host that greets, admits the spectator, then sends a chat line longer than any
     string may be: ``chkobba watch`` ends (exit 3, nothing verified) and says why in one
     line."""
-    import contextlib
-    import functools
 
     from test_net_support import REPO_ROOT, cli_command, cli_env
 
@@ -405,14 +403,10 @@ async def test_chkobba_watch_says_why_it_stopped_when_the_host_sends_an_over_lon
             await stream.send_all(wire.frame(wire.encode(watching_message(1, 0))))
             await stream.send_all(wire.frame(wire.encode(
                 {"t": "chat", "seat": 0, "text": "x" * (wire.MAX_STR + 1)})))
-            with contextlib.suppress(trio.BrokenResourceError):
-                while await stream.receive_some(4096):
-                    pass
+            await _read_till_closed(stream)
 
     async with trio.open_nursery() as nursery:
-        [listener] = await nursery.start(
-            functools.partial(trio.serve_tcp, fake_host, 0, host="127.0.0.1"))
-        port = listener.socket.getsockname()[1]
+        port = await _serve(nursery, fake_host)
         env = cli_env()
         env["CHKOBBA_DATA_DIR"] = str(tmp_path / "data")
         with trio.fail_after(60):
@@ -437,7 +431,6 @@ async def _watch_fake(tmp_path: Path, answer: dict | None, players: object = 2,
     """``chkobba watch``'s library against a fake host that greets (a table of
     ``players``), answers the spectator's ``watch`` with ``answer`` (an error, or
     ``watching``), then sends the frames ``then``; ``seen`` gets the events."""
-    import functools
 
     async def fake_host(stream: trio.SocketStream) -> None:
         async with stream:
@@ -447,14 +440,10 @@ async def _watch_fake(tmp_path: Path, answer: dict | None, players: object = 2,
                 await stream.send_all(wire.frame(wire.encode(answer)))
             for frame in then:
                 await stream.send_all(frame)
-            with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError):
-                while await stream.receive_some(4096):
-                    pass
+            await _read_till_closed(stream)
 
     async with trio.open_nursery() as nursery:
-        [listener] = await nursery.start(
-            functools.partial(trio.serve_tcp, fake_host, 0, host="127.0.0.1"))
-        port = listener.socket.getsockname()[1]
+        port = await _serve(nursery, fake_host)
         with trio.fail_after(10):
             outcome = await watch_match(WatchConfig(
                 f"127.0.0.1:{port}", name="amira", log_path=tmp_path / "w.chklog",
@@ -526,3 +515,18 @@ async def test_a_spectator_reads_wait_back_and_chat_as_a_seat_does(tmp_path):
     shown = [e for e in seen if isinstance(e, Waiting | Resumed | Chat)]
     assert shown == [Waiting(1, 30, False), Resumed(1), Chat(1, "hi"),
                      Waiting(1, 120, False)], shown
+
+
+async def _read_till_closed(stream: trio.SocketStream) -> None:
+    """A fake host reads (and drops) what the spectator sends until it closes."""
+    with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError):
+        while await stream.receive_some(4096):
+            pass
+
+
+async def _serve(nursery: trio.Nursery, handler) -> int:
+    """``handler`` serving every connection on a free loopback port: the port."""
+    import functools
+    [listener] = await nursery.start(functools.partial(trio.serve_tcp, handler, 0,
+                                                       host="127.0.0.1"))
+    return listener.socket.getsockname()[1]
