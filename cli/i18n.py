@@ -203,6 +203,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
                    "{name} : connexion perdue, encore {n} s pour revenir"),
     "ev_back": ("{name} is back", "{name} : de retour à la table"),
     "ev_back_me": ("you are at the table again", "vous êtes de nouveau à la table"),
+    "ev_found": ("at the table: {names}", "à la table : {names}"),
     "ev_back_left": ("{name} has {t} of time away left for the match",
                      "il reste à {name} {t} d'absence pour la partie"),
     "ev_allowance_left": ("{t} of your time away left for the match",

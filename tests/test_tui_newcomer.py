@@ -252,6 +252,11 @@ def test_a_player_sitting_down_is_news_in_the_events_once(app_session, lang, sea
     joiner = TuiApp(kind="join", lang=lang, seat=1, rules=R.Ruleset(), players=2)
     joiner._show_event(Lobby((sami, amel)))  # the table as we found it
     assert not any(seated in line_text(x) for x in joiner.events.lines)
+    # ... said once, who is there (a first-time player's joiner pane stayed empty).
+    found = {"en": "at the table: sami", "fr": "à la table : sami"}[lang]
+    joiner._show_event(Lobby((sami, amel), ready=(True, False)))
+    assert [line_text(x).strip() for x in joiner.events.lines].count(found) == 1, \
+        [line_text(x) for x in joiner.events.lines]
 
 
 def test_the_rematch_lobby_says_players_are_joining_only_while_a_seat_is_free(app_session):

@@ -170,6 +170,10 @@ class EventLog:
             # The seats as they fill: a new name is news (the first lobby is the table
             # as we found it, and a Lobby comes again each time someone is ready).
             seated = {i: seat[0] for i, seat in enumerate(ev.seats) if seat is not None}
+            others = [i for i in sorted(seated) if i != st.seat]
+            if self._seated is None and others and st.seat != 0:
+                # A joiner's (or a spectator's) first look: who is there already.
+                log(("", t("ev_found", names=", ".join(view.name(i) for i in others))))
             if self._seated is not None:
                 for i, name in sorted(seated.items()):
                     if i == st.seat or self._seated.get(i) == name:
