@@ -168,6 +168,15 @@ class Clocks:
                 self._told_used = None
         self._owner = seat
 
+    def moved(self, seat: int | None, now: float, move: object = None) -> bool:
+        """:meth:`floor`, and whether what a reading shows changed (who owes, who is
+        connected, the move clock): when a copy of the clocks reports them again."""
+        def shown() -> list[tuple[bool, bool, float]]:
+            return [(c.owes, c.connected, c.move_left) for c in self.read(now)]
+        before = shown()
+        self.floor(seat, now, move=move)
+        return shown() != before
+
     def drop(self, seat: int, now: float) -> None:
         """``seat``'s connection is gone: its allowance runs."""
         self._advance(now)

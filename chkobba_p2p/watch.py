@@ -26,6 +26,7 @@ import trio
 from . import wire
 from .config import Timeouts, parse_address
 from .events import Chat, Lobby, OutcomeError, Resumed, Spectators, Waiting, clean_chat
+from .link.handshake import greeting_players
 from .link.joiner import code_name, lobby_event, refusal_words
 from .link.messages import Watching, clean_text, display_name
 from .link.spectators import SpectatorAnnouncer
@@ -33,7 +34,6 @@ from .linkmsg import parse_back, parse_chat, parse_wait
 from .liveness import ClockReading, Clocks, Limits
 from .observer import INCOMPLETE, Observer, Verdict
 from .rules import Ruleset
-from .seating import ONLINE
 from .spectate import check_watching, spectator_names, watch_message, watching_limits
 from .stream import Link, LinkClosed
 from .text import safe_text
@@ -184,11 +184,7 @@ class Spectator:
                 if not common:
                     raise ProtocolError(ErrorCode.VERSION_MISMATCH, f"host speaks {versions}")
                 self.host_key = get_field(greeting, "key", "bytes", size=32)
-                players = get_field(greeting, "players", "int")
-                if players not in ONLINE:  # as a joining peer checks it (PROTOCOL.md 5)
-                    raise ProtocolError(ErrorCode.BAD_FIELD, f"a table of {players} players "
-                                        f"(a table seats {' or '.join(map(str, ONLINE))})")
-                self.players = players
+                self.players = greeting_players(greeting)  # as a joining peer checks it
                 self._greeting(greeting)
                 link.send_msg(watch_message(self.config.name, max(common)))
                 _, answer = await link.receive()
@@ -356,12 +352,8 @@ class Spectator:
             self.clock = Clocks(obs.table.players, self.limits, now)
             if self._told_used is not None:  # for the move at the length watching gave
                 self.clock.told_move_used(self.backlog, self._told_used, now)
-        before = self.clock.read(now)
-        self.clock.floor(None if s.finished else s.floor, now, move=s.length)
-        after = self.clock.read(now)
-        if [(c.owes, c.connected, c.move_left) for c in before] != \
-                [(c.owes, c.connected, c.move_left) for c in after]:
-            self.on_event(ClockReading(after, self.clock.limits))
+        if self.clock.moved(None if s.finished else s.floor, now, move=s.length):
+            self.on_event(ClockReading(self.clock.read(now), self.clock.limits))
 
 
 async def _pinger(link: Link) -> None:

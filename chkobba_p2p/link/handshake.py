@@ -298,6 +298,16 @@ class HostHandshake:
         return welcome, seat, resume
 
 
+def greeting_players(msg: dict[str, Any]) -> int:
+    """A ``host`` greeting's table size, 2, 3 or 4; else :class:`ProtocolError`
+    ``bad_field`` (a joining peer's check, and a spectator's)."""
+    players = get_field(msg, "players", "int")
+    if players not in ONLINE:
+        raise ProtocolError(ErrorCode.BAD_FIELD, f"a table of {players} players "
+                            f"(a table seats {' or '.join(map(str, ONLINE))})")
+    return players
+
+
 class ClientHandshake:
     """A joining peer's side: ``on_host(msg, body) -> hello``, then
     ``on_welcome(msg, body) -> seat``.  Send the hello encoded by :func:`wire.encode`."""
@@ -340,10 +350,7 @@ class ClientHandshake:
         self.host_caps = tuple(c for c in get_field(msg, "caps", "list", max_len=64)
                                if isinstance(c, str))
         get_field(msg, "nonce", "bytes", size=32)
-        self.players = get_field(msg, "players", "int")
-        if self.players not in ONLINE:
-            raise ProtocolError(ErrorCode.BAD_FIELD, f"a table of {self.players} players "
-                                f"(a table seats {' or '.join(map(str, ONLINE))})")
+        self.players = greeting_players(msg)
         try:
             self.rules = Ruleset.from_dict(get_field(msg, "rules", "map"))
         except ValueError as exc:

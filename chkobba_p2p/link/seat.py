@@ -303,12 +303,8 @@ class SeatCore(Generic[C]):
             return
         if self.clock is None:
             self.clock = self.new_clocks(now)
-        before = self.clock.read(now)
-        self.clock.floor(None if s.finished else s.floor, now, move=s.length)
-        after = self.clock.read(now)
-        if force or [(c.owes, c.connected, c.move_left) for c in before] != \
-                [(c.owes, c.connected, c.move_left) for c in after]:
-            self.out.append(Emit(ClockReading(after, self.clock.limits)))
+        if self.clock.moved(None if s.finished else s.floor, now, move=s.length) or force:
+            self.out.append(Emit(ClockReading(self.clock.read(now), self.clock.limits)))
 
     def ask_ready(self, lobby: Lobby) -> None:
         """Ask our person once per seating (a changed seating asks again)."""
