@@ -301,7 +301,7 @@ class HostHandshake:
 def greeting_players(msg: dict[str, Any]) -> int:
     """A ``host`` greeting's table size, 2, 3 or 4; else :class:`ProtocolError`
     ``bad_field`` (a joining peer's check, and a spectator's)."""
-    players = get_field(msg, "players", "int")
+    players: int = get_field(msg, "players", "int")
     if players not in ONLINE:
         raise ProtocolError(ErrorCode.BAD_FIELD, f"a table of {players} players "
                             f"(a table seats {' or '.join(map(str, ONLINE))})")
