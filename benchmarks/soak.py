@@ -24,6 +24,16 @@ Figures (one per line, ``name: value unit``):
 * also ``soak_completed_not_valid`` (completed matches with a log that does not replay
   VALID), ``soak_faults`` (faults injected) and ``soak_wall`` (seconds).
 
+With ``--faults`` some matches also meet a **time adversary** (issue 40, PROTOCOL.md
+12.6): a host that announces a move clock ten times longer than the one it enforces, and
+a joiner whose bot thinks at one move longer than the enforced clock but well inside the
+announced one.  Two more figures:
+
+* ``soak_honest_lost_on_time``: logs of a seat that never ran out of its own time (as
+  the benchmark knows: it set the thinking) in which that seat is recorded as losing on
+  time, or counted as losing by ``chkobba history`` over that seat's own logs;
+* ``soak_time_adversaries``: matches played against a lying host.
+
 Goal (issue 12): 0 crashes, 0 wrong blames, 0 unreadable logs, every completed match VALID.
 The peers run with short timeouts (3 s idle, 10 s allowance of time away, 20 s per move) so
 that faults are found quickly; the model is the one every peer runs (PROTOCOL.md 12).
@@ -66,12 +76,22 @@ def run_peer(args: argparse.Namespace) -> int:
     identity = Identity.from_seed(bytes.fromhex(args.identity))
     timeouts = Timeouts(**TIMEOUTS)
     ctl = BotController("greedy", args.bot_seed)
+    if args.think_at:
+        ctl = _Thinker(args.bot_seed, args.think_at, args.think_secs)
     rules = Ruleset().with_target(args.target)
     if args.role == "host":
         cfg = HostConfig(players=args.players, rules=rules, port=args.port, bind="127.0.0.1",
                          name="host", identity=identity, log_path=Path(args.log),
                          beacon=False, shuffle_proofs=False, timeouts=timeouts)
-        outcome = trio.run(host_match, cfg, ctl)
+        if args.lie:
+            from chkobba_p2p.testing import lying_host
+
+            # Announces ten times the move clock it enforces (a time adversary).
+            liar = lying_host(move=int(TIMEOUTS["turn"] * 10),
+                              away=int(TIMEOUTS["reconnect"]))
+            outcome = trio.run(liar(cfg, ctl).run)
+        else:
+            outcome = trio.run(host_match, cfg, ctl)
     else:
         jcfg = JoinConfig(f"127.0.0.1:{args.port}", name=args.name, identity=identity,
                           state_path=Path(args.state), log_path=Path(args.log),
@@ -87,6 +107,26 @@ def run_peer(args: argparse.Namespace) -> int:
                                            "blamed": a.blamed_seat, "standing": a.standing},
         "error_code": outcome.error_code, "log": str(outcome.log_path or args.log)}))
     return 0
+
+
+def _thinker_base():
+    from chkobba_p2p.peer import BotController
+    return BotController
+
+
+class _Thinker(_thinker_base()):  # type: ignore[misc]
+    """A greedy bot that thinks ``secs`` seconds at its ``at``-th play: past the move
+    clock a lying host enforces, well inside the one it announces."""
+
+    def __init__(self, seed: int, at: int, secs: float) -> None:
+        super().__init__("greedy", seed)
+        self.at, self.secs, self.plays = at, secs, 0
+
+    async def choose_play(self, hand):
+        self.plays += 1
+        if self.plays == self.at:
+            await trio.sleep(self.secs)
+        return await super().choose_play(hand)
 
 
 # --------------------------------------------------------------------------- the proxy
@@ -176,6 +216,9 @@ async def _hard_close(stream: trio.SocketStream) -> None:
 class Match:
     def __init__(self, index: int, players: int, rng: random.Random, faults: bool,
                  workdir: Path, target: int) -> None:
+        #: A time adversary: the host lies about its clocks, one joiner thinks long.
+        self.lie = faults and rng.random() < 0.3
+        self.thinker = f"j{rng.randrange(1, players)}" if self.lie else None
         self.index = index
         self.players = players
         self.rng = rng
@@ -196,7 +239,10 @@ class Match:
                 "--bot-seed", str(self.rng.randrange(1 << 30)),
                 "--log", str(self.dir / f"{name}.chklog"),
                 "--state", str(self.dir / f"{name}.state"),
-                "--out", str(self.dir / f"{name}.json"), "--target", str(self.target)]
+                "--out", str(self.dir / f"{name}.json"), "--target", str(self.target),
+                *(["--lie"] if self.lie and role == "host" else []),
+                *(["--think-at", "2", "--think-secs", str(TIMEOUTS["turn"] + 10)]
+                  if name == self.thinker else [])]
 
     def identity(self, name: str) -> bytes:
         return bytes.fromhex(f"{self.index:08x}") + name.encode().ljust(28, b".")[:28]
@@ -218,7 +264,7 @@ class Match:
             for j in joiners:
                 port = await nursery.start(self.proxies[j].serve)
                 self._spawn("join", j, port)
-            if self.faults:
+            if self.faults and not self.lie:
                 for j in joiners:
                     nursery.start_soon(self._inject, j)
             deadline = trio.current_time() + MATCH_DEADLINE
@@ -288,6 +334,8 @@ class Match:
         seat_of = {name: o["seat"] for name, o in outcomes.items() if o.get("seat") is not None}
         faulted = {seat_of[n] for n, px in self.proxies.items() if px.injected and n in seat_of}
         link_faulted = set(faulted)
+        if self.thinker is not None and self.thinker in seat_of:
+            faulted.add(seat_of[self.thinker])  # past the enforced clock: a flag names it
         stats["soak_faults"] += self.n_faults
         wrong = 0
         for o in outcomes.values():
@@ -311,6 +359,26 @@ class Match:
             verdicts.append(r)
             if r.verdict == INVALID:
                 wrong += 1
+        # The thinking seat never ran out of its own clock (the one its host announced):
+        # none of its own logs may record it as losing on time, nor count it as losing.
+        if self.thinker is not None and self.thinker in seat_of:
+            stats["soak_time_adversaries"] += 1
+            from chkobba_p2p.history import games, record_against, summarize
+            log = self.dir / f"{self.thinker}.chklog"
+            seat = seat_of[self.thinker]
+            with contextlib.suppress(LogUnreadable):
+                r = audit_log(log, workers=0)
+                lg = summarize(r, "own")
+                lost = (r.code == "on_time" and r.blamed == seat)
+                (g,) = games([lg])
+                keys = [s.key for s in g.seats]
+                me = keys[seat]
+                lost = lost or any(record_against([g], me, k).losses for k in keys
+                                   if k != me)
+                stats["soak_honest_lost_on_time"] += lost
+                if lost:
+                    print(f"match {self.index}: the thinking seat lost on time in its own "
+                          f"log: {r.summary()}", file=sys.stderr, flush=True)
         completed = len(outcomes) == len(self.procs) and all(o["completed"]
                                                              for o in outcomes.values()) \
             and len({json.dumps(o["done"]) for o in outcomes.values()}) == 1
@@ -344,7 +412,8 @@ async def soak(args: argparse.Namespace) -> dict[str, int]:
     rng = random.Random(args.seed)
     stats = dict.fromkeys(["soak_matches", "soak_completed", "soak_aborted_correct_blame",
                            "soak_crashes", "soak_wrong_blames", "soak_unreadable_logs",
-                           "soak_completed_not_valid", "soak_faults"], 0)
+                           "soak_completed_not_valid", "soak_faults",
+                           "soak_honest_lost_on_time", "soak_time_adversaries"], 0)
     with tempfile.TemporaryDirectory(prefix="soak-") as tmp:
         work = Path(args.keep) if args.keep else Path(tmp)
         todo = list(range(args.matches))
@@ -382,13 +451,17 @@ def main() -> int:
         ap.add_argument(name, type=int, help=argparse.SUPPRESS)
     for name in ("--name", "--identity", "--log", "--state", "--out"):
         ap.add_argument(name, help=argparse.SUPPRESS)
+    ap.add_argument("--lie", action="store_true", help=argparse.SUPPRESS)
+    ap.add_argument("--think-at", type=int, default=0, help=argparse.SUPPRESS)
+    ap.add_argument("--think-secs", type=float, default=0.0, help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.role:
         return run_peer(args)
     t0 = time.perf_counter()
     stats = trio.run(soak, args)
     units = {"soak_faults": "faults", "soak_crashes": "processes",
-             "soak_wrong_blames": "records", "soak_unreadable_logs": "logs"}
+             "soak_wrong_blames": "records", "soak_unreadable_logs": "logs",
+             "soak_honest_lost_on_time": "logs"}
     for name, value in stats.items():
         print(f"{name}: {value} {units.get(name, 'matches')}")
     print(f"soak_wall: {time.perf_counter() - t0:.0f} s")

@@ -62,8 +62,11 @@ from . import wire
 from .cards import Card
 from .errors import LocalError
 from .observer import (
+    DECIDED,
+    DISPUTED,
     INCOMPLETE,
     INVALID,
+    LEFT,
     ON_TIME,
     VALID,
     AbortClaim,
@@ -214,6 +217,9 @@ class AuditReport:
     warnings: list[str] = field(default_factory=list)
     winner: int | None = None
     totals: tuple[int, ...] = ()
+    #: The losing side of a match lost by a flag, a resignation or a leave (at 3 players
+    #: there may be a loser and no winner: the two others were level).
+    loser: int | None = None
     #: The abort that ended the game gave as evidence an entry that passes every check.
     claim_refuted: bool = False
     #: For an aborted log: what the log shows of the abort's accusation (a
@@ -263,6 +269,13 @@ class AuditReport:
         if self.verdict == VALID and self.code == ON_TIME:
             return (f"VALID: {self.entries} entries; every check passes; the match ended on "
                     f"time: {self.describe()}")
+        if self.verdict == VALID and self.code == LEFT:
+            return (f"VALID: {self.entries} entries; every check passes; the match ended "
+                    f"when a player left: {self.describe()}")
+        if self.verdict == VALID and self.code == DECIDED:
+            return (f"VALID: {self.entries} entries; every check passes; {self.describe()}")
+        if self.verdict == INCOMPLETE and self.code == DISPUTED:
+            return f"INCOMPLETE (disputed): {self.describe()}"
         if self.verdict == VALID and self.outcome is not None and self.outcome.winner is not None:
             return (f"VALID: {self.entries} entries; every signature, the chain, the deal's "
                     "proofs and reveals, every move and every score check out; "
@@ -294,6 +307,7 @@ class AuditReport:
         return {"path": self.path, "verdict": self.verdict, "code": self.code,
                 "blamed": self.blamed, "reason": self.reason, "entry": self.entry,
                 "entries": self.entries, "winner": self.winner, "totals": list(self.totals),
+                "loser": self.loser,
                 "standing": self.standing,
                 "aborts": [a.__dict__ for a in self.aborts], "warnings": list(self.warnings)}
 
@@ -395,6 +409,7 @@ def audit_bodies(bodies: Sequence[bytes], *, header: dict[str, Any] | None = Non
     report.draws = list(obs.draws)
     report.first_dealer = obs.first_dealer
     report.totals, report.winner = obs.totals, obs.winner
+    report.loser = v.loser
     if len(report.records) != len(obs.records):  # a late-found violation voids hands
         report.winner = None
         report.totals = tuple(report.records[-1]["totals"]) if report.records else ()

@@ -393,8 +393,16 @@ class Outcome:
         return a.flag if a is not None else None
 
     @property
+    def left(self) -> int | None:
+        """The seat that left the match while it was played (a loss for its side), if
+        one did."""
+        a = self.aborted
+        return a.by_seat if a is not None and a.left else None
+
+    @property
     def decided(self) -> bool:
-        """The match has a result: completed, resigned, or lost on time."""
+        """The match has a result: completed, resigned, left, lost on time, or decided
+        before every seat signed it."""
         return self.winner_side is not None
 
     @property
@@ -414,19 +422,31 @@ class Outcome:
             verb = "win" if " and " in who else "wins"
             hands = "1 hand" if d.hands == 1 else f"{d.hands} hands"
             return f"match over after {hands}: {who} {verb} {d.score}"
-        if self.resigned is not None:
-            t = self.table
-            quitter = t.seats[self.resigned].name if t is not None else f"seat {self.resigned}"
-            if self.winner_side is None:  # at 3 players: nobody wins a resigned match
-                return f"match over: {quitter} resigned; the match stops, nobody wins"
+        a, t = self.aborted, self.table
+        if a is not None and a.decided is not None:
+            won = self.side_names(a.decided)
+            return (f"match over: {won} {'win' if ' and ' in won else 'wins'} (the result "
+                    "was decided; the game stopped before every seat signed it)")
+        loser = self.resigned if self.resigned is not None else self.left
+        if loser is not None:
+            quitter = t.seats[loser].name if t is not None else f"seat {loser}"
+            what = "resigned" if self.resigned is not None else "left the match"
+            if self.winner_side is None:  # at 3 players, the two others level
+                return (f"match over: {quitter} {what} and loses; the two others are "
+                        "level, nobody wins")
             won = self.side_names(self.winner_side)
-            return (f"match over: {quitter} resigned; {won} "
+            return (f"match over: {quitter} {what}; {won} "
                     f"{'win' if ' and ' in won else 'wins'}")
         if self.on_time is not None:
-            t = self.table
             late = t.seats[self.on_time].name if t is not None else f"seat {self.on_time}"
-            won = self.side_names(self.winner_side) if self.winner_side is not None else "?"
-            return (f"match over: {late} lost on time (the host's clock); {won} "
+            by = a.by_seat if a is not None else 0
+            clock = "the host's clock" if by == 0 else \
+                f"{t.seats[by].name if t is not None else f'seat {by}'}'s clock"
+            if self.winner_side is None:
+                return (f"match over: {late} lost on time ({clock}); the two others are "
+                        "level, nobody wins")
+            won = self.side_names(self.winner_side)
+            return (f"match over: {late} lost on time ({clock}); {won} "
                     f"{'win' if ' and ' in won else 'wins'} on time")
         if self.aborted is not None:
             # An unproven accusation is worded as the signer's claim (its words shown,

@@ -63,6 +63,7 @@ __all__ = [
     "log_paths",
     "rated_matches",
     "names_by_key",
+    "disputes",
 ]
 
 #: A file in the folder that is not a log at all (its verdict).
@@ -70,6 +71,10 @@ UNREADABLE = "unreadable"
 #: How a match ended (:attr:`Log.ending`).
 POINTS, RESIGNED, ON_TIME, ABORTED, TRUNCATED, UNFINISHED, TAMPERED = (
     "points", "resigned", "on_time", "aborted", "truncated", "unfinished", "invalid")
+#: A seat left the match while it was played (a loss for its side); the match was
+#: decided when the log stopped (the result stands); a flag the flagged seat disputed
+#: with its own clock (counted for nobody, PROTOCOL.md 12.6).
+LEFT, DECIDED, DISPUTED = "left", "decided", "disputed"
 
 APP = "chkobba-p2p"
 #: The cache's format; a cache of another format, or written by another audit (another
@@ -146,10 +151,13 @@ class Log:
     totals: tuple[int, ...]
     hands: int
     disputed_by: int | None = None
+    #: The losing side of a match lost by a flag, a resignation or a leave (at 3 players
+    #: there may be a loser and no winner: the two others were level).
+    loser: int | None = None
 
     @property
     def counted(self) -> bool:
-        return self.winner is not None
+        return self.winner is not None or self.loser is not None
 
     def to_json(self) -> dict[str, Any]:
         d = asdict(self)
@@ -165,7 +173,8 @@ class Log:
                    None if d["code"] is None else str(d["code"]), str(d["reason"]),
                    str(d["ending"]), None if d["winner"] is None else int(d["winner"]),
                    tuple(int(t) for t in d["totals"]), int(d["hands"]),
-                   None if d.get("disputed_by") is None else int(d["disputed_by"]))
+                   None if d.get("disputed_by") is None else int(d["disputed_by"]),
+                   None if d.get("loser") is None else int(d["loser"]))
 
 
 def sides_of(players: int) -> tuple[tuple[int, ...], ...]:
@@ -181,6 +190,10 @@ class Game:
 
     log: Log
     copies: tuple[str, ...] = ()
+    #: The match ended in a dispute: a flag the flagged seat disputed with its own clock
+    #: (counted for nobody), or a flag whose flagged seat's own copy holds its word
+    #: against the signer (the flag counts; the disagreement is shown, :func:`disputes`).
+    disputed: bool = False
 
     @property
     def counted(self) -> bool:
@@ -216,6 +229,7 @@ class Game:
         d = self.log.to_json()
         d["copies"] = list(self.copies)
         d["counted"] = self.counted
+        d["disputed"] = self.disputed
         for s in d["seats"]:
             s["fingerprint"] = fingerprint(bytes.fromhex(s["key"]))
             s["bot"] = bot_level(bytes.fromhex(s["key"]))
@@ -243,13 +257,19 @@ def summarize(report: AuditReport, digest: str, date: str = "") -> Log:
     seats = tuple(Seat(s.name, s.key) for s in t.seats) if t is not None else ()
     game = t.game.hex() if t is not None else ""
     winner: int | None = None
+    loser: int | None = None
     disputed_by: int | None = None
     if report.verdict == VALID:
-        ending = RESIGNED if report.code == "resigned" else \
-            ON_TIME if report.code == _ON_TIME_CODE else POINTS
-        winner = report.winner
+        ending = {"resigned": RESIGNED, _ON_TIME_CODE: ON_TIME, LEFT: LEFT,
+                  DECIDED: DECIDED}.get(report.code or "", POINTS)
+        winner, loser = report.winner, report.loser
     elif report.verdict == INVALID:
         ending = TAMPERED
+    elif report.code == DISPUTED:
+        # The flagged seat disputed the flag with its own clock: one word against the
+        # other, counted for nobody, and shown against both keys (disputes).
+        ending = DISPUTED
+        disputed_by = report.blamed
     elif report.code == "aborted":
         ending = ABORTED
         a = report.aborts[0] if report.aborts else None
@@ -267,7 +287,7 @@ def summarize(report: AuditReport, digest: str, date: str = "") -> Log:
     hands = sum(1 for r in report.records if r.get("type") == "hand")
     return Log(report.path, digest, date, game, t.players if t else 0, seats,
                report.verdict, report.code, report.summary(), ending, winner,
-               tuple(report.totals), hands, disputed_by)
+               tuple(report.totals), hands, disputed_by, loser)
 
 
 def _unreadable(path: str, digest: str, why: str) -> Log:
@@ -449,20 +469,25 @@ def games(logs: Iterable[Log]) -> list[Game]:
         # The one that speaks: a counted result first, then the longest, then a copy
         # that says how the game stopped (a seat's abort: who left) over one that only
         # stops (a bot's copy ends before the leave it never received), then the path.
-        best = min(copies, key=lambda lg: (not lg.counted, lg.verdict != VALID,
-                                           -lg.hands, lg.ending in _SILENT_ENDINGS,
-                                           lg.path))
-        if best.ending == ON_TIME and best.winner is not None:
-            # The host's flag stands in its copy, but the flagged side's own copy holds
-            # its signed word, first, that the host went silent: a disputed stop, which
-            # counts for nothing (PROTOCOL.md 12.3).
-            losers = tuple(seat for side, seats in enumerate(sides_of(best.players))
-                           if side != best.winner for seat in seats)
-            best = next((lg for lg in sorted(copies, key=lambda lg: lg.path)
-                         if lg.disputed_by is not None and lg.disputed_by in losers), best)
+        # A copy whose flag the flagged seat disputed with its own clock speaks first:
+        # one word against the other, the match counts for nobody (PROTOCOL.md 12.6).
+        # Then a counted result, the longest, then a copy that says how the game stopped
+        # (a seat's abort: who left) over one that only stops (a bot's copy ends before
+        # the leave it never received), then the path.  A copy of the flagged seat that
+        # stops at the flag's head with its own word against the signer does not void
+        # the flag: only a dispute that cites the flag does (it is counted as disputed).
+        best = min(copies, key=lambda lg: (lg.ending != DISPUTED, not lg.counted,
+                                           lg.verdict != VALID, -lg.hands,
+                                           lg.ending in _SILENT_ENDINGS, lg.path))
+        contested = best.ending == DISPUTED
+        if best.ending == ON_TIME and best.loser is not None:
+            losers = sides_of(best.players)[best.loser]
+            contested = any(lg.disputed_by is not None and lg.disputed_by in losers
+                            for lg in copies)
         dates = [lg.date for lg in copies if lg.date]
         date = min(dates) if dates else ""
-        out.append(Game(replace(best, date=date), tuple(sorted(lg.path for lg in copies))))
+        out.append(Game(replace(best, date=date), tuple(sorted(lg.path for lg in copies)),
+                        contested))
     out.sort(key=lambda g: (g.date, g.log.game, g.log.path), reverse=True)
     return out
 
@@ -488,8 +513,11 @@ def record_against(all_games: Iterable[Game], me: bytes, other: bytes) -> Record
         mine, theirs = game.side_of_key(me), game.side_of_key(other)
         if mine is None or theirs is None or mine == theirs:
             continue
+        win, lose = game.log.winner, game.log.loser
+        if win is None and mine != lose and theirs != lose:
+            continue  # at 3 players: both level behind the one that lost the match
         g += 1
-        if game.log.winner == mine:
+        if win == mine or (win is None and theirs == lose):
             w += 1
         else:
             lo += 1
@@ -553,13 +581,26 @@ def series(all_games: Sequence[Game], keys: Sequence[bytes]) -> Series | None:
     return Series(seats, tuple(wins), count, tuple(paths))
 
 
+def disputes(all_games: Iterable[Game]) -> dict[bytes, int]:
+    """How many of each key's matches ended in a dispute about time (:attr:`Game.
+    disputed`): a host that lies about the clocks shows up here, against every seat it
+    wrongs, instead of being rated up."""
+    out: dict[bytes, int] = {}
+    for g in all_games:
+        if g.disputed:
+            for s in g.seats:
+                out[s.key] = out.get(s.key, 0) + 1
+    return out
+
+
 def rated_matches(all_games: Iterable[Game]) -> list[RatedMatch]:
     """The counted matches as rating periods (ordered by date, then game id)."""
     out = []
     for g in all_games:
-        if g.counted and g.log.winner is not None and g.players in SHAPES:
+        if g.counted and g.players in SHAPES:
             out.append(RatedMatch((g.date, g.log.game), g.players,
-                                  tuple(s.key for s in g.seats), g.sides, g.log.winner))
+                                  tuple(s.key for s in g.seats), g.sides, g.log.winner,
+                                  g.log.loser))
     return out
 
 

@@ -129,6 +129,8 @@ class Clocks:
         self._owner: int | None = None  # the seat holding the floor
         self._move_key: object = None
         self._move_used = 0.0
+        #: When the move under way started on this copy (``now`` of the floor change).
+        self.move_started: float | None = None
         #: A joining peer's copy: the host's word on a move's clock, (move, seconds run,
         #: when told), applied once that move holds the floor (told_move_used).
         self._told_used: tuple[object, float, float] | None = None
@@ -158,6 +160,7 @@ class Clocks:
         if key != self._move_key:
             self._move_key = key
             self._move_used = 0.0
+            self.move_started = now
             told = self._told_used
             if told is not None and told[0] == move:
                 # Caught up to the move the host spoke of: its clock, plus the time since

@@ -210,6 +210,13 @@ class HostPeer(PeerShell):
                 self.core.restored(self.session, self.resumed_entries, trio.current_time())
                 self.apply()
             await self.finished.wait()
+            # A flag we signed on a connected seat: its dispute, if it has one, is on its
+            # way; it belongs in our log and with the others (PROTOCOL.md 12.6).
+            deadline = self.core.dispute_deadline()
+            if deadline is not None:
+                with trio.move_on_at(deadline):
+                    while self.core.dispute_deadline() is not None:
+                        await self.changed.wait()
             self.core.match_over()
             self.apply()
             answer = None

@@ -79,6 +79,9 @@ __all__ = [
     "INVALID",
     "INCOMPLETE",
     "ON_TIME",
+    "LEFT",
+    "DECIDED",
+    "DISPUTED",
     "Observer",
     "Verdict",
     "DeckRevealed",
@@ -92,6 +95,15 @@ INCOMPLETE = "incomplete"
 #: The code of a VALID verdict whose match was lost on time: the host's flag on the seat
 #: to play (:func:`~chkobba_p2p.session.flag_holds`).
 ON_TIME = "on_time"
+#: The code of a VALID verdict whose match a seat left while it was played (a signed
+#: ``peer_left`` against itself): a loss for the leaver's side.
+LEFT = "left"
+#: The code of a VALID verdict whose match was decided (every hand played, the result
+#: being signed) when the log stops: the result stands without every ``done``.
+DECIDED = "decided"
+#: The code of an INCOMPLETE verdict whose flag the flagged seat disputed with its own
+#: clock reading (PROTOCOL.md 12.6): counted for nobody.
+DISPUTED = "disputed"
 
 
 # ----------------------------------------------------------------------------- events
@@ -157,6 +169,12 @@ class AbortClaim:
             return f"{said}; the log shows {who} owed the next message"
         if self.standing == Standing.REFUTED:
             return f"{said}; the entry it cites passes every check: the claim is refuted"
+        if self.standing == Standing.DISPUTED:
+            if self.code == ErrorCode.CLOCK_DISPUTE.name.lower():
+                return (f"{by} disputes {who}'s flag ({self.code}{why}): its own clock "
+                        "showed time left; one word against the other")
+            return (f"{by} flagged {who} ({self.code}{why}), who disputes it with its own "
+                    "clock; one word against the other")
         return f"{said}; nothing in the log shows it"
 
 
@@ -184,6 +202,9 @@ class Verdict:
     #: resignation), the same data as ``reason``'s sentence.
     winner: int | None = None
     totals: tuple[int, ...] = ()
+    #: For a match lost by a flag, a resignation or a leave: the losing side (at 3
+    #: players there may be a loser and no winner: the two others were level).
+    loser: int | None = None
 
     def describe(self, names: Sequence[str]) -> str:
         """:attr:`reason` in the players' words: ``names`` are the seats' names (the table's
@@ -206,18 +227,32 @@ class Verdict:
             two = n in SHAPES and Seating.of(n).teams
             return f"{side(s)} {'win' if two else 'wins'}"
 
-        if self.verdict == VALID and self.code == ON_TIME and self.winner is not None:
-            at = f" (entry #{self.entry})" if self.entry is not None else ""
-            return (f"{who(self.blamed)} lost on time{at}, as {who(self.by_seat)} (the host) "
-                    f"says: {wins(self.winner)} the match on time; the log shows "
-                    f"{who(self.blamed)} was to play, the time is the host's word (the log "
-                    "carries no time)")
+        at = f" (entry #{self.entry})" if self.entry is not None else ""
+        if self.verdict == VALID and self.code == ON_TIME:
+            role = " (the host)" if self.by_seat == 0 else ""
+            word = "the host" if self.by_seat == 0 else who(self.by_seat)
+            won = f"{wins(self.winner)} the match on time" if self.winner is not None \
+                else "the two others are level, nobody wins"
+            return (f"{who(self.blamed)} lost on time{at}, as {who(self.by_seat)}{role} "
+                    f"says: {won}; the log shows {who(self.blamed)} was to play, the time "
+                    f"is {word}'s word (the log carries no time)")
+        if self.verdict == VALID and self.code == LEFT and self.by_seat is not None:
+            won = f"{wins(self.winner)} the match" if self.winner is not None \
+                else "the two others are level, nobody wins"
+            return f"{who(self.by_seat)} left the match{at}: {won}"
+        if self.verdict == VALID and self.code == DECIDED and self.winner is not None:
+            score = "-".join(map(str, sorted(self.totals, reverse=True)))
+            return (f"decided: {wins(self.winner)} {score} (the game stopped while the "
+                    "result was being signed; the result stands)")
+        if self.verdict == INCOMPLETE and self.code == DISPUTED and self.blamed is not None \
+                and self.by_seat is not None:
+            return (f"{who(self.by_seat)} flagged {who(self.blamed)}{at} and "
+                    f"{who(self.blamed)} disputes it with its own clock, which showed time "
+                    "left: one word against the other, the match counts for nobody")
         if self.verdict == VALID and self.code == "resigned" and self.winner is None \
                 and self.by_seat is not None:
-            at = f" (entry #{self.entry})" if self.entry is not None else ""
-            return f"{who(self.by_seat)} resigned{at}: the match stops, nobody wins"
+            return f"{who(self.by_seat)} resigned{at}: the two others are level, nobody wins"
         if self.verdict == VALID and self.code == "resigned" and self.winner is not None:
-            at = f" (entry #{self.entry})" if self.entry is not None else ""
             return f"{who(self.by_seat)} resigned{at}: {wins(self.winner)} the match " \
                 "by resignation"
         if self.verdict == VALID and self.winner is not None and self.totals:
@@ -740,6 +775,12 @@ class Observer:
             ended = session.aborted
             if not self.aborts and ended is not None and ended.flag is not None:
                 claim = dataclasses.replace(claim, on_time=True)
+            if self.aborts and ended is not None and ended.disputed_by is not None \
+                    and self.aborts[0].on_time and entry.seat == ended.disputed_by:
+                # The flagged seat's dispute, which stands: neither word counts.
+                self.aborts[0] = dataclasses.replace(self.aborts[0], on_time=False,
+                                                     standing=Standing.DISPUTED)
+                claim = dataclasses.replace(claim, standing=Standing.DISPUTED)
             self.aborts.append(claim)
         return events
 
@@ -879,36 +920,69 @@ class Observer:
             result = result_sentence(full.winner, full.totals, session.table.players)
             return Verdict(VALID, None, f"complete: {result}", winner=full.winner,
                            totals=tuple(full.totals))
-        if session.aborted is not None or self.aborts:
+        ended = session.aborted
+        full = self._driver.full if self._driver is not None else None
+        if session.phase == Phase.CLOSING or (ended is not None and ended.decided is not None):
+            # Every hand is played and the result being signed: it stands, whoever stops
+            # now (no seat escapes a lost match by withholding its done).
+            if full is None or full.winner is None:
+                return Verdict(INVALID, "unprocessable", "the full-knowledge replay does not "
+                               "reach the decided result", entry=last)
+            result = result_sentence(full.winner, full.totals, session.table.players)
+            why = ("a seat stopped" if ended is not None else "the log stops") + \
+                " while the result was being signed"
+            return Verdict(VALID, DECIDED, f"decided: {result} ({why}; the result stands)",
+                           winner=full.winner, totals=tuple(full.totals),
+                           by_seat=ended.by_seat if ended is not None else None)
+        if ended is not None or self.aborts:
             a = self.aborts[0]
             over = self._driver is not None and self._driver.over
-            if a.code == ErrorCode.RESIGNED.name.lower() and a.blamed == a.by_seat \
-                    and not over:
+            players = session.table.players
+            won = ended.winner_side(players) if ended is not None else None
+            lost = ended.loser_side(players) if ended is not None else None
+            if ended is not None and ended.resigned and not over:
                 # A resignation, signed by the resigner against its own seat before the
-                # match was decided: a complete result, a loss for the resigner's side.
-                players = session.table.players
-                # At 3 players there is no other side: the match stops, nobody wins.
-                self._resigned_winner = winner = \
-                    Seating.of(players).winner_on_resignation(a.by_seat)
-                who = (result_sentence(winner, (), players).rstrip() + " by resignation"
-                       if winner is not None else "the match stops, nobody wins")
+                # match was decided: a complete result, a loss for the resigner's side
+                # (at 3 players the two others are scored as they stand).
+                self._resigned_winner = won
+                who = (result_sentence(won, (), players).rstrip() + " by resignation"
+                       if won is not None else "the two others are level, nobody wins")
                 return Verdict(VALID, "resigned", f"seat {a.by_seat} resigned (entry "
                                f"#{a.index}): {who}", None, a.index,
-                               by_seat=a.by_seat, winner=winner)
-            ended = session.aborted
-            won = ended.winner_side(session.table.players) if ended is not None else None
-            if ended is not None and ended.flag is not None and not over and won is not None:
-                # The host's flag on the seat to play (session.flag_holds): a complete
-                # result, the match lost on time by the flagged seat's side.  The log
-                # proves whose turn it was; the time that ran out is the host's word.
+                               by_seat=a.by_seat, winner=won, loser=lost)
+            if ended is not None and ended.left and not over:
                 self._resigned_winner = won
-                who = result_sentence(won, (), session.table.players).rstrip()
+                who = (result_sentence(won, (), players).rstrip()
+                       if won is not None else "the two others are level, nobody wins")
+                return Verdict(VALID, LEFT, f"seat {a.by_seat} left the match (entry "
+                               f"#{a.index}): {who}", a.by_seat, a.index, a.standing,
+                               by_seat=a.by_seat, winner=won, loser=lost)
+            if ended is not None and ended.flag is not None and not over:
+                # A flag on the seat to play (session.flag_holds): a complete result, the
+                # match lost on time by the flagged seat's side.  The log proves whose
+                # turn it was; the time that ran out is the signer's word.
+                self._resigned_winner = won
+                who = (result_sentence(won, (), players).rstrip() + " on time"
+                       if won is not None else "the two others are level, nobody wins")
+                role = " (the host)" if a.by_seat == 0 else ""
+                word = "the host" if a.by_seat == 0 else f"seat {a.by_seat}"
                 return Verdict(VALID, ON_TIME, f"seat {ended.flag} lost on time (entry "
-                               f"#{a.index}), as seat {a.by_seat} (the host) says ({a.code}): "
-                               f"{who} on time; the log shows seat {ended.flag} was to play, "
-                               "the time is the host's word (the log carries no time)",
+                               f"#{a.index}), as seat {a.by_seat}{role} says ({a.code}): "
+                               f"{who}; the log shows seat {ended.flag} was to play, "
+                               f"the time is {word}'s word (the log carries no time)",
                                ended.flag, a.index, a.standing, by_seat=a.by_seat,
-                               winner=won)
+                               winner=won, loser=lost)
+            if ended is not None and ended.disputed_by is not None:
+                d = next((x for x in self.aborts[1:] if x.by_seat == ended.disputed_by
+                          and x.standing == Standing.DISPUTED), None)
+                at = f" (entry #{d.index})" if d is not None else ""
+                return Verdict(INCOMPLETE, DISPUTED,
+                               f"seat {a.by_seat} flagged seat {ended.disputed_by} (entry "
+                               f"#{a.index}) and seat {ended.disputed_by} disputes it{at}: "
+                               "its own clock showed time left; one word against the "
+                               "other, the match counts for nobody",
+                               ended.disputed_by, a.index, Standing.DISPUTED,
+                               by_seat=a.by_seat)
             refuted = ("; the entry its abort cites passes every check, which refutes its "
                        "claim") if a.standing == Standing.REFUTED else ""
             supported = a.standing in (Standing.OWED, Standing.SELF)

@@ -226,7 +226,22 @@ class RatedMatch:
     players: int
     keys: tuple[bytes, ...]
     sides: tuple[tuple[int, ...], ...]
-    winner: int
+    winner: int | None
+    #: The side that lost the match by a flag, a resignation or a leave (at 3 players:
+    #: it loses against both others, who are scored as they stand: ``winner``, or a
+    #: draw between them when None).
+    loser: int | None = None
+
+
+def _score(me: int, other: int, winner: int | None, loser: int | None) -> float:
+    """My result against ``other`` at a table of three or more sides: the winner beats
+    everyone, the loser (of a flag, resignation or leave) loses to everyone, any other
+    two draw."""
+    if me == winner or other == loser:
+        return 1.0
+    if other == winner or me == loser:
+        return 0.0
+    return 0.5
 
 
 def compute_ratings(matches: Iterable[RatedMatch]) -> dict[int, dict[bytes, Rating]]:
@@ -250,8 +265,7 @@ def compute_ratings(matches: Iterable[RatedMatch]) -> dict[int, dict[bytes, Rati
                     if me.anchor is not None:
                         continue
                     results = [Result(before[m.keys[o]].rating, before[m.keys[o]].rd,
-                                      1.0 if side == m.winner else
-                                      0.0 if i == m.winner else 0.5)
+                                      _score(side, i, m.winner, m.loser))
                                for i, ss in enumerate(m.sides) if i != side for o in ss]
                     # One match, whatever the results in it: one game counted.
                     ratings[m.keys[s]] = replace(glicko2_update(me, results),
@@ -261,7 +275,8 @@ def compute_ratings(matches: Iterable[RatedMatch]) -> dict[int, dict[bytes, Rati
             opp = [before[k] for k in others]
             rating = sum(r.rating for r in opp) / len(opp)
             rd = math.sqrt(sum(r.rd * r.rd for r in opp) / len(opp))
-            score = 1.0 if side == m.winner else 0.0
+            score = 1.0 if side == m.winner or (m.winner is None and side != m.loser) \
+                else 0.0
             for s in seats:
                 key = m.keys[s]
                 me = before[key]

@@ -18,6 +18,7 @@ Three layers, as PROTOCOL.md describes them:
 
 from __future__ import annotations
 
+import dataclasses
 import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -88,6 +89,12 @@ __all__ = [
     "Standing",
     "flag_holds",
     "flag_winner",
+    "loser_side",
+    "CLOCK_TOLERANCE",
+    "clock_reading",
+    "make_clock",
+    "clock_refutes_flag",
+    "dispute_contradicts",
     "MatchDone",
     "GameDriver",
     "DeckInstance",
@@ -322,46 +329,137 @@ class Standing:
     CLAIMED = "claimed"
     #: The entry the abort cites as evidence passes every check.
     REFUTED = "refuted"
+    #: A flag that the flagged seat disputes with its own signed clock reading, which
+    #: contradicts it (PROTOCOL.md 12.6): one seat's word against the other's, so the
+    #: match counts for nobody.
+    DISPUTED = "disputed"
 
 
-def flag_winner(flagged: int, players: int) -> int | None:
-    """The side that wins when ``flagged`` loses on time: the other side at 2 players
-    (the other seat) and at 4 (the other pair).  **The hook for 3 players**: three
-    sides, and a flag does not say which of the other two wins, so a flag gives nobody
-    the win there (None): the abort is then the stop it always was."""
-    return Seating.of(players).winner_on_resignation(flagged)
+#: How far behind the flag's signer a flagged seat's own clock may run and still agree
+#: with it (PROTOCOL.md 12.6): the floor's entry reaches the seat after it left the
+#: signer, and the flag after it was signed -- one round trip on a link that stays up,
+#: Tor included.  A dispute stands only when its reading is further from the flag than
+#: this.
+CLOCK_TOLERANCE = 5.0
+
+
+def clock_reading(value: object) -> dict[str, int] | None:
+    """An abort's ``clock`` field (PROTOCOL.md 12.6), as whole milliseconds: ``move``
+    (the move limit), ``away`` (the allowance), ``used`` (how long the move clock of the
+    move at the abort's head ran) and ``left`` (the seat's allowance left), each an int
+    from 0 to a day's milliseconds; None when absent or anything else (it is then
+    ignored, as an older peer's)."""
+    if not isinstance(value, dict) or len(value) > 8:
+        return None
+    out: dict[str, int] = {}
+    for k in ("move", "away", "used", "left"):
+        v = value.get(k)
+        if not isinstance(v, int) or isinstance(v, bool) or not 0 <= v <= 86_400_000:
+            return None
+        out[k] = v
+    return out
+
+
+def make_clock(move: float, away: float, used: float, left: float) -> dict[str, int]:
+    """The ``clock`` field of an abort from seconds (rounded to the millisecond)."""
+    def ms(x: float) -> int:
+        return max(0, min(86_400_000, round(x * 1000)))
+    return {"move": ms(move), "away": ms(away), "used": ms(used), "left": ms(left)}
+
+
+def clock_refutes_flag(code: ErrorCode | None, clock: dict[str, int] | None) -> bool:
+    """The flag's own signer's reading shows time left: the move clock had not run out
+    (``timeout``) or the allowance was not spent (``peer_left``).  A flag that carries
+    no reading (an older host's) is not refuted by this."""
+    if clock is None:
+        return False
+    if code is ErrorCode.TIMEOUT:
+        return clock["used"] < clock["move"]
+    return clock["left"] > 0
+
+
+def dispute_contradicts(flag_code: ErrorCode | None, flag_clock: dict[str, int] | None,
+                        mine: dict[str, int] | None) -> bool:
+    """A flagged seat's own reading (``mine``) contradicts the flag by more than
+    :data:`CLOCK_TOLERANCE`: its move clock was short of the move limit as the seat
+    knew it (the one the host announced; a flag that states a smaller one is itself
+    part of the disagreement), or, for a flag that says it stayed away, its allowance
+    was far from spent.  ``flag_clock`` is not needed to decide: the flag's figures
+    are its signer's word, shown beside the seat's."""
+    del flag_clock  # shown by readers, never weighed: both are words
+    if mine is None:
+        return False
+    tol = round(CLOCK_TOLERANCE * 1000)
+    if flag_code is ErrorCode.TIMEOUT:
+        return mine["used"] + tol < mine["move"]
+    return mine["left"] > tol
+
+
+def flag_winner(flagged: int, players: int,
+                totals: Sequence[int] = ()) -> int | None:
+    """The side that wins when ``flagged`` loses the match (on time, by resigning or by
+    leaving): the other side at 2 players (the other seat) and at 4 (the other pair).
+    **At 3 players** (RULES.md): the seat that loses the match this way loses, and the
+    two others are scored as they stand -- the one ahead on the match ``totals`` (by
+    seat) wins; level (or no totals), nobody wins and only the loss counts
+    (:func:`loser_side`)."""
+    seating = Seating.of(players)
+    won = seating.winner_on_resignation(flagged)
+    if won is not None or players != 3:
+        return won
+    others = [s for s in range(players) if s != flagged]
+    if len(totals) != players:
+        return None
+    a, b = others
+    if totals[a] == totals[b]:
+        return None
+    return a if totals[a] > totals[b] else b
+
+
+def loser_side(seat: int, players: int) -> int:
+    """The side of ``seat`` (the one that loses by a flag, a resignation or a leave)."""
+    return Seating.of(players).side_of(seat)
 
 
 def flag_holds(fields: dict[str, Any], signer: int, *, players: int, phase: str,
                floor: int, earlier: Sequence[tuple[int, int | None]] = ()) -> int | None:
-    """The seat a ``timeout`` or ``peer_left`` abort **flags** (PROTOCOL.md 12.3), if the
-    flag stands; else None.  A flag is the host's word that the seat to play ran out of
-    its move clock and its allowance: it stands only when
+    """The seat a ``timeout`` or ``peer_left`` abort **flags** (PROTOCOL.md 12.3, 12.6),
+    if the flag stands; else None.  A flag is one seat's word that the seat to play ran
+    out of its move clock or its allowance: it stands only when
 
-    * the host (seat 0, which keeps the clocks) signed it, with code ``timeout`` or
-      ``peer_left``, ``blamed`` equal to ``flag`` and ``flag`` a seat;
+    * the host (seat 0, which keeps the clocks) flags the seat to play, or a joining
+      seat flags the host while the host is to play (the one seat whose move clock a
+      joiner can run itself), with code ``timeout`` or ``peer_left``, ``blamed`` equal
+      to ``flag`` and ``flag`` a seat;
     * the match is being played (PLAYING: not before the ready round is over, nor once
       the result is decided) and the flagged seat holds the floor: it owes the next
       message, as the transcript itself shows;
-    * no abort of the flagged seat blaming the host precedes it (``earlier``: every
-      abort seen before, as ``(signer, blamed)``): a seat that signed in time that the
-      host went silent disputes the clock, and the game stays a disputed stop.
+    * the flag's own clock reading, when it carries one (``clock``), shows the time
+      ran out: a signer whose own figures show time left refutes itself;
+    * no abort of the flagged seat blaming the signer precedes it (``earlier``: every
+      abort seen before, as ``(signer, blamed)``): a seat that signed first that the
+      other went silent disputes the clock, and the game stays a disputed stop.
 
     A flag that does not stand is an ordinary abort (its code, its blame, its
     standing); one that stands is a loss on time for the flagged seat's side
-    (:func:`flag_winner` says who wins; nobody at 3 players)."""
+    (:func:`flag_winner` says who wins).  The flagged seat may still dispute it
+    (:func:`dispute_contradicts`, :attr:`Standing.DISPUTED`)."""
     flag = fields.get("flag")
     if not isinstance(flag, int) or isinstance(flag, bool) or not 0 <= flag < players:
         return None
     code = ErrorCode.from_wire(fields.get("code"))
     blamed = fields.get("blamed")
-    if signer != 0 or code not in (ErrorCode.TIMEOUT, ErrorCode.PEER_LEFT) \
+    if code not in (ErrorCode.TIMEOUT, ErrorCode.PEER_LEFT) \
             or isinstance(blamed, bool) or blamed != flag:
         return None
+    if signer != 0 and flag != 0:
+        return None  # a joiner cannot run another joiner's clocks
     if phase != Phase.PLAYING or floor != flag:
         return None
-    if any(by == flag and said == 0 for by, said in earlier):
-        return None  # the flagged seat said first that the host went silent
+    if clock_refutes_flag(code, clock_reading(fields.get("clock"))):
+        return None
+    if any(by == flag and said == signer for by, said in earlier):
+        return None  # the flagged seat said first that the signer went silent
     return flag
 
 
@@ -378,9 +476,18 @@ class Aborted:
     (:attr:`resigned`, :meth:`winner_side`).  The same code blaming another seat is only a
     claim, like any other abort.
 
-    A **loss on time**: the host's ``timeout`` or ``peer_left`` abort that flags the seat
-    to play (:func:`flag_holds`); ``flag`` is that seat when the flag stands and gives
-    the other side the win (:attr:`on_time`, :meth:`winner_side`), else None."""
+    A **loss on time**: the ``timeout`` or ``peer_left`` abort that flags the seat to
+    play (:func:`flag_holds`); ``flag`` is that seat when the flag stands and gives the
+    other side the win (:attr:`on_time`, :meth:`winner_side`), else None.  A flag the
+    flagged seat disputed (:attr:`disputed_by`) no longer stands: ``flag`` is None and
+    the standing :attr:`Standing.DISPUTED`.
+
+    A **leave** (:attr:`left`): a ``peer_left`` its signer signs against its own seat
+    while the match is played: a loss for the leaver's side, as a resignation.
+
+    A match already **decided** (:attr:`decided`: every seat was signing the result)
+    keeps its result whatever ends it: no seat escapes a lost match by withholding its
+    ``done``."""
 
     by_seat: int
     code: ErrorCode
@@ -391,6 +498,36 @@ class Aborted:
     #: The code as signed when it is none this program knows (``code`` is then
     #: ``PROTOCOL_VIOLATION``), as an auditor writes it: ``"12345"``; else None.
     unknown_code: str | None = None
+    #: The signer left the match while it was played (``peer_left`` against itself).
+    left: bool = False
+    #: The winning side when the match was already decided (CLOSING), else None.
+    decided: int | None = None
+    #: The match totals by seat when the game ended (at 3 players they score the two
+    #: seats that remain after one loses the match: :func:`flag_winner`).
+    totals: tuple[int, ...] = ()
+    #: The flagged seat that disputed the flag with its own clock reading (PROTOCOL.md
+    #: 12.6); the flag then counts for nobody.
+    disputed_by: int | None = None
+    #: The seat whose flag was disputed (the flag's signer), with :attr:`disputed_by`.
+    disputed_flag: int | None = None
+
+    @property
+    def loser(self) -> int | None:
+        """The seat whose side loses the match by this abort: the flagged seat, the
+        resigner or the leaver (None: the abort decides nothing)."""
+        if self.decided is not None:
+            return None
+        if self.flag is not None:
+            return self.flag
+        if self.resigned or self.left:
+            return self.by_seat
+        return None
+
+    def loser_side(self, players: int) -> int | None:
+        """The side that loses the match by this abort (see :attr:`loser`); for a
+        decided match, every side but the winner's is in its result, not here."""
+        seat = self.loser
+        return None if seat is None else loser_side(seat, players)
 
     @property
     def on_time(self) -> bool:
@@ -418,9 +555,16 @@ class Aborted:
         if self.resigned:
             return f"{by} resigned"
         if self.flag is not None:
-            # The transcript shows whose turn it was; the time itself is the host's word.
+            # The transcript shows whose turn it was; the time itself is the signer's word.
             return (f"{who(self.flag)} lost on time ({code}{why}); the time is "
                     f"{by}'s word, the log shows {who(self.flag)} was to play")
+        if self.disputed_by is not None and self.disputed_flag is not None:
+            return (f"{by} flagged {who(self.disputed_by)} ({code}{why}) and "
+                    f"{who(self.disputed_by)} disputes it: its own clock showed time left; "
+                    "one word against the other, the match counts for nobody")
+        if self.decided is not None:
+            return (f"{by} ended the game ({code}{why}) after the match was decided: "
+                    "the result stands")
         if self.standing == Standing.SELF:
             if self.code is ErrorCode.TIMEOUT:
                 return f"{by} ran out of time ({code}{why})"
@@ -441,14 +585,16 @@ class Aborted:
         return self.code == ErrorCode.RESIGNED and self.blamed_seat == self.by_seat
 
     def winner_side(self, players: int) -> int | None:
-        """After a resignation or a loss on time, the side that wins the match (the other
-        one at 2 and 4 players; at 3 nobody: :meth:`Seating.winner_on_resignation`); None
-        for any other abort."""
-        if self.flag is not None:
-            return flag_winner(self.flag, players)
-        if not self.resigned:
+        """The side that wins the match by this abort: the decided result's winner; after
+        a resignation, a leave or a loss on time the other side at 2 and 4 players (at
+        3, the seat ahead of the two others, or nobody when they are level:
+        :func:`flag_winner`); None for any other abort."""
+        if self.decided is not None:
+            return self.decided
+        seat = self.loser
+        if seat is None:
             return None
-        return Seating.of(players).winner_on_resignation(self.by_seat)
+        return flag_winner(seat, players, self.totals)
 
 
 @dataclass(frozen=True)
@@ -513,6 +659,8 @@ class Session:
         self.aborted: Aborted | None = None
         #: Every abort seen, in order, as ``(signer, blamed)`` (:func:`flag_holds`).
         self._abort_claims: list[tuple[int, int | None]] = []
+        #: The bytes of the flag that ended the game while it stands (a dispute cites it).
+        self._flag_body: bytes | None = None
         self.done: MatchDone | None = None
         self._events: list[object] = []
         self._floor = 0
@@ -819,6 +967,11 @@ class Session:
             # shuffle proof is still being checked apart: the entry is in the transcript
             # before its proof's verdict, which may yet convict the blamed seat.
             return Standing.REFUTED
+        if by_seat != 0 and blamed != 0:
+            # A joiner sees only its own link to the host, never another joiner's: its
+            # word that one was too slow or away has no ground, whoever held the floor
+            # (PROTOCOL.md 12.5).
+            return Standing.CLAIMED
         if blamed == self.owing:
             return Standing.OWED
         return Standing.CLAIMED
@@ -846,13 +999,73 @@ class Session:
                                             ev if isinstance(ev, bytes) else None)
             flag = flag_holds(f, entry.seat, players=self.table.players, phase=self.phase,
                               floor=self._floor, earlier=self._abort_claims)
-            if flag is not None and flag_winner(flag, self.table.players) is None:
-                flag = None  # 3 players: a flag gives nobody the win (flag_winner)
-            self.aborted = Aborted(entry.seat, code, blamed, why, standing, flag, unknown)
+            decided = None
+            if self.phase == Phase.CLOSING:
+                # Every seat is signing the result: it stands, whoever stops now.
+                decided = self.game.result_body().get("winner")
+                if not isinstance(decided, int) or isinstance(decided, bool):
+                    decided = None
+            left = (code is ErrorCode.PEER_LEFT and blamed == entry.seat
+                    and self.phase == Phase.PLAYING)
+            m, sides = self.game.match, Seating.of(self.table.players).sides
+            totals = () if self.phase != Phase.PLAYING else \
+                tuple(m.totals) if m is not None else (0,) * sides
+            self.aborted = Aborted(entry.seat, code, blamed, why, standing, flag, unknown,
+                                   left=left, decided=decided, totals=totals)
+            self._flag_body = entry.body if flag is not None else None
             self.phase = Phase.ABORTED
+            self._events.append(self.aborted)
+        elif self._disputes(entry, code):
+            a = self.aborted
+            assert a is not None and a.flag is not None
+            self.aborted = dataclasses.replace(
+                a, flag=None, standing=Standing.DISPUTED, disputed_by=a.flag,
+                disputed_flag=a.by_seat)
+            self._flag_body = None
             self._events.append(self.aborted)
         self._abort_claims.append((entry.seat, blamed))
         self.bodies.append(entry.body)
+
+    def _disputes(self, entry: Entry, code: ErrorCode) -> bool:
+        """``entry`` is the flagged seat's dispute of the flag that ended the game: code
+        ``clock_dispute``, signed by the flagged seat, blaming the flag's signer, citing
+        the flag itself as its evidence, with a clock reading that contradicts it by more
+        than :data:`CLOCK_TOLERANCE` (PROTOCOL.md 12.6)."""
+        a, flag_body = self.aborted, self._flag_body
+        if a is None or a.flag is None or flag_body is None:
+            return False
+        f = entry.fields
+        if code is not ErrorCode.CLOCK_DISPUTE or entry.seat != a.flag \
+                or f.get("blamed") != a.by_seat or isinstance(f.get("blamed"), bool) \
+                or f.get("evidence") != flag_body:
+            return False
+        flag_fields = wire.open_entry(flag_body).fields
+        return dispute_contradicts(a.code, clock_reading(flag_fields.get("clock")),
+                                   clock_reading(f.get("clock")))
+
+    def flag_to_dispute(self) -> Entry | None:
+        """The flag that ended the game, if it flags this very seat and stands: the
+        entry a dispute cites (:meth:`dispute`)."""
+        a = self.aborted
+        if a is None or a.flag is None or a.flag != self.seat or self._flag_body is None:
+            return None
+        return wire.open_entry(self._flag_body)
+
+    def dispute(self, clock: dict[str, int], detail: str = "") -> Entry | None:
+        """Dispute the flag that ended the game on this seat (PROTOCOL.md 12.6): sign an
+        ``abort`` ``clock_dispute`` blaming the flag's signer, citing the flag, with this
+        seat's own clock reading (:func:`make_clock`).  Send the entry returned.  None
+        when there is no such flag; the dispute voids the flag only when the reading
+        contradicts it (:func:`dispute_contradicts`): the caller checks first."""
+        flag = self.flag_to_dispute()
+        if flag is None:
+            return None
+        body: dict[str, Any] = {"code": int(ErrorCode.CLOCK_DISPUTE), "blamed": flag.seat,
+                                "why": (detail or "my own clock showed time left")[:1000],
+                                "evidence": flag.body, "clock": dict(clock)}
+        entry = self._sign("abort", body)
+        self._on_abort(entry)
+        return entry
 
     # ------------------------------------------------------------------- sending
 
@@ -965,17 +1178,21 @@ class Session:
 
     def abort(self, code: ErrorCode, blamed_seat: int | None, detail: str,
               evidence: bytes | None = None, *, proven: bool = False,
-              flag: int | None = None) -> Entry:
+              flag: int | None = None, clock: dict[str, int] | None = None) -> Entry:
         """End the game with a signed record (off the chain): the code, whom it blames,
         why, and the offending entry's bytes as evidence.  ``proven``: this peer's own
         checks convict ``blamed_seat`` (a game fault); otherwise the record's
         :class:`Standing` is what the transcript shows (the seat owed, or a claim).
         ``flag``: the host's clocks flag that seat (``timeout``, ``peer_left``: a loss
-        on time if :func:`flag_holds`)."""
+        on time if :func:`flag_holds`); ``clock``: the signer's clock reading
+        (:func:`make_clock`), which a flag carries so that a reader can bound it
+        (PROTOCOL.md 12.6)."""
         body: dict[str, Any] = {"code": int(code), "blamed": blamed_seat,
                                 "why": detail[:1000]}
         if flag is not None:
             body["flag"] = flag
+        if clock is not None:
+            body["clock"] = dict(clock)
         if evidence is not None and len(evidence) <= wire.MAX_EVIDENCE:
             body["evidence"] = evidence
         elif evidence is not None and (eid := wire.entry_id_of(evidence)) is not None:

@@ -89,6 +89,9 @@ class PeerShell:
         self._logged = 0
         self._deciding = False
         self.finished = trio.Event()
+        #: Set (and renewed) each time the core's effects were carried out: a shell that
+        #: waits on the core's state wakes here.
+        self.changed = trio.Event()
         self.nursery: trio.Nursery | None = None
         self.traffic = Traffic()
         self._ask_scope: trio.CancelScope | None = None
@@ -141,6 +144,8 @@ class PeerShell:
             self._effect(effect)
         self.flush_log()
         self._start_jobs()
+        self.changed.set()
+        self.changed = trio.Event()
         if self._timer_scope is not None:  # the core may want to be woken sooner
             self._timer_scope.deadline = min(self._timer_scope.deadline,
                                              self.core.next_wake(trio.current_time()))

@@ -13,6 +13,11 @@
   ``trio.testing.MockClock(autojump_threshold=0)``: no sockets, no real time, no LAN
   beacon, no port mapping.
 - :func:`check_transport`: the conformance check every transport passes.
+- The time adversaries (PROTOCOL.md 12.6): :func:`lying_host` (a host that announces
+  clocks longer than the ones it enforces, so that it flags a seat long before the
+  seat's own clock runs out), :class:`HastyJoiner` (a joiner that flags the host as
+  soon as the host holds the floor) and :func:`lying_abort` (any abort a seat can sign,
+  for property tests on in-process sessions).
 """
 
 from __future__ import annotations
@@ -29,12 +34,17 @@ from . import wire
 from .config import HostConfig, JoinConfig, Timeouts
 from .events import Outcome, SeatController
 from .levels import make_bot
-from .net import ClientPeer, HostPeer
+from .link.host import HostTable
+from .link.joiner import SeatLink
+from .net import ClientPeer, HostPeer, Link
 from .rules import Hand, Move
+from .session import Phase, Session, make_clock
 from .transport import Transport
+from .wire import Entry, ErrorCode
 
 __all__ = ["MemoryNetwork", "MemoryTransport", "MemoryConnection", "RecordingController",
-           "GatedController", "InMemoryTable", "check_transport", "TABLE_TIMEOUTS"]
+           "GatedController", "InMemoryTable", "check_transport", "TABLE_TIMEOUTS",
+           "lying_host", "HastyJoiner", "lying_abort"]
 
 _Stream = trio.StapledStream[trio.testing.MemorySendStream, trio.testing.MemoryReceiveStream]
 
@@ -434,3 +444,64 @@ by the other (end of stream, or a broken connection).  Then trio's own
         for listener in listeners:
             await listener.aclose()
 
+
+
+# ------------------------------------------------------------------ time adversaries
+
+
+def lying_host(move: int, away: int) -> type[HostPeer]:
+    """A host class (``InMemoryTable(host_class=...)``) that announces ``move`` and
+    ``away`` seconds in every welcome while it enforces its configuration's (shorter)
+    clocks: it flags a seat whose own clock, counting with the announced limits, shows
+    most of the move left.  Its flag is self-consistent (its own reading says the time
+    ran out): only the flagged seat's clock can contradict it."""
+    class LyingTable(HostTable[Link]):
+        def announced_limits(self) -> dict[str, int]:
+            return {"move": move, "away": away}
+
+    class LyingHost(HostPeer):
+        table_class = LyingTable
+
+    return LyingHost
+
+
+class _HastyLink(SeatLink[Link]):
+    """A joiner's link core that flags the host the moment the host holds the floor
+    (``tick``), as a seat lying about the host's time would."""
+
+    def tick(self, now: float) -> None:
+        s = self.session
+        if s is not None and not s.finished and not self.finished and s.floor == 0 \
+                and s.phase == Phase.PLAYING and self.host is not None \
+                and not self.catching_up():
+            from .wire import ProtocolError
+            self.blame_out(ProtocolError(ErrorCode.TIMEOUT, "the host is too slow"), 0,
+                           None, now, flag=0)
+            return
+        super().tick(now)
+
+    def flag_clock(self, seat: int, now: float) -> dict[str, int] | None:
+        # A consistent lie: its reading says the host's move clock ran out.
+        lim = self.limits()
+        return make_clock(lim.move, lim.allowance, lim.move, lim.allowance)
+
+
+class HastyJoiner(ClientPeer):
+    """A joining peer (``InMemoryTable.joiner``'s place) that flags the host as soon as
+    the host holds the floor: its flag stands until the host, whose own clock shows its
+    move barely begun, disputes it (PROTOCOL.md 12.6)."""
+
+    link_class = _HastyLink
+
+
+def lying_abort(session: Session, *, code: ErrorCode, blamed: int | None, flag: bool,
+                used: float | None = None, move: float = 300.0,
+                away: float = 120.0) -> Entry:
+    """Any abort ``session``'s seat can sign, as an adversary would: ``code`` against
+    ``blamed``, flagging it when ``flag`` (whatever the clocks), with a clock reading that
+    says ``used`` seconds of the move ran (default: all of it) -- a lie the flagged seat's
+    own clock can contradict."""
+    clock = make_clock(move, away, move if used is None else used, 0.0) \
+        if flag else None
+    return session.abort(code, blamed, "adversary", flag=blamed if flag else None,
+                         clock=clock)

@@ -148,6 +148,7 @@ class ErrorCode(enum.IntEnum):
     TIMEOUT = 500
     PEER_LEFT = 501
     SHUTDOWN = 502
+    CLOCK_DISPUTE = 503
 
     @property
     def sentence(self) -> str:
@@ -192,6 +193,7 @@ _SENTENCES = {
     ErrorCode.TIMEOUT: "a peer did not send in time",
     ErrorCode.PEER_LEFT: "a peer left (on purpose, or did not come back in time)",
     ErrorCode.SHUTDOWN: "the peer is shutting down",
+    ErrorCode.CLOCK_DISPUTE: "a seat disputes a flag: its own clock showed time left",
 }
 
 
@@ -565,7 +567,8 @@ _KIND_FIELDS = {
     "ready": frozenset(("caps",)),
     "turn": frozenset(("d", "a")),
     "done": frozenset(("result",)),
-    "abort": frozenset(("code", "blamed", "why", "evidence", "evidence_id", "flag")),
+    "abort": frozenset(("code", "blamed", "why", "evidence", "evidence_id", "flag",
+                        "clock")),
 }
 _ACTION_FIELDS = {"play": frozenset(("t", "pos", "card", "take")),
                   "cut": frozenset(("t", "keep", "pos"))}

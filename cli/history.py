@@ -18,6 +18,7 @@ from chkobba_p2p.history import (
     AuditCache,
     Game,
     Seat,
+    disputes,
     games,
     index_logs,
     names_by_key,
@@ -92,7 +93,7 @@ def result(g: Game, t: Translator) -> str:
     if lg.verdict == INVALID:
         return t("hi_invalid")
     w = lg.winner
-    if lg.ending == "points" and w is not None:
+    if lg.ending in ("points", "decided") and w is not None:
         # The winner's total first: "sami won 14–2".
         order = [w] + [i for i in range(len(lg.totals)) if i != w]
         if len(lg.totals) > 2 and w < len(lg.totals):  # 3 players: whose the others are
@@ -101,11 +102,16 @@ def result(g: Game, t: Translator) -> str:
             score = t("score_three", first=lg.totals[w], rest=rest)
         else:
             score = "–".join(str(lg.totals[i]) for i in order if i < len(lg.totals))
-        return t("hi_won_points", side=side_names(g, w), score=score)
+        key = "hi_won_decided" if lg.ending == "decided" else "hi_won_points"
+        return t(key, side=side_names(g, w), score=score)
     if lg.ending == "resigned" and w is not None:
         return t("hi_won_resigned", side=side_names(g, w))
     if lg.ending == "on_time" and w is not None:
         return t("hi_won_on_time", side=side_names(g, w))
+    if lg.ending == "left" and w is not None:
+        return t("hi_won_left", side=side_names(g, w))
+    if lg.ending in ("resigned", "on_time", "left") and lg.loser is not None:
+        return t(f"hi_{lg.ending}", side=side_names(g, lg.loser))
     return t(f"hi_{lg.ending}")
 
 
@@ -136,6 +142,8 @@ def show_games(gs: list[Game], t: Translator) -> None:
         _out(f"{date}  {size}  {result(g, t)}  [{verdict(g)}]")
         if g.seats:
             _out(f"    {lineup(g, t)}")
+        if g.disputed and g.counted:
+            _out(f"    {t('hi_contested')}")
         if not g.counted:  # the audit's sentence, wrapped to the terminal
             for line in textwrap.wrap(g.log.reason, _width(), initial_indent="    ",
                                       subsequent_indent="      ", break_on_hyphens=False):
@@ -164,6 +172,7 @@ def rating_rows(gs: list[Game]) -> dict[int, list[tuple[bytes, str, Rating]]]:
 
 
 def show_ratings(gs: list[Game], t: Translator) -> None:
+    argued = disputes(gs)
     for n, rows in rating_rows(gs).items():
         _out(t("hi_ratings", n=n))
         if not rows:
@@ -176,6 +185,13 @@ def show_ratings(gs: list[Game], t: Translator) -> None:
             about = t("hi_about", level=nearest_level(r.rating))
             _out(f"  {r.show():>6}  ±{round(r.rd):<4}  {who(seat, t)}  "
                  f"{t('hi_games' if r.games != 1 else 'hi_games_1', n=r.games)}, {about}")
+    if argued:
+        # A key whose matches end in disputes about time is shown so, not hidden behind
+        # its rating (PROTOCOL.md 12.6); a disputed match rates nobody.
+        names = names_by_key(gs)
+        _out(t("hi_disputes_head"))
+        for key, n in sorted(argued.items(), key=lambda kv: (-kv[1], names.get(kv[0], ""))):
+            _out(f"  {n:>4}  {who(Seat(names.get(key, '?'), key), t)}")
     _out(t("hi_ratings_note"))
 
 
@@ -184,12 +200,14 @@ def fingerprint_of(key: bytes) -> str:
 
 
 def ratings_json(gs: list[Game]) -> dict[str, Any]:
+    argued = disputes(gs)
     out: dict[str, Any] = {}
     for n, rows in rating_rows(gs).items():
         out[str(n)] = [{"key": k.hex(), "fingerprint": fingerprint_of(k), "name": name,
                         "rating": r.rating, "rd": r.rd,
                         "volatility": r.volatility, "games": r.games,
                         "provisional": r.provisional, "anchor": r.anchor,
+                        "disputes": argued.get(k, 0),
                         "shown": r.show()} for k, name, r in rows]
     return out
 

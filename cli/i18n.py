@@ -103,8 +103,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "verdict_on_time_team": ("{who} lost on time, by the host's clock: {name} win the match "
                              "on time", "{who} perd au temps, selon l'horloge de l'hôte : "
                              "{name} gagnent la partie au temps"),
-    "verdict_resigned_nobody": ("{who} resigned: the match stops, nobody wins",
-                                "{who} a abandonné : la partie s'arrête, personne ne gagne"),
+    "verdict_resigned_nobody": ("{who} resigned and loses: the two others are level, "
+                                "nobody wins",
+                                "{who} a abandonné et perd : les deux autres sont à "
+                                "égalité, personne ne gagne"),
     "verdict_truncated": ("the log ends in the middle of a message (a crash, or a cut "
                           "file); nothing wrong before it",
                           "le journal s'arrête au milieu d'un message (un arrêt brutal ou un "
@@ -260,10 +262,40 @@ MESSAGES: dict[str, tuple[str, str]] = {
                          "Vous avez abandonné : {name} gagne la partie"),
     "over_resigned_us": ("You resigned: they win the match",
                          "Vous avez abandonné : ils gagnent la partie"),
-    "over_resigned_nobody": ("{name} resigned: the match stops, nobody wins",
-                             "{name} abandonne : la partie s'arrête, personne ne gagne"),
-    "over_resigned_nobody_me": ("You resigned: the match stops, nobody wins",
-                                "Vous avez abandonné : la partie s'arrête, personne ne gagne"),
+    "over_resigned_nobody": ("{name} resigned and loses: the two others are level, "
+                             "nobody wins",
+                             "{name} abandonne et perd : les deux autres sont à égalité, "
+                             "personne ne gagne"),
+    "over_resigned_nobody_me": ("You resigned and lose: the two others are level, nobody "
+                                "wins",
+                                "Vous avez abandonné et perdez : les deux autres sont à "
+                                "égalité, personne ne gagne"),
+    "over_left_nobody": ("{name} left the match and loses: the two others are level, "
+                         "nobody wins",
+                         "{name} a quitté la partie et perd : les deux autres sont à "
+                         "égalité, personne ne gagne"),
+    "over_left_nobody_me": ("You left the match and lose: the two others are level, "
+                            "nobody wins",
+                            "Vous avez quitté la partie et perdez : les deux autres sont "
+                            "à égalité, personne ne gagne"),
+    "over_resigned_other_wins": ("{who} resigned: {name} wins the match (ahead of you)",
+                                 "{who} abandonne : {name} gagne la partie (devant vous)"),
+    "over_left_other_wins": ("{who} left the match: {name} wins it (ahead of you)",
+                             "{who} a quitté la partie : {name} la gagne (devant vous)"),
+    "over_left_me": ("You left the match: {name} wins it",
+                     "Vous avez quitté la partie : {name} la gagne"),
+    "over_left_us": ("You left the match: they win it",
+                     "Vous avez quitté la partie : ils la gagnent"),
+    "over_left_you_win": ("{name} left the match: you win it!",
+                          "{name} a quitté la partie : vous la gagnez !"),
+    "over_decided_you_win": ("You win: the result was decided (a seat stopped before "
+                             "signing it)",
+                             "Vous gagnez : le résultat était acquis (une place s'est "
+                             "arrêtée avant de le signer)"),
+    "over_decided_other": ("{name} wins: the result was decided (a seat stopped before "
+                           "signing it)",
+                           "{name} gagne : le résultat était acquis (une place s'est "
+                           "arrêtée avant de le signer)"),
     "over_resigned_you_win": ("{name} resigned: you win the match!",
                               "{name} abandonne : vous gagnez la partie !"),
     "over_on_time_you_win": ("{name} ran out of time: you won on time!",
@@ -584,8 +616,26 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "hi_won_points": ("{side} won {score}", "{side} : victoire {score}"),
     "hi_won_resigned": ("{side} won by resignation", "{side} : victoire par abandon"),
     "hi_won_on_time": ("{side} won on time", "{side} : victoire au temps"),
-    "hi_resigned": ("resigned at 3 players: nobody wins, counts for nothing",
-                    "abandon à 3 joueurs : personne ne gagne, ne compte pas"),
+    "hi_resigned": ("{side} resigned at 3 players, the two others level: a loss for {side}",
+                    "abandon de {side} à 3 joueurs, les deux autres à égalité : défaite "
+                    "de {side}"),
+    "hi_won_left": ("{side} won: the other side left the match",
+                    "{side} : victoire, l'adversaire a quitté la partie"),
+    "hi_left": ("{side} left at 3 players, the two others level: a loss for {side}",
+                "{side} a quitté la partie à 3 joueurs, les deux autres à égalité : "
+                "défaite de {side}"),
+    "hi_on_time": ("{side} lost on time at 3 players, the two others level",
+                   "{side} a perdu au temps à 3 joueurs, les deux autres à égalité"),
+    "hi_won_decided": ("{side} won {score} (decided; a seat stopped before signing)",
+                       "{side} : victoire {score} (décidée ; une place s'est arrêtée avant "
+                       "de signer)"),
+    "hi_disputed": ("a flag disputed by the flagged player's own clock: counts for nobody",
+                    "un drapeau contesté par l'horloge du joueur visé : ne compte pour "
+                    "personne"),
+    "hi_disputes_head": ("matches that ended in a dispute about time, by player:",
+                         "parties finies sur un litige de temps, par joueur :"),
+    "hi_contested": ("the flagged player's own copy says otherwise (a dispute)",
+                     "la copie du joueur visé dit autre chose (un litige)"),
     "hi_aborted": ("stopped before the end: counts for nothing",
                    "arrêtée avant la fin : ne compte pas"),
     "hi_truncated": ("the log is cut short: counts for nothing",

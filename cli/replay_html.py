@@ -55,10 +55,10 @@ _WORDS: dict[str, tuple[str, str]] = {
     "winner_team": ("{who} win the match, {totals}.", "{who} gagnent la partie, {totals}."),
     "resigned_team": ("{by} resigned at entry #{entry}: {who} win the match.",
                       "{by} a abandonné à l'entrée n°{entry} : {who} gagnent la partie."),
-    "resigned_nobody": ("{by} resigned at entry #{entry}: at three players the match "
-                        "stops there, and nobody wins.",
-                        "{by} a abandonné à l'entrée n°{entry} : à trois joueurs la partie "
-                        "s'arrête là, et personne ne gagne."),
+    "resigned_nobody": ("{by} resigned at entry #{entry} and loses: the two others are "
+                        "level, and nobody wins.",
+                        "{by} a abandonné à l'entrée n°{entry} et perd : les deux autres "
+                        "sont à égalité, et personne ne gagne."),
     "resigned_score": ("The score when the match ended: {totals}, in a match to {target}.",
                        "Le score à l'abandon : {totals}, dans une partie en {target}."),
     "resigned_here": ("{who} resigned here.", "{who} a abandonné ici."),

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from chkobba_p2p import session as S
 from chkobba_p2p import wire
 from chkobba_p2p.bots import GreedyBot
 from chkobba_p2p.events import Chat, RematchAnswer, Waiting
@@ -298,12 +299,18 @@ def test_a_host_that_stalls_the_game_is_claimed_against_after_the_bound():
     table2.fill()
     joiner = table2.seats[1]
     assert joiner.session.floor == 0  # the host's turn came, and it never plays
-    limit = joiner.stalled_host_limit()
+    # The host's own move clock is one a joiner runs itself: past the move limit and the
+    # tolerance for the entry's way, the joiner flags the host (PROTOCOL.md 12.6), as
+    # the host flags a seat -- long before the bound of a claim.
+    limit = joiner.limits().move + S.CLOCK_TOLERANCE
+    assert limit < joiner.stalled_host_limit()
     joiner.tick(table2.now)
     joiner.tick(table2.now + limit - 0.5)
     assert not joiner.finished
     joiner.tick(table2.now + limit + 0.5)
-    assert joiner.finished and joiner.session.aborted.blamed_seat == 0
+    a = joiner.session.aborted
+    assert joiner.finished and a.blamed_seat == 0 and a.flag == 0 and a.on_time
+    assert a.winner_side(2) == 1
 
 
 def test_rematch_answers_once_per_seat_and_a_seat_gone_answers_no():

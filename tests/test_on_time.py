@@ -101,16 +101,16 @@ async def test_away_past_the_allowance_while_to_play_is_lost_on_time(tmp_path, a
 # ------------------------------------------------------------ in-process sessions
 
 
-def _to_play(seat: int, players: int = 2, key: bytes = b"on time"
+def _to_play(seat: int, players: int = 2, key: bytes = b"on time", after: int = 1
              ) -> tuple[list[S.Session], list[Identity]]:
     """A table of in-process sessions, played until ``seat`` is to play in PLAYING
-    (after at least one turn)."""
+    (after at least ``after`` turns)."""
     ss, ids = make_sessions(players, PRESETS["tunisian"], False, key)
     bots = [make_bot("greedy", i) for i in range(players)]
     turns = 0
     for _ in range(10_000):
         host = ss[0]
-        if host.phase == S.Phase.PLAYING and host.floor == seat and turns > 0:
+        if host.phase == S.Phase.PLAYING and host.floor == seat and turns >= after:
             return ss, ids
         i = host.floor
         s = ss[i]
@@ -234,11 +234,16 @@ def test_history_counts_a_loss_on_time(tmp_path):
     assert (rec.games, rec.wins, rec.losses) == (1, 1, 0)
 
 
-def test_history_counts_nothing_when_the_flagged_side_disputed_the_clock_first(tmp_path):
+def test_history_counts_the_flag_when_the_flagged_sides_copy_only_says_the_host_went_silent(
+        tmp_path):
     """The host's copy holds its flag; the late seat's own copy holds, first, its signed
-    word that the host went silent: the copies disagree, and the match is a disputed
-    stop, counted for nobody."""
+    word that the host went silent (it never received the flag, or it forked its copy at
+    the flag's head): that word does not cite the flag, so it does not void it -- only a
+    dispute with the seat's own clock does (PROTOCOL.md 12.6, tests/test_fair_time.py).
+    The match counts for the host, and the disagreement shows as a dispute."""
     from test_audit_support import Played
+
+    from chkobba_p2p.history import disputes
 
     ss, ids = _to_play(1)
     host, guest = ss
@@ -250,13 +255,15 @@ def test_history_counts_nothing_when_the_flagged_side_disputed_the_clock_first(t
     logs = [summarize(audit_log(played.write_log(tmp_path / f"s{seat}.chklog", seat),
                                 workers=0), f"d{seat}") for seat in (0, 1)]
     assert (logs[0].ending, logs[0].winner) == (ON_TIME, 0)
+    # The seat's own log is not a loss: its own word came first there.
     assert logs[1].ending == "aborted" and logs[1].disputed_by == 1 and not logs[1].counted
     (game,) = games(logs)
-    assert not game.counted and game.log.path.endswith("s1.chklog")
+    assert game.counted and game.disputed and game.log.path.endswith("s0.chklog")
     rec = record_against([game], ids[0].public, ids[1].public)
-    assert (rec.games, rec.wins, rec.losses) == (0, 0, 0)
-    # Alone, the host's copy counts (nothing in it disputes the flag).
-    assert games(logs[:1])[0].counted
+    assert (rec.games, rec.wins, rec.losses) == (1, 1, 0)
+    assert disputes([game]) == {ids[0].public: 1, ids[1].public: 1}
+    # Alone, the seat's own copy counts nothing against it.
+    assert not games(logs[1:])[0].counted
 
 
 # ------------------------------------------------------------------ the published vector

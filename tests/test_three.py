@@ -475,9 +475,9 @@ def test_replay_text_and_html_show_three_scores_and_a_resignation_with_no_winner
                     abort_code=ErrorCode.RESIGNED).write_log(tmp_path / "r3.chklog")
     capsys.readouterr()
     assert main(["replay", str(resigned), "--html", str(tmp_path / "r3.html")]) == 0
-    assert "the match stops, nobody wins" in capsys.readouterr().out
+    assert "the two others are level, nobody wins" in capsys.readouterr().out
     page = (tmp_path / "r3.html").read_text(encoding="utf-8")
-    assert "resigned at entry #40: at three players the match stops there, and nobody wins" \
+    assert "resigned at entry #40 and loses: the two others are level, and nobody wins" \
         in page
     assert main(["replay", str(resigned), "--html", str(tmp_path / "r3fr.html"),
                  "--lang", "fr"]) == 0
@@ -496,13 +496,14 @@ def test_history_lists_three_player_matches_and_rates_them_in_their_own_pool(
          abort_code=ErrorCode.RESIGNED).write_log(logs / "r3.chklog")
     assert main(["history", str(logs), "--players", "3", "--lang", "en"]) == 0
     out = capsys.readouterr().out
-    assert out.count("  3 players  ") == 2 and "2 matches, 1 counted" in out
+    assert out.count("  3 players  ") == 2 and "2 matches, 2 counted" in out
     assert re.search(r"\w+ won \d+ \(\w+ \d+, \w+ \d+\)", out), out  # whose each total is
-    assert "resigned at 3 players: nobody wins, counts for nothing" in out
+    # The resigner loses at 3 players too (RULES.md): the two others were level.
+    assert "peer1 resigned at 3 players, the two others level: a loss for peer1" in out
     assert main(["history", str(logs), "--ratings", "--lang", "en"]) == 0
     out = capsys.readouterr().out
     pool = out.split("Glicko-2 ratings, 3 players")[1].split("Glicko-2 ratings, 4")[0]
-    assert pool.count("1 match") == 3, out
+    assert pool.count("1 match") == 6, out  # both matches count (a resignation too)
 
 
 def test_chkobba_watch_of_a_three_player_table_between_processes(tmp_path):
@@ -606,9 +607,9 @@ def test_the_end_screen_at_three_names_the_winner_with_three_totals(app_session)
 
 
 @pytest.mark.parametrize(("lang", "seat", "words"), [
-    ("en", 0, "sami resigned: the match stops, nobody wins"),
-    ("en", 1, "You resigned: the match stops, nobody wins"),
-    ("fr", 2, "sami abandonne : la partie s'arrête, personne ne gagne"),
+    ("en", 0, "sami resigned and loses: the two others are level, nobody wins"),
+    ("en", 1, "You resigned and lose: the two others are level, nobody wins"),
+    ("fr", 2, "sami abandonne et perd : les deux autres sont à égalité, personne ne gagne"),
 ])
 def test_the_end_screen_at_three_after_a_resignation_names_no_winner(app_session, lang, seat,
                                                                      words):

@@ -35,7 +35,7 @@ from ..events import (
 )
 from ..liveness import Limits
 from ..rules import Ruleset
-from ..session import GameFault, Phase, Session
+from ..session import CLOCK_TOLERANCE, GameFault, Phase, Session
 from ..spectate import spectators_message, watch_name, watching_message
 from ..wire import ErrorCode, Identity, ProtocolError
 from . import messages as lm
@@ -72,6 +72,12 @@ SEAT_MESSAGES = frozenset(HOST.table["IN_GAME"]) - {"error"}
 SPECTATOR_MESSAGES = frozenset(HOST.table["WATCHING"]) - {"error"}
 
 
+#: How long a host that flagged a connected seat waits for that seat's dispute before it
+#: closes the table (PROTOCOL.md 12.6): twice the clocks' tolerance, a round trip on any
+#: link that stays up.
+DISPUTE_WAIT = 2 * CLOCK_TOLERANCE
+
+
 class HostTable(SeatCore[C]):
     """Seat 0's table: seats, spectators, clocks, chat and rematch, as decisions.
 
@@ -106,6 +112,8 @@ class HostTable(SeatCore[C]):
         self._buckets: dict[C, ChatBucket] = {}
         self._own_chat = ChatBucket()
         self._next_watch = -math.inf
+        #: When we signed a flag on a connected seat: its dispute may follow (12.6).
+        self._flagged_at: float | None = None
 
     # -- the handshake -------------------------------------------------------------------
 
@@ -241,6 +249,7 @@ class HostTable(SeatCore[C]):
             return False
         # Forward first: the other peers check the game content while we do.
         self._relay(seat, body)
+        before = self.clocks(now) if not s.finished else ()
         try:
             s.receive(entry, checked=True)
         except GameFault as fault:
@@ -249,6 +258,7 @@ class HostTable(SeatCore[C]):
         except Exception as exc:  # noqa: BLE001 - never a traceback out of the shell
             self.internal_error(exc, body, now)
             return True
+        self.dispute_flag(before, now)  # a joiner's flag on us that our clock belies
         self.pump(now)
         return True
 
@@ -409,11 +419,25 @@ class HostTable(SeatCore[C]):
                 else None
             self.blame_out(ProtocolError(code, expiry.detail), expiry.seat, None, now,
                            flag=flag)
+            if flag is not None and flag in self.links:
+                self._flagged_at = now
             return
         if now >= self._next_watch:
             self._next_watch = now + self._period()
             for seat in sorted(self.absent):
                 self._announce_wait(seat, now)
+
+    def dispute_deadline(self) -> float | None:
+        """Until when the shell keeps the table open for the flagged seat's dispute
+        (PROTOCOL.md 12.6) before it asks about a rematch and closes: a round trip's
+        tolerance after our flag, while the flag stands and the seat is connected (a
+        dispute that comes is logged and relayed: every copy tells one story).  None
+        when nothing is awaited."""
+        s, at = self.session, self._flagged_at
+        if s is None or at is None or s.aborted is None or s.aborted.flag is None \
+                or s.aborted.flag not in self.links:
+            return None
+        return at + DISPUTE_WAIT
 
     def match_over(self) -> None:
         """The host's person is asked to play again: a joiner already gone (it left as

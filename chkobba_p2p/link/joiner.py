@@ -14,6 +14,7 @@ I/O, feeds this core, and carries out the :mod:`~chkobba_p2p.link.seat` effects.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import math
 from dataclasses import dataclass
@@ -48,7 +49,7 @@ from ..linkmsg import (
 )
 from ..liveness import Clocks, Limits
 from ..rules import Ruleset
-from ..session import GameFault, Session
+from ..session import CLOCK_TOLERANCE, GameFault, Phase, Session
 from ..spectate import spectator_names
 from ..text import distinct_names, safe_text
 from ..wire import ErrorCode, ProtocolError
@@ -216,6 +217,13 @@ class SeatLink(SeatCore[C]):
         # The host's allowance of time away, spent across every drop of the match.
         self._host_away_spent = 0.0
         self._away_since: float | None = None
+        #: This run's first welcome: our own clocks measure only what came after it (a
+        #: process restarted from its saved game knows nothing of the time before).
+        self._first_welcome_at: float | None = None
+        #: Our allowance left as of that welcome (the host's word, or the whole
+        #: allowance), and our time away measured by then: the base of our own reading.
+        self._base_left: float | None = None
+        self._base_spent = 0.0
         self._away_deadline: float | None = None
         self._first_deadline: float | None = None
         # The stalled-host rule: the last (length, floor) seen, and since when.
@@ -356,6 +364,10 @@ class SeatLink(SeatCore[C]):
         self.host_name = hs.host_name
         self.host_rules = hs.rules
         self.host = conn
+        if self._first_welcome_at is None:
+            self._first_welcome_at = now
+            self._base_left = float(own_left) if own_left is not None else None
+            self._base_spent = self._host_away_spent
         self.was_connected = self.ever_connected = True
         self.host_away = False
         self._since = now
@@ -611,6 +623,7 @@ class SeatLink(SeatCore[C]):
             return  # we stopped before the game (a seat held elsewhere): nothing more
         if s is None:
             self.cancel_ask()  # the game starts: the seating is final
+        before = self.clocks(now) if s is not None and not s.finished else ()
         try:
             entry = wire.open_entry(body, msg)
             if s is None:
@@ -619,6 +632,13 @@ class SeatLink(SeatCore[C]):
                                                 speaks=self.hello_caps)
                 self.table_seen = True
             elif s.finished:
+                if entry.kind == "abort" and self.committed:
+                    # A word on the ending that came after it (a dispute of a flag, the
+                    # host's or a relayed one): it belongs in our log too, so that every
+                    # copy tells the same story (PROTOCOL.md 12.6).
+                    with contextlib.suppress(ProtocolError, GameFault):
+                        s.receive(entry)
+                    self.out.extend(Emit(ev) for ev in s.take_events())
                 return
             elif self.committed:
                 s.receive(entry)
@@ -648,7 +668,28 @@ class SeatLink(SeatCore[C]):
             if s.length < self.replay_to and not s.finished:
                 return  # the host's chain is still coming
             self.commit()
+        if s.finished and before and self.committed:
+            self.dispute_flag(before, now)  # a flag on us that our own clock belies
         self.pump(now)
+
+    def own_away_spent(self, now: float) -> float:
+        """Our time without the host this match, as we measured it: while the link is
+        down, the host counts our seat away (PROTOCOL.md 12.6).  What came before this
+        run's first welcome is the host's word of then (its ``left``)."""
+        spent = self._host_away_spent - self._base_spent
+        if self._away_since is not None:
+            spent += max(0.0, now - self._away_since)
+        if self._base_left is not None:
+            spent += max(0.0, self.limits().allowance - self._base_left)
+        return spent
+
+    def measured(self, now: float) -> bool:
+        """Our own clocks saw the move under way from its start: it began after this
+        run's first welcome (a process restarted mid-move measured none of it, and
+        disputes nothing)."""
+        start = self.clock.move_started if self.clock is not None else None
+        return self._first_welcome_at is not None and start is not None \
+            and start >= self._first_welcome_at
 
     def _seat_held_elsewhere(self) -> None:
         """The host's chain holds an entry our seat signed, but this run joined afresh:
@@ -712,6 +753,15 @@ class SeatLink(SeatCore[C]):
         if self._since is None or key != self._seen or self.host is None \
                 or (s.floor == s.seat and not self.catching_up()):
             self._seen, self._since = key, now
+        elif s.floor == 0 and s.phase == Phase.PLAYING and not self.catching_up() \
+                and now - self._since > (move := self.limits().move + CLOCK_TOLERANCE):
+            # The host itself holds the floor on a live link: its move clock is the one
+            # clock a joiner runs itself.  Past it (and the tolerance for the entry's
+            # way here) we flag the host, as it flags a seat (PROTOCOL.md 12.6); the
+            # host may dispute it with its own clock.
+            fault = ProtocolError(ErrorCode.TIMEOUT, f"the host held the floor for more "
+                                  f"than {move:.0f} s")
+            self.blame_out(fault, 0, None, now, flag=0)
         elif now - self._since > (limit := self.stalled_host_limit()):
             fault = ProtocolError(ErrorCode.TIMEOUT, f"no progress for {limit:.0f} s")
             self.blame_out(fault, 0, None, now)

@@ -24,7 +24,14 @@ from ..errors import IllegalMove, LocalError
 from ..events import ChoiceRefused, Lobby, Outcome, OutcomeError
 from ..liveness import ClockReading, Clocks, Limits, SeatClock
 from ..rules import Move
-from ..session import Decision, GameFault, Session
+from ..session import (
+    Decision,
+    GameFault,
+    Session,
+    clock_reading,
+    dispute_contradicts,
+    make_clock,
+)
 from ..wire import ErrorCode, ProtocolError
 
 __all__ = ["C", "Send", "SendBacklog", "Close", "Emit", "Decide", "AskReady", "CancelAsk",
@@ -245,8 +252,10 @@ class SeatCore(Generic[C]):
         flag_holds`)."""
         s = self.session
         assert s is not None
+        clock = self.flag_clock(flag, now) if flag is not None else None
         entry = s.abort(fault.error_code, blamed, getattr(fault, "detail", str(fault)),
-                        evidence, proven=isinstance(fault, GameFault), flag=flag)
+                        evidence, proven=isinstance(fault, GameFault), flag=flag,
+                        clock=clock)
         self._events()
         self._finish()
         return entry.body
@@ -255,6 +264,49 @@ class SeatCore(Generic[C]):
                   evidence: bytes | None, now: float, *, flag: int | None = None) -> None:
         """:meth:`blame`, and the record sent where our entries go."""
         self._entry_out(self.blame(fault, blamed, evidence, now, flag=flag))
+
+    def flag_clock(self, seat: int, now: float) -> dict[str, int] | None:
+        """Our clocks' reading of ``seat`` for a flag we sign (PROTOCOL.md 12.6): the
+        limits, how long its move clock ran, what it has left of its allowance."""
+        if self.clock is None:
+            return None
+        c, lim = self.clock.read(now)[seat], self.clock.limits
+        used = lim.move - c.move_left if c.owes else 0.0
+        return make_clock(lim.move, lim.allowance, used, c.allowance_left)
+
+    def own_away_spent(self, now: float) -> float:
+        """How long this seat has been away from the table this match, by its own
+        measure (a joiner: its time without the host)."""
+        return 0.0
+
+    def measured(self, now: float) -> bool:
+        """Our own clocks measured the move under way from its start (else a flag on us
+        is conceded: we cannot say it is wrong)."""
+        return True
+
+    def dispute_flag(self, before: tuple[SeatClock, ...], now: float) -> bool:
+        """The game just ended on a flag against our own seat: if our own clocks, read
+        just before it (``before``), contradict it by more than the tolerance, sign and
+        send our dispute (PROTOCOL.md 12.6).  True when one went out."""
+        s = self.session
+        if s is None or self.clock is None or not before:
+            return False
+        flag = s.flag_to_dispute()
+        if flag is None or not self.measured(now):
+            return False
+        own, lim = before[s.own_seat], self.clock.limits
+        used = lim.move - own.move_left if own.owes else 0.0
+        left = lim.allowance - self.own_away_spent(now)
+        mine = make_clock(lim.move, lim.allowance, used, left)
+        code = ErrorCode.from_wire(flag.fields.get("code"))
+        if not dispute_contradicts(code, clock_reading(flag.fields.get("clock")), mine):
+            return False
+        entry = s.dispute(mine, f"my clock: {used:.0f} s of this move used, "
+                                f"{max(0.0, left):.0f} s of time away left")
+        if entry is None:
+            return False
+        self._entry_out(entry.body)
+        return True
 
     def internal_error(self, exc: Exception, body: bytes | None, now: float) -> None:
         """An entry made this peer's own code fail in a way no check foresaw: the game ends

@@ -106,15 +106,33 @@ def over_lines(view: TableView, outcome: Outcome | None, log_path: Path | None,
     t, st = view.t, view.state
     o = outcome
     lines: list[Line] = []
-    if o is not None and o.resigned is not None and o.winner_side is not None:
+    quitter = o.resigned if o is not None and o.resigned is not None else \
+        o.left if o is not None else None
+    how = "resigned" if o is not None and o.resigned is not None else "left"
+    if o is not None and o.aborted is not None and o.aborted.decided is not None:
+        # The result was decided; a seat stopped before signing it: it stands.
+        won = o.aborted.decided
         lines += [[("class:title", " " + t("over_title") + " ")], []]
-        if o.resigned == st.seat:
-            text = (t("over_resigned_us") if st.teams else
-                    t("over_resigned_me", name=view.side_name(o.winner_side)))
+        if st.my_side is not None and won == st.my_side:
+            lines.append([("class:ok", " " + t("over_decided_you_win") + " ")])
+        else:
+            lines.append([("class:warn", " " + t("over_decided_other",
+                                                 name=view.side_name(won)) + " ")])
+    elif o is not None and quitter is not None and o.winner_side is not None:
+        lines += [[("class:title", " " + t("over_title") + " ")], []]
+        if st.my_side is not None and o.winner_side != st.my_side and quitter != st.seat \
+                and not st.teams:
+            # At 3 players: another seat left, the one ahead wins.
+            lines.append([("class:warn", " " + t(f"over_{how}_other_wins",
+                                                 who=view.who(quitter),
+                                                 name=view.side_name(o.winner_side)) + " ")])
+        elif quitter == st.seat:
+            text = (t(f"over_{how}_us") if st.teams else
+                    t(f"over_{how}_me", name=view.side_name(o.winner_side)))
             lines.append([("class:warn", f" {text} ")])
         else:
-            lines.append([("class:ok", " " + t("over_resigned_you_win",
-                                               name=view.who(o.resigned)) + " ")])
+            lines.append([("class:ok", " " + t(f"over_{how}_you_win",
+                                               name=view.who(quitter)) + " ")])
     elif o is not None and o.on_time is not None and o.winner_side is not None:
         lines += [[("class:title", " " + t("over_title") + " ")], []]
         late, won = o.on_time, o.winner_side
@@ -134,9 +152,9 @@ def over_lines(view: TableView, outcome: Outcome | None, log_path: Path | None,
                                                  name=view.side_name(won)) + " ")])
         lines += wrap_line([("", " " + t("over_on_time_note"))], max(20, width - 6),
                            indent=" ")
-    elif o is not None and o.resigned is not None:  # at 3 players: nobody wins
+    elif o is not None and quitter is not None:  # at 3 players, the two others level
         lines += [[("class:title", " " + t("over_title") + " ")], []]
-        lines.append([("class:warn", " " + view.said("over_resigned_nobody", o.resigned)
+        lines.append([("class:warn", " " + view.said(f"over_{how}_nobody", quitter)
                        + " ")])
     elif o is not None and o.done is not None:
         d = o.done

@@ -99,6 +99,23 @@ _WORDS: dict[str, tuple[str, str]] = {
                "{by} a mis fin à la partie sans accuser personne ({why})."),
     "nobody_me": ("you ended the game without blaming anyone ({why}).",
                   "vous avez mis fin à la partie sans accuser personne ({why})."),
+    # A flag the flagged seat disputed with its own clock (PROTOCOL.md 12.6).
+    "disputed": ("{by} flagged {name} on time, and {name} disputes it: by {name}'s own "
+                 "clock there was time left. One word against the other: the match counts "
+                 "for nobody.",
+                 "{by} déclare {name} hors temps, et {name} le conteste : selon sa propre "
+                 "horloge il restait du temps. Parole contre parole : la partie ne compte "
+                 "pour personne."),
+    "disputed_me": ("{by} flagged you on time, but your own clock showed time left: you "
+                    "disputed it (signed in your log). The match counts for nobody.",
+                    "{by} vous déclare hors temps, mais votre horloge montrait du temps "
+                    "restant : vous l'avez contesté (signé dans votre journal). La partie "
+                    "ne compte pour personne."),
+    "disputed_by_me": ("you flagged {name} on time, and {name} disputes it with its own "
+                       "clock. One word against the other: the match counts for nobody.",
+                       "vous avez déclaré {name} hors temps, et {name} le conteste avec sa "
+                       "propre horloge. Parole contre parole : la partie ne compte pour "
+                       "personne."),
     "refuted": ("the entry it cites passes every check: the claim is refuted.",
                 "l'entrée citée passe toutes les vérifications : l'accusation est réfutée."),
 }
@@ -134,6 +151,14 @@ def stop_sentences(view: TableView, a: Aborted) -> list[tuple[str, str]]:
         return [("class:warn", view.said("ev_resigned", by))]
     if a.flag is not None:  # the host's flag on the seat to play: lost on time
         return [("class:warn", view.said("ev_on_time", a.flag))]
+    if a.disputed_by is not None:
+        if a.disputed_by == me:
+            return [("class:warn", _w(view, "disputed_me", by=view.who(by)))]
+        if by == me:
+            return [("class:warn", _w(view, "disputed_by_me",
+                                      name=view.name(a.disputed_by)))]
+        return [("class:warn", _w(view, "disputed", by=view.who(by),
+                                  name=view.name(a.disputed_by)))]
     if blamed is not None and blamed == by and a.code is ErrorCode.PEER_LEFT:
         return [("class:warn", view.said("ev_left", by))]
     if blamed is None:
