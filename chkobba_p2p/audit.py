@@ -24,7 +24,9 @@ live peer can check for an opponent.  The full-knowledge replay gives the game r
 The verdict (:class:`AuditReport`): **valid** (complete and correct), **invalid** (the
 first violation: the entry, the code, the seat to blame when a signature proves who did
 it, a sentence) or **incomplete** (no violation, but the match did not finish: an abort,
-a truncated file).  A file that is not a log at all raises :class:`LogUnreadable`.
+a truncated file), or **unsupported** (the table plays a capability this auditor does
+not know: it cannot audit the match, and blames no one).  A file that is not a log at all
+raises :class:`LogUnreadable`.
 
 An ``abort`` that ended the game is the peers' claim.  When it carries as evidence an entry
 this log lacks (its writer got the abort first), that entry is checked as the next one:
@@ -68,6 +70,7 @@ from .observer import (
     INVALID,
     LEFT,
     ON_TIME,
+    UNSUPPORTED,
     VALID,
     AbortClaim,
     Observer,
@@ -83,10 +86,12 @@ __all__ = [
     "VALID",
     "INVALID",
     "INCOMPLETE",
+    "UNSUPPORTED",
     "EXIT_VALID",
     "EXIT_INVALID",
     "EXIT_USAGE",
     "EXIT_INCOMPLETE",
+    "EXIT_UNSUPPORTED",
     "MAX_LOG_BYTES",
     "LogUnreadable",
     "LogFile",
@@ -103,6 +108,9 @@ EXIT_VALID = 0
 EXIT_INVALID = 1
 EXIT_USAGE = 2
 EXIT_INCOMPLETE = 3
+#: The table plays a capability this auditor does not know: it cannot audit the match,
+#: and blames no one (:data:`~chkobba_p2p.observer.UNSUPPORTED`).
+EXIT_UNSUPPORTED = 4
 
 #: Largest log file audited.  A 4-player match with shuffle proofs writes about 40 KB per
 #: hand; this leaves room for the longest matches and refuses a hostile giant at once.
@@ -190,7 +198,9 @@ def read_log(path: str | Path) -> LogFile:
 class AuditReport:
     """What :func:`audit_log` found.
 
-    ``verdict``: :data:`VALID`, :data:`INVALID` or :data:`INCOMPLETE`.  For an invalid log,
+    ``verdict``: :data:`VALID`, :data:`INVALID`, :data:`INCOMPLETE` or :data:`UNSUPPORTED`
+    (``code`` ``unknown_capability``; :attr:`outcome`'s ``unknown_caps`` the capabilities
+    this auditor does not know; nobody blamed).  For an invalid log,
     ``entry`` is the index (0 = the genesis) of the first offending entry, ``code`` the
     wire code name (``illegal_move``, ``deal_failure``, ``bad_signature``...), ``blamed``
     the seat to blame or None when no signature pins it on a seat (the file was altered),
@@ -233,8 +243,8 @@ class AuditReport:
 
     @property
     def exit_code(self) -> int:
-        return {VALID: EXIT_VALID, INVALID: EXIT_INVALID, INCOMPLETE: EXIT_INCOMPLETE}[
-            self.verdict]
+        return {VALID: EXIT_VALID, INVALID: EXIT_INVALID, INCOMPLETE: EXIT_INCOMPLETE,
+                UNSUPPORTED: EXIT_UNSUPPORTED}[self.verdict]
 
     @property
     def players(self) -> int:
@@ -283,6 +293,8 @@ class AuditReport:
         if self.verdict == VALID:
             return (f"VALID: {self.entries} entries; every signature, the chain, the deal's "
                     "proofs and reveals, every move and every score check out")
+        if self.verdict == UNSUPPORTED:  # nobody is blamed, nothing is concluded
+            return f"CANNOT AUDIT ({self.code}): {self.reason}"
         where = f"entry #{self.entry}: " if self.entry is not None else ""
         head = "INVALID" if self.verdict == INVALID else "INCOMPLETE"
         blame = ""

@@ -10,6 +10,7 @@ events that entry caused, the very events a seated client renders::
         for event in obs.feed(body):
             show(event)
     verdict = obs.end()               # VALID, INVALID (who is blamed) or INCOMPLETE
+                                      # (or UNSUPPORTED: a table capability it does not know)
 
 Every entry gets the checks a seat runs (the same :class:`~chkobba_p2p.session.Session`,
 game driver, deal and rules-engine code, from no seat): its signature under the key the
@@ -61,6 +62,7 @@ from .record import MatchRecorder, Record, result_sentence
 from .rules import CutEvent, DealEvent, Hand, Match, PlayEvent, SweepEvent
 from .seating import SHAPES, Seating
 from .session import (
+    IMPLEMENTED_CAPABILITIES,
     DeckInstance,
     FirstDealerDrawn,
     GameDriver,
@@ -78,10 +80,13 @@ __all__ = [
     "VALID",
     "INVALID",
     "INCOMPLETE",
+    "UNSUPPORTED",
     "ON_TIME",
     "LEFT",
     "DECIDED",
     "DISPUTED",
+    "UNKNOWN_CAPABILITY",
+    "unknown_capabilities",
     "Observer",
     "Verdict",
     "DeckRevealed",
@@ -104,6 +109,27 @@ DECIDED = "decided"
 #: The code of an INCOMPLETE verdict whose flag the flagged seat disputed with its own
 #: clock reading (PROTOCOL.md 12.6): counted for nobody.
 DISPUTED = "disputed"
+#: The verdict of an observer that meets a table capability it does not know
+#: (:func:`unknown_capabilities`): it cannot audit that match, and blames no one
+#: (PROTOCOL.md 3).  Its code is :data:`UNKNOWN_CAPABILITY`, its
+#: :attr:`Verdict.unknown_caps` the capabilities.
+UNSUPPORTED = "unsupported"
+UNKNOWN_CAPABILITY = "unknown_capability"
+
+
+def unknown_capabilities(genesis: Sequence[str], readies: Sequence[Sequence[str] | None],
+                         knows: Sequence[str] = IMPLEMENTED_CAPABILITIES) -> tuple[str, ...]:
+    """The table capabilities that may be in effect and that an observer implementing
+    ``knows`` does not know (PROTOCOL.md 3): an observer that plays on without them would
+    read the seats' new way as a violation and blame an honest seat.  A capability it does
+    not know counts as a binding one (every table capability after ``proof-apart/v1`` is):
+    in effect when the ``genesis`` holds it and every seat's ``ready.caps`` lists it, or,
+    in a log of before ``ready.caps`` (no ready has the field), when the genesis holds
+    it.  ``readies``: each seat's ``ready.caps`` (None: no such field)."""
+    legacy = all(r is None for r in readies)
+    return tuple(dict.fromkeys(
+        c for c in genesis
+        if c not in knows and (legacy or all(r is not None and c in r for r in readies))))
 
 
 # ----------------------------------------------------------------------------- events
@@ -183,9 +209,12 @@ class Verdict:
     """The observer's finding.  ``verdict``: :data:`VALID` (complete and correct),
     :data:`INVALID` (``entry``: index of the first offending entry, 0 = the genesis;
     ``code``: the wire code name such as ``illegal_move``; ``blamed``: the seat to blame,
-    or None when no signature pins it on a seat) or :data:`INCOMPLETE` (``code``
+    or None when no signature pins it on a seat), :data:`INCOMPLETE` (``code``
     ``aborted``, ``truncated`` or ``unfinished``; ``blamed``: whom an abort's claim
-    blames).  ``reason``: a sentence."""
+    blames) or :data:`UNSUPPORTED` (``code`` :data:`UNKNOWN_CAPABILITY`: the table plays
+    :attr:`unknown_caps`, which this observer does not know, so it cannot audit the
+    match; ``entry``: the last ``ready``, where the table's capabilities were settled;
+    ``blamed`` None: nobody is blamed).  ``reason``: a sentence."""
 
     verdict: str
     code: str | None
@@ -205,6 +234,9 @@ class Verdict:
     #: For a match lost by a flag, a resignation or a leave: the losing side (at 3
     #: players there may be a loser and no winner: the two others were level).
     loser: int | None = None
+    #: For an :data:`UNSUPPORTED` verdict: the table capabilities the observer does not
+    #: know (as the genesis spells them), the reason it cannot audit the match.
+    unknown_caps: tuple[str, ...] = ()
 
     def describe(self, names: Sequence[str]) -> str:
         """:attr:`reason` in the players' words: ``names`` are the seats' names (the table's
@@ -634,8 +666,12 @@ class Observer:
     """
 
     def __init__(self, *, host_key: bytes | None = None, workers: int = 0,
-                 batch: bool = False) -> None:
+                 batch: bool = False, knows: Sequence[str] | None = None) -> None:
         self.host_key = host_key
+        #: The table capabilities this observer implements (default: this version's,
+        #: :data:`~chkobba_p2p.session.IMPLEMENTED_CAPABILITIES`).  A table that plays one
+        #: it does not know gets the verdict :data:`UNSUPPORTED` (:func:`unknown_capabilities`).
+        self.knows = tuple(IMPLEMENTED_CAPABILITIES if knows is None else knows)
         self._checks = _ProofChecks(workers) if workers >= 1 or batch else None
         self.session: Session | None = None
         self._driver: _SeatlessDriver | None = None
@@ -746,6 +782,12 @@ class Observer:
                 standing = self._standing(entry, refuted_before)
             session.receive(entry)
             events = session.take_events()
+            if entry.kind == "ready" and len(session.readies) == session.table.players:
+                # The table's capabilities are settled: judge only a table we can follow.
+                unknown = unknown_capabilities(session.table.caps, session.readies,
+                                               self.knows)
+                if unknown:
+                    return events + [self._unsupported(unknown, i)]
             for ev in events:
                 if isinstance(ev, FirstDealerDrawn):
                     self.draws.append(dict(ev.draws))
@@ -783,6 +825,20 @@ class Observer:
                 claim = dataclasses.replace(claim, standing=Standing.DISPUTED)
             self.aborts.append(claim)
         return events
+
+    def _unsupported(self, unknown: tuple[str, ...], entry: int) -> Verdict:
+        """The table plays capabilities this observer does not know: it stops, blaming
+        no one (PROTOCOL.md 3)."""
+        shown = ", ".join(c[:40] for c in unknown[:8]) + (", ..." if len(unknown) > 8 else "")
+        which = "capability" if len(unknown) == 1 else "capabilities"
+        self.stopped_at = self.entries - 1
+        self.verdict = Verdict(
+            UNSUPPORTED, UNKNOWN_CAPABILITY,
+            f"the table plays the {which} {shown}, which this observer does not know: "
+            "it cannot audit this match, and concludes nothing about any player (a "
+            f"version that knows {'it' if len(unknown) == 1 else 'them'} can audit the "
+            "log)", entry=entry, unknown_caps=unknown)
+        return self.verdict
 
     def _standing(self, abort: Entry, refuted_before: bool) -> str:
         """What this transcript shows of an abort's accusation, before it is applied."""

@@ -29,10 +29,12 @@ from .options import (
 )
 from .rules_options import add_rules_arguments
 
-__all__ = ["add_arguments", "EXIT_VALID", "EXIT_INVALID", "EXIT_USAGE", "EXIT_INCOMPLETE"]
+__all__ = ["add_arguments", "EXIT_VALID", "EXIT_INVALID", "EXIT_USAGE", "EXIT_INCOMPLETE",
+           "EXIT_UNSUPPORTED"]
 
-#: ``chkobba replay``'s exit status (copies of :mod:`chkobba_p2p.audit`'s).
-EXIT_VALID, EXIT_INVALID, EXIT_USAGE, EXIT_INCOMPLETE = 0, 1, 2, 3
+#: ``chkobba replay``'s exit status (copies of :mod:`chkobba_p2p.audit`'s); ``chkobba
+#: watch`` ends with the same ones.
+EXIT_VALID, EXIT_INVALID, EXIT_USAGE, EXIT_INCOMPLETE, EXIT_UNSUPPORTED = 0, 1, 2, 3, 4
 
 
 def add_arguments(command: str, p: argparse.ArgumentParser) -> None:
@@ -193,6 +195,20 @@ exit status:
   {EXIT_USAGE}  usage error, or the file is not a readable log
   {EXIT_INCOMPLETE}  incomplete: no violation, but the match did not finish (aborted game,
      truncated file)
+  {EXIT_UNSUPPORTED}  cannot audit: the table plays a capability this version does not know
+     (named); no player is blamed, nothing is concluded (a newer version can
+     audit the log)
+"""
+
+_WATCH_EPILOG = f"""\
+exit status (the verdict of what was watched, as chkobba replay's):
+  {EXIT_VALID}  valid: every entry checked, the match completed (or ended by a resignation or
+     a loss on time), or you left
+  {EXIT_INVALID}  a cheat caught (the entry and the seat to blame are printed)
+  {EXIT_USAGE}  no game to watch: refused, unreachable, or a usage error
+  {EXIT_INCOMPLETE}  the game did not finish (stopped, or the watching ended before the end)
+  {EXIT_UNSUPPORTED}  cannot audit: the table plays a capability this version does not know
+     (named); no player is blamed, nothing is concluded
 """
 
 
@@ -247,12 +263,15 @@ def _replay_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def _watch_arguments(p: argparse.ArgumentParser) -> None:
-    p.description = ("Watch a game at HOST[:PORT] without a seat: the table as the players "
-                     "see it (hands face down until each hand ends), each hand's cards "
-                     "once its seeds are opened, the scores, and a cheat the moment it is "
-                     "caught (every entry is checked as 'chkobba replay' does). Keeps its "
-                     "own copy of the signed log. The host must have started with "
-                     "--spectators N.")
+    p.description = textwrap.fill(
+        "Watch a game at HOST[:PORT] without a seat: the table as the players "
+        "see it (hands face down until each hand ends), each hand's cards "
+        "once its seeds are opened, the scores, and a cheat the moment it is "
+        "caught (every entry is checked as 'chkobba replay' does). Keeps its "
+        "own copy of the signed log. The host must have started with "
+        "--spectators N.", 79)
+    p.epilog = _WATCH_EPILOG
+    p.formatter_class = argparse.RawDescriptionHelpFormatter
     p.add_argument("address", metavar="HOST[:PORT]",
                    help="the table to watch (NAME.onion:PORT through Tor)")
     p.add_argument("--name", default=None, help="the name the players see (default: the "

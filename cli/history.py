@@ -12,7 +12,7 @@ import textwrap
 from collections.abc import Callable
 from typing import Any, TextIO
 
-from chkobba_p2p.audit import INCOMPLETE, INVALID, VALID, LogUnreadable
+from chkobba_p2p.audit import INCOMPLETE, INVALID, UNSUPPORTED, VALID, LogUnreadable
 from chkobba_p2p.history import (
     UNREADABLE,
     AuditCache,
@@ -92,6 +92,8 @@ def result(g: Game, t: Translator) -> str:
         return t("hi_unreadable")
     if lg.verdict == INVALID:
         return t("hi_invalid")
+    if lg.verdict == UNSUPPORTED:
+        return t("hi_unsupported")
     w = lg.winner
     if lg.ending in ("points", "decided") and w is not None:
         # The winner's total first: "sami won 14–2".
@@ -116,8 +118,8 @@ def result(g: Game, t: Translator) -> str:
 
 
 def verdict(g: Game) -> str:
-    return {VALID: "VALID", INVALID: "INVALID", INCOMPLETE: "INCOMPLETE"}.get(
-        g.log.verdict, "UNREADABLE")
+    return {VALID: "VALID", INVALID: "INVALID", INCOMPLETE: "INCOMPLETE",
+            UNSUPPORTED: "CANNOT AUDIT"}.get(g.log.verdict, "UNREADABLE")
 
 
 def matches_filter(g: Game, args: argparse.Namespace, since: Any) -> bool:

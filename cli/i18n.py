@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from chkobba_p2p.text import safe_text
@@ -114,6 +115,22 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "verdict_unfinished": ("the log stops before the end of the match; nothing wrong "
                            "before it", "le journal s'arrête avant la fin de la partie ; "
                            "rien d'irrégulier avant"),
+    # An observer (replay, watch) that meets a table capability it does not know: it
+    # cannot audit the match and blames no one (PROTOCOL.md 3).
+    "verdict_unsupported": ("CANNOT AUDIT: {why}", "AUDIT IMPOSSIBLE : {why}"),
+    "unsupported_why": ("the table plays the capability {caps}, which this version does not "
+                        "know: it cannot check this match, and blames no player (a version "
+                        "that knows it can audit the log)",
+                        "la table joue la capacité {caps}, que cette version ne connaît pas : "
+                        "elle ne peut pas vérifier cette partie, et ne met aucun joueur en "
+                        "faute (une version qui la connaît peut vérifier le journal)"),
+    "unsupported_why_pl": ("the table plays the capabilities {caps}, which this version does "
+                           "not know: it cannot check this match, and blames no player (a "
+                           "version that knows them can audit the log)",
+                           "la table joue les capacités {caps}, que cette version ne connaît "
+                           "pas : elle ne peut pas vérifier cette partie, et ne met aucun "
+                           "joueur en faute (une version qui les connaît peut vérifier le "
+                           "journal)"),
     "verdict_blamed": ("blamed: {name} (key {fp})", "en faute : {name} (clé {fp})"),
     "verdict_nobody": ("no player is blamed: the file was altered",
                        "aucun joueur en faute : le fichier a été modifié"),
@@ -611,6 +628,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "hi_players": ("{n} players", "{n} joueurs"),
     "hi_unreadable": ("not a readable log: counts for nothing",
                       "journal illisible : ne compte pas"),
+    "hi_unsupported": ("CANNOT AUDIT (a table capability this version does not know): "
+                       "counts for nothing",
+                       "AUDIT IMPOSSIBLE (une capacité de table que cette version ne connaît "
+                       "pas) : ne compte pas"),
     "hi_invalid": ("FAILED ITS AUDIT: counts for nothing",
                    "AUDIT ÉCHOUÉ : ne compte pas"),
     "hi_won_points": ("{side} won {score}", "{side} : victoire {score}"),
@@ -738,6 +759,14 @@ class Translator:
     def rule(self, rule: str) -> str:
         pair = RULE_NAMES.get(rule)
         return rule.replace("_", " ") if pair is None else pair[self._i]
+
+
+def unsupported_words(t: Translator, caps: Sequence[str]) -> str:
+    """Why an observer cannot audit a match (a :data:`~chkobba_p2p.observer.UNSUPPORTED`
+    verdict): the table's capabilities it does not know, named (as the genesis spells
+    them, made safe and cut short), in ``t``'s language; it blames no one."""
+    shown = ", ".join(safe_text(c, 40) for c in caps[:8]) + (", ..." if len(caps) > 8 else "")
+    return t("unsupported_why" if len(caps) == 1 else "unsupported_why_pl", caps=shown)
 
 
 def notice_text(t: Translator, notice: Notice) -> str:

@@ -14,14 +14,14 @@ import html
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from chkobba_p2p.audit import INVALID, VALID, AuditReport
+from chkobba_p2p.audit import INVALID, UNSUPPORTED, VALID, AuditReport
 from chkobba_p2p.cards import Card, FigureConvention, card
 from chkobba_p2p.review import BLUNDER, MISTAKE, Grade, Review
 from chkobba_p2p.rules import CutEvent, DealEvent, PlayEvent, Ruleset
 from chkobba_p2p.seating import SHAPES, Seating
 
 from . import scoresheet
-from .i18n import Translator, decimal
+from .i18n import Translator, decimal, unsupported_words
 from .replay_css import CSS as _CSS
 
 __all__ = ["render_html"]
@@ -33,6 +33,7 @@ _WORDS: dict[str, tuple[str, str]] = {
     "valid": ("VALID", "VALIDE"),
     "invalid": ("INVALID", "INVALIDE"),
     "incomplete": ("INCOMPLETE", "INCOMPLÈTE"),
+    "unsupported": ("CANNOT AUDIT", "AUDIT IMPOSSIBLE"),
     "valid_long": ("Every signature, the chain of entries, every proof of the deal, every "
                    "move and every score check out.",
                    "Chaque signature, la chaîne des entrées, chaque preuve de la donne, "
@@ -269,11 +270,15 @@ class _Page:
             else:
                 who = self.blame(r.blamed)
                 lines.append(f'<p class="blame">{self.tx("blamed", who=who)}</p>')
+        elif v == UNSUPPORTED:  # a table capability this version does not know: no judgement
+            caps = r.outcome.unknown_caps if r.outcome is not None else ()
+            why = unsupported_words(Translator(self.lang), caps)
+            lines.append(f"<p>{html.escape(why[:1].upper() + why[1:])}.</p>")
         else:
             lines.append(f"<p>{self.t('incomplete_long')}</p>")
             if r.blamed is not None:
                 lines.append(f"<p>{self.tx('claim', who=self.blame(r.blamed))}</p>")
-        if v != VALID:
+        if v not in (VALID, UNSUPPORTED):
             # An invalid log keeps the auditor's words (the entry and the check it fails);
             # a stopped one is told in the players' names.
             why = r.reason if v == INVALID else r.describe()

@@ -16,7 +16,7 @@ from pathlib import Path
 import trio
 
 from chkobba_p2p.cards import Card
-from chkobba_p2p.observer import INVALID, VALID, DeckRevealed, Verdict
+from chkobba_p2p.observer import INVALID, UNSUPPORTED, VALID, DeckRevealed, Verdict
 from chkobba_p2p.peer import (
     MAX_NAME,
     Aborted,
@@ -38,7 +38,8 @@ from chkobba_p2p.text import safe_text
 from chkobba_p2p.tor import over_tor
 from chkobba_p2p.watch import Spectator, WatchConfig, WatchOutcome
 
-from .i18n import detect_lang
+from .arguments import EXIT_INCOMPLETE, EXIT_INVALID, EXIT_UNSUPPORTED, EXIT_VALID
+from .i18n import Translator, detect_lang, unsupported_words
 from .tor_options import join_tor_transport
 
 
@@ -216,6 +217,10 @@ class Narrator:
             self.say(self.t("back", name=self.who(ev.seat)))
 
     def verdict(self, v: Verdict) -> None:
+        if v.verdict == UNSUPPORTED:  # a table capability we do not know: no judgement
+            t = Translator("fr" if self.fr else "en")
+            self.say(t("verdict_unsupported", why=unsupported_words(t, v.unknown_caps)))
+            return
         head = self.t({VALID: "VALID", INVALID: "CHEAT"}.get(v.verdict, "INCOMPLETE"))
         blame = ""
         if v.verdict == INVALID:
@@ -311,7 +316,7 @@ def run(args: argparse.Namespace) -> int:
     narrator.say(narrator.t("stopped", why=safe_text(outcome.stopped or "?", 300)))
     if outcome.log_path is not None:
         narrator.say(narrator.t("log", path=outcome.log_path))
-    return {VALID: 0, INVALID: 1}.get(outcome.verdict.verdict, 3)
+    return exit_status(outcome.verdict)
 
 
 def _run_screen(args: argparse.Namespace, config: WatchConfig, name: str, lang: str,
@@ -345,4 +350,12 @@ def _run_screen(args: argparse.Namespace, config: WatchConfig, name: str, lang: 
         return 0
     verdict = outcome.verdict
     assert verdict is not None  # refused above
-    return {VALID: 0, INVALID: 1}.get(verdict.verdict, 3)
+    return exit_status(verdict)
+
+
+def exit_status(verdict: Verdict) -> int:
+    """``chkobba watch``'s exit status for the observer's verdict (as ``replay``'s):
+    0 valid, 1 a cheat caught, 3 the game did not finish, 4 a table capability this
+    version does not know (it cannot audit the match, and blames no one)."""
+    return {VALID: EXIT_VALID, INVALID: EXIT_INVALID,
+            UNSUPPORTED: EXIT_UNSUPPORTED}.get(verdict.verdict, EXIT_INCOMPLETE)

@@ -117,8 +117,9 @@ def test_the_help_s_copies_of_the_library_s_names_and_bounds_are_exact():
     assert tuple(rules.PRESETS) == rules_options.PRESETS
     assert tuple(rules.VARIANTS) == rules_options.VARIANTS
     assert (arguments.EXIT_VALID, arguments.EXIT_INVALID, arguments.EXIT_USAGE,
-            arguments.EXIT_INCOMPLETE) == (audit.EXIT_VALID, audit.EXIT_INVALID,
-                                           audit.EXIT_USAGE, audit.EXIT_INCOMPLETE)
+            arguments.EXIT_INCOMPLETE, arguments.EXIT_UNSUPPORTED) == (
+        audit.EXIT_VALID, audit.EXIT_INVALID, audit.EXIT_USAGE, audit.EXIT_INCOMPLETE,
+        audit.EXIT_UNSUPPORTED)
 
 
 def test_every_command_runs_a_function_of_its_module():

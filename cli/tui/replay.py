@@ -20,14 +20,14 @@ from prompt_toolkit.layout.controls import FormattedTextControl
 from prompt_toolkit.output import ColorDepth
 
 from chkobba_p2p.cards import FigureConvention, card
-from chkobba_p2p.observer import INVALID, VALID, DeckRevealed, Verdict
+from chkobba_p2p.observer import INVALID, UNSUPPORTED, VALID, DeckRevealed, Verdict
 from chkobba_p2p.peer import Aborted, HandScored
 from chkobba_p2p.review import Grade
 from chkobba_p2p.rules import CutEvent, PlayEvent
 from chkobba_p2p.timeline import Timeline
 
 from .. import coach, scoresheet
-from ..i18n import Translator
+from ..i18n import Translator, unsupported_words
 from .dialogs import score_dialog_lines
 from .narration import EventLog
 from .render import Line, control_text, wrap_line
@@ -138,6 +138,9 @@ class ReplayViewer:
         elif v.verdict == INVALID:
             line = [("class:error", " " + t("verdict_invalid", entry=v.entry,
                                              why=f"{v.code}: {v.reason}"))]
+        elif v.verdict == UNSUPPORTED:  # nobody blamed: the table is beyond this version
+            line = [("class:warn", " " + t("verdict_unsupported",
+                                            why=unsupported_words(t, v.unknown_caps)))]
         else:
             line = [("class:warn", " " + t("verdict_incomplete", why=self._words(v)))]
         lines = wrap_line(line, width - 1, indent="   ")[:3]

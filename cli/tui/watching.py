@@ -43,7 +43,7 @@ from prompt_toolkit.output import ColorDepth
 from prompt_toolkit.widgets import Frame
 
 from chkobba_p2p.cards import FigureConvention
-from chkobba_p2p.observer import INVALID, VALID, DeckRevealed, Verdict
+from chkobba_p2p.observer import INVALID, UNSUPPORTED, VALID, DeckRevealed, Verdict
 from chkobba_p2p.peer import (
     HandStarted,
     Limits,
@@ -54,7 +54,7 @@ from chkobba_p2p.peer import (
 from chkobba_p2p.text import safe_text
 from chkobba_p2p.watch import Spectator, WatchOutcome
 
-from ..i18n import Translator
+from ..i18n import Translator, unsupported_words
 from . import dialogs
 from .lobby import lobby_lines
 from .narration import EventLog
@@ -196,6 +196,9 @@ class WatchView:
                       if v.blamed is not None else t("watch_nobody"))
             return ("class:error", t("watch_cheat", entry=v.entry, why=safe_text(why, 300))
                     + " " + blamed)
+        if v.verdict == UNSUPPORTED:  # a table capability we do not know: no judgement
+            return ("class:warn", t("verdict_unsupported",
+                                    why=unsupported_words(t, v.unknown_caps)))
         st = self.state
         if v.code == "aborted" and st.aborted is not None:  # why, as the players are told
             why = " ".join(text for _, text in stop_sentences(view, st.aborted))
