@@ -31,6 +31,7 @@ from .link.handshake import SPOKEN, error_message
 from .link.host import HostTable, SeatsMoved, Started
 from .link.joiner import RETRY_FIRST, Committed, SeatLink, lobby_event, pinned_fingerprint
 from .link.seat import ChatBucket, Effect
+from .link.spectators import END_LIMIT, serve_until
 from .liveness import Limits
 from .portmap import PortMapper
 from .shell import PeerShell, goodbye, pinger
@@ -225,10 +226,16 @@ class HostPeer(PeerShell):
             finally:
                 self.core.answered(answer)
                 self.apply()
-            # Let the last entries and the abort reach everyone before closing.
+            # Let the last entries and the abort reach everyone before closing; a
+            # spectator still reading gets the rest at its own pace (PROTOCOL.md 18).
+            ended = trio.current_time()
+            spectators = {lk for _, lk in self.core.spectators.values()}
             async with trio.open_nursery() as closing:
                 for link in self._all_links():
-                    closing.start_soon(link.drain)
+                    if link in spectators:
+                        closing.start_soon(self._serve_to_the_end, link, ended)
+                    else:
+                        closing.start_soon(link.drain)
             nursery.cancel_scope.cancel()
         for link in self._all_links():
             with contextlib.suppress(Exception):
@@ -237,6 +244,25 @@ class HostPeer(PeerShell):
         if self.session is not None and self.session.finished and self.config.state_path:
             with contextlib.suppress(OSError):
                 self.config.state_path.unlink()
+
+    #: Seconds after the end a spectator still reading is served, at most (tests lower
+    #: it): :data:`~chkobba_p2p.link.spectators.END_LIMIT`.
+    spectator_end_limit = END_LIMIT
+
+    async def _serve_to_the_end(self, link: Link, ended: float) -> None:
+        """The match is over: write what spectator ``link`` is still owed (the last
+        entries, the closing abort) at its own pace, while it takes some bytes every
+        ``idle`` seconds and at most :attr:`spectator_end_limit` after the end
+        (:func:`~chkobba_p2p.link.spectators.serve_until`); then close."""
+        link.finish()
+        while not link.written.is_set():
+            until = serve_until(ended, link.progress_at, self.timeouts.idle,
+                                self.spectator_end_limit)
+            if trio.current_time() >= until:
+                break  # it stopped reading, or the limit is reached: let go
+            with trio.move_on_at(until):
+                await link.written.wait()
+        await link.drain(2.0 if link.written.is_set() else 0.0)
 
     def _all_links(self) -> list[Link]:
         return [*self.core.links.values(), *(lk for _, lk in self.core.spectators.values())]

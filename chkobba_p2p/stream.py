@@ -28,6 +28,9 @@ __all__ = ["Link", "LinkClosed", "Traffic", "QUEUE"]
 QUEUE = 4096
 #: Bytes the writer joins into one write at most (a backlog is pulled in such batches).
 _WRITE = 1 << 18
+#: Bytes handed to the stream at once, at most: a slow reader's progress is seen at
+#: least every so many bytes (:attr:`Link.progress_at`).
+_SLICE = 1 << 16
 
 
 class Traffic:
@@ -68,6 +71,8 @@ class Link:
         self.error_code: int | None = None
         self.bytes_in = 0
         self.bytes_out = 0
+        #: When the other end last took bytes we wrote (a write completed), or None.
+        self.progress_at: float | None = None
         #: Told when bytes arrive (the host's admission: a stranger that speaks).
         self.on_data: Callable[[Link], None] | None = None
         #: Set when the peer let the queue fill: whoever runs the connection cuts it
@@ -193,9 +198,13 @@ class Link:
     async def _write(self, chunks: list[bytes]) -> None:
         if chunks:
             data = b"".join(chunks)
-            await self.stream.send_all(data)
-            self.bytes_out += len(data)
-            self.traffic.sent += len(data)
+            view = memoryview(data)
+            for at in range(0, len(data), _SLICE):
+                piece = view[at:at + _SLICE]
+                await self.stream.send_all(piece)
+                self.progress_at = trio.current_time()
+                self.bytes_out += len(piece)
+                self.traffic.sent += len(piece)
 
     async def drain(self, timeout: float = 2.0, *, discard: bool = False) -> None:
         """Finish writing, send EOF, and wait (at most ``timeout`` seconds) for the other

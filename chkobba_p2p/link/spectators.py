@@ -18,10 +18,26 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-__all__ = ["ANNOUNCE_WINDOW", "Announcement", "SpectatorAnnouncer"]
+__all__ = ["ANNOUNCE_WINDOW", "END_LIMIT", "Announcement", "SpectatorAnnouncer",
+           "serve_until"]
 
 #: Seconds between two announcements of who is watching, at least.
 ANNOUNCE_WINDOW = 5.0
+#: Seconds after the end of the match that the host keeps serving a spectator that is
+#: still reading what it is owed, at most (PROTOCOL.md 18, "The end").
+END_LIMIT = 300.0
+
+
+def serve_until(ended: float, progress: float | None, stall: float,
+                limit: float = END_LIMIT) -> float:
+    """When the host stops serving a spectator that has not taken everything yet, once
+    the match ``ended``: ``stall`` seconds after the spectator last took some bytes
+    (``progress``; None: not since the end), and never later than ``limit`` seconds after
+    the end.  A spectator that reads slowly but keeps reading is served to the last
+    entry; one that stopped reading, or reads slower than the limit allows, is let go,
+    so that no spectator holds the host's process for longer than ``limit``."""
+    last = ended if progress is None else max(ended, progress)
+    return min(ended + limit, last + stall)
 
 
 @dataclass(frozen=True)
