@@ -344,6 +344,9 @@ class OutcomeError(enum.StrEnum):
     SAVED_GAME_MISSING = "saved_game_missing"
     #: The host closed its table before the game started (it said so: ``shutdown``).
     HOST_CLOSED = "host_closed"
+    #: Our saved game's host (its key) no longer has that game, not even as one it
+    #: ended: nothing was signed, the saved game is filed aside (PROTOCOL.md 13.3).
+    GAME_UNKNOWN = "game_unknown"
 
 
 @dataclass

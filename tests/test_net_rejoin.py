@@ -15,6 +15,7 @@ from test_net_support import FAST, GatedBot, host_config, join_config, run_then_
 
 from chkobba_p2p.link.handshake import HostHandshake
 from chkobba_p2p.link.host import HostTable
+from chkobba_p2p.liveness import Limits
 from chkobba_p2p.net import ClientPeer, HostPeer
 from chkobba_p2p.peer import BotController, Lobby, OutcomeError, Resumed, Waiting
 from chkobba_p2p.testing import GatedController, InMemoryTable, RecordingController
@@ -369,7 +370,7 @@ _ImpostorHost = _host_with(_ImpostorHandshake)
 async def test_an_impostors_welcome_does_not_shorten_the_wait(tmp_path, autojump_clock):
     """Another key at the host's address welcomes our resume announcing limits {move 1,
     away 0}: nothing in a welcome is our host's word until its key is checked, so the
-    joiner keeps its own allowance (PROTOCOL.md 13: an impostor delays, never ends, a
+    joiner keeps the table's allowance (saved with the game) (PROTOCOL.md 13: an impostor delays, never ends, a
     resume).  In memory: the impostor listens where our host did."""
     identity = Identity.generate()
     state = tmp_path / "seat1.state"
@@ -397,10 +398,13 @@ async def test_an_impostors_welcome_does_not_shorten_the_wait(tmp_path, autojump
         out = await peer.run()
         nursery.cancel_scope.cancel()
     assert len(table.connections_of(1)) > played  # the impostor was met (and welcomed us)
-    assert peer.host_limits is None  # the impostor's figures were never taken
-    assert trio.current_time() - start >= short.reconnect  # our own allowance, in full
+    # The impostor's figures were never taken: the table's, as our host announced them
+    # (kept with the saved game), and its allowance in full.
+    table_limits = Limits(table.timeouts.turn, table.timeouts.reconnect)
+    assert peer.host_limits == table_limits
+    assert trio.current_time() - start >= table_limits.allowance
     waits = recorder.of(Waiting)
-    assert waits and waits[0].seconds == short.reconnect
+    assert waits and waits[0].seconds == table_limits.allowance
     assert out.aborted is not None and out.aborted.blamed_seat == 0
 
 
