@@ -288,6 +288,9 @@ class NoticeKind(enum.StrEnum):
     #: The port mapping the router made could not be removed (``detail``: why): it lapses
     #: at the end of its lease (an hour at most).
     PORT_MAPPING_KEPT = "port_mapping_kept"
+    #: The saved game for this table is of a match already over (its log at ``path``
+    #: holds the end): it is removed, and the peer joins afresh (PROTOCOL.md 13.3).
+    SAVED_GAME_OVER = "saved_game_over"
 
 
 @dataclass(frozen=True)
@@ -319,6 +322,9 @@ class Notice:
                     "its allowance of time away")
         if k is NoticeKind.OTHER_HOST:
             return "a peer with another identity answers at the host's address; retrying"
+        if k is NoticeKind.SAVED_GAME_OVER:
+            return (f"the saved game for this table is already over (its log: {self.path}); "
+                    "joining afresh")
         return (f"could not remove the UPnP port mapping ({why}); it lapses when its "
                 "lease ends")
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import math
+from pathlib import Path
 from typing import Any
 
 import trio
@@ -323,7 +324,18 @@ class ClientPeer(PeerShell):
 
     def _try_resume(self) -> None:
         where = _address(self.host, self.port)
+        fresh_log = self.log
         restored = self._restore(self.config.state_path, lambda saved: saved.host == where)
+        if restored is not None and restored[1].finished and self.config.state_path:
+            # The log already ends (a crash after the end, before the save was removed):
+            # the save is done with, and never stands in the way of this join, which
+            # goes on afresh (PROTOCOL.md 13.3); the person is told where the end is.
+            with contextlib.suppress(OSError):
+                self.config.state_path.unlink()
+            self.log.close()
+            self.log, self._logged = fresh_log, 0
+            self.emit(Notice(NoticeKind.SAVED_GAME_OVER, path=Path(restored[0].log)))
+            restored = None
         if restored is not None:
             self.saved, session = restored
             self.core.resumed(session, session.table.seats[0].key)
@@ -379,7 +391,7 @@ class ClientPeer(PeerShell):
         if self.session is not None:  # resumed from the log: the picture first
             s = self.session
             self.emit(Restored(s.table, s.own_seat, s.replayed))
-            if s.finished:  # the log already ends in a done or a signed abort
+            if s.finished:  # the log already ends (and there is no save to remove)
                 self.core.stop("this game is already over (its log holds the end); "
                                "nothing to rejoin", None)
                 self.apply()

@@ -31,7 +31,7 @@ from chkobba_p2p.net import ClientPeer, HostPeer
 from chkobba_p2p.peer import BotController
 from chkobba_p2p.testing import GatedController, InMemoryTable, RecordingController
 from chkobba_p2p.transcript import SavedGame, read_transcript
-from chkobba_p2p.wire import ErrorCode, Identity, open_entry
+from chkobba_p2p.wire import ErrorCode, Identity, ProtocolError, open_entry
 
 #: The table's clocks: a long move clock, a short allowance (the seat that dies while to
 #: play is flagged ``peer_left`` once it is spent).  MockClock: time costs nothing.
@@ -319,3 +319,27 @@ async def test_over_tcp_a_flagged_seat_comes_back_to_the_hosts_end_then_a_new_ta
         (VALID, "on_time", 0, 1)
     assert not state.exists()
     assert out["again"].completed and out["again"].done == out["host2"].done
+
+
+def test_the_end_of_a_bigger_table_is_welcomed_from_a_smaller_one():
+    """The host's new table seats 2, the ended match 4: the welcome of our resume gives
+    our seat in the ended match (3), and the joiner takes it (its greeting's size is the
+    new table's)."""
+    from chkobba_p2p.link.handshake import ClientHandshake, HostHandshake
+    from chkobba_p2p.link.handshake import Lobby as SeatLobby
+    from chkobba_p2p.rules import Ruleset
+
+    host, seat = Identity.generate(), Identity.generate()
+    lobby = SeatLobby(host, "h", Ruleset(), 2, shuffle_proofs=False)
+    hs = HostHandshake(lobby, None, ended=lambda game, key: (3, 40)
+                       if (game, key) == (b"e" * 16, seat.public) else None)
+    cs = ClientHandshake(seat, "j", (b"e" * 16, 12), resume_seat=3)
+    welcome, at, resume = hs.on_hello(cs.on_host(hs.greeting()))
+    assert (at, resume, welcome["have"]) == (3, (b"e" * 16, 12), 40)
+    assert "limits" not in welcome  # no clocks run for a match that is over
+    assert cs.on_welcome(welcome) == 3
+    stranger = ClientHandshake(Identity.generate(), "x", (b"e" * 16, 12), resume_seat=1)
+    hs2 = HostHandshake(lobby, None, ended=hs.ended)
+    with pytest.raises(ProtocolError) as refused:  # no seat of its own there: unknown
+        hs2.on_hello(stranger.on_host(hs2.greeting()))
+    assert refused.value.error_code is ErrorCode.UNKNOWN_GAME

@@ -327,8 +327,12 @@ class ClientHandshake:
 
     def __init__(self, identity: Identity, name: str,
                  resume: tuple[bytes, int] | None = None, nonce: bytes | None = None,
-                 caps: tuple[str, ...] | None = None) -> None:
+                 caps: tuple[str, ...] | None = None, resume_seat: int | None = None
+                 ) -> None:
         self.identity = identity
+        #: On a resume, our seat in that game: the welcome must give it (the host's
+        #: greeting may be of another table, a match it ended being told, 13.3).
+        self.resume_seat = resume_seat
         #: What the hello announces.  By default every capability but the link-only
         #: ones, which need the caller's own part (``ready-check/v1``: sending ``start``
         #: once the person confirmed the table).
@@ -398,6 +402,9 @@ class ClientHandshake:
             raise ProtocolError(ErrorCode.BAD_PROOF_OF_POSSESSION,
                                 "the host's welcome is not signed by its greeting's key")
         seat: int = get_field(msg, "seat", "int")
-        if not 0 < seat < self.players:  # a shape of ONLINE: on_host checked it
+        if self.resume_seat is not None:
+            if seat != self.resume_seat:
+                raise ProtocolError(ErrorCode.BAD_FIELD, "not the seat we resume")
+        elif not 0 < seat < self.players:  # a shape of ONLINE: on_host checked it
             raise ProtocolError(ErrorCode.BAD_FIELD, "seat out of range")
         return seat

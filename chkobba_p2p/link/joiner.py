@@ -269,7 +269,8 @@ class SeatLink(SeatCore[C]):
                   ) -> ClientHandshake:
         s = self.session
         resume = (s.table.game, s.length) if s is not None else None
-        return ClientHandshake(identity, name, resume, caps=caps)
+        return ClientHandshake(identity, name, resume, caps=caps,
+                               resume_seat=s.own_seat if s is not None else None)
 
     def refuse_host_key(self, key: bytes | None) -> bool:
         """True (and the error set) when the host's key is not the pinned one."""
