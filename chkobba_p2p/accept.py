@@ -185,7 +185,7 @@ class Door:
             return
         if (ended := core.ended_backlog(resume)) is not None:
             # A match this host ended while that seat was away: the welcome, the entries
-            # it lacks up to the signed end, then the close (PROTOCOL.md 13.3).
+            # it lacks up to the signed end, then the close (PROTOCOL.md 13.1).
             link.send(wire.encode(welcome))
             link.send_backlog(*ended)
             await link.drain(self.timeouts.idle, discard=True)

@@ -1,4 +1,4 @@
-"""Matches a host ended, kept to tell a seat that comes back after the end (PROTOCOL.md 13.3).
+"""Matches a host ended, kept to tell a seat that comes back after the end (PROTOCOL.md 13.1).
 
 A seat that was away when its match ended (flagged on time, or any other signed end)
 comes back with a resume hello for a game the host no longer runs.  Rather than the bare
@@ -13,9 +13,11 @@ looked up by game id; each log's header is read once).
 
 from __future__ import annotations
 
+import math
 import os
+import time
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -30,6 +32,8 @@ KEPT = 64
 NEWEST_LOGS = 512
 #: The largest log header read (a header is a few hundred bytes).
 MAX_HEADER = 4096
+#: Seconds between two looks at the log directory for a game not found there.
+RESCAN = 5.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,33 +139,52 @@ class EndedLogs:
     header is read once (then remembered with its size and time); only the newest
     :data:`NEWEST_LOGS` files are looked at."""
 
-    def __init__(self, key: bytes, directory: Path | None) -> None:
+    def __init__(self, key: bytes, directory: Path | None, *,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self.key = key
         self.directory = directory
+        self._clock = clock
         self._headers: dict[Path, tuple[tuple[int, int], bytes | None]] = {}
+        #: Our logs by game, as of the last look at the directory (at most once every
+        #: RESCAN seconds: a stranger's resume hellos for made-up games cost no more).
+        self._index: dict[bytes, list[Path]] = {}
+        self._looked = -math.inf
 
     def find(self, game: bytes) -> EndedMatch | None:
         match = kept(self.key, game)
         if match is not None or self.directory is None:
             return match
+        for _ in range(2):  # what the last look found; else one more look, if due
+            for path in self._index.get(game, ()):
+                try:
+                    log = read_transcript(path)
+                except (OSError, ValueError, wire.ProtocolError):
+                    continue
+                match = ended_match(log.bodies)
+                if match is not None and match.game == game:
+                    _remember(self.key, match)  # found once, kept for the next look
+                    return match
+            now = self._clock()
+            if now - self._looked < RESCAN:
+                break
+            self._looked = now
+            self._index = self._scan(self.directory)
+        return None
+
+    def _scan(self, directory: Path) -> dict[bytes, list[Path]]:
+        """The newest :data:`NEWEST_LOGS` logs of ours in ``directory``, by game."""
         try:
-            entries = [(e.stat().st_mtime_ns, Path(e.path)) for e in os.scandir(self.directory)
+            entries = [(e.stat().st_mtime_ns, Path(e.path)) for e in os.scandir(directory)
                        if e.name.endswith(".chklog") and e.is_file()]
         except OSError:
-            return None
+            return {}
         entries.sort(reverse=True)
+        index: dict[bytes, list[Path]] = {}
         for _, path in entries[:NEWEST_LOGS]:
-            if self._game_of(path) != game:
-                continue
-            try:
-                log = read_transcript(path)
-            except (OSError, ValueError, wire.ProtocolError):
-                continue
-            match = ended_match(log.bodies)
-            if match is not None and match.game == game:
-                _remember(self.key, match)  # found once, kept for the next look
-                return match
-        return None
+            game = self._game_of(path)
+            if game is not None:
+                index.setdefault(game, []).append(path)  # the newest first
+        return index
 
     def _game_of(self, path: Path) -> bytes | None:
         """The game of a log of ours (seat 0, our key), else None; remembered."""

@@ -289,7 +289,7 @@ class NoticeKind(enum.StrEnum):
     #: at the end of its lease (an hour at most).
     PORT_MAPPING_KEPT = "port_mapping_kept"
     #: The saved game for this table is of a match already over (its log at ``path``
-    #: holds the end): it is removed, and the peer joins afresh (PROTOCOL.md 13.3).
+    #: holds the end): it is removed, and the peer joins afresh (PROTOCOL.md 13.1).
     SAVED_GAME_OVER = "saved_game_over"
 
 
@@ -351,7 +351,7 @@ class OutcomeError(enum.StrEnum):
     #: The host closed its table before the game started (it said so: ``shutdown``).
     HOST_CLOSED = "host_closed"
     #: Our saved game's host (its key) no longer has that game, not even as one it
-    #: ended: nothing was signed, the saved game is filed aside (PROTOCOL.md 13.3).
+    #: ended: nothing was signed, the saved game is filed aside (PROTOCOL.md 13.1).
     GAME_UNKNOWN = "game_unknown"
 
 

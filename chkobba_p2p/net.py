@@ -97,7 +97,7 @@ class HostPeer(PeerShell):
         self._lobby_moved = trio.Event()  # seats changed: the announcement follows
         self._headed = False  # the log has its header (nothing is written before it)
         #: The matches this host ended before (in this process, or in its log
-        #: directory): a seat that comes back to one is told its end (PROTOCOL.md 13.3).
+        #: directory): a seat that comes back to one is told its end (PROTOCOL.md 13.1).
         self.ended_logs = EndedLogs(self.identity.public, self.log.path.parent)
         self.core.ended = self.ended_logs.find
         self._try_resume()
@@ -329,7 +329,7 @@ class ClientPeer(PeerShell):
         if restored is not None and restored[1].finished and self.config.state_path:
             # The log already ends (a crash after the end, before the save was removed):
             # the save is done with, and never stands in the way of this join, which
-            # goes on afresh (PROTOCOL.md 13.3); the person is told where the end is.
+            # goes on afresh (PROTOCOL.md 13.1); the person is told where the end is.
             with contextlib.suppress(OSError):
                 self.config.state_path.unlink()
             self.log.close()

@@ -141,7 +141,7 @@ def finish(result, ui, address: str | None = None) -> int:
 
 
 def _game_unknown(error: str, t: Translator) -> str:
-    """Our host no longer has the game (PROTOCOL.md 13.3): said in the player's language,
+    """Our host no longer has the game (PROTOCOL.md 13.1): said in the player's language,
     with where the saved game was filed (the library's sentence ends with it)."""
     _, filed, where = error.rpartition("filed at ")
     return t("err_game_unknown") + (f" ({safe_text(where.rstrip(')'), 300)})" if filed

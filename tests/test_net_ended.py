@@ -1,4 +1,4 @@
-"""Told, and never stuck (issue 40, case 6; PROTOCOL.md 13.3): a seat that comes back to a
+"""Told, and never stuck (issue 40, case 6; PROTOCOL.md 13.1): a seat that comes back to a
 match that ended while it was away (the host flagged it on time) is shown the match's
 signed end, the host's: its log gets the host's ending entries and replays to the host's
 verdict, its saved game is done with, and it can sit at the host's new table at the same
@@ -225,7 +225,7 @@ def _two_seat_session(identity: Identity):
 # ------------------------------------------------------------------ pure parts
 
 
-def _ended_transcript() -> tuple[list[bytes], Identity]:
+def _ended_transcript() -> tuple[list[bytes], Identity, Identity]:
     from chkobba_p2p import session as S
     from chkobba_p2p.rules import Ruleset
 
@@ -242,11 +242,11 @@ def _ended_transcript() -> tuple[list[bytes], Identity]:
             bodies.append(e.body)
     hs.abort(ErrorCode.PEER_LEFT, 1, "gone")
     bodies.append(hs.bodies[-1])
-    return bodies, seat
+    return bodies, seat, host
 
 
 def test_an_ended_transcript_says_who_sat_and_where_the_end_begins():
-    bodies, seat = _ended_transcript()
+    bodies, seat, _ = _ended_transcript()
     match = ended_match(bodies)
     assert isinstance(match, EndedMatch) and match.seat_of(seat.public) == 1
     assert match.seat_of(match.keys[0]) is None  # the host never resumes
@@ -257,6 +257,38 @@ def test_an_ended_transcript_says_who_sat_and_where_the_end_begins():
     assert match.start_for(n - 1) == n - 1 and match.start_for(n + 3) == n - 1
     assert ended_match(bodies[:-1]) is None  # no end: nothing to tell
     assert ended_match([b"junk"]) is None and ended_match([]) is None
+
+
+def _write_log(path: Path, bodies: list[bytes], key: bytes, seat: int = 0) -> None:
+    from chkobba_p2p.transcript import TranscriptWriter
+
+    log = TranscriptWriter(path)
+    log.write_header(game=open_entry(bodies[0]).game, seat=seat, key=key, name="h",
+                     host="x")
+    for body in bodies:
+        log.append(body)
+    log.close()
+
+
+def test_a_host_finds_the_matches_it_ended_in_its_logs_and_only_those(tmp_path,
+                                                                       monkeypatch):
+    monkeypatch.setattr(ended, "_kept", type(ended._kept)())
+    bodies, seat, host = _ended_transcript()
+    game = open_entry(bodies[0]).game
+    now = [0.0]
+    logs = ended.EndedLogs(host.public, tmp_path, clock=lambda: now[0])
+    _write_log(tmp_path / "running.chklog", bodies[:-1], host.public)  # no end yet
+    _write_log(tmp_path / "theirs.chklog", bodies, seat.public, seat=1)  # a joiner's copy
+    (tmp_path / "junk.chklog").write_bytes(b"not a log")
+    assert logs.find(game) is None
+    _write_log(tmp_path / "ended.chklog", bodies, host.public)
+    assert logs.find(game) is None  # looked a moment ago: not again at once
+    now[0] += ended.RESCAN
+    match = logs.find(game)
+    assert match is not None and match.bodies == tuple(bodies)
+    assert match.seat_of(seat.public) == 1
+    assert ended.EndedLogs(Identity.generate().public, tmp_path).find(game) is None
+    assert ended.kept(host.public, game) == match  # found once, then from memory
 
 
 # ------------------------------------------------------------------ loopback TCP
@@ -343,3 +375,29 @@ def test_the_end_of_a_bigger_table_is_welcomed_from_a_smaller_one():
     with pytest.raises(ProtocolError) as refused:  # no seat of its own there: unknown
         hs2.on_hello(stranger.on_host(hs2.greeting()))
     assert refused.value.error_code is ErrorCode.UNKNOWN_GAME
+
+
+@pytest.mark.parametrize(("lang", "words"), [
+    ("en", "the host no longer has this game"),
+    ("fr", "l'hôte n'a plus cette partie"),
+])
+def test_the_player_is_told_in_his_language_where_the_saved_game_went(lang, words, capsys):
+    """``chkobba join``'s last words when the host no longer has the game: the reason in
+    the player's language, where the saved game was filed, exit status 2 (no game)."""
+    from types import SimpleNamespace
+
+    from chkobba_cli.ending import EXIT_NO_GAME, finish
+    from chkobba_cli.i18n import Translator
+    from chkobba_cli.tui.guest import RunResult
+
+    table = _two_seat_session(Identity.generate()).table
+    filed = "/data/resume/filed/ab-10.0.0.1_7955-20261205T190000Z.state"
+    outcome = Outcome(1, table, Path("/data/logs/x.chklog"),
+                      error=f"the host at 10.0.0.1:7955 no longer has this game (...) "
+                            f"(its saved game is filed at {filed})",
+                      error_code=OutcomeError.GAME_UNKNOWN)
+    ui = SimpleNamespace(t=Translator(lang), log_path=None)
+    assert finish(RunResult(outcome, left=False), ui, "10.0.0.1:7955") == EXIT_NO_GAME
+    out = capsys.readouterr()
+    said = " ".join((out.err + out.out).split())
+    assert words in said and filed in said and "10.0.0.1:7955" in said

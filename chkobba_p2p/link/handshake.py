@@ -225,7 +225,7 @@ class HostHandshake:
         #: owes the next entry.
         self.move_used = move_used
         #: ``ended(game, key)``: the seat ``key`` held in a match this host ended, and
-        #: that match's length, or None (PROTOCOL.md 13.3): a resume of it is welcomed.
+        #: that match's length, or None (PROTOCOL.md 13.1): a resume of it is welcomed.
         self.ended = ended
         self._greeting: bytes | None = None
 
@@ -277,7 +277,7 @@ class HostHandshake:
             resume_have = get_field(r, "have", "int")
             if self.running is None or game != self.running:
                 # A match this host ended while that seat was away: welcomed, to be told
-                # its end (PROTOCOL.md 13.3); no clocks run for it.
+                # its end (PROTOCOL.md 13.1); no clocks run for it.
                 over = self.ended(game, key) if self.ended is not None else None
                 if over is None:
                     raise ProtocolError(ErrorCode.UNKNOWN_GAME)
@@ -331,7 +331,7 @@ class ClientHandshake:
                  ) -> None:
         self.identity = identity
         #: On a resume, our seat in that game: the welcome must give it (the host's
-        #: greeting may be of another table, a match it ended being told, 13.3).
+        #: greeting may be of another table, a match it ended being told, 13.1).
         self.resume_seat = resume_seat
         #: What the hello announces.  By default every capability but the link-only
         #: ones, which need the caller's own part (``ready-check/v1``: sending ``start``

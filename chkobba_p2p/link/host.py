@@ -108,7 +108,7 @@ class HostTable(SeatCore[C]):
         self._own_chat = ChatBucket()
         self._next_watch = -math.inf
         #: The matches this host ended before, by game id (the shell's lookup: kept in
-        #: memory, found in its logs), told to a seat that comes back to one (13.3).
+        #: memory, found in its logs), told to a seat that comes back to one (13.1).
         self.ended: Callable[[bytes], EndedMatch | None] = lambda game: None
 
     # -- the handshake -------------------------------------------------------------------
@@ -136,7 +136,7 @@ class HostTable(SeatCore[C]):
 
     def ended_backlog(self, resume: tuple[bytes, int] | None
                       ) -> tuple[tuple[bytes, ...], int] | None:
-        """For a resume welcomed to a match this host ended (PROTOCOL.md 13.3): its
+        """For a resume welcomed to a match this host ended (PROTOCOL.md 13.1): its
         transcript and where the entries the seat lacks begin, the signed end among
         them; the shell sends them after the welcome, then closes.  None otherwise."""
         match = self.ended_match(resume[0]) if resume is not None else None

@@ -311,7 +311,7 @@ class SeatLink(SeatCore[C]):
 
     def _game_unknown(self) -> None:
         """Our host (its greeting gave its key) no longer has our game, not even as a
-        match it ended (it would have told us its end, PROTOCOL.md 13.3): restarted
+        match it ended (it would have told us its end, PROTOCOL.md 13.1): restarted
         without that game's log, or on another machine.  Waiting changes nothing, and an
         ending of our own could contradict one it signed: we sign nothing, stop, and the
         shell files the saved game aside so that the next join sits at its new table."""
@@ -411,7 +411,7 @@ class SeatLink(SeatCore[C]):
             if isinstance(host_has, int) and host_has < s.length:
                 self.out.append(SendBacklog(conn, max(host_has, 0), len(s.bodies)))
             # What the host has past our copy comes first (it may be the match's signed
-            # end, PROTOCOL.md 13.3): nothing of ours is signed for a position it passed.
+            # end, PROTOCOL.md 13.1): nothing of ours is signed for a position it passed.
             self._resume_to = parse_have(welcome)
         if self.committed and self._host_chain_in():
             self.pump(now)  # a resumed session may hold the floor already
