@@ -162,6 +162,7 @@ class Door:
                             move_used=lambda: core.move_used_of(trio.current_time()))
         link.send_msg(hs.greeting())
         spectator: str | None = None
+        resume: tuple[bytes, int] | None = None
         try:
             with trio.fail_at(greeting_due):  # the admission's deadline for a stranger
                 hello_body, hello = await link.receive()
@@ -181,6 +182,13 @@ class Door:
             await link.fail(exc.error_code, exc.detail)
             return
         except LinkClosed:
+            return
+        if (ended := core.ended_backlog(resume)) is not None:
+            # A match this host ended while that seat was away: the welcome, the entries
+            # it lacks up to the signed end, then the close (PROTOCOL.md 13.1).
+            link.send(wire.encode(welcome))
+            link.send_backlog(*ended)
+            await link.drain(self.timeouts.idle, discard=True)
             return
         if self.peer.finished.is_set():
             await link.fail(ErrorCode.SHUTDOWN)

@@ -288,6 +288,9 @@ class NoticeKind(enum.StrEnum):
     #: The port mapping the router made could not be removed (``detail``: why): it lapses
     #: at the end of its lease (an hour at most).
     PORT_MAPPING_KEPT = "port_mapping_kept"
+    #: The saved game for this table is of a match already over (its log at ``path``
+    #: holds the end): it is removed, and the peer joins afresh (PROTOCOL.md 13.1).
+    SAVED_GAME_OVER = "saved_game_over"
 
 
 @dataclass(frozen=True)
@@ -319,6 +322,9 @@ class Notice:
                     "its allowance of time away")
         if k is NoticeKind.OTHER_HOST:
             return "a peer with another identity answers at the host's address; retrying"
+        if k is NoticeKind.SAVED_GAME_OVER:
+            return (f"the saved game for this table is already over (its log: {self.path}); "
+                    "joining afresh")
         return (f"could not remove the UPnP port mapping ({why}); it lapses when its "
                 "lease ends")
 
@@ -344,6 +350,9 @@ class OutcomeError(enum.StrEnum):
     SAVED_GAME_MISSING = "saved_game_missing"
     #: The host closed its table before the game started (it said so: ``shutdown``).
     HOST_CLOSED = "host_closed"
+    #: Our saved game's host (its key) no longer has that game, not even as one it
+    #: ended: nothing was signed, the saved game is filed aside (PROTOCOL.md 13.1).
+    GAME_UNKNOWN = "game_unknown"
 
 
 @dataclass

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import math
+from pathlib import Path
 from typing import Any
 
 import trio
@@ -24,6 +26,7 @@ from .accept import Door, open_files_limit
 from .address import Address, listen_error, parse_port
 from .config import HostConfig, JoinConfig
 from .discovery import Announced, Announcer, TableFacts, host_addresses
+from .ended import EndedLogs, keep
 from .events import Listening, Notice, NoticeKind, Outcome, OutcomeError, Restored, SeatController
 from .link import messages as lm
 from .link.admission import STRANGERS, Admission, strangers_for_files
@@ -94,6 +97,10 @@ class HostPeer(PeerShell):
         self.port_mapper: PortMapper | None = None
         self._lobby_moved = trio.Event()  # seats changed: the announcement follows
         self._headed = False  # the log has its header (nothing is written before it)
+        #: The matches this host ended before (in this process, or in its log
+        #: directory): a seat that comes back to one is told its end (PROTOCOL.md 13.1).
+        self.ended_logs = EndedLogs(self.identity.public, self.log.path.parent)
+        self.core.ended = self.ended_logs.find
         self._try_resume()
 
     # What the table holds, where it lives.
@@ -218,6 +225,8 @@ class HostPeer(PeerShell):
                 with trio.move_on_at(deadline):
                     while self.core.dispute_deadline() is not None:
                         await self.changed.wait()
+            if self.session is not None and self.session.finished:
+                keep(self.identity.public, self.session.bodies)  # for a later table
             self.core.match_over()
             self.apply()
             answer = None
@@ -348,10 +357,25 @@ class ClientPeer(PeerShell):
 
     def _try_resume(self) -> None:
         where = _address(self.host, self.port)
+        fresh_log = self.log
         restored = self._restore(self.config.state_path, lambda saved: saved.host == where)
+        if restored is not None and restored[1].finished and self.config.state_path:
+            # The log already ends (a crash after the end, before the save was removed):
+            # the save is done with, and never stands in the way of this join, which
+            # goes on afresh (PROTOCOL.md 13.1); the person is told where the end is.
+            with contextlib.suppress(OSError):
+                self.config.state_path.unlink()
+            self.log.close()
+            self.log, self._logged = fresh_log, 0
+            self.emit(Notice(NoticeKind.SAVED_GAME_OVER, path=Path(restored[0].log)))
+            restored = None
         if restored is not None:
             self.saved, session = restored
             self.core.resumed(session, session.table.seats[0].key)
+            if self.saved.limits is not None:
+                # The table's clocks, as its host announced them, until it speaks again:
+                # never this peer's own defaults (PROTOCOL.md 12.3).
+                self.core.host_limits = Limits(*map(float, self.saved.limits))
 
     def _effect(self, effect: Effect) -> None:
         if isinstance(effect, Committed):
@@ -367,8 +391,11 @@ class ClientPeer(PeerShell):
         self.log.write_header(game=s.table.game, seat=s.own_seat, key=self.identity.public,
                               name=self.config.name, host=where)
         if self.config.state_path is not None and not s.finished:
-            SavedGame(s.table.game, s.own_seat, where, s.master,
-                      str(self.log.path)).save(self.config.state_path)
+            limits = self.core.host_limits
+            SavedGame(s.table.game, s.own_seat, where, s.master, str(self.log.path),
+                      None if limits is None else (math.ceil(limits.move),
+                                                   math.ceil(limits.allowance))
+                      ).save(self.config.state_path)
 
     def flush_log(self) -> None:
         if self.core.catching_up():
@@ -397,7 +424,7 @@ class ClientPeer(PeerShell):
         if self.session is not None:  # resumed from the log: the picture first
             s = self.session
             self.emit(Restored(s.table, s.own_seat, s.replayed))
-            if s.finished:  # the log already ends in a done or a signed abort
+            if s.finished:  # the log already ends (and there is no save to remove)
                 self.core.stop("this game is already over (its log holds the end); "
                                "nothing to rejoin", None)
                 self.apply()
@@ -423,6 +450,10 @@ class ClientPeer(PeerShell):
         if self.session is not None and self.session.finished and self.config.state_path:
             with contextlib.suppress(OSError):
                 self.config.state_path.unlink()
+        elif self.core.game_unknown and self.config.state_path is not None:
+            filed = SavedGame.file_aside(self.config.state_path)
+            if filed is not None:
+                self.core.error = f"{self.core.error} (its saved game is filed at {filed})"
         return self.outcome()
 
     async def _connect_loop(self) -> None:
@@ -473,7 +504,7 @@ class ClientPeer(PeerShell):
                 link.finish()
                 nursery.cancel_scope.cancel()
                 if exc.error is not None:
-                    return core.refused(exc.error)
+                    return core.refused(exc.error, hs.host_key)
                 return core.closed_in_handshake()
             except (ProtocolError, trio.TooSlowError) as exc:
                 await link.fail(getattr(exc, "error_code", ErrorCode.HANDSHAKE_TIMEOUT))

@@ -179,19 +179,44 @@ class SavedGame:
     host: str
     master: bytes
     log: str
+    #: The table's clocks as its host announced them (move limit, allowance of time
+    #: away, whole seconds), shown while coming back, before the host speaks; None when
+    #: not known (a host's own save: its configuration says them).
+    limits: tuple[int, int] | None = None
 
     def save(self, path: Path) -> None:
-        write_private(path, wire.encode({"t": "saved", "game": self.game, "seat": self.seat,
-                                         "host": self.host, "master": self.master,
-                                         "log": self.log}))
+        raw: dict[str, Any] = {"t": "saved", "game": self.game, "seat": self.seat,
+                               "host": self.host, "master": self.master, "log": self.log}
+        if self.limits is not None:
+            raw["limits"] = list(self.limits)
+        write_private(path, wire.encode(raw))
 
     @classmethod
     def load(cls, path: Path) -> SavedGame | None:
         try:
             raw = wire.decode(Path(path).read_bytes())
-            return cls(raw["game"], raw["seat"], raw["host"], raw["master"], raw["log"])
+            limits = raw.get("limits")
+            known = tuple(limits) if isinstance(limits, list) and len(limits) == 2 and all(
+                isinstance(x, int) and not isinstance(x, bool) and x > 0 for x in limits) \
+                else None
+            return cls(raw["game"], raw["seat"], raw["host"], raw["master"], raw["log"],
+                       known)
         except (OSError, KeyError, wire.ProtocolError):
             return None
+
+    @staticmethod
+    def file_aside(path: Path) -> Path | None:
+        """Move a saved game that can no longer be resumed out of the way of the next
+        join (``resume/filed/``, never deleted: its secrets may still open the log's
+        hands); where it went, or None if it could not be moved."""
+        stamp = _dt.datetime.now(_dt.UTC).strftime("%Y%m%dT%H%M%SZ")
+        target = path.parent / "filed" / f"{path.stem}-{stamp}{path.suffix}"
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            os.replace(path, target)
+        except OSError:
+            return None
+        return target
 
 
 class SeatBusy(LocalError):

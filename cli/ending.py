@@ -103,6 +103,7 @@ def finish(result, ui, address: str | None = None) -> int:
     if o is not None and not result.left and (o.table is None or (
             o.error and o.aborted is None and o.done is None)):
         why = (t("err_host_closed") if o.error_code == "host_closed"
+               else _game_unknown(o.error or "", t) if o.error_code == "game_unknown"
                else t("err_closed") if not o.error or o.error.startswith(
                    "the host closed the connection")
                else explain(safe_text(o.error, 1000), t))
@@ -137,6 +138,14 @@ def finish(result, ui, address: str | None = None) -> int:
     if log:
         _print_log(t, log, replay=True)
     return EXIT_DONE if o.decided else EXIT_ABORTED
+
+
+def _game_unknown(error: str, t: Translator) -> str:
+    """Our host no longer has the game (PROTOCOL.md 13.1): said in the player's language,
+    with where the saved game was filed (the library's sentence ends with it)."""
+    _, filed, where = error.rpartition("filed at ")
+    return t("err_game_unknown") + (f" ({safe_text(where.rstrip(')'), 300)})" if filed
+                                    else "")
 
 
 def result_line(o: Outcome, ui) -> str:

@@ -694,6 +694,18 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "nt_resume_refused": ("the host refused our return ({code}: {why}); trying again while "
                           "its time away lasts", "l'hôte a refusé notre retour ({code} : "
                           "{why}) ; nouvel essai tant que dure son temps d'absence"),
+    "nt_saved_game_over": ("the saved game for this table is already over (its log: "
+                           "{path}); joining afresh",
+                           "la partie enregistrée pour cette table est déjà terminée (son "
+                           "journal : {path}) ; on rejoint à neuf"),
+    "err_game_unknown": ("the host no longer has this game (it may have ended while you "
+                         "were away, and the host no longer keeps its log); nothing was "
+                         "signed; your saved game is filed aside and the same command now "
+                         "joins the host's new table",
+                         "l'hôte n'a plus cette partie (elle s'est peut-être terminée "
+                         "pendant votre absence, et l'hôte n'en garde plus le journal) ; "
+                         "rien n'a été signé ; votre partie enregistrée est mise de côté et "
+                         "la même commande rejoint maintenant la nouvelle table de l'hôte"),
     "nt_other_host": ("another machine (not the host's key) answers at the host's address; "
                       "trying again", "une autre machine (pas la clé de l'hôte) répond à "
                       "l'adresse de l'hôte ; nouvel essai"),

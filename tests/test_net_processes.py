@@ -195,3 +195,53 @@ def test_a_headless_host_stopped_by_sigterm_stops_the_bots_it_started(tmp_path, 
     for pid in bots:
         with pytest.raises(ProcessLookupError):
             os.kill(pid, 0)  # stopped and reaped by the host
+
+
+def test_a_bot_back_after_the_host_flagged_it_gets_the_end_then_the_new_table(tmp_path):
+    """Issue 40, case 6, between processes: a bot is SIGKILLed mid-hand and stays away;
+    the host flags it on time and its process ends.  The same host (identity, port) opens
+    a new table; the bot's same command comes back to the end the host signed (the same
+    result line, its log replaying to the host's verdict, no ending of its own), and the
+    same command once more sits at the new table and plays it."""
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    logs = tmp_path / "host-logs"
+    hosting = ("--players", "2", "--identity", str(tmp_path / "host.key"), "--port",
+               str(port), "--reconnect-timeout", "2")
+
+    def host(log: str) -> subprocess.Popen:
+        return subprocess.Popen(
+            cli_command("host", "--headless", "--bind", "127.0.0.1", "--no-beacon",
+                        "--quiet", "--log", str(logs / log), *hosting),
+            cwd=REPO_ROOT, env=_env(tmp_path), stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE, text=True)
+
+    first = host("first.chklog")
+    args = ("--identity", str(tmp_path / "bot.key"), "--connect-retry", "20")
+    victim = _bot(tmp_path, port, "victim", *args, "--delay", "0.02")
+    log = tmp_path / "victim.chklog"
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and _entries(log) < 30:
+        time.sleep(0.01)
+    victim.kill()  # SIGKILL: it signs nothing, and its saved game stays
+    victim.wait()
+    flagged = _result(first)
+    assert "lost on time" in flagged, flagged
+    assert list((tmp_path / "data" / "resume").glob("*.state"))
+    second = host("second.chklog")  # a new process: only its logs know the old match
+    back = _result(_bot(tmp_path, port, "victim", *args))
+    assert back == flagged
+    ended = read_transcript(log).bodies
+    assert ended == read_transcript(logs / "first.chklog").bodies
+    for path in (log, logs / "first.chklog"):
+        replayed = subprocess.run(cli_command("replay", str(path)), cwd=REPO_ROOT,
+                                  env=_env(tmp_path), capture_output=True, text=True,
+                                  timeout=LIMIT)
+        assert replayed.returncode == 0 and "VALID" in replayed.stdout, replayed.stdout
+        assert "lost on time" in replayed.stdout, replayed.stdout
+    assert not list((tmp_path / "data" / "resume").glob("*.state"))
+    again = _result(_bot(tmp_path, port, "again", *args))
+    assert again.startswith("result: match over after") and _result(second) == again

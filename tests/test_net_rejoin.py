@@ -15,8 +15,17 @@ from test_net_support import FAST, GatedBot, host_config, join_config, run_then_
 
 from chkobba_p2p.link.handshake import HostHandshake
 from chkobba_p2p.link.host import HostTable
+from chkobba_p2p.liveness import Limits
 from chkobba_p2p.net import ClientPeer, HostPeer
-from chkobba_p2p.peer import BotController, Lobby, OutcomeError, Resumed, Waiting
+from chkobba_p2p.peer import (
+    BotController,
+    Lobby,
+    Notice,
+    NoticeKind,
+    OutcomeError,
+    Resumed,
+    Waiting,
+)
 from chkobba_p2p.testing import GatedController, InMemoryTable, RecordingController
 from chkobba_p2p.transcript import read_transcript
 from chkobba_p2p.wire import ErrorCode, Identity, open_entry
@@ -127,7 +136,7 @@ async def test_a_host_that_closed_the_table_is_reported_at_once_not_blamed(tmp_p
     assert state.exists()  # the game can still be resumed once the host is back
 
 
-async def test_a_saved_game_that_is_already_over_does_not_connect(tmp_path):
+async def test_a_saved_game_that_is_already_over_is_told_and_never_blocks_a_join(tmp_path):
     port = _free_tcp_port()
     identity = Identity.generate()
     state = tmp_path / "amel.state"
@@ -159,17 +168,25 @@ async def test_a_saved_game_that_is_already_over_does_not_connect(tmp_path):
         listener.bind(("127.0.0.1", port))
         listener.listen(4)
         listener.setblocking(False)
-        peer = ClientPeer(cfg, BotController("greedy", 1))
-        with trio.fail_after(10):
+        seen = RecordingController(1)
+        ended_log = read_transcript(tmp_path / "amel.chklog").bodies
+        peer = ClientPeer(cfg, seen)
+        with trio.fail_after(30):
             again = await peer.run()
         try:
             listener.accept()[0].close()
             connected = True
         except BlockingIOError:
             connected = False
-    assert not connected
-    assert again.aborted is not None and again.aborted.by_seat == 0
-    assert "already over" in (again.error or "")
+    # A save of a match that is over never stands in the way: removed, the person told
+    # where the end is, and this join goes on afresh (here to a port where no chkobba
+    # host answers), signing nothing into the old log.
+    assert connected and again.aborted is None and again.table is None
+    assert "already over" not in (again.error or "")
+    over = [e for e in seen.events if isinstance(e, Notice)
+            and e.kind is NoticeKind.SAVED_GAME_OVER]
+    assert [n.path for n in over] == [tmp_path / "amel.chklog"]
+    assert read_transcript(tmp_path / "amel.chklog").bodies == ended_log
     assert not state.exists()
 
 
@@ -369,8 +386,8 @@ _ImpostorHost = _host_with(_ImpostorHandshake)
 async def test_an_impostors_welcome_does_not_shorten_the_wait(tmp_path, autojump_clock):
     """Another key at the host's address welcomes our resume announcing limits {move 1,
     away 0}: nothing in a welcome is our host's word until its key is checked, so the
-    joiner keeps its own allowance (PROTOCOL.md 13: an impostor delays, never ends, a
-    resume).  In memory: the impostor listens where our host did."""
+    joiner keeps the table's allowance, saved with the game (PROTOCOL.md 13: an impostor
+    delays, never ends, a resume).  In memory: the impostor listens where our host did."""
     identity = Identity.generate()
     state = tmp_path / "seat1.state"
     gate = GatedController(2)
@@ -397,10 +414,13 @@ async def test_an_impostors_welcome_does_not_shorten_the_wait(tmp_path, autojump
         out = await peer.run()
         nursery.cancel_scope.cancel()
     assert len(table.connections_of(1)) > played  # the impostor was met (and welcomed us)
-    assert peer.host_limits is None  # the impostor's figures were never taken
-    assert trio.current_time() - start >= short.reconnect  # our own allowance, in full
+    # The impostor's figures were never taken: the table's, as our host announced them
+    # (kept with the saved game), and its allowance in full.
+    table_limits = Limits(table.timeouts.turn, table.timeouts.reconnect)
+    assert peer.host_limits == table_limits
+    assert trio.current_time() - start >= table_limits.allowance
     waits = recorder.of(Waiting)
-    assert waits and waits[0].seconds == short.reconnect
+    assert waits and waits[0].seconds == table_limits.allowance
     assert out.aborted is not None and out.aborted.blamed_seat == 0
 
 

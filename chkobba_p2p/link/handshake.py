@@ -208,7 +208,9 @@ class HostHandshake:
     def __init__(self, lobby: Lobby, running: bytes | None = None,
                  nonce: bytes | None = None, limits: dict[str, int] | None = None,
                  allowance_left: Callable[[int], int] | None = None,
-                 move_used: Callable[[], int | None] | None = None) -> None:
+                 move_used: Callable[[], int | None] | None = None,
+                 ended: Callable[[bytes, bytes], tuple[int, int] | None] | None = None
+                 ) -> None:
         self.lobby = lobby
         self.nonce = nonce if nonce is not None else secrets.token_bytes(32)
         self.running = running
@@ -222,6 +224,9 @@ class HostHandshake:
         #: head has run, whole seconds (the welcome's ``limits.used``); None when nobody
         #: owes the next entry.
         self.move_used = move_used
+        #: ``ended(game, key)``: the seat ``key`` held in a match this host ended, and
+        #: that match's length, or None (PROTOCOL.md 13.1): a resume of it is welcomed.
+        self.ended = ended
         self._greeting: bytes | None = None
 
     def greeting(self) -> dict[str, Any]:
@@ -265,13 +270,21 @@ class HostHandshake:
             raise ProtocolError(ErrorCode.BAD_FIELD, "caps must include shuffle-proof/v1: "
                                 "this table's shuffles carry proofs")
         resume = None
+        over: tuple[int, int] | None = None
         r = get_field(msg, "resume", "map", optional=True)
         if r is not None:
             game = get_field(r, "g", "bytes", size=16)
             resume_have = get_field(r, "have", "int")
             if self.running is None or game != self.running:
-                raise ProtocolError(ErrorCode.UNKNOWN_GAME)
-            seat = self.lobby.seat_of(key)
+                # A match this host ended while that seat was away: welcomed, to be told
+                # its end (PROTOCOL.md 13.1); no clocks run for it.
+                over = self.ended(game, key) if self.ended is not None else None
+                if over is None:
+                    raise ProtocolError(ErrorCode.UNKNOWN_GAME)
+                seat: int | None
+                seat, have = over
+            else:
+                seat = self.lobby.seat_of(key)
             if seat is None:
                 raise ProtocolError(ErrorCode.UNKNOWN_GAME, "this identity has no seat here")
             resume = (game, max(0, resume_have))
@@ -284,7 +297,7 @@ class HostHandshake:
             seat = self.lobby.take_seat(key, name, tuple(c for c in caps if isinstance(c, str)))
         welcome = {"t": "welcome", "v": version, "seat": seat, "caps": list(SPOKEN),
                    "have": have}
-        if self.limits is not None:
+        if self.limits is not None and over is None:
             welcome["limits"] = dict(self.limits)
             if resume is not None and self.allowance_left is not None:
                 welcome["limits"]["left"] = max(0, min(self.limits["away"],
@@ -314,8 +327,12 @@ class ClientHandshake:
 
     def __init__(self, identity: Identity, name: str,
                  resume: tuple[bytes, int] | None = None, nonce: bytes | None = None,
-                 caps: tuple[str, ...] | None = None) -> None:
+                 caps: tuple[str, ...] | None = None, resume_seat: int | None = None
+                 ) -> None:
         self.identity = identity
+        #: On a resume, our seat in that game: the welcome must give it (the host's
+        #: greeting may be of another table, a match it ended being told, 13.1).
+        self.resume_seat = resume_seat
         #: What the hello announces.  By default every capability but the link-only
         #: ones, which need the caller's own part (``ready-check/v1``: sending ``start``
         #: once the person confirmed the table).
@@ -385,6 +402,9 @@ class ClientHandshake:
             raise ProtocolError(ErrorCode.BAD_PROOF_OF_POSSESSION,
                                 "the host's welcome is not signed by its greeting's key")
         seat: int = get_field(msg, "seat", "int")
-        if not 0 < seat < self.players:  # a shape of ONLINE: on_host checked it
+        if self.resume_seat is not None:
+            if seat != self.resume_seat:
+                raise ProtocolError(ErrorCode.BAD_FIELD, "not the seat we resume")
+        elif not 0 < seat < self.players:  # a shape of ONLINE: on_host checked it
             raise ProtocolError(ErrorCode.BAD_FIELD, "seat out of range")
         return seat

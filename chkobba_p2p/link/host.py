@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .. import wire
+from ..ended import EndedMatch, ended_match
 from ..events import (
     Chat,
     LeftLobby,
@@ -114,6 +115,9 @@ class HostTable(SeatCore[C]):
         self._next_watch = -math.inf
         #: When we signed a flag on a connected seat: its dispute may follow (12.6).
         self._flagged_at: float | None = None
+        #: The matches this host ended before, by game id (the shell's lookup: kept in
+        #: memory, found in its logs), told to a seat that comes back to one (13.1).
+        self.ended: Callable[[bytes], EndedMatch | None] = lambda game: None
 
     # -- the handshake -------------------------------------------------------------------
 
@@ -122,7 +126,31 @@ class HostTable(SeatCore[C]):
         """A connection's greeting and the check of its hello (PROTOCOL.md 3, 5)."""
         running = self.session.table.game if self.session else None
         return HostHandshake(self.lobby, running, limits=self.announced_limits(),
-                             allowance_left=allowance_left, move_used=move_used)
+                             allowance_left=allowance_left, move_used=move_used,
+                             ended=self._ended_seat)
+
+    def ended_match(self, game: bytes) -> EndedMatch | None:
+        """The match ``game`` if this host ended it: its own, over and not yet closed,
+        or an earlier one (:attr:`ended`); None if it runs or is unknown here."""
+        s = self.session
+        if s is not None and s.table.game == game:
+            return ended_match(s.bodies) if s.finished else None
+        return self.ended(game)
+
+    def _ended_seat(self, game: bytes, key: bytes) -> tuple[int, int] | None:
+        match = self.ended_match(game)
+        seat = match.seat_of(key) if match is not None else None
+        return None if match is None or seat is None else (seat, len(match.bodies))
+
+    def ended_backlog(self, resume: tuple[bytes, int] | None
+                      ) -> tuple[tuple[bytes, ...], int] | None:
+        """For a resume welcomed to a match this host ended (PROTOCOL.md 13.1): its
+        transcript and where the entries the seat lacks begin, the signed end among
+        them; the shell sends them after the welcome, then closes.  None otherwise."""
+        match = self.ended_match(resume[0]) if resume is not None else None
+        if resume is None or match is None:
+            return None
+        return match.bodies, match.start_for(resume[1])
 
     def announced_limits(self) -> dict[str, int]:
         """The clocks' limits this host enforces, for the welcome (PROTOCOL.md 12.3), in
@@ -157,6 +185,8 @@ class HostTable(SeatCore[C]):
         :class:`ProtocolError` to refuse it with."""
         welcome, seat, resume = hs.on_hello(hello, body,
                                             self.session.length if self.session else 0)
+        if self.ended_backlog(resume) is not None:
+            return welcome, seat, resume, None  # told the end: no seat's connection taken
         held = self.links.get(seat)
         if held is None or self.is_closed(held):
             return welcome, seat, resume, None

@@ -196,6 +196,9 @@ class SeatLink(SeatCore[C]):
         #: seat signed any of it, the game's secrets are on another machine.
         self.committed = False
         self.replay_to = 0
+        #: On a resume, the host's chain length as its welcome said: our seat acts once
+        #: it is in (:meth:`_host_chain_in`).
+        self._resume_to = 0
         #: Some connection of this run got past its welcome: only then may a lost host
         #: spend its allowance and be blamed (PROTOCOL.md 12.4).
         self.ever_connected = False
@@ -204,6 +207,8 @@ class SeatLink(SeatCore[C]):
         #: The wire code of the host's last refusal of our resume (-1: not a known code),
         #: None once it welcomes us: the claim we sign if its allowance runs out says so.
         self.refusal: int | None = None
+        #: Our host said it has no such game, not even ended (see :meth:`refused`).
+        self.game_unknown = False
         self.host_away = False  # the host said it steps away
         self._host_rematch = False  # the host's rematch answer came (once is enough)
         self._relayed_chat: dict[int, ChatBucket] = {}
@@ -255,6 +260,12 @@ class SeatLink(SeatCore[C]):
         the idle timeout for its verdict to arrive."""
         return self.limits().bound + self.idle
 
+    def _host_chain_in(self) -> bool:
+        """On a resume, the host's chain as of its welcome is in (or the game is over):
+        only then does our seat act on it (:meth:`welcomed`)."""
+        s = self.session
+        return s is None or s.finished or s.length >= self._resume_to
+
     def commit(self) -> None:
         if not self.committed:
             self.committed = True
@@ -266,7 +277,8 @@ class SeatLink(SeatCore[C]):
                   ) -> ClientHandshake:
         s = self.session
         resume = (s.table.game, s.length) if s is not None else None
-        return ClientHandshake(identity, name, resume, caps=caps)
+        return ClientHandshake(identity, name, resume, caps=caps,
+                               resume_seat=s.own_seat if s is not None else None)
 
     def refuse_host_key(self, key: bytes | None) -> bool:
         """True (and the error set) when the host's key is not the pinned one."""
@@ -280,10 +292,15 @@ class SeatLink(SeatCore[C]):
                   "joining", OutcomeError.HOST_KEY_MISMATCH)
         return True
 
-    def refused(self, error: dict[str, Any]) -> bool:
-        """The host answered our hello with an error: True when we stop."""
+    def refused(self, error: dict[str, Any], greeted_by: bytes | None = None) -> bool:
+        """The host answered our hello with an error: True when we stop.  ``greeted_by``:
+        the key the connection's greeting gave (None: no greeting came)."""
         code = error.get("code")
         text = clean_text(error.get("msg"))
+        if self.session is not None and code == ErrorCode.UNKNOWN_GAME \
+                and greeted_by is not None and greeted_by == self.host_key:
+            self._game_unknown()
+            return True
         if self.session is not None:
             # A refusal while we are in a game (unknown_game, shutdown...) is an unsigned
             # message that anyone at the host's address can send: it deletes nothing and
@@ -299,6 +316,18 @@ class SeatLink(SeatCore[C]):
         self.error = refusal_words(code, text)
         self.error_code = code_name(code)
         return code not in (ErrorCode.ALREADY_SEATED,)
+
+    def _game_unknown(self) -> None:
+        """Our host (its greeting gave its key) no longer has our game, not even as a
+        match it ended (it would have told us its end, PROTOCOL.md 13.1): restarted
+        without that game's log, or on another machine.  Waiting changes nothing, and an
+        ending of our own could contradict one it signed: we sign nothing, stop, and the
+        shell files the saved game aside so that the next join sits at its new table."""
+        self.game_unknown = True
+        self.stop(f"the host at {self.where} no longer has this game (it may have ended "
+                  "while you were away, and the host no longer keeps its log); nothing was "
+                  "signed: your log keeps the game as far as it went, and the same command "
+                  "now joins the host's new table", OutcomeError.GAME_UNKNOWN)
 
     def closed_in_handshake(self) -> bool:
         """The host closed during the handshake without a word: True when we stop."""
@@ -393,7 +422,10 @@ class SeatLink(SeatCore[C]):
             host_has = welcome.get("have")
             if isinstance(host_has, int) and host_has < s.length:
                 self.out.append(SendBacklog(conn, max(host_has, 0), len(s.bodies)))
-        if self.committed:
+            # What the host has past our copy comes first (it may be the match's signed
+            # end, PROTOCOL.md 13.1): nothing of ours is signed for a position it passed.
+            self._resume_to = parse_have(welcome)
+        if self.committed and self._host_chain_in():
             self.pump(now)  # a resumed session may hold the floor already
 
     def new_clocks(self, now: float) -> Clocks:
@@ -668,9 +700,13 @@ class SeatLink(SeatCore[C]):
             if s.length < self.replay_to and not s.finished:
                 return  # the host's chain is still coming
             self.commit()
-        if s.finished and before and self.committed:
-            self.dispute_flag(before, now)  # a flag on us that our own clock belies
-        self.pump(now)
+        if s.finished and before and self.committed and len(s.bodies) > self.replay_to:
+            # A flag on us, signed while we were here (not one the host had already
+            # signed when it welcomed us back: we measured none of that): disputed when
+            # our own clock belies it (PROTOCOL.md 12.6).
+            self.dispute_flag(before, now)
+        if self._host_chain_in():
+            self.pump(now)
 
     def own_away_spent(self, now: float) -> float:
         """Our time without the host this match, as we measured it: while the link is
