@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pytest
 
+from chkobba_p2p import wire
 from chkobba_p2p.link.admission import Admission, AdmissionPolicy
 from chkobba_p2p.link.handshake import (
     CAP_KNOCK,
@@ -115,3 +116,63 @@ def test_a_greeting_then_a_close_is_an_answer_the_seat_retries():
     other.host_key = Identity.generate().public
     other.greeting(c, greeting["nonce"])
     assert other.knock() is None and other.closed_in_handshake() is True
+
+
+def _table_waiting_for_seat_1(allowance: float = 10.0):
+    from chkobba_p2p.link.host import HostTable
+
+    host, guest = Identity.generate(), Identity.generate()
+    table: HostTable[str] = HostTable(host, "h", Ruleset(), 2, False,
+                                      Limits(move=60, allowance=allowance))
+    table.lobby.take_seat(guest.public, "g", ("deal/v1",))  # counts as ready at once
+    table.links[1] = "old"
+    table.confirmed(table.lobby.seating, 0.0)  # the genesis; the readies follow
+    assert table.session is not None and table.session.floor == 1  # seat 1 owes
+    table.seat_gone("old", 1, 0.0)  # its connection is gone: its allowance runs
+    table.take()
+    return host, guest, table
+
+
+def _aborted(table) -> bool:
+    return table.session.finished
+
+
+def test_a_knock_in_time_holds_the_seats_flag_until_its_hello_is_answered():
+    host, guest, table = _table_waiting_for_seat_1()
+    # Without a knock, the allowance ends the game at 10 s.
+    _, _, bare = _table_waiting_for_seat_1()
+    bare.tick(10.5)
+    assert _aborted(bare)
+    # A knock at 9.5 s (its hello due at 19.5 s) holds it past 10 s ...
+    hs = table.handshake(lambda seat: 0)
+    assert table.knock("new", hs, knock_message(guest, host.public,
+                                                 hs.greeting()["nonce"]), 19.5, 9.5) == 1
+    table.tick(10.5)
+    assert not _aborted(table)
+    assert table.next_wake(10.5) <= 19.5
+    # ... and the welcome brings the seat back: no flag, ever.
+    hello = ClientHandshake(guest, "g", resume=(table.session.table.game, 0)).on_host(
+        hs.greeting())
+    welcome, seat, resume, replaced = table.on_hello(hs, hello, wire.encode(hello))
+    table.seated("new", seat, welcome, False, resume, replaced, 11.0)
+    table.tick(30.0)
+    assert not _aborted(table) and table.knocking == {}
+
+
+def test_a_knock_that_fails_or_comes_late_holds_nothing():
+    host, guest, table = _table_waiting_for_seat_1()
+    hs = table.handshake(lambda seat: 0)
+    table.knock("new", hs, knock_message(guest, host.public, hs.greeting()["nonce"]),
+                19.5, 9.5)
+    table.tick(10.5)
+    assert not _aborted(table)
+    assert table.knock_gone("new")  # its connection ended before its hello
+    table.tick(10.6)
+    assert _aborted(table)  # the flag at once
+    host, guest, late = _table_waiting_for_seat_1()
+    hs = late.handshake(lambda seat: 0)
+    late.tick(9.0)
+    late.knock("new", hs, knock_message(guest, host.public, hs.greeting()["nonce"]),
+               25.0, 15.0)  # allowance spent at 10 s: a knock at 15 s holds nothing
+    late.tick(15.1)
+    assert _aborted(late)
