@@ -22,7 +22,7 @@ import trio
 
 from . import wire
 from .link.admission import GREETING, Admission, AdmissionPolicy
-from .link.handshake import error_message
+from .link.handshake import HostHandshake, error_message
 from .link.host import HostTable
 from .shell import PeerShell, pinger
 from .stream import Link, LinkClosed
@@ -140,6 +140,8 @@ class Door:
                 cutter.cancel()
                 self._strangers.pop(link, None)
                 self.admission.closed(link)
+                if self.core.knock_gone(link):
+                    self.peer.apply()  # the seat's flag is held no more: clocks again
                 link.on_data = None
                 if trio.current_effective_deadline() != -math.inf:
                     self.open_links.pop(link, None)
@@ -166,6 +168,12 @@ class Door:
         try:
             with trio.fail_at(greeting_due):  # the admission's deadline for a stranger
                 hello_body, hello = await link.receive()
+                knocked = hello.get("t") == "knock"
+                if knocked:  # a seat proving its key from its first frame (5.4)
+                    self._knocked(link, hs, hello, greeting_due)
+                    hello_body, hello = await link.receive()
+                if knocked and hello.get("t") != "hello":
+                    raise ProtocolError(ErrorCode.UNKNOWN_TYPE, "expected hello")
                 if hello.get("t") == "watch":  # a spectator: no seat, no key
                     spectator = core.spectator_name(hello)
                     # Its own slots from now on, out of the strangers' budget.
@@ -220,6 +228,16 @@ class Door:
             await self._read_loop(link, seat, leave)
         finally:
             leave()
+
+    def _knocked(self, link: Link, hs: HostHandshake, msg: dict[str, Any], due: float) -> None:
+        """A knock: if it proves a seat's key, the connection leaves the strangers and
+        is never let go for room; an older knocking connection of that seat goes."""
+        seat = self.core.knock(link, hs, msg, due, trio.current_time())
+        if seat is None:
+            return  # proves nothing: a stranger until its hello, as without a knock
+        # (Its cancel scope stays in _strangers: a newer knock of the seat lets it go.)
+        for older in self.admission.knocked(link, seat):
+            self._let_go(older)
 
     async def _spectate(self, link: Link, name: str) -> None:
         """A spectator: the transcript so far, then everything the seats get, until it

@@ -487,6 +487,9 @@ class ClientPeer(PeerShell):
         core = self.core
         link = Link(stream, self.timeouts, self.traffic)
         hs = core.hello_for(self.identity, self.config.name, SPOKEN)
+        knock = core.knock()
+        if knock is not None:  # our seat's key, proven from the first frame (5.4)
+            link.send_msg(knock)
         async with trio.open_nursery() as nursery:
             nursery.start_soon(link.writer)
             try:
@@ -497,6 +500,7 @@ class ClientPeer(PeerShell):
                         link.finish()
                         nursery.cancel_scope.cancel()
                         return True
+                    core.greeting(hs, greeting["nonce"])
                     link.send_msg(hello)
                     welcome_body, welcome = await link.receive()
                     welcome_seat = hs.on_welcome(welcome, welcome_body)

@@ -6,6 +6,11 @@ share one bounded budget with a short deadline.  After it, a connection is one o
 
 - a **seat** (a fresh hello for the lobby, or a resume proven by the seat's key): counted
   against nothing here, so nothing a stranger holds can starve it;
+- **knocking**: a seat of the running game proved its key in its first frame (a
+  ``knock``, signed over a greeting nonce the host sent it before) and its hello is on
+  the way.  It leaves the strangers' budget at once and is never let go for room: one
+  place per seat (a newer knock of the same seat takes it, the older is let go), with
+  the same greeting deadline as a stranger;
 - a **spectator**: it leaves the strangers' budget for its own slots;
 - refused by the handshake (the shell closes it).
 
@@ -17,9 +22,11 @@ one of the address holding the most strangers.  An
 address that a transport reports for all its connections (127.0.0.1 behind Tor or a
 proxy) is no address at all for this purpose: each of its connections counts as its own.
 
-So a returning seat is turned away only if more than ``strangers`` newer connections
-reach its address's share of the budget within the round trip its greeting takes, and
-never by anything held (sockets kept silent, spectators watching, seats) however long.
+So a returning seat that knocks is never turned away for room, however many strangers
+connect; one that cannot knock (its first connection of a run, an older client) is
+turned away only if more than ``strangers`` newer connections reach its address's share
+of the budget within the round trip its greeting takes, and never by anything held
+(sockets kept silent, spectators watching, seats) however long.
 
 Nothing here reads a clock: ``now`` is an argument (trio's clock in the shell, a fake one
 in tests), and deadlines come back as numbers for the shell to arm.
@@ -121,6 +128,8 @@ class Admission(Generic[C]):
     _strangers: dict[C, _Stranger] = field(default_factory=dict)
     _spectators: set[C] = field(default_factory=set)
     _seats: set[C] = field(default_factory=set)
+    #: Connections whose knock proved a seat, hello pending: conn -> (seat, opened).
+    _knocking: dict[C, tuple[Hashable, float]] = field(default_factory=dict)
     _order: int = 0
     #: Strangers let go before their greeting, for room or past their deadline.
     evicted: int = 0
@@ -134,7 +143,8 @@ class Admission(Generic[C]):
     def opened(self, conn: C, address: str, now: float) -> Admitted[C]:
         """A connection was accepted from ``address``.  Never refused: when the budget
         is full, strangers already held make room (see the module's docstring)."""
-        if conn in self._strangers or conn in self._spectators or conn in self._seats:
+        if conn in self._strangers or conn in self._spectators or conn in self._seats \
+                or conn in self._knocking:
             raise ValueError(f"connection {conn!r} is already admitted")
         evicted: list[C] = []
         while len(self._strangers) >= self.policy.strangers:
@@ -155,10 +165,26 @@ class Admission(Generic[C]):
         if s is not None:
             s.heard = True
 
+    def knocked(self, conn: C, seat: Hashable) -> tuple[C, ...]:
+        """``conn``'s first frame proved ``seat``'s key (a knock, checked by the
+        handshake): it leaves the strangers' budget and is never let go for room.  One
+        place per seat: returns the older knocking connection of the same seat, for the
+        shell to close (the newer is the seat's latest try).  Nothing for a connection
+        that is no stranger any more."""
+        s = self._strangers.pop(conn, None)
+        if s is None:
+            return ()
+        older = tuple(c for c, (held, _) in self._knocking.items() if held == seat)
+        for c in older:
+            del self._knocking[c]
+        self._knocking[conn] = (seat, s.opened)
+        return older
+
     def seated(self, conn: C) -> None:
         """The handshake admitted ``conn`` to a seat: it leaves the strangers, and no
         budget applies to it from now on."""
-        if self._strangers.pop(conn, None) is not None or conn in self._spectators:
+        if self._strangers.pop(conn, None) is not None or conn in self._spectators \
+                or self._knocking.pop(conn, None) is not None:
             self._spectators.discard(conn)
             self._seats.add(conn)
 
@@ -176,16 +202,23 @@ class Admission(Generic[C]):
     def closed(self, conn: C) -> None:
         """The connection is gone, whatever it was."""
         self._strangers.pop(conn, None)
+        self._knocking.pop(conn, None)
         self._spectators.discard(conn)
         self._seats.discard(conn)
 
     def expired(self, now: float) -> tuple[C, ...]:
-        """Strangers whose greeting deadline has passed: the shell closes them (with a
-        ``handshake_timeout`` error).  They are forgotten here at once."""
+        """Strangers (and knocking connections) whose greeting deadline has passed: the
+        shell closes them (with a ``handshake_timeout`` error).  They are forgotten here
+        at once."""
         late = tuple(c for c, s in self._strangers.items()
                      if now >= s.opened + self.policy.greeting)
         for c in late:
             del self._strangers[c]
+        knocks = tuple(c for c, (_, opened) in self._knocking.items()
+                       if now >= opened + self.policy.greeting)
+        for c in knocks:
+            del self._knocking[c]
+        late += knocks
         self.expired_count += len(late)
         return late
 
@@ -219,15 +252,18 @@ class Admission(Generic[C]):
         return self.evicted + self.lost
 
     def deadline(self, conn: C) -> float | None:
-        """When ``conn``'s greeting is due; None once it is no stranger."""
+        """When ``conn``'s greeting is due; None once it is no stranger (nor knocking)."""
         s = self._strangers.get(conn)
-        return None if s is None else s.opened + self.policy.greeting
+        if s is not None:
+            return s.opened + self.policy.greeting
+        k = self._knocking.get(conn)
+        return None if k is None else k[1] + self.policy.greeting
 
     def next_deadline(self) -> float | None:
         """The earliest greeting deadline, for the shell's timer."""
-        if not self._strangers:
-            return None
-        return min(s.opened for s in self._strangers.values()) + self.policy.greeting
+        opened = [s.opened for s in self._strangers.values()]
+        opened += [k[1] for k in self._knocking.values()]
+        return min(opened) + self.policy.greeting if opened else None
 
     def is_stranger(self, conn: C) -> bool:
         return conn in self._strangers
@@ -235,6 +271,14 @@ class Admission(Generic[C]):
     @property
     def strangers(self) -> int:
         return len(self._strangers)
+
+    @property
+    def knocking(self) -> int:
+        """Connections whose knock proved a seat, their hello pending."""
+        return len(self._knocking)
+
+    def is_knocking(self, conn: C) -> bool:
+        return conn in self._knocking
 
     @property
     def spectators(self) -> int:

@@ -9,6 +9,8 @@ build the genesis's :class:`~chkobba_p2p.session.TableInfo` once the table is fu
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import secrets
 from collections.abc import Callable
 from typing import Any
@@ -41,12 +43,13 @@ from ..wire import (
     unsealed,
     verify_signature,
 )
-from .messages import ErrorMsg, Hello, Host, LobbySeat, display_name
+from .messages import ErrorMsg, Hello, Host, Knock, LobbySeat, display_name
 from .messages import Lobby as LobbyMsg
 
 __all__ = [
     "CAPABILITIES",
     "CAP_EARLY_DEAL",
+    "CAP_KNOCK",
     "CAP_PROOF_APART",
     "CAP_READY_CHECK",
     "CAP_REMATCH",
@@ -55,6 +58,8 @@ __all__ = [
     "LINK_CAPABILITIES",
     "SPOKEN",
     "TABLE_CAPABILITIES",
+    "KNOCK_DOMAIN",
+    "Knocks",
     "Lobby",
     "HostHandshake",
     "ClientHandshake",
@@ -80,6 +85,14 @@ CAPABILITIES = TABLE_CAPABILITIES + LINK_CAPABILITIES
 #: peer would play them and the others not.  Never in a genesis, nothing to do for the
 #: caller (the session writes the field), so a hello carries it by default.
 CAP_READY_CAPS = "ready-caps/v1"
+#: Link capability the host announces in the greeting of a **running** game (only then does
+#: a knock mean anything): a seat of the game may open its next connections with a
+#: ``knock`` citing this greeting's nonce, and be admitted from that first frame
+#: (PROTOCOL.md 5.4).  Not in a lobby's greeting, nor in ``hello``/``welcome`` caps: a
+#: joiner knocks, it announces nothing.
+CAP_KNOCK = "knock/v1"
+#: The domain of a knock's signature: ``KNOCK_DOMAIN || host key || nonce``.
+KNOCK_DOMAIN = b"chkobba-p2p/v1/knock\x00"
 #: What this implementation speaks (``hello.caps``, ``welcome.caps``).
 SPOKEN = CAPABILITIES + (CAP_SHUFFLE_PROOFS, CAP_PROOF_APART, CAP_READY_CAPS)
 
@@ -195,6 +208,71 @@ class Lobby:
                          tuple(s for s in self.seats if s is not None), caps)
 
 
+class Knocks:
+    """The host's greeting nonces, and the knocks that cite them (PROTOCOL.md 5.4).
+
+    Every greeting's nonce is numbered and sealed: 8 bytes of serial number (big-endian),
+    8 random bytes, then 16 bytes of HMAC-SHA256 under a secret of this host process over
+    the first 16.  A seat that was greeted once (even on a connection let go a moment
+    later) can then open its next connection with a ``knock`` signed over that nonce and
+    be admitted from its first frame, without the round trip of the greeting.  Nothing
+    is stored per nonce: the seal shows the nonce is ours, and each seat's knock must
+    cite a **later** greeting than its last knock did (a serial above the one it cited),
+    so a knock seen once cannot be played again.  The secret dies with the process: a
+    restarted host ignores the knocks of before (the seat is then a stranger until its
+    hello, as before the capability).  Sans-IO: no clock, no socket."""
+
+    def __init__(self, lobby: Lobby, secret: bytes | None = None) -> None:
+        self.lobby = lobby
+        self._secret = secret if secret is not None else secrets.token_bytes(32)
+        self._serial = 0
+        #: Each seat's last knock admitted: the serial of the greeting it cited.
+        self._cited: dict[int, int] = {}
+
+    def nonce(self) -> bytes:
+        """A fresh greeting nonce (32 bytes, unpredictable without our secret)."""
+        self._serial += 1
+        head = self._serial.to_bytes(8, "big") + secrets.token_bytes(8)
+        return head + self._seal(head)
+
+    def _seal(self, head: bytes) -> bytes:
+        return hmac.new(self._secret, head, hashlib.sha256).digest()[:16]
+
+    def serial(self, nonce: bytes) -> int | None:
+        """The serial of a nonce this host issued, None for any other bytes."""
+        if len(nonce) != 32 or not hmac.compare_digest(nonce[16:], self._seal(nonce[:16])):
+            return None
+        return int.from_bytes(nonce[:8], "big")
+
+    def check(self, msg: dict[str, Any]) -> tuple[int, bytes] | None:
+        """The seat (and key) a ``knock`` proves, or None: a knock that proves nothing
+        (malformed, no game running, a key without a seat or the host's own, a nonce not
+        ours or not later than the seat's last knock, a bad signature) is ignored, and
+        the connection stays a stranger until its hello, as without a knock.  The cheap
+        checks come before the signature's."""
+        try:
+            knock = Knock.from_wire(msg)
+        except ProtocolError:
+            return None
+        serial = self.serial(knock.nonce)
+        seat = self.lobby.seat_of(knock.key)
+        if serial is None or self.lobby.game is None or seat is None or seat == 0 \
+                or serial <= self._cited.get(seat, 0):
+            return None
+        if not verify_signature(knock.key, KNOCK_DOMAIN,
+                                self.lobby.identity.public + knock.nonce, knock.sig):
+            return None
+        self._cited[seat] = serial
+        return seat, knock.key
+
+
+def knock_message(identity: Identity, host_key: bytes, nonce: bytes) -> dict[str, Any]:
+    """A seat's ``knock`` to the host of key ``host_key``, citing the ``nonce`` of a
+    greeting it received from it (PROTOCOL.md 5.4)."""
+    sig = identity.sign(KNOCK_DOMAIN, host_key + nonce)
+    return Knock(identity.public, nonce, sig).to_wire()
+
+
 class HostHandshake:
     """The host's side of one connection's handshake.
 
@@ -227,6 +305,9 @@ class HostHandshake:
         #: ``ended(game, key)``: the seat ``key`` held in a match this host ended, and
         #: that match's length, or None (PROTOCOL.md 13.1): a resume of it is welcomed.
         self.ended = ended
+        #: The key this connection's knock proved (PROTOCOL.md 5.4), None without one: its
+        #: hello must then come from that very key.
+        self.knocked: bytes | None = None
         self._greeting: bytes | None = None
 
     def greeting(self) -> dict[str, Any]:
@@ -236,8 +317,9 @@ class HostHandshake:
         assert seat0 is not None
         # caps: the capabilities of the table to come (shuffle proofs on or off), so that
         # a joiner knows before it sits down, and the link capabilities the host speaks
-        # (the ready check) (PROTOCOL.md section 3).
-        msg = Host(tuple(SUPPORTED_VERSIONS), self.lobby.caps + LINK_CAPABILITIES,
+        # (the ready check) (PROTOCOL.md section 3); in a running game, knock/v1 (5.4).
+        knock = (CAP_KNOCK,) if self.running is not None else ()
+        msg = Host(tuple(SUPPORTED_VERSIONS), self.lobby.caps + LINK_CAPABILITIES + knock,
                    self.lobby.identity.public, seat0.name, self.nonce, self.lobby.players,
                    self.lobby.rules.to_dict(), self.lobby.rules.digest()).to_wire()
         self._greeting = wire.encode(msg)
@@ -265,6 +347,9 @@ class HostHandshake:
         signed = handshake_hash(self._greeting, unsealed(body, msg))
         if not verify_signature(key, POP_JOINER_DOMAIN, signed, pop):
             raise ProtocolError(ErrorCode.BAD_PROOF_OF_POSSESSION)
+        if self.knocked is not None and key != self.knocked:
+            raise ProtocolError(ErrorCode.PROTOCOL_VIOLATION,
+                                "the hello's key is not the one its knock proved")
         # A joiner that cannot check shuffle proofs cannot sit at a table with them.
         if CAP_SHUFFLE_PROOFS in self.lobby.caps and CAP_SHUFFLE_PROOFS not in caps:
             raise ProtocolError(ErrorCode.BAD_FIELD, "caps must include shuffle-proof/v1: "

@@ -40,7 +40,7 @@ from ..session import CLOCK_TOLERANCE, GameFault, Phase, Session
 from ..spectate import spectators_message, watch_name, watching_message
 from ..wire import ErrorCode, Identity, ProtocolError
 from . import messages as lm
-from .handshake import CAP_SHUFFLE_PROOFS, HostHandshake
+from .handshake import CAP_SHUFFLE_PROOFS, HostHandshake, Knocks
 from .handshake import Lobby as SeatLobby
 from .seat import C, ChatBucket, Close, Effect, Emit, SeatCore, Send, SendBacklog
 from .spectators import Announcement, SpectatorAnnouncer
@@ -118,6 +118,12 @@ class HostTable(SeatCore[C]):
         #: The matches this host ended before, by game id (the shell's lookup: kept in
         #: memory, found in its logs), told to a seat that comes back to one (13.1).
         self.ended: Callable[[bytes], EndedMatch | None] = lambda game: None
+        #: The greeting nonces, and the knocks that cite them (PROTOCOL.md 5.4).
+        self.knocks = Knocks(self.lobby)
+        #: Each seat's connection whose knock proved its key, its hello pending:
+        #: seat -> (connection, when its greeting is due, knocked while the seat still
+        #: had allowance left).  Such a knock holds the seat's flag (12.3) until then.
+        self.knocking: dict[int, tuple[C, float, bool]] = {}
 
     # -- the handshake -------------------------------------------------------------------
 
@@ -125,7 +131,8 @@ class HostTable(SeatCore[C]):
                   move_used: Callable[[], int | None] | None = None) -> HostHandshake:
         """A connection's greeting and the check of its hello (PROTOCOL.md 3, 5)."""
         running = self.session.table.game if self.session else None
-        return HostHandshake(self.lobby, running, limits=self.announced_limits(),
+        return HostHandshake(self.lobby, running, nonce=self.knocks.nonce(),
+                             limits=self.announced_limits(),
                              allowance_left=allowance_left, move_used=move_used,
                              ended=self._ended_seat)
 
@@ -151,6 +158,39 @@ class HostTable(SeatCore[C]):
         if resume is None or match is None:
             return None
         return match.bodies, match.start_for(resume[1])
+
+    def knock(self, conn: C, hs: HostHandshake, msg: dict[str, Any], due: float,
+              now: float) -> int | None:
+        """A connection's first frame is a ``knock`` (PROTOCOL.md 5.4): the seat whose key
+        it proves (its hello must then be that key's: ``hs.knocked``), or None (it proves
+        nothing and is ignored: a stranger until its hello).  ``due``: when its greeting
+        deadline passes.  A knock while the seat still has allowance left holds the
+        seat's flag until its hello is answered or ``due``; one from a seat whose
+        allowance is spent holds nothing."""
+        proven = self.knocks.check(msg)
+        if proven is None:
+            return None
+        seat, hs.knocked = proven
+        in_time = self.clock is None or self.clock.read(now)[seat].allowance_left > 0
+        self.knocking[seat] = (conn, due, in_time)
+        return seat
+
+    def knock_gone(self, conn: C) -> bool:
+        """A connection ended: if it was a seat's knocking one, that seat's flag is held
+        no more (True: the shell applies, and the clocks are looked at again)."""
+        for seat, held in list(self.knocking.items()):
+            if held[0] == conn:
+                del self.knocking[seat]
+                return True
+        return False
+
+    def _held(self, seat: int, now: float) -> float | None:
+        """Until when ``seat``'s flag for time away is held by a knock of its that came
+        in time (PROTOCOL.md 12.3), None if it is not."""
+        held = self.knocking.get(seat)
+        if held is None or not held[2] or now >= held[1]:
+            return None
+        return held[1]
 
     def announced_limits(self) -> dict[str, int]:
         """The clocks' limits this host enforces, for the welcome (PROTOCOL.md 12.3), in
@@ -205,6 +245,8 @@ class HostTable(SeatCore[C]):
             self.out.append(Close(replaced))
         self.out.append(Send(conn, wire.encode(welcome)))
         self.links[seat] = conn
+        if seat in self.knocking and self.knocking[seat][0] == conn:
+            del self.knocking[seat]  # its knock is answered
         self._buckets[conn] = ChatBucket()
         s = self.session
         if s is None:
@@ -419,7 +461,9 @@ class HostTable(SeatCore[C]):
         if self.clock is not None and not self.finished:
             deadline = self.clock.next_deadline(now)
             if deadline is not None:
-                wake = min(wake, deadline + 0.01)
+                owner = next((c.seat for c in self.clock.read(now) if c.owes), None)
+                held = None if owner is None else self._held(owner, now)
+                wake = min(wake, max(deadline + 0.01, held or -math.inf))
         due = self.announcer.due
         if due is not None:
             wake = min(wake, due)
@@ -440,6 +484,12 @@ class HostTable(SeatCore[C]):
             self._next_watch = now + self._period()
             return
         expiry = clock.expired(now)
+        if expiry is not None and expiry.code == "peer_left" \
+                and self._held(expiry.seat, now) is not None:
+            # A connection proving the seat's key knocked before its allowance ran out
+            # and its hello is on the way: no flag until it is answered (PROTOCOL.md
+            # 12.3), at most the greeting deadline.
+            expiry = None
         if expiry is not None:
             code = ErrorCode.TIMEOUT if expiry.code == "timeout" else ErrorCode.PEER_LEFT
             # The seat to play ran out of its clocks: a flag, the match lost on time

@@ -54,7 +54,14 @@ from ..spectate import spectator_names
 from ..text import distinct_names, safe_text
 from ..wire import ErrorCode, ProtocolError
 from . import messages as lm
-from .handshake import CAP_READY_CHECK, CAP_REMATCH, CAP_SHUFFLE_PROOFS, ClientHandshake
+from .handshake import (
+    CAP_KNOCK,
+    CAP_READY_CHECK,
+    CAP_REMATCH,
+    CAP_SHUFFLE_PROOFS,
+    ClientHandshake,
+    knock_message,
+)
 from .seat import C, ChatBucket, Effect, Emit, SeatCore, Send, SendBacklog
 from .spectators import SpectatorAnnouncer
 
@@ -203,6 +210,13 @@ class SeatLink(SeatCore[C]):
         #: spend its allowance and be blamed (PROTOCOL.md 12.4).
         self.ever_connected = False
         self.was_connected = False  # the last connection got past its welcome
+        #: Our host greeted us in this run (a ``host`` greeting with its key): a chkobba
+        #: host answered, so a close before its welcome is retried within its
+        #: allowance, never read as nobody answering (PROTOCOL.md 12.4).
+        self.greeted = False
+        #: The nonce of our host's last greeting that announced knock/v1: our next
+        #: connection knocks with it (PROTOCOL.md 5.4); None: it cannot.
+        self.knock_nonce: bytes | None = None
         self._retry = RETRY_FIRST  # seconds before the next try (see retry_delay)
         #: The wire code of the host's last refusal of our resume (-1: not a known code),
         #: None once it welcomes us: the claim we sign if its allowance runs out says so.
@@ -279,6 +293,23 @@ class SeatLink(SeatCore[C]):
         resume = (s.table.game, s.length) if s is not None else None
         return ClientHandshake(identity, name, resume, caps=caps,
                                resume_seat=s.own_seat if s is not None else None)
+
+    def knock(self) -> dict[str, Any] | None:
+        """The ``knock`` our next connection opens with (before the greeting), or None:
+        only a seat of a game, to the host whose greeting (in this run) announced
+        knock/v1, citing that greeting's nonce (PROTOCOL.md 5.4)."""
+        if self.session is None or self.host_key is None or self.knock_nonce is None:
+            return None
+        return knock_message(self._identity, self.host_key, self.knock_nonce)
+
+    def greeting(self, hs: ClientHandshake, nonce: bytes) -> None:
+        """A greeting came (``hs.on_host`` took it; ``nonce``: its nonce): from our host's
+        key, it is an answer (12.4) and, if it announces knock/v1, what our next
+        connection knocks with.  A greeting with another key says nothing of our host."""
+        if self.host_key is None or hs.host_key != self.host_key:
+            return
+        self.greeted = True
+        self.knock_nonce = nonce if CAP_KNOCK in hs.host_caps else None
 
     def refuse_host_key(self, key: bytes | None) -> bool:
         """True (and the error set) when the host's key is not the pinned one."""
@@ -508,6 +539,9 @@ class SeatLink(SeatCore[C]):
         elif self.refusal is not None:
             why = ("the host refused our resume past its allowance of time away "
                    f"({code_name(self.refusal)})")
+        elif self.greeted and not self.ever_connected:
+            why = ("the host greeted us but closed our connections before its welcome, "
+                   "past its allowance of time away")
         else:
             why = "the host stayed unreachable past its allowance of time away"
         self.blame(ProtocolError(ErrorCode.PEER_LEFT, why), 0, None, now)
@@ -525,11 +559,12 @@ class SeatLink(SeatCore[C]):
 
     def no_host_answered(self) -> bool:
         """A connection to a saved game's host closed, or silent, before any answer of a
-        chkobba host, in a run our host never welcomed: like nobody listening (a port
+        chkobba host (its welcome, a refusal, or its greeting with its key), in a run our
+        host never welcomed: like nobody listening (a port
         forward with nothing behind it, another program), we stop, sign nothing and keep
         the saved state (PROTOCOL.md 12.4).  True when we stop."""
-        if self.ever_connected or self.refusal is not None:
-            return False
+        if self.ever_connected or self.refusal is not None or self.greeted:
+            return False  # an answer: our host's welcome, refusal or greeting
         self.error = (f"{self.where} accepted the connection but no chkobba host answered; "
                       "try again later")
         self.error_code = OutcomeError.CONNECT_FAILED

@@ -2,10 +2,11 @@
 bounded at the edge.
 
 A link message is any frame but a signed entry (``sig``): the handshake (``host``,
-``hello``, ``welcome``, ``watch``, ``watching``), the lobby and its ready check (``lobby``,
-``start``), and what travels beside the transcript (``chat``, ``wait``, ``back``, ``away``,
-``rematch``, ``spectators``, ``ping``, ``pong``, ``error``).  None of them is signed:
-what they say is shown, never trusted.
+``knock``, ``hello``, ``welcome``, ``watch``, ``watching``), the lobby and its ready check
+(``lobby``, ``start``), and what travels beside the transcript (``chat``, ``wait``,
+``back``, ``away``, ``rematch``, ``spectators``, ``ping``, ``pong``, ``error``).  None of
+them is a signed entry: what they say is shown, never trusted (the proofs of possession
+of ``hello``, ``welcome`` and ``knock`` prove a key, nothing of the game).
 
 Each class has ``to_wire() -> dict`` (``wire.encode`` of it gives exactly the bytes the
 peers have always sent: field order is part of it) and ``from_wire(dict)``, which checks
@@ -30,7 +31,7 @@ __all__ = [
     "display_name", "clean_text", "read_limits", "read_allowance_left", "read_move_used",
     "read_have",
     "Host", "Hello", "Welcome", "Watch", "Watching", "LobbySeat", "Lobby", "Start", "Chat",
-    "Wait", "Back", "Away", "Rematch", "Spectators", "Ping", "Pong", "ErrorMsg",
+    "Wait", "Back", "Away", "Rematch", "Spectators", "Ping", "Pong", "ErrorMsg", "Knock",
     "LinkMessage", "parse_link_message",
 ]
 
@@ -242,6 +243,28 @@ class Welcome:
         return cls(v if v is not None else 0, seat,
                    _strs(caps) if isinstance(caps, list) else (), read_have(msg),
                    limits, left, pop, used)
+
+
+@dataclass(frozen=True)
+class Knock:
+    """``knock`` (PROTOCOL.md 5.4): a seat of a running game proves its key in its first
+    frame, before the greeting arrives, so that the host admits the connection at once.
+    ``nonce``: a greeting nonce this host sent earlier (on any connection); ``sig``:
+    Ed25519 by ``key`` over ``KNOCK_DOMAIN || host key || nonce``."""
+
+    TYPE: ClassVar[str] = "knock"
+    key: bytes
+    nonce: bytes
+    sig: bytes
+
+    def to_wire(self) -> dict[str, Any]:
+        return {"t": "knock", "key": self.key, "nonce": self.nonce, "sig": self.sig}
+
+    @classmethod
+    def from_wire(cls, msg: dict[str, Any]) -> Knock:
+        return cls(get_field(msg, "key", "bytes", size=32),
+                   get_field(msg, "nonce", "bytes", size=32),
+                   get_field(msg, "sig", "bytes", size=64))
 
 
 @dataclass(frozen=True)
@@ -564,11 +587,11 @@ class ErrorMsg:
 
 
 LinkMessage = (Host | Hello | Welcome | Watch | Watching | Lobby | Start | Chat | Wait | Back
-               | Away | Rematch | Spectators | Ping | Pong | ErrorMsg)
+               | Away | Rematch | Spectators | Ping | Pong | ErrorMsg | Knock)
 
 _CLASSES: dict[str, Any] = {c.TYPE: c for c in (
     Host, Hello, Welcome, Watch, Watching, Lobby, Start, Chat, Wait, Back, Away, Rematch,
-    Spectators, Ping, Pong, ErrorMsg)}
+    Spectators, Ping, Pong, ErrorMsg, Knock)}
 #: Every link message type, in PROTOCOL.md's order.
 LINK_TYPES = tuple(_CLASSES)
 

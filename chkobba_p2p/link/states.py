@@ -69,15 +69,18 @@ _V = ErrorCode.PROTOCOL_VIOLATION
 _U = ErrorCode.UNKNOWN_TYPE
 
 #: The host, per connection.  Before ``welcome`` it reads nothing but the answer to its
-#: greeting; a seat reads ``ping``, ``pong``, ``chat``, ``start``, ``away``, ``rematch``
-#: and (once the game has begun) ``sig``; a spectator only ``ping`` and ``pong``.
+#: greeting (a seat of a running game may open with a ``knock`` first, 5.4); a seat
+#: reads ``ping``, ``pong``, ``chat``, ``start``, ``away``, ``rematch`` and (once the
+#: game has begun) ``sig``; a spectator only ``ping`` and ``pong``.
 #: ``error`` is a peer's last word: the connection is gone (a seat in the game is absent).
 HOST = Machine(
     role="host",
     initial="ACCEPTED",
     table={
         "ACCEPTED": {},
-        "AWAIT_HELLO": {"hello": "SEATED", "watch": "WATCHING", "error": "CLOSED"},
+        "AWAIT_HELLO": {"hello": "SEATED", "watch": "WATCHING", "knock": "KNOCKED",
+                        "error": "CLOSED"},
+        "KNOCKED": {"hello": "SEATED", "error": "CLOSED"},
         "SEATED": _each(_GAME_LINK, "SEATED") | {"error": "CLOSED"},
         "IN_GAME": _each((*_GAME_LINK, "sig"), "IN_GAME") | {"error": "ABSENT"},
         "ABSENT": {},
@@ -87,6 +90,7 @@ HOST = Machine(
     events={
         "ACCEPTED": {"greeting sent": "AWAIT_HELLO"},
         "AWAIT_HELLO": {"bad hello": "CLOSED", "timeout": "CLOSED"},
+        "KNOCKED": {"bad hello": "CLOSED", "timeout": "CLOSED"},
         "SEATED": {"table full": "IN_GAME", "drop": "CLOSED"},
         "IN_GAME": {"drop": "ABSENT"},
         "ABSENT": {"resume": "IN_GAME", "reconnect timeout": "CLOSED"},
@@ -95,8 +99,8 @@ HOST = Machine(
     },
     # A ``sig`` before the genesis is a violation (5.1), as is anything from a spectator
     # but ping and pong (18); a type unknown to a seat is ``unknown_type`` (3).
-    refusal={"ACCEPTED": _U, "AWAIT_HELLO": _U, "SEATED": _U, "IN_GAME": _U, "ABSENT": _V,
-             "WATCHING": _V, "CLOSED": _V},
+    refusal={"ACCEPTED": _U, "AWAIT_HELLO": _U, "KNOCKED": _U, "SEATED": _U, "IN_GAME": _U,
+             "ABSENT": _V, "WATCHING": _V, "CLOSED": _V},
 )
 #: ``sig`` in SEATED: the game has not started.
 _HOST_SIG_EARLY = ("SEATED", "sig")
