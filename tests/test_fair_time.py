@@ -21,6 +21,8 @@ import dataclasses
 
 import pytest
 import trio
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from test_audit_support import Played
 from test_on_time import _flag, _to_play
 
@@ -354,3 +356,43 @@ def test_lying_abort_kit_signs_what_an_adversary_can():
     assert e.fields["flag"] == 1 and S.clock_reading(e.fields["clock"])["used"] == 2000
     assert ss[0].aborted.flag is None  # its own reading refutes it
     assert _flag  # the on-time suite's helper is the same kind of tool
+
+
+# ------------------------------------------------ the rule, against any adversary's abort
+
+@settings(max_examples=30, suppress_health_check=[HealthCheck.too_slow], deadline=None)
+@given(players=st.sampled_from([2, 3, 4]), after=st.integers(1, 40),
+       adversary=st.integers(0, 3), code=st.sampled_from([ErrorCode.TIMEOUT,
+                                                          ErrorCode.PEER_LEFT]),
+       claimed_used=st.floats(0, 300), honest_used=st.floats(0, 294))
+def test_an_honest_seat_in_time_never_loses_on_time_in_its_own_logs(
+        players, after, adversary, code, claimed_used, honest_used):
+    """PROTOCOL.md 12.6's guarantee, at 2, 3 and 4 players: whatever abort one adversary
+    signs (a flag on the seat to play with any clock reading it likes), the seat to play,
+    which answered within its move clock by its own measure (``honest_used`` < the limit
+    less the tolerance) and was never away, is never recorded as losing on time in its own
+    log, and the logs it holds never count it as losing."""
+    adversary %= players
+    victim = (adversary + 1) % players
+    ss, ids = _to_play(victim, players=players, after=after)
+    evil, honest = ss[adversary], ss[victim]
+    if adversary == 0 or victim == 0:  # the only flags that can stand
+        entry = lying_abort(evil, code=code, blamed=victim, flag=True, used=claimed_used)
+    else:  # a joiner against a joiner: all it can do is claim
+        entry = lying_abort(evil, code=code, blamed=victim, flag=False)
+    honest.receive(entry)
+    # The honest client's own check (SeatCore.dispute_flag): its clock, its time away.
+    mine = S.make_clock(300, 120, honest_used, 120)
+    flag = honest.flag_to_dispute()
+    if flag is not None and S.dispute_contradicts(
+            code, S.clock_reading(flag.fields.get("clock")), mine):
+        honest.dispute(mine)
+    r = audit_bodies(honest.bodies, workers=0)
+    lost_on_time = r.code == "on_time" and r.blamed == victim
+    assert not lost_on_time, r.summary()
+    log = summarize(r, "own")
+    (game,) = games([log])
+    for other in range(players):
+        if other != victim:
+            assert record_against([game], ids[victim].public,
+                                  ids[other].public).losses == 0, r.summary()
