@@ -1022,6 +1022,9 @@ class Session:
                 a, flag=None, standing=Standing.DISPUTED, disputed_by=a.flag,
                 disputed_flag=a.by_seat)
             self._flag_body = None
+            # One story: a flag not yet reported (our own dispute, signed as the flag
+            # came) is reported as disputed, never first as a loss.
+            self._events = [e for e in self._events if e is not a]
             self._events.append(self.aborted)
         self._abort_claims.append((entry.seat, blamed))
         self.bodies.append(entry.body)
