@@ -181,9 +181,15 @@ def test_replay_exit_statuses(log2, tmp_path, capsys):
     assert main(["replay", "--quiet", write("cut.chklog", bodies[:90])]) == EXIT_INCOMPLETE
     assert capsys.readouterr().out.startswith("INCOMPLETE (unfinished)")
     torn = tmp_path / "torn.chklog"
-    torn.write_bytes(log2.read_bytes()[:-7])
+    torn.write_bytes(MAGIC + b"".join(wire.frame(b) for b in [header, *bodies[:90]])
+                     + wire.frame(bodies[90])[:-7])
     assert main(["replay", str(torn)]) == EXIT_INCOMPLETE
     assert "INCOMPLETE (truncated)" in capsys.readouterr().out
+    # Torn in the last done, once the result was decided: the result stands (12.6).
+    decided = tmp_path / "decided.chklog"
+    decided.write_bytes(log2.read_bytes()[:-7])
+    assert main(["replay", str(decided)]) == EXIT_VALID
+    assert "decided:" in capsys.readouterr().out
     assert main(["replay", str(tmp_path / "nothing.chklog")]) == EXIT_USAGE
     assert "chkobba replay:" in capsys.readouterr().err
     (tmp_path / "text.chklog").write_text("not a log\n")

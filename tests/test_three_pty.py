@@ -112,7 +112,7 @@ def test_replay_view_of_three_player_logs(tmp_path):
     try:
         s.wait_for(lambda t: "step 1/" in t, 30, "the first step")
         banner = s.screen.display[1]  # one line, cut to the screen's width
-        assert "VALID: peer1 resigned: the match st" in banner and "wins" not in banner, \
+        assert "VALID: peer1 resigned and loses: the two" in banner and "wins" not in banner, \
             s.text
     finally:
         s.kill()
