@@ -13,7 +13,7 @@ that the checks behind the signatures are reached too.
 Engines: ``atheris`` (libFuzzer, coverage guided; ``pip install atheris``), run in a
 child process; ``random`` (a mutation loop in this process), used when atheris is
 missing.  Prints ``fuzz_inputs``, ``fuzz_crashes``, ``fuzz_inputs_per_s`` and each
-distinct crash (type, target, input in hex) on stderr.  ``tests/test_fuzz.py`` runs the
+distinct crash (type, target, input in hex) on stderr.  ``tests/wire/test_fuzz.py`` runs the
 same targets under Hypothesis with a bounded number of examples.
 """
 
@@ -61,7 +61,7 @@ class Fuzzer:
     crash (anything but the library's refusals)."""
 
     def __init__(self, checkpoints: int = 12) -> None:
-        from test_audit_support import play  # a whole match between in-process sessions
+        from support.audit import play  # a whole match between in-process sessions
 
         played = play(2, key=KEY, proofs=False, seed=3)
         self.host_id, self.guest_id = played.identities

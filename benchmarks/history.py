@@ -3,7 +3,7 @@ second (every audit from the cache, each log only hashed).
 
 Run: python benchmarks/history.py [--logs N] [--distinct D] [--unique]
 Prints one figure per line (`name: value unit`).  The folder holds N logs: copies of D
-distinct matches played in process by the library's sessions (tests/history_support.py),
+distinct matches played in process by the library's sessions (tests/support/history.py),
 so the first run audits D logs and hashes N; the second audits none.  ``--unique`` gives
 every copy its own header date (the header is not signed: the log stays valid), so every
 file has its own hash: the first run audits all N and the cache holds N entries.  Goal:
@@ -24,7 +24,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
-from history_support import build  # noqa: E402
+from support.history import build  # noqa: E402
 
 from chkobba_p2p import wire  # noqa: E402
 from chkobba_p2p.history import AuditCache, games, index_logs, ratings  # noqa: E402

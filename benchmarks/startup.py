@@ -6,7 +6,7 @@
   ``chkobba_cli.tui.botproc``, the bots ``chkobba play`` starts) and the imports of the
   terminal client's first screen (``chkobba_cli.play`` and ``chkobba_cli.tui.app``);
 - the first screen where a player can act in ``chkobba play --pace 0`` (a real pty at
-  80x24 read through pyte, as tests/test_cli_play_pty.py does): from the process's start
+  80x24 read through pyte, as tests/e2e/test_cli_play_pty.py does): from the process's start
   to the first screen that asks the player something (their turn, the cut, a capture
   choice).
 

@@ -1,5 +1,5 @@
 """A match over Tor against the same match over TCP, on a private Tor network on loopback
-(tests/tor_network.py: three authorities, three relays, a client; it never contacts the
+(tests/support/tor_network.py: three authorities, three relays, a client; it never contacts the
 public Tor network).
 
     python benchmarks/tor.py [--target N] [--runs N] [--proofs]
@@ -16,7 +16,7 @@ figure is the median over ``--runs`` matches, one line each, ``name: value unit`
 - ``tcp_round_trips_per_hand`` / ``tor_round_trips_per_hand``: the times the joiner
   sent after it had received (a reply: one round trip each), in a hand;
 - ``model_round_trips_per_hand``: the same hand in memory at a fixed one-way latency
-  under the autojump clock (tests/test_tor_timers.py): its time over the round trip
+  under the autojump clock (tests/shell/test_tor_timers.py): its time over the round trip
   time, the round trips the protocol needs on the critical path;
 - ``tor_over_tcp_per_hand``: the ratio of the two wall times.
 
@@ -40,7 +40,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
-from tor_network import TorNetwork, tor_missing  # noqa: E402
+from support.tor_network import TorNetwork, tor_missing  # noqa: E402
 
 from chkobba_p2p.net import ClientPeer, HostPeer  # noqa: E402
 from chkobba_p2p.peer import (  # noqa: E402

@@ -4,7 +4,7 @@
 (issue 29): this module imports the standard library only, and the names and bounds
 the options need (levels, presets, variants, the default port...) are copies in
 :mod:`.options` and :mod:`.rules_options`, checked against the library's by
-``tests/test_cli_main.py``.  :mod:`.main` sets each command's ``func``, which imports the
+``tests/client/test_cli_main.py``.  :mod:`.main` sets each command's ``func``, which imports the
 command's own module only when it runs.
 """
 

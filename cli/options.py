@@ -3,7 +3,7 @@ and ``bot`` declare them from here, so that they cannot drift apart.
 
 Declaring them imports no library module (a sub-command's ``--help`` costs no more than
 starting Python): the names and bounds below are copies of the library's, and
-``tests/test_cli_main.py`` checks that each equals its original.
+``tests/client/test_cli_main.py`` checks that each equals its original.
 """
 
 from __future__ import annotations

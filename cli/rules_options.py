@@ -2,7 +2,7 @@
 
 Declaring them imports no library module: the preset and variant names are copies of
 :data:`chkobba_p2p.rules.PRESETS` and ``VARIANTS`` (in their order), checked against them
-by ``tests/test_cli_main.py``; the rules engine is imported when a ruleset is built.
+by ``tests/client/test_cli_main.py``; the rules engine is imported when a ruleset is built.
 """
 
 from __future__ import annotations

@@ -37,10 +37,10 @@ def _own_config_dir(tmp_path_factory, monkeypatch):
 
 @pytest.fixture(scope="session")
 def tor_network(tmp_path_factory):
-    """A private Tor network on loopback (tests/tor_network.py), started once per test
+    """A private Tor network on loopback (tests/support/tor_network.py), started once per test
     session: its client tor's control and SOCKS ports, and the torrc lines for more
     tors on it.  Skipped, saying why, where tor is not installed."""
-    from tor_network import TorNetwork, tor_missing
+    from support.tor_network import TorNetwork, tor_missing
 
     if (why := tor_missing()) is not None:
         pytest.skip(why)
@@ -67,3 +67,14 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.xdist_group("tor"))
         elif item.module.__name__ == "test_discovery":
             item.add_marker(pytest.mark.xdist_group("mdns"))
+
+
+# Tests mirror the library's tree (tests/game/, tests/link/, ..., tests/e2e/), and a test may import
+# helpers from another test module (``from test_session import Table``): every test folder
+# on the path, as pytest's "prepend" import mode puts the folder of each file it imports.
+import sys  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+for _folder in sorted(Path(__file__).resolve().parent.iterdir()):
+    if _folder.is_dir() and any(_folder.glob("test_*.py")) and str(_folder) not in sys.path:
+        sys.path.append(str(_folder))

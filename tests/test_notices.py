@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 import trio
-from test_net_support import GatedBot, host_config, join_config
+from support.net import GatedBot, host_config, join_config
 
 from chkobba_cli.i18n import MESSAGES, Translator, notice_text
 from chkobba_p2p import wire

@@ -15,8 +15,8 @@ import os
 import re
 
 import pytest
-from test_audit_support import play
-from test_net_support import REPO_ROOT
+from support.audit import play
+from support.net import REPO_ROOT
 
 from chkobba_p2p import wire
 from chkobba_p2p.cards import cards

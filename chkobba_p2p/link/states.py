@@ -11,7 +11,7 @@ peer is sent (``unknown_type`` or ``protocol_violation``) before the connection 
 A machine's *lenient* states read any other type and stay put (a joining peer "ignores
 any other type" in the game, 5.1: that is how later versions add messages); elsewhere a
 type the table does not list is refused.  PROTOCOL.md 5.1's tables are generated from
-these (:func:`markdown`, checked by ``tests/test_link_states.py``).
+these (:func:`markdown`, checked by ``tests/link/test_link_states.py``).
 """
 
 from __future__ import annotations

@@ -1,0 +1,39 @@
+"""The replay viewer's verdict banner in the players' words: at 4 players the winning
+side is two people, and the verb agrees with them ("hana & sami win"), in English and
+French (was "wins" / "gagne")."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from support.audit import play
+
+from chkobba_cli.tui.render import line_text
+from chkobba_cli.tui.replay import ReplayViewer
+from chkobba_p2p.timeline import build_timeline
+
+
+@pytest.mark.parametrize("lang, two, one", [
+    ("en", r"a whole match: \S+ & \S+ win \d+-\d+", r"a whole match: \S+ wins \d+-\d+"),
+    ("fr", r"une partie complète : \S+ & \S+ gagnent \d+-\d+",
+     r"une partie complète : \S+ gagne \d+-\d+")])
+def test_the_verdict_s_verb_agrees_with_a_team(lang, two, one):
+    for players, want in ((4, two), (2, one)):
+        played = play(players, seed=3, key=b"replay-words")
+        viewer = ReplayViewer(build_timeline(played.sessions[0].bodies), lang=lang)
+        banner = " ".join(line_text(x).strip() for x in viewer.banner(200))
+        assert re.search(want, banner), banner
+
+
+@pytest.mark.parametrize("lang, empty", [("en", "No hand scored yet."),
+                                         ("fr", "Aucune manche comptée pour l'instant.")])
+def test_the_score_sheet_says_when_no_hand_is_scored_yet(lang, empty):
+    """Early in the first hand the score sheet (s) was a bare title on an empty page."""
+    played = play(2, seed=3, key=b"replay-words")
+    viewer = ReplayViewer(build_timeline(played.sessions[0].bodies), lang=lang)
+    first = [line_text(x).strip() for x in viewer.sheet_lines(80)]
+    assert first[-1] == empty, first
+    viewer.at = len(viewer.tl.frames) - 1  # the end: every hand is on the sheet
+    last = [line_text(x).strip() for x in viewer.sheet_lines(80)]
+    assert empty not in last and len(last) > 2, last

@@ -1,0 +1,494 @@
+"""chkobba_p2p.history: a folder of logs of real matches (tests/support/history.py) gives
+the expected history, records, series and ratings; the audit is cached by the log's hash;
+a tampered log is listed with its reason and counts for nothing."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import pytest
+from support.history import AMEL, BILEL, DORA, SAMI, build, side
+
+from chkobba_p2p.audit import INVALID, VALID
+from chkobba_p2p.history import (
+    UNREADABLE,
+    AuditCache,
+    games,
+    index_logs,
+    names_by_key,
+    ratings,
+    record_against,
+    series,
+)
+from chkobba_p2p.rating import Rating, Result, glicko2_update
+
+
+@pytest.fixture(scope="session")
+def folder(tmp_path_factory):
+    path = tmp_path_factory.mktemp("history") / "logs"
+    return path, build(path)
+
+
+@pytest.fixture(scope="session")
+def indexed(folder):
+    path, expected = folder
+    return index_logs(path), expected
+
+
+def test_every_log_audits_to_what_its_match_was(indexed):
+    logs, expected = indexed
+    by_path = {lg.path: lg for lg in logs}
+    assert len(logs) == len(expected)
+    for e in expected:
+        lg = by_path[str(e.path)]
+        assert (lg.ending, lg.winner, lg.players) == (e.ending, e.winner, e.players), e.path
+        assert lg.counted == (e.winner is not None)
+        if e.keys:
+            assert tuple(s.key for s in lg.seats) == e.keys
+            assert lg.date == e.date
+    tampered = next(lg for lg in logs if lg.path.endswith("tampered.chklog"))
+    assert (tampered.verdict, tampered.code) == (INVALID, "bad_signature")
+    assert "INVALID (bad_signature)" in tampered.reason and not tampered.counted
+    junk = next(lg for lg in logs if lg.path.endswith("junk.chklog"))
+    assert junk.verdict == UNREADABLE and "not a chkobba log" in junk.reason
+
+
+def test_the_logs_of_one_match_are_one_game_and_games_come_newest_first(indexed):
+    logs, _ = indexed
+    gs = games(logs)
+    assert len(gs) == len(logs) - 1  # two-0 and sami's copy of it are one game
+    first = next(g for g in gs if any(p.endswith("two-0-sami.chklog") for p in g.copies))
+    assert len(first.copies) == 2 and first.log.verdict == VALID
+    dated = [g.date for g in gs if g.date and g.log.verdict != UNREADABLE]
+    assert dated == sorted(dated, reverse=True)
+    # junk.chklog has no header: its date is the file's (today), the newest.
+    assert gs[0].log.path.endswith("junk.chklog") and gs[1].log.path.endswith("aborted.chklog")
+
+
+def _expected_record(expected, me: bytes, other: bytes) -> tuple[int, int, int]:
+    seen = set()
+    g = w = 0
+    for e in expected:
+        if e.winner is None or me not in e.keys or other not in e.keys:
+            continue
+        if side(e.keys, me) == side(e.keys, other) or (e.date, e.keys) in seen:
+            continue
+        seen.add((e.date, e.keys))  # sami's copy of the first match counts once
+        g += 1
+        w += e.winner == side(e.keys, me)
+    return g, w, g - w
+
+
+def test_records_against_a_player_count_each_counted_match_once(indexed):
+    logs, expected = indexed
+    gs = games(logs)
+    r = record_against(gs, AMEL.public, SAMI.public)
+    assert (r.games, r.wins, r.losses) == _expected_record(expected, AMEL.public, SAMI.public)
+    # 5 complete, the resignation and the loss on time, the 4-player match (opponents);
+    # neither the aborted game nor the tampered one.
+    assert r.games == 8
+    back = record_against(gs, SAMI.public, AMEL.public)
+    assert (back.games, back.wins, back.losses) == (r.games, r.losses, r.wins)
+    # Partners are not opponents.
+    assert record_against(gs, AMEL.public, BILEL.public).games == 0
+    assert record_against(gs, AMEL.public, DORA.public).games == 1
+
+
+def test_the_series_is_the_run_of_matches_of_one_lineup(indexed):
+    logs, expected = indexed
+    gs = games(logs)
+    s = series(gs, [AMEL.public, SAMI.public])
+    assert s is not None
+    # Newest back: the loss on time, the resignation (amel lost both), two-4, two-3;
+    # the tampered log counts for nothing and the 4-player match ends the run.
+    run = [e for e in expected if e.path.name in ("on-time.chklog", "resigned.chklog",
+                                                  "two-4.chklog", "two-3.chklog")]
+    wins = tuple(sum(e.winner == i for e in run) for i in (0, 1))
+    assert (s.games, s.wins) == (4, wins)
+    assert [seat.name for side_ in s.sides for seat in side_] == ["amel", "sami"]
+    # The other seat order gives the same series, seen from the other side.
+    other = series(gs, [SAMI.public, AMEL.public])
+    assert other is not None and other.wins == wins[::-1]
+    four = series(gs, [AMEL.public, SAMI.public, BILEL.public, DORA.public])
+    assert four is not None and four.games == 1
+    assert series(gs, [AMEL.public, DORA.public]) is None
+
+
+def test_a_second_look_audits_nothing_again(folder, tmp_path):
+    path, _ = folder
+    cache_file = tmp_path / "cache" / "history.json"
+    calls: list[tuple[int, int]] = []
+    first = index_logs(path, cache=AuditCache(cache_file).load(),
+                       progress=lambda d, t: calls.append((d, t)))
+    assert calls and calls[-1] == (len(first), len(first))
+    assert cache_file.exists() and not [p for p in cache_file.parent.iterdir()
+                                        if p.name.startswith(".history.")]
+    calls.clear()
+    second = index_logs(path, cache=AuditCache(cache_file).load(),
+                        progress=lambda d, t: calls.append((d, t)))
+    assert calls == [] and second == first
+    # A copy elsewhere has the same bytes: its audit is the cached one, at its own path.
+    other = tmp_path / "other"
+    other.mkdir()
+    shutil.copy(path / "two-1.chklog", other / "copy.chklog")
+    third = index_logs(other, cache=AuditCache(cache_file).load(),
+                       progress=lambda d, t: calls.append((d, t)))
+    assert calls == [] and third[0].path == str(other / "copy.chklog")
+
+
+def test_a_changed_log_is_audited_again(folder, tmp_path):
+    path, _ = folder
+    mine = tmp_path / "logs"
+    shutil.copytree(path, mine)
+    cache_file = tmp_path / "history.json"
+    index_logs(mine, cache=AuditCache(cache_file).load())
+    data = bytearray((mine / "two-2.chklog").read_bytes())
+    data[-10] ^= 0x40
+    (mine / "two-2.chklog").write_bytes(bytes(data))
+    calls: list[tuple[int, int]] = []
+    again = index_logs(mine, cache=AuditCache(cache_file).load(),
+                       progress=lambda d, t: calls.append((d, t)))
+    assert calls == [(1, 1)]
+    changed = next(lg for lg in again if lg.path.endswith("two-2.chklog"))
+    assert changed.verdict != VALID and not changed.counted
+
+
+@pytest.mark.parametrize("junk", [
+    b"", b"{", b"[1, 2]", b'{"format": 1, "audit": "0", "logs": {}}',
+    b'{"format": 1, "audit": "AUDITOR", "logs": {"x": {"seats": 3}}}'])
+def test_a_corrupt_cache_is_ignored(folder, indexed, tmp_path, junk):
+    path, _ = folder
+    cache_file = tmp_path / "history.json"
+    from chkobba_p2p.history import auditor
+    cache_file.write_bytes(junk.replace(b"AUDITOR", auditor().encode()))
+    cache = AuditCache(cache_file).load()
+    logs = index_logs(path, cache=cache)
+    assert logs == indexed[0]
+    assert "x" not in AuditCache(cache_file).load().entries  # rewritten without it
+
+
+def test_the_cache_is_bounded(folder, tmp_path):
+    path, _ = folder
+    cache = AuditCache(tmp_path / "history.json", limit=3)
+    index_logs(path, cache=cache)
+    assert len(AuditCache(tmp_path / "history.json").load().entries) == 3
+
+
+def test_ratings_are_the_same_every_time_and_ignore_what_does_not_count(folder, indexed,
+                                                                        tmp_path):
+    path, expected = folder
+    logs, _ = indexed
+    one = ratings(games(logs))
+    two = ratings(games(index_logs(path)))  # audited again from scratch
+    assert one == two
+    # Without the tampered log, the aborted game and the junk: the very same ratings.
+    clean = tmp_path / "clean"
+    shutil.copytree(path, clean)
+    for name in ("tampered.chklog", "aborted.chklog", "junk.chklog"):
+        (clean / name).unlink()
+    assert ratings(games(index_logs(clean))) == one
+    # The 2-player pool is the paper's update applied match by match, oldest first.
+    counted = sorted({(e.date, e.winner) for e in expected
+                      if e.players == 2 and e.winner is not None})
+    a, s = Rating(), Rating()
+    for _, winner in counted:
+        a, s = (glicko2_update(a, [Result(s.rating, s.rd, float(winner == 0))]),
+                glicko2_update(s, [Result(a.rating, a.rd, float(winner == 1))]))
+    assert one[2][AMEL.public] == a and one[2][SAMI.public] == s
+    assert set(one[4]) == {AMEL.public, SAMI.public, BILEL.public, DORA.public}
+    assert names_by_key(games(logs))[AMEL.public] == "amel"
+
+
+def test_a_missing_folder_is_a_clear_error(tmp_path):
+    from chkobba_p2p.audit import LogUnreadable
+    with pytest.raises(LogUnreadable, match="no such folder"):
+        index_logs(tmp_path / "nowhere")
+    (tmp_path / "file").write_text("x")
+    with pytest.raises(LogUnreadable, match="not a folder"):
+        index_logs(tmp_path / "file")
+
+
+# ------------------------------------------------------------------ chkobba history
+
+
+def _cli(capsys, *argv):
+    from chkobba_cli.main import main
+    code = main(["history", *argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.fixture
+def own_cache(tmp_path, monkeypatch):
+    monkeypatch.setenv("CHKOBBA_CACHE_DIR", str(tmp_path / "cache"))
+    return tmp_path / "cache"
+
+
+def test_the_command_lists_every_match_newest_first(folder, own_cache, capsys):
+    path, _ = folder
+    code, out, _ = _cli(capsys, str(path), "--lang", "en")
+    assert code == 0
+    lines = out.splitlines()
+    heads = [ln for ln in lines if not ln.startswith(" ")]
+    assert heads[-1] == "11 matches, 8 counted"
+    assert "sami won by resignation  [VALID]" in out and "sami won on time" in out
+    assert "FAILED ITS AUDIT: counts for nothing  [INVALID]" in out
+    assert "INVALID (bad_signature)" in out
+    assert "amel (9069-a17d-cdbe-613b) vs sami (2aa4-c1e3-4c2c-c087)" in out
+    assert heads[1].startswith("2026-03-10 22:00  2 players  stopped before the end")
+    assert (own_cache / "history.json").exists()
+    code, fr, _ = _cli(capsys, str(path), "--lang", "fr", "--players", "4")
+    # A side of two wins: no verb to agree with it; one match is "1 partie".
+    assert code == 0 and "amel & bilel : victoire 15–4" in fr and "1 partie, 1 comptée" in fr
+
+
+def test_the_filters_and_json(folder, own_cache, capsys):
+    path, _ = folder
+    code, out, _ = _cli(capsys, str(path), "--json", "--with", "dora")
+    rows = json.loads(out)
+    assert code == 0 and [r["players"] for r in rows] == [4]
+    assert rows[0]["seats"][3]["fingerprint"] == DORA.fingerprint
+    _, out, _ = _cli(capsys, str(path), "--json", "--since", "2026-03-10")
+    rows = json.loads(out)
+    assert {r["ending"] for r in rows} >= {"aborted", "on_time", "resigned", "points"}
+    assert all(r["date"] >= "2026-03-10" for r in rows)
+    _, out, _ = _cli(capsys, str(path), "--json", "--with", AMEL.fingerprint[:9])
+    assert len(json.loads(out)) == 10  # every match but the junk (no seats)
+    code, _, err = _cli(capsys, str(path), "--since", "yesterday")
+    assert code == 2 and "not a date: yesterday" in err
+
+
+def test_ratings_from_a_folder_are_the_same_for_anyone(folder, own_cache, capsys, tmp_path,
+                                                       monkeypatch):
+    path, _ = folder
+    code, one, _ = _cli(capsys, "--ratings", str(path), "--json")
+    # Someone else, with no cache, computes the same numbers.
+    monkeypatch.setenv("CHKOBBA_CACHE_DIR", str(tmp_path / "another"))
+    _, two, _ = _cli(capsys, "--ratings", str(path), "--json", "--no-cache")
+    assert code == 0 and one == two
+    pools = json.loads(one)
+    assert {r["name"] for r in pools["2"]} == {"amel", "sami"}
+    assert all(r["provisional"] and r["shown"].endswith("?") for r in pools["4"])
+    code, text, _ = _cli(capsys, "--ratings", str(path), "--lang", "en")
+    assert code == 0 and "Glicko-2 ratings, 2 players" in text and "about " in text
+
+
+def test_a_missing_folder_is_one_line_and_status_2(own_cache, capsys, tmp_path):
+    code, out, err = _cli(capsys, str(tmp_path / "nowhere"))
+    assert code == 2 and out == ""
+    assert err == f"chkobba history: {tmp_path / 'nowhere'}: no such folder\n"
+
+
+def test_the_progress_bar():
+    from chkobba_cli.history import bar
+    from chkobba_cli.i18n import Translator
+    assert bar(3, 4, 8, Translator("en")) == "[######..] 3/4 logs audited"
+
+
+# ------------------------------------------------------- the lobby and the end screen
+
+
+@pytest.fixture
+def app_session():
+    from prompt_toolkit.application import create_app_session
+    from prompt_toolkit.input import create_pipe_input
+    from prompt_toolkit.output import DummyOutput
+    with create_pipe_input() as inp, create_app_session(input=inp, output=DummyOutput()):
+        yield
+
+
+def _screen_text(lines) -> str:
+    from chkobba_cli.tui.render import line_text
+    return "\n".join(line_text(x) for x in lines)
+
+
+def _past(folder, indexed):
+    """The folder's games, read by the client's reader in its thread."""
+    import threading
+
+    from chkobba_cli.tui.past import PastGames
+    from chkobba_p2p.history import AuditCache
+    path, _ = folder
+    changed = threading.Event()
+    past = PastGames(path, changed.set, cache=AuditCache(path.parent / "tui-cache.json"))
+    thread = past.refresh()
+    assert thread is not None and past.refresh() is None  # one reader at a time
+    thread.join(120)
+    assert changed.is_set() and past.games is not None
+    assert [g.log for g in past.games] == [g.log for g in games(indexed[0])]
+    return past
+
+
+def test_the_rematch_lobby_shows_the_series_and_the_record_of_a_known_player(
+        folder, indexed, app_session, tmp_path):
+    from chkobba_cli.tui.app import TuiApp
+    from chkobba_p2p.known import KnownPlayers
+    from chkobba_p2p.peer import Lobby
+    past = _past(folder, indexed)
+    known = KnownPlayers(tmp_path / "known_players")
+    known.remember([("sami", SAMI.public)])
+    ui = TuiApp(kind="host", lang="en", seat=0, players=2, rematch=True, known=known,
+                past=past)
+    ui.size = (30, 100)
+    ui.state = ui.state.apply(Lobby((("amel", AMEL.fingerprint), ("sami", SAMI.fingerprint)),
+                                    keys=(AMEL.public, SAMI.public)))
+    text = _screen_text(ui.body(70, 30))
+    r = record_against(past.games, AMEL.public, SAMI.public)
+    assert f"sami: {r.games} games, {r.wins}–{r.losses}" in text
+    s = series(past.games, [AMEL.public, SAMI.public])
+    assert f"series: amel {s.wins[0]} – {s.wins[1]} sami" in text
+    fr = TuiApp(kind="host", lang="fr", seat=0, players=2, rematch=True, known=known,
+                past=past)
+    fr.state = ui.state
+    assert f"série : amel {s.wins[0]} – {s.wins[1]} sami" in _screen_text(fr.body(70, 30))
+
+
+def test_the_end_screen_shows_the_series(folder, indexed, app_session):
+    """From the second match of a series on (the first one's result is the title)."""
+    from chkobba_cli.tui import dialogs
+    from chkobba_cli.tui.app import TuiApp
+    from chkobba_p2p.peer import Lobby
+    past = _past(folder, indexed)
+    ui = TuiApp(kind="join", lang="en", seat=1, players=4, past=past)
+    keys = (AMEL.public, SAMI.public, BILEL.public, DORA.public)
+    ui.state = ui.state.apply(Lobby(tuple((n, identity_fp) for n, identity_fp in zip(
+        ("amel", "sami", "bilel", "dora"), (AMEL.fingerprint, SAMI.fingerprint,
+                                            BILEL.fingerprint, DORA.fingerprint),
+        strict=True)), keys=keys))
+    assert ui._series() is None  # one 4-player match
+    from chkobba_cli.tui.past import series_text
+    four = series(games(indexed[0]), list(keys))
+    want = [0, 0]
+    want[next(g for g in games(indexed[0]) if g.players == 4).log.winner] = 1
+    assert series_text(ui.t, four) == f"series: amel & bilel {want[0]} – {want[1]} sami & dora"
+    two = TuiApp(kind="join", lang="en", seat=1, players=2, past=past)
+    two.state = two.state.apply(Lobby((("amel", AMEL.fingerprint), ("sami", SAMI.fingerprint)),
+                                      keys=(AMEL.public, SAMI.public)))
+    s = series(games(indexed[0]), [AMEL.public, SAMI.public])
+    assert two._series() == f"series: amel {s.wins[0]} – {s.wins[1]} sami"
+    lines = _screen_text(dialogs.over_lines(two.view, None, None, 80, series=two._series()))
+    assert two._series() in lines
+
+
+def test_a_bot_levels_key_is_said_and_never_a_changed_key(tmp_path):
+    from chkobba_cli.i18n import Translator
+    from chkobba_cli.tui.trust import changed_seats, seat_lines
+    from chkobba_p2p.known import KnownPlayers
+    from chkobba_p2p.peer import Lobby
+    from chkobba_p2p.rating import bot_seed
+    from chkobba_p2p.tablestate import TableState
+    from chkobba_p2p.wire import Identity
+    greedy = Identity.from_seed(bot_seed("greedy", 1)).public
+    known = KnownPlayers(tmp_path / "known_players")
+    known.remember([("bot1", Identity.from_seed(bot_seed("heuristic", 1)).public)])
+    st = TableState(my_fingerprint=AMEL.fingerprint).apply(
+        Lobby((("amel", AMEL.fingerprint), ("bot1", Identity.from_seed(
+            bot_seed("greedy", 1)).fingerprint)), keys=(AMEL.public, greedy)))
+    text = _screen_text(seat_lines(st, Translator("en"), known, 80, ready_check=False))
+    assert "the greedy bot's key" in text and "WARNING" not in text
+    assert changed_seats(st, known) == []
+
+
+def _history_on_a_terminal(path, cache) -> tuple[int, str, str]:
+    """``chkobba history`` in its own process, stderr on a pseudo-terminal."""
+    import os
+    import subprocess
+
+    from support.net import REPO_ROOT, cli_command, cli_env
+    env = cli_env()
+    env["CHKOBBA_CACHE_DIR"] = str(cache)
+    controller, terminal = os.openpty()
+    try:
+        proc = subprocess.run(cli_command("history", str(path), "--lang", "en"),
+                              cwd=REPO_ROOT, env=env, stdout=subprocess.PIPE,
+                              stderr=terminal, stdin=subprocess.DEVNULL, timeout=300)
+        os.close(terminal)
+        terminal = -1
+        err = b""
+        while True:
+            try:
+                chunk = os.read(controller, 65536)
+            except OSError:  # the terminal's other end is closed: all read
+                break
+            if not chunk:
+                break
+            err += chunk
+    finally:
+        os.close(controller)
+        if terminal >= 0:
+            os.close(terminal)
+    return proc.returncode, proc.stdout.decode(), err.decode()
+
+
+@pytest.mark.slow
+def test_a_progress_bar_on_the_terminal_while_logs_are_audited(folder, tmp_path):
+    path, expected = folder
+    code, out, err = _history_on_a_terminal(path, tmp_path / "cache")
+    assert code == 0 and out.splitlines()[-1] == "11 matches, 8 counted"
+    assert f"] {len(expected)}/{len(expected)} logs audited" in err
+    assert "logs audited" not in out  # the bar is on stderr alone
+    code, again, err = _history_on_a_terminal(path, tmp_path / "cache")
+    assert code == 0 and again == out and "logs audited" not in err  # nothing to audit
+
+
+def test_the_client_reads_the_logs_in_a_process_of_its_own(folder, indexed, tmp_path,
+                                                           monkeypatch):
+    """Without a cache of its own, the client's reader runs ``chkobba history --json``
+    (the user's cache: here the test's) and gets the very games read in process."""
+    import threading
+
+    from chkobba_cli.tui.past import PastGames
+    path, _ = folder
+    monkeypatch.setenv("CHKOBBA_CACHE_DIR", str(tmp_path / "cache"))
+    changed = threading.Event()
+    past = PastGames(path, changed.set)
+    thread = past.refresh()
+    assert thread is not None
+    thread.join(300)
+    assert changed.is_set() and past.games == games(indexed[0])
+    assert (tmp_path / "cache" / "history.json").exists()
+    nowhere = PastGames(tmp_path / "nowhere")
+    nowhere.load()
+    assert nowhere.games == []
+
+
+def test_of_two_copies_that_stop_at_the_same_hand_the_one_saying_who_left_speaks():
+    """A player left a match against bots (``q``): the bots' copies stop before the
+    leave they never got, the player's holds it; the history says who left, as the
+    replay of the player's log does (a first-time player saw "unfinished")."""
+    from chkobba_p2p.history import Log, Seat
+
+    seats = (Seat("amel", AMEL.public), Seat("bot1", SAMI.public))
+
+    def copy(path: str, ending: str) -> Log:
+        return Log(path, path, "2026-12-04T18:00:00", "g1", 2, seats, "incomplete",
+                   ending, "", ending, None, (3, 5), 2)
+
+    for paths in (("a-bot1.chklog", "b-play.chklog"), ("b-bot1.chklog", "a-play.chklog")):
+        bot, mine = copy(paths[0], "unfinished"), copy(paths[1], "aborted")
+        [game] = games([bot, mine])
+        assert game.log.path == mine.path and game.log.ending == "aborted"
+        assert set(game.copies) == set(paths)
+
+
+def test_the_list_speaks_french_agreement_and_fits_the_terminal(capsys, monkeypatch):
+    """"1 comptée", "journal : …", and an audit's long sentence wrapped at the
+    terminal's width (a first-time player saw "1 comptées" and lines past 80 columns)."""
+    from chkobba_cli.history import show_games
+    from chkobba_cli.i18n import Translator
+    from chkobba_p2p.history import Game, Log, Seat
+    monkeypatch.setenv("COLUMNS", "80")
+    seats = (Seat("amel", AMEL.public), Seat("bot1", SAMI.public))
+    reason = ("the transcript stops after entry #165, before the match is complete "
+              "(playing); no violation before it, and nothing else to say here")
+    won = Log("a.chklog", "a", "2026-12-04T18:00", "g1", 2, seats, VALID, "points", "",
+              "points", 0, (11, 5), 4)
+    stopped = Log("b.chklog", "b", "2026-12-04T19:00", "g2", 2, seats, "incomplete",
+                  "unfinished", reason, "unfinished", None, (3, 5), 2)
+    show_games([Game(stopped, ("b.chklog",)), Game(won, ("a.chklog",))], Translator("fr"))
+    out = capsys.readouterr().out
+    assert "2 parties, 1 comptée" in out and "comptées" not in out, out
+    assert "    journal : b.chklog" in out
+    assert all(len(line) <= 79 for line in out.splitlines()), out
+    assert " ".join(reason.split()) in " ".join(out.split())

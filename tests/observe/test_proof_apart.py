@@ -1,0 +1,355 @@
+"""proof-apart/v1 in real play (issue 29, "verification off the serial path"): a shuffler
+sends its deck at once and its proof after it (``deal/proof``), the next seat shuffles on
+top at once, every peer's shell makes and checks the proofs in its worker, and no
+decryption share leaves a peer before every proof of the instance verified there.  In
+memory under the autojump clock; the audit of every log, and a table with a seat that does
+not speak the capability, which plays the old way."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import trio
+from support.net import host_config, join_config
+from test_session import Table
+
+from chkobba_p2p import wire
+from chkobba_p2p.audit import INVALID, VALID, audit_log
+from chkobba_p2p.deal.core import JobResult, ProofJob, run_job
+from chkobba_p2p.events import Outcome
+from chkobba_p2p.link.handshake import SPOKEN, ClientHandshake
+from chkobba_p2p.net import ClientPeer, HostPeer
+from chkobba_p2p.peer import BotController
+from chkobba_p2p.rules import Ruleset
+from chkobba_p2p.session import CAP_PROOF_APART, CAP_SHUFFLE_PROOFS, Standing
+from chkobba_p2p.testing import InMemoryTable, RecordingController
+from chkobba_p2p.transcript import read_transcript
+
+RULES = Ruleset(target=3)  # a short match: a hand or two
+
+
+class OldJoiner(ClientPeer):
+    """A joiner of before proof-apart/v1: its hello does not announce it."""
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        old = tuple(c for c in SPOKEN if c != CAP_PROOF_APART)
+        make = self.core.hello_for
+
+        def hello_for(identity: wire.Identity, name: str,
+                      caps: tuple[str, ...]) -> ClientHandshake:
+            return make(identity, name, old)
+
+        self.core.hello_for = hello_for  # type: ignore[method-assign]
+
+
+def _lying_prover(job: ProofJob) -> JobResult:
+    """Proves its shuffle for another statement: a well-formed proof that fails."""
+    if job.kind == "prove":
+        return run_job(dataclasses.replace(job, context=bytes(64)))
+    return run_job(job)
+
+
+class HostileJoiner(ClientPeer):
+    """A shuffler whose deal/proof does not prove its deck (its deck is honest)."""
+
+    run_job = staticmethod(_lying_prover)
+
+
+async def _play(tmp_path, players: int, classes: dict[int, type[ClientPeer]]
+                ) -> tuple[InMemoryTable, list[Outcome]]:
+    table = InMemoryTable(tmp_path, players=players, rules=RULES, shuffle_proofs=True)
+    out: dict[int, Outcome] = {}
+    with trio.fail_after(3600):
+        async with trio.open_nursery() as nursery:
+            async def host(task_status=trio.TASK_STATUS_IGNORED) -> None:
+                out[0] = await table.host.run(task_status)
+
+            await nursery.start(host)
+
+            async def join(seat: int) -> None:
+                cls = classes.get(seat, ClientPeer)
+                out[seat] = await cls(table.join_config(seat), table.controllers[seat]).run()
+
+            for seat in range(1, players):  # one after the other: each takes its seat
+                nursery.start_soon(join, seat)
+                host_ctl = table.controllers[0]
+                assert isinstance(host_ctl, RecordingController)
+                await host_ctl.until(lambda _, s=seat: table.host.lobby.seats[s] is not None)
+    assert all(out[s].seat == s for s in range(players))
+    return table, [out[s] for s in range(players)]
+
+
+def _turns(path) -> list[tuple[int, int, list[dict]]]:
+    """(index, seat, deal items) of every turn of a log."""
+    out = []
+    for i, body in enumerate(read_transcript(path).bodies):
+        e = wire.open_entry(body)
+        if e.kind == "turn":
+            out.append((i, e.seat, [d for d in e.fields.get("d") or [] if isinstance(d, dict)]))
+    return out
+
+
+async def test_a_four_player_match_with_proofs_apart_completes_valid(tmp_path, autojump_clock):
+    table, outcomes = await _play(tmp_path, 4, {})
+    assert all(o.done is not None and o.aborted is None and o.error is None for o in outcomes)
+    assert len({o.done for o in outcomes}) == 1
+    caps = outcomes[0].table.caps
+    assert CAP_SHUFFLE_PROOFS in caps and CAP_PROOF_APART in caps
+    for o in outcomes:
+        report = audit_log(o.log_path, workers=0)
+        assert report.verdict == VALID, report.reason
+    turns = _turns(outcomes[1].log_path)
+    shuffles = [(i, s) for i, s, items in turns for d in items if d["t"] == "deal/shuffle"]
+    proofs = [(i, s) for i, s, items in turns for d in items if d["t"] == "deal/proof"]
+    assert proofs and all("proof" not in d for _, _, items in turns for d in items
+                          if d["t"] == "deal/shuffle")
+    # Hand 1: the four shuffles in four turns in a row, nobody waiting for a proof (seat
+    # 0's proof may be ready by its first turn: it shuffled as the last key came); no
+    # share of the hand before the last of its proofs.
+    hand1 = [i for i, _ in shuffles][4:8]
+    assert hand1 == list(range(hand1[0], hand1[0] + 4))
+    first, last = proofs[0][0], proofs[3][0]
+    shares = [i for i, _, items in turns for d in items if d["t"] == "deal/shares"
+              and i > first]
+    assert shares and min(shares) > last
+
+
+async def test_a_bad_proof_after_the_next_shuffle_is_blamed_and_no_share_leaves(
+        tmp_path, autojump_clock):
+    """Seat 1's deal/proof comes after seat 2 shuffled on top of its deck; every honest
+    peer blames seat 1 for it, and no honest seat released a share of the hand."""
+    table, outcomes = await _play(tmp_path, 4, {1: HostileJoiner})
+    for seat in (0, 2, 3):
+        a = outcomes[seat].aborted
+        assert a is not None and a.blamed_seat == 1, (seat, a)
+        assert a.code == wire.ErrorCode.DEAL_FAILURE and "bad_shuffle_proof" in a.detail
+    turns = _turns(outcomes[0].log_path)
+    proof_1 = next(i for i, s, items in turns if s == 1
+                   for d in items if d["t"] == "deal/proof")
+    shuffle_2 = max(i for i, s, items in turns if s == 2
+                    for d in items if d["t"] == "deal/shuffle")
+    assert shuffle_2 < proof_1
+    first_proof = min(i for i, _, items in turns for d in items if d["t"] == "deal/proof")
+    assert not [i for i, _, items in turns for d in items
+                if i > first_proof and d["t"] in ("deal/shares", "deal/play")]
+    report = audit_log(outcomes[0].log_path, workers=0)
+    assert report.blamed == 1 and report.entry == proof_1, report
+
+
+class SlowChecker(ClientPeer):
+    """An honest seat on a slower machine: its proof checks start half a second late."""
+
+    async def _proof_worker(self) -> None:
+        await trio.sleep(0.5)
+        await super()._proof_worker()
+
+
+async def test_an_accusation_is_not_called_refuted_while_its_proof_is_being_checked(
+        tmp_path, autojump_clock):
+    """The host's abort blaming seat 1 for its bad proof reaches seat 3 before seat 3's own
+    check of that proof ends: the entry it cites is in seat 3's transcript already, but its
+    verdict is not known yet, so the accusation is no refuted claim there (a reviewer's
+    finding); the audit of seat 3's own log convicts seat 1."""
+    table, outcomes = await _play(tmp_path, 4, {1: HostileJoiner, 3: SlowChecker})
+    a = outcomes[3].aborted
+    assert a is not None and a.blamed_seat == 1, a
+    assert a.standing != Standing.REFUTED, a
+    assert "refuted" not in outcomes[3].describe()
+    report = audit_log(outcomes[3].log_path, workers=0)
+    assert report.verdict == INVALID and report.blamed == 1, report.summary()
+
+
+async def test_a_seat_without_the_capability_plays_the_old_way(tmp_path, autojump_clock):
+    table, outcomes = await _play(tmp_path, 4, {2: OldJoiner})
+    assert all(o.done is not None and o.aborted is None for o in outcomes)
+    caps = outcomes[0].table.caps
+    assert CAP_SHUFFLE_PROOFS in caps and CAP_PROOF_APART not in caps
+    turns = _turns(outcomes[2].log_path)
+    assert not [d for _, _, items in turns for d in items if d["t"] == "deal/proof"]
+    later = [d for _, _, items in turns for d in items if d["t"] == "deal/shuffle"][4:]
+    assert later and all(isinstance(d.get("proof"), bytes) for d in later)
+    assert audit_log(outcomes[2].log_path, workers=0).verdict == VALID
+
+
+# ---------------------------------------------------------------- crash resume, sans-IO
+
+
+def _drive(t, crash_every: int = 0) -> int:
+    """Play ``t`` (test_session's Table, deferred work) to its end.  A seat's jobs run
+    only when it holds the floor with nothing else to send, so proofs go turns after their
+    decks; every ``crash_every`` entries a seat is rebuilt from its log (its jobs lost).
+    The number of crashes in which the rebuilt seat's own deck was in the chain and its
+    proof was not."""
+    jobs: dict[int, list[ProofJob]] = {s.seat: [] for s in t.sessions}
+    count = crashes_between = 0
+    for _ in range(50000):
+        if all(s.finished for s in t.sessions):
+            return crashes_between
+        for s in t.sessions:
+            jobs[s.seat] += s.jobs()
+        for s in t.sessions:
+            def decide(s=s) -> None:
+                d = s.decision
+                if d is not None:
+                    bot = t.bots[s.seat]
+                    s.decide(bot.choose_play(d.hand) if d.kind == "play"
+                             else bot.choose_cut(d.hand))
+            decide()
+            e = s.next_entry()
+            while e is None and jobs[s.seat] and s.floor == s.seat:
+                job = jobs[s.seat].pop(0)
+                s.job_done(job, run_job(job))
+                decide()  # a step that waited for this proof may open: a choice comes
+                e = s.next_entry()
+            if e is not None:
+                t.deliver(e, s.seat)
+                count += 1
+                break
+        else:
+            raise AssertionError("nobody can speak")
+        if crash_every and count % crash_every == 0:
+            k = count // crash_every % len(t.sessions)
+            old = t.sessions[k]
+            if old.finished:
+                continue
+            deck = old.game.deck
+            if deck is not None and deck.deal.proof_apart and \
+                    len(deck.deal._shuffles) > k and deck.deal._own_proof_due:
+                crashes_between += 1
+            t.sessions[k] = Table.clone(t, old)
+            t.sessions[k].defer_work = True
+            jobs[k] = []
+    raise AssertionError("the match did not end")
+
+
+def _table(key: bytes) -> Table:
+    t = Table(4, proofs=True, rules=RULES, key=key)
+    assert CAP_PROOF_APART in t.table.caps
+    for s in t.sessions:
+        s.defer_work = True
+    return t
+
+
+def test_sans_io_match_with_deferred_work_every_peer_agrees():
+    t = _table(b"apart")
+    _drive(t)
+    assert all(s.done is not None and s.done == t.sessions[0].done for s in t.sessions)
+    assert all(s.bodies == t.sessions[0].bodies for s in t.sessions)
+    kinds = [d.get("t") for b in t.sessions[0].bodies[1:]
+             for d in (wire.open_entry(b).fields.get("d") or [])]
+    assert "deal/proof" in kinds
+
+
+def test_crash_resume_with_proofs_in_flight():
+    """Seats crash and come back from their log (with deal/proof entries in it) all
+    along, some between their deck and their proof: the resumed seat sends the proof it
+    owes, once, and the match completes the same at every seat."""
+    between = 0
+    for key, every in ((b"r1", 3), (b"r3", 2)):
+        t = _table(key)
+        between += _drive(t, crash_every=every)
+        assert all(s.done is not None and s.done == t.sessions[0].done for s in t.sessions)
+        assert all(s.bodies == t.sessions[0].bodies for s in t.sessions)
+    assert between > 0  # the case that matters did happen
+
+
+# --------------------------------------------------------------- real threads, real TCP
+
+
+async def test_over_loopback_tcp_with_the_proof_work_in_threads(tmp_path):
+    """The default shell: the proof work in worker threads (trio.to_thread), peers over
+    loopback TCP, real time: a 4-player match completes, every log VALID."""
+    host = HostPeer(host_config(tmp_path, players=4, shuffle_proofs=True, rules=RULES),
+                    BotController("greedy", 0))
+    assert host.proof_thread
+    out: dict[str, Outcome] = {}
+    with trio.fail_after(120):
+        async with trio.open_nursery() as nursery:
+            async def run_host(task_status=trio.TASK_STATUS_IGNORED) -> None:
+                out["host"] = await host.run(task_status)
+
+            port = await nursery.start(run_host)
+
+            async def run_guest(i: int) -> None:
+                out[f"g{i}"] = await ClientPeer(join_config(tmp_path, port, f"g{i}"),
+                                                BotController("greedy", i)).run()
+
+            for i in range(1, 4):
+                nursery.start_soon(run_guest, i)
+    assert len(out) == 4 and all(o.done is not None and o.aborted is None
+                                 for o in out.values()), out
+    assert CAP_PROOF_APART in out["host"].table.caps
+    for o in out.values():
+        assert audit_log(o.log_path, workers=0).verdict == VALID
+
+
+class StuckProver(ClientPeer):
+    """A joiner whose proof work never runs (a process about to die): ``stuck`` is set
+    once hand 1's next two seats have shuffled on top of its deck, its proof unsent."""
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        self.stuck = trio.Event()
+
+    def _start_jobs(self) -> None:  # no worker: the jobs wait
+        s = self.session
+        deck = s.game.deck if s is not None else None
+        if deck is not None and deck.deal.proof_apart and len(deck.deal._shuffles) >= 3:
+            self.stuck.set()
+
+
+async def test_a_seat_that_dies_between_its_deck_and_its_proof_resumes(tmp_path,
+                                                                       autojump_clock):
+    """Seat 1's process dies with its deck in the chain and its proof not made; restarted
+    from its log and saved state, it sends its proof once and the match completes, every
+    log VALID."""
+    table = InMemoryTable(tmp_path, players=4, rules=RULES, shuffle_proofs=True)
+    identity = wire.Identity.generate()
+    state = tmp_path / "seat1.state"
+    out: dict[int, Outcome] = {}
+    with trio.fail_after(3600):
+        async with trio.open_nursery() as nursery:
+            async def host(task_status=trio.TASK_STATUS_IGNORED) -> None:
+                out[0] = await table.host.run(task_status)
+
+            await nursery.start(host)
+            host_ctl = table.controllers[0]
+            assert isinstance(host_ctl, RecordingController)
+            first = StuckProver(table.join_config(1, identity=identity, state_path=state),
+                                table.controllers[1])
+            vanish = trio.CancelScope()
+
+            async def run_first() -> None:
+                with vanish:
+                    await first.run()
+
+            nursery.start_soon(run_first)
+            await host_ctl.until(lambda _: table.host.lobby.seats[1] is not None)
+
+            async def join(seat: int) -> None:
+                out[seat] = await table.joiner(seat).run()
+
+            for seat in (2, 3):
+                nursery.start_soon(join, seat)
+                await host_ctl.until(lambda _, s=seat: table.host.lobby.seats[s] is not None)
+            await first.stuck.wait()
+            vanish.cancel()  # no leave signed: its connection simply closes
+            assert first._last_link is not None
+            await first._last_link.stream.aclose()
+            again = ClientPeer(table.join_config(1, identity=identity, state_path=state),
+                               RecordingController(11))
+            assert again.session is not None  # resumed from its log
+
+            async def run_again() -> None:
+                out[1] = await again.run()
+
+            nursery.start_soon(run_again)
+    assert all(out[s].done is not None and out[s].aborted is None for s in range(4)), out
+    for s in range(4):
+        assert audit_log(out[s].log_path, workers=0).verdict == VALID
+    turns = _turns(out[1].log_path)
+    mine = [d for _, s, items in turns if s == 1 for d in items if d["t"] == "deal/proof"]
+    shuffles = [d for _, s, items in turns if s == 1 for d in items
+                if d["t"] == "deal/shuffle"]
+    assert len(mine) == len(shuffles) - 1  # one proof per hand's deck (none at the draw)

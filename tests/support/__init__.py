@@ -1,0 +1,1 @@
+"""Helpers shared by the tests (not tests): `from support.net import host_config`."""

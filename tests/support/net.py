@@ -1,0 +1,174 @@
+"""Shared helpers for the network tests (no tests here).
+
+Controllers are real :class:`SeatController` implementations (the public interface a
+client implements); the host and peers are the library's own, on real loopback TCP.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import trio
+
+from chkobba_p2p import wire
+from chkobba_p2p.peer import BotController, HostConfig, JoinConfig, Timeouts
+
+REPO_ROOT = Path(__file__).resolve().parent.parent.parent
+
+FAST = Timeouts(handshake=2.0, frame=1.0, idle=6.0, reconnect=10.0, turn=30.0)
+
+
+def host_config(tmp_path: Path, players: int = 2, **kw) -> HostConfig:
+    kw.setdefault("shuffle_proofs", False)  # the deal core's own tests cover the proofs
+    return HostConfig(players=players, port=0, bind="127.0.0.1", beacon=False,
+                      log_path=tmp_path / "host.chklog", timeouts=FAST, **kw)
+
+
+def join_config(tmp_path: Path, port: int, name: str, **kw) -> JoinConfig:
+    return JoinConfig(f"127.0.0.1:{port}", name=name, log_path=tmp_path / f"{name}.chklog",
+                      timeouts=FAST, **kw)
+
+
+class GatedBot(BotController):
+    """A greedy bot that, before its ``gate_at``-th play, reports that it holds the floor
+    (``holding`` is set) and waits until the test opens ``release``."""
+
+    def __init__(self, gate_at: int = 2) -> None:
+        super().__init__("greedy", seed=1)
+        self.plays = 0
+        self.gate_at = gate_at
+        self.holding = trio.Event()
+        self.release = trio.Event()
+        self.events: list[object] = []
+
+    async def choose_play(self, hand):
+        self.plays += 1
+        if self.plays == self.gate_at:
+            self.holding.set()
+            await self.release.wait()
+        return await super().choose_play(hand)
+
+    def on_event(self, event: object) -> None:
+        self.events.append(event)
+
+
+class RawClient:
+    """A bare TCP connection speaking frames, for feeding the host bad input."""
+
+    def __init__(self, stream: trio.SocketStream) -> None:
+        self.stream = stream
+        self.decoder = wire.FrameDecoder()
+        self.frames: list[bytes] = []
+
+    @classmethod
+    async def connect(cls, port: int) -> RawClient:
+        return cls(await trio.open_tcp_stream("127.0.0.1", port))
+
+    async def send_raw(self, data: bytes) -> None:
+        await self.stream.send_all(data)
+
+    async def send(self, msg: dict) -> None:
+        await self.stream.send_all(wire.frame(wire.encode(msg)))
+
+    async def receive(self) -> dict | None:
+        """The next message, or None at the end of the stream."""
+        while not self.frames:
+            data = await self.stream.receive_some(65536)
+            if not data:
+                return None
+            self.frames.extend(self.decoder.feed(data))
+        return wire.decode(self.frames.pop(0))
+
+    async def until_error(self) -> dict:
+        """Read until the host's error message; then the stream must end."""
+        while True:
+            msg = await self.receive()
+            assert msg is not None, "closed without an error message"
+            if msg["t"] == "error":
+                assert await self.receive() is None, "not closed after the error"
+                return msg
+
+
+def has_ipv6_loopback() -> bool:
+    """Whether this machine can listen on ::1 (a test over IPv6 skips where not)."""
+    try:
+        with socket.socket(socket.AF_INET6, socket.SOCK_STREAM) as s:
+            s.bind(("::1", 0))
+        return True
+    except OSError:
+        return False
+
+
+def cli_env() -> dict[str, str]:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = str(REPO_ROOT) + os.pathsep + env.get("PYTHONPATH", "")
+    return env
+
+
+def cli_command(*args: str) -> list[str]:
+    return [sys.executable, "-m", "chkobba_cli.main", *args]
+
+
+def process_env(tmp_path: Path) -> dict[str, str]:
+    """The environment of a ``chkobba`` process under test, its data in ``tmp_path``."""
+    env = cli_env()
+    env["CHKOBBA_DATA_DIR"] = str(tmp_path / "data")
+    return env
+
+
+def start_host(tmp_path: Path, *args: str) -> tuple[subprocess.Popen, int]:
+    """``chkobba host --headless`` on a free loopback port (log in ``tmp_path``): the
+    process and the port it says it listens on."""
+    proc = subprocess.Popen(
+        cli_command("host", "--headless", "--port", "0", "--bind", "127.0.0.1",
+                    "--no-beacon", "--quiet", "--log", str(tmp_path / "host.chklog"), *args),
+        cwd=REPO_ROOT, env=process_env(tmp_path), stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, text=True)
+    assert proc.stdout is not None
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        line = proc.stdout.readline()
+        m = re.search(r"listening on port (\d+)", line)
+        if m:
+            return proc, int(m.group(1))
+        if not line and proc.poll() is not None:
+            break
+    proc.kill()
+    raise AssertionError(f"host did not start: {proc.stderr.read() if proc.stderr else ''}")
+
+
+def start_bot(tmp_path: Path, port: int, name: str, *args: str) -> subprocess.Popen:
+    """``chkobba bot`` joining the loopback table on ``port`` (log in ``tmp_path``)."""
+    return subprocess.Popen(
+        cli_command("bot", f"127.0.0.1:{port}", "--name", name, "--quiet",
+                    "--log", str(tmp_path / f"{name}.chklog"), *args),
+        cwd=REPO_ROOT, env=process_env(tmp_path), stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, text=True)
+
+
+async def run_then_vanish(nursery: trio.Nursery, peer: Any, gate: Any,
+                          thinking: float = 0.0) -> None:
+    """Run a joining ``peer`` until its controller ``gate`` (a gated bot or controller)
+    holds the floor, then, ``thinking`` seconds later (on the test's clock: a mock clock
+    jumps them), make its process "die": no leave signed, its connection simply closed
+    (the resume and allowance tests' crash)."""
+    scope = trio.CancelScope()
+
+    async def run() -> None:
+        with scope:
+            await peer.run()
+
+    nursery.start_soon(run)
+    await gate.holding.wait()
+    if thinking:
+        await trio.sleep(thinking)
+    scope.cancel()
+    assert peer._last_link is not None
+    await peer._last_link.stream.aclose()
