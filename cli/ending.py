@@ -122,6 +122,10 @@ def finish(result, ui, address: str | None = None) -> int:
                 print(line)
         elif not ui.state.started and ui.kind != "play":  # a lobby: no game was left
             print(t("left_host_lobby" if ui.kind == "host" else "left_lobby"))
+        elif (o is not None and o.left is not None and o.left == o.seat) or (
+                o is None and ui.kind == "play" and getattr(ui.state, "hand_number", 0)):
+            # A leave while the match is played loses it (PROTOCOL.md 12.6): said.
+            print(t("left_lost"))
         else:
             print(t("left"))
         if log:

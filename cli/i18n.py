@@ -368,8 +368,9 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "leave_title": ("Leave the game?", "Quitter la partie ?"),
     "leave_body": ("The log is kept; the other players are told.",
                    "Le journal est gardé ; les autres joueurs sont prévenus."),
-    "leave_body_bots": ("The log is kept; the match stops here.",
-                        "Le journal est gardé ; la partie s'arrête ici."),
+    "leave_body_bots": ("Leaving a match under way loses it; the log is kept.",
+                        "Quitter une partie en cours la fait perdre ; le journal est "
+                        "gardé."),
     "leave_title_host_lobby": ("Close your table?", "Fermer votre table ?"),
     "leave_body_host_lobby": ("Nothing has been played yet; whoever sat down is told.",
                               "Rien n'a encore été joué ; ceux qui se sont assis sont "
@@ -379,6 +380,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
                          "Rien n'a encore été joué ; votre place est libérée."),
     "leave_keys": ("[y]es / [n]o", "[o]ui / [n]on"),
     "left": ("you left the game", "vous avez quitté la partie"),
+    "left_lost": ("you left the match: it counts as a loss",
+                  "vous avez quitté la partie : elle compte comme perdue"),
     "left_lobby": ("you left the table before the first deal",
                    "vous avez quitté la table avant la première donne"),
     "left_host_lobby": ("you closed your table before the first deal",

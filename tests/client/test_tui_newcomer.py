@@ -312,10 +312,11 @@ def test_the_leave_question_says_what_leaving_does_where_we_are(app_session, lan
     # In a lobby nothing was played ("the log is kept" was untrue there); against local
     # bots the game stops (no "other players" to tell).
     words = {"en": ("Close your table?", "Nothing has been played yet", "Leave the table?",
-                    "your seat is freed", "Leave the game?", "the match stops here"),
+                    "your seat is freed", "Leave the game?",
+                    "Leaving a match under way loses it"),
              "fr": ("Fermer votre table ?", "Rien n'a encore été joué", "Quitter la table ?",
                     "votre place est libérée", "Quitter la partie ?",
-                    "la partie s'arrête ici")}[lang]
+                    "Quitter une partie en cours la fait perdre")}[lang]
 
     def box(ui: TuiApp) -> str:
         ui.request_leave()

@@ -257,7 +257,10 @@ def test_french_screen_survives_a_resize_and_leaves_on_ctrl_c(tmp_path):
         s.wait_for(lambda t: "Quitter la partie ?" in t, 5, "the leave question")
         s.child.send("o")
         assert s.finish() == 130
-        assert "journal" in s.raw.decode("utf-8", "replace")
+        out = s.raw.decode("utf-8", "replace")
+        assert "journal" in out
+        # A leave while the match is played loses it (PROTOCOL.md 12.6): said so.
+        assert "elle compte comme perdue" in out, out[-1500:]
     finally:
         s.kill()
 
