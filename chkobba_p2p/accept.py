@@ -94,6 +94,7 @@ class Door:
         shed = self.admission.out_of_files(trio.current_time())
         if shed.victim is not None:
             self._let_go(shed.victim)
+            self.core.strangers_let_go()  # a flag for time away stands no more (12.3)
         if shed.warn:
             _log.warning("chkobba host: out of file descriptors (%s) while accepting; "
                          "dropping unauthenticated connections", exc.strerror or exc)
@@ -119,6 +120,8 @@ class Door:
         admitted = self.admission.opened(link, address, trio.current_time())
         for victim in admitted.evicted:
             self._let_go(victim)
+        if admitted.evicted:
+            self.core.strangers_let_go()  # a flag for time away stands no more (12.3)
         scope = trio.CancelScope()
         self._strangers[link] = scope
         cutter = trio.CancelScope()

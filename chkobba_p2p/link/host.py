@@ -124,6 +124,10 @@ class HostTable(SeatCore[C]):
         #: seat -> (connection, when its greeting is due, knocked while the seat still
         #: had allowance left).  Such a knock holds the seat's flag (12.3) until then.
         self.knocking: dict[int, tuple[C, float, bool]] = {}
+        #: Absent seats during whose absence the door let strangers go for room: any of
+        #: those connections may have been the seat coming back, so its time away
+        #: ending is no flag (PROTOCOL.md 12.3).  Cleared when the seat is back.
+        self.crowded_out: set[int] = set()
 
     # -- the handshake -------------------------------------------------------------------
 
@@ -183,6 +187,13 @@ class HostTable(SeatCore[C]):
                 del self.knocking[seat]
                 return True
         return False
+
+    def strangers_let_go(self) -> None:
+        """The door let strangers go for room (a flood of connections, or no file
+        descriptors left): any of them may have been an absent seat coming back, before
+        its first frame could say so.  The flag for such a seat's time away will not
+        stand (PROTOCOL.md 12.3): its allowance still ends the game, for nobody."""
+        self.crowded_out |= self.absent
 
     def _held(self, seat: int, now: float) -> float | None:
         """Until when ``seat``'s flag for time away is held by a knock of its that came
@@ -263,6 +274,7 @@ class HostTable(SeatCore[C]):
             self.awaited_seats.discard(seat)  # seen: a later drop is a drop
         if seat in self.absent and not elsewhere:
             self.absent.discard(seat)
+            self.crowded_out.discard(seat)
             if self.clock is not None:
                 self.clock.back(seat, now)
             self._broadcast(wire.encode(lm.Back(seat).to_wire()))
@@ -497,7 +509,14 @@ class HostTable(SeatCore[C]):
             # round) it is only the stop it always was.
             flag = expiry.seat if s.phase == Phase.PLAYING and s.floor == expiry.seat \
                 else None
-            self.blame_out(ProtocolError(code, expiry.detail), expiry.seat, None, now,
+            detail = expiry.detail
+            if flag is not None and expiry.code == "peer_left" \
+                    and expiry.seat in self.crowded_out:
+                # Strangers were let go for room while the seat was away: one of them may
+                # have been the seat coming back.  Its time is up, but no flag stands.
+                flag = None
+                detail += "; strangers crowded the door meanwhile: no flag"
+            self.blame_out(ProtocolError(code, detail), expiry.seat, None, now,
                            flag=flag)
             if flag is not None and flag in self.links:
                 self._flagged_at = now

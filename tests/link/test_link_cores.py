@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -29,6 +30,7 @@ from chkobba_p2p.link.seat import (
 )
 from chkobba_p2p.liveness import Limits
 from chkobba_p2p.rules import Ruleset
+from chkobba_p2p.session import Phase
 from chkobba_p2p.wire import ErrorCode, Identity
 
 LIMITS = Limits(move=30.0, allowance=10.0)
@@ -244,6 +246,58 @@ def test_a_dropped_seat_gets_countdowns_then_the_signed_verdict_on_its_allowance
     # Countdowns came about once a second, going down.
     secs = [e.seconds for e in table.events[0] if isinstance(e, Waiting)]
     assert secs == sorted(secs, reverse=True) and len(secs) >= LIMITS.allowance - 1
+
+
+def _time_away_runs_out(table: Table) -> None:
+    host = table.host
+    start = table.now
+    while not host.finished:
+        table.now = host.next_wake(table.now)
+        host.tick(table.now)
+        table.run()
+        assert table.now - start < LIMITS.allowance + 2, "no verdict on time"
+
+
+@pytest.mark.parametrize("crowd", ["none", "before", "while_away", "back_then_away"])
+def test_no_flag_stands_for_time_away_while_strangers_were_let_go_for_room(crowd):
+    """Strangers let go for room while a seat is away may have been that seat coming
+    back (a flood turns the budget over faster than a knock arrives over Tor): its
+    allowance still ends the game, but as no loss on time (PROTOCOL.md 12.3).  A crowd
+    before it went away, or before an earlier return, does not excuse this absence."""
+    table = _started_game()
+    host = table.host
+    assert host.session.phase == Phase.PLAYING and host.session.floor == 1
+    if crowd == "before":
+        host.strangers_let_go()
+    table.closed["c1"] = None
+    host.seat_gone("c1", 1, table.now)
+    table.run()
+    if crowd == "while_away":
+        table.now += 1
+        host.strangers_let_go()
+    if crowd == "back_then_away":
+        host.strangers_let_go()
+        del table.closed["c1"]
+        table.seats[1].lost()
+        hs = host.handshake(lambda s: host.allowance_left_of(s, table.now))
+        link = table.seats[1]
+        ch = link.hello_for(link._identity, "b", SPOKEN)
+        hello = ch.on_host(hs.greeting())
+        welcome, seat, resume, replaced = host.on_hello(hs, hello, wire.encode(hello))
+        host.seated("c1", seat, welcome, False, resume, replaced, table.now)
+        assert 1 not in host.crowded_out
+        table.closed["c1"] = None
+        host.seat_gone("c1", 1, table.now)
+    _time_away_runs_out(table)
+    aborted = host.session.aborted
+    assert aborted is not None and aborted.blamed_seat == 1
+    assert aborted.code is ErrorCode.PEER_LEFT
+    if crowd == "while_away":
+        assert aborted.flag is None and not aborted.on_time
+        assert "crowded" in aborted.detail
+        assert aborted.loser is None and aborted.winner_side(2) is None
+    else:
+        assert aborted.flag == 1 and aborted.on_time
 
 
 def test_a_joiners_allowance_for_its_host_is_spent_across_drops_then_claimed():
