@@ -93,16 +93,16 @@ MESSAGES: dict[str, tuple[str, str]] = {
                     "une partie complète : {name} gagne {score}"),
     "verdict_resigned": ("{who} resigned: {name} wins the match",
                          "{who} a abandonné : {name} gagne la partie"),
-    "verdict_on_time": ("{who} lost on time, by the host's clock: {name} wins the match on "
-                        "time", "{who} perd au temps, selon l'horloge de l'hôte : {name} "
+    "verdict_on_time": ("{who} lost on time, by {clock}: {name} wins the match on "
+                        "time", "{who} perd au temps, selon {clock} : {name} "
                         "gagne la partie au temps"),
     # At 4 players the winning side is two people: the verb agrees.
     "verdict_won_team": ("a whole match: {name} win {score}",
                          "une partie complète : {name} gagnent {score}"),
     "verdict_resigned_team": ("{who} resigned: {name} win the match",
                               "{who} a abandonné : {name} gagnent la partie"),
-    "verdict_on_time_team": ("{who} lost on time, by the host's clock: {name} win the match "
-                             "on time", "{who} perd au temps, selon l'horloge de l'hôte : "
+    "verdict_on_time_team": ("{who} lost on time, by {clock}: {name} win the match "
+                             "on time", "{who} perd au temps, selon {clock} : "
                              "{name} gagnent la partie au temps"),
     "verdict_resigned_nobody": ("{who} resigned and loses: the two others are level, "
                                 "nobody wins",
@@ -238,10 +238,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
                     "qu'elle est"),
     "ev_restored_lobby": ("you are back at the table", "vous êtes de retour à la table"),
     "ev_resigned": ("{name} resigned", "{name} abandonne"),
-    "ev_on_time": ("{name} lost on time (the host's clock)",
-                   "{name} perd au temps (selon l'horloge de l'hôte)"),
-    "ev_on_time_me": ("you lost on time (the host's clock)",
-                      "vous perdez au temps (selon l'horloge de l'hôte)"),
+    "ev_on_time": ("{name} lost on time ({clock})",
+                   "{name} perd au temps (selon {clock})"),
+    "ev_on_time_me": ("you lost on time ({clock})",
+                      "vous perdez au temps (selon {clock})"),
     "ev_resigned_me": ("you resigned", "vous abandonnez"),
     "ev_chat": ("{name}: {text}", "{name} : {text}"),
     "ev_done": ("match over: every player signed the result",
@@ -331,9 +331,13 @@ MESSAGES: dict[str, tuple[str, str]] = {
                         "Votre équipe n'a plus de temps : ils gagnent au temps"),
     "over_on_time_other": ("{late} ran out of time: {name} won on time",
                            "{late} n'a plus de temps : {name} gagne au temps"),
-    "over_on_time_note": ("(the time is the host's clock; the log shows whose turn it was)",
-                          "(le temps est celui de l'horloge de l'hôte ; le journal montre "
+    "over_on_time_note": ("(the time is {clock}; the log shows whose turn it was)",
+                          "(le temps est celui de {clock} ; le journal montre "
                           "à qui c'était de jouer)"),
+    # Whose clock a flag reads: the signer's (the host's, or a joiner's on a stalling host).
+    "clock_host": ("the host's clock", "l'horloge de l'hôte"),
+    "clock_mine": ("your clock", "votre horloge"),
+    "clock_seat": ("{name}'s clock", "l'horloge de {name}"),
     "keys_rematch_wait": ("Rematch: waiting for {names}'s answer… · q: quit",
                           "Revanche : on attend la réponse de {names}… · q : quitter"),
     "ev_rematch_yes": ("{name} wants a rematch", "{name} veut une revanche"),

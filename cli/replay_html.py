@@ -64,17 +64,18 @@ _WORDS: dict[str, tuple[str, str]] = {
                        "Le score à l'abandon : {totals}, dans une partie en {target}."),
     "resigned_here": ("{who} resigned here.", "{who} a abandonné ici."),
     "on_time": ("{late} lost on time at entry #{entry}: {who} wins the match. The log shows "
-                "it was {late}'s turn; the time that ran out is the host's word (a log "
-                "carries no time).",
+                "it was {late}'s turn; that the time ran out is {signer}'s word, with "
+                "{signer}'s clock reading in the log.",
                 "{late} perd au temps à l'entrée n°{entry} : {who} gagne la partie. Le "
-                "journal montre que c'était à {late} de jouer ; le temps écoulé est la "
-                "parole de l'hôte (un journal ne porte pas l'heure)."),
+                "journal montre que c'était à {late} de jouer ; que le temps soit écoulé "
+                "est la parole de {signer}, dont le relevé d'horloge est dans le journal."),
     "on_time_team": ("{late} lost on time at entry #{entry}: {who} win the match. The "
-                     "log shows it was {late}'s turn; the time that ran out is the host's "
-                     "word (a log carries no time).",
+                     "log shows it was {late}'s turn; that the time ran out is {signer}'s "
+                     "word, with {signer}'s clock reading in the log.",
                      "{late} perd au temps à l'entrée n°{entry} : {who} gagnent la partie. "
-                     "Le journal montre que c'était à {late} de jouer ; le temps écoulé est "
-                     "la parole de l'hôte (un journal ne porte pas l'heure)."),
+                     "Le journal montre que c'était à {late} de jouer ; que le temps soit "
+                     "écoulé est la parole de {signer}, dont le relevé d'horloge est dans "
+                     "le journal."),
     "on_time_here": ("{who} ran out of time here.", "{who} n'a plus eu de temps ici."),
     "plays_cut_kept": ("{who} keeps {card}", "{who} garde {card}"),
     "players": ("Players", "Joueurs"),
@@ -245,8 +246,10 @@ class _Page:
             if r.winner is not None and r.code == "resigned":
                 lines.append(self.resignation(r.winner))
             elif r.winner is not None and r.code == "on_time":
+                flagger = next((a.by_seat for a in r.aborts if a.on_time), 0)
                 line = self.tx("on_time" + self._team, late=self.seat(r.blamed),
-                               entry=str(r.entry), who=self.side(r.winner))
+                               entry=str(r.entry), who=self.side(r.winner),
+                               signer=self.seat(flagger))
                 lines.append(f"<p class='outcome'>{line}</p>")
             elif r.code == "resigned":  # at 3 players: the match stops, nobody wins
                 lines.append("<p class='outcome'>" + self.tx(

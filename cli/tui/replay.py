@@ -162,7 +162,7 @@ class ReplayViewer:
                      name=self.side_names(v.winner))
         if v.winner is not None and v.code == "on_time" and v.blamed is not None:
             return t("verdict_on_time" + team, who=view.name(v.blamed),
-                     name=self.side_names(v.winner))
+                     name=self.side_names(v.winner), clock=view.clock_of(v.by_seat))
         if v.code == "resigned":  # at 3 players a resignation names no winner
             return t("verdict_resigned_nobody", who=view.name(v.by_seat))
         if v.code == "aborted":

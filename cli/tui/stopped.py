@@ -150,7 +150,7 @@ def stop_sentences(view: TableView, a: Aborted) -> list[tuple[str, str]]:
     if a.resigned:
         return [("class:warn", view.said("ev_resigned", by))]
     if a.flag is not None:  # the host's flag on the seat to play: lost on time
-        return [("class:warn", view.said("ev_on_time", a.flag))]
+        return [("class:warn", view.said("ev_on_time", a.flag, clock=view.clock_of(by)))]
     if a.disputed_by is not None:
         if a.disputed_by == me:
             return [("class:warn", _w(view, "disputed_me", by=view.who(by)))]

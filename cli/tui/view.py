@@ -74,6 +74,15 @@ class TableView:
             return self.t(key + "_me", **kw)
         return self.t(key, name=self.name(seat), **kw)
 
+    def clock_of(self, by: int | None) -> str:
+        """Whose clock a flag reads: its signer's ("your clock", "the host's clock", or a
+        joiner's that flagged a stalling host, PROTOCOL.md 12.6)."""
+        if by is not None and by == self.state.seat:
+            return self.t("clock_mine")
+        if by is None or by == 0:
+            return self.t("clock_host")
+        return self.t("clock_seat", name=self.name(by))
+
     def side_name(self, side: int, short: int | None = None) -> str:
         """A side as this seat speaks of it: ``us``/``them`` at 4 players, ``you`` or a
         name at 2 and 3; from no seat (a spectator, a replay) by its players' names,

@@ -122,7 +122,7 @@ def test_a_match_lost_by_a_long_absence_is_told_in_words_then_on_the_terminal():
         won = "sami stayed away too long: you won on time!"
         play_until([host], lambda: won in host.text, 60, "the win on time")
         text = _dialog(host.screen.display)
-        assert "Match over" in text and "host's clock" in text, text
+        assert "Match over" in text and "the time is your clock" in text, text
         for bad in ("peer_left", "seat", "by you", "owes"):
             assert bad not in text, text
         host.press("q")

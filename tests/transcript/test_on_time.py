@@ -14,6 +14,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -350,11 +351,50 @@ def test_both_screens_say_who_won_on_time(tmp_path, lang):
     if lang == "en":
         assert "peer1 ran out of time: you won on time!" in won
         assert "You ran out of time: host won on time" in lost
-        assert "the time is the host's clock" in won
+        assert "the time is your clock" in won  # the host signed the flag
+        assert "the time is the host's clock" in lost
     else:
         assert "peer1 n'a plus de temps : vous gagnez au temps !" in won
         assert "Vous n'avez plus de temps : host gagne au temps" in lost
-        assert "l'horloge de l'hôte" in won
+        assert "le temps est celui de votre horloge" in won
+        assert "l'horloge de l'hôte" in lost
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_a_host_flagged_by_a_joiner_reads_whose_clock_it_was(tmp_path, lang):
+    """A joiner flags a host that stalls on its own move (PROTOCOL.md 12.6): the screens
+    name the joiner's clock, never "the host's clock"."""
+    from chkobba_cli.i18n import Translator
+    from chkobba_cli.tui.dialogs import over_lines
+    from chkobba_cli.tui.stopped import stop_sentences
+    from chkobba_cli.tui.view import TableView, card_style
+    from chkobba_p2p.events import Outcome
+    from chkobba_p2p.tablestate import TableState
+
+    ss, ids = _to_play(0)
+    flag = ss[1].abort(ErrorCode.TIMEOUT, 0, "the host held the floor too long", flag=0,
+                       clock=S.make_clock(45, 30, 46, 30))
+    ss[0].receive(flag)
+    assert ss[0].aborted is not None and ss[0].aborted.flag == 0
+
+    def screen(seat: int) -> str:
+        s = ss[seat]
+        o = Outcome(seat, s.table, tmp_path / "x.chklog", aborted=s.aborted)
+        st = TableState().with_table(o.table, seat).apply(o.aborted)
+        v = TableView(st, Translator(lang), card_style(st, None, True))
+        lines = over_lines(v, o, None, 80) + [stop_sentences(v, s.aborted)]
+        return "\n".join("".join(f[1] for f in line) for line in lines)
+
+    host, joiner = screen(0), screen(1)
+    if lang == "en":
+        assert "the time is peer1's clock" in host and "host's clock" not in host
+        assert "you lost on time (peer1's clock)" in host
+        assert "the time is your clock" in joiner
+    else:
+        assert "le temps est celui de l'horloge de peer1" in host
+        assert "vous perdez au temps (selon l'horloge de peer1)" in host
+        assert "hôte" not in host.split("(le temps")[1]
+        assert "le temps est celui de votre horloge" in joiner
 
 
 @pytest.mark.parametrize("lang", ["en", "fr"])
@@ -367,6 +407,8 @@ def test_the_html_replay_tells_a_loss_on_time(tmp_path, lang):
     page = html.unescape(render_html(audit_log(log, workers=0), lang))
     if lang == "en":
         assert "lost on time at entry #" in page and "wins the match" in page
-        assert "the host's word" in page
+        # The flag is the host's word (seat 0 is named "host" here), its clock logged.
+        text = re.sub("<[^>]+>", "", page)
+        assert "the time ran out is host's word, with host's clock reading" in text
     else:
         assert "perd au temps à l'entrée" in page and "gagne la partie" in page
