@@ -36,7 +36,7 @@ from .deal import (
     StepOpened,
     Verified,
 )
-from .deal.core import JobResult, ProofJob
+from .deal.core import JobResult, ProofJob, run_job
 from .errors import IllegalMove, InvalidDeal, LocalError, RemoteError
 from .group import hash_bytes, hash_to_scalar
 from .rules import (
@@ -960,13 +960,18 @@ class Session:
             return Standing.CLAIMED
         if blamed == by_seat:
             return Standing.SELF
-        if evidence is not None and not self.game.working \
-                and evidence in self.bodies[:self.length]:
+        if evidence is not None and evidence in self.bodies[:self.length]:
             # It cites an entry of this transcript, which passed every check here: the
-            # claim is refuted (as an auditor finds it, PROTOCOL 12.5).  Not while a
-            # shuffle proof is still being checked apart: the entry is in the transcript
-            # before its proof's verdict, which may yet convict the blamed seat.
-            return Standing.REFUTED
+            # claim is refuted (as an auditor finds it, PROTOCOL 12.5).  A shuffle proof
+            # still being checked apart (the entry is in the transcript before its
+            # proof's verdict) is checked now, as the auditor will: one standing on every
+            # screen and in every replay.  A proof refused here refutes nothing.
+            try:
+                self.game.settle()
+            except GameFault:
+                pass
+            else:
+                return Standing.REFUTED
         if by_seat != 0 and blamed != 0:
             # A joiner sees only its own link to the host, never another joiner's: its
             # word that one was too slow or away has no ground, whoever held the floor
@@ -1304,6 +1309,19 @@ class DeckInstance:
             jobs.append(job)
         return jobs
 
+    def settle(self) -> None:
+        """Do every proof check still owed here and now, as a replay does: the jobs
+        handed out and not back (computed again here; their results, when they come,
+        are ignored), then the work waiting.  For a verdict that cannot wait for them (an
+        abort citing an entry whose proof is being checked).  Raises :class:`GameFault`
+        when a proof is refused, as :meth:`job_done` does."""
+        if self.deal.phase == "failed":
+            return
+        for job in self.deal.jobs_out:
+            self._run(self.deal.job_done, job, run_job(job))
+        while self.deal.defer_work and self.deal.has_work:
+            self._run(self.deal.work)
+
     @property
     def working(self) -> bool:
         """Proof work is handed out or waiting to be (never while :attr:`inline`)."""
@@ -1493,6 +1511,12 @@ class GameDriver:
     def working(self) -> bool:
         """Proof work of the current deck is under way or waiting (never inline)."""
         return self.deck is not None and not self.over and self.deck.working
+
+    def settle(self) -> None:
+        """The current deck's proof checks, all done here and now (:meth:`DeckInstance.
+        settle`); raises :class:`GameFault` for a refused proof."""
+        if self.deck is not None and not self.over:
+            self.deck.settle()
 
     def take_jobs(self) -> list[ProofJob]:
         """The current deck's proof work to hand out now."""

@@ -637,6 +637,11 @@ class Deal:
             self._jobs_out[(job.kind, job.seat)] = job
         return job
 
+    @property
+    def jobs_out(self) -> tuple[ProofJob, ...]:
+        """The jobs handed out by :meth:`take_job` whose results are not back yet."""
+        return tuple(self._jobs_out.values())
+
     def handed_out(self, job: ProofJob) -> bool:
         """Whether ``job`` came from this deal's :meth:`take_job` and is not done yet."""
         return self._jobs_out.get((job.kind, job.seat)) is job

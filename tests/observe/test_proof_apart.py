@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 
+import pytest
 import trio
 from support.net import host_config, join_config
 from test_session import Table
@@ -353,3 +354,57 @@ async def test_a_seat_that_dies_between_its_deck_and_its_proof_resumes(tmp_path,
     shuffles = [d for _, s, items in turns if s == 1 for d in items
                 if d["t"] == "deal/shuffle"]
     assert len(mine) == len(shuffles) - 1  # one proof per hand's deck (none at the draw)
+
+
+@pytest.mark.parametrize("bad", [False, True], ids=["honest-proof", "bad-proof"])
+def test_an_accusation_citing_an_entry_whose_proof_is_pending_reads_as_the_audit_does(bad):
+    """Issue 40, case 5 (one abort, one story): a joiner accuses the host, citing the
+    host's entry whose shuffle proof seat 2 is still checking apart.  Seat 2 checks it
+    then and there, as the auditor will: an honest proof makes the claim refuted on seat
+    2's screen, as in every replay; a bad one refutes nothing."""
+    from support.audit import make_sessions
+
+    from chkobba_p2p.audit import audit_bodies
+    from chkobba_p2p.deal.core import run_job
+    from chkobba_p2p.levels import make_bot
+    from chkobba_p2p.rules import PRESETS
+    from chkobba_p2p.session import Phase
+
+    ss, _ = make_sessions(3, PRESETS["tunisian"], True, key=b"pending proof", apart=True)
+    watcher = ss[2]
+    watcher.defer_work = True
+    bots = [make_bot("greedy", i) for i in range(3)]
+    held = None
+    for _ in range(5_000):
+        jobs = watcher.jobs()
+        held = next((j for j in jobs if j.kind == "verify" and j.seat == 0), None)
+        if held is not None:
+            break
+        for job in jobs:
+            watcher.job_done(job, run_job(job))
+        i = ss[0].floor
+        s = ss[i]
+        d = s.decision
+        if d is not None:
+            s.decide(bots[i].choose_play(d.hand) if d.kind == "play"
+                     else bots[i].choose_cut(d.hand))
+        entry = s.next_entry()
+        if entry is None:
+            continue
+        for j, other in enumerate(ss):
+            if j != i:
+                other.receive(entry)
+    assert held is not None and watcher.phase == Phase.PLAYING and watcher.game.working
+    cited = next(b for b in reversed(watcher.bodies) if wire.open_entry(b).seat == 0)
+    if bad:  # the proof seat 2 holds fails its check (as a forged one would)
+        object.__setattr__(held, "proof", bytes(len(held.proof)))
+    abort = ss[1].abort(wire.ErrorCode.DEAL_FAILURE, 0, "the host's proof is bad", cited)
+    watcher.receive(abort)
+    a = watcher.aborted
+    assert a is not None and a.blamed_seat == 0
+    if bad:
+        assert a.standing != Standing.REFUTED, a
+    else:
+        assert a.standing == Standing.REFUTED, a
+        r = audit_bodies(watcher.bodies, workers=0)
+        assert r.standing == Standing.REFUTED and r.claim_refuted, r.summary()
