@@ -238,6 +238,10 @@ class AuditReport:
     standing: str | None = None
     #: For an invalid log: the offending entry in a few words (kind, signer, contents).
     offending: str | None = None
+    #: The seats that signed at least one entry the audit accepted (the genesis is seat
+    #: 0's): a seat's name in the genesis is the host's word about it, and counts as that
+    #: key's name only where the key itself signed (history's names_by_key).
+    signers: tuple[int, ...] = ()
     #: The observer's verdict itself (:meth:`describe` words it in the players' names).
     outcome: Verdict | None = None
 
@@ -387,6 +391,18 @@ def _describe_entry(body: bytes) -> str:
     return out
 
 
+def _signers(bodies: Sequence[bytes]) -> tuple[int, ...]:
+    """The seats that signed these entries (accepted by the audit: their signatures
+    verified), in order."""
+    seats: set[int] = set()
+    for body in bodies:
+        try:
+            seats.add(wire.open_entry(body).seat)
+        except (ProtocolError, ValueError):
+            break
+    return tuple(sorted(seats))
+
+
 def audit_bodies(bodies: Sequence[bytes], *, header: dict[str, Any] | None = None,
                  tail: str | None = None, path: str = "<memory>",
                  workers: int | None = None, batch: bool = True) -> AuditReport:
@@ -422,6 +438,7 @@ def audit_bodies(bodies: Sequence[bytes], *, header: dict[str, Any] | None = Non
     report.first_dealer = obs.first_dealer
     report.totals, report.winner = obs.totals, obs.winner
     report.loser = v.loser
+    report.signers = _signers(bodies[:report.entries])
     if len(report.records) != len(obs.records):  # a late-found violation voids hands
         report.winner = None
         report.totals = tuple(report.records[-1]["totals"]) if report.records else ()

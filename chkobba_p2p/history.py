@@ -154,6 +154,9 @@ class Log:
     #: The losing side of a match lost by a flag, a resignation or a leave (at 3 players
     #: there may be a loser and no winner: the two others were level).
     loser: int | None = None
+    #: The seats that signed an entry of this log (the audit's): only those seats'
+    #: names in the genesis are their keys' own (:func:`names_by_key`).
+    signers: tuple[int, ...] = ()
 
     @property
     def counted(self) -> bool:
@@ -163,6 +166,7 @@ class Log:
         d = asdict(self)
         d["seats"] = [{"name": s.name, "key": s.key.hex()} for s in self.seats]
         d["totals"] = list(self.totals)
+        d["signers"] = list(self.signers)
         return d
 
     @classmethod
@@ -174,7 +178,8 @@ class Log:
                    str(d["ending"]), None if d["winner"] is None else int(d["winner"]),
                    tuple(int(t) for t in d["totals"]), int(d["hands"]),
                    None if d.get("disputed_by") is None else int(d["disputed_by"]),
-                   None if d.get("loser") is None else int(d["loser"]))
+                   None if d.get("loser") is None else int(d["loser"]),
+                   tuple(int(x) for x in d.get("signers", ())))
 
 
 def sides_of(players: int) -> tuple[tuple[int, ...], ...]:
@@ -287,7 +292,7 @@ def summarize(report: AuditReport, digest: str, date: str = "") -> Log:
     hands = sum(1 for r in report.records if r.get("type") == "hand")
     return Log(report.path, digest, date, game, t.players if t else 0, seats,
                report.verdict, report.code, report.summary(), ending, winner,
-               tuple(report.totals), hands, disputed_by, loser)
+               tuple(report.totals), hands, disputed_by, loser, report.signers)
 
 
 def _unreadable(path: str, digest: str, why: str) -> Log:
@@ -610,12 +615,16 @@ def ratings(all_games: Iterable[Game]) -> dict[int, dict[bytes, Rating]]:
 
 
 def names_by_key(all_games: Iterable[Game]) -> dict[bytes, str]:
-    """The newest name each key played under."""
+    """The newest name each key played under, from the logs in which that key signed an
+    entry: a genesis names every seat in the host's words, so a log a key never signed
+    (a table that seated the key and stopped before it spoke, or one forged around it)
+    cannot rename it."""
     out: dict[bytes, str] = {}
     for g in sorted(all_games, key=lambda g: g.date):
         if g.log.verdict in (VALID, INCOMPLETE):
-            for s in g.seats:
-                out[s.key] = s.name
+            for i, s in enumerate(g.seats):
+                if i in g.log.signers:
+                    out[s.key] = s.name
     return out
 
 

@@ -492,3 +492,37 @@ def test_the_list_speaks_french_agreement_and_fits_the_terminal(capsys, monkeypa
     assert "    journal : b.chklog" in out
     assert all(len(line) <= 79 for line in out.splitlines()), out
     assert " ".join(reason.split()) in " ".join(out.split())
+
+
+def test_a_log_the_key_never_signed_cannot_rename_it(folder, tmp_path):
+    """Issue 42, case 2: a host seats amel's public key under a name of its choosing and
+    stops before amel signs anything, with the newest header date of all: amel's key
+    keeps the name it signed under.  A log in which the key did sign renames it."""
+    from support.history import _sessions, write_log
+
+    from chkobba_p2p.wire import ErrorCode, Identity
+
+    path, _ = folder
+    logs = tmp_path / "logs"
+    shutil.copytree(path, logs)
+    mallory = Identity.generate()
+    ss, ids = _sessions([mallory, AMEL], ["mallory", "impostor"], "rename")
+    ss[0].abort(ErrorCode.PEER_LEFT, 1, "gone")  # before amel's ready: amel signed nothing
+    from support.audit import Played
+
+    write_log(Played(ss, ids), logs / "forged.chklog", 0, "2027-01-01T00:00:00+00:00")
+    gs = games(index_logs(logs, cache=None))
+    forged = next(g for g in gs if g.log.path.endswith("forged.chklog"))
+    assert forged.log.signers == (0,)
+    assert names_by_key(gs)[AMEL.public] == "amel"
+    assert names_by_key(gs)[mallory.public] == "mallory"
+    # Amel signing her ready at a table that names her "amel2" is her own word.
+    ss, ids = _sessions([mallory, AMEL], ["mallory", "amel2"], "renamed")
+    while ss[1].chain.next_seq[1] == 0:
+        i = ss[0].floor
+        entry = ss[i].next_entry()
+        assert entry is not None
+        ss[1 - i].receive(entry)
+    write_log(Played(ss, ids), logs / "own.chklog", 0, "2027-01-02T00:00:00+00:00")
+    gs = games(index_logs(logs, cache=None))
+    assert names_by_key(gs)[AMEL.public] == "amel2"
