@@ -78,6 +78,9 @@ class Link:
         #: Set when the peer let the queue fill: whoever runs the connection cuts it
         #: (closing the queue alone leaves the writer stuck and the reader reading).
         self.overflowed = trio.Event()
+        #: The backlog queued last, if nothing was queued after it: a backlog contiguous
+        #: with it extends it in place instead of taking a place of its own in the queue.
+        self._tail: Backlog | None = None
 
     async def receive(self, timeout: float | None = None) -> tuple[bytes, dict[str, Any]]:
         """The next frame body and its decoded map.  Raises :class:`ProtocolError` for bad
@@ -135,10 +138,23 @@ class Link:
         is missed, doubled or reordered.  ``bodies`` is read later: it must only grow (a
         transcript does)."""
         stop = len(bodies) if end is None else end
-        if start < stop:
-            self._queue(Backlog(bodies, start, stop))
+        if start >= stop:
+            return
+        tail = self._tail
+        if tail is not None and tail.bodies is bodies and tail.end == start \
+                and not tail.done and not self.closed:
+            # The entries that follow the backlog queued last, with nothing queued
+            # between: the same cursor goes further.  So a spectator that reads slowly
+            # costs a place in the queue per frame of another kind, not per entry, and
+            # the entries it lacks stay in the transcript, not in memory twice.
+            tail.end = stop
+            return
+        item = Backlog(bodies, start, stop)
+        self._queue(item)
+        self._tail = item
 
     def _queue(self, item: bytes | Backlog) -> None:
+        self._tail = None
         if self.closed:
             return
         try:

@@ -331,17 +331,22 @@ class HostTable(SeatCore[C]):
                 return True  # late traffic after the end: ignored
             self.out.append(Close(conn, exc.error_code, exc.detail))
             return False
-        # Forward first: the other peers check the game content while we do.
-        self._relay(seat, body)
+        # Forward first: the other peers check the game content while we do.  A checked
+        # entry always joins the transcript (a game fault included): at this index.
+        index, mark = len(s.bodies), len(self.out)
+        self._relay(seat, body, index)
         before = self.clocks(now) if not s.finished else ()
         try:
             s.receive(entry, checked=True)
         except GameFault as fault:
+            self._relayed(body, index, mark)
             self.blame_out(fault, fault.blamed_seat, body, now)
             return True
         except Exception as exc:  # noqa: BLE001 - never a traceback out of the shell
+            self._relayed(body, index, mark)
             self.internal_error(exc, body, now)
             return True
+        self._relayed(body, index, mark)
         self.dispute_flag(before, now)  # a joiner's flag on us that our clock belies
         self.pump(now)
         return True
@@ -617,14 +622,34 @@ class HostTable(SeatCore[C]):
     def _entry_out(self, body: bytes) -> None:
         self._broadcast(body)
 
-    def _relay(self, from_seat: int, body: bytes) -> None:
-        """A seat's entry, checked, to everyone else."""
-        self._broadcast(body, but=from_seat)
+    def _relayed(self, body: bytes, index: int, mark: int) -> None:
+        """After a relayed entry was applied: if it is not at ``index`` in the transcript
+        after all, the spectators' cursors to it (queued since ``mark``) become the frame
+        itself."""
+        s = self.session
+        if s is not None and len(s.bodies) > index and s.bodies[index] == body:
+            return
+        self.out[mark:] = [Send(e.to, body) if isinstance(e, SendBacklog)
+                           and e.start == index else e for e in self.out[mark:]]
 
-    def _broadcast(self, body: bytes, but: int | None = None) -> None:
-        """To every seated connection (but ``but``'s) and every spectator."""
+    def _relay(self, from_seat: int, body: bytes, index: int) -> None:
+        """A seat's entry, checked, to everyone else; ``index``: its place in the
+        transcript once applied."""
+        self._broadcast(body, but=from_seat, index=index)
+
+    def _broadcast(self, body: bytes, but: int | None = None, index: int | None = None
+                   ) -> None:
+        """To every seated connection (but ``but``'s) and every spectator.  ``index``: the
+        entry's place in the transcript (default: the last entry's, if it is ``body``)."""
         for seat, conn in self.links.items():
             if seat != but:
                 self.out.append(Send(conn, body))
+        s = self.session
+        if index is None and s is not None and s.bodies and s.bodies[-1] == body:
+            index = len(s.bodies) - 1
         for _, conn in self.spectators.values():
-            self.out.append(Send(conn, body))
+            # An entry goes to a spectator as a cursor into the transcript: a spectator
+            # that reads slowly falls behind in the transcript, not in a queue of frames
+            # (PROTOCOL.md 18, "A slow spectator").
+            self.out.append(Send(conn, body) if index is None
+                            else SendBacklog(conn, index, index + 1))

@@ -151,6 +151,92 @@ async def test_a_peer_that_lets_its_live_queue_fill_is_still_dropped():
     assert link.closed
 
 
+async def test_entries_relayed_one_by_one_to_a_reader_that_stopped_take_no_places():
+    """A spectator that reads nothing while 20,000 entries are relayed one by one (the
+    queue holds 4,096 frames): each entry extends the cursor queued last, so the link is
+    never dropped; a frame of another kind between them keeps its place in the order."""
+    here, there = trio.testing.memory_stream_pair()
+    link = Link(here, FAST)  # no writer yet: the reader has stopped
+    bodies: list[bytes] = []
+    order: list[int | str] = []
+    for i in range(20_000):
+        bodies.append(wire.encode({"t": "sig", "n": i}))
+        link.send_backlog(bodies, i, i + 1)
+        order.append(i)
+        if i % 1000 == 999:  # now and then a frame of another kind, in its place
+            link.send_msg({"t": "wait", "n": f"w{i}"})
+            order.append(f"w{i}")
+    assert not link.closed
+    got: list[int | str] = []
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(link.writer)
+        decoder = wire.FrameDecoder()
+        while len(got) < len(order):
+            data = await there.receive_some(65536)
+            got.extend(wire.decode(b)["n"] for b in decoder.feed(data))
+        link.finish()
+    assert got == order  # every entry once, in order, the other frames where they were
+
+
+async def test_a_cursor_is_not_extended_past_what_it_already_sent():
+    """Once the writer has sent a backlog to its end, the next entry is queued anew: it
+    is sent, once."""
+    here, there = trio.testing.memory_stream_pair()
+    link = Link(here, FAST)
+    bodies = [wire.encode({"t": "sig", "n": 0})]
+    decoder = wire.FrameDecoder()
+    got: list[int] = []
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(link.writer)
+        link.send_backlog(bodies, 0, 1)
+        while len(got) < 1:
+            got.extend(wire.decode(b)["n"] for b in decoder.feed(await there.receive_some()))
+        bodies.append(wire.encode({"t": "sig", "n": 1}))
+        link.send_backlog(bodies, 1, 2)
+        while len(got) < 2:
+            got.extend(wire.decode(b)["n"] for b in decoder.feed(await there.receive_some()))
+        link.finish()
+        assert await there.receive_some() == b""
+    assert got == [0, 1]
+
+
+def test_the_host_relays_an_entry_to_a_spectator_as_a_cursor_into_the_transcript():
+    """The host core's effect for a spectator is a cursor (SendBacklog) over the entry's
+    place in the transcript; a seat still gets the frame itself."""
+    from test_link_cores import Table
+
+    from chkobba_p2p.link.seat import Send, SendBacklog
+
+    table = Table(players=2)
+    host = table.host
+    effects: list = []
+    real = table._carry
+
+    inside = []
+
+    def carry(seat, core, effect):
+        if not inside:  # not the frames the harness carries out for a cursor
+            effects.append(effect)
+        inside.append(effect) if isinstance(effect, SendBacklog) else None
+        try:
+            real(seat, core, effect)
+        finally:
+            if isinstance(effect, SendBacklog):
+                inside.pop()
+
+    table._carry = carry  # type: ignore[method-assign]
+    sid = host.spectator_arrived("spectator", "sam", table.now)
+    table.run()
+    table.fill()
+    s = host.session
+    assert s is not None and s.done is not None and sid in host.spectators
+    sent = [e for e in effects if getattr(e, "to", None) == "spectator"]
+    cursors = [e for e in sent if isinstance(e, SendBacklog)]
+    assert cursors and all(e.end == e.start + 1 for e in cursors[1:])
+    assert [e.start for e in cursors[1:]] == sorted(e.start for e in cursors[1:])
+    assert not [e for e in sent if isinstance(e, Send) and e.body in s.bodies]
+
+
 async def test_spectator_churn_gives_the_players_one_line_a_window(tmp_path, mock_clock):
     """A spectator coming and going in a tight loop, 60 times in no time (the clock
     stands still), then for 12 s, 30 times a second: the host's player gets at most one

@@ -210,7 +210,7 @@ class SilentTable(HostTable):
         if open_entry(body).kind == "table":
             super()._entry_out(body)
 
-    def _relay(self, from_seat: int, body: bytes) -> None:
+    def _relay(self, from_seat: int, body: bytes, index: int) -> None:
         pass
 
 

@@ -29,7 +29,7 @@ class AlteringTable(HostTable):
 
     relayed = 0
 
-    def _relay(self, from_seat: int, body: bytes) -> None:
+    def _relay(self, from_seat: int, body: bytes, index: int) -> None:
         for seat, link in self.links.items():
             if seat == from_seat:
                 continue
