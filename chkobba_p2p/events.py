@@ -415,6 +415,13 @@ class Outcome:
         return self.winner_side is not None
 
     @property
+    def concluded(self) -> bool:
+        """The match has a result: :attr:`decided`, or at 3 players a seat that lost it
+        (it resigned, left or lost on time) while the two others are level, so that
+        nobody wins (PROTOCOL.md 17)."""
+        return self.decided or (self.aborted is not None and self.aborted.loser is not None)
+
+    @property
     def winner_side(self) -> int | None:
         """The side that won: by the result every seat signed, by a resignation, or on
         time."""

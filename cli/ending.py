@@ -141,7 +141,7 @@ def finish(result, ui, address: str | None = None) -> int:
         print(textwrap.fill(note, max(40, _columns() - 1), break_long_words=False))
     if log:
         _print_log(t, log, replay=True)
-    return EXIT_DONE if o.decided else EXIT_ABORTED
+    return EXIT_DONE if o.concluded else EXIT_ABORTED
 
 
 def _game_unknown(error: str, t: Translator) -> str:
@@ -158,12 +158,12 @@ def result_line(o: Outcome, ui) -> str:
     from .tui.dialogs import over_lines
     from .tui.render import line_text
 
-    if not o.decided and o.aborted is not None:
+    if not o.concluded and o.aborted is not None:
         from .tui.stopped import stop_sentences
 
         said = " ".join(text for _, text in stop_sentences(ui.view, o.aborted))
         return ui.t("over_stopped", why=said)
-    if not o.decided:
+    if not o.concluded:
         return o.describe()
     lines = [line_text(x).strip() for x in over_lines(ui.view, o, None, 200)]
     return next((x for x in lines[1:] if x), o.describe())

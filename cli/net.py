@@ -207,9 +207,9 @@ def _report(outcome: Outcome, told_log: bool = False) -> int:
         rss = ""
     print(f"stats: sent {outcome.bytes_sent} B, received {outcome.bytes_received} B{rss}",
           flush=True)
-    # A resignation or a loss on time is a result (the other side wins), not a stopped
-    # game.
-    return 0 if outcome.decided else (
+    # A resignation or a loss on time is a result (the other side wins; at 3 players the
+    # seat that lost it loses, even when the two others are level), not a stopped game.
+    return 0 if outcome.concluded else (
         3 if outcome.aborted else 2)
 
 

@@ -9,7 +9,9 @@ when the format deliberately changes) with
 
 from __future__ import annotations
 
+import hashlib
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -215,3 +217,34 @@ def test_vectors_against_the_spec_text() -> None:
     for d in [bytes.fromhex(x) for x in v["other_shares_first"]] + [ds[0]]:
         m = sub(m, d)
     assert m.hex() == cards["cards"][v["card_first"]]["point"]
+
+
+COMMIT_RAND = VECTORS / "deal_commit_randomness.json"
+
+
+def _commit_rand_case() -> dict:
+    seed = bytes(range(32))
+    context = hashlib.sha256(b"chkobba-p2p test vector: a shuffle proof's context").digest()
+    return {"seed": seed.hex(), "context": context.hex(),
+            "rule": "q_j = Hs(TAG_PROOF_COMMIT, seed, context, u64(j)), 0 -> 1",
+            "tag": dc.TAG_PROOF_COMMIT.decode(),
+            "q": [q.to_bytes(32, "little").hex()
+                  for q in dc.expand_commit_randomizers(seed, context)]}
+
+
+def test_regenerate_commit_randomness_vector() -> None:
+    if os.environ.get("REGENERATE_WIRE_VECTORS") != "1":
+        pytest.skip("regeneration only on request")
+    COMMIT_RAND.write_text(json.dumps(_commit_rand_case(), indent=1) + "\n")
+
+
+def test_the_proofs_commitment_randomness_is_pinned() -> None:
+    """PROTOCOL.md Appendix A 3.2: the shuffle proof's commitment randomness ``q_j``
+    from a seed and a proof context, each of the 40 scalars (little-endian), and the
+    same derivation changes with the context."""
+    v = json.loads(COMMIT_RAND.read_text())
+    seed, context = bytes.fromhex(v["seed"]), bytes.fromhex(v["context"])
+    got = [q.to_bytes(32, "little").hex() for q in dc.expand_commit_randomizers(seed, context)]
+    assert len(v["q"]) == 40 and got == v["q"]
+    other = dc.expand_commit_randomizers(seed, bytes(32))
+    assert not set(other) & {int.from_bytes(bytes.fromhex(q), "little") for q in v["q"]}

@@ -338,6 +338,14 @@ def test_at_three_players_the_seat_that_loses_the_match_loses_and_the_others_sta
     for other in (0, 2):
         rec = record_against(games([log]), ids[1].public, ids[other].public)
         assert (rec.games, rec.losses) == (1, 1)
+    # Every seat's outcome is a result, even with nobody winning: the headless peers
+    # exit 0 (README), never 3 (a stopped game).
+    from chkobba_cli.net import _report
+    from chkobba_p2p.events import Outcome
+    for s in ss:
+        o = Outcome(s.own_seat, s.table, None, aborted=s.aborted)
+        assert o.concluded and o.decided is (expect is not None)
+        assert _report(o, told_log=True) == 0
 
 
 def test_flag_winner_scores_the_two_others_as_they_stand():

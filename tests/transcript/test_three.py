@@ -625,6 +625,27 @@ def test_the_end_screen_at_three_after_a_resignation_names_no_winner(app_session
     assert "wins the match" not in text and "gagne la partie" not in text
 
 
+def test_the_line_after_the_screen_at_three_tells_a_result_not_a_stopped_game(app_session):
+    """The line the client prints once its screen closed: sami resigned at 0-0-0, so
+    sami loses and nobody wins; a result, never "Game stopped"."""
+    from chkobba_cli.ending import result_line
+    from chkobba_cli.tui.app import TuiApp
+    from chkobba_p2p.events import Outcome
+    from chkobba_p2p.session import Aborted, Standing
+
+    names = ("amel", "sami", "hana")
+    ids = [Identity.from_seed(bytes([i + 1]) * 32) for i in range(3)]
+    table = TableInfo(bytes(16), 1, 3, Ruleset(),
+                      tuple(SeatInfo(i, ids[i].public, n) for i, n in enumerate(names)))
+    ui = TuiApp(kind="join", lang="en", seat=0, players=3)
+    ui.state = ui.state.with_table(table, 0)
+    out = Outcome(0, table, None, aborted=Aborted(
+        1, ErrorCode.RESIGNED, 1, "the player resigned", Standing.SELF, totals=(0, 0, 0)))
+    assert out.concluded and not out.decided
+    line = result_line(out, ui)
+    assert "nobody wins" in line and "stopped" not in line, line
+
+
 @pytest.mark.parametrize(("players", "refused"), [(2, False), (3, False), (4, False),
                                                   (1, True), (5, True)])
 def test_a_genesis_seats_two_three_or_four(players, refused):
