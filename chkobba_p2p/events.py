@@ -88,6 +88,8 @@ class SeatController:
     #: Set by the running peer: resigns, and marks this seat as stepping away.
     _resign_sink: Callable[[], bool] | None = None
     _away_sink: Callable[[], bool] | None = None
+    #: Set by a running host: frees a joiner's seat in the lobby.
+    _free_sink: Callable[[int], bool] | None = None
 
     def on_event(self, event: object) -> None:
         """Called for every event; the default ignores them."""
@@ -101,6 +103,15 @@ class SeatController:
         (:func:`clean_chat`) or more than 5 lines went in the last 10 s."""
         sink = self._chat_sink
         return sink(text) if sink is not None else False
+
+    def free_seat(self, seat: int) -> bool:
+        """At the host, before the game starts: free joiner ``seat`` (someone sat in a
+        friend's place) and refuse that key at this table; its peer is told
+        ``seat_refused`` and the seat is free for whoever comes next (reported as
+        :class:`LeftLobby`).  Call it from the peer's trio thread.  False at a joining
+        seat, once the game started, or when the seat is free."""
+        sink = self._free_sink
+        return sink(seat) if sink is not None else False
 
     def resign(self) -> bool:
         """Resign the match (call it from the peer's trio thread): a signed resignation

@@ -101,7 +101,15 @@ class HostPeer(PeerShell):
         #: directory): a seat that comes back to one is told its end (PROTOCOL.md 13.1).
         self.ended_logs = EndedLogs(self.identity.public, self.log.path.parent)
         self.core.ended = self.ended_logs.find
+        controller._free_sink = self.free_seat
         self._try_resume()
+
+    def free_seat(self, seat: int) -> bool:
+        """Free joiner ``seat`` in the lobby and refuse its key at this table (see
+        :meth:`SeatController.free_seat`)."""
+        done = self.core.free_seat(seat, trio.current_time())
+        self.apply()
+        return done
 
     # What the table holds, where it lives.
     lobby = property(lambda self: self.core.lobby)

@@ -133,6 +133,7 @@ class ErrorCode(enum.IntEnum):
     UNKNOWN_GAME = 204
     HANDSHAKE_TIMEOUT = 205
     SPECTATORS_CLOSED = 206
+    SEAT_REFUSED = 207
     BAD_SIGNATURE = 300
     BAD_CHAIN = 301
     OUT_OF_TURN = 302
@@ -177,6 +178,7 @@ _SENTENCES = {
     ErrorCode.UNKNOWN_GAME: "the game to resume is not the one running here",
     ErrorCode.HANDSHAKE_TIMEOUT: "the handshake did not complete in time",
     ErrorCode.SPECTATORS_CLOSED: "this table admits no (more) spectators",
+    ErrorCode.SEAT_REFUSED: "the host freed this seat and refuses this identity at its table",
     ErrorCode.BAD_SIGNATURE: "a signed entry's signature does not verify",
     ErrorCode.BAD_CHAIN: "a signed entry does not extend the transcript (prev differs)",
     ErrorCode.OUT_OF_TURN: "a signed entry from a seat that does not hold the floor",

@@ -190,6 +190,8 @@ def explain(error: str, t: Translator) -> str:
         # repeated the address twice more.  Another failure to connect (no route, a
         # timeout) is no refusal, and keeps its own words.
         return t("err_refused_conn")
+    if "seat_refused" in low:
+        return t("err_seat_refused")
     if "every seat" in low or "table_full" in low:
         return f"{t('err_full')} ({error})"
     if "version" in low:

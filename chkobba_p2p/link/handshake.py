@@ -125,6 +125,9 @@ class Lobby:
         self.seating = 0
         #: Seats whose person confirmed the current seating (the ready check).
         self.ready: set[int] = set()
+        #: Keys the host's person freed from a seat: refused at this table from then on
+        #: (a stranger who took a friend's seat, PROTOCOL.md 5.3).
+        self.refused: set[bytes] = set()
 
     @property
     def full(self) -> bool:
@@ -143,6 +146,8 @@ class Lobby:
         ``caps``: what its hello announced."""
         if self.seat_of(key) is not None:
             raise ProtocolError(ErrorCode.ALREADY_SEATED)
+        if key in self.refused:
+            raise ProtocolError(ErrorCode.SEAT_REFUSED)
         for i, s in enumerate(self.seats):
             if s is None:
                 name = distinct_names([name], MAX_NAME,
@@ -159,6 +164,19 @@ class Lobby:
             self.seats[seat] = None
             self.seat_caps.pop(seat, None)
             self._reseated()
+
+    def refuse(self, seat: int) -> bytes | None:
+        """The host's person frees joiner ``seat`` before the game starts and refuses
+        its key at this table (:attr:`refused`); the key, or None if there is nothing to
+        free (seat 0, a free seat, or a game already running)."""
+        if self.game is not None or not 0 < seat < self.players:
+            return None
+        taken = self.seats[seat]
+        if taken is None:
+            return None
+        self.refused.add(taken.key)
+        self.leave(seat)
+        return taken.key
 
     def _reseated(self) -> None:
         # Everyone confirmed the seats and keys they saw: a new face means a new check.

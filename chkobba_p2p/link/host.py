@@ -128,6 +128,8 @@ class HostTable(SeatCore[C]):
         #: those connections may have been the seat coming back, so its time away
         #: ending is no flag (PROTOCOL.md 12.3).  Cleared when the seat is back.
         self.crowded_out: set[int] = set()
+        #: Connections whose seat the host's person freed (free_seat): closing.
+        self._freed: set[C] = set()
 
     # -- the handshake -------------------------------------------------------------------
 
@@ -287,6 +289,8 @@ class HostTable(SeatCore[C]):
                      now: float) -> bool:
         """One message from ``seat`` on ``conn``; False once the connection must end (a
         :class:`Close` with the reason is among the effects)."""
+        if conn in self._freed:
+            return False  # its seat was freed: it speaks for no seat (it is closing)
         t = msg["t"]
         if t not in SEAT_MESSAGES:
             self.out.append(Close(conn, ErrorCode.UNKNOWN_TYPE, repr(t)[:40]))
@@ -311,6 +315,7 @@ class HostTable(SeatCore[C]):
         """``seat``'s connection ``conn`` ended.  ``closing``: our own side is closing the
         table (cancelled): nobody left us."""
         self._buckets.pop(conn, None)
+        self._freed.discard(conn)
         if self.links.get(seat) == conn:
             del self.links[seat]
             self._dropped(seat, now, closing)
@@ -387,6 +392,25 @@ class HostTable(SeatCore[C]):
         spectators' places) for the host's own screen, before anyone joins."""
         if self.session is None:
             self._lobby_changed(now)
+
+    def free_seat(self, seat: int, now: float) -> bool:
+        """The host's person frees joiner ``seat`` in the lobby (a stranger sat in a
+        friend's place) and refuses its key at this table: its connection is closed with
+        ``seat_refused`` and the seat is free for whoever comes next (PROTOCOL.md 5.3).
+        False when there is nothing to free (no such seat taken, or the game started)."""
+        if self.session is not None:
+            return False
+        taken = self.lobby.seats[seat] if 0 < seat < self.lobby.players else None
+        if taken is None or self.lobby.refuse(seat) is None:
+            return False
+        conn = self.links.pop(seat, None)
+        if conn is not None:
+            self._freed.add(conn)
+            self._buckets.pop(conn, None)
+            self.out.append(Close(conn, ErrorCode.SEAT_REFUSED))
+        self.out.append(Emit(LeftLobby(seat, taken.name)))
+        self._lobby_changed(now)
+        return True
 
     def confirmed(self, seating: int, now: float) -> None:
         """The host's own person confirmed ``seating`` (the ready check)."""

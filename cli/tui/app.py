@@ -106,6 +106,8 @@ class TuiApp(Leaving, Screen):
         self.leave_requested = False
         #: The seat controller the peer runs (set by :class:`~.guest.TuiSeat`), for chat.
         self.controller: SeatController | None = None
+        #: The host pressed f in its lobby: a seat's number frees that seat.
+        self.freeing = False
         self.chat = ChatInput(self.t, self.log, self.invalidate)
         #: Events reach the picture at a person's pace (the peer runs at full speed).
         self.pacer = Pacer(self._show_event, lambda: self.state.seat, self.invalidate,
@@ -231,6 +233,19 @@ class TuiApp(Leaving, Screen):
             if self._ready_event is event:
                 self._ready_event = None
             self.invalidate()
+
+    def free_seat(self, seat: int) -> None:
+        """f then a seat's number in the host's lobby (asyncio side): free that seat and
+        refuse its key at this table, in trio."""
+        self.freeing = False
+        names = self.state.names
+        if not 0 < seat < len(names) or not names[seat] or self.controller is None:
+            self.invalidate()
+            return
+        controller = self.controller
+        self.events.add(("class:warn", self.t("ev_freed", name=names[seat])))
+        self._soon_in_trio(lambda: controller.free_seat(seat))
+        self.invalidate()
 
     def confirm_ready(self) -> None:
         """Enter in the lobby (asyncio side): tell trio."""

@@ -50,6 +50,8 @@ class KeyTarget(Protocol):
     sel: int
     opt_sel: int
     cut_sel: int
+    kind: str
+    freeing: bool
 
     @property
     def asking_ready(self) -> bool: ...
@@ -62,6 +64,7 @@ class KeyTarget(Protocol):
     def resign_now(self) -> None: ...
     def ask_rematch(self) -> None: ...
     def confirm_ready(self) -> None: ...
+    def free_seat(self, seat: int) -> None: ...
     def dismiss_score(self) -> None: ...
     def choose_card(self, index: int) -> None: ...
     def choose_option(self, index: int) -> None: ...
@@ -89,6 +92,10 @@ def key_bindings(ui: KeyTarget) -> KeyBindingsBase:
     score = Condition(lambda: ui.overlay_kind() == "score")
     lobby = Condition(lambda: ui.overlay_kind() is None and not ui.finished
                       and ui.asking_ready)
+    host_lobby = Condition(lambda: ui.overlay_kind() is None and not ui.finished
+                           and ui.kind == "host" and not ui.state.started
+                           and any(ui.state.names[1:]))
+    freeing = Condition(lambda: bool(host_lobby()) and ui.freeing)
     over = Condition(lambda: ui.overlay_kind() == "over" or
                      (ui.finished and ui.overlay_kind() is None))
 
@@ -159,9 +166,25 @@ def key_bindings(ui: KeyTarget) -> KeyBindingsBase:
             ui.digit_unasked()
 
     # The lobby: Enter once the fingerprints are checked (the ready check).
-    @kb.add("enter", filter=lobby)
+    @kb.add("enter", filter=lobby & ~freeing)
     def _(e: KeyPressEvent) -> None:
         ui.confirm_ready()
+
+    # The host's lobby: f, then a seat's number, frees a seat a stranger took (its key
+    # is refused at this table); Esc or another key asks nothing.
+    @kb.add("f", filter=host_lobby & ~freeing)
+    def _(e: KeyPressEvent) -> None:
+        ui.freeing = True
+
+    for d in range(2, 5):  # the lobby numbers the seats from 1, the host's first
+        @kb.add(str(d), filter=freeing)
+        def _(e: KeyPressEvent) -> None:
+            ui.free_seat(int(e.data) - 1)
+
+    @kb.add("escape", filter=freeing)
+    @kb.add("<any>", filter=freeing)
+    def _(e: KeyPressEvent) -> None:
+        ui.freeing = False
 
     # The dialogs.
     @kb.add("y", filter=leave)

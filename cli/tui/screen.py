@@ -86,6 +86,7 @@ class Screen:
     sheet: bool
     hint: str | None
     finished: bool
+    freeing: bool
     outcome: Outcome | None
     left: bool
     connected: bool
@@ -267,10 +268,17 @@ class Screen:
             keys = t("keys_cut")
         elif self.request is not None:
             keys = t("keys_play")
+        elif self.freeing and self.kind == "host" and not self.state.started:
+            # As the lobby numbers them (from 1, the host's seat first).
+            seats = " · ".join(f"{i + 1} {n}" for i, n in enumerate(self.state.names)
+                               if i and n)
+            keys = t("keys_free", seats=seats)
         elif self.asking_ready:
-            keys = t("keys_lobby")
+            keys = t("keys_lobby_host" if self.kind == "host" and any(self.state.names[1:])
+                     else "keys_lobby")
         elif not self.state.started:  # no hints nor sheet before the first deal
-            keys = t("keys_lobby_idle")
+            keys = t("keys_lobby_idle_host" if self.kind == "host"
+                     and any(self.state.names[1:]) else "keys_lobby_idle")
         else:
             keys = t("keys_idle")
         return [("class:keys", f" {keys} ")]

@@ -547,3 +547,57 @@ def test_a_long_name_of_an_opponent_gives_way_to_its_move_clock(app_session):
                         seat_extra=lambda s: [("class:dim", clock)] if s == 1 else [])
     theirs = next(line_text(x) for _, x in lines if "Khadija" in line_text(x))
     assert theirs.endswith(clock) and len(theirs) < ui._left_width(), theirs
+
+
+@pytest.mark.parametrize("lang, bar", [("en", "free which seat? 2 mallory · Esc: none"),
+                                       ("fr", "libérer quelle place ? 2 mallory")])
+def test_the_host_frees_a_squatted_seat_with_f_then_its_number(app_session, lang, bar):
+    """Issue 42 item 5: in the host's lobby, f asks which seat (numbered as the lobby
+    numbers them), the number frees it through the controller; Esc asks nothing."""
+    from prompt_toolkit.keys import Keys
+
+    from chkobba_cli.tui.render import line_text
+    from chkobba_p2p.peer import Lobby as LobbyEvent
+    from chkobba_p2p.peer import SeatController
+
+    freed: list[int] = []
+
+    class Host(SeatController):
+        def free_seat(self, seat: int) -> bool:
+            freed.append(seat)
+            return True
+
+    class Token:  # trio's token: the call runs at once here (no trio loop in this test)
+        def run_sync_soon(self, fn) -> None:
+            fn()
+
+    ui = TuiApp(kind="host", lang=lang, seat=0, players=3)
+    ui.size = (24, 80)
+    ui.controller, ui.token = Host(), Token()
+    ui.state = ui.state.apply(LobbyEvent((("amel", "aaaa-0000-0000-0000"),
+                                          ("mallory", "bbbb-0000-0000-0000"), None)))
+    offer = {"en": "f free a seat", "fr": "f libérer une place"}[lang]
+    assert offer in line_text(ui._footer())  # the host's lobby offers it
+    assert bar in _press(ui, "f")
+    assert bar not in _press(ui, Keys.Escape) and not ui.freeing and freed == []
+    _press(ui, "f")
+    _press(ui, "3")  # seat 3 is free: nothing to free
+    assert freed == [] and not ui.freeing
+    _press(ui, "f")
+    _press(ui, "2")
+    assert freed == [1] and not ui.freeing
+    panel = " ".join(_text(ui._events_text()).split())
+    assert "mallory" in panel and ("refused" in panel or "refusée" in panel), panel
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_a_joiner_sent_away_by_the_host_is_told_so_in_its_words(lang):
+    from chkobba_cli.ending import explain
+    from chkobba_cli.i18n import Translator
+    from chkobba_p2p.wire import ErrorCode
+
+    t = Translator(lang)
+    said = explain("the host ended our connection before the game started "
+                   f"(seat_refused: {ErrorCode.SEAT_REFUSED.sentence})", t)
+    assert said == t("err_seat_refused")
+    assert ("refuses your key" in said) if lang == "en" else ("refuse votre clé" in said)
