@@ -334,3 +334,29 @@ def test_the_leave_question_says_what_leaving_does_where_we_are(app_session, lan
     bots.t = Translator(lang)
     said = box(bots)
     assert words[4] in said and words[5] in said and "other players" not in said, said
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_after_a_three_player_match_the_rematch_lobby_says_only_who_beat_whom(tmp_path, lang):
+    """Issue 43, item 8: after bilel won at 3 players, amel read "sami: 1 game, 0–1" and
+    sami "amel: 1 game, 0–1"; neither lost to the other: no record between them, and
+    each one's record against the winner."""
+    from chkobba_cli.tui.past import PastGames, record_text
+    from chkobba_p2p.audit import VALID
+    from chkobba_p2p.history import Game, Log, Seat
+    from chkobba_p2p.wire import Identity
+
+    amel, sami, bilel = (Identity.generate().public for _ in range(3))
+    seats = (Seat("amel", amel), Seat("sami", sami), Seat("bilel", bilel))
+    past = PastGames(tmp_path)
+    past.games = [Game(Log("m.chklog", "d", "2026-03-01T20:00:00Z", "g", 3, seats, VALID,
+                           None, "", "points", 2, (4, 6, 11), 5))]
+    t = Translator(lang)
+    assert past.record_against(amel, sami) is None
+    assert past.record_against(sami, amel) is None
+    lost = past.record_against(amel, bilel)
+    assert record_text(t, "bilel", lost) == \
+        {"en": "bilel: 1 game, 0–1", "fr": "bilel : 1 partie, 0–1"}[lang]
+    won = past.record_against(bilel, sami)
+    assert record_text(t, "sami", won) == \
+        {"en": "sami: 1 game, 1–0", "fr": "sami : 1 partie, 1–0"}[lang]
