@@ -222,6 +222,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
                    "{name} : connexion perdue, encore {n} s pour revenir"),
     "ev_back": ("{name} is back", "{name} : de retour à la table"),
     "ev_back_me": ("you are at the table again", "vous êtes de nouveau à la table"),
+    # A seat reconnecting to a host that restarted: the host was away, not the seat.
+    "ev_back_restart_me": ("{name} rejoined after your restart",
+                           "{name} a rejoint la table après votre redémarrage"),
+    "ev_back_restart": ("{name} rejoined after {host}'s restart",
+                        "{name} a rejoint la table après le redémarrage de {host}"),
     "ev_found": ("at the table: {names}", "à la table : {names}"),
     "ev_back_left": ("{name} has {t} of time away left for the match",
                      "il reste à {name} {t} d'absence pour la partie"),
