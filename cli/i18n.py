@@ -434,6 +434,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "lobby_host": ("Your table is open. Give your friends this address:",
                    "Votre table est ouverte. Donnez cette adresse à vos amis :"),
     "lobby_join_cmd": ("they type: chkobba join {addr}", "ils tapent : chkobba join {addr}"),
+    "lobby_watch_cmd": ("spectators type: chkobba watch {addr}",
+                        "les spectateurs tapent : chkobba watch {addr}"),
     "lobby_ipv6": ("over IPv6: {addr}", "en IPv6 : {addr}"),
     "lobby_internet": ("friends on the internet: {addr} (port opened by {via})",
                        "amis sur internet : {addr} (port ouvert par {via})"),

@@ -360,3 +360,37 @@ def test_after_a_three_player_match_the_rematch_lobby_says_only_who_beat_whom(tm
     won = past.record_against(bilel, sami)
     assert record_text(t, "sami", won) == \
         {"en": "sami: 1 game, 1–0", "fr": "sami : 1 partie, 1–0"}[lang]
+
+
+@pytest.mark.parametrize("lang, words", [
+    ("en", "spectators type: chkobba watch 192.168.1.20:7777"),
+    ("fr", "les spectateurs tapent : chkobba watch 192.168.1.20:7777"),
+])
+def test_the_hosts_lobby_says_how_spectators_connect(app_session, lang, words):
+    """Issue 43, item 13: the host was told what its friends type to join, not what a
+    spectator types; said only when the table admits spectators, at 80 columns."""
+    from chkobba_cli.tui.lobby import lobby_lines
+
+    def said(places: int) -> str:
+        host = TuiApp(kind="host", lang=lang, seat=0, rules=R.Ruleset(), players=2)
+        host._show_event(Lobby((("sami", "0000-0000-0000-0000"), None), spectators=places))
+        lines = [line_text(x) for x in lobby_lines(host.view, 79, kind="host",
+                                                   address="192.168.1.20", port=7777)]
+        assert all(len(x) <= 79 for x in lines), lines
+        return " ".join(" ".join(lines).split())
+
+    assert words in said(3)
+    assert "chkobba watch" not in said(0)
+
+
+def test_the_headless_hosts_lines_say_how_spectators_connect(capsys):
+    from chkobba_cli.net import Narrator
+    from chkobba_p2p.events import Listening
+
+    for places, shown in ((2, True), (0, False)):
+        narrator = Narrator()
+        narrator.bind, narrator.spectators = "192.168.1.20", places
+        narrator.on_event(Listening(7777, bytes(32)))
+        out = capsys.readouterr().out
+        assert "friends on the LAN: 192.168.1.20:7777#" in out, out
+        assert ("spectators type: chkobba watch 192.168.1.20:7777\n" in out) == shown, out
