@@ -742,6 +742,18 @@ _VOWELS = "aeiouyàâäéèêëîïôöùûüœæ"
 _BEFORE_VALUE = re.compile(r"\b([Qq]u|[Dd])e \{(\w+)\}")
 
 
+#: The figures' letters on the cards, by language (a card's label is the library's:
+#: ``Q♥``; French decks print R, D, V for Roi, Dame, Valet).  The one place a screen's
+#: card letters change with the language.
+FIGURE_LETTERS = {"en": {}, "fr": {"K": "R", "Q": "D", "J": "V"}}
+
+
+def card_letters(label: str, lang: str) -> str:
+    """A card's label (``Q♥``, ``QH``, ``10♠``) in ``lang``'s figure letters (``D♥``)."""
+    letters = FIGURE_LETTERS.get(lang) or {}
+    return letters.get(label[:1], label[:1]) + label[1:] if label else label
+
+
 def elide(text: str, kw: dict[str, object]) -> str:
     """French elision where a name (or any value) goes: "que Amel" is "qu'Amel", "de
     Amel" is "d'Amel".  Only before the values, whose first letter the message cannot

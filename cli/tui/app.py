@@ -151,7 +151,7 @@ class TuiApp(Leaving, Screen):
 
     @property
     def cs(self) -> CardStyle:
-        return card_style(self.state, self.figures_override, self.symbols)
+        return card_style(self.state, self.figures_override, self.symbols, self.t.lang)
 
     @property
     def view(self) -> TableView:

@@ -75,7 +75,7 @@ def test_the_figures_values_come_from_the_rules_convention():
     french = R.Ruleset().with_variant("french-figures")
     assert figure_values(french) == "A 1 · J 8 · Q 9 · K 10"
     for lang, word in (("en", "figures: A 1 · Q 8 · J 9 · K 10"),
-                       ("fr", "figures : A 1 · Q 8 · J 9 · K 10")):
+                       ("fr", "figures : A 1 · D 8 · V 9 · R 10")):
         lines = [line_text(x) for x in help_lines(Translator(lang), R.Ruleset(), lang, 74)]
         assert any(word in x for x in lines)
         assert len(lines) <= 22  # the frame fits 80x24
@@ -297,7 +297,7 @@ def test_our_own_bots_are_said_once_as_they_start_not_again_by_name(app_session)
 
 @pytest.mark.parametrize("lang, said", [
     ("en", "first dealer draw (the lowest deals): you 4♥, p1 Q♠"),
-    ("fr", "tirage du donneur (la plus basse donne) : vous 4♥, p1 Q♠")])
+    ("fr", "tirage du donneur (la plus basse donne) : vous 4♥, p1 D♠")])
 def test_the_first_dealer_draw_says_who_deals_and_why(app_session, lang, said):
     # "you 4♥, bot1 Q♠" then "hand 1: you deal": a newcomer asked why (RULES.md: the
     # lowest value deals).
@@ -394,3 +394,33 @@ def test_the_headless_hosts_lines_say_how_spectators_connect(capsys):
         out = capsys.readouterr().out
         assert "friends on the LAN: 192.168.1.20:7777#" in out, out
         assert ("spectators type: chkobba watch 192.168.1.20:7777\n" in out) == shown, out
+
+
+def test_french_cards_read_r_d_v_on_every_screen():
+    """Issue 43 (polish): French card letters stayed K/Q/J; a French deck prints R, D,
+    V (Roi, Dame, Valet).  One table in the client's words (i18n.FIGURE_LETTERS) letters
+    the table's cards, the help's figures, the spectator's commentary and the page."""
+    import io
+
+    from chkobba_cli.i18n import card_letters
+    from chkobba_cli.replay_html import _Page
+    from chkobba_cli.tui.render import CardStyle
+    from chkobba_cli.watch import Narrator
+    from chkobba_p2p.cards import FigureConvention
+
+    king, queen, jack, seven = card("10H"), card("8S"), card("9D"), card("7C")
+    fr, en = CardStyle(lang="fr"), CardStyle(lang="en")
+    assert fr.labels([king, queen, jack, seven]) == "R♥ D♠ V♦ 7♣"
+    assert en.labels([king, queen, jack, seven]) == "K♥ Q♠ J♦ 7♣"
+    assert CardStyle(symbols=False, lang="fr").label(queen) == "DS"
+    assert CardStyle(values=True, lang="fr").label(king) == "10♥"
+    # The convention decides the value, the language only the letter.
+    assert CardStyle(FigureConvention.FRENCH, lang="fr").label(queen) == "V♠"
+    assert card_letters("Q♥", "en") == "Q♥" and card_letters("", "fr") == ""
+    assert figure_values(R.Ruleset(), "fr") == "A 1 · D 8 · V 9 · R 10"
+    out = io.StringIO()
+    Narrator(out, lang="fr").say(Narrator(out, lang="fr").cards([king, queen]))
+    assert out.getvalue() == "R♥ D♠\n"
+    page = _Page.__new__(_Page)
+    page.figures, page.lang = FigureConvention.TUNISIAN, "fr"
+    assert ">R♥</span>" in page.card("10H")

@@ -86,7 +86,7 @@ def test_an_illegal_card_is_refused_with_the_rule_name(app_session):
     assert "2♣ → may not be played (forced capture)" in left
     fr, _ = _ui(hand, "fr")
     fr.choose_card(1)
-    assert fr.status[1] == ("2♣ refusée : 3♥ Q♦ peuvent prendre : jouez une carte qui prend "
+    assert fr.status[1] == ("2♣ refusée : 3♥ D♦ peuvent prendre : jouez une carte qui prend "
                             "(prise obligatoire)")
 
 
