@@ -519,10 +519,16 @@ def record_against(all_games: Iterable[Game], me: bytes, other: bytes) -> Record
         if mine is None or theirs is None or mine == theirs:
             continue
         win, lose = game.log.winner, game.log.loser
-        if win is None and mine != lose and theirs != lose:
-            continue  # at 3 players: both level behind the one that lost the match
+        if win in (mine, theirs):
+            beat = win == mine
+        elif lose is not None and lose in (mine, theirs):
+            beat = theirs == lose  # at 3 players: the one that lost the match is behind
+        else:
+            # At 3 players a third won (or lost): it settles nothing between the two of
+            # us (neither lost to the other).
+            continue
         g += 1
-        if win == mine or (win is None and theirs == lose):
+        if beat:
             w += 1
         else:
             lo += 1

@@ -308,12 +308,13 @@ def _arena_arguments(p: argparse.ArgumentParser) -> None:
     levels = list(ARENA_LEVELS)
     p.description = ("Duplicate matches between bot levels A and B: every deal is played "
                      "twice with the seats swapped. Prints A's match win rate and the mean "
-                     "point margin per hand (A minus B), each with a 95%% confidence "
-                     "interval.")
+                     "point margin per hand (A minus B), each with a 95% confidence "
+                     "interval.")  # a description is printed as is (no %-formatting)
     p.add_argument("--a", choices=levels, metavar="LEVEL",
                    help=f"level A ({', '.join(levels)}; baseline and omniscient are "
-                   "for measurement only: the expert before issue 28, and the expert's "
-                   "search seeing every card)")
+                   "for measurement only: baseline is an older expert that neither guesses "
+                   "the hidden cards nor plays for the match score, omniscient the "
+                   "expert's search seeing every card)")
     p.add_argument("--b", choices=levels, metavar="LEVEL",
                    help="level B (same choices)")
     p.add_argument("--ladder", metavar="LEVELS",

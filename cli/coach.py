@@ -114,6 +114,7 @@ class Progress:
         self.on = self.stream.isatty()
         self.width = width
         self._last = 0.0
+        self._open = False  # a bar is drawn and its line not ended yet
 
     def __call__(self, done: int, total: int) -> None:
         if not self.on:
@@ -125,6 +126,15 @@ class Progress:
         filled = self.width * done // max(1, total)
         bar = "█" * filled + "░" * (self.width - filled)
         self.stream.write(f"\rreviewing {bar} {done}/{total} decisions")
-        if done >= total:
+        self._open = done < total
+        if not self._open:
             self.stream.write("\n")
         self.stream.flush()
+
+    def close(self) -> None:
+        """Stopped before the end (Ctrl-C): the bar's line ends, so that what is said
+        next ("interrupted") starts a line of its own."""
+        if self._open:
+            self._open = False
+            self.stream.write("\n")
+            self.stream.flush()

@@ -222,6 +222,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
                    "{name} : connexion perdue, encore {n} s pour revenir"),
     "ev_back": ("{name} is back", "{name} : de retour à la table"),
     "ev_back_me": ("you are at the table again", "vous êtes de nouveau à la table"),
+    # A seat reconnecting to a host that restarted: the host was away, not the seat.
+    "ev_back_restart_me": ("{name} rejoined after your restart",
+                           "{name} a rejoint la table après votre redémarrage"),
+    "ev_back_restart": ("{name} rejoined after {host}'s restart",
+                        "{name} a rejoint la table après le redémarrage de {host}"),
     "ev_found": ("at the table: {names}", "à la table : {names}"),
     "ev_back_left": ("{name} has {t} of time away left for the match",
                      "il reste à {name} {t} d'absence pour la partie"),
@@ -433,6 +438,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "lobby_host": ("Your table is open. Give your friends this address:",
                    "Votre table est ouverte. Donnez cette adresse à vos amis :"),
     "lobby_join_cmd": ("they type: chkobba join {addr}", "ils tapent : chkobba join {addr}"),
+    "lobby_watch_cmd": ("spectators type: chkobba watch {addr}",
+                        "les spectateurs tapent : chkobba watch {addr}"),
     "lobby_ipv6": ("over IPv6: {addr}", "en IPv6 : {addr}"),
     "lobby_internet": ("friends on the internet: {addr} (port opened by {via})",
                        "amis sur internet : {addr} (port ouvert par {via})"),
@@ -747,6 +754,18 @@ RULE_NAMES: dict[str, tuple[str, str]] = {
 
 _VOWELS = "aeiouyàâäéèêëîïôöùûüœæ"
 _BEFORE_VALUE = re.compile(r"\b([Qq]u|[Dd])e \{(\w+)\}")
+
+
+#: The figures' letters on the cards, by language (a card's label is the library's:
+#: ``Q♥``; French decks print R, D, V for Roi, Dame, Valet).  The one place a screen's
+#: card letters change with the language.
+FIGURE_LETTERS = {"en": {}, "fr": {"K": "R", "Q": "D", "J": "V"}}
+
+
+def card_letters(label: str, lang: str) -> str:
+    """A card's label (``Q♥``, ``QH``, ``10♠``) in ``lang``'s figure letters (``D♥``)."""
+    letters = FIGURE_LETTERS.get(lang) or {}
+    return letters.get(label[:1], label[:1]) + label[1:] if label else label
 
 
 def elide(text: str, kw: dict[str, object]) -> str:

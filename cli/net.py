@@ -61,6 +61,8 @@ from .reach import (
     address_error,
     address_lines,
     announce_interfaces,
+    host_address,
+    join_code,
     port_mapping_options,
     reach_line,
     saved_game_elsewhere,
@@ -97,6 +99,7 @@ class Narrator:
         self.bind: str | None = None  # a host's: its LAN address is shown
         self.fingerprint = ""  # a host's key fingerprint, for its join codes
         self.transport: object = None  # a host's: its onion join code is shown
+        self.spectators = 0  # a host's places for spectators: how they connect is shown
         self.onion_code: str | None = None
         self._told_proofs = False
         #: A joiner's log, named (``log: PATH``) once it exists: never a log not written.
@@ -118,6 +121,11 @@ class Narrator:
             if self.bind is not None:
                 for line in address_lines(self.bind, event.port, self.fingerprint):
                     _line(line)
+                if self.spectators:
+                    # No fingerprint: watch checks none (the genesis's key is the
+                    # greeting's).
+                    code = join_code(host_address(self.bind), event.port, None)
+                    _line(f"spectators type: chkobba watch {code}")
             self.onion_code = onion_join_code(self.transport, event.port, self.fingerprint)
             if self.onion_code is not None:
                 _line(f"friends through Tor: {self.onion_code}")
@@ -258,6 +266,7 @@ def cmd_host(args: argparse.Namespace) -> int:
     controller = BotSeat(args.level, args.quiet, move_ms=args.move_ms)
     controller.narrator.bind = args.bind
     controller.narrator.transport = tor
+    controller.narrator.spectators = args.spectators
     config = HostConfig(players=args.players, rules=rules, port=args.port, bind=args.bind,
                         name=args.name, identity=identity, log_path=log_path,
                         beacon=not args.no_beacon,

@@ -138,9 +138,13 @@ def _review(args: argparse.Namespace, report: AuditReport) -> Review:
     samples = DEFAULT_SAMPLES if args.samples is None else args.samples
     if samples < 1:
         raise ValueError("--samples must be 1 or more")
-    with keys_held():
-        return review_records(report.records, seats=seats, samples=samples,
-                              seed=args.seed, progress=coach.Progress(sys.stderr))
+    progress = coach.Progress(sys.stderr)
+    try:
+        with keys_held():
+            return review_records(report.records, seats=seats, samples=samples,
+                                  seed=args.seed, progress=progress)
+    finally:
+        progress.close()  # a Ctrl-C midway: "interrupted" on a line of its own
 
 
 def _review_lines(report: AuditReport, review: Review, symbols: bool) -> list[str]:

@@ -21,7 +21,7 @@ from chkobba_p2p.rules import CutEvent, DealEvent, PlayEvent, Ruleset
 from chkobba_p2p.seating import SHAPES, Seating
 
 from . import scoresheet
-from .i18n import Translator, decimal, unsupported_words
+from .i18n import Translator, card_letters, decimal, unsupported_words
 from .replay_css import CSS as _CSS
 
 __all__ = ["render_html"]
@@ -209,7 +209,7 @@ class _Page:
             return f'<span class="c hidden">{html.escape(text)}</span>'
         colour = "red" if c.suit.is_red else "black"
         name = html.escape(c.name(self.figures, self.lang))
-        label = html.escape(c.label(self.figures))
+        label = html.escape(card_letters(c.label(self.figures), self.lang))
         return f'<span class="c {colour}" title="{name}">{label}</span>'
 
     def cards(self, texts: Iterable[object]) -> str:

@@ -39,7 +39,7 @@ from chkobba_p2p.tor import over_tor
 from chkobba_p2p.watch import Spectator, WatchConfig, WatchOutcome
 
 from .arguments import EXIT_INCOMPLETE, EXIT_INVALID, EXIT_UNSUPPORTED, EXIT_VALID
-from .i18n import Translator, detect_lang, unsupported_words
+from .i18n import Translator, card_letters, detect_lang, unsupported_words
 from .tor_options import join_tor_transport
 
 
@@ -132,9 +132,12 @@ class Narrator:
         """One figure per side with whose it is: "hana 2, sami 1, amel 0"."""
         return ", ".join(f"{self.side(i)} {x}" for i, x in enumerate(figures))
 
-    @staticmethod
-    def cards(cs) -> str:
-        return " ".join(c.label() if isinstance(c, Card) else "??" for c in cs) or "-"
+    def card(self, c: Card) -> str:
+        """A card as the language letters it (``D♥`` in French)."""
+        return card_letters(c.label(), "fr" if self.fr else "en")
+
+    def cards(self, cs) -> str:
+        return " ".join(self.card(c) if isinstance(c, Card) else "??" for c in cs) or "-"
 
     def __call__(self, ev: object) -> None:  # noqa: C901 - one line per kind of event
         if isinstance(ev, TableReady):
@@ -156,7 +159,7 @@ class Narrator:
             self.say(self.t("watching", n=len(ev.names), max=ev.limit, names=names))
         elif isinstance(ev, FirstDealerDrawn):
             self.say(self.t("draw", draws=", ".join(
-                f"{self.who(s)} {c.label()}" for s, c in sorted(ev.draws.items()))))
+                f"{self.who(s)} {self.card(c)}" for s, c in sorted(ev.draws.items()))))
         elif isinstance(ev, HandStarted):
             self.say(self.t("hand", n=ev.number, name=self.who(ev.dealer)))
         elif isinstance(ev, RedealEvent):
@@ -179,7 +182,7 @@ class Narrator:
                      self.t("places", name=self.who(ev.seat), card=self.cards([ev.card])))
         elif isinstance(ev, PlayEvent):
             take = self.t("takes", cards=self.cards(sorted(ev.capture))) if ev.capture else ""
-            self.say(self.t("plays", name=self.who(ev.seat), card=ev.card.label()) + take
+            self.say(self.t("plays", name=self.who(ev.seat), card=self.card(ev.card)) + take
                      + ("  CHKOBBA!" if ev.chkobba else ""))
         elif isinstance(ev, SweepEvent):
             if ev.cards:

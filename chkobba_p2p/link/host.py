@@ -263,10 +263,12 @@ class HostTable(SeatCore[C]):
         self._buckets[conn] = ChatBucket()
         s = self.session
         if s is None:
+            self._tell_watchers(conn)
             self._lobby_changed(now)
             return
         if resume is not None:  # PROTOCOL.md 18
             self.out.append(SendBacklog(conn, resume[1], len(s.bodies)))
+        self._tell_watchers(conn)
         # A fresh hello for a seat that already signed entries cannot play them on
         # (the game's secrets are elsewhere; it stops once it reads the chain,
         # PROTOCOL.md 5): the seat stays away, its allowance running.
@@ -634,6 +636,14 @@ class HostTable(SeatCore[C]):
         the last state always (PROTOCOL.md 18)."""
         names = tuple(n for n, _ in self.spectators.values())
         self._show_spectators(self.announcer.changed(names, now))
+
+    def _tell_watchers(self, conn: C) -> None:
+        """A seat just welcomed: who is watching, as last announced (PROTOCOL.md 18).
+        The announcements go out on a change only, so a seat that comes after the
+        spectators would otherwise never hear of them."""
+        if self.announcer.shown:
+            self.out.append(Send(conn, wire.encode(
+                spectators_message(self.announcer.shown, self.spectator_limit))))
 
     def _show_spectators(self, news: Announcement) -> None:
         if news.names is None:

@@ -153,7 +153,7 @@ class TuiApp(Leaving, Screen):
 
     @property
     def cs(self) -> CardStyle:
-        return card_style(self.state, self.figures_override, self.symbols)
+        return card_style(self.state, self.figures_override, self.symbols, self.t.lang)
 
     @property
     def view(self) -> TableView:
@@ -180,7 +180,8 @@ class TuiApp(Leaving, Screen):
         back_left = None
         if isinstance(event, Resumed) and event.seat != self.state.seat:
             waited = self.presence.countdowns.get(event.seat)
-            if waited is not None:
+            # Not after a host's restart: that seat was not away, its host was.
+            if waited is not None and waited[1] != "ev_awaited":
                 back_left = max(0.0, waited[0] - self.presence.now())
         before, self.state = self.state, self.state.apply(event)
         self.presence.on_event(event, before, self.state)

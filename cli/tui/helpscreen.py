@@ -8,19 +8,21 @@ from collections.abc import Callable
 from chkobba_p2p.cards import Card, FigureConvention, Suit
 from chkobba_p2p.rules import Ruleset, Scoring
 
+from ..i18n import card_letters
 from .quickchat import keys_text
 from .render import Line, wrap_line
 
 __all__ = ["help_lines", "figure_values"]
 
 
-def figure_values(rules: Ruleset | None) -> str:
+def figure_values(rules: Ruleset | None, lang: str = "en") -> str:
     """The figures' capture values under ``rules``' convention (its deck), from the cards
-    model: ``Q 8 · J 9 · K 10`` (Tunisian), ``J 8 · Q 9 · K 10`` (French); the ace is 1."""
+    model: ``Q 8 · J 9 · K 10`` (Tunisian), ``J 8 · Q 9 · K 10`` (French); the ace is 1.
+    The letters are ``lang``'s, as the cards show them (``D 8 · V 9 · R 10``)."""
     convention = rules.figures if rules is not None else FigureConvention.TUNISIAN
     spades = [c for c in map(Card, range(40)) if c.suit is Suit.SPADES]
     figures = [c for c in spades if c.value >= 8 or c.value == 1]
-    return " · ".join(f"{c.label(convention, False)[:-1]} {c.value}"
+    return " · ".join(f"{card_letters(c.label(convention, False), lang)[:-1]} {c.value}"
                       for c in sorted(figures, key=lambda c: c.value))
 
 
@@ -42,7 +44,7 @@ def help_lines(t: Callable[..., str], rules: Ruleset | None, lang: str, width: i
     out.append([("class:panel.title", " " + t("help_words"))])
     scoring = "gl_primiera" if rules is not None and rules.scoring is Scoring.PRIMIERA \
         else "gl_barmila"
-    para(t("help_figures", figures=figure_values(rules)))
+    para(t("help_figures", figures=figure_values(rules, lang)))
     for key in ("gl_carta", "gl_dinari", scoring, "gl_haya", "gl_chkobba", "gl_cutter",
                 "gl_beji"):
         para(t(key))

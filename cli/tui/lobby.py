@@ -79,6 +79,12 @@ def lobby_lines(view: TableView, width: int, *, kind: str, connected: bool = Fal
             lines.append([("", "   "), ("class:turn", addr)])
             lines += wrap_line([("class:dim", "   " + t("lobby_join_cmd", addr=addr))],
                                width - 1, "     ")
+            if st.spectator_limit:  # how spectators come in, when the table admits any
+                # Without the key's fingerprint: watch does not check one (it checks
+                # that the genesis is signed by the key that greeted it).
+                watch = join_code(address or "127.0.0.1", port, None)
+                lines += wrap_line([("class:dim", "   " + t("lobby_watch_cmd", addr=watch))],
+                                   width - 1, "     ")
             if address6:
                 lines.append([("", "   " + t("lobby_ipv6", addr=join_code(address6, port, fp)))])
             onion_code = join_code(onion, port, fp) if onion else None

@@ -158,7 +158,13 @@ class EventLog:
                                      t=clock_text(ev.seconds))))
         elif isinstance(ev, Resumed):
             if ev.seat != st.seat:
-                self._gone.pop(ev.seat, None)
+                if self._gone.pop(ev.seat, None) == "ev_awaited":
+                    # Waited for by a host that restarted: it was the host that was
+                    # away, not this player (issue 43, item 9).
+                    log(("class:ok", t("ev_back_restart_me" if st.seat == 0
+                                       else "ev_back_restart", name=view.name(ev.seat),
+                                       host=view.name(0))))
+                    return
                 log(("class:ok", view.said("ev_back", ev.seat)))
                 return
             if not self._back:  # once per return, not per message

@@ -13,6 +13,8 @@ from prompt_toolkit.formatted_text import StyleAndTextTuples
 from chkobba_p2p.cards import Card, FigureConvention
 from chkobba_p2p.rules import HandScore
 
+from ..i18n import card_letters
+
 Line = list[tuple[str, str]]
 
 __all__ = ["Line", "CardStyle", "by_value", "card_row", "card_chips", "line_text", "score_lines",
@@ -37,10 +39,11 @@ class CardStyle:
     letters, box characters."""
 
     def __init__(self, figures: FigureConvention = FigureConvention.TUNISIAN,
-                 symbols: bool = True, values: bool = False) -> None:
+                 symbols: bool = True, values: bool = False, lang: str = "en") -> None:
         self.figures = figures
         self.symbols = symbols
         self.values = values
+        self.lang = lang  # the figures' letters: K Q J, or R D V in French
         #: Width of a card's face: ``7♦``/``K♣`` or, with values, `` 7♦``/``10♠``.
         self.face = 3 if values else 2
         if symbols:
@@ -53,7 +56,7 @@ class CardStyle:
     def label(self, c: Card) -> str:
         if self.values:
             return f"{c.value}{c.suit.symbol if self.symbols else c.suit.value}"
-        return c.label(self.figures, self.symbols)
+        return card_letters(c.label(self.figures, self.symbols), self.lang)
 
     def face_text(self, c: Card) -> str:
         return self.label(c).rjust(self.face)

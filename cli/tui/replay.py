@@ -100,7 +100,8 @@ class ReplayViewer:
 
     def view(self, i: int | None = None) -> TableView:
         state = self.tl.frames[self.at if i is None else i].state
-        return TableView(state, self.t, card_style(state, self.figures, self.symbols))
+        return TableView(state, self.t,
+                         card_style(state, self.figures, self.symbols, self.t.lang))
 
     def header(self, cols: int) -> list[tuple[str, str]]:
         t, f = self.t, self.tl.frames[self.at]

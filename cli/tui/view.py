@@ -22,13 +22,14 @@ __all__ = ["TableView", "card_style"]
 
 
 def card_style(state: TableState, figures: FigureConvention | str | None,
-               symbols: bool) -> CardStyle:
+               symbols: bool, lang: str = "en") -> CardStyle:
     """The card style to draw with: ``figures`` when the user chose (``"values"`` for
-    plain numbers), else the table's rules' convention."""
+    plain numbers), else the table's rules' convention; the figures' letters in
+    ``lang``'s (R D V in French)."""
     if figures == "values":
-        return CardStyle(FigureConvention.TUNISIAN, symbols, values=True)
+        return CardStyle(FigureConvention.TUNISIAN, symbols, values=True, lang=lang)
     chosen = figures or (state.rules.figures if state.rules else FigureConvention.TUNISIAN)
-    return CardStyle(FigureConvention(chosen), symbols)
+    return CardStyle(FigureConvention(chosen), symbols, lang=lang)
 
 
 def _cut(name: str, short: int | None, ell: str = "…") -> str:

@@ -115,7 +115,7 @@ class WatchView:
     @property
     def view(self) -> SpectatorView:
         st = self.state
-        return SpectatorView(st, self.t, card_style(st, self.figures, self.symbols))
+        return SpectatorView(st, self.t, card_style(st, self.figures, self.symbols, self.t.lang))
 
     # ------------------------------------------------------------------ events
 

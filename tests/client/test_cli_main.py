@@ -4,6 +4,7 @@ when they run (a broken one breaks only itself; ``chkobba --help`` imports none)
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 
@@ -41,6 +42,15 @@ def test_every_command_answers_help(capsys, name):
     assert out.startswith(f"usage: chkobba {name} ")
     assert OWN_OPTION[name] in out
 
+
+
+@pytest.mark.parametrize("name", [c.name for c in COMMANDS])
+def test_no_help_prints_a_doubled_percent_or_an_internal_issue_number(capsys, name):
+    """Issue 43: ``arena --help`` printed "95%%" (a description is not %-formatted)
+    and "the expert before issue 28" (a number only the project's tracker knows)."""
+    out = _help(capsys, name)
+    assert "%%" not in out, out
+    assert not re.search(r"\bissue \d", " ".join(out.split())), out
 
 def _imported_by(*argv: str) -> set[str]:
     code = (

@@ -75,7 +75,7 @@ def test_the_figures_values_come_from_the_rules_convention():
     french = R.Ruleset().with_variant("french-figures")
     assert figure_values(french) == "A 1 · J 8 · Q 9 · K 10"
     for lang, word in (("en", "figures: A 1 · Q 8 · J 9 · K 10"),
-                       ("fr", "figures : A 1 · Q 8 · J 9 · K 10")):
+                       ("fr", "figures : A 1 · D 8 · V 9 · R 10")):
         lines = [line_text(x) for x in help_lines(Translator(lang), R.Ruleset(), lang, 74)]
         assert any(word in x for x in lines)
         assert len(lines) <= 22  # the frame fits 80x24
@@ -297,7 +297,7 @@ def test_our_own_bots_are_said_once_as_they_start_not_again_by_name(app_session)
 
 @pytest.mark.parametrize("lang, said", [
     ("en", "first dealer draw (the lowest deals): you 4♥, p1 Q♠"),
-    ("fr", "tirage du donneur (la plus basse donne) : vous 4♥, p1 Q♠")])
+    ("fr", "tirage du donneur (la plus basse donne) : vous 4♥, p1 D♠")])
 def test_the_first_dealer_draw_says_who_deals_and_why(app_session, lang, said):
     # "you 4♥, bot1 Q♠" then "hand 1: you deal": a newcomer asked why (RULES.md: the
     # lowest value deals).
@@ -334,3 +334,93 @@ def test_the_leave_question_says_what_leaving_does_where_we_are(app_session, lan
     bots.t = Translator(lang)
     said = box(bots)
     assert words[4] in said and words[5] in said and "other players" not in said, said
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_after_a_three_player_match_the_rematch_lobby_says_only_who_beat_whom(tmp_path, lang):
+    """Issue 43, item 8: after bilel won at 3 players, amel read "sami: 1 game, 0–1" and
+    sami "amel: 1 game, 0–1"; neither lost to the other: no record between them, and
+    each one's record against the winner."""
+    from chkobba_cli.tui.past import PastGames, record_text
+    from chkobba_p2p.audit import VALID
+    from chkobba_p2p.history import Game, Log, Seat
+    from chkobba_p2p.wire import Identity
+
+    amel, sami, bilel = (Identity.generate().public for _ in range(3))
+    seats = (Seat("amel", amel), Seat("sami", sami), Seat("bilel", bilel))
+    past = PastGames(tmp_path)
+    past.games = [Game(Log("m.chklog", "d", "2026-03-01T20:00:00Z", "g", 3, seats, VALID,
+                           None, "", "points", 2, (4, 6, 11), 5))]
+    t = Translator(lang)
+    assert past.record_against(amel, sami) is None
+    assert past.record_against(sami, amel) is None
+    lost = past.record_against(amel, bilel)
+    assert record_text(t, "bilel", lost) == \
+        {"en": "bilel: 1 game, 0–1", "fr": "bilel : 1 partie, 0–1"}[lang]
+    won = past.record_against(bilel, sami)
+    assert record_text(t, "sami", won) == \
+        {"en": "sami: 1 game, 1–0", "fr": "sami : 1 partie, 1–0"}[lang]
+
+
+@pytest.mark.parametrize("lang, words", [
+    ("en", "spectators type: chkobba watch 192.168.1.20:7777"),
+    ("fr", "les spectateurs tapent : chkobba watch 192.168.1.20:7777"),
+])
+def test_the_hosts_lobby_says_how_spectators_connect(app_session, lang, words):
+    """Issue 43, item 13: the host was told what its friends type to join, not what a
+    spectator types; said only when the table admits spectators, at 80 columns."""
+    from chkobba_cli.tui.lobby import lobby_lines
+
+    def said(places: int) -> str:
+        host = TuiApp(kind="host", lang=lang, seat=0, rules=R.Ruleset(), players=2)
+        host._show_event(Lobby((("sami", "0000-0000-0000-0000"), None), spectators=places))
+        lines = [line_text(x) for x in lobby_lines(host.view, 79, kind="host",
+                                                   address="192.168.1.20", port=7777)]
+        assert all(len(x) <= 79 for x in lines), lines
+        return " ".join(" ".join(lines).split())
+
+    assert words in said(3)
+    assert "chkobba watch" not in said(0)
+
+
+def test_the_headless_hosts_lines_say_how_spectators_connect(capsys):
+    from chkobba_cli.net import Narrator
+    from chkobba_p2p.events import Listening
+
+    for places, shown in ((2, True), (0, False)):
+        narrator = Narrator()
+        narrator.bind, narrator.spectators = "192.168.1.20", places
+        narrator.on_event(Listening(7777, bytes(32)))
+        out = capsys.readouterr().out
+        assert "friends on the LAN: 192.168.1.20:7777#" in out, out
+        assert ("spectators type: chkobba watch 192.168.1.20:7777\n" in out) == shown, out
+
+
+def test_french_cards_read_r_d_v_on_every_screen():
+    """Issue 43 (polish): French card letters stayed K/Q/J; a French deck prints R, D,
+    V (Roi, Dame, Valet).  One table in the client's words (i18n.FIGURE_LETTERS) letters
+    the table's cards, the help's figures, the spectator's commentary and the page."""
+    import io
+
+    from chkobba_cli.i18n import card_letters
+    from chkobba_cli.replay_html import _Page
+    from chkobba_cli.tui.render import CardStyle
+    from chkobba_cli.watch import Narrator
+    from chkobba_p2p.cards import FigureConvention
+
+    king, queen, jack, seven = card("10H"), card("8S"), card("9D"), card("7C")
+    fr, en = CardStyle(lang="fr"), CardStyle(lang="en")
+    assert fr.labels([king, queen, jack, seven]) == "R♥ D♠ V♦ 7♣"
+    assert en.labels([king, queen, jack, seven]) == "K♥ Q♠ J♦ 7♣"
+    assert CardStyle(symbols=False, lang="fr").label(queen) == "DS"
+    assert CardStyle(values=True, lang="fr").label(king) == "10♥"
+    # The convention decides the value, the language only the letter.
+    assert CardStyle(FigureConvention.FRENCH, lang="fr").label(queen) == "V♠"
+    assert card_letters("Q♥", "en") == "Q♥" and card_letters("", "fr") == ""
+    assert figure_values(R.Ruleset(), "fr") == "A 1 · D 8 · V 9 · R 10"
+    out = io.StringIO()
+    Narrator(out, lang="fr").say(Narrator(out, lang="fr").cards([king, queen]))
+    assert out.getvalue() == "R♥ D♠\n"
+    page = _Page.__new__(_Page)
+    page.figures, page.lang = FigureConvention.TUNISIAN, "fr"
+    assert ">R♥</span>" in page.card("10H")

@@ -37,3 +37,29 @@ def test_the_score_sheet_says_when_no_hand_is_scored_yet(lang, empty):
     viewer.at = len(viewer.tl.frames) - 1  # the end: every hand is on the sheet
     last = [line_text(x).strip() for x in viewer.sheet_lines(80)]
     assert empty not in last and len(last) > 2, last
+
+
+def test_ctrl_c_during_a_review_says_interrupted_on_a_line_of_its_own(tmp_path, monkeypatch):
+    """Issue 43: Ctrl-C in ``replay --review`` ran the words together: the progress
+    bar's line was never ended ("... 3/10 decisionsinterrupted")."""
+    import io
+    import sys
+
+    import chkobba_cli.replay as replay
+    from chkobba_cli.main import main
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    def review_records(records, *, progress, **kw):
+        progress(3, 10)
+        raise KeyboardInterrupt
+
+    log = play(2, seed=21, key=b"replay-0").write_log(tmp_path / "game.chklog")
+    err = Terminal()
+    monkeypatch.setattr(replay, "review_records", review_records)
+    monkeypatch.setattr(sys, "stderr", err)
+    assert main(["replay", str(log), "--review", "--quiet"]) == 130
+    said = err.getvalue()
+    assert "3/10 decisions\ninterrupted\n" in said, repr(said)

@@ -86,7 +86,7 @@ def test_an_illegal_card_is_refused_with_the_rule_name(app_session):
     assert "2♣ → may not be played (forced capture)" in left
     fr, _ = _ui(hand, "fr")
     fr.choose_card(1)
-    assert fr.status[1] == ("2♣ refusée : 3♥ Q♦ peuvent prendre : jouez une carte qui prend "
+    assert fr.status[1] == ("2♣ refusée : 3♥ D♦ peuvent prendre : jouez une carte qui prend "
                             "(prise obligatoire)")
 
 
@@ -269,6 +269,38 @@ def test_a_seat_back_from_a_drop_is_said_with_the_time_away_it_has_left(app_sess
     ui.on_event(Resumed(1))  # a second "back" with no drop before it: nothing more
     again = " ".join(_text(ui._events_text()).split())
     assert again.count("of time away left") == 1, again
+
+
+@pytest.mark.parametrize("lang, mine, theirs", [
+    ("en", "p1 rejoined after your restart", "p1 rejoined after p0's restart"),
+    ("fr", "p1 a rejoint la table après votre redémarrage",
+     "p1 a rejoint la table après le redémarrage de p0"),
+])
+def test_after_the_hosts_restart_the_seat_that_reconnects_was_not_away(app_session, lang,
+                                                                      mine, theirs):
+    """Issue 43, item 9: the restarted host's screen said "bob is back" and "bob has
+    0:40 of time away left" while it was the host that had been away."""
+    from chkobba_p2p.peer import Resumed, Waiting
+    def seated(kind: str, seat: int) -> TuiApp:
+        ui = TuiApp(kind=kind, lang=lang, seat=seat, players=3)
+        ui.size = (24, 80)
+        ui.state = ui.state.apply(Lobby(tuple((f"p{i}", f"{i:04x}-0000-0000-0000")
+                                              for i in range(3))))
+        return ui
+
+    host, other = seated("host", 0), seated("join", 2)
+    for ui, said in ((host, mine), (other, theirs)):
+        ui.on_event(Waiting(1, 40, awaited=True))  # waited for since the restart
+        ui.on_event(Resumed(1))
+        panel = " ".join(_text(ui._events_text()).split())
+        assert said in panel, panel
+        for wrong in ("is back", "time away left", "de retour", "d'absence"):
+            assert wrong not in panel, (wrong, panel)
+    # A seat that really dropped is still back, with the time away it has left.
+    host.on_event(Waiting(1, 40))
+    host.on_event(Resumed(1))
+    panel = " ".join(_text(host._events_text()).split())
+    assert ("p1 is back" if lang == "en" else "p1 : de retour") in panel, panel
 
 
 def _named_ui(names: tuple[str, str], lang: str) -> TuiApp:

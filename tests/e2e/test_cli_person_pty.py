@@ -185,6 +185,10 @@ def test_a_killed_host_comes_back_with_its_table_and_finishes(tmp_path):
         text = host.wait_for(lambda t: "Your hand" in t and "back in the game" in t, 20,
                              "the restored table")
         assert "Table" in text
+        # The bot was not away, this host was (issue 43, item 9): not "is back".
+        host.wait_for(lambda t: "rejoined after your restart" in host.panel(), 20,
+                      "the bot's return after our restart")
+        assert "is back" not in host.panel() and "time away left" not in host.panel()
         play_until([host], lambda: any(o in host.text for o in OVER), 120,
                    "the end of the match")
         assert "Match over" in host.text, host.text

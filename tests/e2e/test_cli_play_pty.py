@@ -26,7 +26,7 @@ COLS, ROWS = 80, 24
 LEFT = COLS - 28 - 1  # the events panel is 28 columns wide at 80 columns
 HINT = re.compile(r"^\s{3}(\d) (\S+) → (.*)$")
 OPTION = re.compile(r"^\s+[▶ ] (\d)\) take (.+)$")
-CARD_BOX = re.compile(r"│(?:A|[2-7]|Q|J|K)[♠♥♦♣]│")
+CARD_BOX = re.compile(r"│(?:A|[2-7]|Q|J|K|D|V|R)[♠♥♦♣]│")  # French letters: D V R
 
 
 class Screen:

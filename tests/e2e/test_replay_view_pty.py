@@ -10,6 +10,7 @@ import pytest
 from support.audit import Played, play
 from test_cli_play_pty import Screen
 
+from chkobba_cli.i18n import card_letters
 from chkobba_p2p.audit import audit_log
 from chkobba_p2p.cards import Card, card
 from chkobba_p2p.session import Session
@@ -95,7 +96,7 @@ def test_stepping_through_a_valid_log(valid_log, tmp_path):
         s.kill()
 
 
-CARD = re.compile(r"(?:10|[A1-9JQKCDR])[♠♥♦♣]")
+CARD = re.compile(r"(?:10|[A1-9JQKCDRV])[♠♥♦♣]")  # French figures: R D V
 
 
 @pytest.mark.parametrize(("lang", "note"), [
@@ -116,11 +117,11 @@ def test_every_hand_is_face_up_once_its_seeds_opened(valid_log, tmp_path, lang, 
             deals += 1
             for who, c in zip(b["to"], b["cards"], strict=True):
                 if who is not None:
-                    expected[who].add(card(c).label(figures))
+                    expected[who].add(card_letters(card(c).label(figures), lang))
             if not b["draw"]:
                 break
         elif kind == "cut" and not b["keep"]:
-            expected[b["seat"]].discard(card(b["card"]).label(figures))
+            expected[b["seat"]].discard(card_letters(card(b["card"]).label(figures), lang))
     steps = deals + 1  # the draw, the cut, the opening deal
     s = Screen(["replay", str(log), "--view", "--lang", lang], tmp_path)
     try:

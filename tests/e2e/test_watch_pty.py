@@ -129,3 +129,28 @@ def test_the_end_in_words_stays_on_the_terminal_after_q(tmp_path):
         host.kill()
         if bot is not None:
             bot.kill()
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_a_player_who_joins_after_a_spectator_is_told_who_watches(tmp_path, lang):
+    """Issue 43, item 2: the spectator came first, the joiner's screen never said that
+    someone watched (the host announced spectators on a change only)."""
+    w = WORDS[lang]
+    port = free_port()
+    host = listening(headless(["host", "--headless", "--port", str(port), "--bind",
+                               "127.0.0.1", "--no-beacon", "--players", "2", "--spectators",
+                               "2", "--no-shuffle-proofs", "--name", "hana"], tmp_path / "h"))
+    watch = Screen(["watch", f"127.0.0.1:{port}", "--lang", lang, "--name", "amira",
+                    "--pace", "0"], tmp_path / "w")
+    guest = None
+    try:
+        watch.wait_for(lambda t: "hana" in t, 20, "the spectator's lobby")
+        guest = Screen(["join", f"127.0.0.1:{port}", "--lang", lang, "--name", "sami",
+                        "--pace", "0"], tmp_path / "g")
+        text = guest.wait_for(lambda t: w["watching"] in t, 20, "the joiner told of amira")
+        assert "amira)" in text, text  # and the terms: "Spectators: up to 2 (…: amira)"
+    finally:
+        watch.kill()
+        host.kill()
+        if guest is not None:
+            guest.kill()

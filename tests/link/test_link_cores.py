@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from chkobba_p2p import session as S
 from chkobba_p2p import wire
 from chkobba_p2p.bots import GreedyBot
-from chkobba_p2p.events import Chat, RematchAnswer, Waiting
+from chkobba_p2p.events import Chat, RematchAnswer, Spectators, Waiting
 from chkobba_p2p.link.handshake import SPOKEN
 from chkobba_p2p.link.host import HostTable, Started
 from chkobba_p2p.link.joiner import Committed, SeatLink
@@ -411,6 +411,30 @@ def test_a_backlog_is_the_transcript_as_of_its_decision_not_as_of_its_sending():
     got = [wire.encode(m) for m in table.sent["w1"] if m["t"] == "sig"]
     assert got == s.bodies, "every entry once, in order"
 
+
+
+def test_a_seat_that_joins_after_a_spectator_is_told_who_watches():
+    """Issue 43, item 2: the host announces spectators when the list changes; a seat
+    welcomed later (the spectator came first) still hears who watches, once."""
+    table = Table(players=3, target=1)
+    table.host.opened(table.now)
+    table.host.spectator_arrived("w1", "amel", table.now)
+    table.run()
+    table.join("p1")
+    table.now += 1.0  # inside the announcement window: the list has not changed
+    table.join("p2")
+    for seat in (1, 2):
+        told = [e for e in table.events[seat] if isinstance(e, Spectators)]
+        assert told == [Spectators(("amel",), 2)], (seat, told)
+    # The host's own screen heard it once, when the spectator came.
+    assert [e for e in table.events[0] if isinstance(e, Spectators)] == \
+        [Spectators(("amel",), 2)]
+
+
+def test_a_seat_that_joins_before_any_spectator_hears_no_empty_list():
+    table = Table(players=2, target=1)
+    table.fill()
+    assert not [e for e in table.events[1] if isinstance(e, Spectators)]
 
 
 def test_a_joiners_clocks_take_the_hosts_word_on_a_move_only_if_it_is_not_played_yet():

@@ -526,3 +526,36 @@ def test_a_log_the_key_never_signed_cannot_rename_it(folder, tmp_path):
     write_log(Played(ss, ids), logs / "own.chklog", 0, "2027-01-02T00:00:00+00:00")
     gs = games(index_logs(logs, cache=None))
     assert names_by_key(gs)[AMEL.public] == "amel2"
+
+
+def _three(winner: int | None, loser: int | None = None, ending: str = "points"):
+    """A counted 3-player match between amel, sami and bilel (seats 0, 1, 2)."""
+    from chkobba_p2p.history import Game, Log, Seat
+
+    seats = tuple(Seat(n, k.public) for n, k in
+                  (("amel", AMEL), ("sami", SAMI), ("bilel", BILEL)))
+    return Game(Log("three.chklog", "d", "2026-03-01T20:00:00Z", "g3", 3, seats, VALID,
+                    None, "", ending, winner, (11, 5, 7), 4, None, loser))
+
+
+def test_at_three_players_the_two_that_did_not_win_did_not_lose_to_each_other():
+    """Issue 43, item 8: bilel won; amel and sami were each told they had lost to the
+    other ("sami: 1 game, 0–1" and "amel: 1 game, 0–1")."""
+    gs = [_three(winner=2)]
+    r = record_against(gs, AMEL.public, SAMI.public)
+    assert (r.games, r.wins, r.losses) == (0, 0, 0)
+    assert (record_against(gs, SAMI.public, AMEL.public).games) == 0
+    won = record_against(gs, BILEL.public, AMEL.public)
+    assert (won.games, won.wins, won.losses) == (1, 1, 0)
+    lost = record_against(gs, SAMI.public, BILEL.public)
+    assert (lost.games, lost.wins, lost.losses) == (1, 0, 1)
+
+
+def test_at_three_players_the_one_that_lost_the_match_is_behind_both_others():
+    # sami resigned: no winner (the two others level), or a winner that is a third.
+    for winner in (None, 2):
+        gs = [_three(winner=winner, loser=1, ending="resigned")]
+        r = record_against(gs, AMEL.public, SAMI.public)
+        assert (r.games, r.wins, r.losses) == (1, 1, 0), winner
+        back = record_against(gs, SAMI.public, AMEL.public)
+        assert (back.games, back.wins, back.losses) == (1, 0, 1), winner
