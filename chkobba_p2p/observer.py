@@ -267,7 +267,7 @@ class Verdict:
                 else "the two others are level, nobody wins"
             return (f"{who(self.blamed)} lost on time{at}, as {who(self.by_seat)}{role} "
                     f"says: {won}; the log shows {who(self.blamed)} was to play, the time "
-                    f"is {word}'s word (the log carries no time)")
+                    f"is {word}'s word (its signed clock reading, in the log, is its own)")
         if self.verdict == VALID and self.code == LEFT and self.by_seat is not None:
             won = f"{wins(self.winner)} the match" if self.winner is not None \
                 else "the two others are level, nobody wins"
@@ -1025,7 +1025,8 @@ class Observer:
                 return Verdict(VALID, ON_TIME, f"seat {ended.flag} lost on time (entry "
                                f"#{a.index}), as seat {a.by_seat}{role} says ({a.code}): "
                                f"{who}; the log shows seat {ended.flag} was to play, "
-                               f"the time is {word}'s word (the log carries no time)",
+                               f"the time is {word}'s word (its signed clock reading, in "
+                               "the log, is its own)",
                                ended.flag, a.index, a.standing, by_seat=a.by_seat,
                                winner=won, loser=lost)
             if ended is not None and ended.disputed_by is not None:

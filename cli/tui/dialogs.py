@@ -143,11 +143,13 @@ def over_lines(view: TableView, outcome: Outcome | None, log_path: Path | None,
         if st.my_side is not None and won == st.my_side:
             key = f"{how}_we_win" if four else f"{how}_you_win"
             lines.append([("class:ok", " " + t(key, name=view.who(late)) + " ")])
-        elif st.my_side is not None:
+        elif st.my_side is not None and st.side(late) == st.my_side:
             text = (t("over_on_time_us") if four else
                     t(f"{how}_me", name=view.side_name(won)))
             lines.append([("class:warn", f" {text} ")])
         else:
+            # A spectator, or at 3 players a seat that neither ran out of time nor won:
+            # never told that it did.
             lines.append([("class:warn", " " + t("over_on_time_other", late=view.who(late),
                                                  name=view.side_name(won)) + " ")])
         by = o.aborted.by_seat if o.aborted is not None else None

@@ -625,6 +625,23 @@ def test_the_end_screen_at_three_after_a_resignation_names_no_winner(app_session
     assert "wins the match" not in text and "gagne la partie" not in text
 
 
+@pytest.mark.parametrize(("seat", "words", "never"), [
+    (2, "sami ran out of time: amel won on time", "You ran out of time"),
+    (1, "You ran out of time: amel won on time", "sami ran out of time"),
+    (0, "sami ran out of time: you won on time!", "You ran out of time"),
+])
+def test_at_three_a_flag_is_told_to_each_seat_as_it_concerns_it(app_session, seat, words,
+                                                               never):
+    """The host flags sami (seat 1) while amel (seat 0) is ahead: amel wins on time; hana
+    (seat 2), who neither ran out of time nor won, is never told that she ran out."""
+    from chkobba_p2p.session import Aborted, Standing
+
+    text = _end_screen(seat, lambda: {"aborted": Aborted(
+        0, ErrorCode.TIMEOUT, 1, "slow", Standing.OWED, flag=1, totals=(5, 1, 2))})
+    assert words in text, text
+    assert never not in text, text
+
+
 def test_the_line_after_the_screen_at_three_tells_a_result_not_a_stopped_game(app_session):
     """The line the client prints once its screen closed: sami resigned at 0-0-0, so
     sami loses and nobody wins; a result, never "Game stopped"."""
