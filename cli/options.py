@@ -107,8 +107,8 @@ def _spectator_count(text: str) -> int:
 
 
 def add_tor_options(p: argparse.ArgumentParser, *, host: bool = False) -> None:
-    """``--tor`` (a host's), ``--tor-control`` and ``--tor-socks`` (:mod:`.tor_options`
-    carries them out)."""
+    """``--tor`` (a host's), ``--tor-control``, ``--tor-socks`` and ``--tor-cookie``
+    (:mod:`.tor_options` carries them out)."""
     if host:
         p.add_argument("--tor", action="store_true",
                        help="also make the table a Tor onion service: friends behind any "
@@ -119,6 +119,10 @@ def add_tor_options(p: argparse.ArgumentParser, *, host: bool = False) -> None:
     p.add_argument("--tor-socks", metavar="HOST:PORT", default=None,
                    help="that tor's SOCKS5 port (default: $CHKOBBA_TOR_SOCKS, else asked "
                         "of tor)")
+    p.add_argument("--tor-cookie", metavar="PATH", default=None,
+                   help="that tor's cookie file or data directory (default: "
+                        "$CHKOBBA_TOR_COOKIE): needed only for a tor that offers plain "
+                        "COOKIE authentication, never sent to a port that was only probed")
 
 
 def add_host_options(p: argparse.ArgumentParser) -> None:
