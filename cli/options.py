@@ -16,7 +16,7 @@ from .rules_options import add_rules_arguments
 __all__ = ["add_peer_options", "add_discovery_options", "add_host_options", "common_options",
            "add_tor_options",
            "seconds", "LEVELS", "ARENA_LEVELS", "FIGURES", "LANGS", "DEFAULT_PORT", "MAX_LIMIT",
-           "MAX_SPECTATORS", "REVIEW_SAMPLES", "TABLE_SHAPES"]
+           "MAX_SPECTATORS", "REVIEW_SAMPLES", "REVIEW_LIMIT", "TABLE_SHAPES"]
 
 #: The bot levels, in :data:`chkobba_p2p.levels.LEVELS`' order.
 LEVELS: tuple[str, ...] = ("random", "greedy", "heuristic", "expert")
@@ -35,6 +35,8 @@ MAX_SPECTATORS = 64
 TABLE_SHAPES: tuple[int, ...] = (2, 3, 4)
 #: :data:`chkobba_p2p.review.DEFAULT_SAMPLES`: the coach's sampled worlds per decision.
 REVIEW_SAMPLES = 200
+#: :data:`chkobba_p2p.review.DEFAULT_LIMIT`: the most decisions the coach grades unasked.
+REVIEW_LIMIT = 2000
 
 
 def seconds(low: float, *, zero: bool = False, high: float = MAX_LIMIT):
