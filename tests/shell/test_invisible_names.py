@@ -85,3 +85,18 @@ def test_a_lobby_seat_named_with_a_blank_is_refused():
                                      {"key": B, "name": "amel\u2800"}]}
     with pytest.raises(ProtocolError, match="invisible"):
         Lobby.from_wire(lobby)
+
+
+def test_a_host_with_a_blank_in_its_own_name_says_so_in_one_line(tmp_path, capsys,
+                                                                 monkeypatch):
+    """A host's own ``--name`` that its peers would refuse: one line, exit 2, no
+    traceback (the seat is checked before the table opens)."""
+    from chkobba_cli.main import main
+
+    monkeypatch.setenv("CHKOBBA_DATA_DIR", str(tmp_path / "data"))
+    assert main(["host", "--headless", "--port", "0", "--bind", "127.0.0.1", "--no-beacon",
+                 "--no-upnp", "--name", "amel\u2800",
+                 "--log", str(tmp_path / "x.chklog")]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "\n" not in err and "Traceback" not in err, err
+    assert "'amel\\u2800'" in err and "invisible character (U+2800)" in err, err
