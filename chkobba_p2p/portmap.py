@@ -331,7 +331,32 @@ def _children(element: ET.Element) -> dict[str, str]:
     return {child.tag.rpartition("}")[2]: (child.text or "").strip() for child in element}
 
 
+#: What a router's XML may not hold: a document type declaration or an entity
+#: declaration (a billion-laughs description expands a few hundred bytes into
+#: gigabytes; expat's amplification limit refuses it only after some 50 MB).  A
+#: description or a SOAP answer needs neither.
+_DTD = re.compile(rb"<!\s*(?:doctype|entity)", re.IGNORECASE)
+#: The encodings in which that check sees the document's bytes as they are.
+_ASCII_LIKE = {b"utf-8", b"utf8", b"us-ascii", b"ascii", b"iso-8859-1", b"latin-1",
+               b"latin1"}
+
+
 def _xml(data: bytes) -> ET.Element:
+    """A router's XML answer parsed, or :class:`UpnpError`.  Refused before any parsing:
+    more than :data:`UPNP_ANSWER_LIMIT` bytes, a DTD or an entity declaration
+    (``<!DOCTYPE``, ``<!ENTITY``, any case), and an encoding in which those would not
+    show as ASCII bytes (UTF-16 or UTF-32: a NUL byte; EBCDIC: no ``<`` first; a
+    declared encoding other than UTF-8, ASCII or Latin-1)."""
+    if len(data) > UPNP_ANSWER_LIMIT:
+        raise UpnpError(f"an answer larger than {UPNP_ANSWER_LIMIT // 1024} KiB")
+    if b"\x00" in data or not data.removeprefix(b"\xef\xbb\xbf").lstrip().startswith(b"<"):
+        raise UpnpError("XML not in UTF-8: refused unparsed")
+    declared = re.match(rb"(?:\xef\xbb\xbf)?\s*<\?xml[^>]*?encoding\s*=\s*[\"']([^\"']*)",
+                        data)
+    if declared is not None and declared.group(1).strip().lower() not in _ASCII_LIKE:
+        raise UpnpError("XML not in UTF-8: refused unparsed")
+    if _DTD.search(data):
+        raise UpnpError("XML with a DTD or an entity declaration: refused unparsed")
     try:
         return ET.fromstring(data)
     except ET.ParseError as exc:

@@ -23,6 +23,12 @@ Thresholds (:data:`MISTAKE`, :data:`BLUNDER`) turn a loss into a label; a player
 summary gives the mean loss per decision, the counts, and an accuracy figure (the share of
 decisions that are neither mistake nor blunder).
 
+Bounded: a log holds up to thousands of decisions, each a search of its own (6,438 took
+200 s): :func:`review_records` grades the first ``limit`` of them in play order
+(:data:`DEFAULT_LIMIT` unless told otherwise; 0 or None: every one), and the
+:class:`Review` says how many there were (:attr:`Review.decisions`) and whether it
+stopped short (:attr:`Review.cut_short`).
+
 Deterministic: each decision's random worlds come from ``(seed, hand, decision)`` alone, so
 a log and a seed always give the same grades, whatever was graded before.  Sans-IO and
 silent: ``progress`` is called after each graded decision; nothing is printed.
@@ -47,6 +53,7 @@ __all__ = [
     "MISTAKE",
     "BLUNDER",
     "DEFAULT_SAMPLES",
+    "DEFAULT_LIMIT",
     "Grade",
     "SeatSummary",
     "Review",
@@ -63,6 +70,10 @@ MISTAKE = 0.5
 BLUNDER = 1.0
 #: Sampled worlds per decision (every move is judged on the same worlds).
 DEFAULT_SAMPLES = 200
+
+#: The most decisions a review grades unless told otherwise (about a minute at
+#: :data:`DEFAULT_SAMPLES`; a whole match to 21 points is a few hundred).
+DEFAULT_LIMIT = 2000
 
 #: Labels of a grade.
 FORCED, GOOD, MISTAKE_LABEL, BLUNDER_LABEL = "forced", "good", "mistake", "blunder"
@@ -131,6 +142,15 @@ class Review:
     grades: list[Grade] = field(default_factory=list)
     seed: int = 0
     samples: int = DEFAULT_SAMPLES
+    #: The decisions there were to grade (those of the seats asked for).
+    decisions: int = 0
+    #: The most it was to grade (None: no limit).
+    limit: int | None = None
+
+    @property
+    def cut_short(self) -> bool:
+        """Whether the review stopped at :attr:`limit` before grading every decision."""
+        return len(self.grades) < self.decisions
 
     def summaries(self) -> list[SeatSummary]:
         out = []
@@ -148,6 +168,7 @@ class Review:
         """Plain data for JSON: the thresholds, the settings, every grade, the summaries."""
         return {"mistake": MISTAKE, "blunder": BLUNDER, "seed": self.seed,
                 "samples": self.samples, "unit": "points of the hand (expected margin)",
+                "decisions": self.decisions, "graded": len(self.grades), "limit": self.limit,
                 "grades": [g.to_dict() for g in self.grades],
                 "summaries": [s.to_dict() for s in self.summaries()]}
 
@@ -266,11 +287,16 @@ def _rng(seed: int, hand: int, number: int) -> random.Random:
 
 def review_records(records: Iterable[Mapping[str, Any]], *, seats: Sequence[int] | None = None,
                    samples: int = DEFAULT_SAMPLES, seed: int = 0,
-                   progress: Callable[[int, int], None] | None = None) -> Review:
-    """Grade every decision of the hand records (``seats``: only those seats'; default
-    all).  ``progress(done, total)`` is called after each graded decision."""
+                   progress: Callable[[int, int], None] | None = None,
+                   limit: int | None = DEFAULT_LIMIT) -> Review:
+    """Grade the decisions of the hand records (``seats``: only those seats'; default
+    all), the first ``limit`` of them in play order (0 or None: all of them).
+    ``progress(done, total)`` is called after each graded decision (``total``: those
+    that will be graded)."""
     if samples < 1:
         raise LocalError("the review needs at least one sampled world per decision")
+    if limit is not None and limit < 0:
+        raise LocalError("the review's limit is 0 (none) or more decisions")
     todo = []
     for r in records:
         if r.get("type") != "hand":
@@ -279,7 +305,10 @@ def review_records(records: Iterable[Mapping[str, Any]], *, seats: Sequence[int]
             (kind, b), = ev.items()
             if seats is None or int(b["seat"]) in seats:
                 todo.append((int(r["number"]), open_hand, kind, b, number))
-    review = Review(seed=seed, samples=samples)
+    limit = limit or None
+    review = Review(seed=seed, samples=samples, decisions=len(todo), limit=limit)
+    if limit is not None:
+        del todo[limit:]
     for done, (hand_no, open_hand, kind, b, number) in enumerate(todo, 1):
         seat = int(b["seat"])
         view = open_hand.view(seat)  # what that player knew then, and nothing more

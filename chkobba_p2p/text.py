@@ -19,7 +19,8 @@ import unicodedata
 from collections.abc import Iterable, Sequence
 from importlib import resources
 
-__all__ = ["safe_text", "distinct_names", "same_name", "skeleton"]
+__all__ = ["safe_text", "distinct_names", "same_name", "skeleton", "INVISIBLE_RANGES",
+           "is_invisible", "first_invisible"]
 
 #: Line and paragraph breaks (shown as one space: a string stays on its line).
 _BREAKS = "\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029"
@@ -74,6 +75,52 @@ def safe_text(text: object, limit: int | None = None) -> str:
     if limit is not None and len(text) > limit:
         text = text[:max(0, limit - 1)] + "…"
     return text
+
+
+#: Code points that show nothing, as inclusive ranges: Unicode's derived property
+#: Default_Ignorable_Code_Point (DerivedCoreProperties.txt, unchanged from Unicode 6.0
+#: through 15.1: soft hyphen, combining grapheme joiner, the Hangul fillers, the Khmer
+#: inherent vowels, the Mongolian variation selectors and vowel separator, the zero-width
+#: spaces and joiners, bidirectional marks and controls, word joiner and invisible
+#: operators, variation selectors, the byte order mark, the shorthand format controls,
+#: the musical beam and phrase controls, tags and variation selectors supplement), then
+#: the printable code points that render blank (not in that property).
+INVISIBLE_RANGES: tuple[tuple[int, int], ...] = (
+    # Default_Ignorable_Code_Point
+    (0x00AD, 0x00AD),    # SOFT HYPHEN
+    (0x034F, 0x034F),    # COMBINING GRAPHEME JOINER
+    (0x061C, 0x061C),    # ARABIC LETTER MARK
+    (0x115F, 0x1160),    # HANGUL CHOSEONG FILLER, HANGUL JUNGSEONG FILLER
+    (0x17B4, 0x17B5),    # KHMER VOWEL INHERENT AQ, AA
+    (0x180B, 0x180F),    # MONGOLIAN FREE VARIATION SELECTORS, VOWEL SEPARATOR
+    (0x200B, 0x200F),    # ZERO WIDTH SPACE, ZWNJ, ZWJ, LRM, RLM
+    (0x202A, 0x202E),    # bidirectional embeddings and overrides
+    (0x2060, 0x206F),    # WORD JOINER, invisible operators, isolates, deprecated formats
+    (0x3164, 0x3164),    # HANGUL FILLER
+    (0xFE00, 0xFE0F),    # VARIATION SELECTOR-1..16
+    (0xFEFF, 0xFEFF),    # ZERO WIDTH NO-BREAK SPACE (byte order mark)
+    (0xFFA0, 0xFFA0),    # HALFWIDTH HANGUL FILLER
+    (0xFFF0, 0xFFF8),    # reserved, default ignorable
+    (0x1BCA0, 0x1BCA3),  # SHORTHAND FORMAT LETTER OVERLAP..UP STEP
+    (0x1D173, 0x1D17A),  # MUSICAL SYMBOL BEGIN BEAM..END PHRASE
+    (0xE0000, 0xE0FFF),  # tags, VARIATION SELECTOR-17..256, reserved
+    # Printable, yet drawn as nothing
+    (0x2800, 0x2800),    # BRAILLE PATTERN BLANK
+    (0x16FE4, 0x16FE4),  # KHITAN SMALL SCRIPT FILLER
+    (0x1D159, 0x1D159),  # MUSICAL SYMBOL NULL NOTEHEAD
+)
+
+_INVISIBLE = frozenset(chr(c) for lo, hi in INVISIBLE_RANGES for c in range(lo, hi + 1))
+
+
+def is_invisible(ch: str) -> bool:
+    """Whether the character ``ch`` shows nothing (:data:`INVISIBLE_RANGES`)."""
+    return ch in _INVISIBLE
+
+
+def first_invisible(text: str) -> str | None:
+    """The first character of ``text`` that shows nothing, None if there is none."""
+    return next((ch for ch in text if ch in _INVISIBLE), None)
 
 
 def _key(name: str) -> str:
@@ -142,18 +189,20 @@ def _prototypes() -> dict[str, str]:
 
 def skeleton(name: str) -> str:
     """What a name looks like, for telling whether two names pass for each other: NFKC,
-    invisible format characters dropped, each character replaced by its Unicode
-    confusables prototype (Cyrillic ``а`` and Latin ``a`` alike, ``I`` like ``l``), case
-    folded, outer spaces trimmed, until nothing changes.  ``Amel``, ``amel ``,
-    fullwidth ``ａｍｅｌ`` and ``аmel`` (Cyrillic a) all have the skeleton of ``amel``.
-    For comparing only: never shown, never stored."""
+    invisible characters dropped (format characters, and every code point of
+    :data:`INVISIBLE_RANGES`: ``amel\u2800`` has the skeleton of ``amel``), each
+    character replaced by its Unicode confusables prototype (Cyrillic ``а`` and Latin
+    ``a`` alike, ``I`` like ``l``), case folded, outer spaces trimmed, until nothing
+    changes.  ``Amel``, ``amel ``, fullwidth ``ａｍｅｌ`` and ``аmel`` (Cyrillic a)
+    all have the skeleton of ``amel``.  For comparing only: never shown, never stored."""
     table = _prototypes()
     text = name
     for _ in range(4):
         before = text
-        text = unicodedata.normalize("NFKC", text)
+        text = unicodedata.normalize("NFKC", "".join(
+            ch for ch in text if ch not in _INVISIBLE))
         text = "".join(table.get(ch, ch) for ch in text
-                       if unicodedata.category(ch) != "Cf")
+                       if unicodedata.category(ch) != "Cf" and ch not in _INVISIBLE)
         text = unicodedata.normalize("NFKC", text).casefold().strip()
         if text == before:
             break

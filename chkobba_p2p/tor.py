@@ -8,7 +8,8 @@ Nothing else of the game changes: the join code still pins the host's game key a
 key, so only the holder of :func:`new_onion_key`'s key can answer there.
 
 Tor itself (:class:`Tor`): a running tor when its control port answers (cookie
-authentication; ``CHKOBBA_TOR_CONTROL`` / ``CHKOBBA_TOR_SOCKS`` or the arguments),
+authentication; ``CHKOBBA_TOR_CONTROL`` / ``CHKOBBA_TOR_SOCKS`` / ``CHKOBBA_TOR_COOKIE``
+or the arguments),
 else a private tor started from the system's ``tor`` binary, with its own data
 directory under the user's data directory, ``SocksPort auto`` and ``ControlPort auto``,
 owned by this process (it exits when this process or its control connection ends).
@@ -34,6 +35,7 @@ import os
 import re
 import secrets
 import shutil
+import stat
 import subprocess
 from collections.abc import Sequence
 from pathlib import Path
@@ -126,16 +128,35 @@ def new_onion_key() -> bytes:
 
 
 def load_onion_key(path: Path) -> bytes:
-    """The onion key kept at ``path``; a new one written there (owner-only) if none."""
+    """The onion key kept at ``path``; a new one written there (owner-only) if none.
+
+    A key file there must be the owner's alone (no group or other permission bits) and
+    exactly 32 bytes: anything else is refused with :class:`TorError` (one line), never
+    replaced, since a new key is a new onion address for the table."""
     try:
-        data = path.read_bytes()
-        if len(data) == 32:
-            return data
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
     except FileNotFoundError:
-        pass
+        fd = None
+    except OSError as exc:
+        raise TorError(f"cannot read the onion key {path}: {exc.strerror or exc}") from exc
+    if fd is not None:
+        try:
+            info = os.fstat(fd)
+            if not stat.S_ISREG(info.st_mode):
+                raise TorError(f"the onion key {path} is not a regular file")
+            if info.st_mode & 0o077:
+                raise TorError(f"the onion key {path} can be read by others (mode "
+                               f"{stat.S_IMODE(info.st_mode):04o}): run chmod 600 {path}")
+            data = os.read(fd, 33) if info.st_size == 32 else b""
+        finally:
+            os.close(fd)
+        if len(data) != 32:
+            raise TorError(f"the onion key {path} is {info.st_size} bytes, not 32: not an "
+                           f"onion key (move it away to start at a new onion address)")
+        return data
     key = new_onion_key()
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     with os.fdopen(fd, "wb") as f:
         f.write(key)
     return key
@@ -177,20 +198,89 @@ def _split_where(where: str) -> tuple[str, int]:
     return host.strip("[]") or "127.0.0.1", int(port)
 
 
+#: The control port tried when none is named (``Tor(probe=True)``): any local user can
+#: listen there, so what answers is not trusted with a cookie's bytes.
+PROBED_CONTROL = "127.0.0.1:9051"
+
+#: Where a system tor keeps its cookie (Debian's /run/tor/control.authcookie, the data
+#: directories of the usual packages): the only cookies read for a *probed* port.
+SYSTEM_TOR_DIRS = (Path("/run/tor"), Path("/var/run/tor"), Path("/var/lib/tor"),
+                   Path("/usr/local/var/lib/tor"), Path("/opt/homebrew/var/lib/tor"))
+
+#: The size of Tor's control cookie (control-spec section 3.5).
+COOKIE_SIZE = 32
+
+
+class _ControlRefused(TorError):
+    """Something answered on the control port, and was not trusted with our cookie."""
+
+
+def _inside(path: Path, places: Sequence[Path]) -> bool:
+    """Whether ``path`` (resolved) is one of ``places`` or inside one of them (resolved)."""
+    real = Path(os.path.realpath(path))
+    for place in places:
+        where = Path(os.path.realpath(place.expanduser()))
+        if real == where or where in real.parents:
+            return True
+    return False
+
+
+def _read_cookie(named: str, allowed: Sequence[Path] | None) -> bytes:
+    """The 32 bytes of Tor's control cookie at ``named`` (the path the control port
+    gave).  Read only if its real path (symbolic links followed) is inside ``allowed``
+    (None: anywhere) and it is a regular file of exactly 32 bytes (by ``fstat``, before
+    reading; at most 33 bytes are read): a port that names a key file, a device or a
+    pipe gets a refusal, not the file."""
+    path = Path(named)
+    if not path.is_absolute():
+        raise _ControlRefused(f"Tor's control port names a cookie file by a relative path "
+                              f"({named}): not read")
+    if allowed is not None and not _inside(path, allowed):
+        raise _ControlRefused(f"Tor's control port names a cookie file outside any Tor "
+                              f"data directory named here ({named}): not read (name it "
+                              f"with --tor-cookie or $CHKOBBA_TOR_COOKIE)")
+    try:
+        fd = os.open(os.path.realpath(path),
+                     os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    except OSError as exc:
+        raise TorError(f"cannot read Tor's control cookie {named}: {exc.strerror or exc} "
+                       f"(is this user in the tor group?)") from exc
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode) or info.st_size != COOKIE_SIZE:
+            raise _ControlRefused(f"the file Tor's control port names as its cookie "
+                                  f"({named}) is not a {COOKIE_SIZE}-byte file: not read")
+        cookie = os.read(fd, COOKIE_SIZE + 1)
+    finally:
+        os.close(fd)
+    if len(cookie) != COOKIE_SIZE:
+        raise _ControlRefused(f"Tor's control cookie {named} changed while read: not used")
+    return cookie
+
+
 class _Control:
     """One authenticated control connection (commands one at a time)."""
 
-    def __init__(self, stream: trio.abc.Stream) -> None:
+    def __init__(self, stream: trio.abc.Stream, where: str = "") -> None:
         self.stream = stream
+        self.where = where
         self._buffer = bytearray()
         self._lock = trio.Lock()
         self.events: list[str] = []
 
     @classmethod
     async def open(cls, where: str,
-                   prefer: Sequence[str] = ("SAFECOOKIE", "COOKIE")) -> _Control:
+                   prefer: Sequence[str] = ("SAFECOOKIE", "COOKIE"), *,
+                   probed: bool = False, trusted: Sequence[Path] = ()) -> _Control:
         """An authenticated connection to the control port at ``where`` (``HOST:PORT``,
-        or a socket's path), by the first method of ``prefer`` that Tor offers."""
+        or a socket's path), by the first method of ``prefer`` that Tor offers.
+
+        ``trusted``: the Tor data directories (or cookie files) named by the user, or
+        the private tor's own folder.  Plain COOKIE (the cookie's bytes sent as they
+        are) only with a cookie inside those, and never to a ``probed`` port (one tried
+        because nobody named it: any local program may sit there).  SAFECOOKIE sends
+        nothing derived from the cookie before the port proves it knows it; for a
+        probed port its cookie too must be in ``trusted`` or a system tor's folder."""
         try:
             if "/" in where:
                 stream: trio.abc.Stream = await trio.open_unix_socket(where)
@@ -198,9 +288,9 @@ class _Control:
                 stream = await trio.open_tcp_stream(*_split_where(where))
         except (OSError, ValueError) as exc:
             raise TorError(f"no Tor control port answers at {where}: {exc}") from exc
-        control = cls(stream)
+        control = cls(stream, where)
         try:
-            await control._authenticate(prefer)
+            await control._authenticate(prefer, probed, trusted)
         except BaseException:
             await control.aclose()
             raise
@@ -259,10 +349,12 @@ class _Control:
                     await self._reply(event=True)  # only events come unasked
         return None
 
-    async def _authenticate(self, prefer: Sequence[str]) -> None:
+    async def _authenticate(self, prefer: Sequence[str], probed: bool = False,
+                            trusted: Sequence[Path] = ()) -> None:
         """PROTOCOLINFO, then AUTHENTICATE: with nothing when Tor asks for nothing, else
         with its cookie file, SAFECOOKIE first (the cookie never crosses the connection,
-        and Tor proves it knows it: a program squatting on the port learns nothing)."""
+        and Tor proves it knows it: a program squatting on the port learns nothing).
+        Plain COOKIE only as :meth:`open` says."""
         info = " ".join(await self.command("PROTOCOLINFO 1"))
         found = re.search(r"METHODS=(\S+)", info)
         methods = set(found.group(1).split(",")) if found else set()
@@ -271,30 +363,38 @@ class _Control:
         if "NULL" in methods:
             await self.command("AUTHENTICATE")
             return
-        usable = [x for x in prefer if x in methods]
+        usable = [x for x in prefer if x in methods and (x != "COOKIE" or not probed)]
+        if not usable and "COOKIE" in methods and "COOKIE" in prefer:
+            raise _ControlRefused(
+                f"the program on {self.where} offers only plain COOKIE authentication, "
+                f"which would hand it the bytes of a file it names: nothing sent to a port "
+                f"that was only probed (name the port with --tor-control and its cookie "
+                f"with --tor-cookie to use it)")
         if cookie_file is None or not usable:
             raise TorError("Tor's control port asks for a password: configure it with "
                            "CookieAuthentication 1")
-        try:
-            cookie = Path(cookie_file).read_bytes()
-        except OSError as exc:
-            raise TorError(f"cannot read Tor's control cookie {cookie_file}: {exc} (is this "
-                           "user in the tor group?)") from exc
         if usable[0] == "COOKIE":
+            cookie = _read_cookie(cookie_file, list(trusted))
             await self.command(f"AUTHENTICATE {cookie.hex()}")
             return
+        cookie = _read_cookie(cookie_file,
+                              [*trusted, *SYSTEM_TOR_DIRS] if probed else None)
         nonce = secrets.token_bytes(32)
         reply = " ".join(await self.command(f"AUTHCHALLENGE SAFECOOKIE {nonce.hex()}"))
         fields = dict(re.findall(r"(SERVERHASH|SERVERNONCE)=([0-9A-Fa-f]+)", reply))
         if set(fields) != {"SERVERHASH", "SERVERNONCE"}:
             raise TorError(f"Tor's AUTHCHALLENGE answer is not understood: {reply}")
-        server_nonce = bytes.fromhex(fields["SERVERNONCE"])
+        try:
+            server_nonce = bytes.fromhex(fields["SERVERNONCE"])
+            server_hash = bytes.fromhex(fields["SERVERHASH"])
+        except ValueError as exc:
+            raise TorError(f"Tor's AUTHCHALLENGE answer is not understood: {reply}") from exc
         material = cookie + nonce + server_nonce
         expected = hmac.new(b"Tor safe cookie authentication server-to-controller hash",
                             material, hashlib.sha256).digest()
-        if not hmac.compare_digest(expected, bytes.fromhex(fields["SERVERHASH"])):
-            raise TorError("the program on Tor's control port does not know Tor's cookie: "
-                           "it is not that tor")
+        if not hmac.compare_digest(expected, server_hash):
+            raise _ControlRefused(f"the program on {self.where} does not know Tor's cookie: "
+                                  f"it is not that tor (nothing sent to it)")
         digest = hmac.new(b"Tor safe cookie authentication controller-to-server hash",
                           material, hashlib.sha256).hexdigest()
         await self.command(f"AUTHENTICATE {digest}")
@@ -320,7 +420,8 @@ def _default_data_root() -> Path:
 class Tor:
     """The tor this program uses: a running one (``control``, ``socks``: where its ports
     are; None: ``CHKOBBA_TOR_CONTROL`` / ``CHKOBBA_TOR_SOCKS``, else the usual
-    127.0.0.1:9051 when ``probe`` is true), or a private one started from ``binary``
+    127.0.0.1:9051 when ``probe`` is true; ``cookie``: its cookie file or data directory,
+    None: ``CHKOBBA_TOR_COOKIE``), or a private one started from ``binary``
     (default: ``tor`` on the PATH) in ``data_dir`` (default: ``<data dir>/tor/N``, the
     first not in use) with ``extra_config`` torrc lines added (a test network's).
     :meth:`ready` connects (or starts) it once; it stays for the program's lifetime."""
@@ -328,9 +429,14 @@ class Tor:
     def __init__(self, control: str | None = None, socks: str | None = None, *,
                  data_dir: Path | None = None, extra_config: Sequence[str] = (),
                  binary: str | None = None, probe: bool = True,
-                 bootstrap_timeout: float = 180.0) -> None:
+                 bootstrap_timeout: float = 180.0,
+                 cookie: str | Path | None = None) -> None:
         self.control_address = control or os.environ.get("CHKOBBA_TOR_CONTROL") or None
         self.socks_address = socks or os.environ.get("CHKOBBA_TOR_SOCKS") or None
+        cookie = cookie or os.environ.get("CHKOBBA_TOR_COOKIE") or None
+        #: The cookie file or Tor data directory the user named (plain COOKIE
+        #: authentication sends only a cookie from there, or from a private tor's folder).
+        self.cookie = Path(cookie).expanduser() if cookie is not None else None
         self.data_dir = data_dir
         self.extra_config = list(extra_config)
         self.binary = binary
@@ -377,12 +483,25 @@ class Tor:
         event.set()
         return self.control
 
+    def _trusted(self) -> list[Path]:
+        return [self.cookie] if self.cookie is not None else []
+
     async def _connect(self) -> _Control:
         if self.control_address is not None:
-            return await _Control.open(self.control_address)
+            return await _Control.open(self.control_address, trusted=self._trusted())
         if self.probe:
-            with contextlib.suppress(TorError), trio.move_on_after(2):
-                return await _Control.open("127.0.0.1:9051")
+            refused: _ControlRefused | None = None
+            with trio.move_on_after(2):
+                try:
+                    return await _Control.open(PROBED_CONTROL, probed=True,
+                                               trusted=self._trusted())
+                except _ControlRefused as exc:
+                    refused = exc
+                    log.warning("%s", exc)
+                except TorError:
+                    pass  # nobody there
+            if refused is not None and self._binary() is None:
+                raise refused
         return await self._start()
 
     async def _start(self) -> _Control:
@@ -421,7 +540,7 @@ class Tor:
             self._stop()
             raise TorError("tor did not open its control port within 30 s")
         where = port_file.read_text().split("=", 1)[-1].strip()
-        control = await _Control.open(where)
+        control = await _Control.open(where, trusted=[folder])
         await control.command("TAKEOWNERSHIP")  # tor exits when this connection closes
         await control.command("RESETCONF __OwningControllerProcess")
         return control

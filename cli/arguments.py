@@ -18,6 +18,7 @@ from .options import (
     FIGURES,
     LANGS,
     LEVELS,
+    REVIEW_LIMIT,
     REVIEW_SAMPLES,
     TABLE_SHAPES,
     add_discovery_options,
@@ -253,6 +254,10 @@ def _replay_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", type=int, default=0, metavar="N",
                    help="--review: the sampling's seed (the same log and seed give the same "
                    "grades)")
+    p.add_argument("--review-limit", type=int, default=REVIEW_LIMIT, metavar="N",
+                   help=f"--review: grade at most the first N decisions (default "
+                   f"{REVIEW_LIMIT}, about a minute; 0: every one, which on a long log "
+                   f"takes an hour)")
     p.add_argument("--jobs", "-j", dest="jobs", type=int, default=None, metavar="N",
                    help="processes that audit, this one included: the others check shuffle "
                    "proofs alongside (default: one per core, at most 5; 1: all in this "

@@ -15,7 +15,7 @@ from typing import Any, TextIO
 
 from chkobba_p2p.review import BLUNDER, MISTAKE, Grade, Review, SeatSummary
 
-__all__ = ["Progress", "move_words", "grade_line", "summary_line", "review_lines",
+__all__ = ["Progress", "move_words", "grade_line", "summary_line", "review_lines", "limit_line",
            "header_line"]
 
 Label = Callable[[object], str]  # a card's text ("7D") -> how the game shows it
@@ -93,9 +93,18 @@ def header_line(review: Review) -> str:
             f"per decision, seed {review.seed}")
 
 
+def limit_line(review: Review) -> str:
+    """What a review cut short at its limit says: how far it went, and how to go on."""
+    return (f"the review stopped at its limit: the first {len(review.grades)} of "
+            f"{review.decisions} decisions graded (--review-limit N grades more, "
+            f"--review-limit 0 every one)")
+
+
 def review_lines(review: Review, names: Sequence[str], card: Label) -> list[str]:
     """The mistakes and blunders with the better move, then each player's summary."""
     out = [header_line(review)]
+    if review.cut_short:
+        out.append("  " + limit_line(review))
     bad = [g for g in review.grades if g.label in ("mistake", "blunder")]
     for g in bad:
         out.append("  " + grade_line(g, names[g.seat], card))
@@ -106,21 +115,30 @@ def review_lines(review: Review, names: Sequence[str], card: Label) -> list[str]
 
 
 class Progress:
-    """A progress bar on a terminal (stderr), redrawn at most 10 times a second; nothing
-    when the stream is not a terminal."""
+    """The review's progress on stderr.  On a terminal a bar, redrawn at most 10 times a
+    second; elsewhere (a pipe, a file, a CI log) one line at the first decision, then
+    every ``every`` seconds, and at the end, so a long review is never silent.
+    ``clock``: the time source (seconds)."""
 
-    def __init__(self, stream: TextIO | None = None, width: int = 30) -> None:
+    def __init__(self, stream: TextIO | None = None, width: int = 30, *,
+                 every: float = 5.0, clock: Callable[[], float] = time.monotonic) -> None:
         self.stream = stream if stream is not None else sys.stderr
         self.on = self.stream.isatty()
         self.width = width
-        self._last = 0.0
+        self.every = every
+        self.clock = clock
+        self._last: float | None = None
         self._open = False  # a bar is drawn and its line not ended yet
 
     def __call__(self, done: int, total: int) -> None:
+        now = self.clock()
         if not self.on:
+            if self._last is None or done >= total or now - self._last >= self.every:
+                self._last = now
+                self.stream.write(f"reviewing: {done}/{total} decisions graded\n")
+                self.stream.flush()
             return
-        now = time.monotonic()
-        if done < total and now - self._last < 0.1:
+        if done < total and self._last is not None and now - self._last < 0.1:
             return
         self._last = now
         filled = self.width * done // max(1, total)

@@ -16,7 +16,7 @@ from .rules_options import add_rules_arguments
 __all__ = ["add_peer_options", "add_discovery_options", "add_host_options", "common_options",
            "add_tor_options",
            "seconds", "LEVELS", "ARENA_LEVELS", "FIGURES", "LANGS", "DEFAULT_PORT", "MAX_LIMIT",
-           "MAX_SPECTATORS", "REVIEW_SAMPLES", "TABLE_SHAPES"]
+           "MAX_SPECTATORS", "REVIEW_SAMPLES", "REVIEW_LIMIT", "TABLE_SHAPES"]
 
 #: The bot levels, in :data:`chkobba_p2p.levels.LEVELS`' order.
 LEVELS: tuple[str, ...] = ("random", "greedy", "heuristic", "expert")
@@ -35,6 +35,8 @@ MAX_SPECTATORS = 64
 TABLE_SHAPES: tuple[int, ...] = (2, 3, 4)
 #: :data:`chkobba_p2p.review.DEFAULT_SAMPLES`: the coach's sampled worlds per decision.
 REVIEW_SAMPLES = 200
+#: :data:`chkobba_p2p.review.DEFAULT_LIMIT`: the most decisions the coach grades unasked.
+REVIEW_LIMIT = 2000
 
 
 def seconds(low: float, *, zero: bool = False, high: float = MAX_LIMIT):
@@ -107,8 +109,8 @@ def _spectator_count(text: str) -> int:
 
 
 def add_tor_options(p: argparse.ArgumentParser, *, host: bool = False) -> None:
-    """``--tor`` (a host's), ``--tor-control`` and ``--tor-socks`` (:mod:`.tor_options`
-    carries them out)."""
+    """``--tor`` (a host's), ``--tor-control``, ``--tor-socks`` and ``--tor-cookie``
+    (:mod:`.tor_options` carries them out)."""
     if host:
         p.add_argument("--tor", action="store_true",
                        help="also make the table a Tor onion service: friends behind any "
@@ -119,6 +121,10 @@ def add_tor_options(p: argparse.ArgumentParser, *, host: bool = False) -> None:
     p.add_argument("--tor-socks", metavar="HOST:PORT", default=None,
                    help="that tor's SOCKS5 port (default: $CHKOBBA_TOR_SOCKS, else asked "
                         "of tor)")
+    p.add_argument("--tor-cookie", metavar="PATH", default=None,
+                   help="that tor's cookie file or data directory (default: "
+                        "$CHKOBBA_TOR_COOKIE): needed only for a tor that offers plain "
+                        "COOKIE authentication, never sent to a port that was only probed")
 
 
 def add_host_options(p: argparse.ArgumentParser) -> None:

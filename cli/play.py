@@ -41,6 +41,7 @@ from chkobba_p2p.peer import (
     saved_game_path,
     split_join_code,
 )
+from chkobba_p2p.text import is_invisible
 
 from .ending import EXIT_NO_GAME, finish, print_error, saved_elsewhere_lines
 from .hosting import hosting
@@ -72,7 +73,7 @@ def _default_name(fallback: str) -> str:
         name = getpass.getuser()
     except Exception:  # no user database entry (containers)
         name = ""
-    name = "".join(ch for ch in name if ch.isprintable())[:MAX_NAME]
+    name = "".join(ch for ch in name if ch.isprintable() and not is_invisible(ch))[:MAX_NAME]
     return name or fallback
 
 

@@ -18,7 +18,7 @@ from chkobba_p2p.audit import (
     audit_log,
 )
 from chkobba_p2p.cards import FigureConvention, card
-from chkobba_p2p.review import DEFAULT_SAMPLES, Review, review_records
+from chkobba_p2p.review import DEFAULT_LIMIT, DEFAULT_SAMPLES, Review, review_records
 from chkobba_p2p.seating import Seating
 from chkobba_p2p.text import safe_text
 
@@ -86,6 +86,8 @@ def run(args: argparse.Namespace) -> int:
     symbols = not args.ascii and can_show_symbols(sys.stderr if err else sys.stdout)
     if args.view:
         _view(args, review)
+        if review is not None and review.cut_short:
+            _out(coach.limit_line(review), to_stderr=True)
     elif not args.quiet:
         for line in describe(report, hand=args.hand, symbols=symbols, review=review):
             _out(line, to_stderr=err)
@@ -138,11 +140,14 @@ def _review(args: argparse.Namespace, report: AuditReport) -> Review:
     samples = DEFAULT_SAMPLES if args.samples is None else args.samples
     if samples < 1:
         raise ValueError("--samples must be 1 or more")
+    limit = getattr(args, "review_limit", DEFAULT_LIMIT)
+    if limit is None or limit < 0:
+        raise ValueError("--review-limit must be 0 (no limit) or more")
     progress = coach.Progress(sys.stderr)
     try:
         with keys_held():
             return review_records(report.records, seats=seats, samples=samples,
-                                  seed=args.seed, progress=progress)
+                                  seed=args.seed, progress=progress, limit=limit)
     finally:
         progress.close()  # a Ctrl-C midway: "interrupted" on a line of its own
 

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from chkobba_p2p.peer import MAX_NAME, config_dir
+from chkobba_p2p.text import first_invisible
 
 __all__ = ["settings_path", "load", "save", "valid_name", "player_name"]
 
@@ -50,11 +51,13 @@ def save(settings: dict) -> None:
 
 
 def valid_name(name: object) -> str | None:
-    """``name`` stripped if it can be a table name (1 to 32 printable characters)."""
+    """``name`` stripped if it can be a table name (1 to 32 printable characters, none
+    of them invisible: the protocol refuses those)."""
     if not isinstance(name, str):
         return None
     name = name.strip()
-    return name if 0 < len(name) <= MAX_NAME and name.isprintable() else None
+    return name if 0 < len(name) <= MAX_NAME and name.isprintable() \
+        and first_invisible(name) is None else None
 
 
 def player_name(given: str | None, t: Callable[..., str],

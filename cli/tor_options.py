@@ -27,7 +27,8 @@ EXIT_NO_TOR = 2
 
 
 def _tor(args: argparse.Namespace) -> Tor | None:
-    tor = Tor(getattr(args, "tor_control", None), getattr(args, "tor_socks", None))
+    tor = Tor(getattr(args, "tor_control", None), getattr(args, "tor_socks", None),
+              cookie=getattr(args, "tor_cookie", None))
     if not tor.available():
         print(f"error: {TOR_INSTALL_HINT}", file=sys.stderr)
         return None

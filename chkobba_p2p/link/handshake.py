@@ -102,6 +102,15 @@ def error_message(code: ErrorCode, detail: str = "") -> dict[str, Any]:
     return ErrorMsg.of(code, detail).to_wire()
 
 
+
+def _own_name(name: str) -> str:
+    """This peer's own display name, checked as a peer would check it: one it would
+    refuse is the caller's mistake (:class:`LocalError`, one line), not a remote one."""
+    try:
+        return display_name(name)
+    except ProtocolError as exc:
+        raise LocalError(f"the name {ascii(name)} cannot be used: {exc.detail}") from None
+
 class Lobby:
     """The host's seating: who has shaken hands, in which seat.  Seat 0 is the host."""
 
@@ -112,7 +121,7 @@ class Lobby:
         self.identity = identity
         self.rules = rules
         self.players = players
-        self.seats: list[SeatInfo | None] = [SeatInfo(0, identity.public, display_name(name))]
+        self.seats: list[SeatInfo | None] = [SeatInfo(0, identity.public, _own_name(name))]
         self.seats += [None] * (players - 1)
         self.game: bytes | None = None  # set when the table is full and the game starts
         self.caps = TABLE_CAPABILITIES \
@@ -441,7 +450,7 @@ class ClientHandshake:
         #: once the person confirmed the table).
         self.caps = caps if caps is not None else tuple(
             c for c in SPOKEN if c not in LINK_CAPABILITIES)
-        self.name = display_name(name)
+        self.name = _own_name(name)
         self.nonce = nonce if nonce is not None else secrets.token_bytes(32)
         self.resume = resume
         self.host_key: bytes | None = None

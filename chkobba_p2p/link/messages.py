@@ -24,6 +24,7 @@ from typing import Any, ClassVar
 
 from ..events import clean_chat
 from ..seating import MAX_PLAYERS as SEATS_MAX
+from ..text import first_invisible
 from ..wire import MAX_NAME, MAX_STR, SUPPORTED_VERSIONS, ErrorCode, ProtocolError, get_field
 
 __all__ = [
@@ -64,8 +65,12 @@ def _bounded(msg: dict[str, Any], name: str, lo: int, hi: int) -> int:
 
 
 def display_name(value: Any) -> str:
-    """A display name as PROTOCOL.md 5's *Names* says (1 to 32 printable code points),
-    else ``bad_field``."""
+    """A display name as PROTOCOL.md 5's *Names* says (1 to 32 printable code points,
+    none of them invisible: :data:`~chkobba_p2p.text.INVISIBLE_RANGES`), else
+    ``bad_field``."""
+    if isinstance(value, str) and (ch := first_invisible(value[:MAX_NAME + 1])) is not None:
+        raise _bad(f"a display name holds an invisible character (U+{ord(ch):04X}), "
+                   f"which would let it pass for another")
     if not isinstance(value, str) or not 0 < len(value) <= MAX_NAME or not value.isprintable():
         raise _bad(f"a display name is 1..{MAX_NAME} printable characters")
     return value
@@ -378,6 +383,8 @@ class Lobby:
                 raise _bad(f"seat {i}'s name is not 1 to {MAX_NAME} characters")
             if not name.isprintable():
                 raise _bad(f"seat {i}'s name is not printable")
+            if (ch := first_invisible(name)) is not None:
+                raise _bad(f"seat {i}'s name holds an invisible character (U+{ord(ch):04X})")
             out.append(LobbySeat(i, key, name))
         ready = msg.get("ready")
         flags = tuple(x is True for x in ready) if isinstance(ready, list) \

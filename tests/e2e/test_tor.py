@@ -7,6 +7,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import shutil
+from pathlib import Path
 
 import pytest
 import trio
@@ -80,8 +81,11 @@ async def test_the_control_port_by_address_or_socket_path_and_either_cookie(
         tor_network, method):
     from chkobba_p2p.tor import _Control
 
+    # Plain COOKIE sends the cookie's bytes: only one from the Tor data directory named
+    # here (the client tor's folder, where its control socket is).
+    data_dir = Path(tor_network.client_control_socket).parent
     for where in (tor_network.client_control, tor_network.client_control_socket):
-        control = await _Control.open(where, prefer=(method,))
+        control = await _Control.open(where, prefer=(method,), trusted=[data_dir])
         try:
             assert "PROGRESS=100" in await control.getinfo("status/bootstrap-phase")
         finally:

@@ -445,6 +445,58 @@ async def test_a_router_that_never_answers_is_hung_up_on_within_the_timeout(tmp_
         nursery.cancel_scope.cancel()
 
 
+def billion_laughs(encoding: str = "") -> str:
+    """The classic entity bomb: 10 levels of 10 references, a billion "lol"s (3 GB) from
+    under 1 KiB; ``encoding``: the XML declaration's."""
+    lol = ['<!ENTITY lol0 "lol">'] + [
+        f'<!ENTITY lol{i} "{f"&lol{i - 1};" * 10}">' for i in range(1, 10)]
+    declared = f' encoding="{encoding}"' if encoding else ""
+    return (f'<?xml version="1.0"{declared}?>\n<!DOCTYPE root [\n' + "\n".join(lol)
+            + "\n]>\n<root>&lol9;</root>")
+
+
+def test_a_billion_laughs_description_is_refused_before_parsing():
+    """Refused by the bytes alone: Python's memory stays within 1 MiB while it is (the
+    parser reached 50 MB before expat's amplification limit stopped it)."""
+    import tracemalloc
+
+    from chkobba_p2p.portmap import UpnpError, _control_url
+
+    bombs = [billion_laughs().encode(), billion_laughs("UTF-8").encode(),
+             billion_laughs().replace("DOCTYPE", "doctype").encode(),
+             # an entity declaration alone, and a DTD naming an outside one
+             b'<?xml version="1.0"?><!ENTITY x "y"><root/>',
+             b'<!DOCTYPE root SYSTEM "http://192.0.2.1/x.dtd"><root/>']
+    others = [billion_laughs().encode("utf-16"), billion_laughs("UTF-16").encode("utf-16-le"),
+              billion_laughs("cp037").encode("cp037"), b"<root>" + b" " * 70000 + b"</root>"]
+    tracemalloc.start()
+    try:
+        for bomb in bombs:
+            with pytest.raises(UpnpError, match="DTD or an entity declaration"):
+                _control_url(bomb, "http://192.0.2.1/rootDesc.xml")
+        for other in others:  # where the bytes check could not see: refused unparsed too
+            with pytest.raises(UpnpError, match="not in UTF-8|larger than 64 KiB"):
+                _control_url(other, "http://192.0.2.1/rootDesc.xml")
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 1024 * 1024, peak
+
+
+async def test_a_router_serving_a_billion_laughs_gets_the_hint_not_a_mapping(tmp_path):
+    igd = FakeIgd(description=billion_laughs())
+    async with trio.open_nursery() as nursery:
+        await nursery.start(igd.serve)
+        host, watcher = mapping_host(tmp_path, igd_url=igd.url,
+                                     natpmp_gateway=nobody_natpmp())
+        await nursery.start(host.run)
+        with trio.fail_after(30):
+            missing = await watcher.wait_for(PortMapUnavailable)
+        assert "DTD or an entity declaration" in missing.reason, missing.reason
+        assert not igd.calls and not igd.mappings  # nothing was asked of it after
+        nursery.cancel_scope.cancel()
+
+
 def test_the_upnp_client_reads_the_forms_routers_use():
     """Written from the UPnP and HTTP/1.1 texts: a description with a URLBase and a
     relative control URL, a WANPPPConnection router, and a chunked answer."""

@@ -64,8 +64,10 @@ class FakeIgd:
     (internal client, internal port, lease) currently held."""
 
     def __init__(self, *, hold: bool = False, public_ip: str = PUBLIC_IP,
-                 description_size: int = 0, add_fault: str | None = None) -> None:
+                 description_size: int = 0, add_fault: str | None = None,
+                 description: str | None = None) -> None:
         self.public_ip = public_ip
+        self.description = description if description is not None else _ROOT
         #: a root description of this many bytes (padding made on the fly while it is
         #: sent, never held): ``sent`` counts what actually left
         self.description_size = description_size
@@ -133,7 +135,7 @@ class FakeIgd:
                 await self._send_huge(stream)
                 return
             if method == "GET" and path == "/rootDesc.xml":
-                reply = _response("200 OK", _ROOT)
+                reply = _response("200 OK", self.description)
             elif method == "POST" and path == "/ctl/IPConn":
                 reply = self._soap(headers.get("soapaction", ""), body.decode())
             else:
