@@ -484,7 +484,12 @@ def games(logs: Iterable[Log]) -> list[Game]:
         best = min(copies, key=lambda lg: (lg.ending != DISPUTED, not lg.counted,
                                            lg.verdict != VALID, -lg.hands,
                                            lg.ending in _SILENT_ENDINGS, lg.path))
-        contested = best.ending == DISPUTED
+        # A match stopped by a joiner's word against the host (that the host went
+        # silent, or was too slow) is one word against the other too: it counts for
+        # nobody, and shows against both keys (a seat that escapes its loss this way,
+        # claiming while it holds the floor, becomes visible, PROTOCOL.md 12.6).
+        contested = best.ending == DISPUTED or (best.ending == ABORTED
+                                                and best.disputed_by is not None)
         if best.ending == ON_TIME and best.loser is not None:
             losers = sides_of(best.players)[best.loser]
             contested = any(lg.disputed_by is not None and lg.disputed_by in losers

@@ -404,3 +404,19 @@ def test_an_honest_seat_in_time_never_loses_on_time_in_its_own_logs(
         if other != victim:
             assert record_against([game], ids[victim].public,
                                   ids[other].public).losses == 0, r.summary()
+
+
+def test_a_seat_that_claims_against_the_host_while_it_holds_the_floor_is_visible(tmp_path):
+    """Issue 40, case 4 (the claim that voids): seat 1, to play and losing, signs that the
+    host went silent.  Its word cannot count against the host (an honest seat whose host
+    crashed signs the same), so the match counts for nobody; but it is no longer silent:
+    ``history`` shows it as a dispute against both keys."""
+    ss, ids = _to_play(1)
+    claim = ss[1].abort(ErrorCode.PEER_LEFT, 0, "the host went silent")
+    ss[0].receive(claim)
+    logs = _logs(tmp_path, Played(ss, ids), (0, 1))
+    assert all(not lg.counted for lg in logs)
+    (game,) = games(logs)
+    assert game.disputed and not game.counted
+    assert disputes([game]) == {ids[0].public: 1, ids[1].public: 1}
+    assert rated_matches([game]) == []
