@@ -94,7 +94,8 @@ class PastGames:
             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
             env=env, check=True)
         rows = json.loads(proc.stdout)
-        return [Game(Log.from_json(d), tuple(str(p) for p in d["copies"])) for d in rows]
+        return [Game(Log.from_json(d), tuple(str(p) for p in d["copies"]),
+                     d.get("disputed") is True) for d in rows]
 
     def _work(self) -> None:
         while True:
