@@ -31,17 +31,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from chkobba_p2p.arena import (  # noqa: E402
-    ArenaResult,
-    mean_interval,
-    play_duplicate_match,
-    wilson_interval,
-)
-from chkobba_p2p.bots import GreedyBot, HeuristicBot  # noqa: E402
-from chkobba_p2p.cards import DECK  # noqa: E402
-from chkobba_p2p.rules import Hand, Ruleset, Turn  # noqa: E402
-from chkobba_p2p.search import ExpertBot, determinize, rollout  # noqa: E402
-from chkobba_p2p.simulate import play_hand  # noqa: E402
+from chkobba_p2p.bots.arena import ArenaResult, mean_interval, play_duplicate_match, wilson_interval  # noqa: E402
+from chkobba_p2p.bots.expert import ExpertBot, determinize, rollout  # noqa: E402
+from chkobba_p2p.bots.simple import GreedyBot, HeuristicBot  # noqa: E402
+from chkobba_p2p.bots.simulate import play_hand  # noqa: E402
+from chkobba_p2p.game.cards import DECK  # noqa: E402
+from chkobba_p2p.game.rules import Hand, Ruleset, Turn  # noqa: E402
 
 
 def positions(count: int, seed: int) -> list[Hand]:

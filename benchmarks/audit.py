@@ -3,7 +3,7 @@
 The logs come from real processes: ``chkobba host --headless --players 4 --bots 3``
 (greedy bots, loopback), matches with shuffle proofs (the default) and matches without,
 played until each kind holds at least ``--hands`` hands; or pass ``--log FILE`` to audit
-an existing log.  The audit is :func:`chkobba_p2p.audit.audit_log`: every signature, the
+an existing log.  The audit is :func:`chkobba_p2p.observe.audit.audit_log`: every signature, the
 chain, every deal proof, every reveal and shuffle re-check, every move, score and the
 full-knowledge replay.  Each way of auditing runs ``--repeat`` times, the ways interleaved
 (the machine's load then weighs on all alike); medians.  Ways, for the logs with proofs:
@@ -47,8 +47,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from chkobba_p2p import observer  # noqa: E402
-from chkobba_p2p.audit import VALID, audit_log, default_workers  # noqa: E402
+from chkobba_p2p.observe import observer  # noqa: E402
+from chkobba_p2p.observe.audit import VALID, audit_log, default_workers  # noqa: E402
 
 #: name -> audit_log's keywords, for the logs with proofs.
 WAYS = {
@@ -112,7 +112,7 @@ def _audit(logs: list[Path], kw: dict) -> tuple[float, float]:
 
 def _mul_loop(_: object = None) -> float:
     """CPU seconds of a fixed run of libsodium multiplications (the proofs' work)."""
-    from chkobba_p2p import group
+    from chkobba_p2p.deal import group
     p, k = group.hash_to_point(b"bench", b"contention"), group.random_scalar()
     t = time.process_time()
     for _ in range(2000):

@@ -51,9 +51,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from chkobba_p2p.deal import Deal  # noqa: E402
 from chkobba_p2p.deal import crypto as dc  # noqa: E402
+from chkobba_p2p.deal.group import hash_bytes, random_scalar  # noqa: E402
 from chkobba_p2p.deal.local import make_table, run_hand  # noqa: E402
-from chkobba_p2p.group import hash_bytes, random_scalar  # noqa: E402
-from chkobba_p2p.shuffle_proof import prove_shuffle, verify_shuffle  # noqa: E402
+from chkobba_p2p.deal.shuffle_proof import prove_shuffle, verify_shuffle  # noqa: E402
 
 RUNS = 7
 

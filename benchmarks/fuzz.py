@@ -38,11 +38,11 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
-from chkobba_p2p import wire  # noqa: E402
 from chkobba_p2p.errors import RemoteError  # noqa: E402
+from chkobba_p2p.game.rules import Ruleset  # noqa: E402
 from chkobba_p2p.link.handshake import ClientHandshake, HostHandshake, Lobby  # noqa: E402
-from chkobba_p2p.rules import Ruleset  # noqa: E402
-from chkobba_p2p.session import Session  # noqa: E402
+from chkobba_p2p.transcript.session import Session  # noqa: E402
+from chkobba_p2p.wire import codec as wire  # noqa: E402
 
 # Sessions are copied to restore a receiver after an input it accepted; the rules
 # engine's read-only tables (mapping proxies) copy as plain copies.

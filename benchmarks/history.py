@@ -26,9 +26,9 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from support.history import build  # noqa: E402
 
-from chkobba_p2p import wire  # noqa: E402
-from chkobba_p2p.history import AuditCache, games, index_logs, ratings  # noqa: E402
-from chkobba_p2p.transcript import MAGIC  # noqa: E402
+from chkobba_p2p.observe.history import AuditCache, games, index_logs, ratings  # noqa: E402
+from chkobba_p2p.wire import codec as wire  # noqa: E402
+from chkobba_p2p.wire.logfile import MAGIC  # noqa: E402
 
 
 def redated(data: bytes, i: int) -> bytes:

@@ -26,10 +26,10 @@ import trio.testing
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from chkobba_p2p import wire  # noqa: E402
-from chkobba_p2p.config import Timeouts  # noqa: E402
+from chkobba_p2p._shell.config import Timeouts  # noqa: E402
+from chkobba_p2p._shell.stream import Link  # noqa: E402
 from chkobba_p2p.link.admission import Admission, AdmissionPolicy  # noqa: E402
-from chkobba_p2p.stream import Link  # noqa: E402
+from chkobba_p2p.wire import codec as wire  # noqa: E402
 
 
 def admission_rate(n: int = 200_000) -> float:

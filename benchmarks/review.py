@@ -1,7 +1,7 @@
-"""How long the coach (``chkobba replay --review``, :mod:`chkobba_p2p.review`) takes.
+"""How long the coach (``chkobba replay --review``, :mod:`chkobba_p2p.observe.review`) takes.
 
 A 2-player match to 11 (tunisian rules) between greedy bots is played in-process
-(:func:`chkobba_p2p.simulate.play_match`, seeded: the same match every run), and every
+(:func:`chkobba_p2p.bots.simulate.play_match`, seeded: the same match every run), and every
 decision of both players (each play and each cut) is graded with the default number of
 sampled worlds, in this one process.  Printed as ``name: value unit`` lines: the match's
 size, seconds per graded decision (the mean, and the slowest), and the whole match.
@@ -22,10 +22,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from chkobba_p2p.levels import make_bot  # noqa: E402
-from chkobba_p2p.review import DEFAULT_SAMPLES, review_records  # noqa: E402
-from chkobba_p2p.rules import PRESETS  # noqa: E402
-from chkobba_p2p.simulate import play_match  # noqa: E402
+from chkobba_p2p.bots.levels import make_bot  # noqa: E402
+from chkobba_p2p.bots.simulate import play_match  # noqa: E402
+from chkobba_p2p.game.rules import PRESETS  # noqa: E402
+from chkobba_p2p.observe.review import DEFAULT_SAMPLES, review_records  # noqa: E402
 
 
 def main() -> None:

@@ -31,10 +31,10 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from chkobba_p2p.bots import RandomBot  # noqa: E402
-from chkobba_p2p.cards import DECK  # noqa: E402
-from chkobba_p2p.rules import CutterChoice, DealStep, Hand, Redeal, Ruleset, Turn  # noqa: E402
-from chkobba_p2p.simulate import play_hand  # noqa: E402
+from chkobba_p2p.bots.simple import RandomBot  # noqa: E402
+from chkobba_p2p.bots.simulate import play_hand  # noqa: E402
+from chkobba_p2p.game.cards import DECK  # noqa: E402
+from chkobba_p2p.game.rules import CutterChoice, DealStep, Hand, Redeal, Ruleset, Turn  # noqa: E402
 
 
 def play_random_hand(rng: random.Random, rules: Ruleset, dealer: int,
@@ -133,7 +133,7 @@ def movegen_per_second(seconds: float, seed: int) -> float:
 def expert_moves_per_second(seconds: float, seed: int) -> float:
     """The bots' search: the expert's decisions (a fixed 20 sampled worlds each, no clock)
     on positions of random hands seen from the seat to play."""
-    from chkobba_p2p.search import ExpertBot
+    from chkobba_p2p.bots.expert import ExpertBot
 
     views = [h.view(h.turn) for h in random_positions(300, seed)]
     views = [v for v in views if len(v.legal_moves()) > 1]

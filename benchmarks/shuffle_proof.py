@@ -20,14 +20,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from chkobba_p2p import group  # noqa: E402
 from chkobba_p2p.deal import crypto as dc  # noqa: E402
-from chkobba_p2p.shuffle_proof import (  # noqa: E402
-    Opened,
-    opened_chain,
-    prove_shuffle,
-    verify_shuffle,
-)
+from chkobba_p2p.deal import group  # noqa: E402
+from chkobba_p2p.deal.shuffle_proof import Opened, opened_chain, prove_shuffle, verify_shuffle  # noqa: E402
 
 N = 40
 RUNS = 7

@@ -68,10 +68,10 @@ MATCH_DEADLINE = 150.0  # seconds; a match still running then is a hang
 
 def run_peer(args: argparse.Namespace) -> int:
     """One peer (``--role host|join``): plays to the end, writes its outcome as JSON."""
-    from chkobba_p2p.config import HostConfig, JoinConfig, Timeouts
-    from chkobba_p2p.peer import BotController, host_match, join_match
-    from chkobba_p2p.rules import Ruleset
-    from chkobba_p2p.wire import Identity
+    from chkobba_p2p._shell.config import HostConfig, JoinConfig, Timeouts
+    from chkobba_p2p._shell.peer import BotController, host_match, join_match
+    from chkobba_p2p.game.rules import Ruleset
+    from chkobba_p2p.wire.codec import Identity
 
     identity = Identity.from_seed(bytes.fromhex(args.identity))
     timeouts = Timeouts(**TIMEOUTS)
@@ -110,7 +110,7 @@ def run_peer(args: argparse.Namespace) -> int:
 
 
 def _thinker_base():
-    from chkobba_p2p.peer import BotController
+    from chkobba_p2p._shell.peer import BotController
     return BotController
 
 
@@ -286,7 +286,7 @@ class Match:
         """Until the game runs: every seat has said ready in the host's log.  (Before it,
         a joiner whose handshake fails gives up and the host waits for players: the
         lobby has no clock, by design.)"""
-        from chkobba_p2p.transcript import read_transcript
+        from chkobba_p2p.wire.logfile import read_transcript
 
         log = self.dir / "host.chklog"
         while True:
@@ -323,8 +323,8 @@ class Match:
     # -------------------------------------------------------------------- verdicts
 
     def judge(self, stats: dict[str, int]) -> None:
-        from chkobba_p2p.audit import INVALID, VALID, LogUnreadable, audit_log
-        from chkobba_p2p.session import Standing
+        from chkobba_p2p.observe.audit import INVALID, VALID, LogUnreadable, audit_log
+        from chkobba_p2p.transcript.session import Standing
 
         outcomes: dict[str, dict] = {}
         for name in self.procs:
@@ -363,7 +363,7 @@ class Match:
         # none of its own logs may record it as losing on time, nor count it as losing.
         if self.thinker is not None and self.thinker in seat_of:
             stats["soak_time_adversaries"] += 1
-            from chkobba_p2p.history import games, record_against, summarize
+            from chkobba_p2p.observe.history import games, record_against, summarize
             log = self.dir / f"{self.thinker}.chklog"
             seat = seat_of[self.thinker]
             with contextlib.suppress(LogUnreadable):

@@ -42,17 +42,11 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from support.tor_network import TorNetwork, tor_missing  # noqa: E402
 
-from chkobba_p2p.net import ClientPeer, HostPeer  # noqa: E402
-from chkobba_p2p.peer import (  # noqa: E402
-    BotController,
-    HandScored,
-    HandStarted,
-    HostConfig,
-    JoinConfig,
-)
-from chkobba_p2p.rules import Ruleset  # noqa: E402
-from chkobba_p2p.tor import Tor, TorTransport, new_onion_key, over_tor  # noqa: E402
-from chkobba_p2p.transport import TcpTransport, Transport  # noqa: E402
+from chkobba_p2p._shell.net import ClientPeer, HostPeer  # noqa: E402
+from chkobba_p2p._shell.peer import BotController, HandScored, HandStarted, HostConfig, JoinConfig  # noqa: E402
+from chkobba_p2p._shell.tor import Tor, TorTransport, new_onion_key, over_tor  # noqa: E402
+from chkobba_p2p._shell.transport import TcpTransport, Transport  # noqa: E402
+from chkobba_p2p.game.rules import Ruleset  # noqa: E402
 
 
 class _Counted(trio.abc.Stream):

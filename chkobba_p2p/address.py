@@ -1,7 +1,7 @@
 """Table addresses as people type them: ``HOST``, ``HOST:PORT``, ``[V6]:PORT``, ``V6``.
 
 One parser for every command and the library (``chkobba join``, ``chkobba bot``,
-:class:`~chkobba_p2p.peer.JoinConfig`), so that they accept and refuse the same things
+:class:`~chkobba_p2p._shell.peer.JoinConfig`), so that they accept and refuse the same things
 with the same sentences.  Pure: no DNS, no sockets.  :class:`Address` is a small value
 and a join code is one too: an address with the host key's fingerprint after ``#``
 (PROTOCOL.md section 15)::

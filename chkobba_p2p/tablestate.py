@@ -1,7 +1,7 @@
 """What a client shows: one seat's picture of the table, derived from the peer's events.
 
 A :class:`TableState` is an immutable value.  Feed it every event a
-:class:`~chkobba_p2p.peer.SeatController` receives in ``on_event`` with
+:class:`~chkobba_p2p._shell.peer.SeatController` receives in ``on_event`` with
 :meth:`TableState.apply`, and the rules engine's view handed to ``choose_play`` /
 ``choose_cut`` with :meth:`TableState.sync`; read the fields to draw the table.  Nothing
 here does I/O, so the terminal client, a GUI or a test can share it::
@@ -20,10 +20,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from .cards import Card
-from .events import Lobby, Restored, Resumed, Spectators, Waiting
-from .liveness import Limits
-from .rules import (
+from .game.cards import Card
+from .game.rules import (
     CutEvent,
     CutterChoice,
     DealEvent,
@@ -34,8 +32,10 @@ from .rules import (
     side_of,
     sides_count,
 )
-from .seating import Seating
-from .session import (
+from .game.seating import Seating
+from .link.events import Lobby, Restored, Resumed, Spectators, Waiting
+from .transcript.liveness import Limits
+from .transcript.session import (
     Aborted,
     FirstDealerDrawn,
     HandScored,
@@ -209,7 +209,7 @@ class TableState:
 
     def with_table(self, table: TableInfo, seat: int | None) -> TableState:
         """Everything the genesis fixes: players, rules, names, keys, the local seat.
-        (A :class:`~chkobba_p2p.session.TableInfo` given to :meth:`apply` does the same,
+        (A :class:`~chkobba_p2p.transcript.session.TableInfo` given to :meth:`apply` does the same,
         finding the local seat by :attr:`my_fingerprint`.)"""
         return replace(
             self.with_players(table.players), seat=seat, rules=table.rules,

@@ -1,6 +1,6 @@
 """Test helpers shipped with the library, like ``trio.testing``: tables in memory.
 
-- :class:`MemoryNetwork` / :class:`MemoryTransport`: a :class:`~chkobba_p2p.transport.
+- :class:`MemoryNetwork` / :class:`MemoryTransport`: a :class:`~chkobba_p2p._shell.transport.
   Transport` over ``trio.testing.memory_stream_pair``; each transport is one "machine"
   with the address label you choose, and every connection (a :class:`MemoryConnection`)
   can be cut, dropped (bytes vanish, as on a dead route), delayed, and fed raw bytes.
@@ -8,8 +8,8 @@
   worker thread, so trio's ``MockClock`` autojump stays exact), recording every event
   and the match totals the table tells it before each hand.
 - :class:`GatedController`: the same, holding the floor at a chosen play until told.
-- :class:`InMemoryTable`: a :class:`~chkobba_p2p.net.HostPeer` and N-1
-  :class:`~chkobba_p2p.net.ClientPeer` over one memory network, meant to run under
+- :class:`InMemoryTable`: a :class:`~chkobba_p2p._shell.net.HostPeer` and N-1
+  :class:`~chkobba_p2p._shell.net.ClientPeer` over one memory network, meant to run under
   ``trio.testing.MockClock(autojump_threshold=0)``: no sockets, no real time, no LAN
   beacon, no port mapping.
 - :func:`check_transport`: the conformance check every transport passes.
@@ -30,17 +30,17 @@ from pathlib import Path
 import trio
 import trio.testing
 
-from . import wire
-from .config import HostConfig, JoinConfig, Timeouts
-from .events import Outcome, SeatController
-from .levels import make_bot
+from ._shell.config import HostConfig, JoinConfig, Timeouts
+from ._shell.net import ClientPeer, HostPeer, Link
+from ._shell.transport import Transport
+from .bots.levels import make_bot
+from .game.rules import Hand, Move
+from .link.events import Outcome, SeatController
 from .link.host import HostTable
 from .link.joiner import SeatLink
-from .net import ClientPeer, HostPeer, Link
-from .rules import Hand, Move
-from .session import Phase, Session, make_clock
-from .transport import Transport
-from .wire import Entry, ErrorCode
+from .transcript.session import Phase, Session, make_clock
+from .wire import codec as wire
+from .wire.codec import Entry, ErrorCode
 
 __all__ = ["MemoryNetwork", "MemoryTransport", "MemoryConnection", "RecordingController",
            "GatedController", "InMemoryTable", "check_transport", "TABLE_TIMEOUTS",
@@ -147,7 +147,7 @@ class MemoryNetwork:
 
 
 class MemoryTransport:
-    """A :class:`~chkobba_p2p.transport.Transport` on a :class:`MemoryNetwork`.
+    """A :class:`~chkobba_p2p._shell.transport.Transport` on a :class:`MemoryNetwork`.
     ``listen`` binds this machine's ``address`` (or ``bind``); ``connect`` raises
     ``ConnectionRefusedError`` where nobody listens."""
 
@@ -474,7 +474,7 @@ class _HastyLink(SeatLink[Link]):
         if s is not None and not s.finished and not self.finished and s.floor == 0 \
                 and s.phase == Phase.PLAYING and self.host is not None \
                 and not self.catching_up():
-            from .wire import ProtocolError
+            from .wire.codec import ProtocolError
             self.blame_out(ProtocolError(ErrorCode.TIMEOUT, "the host is too slow"), 0,
                            None, now, flag=0)
             return

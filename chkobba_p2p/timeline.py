@@ -1,6 +1,6 @@
 """A finished (or broken) game as a sequence of table pictures, for stepping through a log.
 
-:func:`build_timeline` feeds a transcript to an :class:`~chkobba_p2p.observer.Observer` and
+:func:`build_timeline` feeds a transcript to an :class:`~chkobba_p2p.observe.observer.Observer` and
 keeps, after every step a player would see on the table (a deal, the cut, a play, the
 last sweep, a hand's score, the end of the match, the verdict), the
 :class:`~chkobba_p2p.tablestate.TableState` from no seat (every hand face down until it is
@@ -15,11 +15,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
-from .cards import Card
-from .observer import INVALID, DeckRevealed, Observer, Verdict
-from .rules import CutEvent, DealEvent, PlayEvent, SweepEvent
-from .session import Aborted, HandScored, MatchDone, TableInfo
+from .game.cards import Card
+from .game.rules import CutEvent, DealEvent, PlayEvent, SweepEvent
+from .observe.observer import INVALID, DeckRevealed, Observer, Verdict
 from .tablestate import TableState
+from .transcript.session import Aborted, HandScored, MatchDone, TableInfo
 
 __all__ = ["Frame", "Timeline", "build_timeline"]
 
@@ -85,7 +85,7 @@ class Timeline:
 
 def build_timeline(bodies: Iterable[bytes], *, tail: str | None = None) -> Timeline:
     """Check a transcript (frame bodies, genesis first) and keep the table after every
-    step.  ``tail``: how the file ended (see :class:`chkobba_p2p.audit.LogFile`)."""
+    step.  ``tail``: how the file ended (see :class:`chkobba_p2p.observe.audit.LogFile`)."""
     obs = Observer()
     state = TableState()
     timeline = Timeline(None)

@@ -6,9 +6,9 @@ import argparse
 import sys
 from collections.abc import Callable
 
-from chkobba_p2p.arena import ARENA_LEVELS, ArenaResult, arena, ladder_lines, round_robin
+from chkobba_p2p.bots.arena import ARENA_LEVELS, ArenaResult, arena, ladder_lines, round_robin
 from chkobba_p2p.errors import LocalError
-from chkobba_p2p.rules import Ruleset
+from chkobba_p2p.game.rules import Ruleset
 
 from .rules_options import ruleset_from_args
 

@@ -33,7 +33,7 @@ from .rules_options import add_rules_arguments
 __all__ = ["add_arguments", "EXIT_VALID", "EXIT_INVALID", "EXIT_USAGE", "EXIT_INCOMPLETE",
            "EXIT_UNSUPPORTED"]
 
-#: ``chkobba replay``'s exit status (copies of :mod:`chkobba_p2p.audit`'s); ``chkobba
+#: ``chkobba replay``'s exit status (copies of :mod:`chkobba_p2p.observe.audit`'s); ``chkobba
 #: watch`` ends with the same ones.
 EXIT_VALID, EXIT_INVALID, EXIT_USAGE, EXIT_INCOMPLETE, EXIT_UNSUPPORTED = 0, 1, 2, 3, 4
 

@@ -1,4 +1,4 @@
-"""``chkobba replay --review``: the coach's grades (:mod:`chkobba_p2p.review`) in words, and
+"""``chkobba replay --review``: the coach's grades (:mod:`chkobba_p2p.observe.review`) in words, and
 the progress bar shown while it works.
 
 A grade reads as a player would say it: "hand 2, play 5: bob put 7♦ on the table; 3♠
@@ -13,7 +13,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TextIO
 
-from chkobba_p2p.review import BLUNDER, MISTAKE, Grade, Review, SeatSummary
+from chkobba_p2p.observe.review import BLUNDER, MISTAKE, Grade, Review, SeatSummary
 
 __all__ = ["Progress", "move_words", "grade_line", "summary_line", "review_lines", "limit_line",
            "header_line"]

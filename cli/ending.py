@@ -12,7 +12,7 @@ import sys
 import textwrap
 from pathlib import Path
 
-from chkobba_p2p.peer import Outcome
+from chkobba_p2p import Outcome
 from chkobba_p2p.text import safe_text
 
 from .i18n import Translator

@@ -1,6 +1,6 @@
 """``chkobba history``: every match in the data directory's logs, newest first, and
 ``--ratings``: everyone's Glicko-2 rating from a folder of logs.  Everything comes from
-the signed logs, each audited (and the audit cached: :mod:`chkobba_p2p.history`)."""
+the signed logs, each audited (and the audit cached: :mod:`chkobba_p2p.observe.history`)."""
 
 from __future__ import annotations
 
@@ -12,8 +12,9 @@ import textwrap
 from collections.abc import Callable
 from typing import Any, TextIO
 
-from chkobba_p2p.audit import INCOMPLETE, INVALID, UNSUPPORTED, VALID, LogUnreadable
-from chkobba_p2p.history import (
+from chkobba_p2p import data_dir
+from chkobba_p2p.observe.audit import INCOMPLETE, INVALID, UNSUPPORTED, VALID, LogUnreadable
+from chkobba_p2p.observe.history import (
     UNREADABLE,
     AuditCache,
     Game,
@@ -25,8 +26,7 @@ from chkobba_p2p.history import (
     parse_date,
     ratings,
 )
-from chkobba_p2p.peer import data_dir
-from chkobba_p2p.rating import POOLS, Rating, nearest_level
+from chkobba_p2p.observe.rating import POOLS, Rating, nearest_level
 from chkobba_p2p.text import safe_text
 
 from .i18n import Translator, detect_lang

@@ -12,12 +12,12 @@ from typing import TYPE_CHECKING
 
 import trio
 
-from chkobba_p2p.peer import HostConfig, Outcome, SeatController, host_match
+from chkobba_p2p import HostConfig, Outcome, SeatController, host_match
 
 from .tui.botproc import EarlyBots
 
 if TYPE_CHECKING:  # imported by the command that opens a table over Tor, not here
-    from chkobba_p2p.tor import TorTransport
+    from chkobba_p2p import TorTransport
 
 __all__ = ["hosting"]
 

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from chkobba_p2p.text import safe_text
 
 if TYPE_CHECKING:
-    from chkobba_p2p.peer import Notice
+    from chkobba_p2p import Notice
 
 __all__ = ["LANGS", "MESSAGES", "RULE_NAMES", "Translator", "detect_lang", "elide",
            "notice_text"]
@@ -706,7 +706,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "lobby_bot": ("the {level} bot's key", "la clé du robot {level}"),
     "record_vs": ("{name}: {n} games, {wins}–{losses}", "{name} : {n} parties, {wins}–{losses}"),
     "record_vs_1": ("{name}: 1 game, {wins}–{losses}", "{name} : 1 partie, {wins}–{losses}"),
-    # The library's notices (chkobba_p2p.peer.Notice): "nt_" + the notice's kind.
+    # The library's notices (chkobba_p2p._shell.peer.Notice): "nt_" + the notice's kind.
     "nt_resume_failed": ("the saved game ({path}) cannot be resumed: {why}; starting afresh",
                          "impossible de reprendre la partie enregistrée ({path}) : {why} ; "
                          "on repart à zéro"),
@@ -810,7 +810,7 @@ class Translator:
 
 
 def unsupported_words(t: Translator, caps: Sequence[str]) -> str:
-    """Why an observer cannot audit a match (a :data:`~chkobba_p2p.observer.UNSUPPORTED`
+    """Why an observer cannot audit a match (a :data:`~chkobba_p2p.observe.observer.UNSUPPORTED`
     verdict): the table's capabilities it does not know, named (as the genesis spells
     them, made safe and cut short), in ``t``'s language; it blames no one."""
     shown = ", ".join(safe_text(c, 40) for c in caps[:8]) + (", ..." if len(caps) > 8 else "")

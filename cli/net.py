@@ -1,7 +1,7 @@
 """``chkobba bot`` and ``chkobba host --headless``: peers without a screen, played by a bot.
 
 A client of the library like any other: everything here goes through
-:mod:`chkobba_p2p.peer`.  Each prints one line per event (``--quiet``: only the log and
+:mod:`chkobba_p2p._shell.peer`.  Each prints one line per event (``--quiet``: only the log and
 the result).  The people's commands, ``play``, ``host`` and ``join``, are the terminal
 client's (:mod:`.play`).
 """
@@ -18,9 +18,7 @@ from pathlib import Path
 
 import trio
 
-from chkobba_p2p import rules as R
-from chkobba_p2p.errors import ChkobbaError, IllegalMove
-from chkobba_p2p.peer import (
+from chkobba_p2p import (
     AddressError,
     BotController,
     HandScored,
@@ -49,12 +47,14 @@ from chkobba_p2p.peer import (
     fingerprint,
     host_match,
     load_identity,
+    over_tor,
     parse_port,
     saved_game_path,
     split_join_code,
 )
+from chkobba_p2p.errors import ChkobbaError, IllegalMove
+from chkobba_p2p.game import rules as R
 from chkobba_p2p.text import safe_text
-from chkobba_p2p.tor import over_tor
 
 from .i18n import Translator, notice_text
 from .reach import (

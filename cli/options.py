@@ -18,24 +18,24 @@ __all__ = ["add_peer_options", "add_discovery_options", "add_host_options", "com
            "seconds", "LEVELS", "ARENA_LEVELS", "FIGURES", "LANGS", "DEFAULT_PORT", "MAX_LIMIT",
            "MAX_SPECTATORS", "REVIEW_SAMPLES", "REVIEW_LIMIT", "TABLE_SHAPES"]
 
-#: The bot levels, in :data:`chkobba_p2p.levels.LEVELS`' order.
+#: The bot levels, in :data:`chkobba_p2p.bots.levels.LEVELS`' order.
 LEVELS: tuple[str, ...] = ("random", "greedy", "heuristic", "expert")
-#: Every level ``chkobba arena`` seats (:data:`chkobba_p2p.arena.ARENA_LEVELS`): the
+#: Every level ``chkobba arena`` seats (:data:`chkobba_p2p.bots.arena.ARENA_LEVELS`): the
 #: players' levels, then the measurement-only ones no player meets.
 ARENA_LEVELS: tuple[str, ...] = (*LEVELS, "baseline", "omniscient")
-#: The values of :class:`chkobba_p2p.cards.FigureConvention`.
+#: The values of :class:`chkobba_p2p.game.cards.FigureConvention`.
 FIGURES: tuple[str, ...] = ("tunisian", "french")
 #: The screen's languages (:data:`chkobba_cli.i18n.LANGS`).
 LANGS: tuple[str, ...] = ("en", "fr")
-#: :data:`chkobba_p2p.peer.DEFAULT_PORT`, ``MAX_LIMIT`` and ``MAX_SPECTATORS``.
+#: :data:`chkobba_p2p._shell.peer.DEFAULT_PORT`, ``MAX_LIMIT`` and ``MAX_SPECTATORS``.
 DEFAULT_PORT = 7777
 MAX_LIMIT = 86400.0
 MAX_SPECTATORS = 64
-#: The table shapes a live table seats (:data:`chkobba_p2p.seating.ONLINE`).
+#: The table shapes a live table seats (:data:`chkobba_p2p.game.seating.ONLINE`).
 TABLE_SHAPES: tuple[int, ...] = (2, 3, 4)
-#: :data:`chkobba_p2p.review.DEFAULT_SAMPLES`: the coach's sampled worlds per decision.
+#: :data:`chkobba_p2p.observe.review.DEFAULT_SAMPLES`: the coach's sampled worlds per decision.
 REVIEW_SAMPLES = 200
-#: :data:`chkobba_p2p.review.DEFAULT_LIMIT`: the most decisions the coach grades unasked.
+#: :data:`chkobba_p2p.observe.review.DEFAULT_LIMIT`: the most decisions the coach grades unasked.
 REVIEW_LIMIT = 2000
 
 

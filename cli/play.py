@@ -3,7 +3,7 @@
 ``play`` starts a whole match against bot peers that connect over loopback (each bot is
 its own process, a peer like any other).  ``host`` opens a table for friends (``host
 --headless`` hands over to the headless host of :mod:`.net`); ``join`` sits at one.
-Everything goes through the library's public API (:mod:`chkobba_p2p.peer`).
+Everything goes through the library's public API (:mod:`chkobba_p2p._shell.peer`).
 
 Exit status (:mod:`.ending`, README): 0 the match completed (or was resigned); 1 the
 client crashed; 2 no game (could not join: refused, timeout, version mismatch, table full,
@@ -20,8 +20,7 @@ import os
 import sys
 from pathlib import Path
 
-from chkobba_p2p.cards import FigureConvention
-from chkobba_p2p.peer import (
+from chkobba_p2p import (
     MAX_NAME,
     HostConfig,
     JoinConfig,
@@ -41,6 +40,7 @@ from chkobba_p2p.peer import (
     saved_game_path,
     split_join_code,
 )
+from chkobba_p2p.game.cards import FigureConvention
 from chkobba_p2p.text import is_invisible
 
 from .ending import EXIT_NO_GAME, finish, print_error, saved_elsewhere_lines
@@ -88,7 +88,7 @@ def _color(args: argparse.Namespace) -> bool:
 
 
 def _ui(args: argparse.Namespace, kind: str, **kw):
-    from chkobba_p2p.peer import KnownPlayers
+    from chkobba_p2p import KnownPlayers
 
     from .tui.app import TuiApp
 
@@ -205,7 +205,7 @@ def cmd_host(args: argparse.Namespace) -> int:
                         # With port 0 the port changes at each run: nobody could find
                         # a resumed table there.
                         state_path=state if args.port else None)
-    from chkobba_p2p.tor import over_tor
+    from chkobba_p2p import over_tor
 
     from .tor_options import host_tor_transport
 
@@ -308,7 +308,7 @@ def cmd_join(args: argparse.Namespace) -> int:
                         timeouts=Timeouts(reconnect=args.reconnect_timeout,
                                           turn=args.turn_timeout),
                         host_fingerprint=pinned)
-    from chkobba_p2p.tor import over_tor
+    from chkobba_p2p import over_tor
 
     from .tor_options import join_tor_transport
 

@@ -16,7 +16,7 @@ import sys
 
 import trio
 
-from chkobba_p2p.peer import (
+from chkobba_p2p import (
     Address,
     PortMapOptions,
     PortMapped,

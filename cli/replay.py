@@ -9,7 +9,9 @@ import os
 import sys
 from pathlib import Path
 
-from chkobba_p2p.audit import (
+from chkobba_p2p.game.cards import FigureConvention, card
+from chkobba_p2p.game.seating import Seating
+from chkobba_p2p.observe.audit import (
     EXIT_USAGE,
     INVALID,
     VALID,
@@ -17,9 +19,7 @@ from chkobba_p2p.audit import (
     LogUnreadable,
     audit_log,
 )
-from chkobba_p2p.cards import FigureConvention, card
-from chkobba_p2p.review import DEFAULT_LIMIT, DEFAULT_SAMPLES, Review, review_records
-from chkobba_p2p.seating import Seating
+from chkobba_p2p.observe.review import DEFAULT_LIMIT, DEFAULT_SAMPLES, Review, review_records
 from chkobba_p2p.text import safe_text
 
 from . import coach, scoresheet
@@ -161,7 +161,7 @@ def _review_lines(report: AuditReport, review: Review, symbols: bool) -> list[st
 
 
 def _view(args: argparse.Namespace, review: Review | None = None) -> None:
-    from chkobba_p2p.audit import read_log
+    from chkobba_p2p.observe.audit import read_log
     from chkobba_p2p.timeline import build_timeline
 
     from .tui.replay import ReplayViewer  # prompt_toolkit only when asked
@@ -177,7 +177,7 @@ def _interrupted(path: str, report: AuditReport) -> list[object]:
     """The public events of the hand a game stopped in (none for a complete match)."""
     if report.verdict == VALID and report.code is None:
         return []  # a whole match: every hand has its record
-    from chkobba_p2p.audit import read_log
+    from chkobba_p2p.observe.audit import read_log
     from chkobba_p2p.timeline import build_timeline
     log = read_log(path)
     tl = build_timeline(log.bodies, tail=log.tail)

@@ -14,11 +14,11 @@ import html
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from chkobba_p2p.audit import INVALID, UNSUPPORTED, VALID, AuditReport
-from chkobba_p2p.cards import Card, FigureConvention, card
-from chkobba_p2p.review import BLUNDER, MISTAKE, Grade, Review
-from chkobba_p2p.rules import CutEvent, DealEvent, PlayEvent, Ruleset
-from chkobba_p2p.seating import SHAPES, Seating
+from chkobba_p2p.game.cards import Card, FigureConvention, card
+from chkobba_p2p.game.rules import CutEvent, DealEvent, PlayEvent, Ruleset
+from chkobba_p2p.game.seating import SHAPES, Seating
+from chkobba_p2p.observe.audit import INVALID, UNSUPPORTED, VALID, AuditReport
+from chkobba_p2p.observe.review import BLUNDER, MISTAKE, Grade, Review
 
 from . import scoresheet
 from .i18n import Translator, card_letters, decimal, unsupported_words

@@ -1,7 +1,7 @@
 """The rules options every command that starts a match shares: --rules, --variant, --target.
 
 Declaring them imports no library module: the preset and variant names are copies of
-:data:`chkobba_p2p.rules.PRESETS` and ``VARIANTS`` (in their order), checked against them
+:data:`chkobba_p2p.game.rules.PRESETS` and ``VARIANTS`` (in their order), checked against them
 by ``tests/client/test_cli_main.py``; the rules engine is imported when a ruleset is built.
 """
 
@@ -12,7 +12,7 @@ import sys
 
 TYPE_CHECKING = False  # typing's, without importing typing (see main.py)
 if TYPE_CHECKING:
-    from chkobba_p2p.rules import Ruleset
+    from chkobba_p2p.game.rules import Ruleset
 
 PRESETS: tuple[str, ...] = ("tunisian", "cardavia", "chkoum")
 VARIANTS: tuple[str, ...] = (
@@ -34,7 +34,7 @@ def add_rules_arguments(p: argparse.ArgumentParser) -> None:
 
 def ruleset_from_args(args: argparse.Namespace) -> Ruleset:
     """The ruleset the options name; a usage error (exit 2) if the target is out of range."""
-    from chkobba_p2p.rules import Ruleset
+    from chkobba_p2p.game.rules import Ruleset
 
     ruleset = Ruleset.preset(args.rules)
     for v in args.variant or ():

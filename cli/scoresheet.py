@@ -3,8 +3,8 @@ and ``--html``): for each hand and each side, the categories it scored (carta, d
 barmila with its sevens, or sixes when the sevens tie, primiera, haya), its chkobbas and
 its points, with the running totals; then each side's tally of categories over the match.
 
-Built from game records (:mod:`chkobba_p2p.record`, what the audit gives) or from the
-live client's :class:`~chkobba_p2p.session.HandScored` events (what a timeline holds):
+Built from game records (:mod:`chkobba_p2p.game.record`, what the audit gives) or from the
+live client's :class:`~chkobba_p2p.transcript.session.HandScored` events (what a timeline holds):
 both carry the same score.  Worded with the client's :class:`~.i18n.Translator`.
 """
 
@@ -49,7 +49,7 @@ def from_record(record: Mapping[str, Any]) -> SheetHand:
 
 
 def from_score(number: int, score: Any, totals: Sequence[int]) -> SheetHand:
-    """The sheet's line of a scored hand (a :class:`chkobba_p2p.rules.HandScore`)."""
+    """The sheet's line of a scored hand (a :class:`chkobba_p2p.game.rules.HandScore`)."""
     sides = len(score.points)
     return SheetHand(number, _won(score.categories, sides), tuple(score.sevens),
                      tuple(score.sixes), tuple(score.chkobbas), tuple(score.points),

@@ -11,7 +11,7 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
-from chkobba_p2p.peer import MAX_NAME, config_dir
+from chkobba_p2p import MAX_NAME, config_dir
 from chkobba_p2p.text import first_invisible
 
 __all__ = ["settings_path", "load", "save", "valid_name", "player_name"]

@@ -5,10 +5,10 @@ from __future__ import annotations
 import argparse
 import sys
 
+from chkobba_p2p.bots.levels import make_bot
+from chkobba_p2p.bots.simulate import simulate
 from chkobba_p2p.errors import ChkobbaError
-from chkobba_p2p.levels import make_bot
-from chkobba_p2p.record import write_records
-from chkobba_p2p.simulate import simulate
+from chkobba_p2p.game.record import write_records
 
 from .rules_options import ruleset_from_args
 

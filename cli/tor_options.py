@@ -14,9 +14,15 @@ import functools
 import sys
 from pathlib import Path
 
-from chkobba_p2p.peer import split_join_code
-from chkobba_p2p.tor import TOR_INSTALL_HINT, Tor, TorTransport, is_onion, load_onion_key
-from chkobba_p2p.transport import TcpTransport
+from chkobba_p2p import (
+    TOR_INSTALL_HINT,
+    TcpTransport,
+    Tor,
+    TorTransport,
+    is_onion,
+    load_onion_key,
+    split_join_code,
+)
 
 from .options import add_tor_options  # declared with the other options (stdlib only)
 

@@ -15,9 +15,7 @@ from pathlib import Path
 
 import trio
 
-from chkobba_p2p.cards import Card
-from chkobba_p2p.observer import INVALID, UNSUPPORTED, VALID, DeckRevealed, Verdict
-from chkobba_p2p.peer import (
+from chkobba_p2p import (
     MAX_NAME,
     Aborted,
     Chat,
@@ -28,15 +26,19 @@ from chkobba_p2p.peer import (
     MatchDone,
     RedealEvent,
     Resumed,
+    Spectator,
     Spectators,
     TableReady,
     Waiting,
+    WatchConfig,
+    WatchOutcome,
     default_log_path,
+    over_tor,
 )
-from chkobba_p2p.rules import CutEvent, DealEvent, PlayEvent, SweepEvent, side_of
+from chkobba_p2p.game.cards import Card
+from chkobba_p2p.game.rules import CutEvent, DealEvent, PlayEvent, SweepEvent, side_of
+from chkobba_p2p.observe.observer import INVALID, UNSUPPORTED, VALID, DeckRevealed, Verdict
 from chkobba_p2p.text import safe_text
-from chkobba_p2p.tor import over_tor
-from chkobba_p2p.watch import Spectator, WatchConfig, WatchOutcome
 
 from .arguments import EXIT_INCOMPLETE, EXIT_INVALID, EXIT_UNSUPPORTED, EXIT_VALID
 from .i18n import Translator, card_letters, detect_lang, unsupported_words

@@ -1,8 +1,9 @@
 """A complete bot peer in about a hundred lines, on the library's protocol layer alone.
 
-No trio, no CLI, no ``chkobba_p2p.net``: one blocking TCP socket, the wire codec
-(:mod:`chkobba_p2p.wire`) and the sans-IO session (:mod:`chkobba_p2p.session`), which does
-every check (signatures, the hash chain, the floor, the rules, the mental-poker deal).
+No trio, no CLI, no ``chkobba_p2p._shell``: one blocking TCP socket, and the face for
+protocol implementers, :mod:`chkobba_p2p.lowlevel`: the wire codec and the sans-IO
+session, which does every check (signatures, the hash chain, the floor, the rules, the
+mental-poker deal).
 It is what a client in another language would do, following PROTOCOL.md.
 
     python examples/socket_bot.py HOST:PORT [--name NAME]
@@ -21,10 +22,9 @@ from pathlib import Path
 # Run from a checkout without installing: the package is next to this directory.
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from chkobba_p2p import wire  # noqa: E402
-from chkobba_p2p.bots import GreedyBot  # noqa: E402
-from chkobba_p2p.link.handshake import ClientHandshake
-from chkobba_p2p.session import GameFault, Session  # noqa: E402
+from chkobba_p2p import lowlevel  # noqa: E402
+from chkobba_p2p.bots.simple import GreedyBot  # noqa: E402
+from chkobba_p2p.lowlevel import ClientHandshake, GameFault, Session  # noqa: E402
 
 
 class Connection:
@@ -32,7 +32,7 @@ class Connection:
 
     def __init__(self, host: str, port: int) -> None:
         self.sock = socket.create_connection((host, port), timeout=60)
-        self.decoder = wire.FrameDecoder()
+        self.decoder = lowlevel.FrameDecoder()
         self.ready: list[bytes] = []
 
     def receive(self) -> tuple[bytes, dict]:
@@ -44,36 +44,36 @@ class Connection:
                 raise ConnectionError("the host closed the connection")
             self.ready.extend(self.decoder.feed(data))
         body = self.ready.pop(0)
-        return body, wire.decode(body)
+        return body, lowlevel.decode(body)
 
     def send(self, body: bytes) -> None:
-        self.sock.sendall(wire.frame(body))
+        self.sock.sendall(lowlevel.frame(body))
 
 
 def play(address: str, name: str) -> int:
     host, _, port = address.rpartition(":")
     conn = Connection(host or "127.0.0.1", int(port or 7777))
-    me = wire.Identity.generate()  # a fresh identity key for this game
+    me = lowlevel.Identity.generate()  # a fresh identity key for this game
     bot = GreedyBot()
 
     # Handshake (section 5): the host greets, we say hello with a proof of possession of
     # our key, the host welcomes us with its own proof.
     hs = ClientHandshake(me, name)
     greeting_body, greeting = conn.receive()
-    conn.send(wire.encode(hs.on_host(greeting, greeting_body)))  # signs the exact bytes
+    conn.send(lowlevel.encode(hs.on_host(greeting, greeting_body)))  # signs the exact bytes
     welcome_body, welcome = conn.receive()
     seat = hs.on_welcome(welcome, welcome_body)
-    print(f"seated at seat {seat} with {hs.host_name} ({wire.fingerprint(hs.host_key)})")
+    print(f"seated at seat {seat} with {hs.host_name} ({lowlevel.fingerprint(hs.host_key)})")
 
     session: Session | None = None
     while session is None or not session.finished:
         body, msg = conn.receive()
         if msg["t"] == "ping":
-            conn.send(wire.encode({"t": "pong"}))
+            conn.send(lowlevel.encode({"t": "pong"}))
             continue
         if msg["t"] != "sig":
             continue  # lobby, wait, back...: display only; unknown types are ignored
-        entry = wire.open_entry(body, msg)
+        entry = lowlevel.open_entry(body, msg)
         try:
             if session is None:  # the genesis: the table as the host signed it
                 session = Session.join(me, entry, hs.host_key)

@@ -11,10 +11,9 @@ run time); imports under ``if TYPE_CHECKING:`` are left out (they never run).
 there is one, else the package itself.  Importing a submodule is not counted as
 importing its parent package's ``__init__``.
 
-Layers, lowest first (the developers' guide): cards/errors -> rules -> deal/wire ->
-session -> (events, config: the types the transport and the public API share) -> net ->
-peer (the public face) -> the client.  A module may import its own layer or lower ones;
-modules outside the list are held only to the no-cycle rule.
+The tree is the architecture (docs/architecture.md): one folder per layer, and a rule per
+folder, "it imports only what stands below it" (:data:`ORDER`); only ``_shell/`` (and the
+test kit ``testing``) import trio, sockets or zeroconf.
 """
 
 from __future__ import annotations
@@ -197,47 +196,6 @@ def test_no_import_cycle_among_the_projects_modules():
     assert not found, "import cycles:\n" + "\n".join(describe(c) for c in found)
 
 
-def layer_of(module: str, client: str) -> float | None:
-    layers = {
-        "cards": 0, "errors": 0,
-        "seating": 0.5,  # the shape of the table: above the errors, under the rules
-        "rules": 1,
-        "deal": 2, "wire": 2, "portmap": 2,
-        "session": 3,
-        # where streams come from (TCP, memory, Tor): under the shell and its config
-        "transport": 3.4,
-        "events": 3.5, "config": 3.5, "discovery": 3.5,
-        "link": 3.7,  # the link's sans-IO core: below the trio shell, above the session
-        "stream": 3.9,  # one framed connection on a trio stream (the shell's byte mover)
-        "shell": 3.95,  # what the host's and a joiner's trio shells share
-        "accept": 3.97,  # the host's door: accept loop, admission, serving connections
-        "net": 4,
-        "peer": 5,
-        "testing": 5,  # the in-memory table and transport, shipped like trio.testing
-    }
-    head, _, rest = module.partition(".")
-    if head == client:
-        return 6
-    if head == LIBRARY and rest:
-        return layers.get(rest.split(".")[0])
-    return None
-
-
-def test_every_arrow_between_the_layers_points_down():
-    folders, aliases = project()
-    client = next(name for name, folder in folders.items() if folder.name == CLIENT_FOLDER)
-    upward = []
-    for e in import_graph(folders, aliases):
-        source, target = layer_of(e.source, client), layer_of(e.target, client)
-        if source is not None and target is not None and target > source:
-            upward.append(f"{e.source} imports {e.target} ({e.where()})")
-    # Beyond the chain: the library never reaches for the client, whatever the module.
-    upward += [f"{e.source} imports the client's {e.target} ({e.where()})"
-               for e in import_graph(folders, aliases)
-               if e.source.startswith(LIBRARY + ".") and e.target.split(".")[0] == client]
-    assert not upward, "imports against the layers:\n" + "\n".join(upward)
-
-
 def _write(root: Path, files: dict[str, str]) -> None:
     for name, text in files.items():
         path = root / name
@@ -278,9 +236,125 @@ def test_the_walk_names_a_cycle_through_a_lazy_import_and_ignores_type_checking(
         "pkg.a -> pkg.sub.deep -> pkg.c -> pkg.a (pkg/a.py:2, pkg/sub/deep.py:1, pkg/c.py:1)"]
 
 
+#: The library's folders and top-level modules, lowest first.  A module imports its own
+#: folder (or module) and what stands on a lower row, never a row of its own or higher:
+#: siblings on a row do not import each other.  "" is the package itself (the face for
+#: playing); the client stands above the last row.  Every library module has a place.
+ORDER: tuple[tuple[str, ...], ...] = (
+    ("errors", "text", "_version"),
+    ("address",),
+    ("game",),
+    ("wire", "deal", "bots"),
+    ("transcript",),
+    ("observe",),
+    ("link",),
+    ("tablestate",),
+    ("timeline",),
+    ("_shell",),
+    ("", "lowlevel", "testing"),
+)
+PLACE = {unit: row for row, units in enumerate(ORDER) for unit in units}
+
+#: Only these import trio, sockets or zeroconf (the I/O shell and the test kit).
+IO_PACKAGES = {"trio", "socket", "zeroconf"}
+IO_UNITS = {"_shell", "testing"}
+
+
+def unit_of(module: str) -> str:
+    """The folder or top-level module of a library module ("" for the package)."""
+    return module.partition(".")[2].split(".")[0]
+
+
+def home_of(module: str) -> tuple[str, str]:
+    """The library's folder or top-level module a module is in; the client is one."""
+    head = module.split(".")[0]
+    return (head, unit_of(module) if head == LIBRARY else "")
+
+
+def place_of(module: str, client: str) -> int | None:
+    head = module.split(".")[0]
+    if head == client:
+        return len(ORDER)
+    if head == LIBRARY:
+        return PLACE.get(unit_of(module))
+    return None
+
+
+def upward_imports(edges: list[Edge], client: str) -> list[str]:
+    found = []
+    for e in edges:
+        source, target = place_of(e.source, client), place_of(e.target, client)
+        if source is None or target is None:
+            continue
+        same = home_of(e.source) == home_of(e.target)
+        if not same and target >= source:
+            found.append(f"{e.source} imports {e.target} ({e.where()})")
+    # Beyond the order: the library never reaches for the client, whatever the module.
+    found += [f"{e.source} imports the client's {e.target} ({e.where()})" for e in edges
+              if e.source.startswith(LIBRARY + ".") and e.target.split(".")[0] == client]
+    return sorted(set(found))
+
+
+def test_every_library_module_has_a_place():
+    modules = discover({LIBRARY: ROOT / LIBRARY})
+    homeless = sorted(m for m in modules if m != LIBRARY and unit_of(m) not in PLACE)
+    assert not homeless, f"modules outside ORDER (give them a folder): {homeless}"
+
+
+def test_every_arrow_between_the_folders_points_down():
+    folders, aliases = project()
+    client = next(name for name, folder in folders.items() if folder.name == CLIENT_FOLDER)
+    found = upward_imports(import_graph(folders, aliases), client)
+    assert not found, "imports against the folders' order:\n" + "\n".join(found)
+
+
+def io_imports(folder: Path) -> list[str]:
+    """Each import of trio, socket or zeroconf by a library module outside
+    :data:`IO_UNITS` (``folder``: the library's folder)."""
+    found = []
+    for module, (path, _) in sorted(discover({LIBRARY: folder}).items()):
+        if unit_of(module) in IO_UNITS:
+            continue
+        for node in _import_nodes(ast.parse(path.read_text(), str(path)).body):
+            names = ([a.name for a in node.names] if isinstance(node, ast.Import)
+                     else [node.module or ""] if node.level == 0 else [])
+            for name in names:
+                if name.split(".")[0] in IO_PACKAGES:
+                    found.append(f"{module} imports {name} ({path.name}:{node.lineno})")
+    return found
+
+
+def test_only_the_shell_imports_trio_sockets_or_zeroconf():
+    found = io_imports(ROOT / LIBRARY)
+    assert not found, "I/O outside chkobba_p2p/_shell:\n" + "\n".join(found)
+
+
+def test_the_folder_checks_name_what_breaks_them(tmp_path):
+    _write(tmp_path / "lib", {
+        "__init__.py": "def f():\n    from ._shell import peer\n",
+        "errors.py": "",
+        "game/__init__.py": "", "game/rules.py": "from ..errors import E\nfrom . import cards\n",
+        "game/cards.py": "import socket\n",
+        "wire/__init__.py": "", "wire/codec.py": "from ..bots import simple\n",
+        "bots/__init__.py": "", "bots/simple.py": "from ..game import rules\n",
+        "link/__init__.py": "", "link/host.py": "def f():\n    from .._shell import net\n",
+        "_shell/__init__.py": "", "_shell/net.py": "import trio\nfrom ..link import host\n",
+        "_shell/peer.py": "from trio import sleep\n",
+        "lowlevel.py": "from .link.host import HostTable\n",
+    })
+    _write(tmp_path / "app", {"__init__.py": "", "main.py": "from lib import peer\n"})
+    edges = import_graph({LIBRARY: tmp_path / "lib", "app": tmp_path / "app"},
+                         {"lib": LIBRARY})
+    assert upward_imports(edges, "app") == [
+        f"{LIBRARY}.link.host imports {LIBRARY}._shell.net (lib/link/host.py:2)",
+        f"{LIBRARY}.wire.codec imports {LIBRARY}.bots.simple (lib/wire/codec.py:1)",
+    ]
+    assert io_imports(tmp_path / "lib") == [f"{LIBRARY}.game.cards imports socket (cards.py:1)"]
+
+
 def _module_file(module: str) -> Path:
-    """The source file of the library's module ``module`` (``rules``, ``deal.core``)."""
-    base = ROOT / LIBRARY / Path(*module.split("."))
+    """The source file of the library's module ``module`` (``game.rules``, ``deal``)."""
+    base = ROOT / LIBRARY / Path(*module.split(".")) if module else ROOT / LIBRARY
     return base.with_suffix(".py") if base.with_suffix(".py").exists() else base / "__init__.py"
 
 
@@ -295,38 +369,10 @@ def _assigned(path: Path, name: str) -> Any:
     raise AssertionError(f"{path} assigns no {name}")
 
 
-#: The library's public API: the modules a client may import.  Named once, in the
-#: package (``chkobba_p2p.PUBLIC_MODULES``), and read from its source here ("" is the
-#: package itself).  Everything else is reached through them: ``peer`` re-exports what
-#: a client of a live table needs (events, configuration, identities, addresses, the
-#: table state) from the modules underneath.
+#: The library's public API: the modules and folders a client may import.  Named once,
+#: in the package (``chkobba_p2p.PUBLIC_MODULES``), and read from its source here ("" is
+#: the package itself, the face for playing).
 PUBLIC = {"", *_assigned(_module_file(""), "PUBLIC_MODULES")}
-
-
-def reexported_whole() -> set[str]:
-    """The modules whose whole ``__all__`` ``peer`` re-exports (events, config): the
-    face's own types, defined underneath only so that imports point down."""
-    imported: dict[str, set[str]] = {}
-    for node in ast.parse(_module_file("peer").read_text()).body:
-        if isinstance(node, ast.ImportFrom) and node.level == 1 and node.module:
-            imported.setdefault(node.module, set()).update(a.name for a in node.names)
-    whole = set()
-    for module, names in imported.items():
-        try:
-            exported = _assigned(_module_file(module), "__all__")
-        except AssertionError:
-            continue
-        if set(exported) <= names:
-            whole.add(module)
-    return whole
-
-
-def _strict_modules() -> set[str]:
-    mypy = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["mypy"]
-    for override in mypy.get("overrides", []):
-        if override.get("disallow_untyped_defs"):
-            return {m.removeprefix(LIBRARY + ".") for m in override["module"]}
-    return set()
 
 
 def private_imports(edges: list[Edge], client: str) -> list[str]:
@@ -334,56 +380,92 @@ def private_imports(edges: list[Edge], client: str) -> list[str]:
     (once per statement, sorted)."""
     return sorted({f"{e.source} imports {e.target} ({e.where()})" for e in edges
                    if e.source.split(".")[0] == client and e.target.split(".")[0] == LIBRARY
-                   and e.target.partition(".")[2].split(".")[0] not in PUBLIC})
+                   and unit_of(e.target) not in PUBLIC})
 
 
 def test_the_client_imports_only_the_librarys_public_api():
     folders, aliases = project()
     client = next(name for name, folder in folders.items() if folder.name == CLIENT_FOLDER)
     edges = import_graph(folders, aliases)
-    assert any(e.source.startswith(client) and e.target == f"{LIBRARY}.peer" for e in edges)
+    assert any(e.source.startswith(client) and e.target == LIBRARY for e in edges)
     found = private_imports(edges, client)
     assert not found, ("the client reaches under the public API (import it from "
-                       "chkobba_p2p.peer, or make it public):\n" + "\n".join(found))
+                       "chkobba_p2p or chkobba_p2p.lowlevel, or make it public):\n"
+                       + "\n".join(found))
 
 
 def test_the_public_api_check_names_an_import_under_it(tmp_path):
-    _write(tmp_path / "lib", {"__init__.py": "", "peer.py": "", "net.py": "",
-                              "rules.py": "", "deal/__init__.py": "", "deal/core.py": ""})
-    _write(tmp_path / "app", {"__init__.py": "", "ok.py": "from lib import peer\n"
-                              "from lib.rules import Hand\nimport lib\n",
-                              "bad.py": "def f():\n    from lib.net import ClientPeer\n"
+    _write(tmp_path / "lib", {"__init__.py": "", "_shell/__init__.py": "", "_shell/net.py": "",
+                              "game/__init__.py": "", "game/rules.py": "",
+                              "deal/__init__.py": "", "deal/core.py": ""})
+    _write(tmp_path / "app", {"__init__.py": "", "ok.py": "from lib import host_match\n"
+                              "from lib.game.rules import Hand\nimport lib\n",
+                              "bad.py": "def f():\n    from lib._shell.net import ClientPeer\n"
                               "from lib import deal\nimport lib.deal.core\n"})
     edges = import_graph({LIBRARY: tmp_path / "lib", "app": tmp_path / "app"},
                          {"lib": LIBRARY})
     assert private_imports(edges, "app") == [
+        f"app.bad imports {LIBRARY}._shell.net (app/bad.py:2)",
         f"app.bad imports {LIBRARY}.deal (app/bad.py:3)",
         f"app.bad imports {LIBRARY}.deal.core (app/bad.py:4)",
-        f"app.bad imports {LIBRARY}.net (app/bad.py:2)",
     ]
 
 
-def test_the_strict_type_check_covers_exactly_the_public_api():
-    """Public means typed: pyproject.toml's ``mypy --strict`` list is the public modules
-    (but the package's own) and the modules ``peer`` re-exports whole, no more, no less
-    (a public module added in one place only fails here)."""
-    whole = reexported_whole()
-    assert {"events", "config"} <= whole, whole  # the walk sees peer's imports at all
-    wanted, strict = (PUBLIC - {""}) | whole, _strict_modules()
-    assert strict == wanted, (
-        "pyproject.toml's strict list and chkobba_p2p.PUBLIC_MODULES differ: "
-        f"missing {sorted(wanted - strict)}, extra {sorted(strict - wanted)}")
+def _strict_modules() -> set[str]:
+    mypy = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["mypy"]
+    for override in mypy.get("overrides", []):
+        if override.get("disallow_untyped_defs"):
+            return set(override["module"])
+    return set()
 
 
-def test_every_public_module_exists_and_peer_exports_what_it_names():
-    """The one list names real modules, and ``peer.__all__`` (the names of the face)
-    holds only names peer defines or imports."""
-    for module in PUBLIC - {""}:
-        assert _module_file(module).exists(), module
-    tree = ast.parse(_module_file("peer").read_text())
-    bound = {a.asname or a.name for n in tree.body if isinstance(n, ast.ImportFrom)
-             for a in n.names}
-    bound |= {n.name for n in tree.body
-              if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)}
-    missing = set(_assigned(_module_file("peer"), "__all__")) - bound
-    assert not missing, missing
+def test_the_strict_type_check_covers_every_library_module():
+    """Public or not, the library is typed strictly: pyproject.toml's ``mypy --strict``
+    list names every module of it (a pattern ``x.*`` names x's modules at any depth)."""
+    strict = _strict_modules()
+    untyped = []
+    for module in discover({LIBRARY: ROOT / LIBRARY}):
+        names = [module] + [".".join(module.split(".")[:n]) + ".*"
+                            for n in range(1, module.count(".") + 1)]
+        if not strict & set(names):
+            untyped.append(module)
+    assert not untyped, f"modules outside pyproject.toml's strict list: {sorted(untyped)}"
+
+
+def test_every_public_module_exists_and_the_faces_export_what_they_name():
+    """The one list names real modules or folders, and each face's ``__all__`` holds only
+    names it binds (the package's on first use, through ``__getattr__``)."""
+    import importlib
+
+    for unit in PUBLIC - {""}:
+        assert _module_file(unit).exists(), unit
+    for face in ("", "lowlevel", "testing"):
+        module = importlib.import_module(".".join(filter(None, (LIBRARY, face))))
+        missing = [n for n in module.__all__ if not hasattr(module, n)]
+        assert not missing, (face or LIBRARY, missing)
+
+
+def test_the_face_for_playing_keeps_the_old_faces_names():
+    """What ``peer``, ``watch``, ``tor`` and ``transport`` exported (they moved into the
+    private ``_shell``) is what the package exports, plus ``Observer``."""
+    import chkobba_p2p
+
+    shell = ROOT / LIBRARY / "_shell"
+    names = set()
+    for module in ("peer", "watch", "tor", "transport"):
+        names |= set(_assigned(shell / f"{module}.py", "__all__"))
+    assert names | {"Observer", "PUBLIC_MODULES", "__version__"} == set(chkobba_p2p.__all__)
+
+
+def test_importing_the_package_imports_no_io():
+    """``import chkobba_p2p`` stays cheap: its names are imported on first use."""
+    import subprocess
+    import sys
+
+    code = ("import sys, chkobba_p2p\n"
+            "print(sorted(m for m in sys.modules if m.split('.')[0] in "
+            "('trio', 'zeroconf') or m.startswith('chkobba_p2p.')))\n")
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=60, cwd=ROOT)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.strip() == "['chkobba_p2p._version']"

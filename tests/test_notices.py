@@ -1,5 +1,5 @@
 """The library never prints: what a person should see reaches the seat's controller as a
-:class:`~chkobba_p2p.peer.Notice` event, the rest goes to :mod:`logging`.
+:class:`~chkobba_p2p._shell.peer.Notice` event, the rest goes to :mod:`logging`.
 
 Each notice kind that can be provoked cheaply is provoked here, on loopback, and
 asserted as an event; the terminal client words each kind in English and French; and an
@@ -21,9 +21,8 @@ import trio
 from support.net import GatedBot, host_config, join_config
 
 from chkobba_cli.i18n import MESSAGES, Translator, notice_text
-from chkobba_p2p import wire
-from chkobba_p2p.net import ClientPeer, HostPeer
-from chkobba_p2p.peer import (
+from chkobba_p2p._shell.net import ClientPeer, HostPeer
+from chkobba_p2p._shell.peer import (
     BotController,
     ErrorCode,
     Identity,
@@ -32,6 +31,7 @@ from chkobba_p2p.peer import (
     SavedGame,
     SeatController,
 )
+from chkobba_p2p.wire import codec as wire
 
 LIBRARY = Path(__file__).resolve().parent.parent / "chkobba_p2p"
 

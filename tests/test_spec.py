@@ -18,10 +18,10 @@ import pytest
 from support.audit import play
 from support.net import REPO_ROOT
 
-from chkobba_p2p import wire
-from chkobba_p2p.cards import cards
 from chkobba_p2p.deal.crypto import expand_commit_randomizers, expand_permutation
-from chkobba_p2p.group import InvalidGroupElement, L, decode_point
+from chkobba_p2p.deal.group import InvalidGroupElement, L, decode_point
+from chkobba_p2p.game.cards import cards
+from chkobba_p2p.game.rules import Ruleset, Scoring, score_piles
 from chkobba_p2p.link.handshake import (
     CAP_READY_CHECK,
     LINK_CAPABILITIES,
@@ -30,9 +30,14 @@ from chkobba_p2p.link.handshake import (
     HostHandshake,
     Lobby,
 )
-from chkobba_p2p.rules import Ruleset, Scoring, score_piles
-from chkobba_p2p.session import CAP_EARLY_DEAL, CAP_PROOF_APART, CAP_SHUFFLE_PROOFS, DeckInstance
-from chkobba_p2p.wire import ErrorCode, Identity, ProtocolError
+from chkobba_p2p.transcript.session import (
+    CAP_EARLY_DEAL,
+    CAP_PROOF_APART,
+    CAP_SHUFFLE_PROOFS,
+    DeckInstance,
+)
+from chkobba_p2p.wire import codec as wire
+from chkobba_p2p.wire.codec import ErrorCode, Identity, ProtocolError
 
 PROTOCOL = REPO_ROOT / "PROTOCOL.md"
 APPENDICES = (("# Appendix A. The deal sub-protocol", "docs/deal.md",

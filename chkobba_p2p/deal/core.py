@@ -42,12 +42,12 @@ from typing import Any
 
 import rbcl
 
-from .. import shuffle_proof
-from ..cards import Card
-from ..group import IDENTITY, L, hash_bytes, random_scalar
+from ..game.cards import Card
 from . import crypto as dc
+from . import shuffle_proof
 from .crypto import DECK_SIZE, Ciphertext, u64
 from .errors import DealUsageError, PeerMisbehaved
+from .group import IDENTITY, L, hash_bytes, random_scalar
 
 __all__ = [
     "Deal",
@@ -261,7 +261,7 @@ class Deal:
     are bound into every proof and commitment.  ``n`` is the number of seats (2, 3 or 4) and
     ``seat`` this peer's seat.  ``cutter`` is the seat that cuts after the shuffle (None: no
     cut).  ``shuffle_proofs`` (default on): every shuffle step carries a zero-knowledge proof
-    (:mod:`chkobba_p2p.shuffle_proof`) checked before the deck is used; all seats must agree
+    (:mod:`chkobba_p2p.deal.shuffle_proof`) checked before the deck is used; all seats must agree
     on this setting.  Turning it off leaves only the commit-reveal check at the end of the
     instance: the deal stays fair and every cheat is still blamed, but a shuffler that
     replaces the whole deck by encryptions in an order it knows reads every card until the

@@ -4,7 +4,7 @@ Everything here is a pure function of its arguments (plus the OS CSPRNG for nonc
 keys).  The state machine in :mod:`chkobba_p2p.deal.core` strings them together; this
 module fixes the exact hash inputs, which ``docs/deal.md`` specifies byte for byte.
 
-Conventions shared with :mod:`chkobba_p2p.shuffle_proof`:
+Conventions shared with :mod:`chkobba_p2p.deal.shuffle_proof`:
 
 * a ciphertext is a pair ``(c1, c2)`` of 32-byte points, ``Enc(M; r) = (r*B, M + r*H)``
   under the joint key ``H``;
@@ -22,7 +22,7 @@ from collections.abc import Callable, Sequence
 
 import rbcl
 
-from ..group import BASE, IDENTITY, L, hash_bytes, hash_to_point, hash_to_scalar, random_scalar
+from .group import BASE, IDENTITY, L, hash_bytes, hash_to_point, hash_to_scalar, random_scalar
 
 __all__ = [
     "DECK_SIZE",
@@ -99,7 +99,7 @@ def public_key(x: int) -> bytes:
 
 
 def card_point(card_id: int) -> bytes:
-    """The plaintext point of card ``card_id`` (0..39, see :mod:`chkobba_p2p.cards`)."""
+    """The plaintext point of card ``card_id`` (0..39, see :mod:`chkobba_p2p.game.cards`)."""
     return hash_to_point(TAG_CARD, bytes([card_id]))
 
 
@@ -185,7 +185,7 @@ def expand_commit_randomizers(seed: bytes, context: bytes, n: int = DECK_SIZE) -
 
     As secret as the permutation until the seed opens; then an auditor recomputes each
     commitment from it and checks the proof with a fixed-base multiplication where a
-    variable-base one and three additions were (:class:`~chkobba_p2p.shuffle_proof.Opened`).
+    variable-base one and three additions were (:class:`~chkobba_p2p.deal.shuffle_proof.Opened`).
     The context is in the hash because the commitments' generators depend on it: the same
     randomness under two contexts would show the permutation to whoever compares the two
     proofs.  A proof made with other randomness is as valid, only its audit costs more.

@@ -16,7 +16,7 @@ from typing import Any
 
 import msgpack
 
-from ..cards import Card
+from ..game.cards import Card
 from .core import Deal, Event, Output, StepOpened
 from .crypto import DECK_SIZE
 from .errors import PeerMisbehaved

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from ..cards import Card
+from ..game.cards import Card
 from .crypto import DECK_SIZE
 from .errors import DealUsageError
 

@@ -1,10 +1,10 @@
 """The handshake (PROTOCOL.md 5, 5.3), sans-IO: the host's seating and each side of one
 connection's greeting.
 
-Moved here from :mod:`chkobba_p2p.session`, which keeps the transcript: these classes
+Moved here from :mod:`chkobba_p2p.transcript.session`, which keeps the transcript: these classes
 check the unsigned ``host``, ``hello`` and ``welcome`` messages (versions, capabilities,
 identity keys with proof of possession, names, the ruleset and its hash, a seat) and
-build the genesis's :class:`~chkobba_p2p.session.TableInfo` once the table is full.
+build the genesis's :class:`~chkobba_p2p.transcript.session.TableInfo` once the table is full.
 """
 
 from __future__ import annotations
@@ -15,11 +15,11 @@ import secrets
 from collections.abc import Callable
 from typing import Any
 
-from .. import wire
 from ..errors import LocalError
-from ..rules import Ruleset
-from ..seating import ONLINE
-from ..session import (
+from ..game.rules import Ruleset
+from ..game.seating import ONLINE
+from ..text import distinct_names
+from ..transcript.session import (
     CAP_EARLY_DEAL,
     CAP_PROOF_APART,
     CAP_SHUFFLE_PROOFS,
@@ -27,8 +27,8 @@ from ..session import (
     SeatInfo,
     TableInfo,
 )
-from ..text import distinct_names
-from ..wire import (
+from ..wire import codec as wire
+from ..wire.codec import (
     MAX_NAME,
     POP_HOST_DOMAIN,
     POP_JOINER_DOMAIN,

@@ -4,7 +4,7 @@
 in the lobby and the ready check, whose connection is live, who stepped away or is
 waited for after a restart, the clocks and their verdicts, chat and its limit, the
 spectators and the coalesced news of them, the rematch question.  The trio shell
-(:class:`chkobba_p2p.net.HostPeer` and its door, :class:`chkobba_p2p.accept.Door`)
+(:class:`chkobba_p2p._shell.net.HostPeer` and its door, :class:`chkobba_p2p._shell.accept.Door`)
 feeds it connections that finished their greeting, their messages and the time, and
 carries out the :mod:`~chkobba_p2p.link.seat` effects it returns.  Connections are the
 shell's opaque values (``C``).
@@ -21,9 +21,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from .. import wire
-from ..ended import EndedMatch, ended_match
-from ..events import (
+from ..game.rules import Ruleset
+from ..transcript.ended import EndedMatch, ended_match
+from ..transcript.liveness import Limits
+from ..transcript.session import CLOCK_TOLERANCE, GameFault, Phase, Session
+from ..wire import codec as wire
+from ..wire.codec import ErrorCode, Identity, ProtocolError
+from . import messages as lm
+from .events import (
     Chat,
     LeftLobby,
     Lobby,
@@ -34,15 +39,10 @@ from ..events import (
     Waiting,
     clean_chat,
 )
-from ..liveness import Limits
-from ..rules import Ruleset
-from ..session import CLOCK_TOLERANCE, GameFault, Phase, Session
-from ..spectate import spectators_message, watch_name, watching_message
-from ..wire import ErrorCode, Identity, ProtocolError
-from . import messages as lm
 from .handshake import CAP_SHUFFLE_PROOFS, HostHandshake, Knocks
 from .handshake import Lobby as SeatLobby
 from .seat import C, ChatBucket, Close, Effect, Emit, SeatCore, Send, SendBacklog
+from .spectate import spectators_message, watch_name, watching_message
 from .spectators import Announcement, SpectatorAnnouncer
 from .states import HOST
 
@@ -67,7 +67,7 @@ class SeatsMoved(Effect):
 
 #: What a seated connection may send, by type (PROTOCOL.md 5.1, 6, 17): what the host's
 #: state table reads from a seat in the game (an ``error``, a peer's last word, ends the
-#: connection before it reaches the table: :class:`~chkobba_p2p.stream.Link`).
+#: connection before it reaches the table: :class:`~chkobba_p2p._shell.stream.Link`).
 SEAT_MESSAGES = frozenset(HOST.table["IN_GAME"]) - {"error"}
 #: What a spectator may send (PROTOCOL.md 18): ping and pong, by the same table.
 SPECTATOR_MESSAGES = frozenset(HOST.table["WATCHING"]) - {"error"}

@@ -8,7 +8,7 @@ the entries it relays (checked, and blamed on the host when bad), when the host 
 gone (its allowance of time away, spent across drops) or as stalling the game (the
 bound it enforces on every seat), and what we tell people when a connection fails.
 
-The trio shell (:class:`chkobba_p2p.net.ClientPeer`) connects, runs the handshake's
+The trio shell (:class:`chkobba_p2p._shell.net.ClientPeer`) connects, runs the handshake's
 I/O, feeds this core, and carries out the :mod:`~chkobba_p2p.link.seat` effects.
 """
 
@@ -20,9 +20,15 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from .. import wire
 from ..address import parse_fingerprint
-from ..events import (
+from ..game.rules import Ruleset
+from ..text import distinct_names, safe_text
+from ..transcript.liveness import Clocks, Limits
+from ..transcript.session import CLOCK_TOLERANCE, GameFault, Phase, Session
+from ..wire import codec as wire
+from ..wire.codec import ErrorCode, ProtocolError
+from . import messages as lm
+from .events import (
     Chat,
     Lobby,
     Notice,
@@ -34,7 +40,15 @@ from ..events import (
     Waiting,
     clean_chat,
 )
-from ..linkmsg import (
+from .handshake import (
+    CAP_KNOCK,
+    CAP_READY_CHECK,
+    CAP_REMATCH,
+    CAP_SHUFFLE_PROOFS,
+    ClientHandshake,
+    knock_message,
+)
+from .linkmsg import (
     MAX_PLAYERS,
     clean_text,
     lobby_problem,
@@ -47,22 +61,8 @@ from ..linkmsg import (
     parse_move_used,
     parse_wait,
 )
-from ..liveness import Clocks, Limits
-from ..rules import Ruleset
-from ..session import CLOCK_TOLERANCE, GameFault, Phase, Session
-from ..spectate import spectator_names
-from ..text import distinct_names, safe_text
-from ..wire import ErrorCode, ProtocolError
-from . import messages as lm
-from .handshake import (
-    CAP_KNOCK,
-    CAP_READY_CHECK,
-    CAP_REMATCH,
-    CAP_SHUFFLE_PROOFS,
-    ClientHandshake,
-    knock_message,
-)
 from .seat import C, ChatBucket, Effect, Emit, SeatCore, Send, SendBacklog
+from .spectate import spectator_names
 from .spectators import SpectatorAnnouncer
 
 __all__ = ["SeatLink", "Committed", "lobby_event", "code_name", "pinned_fingerprint",

@@ -10,10 +10,10 @@ of ``hello``, ``welcome`` and ``knock`` prove a key, nothing of the game).
 
 Each class has ``to_wire() -> dict`` (``wire.encode`` of it gives exactly the bytes the
 peers have always sent: field order is part of it) and ``from_wire(dict)``, which checks
-every field it keeps and raises :class:`~chkobba_p2p.wire.ProtocolError` (``bad_field``
+every field it keeps and raises :class:`~chkobba_p2p.wire.codec.ProtocolError` (``bad_field``
 unless said otherwise) for one that is off.  :func:`parse_link_message` dispatches on
 ``t`` (``unknown_type`` for a type that is not a link message).  The lenient readers of
-:mod:`chkobba_p2p.linkmsg` (None instead of an error) are wrappers around these.
+:mod:`chkobba_p2p.link.linkmsg` (None instead of an error) are wrappers around these.
 """
 
 from __future__ import annotations
@@ -22,10 +22,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from ..events import clean_chat
-from ..seating import MAX_PLAYERS as SEATS_MAX
+from ..game.seating import MAX_PLAYERS as SEATS_MAX
 from ..text import first_invisible
-from ..wire import MAX_NAME, MAX_STR, SUPPORTED_VERSIONS, ErrorCode, ProtocolError, get_field
+from ..wire.codec import MAX_NAME, MAX_STR, SUPPORTED_VERSIONS, ErrorCode, ProtocolError, get_field
+from .events import clean_chat
 
 __all__ = [
     "MAX_PLAYERS", "MAX_ERROR_TEXT", "MAX_LIMIT", "MAX_SPECTATORS", "LINK_TYPES",

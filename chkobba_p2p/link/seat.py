@@ -1,6 +1,6 @@
 """What every seat's link does around its session, sans-IO (PROTOCOL.md 6, 12, 17).
 
-:class:`SeatCore` drives one seat's :class:`~chkobba_p2p.session.Session` the way both
+:class:`SeatCore` drives one seat's :class:`~chkobba_p2p.transcript.session.Session` the way both
 the host and a joiner do: it takes the entries the session makes, the choices of the
 seat's person, the time, and gives back :data:`Effect` values for the trio shell to carry
 out -- frames to send on a connection, events for the controller, "the game waits for
@@ -21,10 +21,9 @@ from typing import Generic, TypeVar
 
 from ..deal.core import JobResult, ProofJob
 from ..errors import IllegalMove, LocalError
-from ..events import ChoiceRefused, Lobby, Outcome, OutcomeError
-from ..liveness import ClockReading, Clocks, Limits, SeatClock
-from ..rules import Move
-from ..session import (
+from ..game.rules import Move
+from ..transcript.liveness import ClockReading, Clocks, Limits, SeatClock
+from ..transcript.session import (
     Decision,
     GameFault,
     Session,
@@ -32,7 +31,8 @@ from ..session import (
     dispute_contradicts,
     make_clock,
 )
-from ..wire import ErrorCode, ProtocolError
+from ..wire.codec import ErrorCode, ProtocolError
+from .events import ChoiceRefused, Lobby, Outcome, OutcomeError
 
 __all__ = ["C", "Send", "SendBacklog", "Close", "Emit", "Decide", "AskReady", "CancelAsk",
            "Finished", "RunJob", "Effect", "ChatBucket", "SeatCore", "MAX_REFUSALS"]
@@ -248,7 +248,7 @@ class SeatCore(Generic[C]):
               evidence: bytes | None, now: float, *, flag: int | None = None) -> bytes:
         """End the game with a signed abort record; returns its body (the caller sends
         it: :meth:`_entry_out`, or straight to a socket while cancelled).  ``flag``: the
-        host's clocks flag that seat (a loss on time, :func:`~chkobba_p2p.session.
+        host's clocks flag that seat (a loss on time, :func:`~chkobba_p2p.transcript.session.
         flag_holds`)."""
         s = self.session
         assert s is not None

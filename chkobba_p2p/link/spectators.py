@@ -2,7 +2,7 @@
 
 A spectator may come and go as fast as it can open connections; each arrival and
 departure changes the list of names, but the players see at most one announcement (a
-``spectators`` message, a :class:`~chkobba_p2p.events.Spectators` event) every
+``spectators`` message, a :class:`~chkobba_p2p.link.events.Spectators` event) every
 :data:`ANNOUNCE_WINDOW` seconds, and it says the list as it is then.  The last state
 always arrives: a change inside the window is announced when the window ends.
 

@@ -5,7 +5,7 @@ arriving on one connection in ``state``; ``JOINER`` and ``SPECTATOR`` are the sa
 what a joining peer and a spectator receive from the host.  ``*_EVENTS[state][event]``
 are the transitions no message causes (the greeting sent, the table full, a drop, a
 timeout).  :func:`next_state` gives the state after a message or raises
-:class:`LinkStateError`, a :class:`~chkobba_p2p.wire.ProtocolError` with the code the
+:class:`LinkStateError`, a :class:`~chkobba_p2p.wire.codec.ProtocolError` with the code the
 peer is sent (``unknown_type`` or ``protocol_violation``) before the connection closes.
 
 A machine's *lenient* states read any other type and stay put (a joining peer "ignores
@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from ..errors import LocalError
-from ..wire import ErrorCode, ProtocolError
+from ..wire.codec import ErrorCode, ProtocolError
 from .messages import LINK_TYPES
 
 __all__ = ["Machine", "LinkStateError", "NoSuchEvent", "HOST", "JOINER", "SPECTATOR",

@@ -13,9 +13,7 @@ from typing import Any
 
 import trio
 
-from chkobba_p2p import rules as R
-from chkobba_p2p.cards import FigureConvention
-from chkobba_p2p.peer import (
+from chkobba_p2p import (
     Chat,
     HandScored,
     KnownPlayers,
@@ -30,7 +28,9 @@ from chkobba_p2p.peer import (
     TableReady,
     TableState,
 )
-from chkobba_p2p.rating import bot_level
+from chkobba_p2p.game import rules as R
+from chkobba_p2p.game.cards import FigureConvention
+from chkobba_p2p.observe.rating import bot_level
 
 from ..i18n import Translator
 from .chat import ChatInput

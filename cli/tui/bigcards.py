@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from chkobba_p2p.cards import Card
+from chkobba_p2p.game.cards import Card
 
 from .render import CardStyle, Line
 

@@ -1,7 +1,7 @@
 """A bot peer in its own process, for ``chkobba play``: joins a table over loopback.
 
 ``python -m chkobba_cli.tui.botproc HOST:PORT --level greedy --seed 7 --name bot1`` -- the same
-public API any client uses (:func:`chkobba_p2p.peer.join_match`), with a seeded bot so a
+public API any client uses (:func:`chkobba_p2p._shell.peer.join_match`), with a seeded bot so a
 test game's play style is reproducible (the deal itself never is: it is cryptographic).
 
 With ``-`` for the address the bot is started before the table exists (:class:`EarlyBots`,
@@ -60,9 +60,9 @@ class EarlyBots:
 def main(argv: list[str] | None = None) -> int:
     import trio
 
-    from chkobba_p2p.levels import LEVELS
-    from chkobba_p2p.peer import BotController, Identity, JoinConfig, Timeouts, join_match
-    from chkobba_p2p.rating import bot_seed
+    from chkobba_p2p import BotController, Identity, JoinConfig, Timeouts, join_match
+    from chkobba_p2p.bots.levels import LEVELS
+    from chkobba_p2p.observe.rating import bot_seed
 
     p = argparse.ArgumentParser(prog="chkobba-bot-peer")
     p.add_argument("address", help="HOST:PORT, or - to read it (then the log path) from stdin")
@@ -80,7 +80,7 @@ def main(argv: list[str] | None = None) -> int:
         log = sys.stdin.readline().strip() or log
         if not address:
             return 0  # the client gave up before its table listened
-    # A bot level's well-known key (chkobba_p2p.rating.bot_seed): the logs show which
+    # A bot level's well-known key (chkobba_p2p.observe.rating.bot_seed): the logs show which
     # seats were which bots, and ratings read against them.
     identity = Identity.from_seed(bot_seed(args.level, args.index))
     config = JoinConfig(address, name=args.name, identity=identity,

@@ -20,7 +20,7 @@ from prompt_toolkit.layout import (
     Window,
 )
 
-from chkobba_p2p.peer import SeatController, clean_chat
+from chkobba_p2p import SeatController, clean_chat
 
 from ..i18n import Translator
 

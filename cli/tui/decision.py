@@ -12,9 +12,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from chkobba_p2p import rules as R
-from chkobba_p2p.cards import Card
 from chkobba_p2p.errors import IllegalMove
+from chkobba_p2p.game import rules as R
+from chkobba_p2p.game.cards import Card
 
 from .render import Line, by_value, wrap_line
 from .view import TableView

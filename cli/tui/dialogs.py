@@ -12,7 +12,7 @@ import math
 from collections.abc import Sequence
 from pathlib import Path
 
-from chkobba_p2p.peer import ErrorCode, HandScored, Outcome
+from chkobba_p2p import ErrorCode, HandScored, Outcome
 from chkobba_p2p.text import safe_text
 
 from ..i18n import Translator

@@ -24,8 +24,8 @@ from dataclasses import dataclass
 import outcome as outcome_mod
 import trio
 
-from chkobba_p2p import rules as R
-from chkobba_p2p.peer import Lobby, Outcome, SeatController
+from chkobba_p2p import Lobby, Outcome, SeatController
+from chkobba_p2p.game import rules as R
 
 from .app import TuiApp
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from chkobba_p2p.cards import Card, FigureConvention, Suit
-from chkobba_p2p.rules import Ruleset, Scoring
+from chkobba_p2p.game.cards import Card, FigureConvention, Suit
+from chkobba_p2p.game.rules import Ruleset, Scoring
 
 from ..i18n import card_letters
 from .quickchat import keys_text

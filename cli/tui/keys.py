@@ -16,8 +16,8 @@ from prompt_toolkit.key_binding import ConditionalKeyBindings, KeyBindings, merg
 from prompt_toolkit.key_binding.key_bindings import KeyBindingsBase
 from prompt_toolkit.key_binding.key_processor import KeyPressEvent
 
-from chkobba_p2p import rules as R
-from chkobba_p2p.peer import TableState
+from chkobba_p2p import TableState
+from chkobba_p2p.game import rules as R
 
 from .chat import ChatInput
 from .decision import Request

@@ -11,7 +11,7 @@ from typing import Any
 
 import trio
 
-from chkobba_p2p.peer import Outcome, SeatController, TableState
+from chkobba_p2p import Outcome, SeatController, TableState
 
 __all__ = ["Leaving"]
 
@@ -49,7 +49,7 @@ class Leaving:
 
     def allowance_left(self) -> float:
         """Seconds of this seat's allowance of time away still left for the match, as
-        the peer's clocks last read them (:class:`~chkobba_p2p.peer.ClockReading`); the
+        the peer's clocks last read them (:class:`~chkobba_p2p._shell.peer.ClockReading`); the
         table's limit until a reading came."""
         seat = self.state.seat
         left = self.presence.allowance_left.get(seat if seat is not None else -1)
@@ -198,7 +198,7 @@ class Leaving:
         are narrated, is under its box): ``sami wants a rematch``, ``sami declines a
         rematch``, ``sami left the table: no rematch``.  A bot that leaves without an
         answer is no news (new bots sit at a new table)."""
-        from chkobba_p2p.rating import bot_level
+        from chkobba_p2p.observe.rating import bot_level
 
         if not self.rematch_open:
             return []

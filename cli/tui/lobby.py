@@ -6,7 +6,7 @@ is in :mod:`.keys`) and what the known players say of each seat (:mod:`.trust`).
 
 from __future__ import annotations
 
-from chkobba_p2p.peer import KnownPlayers, PortMapped, PortMapUnavailable
+from chkobba_p2p import KnownPlayers, PortMapped, PortMapUnavailable
 from chkobba_p2p.text import safe_text
 
 from ..i18n import Translator

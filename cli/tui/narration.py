@@ -9,8 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from chkobba_p2p import rules as R
-from chkobba_p2p.peer import (
+from chkobba_p2p import (
     Aborted,
     Chat,
     HandScored,
@@ -30,7 +29,8 @@ from chkobba_p2p.peer import (
     TableReady,
     Waiting,
 )
-from chkobba_p2p.rating import bot_level
+from chkobba_p2p.game import rules as R
+from chkobba_p2p.observe.rating import bot_level
 from chkobba_p2p.text import safe_text
 
 from ..i18n import notice_text

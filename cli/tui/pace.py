@@ -20,8 +20,7 @@ from collections.abc import Callable
 
 import trio
 
-from chkobba_p2p import rules as R
-from chkobba_p2p.peer import (
+from chkobba_p2p import (
     Aborted,
     FirstDealerDrawn,
     HandScored,
@@ -31,6 +30,7 @@ from chkobba_p2p.peer import (
     RedealEvent,
     TableReady,
 )
+from chkobba_p2p.game import rules as R
 
 __all__ = ["Pacer", "Showing", "DEFAULT_PACE", "SCORE_WAIT"]
 

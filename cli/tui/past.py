@@ -1,7 +1,7 @@
 """The matches already played, for the lobby and the end screen: the record against a
 known player ("amel: 5 games, 3–2") and the series score of this table.
 
-All of it comes from the logs in the data directory (:mod:`chkobba_p2p.history`: each
+All of it comes from the logs in the data directory (:mod:`chkobba_p2p.observe.history`: each
 audited, the audit cached by the log's hash); nothing new is stored.  The logs are read
 in a thread, so that the screen never waits for an audit: until they are read, nothing
 is shown, and :meth:`PastGames.refresh` reads them again once a match has ended.  The
@@ -19,7 +19,7 @@ import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from chkobba_p2p.history import (
+from chkobba_p2p.observe.history import (
     AuditCache,
     Game,
     Log,
@@ -29,7 +29,7 @@ from chkobba_p2p.history import (
     index_logs,
     series,
 )
-from chkobba_p2p.history import record_against as _record_against
+from chkobba_p2p.observe.history import record_against as _record_against
 from chkobba_p2p.text import safe_text
 
 __all__ = ["PastGames", "series_text", "record_text"]

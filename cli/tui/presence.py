@@ -11,16 +11,8 @@ from __future__ import annotations
 
 import time
 
-from chkobba_p2p import rules as R
-from chkobba_p2p.peer import (
-    ClockReading,
-    HandStarted,
-    Lobby,
-    Restored,
-    Resumed,
-    TableState,
-    Waiting,
-)
+from chkobba_p2p import ClockReading, HandStarted, Lobby, Restored, Resumed, TableState, Waiting
+from chkobba_p2p.game import rules as R
 
 from .render import Line, wrap_line
 from .view import TableView

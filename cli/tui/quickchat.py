@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from chkobba_p2p import rules as R
-from chkobba_p2p.peer import Restored
+from chkobba_p2p import Restored
+from chkobba_p2p.game import rules as R
 
 __all__ = ["QUICK_CHAT", "phrase", "keys_text", "TurnBell"]
 

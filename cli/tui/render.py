@@ -10,8 +10,8 @@ from collections.abc import Callable, Iterable, Sequence
 
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
-from chkobba_p2p.cards import Card, FigureConvention
-from chkobba_p2p.rules import HandScore
+from chkobba_p2p.game.cards import Card, FigureConvention
+from chkobba_p2p.game.rules import HandScore
 
 from ..i18n import card_letters
 

@@ -19,11 +19,11 @@ from prompt_toolkit.layout import HSplit, Layout, VSplit, Window
 from prompt_toolkit.layout.controls import FormattedTextControl
 from prompt_toolkit.output import ColorDepth
 
-from chkobba_p2p.cards import FigureConvention, card
-from chkobba_p2p.observer import INVALID, UNSUPPORTED, VALID, DeckRevealed, Verdict
-from chkobba_p2p.peer import Aborted, HandScored
-from chkobba_p2p.review import Grade
-from chkobba_p2p.rules import CutEvent, PlayEvent
+from chkobba_p2p import Aborted, HandScored
+from chkobba_p2p.game.cards import FigureConvention, card
+from chkobba_p2p.game.rules import CutEvent, PlayEvent
+from chkobba_p2p.observe.observer import INVALID, UNSUPPORTED, VALID, DeckRevealed, Verdict
+from chkobba_p2p.observe.review import Grade
 from chkobba_p2p.timeline import Timeline
 
 from .. import coach, scoresheet

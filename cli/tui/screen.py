@@ -29,8 +29,7 @@ from prompt_toolkit.layout import (
 from prompt_toolkit.output import ColorDepth
 from prompt_toolkit.widgets import Frame
 
-from chkobba_p2p import rules as R
-from chkobba_p2p.peer import (
+from chkobba_p2p import (
     HandScored,
     KnownPlayers,
     Outcome,
@@ -38,6 +37,7 @@ from chkobba_p2p.peer import (
     PortMapUnavailable,
     TableState,
 )
+from chkobba_p2p.game import rules as R
 
 from . import dialogs
 from .chat import ChatInput

@@ -9,7 +9,7 @@ shows it, the screen does not.
 
 from __future__ import annotations
 
-from chkobba_p2p.peer import Aborted, ErrorCode, Standing
+from chkobba_p2p import Aborted, ErrorCode, Standing
 from chkobba_p2p.text import safe_text
 
 from ..i18n import elide

@@ -12,8 +12,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
 
-from chkobba_p2p import rules as R
-from chkobba_p2p.cards import Card
+from chkobba_p2p.game import rules as R
+from chkobba_p2p.game.cards import Card
 
 from .bigcards import big_card_row
 from .render import Line, by_value, card_chips, card_row, line_text, wrap_line

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from chkobba_p2p.history import Record
-from chkobba_p2p.peer import KnownPlayers, Recognition, TableState
-from chkobba_p2p.rating import bot_level
+from chkobba_p2p import KnownPlayers, Recognition, TableState
+from chkobba_p2p.observe.history import Record
+from chkobba_p2p.observe.rating import bot_level
 from chkobba_p2p.text import safe_text
 
 from .past import record_text

@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from chkobba_p2p.cards import Card, FigureConvention
-from chkobba_p2p.peer import TableState
+from chkobba_p2p import TableState
+from chkobba_p2p.game.cards import Card, FigureConvention
 
 from ..i18n import Translator
 from .render import CardStyle, by_value

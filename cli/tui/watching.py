@@ -1,6 +1,6 @@
 """``chkobba watch`` on a terminal: the table a player sees, seen from no seat, fed live.
 
-The spectator's events (:class:`~chkobba_p2p.watch.Spectator`: the observer's events of
+The spectator's events (:class:`~chkobba_p2p._shell.watch.Spectator`: the observer's events of
 every entry, and the table's unsigned news) build a
 :class:`~chkobba_p2p.tablestate.TableState` from no seat, drawn with the live client's
 and ``replay --view``'s :func:`~.table.draw_table` (the table cards, each player's count
@@ -42,17 +42,10 @@ from prompt_toolkit.layout.controls import FormattedTextControl
 from prompt_toolkit.output import ColorDepth
 from prompt_toolkit.widgets import Frame
 
-from chkobba_p2p.cards import FigureConvention
-from chkobba_p2p.observer import INVALID, UNSUPPORTED, VALID, DeckRevealed, Verdict
-from chkobba_p2p.peer import (
-    HandStarted,
-    Limits,
-    Lobby,
-    RedealEvent,
-    TableState,
-)
+from chkobba_p2p import HandStarted, Limits, Lobby, RedealEvent, Spectator, TableState, WatchOutcome
+from chkobba_p2p.game.cards import FigureConvention
+from chkobba_p2p.observe.observer import INVALID, UNSUPPORTED, VALID, DeckRevealed, Verdict
 from chkobba_p2p.text import safe_text
-from chkobba_p2p.watch import Spectator, WatchOutcome
 
 from ..i18n import Translator, unsupported_words
 from . import dialogs

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from chkobba_cli.main import main
-from chkobba_p2p.arena import (
+from chkobba_p2p.bots.arena import (
     ArenaResult,
     _deck_source,
     _play_leg,
@@ -14,7 +14,7 @@ from chkobba_p2p.arena import (
     play_duplicate_match,
     wilson_interval,
 )
-from chkobba_p2p.rules import Hand, Ruleset
+from chkobba_p2p.game.rules import Hand, Ruleset
 
 
 def test_wilson_interval_known_values():
@@ -47,7 +47,7 @@ class ViewChecker:
     level = "checker"
 
     def __init__(self) -> None:
-        from chkobba_p2p.bots import GreedyBot
+        from chkobba_p2p.bots.simple import GreedyBot
 
         self.inner = GreedyBot(0)
         self.seen = 0
@@ -144,7 +144,7 @@ def test_arena_command_refuses_bad_arguments(capsys):
 
 
 def test_arena_ladder_command_rates_every_level_from_its_round_robin(capsys):
-    from chkobba_p2p.arena import Pairing, elo_ratings
+    from chkobba_p2p.bots.arena import Pairing, elo_ratings
 
     assert main(["arena", "--ladder", "random,greedy,heuristic", "--games", "3",
                  "--seed", "2", "--target", "3"]) == 0

@@ -9,20 +9,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from chkobba_p2p import errors
-from chkobba_p2p.bots import GreedyBot, HeuristicBot, RandomBot
-from chkobba_p2p.cards import DECK, Card, cards
-from chkobba_p2p.levels import LEVELS, make_bot
-from chkobba_p2p.rules import (
-    CutterChoice,
-    DealStep,
-    Hand,
-    Move,
-    Ruleset,
-    Turn,
-    capture_options,
-    score_piles,
-)
-from chkobba_p2p.search import (
+from chkobba_p2p.bots.expert import (
     ExpertBot,
     bits,
     capture_masks,
@@ -34,6 +21,19 @@ from chkobba_p2p.search import (
     play,
     score_masks,
     undealt,
+)
+from chkobba_p2p.bots.levels import LEVELS, make_bot
+from chkobba_p2p.bots.simple import GreedyBot, HeuristicBot, RandomBot
+from chkobba_p2p.game.cards import DECK, Card, cards
+from chkobba_p2p.game.rules import (
+    CutterChoice,
+    DealStep,
+    Hand,
+    Move,
+    Ruleset,
+    Turn,
+    capture_options,
+    score_piles,
 )
 
 TUNISIAN = Ruleset()
@@ -423,7 +423,7 @@ def test_expert_stays_within_its_time_budget():
 
 
 def test_expert_cut_choice_stays_within_its_time_budget():
-    from chkobba_p2p.cards import card
+    from chkobba_p2p.game.cards import card
 
     fresh = Hand.new(TUNISIAN, 2, 1).deal([card("7D")])
     view = fresh.view(fresh.cutter)
@@ -441,7 +441,7 @@ def test_bits_and_masks_round_trip():
 
 
 def test_expert_cut_choice_reads_only_the_cutters_view():
-    from chkobba_p2p.cards import card
+    from chkobba_p2p.game.cards import card
 
     # With a sample count and no clock the choice is a function of the view alone; a
     # seat other than the cutter (who alone saw the card) cannot choose.

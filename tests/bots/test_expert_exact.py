@@ -2,7 +2,7 @@
 
 The reference here is a plain minimax written on the public rules API (``legal_moves``,
 ``play``, ``deal``, ``score``), without pruning and without the search's sampled worlds:
-:func:`chkobba_p2p.search.exact_values` must give every option the value it gives."""
+:func:`chkobba_p2p.bots.expert.exact_values` must give every option the value it gives."""
 
 from __future__ import annotations
 
@@ -10,11 +10,7 @@ import random
 
 import pytest
 
-from chkobba_p2p.bots import GreedyBot
-from chkobba_p2p.cards import DECK, Card
-from chkobba_p2p.errors import LocalError
-from chkobba_p2p.rules import CutterChoice, DealStep, Hand, Ruleset, Turn, mask_of
-from chkobba_p2p.search import (
+from chkobba_p2p.bots.expert import (
     EXACT_STOCK_2P,
     ExpertBot,
     _exact_reach,
@@ -24,6 +20,10 @@ from chkobba_p2p.search import (
     round_plays,
     world_weight,
 )
+from chkobba_p2p.bots.simple import GreedyBot
+from chkobba_p2p.errors import LocalError
+from chkobba_p2p.game.cards import DECK, Card
+from chkobba_p2p.game.rules import CutterChoice, DealStep, Hand, Ruleset, Turn, mask_of
 
 TUNISIAN = Ruleset()
 

@@ -12,7 +12,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from chkobba_p2p import errors
-from chkobba_p2p.arena import (
+from chkobba_p2p.bots.arena import (
     ARENA_LEVELS,
     MEASUREMENT_LEVELS,
     Pairing,
@@ -20,11 +20,11 @@ from chkobba_p2p.arena import (
     arena_bot,
     elo_ratings,
 )
-from chkobba_p2p.bots import RandomBot
-from chkobba_p2p.cards import DECK, card, cards
-from chkobba_p2p.levels import LEVELS, make_bot
-from chkobba_p2p.rules import DealStep, Hand, Move, Ruleset, Turn, mask_of
-from chkobba_p2p.search import ExpertBot, OmniscientBot, round_plays, world_weight
+from chkobba_p2p.bots.expert import ExpertBot, OmniscientBot, round_plays, world_weight
+from chkobba_p2p.bots.levels import LEVELS, make_bot
+from chkobba_p2p.bots.simple import RandomBot
+from chkobba_p2p.game.cards import DECK, card, cards
+from chkobba_p2p.game.rules import DealStep, Hand, Move, Ruleset, Turn, mask_of
 
 TUNISIAN = Ruleset()
 
@@ -241,7 +241,7 @@ def _finished(mine: str, theirs: str) -> Hand:
 
 
 def test_match_value_near_the_target_counts_the_match_not_the_margin():
-    from chkobba_p2p.search import match_value
+    from chkobba_p2p.bots.expert import match_value
 
     world = _finished("7D", "1S 2S")
     assert world.score.points == (1, 3)  # seat 0 the haya; seat 1 the rest

@@ -111,20 +111,23 @@ def test_the_help_s_copies_of_the_library_s_names_and_bounds_are_exact():
     """The options are declared from copies (so that no library module is imported for
     them): each equals the library's, in its order."""
     from chkobba_cli import arguments, i18n, options, rules_options
-    from chkobba_p2p import audit, levels, peer, rules
-    from chkobba_p2p.cards import FigureConvention
+    from chkobba_p2p._shell import peer
+    from chkobba_p2p.bots import levels
+    from chkobba_p2p.game import rules
+    from chkobba_p2p.game.cards import FigureConvention
+    from chkobba_p2p.observe import audit
 
     assert tuple(levels.LEVELS) == options.LEVELS
-    from chkobba_p2p.arena import ARENA_LEVELS
+    from chkobba_p2p.bots.arena import ARENA_LEVELS
     assert ARENA_LEVELS == options.ARENA_LEVELS
     assert tuple(f.value for f in FigureConvention) == options.FIGURES
     assert tuple(i18n.LANGS) == options.LANGS
     assert (options.DEFAULT_PORT, options.MAX_LIMIT, options.MAX_SPECTATORS) == \
         (peer.DEFAULT_PORT, peer.MAX_LIMIT, peer.MAX_SPECTATORS)
-    from chkobba_p2p.review import DEFAULT_SAMPLES
+    from chkobba_p2p.observe.review import DEFAULT_SAMPLES
 
     assert options.REVIEW_SAMPLES == DEFAULT_SAMPLES
-    from chkobba_p2p.seating import ONLINE
+    from chkobba_p2p.game.seating import ONLINE
 
     assert options.TABLE_SHAPES == ONLINE
     assert tuple(rules.PRESETS) == rules_options.PRESETS
@@ -166,7 +169,7 @@ def test_a_headless_bot_peer_imports_no_terminal_ui(module):
     assert not {m for m in modules if m.split(".")[0] in TERMINAL_UI}
     assert {m for m in modules if m.startswith("chkobba_cli.tui")} <= \
         {"chkobba_cli.tui", "chkobba_cli.tui.botproc"}
-    assert "chkobba_p2p.peer" in modules  # it is a peer: the test imports what it claims
+    assert "chkobba_p2p._shell.peer" in modules  # it is a peer: the test imports what it claims
 
 
 def test_a_broken_command_module_breaks_only_its_own_command(monkeypatch, capsys):

@@ -7,7 +7,7 @@ import pytest
 
 from chkobba_cli.coach import short_grade
 from chkobba_cli.i18n import Translator
-from chkobba_p2p.review import Grade
+from chkobba_p2p.observe.review import Grade
 
 
 def _grade(label: str, loss: float) -> Grade:

@@ -14,16 +14,16 @@ import pytest
 import trio
 from support.net import REPO_ROOT, cli_command, cli_env, host_config, join_config
 
+from chkobba_p2p._shell.net import ClientPeer, HostPeer, lobby_event
+from chkobba_p2p._shell.peer import BotController, Lobby, Outcome, clean_chat
+from chkobba_p2p.game.rules import Ruleset
 from chkobba_p2p.link.handshake import ClientHandshake, HostHandshake
 from chkobba_p2p.link.handshake import Lobby as SeatLobby
-from chkobba_p2p.net import ClientPeer, HostPeer, lobby_event
-from chkobba_p2p.peer import BotController, Lobby, Outcome, clean_chat
-from chkobba_p2p.rules import Ruleset
-from chkobba_p2p.session import Aborted, SeatInfo, Session, TableInfo, TableReady
 from chkobba_p2p.tablestate import TableState
 from chkobba_p2p.text import distinct_names, safe_text, same_name
-from chkobba_p2p.transcript import TranscriptWriter
-from chkobba_p2p.wire import ErrorCode, Identity
+from chkobba_p2p.transcript.session import Aborted, SeatInfo, Session, TableInfo, TableReady
+from chkobba_p2p.wire.codec import ErrorCode, Identity
+from chkobba_p2p.wire.logfile import TranscriptWriter
 
 #: Everything a terminal obeys or that rewrites a line: CSI, OSC title and OSC 8 link
 #: with BEL and ST terminators, OSC 52 (clipboard), a one-byte C1 CSI, bidi overrides
@@ -268,9 +268,8 @@ def test_every_headless_line_of_outside_words_is_inert(capsys):
     from chkobba_cli.net import Narrator as Headless
     from chkobba_cli.reach import reach_line, table_lines
     from chkobba_cli.watch import Narrator as Commentary
-    from chkobba_p2p.discovery import TableAd
-    from chkobba_p2p.observer import INVALID, Verdict
-    from chkobba_p2p.peer import (
+    from chkobba_p2p._shell.discovery import TableAd
+    from chkobba_p2p._shell.peer import (
         Chat,
         Notice,
         NoticeKind,
@@ -278,6 +277,7 @@ def test_every_headless_line_of_outside_words_is_inert(capsys):
         PortMapUnavailable,
         Spectators,
     )
+    from chkobba_p2p.observe.observer import INVALID, Verdict
 
     router = [PortMapped(EVIL, 7777, "UPnP"), PortMapUnavailable(EVIL, 7777, EVIL)]
     for ev in router:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from chkobba_p2p.link.handshake import error_message
 from chkobba_p2p.link.joiner import refusal_words
 from chkobba_p2p.link.messages import clean_text
-from chkobba_p2p.wire import ErrorCode
+from chkobba_p2p.wire.codec import ErrorCode
 
 
 def test_an_honest_hosts_refusal_reads_as_its_sentence_and_detail():

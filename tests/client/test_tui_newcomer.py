@@ -20,10 +20,10 @@ from chkobba_cli.tui.memo import KEPT_CHAT, Memo
 from chkobba_cli.tui.quickchat import QUICK_CHAT, TurnBell, keys_text, phrase
 from chkobba_cli.tui.render import line_text
 from chkobba_cli.tui.seats import seat_positions
-from chkobba_p2p import rules as R
-from chkobba_p2p import session as S
-from chkobba_p2p.cards import card
-from chkobba_p2p.peer import Chat, Lobby, Outcome, RematchAnswer, Restored
+from chkobba_p2p._shell.peer import Chat, Lobby, Outcome, RematchAnswer, Restored
+from chkobba_p2p.game import rules as R
+from chkobba_p2p.game.cards import card
+from chkobba_p2p.transcript import session as S
 
 
 @pytest.fixture
@@ -230,7 +230,7 @@ def test_the_ascii_picture_measures_what_it_draws(app_session):
     ("fr", "sami : 1 partie, 1–0", "sami : 2 parties, 1–1")])
 def test_the_record_against_a_player_counts_one_game_in_the_singular(lang, one, two):
     from chkobba_cli.tui.past import record_text
-    from chkobba_p2p.history import Record
+    from chkobba_p2p.observe.history import Record
 
     t = Translator(lang)
     assert record_text(t, "sami", Record(1, 1, 0)) == one
@@ -279,8 +279,8 @@ def test_the_rematch_lobby_says_players_are_joining_only_while_a_seat_is_free(ap
 
 def test_our_own_bots_are_said_once_as_they_start_not_again_by_name(app_session):
     from chkobba_cli.tui.narration import BotsStarting
-    from chkobba_p2p.rating import bot_seed
-    from chkobba_p2p.wire import Identity
+    from chkobba_p2p.observe.rating import bot_seed
+    from chkobba_p2p.wire.codec import Identity
 
     host = TuiApp(kind="host", lang="en", seat=0, rules=R.Ruleset(), players=3)
     bot = Identity.from_seed(bot_seed("greedy", 1)).public
@@ -342,9 +342,9 @@ def test_after_a_three_player_match_the_rematch_lobby_says_only_who_beat_whom(tm
     sami "amel: 1 game, 0–1"; neither lost to the other: no record between them, and
     each one's record against the winner."""
     from chkobba_cli.tui.past import PastGames, record_text
-    from chkobba_p2p.audit import VALID
-    from chkobba_p2p.history import Game, Log, Seat
-    from chkobba_p2p.wire import Identity
+    from chkobba_p2p.observe.audit import VALID
+    from chkobba_p2p.observe.history import Game, Log, Seat
+    from chkobba_p2p.wire.codec import Identity
 
     amel, sami, bilel = (Identity.generate().public for _ in range(3))
     seats = (Seat("amel", amel), Seat("sami", sami), Seat("bilel", bilel))
@@ -385,7 +385,7 @@ def test_the_hosts_lobby_says_how_spectators_connect(app_session, lang, words):
 
 def test_the_headless_hosts_lines_say_how_spectators_connect(capsys):
     from chkobba_cli.net import Narrator
-    from chkobba_p2p.events import Listening
+    from chkobba_p2p.link.events import Listening
 
     for places, shown in ((2, True), (0, False)):
         narrator = Narrator()
@@ -406,7 +406,7 @@ def test_french_cards_read_r_d_v_on_every_screen():
     from chkobba_cli.replay_html import _Page
     from chkobba_cli.tui.render import CardStyle
     from chkobba_cli.watch import Narrator
-    from chkobba_p2p.cards import FigureConvention
+    from chkobba_p2p.game.cards import FigureConvention
 
     king, queen, jack, seven = card("10H"), card("8S"), card("9D"), card("7C")
     fr, en = CardStyle(lang="fr"), CardStyle(lang="en")

@@ -10,10 +10,10 @@ import trio
 import trio.testing
 
 from chkobba_cli.tui.pace import Pacer
-from chkobba_p2p import rules as R
-from chkobba_p2p import session as S
-from chkobba_p2p.cards import Card
-from chkobba_p2p.peer import Chat
+from chkobba_p2p._shell.peer import Chat
+from chkobba_p2p.game import rules as R
+from chkobba_p2p.game.cards import Card
+from chkobba_p2p.transcript import session as S
 
 ME, OTHER = 0, 1
 

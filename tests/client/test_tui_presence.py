@@ -9,11 +9,11 @@ from dataclasses import replace
 from chkobba_cli.i18n import Translator
 from chkobba_cli.tui.presence import Presence, clock_text
 from chkobba_cli.tui.view import TableView, card_style
-from chkobba_p2p import rules as R
-from chkobba_p2p import session as S
-from chkobba_p2p.liveness import ClockReading, SeatClock
-from chkobba_p2p.peer import Resumed, Waiting
+from chkobba_p2p._shell.peer import Resumed, Waiting
+from chkobba_p2p.game import rules as R
 from chkobba_p2p.tablestate import TableState
+from chkobba_p2p.transcript import session as S
+from chkobba_p2p.transcript.liveness import ClockReading, SeatClock
 
 
 class Clock:
@@ -110,7 +110,7 @@ def test_away_and_dropped_seats_count_down_and_the_host_comes_back_with_our_link
 def test_the_hosts_announced_limit_is_the_one_shown():
     """A joiner started with a long --turn-timeout at a table whose host plays 45 s
     moves: the lobby carries the host's limits, and the short clock shows."""
-    from chkobba_p2p.peer import Limits, Lobby
+    from chkobba_p2p._shell.peer import Limits, Lobby
 
     now = Clock()
     p = Presence(900, now)
@@ -122,7 +122,7 @@ def test_the_hosts_announced_limit_is_the_one_shown():
 
 def test_a_resumed_joiner_takes_the_limit_from_the_clocks():
     """After a resume no lobby comes: the peer's clock readings carry the table's limits."""
-    from chkobba_p2p.peer import Limits
+    from chkobba_p2p._shell.peer import Limits
 
     now = Clock()
     p = Presence(900, now)

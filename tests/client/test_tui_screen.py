@@ -10,10 +10,10 @@ from prompt_toolkit.output import DummyOutput
 
 from chkobba_cli.tui.app import TuiApp
 from chkobba_cli.tui.decision import Request as _Request
-from chkobba_p2p import rules as R
-from chkobba_p2p import session as S
-from chkobba_p2p.cards import DECK, cards
-from chkobba_p2p.peer import Lobby
+from chkobba_p2p._shell.peer import Lobby
+from chkobba_p2p.game import rules as R
+from chkobba_p2p.game.cards import DECK, cards
+from chkobba_p2p.transcript import session as S
 
 
 @pytest.fixture
@@ -140,7 +140,7 @@ def test_keys_answer_the_seat_controller_through_trio_guest_mode():
     import trio
 
     from chkobba_cli.tui.guest import run_app
-    from chkobba_p2p.peer import Outcome
+    from chkobba_p2p._shell.peer import Outcome
 
     hand = _position(R.Ruleset())
     got: list = []
@@ -171,7 +171,7 @@ def test_keys_answer_the_seat_controller_through_trio_guest_mode():
 
 def test_a_game_that_ends_before_the_screen_runs_still_closes_it(app_session):
     from chkobba_cli.tui.guest import run_app
-    from chkobba_p2p.peer import Outcome
+    from chkobba_p2p._shell.peer import Outcome
 
     ui = TuiApp(kind="join", lang="en", address="127.0.0.1:1")
 
@@ -204,7 +204,7 @@ def test_a_crash_in_the_game_is_reported_not_swallowed(app_session):
      "vous attendait."),
 ])
 def test_a_claim_signed_here_is_worded_for_you(app_session, lang, mine, theirs):
-    from chkobba_p2p.wire import ErrorCode
+    from chkobba_p2p.wire.codec import ErrorCode
     ui, _ = _ui(_position(R.Ruleset()), lang)
     ui.on_event(S.Aborted(0, ErrorCode.BAD_SIGNATURE, 1, "seat 1's entry 7"))
     panel = " ".join(_text(ui._events_text()).split())
@@ -223,7 +223,7 @@ def test_a_claim_signed_here_is_worded_for_you(app_session, lang, mine, theirs):
 def test_an_abort_code_nobody_knows_is_said_as_signed(app_session, lang, words):
     """The auditor says "code 12345"; the table says the same code, never a protocol
     violation its signer did not write."""
-    from chkobba_p2p.wire import ErrorCode
+    from chkobba_p2p.wire.codec import ErrorCode
     ui, _ = _ui(_position(R.Ruleset()), lang)
     ui.on_event(S.Aborted(1, ErrorCode.PROTOCOL_VIOLATION, 0, "", S.Standing.CLAIMED,
                           unknown_code="12345"))
@@ -239,7 +239,7 @@ def test_back_in_the_game_says_what_is_left_of_the_time_away(app_session, lang, 
     """A first-time player came back after a drop and was told nothing of the time
     away it had spent (only the leave dialog said it): the events say it, once some is
     spent, with the host's figure."""
-    from chkobba_p2p.peer import ClockReading, Limits, Resumed, SeatClock
+    from chkobba_p2p._shell.peer import ClockReading, Limits, Resumed, SeatClock
     ui, _ = _ui(_position(R.Ruleset()), lang)
     clocks = (SeatClock(0, True, True, 800.0, 264.0, 0.0), SeatClock(1, False, True, 900.0,
                                                                      300.0, 0.0))
@@ -260,7 +260,7 @@ def test_a_seat_back_from_a_drop_is_said_with_the_time_away_it_has_left(app_sess
     first-time player): the line after it says what its countdown had left."""
     import re
 
-    from chkobba_p2p.peer import Resumed, Waiting
+    from chkobba_p2p._shell.peer import Resumed, Waiting
     ui, _ = _ui(_position(R.Ruleset()), "en")
     ui.on_event(Waiting(1, 272))
     ui.on_event(Resumed(1))
@@ -280,7 +280,7 @@ def test_after_the_hosts_restart_the_seat_that_reconnects_was_not_away(app_sessi
                                                                       mine, theirs):
     """Issue 43, item 9: the restarted host's screen said "bob is back" and "bob has
     0:40 of time away left" while it was the host that had been away."""
-    from chkobba_p2p.peer import Resumed, Waiting
+    from chkobba_p2p._shell.peer import Resumed, Waiting
     def seated(kind: str, seat: int) -> TuiApp:
         ui = TuiApp(kind=kind, lang=lang, seat=seat, players=3)
         ui.size = (24, 80)
@@ -312,7 +312,7 @@ def _named_ui(names: tuple[str, str], lang: str) -> TuiApp:
 
 
 def test_french_elides_que_and_de_before_a_name_with_a_vowel(app_session):
-    from chkobba_p2p.wire import ErrorCode
+    from chkobba_p2p.wire.codec import ErrorCode
     ui = TuiApp(kind="join", lang="fr", seat=2, players=4)
     ui.size = (24, 80)
     ui.state = ui.state.apply(Lobby(tuple((n, f"{i:04x}-0000-0000-0000") for i, n in
@@ -337,8 +337,8 @@ def test_french_elides_que_and_de_before_a_name_with_a_vowel(app_session):
 def test_the_game_stopped_dialog_names_the_player_in_the_players_words(app_session, lang,
                                                                         words):
     from chkobba_cli.tui import dialogs
-    from chkobba_p2p.events import Outcome
-    from chkobba_p2p.wire import ErrorCode
+    from chkobba_p2p.link.events import Outcome
+    from chkobba_p2p.wire.codec import ErrorCode
     ui = _named_ui(("hedi", "Amel"), lang)
     detail = "seat 1 owes the next message and stayed away past its allowance of 60 s"
     out = Outcome(0, None, None, aborted=S.Aborted(0, ErrorCode.PEER_LEFT, 1, detail,
@@ -353,8 +353,8 @@ def test_the_game_stopped_dialog_names_the_player_in_the_players_words(app_sessi
 
 def test_the_game_stopped_reason_is_wrapped_inside_the_box(app_session):
     from chkobba_cli.tui import dialogs
-    from chkobba_p2p.events import Outcome
-    from chkobba_p2p.wire import ErrorCode
+    from chkobba_p2p.link.events import Outcome
+    from chkobba_p2p.wire.codec import ErrorCode
     ui, _ = _ui(_position(R.Ruleset()))
     detail = "seat 1 owes the next message and stayed away past its allowance of 60 s"
     out = Outcome(1, None, None, aborted=S.Aborted(0, ErrorCode.PEER_LEFT, 1, detail))
@@ -367,7 +367,7 @@ def test_the_game_stopped_reason_is_wrapped_inside_the_box(app_session):
 
 
 def test_a_chat_line_of_200_letters_wraps_in_the_events_panel(app_session):
-    from chkobba_p2p.peer import Chat
+    from chkobba_p2p._shell.peer import Chat
     ui, _ = _ui(_position(R.Ruleset()))
     ui.on_event(Chat(1, "a" * 199 + "b"))
     rows = [row for row in _text(ui._events_text()).split("\n") if "a" in row or "b" in row]
@@ -379,7 +379,7 @@ def test_a_chat_line_of_200_letters_wraps_in_the_events_panel(app_session):
 def test_the_step_away_dialog_and_the_exit_say_the_allowance_actually_left(app_session):
     from chkobba_cli.ending import EXIT_AWAY, finish
     from chkobba_cli.tui.guest import RunResult
-    from chkobba_p2p.peer import ClockReading, SeatClock
+    from chkobba_p2p._shell.peer import ClockReading, SeatClock
     ui = _named_ui(("hedi", "Amel"), "en")
     ui.reconnect_allowance = 300.0  # the default: must not be what the dialog says
     ui.state = ui.state.apply(S.HandStarted(1, 1))
@@ -403,7 +403,7 @@ def test_the_step_away_dialog_and_the_exit_say_the_allowance_actually_left(app_s
 
 
 def test_a_seat_lost_before_the_first_deal_counts_down_on_the_lobby_screen(app_session):
-    from chkobba_p2p.peer import Waiting
+    from chkobba_p2p._shell.peer import Waiting
     ui = _named_ui(("hedi", "Mallory"), "en")
     assert not ui.state.started
     ui.on_event(Waiting(1, 60))
@@ -423,7 +423,7 @@ def test_the_lobbys_bar_offers_no_key_of_the_table(app_session):
 def test_a_countdown_wraps_in_its_pane_and_its_time_is_never_cut_off(app_session):
     """A first-time player saw "amel (2) lost the connection: 4:59 left to come ba" on
     the host's table: the countdown line ends at the events column, so it wraps."""
-    from chkobba_p2p.peer import Waiting
+    from chkobba_p2p._shell.peer import Waiting
     ui, _ = _ui(_position(R.Ruleset()), "en")
     ui.on_event(Waiting(1, 299))
     lines = [_text(line) for line in ui.body(40, 22)]
@@ -438,7 +438,7 @@ def test_a_countdown_wraps_in_its_pane_and_its_time_is_never_cut_off(app_session
 ])
 def test_running_out_of_time_oneself_is_said_in_the_second_person(app_session, lang,
                                                                    words):
-    from chkobba_p2p.wire import ErrorCode
+    from chkobba_p2p.wire.codec import ErrorCode
     ui, _ = _ui(_position(R.Ruleset()), lang)
     # Our own seat signed the timeout against itself: said as what happened to us.
     ui.on_event(S.Aborted(0, ErrorCode.TIMEOUT, 0, "", S.Standing.SELF))
@@ -589,8 +589,8 @@ def test_the_host_frees_a_squatted_seat_with_f_then_its_number(app_session, lang
     from prompt_toolkit.keys import Keys
 
     from chkobba_cli.tui.render import line_text
-    from chkobba_p2p.peer import Lobby as LobbyEvent
-    from chkobba_p2p.peer import SeatController
+    from chkobba_p2p._shell.peer import Lobby as LobbyEvent
+    from chkobba_p2p._shell.peer import SeatController
 
     freed: list[int] = []
 
@@ -626,7 +626,7 @@ def test_the_host_frees_a_squatted_seat_with_f_then_its_number(app_session, lang
 def test_a_joiner_sent_away_by_the_host_is_told_so_in_its_words(lang):
     from chkobba_cli.ending import explain
     from chkobba_cli.i18n import Translator
-    from chkobba_p2p.wire import ErrorCode
+    from chkobba_p2p.wire.codec import ErrorCode
 
     t = Translator(lang)
     said = explain("the host ended our connection before the game started "

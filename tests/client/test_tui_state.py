@@ -18,12 +18,12 @@ from chkobba_cli.tui.render import (
     score_lines,
     wrap_line,
 )
-from chkobba_p2p import rules as R
-from chkobba_p2p import session as S
-from chkobba_p2p.bots import GreedyBot, RandomBot
-from chkobba_p2p.cards import DECK, FigureConvention, card, cards
-from chkobba_p2p.peer import Lobby, Resumed, Waiting
+from chkobba_p2p._shell.peer import Lobby, Resumed, Waiting
+from chkobba_p2p.bots.simple import GreedyBot, RandomBot
+from chkobba_p2p.game import rules as R
+from chkobba_p2p.game.cards import DECK, FigureConvention, card, cards
 from chkobba_p2p.tablestate import TableState, side_captures
+from chkobba_p2p.transcript import session as S
 
 
 def _play_hand(seed: int, players: int, viewer: int, keep: bool | None = None):
@@ -100,7 +100,7 @@ def test_lobby_finds_the_local_seat_and_names():
 
 
 def test_a_table_info_gives_rules_names_and_seat():
-    from chkobba_p2p.wire import Identity
+    from chkobba_p2p.wire.codec import Identity
 
     ids = [Identity.generate() for _ in range(4)]
     rules = R.Ruleset.preset("cardavia")

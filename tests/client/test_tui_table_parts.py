@@ -13,12 +13,12 @@ from chkobba_cli.tui.bigcards import big_card_row
 from chkobba_cli.tui.helpscreen import help_lines
 from chkobba_cli.tui.render import CardStyle, line_text
 from chkobba_cli.tui.trust import changed_seats, missing_names, seat_lines
-from chkobba_p2p.cards import cards
-from chkobba_p2p.known import KnownPlayers
-from chkobba_p2p.peer import Lobby
-from chkobba_p2p.rules import Ruleset
+from chkobba_p2p._shell.known import KnownPlayers
+from chkobba_p2p._shell.peer import Lobby
+from chkobba_p2p.game.cards import cards
+from chkobba_p2p.game.rules import Ruleset
 from chkobba_p2p.tablestate import TableState
-from chkobba_p2p.wire import fingerprint
+from chkobba_p2p.wire.codec import fingerprint
 
 A, B, C = bytes(range(32)), bytes(range(1, 33)), bytes(range(2, 34))
 

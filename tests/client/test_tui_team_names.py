@@ -20,10 +20,10 @@ from chkobba_cli.tui.replay import ReplayViewer
 from chkobba_cli.tui.table import header_line
 from chkobba_cli.tui.view import TableView
 from chkobba_cli.watch import Narrator
-from chkobba_p2p.audit import audit_log
-from chkobba_p2p.cards import FigureConvention
-from chkobba_p2p.observer import Observer
-from chkobba_p2p.peer import HandScored, MatchDone, Outcome, TableState
+from chkobba_p2p._shell.peer import HandScored, MatchDone, Outcome, TableState
+from chkobba_p2p.game.cards import FigureConvention
+from chkobba_p2p.observe.audit import audit_log
+from chkobba_p2p.observe.observer import Observer
 from chkobba_p2p.timeline import build_timeline
 
 
@@ -160,7 +160,7 @@ def test_a_hand_scored_event_keeps_its_totals_in_seat_order():
                                         ("fr", r"\S+ : victoire \d+ \(\S+ \d+, \S+ \d+\)")])
 def test_the_history_says_whose_three_totals_are_whose(tmp_path, lang, want):
     from chkobba_cli.history import result
-    from chkobba_p2p.history import games, index_logs
+    from chkobba_p2p.observe.history import games, index_logs
 
     played = play(3, seed=3, key=b"three-history")
     folder = tmp_path / "logs"

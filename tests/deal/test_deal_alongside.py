@@ -12,7 +12,6 @@ from typing import Any
 
 import pytest
 
-from chkobba_p2p.cards import DECK
 from chkobba_p2p.deal import (
     MSG_PLAY,
     MSG_PROOF,
@@ -25,6 +24,7 @@ from chkobba_p2p.deal import (
     Verified,
 )
 from chkobba_p2p.deal.local import make_table, run_hand
+from chkobba_p2p.game.cards import DECK
 
 SHARES = (MSG_SHARES, MSG_PLAY, "deal/complain")
 

@@ -11,7 +11,6 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from chkobba_p2p.cards import Card
 from chkobba_p2p.deal import (
     MAX_PENDING_PER_SEAT,
     MSG_COMPLAIN,
@@ -26,8 +25,9 @@ from chkobba_p2p.deal import (
     PeerMisbehaved,
 )
 from chkobba_p2p.deal import crypto as dc
+from chkobba_p2p.deal.group import L, random_scalar
 from chkobba_p2p.deal.local import LocalTable, make_table, run_hand
-from chkobba_p2p.group import L, random_scalar
+from chkobba_p2p.game.cards import Card
 
 #: Not a ristretto255 encoding (a "negative" field element).
 BAD_POINT = bytes([1]) + bytes(31)

@@ -9,7 +9,6 @@ import hashlib
 import msgpack
 import pytest
 
-from chkobba_p2p.cards import DECK, Card
 from chkobba_p2p.deal import (
     MSG_CUT,
     MSG_KEY,
@@ -27,6 +26,7 @@ from chkobba_p2p.deal import (
 )
 from chkobba_p2p.deal.crypto import DECK_SIZE, expand_permutation
 from chkobba_p2p.deal.local import LocalTable, make_table, run_hand
+from chkobba_p2p.game.cards import DECK, Card
 
 KINGS = {c.id for c in DECK if c.value == 10}
 DEALS_PER_HAND = {2: 6, 3: 4, 4: 3}
@@ -330,7 +330,7 @@ def test_all_other_seats_together_cannot_open_a_hidden_card(n: int) -> None:
     P's hidden cards and the undealt ones still open to no card point; P's own share of
     its hidden positions never travelled."""
     from chkobba_p2p.deal.crypto import POINT_TO_CARD
-    from chkobba_p2p.group import mul, sub
+    from chkobba_p2p.deal.group import mul, sub
 
     victim = n - 1
     t = make_table(n, cutter=0)

@@ -12,10 +12,10 @@ import msgpack
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from chkobba_p2p.cards import Card
 from chkobba_p2p.deal import Deal, StepOpened, Verified
 from chkobba_p2p.deal.crypto import DECK_SIZE, expand_permutation
 from chkobba_p2p.deal.local import LocalTable, make_table
+from chkobba_p2p.game.cards import Card
 
 
 def final_order(seeds: list[bytes], cut: int) -> list[int]:

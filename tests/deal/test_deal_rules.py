@@ -9,12 +9,12 @@ import hashlib
 
 import pytest
 
-from chkobba_p2p.bots import RandomBot
-from chkobba_p2p.cards import DECK, Card
+from chkobba_p2p.bots.simple import RandomBot
 from chkobba_p2p.deal import CardShown, FirstDealerDraw, StepOpened, Verified
 from chkobba_p2p.deal.crypto import DECK_SIZE, expand_permutation
 from chkobba_p2p.deal.local import LocalTable, make_table
-from chkobba_p2p.rules import (
+from chkobba_p2p.game.cards import DECK, Card
+from chkobba_p2p.game.rules import (
     CutterChoice,
     DealStep,
     HandOver,

@@ -15,8 +15,8 @@ import math
 import pytest
 
 from chkobba_p2p.deal.crypto import POINT_TO_CARD
+from chkobba_p2p.deal.group import mul, sub
 from chkobba_p2p.deal.local import make_table
-from chkobba_p2p.group import mul, sub
 
 N_CARDS = 40
 FIXED = [bytes([s + 1]) * 32 for s in range(4)]  # the dishonest seats' known seeds

@@ -16,9 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from chkobba_p2p.cards import DECK
 from chkobba_p2p.deal import crypto as dc
-from chkobba_p2p.group import BASE, decode_point, mul
+from chkobba_p2p.deal.group import BASE, decode_point, mul
+from chkobba_p2p.game.cards import DECK
 
 VECTORS = Path(__file__).parent.parent / "vectors"
 CTX = {"session_id": "63686b6f6262612d766563746f7273", "hand": 3, "instance": 1, "n": 4}
@@ -103,7 +103,7 @@ def test_vector_files_exist(name: str) -> None:
 
 
 def generate() -> None:  # pragma: no cover - run by hand
-    from chkobba_p2p.group import random_scalar
+    from chkobba_p2p.deal.group import random_scalar
 
     VECTORS.mkdir(exist_ok=True)
     (VECTORS / "deal_cards.json").write_text(json.dumps({
@@ -119,7 +119,7 @@ def generate() -> None:  # pragma: no cover - run by hand
     xs = [random_scalar() for _ in range(4)]
     keys = [dc.public_key(x) for x in xs]
     commit = dc.commit_seed(ctx_parts(CTX), 1, seed)
-    from chkobba_p2p.group import hash_to_scalar
+    from chkobba_p2p.deal.group import hash_to_scalar
 
     nonce = hash_to_scalar(b"chkobba-p2p/test-vector/key-proof-nonce", seed)
     y, proof = dc.prove_key(xs[1], ctx_parts(CTX), 1, commit, nonce=nonce)
@@ -156,7 +156,7 @@ if __name__ == "__main__":  # pragma: no cover
 
 
 def test_vectors_against_the_spec_text() -> None:
-    from chkobba_p2p.group import L, hash_bytes, hash_to_point, hash_to_scalar, sub
+    from chkobba_p2p.deal.group import L, hash_bytes, hash_to_point, hash_to_scalar, sub
 
     def u64(i: int) -> bytes:
         return i.to_bytes(8, "big")

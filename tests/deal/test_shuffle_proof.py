@@ -15,9 +15,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from chkobba_p2p import group
-from chkobba_p2p.group import BASE, L
-from chkobba_p2p.shuffle_proof import (
+from chkobba_p2p.deal import group
+from chkobba_p2p.deal.group import BASE, L
+from chkobba_p2p.deal.shuffle_proof import (
     BAD_PROOF,
     MALFORMED,
     NOT_RERANDOMIZED,

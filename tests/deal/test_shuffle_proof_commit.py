@@ -20,13 +20,11 @@ from support.audit import play
 from test_shuffle_proof import keypair, plaintext, shuffle
 from test_shuffle_proof_opened import chain, context, outcome
 
-from chkobba_p2p import group, observer, shuffle_proof
-from chkobba_p2p.audit import VALID
-from chkobba_p2p.deal import MSG_PROOF, MSG_SHUFFLE
+from chkobba_p2p.deal import MSG_PROOF, MSG_SHUFFLE, group, shuffle_proof
 from chkobba_p2p.deal import crypto as dc
+from chkobba_p2p.deal.group import IDENTITY, L
 from chkobba_p2p.deal.local import make_table
-from chkobba_p2p.group import IDENTITY, L
-from chkobba_p2p.shuffle_proof import (
+from chkobba_p2p.deal.shuffle_proof import (
     BAD_PROOF,
     MALFORMED,
     Opened,
@@ -35,6 +33,8 @@ from chkobba_p2p.shuffle_proof import (
     prove_shuffle,
     verify_shuffle,
 )
+from chkobba_p2p.observe import observer
+from chkobba_p2p.observe.audit import VALID
 
 
 def derived(n: int) -> list[int]:

@@ -12,10 +12,18 @@ from typing import Any
 
 import pytest
 
-from chkobba_p2p import group, shuffle_proof
-from chkobba_p2p.cards import DECK
-from chkobba_p2p.deal import MSG_KEY, MSG_SHUFFLE, Deal, LocalTable, PeerMisbehaved, Verified
+from chkobba_p2p.deal import (
+    MSG_KEY,
+    MSG_SHUFFLE,
+    Deal,
+    LocalTable,
+    PeerMisbehaved,
+    Verified,
+    group,
+    shuffle_proof,
+)
 from chkobba_p2p.deal import crypto as dc
+from chkobba_p2p.game.cards import DECK
 
 SESSION = b"test session \x01"
 

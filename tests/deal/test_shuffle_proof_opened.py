@@ -11,10 +11,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_shuffle_proof import keypair, plaintext, shuffle
 
-from chkobba_p2p import observer
 from chkobba_p2p.deal import crypto as dc
-from chkobba_p2p.group import IDENTITY, L
-from chkobba_p2p.shuffle_proof import (
+from chkobba_p2p.deal.group import IDENTITY, L
+from chkobba_p2p.deal.shuffle_proof import (
     BAD_PROOF,
     Opened,
     ShuffleProofError,
@@ -23,6 +22,7 @@ from chkobba_p2p.shuffle_proof import (
     prove_shuffle,
     verify_shuffle,
 )
+from chkobba_p2p.observe import observer
 
 
 def context(k: int) -> bytes:
@@ -106,7 +106,7 @@ def test_any_response_changed_is_a_bad_proof(n, data):
 
 def test_the_witness_chain_gives_each_deck_first_components_logs():
     pk, decks, _, opened = chain(4, 3)
-    from chkobba_p2p.group import base_mul
+    from chkobba_p2p.deal.group import base_mul
     for k, o in enumerate(opened):
         assert [base_mul(x) for x in o.in_logs] == [c1 for c1, _ in decks[k]]
 

@@ -17,8 +17,8 @@ import pytest
 import trio
 from support.net import FAST, REPO_ROOT, cli_command, cli_env, host_config
 
+from chkobba_p2p._shell.peer import BotController, JoinConfig, host_match, join_match
 from chkobba_p2p.address import DEFAULT_PORT, Address, AddressError, listen_error, parse_port
-from chkobba_p2p.peer import BotController, JoinConfig, host_match, join_match
 
 pexpect = pytest.importorskip("pexpect")
 

@@ -229,8 +229,8 @@ def test_the_end_of_a_match_shows_the_result_the_log_and_how_to_replay_it(tmp_pa
         assert s.finish() == (0 if completed else 3)
         # The player's own key, kept (the one 'join' uses): its matches against the bots
         # are one person's in a history (a first-time player got a new key each game).
-        from chkobba_p2p.audit import audit_log
-        from chkobba_p2p.peer import load_identity
+        from chkobba_p2p._shell.peer import load_identity
+        from chkobba_p2p.observe.audit import audit_log
         assert audit_log(logs[0]).table.seats[0].key == \
             load_identity(tmp_path / "identity.key").public
         out = s.raw.decode("utf-8", "replace")

@@ -15,7 +15,7 @@ from support.net import process_env as _env
 from support.net import start_bot as _bot
 from support.net import start_host as _start_host
 
-from chkobba_p2p.transcript import read_transcript
+from chkobba_p2p.wire.logfile import read_transcript
 
 LIMIT = 90  # seconds: a whole match takes a few
 

@@ -20,16 +20,16 @@ from support.net import (
     join_config,
 )
 
-from chkobba_p2p.address import Address, AddressError
-from chkobba_p2p.net import ClientPeer, HostPeer, listen
-from chkobba_p2p.peer import (
+from chkobba_p2p._shell.net import ClientPeer, HostPeer, listen
+from chkobba_p2p._shell.peer import (
     BotController,
     Lobby,
     OutcomeError,
     parse_fingerprint,
     split_join_code,
 )
-from chkobba_p2p.transcript import read_transcript
+from chkobba_p2p.address import Address, AddressError
+from chkobba_p2p.wire.logfile import read_transcript
 
 LIMIT = 90
 

@@ -14,10 +14,16 @@ from support.audit import play
 from support.net import REPO_ROOT, cli_command, cli_env
 
 from chkobba_cli.main import main
-from chkobba_p2p import wire
-from chkobba_p2p.audit import EXIT_INCOMPLETE, EXIT_INVALID, EXIT_USAGE, EXIT_VALID, read_log
-from chkobba_p2p.record import read_records, replay_records
-from chkobba_p2p.transcript import MAGIC
+from chkobba_p2p.game.record import read_records, replay_records
+from chkobba_p2p.observe.audit import (
+    EXIT_INCOMPLETE,
+    EXIT_INVALID,
+    EXIT_USAGE,
+    EXIT_VALID,
+    read_log,
+)
+from chkobba_p2p.wire import codec as wire
+from chkobba_p2p.wire.logfile import MAGIC
 
 LIMIT = 120  # seconds for a whole match between processes
 
@@ -295,7 +301,7 @@ def test_replay_jobs_gives_the_same_output_in_one_process_or_several(tmp_path, c
     ``--workers 0`` as ``--jobs 1``: the same words and exit status, for a bad proof too."""
     from test_audit import deal_cheats
 
-    from chkobba_p2p import audit
+    from chkobba_p2p.observe import audit
     hook, _ = deal_cheats()["bad_shuffle_proof"]
     played = play(2, proofs=True, cheater=1, hook=hook, seed=24, key=b"replay-jobs")
     path = played.write_log(tmp_path / "jobs.chklog")

@@ -20,12 +20,12 @@ import pytest
 from support.audit import Played, make_sessions, play
 from support.net import REPO_ROOT, cli_command, cli_env
 
-from chkobba_p2p.audit import INVALID, VALID, audit_log
-from chkobba_p2p.cards import card
+from chkobba_p2p.game.cards import card
+from chkobba_p2p.game.rules import PRESETS
 from chkobba_p2p.link.handshake import Lobby
-from chkobba_p2p.rules import PRESETS
-from chkobba_p2p.session import Session
-from chkobba_p2p.wire import ErrorCode
+from chkobba_p2p.observe.audit import INVALID, VALID, audit_log
+from chkobba_p2p.transcript.session import Session
+from chkobba_p2p.wire.codec import ErrorCode
 
 HOSTILE = '<script>alert("x")</script>'  # 27 printable characters: a legal name
 HOSTILE2 = "<img src=x onerror=alert(1)>"

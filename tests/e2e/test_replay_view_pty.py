@@ -11,9 +11,9 @@ from support.audit import Played, play
 from test_cli_play_pty import Screen
 
 from chkobba_cli.i18n import card_letters
-from chkobba_p2p.audit import audit_log
-from chkobba_p2p.cards import Card, card
-from chkobba_p2p.session import Session
+from chkobba_p2p.game.cards import Card, card
+from chkobba_p2p.observe.audit import audit_log
+from chkobba_p2p.transcript.session import Session
 
 RIGHT, LEFT, PGDN, PGUP, HOME, END = "\x1b[C", "\x1b[D", "\x1b[6~", "\x1b[5~", "\x1b[H", "\x1b[F"
 STEP = re.compile(r"hand (\d+) · step (\d+)/(\d+) · entry #(\d+)")
@@ -175,7 +175,7 @@ def test_a_cheat_log_highlights_the_offending_entry_and_the_blamed_player(tmp_pa
 
 
 def test_a_stopped_game_is_said_in_the_players_words_and_language(tmp_path):
-    from chkobba_p2p.wire import ErrorCode
+    from chkobba_p2p.wire.codec import ErrorCode
 
     played = play(2, seed=4, key=b"view-stopped", stop_after=40, abort_by=0,
                   abort_code=ErrorCode.TIMEOUT)

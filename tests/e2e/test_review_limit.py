@@ -1,5 +1,5 @@
 """``chkobba replay --review`` is bounded (issue 42, item 8): on a long log it grades the
-first :data:`~chkobba_p2p.review.DEFAULT_LIMIT` decisions unless told otherwise, says
+first :data:`~chkobba_p2p.observe.review.DEFAULT_LIMIT` decisions unless told otherwise, says
 where it stopped and how to go on, and off a terminal prints its progress as it goes."""
 
 from __future__ import annotations
@@ -15,9 +15,9 @@ from support.audit import play
 
 from chkobba_cli import coach
 from chkobba_cli.main import main
-from chkobba_p2p.audit import EXIT_VALID
-from chkobba_p2p.review import DEFAULT_LIMIT
-from chkobba_p2p.rules import PRESETS
+from chkobba_p2p.game.rules import PRESETS
+from chkobba_p2p.observe.audit import EXIT_VALID
+from chkobba_p2p.observe.review import DEFAULT_LIMIT
 
 
 @pytest.fixture(scope="module")

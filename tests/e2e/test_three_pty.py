@@ -14,8 +14,8 @@ import pytest
 from support.net import REPO_ROOT, cli_command, cli_env
 from test_cli_play_pty import COLS, ROWS, Screen, game_logs, play_turn
 
-from chkobba_p2p.audit import VALID, audit_log
-from chkobba_p2p.record import replay_records
+from chkobba_p2p.game.record import replay_records
+from chkobba_p2p.observe.audit import VALID, audit_log
 
 pytest.importorskip("pexpect")
 pytest.importorskip("pyte")
@@ -83,8 +83,8 @@ def test_replay_view_of_three_player_logs(tmp_path):
     match is told as stopped with no winner."""
     from support.audit import play
 
-    from chkobba_p2p.rules import PRESETS
-    from chkobba_p2p.wire import ErrorCode
+    from chkobba_p2p.game.rules import PRESETS
+    from chkobba_p2p.wire.codec import ErrorCode
 
     log = play(3, rules=PRESETS["tunisian"].with_target(4), key=b"three-replay"
                ).write_log(tmp_path / "g3.chklog")

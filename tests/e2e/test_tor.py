@@ -1,4 +1,4 @@
-"""Tables as Tor onion services (chkobba_p2p.tor), on a private Tor network on loopback
+"""Tables as Tor onion services (chkobba_p2p._shell.tor), on a private Tor network on loopback
 (the ``tor_network`` fixture, tests/support/tor_network.py: it never contacts the public Tor
 network).  Skipped, saying why, where tor is not installed."""
 
@@ -13,11 +13,8 @@ import pytest
 import trio
 from support.net import host_config, join_config
 
-from chkobba_p2p.audit import VALID, audit_log
-from chkobba_p2p.peer import BotController, host_match, join_match
-from chkobba_p2p.rules import Ruleset
-from chkobba_p2p.testing import check_transport
-from chkobba_p2p.tor import (
+from chkobba_p2p._shell.peer import BotController, host_match, join_match
+from chkobba_p2p._shell.tor import (
     TOR_INSTALL_HINT,
     Tor,
     TorError,
@@ -27,7 +24,10 @@ from chkobba_p2p.tor import (
     new_onion_key,
     onion_address,
 )
-from chkobba_p2p.transport import TcpTransport, Transport
+from chkobba_p2p._shell.transport import TcpTransport, Transport
+from chkobba_p2p.game.rules import Ruleset
+from chkobba_p2p.observe.audit import VALID, audit_log
+from chkobba_p2p.testing import check_transport
 
 
 def test_an_onion_address_is_the_key_its_checksum_and_version_3():
@@ -79,7 +79,7 @@ async def test_the_tor_transport_conforms_over_a_running_tor(tor_network):
 @pytest.mark.parametrize("method", ["SAFECOOKIE", "COOKIE"])
 async def test_the_control_port_by_address_or_socket_path_and_either_cookie(
         tor_network, method):
-    from chkobba_p2p.tor import _Control
+    from chkobba_p2p._shell.tor import _Control
 
     # Plain COOKIE sends the cookie's bytes: only one from the Tor data directory named
     # here (the client tor's folder, where its control socket is).

@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 from support.net import REPO_ROOT, cli_command, cli_env
 
-from chkobba_p2p.tor import TOR_INSTALL_HINT
-from chkobba_p2p.transcript import read_transcript
+from chkobba_p2p._shell.tor import TOR_INSTALL_HINT
+from chkobba_p2p.wire.logfile import read_transcript
 
 LIMIT = 120  # seconds: a whole match over Tor on loopback takes a few
 ONION_CODE = re.compile(r"friends through Tor: ([a-z2-7]{56}\.onion):(\d+)#([0-9a-f-]{19})")
@@ -213,7 +213,7 @@ def test_without_tor_one_line_says_how_to_install_it_and_exit_2(tmp_path, comman
 
 def test_the_host_lobby_shows_the_onion_code_and_offers_it_when_the_router_says_no():
     from chkobba_cli.tui.app import TuiApp
-    from chkobba_p2p.peer import Lobby, PortMapUnavailable
+    from chkobba_p2p._shell.peer import Lobby, PortMapUnavailable
 
     onion = "a" * 56 + ".onion"
     fp = "2935-c4f7-816c-a26c"
@@ -231,8 +231,8 @@ def test_the_host_lobby_shows_the_onion_code_and_offers_it_when_the_router_says_
 
 def test_the_headless_host_prints_the_onion_code_and_offers_it_in_the_router_line(capsys):
     from chkobba_cli.net import Narrator
-    from chkobba_p2p.peer import Identity, Listening, PortMapUnavailable, fingerprint
-    from chkobba_p2p.tor import Tor, TorTransport, new_onion_key, onion_address
+    from chkobba_p2p._shell.peer import Identity, Listening, PortMapUnavailable, fingerprint
+    from chkobba_p2p._shell.tor import Tor, TorTransport, new_onion_key, onion_address
 
     key = new_onion_key()
     narrator = Narrator(quiet=True)

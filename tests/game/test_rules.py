@@ -9,8 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from chkobba_p2p import errors
-from chkobba_p2p.cards import DECK, Card, card, cards
-from chkobba_p2p.rules import (
+from chkobba_p2p.game.cards import DECK, Card, card, cards
+from chkobba_p2p.game.rules import (
     PRESETS,
     CutterChoice,
     DealEvent,
@@ -156,8 +156,8 @@ def _finished(match: Match, points: tuple[int, int]) -> Match:
 def test_match_end_higher_wins_and_equal_plays_another_hand():
     m = Match.new(TUNISIAN, 2, 0)
     rng = random.Random(5)
-    from chkobba_p2p.bots import GreedyBot
-    from chkobba_p2p.simulate import play_hand
+    from chkobba_p2p.bots.simple import GreedyBot
+    from chkobba_p2p.bots.simulate import play_hand
 
     bots = [GreedyBot(1), GreedyBot(2)]
 
@@ -250,8 +250,8 @@ def test_first_dealer_draw_lowest_deals_ties_draw_again():
 @pytest.mark.parametrize("preset", sorted(PRESETS))
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_every_preset_plays_to_the_end(preset: str, players: int):
-    from chkobba_p2p.bots import GreedyBot, RandomBot
-    from chkobba_p2p.simulate import play_match
+    from chkobba_p2p.bots.simple import GreedyBot, RandomBot
+    from chkobba_p2p.bots.simulate import play_match
 
     bots = [GreedyBot(i) if i % 2 else RandomBot(i) for i in range(players)]
     m, records = play_match(PRESETS[preset], bots, random.Random(players))
@@ -351,7 +351,7 @@ def _all_places(hand: Hand, stock: list[Card]) -> list[Card]:
        preset=st.sampled_from(sorted(PRESETS)))
 @settings(max_examples=60, deadline=None)
 def test_every_card_in_exactly_one_place_and_points_bounded(seed, players, preset):
-    from chkobba_p2p.bots import RandomBot
+    from chkobba_p2p.bots.simple import RandomBot
 
     rules = PRESETS[preset]
     rng = random.Random(seed)
@@ -386,7 +386,7 @@ def test_every_legal_move_is_accepted_and_others_refused(seed):
     deck = list(DECK)
     rng.shuffle(deck)
     hand = Hand.new(TUNISIAN, 2, 0)
-    from chkobba_p2p.bots import RandomBot
+    from chkobba_p2p.bots.simple import RandomBot
 
     bot = RandomBot(seed)
     while not hand.is_over and not hand.needs_redeal:

@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 from support import rules_reference as ref
 
 from chkobba_p2p import errors
-from chkobba_p2p.cards import DECK, Card
-from chkobba_p2p.rules import (
+from chkobba_p2p.game.cards import DECK, Card
+from chkobba_p2p.game.rules import (
     PRESETS,
     VARIANTS,
     CutterChoice,
@@ -162,7 +162,7 @@ def test_the_engine_plays_as_the_reference(seed, rules, players, dealer):
        chk=st.lists(st.integers(0, 3), min_size=4, max_size=4),
        players=st.sampled_from([2, 3, 4]), primiera=st.booleans())
 def test_scores_are_the_reference_scores(owner, chk, players, primiera):
-    from chkobba_p2p.rules import score_piles
+    from chkobba_p2p.game.rules import score_piles
 
     n = ref.sides(players)
     piles = [[c for c, o in zip(DECK, owner) if o % n == s] for s in range(n)]
@@ -182,7 +182,7 @@ def test_the_reference_is_played_to_the_end_under_every_ruleset():
 def test_applying_a_listed_move_skips_no_check_a_lookalike_needs():
     """A move equal to a listed one but of other types (an int for the card, a set for
     the capture) is checked as any other play: the int is refused, the set accepted."""
-    from chkobba_p2p.cards import cards
+    from chkobba_p2p.game.cards import cards
 
     placed = cards("7D 2S 9H 3H 4S 10C")
     rest = [c for c in DECK if c not in placed]

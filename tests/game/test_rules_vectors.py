@@ -16,8 +16,8 @@ import pytest
 from support import rules_reference as ref
 
 from chkobba_p2p import errors
-from chkobba_p2p.cards import DECK, Card, card, cards
-from chkobba_p2p.rules import (
+from chkobba_p2p.game.cards import DECK, Card, card, cards
+from chkobba_p2p.game.rules import (
     PRESETS,
     CutterChoice,
     DealStep,

@@ -1,4 +1,4 @@
-"""The shape of the table (chkobba_p2p.seating): one value per table size, and the
+"""The shape of the table (chkobba_p2p.game.seating): one value per table size, and the
 places that used to know it by heart now ask it."""
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from chkobba_p2p.errors import LocalError
-from chkobba_p2p.rules import Match, Ruleset, side_of, sides_count
-from chkobba_p2p.seating import ONLINE, SHAPES, Seating
+from chkobba_p2p.game.rules import Match, Ruleset, side_of, sides_count
+from chkobba_p2p.game.seating import ONLINE, SHAPES, Seating
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 

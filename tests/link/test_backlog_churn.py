@@ -21,18 +21,19 @@ from hypothesis import strategies as st
 from support.audit import make_sessions
 from support.net import FAST, RawClient, host_config
 
-from chkobba_p2p import stream, wire
-from chkobba_p2p.config import Timeouts
-from chkobba_p2p.events import Spectators
-from chkobba_p2p.levels import make_bot
+from chkobba_p2p._shell import stream
+from chkobba_p2p._shell.config import Timeouts
+from chkobba_p2p._shell.net import HostPeer
+from chkobba_p2p._shell.peer import BotController
+from chkobba_p2p._shell.stream import Link
+from chkobba_p2p.bots.levels import make_bot
+from chkobba_p2p.game.rules import Ruleset
 from chkobba_p2p.link.backlog import Backlog
+from chkobba_p2p.link.events import Spectators
+from chkobba_p2p.link.spectate import watch_message
 from chkobba_p2p.link.spectators import ANNOUNCE_WINDOW, SpectatorAnnouncer
-from chkobba_p2p.net import HostPeer
-from chkobba_p2p.peer import BotController
-from chkobba_p2p.rules import Ruleset
-from chkobba_p2p.spectate import watch_message
-from chkobba_p2p.stream import Link
-from chkobba_p2p.transcript import SavedGame, TranscriptWriter
+from chkobba_p2p.wire import codec as wire
+from chkobba_p2p.wire.logfile import SavedGame, TranscriptWriter
 
 # ------------------------------------------------------------------ the pure cores
 
@@ -368,13 +369,13 @@ async def test_a_host_flooding_a_spectator_with_who_is_watching_shows_one_line_a
         tmp_path, mock_clock):
     """A hostile host sends ``spectators`` 500 times in no time, then keeps on for 12 s:
     the spectator's own client shows at most one line a window, and the last list."""
+    from chkobba_p2p._shell.watch import WatchConfig, watch_match
+    from chkobba_p2p.game.rules import Ruleset
     from chkobba_p2p.link.handshake import HostHandshake
     from chkobba_p2p.link.handshake import Lobby as Seating
-    from chkobba_p2p.rules import Ruleset
-    from chkobba_p2p.spectate import spectators_message
+    from chkobba_p2p.link.spectate import spectators_message
     from chkobba_p2p.testing import MemoryNetwork
-    from chkobba_p2p.watch import WatchConfig, watch_match
-    from chkobba_p2p.wire import Identity
+    from chkobba_p2p.wire.codec import Identity
 
     network = MemoryNetwork()
     listeners = await network.transport("192.0.2.10").listen(7777, "192.0.2.10")

@@ -9,9 +9,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_link_cores import LIMITS, Table
 
-from chkobba_p2p import wire
-from chkobba_p2p.events import Chat, Spectators
+from chkobba_p2p.link.events import Chat, Spectators
 from chkobba_p2p.link.seat import Close, Decide, Emit
+from chkobba_p2p.wire import codec as wire
 
 WIRE_INT = st.integers(-(2**63), 2**64 - 1)
 ANY = st.one_of(st.none(), st.booleans(), WIRE_INT, st.text(max_size=20),

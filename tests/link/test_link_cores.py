@@ -11,10 +11,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from chkobba_p2p import session as S
-from chkobba_p2p import wire
-from chkobba_p2p.bots import GreedyBot
-from chkobba_p2p.events import Chat, RematchAnswer, Spectators, Waiting
+from chkobba_p2p.bots.simple import GreedyBot
+from chkobba_p2p.game.rules import Ruleset
+from chkobba_p2p.link.events import Chat, RematchAnswer, Spectators, Waiting
 from chkobba_p2p.link.handshake import SPOKEN
 from chkobba_p2p.link.host import HostTable, Started
 from chkobba_p2p.link.joiner import Committed, SeatLink
@@ -28,10 +27,11 @@ from chkobba_p2p.link.seat import (
     Send,
     SendBacklog,
 )
-from chkobba_p2p.liveness import Limits
-from chkobba_p2p.rules import Ruleset
-from chkobba_p2p.session import Phase
-from chkobba_p2p.wire import ErrorCode, Identity
+from chkobba_p2p.transcript import session as S
+from chkobba_p2p.transcript.liveness import Limits
+from chkobba_p2p.transcript.session import Phase
+from chkobba_p2p.wire import codec as wire
+from chkobba_p2p.wire.codec import ErrorCode, Identity
 
 LIMITS = Limits(move=30.0, allowance=10.0)
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from chkobba_p2p import wire
+from chkobba_p2p.game.rules import Ruleset
 from chkobba_p2p.link.admission import Admission, AdmissionPolicy
 from chkobba_p2p.link.handshake import (
     CAP_KNOCK,
@@ -19,9 +19,9 @@ from chkobba_p2p.link.handshake import (
     knock_message,
 )
 from chkobba_p2p.link.joiner import SeatLink
-from chkobba_p2p.liveness import Limits
-from chkobba_p2p.rules import Ruleset
-from chkobba_p2p.wire import ErrorCode, Identity, ProtocolError
+from chkobba_p2p.transcript.liveness import Limits
+from chkobba_p2p.wire import codec as wire
+from chkobba_p2p.wire.codec import ErrorCode, Identity, ProtocolError
 
 
 def _table() -> tuple[Identity, Identity, Lobby, Knocks]:

@@ -10,9 +10,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from chkobba_p2p import linkmsg, spectate, wire
-from chkobba_p2p.events import clean_chat
+from chkobba_p2p.game.rules import Ruleset
+from chkobba_p2p.link import linkmsg, spectate
 from chkobba_p2p.link import messages as m
+from chkobba_p2p.link.events import clean_chat
 from chkobba_p2p.link.handshake import (
     SPOKEN,
     ClientHandshake,
@@ -20,8 +21,8 @@ from chkobba_p2p.link.handshake import (
     Lobby,
     error_message,
 )
-from chkobba_p2p.rules import Ruleset
-from chkobba_p2p.wire import ErrorCode, Identity, ProtocolError
+from chkobba_p2p.wire import codec as wire
+from chkobba_p2p.wire.codec import ErrorCode, Identity, ProtocolError
 
 VECTORS = Path(__file__).resolve().parent.parent / "vectors"
 KEY = bytes(range(32))

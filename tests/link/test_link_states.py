@@ -14,12 +14,12 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 from support.net import REPO_ROOT
 
-from chkobba_p2p import wire
+from chkobba_p2p.game.rules import Ruleset
 from chkobba_p2p.link import messages as m
 from chkobba_p2p.link import states as s
 from chkobba_p2p.link.handshake import ClientHandshake, HostHandshake, Lobby
-from chkobba_p2p.rules import Ruleset
-from chkobba_p2p.wire import ErrorCode, Identity, ProtocolError
+from chkobba_p2p.wire import codec as wire
+from chkobba_p2p.wire.codec import ErrorCode, Identity, ProtocolError
 
 PROTOCOL = REPO_ROOT / "PROTOCOL.md"
 BEGIN = re.compile(r"<!-- BEGIN link states:[^\n]*-->\n")

@@ -7,12 +7,12 @@ from __future__ import annotations
 import pytest
 from test_link_cores import Table
 
-from chkobba_p2p import wire
-from chkobba_p2p.events import LeftLobby
+from chkobba_p2p.link.events import LeftLobby
 from chkobba_p2p.link.joiner import SeatLink
 from chkobba_p2p.link.seat import Close
-from chkobba_p2p.liveness import Limits
-from chkobba_p2p.wire import ErrorCode, ProtocolError
+from chkobba_p2p.transcript.liveness import Limits
+from chkobba_p2p.wire import codec as wire
+from chkobba_p2p.wire.codec import ErrorCode, ProtocolError
 
 
 def _hello(table: Table, link: SeatLink, name: str):

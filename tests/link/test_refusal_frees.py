@@ -10,9 +10,9 @@ import trio
 from support.net import RawClient
 from test_hostile_review import _host, _watch
 
+from chkobba_p2p._shell.net import HostPeer
 from chkobba_p2p.link.handshake import ClientHandshake
-from chkobba_p2p.net import HostPeer
-from chkobba_p2p.wire import Identity
+from chkobba_p2p.wire.codec import Identity
 
 
 async def _seated(port: int, name: str) -> tuple[RawClient, int]:

@@ -20,16 +20,13 @@ import trio
 import trio.testing
 from support.net import FAST, GatedBot, RawClient, host_config, join_config
 
-from chkobba_p2p import wire
-from chkobba_p2p.audit import VALID, audit_log
-from chkobba_p2p.cards import Card
-from chkobba_p2p.events import Spectators
-from chkobba_p2p.net import ClientPeer, HostPeer
-from chkobba_p2p.observer import DeckRevealed, Verdict
-from chkobba_p2p.peer import BotController
-from chkobba_p2p.rules import CutEvent, DealEvent, PlayEvent, Ruleset, SweepEvent
-from chkobba_p2p.session import FirstDealerDrawn, HandStarted, MatchDone, Session
-from chkobba_p2p.spectate import (
+from chkobba_p2p._shell.net import ClientPeer, HostPeer
+from chkobba_p2p._shell.peer import BotController
+from chkobba_p2p._shell.watch import WatchConfig, watch_match
+from chkobba_p2p.game.cards import Card
+from chkobba_p2p.game.rules import CutEvent, DealEvent, PlayEvent, Ruleset, SweepEvent
+from chkobba_p2p.link.events import Spectators
+from chkobba_p2p.link.spectate import (
     check_watching,
     spectator_names,
     spectators_message,
@@ -38,8 +35,11 @@ from chkobba_p2p.spectate import (
     watching_limits,
     watching_message,
 )
-from chkobba_p2p.watch import WatchConfig, watch_match
-from chkobba_p2p.wire import ErrorCode, ProtocolError
+from chkobba_p2p.observe.audit import VALID, audit_log
+from chkobba_p2p.observe.observer import DeckRevealed, Verdict
+from chkobba_p2p.transcript.session import FirstDealerDrawn, HandStarted, MatchDone, Session
+from chkobba_p2p.wire import codec as wire
+from chkobba_p2p.wire.codec import ErrorCode, ProtocolError
 
 VECTORS = Path(__file__).resolve().parent.parent / "vectors" / "spectator_messages.json"
 
@@ -273,7 +273,7 @@ def test_regenerate_spectator_vectors():  # pragma: no cover
 def test_a_spectator_observer_refuses_a_genesis_not_signed_by_its_host(tmp_path):
     from support.audit import play
 
-    from chkobba_p2p.observer import Observer
+    from chkobba_p2p.observe.observer import Observer
     played = play(2, seed=3, key=b"spect-genesis")
     obs = Observer(host_key=bytes(32))
     (v,) = obs.feed(played.sessions[0].bodies[0])
@@ -348,7 +348,7 @@ def test_the_commentary_speaks_french_and_english(lang, words):
     from support.audit import play
     from support.net import REPO_ROOT  # noqa: F401 - the client package is importable
 
-    from chkobba_p2p.observer import Observer
+    from chkobba_p2p.observe.observer import Observer
     narrator_cls = importlib.import_module(_client_module("watch")).Narrator
     played = play(2, seed=3, key=b"narrate")
     out = io.StringIO()
@@ -368,7 +368,7 @@ def test_the_commentary_says_an_unknown_abort_code_as_signed():
 
     from support.net import REPO_ROOT  # noqa: F401 - the client package is importable
 
-    from chkobba_p2p.session import Aborted, Standing
+    from chkobba_p2p.transcript.session import Aborted, Standing
     narrator_cls = importlib.import_module(_client_module("watch")).Narrator
     out = io.StringIO()
     narrator = narrator_cls(out, lang="en")
@@ -395,7 +395,7 @@ async def test_chkobba_watch_says_why_it_stopped_when_the_host_sends_an_over_lon
 
     from support.net import REPO_ROOT, cli_command, cli_env
 
-    from chkobba_p2p.spectate import watching_message
+    from chkobba_p2p.link.spectate import watching_message
 
     async def fake_host(stream: trio.SocketStream) -> None:
         async with stream:
@@ -474,8 +474,8 @@ async def test_a_spectator_refuses_a_greeting_for_a_table_no_one_can_seat(player
 
 
 def _genesis_frame() -> bytes:
-    from chkobba_p2p.session import SeatInfo, TableInfo
-    from chkobba_p2p.wire import Identity
+    from chkobba_p2p.transcript.session import SeatInfo, TableInfo
+    from chkobba_p2p.wire.codec import Identity
     host, guest = Identity.generate(), Identity.generate()
     table = TableInfo(bytes(16), 1, 2, Ruleset(), (SeatInfo(0, host.public, "hana"),
                                                     SeatInfo(1, guest.public, "amel")),
@@ -503,7 +503,7 @@ async def test_a_host_cannot_fill_a_spectators_disk_and_the_log_stays_replayable
 async def test_a_spectator_reads_wait_back_and_chat_as_a_seat_does(tmp_path):
     """Seats out of the table, a bool for a seat, a countdown past any allowance: not
     shown (a hostile peer saw "waiting -5 s for seat -1" and 9223372036854775807 s)."""
-    from chkobba_p2p.events import Chat, Resumed, Waiting
+    from chkobba_p2p.link.events import Chat, Resumed, Waiting
     bad = [{"t": "wait", "seat": -1, "secs": -5}, {"t": "wait", "seat": 1, "secs": 2**63 - 1},
            {"t": "wait", "seat": True, "secs": 3}, {"t": "back", "seat": -1},
            {"t": "back", "seat": 2}, {"t": "chat", "seat": -1, "text": "hi"},

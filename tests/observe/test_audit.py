@@ -13,8 +13,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from support.audit import Played, play
 
-from chkobba_p2p import wire
-from chkobba_p2p.audit import (
+from chkobba_p2p.deal import Deal
+from chkobba_p2p.deal import crypto as dc
+from chkobba_p2p.game.cards import Card
+from chkobba_p2p.game.record import replay_records
+from chkobba_p2p.game.rules import PRESETS, CutEvent, DealEvent, PlayEvent, SweepEvent
+from chkobba_p2p.observe.audit import (
     EXIT_INCOMPLETE,
     EXIT_INVALID,
     EXIT_VALID,
@@ -26,14 +30,10 @@ from chkobba_p2p.audit import (
     audit_log,
     read_log,
 )
-from chkobba_p2p.cards import Card
-from chkobba_p2p.deal import Deal
-from chkobba_p2p.deal import crypto as dc
-from chkobba_p2p.record import replay_records
-from chkobba_p2p.rules import PRESETS, CutEvent, DealEvent, PlayEvent, SweepEvent
-from chkobba_p2p.session import HandScored, MatchDone, Session
-from chkobba_p2p.transcript import MAGIC
-from chkobba_p2p.wire import ENTRY_DOMAIN, ErrorCode
+from chkobba_p2p.transcript.session import HandScored, MatchDone, Session
+from chkobba_p2p.wire import codec as wire
+from chkobba_p2p.wire.codec import ENTRY_DOMAIN, ErrorCode
+from chkobba_p2p.wire.logfile import MAGIC
 
 BAD_POINT = bytes([1]) + bytes(31)  # not a ristretto255 encoding
 SOME_POINT = dc.public_key(5)  # a valid point nobody's share is
@@ -61,7 +61,7 @@ def _write(path: Path, bodies: list[bytes], header: bytes | None = None) -> Path
 
 
 def _record_event(ev: object) -> dict:
-    """An engine event as a record event (the format of chkobba_p2p.record)."""
+    """An engine event as a record event (the format of chkobba_p2p.game.record)."""
     def t(c: Card | None) -> str | None:
         return None if c is None else c.text
     if isinstance(ev, DealEvent):
@@ -776,10 +776,10 @@ def test_a_leave_is_said_once_in_the_verdict_line():
     """A player who left signed it against itself: the verdict's words say so; the
     line does not repeat it (a first-time player read "amel left the game" twice, with
     "(interrupted)" for a leave it chose)."""
-    from chkobba_p2p.audit import AuditReport
-    from chkobba_p2p.observer import INCOMPLETE, AbortClaim, Verdict
-    from chkobba_p2p.rules import Ruleset
-    from chkobba_p2p.session import SeatInfo, Standing, TableInfo
+    from chkobba_p2p.game.rules import Ruleset
+    from chkobba_p2p.observe.audit import AuditReport
+    from chkobba_p2p.observe.observer import INCOMPLETE, AbortClaim, Verdict
+    from chkobba_p2p.transcript.session import SeatInfo, Standing, TableInfo
 
     table = TableInfo(bytes(16), 1, 2, Ruleset(), (SeatInfo(0, bytes(32), "amel"),
                                                   SeatInfo(1, bytes(range(32)), "bot1")))

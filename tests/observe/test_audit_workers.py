@@ -13,8 +13,9 @@ from support.audit import play
 from test_audit import change_item, deal_cheats
 from test_shuffle_proof_opened import chain, context
 
-from chkobba_p2p import observer, shuffle_proof
-from chkobba_p2p.audit import INVALID, VALID, audit_log, default_workers
+from chkobba_p2p.deal import shuffle_proof
+from chkobba_p2p.observe import observer
+from chkobba_p2p.observe.audit import INVALID, VALID, audit_log, default_workers
 
 SAME = ("verdict", "code", "blamed", "entry", "reason", "records", "aborts", "warnings")
 

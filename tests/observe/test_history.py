@@ -1,4 +1,4 @@
-"""chkobba_p2p.history: a folder of logs of real matches (tests/support/history.py) gives
+"""chkobba_p2p.observe.history: a folder of logs of real matches (tests/support/history.py) gives
 the expected history, records, series and ratings; the audit is cached by the log's hash;
 a tampered log is listed with its reason and counts for nothing."""
 
@@ -10,8 +10,8 @@ import shutil
 import pytest
 from support.history import AMEL, BILEL, DORA, SAMI, build, side
 
-from chkobba_p2p.audit import INVALID, VALID
-from chkobba_p2p.history import (
+from chkobba_p2p.observe.audit import INVALID, VALID
+from chkobba_p2p.observe.history import (
     UNREADABLE,
     AuditCache,
     games,
@@ -21,7 +21,7 @@ from chkobba_p2p.history import (
     record_against,
     series,
 )
-from chkobba_p2p.rating import Rating, Result, glicko2_update
+from chkobba_p2p.observe.rating import Rating, Result, glicko2_update
 
 
 @pytest.fixture(scope="session")
@@ -160,7 +160,7 @@ def test_a_changed_log_is_audited_again(folder, tmp_path):
 def test_a_corrupt_cache_is_ignored(folder, indexed, tmp_path, junk):
     path, _ = folder
     cache_file = tmp_path / "history.json"
-    from chkobba_p2p.history import auditor
+    from chkobba_p2p.observe.history import auditor
     cache_file.write_bytes(junk.replace(b"AUDITOR", auditor().encode()))
     cache = AuditCache(cache_file).load()
     logs = index_logs(path, cache=cache)
@@ -201,7 +201,7 @@ def test_ratings_are_the_same_every_time_and_ignore_what_does_not_count(folder, 
 
 
 def test_a_missing_folder_is_a_clear_error(tmp_path):
-    from chkobba_p2p.audit import LogUnreadable
+    from chkobba_p2p.observe.audit import LogUnreadable
     with pytest.raises(LogUnreadable, match="no such folder"):
         index_logs(tmp_path / "nowhere")
     (tmp_path / "file").write_text("x")
@@ -308,7 +308,7 @@ def _past(folder, indexed):
     import threading
 
     from chkobba_cli.tui.past import PastGames
-    from chkobba_p2p.history import AuditCache
+    from chkobba_p2p.observe.history import AuditCache
     path, _ = folder
     changed = threading.Event()
     past = PastGames(path, changed.set, cache=AuditCache(path.parent / "tui-cache.json"))
@@ -323,8 +323,8 @@ def _past(folder, indexed):
 def test_the_rematch_lobby_shows_the_series_and_the_record_of_a_known_player(
         folder, indexed, app_session, tmp_path):
     from chkobba_cli.tui.app import TuiApp
-    from chkobba_p2p.known import KnownPlayers
-    from chkobba_p2p.peer import Lobby
+    from chkobba_p2p._shell.known import KnownPlayers
+    from chkobba_p2p._shell.peer import Lobby
     past = _past(folder, indexed)
     known = KnownPlayers(tmp_path / "known_players")
     known.remember([("sami", SAMI.public)])
@@ -348,7 +348,7 @@ def test_the_end_screen_shows_the_series(folder, indexed, app_session):
     """From the second match of a series on (the first one's result is the title)."""
     from chkobba_cli.tui import dialogs
     from chkobba_cli.tui.app import TuiApp
-    from chkobba_p2p.peer import Lobby
+    from chkobba_p2p._shell.peer import Lobby
     past = _past(folder, indexed)
     ui = TuiApp(kind="join", lang="en", seat=1, players=4, past=past)
     keys = (AMEL.public, SAMI.public, BILEL.public, DORA.public)
@@ -374,11 +374,11 @@ def test_the_end_screen_shows_the_series(folder, indexed, app_session):
 def test_a_bot_levels_key_is_said_and_never_a_changed_key(tmp_path):
     from chkobba_cli.i18n import Translator
     from chkobba_cli.tui.trust import changed_seats, seat_lines
-    from chkobba_p2p.known import KnownPlayers
-    from chkobba_p2p.peer import Lobby
-    from chkobba_p2p.rating import bot_seed
+    from chkobba_p2p._shell.known import KnownPlayers
+    from chkobba_p2p._shell.peer import Lobby
+    from chkobba_p2p.observe.rating import bot_seed
     from chkobba_p2p.tablestate import TableState
-    from chkobba_p2p.wire import Identity
+    from chkobba_p2p.wire.codec import Identity
     greedy = Identity.from_seed(bot_seed("greedy", 1)).public
     known = KnownPlayers(tmp_path / "known_players")
     known.remember([("bot1", Identity.from_seed(bot_seed("heuristic", 1)).public)])
@@ -457,7 +457,7 @@ def test_of_two_copies_that_stop_at_the_same_hand_the_one_saying_who_left_speaks
     """A player left a match against bots (``q``): the bots' copies stop before the
     leave they never got, the player's holds it; the history says who left, as the
     replay of the player's log does (a first-time player saw "unfinished")."""
-    from chkobba_p2p.history import Log, Seat
+    from chkobba_p2p.observe.history import Log, Seat
 
     seats = (Seat("amel", AMEL.public), Seat("bot1", SAMI.public))
 
@@ -477,7 +477,7 @@ def test_the_list_speaks_french_agreement_and_fits_the_terminal(capsys, monkeypa
     terminal's width (a first-time player saw "1 comptées" and lines past 80 columns)."""
     from chkobba_cli.history import show_games
     from chkobba_cli.i18n import Translator
-    from chkobba_p2p.history import Game, Log, Seat
+    from chkobba_p2p.observe.history import Game, Log, Seat
     monkeypatch.setenv("COLUMNS", "80")
     seats = (Seat("amel", AMEL.public), Seat("bot1", SAMI.public))
     reason = ("the transcript stops after entry #165, before the match is complete "
@@ -500,7 +500,7 @@ def test_a_log_the_key_never_signed_cannot_rename_it(folder, tmp_path):
     keeps the name it signed under.  A log in which the key did sign renames it."""
     from support.history import _sessions, write_log
 
-    from chkobba_p2p.wire import ErrorCode, Identity
+    from chkobba_p2p.wire.codec import ErrorCode, Identity
 
     path, _ = folder
     logs = tmp_path / "logs"
@@ -530,7 +530,7 @@ def test_a_log_the_key_never_signed_cannot_rename_it(folder, tmp_path):
 
 def _three(winner: int | None, loser: int | None = None, ending: str = "points"):
     """A counted 3-player match between amel, sami and bilel (seats 0, 1, 2)."""
-    from chkobba_p2p.history import Game, Log, Seat
+    from chkobba_p2p.observe.history import Game, Log, Seat
 
     seats = tuple(Seat(n, k.public) for n, k in
                   (("amel", AMEL), ("sami", SAMI), ("bilel", BILEL)))

@@ -16,11 +16,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_session import Table
 
-from chkobba_p2p import wire
 from chkobba_p2p.deal import MSG_PROOF, Deal, DealUsageError, PeerMisbehaved
 from chkobba_p2p.deal.core import MSG_SHUFFLE, JobResult, Output, ProofJob, StepOpened, run_job
-from chkobba_p2p.rules import Ruleset
-from chkobba_p2p.session import CAP_PROOF_APART, GameFault, Session
+from chkobba_p2p.game.rules import Ruleset
+from chkobba_p2p.transcript.session import CAP_PROOF_APART, GameFault, Session
+from chkobba_p2p.wire import codec as wire
 
 SHARES = ("deal/shares", "deal/play", "deal/complain")
 SID = b"hostile-apart-29"

@@ -14,12 +14,12 @@ import pytest
 import trio
 from support.net import FAST, RawClient, host_config
 
-from chkobba_p2p import wire
+from chkobba_p2p._shell.net import HostPeer
+from chkobba_p2p._shell.peer import BotController
 from chkobba_p2p.link.handshake import ClientHandshake
-from chkobba_p2p.net import HostPeer
-from chkobba_p2p.peer import BotController
-from chkobba_p2p.spectate import watch_message
-from chkobba_p2p.wire import Identity
+from chkobba_p2p.link.spectate import watch_message
+from chkobba_p2p.wire import codec as wire
+from chkobba_p2p.wire.codec import Identity
 
 # Long enough that nothing here expires by itself while an attack runs.
 SLOW = dataclasses.replace(FAST, handshake=10.0, frame=5.0)
@@ -387,7 +387,7 @@ async def test_a_real_guest_resumes_past_silent_sockets_churning_beyond_the_budg
     from support.net import GatedBot, join_config
     from test_net_admission import _kinds
 
-    from chkobba_p2p.net import ClientPeer
+    from chkobba_p2p._shell.net import ClientPeer
 
     gate = GatedBot(gate_at=2)
     host = SmallHost(host_config(tmp_path), BotController("greedy", 0))

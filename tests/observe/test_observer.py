@@ -12,11 +12,11 @@ import pytest
 from support.audit import play
 
 import chkobba_p2p
-from chkobba_p2p.cards import Card
-from chkobba_p2p.observer import INCOMPLETE, INVALID, VALID, DeckRevealed, Observer, Verdict
-from chkobba_p2p.rules import PRESETS, CutEvent, DealEvent, PlayEvent, SweepEvent
-from chkobba_p2p.session import HandScored, MatchDone, Session, TableReady
+from chkobba_p2p.game.cards import Card
+from chkobba_p2p.game.rules import PRESETS, CutEvent, DealEvent, PlayEvent, SweepEvent
+from chkobba_p2p.observe.observer import INCOMPLETE, INVALID, VALID, DeckRevealed, Observer, Verdict
 from chkobba_p2p.tablestate import TableState
+from chkobba_p2p.transcript.session import HandScored, MatchDone, Session, TableReady
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 ENGINE = DealEvent | CutEvent | PlayEvent | SweepEvent
@@ -179,7 +179,7 @@ def _private_names(tree: ast.AST) -> set[str]:
     return {n for n in names if n.startswith("_") and not n.endswith("__")}
 
 
-@pytest.mark.parametrize("owner", ["chkobba_p2p/session.py", "chkobba_p2p/deal/core.py"])
+@pytest.mark.parametrize("owner", ["chkobba_p2p/transcript/session.py", "chkobba_p2p/deal/core.py"])
 def test_no_module_reaches_into_the_private_names_of_the_session_or_the_deal(owner):
     private = _private_names(ast.parse((ROOT / owner).read_text()))
     assert {"_apply", "_phase", "_after_finish", "_set_hand"} & private  # the check sees them
@@ -243,9 +243,9 @@ def test_a_timeline_of_a_cheat_points_at_the_offending_entry():
 def test_a_timeline_shows_every_hand_face_up_once_its_seeds_opened(honest2):
     """Each deal, cut and play of a finished hand knows every seat's cards in hand then:
     the very hands of the rules engine driven by the audit's full-knowledge record."""
-    from chkobba_p2p.audit import audit_bodies
-    from chkobba_p2p.cards import card
-    from chkobba_p2p.rules import Hand, Ruleset
+    from chkobba_p2p.game.cards import card
+    from chkobba_p2p.game.rules import Hand, Ruleset
+    from chkobba_p2p.observe.audit import audit_bodies
     from chkobba_p2p.timeline import build_timeline
 
     bodies = honest2.sessions[0].bodies

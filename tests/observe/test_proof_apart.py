@@ -14,17 +14,17 @@ import trio
 from support.net import host_config, join_config
 from test_session import Table
 
-from chkobba_p2p import wire
-from chkobba_p2p.audit import INVALID, VALID, audit_log
+from chkobba_p2p._shell.net import ClientPeer, HostPeer
+from chkobba_p2p._shell.peer import BotController
 from chkobba_p2p.deal.core import JobResult, ProofJob, run_job
-from chkobba_p2p.events import Outcome
+from chkobba_p2p.game.rules import Ruleset
+from chkobba_p2p.link.events import Outcome
 from chkobba_p2p.link.handshake import SPOKEN, ClientHandshake
-from chkobba_p2p.net import ClientPeer, HostPeer
-from chkobba_p2p.peer import BotController
-from chkobba_p2p.rules import Ruleset
-from chkobba_p2p.session import CAP_PROOF_APART, CAP_SHUFFLE_PROOFS, Standing
+from chkobba_p2p.observe.audit import INVALID, VALID, audit_log
 from chkobba_p2p.testing import InMemoryTable, RecordingController
-from chkobba_p2p.transcript import read_transcript
+from chkobba_p2p.transcript.session import CAP_PROOF_APART, CAP_SHUFFLE_PROOFS, Standing
+from chkobba_p2p.wire import codec as wire
+from chkobba_p2p.wire.logfile import read_transcript
 
 RULES = Ruleset(target=3)  # a short match: a hand or two
 
@@ -364,11 +364,11 @@ def test_an_accusation_citing_an_entry_whose_proof_is_pending_reads_as_the_audit
     2's screen, as in every replay; a bad one refutes nothing."""
     from support.audit import make_sessions
 
-    from chkobba_p2p.audit import audit_bodies
+    from chkobba_p2p.bots.levels import make_bot
     from chkobba_p2p.deal.core import run_job
-    from chkobba_p2p.levels import make_bot
-    from chkobba_p2p.rules import PRESETS
-    from chkobba_p2p.session import Phase
+    from chkobba_p2p.game.rules import PRESETS
+    from chkobba_p2p.observe.audit import audit_bodies
+    from chkobba_p2p.transcript.session import Phase
 
     ss, _ = make_sessions(3, PRESETS["tunisian"], True, key=b"pending proof", apart=True)
     watcher = ss[2]

@@ -1,11 +1,11 @@
-"""Glicko-2 (chkobba_p2p.rating): the paper's worked example, the pools, the anchors and
+"""Glicko-2 (chkobba_p2p.observe.rating): the paper's worked example, the pools, the anchors and
 the order of matches."""
 
 from __future__ import annotations
 
 import pytest
 
-from chkobba_p2p.rating import (
+from chkobba_p2p.observe.rating import (
     ANCHORS,
     DEFAULT_RD,
     PROVISIONAL_RD,
@@ -18,7 +18,7 @@ from chkobba_p2p.rating import (
     glicko2_update,
     nearest_level,
 )
-from chkobba_p2p.wire import Identity
+from chkobba_p2p.wire.codec import Identity
 
 
 def test_the_papers_worked_example():

@@ -13,10 +13,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from chkobba_p2p.bots import GreedyBot, RandomBot
-from chkobba_p2p.record import RecordError, read_records, replay_records, write_records
-from chkobba_p2p.rules import PRESETS
-from chkobba_p2p.simulate import play_match
+from chkobba_p2p.bots.simple import GreedyBot, RandomBot
+from chkobba_p2p.bots.simulate import play_match
+from chkobba_p2p.game.record import RecordError, read_records, replay_records, write_records
+from chkobba_p2p.game.rules import PRESETS
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 

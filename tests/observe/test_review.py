@@ -1,4 +1,4 @@
-"""The coach (:mod:`chkobba_p2p.review`): every decision graded by the expert's search from
+"""The coach (:mod:`chkobba_p2p.observe.review`): every decision graded by the expert's search from
 the deciding seat's view.  A forced or obvious move loses nothing; a planted blunder is
 found; the grade never depends on cards the player could not see; a log and a seed give
 the same grades every time; 2- and 4-player logs of real in-process sessions."""
@@ -11,12 +11,12 @@ import pytest
 import support.audit as support
 from support.audit import play
 
-from chkobba_p2p.audit import audit_bodies
-from chkobba_p2p.bots import GreedyBot
-from chkobba_p2p.cards import Card, cards
+from chkobba_p2p.bots.simple import GreedyBot
 from chkobba_p2p.errors import LocalError
-from chkobba_p2p.review import BLUNDER, MISTAKE, grade_play, review_records
-from chkobba_p2p.rules import PRESETS, Hand, Move
+from chkobba_p2p.game.cards import Card, cards
+from chkobba_p2p.game.rules import PRESETS, Hand, Move
+from chkobba_p2p.observe.audit import audit_bodies
+from chkobba_p2p.observe.review import BLUNDER, MISTAKE, grade_play, review_records
 
 RULES = PRESETS["tunisian"]
 
@@ -100,7 +100,7 @@ def test_a_planted_blunder_is_found(monkeypatch):
     by_seat = {s.seat: s for s in review.summaries()}
     # The planted decisions: every chkobba the blunderer let go is graded a mistake or a
     # blunder, and at least one a blunder.
-    from chkobba_p2p.review import _decisions
+    from chkobba_p2p.observe.review import _decisions
     planted = []
     for rec in (r for r in records if r["type"] == "hand"):
         for hand, ev, number in _decisions(rec):

@@ -35,15 +35,20 @@ from chkobba_cli.tui.render import line_text
 from chkobba_cli.tui.replay import ReplayViewer
 from chkobba_cli.tui.watching import WatchView
 from chkobba_cli.watch import Narrator
-from chkobba_p2p import wire
-from chkobba_p2p.audit import EXIT_UNSUPPORTED, UNSUPPORTED, VALID, audit_bodies
+from chkobba_p2p.game.rules import Ruleset
 from chkobba_p2p.link.handshake import Lobby
-from chkobba_p2p.observer import UNKNOWN_CAPABILITY, Observer, Verdict, unknown_capabilities
-from chkobba_p2p.rules import Ruleset
-from chkobba_p2p.session import CAP_PROOF_APART, IMPLEMENTED_CAPABILITIES, GameFault, Session
-from chkobba_p2p.spectate import watching_message
+from chkobba_p2p.link.spectate import watching_message
+from chkobba_p2p.observe.audit import EXIT_UNSUPPORTED, UNSUPPORTED, VALID, audit_bodies
+from chkobba_p2p.observe.observer import UNKNOWN_CAPABILITY, Observer, Verdict, unknown_capabilities
 from chkobba_p2p.timeline import build_timeline
-from chkobba_p2p.wire import Identity
+from chkobba_p2p.transcript.session import (
+    CAP_PROOF_APART,
+    IMPLEMENTED_CAPABILITIES,
+    GameFault,
+    Session,
+)
+from chkobba_p2p.wire import codec as wire
+from chkobba_p2p.wire.codec import Identity
 
 RULES = Ruleset(target=3)  # a short match
 FUTURE = "future/v9"
@@ -322,7 +327,7 @@ async def test_chkobba_watch_exits_4_and_blames_no_one(future, tmp_path, lang, h
 
 
 def _bodies(path: Path) -> list[bytes]:
-    from chkobba_p2p.audit import read_log
+    from chkobba_p2p.observe.audit import read_log
     return list(read_log(path).bodies)
 
 

@@ -15,10 +15,10 @@ import pytest
 import trio
 from support.net import REPO_ROOT, cli_command, cli_env, host_config, join_config
 
-from chkobba_p2p.discovery import SERVICE_TYPE, Announcer, TableAd, TableFacts, unique_tables
-from chkobba_p2p.net import ClientPeer, HostPeer
-from chkobba_p2p.peer import Announced, BotController, Lobby, browse_tables
-from chkobba_p2p.rules import Ruleset
+from chkobba_p2p._shell.discovery import SERVICE_TYPE, Announcer, TableAd, TableFacts, unique_tables
+from chkobba_p2p._shell.net import ClientPeer, HostPeer
+from chkobba_p2p._shell.peer import Announced, BotController, Lobby, browse_tables
+from chkobba_p2p.game.rules import Ruleset
 
 LO = ["127.0.0.1"]
 

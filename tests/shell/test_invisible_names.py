@@ -14,10 +14,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from chkobba_p2p.known import KnownPlayers, Recognition
+from chkobba_p2p._shell.known import KnownPlayers, Recognition
 from chkobba_p2p.link.messages import Lobby, display_name
 from chkobba_p2p.text import INVISIBLE_RANGES, first_invisible, is_invisible, skeleton
-from chkobba_p2p.wire import ErrorCode, ProtocolError
+from chkobba_p2p.wire.codec import ErrorCode, ProtocolError
 
 A, B = bytes(range(32)), bytes(range(1, 33))
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import os
 import stat
 
-from chkobba_p2p.known import KnownPlayers, Recognition, config_dir
-from chkobba_p2p.wire import fingerprint
+from chkobba_p2p._shell.known import KnownPlayers, Recognition, config_dir
+from chkobba_p2p.wire.codec import fingerprint
 
 A, B = bytes(range(32)), bytes(range(1, 33))
 
@@ -68,7 +68,7 @@ def test_a_lookalike_of_a_known_name_with_another_key_is_a_changed_key(tmp_path)
 def test_the_lookalike_warning_is_worded_in_both_languages(tmp_path):
     from chkobba_cli.i18n import Translator
     from chkobba_cli.tui.trust import seat_lines
-    from chkobba_p2p.peer import Lobby, TableState
+    from chkobba_p2p._shell.peer import Lobby, TableState
 
     known = KnownPlayers(tmp_path / "known_players")
     known.remember([("amel", A)])

@@ -16,8 +16,8 @@ from chkobba_p2p.link.admission import (
     strangers_for_files,
 )
 from chkobba_p2p.link.joiner import RETRY_FIRST, RETRY_MOST, SeatLink, pinned_fingerprint
-from chkobba_p2p.liveness import Limits
-from chkobba_p2p.wire import Identity
+from chkobba_p2p.transcript.liveness import Limits
+from chkobba_p2p.wire.codec import Identity
 
 
 def test_the_strangers_budget_leaves_room_for_the_seats_the_log_and_the_runtime():
@@ -83,10 +83,10 @@ def test_the_fingerprint_a_joiner_requires_is_the_codes_or_the_configured_one_ne
 
 
 def test_what_the_host_takes_from_a_seat_or_a_spectator_is_what_its_state_table_reads():
+    from chkobba_p2p.game.rules import Ruleset
     from chkobba_p2p.link.host import SEAT_MESSAGES, SPECTATOR_MESSAGES, HostTable
     from chkobba_p2p.link.seat import Close
     from chkobba_p2p.link.states import HOST, MESSAGE_TYPES, refusal_of
-    from chkobba_p2p.rules import Ruleset
 
     # An ``error`` is a peer's last word: the connection ends before the table reads it.
     assert SEAT_MESSAGES | {"error"} == set(HOST.table["IN_GAME"])

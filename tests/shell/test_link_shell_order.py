@@ -7,16 +7,16 @@ import dataclasses
 
 import trio
 
-from chkobba_p2p.events import Spectators
-from chkobba_p2p.spectate import watch_message
-from chkobba_p2p.stream import Link, LinkClosed
+from chkobba_p2p._shell.stream import Link, LinkClosed
+from chkobba_p2p.link.events import Spectators
+from chkobba_p2p.link.spectate import watch_message
 from chkobba_p2p.testing import (
     TABLE_TIMEOUTS,
     GatedController,
     InMemoryTable,
     RecordingController,
 )
-from chkobba_p2p.wire import ErrorCode
+from chkobba_p2p.wire.codec import ErrorCode
 
 NOW = dataclasses.replace(TABLE_TIMEOUTS, announce=0.0)
 

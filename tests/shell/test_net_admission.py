@@ -10,11 +10,11 @@ from __future__ import annotations
 import trio
 from support.net import GatedBot, RawClient, host_config, join_config
 
-from chkobba_p2p.net import ClientPeer, HostPeer
-from chkobba_p2p.peer import BotController
-from chkobba_p2p.spectate import watch_message
-from chkobba_p2p.transcript import read_transcript
-from chkobba_p2p.wire import open_entry
+from chkobba_p2p._shell.net import ClientPeer, HostPeer
+from chkobba_p2p._shell.peer import BotController
+from chkobba_p2p.link.spectate import watch_message
+from chkobba_p2p.wire.codec import open_entry
+from chkobba_p2p.wire.logfile import read_transcript
 
 
 async def _spectator(port: int, name: str) -> RawClient:

@@ -10,10 +10,10 @@ from __future__ import annotations
 import trio
 from support.net import GatedBot, RawClient, host_config, join_config
 
-from chkobba_p2p import wire
+from chkobba_p2p._shell.peer import BotController, host_match
 from chkobba_p2p.link.handshake import ClientHandshake
-from chkobba_p2p.peer import BotController, host_match
-from chkobba_p2p.wire import ErrorCode, Identity
+from chkobba_p2p.wire import codec as wire
+from chkobba_p2p.wire.codec import ErrorCode, Identity
 
 
 async def _match(tmp_path, attack, *, host_ctl=None, guest_ctl=None, guest_identity=None):
@@ -48,7 +48,7 @@ async def _match(tmp_path, attack, *, host_ctl=None, guest_ctl=None, guest_ident
 
         nursery.start_soon(run_attack)
         cfg = join_config(tmp_path, port, "guest", identity=guest_identity)
-        from chkobba_p2p.net import ClientPeer
+        from chkobba_p2p._shell.net import ClientPeer
 
         guest = ClientPeer(cfg, guest_ctl)
         results["peer"] = guest
@@ -220,7 +220,7 @@ async def test_slow_loris_after_the_handshake(tmp_path):
         with trio.fail_after(10):
             err = await raw.until_error()
         assert err["code"] == ErrorCode.TIMEOUT
-        from chkobba_p2p.net import ClientPeer
+        from chkobba_p2p._shell.net import ClientPeer
 
         cfg = join_config(tmp_path, port, "again", identity=identity)
         out["guest"] = await ClientPeer(cfg, BotController("greedy", 1)).run()
@@ -243,7 +243,7 @@ async def test_turn_timeout_ends_the_game_blaming_the_silent_seat(tmp_path):
                                            task_status=task_status)
 
         port = await nursery.start(run_host)
-        from chkobba_p2p.net import ClientPeer
+        from chkobba_p2p._shell.net import ClientPeer
 
         with trio.fail_after(20):
             out["guest"] = await ClientPeer(join_config(tmp_path, port, "g"), silent).run()
@@ -293,8 +293,8 @@ async def test_hello_without_deal_capability_is_refused(tmp_path):
 async def test_a_refused_join_reports_the_code(tmp_path):
     """Outcome.error_code names the refusal for programs (here: the game has started and
     this identity has no seat)."""
-    from chkobba_p2p.net import ClientPeer
-    from chkobba_p2p.peer import BotController
+    from chkobba_p2p._shell.net import ClientPeer
+    from chkobba_p2p._shell.peer import BotController
 
     async def attack(port, *_):
         late = ClientPeer(join_config(tmp_path, port, "late"), BotController("greedy", 3))

@@ -9,12 +9,12 @@ from __future__ import annotations
 import trio
 from support.net import host_config, join_config
 
+from chkobba_p2p._shell.net import ClientPeer, HostPeer
+from chkobba_p2p._shell.peer import MAX_CHAT, Chat, Lobby, SeatController, clean_chat
 from chkobba_p2p.link.host import HostTable
 from chkobba_p2p.link.seat import ChatBucket
-from chkobba_p2p.net import ClientPeer, HostPeer
-from chkobba_p2p.peer import MAX_CHAT, Chat, Lobby, SeatController, clean_chat
 from chkobba_p2p.testing import InMemoryTable
-from chkobba_p2p.wire import encode
+from chkobba_p2p.wire.codec import encode
 
 
 class Watcher(SeatController):

@@ -10,9 +10,8 @@ import socket
 import trio
 from support.net import FAST, GatedBot, host_config, join_config
 
-from chkobba_p2p.link.host import HostTable
-from chkobba_p2p.net import ClientPeer, HostPeer
-from chkobba_p2p.peer import (
+from chkobba_p2p._shell.net import ClientPeer, HostPeer
+from chkobba_p2p._shell.peer import (
     BotController,
     Notice,
     NoticeKind,
@@ -21,9 +20,10 @@ from chkobba_p2p.peer import (
     Waiting,
     host_match,
 )
+from chkobba_p2p.link.host import HostTable
 from chkobba_p2p.testing import GatedController, InMemoryTable, RecordingController
-from chkobba_p2p.transcript import read_transcript
-from chkobba_p2p.wire import ErrorCode, open_entry
+from chkobba_p2p.wire.codec import ErrorCode, open_entry
+from chkobba_p2p.wire.logfile import read_transcript
 
 
 class Recorder(BotController):
@@ -152,7 +152,7 @@ async def test_a_saved_game_the_host_does_not_know_is_kept_until_its_allowance_r
     unsigned (anyone at that address can send it), so it deletes nothing; the peer keeps
     trying for the host's allowance of time away, then ends its old game with its own
     signed record (a claim against the host) -- and the next run joins the new table."""
-    from chkobba_p2p.wire import Identity
+    from chkobba_p2p.wire.codec import Identity
 
     port = _free_tcp_port()
     identity = Identity.generate()
@@ -245,14 +245,14 @@ class Clumsy(BotController):
     async def choose_play(self, hand):
         if not self.tried:
             self.tried = True
-            from chkobba_p2p.rules import Move
+            from chkobba_p2p.game.rules import Move
 
             card = next(c for c in hand.hand_of(hand.turn) if c is not None)
             return Move(card, frozenset([card]))  # "captures" itself: never on the table
         return await super().choose_play(hand)
 
     def on_event(self, event):
-        from chkobba_p2p.peer import ChoiceRefused
+        from chkobba_p2p._shell.peer import ChoiceRefused
 
         if isinstance(event, ChoiceRefused):
             self.refused.append(event)

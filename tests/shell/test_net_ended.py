@@ -20,18 +20,18 @@ import pytest
 import trio
 from support.net import FAST, host_config, join_config
 
-from chkobba_p2p import ended
-from chkobba_p2p.audit import VALID, audit_log
-from chkobba_p2p.config import Timeouts
-from chkobba_p2p.ended import EndedMatch, ended_match
-from chkobba_p2p.events import Outcome, OutcomeError, SeatController
+from chkobba_p2p._shell.config import Timeouts
+from chkobba_p2p._shell.net import ClientPeer, HostPeer
+from chkobba_p2p._shell.peer import BotController
+from chkobba_p2p.link.events import Outcome, OutcomeError, SeatController
 from chkobba_p2p.link.joiner import SeatLink
-from chkobba_p2p.liveness import Limits
-from chkobba_p2p.net import ClientPeer, HostPeer
-from chkobba_p2p.peer import BotController
+from chkobba_p2p.observe.audit import VALID, audit_log
 from chkobba_p2p.testing import GatedController, InMemoryTable, RecordingController
-from chkobba_p2p.transcript import SavedGame, read_transcript
-from chkobba_p2p.wire import ErrorCode, Identity, ProtocolError, open_entry
+from chkobba_p2p.transcript import ended
+from chkobba_p2p.transcript.ended import EndedMatch, ended_match
+from chkobba_p2p.transcript.liveness import Limits
+from chkobba_p2p.wire.codec import ErrorCode, Identity, ProtocolError, open_entry
+from chkobba_p2p.wire.logfile import SavedGame, read_transcript
 
 #: The table's clocks: a long move clock, a short allowance (the seat that dies while to
 #: play is flagged ``peer_left`` once it is spent).  MockClock: time costs nothing.
@@ -212,8 +212,8 @@ def test_an_impostors_unknown_game_still_stops_nothing():
 
 
 def _two_seat_session(identity: Identity):
-    from chkobba_p2p import session as S
-    from chkobba_p2p.rules import Ruleset
+    from chkobba_p2p.game.rules import Ruleset
+    from chkobba_p2p.transcript import session as S
 
     host = Identity.generate()
     info = S.TableInfo(b"g" * 16, 1, 2, Ruleset(),
@@ -226,8 +226,8 @@ def _two_seat_session(identity: Identity):
 
 
 def _ended_transcript() -> tuple[list[bytes], Identity, Identity]:
-    from chkobba_p2p import session as S
-    from chkobba_p2p.rules import Ruleset
+    from chkobba_p2p.game.rules import Ruleset
+    from chkobba_p2p.transcript import session as S
 
     host, seat = Identity.generate(), Identity.generate()
     info = S.TableInfo(b"e" * 16, 1, 2, Ruleset(),
@@ -260,7 +260,7 @@ def test_an_ended_transcript_says_who_sat_and_where_the_end_begins():
 
 
 def _write_log(path: Path, bodies: list[bytes], key: bytes, seat: int = 0) -> None:
-    from chkobba_p2p.transcript import TranscriptWriter
+    from chkobba_p2p.wire.logfile import TranscriptWriter
 
     log = TranscriptWriter(path)
     log.write_header(game=open_entry(bodies[0]).game, seat=seat, key=key, name="h",
@@ -357,9 +357,9 @@ def test_the_end_of_a_bigger_table_is_welcomed_from_a_smaller_one():
     """The host's new table seats 2, the ended match 4: the welcome of our resume gives
     our seat in the ended match (3), and the joiner takes it (its greeting's size is the
     new table's)."""
+    from chkobba_p2p.game.rules import Ruleset
     from chkobba_p2p.link.handshake import ClientHandshake, HostHandshake
     from chkobba_p2p.link.handshake import Lobby as SeatLobby
-    from chkobba_p2p.rules import Ruleset
 
     host, seat = Identity.generate(), Identity.generate()
     lobby = SeatLobby(host, "h", Ruleset(), 2, shuffle_proofs=False)

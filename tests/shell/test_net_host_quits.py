@@ -10,9 +10,9 @@ import dataclasses
 import trio
 from support.net import FAST
 
-from chkobba_p2p.peer import LeftLobby, Lobby, OutcomeError, Waiting
+from chkobba_p2p._shell.peer import LeftLobby, Lobby, OutcomeError, Waiting
 from chkobba_p2p.testing import GatedController, InMemoryTable, RecordingController
-from chkobba_p2p.wire import ErrorCode
+from chkobba_p2p.wire.codec import ErrorCode
 
 #: A long allowance: a joiner that missed the host's message would wait a minute.
 PATIENT = dataclasses.replace(FAST, reconnect=60.0, idle=30.0)

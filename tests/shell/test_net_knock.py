@@ -10,10 +10,10 @@ import dataclasses
 import trio
 from support.net import GatedBot, RawClient, host_config, join_config, run_then_vanish
 
-from chkobba_p2p.net import ClientPeer, HostPeer
-from chkobba_p2p.peer import BotController
-from chkobba_p2p.transcript import read_transcript
-from chkobba_p2p.wire import Identity, open_entry
+from chkobba_p2p._shell.net import ClientPeer, HostPeer
+from chkobba_p2p._shell.peer import BotController
+from chkobba_p2p.wire.codec import Identity, open_entry
+from chkobba_p2p.wire.logfile import read_transcript
 
 
 class _SmallDoor(HostPeer):

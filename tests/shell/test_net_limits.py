@@ -9,17 +9,10 @@ import dataclasses
 import trio
 from support.net import FAST, run_then_vanish
 
-from chkobba_p2p.linkmsg import MAX_LIMIT, parse_limits
-from chkobba_p2p.peer import (
-    ClockReading,
-    Limits,
-    Lobby,
-    Resumed,
-    Timeouts,
-    Waiting,
-)
+from chkobba_p2p._shell.peer import ClockReading, Limits, Lobby, Resumed, Timeouts, Waiting
+from chkobba_p2p.link.linkmsg import MAX_LIMIT, parse_limits
 from chkobba_p2p.testing import GatedController, InMemoryTable, RecordingController
-from chkobba_p2p.wire import Identity
+from chkobba_p2p.wire.codec import Identity
 
 
 async def test_a_joiner_counts_with_the_hosts_limits_not_its_own(tmp_path, autojump_clock):
@@ -97,7 +90,7 @@ async def test_a_resumed_joiner_is_told_what_its_seat_has_left_of_its_allowance(
 
 
 def test_the_allowance_left_is_read_within_the_announced_allowance():
-    from chkobba_p2p.linkmsg import parse_allowance_left
+    from chkobba_p2p.link.linkmsg import parse_allowance_left
 
     assert parse_allowance_left({"move": 5, "away": 30, "left": 12}, 30) == 12
     assert parse_allowance_left({"move": 5, "away": 30, "left": 0}, 30) == 0
@@ -142,7 +135,7 @@ async def test_a_resumed_joiner_is_told_how_long_the_move_it_owes_has_run(
 
 
 def test_the_move_used_is_read_within_the_announced_move_limit():
-    from chkobba_p2p.linkmsg import parse_move_used
+    from chkobba_p2p.link.linkmsg import parse_move_used
 
     assert parse_move_used({"move": 30, "away": 10, "used": 9}, 30) == 9
     assert parse_move_used({"move": 30, "away": 10, "used": 30}, 30) == 30
@@ -172,7 +165,7 @@ async def test_a_late_spectators_move_clock_is_the_hosts(tmp_path, autojump_cloc
     """A spectator admitted while a seat has been thinking over its move for 9.5 s is
     told so by ``watching`` (``limits.used``, as a resume's welcome): its countdown is
     the players' (a stranger's client found none, and ours showed a fresh move)."""
-    from chkobba_p2p.watch import Spectator, WatchConfig
+    from chkobba_p2p._shell.watch import Spectator, WatchConfig
 
     gate = GatedController(2)
     table = InMemoryTable(tmp_path, timeouts=FAST,

@@ -8,13 +8,13 @@ real peers that check every entry, in memory on trio's mock clock
 
 from __future__ import annotations
 
-from chkobba_p2p import wire
+from chkobba_p2p._shell.net import HostPeer
+from chkobba_p2p._shell.peer import Outcome
 from chkobba_p2p.link.host import HostTable
 from chkobba_p2p.link.seat import Send
-from chkobba_p2p.net import HostPeer
-from chkobba_p2p.peer import Outcome
 from chkobba_p2p.testing import InMemoryTable
-from chkobba_p2p.wire import ErrorCode
+from chkobba_p2p.wire import codec as wire
+from chkobba_p2p.wire.codec import ErrorCode
 
 
 async def _four(tmp_path, host_class: type[HostPeer]) -> tuple[HostPeer, Outcome,

@@ -10,11 +10,11 @@ import pytest
 import trio
 from support.net import run_then_vanish
 
-from chkobba_p2p.peer import BotController, HandScored, Restored
-from chkobba_p2p.rules import Ruleset
-from chkobba_p2p.search import ExpertBot
+from chkobba_p2p._shell.peer import BotController, HandScored, Restored
+from chkobba_p2p.bots.expert import ExpertBot
+from chkobba_p2p.game.rules import Ruleset
 from chkobba_p2p.testing import GatedController, InMemoryTable, RecordingController
-from chkobba_p2p.wire import Identity
+from chkobba_p2p.wire.codec import Identity
 
 
 def _expected(scored: list[HandScored], sides: int, target: int

@@ -16,21 +16,14 @@ import pytest
 import trio
 from support.net import GatedBot, host_config, join_config
 
-from chkobba_p2p import rules as R
-from chkobba_p2p import session as S
-from chkobba_p2p.audit import VALID, audit_bodies, audit_log
-from chkobba_p2p.net import ClientPeer, HostPeer
-from chkobba_p2p.peer import (
-    BotController,
-    Restored,
-    Resumed,
-    SeatBusy,
-    SeatLock,
-    Waiting,
-)
+from chkobba_p2p._shell.net import ClientPeer, HostPeer
+from chkobba_p2p._shell.peer import BotController, Restored, Resumed, SeatBusy, SeatLock, Waiting
+from chkobba_p2p.game import rules as R
+from chkobba_p2p.observe.audit import VALID, audit_bodies, audit_log
 from chkobba_p2p.tablestate import TableState
-from chkobba_p2p.transcript import read_transcript
-from chkobba_p2p.wire import ErrorCode, Identity, open_entry
+from chkobba_p2p.transcript import session as S
+from chkobba_p2p.wire.codec import ErrorCode, Identity, open_entry
+from chkobba_p2p.wire.logfile import read_transcript
 
 
 class Recorder(BotController):
@@ -189,7 +182,7 @@ def test_one_process_per_seat_and_a_dead_holders_lock_is_taken_over(tmp_path):
         assert busy.value.pid == os.getpid()
         assert f"pid {os.getpid()}" in str(busy.value)
     # Another process takes it, and is killed with SIGKILL: the file stays, the lock not.
-    code = (f"from chkobba_p2p.transcript import SeatLock; import sys, time; "
+    code = (f"from chkobba_p2p.wire.logfile import SeatLock; import sys, time; "
             f"SeatLock({str(state)!r}).acquire(); print('held', flush=True); "
             f"sys.stdin.read()")
     proc = subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.PIPE,

@@ -13,11 +13,8 @@ import pytest
 import trio
 from support.net import FAST, GatedBot, host_config, join_config, run_then_vanish
 
-from chkobba_p2p.link.handshake import HostHandshake
-from chkobba_p2p.link.host import HostTable
-from chkobba_p2p.liveness import Limits
-from chkobba_p2p.net import ClientPeer, HostPeer
-from chkobba_p2p.peer import (
+from chkobba_p2p._shell.net import ClientPeer, HostPeer
+from chkobba_p2p._shell.peer import (
     BotController,
     Lobby,
     Notice,
@@ -26,9 +23,12 @@ from chkobba_p2p.peer import (
     Resumed,
     Waiting,
 )
+from chkobba_p2p.link.handshake import HostHandshake
+from chkobba_p2p.link.host import HostTable
 from chkobba_p2p.testing import GatedController, InMemoryTable, RecordingController
-from chkobba_p2p.transcript import read_transcript
-from chkobba_p2p.wire import ErrorCode, Identity, open_entry
+from chkobba_p2p.transcript.liveness import Limits
+from chkobba_p2p.wire.codec import ErrorCode, Identity, open_entry
+from chkobba_p2p.wire.logfile import read_transcript
 
 
 def _free_tcp_port() -> int:
@@ -233,7 +233,7 @@ async def test_a_host_sending_no_usable_table_is_named(tmp_path, silent, autojum
 
 
 def test_a_lobby_problem_names_the_field():
-    from chkobba_p2p.linkmsg import lobby_problem, parse_lobby
+    from chkobba_p2p.link.linkmsg import lobby_problem, parse_lobby
 
     key = bytes(32)
     good = {"seats": [{"seat": 0, "key": key, "name": "hedi"}, None]}

@@ -9,8 +9,8 @@ import pytest
 import trio
 from support.net import host_config, join_config
 
-from chkobba_p2p.net import ClientPeer, HostPeer
-from chkobba_p2p.peer import Outcome, RematchAnswer
+from chkobba_p2p._shell.net import ClientPeer, HostPeer
+from chkobba_p2p._shell.peer import Outcome, RematchAnswer
 from chkobba_p2p.testing import InMemoryTable, RecordingController
 
 
@@ -138,7 +138,7 @@ async def test_a_rematch_after_a_plain_address_join_refuses_another_key(tmp_path
     import dataclasses
 
     from chkobba_cli.play import REMATCH_WAIT, rematch_config
-    from chkobba_p2p.peer import BotController, OutcomeError
+    from chkobba_p2p._shell.peer import BotController, OutcomeError
 
     first = join_config(tmp_path, 0, "amel")
     async with trio.open_nursery() as nursery:

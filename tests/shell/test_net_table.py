@@ -7,13 +7,13 @@ from __future__ import annotations
 import trio
 from support.net import host_config, join_config
 
+from chkobba_p2p._shell.net import ClientPeer, HostPeer
+from chkobba_p2p._shell.peer import BotController, Lobby
+from chkobba_p2p.game.rules import DealEvent, Ruleset
 from chkobba_p2p.link.handshake import CAP_READY_CHECK, CAPABILITIES
 from chkobba_p2p.link.handshake import Lobby as SeatLobby
-from chkobba_p2p.net import ClientPeer, HostPeer
-from chkobba_p2p.peer import BotController, Lobby
-from chkobba_p2p.rules import DealEvent, Ruleset
-from chkobba_p2p.session import TableReady
-from chkobba_p2p.wire import Identity
+from chkobba_p2p.transcript.session import TableReady
+from chkobba_p2p.wire.codec import Identity
 
 
 class Person(BotController):

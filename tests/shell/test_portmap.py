@@ -15,15 +15,15 @@ import trio
 from support.fake_router import PUBLIC_IP, FakeIgd, FakeNatPmp
 from support.net import REPO_ROOT, cli_command, cli_env, host_config, join_config
 
-from chkobba_p2p.net import ClientPeer, HostPeer
-from chkobba_p2p.peer import (
+from chkobba_p2p._shell.net import ClientPeer, HostPeer
+from chkobba_p2p._shell.peer import (
     BotController,
     Lobby,
     PortMapOptions,
     PortMapped,
     PortMapUnavailable,
 )
-from chkobba_p2p.portmap import (
+from chkobba_p2p._shell.portmap import (
     NatPmpError,
     natpmp_map_request,
     natpmp_parse_address,
@@ -270,7 +270,7 @@ async def test_no_upnp_asks_no_router(tmp_path):
 
 @pytest.mark.slow
 async def test_a_crashed_host_maps_again_on_resume_and_removes_it_at_the_end(tmp_path):
-    from chkobba_p2p.transcript import read_transcript
+    from chkobba_p2p.wire.logfile import read_transcript
 
     igd = FakeIgd()
     port = closed_port()
@@ -460,7 +460,7 @@ def test_a_billion_laughs_description_is_refused_before_parsing():
     parser reached 50 MB before expat's amplification limit stopped it)."""
     import tracemalloc
 
-    from chkobba_p2p.portmap import UpnpError, _control_url
+    from chkobba_p2p._shell.portmap import UpnpError, _control_url
 
     bombs = [billion_laughs().encode(), billion_laughs("UTF-8").encode(),
              billion_laughs().replace("DOCTYPE", "doctype").encode(),
@@ -500,7 +500,7 @@ async def test_a_router_serving_a_billion_laughs_gets_the_hint_not_a_mapping(tmp
 def test_the_upnp_client_reads_the_forms_routers_use():
     """Written from the UPnP and HTTP/1.1 texts: a description with a URLBase and a
     relative control URL, a WANPPPConnection router, and a chunked answer."""
-    from chkobba_p2p.portmap import UpnpError, _control_url, _dechunk
+    from chkobba_p2p._shell.portmap import UpnpError, _control_url, _dechunk
 
     desc = (b'<?xml version="1.0"?><root xmlns="urn:schemas-upnp-org:device-1-0">'
             b"<URLBase>http://192.0.2.1:49000/</URLBase><device><serviceList><service>"

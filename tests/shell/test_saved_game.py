@@ -4,7 +4,7 @@ A person who steps away from one table and joins another must still be able to c
 back to the first: the second game's save may not replace the first one's secrets.
 """
 
-from chkobba_p2p.transcript import saved_game_path
+from chkobba_p2p.wire.logfile import saved_game_path
 
 
 def test_each_table_of_one_identity_has_its_own_saved_game(tmp_path, monkeypatch):

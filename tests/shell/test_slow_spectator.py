@@ -17,14 +17,14 @@ from hypothesis import given
 from hypothesis import strategies as st
 from support.net import FAST, host_config, join_config
 
-from chkobba_p2p.audit import VALID, audit_log
+from chkobba_p2p._shell.net import ClientPeer, HostPeer
+from chkobba_p2p._shell.peer import BotController
+from chkobba_p2p._shell.transport import TcpTransport
+from chkobba_p2p._shell.watch import WatchConfig, watch_match
 from chkobba_p2p.link.spectators import END_LIMIT, serve_until
-from chkobba_p2p.net import ClientPeer, HostPeer
-from chkobba_p2p.observer import INCOMPLETE
-from chkobba_p2p.peer import BotController
+from chkobba_p2p.observe.audit import VALID, audit_log
+from chkobba_p2p.observe.observer import INCOMPLETE
 from chkobba_p2p.testing import InMemoryTable
-from chkobba_p2p.transport import TcpTransport
-from chkobba_p2p.watch import WatchConfig, watch_match
 
 # ------------------------------------------------------------------ the pure decision
 

@@ -8,9 +8,9 @@ import pytest
 import trio
 import trio.testing
 
-from chkobba_p2p import wire
-from chkobba_p2p.config import Timeouts
-from chkobba_p2p.stream import Link
+from chkobba_p2p._shell.config import Timeouts
+from chkobba_p2p._shell.stream import Link
+from chkobba_p2p.wire import codec as wire
 
 TIMEOUTS = Timeouts(handshake=30.0, frame=10.0, idle=60.0)
 

@@ -19,8 +19,8 @@ from pathlib import Path
 import pytest
 import trio
 
-from chkobba_p2p import tor as tor_module
-from chkobba_p2p.tor import Tor, TorError, _Control, load_onion_key
+from chkobba_p2p._shell import tor as tor_module
+from chkobba_p2p._shell.tor import Tor, TorError, _Control, load_onion_key
 
 SERVER_KEY = b"Tor safe cookie authentication server-to-controller hash"
 CLIENT_KEY = b"Tor safe cookie authentication controller-to-server hash"

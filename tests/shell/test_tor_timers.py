@@ -11,9 +11,8 @@ import pytest
 import trio
 from support.latency import LatencyTransport
 
-from chkobba_p2p.liveness import ClockReading
-from chkobba_p2p.net import ClientPeer, HostPeer
-from chkobba_p2p.peer import (
+from chkobba_p2p._shell.net import ClientPeer, HostPeer
+from chkobba_p2p._shell.peer import (
     HandScored,
     HandStarted,
     HostConfig,
@@ -22,9 +21,10 @@ from chkobba_p2p.peer import (
     Timeouts,
     Waiting,
 )
-from chkobba_p2p.rules import Ruleset
+from chkobba_p2p._shell.tor import TOR_HANDSHAKE, over_tor
+from chkobba_p2p.game.rules import Ruleset
 from chkobba_p2p.testing import MemoryNetwork, RecordingController
-from chkobba_p2p.tor import TOR_HANDSHAKE, over_tor
+from chkobba_p2p.transcript.liveness import ClockReading
 
 
 class Timed(RecordingController):

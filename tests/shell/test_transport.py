@@ -7,15 +7,15 @@ import pytest
 import trio
 from support.net import has_ipv6_loopback
 
-from chkobba_p2p.net import HostPeer
-from chkobba_p2p.peer import Listening
+from chkobba_p2p._shell.net import HostPeer
+from chkobba_p2p._shell.peer import Listening
+from chkobba_p2p._shell.transport import TcpTransport, Transport
 from chkobba_p2p.testing import (
     InMemoryTable,
     MemoryNetwork,
     RecordingController,
     check_transport,
 )
-from chkobba_p2p.transport import TcpTransport, Transport
 
 
 async def test_tcp_over_ipv4_loopback_conforms():
@@ -62,7 +62,7 @@ async def test_a_table_in_memory_plays_to_the_end_with_nothing_of_the_real_world
 
 
 async def test_a_host_on_the_memory_transport_refuses_a_taken_port(tmp_path, autojump_clock):
-    from chkobba_p2p.net import ListenError
+    from chkobba_p2p._shell.net import ListenError
 
     table = InMemoryTable(tmp_path)
     async with trio.open_nursery() as nursery:
@@ -109,8 +109,8 @@ async def test_a_first_connection_is_tried_again_for_the_transports_patience(
     """Over Tor a friend's first try at a fresh table is often "not found": the joiner
     tries again for the transport's ``connect_patience``; over TCP (none) a refusal is
     the answer at once.  Here the table opens 10 s after the joiner's first try."""
-    from chkobba_p2p.net import ClientPeer
-    from chkobba_p2p.peer import JoinConfig
+    from chkobba_p2p._shell.net import ClientPeer
+    from chkobba_p2p._shell.peer import JoinConfig
     from chkobba_p2p.testing import MemoryTransport
 
     table = InMemoryTable(tmp_path, players=2)

@@ -10,13 +10,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from chkobba_p2p import wire
-from chkobba_p2p.levels import make_bot
+from chkobba_p2p.bots.levels import make_bot
+from chkobba_p2p.game.rules import PRESETS, Ruleset
 from chkobba_p2p.link.handshake import SPOKEN, Lobby
-from chkobba_p2p.rules import PRESETS, Ruleset
-from chkobba_p2p.session import CAP_PROOF_APART, GameFault, Phase, Session
-from chkobba_p2p.transcript import TranscriptWriter
-from chkobba_p2p.wire import ErrorCode, Identity, ProtocolError
+from chkobba_p2p.transcript.session import CAP_PROOF_APART, GameFault, Phase, Session
+from chkobba_p2p.wire import codec as wire
+from chkobba_p2p.wire.codec import ErrorCode, Identity, ProtocolError
+from chkobba_p2p.wire.logfile import TranscriptWriter
 
 #: ``hook(session)`` runs just before ``session`` signs its next entry; it may change
 #: what the seat is about to sign: ``session.game._out`` (the deal items) and

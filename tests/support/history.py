@@ -15,12 +15,12 @@ import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 
-from chkobba_p2p import wire
+from chkobba_p2p.game.rules import PRESETS, side_of
 from chkobba_p2p.link.handshake import Lobby
-from chkobba_p2p.rules import PRESETS, side_of
-from chkobba_p2p.session import Session
-from chkobba_p2p.transcript import MAGIC
-from chkobba_p2p.wire import ErrorCode, Identity
+from chkobba_p2p.transcript.session import Session
+from chkobba_p2p.wire import codec as wire
+from chkobba_p2p.wire.codec import ErrorCode, Identity
+from chkobba_p2p.wire.logfile import MAGIC
 from support.audit import Played, play
 
 NAMES = ("amel", "sami", "bilel", "dora")

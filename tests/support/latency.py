@@ -14,7 +14,7 @@ import collections
 
 import trio
 
-from chkobba_p2p.transport import Transport
+from chkobba_p2p._shell.transport import Transport
 
 
 class _LateStream(trio.abc.Stream):

@@ -15,8 +15,8 @@ from pathlib import Path
 
 import trio
 
-from chkobba_p2p.config import HostConfig, Timeouts
-from chkobba_p2p.peer import BotController
+from chkobba_p2p._shell.config import HostConfig, Timeouts
+from chkobba_p2p._shell.peer import BotController
 from chkobba_p2p.testing import lying_host
 
 

@@ -17,8 +17,8 @@ from typing import Any
 
 import trio
 
-from chkobba_p2p import wire
-from chkobba_p2p.peer import BotController, HostConfig, JoinConfig, Timeouts
+from chkobba_p2p._shell.peer import BotController, HostConfig, JoinConfig, Timeouts
+from chkobba_p2p.wire import codec as wire
 
 REPO_ROOT = Path(__file__).resolve().parent.parent.parent
 

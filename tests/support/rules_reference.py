@@ -1,7 +1,7 @@
 """A slow, obviously-correct reference of one hand of Chkobba, written for the tests.
 
 It follows /work/shared/rules.md line by line with plain lists and brute force (every
-subset of the table is tried), and shares no code with :mod:`chkobba_p2p.rules`: the
+subset of the table is tried), and shares no code with :mod:`chkobba_p2p.game.rules`: the
 Hypothesis tests in ``test_rules_reference.py`` play the engine and this reference side
 by side and compare them after every action.  Nothing here is fast, on purpose.
 """

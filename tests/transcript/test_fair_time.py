@@ -26,10 +26,9 @@ from hypothesis import strategies as st
 from support.audit import Played
 from test_on_time import _flag, _to_play
 
-from chkobba_p2p import session as S
-from chkobba_p2p.audit import INCOMPLETE, VALID, audit_bodies, audit_log
-from chkobba_p2p.config import Timeouts
-from chkobba_p2p.history import (
+from chkobba_p2p._shell.config import Timeouts
+from chkobba_p2p.observe.audit import INCOMPLETE, VALID, audit_bodies, audit_log
+from chkobba_p2p.observe.history import (
     DECIDED,
     DISPUTED,
     LEFT,
@@ -48,7 +47,8 @@ from chkobba_p2p.testing import (
     lying_abort,
     lying_host,
 )
-from chkobba_p2p.wire import ErrorCode, open_entry
+from chkobba_p2p.transcript import session as S
+from chkobba_p2p.wire.codec import ErrorCode, open_entry
 
 #: A short move clock and allowance (time costs nothing under MockClock).
 SHORT = dataclasses.replace(Timeouts(), turn=20.0, reconnect=10.0)
@@ -257,8 +257,8 @@ async def test_joiners_flag_a_host_that_stalls_on_its_own_move(tmp_path, autojum
     """The host's person never plays: its own peer is honest and times itself out, so
     use a host whose own clock never runs (a host that stops playing) -- the joiner flags
     it after the move limit and the tolerance, and wins on time in its log."""
+    from chkobba_p2p._shell.net import HostPeer
     from chkobba_p2p.link.host import HostTable
-    from chkobba_p2p.net import HostPeer
 
     class Stalling(HostTable):
         def tick(self, now: float) -> None:  # keeps no clocks: never flags anyone
@@ -341,7 +341,7 @@ def test_at_three_players_the_seat_that_loses_the_match_loses_and_the_others_sta
     # Every seat's outcome is a result, even with nobody winning: the headless peers
     # exit 0 (README), never 3 (a stopped game).
     from chkobba_cli.net import _report
-    from chkobba_p2p.events import Outcome
+    from chkobba_p2p.link.events import Outcome
     for s in ss:
         o = Outcome(s.own_seat, s.table, None, aborted=s.aborted)
         assert o.concluded and o.decided is (expect is not None)

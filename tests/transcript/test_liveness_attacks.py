@@ -13,16 +13,16 @@ import pytest
 import trio
 from support.net import FAST
 
-from chkobba_p2p import wire
-from chkobba_p2p.audit import INCOMPLETE, INVALID, VALID, audit_log
+from chkobba_p2p._shell.net import ClientPeer, HostPeer
+from chkobba_p2p._shell.peer import ClockReading, Outcome, OutcomeError, Waiting
 from chkobba_p2p.link.host import HostTable
 from chkobba_p2p.link.joiner import SeatLink
-from chkobba_p2p.net import ClientPeer, HostPeer
-from chkobba_p2p.peer import ClockReading, Outcome, OutcomeError, Waiting
-from chkobba_p2p.session import Phase, Session, Standing
+from chkobba_p2p.observe.audit import INCOMPLETE, INVALID, VALID, audit_log
 from chkobba_p2p.testing import GatedController, InMemoryTable, RecordingController
-from chkobba_p2p.transcript import read_transcript
-from chkobba_p2p.wire import ErrorCode, Identity, make_entry
+from chkobba_p2p.transcript.session import Phase, Session, Standing
+from chkobba_p2p.wire import codec as wire
+from chkobba_p2p.wire.codec import ErrorCode, Identity, make_entry
+from chkobba_p2p.wire.logfile import read_transcript
 
 # ------------------------------------------------------------------------ the harness
 

@@ -21,15 +21,15 @@ import pytest
 import trio
 from support.audit import make_sessions
 
-from chkobba_p2p import session as S
-from chkobba_p2p.audit import INCOMPLETE, VALID, audit_bodies, audit_log
-from chkobba_p2p.config import Timeouts
-from chkobba_p2p.history import ON_TIME, games, record_against, summarize
-from chkobba_p2p.levels import make_bot
-from chkobba_p2p.rules import PRESETS
-from chkobba_p2p.seating import Seating
+from chkobba_p2p._shell.config import Timeouts
+from chkobba_p2p.bots.levels import make_bot
+from chkobba_p2p.game.rules import PRESETS
+from chkobba_p2p.game.seating import Seating
+from chkobba_p2p.observe.audit import INCOMPLETE, VALID, audit_bodies, audit_log
+from chkobba_p2p.observe.history import ON_TIME, games, record_against, summarize
 from chkobba_p2p.testing import GatedController, InMemoryTable, RecordingController
-from chkobba_p2p.wire import ErrorCode, Identity, open_entry
+from chkobba_p2p.transcript import session as S
+from chkobba_p2p.wire.codec import ErrorCode, Identity, open_entry
 
 #: A short move clock and allowance (time costs nothing under MockClock).
 SHORT = dataclasses.replace(Timeouts(), turn=20.0, reconnect=10.0)
@@ -244,7 +244,7 @@ def test_history_counts_the_flag_when_the_flagged_sides_copy_only_says_the_host_
     The match counts for the host, and the disagreement shows as a dispute."""
     from support.audit import Played
 
-    from chkobba_p2p.history import disputes
+    from chkobba_p2p.observe.history import disputes
 
     ss, ids = _to_play(1)
     host, guest = ss
@@ -324,7 +324,7 @@ def _outcome(tmp_path: Path, seat: int):
     """Seat ``seat``'s outcome of a match lost on time by seat 1, and the host's log."""
     from support.audit import Played
 
-    from chkobba_p2p.events import Outcome
+    from chkobba_p2p.link.events import Outcome
 
     ss, ids = _to_play(1)
     flag = ss[0].abort(ErrorCode.TIMEOUT, 1, "seat 1 held the floor too long", flag=1)
@@ -368,7 +368,7 @@ def test_a_host_flagged_by_a_joiner_reads_whose_clock_it_was(tmp_path, lang):
     from chkobba_cli.tui.dialogs import over_lines
     from chkobba_cli.tui.stopped import stop_sentences
     from chkobba_cli.tui.view import TableView, card_style
-    from chkobba_p2p.events import Outcome
+    from chkobba_p2p.link.events import Outcome
     from chkobba_p2p.tablestate import TableState
 
     ss, ids = _to_play(0)

@@ -8,11 +8,10 @@ import hashlib
 
 import pytest
 
-from chkobba_p2p import wire
-from chkobba_p2p.levels import make_bot
+from chkobba_p2p.bots.levels import make_bot
+from chkobba_p2p.game.rules import Ruleset
 from chkobba_p2p.link.handshake import ClientHandshake, HostHandshake, Lobby
-from chkobba_p2p.rules import Ruleset
-from chkobba_p2p.session import (
+from chkobba_p2p.transcript.session import (
     CAP_EARLY_DEAL,
     CAP_SHUFFLE_PROOFS,
     GameFault,
@@ -22,7 +21,8 @@ from chkobba_p2p.session import (
     TableInfo,
     TableReady,
 )
-from chkobba_p2p.wire import ErrorCode, Identity, ProtocolError
+from chkobba_p2p.wire import codec as wire
+from chkobba_p2p.wire.codec import ErrorCode, Identity, ProtocolError
 
 
 class Table:
@@ -639,7 +639,7 @@ def test_an_abort_with_a_code_nobody_knows_is_said_with_its_number_as_the_audito
     """An abort's code this program does not know is read as a protocol violation (for
     what follows), but said as signed -- "code 12345", the auditor's words -- never as a
     protocol violation the signer did not write."""
-    from chkobba_p2p.observer import _abort_claim
+    from chkobba_p2p.observe.observer import _abort_claim
 
     hs, gs, guest, table = _host_and_guest()
     entry = wire.make_entry(guest, game=table.game, seat=1, seq=gs.chain.next_seq[1],

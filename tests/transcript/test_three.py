@@ -20,18 +20,18 @@ from support.net import REPO_ROOT, cli_command, start_host
 from support.net import process_env as _env
 from support.net import start_bot as _bot
 
-from chkobba_p2p.audit import VALID, audit_bodies, audit_log
-from chkobba_p2p.cards import card
+from chkobba_p2p._shell.peer import RematchAnswer
 from chkobba_p2p.errors import LocalError
+from chkobba_p2p.game.cards import card
+from chkobba_p2p.game.record import read_records, replay_records
+from chkobba_p2p.game.rules import PRESETS, Opening, Ruleset, score_piles
+from chkobba_p2p.game.seating import Seating
 from chkobba_p2p.link.handshake import Lobby
-from chkobba_p2p.peer import RematchAnswer
-from chkobba_p2p.record import read_records, replay_records
-from chkobba_p2p.rules import PRESETS, Opening, Ruleset, score_piles
-from chkobba_p2p.seating import Seating
-from chkobba_p2p.session import SeatInfo, Session, TableInfo
+from chkobba_p2p.observe.audit import VALID, audit_bodies, audit_log
 from chkobba_p2p.testing import InMemoryTable, RecordingController
-from chkobba_p2p.transcript import TranscriptWriter, read_transcript
-from chkobba_p2p.wire import Entry, ErrorCode, Identity, open_entry
+from chkobba_p2p.transcript.session import SeatInfo, Session, TableInfo
+from chkobba_p2p.wire.codec import Entry, ErrorCode, Identity, open_entry
+from chkobba_p2p.wire.logfile import TranscriptWriter, read_transcript
 
 LIMIT = 120  # seconds: a whole 3-player match between processes takes a few
 TUNISIAN = PRESETS["tunisian"]
@@ -62,8 +62,8 @@ def _agree(logs: list[Path], target: int) -> dict:
 def _simulated_record_keys() -> dict[str, set[str]]:
     import random
 
-    from chkobba_p2p.levels import make_bot
-    from chkobba_p2p.simulate import play_match
+    from chkobba_p2p.bots.levels import make_bot
+    from chkobba_p2p.bots.simulate import play_match
 
     _, records = play_match(TUNISIAN.with_target(2), [make_bot("greedy", i) for i in range(3)],
                             random.Random(3))
@@ -103,8 +103,8 @@ def test_a_tie_at_the_top_of_three_totals_plays_another_hand(tmp_path):
     between sessions (a key whose first hand ends 0-2-2 in a match to 1)."""
     import random
 
-    from chkobba_p2p.levels import make_bot
-    from chkobba_p2p.simulate import play_match
+    from chkobba_p2p.bots.levels import make_bot
+    from chkobba_p2p.bots.simulate import play_match
 
     bots = [make_bot("greedy", i) for i in range(3)]
     m, records = play_match(Ruleset().with_target(1), bots, random.Random(12))
@@ -441,7 +441,7 @@ def test_three_player_vectors():
 
 
 def test_three_player_matches_are_rated_in_a_pool_of_their_own():
-    from chkobba_p2p.rating import POOLS, RatedMatch, compute_ratings
+    from chkobba_p2p.observe.rating import POOLS, RatedMatch, compute_ratings
 
     keys = (b"a" * 32, b"b" * 32, b"c" * 32)
     sides = tuple((s,) for s in range(3))
@@ -585,8 +585,8 @@ def app_session():
 def _end_screen(seat: int, outcome_of, lang: str = "en") -> str:
     from chkobba_cli.tui import dialogs
     from chkobba_cli.tui.app import TuiApp
-    from chkobba_p2p.events import Outcome
-    from chkobba_p2p.peer import Lobby as LobbyEvent
+    from chkobba_p2p._shell.peer import Lobby as LobbyEvent
+    from chkobba_p2p.link.events import Outcome
 
     names = ("amel", "sami", "hana")
     ids = [Identity.from_seed(bytes([i + 1]) * 32) for i in range(3)]
@@ -602,7 +602,7 @@ def _end_screen(seat: int, outcome_of, lang: str = "en") -> str:
 
 
 def test_the_end_screen_at_three_names_the_winner_with_three_totals(app_session):
-    from chkobba_p2p.session import MatchDone
+    from chkobba_p2p.transcript.session import MatchDone
 
     text = _end_screen(0, lambda: {"done": MatchDone(2, (3, 5, 9), 4)})
     assert "hana wins 9 (you 3, sami 5)" in text, text  # whose each total is
@@ -617,7 +617,7 @@ def test_the_end_screen_at_three_names_the_winner_with_three_totals(app_session)
 ])
 def test_the_end_screen_at_three_after_a_resignation_names_no_winner(app_session, lang, seat,
                                                                      words):
-    from chkobba_p2p.session import Aborted, Standing
+    from chkobba_p2p.transcript.session import Aborted, Standing
 
     text = _end_screen(seat, lambda: {"aborted": Aborted(
         1, ErrorCode.RESIGNED, 1, "the player resigned", Standing.SELF)}, lang)
@@ -634,7 +634,7 @@ def test_at_three_a_flag_is_told_to_each_seat_as_it_concerns_it(app_session, sea
                                                                never):
     """The host flags sami (seat 1) while amel (seat 0) is ahead: amel wins on time; hana
     (seat 2), who neither ran out of time nor won, is never told that she ran out."""
-    from chkobba_p2p.session import Aborted, Standing
+    from chkobba_p2p.transcript.session import Aborted, Standing
 
     text = _end_screen(seat, lambda: {"aborted": Aborted(
         0, ErrorCode.TIMEOUT, 1, "slow", Standing.OWED, flag=1, totals=(5, 1, 2))})
@@ -647,8 +647,8 @@ def test_the_line_after_the_screen_at_three_tells_a_result_not_a_stopped_game(ap
     sami loses and nobody wins; a result, never "Game stopped"."""
     from chkobba_cli.ending import result_line
     from chkobba_cli.tui.app import TuiApp
-    from chkobba_p2p.events import Outcome
-    from chkobba_p2p.session import Aborted, Standing
+    from chkobba_p2p.link.events import Outcome
+    from chkobba_p2p.transcript.session import Aborted, Standing
 
     names = ("amel", "sami", "hana")
     ids = [Identity.from_seed(bytes([i + 1]) * 32) for i in range(3)]
@@ -668,7 +668,7 @@ def test_the_line_after_the_screen_at_three_tells_a_result_not_a_stopped_game(ap
 def test_a_genesis_seats_two_three_or_four(players, refused):
     """PROTOCOL.md 1: a genesis with ``players`` 3 is a table like any other; 1 or 5 is
     refused with ``bad_field`` (the signed entry itself is well formed)."""
-    from chkobba_p2p.wire import GENESIS_PREV, ProtocolError, make_entry
+    from chkobba_p2p.wire.codec import GENESIS_PREV, ProtocolError, make_entry
 
     ids = [Identity.from_seed(bytes([i + 1]) * 32) for i in range(players)]
     body = {"v": 1, "players": players, "rules": Ruleset().to_dict(),
@@ -691,8 +691,8 @@ def test_a_genesis_seats_two_three_or_four(players, refused):
 def test_the_headless_result_line_says_the_winners_total_first():
     # `chkobba host --headless` prints Outcome.describe(): "hana wins 9-3-5", never the
     # totals in seat order ("hana wins 3-5-9" read as a loss).
-    from chkobba_p2p.events import Outcome
-    from chkobba_p2p.session import MatchDone
+    from chkobba_p2p.link.events import Outcome
+    from chkobba_p2p.transcript.session import MatchDone
 
     ids = [Identity.from_seed(bytes([i + 1]) * 32) for i in range(4)]
     three = TableInfo(bytes(16), 1, 3, Ruleset(), tuple(
@@ -706,8 +706,8 @@ def test_the_headless_result_line_says_the_winners_total_first():
 
 
 def test_the_headless_result_line_counts_one_hand_in_the_singular():
-    from chkobba_p2p.events import Outcome
-    from chkobba_p2p.session import MatchDone
+    from chkobba_p2p.link.events import Outcome
+    from chkobba_p2p.transcript.session import MatchDone
 
     ids = [Identity.from_seed(bytes([i + 1]) * 32) for i in range(3)]
     three = TableInfo(bytes(16), 1, 3, Ruleset(), tuple(

@@ -21,12 +21,12 @@ from pathlib import Path
 import pytest
 from test_on_time import _to_play
 
-from chkobba_p2p import session as S
-from chkobba_p2p import wire
-from chkobba_p2p.audit import audit_bodies
+from chkobba_p2p.game.rules import Ruleset
 from chkobba_p2p.link.handshake import KNOCK_DOMAIN, Knocks, Lobby, knock_message
-from chkobba_p2p.rules import Ruleset
-from chkobba_p2p.wire import ErrorCode, Identity, open_entry
+from chkobba_p2p.observe.audit import audit_bodies
+from chkobba_p2p.transcript import session as S
+from chkobba_p2p.wire import codec as wire
+from chkobba_p2p.wire.codec import ErrorCode, Identity, open_entry
 
 VECTOR = Path(__file__).parent.parent / "vectors" / "wire_time.json"
 SECRET = bytes(range(32))  # the host process's knock secret (random in play)

@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from support.net import REPO_ROOT
 
-from chkobba_p2p import wire
+from chkobba_p2p.wire import codec as wire
 
 _spec = importlib.util.spec_from_file_location("fuzz_bench", REPO_ROOT / "benchmarks" / "fuzz.py")
 assert _spec is not None and _spec.loader is not None

@@ -26,15 +26,15 @@ from support.net import (
     join_config,
 )
 
-import chkobba_p2p.session as session_module
-from chkobba_p2p import wire
-from chkobba_p2p.audit import VALID, audit_log
+import chkobba_p2p.transcript.session as session_module
+from chkobba_p2p._shell.net import ClientPeer, HostPeer
+from chkobba_p2p._shell.peer import BotController
 from chkobba_p2p.errors import LocalError
 from chkobba_p2p.link.handshake import ClientHandshake
-from chkobba_p2p.net import ClientPeer, HostPeer
-from chkobba_p2p.peer import BotController
-from chkobba_p2p.session import GameFault, Session
-from chkobba_p2p.wire import ErrorCode, Identity, ProtocolError
+from chkobba_p2p.observe.audit import VALID, audit_log
+from chkobba_p2p.transcript.session import GameFault, Session
+from chkobba_p2p.wire import codec as wire
+from chkobba_p2p.wire.codec import ErrorCode, Identity, ProtocolError
 
 GAME = bytes(16)
 
@@ -220,8 +220,8 @@ async def test_done_result_is_compared_by_exact_type(tmp_path, monkeypatch):
 def test_the_transcript_is_bounded(monkeypatch):
     """Past MAX_TRANSCRIPT bytes the table stops at the entry that crossed it, blaming
     nobody (every peer stops at the same entry)."""
+    from chkobba_p2p.game.rules import Ruleset
     from chkobba_p2p.link.handshake import Lobby
-    from chkobba_p2p.rules import Ruleset
 
     host, guest = Identity.generate(), Identity.generate()
     lobby = Lobby(host, "h", Ruleset(), 2, shuffle_proofs=False)
@@ -337,8 +337,8 @@ EMFILE_HOST = textwrap.dedent("""
     import logging, resource, sys, trio
     sys.path.insert(0, sys.argv[1])
     logging.basicConfig()  # the library's warnings are log records: it never prints
-    from chkobba_p2p.net import HostPeer
-    from chkobba_p2p.peer import BotController, HostConfig, Timeouts
+    from chkobba_p2p._shell.net import HostPeer
+    from chkobba_p2p._shell.peer import BotController, HostConfig, Timeouts
 
     class Greedy(HostPeer):  # no budget: only the descriptor limit stops the strangers
         MAX_UNAUTHENTICATED = 10_000
@@ -397,9 +397,9 @@ def _closing(key: bytes):
     """Two in-process sessions played (greedy bots) until the match is decided."""
     from support.audit import make_sessions
 
-    from chkobba_p2p.levels import make_bot
-    from chkobba_p2p.rules import PRESETS
-    from chkobba_p2p.session import Phase
+    from chkobba_p2p.bots.levels import make_bot
+    from chkobba_p2p.game.rules import PRESETS
+    from chkobba_p2p.transcript.session import Phase
 
     ss, ids = make_sessions(2, PRESETS["tunisian"], False, key)
     bots = [make_bot("greedy", 1), make_bot("greedy", 2)]

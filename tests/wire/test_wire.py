@@ -15,12 +15,12 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from chkobba_p2p import group, wire
 from chkobba_p2p.deal import crypto as dc
+from chkobba_p2p.deal import group
 from chkobba_p2p.deal.core import run_job
+from chkobba_p2p.game.rules import Ruleset
 from chkobba_p2p.link.handshake import ClientHandshake, HostHandshake, Lobby
-from chkobba_p2p.rules import Ruleset
-from chkobba_p2p.session import (
+from chkobba_p2p.transcript.session import (
     CAP_PROOF_APART,
     CAP_SHUFFLE_PROOFS,
     TABLE_CAPABILITIES,
@@ -29,8 +29,9 @@ from chkobba_p2p.session import (
     Session,
     TableInfo,
 )
-from chkobba_p2p.transcript import MAGIC, TranscriptWriter, read_transcript
-from chkobba_p2p.wire import ErrorCode, Identity, ProtocolError
+from chkobba_p2p.wire import codec as wire
+from chkobba_p2p.wire.codec import ErrorCode, Identity, ProtocolError
+from chkobba_p2p.wire.logfile import MAGIC, TranscriptWriter, read_transcript
 
 VECTORS = Path(__file__).parent.parent / "vectors"
 REGEN = os.environ.get("REGENERATE_WIRE_VECTORS") == "1"

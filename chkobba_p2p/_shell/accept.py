@@ -1,0 +1,282 @@
+"""The host's door, in trio (PROTOCOL.md 5, 5.4, 12): accepting connections, admitting them.
+
+A :class:`Door` runs the accept loop over a :class:`~chkobba_p2p._shell.transport.Transport`'s
+listeners, holds each connection as a stranger under
+:class:`~chkobba_p2p.link.admission.Admission` (by identity, never by address) until its
+greeting, and hands it to the host's table (:class:`~chkobba_p2p.link.host.HostTable`)
+as a seat or a spectator; it reads their frames into the table until they go.  The
+decisions are the admission's and the table's; this module moves the bytes, the
+deadlines and the cancellations.  :class:`~chkobba_p2p._shell.net.HostPeer` owns one.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import logging
+import math
+from collections.abc import Callable
+from typing import Any
+
+import trio
+
+from ..link.admission import GREETING, Admission, AdmissionPolicy
+from ..link.handshake import HostHandshake, error_message
+from ..link.host import HostTable
+from ..wire import codec as wire
+from ..wire.codec import ErrorCode, ProtocolError
+from .shell import PeerShell, pinger
+from .stream import Link, LinkClosed
+from .transport import Transport
+
+__all__ = ["Door", "open_files_limit"]
+
+#: accept() failures that mean "no file descriptor or buffer to spare right now".
+_FD_ERRNOS = frozenset((errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM))
+_log = logging.getLogger("chkobba_p2p._shell.net")
+
+
+def open_files_limit() -> int | None:
+    """The process's limit of open files (its soft limit), or None: no limit, or no way
+    to know (not POSIX)."""
+    try:
+        import resource  # POSIX only
+
+        soft = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+    except (ImportError, OSError, ValueError):
+        return None
+    return None if soft == resource.RLIM_INFINITY else soft
+
+
+class Door:
+    """The host's door: accepts connections, admits them, serves seats and spectators.
+
+    ``peer`` is the host's shell (its effects carried out by ``peer.apply()``), ``core``
+    its table; ``strangers`` the strangers' budget, ``spectators`` the spectators'
+    slots."""
+
+    def __init__(self, peer: PeerShell, core: HostTable[Link], transport: Transport,
+                 strangers: int, spectators: int) -> None:
+        self.peer = peer
+        self.core = core
+        self.transport = transport
+        self.timeouts = peer.timeouts
+        #: Who may hold a connection (PROTOCOL.md 5.4): strangers before their greeting,
+        #: spectators, seats -- keyed by the link, never by its address.
+        self.admission: Admission[Link] = Admission(AdmissionPolicy(
+            strangers=strangers,
+            greeting=min(GREETING, self.timeouts.handshake),
+            spectators=spectators,
+            all_shared=transport.shared_address))
+        #: The handshake of each stranger, cancelled to let it go (evicted for room).
+        self._strangers: dict[Link, trio.CancelScope] = {}
+        #: Seated peers' and spectators' connections, in order; kept while the host is
+        #: cancelled, so that its last word (away, or a signed leave) reaches them.
+        self.open_links: dict[Link, None] = {}
+
+    async def accept_loop(self, listener: trio.abc.Listener[trio.abc.Stream],
+                           nursery: trio.Nursery) -> None:
+        """Accept connections; out of file descriptors (EMFILE), shed the oldest
+        unauthenticated connection and go on, with one line of warning, no traceback."""
+        async with listener:
+            while True:
+                try:
+                    stream = await listener.accept()
+                except OSError as exc:
+                    if exc.errno not in _FD_ERRNOS:
+                        raise
+                    self._out_of_files(exc)
+                    await trio.sleep(0.05)  # let the closed descriptors be released
+                    continue
+                nursery.start_soon(self._serve, stream)
+
+    def _out_of_files(self, exc: OSError) -> None:
+        shed = self.admission.out_of_files(trio.current_time())
+        if shed.victim is not None:
+            self._let_go(shed.victim)
+            self.core.strangers_let_go()  # a flag for time away stands no more (12.3)
+        if shed.warn:
+            _log.warning("chkobba host: out of file descriptors (%s) while accepting; "
+                         "dropping unauthenticated connections", exc.strerror or exc)
+
+    @property
+    def refused_connections(self) -> int:
+        """Strangers let go before their greeting: for room, or shed when out of
+        descriptors (see :class:`~chkobba_p2p.link.admission.Admission`)."""
+        return self.admission.refused
+
+    def _let_go(self, link: Link) -> None:
+        """A stranger the admission let go (for room): its handshake ends now."""
+        link.finish()
+        scope = self._strangers.pop(link, None)
+        if scope is not None:
+            scope.cancel()
+
+    async def _serve(self, stream: trio.abc.Stream) -> None:
+        address = self.transport.peer_address(stream)
+        link = Link(stream, self.timeouts, self.peer.traffic)
+        link.decoder = wire.FrameDecoder(wire.MAX_HELLO)  # until the handshake is done
+        link.on_data = self.admission.heard
+        admitted = self.admission.opened(link, address, trio.current_time())
+        for victim in admitted.evicted:
+            self._let_go(victim)
+        if admitted.evicted:
+            self.core.strangers_let_go()  # a flag for time away stands no more (12.3)
+        scope = trio.CancelScope()
+        self._strangers[link] = scope
+        cutter = trio.CancelScope()
+
+        async def cut_on_overflow() -> None:  # a peer that lets its queue fill is dropped
+            with cutter:
+                await link.overflowed.wait()
+                scope.cancel()
+
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(link.writer)
+            nursery.start_soon(cut_on_overflow)
+            try:
+                with scope:
+                    await self._connection(link, nursery, admitted.deadline)
+            finally:
+                # Forgotten at once (its pinger may linger until it next wakes): a
+                # place it held, a spectator's or a stranger's, is free again now.
+                cutter.cancel()
+                self._strangers.pop(link, None)
+                self.admission.closed(link)
+                if self.core.knock_gone(link):
+                    self.peer.apply()  # the seat's flag is held no more: clocks again
+                link.on_data = None
+                if trio.current_effective_deadline() != -math.inf:
+                    self.open_links.pop(link, None)
+                # else: the host is being cancelled (it quits): the link stays listed
+                # for the goodbye (away, or the signed leave) that run() writes to it.
+                link.finish()  # the writer flushes what is queued, then ends
+            if scope.cancelled_caught:  # let go (for room, or its queue filled): no
+                nursery.cancel_scope.cancel()  # word, the socket closes
+            else:  # what is queued is flushed, within a bound: a peer that stopped
+                # reading (half-closed, or silent) never holds its task and socket
+                nursery.cancel_scope.deadline = trio.current_time() + self.timeouts.idle
+        if scope.cancelled_caught or nursery.cancel_scope.cancelled_caught:
+            with contextlib.suppress(Exception):
+                await trio.aclose_forcefully(stream)
+
+    async def _connection(self, link: Link, nursery: trio.Nursery,
+                          greeting_due: float) -> None:
+        core = self.core
+        hs = core.handshake(lambda seat: core.allowance_left_of(seat, trio.current_time()),
+                            move_used=lambda: core.move_used_of(trio.current_time()))
+        link.send_msg(hs.greeting())
+        spectator: str | None = None
+        resume: tuple[bytes, int] | None = None
+        try:
+            with trio.fail_at(greeting_due):  # the admission's deadline for a stranger
+                hello_body, hello = await link.receive()
+                knocked = hello.get("t") == "knock"
+                if knocked:  # a seat proving its key from its first frame (5.4)
+                    self._knocked(link, hs, hello, greeting_due)
+                    hello_body, hello = await link.receive()
+                if knocked and hello.get("t") != "hello":
+                    raise ProtocolError(ErrorCode.UNKNOWN_TYPE, "expected hello")
+                if hello.get("t") == "watch":  # a spectator: no seat, no key
+                    spectator = core.spectator_name(hello)
+                    # Its own slots from now on, out of the strangers' budget.
+                    if not self.admission.spectating(link):
+                        raise ProtocolError(ErrorCode.SPECTATORS_CLOSED,
+                                            "every spectator's place is taken")
+                    self._strangers.pop(link, None)
+                else:
+                    welcome, seat, resume, replaced = core.on_hello(hs, hello, hello_body)
+        except trio.TooSlowError:
+            await link.fail(ErrorCode.HANDSHAKE_TIMEOUT)
+            return
+        except ProtocolError as exc:
+            await link.fail(exc.error_code, exc.detail)
+            return
+        except LinkClosed:
+            return
+        if (ended := core.ended_backlog(resume)) is not None:
+            # A match this host ended while that seat was away: the welcome, the entries
+            # it lacks up to the signed end, then the close (PROTOCOL.md 13.1).
+            link.send(wire.encode(welcome))
+            link.send_backlog(*ended)
+            await link.drain(self.timeouts.idle, discard=True)
+            return
+        if self.peer.finished.is_set():
+            await link.fail(ErrorCode.SHUTDOWN)
+            return
+        self.open_links[link] = None
+        nursery.start_soon(pinger, link)
+        if spectator is not None:
+            await self._spectate(link, spectator)
+            return
+        self.admission.seated(link)  # no budget applies to a seat from now on
+        self._strangers.pop(link, None)
+        link.decoder = wire.FrameDecoder(wire.MAX_FRAME, link.decoder)
+        core.seated(link, seat, welcome, hello.get("resume") is None, resume, replaced,
+                    trio.current_time())
+        self.peer.apply()
+        left = False
+
+        def leave() -> None:
+            # Once, before the drain of a refused or failed link (which may take a
+            # second): the seat is free for whoever comes next at once.
+            nonlocal left
+            if not left:
+                left = True
+                core.seat_gone(link, seat, trio.current_time(),
+                               closing=trio.current_effective_deadline() == -math.inf)
+                self.peer.apply()
+
+        try:
+            await self._read_loop(link, seat, leave)
+        finally:
+            leave()
+
+    def _knocked(self, link: Link, hs: HostHandshake, msg: dict[str, Any], due: float) -> None:
+        """A knock: if it proves a seat's key, the connection leaves the strangers and
+        is never let go for room; an older knocking connection of that seat goes."""
+        seat = self.core.knock(link, hs, msg, due, trio.current_time())
+        if seat is None:
+            return  # proves nothing: a stranger until its hello, as without a knock
+        # (Its cancel scope stays in _strangers: a newer knock of the seat lets it go.)
+        for older in self.admission.knocked(link, seat):
+            self._let_go(older)
+
+    async def _spectate(self, link: Link, name: str) -> None:
+        """A spectator: the transcript so far, then everything the seats get, until it
+        leaves; it may only ping.  Whatever it does, the game goes on and nobody is
+        blamed: a misbehaving spectator is dropped."""
+        sid = self.core.spectator_arrived(link, name, trio.current_time())
+        self.peer.apply()
+        watching = True
+
+        def gone() -> None:
+            # Off the list (and everyone told) before its error and the drain that
+            # follows, which may take a second: a game that ends meanwhile tells nobody.
+            nonlocal watching
+            if watching:
+                watching = False
+                self.core.spectator_gone(sid, trio.current_time())
+                # Its admission place stays until the connection is gone (the drain ends
+                # as soon as the other end closes): a refused connection lingering up to
+                # a second stays counted, so that connect-watch-junk loops stay bounded.
+                self.peer.apply()
+
+        def handle(body: bytes, msg: dict[str, Any]) -> bool:
+            answers, refusal = self.core.spectator_message(link, msg)
+            for answer in answers:
+                link.send(answer.body)
+            if refusal is not None:
+                gone()
+                link.send_msg(error_message(refusal.error_code, refusal.detail))
+            return refusal is None
+
+        try:
+            await self.peer._reads(link, handle, failing=gone)
+        finally:
+            gone()
+
+    async def _read_loop(self, link: Link, seat: int,
+                         failing: Callable[[], None] | None = None) -> None:
+        await self.peer._reads(link, lambda body, msg: self.core.seat_message(
+            link, seat, body, msg, trio.current_time()), failing)

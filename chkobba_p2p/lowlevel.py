@@ -1,0 +1,211 @@
+"""The face for protocol implementers: the sans-IO machines of the protocol, as h11's
+whole API is (and as ``trio.lowlevel`` stands beside ``trio``).
+
+Everything here takes values (and the time as ``now``) and gives values back; nothing
+imports trio or a socket.  A client of its own, a bot speaking the protocol over a plain
+socket (``examples/socket_bot.py``), an audit tool, build on these:
+
+* the wire codec: frames, msgpack with limits, identities, signed entries, ``ErrorCode``;
+* the log file: ``read_transcript``, ``TranscriptWriter``, ``MAGIC``;
+* the transcript machine: :class:`Session` (one peer's view of the signed game), its
+  events, the clocks (``Limits``, ``SeatClock``);
+* the mental-poker deal: :class:`Deal`, ``LocalTable``;
+* the link's cores and messages: ``HostTable`` (the host's table), ``SeatLink`` (a
+  joiner's link), ``SeatCore`` and its effects, the handshakes, one class per link
+  message and ``parse_link_message``.
+
+The rules model (:mod:`chkobba_p2p.game`) and the bots (:mod:`chkobba_p2p.bots`) are
+public sub-packages of their own; the face for playing at a table is :mod:`chkobba_p2p`.
+"""
+
+from __future__ import annotations
+
+from .deal import (
+    Deal,
+    DealUsageError,
+    FirstDealerDraw,
+    JobResult,
+    LocalTable,
+    PeerMisbehaved,
+    ProofJob,
+    run_job,
+)
+from .link.handshake import (
+    CAPABILITIES,
+    LINK_CAPABILITIES,
+    SPOKEN,
+    ClientHandshake,
+    HostHandshake,
+    Knocks,
+    error_message,
+)
+from .link.host import (
+    HostTable,
+    SeatsMoved,
+    Started,
+)
+from .link.joiner import (
+    Committed,
+    SeatLink,
+)
+from .link.messages import (
+    LINK_TYPES,
+    MAX_ERROR_TEXT,
+    MAX_LIMIT,
+    MAX_PLAYERS,
+    MAX_SPECTATORS,
+    Away,
+    Back,
+    Chat,
+    ErrorMsg,
+    Hello,
+    Host,
+    Knock,
+    LinkMessage,
+    Lobby,
+    LobbySeat,
+    Ping,
+    Pong,
+    Rematch,
+    Spectators,
+    Start,
+    Wait,
+    Watch,
+    Watching,
+    Welcome,
+    clean_text,
+    display_name,
+    parse_link_message,
+    read_allowance_left,
+    read_have,
+    read_limits,
+    read_move_used,
+)
+from .link.seat import (
+    AskReady,
+    CancelAsk,
+    Close,
+    Decide,
+    Effect,
+    Emit,
+    Finished,
+    RunJob,
+    SeatCore,
+    Send,
+    SendBacklog,
+)
+from .transcript.liveness import (
+    ClockReading,
+    Clocks,
+    Expiry,
+    Limits,
+    SeatClock,
+)
+from .transcript.session import (
+    BINDING_CAPABILITIES,
+    CAP_EARLY_DEAL,
+    CAP_PROOF_APART,
+    CAP_SHUFFLE_PROOFS,
+    CLOCK_TOLERANCE,
+    IMPLEMENTED_CAPABILITIES,
+    TABLE_CAPABILITIES,
+    Aborted,
+    Decision,
+    DeckInstance,
+    FirstDealerDrawn,
+    GameDriver,
+    GameFault,
+    HandScored,
+    HandStarted,
+    MatchDone,
+    MatchOver,
+    Phase,
+    RedealEvent,
+    SeatInfo,
+    Session,
+    Standing,
+    TableInfo,
+    TableReady,
+    clock_reading,
+    clock_refutes_flag,
+    dispute_contradicts,
+    effective_caps,
+    flag_holds,
+    flag_winner,
+    loser_side,
+    make_clock,
+)
+from .wire.codec import (
+    CHAIN_DOMAIN,
+    ENTRY_DOMAIN,
+    GENESIS_PREV,
+    HANDSHAKE_DOMAIN,
+    MAX_DEPTH,
+    MAX_ENTRY,
+    MAX_ENTRY_OTHER,
+    MAX_EVIDENCE,
+    MAX_FRAME,
+    MAX_HELLO,
+    MAX_NAME,
+    MAX_STR,
+    MAX_TRANSCRIPT,
+    MAX_UNKNOWN,
+    POP_HOST_DOMAIN,
+    POP_JOINER_DOMAIN,
+    PROTOCOL_VERSION,
+    SUPPORTED_VERSIONS,
+    Entry,
+    ErrorCode,
+    FrameDecoder,
+    Identity,
+    ProtocolError,
+    check_entry_size,
+    decode,
+    encode,
+    entry_id,
+    entry_id_of,
+    entry_limit,
+    fingerprint,
+    frame,
+    get_field,
+    handshake_hash,
+    make_entry,
+    open_entry,
+    same_value,
+    seal_pop,
+    unsealed,
+    verify_signature,
+)
+from .wire.logfile import (
+    MAGIC,
+    Transcript,
+    TranscriptWriter,
+    read_transcript,
+)
+
+__all__ = [
+    "PROTOCOL_VERSION", "SUPPORTED_VERSIONS", "MAX_FRAME", "MAX_STR", "MAX_NAME", "MAX_DEPTH",
+    "MAX_ENTRY", "MAX_ENTRY_OTHER", "MAX_UNKNOWN", "MAX_EVIDENCE", "MAX_TRANSCRIPT",
+    "MAX_HELLO", "entry_limit", "same_value", "check_entry_size", "entry_id_of",
+    "ENTRY_DOMAIN", "CHAIN_DOMAIN", "POP_JOINER_DOMAIN", "POP_HOST_DOMAIN", "HANDSHAKE_DOMAIN",
+    "handshake_hash", "seal_pop", "unsealed", "GENESIS_PREV", "ErrorCode", "ProtocolError",
+    "frame", "FrameDecoder", "encode", "decode", "Identity", "verify_signature", "fingerprint",
+    "entry_id", "Entry", "make_entry", "open_entry", "get_field", "MAGIC", "Transcript",
+    "TranscriptWriter", "read_transcript", "CAP_SHUFFLE_PROOFS", "CAP_EARLY_DEAL",
+    "CAP_PROOF_APART", "TABLE_CAPABILITIES", "BINDING_CAPABILITIES",
+    "IMPLEMENTED_CAPABILITIES", "effective_caps", "SeatInfo", "TableInfo", "Session", "Phase",
+    "GameFault", "Decision", "Aborted", "Standing", "flag_holds", "flag_winner", "loser_side",
+    "CLOCK_TOLERANCE", "clock_reading", "make_clock", "clock_refutes_flag",
+    "dispute_contradicts", "MatchDone", "GameDriver", "DeckInstance", "HandStarted",
+    "HandScored", "RedealEvent", "MatchOver", "FirstDealerDrawn", "TableReady", "Limits",
+    "SeatClock", "Clocks", "Expiry", "ClockReading", "Deal", "LocalTable", "FirstDealerDraw",
+    "PeerMisbehaved", "DealUsageError", "ProofJob", "JobResult", "run_job", "MAX_PLAYERS",
+    "MAX_ERROR_TEXT", "MAX_LIMIT", "MAX_SPECTATORS", "LINK_TYPES", "display_name",
+    "clean_text", "read_limits", "read_allowance_left", "read_move_used", "read_have", "Host",
+    "Hello", "Welcome", "Watch", "Watching", "LobbySeat", "Lobby", "Start", "Chat", "Wait",
+    "Back", "Away", "Rematch", "Spectators", "Ping", "Pong", "ErrorMsg", "Knock",
+    "LinkMessage", "parse_link_message", "HostHandshake", "ClientHandshake", "Knocks",
+    "error_message", "CAPABILITIES", "LINK_CAPABILITIES", "SPOKEN", "SeatCore", "Send",
+    "SendBacklog", "Close", "Emit", "Decide", "AskReady", "CancelAsk", "Finished", "RunJob",
+    "Effect", "HostTable", "Started", "SeatsMoved", "SeatLink", "Committed",
+]

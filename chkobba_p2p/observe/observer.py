@@ -1,0 +1,1152 @@
+"""Watch a game from no seat: check every entry as a seated peer does, and say what happened.
+
+An :class:`Observer` holds no key, no seat and no secret.  Feed it the transcript's signed
+entries in order, as they arrive from a table (a spectator) or as a log file holds them
+(an auditor, :mod:`chkobba_p2p.observe.audit`); each :meth:`Observer.feed` returns the public
+events that entry caused, the very events a seated client renders::
+
+    obs = Observer()
+    for body in bodies:               # genesis first; frame bodies or wire.Entry values
+        for event in obs.feed(body):
+            show(event)
+    verdict = obs.end()               # VALID, INVALID (who is blamed) or INCOMPLETE
+                                      # (or UNSUPPORTED: a table capability it does not know)
+
+Every entry gets the checks a seat runs (the same :class:`~chkobba_p2p.transcript.session.Session`,
+game driver, deal and rules-engine code, from no seat): its signature under the key the
+genesis gives its seat, the hash chain, the floor, the sequence numbers; every deal
+message's proof (keys, shuffles, decryption shares, plays, complaints) and, once a deck's
+seeds are open, every shuffle step recomputed; every move and cut with the rules engine;
+every hand's score, the match result and every seat's signed ``done``.  An observer sees
+no more than any seat: private cards are unknown (``None``) until shown.  Once a deck's
+seeds are open it knows every card of that deck, so after each hand it replays the hand
+with every hand known (this also checks the forced-capture variant, which no player can
+check for an opponent) and reports the cards each seat was dealt (:class:`DeckRevealed`).
+
+Events (in the order they happen): :class:`~chkobba_p2p.transcript.session.TableReady` (seat None),
+:class:`~chkobba_p2p.transcript.session.FirstDealerDrawn`,
+:class:`~chkobba_p2p.transcript.session.HandStarted`, the rules engine's
+:class:`~chkobba_p2p.game.rules.DealEvent` (another seat's cards None),
+:class:`~chkobba_p2p.game.rules.CutEvent`, :class:`~chkobba_p2p.game.rules.PlayEvent` and
+:class:`~chkobba_p2p.game.rules.SweepEvent`, :class:`DeckRevealed`,
+:class:`~chkobba_p2p.transcript.session.RedealEvent`,
+:class:`~chkobba_p2p.transcript.session.HandScored`,
+:class:`~chkobba_p2p.transcript.session.MatchOver`,
+:class:`~chkobba_p2p.transcript.session.MatchDone`,
+:class:`~chkobba_p2p.transcript.session.Aborted` (a seat's claim), and :class:`Verdict` at the first
+violation.  :class:`~chkobba_p2p.tablestate.TableState` turns them into the picture of the
+table (with ``seat`` None: every hand face down).
+
+Blame: an entry that is correctly signed and extends the chain but breaks a rule is its
+signer's (or, for the deal, the seat the deal's checks name).  An entry whose signature
+fails, or that does not extend the chain, cannot be pinned on a seat (no honest peer sends
+or logs one: it was altered on the way or in the file), except one that verifies under
+*another* seat's key, which that seat signed in someone else's name.  An ``abort`` is a
+seat's claim; when it carries as evidence an entry the observer lacks, that entry is
+checked as the next one.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import dataclasses
+import multiprocessing
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ..deal import MSG_KEY, MSG_REVEAL, MSG_SHUFFLE, shuffle_proof
+from ..deal import crypto as dc
+from ..deal.shuffle_proof import Ciphertext
+from ..errors import IllegalMove, InvalidDeal, LocalError
+from ..game.cards import Card
+from ..game.record import MatchRecorder, Record, result_sentence
+from ..game.rules import CutEvent, DealEvent, Hand, Match, PlayEvent, SweepEvent
+from ..game.seating import SHAPES, Seating
+from ..transcript.session import (
+    IMPLEMENTED_CAPABILITIES,
+    DeckInstance,
+    FirstDealerDrawn,
+    GameDriver,
+    GameFault,
+    HandScored,
+    Phase,
+    Session,
+    Standing,
+    TableInfo,
+)
+from ..wire import codec as wire
+from ..wire.codec import ENTRY_DOMAIN, Entry, ErrorCode, ProtocolError, verify_signature
+
+__all__ = [
+    "VALID",
+    "INVALID",
+    "INCOMPLETE",
+    "UNSUPPORTED",
+    "ON_TIME",
+    "LEFT",
+    "DECIDED",
+    "DISPUTED",
+    "UNKNOWN_CAPABILITY",
+    "unknown_capabilities",
+    "Observer",
+    "Verdict",
+    "DeckRevealed",
+    "AbortClaim",
+    "default_workers",
+]
+
+VALID = "valid"
+INVALID = "invalid"
+INCOMPLETE = "incomplete"
+#: The code of a VALID verdict whose match was lost on time: the host's flag on the seat
+#: to play (:func:`~chkobba_p2p.transcript.session.flag_holds`).
+ON_TIME = "on_time"
+#: The code of a VALID verdict whose match a seat left while it was played (a signed
+#: ``peer_left`` against itself): a loss for the leaver's side.
+LEFT = "left"
+#: The code of a VALID verdict whose match was decided (every hand played, the result
+#: being signed) when the log stops: the result stands without every ``done``.
+DECIDED = "decided"
+#: The code of an INCOMPLETE verdict whose flag the flagged seat disputed with its own
+#: clock reading (PROTOCOL.md 12.6): counted for nobody.
+DISPUTED = "disputed"
+#: The verdict of an observer that meets a table capability it does not know
+#: (:func:`unknown_capabilities`): it cannot audit that match, and blames no one
+#: (PROTOCOL.md 3).  Its code is :data:`UNKNOWN_CAPABILITY`, its
+#: :attr:`Verdict.unknown_caps` the capabilities.
+UNSUPPORTED = "unsupported"
+UNKNOWN_CAPABILITY = "unknown_capability"
+
+
+def unknown_capabilities(genesis: Sequence[str], readies: Sequence[Sequence[str] | None],
+                         knows: Sequence[str] = IMPLEMENTED_CAPABILITIES) -> tuple[str, ...]:
+    """The table capabilities that may be in effect and that an observer implementing
+    ``knows`` does not know (PROTOCOL.md 3): an observer that plays on without them would
+    read the seats' new way as a violation and blame an honest seat.  A capability it does
+    not know counts as a binding one (every table capability after ``proof-apart/v1`` is):
+    in effect when the ``genesis`` holds it and every seat's ``ready.caps`` lists it, or,
+    in a log of before ``ready.caps`` (no ready has the field), when the genesis holds
+    it.  ``readies``: each seat's ``ready.caps`` (None: no such field)."""
+    legacy = all(r is None for r in readies)
+    return tuple(dict.fromkeys(
+        c for c in genesis
+        if c not in knows and (legacy or all(r is not None and c in r for r in readies))))
+
+
+# ----------------------------------------------------------------------------- events
+
+
+@dataclass(frozen=True)
+class DeckRevealed:
+    """A deck's seeds are open and verified: every card of it is known.  ``deals`` are the
+    instance's deal events with every card filled in (who got what, the opening table);
+    ``redeal``: the deck was abandoned for a redeal (its hands were never played)."""
+
+    hand: int
+    redeal: bool
+    deals: tuple[DealEvent, ...]
+
+    def dealt_to(self, seat: int) -> tuple[Card, ...]:
+        """Every card ``seat`` was dealt in this deck, in deal order."""
+        return tuple(c for d in self.deals for who, c in zip(d.recipients, d.cards, strict=True)
+                     if who == seat and c is not None)
+
+
+@dataclass(frozen=True)
+class AbortClaim:
+    """An ``abort`` entry: who signed it and what it says (a claim: the log cannot prove
+    it)."""
+
+    index: int
+    by_seat: int
+    code: str
+    blamed: int | None
+    why: str
+    #: What the transcript shows of the accusation (a
+    #: :class:`~chkobba_p2p.transcript.session.Standing`): ``proven`` (the observer's own checks
+    #: convict that seat), ``owed`` (the blamed seat owed the next message), ``self`` (a
+    #: seat that left), ``claimed`` (nothing shows it), ``refuted`` (its evidence passes
+    #: every check).
+    standing: str = Standing.CLAIMED
+    #: The host's flag on the seat to play, which stands (:func:`~chkobba_p2p.transcript.session.
+    #: flag_holds`): the blamed seat lost on time.
+    on_time: bool = False
+
+    def describe(self, label: Any = None) -> str:
+        """The abort in one sentence, an unproven accusation worded as a claim
+        (``label(seat) -> str`` names seats; default "seat N")."""
+        by = label(self.by_seat) if label else f"seat {self.by_seat}"
+        why = f": {self.why}" if self.why else ""
+        if self.blamed is None:
+            return f"{by} ended the game ({self.code}{why}), blaming nobody"
+        who = label(self.blamed) if label else f"seat {self.blamed}"
+        if self.code == "resigned" and self.blamed == self.by_seat:
+            return f"{by} resigned"
+        if self.on_time:
+            return (f"{who} lost on time ({self.code}{why}); the time is {by}'s word, the "
+                    f"log shows {who} was to play")
+        if self.standing == Standing.SELF:
+            if self.code == ErrorCode.TIMEOUT.name.lower():
+                return f"{by} ran out of time ({self.code}{why})"
+            return f"{by} left the game ({self.code}{why})"
+        if self.standing == Standing.PROVEN:
+            return f"{by} blames {who} ({self.code}{why}); the log proves it"
+        said = f"{by} says {who} is at fault ({self.code}{why})"
+        if self.standing == Standing.OWED:
+            return f"{said}; the log shows {who} owed the next message"
+        if self.standing == Standing.REFUTED:
+            return f"{said}; the entry it cites passes every check: the claim is refuted"
+        if self.standing == Standing.DISPUTED:
+            if self.code == ErrorCode.CLOCK_DISPUTE.name.lower():
+                return (f"{by} disputes {who}'s flag ({self.code}{why}): its own clock "
+                        "showed time left; one word against the other")
+            return (f"{by} flagged {who} ({self.code}{why}), who disputes it with its own "
+                    "clock; one word against the other")
+        return f"{said}; nothing in the log shows it"
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The observer's finding.  ``verdict``: :data:`VALID` (complete and correct),
+    :data:`INVALID` (``entry``: index of the first offending entry, 0 = the genesis;
+    ``code``: the wire code name such as ``illegal_move``; ``blamed``: the seat to blame,
+    or None when no signature pins it on a seat), :data:`INCOMPLETE` (``code``
+    ``aborted``, ``truncated`` or ``unfinished``; ``blamed``: whom an abort's claim
+    blames) or :data:`UNSUPPORTED` (``code`` :data:`UNKNOWN_CAPABILITY`: the table plays
+    :attr:`unknown_caps`, which this observer does not know, so it cannot audit the
+    match; ``entry``: the last ``ready``, where the table's capabilities were settled;
+    ``blamed`` None: nobody is blamed).  ``reason``: a sentence."""
+
+    verdict: str
+    code: str | None
+    reason: str
+    blamed: int | None = None
+    entry: int | None = None
+    #: For an aborted transcript: the standing of the abort that ended it (``blamed`` is
+    #: set only when the transcript supports it: ``owed`` or ``self``).
+    standing: str | None = None
+    #: For an abort or a resignation: the seat that signed it (its :class:`AbortClaim`
+    #: says more); lets a client word the verdict in its players' names and language.
+    by_seat: int | None = None
+    #: For a VALID match: the winning side (0 or 1) and the sides' totals (empty after a
+    #: resignation), the same data as ``reason``'s sentence.
+    winner: int | None = None
+    totals: tuple[int, ...] = ()
+    #: For a match lost by a flag, a resignation or a leave: the losing side (at 3
+    #: players there may be a loser and no winner: the two others were level).
+    loser: int | None = None
+    #: For an :data:`UNSUPPORTED` verdict: the table capabilities the observer does not
+    #: know (as the genesis spells them), the reason it cannot audit the match.
+    unknown_caps: tuple[str, ...] = ()
+
+    def describe(self, names: Sequence[str]) -> str:
+        """:attr:`reason` in the players' words: ``names`` are the seats' names (the table's
+        order), sides at 4 players are "ali & sami".  "bob resigned (entry #115): alice wins
+        the match by resignation"; "alice wins 11-7"; for what no name changes (a
+        violation's reason), :attr:`reason` as it is."""
+        def who(seat: int | None) -> str:
+            if seat is not None and 0 <= seat < len(names):
+                return names[seat]
+            return "nobody" if seat is None else f"seat {seat}"
+
+        def side(s: int) -> str:
+            n = len(names)
+            seating = Seating.of(n) if n in SHAPES else None
+            return " & ".join(names[x] for x in seating.seats_of(s)) \
+                if seating is not None and seating.teams else who(s)
+
+        def wins(s: int) -> str:  # the verb agrees: "ali & sami win", "alice wins"
+            n = len(names)
+            two = n in SHAPES and Seating.of(n).teams
+            return f"{side(s)} {'win' if two else 'wins'}"
+
+        at = f" (entry #{self.entry})" if self.entry is not None else ""
+        if self.verdict == VALID and self.code == ON_TIME:
+            role = " (the host)" if self.by_seat == 0 else ""
+            word = "the host" if self.by_seat == 0 else who(self.by_seat)
+            won = f"{wins(self.winner)} the match on time" if self.winner is not None \
+                else "the two others are level, nobody wins"
+            return (f"{who(self.blamed)} lost on time{at}, as {who(self.by_seat)}{role} "
+                    f"says: {won}; the log shows {who(self.blamed)} was to play, the time "
+                    f"is {word}'s word (its signed clock reading, in the log, is its own)")
+        if self.verdict == VALID and self.code == LEFT and self.by_seat is not None:
+            won = f"{wins(self.winner)} the match" if self.winner is not None \
+                else "the two others are level, nobody wins"
+            return f"{who(self.by_seat)} left the match{at}: {won}"
+        if self.verdict == VALID and self.code == DECIDED and self.winner is not None:
+            score = "-".join(map(str, sorted(self.totals, reverse=True)))
+            return (f"decided: {wins(self.winner)} {score} (the game stopped while the "
+                    "result was being signed; the result stands)")
+        if self.verdict == INCOMPLETE and self.code == DISPUTED and self.blamed is not None \
+                and self.by_seat is not None:
+            return (f"{who(self.by_seat)} flagged {who(self.blamed)}{at} and "
+                    f"{who(self.blamed)} disputes it with its own clock, which showed time "
+                    "left: one word against the other, the match counts for nobody")
+        if self.verdict == VALID and self.code == "resigned" and self.winner is None \
+                and self.by_seat is not None:
+            return f"{who(self.by_seat)} resigned{at}: the two others are level, nobody wins"
+        if self.verdict == VALID and self.code == "resigned" and self.winner is not None:
+            return f"{who(self.by_seat)} resigned{at}: {wins(self.winner)} the match " \
+                "by resignation"
+        if self.verdict == VALID and self.winner is not None and self.totals:
+            score = "-".join(map(str, sorted(self.totals, reverse=True)))
+            return f"complete: {wins(self.winner)} {score}"
+        if self.verdict == INCOMPLETE and self.code == "aborted" and self.by_seat is not None:
+            by = who(self.by_seat)
+            if self.standing == Standing.SELF:
+                what = f"{by} left the game"
+            elif self.standing == Standing.OWED and self.blamed is not None:
+                what = f"{by} ended the game; the log shows {who(self.blamed)} owed the next " \
+                    "message"
+            elif self.standing == Standing.REFUTED:
+                what = f"{by} ended the game; the entry its abort cites passes every check, " \
+                    "which refutes its claim"
+            else:
+                what = f"{by} ended the game"
+            return f"{what}; no violation in the entries before it"
+        return self.reason
+
+
+# ------------------------------------------------------------- shuffle proofs, in parallel
+
+
+#: Most worker processes :func:`default_workers` gives.
+MAX_DEFAULT_WORKERS = 4
+# The shuffle proofs of a deck go to the workers one task each, once the deck's seeds
+# are open (_ProofChecks.open): the decks and witness pickle in well under a millisecond,
+# and single tasks let this process take back the last ones at the end.  They cannot be
+# summed into one random-weight check: each is a Fiat-Shamir challenge over commitments
+# the verifier must recompute one by one (docs/deal.md, "Auditing a hand's shuffle
+# proofs"); what a hand's opened seeds allow is shuffle_proof.verify_shuffle's ``opened``.
+
+
+def default_workers() -> int:
+    """Worker processes for the shuffle proofs: one per core beyond the observer's own
+    (the observer replays everything else meanwhile), at most
+    :data:`MAX_DEFAULT_WORKERS`; none on one core."""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    return max(0, min(MAX_DEFAULT_WORKERS, (cores or 1) - 1))
+
+
+#: One shuffle proof to check: context, joint key, the deck before and after, the proof.
+_ProofArgs = tuple[bytes, bytes, list[Ciphertext], list[Ciphertext], bytes]
+_Failure = tuple[str, str] | None
+
+
+def _check_shuffle_proof(context: bytes, joint: bytes, inp: list[Ciphertext],
+                         out: list[Ciphertext], proof: bytes,
+                         opened: shuffle_proof.Opened | None = None) -> _Failure:
+    """One shuffle proof (maybe in a worker process): None, or (code, sentence)."""
+    try:
+        shuffle_proof.verify_shuffle(context, joint, inp, out, proof, opened=opened)
+    except shuffle_proof.ShuffleProofError as exc:
+        return exc.code, str(exc)
+    return None
+
+
+def _check_shuffle_proofs(batch: list[_ProofArgs]) -> list[_Failure]:
+    """A batch of shuffle proofs, each one's verdict in order (full checks)."""
+    return [_check_shuffle_proof(*args) for args in batch]
+
+
+@dataclass
+class _ProofTask:
+    entry: int
+    seat: int
+    args: _ProofArgs
+    opened: shuffle_proof.Opened | None = None
+    future: concurrent.futures.Future[_Failure] | None = None
+    done: bool = False
+    result: _Failure = None
+
+    def run_here(self) -> None:
+        self.result, self.done = _check_shuffle_proof(*self.args, opened=self.opened), True
+
+
+class _ProofChecks:
+    """The shuffle proofs, checked after the fact: the observer goes on as if each proof
+    held; :meth:`first_failure` then says whether one did not, and the earliest such
+    entry is the first violation (the verdict is the serial one's).
+
+    Once a deck's seeds are open and every step of the deck is recomputed from them
+    (:meth:`open`), the witness makes a proof's check cheaper
+    (:class:`~chkobba_p2p.deal.shuffle_proof.Opened`).  A proof waits for that, with or without
+    workers: without, this process checks each deck's as it opens; with ``workers``,
+    worker processes take each deck's proofs, with the witness, as it opens while the
+    observer replays the next hands, and this process takes the last ones back at the
+    end.  (Handing a worker a proof as soon as it comes would cost a full check, about
+    two thirds more CPU, to finish a few hands earlier: a log's audit is a batch job.)
+    A deck whose seeds never all open (a game that stopped) has its proofs checked in
+    full at the end."""
+
+    def __init__(self, workers: int) -> None:
+        self.workers = workers
+        self._pool: concurrent.futures.Executor | None = None
+        self._tasks: list[_ProofTask] = []
+
+    def submit(self, entry: int, seat: int, args: _ProofArgs) -> int:
+        """A proof to check; returns its handle.  It waits for :meth:`open` (or the end)."""
+        self._tasks.append(_ProofTask(entry, seat, args))
+        return len(self._tasks) - 1
+
+    def context_of(self, handle: int) -> bytes:
+        """The context proof ``handle`` is checked under."""
+        return self._tasks[handle].args[0]
+
+    def open(self, handles: Sequence[int], opened: Sequence[shuffle_proof.Opened]) -> None:
+        """The deck of these proofs has every seed open and every step recomputed:
+        ``opened[k]`` is the witness of proof ``handles[k]``; check them now with it."""
+        for h, o in zip(handles, opened, strict=True):
+            task = self._tasks[h]
+            if task.done or task.future is not None:
+                continue
+            task.opened = o
+            self._dispatch(task)
+
+    def _dispatch(self, task: _ProofTask) -> None:
+        if task.done or task.future is not None:
+            return
+        if self.workers < 1:
+            task.run_here()
+            return
+        if self._pool is None:
+            # Processes, not threads: libsodium's calls release the GIL, but each returns
+            # to Python within ~50 us and must then wait for this thread, busy replaying,
+            # to let go of it (a thread measured slower than no worker at all).  Forked:
+            # the child has every module already (gc.freeze() before the fork measured
+            # no cheaper).
+            ctx = multiprocessing.get_context("fork") \
+                if "fork" in multiprocessing.get_all_start_methods() else None
+            self._pool = concurrent.futures.ProcessPoolExecutor(self.workers, mp_context=ctx)
+        try:
+            task.future = self._pool.submit(_check_shuffle_proof, *task.args,
+                                            opened=task.opened)
+        except (concurrent.futures.BrokenExecutor, RuntimeError):
+            # A worker died (killed, out of memory) and broke the pool: this process
+            # checks this proof and the ones after it itself; the verdict is the same.
+            self.workers = 0
+            task.run_here()
+
+    def first_failure(self) -> tuple[int, int, str] | None:
+        """``(entry, seat, reason)`` of the earliest refused proof, or None."""
+        try:
+            for task in self._tasks:
+                self._dispatch(task)  # the proofs of decks never opened: full checks
+            for task in reversed(self._tasks):  # this process takes back the last ones
+                if task.done:
+                    continue
+                if task.future is not None and not task.future.cancel():
+                    break  # a worker has it: the ones before too
+                task.run_here()
+            for task in self._tasks:
+                if not task.done:
+                    assert task.future is not None
+                    try:
+                        task.result, task.done = task.future.result(), True
+                    except Exception:  # noqa: BLE001 - a worker died: check it here instead
+                        task.run_here()
+                if task.result is not None:
+                    code, why = task.result
+                    return task.entry, task.seat, f"{code}: shuffle proof refused: {why}"
+            return None
+        finally:
+            self.close()
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=True, cancel_futures=True)
+            self._pool = None
+
+
+# ------------------------------------------------------------------ the seatless game
+
+
+class _SeatlessDeck(DeckInstance):
+    """A deck instance of no seat; it keeps what each seat committed to and opened, so
+    that a seed opened when the game stopped early is still checked, and so that, once
+    the deal has verified every seed, every card of the deck is known."""
+
+    def __init__(self, table: TableInfo, hand: int, instance: int, cutter: int | None,
+                 owner: _SeatlessDriver) -> None:
+        super().__init__(table, None, b"", hand, instance, cutter, [], caps=owner.caps)
+        self.owner = owner
+        #: Handles of this deck's shuffle proofs in ``owner.proof_checks``, by seat.
+        self.proof_tasks: dict[int, int] = {}
+        if owner.proof_checks is not None and self.deal.shuffle_proofs:
+            self.deal.proof_check = self._defer_proof
+        self.commits: dict[int, bytes] = {}
+        self.shuffled: dict[int, bytes] = {}
+        self.seeds: dict[int, bytes] = {}
+        self.seed_entry: dict[int, int] = {}
+
+    def receive(self, seat: int, item: dict[str, Any]) -> None:
+        t = item.get("t")
+        if t == MSG_KEY and isinstance(item.get("commit"), bytes):
+            self.commits.setdefault(seat, item["commit"])
+        elif t == MSG_SHUFFLE and isinstance(item.get("deck"), bytes):
+            self.shuffled.setdefault(seat, item["deck"])
+        elif t == MSG_REVEAL and isinstance(item.get("seed"), bytes) and seat not in self.seeds:
+            self.seeds[seat] = item["seed"]
+            self.seed_entry[seat] = self.owner.entry_index
+        super().receive(seat, item)
+
+    def _defer_proof(self, seat: int, context: bytes, joint: bytes, inp: Sequence[Any],
+                     out: Sequence[Any], proof: bytes) -> None:
+        checks = self.owner.proof_checks
+        assert checks is not None
+        self.proof_tasks[seat] = checks.submit(self.owner.entry_index, seat,
+                                               (context, joint, list(inp), list(out), proof))
+
+    def open_proofs(self) -> None:
+        """Every seed is open and every step recomputed from it (the deal verified the
+        deck): the held shuffle proofs are checked with their witnesses."""
+        checks = self.owner.proof_checks
+        if checks is None or not self.proof_tasks or not self.verified:
+            return
+        n = self.deal.n
+        seats = sorted(self.proof_tasks)
+        # The commitment randomness the deal's prover derives from its seed and the
+        # proof's context (the one the proof is checked under), where a proof is held.
+        rc = {s: dc.expand_commit_randomizers(self.seeds[s],
+                                              checks.context_of(self.proof_tasks[s]))
+              for s in seats}
+        opened = shuffle_proof.opened_chain(
+            [(dc.expand_permutation(self.seeds[s]), dc.expand_randomizers(self.seeds[s]),
+              rc.get(s)) for s in range(n)])
+        checks.open([self.proof_tasks[s] for s in seats], [opened[s] for s in seats])
+        self.proof_tasks = {}
+
+    def check_open_seeds(self) -> tuple[int, str, int] | None:
+        """For a deck not verified when the game stopped (before every seed was open):
+        check the seeds that *were* opened, each against its commitment and its seat's
+        shuffle step.  A peer that holds every seed but its own may have found a mismatch
+        there and stopped without sending its own seed; the transcript still proves it.
+        ``(seat, reason, entry of the seed)`` for the first seat that fails, or None."""
+        deal = self.deal
+        joint = deal.joint_key
+        if self.verified or joint is None or len(self.shuffled) < deal.n \
+                or deal.phase in ("keys", "shuffle"):  # every shuffle accepted by the deal
+            return None
+        try:
+            return self._check_open_seeds(joint)
+        except Exception:  # noqa: BLE001 - odd leftovers of a broken game prove nothing
+            return None
+
+    def _check_open_seeds(self, joint: bytes) -> tuple[int, str, int] | None:
+        deal, n = self.deal, self.deal.n
+        decks = [dc.initial_deck()] + [dc.unpack_deck(self.shuffled[j]) for j in range(n)]
+        for j in sorted(self.seeds):
+            seed = self.seeds[j]
+            if dc.commit_seed(deal.context_parts(), j, seed) != self.commits.get(j):
+                return j, ("bad_opening: the revealed seed does not match the seat's "
+                           "commitment"), self.seed_entry[j]
+            step = dc.shuffle_step(decks[j], joint, dc.expand_permutation(seed),
+                                   dc.expand_randomizers(seed))
+            if step != decks[j + 1]:
+                return j, (f"shuffle_mismatch: seat {j}'s shuffle step is not the one its "
+                           "opened seed commits to"), self.seed_entry[j]
+        return None
+
+    def cards_by_position(self) -> list[Card]:
+        """Every position's card, from the opened seeds (once the deal has verified them:
+        then each shuffle step is exactly the one its seed gives)."""
+        if not self.verified:
+            raise LocalError("the deck's seeds are not verified")
+        n = self.deal.n
+        perms = [dc.expand_permutation(self.seeds[s]) for s in range(n)]
+        k = self.deal.cut_index or 0
+        out = []
+        for p in range(dc.DECK_SIZE):
+            i = (p + k) % dc.DECK_SIZE
+            for perm in reversed(perms):  # D_{s+1}[i] = D_s[perm_s[i]]; D_0[i] is card i
+                i = perm[i]
+            out.append(Card(i))
+        return out
+
+
+class _LateFault(GameFault):
+    """A violation found after the fact (in the full-knowledge replay of a hand), at an
+    earlier entry than the one being applied."""
+
+    def __init__(self, code: ErrorCode, detail: str, blamed_seat: int, entry_index: int) -> None:
+        super().__init__(code, detail, blamed_seat)
+        self.entry_index = entry_index
+
+
+class _SeatlessDriver(GameDriver):
+    """The game driver of no seat, through :class:`GameDriver`'s public hooks: every
+    seat's deal items and actions are checked; after each deck it replays the hand with
+    every card known (from the verified seeds) and records it."""
+
+    def __init__(self, table: TableInfo, proof_checks: _ProofChecks | None) -> None:
+        super().__init__(table, None, b"")
+        self.proof_checks = proof_checks
+        self.entry_index = 0
+        self.hand_ends: list[int] = []  # the entry that ended each recorded hand
+        #: This deck instance's engine events, with deck positions and the entry of each.
+        self.trace: list[tuple[object, tuple[int, ...], int]] = []
+        self.recorder = MatchRecorder(1, [s.name for s in table.seats])
+        self.full: Match | None = None  # the match with every card known
+
+    def make_deck(self, cutter: int | None) -> DeckInstance:
+        self.trace = []
+        return _SeatlessDeck(self.table, self.hand_no, self.instance, cutter, self)
+
+    def on_engine_event(self, event: object, positions: tuple[int, ...]) -> None:
+        self.trace.append((event, positions, self.entry_index))
+
+    def on_deck_finished(self, kind: str) -> list[object]:
+        if isinstance(self.deck, _SeatlessDeck):
+            self.deck.open_proofs()
+        if kind == "draw":
+            return []
+        assert self.match is not None
+        if self.full is None:
+            self.full = Match.new(self.table.rules, self.n, self.match.first_dealer)
+        return [self._replay_known(kind)]
+
+    def _replay_known(self, kind: str) -> DeckRevealed:
+        deck, full = self.deck, self.full
+        assert isinstance(deck, _SeatlessDeck) and full is not None and full.hand is not None
+        cards = deck.cards_by_position()
+        hand = full.hand
+        number = len(full.results) + 1
+        deals: list[DealEvent] = []
+        for ev, positions, index in self.trace:
+            try:
+                if isinstance(ev, DealEvent):
+                    hand = hand.deal([cards[p] for p in positions])
+                    deals.append(DealEvent(ev.recipients, tuple(cards[p] for p in positions),
+                                           ev.draw))
+                elif isinstance(ev, CutEvent):
+                    hand = hand.choose_cut(ev.keep, ev.card)
+                elif isinstance(ev, PlayEvent):
+                    hand = hand.play(ev.seat, ev.card, ev.capture)
+                elif not isinstance(ev, SweepEvent):
+                    raise LocalError(f"unexpected engine event {ev!r}")
+            except IllegalMove as exc:
+                seat = getattr(ev, "seat", None)
+                raise _LateFault(ErrorCode.ILLEGAL_MOVE, f"{exc.rule}: {exc} (found with "
+                                 "every hand known, after the hand)",
+                                 seat if seat is not None else 0, index) from None
+            except InvalidDeal as exc:  # cannot happen once the seeds are verified
+                raise LocalError(f"full-knowledge replay: {exc}") from None
+        if kind == "redeal":
+            if not hand.needs_redeal:
+                raise LocalError("full-knowledge replay: the redeal was not due")
+            self.recorder.note_redeal(hand)
+            self.full = full.with_hand(hand).redeal()
+            return DeckRevealed(number, True, tuple(deals))
+        if not hand.is_over:
+            raise LocalError("full-knowledge replay: the hand is not over")
+        self.full = full.with_hand(hand).finish_hand()
+        self.recorder.note_hand(self.full, hand)
+        self.hand_ends.append(self.entry_index)
+        return DeckRevealed(number, False, tuple(deals))
+
+
+# --------------------------------------------------------------------------- observer
+
+
+class Observer:
+    """A game watched from no seat.  See the module's documentation.
+
+    ``host_key``: the key the genesis must be signed by (a spectator passes the key of the
+    host it shook hands with; default: the key the genesis gives seat 0).  ``workers``:
+    processes that check shuffle proofs alongside (default 0: every proof is checked in
+    :meth:`feed`, as a seat does); ``batch``: even without workers, each deck's shuffle
+    proofs wait for its seeds and are checked with them, at two thirds of the cost (an
+    auditor's choice: a spectator wants a bad proof named at once).  With either, the
+    verdict of a refused proof comes from :meth:`end`, and is the same.
+
+    Read after any :meth:`feed`: :attr:`table` (once the genesis is in), :attr:`verdict`
+    (set at the first violation, and by :meth:`end`), :attr:`hand` (the hand in progress,
+    seen from no seat), :attr:`phase`, :attr:`entries` (entries fed), :attr:`aborts`,
+    :attr:`warnings`; and :attr:`records`, :attr:`draws`, :attr:`first_dealer`,
+    :attr:`totals`, :attr:`winner` (the full-knowledge record of the hands so far).
+    """
+
+    def __init__(self, *, host_key: bytes | None = None, workers: int = 0,
+                 batch: bool = False, knows: Sequence[str] | None = None) -> None:
+        self.host_key = host_key
+        #: The table capabilities this observer implements (default: this version's,
+        #: :data:`~chkobba_p2p.transcript.session.IMPLEMENTED_CAPABILITIES`).  A table that plays
+        #: one it does not know gets the verdict :data:`UNSUPPORTED` (:func:`unknown_capabilities`).
+        self.knows = tuple(IMPLEMENTED_CAPABILITIES if knows is None else knows)
+        self._checks = _ProofChecks(workers) if workers >= 1 or batch else None
+        self.session: Session | None = None
+        self._driver: _SeatlessDriver | None = None
+        self.table: TableInfo | None = None
+        self.verdict: Verdict | None = None
+        #: Entries fed so far (the index the next one gets).
+        self.entries = 0
+        #: For a violation: how many entries had been fed when it was found.
+        self.stopped_at: int | None = None
+        self.aborts: list[AbortClaim] = []
+        self.warnings: list[str] = []
+        #: len(warnings) when each entry came: a late-found violation (a shuffle proof
+        #: checked in parallel) takes back what the entries from it on said.
+        self._warned_before: list[int] = []
+        #: An abort's own evidence (an entry this transcript lacked) passed every check.
+        self.claim_refuted = False
+        self.draws: list[dict[int, Card]] = []
+        self._ended: Verdict | None = None
+
+    # ---------------------------------------------------------------- reading
+
+    @property
+    def phase(self) -> str | None:
+        """The session's phase (:class:`~chkobba_p2p.transcript.session.Phase`), None before the
+        genesis."""
+        return self.session.phase if self.session is not None else None
+
+    @property
+    def hand(self) -> Hand | None:
+        """The hand in progress as everyone sees it (every hand face down)."""
+        drv = self._driver
+        return drv.hand if drv is not None else None
+
+    @property
+    def match(self) -> Match | None:
+        return self._driver.match if self._driver is not None else None
+
+    @property
+    def records(self) -> list[Record]:
+        """The game records (:mod:`chkobba_p2p.game.record`) of every hand completed, with
+        every card known, and the match record once the match is complete."""
+        return list(self._driver.recorder.records) if self._driver is not None else []
+
+    @property
+    def hand_ends(self) -> list[int]:
+        """The entry that ended each recorded hand."""
+        return list(self._driver.hand_ends) if self._driver is not None else []
+
+    @property
+    def first_dealer(self) -> int | None:
+        m = self.match
+        return m.first_dealer if m is not None else None
+
+    @property
+    def totals(self) -> tuple[int, ...]:
+        full = self._driver.full if self._driver is not None else None
+        return tuple(full.totals) if full is not None else ()
+
+    @property
+    def winner(self) -> int | None:
+        """The winning side: by the signed result, or the other side of a seat that
+        resigned or lost on time."""
+        if self._resigned_winner is not None:
+            return self._resigned_winner
+        full = self._driver.full if self._driver is not None else None
+        return full.winner if full is not None else None
+
+    _resigned_winner: int | None = None
+
+    # ---------------------------------------------------------------- feeding
+
+    def feed(self, item: bytes | Entry) -> list[object]:
+        """Check the next entry (a frame body as sent or logged, or an opened
+        :class:`~chkobba_p2p.wire.codec.Entry`) and return the events it caused.  At the first
+        violation the last event is a :class:`Verdict` and the observer stops checking:
+        later entries only add the ``abort`` claims they hold to :attr:`aborts`."""
+        i = self.entries
+        self.entries += 1
+        self._warned_before.append(len(self.warnings))
+        if self.verdict is not None or self._ended is not None:
+            self._note_later_abort(i, item)
+            return []
+        if isinstance(item, Entry):
+            entry = item
+        else:
+            try:
+                entry = wire.open_entry(bytes(item))
+            except ProtocolError as exc:
+                if exc.error_code == ErrorCode.ENTRY_TOO_LARGE:  # no honest peer logs one
+                    return [self._stop(INVALID, exc.error_code.name.lower(), str(exc),
+                                       entry=i)]
+                return [self._stop(INVALID, ErrorCode.MALFORMED.name.lower(),
+                                   f"not a signed entry ({exc})", entry=i)]
+        session = self.session
+        if session is None:
+            return self._genesis(entry)
+        assert self._driver is not None
+        evidence = False
+        standing = Standing.CLAIMED
+        try:
+            self._driver.entry_index = i
+            if entry.kind == "abort" and not session.finished:
+                session.check(entry)  # the abort's own signature first
+                evidence = True
+                refuted_before = self.claim_refuted
+                self._check_evidence(entry)
+                evidence = False
+                standing = self._standing(entry, refuted_before)
+            session.receive(entry)
+            events = session.take_events()
+            if entry.kind == "ready" and len(session.readies) == session.table.players:
+                # The table's capabilities are settled: judge only a table we can follow.
+                unknown = unknown_capabilities(session.table.caps, session.readies,
+                                               self.knows)
+                if unknown:
+                    return events + [self._unsupported(unknown, i)]
+            for ev in events:
+                if isinstance(ev, FirstDealerDrawn):
+                    self.draws.append(dict(ev.draws))
+                elif isinstance(ev, HandScored):
+                    full = self._driver.full
+                    if full is None or tuple(full.totals) != tuple(ev.totals):
+                        raise LocalError("the full-knowledge replay disagrees with the "
+                                         "live one")
+        except ProtocolError as exc:
+            blamed, why = self._envelope_blame(entry, exc)
+            return self._stopped(INVALID, exc.error_code.name.lower(), why, blamed=blamed,
+                                 entry=i)
+        except _LateFault as exc:
+            return self._stopped(INVALID, exc.error_code.name.lower(), exc.detail,
+                                 blamed=self._seat_or_none(exc.blamed_seat),
+                                 entry=exc.entry_index)
+        except GameFault as exc:
+            note = (f" (in the entry that the abort at #{i} gives as its evidence, which "
+                    "this transcript lacks)") if evidence else ""
+            return self._stopped(INVALID, exc.error_code.name.lower(), exc.detail + note,
+                                 blamed=self._seat_or_none(exc.blamed_seat), entry=i)
+        except Exception as exc:  # noqa: BLE001 - hostile input must never crash the observer
+            return self._stopped(INVALID, "unprocessable", "the observer cannot process "
+                                 f"this entry ({type(exc).__name__}: {exc})", entry=i)
+        if entry.kind == "abort":
+            claim = _abort_claim(i, entry, session.table.players, standing)
+            ended = session.aborted
+            if not self.aborts and ended is not None and ended.flag is not None:
+                claim = dataclasses.replace(claim, on_time=True)
+            if self.aborts and ended is not None and ended.disputed_by is not None \
+                    and self.aborts[0].on_time and entry.seat == ended.disputed_by:
+                # The flagged seat's dispute, which stands: neither word counts.
+                self.aborts[0] = dataclasses.replace(self.aborts[0], on_time=False,
+                                                     standing=Standing.DISPUTED)
+                claim = dataclasses.replace(claim, standing=Standing.DISPUTED)
+            self.aborts.append(claim)
+        return events
+
+    def _unsupported(self, unknown: tuple[str, ...], entry: int) -> Verdict:
+        """The table plays capabilities this observer does not know: it stops, blaming
+        no one (PROTOCOL.md 3)."""
+        shown = ", ".join(c[:40] for c in unknown[:8]) + (", ..." if len(unknown) > 8 else "")
+        which = "capability" if len(unknown) == 1 else "capabilities"
+        self.stopped_at = self.entries - 1
+        self.verdict = Verdict(
+            UNSUPPORTED, UNKNOWN_CAPABILITY,
+            f"the table plays the {which} {shown}, which this observer does not know: "
+            "it cannot audit this match, and concludes nothing about any player (a "
+            f"version that knows {'it' if len(unknown) == 1 else 'them'} can audit the "
+            "log)", entry=entry, unknown_caps=unknown)
+        return self.verdict
+
+    def _standing(self, abort: Entry, refuted_before: bool) -> str:
+        """What this transcript shows of an abort's accusation, before it is applied."""
+        session = self.session
+        assert session is not None and self.table is not None
+        claim = _abort_claim(0, abort, self.table.players)
+        if self.claim_refuted and not refuted_before:
+            return Standing.REFUTED  # its evidence, an entry we lacked, passes every check
+        ev = abort.fields.get("evidence")
+        if isinstance(ev, bytes) and claim.blamed is not None and claim.blamed != abort.seat \
+                and ev in session.bodies[:session.length]:
+            # It cites an entry of this transcript, which passed every check here (the
+            # observer stops at the first one that does not).
+            if not self.aborts:
+                self.claim_refuted = True
+                self.warnings.append(f"the evidence of seat {abort.seat}'s abort is an entry "
+                                     "of this transcript that passes every check: its claim "
+                                     "is refuted")
+            return Standing.REFUTED
+        return session.standing_of(claim.blamed, abort.seat)
+
+    def _genesis(self, entry: Entry) -> list[object]:
+        try:
+            table = TableInfo.from_entry(entry)
+        except ProtocolError as exc:
+            return [self._stop(INVALID, exc.error_code.name.lower(),
+                               f"the genesis entry is refused: {exc}", entry=0)]
+        key = table.seats[0].key
+        if self.host_key is not None and self.host_key != key:
+            return [self._stop(INVALID, "protocol_violation", "the genesis does not seat "
+                               "the host in seat 0", entry=0)]
+        if not verify_signature(key, ENTRY_DOMAIN, entry.payload, entry.signature):
+            return [self._stop(INVALID, "bad_signature", "the genesis entry is not signed "
+                               "by the key it gives the host (seat 0)", entry=0)]
+        self.table = table
+        self._driver = _SeatlessDriver(table, self._checks)
+        self.session = Session.observe(entry, key, game=self._driver)
+        return self.session.take_events()
+
+    def _stopped(self, verdict: str, code: str, reason: str, *, blamed: int | None = None,
+                 entry: int | None = None) -> list[object]:
+        events = self.session.take_events() if self.session is not None else []
+        return events + [self._stop(verdict, code, reason, blamed=blamed, entry=entry)]
+
+    def _stop(self, verdict: str, code: str, reason: str, *, blamed: int | None = None,
+              entry: int | None = None) -> Verdict:
+        self.stopped_at = self.entries - 1
+        v = self._settle(Verdict(verdict, code, reason, blamed, entry))
+        self.verdict = v
+        return v
+
+    def _settle(self, v: Verdict) -> Verdict:
+        """A seed opened (by the offending entry or before) that proves a shuffle step
+        wrong is the first violation: the peers holding every other seed found it there,
+        before anything after it."""
+        drv, session = self._driver, self.session
+        deck = drv.deck if drv is not None else None
+        if isinstance(deck, _SeatlessDeck) and session is not None \
+                and session.phase != Phase.DONE \
+                and (found := deck.check_open_seeds()) is not None \
+                and (v.verdict != INVALID or v.entry is None or found[2] <= v.entry):
+            blamed, reason, entry = found
+            self.aborts = [a for a in self.aborts if a.index != entry]
+            return Verdict(INVALID, ErrorCode.DEAL_FAILURE.name.lower(), reason, blamed, entry)
+        return v
+
+    def end(self, tail: str | None = None) -> Verdict:
+        """No more entries: the final verdict (also :attr:`verdict`).  ``tail`` says how
+        the input ended: None (cleanly), ``"truncated"`` (a torn last frame) or a sentence
+        describing damage that makes the rest unreadable."""
+        if self._ended is not None:
+            return self._ended
+        v = self.verdict
+        warned = len(self.warnings)
+        if v is None:
+            v = self._settle(self._end_verdict(tail))
+        cut = None
+        if self._checks is not None:
+            failed = self._checks.first_failure()
+            if failed is not None and (v.verdict != INVALID or v.entry is None
+                                       or failed[0] <= v.entry):
+                # A shuffle proof (checked in parallel) failed before anything else did.
+                entry, blamed, reason = failed
+                v = Verdict(INVALID, ErrorCode.DEAL_FAILURE.name.lower(), reason, blamed, entry)
+                cut = entry
+                self.aborts = [a for a in self.aborts if a.index != entry]
+                # As the serial check: it stopped there, and said nothing of what followed.
+                marks = self._warned_before
+                self.warnings = self.warnings[:marks[entry] if entry < len(marks) else warned]
+        self._cut = cut
+        if v.verdict == INVALID:
+            # The aborts after a violation: what the observer itself found is proven,
+            # whoever says it; nothing after it is "refuted" by an entry that a late check
+            # (a shuffle proof checked in parallel) convicts.
+            self.claim_refuted = False
+            self.aborts = [dataclasses.replace(a, standing=Standing.PROVEN)
+                           if a.blamed is not None and a.blamed == v.blamed
+                           else dataclasses.replace(a, standing=Standing.CLAIMED)
+                           if a.standing == Standing.REFUTED else a
+                           for a in self.aborts]
+        self._ended = self.verdict = v
+        return v
+
+    def close(self) -> None:
+        """Stop the proof workers, if any (:meth:`end` does it too)."""
+        if self._checks is not None:
+            self._checks.close()
+
+    #: Hands that ended at or after this entry are void (a proof refused by a worker).
+    _cut: int | None = None
+
+    def kept_records(self) -> list[Record]:
+        """:attr:`records`, without the hands a late-found violation voids."""
+        records = self.records
+        if self._cut is not None:
+            kept = sum(1 for end in self.hand_ends if end < self._cut)
+            records = records[:kept]
+        return records
+
+    def _end_verdict(self, tail: str | None) -> Verdict:
+        session, last = self.session, self.entries - 1
+        if session is None:
+            return Verdict(INCOMPLETE, "unfinished", "no entry, not even the genesis")
+        if tail is not None and tail != "truncated":
+            return Verdict(INVALID, "malformed", f"the file is damaged after entry #{last}: "
+                           f"{tail}", entry=self.entries)
+        if session.phase == Phase.DONE:
+            if tail == "truncated":
+                self.warnings.append("a torn frame after the end of the match was ignored")
+            full = self._driver.full if self._driver is not None else None
+            if full is None or full.winner is None or session.done is None \
+                    or full.winner != session.done.winner_side:
+                return Verdict(INVALID, "unprocessable", "the full-knowledge replay does not "
+                               "reach the signed result", entry=last)
+            result = result_sentence(full.winner, full.totals, session.table.players)
+            return Verdict(VALID, None, f"complete: {result}", winner=full.winner,
+                           totals=tuple(full.totals))
+        ended = session.aborted
+        full = self._driver.full if self._driver is not None else None
+        if session.phase == Phase.CLOSING or (ended is not None and ended.decided is not None):
+            # Every hand is played and the result being signed: it stands, whoever stops
+            # now (no seat escapes a lost match by withholding its done).
+            if full is None or full.winner is None:
+                return Verdict(INVALID, "unprocessable", "the full-knowledge replay does not "
+                               "reach the decided result", entry=last)
+            result = result_sentence(full.winner, full.totals, session.table.players)
+            why = ("a seat stopped" if ended is not None else "the log stops") + \
+                " while the result was being signed"
+            return Verdict(VALID, DECIDED, f"decided: {result} ({why}; the result stands)",
+                           winner=full.winner, totals=tuple(full.totals),
+                           by_seat=ended.by_seat if ended is not None else None)
+        if ended is not None or self.aborts:
+            a = self.aborts[0]
+            over = self._driver is not None and self._driver.over
+            players = session.table.players
+            won = ended.winner_side(players) if ended is not None else None
+            lost = ended.loser_side(players) if ended is not None else None
+            if ended is not None and ended.resigned and not over:
+                # A resignation, signed by the resigner against its own seat before the
+                # match was decided: a complete result, a loss for the resigner's side
+                # (at 3 players the two others are scored as they stand).
+                self._resigned_winner = won
+                who = (result_sentence(won, (), players).rstrip() + " by resignation"
+                       if won is not None else "the two others are level, nobody wins")
+                return Verdict(VALID, "resigned", f"seat {a.by_seat} resigned (entry "
+                               f"#{a.index}): {who}", None, a.index,
+                               by_seat=a.by_seat, winner=won, loser=lost)
+            if ended is not None and ended.left and not over:
+                self._resigned_winner = won
+                who = (result_sentence(won, (), players).rstrip()
+                       if won is not None else "the two others are level, nobody wins")
+                return Verdict(VALID, LEFT, f"seat {a.by_seat} left the match (entry "
+                               f"#{a.index}): {who}", a.by_seat, a.index, a.standing,
+                               by_seat=a.by_seat, winner=won, loser=lost)
+            if ended is not None and ended.flag is not None and not over:
+                # A flag on the seat to play (session.flag_holds): a complete result, the
+                # match lost on time by the flagged seat's side.  The log proves whose
+                # turn it was; the time that ran out is the signer's word.
+                self._resigned_winner = won
+                who = (result_sentence(won, (), players).rstrip() + " on time"
+                       if won is not None else "the two others are level, nobody wins")
+                role = " (the host)" if a.by_seat == 0 else ""
+                word = "the host" if a.by_seat == 0 else f"seat {a.by_seat}"
+                return Verdict(VALID, ON_TIME, f"seat {ended.flag} lost on time (entry "
+                               f"#{a.index}), as seat {a.by_seat}{role} says ({a.code}): "
+                               f"{who}; the log shows seat {ended.flag} was to play, "
+                               f"the time is {word}'s word (its signed clock reading, in "
+                               "the log, is its own)",
+                               ended.flag, a.index, a.standing, by_seat=a.by_seat,
+                               winner=won, loser=lost)
+            if ended is not None and ended.disputed_by is not None:
+                d = next((x for x in self.aborts[1:] if x.by_seat == ended.disputed_by
+                          and x.standing == Standing.DISPUTED), None)
+                at = f" (entry #{d.index})" if d is not None else ""
+                return Verdict(INCOMPLETE, DISPUTED,
+                               f"seat {a.by_seat} flagged seat {ended.disputed_by} (entry "
+                               f"#{a.index}) and seat {ended.disputed_by} disputes it{at}: "
+                               "its own clock showed time left; one word against the "
+                               "other, the match counts for nobody",
+                               ended.disputed_by, a.index, Standing.DISPUTED,
+                               by_seat=a.by_seat)
+            refuted = ("; the entry its abort cites passes every check, which refutes its "
+                       "claim") if a.standing == Standing.REFUTED else ""
+            supported = a.standing in (Standing.OWED, Standing.SELF)
+            return Verdict(INCOMPLETE, "aborted", f"seat {a.by_seat} ended the game{refuted}; "
+                           "no violation in the entries before it",
+                           a.blamed if supported else None, a.index, a.standing,
+                           by_seat=a.by_seat)
+        if tail == "truncated":
+            return Verdict(INCOMPLETE, "truncated", "the file ends in the middle of a frame "
+                           f"after entry #{last} (a crash, or a cut file); no violation "
+                           "before")
+        return Verdict(INCOMPLETE, "unfinished", f"the transcript stops after entry #{last}, "
+                       f"before the match is complete ({session.phase}); no violation before")
+
+    # ---------------------------------------------------------------- blame
+
+    def _seat_or_none(self, seat: int | None) -> int | None:
+        if self.table is not None and isinstance(seat, int) and 0 <= seat < self.table.players:
+            return seat
+        return None
+
+    def _envelope_blame(self, entry: Entry, exc: ProtocolError) -> tuple[int | None, str]:
+        """Whom an envelope fault can be pinned on, and the sentence."""
+        session = self.session
+        assert session is not None
+        table = session.table
+        code = exc.error_code
+        if code == ErrorCode.BAD_SIGNATURE:
+            for s in table.seats:
+                if s.seat != entry.seat and verify_signature(s.key, ENTRY_DOMAIN, entry.payload,
+                                                             entry.signature):
+                    return s.seat, (f"an entry in seat {entry.seat}'s name is signed with seat "
+                                    f"{s.seat}'s key")
+            return None, (f"the signature of an entry in seat {entry.seat}'s name does not "
+                          "verify: the entry was altered after it was signed (or forged)")
+        chained = entry.prev == session.head
+        if code in (ErrorCode.OUT_OF_TURN, ErrorCode.BAD_SEQUENCE,
+                    ErrorCode.PROTOCOL_VIOLATION) and chained:
+            # Correctly signed and extending the transcript: its signer made it.
+            return entry.seat, f"{exc.detail or code.sentence} (signed by seat {entry.seat})"
+        if code in (ErrorCode.BAD_CHAIN, ErrorCode.BAD_SEQUENCE):
+            return None, ("the entry does not extend the transcript: an entry before it is "
+                          f"missing, reordered or replaced ({exc.detail or code.sentence})")
+        return None, exc.detail or code.sentence
+
+    def _check_evidence(self, abort: Entry) -> None:
+        """An abort's evidence that this transcript lacks (the peer aborted on an entry
+        the observer never got, as when another seat's abort arrives first): if it is the
+        entry that would come next, check it as if it had arrived.  A game fault it holds
+        is then the first violation (raised); an entry that the envelope checks refuse
+        (altered on the way, as the abort may say) proves nothing about its signer and is
+        only noted."""
+        session = self.session
+        assert session is not None
+        ev = abort.fields.get("evidence")
+        if not isinstance(ev, bytes):
+            return
+        try:
+            e = wire.open_entry(ev)
+        except ProtocolError as exc:
+            self.warnings.append(f"the evidence of seat {abort.seat}'s abort is not a signed "
+                                 f"entry ({exc})")
+            return
+        if e.kind == "abort" or e.game != session.table.game or e.prev != session.head:
+            return  # not the entry that would come next here
+        try:
+            session.receive(e)
+        except ProtocolError as exc:
+            self.warnings.append(f"the evidence of seat {abort.seat}'s abort is refused: "
+                                 f"{exc}")
+            return
+        self.warnings.append(f"the evidence of seat {abort.seat}'s abort (an entry this "
+                             "transcript lacks) passes every check: its claim is not supported")
+        self.claim_refuted = True
+
+    def _note_later_abort(self, index: int, item: bytes | Entry) -> None:
+        """After a violation: a correctly signed ``abort`` is what a peer said."""
+        table = self.table
+        if table is None or self.verdict is None or self.verdict.verdict != INVALID:
+            return
+        try:
+            e = item if isinstance(item, Entry) else wire.open_entry(bytes(item))
+        except ProtocolError:
+            return
+        if e.kind == "abort" and e.game == table.game and e.seat < table.players \
+                and all(a.index != index for a in self.aborts) \
+                and verify_signature(table.seats[e.seat].key, ENTRY_DOMAIN, e.payload,
+                                     e.signature):
+            claim = _abort_claim(index, e, table.players)
+            if claim.blamed is not None and claim.blamed == self.verdict.blamed:
+                # What the observer itself found is proven, whoever says it.
+                claim = dataclasses.replace(claim, standing=Standing.PROVEN)
+            self.aborts.append(claim)
+
+
+def _abort_claim(index: int, entry: Entry, players: int,
+                 standing: str = Standing.CLAIMED) -> AbortClaim:
+    f = entry.fields
+    known = ErrorCode.from_wire(f.get("code"))
+    code = known.name.lower() if known is not None else f"code {f.get('code')!r}"
+    blamed = f.get("blamed")
+    if not (isinstance(blamed, int) and not isinstance(blamed, bool) and 0 <= blamed < players):
+        blamed = None
+    why = f.get("why")
+    if not isinstance(why, str):
+        why = ""
+    return AbortClaim(index, entry.seat, code, blamed, why[:1000], standing)

@@ -1,0 +1,325 @@
+"""The coach: every decision of a finished match graded by the expert's search, from what
+the deciding player knew at that moment.
+
+A game record (:mod:`chkobba_p2p.game.record`, what ``chkobba replay`` audits out of a log once
+every deck's seeds are open) holds every card; a player at the table saw only their own.
+:func:`review_records` drives each hand through the rules engine and, before each
+decision -- every play, and the cutter's keep-or-place -- takes **that seat's view**
+(:meth:`chkobba_p2p.game.rules.Hand.view`: its own cards, the table, the captured piles, what
+was played) and only that view to the expert's search (:mod:`chkobba_p2p.bots.expert`):
+
+* a play: every legal move is played out in the same sampled worlds (the cards unseen from
+  that seat dealt at random into the other hands and the stock, :func:`~.search.determinize`)
+  by the expert's greedy rollout policy; at 2 players once the stock is empty every card
+  is accounted for and the rest of the hand is searched exactly (alpha-beta);
+* the cut: keeping the drawn card and placing it on the table are both played out over
+  the same shuffles of the cards the cutter has not seen.
+
+A move's **value** is the expected point margin of the hand for the player's side (its
+points minus the other side's, the expert's own measure); the **loss** of a decision is the
+best move's value minus the played move's, in points of this hand (never below zero: the
+played move is among those searched).  A decision with one legal move is forced, loss 0.
+Thresholds (:data:`MISTAKE`, :data:`BLUNDER`) turn a loss into a label; a player's
+summary gives the mean loss per decision, the counts, and an accuracy figure (the share of
+decisions that are neither mistake nor blunder).
+
+Bounded: a log holds up to thousands of decisions, each a search of its own (6,438 took
+200 s): :func:`review_records` grades the first ``limit`` of them in play order
+(:data:`DEFAULT_LIMIT` unless told otherwise; 0 or None: every one), and the
+:class:`Review` says how many there were (:attr:`Review.decisions`) and whether it
+stopped short (:attr:`Review.cut_short`).
+
+Deterministic: each decision's random worlds come from ``(seed, hand, decision)`` alone, so
+a log and a seed always give the same grades, whatever was graded before.  Sans-IO and
+silent: ``progress`` is called after each graded decision; nothing is printed.
+
+Not graded: the decisions of an abandoned opening (a redealt hand), which left no trace in
+the score.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from ..bots.expert import cut_margins, determinize, exact_endgame, margin, play, rollout
+from ..errors import LocalError
+from ..game.cards import Card, card
+from ..game.rules import CutterChoice, Hand, Move, Ruleset, side_of
+
+__all__ = [
+    "MISTAKE",
+    "BLUNDER",
+    "DEFAULT_SAMPLES",
+    "DEFAULT_LIMIT",
+    "Grade",
+    "SeatSummary",
+    "Review",
+    "label_for",
+    "grade_play",
+    "grade_cut",
+    "review_records",
+]
+
+#: A decision that loses at least this many points of the hand (expected margin) against
+#: the best move is a **mistake**...
+MISTAKE = 0.5
+#: ...and at least this many, a **blunder** (about a chkobba given away, or the haya).
+BLUNDER = 1.0
+#: Sampled worlds per decision (every move is judged on the same worlds).
+DEFAULT_SAMPLES = 200
+
+#: The most decisions a review grades unless told otherwise (about a minute at
+#: :data:`DEFAULT_SAMPLES`; a whole match to 21 points is a few hundred).
+DEFAULT_LIMIT = 2000
+
+#: Labels of a grade.
+FORCED, GOOD, MISTAKE_LABEL, BLUNDER_LABEL = "forced", "good", "mistake", "blunder"
+
+
+def label_for(loss: float, options: int) -> str:
+    """The label of a decision that lost ``loss`` points among ``options`` choices."""
+    if options <= 1:
+        return FORCED
+    if loss >= BLUNDER:
+        return BLUNDER_LABEL
+    if loss >= MISTAKE:
+        return MISTAKE_LABEL
+    return GOOD
+
+
+@dataclass(frozen=True)
+class Grade:
+    """One graded decision.  ``kind``: ``"play"`` or ``"cut"``; ``number``: the play's
+    number in its hand (1-based; 0 for the cut); ``played`` / ``best``: the move as cards
+    (``card`` and the ``capture`` it took, canonical text; for the cut, ``card`` is the
+    drawn card and ``keep`` says the choice); ``values``: expected margin of the played and
+    the best move; ``loss``: their difference (points of the hand); ``exact``: found by
+    the exact endgame search rather than by sampling."""
+
+    hand: int
+    number: int
+    seat: int
+    kind: str
+    played: Mapping[str, Any]
+    best: Mapping[str, Any]
+    value_played: float
+    value_best: float
+    loss: float
+    options: int
+    samples: int
+    exact: bool
+    label: str
+
+    def to_dict(self) -> dict[str, Any]:
+        out = asdict(self)
+        out["played"], out["best"] = dict(self.played), dict(self.best)
+        return out
+
+
+@dataclass(frozen=True)
+class SeatSummary:
+    """A player's grades in short: decisions graded, mean loss per decision (points per
+    hand), mistakes, blunders, and accuracy (% of decisions neither)."""
+
+    seat: int
+    decisions: int
+    mean_loss: float
+    mistakes: int
+    blunders: int
+    accuracy: float
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass
+class Review:
+    """Every grade of a match, in play order, and a summary per graded seat."""
+
+    grades: list[Grade] = field(default_factory=list)
+    seed: int = 0
+    samples: int = DEFAULT_SAMPLES
+    #: The decisions there were to grade (those of the seats asked for).
+    decisions: int = 0
+    #: The most it was to grade (None: no limit).
+    limit: int | None = None
+
+    @property
+    def cut_short(self) -> bool:
+        """Whether the review stopped at :attr:`limit` before grading every decision."""
+        return len(self.grades) < self.decisions
+
+    def summaries(self) -> list[SeatSummary]:
+        out = []
+        for seat in sorted({g.seat for g in self.grades}):
+            mine = [g for g in self.grades if g.seat == seat]
+            loss = sum(g.loss for g in mine) / len(mine)
+            mistakes = sum(g.label == MISTAKE_LABEL for g in mine)
+            blunders = sum(g.label == BLUNDER_LABEL for g in mine)
+            accuracy = 100.0 * (len(mine) - mistakes - blunders) / len(mine)
+            out.append(SeatSummary(seat, len(mine), round(loss, 3), mistakes, blunders,
+                                   round(accuracy, 1)))
+        return out
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain data for JSON: the thresholds, the settings, every grade, the summaries."""
+        return {"mistake": MISTAKE, "blunder": BLUNDER, "seed": self.seed,
+                "samples": self.samples, "unit": "points of the hand (expected margin)",
+                "decisions": self.decisions, "graded": len(self.grades), "limit": self.limit,
+                "grades": [g.to_dict() for g in self.grades],
+                "summaries": [s.to_dict() for s in self.summaries()]}
+
+
+# ------------------------------------------------------------------------ one decision
+
+
+def _move_dict(c: int, capture: int) -> dict[str, Any]:
+    return {"card": Card(c).text,
+            "capture": [Card(x).text for x in range(40) if capture >> x & 1]}
+
+
+def _seat_view(view: Hand) -> int:
+    if view.viewer is None or not 0 <= view.viewer < view.players:
+        raise LocalError("grade from a seat's view (hand.view(seat)), never the open hand")
+    return view.viewer
+
+
+def grade_play(view: Hand, move: Move, *, rng: random.Random,
+               samples: int = DEFAULT_SAMPLES, hand: int = 0, number: int = 0) -> Grade:
+    """Grade ``move`` (the move played) from ``view``, the playing seat's view just before
+    it.  Raises :class:`LocalError` for an omniscient hand or an illegal move."""
+    seat = _seat_view(view)
+    if view.turn != seat:
+        raise LocalError("it is not this seat's turn to play")
+    moves = view.legal_moves()
+    if move not in moves:
+        raise LocalError(f"{move} is not a legal move here")
+    # The search's move form: (card id, mask of the captured card ids).
+    options = [(m.card.id, sum(1 << c.id for c in m.capture)) for m in moves]
+    played = options[moves.index(move)]
+    side = side_of(seat, view.players)
+    if len(options) == 1:
+        d = _move_dict(*played)
+        return Grade(hand, number, seat, "play", d, d, 0.0, 0.0, 0.0, 1, 0, False, FORCED)
+    exact = view.stock == 0 and view.players == 2
+    if exact:
+        # Every card is accounted for: the unseen cards are the opponent's hand.
+        state = determinize(view, rng)
+        values = []
+        for c, o in options:
+            child = play(state, c, o)
+            values.append(float(margin(child, side)) if child.is_over
+                          else -float(exact_endgame(child, 1 - side)[1]))
+        n = 0
+    else:
+        totals = [0.0] * len(options)
+        for _ in range(samples):
+            world = determinize(view, rng)
+            for i, (c, o) in enumerate(options):
+                totals[i] += margin(rollout(play(world, c, o)), side)
+        values = [t / samples for t in totals]
+        n = samples
+    i_played = options.index(played)
+    best_i = max(range(len(options)), key=lambda i: (values[i], i == i_played))
+    loss = max(0.0, values[best_i] - values[i_played])
+    return Grade(hand, number, seat, "play", _move_dict(*played),
+                 _move_dict(*options[best_i]), round(values[i_played], 3),
+                 round(values[best_i], 3), round(loss, 3), len(options), n, exact,
+                 label_for(loss, len(options)))
+
+
+def grade_cut(view: Hand, keep: bool, *, rng: random.Random,
+              samples: int = DEFAULT_SAMPLES, hand: int = 0) -> Grade:
+    """Grade the cutter's choice (``keep`` the drawn card, or place it on the table) from
+    ``view``, the cutter's view when it chose."""
+    seat = _seat_view(view)
+    if view.pending != CutterChoice(seat):
+        raise LocalError("this seat is not choosing a cut here")
+    drawn = view.hand_of(seat)[0]
+    if drawn is None:
+        raise LocalError("the cutter sees the drawn card")
+    unseen = sorted(view.unseen_cards())
+    keep_total = place_total = 0.0
+    for _ in range(samples):
+        rng.shuffle(unseen)
+        kept, placed = cut_margins(view, drawn, unseen)
+        keep_total += kept
+        place_total += placed
+    values = {True: keep_total / samples, False: place_total / samples}
+    best = keep if values[keep] >= values[not keep] else not keep
+    loss = max(0.0, values[best] - values[keep])
+    return Grade(hand, 0, seat, "cut", {"card": drawn.text, "keep": keep},
+                 {"card": drawn.text, "keep": best}, round(values[keep], 3),
+                 round(values[best], 3), round(loss, 3), 2, samples, False,
+                 label_for(loss, 2))
+
+
+# ------------------------------------------------------------------------ a whole match
+
+
+def _decisions(record: Mapping[str, Any]) -> Iterable[tuple[Hand, dict[str, Any], int]]:
+    """Each decision of a hand record: the open hand just before it, the recorded event
+    (a cut or a play) and the play's number (0 for the cut)."""
+    ruleset = Ruleset.from_dict(record["ruleset"])
+    hand = Hand.new(ruleset, int(record["players"]), int(record["dealer"]))
+    plays = 0
+    for ev in record["events"]:
+        (kind, b), = ev.items()
+        if kind == "deal":
+            hand = hand.deal([None if c is None else card(c) for c in b["cards"]])
+        elif kind == "cut":
+            yield hand, {"cut": b}, 0
+            hand = hand.choose_cut(bool(b["keep"]),
+                                   None if b["card"] is None else card(b["card"]))
+        elif kind == "play":
+            plays += 1
+            yield hand, {"play": b}, plays
+            hand = hand.play(int(b["seat"]), card(b["card"]), [card(c) for c in b["capture"]])
+
+
+def _rng(seed: int, hand: int, number: int) -> random.Random:
+    # A string seed is hashed with SHA-512 by random: the same in every process.
+    return random.Random(f"chkobba-review/{seed}/{hand}/{number}")
+
+
+def review_records(records: Iterable[Mapping[str, Any]], *, seats: Sequence[int] | None = None,
+                   samples: int = DEFAULT_SAMPLES, seed: int = 0,
+                   progress: Callable[[int, int], None] | None = None,
+                   limit: int | None = DEFAULT_LIMIT) -> Review:
+    """Grade the decisions of the hand records (``seats``: only those seats'; default
+    all), the first ``limit`` of them in play order (0 or None: all of them).
+    ``progress(done, total)`` is called after each graded decision (``total``: those
+    that will be graded)."""
+    if samples < 1:
+        raise LocalError("the review needs at least one sampled world per decision")
+    if limit is not None and limit < 0:
+        raise LocalError("the review's limit is 0 (none) or more decisions")
+    todo = []
+    for r in records:
+        if r.get("type") != "hand":
+            continue
+        for open_hand, ev, number in _decisions(r):
+            (kind, b), = ev.items()
+            if seats is None or int(b["seat"]) in seats:
+                todo.append((int(r["number"]), open_hand, kind, b, number))
+    limit = limit or None
+    review = Review(seed=seed, samples=samples, decisions=len(todo), limit=limit)
+    if limit is not None:
+        del todo[limit:]
+    for done, (hand_no, open_hand, kind, b, number) in enumerate(todo, 1):
+        seat = int(b["seat"])
+        view = open_hand.view(seat)  # what that player knew then, and nothing more
+        rng = _rng(seed, hand_no, number)
+        if kind == "cut":
+            review.grades.append(grade_cut(view, bool(b["keep"]), rng=rng, samples=samples,
+                                           hand=hand_no))
+        else:
+            move = Move(card(b["card"]), frozenset(card(c) for c in b["capture"]))
+            review.grades.append(grade_play(view, move, rng=rng, samples=samples,
+                                            hand=hand_no, number=number))
+        if progress is not None:
+            progress(done, len(todo))
+    return review

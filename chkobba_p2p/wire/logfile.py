@@ -1,0 +1,294 @@
+"""The game's signed transcript on disk, and the little a peer keeps to resume after a crash.
+
+A **log file** (extension ``.chklog``) is ``MAGIC`` then frames exactly as on the wire
+(4-byte big-endian length, then the body): first a ``log`` header message, then every
+signed entry of the game (``sig`` messages) byte for byte as it travelled, in chain
+order, including the closing ``abort`` record if the game ended early.  It is appended and
+flushed entry by entry, so a crash loses at most the entry being written, and a reader
+treats a short last frame as a truncation.  PROTOCOL.md ("The log file") is normative.
+
+A **saved game** is a small msgpack file, readable by its owner only (mode 0600), holding
+what the log cannot: the game's *master secret* from which this peer derives every deal
+secret (so replaying the log with it rebuilds the exact same state), the host address and
+the log's path.  It is deleted when the match ends.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import os
+import secrets
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, BinaryIO
+
+import platformdirs
+
+from .._version import __version__
+from ..errors import LocalError
+from . import codec as wire
+
+__all__ = [
+    "MAGIC",
+    "data_dir",
+    "default_log_path",
+    "TranscriptWriter",
+    "Transcript",
+    "read_transcript",
+    "SavedGame",
+    "SeatLock",
+    "SeatBusy",
+    "load_identity",
+    "write_private",
+]
+
+MAGIC = b"CHKLOG\x00\x01"
+APP = "chkobba-p2p"
+
+
+def data_dir() -> Path:
+    """The user's data directory for this program (``CHKOBBA_DATA_DIR`` overrides it)."""
+    override = os.environ.get("CHKOBBA_DATA_DIR")
+    return Path(override) if override else Path(platformdirs.user_data_dir(APP))
+
+
+def saved_game_path(fingerprint: str, table: str) -> Path:
+    """Where a seat's saved game (its resume state) for one table lives.
+
+    One file per identity *and* table (``table`` is the host's address for a joiner,
+    ``host-PORT`` for a host), so that joining a second table never overwrites the
+    secrets of a game one can still come back to.
+    """
+    slug = "".join(c if c.isalnum() or c in "-." else "_" for c in table)
+    return data_dir() / "resume" / f"{fingerprint}-{slug}.state"
+
+
+def default_log_path(label: str = "game") -> Path:
+    """A fresh log path under ``<data dir>/logs``: UTC time, a label, a random suffix."""
+    stamp = _dt.datetime.now(_dt.UTC).strftime("%Y%m%dT%H%M%SZ")
+    return data_dir() / "logs" / f"{stamp}-{label}-{secrets.token_hex(3)}.chklog"
+
+
+def write_private(path: Path, data: bytes) -> None:
+    """Write ``data`` atomically to a file only its owner can read (0600)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + f".{os.getpid()}.tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    try:
+        os.write(fd, data)
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    os.replace(tmp, path)
+
+
+class TranscriptWriter:
+    """Appends frames to a log file, flushing each one.  The file is created (with its
+    directory) at the first write; :attr:`path` is known from the start so it can be
+    printed before the game begins.  ``resume_at`` reopens an existing log after its last
+    complete frame (a frame torn by a crash is cut off)."""
+
+    def __init__(self, path: Path | str, resume_at: int | None = None) -> None:
+        self.path = Path(path)
+        self._f: BinaryIO | None = None
+        self.count = 0
+        self._resume_at = resume_at
+
+    def _open(self) -> None:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        if self._resume_at is not None:
+            self._f = log = open(self.path, "r+b")  # noqa: SIM115 - kept open for the game
+            log.truncate(self._resume_at)
+            log.seek(self._resume_at)
+            return
+        fresh = not self.path.exists() or self.path.stat().st_size == 0
+        self._f = f = open(self.path, "ab")  # noqa: SIM115 - kept open for the whole game
+        if fresh:
+            f.write(MAGIC)
+
+    def write_header(self, *, game: bytes, seat: int | None, key: bytes | None, name: str,
+                     host: str) -> None:
+        """``seat`` and ``key`` None: a spectator's copy of the log (it holds no seat)."""
+        header: dict[str, Any] = {"t": "log", "v": 1, "software": f"chkobba-p2p {__version__}",
+                        "game": game, "seat": seat, "key": key, "name": name, "host": host,
+                        "created": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds")}
+        if seat is None:
+            header["spectator"] = True
+        self.append(wire.encode(header))
+
+    def append(self, body: bytes) -> None:
+        if self._f is None:
+            self._open()
+        assert self._f is not None
+        self._f.write(wire.frame(body))
+        self._f.flush()
+        self.count += 1
+
+    def close(self) -> None:
+        if self._f is not None:
+            self._f.close()
+            self._f = None
+
+
+@dataclass(frozen=True)
+class Transcript:
+    """A log file read back: the header map, the entry bodies, and whether it ended in
+    the middle of a frame."""
+
+    header: dict[str, Any]
+    bodies: tuple[bytes, ...]
+    truncated: bool
+    #: Bytes up to the end of the last complete frame (where appending may resume).
+    valid_length: int = 0
+
+
+def read_transcript(path: Path | str) -> Transcript:
+    """Read a log file.  ValueError if it is not one; a torn last frame sets
+    ``truncated``."""
+    data = Path(path).read_bytes()
+    if not data.startswith(MAGIC):
+        raise ValueError(f"{path}: not a chkobba log (bad magic)")
+    pos = len(MAGIC)
+    bodies: list[bytes] = []
+    truncated = False
+    while pos < len(data):
+        if pos + 4 > len(data):
+            truncated = True
+            break
+        n = int.from_bytes(data[pos:pos + 4], "big")
+        if n > wire.MAX_FRAME:
+            raise ValueError(f"{path}: frame of {n} bytes at offset {pos}")
+        if pos + 4 + n > len(data):
+            truncated = True
+            break
+        bodies.append(data[pos + 4:pos + 4 + n])
+        pos += 4 + n
+    if not bodies:
+        raise ValueError(f"{path}: no header")
+    header = wire.decode(bodies[0])
+    if header.get("t") != "log":
+        raise ValueError(f"{path}: the first frame is not a log header")
+    return Transcript(header, tuple(bodies[1:]), truncated, pos)
+
+
+@dataclass
+class SavedGame:
+    """What a peer needs, beside its log, to resume a game after a crash."""
+
+    game: bytes
+    seat: int
+    host: str
+    master: bytes
+    log: str
+    #: The table's clocks as its host announced them (move limit, allowance of time
+    #: away, whole seconds), shown while coming back, before the host speaks; None when
+    #: not known (a host's own save: its configuration says them).
+    limits: tuple[int, int] | None = None
+
+    def save(self, path: Path) -> None:
+        raw: dict[str, Any] = {"t": "saved", "game": self.game, "seat": self.seat,
+                               "host": self.host, "master": self.master, "log": self.log}
+        if self.limits is not None:
+            raw["limits"] = list(self.limits)
+        write_private(path, wire.encode(raw))
+
+    @classmethod
+    def load(cls, path: Path) -> SavedGame | None:
+        try:
+            raw = wire.decode(Path(path).read_bytes())
+            limits = raw.get("limits")
+            known = tuple(limits) if isinstance(limits, list) and len(limits) == 2 and all(
+                isinstance(x, int) and not isinstance(x, bool) and x > 0 for x in limits) \
+                else None
+            return cls(raw["game"], raw["seat"], raw["host"], raw["master"], raw["log"],
+                       known)
+        except (OSError, KeyError, wire.ProtocolError):
+            return None
+
+    @staticmethod
+    def file_aside(path: Path) -> Path | None:
+        """Move a saved game that can no longer be resumed out of the way of the next
+        join (``resume/filed/``, never deleted: its secrets may still open the log's
+        hands); where it went, or None if it could not be moved."""
+        stamp = _dt.datetime.now(_dt.UTC).strftime("%Y%m%dT%H%M%SZ")
+        target = path.parent / "filed" / f"{path.stem}-{stamp}{path.suffix}"
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            os.replace(path, target)
+        except OSError:
+            return None
+        return target
+
+
+class SeatBusy(LocalError):
+    """Another process of this identity is already playing (:class:`SeatLock`)."""
+
+    def __init__(self, path: Path, pid: int | None) -> None:
+        who = f"pid {pid}" if pid else "another process"
+        super().__init__(f"this game is open in another terminal, {who}")
+        self.path = path
+        self.pid = pid
+
+
+class SeatLock:
+    """One process per seat: an exclusive lock on ``<state>.lock`` beside a seat's saved
+    game, holding the owner's pid.  The lock is the kernel's (``flock``), so it dies with
+    its process however that ends (``kill -9`` included): a lock file left behind is
+    stale by construction and taken over.  Use as a context manager or :meth:`acquire` /
+    :meth:`release`; :meth:`acquire` raises :class:`SeatBusy` (with the other pid) at
+    once, without waiting."""
+
+    def __init__(self, state_path: Path | str) -> None:
+        self.path = Path(str(state_path) + ".lock")
+        self._fd: int | None = None
+
+    def acquire(self) -> SeatLock:
+        import fcntl
+
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            try:
+                text = os.read(fd, 32).decode("ascii", "replace").strip()
+            finally:
+                os.close(fd)
+            raise SeatBusy(self.path, int(text) if text.isdigit() else None) from None
+        os.ftruncate(fd, 0)
+        os.write(fd, f"{os.getpid()}\n".encode())
+        self._fd = fd
+        return self
+
+    def release(self) -> None:
+        if self._fd is not None:
+            import fcntl
+
+            fcntl.flock(self._fd, fcntl.LOCK_UN)
+            os.close(self._fd)
+            self._fd = None
+
+    def __enter__(self) -> SeatLock:
+        return self if self._fd is not None else self.acquire()
+
+    def __exit__(self, *exc: object) -> None:
+        self.release()
+
+
+def load_identity(path: Path | str, *, create: bool = True) -> wire.Identity:
+    """The Ed25519 identity stored at ``path`` (the raw 32-byte seed, mode 0600), created
+    when missing.  Refuses a key file others can read."""
+    path = Path(path)
+    if path.exists():
+        mode = path.stat().st_mode & 0o077
+        if mode and os.name == "posix":
+            raise LocalError(f"{path} is readable by others; chmod 600 it")
+        seed = path.read_bytes()
+        if len(seed) != 32:
+            raise LocalError(f"{path} is not an identity key file")
+        return wire.Identity.from_seed(seed)
+    if not create:
+        raise LocalError(f"no identity key at {path}")
+    identity = wire.Identity.generate()
+    write_private(path, identity.seed)
+    return identity
