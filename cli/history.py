@@ -162,9 +162,10 @@ def _width() -> int:
     return max(40, shutil.get_terminal_size((80, 24)).columns - 1)
 
 
-def rating_rows(gs: list[Game]) -> dict[int, list[tuple[bytes, str, Rating]]]:
+def rating_rows(gs: list[Game], bots: bool = False
+                ) -> dict[int, list[tuple[bytes, str, Rating]]]:
     names = names_by_key(gs)
-    pools = ratings(gs)
+    pools = ratings(gs, bots)
     out: dict[int, list[tuple[bytes, str, Rating]]] = {}
     for n in POOLS:
         rows = [(k, names.get(k, "?"), r) for k, r in pools.get(n, {}).items()]
@@ -179,14 +180,17 @@ def show_ratings(gs: list[Game], t: Translator) -> None:
         _out(t("hi_ratings", n=n))
         if not rows:
             _out("  " + t("hi_no_ratings"))
-        for key, name, r in rows:
-            seat = Seat(name, key)
-            if r.anchor is not None:
-                _out(f"  {r.show():>6}         {who(seat, t)}  {t('hi_anchor')}")
-                continue
-            about = t("hi_about", level=nearest_level(r.rating))
-            _out(f"  {r.show():>6}  ±{round(r.rd):<4}  {who(seat, t)}  "
-                 f"{t('hi_games' if r.games != 1 else 'hi_games_1', n=r.games)}, {about}")
+        _rating_lines(rows, t, bots=False)
+    # Games with a bot's key at the table, rated apart (anyone can sit under a bot's
+    # public key): how each plays against the bots, the levels as anchors.
+    against = {n: rows for n, rows in rating_rows(gs, bots=True).items() if rows}
+    if against:
+        for line in textwrap.wrap(t("hi_bots_head"), _width(), subsequent_indent="  ",
+                                  break_long_words=False):
+            _out(line)
+        for n, rows in against.items():
+            _out(t("hi_ratings_bots", n=n))
+            _rating_lines(rows, t, bots=True)
     if argued:
         # A key whose matches end in disputes about time is shown so, not hidden behind
         # its rating (PROTOCOL.md 12.6); a disputed match rates nobody.
@@ -197,14 +201,36 @@ def show_ratings(gs: list[Game], t: Translator) -> None:
     _out(t("hi_ratings_note"))
 
 
+def _rating_lines(rows: list[tuple[bytes, str, Rating]], t: Translator, *,
+                  bots: bool) -> None:
+    for key, name, r in rows:
+        seat = Seat(name, key)
+        if r.anchor is not None:
+            _out(f"  {r.show():>6}         {who(seat, t)}  {t('hi_anchor')}")
+            continue
+        games = t('hi_games' if r.games != 1 else 'hi_games_1', n=r.games)
+        # A level is a measure only where the levels themselves are rated: against the
+        # bots (among people, no anchor is in the pool).
+        about = f", {t('hi_about', level=nearest_level(r.rating))}" if bots else ""
+        _out(f"  {r.show():>6}  ±{round(r.rd):<4}  {who(seat, t)}  {games}{about}")
+
+
 def fingerprint_of(key: bytes) -> str:
     return Seat("", key).fingerprint
 
 
 def ratings_json(gs: list[Game]) -> dict[str, Any]:
+    """``{"2": [...], "3": [...], "4": [...], "bots": {"2": [...], ...}}``: the pools
+    between people, and apart, those of the games with a bot's key at the table."""
+    out = _pools_json(gs, bots=False)
+    out["bots"] = _pools_json(gs, bots=True)
+    return out
+
+
+def _pools_json(gs: list[Game], *, bots: bool) -> dict[str, Any]:
     argued = disputes(gs)
     out: dict[str, Any] = {}
-    for n, rows in rating_rows(gs).items():
+    for n, rows in rating_rows(gs, bots).items():
         out[str(n)] = [{"key": k.hex(), "fingerprint": fingerprint_of(k), "name": name,
                         "rating": r.rating, "rd": r.rd,
                         "volatility": r.volatility, "games": r.games,

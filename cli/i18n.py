@@ -693,6 +693,13 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "hi_ratings": ("Glicko-2 ratings, {n} players (? provisional):",
                    "classement Glicko-2, {n} joueurs (? provisoire) :"),
     "hi_no_ratings": ("no counted match", "aucune partie comptée"),
+    "hi_bots_head": ("against the bots, rated apart (a bot's key is public: anyone can sit "
+                     "under it, so these say how one plays against the bots, not how one "
+                     "ranks among people):",
+                     "contre les robots, classés à part (la clé d'un robot est publique : "
+                     "n'importe qui peut s'asseoir sous elle ; ceci dit comment on joue "
+                     "contre les robots, pas son rang parmi les joueurs) :"),
+    "hi_ratings_bots": ("  {n} players:", "  {n} joueurs :"),
     "hi_anchor": ("fixed (a bot level's anchor)", "fixe (ancrage d'un niveau de robot)"),
     "hi_about": ("about {level}", "environ {level}"),
     "hi_games": ("{n} matches", "{n} parties"),

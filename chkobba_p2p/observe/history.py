@@ -63,6 +63,7 @@ __all__ = [
     "log_paths",
     "rated_matches",
     "names_by_key",
+    "against_bots",
     "disputes",
 ]
 
@@ -609,20 +610,32 @@ def disputes(all_games: Iterable[Game]) -> dict[bytes, int]:
     return out
 
 
-def rated_matches(all_games: Iterable[Game]) -> list[RatedMatch]:
-    """The counted matches as rating periods (ordered by date, then game id)."""
+def against_bots(game: Game) -> bool:
+    """A seat of ``game`` has a bot level's well-known key (anyone may sit under it: its
+    seed is public)."""
+    return any(s.bot is not None for s in game.seats)
+
+
+def rated_matches(all_games: Iterable[Game], bots: bool = False) -> list[RatedMatch]:
+    """The counted matches as rating periods (ordered by date, then game id): those
+    between people (``bots`` False), or those with a bot's key at the table (True).  The
+    two are rated apart: a bot's key is public, so anyone can sit under the expert's and
+    lose to themselves; such games say how one plays against the bots, never how one
+    ranks among people (issue 42)."""
     out = []
     for g in all_games:
-        if g.counted and g.players in SHAPES:
+        if g.counted and g.players in SHAPES and against_bots(g) == bots:
             out.append(RatedMatch((g.date, g.log.game), g.players,
                                   tuple(s.key for s in g.seats), g.sides, g.log.winner,
                                   g.log.loser))
     return out
 
 
-def ratings(all_games: Iterable[Game]) -> dict[int, dict[bytes, Rating]]:
-    """Every identity's Glicko-2 rating per table size (:func:`rating.compute_ratings`)."""
-    return compute_ratings(rated_matches(all_games))
+def ratings(all_games: Iterable[Game], bots: bool = False
+            ) -> dict[int, dict[bytes, Rating]]:
+    """Every identity's Glicko-2 rating per table size (:func:`rating.compute_ratings`),
+    among people, or (``bots``) against the bots, whose levels are the anchors there."""
+    return compute_ratings(rated_matches(all_games, bots))
 
 
 def names_by_key(all_games: Iterable[Game]) -> dict[bytes, str]:

@@ -559,3 +559,32 @@ def test_at_three_players_the_one_that_lost_the_match_is_behind_both_others():
         assert (r.games, r.wins, r.losses) == (1, 1, 0), winner
         back = record_against(gs, SAMI.public, AMEL.public)
         assert (back.games, back.wins, back.losses) == (1, 0, 1), winner
+
+
+def test_games_against_a_bots_key_are_rated_apart_from_games_between_people(tmp_path):
+    """Issue 42, case 1: a bot level's key is public, so anyone can sit under the
+    expert's and lose to themselves.  Such games rate nobody among people: they are a
+    pool of their own (the levels as anchors there), shown apart."""
+    from support.audit import play
+    from support.history import _sessions, write_log
+
+    from chkobba_p2p.lowlevel import Identity
+    from chkobba_p2p.observe.rating import bot_level, bot_seed
+
+    expert = Identity.from_seed(bot_seed("expert", 1))
+    assert bot_level(expert.public) == "expert"
+    logs = tmp_path / "logs"
+    for i in range(3):  # amel "beats the expert", seated under its key
+        p = play(2, sessions=_sessions([AMEL, expert], ["amel", "expert"], f"farm-{i}"),
+                 seed=20 + i)
+        write_log(p, logs / f"farm-{i}.chklog", 0, f"2026-04-0{i + 1}T20:00:00+00:00")
+    p = play(2, sessions=_sessions([AMEL, SAMI], ["amel", "sami"], "people"), seed=31)
+    write_log(p, logs / "people.chklog", 0, "2026-04-09T20:00:00+00:00")
+    gs = games(index_logs(logs))
+    assert len(gs) == 4 and all(g.counted for g in gs)
+    people = ratings(gs)
+    assert set(people[2]) == {AMEL.public, SAMI.public}
+    assert people[2][AMEL.public].games == 1  # only the game between people
+    bots = ratings(gs, bots=True)
+    assert set(bots[2]) == {AMEL.public, expert.public}
+    assert bots[2][expert.public].anchor == "expert" and bots[2][AMEL.public].games == 3
