@@ -21,17 +21,9 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .game.cards import Card
-from .game.rules import (
-    CutEvent,
-    CutterChoice,
-    DealEvent,
-    Hand,
-    PlayEvent,
-    Ruleset,
-    SweepEvent,
-    side_of,
-    sides_count,
-)
+from .game.events import CutEvent, DealEvent, PlayEvent, SweepEvent
+from .game.hand import CutterChoice, Hand, side_of, sides_count
+from .game.ruleset import Ruleset
 from .game.seating import Seating
 from .link.events import Lobby, Restored, Resumed, Spectators, Waiting
 from .transcript.liveness import Limits

@@ -34,7 +34,7 @@ from ._shell.config import HostConfig, JoinConfig, Timeouts
 from ._shell.net import ClientPeer, HostPeer, Link
 from ._shell.transport import Transport
 from .bots.levels import make_bot
-from .game.rules import Hand, Move
+from .game.hand import Hand, Move
 from .link.events import Outcome, SeatController
 from .link.host import HostTable
 from .link.joiner import SeatLink

@@ -16,7 +16,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
 from .game.cards import Card
-from .game.rules import CutEvent, DealEvent, PlayEvent, SweepEvent
+from .game.events import CutEvent, DealEvent, PlayEvent, SweepEvent
 from .observe.observer import INVALID, DeckRevealed, Observer, Verdict
 from .tablestate import TableState
 from .transcript.session import Aborted, HandScored, MatchDone, TableInfo

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..address import DEFAULT_PORT, Address, parse_fingerprint
-from ..game.rules import Ruleset
+from ..game.ruleset import Ruleset
 from ..wire.codec import Identity
 from .portmap import PortMapOptions
 from .transport import TcpTransport, Transport

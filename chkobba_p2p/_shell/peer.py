@@ -29,7 +29,7 @@ import trio
 
 from ..address import Address, AddressError, parse_port
 from ..bots.levels import make_bot
-from ..game.rules import Hand, Move
+from ..game.hand import Hand, Move
 from ..link.events import (
     MAX_CHAT,
     Chat,

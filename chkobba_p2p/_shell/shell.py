@@ -20,7 +20,7 @@ from typing import Any
 import trio
 
 from ..deal.core import ProofJob, run_job
-from ..game.rules import Move
+from ..game.hand import Move
 from ..link import messages as lm
 from ..link.events import Notice, NoticeKind, Outcome, SeatController
 from ..link.handshake import error_message

@@ -23,7 +23,7 @@ from typing import Any
 
 import trio
 
-from ..game.rules import Ruleset
+from ..game.ruleset import Ruleset
 from ..link.events import Chat, Lobby, OutcomeError, Resumed, Spectators, Waiting, clean_chat
 from ..link.handshake import greeting_players
 from ..link.joiner import code_name, lobby_event, refusal_words

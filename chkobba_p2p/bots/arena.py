@@ -24,7 +24,9 @@ from dataclasses import dataclass, field
 
 from ..errors import LocalError
 from ..game.cards import DECK, Card
-from ..game.rules import CutterChoice, DealStep, Hand, Match, Move, Redeal, Ruleset, Turn
+from ..game.hand import CutterChoice, DealStep, Hand, Move, Redeal, Turn
+from ..game.match import Match
+from ..game.ruleset import Ruleset
 from ..game.seating import SHAPES, Seating
 from .expert import ExpertBot, OmniscientBot
 from .levels import DEFAULT_EXPERT_MS, LEVELS, make_bot

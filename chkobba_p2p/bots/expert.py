@@ -55,26 +55,23 @@ from contextlib import contextmanager
 from typing import cast
 
 from ..errors import LocalError
-from ..game.cards import Card
-from ..game.rules import (
+from ..game._masks import (
     _BELOW_MASK,
-    _OVER,
     _RANK_MASK,
     _SAME_MASKS,
     ALL_CARDS,
     BIT,
     VALUE,
-    Hand,
-    Move,
-    PlayEvent,
-    Scoring,
     bits,
     capture_masks,
     cards_of,
     mask_of,
-    score_masks,
-    side_of,
 )
+from ..game.cards import Card
+from ..game.events import PlayEvent
+from ..game.hand import _OVER, Hand, Move, side_of
+from ..game.ruleset import Scoring
+from ..game.scoring import score_masks
 from ..game.seating import Seating
 from .simple import HeuristicBot
 

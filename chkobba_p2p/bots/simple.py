@@ -36,8 +36,9 @@ from math import comb
 from typing import Protocol
 
 from ..errors import LocalError
+from ..game._masks import capture_options
 from ..game.cards import Card
-from ..game.rules import Hand, Move, capture_options, side_of
+from ..game.hand import Hand, Move, side_of
 
 __all__ = [
     "Bot",

@@ -13,17 +13,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..game.cards import DECK, Card
+from ..game.hand import CutterChoice, DealStep, Hand, Redeal, Turn, resolve_first_dealer
+from ..game.match import Match
 from ..game.record import MatchRecorder
-from ..game.rules import (
-    CutterChoice,
-    DealStep,
-    Hand,
-    Match,
-    Redeal,
-    Ruleset,
-    Turn,
-    resolve_first_dealer,
-)
+from ..game.ruleset import Ruleset
 from ..game.seating import Seating
 from .simple import Bot
 

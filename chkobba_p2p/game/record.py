@@ -35,15 +35,10 @@ from typing import Any
 
 from ..errors import ChkobbaError
 from .cards import Card, card
-from .rules import (
-    CutEvent,
-    DealEvent,
-    Hand,
-    Match,
-    PlayEvent,
-    Ruleset,
-    SweepEvent,
-)
+from .events import CutEvent, DealEvent, PlayEvent, SweepEvent
+from .hand import Hand
+from .match import Match
+from .ruleset import Ruleset
 from .seating import Seating
 
 __all__ = [

@@ -13,7 +13,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..game.rules import Hand, Move, Ruleset
+from ..game.hand import Hand, Move
+from ..game.ruleset import Ruleset
 from ..text import safe_text
 from ..transcript.liveness import Limits
 from ..transcript.session import Aborted, HandStarted, MatchDone, TableInfo

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..errors import LocalError
-from ..game.rules import Ruleset
+from ..game.ruleset import Ruleset
 from ..game.seating import ONLINE
 from ..text import distinct_names
 from ..transcript.session import (

@@ -21,7 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ..game.rules import Ruleset
+from ..game.ruleset import Ruleset
 from ..transcript.ended import EndedMatch, ended_match
 from ..transcript.liveness import Limits
 from ..transcript.session import CLOCK_TOLERANCE, GameFault, Phase, Session

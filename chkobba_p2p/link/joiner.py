@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..address import parse_fingerprint
-from ..game.rules import Ruleset
+from ..game.ruleset import Ruleset
 from ..text import distinct_names, safe_text
 from ..transcript.liveness import Clocks, Limits
 from ..transcript.session import CLOCK_TOLERANCE, GameFault, Phase, Session

@@ -21,7 +21,7 @@ from typing import Generic, TypeVar
 
 from ..deal.core import JobResult, ProofJob
 from ..errors import IllegalMove, LocalError
-from ..game.rules import Move
+from ..game.hand import Move
 from ..transcript.liveness import ClockReading, Clocks, Limits, SeatClock
 from ..transcript.session import (
     Decision,

@@ -61,8 +61,10 @@ from ..deal import crypto as dc
 from ..deal.shuffle_proof import Ciphertext
 from ..errors import IllegalMove, InvalidDeal, LocalError
 from ..game.cards import Card
+from ..game.events import CutEvent, DealEvent, PlayEvent, SweepEvent
+from ..game.hand import Hand
+from ..game.match import Match
 from ..game.record import MatchRecorder, Record, result_sentence
-from ..game.rules import CutEvent, DealEvent, Hand, Match, PlayEvent, SweepEvent
 from ..game.seating import SHAPES, Seating
 from ..transcript.session import (
     IMPLEMENTED_CAPABILITIES,

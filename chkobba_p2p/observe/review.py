@@ -47,7 +47,8 @@ from typing import Any
 from ..bots.expert import cut_margins, determinize, exact_endgame, margin, play, rollout
 from ..errors import LocalError
 from ..game.cards import Card, card
-from ..game.rules import CutterChoice, Hand, Move, Ruleset, side_of
+from ..game.hand import CutterChoice, Hand, Move, side_of
+from ..game.ruleset import Ruleset
 
 __all__ = [
     "MISTAKE",

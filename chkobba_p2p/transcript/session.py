@@ -38,22 +38,10 @@ from ..deal.core import JobResult, ProofJob, run_job
 from ..deal.group import hash_bytes, hash_to_scalar
 from ..errors import IllegalMove, InvalidDeal, LocalError, RemoteError
 from ..game.cards import Card
-from ..game.rules import (
-    SPECTATOR,
-    CutEvent,
-    CutterChoice,
-    DealEvent,
-    DealStep,
-    Hand,
-    HandOver,
-    Match,
-    Move,
-    Opening,
-    PlayEvent,
-    Redeal,
-    Ruleset,
-    Turn,
-)
+from ..game.events import CutEvent, DealEvent, PlayEvent
+from ..game.hand import SPECTATOR, CutterChoice, DealStep, Hand, HandOver, Move, Redeal, Turn
+from ..game.match import Match
+from ..game.ruleset import Opening, Ruleset
 from ..game.seating import ONLINE, Seating
 from ..text import distinct_names, safe_text
 from ..wire import codec as wire

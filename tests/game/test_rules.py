@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from chkobba_p2p import errors
+from chkobba_p2p.game._masks import _brute_force_options
 from chkobba_p2p.game.cards import DECK, Card, card, cards
 from chkobba_p2p.game.rules import (
     PRESETS,
@@ -23,7 +24,6 @@ from chkobba_p2p.game.rules import (
     Ruleset,
     Scoring,
     Turn,
-    _brute_force_options,
     capture_options,
     resolve_first_dealer,
     score_piles,

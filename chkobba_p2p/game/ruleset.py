@@ -1,0 +1,199 @@
+"""Rulesets: every choice a table makes before a match (:class:`Ruleset`), the named
+presets of rules.md (:data:`PRESETS`) and the variants a table can pick on top of one
+(:data:`VARIANTS`)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from enum import Enum
+from typing import Any, TypedDict
+
+from ..text import safe_text
+from .cards import FigureConvention
+
+# --------------------------------------------------------------------------- rulesets
+
+
+class Opening(Enum):
+    CUT_AND_DRAW = "cut_and_draw"
+    PLAIN = "plain"
+
+
+class RedealRule(Enum):
+    #: Three or four kings on the opening table (default).
+    KINGS = "kings"
+    #: Three cards of any one value.
+    ANY_THREE = "any_three"
+    NONE = "none"
+
+
+class Scoring(Enum):
+    BARMILA = "barmila"
+    PRIMIERA = "primiera"
+
+
+TARGETS = (11, 12, 16, 21, 31)
+
+
+@dataclass(frozen=True, slots=True)
+class Ruleset:
+    """Every choice a table makes before a match.  Immutable, hashable, serializable."""
+
+    name: str = "tunisian"
+    opening: Opening = Opening.CUT_AND_DRAW
+    redeal: RedealRule = RedealRule.KINGS
+    forced_capture: bool = False
+    scoring: Scoring = Scoring.BARMILA
+    target: int = 11
+    figures: FigureConvention = FigureConvention.TUNISIAN
+
+    def __post_init__(self) -> None:
+        if type(self.target) is not int or not 1 <= self.target <= 1000:
+            raise ValueError(f"target must be a whole number of points from 1 to 1000, "
+                             f"not {self.target!r}")
+        for name, kind in (("opening", Opening), ("redeal", RedealRule), ("scoring", Scoring),
+                           ("figures", FigureConvention)):
+            if not isinstance(getattr(self, name), kind):
+                raise ValueError(f"{name} must be a {kind.__name__}, not {getattr(self, name)!r}")
+        if type(self.forced_capture) is not bool or type(self.name) is not str:
+            raise ValueError("forced_capture is a bool and name a str")
+
+    @classmethod
+    def preset(cls, name: str) -> Ruleset:
+        """A named preset of rules.md: ``tunisian`` (default), ``cardavia``, ``chkoum``."""
+        try:
+            return PRESETS[name]
+        except KeyError:
+            raise ValueError(
+                f"unknown rules preset {name!r}; choose one of {', '.join(PRESETS)}"
+            ) from None
+
+    def with_variant(self, variant: str) -> Ruleset:
+        """This ruleset with one named variant applied (see :data:`VARIANTS`)."""
+        try:
+            changes = VARIANTS[variant]
+        except KeyError:
+            raise ValueError(
+                f"unknown variant {variant!r}; choose among {', '.join(VARIANTS)}"
+            ) from None
+        # The name says the rules differ from the preset's: "tunisian+plain".
+        name = self.name if variant in self.name.split("+") else f"{self.name}+{variant}"
+        if replace(self, **changes) == self:
+            return self  # the preset already plays this way
+        return replace(self, name=name, **changes)
+
+    def with_target(self, target: int) -> Ruleset:
+        return replace(self, target=target)
+
+    def to_dict(self) -> dict[str, object]:
+        """Plain data (str/int/bool values) for records and the wire."""
+        return {
+            "name": self.name,
+            "opening": self.opening.value,
+            "redeal": self.redeal.value,
+            "forced_capture": self.forced_capture,
+            "scoring": self.scoring.value,
+            "target": self.target,
+            "figures": self.figures.value,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Ruleset:
+        """Inverse of :meth:`to_dict`; ValueError on anything unknown or malformed."""
+        if not isinstance(data, dict):
+            raise ValueError("a ruleset is a map")
+        try:
+            forced = data["forced_capture"]
+            if not isinstance(forced, bool) or not isinstance(data["name"], str):
+                raise ValueError("malformed ruleset")
+            return cls(
+                name=data["name"],
+                opening=Opening(data["opening"]),
+                redeal=RedealRule(data["redeal"]),
+                forced_capture=forced,
+                scoring=Scoring(data["scoring"]),
+                target=data["target"],
+                figures=FigureConvention(data["figures"]),
+            )
+        except KeyError as exc:
+            raise ValueError(f"ruleset lacks {exc.args[0]!r}") from None
+
+    def canonical_json(self) -> bytes:
+        return json.dumps(self.to_dict(), sort_keys=True, separators=(",", ":")).encode()
+
+    def digest(self) -> bytes:
+        """SHA-256 of the canonical JSON: the ruleset hash peers agree on."""
+        return hashlib.sha256(self.canonical_json()).digest()
+
+    def describe(self, lang: str = "en") -> str:
+        """One line for people, in English (``en``) or French (``fr``)."""
+        fr = lang == "fr"
+        redeal = {
+            RedealRule.KINGS: ("redeal on 3 kings", "on redonne sur 3 rois"),
+            RedealRule.ANY_THREE: ("redeal on any 3 alike", "on redonne sur 3 cartes égales"),
+            RedealRule.NONE: ("no redeal", "jamais de redonne"),
+        }[self.redeal][fr]
+        parts = [
+            f"{'objectif' if fr else 'target'} {self.target}",
+            ("coupe et tirage" if fr else "cut-and-draw")
+            if self.opening is Opening.CUT_AND_DRAW else ("donne simple" if fr else "plain deal"),
+            redeal,
+            "primiera" if self.scoring is Scoring.PRIMIERA else "barmila",
+        ]
+        if self.forced_capture:
+            parts.append("prise obligatoire" if fr else "forced capture")
+        if self.figures is FigureConvention.FRENCH:
+            parts.append("Valet=8 Dame=9" if fr else "Jack=8 Queen=9")
+        # The name may come from another peer's genesis: shown safely (it is free text).
+        return f"{safe_text(self.display_name(lang), 64)}{' :' if fr else ':'} " \
+            + ", ".join(parts)
+
+    def display_name(self, lang: str = "en") -> str:
+        """The ruleset's name for people: in English its own name (``tunisian``,
+        ``tunisian+plain``); in French the preset's French name, "modifiée" when variants
+        were picked on top of it (the parts of :meth:`describe` say how)."""
+        if lang != "fr":
+            return self.name
+        base, _, rest = self.name.partition("+")
+        return _PRESET_NAMES_FR.get(base, base) + (" modifiée" if rest else "")
+
+
+#: Preset names in French (the wire keeps the ruleset's own name).
+_PRESET_NAMES_FR = {"tunisian": "tunisienne", "cardavia": "cardavia", "chkoum": "chkoum"}
+
+PRESETS: dict[str, Ruleset] = {
+    "tunisian": Ruleset(),
+    "cardavia": Ruleset(
+        name="cardavia", opening=Opening.PLAIN, forced_capture=True,
+        scoring=Scoring.PRIMIERA, figures=FigureConvention.FRENCH,
+    ),
+    "chkoum": Ruleset(name="chkoum", opening=Opening.PLAIN, target=12),
+}
+
+class RulesetChanges(TypedDict, total=False):
+    """The fields a variant sets (see :data:`VARIANTS`)."""
+
+    opening: Opening
+    redeal: RedealRule
+    forced_capture: bool
+    scoring: Scoring
+    figures: FigureConvention
+
+
+#: Named variants a table can pick on top of a preset.
+VARIANTS: dict[str, RulesetChanges] = {
+    "cut-and-draw": {"opening": Opening.CUT_AND_DRAW},
+    "plain": {"opening": Opening.PLAIN},
+    "redeal-kings": {"redeal": RedealRule.KINGS},
+    "redeal-any-three": {"redeal": RedealRule.ANY_THREE},
+    "no-redeal": {"redeal": RedealRule.NONE},
+    "forced-capture": {"forced_capture": True},
+    "free-capture": {"forced_capture": False},
+    "primiera": {"scoring": Scoring.PRIMIERA},
+    "barmila": {"scoring": Scoring.BARMILA},
+    "french-figures": {"figures": FigureConvention.FRENCH},
+    "tunisian-figures": {"figures": FigureConvention.TUNISIAN},
+}
