@@ -461,6 +461,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
                       "; ou, via Tor : lancez chkobba host --tor"),
     "lobby_seats": ("Seats ({taken}/{n}):", "Places ({taken}/{n}) :"),
     "lobby_free": ("(free)", "(libre)"),
+    # 4 seats: who partners whom (seats 1 & 3 against 2 & 4), our side first.
+    "lobby_teams": ("teams: {us} against {them}", "équipes : {us} contre {them}"),
     "lobby_rules": ("Rules: {rules}", "Règles : {rules}"),
     # The terms before Enter (cli/tui/terms.py) and the spectator's screen (watching.py).
     "lobby_clocks": ("Clocks: {move} per move, {away} away in all the match",

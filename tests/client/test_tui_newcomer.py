@@ -424,3 +424,41 @@ def test_french_cards_read_r_d_v_on_every_screen():
     page = _Page.__new__(_Page)
     page.figures, page.lang = FigureConvention.TUNISIAN, "fr"
     assert ">R♥</span>" in page.card("10H")
+
+
+@pytest.mark.parametrize("lang, mine, spectator, free", [
+    ("en", "teams: you & dora against bilel & sami",
+     "teams: amel & dora against bilel & sami", "teams: you & (free) against (free) & sami"),
+    ("fr", "équipes : vous & dora contre bilel & sami",
+     "équipes : amel & dora contre bilel & sami",
+     "équipes : vous & (libre) contre (libre) & sami"),
+])
+def test_the_four_player_lobby_says_who_partners_whom(app_session, lang, mine, spectator,
+                                                      free):
+    """Issue 43, item 4: the lobby listed four seats and never said who partners whom
+    (partners face each other: seats 1 & 3 against 2 & 4); our side first, at 80 columns,
+    and nothing of teams at 2 or 3 seats."""
+    from chkobba_cli.tui.lobby import lobby_lines
+
+    amel, bilel = ("amel", "0000-0000-0000-0000"), ("bilel", "0001-0000-0000-0000")
+    dora, sami = ("dora", "0002-0000-0000-0000"), ("sami", "0003-0000-0000-0000")
+
+    def said(kind: str, seat: int | None, seats: tuple) -> list[str]:
+        ui = TuiApp(kind=kind, lang=lang, seat=seat, rules=R.Ruleset(), players=len(seats))
+        ui._show_event(Lobby(seats))
+        lines = [line_text(x) for x in lobby_lines(ui.view, 79, kind=kind,
+                                                   connected=True, address="127.0.0.1")]
+        assert all(len(x) <= 79 for x in lines), lines
+        return [x.strip() for x in lines]
+
+    assert mine in said("join", 0, (amel, bilel, dora, sami))
+    assert mine.replace("dora", "amel") in said("join", 2, (amel, bilel, dora, sami))
+    assert free in said("join", 0, (amel, None, None, sami))
+    # From the other side: theirs is ours now.
+    other = {"en": "teams: you & sami against amel & dora",
+             "fr": "équipes : vous & sami contre amel & dora"}[lang]
+    assert other in said("join", 1, (amel, bilel, dora, sami))
+    assert spectator in said("watch", None, (amel, bilel, dora, sami))
+    word = mine.split()[0]
+    assert not any(x.startswith(word) for x in said("join", 1, (amel, bilel, dora)))
+    assert not any(x.startswith(word) for x in said("join", 1, (amel, bilel)))
