@@ -247,6 +247,16 @@ MESSAGES: dict[str, tuple[str, str]] = {
                    "{name} perd au temps (selon {clock})"),
     "ev_on_time_me": ("you lost on time ({clock})",
                       "vous perdez au temps (selon {clock})"),
+    # A solo game against local bots (play): no host's clock to speak of.
+    "ev_on_time_solo": ("{name} lost on time: {why}", "{name} perd au temps : {why}"),
+    "ev_on_time_solo_me": ("you lost on time: {why}", "vous perdez au temps : {why}"),
+    "solo_late": ("{name} took longer than the move clock ({t})",
+                  "{name} a dépassé le temps d'un coup ({t})"),
+    "solo_late_me": ("you took longer than the move clock ({t})",
+                     "vous avez dépassé le temps d'un coup ({t})"),
+    "ev_solo_clock": ("each move has a clock of {t}: past it, the match is lost on time",
+                      "chaque coup a une horloge de {t} : au-delà, la partie est perdue "
+                      "au temps"),
     "ev_resigned_me": ("you resigned", "vous abandonnez"),
     "ev_chat": ("{name}: {text}", "{name} : {text}"),
     "ev_done": ("match over: every player signed the result",

@@ -462,3 +462,62 @@ def test_the_four_player_lobby_says_who_partners_whom(app_session, lang, mine, s
     word = mine.split()[0]
     assert not any(x.startswith(word) for x in said("join", 1, (amel, bilel, dora)))
     assert not any(x.startswith(word) for x in said("join", 1, (amel, bilel)))
+
+
+def _solo_on_time(kind: str, lang: str) -> tuple[str, list[str]]:
+    """A 2-seat table where amel (seat 0, ours) ran out of her move clock (15 min):
+    the end screen's words, and the events panel from the start of the match."""
+    from chkobba_cli.tui import dialogs
+    from chkobba_cli.tui.stopped import stop_sentences
+    from chkobba_p2p.link.events import Outcome as LinkOutcome
+    from chkobba_p2p.transcript.liveness import Limits
+    from chkobba_p2p.transcript.session import (
+        Aborted,
+        SeatInfo,
+        Standing,
+        TableInfo,
+        TableReady,
+    )
+    from chkobba_p2p.wire.codec import ErrorCode, Identity
+
+    names = ("amel", "bot1")
+    ids = [Identity.from_seed(bytes([i + 1]) * 32) for i in range(2)]
+    table = TableInfo(bytes(16), 1, 2, R.Ruleset(),
+                      tuple(SeatInfo(i, ids[i].public, n) for i, n in enumerate(names)))
+    ui = TuiApp(kind=kind, lang=lang, seat=0, rules=R.Ruleset(), players=2)
+    ui.size = (24, 80)
+    ui._show_event(Lobby((("amel", "0000-0000-0000-0000"), ("bot1", "0001-0000-0000-0000")),
+                         limits=Limits(900.0, 120.0)))
+    ui._show_event(TableReady(table, 0))
+    ui._show_event(TableReady(table, 0))  # said once, however often the table is ready
+    aborted = Aborted(0, ErrorCode.TIMEOUT, 0, "slow", Standing.OWED, flag=0, totals=(1, 5))
+    lines = dialogs.over_lines(ui.view, LinkOutcome(0, table, None, aborted=aborted), None, 80)
+    assert all(len(line_text(x)) <= 80 for x in lines)
+    said = [line_text(x).strip() for x in ui.events.lines]
+    said += [text for _, text in stop_sentences(ui.view, aborted)]
+    return " ".join(" ".join(line_text(x) for x in lines).split()), said
+
+
+@pytest.mark.parametrize("lang, late, start, event", [
+    ("en", "won on time you took longer than the move clock (15 min)",
+     "each move has a clock of 15 min: past it, the match is lost on time",
+     "you lost on time: you took longer than the move clock (15 min)"),
+    ("fr", "gagne au temps vous avez dépassé le temps d'un coup (15 min)",
+     "chaque coup a une horloge de 15 min : au-delà, la partie est perdue au temps",
+     "vous perdez au temps : vous avez dépassé le temps d'un coup (15 min)"),
+])
+def test_a_solo_game_says_its_move_clock_plainly(app_session, lang, late, start, event):
+    """Issue 43, item 12: against local bots, losing on time spoke of "the host's clock"
+    (there is no host to a person playing alone) and nothing had said that moves have a
+    clock.  Solo: said once at the start, and plainly at the end; at a table of people
+    the words of whose clock counted stay."""
+    text, said = _solo_on_time("play", lang)
+    assert late in text, text
+    assert {"en": "the host's clock", "fr": "l'hôte"}[lang] not in text
+    assert {"en": "your clock", "fr": "votre horloge"}[lang] not in text
+    assert said.count(start) == 1, said
+    assert event in said, said
+    text, said = _solo_on_time("host", lang)
+    assert {"en": "(the time is your clock;", "fr": "(le temps est celui de votre horloge"}[
+        lang] in text, text
+    assert start not in said and event not in said, said
