@@ -118,6 +118,7 @@ class TuiApp(Leaving, Screen):
         #: The ready check: set (from trio) while the lobby waits for our Enter.
         self._ready_event: trio.Event | None = None
         self.help = False  # the help dialog is up
+        self.help_page = 0  # its page (at 80x24 how to play is a second page)
         self.hint: str | None = None  # one line after a key that does nothing here
         self._wait_hint: str | None = None  # the hint said while waiting for our turn
         #: The clocks on screen (the host's move limit; seats away and their countdowns).
