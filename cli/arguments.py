@@ -102,7 +102,9 @@ def _play_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--players", type=int, choices=TABLE_SHAPES, default=2,
                    help="2 players, 3 each for themselves, or 4 in two teams (default 2)")
     p.add_argument("--bots", default="greedy", choices=levels,
-                   help="the bots' level (default greedy; expert searches 200 ms a move)")
+                   help="the bots' level, not a number: every other seat is a bot "
+                        "(default greedy; expert searches 200 ms a move); in 'chkobba "
+                        "host', --bots N is a number of seats and --level their level")
     p.add_argument("--seed", type=int, default=None,
                    help="seed the bots' play style (the deal stays cryptographic)")
     p.add_argument("--name", default=None,
@@ -151,10 +153,20 @@ def _join_arguments(p: argparse.ArgumentParser) -> None:
                    help="seconds to reach the table before giving up (default 15; at "
                         "least 90 through Tor)")
     add_peer_options(p)
+    _the_hosts_clocks(p)
     add_tor_options(p)
     _display(p)
     _bell(p)
     p.set_defaults(name_default="guest")
+
+
+def _the_hosts_clocks(p: argparse.ArgumentParser) -> None:
+    """A joining peer's clocks are the host's: its welcome names them (PROTOCOL.md
+    12.3), and a joiner's own values count only with a host that names none."""
+    for action in p._actions:
+        if action.dest in ("turn_timeout", "reconnect_timeout"):
+            action.help = (f"{action.help}. At a host's table the host's value applies "
+                           "(this one only if the host names none)")
 
 
 # ------------------------------------------------------------- the other commands
@@ -184,6 +196,7 @@ def _bot_arguments(p: argparse.ArgumentParser) -> None:
         elif action.dest == "identity":
             action.help = ("identity key file (created if missing, mode 0600); with it the "
                            "bot can resume a crashed game, one process per seat")
+    _the_hosts_clocks(p)
     add_tor_options(p)
     p.set_defaults(name_default="bot")
 

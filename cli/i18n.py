@@ -247,6 +247,16 @@ MESSAGES: dict[str, tuple[str, str]] = {
                    "{name} perd au temps (selon {clock})"),
     "ev_on_time_me": ("you lost on time ({clock})",
                       "vous perdez au temps (selon {clock})"),
+    # A solo game against local bots (play): no host's clock to speak of.
+    "ev_on_time_solo": ("{name} lost on time: {why}", "{name} perd au temps : {why}"),
+    "ev_on_time_solo_me": ("you lost on time: {why}", "vous perdez au temps : {why}"),
+    "solo_late": ("{name} took longer than the move clock ({t})",
+                  "{name} a dépassé le temps d'un coup ({t})"),
+    "solo_late_me": ("you took longer than the move clock ({t})",
+                     "vous avez dépassé le temps d'un coup ({t})"),
+    "ev_solo_clock": ("each move has a clock of {t}: past it, the match is lost on time",
+                      "chaque coup a une horloge de {t} : au-delà, la partie est perdue "
+                      "au temps"),
     "ev_resigned_me": ("you resigned", "vous abandonnez"),
     "ev_chat": ("{name}: {text}", "{name} : {text}"),
     "ev_done": ("match over: every player signed the result",
@@ -461,6 +471,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
                       "; ou, via Tor : lancez chkobba host --tor"),
     "lobby_seats": ("Seats ({taken}/{n}):", "Places ({taken}/{n}) :"),
     "lobby_free": ("(free)", "(libre)"),
+    # 4 seats: who partners whom (seats 1 & 3 against 2 & 4), our side first.
+    "lobby_teams": ("teams: {us} against {them}", "équipes : {us} contre {them}"),
     "lobby_rules": ("Rules: {rules}", "Règles : {rules}"),
     # The terms before Enter (cli/tui/terms.py) and the spectator's screen (watching.py).
     "lobby_clocks": ("Clocks: {move} per move, {away} away in all the match",
@@ -624,6 +636,39 @@ MESSAGES: dict[str, tuple[str, str]] = {
                 "marque ce point"),
     "gl_rules": ("Rules in play: {rules}", "Règles de la partie : {rules}"),
     "help_close": ("any key or Esc: close", "une touche ou Échap : fermer"),
+    "help_pages": ("←→ page {n}/{of} · any other key or Esc: close",
+                   "←→ page {n}/{of} · une autre touche ou Échap : fermer"),
+    "help_play": ("How to play", "Comment jouer"),
+    "help_capture": ("A card you play takes one table card of its rank; if there is "
+                     "none, table cards that add up to its value (a 7 takes 3 and 4). "
+                     "A sum may not be taken instead of a card of the same rank.",
+                     "Une carte jouée prend une carte de la table de même rang ; s'il n'y "
+                     "en a pas, des cartes dont la somme fait sa valeur (un 7 prend 3 et "
+                     "4). On ne peut pas prendre une somme à la place d'une carte de même "
+                     "rang."),
+    "help_must": ("A card that can take must take; one that takes nothing stays on the "
+                  "table.",
+                  "Une carte qui peut prendre doit prendre ; celle qui ne prend rien reste "
+                  "sur la table."),
+    "help_free": ("Which card you play is your choice: you may play one that takes "
+                  "nothing.",
+                  "Vous choisissez la carte à jouer : vous pouvez en jouer une qui ne prend "
+                  "rien."),
+    "help_forced": ("Forced capture (these rules): if a card of your hand can take, you "
+                    "must play one that takes.",
+                    "Prise obligatoire (ces règles) : si une carte de votre main peut "
+                    "prendre, vous devez jouer une carte qui prend."),
+    "help_cut": ("The cut: as cutter you draw a card only you see. Keep it (k): it is "
+                 "one of your 3 cards. Place it (p): it goes face up on the table with 3 "
+                 "others, and you get 3 new cards. Either way you play first.",
+                 "La coupe : comme coupeur vous tirez une carte que vous seul voyez. La "
+                 "garder (g) : c'est une de vos 3 cartes. La poser (p) : elle va face "
+                 "visible sur la table avec 3 autres, et vous recevez 3 nouvelles cartes. "
+                 "Dans les deux cas vous jouez le premier."),
+    "help_last": ("At the end of a hand the cards left on the table go to whoever took "
+                  "last (never a chkobba).",
+                  "À la fin d'une manche, les cartes restées sur la table vont au dernier "
+                  "qui a pris (jamais une chkobba)."),
     "in_hand": ("in hand", "en main"),
     "captured": ("captured", "prises"),
     "sevens_n": ("{n} sevens", "{n} sept"),

@@ -138,8 +138,11 @@ def add_host_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--players", type=int, choices=TABLE_SHAPES, default=2,
                    help="2 players, 3 each for themselves, or 4 in two teams (default 2)")
     add_rules_arguments(p)
-    p.add_argument("--bots", type=int, default=0, help="local bot peers to start")
-    p.add_argument("--level", default="greedy", choices=sorted(LEVELS), help="the bots' level")
+    p.add_argument("--bots", type=int, default=0, metavar="N",
+                   help="how many seats local bots take, a number (default 0); their level "
+                        "is --level ('chkobba play --bots' names a level)")
+    p.add_argument("--level", default="greedy", choices=sorted(LEVELS),
+                   help="the level of the --bots seats (default greedy)")
     p.add_argument("--move-ms", type=float, default=None, metavar="MS",
                    help="the bots' thinking time per move (expert: default 200)")
     p.add_argument("--headless", action="store_true",

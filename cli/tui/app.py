@@ -45,6 +45,7 @@ from .presence import Presence, clock_text
 from .quickchat import TurnBell, phrase
 from .render import CardStyle
 from .screen import MIN_SIZE, Screen
+from .terms import duration_text
 from .view import TableView, card_style
 
 __all__ = ["TuiApp", "MIN_SIZE"]
@@ -117,6 +118,7 @@ class TuiApp(Leaving, Screen):
         #: The ready check: set (from trio) while the lobby waits for our Enter.
         self._ready_event: trio.Event | None = None
         self.help = False  # the help dialog is up
+        self.help_page = 0  # its page (at 80x24 how to play is a second page)
         self.hint: str | None = None  # one line after a key that does nothing here
         self._wait_hint: str | None = None  # the hint said while waiting for our turn
         #: The clocks on screen (the host's move limit; seats away and their countdowns).
@@ -125,6 +127,7 @@ class TuiApp(Leaving, Screen):
         self.stepping_away = False
         self.rematch = rematch  # this screen is a rematch's
         self.rematch_requested = False
+        self._clock_said = False  # solo: the move clock said once (TableReady)
         #: The end screen's question (see Leaving.decide_rematch): asked, our answer,
         #: the others' (the host's, seat 0, at a joiner), how many people must answer.
         self.rematch_open = False
@@ -157,7 +160,7 @@ class TuiApp(Leaving, Screen):
 
     @property
     def view(self) -> TableView:
-        return TableView(self.state, self.t, self.cs)
+        return TableView(self.state, self.t, self.cs, solo=self.kind == "play")
 
     def invalidate(self) -> None:
         with contextlib.suppress(Exception):
@@ -210,6 +213,12 @@ class TuiApp(Leaving, Screen):
             self.rematch_changed()
         if isinstance(event, HandScored) and not self.pacer.running:
             self.score_queue.append(event)  # no pacer: the dialog waits for its key
+        if isinstance(event, TableReady) and self.kind == "play" and not self._clock_said:
+            # Against local bots nothing else says that moves have a clock (issue 43,
+            # item 12): said once, as the match starts.
+            self._clock_said = True
+            self.events.add(("class:dim", self.t(
+                "ev_solo_clock", t=duration_text(self.view.move_limit, self.t.lang))))
         if isinstance(event, TableReady) and self.known is not None:
             # The game starts with these seats: remember them (the person confirmed).
             st = self.state

@@ -153,7 +153,8 @@ def over_lines(view: TableView, outcome: Outcome | None, log_path: Path | None,
             lines.append([("class:warn", " " + t("over_on_time_other", late=view.who(late),
                                                  name=view.side_name(won)) + " ")])
         by = o.aborted.by_seat if o.aborted is not None else None
-        lines += wrap_line([("", " " + t("over_on_time_note", clock=view.clock_of(by)))],
+        note = view.late_note(late, by)
+        lines += wrap_line([("", " " + note)],
                            max(20, width - 6),
                            indent=" ")
     elif o is not None and quitter is not None:  # at 3 players, the two others level

@@ -1,18 +1,19 @@
 """The help screen (``?`` or F1): the keys, and the words of the game in the player's
-language, with the ruleset in play."""
+language, with the ruleset in play; then how to play (a capture, the cut), on a page of
+its own when the two do not fit the screen together (:func:`help_pages`)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
 from chkobba_p2p.game.cards import Card, FigureConvention, Suit
-from chkobba_p2p.game.rules import Ruleset, Scoring
+from chkobba_p2p.game.rules import Opening, Ruleset, Scoring
 
 from ..i18n import card_letters
 from .quickchat import keys_text
 from .render import Line, wrap_line
 
-__all__ = ["help_lines", "figure_values"]
+__all__ = ["help_lines", "help_pages", "play_lines", "figure_values"]
 
 
 def figure_values(rules: Ruleset | None, lang: str = "en") -> str:
@@ -26,10 +27,10 @@ def figure_values(rules: Ruleset | None, lang: str = "en") -> str:
                       for c in sorted(figures, key=lambda c: c.value))
 
 
-def help_lines(t: Callable[..., str], rules: Ruleset | None, lang: str, width: int
-               ) -> list[Line]:
-    """The help overlay's lines, wrapped to ``width`` columns."""
-    # At 80x24 it all fits in the frame (the footer says how to close it).
+def help_lines(t: Callable[..., str], rules: Ruleset | None, lang: str, width: int,
+               with_rules: bool = True) -> list[Line]:
+    """The help overlay's keys and words, wrapped to ``width`` columns; then the rules in
+    play (``with_rules``: :func:`help_pages` puts them under how to play)."""
     out: list[Line] = [[("class:title", " " + t("help_title") + " ")]]
 
     def para(text: str, style: str = "") -> None:
@@ -48,7 +49,45 @@ def help_lines(t: Callable[..., str], rules: Ruleset | None, lang: str, width: i
     for key in ("gl_carta", "gl_dinari", scoring, "gl_haya", "gl_chkobba", "gl_cutter",
                 "gl_beji"):
         para(t(key))
-    if rules is not None:
-        out.append([])
-        para(t("gl_rules", rules=rules.describe(lang)), "class:dim")
+    if rules is not None and with_rules:
+        out += rules_lines(t, rules, lang, width)
     return out
+
+
+def rules_lines(t: Callable[..., str], rules: Ruleset, lang: str, width: int) -> list[Line]:
+    """The rules in play, after a blank line."""
+    return [[], *wrap_line([("class:dim", " " + t("gl_rules", rules=rules.describe(lang)))],
+                           width, "   ")]
+
+
+def play_lines(t: Callable[..., str], rules: Ruleset | None, width: int) -> list[Line]:
+    """How to play, as the rules in play have it: how a card captures (its rank first,
+    else a sum; a card that can take must), and what keeping or placing the cut card
+    changes (cut-and-draw only)."""
+    out: list[Line] = [[("class:panel.title", " " + t("help_play"))]]
+
+    def para(text: str) -> None:
+        nonlocal out
+        out += wrap_line([("", " " + text)], width, "   ")
+
+    para(t("help_capture"))
+    para(t("help_must"))
+    para(t("help_forced" if rules is not None and rules.forced_capture else "help_free"))
+    if rules is None or rules.opening is Opening.CUT_AND_DRAW:
+        para(t("help_cut"))
+    para(t("help_last"))
+    return out
+
+
+def help_pages(t: Callable[..., str], rules: Ruleset | None, lang: str, width: int,
+               height: int) -> list[list[Line]]:
+    """The help in ``height`` lines: one page when the keys, the words, how to play and
+    the rules in play fit together (120x40), else two (the keys and words, then how to
+    play and the rules: 80x24)."""
+    keys, play = help_lines(t, rules, lang, width, False), play_lines(t, rules, width)
+    tail = rules_lines(t, rules, lang, width) if rules is not None else []
+    if len(keys) + 1 + len(play) + len(tail) <= height:
+        return [keys + [[]] + play + tail]
+    # The rules go with how to play: the first page leaves the footer (its page keys)
+    # in sight at 80x24.
+    return [keys, [[("class:title", " " + t("help_title") + " ")], *play, *tail]]

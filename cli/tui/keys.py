@@ -44,6 +44,10 @@ class KeyTarget(Protocol):
     confirm_leave: bool
     confirm_resign: bool
     help: bool
+    help_page: int
+    @property
+    def help_paged(self) -> bool: ...
+    def turn_help_page(self, step: int) -> None: ...
     sheet: bool
     hint: str | None
     hints: bool
@@ -143,7 +147,7 @@ def key_bindings(ui: KeyTarget) -> KeyBindingsBase:
     @kb.add("?", filter=~leave & ~away & ~helping & ~resigning)
     @kb.add("f1", filter=~leave & ~away & ~helping & ~resigning)
     def _(e: KeyPressEvent) -> None:
-        ui.help = True
+        ui.help, ui.help_page = True, 0
 
     # Esc is named: alone it is not "<any>" key but the start of a sequence, so without
     # its own binding it waited for a next key, which it then swallowed (Esc k = Meta-k).
@@ -151,6 +155,19 @@ def key_bindings(ui: KeyTarget) -> KeyBindingsBase:
     @kb.add("<any>", filter=helping)
     def _(e: KeyPressEvent) -> None:
         ui.help = False
+
+    # A help of two pages (80x24): ←→ turn them (any other key still closes it).
+    paged = helping & Condition(lambda: ui.help_paged)
+
+    @kb.add("right", filter=paged)
+    @kb.add("pagedown", filter=paged)
+    def _(e: KeyPressEvent) -> None:
+        ui.turn_help_page(1)
+
+    @kb.add("left", filter=paged)
+    @kb.add("pageup", filter=paged)
+    def _(e: KeyPressEvent) -> None:
+        ui.turn_help_page(-1)
 
     @kb.add("<any>", filter=~helping)
     def _(e: KeyPressEvent) -> None:

@@ -18,7 +18,26 @@ from .terms import terms_lines
 from .trust import changed_seats, missing_names, seat_lines
 from .view import TableView
 
-__all__ = ["lobby_lines", "reach_text"]
+__all__ = ["lobby_lines", "reach_text", "team_lines"]
+
+
+def team_lines(view: TableView, width: int) -> list[Line]:
+    """Who partners whom at a table of two teams (4 seats: partners face each other,
+    seats 1 & 3 against 2 & 4), our side first: "teams: you & bilel against sami &
+    dora"; a free seat is said free.  Nothing at 2 or 3 seats."""
+    st, t = view.state, view.t
+    if len(st.names) != 4:
+        return []
+
+    def who(seat: int) -> str:
+        return view.who(seat) if st.names[seat] else t("lobby_free")
+
+    me = st.seat if st.seat is not None and 0 <= st.seat < 4 else 0
+    # Ours from our own seat, then the other side's in seat order.
+    sides = [" & ".join(who(s) for s in (first, (first + 2) % 4))
+             for first in (me, 1 - me % 2)]
+    return wrap_line([("class:title", " " + t("lobby_teams", us=sides[0], them=sides[1]))],
+                     width - 1, "   ")
 
 
 def reach_text(t: Translator, ev: PortMapped | PortMapUnavailable,
@@ -114,6 +133,7 @@ def lobby_lines(view: TableView, width: int, *, kind: str, connected: bool = Fal
             me = st.keys[st.seat]
             record = lambda key: past.record_against(me, key)  # noqa: E731
         lines += seat_lines(st, t, known, width - 1, ready_check, record)
+        lines += team_lines(view, width)
         lines.append([])
         if taken < len(st.names):
             lines.append([("", " " + t("lobby_waiting"))])

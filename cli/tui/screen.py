@@ -42,7 +42,7 @@ from chkobba_p2p.game import rules as R
 from . import dialogs
 from .chat import ChatInput
 from .decision import Request, decision_lines
-from .helpscreen import help_lines
+from .helpscreen import help_pages
 from .keys import ESCAPE_DELAY
 from .lobby import lobby_lines
 from .narration import EventLog
@@ -83,6 +83,7 @@ class Screen:
     confirm_resign: bool
     leave_by_interrupt: bool
     help: bool
+    help_page: int
     sheet: bool
     hint: str | None
     finished: bool
@@ -249,7 +250,9 @@ class Screen:
         if self.chat.is_open:
             keys = t("keys_chat")
         elif kind == "help":
-            keys = t("help_close")
+            pages = len(self._help_pages())
+            keys = t("help_pages", n=min(self.help_page, pages - 1) + 1, of=pages) \
+                if pages > 1 else t("help_close")
         elif kind == "leave":
             keys = t("leave_keys")
         elif kind == "away":
@@ -347,6 +350,21 @@ class Screen:
         s = self.past.series(list(st.keys))
         return series_text(self.t, s) if s is not None and s.games >= 2 else None
 
+    def _help_pages(self) -> list[list[Line]]:
+        """The help's pages at this screen's size (one when it all fits, inside the
+        frame's two borders, with the footer in sight)."""
+        rows, cols = self._size()
+        width = max(30, min(76, cols - 6))
+        return help_pages(self.t, self.state.rules, self.t.lang, width, rows - 4)
+
+    @property
+    def help_paged(self) -> bool:
+        """The help has pages (←→ turn them)."""
+        return len(self._help_pages()) > 1
+
+    def turn_help_page(self, step: int) -> None:
+        self.help_page = (self.help_page + step) % len(self._help_pages())
+
     def _overlay(self) -> list[tuple[str, str]]:
         kind = self.overlay_kind()
         lines: list[Line] = []
@@ -355,8 +373,8 @@ class Screen:
         elif kind == "resign":
             lines = dialogs.resign_lines(self.t)
         elif kind == "help":
-            width = max(30, min(76, self._size()[1] - 6))
-            lines = help_lines(self.t, self.state.rules, self.t.lang, width)
+            pages = self._help_pages()
+            lines = pages[min(self.help_page, len(pages) - 1)]
         elif kind == "away":
             lines = dialogs.away_lines(self.t, clock_text(self.allowance_left()),
                                        self.leave_by_interrupt)

@@ -150,6 +150,9 @@ def stop_sentences(view: TableView, a: Aborted) -> list[tuple[str, str]]:
     if a.resigned:
         return [("class:warn", view.said("ev_resigned", by))]
     if a.flag is not None:  # the host's flag on the seat to play: lost on time
+        if view.solo:  # no host to speak of: what the clock is
+            return [("class:warn", view.said("ev_on_time_solo", a.flag,
+                                             why=view.late_note(a.flag, by)))]
         return [("class:warn", view.said("ev_on_time", a.flag, clock=view.clock_of(by)))]
     if a.disputed_by is not None:
         if a.disputed_by == me:

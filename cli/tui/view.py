@@ -47,6 +47,9 @@ class TableView:
     state: TableState
     t: Translator
     cs: CardStyle
+    #: A solo game against local bots (``chkobba play``): no host to speak of, the
+    #: clocks are said plainly.
+    solo: bool = False
 
     def label(self, c: Card) -> str:
         return self.cs.label(c)
@@ -83,6 +86,25 @@ class TableView:
         if by is None or by == 0:
             return self.t("clock_host")
         return self.t("clock_seat", name=self.name(by))
+
+    @property
+    def move_limit(self) -> float:
+        """The table's move clock in seconds, as the host announced it (the library's
+        default until it did)."""
+        from chkobba_p2p import Timeouts
+
+        limits = self.state.limits
+        return limits.move if limits is not None else Timeouts().turn
+
+    def late_note(self, late: int | None, by: int | None) -> str:
+        """Why a seat lost on time, said after it: at a table of people, whose clock
+        counted (the log shows whose turn it was); in a solo game, plainly that the move
+        took longer than the move clock ("you took longer than the move clock (15 min)")."""
+        if self.solo:
+            from .terms import duration_text
+
+            return self.said("solo_late", late, t=duration_text(self.move_limit, self.t.lang))
+        return self.t("over_on_time_note", clock=self.clock_of(by))
 
     def side_name(self, side: int, short: int | None = None) -> str:
         """A side as this seat speaks of it: ``us``/``them`` at 4 players, ``you`` or a

@@ -251,3 +251,26 @@ def test_an_error_line_wraps_between_words(capsys, monkeypatch):
                     "adresse (connexion refusée) ; la table est-elle ouverte ?")
         lines = capsys.readouterr().err.splitlines()
         assert all(not x.startswith((":", ";", "?")) for x in lines), (width, lines)
+
+
+def test_options_that_look_alike_say_what_they_mean(capsys):
+    """Issue 43, item 10: ``play --bots expert`` is a level while ``host --bots N`` is a
+    number of seats; ``join`` and ``bot`` offer the clocks' options, which the host's
+    values override at its table.  Each help says so."""
+    def option(name: str, flag: str) -> str:
+        out = _help(capsys, name)
+        at = out.index(f"\n  {flag} ")
+        end = re.search(r"\n  -", out[at + 3:])
+        return " ".join(out[at:at + 3 + end.start() if end else None].split())
+
+    play, host = option("play", "--bots"), option("host", "--bots")
+    assert "the bots' level, not a number" in play, play
+    assert "--bots N is a number of seats" in play, play
+    assert "how many seats local bots take, a number" in host, host
+    assert "'chkobba play --bots' names a level" in host, host
+    for name in ("join", "bot"):
+        for flag in ("--turn-timeout", "--reconnect-timeout"):
+            said = option(name, flag)
+            assert "At a host's table the host's value applies" in said, (name, said)
+    # The host's own are the table's: no such words there.
+    assert "the host's value applies" not in option("host", "--turn-timeout")

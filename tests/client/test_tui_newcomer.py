@@ -424,3 +424,100 @@ def test_french_cards_read_r_d_v_on_every_screen():
     page = _Page.__new__(_Page)
     page.figures, page.lang = FigureConvention.TUNISIAN, "fr"
     assert ">R♥</span>" in page.card("10H")
+
+
+@pytest.mark.parametrize("lang, mine, spectator, free", [
+    ("en", "teams: you & dora against bilel & sami",
+     "teams: amel & dora against bilel & sami", "teams: you & (free) against (free) & sami"),
+    ("fr", "équipes : vous & dora contre bilel & sami",
+     "équipes : amel & dora contre bilel & sami",
+     "équipes : vous & (libre) contre (libre) & sami"),
+])
+def test_the_four_player_lobby_says_who_partners_whom(app_session, lang, mine, spectator,
+                                                      free):
+    """Issue 43, item 4: the lobby listed four seats and never said who partners whom
+    (partners face each other: seats 1 & 3 against 2 & 4); our side first, at 80 columns,
+    and nothing of teams at 2 or 3 seats."""
+    from chkobba_cli.tui.lobby import lobby_lines
+
+    amel, bilel = ("amel", "0000-0000-0000-0000"), ("bilel", "0001-0000-0000-0000")
+    dora, sami = ("dora", "0002-0000-0000-0000"), ("sami", "0003-0000-0000-0000")
+
+    def said(kind: str, seat: int | None, seats: tuple) -> list[str]:
+        ui = TuiApp(kind=kind, lang=lang, seat=seat, rules=R.Ruleset(), players=len(seats))
+        ui._show_event(Lobby(seats))
+        lines = [line_text(x) for x in lobby_lines(ui.view, 79, kind=kind,
+                                                   connected=True, address="127.0.0.1")]
+        assert all(len(x) <= 79 for x in lines), lines
+        return [x.strip() for x in lines]
+
+    assert mine in said("join", 0, (amel, bilel, dora, sami))
+    assert mine.replace("dora", "amel") in said("join", 2, (amel, bilel, dora, sami))
+    assert free in said("join", 0, (amel, None, None, sami))
+    # From the other side: theirs is ours now.
+    other = {"en": "teams: you & sami against amel & dora",
+             "fr": "équipes : vous & sami contre amel & dora"}[lang]
+    assert other in said("join", 1, (amel, bilel, dora, sami))
+    assert spectator in said("watch", None, (amel, bilel, dora, sami))
+    word = mine.split()[0]
+    assert not any(x.startswith(word) for x in said("join", 1, (amel, bilel, dora)))
+    assert not any(x.startswith(word) for x in said("join", 1, (amel, bilel)))
+
+
+def _solo_on_time(kind: str, lang: str) -> tuple[str, list[str]]:
+    """A 2-seat table where amel (seat 0, ours) ran out of her move clock (15 min):
+    the end screen's words, and the events panel from the start of the match."""
+    from chkobba_cli.tui import dialogs
+    from chkobba_cli.tui.stopped import stop_sentences
+    from chkobba_p2p.link.events import Outcome as LinkOutcome
+    from chkobba_p2p.transcript.liveness import Limits
+    from chkobba_p2p.transcript.session import (
+        Aborted,
+        SeatInfo,
+        Standing,
+        TableInfo,
+        TableReady,
+    )
+    from chkobba_p2p.wire.codec import ErrorCode, Identity
+
+    names = ("amel", "bot1")
+    ids = [Identity.from_seed(bytes([i + 1]) * 32) for i in range(2)]
+    table = TableInfo(bytes(16), 1, 2, R.Ruleset(),
+                      tuple(SeatInfo(i, ids[i].public, n) for i, n in enumerate(names)))
+    ui = TuiApp(kind=kind, lang=lang, seat=0, rules=R.Ruleset(), players=2)
+    ui.size = (24, 80)
+    ui._show_event(Lobby((("amel", "0000-0000-0000-0000"), ("bot1", "0001-0000-0000-0000")),
+                         limits=Limits(900.0, 120.0)))
+    ui._show_event(TableReady(table, 0))
+    ui._show_event(TableReady(table, 0))  # said once, however often the table is ready
+    aborted = Aborted(0, ErrorCode.TIMEOUT, 0, "slow", Standing.OWED, flag=0, totals=(1, 5))
+    lines = dialogs.over_lines(ui.view, LinkOutcome(0, table, None, aborted=aborted), None, 80)
+    assert all(len(line_text(x)) <= 80 for x in lines)
+    said = [line_text(x).strip() for x in ui.events.lines]
+    said += [text for _, text in stop_sentences(ui.view, aborted)]
+    return " ".join(" ".join(line_text(x) for x in lines).split()), said
+
+
+@pytest.mark.parametrize("lang, late, start, event", [
+    ("en", "won on time you took longer than the move clock (15 min)",
+     "each move has a clock of 15 min: past it, the match is lost on time",
+     "you lost on time: you took longer than the move clock (15 min)"),
+    ("fr", "gagne au temps vous avez dépassé le temps d'un coup (15 min)",
+     "chaque coup a une horloge de 15 min : au-delà, la partie est perdue au temps",
+     "vous perdez au temps : vous avez dépassé le temps d'un coup (15 min)"),
+])
+def test_a_solo_game_says_its_move_clock_plainly(app_session, lang, late, start, event):
+    """Issue 43, item 12: against local bots, losing on time spoke of "the host's clock"
+    (there is no host to a person playing alone) and nothing had said that moves have a
+    clock.  Solo: said once at the start, and plainly at the end; at a table of people
+    the words of whose clock counted stay."""
+    text, said = _solo_on_time("play", lang)
+    assert late in text, text
+    assert {"en": "the host's clock", "fr": "l'hôte"}[lang] not in text
+    assert {"en": "your clock", "fr": "votre horloge"}[lang] not in text
+    assert said.count(start) == 1, said
+    assert event in said, said
+    text, said = _solo_on_time("host", lang)
+    assert {"en": "(the time is your clock;", "fr": "(le temps est celui de votre horloge"}[
+        lang] in text, text
+    assert start not in said and event not in said, said

@@ -633,3 +633,43 @@ def test_a_joiner_sent_away_by_the_host_is_told_so_in_its_words(lang):
                    f"(seat_refused: {ErrorCode.SEAT_REFUSED.sentence})", t)
     assert said == t("err_seat_refused")
     assert ("refuses your key" in said) if lang == "en" else ("refuse votre clé" in said)
+
+
+@pytest.mark.parametrize("lang, how, capture, cut", [
+    ("en", "How to play", "table cards that add up to its value",
+     "Place it (p): it goes face up on the table"),
+    ("fr", "Comment jouer", "des cartes dont la somme fait sa valeur",
+     "La poser (p) : elle va face visible sur la table"),
+])
+def test_the_help_teaches_a_capture_and_the_cut_on_a_page_of_its_own_at_80x24(
+        app_session, lang, how, capture, cut):
+    """Issue 43, item 5: the help listed keys and words and never said how a capture
+    works (rank first, else a sum; a card that can take must) nor what keeping or
+    placing the cut card changes.  At 80x24 it is a second page (←→), every line inside
+    the screen; at 120x40 one page; any other key still closes it."""
+    from prompt_toolkit.keys import Keys
+
+    from chkobba_cli.tui.render import line_text
+
+    def shown(ui: TuiApp) -> list[str]:
+        return "".join(t for _, t in ui._overlay()).split("\n")
+
+    hand = _position(R.Ruleset())
+    ui, _ = _ui(hand, lang)
+    _press(ui, "?")
+    first = shown(ui)
+    # Inside the frame with the footer (its page keys) still in sight: 24 - 2 - 2.
+    assert len(first) <= 20 and all(len(x) <= 78 for x in first), first
+    assert how not in " ".join(first) and "1/2" in line_text(ui._footer())
+    assert "2/2" in _press(ui, Keys.Right)
+    second = " ".join(" ".join(shown(ui)).split())
+    assert len(shown(ui)) <= 20 and all(len(x) <= 78 for x in shown(ui))
+    assert {"en": "Rules in play", "fr": "Règles de la partie"}[lang] in second
+    assert how in second and capture in second and cut in second, second
+    assert "1/2" in _press(ui, Keys.Left)
+    _press(ui, "x")  # any other key closes it
+    assert ui.overlay_kind() is None
+    ui.size = (40, 120)
+    _press(ui, "?")
+    whole = " ".join(" ".join(shown(ui)).split())
+    assert how in whole and capture in whole and "1/2" not in line_text(ui._footer())
