@@ -5,8 +5,12 @@ joiner's, a spectator's).  Pure: lines of styled fragments."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from .render import Line, wrap_line
-from .view import TableView
+
+if TYPE_CHECKING:  # a type only: view imports this module (duration_text)
+    from .view import TableView
 
 __all__ = ["duration_text", "terms_lines", "fit_lobby"]
 
