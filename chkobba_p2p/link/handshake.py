@@ -174,10 +174,10 @@ class Lobby:
             self.seat_caps.pop(seat, None)
             self._reseated()
 
-    def refuse(self, seat: int) -> bytes | None:
+    def refuse(self, seat: int) -> SeatInfo | None:
         """The host's person frees joiner ``seat`` before the game starts and refuses
-        its key at this table (:attr:`refused`); the key, or None if there is nothing to
-        free (seat 0, a free seat, or a game already running)."""
+        its key at this table (:attr:`refused`); who sat there, or None if there is
+        nothing to free (seat 0, a free seat, or a game already running)."""
         if self.game is not None or not 0 < seat < self.players:
             return None
         taken = self.seats[seat]
@@ -185,7 +185,7 @@ class Lobby:
             return None
         self.refused.add(taken.key)
         self.leave(seat)
-        return taken.key
+        return taken
 
     def _reseated(self) -> None:
         # Everyone confirmed the seats and keys they saw: a new face means a new check.

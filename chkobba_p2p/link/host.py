@@ -400,10 +400,8 @@ class HostTable(SeatCore[C]):
         friend's place) and refuses its key at this table: its connection is closed with
         ``seat_refused`` and the seat is free for whoever comes next (PROTOCOL.md 5.3).
         False when there is nothing to free (no such seat taken, or the game started)."""
-        if self.session is not None:
-            return False
-        taken = self.lobby.seats[seat] if 0 < seat < self.lobby.players else None
-        if taken is None or self.lobby.refuse(seat) is None:
+        taken = self.lobby.refuse(seat) if self.session is None else None
+        if taken is None:
             return False
         conn = self.links.pop(seat, None)
         if conn is not None:

@@ -391,15 +391,15 @@ def _describe_entry(body: bytes) -> str:
     return out
 
 
-def _signers(bodies: Sequence[bytes]) -> tuple[int, ...]:
-    """The seats that signed these entries (accepted by the audit: their signatures
-    verified), in order."""
-    seats: set[int] = set()
-    for body in bodies:
-        try:
-            seats.add(wire.open_entry(body).seat)
-        except (ProtocolError, ValueError):
-            break
+def _signers(obs: Observer) -> tuple[int, ...]:
+    """The seats that signed an entry the observer accepted: seat 0 its genesis, any
+    seat a link of the chain or an abort (every abort it lists verified), from what it
+    already holds (no entry is read again)."""
+    session = obs.session
+    if session is None:
+        return ()
+    seats = {0} | {a.by_seat for a in obs.aborts}
+    seats |= {seat for seat, n in enumerate(session.chain.next_seq) if n > 0}
     return tuple(sorted(seats))
 
 
@@ -438,7 +438,7 @@ def audit_bodies(bodies: Sequence[bytes], *, header: dict[str, Any] | None = Non
     report.first_dealer = obs.first_dealer
     report.totals, report.winner = obs.totals, obs.winner
     report.loser = v.loser
-    report.signers = _signers(bodies[:report.entries])
+    report.signers = _signers(obs)
     if len(report.records) != len(obs.records):  # a late-found violation voids hands
         report.winner = None
         report.totals = tuple(report.records[-1]["totals"]) if report.records else ()
