@@ -1,6 +1,6 @@
 """Watch a table as a spectator (``chkobba watch HOST[:PORT]``).
 
-A spectator connects to the host, asks to watch (:mod:`chkobba_p2p.link.spectate`), receives the
+A spectator connects to the host, asks to watch (PROTOCOL.md 18), receives the
 transcript so far and then every entry as the seats do, and checks each one with an
 :class:`~chkobba_p2p.observe.observer.Observer`, exactly as an auditor would: it sees what the
 table shows in public (never a card in a hand before it is shown), each hand's cards once
@@ -19,23 +19,21 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TypeVar
 
 import trio
 
 from ..game.ruleset import Ruleset
-from ..link.events import Chat, Lobby, OutcomeError, Resumed, Spectators, Waiting, clean_chat
+from ..link import messages as lm
+from ..link.events import Chat, Lobby, OutcomeError, Resumed, Spectators, Waiting
 from ..link.handshake import greeting_players
-from ..link.joiner import code_name, lobby_event, refusal_words
-from ..link.linkmsg import parse_back, parse_chat, parse_wait
-from ..link.messages import Watching, clean_text, display_name
-from ..link.spectate import check_watching, spectator_names, watch_message, watching_limits
+from ..link.joiner import code_name, lobby_event, refusal_words, seat_of
 from ..link.spectators import SpectatorAnnouncer
 from ..observe.observer import INCOMPLETE, Observer, Verdict
 from ..text import safe_text
 from ..transcript.liveness import ClockReading, Clocks, Limits
 from ..wire import codec as wire
-from ..wire.codec import SUPPORTED_VERSIONS, ErrorCode, ProtocolError, get_field
+from ..wire.codec import SUPPORTED_VERSIONS, ErrorCode, ProtocolError
 from ..wire.logfile import TranscriptWriter, default_log_path
 from .config import Timeouts, parse_address
 from .stream import Link, LinkClosed
@@ -176,28 +174,27 @@ class Spectator:
         try:
             with trio.fail_after(self.config.timeouts.handshake):
                 _, greeting = await link.receive()
-                if greeting.get("t") != "host":
-                    raise ProtocolError(ErrorCode.UNKNOWN_TYPE, "expected the host's greeting")
-                versions = [v for v in get_field(greeting, "versions", "list", max_len=64)
-                            if isinstance(v, int) and not isinstance(v, bool)]
-                common = set(versions) & set(SUPPORTED_VERSIONS)
+                host = lm.Greeting.of(greeting)
+                common = set(host.versions) & set(SUPPORTED_VERSIONS)
                 if not common:
-                    raise ProtocolError(ErrorCode.VERSION_MISMATCH, f"host speaks {versions}")
-                self.host_key = get_field(greeting, "key", "bytes", size=32)
-                self.players = greeting_players(greeting)  # as a joining peer checks it
-                self._greeting(greeting)
-                link.send_msg(watch_message(self.config.name, max(common)))
+                    raise ProtocolError(ErrorCode.VERSION_MISMATCH,
+                                        f"host speaks {list(host.versions)}")
+                self.host_key = host.key
+                self.players = greeting_players(host.players)  # as a joining peer checks it
+                self._greeting(host)
+                link.send_msg(lm.Watch(max(common), self.config.name).to_wire())
                 _, answer = await link.receive()
-                self.spectator_id, self.backlog = check_watching(answer)
-                limits = watching_limits(answer)
-                self.limits = Limits(*limits) if limits is not None else None
-                self._told_used = Watching.from_wire(answer).used
+                watching = _expected(answer, lm.Watching, "expected watching")
+                self.spectator_id, self.backlog = watching.id, watching.have
+                self.limits = Limits(*watching.limits) if watching.limits is not None \
+                    else None
+                self._told_used = watching.used
         except LinkClosed as exc:
             if exc.error is not None:
                 # Our sentence for its code, then the host's own words, quoted and cut
                 # short: a hostile host's text never reads as this program's.
-                code = exc.error.get("code")
-                return refusal_words(code, clean_text(exc.error.get("msg"))), code_name(code)
+                code = exc.error.number
+                return refusal_words(code, exc.error.text), code_name(code)
             return "the host closed the connection", OutcomeError.CONNECTION_CLOSED
         except ProtocolError as exc:
             await link.fail(exc.error_code, exc.detail)
@@ -207,20 +204,17 @@ class Spectator:
             return "the handshake did not complete in time", OutcomeError.HANDSHAKE_FAILED
         return None
 
-    def _greeting(self, greeting: dict[str, Any]) -> None:
+    def _greeting(self, greeting: lm.Greeting) -> None:
         """What the host's greeting says of the table, for the lobby: its name (its
         proof of possession is a seat's business: the genesis, signed by this key,
         settles who sits where) and the rules (shown; the genesis is what is checked)."""
+        self.host_name = greeting.name or "host"
         try:
-            self.host_name = display_name(greeting.get("name"))
-        except ProtocolError:
-            self.host_name = "host"
-        rules = greeting.get("rules")
-        try:
-            self.rules = Ruleset.from_dict(rules) if isinstance(rules, dict) else None
+            self.rules = Ruleset.from_dict(greeting.rules) if greeting.rules is not None \
+                else None
         except (ValueError, TypeError):
             self.rules = None
-        if self.rules is not None and greeting.get("rules_hash") != self.rules.digest():
+        if self.rules is not None and greeting.rules_hash != self.rules.digest():
             self.rules = None  # rules that are not the ones announced are not shown
 
     async def _read_loop(self, link: Link) -> None:
@@ -242,55 +236,55 @@ class Spectator:
                 self.stopped = "the host fell silent (no message within the idle timeout)"
                 return
             except LinkClosed as exc:
-                said = exc.error.get("msg") if exc.error is not None else None
+                said = exc.error.said if exc.error is not None else ""
                 self.stopped = "the host closed the connection" + (
-                    f": {safe_text(said, 200)}" if isinstance(said, str) and said else "")
+                    f": {safe_text(said, 200)}" if said else "")
                 return
             except ProtocolError as exc:
                 await self._give_up(link, exc, "a message that does not check out")
                 return
-            t = msg["t"]
-            if t == "ping":
-                link.send_msg({"t": "pong"})
-            elif t == "sig":
-                try:
-                    self._on_entry(body)
-                except ProtocolError as exc:
-                    await self._give_up(link, exc, "more than a game holds")
-                    return
-            elif t == "lobby":
-                lobby = self.lobby(msg)
-                if lobby is not None:
-                    self.on_event(lobby)
-            elif t == "spectators":
-                names = spectator_names(msg)
-                if names is not None:
-                    self._spectator_limit = names[1]
-                    news = watching.changed(names[0], trio.current_time())
+            now = trio.current_time()
+            match msg:
+                case lm.Ping():
+                    link.send_msg(lm.Pong().to_wire())
+                case lm.Signed():
+                    try:
+                        self._on_entry(body)
+                    except ProtocolError as exc:
+                        await self._give_up(link, exc, "more than a game holds")
+                        return
+                case lm.Lobby():
+                    lobby = self.lobby(msg)
+                    if lobby is not None:
+                        self.on_event(lobby)
+                case lm.Spectators():
+                    self._spectator_limit = msg.max
+                    news = watching.changed(msg.names, now)
                     if news.names is not None:
-                        self.on_event(Spectators(news.names, names[1]))
-            elif t == "wait":  # read as a seat reads them: a seat of the table, bounded
-                wait = parse_wait(msg, self._seats())
-                if wait is not None:
-                    away_seat, secs = wait
-                    if self.limits is not None:  # never past the table's allowance
-                        secs = min(secs, math.ceil(self.limits.allowance))
-                    self.on_event(Waiting(away_seat, secs, msg.get("away") is True))
-                    if self.clock is not None:
-                        self.clock.reported_away(away_seat, secs, trio.current_time())
-                        self._clock_changed()
-            elif t == "back":
-                seat = parse_back(msg, self._seats())
-                if seat is not None:
-                    self.on_event(Resumed(seat))
-                    if self.clock is not None:
-                        self.clock.back(seat, trio.current_time())
-                        self._clock_changed()
-            elif t == "chat":
-                chat = parse_chat(msg, self._seats(), clean_chat)
-                if chat is not None:
-                    self.on_event(Chat(*chat))
-            # Anything else (pong, types added by later versions) is ignored.
+                        self.on_event(Spectators(news.names, msg.max))
+                case lm.Wait():  # read as a seat reads them: a seat of the table
+                    away_seat = seat_of(msg.seat, self._seats())
+                    if away_seat is not None:
+                        secs = msg.secs
+                        if self.limits is not None:  # never past the table's allowance
+                            secs = min(secs, math.ceil(self.limits.allowance))
+                        self.on_event(Waiting(away_seat, secs, msg.away))
+                        if self.clock is not None:
+                            self.clock.reported_away(away_seat, secs, now)
+                            self._clock_changed()
+                case lm.Back():
+                    seat = seat_of(msg.seat, self._seats())
+                    if seat is not None:
+                        self.on_event(Resumed(seat))
+                        if self.clock is not None:
+                            self.clock.back(seat, now)
+                            self._clock_changed()
+                case lm.Chat():
+                    seat = seat_of(msg.seat, self._seats())
+                    if seat is not None:
+                        self.on_event(Chat(seat, msg.text))
+                case _:
+                    pass  # pong, a malformed message, a type added by a later version
 
     async def _give_up(self, link: Link, exc: ProtocolError, what: str) -> None:
         """The host sent ``what``: say so, and close with the code."""
@@ -298,7 +292,7 @@ class Spectator:
                         f"{safe_text(exc.detail, 200)}); the connection was closed")
         await link.fail(exc.error_code, exc.detail)
 
-    def lobby(self, msg: dict[str, Any]) -> Lobby | None:
+    def lobby(self, msg: lm.Lobby) -> Lobby | None:
         """The :class:`Lobby` event of a host's ``lobby`` (None if it does not check
         out), as a seat sees it: names safe and distinct, who is ready, and the terms
         (the rules of the greeting, the clocks of ``watching``, the spectators' places)."""
@@ -357,10 +351,23 @@ class Spectator:
 
 
 async def _pinger(link: Link) -> None:
-    ping = wire.encode({"t": "ping"})
+    ping = wire.encode(lm.Ping().to_wire())
     while not link.closed:
         await trio.sleep(link.timeouts.idle / 3)
         link.send(ping)
+
+
+_M = TypeVar("_M")
+
+
+def _expected(frame: lm.Frame, cls: type[_M], what: str) -> _M:
+    """``frame`` if it is a ``cls``; a malformed ``cls`` raises its error, anything else
+    ``unknown_type``."""
+    if isinstance(frame, cls):
+        return frame
+    if isinstance(frame, lm.Malformed) and frame.kind is cls:
+        raise frame.error
+    raise ProtocolError(ErrorCode.UNKNOWN_TYPE, what)
 
 
 async def watch_match(config: WatchConfig,

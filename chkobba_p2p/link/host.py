@@ -42,7 +42,6 @@ from .events import (
 from .handshake import CAP_SHUFFLE_PROOFS, HostHandshake, Knocks
 from .handshake import Lobby as SeatLobby
 from .seat import C, ChatBucket, Close, Effect, Emit, SeatCore, Send, SendBacklog
-from .spectate import spectators_message, watch_name, watching_message
 from .spectators import Announcement, SpectatorAnnouncer
 from .states import HOST
 
@@ -165,7 +164,7 @@ class HostTable(SeatCore[C]):
             return None
         return match.bodies, match.start_for(resume[1])
 
-    def knock(self, conn: C, hs: HostHandshake, msg: dict[str, Any], due: float,
+    def knock(self, conn: C, hs: HostHandshake, msg: lm.Frame | dict[str, Any], due: float,
               now: float) -> int | None:
         """A connection's first frame is a ``knock`` (PROTOCOL.md 5.4): the seat whose key
         it proves (its hello must then be that key's: ``hs.knocked``), or None (it proves
@@ -231,7 +230,7 @@ class HostTable(SeatCore[C]):
                 return math.ceil(max(0.0, self.clock.limits.move - c.move_left))
         return None
 
-    def on_hello(self, hs: HostHandshake, hello: dict[str, Any], body: bytes
+    def on_hello(self, hs: HostHandshake, hello: lm.Frame | dict[str, Any], body: bytes
                  ) -> tuple[dict[str, Any], int, tuple[bytes, int] | None, C | None]:
         """A seat's hello: ``(welcome, seat, resume, replaced)``, where ``replaced`` is the
         seat's old connection a proven resume takes over (a half-open socket), or a
@@ -243,7 +242,8 @@ class HostTable(SeatCore[C]):
         held = self.links.get(seat)
         if held is None or self.is_closed(held):
             return welcome, seat, resume, None
-        if hello.get("resume") is None:
+        if not isinstance(hello := lm.as_frame(hello, body), lm.Hello) \
+                or hello.resume is None:
             # A fresh join with an identity already connected (a fresh hello never
             # takes a seat that is held).
             raise ProtocolError(ErrorCode.ALREADY_SEATED)
@@ -287,30 +287,32 @@ class HostTable(SeatCore[C]):
 
     # -- a seated connection's messages --------------------------------------------------
 
-    def seat_message(self, conn: C, seat: int, body: bytes, msg: dict[str, Any],
-                     now: float) -> bool:
-        """One message from ``seat`` on ``conn``; False once the connection must end (a
-        :class:`Close` with the reason is among the effects)."""
+    def seat_message(self, conn: C, seat: int, msg: lm.Frame, now: float) -> bool:
+        """One frame from ``seat`` on ``conn``; False once the connection must end (a
+        :class:`Close` with the reason is among the effects).  A type the seat's state
+        does not read ends it; a malformed message of a type it reads is dropped."""
         if conn in self._freed:
             return False  # its seat was freed: it speaks for no seat (it is closing)
-        t = msg["t"]
-        if t not in SEAT_MESSAGES:
-            self.out.append(Close(conn, ErrorCode.UNKNOWN_TYPE, repr(t)[:40]))
+        if lm.type_name(msg) not in SEAT_MESSAGES:
+            self.out.append(Close(conn, ErrorCode.UNKNOWN_TYPE, repr(lm.type_name(msg))[:40]))
             return False
-        if t == "ping":
-            self.out.append(Send(conn, wire.encode(lm.Pong().to_wire())))
-        elif t == "sig":
-            return self._on_entry(conn, seat, body, msg, now)
-        elif t == "chat":
-            self._on_chat(conn, seat, msg, now)
-        elif t == "start":
-            # The ready check (before the game; afterwards it changes nothing).
-            if self.session is None and self.lobby.mark_ready(seat, msg.get("seating")):
-                self._lobby_changed(now)
-        elif t == "away":
-            self.away_seats.add(seat)  # its drop, next, is a step away
-        elif t == "rematch":
-            self._on_rematch(seat, msg)
+        match msg:
+            case lm.Ping():
+                self.out.append(Send(conn, wire.encode(lm.Pong().to_wire())))
+            case lm.Signed():
+                return self._on_entry(conn, seat, msg.body, msg.msg, now)
+            case lm.Chat():  # the connection's seat, never the sender's word
+                self._on_chat(conn, seat, msg.text, now)
+            case lm.Start():
+                # The ready check (before the game; afterwards it changes nothing).
+                if self.session is None and self.lobby.mark_ready(seat, msg.seating):
+                    self._lobby_changed(now)
+            case lm.Away():
+                self.away_seats.add(seat)  # its drop, next, is a step away
+            case lm.Rematch():
+                self._on_rematch(seat, msg.accept)
+            case _:
+                pass  # pong; an invalid chat, start or rematch is dropped
         return True
 
     def seat_gone(self, conn: C, seat: int, now: float, closing: bool = False) -> None:
@@ -358,12 +360,11 @@ class HostTable(SeatCore[C]):
         self.pump(now)
         return True
 
-    def _on_chat(self, conn: C, seat: int, msg: dict[str, Any], now: float) -> None:
+    def _on_chat(self, conn: C, seat: int, line: str, now: float) -> None:
         """Relay a seated peer's chat line to the others, with the connection's seat
-        (never the sender's word); invalid or over-limit lines are dropped."""
-        line = clean_chat(msg.get("text"))
+        (never the sender's word); over-limit lines are dropped."""
         bucket = self._buckets.setdefault(conn, ChatBucket())
-        if line is None or not bucket.take(now):
+        if not bucket.take(now):
             return
         self._broadcast(wire.encode(lm.Chat(line, seat).to_wire()), but=seat)
         self.out.append(Emit(Chat(seat, line)))
@@ -377,12 +378,11 @@ class HostTable(SeatCore[C]):
         self.out.append(Emit(Chat(0, line)))
         return True
 
-    def _on_rematch(self, seat: int, msg: dict[str, Any]) -> None:
+    def _on_rematch(self, seat: int, accept: bool) -> None:
         """A joiner's answer to playing again (PROTOCOL.md 17): once the match is over,
         once per seat, reported; anything else is ignored."""
-        s, accept = self.session, msg.get("accept")
-        if s is None or not s.finished or not isinstance(accept, bool) \
-                or seat in self.rematch_answers:
+        s = self.session
+        if s is None or not s.finished or seat in self.rematch_answers:
             return
         self.rematch_answers[seat] = accept
         self.out.append(Emit(RematchAnswer(seat, accept)))
@@ -589,9 +589,21 @@ class HostTable(SeatCore[C]):
 
     # -- spectators -------------------------------------------------------------------
 
-    def spectator_name(self, hello: dict[str, Any]) -> str:
-        """A ``watch``'s name, or a :class:`ProtocolError` (no place for spectators)."""
-        return watch_name(hello, len(self.spectators), self.spectator_limit)
+    def spectator_name(self, watch: lm.Frame | dict[str, Any]) -> str:
+        """A ``watch``'s name, or a :class:`ProtocolError` (a malformed ``watch``, or
+        ``spectators_closed``: no place for spectators, or no more than the limit)."""
+        frame = lm.as_frame(watch)
+        if isinstance(frame, lm.Malformed):
+            raise frame.error
+        if not isinstance(frame, lm.Watch):
+            raise ProtocolError(ErrorCode.UNKNOWN_TYPE, "expected watch")
+        limit = self.spectator_limit
+        if limit <= 0:
+            raise ProtocolError(ErrorCode.SPECTATORS_CLOSED, "this table admits no spectators")
+        if len(self.spectators) >= limit:
+            raise ProtocolError(ErrorCode.SPECTATORS_CLOSED,
+                                f"{limit} spectator{'s' if limit > 1 else ''} already watching")
+        return frame.name
 
     def spectator_arrived(self, conn: C, name: str, now: float) -> int:
         """Admit a spectator: its number, the transcript so far (or the lobby), then all
@@ -601,9 +613,9 @@ class HostTable(SeatCore[C]):
         s = self.session
         limits = self.announced_limits()
         used = self.move_used_of(now)  # the move under way, as a resume's welcome says it
-        self.out.append(Send(conn, wire.encode(watching_message(
-            sid, s.length if s is not None else 0, (limits["move"], limits["away"]),
-            None if used is None else min(used, limits["move"])))))
+        self.out.append(Send(conn, wire.encode(lm.Watching(
+            sid, s.length if s is not None else 0, limits=(limits["move"], limits["away"]),
+            used=None if used is None else min(used, limits["move"])).to_wire())))
         if s is None:
             self.out.append(Send(conn, wire.encode(self.lobby_message())))
         else:
@@ -613,14 +625,14 @@ class HostTable(SeatCore[C]):
         return sid
 
     @staticmethod
-    def spectator_message(conn: C, msg: dict[str, Any]) -> tuple[list[Send[C]],
-                                                                 ProtocolError | None]:
+    def spectator_message(conn: C, msg: lm.Frame) -> tuple[list[Send[C]],
+                                                           ProtocolError | None]:
         """A spectator may only ping: the pong, or the error that ends it."""
-        if msg["t"] not in SPECTATOR_MESSAGES:
+        t = lm.type_name(msg)
+        if t not in SPECTATOR_MESSAGES:
             return [], ProtocolError(ErrorCode.PROTOCOL_VIOLATION,
-                                 f"a spectator sends only ping and pong, not {msg['t']!r}"
-                                 [:80])
-        if msg["t"] == "ping":
+                                     f"a spectator sends only ping and pong, not {t!r}"[:80])
+        if isinstance(msg, lm.Ping):
             return [Send(conn, wire.encode(lm.Pong().to_wire()))], None
         return [], None
 
@@ -641,12 +653,12 @@ class HostTable(SeatCore[C]):
         spectators would otherwise never hear of them."""
         if self.announcer.shown:
             self.out.append(Send(conn, wire.encode(
-                spectators_message(self.announcer.shown, self.spectator_limit))))
+                lm.Spectators(self.announcer.shown, self.spectator_limit).to_wire())))
 
     def _show_spectators(self, news: Announcement) -> None:
         if news.names is None:
             return
-        self._broadcast(wire.encode(spectators_message(news.names, self.spectator_limit)))
+        self._broadcast(wire.encode(lm.Spectators(news.names, self.spectator_limit).to_wire()))
         self.out.append(Emit(Spectators(news.names, self.spectator_limit)))
 
     # -- where frames go -----------------------------------------------------------------
