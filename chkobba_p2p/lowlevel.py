@@ -11,10 +11,10 @@ socket (``examples/socket_bot.py``), an audit tool, build on these:
   events, the clocks (``Limits``, ``SeatClock``);
 * the mental-poker deal: :class:`Deal`, ``LocalTable``;
 * the link's cores and messages: ``HostTable`` (the host's table), ``SeatLink`` (a
-  joiner's link), ``SeatCore`` and its effects, the handshakes, one class per link
-  message and ``parse_link_message``; ``read_frame``, what a connection carries as the
-  cores take it (a link message, a ``Signed`` entry, an ``Unknown`` type, a
-  ``Malformed`` message).
+  joiner's link), ``SpectatorCore`` (a spectator's), ``SeatCore`` and its effects, the
+  handshakes, one class per link message and ``parse_link_message``; ``read_frame``,
+  what a connection carries as the cores take it (a link message, a ``Signed`` entry,
+  an ``Unknown`` type, a ``Malformed`` message).
 
 The rules model (:mod:`chkobba_p2p.game`) and the bots (:mod:`chkobba_p2p.bots`) are
 public sub-packages of their own; the face for playing at a table is :mod:`chkobba_p2p`.
@@ -102,6 +102,7 @@ from .link.seat import (
     Send,
     SendBacklog,
 )
+from .link.spectator import LogEntry, SpectatorCore
 from .transcript.liveness import (
     ClockReading,
     Clocks,
@@ -216,5 +217,6 @@ __all__ = [
     "Greeting", "read_frame", "HostHandshake", "ClientHandshake", "Knocks",
     "error_message", "CAPABILITIES", "LINK_CAPABILITIES", "SPOKEN", "SeatCore", "Send",
     "SendBacklog", "Close", "Emit", "Decide", "AskReady", "CancelAsk", "Finished", "RunJob",
-    "Effect", "HostTable", "Started", "SeatsMoved", "SeatLink", "Committed",
+    "Effect", "HostTable", "Started", "SeatsMoved", "SeatLink", "Committed", "SpectatorCore",
+    "LogEntry",
 ]

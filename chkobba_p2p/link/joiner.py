@@ -49,7 +49,7 @@ from .handshake import (
     knock_message,
 )
 from .seat import C, ChatBucket, Effect, Emit, SeatCore, Send, SendBacklog
-from .spectators import SpectatorAnnouncer
+from .spectators import WatchersShown
 
 __all__ = ["SeatLink", "Committed", "lobby_event", "code_name", "pinned_fingerprint",
            "RETRY_FIRST", "RETRY_MOST"]
@@ -209,8 +209,8 @@ class SeatLink(SeatCore[C]):
         self._host_rematch = False  # the host's rematch answer came (once is enough)
         self._relayed_chat: dict[int, ChatBucket] = {}
         self._own_chat = ChatBucket()
-        self.spectator_limit = 0
-        self.announcer = SpectatorAnnouncer(announce)
+        #: Who is watching, shown at most once a window whatever the host sends.
+        self.watchers = WatchersShown(announce)
         #: A usable lobby (or the genesis) came; else what was wrong with the last lobby.
         self.table_seen = False
         self.lobby_problem: str | None = None
@@ -618,8 +618,7 @@ class SeatLink(SeatCore[C]):
             case lm.Back():
                 self._on_back(msg, players, now)
             case lm.Spectators():  # shown at most once a window, whatever the host sends
-                self.spectator_limit = msg.max
-                self._show_spectators(self.announcer.changed(msg.names, now).names)
+                self._show(self.watchers.heard(msg, now))
             case lm.Rematch():  # the host's answer to playing again (PROTOCOL.md 17)
                 if s is not None and s.finished and not self._host_rematch:
                     self._host_rematch = True
@@ -653,9 +652,9 @@ class SeatLink(SeatCore[C]):
         if seat is not None and self._relayed_chat.setdefault(seat, ChatBucket()).take(now):
             self.out.append(Emit(Chat(seat, msg.text)))
 
-    def _show_spectators(self, names: tuple[str, ...] | None) -> None:
-        if names is not None:
-            self.out.append(Emit(Spectators(names, self.spectator_limit)))
+    def _show(self, event: Spectators | None) -> None:
+        if event is not None:
+            self.out.append(Emit(event))
 
     def _on_lobby(self, event: Lobby) -> None:
         """A lobby from the host: show it; once the table is full, the ready check asks
@@ -790,7 +789,7 @@ class SeatLink(SeatCore[C]):
     def next_wake(self, now: float) -> float:
         """When :meth:`tick` has something to check next."""
         wake = now + min(1.0, self.stalled_host_limit() / 4)
-        due = self.announcer.due
+        due = self.watchers.due
         return wake if due is None else min(wake, due)
 
     def tick(self, now: float) -> None:
@@ -801,7 +800,7 @@ class SeatLink(SeatCore[C]):
         the game ends here with a signed record blaming the host.  A seat the host reports
         away changes nothing: its allowance is inside that bound.  Only time connected to
         the host counts (while it is unreachable, :meth:`unreachable` decides)."""
-        self._show_spectators(self.announcer.tick(now).names)
+        self._show(self.watchers.tick(now))
         s = self.session
         if s is None or s.finished or self.finished:
             return

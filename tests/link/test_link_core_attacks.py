@@ -200,4 +200,4 @@ def test_anything_a_host_sends_a_joiner_never_raises_nor_blames_another_seat(sta
             chats[ev.seat] = chats.get(ev.seat, 0) + 1
     assert all(n <= 5 + span / 2 + 1 for n in chats.values()), chats
     lines = sum(isinstance(ev, Spectators) for ev in shown)
-    assert lines <= 1 + span / joiner.announcer.window + 1
+    assert lines <= 1 + span / joiner.watchers.announcer.window + 1
