@@ -22,7 +22,7 @@ import trio
 from ..link.admission import GREETING, Admission, AdmissionPolicy
 from ..link.handshake import HostHandshake, error_message
 from ..link.host import HostTable
-from ..link.messages import Frame, Hello, Knock, Watch, kind_of
+from ..link.messages import Frame, Hello
 from ..wire import codec as wire
 from ..wire.codec import ErrorCode, ProtocolError
 from .shell import PeerShell, pinger
@@ -171,13 +171,12 @@ class Door:
         try:
             with trio.fail_at(greeting_due):  # the admission's deadline for a stranger
                 hello_body, hello = await link.receive()
-                knocked = kind_of(hello) is Knock
-                if knocked:  # a seat proving its key from its first frame (5.4)
+                state = core.handshake_step("AWAIT_HELLO", hello)
+                if state == "KNOCKED":  # a seat proving its key from its first frame (5.4)
                     self._knocked(link, hs, hello, greeting_due)
                     hello_body, hello = await link.receive()
-                if knocked and kind_of(hello) is not Hello:
-                    raise ProtocolError(ErrorCode.UNKNOWN_TYPE, "expected hello")
-                if kind_of(hello) is Watch:  # a spectator: no seat, no key
+                    state = core.handshake_step(state, hello)
+                if state == "WATCHING":  # a spectator: no seat, no key
                     spectator = core.spectator_name(hello)
                     # Its own slots from now on, out of the strangers' budget.
                     if not self.admission.spectating(link):

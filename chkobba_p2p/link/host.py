@@ -9,9 +9,12 @@ feeds it connections that finished their greeting, their messages and the time, 
 carries out the :mod:`~chkobba_p2p.link.seat` effects it returns.  Connections are the
 shell's opaque values (``C``).
 
-The message table of a seated connection (:data:`SEAT_MESSAGES`, read from
-:data:`~chkobba_p2p.link.states.HOST`) is the host's whole answer to what a seat may
-say; anything else is ``unknown_type`` and the end of that connection (PROTOCOL.md 5.1).
+Each seated connection has its state in :data:`~chkobba_p2p.link.states.HOST` (SEATED,
+then IN_GAME once the genesis is made), and the host consults that table for every
+message: its row is the host's whole answer to what a seat may say; anything else is
+refused with the table's code (``unknown_type``; a ``sig`` before the genesis,
+``protocol_violation``) and ends that connection (PROTOCOL.md 5.1).  A spectator's
+connection is WATCHING (``ping`` and ``pong`` only).
 """
 
 from __future__ import annotations
@@ -43,7 +46,7 @@ from .handshake import CAP_SHUFFLE_PROOFS, HostHandshake, Knocks
 from .handshake import Lobby as SeatLobby
 from .seat import C, ChatBucket, Close, Effect, Emit, SeatCore, Send, SendBacklog
 from .spectators import Announcement, SpectatorAnnouncer
-from .states import HOST
+from .states import HOST, LinkStateError, after_event, next_state
 
 __all__ = ["HostTable", "Started", "SeatsMoved", "SEAT_MESSAGES", "SPECTATOR_MESSAGES",
            "WATCH_PERIOD"]
@@ -129,6 +132,10 @@ class HostTable(SeatCore[C]):
         self.crowded_out: set[int] = set()
         #: Connections whose seat the host's person freed (free_seat): closing.
         self._freed: set[C] = set()
+        #: Each seated connection's state in :data:`~chkobba_p2p.link.states.HOST`
+        #: (SEATED, IN_GAME once the genesis is made): what it may send is what its
+        #: state's row reads, and anything else is refused with that table's code.
+        self.conn_states: dict[C, str] = {}
 
     # -- the handshake -------------------------------------------------------------------
 
@@ -163,6 +170,13 @@ class HostTable(SeatCore[C]):
         if resume is None or match is None:
             return None
         return match.bodies, match.start_for(resume[1])
+
+    @staticmethod
+    def handshake_step(state: str, msg: lm.Frame) -> str:
+        """A connection's state after ``msg`` in the handshake (``AWAIT_HELLO``: a hello,
+        a watch or a knock; ``KNOCKED``: a hello), as :data:`~.states.HOST` says; a type
+        the state does not read is a :class:`~.states.LinkStateError` (``unknown_type``)."""
+        return next_state(HOST, state, lm.type_name(msg))
 
     def knock(self, conn: C, hs: HostHandshake, msg: lm.Frame | dict[str, Any], due: float,
               now: float) -> int | None:
@@ -258,6 +272,7 @@ class HostTable(SeatCore[C]):
             self.out.append(Close(replaced))
         self.out.append(Send(conn, wire.encode(welcome)))
         self.links[seat] = conn
+        self.conn_states[conn] = "SEATED" if self.session is None else "IN_GAME"
         if seat in self.knocking and self.knocking[seat][0] == conn:
             del self.knocking[seat]  # its knock is answered
         self._buckets[conn] = ChatBucket()
@@ -293,8 +308,11 @@ class HostTable(SeatCore[C]):
         does not read ends it; a malformed message of a type it reads is dropped."""
         if conn in self._freed:
             return False  # its seat was freed: it speaks for no seat (it is closing)
-        if lm.type_name(msg) not in SEAT_MESSAGES:
-            self.out.append(Close(conn, ErrorCode.UNKNOWN_TYPE, repr(lm.type_name(msg))[:40]))
+        state = self.conn_states.get(conn, "SEATED" if self.session is None else "IN_GAME")
+        try:
+            self.conn_states[conn] = next_state(HOST, state, lm.type_name(msg))
+        except LinkStateError as exc:  # unknown_type; a sig before the genesis: a violation
+            self.out.append(Close(conn, exc.error_code, exc.detail))
             return False
         match msg:
             case lm.Ping():
@@ -320,6 +338,7 @@ class HostTable(SeatCore[C]):
         table (cancelled): nobody left us."""
         self._buckets.pop(conn, None)
         self._freed.discard(conn)
+        self.conn_states.pop(conn, None)
         if self.links.get(seat) == conn:
             del self.links[seat]
             self._dropped(seat, now, closing)
@@ -443,6 +462,8 @@ class HostTable(SeatCore[C]):
         else:
             self.cancel_ask()
             self.session, genesis = Session.create(self.identity, lobby.table())
+            for conn, state in self.conn_states.items():
+                self.conn_states[conn] = after_event(HOST, state, "table full")
             self.out.append(Started())
             self._entry_out(genesis.body)
             self.pump(now)
@@ -629,8 +650,10 @@ class HostTable(SeatCore[C]):
                                                            ProtocolError | None]:
         """A spectator may only ping: the pong, or the error that ends it."""
         t = lm.type_name(msg)
-        if t not in SPECTATOR_MESSAGES:
-            return [], ProtocolError(ErrorCode.PROTOCOL_VIOLATION,
+        try:
+            next_state(HOST, "WATCHING", t)  # a spectator's connection stays WATCHING
+        except LinkStateError as exc:
+            return [], ProtocolError(exc.error_code,
                                      f"a spectator sends only ping and pong, not {t!r}"[:80])
         if isinstance(msg, lm.Ping):
             return [Send(conn, wire.encode(lm.Pong().to_wire()))], None

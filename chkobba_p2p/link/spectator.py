@@ -37,6 +37,7 @@ from .handshake import greeting_players
 from .joiner import code_name, lobby_event, refusal_words, seat_of
 from .seat import Close, Effect, Emit, Send
 from .spectators import WatchersShown
+from .states import SPECTATOR, LinkStateError, next_state
 
 __all__ = ["SpectatorCore", "LogEntry", "HOST"]
 
@@ -60,6 +61,9 @@ class SpectatorCore:
     def __init__(self, name: str, announce: float = 5.0) -> None:
         self.name = name
         self.out: list[Effect] = []
+        #: The connection's state in :data:`~chkobba_p2p.link.states.SPECTATOR`, which
+        #: every frame from the host consults (a type a state refuses raises its code).
+        self.state = SPECTATOR.initial
         #: Why the watching stopped (one sentence for people), once it did.
         self.stopped: str | None = None
         self.observer: Observer | None = None
@@ -101,6 +105,7 @@ class SpectatorCore:
         """The host's greeting: our ``watch`` to send, or :class:`ProtocolError`.  Its
         versions, key and table size are checked as a joining peer checks them; its name
         and rules are only shown (the genesis, signed by that key, settles the table)."""
+        self.state = next_state(SPECTATOR, self.state, lm.type_name(frame))
         host = lm.Greeting.of(frame)
         common = set(host.versions) & set(SUPPORTED_VERSIONS)
         if not common:
@@ -119,10 +124,12 @@ class SpectatorCore:
     def admitted(self, frame: lm.Frame) -> None:
         """The host's answer to our ``watch``: ``watching`` (our number, the entries that
         follow at once, the table's clocks), or :class:`ProtocolError`."""
-        if isinstance(frame, lm.Malformed) and frame.kind is lm.Watching:
+        state = next_state(SPECTATOR, self.state, lm.type_name(frame))
+        if isinstance(frame, lm.Malformed):
             raise frame.error
         if not isinstance(frame, lm.Watching):
             raise ProtocolError(ErrorCode.UNKNOWN_TYPE, "expected watching")
+        self.state = state
         self.spectator_id, self.backlog = frame.id, frame.have
         self.limits = Limits(*frame.limits) if frame.limits is not None else None
         self._told_used = frame.used
@@ -147,7 +154,13 @@ class SpectatorCore:
 
     def receive(self, frame: lm.Frame, now: float) -> bool:
         """One frame from the host; False once the watching stops (a :class:`Close` with
-        the reason is among the effects)."""
+        the reason is among the effects).  WATCHING reads any type (a later version's
+        is ignored): the table refuses nothing here, and says so."""
+        try:
+            self.state = next_state(SPECTATOR, self.state, lm.type_name(frame))
+        except LinkStateError as exc:  # before our admission, or after we stopped
+            self._give_up(exc, "a message its state does not read")
+            return False
         match frame:
             case lm.Ping():
                 self.out.append(Send(HOST, wire.encode(lm.Pong().to_wire())))
@@ -194,16 +207,19 @@ class SpectatorCore:
 
     def silent(self) -> None:
         """Nothing came from the host within the idle timeout."""
+        self.state = "CLOSED"
         self.stopped = "the host fell silent (no message within the idle timeout)"
 
     def closed(self, error: lm.ErrorMsg | None) -> None:
         """The host closed the connection (with ``error``, or without a word)."""
         said = error.said if error is not None else ""
+        self.state = "CLOSED"  # its error, or the end of the stream: nothing more comes
         self.stopped = "the host closed the connection" + (
             f": {safe_text(said, 200)}" if said else "")
 
     def _give_up(self, exc: ProtocolError, what: str) -> None:
         """The host sent ``what``: say so, and close with the code."""
+        self.state = "CLOSED"
         self.stopped = (f"the host sent {what} ({exc.error_code.name.lower()}: "
                         f"{safe_text(exc.detail, 200)}); the connection was closed")
         self.out.append(Close(HOST, exc.error_code, exc.detail))

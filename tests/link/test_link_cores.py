@@ -487,3 +487,35 @@ def test_a_joiner_counts_with_the_limits_a_restarted_host_announces():
                 and type(e.event).__name__ == "ClockReading"]
     assert readings and readings[-1].limits == Limits(60, 8)
     assert readings[-1].clocks[1].move_left == 60 - 2
+
+
+def test_each_seats_connection_has_its_state_and_the_host_consults_its_table():
+    """SEATED until the genesis, IN_GAME from it (PROTOCOL.md 5.1): what a seat may send
+    is its state's row, anything else is refused with that table's code, and a sig
+    before the genesis (well formed or not) is a violation, not an entry to read."""
+    from chkobba_p2p.link.states import HOST, MESSAGE_TYPES, refusal_of
+
+    table = Table(players=3)
+    table.join("p1")
+    assert table.host.conn_states == {"c1": "SEATED"}
+    for t in ("sig", "lobby", "later-version"):
+        probe = Table(players=3)
+        probe.join("p1")
+        probe.host.take()
+        going_on = probe.host.seat_message("c1", 1, _frame({"t": t}), probe.now)
+        [close] = [e for e in probe.host.take() if isinstance(e, Close)]
+        assert not going_on and close.code == refusal_of(HOST, "SEATED", t), t
+    table.join("p2")  # the table is full: the genesis is made
+    assert table.host.session is not None
+    assert table.host.conn_states == {"c1": "IN_GAME", "c2": "IN_GAME"}
+    for t in (*MESSAGE_TYPES, "later-version"):
+        if t in ("error", "sig"):
+            continue  # a peer's last word; an entry is read as one
+        code = refusal_of(HOST, "IN_GAME", t)
+        going_on = table.host.seat_message("c1", 1, _frame({"t": t}), table.now)
+        closes = [e for e in table.host.take() if isinstance(e, Close)]
+        assert going_on is (code is None) and [c.code for c in closes] == (
+            [] if code is None else [code]), t
+        table.host.conn_states["c1"] = "IN_GAME"  # as if each were its first word
+    table.host.seat_gone("c1", 1, table.now)
+    assert "c1" not in table.host.conn_states

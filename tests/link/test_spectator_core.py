@@ -92,8 +92,10 @@ def test_a_refusal_is_said_in_our_words_then_the_hosts():
     assert SpectatorCore.refused(None) == ("the host closed the connection",
                                            OutcomeError.CONNECTION_CLOSED)
     core = _admitted()
+    greeted = SpectatorCore("x")
+    greeted.greeting(frame(_greeting()))
     with pytest.raises(ProtocolError) as info:
-        SpectatorCore("x").admitted(frame({"t": "watching", "id": "2", "have": 0}))
+        greeted.admitted(frame({"t": "watching", "id": "2", "have": 0}))
     assert info.value.error_code == ErrorCode.BAD_FIELD
     assert core.spectator_id == 3
 
@@ -231,3 +233,28 @@ def test_junk_and_out_of_order_frames_never_raise_but_stop_with_a_named_error(sc
             assert isinstance(closes[0].code, ErrorCode) and core.stopped
             break
     assert core.end().verdict in ("valid", "invalid", "incomplete", "unsupported")
+
+
+def test_the_connection_state_is_the_spectator_table_and_refuses_what_it_says():
+    """CONNECTING -> WATCH_SENT -> WATCHING (PROTOCOL.md 5.1): before its admission a
+    spectator takes nothing but the greeting and watching (unknown_type); watching, it
+    reads any type (a later version's is ignored); once it stopped, nothing more."""
+    core = SpectatorCore("amira")
+    assert core.state == "CONNECTING"
+    with pytest.raises(ProtocolError) as info:
+        core.admitted(frame(watching_message(1, 0)))  # before the greeting
+    assert info.value.error_code == ErrorCode.UNKNOWN_TYPE
+    core.greeting(frame(_greeting()))
+    assert core.state == "WATCH_SENT"
+    with pytest.raises(ProtocolError) as info:
+        core.admitted(frame({"t": "lobby", "seats": [None, None]}))
+    assert info.value.error_code == ErrorCode.UNKNOWN_TYPE
+    early = SpectatorCore("amira")
+    assert not early.receive(frame({"t": "chat", "seat": 0, "text": "hi"}), 0.0)
+    assert early.take() == [Close(HOST, ErrorCode.UNKNOWN_TYPE, "'chat' in CONNECTING")]
+    core.admitted(frame(watching_message(1, 0)))
+    assert core.state == "WATCHING"
+    assert core.receive(frame(_greeting()), 0.0) and core.take() == []  # read, ignored
+    core.silent()
+    assert core.state == "CLOSED" and not core.receive(frame({"t": "ping"}), 1.0)
+    assert [e.code for e in core.take()] == [ErrorCode.PROTOCOL_VIOLATION]
