@@ -11,8 +11,10 @@ socket (``examples/socket_bot.py``), an audit tool, build on these:
   events, the clocks (``Limits``, ``SeatClock``);
 * the mental-poker deal: :class:`Deal`, ``LocalTable``;
 * the link's cores and messages: ``HostTable`` (the host's table), ``SeatLink`` (a
-  joiner's link), ``SeatCore`` and its effects, the handshakes, one class per link
-  message and ``parse_link_message``.
+  joiner's link), ``SpectatorCore`` (a spectator's), ``SeatCore`` and its effects, the
+  handshakes, one class per link message and ``parse_link_message``; ``read_frame``,
+  what a connection carries as the cores take it (a link message, a ``Signed`` entry,
+  an ``Unknown`` type, a ``Malformed`` message).
 
 The rules model (:mod:`chkobba_p2p.game`) and the bots (:mod:`chkobba_p2p.bots`) are
 public sub-packages of their own; the face for playing at a table is :mod:`chkobba_p2p`.
@@ -58,17 +60,22 @@ from .link.messages import (
     Back,
     Chat,
     ErrorMsg,
+    Frame,
+    Greeting,
     Hello,
     Host,
     Knock,
     LinkMessage,
     Lobby,
     LobbySeat,
+    Malformed,
     Ping,
     Pong,
     Rematch,
+    Signed,
     Spectators,
     Start,
+    Unknown,
     Wait,
     Watch,
     Watching,
@@ -77,6 +84,7 @@ from .link.messages import (
     display_name,
     parse_link_message,
     read_allowance_left,
+    read_frame,
     read_have,
     read_limits,
     read_move_used,
@@ -94,6 +102,7 @@ from .link.seat import (
     Send,
     SendBacklog,
 )
+from .link.spectator import LogEntry, SpectatorCore
 from .transcript.liveness import (
     ClockReading,
     Clocks,
@@ -204,8 +213,10 @@ __all__ = [
     "clean_text", "read_limits", "read_allowance_left", "read_move_used", "read_have", "Host",
     "Hello", "Welcome", "Watch", "Watching", "LobbySeat", "Lobby", "Start", "Chat", "Wait",
     "Back", "Away", "Rematch", "Spectators", "Ping", "Pong", "ErrorMsg", "Knock",
-    "LinkMessage", "parse_link_message", "HostHandshake", "ClientHandshake", "Knocks",
+    "LinkMessage", "parse_link_message", "Frame", "Signed", "Unknown", "Malformed",
+    "Greeting", "read_frame", "HostHandshake", "ClientHandshake", "Knocks",
     "error_message", "CAPABILITIES", "LINK_CAPABILITIES", "SPOKEN", "SeatCore", "Send",
     "SendBacklog", "Close", "Emit", "Decide", "AskReady", "CancelAsk", "Finished", "RunJob",
-    "Effect", "HostTable", "Started", "SeatsMoved", "SeatLink", "Committed",
+    "Effect", "HostTable", "Started", "SeatsMoved", "SeatLink", "Committed", "SpectatorCore",
+    "LogEntry",
 ]

@@ -35,16 +35,16 @@ class Connection:
         self.decoder = lowlevel.FrameDecoder()
         self.ready: list[bytes] = []
 
-    def receive(self) -> tuple[bytes, dict]:
-        """The next frame body (kept exact: entries are verified on these bytes) and its
-        decoded map."""
+    def receive(self) -> tuple[bytes, lowlevel.Frame]:
+        """The next frame body (kept exact: entries are verified on these bytes) and what
+        it is: a link message, a signed entry, an unknown or a malformed message."""
         while not self.ready:
             data = self.sock.recv(65536)
             if not data:
                 raise ConnectionError("the host closed the connection")
             self.ready.extend(self.decoder.feed(data))
         body = self.ready.pop(0)
-        return body, lowlevel.decode(body)
+        return body, lowlevel.read_frame(body)
 
     def send(self, body: bytes) -> None:
         self.sock.sendall(lowlevel.frame(body))
@@ -68,12 +68,12 @@ def play(address: str, name: str) -> int:
     session: Session | None = None
     while session is None or not session.finished:
         body, msg = conn.receive()
-        if msg["t"] == "ping":
-            conn.send(lowlevel.encode({"t": "pong"}))
+        if isinstance(msg, lowlevel.Ping):
+            conn.send(lowlevel.encode(lowlevel.Pong().to_wire()))
             continue
-        if msg["t"] != "sig":
+        if not isinstance(msg, lowlevel.Signed):
             continue  # lobby, wait, back...: display only; unknown types are ignored
-        entry = lowlevel.open_entry(body, msg)
+        entry = lowlevel.open_entry(msg.body, msg.msg)
         try:
             if session is None:  # the genesis: the table as the host signed it
                 session = Session.join(me, entry, hs.host_key)

@@ -16,13 +16,13 @@ import errno
 import logging
 import math
 from collections.abc import Callable
-from typing import Any
 
 import trio
 
 from ..link.admission import GREETING, Admission, AdmissionPolicy
 from ..link.handshake import HostHandshake, error_message
 from ..link.host import HostTable
+from ..link.messages import Frame, Hello
 from ..wire import codec as wire
 from ..wire.codec import ErrorCode, ProtocolError
 from .shell import PeerShell, pinger
@@ -171,13 +171,12 @@ class Door:
         try:
             with trio.fail_at(greeting_due):  # the admission's deadline for a stranger
                 hello_body, hello = await link.receive()
-                knocked = hello.get("t") == "knock"
-                if knocked:  # a seat proving its key from its first frame (5.4)
+                state = core.handshake_step("AWAIT_HELLO", hello)
+                if state == "KNOCKED":  # a seat proving its key from its first frame (5.4)
                     self._knocked(link, hs, hello, greeting_due)
                     hello_body, hello = await link.receive()
-                if knocked and hello.get("t") != "hello":
-                    raise ProtocolError(ErrorCode.UNKNOWN_TYPE, "expected hello")
-                if hello.get("t") == "watch":  # a spectator: no seat, no key
+                    state = core.handshake_step(state, hello)
+                if state == "WATCHING":  # a spectator: no seat, no key
                     spectator = core.spectator_name(hello)
                     # Its own slots from now on, out of the strangers' budget.
                     if not self.admission.spectating(link):
@@ -212,8 +211,8 @@ class Door:
         self.admission.seated(link)  # no budget applies to a seat from now on
         self._strangers.pop(link, None)
         link.decoder = wire.FrameDecoder(wire.MAX_FRAME, link.decoder)
-        core.seated(link, seat, welcome, hello.get("resume") is None, resume, replaced,
-                    trio.current_time())
+        fresh = isinstance(hello, Hello) and hello.resume is None
+        core.seated(link, seat, welcome, fresh, resume, replaced, trio.current_time())
         self.peer.apply()
         left = False
 
@@ -232,7 +231,7 @@ class Door:
         finally:
             leave()
 
-    def _knocked(self, link: Link, hs: HostHandshake, msg: dict[str, Any], due: float) -> None:
+    def _knocked(self, link: Link, hs: HostHandshake, msg: Frame, due: float) -> None:
         """A knock: if it proves a seat's key, the connection leaves the strangers and
         is never let go for room; an older knocking connection of that seat goes."""
         seat = self.core.knock(link, hs, msg, due, trio.current_time())
@@ -262,7 +261,7 @@ class Door:
                 # a second stays counted, so that connect-watch-junk loops stay bounded.
                 self.peer.apply()
 
-        def handle(body: bytes, msg: dict[str, Any]) -> bool:
+        def handle(body: bytes, msg: Frame) -> bool:
             answers, refusal = self.core.spectator_message(link, msg)
             for answer in answers:
                 link.send(answer.body)
@@ -279,4 +278,4 @@ class Door:
     async def _read_loop(self, link: Link, seat: int,
                          failing: Callable[[], None] | None = None) -> None:
         await self.peer._reads(link, lambda body, msg: self.core.seat_message(
-            link, seat, body, msg, trio.current_time()), failing)
+            link, seat, msg, trio.current_time()), failing)

@@ -17,7 +17,6 @@ import contextlib
 import logging
 import math
 from pathlib import Path
-from typing import Any
 
 import trio
 
@@ -516,7 +515,7 @@ class ClientPeer(PeerShell):
                         link.finish()
                         nursery.cancel_scope.cancel()
                         return True
-                    core.greeting(hs, greeting["nonce"])
+                    core.greeting(hs, hs.host_nonce)
                     link.send_msg(hello)
                     welcome_body, welcome = await link.receive()
                     welcome_seat = hs.on_welcome(welcome, welcome_body)
@@ -538,6 +537,7 @@ class ClientPeer(PeerShell):
                 nursery.cancel_scope.cancel()
                 return other
             self._last_link = link
+            assert isinstance(welcome, lm.Welcome)  # on_welcome took it
             core.welcomed(link, hs, welcome, welcome_seat, trio.current_time())
             self.apply()
             nursery.start_soon(pinger, link)
@@ -561,9 +561,9 @@ class ClientPeer(PeerShell):
         self.apply()
 
     async def _read_loop(self, link: Link) -> None:
-        def handle(body: bytes, msg: dict[str, Any]) -> bool:
+        def handle(body: bytes, msg: lm.Frame) -> bool:
             try:
-                self.core.message(link, body, msg, trio.current_time())
+                self.core.message(link, msg, trio.current_time())
             except Exception as exc:  # noqa: BLE001 - nothing from the network may kill us
                 _log.warning("ignored a message from the host that could not be "
                              "handled: %r", exc)

@@ -49,8 +49,7 @@ from ..link.events import (
     Waiting,
     clean_chat,
 )
-from ..link.linkmsg import MAX_LIMIT
-from ..link.spectate import MAX_SPECTATORS
+from ..link.messages import MAX_LIMIT, MAX_SPECTATORS
 from ..tablestate import TableState
 from ..transcript.liveness import ClockReading, Limits, SeatClock
 from ..transcript.session import (

@@ -365,7 +365,7 @@ class PeerShell:
 
     _leave_on_cancel = True
 
-    async def _reads(self, link: Link, handle: Callable[[bytes, dict[str, Any]], bool],
+    async def _reads(self, link: Link, handle: Callable[[bytes, lm.Frame], bool],
                      failing: Callable[[], None] | None = None) -> LinkClosed | None:
         """Give ``link``'s frames to ``handle`` (then carry out what the core decided)
         until it returns False (its error is queued: the link drains) or the link ends

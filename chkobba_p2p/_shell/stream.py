@@ -16,7 +16,7 @@ import trio
 
 from ..link.backlog import Backlog
 from ..link.handshake import error_message
-from ..link.linkmsg import parse_error
+from ..link.messages import ErrorMsg, Frame, read_frame
 from ..wire import codec as wire
 from ..wire.codec import ErrorCode
 from .config import Timeouts
@@ -45,7 +45,7 @@ class LinkClosed(Exception):
     """The connection ended (EOF, reset, or closed by us); ``error`` if the other end
     sent an error message first."""
 
-    def __init__(self, reason: str, error: dict[str, Any] | None = None) -> None:
+    def __init__(self, reason: str, error: ErrorMsg | None = None) -> None:
         super().__init__(reason)
         self.error = error
 
@@ -82,9 +82,11 @@ class Link:
         #: with it extends it in place instead of taking a place of its own in the queue.
         self._tail: Backlog | None = None
 
-    async def receive(self, timeout: float | None = None) -> tuple[bytes, dict[str, Any]]:
-        """The next frame body and its decoded map.  Raises :class:`ProtocolError` for bad
-        input, :class:`LinkClosed` at the end, ``trio.TooSlowError`` on a timeout."""
+    async def receive(self, timeout: float | None = None) -> tuple[bytes, Frame]:
+        """The next frame body and what it is (:func:`~chkobba_p2p.link.messages.read_frame`:
+        a link message, a signed entry, an unknown or malformed one).  Raises
+        :class:`ProtocolError` for bad input, :class:`LinkClosed` at the end (with the
+        peer's ``error``, if it sent one), ``trio.TooSlowError`` on a timeout."""
         while not self._ready:
             pending = self.decoder.pending
             if pending:
@@ -118,12 +120,12 @@ class Link:
                 self._frame_left = self.timeouts.frame  # a new frame begins
             self._ready.extend(frames)
         body = self._ready.pop(0)
-        msg = wire.decode(body)
-        if msg["t"] == "error":
-            code, text = parse_error(msg)
+        msg = read_frame(body)
+        if isinstance(msg, ErrorMsg):
+            code = msg.code
             self.error_code = int(code) if code is not None else None
             self.eof.set()  # an error is the last thing a peer sends
-            raise LinkClosed(f"peer error {int(code) if code else '?'}: {text}", msg)
+            raise LinkClosed(f"peer error {int(code) if code else '?'}: {msg.text}", msg)
         return body, msg
 
     def send(self, body: bytes) -> None:

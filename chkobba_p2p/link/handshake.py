@@ -13,7 +13,7 @@ import hashlib
 import hmac
 import secrets
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 from ..errors import LocalError
 from ..game.ruleset import Ruleset
@@ -37,13 +37,25 @@ from ..wire.codec import (
     ErrorCode,
     Identity,
     ProtocolError,
-    get_field,
     handshake_hash,
     seal_pop,
     unsealed,
     verify_signature,
 )
-from .messages import ErrorMsg, Hello, Host, Knock, LobbySeat, display_name
+from .messages import (
+    ErrorMsg,
+    Frame,
+    Hello,
+    Host,
+    Knock,
+    LobbySeat,
+    Malformed,
+    Signed,
+    Unknown,
+    Welcome,
+    as_frame,
+    display_name,
+)
 from .messages import Lobby as LobbyMsg
 
 __all__ = [
@@ -271,15 +283,14 @@ class Knocks:
             return None
         return int.from_bytes(nonce[:8], "big")
 
-    def check(self, msg: dict[str, Any]) -> tuple[int, bytes] | None:
+    def check(self, msg: Frame | dict[str, Any]) -> tuple[int, bytes] | None:
         """The seat (and key) a ``knock`` proves, or None: a knock that proves nothing
         (malformed, no game running, a key without a seat or the host's own, a nonce not
         ours or not later than the seat's last knock, a bad signature) is ignored, and
         the connection stays a stranger until its hello, as without a knock.  The cheap
         checks come before the signature's."""
-        try:
-            knock = Knock.from_wire(msg)
-        except ProtocolError:
+        knock = as_frame(msg)
+        if not isinstance(knock, Knock):
             return None
         serial = self.serial(knock.nonce)
         seat = self.lobby.seat_of(knock.key)
@@ -352,27 +363,18 @@ class HostHandshake:
         self._greeting = wire.encode(msg)
         return msg
 
-    def on_hello(self, msg: dict[str, Any], body: bytes | None = None, have: int = 0
-                 ) -> tuple[dict[str, Any], int, tuple[bytes, int] | None]:
-        """``body``: the hello's frame body as received (default: ``msg`` encoded);
-        ``have``: the host's chain length, for the welcome."""
-        if msg.get("t") != "hello":
-            raise ProtocolError(ErrorCode.UNKNOWN_TYPE, "expected hello")
+    def on_hello(self, msg: Frame | dict[str, Any], body: bytes | None = None,
+                 have: int = 0) -> tuple[dict[str, Any], int, tuple[bytes, int] | None]:
+        """``msg``: the frame read (a decoded map is read as one); ``body``: the hello's
+        frame body as received (default: ``msg`` encoded); ``have``: the host's chain
+        length, for the welcome."""
+        body = _body_of(msg, body)
+        hello = _expected(as_frame(msg, body), Hello, "expected hello")
         if self._greeting is None:
             raise LocalError("greeting() first")
-        body = wire.encode(msg) if body is None else bytes(body)
-        version = get_field(msg, "v", "int")
-        if version not in SUPPORTED_VERSIONS:
-            raise ProtocolError(ErrorCode.VERSION_MISMATCH, f"peer chose {version}")
-        caps = get_field(msg, "caps", "list", max_len=64)
-        if "deal/v1" not in caps:
-            raise ProtocolError(ErrorCode.BAD_FIELD, "caps must include deal/v1")
-        key = get_field(msg, "key", "bytes", size=32)
-        name = display_name(msg.get("name"))
-        get_field(msg, "nonce", "bytes", size=32)
-        pop = get_field(msg, "pop", "bytes", size=64)
-        signed = handshake_hash(self._greeting, unsealed(body, msg))
-        if not verify_signature(key, POP_JOINER_DOMAIN, signed, pop):
+        key, caps = hello.key, hello.caps
+        signed = handshake_hash(self._greeting, unsealed(body, {"pop": hello.pop}))
+        if not verify_signature(key, POP_JOINER_DOMAIN, signed, hello.pop):
             raise ProtocolError(ErrorCode.BAD_PROOF_OF_POSSESSION)
         if self.knocked is not None and key != self.knocked:
             raise ProtocolError(ErrorCode.PROTOCOL_VIOLATION,
@@ -383,10 +385,8 @@ class HostHandshake:
                                 "this table's shuffles carry proofs")
         resume = None
         over: tuple[int, int] | None = None
-        r = get_field(msg, "resume", "map", optional=True)
-        if r is not None:
-            game = get_field(r, "g", "bytes", size=16)
-            resume_have = get_field(r, "have", "int")
+        if hello.resume is not None:
+            game, resume_have = hello.resume
             if self.running is None or game != self.running:
                 # A match this host ended while that seat was away: welcomed, to be told
                 # its end (PROTOCOL.md 13.1); no clocks run for it.
@@ -406,8 +406,8 @@ class HostHandshake:
                 raise ProtocolError(ErrorCode.TABLE_FULL, "the game has started")
             resume = (self.running, 0)
         else:
-            seat = self.lobby.take_seat(key, name, tuple(c for c in caps if isinstance(c, str)))
-        welcome = {"t": "welcome", "v": version, "seat": seat, "caps": list(SPOKEN),
+            seat = self.lobby.take_seat(key, hello.name, caps)
+        welcome: dict[str, Any] = {"t": "welcome", "v": hello.v, "seat": seat, "caps": list(SPOKEN),
                    "have": have}
         if self.limits is not None and over is None:
             welcome["limits"] = dict(self.limits)
@@ -423,10 +423,34 @@ class HostHandshake:
         return welcome, seat, resume
 
 
-def greeting_players(msg: dict[str, Any]) -> int:
+_M = TypeVar("_M")
+
+
+def _body_of(msg: Frame | dict[str, Any], body: bytes | None) -> bytes:
+    """A handshake message's bytes as received; by default ``msg`` encoded (a map as it
+    is, unknown fields included; a typed message as it sends)."""
+    if body is not None:
+        return bytes(body)
+    if isinstance(msg, dict):
+        return wire.encode(msg)
+    if isinstance(msg, Signed | Unknown | Malformed):
+        return b""  # refused before any hash is taken
+    return wire.encode(msg.to_wire())
+
+
+def _expected(frame: Frame, cls: type[_M], what: str) -> _M:
+    """``frame`` if it is a ``cls``; a malformed ``cls`` raises its error, anything else
+    ``unknown_type`` (``what`` says what was expected)."""
+    if isinstance(frame, cls):
+        return frame
+    if isinstance(frame, Malformed) and frame.kind is cls:
+        raise frame.error
+    raise ProtocolError(ErrorCode.UNKNOWN_TYPE, what)
+
+
+def greeting_players(players: int) -> int:
     """A ``host`` greeting's table size, 2, 3 or 4; else :class:`ProtocolError`
     ``bad_field`` (a joining peer's check, and a spectator's)."""
-    players: int = get_field(msg, "players", "int")
     if players not in ONLINE:
         raise ProtocolError(ErrorCode.BAD_FIELD, f"a table of {players} players "
                             f"(a table seats {' or '.join(map(str, ONLINE))})")
@@ -457,34 +481,35 @@ class ClientHandshake:
         self.host_name = ""
         #: The ``host`` greeting's capabilities: the table's to come.
         self.host_caps: tuple[str, ...] = ()
+        #: The greeting's nonce (a knock cites it, PROTOCOL.md 5.4).
+        self.host_nonce = b""
         self.rules: Ruleset | None = None
         self.players = 0
         self.version = PROTOCOL_VERSION
         self._greeting = b""
         self._hello = b""
 
-    def on_host(self, msg: dict[str, Any], body: bytes | None = None) -> dict[str, Any]:
-        """``body``: the greeting's frame body as received (default: ``msg`` encoded)."""
-        if msg.get("t") != "host":
-            raise ProtocolError(ErrorCode.UNKNOWN_TYPE, "expected the host's greeting")
-        self._greeting = wire.encode(msg) if body is None else bytes(body)
-        versions = [v for v in get_field(msg, "versions", "list", max_len=64)
-                    if isinstance(v, int) and not isinstance(v, bool)]
-        common = set(versions) & set(SUPPORTED_VERSIONS)
+    def on_host(self, msg: Frame | dict[str, Any], body: bytes | None = None
+                ) -> dict[str, Any]:
+        """``msg``: the frame read (a decoded map is read as one); ``body``: the
+        greeting's frame body as received (default: ``msg`` encoded)."""
+        body = _body_of(msg, body)
+        host = _expected(as_frame(msg, body), Host, "expected the host's greeting")
+        self._greeting = body
+        common = set(host.versions) & set(SUPPORTED_VERSIONS)
         if not common:
-            raise ProtocolError(ErrorCode.VERSION_MISMATCH, f"host speaks {versions}")
+            raise ProtocolError(ErrorCode.VERSION_MISMATCH, f"host speaks {list(host.versions)}")
         self.version = max(common)
-        self.host_key = get_field(msg, "key", "bytes", size=32)
-        self.host_name = display_name(msg.get("name"))
-        self.host_caps = tuple(c for c in get_field(msg, "caps", "list", max_len=64)
-                               if isinstance(c, str))
-        get_field(msg, "nonce", "bytes", size=32)
-        self.players = greeting_players(msg)
+        self.host_key = host.key
+        self.host_name = host.name
+        self.host_caps = host.caps
+        self.host_nonce = host.nonce
+        self.players = greeting_players(host.players)
         try:
-            self.rules = Ruleset.from_dict(get_field(msg, "rules", "map"))
+            self.rules = Ruleset.from_dict(host.rules)
         except ValueError as exc:
             raise ProtocolError(ErrorCode.BAD_FIELD, f"ruleset: {exc}") from None
-        if get_field(msg, "rules_hash", "bytes", size=32) != self.rules.digest():
+        if host.rules_hash != self.rules.digest():
             raise ProtocolError(ErrorCode.BAD_FIELD, "rules_hash does not match the ruleset")
         hello = Hello(self.version, self.caps, self.identity.public, self.name, self.nonce,
                       self.resume).to_wire()
@@ -498,22 +523,22 @@ class ClientHandshake:
         self._hello = wire.encode(sealed)
         return sealed
 
-    def on_welcome(self, msg: dict[str, Any], body: bytes | None = None) -> int:
-        """``body``: the welcome's frame body as received (default: ``msg`` encoded)."""
-        if msg.get("t") == "error":
-            ec = ErrorCode.from_wire(msg.get("code"))
-            raise ProtocolError(ec if ec is not None else ErrorCode.PROTOCOL_VIOLATION,
-                                str(msg.get("msg", ""))[:200])
-        if msg.get("t") != "welcome":
-            raise ProtocolError(ErrorCode.UNKNOWN_TYPE, "expected welcome")
+    def on_welcome(self, msg: Frame | dict[str, Any], body: bytes | None = None) -> int:
+        """``msg``: the frame read (a decoded map is read as one); ``body``: the
+        welcome's frame body as received (default: ``msg`` encoded)."""
+        body = _body_of(msg, body)
+        frame = as_frame(msg, body)
+        if isinstance(frame, ErrorMsg):
+            raise ProtocolError(frame.code if frame.code is not None
+                                else ErrorCode.PROTOCOL_VIOLATION, frame.text)
+        welcome = _expected(frame, Welcome, "expected welcome")
         assert self.host_key is not None
-        body = wire.encode(msg) if body is None else bytes(body)
-        pop = get_field(msg, "pop", "bytes", size=64)
-        signed = handshake_hash(self._greeting, self._hello, unsealed(body, msg))
-        if not verify_signature(self.host_key, POP_HOST_DOMAIN, signed, pop):
+        signed = handshake_hash(self._greeting, self._hello,
+                                unsealed(body, {"pop": welcome.pop}))
+        if not verify_signature(self.host_key, POP_HOST_DOMAIN, signed, welcome.pop):
             raise ProtocolError(ErrorCode.BAD_PROOF_OF_POSSESSION,
                                 "the host's welcome is not signed by its greeting's key")
-        seat: int = get_field(msg, "seat", "int")
+        seat = welcome.seat
         if self.resume_seat is not None:
             if seat != self.resume_seat:
                 raise ProtocolError(ErrorCode.BAD_FIELD, "not the seat we resume")

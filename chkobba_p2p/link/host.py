@@ -9,9 +9,12 @@ feeds it connections that finished their greeting, their messages and the time, 
 carries out the :mod:`~chkobba_p2p.link.seat` effects it returns.  Connections are the
 shell's opaque values (``C``).
 
-The message table of a seated connection (:data:`SEAT_MESSAGES`, read from
-:data:`~chkobba_p2p.link.states.HOST`) is the host's whole answer to what a seat may
-say; anything else is ``unknown_type`` and the end of that connection (PROTOCOL.md 5.1).
+Each seated connection has its state in :data:`~chkobba_p2p.link.states.HOST` (SEATED,
+then IN_GAME once the genesis is made), and the host consults that table for every
+message: its row is the host's whole answer to what a seat may say; anything else is
+refused with the table's code (``unknown_type``; a ``sig`` before the genesis,
+``protocol_violation``) and ends that connection (PROTOCOL.md 5.1).  A spectator's
+connection is WATCHING (``ping`` and ``pong`` only).
 """
 
 from __future__ import annotations
@@ -42,9 +45,8 @@ from .events import (
 from .handshake import CAP_SHUFFLE_PROOFS, HostHandshake, Knocks
 from .handshake import Lobby as SeatLobby
 from .seat import C, ChatBucket, Close, Effect, Emit, SeatCore, Send, SendBacklog
-from .spectate import spectators_message, watch_name, watching_message
 from .spectators import Announcement, SpectatorAnnouncer
-from .states import HOST
+from .states import HOST, LinkStateError, after_event, next_state
 
 __all__ = ["HostTable", "Started", "SeatsMoved", "SEAT_MESSAGES", "SPECTATOR_MESSAGES",
            "WATCH_PERIOD"]
@@ -130,6 +132,10 @@ class HostTable(SeatCore[C]):
         self.crowded_out: set[int] = set()
         #: Connections whose seat the host's person freed (free_seat): closing.
         self._freed: set[C] = set()
+        #: Each seated connection's state in :data:`~chkobba_p2p.link.states.HOST`
+        #: (SEATED, IN_GAME once the genesis is made): what it may send is what its
+        #: state's row reads, and anything else is refused with that table's code.
+        self.conn_states: dict[C, str] = {}
 
     # -- the handshake -------------------------------------------------------------------
 
@@ -165,7 +171,14 @@ class HostTable(SeatCore[C]):
             return None
         return match.bodies, match.start_for(resume[1])
 
-    def knock(self, conn: C, hs: HostHandshake, msg: dict[str, Any], due: float,
+    @staticmethod
+    def handshake_step(state: str, msg: lm.Frame) -> str:
+        """A connection's state after ``msg`` in the handshake (``AWAIT_HELLO``: a hello,
+        a watch or a knock; ``KNOCKED``: a hello), as :data:`~.states.HOST` says; a type
+        the state does not read is a :class:`~.states.LinkStateError` (``unknown_type``)."""
+        return next_state(HOST, state, lm.type_name(msg))
+
+    def knock(self, conn: C, hs: HostHandshake, msg: lm.Frame | dict[str, Any], due: float,
               now: float) -> int | None:
         """A connection's first frame is a ``knock`` (PROTOCOL.md 5.4): the seat whose key
         it proves (its hello must then be that key's: ``hs.knocked``), or None (it proves
@@ -231,7 +244,7 @@ class HostTable(SeatCore[C]):
                 return math.ceil(max(0.0, self.clock.limits.move - c.move_left))
         return None
 
-    def on_hello(self, hs: HostHandshake, hello: dict[str, Any], body: bytes
+    def on_hello(self, hs: HostHandshake, hello: lm.Frame | dict[str, Any], body: bytes
                  ) -> tuple[dict[str, Any], int, tuple[bytes, int] | None, C | None]:
         """A seat's hello: ``(welcome, seat, resume, replaced)``, where ``replaced`` is the
         seat's old connection a proven resume takes over (a half-open socket), or a
@@ -243,7 +256,8 @@ class HostTable(SeatCore[C]):
         held = self.links.get(seat)
         if held is None or self.is_closed(held):
             return welcome, seat, resume, None
-        if hello.get("resume") is None:
+        if not isinstance(hello := lm.as_frame(hello, body), lm.Hello) \
+                or hello.resume is None:
             # A fresh join with an identity already connected (a fresh hello never
             # takes a seat that is held).
             raise ProtocolError(ErrorCode.ALREADY_SEATED)
@@ -258,6 +272,7 @@ class HostTable(SeatCore[C]):
             self.out.append(Close(replaced))
         self.out.append(Send(conn, wire.encode(welcome)))
         self.links[seat] = conn
+        self.conn_states[conn] = "SEATED" if self.session is None else "IN_GAME"
         if seat in self.knocking and self.knocking[seat][0] == conn:
             del self.knocking[seat]  # its knock is answered
         self._buckets[conn] = ChatBucket()
@@ -287,30 +302,35 @@ class HostTable(SeatCore[C]):
 
     # -- a seated connection's messages --------------------------------------------------
 
-    def seat_message(self, conn: C, seat: int, body: bytes, msg: dict[str, Any],
-                     now: float) -> bool:
-        """One message from ``seat`` on ``conn``; False once the connection must end (a
-        :class:`Close` with the reason is among the effects)."""
+    def seat_message(self, conn: C, seat: int, msg: lm.Frame, now: float) -> bool:
+        """One frame from ``seat`` on ``conn``; False once the connection must end (a
+        :class:`Close` with the reason is among the effects).  A type the seat's state
+        does not read ends it; a malformed message of a type it reads is dropped."""
         if conn in self._freed:
             return False  # its seat was freed: it speaks for no seat (it is closing)
-        t = msg["t"]
-        if t not in SEAT_MESSAGES:
-            self.out.append(Close(conn, ErrorCode.UNKNOWN_TYPE, repr(t)[:40]))
+        state = self.conn_states.get(conn, "SEATED" if self.session is None else "IN_GAME")
+        try:
+            self.conn_states[conn] = next_state(HOST, state, lm.type_name(msg))
+        except LinkStateError as exc:  # unknown_type; a sig before the genesis: a violation
+            self.out.append(Close(conn, exc.error_code, exc.detail))
             return False
-        if t == "ping":
-            self.out.append(Send(conn, wire.encode(lm.Pong().to_wire())))
-        elif t == "sig":
-            return self._on_entry(conn, seat, body, msg, now)
-        elif t == "chat":
-            self._on_chat(conn, seat, msg, now)
-        elif t == "start":
-            # The ready check (before the game; afterwards it changes nothing).
-            if self.session is None and self.lobby.mark_ready(seat, msg.get("seating")):
-                self._lobby_changed(now)
-        elif t == "away":
-            self.away_seats.add(seat)  # its drop, next, is a step away
-        elif t == "rematch":
-            self._on_rematch(seat, msg)
+        match msg:
+            case lm.Ping():
+                self.out.append(Send(conn, wire.encode(lm.Pong().to_wire())))
+            case lm.Signed():
+                return self._on_entry(conn, seat, msg.body, msg.msg, now)
+            case lm.Chat():  # the connection's seat, never the sender's word
+                self._on_chat(conn, seat, msg.text, now)
+            case lm.Start():
+                # The ready check (before the game; afterwards it changes nothing).
+                if self.session is None and self.lobby.mark_ready(seat, msg.seating):
+                    self._lobby_changed(now)
+            case lm.Away():
+                self.away_seats.add(seat)  # its drop, next, is a step away
+            case lm.Rematch():
+                self._on_rematch(seat, msg.accept)
+            case _:
+                pass  # pong; an invalid chat, start or rematch is dropped
         return True
 
     def seat_gone(self, conn: C, seat: int, now: float, closing: bool = False) -> None:
@@ -318,6 +338,7 @@ class HostTable(SeatCore[C]):
         table (cancelled): nobody left us."""
         self._buckets.pop(conn, None)
         self._freed.discard(conn)
+        self.conn_states.pop(conn, None)
         if self.links.get(seat) == conn:
             del self.links[seat]
             self._dropped(seat, now, closing)
@@ -358,12 +379,11 @@ class HostTable(SeatCore[C]):
         self.pump(now)
         return True
 
-    def _on_chat(self, conn: C, seat: int, msg: dict[str, Any], now: float) -> None:
+    def _on_chat(self, conn: C, seat: int, line: str, now: float) -> None:
         """Relay a seated peer's chat line to the others, with the connection's seat
-        (never the sender's word); invalid or over-limit lines are dropped."""
-        line = clean_chat(msg.get("text"))
+        (never the sender's word); over-limit lines are dropped."""
         bucket = self._buckets.setdefault(conn, ChatBucket())
-        if line is None or not bucket.take(now):
+        if not bucket.take(now):
             return
         self._broadcast(wire.encode(lm.Chat(line, seat).to_wire()), but=seat)
         self.out.append(Emit(Chat(seat, line)))
@@ -377,12 +397,11 @@ class HostTable(SeatCore[C]):
         self.out.append(Emit(Chat(0, line)))
         return True
 
-    def _on_rematch(self, seat: int, msg: dict[str, Any]) -> None:
+    def _on_rematch(self, seat: int, accept: bool) -> None:
         """A joiner's answer to playing again (PROTOCOL.md 17): once the match is over,
         once per seat, reported; anything else is ignored."""
-        s, accept = self.session, msg.get("accept")
-        if s is None or not s.finished or not isinstance(accept, bool) \
-                or seat in self.rematch_answers:
+        s = self.session
+        if s is None or not s.finished or seat in self.rematch_answers:
             return
         self.rematch_answers[seat] = accept
         self.out.append(Emit(RematchAnswer(seat, accept)))
@@ -443,6 +462,8 @@ class HostTable(SeatCore[C]):
         else:
             self.cancel_ask()
             self.session, genesis = Session.create(self.identity, lobby.table())
+            for conn, state in self.conn_states.items():
+                self.conn_states[conn] = after_event(HOST, state, "table full")
             self.out.append(Started())
             self._entry_out(genesis.body)
             self.pump(now)
@@ -589,9 +610,21 @@ class HostTable(SeatCore[C]):
 
     # -- spectators -------------------------------------------------------------------
 
-    def spectator_name(self, hello: dict[str, Any]) -> str:
-        """A ``watch``'s name, or a :class:`ProtocolError` (no place for spectators)."""
-        return watch_name(hello, len(self.spectators), self.spectator_limit)
+    def spectator_name(self, watch: lm.Frame | dict[str, Any]) -> str:
+        """A ``watch``'s name, or a :class:`ProtocolError` (a malformed ``watch``, or
+        ``spectators_closed``: no place for spectators, or no more than the limit)."""
+        frame = lm.as_frame(watch)
+        if isinstance(frame, lm.Malformed):
+            raise frame.error
+        if not isinstance(frame, lm.Watch):
+            raise ProtocolError(ErrorCode.UNKNOWN_TYPE, "expected watch")
+        limit = self.spectator_limit
+        if limit <= 0:
+            raise ProtocolError(ErrorCode.SPECTATORS_CLOSED, "this table admits no spectators")
+        if len(self.spectators) >= limit:
+            raise ProtocolError(ErrorCode.SPECTATORS_CLOSED,
+                                f"{limit} spectator{'s' if limit > 1 else ''} already watching")
+        return frame.name
 
     def spectator_arrived(self, conn: C, name: str, now: float) -> int:
         """Admit a spectator: its number, the transcript so far (or the lobby), then all
@@ -601,9 +634,9 @@ class HostTable(SeatCore[C]):
         s = self.session
         limits = self.announced_limits()
         used = self.move_used_of(now)  # the move under way, as a resume's welcome says it
-        self.out.append(Send(conn, wire.encode(watching_message(
-            sid, s.length if s is not None else 0, (limits["move"], limits["away"]),
-            None if used is None else min(used, limits["move"])))))
+        self.out.append(Send(conn, wire.encode(lm.Watching(
+            sid, s.length if s is not None else 0, limits=(limits["move"], limits["away"]),
+            used=None if used is None else min(used, limits["move"])).to_wire())))
         if s is None:
             self.out.append(Send(conn, wire.encode(self.lobby_message())))
         else:
@@ -613,14 +646,16 @@ class HostTable(SeatCore[C]):
         return sid
 
     @staticmethod
-    def spectator_message(conn: C, msg: dict[str, Any]) -> tuple[list[Send[C]],
-                                                                 ProtocolError | None]:
+    def spectator_message(conn: C, msg: lm.Frame) -> tuple[list[Send[C]],
+                                                           ProtocolError | None]:
         """A spectator may only ping: the pong, or the error that ends it."""
-        if msg["t"] not in SPECTATOR_MESSAGES:
-            return [], ProtocolError(ErrorCode.PROTOCOL_VIOLATION,
-                                 f"a spectator sends only ping and pong, not {msg['t']!r}"
-                                 [:80])
-        if msg["t"] == "ping":
+        t = lm.type_name(msg)
+        try:
+            next_state(HOST, "WATCHING", t)  # a spectator's connection stays WATCHING
+        except LinkStateError as exc:
+            return [], ProtocolError(exc.error_code,
+                                     f"a spectator sends only ping and pong, not {t!r}"[:80])
+        if isinstance(msg, lm.Ping):
             return [Send(conn, wire.encode(lm.Pong().to_wire()))], None
         return [], None
 
@@ -641,12 +676,12 @@ class HostTable(SeatCore[C]):
         spectators would otherwise never hear of them."""
         if self.announcer.shown:
             self.out.append(Send(conn, wire.encode(
-                spectators_message(self.announcer.shown, self.spectator_limit))))
+                lm.Spectators(self.announcer.shown, self.spectator_limit).to_wire())))
 
     def _show_spectators(self, news: Announcement) -> None:
         if news.names is None:
             return
-        self._broadcast(wire.encode(spectators_message(news.names, self.spectator_limit)))
+        self._broadcast(wire.encode(lm.Spectators(news.names, self.spectator_limit).to_wire()))
         self.out.append(Emit(Spectators(news.names, self.spectator_limit)))
 
     # -- where frames go -----------------------------------------------------------------

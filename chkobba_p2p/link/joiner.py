@@ -48,22 +48,8 @@ from .handshake import (
     ClientHandshake,
     knock_message,
 )
-from .linkmsg import (
-    MAX_PLAYERS,
-    clean_text,
-    lobby_problem,
-    parse_allowance_left,
-    parse_back,
-    parse_chat,
-    parse_have,
-    parse_limits,
-    parse_lobby,
-    parse_move_used,
-    parse_wait,
-)
 from .seat import C, ChatBucket, Effect, Emit, SeatCore, Send, SendBacklog
-from .spectate import spectator_names
-from .spectators import SpectatorAnnouncer
+from .spectators import WatchersShown
 
 __all__ = ["SeatLink", "Committed", "lobby_event", "code_name", "pinned_fingerprint",
            "RETRY_FIRST", "RETRY_MOST"]
@@ -128,39 +114,35 @@ def refusal_words(code: object, text: str) -> str:
     return "refused: " + host_words(code, text)
 
 
-def lobby_event(msg: dict[str, Any], host_caps: tuple[str, ...],
+def lobby_event(msg: lm.Lobby, host_caps: tuple[str, ...],
                 host: tuple[bytes, str] | None = None) -> Lobby | None:
-    """The :class:`Lobby` event of a ``lobby`` message from the host (None if a field is
-    off): names made distinct and safe to display (the host could send anything), and
-    whether shuffle proofs are on (from the host's greeting).  ``host``: the key and name
-    the host's greeting gave (its proof of possession covers them): seat 0 must be that
-    key, and keeps that name whatever a lobby says (None if not)."""
-    seats = parse_lobby(msg)
-    if seats is None:
-        return None
+    """The :class:`Lobby` event of a ``lobby`` message from the host: names made distinct
+    and safe to display (the host could send anything), and whether shuffle proofs are
+    on (from the host's greeting).  ``host``: the key and name the host's greeting gave
+    (its proof of possession covers them): seat 0 must be that key, and keeps that name
+    whatever a lobby says (None if not)."""
+    seats = tuple((s.name, wire.fingerprint(s.key)) if s else None for s in msg.seats)
     if host is not None:
-        first = msg["seats"][0]
-        if not isinstance(first, dict) or first.get("key") != host[0]:
+        first = msg.seats[0]
+        if first is None or first.key != host[0]:
             return None
         seats = ((host[1], seats[0][1] if seats[0] else wire.fingerprint(host[0])),
                  *seats[1:])
     names = distinct_names([safe_text(x[0], wire.MAX_NAME) if x else None for x in seats],
                            wire.MAX_NAME)
-    # The ready check (PROTOCOL.md 5.3): who confirmed this seating, and its number.
-    ready = msg.get("ready")
-    flags = tuple(x is True for x in ready) if isinstance(ready, list) \
-        and len(ready) == len(seats) else ()
-    seating = msg.get("seating")
-    seating = seating if isinstance(seating, int) and not isinstance(seating, bool) else 0
-    keys = tuple(x.get("key") if isinstance(x, dict) else None for x in msg["seats"])
-    # How many spectators the host admits (section 18): shown, never acted on.
-    places = msg.get("spectators")
-    spectators = places if isinstance(places, int) and not isinstance(places, bool) \
-        and 0 <= places <= lm.MAX_SPECTATORS else None
+    # The ready check (PROTOCOL.md 5.3): who confirmed this seating, and its number; how
+    # many spectators the host admits (section 18): shown, never acted on.
     return Lobby(tuple((name, x[1]) if x and name else None
                        for x, name in zip(seats, names, strict=True)),
-                 shuffle_proofs=CAP_SHUFFLE_PROOFS in host_caps, ready=flags,
-                 seating=seating, keys=keys, spectators=spectators)
+                 shuffle_proofs=CAP_SHUFFLE_PROOFS in host_caps, ready=msg.ready,
+                 seating=msg.seating, keys=tuple(s.key if s else None for s in msg.seats),
+                 spectators=msg.spectators)
+
+
+def seat_of(seat: int | None, players: int) -> int | None:
+    """A seat an unsigned message names, if the table has it (a message's own bounds are
+    the largest table's: :func:`~chkobba_p2p.link.messages.read_frame`)."""
+    return seat if seat is not None and seat < players else None
 
 
 class SeatLink(SeatCore[C]):
@@ -227,8 +209,8 @@ class SeatLink(SeatCore[C]):
         self._host_rematch = False  # the host's rematch answer came (once is enough)
         self._relayed_chat: dict[int, ChatBucket] = {}
         self._own_chat = ChatBucket()
-        self.spectator_limit = 0
-        self.announcer = SpectatorAnnouncer(announce)
+        #: Who is watching, shown at most once a window whatever the host sends.
+        self.watchers = WatchersShown(announce)
         #: A usable lobby (or the genesis) came; else what was wrong with the last lobby.
         self.table_seen = False
         self.lobby_problem: str | None = None
@@ -323,11 +305,10 @@ class SeatLink(SeatCore[C]):
                   "joining", OutcomeError.HOST_KEY_MISMATCH)
         return True
 
-    def refused(self, error: dict[str, Any], greeted_by: bytes | None = None) -> bool:
+    def refused(self, error: lm.ErrorMsg, greeted_by: bytes | None = None) -> bool:
         """The host answered our hello with an error: True when we stop.  ``greeted_by``:
         the key the connection's greeting gave (None: no greeting came)."""
-        code = error.get("code")
-        text = clean_text(error.get("msg"))
+        code, text = error.number, error.text
         if self.session is not None and code == ErrorCode.UNKNOWN_GAME \
                 and greeted_by is not None and greeted_by == self.host_key:
             self._game_unknown()
@@ -395,19 +376,18 @@ class SeatLink(SeatCore[C]):
         self.error_code = OutcomeError.HOST_CHANGED
         return True
 
-    def welcomed(self, conn: C, hs: ClientHandshake, welcome: dict[str, Any], seat: int,
+    def welcomed(self, conn: C, hs: ClientHandshake, welcome: lm.Welcome, seat: int,
                  now: float) -> None:
         """The host's welcome, proven by our host's key: only now is anything in it our
         host's word (an impostor at the address must not shorten our wait, 13)."""
         s = self.session
         self.welcome_seat = seat
-        limits = parse_limits(welcome.get("limits"))
+        limits = welcome.limits
         own_left = move_used = None
         relimited = False
         if limits is not None:
             self.host_limits = Limits(*limits)
-            own_left = parse_allowance_left(welcome.get("limits"), limits[1])
-            move_used = parse_move_used(welcome.get("limits"), limits[0])
+            own_left, move_used = welcome.left, welcome.used
             if self.clock is not None and self.clock.limits != self.host_limits:
                 # A host restarted with other limits: our countdowns are the ones it
                 # enforces now, not the ones our clocks started with (PROTOCOL.md 12.3).
@@ -416,7 +396,7 @@ class SeatLink(SeatCore[C]):
         if not self.committed:
             # A fresh hello may be taken back as a resume from have = 0 (PROTOCOL.md 5):
             # the host's chain, as long as it says, comes first; we act once it is in.
-            self.replay_to = max(self.replay_to, parse_have(welcome))
+            self.replay_to = max(self.replay_to, welcome.have)
         self.refusal = None
         self.host_key = hs.host_key
         self.host_caps = hs.host_caps
@@ -439,7 +419,7 @@ class SeatLink(SeatCore[C]):
             # how long the move being waited for has run: our clocks show those (and our
             # step-away dialog counts them), not a full allowance and a fresh move.  A
             # join with no saved game has no clocks yet: they take it when they start.
-            self._host_said = (own_left, move_used, parse_have(welcome), now)
+            self._host_said = (own_left, move_used, welcome.have, now)
             if s is not None:
                 if self.clock is None:
                     self.clock = self.new_clocks(now)  # takes what the host said
@@ -450,12 +430,11 @@ class SeatLink(SeatCore[C]):
             self.clock_changed(now, force=True)  # the countdowns shown change
         if s is not None and hs.resume is not None and self.committed:
             self.out.append(Emit(Resumed(s.own_seat, self.resumed_entries)))
-            host_has = welcome.get("have")
-            if isinstance(host_has, int) and host_has < s.length:
-                self.out.append(SendBacklog(conn, max(host_has, 0), len(s.bodies)))
+            if 0 < welcome.have < s.length:
+                self.out.append(SendBacklog(conn, welcome.have, len(s.bodies)))
             # What the host has past our copy comes first (it may be the match's signed
             # end, PROTOCOL.md 13.1): nothing of ours is signed for a position it passed.
-            self._resume_to = parse_have(welcome)
+            self._resume_to = welcome.have
         if self.committed and self._host_chain_in():
             self.pump(now)  # a resumed session may hold the floor already
 
@@ -570,18 +549,18 @@ class SeatLink(SeatCore[C]):
         self.error_code = OutcomeError.CONNECT_FAILED
         return True
 
-    def closed_in_lobby(self, error: dict[str, Any] | None) -> None:
+    def closed_in_lobby(self, error: lm.ErrorMsg | None) -> None:
         """The host ended our connection before the game: there is no game to come back
         to (a seat in a lobby is not held), so this is the end, said as the host said it."""
         if self.session is not None or self.error is not None:
             return
-        code = error.get("code") if error is not None else None
-        if code == ErrorCode.SHUTDOWN and not isinstance(code, bool):
+        code = error.number if error is not None else None
+        if code == ErrorCode.SHUTDOWN:
             self.error = "the host closed the table before the game started"
             self.error_code = OutcomeError.HOST_CLOSED
         elif error is not None:
             self.error = (f"the host ended our connection before the game started "
-                          f"({code_name(code)}: {clean_text(error.get('msg'))})")
+                          f"({code_name(code)}: {error.text})")
             self.error_code = code_name(code)
         else:
             self.error = "the host closed the connection before the game started"
@@ -611,66 +590,71 @@ class SeatLink(SeatCore[C]):
 
     # -- the host's messages -------------------------------------------------------------------
 
-    def message(self, conn: C, body: bytes, msg: dict[str, Any], now: float) -> None:
-        """One message from the host.  The unsigned ones (lobby, wait, back, chat) are
-        checked field by field and only shown; a malformed one is ignored."""
+    def message(self, conn: C, msg: lm.Frame, now: float) -> None:
+        """One frame from the host.  The unsigned messages (lobby, wait, back, chat...)
+        are checked field by field and only shown; a malformed one is ignored, as is a
+        type this version does not know (a later version's)."""
         s = self.session
-        players = s.table.players if s is not None else MAX_PLAYERS
-        t = msg["t"]
-        if t == "ping":
-            self.out.append(Send(conn, wire.encode(lm.Pong().to_wire())))
-        elif t == "sig":
-            self.entry(body, msg, now)
-        elif t == "lobby":
-            if s is not None:
-                return  # the seats are in the genesis now
-            host = (self.host_key, self.host_name) if self.host_key is not None else None
-            lobby = lobby_event(msg, self.host_caps, host)
-            if lobby is not None:
-                self._on_lobby(lobby)
-            else:  # ignored, like any malformed unsigned message; remembered for people
-                self.lobby_problem = lobby_problem(msg) or "seat 0 is not the host"
-        elif t == "wait":
-            wait = parse_wait(msg, players)
-            if wait is not None and wait[0] != self.welcome_seat:
-                away = msg.get("away") is True
-                self.out.append(Emit(Waiting(*wait, away,
-                                             not away and msg.get("restart") is True)))
-                if self.clock is not None:
-                    self.clock.reported_away(wait[0], wait[1], now)
-        elif t == "away":
-            if msg.get("seat") == 0 and not isinstance(msg.get("seat"), bool):
+        players = s.table.players if s is not None else lm.MAX_PLAYERS
+        match msg:
+            case lm.Ping():
+                self.out.append(Send(conn, wire.encode(lm.Pong().to_wire())))
+            case lm.Signed():
+                self.entry(msg.body, msg.msg, now)
+            case lm.Lobby() if s is None:  # after the genesis, its seats are the table
+                host = (self.host_key, self.host_name) if self.host_key is not None \
+                    else None
+                lobby = lobby_event(msg, self.host_caps, host)
+                if lobby is not None:
+                    self._on_lobby(lobby)
+                else:  # ignored, as a malformed lobby is; remembered for people
+                    self.lobby_problem = "seat 0 is not the host"
+            case lm.Malformed(kind=lm.Lobby) if s is None:
+                self.lobby_problem = msg.error.detail  # ignored; remembered for people
+            case lm.Wait():
+                self._on_wait(msg, players, now)
+            case lm.Away(seat=0):
                 self.host_away = True  # the host's drop, next, is a step away
-        elif t == "back":
-            seat = parse_back(msg, players)
-            # Our own return was reported when the welcome came (once, not twice).
-            if seat is not None and seat != self.welcome_seat:
-                self.out.append(Emit(Resumed(seat)))
-                if self.clock is not None:
-                    self.clock.back(seat, now)
-        elif t == "spectators":  # shown at most once a window, whatever the host sends
-            names = spectator_names(msg)
-            if names is not None:
-                self.spectator_limit = names[1]
-                self._show_spectators(self.announcer.changed(names[0], now).names)
-        elif t == "rematch":  # the host's answer to playing again (PROTOCOL.md 17)
-            accept = msg.get("accept")
-            if s is not None and s.finished and isinstance(accept, bool) \
-                    and not self._host_rematch:
-                self._host_rematch = True
-                self.out.append(Emit(RematchAnswer(0, accept)))
-        elif t == "chat":
-            chat = parse_chat(msg, players, clean_chat)
-            # The host's own limit on each seat's lines, mirrored: a host that floods (or
-            # attributes a flood to others) cannot bury the game's events.
-            if chat is not None and self._relayed_chat.setdefault(
-                    chat[0], ChatBucket()).take(now):
-                self.out.append(Emit(Chat(*chat)))
-        # Anything else (pong, types added by later versions) is ignored.
+            case lm.Back():
+                self._on_back(msg, players, now)
+            case lm.Spectators():  # shown at most once a window, whatever the host sends
+                self._show(self.watchers.heard(msg, now))
+            case lm.Rematch():  # the host's answer to playing again (PROTOCOL.md 17)
+                if s is not None and s.finished and not self._host_rematch:
+                    self._host_rematch = True
+                    self.out.append(Emit(RematchAnswer(0, msg.accept)))
+            case lm.Chat():
+                self._on_chat(msg, players, now)
+            case _:
+                pass  # pong, a malformed message, a type added by a later version
 
-    def _show_spectators(self, names: tuple[str, ...] | None) -> None:
-        if names is not None:
-            self.out.append(Emit(Spectators(names, self.spectator_limit)))
+    def _on_wait(self, msg: lm.Wait, players: int, now: float) -> None:
+        """A seat is away (never ours: our own return is reported by the welcome)."""
+        seat = seat_of(msg.seat, players)
+        if seat is not None and seat != self.welcome_seat:
+            self.out.append(Emit(Waiting(seat, msg.secs, msg.away, msg.restart)))
+            if self.clock is not None:
+                self.clock.reported_away(seat, msg.secs, now)
+
+    def _on_back(self, msg: lm.Back, players: int, now: float) -> None:
+        """A seat is back; our own return was reported when the welcome came (once)."""
+        seat = seat_of(msg.seat, players)
+        if seat is not None and seat != self.welcome_seat:
+            self.out.append(Emit(Resumed(seat)))
+            if self.clock is not None:
+                self.clock.back(seat, now)
+
+    def _on_chat(self, msg: lm.Chat, players: int, now: float) -> None:
+        """A line the host relays.  The host's own limit on each seat's lines, mirrored:
+        a host that floods (or attributes a flood to others) cannot bury the game's
+        events."""
+        seat = seat_of(msg.seat, players)
+        if seat is not None and self._relayed_chat.setdefault(seat, ChatBucket()).take(now):
+            self.out.append(Emit(Chat(seat, msg.text)))
+
+    def _show(self, event: Spectators | None) -> None:
+        if event is not None:
+            self.out.append(Emit(event))
 
     def _on_lobby(self, event: Lobby) -> None:
         """A lobby from the host: show it; once the table is full, the ready check asks
@@ -805,7 +789,7 @@ class SeatLink(SeatCore[C]):
     def next_wake(self, now: float) -> float:
         """When :meth:`tick` has something to check next."""
         wake = now + min(1.0, self.stalled_host_limit() / 4)
-        due = self.announcer.due
+        due = self.watchers.due
         return wake if due is None else min(wake, due)
 
     def tick(self, now: float) -> None:
@@ -816,7 +800,7 @@ class SeatLink(SeatCore[C]):
         the game ends here with a signed record blaming the host.  A seat the host reports
         away changes nothing: its allowance is inside that bound.  Only time connected to
         the host counts (while it is unreachable, :meth:`unreachable` decides)."""
-        self._show_spectators(self.announcer.tick(now).names)
+        self._show(self.watchers.tick(now))
         s = self.session
         if s is None or s.finished or self.finished:
             return

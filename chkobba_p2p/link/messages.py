@@ -12,19 +12,35 @@ Each class has ``to_wire() -> dict`` (``wire.encode`` of it gives exactly the by
 peers have always sent: field order is part of it) and ``from_wire(dict)``, which checks
 every field it keeps and raises :class:`~chkobba_p2p.wire.codec.ProtocolError` (``bad_field``
 unless said otherwise) for one that is off.  :func:`parse_link_message` dispatches on
-``t`` (``unknown_type`` for a type that is not a link message).  The lenient readers of
-:mod:`chkobba_p2p.link.linkmsg` (None instead of an error) are wrappers around these.
+``t`` (``unknown_type`` for a type that is not a link message).
+
+What a connection carries is a :data:`Frame`: :func:`read_frame` gives a link message, a
+:class:`Signed` entry (the transcript's, opened by the session), an :class:`Unknown` type
+(a later version's) or a :class:`Malformed` link message (the error its class raised),
+and never raises.  The cores take these and dispatch on the class; what a core does with
+an unknown or malformed message (ignore it, or refuse it with the code its state table
+says) is the core's decision, as it always was.  The only read of ``t`` is here
+(:func:`_type_of`), the codec's edge.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from ..game.seating import MAX_PLAYERS as SEATS_MAX
 from ..text import first_invisible
-from ..wire.codec import MAX_NAME, MAX_STR, SUPPORTED_VERSIONS, ErrorCode, ProtocolError, get_field
+from ..wire.codec import (
+    MAX_NAME,
+    MAX_STR,
+    SUPPORTED_VERSIONS,
+    ErrorCode,
+    ProtocolError,
+    decode,
+    encode,
+    get_field,
+)
 from .events import clean_chat
 
 __all__ = [
@@ -34,6 +50,9 @@ __all__ = [
     "Host", "Hello", "Welcome", "Watch", "Watching", "LobbySeat", "Lobby", "Start", "Chat",
     "Wait", "Back", "Away", "Rematch", "Spectators", "Ping", "Pong", "ErrorMsg", "Knock",
     "LinkMessage", "parse_link_message",
+    "Signed", "Unknown", "Malformed", "Frame", "read_frame", "as_frame", "type_name",
+    "Greeting",
+    "kind_of",
 ]
 
 MAX_PLAYERS = SEATS_MAX  # the shapes are seating.py's
@@ -318,8 +337,6 @@ class Watching:
 
     @classmethod
     def from_wire(cls, msg: dict[str, Any]) -> Watching:
-        if msg.get("t") != "watching":
-            raise ProtocolError(ErrorCode.UNKNOWN_TYPE, "expected watching")
         v = _int(msg.get("v"), 0, 2**32)
         limits = read_limits(msg.get("limits"))
         return cls(get_field(msg, "id", "int"), get_field(msg, "have", "int"),
@@ -416,7 +433,9 @@ class Start:
 @dataclass(frozen=True)
 class Chat:
     """``chat`` (5.2): ``seat`` is None from a joiner (the host sets it from the
-    connection), the speaker's seat when the host relays it."""
+    connection), the speaker's seat when the host relays it.  A ``seat`` out of bounds
+    reads as None (a line a joiner sends is read whatever its seat field says, which is
+    nobody's word; a relayed line without a seat is dropped by whoever reads it)."""
 
     TYPE: ClassVar[str] = "chat"
     text: str
@@ -430,9 +449,8 @@ class Chat:
     @classmethod
     def from_wire(cls, msg: dict[str, Any], players: int = MAX_PLAYERS,
                   clean: Callable[[Any], str | None] = clean_chat) -> Chat:
-        """The host's relay: ``seat`` in 0..players-1 and a line ``clean`` takes."""
-        seat = _bounded(msg, "seat", 0, players - 1)
-        return cls(cls._line(msg, clean), seat)
+        """A line ``clean`` takes, and its ``seat`` if in 0..players-1 (else None)."""
+        return cls(cls._line(msg, clean), _int(msg.get("seat"), 0, players - 1))
 
     @classmethod
     def from_joiner(cls, msg: dict[str, Any],
@@ -490,7 +508,8 @@ class Back:
 @dataclass(frozen=True)
 class Away:
     """``away`` (17): the sender's drop, next, is a step away.  The host's own carries
-    ``seat`` 0; a joiner's carries none (the host knows its connection's seat)."""
+    ``seat`` 0; a joiner's carries none (the host knows its connection's seat, and reads
+    a joiner's ``away`` whatever it holds).  A ``seat`` out of bounds reads as None."""
 
     TYPE: ClassVar[str] = "away"
     seat: int | None = None
@@ -500,10 +519,7 @@ class Away:
 
     @classmethod
     def from_wire(cls, msg: dict[str, Any], players: int = MAX_PLAYERS) -> Away:
-        seat = msg.get("seat")
-        if seat is None:
-            return cls()
-        return cls(_bounded(msg, "seat", 0, players - 1))
+        return cls(_int(msg.get("seat"), 0, players - 1))
 
 
 @dataclass(frozen=True)
@@ -576,6 +592,12 @@ class ErrorMsg:
     TYPE: ClassVar[str] = "error"
     code: ErrorCode | None
     text: str
+    #: The code's number as the peer sent it (an int, even one we do not know), else
+    #: None: a refusal names it to people.
+    number: int | None = field(default=None, compare=False)
+    #: The text as the peer sent it (at most a frame's string), for a reader that makes
+    #: it safe its own way (:func:`~chkobba_p2p.text.safe_text`); "" if not a string.
+    said: str = field(default="", compare=False, repr=False)
 
     @classmethod
     def of(cls, code: ErrorCode, detail: str = "") -> ErrorMsg:
@@ -589,8 +611,10 @@ class ErrorMsg:
     @classmethod
     def from_wire(cls, msg: dict[str, Any]) -> ErrorMsg:
         """Never raises: an error is read whatever it holds."""
-        return cls(ErrorCode.from_wire(msg.get("code")) if not isinstance(
-            msg.get("code"), bool) else None, clean_text(msg.get("msg")))
+        number = _int(msg.get("code"), -2**63, 2**64)
+        said = msg.get("msg")
+        return cls(ErrorCode.from_wire(number) if number is not None else None,
+                   clean_text(said), number, said if isinstance(said, str) else "")
 
 
 LinkMessage = (Host | Hello | Welcome | Watch | Watching | Lobby | Start | Chat | Wait | Back
@@ -603,11 +627,16 @@ _CLASSES: dict[str, Any] = {c.TYPE: c for c in (
 LINK_TYPES = tuple(_CLASSES)
 
 
+def _type_of(msg: dict[str, Any]) -> object:
+    # The one read of a frame's type: the codec's edge (every core dispatches on classes).
+    return msg.get("t")
+
+
 def parse_link_message(msg: dict[str, Any], players: int = MAX_PLAYERS) -> LinkMessage:
     """The typed message of a decoded frame: ``unknown_type`` if ``t`` names no link
     message (a signed entry, ``sig``, is the session's), else the class's ``from_wire``
     (``players`` bounds the seats of ``chat``, ``wait``, ``back`` and ``away``)."""
-    t = msg.get("t")
+    t = _type_of(msg)
     cls = _CLASSES.get(t) if isinstance(t, str) else None
     if cls is None:
         raise ProtocolError(ErrorCode.UNKNOWN_TYPE, repr(t)[:40])
@@ -616,3 +645,119 @@ def parse_link_message(msg: dict[str, Any], players: int = MAX_PLAYERS) -> LinkM
         return result
     result = cls.from_wire(msg)
     return result
+
+
+# --------------------------------------------------------------- what a connection carries
+
+
+@dataclass(frozen=True)
+class Signed:
+    """A signed entry (``sig``): no link message, the transcript's.  ``body``: the frame's
+    exact bytes (what is signed and logged), ``msg`` its decoded map; the session opens
+    and checks it (:func:`~chkobba_p2p.wire.codec.open_entry`)."""
+
+    TYPE: ClassVar[str] = "sig"
+    body: bytes
+    msg: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Unknown:
+    """A type no link message of this version names (a later version's, or junk):
+    ``name`` as sent (cut short).  Ignored or refused, as the connection's state says."""
+
+    name: str
+
+
+@dataclass(frozen=True)
+class Malformed:
+    """A link message of class ``kind`` whose fields do not check out: ``error`` says
+    which.  Unsigned news that is malformed is ignored (as it always was); where a
+    message is required (the handshake) its error is the answer."""
+
+    kind: type[LinkMessage]
+    error: ProtocolError
+    #: The map as read (a spectator reads a greeting leniently: :meth:`Greeting.of`).
+    msg: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+
+
+#: Whatever a frame read from a connection is.
+Frame = LinkMessage | Signed | Unknown | Malformed
+
+
+def read_frame(body: bytes, msg: dict[str, Any] | None = None) -> Frame:
+    """The frame ``body`` (``msg``: its decoded map, if the caller has it) as the cores
+    take it; never raises but for a body that is no map with a ``t`` (``decode``'s own
+    error).  Seats are bounded by the largest table: a core checks its own table's."""
+    if msg is None:
+        msg = decode(body)
+    t = _type_of(msg)
+    if t == Signed.TYPE:
+        return Signed(bytes(body), msg)
+    try:
+        return parse_link_message(msg)
+    except ProtocolError as exc:
+        cls = _CLASSES.get(t) if isinstance(t, str) else None
+        if cls is None:
+            return Unknown(t[:40] if isinstance(t, str) else repr(t)[:40])
+        return Malformed(cls, exc, msg)
+
+
+@dataclass(frozen=True)
+class Greeting:
+    """What a spectator takes of the host's greeting (PROTOCOL.md 18): the versions, the
+    host's key and the table's size (checked as a joiner checks them), its name and
+    rules only to show (None when off: the genesis, signed by that key, settles the
+    table).  A spectator proves nothing, so a greeting a joiner would refuse for its
+    name, caps, nonce or rules is still one it watches."""
+
+    versions: tuple[int, ...]
+    key: bytes
+    players: int
+    name: str | None = None
+    rules: dict[str, Any] | None = None
+    rules_hash: bytes | None = None
+
+    @classmethod
+    def of(cls, frame: Frame) -> Greeting:
+        """The greeting in ``frame``; ``unknown_type`` if it is none, ``bad_field`` for
+        its versions, key or size."""
+        if isinstance(frame, Host):
+            return cls(frame.versions, frame.key, frame.players, frame.name,
+                       frame.rules, frame.rules_hash)
+        if not isinstance(frame, Malformed) or frame.kind is not Host:
+            raise ProtocolError(ErrorCode.UNKNOWN_TYPE, "expected the host's greeting")
+        msg = frame.msg
+        versions = tuple(v for v in get_field(msg, "versions", "list", max_len=_MAX_CAPS)
+                         if isinstance(v, int) and not isinstance(v, bool))
+        key = get_field(msg, "key", "bytes", size=32)
+        players = get_field(msg, "players", "int")
+        try:
+            name: str | None = display_name(msg.get("name"))
+        except ProtocolError:
+            name = None
+        rules, rules_hash = msg.get("rules"), msg.get("rules_hash")
+        return cls(versions, key, players, name, rules if isinstance(rules, dict) else None,
+                   rules_hash if isinstance(rules_hash, bytes) else None)
+
+
+def as_frame(msg: Frame | dict[str, Any], body: bytes | None = None) -> Frame:
+    """``msg`` as a frame: itself if typed, else :func:`read_frame` of the decoded map
+    (``body``: its bytes as received, default: encoded again).  For the handshake's
+    steps, which callers of the low-level API feed with maps."""
+    if isinstance(msg, dict):
+        return read_frame(encode(msg) if body is None else bytes(body), msg)
+    return msg
+
+
+def kind_of(frame: Frame) -> type[Any]:
+    """The class a frame is, or would be if its fields checked out (:class:`Malformed`)."""
+    return frame.kind if isinstance(frame, Malformed) else type(frame)
+
+
+def type_name(frame: Frame) -> str:
+    """The wire type of a frame, as the state tables name it (:mod:`.states`)."""
+    if isinstance(frame, Unknown):
+        return frame.name
+    name: str = kind_of(frame).TYPE
+    return name

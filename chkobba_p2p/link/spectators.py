@@ -18,7 +18,10 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-__all__ = ["ANNOUNCE_WINDOW", "END_LIMIT", "Announcement", "SpectatorAnnouncer",
+from . import messages as lm
+from .events import Spectators
+
+__all__ = ["ANNOUNCE_WINDOW", "END_LIMIT", "Announcement", "SpectatorAnnouncer", "WatchersShown",
            "serve_until"]
 
 #: Seconds between two announcements of who is watching, at least.
@@ -86,3 +89,31 @@ class SpectatorAnnouncer:
         self.shown = self.current
         self.last_at = now
         return Announcement(names=self.current)
+
+
+class WatchersShown:
+    """Who is watching, as a seat or a spectator shows it from the host's ``spectators``
+    messages (PROTOCOL.md 18): at most once a ``window``, however often a host says it;
+    the last list still comes when the window ends.  ``limit``: the host's places for
+    spectators, as it last said them.  Shared by :class:`~chkobba_p2p.link.joiner.SeatLink`
+    and :class:`~chkobba_p2p.link.spectator.SpectatorCore`."""
+
+    def __init__(self, window: float) -> None:
+        self.announcer = SpectatorAnnouncer(window)
+        self.limit = 0
+
+    @property
+    def due(self) -> float | None:
+        """When :meth:`tick` has a list to show (None: nothing pending)."""
+        return self.announcer.due
+
+    def heard(self, msg: lm.Spectators, now: float) -> Spectators | None:
+        """The host's list: the event to show now, if any."""
+        self.limit = msg.max
+        return self._shown(self.announcer.changed(msg.names, now))
+
+    def tick(self, now: float) -> Spectators | None:
+        return self._shown(self.announcer.tick(now))
+
+    def _shown(self, news: Announcement) -> Spectators | None:
+        return None if news.names is None else Spectators(news.names, self.limit)

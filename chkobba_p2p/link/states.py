@@ -11,7 +11,10 @@ peer is sent (``unknown_type`` or ``protocol_violation``) before the connection 
 A machine's *lenient* states read any other type and stay put (a joining peer "ignores
 any other type" in the game, 5.1: that is how later versions add messages); elsewhere a
 type the table does not list is refused.  PROTOCOL.md 5.1's tables are generated from
-these (:func:`markdown`, checked by ``tests/link/test_link_states.py``).
+these (:func:`markdown`, checked by ``tests/link/test_link_states.py``), and the cores
+consult them: :class:`~chkobba_p2p.link.host.HostTable` keeps each seat's connection in
+``HOST`` (the handshake's steps, SEATED, IN_GAME; a spectator's is WATCHING) and
+:class:`~chkobba_p2p.link.spectator.SpectatorCore` its connection in ``SPECTATOR``.
 """
 
 from __future__ import annotations

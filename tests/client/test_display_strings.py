@@ -65,23 +65,33 @@ def test_distinct_names():
 # ------------------------------------------------------------------- the paths
 
 
+def _lobby_event(msg, caps):
+    """The lobby a joiner shows for ``msg`` read from its host (None: not shown)."""
+    from chkobba_p2p.link.messages import Lobby as LobbyMsg
+    from chkobba_p2p.link.messages import read_frame
+    from chkobba_p2p.wire.codec import encode
+
+    frame = read_frame(encode(msg), msg)
+    return lobby_event(frame, caps) if isinstance(frame, LobbyMsg) else None
+
+
 def test_lobby_names_from_the_host():
     """A lobby whose names would drive the terminal is not shown at all; names that are
     printable but equal are shown distinct; the proofs flag comes from the greeting."""
     evil = {"t": "lobby", "players": 2,
             "seats": [{"seat": 0, "key": bytes(32), "name": "h"},
                       {"seat": 1, "key": bytes(range(32)), "name": EVIL[:32]}]}
-    assert lobby_event(evil, ("deal/v1",)) is None
+    assert _lobby_event(evil, ("deal/v1",)) is None
     for bad in ("\u202eevil", "a\nb", "x\x1b]0;t\x07"):
         evil["seats"][1]["name"] = bad
-        assert lobby_event(evil, ("deal/v1",)) is None
+        assert _lobby_event(evil, ("deal/v1",)) is None
     same = {"t": "lobby", "players": 4,
             "seats": [{"seat": 0, "key": bytes(32), "name": "amel"},
                       {"seat": 1, "key": bytes(range(32)), "name": "AMEL"}, None, None]}
-    ev = lobby_event(same, ("deal/v1", "resume/v1"))
+    ev = _lobby_event(same, ("deal/v1", "resume/v1"))
     assert ev is not None and [s[0] for s in ev.seats if s] == ["amel", "AMEL (2)"]
     assert ev.shuffle_proofs is False
-    assert lobby_event(same, ("deal/v1", "shuffle-proof/v1")).shuffle_proofs is True
+    assert _lobby_event(same, ("deal/v1", "shuffle-proof/v1")).shuffle_proofs is True
     st = TableState().apply(ev)
     assert st.names[:2] == ("amel", "AMEL (2)") and st.shuffle_proofs is False
 

@@ -19,6 +19,7 @@ import trio.testing
 from hypothesis import given
 from hypothesis import strategies as st
 from support.audit import make_sessions
+from support.frames import watch_message
 from support.net import FAST, RawClient, host_config
 
 from chkobba_p2p._shell import stream
@@ -30,7 +31,6 @@ from chkobba_p2p.bots.levels import make_bot
 from chkobba_p2p.game.rules import Ruleset
 from chkobba_p2p.link.backlog import Backlog
 from chkobba_p2p.link.events import Spectators
-from chkobba_p2p.link.spectate import watch_message
 from chkobba_p2p.link.spectators import ANNOUNCE_WINDOW, SpectatorAnnouncer
 from chkobba_p2p.wire import codec as wire
 from chkobba_p2p.wire.logfile import SavedGame, TranscriptWriter
@@ -369,11 +369,12 @@ async def test_a_host_flooding_a_spectator_with_who_is_watching_shows_one_line_a
         tmp_path, mock_clock):
     """A hostile host sends ``spectators`` 500 times in no time, then keeps on for 12 s:
     the spectator's own client shows at most one line a window, and the last list."""
+    from support.frames import spectators_message
+
     from chkobba_p2p._shell.watch import WatchConfig, watch_match
     from chkobba_p2p.game.rules import Ruleset
     from chkobba_p2p.link.handshake import HostHandshake
     from chkobba_p2p.link.handshake import Lobby as Seating
-    from chkobba_p2p.link.spectate import spectators_message
     from chkobba_p2p.testing import MemoryNetwork
     from chkobba_p2p.wire.codec import Identity
 

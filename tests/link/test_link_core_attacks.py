@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from test_link_cores import LIMITS, Table
 
 from chkobba_p2p.link.events import Chat, Spectators
+from chkobba_p2p.link.messages import read_frame
 from chkobba_p2p.link.seat import Close, Decide, Emit
 from chkobba_p2p.wire import codec as wire
 
@@ -133,7 +134,7 @@ def test_a_hostile_seat_in_any_state_gets_only_itself_blamed(state, players, scr
         else:
             msg = arg
             body = wire.encode(msg)
-        going_on = host.seat_message(conn, 1, body, msg, table.now)
+        going_on = host.seat_message(conn, 1, read_frame(body, msg), table.now)
         closes = [e for e in host.out if isinstance(e, Close)]
         assert all(e.to == conn and e.code is not None for e in closes)
         assert going_on == (not closes)
@@ -186,7 +187,7 @@ def test_anything_a_host_sends_a_joiner_never_raises_nor_blames_another_seat(sta
     shown: list[object] = []
     for msg, dt in script:
         table.now += dt
-        joiner.message("host", wire.encode(msg), msg, table.now)
+        joiner.message("host", read_frame(wire.encode(msg), msg), table.now)
         joiner.tick(table.now)
         shown += [e.event for e in joiner.take() if isinstance(e, Emit)]
         assert not any(isinstance(e, Close) for e in joiner.out)
@@ -199,4 +200,4 @@ def test_anything_a_host_sends_a_joiner_never_raises_nor_blames_another_seat(sta
             chats[ev.seat] = chats.get(ev.seat, 0) + 1
     assert all(n <= 5 + span / 2 + 1 for n in chats.values()), chats
     lines = sum(isinstance(ev, Spectators) for ev in shown)
-    assert lines <= 1 + span / joiner.announcer.window + 1
+    assert lines <= 1 + span / joiner.watchers.announcer.window + 1

@@ -17,6 +17,7 @@ from chkobba_p2p.link.events import Chat, RematchAnswer, Spectators, Waiting
 from chkobba_p2p.link.handshake import SPOKEN
 from chkobba_p2p.link.host import HostTable, Started
 from chkobba_p2p.link.joiner import Committed, SeatLink
+from chkobba_p2p.link.messages import read_frame
 from chkobba_p2p.link.seat import (
     AskReady,
     CancelAsk,
@@ -34,6 +35,11 @@ from chkobba_p2p.wire import codec as wire
 from chkobba_p2p.wire.codec import ErrorCode, Identity
 
 LIMITS = Limits(move=30.0, allowance=10.0)
+
+
+def _frame(msg):
+    """A map as the cores take it once read from a connection."""
+    return read_frame(wire.encode(msg), msg)
 
 
 @dataclass
@@ -73,7 +79,7 @@ class Table:
         first = self.host.out.pop(0)
         assert isinstance(first, Send) and first.to == conn
         assert ch.on_welcome(wire.decode(first.body), first.body) == seat
-        link.welcomed("host", ch, wire.decode(first.body), seat, self.now)
+        link.welcomed("host", ch, read_frame(first.body), seat, self.now)
         self.run()
         return seat
 
@@ -97,9 +103,9 @@ class Table:
                     return
                 target = self.seats.get(self.conns.get(effect.to, -1))
                 if target is not None:
-                    target.message("host", effect.body, msg, self.now)
+                    target.message("host", read_frame(effect.body, msg), self.now)
             elif f"c{seat}" not in self.closed:
-                self.host.seat_message(f"c{seat}", seat, effect.body, msg, self.now)
+                self.host.seat_message(f"c{seat}", seat, read_frame(effect.body, msg), self.now)
         elif isinstance(effect, SendBacklog):
             assert seat == 0 and self.host.session is not None
             for body in self.host.session.bodies[effect.start:effect.end]:
@@ -151,7 +157,7 @@ def test_the_host_relays_chat_with_the_seat_it_knows_and_its_limit():
     table.join("p1")
     table.join("p2")
     for i in range(8):  # a burst: 5 go through, then the bucket is empty
-        table.host.seat_message("c1", 1, b"", {"t": "chat", "seat": 3, "text": f"x{i}"},
+        table.host.seat_message("c1", 1, _frame({"t": "chat", "seat": 3, "text": f"x{i}"}),
                                 table.now)
     table.run()
     relayed = [m for m in table.sent["c2"] if m["t"] == "chat"]
@@ -159,7 +165,7 @@ def test_the_host_relays_chat_with_the_seat_it_knows_and_its_limit():
     assert [e for e in table.events[2] if isinstance(e, Chat)] == \
         [Chat(1, f"x{i}") for i in range(5)]
     table.now += 2.0  # one line every 2 s after the burst
-    table.host.seat_message("c1", 1, b"", {"t": "chat", "text": "later"}, table.now)
+    table.host.seat_message("c1", 1, _frame({"t": "chat", "text": "later"}), table.now)
     table.run()
     assert table.sent["c2"][-1] == {"t": "chat", "seat": 1, "text": "later"}
 
@@ -193,7 +199,7 @@ def test_hostile_messages_never_raise_and_close_only_their_sender(script):
             continue
         table.now += dt
         body = wire.encode(msg)
-        going_on = table.host.seat_message(conn, seat, body, msg, table.now)
+        going_on = table.host.seat_message(conn, seat, read_frame(body, msg), table.now)
         effects = table.host.out
         closes = [e for e in effects if isinstance(e, Close)]
         assert all(e.to == conn and e.code is not None for e in closes)
@@ -324,7 +330,7 @@ def test_a_joiner_names_the_hosts_refusal_in_its_claim():
     table = _started_game()
     joiner = table.seats[1]
     joiner.lost()
-    assert joiner.refused({"t": "error", "code": int(ErrorCode.UNKNOWN_GAME), "msg": "?"}) \
+    assert joiner.refused(_frame({"t": "error", "code": int(ErrorCode.UNKNOWN_GAME), "msg": "?"})) \
         is False  # in a game an unsigned refusal proves nothing: retried
     assert joiner.unreachable(table.now) is False
     assert joiner.unreachable(table.now + LIMITS.allowance) is True
@@ -372,8 +378,8 @@ def test_rematch_answers_once_per_seat_and_a_seat_gone_answers_no():
     table.fill()
     host = table.host
     assert host.finished
-    host.seat_message("c1", 1, b"", {"t": "rematch", "accept": True}, table.now)
-    host.seat_message("c1", 1, b"", {"t": "rematch", "accept": False}, table.now)
+    host.seat_message("c1", 1, _frame({"t": "rematch", "accept": True}), table.now)
+    host.seat_message("c1", 1, _frame({"t": "rematch", "accept": False}), table.now)
     table.closed["c2"] = None
     host.seat_gone("c2", 2, table.now)
     host.match_over()
@@ -405,7 +411,7 @@ def test_a_backlog_is_the_transcript_as_of_its_decision_not_as_of_its_sending():
     joiner.decide(decision, choice, table.now)
     for effect in joiner.take():
         if isinstance(effect, Send):
-            host.seat_message("c1", 1, effect.body, wire.decode(effect.body), table.now)
+            host.seat_message("c1", 1, read_frame(effect.body), table.now)
     assert len(s.bodies) > seen_before
     table.run()
     got = [wire.encode(m) for m in table.sent["w1"] if m["t"] == "sig"]
@@ -474,10 +480,42 @@ def test_a_joiner_counts_with_the_limits_a_restarted_host_announces():
                                               wire.encode(hello))
     welcome["limits"] |= {"move": 60, "away": 8, "used": 2}  # the restarted host's word
     joiner.take()
-    joiner.welcomed("host", ch, welcome, seat, table.now)
+    joiner.welcomed("host", ch, _frame(welcome), seat, table.now)
     mine = joiner.clocks(table.now)[1]
     assert (mine.move_left, mine.allowance_left) == (60 - 2, 8)
     readings = [e.event for e in joiner.take() if isinstance(e, Emit)
                 and type(e.event).__name__ == "ClockReading"]
     assert readings and readings[-1].limits == Limits(60, 8)
     assert readings[-1].clocks[1].move_left == 60 - 2
+
+
+def test_each_seats_connection_has_its_state_and_the_host_consults_its_table():
+    """SEATED until the genesis, IN_GAME from it (PROTOCOL.md 5.1): what a seat may send
+    is its state's row, anything else is refused with that table's code, and a sig
+    before the genesis (well formed or not) is a violation, not an entry to read."""
+    from chkobba_p2p.link.states import HOST, MESSAGE_TYPES, refusal_of
+
+    table = Table(players=3)
+    table.join("p1")
+    assert table.host.conn_states == {"c1": "SEATED"}
+    for t in ("sig", "lobby", "later-version"):
+        probe = Table(players=3)
+        probe.join("p1")
+        probe.host.take()
+        going_on = probe.host.seat_message("c1", 1, _frame({"t": t}), probe.now)
+        [close] = [e for e in probe.host.take() if isinstance(e, Close)]
+        assert not going_on and close.code == refusal_of(HOST, "SEATED", t), t
+    table.join("p2")  # the table is full: the genesis is made
+    assert table.host.session is not None
+    assert table.host.conn_states == {"c1": "IN_GAME", "c2": "IN_GAME"}
+    for t in (*MESSAGE_TYPES, "later-version"):
+        if t in ("error", "sig"):
+            continue  # a peer's last word; an entry is read as one
+        code = refusal_of(HOST, "IN_GAME", t)
+        going_on = table.host.seat_message("c1", 1, _frame({"t": t}), table.now)
+        closes = [e for e in table.host.take() if isinstance(e, Close)]
+        assert going_on is (code is None) and [c.code for c in closes] == (
+            [] if code is None else [code]), t
+        table.host.conn_states["c1"] = "IN_GAME"  # as if each were its first word
+    table.host.seat_gone("c1", 1, table.now)
+    assert "c1" not in table.host.conn_states

@@ -11,9 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from chkobba_p2p.game.rules import Ruleset
-from chkobba_p2p.link import linkmsg, spectate
 from chkobba_p2p.link import messages as m
-from chkobba_p2p.link.events import clean_chat
 from chkobba_p2p.link.handshake import (
     SPOKEN,
     ClientHandshake,
@@ -153,30 +151,41 @@ def test_a_field_out_of_bounds_is_a_named_error(msg, code):
     assert info.value.error_code == code
 
 
-def test_the_lenient_readers_say_what_they_always_said():
+def test_a_frame_reads_as_a_link_message_a_signed_entry_an_unknown_or_a_malformed_one():
+    """What a connection carries, as the cores take it: never an exception for a map with
+    a type, whatever its fields (the core decides what an unknown or malformed one
+    means); the lenient readers of before are the typed fields."""
+    def frame(msg):
+        return m.read_frame(wire.encode(msg), msg)
+
     lobby = {"t": "lobby", "seats": [{"seat": 0, "key": KEY, "name": "a"},
                                      {"seat": 1, "key": KEY, "name": "b\x00"}]}
-    assert linkmsg.parse_lobby(lobby) is None
-    assert linkmsg.lobby_problem(lobby) == "seat 1's name is not printable"
+    bad = frame(lobby)
+    assert isinstance(bad, m.Malformed) and bad.kind is m.Lobby
+    assert bad.error.detail == "seat 1's name is not printable"
     lobby["seats"][1] = None
-    assert linkmsg.parse_lobby(lobby) == (("a", wire.fingerprint(KEY)), None)
-    assert linkmsg.lobby_problem(lobby) is None
-    assert linkmsg.lobby_problem({"seats": [None] * 5}) == "5 seats (a table has 2 to 4)"
-    assert linkmsg.parse_wait({"seat": 1, "secs": 5}, 2) == (1, 5)
-    assert linkmsg.parse_wait({"seat": 2, "secs": 5}, 2) is None
-    assert linkmsg.parse_back({"seat": 1}, 2) == 1
-    assert linkmsg.parse_chat({"seat": 1, "text": " hi "}, 2, clean_chat) == (1, "hi")
-    assert linkmsg.parse_chat({"seat": 1, "text": ""}, 2, clean_chat) is None
-    assert linkmsg.parse_error({"code": True, "msg": "a\nb"}) == (None, "a?b")
-    assert linkmsg.parse_error({"code": int(ErrorCode.TIMEOUT)})[0] == ErrorCode.TIMEOUT
-    assert linkmsg.parse_limits({"move": 60, "away": 0}) == (60, 0)
-    assert linkmsg.parse_limits({"move": 0, "away": 0}) is None
-    assert linkmsg.parse_allowance_left({"left": 301}, 300) is None
-    assert linkmsg.parse_have({"have": True}) == 0
-    assert spectate.spectator_names({"names": ["a"], "max": 2}) == (("a",), 2)
-    with pytest.raises(ProtocolError) as info:
-        spectate.watch_name({"v": 1, "name": "a"}, 2, 2)
-    assert info.value.error_code == ErrorCode.SPECTATORS_CLOSED
+    assert frame(lobby).seats == (m.LobbySeat(0, KEY, "a"), None)
+    assert frame({"t": "lobby", "seats": [None] * 5}).error.detail \
+        == "5 seats (a table has 2 to 4)"
+    assert frame({"t": "wait", "seat": 1, "secs": 5}) == m.Wait(1, 5)
+    assert m.kind_of(frame({"t": "wait", "seat": 4, "secs": 5})) is m.Wait
+    assert frame({"t": "chat", "seat": 1, "text": " hi "}) == m.Chat("hi", 1)
+    # A seat out of bounds is nobody's: the host reads the line, a joiner drops it.
+    assert frame({"t": "chat", "seat": 9, "text": "hi"}) == m.Chat("hi")
+    assert frame({"t": "away", "seat": True}) == m.Away()
+    assert isinstance(frame({"t": "chat", "seat": 1, "text": ""}), m.Malformed)
+    error = frame({"t": "error", "code": True, "msg": "a\nb"})
+    assert error == m.ErrorMsg(None, "a?b") and error.said == "a\nb"
+    assert frame({"t": "error", "code": 4242}).number == 4242
+    assert frame({"t": "error", "code": int(ErrorCode.TIMEOUT)}).code == ErrorCode.TIMEOUT
+    assert m.read_limits({"move": 60, "away": 0}) == (60, 0)
+    assert m.read_limits({"move": 0, "away": 0}) is None
+    assert m.read_allowance_left({"left": 301}, 300) is None
+    assert m.read_have({"have": True}) == 0
+    signed = frame({"t": "sig", "p": b"", "s": b""})
+    assert isinstance(signed, m.Signed) and m.type_name(signed) == "sig"
+    assert frame({"t": "later-version", "x": 1}) == m.Unknown("later-version")
+    assert m.type_name(bad) == "lobby" and m.kind_of(frame({"t": "ping"})) is m.Ping
 
 
 _values = st.recursive(
@@ -208,3 +217,25 @@ def test_any_message_parses_or_is_a_protocol_error(t, fields, players):
         assert again.code == ErrorCode.PROTOCOL_VIOLATION     # sent on as a violation
         typed = m.ErrorMsg(again.code, typed.text)
     assert again == typed
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from((*m.LINK_TYPES, "sig", "nope")),
+       st.dictionaries(st.sampled_from(_fields), _values, max_size=8))
+def test_any_frame_reads_as_one_of_the_four_kinds_and_never_raises(t, fields):
+    """What the cores take: a link message exactly when the parser takes the map, else a
+    signed entry, an unknown type or a malformed message carrying the parser's error."""
+    msg = {"t": t, **fields}
+    frame = m.read_frame(b"as received", msg)  # (the map may hold what msgpack cannot)
+    assert m.type_name(frame) == t
+    try:
+        typed = m.parse_link_message(msg)
+    except ProtocolError as exc:
+        if t == "sig":
+            assert isinstance(frame, m.Signed) and frame.body == b"as received"
+        elif t == "nope":
+            assert frame == m.Unknown("nope")
+        else:
+            assert isinstance(frame, m.Malformed) and frame.error.error_code == exc.error_code
+        return
+    assert frame == typed

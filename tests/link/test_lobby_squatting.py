@@ -9,6 +9,7 @@ from test_link_cores import Table
 
 from chkobba_p2p.link.events import LeftLobby
 from chkobba_p2p.link.joiner import SeatLink
+from chkobba_p2p.link.messages import read_frame
 from chkobba_p2p.link.seat import Close
 from chkobba_p2p.transcript.liveness import Limits
 from chkobba_p2p.wire import codec as wire
@@ -37,8 +38,8 @@ def test_the_host_frees_a_squatted_seat_and_the_friend_sits():
     assert host.lobby.seats[seat] is None and seat not in host.links
     # Whatever the freed connection still says (a start for the old seating) counts
     # for no seat.
-    assert host.seat_message(f"c{seat}", seat, b"", {"t": "start",
-                                                     "seating": host.lobby.seating},
+    start = {"t": "start", "seating": host.lobby.seating}
+    assert host.seat_message(f"c{seat}", seat, read_frame(wire.encode(start), start),
                              table.now) is False
     # The same key again: refused at this table, with its own code.
     again = SeatLink(squatter._identity, "host:7777", None, Limits(60, 30))

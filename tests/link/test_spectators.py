@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 import trio
 import trio.testing
+from support.frames import frame, spectators_message, watch_message, watching_message
 from support.net import FAST, GatedBot, RawClient, host_config, join_config
 
 from chkobba_p2p._shell.net import ClientPeer, HostPeer
@@ -25,16 +26,8 @@ from chkobba_p2p._shell.peer import BotController
 from chkobba_p2p._shell.watch import WatchConfig, watch_match
 from chkobba_p2p.game.cards import Card
 from chkobba_p2p.game.rules import CutEvent, DealEvent, PlayEvent, Ruleset, SweepEvent
+from chkobba_p2p.link import messages as m
 from chkobba_p2p.link.events import Spectators
-from chkobba_p2p.link.spectate import (
-    check_watching,
-    spectator_names,
-    spectators_message,
-    watch_message,
-    watch_name,
-    watching_limits,
-    watching_message,
-)
 from chkobba_p2p.observe.audit import VALID, audit_log
 from chkobba_p2p.observe.observer import DeckRevealed, Verdict
 from chkobba_p2p.transcript.session import FirstDealerDrawn, HandStarted, MatchDone, Session
@@ -222,26 +215,39 @@ async def test_a_misbehaving_spectator_is_dropped_and_nobody_is_blamed(bad, tmp_
 
 
 def test_spectator_messages_are_checked():
-    assert watch_name(watch_message("Amel", 1), 0, 2) == "Amel"
-    for msg, watching, limit in [(watch_message("Amel", 1), 0, 0),
-                                 (watch_message("Amel", 1), 2, 2)]:
+    """The host reads a ``watch`` (its name, or the named error: malformed, or no place
+    left); a spectator reads ``watching`` and ``spectators`` as typed messages."""
+    from chkobba_p2p.game.rules import Ruleset
+    from chkobba_p2p.link.host import HostTable
+    from chkobba_p2p.transcript.liveness import Limits
+    from chkobba_p2p.wire.codec import Identity
+
+    def table(limit: int, watching: int = 0) -> HostTable[str]:
+        t: HostTable[str] = HostTable(Identity.generate(), "hana", Ruleset(), 2, False,
+                                      Limits(move=30, allowance=10), spectator_limit=limit)
+        t.spectators = {i: (f"s{i}", f"c{i}") for i in range(watching)}
+        return t
+
+    assert table(2).spectator_name(frame(watch_message("Amel", 1))) == "Amel"
+    for limit, watching in [(0, 0), (2, 2)]:
         with pytest.raises(ProtocolError) as err:
-            watch_name(msg, watching, limit)
+            table(limit, watching).spectator_name(frame(watch_message("Amel", 1)))
         assert err.value.error_code == ErrorCode.SPECTATORS_CLOSED
     for msg in [{"t": "watch", "v": 1, "name": "a\nb"}, {"t": "watch", "v": 1},
                 {"t": "watch", "v": 99, "name": "x"}, {"t": "watch", "name": "x"}]:
         with pytest.raises(ProtocolError):
-            watch_name(msg, 0, 2)
-    assert check_watching(watching_message(3, 17)) == (3, 17)
-    assert watching_limits(watching_message(3, 17)) is None  # an older host's
-    assert watching_limits(watching_message(3, 17, (45, 120))) == (45, 120)
-    assert check_watching(watching_message(3, 17, (45, 120))) == (3, 17)
+            table(2).spectator_name(frame(msg))
+    assert frame(watching_message(3, 17)) == m.Watching(3, 17)
+    assert frame(watching_message(3, 17)).limits is None  # an older host's
+    assert frame(watching_message(3, 17, (45, 120))).limits == (45, 120)
     for off in ({"move": 0, "away": 5}, {"move": 5}, {"move": True, "away": 5}, "x",
                 {"move": 10**9, "away": 5}):  # out of bounds or malformed: not the terms
-        assert watching_limits({**watching_message(3, 17), "limits": off}) is None
-    assert spectator_names(spectators_message(("a", "b"), 4)) == (("a", "b"), 4)
-    assert spectator_names({"t": "spectators", "names": ["\x1b[2J"], "max": 1}) is None
-    assert spectator_names({"t": "spectators", "names": "ab", "max": 1}) is None
+        assert frame({**watching_message(3, 17), "limits": off}) == m.Watching(3, 17)
+    assert frame(spectators_message(("a", "b"), 4)) == m.Spectators(("a", "b"), 4)
+    for bad in ({"t": "spectators", "names": ["\x1b[2J"], "max": 1},
+                {"t": "spectators", "names": "ab", "max": 1}):
+        assert m.kind_of(malformed := frame(bad)) is m.Spectators
+        assert isinstance(malformed, m.Malformed)
 
 
 def _vector_cases() -> dict[str, dict]:
@@ -393,9 +399,8 @@ async def test_chkobba_watch_says_why_it_stopped_when_the_host_sends_an_over_lon
     string may be: ``chkobba watch`` ends (exit 3, nothing verified) and says why in one
     line."""
 
+    from support.frames import watching_message
     from support.net import REPO_ROOT, cli_command, cli_env
-
-    from chkobba_p2p.link.spectate import watching_message
 
     async def fake_host(stream: trio.SocketStream) -> None:
         async with stream:

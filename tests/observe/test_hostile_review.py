@@ -12,12 +12,12 @@ import os
 
 import pytest
 import trio
+from support.frames import watch_message
 from support.net import FAST, RawClient, host_config
 
 from chkobba_p2p._shell.net import HostPeer
 from chkobba_p2p._shell.peer import BotController
 from chkobba_p2p.link.handshake import ClientHandshake
-from chkobba_p2p.link.spectate import watch_message
 from chkobba_p2p.wire import codec as wire
 from chkobba_p2p.wire.codec import Identity
 

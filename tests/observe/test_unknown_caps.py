@@ -27,6 +27,7 @@ from pathlib import Path
 import pytest
 import trio
 from support.audit import Played, play
+from support.frames import watching_message
 from support.net import REPO_ROOT, cli_command, cli_env
 
 from chkobba_cli.i18n import Translator
@@ -37,7 +38,6 @@ from chkobba_cli.tui.watching import WatchView
 from chkobba_cli.watch import Narrator
 from chkobba_p2p.game.rules import Ruleset
 from chkobba_p2p.link.handshake import Lobby
-from chkobba_p2p.link.spectate import watching_message
 from chkobba_p2p.observe.audit import EXIT_UNSUPPORTED, UNSUPPORTED, VALID, audit_bodies
 from chkobba_p2p.observe.observer import UNKNOWN_CAPABILITY, Observer, Verdict, unknown_capabilities
 from chkobba_p2p.timeline import build_timeline

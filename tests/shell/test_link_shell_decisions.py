@@ -16,8 +16,9 @@ from chkobba_p2p.link.admission import (
     strangers_for_files,
 )
 from chkobba_p2p.link.joiner import RETRY_FIRST, RETRY_MOST, SeatLink, pinned_fingerprint
+from chkobba_p2p.link.messages import read_frame
 from chkobba_p2p.transcript.liveness import Limits
-from chkobba_p2p.wire.codec import Identity
+from chkobba_p2p.wire.codec import Identity, encode
 
 
 def test_the_strangers_budget_leaves_room_for_the_seats_the_log_and_the_runtime():
@@ -99,10 +100,11 @@ def test_what_the_host_takes_from_a_seat_or_a_spectator_is_what_its_state_table_
             continue  # sig before the game: the entry is read first (its own errors)
         code = refusal_of(HOST, "SEATED", t)
         table.take()
-        assert table.seat_message("c1", 1, b"", {"t": t}, 0.0) is (code is None), t
+        frame = read_frame(encode({"t": t}))
+        assert table.seat_message("c1", 1, frame, 0.0) is (code is None), t
         closes = [e for e in table.take() if isinstance(e, Close)]
         assert [c.code for c in closes] == ([] if code is None else [code]), t
-        answers, refusal = HostTable.spectator_message("s", {"t": t})
+        answers, refusal = HostTable.spectator_message("s", frame)
         assert (None if refusal is None else refusal.error_code) == \
             refusal_of(HOST, "WATCHING", t), t
         assert len(answers) == (t == "ping")

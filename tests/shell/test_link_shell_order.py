@@ -6,10 +6,11 @@ from __future__ import annotations
 import dataclasses
 
 import trio
+from support.frames import watch_message
 
 from chkobba_p2p._shell.stream import Link, LinkClosed
 from chkobba_p2p.link.events import Spectators
-from chkobba_p2p.link.spectate import watch_message
+from chkobba_p2p.link.messages import ErrorMsg, Host, Watching
 from chkobba_p2p.testing import (
     TABLE_TIMEOUTS,
     GatedController,
@@ -27,13 +28,13 @@ async def _watching(nursery: trio.Nursery, table: InMemoryTable, port: int, name
     stream = await table.network.transport("10.0.9.9").connect(table.HOST_ADDRESS, port)
     link = Link(stream, timeouts)
     nursery.start_soon(link.writer)
-    assert (await link.receive())[1]["t"] == "host"
+    assert isinstance((await link.receive())[1], Host)
     link.send_msg(watch_message(name, 1))
-    assert (await link.receive())[1]["t"] == "watching"
+    assert isinstance((await link.receive())[1], Watching)
     return stream, link
 
 
-async def _until_error(link: Link) -> dict | None:
+async def _until_error(link: Link) -> ErrorMsg | None:
     while True:
         try:
             await link.receive()
@@ -60,7 +61,7 @@ async def test_a_spectator_dropped_for_misbehaving_leaves_the_list_before_its_er
         link.send_msg({"t": "chat", "text": "hello"})
         error = await _until_error(link)
         told = trio.current_time()
-        assert error is not None and error["code"] == ErrorCode.PROTOCOL_VIOLATION
+        assert error is not None and error.code == ErrorCode.PROTOCOL_VIOLATION
         # Nobody reads this end any more, as a rude spectator would: the host does not
         # wait for it to tell the table.
         await host_ctl.until(lambda c: c.of(Spectators)[-1].names == ())

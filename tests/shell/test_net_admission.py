@@ -8,11 +8,11 @@ user of the same machine, or everyone behind Tor."""
 from __future__ import annotations
 
 import trio
+from support.frames import watch_message
 from support.net import GatedBot, RawClient, host_config, join_config
 
 from chkobba_p2p._shell.net import ClientPeer, HostPeer
 from chkobba_p2p._shell.peer import BotController
-from chkobba_p2p.link.spectate import watch_message
 from chkobba_p2p.wire.codec import open_entry
 from chkobba_p2p.wire.logfile import read_transcript
 

@@ -25,12 +25,13 @@ from chkobba_p2p._shell.net import ClientPeer, HostPeer
 from chkobba_p2p._shell.peer import BotController
 from chkobba_p2p.link.events import Outcome, OutcomeError, SeatController
 from chkobba_p2p.link.joiner import SeatLink
+from chkobba_p2p.link.messages import read_frame
 from chkobba_p2p.observe.audit import VALID, audit_log
 from chkobba_p2p.testing import GatedController, InMemoryTable, RecordingController
 from chkobba_p2p.transcript import ended
 from chkobba_p2p.transcript.ended import EndedMatch, ended_match
 from chkobba_p2p.transcript.liveness import Limits
-from chkobba_p2p.wire.codec import ErrorCode, Identity, ProtocolError, open_entry
+from chkobba_p2p.wire.codec import ErrorCode, Identity, ProtocolError, encode, open_entry
 from chkobba_p2p.wire.logfile import SavedGame, read_transcript
 
 #: The table's clocks: a long move clock, a short allowance (the seat that dies while to
@@ -205,6 +206,7 @@ def test_an_impostors_unknown_game_still_stops_nothing():
     link: SeatLink[object] = SeatLink(identity, "10.0.0.1:7955", None, Limits(600, 10))
     link.resumed(_two_seat_session(identity), b"k" * 32)
     err = {"t": "error", "code": int(ErrorCode.UNKNOWN_GAME), "msg": "no such game"}
+    err = read_frame(encode(err), err)
     assert link.refused(err) is False and link.refused(err, b"x" * 32) is False
     assert not link.game_unknown
     assert link.refused(err, b"k" * 32) is True and link.game_unknown

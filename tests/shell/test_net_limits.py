@@ -10,7 +10,8 @@ import trio
 from support.net import FAST, run_then_vanish
 
 from chkobba_p2p._shell.peer import ClockReading, Limits, Lobby, Resumed, Timeouts, Waiting
-from chkobba_p2p.link.linkmsg import MAX_LIMIT, parse_limits
+from chkobba_p2p.link.messages import MAX_LIMIT
+from chkobba_p2p.link.messages import read_limits as parse_limits
 from chkobba_p2p.testing import GatedController, InMemoryTable, RecordingController
 from chkobba_p2p.wire.codec import Identity
 
@@ -90,7 +91,7 @@ async def test_a_resumed_joiner_is_told_what_its_seat_has_left_of_its_allowance(
 
 
 def test_the_allowance_left_is_read_within_the_announced_allowance():
-    from chkobba_p2p.link.linkmsg import parse_allowance_left
+    from chkobba_p2p.link.messages import read_allowance_left as parse_allowance_left
 
     assert parse_allowance_left({"move": 5, "away": 30, "left": 12}, 30) == 12
     assert parse_allowance_left({"move": 5, "away": 30, "left": 0}, 30) == 0
@@ -135,7 +136,7 @@ async def test_a_resumed_joiner_is_told_how_long_the_move_it_owes_has_run(
 
 
 def test_the_move_used_is_read_within_the_announced_move_limit():
-    from chkobba_p2p.link.linkmsg import parse_move_used
+    from chkobba_p2p.link.messages import read_move_used as parse_move_used
 
     assert parse_move_used({"move": 30, "away": 10, "used": 9}, 30) == 9
     assert parse_move_used({"move": 30, "away": 10, "used": 30}, 30) == 30

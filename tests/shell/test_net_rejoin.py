@@ -233,11 +233,16 @@ async def test_a_host_sending_no_usable_table_is_named(tmp_path, silent, autojum
 
 
 def test_a_lobby_problem_names_the_field():
-    from chkobba_p2p.link.linkmsg import lobby_problem, parse_lobby
+    from chkobba_p2p.link.messages import Lobby, Malformed, read_frame
+    from chkobba_p2p.wire.codec import encode
+
+    def parse(msg):
+        msg = {"t": "lobby", **msg}
+        return read_frame(encode(msg), msg)
 
     key = bytes(32)
     good = {"seats": [{"seat": 0, "key": key, "name": "hedi"}, None]}
-    assert parse_lobby(good) is not None and lobby_problem(good) is None
+    assert isinstance(parse(good), Lobby)
     cases = {
         "no list of seats": {"seats": "x"},
         "1 seats (a table has 2 to 4)": {"seats": [None]},
@@ -249,7 +254,8 @@ def test_a_lobby_problem_names_the_field():
                                                      None]},
     }
     for why, msg in cases.items():
-        assert parse_lobby(msg) is None and lobby_problem(msg) == why
+        bad = parse(msg)
+        assert isinstance(bad, Malformed) and bad.error.detail == why
 
 
 class RenamingTable(HostTable):
@@ -358,9 +364,9 @@ class _ImpostorHandshake(HostHandshake):
     1, and announces the tightest limits it can (move 1 s, no time away)."""
 
     def on_hello(self, msg, body=None, have=0):
-        resume = msg.get("resume")
-        if isinstance(resume, dict):
-            self.running = resume.get("g")
+        from chkobba_p2p.link.messages import Hello
+        if isinstance(msg, Hello) and msg.resume is not None:
+            self.running = msg.resume[0]
             self.lobby.seat_of = lambda key: 1
         return super().on_hello(msg, body, 3)
 
