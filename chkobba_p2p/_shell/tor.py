@@ -632,9 +632,10 @@ class Tor:
             self.on_event(event)
 
     def available(self) -> bool:
-        """Whether tor can be used at all: a control port named, or a binary to start
-        (a probe of a running tor happens in :meth:`ready`)."""
-        return self.control_address is not None or self._binary() is not None
+        """Whether tor can be used at all: a control port or a SOCKS port named, or a
+        binary to start (a probe of a running tor happens in :meth:`ready`)."""
+        return (self.control_address is not None or self.socks_address is not None
+                or self._binary() is not None)
 
     def _binary(self) -> str | None:
         return self.binary if self.binary else shutil.which("tor")
