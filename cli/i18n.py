@@ -475,10 +475,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
                      "Tor : connexion au tor de {where}…"),
     "tor_progress": ("Tor: reaching the Tor network, {n}% ({what})",
                      "Tor : connexion au réseau Tor, {n} % ({what})"),
-    "tor_progress_trouble": ("Tor: reaching the Tor network, {n}% ({what}: {trouble}, "
-                             "{count}×)",
-                             "Tor : connexion au réseau Tor, {n} % ({what} : {trouble}, "
-                             "{count}×)"),
+    "tor_progress_trouble": ("Tor: reaching the Tor network, {n}% ({what}: {trouble})",
+                             "Tor : connexion au réseau Tor, {n} % ({what} : {trouble})"),
     "tor_publishing": ("Tor: connected; publishing the table's Tor address…",
                        "Tor : connecté ; publication de l'adresse Tor de la table…"),
     "tor_join_ready": ("Tor: connected; reaching the table…",
@@ -536,10 +534,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "tor_fail_publish": ("tor did not publish the table's onion service ({why}).",
                          "tor n'a pas publié le service onion de la table ({why})."),
     "tor_fail_other": ("Tor could not be used ({why}).", "Tor n'a pas pu servir ({why})."),
-    "tor_failed_goes_on": ("The table goes on without Tor: friends on this network still "
-                           "join at the address above.",
-                           "La table continue sans Tor : les amis sur ce réseau rejoignent "
-                           "toujours à l'adresse ci-dessus."),
+    "tor_failed_goes_on": ("The table goes on without Tor (friends on this network can "
+                           "still join it).",
+                           "La table continue sans Tor (les amis sur ce réseau peuvent "
+                           "toujours la rejoindre)."),
+    "tor_phase_trouble": ("{what}: {trouble}", "{what} : {trouble}"),
     # Tor's SOCKS replies (RFC 1928, and Tor's own for onion services).
     "socks_1": ("general failure", "échec général"),
     "socks_2": ("not allowed by tor's rules", "interdit par les règles de tor"),

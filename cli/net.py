@@ -150,6 +150,8 @@ class Narrator:
                 _line(_ENGLISH("tor_failed_goes_on"))
         elif isinstance(event, TOR_EVENTS):
             if isinstance(event, SocksFailed):
+                if event == self.socks_failed:
+                    return  # the same answer to the next try: said once
                 self.socks_failed = event
             text = tor_status_text(_ENGLISH, event, joining=not self.fingerprint)
             if text is not None:

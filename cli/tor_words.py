@@ -70,7 +70,7 @@ def tor_status_text(t: Translator, event: object, *, joining: bool = False) -> s
             return t("tor_join_ready" if joining else "tor_publishing")
         if event.trouble:
             return t("tor_progress_trouble", n=event.progress, what=phase_text(t, event),
-                     trouble=_trouble(t, event), count=max(1, event.count))
+                     trouble=_trouble(t, event))
         return t("tor_progress", n=event.progress, what=phase_text(t, event))
     if isinstance(event, SocksFailed):
         return t("socks_trying", addr=safe_text(event.where, 120),
@@ -88,7 +88,7 @@ def tor_failed_text(t: Translator, event: TorFailed) -> str:
         else:
             pct, what = step.progress, phase_text(t, step)
             if step.trouble:
-                what = f"{what}: {_trouble(t, step)}"
+                what = t("tor_phase_trouble", what=what, trouble=_trouble(t, step))
         return t("tor_fail_no_network", n=f"{event.timeout:g}", pct=pct, what=what)
     key = {
         TorFailure.START_FAILED: "tor_fail_start",
