@@ -561,8 +561,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "socks_246": ("not a valid onion address", "adresse onion non valide"),
     "socks_247": ("onion service introduction timed out",
                   "introduction au service onion expirée"),
-    "socks_trying": ("Tor: {addr} not reached yet ({reply}); trying again…",
-                     "Tor : {addr} pas encore joint ({reply}) ; nouvel essai…"),
+    "socks_trying": ("Tor: the table is not reached yet ({reply}); trying again…",
+                     "Tor : la table n'est pas encore jointe ({reply}) ; nouvel essai…"),
     "socks_fail": ("Tor answered {reply} (SOCKS reply {code}): {check}",
                    "Tor a répondu {reply} (réponse SOCKS {code}) : {check}"),
     "socks_check_gone": ("check the address with the host, and that the host's screen "

@@ -73,8 +73,7 @@ def tor_status_text(t: Translator, event: object, *, joining: bool = False) -> s
                      trouble=_trouble(t, event))
         return t("tor_progress", n=event.progress, what=phase_text(t, event))
     if isinstance(event, SocksFailed):
-        return t("socks_trying", addr=safe_text(event.where, 120),
-                 reply=socks_reply_text(t, event.reply))
+        return t("socks_trying", reply=socks_reply_text(t, event.reply))
     return None
 
 
