@@ -485,6 +485,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
                       "meanwhile)",
                       "(tor peut prendre jusqu'à {n} s ; les amis sur ce réseau peuvent "
                       "rejoindre en attendant)"),
+    "tor_wait_join": ("(tor may take up to {n} s)", "(tor peut prendre jusqu'à {n} s)"),
     "tor_phase_starting": ("starting", "démarrage"),
     "tor_phase_conn": ("connecting to a relay", "connexion à un relais"),
     "tor_phase_status": ("fetching the network's consensus",

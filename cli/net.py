@@ -158,8 +158,9 @@ class Narrator:
                 _say(q, text)
         elif isinstance(event, PortMapped | PortMapUnavailable):
             line = reach_line(event, self.fingerprint)
-            if isinstance(event, PortMapUnavailable) or not event.public:
-                line += tor_offer(self.onion_code)
+            if (isinstance(event, PortMapUnavailable) or not event.public) and (
+                    self.transport is None or self.onion_code is not None):
+                line += tor_offer(self.onion_code)  # (tor starting: its code follows)
             _line(line)
         elif isinstance(event, Notice):  # the library's word to people: it never prints
             _line(f"notice: {notice_text(_ENGLISH, event)}")

@@ -91,6 +91,10 @@ def lobby_lines(view: TableView, width: int, *, kind: str, connected: bool = Fal
                                width - 1, "   ")  # an onion address is long
             if tor:
                 lines += wrap_line([("class:dim", "   " + tor)], width - 1, "     ")
+                if tor_wait is not None:
+                    lines += wrap_line([("class:dim", "   " + t("tor_wait_join",
+                                                                 n=f"{tor_wait:g}"))],
+                                       width - 1, "     ")
         else:
             n = st.players or len(st.names)
             lines += wrap_line([("class:ok", " " + t("join_connected", addr=address, n=n))],

@@ -180,6 +180,9 @@ def test_a_join_whose_tries_failed_says_tor_s_last_answer(app_session):
     ui.on_event(TorStarting(True))
     ui.on_event(TorBootstrap(100, "done", "Done"))
     assert "Tor: connected; reaching the table…" in _lobby(ui) and not ui.connected
+    assert "may take" not in _lobby(ui)  # no wait given: not said
+    ui.tor_wait = 90
+    assert "(tor may take up to 90 s)" in _lobby(ui)
     ui.on_event(SocksFailed(f"{ONION}:7452", 0xF0))
     assert "Tor: the table is not reached yet (onion service not found); trying again…" \
         in _lobby(ui)
