@@ -51,7 +51,7 @@ __all__ = [
     "Tor", "TorTransport", "TorError", "TorUnavailable", "TOR_INSTALL_HINT",
     "new_onion_key", "onion_address", "is_onion", "load_onion_key", "SocksError",
     "over_tor", "TOR_HANDSHAKE", "TOR_BOOTSTRAP_TIMEOUT", "TorFailure", "TorBootstrap",
-    "TorStarting", "TorFailed", "OnionPublished", "SocksFailed", "parse_bootstrap",
+    "TorStarting", "TorFailed", "OnionPublished", "SocksFailed",
 ]
 
 log = logging.getLogger(__name__)
