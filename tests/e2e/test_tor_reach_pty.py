@@ -181,3 +181,16 @@ def test_a_socks_port_alone_is_enough_and_its_refusal_is_worded(tmp_path):
             in done.stderr), done.stderr
     assert "Traceback" not in done.stderr
     assert done.stdout.count("not reached yet") == 1  # said once, not at every try
+
+
+def test_watch_an_onion_without_network_says_what_to_check(tmp_path, no_network_tor):
+    env = {**process_env(tmp_path), **no_network_tor}
+    done = subprocess.run(cli_command("watch", f"{ONION}:7452", "--tor-wait", str(WAIT),
+                                      "--text", "--lang", "en"),
+                          env=env, capture_output=True, text=True, timeout=WAIT + 60)
+    assert done.returncode == 2, done.stderr
+    assert "Tor: starting tor…" in done.stdout
+    assert WORDS["en"]["progress"] in done.stdout, done.stdout
+    assert _flat(done.stderr).startswith(
+        "chkobba watch: " + WORDS["en"]["failed"].removeprefix("error: ")), done.stderr
+    assert "Traceback" not in done.stderr
