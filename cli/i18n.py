@@ -564,8 +564,9 @@ MESSAGES: dict[str, tuple[str, str]] = {
                   "introduction au service onion expirée"),
     "socks_trying": ("Tor: the table is not reached yet ({reply}); trying again…",
                      "Tor : la table n'est pas encore jointe ({reply}) ; nouvel essai…"),
-    "socks_fail": ("Tor answered {reply} (SOCKS reply {code}): {check}",
-                   "Tor a répondu {reply} (réponse SOCKS {code}) : {check}"),
+    "socks_fail": ("Tor could not reach the table ({reply}, SOCKS reply {code}): {check}",
+                   "Tor n'a pas pu joindre la table ({reply}, réponse SOCKS {code}) : "
+                   "{check}"),
     "socks_check_gone": ("check the address with the host, and that the host's screen "
                          "shows it as its Tor address (the table may be closed, or not "
                          "published yet).",

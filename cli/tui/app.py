@@ -29,7 +29,9 @@ from chkobba_p2p import (
     SocksFailed,
     TableReady,
     TableState,
+    TorBootstrap,
     TorFailed,
+    TorStarting,
 )
 from chkobba_p2p.game import rules as R
 from chkobba_p2p.game.cards import FigureConvention
@@ -219,6 +221,14 @@ class TuiApp(Leaving, Screen):
         if self.tor_status is None or self.tor_failed is not None:
             return None
         return tor_status_text(self.t, self.tor_status, joining=self.kind == "join")
+
+    def tor_wait_left(self) -> float | None:
+        """How long tor may take, said while it reaches the network (None: not now)."""
+        status = self.tor_status
+        if isinstance(status, TorStarting) or (
+                isinstance(status, TorBootstrap) and status.progress < 100):
+            return self.tor_wait
+        return None
 
     def _show_event(self, event: object) -> None:
         # A seat back from a drop: what its countdown had left, read before it goes.

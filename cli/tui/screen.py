@@ -122,6 +122,9 @@ class Screen:
     def tor_line(self) -> str | None:
         raise NotImplementedError
 
+    def tor_wait_left(self) -> float | None:
+        raise NotImplementedError
+
     @property
     def can_step_away(self) -> bool:
         raise NotImplementedError
@@ -315,7 +318,7 @@ class Screen:
                                   address=self.address, port=self.port,
                                   rematch=self.rematch, address6=self.address6,
                                   onion=self.onion, tor=self.tor_line(),
-                                  tor_wait=self.tor_wait,
+                                  tor_wait=self.tor_wait_left(),
                                   reach=self.reach, asking=self.asking_ready,
                                   known=self.known, past=self.past), height)
         if self.sheet:  # instead of the table, its last lines if it is long

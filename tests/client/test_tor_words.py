@@ -106,10 +106,11 @@ def test_every_socks_reply_has_words_and_something_to_check():
         assert not socks_reply_text(en, reply).startswith("0x")
         assert socks_reply_text(en, reply) != socks_reply_text(fr, reply)
         said = socks_failed_text(en, SocksFailed(f"{ONION}:7452", reply))
-        assert f"(SOCKS reply 0x{reply:02x}): check" in said or \
-            f"(SOCKS reply 0x{reply:02x}): the host" in said, said
+        assert f", SOCKS reply 0x{reply:02x}): check" in said or \
+            f", SOCKS reply 0x{reply:02x}): the host" in said, said
     gone = socks_failed_text(en, SocksFailed(f"{ONION}:7452", 0xF0))
-    assert gone == ("Tor answered onion service not found (SOCKS reply 0xf0): check the "
+    assert gone == ("Tor could not reach the table (onion service not found, SOCKS reply "
+                    "0xf0): check the "
                     "address with the host, and that the host's screen shows it as its Tor "
                     "address (the table may be closed, or not published yet).")
     slow = socks_failed_text(fr, SocksFailed(f"{ONION}:7452", 6))
@@ -177,12 +178,15 @@ def test_tor_failing_during_the_match_is_said_and_the_table_goes_on(app_session)
 def test_a_join_whose_tries_failed_says_tor_s_last_answer(app_session):
     ui = TuiApp(kind="join", lang="en", seat=1, rules=R.Ruleset(), address=f"{ONION}:7452")
     ui.size = (24, 80)
+    ui.tor_wait = 90
     ui.on_event(TorStarting(True))
+    assert "Tor: starting tor… (tor may take up to 90 s)" in _lobby(ui)
+    ui.on_event(TorBootstrap(80, "circuit_create", "Establishing a Tor circuit"))
+    assert "Tor: reaching the Tor network, 80% (building a circuit)" in _lobby(ui)
+    assert "(tor may take up to 90 s)" in _lobby(ui)
     ui.on_event(TorBootstrap(100, "done", "Done"))
     assert "Tor: connected; reaching the table…" in _lobby(ui) and not ui.connected
-    assert "may take" not in _lobby(ui)  # no wait given: not said
-    ui.tor_wait = 90
-    assert "(tor may take up to 90 s)" in _lobby(ui)
+    assert "may take" not in _lobby(ui)  # tor is there: its wait is over
     ui.on_event(SocksFailed(f"{ONION}:7452", 0xF0))
     assert "Tor: the table is not reached yet (onion service not found); trying again…" \
         in _lobby(ui)
@@ -191,6 +195,7 @@ def test_a_join_whose_tries_failed_says_tor_s_last_answer(app_session):
         error_code = "connect_failed"
 
     ui.outcome = Failed()  # type: ignore[assignment]
-    assert tor_stopped(ui).startswith("Tor answered onion service not found")
+    assert tor_stopped(ui).startswith("Tor could not reach the table (onion service not "
+                                      "found, SOCKS reply 0xf0): check the address")
     ui.left = True  # the person left: nothing to add
     assert tor_stopped(ui) is None
