@@ -509,6 +509,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
                             "{pct} %, {what}) : vérifiez que cet ordinateur est en ligne et "
                             "qu'aucun pare-feu ni réseau ne bloque Tor (là où Tor est "
                             "bloqué, il lui faut des ponts : https://bridges.torproject.org)."),
+    "tor_fail_disabled": ("the tor used has its network turned off (DisableNetwork 1): in "
+                          "Tor Browser, press Connect first; otherwise set DisableNetwork 0 "
+                          "in its torrc.",
+                          "le tor utilisé a son réseau coupé (DisableNetwork 1) : dans Tor "
+                          "Browser, appuyez d'abord sur Se connecter ; sinon mettez "
+                          "DisableNetwork 0 dans son torrc."),
     "tor_fail_start": ("tor could not be started ({why}): check that tor runs on its own "
                        "(type tor in a terminal), or name a running one with --tor-control "
                        "and --tor-socks.",

@@ -90,6 +90,7 @@ def tor_failed_text(t: Translator, event: TorFailed) -> str:
                 what = t("tor_phase_trouble", what=what, trouble=_trouble(t, step))
         return t("tor_fail_no_network", n=f"{event.timeout:g}", pct=pct, what=what)
     key = {
+        TorFailure.NETWORK_DISABLED: "tor_fail_disabled",
         TorFailure.START_FAILED: "tor_fail_start",
         TorFailure.NO_CONTROL: "tor_fail_no_control",
         TorFailure.CONTROL_REFUSED: "tor_fail_control",

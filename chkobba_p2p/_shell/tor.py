@@ -79,6 +79,8 @@ class TorFailure(enum.StrEnum):
     CONTROL_CLOSED = "control_closed"
     #: Tor did not reach the Tor network within its time (``bootstrap``: how far).
     NO_NETWORK = "no_network"
+    #: Tor's network is turned off (``DisableNetwork 1``), so it never reached it.
+    NETWORK_DISABLED = "network_disabled"
     #: Tor has no SOCKS port, or nothing answers at the one named.
     NO_SOCKS = "no_socks"
     #: Tor refused to publish the onion service.
@@ -770,6 +772,11 @@ class Tor:
                                                 deadline - trio.current_time())
                 if said is None:
                     last = self.bootstrap
+                    if await self._network_disabled(control):
+                        raise TorError(
+                            f"the tor at {control.where} has its network turned off "
+                            f"(DisableNetwork 1)", TorFailure.NETWORK_DISABLED,
+                            bootstrap=last)
                     raise TorError(
                         f"tor did not connect to the Tor network within "
                         f"{self.bootstrap_timeout:g} s (last: "
@@ -782,6 +789,16 @@ class Tor:
                                      trio.ClosedResourceError):
                 await control.command("SETEVENTS")
             control.events.clear()
+
+    @staticmethod
+    async def _network_disabled(control: _Control) -> bool:
+        """Whether tor's network is turned off (``DisableNetwork 1``: Tor Browser's tor
+        until its Connect button is pressed), which no wait mends."""
+        try:
+            lines = await control.command("GETCONF DisableNetwork", ok=False)
+        except TorError:
+            return False
+        return any(line.strip() == "DisableNetwork=1" for line in lines)
 
     def _progress(self, step: TorBootstrap | None) -> None:
         """A step tor reported: an event when it says something new.  The same warning

@@ -89,6 +89,8 @@ def test_every_failure_is_one_sentence_in_both_languages(code):
                              "at 5%, connecting to a relay: connection refused): check "
                              "that this computer is online")
         assert "bridges" in en and "ponts" in fr and "tor's detail" not in en
+    elif code == TorFailure.NETWORK_DISABLED:
+        assert "press Connect" in en and "Se connecter" in fr
     elif code in (TorFailure.NOT_INSTALLED, TorFailure.ONION_KEY):
         assert "tor's detail" in en and "tor's detail" in fr  # the library's own line
     else:

@@ -95,6 +95,22 @@ async def test_a_tor_that_cannot_reach_the_network_says_each_step_then_fails_onc
     assert not nobody_listening(caught.value)  # no refusal of a table's
 
 
+async def test_a_tor_whose_network_is_turned_off_is_said_so(autojump_clock):
+    # Tor Browser's tor before its Connect button: at 0%, DisableNetwork 1.
+    fake = FakeTor(STARTING, disable_network=True)
+    events: list[object] = []
+    async with trio.open_nursery() as nursery:
+        await fake.serve(nursery)
+        tor = Tor(fake.address, probe=False, bootstrap_timeout=60, on_event=events.append)
+        with pytest.raises(TorError) as caught:
+            await tor.ready()
+        nursery.cancel_scope.cancel()
+    assert caught.value.code == TorFailure.NETWORK_DISABLED
+    assert "GETCONF DisableNetwork" in fake.lines
+    assert events[-1] == TorFailed(TorFailure.NETWORK_DISABLED, str(caught.value),
+                                   parse_bootstrap(STARTING), 60)
+
+
 async def test_a_host_listens_at_once_and_publishes_its_onion_once_tor_is_ready(
         autojump_clock):
     fake = FakeTor(STARTING, [LOADING, DONE])

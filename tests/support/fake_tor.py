@@ -29,7 +29,8 @@ DONE = 'NOTICE BOOTSTRAP PROGRESS=100 TAG=done SUMMARY="Done"'
 
 class FakeTor:
     def __init__(self, phase: str = STARTING, steps: list[str] | None = None,
-                 socks: str = "127.0.0.1:9") -> None:
+                 socks: str = "127.0.0.1:9", disable_network: bool = False) -> None:
+        self.disable_network = disable_network
         self.phase = phase
         self.steps = list(steps or [])
         self.socks = socks
@@ -84,6 +85,8 @@ class FakeTor:
             return f"250-status/bootstrap-phase={self.phase}\r\n250 OK\r\n"
         if verb == "GETINFO" and rest == "net/listeners/socks":
             return f'250-net/listeners/socks="{self.socks}"\r\n250 OK\r\n'
+        if verb == "GETCONF" and rest == "DisableNetwork":
+            return f"250 DisableNetwork={int(self.disable_network)}\r\n"
         if verb == "ADD_ONION":
             service = "a" * 56
             self.onions.append(rest)
