@@ -232,7 +232,8 @@ def parse_bootstrap(text: str) -> TorBootstrap | None:
 @dataclasses.dataclass(frozen=True)
 class TorStarting:
     """The command reaches for tor: ``private`` True when it starts a tor of its own
-    (``where``: ""), else the control port it connects to (``where``)."""
+    (``where``: ""), else the port of the running tor it uses (``where``: its control
+    port, or its SOCKS port when that is all it was given)."""
 
     private: bool
     where: str = ""
@@ -628,6 +629,7 @@ class Tor:
         self.failure: TorError | None = None
         #: Whether :meth:`ready` needs no control port (a SOCKS port named alone).
         self.socks_only = self.socks_address is not None and self.control_address is None
+        self._told_socks = False
 
     def _emit(self, event: object) -> None:
         if self.on_event is not None:
@@ -882,6 +884,9 @@ class Tor:
         (:class:`SocksFailed`) and raised (:class:`SocksError`)."""
         if not self.socks_only:
             await self.ready()
+        elif not self._told_socks:  # the tor asked is that port's: said once
+            self._told_socks = True
+            self._emit(TorStarting(False, self.socks_address or ""))
         assert self.socks_address is not None
         try:
             stream = await trio.open_tcp_stream(*_split_where(self.socks_address))

@@ -186,7 +186,8 @@ async def test_a_socks_port_alone_is_used_without_any_control_port(monkeypatch):
             await TorTransport(tor).connect(onion, 7452)
         nursery.cancel_scope.cancel()
     assert caught.value.code == 0xF0 and "onion service not found" in str(caught.value)
-    assert events == [SocksFailed(f"{onion}:7452", 0xF0)]  # no TorStarting: no tor asked
+    # The SOCKS port is the tor used; no control port is asked or started.
+    assert events == [TorStarting(False, socks.address), SocksFailed(f"{onion}:7452", 0xF0)]
     assert socks.requests[0][4:-2] == bytes([62]) + onion.encode()
     assert tor.control is None and tor.process is None
 
@@ -202,4 +203,4 @@ async def test_nothing_at_the_socks_port_is_tor_s_failure_not_the_table_s(monkey
         await tor.open_socks(onion_address(new_onion_key()), 7452)
     assert caught.value.code == TorFailure.NO_SOCKS and where in str(caught.value)
     assert not nobody_listening(caught.value)
-    assert [type(e) for e in events] == [TorFailed]
+    assert [type(e) for e in events] == [TorStarting, TorFailed]
