@@ -104,11 +104,18 @@ if TYPE_CHECKING:
         split_join_code,
     )
     from ._shell.tor import (
+        TOR_BOOTSTRAP_TIMEOUT,
         TOR_HANDSHAKE,
         TOR_INSTALL_HINT,
+        OnionPublished,
         SocksError,
+        SocksFailed,
         Tor,
+        TorBootstrap,
         TorError,
+        TorFailed,
+        TorFailure,
+        TorStarting,
         TorTransport,
         TorUnavailable,
         is_onion,
@@ -144,6 +151,8 @@ __all__ = [
     "MAX_SPECTATORS", "ErrorCode", "WatchConfig", "WatchOutcome", "Spectator", "watch_match",
     "Tor", "TorTransport", "TorError", "TorUnavailable", "TOR_INSTALL_HINT", "new_onion_key",
     "onion_address", "is_onion", "load_onion_key", "SocksError", "over_tor", "TOR_HANDSHAKE",
+    "TOR_BOOTSTRAP_TIMEOUT", "TorFailure", "TorBootstrap", "TorStarting", "TorFailed",
+    "OnionPublished", "SocksFailed",
     "nobody_listening", "Observer", "PUBLIC_MODULES", "__version__",
 ]
 
@@ -186,7 +195,8 @@ _HOMES: dict[str, frozenset[str]] = {
     "tor": frozenset({
         "Tor", "TorTransport", "TorError", "TorUnavailable", "TOR_INSTALL_HINT",
         "new_onion_key", "onion_address", "is_onion", "load_onion_key", "SocksError",
-        "over_tor", "TOR_HANDSHAKE",
+        "over_tor", "TOR_HANDSHAKE", "TOR_BOOTSTRAP_TIMEOUT", "TorFailure", "TorBootstrap",
+        "TorStarting", "TorFailed", "OnionPublished", "SocksFailed",
     }),
     "transport": frozenset({
         "nobody_listening",

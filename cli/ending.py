@@ -95,6 +95,9 @@ def finish(result, ui, address: str | None = None) -> int:
     if result.crash:
         print(result.crash, file=sys.stderr)
         return EXIT_CRASH
+    if result.error:  # the library refused what this machine asked: one line
+        print_error(safe_text(result.error, 1000))
+        return EXIT_NO_GAME
     o = result.outcome
     if result.timed_out:
         print_error(t("join_error", addr=address, why=t("join_timeout", n="?")))

@@ -71,6 +71,8 @@ def hosting(config: HostConfig, bots: int, level: str, seed: int | None,
 
         box: list[Outcome] = []
         procs: list[subprocess.Popen] = []
+        if tor is not None:  # what tor does while the table opens, to the screen
+            tor.tor.on_event = controller.on_event
 
         async def host(task_status=trio.TASK_STATUS_IGNORED) -> None:
             box.append(await host_match(config, controller, task_status=task_status))

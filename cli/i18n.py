@@ -469,6 +469,129 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "lobby_tor_offer": ("; or, through Tor: {addr}", "; ou, via Tor : {addr}"),
     "lobby_tor_run": ("; or, through Tor: run chkobba host --tor",
                       "; ou, via Tor : lancez chkobba host --tor"),
+    # Tor as it starts (host --tor, a join through Tor): cli/tor_words.py.
+    "tor_starting_private": ("Tor: starting tor…", "Tor : démarrage de tor…"),
+    "tor_starting": ("Tor: connecting to the tor at {where}…",
+                     "Tor : connexion au tor de {where}…"),
+    "tor_progress": ("Tor: reaching the Tor network, {n}% ({what})",
+                     "Tor : connexion au réseau Tor, {n} % ({what})"),
+    "tor_progress_trouble": ("Tor: reaching the Tor network, {n}% ({what}: {trouble})",
+                             "Tor : connexion au réseau Tor, {n} % ({what} : {trouble})"),
+    "tor_publishing": ("Tor: connected; publishing the table's Tor address…",
+                       "Tor : connecté ; publication de l'adresse Tor de la table…"),
+    "tor_join_ready": ("Tor: connected; reaching the table…",
+                       "Tor : connecté ; connexion à la table…"),
+    "tor_wait_note": ("(tor may take up to {n} s; friends on this network can join "
+                      "meanwhile)",
+                      "(tor peut prendre jusqu'à {n} s ; les amis sur ce réseau peuvent "
+                      "rejoindre en attendant)"),
+    "tor_wait_join": ("(tor may take up to {n} s)", "(tor peut prendre jusqu'à {n} s)"),
+    "tor_phase_starting": ("starting", "démarrage"),
+    "tor_phase_conn": ("connecting to a relay", "connexion à un relais"),
+    "tor_phase_status": ("fetching the network's consensus",
+                         "téléchargement de l'état du réseau"),
+    "tor_phase_keys": ("loading authority keys", "chargement des clés des autorités"),
+    "tor_phase_descriptors": ("loading relay descriptors",
+                              "chargement des descripteurs des relais"),
+    "tor_phase_circuit": ("building a circuit", "construction d'un circuit"),
+    "tor_phase_done": ("done", "terminé"),
+    "tor_why_CONNECTREFUSED": ("connection refused", "connexion refusée"),
+    "tor_why_NOROUTE": ("no route to the relay", "pas de route vers le relais"),
+    "tor_why_TIMEOUT": ("timed out", "délai dépassé"),
+    "tor_why_CONNECTRESET": ("connection reset", "connexion interrompue"),
+    "tor_why_IOERROR": ("read or write error", "erreur de lecture ou d'écriture"),
+    # What to check: one sentence each (the command then stops, exit 2).
+    "tor_fail_no_network": ("Tor could not reach the Tor network within {n} s (it stopped "
+                            "at {pct}%, {what}): check that this computer is online and "
+                            "that no firewall or network blocks Tor (where Tor is blocked, "
+                            "it needs bridges: https://bridges.torproject.org).",
+                            "Tor n'a pas pu joindre le réseau Tor en {n} s (arrêté à "
+                            "{pct} %, {what}) : vérifiez que cet ordinateur est en ligne et "
+                            "qu'aucun pare-feu ni réseau ne bloque Tor (là où Tor est "
+                            "bloqué, il lui faut des ponts : https://bridges.torproject.org)."),
+    "tor_fail_disabled": ("the tor used has its network turned off (DisableNetwork 1): in "
+                          "Tor Browser, press Connect first; otherwise set DisableNetwork 0 "
+                          "in its torrc.",
+                          "le tor utilisé a son réseau coupé (DisableNetwork 1) : dans Tor "
+                          "Browser, appuyez d'abord sur Se connecter ; sinon mettez "
+                          "DisableNetwork 0 dans son torrc."),
+    "tor_fail_start": ("tor could not be started ({why}): check that tor runs on its own "
+                       "(type tor in a terminal), or name a running one with --tor-control "
+                       "and --tor-socks.",
+                       "tor n'a pas pu démarrer ({why}) : vérifiez que tor fonctionne seul "
+                       "(tapez tor dans un terminal), ou indiquez un tor lancé avec "
+                       "--tor-control et --tor-socks."),
+    "tor_fail_no_control": ("no tor answers at its control port ({why}): check that tor "
+                            "runs and that --tor-control names its control port (Tor "
+                            "Browser: 127.0.0.1:9151).",
+                            "aucun tor ne répond à son port de contrôle ({why}) : vérifiez "
+                            "que tor tourne et que --tor-control indique son port de "
+                            "contrôle (Tor Browser : 127.0.0.1:9151)."),
+    "tor_fail_control": ("tor's control port could not be used ({why}).",
+                         "le port de contrôle de tor n'a pas pu servir ({why})."),
+    "tor_fail_closed": ("tor stopped ({why}): check tor's log, then try again.",
+                        "tor s'est arrêté ({why}) : consultez le journal de tor, puis "
+                        "réessayez."),
+    "tor_fail_no_socks": ("tor's SOCKS port could not be used ({why}): check that tor runs "
+                          "and that --tor-socks names its SOCKS port (Tor Browser: "
+                          "127.0.0.1:9150).",
+                          "le port SOCKS de tor n'a pas pu servir ({why}) : vérifiez que "
+                          "tor tourne et que --tor-socks indique son port SOCKS (Tor "
+                          "Browser : 127.0.0.1:9150)."),
+    "tor_fail_publish": ("tor did not publish the table's onion service ({why}).",
+                         "tor n'a pas publié le service onion de la table ({why})."),
+    "tor_fail_other": ("Tor could not be used ({why}).", "Tor n'a pas pu servir ({why})."),
+    "tor_failed_goes_on": ("The table goes on without Tor (friends on this network can "
+                           "still join it).",
+                           "La table continue sans Tor (les amis sur ce réseau peuvent "
+                           "toujours la rejoindre)."),
+    "tor_phase_trouble": ("{what}: {trouble}", "{what} : {trouble}"),
+    # Tor's SOCKS replies (RFC 1928, and Tor's own for onion services).
+    "socks_1": ("general failure", "échec général"),
+    "socks_2": ("not allowed by tor's rules", "interdit par les règles de tor"),
+    "socks_3": ("network unreachable", "réseau injoignable"),
+    "socks_4": ("host unreachable", "hôte injoignable"),
+    "socks_5": ("connection refused", "connexion refusée"),
+    "socks_6": ("no answer in time", "pas de réponse à temps"),
+    "socks_7": ("command not supported", "commande non prise en charge"),
+    "socks_8": ("address type not supported", "type d'adresse non pris en charge"),
+    "socks_240": ("onion service not found", "service onion introuvable"),
+    "socks_241": ("onion service descriptor is invalid",
+                  "descripteur du service onion invalide"),
+    "socks_242": ("onion service introduction failed",
+                  "échec de l'introduction au service onion"),
+    "socks_243": ("onion service rendezvous failed", "échec du rendez-vous avec le service onion"),
+    "socks_244": ("the onion service asks for client authorization",
+                  "le service onion demande une autorisation client"),
+    "socks_245": ("client authorization refused", "autorisation client refusée"),
+    "socks_246": ("not a valid onion address", "adresse onion non valide"),
+    "socks_247": ("onion service introduction timed out",
+                  "introduction au service onion expirée"),
+    "socks_trying": ("Tor: the table is not reached yet ({reply}); trying again…",
+                     "Tor : la table n'est pas encore jointe ({reply}) ; nouvel essai…"),
+    "socks_fail": ("Tor could not reach the table ({reply}, SOCKS reply {code}): {check}",
+                   "Tor n'a pas pu joindre la table ({reply}, réponse SOCKS {code}) : "
+                   "{check}"),
+    "socks_check_gone": ("check the address with the host, and that the host's screen "
+                         "shows it as its Tor address (the table may be closed, or not "
+                         "published yet).",
+                         "vérifiez l'adresse avec l'hôte, et que son écran l'affiche comme "
+                         "adresse Tor (la table est peut-être fermée, ou pas encore "
+                         "publiée)."),
+    "socks_check_network": ("check that your tor is connected to the Tor network (Tor "
+                            "Browser: \"Connected\"), and that the host's table is still "
+                            "open.",
+                            "vérifiez que votre tor est connecté au réseau Tor (Tor "
+                            "Browser : « Connecté »), et que la table de l'hôte est "
+                            "toujours ouverte."),
+    "socks_check_address": ("check the address: 56 letters and digits, then .onion.",
+                            "vérifiez l'adresse : 56 lettres et chiffres, puis .onion."),
+    "socks_check_refused": ("the host's onion service is up but its table does not "
+                            "listen: the host may have closed the table.",
+                            "le service onion de l'hôte répond mais sa table n'écoute pas : "
+                            "l'hôte a peut-être fermé la table."),
+    "socks_check_tor": ("check your tor (its log says why).",
+                        "vérifiez votre tor (son journal dit pourquoi)."),
     "lobby_seats": ("Seats ({taken}/{n}):", "Places ({taken}/{n}) :"),
     "lobby_free": ("(free)", "(libre)"),
     # 4 seats: who partners whom (seats 1 & 3 against 2 & 4), our side first.

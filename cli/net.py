@@ -14,6 +14,7 @@ import os
 import signal
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import trio
@@ -31,6 +32,7 @@ from chkobba_p2p import (
     Listening,
     Lobby,
     Notice,
+    OnionPublished,
     Outcome,
     OutcomeError,
     PortMapped,
@@ -40,7 +42,10 @@ from chkobba_p2p import (
     SeatBusy,
     SeatController,
     SeatLock,
+    SocksFailed,
+    TableReady,
     Timeouts,
+    TorFailed,
     Waiting,
     check_listen,
     default_log_path,
@@ -71,9 +76,9 @@ from .rules_options import ruleset_from_args
 from .tor_options import (
     host_tor_transport,
     join_tor_transport,
-    onion_join_code,
     tor_offer,
 )
+from .tor_words import TOR_EVENTS, socks_failed_text, tor_failed_text, tor_status_text
 
 _ENGLISH = Translator("en")  # a headless peer's lines are in English
 
@@ -105,6 +110,13 @@ class Narrator:
         #: A joiner's log, named (``log: PATH``) once it exists: never a log not written.
         self.log_path: Path | None = None
         self.told_log = False
+        #: Through Tor: its failure, and what stops this peer when tor fails before the
+        #: match (a host's or a joiner's: the sentence, then exit 2); the last SOCKS
+        #: refusal (a joiner's, said if every try fails).
+        self.tor_failed: TorFailed | None = None
+        self.stop: Callable[[], None] | None = None
+        self.socks_failed: SocksFailed | None = None
+        self.started = False
 
     def tell_log(self) -> None:
         if not self.told_log and self.log_path is not None and self.log_path.exists():
@@ -126,13 +138,29 @@ class Narrator:
                     # greeting's).
                     code = join_code(host_address(self.bind), event.port, None)
                     _line(f"spectators type: chkobba watch {code}")
-            self.onion_code = onion_join_code(self.transport, event.port, self.fingerprint)
-            if self.onion_code is not None:
-                _line(f"friends through Tor: {self.onion_code}")
+        elif isinstance(event, OnionPublished):  # host --tor: its address, once published
+            self.onion_code = f"{event.onion}:{event.port}#{self.fingerprint}"
+            _line(f"friends through Tor: {self.onion_code}")
+        elif isinstance(event, TorFailed):
+            self.tor_failed = event
+            print(f"error: {tor_failed_text(_ENGLISH, event)}", file=sys.stderr, flush=True)
+            if not self.started and self.stop is not None:
+                self.stop()
+            elif self.fingerprint:
+                _line(_ENGLISH("tor_failed_goes_on"))
+        elif isinstance(event, TOR_EVENTS):
+            if isinstance(event, SocksFailed):
+                if event == self.socks_failed:
+                    return  # the same answer to the next try: said once
+                self.socks_failed = event
+            text = tor_status_text(_ENGLISH, event, joining=not self.fingerprint)
+            if text is not None:
+                _say(q, text)
         elif isinstance(event, PortMapped | PortMapUnavailable):
             line = reach_line(event, self.fingerprint)
-            if isinstance(event, PortMapUnavailable) or not event.public:
-                line += tor_offer(self.onion_code)
+            if (isinstance(event, PortMapUnavailable) or not event.public) and (
+                    self.transport is None or self.onion_code is not None):
+                line += tor_offer(self.onion_code)  # (tor starting: its code follows)
             _line(line)
         elif isinstance(event, Notice):  # the library's word to people: it never prints
             _line(f"notice: {notice_text(_ENGLISH, event)}")
@@ -153,7 +181,10 @@ class Narrator:
         elif isinstance(event, Resumed):
             _say(q, f"seat {event.seat} is back" + (f" ({event.entries} entries replayed)"
                                                      if event.entries else ""))
+        elif isinstance(event, TableReady):
+            self.started = True
         elif isinstance(event, HandStarted):
+            self.started = True
             _say(q, f"hand {event.number}, dealer seat {event.dealer}")
         elif isinstance(event, R.PlayEvent):
             took = " ".join(c.text for c in sorted(event.capture))
@@ -264,6 +295,8 @@ def cmd_host(args: argparse.Namespace) -> int:
     if isinstance(tor, int):
         return tor
     controller = BotSeat(args.level, args.quiet, move_ms=args.move_ms)
+    if tor is not None:  # what tor does while the table opens
+        tor.tor.on_event = controller.on_event
     controller.narrator.bind = args.bind
     controller.narrator.transport = tor
     controller.narrator.spectators = args.spectators
@@ -291,6 +324,8 @@ def cmd_host(args: argparse.Namespace) -> int:
     async def main() -> Outcome | None:
         try:
             async with trio.open_nursery() as nursery:
+                # Tor failing before the match: said, and the table closes (exit 2).
+                controller.narrator.stop = nursery.cancel_scope.cancel
                 nursery.start_soon(_stop_on_signal, nursery.cancel_scope, signalled)
                 port = await nursery.start(_host_task, config, controller)
                 if args.bots:
@@ -321,6 +356,8 @@ def cmd_host(args: argparse.Namespace) -> int:
             except subprocess.TimeoutExpired:
                 p.kill()
                 p.wait()
+    if outcome is None and controller.narrator.tor_failed is not None and not signalled:
+        return 2  # its sentence is said
     if outcome is None:
         name = signal.Signals(signalled[0]).name if signalled else "a signal"
         with contextlib.suppress(OSError):  # a terminal gone (SIGHUP): nobody to tell
@@ -388,6 +425,8 @@ def _run_client(args: argparse.Namespace, address: str, controller: SeatControll
     tor = join_tor_transport(args, address)
     if isinstance(tor, int):
         return tor
+    if tor is not None:  # what tor does, said as it happens
+        tor.tor.on_event = controller.on_event
     identity, state = _identity(args.identity, table)
     # One process per seat, as ``join``: a second bot of this identity at this table
     # would write into the first one's log and fight it for the seat.
@@ -413,22 +452,36 @@ def _run_client(args: argparse.Namespace, address: str, controller: SeatControll
         if tor is not None:
             _say(args.quiet, "connecting through Tor (this takes a few seconds)...")
 
-        async def run() -> Outcome:
-            try:
-                return await peer.run()
-            finally:
-                if tor is not None:
-                    await tor.aclose()
+        async def run() -> Outcome | None:
+            with trio.CancelScope() as scope:
+                if narrator is not None:  # tor failing before the match stops it
+                    narrator.stop = scope.cancel
+                try:
+                    return await peer.run()
+                finally:
+                    if tor is not None:
+                        await tor.aclose()
+            return None
 
         try:
-            outcome = trio.run(run)
+            ran = trio.run(run)
         except ChkobbaError as exc:
             print(f"error: {safe_text(str(exc), 1000)}", file=sys.stderr)
             return 2
+        if ran is None or (narrator is not None and narrator.tor_failed is not None
+                           and not narrator.started):
+            return 2  # tor failed: its sentence is said
+        outcome = ran
     finally:
         if lock is not None:
             lock.release()
     if outcome.error and not outcome.aborted and not outcome.done:
+        socks = narrator.socks_failed if narrator is not None else None
+        if socks is not None and outcome.error_code == OutcomeError.CONNECT_FAILED:
+            # Tor's reply, and what to check (the table is not to blame for it).
+            print(f"error: could not join {safe_text(address, 200)}: "
+                  f"{socks_failed_text(_ENGLISH, socks)}", file=sys.stderr)
+            return 2
         print(f"error: {safe_text(outcome.error, 1000)}", file=sys.stderr)
         if outcome.error_code == OutcomeError.SAVED_GAME_MISSING and state is not None \
                 and (where := saved_game_elsewhere(identity.fingerprint, table)):

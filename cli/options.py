@@ -109,7 +109,8 @@ def _spectator_count(text: str) -> int:
 
 
 def add_tor_options(p: argparse.ArgumentParser, *, host: bool = False) -> None:
-    """``--tor`` (a host's), ``--tor-control``, ``--tor-socks`` and ``--tor-cookie``
+    """``--tor`` (a host's), ``--tor-control``, ``--tor-socks``, ``--tor-wait`` and
+    ``--tor-cookie``
     (:mod:`.tor_options` carries them out)."""
     if host:
         p.add_argument("--tor", action="store_true",
@@ -120,7 +121,10 @@ def add_tor_options(p: argparse.ArgumentParser, *, host: bool = False) -> None:
                         "else 127.0.0.1:9051, else a private tor is started)")
     p.add_argument("--tor-socks", metavar="HOST:PORT", default=None,
                    help="that tor's SOCKS5 port (default: $CHKOBBA_TOR_SOCKS, else asked "
-                        "of tor)")
+                        "of tor); alone, enough to join (Tor Browser: 127.0.0.1:9150)")
+    p.add_argument("--tor-wait", metavar="SECONDS", type=float, default=180.0,
+                   help="how long tor may take to reach the Tor network before the "
+                        "command gives up, saying what to check (default 180)")
     p.add_argument("--tor-cookie", metavar="PATH", default=None,
                    help="that tor's cookie file or data directory (default: "
                         "$CHKOBBA_TOR_COOKIE): needed only for a tor that offers plain "

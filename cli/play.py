@@ -49,6 +49,7 @@ from .i18n import Translator, detect_lang
 from .rules_options import ruleset_from_args
 from .settings import player_name
 from .term import can_show_symbols
+from .tor_words import tor_stopped
 from .tui.botproc import EarlyBots
 
 __all__ = ["cmd_play", "cmd_host", "cmd_join"]
@@ -225,8 +226,9 @@ def cmd_host(args: argparse.Namespace) -> int:
                      address=address, my_fingerprint=identity.fingerprint,
                      log_path=config.log_path, turn_timeout=args.turn_timeout,
                      reconnect_timeout=args.reconnect_timeout, rematch=rematch,
-                     address6=address6, onion=tor.onion if tor is not None else None,
-                     saved_game=state if args.port else None)
+                     address6=address6, saved_game=state if args.port else None)
+            if tor is not None:  # its onion address shows once published
+                ui.tor_wait = tor.tor.bootstrap_timeout
             # The host's own seat, before anyone joins (the library reports seats as
             # they fill).
             ui.rematch_people = args.players - 1 - args.bots  # the bots never answer
@@ -234,6 +236,9 @@ def cmd_host(args: argparse.Namespace) -> int:
             ui.state = ui.state.apply(Lobby(((name, identity.fingerprint),)
                                             + (None,) * (args.players - 1)))
             result = run_app(ui, hosting(config, args.bots, args.level, None, tor=tor))
+            if (said := tor_stopped(ui)) is not None:
+                print_error(said)
+                return EXIT_NO_GAME
             status = finish(result, ui)
             if not getattr(result, "rematch", False):
                 return status
@@ -315,10 +320,11 @@ def cmd_join(args: argparse.Namespace) -> int:
     tor = join_tor_transport(args, address)
     if isinstance(tor, int):
         return tor
-    connect_timeout = args.connect_timeout
+    connect_timeout: float | None = args.connect_timeout
     if tor is not None:
-        # Tor: a private tor may first have to bootstrap, and circuits take seconds.
-        connect_timeout = max(connect_timeout, 90.0)
+        # Tor has its own limits, each said as such when spent: the time to reach the
+        # Tor network (--tor-wait), then the tries at the onion address (a minute).
+        connect_timeout = None
     with lock:
         rematch = False
         while True:
@@ -326,6 +332,8 @@ def cmd_join(args: argparse.Namespace) -> int:
                      log_path=config.log_path, turn_timeout=args.turn_timeout,
                      reconnect_timeout=args.reconnect_timeout, rematch=rematch,
                      saved_game=config.state_path)
+            if tor is not None:
+                ui.tor_wait = tor.tor.bootstrap_timeout
 
             tries = [config] if rematch else [config] + [
                 dataclasses.replace(config, address=where, host_fingerprint=pin,
@@ -335,6 +343,8 @@ def cmd_join(args: argparse.Namespace) -> int:
 
             async def game(controller: SeatController, tries: list[JoinConfig] = tries,
                            joined: list[JoinConfig] = joined) -> Outcome:
+                if tor is not None:  # what tor does, to the screen
+                    tor.tor.on_event = controller.on_event
                 try:
                     for i, attempt in enumerate(tries):
                         if tor is not None:
@@ -355,6 +365,9 @@ def cmd_join(args: argparse.Namespace) -> int:
             if result.timed_out:
                 print_error(t("join_error", addr=address,
                                   why=t("join_timeout", n=f"{connect_timeout:g}")))
+                return EXIT_NO_GAME
+            if (said := tor_stopped(ui)) is not None:
+                print_error(t("join_error", addr=address, why=said))
                 return EXIT_NO_GAME
             status = finish(result, ui, address)
             o = result.outcome

@@ -2,9 +2,10 @@
 ``bot`` and ``watch`` to ``.onion`` addresses (through Tor's SOCKS5 port).
 
 Which tor: ``--tor-control HOST:PORT|PATH`` and ``--tor-socks HOST:PORT`` (or
-``CHKOBBA_TOR_CONTROL`` / ``CHKOBBA_TOR_SOCKS``) name a running one; otherwise the
-library tries 127.0.0.1:9051, then starts a private tor from the system's binary
-(docs/tor.md).  Without tor: one line saying how to install it, exit 2.
+``CHKOBBA_TOR_CONTROL`` / ``CHKOBBA_TOR_SOCKS``) name a running one (to join, a SOCKS
+port alone is enough); otherwise the library tries 127.0.0.1:9051, then starts a
+private tor from the system's binary (docs/tor.md).  Without tor: one line saying how to
+install it, exit 2.  What tor does meanwhile is worded by :mod:`.tor_words`.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import sys
 from pathlib import Path
 
 from chkobba_p2p import (
+    TOR_BOOTSTRAP_TIMEOUT,
     TOR_INSTALL_HINT,
     TcpTransport,
     Tor,
@@ -34,7 +36,8 @@ EXIT_NO_TOR = 2
 
 def _tor(args: argparse.Namespace) -> Tor | None:
     tor = Tor(getattr(args, "tor_control", None), getattr(args, "tor_socks", None),
-              cookie=getattr(args, "tor_cookie", None))
+              cookie=getattr(args, "tor_cookie", None),
+              bootstrap_timeout=getattr(args, "tor_wait", None) or TOR_BOOTSTRAP_TIMEOUT)
     if not tor.available():
         print(f"error: {TOR_INSTALL_HINT}", file=sys.stderr)
         return None

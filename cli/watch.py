@@ -29,6 +29,7 @@ from chkobba_p2p import (
     Spectator,
     Spectators,
     TableReady,
+    TorFailed,
     Waiting,
     WatchConfig,
     WatchOutcome,
@@ -43,6 +44,7 @@ from chkobba_p2p.text import safe_text
 from .arguments import EXIT_INCOMPLETE, EXIT_INVALID, EXIT_UNSUPPORTED, EXIT_VALID
 from .i18n import Translator, card_letters, detect_lang, unsupported_words
 from .tor_options import join_tor_transport
+from .tor_words import tor_failed_text, tor_status_text
 
 
 def _clean(text: object, limit: int = MAX_NAME) -> str:
@@ -273,6 +275,18 @@ def _refusal(outcome: WatchOutcome) -> str:
     return error
 
 
+def _tor_failed(lang: str, failed: TorFailed) -> None:
+    """Tor could not be used: its sentence, wrapped between words at the terminal's
+    width (a terminal left to wrap it cuts words)."""
+    import shutil
+    import textwrap
+
+    width = max(40, shutil.get_terminal_size((80, 24)).columns - 1)
+    print(textwrap.fill(f"chkobba watch: {tor_failed_text(Translator(lang), failed)}",
+                        width, break_long_words=False, break_on_hyphens=False),
+          file=sys.stderr)
+
+
 def _screen(args: argparse.Namespace) -> bool:
     """The table on a full screen (a terminal, unless --text): else the commentary."""
     return not getattr(args, "text", False) and sys.stdin.isatty() and sys.stdout.isatty()
@@ -297,22 +311,45 @@ def run(args: argparse.Namespace) -> int:
         config.transport = tor
         config.timeouts = over_tor(config.timeouts)
 
-    async def watch(on_event, attach=None) -> WatchOutcome:
+    failed: list[TorFailed] = []  # tor could not be used: nothing to watch (exit 2)
+
+    async def watch(on_event, attach=None, said=None) -> WatchOutcome | None:
         """Watch, giving ``on_event`` every event; ``attach(spectator)``, when given, is
-        called first (a screen reads the spectator's clocks and backlog)."""
+        called first (a screen reads the spectator's clocks and backlog); ``said``:
+        where the lines of what tor does go, when through Tor."""
         spectator = Spectator(config, on_event)
         if attach is not None:
             attach(spectator)
-        try:
-            return await spectator.run()
-        finally:
+        with trio.CancelScope() as scope:
             if tor is not None:
-                await tor.aclose()
+                def tor_event(ev: object) -> None:
+                    if isinstance(ev, TorFailed):
+                        failed.append(ev)
+                        scope.cancel()
+                    elif said is not None and (
+                            text := tor_status_text(Translator(lang), ev,
+                                                    joining=True)) is not None:
+                        said(text)
+                tor.tor.on_event = tor_event
+            try:
+                return await spectator.run()
+            finally:
+                if tor is not None:
+                    await tor.aclose()
+        return None
 
     if _screen(args):
-        return _run_screen(args, config, name, lang, watch)
+        status = _run_screen(args, config, name, lang, watch)
+        if failed:
+            _tor_failed(lang, failed[0])
+            return 2
+        return status
     narrator = Narrator(lang=lang)
-    outcome = trio.run(watch, narrator)
+    outcome = trio.run(watch, narrator, None, narrator.say)
+    if failed:
+        _tor_failed(lang, failed[0])
+        return 2
+    assert outcome is not None  # only tor's failure cancels it
     if outcome.verdict is None:
         print(f"chkobba watch: {_refusal(outcome)}", file=sys.stderr)
         return 2

@@ -27,6 +27,7 @@ import atexit
 import base64
 import contextlib
 import dataclasses
+import enum
 import hashlib
 import hmac
 import logging
@@ -37,7 +38,7 @@ import secrets
 import shutil
 import stat
 import subprocess
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import trio
@@ -49,7 +50,8 @@ from .transport import TcpTransport, Transport
 __all__ = [
     "Tor", "TorTransport", "TorError", "TorUnavailable", "TOR_INSTALL_HINT",
     "new_onion_key", "onion_address", "is_onion", "load_onion_key", "SocksError",
-    "over_tor", "TOR_HANDSHAKE",
+    "over_tor", "TOR_HANDSHAKE", "TOR_BOOTSTRAP_TIMEOUT", "TorFailure", "TorBootstrap",
+    "TorStarting", "TorFailed", "OnionPublished", "SocksFailed",
 ]
 
 log = logging.getLogger(__name__)
@@ -61,12 +63,49 @@ TOR_INSTALL_HINT = ("tor is not installed: install it (Debian/Ubuntu: sudo apt i
 _ONION = re.compile(r"^[a-z2-7]{56}\.onion$")
 
 
+class TorFailure(enum.StrEnum):
+    """Why tor could not be used: the code of :class:`TorError` and :class:`TorFailed`
+    (a client words it; the error's message is the library's own, for logs)."""
+
+    #: No tor binary and no control port named (:data:`TOR_INSTALL_HINT`).
+    NOT_INSTALLED = "not_installed"
+    #: The private tor exited at once, or opened no control port in time.
+    START_FAILED = "start_failed"
+    #: Nothing answers at the control port named.
+    NO_CONTROL = "no_control"
+    #: The control port is not a tor this program trusts, or asks for a password.
+    CONTROL_REFUSED = "control_refused"
+    #: Tor closed its control connection (it stopped).
+    CONTROL_CLOSED = "control_closed"
+    #: Tor did not reach the Tor network within its time (``bootstrap``: how far).
+    NO_NETWORK = "no_network"
+    #: Tor's network is turned off (``DisableNetwork 1``), so it never reached it.
+    NETWORK_DISABLED = "network_disabled"
+    #: Tor has no SOCKS port, or nothing answers at the one named.
+    NO_SOCKS = "no_socks"
+    #: Tor refused to publish the onion service.
+    PUBLISH_FAILED = "publish_failed"
+    #: The onion key kept for the table cannot be used (its file's mode or size).
+    ONION_KEY = "onion_key"
+
+
 class TorError(LocalError, OSError):
-    """Tor could not be reached, started or asked (the message says why, for people)."""
+    """Tor could not be reached, started or asked (the message says why, for people;
+    ``code``: a :class:`TorFailure`; ``bootstrap``: tor's last progress, when known)."""
+
+    def __init__(self, message: str, code: TorFailure = TorFailure.START_FAILED, *,
+                 bootstrap: TorBootstrap | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.bootstrap = bootstrap
 
 
 class TorUnavailable(TorError):
     """No tor here: no control port answers and no ``tor`` binary to start."""
+
+    def __init__(self, message: str = "", code: TorFailure = TorFailure.NOT_INSTALLED, *,
+                 bootstrap: TorBootstrap | None = None) -> None:
+        super().__init__(message or TOR_INSTALL_HINT, code, bootstrap=bootstrap)
 
 
 class SocksError(OSError):
@@ -74,6 +113,7 @@ class SocksError(OSError):
 
     def __init__(self, code: int, where: str) -> None:
         self.code = code
+        self.where = where
         super().__init__(f"Tor could not reach {where}: {_SOCKS_REPLIES.get(code, code)}")
 
 
@@ -120,6 +160,117 @@ def over_tor(timeouts: Timeouts) -> Timeouts:
                                frame=max(timeouts.frame, TOR_HANDSHAKE))
 
 
+#: Seconds tor may take to reach the Tor network (bootstrap to 100%) before the command
+#: gives up with :data:`TorFailure.NO_NETWORK`: a tor started for the first time on a
+#: slow network needs a minute or two; one that cannot reach the network never ends.
+TOR_BOOTSTRAP_TIMEOUT = 180.0
+
+
+# -- what tor says while it starts: events of the table's, data and codes --------------
+
+@dataclasses.dataclass(frozen=True)
+class TorBootstrap:
+    """How far tor got in reaching the Tor network: its bootstrap status (control-spec,
+    "Bootstrap status events", and ``GETINFO status/bootstrap-phase``).
+
+    ``progress`` 0 to 100; ``tag`` the phase's name ("conn", "loading_descriptors",
+    "done"...); ``summary`` tor's own words for it; when something went wrong on the
+    way (a ``WARN`` status), ``warning`` (tor's words), ``reason`` (its code:
+    "CONNECTREFUSED", "NOROUTE", "TIMEOUT", "DONE", ...), ``count`` (how many times) and
+    ``host`` (the relay's address it tried)."""
+
+    progress: int
+    tag: str
+    summary: str = ""
+    warning: str = ""
+    reason: str = ""
+    count: int = 0
+    host: str = ""
+
+    @property
+    def trouble(self) -> bool:
+        """Tor said something went wrong on the way."""
+        return bool(self.warning or self.reason)
+
+
+_STATUS_FIELD = re.compile(r'([A-Za-z_]+)=("(?:[^"\\]|\\.)*"|\S*)')
+
+
+def parse_bootstrap(text: str) -> TorBootstrap | None:
+    """A :class:`TorBootstrap` from a line tor wrote: a ``STATUS_CLIENT`` event's text
+    (``STATUS_CLIENT NOTICE BOOTSTRAP PROGRESS=...``) or ``status/bootstrap-phase``'s value
+    (``NOTICE BOOTSTRAP PROGRESS=...``); None for another status, or a line without a
+    progress.  Tor is local but its words are bounded here (a tag and summary of 80
+    characters, a warning of 200, a progress from 0 to 100)."""
+    words = text.split(None, 3)
+    if words and words[0] == "STATUS_CLIENT":
+        words = words[1:]
+    if len(words) < 2 or words[0] not in ("NOTICE", "WARN", "ERR") \
+            or words[1] != "BOOTSTRAP":
+        return None
+    rest = text.split("BOOTSTRAP", 1)[1]
+    fields: dict[str, str] = {}
+    for key, value in _STATUS_FIELD.findall(rest):
+        if value.startswith('"') and value.endswith('"') and len(value) >= 2:
+            value = re.sub(r"\\(.)", r"\1", value[1:-1])
+        fields.setdefault(key.upper(), value)
+    try:
+        progress = max(0, min(100, int(fields["PROGRESS"])))
+    except (KeyError, ValueError):
+        return None
+    try:
+        count = max(0, int(fields.get("COUNT", "0")))
+    except ValueError:
+        count = 0
+    warn = words[0] != "NOTICE"
+    return TorBootstrap(progress, fields.get("TAG", "")[:80], fields.get("SUMMARY", "")[:80],
+                        fields.get("WARNING", "")[:200] if warn else "",
+                        fields.get("REASON", "")[:40] if warn else "", count,
+                        fields.get("HOSTADDR", "")[:80] if warn else "")
+
+
+@dataclasses.dataclass(frozen=True)
+class TorStarting:
+    """The command reaches for tor: ``private`` True when it starts a tor of its own
+    (``where``: ""), else the port of the running tor it uses (``where``: its control
+    port, or its SOCKS port when that is all it was given)."""
+
+    private: bool
+    where: str = ""
+
+
+@dataclasses.dataclass(frozen=True)
+class OnionPublished:
+    """The table's onion service is published: friends anywhere can join at
+    ``onion:port`` (with the host key's fingerprint: a join code)."""
+
+    onion: str
+    port: int
+
+
+@dataclasses.dataclass(frozen=True)
+class TorFailed:
+    """Tor could not be used (``code``; ``detail``: the library's sentence, for logs;
+    ``bootstrap``: how far tor got; ``timeout``: the seconds it had to reach the Tor
+    network).  Reported once; a host goes on over TCP without its onion service, a
+    joiner's tries through Tor fail."""
+
+    code: TorFailure
+    detail: str
+    bootstrap: TorBootstrap | None = None
+    timeout: float = 0.0
+
+
+@dataclasses.dataclass(frozen=True)
+class SocksFailed:
+    """Tor's SOCKS port answered a connection to ``where`` with ``reply`` (RFC 1928's
+    codes 1 to 8, Tor's onion service codes 0xF0 to 0xF7; 6 also when tor said nothing
+    within :data:`TOR_SOCKS_REPLY`).  A joiner tries again for a while."""
+
+    where: str
+    reply: int
+
+
 # -- onion keys ------------------------------------------------------------------------
 
 def new_onion_key() -> bytes:
@@ -138,21 +289,25 @@ def load_onion_key(path: Path) -> bytes:
     except FileNotFoundError:
         fd = None
     except OSError as exc:
-        raise TorError(f"cannot read the onion key {path}: {exc.strerror or exc}") from exc
+        raise TorError(f"cannot read the onion key {path}: {exc.strerror or exc}",
+                       TorFailure.ONION_KEY) from exc
     if fd is not None:
         try:
             info = os.fstat(fd)
             if not stat.S_ISREG(info.st_mode):
-                raise TorError(f"the onion key {path} is not a regular file")
+                raise TorError(f"the onion key {path} is not a regular file",
+                               TorFailure.ONION_KEY)
             if info.st_mode & 0o077:
                 raise TorError(f"the onion key {path} can be read by others (mode "
-                               f"{stat.S_IMODE(info.st_mode):04o}): run chmod 600 {path}")
+                               f"{stat.S_IMODE(info.st_mode):04o}): run chmod 600 {path}",
+                               TorFailure.ONION_KEY)
             data = os.read(fd, 33) if info.st_size == 32 else b""
         finally:
             os.close(fd)
         if len(data) != 32:
             raise TorError(f"the onion key {path} is {info.st_size} bytes, not 32: not an "
-                           f"onion key (move it away to start at a new onion address)")
+                           f"onion key (move it away to start at a new onion address)",
+                           TorFailure.ONION_KEY)
         return data
     key = new_onion_key()
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -214,6 +369,9 @@ COOKIE_SIZE = 32
 class _ControlRefused(TorError):
     """Something answered on the control port, and was not trusted with our cookie."""
 
+    def __init__(self, message: str) -> None:
+        super().__init__(message, TorFailure.CONTROL_REFUSED)
+
 
 def _inside(path: Path, places: Sequence[Path]) -> bool:
     """Whether ``path`` (resolved) is one of ``places`` or inside one of them (resolved)."""
@@ -244,7 +402,8 @@ def _read_cookie(named: str, allowed: Sequence[Path] | None) -> bytes:
                      os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
     except OSError as exc:
         raise TorError(f"cannot read Tor's control cookie {named}: {exc.strerror or exc} "
-                       f"(is this user in the tor group?)") from exc
+                       f"(is this user in the tor group?)",
+                       TorFailure.CONTROL_REFUSED) from None
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode) or info.st_size != COOKIE_SIZE:
@@ -287,7 +446,9 @@ class _Control:
             else:
                 stream = await trio.open_tcp_stream(*_split_where(where))
         except (OSError, ValueError) as exc:
-            raise TorError(f"no Tor control port answers at {where}: {exc}") from exc
+            # No cause kept: a refused connection to tor is no refusal by a table.
+            raise TorError(f"no Tor control port answers at {where}: {exc}",
+                           TorFailure.NO_CONTROL) from None
         control = cls(stream, where)
         try:
             await control._authenticate(prefer, probed, trusted)
@@ -300,7 +461,8 @@ class _Control:
         while b"\r\n" not in self._buffer:
             chunk = await self.stream.receive_some(65536)
             if not chunk:
-                raise TorError("Tor closed its control connection")
+                raise TorError("Tor closed its control connection",
+                               TorFailure.CONTROL_CLOSED)
             self._buffer += chunk
         line, _, rest = bytes(self._buffer).partition(b"\r\n")
         self._buffer = bytearray(rest)
@@ -334,7 +496,9 @@ class _Control:
             code, lines = await self._reply()
         if ok and code != "250":
             verb = line.split(" ", 1)[0]
-            raise TorError(f"Tor refused {verb}: {code} {' '.join(lines)}")
+            raise TorError(f"Tor refused {verb}: {code} {' '.join(lines)}",
+                           TorFailure.PUBLISH_FAILED if verb == "ADD_ONION"
+                           else TorFailure.CONTROL_REFUSED)
         return lines
 
     async def wait_event(self, match: str, timeout: float) -> str | None:
@@ -372,7 +536,7 @@ class _Control:
                 f"with --tor-cookie to use it)")
         if cookie_file is None or not usable:
             raise TorError("Tor's control port asks for a password: configure it with "
-                           "CookieAuthentication 1")
+                           "CookieAuthentication 1", TorFailure.CONTROL_REFUSED)
         if usable[0] == "COOKIE":
             cookie = _read_cookie(cookie_file, list(trusted))
             await self.command(f"AUTHENTICATE {cookie.hex()}")
@@ -383,12 +547,14 @@ class _Control:
         reply = " ".join(await self.command(f"AUTHCHALLENGE SAFECOOKIE {nonce.hex()}"))
         fields = dict(re.findall(r"(SERVERHASH|SERVERNONCE)=([0-9A-Fa-f]+)", reply))
         if set(fields) != {"SERVERHASH", "SERVERNONCE"}:
-            raise TorError(f"Tor's AUTHCHALLENGE answer is not understood: {reply}")
+            raise TorError(f"Tor's AUTHCHALLENGE answer is not understood: {reply}",
+                           TorFailure.CONTROL_REFUSED)
         try:
             server_nonce = bytes.fromhex(fields["SERVERNONCE"])
             server_hash = bytes.fromhex(fields["SERVERHASH"])
         except ValueError as exc:
-            raise TorError(f"Tor's AUTHCHALLENGE answer is not understood: {reply}") from exc
+            raise TorError(f"Tor's AUTHCHALLENGE answer is not understood: {reply}",
+                           TorFailure.CONTROL_REFUSED) from exc
         material = cookie + nonce + server_nonce
         expected = hmac.new(b"Tor safe cookie authentication server-to-controller hash",
                             material, hashlib.sha256).digest()
@@ -424,13 +590,21 @@ class Tor:
     None: ``CHKOBBA_TOR_COOKIE``), or a private one started from ``binary``
     (default: ``tor`` on the PATH) in ``data_dir`` (default: ``<data dir>/tor/N``, the
     first not in use) with ``extra_config`` torrc lines added (a test network's).
-    :meth:`ready` connects (or starts) it once; it stays for the program's lifetime."""
+    :meth:`ready` connects (or starts) it once; it stays for the program's lifetime.
+
+    What happens meanwhile goes to ``on_event`` (data, no words): :class:`TorStarting`,
+    each :class:`TorBootstrap` as tor reports it (``STATUS_CLIENT`` events), and once
+    :class:`TorFailed` if tor cannot be used; a failure stays (the next :meth:`ready`
+    raises it again at once, without starting another tor).  ``bootstrap_timeout``: the
+    seconds tor may take to reach the Tor network.  Given ``socks`` and no ``control``,
+    joining needs no control port at all: connections go straight to that SOCKS port."""
 
     def __init__(self, control: str | None = None, socks: str | None = None, *,
                  data_dir: Path | None = None, extra_config: Sequence[str] = (),
                  binary: str | None = None, probe: bool = True,
-                 bootstrap_timeout: float = 180.0,
-                 cookie: str | Path | None = None) -> None:
+                 bootstrap_timeout: float = TOR_BOOTSTRAP_TIMEOUT,
+                 cookie: str | Path | None = None,
+                 on_event: Callable[[object], None] | None = None) -> None:
         self.control_address = control or os.environ.get("CHKOBBA_TOR_CONTROL") or None
         self.socks_address = socks or os.environ.get("CHKOBBA_TOR_SOCKS") or None
         cookie = cookie or os.environ.get("CHKOBBA_TOR_COOKIE") or None
@@ -447,11 +621,25 @@ class Tor:
         self._lock_file: int | None = None
         self._ready: trio.Event | None = None
         self._forgot = -math.inf
+        #: Where :class:`TorStarting`, :class:`TorBootstrap` and :class:`TorFailed` go.
+        self.on_event = on_event
+        #: The last progress tor reported (None: none yet).
+        self.bootstrap: TorBootstrap | None = None
+        #: Why tor could not be used, once it failed (raised again by :meth:`ready`).
+        self.failure: TorError | None = None
+        #: Whether :meth:`ready` needs no control port (a SOCKS port named alone).
+        self.socks_only = self.socks_address is not None and self.control_address is None
+        self._told_socks = False
+
+    def _emit(self, event: object) -> None:
+        if self.on_event is not None:
+            self.on_event(event)
 
     def available(self) -> bool:
-        """Whether tor can be used at all: a control port named, or a binary to start
-        (a probe of a running tor happens in :meth:`ready`)."""
-        return self.control_address is not None or self._binary() is not None
+        """Whether tor can be used at all: a control port or a SOCKS port named, or a
+        binary to start (a probe of a running tor happens in :meth:`ready`)."""
+        return (self.control_address is not None or self.socks_address is not None
+                or self._binary() is not None)
 
     def _binary(self) -> str | None:
         return self.binary if self.binary else shutil.which("tor")
@@ -460,10 +648,12 @@ class Tor:
         """The control connection, authenticated, with tor bootstrapped."""
         if self.control is not None:
             return self.control
+        if self.failure is not None:
+            raise self.failure
         if self._ready is not None:
             await self._ready.wait()
             if self.control is None:
-                raise TorError("tor could not be started")
+                raise self.failure or TorError("tor could not be started")
             return self.control
         self._ready = event = trio.Event()
         try:
@@ -473,11 +663,15 @@ class Tor:
                 listeners = (await self.control.getinfo("net/listeners/socks")).split()
                 if not listeners:
                     raise TorError("this tor has no SOCKS port (set SocksPort, or pass "
-                                   "--tor-socks)")
+                                   "--tor-socks)", TorFailure.NO_SOCKS)
                 self.socks_address = listeners[0].strip('"')
-        except BaseException:
+        except BaseException as exc:
             with trio.CancelScope(shield=True):
                 await self.aclose()  # a private tor started stops too
+            if isinstance(exc, TorError):
+                self.failure = exc
+                self._emit(TorFailed(exc.code, str(exc), exc.bootstrap or self.bootstrap,
+                                     self.bootstrap_timeout))
             event.set()
             raise
         event.set()
@@ -488,6 +682,7 @@ class Tor:
 
     async def _connect(self) -> _Control:
         if self.control_address is not None:
+            self._emit(TorStarting(False, self.control_address))
             return await _Control.open(self.control_address, trusted=self._trusted())
         if self.probe:
             refused: _ControlRefused | None = None
@@ -502,12 +697,13 @@ class Tor:
                     pass  # nobody there
             if refused is not None and self._binary() is None:
                 raise refused
+        self._emit(TorStarting(True))
         return await self._start()
 
     async def _start(self) -> _Control:
         binary = self._binary()
         if binary is None:
-            raise TorUnavailable(TOR_INSTALL_HINT)
+            raise TorUnavailable()
         folder = self.data_dir or self._free_data_dir()
         folder.mkdir(parents=True, exist_ok=True, mode=0o700)
         os.chmod(folder, 0o700)
@@ -564,14 +760,62 @@ class Tor:
         raise TorError(f"every private tor folder under {root} is in use")
 
     async def _bootstrapped(self, control: _Control) -> None:
-        with trio.move_on_after(self.bootstrap_timeout):
-            while True:
-                phase = await control.getinfo("status/bootstrap-phase")
-                if "PROGRESS=100" in phase:
-                    return
-                await trio.sleep(0.25)
-        raise TorError(f"tor did not connect to the Tor network within "
-                       f"{self.bootstrap_timeout:g} s (last: {phase})")
+        """Return once tor reached the Tor network; each step it reports on the way is
+        an event (:class:`TorBootstrap`); past ``bootstrap_timeout``, TorError
+        (:data:`TorFailure.NO_NETWORK`, with the last step)."""
+        deadline = trio.current_time() + self.bootstrap_timeout
+        # Subscribed first: a step taken while the phase is asked arrives as an event.
+        await control.command("SETEVENTS STATUS_CLIENT")
+        try:
+            phase = await control.getinfo("status/bootstrap-phase")
+            self._progress(parse_bootstrap(phase))
+            while self.bootstrap is None or self.bootstrap.progress < 100:
+                said = await control.wait_event("STATUS_CLIENT ",
+                                                deadline - trio.current_time())
+                if said is None:
+                    last = self.bootstrap
+                    if await self._network_disabled(control):
+                        raise TorError(
+                            f"the tor at {control.where} has its network turned off "
+                            f"(DisableNetwork 1)", TorFailure.NETWORK_DISABLED,
+                            bootstrap=last)
+                    raise TorError(
+                        f"tor did not connect to the Tor network within "
+                        f"{self.bootstrap_timeout:g} s (last: "
+                        f"{last.summary if last else 'nothing'}"
+                        f"{f', {last.warning}' if last and last.warning else ''})",
+                        TorFailure.NO_NETWORK, bootstrap=last)
+                self._progress(parse_bootstrap(said))
+        finally:
+            with contextlib.suppress(TorError, trio.BrokenResourceError,
+                                     trio.ClosedResourceError):
+                await control.command("SETEVENTS")
+            control.events.clear()
+
+    @staticmethod
+    async def _network_disabled(control: _Control) -> bool:
+        """Whether tor's network is turned off (``DisableNetwork 1``: Tor Browser's tor
+        until its Connect button is pressed), which no wait mends."""
+        try:
+            lines = await control.command("GETCONF DisableNetwork", ok=False)
+        except TorError:
+            return False
+        return any(line.strip() == "DisableNetwork=1" for line in lines)
+
+    def _progress(self, step: TorBootstrap | None) -> None:
+        """A step tor reported: an event when it says something new.  The same warning
+        again, counted up, is kept but not said again (tor repeats it every second); a
+        step behind the last one known (an event older than the phase asked) is
+        dropped."""
+        last = self.bootstrap
+        if step is None or (last is not None and step.progress < last.progress):
+            return
+        if last is not None and dataclasses.replace(last, count=step.count) == step:
+            if step.count > last.count:
+                self.bootstrap = step
+            return
+        self.bootstrap = step
+        self._emit(step)
 
     def _stop(self) -> None:
         if self.process is not None and self.process.poll() is None:
@@ -635,10 +879,25 @@ class Tor:
             await self.control.command("SIGNAL NEWNYM", ok=False)
 
     async def open_socks(self, host: str, port: int) -> trio.SocketStream:
-        """A stream to ``host:port`` through Tor's SOCKS5 port (RFC 1928)."""
-        await self.ready()
+        """A stream to ``host:port`` through Tor's SOCKS5 port (RFC 1928).  A SOCKS port
+        named alone is used as it is (no control port asked); a refusal is reported
+        (:class:`SocksFailed`) and raised (:class:`SocksError`)."""
+        if not self.socks_only:
+            await self.ready()
+        elif not self._told_socks:  # the tor asked is that port's: said once
+            self._told_socks = True
+            self._emit(TorStarting(False, self.socks_address or ""))
         assert self.socks_address is not None
-        stream = await trio.open_tcp_stream(*_split_where(self.socks_address))
+        try:
+            stream = await trio.open_tcp_stream(*_split_where(self.socks_address))
+        except OSError as exc:
+            # No cause kept: tor's port refused, not the table (nobody_listening).
+            error = TorError(f"nothing answers at Tor's SOCKS port {self.socks_address}: "
+                             f"{exc.strerror or exc}", TorFailure.NO_SOCKS)
+            if self.failure is None:
+                self.failure = error
+                self._emit(TorFailed(error.code, str(error)))
+            raise error from None
         try:
             name = host.encode("idna")
             # greeting: version 5, one method, "no authentication"
@@ -655,6 +914,7 @@ class Tor:
                 head = b"\x05\x06"  # "circuit timed out", as tor itself would say
             if head[1] != 0:
                 where = f"{host}:{port}"
+                self._emit(SocksFailed(where, head[1]))
                 if head[1] in _STALE and is_onion(host):
                     await self._forget_onions()
                 raise (_SocksRefused if head[1] == 5 else SocksError)(head[1], where)
@@ -702,25 +962,56 @@ class _TorStream(trio.abc.Stream):
 
 
 class _OnionListener(trio.abc.Listener[trio.abc.Stream]):
-    """The local listener an onion service leads to."""
+    """The local listener an onion service leads to.  Its service is published by
+    :meth:`publish`: at once by :meth:`TorTransport.listen` when the table has no other
+    listener, else by the first :meth:`accept` (the LAN is served meanwhile, and what
+    tor says on the way are events).  One that could not be published accepts nothing:
+    the table goes on without it (:class:`TorFailed` said why)."""
 
-    def __init__(self, tor: Tor, local: trio.SocketListener, service: str,
+    def __init__(self, transport: TorTransport, local: trio.SocketListener,
                  virtual_port: int) -> None:
-        self.tor = tor
+        self.tor = transport.tor
+        self.key = transport.key
         self.local = local
-        self.service = service
+        self.service: str | None = None
         self.virtual_port = virtual_port
 
     @property
     def onion(self) -> str:
-        return f"{self.service}.onion"
+        return onion_address(self.key)
+
+    async def publish(self) -> None:
+        """Tor ready (started, bootstrapped) and the onion service published;
+        :class:`OnionPublished` once it is; TorError (reported once as
+        :class:`TorFailed`) if not."""
+        tor = self.tor
+        local_port = int(self.local.socket.getsockname()[1])
+        try:
+            await tor.ready()
+            self.service = await tor.add_onion(self.key, self.virtual_port,
+                                               f"127.0.0.1:{local_port}")
+        except (OSError, trio.BrokenResourceError, trio.ClosedResourceError) as exc:
+            error = exc if isinstance(exc, TorError) else TorError(
+                f"Tor's control connection failed: {exc}", TorFailure.CONTROL_CLOSED)
+            if tor.failure is None:  # ready() reported its own
+                tor.failure = error
+                tor._emit(TorFailed(error.code, str(error), tor.bootstrap,
+                                    tor.bootstrap_timeout))
+            raise error from None
+        tor._emit(OnionPublished(self.onion, self.virtual_port))
 
     async def accept(self) -> trio.abc.Stream:
+        if self.service is None:
+            try:
+                await self.publish()
+            except TorError:
+                await trio.sleep_forever()  # said (TorFailed): the table goes on without
         return _TorStream(await self.local.accept())
 
     async def aclose(self) -> None:
-        with trio.CancelScope(shield=True):
-            await self.tor.del_onion(self.service)
+        if self.service is not None:
+            with trio.CancelScope(shield=True):
+                await self.tor.del_onion(self.service)
         await self.local.aclose()
 
 
@@ -732,7 +1023,12 @@ class TorTransport:
     ``key``: the onion service's key (:func:`new_onion_key`; keep it with the table's
     saved state so that a restarted host is at the same address); None: a fresh one.
     The onion service's port is the table's port (the TCP listeners' when ``port`` is 0).
-    Every peer that comes through Tor is "onion" to admission (``shared_address``)."""
+    Every peer that comes through Tor is "onion" to admission (``shared_address``).
+
+    With ``tcp``, :meth:`listen` returns at once: the TCP listeners serve while tor
+    starts and the service is published (events to ``tor.on_event``, or ``on_event``:
+    :class:`TorStarting`, :class:`TorBootstrap`, then :class:`OnionPublished` or
+    :class:`TorFailed`).  Without, it returns once the service is published."""
 
     shared_address = True
     #: A friend's first try at a fresh table may find no descriptor yet, or a restarted
@@ -740,11 +1036,14 @@ class TorTransport:
     connect_patience = TOR_CONNECT_PATIENCE
 
     def __init__(self, tor: Tor, key: bytes | None = None,
-                 tcp: Transport | None = None) -> None:
+                 tcp: Transport | None = None,
+                 on_event: Callable[[object], None] | None = None) -> None:
         self.tor = tor
         self.key = key if key is not None else new_onion_key()
         self.tcp = tcp
         self._local_ports: set[int] = set()
+        if on_event is not None:
+            tor.on_event = on_event
 
     @property
     def onion(self) -> str:
@@ -757,21 +1056,21 @@ class TorTransport:
             listeners = await self.tcp.listen(port, bind)
             port = self.tcp.port_of(listeners[0])
         try:
-            await self.tor.ready()
             [local] = await trio.open_tcp_listeners(0, host="127.0.0.1")
             local_port = int(local.socket.getsockname()[1])
-            port = port or local_port
-            try:
-                service = await self.tor.add_onion(self.key, port, f"127.0.0.1:{local_port}")
-            except BaseException:
-                await local.aclose()
-                raise
+            onion = _OnionListener(self, local, port or local_port)
+            if self.tcp is None:  # nothing else listens: published before returning
+                try:
+                    await onion.publish()
+                except BaseException:
+                    await local.aclose()
+                    raise
         except BaseException:
             for listener in listeners:
                 await listener.aclose()
             raise
         self._local_ports.add(local_port)
-        listeners.append(_OnionListener(self.tor, local, service, port))
+        listeners.append(onion)
         return listeners
 
     def port_of(self, listener: trio.abc.Listener[trio.abc.Stream]) -> int:

@@ -19,20 +19,26 @@ from chkobba_p2p import (
     KnownPlayers,
     Listening,
     Notice,
+    OnionPublished,
     Outcome,
     PortMapped,
     PortMapUnavailable,
     RematchAnswer,
     Resumed,
     SeatController,
+    SocksFailed,
     TableReady,
     TableState,
+    TorBootstrap,
+    TorFailed,
+    TorStarting,
 )
 from chkobba_p2p.game import rules as R
 from chkobba_p2p.game.cards import FigureConvention
 from chkobba_p2p.observe.rating import bot_level
 
 from ..i18n import Translator
+from ..tor_words import TOR_EVENTS, tor_failed_text, tor_status_text
 from .chat import ChatInput
 from .decision import Request, refusal
 from .keys import key_bindings
@@ -72,7 +78,14 @@ class TuiApp(Leaving, Screen):
         self.color = color
         self.address = address
         self.address6 = address6  # a host's global IPv6 address, if it has one
-        self.onion = onion  # a host's onion address (host --tor), if it has one
+        self.onion = onion  # a host's onion address (host --tor), once published
+        #: Through Tor (host --tor, a join to an onion): what tor does now (its last
+        #: event: TorStarting, TorBootstrap, SocksFailed), its failure if it failed, the
+        #: last SOCKS refusal, and the seconds tor has to reach the network (None: no Tor).
+        self.tor_status: object | None = None
+        self.tor_failed: TorFailed | None = None
+        self.socks_failed: SocksFailed | None = None
+        self.tor_wait: float | None = None
         #: The router's answer to the host's port mapping, once it came.
         self.reach: PortMapped | PortMapUnavailable | None = None
         self.log_path = log_path
@@ -174,9 +187,48 @@ class TuiApp(Leaving, Screen):
     def on_event(self, event: object) -> None:
         """Called from trio (the peer) for every event: it reaches the picture at a
         person's pace (:class:`~.pace.Pacer`)."""
+        if isinstance(event, (*TOR_EVENTS, OnionPublished)):
+            self._tor_event(event)  # tor's news, not the table's: no answer, no pace
+            return
         if not isinstance(event, Notice):  # a notice (a failed resume...) is no answer
             self.connected = True
         self.pacer.push(event)
+
+    def _tor_event(self, event: object) -> None:
+        """What tor says while it starts: the lobby's Tor line; the onion address once
+        published; a failure before the match ends the command (its sentence is printed
+        once the screen closes, exit 2), during one it is said and the table goes on."""
+        if isinstance(event, OnionPublished):
+            self.onion = event.onion
+            self.tor_status = None
+        elif isinstance(event, TorFailed):
+            self.tor_failed = event
+            if not self.state.started:
+                self.cancel_trio()
+            else:
+                self.log(("class:warn", tor_failed_text(self.t, event)))
+                if self.kind == "host":
+                    self.log(("class:dim", self.t("tor_failed_goes_on")))
+        else:
+            self.tor_status = event
+            if isinstance(event, SocksFailed):
+                self.socks_failed = event
+        self.invalidate()
+
+    def tor_line(self) -> str | None:
+        """The lobby's line about tor while it starts (None: no Tor, or its address is
+        out)."""
+        if self.tor_status is None or self.tor_failed is not None:
+            return None
+        return tor_status_text(self.t, self.tor_status, joining=self.kind == "join")
+
+    def tor_wait_left(self) -> float | None:
+        """How long tor may take, said while it reaches the network (None: not now)."""
+        status = self.tor_status
+        if isinstance(status, TorStarting) or (
+                isinstance(status, TorBootstrap) and status.progress < 100):
+            return self.tor_wait
+        return None
 
     def _show_event(self, event: object) -> None:
         # A seat back from a drop: what its countdown had left, read before it goes.

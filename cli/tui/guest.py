@@ -25,6 +25,7 @@ import outcome as outcome_mod
 import trio
 
 from chkobba_p2p import Lobby, Outcome, SeatController
+from chkobba_p2p.errors import LocalError
 from chkobba_p2p.game import rules as R
 
 from .app import TuiApp
@@ -45,6 +46,9 @@ class RunResult:
     stepped_away: bool = False
     #: The player asked for a rematch at the end of the match.
     rematch: bool = False
+    #: The library refused what this machine asked of it (a LocalError: a key file, a
+    #: port, tor): its one line, instead of a crash's traceback.
+    error: str | None = None
 
 
 class TuiSeat(SeatController):
@@ -132,20 +136,35 @@ async def _run_async(ui: TuiApp, game: Callable[[SeatController], Awaitable[Outc
         result = await done
         for sig in installed:
             loop.remove_signal_handler(sig)
-    crash = None
+    crash = error = None
     value = None
     if isinstance(result, outcome_mod.Error):
         err = result.error
-        if not isinstance(err, (KeyboardInterrupt, trio.Cancelled)):
+        local = _local_error(err)
+        if local is not None:
+            error = str(local)
+        elif not isinstance(err, (KeyboardInterrupt, trio.Cancelled)):
             crash = "".join(traceback.format_exception(err))
     else:
         value = result.value
-    if value is None and crash is None:
+    if value is None and crash is None and error is None:
         # The player quit the end screen while the peer was winding down (its bots, its
         # connections): the match had ended, with the outcome the end screen showed.
         value = ui.outcome
     return RunResult(value, ui.left, timed_out, crash, stepped_away=ui.stepping_away,
-                     rematch=ui.rematch_requested)
+                     rematch=ui.rematch_requested, error=error)
+
+
+def _local_error(err: BaseException) -> LocalError | None:
+    """The library's refusal in ``err`` (itself, or the first inside trio's groups)."""
+    if isinstance(err, LocalError):
+        return err
+    if isinstance(err, BaseExceptionGroup):
+        local, _ = err.split(LocalError)
+        while isinstance(local, BaseExceptionGroup):
+            local = local.exceptions[0]  # type: ignore[assignment]
+        return local
+    return None
 
 
 def run_app(ui: TuiApp, game: Callable[[SeatController], Awaitable[Outcome]],

@@ -57,7 +57,8 @@ def reach_text(t: Translator, ev: PortMapped | PortMapUnavailable,
 def lobby_lines(view: TableView, width: int, *, kind: str, connected: bool = False,
                 address: str | None = None, port: int | None = None,
                 rematch: bool = False, address6: str | None = None,
-                onion: str | None = None,
+                onion: str | None = None, tor: str | None = None,
+                tor_wait: float | None = None,
                 reach: PortMapped | PortMapUnavailable | None = None,
                 asking: bool = False, known: KnownPlayers | None = None,
                 past: PastGames | None = None) -> list[Line]:
@@ -65,7 +66,9 @@ def lobby_lines(view: TableView, width: int, *, kind: str, connected: bool = Fal
     a spectator's: a joining
     client shows whether it reached ``address``; a host shows its join code
     (``address:port#fingerprint``), its global IPv6 one (``address6``), its onion one
-    (``onion``, host --tor) and what the router said (``reach``, with Tor offered);
+    (``onion``, host --tor, once published; until then ``tor``, what tor does, and
+    how long it may take, ``tor_wait``) and what the router said (``reach``, with Tor
+    offered);
     ``rematch``: the same table plays again.  Every seat with its fingerprint, whether
     its person is ready and what ``known`` (the players met before) says, with ``past``'s
     record against each known player and, at a rematch, the series score; ``asking``: the
@@ -86,6 +89,12 @@ def lobby_lines(view: TableView, width: int, *, kind: str, connected: bool = Fal
         if not connected:
             lines += wrap_line([("class:title", " " + t("join_connecting", addr=address))],
                                width - 1, "   ")  # an onion address is long
+            if tor:
+                lines += wrap_line([("class:dim", "   " + tor)], width - 1, "     ")
+                if tor_wait is not None:
+                    lines += wrap_line([("class:dim", "   " + t("tor_wait_join",
+                                                                 n=f"{tor_wait:g}"))],
+                                       width - 1, "     ")
         else:
             n = st.players or len(st.names)
             lines += wrap_line([("class:ok", " " + t("join_connected", addr=address, n=n))],
@@ -110,11 +119,18 @@ def lobby_lines(view: TableView, width: int, *, kind: str, connected: bool = Fal
             if onion_code:
                 lines += wrap_line([("", "   " + t("lobby_tor", addr=onion_code))],
                                    width - 1, "     ")
+            elif tor:
+                lines += wrap_line([("class:turn", "   " + tor)], width - 1, "     ")
+                if tor_wait is not None:
+                    lines += wrap_line([("class:dim", "   " + t("tor_wait_note",
+                                                                 n=f"{tor_wait:g}"))],
+                                       width - 1, "     ")
             if reach is not None:
                 text = reach_text(t, reach, fp)
                 if isinstance(reach, PortMapUnavailable) or not reach.public:
                     text += (t("lobby_tor_offer", addr=onion_code) if onion_code
-                             else t("lobby_tor_run") if tor_installed() else "")
+                             else "" if tor else t("lobby_tor_run") if tor_installed()
+                             else "")
                 lines += wrap_line([("", "   " + text)], width - 1, "   ")
     terms = terms_lines(view, width)  # what a person agrees to before pressing Enter
     if terms:

@@ -94,6 +94,7 @@ class Screen:
     address: str | None
     address6: str | None
     onion: str | None
+    tor_wait: float | None
     port: int | None
     reach: PortMapped | PortMapUnavailable | None
     rematch: bool
@@ -116,6 +117,12 @@ class Screen:
 
     @property
     def asking_ready(self) -> bool:
+        raise NotImplementedError
+
+    def tor_line(self) -> str | None:
+        raise NotImplementedError
+
+    def tor_wait_left(self) -> float | None:
         raise NotImplementedError
 
     @property
@@ -310,7 +317,8 @@ class Screen:
                              + lobby_lines(view, width, kind=self.kind, connected=self.connected,
                                   address=self.address, port=self.port,
                                   rematch=self.rematch, address6=self.address6,
-                                  onion=self.onion,
+                                  onion=self.onion, tor=self.tor_line(),
+                                  tor_wait=self.tor_wait_left(),
                                   reach=self.reach, asking=self.asking_ready,
                                   known=self.known, past=self.past), height)
         if self.sheet:  # instead of the table, its last lines if it is long

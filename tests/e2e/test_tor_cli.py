@@ -232,13 +232,24 @@ def test_the_host_lobby_shows_the_onion_code_and_offers_it_when_the_router_says_
 def test_the_headless_host_prints_the_onion_code_and_offers_it_in_the_router_line(capsys):
     from chkobba_cli.net import Narrator
     from chkobba_p2p._shell.peer import Identity, Listening, PortMapUnavailable, fingerprint
-    from chkobba_p2p._shell.tor import Tor, TorTransport, new_onion_key, onion_address
+    from chkobba_p2p._shell.tor import (
+        OnionPublished,
+        Tor,
+        TorTransport,
+        new_onion_key,
+        onion_address,
+    )
 
     key = new_onion_key()
     narrator = Narrator(quiet=True)
     narrator.transport = TorTransport(Tor(probe=False), key)
     identity = Identity.generate()
     narrator.on_event(Listening(7777, identity.public))
+    # The router answers while tor starts: no code yet, and no offer to run --tor.
+    narrator.on_event(PortMapUnavailable("no UPnP router", 7777, "192.168.1.20"))
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[-1].endswith("in your router's settings"), lines
+    narrator.on_event(OnionPublished(onion_address(key), 7777))
     narrator.on_event(PortMapUnavailable("no UPnP router", 7777, "192.168.1.20"))
     code = f"{onion_address(key)}:7777#{fingerprint(identity.public)}"
     lines = capsys.readouterr().out.splitlines()
