@@ -324,7 +324,7 @@ class Match:
 
     def judge(self, stats: dict[str, int]) -> None:
         from chkobba_p2p.observe.audit import INVALID, VALID, LogUnreadable, audit_log
-        from chkobba_p2p.transcript.session import Standing
+        from chkobba_p2p.transcript.events import Standing
 
         outcomes: dict[str, dict] = {}
         for name in self.procs:

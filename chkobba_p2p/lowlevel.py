@@ -30,15 +30,7 @@ from .deal import (
     ProofJob,
     run_job,
 )
-from .link.handshake import (
-    CAPABILITIES,
-    LINK_CAPABILITIES,
-    SPOKEN,
-    ClientHandshake,
-    HostHandshake,
-    Knocks,
-    error_message,
-)
+from .link.handshake import ClientHandshake, HostHandshake, Knocks, error_message
 from .link.host import (
     HostTable,
     SeatsMoved,
@@ -94,47 +86,47 @@ from .link.seat import (
     Send,
     SendBacklog,
 )
-from .transcript.liveness import (
+from .transcript.caps import (
+    BINDING_CAPABILITIES,
+    CAP_EARLY_DEAL,
+    CAP_PROOF_APART,
+    CAP_SHUFFLE_PROOFS,
+    CAPABILITIES,
+    IMPLEMENTED_CAPABILITIES,
+    LINK_CAPABILITIES,
+    SPOKEN,
+    TABLE_CAPABILITIES,
+    effective_caps,
+)
+from .transcript.clocks import (
+    CLOCK_TOLERANCE,
     ClockReading,
     Clocks,
     Expiry,
     Limits,
     SeatClock,
-)
-from .transcript.session import (
-    BINDING_CAPABILITIES,
-    CAP_EARLY_DEAL,
-    CAP_PROOF_APART,
-    CAP_SHUFFLE_PROOFS,
-    CLOCK_TOLERANCE,
-    IMPLEMENTED_CAPABILITIES,
-    TABLE_CAPABILITIES,
-    Aborted,
-    Decision,
-    DeckInstance,
-    FirstDealerDrawn,
-    GameDriver,
-    GameFault,
-    HandScored,
-    HandStarted,
-    MatchDone,
-    MatchOver,
-    Phase,
-    RedealEvent,
-    SeatInfo,
-    Session,
-    Standing,
-    TableInfo,
-    TableReady,
     clock_reading,
     clock_refutes_flag,
     dispute_contradicts,
-    effective_caps,
     flag_holds,
     flag_winner,
     loser_side,
     make_clock,
 )
+from .transcript.driver import Decision, DeckInstance, GameDriver, GameFault
+from .transcript.events import (
+    Aborted,
+    FirstDealerDrawn,
+    HandScored,
+    HandStarted,
+    MatchDone,
+    MatchOver,
+    RedealEvent,
+    Standing,
+    TableReady,
+)
+from .transcript.session import Session
+from .transcript.table import Phase, SeatInfo, TableInfo
 from .wire.codec import (
     CHAIN_DOMAIN,
     ENTRY_DOMAIN,

@@ -19,7 +19,8 @@ from .game.cards import Card
 from .game.events import CutEvent, DealEvent, PlayEvent, SweepEvent
 from .observe.observer import INVALID, DeckRevealed, Observer, Verdict
 from .tablestate import TableState
-from .transcript.session import Aborted, HandScored, MatchDone, TableInfo
+from .transcript.events import Aborted, HandScored, MatchDone
+from .transcript.table import TableInfo
 
 __all__ = ["Frame", "Timeline", "build_timeline"]
 

@@ -52,8 +52,8 @@ from ..link.events import (
 from ..link.linkmsg import MAX_LIMIT
 from ..link.spectate import MAX_SPECTATORS
 from ..tablestate import TableState
-from ..transcript.liveness import ClockReading, Limits, SeatClock
-from ..transcript.session import (
+from ..transcript.clocks import ClockReading, Limits, SeatClock
+from ..transcript.events import (
     Aborted,
     FirstDealerDrawn,
     HandScored,

@@ -37,8 +37,9 @@ from ..link.seat import (
     Send,
     SendBacklog,
 )
-from ..transcript.liveness import Clocks, SeatClock
-from ..transcript.session import Decision, Session
+from ..transcript.clocks import Clocks, SeatClock
+from ..transcript.driver import Decision
+from ..transcript.session import Session
 from ..wire import codec as wire
 from ..wire.codec import ErrorCode, Identity, ProtocolError
 from ..wire.logfile import SavedGame, TranscriptWriter, default_log_path, read_transcript

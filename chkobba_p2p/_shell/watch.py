@@ -33,7 +33,7 @@ from ..link.spectate import check_watching, spectator_names, watch_message, watc
 from ..link.spectators import SpectatorAnnouncer
 from ..observe.observer import INCOMPLETE, Observer, Verdict
 from ..text import safe_text
-from ..transcript.liveness import ClockReading, Clocks, Limits
+from ..transcript.clocks import ClockReading, Clocks, Limits
 from ..wire import codec as wire
 from ..wire.codec import SUPPORTED_VERSIONS, ErrorCode, ProtocolError, get_field
 from ..wire.logfile import TranscriptWriter, default_log_path

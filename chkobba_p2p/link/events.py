@@ -16,8 +16,9 @@ from pathlib import Path
 from ..game.hand import Hand, Move
 from ..game.ruleset import Ruleset
 from ..text import safe_text
-from ..transcript.liveness import Limits
-from ..transcript.session import Aborted, HandStarted, MatchDone, TableInfo
+from ..transcript.clocks import Limits
+from ..transcript.events import Aborted, HandStarted, MatchDone
+from ..transcript.table import TableInfo
 from ..wire.codec import fingerprint
 
 __all__ = [

@@ -63,7 +63,8 @@ from typing import Any
 from ..errors import LocalError
 from ..game.cards import Card
 from ..game.seating import SHAPES, Seating
-from ..transcript.session import Standing, TableInfo
+from ..transcript.events import Standing
+from ..transcript.table import TableInfo
 from ..wire import codec as wire
 from ..wire.codec import ProtocolError
 from ..wire.logfile import MAGIC
@@ -233,7 +234,7 @@ class AuditReport:
     #: The abort that ended the game gave as evidence an entry that passes every check.
     claim_refuted: bool = False
     #: For an aborted log: what the log shows of the abort's accusation (a
-    #: :class:`~chkobba_p2p.transcript.session.Standing`); ``blamed`` is set only when the log
+    #: :class:`~chkobba_p2p.transcript.events.Standing`); ``blamed`` is set only when the log
     #: supports it (the seat owed the next message, or it left on its own).
     standing: str | None = None
     #: For an invalid log: the offending entry in a few words (kind, signer, contents).

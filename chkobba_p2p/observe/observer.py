@@ -23,17 +23,17 @@ seeds are open it knows every card of that deck, so after each hand it replays t
 with every hand known (this also checks the forced-capture variant, which no player can
 check for an opponent) and reports the cards each seat was dealt (:class:`DeckRevealed`).
 
-Events (in the order they happen): :class:`~chkobba_p2p.transcript.session.TableReady` (seat None),
-:class:`~chkobba_p2p.transcript.session.FirstDealerDrawn`,
-:class:`~chkobba_p2p.transcript.session.HandStarted`, the rules engine's
+Events (in the order they happen): :class:`~chkobba_p2p.transcript.events.TableReady` (seat None),
+:class:`~chkobba_p2p.transcript.events.FirstDealerDrawn`,
+:class:`~chkobba_p2p.transcript.events.HandStarted`, the rules engine's
 :class:`~chkobba_p2p.game.rules.DealEvent` (another seat's cards None),
 :class:`~chkobba_p2p.game.rules.CutEvent`, :class:`~chkobba_p2p.game.rules.PlayEvent` and
 :class:`~chkobba_p2p.game.rules.SweepEvent`, :class:`DeckRevealed`,
-:class:`~chkobba_p2p.transcript.session.RedealEvent`,
-:class:`~chkobba_p2p.transcript.session.HandScored`,
-:class:`~chkobba_p2p.transcript.session.MatchOver`,
-:class:`~chkobba_p2p.transcript.session.MatchDone`,
-:class:`~chkobba_p2p.transcript.session.Aborted` (a seat's claim), and :class:`Verdict` at the first
+:class:`~chkobba_p2p.transcript.events.RedealEvent`,
+:class:`~chkobba_p2p.transcript.events.HandScored`,
+:class:`~chkobba_p2p.transcript.events.MatchOver`,
+:class:`~chkobba_p2p.transcript.events.MatchDone`,
+:class:`~chkobba_p2p.transcript.events.Aborted` (a seat's claim), and :class:`Verdict` at the first
 violation.  :class:`~chkobba_p2p.tablestate.TableState` turns them into the picture of the
 table (with ``seat`` None: every hand face down).
 
@@ -66,18 +66,11 @@ from ..game.hand import Hand
 from ..game.match import Match
 from ..game.record import MatchRecorder, Record, result_sentence
 from ..game.seating import SHAPES, Seating
-from ..transcript.session import (
-    IMPLEMENTED_CAPABILITIES,
-    DeckInstance,
-    FirstDealerDrawn,
-    GameDriver,
-    GameFault,
-    HandScored,
-    Phase,
-    Session,
-    Standing,
-    TableInfo,
-)
+from ..transcript.caps import IMPLEMENTED_CAPABILITIES
+from ..transcript.driver import DeckInstance, GameDriver, GameFault
+from ..transcript.events import FirstDealerDrawn, HandScored, Standing
+from ..transcript.session import Session
+from ..transcript.table import Phase, TableInfo
 from ..wire import codec as wire
 from ..wire.codec import ENTRY_DOMAIN, Entry, ErrorCode, ProtocolError, verify_signature
 
@@ -103,7 +96,7 @@ VALID = "valid"
 INVALID = "invalid"
 INCOMPLETE = "incomplete"
 #: The code of a VALID verdict whose match was lost on time: the host's flag on the seat
-#: to play (:func:`~chkobba_p2p.transcript.session.flag_holds`).
+#: to play (:func:`~chkobba_p2p.transcript.clocks.flag_holds`).
 ON_TIME = "on_time"
 #: The code of a VALID verdict whose match a seat left while it was played (a signed
 #: ``peer_left`` against itself): a loss for the leaver's side.
@@ -167,7 +160,7 @@ class AbortClaim:
     blamed: int | None
     why: str
     #: What the transcript shows of the accusation (a
-    #: :class:`~chkobba_p2p.transcript.session.Standing`): ``proven`` (the observer's own checks
+    #: :class:`~chkobba_p2p.transcript.events.Standing`): ``proven`` (the observer's own checks
     #: convict that seat), ``owed`` (the blamed seat owed the next message), ``self`` (a
     #: seat that left), ``claimed`` (nothing shows it), ``refuted`` (its evidence passes
     #: every check).
@@ -674,7 +667,7 @@ class Observer:
                  batch: bool = False, knows: Sequence[str] | None = None) -> None:
         self.host_key = host_key
         #: The table capabilities this observer implements (default: this version's,
-        #: :data:`~chkobba_p2p.transcript.session.IMPLEMENTED_CAPABILITIES`).  A table that plays
+        #: :data:`~chkobba_p2p.transcript.caps.IMPLEMENTED_CAPABILITIES`).  A table that plays
         #: one it does not know gets the verdict :data:`UNSUPPORTED` (:func:`unknown_capabilities`).
         self.knows = tuple(IMPLEMENTED_CAPABILITIES if knows is None else knows)
         self._checks = _ProofChecks(workers) if workers >= 1 or batch else None
@@ -700,7 +693,7 @@ class Observer:
 
     @property
     def phase(self) -> str | None:
-        """The session's phase (:class:`~chkobba_p2p.transcript.session.Phase`), None before the
+        """The session's phase (:class:`~chkobba_p2p.transcript.table.Phase`), None before the
         genesis."""
         return self.session.phase if self.session is not None else None
 

@@ -74,7 +74,7 @@ def _kind(body: bytes) -> str | None:
 def ended_match(bodies: Sequence[bytes]) -> EndedMatch | None:
     """The :class:`EndedMatch` of a transcript (its genesis first), or None when it does
     not end (a game still running, cut by a crash) or is no transcript."""
-    from .session import TableInfo  # the genesis's own parser
+    from .table import TableInfo  # the genesis's own parser
 
     if not bodies:
         return None

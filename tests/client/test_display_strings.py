@@ -21,7 +21,9 @@ from chkobba_p2p.link.handshake import ClientHandshake, HostHandshake
 from chkobba_p2p.link.handshake import Lobby as SeatLobby
 from chkobba_p2p.tablestate import TableState
 from chkobba_p2p.text import distinct_names, safe_text, same_name
-from chkobba_p2p.transcript.session import Aborted, SeatInfo, Session, TableInfo, TableReady
+from chkobba_p2p.transcript.events import Aborted, TableReady
+from chkobba_p2p.transcript.session import Session
+from chkobba_p2p.transcript.table import SeatInfo, TableInfo
 from chkobba_p2p.wire.codec import ErrorCode, Identity
 from chkobba_p2p.wire.logfile import TranscriptWriter
 

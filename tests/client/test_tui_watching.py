@@ -25,7 +25,7 @@ from chkobba_p2p._shell.peer import Lobby, Spectators
 from chkobba_p2p._shell.watch import WatchConfig, WatchOutcome, watch_match
 from chkobba_p2p.game.rules import PlayEvent, Ruleset
 from chkobba_p2p.observe.observer import Observer
-from chkobba_p2p.transcript.liveness import Limits
+from chkobba_p2p.transcript.clocks import Limits
 from chkobba_p2p.wire.codec import Identity, fingerprint
 
 

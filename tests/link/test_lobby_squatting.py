@@ -10,7 +10,7 @@ from test_link_cores import Table
 from chkobba_p2p.link.events import LeftLobby
 from chkobba_p2p.link.joiner import SeatLink
 from chkobba_p2p.link.seat import Close
-from chkobba_p2p.transcript.liveness import Limits
+from chkobba_p2p.transcript.clocks import Limits
 from chkobba_p2p.wire import codec as wire
 from chkobba_p2p.wire.codec import ErrorCode, ProtocolError
 

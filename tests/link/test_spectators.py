@@ -37,7 +37,8 @@ from chkobba_p2p.link.spectate import (
 )
 from chkobba_p2p.observe.audit import VALID, audit_log
 from chkobba_p2p.observe.observer import DeckRevealed, Verdict
-from chkobba_p2p.transcript.session import FirstDealerDrawn, HandStarted, MatchDone, Session
+from chkobba_p2p.transcript.events import FirstDealerDrawn, HandStarted, MatchDone
+from chkobba_p2p.transcript.session import Session
 from chkobba_p2p.wire import codec as wire
 from chkobba_p2p.wire.codec import ErrorCode, ProtocolError
 
@@ -368,7 +369,7 @@ def test_the_commentary_says_an_unknown_abort_code_as_signed():
 
     from support.net import REPO_ROOT  # noqa: F401 - the client package is importable
 
-    from chkobba_p2p.transcript.session import Aborted, Standing
+    from chkobba_p2p.transcript.events import Aborted, Standing
     narrator_cls = importlib.import_module(_client_module("watch")).Narrator
     out = io.StringIO()
     narrator = narrator_cls(out, lang="en")
@@ -474,7 +475,7 @@ async def test_a_spectator_refuses_a_greeting_for_a_table_no_one_can_seat(player
 
 
 def _genesis_frame() -> bytes:
-    from chkobba_p2p.transcript.session import SeatInfo, TableInfo
+    from chkobba_p2p.transcript.table import SeatInfo, TableInfo
     from chkobba_p2p.wire.codec import Identity
     host, guest = Identity.generate(), Identity.generate()
     table = TableInfo(bytes(16), 1, 2, Ruleset(), (SeatInfo(0, host.public, "hana"),

@@ -30,7 +30,8 @@ from chkobba_p2p.observe.audit import (
     audit_log,
     read_log,
 )
-from chkobba_p2p.transcript.session import HandScored, MatchDone, Session
+from chkobba_p2p.transcript.events import HandScored, MatchDone
+from chkobba_p2p.transcript.session import Session
 from chkobba_p2p.wire import codec as wire
 from chkobba_p2p.wire.codec import ENTRY_DOMAIN, ErrorCode
 from chkobba_p2p.wire.logfile import MAGIC
@@ -713,7 +714,7 @@ def test_an_abort_whose_evidence_this_log_lacks_is_checked(tmp_path):
 # ------------------------------------------------------------------ known bugs elsewhere
 
 
-# (Fixed in session.py: a reveal counts for the deck whose seed it opens.)
+# (Fixed in transcript/driver.py: a reveal counts for the deck whose seed it opens.)
 def test_known_bug_honest_match_to_one_point_completes(tmp_path):
     played = play(2, rules=PRESETS["tunisian"].with_target(1), seed=1, key=b"stale0")
     # The auditor agrees with the honest-by-the-spec peer (seat 0) either way:
@@ -779,7 +780,8 @@ def test_a_leave_is_said_once_in_the_verdict_line():
     from chkobba_p2p.game.rules import Ruleset
     from chkobba_p2p.observe.audit import AuditReport
     from chkobba_p2p.observe.observer import INCOMPLETE, AbortClaim, Verdict
-    from chkobba_p2p.transcript.session import SeatInfo, Standing, TableInfo
+    from chkobba_p2p.transcript.events import Standing
+    from chkobba_p2p.transcript.table import SeatInfo, TableInfo
 
     table = TableInfo(bytes(16), 1, 2, Ruleset(), (SeatInfo(0, bytes(32), "amel"),
                                                   SeatInfo(1, bytes(range(32)), "bot1")))

@@ -28,8 +28,8 @@ from chkobba_p2p.link.joiner import SeatLink
 from chkobba_p2p.observe.audit import VALID, audit_log
 from chkobba_p2p.testing import GatedController, InMemoryTable, RecordingController
 from chkobba_p2p.transcript import ended
+from chkobba_p2p.transcript.clocks import Limits
 from chkobba_p2p.transcript.ended import EndedMatch, ended_match
-from chkobba_p2p.transcript.liveness import Limits
 from chkobba_p2p.wire.codec import ErrorCode, Identity, ProtocolError, open_entry
 from chkobba_p2p.wire.logfile import SavedGame, read_transcript
 
@@ -213,13 +213,14 @@ def test_an_impostors_unknown_game_still_stops_nothing():
 
 def _two_seat_session(identity: Identity):
     from chkobba_p2p.game.rules import Ruleset
-    from chkobba_p2p.transcript import session as S
+    from chkobba_p2p.transcript.session import Session
+    from chkobba_p2p.transcript.table import SeatInfo, TableInfo
 
     host = Identity.generate()
-    info = S.TableInfo(b"g" * 16, 1, 2, Ruleset(),
-                       (S.SeatInfo(0, host.public, "h"), S.SeatInfo(1, identity.public, "j")))
-    hs, genesis = S.Session.create(host, info)
-    return S.Session.join(identity, genesis, host.public, None)
+    info = TableInfo(b"g" * 16, 1, 2, Ruleset(),
+                     (SeatInfo(0, host.public, "h"), SeatInfo(1, identity.public, "j")))
+    hs, genesis = Session.create(host, info)
+    return Session.join(identity, genesis, host.public, None)
 
 
 # ------------------------------------------------------------------ pure parts
@@ -227,13 +228,14 @@ def _two_seat_session(identity: Identity):
 
 def _ended_transcript() -> tuple[list[bytes], Identity, Identity]:
     from chkobba_p2p.game.rules import Ruleset
-    from chkobba_p2p.transcript import session as S
+    from chkobba_p2p.transcript.session import Session
+    from chkobba_p2p.transcript.table import SeatInfo, TableInfo
 
     host, seat = Identity.generate(), Identity.generate()
-    info = S.TableInfo(b"e" * 16, 1, 2, Ruleset(),
-                       (S.SeatInfo(0, host.public, "h"), S.SeatInfo(1, seat.public, "j")))
-    hs, genesis = S.Session.create(host, info)
-    js = S.Session.join(seat, genesis, host.public, None)
+    info = TableInfo(b"e" * 16, 1, 2, Ruleset(),
+                     (SeatInfo(0, host.public, "h"), SeatInfo(1, seat.public, "j")))
+    hs, genesis = Session.create(host, info)
+    js = Session.join(seat, genesis, host.public, None)
     bodies = [genesis.body]
     for me, other in ((js, hs), (hs, js)):
         e = me.next_entry()

@@ -26,7 +26,7 @@ from chkobba_p2p._shell.peer import (
 from chkobba_p2p.link.handshake import HostHandshake
 from chkobba_p2p.link.host import HostTable
 from chkobba_p2p.testing import GatedController, InMemoryTable, RecordingController
-from chkobba_p2p.transcript.liveness import Limits
+from chkobba_p2p.transcript.clocks import Limits
 from chkobba_p2p.wire.codec import ErrorCode, Identity, open_entry
 from chkobba_p2p.wire.logfile import read_transcript
 

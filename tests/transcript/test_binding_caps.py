@@ -2,7 +2,7 @@
 29): only the host sees the hellos, so the genesis alone cannot say that every seat plays
 a capability.  Each seat's ``ready`` lists the genesis's capabilities that it plays
 (``ready.caps``), and a binding one is in effect only when the genesis holds it and every
-ready lists it (PROTOCOL.md 3, 6.1; :func:`chkobba_p2p.transcript.session.effective_caps`).  A host
+ready lists it (PROTOCOL.md 3, 6.1; :func:`chkobba_p2p.transcript.caps.effective_caps`).  A host
 that puts one in the genesis for a seat that does not speak it gets the old way for
 everyone, and is itself blamed if it then plays the new way.
 
@@ -28,22 +28,24 @@ from chkobba_p2p.deal import MSG_PROOF
 from chkobba_p2p.deal.core import MSG_SHUFFLE, ProofJob, run_job
 from chkobba_p2p.game.rules import Ruleset
 from chkobba_p2p.link.events import Outcome
-from chkobba_p2p.link.handshake import CAP_READY_CAPS, SPOKEN, Lobby
+from chkobba_p2p.link.handshake import Lobby
 from chkobba_p2p.observe.audit import INCOMPLETE, INVALID, VALID, audit_bodies, audit_log
 from chkobba_p2p.observe.observer import Observer
 from chkobba_p2p.testing import InMemoryTable, RecordingController
-from chkobba_p2p.transcript.session import (
+from chkobba_p2p.transcript.caps import (
     BINDING_CAPABILITIES,
     CAP_EARLY_DEAL,
     CAP_PROOF_APART,
+    CAP_READY_CAPS,
     CAP_SHUFFLE_PROOFS,
     IMPLEMENTED_CAPABILITIES,
+    SPOKEN,
     TABLE_CAPABILITIES,
-    GameFault,
-    Session,
-    TableInfo,
     effective_caps,
 )
+from chkobba_p2p.transcript.driver import GameFault
+from chkobba_p2p.transcript.session import Session
+from chkobba_p2p.transcript.table import TableInfo
 from chkobba_p2p.wire import codec as wire
 from chkobba_p2p.wire.codec import ErrorCode, Identity
 from chkobba_p2p.wire.logfile import read_transcript

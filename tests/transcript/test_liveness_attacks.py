@@ -19,7 +19,9 @@ from chkobba_p2p.link.host import HostTable
 from chkobba_p2p.link.joiner import SeatLink
 from chkobba_p2p.observe.audit import INCOMPLETE, INVALID, VALID, audit_log
 from chkobba_p2p.testing import GatedController, InMemoryTable, RecordingController
-from chkobba_p2p.transcript.session import Phase, Session, Standing
+from chkobba_p2p.transcript.events import Standing
+from chkobba_p2p.transcript.session import Session
+from chkobba_p2p.transcript.table import Phase
 from chkobba_p2p.wire import codec as wire
 from chkobba_p2p.wire.codec import ErrorCode, Identity, make_entry
 from chkobba_p2p.wire.logfile import read_transcript

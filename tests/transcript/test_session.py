@@ -11,16 +11,11 @@ import pytest
 from chkobba_p2p.bots.levels import make_bot
 from chkobba_p2p.game.rules import Ruleset
 from chkobba_p2p.link.handshake import ClientHandshake, HostHandshake, Lobby
-from chkobba_p2p.transcript.session import (
-    CAP_EARLY_DEAL,
-    CAP_SHUFFLE_PROOFS,
-    GameFault,
-    Phase,
-    SeatInfo,
-    Session,
-    TableInfo,
-    TableReady,
-)
+from chkobba_p2p.transcript.caps import CAP_EARLY_DEAL, CAP_SHUFFLE_PROOFS
+from chkobba_p2p.transcript.driver import GameFault
+from chkobba_p2p.transcript.events import TableReady
+from chkobba_p2p.transcript.session import Session
+from chkobba_p2p.transcript.table import Phase, SeatInfo, TableInfo
 from chkobba_p2p.wire import codec as wire
 from chkobba_p2p.wire.codec import ErrorCode, Identity, ProtocolError
 

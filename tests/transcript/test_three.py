@@ -29,7 +29,8 @@ from chkobba_p2p.game.seating import Seating
 from chkobba_p2p.link.handshake import Lobby
 from chkobba_p2p.observe.audit import VALID, audit_bodies, audit_log
 from chkobba_p2p.testing import InMemoryTable, RecordingController
-from chkobba_p2p.transcript.session import SeatInfo, Session, TableInfo
+from chkobba_p2p.transcript.session import Session
+from chkobba_p2p.transcript.table import SeatInfo, TableInfo
 from chkobba_p2p.wire.codec import Entry, ErrorCode, Identity, open_entry
 from chkobba_p2p.wire.logfile import TranscriptWriter, read_transcript
 
@@ -602,7 +603,7 @@ def _end_screen(seat: int, outcome_of, lang: str = "en") -> str:
 
 
 def test_the_end_screen_at_three_names_the_winner_with_three_totals(app_session):
-    from chkobba_p2p.transcript.session import MatchDone
+    from chkobba_p2p.transcript.events import MatchDone
 
     text = _end_screen(0, lambda: {"done": MatchDone(2, (3, 5, 9), 4)})
     assert "hana wins 9 (you 3, sami 5)" in text, text  # whose each total is
@@ -617,7 +618,7 @@ def test_the_end_screen_at_three_names_the_winner_with_three_totals(app_session)
 ])
 def test_the_end_screen_at_three_after_a_resignation_names_no_winner(app_session, lang, seat,
                                                                      words):
-    from chkobba_p2p.transcript.session import Aborted, Standing
+    from chkobba_p2p.transcript.events import Aborted, Standing
 
     text = _end_screen(seat, lambda: {"aborted": Aborted(
         1, ErrorCode.RESIGNED, 1, "the player resigned", Standing.SELF)}, lang)
@@ -634,7 +635,7 @@ def test_at_three_a_flag_is_told_to_each_seat_as_it_concerns_it(app_session, sea
                                                                never):
     """The host flags sami (seat 1) while amel (seat 0) is ahead: amel wins on time; hana
     (seat 2), who neither ran out of time nor won, is never told that she ran out."""
-    from chkobba_p2p.transcript.session import Aborted, Standing
+    from chkobba_p2p.transcript.events import Aborted, Standing
 
     text = _end_screen(seat, lambda: {"aborted": Aborted(
         0, ErrorCode.TIMEOUT, 1, "slow", Standing.OWED, flag=1, totals=(5, 1, 2))})
@@ -648,7 +649,7 @@ def test_the_line_after_the_screen_at_three_tells_a_result_not_a_stopped_game(ap
     from chkobba_cli.ending import result_line
     from chkobba_cli.tui.app import TuiApp
     from chkobba_p2p.link.events import Outcome
-    from chkobba_p2p.transcript.session import Aborted, Standing
+    from chkobba_p2p.transcript.events import Aborted, Standing
 
     names = ("amel", "sami", "hana")
     ids = [Identity.from_seed(bytes([i + 1]) * 32) for i in range(3)]
@@ -692,7 +693,7 @@ def test_the_headless_result_line_says_the_winners_total_first():
     # `chkobba host --headless` prints Outcome.describe(): "hana wins 9-3-5", never the
     # totals in seat order ("hana wins 3-5-9" read as a loss).
     from chkobba_p2p.link.events import Outcome
-    from chkobba_p2p.transcript.session import MatchDone
+    from chkobba_p2p.transcript.events import MatchDone
 
     ids = [Identity.from_seed(bytes([i + 1]) * 32) for i in range(4)]
     three = TableInfo(bytes(16), 1, 3, Ruleset(), tuple(
@@ -707,7 +708,7 @@ def test_the_headless_result_line_says_the_winners_total_first():
 
 def test_the_headless_result_line_counts_one_hand_in_the_singular():
     from chkobba_p2p.link.events import Outcome
-    from chkobba_p2p.transcript.session import MatchDone
+    from chkobba_p2p.transcript.events import MatchDone
 
     ids = [Identity.from_seed(bytes([i + 1]) * 32) for i in range(3)]
     three = TableInfo(bytes(16), 1, 3, Ruleset(), tuple(
