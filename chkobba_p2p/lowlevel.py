@@ -8,8 +8,10 @@ socket (``examples/socket_bot.py``), an audit tool, build on these:
 * the wire codec: frames, msgpack with limits, identities, signed entries, ``ErrorCode``;
 * the log file: ``read_transcript``, ``TranscriptWriter``, ``MAGIC``;
 * the transcript machine: :class:`Session` (one peer's view of the signed game), its
-  events, the clocks (``Limits``, ``SeatClock``);
-* the mental-poker deal: :class:`Deal`, ``LocalTable``;
+  events, the clocks (``Limits``, ``SeatClock``), the entries' bodies (``TurnBody``,
+  ``PlayAction``, ``CutAction``, ``DoneBody``, ``AbortBody``...);
+* the mental-poker deal: :class:`Deal`, ``LocalTable``, its messages (``parse_item``,
+  ``DealItem``);
 * the link's cores and messages: ``HostTable`` (the host's table), ``SeatLink`` (a
   joiner's link), ``SeatCore`` and its effects, the handshakes, one class per link
   message and ``parse_link_message``.
@@ -22,12 +24,14 @@ from __future__ import annotations
 
 from .deal import (
     Deal,
+    DealItem,
     DealUsageError,
     FirstDealerDraw,
     JobResult,
     LocalTable,
     PeerMisbehaved,
     ProofJob,
+    parse_item,
     run_job,
 )
 from .link.handshake import ClientHandshake, HostHandshake, Knocks, error_message
@@ -86,6 +90,18 @@ from .link.seat import (
     Send,
     SendBacklog,
 )
+from .transcript.bodies import (
+    AbortBody,
+    Action,
+    ClockDisputeBody,
+    CutAction,
+    DoneBody,
+    GameFault,
+    PlayAction,
+    ReadyBody,
+    TurnBody,
+    action_type,
+)
 from .transcript.caps import (
     BINDING_CAPABILITIES,
     CAP_EARLY_DEAL,
@@ -113,7 +129,7 @@ from .transcript.clocks import (
     loser_side,
     make_clock,
 )
-from .transcript.driver import Decision, DeckInstance, GameDriver, GameFault
+from .transcript.driver import Decision, DeckInstance, GameDriver
 from .transcript.events import (
     Aborted,
     FirstDealerDrawn,
@@ -200,4 +216,6 @@ __all__ = [
     "error_message", "CAPABILITIES", "LINK_CAPABILITIES", "SPOKEN", "SeatCore", "Send",
     "SendBacklog", "Close", "Emit", "Decide", "AskReady", "CancelAsk", "Finished", "RunJob",
     "Effect", "HostTable", "Started", "SeatsMoved", "SeatLink", "Committed",
+    "ReadyBody", "TurnBody", "PlayAction", "CutAction", "Action", "action_type", "DoneBody",
+    "AbortBody", "ClockDisputeBody", "DealItem", "parse_item",
 ]

@@ -22,8 +22,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..game.ruleset import Ruleset
+from ..transcript.bodies import GameFault
 from ..transcript.clocks import CLOCK_TOLERANCE, Limits
-from ..transcript.driver import GameFault
 from ..transcript.ended import EndedMatch, ended_match
 from ..transcript.session import Session
 from ..transcript.table import Phase

@@ -23,8 +23,8 @@ from typing import Any
 from ..address import parse_fingerprint
 from ..game.ruleset import Ruleset
 from ..text import distinct_names, safe_text
+from ..transcript.bodies import GameFault
 from ..transcript.clocks import CLOCK_TOLERANCE, Clocks, Limits
-from ..transcript.driver import GameFault
 from ..transcript.session import Session
 from ..transcript.table import Phase
 from ..wire import codec as wire

@@ -22,6 +22,7 @@ from typing import Generic, TypeVar
 from ..deal.core import JobResult, ProofJob
 from ..errors import IllegalMove, LocalError
 from ..game.hand import Move
+from ..transcript.bodies import GameFault
 from ..transcript.clocks import (
     ClockReading,
     Clocks,
@@ -31,7 +32,7 @@ from ..transcript.clocks import (
     dispute_contradicts,
     make_clock,
 )
-from ..transcript.driver import Decision, GameFault
+from ..transcript.driver import Decision
 from ..transcript.session import Session
 from ..wire.codec import ErrorCode, ProtocolError
 from .events import ChoiceRefused, Lobby, Outcome, OutcomeError

@@ -60,6 +60,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..deal.messages import item_label
 from ..errors import LocalError
 from ..game.cards import Card
 from ..game.seating import SHAPES, Seating
@@ -371,8 +372,7 @@ def _describe_entry(body: bytes) -> str:
     out = f"{e.kind} entry n={e.seq} in seat {e.seat}'s name"
     items = f.get("d")
     if isinstance(items, list) and items:
-        out += ", deal items " + " ".join(str(i.get("t")) if isinstance(i, dict) else "?"
-                                          for i in items)
+        out += ", deal items " + " ".join(item_label(i) for i in items)
     action = f.get("a")
     if isinstance(action, dict):
         def show(k: str, v: object) -> str:

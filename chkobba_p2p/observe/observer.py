@@ -56,8 +56,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..deal import MSG_KEY, MSG_REVEAL, MSG_SHUFFLE, shuffle_proof
 from ..deal import crypto as dc
+from ..deal import shuffle_proof
+from ..deal.messages import KeyItem, RevealItem, ShuffleItem, parse_item
 from ..deal.shuffle_proof import Ciphertext
 from ..errors import IllegalMove, InvalidDeal, LocalError
 from ..game.cards import Card
@@ -66,8 +67,9 @@ from ..game.hand import Hand
 from ..game.match import Match
 from ..game.record import MatchRecorder, Record, result_sentence
 from ..game.seating import SHAPES, Seating
+from ..transcript.bodies import GameFault
 from ..transcript.caps import IMPLEMENTED_CAPABILITIES
-from ..transcript.driver import DeckInstance, GameDriver, GameFault
+from ..transcript.driver import DeckInstance, GameDriver
 from ..transcript.events import FirstDealerDrawn, HandScored, Standing
 from ..transcript.session import Session
 from ..transcript.table import Phase, TableInfo
@@ -477,13 +479,13 @@ class _SeatlessDeck(DeckInstance):
         self.seed_entry: dict[int, int] = {}
 
     def receive(self, seat: int, item: dict[str, Any]) -> None:
-        t = item.get("t")
-        if t == MSG_KEY and isinstance(item.get("commit"), bytes):
-            self.commits.setdefault(seat, item["commit"])
-        elif t == MSG_SHUFFLE and isinstance(item.get("deck"), bytes):
-            self.shuffled.setdefault(seat, item["deck"])
-        elif t == MSG_REVEAL and isinstance(item.get("seed"), bytes) and seat not in self.seeds:
-            self.seeds[seat] = item["seed"]
+        msg = parse_item(item)
+        if isinstance(msg, KeyItem) and msg.commit is not None:
+            self.commits.setdefault(seat, msg.commit)
+        elif isinstance(msg, ShuffleItem) and msg.deck is not None:
+            self.shuffled.setdefault(seat, msg.deck)
+        elif isinstance(msg, RevealItem) and msg.seed is not None and seat not in self.seeds:
+            self.seeds[seat] = msg.seed
             self.seed_entry[seat] = self.owner.entry_index
         super().receive(seat, item)
 

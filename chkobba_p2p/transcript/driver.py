@@ -14,8 +14,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..deal import (
-    MSG_PROOF,
-    MSG_REVEAL,
     CardShown,
     Deal,
     FirstDealerDraw,
@@ -25,7 +23,8 @@ from ..deal import (
 )
 from ..deal.core import JobResult, ProofJob, run_job
 from ..deal.group import hash_bytes, hash_to_scalar
-from ..errors import IllegalMove, InvalidDeal, LocalError, RemoteError
+from ..deal.messages import ProofItem, RevealItem, parse_item
+from ..errors import IllegalMove, InvalidDeal, LocalError
 from ..game.cards import Card
 from ..game.events import CutEvent, DealEvent, PlayEvent
 from ..game.hand import SPECTATOR, CutterChoice, DealStep, Hand, HandOver, Move, Redeal, Turn
@@ -34,26 +33,12 @@ from ..game.ruleset import Opening
 from ..wire.codec import (
     ErrorCode,
 )
+from .bodies import Action, CutAction, GameFault, PlayAction, action_type
 from .caps import CAP_EARLY_DEAL, CAP_PROOF_APART, CAP_SHUFFLE_PROOFS
 from .events import FirstDealerDrawn, HandScored, HandStarted, MatchDone, MatchOver, RedealEvent
 from .table import TableInfo
 
-__all__ = ["GameFault", "Decision", "DeckInstance", "GameDriver"]
-
-
-class GameFault(RemoteError):
-    """A well-formed, correctly signed entry that the game refuses (an illegal move, a
-    failed proof...).  Ends the game for everyone with a signed blame of ``blamed_seat``."""
-
-    #: The offending entry's bytes (set by whoever knows them).
-    evidence: bytes | None
-
-    def __init__(self, code: ErrorCode, detail: str, blamed_seat: int | None,
-                 evidence: bytes | None = None) -> None:
-        super().__init__(f"{code.sentence}: {detail}", code=code.name.lower(),
-                         blamed_seat=blamed_seat, evidence=evidence)
-        self.error_code = code
-        self.detail = detail
+__all__ = ["Decision", "DeckInstance", "GameDriver"]
 
 
 @dataclass(frozen=True)
@@ -72,18 +57,6 @@ class Decision:
     number: int = 0
     totals: tuple[int, ...] = ()
     target: int = 0
-
-
-def _card(value: Any, seat: int) -> Card:
-    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < 40:
-        raise GameFault(ErrorCode.PROTOCOL_VIOLATION, f"not a card id: {value!r}", seat)
-    return Card(value)
-
-
-def _pos(value: Any, seat: int) -> int:
-    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < 40:
-        raise GameFault(ErrorCode.PROTOCOL_VIOLATION, f"not a deck position: {value!r}", seat)
-    return value
 
 
 _SECRET_TAG = b"chkobba-p2p/v1/deal-secret"
@@ -149,12 +122,12 @@ class DeckInstance:
             while self.inline and self.deal.defer_work and self.deal.has_work:
                 self._take(self.deal.work())
         except PeerMisbehaved as exc:
-            proof = exc.evidence.get("proof") if isinstance(exc.evidence, dict) \
-                and exc.evidence.get("t") == MSG_PROOF else None
+            item = parse_item(exc.evidence)
+            proof = item.proof if isinstance(item, ProofItem) else None
             raise GameFault(ErrorCode.DEAL_FAILURE, f"{exc.code}: {exc.reason}",
                             exc.blamed_seat,
                             self.proof_entries.get(exc.blamed_seat, {}).get(proof)
-                            if isinstance(proof, bytes) else None) from None
+                            if proof is not None else None) from None
 
     def take_jobs(self) -> list[ProofJob]:
         """The deal's proof work to hand out now (none while :attr:`inline`)."""
@@ -343,7 +316,10 @@ class GameDriver:
             self._out.clear()  # every message we make goes in our next turn
             return
         def key(m: object) -> object:
-            return (m.get("t"), m.get("step"), m.get("pos")) if isinstance(m, dict) else m
+            item = parse_item(m)
+            if item is None:
+                return (None, m.get("step"), m.get("pos")) if isinstance(m, dict) else m
+            return (type(item), item.wire.get("step"), item.wire.get("pos"))
         for item in items:
             k = key(item)
             for i, m in enumerate(self._out):
@@ -410,7 +386,7 @@ class GameDriver:
         assert m is not None
         return Decision(kind, self.seat, hand, m.hand_number, m.totals, m.ruleset.target)
 
-    def action_for(self, d: Decision, choice: Any) -> dict[str, Any]:
+    def action_for(self, d: Decision, choice: Any) -> Action:
         """Check the local choice and turn it into the entry's action (showing the card)."""
         assert self.deck is not None
         hand = d.hand
@@ -420,13 +396,12 @@ class GameDriver:
             hand.play(self.seat, choice.card, choice.capture)  # raises IllegalMove
             pos = self.deck.position_of(choice.card)
             self.deck.show(pos)
-            return {"t": "play", "pos": pos, "card": choice.card.id,
-                    "take": sorted(c.id for c in choice.capture)}
+            return PlayAction(pos, choice.card, tuple(sorted(choice.capture, key=lambda c: c.id)))
         if bool(choice):
-            return {"t": "cut", "keep": True}
+            return CutAction(True)
         pos = self.top - 1  # the drawn card
         self.deck.show(pos)
-        return {"t": "cut", "keep": False, "pos": pos}
+        return CutAction(False, pos)
 
     def apply(self, seat: int, items: list[Any], action: dict[str, Any] | None) -> bool:
         """Apply one turn of ``seat``.  Returns whether it made progress: an action, or a
@@ -441,8 +416,8 @@ class GameDriver:
             # by position.  (Marking the wrong deck let this seat end a later hand before
             # its own reveal was in the chain, and sign ``done`` while others waited.)
             for i in items:
-                if isinstance(i, dict) and i.get("t") == MSG_REVEAL \
-                        and i.get("seed") == self.deck.own_seed:
+                item = parse_item(i)
+                if isinstance(item, RevealItem) and item.seed == self.deck.own_seed:
                     self.deck.reveal_sent = True
             progress = progress or bool(items)
         else:
@@ -453,10 +428,10 @@ class GameDriver:
                     raise GameFault(ErrorCode.PROTOCOL_VIOLATION, "a deal item after the end",
                                     seat)
                 held = self.deck.deal.held
-                proof = item.get("proof")
-                if item.get("t") == MSG_PROOF and isinstance(proof, bytes) \
+                msg = parse_item(item)
+                if isinstance(msg, ProofItem) and msg.proof is not None \
                         and self.entry_body is not None:
-                    self.deck.proof_entries.setdefault(seat, {})[proof] = self.entry_body
+                    self.deck.proof_entries.setdefault(seat, {})[msg.proof] = self.entry_body
                 self.deck.receive(seat, item)
                 progress = progress or self.deck.deal.held <= held
                 # An item may complete an instance; the next item may belong to the next.
@@ -502,50 +477,32 @@ class GameDriver:
         if hand is None or self.over or self._finishing or deck is None:
             raise GameFault(ErrorCode.PROTOCOL_VIOLATION, "no action is due", seat)
         p = hand.pending
-        t = action.get("t")
-        if t not in ("play", "cut"):
-            # New action types come only with a table capability that announces them.
-            raise GameFault(ErrorCode.PROTOCOL_VIOLATION, f"unknown action type {t!r}", seat)
+        kind = action_type(action, seat)
         try:
-            if t == "play" and isinstance(p, Turn) and p.seat == seat:
-                card = _card(action.get("card"), seat)
-                pos = _pos(action.get("pos"), seat)
-                take = action.get("take")
-                if not isinstance(take, list) or len(take) > 10:
-                    raise GameFault(ErrorCode.PROTOCOL_VIOLATION, "take is a list", seat)
-                capture = [_card(c, seat) for c in take]
-                if len(set(capture)) != len(capture):
-                    # A set on the wire: the engine would merge repeats silently.
-                    raise GameFault(ErrorCode.PROTOCOL_VIOLATION, "take names a card twice",
-                                    seat)
+            if kind is PlayAction and isinstance(p, Turn) and p.seat == seat:
+                play = PlayAction.from_wire(action, seat)
                 if seat == self.seat:
-                    deck.show(pos, replaying=True)  # a no-op unless replaying our log
-                elif deck.shown(seat, pos) != card:
+                    deck.show(play.pos, replaying=True)  # a no-op unless replaying our log
+                elif deck.shown(seat, play.pos) != play.card:
                     raise GameFault(ErrorCode.DEAL_FAILURE,
-                                    f"seat {seat} names {card} but showed "
-                                    f"{deck.shown(seat, pos)}", seat)
-                self._set_hand(hand.play(seat, card, capture))
-            elif t == "cut" and isinstance(p, CutterChoice) and p.seat == seat:
-                keep = action.get("keep")
-                if not isinstance(keep, bool):
-                    raise GameFault(ErrorCode.PROTOCOL_VIOLATION, "keep is a bool", seat)
+                                    f"seat {seat} names {play.card} but showed "
+                                    f"{deck.shown(seat, play.pos)}", seat)
+                self._set_hand(hand.play(seat, play.card, list(play.take)))
+            elif kind is CutAction and isinstance(p, CutterChoice) and p.seat == seat:
+                cut = CutAction.from_wire(action, seat)
                 placed = None
-                if keep and "pos" in action:
-                    raise GameFault(ErrorCode.PROTOCOL_VIOLATION, "a kept card has no pos",
-                                    seat)
-                if not keep:
-                    pos = _pos(action.get("pos"), seat)
-                    if pos != self.top - 1:
+                if cut.pos is not None:
+                    if cut.pos != self.top - 1:
                         raise GameFault(ErrorCode.ILLEGAL_MOVE, "only the drawn card may be "
                                         "placed", seat)
                     if seat == self.seat:
-                        deck.show(pos, replaying=True)
+                        deck.show(cut.pos, replaying=True)
                     else:
-                        placed = deck.shown(seat, pos)
-                self._set_hand(hand.choose_cut(keep, placed))
+                        placed = deck.shown(seat, cut.pos)
+                self._set_hand(hand.choose_cut(cut.keep, placed))
             else:
                 raise GameFault(ErrorCode.ILLEGAL_MOVE,
-                                f"action {t!r} while the hand waits for {p}", seat)
+                                f"action {kind.TYPE!r} while the hand waits for {p}", seat)
         except IllegalMove as exc:
             raise GameFault(ErrorCode.ILLEGAL_MOVE, f"{exc.rule}: {exc}", seat) from None
         except InvalidDeal as exc:

@@ -44,25 +44,22 @@ from ..wire.codec import (
     make_entry,
     verify_signature,
 )
+from .bodies import (
+    AbortBody,
+    Action,
+    ClockDisputeBody,
+    DoneBody,
+    GameFault,
+    ReadyBody,
+    TurnBody,
+)
 from .caps import IMPLEMENTED_CAPABILITIES, effective_caps
 from .clocks import clock_reading, dispute_contradicts, flag_holds
-from .driver import Decision, GameDriver, GameFault
+from .driver import Decision, GameDriver
 from .events import Aborted, MatchDone, Standing, TableReady
 from .table import Phase, TableInfo
 
 __all__ = ["Session"]
-
-
-def _ready_caps(fields: dict[str, Any], seat: int, body: bytes) -> tuple[str, ...] | None:
-    """A ``ready``'s ``caps`` (None: absent); a value that is not an array of str is the
-    game fault ``protocol_violation`` of its signer."""
-    caps = fields.get("caps")
-    if caps is None and "caps" not in fields:
-        return None
-    if not isinstance(caps, list) or not all(isinstance(c, str) for c in caps):
-        raise GameFault(ErrorCode.PROTOCOL_VIOLATION, "ready.caps is an array of str", seat,
-                        body)
-    return tuple(caps)
 
 
 @dataclass
@@ -121,7 +118,7 @@ class Session:
         #: The secret every deal secret of this seat derives from (kept for crash resume).
         self.master = master if master is not None else secrets.token_bytes(32)
         self.game = game if game is not None else GameDriver(table, seat, self.master)
-        self._decided: dict[str, Any] | None = None
+        self._decided: Action | None = None
         self._unsent_abort: Entry | None = None
         #: After :meth:`resume`: every event the replayed log produced, in order (this
         #: seat's view), for a client to rebuild its picture of the table.
@@ -319,7 +316,7 @@ class Session:
             if kind != "ready":
                 raise GameFault(ErrorCode.PROTOCOL_VIOLATION, f"expected ready, got {kind}",
                                 seat, entry.body)
-            self.readies.append(_ready_caps(f, seat, entry.body))
+            self.readies.append(ReadyBody.from_wire(f, seat, entry.body).caps)
             self._floor = (seat + 1) % n
             if seat == n - 1:
                 # Every seat said which of the genesis's capabilities it plays: the binding
@@ -333,14 +330,10 @@ class Session:
             if kind != "turn":
                 raise GameFault(ErrorCode.PROTOCOL_VIOLATION, f"expected turn, got {kind}",
                                 seat, entry.body)
-            items = f.get("d", [])
-            action = f.get("a")
-            if not isinstance(items, list) or (action is not None
-                                               and not isinstance(action, dict)):
-                raise GameFault(ErrorCode.PROTOCOL_VIOLATION, "turn fields", seat, entry.body)
+            turn = TurnBody.from_wire(f, seat, entry.body)
             self.game.entry_body = entry.body
             try:
-                progress = self.game.apply(seat, items, action)
+                progress = self.game.apply(seat, turn.items, turn.action)
             except GameFault as exc:
                 if exc.evidence is None:
                     exc.evidence = entry.body
@@ -362,10 +355,8 @@ class Session:
             if kind != "done":
                 raise GameFault(ErrorCode.PROTOCOL_VIOLATION, f"expected done, got {kind}",
                                 seat, entry.body)
-            if not isinstance(f.get("result"), dict):
-                raise GameFault(ErrorCode.PROTOCOL_VIOLATION, "done.result is a map", seat,
-                                entry.body)
-            if not wire.same_value(f["result"], result):  # exact: `true` is not `1`
+            done = DoneBody.from_wire(f, seat, entry.body)
+            if not wire.same_value(done.result, result):  # exact: `true` is not `1`
                 raise GameFault(ErrorCode.RESULT_MISMATCH, f"seat {seat} signed another "
                                 "result", seat, entry.body)
             self._closing_seen += 1
@@ -439,20 +430,11 @@ class Session:
         if code is None:
             code = ErrorCode.PROTOCOL_VIOLATION
             unknown = repr(f.get("code"))  # as the auditor writes it (observer)
-        blamed = f.get("blamed")
-        # A bool is an int to Python, not on the wire: `true` blames nobody (as an
-        # auditor reads it), never seat 1.
-        if not (isinstance(blamed, int) and not isinstance(blamed, bool)
-                and 0 <= blamed < self.table.players):
-            blamed = None
-        why = f.get("why")
-        if not isinstance(why, str):
-            why = ""
+        blamed = AbortBody.read_blamed(f, self.table.players)
+        why = AbortBody.read_why(f)
         if self.aborted is None and self.phase != Phase.DONE:
             if standing is None:
-                ev = f.get("evidence")
-                standing = self.standing_of(blamed, entry.seat,
-                                            ev if isinstance(ev, bytes) else None)
+                standing = self.standing_of(blamed, entry.seat, AbortBody.read_evidence(f))
             flag = flag_holds(f, entry.seat, players=self.table.players, phase=self.phase,
                               floor=self._floor, earlier=self._abort_claims)
             decided = None
@@ -519,10 +501,9 @@ class Session:
         flag = self.flag_to_dispute()
         if flag is None:
             return None
-        body: dict[str, Any] = {"code": int(ErrorCode.CLOCK_DISPUTE), "blamed": flag.seat,
-                                "why": (detail or "my own clock showed time left")[:1000],
-                                "evidence": flag.body, "clock": dict(clock)}
-        entry = self._sign("abort", body)
+        body = ClockDisputeBody(flag.seat, (detail or "my own clock showed time left")[:1000],
+                                flag.body, clock)
+        entry = self._sign("abort", body.to_wire())
         self._on_abort(entry)
         return entry
 
@@ -547,10 +528,9 @@ class Session:
             return entry
         if self.finished or self._floor != self.seat:
             return None
-        body: dict[str, Any]
+        body: ReadyBody | TurnBody | DoneBody
         if self.phase == Phase.READY:
-            caps = self.ready_caps()
-            kind, body = "ready", ({} if caps is None else {"caps": list(caps)})
+            kind, body = "ready", ReadyBody(self.ready_caps())
         elif self.phase == Phase.PLAYING:
             action = self._decided
             if action is None and not self.game.has_outbox and self.game.working:
@@ -564,15 +544,13 @@ class Session:
             # With early-deal/v1 a seat that must still choose sends the deal messages it
             # owes now, without its action: the others get their cards while it thinks.
             self._decided = None
-            body = {"d": self.game.outbox()}
-            if action is not None:
-                body["a"] = action
+            body = TurnBody(self.game.outbox(), None if action is None else action.to_wire())
             kind = "turn"
         elif self.phase == Phase.CLOSING:
-            kind, body = "done", {"result": self.game.result_body()}
+            kind, body = "done", DoneBody(self.game.result_body())
         else:
             return None
-        entry = self._sign(kind, body)
+        entry = self._sign(kind, body.to_wire())
         try:
             self._accept(entry)
         except GameFault as fault:
@@ -646,17 +624,12 @@ class Session:
         on time if :func:`flag_holds`); ``clock``: the signer's clock reading
         (:func:`make_clock`), which a flag carries so that a reader can bound it
         (PROTOCOL.md 12.6)."""
-        body: dict[str, Any] = {"code": int(code), "blamed": blamed_seat,
-                                "why": detail[:1000]}
-        if flag is not None:
-            body["flag"] = flag
-        if clock is not None:
-            body["clock"] = dict(clock)
-        if evidence is not None and len(evidence) <= wire.MAX_EVIDENCE:
-            body["evidence"] = evidence
-        elif evidence is not None and (eid := wire.entry_id_of(evidence)) is not None:
-            body["evidence_id"] = eid
-        entry = self._sign("abort", body)
+        carried = evidence is not None and len(evidence) <= wire.MAX_EVIDENCE
+        body = AbortBody(int(code), blamed_seat, detail[:1000], flag, clock,
+                         evidence if carried else None,
+                         wire.entry_id_of(evidence) if evidence is not None and not carried
+                         else None)
+        entry = self._sign("abort", body.to_wire())
         standing = Standing.PROVEN if proven and blamed_seat is not None else None
         if standing is None:
             # Our own accusation: never called refuted here (the entry we cite may be

@@ -4,6 +4,7 @@ verdict, exit code, entry and seat to blame."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import tempfile
 from pathlib import Path
@@ -30,6 +31,7 @@ from chkobba_p2p.observe.audit import (
     audit_log,
     read_log,
 )
+from chkobba_p2p.transcript.bodies import PlayAction
 from chkobba_p2p.transcript.events import HandScored, MatchDone
 from chkobba_p2p.transcript.session import Session
 from chkobba_p2p.wire import codec as wire
@@ -515,21 +517,22 @@ def test_a_shuffle_that_does_not_match_its_commitment_is_blamed_at_the_reveal(pr
 
 def _forge_take(s: Session) -> bool:
     a = s._decided
-    if not a or a.get("t") != "play":
+    if not isinstance(a, PlayAction):
         return False
     table = s.game.hand.table
-    if a["take"]:
-        a["take"] = []  # a card that can capture must capture
+    if a.take:
+        s._decided = dataclasses.replace(a, take=())  # a card that can capture must capture
     else:
-        a["take"] = [table[0].id] if table else [Card(0).id]
+        s._decided = dataclasses.replace(a, take=(table[0],) if table else (Card(0),))
     return True
 
 
 def _forge_card(s: Session) -> bool:
     a = s._decided
-    if not a or a.get("t") != "play":
+    if not isinstance(a, PlayAction):
         return False
-    a["card"] = (a["card"] + 1) % 40  # name another card than the one shown
+    # name another card than the one shown
+    s._decided = dataclasses.replace(a, card=Card((a.card.id + 1) % 40))
     return True
 
 

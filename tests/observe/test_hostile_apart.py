@@ -17,10 +17,11 @@ from hypothesis import strategies as st
 from test_session import Table
 
 from chkobba_p2p.deal import MSG_PROOF, Deal, DealUsageError, PeerMisbehaved
-from chkobba_p2p.deal.core import MSG_SHUFFLE, JobResult, Output, ProofJob, StepOpened, run_job
+from chkobba_p2p.deal.core import JobResult, Output, ProofJob, StepOpened, run_job
+from chkobba_p2p.deal.messages import MSG_SHUFFLE
 from chkobba_p2p.game.rules import Ruleset
+from chkobba_p2p.transcript.bodies import GameFault
 from chkobba_p2p.transcript.caps import CAP_PROOF_APART
-from chkobba_p2p.transcript.driver import GameFault
 from chkobba_p2p.transcript.session import Session
 from chkobba_p2p.wire import codec as wire
 

@@ -6,6 +6,7 @@ private names."""
 from __future__ import annotations
 
 import ast
+import dataclasses
 from pathlib import Path
 
 import pytest
@@ -16,6 +17,7 @@ from chkobba_p2p.game.cards import Card
 from chkobba_p2p.game.rules import PRESETS, CutEvent, DealEvent, PlayEvent, SweepEvent
 from chkobba_p2p.observe.observer import INCOMPLETE, INVALID, VALID, DeckRevealed, Observer, Verdict
 from chkobba_p2p.tablestate import TableState
+from chkobba_p2p.transcript.bodies import PlayAction
 from chkobba_p2p.transcript.events import HandScored, MatchDone, TableReady
 from chkobba_p2p.transcript.session import Session
 
@@ -118,10 +120,11 @@ def test_a_redealt_opening_is_revealed_as_a_redeal():
 
 def _forge_take(s: Session) -> bool:
     a = s._decided
-    if not a or a.get("t") != "play":
+    if not isinstance(a, PlayAction):
         return False
     table = s.game.hand.table
-    a["take"] = [] if a["take"] else [table[0].id] if table else [Card(0).id]
+    s._decided = dataclasses.replace(a, take=() if a.take else (table[0],) if table
+                                     else (Card(0),))
     return True
 
 

@@ -25,13 +25,15 @@ from test_proof_apart import OldJoiner
 from chkobba_p2p._shell.net import ClientPeer, HostPeer
 from chkobba_p2p.bots.levels import make_bot
 from chkobba_p2p.deal import MSG_PROOF
-from chkobba_p2p.deal.core import MSG_SHUFFLE, ProofJob, run_job
+from chkobba_p2p.deal.core import ProofJob, run_job
+from chkobba_p2p.deal.messages import MSG_SHUFFLE
 from chkobba_p2p.game.rules import Ruleset
 from chkobba_p2p.link.events import Outcome
 from chkobba_p2p.link.handshake import Lobby
 from chkobba_p2p.observe.audit import INCOMPLETE, INVALID, VALID, audit_bodies, audit_log
 from chkobba_p2p.observe.observer import Observer
 from chkobba_p2p.testing import InMemoryTable, RecordingController
+from chkobba_p2p.transcript.bodies import GameFault
 from chkobba_p2p.transcript.caps import (
     BINDING_CAPABILITIES,
     CAP_EARLY_DEAL,
@@ -43,7 +45,6 @@ from chkobba_p2p.transcript.caps import (
     TABLE_CAPABILITIES,
     effective_caps,
 )
-from chkobba_p2p.transcript.driver import GameFault
 from chkobba_p2p.transcript.session import Session
 from chkobba_p2p.transcript.table import TableInfo
 from chkobba_p2p.wire import codec as wire

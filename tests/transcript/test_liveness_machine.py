@@ -24,8 +24,8 @@ from test_liveness_attacks import Withholder
 from test_session import Table
 
 from chkobba_p2p.game.rules import Ruleset
+from chkobba_p2p.transcript.bodies import GameFault
 from chkobba_p2p.transcript.clocks import Clocks, Limits
-from chkobba_p2p.transcript.driver import GameFault
 from chkobba_p2p.transcript.table import Phase
 from chkobba_p2p.wire import codec as wire
 from chkobba_p2p.wire.codec import ErrorCode, ProtocolError

@@ -33,7 +33,7 @@ from chkobba_p2p._shell.peer import BotController
 from chkobba_p2p.errors import LocalError
 from chkobba_p2p.link.handshake import ClientHandshake
 from chkobba_p2p.observe.audit import VALID, audit_log
-from chkobba_p2p.transcript.driver import GameFault
+from chkobba_p2p.transcript.bodies import GameFault
 from chkobba_p2p.transcript.session import Session
 from chkobba_p2p.transcript.table import Phase
 from chkobba_p2p.wire import codec as wire

@@ -20,8 +20,8 @@ from chkobba_p2p.deal import group
 from chkobba_p2p.deal.core import run_job
 from chkobba_p2p.game.rules import Ruleset
 from chkobba_p2p.link.handshake import ClientHandshake, HostHandshake, Lobby
+from chkobba_p2p.transcript.bodies import GameFault
 from chkobba_p2p.transcript.caps import CAP_PROOF_APART, CAP_SHUFFLE_PROOFS, TABLE_CAPABILITIES
-from chkobba_p2p.transcript.driver import GameFault
 from chkobba_p2p.transcript.session import Session
 from chkobba_p2p.transcript.table import SeatInfo, TableInfo
 from chkobba_p2p.wire import codec as wire
