@@ -6,7 +6,8 @@ imports trio or a socket.  A client of its own, a bot speaking the protocol over
 socket (``examples/socket_bot.py``), an audit tool, build on these:
 
 * the wire codec: frames, msgpack with limits, identities, signed entries, ``ErrorCode``;
-* the log file: ``read_transcript``, ``TranscriptWriter``, ``MAGIC``;
+* the log file: ``read_log`` (the one reader: ``LogFile``, ``LogUnreadable``),
+  ``read_header``, ``TranscriptWriter``, ``MAGIC``;
 * the transcript machine: :class:`Session` (one peer's view of the signed game), its
   events, the clocks (``Limits``, ``SeatClock``), the entries' bodies (``TurnBody``,
   ``PlayAction``, ``CutAction``, ``DoneBody``, ``AbortBody``...);
@@ -186,9 +187,12 @@ from .wire.codec import (
 )
 from .wire.logfile import (
     MAGIC,
-    Transcript,
+    MAX_LOG_BYTES,
+    LogFile,
+    LogUnreadable,
     TranscriptWriter,
-    read_transcript,
+    read_header,
+    read_log,
 )
 
 __all__ = [
@@ -198,8 +202,9 @@ __all__ = [
     "ENTRY_DOMAIN", "CHAIN_DOMAIN", "POP_JOINER_DOMAIN", "POP_HOST_DOMAIN", "HANDSHAKE_DOMAIN",
     "handshake_hash", "seal_pop", "unsealed", "GENESIS_PREV", "ErrorCode", "ProtocolError",
     "frame", "FrameDecoder", "encode", "decode", "Identity", "verify_signature", "fingerprint",
-    "entry_id", "Entry", "make_entry", "open_entry", "get_field", "MAGIC", "Transcript",
-    "TranscriptWriter", "read_transcript", "CAP_SHUFFLE_PROOFS", "CAP_EARLY_DEAL",
+    "entry_id", "Entry", "make_entry", "open_entry", "get_field", "MAGIC", "LogFile",
+    "TranscriptWriter", "read_log", "read_header", "LogUnreadable", "MAX_LOG_BYTES",
+    "CAP_SHUFFLE_PROOFS", "CAP_EARLY_DEAL",
     "CAP_PROOF_APART", "TABLE_CAPABILITIES", "BINDING_CAPABILITIES",
     "IMPLEMENTED_CAPABILITIES", "effective_caps", "SeatInfo", "TableInfo", "Session", "Phase",
     "GameFault", "Decision", "Aborted", "Standing", "flag_holds", "flag_winner", "loser_side",

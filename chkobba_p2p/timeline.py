@@ -86,7 +86,7 @@ class Timeline:
 
 def build_timeline(bodies: Iterable[bytes], *, tail: str | None = None) -> Timeline:
     """Check a transcript (frame bodies, genesis first) and keep the table after every
-    step.  ``tail``: how the file ended (see :class:`chkobba_p2p.observe.audit.LogFile`)."""
+    step.  ``tail``: how the file ended (see :class:`chkobba_p2p.wire.logfile.LogFile`)."""
     obs = Observer()
     state = TableState()
     timeline = Timeline(None)

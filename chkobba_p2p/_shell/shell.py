@@ -42,7 +42,13 @@ from ..transcript.driver import Decision
 from ..transcript.session import Session
 from ..wire import codec as wire
 from ..wire.codec import ErrorCode, Identity, ProtocolError
-from ..wire.logfile import SavedGame, TranscriptWriter, default_log_path, read_transcript
+from ..wire.logfile import (
+    LogUnreadable,
+    SavedGame,
+    TranscriptWriter,
+    default_log_path,
+    read_log,
+)
 from .config import Timeouts
 from .stream import Link, LinkClosed, Traffic
 
@@ -406,7 +412,9 @@ class PeerShell:
         if saved is None or not accept(saved):
             return None
         try:
-            log = read_transcript(saved.log)
+            log = read_log(saved.log)
+            if log.tail is not None and not log.truncated:
+                raise LogUnreadable(f"{saved.log}: {log.tail}")
             if host_key is None:
                 first = wire.open_entry(log.bodies[0])
                 host_key = wire.decode(first.payload, want_map=False)["seats"][0]["key"]

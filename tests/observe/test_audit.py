@@ -26,17 +26,15 @@ from chkobba_p2p.observe.audit import (
     INCOMPLETE,
     INVALID,
     VALID,
-    LogUnreadable,
     audit_bodies,
     audit_log,
-    read_log,
 )
 from chkobba_p2p.transcript.bodies import PlayAction
 from chkobba_p2p.transcript.events import HandScored, MatchDone
 from chkobba_p2p.transcript.session import Session
 from chkobba_p2p.wire import codec as wire
 from chkobba_p2p.wire.codec import ENTRY_DOMAIN, ErrorCode
-from chkobba_p2p.wire.logfile import MAGIC
+from chkobba_p2p.wire.logfile import MAGIC, LogUnreadable, read_log
 
 BAD_POINT = bytes([1]) + bytes(31)  # not a ristretto255 encoding
 SOME_POINT = dc.public_key(5)  # a valid point nobody's share is

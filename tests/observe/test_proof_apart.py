@@ -25,7 +25,7 @@ from chkobba_p2p.testing import InMemoryTable, RecordingController
 from chkobba_p2p.transcript.caps import CAP_PROOF_APART, CAP_SHUFFLE_PROOFS, SPOKEN
 from chkobba_p2p.transcript.events import Standing
 from chkobba_p2p.wire import codec as wire
-from chkobba_p2p.wire.logfile import read_transcript
+from chkobba_p2p.wire.logfile import read_log
 
 RULES = Ruleset(target=3)  # a short match: a hand or two
 
@@ -85,7 +85,7 @@ async def _play(tmp_path, players: int, classes: dict[int, type[ClientPeer]]
 def _turns(path) -> list[tuple[int, int, list[dict]]]:
     """(index, seat, deal items) of every turn of a log."""
     out = []
-    for i, body in enumerate(read_transcript(path).bodies):
+    for i, body in enumerate(read_log(path).bodies):
         e = wire.open_entry(body)
         if e.kind == "turn":
             out.append((i, e.seat, [d for d in e.fields.get("d") or [] if isinstance(d, dict)]))

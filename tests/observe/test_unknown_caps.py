@@ -324,7 +324,7 @@ async def test_chkobba_watch_exits_4_and_blames_no_one(future, tmp_path, lang, h
 
 
 def _bodies(path: Path) -> list[bytes]:
-    from chkobba_p2p.observe.audit import read_log
+    from chkobba_p2p.wire.logfile import read_log
     return list(read_log(path).bodies)
 
 

@@ -25,7 +25,7 @@ from chkobba_p2p.transcript.events import Aborted, HandStarted
 from chkobba_p2p.transcript.session import Session
 from chkobba_p2p.transcript.table import SeatInfo, TableInfo
 from chkobba_p2p.wire.codec import Entry, ErrorCode, Identity, open_entry
-from chkobba_p2p.wire.logfile import read_transcript
+from chkobba_p2p.wire.logfile import read_log
 
 
 class Recorder(BotController):
@@ -113,7 +113,7 @@ async def test_a_resignation_ends_the_match_with_a_loss_that_the_audit_confirms(
         assert "guest resigned" in o.describe()
     seen = TableState().apply_all(host_ctl.events)
     assert seen.winner_side == 0 and seen.over
-    last = open_entry(read_transcript(tmp_path / "host.chklog").bodies[-1])
+    last = open_entry(read_log(tmp_path / "host.chklog").bodies[-1])
     assert last.kind == "abort" and last.seat == 1
     assert last.fields["code"] == 404 and last.fields["blamed"] == 1
     for log in ("host", "guest"):

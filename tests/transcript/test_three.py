@@ -32,7 +32,7 @@ from chkobba_p2p.testing import InMemoryTable, RecordingController
 from chkobba_p2p.transcript.session import Session
 from chkobba_p2p.transcript.table import SeatInfo, TableInfo
 from chkobba_p2p.wire.codec import Entry, ErrorCode, Identity, open_entry
-from chkobba_p2p.wire.logfile import TranscriptWriter, read_transcript
+from chkobba_p2p.wire.logfile import LogUnreadable, TranscriptWriter, read_log
 
 LIMIT = 120  # seconds: a whole 3-player match between processes takes a few
 TUNISIAN = PRESETS["tunisian"]
@@ -300,7 +300,7 @@ def test_a_whole_three_player_match_between_processes(tmp_path, options):
     assert results[0].startswith("result: match over after")
     assert len(set(results)) == 1, results
     logs = [tmp_path / "host.chklog", tmp_path / "bot1.chklog", tmp_path / "bot2.chklog"]
-    bodies = [read_transcript(p).bodies for p in logs]
+    bodies = [read_log(p).bodies for p in logs]
     assert bodies[0] == bodies[1] == bodies[2]
     result = _agree(logs, target=4)
     replays = [_replayed(tmp_path, p) for p in logs]
@@ -316,9 +316,9 @@ def _wait_for_entries(log: Path, count: int, seconds: float = 30) -> None:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         try:
-            if len(read_transcript(log).bodies) >= count:
+            if len(read_log(log).bodies) >= count:
                 return
-        except (OSError, ValueError):  # not written yet, or caught mid-write
+        except LogUnreadable:  # not written yet, or caught mid-write
             pass
         time.sleep(0.01)
 
@@ -334,14 +334,14 @@ def test_a_three_player_bot_killed_mid_hand_resumes(tmp_path):
     _wait_for_entries(log, 40)
     victim.kill()  # SIGKILL: no chance to clean up
     victim.wait()
-    before = len(read_transcript(log).bodies)
+    before = len(read_log(log).bodies)
     assert before >= 40
     again = _result(_bot(tmp_path, port, "victim", *args))
     assert again.startswith("result: match over after")
     assert _result(host) == again == _result(other)
-    assert len(read_transcript(log).bodies) > before
+    assert len(read_log(log).bodies) > before
     logs = [tmp_path / "host.chklog", tmp_path / "other.chklog", log]
-    assert read_transcript(logs[0]).bodies == read_transcript(log).bodies
+    assert read_log(logs[0]).bodies == read_log(log).bodies
     _agree(logs, target=4)
 
 
@@ -410,7 +410,7 @@ def test_three_player_vectors():
     3 players (PROTOCOL.md 17) that every peer and an auditor read as the match stopped
     with no winner."""
     v = json.loads((VECTORS / "wire_three.json").read_text())
-    log = read_transcript(VECTORS / "transcript_three.chklog")
+    log = read_log(VECTORS / "transcript_three.chklog")
     fresh, _, ids = _three_case()
     bodies = list(log.bodies)
     # The genesis and the readies are the same bytes again (Ed25519 is deterministic);
@@ -557,16 +557,16 @@ def test_a_three_player_host_killed_mid_hand_resumes(tmp_path):
     _wait_for_entries(log, 40)
     host.kill()
     host.wait()
-    before = len(read_transcript(log).bodies)
+    before = len(read_log(log).bodies)
     assert before >= 40
     again = start_host()
     result = _result(again)
     assert result.startswith("result: match over after")
     assert all(_result(b) == result for b in bots)
     logs = [log, tmp_path / "bot1.chklog", tmp_path / "bot2.chklog"]
-    assert len(read_transcript(log).bodies) > before
-    assert read_transcript(logs[1]).bodies == read_transcript(log).bodies == \
-        read_transcript(logs[2]).bodies
+    assert len(read_log(log).bodies) > before
+    assert read_log(logs[1]).bodies == read_log(log).bodies == \
+        read_log(logs[2]).bodies
     _agree(logs, target=3)
 
 
