@@ -17,7 +17,8 @@ from dataclasses import dataclass, field, replace
 
 from .game.cards import Card
 from .game.events import CutEvent, DealEvent, PlayEvent, SweepEvent
-from .observe.observer import INVALID, DeckRevealed, Observer, Verdict
+from .observe.observer import DeckRevealed, Observer
+from .observe.verdict import INVALID, Verdict
 from .tablestate import TableState
 from .transcript.events import Aborted, HandScored, MatchDone
 from .transcript.table import TableInfo

@@ -31,7 +31,8 @@ from ..link.linkmsg import parse_back, parse_chat, parse_wait
 from ..link.messages import Watching, clean_text, display_name
 from ..link.spectate import check_watching, spectator_names, watch_message, watching_limits
 from ..link.spectators import SpectatorAnnouncer
-from ..observe.observer import INCOMPLETE, Observer, Verdict
+from ..observe.observer import Observer
+from ..observe.verdict import INCOMPLETE, Verdict
 from ..text import safe_text
 from ..transcript.clocks import ClockReading, Clocks, Limits
 from ..wire import codec as wire

@@ -68,7 +68,9 @@ from ..transcript.table import TableInfo
 from ..wire import codec as wire
 from ..wire.codec import ProtocolError
 from ..wire.logfile import read_log
-from .observer import (
+from .observer import Observer
+from .proofs import default_workers
+from .verdict import (
     DECIDED,
     DISPUTED,
     INCOMPLETE,
@@ -78,9 +80,7 @@ from .observer import (
     UNSUPPORTED,
     VALID,
     AbortClaim,
-    Observer,
     Verdict,
-    default_workers,
 )
 
 __all__ = [

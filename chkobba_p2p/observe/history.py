@@ -40,8 +40,8 @@ from ..game.seating import SHAPES, Seating
 from ..wire.codec import fingerprint
 from ..wire.logfile import LogUnreadable
 from .audit import INCOMPLETE, INVALID, VALID, AuditReport, audit_log
-from .observer import ON_TIME as _ON_TIME_CODE
 from .rating import RatedMatch, Rating, bot_level, compute_ratings
+from .verdict import ON_TIME as _ON_TIME_CODE
 
 __all__ = [
     "UNREADABLE",

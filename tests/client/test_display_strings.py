@@ -279,7 +279,7 @@ def test_every_headless_line_of_outside_words_is_inert(capsys):
         PortMapUnavailable,
         Spectators,
     )
-    from chkobba_p2p.observe.observer import INVALID, Verdict
+    from chkobba_p2p.observe.verdict import INVALID, Verdict
 
     router = [PortMapped(EVIL, 7777, "UPnP"), PortMapUnavailable(EVIL, 7777, EVIL)]
     for ev in router:

@@ -36,7 +36,8 @@ from chkobba_p2p.link.spectate import (
     watching_message,
 )
 from chkobba_p2p.observe.audit import VALID, audit_log
-from chkobba_p2p.observe.observer import DeckRevealed, Verdict
+from chkobba_p2p.observe.observer import DeckRevealed
+from chkobba_p2p.observe.verdict import Verdict
 from chkobba_p2p.transcript.events import FirstDealerDrawn, HandStarted, MatchDone
 from chkobba_p2p.transcript.session import Session
 from chkobba_p2p.wire import codec as wire

@@ -780,7 +780,7 @@ def test_a_leave_is_said_once_in_the_verdict_line():
     "(interrupted)" for a leave it chose)."""
     from chkobba_p2p.game.rules import Ruleset
     from chkobba_p2p.observe.audit import AuditReport
-    from chkobba_p2p.observe.observer import INCOMPLETE, AbortClaim, Verdict
+    from chkobba_p2p.observe.verdict import INCOMPLETE, AbortClaim, Verdict
     from chkobba_p2p.transcript.events import Standing
     from chkobba_p2p.transcript.table import SeatInfo, TableInfo
 

@@ -15,7 +15,8 @@ from support.audit import play
 import chkobba_p2p
 from chkobba_p2p.game.cards import Card
 from chkobba_p2p.game.rules import PRESETS, CutEvent, DealEvent, PlayEvent, SweepEvent
-from chkobba_p2p.observe.observer import INCOMPLETE, INVALID, VALID, DeckRevealed, Observer, Verdict
+from chkobba_p2p.observe.observer import DeckRevealed, Observer
+from chkobba_p2p.observe.verdict import INCOMPLETE, INVALID, VALID, Verdict
 from chkobba_p2p.tablestate import TableState
 from chkobba_p2p.transcript.bodies import PlayAction
 from chkobba_p2p.transcript.events import HandScored, MatchDone, TableReady

@@ -39,7 +39,8 @@ from chkobba_p2p.game.rules import Ruleset
 from chkobba_p2p.link.handshake import Lobby
 from chkobba_p2p.link.spectate import watching_message
 from chkobba_p2p.observe.audit import EXIT_UNSUPPORTED, UNSUPPORTED, VALID, audit_bodies
-from chkobba_p2p.observe.observer import UNKNOWN_CAPABILITY, Observer, Verdict, unknown_capabilities
+from chkobba_p2p.observe.observer import Observer
+from chkobba_p2p.observe.verdict import UNKNOWN_CAPABILITY, Verdict, unknown_capabilities
 from chkobba_p2p.timeline import build_timeline
 from chkobba_p2p.transcript.bodies import GameFault
 from chkobba_p2p.transcript.caps import CAP_PROOF_APART, IMPLEMENTED_CAPABILITIES

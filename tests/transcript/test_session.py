@@ -635,7 +635,7 @@ def test_an_abort_with_a_code_nobody_knows_is_said_with_its_number_as_the_audito
     """An abort's code this program does not know is read as a protocol violation (for
     what follows), but said as signed -- "code 12345", the auditor's words -- never as a
     protocol violation the signer did not write."""
-    from chkobba_p2p.observe.observer import _abort_claim
+    from chkobba_p2p.observe.verdict import abort_claim
 
     hs, gs, guest, table = _host_and_guest()
     entry = wire.make_entry(guest, game=table.game, seat=1, seq=gs.chain.next_seq[1],
@@ -650,4 +650,4 @@ def test_an_abort_with_a_code_nobody_knows_is_said_with_its_number_as_the_audito
         assert a.code is ErrorCode.PROTOCOL_VIOLATION
         assert f"(code {shown}: x)" in a.describe()
         assert "protocol_violation" not in a.describe()
-        assert _abort_claim(2, entry, 2).code == f"code {shown}"  # the auditor's words
+        assert abort_claim(2, entry, 2).code == f"code {shown}"  # the auditor's words
