@@ -47,7 +47,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from chkobba_p2p.observe import observer  # noqa: E402
+from chkobba_p2p.observe import proofs  # noqa: E402
 from chkobba_p2p.observe.audit import VALID, audit_log, default_workers  # noqa: E402
 
 #: name -> audit_log's keywords, for the logs with proofs.
@@ -96,9 +96,9 @@ def _audit(logs: list[Path], kw: dict) -> tuple[float, float]:
     """Wall and CPU seconds to audit every log once (``unchecked=True`` in ``kw``: the
     shuffle proofs' checks replaced by a no-op, for the ``--split`` ways)."""
     kw = dict(kw)
-    real = observer._check_shuffle_proof
+    real = proofs.check_shuffle_proof
     if kw.pop("unchecked", False):
-        observer._check_shuffle_proof = _no_check
+        proofs.check_shuffle_proof = _no_check
     try:
         w, c = time.perf_counter(), _cpu()
         for log in logs:
@@ -107,7 +107,7 @@ def _audit(logs: list[Path], kw: dict) -> tuple[float, float]:
                 raise SystemExit(f"{log}: {report.summary()}")
         return time.perf_counter() - w, _cpu() - c
     finally:
-        observer._check_shuffle_proof = real
+        proofs.check_shuffle_proof = real
 
 
 def _mul_loop(_: object = None) -> float:

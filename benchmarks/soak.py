@@ -286,12 +286,12 @@ class Match:
         """Until the game runs: every seat has said ready in the host's log.  (Before it,
         a joiner whose handshake fails gives up and the host waits for players: the
         lobby has no clock, by design.)"""
-        from chkobba_p2p.wire.logfile import read_transcript
+        from chkobba_p2p.wire.logfile import read_log
 
         log = self.dir / "host.chklog"
         while True:
             with contextlib.suppress(Exception):
-                if log.exists() and len(read_transcript(log).bodies) > self.players:
+                if log.exists() and len(read_log(log).bodies) > self.players:
                     return
             await trio.sleep(0.1)
 
@@ -323,8 +323,9 @@ class Match:
     # -------------------------------------------------------------------- verdicts
 
     def judge(self, stats: dict[str, int]) -> None:
-        from chkobba_p2p.observe.audit import INVALID, VALID, LogUnreadable, audit_log
-        from chkobba_p2p.transcript.session import Standing
+        from chkobba_p2p.observe.audit import INVALID, VALID, audit_log
+        from chkobba_p2p.transcript.events import Standing
+        from chkobba_p2p.wire.logfile import LogUnreadable
 
         outcomes: dict[str, dict] = {}
         for name in self.procs:

@@ -6,10 +6,13 @@ imports trio or a socket.  A client of its own, a bot speaking the protocol over
 socket (``examples/socket_bot.py``), an audit tool, build on these:
 
 * the wire codec: frames, msgpack with limits, identities, signed entries, ``ErrorCode``;
-* the log file: ``read_transcript``, ``TranscriptWriter``, ``MAGIC``;
+* the log file: ``read_log`` (the one reader: ``LogFile``, ``LogUnreadable``),
+  ``read_header``, ``TranscriptWriter``, ``MAGIC``;
 * the transcript machine: :class:`Session` (one peer's view of the signed game), its
-  events, the clocks (``Limits``, ``SeatClock``);
-* the mental-poker deal: :class:`Deal`, ``LocalTable``;
+  events, the clocks (``Limits``, ``SeatClock``), the entries' bodies (``TurnBody``,
+  ``PlayAction``, ``CutAction``, ``DoneBody``, ``AbortBody``...);
+* the mental-poker deal: :class:`Deal`, ``LocalTable``, its messages (``parse_item``,
+  ``DealItem``);
 * the link's cores and messages: ``HostTable`` (the host's table), ``SeatLink`` (a
   joiner's link), ``SpectatorCore`` (a spectator's), ``SeatCore`` and its effects, the
   handshakes, one class per link message and ``parse_link_message``; ``read_frame``,
@@ -24,23 +27,17 @@ from __future__ import annotations
 
 from .deal import (
     Deal,
+    DealItem,
     DealUsageError,
     FirstDealerDraw,
     JobResult,
     LocalTable,
     PeerMisbehaved,
     ProofJob,
+    parse_item,
     run_job,
 )
-from .link.handshake import (
-    CAPABILITIES,
-    LINK_CAPABILITIES,
-    SPOKEN,
-    ClientHandshake,
-    HostHandshake,
-    Knocks,
-    error_message,
-)
+from .link.handshake import ClientHandshake, HostHandshake, Knocks, error_message
 from .link.host import (
     HostTable,
     SeatsMoved,
@@ -103,47 +100,59 @@ from .link.seat import (
     SendBacklog,
 )
 from .link.spectator import LogEntry, SpectatorCore
-from .transcript.liveness import (
+from .transcript.bodies import (
+    AbortBody,
+    Action,
+    ClockDisputeBody,
+    CutAction,
+    DoneBody,
+    GameFault,
+    PlayAction,
+    ReadyBody,
+    TurnBody,
+    action_type,
+)
+from .transcript.caps import (
+    BINDING_CAPABILITIES,
+    CAP_EARLY_DEAL,
+    CAP_PROOF_APART,
+    CAP_SHUFFLE_PROOFS,
+    CAPABILITIES,
+    IMPLEMENTED_CAPABILITIES,
+    LINK_CAPABILITIES,
+    SPOKEN,
+    TABLE_CAPABILITIES,
+    effective_caps,
+)
+from .transcript.clocks import (
+    CLOCK_TOLERANCE,
     ClockReading,
     Clocks,
     Expiry,
     Limits,
     SeatClock,
-)
-from .transcript.session import (
-    BINDING_CAPABILITIES,
-    CAP_EARLY_DEAL,
-    CAP_PROOF_APART,
-    CAP_SHUFFLE_PROOFS,
-    CLOCK_TOLERANCE,
-    IMPLEMENTED_CAPABILITIES,
-    TABLE_CAPABILITIES,
-    Aborted,
-    Decision,
-    DeckInstance,
-    FirstDealerDrawn,
-    GameDriver,
-    GameFault,
-    HandScored,
-    HandStarted,
-    MatchDone,
-    MatchOver,
-    Phase,
-    RedealEvent,
-    SeatInfo,
-    Session,
-    Standing,
-    TableInfo,
-    TableReady,
     clock_reading,
     clock_refutes_flag,
     dispute_contradicts,
-    effective_caps,
     flag_holds,
     flag_winner,
     loser_side,
     make_clock,
 )
+from .transcript.driver import Decision, DeckInstance, GameDriver
+from .transcript.events import (
+    Aborted,
+    FirstDealerDrawn,
+    HandScored,
+    HandStarted,
+    MatchDone,
+    MatchOver,
+    RedealEvent,
+    Standing,
+    TableReady,
+)
+from .transcript.session import Session
+from .transcript.table import Phase, SeatInfo, TableInfo
 from .wire.codec import (
     CHAIN_DOMAIN,
     ENTRY_DOMAIN,
@@ -187,9 +196,12 @@ from .wire.codec import (
 )
 from .wire.logfile import (
     MAGIC,
-    Transcript,
+    MAX_LOG_BYTES,
+    LogFile,
+    LogUnreadable,
     TranscriptWriter,
-    read_transcript,
+    read_header,
+    read_log,
 )
 
 __all__ = [
@@ -199,8 +211,9 @@ __all__ = [
     "ENTRY_DOMAIN", "CHAIN_DOMAIN", "POP_JOINER_DOMAIN", "POP_HOST_DOMAIN", "HANDSHAKE_DOMAIN",
     "handshake_hash", "seal_pop", "unsealed", "GENESIS_PREV", "ErrorCode", "ProtocolError",
     "frame", "FrameDecoder", "encode", "decode", "Identity", "verify_signature", "fingerprint",
-    "entry_id", "Entry", "make_entry", "open_entry", "get_field", "MAGIC", "Transcript",
-    "TranscriptWriter", "read_transcript", "CAP_SHUFFLE_PROOFS", "CAP_EARLY_DEAL",
+    "entry_id", "Entry", "make_entry", "open_entry", "get_field", "MAGIC", "LogFile",
+    "TranscriptWriter", "read_log", "read_header", "LogUnreadable", "MAX_LOG_BYTES",
+    "CAP_SHUFFLE_PROOFS", "CAP_EARLY_DEAL",
     "CAP_PROOF_APART", "TABLE_CAPABILITIES", "BINDING_CAPABILITIES",
     "IMPLEMENTED_CAPABILITIES", "effective_caps", "SeatInfo", "TableInfo", "Session", "Phase",
     "GameFault", "Decision", "Aborted", "Standing", "flag_holds", "flag_winner", "loser_side",
@@ -219,4 +232,6 @@ __all__ = [
     "SendBacklog", "Close", "Emit", "Decide", "AskReady", "CancelAsk", "Finished", "RunJob",
     "Effect", "HostTable", "Started", "SeatsMoved", "SeatLink", "Committed", "SpectatorCore",
     "LogEntry",
+    "ReadyBody", "TurnBody", "PlayAction", "CutAction", "Action", "action_type", "DoneBody",
+    "AbortBody", "ClockDisputeBody", "DealItem", "parse_item",
 ]

@@ -26,8 +26,8 @@ from .game.hand import CutterChoice, Hand, side_of, sides_count
 from .game.ruleset import Ruleset
 from .game.seating import Seating
 from .link.events import Lobby, Restored, Resumed, Spectators, Waiting
-from .transcript.liveness import Limits
-from .transcript.session import (
+from .transcript.clocks import Limits
+from .transcript.events import (
     Aborted,
     FirstDealerDrawn,
     HandScored,
@@ -35,9 +35,9 @@ from .transcript.session import (
     MatchDone,
     MatchOver,
     RedealEvent,
-    TableInfo,
     TableReady,
 )
+from .transcript.table import TableInfo
 
 __all__ = ["SideCaptures", "TableState", "side_captures"]
 
@@ -201,7 +201,7 @@ class TableState:
 
     def with_table(self, table: TableInfo, seat: int | None) -> TableState:
         """Everything the genesis fixes: players, rules, names, keys, the local seat.
-        (A :class:`~chkobba_p2p.transcript.session.TableInfo` given to :meth:`apply` does the same,
+        (A :class:`~chkobba_p2p.transcript.table.TableInfo` given to :meth:`apply` does the same,
         finding the local seat by :attr:`my_fingerprint`.)"""
         return replace(
             self.with_players(table.players), seat=seat, rules=table.rules,

@@ -38,7 +38,9 @@ from .game.hand import Hand, Move
 from .link.events import Outcome, SeatController
 from .link.host import HostTable
 from .link.joiner import SeatLink
-from .transcript.session import Phase, Session, make_clock
+from .transcript.clocks import make_clock
+from .transcript.session import Session
+from .transcript.table import Phase
 from .wire import codec as wire
 from .wire.codec import Entry, ErrorCode
 

@@ -17,9 +17,11 @@ from dataclasses import dataclass, field, replace
 
 from .game.cards import Card
 from .game.events import CutEvent, DealEvent, PlayEvent, SweepEvent
-from .observe.observer import INVALID, DeckRevealed, Observer, Verdict
+from .observe.observer import DeckRevealed, Observer
+from .observe.verdict import INVALID, Verdict
 from .tablestate import TableState
-from .transcript.session import Aborted, HandScored, MatchDone, TableInfo
+from .transcript.events import Aborted, HandScored, MatchDone
+from .transcript.table import TableInfo
 
 __all__ = ["Frame", "Timeline", "build_timeline"]
 
@@ -85,7 +87,7 @@ class Timeline:
 
 def build_timeline(bodies: Iterable[bytes], *, tail: str | None = None) -> Timeline:
     """Check a transcript (frame bodies, genesis first) and keep the table after every
-    step.  ``tail``: how the file ended (see :class:`chkobba_p2p.observe.audit.LogFile`)."""
+    step.  ``tail``: how the file ended (see :class:`chkobba_p2p.wire.logfile.LogFile`)."""
     obs = Observer()
     state = TableState()
     timeline = Timeline(None)

@@ -13,7 +13,8 @@ from collections.abc import Callable
 from typing import Any, TextIO
 
 from chkobba_p2p import data_dir
-from chkobba_p2p.observe.audit import INCOMPLETE, INVALID, UNSUPPORTED, VALID, LogUnreadable
+from chkobba_p2p.lowlevel import LogUnreadable
+from chkobba_p2p.observe.audit import INCOMPLETE, INVALID, UNSUPPORTED, VALID
 from chkobba_p2p.observe.history import (
     UNREADABLE,
     AuditCache,

@@ -11,14 +11,8 @@ from pathlib import Path
 
 from chkobba_p2p.game.cards import FigureConvention, card
 from chkobba_p2p.game.seating import Seating
-from chkobba_p2p.observe.audit import (
-    EXIT_USAGE,
-    INVALID,
-    VALID,
-    AuditReport,
-    LogUnreadable,
-    audit_log,
-)
+from chkobba_p2p.lowlevel import LogUnreadable
+from chkobba_p2p.observe.audit import EXIT_USAGE, INVALID, VALID, AuditReport, audit_log
 from chkobba_p2p.observe.review import DEFAULT_LIMIT, DEFAULT_SAMPLES, Review, review_records
 from chkobba_p2p.text import safe_text
 
@@ -161,7 +155,7 @@ def _review_lines(report: AuditReport, review: Review, symbols: bool) -> list[st
 
 
 def _view(args: argparse.Namespace, review: Review | None = None) -> None:
-    from chkobba_p2p.observe.audit import read_log
+    from chkobba_p2p.lowlevel import read_log
     from chkobba_p2p.timeline import build_timeline
 
     from .tui.replay import ReplayViewer  # prompt_toolkit only when asked
@@ -177,7 +171,7 @@ def _interrupted(path: str, report: AuditReport) -> list[object]:
     """The public events of the hand a game stopped in (none for a complete match)."""
     if report.verdict == VALID and report.code is None:
         return []  # a whole match: every hand has its record
-    from chkobba_p2p.observe.audit import read_log
+    from chkobba_p2p.lowlevel import read_log
     from chkobba_p2p.timeline import build_timeline
     log = read_log(path)
     tl = build_timeline(log.bodies, tail=log.tail)

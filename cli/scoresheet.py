@@ -4,7 +4,7 @@ barmila with its sevens, or sixes when the sevens tie, primiera, haya), its chko
 its points, with the running totals; then each side's tally of categories over the match.
 
 Built from game records (:mod:`chkobba_p2p.game.record`, what the audit gives) or from the
-live client's :class:`~chkobba_p2p.transcript.session.HandScored` events (what a timeline holds):
+live client's :class:`~chkobba_p2p.transcript.events.HandScored` events (what a timeline holds):
 both carry the same score.  Worded with the client's :class:`~.i18n.Translator`.
 """
 

@@ -38,7 +38,8 @@ from chkobba_p2p import (
 )
 from chkobba_p2p.game.cards import Card
 from chkobba_p2p.game.rules import CutEvent, DealEvent, PlayEvent, SweepEvent, side_of
-from chkobba_p2p.observe.observer import INVALID, UNSUPPORTED, VALID, DeckRevealed, Verdict
+from chkobba_p2p.observe.observer import DeckRevealed
+from chkobba_p2p.observe.verdict import INVALID, UNSUPPORTED, VALID, Verdict
 from chkobba_p2p.text import safe_text
 
 from .arguments import EXIT_INCOMPLETE, EXIT_INVALID, EXIT_UNSUPPORTED, EXIT_VALID

@@ -22,20 +22,16 @@ from chkobba_p2p.deal.crypto import expand_commit_randomizers, expand_permutatio
 from chkobba_p2p.deal.group import InvalidGroupElement, L, decode_point
 from chkobba_p2p.game.cards import cards
 from chkobba_p2p.game.rules import Ruleset, Scoring, score_piles
-from chkobba_p2p.link.handshake import (
-    CAP_READY_CHECK,
-    LINK_CAPABILITIES,
-    SPOKEN,
-    ClientHandshake,
-    HostHandshake,
-    Lobby,
-)
-from chkobba_p2p.transcript.session import (
+from chkobba_p2p.link.handshake import ClientHandshake, HostHandshake, Lobby
+from chkobba_p2p.transcript.caps import (
     CAP_EARLY_DEAL,
     CAP_PROOF_APART,
+    CAP_READY_CHECK,
     CAP_SHUFFLE_PROOFS,
-    DeckInstance,
+    LINK_CAPABILITIES,
+    SPOKEN,
 )
+from chkobba_p2p.transcript.driver import DeckInstance
 from chkobba_p2p.wire import codec as wire
 from chkobba_p2p.wire.codec import ErrorCode, Identity, ProtocolError
 

@@ -37,8 +37,8 @@ from ..link.host import HostTable, SeatsMoved, Started
 from ..link.joiner import RETRY_FIRST, Committed, SeatLink, lobby_event, pinned_fingerprint
 from ..link.seat import ChatBucket, Effect
 from ..link.spectators import END_LIMIT, serve_until
+from ..transcript.clocks import Limits
 from ..transcript.ended import EndedLogs, keep
-from ..transcript.liveness import Limits
 from ..wire import codec as wire
 from ..wire.codec import ErrorCode, Identity, ProtocolError
 from ..wire.logfile import SavedGame

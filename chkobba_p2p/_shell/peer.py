@@ -51,8 +51,8 @@ from ..link.events import (
 )
 from ..link.messages import MAX_LIMIT, MAX_SPECTATORS
 from ..tablestate import TableState
-from ..transcript.liveness import ClockReading, Limits, SeatClock
-from ..transcript.session import (
+from ..transcript.clocks import ClockReading, Limits, SeatClock
+from ..transcript.events import (
     Aborted,
     FirstDealerDrawn,
     HandScored,

@@ -37,11 +37,18 @@ from ..link.seat import (
     Send,
     SendBacklog,
 )
-from ..transcript.liveness import Clocks, SeatClock
-from ..transcript.session import Decision, Session
+from ..transcript.clocks import Clocks, SeatClock
+from ..transcript.driver import Decision
+from ..transcript.session import Session
 from ..wire import codec as wire
 from ..wire.codec import ErrorCode, Identity, ProtocolError
-from ..wire.logfile import SavedGame, TranscriptWriter, default_log_path, read_transcript
+from ..wire.logfile import (
+    LogUnreadable,
+    SavedGame,
+    TranscriptWriter,
+    default_log_path,
+    read_log,
+)
 from .config import Timeouts
 from .stream import Link, LinkClosed, Traffic
 
@@ -317,7 +324,7 @@ class PeerShell:
 
     def clocks(self) -> tuple[SeatClock, ...]:
         """Every seat's clocks now (empty before the game starts).  See
-        :class:`~chkobba_p2p.transcript.liveness.SeatClock`: ``owes`` and ``move_left`` give the
+        :class:`~chkobba_p2p.transcript.clocks.SeatClock`: ``owes`` and ``move_left`` give the
         player on the floor's countdown, ``connected`` and ``allowance_left`` a dropped
         player's ("amel stepped away: 4:32 left")."""
         return self.core.clocks(trio.current_time())
@@ -405,7 +412,9 @@ class PeerShell:
         if saved is None or not accept(saved):
             return None
         try:
-            log = read_transcript(saved.log)
+            log = read_log(saved.log)
+            if log.tail is not None and not log.truncated:
+                raise LogUnreadable(f"{saved.log}: {log.tail}")
             if host_key is None:
                 first = wire.open_entry(log.bodies[0])
                 host_key = wire.decode(first.payload, want_map=False)["seats"][0]["key"]

@@ -25,8 +25,9 @@ from ..link import messages as lm
 from ..link.events import OutcomeError
 from ..link.seat import Close, Effect, Emit, Send
 from ..link.spectator import LogEntry, SpectatorCore
-from ..observe.observer import Observer, Verdict
-from ..transcript.liveness import Clocks, Limits
+from ..observe.observer import Observer
+from ..observe.verdict import Verdict
+from ..transcript.clocks import Clocks, Limits
 from ..wire import codec as wire
 from ..wire.codec import ErrorCode, ProtocolError
 from ..wire.logfile import TranscriptWriter, default_log_path

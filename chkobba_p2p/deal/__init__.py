@@ -9,14 +9,6 @@ inputs: ``docs/deal.md``.
 
 from .core import (
     MAX_PENDING_PER_SEAT,
-    MSG_COMPLAIN,
-    MSG_CUT,
-    MSG_KEY,
-    MSG_PLAY,
-    MSG_PROOF,
-    MSG_REVEAL,
-    MSG_SHARES,
-    MSG_SHUFFLE,
     AuditStarted,
     CardShown,
     CutDone,
@@ -32,6 +24,18 @@ from .core import (
 )
 from .errors import DealUsageError, PeerMisbehaved
 from .local import LocalTable
+from .messages import (
+    MSG_COMPLAIN,
+    MSG_CUT,
+    MSG_KEY,
+    MSG_PLAY,
+    MSG_PROOF,
+    MSG_REVEAL,
+    MSG_SHARES,
+    MSG_SHUFFLE,
+    DealItem,
+    parse_item,
+)
 from .schedule import FirstDealerDraw
 
 __all__ = [
@@ -56,6 +60,8 @@ __all__ = [
     "MSG_COMPLAIN",
     "MSG_REVEAL",
     "MSG_PROOF",
+    "DealItem",
+    "parse_item",
     "MAX_PENDING_PER_SEAT",
     "ProofJob",
     "JobResult",

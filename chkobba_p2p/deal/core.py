@@ -48,6 +48,26 @@ from . import shuffle_proof
 from .crypto import DECK_SIZE, Ciphertext, u64
 from .errors import DealUsageError, PeerMisbehaved
 from .group import IDENTITY, L, hash_bytes, random_scalar
+from .messages import (
+    MSG_COMPLAIN,
+    MSG_CUT,
+    MSG_KEY,
+    MSG_PLAY,
+    MSG_PROOF,
+    MSG_REVEAL,
+    MSG_SHARES,
+    MSG_SHUFFLE,
+    ComplainItem,
+    CutItem,
+    DealItem,
+    KeyItem,
+    PlayItem,
+    ProofItem,
+    RevealItem,
+    SharesItem,
+    ShuffleItem,
+    parse_item,
+)
 
 __all__ = [
     "Deal",
@@ -59,29 +79,11 @@ __all__ = [
     "AuditStarted",
     "Verified",
     "Event",
-    "MSG_KEY",
-    "MSG_SHUFFLE",
-    "MSG_CUT",
-    "MSG_SHARES",
-    "MSG_PLAY",
-    "MSG_COMPLAIN",
-    "MSG_REVEAL",
-    "MSG_PROOF",
     "MAX_PENDING_PER_SEAT",
     "ProofJob",
     "JobResult",
     "run_job",
 ]
-
-MSG_KEY = "deal/key"
-MSG_SHUFFLE = "deal/shuffle"
-MSG_CUT = "deal/cut"
-MSG_SHARES = "deal/shares"
-MSG_PLAY = "deal/play"
-MSG_COMPLAIN = "deal/complain"
-MSG_REVEAL = "deal/reveal"
-#: A shuffle step's proof sent apart from its deck (``Deal(proof_apart=True)``).
-MSG_PROOF = "deal/proof"
 
 #: Messages that arrive before this peer can use them are held; more than this many from
 #: one seat is a flood.
@@ -742,7 +744,7 @@ class Deal:
         if type(sender) is not int or not 0 <= sender < self.n or sender == self.seat:
             raise DealUsageError(f"bad sender seat {sender!r}")
         try:
-            if not isinstance(msg, dict) or not isinstance(msg.get("t"), str):
+            if parse_item(msg) is None:
                 raise PeerMisbehaved(sender, "malformed", "a message is a map with a 't' "
                                      "string", msg)
             try:
@@ -951,14 +953,16 @@ class Deal:
     # -- internals: handlers --------------------------------------------------------------
 
     def _dispatch(self, sender: int, msg: dict[str, Any]) -> None:
-        t = msg["t"]
+        item = parse_item(msg)
+        assert item is not None  # receive() refused anything else
         if self._phase == "new":
             raise _Defer
-        if self._phase == "audit" and t != MSG_REVEAL:
+        if self._phase == "audit" and not isinstance(item, RevealItem):
             return  # the deck is void: only the reveals matter now
-        handler = _HANDLERS.get(t)
+        handler = _HANDLERS.get(type(item))
         if handler is None:
-            raise PeerMisbehaved(sender, "unknown_message", f"unknown message type {t!r}", msg)
+            raise PeerMisbehaved(sender, "unknown_message",
+                                 f"unknown message type {item.type!r}", msg)
         handler(self, sender, msg)
 
     def _on_key(self, sender: int, msg: dict[str, Any]) -> None:
@@ -1327,13 +1331,13 @@ class Deal:
         self._event(Verified())
 
 
-_HANDLERS = {
-    MSG_KEY: Deal._on_key,
-    MSG_SHUFFLE: Deal._on_shuffle,
-    MSG_CUT: Deal._on_cut,
-    MSG_SHARES: Deal._on_shares,
-    MSG_PLAY: Deal._on_play,
-    MSG_COMPLAIN: Deal._on_complain,
-    MSG_REVEAL: Deal._on_reveal,
-    MSG_PROOF: Deal._on_proof,
+_HANDLERS: dict[type[DealItem], Callable[[Deal, int, dict[str, Any]], None]] = {
+    KeyItem: Deal._on_key,
+    ShuffleItem: Deal._on_shuffle,
+    CutItem: Deal._on_cut,
+    SharesItem: Deal._on_shares,
+    PlayItem: Deal._on_play,
+    ComplainItem: Deal._on_complain,
+    RevealItem: Deal._on_reveal,
+    ProofItem: Deal._on_proof,
 }

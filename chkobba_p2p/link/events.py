@@ -16,8 +16,9 @@ from pathlib import Path
 from ..game.hand import Hand, Move
 from ..game.ruleset import Ruleset
 from ..text import safe_text
-from ..transcript.liveness import Limits
-from ..transcript.session import Aborted, HandStarted, MatchDone, TableInfo
+from ..transcript.clocks import Limits
+from ..transcript.events import Aborted, HandStarted, MatchDone
+from ..transcript.table import TableInfo
 from ..wire.codec import fingerprint
 
 __all__ = [
@@ -145,7 +146,7 @@ class SeatController:
 class Waiting:
     """A seat is away (its connection dropped): ``seconds`` of its allowance of time away
     are left for the match (PROTOCOL.md 12) -- "amel stepped away: 4:32 left".  Sent
-    about once a second while it is away; :class:`~chkobba_p2p.transcript.liveness.ClockReading`
+    about once a second while it is away; :class:`~chkobba_p2p.transcript.clocks.ClockReading`
     gives every clock.  ``away``: it said it was stepping away
     (:meth:`SeatController.step_away`) rather than losing its connection (the peer's
     word, unsigned: display only).  ``awaited``: the host restarted from its log and has

@@ -19,14 +19,20 @@ from ..errors import LocalError
 from ..game.ruleset import Ruleset
 from ..game.seating import ONLINE
 from ..text import distinct_names
-from ..transcript.session import (
+from ..transcript.caps import (
     CAP_EARLY_DEAL,
+    CAP_KNOCK,
     CAP_PROOF_APART,
+    CAP_READY_CAPS,
+    CAP_READY_CHECK,
+    CAP_REMATCH,
     CAP_SHUFFLE_PROOFS,
+    CAPABILITIES,
+    LINK_CAPABILITIES,
+    SPOKEN,
     TABLE_CAPABILITIES,
-    SeatInfo,
-    TableInfo,
 )
+from ..transcript.table import SeatInfo, TableInfo
 from ..wire import codec as wire
 from ..wire.codec import (
     MAX_NAME,
@@ -78,35 +84,8 @@ __all__ = [
     "error_message",
 ]
 
-#: Link capability (``host``/``hello`` caps, never in the genesis): before the game, the
-#: host waits for a ``start`` link message from each seat that announced it (its person
-#: checked the seats and fingerprints and pressed Enter) before it makes the genesis.
-CAP_READY_CHECK = "ready-check/v1"
-#: Link capability: once the match is over, a joining peer may tell the host whether its
-#: person accepts playing again at the same table (a ``rematch`` link message).
-CAP_REMATCH = "rematch/v1"
-#: The link-only ones, which the genesis never lists.
-LINK_CAPABILITIES = (CAP_READY_CHECK, CAP_REMATCH)
-#: Capabilities this implementation announces.  Peers use the intersection; unknown ones
-#: are ignored (additions only).
-CAPABILITIES = TABLE_CAPABILITIES + LINK_CAPABILITIES
-#: Announced in a hello: this joiner's ``ready`` lists the genesis capabilities it plays
-#: (``ready.caps``, PROTOCOL.md 6.1), which a binding capability needs to be in effect.
-#: A peer of before that field announces binding capabilities but never confirms them:
-#: the host leaves them out of the genesis rather than start a table where that honest
-#: peer would play them and the others not.  Never in a genesis, nothing to do for the
-#: caller (the session writes the field), so a hello carries it by default.
-CAP_READY_CAPS = "ready-caps/v1"
-#: Link capability the host announces in the greeting of a **running** game (only then does
-#: a knock mean anything): a seat of the game may open its next connections with a
-#: ``knock`` citing this greeting's nonce, and be admitted from that first frame
-#: (PROTOCOL.md 5.4).  Not in a lobby's greeting, nor in ``hello``/``welcome`` caps: a
-#: joiner knocks, it announces nothing.
-CAP_KNOCK = "knock/v1"
 #: The domain of a knock's signature: ``KNOCK_DOMAIN || host key || nonce``.
 KNOCK_DOMAIN = b"chkobba-p2p/v1/knock\x00"
-#: What this implementation speaks (``hello.caps``, ``welcome.caps``).
-SPOKEN = CAPABILITIES + (CAP_SHUFFLE_PROOFS, CAP_PROOF_APART, CAP_READY_CAPS)
 
 
 def error_message(code: ErrorCode, detail: str = "") -> dict[str, Any]:

@@ -25,9 +25,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..game.ruleset import Ruleset
+from ..transcript.bodies import GameFault
+from ..transcript.clocks import CLOCK_TOLERANCE, Limits
 from ..transcript.ended import EndedMatch, ended_match
-from ..transcript.liveness import Limits
-from ..transcript.session import CLOCK_TOLERANCE, GameFault, Phase, Session
+from ..transcript.session import Session
+from ..transcript.table import Phase
 from ..wire import codec as wire
 from ..wire.codec import ErrorCode, Identity, ProtocolError
 from . import messages as lm

@@ -23,8 +23,10 @@ from typing import Any
 from ..address import parse_fingerprint
 from ..game.ruleset import Ruleset
 from ..text import distinct_names, safe_text
-from ..transcript.liveness import Clocks, Limits
-from ..transcript.session import CLOCK_TOLERANCE, GameFault, Phase, Session
+from ..transcript.bodies import GameFault
+from ..transcript.clocks import CLOCK_TOLERANCE, Clocks, Limits
+from ..transcript.session import Session
+from ..transcript.table import Phase
 from ..wire import codec as wire
 from ..wire.codec import ErrorCode, ProtocolError
 from . import messages as lm

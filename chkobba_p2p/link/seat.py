@@ -22,15 +22,18 @@ from typing import Generic, TypeVar
 from ..deal.core import JobResult, ProofJob
 from ..errors import IllegalMove, LocalError
 from ..game.hand import Move
-from ..transcript.liveness import ClockReading, Clocks, Limits, SeatClock
-from ..transcript.session import (
-    Decision,
-    GameFault,
-    Session,
+from ..transcript.bodies import GameFault
+from ..transcript.clocks import (
+    ClockReading,
+    Clocks,
+    Limits,
+    SeatClock,
     clock_reading,
     dispute_contradicts,
     make_clock,
 )
+from ..transcript.driver import Decision
+from ..transcript.session import Session
 from ..wire.codec import ErrorCode, ProtocolError
 from .events import ChoiceRefused, Lobby, Outcome, OutcomeError
 

@@ -25,10 +25,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..game.ruleset import Ruleset
-from ..observe.observer import INCOMPLETE, Observer, Verdict
+from ..observe.observer import Observer
+from ..observe.verdict import INCOMPLETE, Verdict
 from ..text import safe_text
-from ..transcript.liveness import ClockReading, Clocks, Limits
-from ..transcript.session import TableInfo
+from ..transcript.clocks import ClockReading, Clocks, Limits
+from ..transcript.table import TableInfo
 from ..wire import codec as wire
 from ..wire.codec import SUPPORTED_VERSIONS, ErrorCode, ProtocolError
 from . import messages as lm
@@ -270,7 +271,7 @@ class SpectatorCore:
 
     def _clock_changed(self, now: float) -> None:
         """The floor may have moved, or a seat dropped or came back: move our copy of the
-        clocks and report them (:class:`~chkobba_p2p.transcript.liveness.ClockReading`),
+        clocks and report them (:class:`~chkobba_p2p.transcript.clocks.ClockReading`),
         as a seat's peer does, so that a spectator's countdowns are the players'."""
         obs = self.observer
         s = obs.session if obs is not None else None

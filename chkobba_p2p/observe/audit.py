@@ -26,7 +26,7 @@ first violation: the entry, the code, the seat to blame when a signature proves 
 it, a sentence) or **incomplete** (no violation, but the match did not finish: an abort,
 a truncated file), or **unsupported** (the table plays a capability this auditor does
 not know: it cannot audit the match, and blames no one).  A file that is not a log at all
-raises :class:`LogUnreadable`.
+raises :class:`~chkobba_p2p.wire.logfile.LogUnreadable`.
 
 An ``abort`` that ended the game is the peers' claim.  When it carries as evidence an entry
 this log lacks (its writer got the abort first), that entry is checked as the next one:
@@ -60,14 +60,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..errors import LocalError
+from ..deal.messages import item_label
 from ..game.cards import Card
 from ..game.seating import SHAPES, Seating
-from ..transcript.session import Standing, TableInfo
+from ..transcript.events import Standing
+from ..transcript.table import TableInfo
 from ..wire import codec as wire
 from ..wire.codec import ProtocolError
-from ..wire.logfile import MAGIC
-from .observer import (
+from ..wire.logfile import read_log
+from .observer import Observer
+from .proofs import default_workers
+from .verdict import (
     DECIDED,
     DISPUTED,
     INCOMPLETE,
@@ -77,9 +80,7 @@ from .observer import (
     UNSUPPORTED,
     VALID,
     AbortClaim,
-    Observer,
     Verdict,
-    default_workers,
 )
 
 __all__ = [
@@ -92,12 +93,8 @@ __all__ = [
     "EXIT_USAGE",
     "EXIT_INCOMPLETE",
     "EXIT_UNSUPPORTED",
-    "MAX_LOG_BYTES",
-    "LogUnreadable",
-    "LogFile",
     "AbortClaim",
     "AuditReport",
-    "read_log",
     "audit_log",
     "audit_bodies",
     "default_workers",
@@ -111,85 +108,6 @@ EXIT_INCOMPLETE = 3
 #: The table plays a capability this auditor does not know: it cannot audit the match,
 #: and blames no one (:data:`~chkobba_p2p.observe.observer.UNSUPPORTED`).
 EXIT_UNSUPPORTED = 4
-
-#: Largest log file audited.  A 4-player match with shuffle proofs writes about 40 KB per
-#: hand; this leaves room for the longest matches and refuses a hostile giant at once.
-MAX_LOG_BYTES = 64 << 20
-#: Largest number of entries audited (a long 4-player match has a few thousand).
-MAX_ENTRIES = 200_000
-
-
-class LogUnreadable(LocalError):
-    """The file is not a chkobba log at all (missing, too big, bad magic, no header)."""
-
-
-# ------------------------------------------------------------------------- the file
-
-
-@dataclass(frozen=True)
-class LogFile:
-    """A log file split into frames.  ``bodies`` are the entries after the header, with
-    their byte ``offsets`` in the file.  ``tail`` says how the file ends: None (cleanly),
-    ``"truncated"`` (a short last frame: a crash, or a cut file) or a sentence describing
-    a frame that cannot be one (an impossible length)."""
-
-    path: str
-    header: dict[str, Any]
-    bodies: tuple[bytes, ...]
-    offsets: tuple[int, ...]
-    tail: str | None
-    size: int
-
-
-def read_log(path: str | Path) -> LogFile:
-    """Split a log file into its header and entry frames (nothing is verified here).
-
-    Raises :class:`LogUnreadable` if it is not a log file."""
-    p = Path(path)
-    try:
-        size = p.stat().st_size
-        if size > MAX_LOG_BYTES:
-            raise LogUnreadable(f"{path}: {size} bytes, larger than the {MAX_LOG_BYTES}-byte "
-                                "limit for a log")
-        with open(p, "rb") as f:
-            data = f.read(MAX_LOG_BYTES + 1)
-    except OSError as exc:
-        raise LogUnreadable(f"{path}: {exc.strerror or exc}") from None
-    if len(data) > MAX_LOG_BYTES:
-        raise LogUnreadable(f"{path}: larger than the {MAX_LOG_BYTES}-byte limit for a log")
-    if not data.startswith(MAGIC):
-        raise LogUnreadable(f"{path}: not a chkobba log (it does not start with the log "
-                            "file's magic bytes)")
-    pos = len(MAGIC)
-    bodies: list[bytes] = []
-    offsets: list[int] = []
-    tail: str | None = None
-    while pos < len(data):
-        if pos + 4 > len(data):
-            tail = "truncated"
-            break
-        n = int.from_bytes(data[pos:pos + 4], "big")
-        if n > wire.MAX_FRAME:
-            tail = f"a frame at byte {pos} announces {n} bytes, more than any frame may hold"
-            break
-        if pos + 4 + n > len(data):
-            tail = "truncated"
-            break
-        bodies.append(data[pos + 4:pos + 4 + n])
-        offsets.append(pos)
-        pos += 4 + n
-        if len(bodies) > MAX_ENTRIES + 1:
-            raise LogUnreadable(f"{path}: more than {MAX_ENTRIES} entries")
-    if not bodies:
-        raise LogUnreadable(f"{path}: no header (the file holds no complete frame)")
-    try:
-        header = wire.decode(bodies[0])
-    except ProtocolError as exc:
-        raise LogUnreadable(f"{path}: the header frame is not a message ({exc})") from None
-    if header.get("t") != "log":
-        raise LogUnreadable(f"{path}: the first frame is not a log header")
-    return LogFile(str(path), header, tuple(bodies[1:]), tuple(offsets[1:]), tail, len(data))
-
 
 # ---------------------------------------------------------------------------- report
 
@@ -233,7 +151,7 @@ class AuditReport:
     #: The abort that ended the game gave as evidence an entry that passes every check.
     claim_refuted: bool = False
     #: For an aborted log: what the log shows of the abort's accusation (a
-    #: :class:`~chkobba_p2p.transcript.session.Standing`); ``blamed`` is set only when the log
+    #: :class:`~chkobba_p2p.transcript.events.Standing`); ``blamed`` is set only when the log
     #: supports it (the seat owed the next message, or it left on its own).
     standing: str | None = None
     #: For an invalid log: the offending entry in a few words (kind, signer, contents).
@@ -333,7 +251,8 @@ class AuditReport:
 
 def audit_log(path: str | Path, *, workers: int | None = None,
               batch: bool = True) -> AuditReport:
-    """Audit the log file at ``path``.  Raises :class:`LogUnreadable` if it is not a log.
+    """Audit the log file at ``path``.  Raises :class:`~chkobba_p2p.wire.logfile.LogUnreadable`
+    if it is not a log.
 
     ``workers``: processes that check shuffle proofs while the audit goes on (default
     :func:`default_workers`: one per core beyond this process's own, none on one core; 0:
@@ -370,8 +289,7 @@ def _describe_entry(body: bytes) -> str:
     out = f"{e.kind} entry n={e.seq} in seat {e.seat}'s name"
     items = f.get("d")
     if isinstance(items, list) and items:
-        out += ", deal items " + " ".join(str(i.get("t")) if isinstance(i, dict) else "?"
-                                          for i in items)
+        out += ", deal items " + " ".join(item_label(i) for i in items)
     action = f.get("a")
     if isinstance(action, dict):
         def show(k: str, v: object) -> str:
@@ -407,7 +325,8 @@ def audit_bodies(bodies: Sequence[bytes], *, header: dict[str, Any] | None = Non
                  tail: str | None = None, path: str = "<memory>",
                  workers: int | None = None, batch: bool = True) -> AuditReport:
     """Audit a transcript given as its entries' frame bodies (genesis first), as a log
-    file holds them.  ``tail`` is how the file ended (see :class:`LogFile`); ``workers``
+    file holds them.  ``tail`` is how the file ended (see
+    :class:`~chkobba_p2p.wire.logfile.LogFile`); ``workers``
     and ``batch`` as for :func:`audit_log`."""
     report = AuditReport(path, INCOMPLETE, header=dict(header or {}))
     obs = Observer(workers=default_workers() if workers is None else workers, batch=batch)

@@ -38,9 +38,10 @@ import platformdirs
 from .._version import __version__
 from ..game.seating import SHAPES, Seating
 from ..wire.codec import fingerprint
-from .audit import INCOMPLETE, INVALID, VALID, AuditReport, LogUnreadable, audit_log
-from .observer import ON_TIME as _ON_TIME_CODE
+from ..wire.logfile import LogUnreadable
+from .audit import INCOMPLETE, INVALID, VALID, AuditReport, audit_log
 from .rating import RatedMatch, Rating, bot_level, compute_ratings
+from .verdict import ON_TIME as _ON_TIME_CODE
 
 __all__ = [
     "UNREADABLE",

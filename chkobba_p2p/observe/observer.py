@@ -23,19 +23,20 @@ seeds are open it knows every card of that deck, so after each hand it replays t
 with every hand known (this also checks the forced-capture variant, which no player can
 check for an opponent) and reports the cards each seat was dealt (:class:`DeckRevealed`).
 
-Events (in the order they happen): :class:`~chkobba_p2p.transcript.session.TableReady` (seat None),
-:class:`~chkobba_p2p.transcript.session.FirstDealerDrawn`,
-:class:`~chkobba_p2p.transcript.session.HandStarted`, the rules engine's
+Events (in the order they happen): :class:`~chkobba_p2p.transcript.events.TableReady` (seat None),
+:class:`~chkobba_p2p.transcript.events.FirstDealerDrawn`,
+:class:`~chkobba_p2p.transcript.events.HandStarted`, the rules engine's
 :class:`~chkobba_p2p.game.rules.DealEvent` (another seat's cards None),
 :class:`~chkobba_p2p.game.rules.CutEvent`, :class:`~chkobba_p2p.game.rules.PlayEvent` and
 :class:`~chkobba_p2p.game.rules.SweepEvent`, :class:`DeckRevealed`,
-:class:`~chkobba_p2p.transcript.session.RedealEvent`,
-:class:`~chkobba_p2p.transcript.session.HandScored`,
-:class:`~chkobba_p2p.transcript.session.MatchOver`,
-:class:`~chkobba_p2p.transcript.session.MatchDone`,
-:class:`~chkobba_p2p.transcript.session.Aborted` (a seat's claim), and :class:`Verdict` at the first
-violation.  :class:`~chkobba_p2p.tablestate.TableState` turns them into the picture of the
-table (with ``seat`` None: every hand face down).
+:class:`~chkobba_p2p.transcript.events.RedealEvent`,
+:class:`~chkobba_p2p.transcript.events.HandScored`,
+:class:`~chkobba_p2p.transcript.events.MatchOver`,
+:class:`~chkobba_p2p.transcript.events.MatchDone`,
+:class:`~chkobba_p2p.transcript.events.Aborted` (a seat's claim), and
+:class:`~chkobba_p2p.observe.verdict.Verdict` at the first violation.
+:class:`~chkobba_p2p.tablestate.TableState` turns them into the picture of the table (with
+``seat`` None: every hand face down).
 
 Blame: an entry that is correctly signed and extends the chain but breaks a rule is its
 signer's (or, for the deal, the seat the deal's checks name).  An entry whose signature
@@ -44,98 +45,53 @@ or logs one: it was altered on the way or in the file), except one that verifies
 *another* seat's key, which that seat signed in someone else's name.  An ``abort`` is a
 seat's claim; when it carries as evidence an entry the observer lacks, that entry is
 checked as the next one.
+
+Beside it: the verdict and the aborts it reports (:mod:`chkobba_p2p.observe.verdict`), and
+the pool that checks shuffle proofs after the fact (:mod:`chkobba_p2p.observe.proofs`).
 """
 
 from __future__ import annotations
 
-import concurrent.futures
 import dataclasses
-import multiprocessing
-import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..deal import MSG_KEY, MSG_REVEAL, MSG_SHUFFLE, shuffle_proof
 from ..deal import crypto as dc
-from ..deal.shuffle_proof import Ciphertext
+from ..deal import shuffle_proof
+from ..deal.messages import KeyItem, RevealItem, ShuffleItem, parse_item
 from ..errors import IllegalMove, InvalidDeal, LocalError
 from ..game.cards import Card
 from ..game.events import CutEvent, DealEvent, PlayEvent, SweepEvent
 from ..game.hand import Hand
 from ..game.match import Match
 from ..game.record import MatchRecorder, Record, result_sentence
-from ..game.seating import SHAPES, Seating
-from ..transcript.session import (
-    IMPLEMENTED_CAPABILITIES,
-    DeckInstance,
-    FirstDealerDrawn,
-    GameDriver,
-    GameFault,
-    HandScored,
-    Phase,
-    Session,
-    Standing,
-    TableInfo,
-)
+from ..transcript.bodies import GameFault
+from ..transcript.caps import IMPLEMENTED_CAPABILITIES
+from ..transcript.driver import DeckInstance, GameDriver
+from ..transcript.events import FirstDealerDrawn, HandScored, Standing
+from ..transcript.session import Session
+from ..transcript.table import Phase, TableInfo
 from ..wire import codec as wire
 from ..wire.codec import ENTRY_DOMAIN, Entry, ErrorCode, ProtocolError, verify_signature
+from .proofs import ProofChecks
+from .verdict import (
+    DECIDED,
+    DISPUTED,
+    INCOMPLETE,
+    INVALID,
+    LEFT,
+    ON_TIME,
+    UNKNOWN_CAPABILITY,
+    UNSUPPORTED,
+    VALID,
+    AbortClaim,
+    Verdict,
+    abort_claim,
+    unknown_capabilities,
+)
 
-__all__ = [
-    "VALID",
-    "INVALID",
-    "INCOMPLETE",
-    "UNSUPPORTED",
-    "ON_TIME",
-    "LEFT",
-    "DECIDED",
-    "DISPUTED",
-    "UNKNOWN_CAPABILITY",
-    "unknown_capabilities",
-    "Observer",
-    "Verdict",
-    "DeckRevealed",
-    "AbortClaim",
-    "default_workers",
-]
-
-VALID = "valid"
-INVALID = "invalid"
-INCOMPLETE = "incomplete"
-#: The code of a VALID verdict whose match was lost on time: the host's flag on the seat
-#: to play (:func:`~chkobba_p2p.transcript.session.flag_holds`).
-ON_TIME = "on_time"
-#: The code of a VALID verdict whose match a seat left while it was played (a signed
-#: ``peer_left`` against itself): a loss for the leaver's side.
-LEFT = "left"
-#: The code of a VALID verdict whose match was decided (every hand played, the result
-#: being signed) when the log stops: the result stands without every ``done``.
-DECIDED = "decided"
-#: The code of an INCOMPLETE verdict whose flag the flagged seat disputed with its own
-#: clock reading (PROTOCOL.md 12.6): counted for nobody.
-DISPUTED = "disputed"
-#: The verdict of an observer that meets a table capability it does not know
-#: (:func:`unknown_capabilities`): it cannot audit that match, and blames no one
-#: (PROTOCOL.md 3).  Its code is :data:`UNKNOWN_CAPABILITY`, its
-#: :attr:`Verdict.unknown_caps` the capabilities.
-UNSUPPORTED = "unsupported"
-UNKNOWN_CAPABILITY = "unknown_capability"
-
-
-def unknown_capabilities(genesis: Sequence[str], readies: Sequence[Sequence[str] | None],
-                         knows: Sequence[str] = IMPLEMENTED_CAPABILITIES) -> tuple[str, ...]:
-    """The table capabilities that may be in effect and that an observer implementing
-    ``knows`` does not know (PROTOCOL.md 3): an observer that plays on without them would
-    read the seats' new way as a violation and blame an honest seat.  A capability it does
-    not know counts as a binding one (every table capability after ``proof-apart/v1`` is):
-    in effect when the ``genesis`` holds it and every seat's ``ready.caps`` lists it, or,
-    in a log of before ``ready.caps`` (no ready has the field), when the genesis holds
-    it.  ``readies``: each seat's ``ready.caps`` (None: no such field)."""
-    legacy = all(r is None for r in readies)
-    return tuple(dict.fromkeys(
-        c for c in genesis
-        if c not in knows and (legacy or all(r is not None and c in r for r in readies))))
-
+__all__ = ["Observer", "DeckRevealed"]
 
 # ----------------------------------------------------------------------------- events
 
@@ -154,312 +110,6 @@ class DeckRevealed:
         """Every card ``seat`` was dealt in this deck, in deal order."""
         return tuple(c for d in self.deals for who, c in zip(d.recipients, d.cards, strict=True)
                      if who == seat and c is not None)
-
-
-@dataclass(frozen=True)
-class AbortClaim:
-    """An ``abort`` entry: who signed it and what it says (a claim: the log cannot prove
-    it)."""
-
-    index: int
-    by_seat: int
-    code: str
-    blamed: int | None
-    why: str
-    #: What the transcript shows of the accusation (a
-    #: :class:`~chkobba_p2p.transcript.session.Standing`): ``proven`` (the observer's own checks
-    #: convict that seat), ``owed`` (the blamed seat owed the next message), ``self`` (a
-    #: seat that left), ``claimed`` (nothing shows it), ``refuted`` (its evidence passes
-    #: every check).
-    standing: str = Standing.CLAIMED
-    #: The host's flag on the seat to play, which stands (:func:`~chkobba_p2p.transcript.session.
-    #: flag_holds`): the blamed seat lost on time.
-    on_time: bool = False
-
-    def describe(self, label: Any = None) -> str:
-        """The abort in one sentence, an unproven accusation worded as a claim
-        (``label(seat) -> str`` names seats; default "seat N")."""
-        by = label(self.by_seat) if label else f"seat {self.by_seat}"
-        why = f": {self.why}" if self.why else ""
-        if self.blamed is None:
-            return f"{by} ended the game ({self.code}{why}), blaming nobody"
-        who = label(self.blamed) if label else f"seat {self.blamed}"
-        if self.code == "resigned" and self.blamed == self.by_seat:
-            return f"{by} resigned"
-        if self.on_time:
-            return (f"{who} lost on time ({self.code}{why}); the time is {by}'s word, the "
-                    f"log shows {who} was to play")
-        if self.standing == Standing.SELF:
-            if self.code == ErrorCode.TIMEOUT.name.lower():
-                return f"{by} ran out of time ({self.code}{why})"
-            return f"{by} left the game ({self.code}{why})"
-        if self.standing == Standing.PROVEN:
-            return f"{by} blames {who} ({self.code}{why}); the log proves it"
-        said = f"{by} says {who} is at fault ({self.code}{why})"
-        if self.standing == Standing.OWED:
-            return f"{said}; the log shows {who} owed the next message"
-        if self.standing == Standing.REFUTED:
-            return f"{said}; the entry it cites passes every check: the claim is refuted"
-        if self.standing == Standing.DISPUTED:
-            if self.code == ErrorCode.CLOCK_DISPUTE.name.lower():
-                return (f"{by} disputes {who}'s flag ({self.code}{why}): its own clock "
-                        "showed time left; one word against the other")
-            return (f"{by} flagged {who} ({self.code}{why}), who disputes it with its own "
-                    "clock; one word against the other")
-        return f"{said}; nothing in the log shows it"
-
-
-@dataclass(frozen=True)
-class Verdict:
-    """The observer's finding.  ``verdict``: :data:`VALID` (complete and correct),
-    :data:`INVALID` (``entry``: index of the first offending entry, 0 = the genesis;
-    ``code``: the wire code name such as ``illegal_move``; ``blamed``: the seat to blame,
-    or None when no signature pins it on a seat), :data:`INCOMPLETE` (``code``
-    ``aborted``, ``truncated`` or ``unfinished``; ``blamed``: whom an abort's claim
-    blames) or :data:`UNSUPPORTED` (``code`` :data:`UNKNOWN_CAPABILITY`: the table plays
-    :attr:`unknown_caps`, which this observer does not know, so it cannot audit the
-    match; ``entry``: the last ``ready``, where the table's capabilities were settled;
-    ``blamed`` None: nobody is blamed).  ``reason``: a sentence."""
-
-    verdict: str
-    code: str | None
-    reason: str
-    blamed: int | None = None
-    entry: int | None = None
-    #: For an aborted transcript: the standing of the abort that ended it (``blamed`` is
-    #: set only when the transcript supports it: ``owed`` or ``self``).
-    standing: str | None = None
-    #: For an abort or a resignation: the seat that signed it (its :class:`AbortClaim`
-    #: says more); lets a client word the verdict in its players' names and language.
-    by_seat: int | None = None
-    #: For a VALID match: the winning side (0 or 1) and the sides' totals (empty after a
-    #: resignation), the same data as ``reason``'s sentence.
-    winner: int | None = None
-    totals: tuple[int, ...] = ()
-    #: For a match lost by a flag, a resignation or a leave: the losing side (at 3
-    #: players there may be a loser and no winner: the two others were level).
-    loser: int | None = None
-    #: For an :data:`UNSUPPORTED` verdict: the table capabilities the observer does not
-    #: know (as the genesis spells them), the reason it cannot audit the match.
-    unknown_caps: tuple[str, ...] = ()
-
-    def describe(self, names: Sequence[str]) -> str:
-        """:attr:`reason` in the players' words: ``names`` are the seats' names (the table's
-        order), sides at 4 players are "ali & sami".  "bob resigned (entry #115): alice wins
-        the match by resignation"; "alice wins 11-7"; for what no name changes (a
-        violation's reason), :attr:`reason` as it is."""
-        def who(seat: int | None) -> str:
-            if seat is not None and 0 <= seat < len(names):
-                return names[seat]
-            return "nobody" if seat is None else f"seat {seat}"
-
-        def side(s: int) -> str:
-            n = len(names)
-            seating = Seating.of(n) if n in SHAPES else None
-            return " & ".join(names[x] for x in seating.seats_of(s)) \
-                if seating is not None and seating.teams else who(s)
-
-        def wins(s: int) -> str:  # the verb agrees: "ali & sami win", "alice wins"
-            n = len(names)
-            two = n in SHAPES and Seating.of(n).teams
-            return f"{side(s)} {'win' if two else 'wins'}"
-
-        at = f" (entry #{self.entry})" if self.entry is not None else ""
-        if self.verdict == VALID and self.code == ON_TIME:
-            role = " (the host)" if self.by_seat == 0 else ""
-            word = "the host" if self.by_seat == 0 else who(self.by_seat)
-            won = f"{wins(self.winner)} the match on time" if self.winner is not None \
-                else "the two others are level, nobody wins"
-            return (f"{who(self.blamed)} lost on time{at}, as {who(self.by_seat)}{role} "
-                    f"says: {won}; the log shows {who(self.blamed)} was to play, the time "
-                    f"is {word}'s word (its signed clock reading, in the log, is its own)")
-        if self.verdict == VALID and self.code == LEFT and self.by_seat is not None:
-            won = f"{wins(self.winner)} the match" if self.winner is not None \
-                else "the two others are level, nobody wins"
-            return f"{who(self.by_seat)} left the match{at}: {won}"
-        if self.verdict == VALID and self.code == DECIDED and self.winner is not None:
-            score = "-".join(map(str, sorted(self.totals, reverse=True)))
-            return (f"decided: {wins(self.winner)} {score} (the game stopped while the "
-                    "result was being signed; the result stands)")
-        if self.verdict == INCOMPLETE and self.code == DISPUTED and self.blamed is not None \
-                and self.by_seat is not None:
-            return (f"{who(self.by_seat)} flagged {who(self.blamed)}{at} and "
-                    f"{who(self.blamed)} disputes it with its own clock, which showed time "
-                    "left: one word against the other, the match counts for nobody")
-        if self.verdict == VALID and self.code == "resigned" and self.winner is None \
-                and self.by_seat is not None:
-            return f"{who(self.by_seat)} resigned{at}: the two others are level, nobody wins"
-        if self.verdict == VALID and self.code == "resigned" and self.winner is not None:
-            return f"{who(self.by_seat)} resigned{at}: {wins(self.winner)} the match " \
-                "by resignation"
-        if self.verdict == VALID and self.winner is not None and self.totals:
-            score = "-".join(map(str, sorted(self.totals, reverse=True)))
-            return f"complete: {wins(self.winner)} {score}"
-        if self.verdict == INCOMPLETE and self.code == "aborted" and self.by_seat is not None:
-            by = who(self.by_seat)
-            if self.standing == Standing.SELF:
-                what = f"{by} left the game"
-            elif self.standing == Standing.OWED and self.blamed is not None:
-                what = f"{by} ended the game; the log shows {who(self.blamed)} owed the next " \
-                    "message"
-            elif self.standing == Standing.REFUTED:
-                what = f"{by} ended the game; the entry its abort cites passes every check, " \
-                    "which refutes its claim"
-            else:
-                what = f"{by} ended the game"
-            return f"{what}; no violation in the entries before it"
-        return self.reason
-
-
-# ------------------------------------------------------------- shuffle proofs, in parallel
-
-
-#: Most worker processes :func:`default_workers` gives.
-MAX_DEFAULT_WORKERS = 4
-# The shuffle proofs of a deck go to the workers one task each, once the deck's seeds
-# are open (_ProofChecks.open): the decks and witness pickle in well under a millisecond,
-# and single tasks let this process take back the last ones at the end.  They cannot be
-# summed into one random-weight check: each is a Fiat-Shamir challenge over commitments
-# the verifier must recompute one by one (docs/deal.md, "Auditing a hand's shuffle
-# proofs"); what a hand's opened seeds allow is shuffle_proof.verify_shuffle's ``opened``.
-
-
-def default_workers() -> int:
-    """Worker processes for the shuffle proofs: one per core beyond the observer's own
-    (the observer replays everything else meanwhile), at most
-    :data:`MAX_DEFAULT_WORKERS`; none on one core."""
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
-    return max(0, min(MAX_DEFAULT_WORKERS, (cores or 1) - 1))
-
-
-#: One shuffle proof to check: context, joint key, the deck before and after, the proof.
-_ProofArgs = tuple[bytes, bytes, list[Ciphertext], list[Ciphertext], bytes]
-_Failure = tuple[str, str] | None
-
-
-def _check_shuffle_proof(context: bytes, joint: bytes, inp: list[Ciphertext],
-                         out: list[Ciphertext], proof: bytes,
-                         opened: shuffle_proof.Opened | None = None) -> _Failure:
-    """One shuffle proof (maybe in a worker process): None, or (code, sentence)."""
-    try:
-        shuffle_proof.verify_shuffle(context, joint, inp, out, proof, opened=opened)
-    except shuffle_proof.ShuffleProofError as exc:
-        return exc.code, str(exc)
-    return None
-
-
-def _check_shuffle_proofs(batch: list[_ProofArgs]) -> list[_Failure]:
-    """A batch of shuffle proofs, each one's verdict in order (full checks)."""
-    return [_check_shuffle_proof(*args) for args in batch]
-
-
-@dataclass
-class _ProofTask:
-    entry: int
-    seat: int
-    args: _ProofArgs
-    opened: shuffle_proof.Opened | None = None
-    future: concurrent.futures.Future[_Failure] | None = None
-    done: bool = False
-    result: _Failure = None
-
-    def run_here(self) -> None:
-        self.result, self.done = _check_shuffle_proof(*self.args, opened=self.opened), True
-
-
-class _ProofChecks:
-    """The shuffle proofs, checked after the fact: the observer goes on as if each proof
-    held; :meth:`first_failure` then says whether one did not, and the earliest such
-    entry is the first violation (the verdict is the serial one's).
-
-    Once a deck's seeds are open and every step of the deck is recomputed from them
-    (:meth:`open`), the witness makes a proof's check cheaper
-    (:class:`~chkobba_p2p.deal.shuffle_proof.Opened`).  A proof waits for that, with or without
-    workers: without, this process checks each deck's as it opens; with ``workers``,
-    worker processes take each deck's proofs, with the witness, as it opens while the
-    observer replays the next hands, and this process takes the last ones back at the
-    end.  (Handing a worker a proof as soon as it comes would cost a full check, about
-    two thirds more CPU, to finish a few hands earlier: a log's audit is a batch job.)
-    A deck whose seeds never all open (a game that stopped) has its proofs checked in
-    full at the end."""
-
-    def __init__(self, workers: int) -> None:
-        self.workers = workers
-        self._pool: concurrent.futures.Executor | None = None
-        self._tasks: list[_ProofTask] = []
-
-    def submit(self, entry: int, seat: int, args: _ProofArgs) -> int:
-        """A proof to check; returns its handle.  It waits for :meth:`open` (or the end)."""
-        self._tasks.append(_ProofTask(entry, seat, args))
-        return len(self._tasks) - 1
-
-    def context_of(self, handle: int) -> bytes:
-        """The context proof ``handle`` is checked under."""
-        return self._tasks[handle].args[0]
-
-    def open(self, handles: Sequence[int], opened: Sequence[shuffle_proof.Opened]) -> None:
-        """The deck of these proofs has every seed open and every step recomputed:
-        ``opened[k]`` is the witness of proof ``handles[k]``; check them now with it."""
-        for h, o in zip(handles, opened, strict=True):
-            task = self._tasks[h]
-            if task.done or task.future is not None:
-                continue
-            task.opened = o
-            self._dispatch(task)
-
-    def _dispatch(self, task: _ProofTask) -> None:
-        if task.done or task.future is not None:
-            return
-        if self.workers < 1:
-            task.run_here()
-            return
-        if self._pool is None:
-            # Processes, not threads: libsodium's calls release the GIL, but each returns
-            # to Python within ~50 us and must then wait for this thread, busy replaying,
-            # to let go of it (a thread measured slower than no worker at all).  Forked:
-            # the child has every module already (gc.freeze() before the fork measured
-            # no cheaper).
-            ctx = multiprocessing.get_context("fork") \
-                if "fork" in multiprocessing.get_all_start_methods() else None
-            self._pool = concurrent.futures.ProcessPoolExecutor(self.workers, mp_context=ctx)
-        try:
-            task.future = self._pool.submit(_check_shuffle_proof, *task.args,
-                                            opened=task.opened)
-        except (concurrent.futures.BrokenExecutor, RuntimeError):
-            # A worker died (killed, out of memory) and broke the pool: this process
-            # checks this proof and the ones after it itself; the verdict is the same.
-            self.workers = 0
-            task.run_here()
-
-    def first_failure(self) -> tuple[int, int, str] | None:
-        """``(entry, seat, reason)`` of the earliest refused proof, or None."""
-        try:
-            for task in self._tasks:
-                self._dispatch(task)  # the proofs of decks never opened: full checks
-            for task in reversed(self._tasks):  # this process takes back the last ones
-                if task.done:
-                    continue
-                if task.future is not None and not task.future.cancel():
-                    break  # a worker has it: the ones before too
-                task.run_here()
-            for task in self._tasks:
-                if not task.done:
-                    assert task.future is not None
-                    try:
-                        task.result, task.done = task.future.result(), True
-                    except Exception:  # noqa: BLE001 - a worker died: check it here instead
-                        task.run_here()
-                if task.result is not None:
-                    code, why = task.result
-                    return task.entry, task.seat, f"{code}: shuffle proof refused: {why}"
-            return None
-        finally:
-            self.close()
-
-    def close(self) -> None:
-        if self._pool is not None:
-            self._pool.shutdown(wait=True, cancel_futures=True)
-            self._pool = None
 
 
 # ------------------------------------------------------------------ the seatless game
@@ -484,13 +134,13 @@ class _SeatlessDeck(DeckInstance):
         self.seed_entry: dict[int, int] = {}
 
     def receive(self, seat: int, item: dict[str, Any]) -> None:
-        t = item.get("t")
-        if t == MSG_KEY and isinstance(item.get("commit"), bytes):
-            self.commits.setdefault(seat, item["commit"])
-        elif t == MSG_SHUFFLE and isinstance(item.get("deck"), bytes):
-            self.shuffled.setdefault(seat, item["deck"])
-        elif t == MSG_REVEAL and isinstance(item.get("seed"), bytes) and seat not in self.seeds:
-            self.seeds[seat] = item["seed"]
+        msg = parse_item(item)
+        if isinstance(msg, KeyItem) and msg.commit is not None:
+            self.commits.setdefault(seat, msg.commit)
+        elif isinstance(msg, ShuffleItem) and msg.deck is not None:
+            self.shuffled.setdefault(seat, msg.deck)
+        elif isinstance(msg, RevealItem) and msg.seed is not None and seat not in self.seeds:
+            self.seeds[seat] = msg.seed
             self.seed_entry[seat] = self.owner.entry_index
         super().receive(seat, item)
 
@@ -582,7 +232,7 @@ class _SeatlessDriver(GameDriver):
     seat's deal items and actions are checked; after each deck it replays the hand with
     every card known (from the verified seeds) and records it."""
 
-    def __init__(self, table: TableInfo, proof_checks: _ProofChecks | None) -> None:
+    def __init__(self, table: TableInfo, proof_checks: ProofChecks | None) -> None:
         super().__init__(table, None, b"")
         self.proof_checks = proof_checks
         self.entry_index = 0
@@ -674,10 +324,10 @@ class Observer:
                  batch: bool = False, knows: Sequence[str] | None = None) -> None:
         self.host_key = host_key
         #: The table capabilities this observer implements (default: this version's,
-        #: :data:`~chkobba_p2p.transcript.session.IMPLEMENTED_CAPABILITIES`).  A table that plays
+        #: :data:`~chkobba_p2p.transcript.caps.IMPLEMENTED_CAPABILITIES`).  A table that plays
         #: one it does not know gets the verdict :data:`UNSUPPORTED` (:func:`unknown_capabilities`).
         self.knows = tuple(IMPLEMENTED_CAPABILITIES if knows is None else knows)
-        self._checks = _ProofChecks(workers) if workers >= 1 or batch else None
+        self._checks = ProofChecks(workers) if workers >= 1 or batch else None
         self.session: Session | None = None
         self._driver: _SeatlessDriver | None = None
         self.table: TableInfo | None = None
@@ -700,7 +350,7 @@ class Observer:
 
     @property
     def phase(self) -> str | None:
-        """The session's phase (:class:`~chkobba_p2p.transcript.session.Phase`), None before the
+        """The session's phase (:class:`~chkobba_p2p.transcript.table.Phase`), None before the
         genesis."""
         return self.session.phase if self.session is not None else None
 
@@ -818,7 +468,7 @@ class Observer:
             return self._stopped(INVALID, "unprocessable", "the observer cannot process "
                                  f"this entry ({type(exc).__name__}: {exc})", entry=i)
         if entry.kind == "abort":
-            claim = _abort_claim(i, entry, session.table.players, standing)
+            claim = abort_claim(i, entry, session.table.players, standing)
             ended = session.aborted
             if not self.aborts and ended is not None and ended.flag is not None:
                 claim = dataclasses.replace(claim, on_time=True)
@@ -849,7 +499,7 @@ class Observer:
         """What this transcript shows of an abort's accusation, before it is applied."""
         session = self.session
         assert session is not None and self.table is not None
-        claim = _abort_claim(0, abort, self.table.players)
+        claim = abort_claim(0, abort, self.table.players)
         if self.claim_refuted and not refuted_before:
             return Standing.REFUTED  # its evidence, an entry we lacked, passes every check
         ev = abort.fields.get("evidence")
@@ -1133,22 +783,8 @@ class Observer:
                 and all(a.index != index for a in self.aborts) \
                 and verify_signature(table.seats[e.seat].key, ENTRY_DOMAIN, e.payload,
                                      e.signature):
-            claim = _abort_claim(index, e, table.players)
+            claim = abort_claim(index, e, table.players)
             if claim.blamed is not None and claim.blamed == self.verdict.blamed:
                 # What the observer itself found is proven, whoever says it.
                 claim = dataclasses.replace(claim, standing=Standing.PROVEN)
             self.aborts.append(claim)
-
-
-def _abort_claim(index: int, entry: Entry, players: int,
-                 standing: str = Standing.CLAIMED) -> AbortClaim:
-    f = entry.fields
-    known = ErrorCode.from_wire(f.get("code"))
-    code = known.name.lower() if known is not None else f"code {f.get('code')!r}"
-    blamed = f.get("blamed")
-    if not (isinstance(blamed, int) and not isinstance(blamed, bool) and 0 <= blamed < players):
-        blamed = None
-    why = f.get("why")
-    if not isinstance(why, str):
-        why = ""
-    return AbortClaim(index, entry.seat, code, blamed, why[:1000], standing)

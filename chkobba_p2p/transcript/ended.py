@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..wire import codec as wire
-from ..wire.logfile import MAGIC, read_transcript
+from ..wire.logfile import LogUnreadable, read_header, read_log
 
 __all__ = ["EndedMatch", "EndedLogs", "ended_match", "keep", "kept"]
 
@@ -30,8 +30,6 @@ __all__ = ["EndedMatch", "EndedLogs", "ended_match", "keep", "kept"]
 KEPT = 64
 #: Log files of a directory whose header is looked at, the newest first.
 NEWEST_LOGS = 512
-#: The largest log header read (a header is a few hundred bytes).
-MAX_HEADER = 4096
 #: Seconds between two looks at the log directory for a game not found there.
 RESCAN = 5.0
 
@@ -74,7 +72,7 @@ def _kind(body: bytes) -> str | None:
 def ended_match(bodies: Sequence[bytes]) -> EndedMatch | None:
     """The :class:`EndedMatch` of a transcript (its genesis first), or None when it does
     not end (a game still running, cut by a crash) or is no transcript."""
-    from .session import TableInfo  # the genesis's own parser
+    from .table import TableInfo  # the genesis's own parser
 
     if not bodies:
         return None
@@ -115,24 +113,6 @@ def kept(host_key: bytes, game: bytes) -> EndedMatch | None:
     return _kept.get((host_key, game))
 
 
-def log_header(path: Path) -> dict[str, object] | None:
-    """A log file's header (its first frame), or None: read alone, at most
-    :data:`MAX_HEADER` bytes."""
-    try:
-        with open(path, "rb") as f:
-            head = f.read(len(MAGIC) + 4)
-            if len(head) < len(MAGIC) + 4 or not head.startswith(MAGIC):
-                return None
-            n = int.from_bytes(head[len(MAGIC):], "big")
-            if n > MAX_HEADER:
-                return None
-            body = f.read(n)
-        header = wire.decode(body)
-    except (OSError, wire.ProtocolError, ValueError):
-        return None
-    return header if header.get("t") == "log" else None
-
-
 class EndedLogs:
     """The matches a host ended, found in its log directory by game id: logs whose
     header names seat 0 and this host's ``key``, and whose transcript ends.  Each file's
@@ -157,9 +137,11 @@ class EndedLogs:
         for _ in range(2):  # what the last look found; else one more look, if due
             for path in self._index.get(game, ()):
                 try:
-                    log = read_transcript(path)
-                except (OSError, ValueError, wire.ProtocolError):
+                    log = read_log(path)
+                except LogUnreadable:
                     continue
+                if log.tail is not None and not log.truncated:
+                    continue  # a frame that cannot be one: not a log to answer from
                 match = ended_match(log.bodies)
                 if match is not None and match.game == game:
                     _remember(self.key, match)  # found once, kept for the next look
@@ -196,10 +178,10 @@ class EndedLogs:
         known = self._headers.get(path)
         if known is not None and known[0] == stamp:
             return known[1]
-        header = log_header(path)
-        game = None
+        header = read_header(path)
+        game: bytes | None = None
         if header is not None and header.get("seat") == 0 and header.get("key") == self.key \
                 and isinstance(header.get("game"), bytes):
             game = header["game"]
-        self._headers[path] = (stamp, game)  # type: ignore[assignment]
-        return game  # type: ignore[return-value]
+        self._headers[path] = (stamp, game)
+        return game

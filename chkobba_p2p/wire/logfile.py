@@ -33,8 +33,14 @@ __all__ = [
     "data_dir",
     "default_log_path",
     "TranscriptWriter",
-    "Transcript",
-    "read_transcript",
+    "MAX_LOG_BYTES",
+    "MAX_ENTRIES",
+    "MAX_HEADER",
+    "TRUNCATED",
+    "LogUnreadable",
+    "LogFile",
+    "read_log",
+    "read_header",
     "SavedGame",
     "SeatLock",
     "SeatBusy",
@@ -130,45 +136,119 @@ class TranscriptWriter:
             self._f = None
 
 
-@dataclass(frozen=True)
-class Transcript:
-    """A log file read back: the header map, the entry bodies, and whether it ended in
-    the middle of a frame."""
+#: Largest log file read.  A 4-player match with shuffle proofs writes about 40 KB per
+#: hand; this leaves room for the longest matches and refuses a hostile giant at once.
+MAX_LOG_BYTES = 64 << 20
+#: Largest number of entries read (a long 4-player match has a few thousand).
+MAX_ENTRIES = 200_000
+#: The largest log header read alone (:func:`read_header`; a header is a few hundred
+#: bytes).
+MAX_HEADER = 4096
+#: :attr:`LogFile.tail` of a file whose last frame is short (a crash, or a cut file).
+TRUNCATED = "truncated"
 
+
+class LogUnreadable(LocalError):
+    """The file is not a chkobba log at all (missing, too big, bad magic, no header)."""
+
+
+@dataclass(frozen=True)
+class LogFile:
+    """A log file split into frames (nothing is verified here).  ``bodies`` are the
+    entries after the header, with their byte ``offsets`` in the file.  ``tail`` says
+    how the file ends: None (cleanly), :data:`TRUNCATED` (a short last frame: a crash, or
+    a cut file) or a sentence describing a frame that cannot be one (an impossible
+    length); the frames before it are read all the same."""
+
+    path: str
     header: dict[str, Any]
     bodies: tuple[bytes, ...]
-    truncated: bool
+    offsets: tuple[int, ...]
+    tail: str | None
+    size: int
     #: Bytes up to the end of the last complete frame (where appending may resume).
     valid_length: int = 0
 
+    @property
+    def truncated(self) -> bool:
+        """The last frame is short (a crash cut it)."""
+        return self.tail == TRUNCATED
 
-def read_transcript(path: Path | str) -> Transcript:
-    """Read a log file.  ValueError if it is not one; a torn last frame sets
-    ``truncated``."""
-    data = Path(path).read_bytes()
+
+def _header(path: str | Path, body: bytes) -> dict[str, Any]:
+    """The log header a first frame holds; :class:`LogUnreadable` when it holds none."""
+    try:
+        header: dict[str, Any] = wire.decode(body)
+    except wire.ProtocolError as exc:
+        raise LogUnreadable(f"{path}: the header frame is not a message ({exc})") from None
+    if header.get("t") != "log":
+        raise LogUnreadable(f"{path}: the first frame is not a log header")
+    return header
+
+
+def read_log(path: str | Path) -> LogFile:
+    """Split a log file into its header and entry frames (nothing is verified here): the
+    one reader of log files, for the audit, a replay and a resume alike.  At most
+    :data:`MAX_LOG_BYTES` bytes and :data:`MAX_ENTRIES` entries.
+
+    Raises :class:`LogUnreadable` if it is not a log file."""
+    p = Path(path)
+    try:
+        size = p.stat().st_size
+        if size > MAX_LOG_BYTES:
+            raise LogUnreadable(f"{path}: {size} bytes, larger than the {MAX_LOG_BYTES}-byte "
+                                "limit for a log")
+        with open(p, "rb") as f:
+            data = f.read(MAX_LOG_BYTES + 1)
+    except OSError as exc:
+        raise LogUnreadable(f"{path}: {exc.strerror or exc}") from None
+    if len(data) > MAX_LOG_BYTES:
+        raise LogUnreadable(f"{path}: larger than the {MAX_LOG_BYTES}-byte limit for a log")
     if not data.startswith(MAGIC):
-        raise ValueError(f"{path}: not a chkobba log (bad magic)")
+        raise LogUnreadable(f"{path}: not a chkobba log (it does not start with the log "
+                            "file's magic bytes)")
     pos = len(MAGIC)
     bodies: list[bytes] = []
-    truncated = False
+    offsets: list[int] = []
+    tail: str | None = None
     while pos < len(data):
         if pos + 4 > len(data):
-            truncated = True
+            tail = TRUNCATED
             break
         n = int.from_bytes(data[pos:pos + 4], "big")
         if n > wire.MAX_FRAME:
-            raise ValueError(f"{path}: frame of {n} bytes at offset {pos}")
+            tail = f"a frame at byte {pos} announces {n} bytes, more than any frame may hold"
+            break
         if pos + 4 + n > len(data):
-            truncated = True
+            tail = TRUNCATED
             break
         bodies.append(data[pos + 4:pos + 4 + n])
+        offsets.append(pos)
         pos += 4 + n
+        if len(bodies) > MAX_ENTRIES + 1:
+            raise LogUnreadable(f"{path}: more than {MAX_ENTRIES} entries")
     if not bodies:
-        raise ValueError(f"{path}: no header")
-    header = wire.decode(bodies[0])
-    if header.get("t") != "log":
-        raise ValueError(f"{path}: the first frame is not a log header")
-    return Transcript(header, tuple(bodies[1:]), truncated, pos)
+        raise LogUnreadable(f"{path}: no header (the file holds no complete frame)")
+    header = _header(path, bodies[0])
+    return LogFile(str(path), header, tuple(bodies[1:]), tuple(offsets[1:]), tail, len(data),
+                   pos)
+
+
+def read_header(path: Path | str) -> dict[str, Any] | None:
+    """A log file's header (its first frame), or None: read alone, at most
+    :data:`MAX_HEADER` bytes."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(len(MAGIC) + 4)
+            if len(head) < len(MAGIC) + 4 or not head.startswith(MAGIC):
+                return None
+            n = int.from_bytes(head[len(MAGIC):], "big")
+            if n > MAX_HEADER:
+                return None
+            body = f.read(n)
+        return _header(path, body)
+    except (OSError, ValueError, LogUnreadable):
+        return None
 
 
 @dataclass

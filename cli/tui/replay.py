@@ -22,8 +22,9 @@ from prompt_toolkit.output import ColorDepth
 from chkobba_p2p import Aborted, HandScored
 from chkobba_p2p.game.cards import FigureConvention, card
 from chkobba_p2p.game.rules import CutEvent, PlayEvent
-from chkobba_p2p.observe.observer import INVALID, UNSUPPORTED, VALID, DeckRevealed, Verdict
+from chkobba_p2p.observe.observer import DeckRevealed
 from chkobba_p2p.observe.review import Grade
+from chkobba_p2p.observe.verdict import INVALID, UNSUPPORTED, VALID, Verdict
 from chkobba_p2p.timeline import Timeline
 
 from .. import coach, scoresheet

@@ -44,7 +44,8 @@ from prompt_toolkit.widgets import Frame
 
 from chkobba_p2p import HandStarted, Limits, Lobby, RedealEvent, Spectator, TableState, WatchOutcome
 from chkobba_p2p.game.cards import FigureConvention
-from chkobba_p2p.observe.observer import INVALID, UNSUPPORTED, VALID, DeckRevealed, Verdict
+from chkobba_p2p.observe.observer import DeckRevealed
+from chkobba_p2p.observe.verdict import INVALID, UNSUPPORTED, VALID, Verdict
 from chkobba_p2p.text import safe_text
 
 from ..i18n import Translator, unsupported_words

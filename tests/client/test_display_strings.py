@@ -21,7 +21,9 @@ from chkobba_p2p.link.handshake import ClientHandshake, HostHandshake
 from chkobba_p2p.link.handshake import Lobby as SeatLobby
 from chkobba_p2p.tablestate import TableState
 from chkobba_p2p.text import distinct_names, safe_text, same_name
-from chkobba_p2p.transcript.session import Aborted, SeatInfo, Session, TableInfo, TableReady
+from chkobba_p2p.transcript.events import Aborted, TableReady
+from chkobba_p2p.transcript.session import Session
+from chkobba_p2p.transcript.table import SeatInfo, TableInfo
 from chkobba_p2p.wire.codec import ErrorCode, Identity
 from chkobba_p2p.wire.logfile import TranscriptWriter
 
@@ -287,7 +289,7 @@ def test_every_headless_line_of_outside_words_is_inert(capsys):
         PortMapUnavailable,
         Spectators,
     )
-    from chkobba_p2p.observe.observer import INVALID, Verdict
+    from chkobba_p2p.observe.verdict import INVALID, Verdict
 
     router = [PortMapped(EVIL, 7777, "UPnP"), PortMapUnavailable(EVIL, 7777, EVIL)]
     for ev in router:

@@ -23,7 +23,7 @@ from chkobba_cli.tui.seats import seat_positions
 from chkobba_p2p._shell.peer import Chat, Lobby, Outcome, RematchAnswer, Restored
 from chkobba_p2p.game import rules as R
 from chkobba_p2p.game.cards import card
-from chkobba_p2p.transcript import session as S
+from chkobba_p2p.transcript.events import FirstDealerDrawn, HandStarted, MatchDone
 
 
 @pytest.fixture
@@ -108,7 +108,7 @@ def _started(kind: str, players: int = 2, **kw) -> TuiApp:
                 players=players, **kw)
     ui.size = (24, 80)
     names = tuple((f"p{i}", f"{i:04x}-0000-0000-0000") for i in range(players))
-    ui.state = ui.state.apply(Lobby(names)).apply(S.HandStarted(1, 1))
+    ui.state = ui.state.apply(Lobby(names)).apply(HandStarted(1, 1))
     return ui
 
 
@@ -150,7 +150,7 @@ def test_the_end_screen_shows_the_others_answers_to_the_rematch(app_session, lan
     host = _started("host", players=3)
     host.t = Translator(lang)
     host.finished, host.rematch_open = True, True
-    host.outcome = Outcome(0, None, None, done=S.MatchDone(0, (11, 4, 2), 3))
+    host.outcome = Outcome(0, None, None, done=MatchDone(0, (11, 4, 2), 3))
     assert host.overlay_kind() == "over"
     host._show_event(RematchAnswer(1, True))
     box = "".join(t for _, t in host._overlay())
@@ -303,7 +303,7 @@ def test_the_first_dealer_draw_says_who_deals_and_why(app_session, lang, said):
     # lowest value deals).
     ui = _started("host")
     ui.t = Translator(lang)
-    ui._show_event(S.FirstDealerDrawn({0: card("4H"), 1: card("8S")}))
+    ui._show_event(FirstDealerDrawn({0: card("4H"), 1: card("8S")}))
     assert said in [line_text(x) for x in ui.events.lines]
 
 
@@ -470,14 +470,9 @@ def _solo_on_time(kind: str, lang: str) -> tuple[str, list[str]]:
     from chkobba_cli.tui import dialogs
     from chkobba_cli.tui.stopped import stop_sentences
     from chkobba_p2p.link.events import Outcome as LinkOutcome
-    from chkobba_p2p.transcript.liveness import Limits
-    from chkobba_p2p.transcript.session import (
-        Aborted,
-        SeatInfo,
-        Standing,
-        TableInfo,
-        TableReady,
-    )
+    from chkobba_p2p.transcript.clocks import Limits
+    from chkobba_p2p.transcript.events import Aborted, Standing, TableReady
+    from chkobba_p2p.transcript.table import SeatInfo, TableInfo
     from chkobba_p2p.wire.codec import ErrorCode, Identity
 
     names = ("amel", "bot1")

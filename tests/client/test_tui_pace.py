@@ -13,7 +13,7 @@ from chkobba_cli.tui.pace import Pacer
 from chkobba_p2p._shell.peer import Chat
 from chkobba_p2p.game import rules as R
 from chkobba_p2p.game.cards import Card
-from chkobba_p2p.transcript import session as S
+from chkobba_p2p.transcript.events import HandScored, HandStarted, MatchOver
 
 ME, OTHER = 0, 1
 
@@ -22,8 +22,8 @@ def _play(seat: int, card: int = 5) -> R.PlayEvent:
     return R.PlayEvent(seat, Card(card), frozenset(), False)
 
 
-def _scored() -> S.HandScored:
-    return S.HandScored(1, None, (3, 2))  # type: ignore[arg-type]
+def _scored() -> HandScored:
+    return HandScored(1, None, (3, 2))  # type: ignore[arg-type]
 
 
 async def test_another_players_move_is_held_and_ours_is_not(autojump_clock):
@@ -52,7 +52,7 @@ async def test_the_score_sheet_waits_for_a_key_or_its_time(autojump_clock):
     async with trio.open_nursery() as nursery:
         nursery.start_soon(pacer.run)
         await trio.testing.wait_all_tasks_blocked()
-        nxt = S.HandStarted(2, OTHER)
+        nxt = HandStarted(2, OTHER)
         pacer.push(_scored())
         pacer.push(nxt)
         await trio.sleep(3)
@@ -81,7 +81,7 @@ async def test_the_sheet_of_the_last_hand_waits_for_its_key(autojump_clock):
     async with trio.open_nursery() as nursery:
         nursery.start_soon(pacer.run)
         await trio.testing.wait_all_tasks_blocked()
-        over = S.MatchOver(0, (3, 2))
+        over = MatchOver(0, (3, 2))
         pacer.push(_scored())
         pacer.push(over)
         await trio.sleep(600)
@@ -93,7 +93,7 @@ async def test_the_sheet_of_the_last_hand_waits_for_its_key(autojump_clock):
         # Another hand's sheet still goes after its time.
         t0 = trio.current_time()
         pacer.push(_scored())
-        pacer.push(S.HandStarted(2, OTHER))
+        pacer.push(HandStarted(2, OTHER))
         await pacer.drained()
         assert trio.current_time() - t0 < 9
         nursery.cancel_scope.cancel()

@@ -12,8 +12,9 @@ from chkobba_cli.tui.view import TableView, card_style
 from chkobba_p2p._shell.peer import Resumed, Waiting
 from chkobba_p2p.game import rules as R
 from chkobba_p2p.tablestate import TableState
-from chkobba_p2p.transcript import session as S
-from chkobba_p2p.transcript.liveness import ClockReading, SeatClock
+from chkobba_p2p.transcript.clocks import ClockReading, SeatClock
+from chkobba_p2p.transcript.events import HandStarted
+from chkobba_p2p.transcript.table import SeatInfo, TableInfo
 
 
 class Clock:
@@ -26,7 +27,7 @@ class Clock:
 
 def playing(seat: int = 0, turn: int = 1) -> TableState:
     st = TableState(seat=seat).with_players(2)
-    return replace(st.apply(S.HandStarted(1, 0)), turn=turn)
+    return replace(st.apply(HandStarted(1, 0)), turn=turn)
 
 
 def view(st: TableState) -> TableView:
@@ -48,7 +49,7 @@ def test_a_long_move_limit_always_shows_for_the_seat_to_play():
     now = Clock()
     p = Presence(900, now)
     st = playing(turn=1)
-    p.on_event(S.HandStarted(1, 0), st, st)
+    p.on_event(HandStarted(1, 0), st, st)
     assert round(p.move_left(st, 1, False)) == 900
     assert "⏱ 15:00 left" in text([p.seat_clock(view(st), 1, False)])
     mine = playing(seat=0, turn=0)
@@ -66,7 +67,7 @@ def test_a_short_limit_always_shows_and_warns_the_local_player_late():
     now = Clock()
     p = Presence(45, now)
     st = playing(seat=0, turn=0)
-    p.on_event(S.HandStarted(1, 0), st, st)
+    p.on_event(HandStarted(1, 0), st, st)
     assert "0:45 left" in text([p.seat_clock(view(st), 0, False)])
     now.t += 20
     assert "Hurry: 0:25 left to play" in text(p.own_clock(view(st), 60, False))
@@ -88,8 +89,8 @@ def test_away_and_dropped_seats_count_down_and_the_host_comes_back_with_our_link
     now = Clock()
     p = Presence(None, now)
     st = playing(seat=1)
-    table = S.TableInfo(b"g" * 16, 1, 2, R.Ruleset(), (S.SeatInfo(0, b"a" * 32, "amel"),
-                                                      S.SeatInfo(1, b"b" * 32, "sami")))
+    table = TableInfo(b"g" * 16, 1, 2, R.Ruleset(), (SeatInfo(0, b"a" * 32, "amel"),
+                                                      SeatInfo(1, b"b" * 32, "sami")))
     st = st.with_table(table, 1)
     p.on_event(Waiting(0, 272, away=True), st, st)
     assert "amel stepped away: 4:32 left to come back" in text(p.countdown_lines(view(st)))
@@ -116,7 +117,7 @@ def test_the_hosts_announced_limit_is_the_one_shown():
     p = Presence(900, now)
     st = playing(seat=0, turn=0)
     p.on_event(Lobby((("h", "f"), None), limits=Limits(move=45, allowance=300)), st, st)
-    p.on_event(S.HandStarted(1, 0), st, st)
+    p.on_event(HandStarted(1, 0), st, st)
     assert "0:45 left" in text([p.seat_clock(view(st), 0, False)])
 
 
@@ -143,7 +144,7 @@ def test_ascii_draws_no_clock_symbol():
     now = Clock()
     p = Presence(900, now)
     st = playing(turn=1)
-    p.on_event(S.HandStarted(1, 0), st, st)
+    p.on_event(HandStarted(1, 0), st, st)
     plain = TableView(st, Translator("en"), card_style(st, None, False))
     shown = text([p.seat_clock(plain, 1, False)])
     assert shown.strip() == "15:00 left" and "?" not in shown and "⏱" not in shown

@@ -13,7 +13,7 @@ from chkobba_cli.tui.decision import Request as _Request
 from chkobba_p2p._shell.peer import Lobby
 from chkobba_p2p.game import rules as R
 from chkobba_p2p.game.cards import DECK, cards
-from chkobba_p2p.transcript import session as S
+from chkobba_p2p.transcript.events import Aborted, HandStarted, Standing
 
 
 @pytest.fixture
@@ -26,7 +26,7 @@ def _ui(hand: R.Hand, lang: str = "en") -> tuple[TuiApp, list]:
     ui = TuiApp(kind="play", lang=lang, seat=0, rules=hand.ruleset, players=hand.players)
     ui.size = (24, 80)
     names = tuple((f"p{i}", f"{i:04x}-0000-0000-0000") for i in range(hand.players))
-    ui.state = ui.state.apply(Lobby(names)).apply(S.HandStarted(1, hand.dealer)).sync(hand)
+    ui.state = ui.state.apply(Lobby(names)).apply(HandStarted(1, hand.dealer)).sync(hand)
     replies: list = []
     ui.request = _Request("play", hand, replies.append)
     return ui, replies
@@ -104,7 +104,7 @@ def test_the_cutter_keeps_or_places(app_session):
     hand = R.Hand.new(R.Ruleset(), 2, dealer=1).deal(cards("7D")).view(0)
     ui = TuiApp(kind="play", lang="fr", seat=0, rules=hand.ruleset, players=2)
     ui.size = (24, 80)
-    ui.state = ui.state.apply(S.HandStarted(1, 1)).sync(hand)
+    ui.state = ui.state.apply(HandStarted(1, 1)).sync(hand)
     replies: list = []
     ui.request = _Request("cut", hand, replies.append)
     left = _text(ui._left())
@@ -157,7 +157,7 @@ def test_keys_answer_the_seat_controller_through_trio_guest_mode():
                     await trio.sleep(0.01)
                 inp.send_text("2")
 
-            controller.on_event(S.HandStarted(1, hand.dealer))
+            controller.on_event(HandStarted(1, hand.dealer))
             async with trio.open_nursery() as nursery:
                 nursery.start_soon(keys)
                 got.append(await controller.choose_play(hand))
@@ -206,13 +206,13 @@ def test_a_crash_in_the_game_is_reported_not_swallowed(app_session):
 def test_a_claim_signed_here_is_worded_for_you(app_session, lang, mine, theirs):
     from chkobba_p2p.wire.codec import ErrorCode
     ui, _ = _ui(_position(R.Ruleset()), lang)
-    ui.on_event(S.Aborted(0, ErrorCode.BAD_SIGNATURE, 1, "seat 1's entry 7"))
+    ui.on_event(Aborted(0, ErrorCode.BAD_SIGNATURE, 1, "seat 1's entry 7"))
     panel = " ".join(_text(ui._events_text()).split())
     assert mine in panel, panel
     assert "seat" not in panel and "bad_signature" not in panel  # the signer's detail
     ui, _ = _ui(_position(R.Ruleset()), lang)
-    ui.on_event(S.Aborted(1, ErrorCode.PEER_LEFT, 0, "seat 0 stayed away",
-                          S.Standing.OWED))
+    ui.on_event(Aborted(1, ErrorCode.PEER_LEFT, 0, "seat 0 stayed away",
+                          Standing.OWED))
     panel = " ".join(_text(ui._events_text()).split())
     assert theirs in panel, panel
 
@@ -225,7 +225,7 @@ def test_an_abort_code_nobody_knows_is_said_as_signed(app_session, lang, words):
     violation its signer did not write."""
     from chkobba_p2p.wire.codec import ErrorCode
     ui, _ = _ui(_position(R.Ruleset()), lang)
-    ui.on_event(S.Aborted(1, ErrorCode.PROTOCOL_VIOLATION, 0, "", S.Standing.CLAIMED,
+    ui.on_event(Aborted(1, ErrorCode.PROTOCOL_VIOLATION, 0, "", Standing.CLAIMED,
                           unknown_code="12345"))
     panel = " ".join(_text(ui._events_text()).split())
     assert words in panel, panel
@@ -317,8 +317,8 @@ def test_french_elides_que_and_de_before_a_name_with_a_vowel(app_session):
     ui.size = (24, 80)
     ui.state = ui.state.apply(Lobby(tuple((n, f"{i:04x}-0000-0000-0000") for i, n in
                                           enumerate(("Hedi", "Amel", "sami", "Omar")))))
-    ui.on_event(S.Aborted(0, ErrorCode.ILLEGAL_MOVE, 1, "", S.Standing.OWED))
-    ui.on_event(S.Aborted(0, ErrorCode.PEER_LEFT, 3, "", S.Standing.CLAIMED))
+    ui.on_event(Aborted(0, ErrorCode.ILLEGAL_MOVE, 1, "", Standing.OWED))
+    ui.on_event(Aborted(0, ErrorCode.PEER_LEFT, 3, "", Standing.CLAIMED))
     panel = " ".join(_text(ui._events_text()).split())
     assert "Hedi dit qu'Amel est en faute" in panel, panel
     assert "le journal montre que la partie attendait Amel." in panel, panel
@@ -341,8 +341,8 @@ def test_the_game_stopped_dialog_names_the_player_in_the_players_words(app_sessi
     from chkobba_p2p.wire.codec import ErrorCode
     ui = _named_ui(("hedi", "Amel"), lang)
     detail = "seat 1 owes the next message and stayed away past its allowance of 60 s"
-    out = Outcome(0, None, None, aborted=S.Aborted(0, ErrorCode.PEER_LEFT, 1, detail,
-                                                    S.Standing.OWED))
+    out = Outcome(0, None, None, aborted=Aborted(0, ErrorCode.PEER_LEFT, 1, detail,
+                                                    Standing.OWED))
     lines = [_text(line) for line in dialogs.over_lines(ui.view, out, None, 80)]
     text = " ".join(" ".join(lines).split())
     assert words in text, text
@@ -357,7 +357,7 @@ def test_the_game_stopped_reason_is_wrapped_inside_the_box(app_session):
     from chkobba_p2p.wire.codec import ErrorCode
     ui, _ = _ui(_position(R.Ruleset()))
     detail = "seat 1 owes the next message and stayed away past its allowance of 60 s"
-    out = Outcome(1, None, None, aborted=S.Aborted(0, ErrorCode.PEER_LEFT, 1, detail))
+    out = Outcome(1, None, None, aborted=Aborted(0, ErrorCode.PEER_LEFT, 1, detail))
     lines = [_text(line) for line in dialogs.over_lines(ui.view, out, None, 80)]
     assert all(len(line) <= 74 for line in lines), lines
     said = "p1 stayed away (or out of reach) longer than the allowance of time away: the " \
@@ -382,7 +382,7 @@ def test_the_step_away_dialog_and_the_exit_say_the_allowance_actually_left(app_s
     from chkobba_p2p._shell.peer import ClockReading, SeatClock
     ui = _named_ui(("hedi", "Amel"), "en")
     ui.reconnect_allowance = 300.0  # the default: must not be what the dialog says
-    ui.state = ui.state.apply(S.HandStarted(1, 1))
+    ui.state = ui.state.apply(HandStarted(1, 1))
     ui.on_event(ClockReading((SeatClock(0, True, True, 800.0, 95.2, 10.0),
                               SeatClock(1, False, True, 900.0, 300.0, 10.0))))
     ui.request_leave()
@@ -441,7 +441,7 @@ def test_running_out_of_time_oneself_is_said_in_the_second_person(app_session, l
     from chkobba_p2p.wire.codec import ErrorCode
     ui, _ = _ui(_position(R.Ruleset()), lang)
     # Our own seat signed the timeout against itself: said as what happened to us.
-    ui.on_event(S.Aborted(0, ErrorCode.TIMEOUT, 0, "", S.Standing.SELF))
+    ui.on_event(Aborted(0, ErrorCode.TIMEOUT, 0, "", Standing.SELF))
     panel = " ".join(_text(ui._events_text()).split())
     assert words in panel, panel
     assert "vous a mis" not in panel

@@ -23,7 +23,8 @@ from chkobba_p2p.bots.simple import GreedyBot, RandomBot
 from chkobba_p2p.game import rules as R
 from chkobba_p2p.game.cards import DECK, FigureConvention, card, cards
 from chkobba_p2p.tablestate import TableState, side_captures
-from chkobba_p2p.transcript import session as S
+from chkobba_p2p.transcript.events import HandScored, HandStarted, MatchDone
+from chkobba_p2p.transcript.table import SeatInfo, TableInfo
 
 
 def _play_hand(seed: int, players: int, viewer: int, keep: bool | None = None):
@@ -63,7 +64,7 @@ def test_state_from_events_matches_the_rules_engine_view(seed, players, viewer, 
     st_ = None
     for view, dealer in _play_hand(seed, players, viewer, keep):
         if st_ is None:
-            st_ = base.apply(S.HandStarted(1, dealer))
+            st_ = base.apply(HandStarted(1, dealer))
         new = view.events[seen:]
         seen = len(view.events)
         st_ = st_.apply_all(new)
@@ -104,8 +105,8 @@ def test_a_table_info_gives_rules_names_and_seat():
 
     ids = [Identity.generate() for _ in range(4)]
     rules = R.Ruleset.preset("cardavia")
-    table = S.TableInfo(b"g" * 16, 1, 4, rules,
-                        tuple(S.SeatInfo(i, k.public, f"p{i}") for i, k in enumerate(ids)))
+    table = TableInfo(b"g" * 16, 1, 4, rules,
+                        tuple(SeatInfo(i, k.public, f"p{i}") for i, k in enumerate(ids)))
     st_ = TableState(my_fingerprint=ids[2].fingerprint).apply(table)
     assert st_.seat == 2 and st_.players == 4 and st_.rules is rules
     assert st_.names == ("p0", "p1", "p2", "p3") and st_.my_side == 0
@@ -113,10 +114,10 @@ def test_a_table_info_gives_rules_names_and_seat():
 
 
 def test_scores_waiting_and_the_end_of_the_match():
-    st_ = TableState(seat=0).with_players(2).apply(S.HandStarted(1, 1))
+    st_ = TableState(seat=0).with_players(2).apply(HandStarted(1, 1))
     assert st_.cutter == 0 and st_.turn == 0 and st_.hand_number == 1
     score = R.score_piles([cards("7D 7S 1D"), cards("2S")], [1, 0], R.Ruleset(), 2)
-    st_ = st_.apply(S.HandScored(1, score, (5, 0)))
+    st_ = st_.apply(HandScored(1, score, (5, 0)))
     assert st_.totals == (5, 0) and st_.last_score.score is score
     st_ = st_.apply(Waiting(1, 30))
     assert st_.waiting == ((1, 30),)
@@ -124,7 +125,7 @@ def test_scores_waiting_and_the_end_of_the_match():
     assert st_.waiting == ((1, 29),)
     st_ = st_.apply(Resumed(1))
     assert st_.waiting == ()
-    done = S.MatchDone(0, (11, 4), 3)
+    done = MatchDone(0, (11, 4), 3)
     st_ = st_.apply(done)
     assert st_.over and st_.winner_side == 0 and st_.totals == (11, 4)
     assert st_.apply(object()) is st_  # unknown events change nothing

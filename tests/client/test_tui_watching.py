@@ -25,7 +25,7 @@ from chkobba_p2p._shell.peer import Lobby, Spectators
 from chkobba_p2p._shell.watch import WatchConfig, WatchOutcome, watch_match
 from chkobba_p2p.game.rules import PlayEvent, Ruleset
 from chkobba_p2p.observe.observer import Observer
-from chkobba_p2p.transcript.liveness import Limits
+from chkobba_p2p.transcript.clocks import Limits
 from chkobba_p2p.wire.codec import Identity, fingerprint
 
 
@@ -343,7 +343,7 @@ def test_a_tall_lobby_drops_blank_lines_then_its_top_never_the_prompt():
 
 
 def test_a_cheat_is_said_with_the_entry_the_name_and_the_key():
-    from chkobba_p2p.observe.observer import INVALID, Verdict
+    from chkobba_p2p.observe.verdict import INVALID, Verdict
 
     for lang, words in (("en", ("CHEAT CAUGHT at entry #7", "blamed: sami (key ")),
                         ("fr", ("TRICHE DÉTECTÉE à l'entrée n°7", "en faute : sami (clé "))):
@@ -359,7 +359,7 @@ def test_a_cheat_is_said_with_the_entry_the_name_and_the_key():
 
 
 def test_a_watching_stopped_early_is_said_in_the_screens_language():
-    from chkobba_p2p.observe.observer import INCOMPLETE, Verdict
+    from chkobba_p2p.observe.verdict import INCOMPLETE, Verdict
 
     for lang, word in (("en", "before the end of the match"), ("fr", "avant la fin")):
         view = WatchView(lang=lang, pace=0)

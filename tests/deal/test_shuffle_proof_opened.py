@@ -22,7 +22,7 @@ from chkobba_p2p.deal.shuffle_proof import (
     prove_shuffle,
     verify_shuffle,
 )
-from chkobba_p2p.observe import observer
+from chkobba_p2p.observe.proofs import ProofChecks
 
 
 def context(k: int) -> bytes:
@@ -120,7 +120,7 @@ def test_a_hands_refused_proof_names_its_prover(bad_seat, which):
     at = 1 + 64 * 4 + 32 * which
     proofs[bad_seat] = proofs[bad_seat][:at] + bytes([proofs[bad_seat][at] ^ 1]) \
         + proofs[bad_seat][at + 1:]
-    checks = observer._ProofChecks(0)
+    checks = ProofChecks(0)
     handles = [checks.submit(100 + s, s, (context(s), pk, decks[s], decks[s + 1], proofs[s]))
                for s in range(4)]
     checks.open(handles, opened)
@@ -142,7 +142,7 @@ def test_a_tampered_ciphertext_with_no_witness_is_checked_in_full_and_names_its_
     out, perm, rands = shuffle(decks[1], pk)
     proofs.append(prove_shuffle(context(1), pk, decks[1], out, perm, rands))
     decks.append(out)
-    checks = observer._ProofChecks(0)
+    checks = ProofChecks(0)
     for s in range(2):
         checks.submit(7 + s, s, (context(s), pk, decks[s], decks[s + 1], proofs[s]))
     assert checks.first_failure() == (7, 0, "bad_shuffle_proof: shuffle proof refused: the "

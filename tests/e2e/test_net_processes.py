@@ -15,7 +15,7 @@ from support.net import process_env as _env
 from support.net import start_bot as _bot
 from support.net import start_host as _start_host
 
-from chkobba_p2p.wire.logfile import read_transcript
+from chkobba_p2p.wire.logfile import LogUnreadable, read_log
 
 LIMIT = 90  # seconds: a whole match takes a few
 
@@ -29,8 +29,8 @@ LIMIT = 90  # seconds: a whole match takes a few
 def _entries(log: Path) -> int:
     """Entries in a log being written (0 while it has no complete header yet)."""
     try:
-        return len(read_transcript(log).bodies)
-    except (OSError, ValueError):
+        return len(read_log(log).bodies)
+    except LogUnreadable:
         return 0
 
 
@@ -51,8 +51,8 @@ def test_whole_match_between_processes(tmp_path, players):
     assert results[0].startswith("result: match over after")
     assert len(set(results)) == 1, results
     # Every peer's log holds the same transcript, byte for byte.
-    logs = [read_transcript(tmp_path / "host.chklog")]
-    logs += [read_transcript(tmp_path / f"bot{i}.chklog") for i in range(1, players)]
+    logs = [read_log(tmp_path / "host.chklog")]
+    logs += [read_log(tmp_path / f"bot{i}.chklog") for i in range(1, players)]
     assert all(log.bodies == logs[0].bodies for log in logs)
     assert not any(log.truncated for log in logs)
 
@@ -71,7 +71,7 @@ def test_peer_killed_mid_hand_resumes(tmp_path):
         time.sleep(0.01)
     victim.kill()  # SIGKILL: no chance to clean up
     victim.wait()
-    before = len(read_transcript(log).bodies)
+    before = len(read_log(log).bodies)
     assert before >= 30
     # The saved secrets are readable by their owner only.
     saved = list((tmp_path / "data" / "resume").glob("*.state"))
@@ -81,9 +81,9 @@ def test_peer_killed_mid_hand_resumes(tmp_path):
     result_again = _result(again)
     assert _result(host) == result_again
     assert result_again.startswith("result: match over after")
-    after = read_transcript(log)
+    after = read_log(log)
     assert len(after.bodies) > before
-    assert read_transcript(tmp_path / "host.chklog").bodies == after.bodies
+    assert read_log(tmp_path / "host.chklog").bodies == after.bodies
     assert not list((tmp_path / "data" / "resume").glob("*.state"))  # gone once finished
 
 
@@ -100,16 +100,16 @@ def test_a_bot_killed_at_one_table_resumes_it_after_a_game_at_another(tmp_path):
         time.sleep(0.01)
     victim.kill()
     victim.wait()
-    before = len(read_transcript(log).bodies)
+    before = len(read_log(log).bodies)
     assert before >= 30
     host_b, port_b = _start_host(tmp_path / "b", "--players", "2", "--target", "1")
     elsewhere = _result(_bot(tmp_path, port_b, "elsewhere", *args))
     assert elsewhere.startswith("result: match over after") and _result(host_b) == elsewhere
     again = _result(_bot(tmp_path, port_a, "victim", *args))
     assert again.startswith("result: match over after") and _result(host_a) == again
-    assert len(read_transcript(log).bodies) > before  # the same log, continued
-    assert read_transcript(tmp_path / "a" / "host.chklog").bodies == \
-        read_transcript(log).bodies
+    assert len(read_log(log).bodies) > before  # the same log, continued
+    assert read_log(tmp_path / "a" / "host.chklog").bodies == \
+        read_log(log).bodies
 
 
 def test_host_killed_mid_hand_resumes(tmp_path):
@@ -134,7 +134,7 @@ def test_host_killed_mid_hand_resumes(tmp_path):
         time.sleep(0.01)
     host.kill()
     host.wait()
-    before = len(read_transcript(log).bodies)
+    before = len(read_log(log).bodies)
     assert before >= 30
     again = subprocess.Popen(
         cli_command("host", "--headless", "--bind", "127.0.0.1", "--no-beacon", "--quiet",
@@ -144,7 +144,7 @@ def test_host_killed_mid_hand_resumes(tmp_path):
     result = _result(again)
     assert result.startswith("result: match over after")
     assert _result(bot) == result
-    assert read_transcript(log).bodies == read_transcript(tmp_path / "guest.chklog").bodies
+    assert read_log(log).bodies == read_log(tmp_path / "guest.chklog").bodies
 
 
 def test_host_starts_its_own_bot_peers(tmp_path):
@@ -157,7 +157,7 @@ def test_host_starts_its_own_bot_peers(tmp_path):
     assert "result: match over after" in proc.stdout
     logs = list((tmp_path / "data" / "logs").glob("*.chklog"))
     assert len(logs) == 2  # the host's and the bot's, in the data directory
-    assert read_transcript(logs[0]).bodies == read_transcript(logs[1]).bodies
+    assert read_log(logs[0]).bodies == read_log(logs[1]).bodies
 
 
 @pytest.mark.parametrize("signame", ["SIGTERM", "SIGHUP"])
@@ -234,8 +234,8 @@ def test_a_bot_back_after_the_host_flagged_it_gets_the_end_then_the_new_table(tm
     second = host("second.chklog")  # a new process: only its logs know the old match
     back = _result(_bot(tmp_path, port, "victim", *args))
     assert back == flagged
-    ended = read_transcript(log).bodies
-    assert ended == read_transcript(logs / "first.chklog").bodies
+    ended = read_log(log).bodies
+    assert ended == read_log(logs / "first.chklog").bodies
     for path in (log, logs / "first.chklog"):
         replayed = subprocess.run(cli_command("replay", str(path)), cwd=REPO_ROOT,
                                   env=_env(tmp_path), capture_output=True, text=True,

@@ -29,7 +29,7 @@ from chkobba_p2p._shell.peer import (
     split_join_code,
 )
 from chkobba_p2p.address import Address, AddressError
-from chkobba_p2p.wire.logfile import read_transcript
+from chkobba_p2p.wire.logfile import read_log
 
 LIMIT = 90
 
@@ -190,6 +190,6 @@ def test_whole_match_over_ipv6_loopback_between_processes(tmp_path):
         host.kill()
     assert results[0].startswith("result: match over after")
     assert len(set(results)) == 1, results
-    logs = [read_transcript(tmp_path / f"{n}.chklog") for n in ("host", "six1", "six2", "four")]
+    logs = [read_log(tmp_path / f"{n}.chklog") for n in ("host", "six1", "six2", "four")]
     assert all(log.bodies == logs[0].bodies for log in logs)
-    assert read_transcript(tmp_path / "six1.chklog").header["host"] == f"[::1]:{port}"
+    assert read_log(tmp_path / "six1.chklog").header["host"] == f"[::1]:{port}"

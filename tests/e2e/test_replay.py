@@ -3,6 +3,7 @@ peer's log gives the same records, and the command's output and exit statuses.""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 import subprocess
@@ -14,6 +15,7 @@ from support.audit import play
 from support.net import REPO_ROOT, cli_command, cli_env
 
 from chkobba_cli.main import main
+from chkobba_p2p.game.cards import Card
 from chkobba_p2p.game.record import read_records, replay_records
 from chkobba_p2p.observe.audit import (
     EXIT_INCOMPLETE,
@@ -22,6 +24,7 @@ from chkobba_p2p.observe.audit import (
     EXIT_VALID,
     read_log,
 )
+from chkobba_p2p.transcript.bodies import PlayAction
 from chkobba_p2p.wire import codec as wire
 from chkobba_p2p.wire.logfile import MAGIC
 
@@ -207,9 +210,9 @@ def test_replay_exit_statuses(log2, tmp_path, capsys):
 def test_replay_blames_a_cheater_by_name(tmp_path, capsys):
     def forge(s) -> bool:
         a = s._decided
-        if not a or a.get("t") != "play":
+        if not isinstance(a, PlayAction):
             return False
-        a["card"] = (a["card"] + 1) % 40
+        s._decided = dataclasses.replace(a, card=Card((a.card.id + 1) % 40))
         return True
     played = play(2, cheater=1, hook=forge, seed=22, key=b"replay-cheat")
     path = played.write_log(tmp_path / "cheat.chklog")

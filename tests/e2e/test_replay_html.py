@@ -7,6 +7,7 @@ installed, a headless browser renders it at a phone's width and nothing overflow
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import json
 import re
@@ -20,10 +21,11 @@ import pytest
 from support.audit import Played, make_sessions, play
 from support.net import REPO_ROOT, cli_command, cli_env
 
-from chkobba_p2p.game.cards import card
+from chkobba_p2p.game.cards import Card, card
 from chkobba_p2p.game.rules import PRESETS
 from chkobba_p2p.link.handshake import Lobby
 from chkobba_p2p.observe.audit import INVALID, VALID, audit_log
+from chkobba_p2p.transcript.bodies import PlayAction
 from chkobba_p2p.transcript.session import Session
 from chkobba_p2p.wire.codec import ErrorCode
 
@@ -293,10 +295,11 @@ def test_french_page(four, tmp_path):
 
 def _forge_take(s: Session) -> bool:
     a = s._decided
-    if not a or a.get("t") != "play":
+    if not isinstance(a, PlayAction):
         return False
     table = s.game.hand.table
-    a["take"] = [] if a["take"] else [table[0].id] if table else [0]
+    s._decided = dataclasses.replace(a, take=() if a.take else (table[0],) if table
+                                     else (Card(0),))
     return True
 
 

@@ -4,6 +4,7 @@ and for a log with a cheat, the offending entry highlighted with the blamed play
 
 from __future__ import annotations
 
+import dataclasses
 import re
 
 import pytest
@@ -13,6 +14,7 @@ from test_cli_play_pty import Screen
 from chkobba_cli.i18n import card_letters
 from chkobba_p2p.game.cards import Card, card
 from chkobba_p2p.observe.audit import audit_log
+from chkobba_p2p.transcript.bodies import PlayAction
 from chkobba_p2p.transcript.session import Session
 
 RIGHT, LEFT, PGDN, PGUP, HOME, END = "\x1b[C", "\x1b[D", "\x1b[6~", "\x1b[5~", "\x1b[H", "\x1b[F"
@@ -143,10 +145,11 @@ def test_every_hand_is_face_up_once_its_seeds_opened(valid_log, tmp_path, lang, 
 
 def _forge_take(session: Session) -> bool:
     a = session._decided
-    if not a or a.get("t") != "play":
+    if not isinstance(a, PlayAction):
         return False
     table = session.game.hand.table
-    a["take"] = [] if a["take"] else [table[0].id] if table else [Card(0).id]
+    session._decided = dataclasses.replace(a, take=() if a.take else (table[0],) if table
+                                           else (Card(0),))
     return True
 
 

@@ -15,7 +15,7 @@ import pytest
 from support.net import REPO_ROOT, cli_command, cli_env
 
 from chkobba_p2p._shell.tor import TOR_INSTALL_HINT
-from chkobba_p2p.wire.logfile import read_transcript
+from chkobba_p2p.wire.logfile import LogUnreadable, read_log
 
 LIMIT = 120  # seconds: a whole match over Tor on loopback takes a few
 ONION_CODE = re.compile(r"friends through Tor: ([a-z2-7]{56}\.onion):(\d+)#([0-9a-f-]{19})")
@@ -96,8 +96,8 @@ def _replay_valid(log: Path) -> None:
 
 def _entries(log: Path) -> int:
     try:
-        return len(read_transcript(log).bodies)
-    except (OSError, ValueError):
+        return len(read_log(log).bodies)
+    except LogUnreadable:
         return 0
 
 
@@ -134,8 +134,8 @@ def test_a_spectator_watches_through_tor(tor_network, tmp_path):
     assert _result(bot) == _result(host)
     out, err = watcher.communicate(timeout=LIMIT)
     assert watcher.returncode == 0, out + err
-    assert read_transcript(tmp_path / "watch.chklog").bodies == \
-        read_transcript(tmp_path / "host.chklog").bodies
+    assert read_log(tmp_path / "watch.chklog").bodies == \
+        read_log(tmp_path / "host.chklog").bodies
     _replay_valid(tmp_path / "watch.chklog")
 
 
@@ -161,12 +161,12 @@ def test_a_joiner_killed_mid_hand_resumes_over_tor(tor_network, tmp_path):
     _wait_entries(log, 30)
     victim.kill()
     victim.wait()
-    before = len(read_transcript(log).bodies)
+    before = len(read_log(log).bodies)
     again = _bot(tmp_path, tor_network, code, "victim", *args)
     result = _result(again)
     assert result.startswith("result: match over after") and _result(host) == result
-    assert len(read_transcript(log).bodies) > before
-    assert read_transcript(tmp_path / "host.chklog").bodies == read_transcript(log).bodies
+    assert len(read_log(log).bodies) > before
+    assert read_log(tmp_path / "host.chklog").bodies == read_log(log).bodies
     _replay_valid(log)
 
 
@@ -178,7 +178,7 @@ def test_a_restarted_host_is_at_the_same_onion_address(tor_network, tmp_path):
     _wait_entries(log, 30)
     host.kill()
     host.wait()
-    before = len(read_transcript(log).bodies)
+    before = len(read_log(log).bodies)
     again, code_again = _host(tmp_path, tor_network, *args)
     assert code_again == code  # the onion key was kept with the saved game
     try:
@@ -188,8 +188,8 @@ def test_a_restarted_host_is_at_the_same_onion_address(tor_network, tmp_path):
         out, err = bot.communicate()
         raise AssertionError(f"the guest said:\n{out}\n{err}") from None
     assert result.startswith("result: match over after") and _result(bot) == result
-    after = read_transcript(log).bodies
-    assert len(after) > before and after == read_transcript(tmp_path / "guest.chklog").bodies
+    after = read_log(log).bodies
+    assert len(after) > before and after == read_log(tmp_path / "guest.chklog").bodies
     _replay_valid(log)
 
 

@@ -14,7 +14,6 @@ from hypothesis import strategies as st
 from chkobba_p2p.bots.simple import GreedyBot
 from chkobba_p2p.game.rules import Ruleset
 from chkobba_p2p.link.events import Chat, RematchAnswer, Spectators, Waiting
-from chkobba_p2p.link.handshake import SPOKEN
 from chkobba_p2p.link.host import HostTable, Started
 from chkobba_p2p.link.joiner import Committed, SeatLink
 from chkobba_p2p.link.messages import read_frame
@@ -28,9 +27,9 @@ from chkobba_p2p.link.seat import (
     Send,
     SendBacklog,
 )
-from chkobba_p2p.transcript import session as S
-from chkobba_p2p.transcript.liveness import Limits
-from chkobba_p2p.transcript.session import Phase
+from chkobba_p2p.transcript.caps import SPOKEN
+from chkobba_p2p.transcript.clocks import CLOCK_TOLERANCE, Limits
+from chkobba_p2p.transcript.table import Phase
 from chkobba_p2p.wire import codec as wire
 from chkobba_p2p.wire.codec import ErrorCode, Identity
 
@@ -362,7 +361,7 @@ def test_a_host_that_stalls_the_game_is_claimed_against_after_the_bound():
     # The host's own move clock is one a joiner runs itself: past the move limit and the
     # tolerance for the entry's way, the joiner flags the host (PROTOCOL.md 12.6), as
     # the host flags a seat -- long before the bound of a claim.
-    limit = joiner.limits().move + S.CLOCK_TOLERANCE
+    limit = joiner.limits().move + CLOCK_TOLERANCE
     assert limit < joiner.stalled_host_limit()
     joiner.tick(table2.now)
     joiner.tick(table2.now + limit - 0.5)

@@ -10,16 +10,10 @@ import pytest
 
 from chkobba_p2p.game.rules import Ruleset
 from chkobba_p2p.link.admission import Admission, AdmissionPolicy
-from chkobba_p2p.link.handshake import (
-    CAP_KNOCK,
-    ClientHandshake,
-    HostHandshake,
-    Knocks,
-    Lobby,
-    knock_message,
-)
+from chkobba_p2p.link.handshake import ClientHandshake, HostHandshake, Knocks, Lobby, knock_message
 from chkobba_p2p.link.joiner import SeatLink
-from chkobba_p2p.transcript.liveness import Limits
+from chkobba_p2p.transcript.caps import CAP_KNOCK
+from chkobba_p2p.transcript.clocks import Limits
 from chkobba_p2p.wire import codec as wire
 from chkobba_p2p.wire.codec import ErrorCode, Identity, ProtocolError
 

@@ -12,13 +12,8 @@ from hypothesis import strategies as st
 
 from chkobba_p2p.game.rules import Ruleset
 from chkobba_p2p.link import messages as m
-from chkobba_p2p.link.handshake import (
-    SPOKEN,
-    ClientHandshake,
-    HostHandshake,
-    Lobby,
-    error_message,
-)
+from chkobba_p2p.link.handshake import ClientHandshake, HostHandshake, Lobby, error_message
+from chkobba_p2p.transcript.caps import SPOKEN
 from chkobba_p2p.wire import codec as wire
 from chkobba_p2p.wire.codec import ErrorCode, Identity, ProtocolError
 

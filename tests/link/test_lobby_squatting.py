@@ -11,7 +11,7 @@ from chkobba_p2p.link.events import LeftLobby
 from chkobba_p2p.link.joiner import SeatLink
 from chkobba_p2p.link.messages import read_frame
 from chkobba_p2p.link.seat import Close
-from chkobba_p2p.transcript.liveness import Limits
+from chkobba_p2p.transcript.clocks import Limits
 from chkobba_p2p.wire import codec as wire
 from chkobba_p2p.wire.codec import ErrorCode, ProtocolError
 

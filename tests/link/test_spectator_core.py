@@ -17,8 +17,9 @@ from chkobba_p2p.link import messages as m
 from chkobba_p2p.link.events import Chat, Lobby, OutcomeError, Resumed, Spectators, Waiting
 from chkobba_p2p.link.seat import Close, Emit, Send
 from chkobba_p2p.link.spectator import HOST, LogEntry, SpectatorCore
-from chkobba_p2p.observe.observer import INCOMPLETE, VALID, Observer, Verdict
-from chkobba_p2p.transcript.liveness import ClockReading, Limits
+from chkobba_p2p.observe.observer import Observer
+from chkobba_p2p.observe.verdict import INCOMPLETE, VALID, Verdict
+from chkobba_p2p.transcript.clocks import ClockReading, Limits
 from chkobba_p2p.wire import codec as wire
 from chkobba_p2p.wire.codec import ErrorCode, ProtocolError
 

@@ -29,8 +29,10 @@ from chkobba_p2p.game.rules import CutEvent, DealEvent, PlayEvent, Ruleset, Swee
 from chkobba_p2p.link import messages as m
 from chkobba_p2p.link.events import Spectators
 from chkobba_p2p.observe.audit import VALID, audit_log
-from chkobba_p2p.observe.observer import DeckRevealed, Verdict
-from chkobba_p2p.transcript.session import FirstDealerDrawn, HandStarted, MatchDone, Session
+from chkobba_p2p.observe.observer import DeckRevealed
+from chkobba_p2p.observe.verdict import Verdict
+from chkobba_p2p.transcript.events import FirstDealerDrawn, HandStarted, MatchDone
+from chkobba_p2p.transcript.session import Session
 from chkobba_p2p.wire import codec as wire
 from chkobba_p2p.wire.codec import ErrorCode, ProtocolError
 
@@ -219,7 +221,7 @@ def test_spectator_messages_are_checked():
     left); a spectator reads ``watching`` and ``spectators`` as typed messages."""
     from chkobba_p2p.game.rules import Ruleset
     from chkobba_p2p.link.host import HostTable
-    from chkobba_p2p.transcript.liveness import Limits
+    from chkobba_p2p.transcript.clocks import Limits
     from chkobba_p2p.wire.codec import Identity
 
     def table(limit: int, watching: int = 0) -> HostTable[str]:
@@ -374,7 +376,7 @@ def test_the_commentary_says_an_unknown_abort_code_as_signed():
 
     from support.net import REPO_ROOT  # noqa: F401 - the client package is importable
 
-    from chkobba_p2p.transcript.session import Aborted, Standing
+    from chkobba_p2p.transcript.events import Aborted, Standing
     narrator_cls = importlib.import_module(_client_module("watch")).Narrator
     out = io.StringIO()
     narrator = narrator_cls(out, lang="en")
@@ -479,7 +481,7 @@ async def test_a_spectator_refuses_a_greeting_for_a_table_no_one_can_seat(player
 
 
 def _genesis_frame() -> bytes:
-    from chkobba_p2p.transcript.session import SeatInfo, TableInfo
+    from chkobba_p2p.transcript.table import SeatInfo, TableInfo
     from chkobba_p2p.wire.codec import Identity
     host, guest = Identity.generate(), Identity.generate()
     table = TableInfo(bytes(16), 1, 2, Ruleset(), (SeatInfo(0, host.public, "hana"),

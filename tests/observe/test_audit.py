@@ -4,6 +4,7 @@ verdict, exit code, entry and seat to blame."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import tempfile
 from pathlib import Path
@@ -25,15 +26,15 @@ from chkobba_p2p.observe.audit import (
     INCOMPLETE,
     INVALID,
     VALID,
-    LogUnreadable,
     audit_bodies,
     audit_log,
-    read_log,
 )
-from chkobba_p2p.transcript.session import HandScored, MatchDone, Session
+from chkobba_p2p.transcript.bodies import PlayAction
+from chkobba_p2p.transcript.events import HandScored, MatchDone
+from chkobba_p2p.transcript.session import Session
 from chkobba_p2p.wire import codec as wire
 from chkobba_p2p.wire.codec import ENTRY_DOMAIN, ErrorCode
-from chkobba_p2p.wire.logfile import MAGIC
+from chkobba_p2p.wire.logfile import MAGIC, LogUnreadable, read_log
 
 BAD_POINT = bytes([1]) + bytes(31)  # not a ristretto255 encoding
 SOME_POINT = dc.public_key(5)  # a valid point nobody's share is
@@ -514,21 +515,22 @@ def test_a_shuffle_that_does_not_match_its_commitment_is_blamed_at_the_reveal(pr
 
 def _forge_take(s: Session) -> bool:
     a = s._decided
-    if not a or a.get("t") != "play":
+    if not isinstance(a, PlayAction):
         return False
     table = s.game.hand.table
-    if a["take"]:
-        a["take"] = []  # a card that can capture must capture
+    if a.take:
+        s._decided = dataclasses.replace(a, take=())  # a card that can capture must capture
     else:
-        a["take"] = [table[0].id] if table else [Card(0).id]
+        s._decided = dataclasses.replace(a, take=(table[0],) if table else (Card(0),))
     return True
 
 
 def _forge_card(s: Session) -> bool:
     a = s._decided
-    if not a or a.get("t") != "play":
+    if not isinstance(a, PlayAction):
         return False
-    a["card"] = (a["card"] + 1) % 40  # name another card than the one shown
+    # name another card than the one shown
+    s._decided = dataclasses.replace(a, card=Card((a.card.id + 1) % 40))
     return True
 
 
@@ -713,7 +715,7 @@ def test_an_abort_whose_evidence_this_log_lacks_is_checked(tmp_path):
 # ------------------------------------------------------------------ known bugs elsewhere
 
 
-# (Fixed in session.py: a reveal counts for the deck whose seed it opens.)
+# (Fixed in transcript/driver.py: a reveal counts for the deck whose seed it opens.)
 def test_known_bug_honest_match_to_one_point_completes(tmp_path):
     played = play(2, rules=PRESETS["tunisian"].with_target(1), seed=1, key=b"stale0")
     # The auditor agrees with the honest-by-the-spec peer (seat 0) either way:
@@ -778,8 +780,9 @@ def test_a_leave_is_said_once_in_the_verdict_line():
     "(interrupted)" for a leave it chose)."""
     from chkobba_p2p.game.rules import Ruleset
     from chkobba_p2p.observe.audit import AuditReport
-    from chkobba_p2p.observe.observer import INCOMPLETE, AbortClaim, Verdict
-    from chkobba_p2p.transcript.session import SeatInfo, Standing, TableInfo
+    from chkobba_p2p.observe.verdict import INCOMPLETE, AbortClaim, Verdict
+    from chkobba_p2p.transcript.events import Standing
+    from chkobba_p2p.transcript.table import SeatInfo, TableInfo
 
     table = TableInfo(bytes(16), 1, 2, Ruleset(), (SeatInfo(0, bytes(32), "amel"),
                                                   SeatInfo(1, bytes(range(32)), "bot1")))

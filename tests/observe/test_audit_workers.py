@@ -14,7 +14,7 @@ from test_audit import change_item, deal_cheats
 from test_shuffle_proof_opened import chain, context
 
 from chkobba_p2p.deal import shuffle_proof
-from chkobba_p2p.observe import observer
+from chkobba_p2p.observe import proofs
 from chkobba_p2p.observe.audit import INVALID, VALID, audit_log, default_workers
 
 SAME = ("verdict", "code", "blamed", "entry", "reason", "records", "aborts", "warnings")
@@ -53,7 +53,7 @@ def test_a_cheating_log_gets_the_same_verdict_and_blame_on_every_core(code, in_p
 def test_the_default_is_one_worker_per_core_beyond_the_first(monkeypatch, cores, workers):
     monkeypatch.setattr(os, "sched_getaffinity", lambda pid: set(range(cores)), raising=False)
     assert default_workers() == workers
-    assert workers <= observer.MAX_DEFAULT_WORKERS
+    assert workers <= proofs.MAX_DEFAULT_WORKERS
 
 
 def _hand_of_proofs():
@@ -63,7 +63,7 @@ def _hand_of_proofs():
 
 def test_without_workers_proofs_wait_for_their_decks_seeds_and_get_the_witness():
     args, opened = _hand_of_proofs()
-    checks = observer._ProofChecks(0)
+    checks = proofs.ProofChecks(0)
     handles = [checks.submit(k, k, a) for k, a in enumerate(args)]
     assert not any(t.done for t in checks._tasks)  # held until the seeds open
     checks.open(handles[:2], opened[:2])
@@ -78,7 +78,7 @@ def test_with_workers_proofs_wait_for_the_witness_then_go_to_the_workers():
     for their deck's seeds, go out with the witness, and those of a deck never opened
     go out in full at the end."""
     args, opened = _hand_of_proofs()
-    checks = observer._ProofChecks(1)
+    checks = proofs.ProofChecks(1)
     try:
         handles = [checks.submit(k, k, a) for k, a in enumerate(args)]
         assert all(t.future is None and not t.done for t in checks._tasks)
@@ -97,7 +97,7 @@ def test_a_worker_that_dies_leaves_its_proofs_to_this_process():
     """A worker killed mid-audit (out of memory, say) breaks the pool: the proofs it held
     and the ones still to come are checked here, with the same result."""
     args, opened = _hand_of_proofs()
-    checks = observer._ProofChecks(1)
+    checks = proofs.ProofChecks(1)
     try:
         handles = [checks.submit(k, k, a) for k, a in enumerate(args)]
         checks.open(handles[:1], opened[:1])

@@ -201,7 +201,7 @@ def test_ratings_are_the_same_every_time_and_ignore_what_does_not_count(folder, 
 
 
 def test_a_missing_folder_is_a_clear_error(tmp_path):
-    from chkobba_p2p.observe.audit import LogUnreadable
+    from chkobba_p2p.wire.logfile import LogUnreadable
     with pytest.raises(LogUnreadable, match="no such folder"):
         index_logs(tmp_path / "nowhere")
     (tmp_path / "file").write_text("x")

@@ -17,9 +17,12 @@ from hypothesis import strategies as st
 from test_session import Table
 
 from chkobba_p2p.deal import MSG_PROOF, Deal, DealUsageError, PeerMisbehaved
-from chkobba_p2p.deal.core import MSG_SHUFFLE, JobResult, Output, ProofJob, StepOpened, run_job
+from chkobba_p2p.deal.core import JobResult, Output, ProofJob, StepOpened, run_job
+from chkobba_p2p.deal.messages import MSG_SHUFFLE
 from chkobba_p2p.game.rules import Ruleset
-from chkobba_p2p.transcript.session import CAP_PROOF_APART, GameFault, Session
+from chkobba_p2p.transcript.bodies import GameFault
+from chkobba_p2p.transcript.caps import CAP_PROOF_APART
+from chkobba_p2p.transcript.session import Session
 from chkobba_p2p.wire import codec as wire
 
 SHARES = ("deal/shares", "deal/play", "deal/complain")
@@ -490,7 +493,7 @@ def test_the_genesis_capability_follows_every_hello(joiner_caps):
     """The host puts proof-apart/v1 in the genesis only when every joiner's hello had it
     (a seat without it: the old way, proofs inside deal/shuffle); either way the match is
     the same at every seat and no deal/proof travels at a table without it."""
-    from chkobba_p2p.link.handshake import SPOKEN
+    from chkobba_p2p.transcript.caps import SPOKEN
 
     caps = None if joiner_caps == "all" else tuple(c for c in SPOKEN if c != CAP_PROOF_APART)
     t = Table(2, proofs=True, rules=RULES, key=b"caps", caps=caps)

@@ -6,6 +6,7 @@ private names."""
 from __future__ import annotations
 
 import ast
+import dataclasses
 from pathlib import Path
 
 import pytest
@@ -14,9 +15,12 @@ from support.audit import play
 import chkobba_p2p
 from chkobba_p2p.game.cards import Card
 from chkobba_p2p.game.rules import PRESETS, CutEvent, DealEvent, PlayEvent, SweepEvent
-from chkobba_p2p.observe.observer import INCOMPLETE, INVALID, VALID, DeckRevealed, Observer, Verdict
+from chkobba_p2p.observe.observer import DeckRevealed, Observer
+from chkobba_p2p.observe.verdict import INCOMPLETE, INVALID, VALID, Verdict
 from chkobba_p2p.tablestate import TableState
-from chkobba_p2p.transcript.session import HandScored, MatchDone, Session, TableReady
+from chkobba_p2p.transcript.bodies import PlayAction
+from chkobba_p2p.transcript.events import HandScored, MatchDone, TableReady
+from chkobba_p2p.transcript.session import Session
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 ENGINE = DealEvent | CutEvent | PlayEvent | SweepEvent
@@ -117,10 +121,11 @@ def test_a_redealt_opening_is_revealed_as_a_redeal():
 
 def _forge_take(s: Session) -> bool:
     a = s._decided
-    if not a or a.get("t") != "play":
+    if not isinstance(a, PlayAction):
         return False
     table = s.game.hand.table
-    a["take"] = [] if a["take"] else [table[0].id] if table else [Card(0).id]
+    s._decided = dataclasses.replace(a, take=() if a.take else (table[0],) if table
+                                     else (Card(0),))
     return True
 
 
@@ -179,7 +184,8 @@ def _private_names(tree: ast.AST) -> set[str]:
     return {n for n in names if n.startswith("_") and not n.endswith("__")}
 
 
-@pytest.mark.parametrize("owner", ["chkobba_p2p/transcript/session.py", "chkobba_p2p/deal/core.py"])
+@pytest.mark.parametrize("owner", ["chkobba_p2p/transcript/session.py",
+                                   "chkobba_p2p/transcript/driver.py", "chkobba_p2p/deal/core.py"])
 def test_no_module_reaches_into_the_private_names_of_the_session_or_the_deal(owner):
     private = _private_names(ast.parse((ROOT / owner).read_text()))
     assert {"_apply", "_phase", "_after_finish", "_set_hand"} & private  # the check sees them

@@ -19,12 +19,13 @@ from chkobba_p2p._shell.peer import BotController
 from chkobba_p2p.deal.core import JobResult, ProofJob, run_job
 from chkobba_p2p.game.rules import Ruleset
 from chkobba_p2p.link.events import Outcome
-from chkobba_p2p.link.handshake import SPOKEN, ClientHandshake
+from chkobba_p2p.link.handshake import ClientHandshake
 from chkobba_p2p.observe.audit import INVALID, VALID, audit_log
 from chkobba_p2p.testing import InMemoryTable, RecordingController
-from chkobba_p2p.transcript.session import CAP_PROOF_APART, CAP_SHUFFLE_PROOFS, Standing
+from chkobba_p2p.transcript.caps import CAP_PROOF_APART, CAP_SHUFFLE_PROOFS, SPOKEN
+from chkobba_p2p.transcript.events import Standing
 from chkobba_p2p.wire import codec as wire
-from chkobba_p2p.wire.logfile import read_transcript
+from chkobba_p2p.wire.logfile import read_log
 
 RULES = Ruleset(target=3)  # a short match: a hand or two
 
@@ -84,7 +85,7 @@ async def _play(tmp_path, players: int, classes: dict[int, type[ClientPeer]]
 def _turns(path) -> list[tuple[int, int, list[dict]]]:
     """(index, seat, deal items) of every turn of a log."""
     out = []
-    for i, body in enumerate(read_transcript(path).bodies):
+    for i, body in enumerate(read_log(path).bodies):
         e = wire.open_entry(body)
         if e.kind == "turn":
             out.append((i, e.seat, [d for d in e.fields.get("d") or [] if isinstance(d, dict)]))
@@ -368,7 +369,7 @@ def test_an_accusation_citing_an_entry_whose_proof_is_pending_reads_as_the_audit
     from chkobba_p2p.deal.core import run_job
     from chkobba_p2p.game.rules import PRESETS
     from chkobba_p2p.observe.audit import audit_bodies
-    from chkobba_p2p.transcript.session import Phase
+    from chkobba_p2p.transcript.table import Phase
 
     ss, _ = make_sessions(3, PRESETS["tunisian"], True, key=b"pending proof", apart=True)
     watcher = ss[2]

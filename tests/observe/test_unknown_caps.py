@@ -39,14 +39,12 @@ from chkobba_cli.watch import Narrator
 from chkobba_p2p.game.rules import Ruleset
 from chkobba_p2p.link.handshake import Lobby
 from chkobba_p2p.observe.audit import EXIT_UNSUPPORTED, UNSUPPORTED, VALID, audit_bodies
-from chkobba_p2p.observe.observer import UNKNOWN_CAPABILITY, Observer, Verdict, unknown_capabilities
+from chkobba_p2p.observe.observer import Observer
+from chkobba_p2p.observe.verdict import UNKNOWN_CAPABILITY, Verdict, unknown_capabilities
 from chkobba_p2p.timeline import build_timeline
-from chkobba_p2p.transcript.session import (
-    CAP_PROOF_APART,
-    IMPLEMENTED_CAPABILITIES,
-    GameFault,
-    Session,
-)
+from chkobba_p2p.transcript.bodies import GameFault
+from chkobba_p2p.transcript.caps import CAP_PROOF_APART, IMPLEMENTED_CAPABILITIES
+from chkobba_p2p.transcript.session import Session
 from chkobba_p2p.wire import codec as wire
 from chkobba_p2p.wire.codec import Identity
 
@@ -327,7 +325,7 @@ async def test_chkobba_watch_exits_4_and_blames_no_one(future, tmp_path, lang, h
 
 
 def _bodies(path: Path) -> list[bytes]:
-    from chkobba_p2p.observe.audit import read_log
+    from chkobba_p2p.wire.logfile import read_log
     return list(read_log(path).bodies)
 
 

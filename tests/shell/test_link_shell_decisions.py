@@ -17,7 +17,7 @@ from chkobba_p2p.link.admission import (
 )
 from chkobba_p2p.link.joiner import RETRY_FIRST, RETRY_MOST, SeatLink, pinned_fingerprint
 from chkobba_p2p.link.messages import read_frame
-from chkobba_p2p.transcript.liveness import Limits
+from chkobba_p2p.transcript.clocks import Limits
 from chkobba_p2p.wire.codec import Identity, encode
 
 

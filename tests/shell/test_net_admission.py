@@ -14,7 +14,7 @@ from support.net import GatedBot, RawClient, host_config, join_config
 from chkobba_p2p._shell.net import ClientPeer, HostPeer
 from chkobba_p2p._shell.peer import BotController
 from chkobba_p2p.wire.codec import open_entry
-from chkobba_p2p.wire.logfile import read_transcript
+from chkobba_p2p.wire.logfile import read_log
 
 
 async def _spectator(port: int, name: str) -> RawClient:
@@ -26,7 +26,7 @@ async def _spectator(port: int, name: str) -> RawClient:
 
 
 def _kinds(path) -> list[str]:
-    return [open_entry(b).kind for b in read_transcript(path).bodies]
+    return [open_entry(b).kind for b in read_log(path).bodies]
 
 
 async def test_strangers_and_spectators_at_a_players_address_never_lock_it_out(tmp_path):

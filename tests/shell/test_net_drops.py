@@ -23,7 +23,7 @@ from chkobba_p2p._shell.peer import (
 from chkobba_p2p.link.host import HostTable
 from chkobba_p2p.testing import GatedController, InMemoryTable, RecordingController
 from chkobba_p2p.wire.codec import ErrorCode, open_entry
-from chkobba_p2p.wire.logfile import read_transcript
+from chkobba_p2p.wire.logfile import read_log
 
 
 class Recorder(BotController):
@@ -58,8 +58,8 @@ async def test_dropped_connection_reconnects_and_the_match_completes(tmp_path):
     assert out["host"].done == out["guest"].done
     assert any(isinstance(e, Waiting) and e.seat == 1 for e in host_ctl.events)
     assert any(isinstance(e, Resumed) and e.seat == 1 for e in host_ctl.events)
-    assert read_transcript(tmp_path / "host.chklog").bodies == \
-        read_transcript(tmp_path / "guest.chklog").bodies
+    assert read_log(tmp_path / "host.chklog").bodies == \
+        read_log(tmp_path / "guest.chklog").bodies
 
 
 async def test_peer_that_never_returns_ends_the_game_with_a_signed_record(
@@ -102,7 +102,7 @@ async def test_peer_that_never_returns_ends_the_game_with_a_signed_record(
         assert o.aborted.by_seat == 0 and o.aborted.blamed_seat == left
         assert any(isinstance(e, Waiting) and e.seat == left for e in ctls[i].events)
     # The record is the last entry of the host's log, signed by seat 0.
-    last = open_entry(read_transcript(tmp_path / "host.chklog").bodies[-1])
+    last = open_entry(read_log(tmp_path / "host.chklog").bodies[-1])
     assert last.kind == "abort" and last.seat == 0 and last.fields["blamed"] == left
 
 
@@ -131,8 +131,8 @@ async def test_a_cut_link_reconnects_in_memory_and_the_match_completes(
     host_ctl = table.controllers[0]
     assert any(e.seat == 1 for e in host_ctl.of(Waiting))
     assert any(e.seat == 1 for e in host_ctl.of(Resumed))
-    assert read_transcript(tmp_path / "host.chklog").bodies == \
-        read_transcript(tmp_path / "seat1.chklog").bodies
+    assert read_log(tmp_path / "host.chklog").bodies == \
+        read_log(tmp_path / "seat1.chklog").bodies
 
 
 async def _vanish(gate, scope: trio.CancelScope) -> None:

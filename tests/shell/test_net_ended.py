@@ -29,10 +29,10 @@ from chkobba_p2p.link.messages import read_frame
 from chkobba_p2p.observe.audit import VALID, audit_log
 from chkobba_p2p.testing import GatedController, InMemoryTable, RecordingController
 from chkobba_p2p.transcript import ended
+from chkobba_p2p.transcript.clocks import Limits
 from chkobba_p2p.transcript.ended import EndedMatch, ended_match
-from chkobba_p2p.transcript.liveness import Limits
 from chkobba_p2p.wire.codec import ErrorCode, Identity, ProtocolError, encode, open_entry
-from chkobba_p2p.wire.logfile import SavedGame, read_transcript
+from chkobba_p2p.wire.logfile import SavedGame, read_log
 
 #: The table's clocks: a long move clock, a short allowance (the seat that dies while to
 #: play is flagged ``peer_left`` once it is spent).  MockClock: time costs nothing.
@@ -56,7 +56,7 @@ class Lingering(RecordingController):
 
 def _signed_by(log: Path, seat: int) -> list[str]:
     """The kinds of the entries ``seat`` signed in ``log``."""
-    return [e.kind for e in map(open_entry, read_transcript(log).bodies) if e.seat == seat]
+    return [e.kind for e in map(open_entry, read_log(log).bodies) if e.seat == seat]
 
 
 def _verdict(log: Path) -> tuple[str, str | None, int | None, int | None]:
@@ -152,8 +152,8 @@ async def test_a_seat_back_after_its_flag_gets_the_hosts_end_and_then_a_new_tabl
     assert came_back.log_path == tmp_path / "seat1.chklog"
     # One match, one signed ending: the host's, in both logs, and nothing the returning
     # seat signed after it went away.
-    assert read_transcript(tmp_path / "seat1.chklog").bodies == \
-        read_transcript(tmp_path / "host.chklog").bodies
+    assert read_log(tmp_path / "seat1.chklog").bodies == \
+        read_log(tmp_path / "host.chklog").bodies
     assert "abort" not in _signed_by(tmp_path / "seat1.chklog", 1)
     assert _verdict(tmp_path / "seat1.chklog") == _verdict(tmp_path / "host.chklog") == \
         (VALID, "on_time", 0, 1)
@@ -215,13 +215,14 @@ def test_an_impostors_unknown_game_still_stops_nothing():
 
 def _two_seat_session(identity: Identity):
     from chkobba_p2p.game.rules import Ruleset
-    from chkobba_p2p.transcript import session as S
+    from chkobba_p2p.transcript.session import Session
+    from chkobba_p2p.transcript.table import SeatInfo, TableInfo
 
     host = Identity.generate()
-    info = S.TableInfo(b"g" * 16, 1, 2, Ruleset(),
-                       (S.SeatInfo(0, host.public, "h"), S.SeatInfo(1, identity.public, "j")))
-    hs, genesis = S.Session.create(host, info)
-    return S.Session.join(identity, genesis, host.public, None)
+    info = TableInfo(b"g" * 16, 1, 2, Ruleset(),
+                     (SeatInfo(0, host.public, "h"), SeatInfo(1, identity.public, "j")))
+    hs, genesis = Session.create(host, info)
+    return Session.join(identity, genesis, host.public, None)
 
 
 # ------------------------------------------------------------------ pure parts
@@ -229,13 +230,14 @@ def _two_seat_session(identity: Identity):
 
 def _ended_transcript() -> tuple[list[bytes], Identity, Identity]:
     from chkobba_p2p.game.rules import Ruleset
-    from chkobba_p2p.transcript import session as S
+    from chkobba_p2p.transcript.session import Session
+    from chkobba_p2p.transcript.table import SeatInfo, TableInfo
 
     host, seat = Identity.generate(), Identity.generate()
-    info = S.TableInfo(b"e" * 16, 1, 2, Ruleset(),
-                       (S.SeatInfo(0, host.public, "h"), S.SeatInfo(1, seat.public, "j")))
-    hs, genesis = S.Session.create(host, info)
-    js = S.Session.join(seat, genesis, host.public, None)
+    info = TableInfo(b"e" * 16, 1, 2, Ruleset(),
+                     (SeatInfo(0, host.public, "h"), SeatInfo(1, seat.public, "j")))
+    hs, genesis = Session.create(host, info)
+    js = Session.join(seat, genesis, host.public, None)
     bodies = [genesis.body]
     for me, other in ((js, hs), (hs, js)):
         e = me.next_entry()
@@ -291,6 +293,31 @@ def test_a_host_finds_the_matches_it_ended_in_its_logs_and_only_those(tmp_path,
     assert match.seat_of(seat.public) == 1
     assert ended.EndedLogs(Identity.generate().public, tmp_path).find(game) is None
     assert ended.kept(host.public, game) == match  # found once, then from memory
+
+
+def test_a_host_reads_its_logs_with_the_audits_limits(tmp_path, monkeypatch):
+    """The ended matches are read by the one log reader (wire/logfile.py): a log over the
+    size limit, or with a frame no log can hold after its end, is not answered from."""
+    from chkobba_p2p.wire import logfile
+
+    monkeypatch.setattr(ended, "_kept", type(ended._kept)())
+    bodies, _, host = _ended_transcript()
+    game = open_entry(bodies[0]).game
+    path = tmp_path / "ended.chklog"
+    _write_log(path, bodies, host.public)
+    size = path.stat().st_size
+    assert logfile.read_header(path) == logfile.read_log(path).header
+    monkeypatch.setattr(logfile, "MAX_LOG_BYTES", size - 1)
+    assert ended.EndedLogs(host.public, tmp_path).find(game) is None
+    monkeypatch.setattr(logfile, "MAX_LOG_BYTES", size)
+    with open(path, "ab") as f:
+        f.write((logfile.wire.MAX_FRAME + 1).to_bytes(4, "big"))
+    monkeypatch.setattr(logfile, "MAX_LOG_BYTES", size + 4)
+    assert logfile.read_log(path).tail is not None and not logfile.read_log(path).truncated
+    assert ended.EndedLogs(host.public, tmp_path).find(game) is None
+    path.write_bytes(path.read_bytes()[:size + 2])  # a torn length: a crash, still read
+    match = ended.EndedLogs(host.public, tmp_path).find(game)
+    assert match is not None and match.bodies == tuple(bodies)
 
 
 # ------------------------------------------------------------------ loopback TCP

@@ -13,7 +13,7 @@ from support.net import GatedBot, RawClient, host_config, join_config, run_then_
 from chkobba_p2p._shell.net import ClientPeer, HostPeer
 from chkobba_p2p._shell.peer import BotController
 from chkobba_p2p.wire.codec import Identity, open_entry
-from chkobba_p2p.wire.logfile import read_transcript
+from chkobba_p2p.wire.logfile import read_log
 
 
 class _SmallDoor(HostPeer):
@@ -61,5 +61,5 @@ async def test_a_restarted_seat_gets_back_in_through_a_flood_of_strangers(tmp_pa
     assert host.outcome().completed
     assert host.refused_connections >= 20
     for path in (result.log_path, host.outcome().log_path):
-        kinds = [open_entry(b).kind for b in read_transcript(path).bodies]
+        kinds = [open_entry(b).kind for b in read_log(path).bodies]
         assert "abort" not in kinds, "somebody was flagged"

@@ -21,9 +21,11 @@ from chkobba_p2p._shell.peer import BotController, Restored, Resumed, SeatBusy, 
 from chkobba_p2p.game import rules as R
 from chkobba_p2p.observe.audit import VALID, audit_bodies, audit_log
 from chkobba_p2p.tablestate import TableState
-from chkobba_p2p.transcript import session as S
-from chkobba_p2p.wire.codec import ErrorCode, Identity, open_entry
-from chkobba_p2p.wire.logfile import read_transcript
+from chkobba_p2p.transcript.events import Aborted, HandStarted
+from chkobba_p2p.transcript.session import Session
+from chkobba_p2p.transcript.table import SeatInfo, TableInfo
+from chkobba_p2p.wire.codec import Entry, ErrorCode, Identity, open_entry
+from chkobba_p2p.wire.logfile import read_log
 
 
 class Recorder(BotController):
@@ -86,7 +88,7 @@ async def test_a_resumed_peer_gets_its_whole_table_back_in_one_event(tmp_path):
         assert getattr(restored, name) == getattr(before, name), name
     assert restored.turn == 1  # it crashed holding the floor
     hand = first.hand_events
-    assert isinstance(hand[0], S.HandStarted) and hand[0].number == restored.hand_number
+    assert isinstance(hand[0], HandStarted) and hand[0].number == restored.hand_number
     assert any(isinstance(e, R.PlayEvent) for e in hand)
     assert out["me"].completed and out["host"].completed
 
@@ -111,7 +113,7 @@ async def test_a_resignation_ends_the_match_with_a_loss_that_the_audit_confirms(
         assert "guest resigned" in o.describe()
     seen = TableState().apply_all(host_ctl.events)
     assert seen.winner_side == 0 and seen.over
-    last = open_entry(read_transcript(tmp_path / "host.chklog").bodies[-1])
+    last = open_entry(read_log(tmp_path / "host.chklog").bodies[-1])
     assert last.kind == "abort" and last.seat == 1
     assert last.fields["code"] == 404 and last.fields["blamed"] == 1
     for log in ("host", "guest"):
@@ -124,10 +126,10 @@ async def test_a_resignation_ends_the_match_with_a_loss_that_the_audit_confirms(
 async def test_resigning_needs_a_running_match():
     assert BotController().resign() is False  # no peer behind it
     ident = Identity.generate()
-    table = S.TableInfo(b"g" * 16, 1, 2, R.Ruleset(),
-                        (S.SeatInfo(0, ident.public, "a"),
-                         S.SeatInfo(1, Identity.generate().public, "b")))
-    session, _ = S.Session.create(ident, table)
+    table = TableInfo(b"g" * 16, 1, 2, R.Ruleset(),
+                        (SeatInfo(0, ident.public, "a"),
+                         SeatInfo(1, Identity.generate().public, "b")))
+    session, _ = Session.create(ident, table)
     session.resign()
     assert session.aborted is not None and session.aborted.resigned
     with pytest.raises(Exception, match="already over"):
@@ -135,9 +137,9 @@ async def test_resigning_needs_a_running_match():
 
 
 async def test_an_abort_coded_resigned_against_another_seat_is_no_resignation():
-    a = S.Aborted(0, ErrorCode.RESIGNED, 1, "seat 1 gave up, says seat 0")
+    a = Aborted(0, ErrorCode.RESIGNED, 1, "seat 1 gave up, says seat 0")
     assert not a.resigned and a.winner_side(2) is None
-    b = S.Aborted(3, ErrorCode.RESIGNED, 3, "")
+    b = Aborted(3, ErrorCode.RESIGNED, 3, "")
     assert b.resigned and b.winner_side(4) == 0  # seats 1 and 3 are side 1
 
 
@@ -253,14 +255,14 @@ def _free_port() -> int:
 VECTOR = Path(__file__).parent.parent / "vectors" / "wire_resign.json"
 
 
-def _resign_case() -> tuple[S.Entry, S.Entry, Identity, Identity]:
+def _resign_case() -> tuple[Entry, Entry, Identity, Identity]:
     host = Identity.from_seed(bytes([1]) * 32)
     guest = Identity.from_seed(bytes([2]) * 32)
-    table = S.TableInfo(bytes(range(16)), 1, 2, R.Ruleset(),
-                        (S.SeatInfo(0, host.public, "host"), S.SeatInfo(1, guest.public, "amel")),
+    table = TableInfo(bytes(range(16)), 1, 2, R.Ruleset(),
+                        (SeatInfo(0, host.public, "host"), SeatInfo(1, guest.public, "amel")),
                         ("deal/v1", "resume/v1"))  # the table the vector was made with
-    _, genesis = S.Session.create(host, table, master=bytes(32))
-    session = S.Session.join(guest, genesis, host.public, master=bytes([9]) * 32)
+    _, genesis = Session.create(host, table, master=bytes(32))
+    session = Session.join(guest, genesis, host.public, master=bytes([9]) * 32)
     return genesis, session.resign("amel resigned"), host, guest
 
 
@@ -292,7 +294,7 @@ def test_resign_vector():
         assert (entry.kind if k == "k" else entry.seat if k == "seat" else
                 entry.seq if k == "n" else entry.fields[k]) == value, k
     # A third party (the host here) accepts it and ends the match with the loss.
-    s = S.Session(host, S.TableInfo.from_entry(genesis), 0, genesis)
+    s = Session(host, TableInfo.from_entry(genesis), 0, genesis)
     s.receive(entry)
     assert s.aborted is not None and s.aborted.resigned
     assert s.aborted.winner_side(2) == v["winner_side"]

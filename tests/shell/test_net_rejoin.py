@@ -26,9 +26,9 @@ from chkobba_p2p._shell.peer import (
 from chkobba_p2p.link.handshake import HostHandshake
 from chkobba_p2p.link.host import HostTable
 from chkobba_p2p.testing import GatedController, InMemoryTable, RecordingController
-from chkobba_p2p.transcript.liveness import Limits
+from chkobba_p2p.transcript.clocks import Limits
 from chkobba_p2p.wire.codec import ErrorCode, Identity, open_entry
-from chkobba_p2p.wire.logfile import read_transcript
+from chkobba_p2p.wire.logfile import read_log
 
 
 def _free_tcp_port() -> int:
@@ -103,7 +103,7 @@ async def test_a_seat_without_its_saved_state_signs_nothing_and_blames_no_one(tm
     assert seen.plays == 0 and not seen.events
     assert not host_session.finished
     assert all(open_entry(b).kind != "abort"
-               for b in read_transcript(tmp_path / "host.chklog").bodies)
+               for b in read_log(tmp_path / "host.chklog").bodies)
 
 
 async def _abandoned_game(tmp_path, port: int, identity: Identity, state) -> None:
@@ -121,7 +121,7 @@ async def test_a_host_that_closed_the_table_is_reported_at_once_not_blamed(tmp_p
     state = tmp_path / "amel.state"
     await _abandoned_game(tmp_path, port, identity, state)
     log = tmp_path / "amel.chklog"
-    before = read_transcript(log).bodies
+    before = read_log(log).bodies
     cfg = dataclasses.replace(join_config(tmp_path, port, "amel"), identity=identity,
                               state_path=state)
     peer = ClientPeer(cfg, BotController("greedy", 1))
@@ -132,7 +132,7 @@ async def test_a_host_that_closed_the_table_is_reported_at_once_not_blamed(tmp_p
     assert out.aborted is None
     assert out.error is not None and "nobody is listening there" in out.error
     assert f"127.0.0.1:{port}" in out.error
-    assert read_transcript(log).bodies == before  # nothing signed
+    assert read_log(log).bodies == before  # nothing signed
     assert state.exists()  # the game can still be resumed once the host is back
 
 
@@ -169,7 +169,7 @@ async def test_a_saved_game_that_is_already_over_is_told_and_never_blocks_a_join
         listener.listen(4)
         listener.setblocking(False)
         seen = RecordingController(1)
-        ended_log = read_transcript(tmp_path / "amel.chklog").bodies
+        ended_log = read_log(tmp_path / "amel.chklog").bodies
         peer = ClientPeer(cfg, seen)
         with trio.fail_after(30):
             again = await peer.run()
@@ -186,7 +186,7 @@ async def test_a_saved_game_that_is_already_over_is_told_and_never_blocks_a_join
     over = [e for e in seen.events if isinstance(e, Notice)
             and e.kind is NoticeKind.SAVED_GAME_OVER]
     assert [n.path for n in over] == [tmp_path / "amel.chklog"]
-    assert read_transcript(tmp_path / "amel.chklog").bodies == ended_log
+    assert read_log(tmp_path / "amel.chklog").bodies == ended_log
     assert not state.exists()
 
 
@@ -322,7 +322,7 @@ async def test_a_saved_game_whose_address_answers_no_chkobba_host_is_kept(tmp_pa
     state = tmp_path / "amel.state"
     await _abandoned_game(tmp_path, port, identity, state)
     log = tmp_path / "amel.chklog"
-    before = read_transcript(log).bodies
+    before = read_log(log).bodies
     cfg = dataclasses.replace(join_config(tmp_path, port, "amel"), identity=identity,
                               state_path=state)
     listener = trio.socket.socket()
@@ -355,7 +355,7 @@ async def test_a_saved_game_whose_address_answers_no_chkobba_host_is_kept(tmp_pa
     assert out.error_code == OutcomeError.CONNECT_FAILED
     assert out.aborted is None and out.done is None
     assert not [e for e in recorder.events if isinstance(e, Waiting)]  # no countdown
-    assert read_transcript(log).bodies == before  # nothing signed
+    assert read_log(log).bodies == before  # nothing signed
     assert state.exists()
 
 

@@ -10,9 +10,9 @@ from support.net import host_config, join_config
 from chkobba_p2p._shell.net import ClientPeer, HostPeer
 from chkobba_p2p._shell.peer import BotController, Lobby
 from chkobba_p2p.game.rules import DealEvent, Ruleset
-from chkobba_p2p.link.handshake import CAP_READY_CHECK, CAPABILITIES
 from chkobba_p2p.link.handshake import Lobby as SeatLobby
-from chkobba_p2p.transcript.session import TableReady
+from chkobba_p2p.transcript.caps import CAP_READY_CHECK, CAPABILITIES
+from chkobba_p2p.transcript.events import TableReady
 from chkobba_p2p.wire.codec import Identity
 
 

@@ -23,7 +23,7 @@ from chkobba_p2p._shell.transport import TcpTransport
 from chkobba_p2p._shell.watch import WatchConfig, watch_match
 from chkobba_p2p.link.spectators import END_LIMIT, serve_until
 from chkobba_p2p.observe.audit import VALID, audit_log
-from chkobba_p2p.observe.observer import INCOMPLETE
+from chkobba_p2p.observe.verdict import INCOMPLETE
 from chkobba_p2p.testing import InMemoryTable
 
 # ------------------------------------------------------------------ the pure decision

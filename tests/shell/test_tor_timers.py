@@ -24,7 +24,7 @@ from chkobba_p2p._shell.peer import (
 from chkobba_p2p._shell.tor import TOR_HANDSHAKE, over_tor
 from chkobba_p2p.game.rules import Ruleset
 from chkobba_p2p.testing import MemoryNetwork, RecordingController
-from chkobba_p2p.transcript.liveness import ClockReading
+from chkobba_p2p.transcript.clocks import ClockReading
 
 
 class Timed(RecordingController):

@@ -12,15 +12,19 @@ from pathlib import Path
 
 from chkobba_p2p.bots.levels import make_bot
 from chkobba_p2p.game.rules import PRESETS, Ruleset
-from chkobba_p2p.link.handshake import SPOKEN, Lobby
-from chkobba_p2p.transcript.session import CAP_PROOF_APART, GameFault, Phase, Session
+from chkobba_p2p.link.handshake import Lobby
+from chkobba_p2p.transcript.bodies import GameFault
+from chkobba_p2p.transcript.caps import CAP_PROOF_APART, SPOKEN
+from chkobba_p2p.transcript.session import Session
+from chkobba_p2p.transcript.table import Phase
 from chkobba_p2p.wire import codec as wire
 from chkobba_p2p.wire.codec import ErrorCode, Identity, ProtocolError
 from chkobba_p2p.wire.logfile import TranscriptWriter
 
 #: ``hook(session)`` runs just before ``session`` signs its next entry; it may change
 #: what the seat is about to sign: ``session.game._out`` (the deal items) and
-#: ``session._decided`` (the action).  Return True once it has cheated.
+#: ``session._decided`` (the action: a ``PlayAction`` or ``CutAction``).  Return True once
+#: it has cheated.
 Hook = Callable[[Session], bool]
 
 

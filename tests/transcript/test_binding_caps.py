@@ -2,7 +2,7 @@
 29): only the host sees the hellos, so the genesis alone cannot say that every seat plays
 a capability.  Each seat's ``ready`` lists the genesis's capabilities that it plays
 (``ready.caps``), and a binding one is in effect only when the genesis holds it and every
-ready lists it (PROTOCOL.md 3, 6.1; :func:`chkobba_p2p.transcript.session.effective_caps`).  A host
+ready lists it (PROTOCOL.md 3, 6.1; :func:`chkobba_p2p.transcript.caps.effective_caps`).  A host
 that puts one in the genesis for a seat that does not speak it gets the old way for
 everyone, and is itself blamed if it then plays the new way.
 
@@ -25,28 +25,31 @@ from test_proof_apart import OldJoiner
 from chkobba_p2p._shell.net import ClientPeer, HostPeer
 from chkobba_p2p.bots.levels import make_bot
 from chkobba_p2p.deal import MSG_PROOF
-from chkobba_p2p.deal.core import MSG_SHUFFLE, ProofJob, run_job
+from chkobba_p2p.deal.core import ProofJob, run_job
+from chkobba_p2p.deal.messages import MSG_SHUFFLE
 from chkobba_p2p.game.rules import Ruleset
 from chkobba_p2p.link.events import Outcome
-from chkobba_p2p.link.handshake import CAP_READY_CAPS, SPOKEN, Lobby
+from chkobba_p2p.link.handshake import Lobby
 from chkobba_p2p.observe.audit import INCOMPLETE, INVALID, VALID, audit_bodies, audit_log
 from chkobba_p2p.observe.observer import Observer
 from chkobba_p2p.testing import InMemoryTable, RecordingController
-from chkobba_p2p.transcript.session import (
+from chkobba_p2p.transcript.bodies import GameFault
+from chkobba_p2p.transcript.caps import (
     BINDING_CAPABILITIES,
     CAP_EARLY_DEAL,
     CAP_PROOF_APART,
+    CAP_READY_CAPS,
     CAP_SHUFFLE_PROOFS,
     IMPLEMENTED_CAPABILITIES,
+    SPOKEN,
     TABLE_CAPABILITIES,
-    GameFault,
-    Session,
-    TableInfo,
     effective_caps,
 )
+from chkobba_p2p.transcript.session import Session
+from chkobba_p2p.transcript.table import TableInfo
 from chkobba_p2p.wire import codec as wire
 from chkobba_p2p.wire.codec import ErrorCode, Identity
-from chkobba_p2p.wire.logfile import read_transcript
+from chkobba_p2p.wire.logfile import read_log
 
 RULES = Ruleset(target=3)  # a short match: a hand or two
 VECTORS = Path(__file__).parent.parent / "vectors"
@@ -403,7 +406,7 @@ def test_early_deal_in_effect_when_every_ready_lists_it():
 def test_the_published_apart_log_has_no_ready_caps_and_still_audits_clean():
     """tests/vectors/transcript_apart.chklog predates ready.caps: the genesis alone
     decides, the observer plays proof-apart/v1 as the log does, and no violation."""
-    log = read_transcript(VECTORS / "transcript_apart.chklog")
+    log = read_log(VECTORS / "transcript_apart.chklog")
     readies = [wire.open_entry(b) for b in log.bodies[1:3]]
     assert [e.kind for e in readies] == ["ready", "ready"]
     assert all("caps" not in e.fields for e in readies)
@@ -480,7 +483,7 @@ async def test_real_peers_at_a_lying_hosts_table_with_an_old_joiner(tmp_path, au
     assert all(o.done is not None and o.aborted is None and o.error is None
                for o in outcomes), [(o.aborted, o.error) for o in outcomes]
     assert CAP_PROOF_APART in outcomes[0].table.caps  # the lie is in the genesis
-    bodies = read_transcript(outcomes[2].log_path).bodies
+    bodies = read_log(outcomes[2].log_path).bodies
     readies = [wire.open_entry(b) for b in bodies[1:5]]
     assert [CAP_PROOF_APART in e.fields["caps"] for e in readies] == [True, True, False, True]
     assert not [d for _, _, d in _items(list(bodies)) if d["t"] == MSG_PROOF]

@@ -47,7 +47,15 @@ from chkobba_p2p.testing import (
     lying_abort,
     lying_host,
 )
-from chkobba_p2p.transcript import session as S
+from chkobba_p2p.transcript.clocks import (
+    clock_reading,
+    dispute_contradicts,
+    flag_holds,
+    flag_winner,
+    make_clock,
+)
+from chkobba_p2p.transcript.events import Standing
+from chkobba_p2p.transcript.table import Phase
 from chkobba_p2p.wire.codec import ErrorCode, open_entry
 
 #: A short move clock and allowance (time costs nothing under MockClock).
@@ -114,7 +122,7 @@ async def test_an_honest_flag_is_not_disputed(tmp_path, autojump_clock):
         bodies = audit_log(tmp_path / name, workers=0)
         assert (bodies.verdict, bodies.code, bodies.winner) == (VALID, "on_time", 0)
     last = open_entry(table.host.core.session.bodies[-1])
-    clock = S.clock_reading(last.fields.get("clock"))
+    clock = clock_reading(last.fields.get("clock"))
     assert clock is not None and clock["used"] >= clock["move"] == 20_000
 
 
@@ -122,13 +130,13 @@ def test_a_flag_whose_own_reading_shows_time_left_stands_for_nothing():
     ss, _ = _to_play(1)
     host, guest = ss
     entry = host.abort(ErrorCode.TIMEOUT, 1, "slow", flag=1,
-                       clock=S.make_clock(300, 120, 3, 120))
+                       clock=make_clock(300, 120, 3, 120))
     guest.receive(entry)
     assert guest.aborted is not None and guest.aborted.flag is None
     assert audit_bodies(guest.bodies, workers=0).code == "aborted"
     away = host.abort(ErrorCode.PEER_LEFT, 1, "away", flag=1,
-                      clock=S.make_clock(300, 120, 0, 60))
-    assert S.flag_holds(dict(away.fields), 0, players=2, phase=S.Phase.PLAYING,
+                      clock=make_clock(300, 120, 0, 60))
+    assert flag_holds(dict(away.fields), 0, players=2, phase=Phase.PLAYING,
                         floor=1) is None
 
 
@@ -137,9 +145,9 @@ def test_a_dispute_voids_a_flag_only_beyond_the_tolerance(used, stands):
     ss, _ = _to_play(1)
     host, guest = ss
     flag = host.abort(ErrorCode.TIMEOUT, 1, "slow", flag=1,
-                      clock=S.make_clock(300, 120, 300, 120))
+                      clock=make_clock(300, 120, 300, 120))
     guest.receive(flag)
-    dispute = guest.dispute(S.make_clock(300, 120, used, 120))
+    dispute = guest.dispute(make_clock(300, 120, used, 120))
     assert dispute is not None
     host.receive(dispute)
     for s in (host, guest):
@@ -154,23 +162,23 @@ def test_only_the_flagged_seat_can_dispute_and_only_the_flag_it_cites():
     ss, _ = _to_play(1, players=3)
     host = ss[0]
     flag = host.abort(ErrorCode.TIMEOUT, 1, "slow", flag=1,
-                      clock=S.make_clock(300, 120, 300, 120))
+                      clock=make_clock(300, 120, 300, 120))
     for s in ss[1:]:
         s.receive(flag)
-    assert ss[2].dispute(S.make_clock(300, 120, 1, 120)) is None  # not flagged
+    assert ss[2].dispute(make_clock(300, 120, 1, 120)) is None  # not flagged
     # A third seat's "dispute", forged by hand: it voids nothing.
     forged = ss[2]._sign("abort", {"code": int(ErrorCode.CLOCK_DISPUTE), "blamed": 0,
                                    "why": "x", "evidence": flag.body,
-                                   "clock": S.make_clock(300, 120, 1, 120)})
+                                   "clock": make_clock(300, 120, 1, 120)})
     host.receive(forged)
     assert host.aborted.flag == 1
     # Citing something else than the flag: nothing either.
     other = ss[1]._sign("abort", {"code": int(ErrorCode.CLOCK_DISPUTE), "blamed": 0,
                                   "why": "x", "evidence": b"not the flag",
-                                  "clock": S.make_clock(300, 120, 1, 120)})
+                                  "clock": make_clock(300, 120, 1, 120)})
     host.receive(other)
     assert host.aborted.flag == 1
-    real = ss[1].dispute(S.make_clock(300, 120, 1, 120))
+    real = ss[1].dispute(make_clock(300, 120, 1, 120))
     host.receive(real)
     assert host.aborted.flag is None and host.aborted.disputed_by == 1
 
@@ -184,19 +192,19 @@ def test_a_joiner_blaming_another_joiner_is_only_a_claim(players):
     another's connection, so every copy and the replay call it a claim, never owed."""
     ss, _ = _to_play(2, players=players)
     entry = ss[1].abort(ErrorCode.TIMEOUT, 2, "seat 2 resigned")
-    assert ss[1].aborted.standing == S.Standing.CLAIMED
+    assert ss[1].aborted.standing == Standing.CLAIMED
     for s in (ss[0], ss[2]):
         s.receive(entry)
-        assert s.aborted.standing == S.Standing.CLAIMED, s.own_seat
+        assert s.aborted.standing == Standing.CLAIMED, s.own_seat
         assert "nothing in the log shows it" in s.aborted.describe()
     r = audit_bodies(ss[0].bodies, workers=0)
-    assert r.standing == S.Standing.CLAIMED and r.blamed is None, r.summary()
+    assert r.standing == Standing.CLAIMED and r.blamed is None, r.summary()
     assert "owed" not in r.summary()
     # The host's word against the seat to play is still what the log shows.
     ss2, _ = _to_play(2, players=players)
     e2 = ss2[0].abort(ErrorCode.TIMEOUT, 2, "slow")
     ss2[2].receive(e2)
-    assert ss2[2].aborted.standing == S.Standing.OWED
+    assert ss2[2].aborted.standing == Standing.OWED
 
 
 # ------------------------------------------------------------ case 4: the loser can't escape
@@ -242,7 +250,7 @@ def test_a_copy_of_the_flagged_seat_stopping_at_the_flag_does_not_void_it(tmp_pa
     ss, ids = _to_play(1)
     host, guest = ss
     host.abort(ErrorCode.TIMEOUT, 1, "seat 1 held the floor too long", flag=1,
-               clock=S.make_clock(20, 10, 20, 10))
+               clock=make_clock(20, 10, 20, 10))
     guest.abort(ErrorCode.PEER_LEFT, 0, "the host stayed unreachable")
     logs = _logs(tmp_path, Played(ss, ids), (0, 1))
     assert logs[0].ending == ON_TIME and logs[1].ending == "aborted"
@@ -318,7 +326,7 @@ def test_at_three_players_the_seat_that_loses_the_match_loses_and_the_others_sta
         entry = ss[1].leave("gone")
     else:
         entry = host.abort(ErrorCode.TIMEOUT, 1, "slow", flag=1,
-                           clock=S.make_clock(20, 10, 20, 10))
+                           clock=make_clock(20, 10, 20, 10))
     for s in ss:
         if s.own_seat != entry.seat:
             s.receive(entry)
@@ -349,10 +357,10 @@ def test_at_three_players_the_seat_that_loses_the_match_loses_and_the_others_sta
 
 
 def test_flag_winner_scores_the_two_others_as_they_stand():
-    assert S.flag_winner(1, 3, (5, 0, 2)) == 0
-    assert S.flag_winner(1, 3, (1, 9, 4)) == 2
-    assert S.flag_winner(1, 3, (3, 0, 3)) is None
-    assert S.flag_winner(0, 2) == 1 and S.flag_winner(3, 4) == 0
+    assert flag_winner(1, 3, (5, 0, 2)) == 0
+    assert flag_winner(1, 3, (1, 9, 4)) == 2
+    assert flag_winner(1, 3, (3, 0, 3)) is None
+    assert flag_winner(0, 2) == 1 and flag_winner(3, 4) == 0
 
 
 # ------------------------------------------------------------ the adversary, property-based
@@ -361,7 +369,7 @@ def test_flag_winner_scores_the_two_others_as_they_stand():
 def test_lying_abort_kit_signs_what_an_adversary_can():
     ss, _ = _to_play(1)
     e = lying_abort(ss[0], code=ErrorCode.TIMEOUT, blamed=1, flag=True, used=2.0)
-    assert e.fields["flag"] == 1 and S.clock_reading(e.fields["clock"])["used"] == 2000
+    assert e.fields["flag"] == 1 and clock_reading(e.fields["clock"])["used"] == 2000
     assert ss[0].aborted.flag is None  # its own reading refutes it
     assert _flag  # the on-time suite's helper is the same kind of tool
 
@@ -390,10 +398,10 @@ def test_an_honest_seat_in_time_never_loses_on_time_in_its_own_logs(
         entry = lying_abort(evil, code=code, blamed=victim, flag=False)
     honest.receive(entry)
     # The honest client's own check (SeatCore.dispute_flag): its clock, its time away.
-    mine = S.make_clock(300, 120, honest_used, 120)
+    mine = make_clock(300, 120, honest_used, 120)
     flag = honest.flag_to_dispute()
-    if flag is not None and S.dispute_contradicts(
-            code, S.clock_reading(flag.fields.get("clock")), mine):
+    if flag is not None and dispute_contradicts(
+            code, clock_reading(flag.fields.get("clock")), mine):
         honest.dispute(mine)
     r = audit_bodies(honest.bodies, workers=0)
     lost_on_time = r.code == "on_time" and r.blamed == victim

@@ -19,10 +19,12 @@ from chkobba_p2p.link.host import HostTable
 from chkobba_p2p.link.joiner import SeatLink
 from chkobba_p2p.observe.audit import INCOMPLETE, INVALID, VALID, audit_log
 from chkobba_p2p.testing import GatedController, InMemoryTable, RecordingController
-from chkobba_p2p.transcript.session import Phase, Session, Standing
+from chkobba_p2p.transcript.events import Standing
+from chkobba_p2p.transcript.session import Session
+from chkobba_p2p.transcript.table import Phase
 from chkobba_p2p.wire import codec as wire
 from chkobba_p2p.wire.codec import ErrorCode, Identity, make_entry
-from chkobba_p2p.wire.logfile import read_transcript
+from chkobba_p2p.wire.logfile import read_log
 
 # ------------------------------------------------------------------------ the harness
 
@@ -408,8 +410,8 @@ async def test_an_unauthenticated_unknown_game_error_deletes_nothing(tmp_path, k
     assert out["state_after_error"] is True
     assert out["guest"].completed, out["guest"].describe()
     assert out["host"].completed and out["host"].done == out["guest"].done
-    assert read_transcript(tmp_path / "host.chklog").bodies == \
-        read_transcript(tmp_path / "g1.chklog").bodies
+    assert read_log(tmp_path / "host.chklog").bodies == \
+        read_log(tmp_path / "g1.chklog").bodies
 
 
 # ----------------------------------------------------------- 5. a bare claim as fact

@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from chkobba_p2p.transcript.liveness import Clocks, Limits
+from chkobba_p2p.transcript.clocks import Clocks, Limits
 
 L = Limits(move=10.0, allowance=6.0)
 

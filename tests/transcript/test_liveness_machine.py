@@ -1,7 +1,7 @@
 """A stateful Hypothesis test of liveness over the sans-IO layer (issue 12).
 
 Every seat runs the real :class:`~chkobba_p2p.transcript.session.Session`; seat 0 is the host, which
-relays and runs the real :class:`~chkobba_p2p.transcript.liveness.Clocks` on a virtual time.  The
+relays and runs the real :class:`~chkobba_p2p.transcript.clocks.Clocks` on a virtual time.  The
 links are in-memory queues (in order on each link, as TCP) and a scheduler drawn by
 Hypothesis interleaves deliveries across links, drops and resumes connections (in-flight
 frames are lost; a resume replays what the other side lacks, as PROTOCOL.md 13 says),
@@ -24,8 +24,9 @@ from test_liveness_attacks import Withholder
 from test_session import Table
 
 from chkobba_p2p.game.rules import Ruleset
-from chkobba_p2p.transcript.liveness import Clocks, Limits
-from chkobba_p2p.transcript.session import GameFault, Phase
+from chkobba_p2p.transcript.bodies import GameFault
+from chkobba_p2p.transcript.clocks import Clocks, Limits
+from chkobba_p2p.transcript.table import Phase
 from chkobba_p2p.wire import codec as wire
 from chkobba_p2p.wire.codec import ErrorCode, ProtocolError
 

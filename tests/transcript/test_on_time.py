@@ -28,8 +28,10 @@ from chkobba_p2p.game.seating import Seating
 from chkobba_p2p.observe.audit import INCOMPLETE, VALID, audit_bodies, audit_log
 from chkobba_p2p.observe.history import ON_TIME, games, record_against, summarize
 from chkobba_p2p.testing import GatedController, InMemoryTable, RecordingController
-from chkobba_p2p.transcript import session as S
-from chkobba_p2p.wire.codec import ErrorCode, Identity, open_entry
+from chkobba_p2p.transcript.clocks import flag_holds, flag_winner, make_clock
+from chkobba_p2p.transcript.session import Session
+from chkobba_p2p.transcript.table import Phase
+from chkobba_p2p.wire.codec import Entry, ErrorCode, Identity, open_entry
 
 #: A short move clock and allowance (time costs nothing under MockClock).
 SHORT = dataclasses.replace(Timeouts(), turn=20.0, reconnect=10.0)
@@ -103,7 +105,7 @@ async def test_away_past_the_allowance_while_to_play_is_lost_on_time(tmp_path, a
 
 
 def _to_play(seat: int, players: int = 2, key: bytes = b"on time", after: int = 1
-             ) -> tuple[list[S.Session], list[Identity]]:
+             ) -> tuple[list[Session], list[Identity]]:
     """A table of in-process sessions, played until ``seat`` is to play in PLAYING
     (after at least ``after`` turns)."""
     ss, ids = make_sessions(players, PRESETS["tunisian"], False, key)
@@ -111,7 +113,7 @@ def _to_play(seat: int, players: int = 2, key: bytes = b"on time", after: int = 
     turns = 0
     for _ in range(10_000):
         host = ss[0]
-        if host.phase == S.Phase.PLAYING and host.floor == seat and turns >= after:
+        if host.phase == Phase.PLAYING and host.floor == seat and turns >= after:
             return ss, ids
         i = host.floor
         s = ss[i]
@@ -128,7 +130,7 @@ def _to_play(seat: int, players: int = 2, key: bytes = b"on time", after: int = 
     raise AssertionError("never reached")
 
 
-def _flag(host: S.Session, seat: int, **body: object) -> S.Entry:
+def _flag(host: Session, seat: int, **body: object) -> Entry:
     """The host signs a flag of its own making (no check of its own applies)."""
     fields = {"code": int(ErrorCode.TIMEOUT), "blamed": seat, "why": "slow", "flag": seat}
     fields.update(body)
@@ -183,7 +185,7 @@ def test_a_flag_before_the_match_is_played_is_a_stop():
     ss, _ = make_sessions(2, PRESETS["tunisian"], False, b"ready")
     host, guest = ss
     guest.receive(host.next_entry())  # the host's ready; seat 1 owes its own
-    assert host.phase == S.Phase.READY and host.floor == 1
+    assert host.phase == Phase.READY and host.floor == 1
     entry = _flag(host, 1)
     guest.receive(entry)
     assert guest.aborted is not None and guest.aborted.flag is None
@@ -204,18 +206,18 @@ def test_a_host_silent_claim_signed_first_keeps_the_game_a_disputed_stop():
     assert _verdict(guest.bodies)[:2] == (INCOMPLETE, "aborted")
     # The rule itself, whatever came before: a claim by the flagged seat against the host.
     fields = dict(flag.fields)
-    assert S.flag_holds(fields, 0, players=2, phase=S.Phase.PLAYING, floor=1) == 1
-    assert S.flag_holds(fields, 0, players=2, phase=S.Phase.PLAYING, floor=1,
+    assert flag_holds(fields, 0, players=2, phase=Phase.PLAYING, floor=1) == 1
+    assert flag_holds(fields, 0, players=2, phase=Phase.PLAYING, floor=1,
                         earlier=[(1, 0)]) is None
-    assert S.flag_holds(fields, 0, players=2, phase=S.Phase.CLOSING, floor=1) is None
+    assert flag_holds(fields, 0, players=2, phase=Phase.CLOSING, floor=1) is None
 
 
 def test_at_three_players_a_flag_gives_nobody_the_win():
     """The hook for 3 players: three sides, and a flag does not say which of the two
     others wins."""
-    assert S.flag_winner(1, 2) == 0 and S.flag_winner(0, 2) == 1
-    assert S.flag_winner(1, 4) == 0 and S.flag_winner(2, 4) == 1
-    assert S.flag_winner(1, 3) is None
+    assert flag_winner(1, 2) == 0 and flag_winner(0, 2) == 1
+    assert flag_winner(1, 4) == 0 and flag_winner(2, 4) == 1
+    assert flag_winner(1, 3) is None
 
 
 def test_history_counts_a_loss_on_time(tmp_path):
@@ -373,7 +375,7 @@ def test_a_host_flagged_by_a_joiner_reads_whose_clock_it_was(tmp_path, lang):
 
     ss, ids = _to_play(0)
     flag = ss[1].abort(ErrorCode.TIMEOUT, 0, "the host held the floor too long", flag=0,
-                       clock=S.make_clock(45, 30, 46, 30))
+                       clock=make_clock(45, 30, 46, 30))
     ss[0].receive(flag)
     assert ss[0].aborted is not None and ss[0].aborted.flag == 0
 

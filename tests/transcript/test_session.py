@@ -9,18 +9,14 @@ import hashlib
 import pytest
 
 from chkobba_p2p.bots.levels import make_bot
+from chkobba_p2p.game.cards import Card
 from chkobba_p2p.game.rules import Ruleset
 from chkobba_p2p.link.handshake import ClientHandshake, HostHandshake, Lobby
-from chkobba_p2p.transcript.session import (
-    CAP_EARLY_DEAL,
-    CAP_SHUFFLE_PROOFS,
-    GameFault,
-    Phase,
-    SeatInfo,
-    Session,
-    TableInfo,
-    TableReady,
-)
+from chkobba_p2p.transcript.bodies import GameFault, PlayAction
+from chkobba_p2p.transcript.caps import CAP_EARLY_DEAL, CAP_SHUFFLE_PROOFS
+from chkobba_p2p.transcript.events import TableReady
+from chkobba_p2p.transcript.session import Session
+from chkobba_p2p.transcript.table import Phase, SeatInfo, TableInfo
 from chkobba_p2p.wire import codec as wire
 from chkobba_p2p.wire.codec import ErrorCode, Identity, ProtocolError
 
@@ -143,8 +139,8 @@ def test_illegal_move_is_blamed_by_every_peer():
     move = d.hand.legal_moves()[0]
     action = cheat.game.action_for(d, move)
     on_table = {c.id for c in d.hand.table}
-    action["take"] = [next(i for i in range(40) if i not in on_table
-                           and i != move.card.id)]  # a card that is not on the table
+    action = dataclasses.replace(action, take=(Card(next(
+        i for i in range(40) if i not in on_table and i != move.card.id)),))  # not on the table
     cheat._decided = action  # a modified client: it signs whatever it likes
     with pytest.raises(GameFault):
         cheat.next_entry()  # even its own rules engine refuses it
@@ -462,8 +458,8 @@ def test_take_naming_a_card_twice_is_refused():
         assert t.step() is not None
     move = next(m for m in s.decision.hand.legal_moves() if m.capture)
     action = s.game.action_for(s.decision, move)
-    take = action["take"]
-    action["take"] = take + take[:1]
+    assert isinstance(action, PlayAction)
+    action = dataclasses.replace(action, take=action.take + action.take[:1]).to_wire()
     other = t.sessions[1 - s.seat]
     _refused_by(other, _forge(t, s, d=s.game.outbox(), a=action),
                 ErrorCode.PROTOCOL_VIOLATION, "twice")
@@ -639,7 +635,7 @@ def test_an_abort_with_a_code_nobody_knows_is_said_with_its_number_as_the_audito
     """An abort's code this program does not know is read as a protocol violation (for
     what follows), but said as signed -- "code 12345", the auditor's words -- never as a
     protocol violation the signer did not write."""
-    from chkobba_p2p.observe.observer import _abort_claim
+    from chkobba_p2p.observe.verdict import abort_claim
 
     hs, gs, guest, table = _host_and_guest()
     entry = wire.make_entry(guest, game=table.game, seat=1, seq=gs.chain.next_seq[1],
@@ -654,4 +650,4 @@ def test_an_abort_with_a_code_nobody_knows_is_said_with_its_number_as_the_audito
         assert a.code is ErrorCode.PROTOCOL_VIOLATION
         assert f"(code {shown}: x)" in a.describe()
         assert "protocol_violation" not in a.describe()
-        assert _abort_claim(2, entry, 2).code == f"code {shown}"  # the auditor's words
+        assert abort_claim(2, entry, 2).code == f"code {shown}"  # the auditor's words

@@ -29,9 +29,10 @@ from chkobba_p2p.game.seating import Seating
 from chkobba_p2p.link.handshake import Lobby
 from chkobba_p2p.observe.audit import VALID, audit_bodies, audit_log
 from chkobba_p2p.testing import InMemoryTable, RecordingController
-from chkobba_p2p.transcript.session import SeatInfo, Session, TableInfo
+from chkobba_p2p.transcript.session import Session
+from chkobba_p2p.transcript.table import SeatInfo, TableInfo
 from chkobba_p2p.wire.codec import Entry, ErrorCode, Identity, open_entry
-from chkobba_p2p.wire.logfile import TranscriptWriter, read_transcript
+from chkobba_p2p.wire.logfile import LogUnreadable, TranscriptWriter, read_log
 
 LIMIT = 120  # seconds: a whole 3-player match between processes takes a few
 TUNISIAN = PRESETS["tunisian"]
@@ -299,7 +300,7 @@ def test_a_whole_three_player_match_between_processes(tmp_path, options):
     assert results[0].startswith("result: match over after")
     assert len(set(results)) == 1, results
     logs = [tmp_path / "host.chklog", tmp_path / "bot1.chklog", tmp_path / "bot2.chklog"]
-    bodies = [read_transcript(p).bodies for p in logs]
+    bodies = [read_log(p).bodies for p in logs]
     assert bodies[0] == bodies[1] == bodies[2]
     result = _agree(logs, target=4)
     replays = [_replayed(tmp_path, p) for p in logs]
@@ -315,9 +316,9 @@ def _wait_for_entries(log: Path, count: int, seconds: float = 30) -> None:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         try:
-            if len(read_transcript(log).bodies) >= count:
+            if len(read_log(log).bodies) >= count:
                 return
-        except (OSError, ValueError):  # not written yet, or caught mid-write
+        except LogUnreadable:  # not written yet, or caught mid-write
             pass
         time.sleep(0.01)
 
@@ -333,14 +334,14 @@ def test_a_three_player_bot_killed_mid_hand_resumes(tmp_path):
     _wait_for_entries(log, 40)
     victim.kill()  # SIGKILL: no chance to clean up
     victim.wait()
-    before = len(read_transcript(log).bodies)
+    before = len(read_log(log).bodies)
     assert before >= 40
     again = _result(_bot(tmp_path, port, "victim", *args))
     assert again.startswith("result: match over after")
     assert _result(host) == again == _result(other)
-    assert len(read_transcript(log).bodies) > before
+    assert len(read_log(log).bodies) > before
     logs = [tmp_path / "host.chklog", tmp_path / "other.chklog", log]
-    assert read_transcript(logs[0]).bodies == read_transcript(log).bodies
+    assert read_log(logs[0]).bodies == read_log(log).bodies
     _agree(logs, target=4)
 
 
@@ -409,7 +410,7 @@ def test_three_player_vectors():
     3 players (PROTOCOL.md 17) that every peer and an auditor read as the match stopped
     with no winner."""
     v = json.loads((VECTORS / "wire_three.json").read_text())
-    log = read_transcript(VECTORS / "transcript_three.chklog")
+    log = read_log(VECTORS / "transcript_three.chklog")
     fresh, _, ids = _three_case()
     bodies = list(log.bodies)
     # The genesis and the readies are the same bytes again (Ed25519 is deterministic);
@@ -556,16 +557,16 @@ def test_a_three_player_host_killed_mid_hand_resumes(tmp_path):
     _wait_for_entries(log, 40)
     host.kill()
     host.wait()
-    before = len(read_transcript(log).bodies)
+    before = len(read_log(log).bodies)
     assert before >= 40
     again = start_host()
     result = _result(again)
     assert result.startswith("result: match over after")
     assert all(_result(b) == result for b in bots)
     logs = [log, tmp_path / "bot1.chklog", tmp_path / "bot2.chklog"]
-    assert len(read_transcript(log).bodies) > before
-    assert read_transcript(logs[1]).bodies == read_transcript(log).bodies == \
-        read_transcript(logs[2]).bodies
+    assert len(read_log(log).bodies) > before
+    assert read_log(logs[1]).bodies == read_log(log).bodies == \
+        read_log(logs[2]).bodies
     _agree(logs, target=3)
 
 
@@ -602,7 +603,7 @@ def _end_screen(seat: int, outcome_of, lang: str = "en") -> str:
 
 
 def test_the_end_screen_at_three_names_the_winner_with_three_totals(app_session):
-    from chkobba_p2p.transcript.session import MatchDone
+    from chkobba_p2p.transcript.events import MatchDone
 
     text = _end_screen(0, lambda: {"done": MatchDone(2, (3, 5, 9), 4)})
     assert "hana wins 9 (you 3, sami 5)" in text, text  # whose each total is
@@ -617,7 +618,7 @@ def test_the_end_screen_at_three_names_the_winner_with_three_totals(app_session)
 ])
 def test_the_end_screen_at_three_after_a_resignation_names_no_winner(app_session, lang, seat,
                                                                      words):
-    from chkobba_p2p.transcript.session import Aborted, Standing
+    from chkobba_p2p.transcript.events import Aborted, Standing
 
     text = _end_screen(seat, lambda: {"aborted": Aborted(
         1, ErrorCode.RESIGNED, 1, "the player resigned", Standing.SELF)}, lang)
@@ -634,7 +635,7 @@ def test_at_three_a_flag_is_told_to_each_seat_as_it_concerns_it(app_session, sea
                                                                never):
     """The host flags sami (seat 1) while amel (seat 0) is ahead: amel wins on time; hana
     (seat 2), who neither ran out of time nor won, is never told that she ran out."""
-    from chkobba_p2p.transcript.session import Aborted, Standing
+    from chkobba_p2p.transcript.events import Aborted, Standing
 
     text = _end_screen(seat, lambda: {"aborted": Aborted(
         0, ErrorCode.TIMEOUT, 1, "slow", Standing.OWED, flag=1, totals=(5, 1, 2))})
@@ -648,7 +649,7 @@ def test_the_line_after_the_screen_at_three_tells_a_result_not_a_stopped_game(ap
     from chkobba_cli.ending import result_line
     from chkobba_cli.tui.app import TuiApp
     from chkobba_p2p.link.events import Outcome
-    from chkobba_p2p.transcript.session import Aborted, Standing
+    from chkobba_p2p.transcript.events import Aborted, Standing
 
     names = ("amel", "sami", "hana")
     ids = [Identity.from_seed(bytes([i + 1]) * 32) for i in range(3)]
@@ -692,7 +693,7 @@ def test_the_headless_result_line_says_the_winners_total_first():
     # `chkobba host --headless` prints Outcome.describe(): "hana wins 9-3-5", never the
     # totals in seat order ("hana wins 3-5-9" read as a loss).
     from chkobba_p2p.link.events import Outcome
-    from chkobba_p2p.transcript.session import MatchDone
+    from chkobba_p2p.transcript.events import MatchDone
 
     ids = [Identity.from_seed(bytes([i + 1]) * 32) for i in range(4)]
     three = TableInfo(bytes(16), 1, 3, Ruleset(), tuple(
@@ -707,7 +708,7 @@ def test_the_headless_result_line_says_the_winners_total_first():
 
 def test_the_headless_result_line_counts_one_hand_in_the_singular():
     from chkobba_p2p.link.events import Outcome
-    from chkobba_p2p.transcript.session import MatchDone
+    from chkobba_p2p.transcript.events import MatchDone
 
     ids = [Identity.from_seed(bytes([i + 1]) * 32) for i in range(3)]
     three = TableInfo(bytes(16), 1, 3, Ruleset(), tuple(

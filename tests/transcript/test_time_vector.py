@@ -24,7 +24,7 @@ from test_on_time import _to_play
 from chkobba_p2p.game.rules import Ruleset
 from chkobba_p2p.link.handshake import KNOCK_DOMAIN, Knocks, Lobby, knock_message
 from chkobba_p2p.observe.audit import audit_bodies
-from chkobba_p2p.transcript import session as S
+from chkobba_p2p.transcript.clocks import clock_reading, make_clock
 from chkobba_p2p.wire import codec as wire
 from chkobba_p2p.wire.codec import ErrorCode, Identity, open_entry
 
@@ -48,9 +48,9 @@ def _build() -> dict:
     host, guest = ss
     chain = list(host.bodies)
     clocks = {
-        "flag": S.make_clock(300, 120, 300.2, 120),  # the move ran out: it agrees
-        "dispute": S.make_clock(300, 120, 3.5, 120),  # the seat's own: 296.5 s left
-        "refuted": S.make_clock(300, 120, 3.0, 120),  # the flag's own shows time left
+        "flag": make_clock(300, 120, 300.2, 120),  # the move ran out: it agrees
+        "dispute": make_clock(300, 120, 3.5, 120),  # the seat's own: 296.5 s left
+        "refuted": make_clock(300, 120, 3.0, 120),  # the flag's own shows time left
     }
     flag = host.abort(ErrorCode.TIMEOUT, 1, "seat 1 held the floor for more than 300 s",
                       flag=1, clock=clocks["flag"])
@@ -105,7 +105,7 @@ def test_time_vector_reads_as_published():
     flag = open_entry(bytes.fromhex(v["flag_body_hex"]))
     assert flag.kind == "abort" and flag.fields["flag"] == 1
     assert flag.fields["clock"] == v["clocks_ms"]["flag"]
-    assert S.clock_reading(flag.fields["clock"]) == v["clocks_ms"]["flag"]
+    assert clock_reading(flag.fields["clock"]) == v["clocks_ms"]["flag"]
     dispute = open_entry(bytes.fromhex(v["dispute_body_hex"]))
     # Signed at the flag's head, as the flag was: both cite the same last entry.
     assert dispute.seat == 1 and dispute.prev == flag.prev

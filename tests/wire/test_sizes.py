@@ -26,13 +26,16 @@ from support.net import (
     join_config,
 )
 
+import chkobba_p2p.transcript.driver as driver_module
 import chkobba_p2p.transcript.session as session_module
 from chkobba_p2p._shell.net import ClientPeer, HostPeer
 from chkobba_p2p._shell.peer import BotController
 from chkobba_p2p.errors import LocalError
 from chkobba_p2p.link.handshake import ClientHandshake
 from chkobba_p2p.observe.audit import VALID, audit_log
-from chkobba_p2p.transcript.session import GameFault, Session
+from chkobba_p2p.transcript.bodies import GameFault
+from chkobba_p2p.transcript.session import Session
+from chkobba_p2p.transcript.table import Phase
 from chkobba_p2p.wire import codec as wire
 from chkobba_p2p.wire.codec import ErrorCode, Identity, ProtocolError
 
@@ -201,13 +204,13 @@ async def test_done_result_is_compared_by_exact_type(tmp_path, monkeypatch):
     """``winner: true`` is not ``1`` (nor ``false`` ``0``): a seat that signs its result
     with a bool gets result_mismatch, blamed on it."""
     bender = Identity.generate()
-    real = session_module.GameDriver.result_body
+    real = driver_module.GameDriver.result_body
 
     def result_body(driver):  # seat 1's engine speaks bools (an adversary)
         r = real(driver)
         return dict(r, winner=bool(r["winner"])) if driver.seat == 1 else r
 
-    monkeypatch.setattr(session_module.GameDriver, "result_body", result_body)
+    monkeypatch.setattr(driver_module.GameDriver, "result_body", result_body)
     host, guest = await _two(tmp_path, bender, proofs=False)
     assert not host.completed and not guest.completed
     a = host.aborted
@@ -399,7 +402,6 @@ def _closing(key: bytes):
 
     from chkobba_p2p.bots.levels import make_bot
     from chkobba_p2p.game.rules import PRESETS
-    from chkobba_p2p.transcript.session import Phase
 
     ss, ids = make_sessions(2, PRESETS["tunisian"], False, key)
     bots = [make_bot("greedy", 1), make_bot("greedy", 2)]
@@ -424,7 +426,7 @@ def test_an_honest_session_compares_done_result_exactly(bend):
     """At the receiving end: the same result with ``winner`` as a bool (or wrapped) is
     result_mismatch, blamed on its signer; the exact result is accepted."""
     ss, ids = _closing(b"exact-result")
-    s = next(x for x in ss if x.phase == session_module.Phase.CLOSING)
+    s = next(x for x in ss if x.phase == Phase.CLOSING)
     f = s.floor
     sender, receiver = ss[f], ss[1 - f]
     result = sender.game.result_body()

@@ -20,18 +20,13 @@ from chkobba_p2p.deal import group
 from chkobba_p2p.deal.core import run_job
 from chkobba_p2p.game.rules import Ruleset
 from chkobba_p2p.link.handshake import ClientHandshake, HostHandshake, Lobby
-from chkobba_p2p.transcript.session import (
-    CAP_PROOF_APART,
-    CAP_SHUFFLE_PROOFS,
-    TABLE_CAPABILITIES,
-    GameFault,
-    SeatInfo,
-    Session,
-    TableInfo,
-)
+from chkobba_p2p.transcript.bodies import GameFault
+from chkobba_p2p.transcript.caps import CAP_PROOF_APART, CAP_SHUFFLE_PROOFS, TABLE_CAPABILITIES
+from chkobba_p2p.transcript.session import Session
+from chkobba_p2p.transcript.table import SeatInfo, TableInfo
 from chkobba_p2p.wire import codec as wire
 from chkobba_p2p.wire.codec import ErrorCode, Identity, ProtocolError
-from chkobba_p2p.wire.logfile import MAGIC, TranscriptWriter, read_transcript
+from chkobba_p2p.wire.logfile import MAGIC, LogUnreadable, TranscriptWriter, read_header, read_log
 
 VECTORS = Path(__file__).parent.parent / "vectors"
 REGEN = os.environ.get("REGENERATE_WIRE_VECTORS") == "1"
@@ -255,7 +250,7 @@ def test_regenerate_transcript():
 
 def test_short_transcript_vector():
     v = _load("transcript_short.json")
-    log = read_transcript(VECTORS / "transcript_short.chklog")
+    log = read_log(VECTORS / "transcript_short.chklog")
     raw = (VECTORS / "transcript_short.chklog").read_bytes()
     assert raw.startswith(MAGIC) and not log.truncated
     assert log.header["t"] == "log" and log.header["seat"] == 1
@@ -346,7 +341,7 @@ def test_apart_transcript_vector():
     same seat in a later turn, every share after both proofs; the guest replays it all
     (every proof checked again) from its master secret."""
     v = _load("transcript_apart.json")
-    log = read_transcript(VECTORS / "transcript_apart.chklog")
+    log = read_log(VECTORS / "transcript_apart.chklog")
     entries = [wire.open_entry(b) for b in log.bodies]
     assert [(e.kind, e.seat, e.id.hex()) for e in entries] == \
         [(x["kind"], x["seat"], x["id_hex"]) for x in v["entries"]]
@@ -394,7 +389,7 @@ def test_decode_of_arbitrary_bytes_refuses_cleanly(data):
 
 def _sample_entries() -> list[bytes]:
     """Entries of a real game's start: genesis, readies, deal turns."""
-    return list(read_transcript(VECTORS / "transcript_short.chklog").bodies)
+    return list(read_log(VECTORS / "transcript_short.chklog").bodies)
 
 
 @given(st.data())
@@ -513,8 +508,12 @@ def test_duplicate_key_in_a_log_is_refused(tmp_path):
     path = tmp_path / "dup.chklog"
     path.write_bytes(MAGIC + wire.frame(header))
     with pytest.raises(ProtocolError) as exc:
-        read_transcript(path)
+        wire.decode(header)
     assert exc.value.error_code is ErrorCode.MALFORMED
+    with pytest.raises(LogUnreadable, match="the header frame is not a message") as unread:
+        read_log(path)
+    assert str(exc.value) in str(unread.value)
+    assert read_header(path) is None
 
 
 def test_size_and_shape_limits():

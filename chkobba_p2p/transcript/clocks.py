@@ -1,4 +1,5 @@
-"""Liveness: a chess clock per seat and an allowance of time away (PROTOCOL.md 12).
+"""The clocks: a chess clock per seat and an allowance of time away (PROTOCOL.md 12),
+and what a flag on time or a dispute of one shows (PROTOCOL.md 12.3, 12.6).
 
 Sans-IO like the session: nothing here reads a clock.  The transport passes ``now``
 (seconds on any monotonic clock, the same origin for every call) to every method.
@@ -20,14 +21,36 @@ The model, in full (PROTOCOL.md section 12 says the same for people writing clie
   timed out.
 
 :class:`Clocks` is what the host runs to enforce it and what any peer can run to show
-countdowns; :class:`SeatClock` is one seat's reading.
+countdowns; :class:`SeatClock` is one seat's reading.  :func:`flag_holds` says whether a
+``timeout`` or ``peer_left`` abort flags the seat to play (a loss on time), and
+:func:`dispute_contradicts` whether the flagged seat's own reading voids it.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
-__all__ = ["Limits", "SeatClock", "Clocks", "Expiry", "ClockReading"]
+from ..game.seating import Seating
+from ..wire.codec import ErrorCode
+from .table import Phase
+
+__all__ = [
+    "Limits",
+    "SeatClock",
+    "Clocks",
+    "Expiry",
+    "ClockReading",
+    "CLOCK_TOLERANCE",
+    "clock_reading",
+    "make_clock",
+    "clock_refutes_flag",
+    "dispute_contradicts",
+    "flag_holds",
+    "flag_winner",
+    "loser_side",
+]
 
 #: Times are floats: a deadline read back is reached, whatever the rounding.
 _EPSILON = 1e-9
@@ -266,3 +289,134 @@ class Clocks:
             return None
         deadline = self.read(now)[seat].deadline()
         return None if deadline is None else deadline - _EPSILON / 2
+
+
+# ------------------------------------------------------------- flags and disputes
+
+
+#: How far behind the flag's signer a flagged seat's own clock may run and still agree
+#: with it (PROTOCOL.md 12.6): the floor's entry reaches the seat after it left the
+#: signer, and the flag after it was signed -- one round trip on a link that stays up,
+#: Tor included.  A dispute stands only when its reading is further from the flag than
+#: this.
+CLOCK_TOLERANCE = 5.0
+
+
+def clock_reading(value: object) -> dict[str, int] | None:
+    """An abort's ``clock`` field (PROTOCOL.md 12.6), as whole milliseconds: ``move``
+    (the move limit), ``away`` (the allowance), ``used`` (how long the move clock of the
+    move at the abort's head ran) and ``left`` (the seat's allowance left), each an int
+    from 0 to a day's milliseconds; None when absent or anything else (it is then
+    ignored, as an older peer's)."""
+    if not isinstance(value, dict) or len(value) > 8:
+        return None
+    out: dict[str, int] = {}
+    for k in ("move", "away", "used", "left"):
+        v = value.get(k)
+        if not isinstance(v, int) or isinstance(v, bool) or not 0 <= v <= 86_400_000:
+            return None
+        out[k] = v
+    return out
+
+
+def make_clock(move: float, away: float, used: float, left: float) -> dict[str, int]:
+    """The ``clock`` field of an abort from seconds (rounded to the millisecond)."""
+    def ms(x: float) -> int:
+        return max(0, min(86_400_000, round(x * 1000)))
+    return {"move": ms(move), "away": ms(away), "used": ms(used), "left": ms(left)}
+
+
+def clock_refutes_flag(code: ErrorCode | None, clock: dict[str, int] | None) -> bool:
+    """The flag's own signer's reading shows time left: the move clock had not run out
+    (``timeout``) or the allowance was not spent (``peer_left``).  A flag that carries
+    no reading (an older host's) is not refuted by this."""
+    if clock is None:
+        return False
+    if code is ErrorCode.TIMEOUT:
+        return clock["used"] < clock["move"]
+    return clock["left"] > 0
+
+
+def dispute_contradicts(flag_code: ErrorCode | None, flag_clock: dict[str, int] | None,
+                        mine: dict[str, int] | None) -> bool:
+    """A flagged seat's own reading (``mine``) contradicts the flag by more than
+    :data:`CLOCK_TOLERANCE`: its move clock was short of the move limit as the seat
+    knew it (the one the host announced; a flag that states a smaller one is itself
+    part of the disagreement), or, for a flag that says it stayed away, its allowance
+    was far from spent.  ``flag_clock`` is not needed to decide: the flag's figures
+    are its signer's word, shown beside the seat's."""
+    del flag_clock  # shown by readers, never weighed: both are words
+    if mine is None:
+        return False
+    tol = round(CLOCK_TOLERANCE * 1000)
+    if flag_code is ErrorCode.TIMEOUT:
+        return mine["used"] + tol < mine["move"]
+    return mine["left"] > tol
+
+
+def flag_winner(flagged: int, players: int,
+                totals: Sequence[int] = ()) -> int | None:
+    """The side that wins when ``flagged`` loses the match (on time, by resigning or by
+    leaving): the other side at 2 players (the other seat) and at 4 (the other pair).
+    **At 3 players** (RULES.md): the seat that loses the match this way loses, and the
+    two others are scored as they stand -- the one ahead on the match ``totals`` (by
+    seat) wins; level (or no totals), nobody wins and only the loss counts
+    (:func:`loser_side`)."""
+    seating = Seating.of(players)
+    won = seating.winner_on_resignation(flagged)
+    if won is not None or players != 3:
+        return won
+    others = [s for s in range(players) if s != flagged]
+    if len(totals) != players:
+        return None
+    a, b = others
+    if totals[a] == totals[b]:
+        return None
+    return a if totals[a] > totals[b] else b
+
+
+def loser_side(seat: int, players: int) -> int:
+    """The side of ``seat`` (the one that loses by a flag, a resignation or a leave)."""
+    return Seating.of(players).side_of(seat)
+
+
+def flag_holds(fields: dict[str, Any], signer: int, *, players: int, phase: str,
+               floor: int, earlier: Sequence[tuple[int, int | None]] = ()) -> int | None:
+    """The seat a ``timeout`` or ``peer_left`` abort **flags** (PROTOCOL.md 12.3, 12.6),
+    if the flag stands; else None.  A flag is one seat's word that the seat to play ran
+    out of its move clock or its allowance: it stands only when
+
+    * the host (seat 0, which keeps the clocks) flags the seat to play, or a joining
+      seat flags the host while the host is to play (the one seat whose move clock a
+      joiner can run itself), with code ``timeout`` or ``peer_left``, ``blamed`` equal
+      to ``flag`` and ``flag`` a seat;
+    * the match is being played (PLAYING: not before the ready round is over, nor once
+      the result is decided) and the flagged seat holds the floor: it owes the next
+      message, as the transcript itself shows;
+    * the flag's own clock reading, when it carries one (``clock``), shows the time
+      ran out: a signer whose own figures show time left refutes itself;
+    * no abort of the flagged seat blaming the signer precedes it (``earlier``: every
+      abort seen before, as ``(signer, blamed)``): a seat that signed first that the
+      other went silent disputes the clock, and the game stays a disputed stop.
+
+    A flag that does not stand is an ordinary abort (its code, its blame, its
+    standing); one that stands is a loss on time for the flagged seat's side
+    (:func:`flag_winner` says who wins).  The flagged seat may still dispute it
+    (:func:`dispute_contradicts`, :attr:`Standing.DISPUTED`)."""
+    flag = fields.get("flag")
+    if not isinstance(flag, int) or isinstance(flag, bool) or not 0 <= flag < players:
+        return None
+    code = ErrorCode.from_wire(fields.get("code"))
+    blamed = fields.get("blamed")
+    if code not in (ErrorCode.TIMEOUT, ErrorCode.PEER_LEFT) \
+            or isinstance(blamed, bool) or blamed != flag:
+        return None
+    if signer != 0 and flag != 0:
+        return None  # a joiner cannot run another joiner's clocks
+    if phase != Phase.PLAYING or floor != flag:
+        return None
+    if clock_refutes_flag(code, clock_reading(fields.get("clock"))):
+        return None
+    if any(by == flag and said == signer for by, said in earlier):
+        return None  # the flagged seat said first that the signer went silent
+    return flag

@@ -1,0 +1,690 @@
+"""The match inside the transcript: :class:`GameDriver` runs the rules engine
+(:mod:`chkobba_p2p.game`) and one :class:`DeckInstance` of the deal protocol
+(:mod:`chkobba_p2p.deal`) per shuffle, from one seat's view or from none.
+
+An observer overrides the driver's hooks (:meth:`GameDriver.make_deck`,
+:meth:`GameDriver.on_engine_event`, :meth:`GameDriver.on_deck_finished`); a seat uses them
+as they are.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ..deal import (
+    CardShown,
+    Deal,
+    FirstDealerDraw,
+    PeerMisbehaved,
+    StepOpened,
+    Verified,
+)
+from ..deal.core import JobResult, ProofJob, run_job
+from ..deal.group import hash_bytes, hash_to_scalar
+from ..deal.messages import ProofItem, RevealItem, parse_item
+from ..errors import IllegalMove, InvalidDeal, LocalError
+from ..game.cards import Card
+from ..game.events import CutEvent, DealEvent, PlayEvent
+from ..game.hand import SPECTATOR, CutterChoice, DealStep, Hand, HandOver, Move, Redeal, Turn
+from ..game.match import Match
+from ..game.ruleset import Opening
+from ..wire.codec import (
+    ErrorCode,
+)
+from .bodies import Action, CutAction, GameFault, PlayAction, action_type
+from .caps import CAP_EARLY_DEAL, CAP_PROOF_APART, CAP_SHUFFLE_PROOFS
+from .events import FirstDealerDrawn, HandScored, HandStarted, MatchDone, MatchOver, RedealEvent
+from .table import TableInfo
+
+__all__ = ["Decision", "DeckInstance", "GameDriver"]
+
+
+@dataclass(frozen=True)
+class Decision:
+    """A choice the local seat must make now.  ``kind`` is ``"play"`` (pick one of
+    ``hand.legal_moves()``) or ``"cut"`` (keep the drawn card or place it).
+
+    The match around it, as this session's rules engine computed it from the signed
+    transcript (never a peer's word): ``number``, the hand in progress (1-based);
+    ``totals``, the match totals by side before that hand (at 4 players side 0 is seats 0
+    and 2); ``target``, the points that win the match."""
+
+    kind: str
+    seat: int
+    hand: Any  # rules.Hand, this seat's view
+    number: int = 0
+    totals: tuple[int, ...] = ()
+    target: int = 0
+
+
+_SECRET_TAG = b"chkobba-p2p/v1/deal-secret"
+
+
+class DeckInstance:
+    """One deal instance (:class:`chkobba_p2p.deal.Deal`) as the game driver uses it.
+
+    The seat's secrets for the instance (shuffle seed, secret key, cut) are derived from the
+    seat's master secret, the game id, the hand and the instance: the same inputs give the
+    same secrets, which is what lets a crashed peer replay its log and carry on.
+    """
+
+    def __init__(self, table: TableInfo, seat: int | None, master: bytes, hand: int,
+                 instance: int, cutter: int | None, outbox: list[dict[str, Any]], *,
+                 caps: Sequence[str] | None = None) -> None:
+        """``caps``: the table capabilities in effect (:attr:`Session.caps`; default the
+        genesis's)."""
+        caps = table.caps if caps is None else caps
+        ctx = (table.game, hand.to_bytes(8, "big"), instance.to_bytes(8, "big"))
+        seed: bytes | None = None
+        x: int | None = None
+        self._cut_k = 0
+        if seat is not None:  # no seat (an observer): no secrets
+            seed = hash_bytes(_SECRET_TAG, master, *ctx, b"seed")[:32]
+            x = hash_to_scalar(_SECRET_TAG, master, *ctx, b"key") or 1
+            self._cut_k = hash_to_scalar(_SECRET_TAG, master, *ctx, b"cut") % 40
+        #: This seat's shuffle seed for the instance: its reveal is the one that opens it.
+        self.own_seed = seed
+        self.seat = seat
+        self.cutter = cutter
+        # The first-dealer draw deck is revealed right after the draw, which checks every
+        # shuffle before any card is played and hides nothing: commit-reveal is enough there.
+        proofs = CAP_SHUFFLE_PROOFS in caps and hand > 0
+        # proof-apart/v1: the proof travels after its deck (deal/proof) and a seat's proof
+        # work is deferred: done in each call while :attr:`inline`, else handed out as jobs.
+        apart = proofs and CAP_PROOF_APART in caps
+        self.deal = Deal(session_id=table.game, hand=hand, instance=instance, n=table.players,
+                         seat=seat, cutter=cutter, shuffle_proofs=proofs,
+                         seed=seed, secret_key=x, proof_apart=apart,
+                         defer_work=apart and seat is not None)
+        #: Do the deal's deferred proof work in each call (the default, and a replay's);
+        #: False: :meth:`take_jobs` hands it out.
+        self.inline = True
+        #: Per seat and proof, the body of the last entry that carried that
+        #: ``deal/proof`` (the evidence when that proof is refused, or when a second
+        #: proof is: the entry of that very proof).
+        self.proof_entries: dict[int, dict[bytes, bytes]] = {}
+        self._out = outbox  # shared with the driver: it outlives the instance
+        self._opened: dict[int, StepOpened] = {}
+        self._requested: dict[tuple[int, ...], int] = {}
+        self.shown_now: dict[int, tuple[int, Card]] = {}  # pos -> (seat, card), this entry
+        self.verified = False
+        self.finishing = False
+        #: Our own reveal has gone out in an entry of the chain (not just queued).
+        self.reveal_sent = seat is None  # no seat: no reveal of its own to wait for
+        if seat is not None:
+            self._run(self.deal.start)
+
+    def _run(self, fn: Any, *args: Any, **kwargs: Any) -> None:
+        try:
+            self._take(fn(*args, **kwargs))
+            while self.inline and self.deal.defer_work and self.deal.has_work:
+                self._take(self.deal.work())
+        except PeerMisbehaved as exc:
+            item = parse_item(exc.evidence)
+            proof = item.proof if isinstance(item, ProofItem) else None
+            raise GameFault(ErrorCode.DEAL_FAILURE, f"{exc.code}: {exc.reason}",
+                            exc.blamed_seat,
+                            self.proof_entries.get(exc.blamed_seat, {}).get(proof)
+                            if proof is not None else None) from None
+
+    def take_jobs(self) -> list[ProofJob]:
+        """The deal's proof work to hand out now (none while :attr:`inline`)."""
+        jobs: list[ProofJob] = []
+        if self.inline or self.deal.phase == "failed":
+            return jobs
+        while (job := self.deal.take_job()) is not None:
+            jobs.append(job)
+        return jobs
+
+    def settle(self) -> None:
+        """Do every proof check still owed here and now, as a replay does: the jobs
+        handed out and not back (computed again here; their results, when they come,
+        are ignored), then the work waiting.  For a verdict that cannot wait for them (an
+        abort citing an entry whose proof is being checked).  Raises :class:`GameFault`
+        when a proof is refused, as :meth:`job_done` does."""
+        if self.deal.phase == "failed":
+            return
+        for job in self.deal.jobs_out:
+            self._run(self.deal.job_done, job, run_job(job))
+        while self.deal.defer_work and self.deal.has_work:
+            self._run(self.deal.work)
+
+    @property
+    def working(self) -> bool:
+        """Proof work is handed out or waiting to be (never while :attr:`inline`)."""
+        return not self.inline and self.deal.phase != "failed" \
+            and (self.deal.busy or self.deal.has_work)
+
+    def job_done(self, job: ProofJob, result: JobResult) -> bool:
+        """Apply a job's result; False if it is not a job of this instance in flight."""
+        if self.deal.phase == "failed" or not self.deal.handed_out(job):
+            return False
+        self._run(self.deal.job_done, job, result)
+        return True
+
+    def _take(self, out: Any) -> None:
+        self._out.extend(out.messages)
+        for ev in out.events:
+            if isinstance(ev, StepOpened):
+                self._opened[ev.step] = ev
+            elif isinstance(ev, CardShown):
+                self.shown_now[ev.pos] = (ev.seat, ev.card)
+            elif isinstance(ev, Verified):
+                self.verified = True
+
+    def receive(self, seat: int, item: dict[str, Any]) -> None:
+        self._run(self.deal.receive, seat, item)
+
+    @property
+    def ready(self) -> bool:
+        """Shuffled (and cut, when there is a cutter): cards can be opened."""
+        if self.deal.phase == "cut" and self.cutter == self.seat:
+            self._run(self.deal.cut, self._cut_k)
+        return self.deal.phase == "deal"
+
+    def open(self, positions: list[int], recipients: tuple[int | None, ...]
+             ) -> list[Card | None] | None:
+        """Open ``positions`` to ``recipients`` (None: face up); the cards this seat may
+        see once every share has arrived, else None (call again later)."""
+        key = tuple(positions)
+        if key not in self._requested:
+            private: dict[int, list[int]] = {}
+            public: list[int] = []
+            for p, r in zip(positions, recipients, strict=True):
+                if r is None:
+                    public.append(p)
+                else:
+                    private.setdefault(r, []).append(p)
+            self._requested[key] = len(self._requested)
+            self._run(self.deal.open, private, public)
+        ev = self._opened.get(self._requested[key])
+        if ev is None:
+            return None
+        return [ev.public[p] if r is None else ev.mine.get(p) if r == self.seat else None
+                for p, r in zip(positions, recipients, strict=True)]
+
+    def show(self, pos: int, *, replaying: bool = False) -> None:
+        """Show this seat's own position (play it or place it).  ``replaying``: the entry
+        that showed it is already in the transcript (a resume replays our own log), so the
+        message this makes again is not to be sent."""
+        if not self.deal.is_played(pos):
+            mark = len(self._out)
+            self._run(self.deal.play, pos)
+            if replaying:
+                del self._out[mark:]
+
+    def position_of(self, card: Card) -> int:
+        for p in self.deal.hand_positions():
+            if self.deal.card_at(p) == card:
+                return p
+        raise LocalError(f"{card} is not in this seat's hand")
+
+    def shown(self, seat: int, pos: int) -> Card:
+        """The card ``seat`` showed at ``pos`` in the entry being applied."""
+        got = self.shown_now.get(pos)
+        if got is None or got[0] != seat:
+            raise GameFault(ErrorCode.DEAL_FAILURE,
+                            f"seat {seat} did not show position {pos} with its action", seat)
+        return got[1]
+
+    def finish(self, discard: bool) -> bool:
+        """Reveal this seat's seed (once) and report whether every seat's shuffle has been
+        re-checked."""
+        if not self.finishing:
+            self.finishing = True
+            self._run(self.deal.finish, discard=discard)
+        return self.verified
+
+
+class GameDriver:
+    """The match inside the transcript, from one seat's view.
+
+    The rules engine says what the hand waits for; the deal (one :class:`DeckInstance`
+    per shuffle) turns deck positions into cards.  What the deal wants sent waits in
+    :meth:`outbox` until the seat holds the floor; a seat's own choices become the
+    entry's action.
+
+    ``seat`` None: the match from no seat (a spectator's, an auditor's), every hand masked
+    (``rules.SPECTATOR``).  An observer overrides the three hooks :meth:`make_deck`,
+    :meth:`on_engine_event` and :meth:`on_deck_finished`; a seat uses them as they are.
+    """
+
+    def __init__(self, table: TableInfo, seat: int | None, master: bytes) -> None:
+        self.table = table
+        self.seat = seat
+        self.master = master
+        self.n = table.players
+        self.match: Match | None = None
+        self.over = False
+        self.hand_no = 0  # 0: the first-dealer draw
+        self.instance = 0
+        self.deck: DeckInstance | None = None
+        self.top = 0  # next undealt deck position
+        self.draw: FirstDealerDraw | None = FirstDealerDraw(self.n)
+        self._events: list[object] = []
+        self._engine_events = 0
+        self._finishing: str | None = None  # "draw", "redeal" or "hand"
+        #: This hand's engine events with the deck positions each deal used.
+        self._hand_trace: list[tuple[object, tuple[int, ...]]] = []
+        self._out: list[dict[str, Any]] = []
+        #: The table capabilities in effect (:meth:`set_caps`; the genesis's until then).
+        self.caps: tuple[str, ...] = table.caps
+        #: The table capability early-deal/v1: a turn may carry deal messages without the
+        #: action the game waits for (PROTOCOL.md 6.2).
+        self.early_deal = CAP_EARLY_DEAL in table.caps
+        self._work_inline = True
+        #: The body of the entry being applied (set by the session).
+        self.entry_body: bytes | None = None
+
+    # ------------------------------------------------------------------ running
+
+    def set_caps(self, caps: Sequence[str]) -> None:
+        """The table capabilities in effect (:attr:`Session.caps`), set by the session
+        once every ready is in, before :meth:`start`: every deck follows them."""
+        self.caps = tuple(caps)
+        self.early_deal = CAP_EARLY_DEAL in self.caps
+
+    @property
+    def proof_apart(self) -> bool:
+        """proof-apart/v1 is in effect (with shuffle-proof/v1)."""
+        return CAP_SHUFFLE_PROOFS in self.caps and CAP_PROOF_APART in self.caps
+
+    def start(self) -> None:
+        self._new_deck(cutter=None)
+        self._advance()
+
+    def take_events(self) -> list[object]:
+        out, self._events = self._events, []
+        return out
+
+    def outbox(self) -> list[Any]:
+        out = self._out[:]
+        self._out.clear()
+        return out
+
+    def drop_sent(self, items: object) -> None:
+        """Replaying our own log (a resume): ``items``, the deal items of an entry of ours,
+        were sent; they leave the outbox.  A replay does the proof work in each call, so
+        with proof-apart/v1 it has made our ``deal/proof`` (and the shares that follow)
+        ahead of the live run, which sent them in a later turn: those stay, matched at that
+        later entry, or sent after the resume if the log ends first.  (Proof and share
+        bytes differ between runs, their nonces being fresh: matched by type, step and
+        position.)"""
+        if not self.proof_apart or not isinstance(items, list):
+            self._out.clear()  # every message we make goes in our next turn
+            return
+        def key(m: object) -> object:
+            item = parse_item(m)
+            if item is None:
+                return (None, m.get("step"), m.get("pos")) if isinstance(m, dict) else m
+            return (type(item), item.wire.get("step"), item.wire.get("pos"))
+        for item in items:
+            k = key(item)
+            for i, m in enumerate(self._out):
+                if key(m) == k:
+                    del self._out[i]
+                    break
+
+    @property
+    def work_inline(self) -> bool:
+        """The deal's proof work is done in each call (default); False: handed out as
+        jobs (:meth:`take_jobs`, :meth:`job_done`)."""
+        return self._work_inline
+
+    @work_inline.setter
+    def work_inline(self, value: bool) -> None:
+        self._work_inline = value
+        if self.deck is not None:
+            self.deck.inline = value
+
+    @property
+    def working(self) -> bool:
+        """Proof work of the current deck is under way or waiting (never inline)."""
+        return self.deck is not None and not self.over and self.deck.working
+
+    def settle(self) -> None:
+        """The current deck's proof checks, all done here and now (:meth:`DeckInstance.
+        settle`); raises :class:`GameFault` for a refused proof."""
+        if self.deck is not None and not self.over:
+            self.deck.settle()
+
+    def take_jobs(self) -> list[ProofJob]:
+        """The current deck's proof work to hand out now."""
+        if self.deck is None or self.over:
+            return []
+        return self.deck.take_jobs()
+
+    def job_done(self, job: ProofJob, result: JobResult) -> None:
+        """A job's result (ignored if not the current deck's); then advance."""
+        if self.deck is None or self.over or not self.deck.job_done(job, result):
+            return
+        self._advance()
+
+    @property
+    def has_outbox(self) -> bool:
+        """Deal messages of this seat wait to be sent."""
+        return bool(self._out)
+
+    @property
+    def hand(self) -> Hand | None:
+        return self.match.hand if self.match is not None else None
+
+    def decision(self) -> Decision | None:
+        hand = self.hand
+        if hand is None or self.over or self._finishing or self.deck is None:
+            return None
+        p = hand.pending
+        if isinstance(p, Turn) and p.seat == self.seat:
+            kind = "play"
+        elif isinstance(p, CutterChoice) and p.seat == self.seat:
+            kind = "cut"
+        else:
+            return None
+        m = self.match
+        assert m is not None
+        return Decision(kind, self.seat, hand, m.hand_number, m.totals, m.ruleset.target)
+
+    def action_for(self, d: Decision, choice: Any) -> Action:
+        """Check the local choice and turn it into the entry's action (showing the card)."""
+        assert self.deck is not None
+        hand = d.hand
+        if d.kind == "play":
+            if not isinstance(choice, Move):
+                raise LocalError("a play decision takes a rules.Move")
+            hand.play(self.seat, choice.card, choice.capture)  # raises IllegalMove
+            pos = self.deck.position_of(choice.card)
+            self.deck.show(pos)
+            return PlayAction(pos, choice.card, tuple(sorted(choice.capture, key=lambda c: c.id)))
+        if bool(choice):
+            return CutAction(True)
+        pos = self.top - 1  # the drawn card
+        self.deck.show(pos)
+        return CutAction(False, pos)
+
+    def apply(self, seat: int, items: list[Any], action: dict[str, Any] | None) -> bool:
+        """Apply one turn of ``seat``.  Returns whether it made progress: an action, or a
+        deal item used at once (an item held for a step not open yet is none)."""
+        assert self.deck is not None
+        self.deck.shown_now = {}
+        progress = action is not None
+        if seat == self.seat:  # our own items were made by our own deal object
+            # An entry may carry the previous deck's reveal and then the next deck's key
+            # (the last seat to reveal a discarded deck starts the next one at once): a
+            # reveal counts for the deck whose seed it opens, never for the current one
+            # by position.  (Marking the wrong deck let this seat end a later hand before
+            # its own reveal was in the chain, and sign ``done`` while others waited.)
+            for i in items:
+                item = parse_item(i)
+                if isinstance(item, RevealItem) and item.seed == self.deck.own_seed:
+                    self.deck.reveal_sent = True
+            progress = progress or bool(items)
+        else:
+            for item in items:
+                if not isinstance(item, dict):
+                    raise GameFault(ErrorCode.PROTOCOL_VIOLATION, "a deal item is a map", seat)
+                if self.deck is None:
+                    raise GameFault(ErrorCode.PROTOCOL_VIOLATION, "a deal item after the end",
+                                    seat)
+                held = self.deck.deal.held
+                msg = parse_item(item)
+                if isinstance(msg, ProofItem) and msg.proof is not None \
+                        and self.entry_body is not None:
+                    self.deck.proof_entries.setdefault(seat, {})[msg.proof] = self.entry_body
+                self.deck.receive(seat, item)
+                progress = progress or self.deck.deal.held <= held
+                # An item may complete an instance; the next item may belong to the next.
+                self._advance()
+        if action is not None:
+            self._act(seat, action)
+        elif self.waits_for(seat) and not self._out and not (items and self.early_deal):
+            # Every deal message this seat made is in the transcript, so the sender had
+            # everything we have (its own items are applied too): it knew it had to
+            # choose.  (With messages of ours still unsent, the sender may lack them: a
+            # step that is complete here may not be complete there yet.)  Under
+            # early-deal/v1 it may still send the deal messages it owes first.
+            raise GameFault(ErrorCode.PROTOCOL_VIOLATION, "an empty turn while the game "
+                            f"waits for seat {seat}'s choice", seat)
+        self._advance()
+        return progress
+
+    def owed(self) -> tuple[int, ...]:
+        """Seats whose message the game waits for now: a deal message (key, shuffle, cut,
+        shares, reveal: as this seat's deal expects them, plus this seat itself while its
+        own are unsent) or a choice (a play or the cut)."""
+        seats: set[int] = set()
+        if self.deck is not None and not self.over:
+            seats.update(s for s, _ in self.deck.deal.expecting())
+            if self._out and self.seat is not None:
+                seats.add(self.seat)
+        seats.update(s for s in range(self.n) if self.waits_for(s))
+        return tuple(sorted(s for s in seats if isinstance(s, int) and 0 <= s < self.n))
+
+    def waits_for(self, seat: int) -> bool:
+        """Whether the game waits for ``seat``'s choice (a play or the cut) now."""
+        hand = self.hand
+        if hand is None or self.over or self._finishing or self.deck is None:
+            return False
+        p = hand.pending
+        return isinstance(p, Turn | CutterChoice) and p.seat == seat
+
+    # ------------------------------------------------------------------ engine
+
+    def _act(self, seat: int, action: dict[str, Any]) -> None:
+        hand = self.hand
+        deck = self.deck
+        if hand is None or self.over or self._finishing or deck is None:
+            raise GameFault(ErrorCode.PROTOCOL_VIOLATION, "no action is due", seat)
+        p = hand.pending
+        kind = action_type(action, seat)
+        try:
+            if kind is PlayAction and isinstance(p, Turn) and p.seat == seat:
+                play = PlayAction.from_wire(action, seat)
+                if seat == self.seat:
+                    deck.show(play.pos, replaying=True)  # a no-op unless replaying our log
+                elif deck.shown(seat, play.pos) != play.card:
+                    raise GameFault(ErrorCode.DEAL_FAILURE,
+                                    f"seat {seat} names {play.card} but showed "
+                                    f"{deck.shown(seat, play.pos)}", seat)
+                self._set_hand(hand.play(seat, play.card, list(play.take)))
+            elif kind is CutAction and isinstance(p, CutterChoice) and p.seat == seat:
+                cut = CutAction.from_wire(action, seat)
+                placed = None
+                if cut.pos is not None:
+                    if cut.pos != self.top - 1:
+                        raise GameFault(ErrorCode.ILLEGAL_MOVE, "only the drawn card may be "
+                                        "placed", seat)
+                    if seat == self.seat:
+                        deck.show(cut.pos, replaying=True)
+                    else:
+                        placed = deck.shown(seat, cut.pos)
+                self._set_hand(hand.choose_cut(cut.keep, placed))
+            else:
+                raise GameFault(ErrorCode.ILLEGAL_MOVE,
+                                f"action {kind.TYPE!r} while the hand waits for {p}", seat)
+        except IllegalMove as exc:
+            raise GameFault(ErrorCode.ILLEGAL_MOVE, f"{exc.rule}: {exc}", seat) from None
+        except InvalidDeal as exc:
+            raise GameFault(ErrorCode.DEAL_FAILURE, str(exc), seat) from None
+
+    def _set_hand(self, hand: Hand) -> None:
+        assert self.match is not None
+        new = hand.events[self._engine_events:]
+        self._engine_events = len(hand.events)
+        self._events.extend(new)
+        for ev in new:
+            positions: tuple[int, ...] = ()
+            if isinstance(ev, DealEvent):
+                positions = tuple(range(self.top - len(ev.recipients), self.top))
+            self._hand_trace.append((ev, positions))
+            self.on_engine_event(ev, positions)
+        self.match = self.match.with_hand(hand)
+
+    # ------------------------------------------------------------------ hooks
+
+    def make_deck(self, cutter: int | None) -> DeckInstance:
+        """The deck instance of the next shuffle (:attr:`hand_no`, :attr:`instance`)."""
+        return DeckInstance(self.table, self.seat, self.master, self.hand_no,
+                            self.instance, cutter, self._out, caps=self.caps)
+
+    def on_engine_event(self, event: object, positions: tuple[int, ...]) -> None:
+        """Called for every rules-engine event of the hand (a deal, the cut, a play, the
+        last sweep), with the deck positions a deal used; nothing for a seat."""
+
+    def on_deck_finished(self, kind: str) -> Sequence[object]:
+        """Called once a deck instance's seeds are open and verified, before the match
+        moves on: ``kind`` is ``"draw"``, ``"redeal"`` or ``"hand"`` (then the hand is over
+        and not scored yet); :attr:`deck` still holds that instance.  Returns events to
+        report then; none for a seat."""
+        return ()
+
+    def _new_deck(self, cutter: int | None) -> None:
+        self.deck = self.make_deck(cutter)
+        self.deck.inline = self._work_inline
+        self.top = 0
+        self._engine_events = 0
+        self._finishing = None
+
+    def _start_hand(self) -> None:
+        assert self.match is not None and self.match.hand is not None
+        hand = self.match.hand
+        cutter = hand.cutter if hand.ruleset.opening is Opening.CUT_AND_DRAW else None
+        self._new_deck(cutter)
+        self._hand_trace = []
+
+    def _recheck_hand(self) -> None:
+        """The forced-capture variant, checked once every card is known.
+
+        During the hand a peer cannot check another seat's play against that seat's hidden
+        cards.  At its end every card has been shown, so the hand is re-driven with every
+        hand known (an omniscient engine) and each play checked again; a play the rules
+        forbid is blamed on its player (``illegal_move``), at every peer at this same
+        entry."""
+        assert self.match is not None and self.deck is not None
+        rules = self.table.rules
+        if not rules.forced_capture:
+            return  # every other rule depends only on what everyone sees
+        deal = self.deck.deal
+        hand = Hand.new(rules, self.n, self.match.dealer)
+        plays = 0
+        for ev, positions in self._hand_trace:
+            try:
+                if isinstance(ev, DealEvent):
+                    cards = [deal.card_at(p) for p in positions]
+                    if None in cards:
+                        raise LocalError("a card of the hand is still unknown at its end")
+                    hand = hand.deal(cards)
+                elif isinstance(ev, CutEvent):
+                    hand = hand.choose_cut(ev.keep, ev.card)
+                elif isinstance(ev, PlayEvent):
+                    plays += 1
+                    hand = hand.play(ev.seat, ev.card, ev.capture)
+            except IllegalMove as exc:
+                seat = getattr(ev, "seat", 0)
+                raise GameFault(ErrorCode.ILLEGAL_MOVE,
+                                f"{exc.rule}: {exc} (play {plays} of hand "
+                                f"{self.match.hand_number}, found once every card was "
+                                "known)", seat) from None
+
+    def _advance(self) -> None:
+        """Take every step that needs no one's choice and no message not yet received."""
+        while not self.over and self.deck is not None:
+            deck = self.deck
+            if self._finishing is not None:
+                if not deck.finish(discard=self._finishing != "hand"):
+                    return
+                # Every instance (draw, redeal, hand) ends at the same entry for
+                # everyone: the one that carries the last reveal, ours included.  (Our
+                # reveal counts once the entry carrying it is in the chain, not when
+                # our deal makes it.)
+                if not deck.reveal_sent:
+                    return
+                self._after_finish()
+                continue
+            if not deck.ready:
+                return
+            if self.draw is not None:
+                if not self._first_dealer():
+                    return
+                continue
+            hand = self.hand
+            assert hand is not None and self.match is not None
+            p = hand.pending
+            if isinstance(p, DealStep):
+                positions = list(range(self.top, self.top + len(p.recipients)))
+                cards = deck.open(positions, p.recipients)
+                if cards is None:
+                    return
+                self.top += len(positions)
+                self._set_hand(hand.deal(cards))
+            elif isinstance(p, Redeal):
+                self._finishing = "redeal"
+            elif isinstance(p, HandOver):
+                self._finishing = "hand"
+            else:
+                return  # a seat's choice
+
+    def _after_finish(self) -> None:
+        assert self.match is not None
+        kind = self._finishing
+        assert kind is not None
+        self._events.extend(self.on_deck_finished(kind))
+        self._finishing = None
+        if kind == "draw":
+            self.hand_no, self.instance = 1, 0
+            self._events.append(HandStarted(1, self.match.dealer))
+            self._start_hand()
+            return
+        if kind == "redeal":
+            self._events.append(RedealEvent(self.match.dealer))
+            self.match = self.match.redeal()
+            self.instance += 1
+            self._start_hand()
+            return
+        number = self.match.hand_number
+        self._recheck_hand()
+        self.match = self.match.finish_hand()
+        res = self.match.results[-1]
+        self._events.append(HandScored(number, res.score, res.totals))
+        if self.match.is_over:
+            self.over = True
+            self.deck = None
+            self._events.append(MatchOver(self.match.winner, self.match.totals))
+            return
+        self.hand_no += 1
+        self.instance = 0
+        self._events.append(HandStarted(self.match.hand_number, self.match.dealer))
+        self._start_hand()
+
+    def _first_dealer(self) -> bool:
+        fd, deck = self.draw, self.deck
+        assert fd is not None and deck is not None
+        draw = fd.next_draw()
+        seats = sorted(draw)
+        positions = [draw[s] for s in seats]
+        cards = deck.open(positions, (None,) * len(seats))
+        if cards is None:
+            return False
+        drawn = {s: c for s, c in zip(seats, cards, strict=True) if c is not None}
+        self._events.append(FirstDealerDrawn(dict(drawn)))
+        dealer = fd.record(drawn)
+        if dealer is None:
+            return True  # a tie: the tied seats draw again
+        self.draw = None
+        self.match = Match.new(self.table.rules, self.n, dealer,
+                               viewer=SPECTATOR if self.seat is None else self.seat)
+        # The draw deck is abandoned: reveal it, then the first hand gets a fresh deck.
+        self._finishing = "draw"
+        return True
+
+    # ------------------------------------------------------------------ result
+
+    def result_body(self) -> dict[str, Any]:
+        assert self.match is not None
+        return {"winner": self.match.winner, "totals": list(self.match.totals),
+                "hands": len(self.match.results)}
+
+    def match_done(self) -> MatchDone:
+        assert self.match is not None and self.match.winner is not None
+        return MatchDone(self.match.winner, self.match.totals, len(self.match.results))
