@@ -46,6 +46,13 @@ Figures, one per line, ``name: value unit``:
 * ``hand_wall_at_1s_rtt_Np`` (extrapolated, not measured over a 1 s line):
   the median hand time at delay 0 plus ``round_trips_per_hand_Np`` seconds (a Tor
   circuit's round trip is 0.5-1.5 s); printed for every table measured.
+* ``chain_round_trips_per_hand_Np`` and ``chain_one_way_<what>_Np``: the same hand read
+  from the signed chain in the first joiner's log (median over the hands after the
+  first, both tables), assuming every entry waits for the one before it: the one-way
+  trips by what the entry that waited carried (``move``: the cut or a play; ``keys``,
+  ``shuffles`` (with the cut of the deck), ``proofs``, ``shares``, ``reveal``: the
+  deal's messages; ``empty``: a turn with nothing in it).  Where the round trips go,
+  for the next change to the protocol to start from.
 * ``peak_rss_peer_Np``: the largest peak resident memory (``ru_maxrss``) of the table's
   peer processes, either match (a library peer: the face ``chkobba_p2p`` and a bot
   controller, no terminal UI), with the modules' bytecode cached as an installed package
@@ -279,7 +286,55 @@ async def table(players: int, delay: float, hands: int, folder: Path, seed: int)
             p.wait()
     per_joiner = [_hands(_read(folder / f"{j}.jsonl")) for j in joiners]
     peak_kb = max(e["rss_kb"] for n in procs for e in _read(folder / f"{n}.jsonl"))
-    return {"hands": [t for h in per_joiner for t in h], "peak_mb": peak_kb / 1024}
+    return {"hands": [t for h in per_joiner for t in h], "peak_mb": peak_kb / 1024,
+            "chain": chain(folder / "j1.chklog", players)}
+
+
+# ----------------------------------------------------------------- where the trips go
+
+#: What an entry carries, first match wins: a move (an action: the cut or a play), else
+#: the first of its deal messages in this order, else nothing (an empty turn).
+CATEGORIES = (("move", None), ("keys", "deal/key"), ("shuffles", "deal/shuffle"),
+              ("shuffles", "deal/cut"), ("proofs", "deal/proof"), ("shares", "deal/shares"),
+              ("reveal", "deal/reveal"), ("empty", None))
+
+
+def chain(log: Path, players: int) -> list[dict[str, int]]:
+    """Per hand (the first left out: it holds the first dealer's draw), the one-way trips
+    of the signed chain in a joiner's log, by what the entry that waited carried.  Every
+    entry is taken to wait for the one before it: an entry by seat b after one by seat a
+    costs hop(a, b) (0 for the same seat; see :func:`lower_bound`).  A hand ends with its
+    36th play, so what follows it (the reveal, the next deck) counts in the next hand."""
+    from chkobba_p2p.wire.codec import open_entry
+    from chkobba_p2p.wire.logfile import read_log
+
+    def hop(a: int, b: int) -> int:
+        return 0 if a == b else 1 if players == 2 or 0 in (a, b) else 2
+
+    hands: list[dict[str, int]] = []
+    current: dict[str, int] = {}
+    plays, last = 0, None
+    for body in read_log(log).bodies:
+        try:
+            entry = open_entry(body)
+        except Exception:  # noqa: BLE001 - a torn last entry of a killed peer
+            break
+        if entry.kind != "turn":
+            last = entry.seat
+            continue
+        action = entry.fields.get("a")
+        kinds = [m.get("t") for m in entry.fields.get("d", []) if isinstance(m, dict)]
+        what = "move" if isinstance(action, dict) else next(
+            (name for name, t in CATEGORIES[1:-1] if t in kinds), "empty")
+        if last is not None:
+            current[what] = current.get(what, 0) + hop(last, entry.seat)
+        last = entry.seat
+        if isinstance(action, dict) and action.get("t") == "play":
+            plays += 1
+            if plays % (40 - 4) == 0:
+                hands.append(current)
+                current = {}
+    return hands[1:]
 
 
 # -------------------------------------------------------------------------- lower bound
@@ -311,6 +366,7 @@ def lower_bound(players: int) -> float:
 async def measure(args: argparse.Namespace, work: Path) -> list[str]:
     lines = []
     for n in args.players:
+        first = len(lines)
         runs = {}
         for d in (0.0, args.delay):
             runs[d] = await table(n, d, args.hands, work / f"{n}p-{d}", seed=n * 100)
@@ -325,7 +381,15 @@ async def measure(args: argparse.Namespace, work: Path) -> list[str]:
         lines.append(f"hand_wall_at_1s_rtt_{n}p: "
                      f"{statistics.median(zero['hands']) + rt * 1.0:.1f} s (extrapolated)")
         lines.append(f"peak_rss_peer_{n}p: {max(zero['peak_mb'], late['peak_mb']):.1f} MB")
-        for line in lines[-5:]:
+        hands = zero["chain"] + late["chain"]
+        if hands:
+            names = sorted({k for h in hands for k in h}, key=[c for c, _ in CATEGORIES].index)
+            total = statistics.median(sum(h.values()) for h in hands)
+            lines.append(f"chain_round_trips_per_hand_{n}p: {total / 2:.1f} round trips")
+            for name in names:
+                trips = statistics.median(h.get(name, 0) for h in hands)
+                lines.append(f"chain_one_way_{name}_{n}p: {trips:g} one-way trips")
+        for line in lines[first:]:
             print(line, flush=True)
     return lines
 
