@@ -90,7 +90,8 @@ def score_dialog_lines(view: TableView, ev: HandScored,
         if score_width(names) <= DIALOG_TEXT:
             break
     lines: list[Line] = [[("class:title", " " + t("score_title", n=ev.number))], []]
-    lines += score_lines(ev.score, ev.totals, names, t, view.state.target)
+    lines += score_lines(ev.score, ev.totals, names, t, view.state.target,
+                         view.side_order(len(names)))
     lines += [[], [("class:keys", " " + score_continue(t, closes_in) + " ")]]
     return lines
 
@@ -230,7 +231,7 @@ def sheet_lines(view: TableView, width: int, empty_key: str) -> list[Line]:
     hands = [scoresheet.from_score(ev.number, ev.score, ev.totals) for ev in st.scored]
     out: list[Line] = [[("class:title", " " + t("sheet_title"))]]
     names = [view.side_name(i) for i in range(len(hands[0].points))] if hands else []
-    for text in scoresheet.sheet_lines(hands, names, t):
+    for text in scoresheet.sheet_lines(hands, names, t, view.side_order(len(names))):
         out.extend(wrap_line([("", " " + text)], width - 1, "   "))
     if not hands:
         out.append([("class:dim", " " + t(empty_key))])

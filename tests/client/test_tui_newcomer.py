@@ -184,12 +184,13 @@ def test_a_side_seat_keeps_its_clock_and_the_picture_stays_with_long_names(app_s
     clock = [("class:warn", "  ⏱ 0:12 left")]
     cell = line_text(side_cell(view, 1, clock, 24))
     assert len(cell) <= 24 and cell.endswith("⏱ 0:12 left") and "…" in cell
-    lines = seat_picture(view, 51, lambda s, r, e, w: _seat_line(view, s, r, e, w),
-                         lambda s: clock if s == 3 else [])
+    lines = seat_picture(view, 51, _seat_line, lambda s: clock if s == 3 else [])
     assert lines is not None and all(len(line_text(x)) <= 50 for _, x in lines)
     text = "\n".join(line_text(x) for _, x in lines)
     assert "sami (partner)" in text and text.count("(opponent)") == 2
-    assert "⏱ 0:12 left" in text and "you → Mohamed-Aziz Ben Salah → sami → …" in text
+    # The whole order of play, every long name cut the same way (never to one letter).
+    assert "⏱ 0:12" in text and "play goes you → Mohamed-A… → sami → Khadija T…" in text
+    assert "Mohamed-A…  [dealer]" in text and "Khadija T…  0  ⏱ 0:12" in text, text
 
 
 def test_the_bell_is_silenced_by_no_bell_or_by_the_settings():
@@ -217,8 +218,7 @@ def test_the_ascii_picture_measures_what_it_draws(app_session):
                   enumerate(("amel", "bot1", "bot2", "Khadija Trabelsi Ben Salah")))
     ui.state = ui.state.apply(Lobby(names))
     view = ui.view
-    lines = seat_picture(view, 51, lambda s, r, e, w: _seat_line(view, s, r, e, w),
-                         lambda s: [])
+    lines = seat_picture(view, 51, _seat_line, lambda s: [])
     assert lines is not None
     for _, line in lines:  # drawn in ASCII (--ascii): no wider than measured
         text = line_text(line)
