@@ -615,6 +615,22 @@ MESSAGES: dict[str, tuple[str, str]] = {
                     "h conseils · s feuille de marque · t message · q quitter/abandonner · "
                     "Ctrl-L redessiner · ? F1 aide"),
     "help_words": ("Words of the game", "Les mots du jeu"),
+    "help_lobby_keys": ("Keys in the lobby", "Touches du salon"),
+    "help_l_ready": ("Enter: you are ready, once you have read each key aloud with its "
+                     "player; the match starts when every person is",
+                     "Entrée : vous êtes prêt, après avoir lu chaque clé à voix haute avec "
+                     "son joueur ; la partie commence quand chacun l'est"),
+    "help_l_free": ("f, then a seat's number: free a seat a stranger took (that key is "
+                    "then refused at this table)",
+                    "f, puis le numéro d'une place : libérer une place prise par un inconnu "
+                    "(sa clé est alors refusée à cette table)"),
+    "help_l_misc": ("t chat · q leave the table · ? or F1 this help",
+                    "t message · q quitter la table · ? ou F1 cette aide"),
+    "help_l_misc_solo": ("q leave · ? or F1 this help", "q quitter · ? ou F1 cette aide"),
+    "help_l_table": ("At the table: 1-9 or ←→ Enter play a card, h hints, s score sheet; "
+                     "? there lists every key.",
+                     "À la table : 1-9 ou ←→ Entrée jouent une carte, h conseils, s feuille "
+                     "de marque ; ? y donne toutes les touches."),
     "gl_carta": ("carta: most cards captured, 1 point", "carta : le plus de cartes prises, "
                  "1 point"),
     "gl_dinari": ("dinari: most diamonds (♦), 1 point", "dinari : le plus de carreaux (♦), "
@@ -735,6 +751,19 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "hi_total": ("{n} matches, {counted} counted", "{n} parties, {counted} comptées"),
     "hi_total_c1": ("{n} matches, {counted} counted", "{n} parties, {counted} comptée"),
     "hi_total_1": ("1 match, {counted} counted", "1 partie, {counted} comptée"),
+    "hi_none_yet": ("No games yet: your matches will be listed here once you have played "
+                    "(chkobba play, host or join).",
+                    "Aucune partie encore : vos parties seront listées ici une fois jouées "
+                    "(chkobba play, host ou join)."),
+    # As the lobby and the end screen say it ("record_vs"), counted the same way.
+    "hi_record": ("your record against {name}: {n} games, {wins}–{losses} (every counted "
+                  "match where you sat on opposite sides, at 2, 3 and 4 players)",
+                  "votre bilan contre {name} : {n} parties, {wins}–{losses} (toutes les "
+                  "parties comptées où vous étiez d'un autre camp, à 2, 3 et 4 joueurs)"),
+    "hi_record_1": ("your record against {name}: 1 game, {wins}–{losses} (every counted "
+                    "match where you sat on opposite sides, at 2, 3 and 4 players)",
+                    "votre bilan contre {name} : 1 partie, {wins}–{losses} (toutes les "
+                    "parties comptées où vous étiez d'un autre camp, à 2, 3 et 4 joueurs)"),
     "hi_ratings": ("Glicko-2 ratings, {n} players (? provisional):",
                    "classement Glicko-2, {n} joueurs (? provisoire) :"),
     "hi_no_ratings": ("no counted match", "aucune partie comptée"),
@@ -754,7 +783,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
                         "journaux donnent le même classement"),
     "hi_bad_date": ("not a date: {date} (use 2026-03-01 or 2026-03-01T20:00)",
                     "date invalide : {date} (par ex. 2026-03-01 ou 2026-03-01T20:00)"),
-    "series": ("series: {score}", "série : {score}"),
+    "over_records": ("Against each, every counted match in your logs (as chkobba history "
+                     "counts them):",
+                     "Contre chacun, toutes les parties comptées de vos journaux (comme les "
+                     "compte chkobba history) :"),
+    "over_records_reading": ("Counting the matches in your logs, this one included…",
+                             "On compte les parties de vos journaux, celle-ci comprise…"),
     "lobby_bot": ("the {level} bot's key", "la clé du robot {level}"),
     "record_vs": ("{name}: {n} games, {wins}–{losses}", "{name} : {n} parties, {wins}–{losses}"),
     "record_vs_1": ("{name}: 1 game, {wins}–{losses}", "{name} : 1 partie, {wins}–{losses}"),

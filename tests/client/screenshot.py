@@ -16,6 +16,7 @@ def screen_rows(ui, rows: int = 24, cols: int = 80) -> list[str]:
     ui.size = (rows, cols)
     app = ui.app
     app.output.get_size = lambda: Size(rows=rows, columns=cols)  # type: ignore[method-assign]
+    app.render_counter += 1  # a new frame: the controls' caches are for the last one
     screen = Screen(default_char=None)
     with set_app(app):
         container = app.layout.container

@@ -250,7 +250,7 @@ def test_replay_into_a_missing_folder_fails_in_one_line_before_printing_anything
 
 
 def test_review_lists_mistakes_and_a_summary_per_player_by_name(log2, capsys):
-    assert main(["replay", str(log2), "--review", "--samples", "8", "--quiet"]) == EXIT_VALID
+    assert main(["replay", str(log2), "--review", "--samples", "8"]) == EXIT_VALID
     out = capsys.readouterr().out
     assert "loss in points of the hand" in out and "mistake >= 0.5, blunder >= 1.0" in out
     for name in ("host", "peer1"):
