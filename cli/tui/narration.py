@@ -101,7 +101,10 @@ class EventLog:
         elif isinstance(drawn := getattr(ev, "draws", None), dict):  # the first-dealer draw
             draws = ", ".join(f"{view.who(s)} {view.label(c)}" for s, c in
                               sorted(drawn.items()))
-            log(("", t("ev_first_draw", draws=draws)))
+            # Fewer cards than seats: a tie for the lowest, drawn again by the tied seats
+            # (said so: two draws in a row read as a mistake).
+            again = bool(st.players) and len(drawn) < (st.players or 0)
+            log(("", t("ev_first_redraw" if again else "ev_first_draw", draws=draws)))
         elif isinstance(ev, HandStarted):
             log(("class:title", view.said("ev_hand", ev.dealer, n=ev.number)))
         elif isinstance(ev, RedealEvent):

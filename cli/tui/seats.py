@@ -64,15 +64,18 @@ def _cell(view: TableView, seat: int, extra: Line, room: int) -> Line | None:
     tags = [t(key, name="").strip() for key, who in (("dealer", st.dealer),
                                                       ("cutter", st.cutter)) if who == seat]
     name = st.name(seat)
-    tail = len(line_text(extra))
-    for with_count, with_bar, with_tags in ((True, True, True), (False, True, True),
-                                            (False, True, False), (False, False, False)):
+    # What gives way, in turn: the clock's words ("⏱ 1:00 left" -> "⏱ 1:00"), the tags,
+    # the count's number, the cards' bar; the name last (the caller cuts every name alike).
+    short = _compact(extra)
+    for with_count, with_bar, with_tags, clock in (
+            (True, True, True, extra), (True, True, True, short), (True, True, False, short),
+            (False, True, False, short), (False, False, False, short)):
         body = (f"  {bar} {n}" if bar else f"  {n}") if with_count else \
             f"  {bar}" if bar and with_bar else ""
         tag = "  [" + ", ".join(tags) + "]" if tags and with_tags else ""
-        if 3 + len(name) + len(body) + len(tag) + tail <= room:
+        if 3 + len(name) + len(body) + len(tag) + len(line_text(clock)) <= room:
             return [("class:turn" if turn else "class:me", f" {'▶' if turn else ' '} {name}"),
-                    ("", body), ("class:dim", tag), *extra]
+                    ("", body), ("class:dim", tag), *clock]
     return None
 
 
@@ -153,8 +156,10 @@ def _picture(view: TableView, width: int, seat_line: SeatLine,
     # there is room (the round), else the four names.
     lines.append((2, [("class:dim", under_l), ("", " " * max(1, gap)),
                       ("class:dim", under_r)]))
+    # Its words when they fit, else the ring alone ("you → … → you" says what it is):
+    # names are worth more than the label.
     for order in (t("seats_order", order=arrow.join(ring + ring[:1])),
-                  t("seats_order", order=names)):
+                  t("seats_order", order=names), arrow.join(ring + ring[:1]), names):
         if len(order) + 2 <= room:
             lines.append((1, _centre([("class:dim", order)], room)))
             return lines

@@ -74,8 +74,10 @@ def _ended(past: PastGames, players: int, seat: int, lang: str, **kw) -> TuiApp:
 
 
 def _flat(text: str) -> str:
-    """The box's words, its frame and line ends gone (a sentence may wrap)."""
-    rows = [r.strip().strip("│").strip() for r in text.splitlines()]
+    """The screen's words, a box's inside alone where a box is (the table behind it
+    shows at its left), its frame and line ends gone (a sentence may wrap)."""
+    rows = [r[r.index("│") + 1:r.rindex("│")] if r.count("│") >= 2 else r.split("│")[0]
+            for r in text.splitlines()]  # one bar: the events pane's, on the right
     return " ".join(" ".join(rows).split())
 
 

@@ -290,9 +290,10 @@ def test_review_of_one_hand_grades_every_play_and_the_cut(log2, capsys):
     plays = [line for line in out.splitlines() if re.match(r"\s+play  ", line)]
     assert len(plays) == 36
     assert out.isascii()
-    assert all(re.search(r"  \[(forced|good|mistake|blunder)( -\d|\])", p) for p in plays)
+    assert all(re.search(r"  \[(forced|best|good|inaccuracy|mistake|blunder)( -\d|\])", p)
+               for p in plays)
     (cut,) = [line for line in out.splitlines() if re.match(r"\s+cut   ", line)]
-    assert re.search(r"\[(good|mistake|blunder)", cut), cut
+    assert re.search(r"\[(best|good|inaccuracy|mistake|blunder)", cut), cut
 
 
 def test_replay_jobs_gives_the_same_output_in_one_process_or_several(tmp_path, capsys,
