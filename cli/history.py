@@ -167,6 +167,10 @@ def show_games(gs: list[Game], t: Translator) -> None:
 
 
 def _wrapped(text: str, first: str, rest: str) -> list[str]:
+    """``text`` wrapped at words to a terminal's width; one line when the output is not a
+    terminal (a file or a pipe: one match, one line, for grep)."""
+    if not sys.stdout.isatty():
+        return [first + text]
     return textwrap.wrap(text, _width(), initial_indent=first, subsequent_indent=rest,
                          break_long_words=False, break_on_hyphens=False) or [first]
 

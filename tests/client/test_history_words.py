@@ -1,6 +1,7 @@
 """``chkobba history`` read as a newcomer reads it (issue 43, polish): before the first
-game (no data folder yet) it says there are no games yet and exits 0; its lines wrap at
-words at 80 columns ("[INCOMPLETE]" whole, never "[INCOMP" / "LETE]")."""
+game (no data folder yet) it says there are no games yet and exits 0; on a terminal its
+lines wrap at words at 80 columns ("[INCOMPLETE]" whole, never "[INCOMP" / "LETE]"); in a
+pipe one match stays one line."""
 
 from __future__ import annotations
 
@@ -33,6 +34,9 @@ def test_history_lines_wrap_at_words_within_the_terminal(tmp_path, monkeypatch, 
     build(folder)
     monkeypatch.setenv("COLUMNS", str(columns))
     monkeypatch.setenv("CHKOBBA_CACHE_DIR", str(tmp_path / "cache"))
+    import sys
+
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True)  # a terminal of that width
     assert main(["history", str(folder), "--lang", lang]) == 0
     out = capsys.readouterr().out
     # (A log's path stays whole on its line, to be copied: not a sentence.)
@@ -41,3 +45,7 @@ def test_history_lines_wrap_at_words_within_the_terminal(tmp_path, monkeypatch, 
     assert "[INCOMPLETE]" in out and "[INCOMP\n" not in out
     for verdict in ("[VALID]", "[INCOMPLETE]", "[INVALID]"):
         assert all(x.count("[") == x.count("]") for x in lines if verdict[:4] in x)
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: False)  # a pipe: a match a line
+    assert main(["history", str(folder), "--lang", lang]) == 0
+    heads = [x for x in capsys.readouterr().out.splitlines() if x[:2] == "20"]
+    assert heads and all(x.endswith("]") for x in heads), heads
