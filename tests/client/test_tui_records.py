@@ -76,8 +76,9 @@ def _ended(past: PastGames, players: int, seat: int, lang: str, **kw) -> TuiApp:
 def _flat(text: str) -> str:
     """The screen's words, a box's inside alone where a box is (the table behind it
     shows at its left), its frame and line ends gone (a sentence may wrap)."""
+    # (A frame drawn in ASCII once an --ascii screen was built in this process: "|".)
     rows = [r[r.index("│") + 1:r.rindex("│")] if r.count("│") >= 2 else r.split("│")[0]
-            for r in text.splitlines()]  # one bar: the events pane's, on the right
+            for r in text.replace("|", "│").splitlines()]  # one bar: the events pane's
     return " ".join(" ".join(rows).split())
 
 
