@@ -150,7 +150,7 @@ class TuiApp(Leaving, Screen):
         self.rematch_bots = 0  # local bot seats (a host's --bots): they never answer
         self.rematch_gone: set[int] = set()  # seats gone without an answer
         self._rematch_wake: trio.Event | None = None
-        #: The matches of the logs already written (records, the series), read in a
+        #: The matches of the logs already written (the records), read in a
         #: thread; None: not shown.
         self.past = past
         #: The bell when the turn comes back to us (--no-bell: never).
@@ -469,7 +469,7 @@ class TuiApp(Leaving, Screen):
                 or result.resigned is not None):
             self.memo.clear()  # the match is over: nothing to bring back
         if self.past is not None and result is not None and result.table is not None:
-            self.past.refresh()  # this match's log is complete now: the series counts it
+            self.past.refresh()  # this match's log is complete now: the records count it
         never_played = result is None or result.table is None
         if self.rematch_answered is not None:  # answered: nothing more to see here
             if self.kind == "join":

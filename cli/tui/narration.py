@@ -101,7 +101,10 @@ class EventLog:
         elif isinstance(drawn := getattr(ev, "draws", None), dict):  # the first-dealer draw
             draws = ", ".join(f"{view.who(s)} {view.label(c)}" for s, c in
                               sorted(drawn.items()))
-            log(("", t("ev_first_draw", draws=draws)))
+            # Fewer cards than seats: a tie for the lowest, drawn again by the tied seats
+            # (said so: two draws in a row read as a mistake).
+            again = bool(st.players) and len(drawn) < (st.players or 0)
+            log(("", t("ev_first_redraw" if again else "ev_first_draw", draws=draws)))
         elif isinstance(ev, HandStarted):
             log(("class:title", view.said("ev_hand", ev.dealer, n=ev.number)))
         elif isinstance(ev, RedealEvent):
@@ -123,12 +126,13 @@ class EventLog:
             if ev.seat is not None and ev.cards:
                 log(("class:dim", view.said("ev_sweep", ev.seat, cards=view.labels(ev.cards))))
         elif isinstance(ev, HandScored):
-            pts = " - ".join(f"{view.side_name(i)} {p}" for i, p in
-                             enumerate(ev.score.points))
+            # Our side first, as the header and the score dialog read them.
+            order = view.side_order(len(ev.score.points))
+            pts = " - ".join(f"{view.side_name(i)} {ev.score.points[i]}" for i in order)
             # Three totals say whose is whose ("amel 5, bot1 3, bot2 0"); two follow the
             # points' order, which names them.
             tot = view.totals_words(ev.totals) if len(ev.totals) > 2 else \
-                " - ".join(str(x) for x in ev.totals)
+                " - ".join(str(ev.totals[i]) for i in order)
             log(("class:title", t("ev_scored", n=ev.number, points=pts, totals=tot)))
         elif isinstance(ev, MatchDone):
             log(("class:ok", t("ev_done")))

@@ -184,12 +184,13 @@ def test_a_side_seat_keeps_its_clock_and_the_picture_stays_with_long_names(app_s
     clock = [("class:warn", "  ⏱ 0:12 left")]
     cell = line_text(side_cell(view, 1, clock, 24))
     assert len(cell) <= 24 and cell.endswith("⏱ 0:12 left") and "…" in cell
-    lines = seat_picture(view, 51, lambda s, r, e, w: _seat_line(view, s, r, e, w),
-                         lambda s: clock if s == 3 else [])
+    lines = seat_picture(view, 51, _seat_line, lambda s: clock if s == 3 else [])
     assert lines is not None and all(len(line_text(x)) <= 50 for _, x in lines)
     text = "\n".join(line_text(x) for _, x in lines)
     assert "sami (partner)" in text and text.count("(opponent)") == 2
-    assert "⏱ 0:12 left" in text and "you → Mohamed-Aziz Ben Salah → sami → …" in text
+    # The whole order of play, every long name cut the same way (never to one letter).
+    assert "⏱ 0:12" in text and "you → Mohamed-Azi… → sami → Khadija Tra… → you" in text
+    assert "Mohamed-Azi…  0" in text and "Khadija Tra…  ⏱ 0:12" in text, text
 
 
 def test_the_bell_is_silenced_by_no_bell_or_by_the_settings():
@@ -217,8 +218,7 @@ def test_the_ascii_picture_measures_what_it_draws(app_session):
                   enumerate(("amel", "bot1", "bot2", "Khadija Trabelsi Ben Salah")))
     ui.state = ui.state.apply(Lobby(names))
     view = ui.view
-    lines = seat_picture(view, 51, lambda s, r, e, w: _seat_line(view, s, r, e, w),
-                         lambda s: [])
+    lines = seat_picture(view, 51, _seat_line, lambda s: [])
     assert lines is not None
     for _, line in lines:  # drawn in ASCII (--ascii): no wider than measured
         text = line_text(line)
@@ -305,6 +305,22 @@ def test_the_first_dealer_draw_says_who_deals_and_why(app_session, lang, said):
     ui.t = Translator(lang)
     ui._show_event(FirstDealerDrawn({0: card("4H"), 1: card("8S")}))
     assert said in [line_text(x) for x in ui.events.lines]
+
+
+@pytest.mark.parametrize("lang, said", [
+    ("en", "a tie for the lowest, drawn again: you 3♣, p2 2♥"),
+    ("fr", "égalité pour la plus basse, nouveau tirage : vous 3♣, p2 2♥")])
+def test_a_tie_in_the_dealer_draw_says_why_it_is_drawn_again(app_session, lang, said):
+    # Two draws in a row at 4 ("you A♦, p1 7♥, p2 A♣, p3 K♠" then "you 3♣, p2 2♥")
+    # read as a mistake: the second says it breaks a tie.
+    ui = _started("host", players=4)
+    ui.t = Translator(lang)
+    ui._show_event(FirstDealerDrawn({0: card("1D"), 1: card("7H"), 2: card("1C"),
+                                       3: card("10S")}))
+    ui._show_event(FirstDealerDrawn({0: card("3C"), 2: card("2H")}))
+    lines = [line_text(x) for x in ui.events.lines]
+    assert said in " ".join(" ".join(lines).split()), lines
+    assert sum("drawn again" in x or "nouveau tirage" in x for x in lines) == 1
 
 
 @pytest.mark.parametrize("lang", ["en", "fr"])

@@ -29,6 +29,14 @@ MODULE = "chkobba_cli.main"
 #: What the screen shows when it waits for the local player (or a dialog for it).
 DECISION = ("Your turn", "keep it", "several ways", "Enter: continue")
 OVER = ("Match over", "Game stopped", "You resigned", "resigned: you win")
+#: A record against a player, as the lobby says it ("bot1: 1 game, 1–0").
+RECORD = re.compile(r": \d+ games?, \d+–\d+")
+
+
+def has_record(text: str) -> bool:
+    """The lobby (left of the events pane) says a record, wrapped or not."""
+    left = " ".join(row.split("│")[0] for row in text.splitlines())
+    return RECORD.search(" ".join(left.split())) is not None
 
 
 def free_port() -> int:
@@ -323,9 +331,9 @@ def test_a_rematch_plays_a_second_match_with_a_second_log(tmp_path):
         assert "r: play again" in host.text and "r: play again" in guest.text
         host.press("r")
         guest.press("r")
-        # The new table's lobby says the series so far (its "Rematch: ... joining" line
-        # goes once every seat is taken).
-        host.wait_for(lambda t: "series:" in t or "Your hand" in t, 20, "the new table")
+        # The new table's lobby says the record so far, as history counts it (its
+        # "Rematch: ... joining" line goes once every seat is taken).
+        host.wait_for(lambda t: has_record(t) or "Your hand" in t, 20, "the new table")
         play_until([host, guest], lambda: "hand 1" in host.text.lower()
                    and "Your hand" in host.text, 60, "the second match")
         play_until([host, guest], ended, 150, "the second match's end")
@@ -478,7 +486,7 @@ def test_a_rematch_with_local_bots_opens_the_new_table(tmp_path):
     try:
         play_until([host], lambda: any(o in host.text for o in OVER), 150, "the end")
         host.press("r")
-        host.wait_for(lambda t: "series:" in t and "Seats (2/2)" in t and "ready" in t, 60,
+        host.wait_for(lambda t: has_record(t) and "Seats (2/2)" in t and "ready" in t, 60,
                       "the new table with a new bot")
         host.press("\r")
         host.wait_for(lambda t: "Your hand" in t, 60, "the second match")
