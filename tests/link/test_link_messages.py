@@ -148,6 +148,24 @@ def test_a_resumes_welcome_carries_the_allowance_left_and_the_move_used_within_b
     assert "used" not in first[0]["limits"]  # a welcome to a new seat says nothing of it
 
 
+def test_a_seat_back_on_a_new_connection_speaks_what_its_new_hello_announces():
+    """What the host offers a seat after the match (rematch-offer/v1) follows the caps of
+    its latest hello: a restarted host, or a seat back with a newer client, is asked
+    with what that connection speaks, not with what its first hello said."""
+    host, guest = Identity.generate(), Identity.generate()
+    lobby = Lobby(host, "host", Ruleset(), 2, shuffle_proofs=False)
+    lobby.take_seat(guest.public, "guest", ("deal/v1",))
+    game = bytes(16)
+    hs = HostHandshake(lobby, running=game)
+    hs.on_hello(ClientHandshake(guest, "guest", resume=(game, 3), caps=SPOKEN)
+                .on_host(hs.greeting()))
+    assert lobby.seat_caps[1] == SPOKEN
+    ended = HostHandshake(lobby, running=None, ended=lambda g, k: (1, 5))
+    ended.on_hello(ClientHandshake(guest, "guest", resume=(game, 3), caps=("deal/v1",))
+                   .on_host(ended.greeting()))
+    assert lobby.seat_caps[1] == SPOKEN  # told an ended match's end: it takes no seat
+
+
 @pytest.mark.parametrize("msg, code", [
     ({"t": "wait", "seat": 4, "secs": 3}, ErrorCode.BAD_FIELD),
     ({"t": "wait", "seat": True, "secs": 3}, ErrorCode.BAD_FIELD),
