@@ -138,7 +138,7 @@ class SeatController:
     def offer_rematch(self) -> bool:
         """At the host, while :meth:`after_match` is pending: this seat's person wants to
         play again and now waits for the joiners' answers.  Every joining peer still
-        connected that speaks ``rematch-offer/v1`` and has not declined is told at once
+        connected that speaks ``rematch-offer/v1`` and has not answered yet is told at once
         (it reports :class:`RematchOffered`), so that its person answers knowing it;
         the host's ``after_match`` answer still decides whether a new table opens.
         Call it from the peer's trio thread.  True when the offer went out (once a

@@ -605,8 +605,8 @@ class HostTable(SeatCore[C]):
     def offer_rematch(self) -> bool:
         """The host's own person wants to play again and waits for the joiners' answers
         (PROTOCOL.md 17): each joiner still connected whose hello announced
-        ``rematch-offer/v1`` and that has not declined is told so, once, before it
-        answers.  An older joiner hears nothing new (its ``rematch`` from us keeps its
+        ``rematch-offer/v1`` and that has not answered yet is told so, once, before it
+        answers (one that answered already waits for our ``rematch``).  An older joiner hears nothing new (its ``rematch`` from us keeps its
         meaning: the new table opens now).  False when no rematch is being asked about,
         or the offer already went."""
         if not self.asking_rematch or self.rematch_offered:
@@ -615,7 +615,7 @@ class HostTable(SeatCore[C]):
         body = wire.encode(lm.RematchOffer().to_wire())
         for seat, conn in self.links.items():
             if CAP_REMATCH_OFFER in self.lobby.seat_caps.get(seat, ()) \
-                    and self.rematch_answers.get(seat) is not False \
+                    and seat not in self.rematch_answers \
                     and not self.is_closed(conn):
                 self.out.append(Send(conn, body))
         return True

@@ -435,10 +435,13 @@ def test_the_hosts_rematch_offer_reaches_once_only_the_joiners_that_speak_it():
     assert table.closed == {}  # nobody broke a rule
 
 
-def test_a_joiner_that_declined_is_not_offered_a_rematch():
+@pytest.mark.parametrize("answer", [False, True])
+def test_a_joiner_that_answered_already_is_not_offered_a_rematch(answer):
+    """It declined, or it said yes and waits for the host's ``rematch``: "waits for your
+    answer" would not be true of it."""
     table = Table(players=3, target=1)
     table.fill()
-    table.seats[1].answer_rematch(False)
+    table.seats[1].answer_rematch(answer)
     table.run()
     table.host.match_over()
     assert table.host.offer_rematch()
