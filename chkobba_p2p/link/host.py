@@ -606,9 +606,10 @@ class HostTable(SeatCore[C]):
         """The host's own person wants to play again and waits for the joiners' answers
         (PROTOCOL.md 17): each joiner still connected whose hello announced
         ``rematch-offer/v1`` and that has not answered yet is told so, once, before it
-        answers (one that answered already waits for our ``rematch``).  An older joiner hears nothing new (its ``rematch`` from us keeps its
-        meaning: the new table opens now).  False when no rematch is being asked about,
-        or the offer already went."""
+        answers (one that answered already waits for our ``rematch``).  An older joiner
+        hears nothing new (its ``rematch`` from us keeps its meaning: the new table
+        opens now).  False when no rematch is being asked about, or the offer already
+        went."""
         if not self.asking_rematch or self.rematch_offered:
             return False
         self.rematch_offered = True
