@@ -363,6 +363,9 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "keys_rematch_wait": ("Rematch: waiting for {names}'s answer… · q: quit",
                           "Revanche : on attend la réponse de {names}… · q : quitter"),
     "ev_rematch_yes": ("{name} wants a rematch", "{name} veut une revanche"),
+    # At a joiner, before it answers: the host's person pressed r (a rematch-offer).
+    "ev_host_offers_rematch": ("{name} wants a rematch and waits for your answer",
+                               "{name} veut une revanche et attend votre réponse"),
     "ev_rematch_no": ("{name} declines a rematch", "{name} refuse la revanche"),
     "ev_rematch_gone": ("{name} left the table: no rematch",
                         "{name} a quitté la table : pas de revanche"),

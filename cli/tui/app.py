@@ -24,6 +24,7 @@ from chkobba_p2p import (
     PortMapped,
     PortMapUnavailable,
     RematchAnswer,
+    RematchOffered,
     Resumed,
     SeatController,
     SocksFailed,
@@ -146,6 +147,7 @@ class TuiApp(Leaving, Screen):
         self.rematch_open = False
         self.rematch_answered: bool | None = None
         self.rematch_answers: dict[int, bool] = {}
+        self.rematch_offered = False  # at a joiner: the host's person wants a rematch
         self.rematch_people = (players or 2) - 1
         self.rematch_bots = 0  # local bot seats (a host's --bots): they never answer
         self.rematch_gone: set[int] = set()  # seats gone without an answer
@@ -258,6 +260,8 @@ class TuiApp(Leaving, Screen):
                     "ev_back_left", name=self.view.name(event.seat), t=clock_text(back_left))))
             if isinstance(event, Chat) and self.memo is not None and self.events.lines:
                 self.memo.add_chat(self.events.lines[-1])
+        if isinstance(event, RematchOffered):
+            self.rematch_offered = True  # the end screen says so until we answer
         if isinstance(event, RematchAnswer):
             self.rematch_answers.setdefault(event.seat, event.accept)
             if event.left:

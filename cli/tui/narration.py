@@ -23,6 +23,7 @@ from chkobba_p2p import (
     PortMapUnavailable,
     RedealEvent,
     RematchAnswer,
+    RematchOffered,
     Restored,
     Resumed,
     Spectators,
@@ -204,6 +205,8 @@ class EventLog:
             else:
                 key = "ev_rematch_yes" if ev.accept else "ev_rematch_no"
             log(("class:ok" if ev.accept else "class:warn", t(key, name=view.name(ev.seat))))
+        elif isinstance(ev, RematchOffered):  # the host's person pressed r: we may answer
+            log(("class:ok", t("ev_host_offers_rematch", name=view.name(ev.seat))))
         elif isinstance(ev, Spectators):
             log(("", t("ev_watching", names=", ".join(ev.names) or t("nobody_watching"))))
         elif isinstance(ev, Notice):  # the library's word to people (it never prints)

@@ -20,7 +20,14 @@ from chkobba_cli.tui.memo import KEPT_CHAT, Memo
 from chkobba_cli.tui.quickchat import QUICK_CHAT, TurnBell, keys_text, phrase
 from chkobba_cli.tui.render import line_text
 from chkobba_cli.tui.seats import seat_positions
-from chkobba_p2p._shell.peer import Chat, Lobby, Outcome, RematchAnswer, Restored
+from chkobba_p2p._shell.peer import (
+    Chat,
+    Lobby,
+    Outcome,
+    RematchAnswer,
+    RematchOffered,
+    Restored,
+)
 from chkobba_p2p.game import rules as R
 from chkobba_p2p.game.cards import card
 from chkobba_p2p.transcript.events import FirstDealerDrawn, HandStarted, MatchDone
@@ -158,6 +165,55 @@ def test_the_end_screen_shows_the_others_answers_to_the_rematch(app_session, lan
     host._show_event(RematchAnswer(2, False))
     box = "".join(t for _, t in host._overlay())
     assert yes in box and no in box
+
+
+@pytest.mark.parametrize("lang, offer", [
+    ("en", "p0 wants a rematch and waits for your answer"),
+    ("fr", "p0 veut une revanche et attend votre réponse")])
+def test_the_joiners_end_screen_says_the_host_wants_a_rematch_before_it_answers(
+        app_session, lang, offer):
+    """Issue 43, item 11: the host's person pressed r and waits for our answer; at
+    80x24 the joiner's end screen says so (its box, and the events under it) while r
+    still answers, and no longer once we answered."""
+    from chkobba_cli.tui.render import line_text
+
+    joiner = _started("join", players=2)
+    joiner.t = Translator(lang)
+    joiner.finished, joiner.rematch_open = True, True
+    joiner.outcome = Outcome(1, None, None, done=MatchDone(0, (11, 4), 2))
+    assert joiner.overlay_kind() == "over"
+    assert offer not in "".join(t for _, t in joiner._overlay())
+    joiner._show_event(RematchOffered(0))
+    rows = "".join(t for _, t in joiner._overlay()).split("\n")
+    assert any(offer in row for row in rows), rows
+    assert len(rows) <= 20 and all(len(row) <= 78 for row in rows), rows  # inside 80x24
+    assert offer in " ".join(line_text(line) for line in joiner.events.lines)
+    assert joiner.can_rematch and "r" in line_text(joiner._footer())
+    joiner.ask_rematch()  # r: our yes; the offer is answered
+    assert offer not in "".join(t for _, t in joiner._overlay())
+
+
+def test_the_hosts_r_offers_the_rematch_to_the_joiners_at_once(app_session):
+    """The host's r goes to the library (SeatController.offer_rematch) as it is pressed,
+    not once every joiner answered; a joiner's r offers nothing (its yes is its answer)."""
+    from chkobba_p2p import SeatController
+
+    offered: list[str] = []
+
+    class Peer(SeatController):
+        def offer_rematch(self) -> bool:
+            offered.append("offer")
+            return True
+
+    for kind, want in (("host", ["offer"]), ("join", [])):
+        offered.clear()
+        ui = _started(kind, players=2)
+        ui.finished, ui.rematch_open = True, True
+        ui._in_trio = lambda call: call(Peer())  # type: ignore[method-assign]
+        ui.ask_rematch()
+        assert ui.rematch_answered is True and offered == want, kind
+        ui.ask_rematch()  # answered: r does nothing more
+        assert offered == want
 
 
 def test_esc_acts_without_prompt_toolkits_delay_and_chat_goes_to_the_memo(app_session,

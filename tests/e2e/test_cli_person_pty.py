@@ -614,3 +614,29 @@ def test_coming_back_after_the_host_closed_the_table_says_so_at_once(tmp_path):
         if guest is not None:
             guest.kill()
         host.kill()
+
+
+def test_a_host_asking_for_a_rematch_tells_the_joiner_before_it_answers(tmp_path):
+    """Issue 43, item 11: the host presses r first and waits for the joiner's answer;
+    the joiner, still on its end screen (80x24), reads that the host wants a rematch
+    before it answers, and its no still ends both with status 0."""
+    host = guest = None
+    offer = "amel wants a rematch and waits for your answer"
+    try:
+        host, guest = _first_match_over(tmp_path)
+        assert offer not in " ".join(guest.text.split())
+        host.press("r")
+        host.wait_for(lambda t: "waiting for sami's answer" in t, 10, "the host waiting")
+        guest.wait_for(lambda t: offer in " ".join(t.split()), 20,
+                       "the host's wish on the joiner's end screen")
+        assert "r: play again" in guest.text  # still the joiner's to answer
+        guest.press("q")  # no
+        assert guest.finish() == 0
+        host.wait_for(lambda t: "sami declines a rematch" in host.panel(), 20,
+                      "the joiner's no among the host's events")
+        host.press("q")
+        assert host.finish() == 0
+    finally:
+        for s in (host, guest):
+            if s is not None:
+                s.kill()
