@@ -4,6 +4,11 @@ On CI (``CI`` set), Hypothesis runs derandomized: the same examples every run, s
 build always reproduces; locally it explores new examples each run and remembers failures.
 No Hypothesis deadline anywhere: a per-example time limit is a timed test, and on a shared
 machine it fails for the machine's sake, not the code's (speed lives in benchmarks/).
+
+Two tiers: ``pytest`` runs everything (CI); ``pytest -m "not slow"`` is the fast tier, for
+the edit-test loop: no end-to-end test (``tests/e2e/``, and the few marked ``slow``
+elsewhere), and every Hypothesis test with a ``FAST_TIER_SHARE`` of its examples (at least
+``FAST_TIER_FLOOR``).  The full run keeps every test's own count.
 """
 
 import os
@@ -56,6 +61,44 @@ def tor_network(tmp_path_factory):
     network.stop()
 
 
+#: In the fast tier, a Hypothesis test runs this share of its examples, and at least the floor.
+FAST_TIER_SHARE = 0.25
+FAST_TIER_FLOOR = 10
+
+
+def fast_tier(config: pytest.Config) -> bool:
+    """Whether this run is the fast tier: its ``-m`` expression leaves out the ``slow``
+    tests (``-m "not slow"``)."""
+    from _pytest.mark.expression import Expression
+
+    expression = config.getoption("markexpr", "")
+    if not expression:
+        return False
+    return not Expression.compile(expression).evaluate(lambda name, **_: name == "slow")
+
+
+def fewer_examples(given: settings) -> settings:
+    return settings(given, max_examples=max(min(given.max_examples, FAST_TIER_FLOOR),
+                                            round(given.max_examples * FAST_TIER_SHARE)))
+
+
+def _fewer_examples_for_the_fast_tier(items) -> None:
+    """Every Hypothesis test of the run (``@given`` and state machines) with
+    :func:`fewer_examples`, whatever settings it names."""
+    done: set[int] = set()
+    for item in items:
+        test = getattr(item, "obj", None)
+        if not getattr(test, "is_hypothesis_test", False):
+            continue
+        if hasattr(test, "_hypothesis_state_machine_class"):  # its TestCase's runTest
+            holder, name = item.cls, "settings"
+        else:
+            holder, name = getattr(test, "__func__", test), "_hypothesis_internal_use_settings"
+        if id(holder) not in done:
+            done.add(id(holder))
+            setattr(holder, name, fewer_examples(getattr(holder, name)))
+
+
 def pytest_collection_modifyitems(config, items):
     """With pytest-xdist (``-n``, ``--dist loadgroup``): the tests on the private Tor
     network share one worker (one network per session, not one per worker), and the
@@ -67,6 +110,8 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.xdist_group("tor"))
         elif item.module.__name__ == "test_discovery":
             item.add_marker(pytest.mark.xdist_group("mdns"))
+    if fast_tier(config):
+        _fewer_examples_for_the_fast_tier(items)
 
 
 # Tests mirror the library's tree (tests/game/, tests/link/, ..., tests/e2e/), and a test may import
