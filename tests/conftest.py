@@ -7,8 +7,8 @@ machine it fails for the machine's sake, not the code's (speed lives in benchmar
 
 Two tiers: ``pytest`` runs everything (CI); ``pytest -m "not slow"`` is the fast tier, for
 the edit-test loop: no end-to-end test (``tests/e2e/``, and the few marked ``slow``
-elsewhere), and every Hypothesis test with a ``FAST_TIER_SHARE`` of its examples (at least
-``FAST_TIER_FLOOR``).  The full run keeps every test's own count.
+elsewhere), and every Hypothesis test with a share of its examples (``support/tiers.py``:
+a quarter, at least 10).  The full run keeps every test's own count.
 """
 
 import os
@@ -27,6 +27,7 @@ settings.load_profile("ci" if os.environ.get("CI") else "default")
 import json  # noqa: E402
 
 import pytest  # noqa: E402
+from support.tiers import fast_tier, fewer_examples  # noqa: E402
 
 
 @pytest.fixture(autouse=True)
@@ -59,27 +60,6 @@ def tor_network(tmp_path_factory):
                 raise
     yield network
     network.stop()
-
-
-#: In the fast tier, a Hypothesis test runs this share of its examples, and at least the floor.
-FAST_TIER_SHARE = 0.25
-FAST_TIER_FLOOR = 10
-
-
-def fast_tier(config: pytest.Config) -> bool:
-    """Whether this run is the fast tier: its ``-m`` expression leaves out the ``slow``
-    tests (``-m "not slow"``)."""
-    from _pytest.mark.expression import Expression
-
-    expression = config.getoption("markexpr", "")
-    if not expression:
-        return False
-    return not Expression.compile(expression).evaluate(lambda name, **_: name == "slow")
-
-
-def fewer_examples(given: settings) -> settings:
-    return settings(given, max_examples=max(min(given.max_examples, FAST_TIER_FLOOR),
-                                            round(given.max_examples * FAST_TIER_SHARE)))
 
 
 def _fewer_examples_for_the_fast_tier(items) -> None:

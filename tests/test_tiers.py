@@ -3,8 +3,8 @@ Hypothesis examples; any run that keeps the slow tests keeps every test's own co
 
 from types import SimpleNamespace
 
-from conftest import fast_tier, fewer_examples
 from hypothesis import settings
+from support.tiers import fast_tier, fewer_examples
 
 
 def _run(markexpr: str) -> SimpleNamespace:
