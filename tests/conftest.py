@@ -4,6 +4,11 @@ On CI (``CI`` set), Hypothesis runs derandomized: the same examples every run, s
 build always reproduces; locally it explores new examples each run and remembers failures.
 No Hypothesis deadline anywhere: a per-example time limit is a timed test, and on a shared
 machine it fails for the machine's sake, not the code's (speed lives in benchmarks/).
+
+Two tiers: ``pytest`` runs everything (CI); ``pytest -m "not slow"`` is the fast tier, for
+the edit-test loop: no end-to-end test (``tests/e2e/``, and the few marked ``slow``
+elsewhere), and every Hypothesis test with a share of its examples (``support/tiers.py``:
+a quarter, at least 10).  The full run keeps every test's own count.
 """
 
 import os
@@ -22,6 +27,7 @@ settings.load_profile("ci" if os.environ.get("CI") else "default")
 import json  # noqa: E402
 
 import pytest  # noqa: E402
+from support.tiers import fast_tier, fewer_examples  # noqa: E402
 
 
 @pytest.fixture(autouse=True)
@@ -56,6 +62,23 @@ def tor_network(tmp_path_factory):
     network.stop()
 
 
+def _fewer_examples_for_the_fast_tier(items) -> None:
+    """Every Hypothesis test of the run (``@given`` and state machines) with
+    :func:`fewer_examples`, whatever settings it names."""
+    done: set[int] = set()
+    for item in items:
+        test = getattr(item, "obj", None)
+        if not getattr(test, "is_hypothesis_test", False):
+            continue
+        if hasattr(test, "_hypothesis_state_machine_class"):  # its TestCase's runTest
+            holder, name = item.cls, "settings"
+        else:
+            holder, name = getattr(test, "__func__", test), "_hypothesis_internal_use_settings"
+        if id(holder) not in done:
+            done.add(id(holder))
+            setattr(holder, name, fewer_examples(getattr(holder, name)))
+
+
 def pytest_collection_modifyitems(config, items):
     """With pytest-xdist (``-n``, ``--dist loadgroup``): the tests on the private Tor
     network share one worker (one network per session, not one per worker), and the
@@ -67,6 +90,8 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.xdist_group("tor"))
         elif item.module.__name__ == "test_discovery":
             item.add_marker(pytest.mark.xdist_group("mdns"))
+    if fast_tier(config):
+        _fewer_examples_for_the_fast_tier(items)
 
 
 # Tests mirror the library's tree (tests/game/, tests/link/, ..., tests/e2e/), and a test may import

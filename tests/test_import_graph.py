@@ -469,3 +469,112 @@ def test_importing_the_package_imports_no_io():
                          timeout=60, cwd=ROOT)
     assert run.returncode == 0, run.stderr
     assert run.stdout.strip() == "['chkobba_p2p._version']"
+
+
+# ------------------------------------------------- the layers' diagram in docs/architecture.md
+
+ARCHITECTURE = ROOT / "docs" / "architecture.md"
+WRITE = "python tests/test_import_graph.py --write-diagram"
+BEGIN = f"<!-- the layers: written by `{WRITE}` from ORDER and the imports; do not edit -->"
+END = "<!-- end of the layers -->"
+
+
+def _label(unit: str, client: str) -> str:
+    """How the diagram names a unit: a folder ends in ``/``, a module in ``.py``."""
+    if unit == client:
+        return f"{CLIENT_FOLDER}/ ({client})" if client != CLIENT_FOLDER else f"{client}/"
+    if unit == "":
+        return f"{LIBRARY}/__init__.py"
+    return f"{unit}/" if (ROOT / LIBRARY / unit).is_dir() else f"{unit}.py"
+
+
+def folder_imports(edges: list[Edge], client: str) -> dict[str, set[str]]:
+    """Which units (library folders and top-level modules, and the client) import which
+    library units, from the module graph: an arrow per pair, whatever the modules."""
+    found: dict[str, set[str]] = {}
+    for e in edges:
+        if e.target.split(".")[0] != LIBRARY:
+            continue
+        head = e.source.split(".")[0]
+        source = client if head == client else unit_of(e.source) if head == LIBRARY else None
+        target = unit_of(e.target)
+        if source is not None and (head == client or source != target):
+            found.setdefault(source, set()).add(target)
+    return found
+
+
+def diagram(edges: list[Edge], client: str, width: int = 92) -> str:
+    """The layers, highest first: each row of :data:`ORDER` (the client above them all),
+    and under each unit the units it imports, read from the code."""
+    imports = folder_imports(edges, client)
+    rows = [(client,), *reversed(ORDER)]
+    rank = {unit: (PLACE.get(unit, len(ORDER)), i)
+            for row in rows for i, unit in enumerate(row)}
+    lines = ["```"]
+    for number, row in enumerate(rows):
+        if number:
+            lines.append("    |")
+            lines.append("    v")
+        lines.append("   ".join(_label(u, client) for u in row))
+        for unit in row:
+            targets = sorted(imports.get(unit, ()), key=lambda t: rank[t], reverse=True)
+            named = ", ".join(_label(t, client) for t in targets) or "nothing of the library"
+            head = f"  {_label(unit, client)} imports " if len(row) > 1 else "  imports "
+            words, line = named.split(" "), head
+            for word in words:
+                if len(line) + len(word) + 1 > width and line.strip():
+                    lines.append(line.rstrip())
+                    line = " " * len(head)
+                line += word + " "
+            lines.append(line.rstrip())
+    lines.append("```")
+    return "\n".join(lines)
+
+
+def _current_diagram() -> str:
+    folders, aliases = project()
+    client = next(name for name, folder in folders.items() if folder.name == CLIENT_FOLDER)
+    return diagram(import_graph(folders, aliases), client)
+
+
+def _with_diagram(text: str, drawn: str) -> str:
+    before, begin, rest = text.partition(BEGIN)
+    _, end, after = rest.partition(END)
+    assert begin and end, f"{ARCHITECTURE.name} lacks the markers {BEGIN!r} ... {END!r}"
+    return f"{before}{BEGIN}\n{drawn}\n{END}{after}"
+
+
+def test_the_architecture_diagram_is_current():
+    """docs/architecture.md shows the layers as ORDER and the imports have them now."""
+    text = ARCHITECTURE.read_text()
+    assert text == _with_diagram(text, _current_diagram()), (
+        f"the layers' diagram in docs/architecture.md is stale: run `{WRITE}`")
+
+
+def test_the_diagram_shows_the_rows_and_the_arrows(tmp_path):
+    _write(tmp_path / "lib", {
+        "__init__.py": "def f():\n    from ._shell import peer\n",
+        "errors.py": "", "game/__init__.py": "", "game/rules.py": "from ..errors import E\n",
+        "bots/__init__.py": "", "bots/simple.py": "from ..game import rules\n",
+        "_shell/__init__.py": "", "_shell/peer.py": "from ..bots.simple import Bot\n",
+    })
+    _write(tmp_path / "app", {"__init__.py": "", "main.py": "from lib import peer\n"})
+    drawn = diagram(import_graph({LIBRARY: tmp_path / "lib", "app": tmp_path / "app"},
+                                 {"lib": LIBRARY}), "app")
+    assert "\n  imports chkobba_p2p/__init__.py\n" in drawn  # the client
+    assert "  chkobba_p2p/__init__.py imports _shell/\n" in drawn  # a lazy import counts
+    assert "\n_shell/\n  imports bots/\n" in drawn
+    assert "wire/   deal/   bots/\n" in drawn
+    assert "  bots/ imports game/\n" in drawn and "  deal/ imports nothing" in drawn
+    assert drawn.index("_shell/") < drawn.index("game/") < drawn.index("errors.py")
+    doc = f"intro\n{BEGIN}\nold\n{END}\nrest\n"
+    assert _with_diagram(doc, "new") == f"intro\n{BEGIN}\nnew\n{END}\nrest\n"
+
+
+if __name__ == "__main__":
+    import sys
+
+    if sys.argv[1:] != ["--write-diagram"]:
+        sys.exit(f"usage: {WRITE}")
+    ARCHITECTURE.write_text(_with_diagram(ARCHITECTURE.read_text(), _current_diagram()))
+    print(f"wrote the layers' diagram into {ARCHITECTURE.relative_to(ROOT)}")

@@ -5,11 +5,12 @@ bot2 0"), the final score too ("11 (bot1 7, bot2 3)"), in English and French."""
 
 from __future__ import annotations
 
+import functools
 import io
 import re
 
 import pytest
-from support.audit import play
+from support.audit import Played, play
 
 from chkobba_cli.i18n import Translator
 from chkobba_cli.replay_html import render_html
@@ -27,6 +28,13 @@ from chkobba_p2p.observe.observer import Observer
 from chkobba_p2p.timeline import build_timeline
 
 
+@functools.cache
+def _played(key: bytes) -> Played:
+    """A 4-player match played once for the tests that only read it (its bodies, seats,
+    log): playing it is most of their time."""
+    return play(4, seed=3, key=key)
+
+
 def _text(lines) -> str:
     return "\n".join(line_text(x) for x in lines)
 
@@ -37,7 +45,7 @@ def _view(state: TableState, lang: str = "en") -> TableView:
 
 @pytest.mark.parametrize("lang", ["en", "fr"])
 def test_the_replay_viewer_names_each_team_by_its_players(lang):
-    played = play(4, seed=3, key=b"team-names")
+    played = _played(b"team-names")
     names = [s.name for s in played.sessions[0].table.seats]
     teams = (f"{names[0]} & {names[2]}", f"{names[1]} & {names[3]}")
     viewer = ReplayViewer(build_timeline(played.sessions[0].bodies), lang=lang)
@@ -67,7 +75,7 @@ def t_cap(lang: str, team: str) -> str:
 
 
 def test_long_team_names_are_cut_to_fit_the_header_but_keep_the_totals():
-    played = play(4, seed=3, key=b"team-names")
+    played = _played(b"team-names")
     state = build_timeline(played.sessions[0].bodies).frames[-1].state
     long = ("a" * 32, "b" * 32, "c" * 32, "d" * 32)
     view = _view(state.__class__(**{**state.__dict__, "names": long}))
@@ -126,7 +134,7 @@ def test_the_spectator_s_text_commentary_says_whose_points_and_totals_are_whose(
 
 @pytest.mark.parametrize("lang, verb", [("en", "win the match"), ("fr", "gagnent la partie")])
 def test_the_html_page_names_the_teams_and_their_verb_agrees(tmp_path, lang, verb):
-    played = play(4, seed=3, key=b"team-html")
+    played = _played(b"team-html")
     log = played.write_log(tmp_path / "four.chklog")
     names = [s.name for s in played.sessions[0].table.seats]
     page = render_html(audit_log(log), lang=lang)
@@ -178,7 +186,7 @@ def test_the_history_says_whose_three_totals_are_whose(tmp_path, lang, want):
 def test_the_scoring_box_keeps_the_teams_apart_and_fits_80_columns():
     from chkobba_cli.tui.dialogs import DIALOG_TEXT, score_dialog_lines
 
-    played = play(4, seed=3, key=b"team-names")
+    played = _played(b"team-names")
     state = build_timeline(played.sessions[0].bodies).frames[-1].state
     names = [s.name for s in played.sessions[0].table.seats]
     lines = [line_text(x) for x in score_dialog_lines(_view(state), state.scored[0])]

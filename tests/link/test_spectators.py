@@ -436,10 +436,11 @@ def _greeting(players: object = 2, key: bytes = bytes(32)) -> dict:
 
 async def _watch_fake(tmp_path: Path, answer: dict | None, players: object = 2,
                       then: list[bytes] = (), seen: list | None = None,
-                      key: bytes = bytes(32)):
+                      key: bytes = bytes(32), hang_up: bool = False):
     """``chkobba watch``'s library against a fake host that greets (a table of
     ``players``), answers the spectator's ``watch`` with ``answer`` (an error, or
-    ``watching``), then sends the frames ``then``; ``seen`` gets the events."""
+    ``watching``), then sends the frames ``then`` (and closes, if it ``hang_up``: the
+    spectator stops on it rather than on its idle timeout); ``seen`` gets the events."""
 
     async def fake_host(stream: trio.SocketStream) -> None:
         async with stream:
@@ -449,7 +450,8 @@ async def _watch_fake(tmp_path: Path, answer: dict | None, players: object = 2,
                 await stream.send_all(wire.frame(wire.encode(answer)))
             for frame in then:
                 await stream.send_all(frame)
-            await _read_till_closed(stream)
+            if not hang_up:
+                await _read_till_closed(stream)
 
     async with trio.open_nursery() as nursery:
         port = await _serve(nursery, fake_host)
@@ -520,7 +522,8 @@ async def test_a_spectator_reads_wait_back_and_chat_as_a_seat_does(tmp_path):
             {"t": "wait", "seat": 1, "secs": 10_000}]  # past the table's allowance
     seen: list = []
     await _watch_fake(tmp_path, watching_message(1, 0, (900, 120)),
-                      then=[wire.frame(wire.encode(m)) for m in bad + good], seen=seen)
+                      then=[wire.frame(wire.encode(m)) for m in bad + good], seen=seen,
+                      hang_up=True)
     shown = [e for e in seen if isinstance(e, Waiting | Resumed | Chat)]
     assert shown == [Waiting(1, 30, False), Resumed(1), Chat(1, "hi"),
                      Waiting(1, 120, False)], shown

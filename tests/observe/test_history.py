@@ -416,6 +416,7 @@ def test_a_progress_bar_on_the_terminal_while_logs_are_audited(folder, tmp_path)
     assert code == 0 and again == out and "logs audited" not in err  # nothing to audit
 
 
+@pytest.mark.slow  # a process: `chkobba history --json`
 def test_the_client_reads_the_logs_in_a_process_of_its_own(folder, indexed, tmp_path,
                                                            monkeypatch):
     """Without a cache of its own, the client's reader runs ``chkobba history --json``

@@ -36,8 +36,9 @@ async def _connect_from(address: str, port: int) -> RawClient:
     return RawClient(trio.SocketStream(sock))
 
 
-async def _host(tmp_path, nursery, cls=SmallHost, **kw) -> tuple[HostPeer, int]:
-    config = dataclasses.replace(host_config(tmp_path, **kw), timeouts=SLOW)
+async def _host(tmp_path, nursery, cls=SmallHost, timeouts=SLOW, **kw
+                ) -> tuple[HostPeer, int]:
+    config = dataclasses.replace(host_config(tmp_path, **kw), timeouts=timeouts)
     host = cls(config, BotController("greedy", 0))
     port = await nursery.start(host.run)
     return host, port
@@ -350,8 +351,9 @@ async def test_a_spectator_that_hangs_up_its_half_and_never_reads_is_let_go(tmp_
     the host's writer gives up within ``idle`` (it used to wait for ever to flush what
     was queued, keeping the task and the socket: the freed place let the next one do
     the same until descriptors ran out)."""
+    timeouts = dataclasses.replace(SLOW, idle=2.0)  # the writer's patience, waited below
     async with trio.open_nursery() as nursery:
-        host, port = await _host(tmp_path, nursery, HostPeer, spectators=1)
+        host, port = await _host(tmp_path, nursery, HostPeer, timeouts, spectators=1)
         raw = await _watch(port)
         (_, link), = host.spectators.values()
         body = wire.encode({"t": "chat", "seat": 0, "text": "x" * 4000})
@@ -364,7 +366,7 @@ async def test_a_spectator_that_hangs_up_its_half_and_never_reads_is_let_go(tmp_
             while host.spectators:
                 await trio.sleep(0.05)
         try:
-            with trio.fail_after(3 * FAST.idle):
+            with trio.fail_after(3 * timeouts.idle):
                 await link.written.wait()  # the host's writer gave up on it
             with trio.fail_after(5):
                 while True:  # and its socket is closed: what was in flight, then the end

@@ -158,8 +158,10 @@ async def test_a_saved_game_the_host_does_not_know_is_kept_until_its_allowance_r
     identity = Identity.generate()
     state = tmp_path / "me.state"
     gate = GatedBot(gate_at=2)
+    # The first table's allowance of time away is short, as the waits on it below.
+    short = dataclasses.replace(FAST, reconnect=2.0)
     async with trio.open_nursery() as nursery:  # a first game, abandoned mid-hand
-        cfg = dataclasses.replace(host_config(tmp_path), port=port,
+        cfg = dataclasses.replace(host_config(tmp_path), port=port, timeouts=short,
                                   log_path=tmp_path / "h1.chklog")
         await nursery.start(HostPeer(cfg, BotController("greedy", 0)).run)
         first = dataclasses.replace(join_config(tmp_path, port, "first"), identity=identity,
@@ -169,7 +171,6 @@ async def test_a_saved_game_the_host_does_not_know_is_kept_until_its_allowance_r
         nursery.cancel_scope.cancel()
     assert state.exists()
     out = {}
-    short = dataclasses.replace(FAST, reconnect=2.0)
     async with trio.open_nursery() as nursery:  # the same host address, a new table
         cfg = dataclasses.replace(host_config(tmp_path), port=port,
                                   log_path=tmp_path / "h2.chklog")
