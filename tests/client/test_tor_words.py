@@ -35,7 +35,7 @@ from chkobba_p2p import (
 )
 from chkobba_p2p._shell.tor import _SOCKS_REPLIES, parse_bootstrap
 from chkobba_p2p.game import rules as R
-from chkobba_p2p.transcript import session as S
+from chkobba_p2p.transcript import events as S
 
 REFUSED = parse_bootstrap(
     'WARN BOOTSTRAP PROGRESS=5 TAG=conn SUMMARY="Connecting to a relay" '
