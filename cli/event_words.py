@@ -57,7 +57,7 @@ from chkobba_p2p.observe.rating import bot_level
 from chkobba_p2p.observe.verdict import Verdict
 from chkobba_p2p.text import safe_text
 
-from .i18n import Translator, notice_text
+from .i18n import Translator, notice_text, ruleset_text
 from .tor_words import tor_failed_text, tor_status_text
 
 if TYPE_CHECKING:
@@ -431,7 +431,7 @@ def _(ev: TableReady, vp: Viewpoint) -> None:
         vp.names = [s.name for s in table.seats]
         vp.players = table.players
         vp.say(vp.t("table", n=table.players,
-                    rules=table.rules.describe("fr" if vp.fr else "en")))
+                    rules=ruleset_text(Translator("fr" if vp.fr else "en"), table.rules)))
         for s in table.seats:
             vp.say(vp.t("seat", seat=s.seat, name=s.name, fp=s.fingerprint))
     elif isinstance(vp, HeadlessVoice):

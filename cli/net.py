@@ -53,7 +53,7 @@ from chkobba_p2p.game import rules as R
 from chkobba_p2p.text import safe_text
 
 from .event_words import HeadlessVoice, narrate
-from .i18n import Translator
+from .i18n import Translator, ruleset_text
 from .reach import (
     address_error,
     address_lines,
@@ -255,7 +255,7 @@ def cmd_host(args: argparse.Namespace) -> int:
         config.transport = tor
         config.timeouts = over_tor(config.timeouts)
     print(f"log: {log_path}", flush=True)
-    print(f"rules: {rules.describe()}; {args.players} players", flush=True)
+    print(f"rules: {ruleset_text(_ENGLISH, rules)}; {args.players} players", flush=True)
     if tor is not None:
         print("publishing the table as a Tor onion service (a tor started for the first "
               "time may take a minute to reach the Tor network)...", flush=True)
