@@ -1046,9 +1046,9 @@ def ruleset_name(t: Translator, rules: Ruleset) -> str:
 def notice_text(t: Translator, notice: Notice) -> str:
     """A library notice in ``t``'s language: the message ``nt_<kind>`` with the notice's
     data (its detail made safe to show: it may be the host's words); a kind the table
-    does not know yet in the library's own English (:meth:`Notice.describe`)."""
+    does not know yet in the library's English for developers (``str(notice)``)."""
     key = f"nt_{notice.kind}"
     if key not in MESSAGES:
-        return notice.describe()
+        return str(notice)
     return t(key, why=safe_text(notice.detail or "?", 300),
              path=safe_text(str(notice.path), 300), code=safe_text(str(notice.code), 40))

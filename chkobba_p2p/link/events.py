@@ -321,8 +321,9 @@ class Notice(LinkEvent):
     path: Path | None = None
     code: str | None = None
 
-    def describe(self) -> str:
-        """The notice in English, for a log or a headless client."""
+    def __str__(self) -> str:
+        """The notice in English, for developers and logs: a client words it in its own
+        languages from :attr:`kind` and the data (the client's catalog)."""
         k, why = self.kind, safe_text(self.detail, 300)
         if k is NoticeKind.RESUME_FAILED:
             return f"cannot resume from {self.path}: {why}; starting afresh"
