@@ -1,8 +1,9 @@
 """``chkobba replay --review``: the coach's grades (:mod:`chkobba_p2p.observe.review`) in words, and
 the progress bar shown while it works.
 
-A grade reads as a player would say it: "hand 2, play 5: bob put 7♦ on the table; 3♠
-taking A♣ + 2♥ was worth 0.8 points more (mistake)"; a player's summary: "bob: 37
+A grade reads as a player would say it: "hand 2, play 5: bob put 7♦ on the table; playing
+3♠ to take A♣ + 2♥ was worth 0.8 points more (mistake)" (moves numbered as the web page
+and ``--view`` number them: the hand's n-th card played); a player's summary: "bob: 37
 decisions, mean loss 0.12 points, 2 mistakes, 1 blunder, accuracy 92%".
 """
 
@@ -16,17 +17,40 @@ from typing import Any, TextIO
 from chkobba_p2p.observe.review import BLUNDER, MISTAKE, Grade, Review, SeatSummary
 
 __all__ = ["Progress", "move_words", "grade_line", "summary_line", "review_lines", "limit_line",
-           "header_line"]
+           "header_line", "shown_label", "where", "INACCURACY"]
 
 Label = Callable[[object], str]  # a card's text ("7D") -> how the game shows it
 
 
+#: Below a mistake, a loss this large is an inaccuracy, not a good move: "good −0.43"
+#: read as praise for a move that gave up nearly half a point.
+INACCURACY = 0.1
+
+
+def shown_label(g: Grade) -> str:
+    """The grade as a player reads it: ``forced`` (one legal move), ``best`` (no better
+    move), ``good`` (a loss under :data:`INACCURACY`), ``inaccuracy``, ``mistake`` or
+    ``blunder`` (the review's own thresholds for these two)."""
+    if g.label in ("forced", "mistake", "blunder"):
+        return g.label
+    if g.loss < 0.005 or g.best == g.played:
+        return "best"
+    return "good" if g.loss < INACCURACY else "inaccuracy"
+
+
+def where(g: Grade) -> str:
+    """The decision's place, numbered as the web page and ``--view`` number it: "hand 2,
+    play 5" (the hand's fifth card played), "hand 2, the cut"."""
+    return f"hand {g.hand}, " + ("the cut" if g.kind == "cut" else f"play {g.number}")
+
+
 def move_words(move: Mapping[str, Any], card: Label) -> str:
-    """A play in words: "3♠ taking A♣ + 2♥", or "7♦ on the table"."""
+    """A play in words, as a verb (never "7♦ on the table", which reads as a card lying
+    there): "playing 3♠ to take A♣ + 2♥", "playing 7♦ and taking nothing"."""
     taken = move.get("capture") or []
     if taken:
-        return f"{card(move['card'])} taking {' + '.join(card(c) for c in taken)}"
-    return f"{card(move['card'])} on the table"
+        return f"playing {card(move['card'])} to take {' + '.join(card(c) for c in taken)}"
+    return f"playing {card(move['card'])} and taking nothing"
 
 
 def _played(g: Grade, who: str, card: Label) -> str:
@@ -45,30 +69,33 @@ def _better(g: Grade, card: Label) -> str:
     return move_words(g.best, card)
 
 
-def where(g: Grade) -> str:
-    return f"hand {g.hand}, " + ("the cut" if g.kind == "cut" else f"play {g.number}")
-
-
 def grade_line(g: Grade, who: str, card: Label) -> str:
     """One graded decision in a sentence (the better move named when one was better)."""
     head = f"{where(g)}: {_played(g, who, card)}"
+    label = shown_label(g)
     if g.best == g.played or g.loss <= 0:
-        return f"{head} ({g.label})"
-    return f"{head}; {_better(g, card)} was worth {g.loss:.2f} points more ({g.label})"
+        return f"{head} ({label})"
+    return f"{head}; {_better(g, card)} was worth {g.loss:.2f} points more ({label})"
 
 
 def short_grade(g: Grade, card: Label, t: Callable[..., str] | None = None) -> str:
-    """A grade beside a move: "good", "mistake −0.62: 5♣ on the table was best"; in the
-    screen's language with ``t`` (a :class:`~.i18n.Translator`)."""
+    """A grade beside a move: "best", "good −0.03", "mistake −0.62: better was playing 5♣
+    and taking nothing" (an inaccuracy names the better move too); in the screen's
+    language with ``t`` (a :class:`~.i18n.Translator`)."""
+    shown = shown_label(g)
     if t is None:  # plain text (replay's lines, ASCII with --ascii): an ASCII minus
-        if g.label in ("forced", "good"):
-            return g.label if g.loss < 0.005 else f"{g.label} -{g.loss:.2f}"
-        return f"{g.label} -{g.loss:.2f}: {_better(g, card)} was best"
-    label = t("cg_" + g.label)
+        if shown in ("forced", "best"):
+            return shown
+        if shown == "good":
+            return f"good -{g.loss:.2f}"
+        return f"{shown} -{g.loss:.2f}: better was {_better(g, card)}"
+    label = t("cg_" + shown)
     number = getattr(t, "number", None)  # a Translator writes 0,97 in French
     loss = number(g.loss) if number is not None else f"{g.loss:.2f}"
-    if g.label in ("forced", "good"):
-        return label if g.loss < 0.005 else f"{label} −{loss}"
+    if shown in ("forced", "best"):
+        return label
+    if shown == "good":
+        return f"{label} −{loss}"
     if g.kind == "cut":
         better = t("cg_keep") if g.best["keep"] else t("cg_place")
     elif g.best.get("capture"):
@@ -76,7 +103,7 @@ def short_grade(g: Grade, card: Label, t: Callable[..., str] | None = None) -> s
                    cards=" + ".join(card(c) for c in g.best["capture"]))
     else:
         better = t("cg_on_table", card=card(g.best["card"]))
-    return t("cg_best", label=label, loss=loss, move=better)
+    return t("cg_better", label=label, loss=loss, move=better)
 
 
 def summary_line(s: SeatSummary, who: str) -> str:

@@ -40,6 +40,7 @@ from chkobba_p2p import (
     PortMapUnavailable,
     RedealEvent,
     RematchAnswer,
+    RematchOffered,
     Restored,
     Resumed,
     SocksFailed,
@@ -418,6 +419,12 @@ def _(ev: RematchAnswer, vp: Viewpoint) -> None:
                 view.t(key, name=view.name(ev.seat))))
 
 
+@narrate.register(RematchOffered)
+def _(ev: RematchOffered, vp: Viewpoint) -> None:
+    if isinstance(vp, PanelVoice):  # the host's person pressed r: we may answer
+        vp.add(("class:ok", vp.view.t("ev_host_offers_rematch", name=vp.view.name(ev.seat))))
+
+
 # ------------------------------------------------------------------ the signed game
 
 
@@ -443,7 +450,11 @@ def _(ev: FirstDealerDrawn, vp: Viewpoint) -> None:
     if isinstance(vp, PanelVoice):
         view = vp.view
         draws = ", ".join(f"{view.who(s)} {view.label(c)}" for s, c in sorted(ev.draws.items()))
-        vp.add(("", view.t("ev_first_draw", draws=draws)))
+        # Fewer cards than seats: a tie for the lowest, drawn again by the tied seats
+        # (said so: two draws in a row read as a mistake).
+        players = view.state.players
+        again = bool(players) and len(ev.draws) < (players or 0)
+        vp.add(("", view.t("ev_first_redraw" if again else "ev_first_draw", draws=draws)))
     elif isinstance(vp, CommentaryVoice):
         vp.say(vp.t("draw", draws=", ".join(
             f"{vp.who(s)} {vp.card(c)}" for s, c in sorted(ev.draws.items()))))
@@ -474,11 +485,13 @@ def _(ev: RedealEvent, vp: Viewpoint) -> None:
 def _(ev: HandScored, vp: Viewpoint) -> None:
     if isinstance(vp, PanelVoice):
         view = vp.view
-        pts = " - ".join(f"{view.side_name(i)} {p}" for i, p in enumerate(ev.score.points))
+        # Our side first, as the header and the score dialog read them.
+        order = view.side_order(len(ev.score.points))
+        pts = " - ".join(f"{view.side_name(i)} {ev.score.points[i]}" for i in order)
         # Three totals say whose is whose ("amel 5, bot1 3, bot2 0"); two follow the
         # points' order, which names them.
         tot = view.totals_words(ev.totals) if len(ev.totals) > 2 else \
-            " - ".join(str(x) for x in ev.totals)
+            " - ".join(str(ev.totals[i]) for i in order)
         vp.add(("class:title", view.t("ev_scored", n=ev.number, points=pts, totals=tot)))
     elif isinstance(vp, CommentaryVoice):
         # Whose each figure is: "hana 2, sami 1, amel 0" ("hana & sami 5" at 4).

@@ -10,9 +10,11 @@ import shutil
 import sys
 import textwrap
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, TextIO
 
-from chkobba_p2p import data_dir
+from chkobba_p2p import data_dir, load_identity
+from chkobba_p2p.errors import LocalError
 from chkobba_p2p.lowlevel import LogUnreadable
 from chkobba_p2p.observe.audit import INCOMPLETE, INVALID, UNSUPPORTED, VALID
 from chkobba_p2p.observe.history import (
@@ -26,6 +28,7 @@ from chkobba_p2p.observe.history import (
     names_by_key,
     parse_date,
     ratings,
+    record_against,
 )
 from chkobba_p2p.observe.rating import POOLS, Rating, nearest_level
 from chkobba_p2p.text import safe_text
@@ -142,9 +145,14 @@ def show_games(gs: list[Game], t: Translator) -> None:
     for g in gs:
         date = g.date.replace("T", " ")[:16] if g.date else "?"
         size = t("hi_players", n=g.players) if g.players else "-"
-        _out(f"{date}  {size}  {result(g, t)}  [{verdict(g)}]")
+        # Wrapped at words to the terminal: "[INCOMPLETE]" whole on the next line rather
+        # than "[INCOMP" / "LETE]" cut by the terminal at its edge.
+        for line in _wrapped(f"{date}  {size}  {result(g, t)}  [{verdict(g)}]", "",
+                             "    "):
+            _out(line)
         if g.seats:
-            _out(f"    {lineup(g, t)}")
+            for line in _wrapped(lineup(g, t), "    ", "      "):
+                _out(line)
         if g.disputed and g.counted:
             _out(f"    {t('hi_contested')}")
         if not g.counted:  # the audit's sentence, wrapped to the terminal
@@ -157,6 +165,15 @@ def show_games(gs: list[Game], t: Translator) -> None:
     # French: 0 and 1 take the singular ("1 comptée").
     key = "hi_total_1" if len(gs) == 1 else "hi_total_c1" if counted <= 1 else "hi_total"
     _out(t(key, n=len(gs), counted=counted))
+
+
+def _wrapped(text: str, first: str, rest: str) -> list[str]:
+    """``text`` wrapped at words to a terminal's width; one line when the output is not a
+    terminal (a file or a pipe: one match, one line, for grep)."""
+    if not sys.stdout.isatty():
+        return [first + text]
+    return textwrap.wrap(text, _width(), initial_indent=first, subsequent_indent=rest,
+                         break_long_words=False, break_on_hyphens=False) or [first]
 
 
 def _width() -> int:
@@ -250,6 +267,14 @@ def run(args: argparse.Namespace) -> int:
             print(f"chkobba history: {t('hi_bad_date', date=args.since)}", file=sys.stderr)
             return EXIT_USAGE
     folder = args.ratings or args.dir or str(data_dir() / "logs")
+    if not (args.ratings or args.dir) and not Path(folder).exists():
+        # Before the first game there is no folder yet: nothing went wrong.  (A folder
+        # the user names that does not exist is a mistake: status 2, below.)
+        if args.json:
+            print("[]")
+        else:
+            _out(t("hi_none_yet"))
+        return EXIT_OK
     cache = None if args.no_cache else AuditCache().load()
     progress = Progress(sys.stderr, t)
     report: Callable[[int, int], None] = progress
@@ -272,4 +297,41 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps([g.to_json() for g in shown], ensure_ascii=False, indent=1))
     else:
         show_games(shown, t)
+        if args.with_name:
+            for line in record_lines(gs, args.with_name, own_keys(), t):
+                _out(line)
     return EXIT_OK
+
+
+def own_keys() -> list[bytes]:
+    """This user's public keys: the identity files ``chkobba join`` (and ``play``) and
+    ``chkobba host`` keep, those that exist (none is created here)."""
+    keys = []
+    for name in ("identity.key", "host-identity.key"):
+        try:
+            keys.append(load_identity(data_dir() / name, create=False).public)
+        except (LocalError, OSError):
+            continue
+    return keys
+
+
+def record_lines(gs: list[Game], who_: str, mine: list[bytes], t: Translator) -> list[str]:
+    """With ``--with NAME``: our record against each key that NAME names, counted as the
+    lobby and the end screen count it (every counted match where the two sat on opposite
+    sides, at 2, 3 and 4 players, whatever the ``--players`` and ``--since`` filters),
+    "against sami (2aa4-c1e3-4c2c-c087): 4 games, 3–1"; one line per key of ours that
+    met it."""
+    want = who_.casefold()
+    others = {s.key: s for g in gs for s in g.seats
+              if (s.name.casefold() == want or s.fingerprint.startswith(want))
+              and s.key not in mine}
+    out = []
+    for key, seat in others.items():
+        for me in mine:
+            r = record_against(gs, me, key)
+            if not r.games:
+                continue
+            name = f"{seat.name} ({seat.fingerprint})"
+            out.append(t("hi_record_1" if r.games == 1 else "hi_record", name=name,
+                         n=r.games, wins=r.wins, losses=r.losses))
+    return out

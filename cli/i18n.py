@@ -138,15 +138,20 @@ MESSAGES: dict[str, tuple[str, str]] = {
                        "aucun joueur en faute : le fichier a été modifié"),
     "offending_here": ("✗ this entry is refused", "✗ cette entrée est refusée"),
     "cg_forced": ("forced", "forcé"),
+    "cg_best": ("best", "meilleur coup"),
     "cg_good": ("good", "bon"),
+    "cg_inaccuracy": ("inaccuracy", "imprécision"),
     "cg_mistake": ("mistake", "erreur"),
     "cg_blunder": ("blunder", "gaffe"),
-    "cg_best": ("{label} −{loss}: {move} was best", "{label} −{loss} : {move} était mieux"),
-    "cg_on_table": ("{card} on the table", "{card} sur la table"),
-    "cg_taking": ("{card} taking {cards}", "{card} prenant {cards}"),
+    "cg_better": ("{label} −{loss}: better was {move}", "{label} −{loss} : mieux valait {move}"),
+    # A move as a verb: "5♠ on the table" read as a card lying there.
+    "cg_on_table": ("playing {card} and taking nothing", "jouer {card} sans rien prendre"),
+    "cg_taking": ("playing {card} to take {cards}", "jouer {card} pour prendre {cards}"),
     "cg_keep": ("keeping the card", "garder la carte"),
     "cg_place": ("placing it on the table", "la poser sur la table"),
-    "coach_says": ("coach, {name}: {grade}", "coach, {name} : {grade}"),
+    "coach_says": ("coach, {name}, {where}: {grade}", "coach, {name}, {where} : {grade}"),
+    "move_play": ("play {n}", "coup {n}"),
+    "move_cut": ("the cut", "la coupe"),
     "revealed_note": ("hands face up: revealed at the end of the hand",
                       "jeux visibles : révélés à la fin de la manche"),
     "dealt_was": ("{name} was dealt: {cards}", "{name} avait reçu : {cards}"),
@@ -198,6 +203,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "ev_listening": ("hosting on port {port}", "table ouverte sur le port {port}"),
     "ev_first_draw": ("first dealer draw (the lowest deals): {draws}",
                       "tirage du donneur (la plus basse donne) : {draws}"),
+    "ev_first_redraw": ("a tie for the lowest, drawn again: {draws}",
+                        "égalité pour la plus basse, nouveau tirage : {draws}"),
     "ev_hand": ("hand {n}: {name} deals", "manche {n} : {name} donne"),
     "ev_hand_me": ("hand {n}: you deal", "manche {n} : vous donnez"),
     "ev_redeal": ("three kings on the table: {name} deals again",
@@ -358,6 +365,9 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "keys_rematch_wait": ("Rematch: waiting for {names}'s answer… · q: quit",
                           "Revanche : on attend la réponse de {names}… · q : quitter"),
     "ev_rematch_yes": ("{name} wants a rematch", "{name} veut une revanche"),
+    # At a joiner, before it answers: the host's person pressed r (a rematch-offer).
+    "ev_host_offers_rematch": ("{name} wants a rematch and waits for your answer",
+                               "{name} veut une revanche et attend votre réponse"),
     "ev_rematch_no": ("{name} declines a rematch", "{name} refuse la revanche"),
     "ev_rematch_gone": ("{name} left the table: no rematch",
                         "{name} a quitté la table : pas de revanche"),
@@ -428,7 +438,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
                     "Votre camp perd la partie : un résultat signé, définitif."),
     "resign_keys": ("[y]es, resign / [n]o, keep playing",
                     "[o]ui, abandonner / [n]on, continuer"),
-    "seats_order": ("play goes {order}", "on joue {order}"),
+    "seats_order": ("order of play: {order}", "ordre de jeu : {order}"),
     "refused_forced": ("{cards} can capture, so play a card that captures (forced capture)",
                        "{cards} peut prendre : jouez une carte qui prend (prise "
                        "obligatoire)"),
@@ -740,6 +750,22 @@ MESSAGES: dict[str, tuple[str, str]] = {
                     "h conseils · s feuille de marque · t message · q quitter/abandonner · "
                     "Ctrl-L redessiner · ? F1 aide"),
     "help_words": ("Words of the game", "Les mots du jeu"),
+    "help_lobby_keys": ("Keys in the lobby", "Touches du salon"),
+    "help_l_ready": ("Enter: you are ready, once you have read each key aloud with its "
+                     "player; the match starts when every person is",
+                     "Entrée : vous êtes prêt, après avoir lu chaque clé à voix haute avec "
+                     "son joueur ; la partie commence quand chacun l'est"),
+    "help_l_free": ("f, then a seat's number: free a seat a stranger took (that key is "
+                    "then refused at this table)",
+                    "f, puis le numéro d'une place : libérer une place prise par un inconnu "
+                    "(sa clé est alors refusée à cette table)"),
+    "help_l_misc": ("t chat · q leave the table · ? or F1 this help",
+                    "t message · q quitter la table · ? ou F1 cette aide"),
+    "help_l_misc_solo": ("q leave · ? or F1 this help", "q quitter · ? ou F1 cette aide"),
+    "help_l_table": ("At the table: 1-9 or ←→ Enter play a card, h hints, s score sheet; "
+                     "? there lists every key.",
+                     "À la table : 1-9 ou ←→ Entrée jouent une carte, h conseils, s feuille "
+                     "de marque ; ? y donne toutes les touches."),
     "gl_carta": ("carta: most cards captured, 1 point", "carta : le plus de cartes prises, "
                  "1 point"),
     "gl_dinari": ("dinari: most diamonds (♦), 1 point", "dinari : le plus de carreaux (♦), "
@@ -860,6 +886,19 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "hi_total": ("{n} matches, {counted} counted", "{n} parties, {counted} comptées"),
     "hi_total_c1": ("{n} matches, {counted} counted", "{n} parties, {counted} comptée"),
     "hi_total_1": ("1 match, {counted} counted", "1 partie, {counted} comptée"),
+    "hi_none_yet": ("No games yet: your matches will be listed here once you have played "
+                    "(chkobba play, host or join).",
+                    "Aucune partie encore : vos parties seront listées ici une fois jouées "
+                    "(chkobba play, host ou join)."),
+    # As the lobby and the end screen say it ("record_vs"), counted the same way.
+    "hi_record": ("your record against {name}: {n} games, {wins}–{losses} (every counted "
+                  "match where you sat on opposite sides, at 2, 3 and 4 players)",
+                  "votre bilan contre {name} : {n} parties, {wins}–{losses} (toutes les "
+                  "parties comptées où vous étiez d'un autre camp, à 2, 3 et 4 joueurs)"),
+    "hi_record_1": ("your record against {name}: 1 game, {wins}–{losses} (every counted "
+                    "match where you sat on opposite sides, at 2, 3 and 4 players)",
+                    "votre bilan contre {name} : 1 partie, {wins}–{losses} (toutes les "
+                    "parties comptées où vous étiez d'un autre camp, à 2, 3 et 4 joueurs)"),
     "hi_ratings": ("Glicko-2 ratings, {n} players (? provisional):",
                    "classement Glicko-2, {n} joueurs (? provisoire) :"),
     "hi_no_ratings": ("no counted match", "aucune partie comptée"),
@@ -879,7 +918,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
                         "journaux donnent le même classement"),
     "hi_bad_date": ("not a date: {date} (use 2026-03-01 or 2026-03-01T20:00)",
                     "date invalide : {date} (par ex. 2026-03-01 ou 2026-03-01T20:00)"),
-    "series": ("series: {score}", "série : {score}"),
+    "over_records": ("Your record against each (every counted match in your logs, as "
+                     "chkobba history counts them):",
+                     "Votre bilan contre chacun (toutes les parties comptées de vos journaux, "
+                     "comme les compte chkobba history) :"),
+    "over_records_reading": ("Counting the matches in your logs, this one included…",
+                             "On compte les parties de vos journaux, celle-ci comprise…"),
     "lobby_bot": ("the {level} bot's key", "la clé du robot {level}"),
     "record_vs": ("{name}: {n} games, {wins}–{losses}", "{name} : {n} parties, {wins}–{losses}"),
     "record_vs_1": ("{name}: 1 game, {wins}–{losses}", "{name} : 1 partie, {wins}–{losses}"),

@@ -7,6 +7,7 @@ import argparse
 import json
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 from chkobba_p2p.game.cards import FigureConvention, card
@@ -86,8 +87,11 @@ def run(args: argparse.Namespace) -> int:
         for line in describe(report, hand=args.hand, symbols=symbols, review=review):
             _out(line, to_stderr=err)
     if review is not None and not args.view:
-        for line in _review_lines(report, review, symbols):
-            _out(line, to_stderr=err)
+        if not args.quiet:
+            for line in _review_lines(report, review, symbols):
+                _out(line, to_stderr=err)
+        elif review.cut_short:  # --quiet: the verdict alone, and on stderr this caveat
+            _out(coach.limit_line(review), to_stderr=True)
     _out(report.summary(), to_stderr=err)
     if args.html:
         from .replay_html import render_html  # only when asked: the page is a big module
@@ -137,13 +141,16 @@ def _review(args: argparse.Namespace, report: AuditReport) -> Review:
     limit = getattr(args, "review_limit", DEFAULT_LIMIT)
     if limit is None or limit < 0:
         raise ValueError("--review-limit must be 0 (no limit) or more")
-    progress = coach.Progress(sys.stderr)
+    # --quiet: no progress either (the verdict line is all it prints).
+    progress: Callable[[int, int], None] = coach.Progress(sys.stderr) if not args.quiet \
+        else (lambda done, total: None)
     try:
         with keys_held():
             return review_records(report.records, seats=seats, samples=samples,
                                   seed=args.seed, progress=progress, limit=limit)
     finally:
-        progress.close()  # a Ctrl-C midway: "interrupted" on a line of its own
+        if isinstance(progress, coach.Progress):
+            progress.close()  # a Ctrl-C midway: "interrupted" on a line of its own
 
 
 def _review_lines(report: AuditReport, review: Review, symbols: bool) -> list[str]:

@@ -34,8 +34,9 @@ code.fp{white-space:nowrap}
  font-weight:600;white-space:nowrap}
 .c.red{color:#c4161c}.c.black{color:#111}
 .c.hidden{color:#777;background:#e9e5db}
-ol.plays{padding-left:1.6rem;margin:.2rem 0}
-ol.plays li{margin:.15rem 0}
+ul.plays{list-style:none;padding-left:.4rem;margin:.2rem 0}
+ul.plays li{margin:.15rem 0}
+ul.plays .no{display:inline-block;min-width:4.5rem;color:#777}
 .chk{font-weight:700;color:#6a1b9a}
 li.stop{color:#b3261e}
 .who{font-weight:600}
@@ -43,6 +44,7 @@ li.stop{color:#b3261e}
  white-space:nowrap}
 .grade.forced{background:#eee;color:#555}.grade.mistake{background:#fff0d6;color:#8a5200}
 .grade.blunder{background:#fde2e0;color:#9b1c14;font-weight:700}
+.grade.inaccuracy{background:#fff8e1;color:#6d5300}
 .better{font-size:.85em;color:#5c5c5c}
 .held{color:#5c5c5c;font-size:.85em}.held .c{min-width:1.5em;font-weight:500}
 .muted{color:#5c5c5c;font-size:.9rem}

@@ -21,6 +21,7 @@ from chkobba_p2p.observe.audit import INVALID, UNSUPPORTED, VALID, AuditReport
 from chkobba_p2p.observe.review import BLUNDER, MISTAKE, Grade, Review
 
 from . import scoresheet
+from .coach import shown_label
 from .i18n import Translator, card_letters, decimal, ruleset_text, unsupported_words
 from .replay_css import CSS as _CSS
 
@@ -99,10 +100,18 @@ _WORDS: dict[str, tuple[str, str]] = {
     "takes": ("takes", "prend"),
     "g_title": ("The coach", "Le coach"),
     "g_forced": ("forced", "forcé"),
+    "g_best": ("best", "meilleur coup"),
     "g_good": ("good", "bon"),
+    "g_inaccuracy": ("inaccuracy", "imprécision"),
     "g_mistake": ("mistake", "erreur"),
     "g_blunder": ("blunder", "gaffe"),
-    "g_better": ("better: {move}", "mieux : {move}"),
+    "g_better": ("better was {move}", "mieux valait {move}"),
+    # A move as a verb, as the text and the viewer say it.
+    "g_taking": ("playing {card} to take {cards}", "jouer {card} pour prendre {cards}"),
+    "g_nothing": ("playing {card} and taking nothing", "jouer {card} sans rien prendre"),
+    # Moves numbered as the coach's text and replay --view number them.
+    "move_play": ("play {n}", "coup {n}"),
+    "move_cut": ("the cut", "la coupe"),
     "g_keep": ("keeping the card", "garder la carte"),
     "g_place": ("placing it on the table", "la poser sur la table"),
     "g_decisions": ("decisions", "décisions"),
@@ -372,13 +381,14 @@ class _Page:
                    + "".join(f"<tr><td>{self.seat(s)}</td><td>{self.cards(cs)}</td></tr>"
                              for s, cs in sorted(dealt.items())) + "</table>")
         out.append(f"<h3>{self.t('plays')}</h3><p class='muted'>{self.t('face_up')}</p>"
-                   f"<ol class='plays'>{self.plays(h)}</ol>")
+                   f"<ul class='plays'>{self.plays(h)}</ul>")
         out.append(self.score(h))
         return f'<section class="hand" id="hand-{html.escape(str(n))}">{"".join(out)}</section>'
 
     def unfinished(self, number: int) -> str:
         """The hand the game stopped in, as the table saw it, and where it stopped."""
         items = []
+        played = 0
         for ev in self.interrupted:
             if isinstance(ev, DealEvent):
                 table = [c.text for who, c in zip(ev.recipients, ev.cards, strict=True)
@@ -389,12 +399,13 @@ class _Page:
                 key = "plays_cut_keep" if ev.keep else "plays_cut_place"
                 card_html = self.card(ev.card.text if ev.card is not None else None)
                 line = self.tx(key, who=self.seat(ev.seat), card=card_html)
-                items.append(f"<li class='cut'>{line}</li>")
+                items.append(f"<li class='cut'>{self.move_no(0)}{line}</li>")
             elif isinstance(ev, PlayEvent):
                 what = (f"{self.t('takes')} {self.cards(c.text for c in sorted(ev.capture))}"
                         if ev.capture else f"<span class='muted'>{self.t('stays')}</span>")
-                items.append(f"<li class='play'>{self.seat(ev.seat)} {self.card(ev.card.text)} "
-                             f"{what}</li>")
+                played += 1
+                items.append(f"<li class='play'>{self.move_no(played)}{self.seat(ev.seat)} "
+                             f"{self.card(ev.card.text)} {what}</li>")
         r = self.r
         if r.verdict == INVALID:
             stop = self.tx("stopped", entry=str(r.entry), who=self.seat(r.blamed))
@@ -407,7 +418,7 @@ class _Page:
         items.append(f"<li class='stop'><b>{stop}</b></li>")
         return (f'<section class="hand unfinished" id="hand-{number}">'
                 f"<h2>{self.tx('hand', n=number)}</h2><h3>{self.t('plays')}</h3>"
-                f"<ol class='plays'>{''.join(items)}</ol></section>")
+                f"<ul class='plays'>{''.join(items)}</ul></section>")
 
     def plays(self, h: dict) -> str:
         items = []
@@ -439,8 +450,8 @@ class _Page:
                     else "plays_cut_place"
                 line = self.tx(key, who=self.seat(b["seat"]),
                                card=self.card(kept if b["keep"] else b["card"]))
-                items.append(f"<li class='cut'>{line}{self.grade(h.get('number'), 0, 'cut')}"
-                             "</li>")
+                items.append(f"<li class='cut'>{self.move_no(0)}{line}"
+                             f"{self.grade(h.get('number'), 0, 'cut')}</li>")
             elif kind == "play":
                 if b["capture"]:
                     what = f"{self.t('takes')} {self.cards(b['capture'])}"
@@ -451,7 +462,7 @@ class _Page:
                 shown = (f" <span class='held' title='{self.t('held')}'>("
                          f"{self.cards(hand)})</span>" if hand else "")
                 plays += 1
-                items.append(f"<li class='play'>{self.seat(b['seat'])}{shown} "
+                items.append(f"<li class='play'>{self.move_no(plays)}{self.seat(b['seat'])}{shown} "
                              f"{self.card(b['card'])} {what}{chk}"
                              f"{self.grade(h.get('number'), plays, 'play')}</li>")
                 if b["card"] in held.get(b["seat"], []):
@@ -471,23 +482,31 @@ class _Page:
                 return g
         return None
 
+    def move_no(self, n: int) -> str:
+        """A move's number, as the coach's text and ``--view`` give it: "play 5" (the
+        hand's fifth card played), "the cut" (0)."""
+        words = self.tx("move_play", n=n) if n else self.t("move_cut")
+        return f"<span class='no'>{words}</span> "
+
     def _move(self, move: Mapping[str, Any]) -> str:
         taken = move.get("capture") or []
         if taken:
-            return f"{self.card(move['card'])} {self.t('takes')} {self.cards(taken)}"
-        return f"{self.card(move['card'])} <span class='muted'>{self.t('stays')}</span>"
+            return self.tx("g_taking", card=self.card(move["card"]), cards=self.cards(taken))
+        return self.tx("g_nothing", card=self.card(move["card"]))
 
     def grade(self, hand: object, number: int, kind: str) -> str:
-        """The coach's grade beside a move: its label and loss, the better move."""
+        """The coach's grade beside a move: its label as a player reads it (a loss is
+        never called good: :func:`.coach.shown_label`), its loss, the better move."""
         g = self._grade_of(hand, number, kind)
         if g is None:
             return ""
-        label = html.escape(self.t("g_" + g.label))
-        out = f" <span class='grade {html.escape(g.label)}'>{label}"
-        if g.loss >= 0.005:
+        shown = shown_label(g)
+        label = self.t("g_" + shown)
+        out = f" <span class='grade {html.escape(shown)}'>{label}"
+        if shown not in ("forced", "best"):
             out += f" −{decimal(g.loss, self.lang)}"
         out += "</span>"
-        if g.best != g.played and g.label in ("mistake", "blunder"):
+        if g.best != g.played and shown in ("inaccuracy", "mistake", "blunder"):
             better = (self.t("g_keep") if g.best.get("keep") else self.t("g_place")) \
                 if g.kind == "cut" else self._move(g.best)
             out += f" <span class='better'>{self.tx('g_better', move=better)}</span>"

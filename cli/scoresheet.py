@@ -93,17 +93,19 @@ def tally_words(counts: Mapping[str, int]) -> str:
 
 
 def sheet_lines(hands: Sequence[SheetHand], side_names: Sequence[str],
-                t: Callable[..., str]) -> list[str]:
-    """The sheet as text lines: one per hand, then the totals with each side's tally."""
+                t: Callable[..., str], order: Sequence[int] | None = None) -> list[str]:
+    """The sheet as text lines: one per hand, then the totals with each side's tally;
+    the sides in ``order`` (a seat's own side first), else the table's."""
     out = []
+    sides = list(order) if order is not None else list(range(len(side_names)))
     for h in hands:
-        sides = " · ".join(f"{side_names[i]} +{p} ({side_words(h, i, t)})"
-                           for i, p in enumerate(h.points))
-        totals = ", ".join(f"{side_names[i]} {x}" for i, x in enumerate(h.totals))
-        out.append(t("ss_hand", n=h.number, sides=sides, totals=totals))
+        scored = " · ".join(f"{side_names[i]} +{h.points[i]} ({side_words(h, i, t)})"
+                            for i in sides)
+        totals = ", ".join(f"{side_names[i]} {h.totals[i]}" for i in sides)
+        out.append(t("ss_hand", n=h.number, sides=scored, totals=totals))
     if hands:
         counts = tally(hands)
         out.append(t("ss_totals", sides=" · ".join(
-            f"{side_names[i]} {x} ({tally_words(counts[i])})"
-            for i, x in enumerate(hands[-1].totals))))
+            f"{side_names[i]} {hands[-1].totals[i]} ({tally_words(counts[i])})"
+            for i in sides)))
     return out

@@ -244,7 +244,8 @@ def test_host_caps_announce_the_tables_shuffle_proofs():
         # The table's capabilities, and the link ones the host speaks (the ready check).
         assert set(greeting["caps"]) == set(lobby.caps) | set(LINK_CAPABILITIES)
         assert set(SPOKEN) == {"deal/v1", "resume/v1", CAP_SHUFFLE_PROOFS, CAP_EARLY_DEAL,
-                               CAP_READY_CHECK, "rematch/v1", CAP_PROOF_APART,
+                               CAP_READY_CHECK, "rematch/v1", "rematch-offer/v1",
+                               CAP_PROOF_APART,
                                "ready-caps/v1"}
         assert (CAP_PROOF_APART in greeting["caps"]) is proofs
 

@@ -31,11 +31,12 @@ from ..link.events import (
     Restored,
     SeatController,
 )
-from ..link.handshake import SPOKEN, error_message
+from ..link.handshake import error_message
 from ..link.host import HostTable, SeatsMoved, Started
 from ..link.joiner import RETRY_FIRST, Committed, SeatLink, lobby_event, pinned_fingerprint
 from ..link.seat import ChatBucket, Effect
 from ..link.spectators import END_LIMIT, serve_until
+from ..transcript.caps import SPOKEN
 from ..transcript.clocks import Limits
 from ..transcript.ended import EndedLogs, keep
 from ..wire import codec as wire
@@ -109,12 +110,20 @@ class HostPeer(PeerShell):
         self.ended_logs = EndedLogs(self.identity.public, self.log.path.parent)
         self.core.ended = self.ended_logs.find
         controller._free_sink = self.free_seat
+        controller._offer_sink = self.offer_rematch
         self._try_resume()
 
     def free_seat(self, seat: int) -> bool:
         """Free joiner ``seat`` in the lobby and refuse its key at this table (see
         :meth:`SeatController.free_seat`)."""
         done = self.core.free_seat(seat, trio.current_time())
+        self.apply()
+        return done
+
+    def offer_rematch(self) -> bool:
+        """Tell the joiners our person wants a rematch (see
+        :meth:`SeatController.offer_rematch`)."""
+        done = self.core.offer_rematch()
         self.apply()
         return done
 

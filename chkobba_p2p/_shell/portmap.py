@@ -38,14 +38,19 @@ import re
 import socket
 import struct
 import urllib.parse
-import xml.etree.ElementTree as ET
 from dataclasses import dataclass
-from typing import Any
-from xml.sax.saxutils import escape as xml_escape
+from typing import TYPE_CHECKING, Any
 
 import trio
 
 from .events import ShellEvent
+
+if TYPE_CHECKING:
+    import xml.etree.ElementTree as ET
+
+# The XML modules are imported when a router is asked, not with this module: every peer
+# imports it (for its options and addresses), few map a port, and xml.sax.saxutils pulls
+# in urllib.request, http.client and email (some 1.5 MB a peer, issue 44).
 
 __all__ = [
     "PortMapOptions",
@@ -359,6 +364,8 @@ def _xml(data: bytes) -> ET.Element:
         raise UpnpError("XML not in UTF-8: refused unparsed")
     if _DTD.search(data):
         raise UpnpError("XML with a DTD or an entity declaration: refused unparsed")
+    import xml.etree.ElementTree as ET
+
     try:
         return ET.fromstring(data)
     except ET.ParseError as exc:
@@ -435,6 +442,8 @@ class _Upnp:
         raise why
 
     async def _call(self, action: str, **args: object) -> dict[str, str]:
+        from xml.sax.saxutils import escape as xml_escape
+
         inner = "".join(f"<{k}>{xml_escape(str(v))}</{k}>" for k, v in args.items())
         body = ('<?xml version="1.0"?>\r\n<s:Envelope xmlns:s="http://schemas.xmlsoap.org/'
                 'soap/envelope/" s:encodingStyle="http://schemas.xmlsoap.org/soap/encoding/">'

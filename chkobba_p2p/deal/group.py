@@ -15,9 +15,17 @@ element.  libsodium's arithmetic functions do *not* check their inputs.
 from __future__ import annotations
 
 import secrets
+import sys
 
 import rbcl
 from cryptography.hazmat.primitives import hashes
+
+# rbcl keeps the bytes of the libsodium it wrote to a file and loaded (2.8 MB) in a module
+# global that nothing reads again: let them go (a peer's memory, issue 44).
+_sodium_module = sys.modules.get("rbcl._sodium")
+if isinstance(getattr(_sodium_module, "sodium_bs", None), bytes):
+    setattr(_sodium_module, "sodium_bs", b"")  # noqa: B010 - not an attribute it declares
+del _sodium_module
 
 __all__ = [
     "L",

@@ -34,6 +34,7 @@ __all__ = [
     "Restored",
     "ChoiceRefused",
     "RematchAnswer",
+    "RematchOffered",
     "Lobby",
     "LeftLobby",
     "Spectators",
@@ -103,6 +104,8 @@ class SeatController:
     _away_sink: Callable[[], bool] | None = None
     #: Set by a running host: frees a joiner's seat in the lobby.
     _free_sink: Callable[[int], bool] | None = None
+    #: Set by a running host: tells the joiners its person wants a rematch.
+    _offer_sink: Callable[[], bool] | None = None
 
     def on_event(self, event: TableEvent) -> None:
         """Called for every event; the default ignores them."""
@@ -142,6 +145,17 @@ class SeatController:
         it as :class:`RematchAnswer`; the host keeps the connections open until its own
         controller returns, so that the joiners' answers reach it meanwhile."""
         return None
+
+    def offer_rematch(self) -> bool:
+        """At the host, while :meth:`after_match` is pending: this seat's person wants to
+        play again and now waits for the joiners' answers.  Every joining peer still
+        connected that speaks ``rematch-offer/v1`` and has not answered yet is told at once
+        (it reports :class:`RematchOffered`), so that its person answers knowing it;
+        the host's ``after_match`` answer still decides whether a new table opens.
+        Call it from the peer's trio thread.  True when the offer went out (once a
+        match); False at a joining seat, before the match is over or after the answer."""
+        sink = self._offer_sink
+        return sink() if sink is not None else False
 
     def step_away(self) -> bool:
         """Say this seat steps away (call it from the peer's trio thread, then cancel the
@@ -190,6 +204,16 @@ class RematchAnswer(LinkEvent):
     seat: int
     accept: bool
     left: bool = False
+
+
+@dataclass(frozen=True)
+class RematchOffered(LinkEvent):
+    """Once the match is over, at a joining peer: the host's person (``seat`` 0) wants
+    to play again and waits for our answer (PROTOCOL.md 17, ``rematch-offer``).  The
+    host's word, unsigned: display only; whether a new table opens is still the host's
+    :class:`RematchAnswer`.  Reported at most once a match."""
+
+    seat: int = 0
 
 
 @dataclass(frozen=True)

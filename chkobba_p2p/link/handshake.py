@@ -25,9 +25,7 @@ from ..transcript.caps import (
     CAP_PROOF_APART,
     CAP_READY_CAPS,
     CAP_READY_CHECK,
-    CAP_REMATCH,
     CAP_SHUFFLE_PROOFS,
-    CAPABILITIES,
     LINK_CAPABILITIES,
     SPOKEN,
     TABLE_CAPABILITIES,
@@ -65,17 +63,6 @@ from .messages import (
 from .messages import Lobby as LobbyMsg
 
 __all__ = [
-    "CAPABILITIES",
-    "CAP_EARLY_DEAL",
-    "CAP_KNOCK",
-    "CAP_PROOF_APART",
-    "CAP_READY_CHECK",
-    "CAP_REMATCH",
-    "CAP_READY_CAPS",
-    "CAP_SHUFFLE_PROOFS",
-    "LINK_CAPABILITIES",
-    "SPOKEN",
-    "TABLE_CAPABILITIES",
     "KNOCK_DOMAIN",
     "Knocks",
     "Lobby",
@@ -386,6 +373,10 @@ class HostHandshake:
             resume = (self.running, 0)
         else:
             seat = self.lobby.take_seat(key, hello.name, caps)
+        if resume is not None and over is None:
+            # A seat of the running game back on a new connection: what this hello
+            # announces is what it speaks now (a restarted host knew nothing of it).
+            self.lobby.seat_caps[seat] = tuple(caps)
         welcome: dict[str, Any] = {"t": "welcome", "v": hello.v, "seat": seat, "caps": list(SPOKEN),
                    "have": have}
         if self.limits is not None and over is None:

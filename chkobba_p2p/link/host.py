@@ -3,7 +3,7 @@
 :class:`HostTable` holds what the host decides about people and time: who sits where
 in the lobby and the ready check, whose connection is live, who stepped away or is
 waited for after a restart, the clocks and their verdicts, chat and its limit, the
-spectators and the coalesced news of them, the rematch question.  The trio shell
+spectators and the coalesced news of them, the rematch question (and its offer).  The trio shell
 (:class:`chkobba_p2p._shell.net.HostPeer` and its door, :class:`chkobba_p2p._shell.accept.Door`)
 feeds it connections that finished their greeting, their messages and the time, and
 carries out the :mod:`~chkobba_p2p.link.seat` effects it returns.  Connections are the
@@ -26,6 +26,7 @@ from typing import Any
 
 from ..game.ruleset import Ruleset
 from ..transcript.bodies import GameFault
+from ..transcript.caps import CAP_REMATCH_OFFER, CAP_SHUFFLE_PROOFS
 from ..transcript.clocks import CLOCK_TOLERANCE, Limits
 from ..transcript.ended import EndedMatch, ended_match
 from ..transcript.session import Session
@@ -44,7 +45,7 @@ from .events import (
     Waiting,
     clean_chat,
 )
-from .handshake import CAP_SHUFFLE_PROOFS, HostHandshake, Knocks
+from .handshake import HostHandshake, Knocks
 from .handshake import Lobby as SeatLobby
 from .seat import C, ChatBucket, Close, Effect, Emit, SeatCore, Send, SendBacklog
 from .spectators import Announcement, SpectatorAnnouncer
@@ -114,6 +115,7 @@ class HostTable(SeatCore[C]):
         #: Once the match is over: each joining seat's answer to playing again.
         self.rematch_answers: dict[int, bool] = {}
         self.asking_rematch = False  # the host's own controller decides (after_match)
+        self.rematch_offered = False  # the joiners were told our person wants one
         self._buckets: dict[C, ChatBucket] = {}
         self._own_chat = ChatBucket()
         self._next_watch = -math.inf
@@ -599,6 +601,25 @@ class HostTable(SeatCore[C]):
             if seat not in self.links and seat not in self.rematch_answers:
                 self.rematch_answers[seat] = False
                 self.out.append(Emit(RematchAnswer(seat, False, left=True)))
+
+    def offer_rematch(self) -> bool:
+        """The host's own person wants to play again and waits for the joiners' answers
+        (PROTOCOL.md 17): each joiner still connected whose hello announced
+        ``rematch-offer/v1`` and that has not answered yet is told so, once, before it
+        answers (one that answered already waits for our ``rematch``).  An older joiner
+        hears nothing new (its ``rematch`` from us keeps its meaning: the new table
+        opens now).  False when no rematch is being asked about, or the offer already
+        went."""
+        if not self.asking_rematch or self.rematch_offered:
+            return False
+        self.rematch_offered = True
+        body = wire.encode(lm.RematchOffer().to_wire())
+        for seat, conn in self.links.items():
+            if CAP_REMATCH_OFFER in self.lobby.seat_caps.get(seat, ()) \
+                    and seat not in self.rematch_answers \
+                    and not self.is_closed(conn):
+                self.out.append(Send(conn, body))
+        return True
 
     def answered(self, answer: bool | None) -> None:
         """The host's own answer to playing again, sent to every joiner still here."""

@@ -3,8 +3,8 @@
 :class:`SeatLink` holds what a joiner decides: whether a host that answered is ours (the
 pinned key, the key of the game we resume), what the host's welcome tells us (our seat,
 its limits, what we have left of our allowance), the host's unsigned messages (lobby,
-wait, back, chat, spectators, rematch: checked field by field, shown, never trusted),
-the entries it relays (checked, and blamed on the host when bad), when the host counts as
+wait, back, chat, spectators, rematch and its offer: checked field by field, shown, never
+trusted), the entries it relays (checked, and blamed on the host when bad), when the host counts as
 gone (its allowance of time away, spent across drops) or as stalling the game (the
 bound it enforces on every seat), and what we tell people when a connection fails.
 
@@ -24,6 +24,7 @@ from ..address import parse_fingerprint
 from ..game.ruleset import Ruleset
 from ..text import distinct_names, safe_text
 from ..transcript.bodies import GameFault
+from ..transcript.caps import CAP_KNOCK, CAP_READY_CHECK, CAP_REMATCH, CAP_SHUFFLE_PROOFS
 from ..transcript.clocks import CLOCK_TOLERANCE, Clocks, Limits
 from ..transcript.session import Session
 from ..transcript.table import Phase
@@ -37,19 +38,13 @@ from .events import (
     NoticeKind,
     OutcomeError,
     RematchAnswer,
+    RematchOffered,
     Resumed,
     Spectators,
     Waiting,
     clean_chat,
 )
-from .handshake import (
-    CAP_KNOCK,
-    CAP_READY_CHECK,
-    CAP_REMATCH,
-    CAP_SHUFFLE_PROOFS,
-    ClientHandshake,
-    knock_message,
-)
+from .handshake import ClientHandshake, knock_message
 from .seat import C, ChatBucket, Effect, Emit, SeatCore, Send, SendBacklog
 from .spectators import WatchersShown
 
@@ -209,6 +204,7 @@ class SeatLink(SeatCore[C]):
         self.game_unknown = False
         self.host_away = False  # the host said it steps away
         self._host_rematch = False  # the host's rematch answer came (once is enough)
+        self._host_offer = False  # the host's person wants a rematch (shown once)
         self._relayed_chat: dict[int, ChatBucket] = {}
         self._own_chat = ChatBucket()
         #: Who is watching, shown at most once a window whatever the host sends.
@@ -625,6 +621,13 @@ class SeatLink(SeatCore[C]):
                 if s is not None and s.finished and not self._host_rematch:
                     self._host_rematch = True
                     self.out.append(Emit(RematchAnswer(0, msg.accept)))
+            case lm.RematchOffer():  # the host's person wants a rematch (PROTOCOL.md 17)
+                # Only after the end, once, and not once the host's answer came: an
+                # early or repeated offer is ignored, as any news out of place.
+                if s is not None and s.finished and not self._host_offer \
+                        and not self._host_rematch:
+                    self._host_offer = True
+                    self.out.append(Emit(RematchOffered(0)))
             case lm.Chat():
                 self._on_chat(msg, players, now)
             case _:

@@ -4,7 +4,8 @@ bounded at the edge.
 A link message is any frame but a signed entry (``sig``): the handshake (``host``,
 ``knock``, ``hello``, ``welcome``, ``watch``, ``watching``), the lobby and its ready check
 (``lobby``, ``start``), and what travels beside the transcript (``chat``, ``wait``,
-``back``, ``away``, ``rematch``, ``spectators``, ``ping``, ``pong``, ``error``).  None of
+``back``, ``away``, ``rematch``, ``rematch-offer``, ``spectators``, ``ping``, ``pong``,
+``error``).  None of
 them is a signed entry: what they say is shown, never trusted (the proofs of possession
 of ``hello``, ``welcome`` and ``knock`` prove a key, nothing of the game).
 
@@ -48,7 +49,8 @@ __all__ = [
     "display_name", "clean_text", "read_limits", "read_allowance_left", "read_move_used",
     "read_have",
     "Host", "Hello", "Welcome", "Watch", "Watching", "LobbySeat", "Lobby", "Start", "Chat",
-    "Wait", "Back", "Away", "Rematch", "Spectators", "Ping", "Pong", "ErrorMsg", "Knock",
+    "Wait", "Back", "Away", "Rematch", "RematchOffer", "Spectators", "Ping", "Pong",
+    "ErrorMsg", "Knock",
     "LinkMessage", "parse_link_message",
     "Signed", "Unknown", "Malformed", "Frame", "read_frame", "as_frame", "type_name",
     "Greeting",
@@ -541,6 +543,23 @@ class Rematch:
 
 
 @dataclass(frozen=True)
+class RematchOffer:
+    """``rematch-offer`` (17): from the host, once the match is over, to a joiner that
+    announced ``rematch-offer/v1``: the host's person wants to play again and waits for
+    the joiners' answers.  No fields (any it holds are ignored, as in every link
+    message); the host's later ``rematch`` still says whether the new table opens."""
+
+    TYPE: ClassVar[str] = "rematch-offer"
+
+    def to_wire(self) -> dict[str, Any]:
+        return {"t": "rematch-offer"}
+
+    @classmethod
+    def from_wire(cls, msg: dict[str, Any]) -> RematchOffer:
+        return cls()
+
+
+@dataclass(frozen=True)
 class Spectators:
     """``spectators`` (18): who is watching, and how many the host admits at most."""
 
@@ -618,11 +637,11 @@ class ErrorMsg:
 
 
 LinkMessage = (Host | Hello | Welcome | Watch | Watching | Lobby | Start | Chat | Wait | Back
-               | Away | Rematch | Spectators | Ping | Pong | ErrorMsg | Knock)
+               | Away | Rematch | RematchOffer | Spectators | Ping | Pong | ErrorMsg | Knock)
 
 _CLASSES: dict[str, Any] = {c.TYPE: c for c in (
     Host, Hello, Welcome, Watch, Watching, Lobby, Start, Chat, Wait, Back, Away, Rematch,
-    Spectators, Ping, Pong, ErrorMsg, Knock)}
+    RematchOffer, Spectators, Ping, Pong, ErrorMsg, Knock)}
 #: Every link message type, in PROTOCOL.md's order.
 LINK_TYPES = tuple(_CLASSES)
 

@@ -108,7 +108,9 @@ HOST = Machine(
 #: ``sig`` in SEATED: the game has not started.
 _HOST_SIG_EARLY = ("SEATED", "sig")
 
-#: A joining peer: what it reads from the host.
+#: A joining peer: what it reads from the host.  ``rematch-offer`` comes only once the
+#: match is over (the host sends it after the end, to a joiner that announced
+#: ``rematch-offer/v1``); before, it is one more type the lenient states ignore.
 JOINER = Machine(
     role="joiner",
     initial="CONNECTING",
@@ -121,7 +123,8 @@ JOINER = Machine(
         "IN_GAME": _each(("ping", "pong", "sig", "lobby", "wait", "back", "away", "chat",
                           "spectators", "rematch"), "IN_GAME") | {"error": "RECONNECTING"},
         "RECONNECTING": {},
-        "DONE": _each(("ping", "pong", "sig", "chat", "rematch", "spectators"), "DONE")
+        "DONE": _each(("ping", "pong", "sig", "chat", "rematch", "rematch-offer",
+                       "spectators"), "DONE")
         | {"error": "CLOSED"},
         "ABORTED": {},
         "CLOSED": {},

@@ -20,6 +20,7 @@ __all__ = [
     "effective_caps",
     "CAP_READY_CHECK",
     "CAP_REMATCH",
+    "CAP_REMATCH_OFFER",
     "LINK_CAPABILITIES",
     "CAPABILITIES",
     "CAP_READY_CAPS",
@@ -34,7 +35,7 @@ __all__ = [
 #: effect only when every seat's ``ready`` lists it too (:func:`effective_caps`).
 CAP_EARLY_DEAL = "early-deal/v1"
 #: The table capabilities of a genesis by default (without shuffle proofs).  The link
-#: capabilities (the ready check, rematch), which the genesis never lists, are below.
+#: capabilities (the ready check, rematch, its offer), which the genesis never lists, are below.
 TABLE_CAPABILITIES = ("deal/v1", "resume/v1", CAP_EARLY_DEAL)
 #: Table capability (in the genesis): every shuffle step carries a zero-knowledge proof.
 CAP_SHUFFLE_PROOFS = "shuffle-proof/v1"
@@ -75,8 +76,12 @@ CAP_READY_CHECK = "ready-check/v1"
 #: Link capability: once the match is over, a joining peer may tell the host whether its
 #: person accepts playing again at the same table (a ``rematch`` link message).
 CAP_REMATCH = "rematch/v1"
+#: Link capability: once the match is over, a joining peer that announced it is told
+#: when the host's person wants to play again, before it answers (a ``rematch-offer``
+#: link message); a joiner without it hears only the host's ``rematch`` (PROTOCOL.md 17).
+CAP_REMATCH_OFFER = "rematch-offer/v1"
 #: The link-only ones, which the genesis never lists.
-LINK_CAPABILITIES = (CAP_READY_CHECK, CAP_REMATCH)
+LINK_CAPABILITIES = (CAP_READY_CHECK, CAP_REMATCH, CAP_REMATCH_OFFER)
 #: Capabilities this implementation announces.  Peers use the intersection; unknown ones
 #: are ignored (additions only).
 CAPABILITIES = TABLE_CAPABILITIES + LINK_CAPABILITIES

@@ -24,6 +24,7 @@ from chkobba_p2p import (
     PortMapped,
     PortMapUnavailable,
     RematchAnswer,
+    RematchOffered,
     Resumed,
     SeatController,
     SocksFailed,
@@ -146,11 +147,12 @@ class TuiApp(Leaving, Screen):
         self.rematch_open = False
         self.rematch_answered: bool | None = None
         self.rematch_answers: dict[int, bool] = {}
+        self.rematch_offered = False  # at a joiner: the host's person wants a rematch
         self.rematch_people = (players or 2) - 1
         self.rematch_bots = 0  # local bot seats (a host's --bots): they never answer
         self.rematch_gone: set[int] = set()  # seats gone without an answer
         self._rematch_wake: trio.Event | None = None
-        #: The matches of the logs already written (records, the series), read in a
+        #: The matches of the logs already written (the records), read in a
         #: thread; None: not shown.
         self.past = past
         #: The bell when the turn comes back to us (--no-bell: never).
@@ -258,6 +260,8 @@ class TuiApp(Leaving, Screen):
                     "ev_back_left", name=self.view.name(event.seat), t=clock_text(back_left))))
             if isinstance(event, Chat) and self.memo is not None and self.events.lines:
                 self.memo.add_chat(self.events.lines[-1])
+        if isinstance(event, RematchOffered):
+            self.rematch_offered = True  # the end screen says so until we answer
         if isinstance(event, RematchAnswer):
             self.rematch_answers.setdefault(event.seat, event.accept)
             if event.left:
@@ -469,7 +473,7 @@ class TuiApp(Leaving, Screen):
                 or result.resigned is not None):
             self.memo.clear()  # the match is over: nothing to bring back
         if self.past is not None and result is not None and result.table is not None:
-            self.past.refresh()  # this match's log is complete now: the series counts it
+            self.past.refresh()  # this match's log is complete now: the records count it
         never_played = result is None or result.table is None
         if self.rematch_answered is not None:  # answered: nothing more to see here
             if self.kind == "join":

@@ -90,19 +90,21 @@ def score_dialog_lines(view: TableView, ev: HandScored,
         if score_width(names) <= DIALOG_TEXT:
             break
     lines: list[Line] = [[("class:title", " " + t("score_title", n=ev.number))], []]
-    lines += score_lines(ev.score, ev.totals, names, t, view.state.target)
+    lines += score_lines(ev.score, ev.totals, names, t, view.state.target,
+                         view.side_order(len(names)))
     lines += [[], [("class:keys", " " + score_continue(t, closes_in) + " ")]]
     return lines
 
 
 def over_lines(view: TableView, outcome: Outcome | None, log_path: Path | None,
-               width: int, rematch: bool = False, series: str | None = None,
+               width: int, rematch: bool = False, records: Sequence[str] = (),
                news: Sequence[tuple[str, str]] = ()) -> list[Line]:
     """The match's end: who won and by how much (or by a resignation), or why it stopped;
     where the log is and the command that audits it.  ``width`` is the screen's (long
-    paths are cut); ``rematch``: the keys offer to play again; ``series``: the series
-    score, from the logs ("series: amel 2 – 1 sami"); ``news``: the others' answers to
-    the rematch so far, (style, text)."""
+    paths are cut); ``rematch``: the keys offer to play again; ``records``: what the
+    matches so far count (:func:`.past.records_lines`: the line that says what is
+    counted, then "sami: 4 games, 3–1" for each player of another side); ``news``: the
+    others' answers to the rematch so far, (style, text)."""
     t, st = view.t, view.state
     o = outcome
     lines: list[Line] = []
@@ -184,8 +186,10 @@ def over_lines(view: TableView, outcome: Outcome | None, log_path: Path | None,
         elif o is not None and o.error:
             lines += wrap_line([("", " " + safe_text(o.error, 1000))], max(20, width - 6),
                                indent=" ")
-    if series is not None:
-        lines += [[], [("class:title", f" {series} ")]]
+    if records:
+        lines.append([])
+        lines += wrap_line([("class:dim", " " + records[0])], max(20, width - 6), "   ")
+        lines += [[("class:title", f" {x} ")] for x in records[1:]]
     path = (o.log_path if o is not None else None) or log_path
     if path and Path(path).exists():  # no log without a table: nothing to replay
         width = max(20, width - 6)
@@ -230,7 +234,7 @@ def sheet_lines(view: TableView, width: int, empty_key: str) -> list[Line]:
     hands = [scoresheet.from_score(ev.number, ev.score, ev.totals) for ev in st.scored]
     out: list[Line] = [[("class:title", " " + t("sheet_title"))]]
     names = [view.side_name(i) for i in range(len(hands[0].points))] if hands else []
-    for text in scoresheet.sheet_lines(hands, names, t):
+    for text in scoresheet.sheet_lines(hands, names, t, view.side_order(len(names))):
         out.extend(wrap_line([("", " " + text)], width - 1, "   "))
     if not hands:
         out.append([("class:dim", " " + t(empty_key))])

@@ -28,19 +28,30 @@ def figure_values(rules: Ruleset | None, lang: str = "en") -> str:
 
 
 def help_lines(t: Callable[..., str], rules: Ruleset | None, lang: str, width: int,
-               with_rules: bool = True) -> list[Line]:
+               with_rules: bool = True, lobby: str | None = None) -> list[Line]:
     """The help overlay's keys and words, wrapped to ``width`` columns; then the rules in
-    play (``with_rules``: :func:`help_pages` puts them under how to play)."""
+    play (``with_rules``: :func:`help_pages` puts them under how to play).  ``lobby``:
+    the kind of client (``play``, ``host``, ``join``) whose lobby is on screen: its own
+    keys (the ready check, freeing a seat), and the table's in one line for later."""
     out: list[Line] = [[("class:title", " " + t("help_title") + " ")]]
 
     def para(text: str, style: str = "") -> None:
         nonlocal out
         out += wrap_line([(style, " " + text)], width, "   ")
 
-    out.append([("class:panel.title", " " + t("help_keys"))])
-    for key in ("help_k_play", "help_k_cut", "help_k_misc"):
-        para(t(key))
-    para(t("help_k_quick", keys=keys_text(t)))
+    if lobby is not None:
+        out.append([("class:panel.title", " " + t("help_lobby_keys"))])
+        if lobby != "play":  # a solo game has no ready check
+            para(t("help_l_ready"))
+        if lobby == "host":
+            para(t("help_l_free"))
+        para(t("help_l_misc" if lobby != "play" else "help_l_misc_solo"))
+        para(t("help_l_table"), "class:dim")
+    else:
+        out.append([("class:panel.title", " " + t("help_keys"))])
+        for key in ("help_k_play", "help_k_cut", "help_k_misc"):
+            para(t(key))
+        para(t("help_k_quick", keys=keys_text(t)))
     out.append([])
     out.append([("class:panel.title", " " + t("help_words"))])
     scoring = "gl_primiera" if rules is not None and rules.scoring is Scoring.PRIMIERA \
@@ -81,11 +92,12 @@ def play_lines(t: Callable[..., str], rules: Ruleset | None, width: int) -> list
 
 
 def help_pages(t: Callable[..., str], rules: Ruleset | None, lang: str, width: int,
-               height: int) -> list[list[Line]]:
+               height: int, lobby: str | None = None) -> list[list[Line]]:
     """The help in ``height`` lines: one page when the keys, the words, how to play and
     the rules in play fit together (120x40), else two (the keys and words, then how to
-    play and the rules: 80x24)."""
-    keys, play = help_lines(t, rules, lang, width, False), play_lines(t, rules, width)
+    play and the rules: 80x24).  ``lobby``: see :func:`help_lines`."""
+    keys = help_lines(t, rules, lang, width, False, lobby)
+    play = play_lines(t, rules, width)
     tail = rules_lines(t, rules, lang, width) if rules is not None else []
     if len(keys) + 1 + len(play) + len(tail) <= height:
         return [keys + [[]] + play + tail]

@@ -151,13 +151,30 @@ def key_bindings(ui: KeyTarget) -> KeyBindingsBase:
 
     # Esc is named: alone it is not "<any>" key but the start of a sequence, so without
     # its own binding it waited for a next key, which it then swallowed (Esc k = Meta-k).
+    # The keys prompt_toolkit's own bindings take for nothing (Enter, arrows, Tab, ...)
+    # are named too: "<any>" loses to them, and the help stayed up on Enter, ↑ and ↓.
+    paged = helping & Condition(lambda: ui.help_paged)
+
     @kb.add("escape", filter=helping)
     @kb.add("<any>", filter=helping)
+    @kb.add("enter", filter=helping)
+    @kb.add("up", filter=helping)
+    @kb.add("down", filter=helping)
+    @kb.add("tab", filter=helping)
+    @kb.add("s-tab", filter=helping)
+    @kb.add("home", filter=helping)
+    @kb.add("end", filter=helping)
+    @kb.add("delete", filter=helping)
+    @kb.add("backspace", filter=helping)
+    @kb.add("insert", filter=helping)
+    @kb.add("left", filter=helping & ~paged)
+    @kb.add("right", filter=helping & ~paged)
+    @kb.add("pageup", filter=helping & ~paged)
+    @kb.add("pagedown", filter=helping & ~paged)
     def _(e: KeyPressEvent) -> None:
         ui.help = False
 
     # A help of two pages (80x24): ←→ turn them (any other key still closes it).
-    paged = helping & Condition(lambda: ui.help_paged)
 
     @kb.add("right", filter=paged)
     @kb.add("pagedown", filter=paged)

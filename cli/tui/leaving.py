@@ -29,6 +29,7 @@ class Leaving:
     rematch_open: bool
     rematch_answered: bool | None
     rematch_answers: dict[int, bool]
+    rematch_offered: bool
     rematch_people: int
     rematch_bots: int
     rematch_gone: set[int]
@@ -192,6 +193,8 @@ class Leaving:
         """r at the end of a match (host or join): play again with the same table."""
         if self.can_rematch:
             self.answer_rematch(True)
+            if self.kind == "host":  # the joiners still deciding are told at once
+                self._in_trio(lambda c: c.offer_rematch())
 
     def rematch_news(self) -> list[tuple[str, str]]:
         """The others' answers so far, for the end screen (the events panel, where they
@@ -205,6 +208,10 @@ class Leaving:
         view = self.view  # type: ignore[attr-defined]
         keys = self.state.keys
         out: list[tuple[str, str]] = []
+        if self.kind != "host" and self.rematch_offered and 0 not in self.rematch_answers \
+                and self.rematch_answered is None:
+            # The host's person wants one and waits for us (until we answer).
+            out.append(("class:ok", self.t("ev_host_offers_rematch", name=view.name(0))))
         for seat, accept in sorted(self.rematch_answers.items()):
             if seat == self.state.seat:
                 continue

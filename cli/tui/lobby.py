@@ -12,7 +12,7 @@ from chkobba_p2p.text import safe_text
 from ..i18n import Translator
 from ..reach import join_code
 from ..tor_options import tor_installed
-from .past import PastGames, series_text
+from .past import PastGames
 from .render import Line, wrap_line
 from .terms import terms_lines
 from .trust import changed_seats, missing_names, seat_lines
@@ -71,7 +71,7 @@ def lobby_lines(view: TableView, width: int, *, kind: str, connected: bool = Fal
     offered);
     ``rematch``: the same table plays again.  Every seat with its fingerprint, whether
     its person is ready and what ``known`` (the players met before) says, with ``past``'s
-    record against each known player and, at a rematch, the series score; ``asking``: the
+    record against each known player; ``asking``: the
     ready check waits for our Enter."""
     t, st = view.t, view.state
     lines: list[Line] = [[]]
@@ -81,10 +81,6 @@ def lobby_lines(view: TableView, width: int, *, kind: str, connected: bool = Fal
     if rematch and ((kind == "host" and not full) or (kind != "host" and not connected)):
         text = t("rematch_host") if kind == "host" else t("rematch_join")
         lines += wrap_line([("class:ok", " " + text)], width - 1, " ")
-    if rematch and past is not None and st.keys and all(st.keys):
-        s = past.series(list(st.keys))
-        if s is not None:
-            lines += wrap_line([("class:title", " " + series_text(t, s))], width - 1, "   ")
     if kind == "join":
         if not connected:
             lines += wrap_line([("class:title", " " + t("join_connecting", addr=address))],

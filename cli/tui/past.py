@@ -1,5 +1,6 @@
 """The matches already played, for the lobby and the end screen: the record against a
-known player ("amel: 5 games, 3–2") and the series score of this table.
+known player ("amel: 5 games, 3–2"), counted on both screens as ``chkobba history``
+counts the matches (every counted match where the two sat on opposite sides).
 
 All of it comes from the logs in the data directory (:mod:`chkobba_p2p.observe.history`: each
 audited, the audit cached by the log's hash); nothing new is stored.  The logs are read
@@ -24,15 +25,13 @@ from chkobba_p2p.observe.history import (
     Game,
     Log,
     Record,
-    Series,
     games,
     index_logs,
-    series,
 )
 from chkobba_p2p.observe.history import record_against as _record_against
 from chkobba_p2p.text import safe_text
 
-__all__ = ["PastGames", "series_text", "record_text"]
+__all__ = ["PastGames", "record_text", "records_lines"]
 
 #: ``chkobba`` at a low priority (a process lowers its own: no ``preexec_fn`` in a
 #: program with threads).
@@ -97,6 +96,13 @@ class PastGames:
         return [Game(Log.from_json(d), tuple(str(p) for p in d["copies"]),
                      d.get("disputed") is True) for d in rows]
 
+    @property
+    def reading(self) -> bool:
+        """The logs are being read (again): a count shown now could miss the match that
+        just ended."""
+        with self._lock:
+            return self._running
+
     def _work(self) -> None:
         while True:
             self.load()
@@ -107,15 +113,13 @@ class PastGames:
                 self._again = False
 
     def record_against(self, me: bytes | None, other: bytes) -> Record | None:
-        if self.games is None or me is None:
+        """Our counted matches against ``other``; None while the logs are read (again:
+        the count could miss the match that just ended) or when there is none."""
+        if self.games is None or me is None or self.reading:
             return None
         r = _record_against(self.games, me, other)
         return r if r.games else None
 
-    def series(self, keys: Sequence[bytes | None]) -> Series | None:
-        if self.games is None or any(k is None for k in keys):
-            return None
-        return series(self.games, [k for k in keys if k is not None])
 
 
 def record_text(t: Callable[..., str], name: str, r: Record) -> str:
@@ -124,11 +128,27 @@ def record_text(t: Callable[..., str], name: str, r: Record) -> str:
              n=r.games, wins=r.wins, losses=r.losses)
 
 
-def series_text(t: Callable[..., str], s: Series) -> str:
-    """``series: amel 3 – 1 sami`` (at 4 players, each side's names)."""
-    sides = [" & ".join(safe_text(seat.name, 40) for seat in side) for side in s.sides]
-    if len(sides) == 2:
-        score = f"{sides[0]} {s.wins[0]} – {s.wins[1]} {sides[1]}"
-    else:
-        score = ", ".join(f"{n} {w}" for n, w in zip(sides, s.wins, strict=True))
-    return t("series", score=score)
+def records_lines(t: Callable[..., str], past: PastGames | None,
+                  keys: Sequence[bytes | None], names: Sequence[str | None], seat: int | None,
+                  sides: Sequence[Sequence[int]]) -> list[str]:
+    """The end screen's account of the matches played against each player on another
+    side, worded as the lobby's record ("sami: 4 games, 3–1") and counted as ``chkobba
+    history`` counts them: every counted match in the logs where the two sat on opposite
+    sides, at 2, 3 and 4 players (at 3 players a match that a third won settles nothing
+    between two).  Its first line says so; while the logs are read again after the match
+    (which the count must include), that line says so instead and no number shows."""
+    if past is None or seat is None or not 0 <= seat < len(keys) or keys[seat] is None:
+        return []
+    if past.reading or past.games is None:
+        return [t("over_records_reading")]
+    me = keys[seat]
+    assert me is not None
+    mine = next((ss for ss in sides if seat in ss), ())
+    out = []
+    for s, (key, name) in enumerate(zip(keys, names, strict=False)):
+        if s in mine or key is None or key == me:
+            continue
+        r = past.record_against(me, key)
+        if r is not None:
+            out.append("  " + record_text(t, name or "?", r))
+    return [t("over_records"), *out] if out else []

@@ -176,19 +176,22 @@ def score_width(side_names: Sequence[str]) -> int:
 
 
 def score_lines(score: HandScore, totals: Sequence[int], side_names: Sequence[str],
-                t: Callable[..., str], target: int | None) -> list[Line]:
+                t: Callable[..., str], target: int | None,
+                order: Sequence[int] | None = None) -> list[Line]:
     """The end-of-hand scoring table: one row per category with each side's count and
-    who scores it, then the hand's points and the running totals."""
+    who scores it, then the hand's points and the running totals; the columns in
+    ``order`` (a seat's own side first), else the table's."""
     k = len(side_names)
+    cols = list(order) if order is not None else list(range(k))
     name_w = 20
     # Two spaces at least between two heads: "host & bot2  bot3 & bot1", not run together.
     col_w = score_column(side_names)
 
     def row(label: str, cells: Sequence[str], winner: int | None, style: str = "") -> Line:
         line: Line = [("class:score.label " + style, f" {label:<{name_w}}")]
-        for i, cell in enumerate(cells):
+        for i in cols:
             st = "class:score.win" if winner == i else style
-            line.append((st, f"{cell:>{col_w}}"))
+            line.append((st, f"{cells[i]:>{col_w}}"))
         if winner is None and cells and style != "class:score.head":
             line.append(("class:dim", f"  {t('sc_beji')}"))
         elif winner is not None:
@@ -198,7 +201,7 @@ def score_lines(score: HandScore, totals: Sequence[int], side_names: Sequence[st
     cats = score.categories
     rows: list[Line] = [
         [("class:score.head", f" {'':<{name_w}}")]
-        + [("class:score.head", f"{n:>{col_w}}") for n in side_names],
+        + [("class:score.head", f"{side_names[i]:>{col_w}}") for i in cols],
         row(t("sc_carta"), [str(x) for x in score.cards], cats.get("carta")),
         row(t("sc_dinari"), [str(x) for x in score.diamonds], cats.get("dinari")),
     ]
@@ -213,14 +216,15 @@ def score_lines(score: HandScore, totals: Sequence[int], side_names: Sequence[st
     haya = cats.get("haya")
     rows.append(row(t("sc_haya"), ["✓" if haya == i else "" for i in range(k)], haya))
     chk: Line = [("class:score.label", f" {t('sc_chkobba'):<{name_w}}")]
-    for n in score.chkobbas:
+    for i in cols:
+        n = score.chkobbas[i]
         chk.append(("class:score.win" if n else "", f"{n:>{col_w}}"))
     rows.append(chk)
     pts: Line = [("class:score.total", f" {t('sc_hand'):<{name_w}}")]
-    pts += [("class:score.total", f"{p:>{col_w}}") for p in score.points]
+    pts += [("class:score.total", f"{score.points[i]:>{col_w}}") for i in cols]
     rows.append(pts)
     label = t("sc_totals", n=target) if target is not None else t("sc_totals", n="?")
     tot: Line = [("class:score.total", f" {label:<{name_w}}")]
-    tot += [("class:score.total", f"{p:>{col_w}}") for p in totals]
+    tot += [("class:score.total", f"{totals[i]:>{col_w}}") for i in cols]
     rows.append(tot)
     return rows

@@ -62,6 +62,20 @@ def _grades_by_frame(timeline: Timeline, grades: Iterable[Grade]) -> dict[int, G
     return out
 
 
+def _moves_by_frame(timeline: Timeline) -> dict[int, int]:
+    """The move each frame shows, numbered as the coach's text and the web page number
+    it: a play, the hand's n-th card played (from 1); the cut, 0."""
+    out: dict[int, int] = {}
+    plays: dict[int, int] = {}
+    for i, f in enumerate(timeline.frames):
+        if isinstance(f.event, PlayEvent):
+            plays[f.hand] = plays.get(f.hand, 0) + 1
+            out[i] = plays[f.hand]
+        elif isinstance(f.event, CutEvent):
+            out[i] = 0
+    return out
+
+
 class ReplayViewer:
     """The state of the replay screen: which frame shows, and how it is drawn."""
 
@@ -71,6 +85,8 @@ class ReplayViewer:
         self.tl = timeline
         #: The coach's grade of the move each frame shows (``replay --review --view``).
         self.grades = _grades_by_frame(timeline, grades)
+        #: The move each frame shows, as the coach numbers it ("play 5", "the cut").
+        self.moves = _moves_by_frame(timeline)
         self.t = Translator(lang)
         self.symbols = symbols
         self.color = color
@@ -109,6 +125,8 @@ class ReplayViewer:
         parts = [f" {t('app')} · {t('replay')}"]
         if f.hand:
             parts.append(t("hand_no", n=f.hand))
+        if self.at in self.moves:  # the coach's numbering: "hand 2 · play 5"
+            parts.append(self.move_name(self.at))
         step = t("replay_step", i=self.at + 1, n=len(self.tl.frames), entry=f.entry)
         left = " · ".join([*parts, step])
         st = f.state
@@ -129,6 +147,11 @@ class ReplayViewer:
                 right = view.totals_line(st.totals, cols - len(left) - 2)
         pad = max(1, cols - len(left) - len(right) - 1)
         return [("class:header", (left + " " * pad + right + " ")[:cols])]
+
+    def move_name(self, i: int) -> str:
+        """The move frame ``i`` shows, as the coach's text and page name it."""
+        n = self.moves[i]
+        return self.t("move_play", n=n) if n else self.t("move_cut")
 
     def banner(self, width: int) -> list[Line]:
         """The verdict, always in view; the blamed player for an invalid log."""
@@ -218,6 +241,7 @@ class ReplayViewer:
                                                                           "class:dim")
             words = coach.short_grade(grade, lambda c: view.cs.label(card(str(c))), t)
             out.extend(wrap_line([(style, " " + t("coach_says", name=f.state.name(grade.seat),
+                                                  where=self.move_name(self.at),
                                                   grade=words))], width - 1, indent="   "))
         if f.held is not None:
             out.extend(wrap_line([("class:dim", " " + t("revealed_note"))], width - 1,

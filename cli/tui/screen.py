@@ -47,7 +47,7 @@ from .keys import ESCAPE_DELAY
 from .lobby import lobby_lines
 from .narration import EventLog
 from .pace import Pacer
-from .past import PastGames, series_text
+from .past import PastGames, records_lines
 from .presence import Presence, clock_text
 from .render import CardStyle, Line, control_text, wrap_line
 from .style import STYLE, ascii_frames, ascii_text
@@ -349,21 +349,24 @@ class Screen:
                           else self.presence.countdown_lines(view, width),
                           showing=showing(view, self.pacer.showing, width))
 
-    def _series(self) -> str | None:
-        """The series score of this table (from the logs), for the end screen: from the
-        second match on (the first one's result is the screen's title)."""
+    def _records(self) -> list[str]:
+        """For the end screen, our record against each player of another side, counted
+        as the lobby and ``chkobba history`` count (see :func:`.past.records_lines`)."""
         st = self.state
-        if self.past is None or not st.keys or not all(st.keys):
-            return None
-        s = self.past.series(list(st.keys))
-        return series_text(self.t, s) if s is not None and s.games >= 2 else None
+        sides: dict[int, list[int]] = {}
+        for s in range(st.players or len(st.keys)):
+            sides.setdefault(st.side(s), []).append(s)
+        return records_lines(self.t, self.past, st.keys, st.names, st.seat,
+                             list(sides.values()))
 
     def _help_pages(self) -> list[list[Line]]:
         """The help's pages at this screen's size (one when it all fits, inside the
         frame's two borders, with the footer in sight)."""
         rows, cols = self._size()
         width = max(30, min(76, cols - 6))
-        return help_pages(self.t, self.state.rules, self.t.lang, width, rows - 4)
+        # In the lobby, the lobby's keys (the table's do nothing there yet).
+        lobby = None if self.state.started or self.finished else self.kind
+        return help_pages(self.t, self.state.rules, self.t.lang, width, rows - 4, lobby)
 
     @property
     def help_paged(self) -> bool:
@@ -392,7 +395,7 @@ class Screen:
                 lines = dialogs.score_dialog_lines(self.view, scored, self._score_closes_in())
         elif kind == "over":
             lines = dialogs.over_lines(self.view, self.outcome, self.log_path, self._size()[1],
-                                       rematch=self.can_rematch, series=self._series(),
+                                       rematch=self.can_rematch, records=self._records(),
                                        news=self.rematch_news())
         return dialogs.as_text(lines)
 

@@ -11,14 +11,19 @@ Drawn from a :class:`~.view.TableView` alone, in the rows the three seat lines t
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
-from .render import Line, line_text, wrap_line
+from .render import Line, line_text
 from .view import TableView
 
-__all__ = ["seat_positions", "seat_picture", "side_cell"]
+__all__ = ["seat_positions", "seat_picture", "side_cell", "shortened"]
 
-#: A seat's line (:func:`.table._seat_line`): (seat, role, its clock, width) -> line.
-SeatLine = Callable[[int, str, Line, int], Line]
+#: A seat's line (:func:`.table._seat_line`): (view, seat, role, its clock, width) -> line.
+SeatLine = Callable[[TableView, int, str, Line, int], Line]
+
+#: How short the picture may cut every name, in turn (None: whole).  Never shorter than
+#: six characters ("Moham…"): below that the seats are drawn one a line instead.
+SHORTS: tuple[int | None, ...] = (None, 16, 12, 10, 8, 6)
 
 
 def seat_positions(me: int, players: int = 4) -> dict[str, int]:
@@ -36,7 +41,22 @@ def _centre(line: Line, width: int) -> Line:
 def side_cell(view: TableView, seat: int, extra: Line, room: int) -> Line:
     """A seat on our left or right in ``room`` columns: the turn's mark, the name, its
     cards (``▮▮ 2``), dealer or cutter, then ``extra`` (its clock), which always shows:
-    the count, then the tags give way, and a long name is cut with ``…``."""
+    the count, the tags, then the cards' bar give way before the name, and a name still
+    too long is cut with ``…``."""
+    cell = _cell(view, seat, extra, room)
+    if cell is not None:
+        return cell
+    name = view.state.name(seat)
+    fixed = 3 + len(line_text(extra))
+    ell = "…" if view.cs.symbols else "..."  # as --ascii draws it
+    name = name[:max(1, room - fixed - len(ell))] + ell
+    turn = view.state.turn == seat
+    return [("class:turn" if turn else "class:me", f" {'▶' if turn else ' '} {name}"), *extra]
+
+
+def _cell(view: TableView, seat: int, extra: Line, room: int) -> Line | None:
+    """:func:`side_cell` with the name whole (as ``view`` names it), or None when even
+    the name and ``extra`` alone do not fit in ``room``."""
     st, t = view.state, view.t
     n = st.counts[seat] if seat < len(st.counts) else 0
     turn = st.turn == seat
@@ -44,69 +64,103 @@ def side_cell(view: TableView, seat: int, extra: Line, room: int) -> Line:
     tags = [t(key, name="").strip() for key, who in (("dealer", st.dealer),
                                                       ("cutter", st.cutter)) if who == seat]
     name = st.name(seat)
-    tail = len(line_text(extra))
-    body = tag = ""
-    for with_count, with_tags in ((True, True), (False, True), (False, False)):
+    # What gives way, in turn: the clock's words ("⏱ 1:00 left" -> "⏱ 1:00"), the tags,
+    # the count's number, the cards' bar; the name last (the caller cuts every name alike).
+    short = _compact(extra)
+    for with_count, with_bar, with_tags, clock in (
+            (True, True, True, extra), (True, True, True, short), (True, True, False, short),
+            (False, True, False, short), (False, False, False, short)):
         body = (f"  {bar} {n}" if bar else f"  {n}") if with_count else \
-            f"  {bar}" if bar else ""
+            f"  {bar}" if bar and with_bar else ""
         tag = "  [" + ", ".join(tags) + "]" if tags and with_tags else ""
-        if 3 + len(name) + len(body) + len(tag) + tail <= room:
-            break
-    fixed = 3 + len(body) + len(tag) + tail
-    if fixed + len(name) > room:
-        ell = "…" if view.cs.symbols else "..."  # as --ascii draws it
-        name = name[:max(1, room - fixed - len(ell))] + ell
-    return [("class:turn" if turn else "class:me", f" {'▶' if turn else ' '} {name}"),
-            ("", body), ("class:dim", tag), *extra]
+        if 3 + len(name) + len(body) + len(tag) + len(line_text(clock)) <= room:
+            return [("class:turn" if turn else "class:me", f" {'▶' if turn else ' '} {name}"),
+                    ("", body), ("class:dim", tag), *clock]
+    return None
+
+
+def shortened(view: TableView, short: int | None) -> TableView:
+    """``view`` with every name cut to ``short`` characters (``…``), so that a picture
+    that must cut one name cuts them all the same way (None: ``view`` itself)."""
+    if short is None:
+        return view
+    st = view.state
+    ell = "…" if view.cs.symbols else "..."
+    names = tuple(None if n is None else n if len(n) <= short else n[:short - len(ell)] + ell
+                  for n in st.names)
+    return replace(view, state=replace(st, names=names))
 
 
 def seat_picture(view: TableView, width: int, seat_line: SeatLine,
                  extra: Callable[[int], Line]) -> list[tuple[int, Line]] | None:
     """The picture's lines, each with its priority for :func:`.table.fit`: the partner
     centred; the left and right opponents on one line; under them the word "opponent"
-    and between them the order of play from us (when it does not fit, the order alone).  None
-    when the two opponents do not fit side by side in ``width`` columns (the caller
-    draws the seats one a line)."""
-    st, t = view.state, view.t
-    if not st.teams or st.seat is None:
+    and between them the whole order of play from us, or on a line of its own when it
+    does not fit there.  Names are whole, or, when they must be cut, all cut the same
+    way (to 16, 12, ... 6 characters, never fewer).  None when the two opponents do not
+    fit side by side in ``width`` columns even so (the caller draws the seats one a
+    line)."""
+    if not view.state.teams or view.state.seat is None:
         return None
+    for short in SHORTS:
+        for clock in (extra, lambda s: _compact(extra(s))):
+            lines = _picture(shortened(view, short), width, seat_line, clock)
+            if lines is not None:
+                return lines
+    return None
+
+
+def _compact(extra: Line) -> Line:
+    """A seat's clock in fewer columns before a name is cut: its mark and its time, the
+    words dropped ("⏱ 1:00 left" -> "⏱ 1:00", "⏱ encore 1:00" -> "⏱ 1:00")."""
+    return [(style, "  " + " ".join(w for w in text.split() if not w.isalpha()))
+            if text.strip() else (style, text) for style, text in extra]
+
+
+def _picture(view: TableView, width: int, seat_line: SeatLine,
+             extra: Callable[[int], Line]) -> list[tuple[int, Line]] | None:
+    st, t = view.state, view.t
+    assert st.seat is not None
     pos = seat_positions(st.seat)
     room = width - 1
-    top = seat_line(pos["across"], t("partner"), extra(pos["across"]), width - 2)
-    left = side_cell(view, pos["left"], extra(pos["left"]), (width - 3) // 2)
-    right = side_cell(view, pos["right"], extra(pos["right"]), (width - 3) // 2)
+    top = seat_line(view, pos["across"], t("partner"), extra(pos["across"]), width - 2)
+    left = _cell(view, pos["left"], extra(pos["left"]), (width - 3) // 2)
+    right = _cell(view, pos["right"], extra(pos["right"]), (width - 3) // 2)
+    said = line_text(top)  # the partner whole, and said to be one
+    if left is None or right is None or f" {st.name(pos['across'])} " not in said + " " \
+            or f"({t('partner')})" not in said:
+        return None
     lw, rw = len(line_text(left)), len(line_text(right))
     if lw + rw + 1 > room or len(line_text(top)) > room:
         return None
-    arrow, ell = (" → ", "…") if view.cs.symbols else (" -> ", "...")  # as --ascii draws
+    arrow = " → " if view.cs.symbols else " -> "  # as --ascii draws it
     ring = [view.who(s) for s in (st.seat, pos["right"], pos["across"], pos["left"])]
     role = f"({t('opponent')})"
     # The word under each side's name (which starts after the turn's mark, " ▶ "), and
-    # between them the order of play from us (its first seats and "…" if it is long:
-    # the first arrow, from us to the right, says the direction).
+    # between them the order of play from us, whole (its first arrow, from us to the
+    # right, says the direction).
     under_l, under_r = "   " + role, role + " "
     gap = room - len(under_l) - len(under_r)
     lines: list[tuple[int, Line]] = [
         (1, _centre(top, room)),
         (1, [*left, ("", " " * (room - lw - rw)), *right])]
-    for k in (4, 3, 2):
-        names = arrow.join(ring[:k]) + ("" if k == 4 else arrow + ell)
-        if gap >= len(names) + 2:
-            before = (gap - len(names)) // 2
-            lines.append((1, [("class:dim", under_l), ("", " " * before),
-                              ("class:dim", names),
-                              ("", " " * (gap - before - len(names))),
-                              ("class:dim", under_r)]))
-            break
-    else:  # long names: the words, then the order on a line of its own
-        lines.append((2, [("class:dim", under_l), ("", " " * max(1, gap)),
+    names = arrow.join(ring)
+    if gap >= len(names) + 2:
+        before = (gap - len(names)) // 2
+        lines.append((1, [("class:dim", under_l), ("", " " * before),
+                          ("class:dim", names),
+                          ("", " " * (gap - before - len(names))),
                           ("class:dim", under_r)]))
-        for k in (5, 3, 2):
-            order = t("seats_order", order=arrow.join((ring + ring[:1])[:k])
-                      + ("" if k == 5 else arrow + ell))
-            if len(order) <= room:
-                lines.append((1, _centre([("class:dim", order)], room)))
-                break
-        else:
-            lines += [(1, x) for x in wrap_line([("class:dim", " " + order)], room, "   ")]
-    return lines
+        return lines
+    # The words under the sides, then the order on a line of its own: back to us when
+    # there is room (the round), else the four names.
+    lines.append((2, [("class:dim", under_l), ("", " " * max(1, gap)),
+                      ("class:dim", under_r)]))
+    # Its words when they fit, else the ring alone ("you → … → you" says what it is):
+    # names are worth more than the label.
+    for order in (t("seats_order", order=arrow.join(ring + ring[:1])),
+                  t("seats_order", order=names), arrow.join(ring + ring[:1]), names):
+        if len(order) + 2 <= room:
+            lines.append((1, _centre([("class:dim", order)], room)))
+            return lines
+    return None

@@ -90,11 +90,12 @@ def draw_table(view: TableView, width: int, height: int, *, selected: int | None
     return fit(tagged, max(1, height))
 
 
-def _seat_line(view: TableView, seat: int, role: str, extra: Line | None = None, width: int = 0
-               ) -> Line:
+def _seat_line(view: TableView, seat: int, role: str, extra: Line | None = None,
+               width: int = 0) -> Line:
     """A seat: its name, role, cards in hand, dealer or cutter, then ``extra`` (its
     clock).  In ``width`` columns: the words that say least give way first ("in hand",
-    the role, "cards"), so that the clock at the end always shows."""
+    "cards", then the role: a partner stays one), so that the clock at the end always
+    shows."""
     st, t = view.state, view.t
     n = st.counts[seat] if seat < len(st.counts) else 0
     mark = "class:turn" if st.turn == seat else "class:me"
@@ -107,7 +108,7 @@ def _seat_line(view: TableView, seat: int, role: str, extra: Line | None = None,
     count = t("cards_1") if n == 1 else t("cards_n", n=n)
     name = st.name(seat)
     line: Line = []
-    for keep_in_hand, keep_role, keep_count in ((1, 1, 1), (0, 1, 1), (0, 0, 1), (0, 0, 0),
+    for keep_in_hand, keep_role, keep_count in ((1, 1, 1), (0, 1, 1), (0, 1, 0), (0, 0, 0),
                                                  (0, 0, -1)):
         if keep_count < 0:  # still too long: the name is cut (…), the clock stays
             over = len(line_text(line)) - (width - 1)
@@ -179,7 +180,7 @@ def table_lines(view: TableView, width: int, compact: bool, *, selected: int | N
 
     # At 4, from a seat: the seats as they sit around us (.seats), if the width allows.
     picture = None if watching else seat_picture(
-        view, width, lambda s, role, extra, w: _seat_line(view, s, role, extra, w), extra_of)
+        view, width, _seat_line, extra_of)
     for prio, line in picture or []:
         add(line, prio)
     for s in [] if picture else (range(n) if watching else st.others()):

@@ -76,8 +76,10 @@ def seat_lines(st: TableState, t: Callable[..., str], known: KnownPlayers | None
             if seen.also_known_as:
                 info.append(("class:dim", " · " + t("lobby_aka",
                                                     names=", ".join(seen.also_known_as))))
+        # The record is the key's (as history counts it): said for any key that has one,
+        # but not beside a warning that the name now comes with another key.
         past = record(key) if record is not None and key is not None and not me \
-            and (seen is None or seen.status is Recognition.KNOWN) else None
+            and (seen is None or seen.status is not Recognition.CHANGED) else None
         if past is not None:
             info.append(("class:dim", " · " + record_text(t, name, past)))
         out += wrap_line(info, width, "       ")

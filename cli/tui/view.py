@@ -133,20 +133,34 @@ class TableView:
     def _ell(self) -> str:
         return "…" if self.cs.symbols else "..."  # as --ascii draws it
 
+    def side_order(self, sides: int) -> list[int]:
+        """The order a seat reads the sides in, wherever scores show (header, events,
+        score dialog, sheet): its own side first, then the others in the order of play
+        from it ("us  them" at every seat of 4, never "them  us"); from no seat (a
+        spectator, a replay), the table's order."""
+        st = self.state
+        mine = st.my_side if st.seat is not None else None
+        if mine is None or not 0 <= mine < sides:
+            return list(range(sides))
+        return [(mine + k) % sides for k in range(sides)]
+
     def totals_line(self, totals: Sequence[int], room: int) -> str:
-        """Every side's total by name for a header, within ``room`` columns if it can:
-        the names are cut shorter and shorter ("amel & bot2 5  bot1 & bot3 1")."""
+        """Every side's total by name for a header, our side first, within ``room``
+        columns if it can: the names are cut shorter and shorter ("amel & bot2 5  bot1
+        & bot3 1")."""
         line = ""
+        order = self.side_order(len(totals))
         for short in (None, 12, 8, 6, 4):
-            line = "  ".join(f"{self.side_name(i, short)} {p}" for i, p in enumerate(totals))
+            line = "  ".join(f"{self.side_name(i, short)} {totals[i]}" for i in order)
             if len(line) <= room:
                 break
         return line
 
     def totals_words(self, totals: Sequence[int], sep: str = ", ") -> str:
-        """Every side's total with whose it is, in seat order: "amel 2, bot1 1, bot2 0"
+        """Every side's total with whose it is, our side first: "amel 2, bot1 1, bot2 0"
         (``you 2`` from the local seat; "us 5, them 1" at 4 players)."""
-        return sep.join(f"{self.side_name(i)} {x}" for i, x in enumerate(totals))
+        return sep.join(f"{self.side_name(i)} {totals[i]}"
+                        for i in self.side_order(len(totals)))
 
     def score(self, totals: Sequence[int], winner: int) -> str:
         """A match's final score as people say it, the winner's first: "14-9" between two

@@ -1,37 +1,106 @@
-"""The coach's grades in the screen's language: French writes its decimals with a comma
-(``erreur −0,97``), English with a point; plain text keeps an ASCII minus."""
+"""The coach's grades (issue 43, item 6): in the screen's language (French writes its
+decimals with a comma, ``erreur −0,97``; plain text keeps an ASCII minus); a move said as
+a verb ("playing 5♠ and taking nothing", never "5♠ on the table", which reads as a card
+lying there); a loss never called good (an inaccuracy from 0.1); and one numbering of
+the moves, "play N" (the hand's N-th card played), shared by the text, the web page and
+``replay --view`` -- read off the viewer's whole screen at 80x24 and 120x40."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
+from prompt_toolkit.application import create_app_session
+from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.output import DummyOutput
+from support.audit import play
 
-from chkobba_cli.coach import short_grade
+from chkobba_cli.coach import grade_line, short_grade, shown_label
 from chkobba_cli.i18n import Translator
-from chkobba_p2p.observe.review import Grade
+from chkobba_cli.replay_html import render_html
+from chkobba_cli.tui.render import line_text
+from chkobba_cli.tui.replay import ReplayViewer
+from chkobba_p2p.observe.audit import audit_log
+from chkobba_p2p.observe.review import Grade, review_records
+from chkobba_p2p.timeline import build_timeline
 
 
-def _grade(label: str, loss: float) -> Grade:
-    return Grade(hand=1, number=2, seat=0, kind="play", played={"card": "1D", "capture": []},
-                 best={"card": "6H", "capture": ["6C"]}, value_played=0.0,
-                 value_best=loss, loss=loss, options=3, samples=200, exact=False,
-                 label=label)
+def _grade(label: str, loss: float, best: dict | None = None, kind: str = "play") -> Grade:
+    played = {"card": "1D", "capture": []} if kind == "play" else {"keep": True, "card": "1D"}
+    best = best if best is not None else ({"card": "6H", "capture": ["6C"]} if kind == "play"
+                                          else {"keep": False, "card": "1D"})
+    return Grade(hand=1, number=2, seat=0, kind=kind, played=played, best=best,
+                 value_played=0.0, value_best=loss, loss=loss, options=3, samples=200,
+                 exact=False, label=label)
 
 
 @pytest.mark.parametrize("lang, want", [
-    ("en", "mistake −0.97: 6H taking 6C was best"),
-    ("fr", "erreur −0,97 : 6H prenant 6C était mieux"),
+    ("en", "mistake −0.97: better was playing 6H to take 6C"),
+    ("fr", "erreur −0,97 : mieux valait jouer 6H pour prendre 6C"),
 ])
 def test_a_grade_s_loss_is_written_as_the_language_writes_numbers(lang, want):
     assert short_grade(_grade("mistake", 0.971), str, Translator(lang)) == want
 
 
-@pytest.mark.parametrize("lang, want", [("en", "good −0.25"), ("fr", "bon −0,25")])
-def test_a_good_move_s_small_loss_too(lang, want):
-    assert short_grade(_grade("good", 0.25), str, Translator(lang)) == want
+@pytest.mark.parametrize("lang, good, inaccurate, best", [
+    ("en", "good −0.05", "inaccuracy −0.43: better was placing it on the table", "best"),
+    ("fr", "bon −0,05", "imprécision −0,43 : mieux valait la poser sur la table",
+     "meilleur coup")])
+def test_a_loss_is_never_called_good(lang, good, inaccurate, best):
+    """The page said "keeps A♦ good −0.43": now a loss from 0.1 is an inaccuracy and
+    names the better move; a move with no better one is the best."""
+    t = Translator(lang)
+    assert short_grade(_grade("good", 0.05), str, t) == good
+    assert short_grade(_grade("good", 0.43, kind="cut"), str, t) == inaccurate
+    assert short_grade(_grade("good", 0.0, best={"card": "1D", "capture": []}), str, t) == best
+    assert [shown_label(_grade("good", x)) for x in (0.0, 0.09, 0.1, 0.43)] == \
+        ["best", "good", "inaccuracy", "inaccuracy"]
 
 
-def test_plain_text_keeps_a_point_and_an_ascii_minus():
-    assert short_grade(_grade("blunder", 1.2), str) == "blunder -1.20: 6H taking 6C was best"
+def test_a_move_is_said_as_a_verb_never_as_a_card_on_the_table():
+    g = _grade("mistake", 0.53, best={"card": "5S", "capture": []})
+    line = grade_line(g, "bob", str)
+    assert line == ("hand 1, play 2: bob put 1D on the table; playing 5S and taking "
+                    "nothing was worth 0.53 points more (mistake)")
+    assert short_grade(g, str) == "mistake -0.53: better was playing 5S and taking nothing"
+    assert "5S on the table" not in line + short_grade(g, str)
+
+
+@pytest.fixture
+def app_session():
+    with create_pipe_input() as inp, create_app_session(input=inp, output=DummyOutput()):
+        yield
+
+
+@pytest.mark.parametrize("lang, play_word", [("en", "play"), ("fr", "coup")])
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_text_page_and_viewer_number_a_move_alike(app_session, tmp_path, lang, play_word,
+                                                  players):
+    played = play(players, seed=4, key=b"coach-numbers")
+    log = played.write_log(tmp_path / "coach.chklog")
+    report = audit_log(log)
+    review = review_records(report.records, samples=1, seed=1, limit=40)
+    grades = [g for g in review.grades if g.kind == "play"]
+    assert grades
+    page = render_html(report, lang, review=review)
+    viewer = ReplayViewer(build_timeline(played.sessions[0].bodies), lang=lang,
+                          grades=review.grades)
+    for g in grades[:12]:
+        # The text: "hand H, play N".
+        assert grade_line(g, "x", str).startswith(f"hand {g.hand}, play {g.number}:")
+        # The page: the N-th play of hand H is labelled "play N" ("coup N").
+        section = page.split(f'id="hand-{g.hand}"', 1)[1].split("</section>", 1)[0]
+        items = re.findall(r"<li class='play'>(.*?)</li>", section)
+        assert items[g.number - 1].startswith(f"<span class='no'>{play_word} {g.number}</span>")
+        # The viewer: the frame of that grade says "play N" in its header and its coach line.
+        frame = next(i for i, x in viewer.grades.items() if x is g)
+        viewer.at = frame
+        for cols, rows in ((80, 24), (120, 40)):
+            head = line_text(viewer.header(cols))
+            assert f" · {play_word} {g.number} · " in head, head
+            left, right = viewer.screen(rows, cols)
+            text = " ".join("".join(t for _, t in left + right).split())
+            assert re.search(rf"coach, \S+, {play_word} {g.number} ?: ", text), text
 
 
 def test_the_html_page_and_the_screen_write_numbers_alike():

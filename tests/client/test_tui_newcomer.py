@@ -20,7 +20,14 @@ from chkobba_cli.tui.memo import KEPT_CHAT, Memo
 from chkobba_cli.tui.quickchat import QUICK_CHAT, TurnBell, keys_text, phrase
 from chkobba_cli.tui.render import line_text
 from chkobba_cli.tui.seats import seat_positions
-from chkobba_p2p._shell.peer import Chat, Lobby, Outcome, RematchAnswer, Restored
+from chkobba_p2p._shell.peer import (
+    Chat,
+    Lobby,
+    Outcome,
+    RematchAnswer,
+    RematchOffered,
+    Restored,
+)
 from chkobba_p2p.game import rules as R
 from chkobba_p2p.game.cards import card
 from chkobba_p2p.transcript.events import FirstDealerDrawn, HandStarted, MatchDone
@@ -160,6 +167,55 @@ def test_the_end_screen_shows_the_others_answers_to_the_rematch(app_session, lan
     assert yes in box and no in box
 
 
+@pytest.mark.parametrize("lang, offer", [
+    ("en", "p0 wants a rematch and waits for your answer"),
+    ("fr", "p0 veut une revanche et attend votre réponse")])
+def test_the_joiners_end_screen_says_the_host_wants_a_rematch_before_it_answers(
+        app_session, lang, offer):
+    """Issue 43, item 11: the host's person pressed r and waits for our answer; at
+    80x24 the joiner's end screen says so (its box, and the events under it) while r
+    still answers, and no longer once we answered."""
+    from chkobba_cli.tui.render import line_text
+
+    joiner = _started("join", players=2)
+    joiner.t = Translator(lang)
+    joiner.finished, joiner.rematch_open = True, True
+    joiner.outcome = Outcome(1, None, None, done=MatchDone(0, (11, 4), 2))
+    assert joiner.overlay_kind() == "over"
+    assert offer not in "".join(t for _, t in joiner._overlay())
+    joiner._show_event(RematchOffered(0))
+    rows = "".join(t for _, t in joiner._overlay()).split("\n")
+    assert any(offer in row for row in rows), rows
+    assert len(rows) <= 20 and all(len(row) <= 78 for row in rows), rows  # inside 80x24
+    assert offer in " ".join(line_text(line) for line in joiner.events.lines)
+    assert joiner.can_rematch and "r" in line_text(joiner._footer())
+    joiner.ask_rematch()  # r: our yes; the offer is answered
+    assert offer not in "".join(t for _, t in joiner._overlay())
+
+
+def test_the_hosts_r_offers_the_rematch_to_the_joiners_at_once(app_session):
+    """The host's r goes to the library (SeatController.offer_rematch) as it is pressed,
+    not once every joiner answered; a joiner's r offers nothing (its yes is its answer)."""
+    from chkobba_p2p import SeatController
+
+    offered: list[str] = []
+
+    class Peer(SeatController):
+        def offer_rematch(self) -> bool:
+            offered.append("offer")
+            return True
+
+    for kind, want in (("host", ["offer"]), ("join", [])):
+        offered.clear()
+        ui = _started(kind, players=2)
+        ui.finished, ui.rematch_open = True, True
+        ui._in_trio = lambda call: call(Peer())  # type: ignore[method-assign]
+        ui.ask_rematch()
+        assert ui.rematch_answered is True and offered == want, kind
+        ui.ask_rematch()  # answered: r does nothing more
+        assert offered == want
+
+
 def test_esc_acts_without_prompt_toolkits_delay_and_chat_goes_to_the_memo(app_session,
                                                                           tmp_path):
     memo = Memo.beside(tmp_path / "g.state")
@@ -184,12 +240,13 @@ def test_a_side_seat_keeps_its_clock_and_the_picture_stays_with_long_names(app_s
     clock = [("class:warn", "  ⏱ 0:12 left")]
     cell = line_text(side_cell(view, 1, clock, 24))
     assert len(cell) <= 24 and cell.endswith("⏱ 0:12 left") and "…" in cell
-    lines = seat_picture(view, 51, lambda s, r, e, w: _seat_line(view, s, r, e, w),
-                         lambda s: clock if s == 3 else [])
+    lines = seat_picture(view, 51, _seat_line, lambda s: clock if s == 3 else [])
     assert lines is not None and all(len(line_text(x)) <= 50 for _, x in lines)
     text = "\n".join(line_text(x) for _, x in lines)
     assert "sami (partner)" in text and text.count("(opponent)") == 2
-    assert "⏱ 0:12 left" in text and "you → Mohamed-Aziz Ben Salah → sami → …" in text
+    # The whole order of play, every long name cut the same way (never to one letter).
+    assert "⏱ 0:12" in text and "you → Mohamed-Azi… → sami → Khadija Tra… → you" in text
+    assert "Mohamed-Azi…  0" in text and "Khadija Tra…  ⏱ 0:12" in text, text
 
 
 def test_the_bell_is_silenced_by_no_bell_or_by_the_settings():
@@ -217,8 +274,7 @@ def test_the_ascii_picture_measures_what_it_draws(app_session):
                   enumerate(("amel", "bot1", "bot2", "Khadija Trabelsi Ben Salah")))
     ui.state = ui.state.apply(Lobby(names))
     view = ui.view
-    lines = seat_picture(view, 51, lambda s, r, e, w: _seat_line(view, s, r, e, w),
-                         lambda s: [])
+    lines = seat_picture(view, 51, _seat_line, lambda s: [])
     assert lines is not None
     for _, line in lines:  # drawn in ASCII (--ascii): no wider than measured
         text = line_text(line)
@@ -305,6 +361,22 @@ def test_the_first_dealer_draw_says_who_deals_and_why(app_session, lang, said):
     ui.t = Translator(lang)
     ui._show_event(FirstDealerDrawn({0: card("4H"), 1: card("8S")}))
     assert said in [line_text(x) for x in ui.events.lines]
+
+
+@pytest.mark.parametrize("lang, said", [
+    ("en", "a tie for the lowest, drawn again: you 3♣, p2 2♥"),
+    ("fr", "égalité pour la plus basse, nouveau tirage : vous 3♣, p2 2♥")])
+def test_a_tie_in_the_dealer_draw_says_why_it_is_drawn_again(app_session, lang, said):
+    # Two draws in a row at 4 ("you A♦, p1 7♥, p2 A♣, p3 K♠" then "you 3♣, p2 2♥")
+    # read as a mistake: the second says it breaks a tie.
+    ui = _started("host", players=4)
+    ui.t = Translator(lang)
+    ui._show_event(FirstDealerDrawn({0: card("1D"), 1: card("7H"), 2: card("1C"),
+                                       3: card("10S")}))
+    ui._show_event(FirstDealerDrawn({0: card("3C"), 2: card("2H")}))
+    lines = [line_text(x) for x in ui.events.lines]
+    assert said in " ".join(" ".join(lines).split()), lines
+    assert sum("drawn again" in x or "nouveau tirage" in x for x in lines) == 1
 
 
 @pytest.mark.parametrize("lang", ["en", "fr"])

@@ -60,6 +60,6 @@ def test_ctrl_c_during_a_review_says_interrupted_on_a_line_of_its_own(tmp_path, 
     err = Terminal()
     monkeypatch.setattr(replay, "review_records", review_records)
     monkeypatch.setattr(sys, "stderr", err)
-    assert main(["replay", str(log), "--review", "--quiet"]) == 130
+    assert main(["replay", str(log), "--review"]) == 130  # (--quiet: no bar at all)
     said = err.getvalue()
     assert "3/10 decisions\ninterrupted\n" in said, repr(said)

@@ -115,10 +115,11 @@ def test_the_four_seats_as_they_sit_around_the_table(tmp_path, lang):
         lead, trail = len(rows[top]) - len(rows[top].lstrip()), LEFT - len(rows[top].rstrip())
         assert lead >= 3 and abs(lead - trail) <= 4, rows
         assert rows[top + 2].count(opponent) == 2, rows
-        # The order of play, from us: the right first (counter-clockwise), then across.
-        order = f"{you} → {right_seat} → "
-        assert order in rows[top + 2], rows
-        assert f"{order}{across}" in rows[top + 2] or f"{order}…" in rows[top + 2], rows
+        # The whole order of play, from us: the right first (counter-clockwise), then
+        # across, then the left -- between the opponents' words, or on the line under
+        # them when it does not fit there (French).
+        order = f"{you} → {right_seat} → {across} → {left_seat}"
+        assert order in rows[top + 2] or order in rows[top + 3], rows
         assert all(len(r.rstrip()) <= LEFT for r in rows)  # nothing under the events
     finally:
         s.kill()

@@ -29,6 +29,14 @@ MODULE = "chkobba_cli.main"
 #: What the screen shows when it waits for the local player (or a dialog for it).
 DECISION = ("Your turn", "keep it", "several ways", "Enter: continue")
 OVER = ("Match over", "Game stopped", "You resigned", "resigned: you win")
+#: A record against a player, as the lobby says it ("bot1: 1 game, 1–0").
+RECORD = re.compile(r": \d+ games?, \d+–\d+")
+
+
+def has_record(text: str) -> bool:
+    """The lobby (left of the events pane) says a record, wrapped or not."""
+    left = " ".join(row.split("│")[0] for row in text.splitlines())
+    return RECORD.search(" ".join(left.split())) is not None
 
 
 def free_port() -> int:
@@ -323,9 +331,9 @@ def test_a_rematch_plays_a_second_match_with_a_second_log(tmp_path):
         assert "r: play again" in host.text and "r: play again" in guest.text
         host.press("r")
         guest.press("r")
-        # The new table's lobby says the series so far (its "Rematch: ... joining" line
-        # goes once every seat is taken).
-        host.wait_for(lambda t: "series:" in t or "Your hand" in t, 20, "the new table")
+        # The new table's lobby says the record so far, as history counts it (its
+        # "Rematch: ... joining" line goes once every seat is taken).
+        host.wait_for(lambda t: has_record(t) or "Your hand" in t, 20, "the new table")
         play_until([host, guest], lambda: "hand 1" in host.text.lower()
                    and "Your hand" in host.text, 60, "the second match")
         play_until([host, guest], ended, 150, "the second match's end")
@@ -478,7 +486,7 @@ def test_a_rematch_with_local_bots_opens_the_new_table(tmp_path):
     try:
         play_until([host], lambda: any(o in host.text for o in OVER), 150, "the end")
         host.press("r")
-        host.wait_for(lambda t: "series:" in t and "Seats (2/2)" in t and "ready" in t, 60,
+        host.wait_for(lambda t: has_record(t) and "Seats (2/2)" in t and "ready" in t, 60,
                       "the new table with a new bot")
         host.press("\r")
         host.wait_for(lambda t: "Your hand" in t, 60, "the second match")
@@ -606,3 +614,29 @@ def test_coming_back_after_the_host_closed_the_table_says_so_at_once(tmp_path):
         if guest is not None:
             guest.kill()
         host.kill()
+
+
+def test_a_host_asking_for_a_rematch_tells_the_joiner_before_it_answers(tmp_path):
+    """Issue 43, item 11: the host presses r first and waits for the joiner's answer;
+    the joiner, still on its end screen (80x24), reads that the host wants a rematch
+    before it answers, and its no still ends both with status 0."""
+    host = guest = None
+    offer = "amel wants a rematch and waits for your answer"
+    try:
+        host, guest = _first_match_over(tmp_path)
+        assert offer not in " ".join(guest.text.split())
+        host.press("r")
+        host.wait_for(lambda t: "waiting for sami's answer" in t, 10, "the host waiting")
+        guest.wait_for(lambda t: offer in " ".join(t.split()), 20,
+                       "the host's wish on the joiner's end screen")
+        assert "r: play again" in guest.text  # still the joiner's to answer
+        guest.press("q")  # no
+        assert guest.finish() == 0
+        host.wait_for(lambda t: "sami declines a rematch" in host.panel(), 20,
+                      "the joiner's no among the host's events")
+        host.press("q")
+        assert host.finish() == 0
+    finally:
+        for s in (host, guest):
+            if s is not None:
+                s.kill()

@@ -253,7 +253,7 @@ def test_replay_into_a_missing_folder_fails_in_one_line_before_printing_anything
 
 
 def test_review_lists_mistakes_and_a_summary_per_player_by_name(log2, capsys):
-    assert main(["replay", str(log2), "--review", "--samples", "8", "--quiet"]) == EXIT_VALID
+    assert main(["replay", str(log2), "--review", "--samples", "8"]) == EXIT_VALID
     out = capsys.readouterr().out
     assert "loss in points of the hand" in out and "mistake >= 0.5, blunder >= 1.0" in out
     for name in ("host", "peer1"):
@@ -293,9 +293,10 @@ def test_review_of_one_hand_grades_every_play_and_the_cut(log2, capsys):
     plays = [line for line in out.splitlines() if re.match(r"\s+play  ", line)]
     assert len(plays) == 36
     assert out.isascii()
-    assert all(re.search(r"  \[(forced|good|mistake|blunder)( -\d|\])", p) for p in plays)
+    assert all(re.search(r"  \[(forced|best|good|inaccuracy|mistake|blunder)( -\d|\])", p)
+               for p in plays)
     (cut,) = [line for line in out.splitlines() if re.match(r"\s+cut   ", line)]
-    assert re.search(r"\[(good|mistake|blunder)", cut), cut
+    assert re.search(r"\[(best|good|inaccuracy|mistake|blunder)", cut), cut
 
 
 def test_replay_jobs_gives_the_same_output_in_one_process_or_several(tmp_path, capsys,

@@ -466,11 +466,14 @@ def test_the_coachs_grades_are_a_column_and_a_summary(resigned, tmp_path):
         # Every play and the cut carry a grade; a mistake or a blunder names the better move.
         assert all(len(li.find_all("span", "grade")) == 1 for li in plays)
         assert len(sec.find_all("li", "cut")[0].find_all("span", "grade")) == 1
-        for li in plays:
+        for i, li in enumerate(plays, 1):
+            # Numbered as the coach's text and replay --view number them (issue 43, item 6).
+            assert li.find_all("span", "no")[0].text() == f"play {i}"
             (g,) = li.find_all("span", "grade")
             ((label,),) = [g.classes - {"grade"}]
-            assert label in {"forced", "good", "mistake", "blunder"}
-            assert bool(li.find_all("span", "better")) == (label in {"mistake", "blunder"})
+            assert label in {"forced", "best", "good", "inaccuracy", "mistake", "blunder"}
+            assert bool(li.find_all("span", "better")) == \
+                (label in {"inaccuracy", "mistake", "blunder"})
     coach = root.by_id("coach")
     assert [h.text() for h in coach.find_all("h3")] == ["alice", "bob"]
     tables = coach.find_all("table", "coach")

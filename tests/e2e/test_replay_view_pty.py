@@ -209,13 +209,14 @@ def test_view_needs_a_terminal(valid_log, tmp_path):
 
 
 @pytest.mark.parametrize(("lang", "labels"), [
-    ("en", r"(\w+): (forced|good|mistake|blunder)"), ("fr", r"(\w+) : (forcé|bon|erreur|gaffe)")])
+    ("en", r"(\w+), (?:play \d+|the cut): (forced|best|good|inaccuracy|mistake|blunder)"),
+    ("fr", r"(\w+), (?:coup \d+|la coupe) : (forcé|meilleur coup|bon|imprécision|erreur|gaffe)")])
 def test_review_shows_a_progress_bar_then_the_grade_beside_each_move(tmp_path, lang, labels):
     played = play(2, seed=21, key=b"view-review")
     log = played.write_log(tmp_path / "review.chklog")
     names = [s.name for s in audit_log(log).table.seats]
     # On a terminal, the coach's progress bar while it works (enough samples to see it).
-    bar = Screen(["replay", str(log), "--review", "--samples", "60", "--quiet"], tmp_path)
+    bar = Screen(["replay", str(log), "--review", "--samples", "60"], tmp_path)
     try:
         bar.wait_for(lambda t: re.search(r"reviewing [█░]{30} \d+/\d+ decisions", t), 120,
                      "the progress bar")

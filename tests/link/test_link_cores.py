@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from chkobba_p2p.bots.simple import GreedyBot
 from chkobba_p2p.game.rules import Ruleset
-from chkobba_p2p.link.events import Chat, RematchAnswer, Spectators, Waiting
+from chkobba_p2p.link.events import Chat, RematchAnswer, RematchOffered, Spectators, Waiting
 from chkobba_p2p.link.host import HostTable, Started
 from chkobba_p2p.link.joiner import Committed, SeatLink
 from chkobba_p2p.link.messages import read_frame
@@ -27,7 +27,7 @@ from chkobba_p2p.link.seat import (
     Send,
     SendBacklog,
 )
-from chkobba_p2p.transcript.caps import SPOKEN
+from chkobba_p2p.transcript.caps import CAP_REMATCH_OFFER, SPOKEN
 from chkobba_p2p.transcript.clocks import CLOCK_TOLERANCE, Limits
 from chkobba_p2p.transcript.table import Phase
 from chkobba_p2p.wire import codec as wire
@@ -63,11 +63,12 @@ class Table:
         self.bots = {seat: GreedyBot() for seat in range(self.players)}
         self.events = {seat: [] for seat in range(self.players)}
 
-    def join(self, seat_name: str) -> int:
-        """A joiner's handshake, as the shells run it, and its seat."""
+    def join(self, seat_name: str, caps: tuple[str, ...] = SPOKEN) -> int:
+        """A joiner's handshake, as the shells run it, and its seat (``caps``: what its
+        hello announces)."""
         link = SeatLink(Identity.generate(), "host:7777", None, LIMITS)
         hs = self.host.handshake(lambda s: self.host.allowance_left_of(s, self.now))
-        ch = link.hello_for(link._identity, seat_name, SPOKEN)
+        ch = link.hello_for(link._identity, seat_name, caps)
         hello = ch.on_host(hs.greeting())
         welcome, seat, resume, replaced = self.host.on_hello(hs, hello, wire.encode(hello))
         conn = f"c{seat}"
@@ -389,6 +390,98 @@ def test_rematch_answers_once_per_seat_and_a_seat_gone_answers_no():
     table.run()
     assert {"t": "rematch", "accept": True} in table.sent["c3"]
     assert {"t": "rematch", "accept": True} not in table.sent.get("c2", [])
+
+
+#: What a joiner of before the rematch offer announces (it still answers a rematch).
+OLDER = tuple(c for c in SPOKEN if c != CAP_REMATCH_OFFER)
+OFFER = {"t": "rematch-offer"}
+
+
+def _offers(events: list[object]) -> list[object]:
+    return [e for e in events if isinstance(e, RematchOffered | RematchAnswer)]
+
+
+def test_the_hosts_rematch_offer_reaches_once_only_the_joiners_that_speak_it():
+    """A mixed table: seat 1 speaks rematch-offer/v1, seat 2 is an older joiner.  The
+    host's person presses r: seat 1 is told at once, before answering; seat 2 hears
+    nothing new, and both read the host's final ``rematch`` as before."""
+    table = Table(players=3, target=1)
+    table.join("p1")
+    table.join("p2", OLDER)
+    host = table.host
+    assert host.finished
+    assert not host.offer_rematch()  # nobody asked about a rematch yet: nothing goes
+    table.run()
+    assert OFFER not in table.sent.get("c1", [])
+    host.match_over()
+    assert host.offer_rematch()
+    assert not host.offer_rematch()  # once a match
+    table.run()
+    assert table.sent["c1"].count(OFFER) == 1
+    assert OFFER not in table.sent["c2"]
+    assert _offers(table.events[1]) == [RematchOffered(0)]
+    assert _offers(table.events[2]) == []
+    # The joiners answer knowing it; the host's answer keeps its old meaning.
+    for seat in (1, 2):
+        table.seats[seat].answer_rematch(True)
+    table.run()
+    assert [e for e in table.events[0] if isinstance(e, RematchAnswer)] == [
+        RematchAnswer(1, True), RematchAnswer(2, True)]
+    host.answered(True)
+    table.run()
+    assert not host.offer_rematch()  # answered: nothing to offer any more
+    assert _offers(table.events[1]) == [RematchOffered(0), RematchAnswer(0, True)]
+    assert _offers(table.events[2]) == [RematchAnswer(0, True)]
+    assert table.closed == {}  # nobody broke a rule
+
+
+@pytest.mark.parametrize("answer", [False, True])
+def test_a_joiner_that_answered_already_is_not_offered_a_rematch(answer):
+    """It declined, or it said yes and waits for the host's ``rematch``: "waits for your
+    answer" would not be true of it."""
+    table = Table(players=3, target=1)
+    table.fill()
+    table.seats[1].answer_rematch(answer)
+    table.run()
+    table.host.match_over()
+    assert table.host.offer_rematch()
+    table.run()
+    assert OFFER not in table.sent["c1"] and table.sent["c2"].count(OFFER) == 1
+
+
+@pytest.mark.parametrize("junk", [
+    {"t": "rematch-offer", "accept": "yes", "seat": 3, "x": [1, {"y": b"z"}]},
+    {"t": "rematch-offer", "t2": None},
+])
+def test_a_joiner_shows_the_offer_only_after_the_end_once_and_ignores_junk(junk):
+    table = _started_game()
+    joiner = table.seats[1]
+    joiner.message("host", _frame(OFFER), table.now)  # early: the game still runs
+    joiner.message("host", _frame(junk), table.now)
+    assert joiner.take() == [] and not joiner.finished
+    table = Table(target=1)
+    table.fill()
+    joiner = table.seats[1]
+    assert joiner.finished
+    joiner.message("host", _frame(junk), table.now)  # extra fields: still an offer
+    joiner.message("host", _frame(OFFER), table.now)  # a second: nothing more
+    assert [e.event for e in joiner.take()] == [RematchOffered(0)]
+    later = Table(target=1)
+    later.fill()
+    late = later.seats[1]
+    late.message("host", _frame({"t": "rematch", "accept": False}), later.now)
+    late.message("host", _frame(OFFER), later.now)  # after the host's answer: stale
+    assert [e.event for e in late.take()] == [RematchAnswer(0, False)]
+
+
+def test_a_seat_that_sends_a_rematch_offer_to_the_host_is_refused():
+    """The offer is the host's to send: from a seat it is a type the host's table does
+    not read there (unknown_type), and only that seat's connection ends."""
+    table = Table(players=3, target=1)
+    table.fill()
+    table.host.seat_message("c1", 1, _frame(OFFER), table.now)
+    table.run()
+    assert table.closed == {"c1": ErrorCode.UNKNOWN_TYPE}
 
 
 def test_a_backlog_is_the_transcript_as_of_its_decision_not_as_of_its_sending():

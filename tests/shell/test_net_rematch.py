@@ -10,7 +10,7 @@ import trio
 from support.net import host_config, join_config
 
 from chkobba_p2p._shell.net import ClientPeer, HostPeer
-from chkobba_p2p._shell.peer import Outcome, RematchAnswer
+from chkobba_p2p._shell.peer import Outcome, RematchAnswer, RematchOffered
 from chkobba_p2p.testing import InMemoryTable, RecordingController
 
 
@@ -62,6 +62,54 @@ async def test_a_joiners_answer_to_a_rematch_reaches_the_host(
     assert len(guest_ctl.asked) == 1 and guest_ctl.asked[0].completed
     if accept:  # it waited for the host's own answer (its person declined)
         assert guest_ctl.answers == [RematchAnswer(0, False)]
+
+
+class HostOffering(HostWaitingForAnswers):
+    """The host's person presses r at once (offer_rematch), then waits for an answer."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.offered: list[bool] = []
+
+    async def after_match(self, outcome: Outcome) -> bool | None:
+        self.offered += [self.offer_rematch(), self.offer_rematch()]
+        await super().after_match(outcome)
+        return False
+
+
+class AnsweringTheOffer(Answering):
+    """A joiner's person who answers only once the host said it wants a rematch."""
+
+    def __init__(self, seat: int) -> None:
+        super().__init__(seat, True)
+        self.events: list[object] = []
+        self.offer = trio.Event()
+
+    def on_event(self, event: object) -> None:
+        super().on_event(event)
+        if isinstance(event, RematchOffered | RematchAnswer):
+            self.events.append(event)
+        if isinstance(event, RematchOffered):
+            self.offer.set()
+
+    async def after_match(self, outcome: Outcome) -> bool | None:
+        with trio.fail_after(10):
+            await self.offer.wait()
+        return await super().after_match(outcome)
+
+
+async def test_the_hosts_offer_reaches_the_joiner_before_it_answers(tmp_path, autojump_clock):
+    """Issue 43, item 11, through the shells: the host's controller offers while its
+    after_match is pending (once: a second call is False); the joiner's controller
+    hears it, then answers; the host's own answer still comes last."""
+    host_ctl, guest_ctl = HostOffering(), AnsweringTheOffer(1)
+    assert not host_ctl.offer_rematch()  # no running host yet
+    table = InMemoryTable(tmp_path, controllers=[host_ctl, guest_ctl])
+    out = dict(zip(("host", "guest"), await table.run(), strict=True))
+    assert out["host"].completed and out["guest"].completed
+    assert host_ctl.offered == [True, False]
+    assert host_ctl.answers == [RematchAnswer(1, True)]
+    assert guest_ctl.events == [RematchOffered(0), RematchAnswer(0, False)]
 
 
 async def test_no_answer_by_default_and_the_host_does_not_wait(tmp_path):

@@ -1,0 +1,34 @@
+"""The whole screen as the terminal would show it, drawn by prompt_toolkit's own layout
+(header, table or lobby, events, footer and any dialog over them) at a given size,
+without a terminal: the text of each row, for tests that read the screen."""
+
+from __future__ import annotations
+
+from prompt_toolkit.application.current import set_app
+from prompt_toolkit.data_structures import Size
+from prompt_toolkit.layout.mouse_handlers import MouseHandlers
+from prompt_toolkit.layout.screen import Screen, WritePosition
+
+
+def screen_rows(ui, rows: int = 24, cols: int = 80) -> list[str]:
+    """``ui`` (a :class:`~chkobba_cli.tui.app.TuiApp`) drawn at ``rows`` x ``cols``:
+    one string per row, trailing blanks removed."""
+    ui.size = (rows, cols)
+    app = ui.app
+    app.output.get_size = lambda: Size(rows=rows, columns=cols)  # type: ignore[method-assign]
+    app.render_counter += 1  # a new frame: the controls' caches are for the last one
+    screen = Screen(default_char=None)
+    with set_app(app):
+        container = app.layout.container
+        container.write_to_screen(screen, MouseHandlers(), WritePosition(0, 0, cols, rows),
+                                  parent_style="", erase_bg=False, z_index=None)
+        screen.draw_all_floats()
+    out = []
+    for y in range(rows):
+        line = screen.data_buffer[y]
+        out.append("".join(line[x].char for x in range(cols)).rstrip())
+    return out
+
+
+def screen_text(ui, rows: int = 24, cols: int = 80) -> str:
+    return "\n".join(screen_rows(ui, rows, cols))

@@ -1,0 +1,51 @@
+"""``chkobba history`` read as a newcomer reads it (issue 43, polish): before the first
+game (no data folder yet) it says there are no games yet and exits 0; on a terminal its
+lines wrap at words at 80 columns ("[INCOMPLETE]" whole, never "[INCOMP" / "LETE]"); in a
+pipe one match stays one line."""
+
+from __future__ import annotations
+
+import pytest
+from support.history import build
+
+from chkobba_cli.main import main
+
+
+@pytest.mark.parametrize("lang, said", [
+    ("en", "No games yet: your matches will be listed here once you have played"),
+    ("fr", "Aucune partie encore : vos parties seront listées ici une fois jouées")])
+def test_history_before_the_first_game_says_so_and_exits_0(tmp_path, monkeypatch, capsys,
+                                                           lang, said):
+    monkeypatch.setenv("CHKOBBA_DATA_DIR", str(tmp_path / "never-played"))
+    monkeypatch.setenv("CHKOBBA_CACHE_DIR", str(tmp_path / "cache"))
+    assert main(["history", "--lang", lang]) == 0
+    out, err = capsys.readouterr()
+    assert said in out and err == ""
+    assert main(["history", "--json"]) == 0 and capsys.readouterr().out.strip() == "[]"
+    # A folder the user names that is not there is still a mistake (status 2).
+    assert main(["history", str(tmp_path / "nowhere"), "--lang", lang]) == 2
+
+
+@pytest.mark.parametrize("columns", [80, 120])
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_history_lines_wrap_at_words_within_the_terminal(tmp_path, monkeypatch, capsys,
+                                                         lang, columns):
+    folder = tmp_path / "logs"
+    build(folder)
+    monkeypatch.setenv("COLUMNS", str(columns))
+    monkeypatch.setenv("CHKOBBA_CACHE_DIR", str(tmp_path / "cache"))
+    import sys
+
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True)  # a terminal of that width
+    assert main(["history", str(folder), "--lang", lang]) == 0
+    out = capsys.readouterr().out
+    # (A log's path stays whole on its line, to be copied: not a sentence.)
+    lines = [x for x in out.splitlines() if not x.lstrip().startswith(("log:", "journal :"))]
+    assert all(len(x) < columns for x in lines), [x for x in lines if len(x) >= columns]
+    assert "[INCOMPLETE]" in out and "[INCOMP\n" not in out
+    for verdict in ("[VALID]", "[INCOMPLETE]", "[INVALID]"):
+        assert all(x.count("[") == x.count("]") for x in lines if verdict[:4] in x)
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: False)  # a pipe: a match a line
+    assert main(["history", str(folder), "--lang", lang]) == 0
+    heads = [x for x in capsys.readouterr().out.splitlines() if x[:2] == "20"]
+    assert heads and all(x.endswith("]") for x in heads), heads

@@ -1,0 +1,170 @@
+"""The end screen, the lobby and ``chkobba history`` count the same matches the same way
+(issue 43, item 7): our record against each player of another side, every counted match
+of the logs where the two sat on opposite sides, at 2, 3 and 4 players -- no series that
+restarts after a match of another lineup, no count read before the match that just ended
+is in it -- and the end screen says what it counts.  Read off the whole screen
+(:mod:`screenshot`) at 80x24 and 120x40, in English and French."""
+
+from __future__ import annotations
+
+import re
+import threading
+
+import pytest
+from prompt_toolkit.application import create_app_session
+from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.output import DummyOutput
+from screenshot import screen_text
+from support.history import AMEL, BILEL, DORA, SAMI, build
+
+from chkobba_cli.i18n import Translator
+from chkobba_cli.tui.app import TuiApp
+from chkobba_cli.tui.past import PastGames, record_text
+from chkobba_p2p._shell.known import KnownPlayers
+from chkobba_p2p._shell.peer import Lobby, Outcome
+from chkobba_p2p.observe.audit import VALID
+from chkobba_p2p.observe.history import AuditCache, Game, Log, Seat, record_against
+from chkobba_p2p.transcript import events as S
+
+NAMES = ("amel", "sami", "bilel", "dora")
+IDS = (AMEL, SAMI, BILEL, DORA)
+def RECORD(name: str) -> re.Pattern[str]:  # noqa: N802 (a pattern, as a constant reads)
+    return re.compile(rf"{name} ?: \d+ (game|partie)")
+
+
+COUNTS = {"en": "every counted match in your logs", "fr": "toutes les parties comptées"}
+
+
+@pytest.fixture(scope="module")
+def folder(tmp_path_factory):
+    """Real matches: amel and sami at 2 players, then the four of them at 4 (amel &
+    bilel against sami & dora), between matches of the two (tests/support/history.py)."""
+    path = tmp_path_factory.mktemp("records") / "logs"
+    build(path)
+    return path
+
+
+@pytest.fixture
+def app_session():
+    with create_pipe_input() as inp, create_app_session(input=inp, output=DummyOutput()):
+        yield
+
+
+def _read(past: PastGames) -> None:
+    """Wait for the screen's own reading of the logs (its thread) to end."""
+    for thread in threading.enumerate():
+        if thread.name == "past-games":
+            thread.join(120)
+    assert not past.reading and past.games is not None
+
+
+def _lobby(players: int) -> Lobby:
+    ids = IDS[:players]
+    return Lobby(tuple((n, i.fingerprint) for n, i in zip(NAMES, ids, strict=False)),
+                 keys=tuple(i.public for i in ids))
+
+
+def _ended(past: PastGames, players: int, seat: int, lang: str, **kw) -> TuiApp:
+    ui = TuiApp(kind="join", lang=lang, seat=seat, players=players, past=past, **kw)
+    ui.state = ui.state.apply(_lobby(players)).apply(S.HandStarted(1, 0))
+    ui.finished = True
+    ui.outcome = Outcome(0, None, None,
+                         done=S.MatchDone(0, (11,) + (4,) * (2 if players == 3 else 1), 3))
+    return ui
+
+
+def _flat(text: str) -> str:
+    """The screen's words, a box's inside alone where a box is (the table behind it
+    shows at its left), its frame and line ends gone (a sentence may wrap)."""
+    # (A frame drawn in ASCII once an --ascii screen was built in this process: "|".)
+    rows = [r[r.index("│") + 1:r.rindex("│")] if r.count("│") >= 2 else r.split("│")[0]
+            for r in text.replace("|", "│").splitlines()]  # one bar: the events pane's
+    return " ".join(" ".join(rows).split())
+
+
+def _history(capsys, monkeypatch, tmp_path, folder, me, name: str, lang: str) -> str:
+    from chkobba_cli.main import main
+    from chkobba_p2p.wire.logfile import write_private
+
+    data = tmp_path / f"data-{name}"
+    data.mkdir(exist_ok=True)
+    write_private(data / "identity.key", me.seed)
+    monkeypatch.setenv("CHKOBBA_DATA_DIR", str(data))
+    monkeypatch.setenv("CHKOBBA_CACHE_DIR", str(tmp_path / "cache"))
+    assert main(["history", str(folder), "--with", name, "--lang", lang]) == 0
+    return capsys.readouterr().out
+
+
+@pytest.mark.parametrize("size", [(24, 80), (40, 120)])
+@pytest.mark.parametrize("lang", ["en", "fr"])
+@pytest.mark.parametrize("players, seat", [(2, 1), (4, 1), (4, 0)])
+def test_the_end_screen_the_lobby_and_history_count_alike(
+        app_session, folder, tmp_path, capsys, monkeypatch, size, lang, players, seat):
+    past = PastGames(folder, cache=AuditCache(tmp_path / "tui-cache.json"))
+    ui = _ended(past, players, seat, lang)
+    _read(past)
+    text = screen_text(ui, *size)
+    flat = _flat(text)
+    assert COUNTS[lang] in flat and "chkobba history" in flat, text
+    me = IDS[seat]
+    t = Translator(lang)
+    opponents = [s for s in range(players) if s % 2 != seat % 2]
+    for other in opponents:
+        r = record_against(past.games, me.public, IDS[other].public)
+        said = record_text(t, NAMES[other], r)
+        assert said in flat, (said, text)
+        # The lobby of the next match says the same of a known player...
+        known = KnownPlayers(tmp_path / "known")
+        known.remember([(NAMES[other], IDS[other].public)])
+        lobby = TuiApp(kind="join", lang=lang, seat=seat, players=players, past=past,
+                       known=known, rematch=True)
+        _read(past)
+        lobby.state = lobby.state.apply(_lobby(players))
+        assert said in _flat(screen_text(lobby, *size))
+        if size != (24, 80):
+            continue  # history's words do not depend on the screen's size
+        # ... and so does history, with this user's key, whatever else it lists.
+        out = _history(capsys, monkeypatch, tmp_path, folder, me, NAMES[other], lang)
+        n_games = t("record_vs_1" if r.games == 1 else "record_vs", name="X", n=r.games,
+                    wins=r.wins, losses=r.losses).split(" ", 1)[1].lstrip(": ")
+        assert f"{NAMES[other]} ({IDS[other].fingerprint})" in out and n_games in out, out
+    # The 2-player matches of amel and sami before and after the 4-player one: all of
+    # them count (a series used to restart after the 4-player match).
+    if players == 2:
+        two = [g for g in past.games if g.counted and g.players == 2]
+        r = record_against(past.games, SAMI.public, AMEL.public)
+        assert r.games > len(two) - 1 >= 1
+
+
+@pytest.mark.parametrize("lang, reading", [
+    ("en", "Counting the matches in your logs, this one included…"),
+    ("fr", "On compte les parties de vos journaux, celle-ci comprise…")])
+def test_no_count_shows_before_the_match_just_ended_is_read(app_session, folder, tmp_path,
+                                                            lang, reading):
+    past = PastGames(folder, cache=AuditCache(tmp_path / "tui-cache.json"))
+    ui = _ended(past, 2, 1, lang)
+    _read(past)
+    past._running = True  # the match ended: its log is being read (PastGames.refresh)
+    text = screen_text(ui)
+    assert reading in _flat(text) and not RECORD("amel").search(text), text
+    assert past.record_against(SAMI.public, AMEL.public) is None  # nor in a lobby
+    past._running = False
+    assert reading not in _flat(screen_text(ui))
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+@pytest.mark.parametrize("size", [(24, 80), (40, 120)])
+def test_at_three_players_each_other_seat_is_counted_apart(app_session, tmp_path, lang, size):
+    """bilel won at 3: amel's end screen counts her match against bilel and none against
+    sami (neither lost to the other), as the lobby and history do."""
+    amel, sami, bilel = (i.public for i in IDS[:3])
+    seats = (Seat("amel", amel), Seat("sami", sami), Seat("bilel", bilel))
+    past = PastGames(tmp_path / "none")
+    ui = _ended(past, 3, 0, lang)
+    _read(past)
+    past.games = [Game(Log("m.chklog", "d", "2026-03-01T20:00:00Z", "g", 3, seats, VALID,
+                           None, "", "points", 2, (4, 6, 11), 5))]
+    flat = _flat(screen_text(ui, *size))
+    t = Translator(lang)
+    assert record_text(t, "bilel", past.record_against(amel, bilel)) in flat, flat
+    assert not RECORD("sami").search(flat) and COUNTS[lang] in flat
