@@ -82,7 +82,9 @@ def hosting(config: HostConfig, bots: int, level: str, seed: int | None,
             async with trio.open_nursery() as nursery:
                 port = await nursery.start(host)
                 if bots:
-                    controller.on_event(BotsStarting(bots))
+                    # The client's own event, which its controller (the screen's)
+                    # takes beside the library's TableEvent.
+                    controller.on_event(BotsStarting(bots))  # type: ignore[arg-type]
                 if early is not None:
                     early.go(f"127.0.0.1:{port}", config.log_path)
                     procs.extend(early.procs)

@@ -12,13 +12,15 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from chkobba_p2p.game.cards import FigureConvention
+from chkobba_p2p.game.ruleset import Opening, RedealRule, Ruleset, Scoring
 from chkobba_p2p.text import safe_text
 
 if TYPE_CHECKING:
     from chkobba_p2p import Notice
 
 __all__ = ["LANGS", "MESSAGES", "RULE_NAMES", "Translator", "detect_lang", "elide",
-           "notice_text"]
+           "notice_text", "ruleset_text", "ruleset_name"]
 
 LANGS = ("en", "fr")
 
@@ -971,6 +973,28 @@ RULE_NAMES: dict[str, tuple[str, str]] = {
 }
 
 
+#: A table's ruleset in words (:func:`ruleset_text`): its name, then what it plays.
+MESSAGES |= {
+    "rs_line": ("{name}: {parts}", "{name} : {parts}"),
+    "rs_target": ("target {n}", "objectif {n}"),
+    "rs_cut_and_draw": ("cut-and-draw", "coupe et tirage"),
+    "rs_plain": ("plain deal", "donne simple"),
+    "rs_redeal_kings": ("redeal on 3 kings", "on redonne sur 3 rois"),
+    "rs_redeal_any_three": ("redeal on any 3 alike", "on redonne sur 3 cartes égales"),
+    "rs_no_redeal": ("no redeal", "jamais de redonne"),
+    "rs_primiera": ("primiera", "primiera"),
+    "rs_barmila": ("barmila", "barmila"),
+    "rs_forced_capture": ("forced capture", "prise obligatoire"),
+    "rs_french_figures": ("Jack=8 Queen=9", "Valet=8 Dame=9"),
+    # The presets' names (the wire keeps the ruleset's own name); French says "modifiée"
+    # when variants were picked on top (the parts say how).  English shows the ruleset's
+    # own name ("tunisian+plain"), which names the variants: its "modified" is unused.
+    "rs_preset_tunisian": ("tunisian", "tunisienne"),
+    "rs_preset_cardavia": ("cardavia", "cardavia"),
+    "rs_preset_chkoum": ("chkoum", "chkoum"),
+    "rs_modified": ("{name} (modified)", "{name} modifiée"),
+}
+
 _VOWELS = "aeiouyàâäéèêëîïôöùûüœæ"
 _BEFORE_VALUE = re.compile(r"\b([Qq]u|[Dd])e \{(\w+)\}")
 
@@ -1036,12 +1060,39 @@ def unsupported_words(t: Translator, caps: Sequence[str]) -> str:
     return t("unsupported_why" if len(caps) == 1 else "unsupported_why_pl", caps=shown)
 
 
+def ruleset_text(t: Translator, rules: Ruleset) -> str:
+    """A ruleset in one line for people, in ``t``'s language: ``tunisian: target 11,
+    cut-and-draw, redeal on 3 kings, barmila``.  The name may come from another peer's
+    genesis: shown safely (it is free text)."""
+    redeal = {RedealRule.KINGS: "rs_redeal_kings", RedealRule.ANY_THREE: "rs_redeal_any_three",
+              RedealRule.NONE: "rs_no_redeal"}[rules.redeal]
+    parts = [t("rs_target", n=rules.target),
+             t("rs_cut_and_draw" if rules.opening is Opening.CUT_AND_DRAW else "rs_plain"),
+             t(redeal), t("rs_primiera" if rules.scoring is Scoring.PRIMIERA else "rs_barmila")]
+    if rules.forced_capture:
+        parts.append(t("rs_forced_capture"))
+    if rules.figures is FigureConvention.FRENCH:
+        parts.append(t("rs_french_figures"))
+    return t("rs_line", name=safe_text(ruleset_name(t, rules), 64), parts=", ".join(parts))
+
+
+def ruleset_name(t: Translator, rules: Ruleset) -> str:
+    """The ruleset's name for people: in English its own name (``tunisian``,
+    ``tunisian+plain``); in French the preset's French name, "modifiée" when variants were
+    picked on top of it."""
+    if t.lang == "en":
+        return rules.name
+    base, _, rest = rules.name.partition("+")
+    key = f"rs_preset_{base}"
+    name = t(key) if key in MESSAGES else base
+    return t("rs_modified", name=name) if rest else name
+
 def notice_text(t: Translator, notice: Notice) -> str:
     """A library notice in ``t``'s language: the message ``nt_<kind>`` with the notice's
     data (its detail made safe to show: it may be the host's words); a kind the table
-    does not know yet in the library's own English (:meth:`Notice.describe`)."""
+    does not know yet in the library's English for developers (``str(notice)``)."""
     key = f"nt_{notice.kind}"
     if key not in MESSAGES:
-        return notice.describe()
+        return str(notice)
     return t(key, why=safe_text(notice.detail or "?", 300),
              path=safe_text(str(notice.path), 300), code=safe_text(str(notice.code), 40))

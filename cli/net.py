@@ -22,31 +22,22 @@ import trio
 from chkobba_p2p import (
     AddressError,
     BotController,
-    HandScored,
-    HandStarted,
     HostConfig,
     Identity,
     JoinConfig,
     Joiner,
     ListenError,
     Listening,
-    Lobby,
-    Notice,
-    OnionPublished,
     Outcome,
     OutcomeError,
     PortMapped,
     PortMapUnavailable,
-    RedealEvent,
-    Resumed,
     SeatBusy,
     SeatController,
     SeatLock,
     SocksFailed,
-    TableReady,
     Timeouts,
     TorFailed,
-    Waiting,
     check_listen,
     default_log_path,
     fingerprint,
@@ -61,7 +52,8 @@ from chkobba_p2p.errors import ChkobbaError, IllegalMove
 from chkobba_p2p.game import rules as R
 from chkobba_p2p.text import safe_text
 
-from .i18n import Translator, notice_text
+from .event_words import HeadlessVoice, narrate
+from .i18n import Translator, ruleset_text
 from .reach import (
     address_error,
     address_lines,
@@ -78,7 +70,7 @@ from .tor_options import (
     join_tor_transport,
     tor_offer,
 )
-from .tor_words import TOR_EVENTS, socks_failed_text, tor_failed_text, tor_status_text
+from .tor_words import socks_failed_text
 
 _ENGLISH = Translator("en")  # a headless peer's lines are in English
 
@@ -95,7 +87,7 @@ def _say(quiet: bool, text: str) -> None:
         _line(text)
 
 
-class Narrator:
+class Narrator(HeadlessVoice):
     """Prints what happens, one line per event (a headless peer's output)."""
 
     def __init__(self, quiet: bool = False) -> None:
@@ -124,80 +116,29 @@ class Narrator:
             print(f"log: {self.log_path}", flush=True)
 
     def on_event(self, event: object) -> None:
-        q = self.quiet
         self.tell_log()
-        if isinstance(event, Listening):
-            _line(f"listening on port {event.port}; host key fingerprint "
-                  f"{fingerprint(event.key)}")
-            self.fingerprint = fingerprint(event.key)
-            if self.bind is not None:
-                for line in address_lines(self.bind, event.port, self.fingerprint):
-                    _line(line)
-                if self.spectators:
-                    # No fingerprint: watch checks none (the genesis's key is the
-                    # greeting's).
-                    code = join_code(host_address(self.bind), event.port, None)
-                    _line(f"spectators type: chkobba watch {code}")
-        elif isinstance(event, OnionPublished):  # host --tor: its address, once published
-            self.onion_code = f"{event.onion}:{event.port}#{self.fingerprint}"
-            _line(f"friends through Tor: {self.onion_code}")
-        elif isinstance(event, TorFailed):
-            self.tor_failed = event
-            print(f"error: {tor_failed_text(_ENGLISH, event)}", file=sys.stderr, flush=True)
-            if not self.started and self.stop is not None:
-                self.stop()
-            elif self.fingerprint:
-                _line(_ENGLISH("tor_failed_goes_on"))
-        elif isinstance(event, TOR_EVENTS):
-            if isinstance(event, SocksFailed):
-                if event == self.socks_failed:
-                    return  # the same answer to the next try: said once
-                self.socks_failed = event
-            text = tor_status_text(_ENGLISH, event, joining=not self.fingerprint)
-            if text is not None:
-                _say(q, text)
-        elif isinstance(event, PortMapped | PortMapUnavailable):
-            line = reach_line(event, self.fingerprint)
-            if (isinstance(event, PortMapUnavailable) or not event.public) and (
-                    self.transport is None or self.onion_code is not None):
-                line += tor_offer(self.onion_code)  # (tor starting: its code follows)
-            _line(line)
-        elif isinstance(event, Notice):  # the library's word to people: it never prints
-            _line(f"notice: {notice_text(_ENGLISH, event)}")
-        elif isinstance(event, Lobby):
-            taken = sum(1 for s in event.seats if s)
-            _say(q, f"lobby: {taken}/{len(event.seats)} seated: "
-                 + ", ".join(f"{s[0]} [{s[1]}]" if s else "(free)" for s in event.seats))
-            if event.shuffle_proofs is False and not self._told_proofs:
-                self._told_proofs = True
-                print("warning: shuffle proofs are OFF at this table (the host turned them "
-                      "off): a stacked deck is caught only at the end-of-hand check",
-                      flush=True)
-        elif isinstance(event, Waiting):
-            what = ("to come back (it stepped away)" if event.away
-                    else "to reconnect (this host restarted)" if event.awaited
-                    else "to reconnect")
-            _line(f"waiting for seat {event.seat} {what}: {event.seconds}s left")
-        elif isinstance(event, Resumed):
-            _say(q, f"seat {event.seat} is back" + (f" ({event.entries} entries replayed)"
-                                                     if event.entries else ""))
-        elif isinstance(event, TableReady):
-            self.started = True
-        elif isinstance(event, HandStarted):
-            self.started = True
-            _say(q, f"hand {event.number}, dealer seat {event.dealer}")
-        elif isinstance(event, R.PlayEvent):
-            took = " ".join(c.text for c in sorted(event.capture))
-            _say(q, f"  seat {event.seat} plays {event.card}"
-                 + (f", takes {took}" if took else "") + (" CHKOBBA" if event.chkobba else ""))
-        elif isinstance(event, R.CutEvent):
-            _say(q, f"  seat {event.seat} " + ("keeps the drawn card" if event.keep
-                                               else f"places {event.card} on the table"))
-        elif isinstance(event, HandScored):
-            _say(q, f"hand {event.number} points {list(event.score.points)}, "
-                 f"totals {list(event.totals)}")
-        elif isinstance(event, RedealEvent):
-            _say(q, "redeal: three kings on the opening table")
+        narrate(event, self)  # the words: cli.event_words, a headless peer's viewpoint
+
+    def line(self, text: str) -> None:
+        _line(text)
+
+    def listening_lines(self, ev: Listening) -> None:
+        _line(f"listening on port {ev.port}; host key fingerprint {fingerprint(ev.key)}")
+        self.fingerprint = fingerprint(ev.key)
+        if self.bind is not None:
+            for line in address_lines(self.bind, ev.port, self.fingerprint):
+                _line(line)
+            if self.spectators:
+                # No fingerprint: watch checks none (the genesis's key is the greeting's).
+                code = join_code(host_address(self.bind), ev.port, None)
+                _line(f"spectators type: chkobba watch {code}")
+
+    def reach_line(self, ev: PortMapped | PortMapUnavailable) -> None:
+        line = reach_line(ev, self.fingerprint)
+        if (isinstance(ev, PortMapUnavailable) or not ev.public) and (
+                self.transport is None or self.onion_code is not None):
+            line += tor_offer(self.onion_code)  # (tor starting: its code follows)
+        _line(line)
 
 
 class BotSeat(BotController):
@@ -314,7 +255,7 @@ def cmd_host(args: argparse.Namespace) -> int:
         config.transport = tor
         config.timeouts = over_tor(config.timeouts)
     print(f"log: {log_path}", flush=True)
-    print(f"rules: {rules.describe()}; {args.players} players", flush=True)
+    print(f"rules: {ruleset_text(_ENGLISH, rules)}; {args.players} players", flush=True)
     if tor is not None:
         print("publishing the table as a Tor onion service (a tor started for the first "
               "time may take a minute to reach the Tor network)...", flush=True)

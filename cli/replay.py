@@ -18,7 +18,7 @@ from chkobba_p2p.observe.review import DEFAULT_LIMIT, DEFAULT_SAMPLES, Review, r
 from chkobba_p2p.text import safe_text
 
 from . import coach, scoresheet
-from .i18n import Translator, detect_lang
+from .i18n import Translator, detect_lang, ruleset_text
 from .term import can_show_symbols, keys_held
 
 
@@ -321,7 +321,8 @@ def describe(report: AuditReport, hand: int | None = None, symbols: bool = True,
         return out
     sp = _Speaker(names, t.rules.figures, symbols)
     proofs = "with" if "shuffle-proof/v1" in t.caps else "without"
-    out.append(f"game {t.game.hex()}: {t.players} players, {t.rules.describe()}; "
+    rules = ruleset_text(Translator("en"), t.rules)
+    out.append(f"game {t.game.hex()}: {t.players} players, {rules}; "
                f"shuffles {proofs} proofs")
     for s in t.seats:
         partner = t.seating.partner_of(s.seat)

@@ -22,7 +22,7 @@ from chkobba_p2p.observe.review import BLUNDER, MISTAKE, Grade, Review
 
 from . import scoresheet
 from .coach import shown_label
-from .i18n import Translator, card_letters, decimal, unsupported_words
+from .i18n import Translator, card_letters, decimal, ruleset_text, unsupported_words
 from .replay_css import CSS as _CSS
 
 __all__ = ["render_html"]
@@ -346,8 +346,9 @@ class _Page:
         head = (f"<tr><th class='n nw'>{self.t('seat')}</th><th>{self.t('name')}"
                 "</th>" + (f"<th class='nw'>{self.t('side')}</th>" if self.teams else "")
                 + "</tr>")
+        rules = ruleset_text(Translator(self.lang), t.rules)
         info = [self.tx("game", id=t.game.hex()[:16], players=t.players),
-                f"{self.t('rules')}: {html.escape(t.rules.describe(self.lang))}"]
+                f"{self.t('rules')}: {html.escape(rules)}"]
         for d in self.r.draws:
             info.append(f"{self.t('draw')}: " + ", ".join(
                 f"{self.seat(s)} {self.card(c.text)}" for s, c in sorted(d.items())))

@@ -17,32 +17,20 @@ import trio
 
 from chkobba_p2p import (
     MAX_NAME,
-    Aborted,
-    Chat,
-    FirstDealerDrawn,
-    HandScored,
-    HandStarted,
-    Lobby,
-    MatchDone,
-    RedealEvent,
-    Resumed,
     Spectator,
-    Spectators,
-    TableReady,
     TorFailed,
-    Waiting,
     WatchConfig,
     WatchOutcome,
     default_log_path,
     over_tor,
 )
 from chkobba_p2p.game.cards import Card
-from chkobba_p2p.game.rules import CutEvent, DealEvent, PlayEvent, SweepEvent, side_of
-from chkobba_p2p.observe.observer import DeckRevealed
+from chkobba_p2p.game.rules import side_of
 from chkobba_p2p.observe.verdict import INVALID, UNSUPPORTED, VALID, Verdict
 from chkobba_p2p.text import safe_text
 
 from .arguments import EXIT_INCOMPLETE, EXIT_INVALID, EXIT_UNSUPPORTED, EXIT_VALID
+from .event_words import CommentaryVoice, narrate
 from .i18n import Translator, card_letters, detect_lang, unsupported_words
 from .tor_options import join_tor_transport
 from .tor_words import tor_failed_text, tor_status_text
@@ -105,7 +93,7 @@ _WORDS: dict[str, tuple[str, str]] = {
 }
 
 
-class Narrator:
+class Narrator(CommentaryVoice):
     """Turns the spectator's events into lines of text, in English or French."""
 
     def __init__(self, out=None, lang: str = "en") -> None:
@@ -144,85 +132,8 @@ class Narrator:
     def cards(self, cs) -> str:
         return " ".join(self.card(c) if isinstance(c, Card) else "??" for c in cs) or "-"
 
-    def __call__(self, ev: object) -> None:  # noqa: C901 - one line per kind of event
-        if isinstance(ev, TableReady):
-            t = ev.table
-            self.names = [s.name for s in t.seats]
-            self.players = t.players
-            self.say(self.t("table", n=t.players, rules=t.rules.describe("fr" if self.fr
-                                                                          else "en")))
-            for s in t.seats:
-                self.say(self.t("seat", seat=s.seat, name=s.name, fp=s.fingerprint))
-        elif isinstance(ev, Lobby):
-            seats = [_clean(s[0]) if s else self.t("free") for s in ev.seats]
-            line = self.t("lobby", seats=", ".join(seats))
-            if line != self._lobby:  # the host says it again at each "ready": once
-                self._lobby = line
-                self.say(line)
-        elif isinstance(ev, Spectators):
-            names = ", ".join(_clean(n) for n in ev.names) or self.t("nobody")
-            self.say(self.t("watching", n=len(ev.names), max=ev.limit, names=names))
-        elif isinstance(ev, FirstDealerDrawn):
-            self.say(self.t("draw", draws=", ".join(
-                f"{self.who(s)} {self.card(c)}" for s, c in sorted(ev.draws.items()))))
-        elif isinstance(ev, HandStarted):
-            self.say(self.t("hand", n=ev.number, name=self.who(ev.dealer)))
-        elif isinstance(ev, RedealEvent):
-            self.say(self.t("redeal", name=self.who(ev.dealer)))
-        elif isinstance(ev, DealEvent):
-            table = [c for who, c in zip(ev.recipients, ev.cards, strict=True) if who is None]
-            counts: dict[int, int] = {}
-            for who in ev.recipients:
-                if who is not None:
-                    counts[who] = counts.get(who, 0) + 1
-            parts = []
-            if table:
-                parts.append(self.t("table_cards", cards=self.cards(table)))
-            if counts:
-                parts.append(self.t("face_down", n=max(counts.values()),
-                                    names=", ".join(self.who(s) for s in counts)))
-            self.say(self.t("drawn" if ev.draw else "deal", what="; ".join(parts)))
-        elif isinstance(ev, CutEvent):
-            self.say(self.t("keeps", name=self.who(ev.seat)) if ev.keep else
-                     self.t("places", name=self.who(ev.seat), card=self.cards([ev.card])))
-        elif isinstance(ev, PlayEvent):
-            take = self.t("takes", cards=self.cards(sorted(ev.capture))) if ev.capture else ""
-            self.say(self.t("plays", name=self.who(ev.seat), card=self.card(ev.card)) + take
-                     + ("  CHKOBBA!" if ev.chkobba else ""))
-        elif isinstance(ev, SweepEvent):
-            if ev.cards:
-                self.say(self.t("rest", name=self.who(ev.seat), cards=self.cards(ev.cards)))
-        elif isinstance(ev, DeckRevealed):
-            what = self.t("abandoned") if ev.redeal else self.t("hand_n", n=ev.hand)
-            self.say(self.t("revealed", what=what, hands="; ".join(
-                f"{self.who(s)} {self.cards(ev.dealt_to(s))}" for s in range(self.players))))
-        elif isinstance(ev, HandScored):
-            # Whose each figure is: "hana 2, sami 1, amel 0" ("hana & sami 5" at 4).
-            self.say(self.t("scored", n=ev.number, points=self.by_side(ev.score.points),
-                            totals=self.by_side(ev.totals)))
-        elif isinstance(ev, MatchDone):
-            w, totals = ev.winner_side, ev.totals
-            order = [w, *(i for i in range(len(totals)) if i != w)]  # the winner's first
-            score = "-".join(str(totals[i]) for i in order) if len(totals) <= 2 else \
-                self.t("score_three", first=totals[w],
-                       rest=", ".join(f"{self.side(i)} {totals[i]}" for i in order[1:]))
-            self.say(self.t("over_pl" if self.players == 4 else "over",
-                            name=self.side(w), score=score))
-        elif isinstance(ev, Aborted):
-            blamed = "" if ev.blamed_seat is None else \
-                self.t("claim", name=self.who(ev.blamed_seat))
-            code = ev.code.name.lower() if ev.unknown_code is None \
-                else f"code {_clean(ev.unknown_code, 40)}"  # as signed, as the verdict says
-            self.say(self.t("ended", name=self.who(ev.by_seat), code=code,
-                            blamed=blamed, why=_clean(ev.detail, 200)))
-        elif isinstance(ev, Verdict):
-            self.verdict(ev)
-        elif isinstance(ev, Chat):
-            self.say(f"<{self.who(ev.seat)}> {_clean(ev.text, 200)}")
-        elif isinstance(ev, Waiting):
-            self.say(self.t("waiting", n=ev.seconds, name=self.who(ev.seat)))
-        elif isinstance(ev, Resumed):
-            self.say(self.t("back", name=self.who(ev.seat)))
+    def __call__(self, ev: object) -> None:
+        narrate(ev, self)  # the words: cli.event_words, this narrator's viewpoint
 
     def verdict(self, v: Verdict) -> None:
         if v.verdict == UNSUPPORTED:  # a table capability we do not know: no judgement

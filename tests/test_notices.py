@@ -112,7 +112,7 @@ def test_a_host_whose_saved_log_is_unreadable_says_so_and_opens_a_new_table(tmp_
     [notice] = controller.notices()
     assert notice.kind is NoticeKind.RESUME_FAILED and notice.path == log
     assert notice.detail  # the cause, for people
-    assert str(log) in notice.describe()
+    assert str(log) in str(notice)  # the English for developers
 
 
 def test_a_joiner_whose_saved_log_is_unreadable_says_so_and_joins_afresh(tmp_path):
@@ -254,7 +254,7 @@ def test_every_notice_kind_has_its_words_in_both_languages():
         for t in (en, fr):
             text = notice_text(t, Notice(kind, "why", path=Path("p"), code="c"))
             assert "{" not in text and text, (kind, t.lang)
-        assert Notice(kind, "why").describe()
+        assert str(Notice(kind, "why"))  # the English for developers
 
 
 def test_the_events_pane_shows_a_notice_as_a_warning_in_the_clients_language():

@@ -25,6 +25,7 @@ from typing import Any
 import trio
 
 from ..address import Address
+from .events import ShellEvent
 
 __all__ = ["SERVICE_TYPE", "TableFacts", "TableAd", "Announcer", "Announced", "browse_tables",
            "unique_tables", "host_addresses"]
@@ -45,7 +46,7 @@ _FINGERPRINT = re.compile(r"^[0-9a-f]{4}(?:-[0-9a-f]{4}){3}$")
 
 
 @dataclass(frozen=True)
-class Announced:
+class Announced(ShellEvent):
     """The host's table is announced on the LAN (DNS-SD), for ``port``."""
 
     port: int

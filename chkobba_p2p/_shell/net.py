@@ -24,7 +24,6 @@ from ..address import Address, listen_error, parse_port
 from ..link import messages as lm
 from ..link.admission import STRANGERS, Admission, strangers_for_files
 from ..link.events import (
-    Listening,
     Notice,
     NoticeKind,
     Outcome,
@@ -46,6 +45,7 @@ from ..wire.logfile import SavedGame
 from .accept import Door, open_files_limit
 from .config import HostConfig, JoinConfig
 from .discovery import Announced, Announcer, TableFacts, host_addresses
+from .events import Listening
 from .portmap import PortMapper
 from .shell import PeerShell, goodbye, pinger
 from .shell import address as _address

@@ -35,7 +35,6 @@ from ..link.events import (
     Chat,
     ChoiceRefused,
     LeftLobby,
-    Listening,
     Lobby,
     Notice,
     NoticeKind,
@@ -84,6 +83,16 @@ from .config import (
     split_join_code,
 )
 from .discovery import Announced, TableAd, browse_tables
+from .events import (
+    GameEvent,
+    LinkEvent,
+    Listening,
+    ObserverEvent,
+    ShellEvent,
+    TableEvent,
+    TorEvent,
+    TranscriptEvent,
+)
 from .known import KnownPlayers, Recognition, config_dir
 from .portmap import PortMapOptions, PortMapped, PortMapUnavailable, global_ipv6, lan_address
 from .transport import ListenError, TcpTransport, Transport, check_listen
@@ -117,6 +126,13 @@ __all__ = [
     "LeftLobby",
     "Spectators",
     "Listening",
+    "TableEvent",
+    "GameEvent",
+    "TranscriptEvent",
+    "LinkEvent",
+    "ShellEvent",
+    "TorEvent",
+    "ObserverEvent",
     "Chat",
     "Notice",
     "NoticeKind",

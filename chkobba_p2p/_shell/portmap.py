@@ -43,6 +43,8 @@ from typing import TYPE_CHECKING, Any
 
 import trio
 
+from .events import ShellEvent
+
 if TYPE_CHECKING:
     import xml.etree.ElementTree as ET
 
@@ -96,7 +98,7 @@ class PortMapOptions:
 
 
 @dataclass(frozen=True)
-class PortMapped:
+class PortMapped(ShellEvent):
     """The router forwards TCP ``external_port`` on its public address ``external_ip``
     (None if it did not say) to this host's port; ``method`` is ``"UPnP"`` or
     ``"NAT-PMP"``.  Friends on the internet use ``external_ip:external_port``."""
@@ -128,7 +130,7 @@ class PortMapped:
 
 
 @dataclass(frozen=True)
-class PortMapUnavailable:
+class PortMapUnavailable(ShellEvent):
     """No router forwarded the port: ``reason`` says what was tried; :attr:`hint` is the
     line to show (how to forward ``port`` to ``lan_ip`` by hand)."""
 

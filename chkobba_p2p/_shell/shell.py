@@ -50,6 +50,7 @@ from ..wire.logfile import (
     read_log,
 )
 from .config import Timeouts
+from .events import TableEvent
 from .stream import Link, LinkClosed, Traffic
 
 __all__ = ["PeerShell", "address", "pinger", "goodbye"]
@@ -294,7 +295,7 @@ class PeerShell:
         self.apply()
         return sent
 
-    def emit(self, event: object) -> None:
+    def emit(self, event: TableEvent) -> None:
         try:
             self.controller.on_event(event)
         except Exception:  # a display bug must not break the game

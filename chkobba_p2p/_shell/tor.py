@@ -45,6 +45,7 @@ import trio
 
 from ..errors import LocalError
 from .config import Timeouts
+from .events import TorEvent
 from .transport import TcpTransport, Transport
 
 __all__ = [
@@ -169,7 +170,7 @@ TOR_BOOTSTRAP_TIMEOUT = 180.0
 # -- what tor says while it starts: events of the table's, data and codes --------------
 
 @dataclasses.dataclass(frozen=True)
-class TorBootstrap:
+class TorBootstrap(TorEvent):
     """How far tor got in reaching the Tor network: its bootstrap status (control-spec,
     "Bootstrap status events", and ``GETINFO status/bootstrap-phase``).
 
@@ -230,7 +231,7 @@ def parse_bootstrap(text: str) -> TorBootstrap | None:
 
 
 @dataclasses.dataclass(frozen=True)
-class TorStarting:
+class TorStarting(TorEvent):
     """The command reaches for tor: ``private`` True when it starts a tor of its own
     (``where``: ""), else the port of the running tor it uses (``where``: its control
     port, or its SOCKS port when that is all it was given)."""
@@ -240,7 +241,7 @@ class TorStarting:
 
 
 @dataclasses.dataclass(frozen=True)
-class OnionPublished:
+class OnionPublished(TorEvent):
     """The table's onion service is published: friends anywhere can join at
     ``onion:port`` (with the host key's fingerprint: a join code)."""
 
@@ -249,7 +250,7 @@ class OnionPublished:
 
 
 @dataclasses.dataclass(frozen=True)
-class TorFailed:
+class TorFailed(TorEvent):
     """Tor could not be used (``code``; ``detail``: the library's sentence, for logs;
     ``bootstrap``: how far tor got; ``timeout``: the seconds it had to reach the Tor
     network).  Reported once; a host goes on over TCP without its onion service, a
@@ -262,7 +263,7 @@ class TorFailed:
 
 
 @dataclasses.dataclass(frozen=True)
-class SocksFailed:
+class SocksFailed(TorEvent):
     """Tor's SOCKS port answered a connection to ``where`` with ``reply`` (RFC 1928's
     codes 1 to 8, Tor's onion service codes 0xF0 to 0xF7; 6 also when tor said nothing
     within :data:`TOR_SOCKS_REPLY`).  A joiner tries again for a while."""
@@ -604,7 +605,7 @@ class Tor:
                  binary: str | None = None, probe: bool = True,
                  bootstrap_timeout: float = TOR_BOOTSTRAP_TIMEOUT,
                  cookie: str | Path | None = None,
-                 on_event: Callable[[object], None] | None = None) -> None:
+                 on_event: Callable[[TorEvent], None] | None = None) -> None:
         self.control_address = control or os.environ.get("CHKOBBA_TOR_CONTROL") or None
         self.socks_address = socks or os.environ.get("CHKOBBA_TOR_SOCKS") or None
         cookie = cookie or os.environ.get("CHKOBBA_TOR_COOKIE") or None
@@ -631,7 +632,7 @@ class Tor:
         self.socks_only = self.socks_address is not None and self.control_address is None
         self._told_socks = False
 
-    def _emit(self, event: object) -> None:
+    def _emit(self, event: TorEvent) -> None:
         if self.on_event is not None:
             self.on_event(event)
 
@@ -1037,7 +1038,7 @@ class TorTransport:
 
     def __init__(self, tor: Tor, key: bytes | None = None,
                  tcp: Transport | None = None,
-                 on_event: Callable[[object], None] | None = None) -> None:
+                 on_event: Callable[[TorEvent], None] | None = None) -> None:
         self.tor = tor
         self.key = key if key is not None else new_onion_key()
         self.tcp = tcp

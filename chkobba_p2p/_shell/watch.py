@@ -32,6 +32,7 @@ from ..wire import codec as wire
 from ..wire.codec import ErrorCode, ProtocolError
 from ..wire.logfile import TranscriptWriter, default_log_path
 from .config import Timeouts, parse_address
+from .events import TableEvent
 from .stream import Link, LinkClosed
 from .transport import TcpTransport, Transport, nobody_listening
 
@@ -79,7 +80,7 @@ class Spectator:
     :class:`~chkobba_p2p.link.events.Resumed`)."""
 
     def __init__(self, config: WatchConfig,
-                 on_event: Callable[[object], None] | None = None) -> None:
+                 on_event: Callable[[TableEvent], None] | None = None) -> None:
         self.config = config
         self.on_event = on_event or (lambda event: None)
         self.host, self.port = parse_address(config.address)
@@ -236,6 +237,6 @@ async def _pinger(link: Link) -> None:
 
 
 async def watch_match(config: WatchConfig,
-                      on_event: Callable[[object], None] | None = None) -> WatchOutcome:
+                      on_event: Callable[[TableEvent], None] | None = None) -> WatchOutcome:
     """Watch the table at ``config.address`` until the game ends or the host closes."""
     return await Spectator(config, on_event).run()

@@ -71,6 +71,7 @@ from .messages import (
 
 __all__ = [
     "Deal",
+    "DeckEvent",
     "Output",
     "ShuffleDone",
     "CutDone",
@@ -104,20 +105,28 @@ _mul: Callable[[bytes, bytes], bytes] = rbcl.crypto_scalarmult_ristretto255_allo
 # -- events ---------------------------------------------------------------------------
 
 
+class DeckEvent:
+    """The base of the deal core's events (a shuffle or cut done, a step opened, a card
+    shown, the audit): what :class:`Deal` tells the transcript's driver, which turns them
+    into the game's events.  They never reach a seat's ``on_event``."""
+
+    __slots__ = ()
+
+
 @dataclass(frozen=True, slots=True)
-class ShuffleDone:
+class ShuffleDone(DeckEvent):
     """Every seat has shuffled; the deck is final (up to the cut, if there is a cutter)."""
 
 
 @dataclass(frozen=True, slots=True)
-class CutDone:
+class CutDone(DeckEvent):
     """The cutter cut at ``k``: position ``p`` is shuffled position ``(p + k) % 40``."""
 
     k: int
 
 
 @dataclass(frozen=True, slots=True)
-class StepOpened:
+class StepOpened(DeckEvent):
     """Dealing step ``step`` is complete here.
 
     ``mine``: the positions dealt privately to this seat, with their cards (only this
@@ -132,7 +141,7 @@ class StepOpened:
 
 
 @dataclass(frozen=True, slots=True)
-class CardShown:
+class CardShown(DeckEvent):
     """``seat`` showed (played, or placed on the table) its position ``pos``: ``card``."""
 
     seat: int
@@ -141,14 +150,14 @@ class CardShown:
 
 
 @dataclass(frozen=True, slots=True)
-class AuditStarted:
+class AuditStarted(DeckEvent):
     """A card came out wrong; every seat reveals its seed to find the dishonest shuffler."""
 
     reason: str
 
 
 @dataclass(frozen=True, slots=True)
-class Verified:
+class Verified(DeckEvent):
     """Every seat's seed matched its commitment and every shuffle step was recomputed."""
 
 

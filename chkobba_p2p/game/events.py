@@ -36,4 +36,7 @@ class SweepEvent(NamedTuple):
     cards: tuple[Card, ...]
 
 
-Event = DealEvent | CutEvent | PlayEvent | SweepEvent
+GameEvent = DealEvent | CutEvent | PlayEvent | SweepEvent
+"""The rules engine's events.  Named tuples take no base class of their own (a
+``NamedTuple`` subclasses only ``tuple``): this union is the layer's base."""
+Event = GameEvent  # the older name

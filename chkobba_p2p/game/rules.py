@@ -88,6 +88,9 @@ from .events import (
     Event as Event,
 )
 from .events import (
+    GameEvent as GameEvent,
+)
+from .events import (
     PlayEvent as PlayEvent,
 )
 from .events import (
@@ -190,6 +193,7 @@ __all__ = [
     "CutEvent",
     "PlayEvent",
     "SweepEvent",
+    "GameEvent",
     "HandScore",
     "Hand",
     "Match",

@@ -128,41 +128,27 @@ class Ruleset:
         """SHA-256 of the canonical JSON: the ruleset hash peers agree on."""
         return hashlib.sha256(self.canonical_json()).digest()
 
-    def describe(self, lang: str = "en") -> str:
-        """One line for people, in English (``en``) or French (``fr``)."""
-        fr = lang == "fr"
+    def describe(self) -> str:
+        """One line in English, for developers and logs (a client words a ruleset in its
+        own languages: the client's ``ruleset_text``)."""
         redeal = {
-            RedealRule.KINGS: ("redeal on 3 kings", "on redonne sur 3 rois"),
-            RedealRule.ANY_THREE: ("redeal on any 3 alike", "on redonne sur 3 cartes égales"),
-            RedealRule.NONE: ("no redeal", "jamais de redonne"),
-        }[self.redeal][fr]
+            RedealRule.KINGS: "redeal on 3 kings",
+            RedealRule.ANY_THREE: "redeal on any 3 alike",
+            RedealRule.NONE: "no redeal",
+        }[self.redeal]
         parts = [
-            f"{'objectif' if fr else 'target'} {self.target}",
-            ("coupe et tirage" if fr else "cut-and-draw")
-            if self.opening is Opening.CUT_AND_DRAW else ("donne simple" if fr else "plain deal"),
+            f"target {self.target}",
+            "cut-and-draw" if self.opening is Opening.CUT_AND_DRAW else "plain deal",
             redeal,
             "primiera" if self.scoring is Scoring.PRIMIERA else "barmila",
         ]
         if self.forced_capture:
-            parts.append("prise obligatoire" if fr else "forced capture")
+            parts.append("forced capture")
         if self.figures is FigureConvention.FRENCH:
-            parts.append("Valet=8 Dame=9" if fr else "Jack=8 Queen=9")
+            parts.append("Jack=8 Queen=9")
         # The name may come from another peer's genesis: shown safely (it is free text).
-        return f"{safe_text(self.display_name(lang), 64)}{' :' if fr else ':'} " \
-            + ", ".join(parts)
+        return f"{safe_text(self.name, 64)}: " + ", ".join(parts)
 
-    def display_name(self, lang: str = "en") -> str:
-        """The ruleset's name for people: in English its own name (``tunisian``,
-        ``tunisian+plain``); in French the preset's French name, "modifiée" when variants
-        were picked on top of it (the parts of :meth:`describe` say how)."""
-        if lang != "fr":
-            return self.name
-        base, _, rest = self.name.partition("+")
-        return _PRESET_NAMES_FR.get(base, base) + (" modifiée" if rest else "")
-
-
-#: Preset names in French (the wire keeps the ruleset's own name).
-_PRESET_NAMES_FR = {"tunisian": "tunisienne", "cardavia": "cardavia", "chkoum": "chkoum"}
 
 PRESETS: dict[str, Ruleset] = {
     "tunisian": Ruleset(),

@@ -12,6 +12,7 @@ import enum
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..game.hand import Hand, Move
 from ..game.ruleset import Ruleset
@@ -19,9 +20,12 @@ from ..text import safe_text
 from ..transcript.clocks import Limits
 from ..transcript.events import Aborted, HandStarted, MatchDone
 from ..transcript.table import TableInfo
-from ..wire.codec import fingerprint
+
+if TYPE_CHECKING:  # the union names every layer's events, the shell's too
+    from .._shell.events import TableEvent
 
 __all__ = [
+    "LinkEvent",
     "SeatController",
     "Outcome",
     "OutcomeError",
@@ -34,7 +38,6 @@ __all__ = [
     "Lobby",
     "LeftLobby",
     "Spectators",
-    "Listening",
     "Chat",
     "Notice",
     "NoticeKind",
@@ -55,6 +58,14 @@ def clean_chat(text: object) -> str | None:
     if not 1 <= len(text) <= MAX_CHAT or not text.isprintable():
         return None
     return text
+
+
+class LinkEvent:
+    """The base of the link's events: the table's connections as a seat sees them (a seat
+    away or back, the lobby, chat, spectators, the library's notices...).  Every one of
+    them is in the face's ``TableEvent`` union."""
+
+    __slots__ = ()
 
 
 class SeatController:
@@ -96,7 +107,7 @@ class SeatController:
     #: Set by a running host: tells the joiners its person wants a rematch.
     _offer_sink: Callable[[], bool] | None = None
 
-    def on_event(self, event: object) -> None:
+    def on_event(self, event: TableEvent) -> None:
         """Called for every event; the default ignores them."""
 
     def send_chat(self, text: str) -> bool:
@@ -157,7 +168,7 @@ class SeatController:
 
 
 @dataclass(frozen=True)
-class Waiting:
+class Waiting(LinkEvent):
     """A seat is away (its connection dropped): ``seconds`` of its allowance of time away
     are left for the match (PROTOCOL.md 12) -- "amel stepped away: 4:32 left".  Sent
     about once a second while it is away; :class:`~chkobba_p2p.transcript.clocks.ClockReading`
@@ -174,7 +185,7 @@ class Waiting:
 
 
 @dataclass(frozen=True)
-class LeftLobby:
+class LeftLobby(LinkEvent):
     """At the host, before the game: the player at ``seat`` (``name``) left the table (its
     connection closed, whatever the reason); the seat is free again."""
 
@@ -183,7 +194,7 @@ class LeftLobby:
 
 
 @dataclass(frozen=True)
-class RematchAnswer:
+class RematchAnswer(LinkEvent):
     """Once the match is over, at the host: the joining ``seat``'s person accepts
     (``accept``) or declines playing again at the same table; at a joining peer (``seat``
     0): the host opens a new table at the same address, or not.  The peer's word,
@@ -196,7 +207,7 @@ class RematchAnswer:
 
 
 @dataclass(frozen=True)
-class RematchOffered:
+class RematchOffered(LinkEvent):
     """Once the match is over, at a joining peer: the host's person (``seat`` 0) wants
     to play again and waits for our answer (PROTOCOL.md 17, ``rematch-offer``).  The
     host's word, unsigned: display only; whether a new table opens is still the host's
@@ -206,14 +217,14 @@ class RematchOffered:
 
 
 @dataclass(frozen=True)
-class ChoiceRefused:
+class ChoiceRefused(LinkEvent):
     """The controller's choice broke a rule (``reason``); it is asked again."""
 
     reason: str
 
 
 @dataclass(frozen=True)
-class Chat:
+class Chat(LinkEvent):
     """A chat line from ``seat`` (this seat's own lines too).  Unsigned: the host sets
     ``seat`` from the connection and could alter the text; display only."""
 
@@ -222,7 +233,7 @@ class Chat:
 
 
 @dataclass(frozen=True)
-class Resumed:
+class Resumed(LinkEvent):
     """A seat that had dropped is back (``seat``), or this peer resumed (``entries``
     replayed from its log)."""
 
@@ -231,7 +242,7 @@ class Resumed:
 
 
 @dataclass(frozen=True)
-class Restored:
+class Restored(LinkEvent):
     """This peer resumed a game from its log after a crash or a step-away: reported once,
     before anything else of the game, so that a client rebuilds its whole picture (hand,
     table, captures, scores, the current hand's events, whose turn) without reading the
@@ -254,19 +265,8 @@ class Restored:
         return self.events[start:]
 
 
-class Listening:
-    """The host is listening on ``port``; ``key`` is its identity (for fingerprints)."""
-
-    def __init__(self, port: int, key: bytes) -> None:
-        self.port = port
-        self.key = key
-
-    def __repr__(self) -> str:
-        return f"Listening(port={self.port}, key={fingerprint(self.key)})"
-
-
 @dataclass(frozen=True)
-class Lobby:
+class Lobby(LinkEvent):
     """Seats filling before the game starts: (name, fingerprint) or None per seat.  A
     joining peer's names come from the host: made safe to display
     (:func:`~chkobba_p2p.text.safe_text`) and distinct.  ``shuffle_proofs``: whether the
@@ -296,7 +296,7 @@ class Lobby:
 
 
 @dataclass(frozen=True)
-class Spectators:
+class Spectators(LinkEvent):
     """Who is watching the table now (display names, as each spectator chose it; the
     host's word, unsigned), and how many spectators the host admits at most."""
 
@@ -331,7 +331,7 @@ class NoticeKind(enum.StrEnum):
 
 
 @dataclass(frozen=True)
-class Notice:
+class Notice(LinkEvent):
     """Something a person should know that is not part of the game: a saved game that
     could not be resumed, a table not announced on the LAN, a connection retried.
     ``kind`` says what (:class:`NoticeKind`); ``detail`` is the cause as the library or
@@ -345,8 +345,9 @@ class Notice:
     path: Path | None = None
     code: str | None = None
 
-    def describe(self) -> str:
-        """The notice in English, for a log or a headless client."""
+    def __str__(self) -> str:
+        """The notice in English, for developers and logs: a client words it in its own
+        languages from :attr:`kind` and the data (the client's catalog)."""
         k, why = self.kind, safe_text(self.detail, 300)
         if k is NoticeKind.RESUME_FAILED:
             return f"cannot resume from {self.path}: {why}; starting afresh"

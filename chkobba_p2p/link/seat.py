@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Hashable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Generic, TypeVar
+from typing import TYPE_CHECKING, Generic, TypeVar
 
 from ..deal.core import JobResult, ProofJob
 from ..errors import IllegalMove, LocalError
@@ -36,6 +36,9 @@ from ..transcript.driver import Decision
 from ..transcript.session import Session
 from ..wire.codec import ErrorCode, ProtocolError
 from .events import ChoiceRefused, Lobby, Outcome, OutcomeError
+
+if TYPE_CHECKING:  # the union names every layer's events, the shell's too
+    from .._shell.events import TableEvent
 
 __all__ = ["C", "Send", "SendBacklog", "Close", "Emit", "Decide", "AskReady", "CancelAsk",
            "Finished", "RunJob", "Effect", "ChatBucket", "SeatCore", "MAX_REFUSALS"]
@@ -88,7 +91,7 @@ class Close(Effect, Generic[C]):
 class Emit(Effect):
     """Give ``event`` to the controller."""
 
-    event: object
+    event: TableEvent
 
 
 @dataclass(frozen=True, slots=True)

@@ -33,7 +33,7 @@ from ..transcript.table import TableInfo
 from ..wire import codec as wire
 from ..wire.codec import SUPPORTED_VERSIONS, ErrorCode, ProtocolError
 from . import messages as lm
-from .events import Chat, Lobby, OutcomeError, Resumed, Waiting
+from .events import Chat, LinkEvent, Lobby, OutcomeError, Resumed, Waiting
 from .handshake import greeting_players
 from .joiner import code_name, lobby_event, refusal_words, seat_of
 from .seat import Close, Effect, Emit, Send
@@ -246,7 +246,7 @@ class SpectatorCore:
         obs = self.observer
         return obs.table.players if obs is not None and obs.table is not None else self.players
 
-    def _show(self, event: object | None) -> None:
+    def _show(self, event: LinkEvent | None) -> None:
         if event is not None:
             self.out.append(Emit(event))
 

@@ -55,7 +55,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from ..deal import crypto as dc
 from ..deal import shuffle_proof
@@ -69,11 +69,12 @@ from ..game.record import MatchRecorder, Record, result_sentence
 from ..transcript.bodies import GameFault
 from ..transcript.caps import IMPLEMENTED_CAPABILITIES
 from ..transcript.driver import DeckInstance, GameDriver
-from ..transcript.events import FirstDealerDrawn, HandScored, Standing
+from ..transcript.events import FirstDealerDrawn, HandScored, SessionEvent, Standing
 from ..transcript.session import Session
 from ..transcript.table import Phase, TableInfo
 from ..wire import codec as wire
 from ..wire.codec import ENTRY_DOMAIN, Entry, ErrorCode, ProtocolError, verify_signature
+from .events import ObserverEvent
 from .proofs import ProofChecks
 from .verdict import (
     DECIDED,
@@ -97,7 +98,7 @@ __all__ = ["Observer", "DeckRevealed"]
 
 
 @dataclass(frozen=True)
-class DeckRevealed:
+class DeckRevealed(ObserverEvent):
     """A deck's seeds are open and verified: every card of it is known.  ``deals`` are the
     instance's deal events with every card filled in (who got what, the opening table);
     ``redeal``: the deck was abandoned for a redeal (its hands were never played)."""
@@ -249,7 +250,7 @@ class _SeatlessDriver(GameDriver):
     def on_engine_event(self, event: object, positions: tuple[int, ...]) -> None:
         self.trace.append((event, positions, self.entry_index))
 
-    def on_deck_finished(self, kind: str) -> list[object]:
+    def on_deck_finished(self, kind: str) -> list[SessionEvent]:
         if isinstance(self.deck, _SeatlessDeck):
             self.deck.open_proofs()
         if kind == "draw":
@@ -257,7 +258,9 @@ class _SeatlessDriver(GameDriver):
         assert self.match is not None
         if self.full is None:
             self.full = Match.new(self.table.rules, self.n, self.match.first_dealer)
-        return [self._replay_known(kind)]
+        # The deck's cards ride the session's list of events, which passes them on
+        # untouched: an observer's event among the transcript's (Observer.feed).
+        return [cast("SessionEvent", self._replay_known(kind))]
 
     def _replay_known(self, kind: str) -> DeckRevealed:
         deck, full = self.deck, self.full
@@ -398,7 +401,7 @@ class Observer:
 
     # ---------------------------------------------------------------- feeding
 
-    def feed(self, item: bytes | Entry) -> list[object]:
+    def feed(self, item: bytes | Entry) -> list[SessionEvent | ObserverEvent]:
         """Check the next entry (a frame body as sent or logged, or an opened
         :class:`~chkobba_p2p.wire.codec.Entry`) and return the events it caused.  At the first
         violation the last event is a :class:`Verdict` and the observer stops checking:
@@ -436,7 +439,7 @@ class Observer:
                 evidence = False
                 standing = self._standing(entry, refuted_before)
             session.receive(entry)
-            events = session.take_events()
+            events: list[SessionEvent | ObserverEvent] = [*session.take_events()]
             if entry.kind == "ready" and len(session.readies) == session.table.players:
                 # The table's capabilities are settled: judge only a table we can follow.
                 unknown = unknown_capabilities(session.table.caps, session.readies,
@@ -515,7 +518,7 @@ class Observer:
             return Standing.REFUTED
         return session.standing_of(claim.blamed, abort.seat)
 
-    def _genesis(self, entry: Entry) -> list[object]:
+    def _genesis(self, entry: Entry) -> list[SessionEvent | ObserverEvent]:
         try:
             table = TableInfo.from_entry(entry)
         except ProtocolError as exc:
@@ -531,11 +534,12 @@ class Observer:
         self.table = table
         self._driver = _SeatlessDriver(table, self._checks)
         self.session = Session.observe(entry, key, game=self._driver)
-        return self.session.take_events()
+        return [*self.session.take_events()]
 
     def _stopped(self, verdict: str, code: str, reason: str, *, blamed: int | None = None,
-                 entry: int | None = None) -> list[object]:
-        events = self.session.take_events() if self.session is not None else []
+                 entry: int | None = None) -> list[SessionEvent | ObserverEvent]:
+        events: list[SessionEvent | ObserverEvent] = (
+            [*self.session.take_events()] if self.session is not None else [])
         return events + [self._stop(verdict, code, reason, blamed=blamed, entry=entry)]
 
     def _stop(self, verdict: str, code: str, reason: str, *, blamed: int | None = None,

@@ -12,6 +12,7 @@ from ..game.seating import SHAPES, Seating
 from ..transcript.caps import IMPLEMENTED_CAPABILITIES
 from ..transcript.events import Standing
 from ..wire.codec import Entry, ErrorCode
+from .events import ObserverEvent
 
 __all__ = [
     "VALID",
@@ -121,7 +122,7 @@ class AbortClaim:
 
 
 @dataclass(frozen=True)
-class Verdict:
+class Verdict(ObserverEvent):
     """The observer's finding.  ``verdict``: :data:`VALID` (complete and correct),
     :data:`INVALID` (``entry``: index of the first offending entry, 0 = the genesis;
     ``code``: the wire code name such as ``illegal_move``; ``blamed``: the seat to blame,

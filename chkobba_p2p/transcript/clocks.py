@@ -34,6 +34,7 @@ from typing import Any
 
 from ..game.seating import Seating
 from ..wire.codec import ErrorCode
+from .base import TranscriptEvent
 from .table import Phase
 
 __all__ = [
@@ -113,7 +114,7 @@ class SeatClock:
 
 
 @dataclass(frozen=True)
-class ClockReading:
+class ClockReading(TranscriptEvent):
     """Event for clients (:meth:`SeatController.on_event`): the clocks changed -- the floor
     moved, a seat dropped or came back.  ``clocks`` has one :class:`SeatClock` per seat,
     read at ``clocks[i].at`` on the peer's trio clock (``trio.current_time()``): a client

@@ -35,7 +35,15 @@ from ..wire.codec import (
 )
 from .bodies import Action, CutAction, GameFault, PlayAction, action_type
 from .caps import CAP_EARLY_DEAL, CAP_PROOF_APART, CAP_SHUFFLE_PROOFS
-from .events import FirstDealerDrawn, HandScored, HandStarted, MatchDone, MatchOver, RedealEvent
+from .events import (
+    FirstDealerDrawn,
+    HandScored,
+    HandStarted,
+    MatchDone,
+    MatchOver,
+    RedealEvent,
+    SessionEvent,
+)
 from .table import TableInfo
 
 __all__ = ["Decision", "DeckInstance", "GameDriver"]
@@ -263,7 +271,7 @@ class GameDriver:
         self.deck: DeckInstance | None = None
         self.top = 0  # next undealt deck position
         self.draw: FirstDealerDraw | None = FirstDealerDraw(self.n)
-        self._events: list[object] = []
+        self._events: list[SessionEvent] = []
         self._engine_events = 0
         self._finishing: str | None = None  # "draw", "redeal" or "hand"
         #: This hand's engine events with the deck positions each deal used.
@@ -295,7 +303,7 @@ class GameDriver:
         self._new_deck(cutter=None)
         self._advance()
 
-    def take_events(self) -> list[object]:
+    def take_events(self) -> list[SessionEvent]:
         out, self._events = self._events, []
         return out
 
@@ -532,7 +540,7 @@ class GameDriver:
         """Called for every rules-engine event of the hand (a deal, the cut, a play, the
         last sweep), with the deck positions a deal used; nothing for a seat."""
 
-    def on_deck_finished(self, kind: str) -> Sequence[object]:
+    def on_deck_finished(self, kind: str) -> Sequence[SessionEvent]:
         """Called once a deck instance's seeds are open and verified, before the match
         moves on: ``kind`` is ``"draw"``, ``"redeal"`` or ``"hand"`` (then the hand is over
         and not scored yet); :attr:`deck` still holds that instance.  Returns events to

@@ -6,17 +6,21 @@ the order it happens, and how a game ended (:class:`Aborted` and its :class:`Sta
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeAlias
 
 from ..game.cards import Card
+from ..game.events import GameEvent
 from ..text import safe_text
 from ..wire.codec import (
     ErrorCode,
 )
+from .base import TranscriptEvent
 from .clocks import flag_winner, loser_side
 from .table import TableInfo
 
 __all__ = [
+    "TranscriptEvent",
+    "SessionEvent",
     "Standing",
     "Aborted",
     "MatchDone",
@@ -56,7 +60,7 @@ class Standing:
 
 
 @dataclass(frozen=True)
-class Aborted:
+class Aborted(TranscriptEvent):
     """The game ended early: who signed the record, the code, whom it blames, why.
 
     ``standing`` (a :class:`Standing` value) says what the log shows of the accusation:
@@ -190,7 +194,7 @@ class Aborted:
 
 
 @dataclass(frozen=True)
-class MatchDone:
+class MatchDone(TranscriptEvent):
     """The match completed and every seat signed the same result."""
 
     winner_side: int
@@ -207,7 +211,7 @@ class MatchDone:
 
 
 @dataclass(frozen=True)
-class TableReady:
+class TableReady(TranscriptEvent):
     """The genesis is accepted: the table as it signed it, and the local seat (None: a
     session of no seat, an observer's).  The first event of every session (and of a
     resumed one)."""
@@ -217,7 +221,7 @@ class TableReady:
 
 
 @dataclass(frozen=True)
-class FirstDealerDrawn:
+class FirstDealerDrawn(TranscriptEvent):
     """The first-dealer draw: the card each contender drew (a tie draws again)."""
 
     draws: dict[int, Card]
@@ -226,24 +230,28 @@ class FirstDealerDrawn:
 
 
 @dataclass(frozen=True)
-class HandStarted:
+class HandStarted(TranscriptEvent):
     number: int
     dealer: int
 
 
 @dataclass(frozen=True)
-class RedealEvent:
+class RedealEvent(TranscriptEvent):
     dealer: int
 
 
 @dataclass(frozen=True)
-class HandScored:
+class HandScored(TranscriptEvent):
     number: int
     score: Any  # rules.HandScore
     totals: tuple[int, ...]
 
 
 @dataclass(frozen=True)
-class MatchOver:
+class MatchOver(TranscriptEvent):
     winner_side: int | None
     totals: tuple[int, ...]
+
+
+SessionEvent: TypeAlias = GameEvent | TranscriptEvent
+"""What a session (and its driver) reports: the rules engine's events and its own."""

@@ -56,7 +56,7 @@ from .bodies import (
 from .caps import IMPLEMENTED_CAPABILITIES, effective_caps
 from .clocks import clock_reading, dispute_contradicts, flag_holds
 from .driver import Decision, GameDriver
-from .events import Aborted, MatchDone, Standing, TableReady
+from .events import Aborted, MatchDone, SessionEvent, Standing, TableReady
 from .table import Phase, TableInfo
 
 __all__ = ["Session"]
@@ -110,7 +110,7 @@ class Session:
         #: The bytes of the flag that ended the game while it stands (a dispute cites it).
         self._flag_body: bytes | None = None
         self.done: MatchDone | None = None
-        self._events: list[object] = []
+        self._events: list[SessionEvent] = []
         self._floor = 0
         self._closing_seen = 0
         self._empty_run = 0
@@ -222,7 +222,7 @@ class Session:
                           seq=self.chain.next_seq[seat], prev=self.chain.head,
                           kind=kind, body=body)
 
-    def take_events(self) -> list[object]:
+    def take_events(self) -> list[SessionEvent]:
         out, self._events = self._events, []
         return out
 

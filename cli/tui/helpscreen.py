@@ -9,7 +9,7 @@ from collections.abc import Callable
 from chkobba_p2p.game.cards import Card, FigureConvention, Suit
 from chkobba_p2p.game.rules import Opening, Ruleset, Scoring
 
-from ..i18n import card_letters
+from ..i18n import Translator, card_letters, ruleset_text
 from .quickchat import keys_text
 from .render import Line, wrap_line
 
@@ -67,7 +67,8 @@ def help_lines(t: Callable[..., str], rules: Ruleset | None, lang: str, width: i
 
 def rules_lines(t: Callable[..., str], rules: Ruleset, lang: str, width: int) -> list[Line]:
     """The rules in play, after a blank line."""
-    return [[], *wrap_line([("class:dim", " " + t("gl_rules", rules=rules.describe(lang)))],
+    rules_said = ruleset_text(Translator(lang), rules)
+    return [[], *wrap_line([("class:dim", " " + t("gl_rules", rules=rules_said))],
                            width, "   ")]
 
 

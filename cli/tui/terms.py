@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ..i18n import ruleset_text
 from .render import Line, wrap_line
 
 if TYPE_CHECKING:  # a type only: view imports this module (duration_text)
@@ -35,7 +36,7 @@ def terms_lines(view: TableView, width: int) -> list[Line]:
     t, st = view.t, view.state
     out: list[Line] = []
     if st.rules is not None:
-        out += wrap_line([("", " " + t("lobby_rules", rules=st.rules.describe(t.lang)))],
+        out += wrap_line([("", " " + t("lobby_rules", rules=ruleset_text(t, st.rules)))],
                          width - 1, "   ")
     if st.limits is not None:
         out += wrap_line([("", " " + t("lobby_clocks",

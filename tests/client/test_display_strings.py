@@ -14,6 +14,7 @@ import pytest
 import trio
 from support.net import REPO_ROOT, cli_command, cli_env, host_config, join_config
 
+from chkobba_cli.i18n import Translator, ruleset_text
 from chkobba_p2p._shell.net import ClientPeer, HostPeer, lobby_event
 from chkobba_p2p._shell.peer import BotController, Lobby, Outcome, clean_chat
 from chkobba_p2p.game.rules import Ruleset
@@ -112,7 +113,9 @@ def test_abort_why_in_the_result_line_and_on_screen():
 
 
 def test_ruleset_name():
-    assert inert(Ruleset(name=EVIL).describe()) and inert(Ruleset(name=EVIL).describe("fr"))
+    assert inert(Ruleset(name=EVIL).describe())
+    for lang in ("en", "fr"):
+        assert inert(ruleset_text(Translator(lang), Ruleset(name=EVIL)))
 
 
 def test_chat_lines():

@@ -457,7 +457,7 @@ def test_the_hosts_lobby_says_how_spectators_connect(app_session, lang, words):
 
 def test_the_headless_hosts_lines_say_how_spectators_connect(capsys):
     from chkobba_cli.net import Narrator
-    from chkobba_p2p.link.events import Listening
+    from chkobba_p2p import Listening
 
     for places, shown in ((2, True), (0, False)):
         narrator = Narrator()

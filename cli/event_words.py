@@ -1,0 +1,631 @@
+"""Every event's words, in one place: :func:`narrate` (``functools.singledispatch``, one
+function per kind of event), whatever the output.
+
+Who is told, and how, is the viewpoint, a parameter rather than a table of its own:
+
+- :class:`PanelVoice`: the table's events panel (the screen), in the first person ("you
+  play..."), styled fragments, the seat's language;
+- :class:`CommentaryVoice`: ``chkobba watch``'s plain lines, in the third person, the
+  spectator's language;
+- :class:`HeadlessVoice`: a headless peer's lines (``chkobba bot``, ``host --headless``),
+  in English, seats by number, for logs and scripts.
+
+A new kind of event gets its words here, once, with a branch per viewpoint that shows it.
+What needs the screen (styles, clocks, the lobby's reach lines) the panel's voice brings
+itself, so that a headless peer imports no screen.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from functools import singledispatch
+from typing import TYPE_CHECKING, Any
+
+from chkobba_p2p import (
+    MAX_NAME,
+    Aborted,
+    Chat,
+    FirstDealerDrawn,
+    HandScored,
+    HandStarted,
+    LeftLobby,
+    Listening,
+    Lobby,
+    MatchDone,
+    Notice,
+    OnionPublished,
+    PortMapped,
+    PortMapUnavailable,
+    RedealEvent,
+    RematchAnswer,
+    RematchOffered,
+    Restored,
+    Resumed,
+    SocksFailed,
+    Spectators,
+    TableReady,
+    TorBootstrap,
+    TorFailed,
+    TorStarting,
+    Waiting,
+)
+from chkobba_p2p.game.cards import Card
+from chkobba_p2p.game.rules import CutEvent, DealEvent, PlayEvent, SweepEvent
+from chkobba_p2p.observe.observer import DeckRevealed
+from chkobba_p2p.observe.rating import bot_level
+from chkobba_p2p.observe.verdict import Verdict
+from chkobba_p2p.text import safe_text
+
+from .i18n import Translator, notice_text, ruleset_text
+from .tor_words import tor_failed_text, tor_status_text
+
+if TYPE_CHECKING:
+    from chkobba_p2p import TableEvent
+
+__all__ = [
+    "ClientEvent",
+    "BotsStarting",
+    "Viewpoint",
+    "PanelVoice",
+    "CommentaryVoice",
+    "HeadlessVoice",
+    "narrate",
+]
+
+Fragment = tuple[str, str]
+
+
+class ClientEvent:
+    """The base of the client's own events (beside the library's ``TableEvent``)."""
+
+    __slots__ = ()
+
+
+@dataclass(frozen=True)
+class BotsStarting(ClientEvent):
+    """The client starts ``n`` local bot peers (shown in the events panel)."""
+
+    n: int
+
+
+class Viewpoint:
+    """Who is told an event, and how (the base of the three voices below)."""
+
+
+class PanelVoice(Viewpoint):
+    """The events panel, from the local seat's point of view.  Its state (who is gone,
+    whether we are back, who sits) makes a line news once; ``view`` is the table after
+    the event.  The screen's helpers are its methods (see the subclass,
+    :class:`cli.tui.narration.EventLog`)."""
+
+    view: Any  # the screen's TableView
+    own_chat: bool
+    _gone: dict[int, str]
+    _back: bool
+    _seated: dict[int, str] | None
+    _bots_said: int
+
+    def add(self, *fragments: Fragment) -> None:
+        raise NotImplementedError
+
+    def reach_text(self, ev: PortMapped | PortMapUnavailable) -> str:
+        raise NotImplementedError
+
+    def stop_lines(self, ev: Aborted) -> Iterable[Sequence[Fragment]]:
+        raise NotImplementedError
+
+    def gone_key(self, ev: Waiting) -> str:
+        raise NotImplementedError
+
+    def clock_text(self, seconds: float) -> str:
+        raise NotImplementedError
+
+    def card_style(self, card: Card) -> str:
+        raise NotImplementedError
+
+    def by_value(self, cards: Iterable[Card]) -> list[Card]:
+        raise NotImplementedError
+
+
+class CommentaryVoice(Viewpoint):
+    """A spectator's commentary, a plain line per event (see :class:`cli.watch.Narrator`)."""
+
+    fr: bool
+    names: list[str]
+    players: int
+    _lobby: str
+
+    def t(self, key: str, **kw: object) -> str:
+        raise NotImplementedError
+
+    def say(self, line: str) -> None:
+        raise NotImplementedError
+
+    def who(self, seat: int | None) -> str:
+        raise NotImplementedError
+
+    def side(self, side: int) -> str:
+        raise NotImplementedError
+
+    def by_side(self, figures: Sequence[int]) -> str:
+        raise NotImplementedError
+
+    def card(self, c: Card) -> str:
+        raise NotImplementedError
+
+    def cards(self, cs: Iterable[Card | None]) -> str:
+        raise NotImplementedError
+
+    def verdict(self, v: Verdict) -> None:
+        raise NotImplementedError
+
+
+class HeadlessVoice(Viewpoint):
+    """A headless peer's lines, in English (see :class:`cli.net.Narrator`): ``line``
+    always, ``quiet_line`` unless ``--quiet``."""
+
+    quiet: bool
+    bind: str | None
+    fingerprint: str
+    transport: object
+    spectators: int
+    onion_code: str | None
+    _told_proofs: bool
+    tor_failed: TorFailed | None
+    stop: Any
+    socks_failed: SocksFailed | None
+    started: bool
+
+    def line(self, text: str) -> None:
+        raise NotImplementedError
+
+    def quiet_line(self, text: str) -> None:
+        if not self.quiet:
+            self.line(text)
+
+    def listening_lines(self, ev: Listening) -> None:
+        raise NotImplementedError
+
+    def reach_line(self, ev: PortMapped | PortMapUnavailable) -> None:
+        raise NotImplementedError
+
+
+_ENGLISH = Translator("en")  # a headless peer's lines are in English
+
+
+def _clean(text: object, limit: int) -> str:
+    """A string from the network, safe to print on a terminal."""
+    return "".join(ch for ch in str(text) if ch.isprintable())[:limit]
+
+
+@singledispatch
+def narrate(ev: TableEvent | ClientEvent | object, vp: Viewpoint) -> None:
+    """Tell ``vp`` what ``ev`` means, in its words; an event it has no words for says
+    nothing (a clock's reading is shown by the clocks, not in words)."""
+
+
+# ----------------------------------------------------------------- the client's own
+
+
+@narrate.register(BotsStarting)
+def _(ev: BotsStarting, vp: Viewpoint) -> None:
+    if isinstance(vp, PanelVoice):
+        vp._bots_said += ev.n
+        t = vp.view.t
+        vp.add(("class:dim", t("ev_bots_1") if ev.n == 1 else t("ev_bots_n", n=ev.n)))
+
+
+# ----------------------------------------------------------------------- the shell
+
+
+@narrate.register(Listening)
+def _(ev: Listening, vp: Viewpoint) -> None:
+    if isinstance(vp, PanelVoice):
+        vp.add(("class:dim", vp.view.t("ev_host_open")))
+    elif isinstance(vp, HeadlessVoice):
+        vp.listening_lines(ev)
+
+
+@narrate.register(PortMapped)
+@narrate.register(PortMapUnavailable)
+def _(ev: PortMapped | PortMapUnavailable, vp: Viewpoint) -> None:
+    if isinstance(vp, PanelVoice):
+        vp.add(("class:dim", vp.reach_text(ev)))
+    elif isinstance(vp, HeadlessVoice):
+        vp.reach_line(ev)
+
+
+@narrate.register(OnionPublished)
+def _(ev: OnionPublished, vp: Viewpoint) -> None:
+    if isinstance(vp, HeadlessVoice):  # host --tor: its address, once published
+        vp.onion_code = f"{ev.onion}:{ev.port}#{vp.fingerprint}"
+        vp.line(f"friends through Tor: {vp.onion_code}")
+
+
+@narrate.register(TorFailed)
+def _(ev: TorFailed, vp: Viewpoint) -> None:
+    if isinstance(vp, HeadlessVoice):
+        vp.tor_failed = ev
+        print(f"error: {tor_failed_text(_ENGLISH, ev)}", file=sys.stderr, flush=True)
+        if not vp.started and vp.stop is not None:
+            vp.stop()
+        elif vp.fingerprint:
+            vp.line(_ENGLISH("tor_failed_goes_on"))
+
+
+@narrate.register(TorStarting)
+@narrate.register(TorBootstrap)
+@narrate.register(SocksFailed)
+def _(ev: TorStarting | TorBootstrap | SocksFailed, vp: Viewpoint) -> None:
+    if isinstance(vp, HeadlessVoice):
+        if isinstance(ev, SocksFailed):
+            if ev == vp.socks_failed:
+                return  # the same answer to the next try: said once
+            vp.socks_failed = ev
+        text = tor_status_text(_ENGLISH, ev, joining=not vp.fingerprint)
+        if text is not None:
+            vp.quiet_line(text)
+
+
+# ------------------------------------------------------------------ the table's link
+
+
+@narrate.register(Notice)
+def _(ev: Notice, vp: Viewpoint) -> None:  # the library's word to people (it never prints)
+    if isinstance(vp, PanelVoice):
+        vp.add(("class:warn", notice_text(vp.view.t, ev)))
+    elif isinstance(vp, HeadlessVoice):
+        vp.line(f"notice: {notice_text(_ENGLISH, ev)}")
+
+
+@narrate.register(Lobby)
+def _(ev: Lobby, vp: Viewpoint) -> None:
+    if isinstance(vp, PanelVoice):
+        # The seats as they fill: a new name is news (the first lobby is the table as we
+        # found it, and a Lobby comes again each time someone is ready).
+        view, t, st = vp.view, vp.view.t, vp.view.state
+        seated = {i: seat[0] for i, seat in enumerate(ev.seats) if seat is not None}
+        others = [i for i in sorted(seated) if i != st.seat]
+        if vp._seated is None and others and st.seat != 0:
+            # A joiner's (or a spectator's) first look: who is there already.
+            vp.add(("", t("ev_found", names=", ".join(view.name(i) for i in others))))
+        if vp._seated is not None:
+            for i, name in sorted(seated.items()):
+                if i == st.seat or vp._seated.get(i) == name:
+                    continue
+                public = ev.keys[i] if i < len(ev.keys) else None
+                if vp._bots_said and public is not None and bot_level(public) is not None:
+                    vp._bots_said -= 1  # one of ours, said as it started
+                    continue
+                vp.add(("class:ok", t("ev_seated", name=view.name(i))))
+        vp._seated = seated
+    elif isinstance(vp, CommentaryVoice):
+        seats = [_clean(s[0], MAX_NAME) if s else vp.t("free") for s in ev.seats]
+        line = vp.t("lobby", seats=", ".join(seats))
+        if line != vp._lobby:  # the host says it again at each "ready": once
+            vp._lobby = line
+            vp.say(line)
+    elif isinstance(vp, HeadlessVoice):
+        taken = sum(1 for s in ev.seats if s)
+        vp.quiet_line(f"lobby: {taken}/{len(ev.seats)} seated: "
+                      + ", ".join(f"{s[0]} [{s[1]}]" if s else "(free)" for s in ev.seats))
+        if ev.shuffle_proofs is False and not vp._told_proofs:
+            vp._told_proofs = True
+            print("warning: shuffle proofs are OFF at this table (the host turned them "
+                  "off): a stacked deck is caught only at the end-of-hand check",
+                  flush=True)
+
+
+@narrate.register(LeftLobby)
+def _(ev: LeftLobby, vp: Viewpoint) -> None:
+    if isinstance(vp, PanelVoice):
+        vp.add(("class:warn", vp.view.t("ev_left_lobby", name=safe_text(ev.name))))
+
+
+@narrate.register(Spectators)
+def _(ev: Spectators, vp: Viewpoint) -> None:
+    if isinstance(vp, PanelVoice):
+        t = vp.view.t
+        vp.add(("", t("ev_watching", names=", ".join(ev.names) or t("nobody_watching"))))
+    elif isinstance(vp, CommentaryVoice):
+        names = ", ".join(_clean(n, MAX_NAME) for n in ev.names) or vp.t("nobody")
+        vp.say(vp.t("watching", n=len(ev.names), max=ev.limit, names=names))
+
+
+@narrate.register(Chat)
+def _(ev: Chat, vp: Viewpoint) -> None:
+    if isinstance(vp, PanelVoice):
+        t, view = vp.view.t, vp.view
+        name = t("you") if vp.own_chat else view.who(ev.seat)
+        vp.add(("class:chat", t("ev_chat", name=name, text=safe_text(ev.text))))
+    elif isinstance(vp, CommentaryVoice):
+        vp.say(f"<{vp.who(ev.seat)}> {_clean(ev.text, 200)}")
+
+
+@narrate.register(Waiting)
+def _(ev: Waiting, vp: Viewpoint) -> None:
+    if isinstance(vp, PanelVoice):
+        # The countdown comes every second: the table shows it live (.tui.presence);
+        # the panel notes each drop once.
+        view, st = vp.view, vp.view.state
+        if ev.seat == 0 and st.seat not in (None, 0):
+            vp._back = False  # our link to the host is down: its return is news
+        key = vp.gone_key(ev)
+        if vp._gone.get(ev.seat) != key:
+            vp._gone[ev.seat] = key
+            vp.add(("class:warn", view.t(key, name=view.who(ev.seat),
+                                         t=vp.clock_text(ev.seconds))))
+    elif isinstance(vp, CommentaryVoice):
+        vp.say(vp.t("waiting", n=ev.seconds, name=vp.who(ev.seat)))
+    elif isinstance(vp, HeadlessVoice):
+        what = ("to come back (it stepped away)" if ev.away
+                else "to reconnect (this host restarted)" if ev.awaited
+                else "to reconnect")
+        vp.line(f"waiting for seat {ev.seat} {what}: {ev.seconds}s left")
+
+
+@narrate.register(Resumed)
+def _(ev: Resumed, vp: Viewpoint) -> None:
+    if isinstance(vp, PanelVoice):
+        view, t, st = vp.view, vp.view.t, vp.view.state
+        if ev.seat != st.seat:
+            if vp._gone.pop(ev.seat, None) == "ev_awaited":
+                # Waited for by a host that restarted: it was the host that was away,
+                # not this player (issue 43, item 9).
+                vp.add(("class:ok", t("ev_back_restart_me" if st.seat == 0
+                                      else "ev_back_restart", name=view.name(ev.seat),
+                                      host=view.name(0))))
+                return
+            vp.add(("class:ok", view.said("ev_back", ev.seat)))
+            return
+        if not vp._back:  # once per return, not per message
+            vp._back = True
+            vp.add(("class:ok", t("ev_back_me")))
+        if ev.seat != 0 and vp._gone.pop(0, None) is not None:
+            vp.add(("class:ok", view.said("ev_back", 0)))
+    elif isinstance(vp, CommentaryVoice):
+        vp.say(vp.t("back", name=vp.who(ev.seat)))
+    elif isinstance(vp, HeadlessVoice):
+        vp.quiet_line(f"seat {ev.seat} is back" + (f" ({ev.entries} entries replayed)"
+                                                    if ev.entries else ""))
+
+
+@narrate.register(Restored)
+def _(ev: Restored, vp: Viewpoint) -> None:
+    if isinstance(vp, PanelVoice):
+        # After a crash or a step-away: how the table got where it is, again.
+        t, n = vp.view.t, vp.view.state.hand_number
+        vp.add(("class:ok", t("ev_restored", n=n) if n else t("ev_restored_lobby")))
+        vp._back = True  # "you are back" is said: not again for this connection
+        own_chat, vp.own_chat = vp.own_chat, False
+        for e in ev.hand_events:
+            narrate(e, vp)
+        vp.own_chat = own_chat
+
+
+@narrate.register(RematchAnswer)
+def _(ev: RematchAnswer, vp: Viewpoint) -> None:
+    if isinstance(vp, PanelVoice):
+        view, st = vp.view, vp.view.state
+        if ev.seat == 0 and st.seat not in (None, 0):  # the host's: a new table or not
+            key = "ev_host_rematch" if ev.accept else "ev_host_no_rematch"
+        elif ev.left:
+            key = "ev_rematch_gone"
+        else:
+            key = "ev_rematch_yes" if ev.accept else "ev_rematch_no"
+        vp.add(("class:ok" if ev.accept else "class:warn",
+                view.t(key, name=view.name(ev.seat))))
+
+
+@narrate.register(RematchOffered)
+def _(ev: RematchOffered, vp: Viewpoint) -> None:
+    if isinstance(vp, PanelVoice):  # the host's person pressed r: we may answer
+        vp.add(("class:ok", vp.view.t("ev_host_offers_rematch", name=vp.view.name(ev.seat))))
+
+
+# ------------------------------------------------------------------ the signed game
+
+
+@narrate.register(TableReady)
+def _(ev: TableReady, vp: Viewpoint) -> None:
+    if isinstance(vp, PanelVoice):
+        if not ev.table.shuffle_proofs:
+            vp.add(("class:warn", vp.view.t("ev_no_proofs")))
+    elif isinstance(vp, CommentaryVoice):
+        table = ev.table
+        vp.names = [s.name for s in table.seats]
+        vp.players = table.players
+        vp.say(vp.t("table", n=table.players,
+                    rules=ruleset_text(Translator("fr" if vp.fr else "en"), table.rules)))
+        for s in table.seats:
+            vp.say(vp.t("seat", seat=s.seat, name=s.name, fp=s.fingerprint))
+    elif isinstance(vp, HeadlessVoice):
+        vp.started = True
+
+
+@narrate.register(FirstDealerDrawn)
+def _(ev: FirstDealerDrawn, vp: Viewpoint) -> None:
+    if isinstance(vp, PanelVoice):
+        view = vp.view
+        draws = ", ".join(f"{view.who(s)} {view.label(c)}" for s, c in sorted(ev.draws.items()))
+        # Fewer cards than seats: a tie for the lowest, drawn again by the tied seats
+        # (said so: two draws in a row read as a mistake).
+        players = view.state.players
+        again = bool(players) and len(ev.draws) < (players or 0)
+        vp.add(("", view.t("ev_first_redraw" if again else "ev_first_draw", draws=draws)))
+    elif isinstance(vp, CommentaryVoice):
+        vp.say(vp.t("draw", draws=", ".join(
+            f"{vp.who(s)} {vp.card(c)}" for s, c in sorted(ev.draws.items()))))
+
+
+@narrate.register(HandStarted)
+def _(ev: HandStarted, vp: Viewpoint) -> None:
+    if isinstance(vp, PanelVoice):
+        vp.add(("class:title", vp.view.said("ev_hand", ev.dealer, n=ev.number)))
+    elif isinstance(vp, CommentaryVoice):
+        vp.say(vp.t("hand", n=ev.number, name=vp.who(ev.dealer)))
+    elif isinstance(vp, HeadlessVoice):
+        vp.started = True
+        vp.quiet_line(f"hand {ev.number}, dealer seat {ev.dealer}")
+
+
+@narrate.register(RedealEvent)
+def _(ev: RedealEvent, vp: Viewpoint) -> None:
+    if isinstance(vp, PanelVoice):
+        vp.add(("class:warn", vp.view.t("ev_redeal", name=vp.view.who(ev.dealer))))
+    elif isinstance(vp, CommentaryVoice):
+        vp.say(vp.t("redeal", name=vp.who(ev.dealer)))
+    elif isinstance(vp, HeadlessVoice):
+        vp.quiet_line("redeal: three kings on the opening table")
+
+
+@narrate.register(HandScored)
+def _(ev: HandScored, vp: Viewpoint) -> None:
+    if isinstance(vp, PanelVoice):
+        view = vp.view
+        # Our side first, as the header and the score dialog read them.
+        order = view.side_order(len(ev.score.points))
+        pts = " - ".join(f"{view.side_name(i)} {ev.score.points[i]}" for i in order)
+        # Three totals say whose is whose ("amel 5, bot1 3, bot2 0"); two follow the
+        # points' order, which names them.
+        tot = view.totals_words(ev.totals) if len(ev.totals) > 2 else \
+            " - ".join(str(ev.totals[i]) for i in order)
+        vp.add(("class:title", view.t("ev_scored", n=ev.number, points=pts, totals=tot)))
+    elif isinstance(vp, CommentaryVoice):
+        # Whose each figure is: "hana 2, sami 1, amel 0" ("hana & sami 5" at 4).
+        vp.say(vp.t("scored", n=ev.number, points=vp.by_side(ev.score.points),
+                    totals=vp.by_side(ev.totals)))
+    elif isinstance(vp, HeadlessVoice):
+        vp.quiet_line(f"hand {ev.number} points {list(ev.score.points)}, "
+                      f"totals {list(ev.totals)}")
+
+
+@narrate.register(MatchDone)
+def _(ev: MatchDone, vp: Viewpoint) -> None:
+    if isinstance(vp, PanelVoice):
+        vp.add(("class:ok", vp.view.t("ev_done")))
+    elif isinstance(vp, CommentaryVoice):
+        w, totals = ev.winner_side, ev.totals
+        order = [w, *(i for i in range(len(totals)) if i != w)]  # the winner's first
+        score = "-".join(str(totals[i]) for i in order) if len(totals) <= 2 else \
+            vp.t("score_three", first=totals[w],
+                 rest=", ".join(f"{vp.side(i)} {totals[i]}" for i in order[1:]))
+        vp.say(vp.t("over_pl" if vp.players == 4 else "over", name=vp.side(w), score=score))
+
+
+@narrate.register(Aborted)
+def _(ev: Aborted, vp: Viewpoint) -> None:
+    if isinstance(vp, PanelVoice):
+        # The players' words (names, a reason in their language, a claim as a claim),
+        # never a protocol code or a seat number: see .tui.stopped.
+        for line in vp.stop_lines(ev):
+            vp.add(*line)
+    elif isinstance(vp, CommentaryVoice):
+        blamed = "" if ev.blamed_seat is None else vp.t("claim", name=vp.who(ev.blamed_seat))
+        code = ev.code.name.lower() if ev.unknown_code is None \
+            else f"code {_clean(ev.unknown_code, 40)}"  # as signed, as the verdict says
+        vp.say(vp.t("ended", name=vp.who(ev.by_seat), code=code, blamed=blamed,
+                    why=_clean(ev.detail, 200)))
+
+
+# ------------------------------------------------------------------ the rules engine
+
+
+@narrate.register(DealEvent)
+def _(ev: DealEvent, vp: Viewpoint) -> None:
+    if isinstance(vp, PanelVoice):
+        view, st = vp.view, vp.view.state
+        if ev.draw:
+            vp.add(("class:dim", view.said("ev_draw", st.cutter)))
+        elif all(r is not None for r in ev.recipients):
+            vp.add(("class:dim", view.t("ev_deal", n=st.stock)))
+    elif isinstance(vp, CommentaryVoice):
+        table = [c for who, c in zip(ev.recipients, ev.cards, strict=True) if who is None]
+        counts: dict[int, int] = {}
+        for who in ev.recipients:
+            if who is not None:
+                counts[who] = counts.get(who, 0) + 1
+        parts = []
+        if table:
+            parts.append(vp.t("table_cards", cards=vp.cards(table)))
+        if counts:
+            parts.append(vp.t("face_down", n=max(counts.values()),
+                              names=", ".join(vp.who(s) for s in counts)))
+        vp.say(vp.t("drawn" if ev.draw else "deal", what="; ".join(parts)))
+
+
+@narrate.register(CutEvent)
+def _(ev: CutEvent, vp: Viewpoint) -> None:
+    if isinstance(vp, PanelVoice):
+        view = vp.view
+        if ev.keep:
+            vp.add(("", view.said("ev_keep", ev.seat)))
+        else:
+            assert ev.card is not None  # a placed card is shown
+            vp.add(("", view.said("ev_place", ev.seat, card=view.label(ev.card))))
+    elif isinstance(vp, CommentaryVoice):
+        vp.say(vp.t("keeps", name=vp.who(ev.seat)) if ev.keep else
+               vp.t("places", name=vp.who(ev.seat), card=vp.cards([ev.card])))
+    elif isinstance(vp, HeadlessVoice):
+        vp.quiet_line(f"  seat {ev.seat} " + ("keeps the drawn card" if ev.keep
+                                              else f"places {ev.card} on the table"))
+
+
+@narrate.register(PlayEvent)
+def _(ev: PlayEvent, vp: Viewpoint) -> None:
+    if isinstance(vp, PanelVoice):
+        view = vp.view
+        t = view.t
+        me = "class:me" if ev.seat == view.state.seat else ""
+        if ev.capture:
+            line: list[Fragment] = [
+                (me, t("who_says", name=view.who(ev.seat))),
+                (vp.card_style(ev.card), view.label(ev.card)),
+                ("", " " + t("hint_takes", opts="").strip() + " "),
+            ]
+            for c in vp.by_value(ev.capture):
+                line += [(vp.card_style(c), view.label(c)), ("", " ")]
+            if ev.chkobba:
+                line.append(("class:chkobba", t("ev_chkobba")))
+            vp.add(*line)
+        else:
+            vp.add((me, t("who_says", name=view.who(ev.seat))),
+                   (vp.card_style(ev.card), view.label(ev.card)),
+                   ("class:dim", " → " + t("table").lower()))
+    elif isinstance(vp, CommentaryVoice):
+        take = vp.t("takes", cards=vp.cards(sorted(ev.capture))) if ev.capture else ""
+        vp.say(vp.t("plays", name=vp.who(ev.seat), card=vp.card(ev.card)) + take
+               + ("  CHKOBBA!" if ev.chkobba else ""))
+    elif isinstance(vp, HeadlessVoice):
+        took = " ".join(c.text for c in sorted(ev.capture))
+        vp.quiet_line(f"  seat {ev.seat} plays {ev.card}"
+                      + (f", takes {took}" if took else "") + (" CHKOBBA" if ev.chkobba else ""))
+
+
+@narrate.register(SweepEvent)
+def _(ev: SweepEvent, vp: Viewpoint) -> None:
+    if isinstance(vp, PanelVoice):
+        if ev.seat is not None and ev.cards:
+            vp.add(("class:dim", vp.view.said("ev_sweep", ev.seat,
+                                              cards=vp.view.labels(ev.cards))))
+    elif isinstance(vp, CommentaryVoice) and ev.cards:
+        vp.say(vp.t("rest", name=vp.who(ev.seat), cards=vp.cards(ev.cards)))
+
+
+# -------------------------------------------------------------------- the observer
+
+
+@narrate.register(DeckRevealed)
+def _(ev: DeckRevealed, vp: Viewpoint) -> None:
+    if isinstance(vp, CommentaryVoice):
+        what = vp.t("abandoned") if ev.redeal else vp.t("hand_n", n=ev.hand)
+        vp.say(vp.t("revealed", what=what, hands="; ".join(
+            f"{vp.who(s)} {vp.cards(ev.dealt_to(s))}" for s in range(vp.players))))
+
+
+@narrate.register(Verdict)
+def _(ev: Verdict, vp: Viewpoint) -> None:
+    if isinstance(vp, CommentaryVoice):
+        vp.verdict(ev)
