@@ -30,7 +30,9 @@ class Timeouts:
     seat may hold the floor at one move.  No seat delays a match by more than
     ``turn + reconnect`` at one move (PROTOCOL.md 12).  ``announce``: the least time
     between two announcements of who is watching, sent by a host or shown by a joiner
-    (PROTOCOL.md 18; ``link.spectators.ANNOUNCE_WINDOW``)."""
+    (PROTOCOL.md 18; ``link.spectators.ANNOUNCE_WINDOW``).  ``ready``: at a host, how
+    long a full table's ready check waits for each joiner's confirmation before freeing
+    the seats still unconfirmed (PROTOCOL.md 5.3; None: forever)."""
 
     handshake: float = 10.0
     frame: float = 10.0
@@ -38,6 +40,7 @@ class Timeouts:
     reconnect: float = 120.0
     turn: float = 900.0
     announce: float = 5.0
+    ready: float | None = 60.0
 
 
 @dataclass
