@@ -21,6 +21,7 @@ from chkobba_p2p import (
     Notice,
     PortMapped,
     PortMapUnavailable,
+    ReadyLapsed,
     RedealEvent,
     RematchAnswer,
     RematchOffered,
@@ -197,6 +198,9 @@ class EventLog:
             self._seated = seated
         elif isinstance(ev, LeftLobby):
             log(("class:warn", t("ev_left_lobby", name=safe_text(ev.name))))
+        elif isinstance(ev, ReadyLapsed):
+            log(("class:warn", t("ev_ready_lapsed", name=safe_text(ev.name),
+                                 seconds=ev.waited)))
         elif isinstance(ev, RematchAnswer):
             if ev.seat == 0 and st.seat not in (None, 0):  # the host's: a new table or not
                 key = "ev_host_rematch" if ev.accept else "ev_host_no_rematch"
