@@ -65,6 +65,10 @@ class HostConfig:
     #: How many spectators may watch at once (``chkobba watch``); 0: none (the default).
     spectators: int = 0
     timeouts: Timeouts = field(default_factory=Timeouts)
+    #: The only key fingerprints (as :func:`fingerprint` writes them) that may take a
+    #: seat; any other key is refused ``seat_refused`` (PROTOCOL.md 5.3).  None: anyone.
+    #: For a host with no person to free a seat (headless), or friends known beforehand.
+    admits: tuple[str, ...] | None = None
     #: Where to keep the resume state (with a persistent identity and a fixed port, a
     #: crashed host restarts its game); None: no crash resume.
     state_path: Path | None = None

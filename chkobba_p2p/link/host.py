@@ -98,16 +98,19 @@ class HostTable(SeatCore[C]):
     one not yet noticed); ``limits`` are the move limit and allowance the host enforces;
     ``announce`` the spectator news window; ``spectator_limit`` the places for
     spectators; ``ready_wait`` how long the ready check waits for a joiner's confirmation
-    before its seat is freed (None: forever)."""
+    before its seat is freed (None: forever); ``admits`` the only key fingerprints that
+    may take a seat (None: anyone; any other key is refused ``seat_refused``)."""
 
     def __init__(self, identity: Identity, name: str, rules: Ruleset, players: int,
                  shuffle_proofs: bool, limits: Limits, *, spectator_limit: int = 0,
                  announce: float = 5.0, is_closed: Callable[[C], bool] = lambda c: False,
-                 ready_wait: float | None = READY_WAIT) -> None:
+                 ready_wait: float | None = READY_WAIT,
+                 admits: frozenset[str] | None = None) -> None:
         super().__init__(limits)
         self.identity = identity
         self.name = name
         self.lobby = SeatLobby(identity, name, rules, players, shuffle_proofs)
+        self.lobby.admits = admits
         self.spectator_limit = spectator_limit
         self.is_closed = is_closed
         self.links: dict[int, C] = {}

@@ -17,7 +17,7 @@ from chkobba_p2p.link.messages import read_frame
 from chkobba_p2p.link.seat import AskReady, Close, Send
 from chkobba_p2p.transcript.clocks import Limits
 from chkobba_p2p.wire import codec as wire
-from chkobba_p2p.wire.codec import ErrorCode, ProtocolError
+from chkobba_p2p.wire.codec import ErrorCode, Identity, ProtocolError
 
 
 def _hello(table: Table, link: SeatLink, name: str):
@@ -165,3 +165,22 @@ def test_only_the_unconfirmed_seats_are_freed_and_a_slow_friend_sits_again():
     hs, hello = _hello(table, again, "lina")
     welcome, seat, resume, replaced = host.on_hello(hs, hello, wire.encode(hello))
     assert seat == 2 and replaced is None
+
+
+def test_a_host_that_admits_only_named_keys_refuses_a_stranger_and_seats_the_friend():
+    """The headless host has nobody to free a seat: ``admits`` names the keys that may
+    sit (``chkobba host --allow FINGERPRINT``); any other key is refused at its hello."""
+    table = Table(players=2)
+    host = table.host
+    friend, stranger = Identity.generate(), Identity.generate()
+    host.lobby.admits = frozenset({friend.fingerprint})
+    link = SeatLink(stranger, "host:7777", None, Limits(60, 30))
+    hs, hello = _hello(table, link, "mallory")
+    with pytest.raises(ProtocolError) as info:
+        host.on_hello(hs, hello, wire.encode(hello))
+    assert info.value.error_code == ErrorCode.SEAT_REFUSED
+    assert host.lobby.seats[1] is None
+    link = SeatLink(friend, "host:7777", None, Limits(60, 30))
+    hs, hello = _hello(table, link, "sami")
+    _, seat, _, _ = host.on_hello(hs, hello, wire.encode(hello))
+    assert seat == 1 and host.lobby.seats[1].key == friend.public

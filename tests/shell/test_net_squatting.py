@@ -12,6 +12,7 @@ from test_net_table import Person
 from chkobba_p2p._shell.net import ClientPeer, HostPeer
 from chkobba_p2p._shell.peer import BotController, Outcome, ReadyLapsed
 from chkobba_p2p.link.host import READY_WAIT
+from chkobba_p2p.wire.codec import Identity
 
 
 async def test_a_squatter_that_never_confirms_is_freed_and_the_friend_sits(
@@ -52,3 +53,27 @@ async def test_a_squatter_that_never_confirms_is_freed_and_the_friend_sits(
     assert out["friend"].completed and out["host"].completed
     assert out["friend"].seat == 1
     assert out["host"].done == out["friend"].done
+
+
+async def test_a_host_that_admits_only_its_friends_key_refuses_the_stranger(
+        tmp_path, autojump_clock):
+    """``chkobba host --headless --allow FINGERPRINT``: nobody at the host frees a seat,
+    so the table names who may sit; the stranger is refused at once, the friend plays."""
+    friend = Identity.generate()
+    host = HostPeer(host_config(tmp_path, admits=(friend.fingerprint,)),
+                    BotController("greedy"))
+    out: dict[str, Outcome] = {}
+    with trio.fail_after(10 * READY_WAIT):
+        async with trio.open_nursery() as nursery:
+            async def run_host(task_status=trio.TASK_STATUS_IGNORED):
+                out["host"] = await host.run(task_status)
+
+            port = await nursery.start(run_host)
+            stranger = ClientPeer(join_config(tmp_path, port, "mallory"),
+                                  BotController("greedy"))
+            out["stranger"] = await stranger.run()
+            out["friend"] = await ClientPeer(
+                join_config(tmp_path, port, "sami", identity=friend),
+                BotController("greedy")).run()
+    assert out["stranger"].error_code == "seat_refused"
+    assert out["friend"].completed and out["host"].completed
