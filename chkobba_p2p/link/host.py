@@ -564,7 +564,8 @@ class HostTable(SeatCore[C]):
 
     def next_wake(self, now: float) -> float:
         """When :meth:`tick` has something to do next (at the latest a period from
-        now): a clock's deadline, the next countdown, the pending spectator news."""
+        now): a clock's deadline, the next countdown, the pending spectator news, the end
+        of the ready check's wait."""
         wake = max(now, self._next_watch) if self._next_watch > now else \
             now + self._period()
         if self.clock is not None and not self.finished:
@@ -587,8 +588,9 @@ class HostTable(SeatCore[C]):
         """The clocks (PROTOCOL.md 12): the end of the game, with a signed record, when
         the seat that owes the next message runs out of time (its move clock, or its
         allowance while away), countdowns for dropped seats once a period; and the
-        spectator news that is due.  The host times out its own seat too, so that every
-        log records the same verdict."""
+        spectator news that is due; in the lobby, the end of the ready check's wait
+        (PROTOCOL.md 5.3).  The host times out its own seat too, so that every log
+        records the same verdict."""
         self._show_spectators(self.announcer.tick(now))
         s, clock = self.session, self.clock
         if s is None and self._ready_check is not None and now >= self._ready_check[1]:
