@@ -195,6 +195,8 @@ def explain(error: str, t: Translator) -> str:
         return t("err_refused_conn")
     if "seat_refused" in low:
         return t("err_seat_refused")
+    if "ready_timeout" in low:
+        return t("err_ready_timeout")
     if "every seat" in low or "table_full" in low:
         return f"{t('err_full')} ({error})"
     if "version" in low:

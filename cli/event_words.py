@@ -38,6 +38,7 @@ from chkobba_p2p import (
     OnionPublished,
     PortMapped,
     PortMapUnavailable,
+    ReadyLapsed,
     RedealEvent,
     RematchAnswer,
     RematchOffered,
@@ -322,6 +323,15 @@ def _(ev: Lobby, vp: Viewpoint) -> None:
 def _(ev: LeftLobby, vp: Viewpoint) -> None:
     if isinstance(vp, PanelVoice):
         vp.add(("class:warn", vp.view.t("ev_left_lobby", name=safe_text(ev.name))))
+
+
+@narrate.register(ReadyLapsed)
+def _(ev: ReadyLapsed, vp: Viewpoint) -> None:
+    if isinstance(vp, PanelVoice):
+        vp.add(("class:warn", vp.view.t("ev_ready_lapsed", name=safe_text(ev.name),
+                                        seconds=ev.waited)))
+    elif isinstance(vp, HeadlessVoice):  # a seat the ready check freed: always said
+        vp.line(_ENGLISH("ev_ready_lapsed", name=safe_text(ev.name), seconds=ev.waited))
 
 
 @narrate.register(Spectators)

@@ -168,6 +168,9 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "diamonds_word": ("{n} diamonds", "{n} carreaux"),
     "ev_watching": ("watching: {names}", "spectateurs : {names}"),
     "ev_left_lobby": ("{name} left the table", "{name} a quitté la table"),
+    "ev_ready_lapsed": ("{name} did not confirm within {seconds} s: the seat is free again",
+                        "{name} n'a pas confirmé en {seconds} s : la place est de nouveau "
+                        "libre"),
     "ev_seated": ("{name} takes a seat", "{name} prend place"),
     "nobody_watching": ("nobody", "personne"),
     "waiting_for": ("waiting for {name}…", "on attend {name}…"),
@@ -684,6 +687,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "err_full": ("the table is full", "la table est complète"),
     "err_seat_refused": ("the host freed your seat and refuses your key at this table",
                          "l'hôte a libéré votre place et refuse votre clé à cette table"),
+    "err_ready_timeout": ("you did not confirm the table in time, so the host freed your "
+                          "seat; join again and press Enter once the keys are checked",
+                          "vous n'avez pas confirmé la table à temps, l'hôte a libéré votre "
+                          "place ; rejoignez-la et appuyez sur Entrée une fois les clés "
+                          "vérifiées"),
     "err_version": ("version mismatch: update chkobba on one side",
                     "versions incompatibles : mettez chkobba à jour d'un côté"),
     "lobby_you": ("you", "vous"),

@@ -170,7 +170,8 @@ def _identity(path: str | None, table: str) -> tuple[Identity, Path | None]:
 
 
 def _timeouts(args: argparse.Namespace) -> Timeouts:
-    return Timeouts(reconnect=args.reconnect_timeout, turn=args.turn_timeout)
+    return Timeouts(reconnect=args.reconnect_timeout, turn=args.turn_timeout,
+                    ready=getattr(args, "ready_wait", 60.0))  # a host's only
 
 
 def _report(outcome: Outcome, told_log: bool = False) -> int:
@@ -209,6 +210,9 @@ def host_args_error(args: argparse.Namespace) -> str | None:
     """Why ``chkobba host`` cannot listen as asked (a bad ``--port``, a port in use or
     privileged, a ``--bind`` address this machine lacks), as one sentence; None if it
     can.  Checked before anything starts (the terminal client's screen included)."""
+    if getattr(args, "allow", None) and args.bots:
+        # Local bots make their keys as they start: none could be on the list.
+        return "--allow admits only the keys it names: it cannot be used with --bots"
     try:
         parse_port(args.port, allow_zero=True)
         check_listen(args.bind, args.port)
@@ -249,6 +253,7 @@ def cmd_host(args: argparse.Namespace) -> int:
                         shuffle_proofs=not getattr(args, "no_shuffle_proofs", False),
                         spectators=args.spectators,
                         timeouts=_timeouts(args),
+                        admits=tuple(args.allow) if args.allow else None,
                         # A crashed host resumes only where its peers can find it again.
                         state_path=state if args.port else None)
     if tor is not None:

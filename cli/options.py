@@ -108,6 +108,26 @@ def _spectator_count(text: str) -> int:
     return n
 
 
+def _fingerprint(text: str) -> str:
+    from chkobba_p2p import AddressError, parse_fingerprint
+
+    try:
+        return parse_fingerprint(text)
+    except AddressError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def _ready_wait(text: str) -> float | None:
+    """``--ready-wait``: seconds, 0 for no limit (None)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not math.isfinite(value) or value < 0:
+        raise argparse.ArgumentTypeError(f"0 or more seconds, not {text}")
+    return value or None
+
+
 def add_tor_options(p: argparse.ArgumentParser, *, host: bool = False) -> None:
     """``--tor`` (a host's), ``--tor-control``, ``--tor-socks``, ``--tor-wait`` and
     ``--tor-cookie``
@@ -168,6 +188,14 @@ def add_host_options(p: argparse.ArgumentParser) -> None:
                    help=f"let up to N people watch with 'chkobba watch' (0..{MAX_SPECTATORS}; "
                         "default 0: no spectators). Shown in the lobby and the LAN "
                         "announcement; the players see who is watching")
+    p.add_argument("--allow", action="append", type=_fingerprint, default=None,
+                   metavar="FINGERPRINT",
+                   help="only the player with this key fingerprint may take a seat "
+                        "(repeatable; default: anyone). For a host with nobody to free a "
+                        "seat (--headless), or friends whose keys you know")
+    p.add_argument("--ready-wait", type=_ready_wait, default=60.0, metavar="SECONDS",
+                   help="a player who has not confirmed the full table after this long "
+                        "loses the seat and may join again (default 60; 0: no limit)")
     p.add_argument("--no-shuffle-proofs", action="store_true",
                    help="shuffles without zero-knowledge proofs (faster; a stacked deck "
                         "is then caught only at the end-of-hand audit)")

@@ -202,7 +202,8 @@ def cmd_host(args: argparse.Namespace) -> int:
                         shuffle_proofs=not args.no_shuffle_proofs,
                         spectators=args.spectators,
                         timeouts=Timeouts(reconnect=args.reconnect_timeout,
-                                          turn=args.turn_timeout),
+                                          turn=args.turn_timeout, ready=args.ready_wait),
+                        admits=tuple(args.allow) if args.allow else None,
                         # With port 0 the port changes at each run: nobody could find
                         # a resumed table there.
                         state_path=state if args.port else None)

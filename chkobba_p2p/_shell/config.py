@@ -30,7 +30,9 @@ class Timeouts:
     seat may hold the floor at one move.  No seat delays a match by more than
     ``turn + reconnect`` at one move (PROTOCOL.md 12).  ``announce``: the least time
     between two announcements of who is watching, sent by a host or shown by a joiner
-    (PROTOCOL.md 18; ``link.spectators.ANNOUNCE_WINDOW``)."""
+    (PROTOCOL.md 18; ``link.spectators.ANNOUNCE_WINDOW``).  ``ready``: at a host, how
+    long a full table's ready check waits for each joiner's confirmation before freeing
+    the seats still unconfirmed (PROTOCOL.md 5.3; None: forever)."""
 
     handshake: float = 10.0
     frame: float = 10.0
@@ -38,6 +40,7 @@ class Timeouts:
     reconnect: float = 120.0
     turn: float = 900.0
     announce: float = 5.0
+    ready: float | None = 60.0
 
 
 @dataclass
@@ -62,6 +65,10 @@ class HostConfig:
     #: How many spectators may watch at once (``chkobba watch``); 0: none (the default).
     spectators: int = 0
     timeouts: Timeouts = field(default_factory=Timeouts)
+    #: The only key fingerprints (as :func:`fingerprint` writes them) that may take a
+    #: seat; any other key is refused ``seat_refused`` (PROTOCOL.md 5.3).  None: anyone.
+    #: For a host with no person to free a seat (headless), or friends known beforehand.
+    admits: tuple[str, ...] | None = None
     #: Where to keep the resume state (with a persistent identity and a fixed port, a
     #: crashed host restarts its game); None: no crash resume.
     state_path: Path | None = None

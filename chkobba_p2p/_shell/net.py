@@ -91,7 +91,10 @@ class HostPeer(PeerShell):
                               Limits(move=self.timeouts.turn, allowance=self.timeouts.reconnect),
                               spectator_limit=config.spectators,
                               announce=self.timeouts.announce,
-                              is_closed=lambda link: link.closed)
+                              is_closed=lambda link: link.closed,
+                              ready_wait=self.timeouts.ready,
+                              admits=None if config.admits is None
+                              else frozenset(config.admits))
         self.core.defer_work = True  # the proof work runs in our worker (PeerShell)
         self.proof_thread = config.proof_thread
         self.away_message = lm.Away(0).to_wire()

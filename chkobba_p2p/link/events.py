@@ -37,6 +37,7 @@ __all__ = [
     "RematchOffered",
     "Lobby",
     "LeftLobby",
+    "ReadyLapsed",
     "Spectators",
     "Chat",
     "Notice",
@@ -191,6 +192,17 @@ class LeftLobby(LinkEvent):
 
     seat: int
     name: str
+
+
+@dataclass(frozen=True)
+class ReadyLapsed(LinkEvent):
+    """At the host, before the game: the player at ``seat`` (``name``) did not confirm the
+    full table within the ready check (``waited`` seconds); its seat was freed (its
+    connection told ``ready_timeout``), and its key may come back (PROTOCOL.md 5.3)."""
+
+    seat: int
+    name: str
+    waited: int
 
 
 @dataclass(frozen=True)

@@ -115,6 +115,9 @@ class Lobby:
         #: Keys the host's person freed from a seat: refused at this table from then on
         #: (a stranger who took a friend's seat, PROTOCOL.md 5.3).
         self.refused: set[bytes] = set()
+        #: The only key fingerprints that may take a seat (a host that takes no commands,
+        #: or that knows its friends' keys beforehand); None: anyone (PROTOCOL.md 5.3).
+        self.admits: frozenset[str] | None = None
 
     @property
     def full(self) -> bool:
@@ -133,7 +136,8 @@ class Lobby:
         ``caps``: what its hello announced."""
         if self.seat_of(key) is not None:
             raise ProtocolError(ErrorCode.ALREADY_SEATED)
-        if key in self.refused:
+        if key in self.refused or (self.admits is not None
+                                   and wire.fingerprint(key) not in self.admits):
             raise ProtocolError(ErrorCode.SEAT_REFUSED)
         for i, s in enumerate(self.seats):
             if s is None:

@@ -38,6 +38,7 @@ from .events import (
     Chat,
     LeftLobby,
     Lobby,
+    ReadyLapsed,
     RematchAnswer,
     Restored,
     Resumed,
@@ -52,7 +53,7 @@ from .spectators import Announcement, SpectatorAnnouncer
 from .states import HOST, LinkStateError, after_event, next_state
 
 __all__ = ["HostTable", "Started", "SeatsMoved", "SEAT_MESSAGES", "SPECTATOR_MESSAGES",
-           "WATCH_PERIOD"]
+           "WATCH_PERIOD", "READY_WAIT"]
 
 #: Seconds between the countdowns of dropped seats (and between the clock checks when
 #: nothing is due sooner).
@@ -83,6 +84,12 @@ SPECTATOR_MESSAGES = frozenset(HOST.table["WATCHING"]) - {"error"}
 #: link that stays up.
 DISPUTE_WAIT = 2 * CLOCK_TOLERANCE
 
+#: How long a full table's ready check waits for each joiner's confirmation before the
+#: seats still unconfirmed are freed (PROTOCOL.md 5.3): time enough to read four groups
+#: of a fingerprint aloud, short enough that a stranger who took a friend's seat and
+#: answers pings cannot hold it for long.
+READY_WAIT = 60.0
+
 
 class HostTable(SeatCore[C]):
     """Seat 0's table: seats, spectators, clocks, chat and rematch, as decisions.
@@ -90,16 +97,20 @@ class HostTable(SeatCore[C]):
     ``is_closed(conn)`` tells whether the shell's connection is already closing (a dead
     one not yet noticed); ``limits`` are the move limit and allowance the host enforces;
     ``announce`` the spectator news window; ``spectator_limit`` the places for
-    spectators."""
+    spectators; ``ready_wait`` how long the ready check waits for a joiner's confirmation
+    before its seat is freed (None: forever); ``admits`` the only key fingerprints that
+    may take a seat (None: anyone; any other key is refused ``seat_refused``)."""
 
     def __init__(self, identity: Identity, name: str, rules: Ruleset, players: int,
                  shuffle_proofs: bool, limits: Limits, *, spectator_limit: int = 0,
                  announce: float = 5.0, is_closed: Callable[[C], bool] = lambda c: False,
-                 ) -> None:
+                 ready_wait: float | None = READY_WAIT,
+                 admits: frozenset[str] | None = None) -> None:
         super().__init__(limits)
         self.identity = identity
         self.name = name
         self.lobby = SeatLobby(identity, name, rules, players, shuffle_proofs)
+        self.lobby.admits = admits
         self.spectator_limit = spectator_limit
         self.is_closed = is_closed
         self.links: dict[int, C] = {}
@@ -140,6 +151,10 @@ class HostTable(SeatCore[C]):
         #: (SEATED, IN_GAME once the genesis is made): what it may send is what its
         #: state's row reads, and anything else is refused with that table's code.
         self.conn_states: dict[C, str] = {}
+        self.ready_wait = ready_wait
+        #: The ready check under way: the seating it is for, and when the joiners that
+        #: have not confirmed it by then lose their seats (PROTOCOL.md 5.3).
+        self._ready_check: tuple[int, float] | None = None
 
     # -- the handshake -------------------------------------------------------------------
 
@@ -435,6 +450,29 @@ class HostTable(SeatCore[C]):
         self._lobby_changed(now)
         return True
 
+    def _ready_lapsed(self, now: float) -> None:
+        """The ready check's time is up (PROTOCOL.md 5.3): every joiner that must confirm
+        and has not is freed, told ``ready_timeout``.  Its key is not refused: a friend
+        who was slow may come back; a stranger holding a friend's seat loses it."""
+        self._ready_check = None
+        waited = math.ceil(self.ready_wait or 0)
+        lapsed = [s for s in range(1, self.lobby.players)
+                  if self.lobby.seats[s] is not None and self.lobby.confirms(s)
+                  and s not in self.lobby.ready]
+        for seat in lapsed:
+            taken = self.lobby.seats[seat]
+            assert taken is not None
+            self.lobby.leave(seat)
+            conn = self.links.pop(seat, None)
+            if conn is not None:
+                self._freed.add(conn)
+                self._buckets.pop(conn, None)
+                self.out.append(Close(conn, ErrorCode.READY_TIMEOUT,
+                                      f"no confirmation within {waited} s"))
+            self.out.append(Emit(ReadyLapsed(seat, taken.name, waited)))
+        if lapsed:
+            self._lobby_changed(now)
+
     def confirmed(self, seating: int, now: float) -> None:
         """The host's own person confirmed ``seating`` (the ready check)."""
         if self.lobby.mark_ready(0, seating):
@@ -459,11 +497,16 @@ class HostTable(SeatCore[C]):
         if self.session is not None:
             return
         if not lobby.full:
+            self._ready_check = None
             self.cancel_ask()
         elif not lobby.all_ready:
+            if self.ready_wait is not None and (self._ready_check is None
+                                                or self._ready_check[0] != lobby.seating):
+                self._ready_check = (lobby.seating, now + self.ready_wait)
             if 0 not in lobby.ready:
                 self.ask_ready(event)
         else:
+            self._ready_check = None
             self.cancel_ask()
             self.session, genesis = Session.create(self.identity, lobby.table())
             for conn, state in self.conn_states.items():
@@ -521,7 +564,8 @@ class HostTable(SeatCore[C]):
 
     def next_wake(self, now: float) -> float:
         """When :meth:`tick` has something to do next (at the latest a period from
-        now): a clock's deadline, the next countdown, the pending spectator news."""
+        now): a clock's deadline, the next countdown, the pending spectator news, the end
+        of the ready check's wait."""
         wake = max(now, self._next_watch) if self._next_watch > now else \
             now + self._period()
         if self.clock is not None and not self.finished:
@@ -533,6 +577,8 @@ class HostTable(SeatCore[C]):
         due = self.announcer.due
         if due is not None:
             wake = min(wake, due)
+        if self.session is None and self._ready_check is not None:
+            wake = min(wake, max(now, self._ready_check[1]))
         return wake
 
     def _period(self) -> float:
@@ -542,10 +588,13 @@ class HostTable(SeatCore[C]):
         """The clocks (PROTOCOL.md 12): the end of the game, with a signed record, when
         the seat that owes the next message runs out of time (its move clock, or its
         allowance while away), countdowns for dropped seats once a period; and the
-        spectator news that is due.  The host times out its own seat too, so that every
-        log records the same verdict."""
+        spectator news that is due; in the lobby, the end of the ready check's wait
+        (PROTOCOL.md 5.3).  The host times out its own seat too, so that every log
+        records the same verdict."""
         self._show_spectators(self.announcer.tick(now))
         s, clock = self.session, self.clock
+        if s is None and self._ready_check is not None and now >= self._ready_check[1]:
+            self._ready_lapsed(now)
         if s is None or s.finished or clock is None or self.finished:
             self._next_watch = now + self._period()
             return

@@ -134,6 +134,7 @@ class ErrorCode(enum.IntEnum):
     HANDSHAKE_TIMEOUT = 205
     SPECTATORS_CLOSED = 206
     SEAT_REFUSED = 207
+    READY_TIMEOUT = 208
     BAD_SIGNATURE = 300
     BAD_CHAIN = 301
     OUT_OF_TURN = 302
@@ -179,6 +180,7 @@ _SENTENCES = {
     ErrorCode.HANDSHAKE_TIMEOUT: "the handshake did not complete in time",
     ErrorCode.SPECTATORS_CLOSED: "this table admits no (more) spectators",
     ErrorCode.SEAT_REFUSED: "the host freed this seat and refuses this identity at its table",
+    ErrorCode.READY_TIMEOUT: "this seat did not confirm the table within the ready check",
     ErrorCode.BAD_SIGNATURE: "a signed entry's signature does not verify",
     ErrorCode.BAD_CHAIN: "a signed entry does not extend the transcript (prev differs)",
     ErrorCode.OUT_OF_TURN: "a signed entry from a seat that does not hold the floor",

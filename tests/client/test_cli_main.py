@@ -274,3 +274,37 @@ def test_options_that_look_alike_say_what_they_mean(capsys):
             assert "At a host's table the host's value applies" in said, (name, said)
     # The host's own are the table's: no such words there.
     assert "the host's value applies" not in option("host", "--turn-timeout")
+
+
+def test_host_allow_and_ready_wait_are_read_and_checked(capsys):
+    """Issue 42 item 5: ``--allow FINGERPRINT`` (repeatable, any case, dashes or not)
+    names the only keys that may sit; ``--ready-wait 0`` lifts the ready check's time;
+    ``--allow`` with local ``--bots`` (keys unknown beforehand) is refused in one line."""
+    import argparse
+
+    from chkobba_cli.main import build_parser
+    from chkobba_cli.net import host_args_error
+
+    parser = build_parser("host")
+    args = parser.parse_args(["host", "--allow", "2935C4F7816CA26C",
+                              "--allow", "aaaa-bbbb-cccc-dddd", "--ready-wait", "0"])
+    assert args.allow == ["2935-c4f7-816c-a26c", "aaaa-bbbb-cccc-dddd"]
+    assert args.ready_wait is None
+    assert parser.parse_args(["host"]).ready_wait == 60.0
+    assert parser.parse_args(["host"]).allow is None
+    for bad in (["--allow", "2935-c4f7"], ["--ready-wait", "-1"], ["--ready-wait", "nan"]):
+        with pytest.raises(SystemExit):
+            parser.parse_args(["host", *bad])
+    capsys.readouterr()
+    both = argparse.Namespace(**{**vars(parser.parse_args(
+        ["host", "--port", "0", "--allow", "2935c4f7816ca26c", "--bots", "1"]))})
+    assert "--bots" in (host_args_error(both) or "")
+
+
+def test_the_headless_host_says_who_the_ready_check_freed_even_when_quiet(capsys):
+    from chkobba_cli.net import Narrator
+    from chkobba_p2p import ReadyLapsed
+
+    Narrator(quiet=True).on_event(ReadyLapsed(1, "mallory", 60))
+    assert capsys.readouterr().out == \
+        "mallory did not confirm within 60 s: the seat is free again\n"

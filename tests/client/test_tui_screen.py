@@ -635,6 +635,32 @@ def test_a_joiner_sent_away_by_the_host_is_told_so_in_its_words(lang):
     assert ("refuses your key" in said) if lang == "en" else ("refuse votre clé" in said)
 
 
+
+@pytest.mark.parametrize("lang, host_line, joiner_word", [
+    ("en", "mallory did not confirm within 60 s: the seat is free again", "join again"),
+    ("fr", "mallory n'a pas confirmé en 60 s : la place est de nouveau libre", "rejoignez"),
+])
+def test_a_seat_the_ready_check_freed_is_worded_on_both_screens(app_session, lang,
+                                                                host_line, joiner_word):
+    """Issue 42 item 5: the host's events panel says who lost the seat and why; the
+    joiner is told it was too slow and may come back (not that its key is refused)."""
+    from chkobba_cli.ending import explain
+    from chkobba_cli.i18n import Translator
+    from chkobba_p2p import ReadyLapsed
+    from chkobba_p2p.wire.codec import ErrorCode
+
+    ui = TuiApp(kind="host", lang=lang, seat=0, players=2)
+    ui.size = (24, 80)
+    ui.on_event(ReadyLapsed(1, "mallory", 60))
+    panel = " ".join(_text(ui._events_text()).split())
+    assert host_line in panel, panel
+    t = Translator(lang)
+    said = explain("the host ended our connection before the game started "
+                   f"(ready_timeout: {ErrorCode.READY_TIMEOUT.sentence})", t)
+    assert said == t("err_ready_timeout") and joiner_word in said
+    assert said != t("err_seat_refused")
+
+
 @pytest.mark.parametrize("lang, how, capture, cut", [
     ("en", "How to play", "table cards that add up to its value",
      "Place it (p): it goes face up on the table"),
