@@ -21,7 +21,6 @@ from chkobba_p2p.observe.history import (
     record_against,
     series,
 )
-from chkobba_p2p.observe.rating import Rating, Result, glicko2_update
 
 
 @pytest.fixture(scope="session")
@@ -175,6 +174,22 @@ def test_the_cache_is_bounded(folder, tmp_path):
     assert len(AuditCache(tmp_path / "history.json").load().entries) == 3
 
 
+def _redate(data: bytes, minutes: int) -> bytes:
+    """The log with its (unsigned) header's date moved by ``minutes`` from 2026-01-01."""
+    import datetime
+
+    from chkobba_p2p.wire import codec as wire
+    from chkobba_p2p.wire.logfile import MAGIC
+
+    start = len(MAGIC)
+    n = int.from_bytes(data[start:start + 4], "big")
+    header = wire.decode(data[start + 4:start + 4 + n])
+    when = datetime.datetime(2026, 1, 1, tzinfo=datetime.UTC) \
+        + datetime.timedelta(minutes=minutes)
+    header["created"] = when.isoformat(timespec="seconds")
+    return MAGIC + wire.frame(wire.encode(header)) + data[start + 4 + n:]
+
+
 def test_ratings_are_the_same_every_time_and_ignore_what_does_not_count(folder, indexed,
                                                                         tmp_path):
     path, expected = folder
@@ -188,14 +203,22 @@ def test_ratings_are_the_same_every_time_and_ignore_what_does_not_count(folder, 
     for name in ("tampered.chklog", "aborted.chklog", "junk.chklog"):
         (clean / name).unlink()
     assert ratings(games(index_logs(clean))) == one
-    # The 2-player pool is the paper's update applied match by match, oldest first.
-    counted = sorted({(e.date, e.winner) for e in expected
-                      if e.players == 2 and e.winner is not None})
-    a, s = Rating(), Rating()
-    for _, winner in counted:
-        a, s = (glicko2_update(a, [Result(s.rating, s.rd, float(winner == 0))]),
-                glicko2_update(s, [Result(a.rating, a.rd, float(winner == 1))]))
-    assert one[2][AMEL.public] == a and one[2][SAMI.public] == s
+    # Every header's date (unsigned: the supplier's word) reversed: not a rating moves
+    # (issue 42, case 3).
+    redated = tmp_path / "redated"
+    redated.mkdir()
+    for i, src in enumerate(sorted(clean.glob("*.chklog"))):
+        (redated / src.name).write_bytes(_redate(src.read_bytes(), -i))
+    again = games(index_logs(redated))
+    assert sorted(g.date for g in again) != sorted(g.date for g in games(logs))
+    assert ratings(again) == one
+    # The winner of more 2-player matches is ahead.
+    counted = {(e.date, e.winner) for e in expected
+               if e.players == 2 and e.winner is not None}
+    won = sum(1 for _, w in counted if w == 0)
+    lost = len(counted) - won
+    assert won != lost
+    assert (one[2][AMEL.public].rating > one[2][SAMI.public].rating) == (won > lost)
     assert set(one[4]) == {AMEL.public, SAMI.public, BILEL.public, DORA.public}
     assert names_by_key(games(logs))[AMEL.public] == "amel"
 
