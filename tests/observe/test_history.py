@@ -10,6 +10,8 @@ import re
 import shutil
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from support.history import AMEL, BILEL, DORA, SAMI, build, side
 
 from chkobba_p2p.observe.audit import INVALID, VALID
@@ -672,3 +674,29 @@ def test_the_ratings_say_who_is_unrated_for_this_viewer_in_english_and_french(
     assert not any(r["unrated"] or r["unmet"] for n in ("2", "4") for r in pools[n])
     _, text, _ = _cli(capsys, "--ratings", str(path), "--lang", "en")
     assert "UNRATED:" not in text and "a key you met" in text
+
+
+_CAST = [Seat(n, k) for n, k in (("amel", AMEL.public), ("sami", SAMI.public),
+                                  ("bilel", BILEL.public), ("dora", DORA.public))]
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.tuples(st.permutations(range(4)), st.integers(0, 1)), min_size=1,
+                max_size=12), st.data())
+def test_the_same_logs_in_any_order_with_any_header_dates_rate_the_same(played, data):
+    """Issue 42, case 3: the supplier of the logs chooses their order and their header
+    dates (unsigned); neither moves a rating, nor a standing."""
+    from chkobba_p2p.observe.history import Log, standings
+
+    def logs(dates):
+        return [Log(f"g{i}.chklog", f"g{i}", d, f"g{i}", 2,
+                    (_CAST[order[0]], _CAST[order[1]]), VALID, None, "", "points", w,
+                    (21, 9), 20, None, None, (0, 1))
+                for i, ((order, w), d) in enumerate(zip(played, dates, strict=True))]
+
+    date = st.datetimes().map(lambda d: d.isoformat()) | st.text(max_size=12)
+    first = logs(data.draw(st.lists(date, min_size=len(played), max_size=len(played))))
+    second = data.draw(st.permutations(
+        logs(data.draw(st.lists(date, min_size=len(played), max_size=len(played))))))
+    assert ratings(games(second)) == ratings(games(first))
+    assert standings(games(second), [AMEL.public]) == standings(games(first), [AMEL.public])
