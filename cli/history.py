@@ -22,15 +22,16 @@ from chkobba_p2p.observe.history import (
     AuditCache,
     Game,
     Seat,
+    Standing,
     disputes,
     games,
     index_logs,
     names_by_key,
     parse_date,
-    ratings,
     record_against,
+    standings,
 )
-from chkobba_p2p.observe.rating import POOLS, Rating, nearest_level
+from chkobba_p2p.observe.rating import POOLS, nearest_level
 from chkobba_p2p.text import safe_text
 
 from .i18n import Translator, detect_lang
@@ -180,28 +181,30 @@ def _width() -> int:
     return max(40, shutil.get_terminal_size((80, 24)).columns - 1)
 
 
-def rating_rows(gs: list[Game], bots: bool = False
-                ) -> dict[int, list[tuple[bytes, str, Rating]]]:
+def rating_rows(gs: list[Game], bots: bool = False, mine: list[bytes] | None = None
+                ) -> dict[int, list[tuple[bytes, str, Standing]]]:
+    """Each pool's rows, the ratings read by the viewer (``mine``: its own keys); an
+    unrated row (mostly keys the viewer never met) comes after every rated one."""
     names = names_by_key(gs)
-    pools = ratings(gs, bots)
-    out: dict[int, list[tuple[bytes, str, Rating]]] = {}
+    pools = standings(gs, mine or [], bots)
+    out: dict[int, list[tuple[bytes, str, Standing]]] = {}
     for n in POOLS:
         rows = [(k, names.get(k, "?"), r) for k, r in pools.get(n, {}).items()]
-        rows.sort(key=lambda x: (-x[2].rating, x[1], x[0]))
+        rows.sort(key=lambda x: (x[2].unrated, -x[2].rating.rating, x[1], x[0]))
         out[n] = rows
     return out
 
 
-def show_ratings(gs: list[Game], t: Translator) -> None:
+def show_ratings(gs: list[Game], t: Translator, mine: list[bytes] | None = None) -> None:
     argued = disputes(gs)
-    for n, rows in rating_rows(gs).items():
+    for n, rows in rating_rows(gs, mine=mine).items():
         _out(t("hi_ratings", n=n))
         if not rows:
             _out("  " + t("hi_no_ratings"))
         _rating_lines(rows, t, bots=False)
     # Games with a bot's key at the table, rated apart (anyone can sit under a bot's
     # public key): how each plays against the bots, the levels as anchors.
-    against = {n: rows for n, rows in rating_rows(gs, bots=True).items() if rows}
+    against = {n: rows for n, rows in rating_rows(gs, True, mine).items() if rows}
     if against:
         for line in textwrap.wrap(t("hi_bots_head"), _width(), subsequent_indent="  ",
                                   break_long_words=False):
@@ -216,45 +219,68 @@ def show_ratings(gs: list[Game], t: Translator) -> None:
         _out(t("hi_disputes_head"))
         for key, n in sorted(argued.items(), key=lambda kv: (-kv[1], names.get(kv[0], ""))):
             _out(f"  {n:>4}  {who(Seat(names.get(key, '?'), key), t)}")
+    for line in textwrap.wrap(t("hi_met_note"), _width(), break_long_words=False):
+        _out(line)
     _out(t("hi_ratings_note"))
 
 
-def _rating_lines(rows: list[tuple[bytes, str, Rating]], t: Translator, *,
+def _rating_lines(rows: list[tuple[bytes, str, Standing]], t: Translator, *,
                   bots: bool) -> None:
-    for key, name, r in rows:
+    for key, name, st in rows:
+        r = st.rating
         seat = Seat(name, key)
         if r.anchor is not None:
-            _out(f"  {r.show():>6}         {who(seat, t)}  {t('hi_anchor')}")
+            _out(f"  {r.show():>7}         {who(seat, t)}  {t('hi_anchor')}")
             continue
         games = t('hi_games' if r.games != 1 else 'hi_games_1', n=r.games)
         # A level is a measure only where the levels themselves are rated: against the
-        # bots (among people, no anchor is in the pool).
-        about = f", {t('hi_about', level=nearest_level(r.rating))}" if bots else ""
-        _out(f"  {r.show():>6}  ±{round(r.rd):<4}  {who(seat, t)}  {games}{about}")
+        # bots (among people, no anchor is in the pool), and never of an unrated row.
+        about = f", {t('hi_about', level=nearest_level(r.rating))}" \
+            if bots and not st.unrated else ""
+        # How much of the rating rests on keys the viewer cannot vouch for (issue 42):
+        # sock puppets and a level's public key sat under by anyone.
+        if st.unrated:
+            why = f", {t('hi_unrated', n=st.unmet, games=st.games, pct=_pct(st))}"
+            if st.isolated:
+                why += t("hi_unrated_alone", n=st.isolated)  # its own separator
+        elif st.unmet:
+            why = f", {t('hi_unmet', n=st.unmet, pct=_pct(st))}"
+        else:
+            why = ""
+        # An unrated number in brackets: shown, never read as a rank.
+        shown = f"({r.show()})" if st.unrated else r.show()
+        _out(f"  {shown:>7}  ±{round(r.rd):<4}  {who(seat, t)}  {games}{about}{why}")
+
+
+def _pct(st: Standing) -> int:
+    return round(100 * st.unmet_share)
 
 
 def fingerprint_of(key: bytes) -> str:
     return Seat("", key).fingerprint
 
 
-def ratings_json(gs: list[Game]) -> dict[str, Any]:
+def ratings_json(gs: list[Game], mine: list[bytes] | None = None) -> dict[str, Any]:
     """``{"2": [...], "3": [...], "4": [...], "bots": {"2": [...], ...}}``: the pools
-    between people, and apart, those of the games with a bot's key at the table."""
-    out = _pools_json(gs, bots=False)
-    out["bots"] = _pools_json(gs, bots=True)
+    between people, and apart, those of the games with a bot's key at the table; each
+    row with ``unmet`` (its matches against keys the viewer never met), ``isolated``
+    (against keys that sat with nobody else) and ``unrated``."""
+    out = _pools_json(gs, bots=False, mine=mine)
+    out["bots"] = _pools_json(gs, bots=True, mine=mine)
     return out
 
 
-def _pools_json(gs: list[Game], *, bots: bool) -> dict[str, Any]:
+def _pools_json(gs: list[Game], *, bots: bool, mine: list[bytes] | None) -> dict[str, Any]:
     argued = disputes(gs)
     out: dict[str, Any] = {}
-    for n, rows in rating_rows(gs, bots).items():
+    for n, rows in rating_rows(gs, bots, mine).items():
         out[str(n)] = [{"key": k.hex(), "fingerprint": fingerprint_of(k), "name": name,
-                        "rating": r.rating, "rd": r.rd,
-                        "volatility": r.volatility, "games": r.games,
-                        "provisional": r.provisional, "anchor": r.anchor,
+                        "rating": s.rating.rating, "rd": s.rating.rd,
+                        "volatility": s.rating.volatility, "games": s.rating.games,
+                        "provisional": s.rating.provisional, "anchor": s.rating.anchor,
+                        "unmet": s.unmet, "isolated": s.isolated, "unrated": s.unrated,
                         "disputes": argued.get(k, 0),
-                        "shown": r.show()} for k, name, r in rows]
+                        "shown": s.rating.show()} for k, name, s in rows]
     return out
 
 
@@ -288,9 +314,9 @@ def run(args: argparse.Namespace) -> int:
     gs = games(logs)
     if args.ratings is not None:
         if args.json:
-            print(json.dumps(ratings_json(gs), ensure_ascii=False, indent=1))
+            print(json.dumps(ratings_json(gs, own_keys()), ensure_ascii=False, indent=1))
         else:
-            show_ratings(gs, t)
+            show_ratings(gs, t, own_keys())
         return EXIT_OK
     shown = [g for g in gs if matches_filter(g, args, since)]
     if args.json:

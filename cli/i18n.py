@@ -921,6 +921,23 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "hi_about": ("about {level}", "environ {level}"),
     "hi_games": ("{n} matches", "{n} parties"),
     "hi_games_1": ("1 match", "1 partie"),
+    "hi_unmet": ("{n} of them against keys you never met ({pct}%)",
+                 "dont {n} contre des clés jamais rencontrées ({pct} %)"),
+    "hi_unrated": ("UNRATED: {n} of {games} against keys you never met ({pct}%)",
+                   "NON CLASSÉ : {n} sur {games} contre des clés jamais rencontrées "
+                   "({pct} %)"),
+    "hi_unrated_alone": ("; {n} of them against keys that sat with nobody else (one "
+                         "supplier's)", " ; dont {n} contre des clés qui n'ont joué avec "
+                         "personne d'autre (celles d'une seule source)"),
+    "hi_met_note": ("a key you met sat in a log your own key signed; a bot level's key "
+                    "counts only at tables you hosted (anyone can sit under it). A rating "
+                    "mostly against other keys is marked UNRATED, its number in brackets (they may "
+                    "be one person's puppets).",
+                    "une clé rencontrée a siégé dans un journal que votre propre clé a "
+                    "signé ; la clé d'un niveau de robot ne compte qu'aux tables que vous "
+                    "avez ouvertes (n'importe qui peut s'asseoir sous elle). Un classement "
+                    "surtout contre d'autres clés est marqué NON CLASSÉ, son nombre entre "
+                    "parenthèses (ce peuvent être les prête-noms d'une seule personne)."),
     "hi_ratings_note": ("computed from the signed logs alone: the same logs give the same "
                         "ratings", "calculé à partir des seuls journaux signés : les mêmes "
                         "journaux donnent le même classement"),

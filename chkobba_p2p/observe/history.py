@@ -17,6 +17,15 @@ signature proves it, a loss on time).  Any other
 abort counts for nothing (one seat's word that another was too slow proves nothing), and
 so does every log that fails its audit: it is listed, with its reason, and excluded.  A
 tampered copy of a match does not erase a valid copy of it: the valid copy counts.
+
+Who vouches for a rating (:func:`standings`, issue 42): valid logs prove that a game was
+played as written, not who sat behind a key.  Anyone can mint 30 keys and beat them, or
+sit under a bot level's public key and lose.  So a rating is read by a viewer: a key the
+viewer met (seated in a log the viewer's own key signed) is somebody; a bot level's key
+is the level only at a table the viewer hosted.  A rating more than half of whose matches
+were against other keys is unrated, and says how much (and how many of those keys sat at
+no table without it).  The numbers themselves are everyone's: the same set of logs gives
+the same ratings to anyone, in any order, with any header dates (:mod:`.rating`).
 """
 
 from __future__ import annotations
@@ -66,6 +75,10 @@ __all__ = [
     "names_by_key",
     "against_bots",
     "disputes",
+    "UNMET_SHARE",
+    "Standing",
+    "met_keys",
+    "standings",
 ]
 
 #: A file in the folder that is not a log at all (its verdict).
@@ -618,7 +631,7 @@ def against_bots(game: Game) -> bool:
 
 
 def rated_matches(all_games: Iterable[Game], bots: bool = False) -> list[RatedMatch]:
-    """The counted matches as rating periods (ordered by date, then game id): those
+    """The counted matches to rate (a set: their order moves nothing): those
     between people (``bots`` False), or those with a bot's key at the table (True).  The
     two are rated apart: a bot's key is public, so anyone can sit under the expert's and
     lose to themselves; such games say how one plays against the bots, never how one
@@ -626,7 +639,9 @@ def rated_matches(all_games: Iterable[Game], bots: bool = False) -> list[RatedMa
     out = []
     for g in all_games:
         if g.counted and g.players in SHAPES and against_bots(g) == bots:
-            out.append(RatedMatch((g.date, g.log.game), g.players,
+            # No date in the order: the header's date is unsigned (the supplier's word),
+            # and the ratings are one batch of the set of matches (rating.py).
+            out.append(RatedMatch(("", g.log.game), g.players,
                                   tuple(s.key for s in g.seats), g.sides, g.log.winner,
                                   g.log.loser))
     return out
@@ -637,6 +652,91 @@ def ratings(all_games: Iterable[Game], bots: bool = False
     """Every identity's Glicko-2 rating per table size (:func:`rating.compute_ratings`),
     among people, or (``bots``) against the bots, whose levels are the anchors there."""
     return compute_ratings(rated_matches(all_games, bots))
+
+
+#: A rating more than this share of whose matches were against keys the viewer never met
+#: is unrated (shown, with the share, never ranked as if it meant something).
+UNMET_SHARE = 0.5
+
+
+@dataclass(frozen=True)
+class Standing:
+    """A rating as one viewer may read it (issue 42): ``games`` counted in the pool,
+    ``unmet`` of them against a key the viewer never met (or a bot's anchor at a table
+    the viewer did not host), ``isolated`` of those against unmet keys that sat at no
+    table without this one (keys that exist only in its own matches, one supplier's, as
+    sock puppets do).  ``unrated`` when more than :data:`UNMET_SHARE` of the games are
+    unmet: the rating may be puppets' work, and says how much of it is."""
+
+    rating: Rating
+    games: int = 0
+    unmet: int = 0
+    isolated: int = 0
+
+    @property
+    def unrated(self) -> bool:
+        if self.rating.anchor is not None or not self.games:
+            return False
+        return self.unmet > UNMET_SHARE * self.games
+
+    @property
+    def unmet_share(self) -> float:
+        return self.unmet / self.games if self.games else 0.0
+
+
+def met_keys(all_games: Iterable[Game], mine: Iterable[bytes]) -> tuple[set[bytes], set[str]]:
+    """What the viewer (``mine``: its own keys) vouches for: the keys seated in a log in
+    which one of its keys signed an entry (it sat with them: they are somebody), and the
+    game ids of the tables one of its keys hosted and signed (there, a bot level's key is
+    the viewer's own bot, not someone sitting under the level's public key)."""
+    own = set(mine)
+    keys: set[bytes] = set(own)
+    hosted: set[str] = set()
+    for g in all_games:
+        if g.log.verdict not in (VALID, INCOMPLETE):
+            continue
+        signed = [i for i, s in enumerate(g.seats) if s.key in own and i in g.log.signers]
+        if signed:
+            keys.update(s.key for s in g.seats if s.bot is None)
+            if 0 in signed:
+                hosted.add(g.log.game)
+    return keys, hosted
+
+
+def standings(all_games: Sequence[Game], mine: Iterable[bytes], bots: bool = False
+              ) -> dict[int, dict[bytes, Standing]]:
+    """:func:`ratings`, each with how much of it the viewer (``mine``) can vouch for
+    (:class:`Standing`).  The numbers are anyone's; what is unmet is the viewer's."""
+    met, hosted = met_keys(all_games, mine)
+    rated = [g for g in all_games
+             if g.counted and g.players in SHAPES and against_bots(g) == bots]
+    tables: dict[bytes, set[str]] = {}  # the matches each key sat at
+    for g in rated:
+        for s in g.seats:
+            tables.setdefault(s.key, set()).add(g.log.game)
+    counts: dict[tuple[int, bytes], list[int]] = {}
+    for g in rated:
+        for side in g.sides:
+            for seat in side:
+                key = g.seats[seat].key
+                others = [o.key for i, o in enumerate(g.seats) if i not in side]
+                unmet = any(bot_level(o) is not None and g.log.game not in hosted
+                            or bot_level(o) is None and o not in met for o in others)
+                # Unmet opponents that sat at no table without this key: they exist
+                # only in its own matches (one supplier's keys, as sock puppets are).
+                alone = unmet and all(bot_level(o) is None and o not in met
+                                      and tables[o] <= tables[key] for o in others)
+                c = counts.setdefault((g.players, key), [0, 0, 0])
+                c[0] += 1
+                c[1] += int(unmet)
+                c[2] += int(alone)
+    out: dict[int, dict[bytes, Standing]] = {}
+    for n, pool in ratings(rated, bots).items():
+        out[n] = {}
+        for key, r in pool.items():
+            played, far, lone = counts.get((n, key), [r.games, 0, 0])
+            out[n][key] = Standing(r, played, far, lone)
+    return out
 
 
 def names_by_key(all_games: Iterable[Game]) -> dict[bytes, str]:

@@ -4,16 +4,21 @@ a tampered log is listed with its reason and counts for nothing."""
 
 from __future__ import annotations
 
+import hashlib
 import json
+import re
 import shutil
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from support.history import AMEL, BILEL, DORA, SAMI, build, side
 
 from chkobba_p2p.observe.audit import INVALID, VALID
 from chkobba_p2p.observe.history import (
     UNREADABLE,
     AuditCache,
+    Seat,
     games,
     index_logs,
     names_by_key,
@@ -21,7 +26,6 @@ from chkobba_p2p.observe.history import (
     record_against,
     series,
 )
-from chkobba_p2p.observe.rating import Rating, Result, glicko2_update
 
 
 @pytest.fixture(scope="session")
@@ -175,6 +179,22 @@ def test_the_cache_is_bounded(folder, tmp_path):
     assert len(AuditCache(tmp_path / "history.json").load().entries) == 3
 
 
+def _redate(data: bytes, minutes: int) -> bytes:
+    """The log with its (unsigned) header's date moved by ``minutes`` from 2026-01-01."""
+    import datetime
+
+    from chkobba_p2p.wire import codec as wire
+    from chkobba_p2p.wire.logfile import MAGIC
+
+    start = len(MAGIC)
+    n = int.from_bytes(data[start:start + 4], "big")
+    header = wire.decode(data[start + 4:start + 4 + n])
+    when = datetime.datetime(2026, 1, 1, tzinfo=datetime.UTC) \
+        + datetime.timedelta(minutes=minutes)
+    header["created"] = when.isoformat(timespec="seconds")
+    return MAGIC + wire.frame(wire.encode(header)) + data[start + 4 + n:]
+
+
 def test_ratings_are_the_same_every_time_and_ignore_what_does_not_count(folder, indexed,
                                                                         tmp_path):
     path, expected = folder
@@ -188,14 +208,22 @@ def test_ratings_are_the_same_every_time_and_ignore_what_does_not_count(folder, 
     for name in ("tampered.chklog", "aborted.chklog", "junk.chklog"):
         (clean / name).unlink()
     assert ratings(games(index_logs(clean))) == one
-    # The 2-player pool is the paper's update applied match by match, oldest first.
-    counted = sorted({(e.date, e.winner) for e in expected
-                      if e.players == 2 and e.winner is not None})
-    a, s = Rating(), Rating()
-    for _, winner in counted:
-        a, s = (glicko2_update(a, [Result(s.rating, s.rd, float(winner == 0))]),
-                glicko2_update(s, [Result(a.rating, a.rd, float(winner == 1))]))
-    assert one[2][AMEL.public] == a and one[2][SAMI.public] == s
+    # Every header's date (unsigned: the supplier's word) reversed: not a rating moves
+    # (issue 42, case 3).
+    redated = tmp_path / "redated"
+    redated.mkdir()
+    for i, src in enumerate(sorted(clean.glob("*.chklog"))):
+        (redated / src.name).write_bytes(_redate(src.read_bytes(), -i))
+    again = games(index_logs(redated))
+    assert sorted(g.date for g in again) != sorted(g.date for g in games(logs))
+    assert ratings(again) == one
+    # The winner of more 2-player matches is ahead.
+    counted = {(e.date, e.winner) for e in expected
+               if e.players == 2 and e.winner is not None}
+    won = sum(1 for _, w in counted if w == 0)
+    lost = len(counted) - won
+    assert won != lost
+    assert (one[2][AMEL.public].rating > one[2][SAMI.public].rating) == (won > lost)
     assert set(one[4]) == {AMEL.public, SAMI.public, BILEL.public, DORA.public}
     assert names_by_key(games(logs))[AMEL.public] == "amel"
 
@@ -573,3 +601,103 @@ def test_games_against_a_bots_key_are_rated_apart_from_games_between_people(tmp_
     bots = ratings(gs, bots=True)
     assert set(bots[2]) == {AMEL.public, expert.public}
     assert bots[2][expert.public].anchor == "expert" and bots[2][AMEL.public].games == 3
+
+
+def _log(gid: str, a: Seat, b: Seat, winner: int, signers=(0, 1)):
+    from chkobba_p2p.observe.history import Log
+    return Log(f"{gid}.chklog", gid, "2026-05-01T20:00:00+00:00", gid, 2, (a, b), VALID,
+               None, "", "points", winner, (21, 9), 20, None, None, signers)
+
+
+def test_sock_puppets_and_a_farmed_anchor_are_unrated_with_their_share():
+    """Issue 42, case 1: 30 fresh keys each beaten once, and a level's public key beaten
+    at the farmer's own tables, rate the farmer for nobody: the viewer never met those
+    keys (met: seated in a log the viewer's key signed; a level's key: at a table the
+    viewer hosted), and the puppets sat with nobody else."""
+    from chkobba_p2p.lowlevel import Identity
+    from chkobba_p2p.observe.history import standings
+    from chkobba_p2p.observe.rating import bot_seed
+
+    me, farmer = Seat("me", AMEL.public), Seat("farmer", SAMI.public)
+    friend = Seat("friend", BILEL.public)
+    expert = Seat("expert", Identity.from_seed(bot_seed("expert", 1)).public)
+    puppets = [Seat(f"p{i}", Identity.from_seed(bytes([i + 1]) * 32).public)
+               for i in range(30)]
+    logs = [_log("met", me, farmer, 1), _log("friend", me, friend, 0),
+            _log("friend-farmer", friend, farmer, 1)]
+    logs += [_log(f"sock-{i}", farmer, p, 0) for i, p in enumerate(puppets)]
+    logs += [_log(f"farm-{i}", farmer, expert, 0) for i in range(5)]
+    logs += [_log(f"mine-{i}", me, expert, i % 2) for i in range(4)]  # me hosting
+    gs = games(logs)
+    people = standings(gs, [me.key])[2]
+    f = people[farmer.key]
+    assert (f.games, f.unmet, f.isolated) == (32, 30, 30) and f.unrated
+    assert f.unmet_share == 30 / 32
+    assert not people[me.key].unrated and people[me.key].unmet == 0
+    assert not people[friend.key].unrated
+    # A puppet itself: one match, against a key the viewer met: provisional, no more.
+    assert people[puppets[0].key].rating.provisional
+    # The puppeteer looking at its own folder met its puppets (it signed with them).
+    own = standings(gs, [farmer.key])[2][farmer.key]
+    assert (own.unmet, own.isolated, own.unrated) == (0, 0, False)
+    # A viewer who met nobody: me and friend are unmet too, but sat with others.
+    stranger = standings(gs, [])[2][farmer.key]
+    assert (stranger.unmet, stranger.isolated) == (32, 30)
+    # Against the bots: the expert counts at the viewer's own tables only.
+    bots = standings(gs, [me.key], bots=True)[2]
+    assert bots[farmer.key].unrated and bots[farmer.key].unmet == 5
+    assert not bots[me.key].unrated and bots[me.key].unmet == 0
+    assert not bots[expert.key].unrated and bots[expert.key].rating.anchor == "expert"
+    # The numbers are everyone's; only what is vouched for is the viewer's.
+    assert bots[farmer.key].rating == standings(gs, [], bots=True)[2][farmer.key].rating
+
+
+def test_the_ratings_say_who_is_unrated_for_this_viewer_in_english_and_french(
+        folder, own_cache, capsys, tmp_path, monkeypatch):
+    path, _ = folder
+    data = tmp_path / "data"
+    data.mkdir()
+    monkeypatch.setenv("CHKOBBA_DATA_DIR", str(data))
+    # Nobody's identity here: every key is one this viewer never met.
+    code, out, _ = _cli(capsys, "--ratings", str(path), "--json")
+    pools = json.loads(out)
+    assert code == 0 and all(r["unrated"] and r["unmet"] == r["games"] for r in pools["2"])
+    _, text, _ = _cli(capsys, "--ratings", str(path), "--lang", "fr")
+    assert re.search(r"NON CLASSÉ : \d+ sur \d+ contre des clés jamais rencontrées "
+                     r"\(100 %\)", text)
+    # amel's identity: amel signed with everyone in the folder, all are met.
+    key = data / "identity.key"
+    key.write_bytes(hashlib.sha256(b"history test/amel").digest())
+    key.chmod(0o600)
+    _, out, _ = _cli(capsys, "--ratings", str(path), "--json")
+    pools = json.loads(out)
+    assert {r["name"] for r in pools["2"]} == {"amel", "sami"}
+    assert not any(r["unrated"] or r["unmet"] for n in ("2", "4") for r in pools[n])
+    _, text, _ = _cli(capsys, "--ratings", str(path), "--lang", "en")
+    assert "UNRATED:" not in text and "a key you met" in text
+
+
+_CAST = [Seat(n, k) for n, k in (("amel", AMEL.public), ("sami", SAMI.public),
+                                  ("bilel", BILEL.public), ("dora", DORA.public))]
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.tuples(st.permutations(range(4)), st.integers(0, 1)), min_size=1,
+                max_size=12), st.data())
+def test_the_same_logs_in_any_order_with_any_header_dates_rate_the_same(played, data):
+    """Issue 42, case 3: the supplier of the logs chooses their order and their header
+    dates (unsigned); neither moves a rating, nor a standing."""
+    from chkobba_p2p.observe.history import Log, standings
+
+    def logs(dates):
+        return [Log(f"g{i}.chklog", f"g{i}", d, f"g{i}", 2,
+                    (_CAST[order[0]], _CAST[order[1]]), VALID, None, "", "points", w,
+                    (21, 9), 20, None, None, (0, 1))
+                for i, ((order, w), d) in enumerate(zip(played, dates, strict=True))]
+
+    date = st.datetimes().map(lambda d: d.isoformat()) | st.text(max_size=12)
+    first = logs(data.draw(st.lists(date, min_size=len(played), max_size=len(played))))
+    second = data.draw(st.permutations(
+        logs(data.draw(st.lists(date, min_size=len(played), max_size=len(played))))))
+    assert ratings(games(second)) == ratings(games(first))
+    assert standings(games(second), [AMEL.public]) == standings(games(first), [AMEL.public])

@@ -4,6 +4,8 @@ the order of matches."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from chkobba_p2p.observe.rating import (
     ANCHORS,
@@ -85,3 +87,63 @@ def test_a_bot_key_is_an_anchor_never_moved():
     assert pools[2][bot].anchor == "heuristic" and not pools[2][bot].provisional
     assert pools[2][me].rating > ANCHORS["heuristic"]
     assert nearest_level(ANCHORS["greedy"] + 1) == "greedy"
+
+
+def test_one_match_between_new_players_moves_both_as_the_papers_update_does():
+    a, b = _key(1), _key(2)
+    pools = compute_ratings([_match("g", 0, a, b)])
+    ra, rb = pools[2][a], pools[2][b]
+    paper = glicko2_update(Rating(), [Result(1500, DEFAULT_RD, 1.0)])
+    # Symmetric about 1500, the same way as the paper's update and no further.
+    assert ra.rating - 1500 == pytest.approx(1500 - rb.rating)
+    assert 1500 < ra.rating <= paper.rating and ra.rd == pytest.approx(rb.rd)
+
+
+def test_a_streak_weighs_the_same_early_or_late():
+    """Issue 42, case 3: rated period by period, a streak early or late moved a seat by
+    hundreds of points; as one batch, only what was won counts."""
+    a, b, c = _key(1), _key(2), _key(3)
+    wins = [_match(f"w{i}", 0, a, b) for i in range(6)]
+    losses = [_match(f"l{i}", 1, a, c) for i in range(6)]
+    early = compute_ratings([RatedMatch((f"2026-01-{i + 1:02}", m.order[1]), *_rest(m))
+                             for i, m in enumerate(wins + losses)])
+    late = compute_ratings([RatedMatch((f"2026-01-{i + 1:02}", m.order[1]), *_rest(m))
+                            for i, m in enumerate(losses + wins)])
+    assert early == late
+    assert early[2][b].rating < early[2][a].rating < early[2][c].rating
+
+
+def _rest(m: RatedMatch) -> tuple[int, tuple[bytes, ...], tuple[tuple[int, ...], ...],
+                                  int | None]:
+    return m.players, m.keys, m.sides, m.winner
+
+
+_PEOPLE = [_key(i) for i in range(1, 7)]
+_BOTS = [Identity.from_seed(bot_seed(lv, 1)).public for lv in ("greedy", "expert")]
+
+
+@st.composite
+def _matches(draw: st.DrawFn) -> list[RatedMatch]:
+    out = []
+    for i in range(draw(st.integers(1, 14))):
+        n = draw(st.sampled_from((2, 3, 4)))
+        keys = draw(st.lists(st.sampled_from(_PEOPLE + _BOTS), min_size=n, max_size=n,
+                             unique=True))
+        sides = {2: ((0,), (1,)), 3: ((0,), (1,), (2,)), 4: ((0, 2), (1, 3))}[n]
+        winner = draw(st.none() | st.integers(0, len(sides) - 1))
+        loser = None if winner is not None else draw(st.integers(0, len(sides) - 1))
+        out.append(RatedMatch(("", f"game-{i}"), n, tuple(keys), sides, winner, loser))
+    return out
+
+
+@settings(max_examples=60, deadline=None)
+@given(_matches(), st.data())
+def test_any_order_and_any_dates_give_identical_ratings(matches, data):
+    """The same set of matches, shuffled and each with any header date, gives the very
+    same ratings, bit for bit (issue 42, case 3)."""
+    shuffled = data.draw(st.permutations(matches))
+    dates = data.draw(st.lists(st.text(max_size=25), min_size=len(matches),
+                               max_size=len(matches)))
+    redated = [RatedMatch((d, m.order[1]), *_rest(m), m.loser)
+               for d, m in zip(dates, shuffled, strict=True)]
+    assert compute_ratings(redated) == compute_ratings(matches)
