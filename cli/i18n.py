@@ -884,6 +884,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "hi_total": ("{n} matches, {counted} counted", "{n} parties, {counted} comptées"),
     "hi_total_c1": ("{n} matches, {counted} counted", "{n} parties, {counted} comptée"),
     "hi_total_1": ("1 match, {counted} counted", "1 partie, {counted} comptée"),
+    "id_merged": ("One key now for hosting and joining: your joining key {old} is kept as "
+                  "an alias of {new}, and history counts both as you.",
+                  "Une seule clé désormais pour héberger et rejoindre : votre clé pour "
+                  "rejoindre {old} est gardée comme alias de {new}, et l'historique compte "
+                  "les deux comme vous."),
     "hi_none_yet": ("No games yet: your matches will be listed here once you have played "
                     "(chkobba play, host or join).",
                     "Aucune partie encore : vos parties seront listées ici une fois jouées "
