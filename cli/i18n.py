@@ -889,6 +889,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
                   "Une seule clé désormais pour héberger et rejoindre : votre clé pour "
                   "rejoindre {old} est gardée comme alias de {new}, et l'historique compte "
                   "les deux comme vous."),
+    "own_table": ("Your key already sits at that table: to join your own table from this "
+                  "computer, give the join another key (--identity FILE).",
+                  "Votre clé est déjà assise à cette table : pour rejoindre votre propre "
+                  "table depuis cet ordinateur, donnez une autre clé (--identity FICHIER)."),
     "hi_none_yet": ("No games yet: your matches will be listed here once you have played "
                     "(chkobba play, host or join).",
                     "Aucune partie encore : vos parties seront listées ici une fois jouées "

@@ -380,6 +380,9 @@ def cmd_join(args: argparse.Namespace) -> int:
                 return EXIT_NO_GAME
             status = finish(result, ui, address)
             o = result.outcome
+            if o is not None and o.error_code == "already_seated" and not args.identity:
+                # host and join share one key: the person's own table, from this computer
+                print(t("own_table"), file=sys.stderr)
             from .reach import saved_game_elsewhere
 
             if o is not None and o.error_code == OutcomeError.SAVED_GAME_MISSING \

@@ -134,3 +134,4 @@ def test_an_identity_file_given_is_used_as_is(data, tmp_path):
     me = own_identity(str(path))
     assert _mode(path) == 0o600 and me.public not in (AS_HOST.public, AS_JOINER.public)
     assert (data / OLD_HOST_KEY).exists()  # nothing migrated by a run with its own key
+
