@@ -617,6 +617,20 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "lobby_others_ready": ("Waiting for {names} to press Enter…",
                            "En attente de {names} (touche Entrée)…"),
     "watching": ("watching", "spectateur"),
+    "watch_closed": ("refused: this table admits no spectators (a host admits them when it "
+                     "starts with --spectators N).",
+                     "refusé : cette table n'admet pas de spectateurs (un hôte les admet "
+                     "s'il démarre avec --spectators N)."),
+    "watch_taken": ("refused: every spectator's place at this table is taken.",
+                    "refusé : toutes les places de spectateur de cette table sont prises."),
+    "watch_taken_1": ("refused: every spectator's place at this table is taken (1 spectator "
+                      "watching, says its host).",
+                      "refusé : toutes les places de spectateur de cette table sont prises "
+                      "(1 spectateur regarde, dit son hôte)."),
+    "watch_taken_n": ("refused: every spectator's place at this table is taken ({n} "
+                      "spectators watching, says its host).",
+                      "refusé : toutes les places de spectateur de cette table sont prises "
+                      "({n} spectateurs regardent, dit son hôte)."),
     "watch_connecting": ("Connecting to the table at {addr}…",
                          "Connexion à la table {addr}…"),
     "watch_in": ("Watching the table at {addr} as {name} (the players see you).",

@@ -9,6 +9,7 @@ from __future__ import annotations
 import io
 import re
 
+import pytest
 import trio
 import trio.testing
 from support.audit import play
@@ -372,20 +373,36 @@ def test_a_watching_stopped_early_is_said_in_the_screens_language():
         assert "closed the connection" in text if lang == "en" else "a fermé" in text
 
 
-def test_a_table_closed_to_spectators_is_said_once():
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_a_table_closed_to_spectators_is_said_once(lang):
     from chkobba_cli.watch import _refusal
+    from chkobba_p2p.link.joiner import refusal_words
+    from chkobba_p2p.wire.codec import ErrorCode
 
-    # The host's error: its code's words, then its detail ("admits no (more)
-    # spectators: this table admits no spectators" said it twice).
-    said = _refusal(WatchOutcome(None, None, error="refused: this table admits no (more) "
-                                 "spectators: this table admits no spectators",
-                                 error_code="spectators_closed"))
-    assert said.startswith("refused: this table admits no spectators (a host admits "), said
-    assert said.count("admits no") == 1, said
-    full = _refusal(WatchOutcome(None, None, error="refused: this table admits no (more) "
-                                 "spectators: 2 spectators already watching",
-                                 error_code="spectators_closed"))
-    assert "no (more) spectators: 2 spectators already watching" in full, full
+    # The host's error as the library words it: its code's sentence, then the host's
+    # detail quoted -- with the hint, one refusal read three times ("admits no (more)
+    # spectators (the host adds: "1 spectator already watching") (a host admits
+    # spectators when ... as many as N)").
+    def said(detail: str) -> str:
+        return _refusal(WatchOutcome(None, None, error=refusal_words(
+            int(ErrorCode.SPECTATORS_CLOSED), detail), error_code="spectators_closed"),
+            lang)
+
+    closed, full, one, taken = (said("this table admits no spectators"),
+                                said("2 spectators already watching"),
+                                said("1 spectator already watching"),
+                                said("every spectator's place is taken"))
+    words = {"en": ("admits no spectators", "--spectators N", "is taken",
+                    "2 spectators watching", "1 spectator watching"),
+             "fr": ("n'admet pas de spectateurs", "--spectators N", "sont prises",
+                    "2 spectateurs regardent", "1 spectateur regarde")}[lang]
+    assert words[0] in closed and words[1] in closed, closed
+    for text in (full, one, taken):
+        assert words[2] in text and "--spectators" not in text, text
+    assert words[3] in full and words[4] in one, (full, one)
+    for text in (closed, full, one, taken):  # one sentence, said once
+        assert text.count(".") == 1 and text.endswith(".") and "adds" not in text, text
+        assert text.count("spectat") <= 2, text
 
 
 def test_a_spectator_of_three_players_is_told_who_won_in_words():
