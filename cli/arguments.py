@@ -111,9 +111,9 @@ def _play_arguments(p: argparse.ArgumentParser) -> None:
                    help="your name at the table (default: the one remembered, asked on the "
                         "first run)")
     p.add_argument("--identity", metavar="FILE",
-                   help="your identity key file (default: the one 'chkobba join' uses, "
-                        "so that your matches against the bots count in 'chkobba history "
-                        "--ratings' as yours)")
+                   help="your identity key file (default: your one key, the one 'host' "
+                        "and 'join' use, so that your matches against the bots count in "
+                        "'chkobba history --ratings' as yours)")
     p.add_argument("--log", metavar="FILE", help="transcript log path (default: data dir)")
     add_rules_arguments(p)
     _display(p)

@@ -13,8 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO
 
-from chkobba_p2p import data_dir, load_identity
-from chkobba_p2p.errors import LocalError
+from chkobba_p2p import data_dir
 from chkobba_p2p.lowlevel import LogUnreadable
 from chkobba_p2p.observe.audit import INCOMPLETE, INVALID, UNSUPPORTED, VALID
 from chkobba_p2p.observe.history import (
@@ -30,11 +29,13 @@ from chkobba_p2p.observe.history import (
     parse_date,
     record_against,
     standings,
+    with_aliases,
 )
 from chkobba_p2p.observe.rating import POOLS, nearest_level
 from chkobba_p2p.text import safe_text
 
 from .i18n import Translator, detect_lang
+from .identity import own_aliases, own_keys
 
 EXIT_OK = 0
 EXIT_USAGE = 2
@@ -311,7 +312,8 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     finally:
         progress.close()
-    gs = games(logs)
+    # The keys this person replaced count as the person (cli/identity.py).
+    gs = with_aliases(games(logs), own_aliases())
     if args.ratings is not None:
         if args.json:
             print(json.dumps(ratings_json(gs, own_keys()), ensure_ascii=False, indent=1))
@@ -327,18 +329,6 @@ def run(args: argparse.Namespace) -> int:
             for line in record_lines(gs, args.with_name, own_keys(), t):
                 _out(line)
     return EXIT_OK
-
-
-def own_keys() -> list[bytes]:
-    """This user's public keys: the identity files ``chkobba join`` (and ``play``) and
-    ``chkobba host`` keep, those that exist (none is created here)."""
-    keys = []
-    for name in ("identity.key", "host-identity.key"):
-        try:
-            keys.append(load_identity(data_dir() / name, create=False).public)
-        except (LocalError, OSError):
-            continue
-    return keys
 
 
 def record_lines(gs: list[Game], who_: str, mine: list[bytes], t: Translator) -> list[str]:

@@ -622,6 +622,20 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "lobby_others_ready": ("Waiting for {names} to press Enter…",
                            "En attente de {names} (touche Entrée)…"),
     "watching": ("watching", "spectateur"),
+    "watch_closed": ("refused: this table admits no spectators (a host admits them when it "
+                     "starts with --spectators N).",
+                     "refusé : cette table n'admet pas de spectateurs (un hôte les admet "
+                     "s'il démarre avec --spectators N)."),
+    "watch_taken": ("refused: every spectator's place at this table is taken.",
+                    "refusé : toutes les places de spectateur de cette table sont prises."),
+    "watch_taken_1": ("refused: every spectator's place at this table is taken (1 spectator "
+                      "watching, says its host).",
+                      "refusé : toutes les places de spectateur de cette table sont prises "
+                      "(1 spectateur regarde, dit son hôte)."),
+    "watch_taken_n": ("refused: every spectator's place at this table is taken ({n} "
+                      "spectators watching, says its host).",
+                      "refusé : toutes les places de spectateur de cette table sont prises "
+                      "({n} spectateurs regardent, dit son hôte)."),
     "watch_connecting": ("Connecting to the table at {addr}…",
                          "Connexion à la table {addr}…"),
     "watch_in": ("Watching the table at {addr} as {name} (the players see you).",
@@ -631,11 +645,19 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "keys_watch": ("s score sheet · q leave (the game goes on)",
                    "s feuille de marque · q partir (la partie continue)"),
     "keys_watch_over": ("s score sheet · q quit", "s feuille de marque · q quitter"),
-    "keys_watch_sheet": ("s back to the table · q leave (the game goes on)",
-                         "s retour à la table · q partir (la partie continue)"),
+    "keys_watch_sheet": ("s or Esc: back to the table · q leave (the game goes on)",
+                         "s ou Échap : retour à la table · q partir (la partie continue)"),
+    "keys_watch_sheet_over": ("s or Esc: back to the table · q quit",
+                              "s ou Échap : retour à la table · q quitter"),
     "watch_sheet_empty": ("No hand scored yet.", "Aucune manche comptée pour l'instant."),
     "keys_watch_score": ("any key: back to the table", "une touche : retour à la table"),
     "watch_won": ("Match over: {name} wins {score}.", "Fin de la partie : {name} gagne {score}."),
+    "watch_won_on_time": ("Match over: {name} wins on time.",
+                          "Fin de la partie : {name} gagne au temps."),
+    "watch_won_on_time_pl": ("Match over: {name} win on time.",
+                             "Fin de la partie : {name} gagnent au temps."),
+    "watch_won_by": ("Match over: {name} wins.", "Fin de la partie : {name} gagne."),
+    "watch_won_by_pl": ("Match over: {name} win.", "Fin de la partie : {name} gagnent."),
     "watch_won_pl": ("Match over: {name} win {score}.",
                      "Fin de la partie : {name} gagnent {score}."),
     "watch_valid": ("Every entry checked: VALID.", "Chaque entrée vérifiée : VALIDE."),
@@ -894,6 +916,15 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "hi_total": ("{n} matches, {counted} counted", "{n} parties, {counted} comptées"),
     "hi_total_c1": ("{n} matches, {counted} counted", "{n} parties, {counted} comptée"),
     "hi_total_1": ("1 match, {counted} counted", "1 partie, {counted} comptée"),
+    "id_merged": ("One key now for hosting and joining: your joining key {old} is kept as "
+                  "an alias of {new}, and history counts both as you.",
+                  "Une seule clé désormais pour héberger et rejoindre : votre clé pour "
+                  "rejoindre {old} est gardée comme alias de {new}, et l'historique compte "
+                  "les deux comme vous."),
+    "own_table": ("Your key already sits at that table: to join your own table from this "
+                  "computer, give the join another key (--identity FILE).",
+                  "Votre clé est déjà assise à cette table : pour rejoindre votre propre "
+                  "table depuis cet ordinateur, donnez une autre clé (--identity FICHIER)."),
     "hi_none_yet": ("No games yet: your matches will be listed here once you have played "
                     "(chkobba play, host or join).",
                     "Aucune partie encore : vos parties seront listées ici une fois jouées "

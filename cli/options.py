@@ -65,7 +65,9 @@ def add_peer_options(p: argparse.ArgumentParser) -> None:
                    help="your name at the table (default: the one remembered, asked on the "
                         "first run)")
     p.add_argument("--identity", metavar="FILE",
-                   help="identity key file (created if missing, mode 0600)")
+                   help="identity key file (created if missing, mode 0600; default: your "
+                        "one key, shared by play, host and join; host --headless: a new "
+                        "key each run)")
     p.add_argument("--log", metavar="FILE", help="transcript log path (default: data dir)")
     # Defaults for people: time to step away for a call (5 minutes over the match,
     # across every drop) and a move limit nobody thinking hits by accident (15 minutes,

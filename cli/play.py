@@ -23,6 +23,7 @@ from pathlib import Path
 from chkobba_p2p import (
     MAX_NAME,
     HostConfig,
+    Identity,
     JoinConfig,
     Lobby,
     Outcome,
@@ -35,7 +36,6 @@ from chkobba_p2p import (
     default_log_path,
     global_ipv6,
     join_match,
-    load_identity,
     parse_address,
     saved_game_path,
     split_join_code,
@@ -46,6 +46,7 @@ from chkobba_p2p.text import is_invisible
 from .ending import EXIT_NO_GAME, finish, print_error, saved_elsewhere_lines
 from .hosting import hosting
 from .i18n import Translator, detect_lang
+from .identity import own_identity
 from .rules_options import ruleset_from_args
 from .settings import player_name
 from .term import can_show_symbols
@@ -141,6 +142,17 @@ def _check_tty() -> str | None:
 # ---------------------------------------------------------------------------- commands
 
 
+def _own_identity(args: argparse.Namespace, path: str | None) -> Identity:
+    """The key of ``--identity FILE``, else the person's one key for every role
+    (cli/identity.py); the merge of an older version's two keys is told in one line."""
+    t = Translator(args.lang or detect_lang())
+
+    def say(key: str, old: str, new: str) -> None:
+        print(t(key, old=old, new=new), file=sys.stderr)
+
+    return own_identity(path, say)
+
+
 def cmd_play(args: argparse.Namespace, early: EarlyBots | None = None) -> int:
     """``chkobba play``; ``early``: its bots, started before this module was imported
     (:func:`chkobba_cli.playstart.play`), else they start once the table listens."""
@@ -152,12 +164,11 @@ def cmd_play(args: argparse.Namespace, early: EarlyBots | None = None) -> int:
     rules = ruleset_from_args(args)
     name = _name(args, "you")
     log_path = Path(args.log) if args.log else default_log_path("play")
-    # The player's own key, the one 'join' uses: its matches against the bots are the
-    # same person's in a history and its ratings (the bot levels are their anchors).
-    key_path = Path(args.identity) if getattr(args, "identity", None) \
-        else data_dir() / "identity.key"
+    # The player's one key, the one 'host' and 'join' use: its matches against the bots
+    # are the same person's in a history and its ratings (the bot levels are their anchors).
+    identity = _own_identity(args, getattr(args, "identity", None))
     config = HostConfig(players=args.players, rules=rules, port=0, bind="127.0.0.1",
-                        name=name, identity=load_identity(key_path), log_path=log_path,
+                        name=name, identity=identity, log_path=log_path,
                         beacon=False, timeouts=Timeouts(reconnect=10.0),
                         leave_on_cancel=True)
     ui = _ui(args, "play", seat=0, rules=rules, players=args.players, log_path=log_path)
@@ -186,8 +197,7 @@ def cmd_host(args: argparse.Namespace) -> int:
 
     rules = ruleset_from_args(args)
     name = _name(args, "host")
-    key_path = Path(args.identity) if args.identity else data_dir() / "host-identity.key"
-    identity = load_identity(key_path)
+    identity = _own_identity(args, args.identity)
     # The saved game of this identity's table on this port: a crashed (or stepped-away)
     # host comes back with the same command; a second process for it stops at once.
     state = saved_game_path(identity.fingerprint, f"host-{args.port}")
@@ -299,8 +309,7 @@ def cmd_join(args: argparse.Namespace) -> int:
         candidates.append((f"[{host}]:{port}" if ":" in host else f"{host}:{port}", pin))
     address, pinned = candidates[0]
     name = _name(args, "guest")
-    key_path = Path(args.identity) if args.identity else data_dir() / "identity.key"
-    identity = load_identity(key_path)
+    identity = _own_identity(args, args.identity)
     # One saved game per table: a join elsewhere must not replace the secrets of a game
     # this identity stepped away from (nor be stopped as "open in another terminal").
     state = saved_game_path(identity.fingerprint, address)
@@ -372,6 +381,9 @@ def cmd_join(args: argparse.Namespace) -> int:
                 return EXIT_NO_GAME
             status = finish(result, ui, address)
             o = result.outcome
+            if o is not None and o.error_code == "already_seated" and not args.identity:
+                # host and join share one key: the person's own table, from this computer
+                print(t("own_table"), file=sys.stderr)
             from .reach import saved_game_elsewhere
 
             if o is not None and o.error_code == OutcomeError.SAVED_GAME_MISSING \

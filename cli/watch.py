@@ -9,6 +9,7 @@ audits; leaving (Ctrl-C) does not affect the game.
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -171,20 +172,37 @@ def _name(args: argparse.Namespace) -> str | None:
     return (asked or "spectator")[:MAX_NAME]
 
 
-def _refusal(outcome: WatchOutcome) -> str:
-    """Why there was nothing to watch, in one line (the host's own words, made safe)."""
+#: The detail an honest host gives when every spectator's place is taken.
+_TAKEN = re.compile(r'(\d+) spectators? already watching|every spectator.s place is taken')
+
+
+def _refusal(outcome: WatchOutcome, lang: str = "en") -> str:
+    """Why there was nothing to watch, in one sentence (the host's own words, made safe).
+    A table closed to spectators said it three times ("admits no (more) spectators",
+    the host's detail, then how a host admits them): once now, in the person's words."""
+    t = Translator(lang)
+    said = safe_text(outcome.error, 300)
     if outcome.error_code == "spectators_closed":
-        said = safe_text(outcome.error, 200)
-        # The code's words then the host's detail: "admits no (more) spectators: this
-        # table admits no spectators" said it twice; the detail alone says it.
-        said = said.replace("this table admits no (more) spectators: this table admits no "
-                            "spectators", "this table admits no spectators")
-        return f"{said} (a host admits spectators when it starts with --spectators N, as " \
-            "many as N)"
-    error = safe_text(outcome.error, 300)
-    if outcome.error_code == "connect_failed" and error.endswith("connection refused"):
-        return f"{error}: nobody is listening there; is the table open and the port right?"
-    return error
+        taken = _TAKEN.search(said)
+        if taken is None:  # no place at all (or a detail of no use): how a host opens one
+            return t("watch_closed")
+        if taken.group(1) is None:
+            return t("watch_taken")
+        n = int(taken.group(1))
+        return t("watch_taken_1" if n == 1 else "watch_taken_n", n=n)
+    if outcome.error_code == "connect_failed" and said.endswith("connection refused"):
+        return f"{said}: nobody is listening there; is the table open and the port right?"
+    return said
+
+
+def _said_refusal(outcome: WatchOutcome, lang: str) -> None:
+    """The refusal on stderr, wrapped between words at the terminal's width."""
+    import shutil
+    import textwrap
+
+    width = max(40, shutil.get_terminal_size((80, 24)).columns - 1)
+    print(textwrap.fill(f"chkobba watch: {_refusal(outcome, lang)}", width,
+                        break_long_words=False, break_on_hyphens=False), file=sys.stderr)
 
 
 def _tor_failed(lang: str, failed: TorFailed) -> None:
@@ -263,7 +281,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     assert outcome is not None  # only tor's failure cancels it
     if outcome.verdict is None:
-        print(f"chkobba watch: {_refusal(outcome)}", file=sys.stderr)
+        _said_refusal(outcome, lang)
         return 2
     # Always one line saying why the watching stopped (a host that sent something that
     # does not check out ends it with no verdict event of its own).
@@ -289,7 +307,7 @@ def _run_screen(args: argparse.Namespace, config: WatchConfig, name: str, lang: 
                                    color=_color(args))
     narrator = Narrator(lang=lang)
     if outcome is not None and outcome.verdict is None:
-        print(f"chkobba watch: {_refusal(outcome)}", file=sys.stderr)
+        _said_refusal(outcome, lang)
         return 2
     if view.state.over or outcome is not None:
         # The end in words, as the screen said it (who won, the verdict and, when the

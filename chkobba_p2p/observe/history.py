@@ -54,6 +54,7 @@ from .verdict import ON_TIME as _ON_TIME_CODE
 
 __all__ = [
     "UNREADABLE",
+    "with_aliases",
     "Seat",
     "Log",
     "Game",
@@ -136,6 +137,23 @@ class Seat:
     def bot(self) -> str | None:
         """The bot level whose well-known key this seat has (None: a person)."""
         return bot_level(self.key)
+
+
+def with_aliases(gs: Iterable[Game], aliases: dict[bytes, bytes]) -> list[Game]:
+    """The games with each seat's key replaced by the key it is an alias of
+    (``aliases``: old key -> the person's key now), so that one person who signed with
+    two keys is one player in a history, its records and its ratings.  A match where
+    two of those keys sat (the person at both ends of its own table) is left as it was:
+    one key on two seats would count it against itself."""
+    out = []
+    for g in gs:
+        keys = [aliases.get(s.key, s.key) for s in g.seats]
+        if len(set(keys)) < len(keys) or all(k == s.key for k, s in zip(keys, g.seats)):
+            out.append(g)
+            continue
+        seats = tuple(Seat(s.name, k) for s, k in zip(g.seats, keys, strict=True))
+        out.append(replace(g, log=replace(g.log, seats=seats)))
+    return out
 
 
 @dataclass(frozen=True)

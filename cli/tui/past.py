@@ -27,9 +27,12 @@ from chkobba_p2p.observe.history import (
     Record,
     games,
     index_logs,
+    with_aliases,
 )
 from chkobba_p2p.observe.history import record_against as _record_against
 from chkobba_p2p.text import safe_text
+
+from ..identity import own_aliases
 
 __all__ = ["PastGames", "record_text", "records_lines"]
 
@@ -74,7 +77,10 @@ class PastGames:
         """Read the logs now (in this thread)."""
         try:
             if self.cache is not None:
-                found = games(index_logs(self.folder, cache=self.cache))
+                # The keys this person replaced count as the person (as in history,
+                # whose --json output below has them merged already).
+                found = with_aliases(games(index_logs(self.folder, cache=self.cache)),
+                                     own_aliases())
             else:
                 found = self._read_elsewhere()
         except Exception:  # no folder yet, unreadable: nothing to show, never a crash

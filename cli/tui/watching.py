@@ -231,7 +231,13 @@ class WatchView:
             say("class:title", t(key, name=view.side_name(st.done.winner_side),
                                  score=view.score(st.done.totals, st.done.winner_side)))
         elif st.aborted is not None:
-            for style, text in stop_sentences(view, st.aborted):
+            a, won = st.aborted, st.winner_side
+            if won is not None:  # a flag, a resignation, a leave: a winner all the same
+                four = (st.players or 2) == 4
+                key = "watch_won_on_time" if a.flag is not None else "watch_won_by"
+                say("class:title", t(key + ("_pl" if four else ""),
+                                     name=view.side_name(won)))
+            for style, text in stop_sentences(view, a):
                 say(style, text)
         if self.verdict is not None:
             say(*self.verdict_line(self.verdict))
@@ -300,8 +306,9 @@ class WatchView:
     def footer(self) -> Line:
         # Once the match is over (a resignation too) nothing "goes on" any more, even
         # while the host keeps the connection open for its players' rematch answers.
-        key = "keys_watch_sheet" if self.sheet else \
-            "keys_watch_over" if self.outcome is not None or self.state.over else "keys_watch"
+        over = self.outcome is not None or self.state.over
+        key = ("keys_watch_sheet_over" if over else "keys_watch_sheet") if self.sheet else \
+            "keys_watch_over" if over else "keys_watch"
         return [("class:keys", " " + self.t(key) + " ")]
 
     def events_panel(self, width: int, height: int) -> list[tuple[str, str]]:
@@ -364,6 +371,9 @@ def _build(w: WatchView, color: bool, size: Callable[[], tuple[int, int]],
     def _(e: KeyPressEvent) -> None:
         if w.pacer.scoring and e.key_sequence[0].key != "c-c":
             on_key()
+            return
+        if w.sheet and e.key_sequence[0].key == "escape":
+            w.sheet = False  # Esc closes the sheet, as the players' (it quit the screen)
             return
         quit()
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import io
 import re
 
+import pytest
 import trio
 import trio.testing
 from support.audit import play
@@ -372,20 +373,36 @@ def test_a_watching_stopped_early_is_said_in_the_screens_language():
         assert "closed the connection" in text if lang == "en" else "a fermé" in text
 
 
-def test_a_table_closed_to_spectators_is_said_once():
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_a_table_closed_to_spectators_is_said_once(lang):
     from chkobba_cli.watch import _refusal
+    from chkobba_p2p.link.joiner import refusal_words
+    from chkobba_p2p.wire.codec import ErrorCode
 
-    # The host's error: its code's words, then its detail ("admits no (more)
-    # spectators: this table admits no spectators" said it twice).
-    said = _refusal(WatchOutcome(None, None, error="refused: this table admits no (more) "
-                                 "spectators: this table admits no spectators",
-                                 error_code="spectators_closed"))
-    assert said.startswith("refused: this table admits no spectators (a host admits "), said
-    assert said.count("admits no") == 1, said
-    full = _refusal(WatchOutcome(None, None, error="refused: this table admits no (more) "
-                                 "spectators: 2 spectators already watching",
-                                 error_code="spectators_closed"))
-    assert "no (more) spectators: 2 spectators already watching" in full, full
+    # The host's error as the library words it: its code's sentence, then the host's
+    # detail quoted -- with the hint, one refusal read three times ("admits no (more)
+    # spectators (the host adds: "1 spectator already watching") (a host admits
+    # spectators when ... as many as N)").
+    def said(detail: str) -> str:
+        return _refusal(WatchOutcome(None, None, error=refusal_words(
+            int(ErrorCode.SPECTATORS_CLOSED), detail), error_code="spectators_closed"),
+            lang)
+
+    closed, full, one, taken = (said("this table admits no spectators"),
+                                said("2 spectators already watching"),
+                                said("1 spectator already watching"),
+                                said("every spectator's place is taken"))
+    words = {"en": ("admits no spectators", "--spectators N", "is taken",
+                    "2 spectators watching", "1 spectator watching"),
+             "fr": ("n'admet pas de spectateurs", "--spectators N", "sont prises",
+                    "2 spectateurs regardent", "1 spectateur regarde")}[lang]
+    assert words[0] in closed and words[1] in closed, closed
+    for text in (full, one, taken):
+        assert words[2] in text and "--spectators" not in text, text
+    assert words[3] in full and words[4] in one, (full, one)
+    for text in (closed, full, one, taken):  # one sentence, said once
+        assert text.count(".") == 1 and text.endswith(".") and "adds" not in text, text
+        assert text.count("spectat") <= 2, text
 
 
 def test_a_spectator_of_three_players_is_told_who_won_in_words():
@@ -403,3 +420,68 @@ def test_a_spectator_of_three_players_is_told_who_won_in_words():
         assert m and m.group(1) in names, end
         assert {m.group(1), m.group(3), m.group(5)} == set(names), end
         assert int(m.group(2)) >= max(int(m.group(4)), int(m.group(6))), end
+
+
+def _flagged(lang: str) -> WatchView:
+    """A spectator's view of a match sami lost on time (the host's flag on the seat to
+    play), as the observer reports it."""
+    from chkobba_p2p import Aborted, ErrorCode
+    from chkobba_p2p.transcript.events import HandStarted
+
+    view = WatchView(lang=lang, pace=0)
+    view.show(_lobby())
+    view.show(HandStarted(1, 0))
+    view.show(Aborted(0, ErrorCode.TIMEOUT, 1, "seat 1 did not move in time", flag=1))
+    return view
+
+
+@pytest.mark.parametrize("size", [(24, 80), (40, 120)])
+@pytest.mark.parametrize("lang, over, lost", [
+    ("en", "Match over: hana wins on time.", "sami lost on time"),
+    ("fr", "Fin de la partie : hana gagne au temps.", "sami perd au temps")])
+def test_a_spectators_flag_line_names_the_winner_under_match_over(size, lang, over, lost):
+    # It read "sami lost on time (the host's clock)" alone: no winner, no "Match over"
+    # (a match played to the end has its "Match over: hana wins 11-4.").
+    rows, cols = size
+    view = _flagged(lang)
+    text = _text(view.body(cols - 29, rows - 2))
+    flat = " ".join(text.split())
+    assert over in flat and lost in flat, text
+    assert flat.index(over) < flat.index(lost), text
+    assert all(len(line) <= cols - 29 for line in text.splitlines()), text
+
+
+@pytest.mark.parametrize("lang, back", [("en", "s or Esc: back to the table · q quit"),
+                                         ("fr", "s ou Échap : retour à la table · q quitter")])
+def test_esc_closes_the_spectators_last_sheet_and_q_still_quits(lang, back):
+    """One Esc on the sheet after the match quit the screen: it closes the sheet, as
+    the players' sheet does; q quits."""
+    from types import SimpleNamespace
+
+    from prompt_toolkit.application import create_app_session
+    from prompt_toolkit.input import create_pipe_input
+    from prompt_toolkit.keys import Keys
+    from prompt_toolkit.output import DummyOutput
+
+    from chkobba_cli.tui.watching import _build
+
+    view = _flagged(lang)
+    view.finished(None)
+    quits: list[bool] = []
+    with create_pipe_input() as inp, create_app_session(input=inp, output=DummyOutput()):
+        app = _build(view, False, lambda: (24, 80), on_key=lambda: None,
+                     quit=lambda: quits.append(True))
+
+    def press(key: str) -> None:
+        (binding,) = [b for b in app.key_bindings.get_bindings_for_keys((key,))
+                      if b.keys != (Keys.Any,)]
+        binding.handler(SimpleNamespace(key_sequence=[SimpleNamespace(key=key)]))
+
+    press("s")
+    assert view.sheet and line_text(view.footer()).strip() == back
+    press(Keys.Escape)
+    assert not view.sheet and not quits
+    assert "s" in line_text(view.footer()) and "Esc" not in line_text(view.footer())
+    press("s")
+    press("q")
+    assert quits == [True]
