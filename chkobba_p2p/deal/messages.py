@@ -57,8 +57,7 @@ class DealItem:
     @property
     def type(self) -> str:
         """The message type as it travelled (``deal/key``...)."""
-        t: str = self.wire["t"]
-        return t
+        return message_type(self.wire) or "?"
 
     def to_wire(self) -> dict[str, Any]:
         return self.wire
@@ -129,18 +128,26 @@ _CLASSES: dict[str, type[DealItem]] = {c.TYPE: c for c in (
     ProofItem)}
 
 
-def parse_item(obj: object) -> DealItem | None:
-    """The deal message ``obj`` as its class; None when it is not a map with a ``t``
-    string (the core blames its sender: ``malformed``)."""
+def message_type(obj: object) -> str | None:
+    """The type (``t``) a deal item says it is; None when it is not a map with a ``t``
+    string.  The deal's one read of ``t`` (the deal stands beside the wire codec, which
+    has the same function for the layers above, and does not import it)."""
     if not isinstance(obj, dict):
         return None
     t = obj.get("t")
-    if not isinstance(t, str):
+    return t if isinstance(t, str) else None
+
+
+def parse_item(obj: object) -> DealItem | None:
+    """The deal message ``obj`` as its class; None when it is not a map with a ``t``
+    string (the core blames its sender: ``malformed``)."""
+    t = message_type(obj)
+    if t is None or not isinstance(obj, dict):
         return None
     return _CLASSES.get(t, UnknownItem)(obj)
 
 
 def item_label(obj: object) -> str:
     """What a deal item says it is, for people reading a log: its ``t`` as written
-    (``?`` for what is not a map)."""
-    return str(obj.get("t")) if isinstance(obj, dict) else "?"
+    (``?`` for what is not a map or has no string ``t``)."""
+    return message_type(obj) or "?"

@@ -41,6 +41,7 @@ from ..wire.codec import (
     decode,
     encode,
     get_field,
+    message_type,
 )
 from .events import clean_chat
 
@@ -648,7 +649,7 @@ LINK_TYPES = tuple(_CLASSES)
 
 def _type_of(msg: dict[str, Any]) -> object:
     # The one read of a frame's type: the codec's edge (every core dispatches on classes).
-    return msg.get("t")
+    return message_type(msg)
 
 
 def parse_link_message(msg: dict[str, Any], players: int = MAX_PLAYERS) -> LinkMessage:

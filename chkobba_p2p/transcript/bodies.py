@@ -17,6 +17,7 @@ from typing import Any, ClassVar
 
 from ..errors import RemoteError
 from ..game.cards import Card
+from ..wire import codec as wire
 from ..wire.codec import ErrorCode
 
 __all__ = [
@@ -152,8 +153,8 @@ def action_type(action: dict[str, Any], seat: int) -> type[PlayAction] | type[Cu
     ``protocol_violation`` of ``seat`` (new action types come only with a table
     capability that announces them).  The fields are checked by the class's
     ``from_wire``, once the game is known to wait for that action."""
-    t = action.get("t")
-    cls = _ACTIONS.get(t) if isinstance(t, str) else None
+    t = wire.message_type(action)
+    cls = _ACTIONS.get(t) if t is not None else None
     if cls is None:
         raise GameFault(ErrorCode.PROTOCOL_VIOLATION, f"unknown action type {t!r}", seat)
     return cls

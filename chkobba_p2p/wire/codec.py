@@ -34,6 +34,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import (
 from ..errors import LocalError, RemoteError
 
 __all__ = [
+    "message_type",
     "PROTOCOL_VERSION",
     "SUPPORTED_VERSIONS",
     "MAX_FRAME",
@@ -356,6 +357,17 @@ def decode(body: bytes, *, want_map: bool = True) -> Any:
 _TYPES: dict[str, type | tuple[type, ...]] = {
     "int": int, "str": str, "bytes": bytes, "bool": bool, "list": list, "map": dict,
 }
+
+
+def message_type(obj: object) -> str | None:
+    """The type (``t``) a decoded message says it is; None when ``obj`` is not a map or its
+    ``t`` is not a string.  The one read of ``t`` in the library: each layer's parser
+    (link messages, deal items, turn actions, the log header) maps it to a class once, and
+    the cores dispatch on classes."""
+    if not isinstance(obj, dict):
+        return None
+    t = obj.get("t")
+    return t if isinstance(t, str) else None
 
 
 def get_field(msg: dict[str, Any], name: str, kind: str, *, optional: bool = False,

@@ -181,7 +181,7 @@ def _header(path: str | Path, body: bytes) -> dict[str, Any]:
         header: dict[str, Any] = wire.decode(body)
     except wire.ProtocolError as exc:
         raise LogUnreadable(f"{path}: the header frame is not a message ({exc})") from None
-    if header.get("t") != "log":
+    if wire.message_type(header) != "log":
         raise LogUnreadable(f"{path}: the first frame is not a log header")
     return header
 
