@@ -240,6 +240,8 @@ def _replay_arguments(p: argparse.ArgumentParser) -> None:
                    "format of chkobba simulate --record) to FILE, or to stdout with '-'")
     p.add_argument("--hand", metavar="N", type=int, help="show hand N play by play")
     p.add_argument("--quiet", action="store_true", help="print the verdict line only")
+    p.add_argument("--verbose", action="store_true", help="also print each abort as "
+                   "signed: its wire code and its signer's own words")
     p.add_argument("--ascii", action="store_true",
                    help="cards as letters (JC) instead of symbols (J♣)")
     p.add_argument("--html", metavar="FILE", help="also write the audited match as one web "
