@@ -10,9 +10,9 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
+from chkobba_p2p import ErrorCode, Standing
 from chkobba_p2p.game.cards import FigureConvention, card
 from chkobba_p2p.game.seating import Seating
-from chkobba_p2p import ErrorCode, Standing
 from chkobba_p2p.lowlevel import LogUnreadable
 from chkobba_p2p.observe.audit import (
     EXIT_USAGE,
