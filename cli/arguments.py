@@ -372,6 +372,8 @@ def _history_arguments(p: argparse.ArgumentParser) -> None:
                    "(2026-03-01, or a date and time)")
     p.add_argument("--players", type=int, choices=TABLE_SHAPES, help="only tables of N players")
     p.add_argument("--json", action="store_true", help="print JSON (one array) instead")
+    p.add_argument("--verbose", action="store_true", help="list every copy of each match's "
+                   "log (the bots' copies too; by default they are only counted)")
     p.add_argument("--ratings", metavar="LOGDIR", nargs="?", const="", default=None,
                    help="print everyone's Glicko-2 rating from the logs in LOGDIR (default: "
                    "DIR or the data directory's logs) instead of the matches: anyone given "
