@@ -255,9 +255,11 @@ def _rating_lines(rows: list[tuple[bytes, str, Standing]], t: Translator, *,
             continue
         games = t('hi_games' if r.games != 1 else 'hi_games_1', n=r.games)
         # A level is a measure only where the levels themselves are rated: against the
-        # bots (among people, no anchor is in the pool), and never of an unrated row.
+        # bots (among people, no anchor is in the pool), never of an unrated row, and
+        # not while the rating is provisional ("1675? ... about expert" after one lucky
+        # match says more than one match shows).
         about = f", {t('hi_about', level=nearest_level(r.rating))}" \
-            if bots and not st.unrated else ""
+            if bots and not st.unrated and not r.provisional else ""
         # How much of the rating rests on keys the viewer cannot vouch for (issue 42):
         # sock puppets and a level's public key sat under by anyone.
         if st.unrated:

@@ -80,3 +80,23 @@ def test_a_match_lists_the_persons_own_log_and_counts_the_bots_copies(
     assert out.count("-bot") == 3 and counted not in out
     assert main(["history", str(folder), "--json"]) == 0
     assert capsys.readouterr().out.count("-bot") >= 3  # every copy, for tools
+
+
+@pytest.mark.parametrize("lang, about", [("en", "about expert"), ("fr", "environ expert")])
+def test_a_provisional_rating_against_the_bots_names_no_level(capsys, lang, about):
+    """After one match against a bot the rating is provisional ("1675?"): it names no
+    level yet; once settled (a small deviation) it reads against the levels."""
+    from chkobba_cli.history import _rating_lines
+    from chkobba_cli.i18n import Translator
+    from chkobba_p2p.observe.history import Standing
+    from chkobba_p2p.observe.rating import ANCHORS, PROVISIONAL_RD, Rating
+
+    t = Translator(lang)
+    level = ANCHORS["expert"]
+    early = Standing(Rating(level, rd=PROVISIONAL_RD + 150, games=1), games=1)
+    settled = Standing(Rating(level, rd=PROVISIONAL_RD - 30, games=40), games=40)
+    _rating_lines([(AMEL.public, "amel", early)], t, bots=True)
+    out = capsys.readouterr().out
+    assert f"{round(level)}?" in out and about not in out
+    _rating_lines([(AMEL.public, "amel", settled)], t, bots=True)
+    assert about in capsys.readouterr().out
