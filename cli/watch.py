@@ -204,8 +204,9 @@ def _said_refusal(outcome: WatchOutcome, lang: str) -> None:
     text = f"chkobba watch: {_refusal(outcome, lang)}"
     for mark in ":;?!":  # French spaces them: a no-break space keeps each off a line's start
         text = text.replace(" " + mark, "\u00a0" + mark)
-    print(textwrap.fill(text, width, break_long_words=False,
-                        break_on_hyphens=False).replace("\u00a0", " "), file=sys.stderr)
+    if sys.stderr.isatty():  # a terminal would cut words at its edge; a pipe: one line
+        text = textwrap.fill(text, width, break_long_words=False, break_on_hyphens=False)
+    print(text.replace("\u00a0", " "), file=sys.stderr)
 
 
 def _tor_failed(lang: str, failed: TorFailed) -> None:
