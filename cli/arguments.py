@@ -240,6 +240,8 @@ def _replay_arguments(p: argparse.ArgumentParser) -> None:
                    "format of chkobba simulate --record) to FILE, or to stdout with '-'")
     p.add_argument("--hand", metavar="N", type=int, help="show hand N play by play")
     p.add_argument("--quiet", action="store_true", help="print the verdict line only")
+    p.add_argument("--verbose", action="store_true", help="also print each abort as "
+                   "signed: its wire code and its signer's own words")
     p.add_argument("--ascii", action="store_true",
                    help="cards as letters (JC) instead of symbols (J♣)")
     p.add_argument("--html", metavar="FILE", help="also write the audited match as one web "
@@ -370,6 +372,8 @@ def _history_arguments(p: argparse.ArgumentParser) -> None:
                    "(2026-03-01, or a date and time)")
     p.add_argument("--players", type=int, choices=TABLE_SHAPES, help="only tables of N players")
     p.add_argument("--json", action="store_true", help="print JSON (one array) instead")
+    p.add_argument("--verbose", action="store_true", help="list every copy of each match's "
+                   "log (the bots' copies too; by default they are only counted)")
     p.add_argument("--ratings", metavar="LOGDIR", nargs="?", const="", default=None,
                    help="print everyone's Glicko-2 rating from the logs in LOGDIR (default: "
                    "DIR or the data directory's logs) instead of the matches: anyone given "

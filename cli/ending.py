@@ -15,7 +15,7 @@ from pathlib import Path
 from chkobba_p2p import Outcome
 from chkobba_p2p.text import safe_text
 
-from .i18n import Translator
+from .i18n import Translator, os_error_key
 
 __all__ = ["EXIT_DONE", "EXIT_CRASH", "EXIT_NO_GAME", "EXIT_ABORTED", "EXIT_AWAY", "EXIT_LEFT",
            "finish", "command_lines", "saved_elsewhere_lines"]
@@ -193,6 +193,8 @@ def explain(error: str, t: Translator) -> str:
         # repeated the address twice more.  Another failure to connect (no route, a
         # timeout) is no refusal, and keeps its own words.
         return t("err_refused_conn")
+    if (key := os_error_key(error)) is not None:  # the OS's words, said for a person
+        return t(key)
     if "seat_refused" in low:
         return t("err_seat_refused")
     if "ready_timeout" in low:

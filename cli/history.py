@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import shutil
 import sys
 import textwrap
@@ -143,7 +144,23 @@ def matches_filter(g: Game, args: argparse.Namespace, since: Any) -> bool:
     return True
 
 
-def show_games(gs: list[Game], t: Translator) -> None:
+def _own_copies(paths: tuple[str, ...], verbose: bool = False) -> tuple[list[str], int]:
+    """The copies of a match to list, and how many bots' copies are only counted: a
+    bot's copy (``NAME-botN.chklog``, written beside its player's own log by ``play``
+    and ``host --bots``) is left out when that log is there too (``verbose``: every
+    copy is listed)."""
+    if verbose:
+        return list(paths), 0
+    there = set(paths)
+    bots = [p for p in paths if (m := _BOT_COPY.search(p)) is not None
+            and p[:m.start()] + ".chklog" in there]
+    return [p for p in paths if p not in bots], len(bots)
+
+
+_BOT_COPY = re.compile(r"-bot\d+\.chklog$")
+
+
+def show_games(gs: list[Game], t: Translator, verbose: bool = False) -> None:
     for g in gs:
         date = g.date.replace("T", " ")[:16] if g.date else "?"
         size = t("hi_players", n=g.players) if g.players else "-"
@@ -161,8 +178,11 @@ def show_games(gs: list[Game], t: Translator) -> None:
             for line in textwrap.wrap(g.log.reason, _width(), initial_indent="    ",
                                       subsequent_indent="      ", break_on_hyphens=False):
                 _out(line)
-        for path in g.copies:
+        shown, bots = _own_copies(g.copies, verbose)
+        for path in shown:
             _out(f"    {t('hi_log', path=path)}")
+        if bots:
+            _out(f"    {t('hi_bot_copies_1' if bots == 1 else 'hi_bot_copies', n=bots)}")
     counted = sum(1 for g in gs if g.counted)
     # French: 0 and 1 take the singular ("1 comptée").
     key = "hi_total_1" if len(gs) == 1 else "hi_total_c1" if counted <= 1 else "hi_total"
@@ -235,9 +255,11 @@ def _rating_lines(rows: list[tuple[bytes, str, Standing]], t: Translator, *,
             continue
         games = t('hi_games' if r.games != 1 else 'hi_games_1', n=r.games)
         # A level is a measure only where the levels themselves are rated: against the
-        # bots (among people, no anchor is in the pool), and never of an unrated row.
+        # bots (among people, no anchor is in the pool), never of an unrated row, and
+        # not while the rating is provisional ("1675? ... about expert" after one lucky
+        # match says more than one match shows).
         about = f", {t('hi_about', level=nearest_level(r.rating))}" \
-            if bots and not st.unrated else ""
+            if bots and not st.unrated and not r.provisional else ""
         # How much of the rating rests on keys the viewer cannot vouch for (issue 42):
         # sock puppets and a level's public key sat under by anyone.
         if st.unrated:
@@ -324,7 +346,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps([g.to_json() for g in shown], ensure_ascii=False, indent=1))
     else:
-        show_games(shown, t)
+        show_games(shown, t, verbose=args.verbose)
         if args.with_name:
             for line in record_lines(gs, args.with_name, own_keys(), t):
                 _out(line)

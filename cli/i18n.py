@@ -702,6 +702,21 @@ MESSAGES: dict[str, tuple[str, str]] = {
                          "open and the port right?",
                          "personne n'écoute à cette adresse (connexion refusée) ; la table "
                          "est-elle ouverte, le port est-il le bon ?"),
+    # The operating system's usual failures to connect, in one sentence each (its own
+    # words, "[Errno -2] Name or service not known", mean nothing to a player).
+    "err_no_name": ("no computer by that name was found; check the address (and that "
+                    "this machine is online)",
+                    "aucun ordinateur de ce nom n'a été trouvé ; vérifiez l'adresse (et que "
+                    "cette machine est en ligne)"),
+    "err_unreachable": ("that address cannot be reached from this network; check the "
+                        "address and your connection",
+                        "cette adresse est injoignable depuis ce réseau ; vérifiez l'adresse "
+                        "et votre connexion"),
+    "err_conn_timeout": ("no answer from that address in time; is the table open, and "
+                         "does the host's router let players in?",
+                         "pas de réponse de cette adresse à temps ; la table est-elle "
+                         "ouverte, le routeur de l'hôte laisse-t-il entrer les joueurs ?"),
+    "connect_error": ("cannot connect to {addr}: {why}", "connexion impossible à {addr} : {why}"),
     "err_closed": ("the host closed the connection before the game started",
                    "l'hôte a fermé la connexion avant le début de la partie"),
     "err_host_closed": ("the host closed the table before the game started",
@@ -913,6 +928,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
                      "journal tronqué : ne compte pas"),
     "hi_unfinished": ("unfinished: counts for nothing", "inachevée : ne compte pas"),
     "hi_log": ("log: {path}", "journal : {path}"),
+    "hi_bot_copies_1": ("and 1 copy by a bot (--verbose lists it)",
+                        "et 1 copie d'un robot (--verbose la montre)"),
+    "hi_bot_copies": ("and {n} copies by the bots (--verbose lists them)",
+                      "et {n} copies des robots (--verbose les montre)"),
     "hi_total": ("{n} matches, {counted} counted", "{n} parties, {counted} comptées"),
     "hi_total_c1": ("{n} matches, {counted} counted", "{n} parties, {counted} comptée"),
     "hi_total_1": ("1 match, {counted} counted", "1 partie, {counted} comptée"),
@@ -1059,6 +1078,51 @@ _BEFORE_VALUE = re.compile(r"\b([Qq]u|[Dd])e \{(\w+)\}")
 #: ``Q♥``; French decks print R, D, V for Roi, Dame, Valet).  The one place a screen's
 #: card letters change with the language.
 FIGURE_LETTERS = {"en": {}, "fr": {"K": "R", "Q": "D", "J": "V"}}
+
+
+#: The OS's failures to connect that a player can act on: errno (or getaddrinfo's
+#: EAI_*) and the words the OS uses for them, to the sentence that says them.
+_OS_ERRNOS = {
+    -2: "err_no_name", -3: "err_no_name", -5: "err_no_name", -9: "err_no_name",
+    111: "err_refused_conn", 101: "err_unreachable", 113: "err_unreachable",
+    110: "err_conn_timeout",
+}
+_OS_WORDS = (
+    ("name or service not known", "err_no_name"),
+    ("nodename nor servname", "err_no_name"),
+    ("temporary failure in name resolution", "err_no_name"),
+    ("no address associated with hostname", "err_no_name"),
+    ("connection refused", "err_refused_conn"),
+    ("network is unreachable", "err_unreachable"),
+    ("no route to host", "err_unreachable"),
+    ("connection timed out", "err_conn_timeout"),
+)
+_ERRNO = re.compile(r"\[Errno (-?\d+)\][^;]*$")
+
+
+def os_error_key(error: str) -> str | None:
+    """The key of the sentence for an OS failure to connect at the end of ``error``
+    ("... : [Errno -2] Name or service not known"), or None for any other error."""
+    m = _ERRNO.search(error)
+    key = _OS_ERRNOS.get(int(m.group(1))) if m else None
+    if key is None:
+        low = error.lower()
+        key = next((k for words, k in _OS_WORDS if low.endswith(words) or
+                    (m is not None and words in m.group(0).lower())), None)
+    return key
+
+
+def os_error_words(error: str, t: Translator) -> str:
+    """``error`` with an OS failure to connect at its end said as one sentence in ``t``'s
+    language (the library's "cannot connect to HOST:PORT" before it kept, in the
+    player's words); any other error as it was."""
+    key = os_error_key(error)
+    if key is None:
+        return error
+    where = re.search(r"cannot (?:connect to|reach) (\S+?):? ", error)
+    if where is None:
+        return t(key)
+    return error[:where.start()] + t("connect_error", addr=where.group(1), why=t(key))
 
 
 def card_letters(label: str, lang: str) -> str:

@@ -53,7 +53,7 @@ from chkobba_p2p.game import rules as R
 from chkobba_p2p.text import safe_text
 
 from .event_words import HeadlessVoice, narrate
-from .i18n import Translator, ruleset_text
+from .i18n import Translator, os_error_words, ruleset_text
 from .reach import (
     address_error,
     address_lines,
@@ -175,7 +175,8 @@ def _timeouts(args: argparse.Namespace) -> Timeouts:
 
 
 def _report(outcome: Outcome, told_log: bool = False) -> int:
-    print(f"result: {outcome.describe()}", flush=True)
+    # The OS's words for a failure to connect ("[Errno -2] ...") said for a person.
+    print(f"result: {os_error_words(outcome.describe(), _ENGLISH)}", flush=True)
     if not told_log and outcome.log_path and Path(outcome.log_path).exists():
         print(f"log: {outcome.log_path}", flush=True)  # none without a table
     try:
@@ -428,7 +429,8 @@ def _run_client(args: argparse.Namespace, address: str, controller: SeatControll
             print(f"error: could not join {safe_text(address, 200)}: "
                   f"{socks_failed_text(_ENGLISH, socks)}", file=sys.stderr)
             return 2
-        print(f"error: {safe_text(outcome.error, 1000)}", file=sys.stderr)
+        print(f"error: {os_error_words(safe_text(outcome.error, 1000), _ENGLISH)}",
+              file=sys.stderr)
         if outcome.error_code == OutcomeError.SAVED_GAME_MISSING and state is not None \
                 and (where := saved_game_elsewhere(identity.fingerprint, table)):
             from .ending import saved_elsewhere_lines

@@ -10,10 +10,18 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
+from chkobba_p2p import ErrorCode, Standing
 from chkobba_p2p.game.cards import FigureConvention, card
 from chkobba_p2p.game.seating import Seating
 from chkobba_p2p.lowlevel import LogUnreadable
-from chkobba_p2p.observe.audit import EXIT_USAGE, INVALID, VALID, AuditReport, audit_log
+from chkobba_p2p.observe.audit import (
+    EXIT_USAGE,
+    INVALID,
+    VALID,
+    AbortClaim,
+    AuditReport,
+    audit_log,
+)
 from chkobba_p2p.observe.review import DEFAULT_LIMIT, DEFAULT_SAMPLES, Review, review_records
 from chkobba_p2p.text import safe_text
 
@@ -84,7 +92,8 @@ def run(args: argparse.Namespace) -> int:
         if review is not None and review.cut_short:
             _out(coach.limit_line(review), to_stderr=True)
     elif not args.quiet:
-        for line in describe(report, hand=args.hand, symbols=symbols, review=review):
+        for line in describe(report, hand=args.hand, symbols=symbols, review=review,
+                             verbose=args.verbose):
             _out(line, to_stderr=err)
     if review is not None and not args.view:
         if not args.quiet:
@@ -302,10 +311,62 @@ def _sheet(report: AuditReport, names: list[str], players: int) -> list[str]:
                                scoresheet.sheet_lines(hands, sides, Translator("en"))]
 
 
+def _when(report: AuditReport) -> str:
+    """When the game stopped, as a player counts: the hand being played (the hands the
+    audit completed, plus the one under way), or before the first deal."""
+    if any(r["type"] == "match" for r in report.records):
+        return "after the match"
+    if report.first_dealer is None:
+        return "before the first hand"
+    done = sum(1 for r in report.records if r["type"] == "hand")
+    return f"during hand {done + 1}"
+
+
+def stop_line(a: AbortClaim, who: Callable[[int], str], when: str) -> str:
+    """Why the game stopped, for a person: names, the hand, a reason in words (never a
+    wire code or the signer's text with seat numbers, which ``--json`` and the web page
+    keep), the log's entry last for whoever checks it.  An abort is its signer's word:
+    only what the log shows is stated as fact."""
+    from .tui.stopped import reason  # the screen's words for each code
+
+    try:
+        code = ErrorCode[a.code.upper()]
+        why = reason(code, "en")
+    except KeyError:
+        why = reason(ErrorCode.PROTOCOL_VIOLATION, "en", unknown=a.code)
+    by = who(a.by_seat)
+    at = f" (the log's entry {a.index})"
+    blamed = None if a.blamed is None else who(a.blamed)
+    if blamed is None:
+        return f"{by} ended the game {when} without blaming anyone: {why}{at}."
+    if a.code == "resigned" and a.blamed == a.by_seat:
+        return f"{by} resigned {when}{at}."
+    if a.on_time:
+        return (f"{blamed} lost on time {when}: {blamed} was to play, as the log shows; "
+                f"that the time ran out is {by}'s word{at}.")
+    if a.standing == Standing.SELF:
+        if a.code == "timeout":
+            return f"{by} ran out of time {when}{at}."
+        return f"{by} left the game {when}{at}."
+    if a.standing == Standing.PROVEN:
+        return f"{by} stopped the game {when}: {blamed} broke the rules ({why}){at}."
+    said = f"{by} stopped the game {when}, saying {blamed} is at fault ({why})"
+    if a.standing == Standing.OWED:
+        return (f"{said}; the log shows {blamed} owed the next move, the delay is "
+                f"{by}'s word{at}.")
+    if a.standing == Standing.REFUTED:
+        return f"{said}; the move it cites passes every check: the claim is refuted{at}."
+    if a.standing == Standing.DISPUTED:
+        return (f"{said}; one player's clock against the other's, the match counts for "
+                f"nobody{at}.")
+    return f"{said}; nothing in the log shows it{at}."
+
+
 def describe(report: AuditReport, hand: int | None = None, symbols: bool = True,
-             review: Review | None = None) -> list[str]:
+             review: Review | None = None, verbose: bool = False) -> list[str]:
     """The match as text: table, first dealer, every hand's points, totals, winner, in
-    the players' names and the game's card notation."""
+    the players' names and the game's card notation.  ``verbose``: also each abort as
+    signed (its wire code and its signer's own text)."""
     out = [f"log: {report.path}"]
     h = report.header
     if h.get("spectator") is True:
@@ -353,9 +414,9 @@ def describe(report: AuditReport, hand: int | None = None, symbols: bool = True,
     for w in report.warnings:
         out.append(f"warning: {w}")
     for a in report.aborts:
-        # An abort is its signer's word: only what the log shows is stated as fact.
-        stop = "the match ended on time" if a.on_time else "the game was stopped"
-        out.append(f"{stop} at entry #{a.index}: {a.describe(sp.who)}")
+        out.append(stop_line(a, sp.who, _when(report)))
+        if verbose:
+            out.append(f"  as signed at entry #{a.index}: {a.describe(sp.who)}")
     if report.offending:
         out.append(f"offending entry #{report.entry}: {report.offending}")
     if report.verdict == INVALID and report.records and hand is None:

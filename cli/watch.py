@@ -32,7 +32,7 @@ from chkobba_p2p.text import safe_text
 
 from .arguments import EXIT_INCOMPLETE, EXIT_INVALID, EXIT_UNSUPPORTED, EXIT_VALID
 from .event_words import CommentaryVoice, narrate
-from .i18n import Translator, card_letters, detect_lang, unsupported_words
+from .i18n import Translator, card_letters, detect_lang, os_error_words, unsupported_words
 from .tor_options import join_tor_transport
 from .tor_words import tor_failed_text, tor_status_text
 
@@ -190,8 +190,8 @@ def _refusal(outcome: WatchOutcome, lang: str = "en") -> str:
             return t("watch_taken")
         n = int(taken.group(1))
         return t("watch_taken_1" if n == 1 else "watch_taken_n", n=n)
-    if outcome.error_code == "connect_failed" and said.endswith("connection refused"):
-        return f"{said}: nobody is listening there; is the table open and the port right?"
+    if outcome.error_code == "connect_failed":  # the OS's words, said for a person
+        return os_error_words(said, t)
     return said
 
 
@@ -201,8 +201,12 @@ def _said_refusal(outcome: WatchOutcome, lang: str) -> None:
     import textwrap
 
     width = max(40, shutil.get_terminal_size((80, 24)).columns - 1)
-    print(textwrap.fill(f"chkobba watch: {_refusal(outcome, lang)}", width,
-                        break_long_words=False, break_on_hyphens=False), file=sys.stderr)
+    text = f"chkobba watch: {_refusal(outcome, lang)}"
+    for mark in ":;?!":  # French spaces them: a no-break space keeps each off a line's start
+        text = text.replace(" " + mark, "\u00a0" + mark)
+    if sys.stderr.isatty():  # a terminal would cut words at its edge; a pipe: one line
+        text = textwrap.fill(text, width, break_long_words=False, break_on_hyphens=False)
+    print(text.replace("\u00a0", " "), file=sys.stderr)
 
 
 def _tor_failed(lang: str, failed: TorFailed) -> None:

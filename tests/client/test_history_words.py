@@ -6,7 +6,7 @@ pipe one match stays one line."""
 from __future__ import annotations
 
 import pytest
-from support.history import build
+from support.history import AMEL, build
 
 from chkobba_cli.main import main
 
@@ -49,3 +49,54 @@ def test_history_lines_wrap_at_words_within_the_terminal(tmp_path, monkeypatch, 
     assert main(["history", str(folder), "--lang", lang]) == 0
     heads = [x for x in capsys.readouterr().out.splitlines() if x[:2] == "20"]
     assert heads and all(x.endswith("]") for x in heads), heads
+
+
+@pytest.mark.parametrize("lang, counted", [("en", "and 3 copies by the bots"),
+                                           ("fr", "et 3 copies des robots")])
+def test_a_match_lists_the_persons_own_log_and_counts_the_bots_copies(
+        tmp_path, monkeypatch, capsys, lang, counted):
+    """A 4-player ``play`` writes the person's log and a copy per bot beside it: history
+    lists the person's log, counts the bots' copies; --verbose and --json keep them all."""
+    from support.audit import play
+    from support.history import BILEL, DORA, SAMI, _sessions, write_log
+
+    folder = tmp_path / "logs"
+    four = [AMEL, SAMI, BILEL, DORA]
+    p = play(4, sessions=_sessions(four, ["amel", "sami", "bilel", "dora"], "bots"), seed=3,
+             stop_after=30)
+    date = "2026-03-05T20:00:00+00:00"
+    mine = write_log(p, folder / "20260305T200000Z-amel-0a0b0c.chklog", 0, date)
+    for seat in (1, 2, 3):
+        write_log(p, mine.with_name(f"{mine.stem}-bot{seat}.chklog"), seat, date)
+    monkeypatch.setenv("CHKOBBA_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv("COLUMNS", "200")
+    assert main(["history", str(folder), "--lang", lang]) == 0
+    out = capsys.readouterr().out
+    logs = [x for x in out.splitlines() if x.lstrip().startswith(("log:", "journal :"))]
+    assert len(logs) == 1 and logs[0].endswith(mine.name), out
+    assert counted in out and "-bot" not in out
+    assert main(["history", str(folder), "--lang", lang, "--verbose"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("-bot") == 3 and counted not in out
+    assert main(["history", str(folder), "--json"]) == 0
+    assert capsys.readouterr().out.count("-bot") >= 3  # every copy, for tools
+
+
+@pytest.mark.parametrize("lang, about", [("en", "about expert"), ("fr", "environ expert")])
+def test_a_provisional_rating_against_the_bots_names_no_level(capsys, lang, about):
+    """After one match against a bot the rating is provisional ("1675?"): it names no
+    level yet; once settled (a small deviation) it reads against the levels."""
+    from chkobba_cli.history import _rating_lines
+    from chkobba_cli.i18n import Translator
+    from chkobba_p2p.observe.history import Standing
+    from chkobba_p2p.observe.rating import ANCHORS, PROVISIONAL_RD, Rating
+
+    t = Translator(lang)
+    level = ANCHORS["expert"]
+    early = Standing(Rating(level, rd=PROVISIONAL_RD + 150, games=1), games=1)
+    settled = Standing(Rating(level, rd=PROVISIONAL_RD - 30, games=40), games=40)
+    _rating_lines([(AMEL.public, "amel", early)], t, bots=True)
+    out = capsys.readouterr().out
+    assert f"{round(level)}?" in out and about not in out
+    _rating_lines([(AMEL.public, "amel", settled)], t, bots=True)
+    assert about in capsys.readouterr().out

@@ -280,8 +280,8 @@ def test_watch_of_a_closed_port_is_one_line_that_says_why(tmp_path):
     port = _closed_port()
     r = _run(tmp_path, "watch", f"127.0.0.1:{port}", "--text", "--name", "nour")
     assert r.returncode == 2
-    _one_clear_line(r.stderr, f"cannot connect to 127.0.0.1:{port}: connection refused",
-                    "nobody is listening there")
+    _one_clear_line(r.stderr, f"cannot connect to 127.0.0.1:{port}: nobody is listening "
+                    "there (connection refused)", "is the table open")
 
 
 # --------------------------------------------------------------------------- IPv6

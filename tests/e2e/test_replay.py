@@ -220,8 +220,12 @@ def test_replay_blames_a_cheater_by_name(tmp_path, capsys):
     out = capsys.readouterr().out
     assert re.search(r"INVALID \(deal_failure\): entry #\d+: seat 1 names \w+ but showed", out)
     assert "blamed: seat 1 (peer1, key" in out
-    assert "stopped at entry" in out and "host blames peer1 (deal_failure" in out
-    assert "the log proves it" in out
+    # Why the game stopped, for a person: no wire code, the hand it happened in.
+    assert re.search(r"host stopped the game during hand \d+: peer1 broke the rules \(a deal "
+                     r"message that fails its check\) \(the log's entry \d+\)\.", out), out
+    assert main(["replay", str(path), "--verbose"]) == EXIT_INVALID
+    out = capsys.readouterr().out  # and as signed, for whoever checks it
+    assert "host blames peer1 (deal_failure" in out and "the log proves it" in out
 
 
 def test_replay_help_documents_the_exit_statuses(capsys):

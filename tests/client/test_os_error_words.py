@@ -1,0 +1,58 @@
+"""The operating system's failures to connect reach a person as one sentence in their
+language ("no computer by that name was found"), never as "[Errno -2] Name or service
+not known": in the terminal client's join error, the spectator's refusal and a headless
+peer's result line."""
+
+from __future__ import annotations
+
+import errno
+import os
+import socket
+
+import pytest
+
+from chkobba_cli.ending import explain
+from chkobba_cli.i18n import Translator, os_error_words
+from chkobba_cli.watch import _refusal
+from chkobba_p2p import WatchOutcome
+
+
+def _os(code: int) -> str:
+    """The library's error for a failure with ``code``, with the OS's own words."""
+    if code < 0:
+        exc: OSError = socket.gaierror(code, "Name or service not known")
+    else:
+        exc = OSError(code, os.strerror(code))
+    return f"cannot connect to table.example:7777: {exc}"
+
+
+CASES = [
+    (socket.EAI_NONAME, "no computer by that name", "aucun ordinateur de ce nom"),
+    (errno.ECONNREFUSED, "nobody is listening there", "personne n'écoute"),
+    (errno.ENETUNREACH, "cannot be reached from this network", "injoignable"),
+    (errno.EHOSTUNREACH, "cannot be reached from this network", "injoignable"),
+    (errno.ETIMEDOUT, "no answer from that address in time", "pas de réponse"),
+]
+
+
+@pytest.mark.parametrize(("code", "en", "fr"), CASES)
+def test_each_usual_failure_is_one_sentence(code, en, fr):
+    error = _os(code)
+    assert "Errno" in error  # what reached the person before
+    for lang, words in (("en", en), ("fr", fr)):
+        t = Translator(lang)
+        joined = explain(error, t)  # after "Could not join ADDR:" (the address once)
+        assert words in joined and "Errno" not in joined and "table.example" not in joined
+        watched = _refusal(WatchOutcome(None, None, error=error,
+                                        error_code="connect_failed"), lang)
+        assert words in watched and "table.example:7777" in watched
+        assert "Errno" not in watched and os.strerror(errno.ENOENT) not in watched
+        headless = os_error_words(f"no game: {error}", t)
+        assert headless.startswith("no game: ") and words in headless
+        assert "Errno" not in headless
+
+
+def test_other_errors_keep_their_words():
+    t = Translator("en")
+    for error in ("the table is full", "cannot connect to x:1: [Errno 13] Permission denied"):
+        assert os_error_words(error, t) == error
