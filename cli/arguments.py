@@ -259,6 +259,11 @@ def _replay_arguments(p: argparse.ArgumentParser) -> None:
                    "and blunders with the better move and a summary per player; with "
                    "--view and --html the grades show beside each move; with --json FILE "
                    "the grades go to FILE (JSON) instead of the records")
+    p.add_argument("--luck", action="store_true",
+                   help="is it rigged? luck against play: the worth of the cards dealt to "
+                   "each side, the points each side's play gave away against the coach's "
+                   "best (the coach's review, within --review-limit), and whether every deal "
+                   "was shuffled by all and checked (in --lang)")
     p.add_argument("--seat", metavar="NAME", action="append", default=None,
                    help="--review only this player (by name; again for more)")
     p.add_argument("--samples", type=int, default=None, metavar="N",
