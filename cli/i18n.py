@@ -1024,6 +1024,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
                  "(Une carte vaut sa part des 4 points de catégorie d'une manche : le 7♦ "
                  "1,31, un sept 0,21, un carreau 0,13, un six 0,09, toute carte 0,03.)"),
     "luck_key": ("l: is it rigged? luck against play", "l : est-ce truqué ? chance et jeu"),
+    "luck_failed": ("Is it rigged? The log could not be audited here; this command does it:",
+                    "Est-ce truqué ? Le journal n'a pas pu être vérifié ici ; cette commande "
+                    "le fait :"),
+    "keys_luck": ("l or Esc: back · q or Enter: quit", "l ou Échap : retour · q ou Entrée : "
+                  "quitter"),
     "luck_reading": ("Is it rigged? Auditing the log and asking the coach…",
                      "Est-ce truqué ? Audit du journal et avis du coach…"),
     "record_vs": ("{name}: {n} games, {wins}–{losses}", "{name} : {n} parties, {wins}–{losses}"),
