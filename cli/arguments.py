@@ -383,3 +383,8 @@ def _history_arguments(p: argparse.ArgumentParser) -> None:
                    help="language (default: from the locale)")
     p.add_argument("--no-cache", action="store_true",
                    help="audit every log again (the cache is neither read nor written)")
+    p.add_argument("--luck", action="store_true",
+                   help="is it rigged? after the list, luck against play in the newest match "
+                   "listed (with --with, --since, --players: of those): the worth of the "
+                   "cards dealt to each side, the points each side gave away against the "
+                   "coach's best, and whether every deal was shuffled by all and checked")

@@ -70,13 +70,16 @@ def _deal_line(t: Translator, luck: Luck) -> str:
     return t("luck_unproven", verdict=luck.verdict.upper())
 
 
-def account(log: Path | str, t: Translator, *, me: int | None = None,
+def account(log: Path | str, t: Translator, *, me: int | None = None, writer: bool = True,
             limit: int | None = DEFAULT_LIMIT, samples: int = DEFAULT_SAMPLES,
             workers: int | None = None,
             progress: Callable[[int, int], None] | None = None) -> list[str]:
     """Audit ``log``, ask the coach, and word it (blocking: seconds; run it off the screen's
-    thread).  ``me``: the reader's seat (default: the log's writer).  Raises
+    thread).  ``me``: the reader's seat (None: the log's writer's, or with ``writer``
+    False, nobody's: the sides are named).  Raises
     :class:`~chkobba_p2p.wire.logfile.LogUnreadable` for a file that is not a log."""
     report = audit_log(log, workers=workers)
     luck = luck_of(report, limit=limit, samples=samples, progress=progress)
-    return luck_lines(t, luck, report.names, writer_seat(report) if me is None else me)
+    if me is None and writer:
+        me = writer_seat(report)
+    return luck_lines(t, luck, report.names, me)

@@ -12,7 +12,7 @@ from chkobba_cli.i18n import Translator
 from chkobba_cli.luck import luck_lines
 from chkobba_cli.main import main
 from chkobba_p2p.observe.audit import audit_log
-from chkobba_p2p.observe.luck import Luck, SideLuck, luck_of
+from chkobba_p2p.observe.luck import Luck, SideLuck, dealt_strength, luck_of
 
 
 def _numbers(line: str) -> list[str]:
@@ -80,3 +80,25 @@ def test_three_sides_are_named_and_an_invalid_audit_proves_nothing():
     fr = luck_lines(Translator("fr"), _luck(proven=True), ["amel", "bot1", "bot2"], me=None)
     assert fr[1].startswith("Chance : cartes reçues valant amel 6,1, bot1 4,3")
     assert "chaque mélange prouvé" in fr[-2]
+
+
+def test_history_luck_speaks_from_this_persons_seat_not_the_logs_writer(
+        tmp_path, capsys, monkeypatch):
+    import hashlib
+
+    from chkobba_p2p.wire.logfile import write_private
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    # Seat 0 wrote the log; this person is seat 1, dealt the weaker cards.
+    log = play(2, seed=1, key=b"luck1").write_log(logs / "m.chklog")
+    data = tmp_path / "data"
+    data.mkdir()
+    write_private(data / "identity.key", hashlib.sha256(b"luck1/identity 1").digest())
+    monkeypatch.setenv("CHKOBBA_DATA_DIR", str(data))
+    monkeypatch.setenv("CHKOBBA_CACHE_DIR", str(tmp_path / "cache"))
+    assert main(["history", str(logs), "--luck", "--lang", "en"]) == 0
+    out = capsys.readouterr().out
+    (host, me), _, _ = dealt_strength(audit_log(log).records, 2)
+    assert f"Luck: you were dealt cards worth {float(me):.1f} points, they " \
+        f"{float(host):.1f}" in out, out
+    assert me < host
