@@ -102,3 +102,13 @@ def test_history_luck_speaks_from_this_persons_seat_not_the_logs_writer(
     assert f"Luck: you were dealt cards worth {float(me):.1f} points, they " \
         f"{float(host):.1f}" in out, out
     assert me < host
+
+
+def test_french_says_point_below_two():
+    two = (SideLuck(0, (0,), 6.1, 0.84, 10, 0, 0), SideLuck(1, (1,), 4.3, 2.1, 10, 0, 0))
+    luck = Luck(two, 3, 5.2, "valid", True, True, 2, 20, 20, None)
+    fr = luck_lines(Translator("fr"), luck, ["amel", "bot1"], me=0)
+    assert fr[2] == "Jeu : vous avez cédé 0,8 point face au meilleur coup du coach, eux 2,1."
+    assert "valant 6,1 points, eux 4,3" in fr[1]
+    en = luck_lines(Translator("en"), luck, ["amel", "bot1"], me=0)
+    assert en[2] == "Play: you gave away 0.8 points against the coach's best, they 2.1."
