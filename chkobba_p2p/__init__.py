@@ -171,7 +171,7 @@ __all__ = [
 #: list: the faces (this package, ``lowlevel`` for protocol implementers, ``testing``);
 #: the errors, safe text, addresses; a seat's picture of the table and a log's pictures
 #: (tablestate, timeline); the rules model (``game``), the bots (``bots``) and what sees
-#: a game from no seat (``observe``: observer, audit, review, history, rating).  The
+#: a game from no seat (``observe``: observer, audit, review, luck, history, rating).  The
 #: folders ``wire``, ``deal``, ``transcript``, ``link`` are reached through ``lowlevel``,
 #: ``_shell`` through this face.  ``tests/test_import_graph.py`` holds the client to it.
 PUBLIC_MODULES: tuple[str, ...] = (

@@ -261,6 +261,11 @@ def _replay_arguments(p: argparse.ArgumentParser) -> None:
                    "and blunders with the better move and a summary per player; with "
                    "--view and --html the grades show beside each move; with --json FILE "
                    "the grades go to FILE (JSON) instead of the records")
+    p.add_argument("--luck", action="store_true",
+                   help="is it rigged? luck against play: the worth of the cards dealt to "
+                   "each side, the points each side's play gave away against the coach's "
+                   "best (the coach's review, within --review-limit), and whether every deal "
+                   "was shuffled by all and checked (in --lang)")
     p.add_argument("--seat", metavar="NAME", action="append", default=None,
                    help="--review only this player (by name; again for more)")
     p.add_argument("--samples", type=int, default=None, metavar="N",
@@ -382,3 +387,8 @@ def _history_arguments(p: argparse.ArgumentParser) -> None:
                    help="language (default: from the locale)")
     p.add_argument("--no-cache", action="store_true",
                    help="audit every log again (the cache is neither read nor written)")
+    p.add_argument("--luck", action="store_true",
+                   help="is it rigged? after the list, luck against play in the newest match "
+                   "listed (with --with, --since, --players: of those): the worth of the "
+                   "cards dealt to each side, the points each side gave away against the "
+                   "coach's best, and whether every deal was shuffled by all and checked")

@@ -350,6 +350,25 @@ def run(args: argparse.Namespace) -> int:
         if args.with_name:
             for line in record_lines(gs, args.with_name, own_keys(), t):
                 _out(line)
+        if getattr(args, "luck", False) and shown:
+            return _luck(shown[0], t)
+    return EXIT_OK
+
+
+def _luck(g: Game, t: Translator) -> int:
+    """--luck: the account of luck against play of the newest match listed, from this
+    person's seat (any of its keys; the sides named when it did not sit there)."""
+    from .luck import account
+
+    mine = set(own_keys())
+    me = next((i for i, s in enumerate(g.seats) if s.key in mine), None)
+    _out()
+    try:
+        for line in account(g.log.path, t, me=me, writer=False):
+            _out(line)
+    except (LogUnreadable, OSError) as exc:
+        print(f"chkobba history: {exc}", file=sys.stderr)
+        return EXIT_USAGE
     return EXIT_OK
 
 

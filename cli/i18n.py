@@ -1000,6 +1000,56 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "over_records_reading": ("Counting the matches in your logs, this one included…",
                              "On compte les parties de vos journaux, celle-ci comprise…"),
     "lobby_bot": ("the {level} bot's key", "la clé du robot {level}"),
+    # Luck against play ("is it rigged?"), cli/luck.py: one sentence per line.
+    "luck_title": ("Is it rigged? Luck against play over {n} hands:",
+                   "Est-ce truqué ? La chance et le jeu sur {n} manches :"),
+    "luck_title_1": ("Is it rigged? Luck against play over 1 hand:",
+                     "Est-ce truqué ? La chance et le jeu sur 1 manche :"),
+    "luck_no_hand": ("Is it rigged? No hand was played to its end: no luck to weigh.",
+                     "Est-ce truqué ? Aucune manche n'a été jouée jusqu'au bout : pas de "
+                     "chance à peser."),
+    "luck_dealt_you": ("Luck: you were dealt cards worth {you} points, they {them} (an even "
+                       "deal: {fair} each).",
+                       "Chance : vous avez reçu des cartes valant {you} points, eux {them} "
+                       "(une donne égale : {fair} chacun)."),
+    "luck_dealt_names": ("Luck: cards dealt worth {list} points (an even deal: {fair} each).",
+                         "Chance : cartes reçues valant {list} points (une donne égale : "
+                         "{fair} chacun)."),
+    "luck_play_you": ("Play: you gave away {you} points against the coach's best, they "
+                      "{them}.",
+                      "Jeu : vous avez cédé {you} points face au meilleur coup du coach, eux "
+                      "{them}."),
+    "luck_play_names": ("Play: points given away against the coach's best: {list}.",
+                        "Jeu : points cédés face au meilleur coup du coach : {list}."),
+    "luck_proven": ("Every deal was shuffled by all {n} players and every shuffle was proven: "
+                    "nobody could stack the deck.",
+                    "Chaque donne a été mélangée par les {n} joueurs et chaque mélange "
+                    "prouvé : personne ne pouvait arranger le paquet."),
+    "luck_checked": ("Every deal was shuffled by all {n} players and every shuffle checked "
+                     "once the hand's seeds were open: nobody could stack the deck unseen.",
+                     "Chaque donne a été mélangée par les {n} joueurs et chaque mélange "
+                     "vérifié une fois les graines de la manche ouvertes : personne ne "
+                     "pouvait arranger le paquet sans être vu."),
+    "luck_unproven": ("This log's audit is not VALID ({verdict}): it proves nothing about the "
+                      "deal.",
+                      "L'audit de ce journal n'est pas VALIDE ({verdict}) : il ne prouve rien "
+                      "sur la donne."),
+    "luck_limit": ("(The coach graded the first {graded} of {decisions} decisions: its "
+                   "limit.)",
+                   "(Le coach a noté les {graded} premières décisions sur {decisions} : sa "
+                   "limite.)"),
+    "luck_how": ("(Cards are worth a hand's 4 category points shared out: the 7♦ 1.31, a "
+                 "seven 0.21, a diamond 0.13, a six 0.09, any card 0.03.)",
+                 "(Une carte vaut sa part des 4 points de catégorie d'une manche : le 7♦ "
+                 "1,31, un sept 0,21, un carreau 0,13, un six 0,09, toute carte 0,03.)"),
+    "luck_key": ("l: is it rigged? luck against play", "l : est-ce truqué ? chance et jeu"),
+    "luck_failed": ("Is it rigged? The log could not be audited here; this command does it:",
+                    "Est-ce truqué ? Le journal n'a pas pu être vérifié ici ; cette commande "
+                    "le fait :"),
+    "keys_luck": ("l or Esc: back · q or Enter: quit", "l ou Échap : retour · q ou Entrée : "
+                  "quitter"),
+    "luck_reading": ("Is it rigged? Auditing the log and asking the coach…",
+                     "Est-ce truqué ? Audit du journal et avis du coach…"),
     "record_vs": ("{name}: {n} games, {wins}–{losses}", "{name} : {n} parties, {wins}–{losses}"),
     "record_vs_1": ("{name}: 1 game, {wins}–{losses}", "{name} : 1 partie, {wins}–{losses}"),
     # The library's notices (chkobba_p2p._shell.peer.Notice): "nt_" + the notice's kind.

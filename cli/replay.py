@@ -102,6 +102,12 @@ def run(args: argparse.Namespace) -> int:
         elif review.cut_short:  # --quiet: the verdict alone, and on stderr this caveat
             _out(coach.limit_line(review), to_stderr=True)
     _out(report.summary(), to_stderr=err)
+    if getattr(args, "luck", False):
+        try:
+            _luck(args, report, review, err)
+        except ValueError as exc:  # a bad --samples or --review-limit
+            print(f"chkobba replay: {exc}", file=sys.stderr)
+            return EXIT_USAGE
     if args.html:
         from .replay_html import render_html  # only when asked: the page is a big module
         page = render_html(report, args.lang or detect_lang(), _interrupted(args.log, report),
@@ -160,6 +166,22 @@ def _review(args: argparse.Namespace, report: AuditReport) -> Review:
     finally:
         if isinstance(progress, coach.Progress):
             progress.close()  # a Ctrl-C midway: "interrupted" on a line of its own
+
+
+def _luck(args: argparse.Namespace, report: AuditReport, review: Review | None,
+          err: bool) -> None:
+    """--luck: the account of luck against play (:mod:`.luck`), after the verdict; the
+    coach's review of every seat (the one --review made, when it graded them all)."""
+    from chkobba_p2p.observe.luck import luck_of
+
+    from .luck import luck_lines, writer_seat
+    if review is None or args.seat:
+        args.seat = None
+        review = _review(args, report)
+    luck = luck_of(report, review=review)
+    for line in luck_lines(Translator(args.lang or detect_lang()), luck, report.names,
+                           writer_seat(report)):
+        _out(line, to_stderr=err)
 
 
 def _review_lines(report: AuditReport, review: Review, symbols: bool) -> list[str]:

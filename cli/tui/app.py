@@ -44,6 +44,7 @@ from .chat import ChatInput
 from .decision import Request, refusal
 from .keys import key_bindings
 from .leaving import Leaving
+from .luckview import LuckAccount
 from .memo import Memo
 from .narration import EventLog
 from .pace import DEFAULT_PACE, SCORE_WAIT, Pacer
@@ -104,6 +105,9 @@ class TuiApp(Leaving, Screen):
         self.status: tuple[str, str] | None = None
         self.hints = False
         self.sheet = False  # the score sheet shown instead of the table (s)
+        # "Is it rigged?" (l on the end screen), computed only when asked.
+        self.luck_shown = False
+        self.luck = LuckAccount(self.t.lang, self.invalidate)
         self.score_queue: list[HandScored] = []  # scoring dialogs still to show
         self.confirm_leave = False
         self.confirm_resign = False  # x in the leave dialog: resign? (y resigns)

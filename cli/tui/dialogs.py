@@ -98,13 +98,14 @@ def score_dialog_lines(view: TableView, ev: HandScored,
 
 def over_lines(view: TableView, outcome: Outcome | None, log_path: Path | None,
                width: int, rematch: bool = False, records: Sequence[str] = (),
-               news: Sequence[tuple[str, str]] = ()) -> list[Line]:
+               news: Sequence[tuple[str, str]] = (), luck: bool = False) -> list[Line]:
     """The match's end: who won and by how much (or by a resignation), or why it stopped;
     where the log is and the command that audits it.  ``width`` is the screen's (long
     paths are cut); ``rematch``: the keys offer to play again; ``records``: what the
     matches so far count (:func:`.past.records_lines`: the line that says what is
     counted, then "sami: 4 games, 3–1" for each player of another side); ``news``: the
-    others' answers to the rematch so far, (style, text)."""
+    others' answers to the rematch so far, (style, text); ``luck``: the ``l`` key offers
+    the account of luck against play (:func:`luck_box_lines`)."""
     t, st = view.t, view.state
     o = outcome
     lines: list[Line] = []
@@ -203,8 +204,33 @@ def over_lines(view: TableView, outcome: Outcome | None, log_path: Path | None,
     lines.append([])
     for style, text in news:
         lines += wrap_line([(style, " " + text)], max(20, width - 6), indent="   ")
+    if luck and path and Path(path).exists():  # "is it rigged?": asked with l
+        lines.append([("", " " + t("luck_key"))])
     lines.append([("class:keys", " " + t("keys_over_rematch" if rematch else "keys_over") + " ")])
     return lines
+
+
+def luck_box_lines(t: Translator, lines: Sequence[str] | None, failed: bool,
+                   log_path: Path | None, width: int) -> list[Line]:
+    """The end screen's "is it rigged?" (``l``): the account of luck against play
+    (:mod:`...luck`), its first sentence as the title, the table of card values dimmed;
+    ``lines`` None: still being computed (or ``failed``, with the command that does it)."""
+    room = max(20, width - 6)
+    out: list[Line] = []
+    if failed or lines is None:
+        out.append([("class:title" if not failed else "class:warn",
+                     " " + t("luck_failed" if failed else "luck_reading") + " ")])
+        if failed and log_path is not None:
+            shown = short_path(Path(log_path), room - 4 - len("chkobba replay --luck "))
+            out.append([("class:ok", "   chkobba replay --luck " + shown)])
+    else:
+        for i, text in enumerate(lines):
+            style = "class:title" if i == 0 else "class:dim" if text.startswith("(") else ""
+            out += wrap_line([(style, " " + text)], room, indent=" ")
+            if i == 0:
+                out.append([])
+    out += [[], [("class:keys", " " + t("keys_luck") + " ")]]
+    return out
 
 
 def short_path(path: Path, room: int, home: Path | None = None) -> str:

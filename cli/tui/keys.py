@@ -79,6 +79,8 @@ class KeyTarget(Protocol):
     def quick_chat(self, key: str) -> None: ...
     def toggle_hints(self) -> None: ...
     def toggle_sheet(self) -> None: ...
+    luck_shown: bool
+    def toggle_luck(self) -> None: ...
 
 
 def key_bindings(ui: KeyTarget) -> KeyBindingsBase:
@@ -142,6 +144,15 @@ def key_bindings(ui: KeyTarget) -> KeyBindingsBase:
     @kb.add("r", filter=over & Condition(lambda: ui.can_rematch))
     def _(e: KeyPressEvent) -> None:
         ui.ask_rematch()
+
+    # The match is over: l asks "is it rigged?" (luck against play), l or Esc goes back.
+    @kb.add("l", filter=over)
+    def _(e: KeyPressEvent) -> None:
+        ui.toggle_luck()
+
+    @kb.add("escape", filter=over & Condition(lambda: ui.luck_shown))
+    def _(e: KeyPressEvent) -> None:
+        ui.luck_shown = False
 
     # Help: ? or F1 opens it, any key closes it; a key no screen expects gets a hint.
     @kb.add("?", filter=~leave & ~away & ~helping & ~resigning)

@@ -45,6 +45,7 @@ from .decision import Request, decision_lines
 from .helpscreen import help_pages
 from .keys import ESCAPE_DELAY
 from .lobby import lobby_lines
+from .luckview import LuckAccount
 from .narration import EventLog
 from .pace import Pacer
 from .past import PastGames, records_lines
@@ -101,6 +102,9 @@ class Screen:
     known: KnownPlayers | None
     past: PastGames | None
     log_path: Path | None
+    #: The end screen shows the account of luck against play (l) instead of its box.
+    luck_shown: bool
+    luck: LuckAccount
     reconnect_allowance: float
     #: (rows, columns) to draw for, instead of the terminal's (for tests).
     size: tuple[int, int] | None
@@ -349,6 +353,22 @@ class Screen:
                           else self.presence.countdown_lines(view, width),
                           showing=showing(view, self.pacer.showing, width))
 
+    def _log_done(self) -> Path | None:
+        """The log of the match that ended, if there is one on disk."""
+        o = self.outcome
+        path = (o.log_path if o is not None else None) or self.log_path
+        return Path(path) if path and Path(path).exists() else None
+
+    def toggle_luck(self) -> None:
+        """``l`` on the end screen: the account of luck against play, computed the first
+        time it is asked (in a thread: :class:`.luckview.LuckAccount`), or back."""
+        log = self._log_done()
+        if log is None:
+            return
+        self.luck_shown = not self.luck_shown
+        if self.luck_shown:
+            self.luck.start(log)
+
     def _records(self) -> list[str]:
         """For the end screen, our record against each player of another side, counted
         as the lobby and ``chkobba history`` count (see :func:`.past.records_lines`)."""
@@ -393,9 +413,12 @@ class Screen:
             scored = self.score_queue[0] if self.score_queue else self.state.last_score
             if scored is not None:
                 lines = dialogs.score_dialog_lines(self.view, scored, self._score_closes_in())
+        elif kind == "over" and self.luck_shown:
+            lines = dialogs.luck_box_lines(self.t, self.luck.lines, self.luck.failed,
+                                           self._log_done(), self._size()[1])
         elif kind == "over":
             lines = dialogs.over_lines(self.view, self.outcome, self.log_path, self._size()[1],
                                        rematch=self.can_rematch, records=self._records(),
-                                       news=self.rematch_news())
+                                       news=self.rematch_news(), luck=True)
         return dialogs.as_text(lines)
 

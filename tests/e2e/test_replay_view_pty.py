@@ -18,7 +18,7 @@ from chkobba_p2p.transcript.bodies import PlayAction
 from chkobba_p2p.transcript.session import Session
 
 RIGHT, LEFT, PGDN, PGUP, HOME, END = "\x1b[C", "\x1b[D", "\x1b[6~", "\x1b[5~", "\x1b[H", "\x1b[F"
-STEP = re.compile(r"hand (\d+) · step (\d+)/(\d+) · entry #(\d+)")
+STEP = re.compile(r"hand (\d+) · (?:play \d+ · )?step (\d+)/(\d+) · entry #(\d+)")
 
 
 def _step(s: Screen) -> tuple[int, int, int, int]:
