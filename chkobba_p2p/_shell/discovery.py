@@ -258,9 +258,9 @@ class AnsweredEndpoints:
     def __len__(self) -> int:
         return len(self._entries)
 
-    def keys(self) -> set[str]:
-        """The fingerprints remembered."""
-        return {fp for fp, _, _ in self._entries}
+    def addresses(self) -> set[str]:
+        """The addresses remembered."""
+        return {address for _, address, _ in self._entries}
 
     def remember(self, fingerprint: str, address: str, port: int) -> None:
         """Note that ``fingerprint`` answered at ``address``:``port`` (written at once)."""
@@ -313,13 +313,13 @@ def merge_tables(heard: Sequence[LanHeard],
     added: dict[tuple[str, str], set[tuple[str, int]]] = {}  # (source, key): endpoints
     for order, item in enumerate(ordered):
         ad, source = item.ad, _bare(item.source)
-        if source not in per_source:
-            if len(per_source) >= _MAX_SOURCES:
-                continue
-            per_source[source] = 0
         key = ad.fingerprint or f"{ad.name}@{ad.target}"
         known = ad.fingerprint is not None and any(
             (ad.fingerprint, _bare(a), p) in remembered for a, p in ad.all_endpoints)
+        if source not in per_source:
+            if len(per_source) >= _MAX_SOURCES and not known:
+                continue
+            per_source[source] = 0
         if key not in candidates:
             if known and len(kept) < AnsweredEndpoints.LIMIT:
                 kept.add(key)
@@ -433,10 +433,14 @@ class SourceListener:
     """What the own query's answers said, by the source address of each packet
     (:meth:`feed` takes one packet; :meth:`heard` the tables so far)."""
 
-    def __init__(self, query_id: int) -> None:
+    def __init__(self, query_id: int, answered: AnsweredEndpoints | None = None) -> None:
         self.query_id = query_id
         self.packets = 0
         self._sources: dict[str, _SourceRecords] = {}
+        #: Read beyond ``_MAX_SOURCES``: the addresses of remembered endpoints, so that a
+        #: flood of forged sources heard first cannot keep the table that answered
+        #: before from being heard at all.
+        self._remembered = answered.addresses() if answered is not None else set()
 
     def feed(self, data: bytes, source: tuple[Any, ...]) -> None:
         """One packet from ``source`` (as ``recvfrom`` gives it): taken in if it is an
@@ -455,7 +459,9 @@ class SourceListener:
             return
         records = self._sources.get(address)
         if records is None:
-            if len(self._sources) >= _MAX_SOURCES:
+            if len(self._sources) >= _MAX_SOURCES and (
+                    address not in self._remembered
+                    or len(self._sources) >= _MAX_SOURCES + AnsweredEndpoints.LIMIT):
                 return
             records = self._sources[address] = _SourceRecords()
         for record in packet.answers():
@@ -650,7 +656,7 @@ async def browse_tables(seconds: float, *, interfaces: Sequence[str] | None = No
             with contextlib.suppress(trio.RunFinishedError):
                 token.run_sync_soon(offer, name)
 
-    listener = SourceListener(int.from_bytes(os.urandom(2), "big") or 1)
+    listener = SourceListener(int.from_bytes(os.urandom(2), "big") or 1, answered)
     #: The latest resolution of each name through zeroconf, in the order first heard.
     found: dict[str, TableAd] = {}
 
@@ -663,6 +669,21 @@ async def browse_tables(seconds: float, *, interfaces: Sequence[str] | None = No
     def check() -> None:
         if until is not None and not done.is_set() and until(tables()):
             done.set()
+
+    heard_more = trio.Event()
+
+    def on_packet() -> None:
+        heard_more.set()
+
+    async def check_packets() -> None:
+        # A merge per packet would let a flood spend our CPU (4096 packets of 256
+        # sources); the packets of a tenth of a second are looked at together.
+        nonlocal heard_more
+        while until is not None:
+            await heard_more.wait()
+            heard_more = trio.Event()
+            check()
+            await trio.sleep(0.1)
 
     zc = await trio.to_thread.run_sync(_zeroconf, interfaces)
     names: set[str] = set()
@@ -708,7 +729,8 @@ async def browse_tables(seconds: float, *, interfaces: Sequence[str] | None = No
             with trio.move_on_after(seconds):
                 async with trio.open_nursery() as listening:
                     listening.start_soon(collect)
-                    listening.start_soon(_listen_sources, listener, interfaces, check)
+                    listening.start_soon(_listen_sources, listener, interfaces, on_packet)
+                    listening.start_soon(check_packets)
                     await done.wait()
                     listening.cancel_scope.cancel()
             if done.is_set():
