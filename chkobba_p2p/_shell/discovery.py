@@ -337,12 +337,10 @@ def merge_tables(heard: Sequence[LanHeard],
             if len(mine) >= _PER_SOURCE_ENDPOINTS:
                 break
             mine.add(endpoint)
-            if ad.fingerprint is not None and (ad.fingerprint, *endpoint) in remembered:
-                rank = 0
-            elif endpoint[0] == source:
-                rank = 1
-            else:
-                rank = 2
+            # Remembered first, then the packet's own source; among announcements of one
+            # endpoint, the one its own address sent gives the table's name and counts.
+            rank = (0 if ad.fingerprint is not None and (ad.fingerprint, *endpoint) in remembered
+                    else 2) + (0 if endpoint[0] == source else 1)
             candidates[key].append((rank, order, endpoint, ad))
     tables: list[TableAd] = []
     for key in listed:
