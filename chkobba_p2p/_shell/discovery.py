@@ -330,17 +330,19 @@ def merge_tables(heard: Sequence[LanHeard],
             candidates[key] = []
             listed.append(key)
         mine = added.setdefault((source, key), set())
-        for address, port in ad.all_endpoints:
-            endpoint = (_bare(address), port)
-            if endpoint in mine:
+        for endpoint in ad.all_endpoints:
+            # A link-local address keeps its zone (``fe80::1%eth0``) to be joined at; it
+            # is compared without it.
+            bare = (_bare(endpoint[0]), endpoint[1])
+            if bare in mine:
                 continue
             if len(mine) >= _PER_SOURCE_ENDPOINTS:
                 break
-            mine.add(endpoint)
+            mine.add(bare)
             # Remembered first, then the packet's own source; among announcements of one
             # endpoint, the one its own address sent gives the table's name and counts.
-            rank = (0 if ad.fingerprint is not None and (ad.fingerprint, *endpoint) in remembered
-                    else 2) + (0 if endpoint[0] == source else 1)
+            rank = (0 if ad.fingerprint is not None and (ad.fingerprint, *bare) in remembered
+                    else 2) + (0 if bare[0] == source else 1)
             candidates[key].append((rank, order, endpoint, ad))
     tables: list[TableAd] = []
     for key in listed:
@@ -348,7 +350,7 @@ def merge_tables(heard: Sequence[LanHeard],
         first: TableAd | None = None
         for _, _, endpoint, ad in sorted(candidates[key], key=lambda c: (c[0], c[1])):
             if endpoint in endpoints or len(endpoints) >= _MAX_ENDPOINTS or \
-                    sum(a == endpoint[0] for a, _ in endpoints) >= 2:
+                    sum(_bare(a) == _bare(endpoint[0]) for a, _ in endpoints) >= 2:
                 continue
             endpoints.append(endpoint)
             first = first or ad
@@ -386,8 +388,9 @@ class _SourceRecords:
         self.texts: dict[str, bytes] = {}
         self.addresses: dict[str, dict[str, None]] = {}  # host name: addresses
 
-    def add(self, record: Any) -> bool:
-        """Take one record in; False once this source has said enough."""
+    def add(self, record: Any, scope: int | None = None) -> bool:
+        """Take one record in (``scope``: the interface it came in on, for an IPv6
+        link-local address); False once this source has said enough."""
         # zeroconf exports its record classes without naming them in ``__all__``:
         # ``mypy --strict`` (no implicit re-export) needs the ignore, plain mypy does not.
         from zeroconf import (  # type: ignore[attr-defined, unused-ignore]
@@ -411,7 +414,10 @@ class _SourceRecords:
             packed = bytes(record.address)
             family = socket.AF_INET6 if len(packed) == 16 else socket.AF_INET
             with contextlib.suppress(ValueError, OSError):
-                self.addresses.setdefault(name, {})[socket.inet_ntop(family, packed)] = None
+                text = socket.inet_ntop(family, packed)
+                if scope is not None and text.lower().startswith("fe80:"):
+                    text = f"{text}%{scope}"  # reachable only through that interface
+                self.addresses.setdefault(name, {})[text] = None
         return True
 
     def tables(self) -> list[TableAd]:
@@ -449,8 +455,9 @@ class SourceListener:
             return
         self.packets += 1
         address = _bare(str(source[0]))
+        scope = int(source[3]) if len(source) > 3 and source[3] else None
         try:
-            packet = DNSIncoming(data, (address, int(source[1])))
+            packet = DNSIncoming(data, (address, int(source[1])), scope)
         except Exception:  # zeroconf's parser on a stranger's bytes: any failure is a drop
             return
         if not packet.valid or not packet.is_response() or packet.id != self.query_id:
@@ -463,7 +470,7 @@ class SourceListener:
                 return
             records = self._sources[address] = _SourceRecords()
         for record in packet.answers():
-            if not records.add(record):
+            if not records.add(record, scope):
                 break
 
     def heard(self) -> list[LanHeard]:

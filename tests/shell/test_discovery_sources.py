@@ -55,6 +55,16 @@ def test_an_answer_packet_becomes_a_table_with_its_source():
     assert (heard.ad.players, heard.ad.free, heard.ad.rules) == (2, 1, "tunis")
 
 
+def test_a_link_local_address_keeps_the_zone_it_was_heard_on():
+    listener = SourceListener(QID)
+    for packet in answer(QID, "amel", FP, HONEST[1], ["10.9.0.1", "fe80::5"]):
+        listener.feed(packet, ("fe80::5%eth9", 5353, 0, 3))
+    [heard] = listener.heard()
+    assert heard.source == "fe80::5" and heard.ad.addresses == ("10.9.0.1", "fe80::5%3")
+    [table] = merge_tables(listener.heard())
+    assert table.code == f"[fe80::5%3]:7777#{FP}"  # its source's address first
+
+
 def test_packets_that_do_not_answer_our_query_are_dropped_without_a_word():
     listener = SourceListener(QID)
     hear(listener, NEIGHBOUR, "other", FP, 7000, [NEIGHBOUR], query_id=QID + 1)  # not ours
