@@ -44,7 +44,8 @@ from ..address import Address
 from .events import ShellEvent
 
 __all__ = ["SERVICE_TYPE", "TableFacts", "TableAd", "Announcer", "Announced", "browse_tables",
-           "LanHeard", "merge_tables", "AnsweredEndpoints", "host_addresses"]
+           "LanHeard", "UNSEEN", "SourceListener", "merge_tables", "AnsweredEndpoints",
+           "host_addresses"]
 
 SERVICE_TYPE = "_chkobba._tcp.local."
 _MAX_TABLES = 64  # a LAN flooding us with announcements gets no more than this listed
