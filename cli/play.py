@@ -345,6 +345,8 @@ def cmd_join(args: argparse.Namespace) -> int:
             if tor is not None:
                 ui.tor_wait = tor.tor.bootstrap_timeout
 
+            from .reach import remember_answered
+
             tries = [config] if rematch else [config] + [
                 dataclasses.replace(config, address=where, host_fingerprint=pin,
                                     state_path=saved_game_path(identity.fingerprint, where))
@@ -361,6 +363,7 @@ def cmd_join(args: argparse.Namespace) -> int:
                             attempt.transport = tor
                             attempt.timeouts = over_tor(attempt.timeouts)
                         outcome = await join_match(attempt, controller)
+                        remember_answered(attempt.address, attempt.host_fingerprint, outcome)
                         if i + 1 < len(tries) and outcome.error_code in (
                                 OutcomeError.HOST_KEY_MISMATCH, OutcomeError.CONNECT_FAILED):
                             continue  # another machine there (or nobody): the next address

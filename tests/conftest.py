@@ -88,7 +88,7 @@ def pytest_collection_modifyitems(config, items):
         fixtures = getattr(item, "fixturenames", ())
         if "tor_network" in fixtures:
             item.add_marker(pytest.mark.xdist_group("tor"))
-        elif item.module.__name__ == "test_discovery":
+        elif item.module.__name__ in ("test_discovery", "test_discovery_sources"):
             item.add_marker(pytest.mark.xdist_group("mdns"))
     if fast_tier(config):
         _fewer_examples_for_the_fast_tier(items)

@@ -11,15 +11,31 @@ fingerprint, so a table found here is joined with its key pinned like a join cod
 registering, which probes for about 1.5 s, resolving, closing) runs in a trio worker
 thread; the browser's callbacks hand names to trio with ``TrioToken.run_sync_soon``,
 which never blocks the zeroconf thread.  The trio loop never waits on zeroconf.
+
+**Why a small part of our own.**  Everything in an announcement is the announcer's word,
+so the limits that keep one neighbour from filling the list must be keyed on something it
+does not write: the source address of the packet that carried the announcement (which the
+LAN's switch and the announcer's own address give, not its text).  ``zeroconf``'s browser
+hands on names and resolved records, never the packet's source.  So beside it a browse
+sends its own one-shot query (RFC 6762 section 6.7, a "legacy unicast" query from a port
+other than 5353, which responders answer by unicast, with the SRV, TXT and address records
+as additionals) from a socket of its own, and reads the answers' source addresses.  The
+packets are still built and parsed by ``zeroconf`` (``DNSOutgoing``, ``DNSIncoming``);
+only the socket and the few lines that turn records into tables are ours.  Tables heard
+only through ``zeroconf``'s browser (a lost unicast answer) count as one source, "unseen",
+listed after those whose source was seen (PROTOCOL.md section 15).
 """
 
 from __future__ import annotations
 
 import contextlib
 import dataclasses
+import os
 import re
-from collections.abc import Callable, Sequence
+import socket
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import trio
@@ -28,20 +44,36 @@ from ..address import Address
 from .events import ShellEvent
 
 __all__ = ["SERVICE_TYPE", "TableFacts", "TableAd", "Announcer", "Announced", "browse_tables",
-           "unique_tables", "host_addresses"]
+           "LanHeard", "UNSEEN", "SourceListener", "merge_tables", "AnsweredEndpoints",
+           "host_addresses"]
 
 SERVICE_TYPE = "_chkobba._tcp.local."
 _MAX_TABLES = 64  # a LAN flooding us with announcements gets no more than this listed
-#: No announcer (as far as one can tell them apart: by the address it announces, the
-#: packet's source being out of sight behind zeroconf) lists more than this many tables,
-#: so one cannot fill the list before the others are heard.
-_PER_ADDRESS = 8
+#: No packet source (one machine, as far as the LAN tells them apart) lists more than this
+#: many tables, so that one neighbour cannot fill the list before the others are heard.
+_PER_SOURCE = 8
+#: Sources heard in one browse: a flood of forged sources stops being read there.
+_MAX_SOURCES = 256
+#: Addresses one source may add to one table (key): its own, and a few more (a host on
+#: several interfaces announces each).
+_PER_SOURCE_ENDPOINTS = 4
 #: Names heard and resolved at most in one browse (a flood stops being read there).
 _MAX_NAMES = 1024
 #: A name's resolution tries, in milliseconds each (a lost answer is asked again).
 _RESOLVE_TRIES_MS = (1500, 3000, 3000, 6000)
 #: Addresses one table (key) is listed with: at most this many, two per address.
 _MAX_ENDPOINTS = 16
+#: When the own query is sent, in seconds from the start of a browse (a lost packet is
+#: asked again).
+_QUERY_AT = (0.0, 1.0, 3.0)
+#: Answer packets read in one browse, and records read from one source.
+_MAX_PACKETS = 4096
+_MAX_RECORDS_PER_SOURCE = 512
+#: The source of a table heard through ``zeroconf``'s browser only (its packet unseen).
+UNSEEN = "unseen"
+_MDNS_V4 = "224.0.0.251"
+_MDNS_V6 = "ff02::fb"
+_MDNS_PORT = 5353
 _FINGERPRINT = re.compile(r"^[0-9a-f]{4}(?:-[0-9a-f]{4}){3}$")
 
 
@@ -142,18 +174,393 @@ class TableAd:
 
     @classmethod
     def from_info(cls, info: Any) -> TableAd | None:
+        addresses = list(info.parsed_scoped_addresses())
+        return cls.from_records(info.properties or {}, addresses, info.port)
+
+    @classmethod
+    def from_records(cls, properties: dict[Any, Any], addresses: Iterable[str],
+                     port: Any) -> TableAd | None:
+        """A table from an announcement's TXT properties, its addresses and its SRV port
+        (None without an address or a port)."""
         props = {(k.decode("utf-8", "replace") if isinstance(k, bytes) else str(k)): v
-                 for k, v in (info.properties or {}).items()}
-        addresses = sorted(set(info.parsed_scoped_addresses()),
-                           key=lambda a: (":" in a, a))
-        if not addresses or not info.port:
+                 for k, v in properties.items()}
+        ordered = sorted(set(addresses), key=lambda a: (":" in a, a))
+        if not ordered or not isinstance(port, int) or not 0 < port < 65536:
             return None
         fp = _text(props.get("fp"), 19)
-        return cls(name=_text(props.get("name")), addresses=tuple(addresses),
-                   port=int(info.port), players=_count(props.get("players")),
+        return cls(name=_text(props.get("name")), addresses=tuple(ordered),
+                   port=port, players=_count(props.get("players")),
                    free=_count(props.get("free")), rules=_text(props.get("rules")),
                    spectators=_count(props.get("spectators")),
                    fingerprint=fp if _FINGERPRINT.match(fp) else None)
+
+
+@dataclass(frozen=True)
+class LanHeard:
+    """One announcement as heard: the table it describes, and the source address of the
+    packet that carried it (:data:`UNSEEN`: heard through ``zeroconf``'s browser, whose
+    packets' sources stay out of sight)."""
+
+    source: str
+    ad: TableAd
+
+
+class AnsweredEndpoints:
+    """Endpoints whose host key answered a join before: ``(fingerprint, address, port)``,
+    kept in a small file (``<data dir>/lan_answered``, one ``FINGERPRINT ADDRESS PORT`` a
+    line, the newest last, at most :attr:`LIMIT`).  A table heard at a remembered endpoint
+    with its remembered key keeps a place in the LAN list even when a flood of sources
+    fills it (:func:`merge_tables`), and that endpoint is tried first.
+
+    The file is read as untrusted: a line that is not one is skipped, a file too big or
+    unreadable counts as empty; writing it is best effort (a read-only disk costs the
+    remembering, never the join)."""
+
+    LIMIT = 64
+    _MAX_BYTES = 16384
+
+    def __init__(self, path: Path | None = None) -> None:
+        if path is None:
+            from ..wire.logfile import data_dir
+
+            path = data_dir() / "lan_answered"
+        self.path = path
+        self._entries: list[tuple[str, str, int]] = self._read()
+
+    def _read(self) -> list[tuple[str, str, int]]:
+        try:
+            with open(self.path, "rb") as f:
+                data = f.read(self._MAX_BYTES + 1)
+        except OSError:
+            return []
+        if len(data) > self._MAX_BYTES:
+            return []
+        entries: list[tuple[str, str, int]] = []
+        for line in data.decode("utf-8", "replace").splitlines():
+            if (entry := self._parse(line)) is not None and entry not in entries:
+                entries.append(entry)
+        return entries[-self.LIMIT:]
+
+    @staticmethod
+    def _parse(line: str) -> tuple[str, str, int] | None:
+        parts = line.split()
+        if len(parts) != 3 or not _FINGERPRINT.match(parts[0]) or not parts[2].isdigit() \
+                or not 0 < int(parts[2]) < 65536:
+            return None
+        try:
+            Address(parts[1], int(parts[2]))
+        except ValueError:
+            return None
+        return parts[0], parts[1], int(parts[2])
+
+    def __contains__(self, entry: object) -> bool:
+        return entry in self._entries
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def addresses(self) -> set[str]:
+        """The addresses remembered."""
+        return {address for _, address, _ in self._entries}
+
+    def remember(self, fingerprint: str, address: str, port: int) -> None:
+        """Note that ``fingerprint`` answered at ``address``:``port`` (written at once)."""
+        entry = (fingerprint, address.partition("%")[0], port)
+        line = f"{entry[0]} {entry[1]} {entry[2]}"
+        if self._parse(line) is None:
+            raise ValueError(f"not an endpoint to remember: {line!r}")
+        if entry in self._entries:
+            self._entries.remove(entry)
+        self._entries = [*self._entries, entry][-self.LIMIT:]
+        text = "".join(f"{fp} {a} {p}\n" for fp, a, p in self._entries)
+        with contextlib.suppress(OSError):
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            temporary = self.path.with_name(self.path.name + ".new")
+            temporary.write_text(text, encoding="utf-8")
+            os.replace(temporary, self.path)
+
+
+def _bare(address: str) -> str:
+    return address.partition("%")[0]
+
+
+def merge_tables(heard: Sequence[LanHeard],
+                 answered: AnsweredEndpoints | None = None) -> list[TableAd]:
+    """Each table once, by host key, from announcements in the order heard.
+
+    Announcements of one key (the same table heard on several interfaces, under a second
+    name, or a neighbour announcing that key with an address of its own) become one table
+    whose :attr:`~TableAd.endpoints` hold every (address, port) heard, each its own entry,
+    tried in turn by a join: first an endpoint remembered in ``answered`` for that key,
+    then those whose address is the source of the packet that announced them, then the
+    rest, each group in the order heard.  The table's name and counts are those of the
+    announcement of its first endpoint.
+
+    Every limit is keyed on the packet's source, which the announcer does not write:
+    at most ``_PER_SOURCE`` tables listed for one source, ``_PER_SOURCE_ENDPOINTS``
+    addresses one source adds to a table, ``_MAX_SOURCES`` sources read (the others are
+    dropped), ``_MAX_TABLES`` tables listed, ``_MAX_ENDPOINTS`` entries for a table (two
+    per address).  Announcements whose source was seen count before those heard only
+    through the browser (:data:`UNSEEN`, one source).  A table at a remembered endpoint
+    of its remembered key is listed whatever the flood (beside the others, not counted
+    against them)."""
+    ordered = [h for h in heard if h.source != UNSEEN] + [h for h in heard if h.source == UNSEEN]
+    remembered = answered if answered is not None else ()
+    #: Per key: candidate endpoints as (rank, order heard, endpoint, announcement).
+    candidates: dict[str, list[tuple[int, int, tuple[str, int], TableAd]]] = {}
+    listed: list[str] = []
+    kept: set[str] = set()  # keys listed for a remembered endpoint
+    per_source: dict[str, int] = {}
+    added: dict[tuple[str, str], set[tuple[str, int]]] = {}  # (source, key): endpoints
+    for order, item in enumerate(ordered):
+        ad, source = item.ad, _bare(item.source)
+        key = ad.fingerprint or f"{ad.name}@{ad.target}"
+        known = ad.fingerprint is not None and any(
+            (ad.fingerprint, _bare(a), p) in remembered for a, p in ad.all_endpoints)
+        if source not in per_source:
+            if len(per_source) >= _MAX_SOURCES and not known:
+                continue
+            per_source[source] = 0
+        if key not in candidates:
+            if known and len(kept) < AnsweredEndpoints.LIMIT:
+                kept.add(key)
+            elif len(listed) - len(kept) >= _MAX_TABLES or per_source[source] >= _PER_SOURCE:
+                continue
+            else:
+                per_source[source] += 1
+            candidates[key] = []
+            listed.append(key)
+        mine = added.setdefault((source, key), set())
+        for endpoint in ad.all_endpoints:
+            # A link-local address keeps its zone (``fe80::1%eth0``) to be joined at; it
+            # is compared without it.
+            bare = (_bare(endpoint[0]), endpoint[1])
+            if bare in mine:
+                continue
+            if len(mine) >= _PER_SOURCE_ENDPOINTS:
+                break
+            mine.add(bare)
+            # Remembered first, then the packet's own source; among announcements of one
+            # endpoint, the one its own address sent gives the table's name and counts.
+            rank = (0 if ad.fingerprint is not None and (ad.fingerprint, *bare) in remembered
+                    else 2) + (0 if bare[0] == source else 1)
+            candidates[key].append((rank, order, endpoint, ad))
+    tables: list[TableAd] = []
+    for key in listed:
+        endpoints: list[tuple[str, int]] = []
+        first: TableAd | None = None
+        for _, _, endpoint, ad in sorted(candidates[key], key=lambda c: (c[0], c[1])):
+            if endpoint in endpoints or len(endpoints) >= _MAX_ENDPOINTS or \
+                    sum(_bare(a) == _bare(endpoint[0]) for a, _ in endpoints) >= 2:
+                continue
+            endpoints.append(endpoint)
+            first = first or ad
+        if first is None:
+            continue
+        port = endpoints[0][1]
+        addresses = tuple(dict.fromkeys(a for a, p in endpoints if p == port))
+        tables.append(dataclasses.replace(first, addresses=addresses, port=port,
+                                          endpoints=tuple(endpoints)))
+    return tables
+
+
+def _txt_properties(text: bytes) -> dict[bytes, bytes | None]:
+    """A TXT record's ``key=value`` strings (RFC 6763 section 6): each string a length
+    byte and its bytes; a key without ``=`` has no value; the first of a key counts."""
+    props: dict[bytes, bytes | None] = {}
+    i = 0
+    while i < len(text):
+        length = text[i]
+        item = text[i + 1:i + 1 + length]
+        i += 1 + length
+        key, eq, value = item.partition(b"=")
+        if key and key.lower() not in props:
+            props[key.lower()] = value if eq else None
+    return props
+
+
+class _SourceRecords:
+    """The records one source answered with, across its packets (bounded)."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.instances: dict[str, None] = {}  # in the order heard
+        self.services: dict[str, tuple[int, str]] = {}  # instance: (port, host name)
+        self.texts: dict[str, bytes] = {}
+        self.addresses: dict[str, dict[str, None]] = {}  # host name: addresses
+
+    def add(self, record: Any, scope: int | None = None) -> bool:
+        """Take one record in (``scope``: the interface it came in on, for an IPv6
+        link-local address); False once this source has said enough."""
+        # zeroconf exports its record classes without naming them in ``__all__``:
+        # ``mypy --strict`` (no implicit re-export) needs the ignore, plain mypy does not.
+        from zeroconf import (  # type: ignore[attr-defined, unused-ignore]
+            DNSAddress,
+            DNSPointer,
+            DNSService,
+            DNSText,
+        )
+
+        if self.count >= _MAX_RECORDS_PER_SOURCE:
+            return False
+        self.count += 1
+        name = str(record.name).lower()
+        if isinstance(record, DNSPointer) and name == SERVICE_TYPE.lower():
+            self.instances.setdefault(str(record.alias).lower())
+        elif isinstance(record, DNSService):
+            self.services[name] = (int(record.port), str(record.server).lower())
+        elif isinstance(record, DNSText):
+            self.texts[name] = bytes(record.text)
+        elif isinstance(record, DNSAddress):
+            packed = bytes(record.address)
+            family = socket.AF_INET6 if len(packed) == 16 else socket.AF_INET
+            with contextlib.suppress(ValueError, OSError):
+                text = socket.inet_ntop(family, packed)
+                if scope is not None and text.lower().startswith("fe80:"):
+                    text = f"{text}%{scope}"  # reachable only through that interface
+                self.addresses.setdefault(name, {})[text] = None
+        return True
+
+    def tables(self) -> list[TableAd]:
+        found = []
+        for instance in self.instances:
+            if instance not in self.services:
+                continue
+            port, host = self.services[instance]
+            ad = TableAd.from_records(_txt_properties(self.texts.get(instance, b"")),
+                                      self.addresses.get(host, {}), port)
+            if ad is not None:
+                found.append(ad)
+        return found
+
+
+class SourceListener:
+    """What the own query's answers said, by the source address of each packet
+    (:meth:`feed` takes one packet; :meth:`heard` the tables so far)."""
+
+    def __init__(self, query_id: int, answered: AnsweredEndpoints | None = None) -> None:
+        self.query_id = query_id
+        self.packets = 0
+        self._sources: dict[str, _SourceRecords] = {}
+        #: Read beyond ``_MAX_SOURCES``: the addresses of remembered endpoints, so that a
+        #: flood of forged sources heard first cannot keep the table that answered
+        #: before from being heard at all.
+        self._remembered = answered.addresses() if answered is not None else set()
+
+    def feed(self, data: bytes, source: tuple[Any, ...]) -> None:
+        """One packet from ``source`` (as ``recvfrom`` gives it): taken in if it is an
+        answer to our query; anything else, or garbage, is dropped without a word."""
+        from zeroconf import DNSIncoming  # type: ignore[attr-defined, unused-ignore]
+
+        if self.packets >= _MAX_PACKETS:
+            return
+        self.packets += 1
+        address = _bare(str(source[0]))
+        scope = int(source[3]) if len(source) > 3 and source[3] else None
+        try:
+            packet = DNSIncoming(data, (address, int(source[1])), scope)
+        except Exception:  # zeroconf's parser on a stranger's bytes: any failure is a drop
+            return
+        if not packet.valid or not packet.is_response() or packet.id != self.query_id:
+            return
+        records = self._sources.get(address)
+        if records is None:
+            if len(self._sources) >= _MAX_SOURCES and (
+                    address not in self._remembered
+                    or len(self._sources) >= _MAX_SOURCES + AnsweredEndpoints.LIMIT):
+                return
+            records = self._sources[address] = _SourceRecords()
+        for record in packet.answers():
+            if not records.add(record, scope):
+                break
+
+    def heard(self) -> list[LanHeard]:
+        return [LanHeard(source, ad) for source, records in self._sources.items()
+                for ad in records.tables()]
+
+
+def query_packets(query_id: int) -> list[bytes]:
+    """Our one-shot query: a PTR question for the service type, from an ephemeral port
+    (RFC 6762 section 6.7: answered by unicast, with the records as additionals)."""
+    from zeroconf import DNSOutgoing, DNSQuestion  # type: ignore[attr-defined, unused-ignore]
+    from zeroconf.const import _CLASS_IN, _FLAGS_QR_QUERY, _TYPE_PTR
+
+    out = DNSOutgoing(_FLAGS_QR_QUERY, multicast=False, id_=query_id)
+    out.add_question(DNSQuestion(SERVICE_TYPE, _TYPE_PTR, _CLASS_IN))
+    return list(out.packets())
+
+
+def _query_interfaces(interfaces: Sequence[str] | None) -> tuple[list[str], list[int]]:
+    """The IPv4 addresses and the IPv6 interface indexes to send our query on."""
+    import ifaddr
+
+    adapters = list(ifaddr.get_adapters())
+    if interfaces is None:  # as zeroconf's browser: every IPv4 interface
+        return ([str(ip.ip) for adapter in adapters for ip in adapter.ips
+                 if isinstance(ip.ip, str)], [])
+    v4 = [i for i in interfaces if ":" not in i]
+    v6 = [int(adapter.index) for adapter in adapters for ip in adapter.ips
+          if not isinstance(ip.ip, str) and ip.ip[0] in {_bare(i) for i in interfaces}
+          and adapter.index is not None]
+    return v4, v6
+
+
+async def _listen_sources(listener: SourceListener, interfaces: Sequence[str] | None,
+                          on_packet: Callable[[], None]) -> None:
+    """Send our query on each interface, then again (``_QUERY_AT``), and feed every
+    answer to ``listener`` (then call ``on_packet``), until cancelled."""
+    v4, v6 = _query_interfaces(interfaces)
+    packets = query_packets(listener.query_id)
+    sockets: list[tuple[trio.socket.SocketType, list[tuple[Any, ...]]]] = []
+    # A socket that cannot be opened costs the sources, not the browse: zeroconf's
+    # browser still hears the tables (as UNSEEN).
+    if v4:
+        with contextlib.suppress(OSError):
+            sock = trio.socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+            sockets.append((sock, [(i,) for i in v4]))
+            sock.setsockopt(socket.IPPROTO_IP, socket.IP_MULTICAST_LOOP, 1)
+            await sock.bind(("0.0.0.0", 0))
+    if v6:
+        with contextlib.suppress(OSError):
+            sock6 = trio.socket.socket(socket.AF_INET6, socket.SOCK_DGRAM)
+            sockets.append((sock6, [(i,) for i in v6]))
+            sock6.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_MULTICAST_LOOP, 1)
+            await sock6.bind(("::", 0))
+
+    async def send(sock: trio.socket.SocketType, targets: list[tuple[Any, ...]]) -> None:
+        start = trio.current_time()
+        for at in _QUERY_AT:
+            await trio.sleep_until(start + at)
+            for (target,) in targets:
+                with contextlib.suppress(OSError):  # an interface gone: the others still
+                    if sock.family == socket.AF_INET:
+                        sock.setsockopt(socket.IPPROTO_IP, socket.IP_MULTICAST_IF,
+                                        socket.inet_aton(target))
+                        destination: tuple[Any, ...] = (_MDNS_V4, _MDNS_PORT)
+                    else:
+                        sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_MULTICAST_IF,
+                                        target)
+                        destination = (_MDNS_V6, _MDNS_PORT, 0, target)
+                    for packet in packets:
+                        await sock.sendto(packet, destination)
+
+    async def read(sock: trio.socket.SocketType) -> None:
+        while True:
+            try:
+                data, source = await sock.recvfrom(9000)
+            except OSError:  # an ICMP error surfacing here: the next packet
+                continue
+            listener.feed(data, source)
+            on_packet()
+
+    try:
+        async with trio.open_nursery() as nursery:
+            for sock, targets in sockets:
+                nursery.start_soon(read, sock)
+                nursery.start_soon(send, sock, targets)
+    finally:
+        for sock, _ in sockets:
+            sock.close()
 
 
 def _zeroconf(interfaces: Sequence[str] | None) -> Any:
@@ -233,12 +640,13 @@ class Announcer:
 
 
 async def browse_tables(seconds: float, *, interfaces: Sequence[str] | None = None,
-                        until: Callable[[list[TableAd]], bool] | None = None
-                        ) -> list[TableAd]:
+                        until: Callable[[list[TableAd]], bool] | None = None,
+                        answered: AnsweredEndpoints | None = None) -> list[TableAd]:
     """Browse the LAN for ``seconds`` (less once ``until(tables)`` is true); the tables
     found, each once (a table seen on several interfaces, or under several names, is
-    listed once: by host key and port).  ``interfaces``: the addresses of the interfaces
-    to use (None: all)."""
+    listed once: by host key), as :func:`merge_tables` lists them, with a place kept for
+    an endpoint in ``answered``.  ``interfaces``: the addresses of the interfaces to use
+    (None: all)."""
     from zeroconf import ServiceBrowser, ServiceStateChange
 
     token = trio.lowlevel.current_trio_token()
@@ -254,9 +662,36 @@ async def browse_tables(seconds: float, *, interfaces: Sequence[str] | None = No
             with contextlib.suppress(trio.RunFinishedError):
                 token.run_sync_soon(offer, name)
 
-    zc = await trio.to_thread.run_sync(_zeroconf, interfaces)
-    #: The latest resolution of each name, in the order first heard.
+    listener = SourceListener(int.from_bytes(os.urandom(2), "big") or 1, answered)
+    #: The latest resolution of each name through zeroconf, in the order first heard.
     found: dict[str, TableAd] = {}
+
+    def tables() -> list[TableAd]:
+        return merge_tables([*listener.heard(), *(LanHeard(UNSEEN, ad) for ad in found.values())],
+                            answered)
+
+    done = trio.Event()
+
+    def check() -> None:
+        if until is not None and not done.is_set() and until(tables()):
+            done.set()
+
+    heard_more = trio.Event()
+
+    def on_packet() -> None:
+        heard_more.set()
+
+    async def check_packets() -> None:
+        # A merge per packet would let a flood spend our CPU (4096 packets of 256
+        # sources); the packets of a tenth of a second are looked at together.
+        nonlocal heard_more
+        while until is not None:
+            await heard_more.wait()
+            heard_more = trio.Event()
+            check()
+            await trio.sleep(0.1)
+
+    zc = await trio.to_thread.run_sync(_zeroconf, interfaces)
     names: set[str] = set()
     resolving: set[str] = set()
     again: set[str] = set()  # names updated while their resolution was under way
@@ -280,14 +715,11 @@ async def browse_tables(seconds: float, *, interfaces: Sequence[str] | None = No
                     ad = TableAd.from_info(info) if info is not None else None
                     if ad is not None:
                         found[name] = ad
-                        if until is not None and until(unique_tables(list(found.values()))):
-                            done.set()
+                        check()
                         if name not in again:
                             return
             finally:
                 resolving.discard(name)
-
-        done = trio.Event()
 
         async def collect() -> None:
             async for name in receive:
@@ -303,6 +735,8 @@ async def browse_tables(seconds: float, *, interfaces: Sequence[str] | None = No
             with trio.move_on_after(seconds):
                 async with trio.open_nursery() as listening:
                     listening.start_soon(collect)
+                    listening.start_soon(_listen_sources, listener, interfaces, on_packet)
+                    listening.start_soon(check_packets)
                     await done.wait()
                     listening.cancel_scope.cancel()
             if done.is_set():
@@ -314,40 +748,7 @@ async def browse_tables(seconds: float, *, interfaces: Sequence[str] | None = No
     finally:
         send.close()
         await _close(zc)
-    return unique_tables(list(found.values()))
-
-
-def unique_tables(tables: Sequence[TableAd]) -> list[TableAd]:
-    """Each table once, by host key: announcements of one key (the same table heard on
-    several interfaces, under a second name, or a neighbour announcing that key with an
-    address of its own) become one table whose :attr:`~TableAd.endpoints` hold every
-    (address, port) heard, each its own entry, in the order heard (at most
-    ``_MAX_ENDPOINTS``, two per address); the join tries them in turn.  No announced
-    address lists more than ``_PER_ADDRESS`` tables, and the list holds at most
-    ``_MAX_TABLES``."""
-    merged: dict[str, TableAd] = {}
-    per_address: dict[str, int] = {}
-    for ad in tables:
-        key = ad.fingerprint or f"{ad.name}@{ad.target}"
-        heard = ad.all_endpoints
-        if key in merged:
-            first = merged[key]
-            endpoints = list(first.all_endpoints)
-            for endpoint in heard:
-                if endpoint not in endpoints and len(endpoints) < _MAX_ENDPOINTS and \
-                        sum(a == endpoint[0] for a, _ in endpoints) < 2:
-                    endpoints.append(endpoint)
-            addresses = tuple(sorted({a for a, p in endpoints if p == first.port},
-                                     key=lambda a: (":" in a, a)))
-            merged[key] = dataclasses.replace(first, addresses=addresses,
-                                              endpoints=tuple(endpoints))
-            continue
-        announcer = ad.addresses[0]
-        if len(merged) >= _MAX_TABLES or per_address.get(announcer, 0) >= _PER_ADDRESS:
-            continue
-        per_address[announcer] = per_address.get(announcer, 0) + 1
-        merged[key] = dataclasses.replace(ad, endpoints=heard[:_MAX_ENDPOINTS])
-    return list(merged.values())
+    return tables()
 
 
 def host_addresses(bind: str) -> list[str]:

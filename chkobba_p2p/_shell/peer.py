@@ -83,7 +83,7 @@ from .config import (
     parse_fingerprint,
     split_join_code,
 )
-from .discovery import Announced, TableAd, browse_tables
+from .discovery import Announced, AnsweredEndpoints, TableAd, browse_tables
 from .events import (
     GameEvent,
     LinkEvent,
@@ -150,6 +150,7 @@ __all__ = [
     "Announced",
     "TableAd",
     "browse_tables",
+    "AnsweredEndpoints",
     "parse_fingerprint",
     "split_join_code",
     "Joiner",

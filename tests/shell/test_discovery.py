@@ -15,7 +15,14 @@ import pytest
 import trio
 from support.net import REPO_ROOT, cli_command, cli_env, host_config, join_config
 
-from chkobba_p2p._shell.discovery import SERVICE_TYPE, Announcer, TableAd, TableFacts, unique_tables
+from chkobba_p2p._shell.discovery import (
+    SERVICE_TYPE,
+    Announcer,
+    LanHeard,
+    TableAd,
+    TableFacts,
+    merge_tables,
+)
 from chkobba_p2p._shell.net import ClientPeer, HostPeer
 from chkobba_p2p._shell.peer import Announced, BotController, Lobby, browse_tables
 from chkobba_p2p.game.rules import Ruleset
@@ -185,7 +192,12 @@ async def test_the_same_table_heard_twice_is_listed_once(tmp_path):
     assert table.fingerprint == "7a1c-e2b4-0d9f-3356"
 
 
-def test_unique_tables_merges_by_key_each_address_its_own_entry():
+def unique_tables(tables):
+    """The tables merged, each announcement from its own first address (as its source)."""
+    return merge_tables([LanHeard(t.addresses[0], t) for t in tables])
+
+
+def test_merge_tables_merges_by_key_each_address_its_own_entry():
     ad = TableAd(name="a", addresses=("192.0.2.5",), port=7777, players=2, free=1,
                  rules="x", spectators=0, fingerprint="0123-4567-89ab-cdef")
     other_if = dataclasses.replace(ad, name="a (2)", addresses=("fd00::5",))
