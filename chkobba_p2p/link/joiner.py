@@ -11,8 +11,13 @@ Each connection's state is kept in :data:`~chkobba_p2p.link.states.JOINER`, cons
 every frame from the host and every message we send (one the state forbids is our bug:
 :class:`~chkobba_p2p.link.states.LocalStateError`).
 
-The trio shell (:class:`chkobba_p2p._shell.net.ClientPeer`) connects, runs the handshake's
-I/O, feeds this core, and carries out the :mod:`~chkobba_p2p.link.seat` effects.
+The handshake's order is here too, sans-IO: :meth:`SeatLink.connect` says what a new
+connection sends first, :meth:`SeatLink.receive_handshake` takes each of the host's frames
+until its welcome (:class:`HandshakeStep`: what to send, and whether the connection is
+over), :meth:`SeatLink.host_closed` and :meth:`SeatLink.handshake_broken` its refusal, its
+silence, a bad frame or the deadline.  The trio shell
+(:class:`chkobba_p2p._shell.net.ClientPeer`) connects, moves the bytes within their
+deadlines, feeds this core, and carries out the :mod:`~chkobba_p2p.link.seat` effects.
 """
 
 from __future__ import annotations
@@ -50,10 +55,18 @@ from .events import (
 from .handshake import ClientHandshake, knock_message
 from .seat import C, ChatBucket, Close, Effect, Emit, SeatCore, Send, SendBacklog
 from .spectators import WatchersShown
-from .states import JOINER, LinkStateError, after_event, may_send, next_state, sent_state
+from .states import (
+    JOINER,
+    LinkStateError,
+    NoSuchEvent,
+    after_event,
+    may_send,
+    next_state,
+    sent_state,
+)
 
-__all__ = ["SeatLink", "Committed", "lobby_event", "code_name", "pinned_fingerprint",
-           "RETRY_FIRST", "RETRY_MOST"]
+__all__ = ["SeatLink", "Committed", "HandshakeStep", "lobby_event", "code_name",
+           "pinned_fingerprint", "RETRY_FIRST", "RETRY_MOST"]
 
 #: Seconds before a joiner's first try again at its host, doubling to RETRY_MOST.
 RETRY_FIRST = 0.05
@@ -76,6 +89,22 @@ def pinned_fingerprint(in_code: str | None, configured: str | None) -> str | Non
 class Committed(Effect):
     """Our seat's part starts: the shell writes the log's header and the saved game
     (for a crash resume) before anything of ours leaves."""
+
+
+@dataclass(frozen=True, slots=True)
+class HandshakeStep:
+    """What one step of a connection's handshake asks of the shell: send ``send`` (in
+    order); then, if ``over`` is not None, the connection is over: send an error with
+    code ``fail`` (if any) and close, then stop (``over`` True) or try again (False).
+    Once :attr:`SeatLink.handshaking` is False with ``over`` None, the host welcomed us."""
+
+    send: tuple[dict[str, Any], ...] = ()
+    fail: ErrorCode | None = None
+    over: bool | None = None
+
+
+#: The states of a connection before the host's welcome.
+_HANDSHAKE = frozenset({"CONNECTING", "GREETED", "HELLO_SENT"})
 
 
 def code_name(code: object) -> str:
@@ -165,6 +194,8 @@ class SeatLink(SeatCore[C]):
         self.handshake_timeout = handshake
         self.idle = idle
         self.connect_retry = connect_retry
+        #: The handshake under way on the connection (None past its welcome or end).
+        self._hs: ClientHandshake | None = None
         #: The connection to the host past its welcome, None between connections.
         self.host: C | None = None
         self.host_key: bytes | None = None
@@ -300,6 +331,80 @@ class SeatLink(SeatCore[C]):
 
     # -- the handshake ---------------------------------------------------------------------
 
+    @property
+    def handshaking(self) -> bool:
+        """A connection is open and the host has not welcomed us yet (nor ended it)."""
+        return self._hs is not None and self.state in _HANDSHAKE
+
+    def connect(self, name: str, caps: tuple[str, ...]) -> list[dict[str, Any]]:
+        """A new connection to the host, our hello to announce ``name`` and ``caps``:
+        what it sends first (a seat's knock, 5.4, or nothing: the host greets first)."""
+        self.state = after_event(JOINER, self.state, "connected") \
+            if self.state == "RECONNECTING" else JOINER.initial
+        self._hs = self.hello_for(self._identity, name, caps)
+        knock = self.knock()
+        if knock is None:
+            return []
+        self._sent(lm.Knock.TYPE)
+        return [knock]
+
+    def receive_handshake(self, conn: C, body: bytes, frame: lm.Frame, now: float
+                          ) -> HandshakeStep:
+        """One frame from the host before its welcome (``body``: as received; its bytes
+        are in the handshake's hash).  Its greeting is answered with our hello; its
+        welcome, proven by our host's key, makes ``conn`` our link to it; its refusal,
+        or anything the state or the checks refuse, ends the connection."""
+        hs = self._hs
+        if hs is None or not self.handshaking:
+            raise NoSuchEvent(f"no handshake under way (the joiner is in {self.state})")
+        if isinstance(frame, lm.ErrorMsg):
+            return self.host_closed(frame)
+        try:
+            state = next_state(JOINER, self.state, lm.type_name(frame))
+            if state == "GREETED":
+                self.state = state
+                hello = hs.on_host(frame, body)
+                if self.refuse_host_key(hs.host_key):
+                    self._hs = None
+                    self.state = after_event(JOINER, self.state, "wrong key")
+                    return HandshakeStep(over=True)
+                self.greeting(hs, hs.host_nonce)
+                self._sent(lm.Hello.TYPE)
+                return HandshakeStep(send=(hello,))
+            seat = hs.on_welcome(frame, body)
+        except ProtocolError as exc:
+            return self.handshake_broken(exc)
+        self._hs = None
+        other = self.other_host(hs.host_key)
+        if other is not None:  # someone else's welcome: we close, say nothing
+            self.state = after_event(JOINER, state, "drop")
+            return HandshakeStep(over=other)
+        assert isinstance(frame, lm.Welcome)  # on_welcome took it
+        self.welcomed(conn, hs, frame, seat, now)
+        return HandshakeStep()
+
+    def host_closed(self, error: lm.ErrorMsg | None) -> HandshakeStep:
+        """The host ended the connection before its welcome: with ``error`` (a refusal),
+        or without a word."""
+        greeted_by = self._hs.host_key if self._hs is not None else None
+        self._hs = None
+        if error is not None:
+            self.state = next_state(JOINER, self.state, lm.ErrorMsg.TYPE)
+            return HandshakeStep(over=self.refused(error, greeted_by))
+        self.state = after_event(JOINER, self.state, "drop")
+        return HandshakeStep(over=self.closed_in_handshake())
+
+    def handshake_broken(self, exc: ProtocolError | None) -> HandshakeStep:
+        """The handshake broke (``exc``: a frame that does not decode or check out) or
+        did not complete within its deadline (None): we say why with our error."""
+        self._hs = None
+        self._sent(lm.ErrorMsg.TYPE)
+        if exc is None:
+            return HandshakeStep(fail=ErrorCode.HANDSHAKE_TIMEOUT, over=self.handshake_failed(
+                "timeout", OutcomeError.HANDSHAKE_FAILED))
+        return HandshakeStep(fail=exc.error_code, over=self.handshake_failed(
+            str(exc), exc.error_code.name.lower()))
+
     def hello_for(self, identity: wire.Identity, name: str, caps: tuple[str, ...]
                   ) -> ClientHandshake:
         s = self.session
@@ -412,7 +517,7 @@ class SeatLink(SeatCore[C]):
         """The host's welcome, proven by our host's key: only now is anything in it our
         host's word (an impostor at the address must not shorten our wait, 13)."""
         s = self.session
-        # The shell ran the handshake: the welcome came in HELLO_SENT.
+        # The welcome ends the handshake (receive_handshake, or a test's by hand).
         self.state = next_state(JOINER, "HELLO_SENT", lm.Welcome.TYPE)
         self.welcome_seat = seat
         limits = welcome.limits
