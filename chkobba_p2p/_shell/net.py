@@ -4,7 +4,8 @@ The decisions live in the sans-IO core, :mod:`chkobba_p2p.link` (the host's tabl
 :class:`~chkobba_p2p.link.host.HostTable`; a joiner's link,
 :class:`~chkobba_p2p.link.joiner.SeatLink`).  :class:`HostPeer` listens, resumes its
 table from its log, announces it on the LAN and closes it at the match's end;
-:class:`ClientPeer` connects, runs the handshake's I/O and reconnects.  Both build on
+:class:`ClientPeer` connects, carries the handshake's bytes within its deadline (its order
+is the core's) and reconnects.  Both build on
 :class:`~chkobba_p2p._shell.shell.PeerShell` (the core's effects carried out: frames, events,
 the controller's questions as tasks, the log written before anything leaves); the host's
 connections come through its :class:`~chkobba_p2p._shell.accept.Door`.  Connections come from a
@@ -27,13 +28,19 @@ from ..link.events import (
     Notice,
     NoticeKind,
     Outcome,
-    OutcomeError,
     Restored,
     SeatController,
 )
 from ..link.handshake import error_message
 from ..link.host import HostTable, SeatsMoved, Started
-from ..link.joiner import RETRY_FIRST, Committed, SeatLink, lobby_event, pinned_fingerprint
+from ..link.joiner import (
+    RETRY_FIRST,
+    Committed,
+    HandshakeStep,
+    SeatLink,
+    lobby_event,
+    pinned_fingerprint,
+)
 from ..link.seat import ChatBucket, Effect
 from ..link.spectators import END_LIMIT, serve_until
 from ..transcript.caps import SPOKEN
@@ -509,48 +516,41 @@ class ClientPeer(PeerShell):
             await trio.sleep(core.retry_delay())
 
     async def _connected(self, stream: trio.abc.Stream) -> bool:
-        """Run one connection.  True: a fatal refusal (stop); False: reconnect."""
+        """Run one connection.  True: a fatal refusal (stop); False: reconnect.  The
+        handshake's order is the core's (:meth:`SeatLink.receive_handshake`): here, its
+        bytes and its deadline."""
         self._stream = stream
         core = self.core
         link = Link(stream, self.timeouts, self.traffic)
-        hs = core.hello_for(self.identity, self.config.name, SPOKEN)
-        knock = core.knock()
-        if knock is not None:  # our seat's key, proven from the first frame (5.4)
-            link.send_msg(knock)
+        for msg in core.connect(self.config.name, SPOKEN):
+            link.send_msg(msg)  # a knock: our seat's key, proven from the first frame (5.4)
         async with trio.open_nursery() as nursery:
             nursery.start_soon(link.writer)
+            step = HandshakeStep()
             try:
                 with trio.fail_after(self.timeouts.handshake):
-                    greeting_body, greeting = await link.receive()
-                    hello = hs.on_host(greeting, greeting_body)
-                    if core.refuse_host_key(hs.host_key):
-                        link.finish()
-                        nursery.cancel_scope.cancel()
-                        return True
-                    core.greeting(hs, hs.host_nonce)
-                    link.send_msg(hello)
-                    welcome_body, welcome = await link.receive()
-                    welcome_seat = hs.on_welcome(welcome, welcome_body)
-            except LinkClosed as exc:
-                link.finish()
+                    while core.handshaking and step.over is None:
+                        try:
+                            body, frame = await link.receive()
+                        except LinkClosed as exc:
+                            step = core.host_closed(exc.error)
+                        except ProtocolError as exc:
+                            step = core.handshake_broken(exc)
+                        else:
+                            step = core.receive_handshake(link, body, frame,
+                                                          trio.current_time())
+                        for msg in step.send:
+                            link.send_msg(msg)
+            except trio.TooSlowError:
+                step = core.handshake_broken(None)
+            if step.over is not None:
+                if step.fail is not None:
+                    await link.fail(step.fail)
+                else:
+                    link.finish()
                 nursery.cancel_scope.cancel()
-                if exc.error is not None:
-                    return core.refused(exc.error, hs.host_key)
-                return core.closed_in_handshake()
-            except (ProtocolError, trio.TooSlowError) as exc:
-                await link.fail(getattr(exc, "error_code", ErrorCode.HANDSHAKE_TIMEOUT))
-                nursery.cancel_scope.cancel()
-                return core.handshake_failed(
-                    str(exc) or "timeout",
-                    exc.error_code.name.lower() if isinstance(exc, ProtocolError)
-                    else OutcomeError.HANDSHAKE_FAILED)
-            other = core.other_host(hs.host_key)
-            if other is not None:
-                nursery.cancel_scope.cancel()
-                return other
+                return step.over
             self._last_link = link
-            assert isinstance(welcome, lm.Welcome)  # on_welcome took it
-            core.welcomed(link, hs, welcome, welcome_seat, trio.current_time())
             self.apply()
             nursery.start_soon(pinger, link)
             if self.session is None:

@@ -7,9 +7,17 @@ wait, back, chat, spectators, rematch and its offer: checked field by field, sho
 trusted), the entries it relays (checked, and blamed on the host when bad), when the host counts as
 gone (its allowance of time away, spent across drops) or as stalling the game (the
 bound it enforces on every seat), and what we tell people when a connection fails.
+Each connection's state is kept in :data:`~chkobba_p2p.link.states.JOINER`, consulted for
+every frame from the host and every message we send (one the state forbids is our bug:
+:class:`~chkobba_p2p.link.states.LocalStateError`).
 
-The trio shell (:class:`chkobba_p2p._shell.net.ClientPeer`) connects, runs the handshake's
-I/O, feeds this core, and carries out the :mod:`~chkobba_p2p.link.seat` effects.
+The handshake's order is here too, sans-IO: :meth:`SeatLink.connect` says what a new
+connection sends first, :meth:`SeatLink.receive_handshake` takes each of the host's frames
+until its welcome (:class:`HandshakeStep`: what to send, and whether the connection is
+over), :meth:`SeatLink.host_closed` and :meth:`SeatLink.handshake_broken` its refusal, its
+silence, a bad frame or the deadline.  The trio shell
+(:class:`chkobba_p2p._shell.net.ClientPeer`) connects, moves the bytes within their
+deadlines, feeds this core, and carries out the :mod:`~chkobba_p2p.link.seat` effects.
 """
 
 from __future__ import annotations
@@ -45,11 +53,20 @@ from .events import (
     clean_chat,
 )
 from .handshake import ClientHandshake, knock_message
-from .seat import C, ChatBucket, Effect, Emit, SeatCore, Send, SendBacklog
+from .seat import C, ChatBucket, Close, Effect, Emit, SeatCore, Send, SendBacklog
 from .spectators import WatchersShown
+from .states import (
+    JOINER,
+    LinkStateError,
+    NoSuchEvent,
+    after_event,
+    may_send,
+    next_state,
+    sent_state,
+)
 
-__all__ = ["SeatLink", "Committed", "lobby_event", "code_name", "pinned_fingerprint",
-           "RETRY_FIRST", "RETRY_MOST"]
+__all__ = ["SeatLink", "Committed", "HandshakeStep", "lobby_event", "code_name",
+           "pinned_fingerprint", "RETRY_FIRST", "RETRY_MOST"]
 
 #: Seconds before a joiner's first try again at its host, doubling to RETRY_MOST.
 RETRY_FIRST = 0.05
@@ -72,6 +89,22 @@ def pinned_fingerprint(in_code: str | None, configured: str | None) -> str | Non
 class Committed(Effect):
     """Our seat's part starts: the shell writes the log's header and the saved game
     (for a crash resume) before anything of ours leaves."""
+
+
+@dataclass(frozen=True, slots=True)
+class HandshakeStep:
+    """What one step of a connection's handshake asks of the shell: send ``send`` (in
+    order); then, if ``over`` is not None, the connection is over: send an error with
+    code ``fail`` (if any) and close, then stop (``over`` True) or try again (False).
+    Once :attr:`SeatLink.handshaking` is False with ``over`` None, the host welcomed us."""
+
+    send: tuple[dict[str, Any], ...] = ()
+    fail: ErrorCode | None = None
+    over: bool | None = None
+
+
+#: The states of a connection before the host's welcome.
+_HANDSHAKE = frozenset({"CONNECTING", "GREETED", "HELLO_SENT"})
 
 
 def code_name(code: object) -> str:
@@ -153,11 +186,16 @@ class SeatLink(SeatCore[C]):
                  connect_retry: float = 0.0) -> None:
         super().__init__(limits)
         self._identity = identity
+        #: The connection's state in :data:`~chkobba_p2p.link.states.JOINER` (the last
+        #: connection's, between connections).
+        self.state = JOINER.initial
         self.where = where
         self.pinned = pinned
         self.handshake_timeout = handshake
         self.idle = idle
         self.connect_retry = connect_retry
+        #: The handshake under way on the connection (None past its welcome or end).
+        self._hs: ClientHandshake | None = None
         #: The connection to the host past its welcome, None between connections.
         self.host: C | None = None
         self.host_key: bytes | None = None
@@ -265,7 +303,107 @@ class SeatLink(SeatCore[C]):
             self.committed = True
             self.out.append(Committed())
 
+    # -- the connection's state ------------------------------------------------------------
+
+    def _sync(self) -> None:
+        """The transitions the game's facts make, no message: a welcome that resumes our
+        game is the game at once; a match over (its last entry signed) is DONE."""
+        s = self.session
+        if self.state == "LOBBY" and s is not None:
+            self.state = after_event(JOINER, self.state, "resumed")
+        if self.state == "IN_GAME" and s is not None and s.finished:
+            self.state = after_event(JOINER, self.state, "match over")
+
+    def _sent(self, msg_type: str) -> None:
+        """We send a ``msg_type``: the state must allow it (else
+        :class:`~chkobba_p2p.link.states.LocalStateError`, before anything leaves)."""
+        self._sync()
+        self.state = sent_state(JOINER, self.state, msg_type)
+
+    def _send(self, conn: C, msg: lm.Pong | lm.Chat | lm.Start | lm.Rematch | lm.Away
+              | lm.ErrorMsg) -> None:
+        self._sent(msg.TYPE)
+        self.out.append(Send(conn, wire.encode(msg.to_wire())))
+
+    def _may_send(self, msg_type: str) -> bool:
+        self._sync()
+        return may_send(JOINER, self.state, msg_type)
+
     # -- the handshake ---------------------------------------------------------------------
+
+    @property
+    def handshaking(self) -> bool:
+        """A connection is open and the host has not welcomed us yet (nor ended it)."""
+        return self._hs is not None and self.state in _HANDSHAKE
+
+    def connect(self, name: str, caps: tuple[str, ...]) -> list[dict[str, Any]]:
+        """A new connection to the host, our hello to announce ``name`` and ``caps``:
+        what it sends first (a seat's knock, 5.4, or nothing: the host greets first)."""
+        self.state = after_event(JOINER, self.state, "connected") \
+            if self.state == "RECONNECTING" else JOINER.initial
+        self._hs = self.hello_for(self._identity, name, caps)
+        knock = self.knock()
+        if knock is None:
+            return []
+        self._sent(lm.Knock.TYPE)
+        return [knock]
+
+    def receive_handshake(self, conn: C, body: bytes, frame: lm.Frame, now: float
+                          ) -> HandshakeStep:
+        """One frame from the host before its welcome (``body``: as received; its bytes
+        are in the handshake's hash).  Its greeting is answered with our hello; its
+        welcome, proven by our host's key, makes ``conn`` our link to it; its refusal,
+        or anything the state or the checks refuse, ends the connection."""
+        hs = self._hs
+        if hs is None or not self.handshaking:
+            raise NoSuchEvent(f"no handshake under way (the joiner is in {self.state})")
+        if isinstance(frame, lm.ErrorMsg):
+            return self.host_closed(frame)
+        try:
+            state = next_state(JOINER, self.state, lm.type_name(frame))
+            if state == "GREETED":
+                self.state = state
+                hello = hs.on_host(frame, body)
+                if self.refuse_host_key(hs.host_key):
+                    self._hs = None
+                    self.state = after_event(JOINER, self.state, "wrong key")
+                    return HandshakeStep(over=True)
+                self.greeting(hs, hs.host_nonce)
+                self._sent(lm.Hello.TYPE)
+                return HandshakeStep(send=(hello,))
+            seat = hs.on_welcome(frame, body)
+        except ProtocolError as exc:
+            return self.handshake_broken(exc)
+        self._hs = None
+        other = self.other_host(hs.host_key)
+        if other is not None:  # someone else's welcome: we close, say nothing
+            self.state = after_event(JOINER, state, "drop")
+            return HandshakeStep(over=other)
+        assert isinstance(frame, lm.Welcome)  # on_welcome took it
+        self.welcomed(conn, hs, frame, seat, now)
+        return HandshakeStep()
+
+    def host_closed(self, error: lm.ErrorMsg | None) -> HandshakeStep:
+        """The host ended the connection before its welcome: with ``error`` (a refusal),
+        or without a word."""
+        greeted_by = self._hs.host_key if self._hs is not None else None
+        self._hs = None
+        if error is not None:
+            self.state = next_state(JOINER, self.state, lm.ErrorMsg.TYPE)
+            return HandshakeStep(over=self.refused(error, greeted_by))
+        self.state = after_event(JOINER, self.state, "drop")
+        return HandshakeStep(over=self.closed_in_handshake())
+
+    def handshake_broken(self, exc: ProtocolError | None) -> HandshakeStep:
+        """The handshake broke (``exc``: a frame that does not decode or check out) or
+        did not complete within its deadline (None): we say why with our error."""
+        self._hs = None
+        self._sent(lm.ErrorMsg.TYPE)
+        if exc is None:
+            return HandshakeStep(fail=ErrorCode.HANDSHAKE_TIMEOUT, over=self.handshake_failed(
+                "timeout", OutcomeError.HANDSHAKE_FAILED))
+        return HandshakeStep(fail=exc.error_code, over=self.handshake_failed(
+            str(exc), exc.error_code.name.lower()))
 
     def hello_for(self, identity: wire.Identity, name: str, caps: tuple[str, ...]
                   ) -> ClientHandshake:
@@ -379,6 +517,8 @@ class SeatLink(SeatCore[C]):
         """The host's welcome, proven by our host's key: only now is anything in it our
         host's word (an impostor at the address must not shorten our wait, 13)."""
         s = self.session
+        # The welcome ends the handshake (receive_handshake, or a test's by hand).
+        self.state = next_state(JOINER, "HELLO_SENT", lm.Welcome.TYPE)
         self.welcome_seat = seat
         limits = welcome.limits
         own_left = move_used = None
@@ -429,6 +569,7 @@ class SeatLink(SeatCore[C]):
         if s is not None and hs.resume is not None and self.committed:
             self.out.append(Emit(Resumed(s.own_seat, self.resumed_entries)))
             if 0 < welcome.have < s.length:
+                self._sent(lm.Signed.TYPE)
                 self.out.append(SendBacklog(conn, welcome.have, len(s.bodies)))
             # What the host has past our copy comes first (it may be the match's signed
             # end, PROTOCOL.md 13.1): nothing of ours is signed for a position it passed.
@@ -462,8 +603,12 @@ class SeatLink(SeatCore[C]):
             self._away_since = self._away_deadline = None
 
     def lost(self) -> None:
-        """The connection to the host ended."""
+        """The connection to the host ended (its error, if any, was fed first)."""
         self.host = None
+        self._sync()
+        drop = JOINER.events[self.state].get("drop")
+        if drop is not None:
+            self.state = drop
 
     # -- after a connection --------------------------------------------------------------------
 
@@ -521,6 +666,8 @@ class SeatLink(SeatCore[C]):
                    "past its allowance of time away")
         else:
             why = "the host stayed unreachable past its allowance of time away"
+        if self.state == "RECONNECTING":
+            self.state = after_event(JOINER, self.state, "reconnect timeout")
         self.blame(ProtocolError(ErrorCode.PEER_LEFT, why), 0, None, now)
         return True
 
@@ -550,6 +697,9 @@ class SeatLink(SeatCore[C]):
     def closed_in_lobby(self, error: lm.ErrorMsg | None) -> None:
         """The host ended our connection before the game: there is no game to come back
         to (a seat in a lobby is not held), so this is the end, said as the host said it."""
+        if error is not None and self.state in ("LOBBY", "IN_GAME", "DONE"):
+            self._sync()
+            self.state = next_state(JOINER, self.state, lm.ErrorMsg.TYPE)
         if self.session is not None or self.error is not None:
             return
         code = error.number if error is not None else None
@@ -575,8 +725,7 @@ class SeatLink(SeatCore[C]):
         self.error_code = OutcomeError.BAD_LOBBY
         if self.host is not None:
             detail = f"lobby: {why}" if why else "no lobby"
-            self.out.append(Send(self.host, wire.encode(
-                lm.ErrorMsg(ErrorCode.BAD_FIELD, detail[:80]).to_wire())))
+            self._send(self.host, lm.ErrorMsg(ErrorCode.BAD_FIELD, detail[:80]))
         self._finish()
         return True
 
@@ -592,11 +741,25 @@ class SeatLink(SeatCore[C]):
         """One frame from the host.  The unsigned messages (lobby, wait, back, chat...)
         are checked field by field and only shown; a malformed one is ignored, as is a
         type this version does not know (a later version's)."""
+        if self.state == "CLOSED":
+            return  # our side closed it (its error is sent): nothing more is read
+        try:
+            self.state = next_state(JOINER, self.state, lm.type_name(msg))
+        except LinkStateError as exc:  # a frame where no connection should be: closed
+            self.state = "CLOSED"
+            self.out.append(Close(conn, exc.error_code, exc.detail))
+            return
+        try:
+            self._take(conn, msg, now)
+        finally:
+            self._sync()
+
+    def _take(self, conn: C, msg: lm.Frame, now: float) -> None:
         s = self.session
         players = s.table.players if s is not None else lm.MAX_PLAYERS
         match msg:
             case lm.Ping():
-                self.out.append(Send(conn, wire.encode(lm.Pong().to_wire())))
+                self._send(conn, lm.Pong())
             case lm.Signed():
                 self.entry(msg.body, msg.msg, now)
             case lm.Lobby() if s is None:  # after the genesis, its seats are the table
@@ -758,7 +921,7 @@ class SeatLink(SeatCore[C]):
         seat away (we say so), its allowance running, for the machine that holds it."""
         self.session = None
         if self.host is not None:
-            self.out.append(Send(self.host, wire.encode(lm.Away().to_wire())))
+            self._send(self.host, lm.Away())
         self.stop("you already hold a seat in this game but its saved state is not on "
                   "this machine: come back from the machine you played on",
                   OutcomeError.SAVED_GAME_MISSING)
@@ -770,23 +933,25 @@ class SeatLink(SeatCore[C]):
         line = clean_chat(text)
         s = self.session
         if line is None or self.host is None or self.finished \
-                or not self._own_chat.take(now):
+                or not self._may_send(lm.Chat.TYPE) or not self._own_chat.take(now):
             return False
-        self.out.append(Send(self.host, wire.encode(lm.Chat(line).to_wire())))
+        self._send(self.host, lm.Chat(line))
         # Before the genesis our seat is the one the welcome gave.
         self.out.append(Emit(Chat(s.own_seat if s is not None else self.welcome_seat, line)))
         return True
 
     def confirmed(self, seating: int) -> None:
-        if self.host is not None and self.session is None:
-            self.out.append(Send(self.host, wire.encode(lm.Start(seating).to_wire())))
+        if self.host is not None and self.session is None \
+                and self._may_send(lm.Start.TYPE):
+            self._send(self.host, lm.Start(seating))
 
     def answer_rematch(self, answer: bool | None) -> bool:
         """Our person's answer to playing again, for the host if it speaks rematch: True
         when it was sent (and the host's own answer is then worth waiting for)."""
-        if answer is None or self.host is None or CAP_REMATCH not in self.host_caps:
+        if answer is None or self.host is None or CAP_REMATCH not in self.host_caps \
+                or not self._may_send(lm.Rematch.TYPE):
             return False
-        self.out.append(Send(self.host, wire.encode(lm.Rematch(bool(answer)).to_wire())))
+        self._send(self.host, lm.Rematch(bool(answer)))
         return True
 
     # -- time ------------------------------------------------------------------------------
@@ -828,4 +993,5 @@ class SeatLink(SeatCore[C]):
 
     def _entry_out(self, body: bytes) -> None:
         if self.host is not None:
+            self._sent(lm.Signed.TYPE)
             self.out.append(Send(self.host, body))

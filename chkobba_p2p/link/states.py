@@ -4,7 +4,10 @@
 arriving on one connection in ``state``; ``JOINER`` and ``SPECTATOR`` are the same for
 what a joining peer and a spectator receive from the host.  ``*_EVENTS[state][event]``
 are the transitions no message causes (the greeting sent, the table full, a drop, a
-timeout).  :func:`next_state` gives the state after a message or raises
+timeout).  A machine that says what its own side may send has ``sends[state][type] -> next
+state`` (the joiner's, h11's "our role" half): :func:`may_send` and :func:`sent_state` read
+it, and :class:`LocalStateError` is *our* code sending what its state forbids (a bug here,
+never the peer's doing).  :func:`next_state` gives the state after a message or raises
 :class:`LinkStateError`, a :class:`~chkobba_p2p.wire.codec.ProtocolError` with the code the
 peer is sent (``unknown_type`` or ``protocol_violation``) before the connection closes.
 
@@ -13,8 +16,10 @@ any other type" in the game, 5.1: that is how later versions add messages); else
 type the table does not list is refused.  PROTOCOL.md 5.1's tables are generated from
 these (:func:`markdown`, checked by ``tests/link/test_link_states.py``), and the cores
 consult them: :class:`~chkobba_p2p.link.host.HostTable` keeps each seat's connection in
-``HOST`` (the handshake's steps, SEATED, IN_GAME; a spectator's is WATCHING) and
-:class:`~chkobba_p2p.link.spectator.SpectatorCore` its connection in ``SPECTATOR``.
+``HOST`` (the handshake's steps, SEATED, IN_GAME; a spectator's is WATCHING),
+:class:`~chkobba_p2p.link.spectator.SpectatorCore` its connection in ``SPECTATOR`` and
+:class:`~chkobba_p2p.link.joiner.SeatLink` its connection in ``JOINER``, for every frame
+received and every message sent.
 """
 
 from __future__ import annotations
@@ -26,8 +31,9 @@ from ..errors import LocalError
 from ..wire.codec import ErrorCode, ProtocolError
 from .messages import LINK_TYPES
 
-__all__ = ["Machine", "LinkStateError", "NoSuchEvent", "HOST", "JOINER", "SPECTATOR",
-           "MACHINES", "MESSAGE_TYPES", "next_state", "after_event", "refusal_of", "markdown"]
+__all__ = ["Machine", "LinkStateError", "LocalStateError", "NoSuchEvent", "HOST", "JOINER",
+           "SPECTATOR", "MACHINES", "MESSAGE_TYPES", "next_state", "after_event",
+           "refusal_of", "may_send", "sent_state", "markdown"]
 
 #: Every type a connection carries: the link messages and the signed entries (``sig``).
 MESSAGE_TYPES = (*LINK_TYPES, "sig")
@@ -39,6 +45,15 @@ class LinkStateError(ProtocolError):
 
     def __init__(self, code: ErrorCode, role: str, state: str, msg_type: object) -> None:
         super().__init__(code, f"{msg_type!r} in {state}"[:80])
+        self.role, self.state, self.msg_type = role, state, msg_type
+
+
+class LocalStateError(LocalError):
+    """Our own side sending a message its connection's state forbids (h11's
+    ``LocalProtocolError``): a bug in this program, raised before anything leaves."""
+
+    def __init__(self, role: str, state: str, msg_type: str) -> None:
+        super().__init__(f"the {role} may not send {msg_type!r} in {state}")
         self.role, self.state, self.msg_type = role, state, msg_type
 
 
@@ -57,6 +72,8 @@ class Machine:
     events: Mapping[str, Mapping[str, str]]
     refusal: Mapping[str, ErrorCode]
     lenient: frozenset[str] = field(default_factory=frozenset)
+    #: ``sends[state][type] -> next state``: what this side may send (empty: not kept).
+    sends: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
 
     @property
     def states(self) -> tuple[str, ...]:
@@ -108,14 +125,20 @@ HOST = Machine(
 #: ``sig`` in SEATED: the game has not started.
 _HOST_SIG_EARLY = ("SEATED", "sig")
 
-#: A joining peer: what it reads from the host.  ``rematch-offer`` comes only once the
-#: match is over (the host sends it after the end, to a joiner that announced
-#: ``rematch-offer/v1``); before, it is one more type the lenient states ignore.
+#: A joining peer: what it reads from the host, and what it may send (``sends``).  Each
+#: connection starts in CONNECTING (a seat of a game may knock first, 5.4); the greeting
+#: leads to GREETED, where our hello is the one thing to send; its welcome to LOBBY, or
+#: on to IN_GAME at once for a seat that resumes its game.  ``rematch-offer`` comes only
+#: once the match is over (the host sends it after the end, to a joiner that announced
+#: ``rematch-offer/v1``); before, it is one more type the lenient states ignore.  A match
+#: over on a live connection (its last entry a ``done`` or an ``abort``) is DONE; ABORTED
+#: is our own end of a game while the host is unreachable.
 JOINER = Machine(
     role="joiner",
     initial="CONNECTING",
     table={
-        "CONNECTING": {"host": "HELLO_SENT", "error": "CLOSED"},
+        "CONNECTING": {"host": "GREETED", "error": "CLOSED"},
+        "GREETED": {"error": "CLOSED"},
         "HELLO_SENT": {"welcome": "LOBBY", "error": "CLOSED"},
         "LOBBY": _each(("ping", "pong", "lobby", "wait", "back", "away", "chat",
                         "spectators", "rematch"), "LOBBY")
@@ -130,18 +153,36 @@ JOINER = Machine(
         "CLOSED": {},
     },
     events={
-        "CONNECTING": {"refused": "CLOSED", "timeout": "CLOSED"},
-        "HELLO_SENT": {"refused": "CLOSED", "timeout": "CLOSED"},
-        "LOBBY": {"drop": "CLOSED"},
-        "IN_GAME": {"drop": "RECONNECTING", "done": "DONE", "abort": "ABORTED"},
+        "CONNECTING": {"drop": "CLOSED", "timeout": "CLOSED"},
+        "GREETED": {"wrong key": "CLOSED", "drop": "CLOSED", "timeout": "CLOSED"},
+        "HELLO_SENT": {"drop": "CLOSED", "timeout": "CLOSED"},
+        "LOBBY": {"resumed": "IN_GAME", "drop": "CLOSED"},
+        "IN_GAME": {"drop": "RECONNECTING", "match over": "DONE"},
         "RECONNECTING": {"connected": "CONNECTING", "reconnect timeout": "ABORTED"},
         "DONE": {"drop": "CLOSED"},
         "ABORTED": {},
         "CLOSED": {},
     },
-    refusal={"CONNECTING": _U, "HELLO_SENT": _U, "LOBBY": _U, "IN_GAME": _U,
-             "RECONNECTING": _V, "DONE": _U, "ABORTED": _V, "CLOSED": _V},
+    refusal={"CONNECTING": _U, "GREETED": _U, "HELLO_SENT": _U, "LOBBY": _U,
+             "IN_GAME": _U, "RECONNECTING": _V, "DONE": _U, "ABORTED": _V, "CLOSED": _V},
     lenient=frozenset({"LOBBY", "IN_GAME", "DONE"}),
+    # Each of these is one the host reads in its matching state (the test checks it):
+    # our hello before our seat, ``start`` only before the genesis, our entries (and a
+    # late word on the ending, 12.6) from the genesis on, our rematch answer at the end.
+    # ``error`` is our last word: the connection is over.
+    sends={
+        "CONNECTING": {"knock": "CONNECTING", "error": "CLOSED"},
+        "GREETED": {"hello": "HELLO_SENT", "error": "CLOSED"},
+        "HELLO_SENT": {"error": "CLOSED"},
+        "LOBBY": _each(("ping", "pong", "chat", "start"), "LOBBY") | {"error": "CLOSED"},
+        "IN_GAME": _each(("ping", "pong", "chat", "away", "sig"), "IN_GAME")
+        | {"error": "RECONNECTING"},
+        "RECONNECTING": {},
+        "DONE": _each(("ping", "pong", "chat", "away", "sig", "rematch"), "DONE")
+        | {"error": "CLOSED"},
+        "ABORTED": {},
+        "CLOSED": {},
+    },
 )
 
 #: A spectator: what it reads from the host.
@@ -201,18 +242,32 @@ def refusal_of(machine: Machine, state: str, msg_type: object) -> ErrorCode | No
     return None
 
 
+def may_send(machine: Machine, state: str, msg_type: str) -> bool:
+    """Whether our side may send a ``msg_type`` in ``state`` (machines that keep
+    ``sends``)."""
+    return msg_type in machine.sends.get(state, {})
+
+
+def sent_state(machine: Machine, state: str, msg_type: str) -> str:
+    """The state after our side sent a ``msg_type`` in ``state``;
+    :class:`LocalStateError` if the state forbids it."""
+    try:
+        return machine.sends[state][msg_type]
+    except KeyError:
+        raise LocalStateError(machine.role, state, msg_type) from None
+
+
 def markdown(machine: Machine) -> str:
     """The machine as PROTOCOL.md 5.1 shows it: a table, one row per state."""
     title = {"host": "Host, per connection", "joiner": "Joining peer, from the host",
              "spectator": "Spectator, from the host"}[machine.role]
+    sends = bool(machine.sends)
     lines = [f"{title} (starts in `{machine.initial}`):", "",
-             "| state | message -> next state | other events | any other type |",
-             "|---|---|---|---|"]
+             "| state | message -> next state | other events | any other type |"
+             + (" it sends |" if sends else ""),
+             "|---|---|---|---|" + ("---|" if sends else "")]
     for state in machine.states:
-        by_target: dict[str, list[str]] = {}
-        for t, to in machine.table[state].items():
-            by_target.setdefault(to, []).append(f"`{t}`")
-        moves = "; ".join(f"{', '.join(ts)} -> {to}" for to, ts in by_target.items()) or "-"
+        moves = _moves(machine.table[state])
         events = "; ".join(f"{e} -> {to}" for e, to in machine.events[state].items()) or "-"
         if state in machine.lenient:
             other = "ignored"
@@ -220,5 +275,16 @@ def markdown(machine: Machine) -> str:
             other = f"`{machine.refusal[state].name.lower()}`"
             if machine is HOST and state == _HOST_SIG_EARLY[0]:
                 other += " (`sig`: `protocol_violation`)"
-        lines.append(f"| {state} | {moves} | {events} | {other} |")
+        row = f"| {state} | {moves} | {events} | {other} |"
+        if sends:
+            row += f" {_moves(machine.sends[state])} |"
+        lines.append(row)
     return "\n".join(lines) + "\n"
+
+
+def _moves(row: Mapping[str, str]) -> str:
+    """``row`` (type -> next state) as a cell: the types grouped by where they lead."""
+    by_target: dict[str, list[str]] = {}
+    for t, to in row.items():
+        by_target.setdefault(to, []).append(f"`{t}`")
+    return "; ".join(f"{', '.join(ts)} -> {to}" for to, ts in by_target.items()) or "-"

@@ -15,7 +15,7 @@ from chkobba_p2p.bots.simple import GreedyBot
 from chkobba_p2p.game.rules import Ruleset
 from chkobba_p2p.link.events import Chat, RematchAnswer, RematchOffered, Spectators, Waiting
 from chkobba_p2p.link.host import HostTable, Started
-from chkobba_p2p.link.joiner import Committed, SeatLink
+from chkobba_p2p.link.joiner import Committed, HandshakeStep, SeatLink
 from chkobba_p2p.link.messages import read_frame
 from chkobba_p2p.link.seat import (
     AskReady,
@@ -68,8 +68,10 @@ class Table:
         hello announces)."""
         link = SeatLink(Identity.generate(), "host:7777", None, LIMITS)
         hs = self.host.handshake(lambda s: self.host.allowance_left_of(s, self.now))
-        ch = link.hello_for(link._identity, seat_name, caps)
-        hello = ch.on_host(hs.greeting())
+        assert link.connect(seat_name, caps) == []  # the host greets first
+        greeting = wire.encode(hs.greeting())
+        step = link.receive_handshake("host", greeting, read_frame(greeting), self.now)
+        (hello,) = step.send
         welcome, seat, resume, replaced = self.host.on_hello(hs, hello, wire.encode(hello))
         conn = f"c{seat}"
         self.conns[conn] = seat
@@ -78,8 +80,9 @@ class Table:
         # The welcome is the first thing on the connection: the joiner checks it.
         first = self.host.out.pop(0)
         assert isinstance(first, Send) and first.to == conn
-        assert ch.on_welcome(wire.decode(first.body), first.body) == seat
-        link.welcomed("host", ch, read_frame(first.body), seat, self.now)
+        step = link.receive_handshake("host", first.body, read_frame(first.body), self.now)
+        assert step == HandshakeStep() and link.welcome_seat == seat
+        assert link.state == "LOBBY" and not link.handshaking
         self.run()
         return seat
 

@@ -51,14 +51,17 @@ def test_every_machine_is_whole():
         assert machine.lenient <= set(machine.table)
         targets = {to for row in machine.table.values() for to in row.values()}
         targets |= {to for row in machine.events.values() for to in row.values()}
+        targets |= {to for row in machine.sends.values() for to in row.values()}
         assert targets <= set(machine.table), machine.role
+        assert not machine.sends or set(machine.sends) == set(machine.table)
         for row in machine.table.values():
             assert set(row) <= set(s.MESSAGE_TYPES), (machine.role, row)
         # Every state is reachable from the initial one.
         seen, todo = {machine.initial}, [machine.initial]
         while todo:
             state = todo.pop()
-            for to in (*machine.table[state].values(), *machine.events[state].values()):
+            for to in (*machine.table[state].values(), *machine.events[state].values(),
+                       *machine.sends.get(state, {}).values()):
                 if to not in seen:
                     seen.add(to)
                     todo.append(to)
@@ -89,6 +92,7 @@ def test_each_state_and_type_is_in_the_table_or_refused_by_name(machine, data, t
     (s.HOST, "IN_GAME", "hello", ErrorCode.UNKNOWN_TYPE),
     (s.HOST, "WATCHING", "chat", ErrorCode.PROTOCOL_VIOLATION),  # spectators only ping
     (s.JOINER, "CONNECTING", "welcome", ErrorCode.UNKNOWN_TYPE),
+    (s.JOINER, "GREETED", "welcome", ErrorCode.UNKNOWN_TYPE),  # our hello comes first
     (s.JOINER, "HELLO_SENT", "lobby", ErrorCode.UNKNOWN_TYPE),
     (s.SPECTATOR, "WATCH_SENT", "sig", ErrorCode.UNKNOWN_TYPE),
 ])
@@ -144,6 +148,7 @@ class HostileHandshake(RuleBasedStateMachine):
                 self.host.on_hello(frame)
             if side == "joiner" and state == "CONNECTING" and isinstance(typed, m.Host):
                 self.joiner.on_host(frame)
+                after = s.sent_state(s.JOINER, after, "hello")  # our answer, sent
             if side == "joiner" and state == "HELLO_SENT" and frame.get("t") in (
                     "welcome", "error"):
                 self.joiner.on_welcome(frame)
