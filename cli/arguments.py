@@ -62,10 +62,19 @@ def _display(p: argparse.ArgumentParser) -> None:
                    help="suit letters (7D) and plain boxes instead of symbols (7♦)")
     p.add_argument("--no-color", action="store_true",
                    help="no colours (also when NO_COLOR is set)")
+    _four_colour(p)
     p.add_argument("--pace", type=_pace, default=0.7, metavar="SECONDS",
                    help="how long another player's move stays on screen before the table "
                         "changes (default 0.7; 0: at once). Only the picture waits, never "
                         "the game")
+
+
+def _four_colour(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--four-colour", dest="four_colour",
+                   action=argparse.BooleanOptionalAction, default=None,
+                   help="a four-colour deck: spades black, hearts red, diamonds blue, "
+                        "clubs green (remembered in settings.json; --no-four-colour: red "
+                        "and black again)")
 
 
 def _pace(text: str) -> float:
@@ -255,6 +264,7 @@ def _replay_arguments(p: argparse.ArgumentParser) -> None:
                    help="language of --html and --view (default: from the locale)")
     p.add_argument("--no-color", action="store_true", help="--view without colours (also: "
                    "the NO_COLOR environment variable)")
+    _four_colour(p)
     p.add_argument("--review", action="store_true",
                    help="the coach: grade every decision (each play and each cut) with the "
                    "expert's search from what that player saw then, and list the mistakes "

@@ -81,8 +81,9 @@ class ReplayViewer:
 
     def __init__(self, timeline: Timeline, *, lang: str = "en", symbols: bool = True,
                  color: bool = True, figures: FigureConvention | str | None = None,
-                 grades: Iterable[Grade] = ()) -> None:
+                 grades: Iterable[Grade] = (), four_colour: bool = False) -> None:
         self.tl = timeline
+        self.four_colour = four_colour
         #: The coach's grade of the move each frame shows (``replay --review --view``).
         self.grades = _grades_by_frame(timeline, grades)
         #: The move each frame shows, as the coach numbers it ("play 5", "the cut").
@@ -118,7 +119,8 @@ class ReplayViewer:
     def view(self, i: int | None = None) -> TableView:
         state = self.tl.frames[self.at if i is None else i].state
         return TableView(state, self.t,
-                         card_style(state, self.figures, self.symbols, self.t.lang))
+                         card_style(state, self.figures, self.symbols, self.t.lang,
+                                    self.four_colour))
 
     def header(self, cols: int) -> list[tuple[str, str]]:
         t, f = self.t, self.tl.frames[self.at]
@@ -222,8 +224,8 @@ class ReplayViewer:
             return []
         cs = self.view().cs
         line: Line = [("", " ")]
-        for c in sorted(held[seat]):
-            line += [("", " "), ("class:card.red" if c.suit.is_red else "", cs.label(c))]
+        for c in held[seat]:  # as dealt, as the live table shows a hand (not sorted)
+            line += [("", " "), (cs.style(c), cs.label(c))]
         return line
 
     def below(self, width: int) -> list[Line]:

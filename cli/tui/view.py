@@ -22,14 +22,15 @@ __all__ = ["TableView", "card_style"]
 
 
 def card_style(state: TableState, figures: FigureConvention | str | None,
-               symbols: bool, lang: str = "en") -> CardStyle:
+               symbols: bool, lang: str = "en", four_colour: bool = False) -> CardStyle:
     """The card style to draw with: ``figures`` when the user chose (``"values"`` for
     plain numbers), else the table's rules' convention; the figures' letters in
-    ``lang``'s (R D V in French)."""
+    ``lang``'s (R D V in French); ``four_colour``: each suit its own colour."""
     if figures == "values":
-        return CardStyle(FigureConvention.TUNISIAN, symbols, values=True, lang=lang)
+        return CardStyle(FigureConvention.TUNISIAN, symbols, values=True, lang=lang,
+                         four_colour=four_colour)
     chosen = figures or (state.rules.figures if state.rules else FigureConvention.TUNISIAN)
-    return CardStyle(FigureConvention(chosen), symbols, lang=lang)
+    return CardStyle(FigureConvention(chosen), symbols, lang=lang, four_colour=four_colour)
 
 
 def _cut(name: str, short: int | None, ell: str = "…") -> str:
