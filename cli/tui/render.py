@@ -92,8 +92,8 @@ def click_tag(where: str | None, card: Card | int) -> str:
     of ``where``; an int: an option's or the cut's number), or "" (``where`` None)."""
     if where is None:
         return ""
-    n = card if isinstance(card, int) else card.id
-    return f" {CLICK}{where}.{n}"
+    n = card.id if isinstance(card, Card) else card  # a Card is an int whose str is 7H
+    return f" {CLICK}{where}.{int(n)}"
 
 
 def click_target(style: str) -> tuple[str, int] | None:

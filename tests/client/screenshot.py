@@ -48,6 +48,7 @@ def click(ui, x: int, y: int, rows: int = 24, cols: int = 80) -> object:
     app.render_counter += 1
     handlers = MouseHandlers()
     with set_app(app):
+        app.layout.update_parents_relations()  # as the application's redraw does
         app.layout.container.write_to_screen(Screen(default_char=None), handlers,
                                              WritePosition(0, 0, cols, rows),
                                              parent_style="", erase_bg=False, z_index=None)
