@@ -93,6 +93,8 @@ at the table:
   1-9, or <- -> and Enter   play that card of your hand; if it can take more
                             than one way, pick what it takes (arrows, Enter;
                             Esc: back)
+  a click                   on a card of your hand plays it; on a table
+                            card, picks the capture that takes it
   h                         hints: what each of your cards would take
   s                         the score sheet of the match so far
   k / p                     keep / place the card you drew, as the cutter
