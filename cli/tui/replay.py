@@ -135,18 +135,19 @@ class ReplayViewer:
         right = ""
         if st.totals and st.players:
             view = self.view()
-            right = view.totals_line(st.totals, cols - len(left) - 2)
-            if len(left) + len(right) + 2 > cols:
-                # The totals by their whole names first: the app's name goes (the screen
-                # says it is a replay), then the entry's number (the offending entry is
-                # named in the banner): "step 45/45", then shorter names.
-                left = " · ".join([f" {t('replay')}", *parts[1:], step])
+            short = t("replay_step_short", i=self.at + 1, n=len(self.tl.frames))
+            # The totals by their whole names first: the app's name goes (the screen
+            # says it is a replay), then the entry's number (the offending entry is
+            # named in the banner): "step 45/45", then the word "replay" (the banner and
+            # the keys say it too), then the hand's and move's; the names are cut
+            # meanwhile, never below SHORTEST_NAME (view.totals_line).
+            lefts = [left, " · ".join([f" {t('replay')}", *parts[1:], step]),
+                     " · ".join([f" {t('replay')}", *parts[1:], short]),
+                     " " + " · ".join([*parts[1:], short]), f" {short}"]
+            for left in lefts:
                 right = view.totals_line(st.totals, cols - len(left) - 2)
-            if len(left) + len(right) + 2 > cols:
-                left = " · ".join([f" {t('replay')}", *parts[1:],
-                                   t("replay_step_short", i=self.at + 1,
-                                     n=len(self.tl.frames))])
-                right = view.totals_line(st.totals, cols - len(left) - 2)
+                if len(left) + len(right) + 2 <= cols:
+                    break
         pad = max(1, cols - len(left) - len(right) - 1)
         return [("class:header", (left + " " * pad + right + " ")[:cols])]
 
