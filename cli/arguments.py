@@ -62,10 +62,19 @@ def _display(p: argparse.ArgumentParser) -> None:
                    help="suit letters (7D) and plain boxes instead of symbols (7♦)")
     p.add_argument("--no-color", action="store_true",
                    help="no colours (also when NO_COLOR is set)")
+    _four_colour(p)
     p.add_argument("--pace", type=_pace, default=0.7, metavar="SECONDS",
                    help="how long another player's move stays on screen before the table "
                         "changes (default 0.7; 0: at once). Only the picture waits, never "
                         "the game")
+
+
+def _four_colour(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--four-colour", dest="four_colour",
+                   action=argparse.BooleanOptionalAction, default=None,
+                   help="a four-colour deck: spades black, hearts red, diamonds blue, "
+                        "clubs green (remembered in settings.json; --no-four-colour: red "
+                        "and black again)")
 
 
 def _pace(text: str) -> float:
@@ -84,6 +93,8 @@ at the table:
   1-9, or <- -> and Enter   play that card of your hand; if it can take more
                             than one way, pick what it takes (arrows, Enter;
                             Esc: back)
+  a click                   on a card of your hand plays it; on a table
+                            card, picks the capture that takes it
   h                         hints: what each of your cards would take
   s                         the score sheet of the match so far
   k / p                     keep / place the card you drew, as the cutter
@@ -255,6 +266,7 @@ def _replay_arguments(p: argparse.ArgumentParser) -> None:
                    help="language of --html and --view (default: from the locale)")
     p.add_argument("--no-color", action="store_true", help="--view without colours (also: "
                    "the NO_COLOR environment variable)")
+    _four_colour(p)
     p.add_argument("--review", action="store_true",
                    help="the coach: grade every decision (each play and each cut) with the "
                    "expert's search from what that player saw then, and list the mistakes "

@@ -786,8 +786,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
                        "pas de choix {n} : choisissez 1-{count} (Échap : retour)"),
     "help_title": ("Help", "Aide"),
     "help_keys": ("Keys", "Touches"),
-    "help_k_play": ("1-9 or ←→ Enter: play a card; ↑↓ Enter: pick what it takes",
-                    "1-9 ou ←→ Entrée : jouer une carte ; ↑↓ Entrée : choisir la prise"),
+    "help_k_play": ("1-9 or ←→ Enter: play a card; ↑↓ Enter: what it takes (or click them)",
+                    "1-9 ou ←→ Entrée : jouer ; ↑↓ Entrée : choisir la prise (ou cliquez-les)"),
     "help_k_cut": ("k keep / p place the card you drew as cutter",
                    "g garder / p poser la carte tirée par le coupeur"),
     "help_k_misc": ("h hints · s score sheet · t chat · q leave or resign · Ctrl-L redraw "
@@ -1118,6 +1118,26 @@ MESSAGES |= {
     "rs_preset_cardavia": ("cardavia", "cardavia"),
     "rs_preset_chkoum": ("chkoum", "chkoum"),
     "rs_modified": ("{name} (modified)", "{name} modifiée"),
+}
+
+#: The table's mouse (issue 43): what a click that plays nothing says; the end screen's
+#: keys in the help.
+MESSAGES |= {
+    "ms_hand_first": ("click a card of your hand first (or type its number)",
+                      "cliquez d'abord une carte de votre main (ou tapez son numéro)"),
+    "ms_not_in": ("that card is in none of these captures: click one of the list, or Esc",
+                  "cette carte n'est dans aucune de ces prises : cliquez-en une de la liste, "
+                  "ou Échap"),
+    "ms_several": ("that card is in {n} captures: click it again for the next; Enter or "
+                   "your card plays the one marked",
+                   "cette carte est dans {n} prises : recliquez-la pour la suivante ; Entrée "
+                   "ou votre carte joue celle qui est marquée"),
+    "help_over_keys": ("Keys at the end of the match", "Touches de fin de partie"),
+    "help_o_keys": ("r play again (a rematch, at a table of people) · l is it rigged? luck "
+                    "against play (l or Esc: back) · q or Enter leave · ? or F1 this help",
+                    "r rejouer (une revanche, à une table de joueurs) · l est-ce truqué ? "
+                    "chance et jeu (l ou Échap : retour) · q ou Entrée quitter · ? ou F1 "
+                    "cette aide"),
 }
 
 _VOWELS = "aeiouyàâäéèêëîïôöùûüœæ"

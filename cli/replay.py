@@ -196,12 +196,14 @@ def _view(args: argparse.Namespace, review: Review | None = None) -> None:
     from chkobba_p2p.lowlevel import read_log
     from chkobba_p2p.timeline import build_timeline
 
+    from .settings import four_colour_wanted
     from .tui.replay import ReplayViewer  # prompt_toolkit only when asked
     log = read_log(args.log)
     viewer = ReplayViewer(build_timeline(log.bodies, tail=log.tail),
                           lang=args.lang or detect_lang(),
                           color=not (args.no_color or os.environ.get("NO_COLOR")),
-                          grades=review.grades if review is not None else ())
+                          grades=review.grades if review is not None else (),
+                          four_colour=four_colour_wanted(args))
     viewer.run()
 
 

@@ -1,5 +1,6 @@
 """The player's own settings, remembered between runs: for now the name shown at the
-table (``settings.json`` in the user configuration directory, ``$CHKOBBA_CONFIG_DIR``)."""
+table, the turn's bell, the four-colour deck (``settings.json`` in the user
+configuration directory, ``$CHKOBBA_CONFIG_DIR``)."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from pathlib import Path
 from chkobba_p2p import MAX_NAME, config_dir
 from chkobba_p2p.text import first_invisible
 
-__all__ = ["settings_path", "load", "save", "valid_name", "player_name"]
+__all__ = ["settings_path", "load", "save", "valid_name", "player_name", "four_colour_wanted"]
 
 MAX_FILE = 1 << 16
 
@@ -85,3 +86,17 @@ def player_name(given: str | None, t: Callable[..., str],
             return answer
         print(t("name_bad"))
     return None
+
+
+def four_colour_wanted(args: object, saved: dict | None = None) -> bool:
+    """A four-colour deck: ``--four-colour`` or ``--no-four-colour`` when given (and then
+    remembered for the next runs, as the name is); else the remembered choice (red and
+    black by default)."""
+    if saved is None:
+        saved = load()
+    given = getattr(args, "four_colour", None)
+    if given is None:
+        return saved.get("four_colour") is True
+    if saved.get("four_colour") is not bool(given):
+        save({**saved, "four_colour": bool(given)})
+    return bool(given)

@@ -299,13 +299,15 @@ def _run_screen(args: argparse.Namespace, config: WatchConfig, name: str, lang: 
                 watch) -> int:
     """The spectator's table on a full screen (:mod:`.tui.watching`)."""
     from .play import _color, _figures
+    from .settings import four_colour_wanted
     from .term import can_show_symbols
     from .tui.guest import _stderr_held
     from .tui.watching import WatchView, run_watch_screen
 
     symbols = not args.ascii and can_show_symbols()
     view = WatchView(lang=lang, symbols=symbols, figures=_figures(args),
-                     address=config.address, name=name, pace=args.pace)
+                     address=config.address, name=name, pace=args.pace,
+                     four_colour=four_colour_wanted(args))
     with _stderr_held():
         outcome = run_watch_screen(view, lambda on_event: watch(on_event, view.attach),
                                    color=_color(args))

@@ -20,9 +20,12 @@ another:
 - :mod:`.chat`: the one-line chat input; :mod:`.quickchat`: phrases on single keys and
   the bell when the turn comes back; :mod:`.memo`: chat and hints kept across a resume.
 - :mod:`.seats`: the seats of a table of 4 as they sit around us (drawn by :mod:`.table`).
-- :mod:`.keys`: every key binding, grouped by the screen or dialog they act on.
-- :mod:`.render`, :mod:`.style`: cards, rows of cards and score tables as styled text;
-  the colours by class name.
+- :mod:`.keys`: every key binding, grouped by the screen or dialog they act on, and
+  the mouse's clicks (:func:`~.keys.click`), which take the keys' path.
+- :mod:`.render`, :mod:`.style`: cards, rows of cards and score tables as styled text,
+  a card tagged for the mouse by a style class (:func:`~.render.click_tag`, made a
+  handler by :func:`~.screen.clickable`); the colours by class name (red and black, or
+  the four-colour deck's).
 - :mod:`.botproc`: a bot peer in its own process, for ``chkobba play``.
 
 Where the next screens go:

@@ -72,12 +72,14 @@ class TuiApp(Leaving, Screen):
                  onion: str | None = None,
                  pace: float = DEFAULT_PACE, score_wait: float = SCORE_WAIT,
                  known: KnownPlayers | None = None, past: PastGames | None = None,
-                 bell: bool = True, memo: Memo | None = None) -> None:
+                 bell: bool = True, memo: Memo | None = None,
+                 four_colour: bool = False) -> None:
         self.kind = kind  # "play", "host" or "join"
         self.t = Translator(lang)
         self.figures_override = figures
         self.symbols = symbols
         self.color = color
+        self.four_colour = four_colour  # each suit its own colour (--four-colour)
         self.address = address
         self.address6 = address6  # a host's global IPv6 address, if it has one
         self.onion = onion  # a host's onion address (host --tor), once published
@@ -175,7 +177,8 @@ class TuiApp(Leaving, Screen):
 
     @property
     def cs(self) -> CardStyle:
-        return card_style(self.state, self.figures_override, self.symbols, self.t.lang)
+        return card_style(self.state, self.figures_override, self.symbols, self.t.lang,
+                          self.four_colour)
 
     @property
     def view(self) -> TableView:

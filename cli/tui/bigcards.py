@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 from chkobba_p2p.game.cards import Card
 
-from .render import CardStyle, Line
+from .render import CardStyle, Line, click_tag
 
 __all__ = ["BIG_WIDTH", "BIG_HEIGHT", "big_card_row"]
 
@@ -18,10 +18,11 @@ BIG_HEIGHT = 5
 def big_card_row(cards: Sequence[Card], cs: CardStyle, width: int, *,
                  selected: int | None = None, numbered: bool = False,
                  marked: frozenset[Card] = frozenset(),
-                 highlight: frozenset[Card] = frozenset()) -> list[Line]:
+                 highlight: frozenset[Card] = frozenset(), click: str | None = None
+                 ) -> list[Line]:
     """Cards as 7x5 boxes, as many per row as ``width`` allows (plus a line of numbers
     above when ``numbered``).  ``selected`` and ``highlight`` are drawn reversed;
-    ``marked`` cards are underlined."""
+    ``marked`` cards are underlined; ``click``: as :func:`.render.card_row`'s."""
     h, v = ("─", "│") if cs.symbols else ("-", "|")
     tl, tr, bl, br = ("┌", "┐", "└", "┘") if cs.symbols else ("+", "+", "+", "+")
     per_row = max(1, (width - 1) // BIG_WIDTH)
@@ -37,8 +38,11 @@ def big_card_row(cards: Sequence[Card], cs: CardStyle, width: int, *,
                 frame = face = "class:card.selected"
             elif c in marked:
                 face += " class:card.marked"
+            tag = click_tag(click, c)
+            frame += tag
+            face += tag
             rows[0] += [("class:card.number" + (" class:card.selected" if i == selected
-                                                else ""), f" {i + 1:<5} "), ("", " ")]
+                                                else "") + tag, f" {i + 1:<5} "), ("", " ")]
             rows[1] += [(frame, f"{tl}{h * 5}{tr}"), ("", " ")]
             rows[2] += [(frame, v), (face, f"{value:<5}"), (frame, v), ("", " ")]
             rows[3] += [(frame, v), (face, f"{suit:^5}"), (frame, v), ("", " ")]

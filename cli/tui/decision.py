@@ -16,7 +16,7 @@ from chkobba_p2p.errors import IllegalMove
 from chkobba_p2p.game import rules as R
 from chkobba_p2p.game.cards import Card
 
-from .render import Line, by_value, wrap_line
+from .render import Line, by_value, click_tag, wrap_line
 from .view import TableView
 
 __all__ = ["Request", "refusal", "decision_lines"]
@@ -69,8 +69,10 @@ def decision_lines(view: TableView, width: int, request: Request | None, *,
         assert drawn is not None  # the cutter holds the card it drew
         out += wrap_line([("class:turn", " " + t("you_drew", card=cs.label(drawn)))],
                          width - 1, "   ")
-        keep = ("class:option.selected" if cut_sel == 0 else "", f" {t('keep')} ")
-        place = ("class:option.selected" if cut_sel == 1 else "", f" {t('place')} ")
+        keep = (("class:option.selected" if cut_sel == 0 else "") + click_tag("cut", 0),
+                f" {t('keep')} ")
+        place = (("class:option.selected" if cut_sel == 1 else "") + click_tag("cut", 1),
+                 f" {t('place')} ")
         out.append([("", "   "), keep, ("", "   "), place])
         return out
     if req is not None and req.kind == "play":
@@ -80,7 +82,8 @@ def decision_lines(view: TableView, width: int, request: Request | None, *,
                                                      n=len(options)))],
                              width - 1, "   ")
             for i, m in enumerate(options):
-                style = "class:option.selected" if i == opt_sel else ""
+                style = ("class:option.selected" if i == opt_sel else "") + \
+                    click_tag("option", i)
                 take = t("take_option", cards=" + ".join(cs.label(c) for c in by_value(m.capture)))
                 out.append([("", "   "),
                             (style, f"{'▶' if i == opt_sel else ' '} {i + 1}) " + take)])

@@ -23,7 +23,7 @@ from .chat import ChatInput
 from .decision import Request
 from .quickchat import QUICK_CHAT
 
-__all__ = ["KeyTarget", "key_bindings", "ESCAPE_DELAY"]
+__all__ = ["KeyTarget", "key_bindings", "click", "mouse_wanted", "ESCAPE_DELAY"]
 
 #: Seconds prompt_toolkit waits after Esc for the rest of a key sequence (its
 #: ``ttimeoutlen``; ``timeoutlen`` for bindings of several keys, of which there are
@@ -83,14 +83,77 @@ class KeyTarget(Protocol):
     def toggle_luck(self) -> None: ...
 
 
+def _playing(ui: KeyTarget) -> bool:
+    """A card of the hand is asked for, in sight (the score sheet over the table: no
+    card is played, nor cut, unseen under it)."""
+    return ui.overlay_kind() is None and not ui.sheet \
+        and ui.request is not None and ui.request.kind == "play"
+
+
+def _cutting(ui: KeyTarget) -> bool:
+    return ui.overlay_kind() is None and not ui.sheet \
+        and ui.request is not None and ui.request.kind == "cut"
+
+
+def _unasked(ui: KeyTarget) -> bool:
+    """During the game, no card asked for (a digit says why)."""
+    return ui.overlay_kind() is None and not ui.finished and ui.state.started \
+        and not ui.sheet and not _playing(ui)
+
+
+def mouse_wanted(ui: KeyTarget) -> bool:
+    """The mouse is the table's while a game is on screen, with no dialog, chat line or
+    score sheet over it: elsewhere (the lobby's keys to read aloud, the end screen's
+    path) the terminal keeps it, to select and copy text."""
+    return ui.state.started and not ui.finished and ui.overlay_kind() is None \
+        and not ui.sheet and not ui.chat.is_open
+
+
+def click(ui: KeyTarget, where: str, n: int) -> None:
+    """A click on the table (:func:`.render.click_target`): the same action, and the same
+    checks and refusals, as the keys that do it.
+
+    ``hand``, card ``n`` (its id): as its digit (a card that cannot be played is refused
+    with the key's words); while a capture is being picked, the card being played plays
+    the marked capture (Enter) and another card is played instead (Esc, its digit).
+    ``table``, card ``n``: while picking, the capture that takes it (its digit), or, when
+    several do, the next of them (↓).  ``option`` ``n``: that capture; ``cut`` 0 or 1:
+    keep or place."""
+    if where == "hand":
+        index = next((i for i, c in enumerate(ui.state.hand) if c.id == n), None)
+        if _playing(ui) and index is not None:
+            if ui.options is not None and ui.options[0].card.id == n:
+                ui.choose_option(ui.opt_sel)
+                return
+            ui.options = None
+            ui.choose_card(index)
+        elif _unasked(ui):
+            ui.digit_unasked()
+    elif where == "table":
+        if _playing(ui) and ui.options is not None:
+            takes = [i for i, m in enumerate(ui.options) if any(c.id == n for c in m.capture)]
+            if len(takes) == 1:
+                ui.choose_option(takes[0])
+            elif takes:  # the next capture that takes it, after the one marked
+                ui.opt_sel = next((i for i in takes if i > ui.opt_sel), takes[0])
+                ui.hint = ui.t("ms_several", n=len(takes))
+            else:
+                ui.hint = ui.t("ms_not_in")
+        elif _playing(ui):
+            ui.hint = ui.t("ms_hand_first")
+        elif _unasked(ui):
+            ui.digit_unasked()
+    elif where == "option" and _playing(ui) and ui.options is not None:
+        ui.choose_option(n)
+    elif where == "cut" and _cutting(ui):
+        ui.choose_cut(n == 0)
+
+
 def key_bindings(ui: KeyTarget) -> KeyBindingsBase:
     kb = KeyBindings()
-    # The score sheet over the table: no card is played (nor cut) unseen under it.
-    playing = Condition(lambda: ui.overlay_kind() is None and not ui.sheet
-                        and ui.request is not None and ui.request.kind == "play")
+    playing = Condition(lambda: _playing(ui))
     picking = Condition(lambda: bool(playing()) and ui.options is not None)
-    cutting = Condition(lambda: ui.overlay_kind() is None and not ui.sheet
-                        and ui.request is not None and ui.request.kind == "cut")
+    cutting = Condition(lambda: _cutting(ui))
     leave = Condition(lambda: ui.overlay_kind() == "leave")
     helping = Condition(lambda: ui.overlay_kind() == "help")
     away = Condition(lambda: ui.overlay_kind() == "away")
@@ -203,8 +266,7 @@ def key_bindings(ui: KeyTarget) -> KeyBindingsBase:
 
     # A digit during the game with no card asked for: why (after "<any>": the last
     # binding added wins).
-    unasked = Condition(lambda: ui.overlay_kind() is None and not ui.finished
-                        and ui.state.started and not ui.sheet and not playing())
+    unasked = Condition(lambda: _unasked(ui))
     for d in range(1, 10):
         @kb.add(str(d), filter=unasked)
         def _(e: KeyPressEvent) -> None:

@@ -10,14 +10,20 @@ from collections.abc import Callable, Iterable, Sequence
 
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
-from chkobba_p2p.game.cards import Card, FigureConvention
+from chkobba_p2p.game.cards import Card, FigureConvention, Suit
 from chkobba_p2p.game.rules import HandScore
 
 from ..i18n import card_letters
 
 Line = list[tuple[str, str]]
 
-__all__ = ["Line", "CardStyle", "by_value", "card_row", "card_chips", "line_text", "score_lines",
+#: The four-colour deck's classes (see .style): spades black and hearts red as usual,
+#: diamonds blue and clubs green, as online card tables draw them.
+FOUR_COLOURS = {Suit.SPADES: "class:card.black", Suit.HEARTS: "class:card.red",
+                Suit.DIAMONDS: "class:card.blue", Suit.CLUBS: "class:card.green"}
+
+__all__ = ["Line", "CardStyle", "FOUR_COLOURS", "CLICK", "click_tag", "click_target",
+           "by_value", "card_row", "card_chips", "line_text", "score_lines",
            "wrap_line", "control_text"]
 
 
@@ -39,10 +45,14 @@ class CardStyle:
     letters, box characters."""
 
     def __init__(self, figures: FigureConvention = FigureConvention.TUNISIAN,
-                 symbols: bool = True, values: bool = False, lang: str = "en") -> None:
+                 symbols: bool = True, values: bool = False, lang: str = "en",
+                 four_colour: bool = False) -> None:
         self.figures = figures
         self.symbols = symbols
         self.values = values
+        #: A four-colour deck (``--four-colour``): each suit its own colour, so that a
+        #: diamond (the point suit) never reads as a heart at a glance.
+        self.four_colour = four_colour
         self.lang = lang  # the figures' letters: K Q J, or R D V in French
         #: Width of a card's face: ``7♦``/``K♣`` or, with values, `` 7♦``/``10♠``.
         self.face = 3 if values else 2
@@ -62,10 +72,37 @@ class CardStyle:
         return self.label(c).rjust(self.face)
 
     def style(self, c: Card) -> str:
+        if self.four_colour:
+            return FOUR_COLOURS[c.suit]
         return "class:card.red" if c.suit.is_red else "class:card.black"
 
     def labels(self, cards: Sequence[Card], sep: str = " ") -> str:
         return sep.join(self.label(c) for c in cards)
+
+
+#: The style class that tags a fragment for the mouse: ``click.<where>.<n>``, ``where``
+#: one of ``hand`` and ``table`` (``n`` a card's id), ``option`` (a capture's number from
+#: 0) or ``cut`` (0 keep, 1 place).  A class no style names: it changes nothing drawn;
+#: the screen turns it into a mouse handler (:func:`.screen.clickable`).
+CLICK = "class:click."
+
+
+def click_tag(where: str | None, card: Card | int) -> str:
+    """The tag (with its leading space) that makes a fragment a click on ``card`` (a card
+    of ``where``; an int: an option's or the cut's number), or "" (``where`` None)."""
+    if where is None:
+        return ""
+    n = card.id if isinstance(card, Card) else card  # a Card is an int whose str is 7H
+    return f" {CLICK}{where}.{int(n)}"
+
+
+def click_target(style: str) -> tuple[str, int] | None:
+    """What a fragment's style says a click on it means: (``where``, ``n``), or None."""
+    at = style.find(CLICK)
+    if at < 0:
+        return None
+    where, _, n = style[at + len(CLICK):].split(" ", 1)[0].partition(".")
+    return (where, int(n)) if n.isdigit() else None
 
 
 def line_text(line: Line) -> str:
@@ -75,11 +112,12 @@ def line_text(line: Line) -> str:
 def card_row(cards: Sequence[Card], cs: CardStyle, width: int, *,
              selected: int | None = None, numbered: bool = False,
              marked: frozenset[Card] = frozenset(),
-             highlight: frozenset[Card] = frozenset()) -> list[Line]:
+             highlight: frozenset[Card] = frozenset(), click: str | None = None) -> list[Line]:
     """Cards as small boxes, as many per row as ``width`` allows (3 lines per row, plus a
     line of numbers above when ``numbered``).  ``selected`` and ``highlight`` (a card
     just played) are drawn reversed; ``marked`` cards (what a capture takes) are
-    underlined."""
+    underlined; ``click`` (``hand`` or ``table``) tags each card for the mouse
+    (:func:`click_tag`)."""
     step = cs.face + 3
     per_row = max(1, (width - 1) // step)
     out: list[Line] = []
@@ -90,14 +128,17 @@ def card_row(cards: Sequence[Card], cs: CardStyle, width: int, *,
         mid: Line = [("", " ")]
         bot: Line = [("", " ")]
         for i, c in enumerate(chunk, start):
+            tag = click_tag(click, c)
             frame = "class:card.frame"
             face = cs.style(c)
             if i == selected or c in highlight:
                 frame = face = "class:card.selected"
             elif c in marked:
                 face += " class:card.marked"
+            frame += tag
+            face += tag
             nums.append(("class:card.number" + (" class:card.selected" if i == selected
-                                                else ""), f" {i + 1:<{cs.face}} "))
+                                                else "") + tag, f" {i + 1:<{cs.face}} "))
             nums.append(("", " "))
             top.append((frame, cs.top))
             top.append(("", " "))
@@ -114,9 +155,10 @@ def card_row(cards: Sequence[Card], cs: CardStyle, width: int, *,
 
 
 def card_chips(cards: Sequence[Card], cs: CardStyle, width: int,
-               highlight: frozenset[Card] = frozenset()) -> list[Line]:
+               highlight: frozenset[Card] = frozenset(), click: str | None = None
+               ) -> list[Line]:
     """Cards as one-line chips ``[7♦]`` wrapped to ``width`` (for short terminals);
-    ``highlight`` cards reversed."""
+    ``highlight`` cards reversed; ``click``: as :func:`card_row`'s."""
     out: list[Line] = []
     line: Line = [("", " ")]
     used = 1
@@ -125,9 +167,10 @@ def card_chips(cards: Sequence[Card], cs: CardStyle, width: int,
         if used + chip > width and used > 1:
             out.append(line)
             line, used = [("", " ")], 1
+        tag = click_tag(click, c)
         face = "class:card.selected" if c in highlight else cs.style(c)
-        line += [("class:card.frame", "["), (face, cs.label(c)),
-                 ("class:card.frame", "]"), ("", " ")]
+        line += [("class:card.frame" + tag, "["), (face + tag, cs.label(c)),
+                 ("class:card.frame" + tag, "]"), ("", " ")]
         used += chip
     out.append(line)
     return out

@@ -81,8 +81,9 @@ class ReplayViewer:
 
     def __init__(self, timeline: Timeline, *, lang: str = "en", symbols: bool = True,
                  color: bool = True, figures: FigureConvention | str | None = None,
-                 grades: Iterable[Grade] = ()) -> None:
+                 grades: Iterable[Grade] = (), four_colour: bool = False) -> None:
         self.tl = timeline
+        self.four_colour = four_colour
         #: The coach's grade of the move each frame shows (``replay --review --view``).
         self.grades = _grades_by_frame(timeline, grades)
         #: The move each frame shows, as the coach numbers it ("play 5", "the cut").
@@ -118,7 +119,8 @@ class ReplayViewer:
     def view(self, i: int | None = None) -> TableView:
         state = self.tl.frames[self.at if i is None else i].state
         return TableView(state, self.t,
-                         card_style(state, self.figures, self.symbols, self.t.lang))
+                         card_style(state, self.figures, self.symbols, self.t.lang,
+                                    self.four_colour))
 
     def header(self, cols: int) -> list[tuple[str, str]]:
         t, f = self.t, self.tl.frames[self.at]
@@ -133,18 +135,19 @@ class ReplayViewer:
         right = ""
         if st.totals and st.players:
             view = self.view()
-            right = view.totals_line(st.totals, cols - len(left) - 2)
-            if len(left) + len(right) + 2 > cols:
-                # The totals by their whole names first: the app's name goes (the screen
-                # says it is a replay), then the entry's number (the offending entry is
-                # named in the banner): "step 45/45", then shorter names.
-                left = " · ".join([f" {t('replay')}", *parts[1:], step])
+            short = t("replay_step_short", i=self.at + 1, n=len(self.tl.frames))
+            # The totals by their whole names first: the app's name goes (the screen
+            # says it is a replay), then the entry's number (the offending entry is
+            # named in the banner): "step 45/45", then the word "replay" (the banner and
+            # the keys say it too), then the hand's and move's; the names are cut
+            # meanwhile, never below SHORTEST_NAME (view.totals_line).
+            lefts = [left, " · ".join([f" {t('replay')}", *parts[1:], step]),
+                     " · ".join([f" {t('replay')}", *parts[1:], short]),
+                     " " + " · ".join([*parts[1:], short]), f" {short}"]
+            for left in lefts:
                 right = view.totals_line(st.totals, cols - len(left) - 2)
-            if len(left) + len(right) + 2 > cols:
-                left = " · ".join([f" {t('replay')}", *parts[1:],
-                                   t("replay_step_short", i=self.at + 1,
-                                     n=len(self.tl.frames))])
-                right = view.totals_line(st.totals, cols - len(left) - 2)
+                if len(left) + len(right) + 2 <= cols:
+                    break
         pad = max(1, cols - len(left) - len(right) - 1)
         return [("class:header", (left + " " * pad + right + " ")[:cols])]
 
@@ -222,8 +225,8 @@ class ReplayViewer:
             return []
         cs = self.view().cs
         line: Line = [("", " ")]
-        for c in sorted(held[seat]):
-            line += [("", " "), ("class:card.red" if c.suit.is_red else "", cs.label(c))]
+        for c in held[seat]:  # as dealt, as the live table shows a hand (not sorted)
+            line += [("", " "), (cs.style(c), cs.label(c))]
         return line
 
     def below(self, width: int) -> list[Line]:

@@ -26,6 +26,7 @@ from prompt_toolkit.layout import (
     VSplit,
     Window,
 )
+from prompt_toolkit.mouse_events import MouseEvent, MouseEventType
 from prompt_toolkit.output import ColorDepth
 from prompt_toolkit.widgets import Frame
 
@@ -43,14 +44,14 @@ from . import dialogs
 from .chat import ChatInput
 from .decision import Request, decision_lines
 from .helpscreen import help_pages
-from .keys import ESCAPE_DELAY
+from .keys import ESCAPE_DELAY, click, mouse_wanted
 from .lobby import lobby_lines
 from .luckview import LuckAccount
 from .narration import EventLog
 from .pace import Pacer
 from .past import PastGames, records_lines
 from .presence import Presence, clock_text
-from .render import CardStyle, Line, control_text, wrap_line
+from .render import CardStyle, Line, click_target, control_text, wrap_line
 from .style import STYLE, ascii_frames, ascii_text
 from .table import draw_table, header_line, showing
 from .terms import fit_lobby
@@ -60,6 +61,35 @@ __all__ = ["Screen", "MIN_SIZE"]
 
 #: The smallest terminal the table fits (columns, rows); below it the screen says so.
 MIN_SIZE = (40, 12)
+
+
+def clickable(text: Callable[[], StyleAndTextTuples], ui: Any
+              ) -> Callable[[], StyleAndTextTuples]:
+    """``text`` with a mouse handler on each fragment a drawing tagged for the mouse
+    (:func:`.render.click_tag`): a click (the button's release, as prompt_toolkit's own
+    buttons act) goes to :func:`.keys.click`, the keys' path; the wheel and the rest are
+    left to the window."""
+    def handler(where: str, n: int) -> Callable[[MouseEvent], object]:
+        def on_mouse(event: MouseEvent) -> object:
+            if event.event_type == MouseEventType.MOUSE_UP:
+                click(ui, where, n)
+                ui.invalidate()
+                return None
+            if event.event_type == MouseEventType.MOUSE_DOWN:
+                return None  # the press is the click's: nothing before its release
+            return NotImplemented
+        return on_mouse
+
+    def draw() -> StyleAndTextTuples:
+        out: StyleAndTextTuples = []
+        for fragment in text():
+            target = click_target(fragment[0])
+            if target is None:
+                out.append(fragment)
+            else:
+                out.append((fragment[0], fragment[1], handler(*target)))
+        return out
+    return draw
 
 
 class Screen:
@@ -164,13 +194,17 @@ class Screen:
     def _build(self, keys: KeyBindingsBase) -> Application:
         """The full-screen application, with ``keys`` (:func:`.keys.key_bindings` of the
         app this screen is part of)."""
+        target: Any = self  # the app this screen is part of: the keys' KeyTarget
+
         def tx(draw: Callable[[], list[tuple[str, str]]]) -> Callable[[], StyleAndTextTuples]:
             return control_text(draw if self.symbols else ascii_text(draw))
 
         header = Window(FormattedTextControl(tx(self._header)), height=1,
                         style="class:header")
         footer = Window(FormattedTextControl(tx(self._footer)), height=1)
-        left = Window(FormattedTextControl(tx(self._left)), wrap_lines=False)
+        # The table takes clicks on its cards (see clickable), only while the mouse is
+        # the table's (keys.mouse_wanted): the terminal's own selection works elsewhere.
+        left = Window(FormattedTextControl(clickable(tx(self._left), self)), wrap_lines=False)
         events = Window(FormattedTextControl(tx(self._events_text)), wrap_lines=False,
                         width=lambda: self._panel_width())
         events_below = Window(FormattedTextControl(tx(self._events_text)), height=5)
@@ -198,7 +232,8 @@ class Screen:
         app: Application = Application(
             layout=Layout(root), key_bindings=keys, full_screen=True,
             style=STYLE, color_depth=None if self.color else ColorDepth.DEPTH_1_BIT,
-            mouse_support=False, refresh_interval=1.0)  # the clocks count down
+            mouse_support=Condition(lambda: mouse_wanted(target)),
+            refresh_interval=1.0)  # the clocks count down
         # Esc acts at once (prompt_toolkit otherwise waits 1.5 s for a sequence after it).
         app.ttimeoutlen = ESCAPE_DELAY
         app.timeoutlen = ESCAPE_DELAY
@@ -386,7 +421,10 @@ class Screen:
         width = max(30, min(76, cols - 6))
         # In the lobby, the lobby's keys (the table's do nothing there yet).
         lobby = None if self.state.started or self.finished else self.kind
-        return help_pages(self.t, self.state.rules, self.t.lang, width, rows - 4, lobby)
+        # Once the match is over, the end screen's keys (r, l), not the table's.
+        over = self.finished and self.outcome is not None
+        return help_pages(self.t, self.state.rules, self.t.lang, width, rows - 4, lobby,
+                          over=over)
 
     @property
     def help_paged(self) -> bool:

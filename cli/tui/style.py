@@ -25,6 +25,8 @@ STYLE = Style.from_dict({
     "chat": "fg:ansicyan",
     "card.red": "fg:ansired bold",
     "card.black": "bold",
+    "card.blue": "fg:ansiblue bold",  # the four-colour deck's diamonds
+    "card.green": "fg:ansigreen bold",  # and clubs
     "card.frame": "",
     "card.selected": "reverse bold",
     "card.marked": "underline",

@@ -16,7 +16,7 @@ from chkobba_p2p.game import rules as R
 from chkobba_p2p.game.cards import Card
 
 from .bigcards import big_card_row
-from .render import Line, by_value, card_chips, card_row, line_text, wrap_line
+from .render import Line, by_value, card_chips, card_row, click_tag, line_text, wrap_line
 from .seats import seat_picture
 from .view import TableView
 
@@ -206,13 +206,18 @@ def table_lines(view: TableView, width: int, compact: bool, *, selected: int | N
         table, highlight, marked = showing.table, showing.highlight, showing.marked
     add([("class:title", f" {t('table')}"),
          ("class:dim", "" if table else f"  {t('table_empty')}")])
+    # Cards are tagged for the mouse from a seat only (a click picks a capture; a
+    # spectator's and a replay's tables take no click).
+    click = None if watching else "table"
     if table:
         if compact:
-            rows = card_chips(list(table), cs, width, highlight=highlight)
+            rows = card_chips(list(table), cs, width, highlight=highlight, click=click)
         elif big:
-            rows = big_card_row(list(table), cs, width, marked=marked, highlight=highlight)
+            rows = big_card_row(list(table), cs, width, marked=marked, highlight=highlight,
+                                click=click)
         else:
-            rows = card_row(list(table), cs, width, marked=marked, highlight=highlight)
+            rows = card_row(list(table), cs, width, marked=marked, highlight=highlight,
+                            click=click)
         for line in rows:
             add(line)
     last = st.last_play
@@ -264,6 +269,7 @@ def table_lines(view: TableView, width: int, compact: bool, *, selected: int | N
         line = [("class:title", f" {t('your_hand')}:")]
         for i, c in enumerate(st.hand):
             sel = " class:card.selected" if i == selected else ""
+            sel += click_tag("hand", c)
             line += [("class:card.number", f" {i + 1}"), ("", " "),
                      ("class:card.frame" + sel, "["), (cs.style(c) + sel, cs.label(c)),
                      ("class:card.frame" + sel, "]")]
@@ -272,7 +278,7 @@ def table_lines(view: TableView, width: int, compact: bool, *, selected: int | N
         add([("class:title", f" {t('your_hand')}")], 1)
         draw = big_card_row if big else card_row
         for line in draw(list(st.hand), cs, width, selected=selected,
-                         numbered=True) if st.hand else []:
+                         numbered=True, click="hand") if st.hand else []:
             add(line)
     for line in below:
         add(line)
@@ -309,6 +315,12 @@ def header_line(view: TableView, title: str, cols: int) -> Line:
     left = " · ".join(parts)
     right = ""
     if st.totals and st.players and st.started:
-        right = view.totals_line(st.totals, cols - len(left) - 2)
+        # The names are never cut below six characters (view.totals_line): when even
+        # then they do not fit, the left's words go, the target first, then the hand.
+        for keep in range(len(parts), 0, -1):
+            left = " · ".join(parts[:keep])
+            right = view.totals_line(st.totals, cols - len(left) - 2)
+            if len(left) + len(right) + 2 <= cols:
+                break
     pad = max(1, cols - len(left) - len(right) - 1)
     return [("class:header", left + " " * pad + right + " ")]

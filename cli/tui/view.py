@@ -18,18 +18,24 @@ from chkobba_p2p.game.cards import Card, FigureConvention
 from ..i18n import Translator
 from .render import CardStyle, by_value
 
-__all__ = ["TableView", "card_style"]
+__all__ = ["TableView", "card_style", "SHORTEST_NAME"]
 
 
 def card_style(state: TableState, figures: FigureConvention | str | None,
-               symbols: bool, lang: str = "en") -> CardStyle:
+               symbols: bool, lang: str = "en", four_colour: bool = False) -> CardStyle:
     """The card style to draw with: ``figures`` when the user chose (``"values"`` for
     plain numbers), else the table's rules' convention; the figures' letters in
-    ``lang``'s (R D V in French)."""
+    ``lang``'s (R D V in French); ``four_colour``: each suit its own colour."""
     if figures == "values":
-        return CardStyle(FigureConvention.TUNISIAN, symbols, values=True, lang=lang)
+        return CardStyle(FigureConvention.TUNISIAN, symbols, values=True, lang=lang,
+                         four_colour=four_colour)
     chosen = figures or (state.rules.figures if state.rules else FigureConvention.TUNISIAN)
-    return CardStyle(FigureConvention(chosen), symbols, lang=lang)
+    return CardStyle(FigureConvention(chosen), symbols, lang=lang, four_colour=four_colour)
+
+
+#: A name cut for room keeps this many characters, its ellipsis included ("Moham…"),
+#: as every line of the table cuts them (issue 43: never "b…" nor "pee…").
+SHORTEST_NAME = 6
 
 
 def _cut(name: str, short: int | None, ell: str = "…") -> str:
@@ -147,10 +153,12 @@ class TableView:
     def totals_line(self, totals: Sequence[int], room: int) -> str:
         """Every side's total by name for a header, our side first, within ``room``
         columns if it can: the names are cut shorter and shorter ("amel & bot2 5  bot1
-        & bot3 1")."""
+        & bot3 1"), never below :data:`SHORTEST_NAME` characters (the table's rule:
+        "pee…" names nobody); past that the line is longer than ``room`` and the header
+        makes room on its left."""
         line = ""
         order = self.side_order(len(totals))
-        for short in (None, 12, 8, 6, 4):
+        for short in (None, 12, 8, SHORTEST_NAME):
             line = "  ".join(f"{self.side_name(i, short)} {totals[i]}" for i in order)
             if len(line) <= room:
                 break

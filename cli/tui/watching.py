@@ -85,9 +85,11 @@ class WatchView:
     def __init__(self, *, lang: str = "en", symbols: bool = True,
                  figures: FigureConvention | str | None = None, address: str = "",
                  name: str = "", pace: float = DEFAULT_PACE,
-                 changed: Callable[[], None] = lambda: None) -> None:
+                 changed: Callable[[], None] = lambda: None,
+                 four_colour: bool = False) -> None:
         self.t = Translator(lang)
         self.symbols = symbols
+        self.four_colour = four_colour
         self.figures = figures
         self.address = address
         self.name = name
@@ -109,7 +111,8 @@ class WatchView:
     @property
     def view(self) -> SpectatorView:
         st = self.state
-        return SpectatorView(st, self.t, card_style(st, self.figures, self.symbols, self.t.lang))
+        return SpectatorView(st, self.t, card_style(st, self.figures, self.symbols, self.t.lang,
+                                                    self.four_colour))
 
     # ------------------------------------------------------------------ events
 

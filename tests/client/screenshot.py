@@ -32,3 +32,37 @@ def screen_rows(ui, rows: int = 24, cols: int = 80) -> list[str]:
 
 def screen_text(ui, rows: int = 24, cols: int = 80) -> str:
     return "\n".join(screen_rows(ui, rows, cols))
+
+
+def click(ui, x: int, y: int, rows: int = 24, cols: int = 80) -> object:
+    """A click (press and release of the left button) at column ``x``, row ``y`` of the
+    screen drawn at ``rows`` x ``cols``, through the handlers prompt_toolkit's layout put
+    there (as its renderer hands a terminal's mouse event on): the handler's answer to the
+    release (NotImplemented where nothing takes a click)."""
+    from prompt_toolkit.data_structures import Point
+    from prompt_toolkit.mouse_events import MouseButton, MouseEvent, MouseEventType
+
+    ui.size = (rows, cols)
+    app = ui.app
+    app.output.get_size = lambda: Size(rows=rows, columns=cols)  # type: ignore[method-assign]
+    app.render_counter += 1
+    handlers = MouseHandlers()
+    with set_app(app):
+        app.layout.update_parents_relations()  # as the application's redraw does
+        app.layout.container.write_to_screen(Screen(default_char=None), handlers,
+                                             WritePosition(0, 0, cols, rows),
+                                             parent_style="", erase_bg=False, z_index=None)
+        handler = handlers.mouse_handlers[y][x]
+        result = None
+        for kind in (MouseEventType.MOUSE_DOWN, MouseEventType.MOUSE_UP):
+            result = handler(MouseEvent(Point(x, y), kind, MouseButton.LEFT, frozenset()))
+    return result
+
+
+def find(rows: list[str], text: str, below: int = 0) -> tuple[int, int]:
+    """Where ``text`` first shows (column, row), from row ``below`` on."""
+    for y in range(below, len(rows)):
+        x = rows[y].find(text)
+        if x >= 0:
+            return x, y
+    raise AssertionError(f"{text!r} not on screen:\n" + "\n".join(rows))

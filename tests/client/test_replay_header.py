@@ -1,0 +1,50 @@
+"""The replay viewer's header at 80 columns and 4 players (issue 43, polish: it cut the
+names to "pee…"): every side's total by its players' names, each name whole or cut as
+the table cuts them, never below six characters, and the line within the screen, at
+every step of a match, in English and French."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+
+import pytest
+from support.audit import play
+
+from chkobba_cli.tui.render import line_text
+from chkobba_cli.tui.replay import ReplayViewer
+from chkobba_cli.tui.view import SHORTEST_NAME
+from chkobba_p2p.timeline import build_timeline
+
+NAMES = [("host", "peer1", "peer2", "peer3"),
+         ("Mohamed-Aziz Ben Salah", "Khadija Trabelsi", "Yasmine Ben Amor", "Abdelkader")]
+
+
+@pytest.fixture(scope="module")
+def bodies():
+    return play(4, seed=3, key=b"replay-header").sessions[0].bodies
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+@pytest.mark.parametrize("names", NAMES)
+def test_no_name_is_cut_below_six_characters_at_80_columns(bodies, lang, names):
+    viewer = ReplayViewer(build_timeline(bodies), lang=lang)
+    frames = viewer.tl.frames
+    for i, f in enumerate(frames):  # the same match, played under these names
+        frames[i] = dataclasses.replace(f, state=dataclasses.replace(f.state, names=names))
+    seen = 0
+    for at in range(len(frames)):
+        viewer.at = at
+        line = line_text(viewer.header(80))
+        assert len(line) <= 80, line
+        if not frames[at].state.totals:
+            continue
+        for name in names:  # each player named: whole, or cut to six characters at least
+            assert name in line or any(name[:k] + "…" in line
+                                       for k in range(SHORTEST_NAME - 1, len(name))), line
+        for cut in re.finditer("…", line):  # and no cut shorter, whoever's
+            before = line[:cut.start()]
+            assert any(before.endswith(n[:k]) for n in names
+                       for k in range(SHORTEST_NAME - 1, len(n))), line
+        seen += 1
+    assert seen > 10
