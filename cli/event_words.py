@@ -18,7 +18,7 @@ itself, so that a headless peer imports no screen.
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import singledispatch
 from typing import TYPE_CHECKING, Any
@@ -27,6 +27,7 @@ from chkobba_p2p import (
     MAX_NAME,
     Aborted,
     Chat,
+    ErrorCode,
     FirstDealerDrawn,
     HandScored,
     HandStarted,
@@ -36,6 +37,7 @@ from chkobba_p2p import (
     MatchDone,
     Notice,
     OnionPublished,
+    Outcome,
     PortMapped,
     PortMapUnavailable,
     ReadyLapsed,
@@ -46,6 +48,7 @@ from chkobba_p2p import (
     Resumed,
     SocksFailed,
     Spectators,
+    Standing,
     TableReady,
     TorBootstrap,
     TorFailed,
@@ -73,6 +76,7 @@ __all__ = [
     "CommentaryVoice",
     "HeadlessVoice",
     "narrate",
+    "words",
 ]
 
 Fragment = tuple[str, str]
@@ -639,3 +643,94 @@ def _(ev: DeckRevealed, vp: Viewpoint) -> None:
 def _(ev: Verdict, vp: Viewpoint) -> None:
     if isinstance(vp, CommentaryVoice):
         vp.verdict(ev)
+
+
+# ------------------------------------------------------- results, worded once
+
+
+@singledispatch
+def words(obj: object, t: Translator, **kw: Any) -> str:
+    """``obj`` (a result the library gives as data: an :class:`Aborted`, an
+    :class:`Outcome`) in one sentence for people, in ``t``'s language.  The library keeps
+    the data and a developer's ``repr``; the words are here, once."""
+    raise TypeError(f"no words for {type(obj).__name__}")
+
+
+@words.register(Aborted)
+def _(a: Aborted, t: Translator, name: Callable[[int], str] | None = None) -> str:
+    """How a game stopped, an unproven accusation worded as a claim; ``name(seat)``
+    names seats (default "seat N").  The signer's own words are shown, made safe."""
+    def who(seat: int) -> str:
+        return name(seat) if name is not None else t("ab_seat", n=seat)
+    code = a.code.name.lower() if a.unknown_code is None \
+        else t("ab_code", code=safe_text(a.unknown_code, 40))
+    # The signer's own words: shown, never obeyed by a terminal.
+    why = t("ab_why", why=safe_text(a.detail, 1000)) if a.detail else ""
+    by, blamed = who(a.by_seat), a.blamed_seat
+    if blamed is None:
+        return t("ab_nobody", by=by, code=code, why=why)
+    if a.resigned:
+        return t("ab_resigned", by=by)
+    if a.flag is not None:
+        # The transcript shows whose turn it was; the time itself is the signer's word.
+        return t("ab_flag", late=who(a.flag), by=by, code=code, why=why)
+    if a.disputed_by is not None and a.disputed_flag is not None:
+        return t("ab_disputed", by=by, flagged=who(a.disputed_by), code=code, why=why)
+    if a.decided is not None:
+        return t("ab_decided", by=by, code=code, why=why)
+    if a.standing == Standing.SELF:
+        return t("ab_ran_out" if a.code is ErrorCode.TIMEOUT else "ab_left",
+                 by=by, code=code, why=why)
+    if a.standing == Standing.PROVEN:
+        return t("ab_proven", by=by, blamed=who(blamed), code=code, why=why)
+    said = t("ab_says", by=by, blamed=who(blamed), code=code, why=why)
+    if a.standing == Standing.OWED:
+        return t("ab_owed", said=said, blamed=who(blamed))
+    if a.standing == Standing.REFUTED:
+        return t("ab_refuted", said=said)
+    return t("ab_claimed", said=said)
+
+
+def _side_won(o: Outcome, side: int, t: Translator) -> str:
+    """``hana wins``, ``hana and sami win``: the players of a side by name (seats
+    ``side``, ``side + 2``...), ``side N`` when the table is unknown."""
+    names: list[str] = []
+    if o.table is not None and 0 <= side < o.table.seating.sides:
+        names = [o.table.seats[s].name for s in o.table.seating.seats_of(side)]
+    if not names:
+        return t("oc_wins", who=t("oc_side", n=side))
+    who = names[0]
+    for n in names[1:]:
+        who = t("oc_and", a=who, b=n)
+    return t("oc_wins_pl" if len(names) > 1 else "oc_wins", who=who)
+
+
+@words.register(Outcome)
+def _(o: Outcome, t: Translator) -> str:
+    """How the match ended for this peer (the headless ``result:`` line)."""
+    def seat_name(seat: int) -> str:
+        return o.table.seats[seat].name if o.table is not None else t("ab_seat", n=seat)
+    d, a = o.done, o.aborted
+    if d is not None:
+        hands = t("oc_hands_1") if d.hands == 1 else t("oc_hands_n", n=d.hands)
+        return t("oc_done", hands=hands, won=_side_won(o, d.winner_side, t), score=d.score)
+    if a is not None and a.decided is not None:
+        return t("oc_decided", won=_side_won(o, a.decided, t))
+    loser = o.resigned if o.resigned is not None else o.left
+    winner = o.winner_side
+    if loser is not None:
+        what = t("oc_resigned" if o.resigned is not None else "oc_left")
+        if winner is None:  # at 3 players, the two others level
+            return t("oc_quit_level", quitter=seat_name(loser), what=what)
+        return t("oc_quit", quitter=seat_name(loser), what=what, won=_side_won(o, winner, t))
+    if o.on_time is not None:
+        by = a.by_seat if a is not None else 0
+        clock = t("oc_host_clock") if by == 0 else t("oc_clock_of", name=seat_name(by))
+        if winner is None:
+            return t("oc_time_level", late=seat_name(o.on_time), clock=clock)
+        return t("oc_time", late=seat_name(o.on_time), clock=clock,
+                 won=_side_won(o, winner, t))
+    if a is not None:
+        # An unproven accusation is worded as the signer's claim.
+        return t("oc_aborted", why=words(a, t))
+    return t("oc_no_game", error=safe_text(o.error or t("oc_unknown_error"), 1000))
