@@ -57,9 +57,19 @@ from chkobba_p2p import (
 )
 from chkobba_p2p.game.cards import Card
 from chkobba_p2p.game.rules import CutEvent, DealEvent, PlayEvent, SweepEvent
+from chkobba_p2p.game.seating import SHAPES, Seating
 from chkobba_p2p.observe.observer import DeckRevealed
 from chkobba_p2p.observe.rating import bot_level
-from chkobba_p2p.observe.verdict import Verdict
+from chkobba_p2p.observe.verdict import (
+    DECIDED,
+    DISPUTED,
+    INCOMPLETE,
+    LEFT,
+    ON_TIME,
+    VALID,
+    AbortClaim,
+    Verdict,
+)
 from chkobba_p2p.text import safe_text
 
 from .i18n import Translator, notice_text, ruleset_text
@@ -734,3 +744,93 @@ def _(o: Outcome, t: Translator) -> str:
         # An unproven accusation is worded as the signer's claim.
         return t("oc_aborted", why=words(a, t))
     return t("oc_no_game", error=safe_text(o.error or t("oc_unknown_error"), 1000))
+
+
+@words.register(Verdict)
+def _(v: Verdict, t: Translator, names: Sequence[str] = ()) -> str:
+    """An observer's verdict in the players' words: ``names`` are the seats' names (the
+    table's order), sides at 4 players "ali & sami".  "bob resigned (entry #115): alice
+    wins the match by resignation"; "complete: alice wins 11-7"; for what no name
+    changes (a violation), the verdict's own :attr:`~Verdict.reason`."""
+    n = len(names)
+    teams = n in SHAPES and Seating.of(n).teams
+
+    def who(seat: int | None) -> str:
+        if seat is not None and 0 <= seat < n:
+            return names[seat]
+        return t("vd_nobody") if seat is None else t("ab_seat", n=seat)
+
+    def wins(side: int) -> str:  # the verb agrees: "ali & sami win", "alice wins"
+        if not teams:
+            return t("oc_wins", who=who(side))
+        a, b = (names[x] for x in Seating.of(n).seats_of(side))
+        return t("oc_wins_pl", who=t("vd_team", a=a, b=b))
+
+    def won(what: str) -> str:
+        return t(what, won=wins(v.winner)) if v.winner is not None else t("vd_level")
+
+    at = t("vd_at", n=v.entry) if v.entry is not None else ""
+    score = "-".join(map(str, sorted(v.totals, reverse=True)))
+    if v.verdict == VALID and v.code == ON_TIME:
+        host = v.by_seat == 0
+        return t("vd_on_time", late=who(v.blamed), at=at, by=who(v.by_seat),
+                 role=t("vd_role_host") if host else "", won=won("vd_won_on_time"),
+                 word=t("vd_the_host") if host else who(v.by_seat))
+    if v.verdict == VALID and v.code == LEFT and v.by_seat is not None:
+        return t("vd_left", by=who(v.by_seat), at=at, won=won("vd_won_match"))
+    if v.verdict == VALID and v.code == DECIDED and v.winner is not None:
+        return t("vd_decided", won=wins(v.winner), score=score)
+    if v.verdict == INCOMPLETE and v.code == DISPUTED and v.blamed is not None \
+            and v.by_seat is not None:
+        return t("vd_disputed", by=who(v.by_seat), late=who(v.blamed), at=at)
+    if v.verdict == VALID and v.code == "resigned" and v.winner is None \
+            and v.by_seat is not None:
+        return t("vd_resigned_level", by=who(v.by_seat), at=at)
+    if v.verdict == VALID and v.code == "resigned" and v.winner is not None:
+        return t("vd_resigned", by=who(v.by_seat), at=at, won=wins(v.winner))
+    if v.verdict == VALID and v.winner is not None and v.totals:
+        return t("vd_complete", won=wins(v.winner), score=score)
+    if v.verdict == INCOMPLETE and v.code == "aborted" and v.by_seat is not None:
+        by = who(v.by_seat)
+        if v.standing == Standing.SELF:
+            what = t("vd_left_game", by=by)
+        elif v.standing == Standing.OWED and v.blamed is not None:
+            what = t("vd_owed", by=by, blamed=who(v.blamed))
+        elif v.standing == Standing.REFUTED:
+            what = t("vd_refuted", by=by)
+        else:
+            what = t("vd_ended", by=by)
+        return t("vd_aborted", what=what)
+    return v.reason
+
+
+@words.register(AbortClaim)
+def _(c: AbortClaim, t: Translator, name: Callable[[int], str] | None = None) -> str:
+    """An abort as an auditor read it, an unproven accusation worded as a claim
+    (``name(seat)`` names seats; default "seat N").  Its code and reason are as the
+    auditor kept them (made safe there)."""
+    def who(seat: int) -> str:
+        return name(seat) if name else t("ab_seat", n=seat)
+    by = who(c.by_seat)
+    why = t("ab_why", why=c.why) if c.why else ""
+    if c.blamed is None:
+        return t("cl_nobody", by=by, code=c.code, why=why)
+    blamed = who(c.blamed)
+    if c.code == "resigned" and c.blamed == c.by_seat:
+        return t("cl_resigned", by=by)
+    if c.on_time:
+        return t("cl_on_time", late=blamed, by=by, code=c.code, why=why)
+    if c.standing == Standing.SELF:
+        return t("cl_ran_out" if c.code == ErrorCode.TIMEOUT.name.lower() else "cl_left",
+                 by=by, code=c.code, why=why)
+    if c.standing == Standing.PROVEN:
+        return t("cl_proven", by=by, blamed=blamed, code=c.code, why=why)
+    said = t("cl_says", by=by, blamed=blamed, code=c.code, why=why)
+    if c.standing == Standing.OWED:
+        return t("cl_owed", said=said, blamed=blamed)
+    if c.standing == Standing.REFUTED:
+        return t("cl_refuted", said=said)
+    if c.standing == Standing.DISPUTED:
+        return t("cl_dispute" if c.code == ErrorCode.CLOCK_DISPUTE.name.lower()
+                 else "cl_flagged", by=by, blamed=blamed, code=c.code, why=why)
+    return t("cl_claimed", said=said)
