@@ -15,6 +15,7 @@ from pathlib import Path
 from chkobba_p2p import Outcome
 from chkobba_p2p.text import safe_text
 
+from .event_words import words
 from .i18n import Translator, os_error_key
 
 __all__ = ["EXIT_DONE", "EXIT_CRASH", "EXIT_NO_GAME", "EXIT_ABORTED", "EXIT_AWAY", "EXIT_LEFT",
@@ -167,9 +168,9 @@ def result_line(o: Outcome, ui) -> str:
         said = " ".join(text for _, text in stop_sentences(ui.view, o.aborted))
         return ui.t("over_stopped", why=said)
     if not o.concluded:
-        return o.describe()
+        return words(o, ui.t)
     lines = [line_text(x).strip() for x in over_lines(ui.view, o, None, 200)]
-    return next((x for x in lines[1:] if x), o.describe())
+    return next((x for x in lines[1:] if x), words(o, ui.t))
 
 
 def print_error(message: str) -> None:

@@ -18,7 +18,7 @@ itself, so that a headless peer imports no screen.
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import singledispatch
 from typing import TYPE_CHECKING, Any
@@ -27,6 +27,7 @@ from chkobba_p2p import (
     MAX_NAME,
     Aborted,
     Chat,
+    ErrorCode,
     FirstDealerDrawn,
     HandScored,
     HandStarted,
@@ -36,6 +37,7 @@ from chkobba_p2p import (
     MatchDone,
     Notice,
     OnionPublished,
+    Outcome,
     PortMapped,
     PortMapUnavailable,
     ReadyLapsed,
@@ -46,6 +48,7 @@ from chkobba_p2p import (
     Resumed,
     SocksFailed,
     Spectators,
+    Standing,
     TableReady,
     TorBootstrap,
     TorFailed,
@@ -54,9 +57,19 @@ from chkobba_p2p import (
 )
 from chkobba_p2p.game.cards import Card
 from chkobba_p2p.game.rules import CutEvent, DealEvent, PlayEvent, SweepEvent
+from chkobba_p2p.game.seating import SHAPES, Seating
 from chkobba_p2p.observe.observer import DeckRevealed
 from chkobba_p2p.observe.rating import bot_level
-from chkobba_p2p.observe.verdict import Verdict
+from chkobba_p2p.observe.verdict import (
+    DECIDED,
+    DISPUTED,
+    INCOMPLETE,
+    LEFT,
+    ON_TIME,
+    VALID,
+    AbortClaim,
+    Verdict,
+)
 from chkobba_p2p.text import safe_text
 
 from .i18n import Translator, notice_text, ruleset_text
@@ -73,6 +86,7 @@ __all__ = [
     "CommentaryVoice",
     "HeadlessVoice",
     "narrate",
+    "words",
 ]
 
 Fragment = tuple[str, str]
@@ -639,3 +653,184 @@ def _(ev: DeckRevealed, vp: Viewpoint) -> None:
 def _(ev: Verdict, vp: Viewpoint) -> None:
     if isinstance(vp, CommentaryVoice):
         vp.verdict(ev)
+
+
+# ------------------------------------------------------- results, worded once
+
+
+@singledispatch
+def words(obj: object, t: Translator, **kw: Any) -> str:
+    """``obj`` (a result the library gives as data: an :class:`Aborted`, an
+    :class:`Outcome`) in one sentence for people, in ``t``'s language.  The library keeps
+    the data and a developer's ``repr``; the words are here, once."""
+    raise TypeError(f"no words for {type(obj).__name__}")
+
+
+@words.register(Aborted)
+def _(a: Aborted, t: Translator, name: Callable[[int], str] | None = None) -> str:
+    """How a game stopped, an unproven accusation worded as a claim; ``name(seat)``
+    names seats (default "seat N").  The signer's own words are shown, made safe."""
+    def who(seat: int) -> str:
+        return name(seat) if name is not None else t("ab_seat", n=seat)
+    code = a.code.name.lower() if a.unknown_code is None \
+        else t("ab_code", code=safe_text(a.unknown_code, 40))
+    # The signer's own words: shown, never obeyed by a terminal.
+    why = t("ab_why", why=safe_text(a.detail, 1000)) if a.detail else ""
+    by, blamed = who(a.by_seat), a.blamed_seat
+    if blamed is None:
+        return t("ab_nobody", by=by, code=code, why=why)
+    if a.resigned:
+        return t("ab_resigned", by=by)
+    if a.flag is not None:
+        # The transcript shows whose turn it was; the time itself is the signer's word.
+        return t("ab_flag", late=who(a.flag), by=by, code=code, why=why)
+    if a.disputed_by is not None and a.disputed_flag is not None:
+        return t("ab_disputed", by=by, flagged=who(a.disputed_by), code=code, why=why)
+    if a.decided is not None:
+        return t("ab_decided", by=by, code=code, why=why)
+    if a.standing == Standing.SELF:
+        return t("ab_ran_out" if a.code is ErrorCode.TIMEOUT else "ab_left",
+                 by=by, code=code, why=why)
+    if a.standing == Standing.PROVEN:
+        return t("ab_proven", by=by, blamed=who(blamed), code=code, why=why)
+    said = t("ab_says", by=by, blamed=who(blamed), code=code, why=why)
+    if a.standing == Standing.OWED:
+        return t("ab_owed", said=said, blamed=who(blamed))
+    if a.standing == Standing.REFUTED:
+        return t("ab_refuted", said=said)
+    return t("ab_claimed", said=said)
+
+
+def _side_won(o: Outcome, side: int, t: Translator) -> str:
+    """``hana wins``, ``hana and sami win``: the players of a side by name (seats
+    ``side``, ``side + 2``...), ``side N`` when the table is unknown."""
+    names: list[str] = []
+    if o.table is not None and 0 <= side < o.table.seating.sides:
+        names = [o.table.seats[s].name for s in o.table.seating.seats_of(side)]
+    if not names:
+        return t("oc_wins", who=t("oc_side", n=side))
+    who = names[0]
+    for n in names[1:]:
+        who = t("oc_and", a=who, b=n)
+    return t("oc_wins_pl" if len(names) > 1 else "oc_wins", who=who)
+
+
+@words.register(Outcome)
+def _(o: Outcome, t: Translator) -> str:
+    """How the match ended for this peer (the headless ``result:`` line)."""
+    def seat_name(seat: int) -> str:
+        return o.table.seats[seat].name if o.table is not None else t("ab_seat", n=seat)
+    d, a = o.done, o.aborted
+    if d is not None:
+        hands = t("oc_hands_1") if d.hands == 1 else t("oc_hands_n", n=d.hands)
+        return t("oc_done", hands=hands, won=_side_won(o, d.winner_side, t), score=d.score)
+    if a is not None and a.decided is not None:
+        return t("oc_decided", won=_side_won(o, a.decided, t))
+    loser = o.resigned if o.resigned is not None else o.left
+    winner = o.winner_side
+    if loser is not None:
+        what = t("oc_resigned" if o.resigned is not None else "oc_left")
+        if winner is None:  # at 3 players, the two others level
+            return t("oc_quit_level", quitter=seat_name(loser), what=what)
+        return t("oc_quit", quitter=seat_name(loser), what=what, won=_side_won(o, winner, t))
+    if o.on_time is not None:
+        by = a.by_seat if a is not None else 0
+        clock = t("oc_host_clock") if by == 0 else t("oc_clock_of", name=seat_name(by))
+        if winner is None:
+            return t("oc_time_level", late=seat_name(o.on_time), clock=clock)
+        return t("oc_time", late=seat_name(o.on_time), clock=clock,
+                 won=_side_won(o, winner, t))
+    if a is not None:
+        # An unproven accusation is worded as the signer's claim.
+        return t("oc_aborted", why=words(a, t))
+    return t("oc_no_game", error=safe_text(o.error or t("oc_unknown_error"), 1000))
+
+
+@words.register(Verdict)
+def _(v: Verdict, t: Translator, names: Sequence[str] = ()) -> str:
+    """An observer's verdict in the players' words: ``names`` are the seats' names (the
+    table's order), sides at 4 players "ali & sami".  "bob resigned (entry #115): alice
+    wins the match by resignation"; "complete: alice wins 11-7"; for what no name
+    changes (a violation), the verdict's own :attr:`~Verdict.reason`."""
+    n = len(names)
+    teams = n in SHAPES and Seating.of(n).teams
+
+    def who(seat: int | None) -> str:
+        if seat is not None and 0 <= seat < n:
+            return names[seat]
+        return t("vd_nobody") if seat is None else t("ab_seat", n=seat)
+
+    def wins(side: int) -> str:  # the verb agrees: "ali & sami win", "alice wins"
+        if not teams:
+            return t("oc_wins", who=who(side))
+        a, b = (names[x] for x in Seating.of(n).seats_of(side))
+        return t("oc_wins_pl", who=t("vd_team", a=a, b=b))
+
+    def won(what: str) -> str:
+        return t(what, won=wins(v.winner)) if v.winner is not None else t("vd_level")
+
+    at = t("vd_at", n=v.entry) if v.entry is not None else ""
+    score = "-".join(map(str, sorted(v.totals, reverse=True)))
+    if v.verdict == VALID and v.code == ON_TIME:
+        host = v.by_seat == 0
+        return t("vd_on_time", late=who(v.blamed), at=at, by=who(v.by_seat),
+                 role=t("vd_role_host") if host else "", won=won("vd_won_on_time"),
+                 word=t("vd_the_host") if host else who(v.by_seat))
+    if v.verdict == VALID and v.code == LEFT and v.by_seat is not None:
+        return t("vd_left", by=who(v.by_seat), at=at, won=won("vd_won_match"))
+    if v.verdict == VALID and v.code == DECIDED and v.winner is not None:
+        return t("vd_decided", won=wins(v.winner), score=score)
+    if v.verdict == INCOMPLETE and v.code == DISPUTED and v.blamed is not None \
+            and v.by_seat is not None:
+        return t("vd_disputed", by=who(v.by_seat), late=who(v.blamed), at=at)
+    if v.verdict == VALID and v.code == "resigned" and v.winner is None \
+            and v.by_seat is not None:
+        return t("vd_resigned_level", by=who(v.by_seat), at=at)
+    if v.verdict == VALID and v.code == "resigned" and v.winner is not None:
+        return t("vd_resigned", by=who(v.by_seat), at=at, won=wins(v.winner))
+    if v.verdict == VALID and v.winner is not None and v.totals:
+        return t("vd_complete", won=wins(v.winner), score=score)
+    if v.verdict == INCOMPLETE and v.code == "aborted" and v.by_seat is not None:
+        by = who(v.by_seat)
+        if v.standing == Standing.SELF:
+            what = t("vd_left_game", by=by)
+        elif v.standing == Standing.OWED and v.blamed is not None:
+            what = t("vd_owed", by=by, blamed=who(v.blamed))
+        elif v.standing == Standing.REFUTED:
+            what = t("vd_refuted", by=by)
+        else:
+            what = t("vd_ended", by=by)
+        return t("vd_aborted", what=what)
+    return v.reason
+
+
+@words.register(AbortClaim)
+def _(c: AbortClaim, t: Translator, name: Callable[[int], str] | None = None) -> str:
+    """An abort as an auditor read it, an unproven accusation worded as a claim
+    (``name(seat)`` names seats; default "seat N").  Its code and reason are as the
+    auditor kept them (made safe there)."""
+    def who(seat: int) -> str:
+        return name(seat) if name else t("ab_seat", n=seat)
+    by = who(c.by_seat)
+    why = t("ab_why", why=c.why) if c.why else ""
+    if c.blamed is None:
+        return t("cl_nobody", by=by, code=c.code, why=why)
+    blamed = who(c.blamed)
+    if c.code == "resigned" and c.blamed == c.by_seat:
+        return t("cl_resigned", by=by)
+    if c.on_time:
+        return t("cl_on_time", late=blamed, by=by, code=c.code, why=why)
+    if c.standing == Standing.SELF:
+        return t("cl_ran_out" if c.code == ErrorCode.TIMEOUT.name.lower() else "cl_left",
+                 by=by, code=c.code, why=why)
+    if c.standing == Standing.PROVEN:
+        return t("cl_proven", by=by, blamed=blamed, code=c.code, why=why)
+    said = t("cl_says", by=by, blamed=blamed, code=c.code, why=why)
+    if c.standing == Standing.OWED:
+        return t("cl_owed", said=said, blamed=blamed)
+    if c.standing == Standing.REFUTED:
+        return t("cl_refuted", said=said)
+    if c.standing == Standing.DISPUTED:
+        return t("cl_dispute" if c.code == ErrorCode.CLOCK_DISPUTE.name.lower()
+                 else "cl_flagged", by=by, blamed=blamed, code=c.code, why=why)
+    return t("cl_claimed", said=said)

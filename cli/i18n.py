@@ -1082,6 +1082,151 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "nt_port_mapping_kept": ("the router's port forward could not be removed ({why}); it "
                              "lapses within the hour", "la redirection de port du routeur n'a "
                              "pas pu être retirée ({why}) ; elle expire dans l'heure"),
+    # How a game stopped (an Aborted, the signer's own words shown safe), then how a
+    # match ended for this peer (an Outcome): the words of the headless "result:" line.
+    "ab_seat": ("seat {n}", "siège {n}"),
+    "ab_code": ("code {code}", "code {code}"),
+    "ab_why": (": {why}", " : {why}"),
+    "ab_nobody": ("{by} ended the game ({code}{why}), blaming nobody",
+                  "{by} a arrêté la partie ({code}{why}), sans accuser personne"),
+    "ab_resigned": ("{by} resigned", "{by} a abandonné"),
+    "ab_flag": ("{late} lost on time ({code}{why}); the time is {by}'s word, the log shows "
+                "{late} was to play",
+                "{late} a perdu au temps ({code}{why}) ; le temps est la parole de {by}, le "
+                "journal montre que c'était à {late} de jouer"),
+    "ab_disputed": ("{by} flagged {flagged} ({code}{why}) and {flagged} disputes it: its "
+                    "own clock showed time left; one word against the other, the match "
+                    "counts for nobody",
+                    "{by} a signalé le temps de {flagged} ({code}{why}) et {flagged} le "
+                    "conteste : sa propre horloge montrait du temps restant ; parole contre "
+                    "parole, la partie ne compte pour personne"),
+    "ab_decided": ("{by} ended the game ({code}{why}) after the match was decided: the "
+                   "result stands",
+                   "{by} a arrêté la partie ({code}{why}) une fois le match joué : le "
+                   "résultat tient"),
+    "ab_ran_out": ("{by} ran out of time ({code}{why})",
+                   "{by} a épuisé son temps ({code}{why})"),
+    "ab_left": ("{by} left the game ({code}{why})", "{by} a quitté la partie ({code}{why})"),
+    "ab_proven": ("{by} ended the game: {blamed} broke the rules ({code}{why})",
+                  "{by} a arrêté la partie : {blamed} a enfreint les règles ({code}{why})"),
+    "ab_says": ("{by} says {blamed} is at fault ({code}{why})",
+                "{by} dit que {blamed} est en faute ({code}{why})"),
+    "ab_owed": ("{said}; the log shows {blamed} owed the next message, the delay is the "
+                "signer's word",
+                "{said} ; le journal montre que {blamed} devait le message suivant, le "
+                "retard est la parole du signataire"),
+    "ab_refuted": ("{said}; the entry it cites passes every check: the claim is refuted",
+                   "{said} ; l'entrée citée passe toutes les vérifications : l'accusation "
+                   "est réfutée"),
+    "ab_claimed": ("{said}; nothing in the log shows it",
+                   "{said} ; rien dans le journal ne le montre"),
+    "oc_side": ("side {n}", "camp {n}"),
+    "oc_and": ("{a} and {b}", "{a} et {b}"),
+    "oc_wins": ("{who} wins", "{who} gagne"),
+    "oc_wins_pl": ("{who} win", "{who} gagnent"),
+    "oc_hands_1": ("1 hand", "1 manche"),
+    "oc_hands_n": ("{n} hands", "{n} manches"),
+    "oc_done": ("match over after {hands}: {won} {score}",
+                "partie terminée après {hands} : {won} {score}"),
+    "oc_decided": ("match over: {won} (the result was decided; the game stopped before "
+                   "every seat signed it)",
+                   "partie terminée : {won} (le résultat était joué ; la partie s'est "
+                   "arrêtée avant que chaque siège ne le signe)"),
+    "oc_resigned": ("resigned", "a abandonné"),
+    "oc_left": ("left the match", "a quitté la partie"),
+    "oc_quit_level": ("match over: {quitter} {what} and loses; the two others are level, "
+                      "nobody wins",
+                      "partie terminée : {quitter} {what} et perd ; les deux autres sont à "
+                      "égalité, personne ne gagne"),
+    "oc_quit": ("match over: {quitter} {what}; {won}",
+                "partie terminée : {quitter} {what} ; {won}"),
+    "oc_host_clock": ("the host's clock", "l'horloge de l'hôte"),
+    "oc_clock_of": ("{name}'s clock", "l'horloge de {name}"),
+    "oc_time_level": ("match over: {late} lost on time ({clock}); the two others are "
+                      "level, nobody wins",
+                      "partie terminée : {late} a perdu au temps ({clock}) ; les deux "
+                      "autres sont à égalité, personne ne gagne"),
+    "oc_time": ("match over: {late} lost on time ({clock}); {won} on time",
+                "partie terminée : {late} a perdu au temps ({clock}) ; {won} au temps"),
+    "oc_aborted": ("game aborted: {why}", "partie interrompue : {why}"),
+    "oc_no_game": ("no game: {error}", "pas de partie : {error}"),
+    "oc_unknown_error": ("unknown error", "erreur inconnue"),
+    # An observer's verdict in the players' names (a Verdict's data; a violation keeps
+    # the observer's own reason).
+    "vd_nobody": ("nobody", "personne"),
+    "vd_team": ("{a} & {b}", "{a} & {b}"),
+    "vd_at": (" (entry #{n})", " (entrée n° {n})"),
+    "vd_the_host": ("the host", "l'hôte"),
+    "vd_role_host": (" (the host)", " (l'hôte)"),
+    "vd_level": ("the two others are level, nobody wins",
+                 "les deux autres sont à égalité, personne ne gagne"),
+    "vd_won_match": ("{won} the match", "{won} la partie"),
+    "vd_won_on_time": ("{won} the match on time", "{won} la partie au temps"),
+    "vd_on_time": ("{late} lost on time{at}, as {by}{role} says: {won}; the log shows {late} "
+                   "was to play, the time is {word}'s word (its signed clock reading, in the "
+                   "log, is its own)",
+                   "{late} a perdu au temps{at}, comme le dit {by}{role} : {won} ; le journal "
+                   "montre que c'était à {late} de jouer, le temps est la parole de {word} (sa "
+                   "lecture d'horloge signée, dans le journal, est la sienne)"),
+    "vd_left": ("{by} left the match{at}: {won}", "{by} a quitté la partie{at} : {won}"),
+    "vd_decided": ("decided: {won} {score} (the game stopped while the result was being "
+                   "signed; the result stands)",
+                   "joué : {won} {score} (la partie s'est arrêtée pendant la signature du "
+                   "résultat ; le résultat tient)"),
+    "vd_disputed": ("{by} flagged {late}{at} and {late} disputes it with its own clock, which "
+                    "showed time left: one word against the other, the match counts for "
+                    "nobody",
+                    "{by} a signalé le temps de {late}{at} et {late} le conteste avec sa "
+                    "propre horloge, qui montrait du temps restant : parole contre parole, la "
+                    "partie ne compte pour personne"),
+    "vd_resigned_level": ("{by} resigned{at}: the two others are level, nobody wins",
+                          "{by} a abandonné{at} : les deux autres sont à égalité, personne "
+                          "ne gagne"),
+    "vd_resigned": ("{by} resigned{at}: {won} the match by resignation",
+                    "{by} a abandonné{at} : {won} la partie par abandon"),
+    "vd_complete": ("complete: {won} {score}", "terminée : {won} {score}"),
+    "vd_left_game": ("{by} left the game", "{by} a quitté la partie"),
+    "vd_owed": ("{by} ended the game; the log shows {blamed} owed the next message",
+                "{by} a arrêté la partie ; le journal montre que {blamed} devait le message "
+                "suivant"),
+    "vd_refuted": ("{by} ended the game; the entry its abort cites passes every check, which "
+                   "refutes its claim",
+                   "{by} a arrêté la partie ; l'entrée que cite son arrêt passe toutes les "
+                   "vérifications, ce qui réfute son accusation"),
+    "vd_ended": ("{by} ended the game", "{by} a arrêté la partie"),
+    "vd_aborted": ("{what}; no violation in the entries before it",
+                   "{what} ; aucune violation dans les entrées qui précèdent"),
+    # An abort as an auditor read it (an AbortClaim: its signer's word, and what the log
+    # shows of it).
+    "cl_nobody": ("{by} ended the game ({code}{why}), blaming nobody",
+                  "{by} a arrêté la partie ({code}{why}), sans accuser personne"),
+    "cl_resigned": ("{by} resigned", "{by} a abandonné"),
+    "cl_on_time": ("{late} lost on time ({code}{why}); the time is {by}'s word, the log "
+                   "shows {late} was to play",
+                   "{late} a perdu au temps ({code}{why}) ; le temps est la parole de {by}, "
+                   "le journal montre que c'était à {late} de jouer"),
+    "cl_ran_out": ("{by} ran out of time ({code}{why})",
+                   "{by} a épuisé son temps ({code}{why})"),
+    "cl_left": ("{by} left the game ({code}{why})", "{by} a quitté la partie ({code}{why})"),
+    "cl_proven": ("{by} blames {blamed} ({code}{why}); the log proves it",
+                  "{by} accuse {blamed} ({code}{why}) ; le journal le prouve"),
+    "cl_says": ("{by} says {blamed} is at fault ({code}{why})",
+                "{by} dit que {blamed} est en faute ({code}{why})"),
+    "cl_owed": ("{said}; the log shows {blamed} owed the next message",
+                "{said} ; le journal montre que {blamed} devait le message suivant"),
+    "cl_refuted": ("{said}; the entry it cites passes every check: the claim is refuted",
+                   "{said} ; l'entrée citée passe toutes les vérifications : l'accusation "
+                   "est réfutée"),
+    "cl_dispute": ("{by} disputes {blamed}'s flag ({code}{why}): its own clock showed time "
+                   "left; one word against the other",
+                   "{by} conteste le signalement de {blamed} ({code}{why}) : sa propre "
+                   "horloge montrait du temps restant ; parole contre parole"),
+    "cl_flagged": ("{by} flagged {blamed} ({code}{why}), who disputes it with its own "
+                   "clock; one word against the other",
+                   "{by} a signalé le temps de {blamed} ({code}{why}), qui le conteste avec "
+                   "sa propre horloge ; parole contre parole"),
+    "cl_claimed": ("{said}; nothing in the log shows it",
+                   "{said} ; rien dans le journal ne le montre"),
 }
 
 RULE_NAMES: dict[str, tuple[str, str]] = {

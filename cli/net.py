@@ -52,7 +52,7 @@ from chkobba_p2p.errors import ChkobbaError, IllegalMove
 from chkobba_p2p.game import rules as R
 from chkobba_p2p.text import safe_text
 
-from .event_words import HeadlessVoice, narrate
+from .event_words import HeadlessVoice, narrate, words
 from .i18n import Translator, os_error_words, ruleset_text
 from .reach import (
     address_error,
@@ -176,7 +176,7 @@ def _timeouts(args: argparse.Namespace) -> Timeouts:
 
 def _report(outcome: Outcome, told_log: bool = False) -> int:
     # The OS's words for a failure to connect ("[Errno -2] ...") said for a person.
-    print(f"result: {os_error_words(outcome.describe(), _ENGLISH)}", flush=True)
+    print(f"result: {os_error_words(words(outcome, _ENGLISH), _ENGLISH)}", flush=True)
     if not told_log and outcome.log_path and Path(outcome.log_path).exists():
         print(f"log: {outcome.log_path}", flush=True)  # none without a table
     try:

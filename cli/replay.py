@@ -26,6 +26,7 @@ from chkobba_p2p.observe.review import DEFAULT_LIMIT, DEFAULT_SAMPLES, Review, r
 from chkobba_p2p.text import safe_text
 
 from . import coach, scoresheet
+from .event_words import words
 from .i18n import Translator, detect_lang, ruleset_text
 from .term import can_show_symbols, keys_held
 
@@ -440,7 +441,8 @@ def describe(report: AuditReport, hand: int | None = None, symbols: bool = True,
     for a in report.aborts:
         out.append(stop_line(a, sp.who, _when(report)))
         if verbose:
-            out.append(f"  as signed at entry #{a.index}: {a.describe(sp.who)}")
+            said = words(a, Translator("en"), name=sp.who)  # the text report is English
+            out.append(f"  as signed at entry #{a.index}: {said}")
     if report.offending:
         out.append(f"offending entry #{report.entry}: {report.offending}")
     if report.verdict == INVALID and report.records and hand is None:

@@ -31,7 +31,7 @@ from chkobba_p2p.observe.verdict import INVALID, UNSUPPORTED, VALID, Verdict
 from chkobba_p2p.text import safe_text
 
 from .arguments import EXIT_INCOMPLETE, EXIT_INVALID, EXIT_UNSUPPORTED, EXIT_VALID
-from .event_words import CommentaryVoice, narrate
+from .event_words import CommentaryVoice, narrate, words
 from .i18n import Translator, card_letters, detect_lang, os_error_words, unsupported_words
 from .tor_options import join_tor_transport
 from .tor_words import tor_failed_text, tor_status_text
@@ -147,7 +147,9 @@ class Narrator(CommentaryVoice):
             blame = self.t("blamed", name=self.who(v.blamed)) if v.blamed is not None else \
                 self.t("altered")
         where = self.t("at", n=v.entry) if v.entry is not None else ""
-        why = v.describe(self.names) if self.names else v.reason  # in the players' names
+        # In the players' names and the spectator's language (cli.event_words.words).
+        why = words(v, Translator("fr" if self.fr else "en"), names=self.names) \
+            if self.names else v.reason
         self.say(f"{head}{where}: {v.code + ': ' if v.code else ''}{why}{blame}")
 
 

@@ -222,7 +222,7 @@ async def test_a_joiner_whose_reconnection_fails_says_so_once_and_plays_on(tmp_p
             while "host" not in out or "guest" not in out:
                 await trio.sleep(0.05)
             nursery.cancel_scope.cancel()
-    assert out["guest"].completed, out["guest"].describe()
+    assert out["guest"].completed, out["guest"]
     notices = [e for e in gate.events if isinstance(e, Notice)]
     if kind == "garbled":
         assert [n.kind for n in notices] == [NoticeKind.HANDSHAKE_RETRY], notices

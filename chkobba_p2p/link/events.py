@@ -407,10 +407,13 @@ class OutcomeError(enum.StrEnum):
 
 @dataclass
 class Outcome:
-    """How a match ended for this peer.  ``error`` is a sentence for people;
-    ``error_code`` the same thing for programs: an :class:`OutcomeError` or the name of a
-    wire :class:`~chkobba_p2p.wire.codec.ErrorCode` the host refused us with (``table_full``);
-    None when the match completed."""
+    """How a match ended for this peer, as data for a client to word: ``done`` (every
+    seat signed the result: winner side, totals, hands), ``aborted`` (the abort that
+    ended it, with :attr:`resigned`, :attr:`left`, :attr:`on_time` and
+    :attr:`winner_side` read from it), ``table`` for the names.  ``error`` is a sentence
+    for people; ``error_code`` the same thing for programs: an :class:`OutcomeError` or
+    the name of a wire :class:`~chkobba_p2p.wire.codec.ErrorCode` the host refused us
+    with (``table_full``); None when the match completed."""
 
     seat: int | None
     table: TableInfo | None
@@ -426,17 +429,6 @@ class Outcome:
     @property
     def completed(self) -> bool:
         return self.done is not None
-
-    def side_names(self, side: int) -> str:
-        """The players of a side by name (``hana``, ``hana and sami``): seats ``side``,
-        ``side + 2``...; ``side N`` when the table is unknown."""
-        t = self.table
-        if t is None:
-            return f"side {side}"
-        seating = t.seating
-        names = [t.seats[s].name for s in seating.seats_of(side)] \
-            if 0 <= side < seating.sides else []
-        return " and ".join(names) or f"side {side}"
 
     @property
     def resigned(self) -> int | None:
@@ -480,42 +472,3 @@ class Outcome:
         if self.aborted is not None and self.table is not None:
             return self.aborted.winner_side(self.table.players)
         return None
-
-    def describe(self) -> str:
-        if self.done is not None:
-            d = self.done
-            who = self.side_names(d.winner_side)
-            verb = "win" if " and " in who else "wins"
-            hands = "1 hand" if d.hands == 1 else f"{d.hands} hands"
-            return f"match over after {hands}: {who} {verb} {d.score}"
-        a, t = self.aborted, self.table
-        if a is not None and a.decided is not None:
-            won = self.side_names(a.decided)
-            return (f"match over: {won} {'win' if ' and ' in won else 'wins'} (the result "
-                    "was decided; the game stopped before every seat signed it)")
-        loser = self.resigned if self.resigned is not None else self.left
-        if loser is not None:
-            quitter = t.seats[loser].name if t is not None else f"seat {loser}"
-            what = "resigned" if self.resigned is not None else "left the match"
-            if self.winner_side is None:  # at 3 players, the two others level
-                return (f"match over: {quitter} {what} and loses; the two others are "
-                        "level, nobody wins")
-            won = self.side_names(self.winner_side)
-            return (f"match over: {quitter} {what}; {won} "
-                    f"{'win' if ' and ' in won else 'wins'}")
-        if self.on_time is not None:
-            late = t.seats[self.on_time].name if t is not None else f"seat {self.on_time}"
-            by = a.by_seat if a is not None else 0
-            clock = "the host's clock" if by == 0 else \
-                f"{t.seats[by].name if t is not None else f'seat {by}'}'s clock"
-            if self.winner_side is None:
-                return (f"match over: {late} lost on time ({clock}); the two others are "
-                        "level, nobody wins")
-            won = self.side_names(self.winner_side)
-            return (f"match over: {late} lost on time ({clock}); {won} "
-                    f"{'win' if ' and ' in won else 'wins'} on time")
-        if self.aborted is not None:
-            # An unproven accusation is worded as the signer's claim (its words shown,
-            # never obeyed: Aborted.describe makes them safe).
-            return f"game aborted: {self.aborted.describe()}"
-        return f"no game: {safe_text(self.error or 'unknown error', 1000)}"

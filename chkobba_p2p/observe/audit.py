@@ -66,7 +66,7 @@ from ..game.seating import SHAPES, Seating
 from ..transcript.events import Standing
 from ..transcript.table import TableInfo
 from ..wire import codec as wire
-from ..wire.codec import ProtocolError
+from ..wire.codec import ErrorCode, ProtocolError
 from ..wire.logfile import read_log
 from .observer import Observer
 from .proofs import default_workers
@@ -160,7 +160,7 @@ class AuditReport:
     #: 0's): a seat's name in the genesis is the host's word about it, and counts as that
     #: key's name only where the key itself signed (history's names_by_key).
     signers: tuple[int, ...] = ()
-    #: The observer's verdict itself (:meth:`describe` words it in the players' names).
+    #: The observer's verdict itself (data; :meth:`describe` words it in the players' names).
     outcome: Verdict | None = None
 
     @property
@@ -191,7 +191,7 @@ class AuditReport:
         reason."""
         if self.outcome is None:
             return self.reason
-        return self.outcome.describe(self.names)
+        return _verdict_in_names(self.outcome, self.names)
 
     def summary(self) -> str:
         """One line: the verdict and why, in the players' names."""
@@ -227,7 +227,7 @@ class AuditReport:
             # An abort is its signer's word: worded as a claim unless the log shows it.
             # (One its signer signed against itself -- it left, or ran out of its own
             # time -- is what the verdict's own words already say.)
-            blame = " -- " + self.aborts[0].describe(self._name)
+            blame = " -- " + _claim_in_names(self.aborts[0], self._name)
         why = self.describe() if self.verdict == INCOMPLETE else self.reason
         return f"{head} ({self.code}): {where}{why}{blame}"
 
@@ -247,6 +247,112 @@ class AuditReport:
 
 
 # ---------------------------------------------------------------------------- audit
+
+
+def _verdict_in_names(v: Verdict, names: Sequence[str]) -> str:
+    """The auditor's English for :meth:`AuditReport.summary` (``chkobba replay`` and the
+    history's cache): a client words a :class:`Verdict` itself from its fields (the
+    terminal client: ``chkobba_cli.event_words.words``, English and French).  This moves
+    to the client with the summary.  The verdict's reason in the players' words:
+    ``names`` are the seats' names (the table's order), sides at 4 players are "ali &
+    sami".  "bob resigned (entry #115): alice wins the match by resignation"; "alice wins
+    11-7"; for what no name changes (a violation's reason), its reason as it is."""
+    def who(seat: int | None) -> str:
+        if seat is not None and 0 <= seat < len(names):
+            return names[seat]
+        return "nobody" if seat is None else f"seat {seat}"
+
+    def side(s: int) -> str:
+        n = len(names)
+        seating = Seating.of(n) if n in SHAPES else None
+        return " & ".join(names[x] for x in seating.seats_of(s)) \
+            if seating is not None and seating.teams else who(s)
+
+    def wins(s: int) -> str:  # the verb agrees: "ali & sami win", "alice wins"
+        n = len(names)
+        two = n in SHAPES and Seating.of(n).teams
+        return f"{side(s)} {'win' if two else 'wins'}"
+
+    at = f" (entry #{v.entry})" if v.entry is not None else ""
+    if v.verdict == VALID and v.code == ON_TIME:
+        role = " (the host)" if v.by_seat == 0 else ""
+        word = "the host" if v.by_seat == 0 else who(v.by_seat)
+        won = f"{wins(v.winner)} the match on time" if v.winner is not None \
+            else "the two others are level, nobody wins"
+        return (f"{who(v.blamed)} lost on time{at}, as {who(v.by_seat)}{role} "
+                f"says: {won}; the log shows {who(v.blamed)} was to play, the time "
+                f"is {word}'s word (its signed clock reading, in the log, is its own)")
+    if v.verdict == VALID and v.code == LEFT and v.by_seat is not None:
+        won = f"{wins(v.winner)} the match" if v.winner is not None \
+            else "the two others are level, nobody wins"
+        return f"{who(v.by_seat)} left the match{at}: {won}"
+    if v.verdict == VALID and v.code == DECIDED and v.winner is not None:
+        score = "-".join(map(str, sorted(v.totals, reverse=True)))
+        return (f"decided: {wins(v.winner)} {score} (the game stopped while the "
+                "result was being signed; the result stands)")
+    if v.verdict == INCOMPLETE and v.code == DISPUTED and v.blamed is not None \
+            and v.by_seat is not None:
+        return (f"{who(v.by_seat)} flagged {who(v.blamed)}{at} and "
+                f"{who(v.blamed)} disputes it with its own clock, which showed time "
+                "left: one word against the other, the match counts for nobody")
+    if v.verdict == VALID and v.code == "resigned" and v.winner is None \
+            and v.by_seat is not None:
+        return f"{who(v.by_seat)} resigned{at}: the two others are level, nobody wins"
+    if v.verdict == VALID and v.code == "resigned" and v.winner is not None:
+        return f"{who(v.by_seat)} resigned{at}: {wins(v.winner)} the match " \
+            "by resignation"
+    if v.verdict == VALID and v.winner is not None and v.totals:
+        score = "-".join(map(str, sorted(v.totals, reverse=True)))
+        return f"complete: {wins(v.winner)} {score}"
+    if v.verdict == INCOMPLETE and v.code == "aborted" and v.by_seat is not None:
+        by = who(v.by_seat)
+        if v.standing == Standing.SELF:
+            what = f"{by} left the game"
+        elif v.standing == Standing.OWED and v.blamed is not None:
+            what = f"{by} ended the game; the log shows {who(v.blamed)} owed the next " \
+                "message"
+        elif v.standing == Standing.REFUTED:
+            what = f"{by} ended the game; the entry its abort cites passes every check, " \
+                "which refutes its claim"
+        else:
+            what = f"{by} ended the game"
+        return f"{what}; no violation in the entries before it"
+    return v.reason
+
+
+def _claim_in_names(c: AbortClaim, label: Any = None) -> str:
+    """The auditor's English for an abort in :meth:`AuditReport.summary`, an unproven
+    accusation worded as a claim (``label(seat) -> str`` names seats; default "seat N").
+    A client words an :class:`AbortClaim` itself (the terminal client:
+    ``chkobba_cli.event_words.words``); this moves to the client with the summary."""
+    by = label(c.by_seat) if label else f"seat {c.by_seat}"
+    why = f": {c.why}" if c.why else ""
+    if c.blamed is None:
+        return f"{by} ended the game ({c.code}{why}), blaming nobody"
+    who = label(c.blamed) if label else f"seat {c.blamed}"
+    if c.code == "resigned" and c.blamed == c.by_seat:
+        return f"{by} resigned"
+    if c.on_time:
+        return (f"{who} lost on time ({c.code}{why}); the time is {by}'s word, the "
+                f"log shows {who} was to play")
+    if c.standing == Standing.SELF:
+        if c.code == ErrorCode.TIMEOUT.name.lower():
+            return f"{by} ran out of time ({c.code}{why})"
+        return f"{by} left the game ({c.code}{why})"
+    if c.standing == Standing.PROVEN:
+        return f"{by} blames {who} ({c.code}{why}); the log proves it"
+    said = f"{by} says {who} is at fault ({c.code}{why})"
+    if c.standing == Standing.OWED:
+        return f"{said}; the log shows {who} owed the next message"
+    if c.standing == Standing.REFUTED:
+        return f"{said}; the entry it cites passes every check: the claim is refuted"
+    if c.standing == Standing.DISPUTED:
+        if c.code == ErrorCode.CLOCK_DISPUTE.name.lower():
+            return (f"{by} disputes {who}'s flag ({c.code}{why}): its own clock "
+                    "showed time left; one word against the other")
+        return (f"{by} flagged {who} ({c.code}{why}), who disputes it with its own "
+                "clock; one word against the other")
+    return f"{said}; nothing in the log shows it"
 
 
 def audit_log(path: str | Path, *, workers: int | None = None,

@@ -6,9 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
-from ..game.seating import SHAPES, Seating
 from ..transcript.caps import IMPLEMENTED_CAPABILITIES
 from ..transcript.events import Standing
 from ..wire.codec import Entry, ErrorCode
@@ -71,7 +69,9 @@ def unknown_capabilities(genesis: Sequence[str], readies: Sequence[Sequence[str]
 @dataclass(frozen=True)
 class AbortClaim:
     """An ``abort`` entry: who signed it and what it says (a claim: the log cannot prove
-    it)."""
+    it).  Data: a client words it from ``by_seat``, ``code``, ``blamed``, ``why`` (the
+    signer's reason, cut short), ``standing`` and ``on_time``, an unproven accusation as a
+    claim (the terminal client: ``chkobba_cli.event_words.words``)."""
 
     index: int
     by_seat: int
@@ -88,38 +88,6 @@ class AbortClaim:
     #: flag_holds`): the blamed seat lost on time.
     on_time: bool = False
 
-    def describe(self, label: Any = None) -> str:
-        """The abort in one sentence, an unproven accusation worded as a claim
-        (``label(seat) -> str`` names seats; default "seat N")."""
-        by = label(self.by_seat) if label else f"seat {self.by_seat}"
-        why = f": {self.why}" if self.why else ""
-        if self.blamed is None:
-            return f"{by} ended the game ({self.code}{why}), blaming nobody"
-        who = label(self.blamed) if label else f"seat {self.blamed}"
-        if self.code == "resigned" and self.blamed == self.by_seat:
-            return f"{by} resigned"
-        if self.on_time:
-            return (f"{who} lost on time ({self.code}{why}); the time is {by}'s word, the "
-                    f"log shows {who} was to play")
-        if self.standing == Standing.SELF:
-            if self.code == ErrorCode.TIMEOUT.name.lower():
-                return f"{by} ran out of time ({self.code}{why})"
-            return f"{by} left the game ({self.code}{why})"
-        if self.standing == Standing.PROVEN:
-            return f"{by} blames {who} ({self.code}{why}); the log proves it"
-        said = f"{by} says {who} is at fault ({self.code}{why})"
-        if self.standing == Standing.OWED:
-            return f"{said}; the log shows {who} owed the next message"
-        if self.standing == Standing.REFUTED:
-            return f"{said}; the entry it cites passes every check: the claim is refuted"
-        if self.standing == Standing.DISPUTED:
-            if self.code == ErrorCode.CLOCK_DISPUTE.name.lower():
-                return (f"{by} disputes {who}'s flag ({self.code}{why}): its own clock "
-                        "showed time left; one word against the other")
-            return (f"{by} flagged {who} ({self.code}{why}), who disputes it with its own "
-                    "clock; one word against the other")
-        return f"{said}; nothing in the log shows it"
-
 
 @dataclass(frozen=True)
 class Verdict(ObserverEvent):
@@ -131,7 +99,10 @@ class Verdict(ObserverEvent):
     blames) or :data:`UNSUPPORTED` (``code`` :data:`UNKNOWN_CAPABILITY`: the table plays
     :attr:`unknown_caps`, which this observer does not know, so it cannot audit the
     match; ``entry``: the last ``ready``, where the table's capabilities were settled;
-    ``blamed`` None: nobody is blamed).  ``reason``: a sentence."""
+    ``blamed`` None: nobody is blamed).  ``reason``: the observer's own sentence, in
+    seat numbers (for logs and JSON); a client words the verdict for people from the
+    fields below, in its players' names and language (the terminal client:
+    ``chkobba_cli.event_words.words``)."""
 
     verdict: str
     code: str | None
@@ -154,73 +125,6 @@ class Verdict(ObserverEvent):
     #: For an :data:`UNSUPPORTED` verdict: the table capabilities the observer does not
     #: know (as the genesis spells them), the reason it cannot audit the match.
     unknown_caps: tuple[str, ...] = ()
-
-    def describe(self, names: Sequence[str]) -> str:
-        """:attr:`reason` in the players' words: ``names`` are the seats' names (the table's
-        order), sides at 4 players are "ali & sami".  "bob resigned (entry #115): alice wins
-        the match by resignation"; "alice wins 11-7"; for what no name changes (a
-        violation's reason), :attr:`reason` as it is."""
-        def who(seat: int | None) -> str:
-            if seat is not None and 0 <= seat < len(names):
-                return names[seat]
-            return "nobody" if seat is None else f"seat {seat}"
-
-        def side(s: int) -> str:
-            n = len(names)
-            seating = Seating.of(n) if n in SHAPES else None
-            return " & ".join(names[x] for x in seating.seats_of(s)) \
-                if seating is not None and seating.teams else who(s)
-
-        def wins(s: int) -> str:  # the verb agrees: "ali & sami win", "alice wins"
-            n = len(names)
-            two = n in SHAPES and Seating.of(n).teams
-            return f"{side(s)} {'win' if two else 'wins'}"
-
-        at = f" (entry #{self.entry})" if self.entry is not None else ""
-        if self.verdict == VALID and self.code == ON_TIME:
-            role = " (the host)" if self.by_seat == 0 else ""
-            word = "the host" if self.by_seat == 0 else who(self.by_seat)
-            won = f"{wins(self.winner)} the match on time" if self.winner is not None \
-                else "the two others are level, nobody wins"
-            return (f"{who(self.blamed)} lost on time{at}, as {who(self.by_seat)}{role} "
-                    f"says: {won}; the log shows {who(self.blamed)} was to play, the time "
-                    f"is {word}'s word (its signed clock reading, in the log, is its own)")
-        if self.verdict == VALID and self.code == LEFT and self.by_seat is not None:
-            won = f"{wins(self.winner)} the match" if self.winner is not None \
-                else "the two others are level, nobody wins"
-            return f"{who(self.by_seat)} left the match{at}: {won}"
-        if self.verdict == VALID and self.code == DECIDED and self.winner is not None:
-            score = "-".join(map(str, sorted(self.totals, reverse=True)))
-            return (f"decided: {wins(self.winner)} {score} (the game stopped while the "
-                    "result was being signed; the result stands)")
-        if self.verdict == INCOMPLETE and self.code == DISPUTED and self.blamed is not None \
-                and self.by_seat is not None:
-            return (f"{who(self.by_seat)} flagged {who(self.blamed)}{at} and "
-                    f"{who(self.blamed)} disputes it with its own clock, which showed time "
-                    "left: one word against the other, the match counts for nobody")
-        if self.verdict == VALID and self.code == "resigned" and self.winner is None \
-                and self.by_seat is not None:
-            return f"{who(self.by_seat)} resigned{at}: the two others are level, nobody wins"
-        if self.verdict == VALID and self.code == "resigned" and self.winner is not None:
-            return f"{who(self.by_seat)} resigned{at}: {wins(self.winner)} the match " \
-                "by resignation"
-        if self.verdict == VALID and self.winner is not None and self.totals:
-            score = "-".join(map(str, sorted(self.totals, reverse=True)))
-            return f"complete: {wins(self.winner)} {score}"
-        if self.verdict == INCOMPLETE and self.code == "aborted" and self.by_seat is not None:
-            by = who(self.by_seat)
-            if self.standing == Standing.SELF:
-                what = f"{by} left the game"
-            elif self.standing == Standing.OWED and self.blamed is not None:
-                what = f"{by} ended the game; the log shows {who(self.blamed)} owed the next " \
-                    "message"
-            elif self.standing == Standing.REFUTED:
-                what = f"{by} ended the game; the entry its abort cites passes every check, " \
-                    "which refutes its claim"
-            else:
-                what = f"{by} ended the game"
-            return f"{what}; no violation in the entries before it"
-        return self.reason
 
 
 def abort_claim(index: int, entry: Entry, players: int,

@@ -10,7 +10,6 @@ from typing import Any, TypeAlias
 
 from ..game.cards import Card
 from ..game.events import GameEvent
-from ..text import safe_text
 from ..wire.codec import (
     ErrorCode,
 )
@@ -36,8 +35,8 @@ __all__ = [
 class Standing:
     """How far the transcript itself supports an abort's accusation (:attr:`Aborted.standing`).
 
-    An ``abort`` is its signer's word; only what the log shows is proven.  Wording for
-    people: :meth:`Aborted.describe`."""
+    An ``abort`` is its signer's word; only what the log shows is proven.  A client words
+    it for people (the terminal client: ``chkobba_cli.event_words.words``)."""
 
     #: A check of this peer's (or the auditor's) own convicts the blamed seat: an entry it
     #: signed breaks a rule.
@@ -64,8 +63,12 @@ class Aborted(TranscriptEvent):
     """The game ended early: who signed the record, the code, whom it blames, why.
 
     ``standing`` (a :class:`Standing` value) says what the log shows of the accusation:
-    an abort is its signer's claim unless a check convicts the blamed seat.  Show it with
-    :meth:`describe`, never as a bare "blaming seat N".
+    an abort is its signer's claim unless a check convicts the blamed seat.  It is data,
+    no sentence: a client words it from these fields (``by_seat``, ``code`` or
+    ``unknown_code``, ``blamed_seat``, ``detail``, ``standing``, ``flag``, ``left``,
+    ``decided``, ``disputed_by``), showing an unproven accusation as a claim, never as
+    a bare "blaming seat N", and ``detail`` (the signer's free text) made safe
+    (:func:`~chkobba_p2p.text.safe_text`).
 
     A **resignation** is an abort with code ``resigned`` that its signer signs against its
     own seat (:meth:`Session.resign`): the match ends with a loss for the resigner's side
@@ -135,45 +138,6 @@ class Aborted(TranscriptEvent):
     def proven(self) -> bool:
         """The log itself convicts the blamed seat (or it blamed itself)."""
         return self.standing in (Standing.PROVEN, Standing.SELF)
-
-    def describe(self, name: Any = None) -> str:
-        """One sentence for people; ``name(seat) -> str`` names seats (default "seat N").
-        An unproven accusation is worded as a claim."""
-        def who(seat: int) -> str:
-            return name(seat) if name is not None else f"seat {seat}"
-        code = self.code.name.lower() if self.unknown_code is None \
-            else f"code {safe_text(self.unknown_code, 40)}"
-        # The signer's own words: shown, never obeyed by a terminal.
-        why = f": {safe_text(self.detail, 1000)}" if self.detail else ""
-        by, blamed = who(self.by_seat), self.blamed_seat
-        if blamed is None:
-            return f"{by} ended the game ({code}{why}), blaming nobody"
-        if self.resigned:
-            return f"{by} resigned"
-        if self.flag is not None:
-            # The transcript shows whose turn it was; the time itself is the signer's word.
-            return (f"{who(self.flag)} lost on time ({code}{why}); the time is "
-                    f"{by}'s word, the log shows {who(self.flag)} was to play")
-        if self.disputed_by is not None and self.disputed_flag is not None:
-            return (f"{by} flagged {who(self.disputed_by)} ({code}{why}) and "
-                    f"{who(self.disputed_by)} disputes it: its own clock showed time left; "
-                    "one word against the other, the match counts for nobody")
-        if self.decided is not None:
-            return (f"{by} ended the game ({code}{why}) after the match was decided: "
-                    "the result stands")
-        if self.standing == Standing.SELF:
-            if self.code is ErrorCode.TIMEOUT:
-                return f"{by} ran out of time ({code}{why})"
-            return f"{by} left the game ({code}{why})"
-        if self.standing == Standing.PROVEN:
-            return f"{by} ended the game: {who(blamed)} broke the rules ({code}{why})"
-        said = f"{by} says {who(blamed)} is at fault ({code}{why})"
-        if self.standing == Standing.OWED:
-            return (f"{said}; the log shows {who(blamed)} owed the next message, the delay "
-                    "is the signer's word")
-        if self.standing == Standing.REFUTED:
-            return f"{said}; the entry it cites passes every check: the claim is refuted"
-        return f"{said}; nothing in the log shows it"
 
     @property
     def resigned(self) -> bool:

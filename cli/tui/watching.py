@@ -48,6 +48,7 @@ from chkobba_p2p.observe.observer import DeckRevealed
 from chkobba_p2p.observe.verdict import INVALID, UNSUPPORTED, VALID, Verdict
 from chkobba_p2p.text import safe_text
 
+from ..event_words import words
 from ..i18n import Translator, unsupported_words
 from . import dialogs
 from .lobby import lobby_lines
@@ -186,7 +187,7 @@ class WatchView:
             return ("class:ok", t("watch_valid"))
         if v.verdict == INVALID:
             names = [view.name(s) for s in range(self.state.players or 0)]
-            why = v.describe(names) if names else v.reason
+            why = words(v, t, names=names) if names else v.reason
             fps = self.state.fingerprints
             fp = fps[v.blamed] if v.blamed is not None and 0 <= v.blamed < len(fps) else None
             blamed = (t("verdict_blamed", name=view.name(v.blamed), fp=fp or "?")
@@ -203,7 +204,7 @@ class WatchView:
             why = t("watch_unfinished") if st.names else t("watch_not_started")
         else:
             names = [view.name(s) for s in range(st.players or 0)]
-            why = safe_text(v.describe(names) if names else v.reason, 300)
+            why = safe_text(words(v, t, names=names) if names else v.reason, 300)
         return ("class:warn", t("watch_incomplete", why=why))
 
     def stopped_words(self, stopped: str) -> str:

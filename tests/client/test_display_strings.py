@@ -14,6 +14,7 @@ import pytest
 import trio
 from support.net import REPO_ROOT, cli_command, cli_env, host_config, join_config
 
+from chkobba_cli.event_words import words
 from chkobba_cli.i18n import Translator, ruleset_text
 from chkobba_p2p._shell.net import ClientPeer, HostPeer, lobby_event
 from chkobba_p2p._shell.peer import BotController, Lobby, Outcome, clean_chat
@@ -27,6 +28,8 @@ from chkobba_p2p.transcript.session import Session
 from chkobba_p2p.transcript.table import SeatInfo, TableInfo
 from chkobba_p2p.wire.codec import ErrorCode, Identity
 from chkobba_p2p.wire.logfile import TranscriptWriter
+
+EN = Translator("en")  # the words a person reads (the client's)
 
 #: Everything a terminal obeys or that rewrites a line: CSI, OSC title and OSC 8 link
 #: with BEL and ST terminators, OSC 52 (clipboard), a one-byte C1 CSI, bidi overrides
@@ -108,8 +111,9 @@ def _table(rules_name: str = "tunisian", names=("host", "guest")):
 
 def test_abort_why_in_the_result_line_and_on_screen():
     out = Outcome(1, None, None, aborted=Aborted(0, ErrorCode.PEER_LEFT, 0, EVIL))
-    assert inert(out.describe()) and "owned" in out.describe()
-    assert inert(Outcome(1, None, None, error=EVIL).describe())
+    assert inert(words(out, EN)) and "owned" in words(out, EN)
+    assert inert(words(Outcome(1, None, None, error=EVIL), EN))
+    assert inert(words(out, Translator("fr"))) and "owned" in words(out, Translator("fr"))
 
 
 def test_ruleset_name():

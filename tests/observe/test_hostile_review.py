@@ -432,6 +432,6 @@ async def test_a_real_guest_resumes_past_silent_sockets_churning_beyond_the_budg
             result = await guest.run()
         guest_done.set()
     print("reopened", reopened)
-    assert result.completed, result.describe()
+    assert result.completed, result
     for path in (result.log_path, host.outcome().log_path):
         assert "abort" not in _kinds(path), "somebody was blamed"

@@ -13,6 +13,8 @@ import pytest
 from support.audit import play
 
 import chkobba_p2p
+from chkobba_cli.event_words import words
+from chkobba_cli.i18n import Translator
 from chkobba_p2p.game.cards import Card
 from chkobba_p2p.game.rules import PRESETS, CutEvent, DealEvent, PlayEvent, SweepEvent
 from chkobba_p2p.observe.observer import DeckRevealed, Observer
@@ -23,6 +25,7 @@ from chkobba_p2p.transcript.events import HandScored, MatchDone, TableReady
 from chkobba_p2p.transcript.session import Session
 
 ROOT = Path(__file__).resolve().parent.parent.parent
+EN = Translator("en")  # the words a person reads (the client's)
 ENGINE = DealEvent | CutEvent | PlayEvent | SweepEvent
 
 
@@ -288,9 +291,11 @@ def test_a_team_s_verdict_in_names_takes_the_plural():
     """At 4 players the winning side is two people: 'bot3 & bot1 win 4-0', not 'wins'."""
     four, two = ["amel", "bot3", "bot2", "bot1"], ["amel", "sami"]
     done = Verdict(VALID, None, "complete", winner=1, totals=(0, 4))
-    assert done.describe(four) == "complete: bot3 & bot1 win 4-0"
-    assert done.describe(two) == "complete: sami wins 4-0"
+    assert words(done, EN, names=four) == "complete: bot3 & bot1 win 4-0"
+    assert words(done, EN, names=two) == "complete: sami wins 4-0"
     resigned = Verdict(VALID, "resigned", "resigned", by_seat=0, entry=20, winner=1)
-    assert resigned.describe(four) == ("amel resigned (entry #20): bot3 & bot1 win the "
-                                       "match by resignation")
-    assert resigned.describe(two).endswith("sami wins the match by resignation")
+    assert words(resigned, EN, names=four) == ("amel resigned (entry #20): bot3 & bot1 win "
+                                               "the match by resignation")
+    assert words(resigned, EN, names=two).endswith("sami wins the match by resignation")
+    assert words(resigned, Translator("fr"), names=four) == (
+        "amel a abandonné (entrée n° 20) : bot3 & bot1 gagnent la partie par abandon")

@@ -14,6 +14,8 @@ import trio
 from support.net import host_config, join_config
 from test_session import Table
 
+from chkobba_cli.event_words import words
+from chkobba_cli.i18n import Translator
 from chkobba_p2p._shell.net import ClientPeer, HostPeer
 from chkobba_p2p._shell.peer import BotController
 from chkobba_p2p.deal.core import JobResult, ProofJob, run_job
@@ -26,6 +28,8 @@ from chkobba_p2p.transcript.caps import CAP_PROOF_APART, CAP_SHUFFLE_PROOFS, SPO
 from chkobba_p2p.transcript.events import Standing
 from chkobba_p2p.wire import codec as wire
 from chkobba_p2p.wire.logfile import read_log
+
+EN = Translator("en")  # the words a person reads (the client's)
 
 RULES = Ruleset(target=3)  # a short match: a hand or two
 
@@ -157,7 +161,7 @@ async def test_an_accusation_is_not_called_refuted_while_its_proof_is_being_chec
     a = outcomes[3].aborted
     assert a is not None and a.blamed_seat == 1, a
     assert a.standing != Standing.REFUTED, a
-    assert "refuted" not in outcomes[3].describe()
+    assert "refuted" not in words(outcomes[3], EN)
     report = audit_log(outcomes[3].log_path, workers=0)
     assert report.verdict == INVALID and report.blamed == 1, report.summary()
 

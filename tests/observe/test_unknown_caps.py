@@ -30,6 +30,7 @@ from support.audit import Played, play
 from support.frames import watching_message
 from support.net import REPO_ROOT, cli_command, cli_env
 
+from chkobba_cli.event_words import words
 from chkobba_cli.i18n import Translator
 from chkobba_cli.main import main
 from chkobba_cli.tui.render import line_text
@@ -151,7 +152,7 @@ def test_an_observer_of_before_proof_apart_blamed_the_host_and_now_refuses_to_ju
     assert v.blamed is None and not obs.aborts and obs.claim_refuted is False
     assert v.entry == 2 and obs.stopped_at == 2  # the last ready settled the table
     assert [e for e in events if isinstance(e, Verdict)] == [v]
-    assert "seat" not in v.reason and v.describe(["hana", "amel"]) == v.reason
+    assert "seat" not in v.reason and words(v, Translator("en"), names=["hana", "amel"]) == v.reason
     # An observer that knows the capability judges the same entries.
     assert observe(bodies)[1].verdict != UNSUPPORTED
 

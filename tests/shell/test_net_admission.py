@@ -72,7 +72,7 @@ async def test_strangers_and_spectators_at_a_players_address_never_lock_it_out(t
         with trio.fail_after(60):
             result = await guest.run()
         guest_done.set()
-    assert result.completed, result.describe()
+    assert result.completed, result
     assert host.outcome().completed
     assert any(type(e).__name__ == "Resumed" for e in gate.events)
     for path in (result.log_path, host.outcome().log_path):
@@ -97,7 +97,7 @@ async def test_a_player_joins_a_table_whose_64_spectator_places_are_taken(tmp_pa
             result = await guest.run()
         for w in watchers:
             await w.stream.aclose()
-    assert result.completed, result.describe()
+    assert result.completed, result
     assert host.outcome().completed
 
 

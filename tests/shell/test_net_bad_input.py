@@ -56,8 +56,8 @@ async def _match(tmp_path, attack, *, host_ctl=None, guest_ctl=None, guest_ident
         with trio.fail_after(10):
             await attacked.wait()
     host, guest = results["host"], results["guest"]
-    assert host.completed, host.describe()
-    assert guest.completed, guest.describe()
+    assert host.completed, host
+    assert guest.completed, guest
     assert host.done == guest.done
     return results
 

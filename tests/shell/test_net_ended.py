@@ -20,6 +20,8 @@ import pytest
 import trio
 from support.net import FAST, host_config, join_config
 
+from chkobba_cli.event_words import words
+from chkobba_cli.i18n import Translator
 from chkobba_p2p._shell.config import Timeouts
 from chkobba_p2p._shell.net import ClientPeer, HostPeer
 from chkobba_p2p._shell.peer import BotController
@@ -33,6 +35,8 @@ from chkobba_p2p.transcript.clocks import Limits
 from chkobba_p2p.transcript.ended import EndedMatch, ended_match
 from chkobba_p2p.wire.codec import ErrorCode, Identity, ProtocolError, encode, open_entry
 from chkobba_p2p.wire.logfile import SavedGame, read_log
+
+EN = Translator("en")  # the words a person reads (the client's)
 
 #: The table's clocks: a long move clock, a short allowance (the seat that dies while to
 #: play is flagged ``peer_left`` once it is spent).  MockClock: time costs nothing.
@@ -147,8 +151,8 @@ async def test_a_seat_back_after_its_flag_gets_the_hosts_end_and_then_a_new_tabl
     a = came_back.aborted
     assert a is not None and a.by_seat == 0 and a.code is ErrorCode.PEER_LEFT
     assert a.flag == 1 and came_back.on_time == 1 and came_back.winner_side == 0
-    assert came_back.decided and came_back.error is None, came_back.describe()
-    assert "lost on time" in came_back.describe()
+    assert came_back.decided and came_back.error is None, came_back
+    assert "lost on time" in words(came_back, EN)
     assert came_back.log_path == tmp_path / "seat1.chklog"
     # One match, one signed ending: the host's, in both logs, and nothing the returning
     # seat signed after it went away.
@@ -159,7 +163,7 @@ async def test_a_seat_back_after_its_flag_gets_the_hosts_end_and_then_a_new_tabl
         (VALID, "on_time", 0, 1)
     assert host.aborted == a
     assert not state.exists() and not (tmp_path / "filed").exists()
-    assert out["again"].completed, out["again"].describe()
+    assert out["again"].completed, out["again"]
     assert out["again"].done == out["host2"].done
 
 

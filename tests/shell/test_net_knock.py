@@ -57,7 +57,7 @@ async def test_a_restarted_seat_gets_back_in_through_a_flood_of_strangers(tmp_pa
         with trio.fail_after(60):
             result = await back.run()
         stop.set()
-    assert result.completed, result.describe()
+    assert result.completed, result
     assert host.outcome().completed
     assert host.refused_connections >= 20
     for path in (result.log_path, host.outcome().log_path):

@@ -16,6 +16,8 @@ import pytest
 import trio
 from support.net import GatedBot, host_config, join_config
 
+from chkobba_cli.event_words import words
+from chkobba_cli.i18n import Translator
 from chkobba_p2p._shell.net import ClientPeer, HostPeer
 from chkobba_p2p._shell.peer import BotController, Restored, Resumed, SeatBusy, SeatLock, Waiting
 from chkobba_p2p.game import rules as R
@@ -26,6 +28,8 @@ from chkobba_p2p.transcript.session import Session
 from chkobba_p2p.transcript.table import SeatInfo, TableInfo
 from chkobba_p2p.wire.codec import Entry, ErrorCode, Identity, open_entry
 from chkobba_p2p.wire.logfile import read_log
+
+EN = Translator("en")  # the words a person reads (the client's)
 
 
 class Recorder(BotController):
@@ -110,7 +114,7 @@ async def test_a_resignation_ends_the_match_with_a_loss_that_the_audit_confirms(
         assert o.aborted is not None and o.aborted.resigned
         assert o.aborted.code is ErrorCode.RESIGNED and o.aborted.by_seat == 1
         assert o.resigned == 1 and o.winner_side == 0
-        assert "guest resigned" in o.describe()
+        assert "guest resigned" in words(o, EN)
     seen = TableState().apply_all(host_ctl.events)
     assert seen.winner_side == 0 and seen.over
     last = open_entry(read_log(tmp_path / "host.chklog").bodies[-1])

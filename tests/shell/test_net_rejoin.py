@@ -284,7 +284,7 @@ async def test_seat_0_is_the_host_the_greeting_named(tmp_path, autojump_clock):
     (tmp_path / "b").mkdir()
     table = InMemoryTable(tmp_path / "a", host_class=RenamingHost, name="hedi")
     outcomes = await table.run()
-    assert all(out.completed for out in outcomes), [o.describe() for o in outcomes]
+    assert all(out.completed for out in outcomes), [o for o in outcomes]
     lobbies = table.controllers[1].of(Lobby)
     assert lobbies and all(lb.seats[0][0] == "hedi" for lb in lobbies)
     impostor = InMemoryTable(tmp_path / "b", host_class=RenamingHost)

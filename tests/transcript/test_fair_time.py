@@ -26,6 +26,8 @@ from hypothesis import strategies as st
 from support.audit import Played
 from test_on_time import _flag, _to_play
 
+from chkobba_cli.event_words import words
+from chkobba_cli.i18n import Translator
 from chkobba_p2p._shell.config import Timeouts
 from chkobba_p2p.observe.audit import INCOMPLETE, VALID, audit_bodies, audit_log
 from chkobba_p2p.observe.history import (
@@ -58,6 +60,8 @@ from chkobba_p2p.transcript.events import Standing
 from chkobba_p2p.transcript.table import Phase
 from chkobba_p2p.wire.codec import ErrorCode, open_entry
 
+EN = Translator("en")  # the words a person reads (the client's)
+
 #: A short move clock and allowance (time costs nothing under MockClock).
 SHORT = dataclasses.replace(Timeouts(), turn=20.0, reconnect=10.0)
 
@@ -89,7 +93,7 @@ async def test_a_host_that_flags_early_is_disputed_and_wins_nothing(
     # The victim's own screen: a disputed flag, no loss.
     assert a is not None and a.flag is None and a.disputed_by == late, a
     assert victim.winner_side is None and not victim.decided
-    assert "disputes it" in a.describe()
+    assert "disputes it" in words(a, EN)
     name = f"seat{late}.chklog"
     report = audit_log(tmp_path / name, workers=0)
     assert (report.verdict, report.code, report.winner) == (INCOMPLETE, "disputed", None), \
@@ -196,7 +200,7 @@ def test_a_joiner_blaming_another_joiner_is_only_a_claim(players):
     for s in (ss[0], ss[2]):
         s.receive(entry)
         assert s.aborted.standing == Standing.CLAIMED, s.own_seat
-        assert "nothing in the log shows it" in s.aborted.describe()
+        assert "nothing in the log shows it" in words(s.aborted, EN)
     r = audit_bodies(ss[0].bodies, workers=0)
     assert r.standing == Standing.CLAIMED and r.blamed is None, r.summary()
     assert "owed" not in r.summary()

@@ -13,6 +13,8 @@ import pytest
 import trio
 from support.net import FAST
 
+from chkobba_cli.event_words import words
+from chkobba_cli.i18n import Translator
 from chkobba_p2p._shell.net import ClientPeer, HostPeer
 from chkobba_p2p._shell.peer import ClockReading, Outcome, OutcomeError, Waiting
 from chkobba_p2p.link.host import HostTable
@@ -25,6 +27,8 @@ from chkobba_p2p.transcript.table import Phase
 from chkobba_p2p.wire import codec as wire
 from chkobba_p2p.wire.codec import ErrorCode, Identity, make_entry
 from chkobba_p2p.wire.logfile import read_log
+
+EN = Translator("en")  # the words a person reads (the client's)
 
 # ------------------------------------------------------------------------ the harness
 
@@ -160,7 +164,7 @@ async def test_withheld_shares_with_timed_empty_turns_blame_the_withholder(tmp_p
 
     out = await _table(tmp_path, players, make_guest=make, attacker=1)
     for seat, o in out.items():
-        assert o.aborted is not None, f"seat {seat}: {o.describe()}"
+        assert o.aborted is not None, f"seat {seat}: {o}"
         assert o.aborted.blamed_seat == 1 and o.aborted.by_seat == seat
         assert o.aborted.code is ErrorCode.PROTOCOL_VIOLATION
         assert o.aborted.standing == Standing.PROVEN
@@ -289,7 +293,7 @@ class JunkHost(HostPeer):
 @pytest.mark.parametrize("players", [2, 4])
 async def test_malformed_unsigned_messages_are_ignored(tmp_path, players, autojump_clock):
     out = await _table(tmp_path, players, host_class=JunkHost)
-    assert all(o.completed for o in out.values()), [o.describe() for o in out.values()]
+    assert all(o.completed for o in out.values()), [o for o in out.values()]
     assert len({o.done for o in out.values()}) == 1
     verdicts = _verdicts(tmp_path, sorted(out))
     assert all(v[0] == "valid" for v in verdicts)
@@ -408,7 +412,7 @@ async def test_an_unauthenticated_unknown_game_error_deletes_nothing(tmp_path, k
             await host_done.wait()
             nursery.cancel_scope.cancel()  # the switch
     assert out["state_after_error"] is True
-    assert out["guest"].completed, out["guest"].describe()
+    assert out["guest"].completed, out["guest"]
     assert out["host"].completed and out["host"].done == out["guest"].done
     assert read_log(tmp_path / "host.chklog").bodies == \
         read_log(tmp_path / "g1.chklog").bodies
@@ -461,7 +465,7 @@ async def test_an_accusation_is_shown_as_a_claim_and_refuted_by_its_evidence(
         refuted = cite and seat != 1
         assert a.standing == (Standing.REFUTED if refuted else Standing.CLAIMED), seat
         assert not a.proven
-        text = o.describe()
+        text = words(o, EN)
         assert "seat 1 says seat 0" in text
         assert ("the claim is refuted" if refuted else "nothing in the log shows it") in text
         assert "blaming seat 0" not in text

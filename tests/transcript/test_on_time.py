@@ -21,6 +21,8 @@ import pytest
 import trio
 from support.audit import make_sessions
 
+from chkobba_cli.event_words import words
+from chkobba_cli.i18n import Translator
 from chkobba_p2p._shell.config import Timeouts
 from chkobba_p2p.bots.levels import make_bot
 from chkobba_p2p.game.rules import PRESETS
@@ -32,6 +34,8 @@ from chkobba_p2p.transcript.clocks import flag_holds, flag_winner, make_clock
 from chkobba_p2p.transcript.session import Session
 from chkobba_p2p.transcript.table import Phase
 from chkobba_p2p.wire.codec import Entry, ErrorCode, Identity, open_entry
+
+EN = Translator("en")  # the words a person reads (the client's)
 
 #: A short move clock and allowance (time costs nothing under MockClock).
 SHORT = dataclasses.replace(Timeouts(), turn=20.0, reconnect=10.0)
@@ -56,7 +60,7 @@ async def test_a_stall_past_the_clock_is_lost_on_time_and_replays_valid(
         assert a is not None and a.by_seat == 0 and a.code is ErrorCode.TIMEOUT, seat
         assert a.flag == late and a.on_time and o.on_time == late, seat
         assert o.winner_side == winner and o.decided, seat
-        assert "lost on time" in o.describe(), o.describe()
+        assert "lost on time" in words(o, EN), words(o, EN)
     last = open_entry(table.host.core.session.bodies[-1])
     assert last.kind == "abort" and last.fields["flag"] == late
     names = ["host.chklog"] + [f"seat{c}.chklog" for c in range(1, players)]
@@ -149,7 +153,7 @@ def test_the_flag_of_the_seat_to_play_stands_everywhere():
     ss[1].receive(flag)
     a = ss[1].aborted
     assert a is not None and a.on_time and a.winner_side(2) == 0
-    assert "lost on time" in a.describe() and "word" in a.describe()
+    assert "lost on time" in words(a, EN) and "word" in words(a, EN)
     assert _verdict(ss[0].bodies) == (VALID, "on_time", 0)
 
 

@@ -8,6 +8,8 @@ import hashlib
 
 import pytest
 
+from chkobba_cli.event_words import words
+from chkobba_cli.i18n import Translator
 from chkobba_p2p.bots.levels import make_bot
 from chkobba_p2p.game.cards import Card
 from chkobba_p2p.game.rules import Ruleset
@@ -19,6 +21,8 @@ from chkobba_p2p.transcript.session import Session
 from chkobba_p2p.transcript.table import Phase, SeatInfo, TableInfo
 from chkobba_p2p.wire import codec as wire
 from chkobba_p2p.wire.codec import ErrorCode, Identity, ProtocolError
+
+EN = Translator("en")  # the words a person reads (the client's)
 
 
 class Table:
@@ -645,9 +649,9 @@ def test_an_abort_with_a_code_nobody_knows_is_said_with_its_number_as_the_audito
     a = hs.aborted
     assert a is not None and a.unknown_code == shown
     if shown is None:
-        assert a.code is ErrorCode.TIMEOUT and "(timeout: x)" in a.describe()
+        assert a.code is ErrorCode.TIMEOUT and "(timeout: x)" in words(a, EN)
     else:
         assert a.code is ErrorCode.PROTOCOL_VIOLATION
-        assert f"(code {shown}: x)" in a.describe()
-        assert "protocol_violation" not in a.describe()
+        assert f"(code {shown}: x)" in words(a, EN)
+        assert "protocol_violation" not in words(a, EN)
         assert abort_claim(2, entry, 2).code == f"code {shown}"  # the auditor's words

@@ -20,6 +20,8 @@ from support.net import REPO_ROOT, cli_command, start_host
 from support.net import process_env as _env
 from support.net import start_bot as _bot
 
+from chkobba_cli.event_words import words
+from chkobba_cli.i18n import Translator
 from chkobba_p2p._shell.peer import RematchAnswer
 from chkobba_p2p.errors import LocalError
 from chkobba_p2p.game.cards import card
@@ -33,6 +35,8 @@ from chkobba_p2p.transcript.session import Session
 from chkobba_p2p.transcript.table import SeatInfo, TableInfo
 from chkobba_p2p.wire.codec import Entry, ErrorCode, Identity, open_entry
 from chkobba_p2p.wire.logfile import LogUnreadable, TranscriptWriter, read_log
+
+EN = Translator("en")  # the words a person reads (the client's)
 
 LIMIT = 120  # seconds: a whole 3-player match between processes takes a few
 TUNISIAN = PRESETS["tunisian"]
@@ -220,7 +224,7 @@ async def test_a_three_peer_table_in_memory_completes_and_every_log_agrees(
                           controllers=[host, Answering(1, True), Answering(2, False)])
     outcomes = await table.run()
     assert all(o.completed for o in outcomes)
-    assert len({o.describe() for o in outcomes}) == 1
+    assert len({words(o, EN) for o in outcomes}) == 1
     done = outcomes[0].done
     assert done is not None and len(done.totals) == 3
     result = _agree(sorted(tmp_path.glob("*.chklog")), target=2)
@@ -255,7 +259,7 @@ async def test_a_resignation_at_a_three_peer_table_names_no_winner(tmp_path, aut
     for o in outcomes:
         assert o.aborted is not None and o.aborted.resigned and o.resigned == resigner
         assert o.winner_side is None
-        assert "nobody wins" in o.describe()
+        assert "nobody wins" in words(o, EN)
     for log in sorted(tmp_path.glob("*.chklog")):
         report = audit_log(log)
         assert report.verdict == VALID and report.winner is None
@@ -690,20 +694,22 @@ def test_a_genesis_seats_two_three_or_four(players, refused):
 
 
 def test_the_headless_result_line_says_the_winners_total_first():
-    # `chkobba host --headless` prints Outcome.describe(): "hana wins 9-3-5", never the
-    # totals in seat order ("hana wins 3-5-9" read as a loss).
+    # `chkobba host --headless` prints the client's words for the Outcome: "hana wins
+    # 9-3-5", never the totals in seat order ("hana wins 3-5-9" read as a loss).
     from chkobba_p2p.link.events import Outcome
     from chkobba_p2p.transcript.events import MatchDone
 
     ids = [Identity.from_seed(bytes([i + 1]) * 32) for i in range(4)]
     three = TableInfo(bytes(16), 1, 3, Ruleset(), tuple(
         SeatInfo(i, ids[i].public, n) for i, n in enumerate(("amel", "sami", "hana"))))
-    said = Outcome(0, three, None, done=MatchDone(2, (3, 5, 9), 4)).describe()
+    said = words(Outcome(0, three, None, done=MatchDone(2, (3, 5, 9), 4)), EN)
     assert said == "match over after 4 hands: hana wins 9-3-5", said
     four = TableInfo(bytes(16), 1, 4, Ruleset(), tuple(
         SeatInfo(i, ids[i].public, n) for i, n in enumerate(("a", "b", "c", "d"))))
-    said = Outcome(0, four, None, done=MatchDone(1, (10, 12), 3)).describe()
+    said = words(Outcome(0, four, None, done=MatchDone(1, (10, 12), 3)), EN)
     assert said.endswith(": b and d win 12-10"), said
+    said = words(Outcome(0, four, None, done=MatchDone(1, (10, 12), 3)), Translator("fr"))
+    assert said == "partie terminée après 3 manches : b et d gagnent 12-10", said
 
 
 def test_the_headless_result_line_counts_one_hand_in_the_singular():
@@ -713,5 +719,5 @@ def test_the_headless_result_line_counts_one_hand_in_the_singular():
     ids = [Identity.from_seed(bytes([i + 1]) * 32) for i in range(3)]
     three = TableInfo(bytes(16), 1, 3, Ruleset(), tuple(
         SeatInfo(i, ids[i].public, n) for i, n in enumerate(("sami", "amel", "bot"))))
-    said = Outcome(2, three, None, done=MatchDone(0, (2, 1, 0), 1)).describe()
+    said = words(Outcome(2, three, None, done=MatchDone(0, (2, 1, 0), 1)), EN)
     assert said == "match over after 1 hand: sami wins 2-1-0", said
