@@ -231,7 +231,7 @@ def test_a_seats_own_entry_never_carries_what_it_causes(proven_match):
     ride = CAP_SHARES_RIDE in proven_match.sessions[0].caps
     assert ride
     bodies = proven_match.sessions[0].bodies
-    for k, (i, seat, items, action) in enumerate(turns):
+    for i, _, items, action in turns:
         if action and action.get("t") == "cut":
             assert not any(d["t"] == "deal/shares" and d["step"] == 1 for d in items)
             after = wire.open_entry(bodies[i]).fields.get("p") or []
