@@ -27,6 +27,7 @@ from chkobba_p2p.transcript.caps import (
     CAP_EARLY_DEAL,
     CAP_PROOF_APART,
     CAP_READY_CHECK,
+    CAP_SHARES_RIDE,
     CAP_SHUFFLE_PROOFS,
     LINK_CAPABILITIES,
     SPOKEN,
@@ -219,17 +220,22 @@ def test_share_positions_are_strictly_increasing_deck_positions(proven_match):
 
 
 def test_a_seats_own_entry_never_carries_what_it_causes(proven_match):
-    """6.2: the items of a turn were produced before it was signed.  Replaying seat 0's
-    transcript, every deal message of a turn is already owed (or held back as early) by
-    its sender's deal when the entry before it is applied: a turn's own action never
-    produces items for itself -- checked through the cut, whose step opens only after
-    it: the cutter's shares for that step come in a later turn."""
+    """6.2: the items of a turn's ``d`` were produced before it was signed.  Replaying
+    seat 0's transcript, every deal message of a turn's ``d`` is already owed (or held
+    back as early) by its sender's deal when the entry before it is applied: a turn's
+    own action never produces items for its ``d`` -- checked through the cut, whose step
+    opens only after it.  Under shares-ride/v1 (in effect here: every seat speaks it) the
+    cutter's shares for that step ride in the cut's own ``p``, applied after the action;
+    without it they come in the cutter's next turn."""
     turns = _items(proven_match)
-    for k, (_, seat, items, action) in enumerate(turns):
+    ride = CAP_SHARES_RIDE in proven_match.sessions[0].caps
+    assert ride
+    bodies = proven_match.sessions[0].bodies
+    for i, _, items, action in turns:
         if action and action.get("t") == "cut":
-            later = [t for t in turns[k + 1:] if t[1] == seat]
-            assert later and any(d["t"] == "deal/shares" for d in later[0][2])
             assert not any(d["t"] == "deal/shares" and d["step"] == 1 for d in items)
+            after = wire.open_entry(bodies[i]).fields.get("p") or []
+            assert any(d["t"] == "deal/shares" and d["step"] == 1 for d in after)
 
 
 # ---------------------------------------------------------------- capabilities (3)
@@ -245,7 +251,7 @@ def test_host_caps_announce_the_tables_shuffle_proofs():
         assert set(greeting["caps"]) == set(lobby.caps) | set(LINK_CAPABILITIES)
         assert set(SPOKEN) == {"deal/v1", "resume/v1", CAP_SHUFFLE_PROOFS, CAP_EARLY_DEAL,
                                CAP_READY_CHECK, "rematch/v1", "rematch-offer/v1",
-                               CAP_PROOF_APART,
+                               CAP_PROOF_APART, "shares-ride/v1",
                                "ready-caps/v1"}
         assert (CAP_PROOF_APART in greeting["caps"]) is proofs
 

@@ -20,7 +20,7 @@ from ..game.ruleset import Ruleset
 from ..game.seating import ONLINE
 from ..text import distinct_names
 from ..transcript.caps import (
-    CAP_EARLY_DEAL,
+    BINDING_CAPABILITIES,
     CAP_KNOCK,
     CAP_PROOF_APART,
     CAP_READY_CAPS,
@@ -209,7 +209,7 @@ class Lobby:
             self.game = secrets.token_bytes(16)
         # A capability that binds every seat goes in only when every seat spoke it and
         # will confirm it in its ready (ready-caps/v1: else it could not be in effect).
-        caps = tuple(c for c in self.caps if c not in (CAP_EARLY_DEAL, CAP_PROOF_APART)
+        caps = tuple(c for c in self.caps if c not in BINDING_CAPABILITIES
                      or all(c in spoken and CAP_READY_CAPS in spoken
                             for spoken in (self.seat_caps.get(i, SPOKEN)
                                            for i in range(1, self.players))))

@@ -397,6 +397,7 @@ def _describe_entry(body: bytes) -> str:
     if isinstance(items, list) and items:
         out += ", deal items " + " ".join(item_label(i) for i in items)
     action = f.get("a")
+    after = f.get("p")  # shares-ride/v1: the items the entry caused, after its action
     if isinstance(action, dict):
         def show(k: str, v: object) -> str:
             def c(x: object) -> str:
@@ -409,6 +410,8 @@ def _describe_entry(body: bytes) -> str:
             return f"{k}={v!r}"
         out += f", action {action.get('t')} " + " ".join(
             show(k, v) for k, v in sorted(action.items()) if k != "t")
+    if isinstance(after, list) and after:
+        out += ", then deal items " + " ".join(item_label(i) for i in after)
     if e.kind in ("done", "abort"):
         extra = {k: v for k, v in f.items() if k in ("result", "code", "blamed", "why")}
         out += f", {extra}"

@@ -165,26 +165,33 @@ def action_type(action: dict[str, Any], seat: int) -> type[PlayAction] | type[Cu
 
 @dataclass(frozen=True)
 class TurnBody:
-    """A ``turn``: the deal items the seat owes (``d``, the deal's maps as they travel)
-    and its action (``a``, the map; None: a turn of deal items alone)."""
+    """A ``turn``: the deal items the seat owes (``d``, the deal's maps as they travel),
+    its action (``a``, the map; None: a turn of deal items alone) and, under the table
+    capability shares-ride/v1, the deal items its own entry caused (``p``, applied after
+    the action; None: no such field, as every turn without that capability)."""
 
     items: list[Any]
     action: dict[str, Any] | None = None
+    after: list[Any] | None = None
 
     def to_wire(self) -> dict[str, Any]:
         body: dict[str, Any] = {"d": self.items}
         if self.action is not None:
             body["a"] = self.action
+        if self.after:  # an empty ``p`` is left out: the same bytes as before the field
+            body["p"] = self.after
         return body
 
     @classmethod
     def from_wire(cls, fields: dict[str, Any], seat: int, body: bytes) -> TurnBody:
         items = fields.get("d", [])
         action = fields.get("a")
+        after = fields.get("p")
         if not isinstance(items, list) or (action is not None
-                                           and not isinstance(action, dict)):
+                                           and not isinstance(action, dict)) \
+                or (after is not None and not isinstance(after, list)):
             raise GameFault(ErrorCode.PROTOCOL_VIOLATION, "turn fields", seat, body)
-        return cls(items, action)
+        return cls(items, action, after)
 
 
 @dataclass(frozen=True)

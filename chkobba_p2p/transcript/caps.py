@@ -14,6 +14,7 @@ __all__ = [
     "CAP_EARLY_DEAL",
     "CAP_SHUFFLE_PROOFS",
     "CAP_PROOF_APART",
+    "CAP_SHARES_RIDE",
     "TABLE_CAPABILITIES",
     "BINDING_CAPABILITIES",
     "IMPLEMENTED_CAPABILITIES",
@@ -34,9 +35,17 @@ __all__ = [
 #: the genesis only when every seated peer announced it in its ``hello``; binding: in
 #: effect only when every seat's ``ready`` lists it too (:func:`effective_caps`).
 CAP_EARLY_DEAL = "early-deal/v1"
+#: Table capability (in the genesis): the deal messages a seat's own ``turn`` causes when
+#: it is applied (the shares of a dealing step its action opens, its reveal of an
+#: instance the entry finishes, its key of the instance that starts there) ride in that
+#: very entry, in its field ``p``, applied after the action, instead of waiting for the
+#: seat's next turn (PROTOCOL.md 6.2).  The host puts it in the genesis only when every
+#: seated peer announced it in its ``hello``; binding: in effect only when every seat's
+#: ``ready`` lists it too (:func:`effective_caps`).
+CAP_SHARES_RIDE = "shares-ride/v1"
 #: The table capabilities of a genesis by default (without shuffle proofs).  The link
 #: capabilities (the ready check, rematch, its offer), which the genesis never lists, are below.
-TABLE_CAPABILITIES = ("deal/v1", "resume/v1", CAP_EARLY_DEAL)
+TABLE_CAPABILITIES = ("deal/v1", "resume/v1", CAP_EARLY_DEAL, CAP_SHARES_RIDE)
 #: Table capability (in the genesis): every shuffle step carries a zero-knowledge proof.
 CAP_SHUFFLE_PROOFS = "shuffle-proof/v1"
 #: Table capability (in the genesis, only beside shuffle-proof/v1): a shuffler sends its
@@ -50,7 +59,7 @@ CAP_PROOF_APART = "proof-apart/v1"
 #: when the genesis holds it and every seat's ``ready`` lists it (:func:`effective_caps`),
 #: so that a host cannot impose one on a seat that does not speak it (only the host sees
 #: the hellos).
-BINDING_CAPABILITIES = (CAP_EARLY_DEAL, CAP_PROOF_APART)
+BINDING_CAPABILITIES = (CAP_EARLY_DEAL, CAP_PROOF_APART, CAP_SHARES_RIDE)
 #: Every table capability this implementation plays (a seat's ``ready.caps`` is the
 #: genesis's ``caps`` that it holds).
 IMPLEMENTED_CAPABILITIES = TABLE_CAPABILITIES + (CAP_SHUFFLE_PROOFS, CAP_PROOF_APART)

@@ -34,7 +34,7 @@ from ..wire.codec import (
     ErrorCode,
 )
 from .bodies import Action, CutAction, GameFault, PlayAction, action_type
-from .caps import CAP_EARLY_DEAL, CAP_PROOF_APART, CAP_SHUFFLE_PROOFS
+from .caps import CAP_EARLY_DEAL, CAP_PROOF_APART, CAP_SHARES_RIDE, CAP_SHUFFLE_PROOFS
 from .events import (
     FirstDealerDrawn,
     HandScored,
@@ -282,6 +282,10 @@ class GameDriver:
         #: The table capability early-deal/v1: a turn may carry deal messages without the
         #: action the game waits for (PROTOCOL.md 6.2).
         self.early_deal = CAP_EARLY_DEAL in table.caps
+        #: The table capability shares-ride/v1: the deal messages a seat's own turn causes
+        #: ride in that turn (``p``), applied after its action (PROTOCOL.md 6.2).  Off
+        #: until :meth:`set_caps` (it binds every seat: the readies decide).
+        self.shares_ride = False
         self._work_inline = True
         #: The body of the entry being applied (set by the session).
         self.entry_body: bytes | None = None
@@ -293,6 +297,7 @@ class GameDriver:
         once every ready is in, before :meth:`start`: every deck follows them."""
         self.caps = tuple(caps)
         self.early_deal = CAP_EARLY_DEAL in self.caps
+        self.shares_ride = CAP_SHARES_RIDE in self.caps
 
     @property
     def proof_apart(self) -> bool:
@@ -416,34 +421,7 @@ class GameDriver:
         deal item used at once (an item held for a step not open yet is none)."""
         assert self.deck is not None
         self.deck.shown_now = {}
-        progress = action is not None
-        if seat == self.seat:  # our own items were made by our own deal object
-            # An entry may carry the previous deck's reveal and then the next deck's key
-            # (the last seat to reveal a discarded deck starts the next one at once): a
-            # reveal counts for the deck whose seed it opens, never for the current one
-            # by position.  (Marking the wrong deck let this seat end a later hand before
-            # its own reveal was in the chain, and sign ``done`` while others waited.)
-            for i in items:
-                item = parse_item(i)
-                if isinstance(item, RevealItem) and item.seed == self.deck.own_seed:
-                    self.deck.reveal_sent = True
-            progress = progress or bool(items)
-        else:
-            for item in items:
-                if not isinstance(item, dict):
-                    raise GameFault(ErrorCode.PROTOCOL_VIOLATION, "a deal item is a map", seat)
-                if self.deck is None:
-                    raise GameFault(ErrorCode.PROTOCOL_VIOLATION, "a deal item after the end",
-                                    seat)
-                held = self.deck.deal.held
-                msg = parse_item(item)
-                if isinstance(msg, ProofItem) and msg.proof is not None \
-                        and self.entry_body is not None:
-                    self.deck.proof_entries.setdefault(seat, {})[msg.proof] = self.entry_body
-                self.deck.receive(seat, item)
-                progress = progress or self.deck.deal.held <= held
-                # An item may complete an instance; the next item may belong to the next.
-                self._advance()
+        progress = self._take_items(seat, items) or action is not None
         if action is not None:
             self._act(seat, action)
         elif self.waits_for(seat) and not self._out and not (items and self.early_deal):
@@ -455,6 +433,47 @@ class GameDriver:
             raise GameFault(ErrorCode.PROTOCOL_VIOLATION, "an empty turn while the game "
                             f"waits for seat {seat}'s choice", seat)
         self._advance()
+        return progress
+
+    def apply_after(self, seat: int, items: list[Any]) -> bool:
+        """Apply a turn's ``p`` (shares-ride/v1): the deal items ``seat``'s own entry
+        caused, after its ``d`` and its action (:meth:`apply`).  Returns whether they made
+        progress, as :meth:`apply` does for ``d``."""
+        progress = self._take_items(seat, items)
+        self._advance()
+        return progress
+
+    def _take_items(self, seat: int, items: list[Any]) -> bool:
+        """Take ``seat``'s deal items of one field of a turn, in order; whether any was
+        used at once (our own always are: our own deal made them)."""
+        if seat == self.seat:  # our own items were made by our own deal object
+            # An entry may carry the previous deck's reveal and then the next deck's key
+            # (the last seat to reveal a discarded deck starts the next one at once): a
+            # reveal counts for the deck whose seed it opens, never for the current one
+            # by position.  (Marking the wrong deck let this seat end a later hand before
+            # its own reveal was in the chain, and sign ``done`` while others waited.)
+            for i in items:
+                item = parse_item(i)
+                if self.deck is not None and isinstance(item, RevealItem) \
+                        and item.seed == self.deck.own_seed:
+                    self.deck.reveal_sent = True
+            return bool(items)
+        progress = False
+        for item in items:
+            if not isinstance(item, dict):
+                raise GameFault(ErrorCode.PROTOCOL_VIOLATION, "a deal item is a map", seat)
+            if self.deck is None:
+                raise GameFault(ErrorCode.PROTOCOL_VIOLATION, "a deal item after the end",
+                                seat)
+            held = self.deck.deal.held
+            msg = parse_item(item)
+            if isinstance(msg, ProofItem) and msg.proof is not None \
+                    and self.entry_body is not None:
+                self.deck.proof_entries.setdefault(seat, {})[msg.proof] = self.entry_body
+            self.deck.receive(seat, item)
+            progress = progress or self.deck.deal.held <= held
+            # An item may complete an instance; the next item may belong to the next.
+            self._advance()
         return progress
 
     def owed(self) -> tuple[int, ...]:

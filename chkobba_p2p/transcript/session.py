@@ -290,21 +290,25 @@ class Session:
         self._accept(entry)
 
     def _accept(self, entry: Entry) -> None:
+        try:
+            self._link(entry)
+            self._apply(entry)
+        finally:
+            self._events.extend(self.game.take_events())
+
+    def _link(self, entry: Entry) -> None:
+        """Put ``entry`` at the head of the chain (its game is applied apart)."""
         c = self.chain
         c.head = entry.id
         c.length += 1
         c.next_seq[entry.seat] = entry.seq + 1
         self.bodies.append(entry.body)
         self._transcript_bytes += 4 + len(entry.body)
-        try:
-            if self._transcript_bytes > wire.MAX_TRANSCRIPT:
-                # Far beyond any honest match (PROTOCOL.md 2.1): whoever padded, the table
-                # stops here, at the same entry for everyone, and blames nobody.
-                raise GameFault(ErrorCode.TRANSCRIPT_TOO_LONG,
-                                f"over {wire.MAX_TRANSCRIPT} bytes", None, entry.body)
-            self._apply(entry)
-        finally:
-            self._events.extend(self.game.take_events())
+        if self._transcript_bytes > wire.MAX_TRANSCRIPT:
+            # Far beyond any honest match (PROTOCOL.md 2.1): whoever padded, the table
+            # stops here, at the same entry for everyone, and blames nobody.
+            raise GameFault(ErrorCode.TRANSCRIPT_TOO_LONG,
+                            f"over {wire.MAX_TRANSCRIPT} bytes", None, entry.body)
 
     def _apply(self, entry: Entry) -> None:
         n = self.table.players
@@ -334,21 +338,20 @@ class Session:
             self.game.entry_body = entry.body
             try:
                 progress = self.game.apply(seat, turn.items, turn.action)
+                if turn.after is not None and self.game.shares_ride:
+                    # (Without shares-ride/v1 in effect ``p`` is an unknown field, and
+                    # ignored as a peer of before it reads it: one verdict at every
+                    # table, mixed or not.)
+                    if seat == self.seat:
+                        # Replaying our own log (a resume): what our deal made again
+                        # while applying the action is what this entry carried.
+                        self.game.drop_sent(turn.after)
+                    progress = self.game.apply_after(seat, turn.after) or progress
             except GameFault as exc:
                 if exc.evidence is None:
                     exc.evidence = entry.body
                 raise
-            if progress:
-                self._empty_run = 0
-            else:
-                # Items held for a step that is not open yet are no progress: a seat that
-                # withholds what it owes cannot keep the count low with them.
-                self._empty_run += 1
-                if self._empty_run > 2 * n:
-                    self._stalled(seat, entry)
-            self._floor = (seat + 1) % n
-            if self.game.over:
-                self.phase = Phase.CLOSING
+            self._after_turn(seat, progress, entry)
             return
         if self.phase == Phase.CLOSING:
             result = self.game.result_body()
@@ -367,6 +370,20 @@ class Session:
                 self._events.append(self.done)
             return
         raise GameFault(ErrorCode.PROTOCOL_VIOLATION, "entry after the end", seat, entry.body)
+
+    def _after_turn(self, seat: int, progress: bool, entry: Entry) -> None:
+        """The floor and the stall count after ``seat``'s turn, once its game is applied."""
+        if progress:
+            self._empty_run = 0
+        else:
+            # Items held for a step that is not open yet are no progress: a seat that
+            # withholds what it owes cannot keep the count low with them.
+            self._empty_run += 1
+            if self._empty_run > 2 * self.table.players:
+                self._stalled(seat, entry)
+        self._floor = (seat + 1) % self.table.players
+        if self.game.over:
+            self.phase = Phase.CLOSING
 
     def _stalled(self, seat: int, entry: Entry) -> None:
         """More than ``2n`` turns in a row without progress: every seat has held the floor
@@ -544,7 +561,11 @@ class Session:
             # With early-deal/v1 a seat that must still choose sends the deal messages it
             # owes now, without its action: the others get their cards while it thinks.
             self._decided = None
-            body = TurnBody(self.game.outbox(), None if action is None else action.to_wire())
+            items = self.game.outbox()
+            act = None if action is None else action.to_wire()
+            if self.game.shares_ride:
+                return self._ride_turn(items, act)
+            body = TurnBody(items, act)
             kind = "turn"
         elif self.phase == Phase.CLOSING:
             kind, body = "done", DoneBody(self.game.result_body())
@@ -559,6 +580,47 @@ class Session:
             # Our own entry completed something that convicts another seat (the end of a
             # hand re-checks every play): it is in the transcript and goes out, so that
             # every peer reaches the same verdict at it; our abort goes out next.
+            self._unsent_abort = self.abort(fault.error_code, fault.blamed_seat,
+                                            fault.detail, fault.evidence or entry.body,
+                                            proven=True)
+        return entry
+
+    def _ride_turn(self, items: list[Any], action: dict[str, Any] | None) -> Entry:
+        """Our turn under shares-ride/v1 (PROTOCOL.md 6.2): apply ``items`` and
+        ``action`` first, then the deal messages that made (our shares of the step the
+        action opens, our reveal, our next key) ride in the same entry as ``p``, applied
+        after the action: every peer applies them at the very point of the chain where
+        our deal made them, so none is released earlier than without the field, only a
+        turn sooner.  Then sign it, and put it in the chain without applying it again."""
+        seat = self.own_seat
+        self.game.entry_body = None
+        after: list[Any] = []
+        fault: GameFault | None = None
+        progress = False
+        try:
+            try:
+                progress = self.game.apply(seat, items, action)
+                after = self.game.outbox()
+                progress = self.game.apply_after(seat, after) or progress
+            except GameFault as exc:
+                # What we send convicts another seat (the end of a hand re-checks every
+                # play): every peer reaches the same verdict at this entry, which goes
+                # out all the same (with what it carries up to that point); our abort next.
+                fault = exc
+            entry = self._sign("turn", TurnBody(items, action, after).to_wire())
+            try:
+                self._link(entry)
+                if fault is None:
+                    self._after_turn(seat, progress, entry)
+            except GameFault as exc:
+                fault = exc
+            if fault is not None and fault.blamed_seat == seat:
+                # Our own engine refuses what we signed: local misuse (as without the
+                # capability, the entry is in our transcript, and not for anyone else).
+                raise fault
+        finally:
+            self._events.extend(self.game.take_events())
+        if fault is not None:
             self._unsent_abort = self.abort(fault.error_code, fault.blamed_seat,
                                             fault.detail, fault.evidence or entry.body,
                                             proven=True)

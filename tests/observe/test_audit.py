@@ -486,16 +486,29 @@ class _SeedSwap:
     def __init__(self, hand: int) -> None:
         self.hand = hand
         self.committed: bytes | None = None
+        self.since = 0
 
     def __call__(self, s: Session) -> bool:
         deal = s.game.deck.deal
-        if deal.hand != self.hand:
+        if deal.hand < self.hand:
             return False
         if self.committed is None:
+            if any(i["t"] == "deal/shuffle" for i in s.game._out):
+                # Too late for this deck: its shuffle is made (with shares-ride/v1 the
+                # key that completes the keys may come in the entry before this call).
+                self.hand = deal.hand + 1
+                return False
+            self.hand = deal.hand
             self.committed = deal._seed
+            self.since = len(s.bodies)
             deal._seed = bytes(32)  # shuffle with another seed than the committed one
             return False
-        if any(i["t"] == "deal/shuffle" for i in s.game._out):
+        # Its shuffle made: waiting to go out, or gone out already in the ``p`` of an
+        # entry of its own (shares-ride/v1: the shuffle its own key completed).
+        sent = [x for b in s.bodies[self.since:] for e in (wire.open_entry(b),)
+                if e.seat == s.seat for x in (e.fields.get("p") or [])]
+        if any(i["t"] == "deal/shuffle" for i in [*s.game._out, *sent]) \
+                and deal._seed != self.committed:
             deal._seed = self.committed  # ...and open the committed one at the end
             return True
         return False
@@ -508,8 +521,9 @@ def test_a_shuffle_that_does_not_match_its_commitment_is_blamed_at_the_reveal(pr
     report = audit_log(played.write_log(tmp_path / "mismatch.chklog"))
     assert (report.verdict, report.code, report.blamed) == (INVALID, "deal_failure", 1)
     assert report.reason.startswith("shuffle_mismatch:")
-    # Found only at the end of hand 1, where the reveals are: a whole hand later.
-    assert report.entry is not None and report.entry > played.cheated_at + 40
+    # Found only at the end of the hand, where the reveals are: a whole hand later (its
+    # 36 plays, one entry each, lie between).
+    assert report.entry is not None and report.entry > played.cheated_at + 36
     assert report.aborts and report.aborts[0].blamed == 1
 
 

@@ -20,7 +20,7 @@ from chkobba_p2p.link.handshake import Lobby
 from chkobba_p2p.transcript.session import Session
 from chkobba_p2p.wire import codec as wire
 from chkobba_p2p.wire.codec import ErrorCode, Identity
-from chkobba_p2p.wire.logfile import MAGIC
+from chkobba_p2p.wire.logfile import MAGIC, read_log
 from support.audit import Played, play
 
 NAMES = ("amel", "sami", "bilel", "dora")
@@ -134,7 +134,11 @@ def build(folder: Path) -> list[Expected]:
             break
     path = write_log(p, folder / "tampered.chklog", 0, date)
     data = bytearray(path.read_bytes())
-    data[len(data) // 2] ^= 0x01
+    # A byte of the middle entry's signature (the last bytes of its frame body): one
+    # place where a change is a bad signature whatever the entries' sizes.
+    bodies = read_log(path).bodies
+    body = bodies[len(bodies) // 2]
+    data[bytes(data).index(body) + len(body) - 1] ^= 0x01
     path.write_bytes(bytes(data))
     out.append(Expected(path, 2, "invalid", None, keys2, date))
     # Not a log at all.

@@ -361,7 +361,9 @@ THREE_ENTRIES = 16
 def _three_table() -> tuple[TableInfo, list[Identity]]:
     ids = [Identity.from_seed(bytes([i + 1]) * 32) for i in range(3)]
     seats = tuple(SeatInfo(i, ids[i].public, n) for i, n in enumerate(("host", "amel", "badr")))
-    return TableInfo(bytes(range(200, 216)), 1, 3, Ruleset(), seats), ids
+    # The capabilities the vector's genesis holds (it predates shares-ride/v1).
+    return TableInfo(bytes(range(200, 216)), 1, 3, Ruleset(), seats,
+                     ("deal/v1", "resume/v1", "early-deal/v1")), ids
 
 
 def _three_case() -> tuple[list[bytes], Entry, list[Identity]]:
