@@ -1,0 +1,214 @@
+"""A learned model of play: how likely a seat is to make each of its legal moves.
+
+A conditional-logit model (issue 45): each legal move of a seat gets a handful of
+features read from what that seat can see -- the table, its own hand, the cards it has not
+seen yet, whether the stock is empty -- and a score, the dot product of those features
+with learned weights; the probability of a move is the softmax of the scores over the
+seat's legal moves.  The weights are fitted offline by ``benchmarks/train_policy.py``
+(mostly on the expert's own decisions, so that the model predicts strong play) and
+shipped as :file:`policy_weights.json` beside this module; inference is pure Python.
+
+The ``learned`` level (:mod:`chkobba_p2p.bots.levels`) uses the model inside the
+expert's search: to weigh each sampled world by how likely the other seats' plays of the
+round are in it, and to choose the first plies of each playout.
+
+Everything here works on the engine's masks (a card is its id, a set of cards a 40-bit
+mask: :mod:`chkobba_p2p.game._masks`).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Sequence
+from functools import lru_cache
+from importlib import resources
+
+from ..errors import LocalError
+from ..game._masks import (
+    _BELOW_MASK,
+    _RANK_MASK,
+    _SAME_MASKS,
+    BIT,
+    DIAMOND_MASK,
+    HAYA_BIT,
+    SEVEN_MASK,
+    SIX_MASK,
+    VALUE,
+    capture_masks,
+)
+
+__all__ = ["FEATURES", "PolicyModel", "load_model", "move_features", "WEIGHTS_FILE"]
+
+#: The package data file holding the fitted weights.
+WEIGHTS_FILE = "policy_weights.json"
+
+#: The features of a move, in the order of the weights (each documented where
+#: :func:`move_features` computes it).
+FEATURES = (
+    "capture", "cards_taken", "worth_taken", "sweep", "haya_taken", "sevens_taken",
+    "diamonds_taken", "sixes_taken", "capture_value", "capture_last_round",
+    "drop_value", "drop_seven", "drop_diamond", "drop_haya", "drop_six", "drop_pair",
+    "rest_sweepable", "rest_threat", "rest_sum", "rest_count", "rest_sevens",
+    "rest_diamonds", "rest_haya",
+)
+
+_N = len(FEATURES)
+
+# Rough worth of taking a card (tenths of a point), as the expert's rollouts count it.
+_WORTH = tuple(
+    1.0 + 2.0 * (20 <= i < 30) + 3.0 * (VALUE[i] == 7) + 1.0 * (VALUE[i] == 6)
+    + 10.0 * (i == 26)
+    for i in range(40)
+)
+
+
+def _count(mask: int) -> int:
+    return mask.bit_count()
+
+
+@lru_cache(maxsize=1 << 16)
+def _taken_features(taken: int) -> tuple[float, float, float, float, float, float]:
+    """What a capture takes (the played card included): count, worth, haya, sevens,
+    diamonds, sixes (cached: the same sets recur in every playout)."""
+    worth = 0.0
+    m = taken
+    while m:
+        low = m & -m
+        worth += _WORTH[low.bit_length() - 1]
+        m ^= low
+    return (_count(taken) / 4.0, worth / 10.0, float(bool(taken & HAYA_BIT)),
+            _count(taken & SEVEN_MASK) / 2.0, _count(taken & DIAMOND_MASK) / 4.0,
+            _count(taken & SIX_MASK) / 2.0)
+
+
+def _rest_features(rest: int, rest_sum: int, unseen: int) -> tuple[float, ...]:
+    """The table left to the next seat: whether one card could sweep it, how many unseen
+    cards could (a single card of the table's whole value, none of the same value lying
+    on it unless it is the only card), its sum, its size and what lies on it."""
+    if not rest:
+        return (0.0,) * 7
+    sweepable = rest_sum <= 10 and (not rest & _RANK_MASK[rest_sum] or not rest & (rest - 1))
+    threat = _count(unseen & _RANK_MASK[rest_sum]) / 4.0 if sweepable else 0.0
+    return (float(sweepable), threat, min(rest_sum, 40) / 10.0, _count(rest) / 4.0,
+            _count(rest & SEVEN_MASK) / 2.0, _count(rest & DIAMOND_MASK) / 4.0,
+            float(bool(rest & HAYA_BIT)))
+
+
+def _options(card: int, table: int) -> tuple[int, ...]:
+    v = VALUE[card]
+    same = table & _RANK_MASK[v]
+    if same:
+        return _SAME_MASKS[same]
+    smaller = table & _BELOW_MASK[v]
+    return capture_masks(v, table) if smaller & (smaller - 1) else ()
+
+
+def move_features(table: int, held: Sequence[int], unseen: int, stock: int,
+                  forced: bool) -> list[tuple[int, int, tuple[float, ...]]]:
+    """Every legal move (card id, capture mask; 0: the card is dropped) of a seat holding
+    ``held`` on ``table`` with its features: ``unseen`` is the mask of the cards that
+    seat has not seen (in the other hands or the stock), ``stock`` the undealt cards,
+    ``forced`` the ruleset's forced capture."""
+    tsum = 0
+    m = table
+    while m:
+        low = m & -m
+        tsum += VALUE[low.bit_length() - 1]
+        m ^= low
+    last_round = 1.0 if stock == 0 else 0.0
+    held_mask = 0
+    for c in held:
+        held_mask |= BIT[c]
+    out: list[tuple[int, int, tuple[float, ...]]] = []
+    drops: list[int] = []
+    for c in held:
+        opts = _options(c, table)
+        if not opts:
+            drops.append(c)
+            continue
+        v = VALUE[c]
+        for o in opts:
+            rest = table ^ o
+            n, worth, haya, sevens, diamonds, sixes = _taken_features(o | BIT[c])
+            # A sweep scores a point, except on the hand's very last play.
+            sweep = 1.0 if not rest and not (stock == 0 and len(held) == 1) else 0.0
+            out.append((c, o, (1.0, n, worth, sweep, haya, sevens, diamonds, sixes,
+                               v / 10.0, last_round, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0,
+                               *_rest_features(rest, tsum - v, unseen))))
+    if drops and not (out and forced):
+        for d in drops:
+            v = VALUE[d]
+            b = BIT[d]
+            pair = 1.0 if held_mask & _RANK_MASK[v] & ~b else 0.0
+            out.append((d, 0, (0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0,
+                               v / 10.0, float(bool(b & SEVEN_MASK)),
+                               float(bool(b & DIAMOND_MASK)), float(bool(b & HAYA_BIT)),
+                               float(bool(b & SIX_MASK)), pair,
+                               *_rest_features(table | b, tsum + v, unseen))))
+    return out
+
+
+class PolicyModel:
+    """The fitted weights and what they give: a score per move and probabilities."""
+
+    def __init__(self, weights: Sequence[float], *, accuracy: float | None = None) -> None:
+        if len(weights) != _N or not all(isinstance(w, (int, float)) and math.isfinite(w)
+                                         for w in weights):
+            raise LocalError(f"a policy model has {_N} finite weights")
+        self.weights = tuple(float(w) for w in weights)
+        #: The held-out accuracy the training script measured (for information).
+        self.accuracy = accuracy
+
+    def score(self, features: Sequence[float]) -> float:
+        return sum([w * f for w, f in zip(self.weights, features) if f])
+
+    def probabilities(self, table: int, held: Sequence[int], unseen: int, stock: int,
+                      forced: bool) -> list[tuple[int, int, float]]:
+        """Every legal move (card id, capture mask) with its probability under the model
+        (they sum to 1)."""
+        scored = [(c, o, self.score(f))
+                  for c, o, f in move_features(table, held, unseen, stock, forced)]
+        if not scored:
+            return []
+        top = max(s for _, _, s in scored)
+        exps = [math.exp(s - top) for _, _, s in scored]
+        total = sum(exps)
+        return [(c, o, e / total) for (c, o, _), e in zip(scored, exps)]
+
+    def best(self, table: int, held: Sequence[int], unseen: int, stock: int,
+             forced: bool) -> tuple[int, int]:
+        """The model's most likely move (card id, capture mask); the first on ties."""
+        w = self.weights
+        best = (held[0], 0)
+        top = -1e18
+        for c, o, f in move_features(table, held, unseen, stock, forced):
+            s = sum([a * b for a, b in zip(w, f) if b])
+            if s > top:
+                top, best = s, (c, o)
+        return best
+
+    def to_json(self) -> str:
+        return json.dumps({"features": list(FEATURES),
+                           "weights": [round(w, 5) for w in self.weights],
+                           "accuracy": self.accuracy}, indent=1) + "\n"
+
+    @classmethod
+    def from_json(cls, text: str) -> PolicyModel:
+        try:
+            data = json.loads(text)
+            features = data["features"]
+            weights = data["weights"]
+            accuracy = data.get("accuracy")
+        except (ValueError, KeyError, TypeError, AttributeError):
+            raise LocalError("the policy weights file is not a model's JSON") from None
+        if features != list(FEATURES):
+            raise LocalError("the policy weights were fitted for other features")
+        return cls(weights, accuracy=accuracy if isinstance(accuracy, float) else None)
+
+
+@lru_cache(maxsize=1)
+def load_model() -> PolicyModel:
+    """The weights shipped with the package (read once)."""
+    text = resources.files(__package__).joinpath(WEIGHTS_FILE).read_text("utf-8")
+    return PolicyModel.from_json(text)
