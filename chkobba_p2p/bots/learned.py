@@ -159,6 +159,16 @@ class PolicyModel:
         self.weights = tuple(float(w) for w in weights)
         #: The held-out accuracy the training script measured (for information).
         self.accuracy = accuracy
+        w = self.weights
+        # :meth:`best`'s caches: the score of what a capture takes, by its mask; of a
+        # table left behind (all but the unseen cards' threat), by its mask; of a drop
+        # (all but the pair and the table left), by the card.
+        self._taken_part: dict[int, float] = {}
+        self._rest_part: dict[int, tuple[float, bool]] = {}
+        self._drop_part = tuple(
+            w[10] * VALUE[d] / 10.0 + w[11] * bool(BIT[d] & SEVEN_MASK)
+            + w[12] * bool(BIT[d] & DIAMOND_MASK) + w[13] * bool(BIT[d] & HAYA_BIT)
+            + w[14] * bool(BIT[d] & SIX_MASK) for d in range(40))
 
     def score(self, features: Sequence[float]) -> float:
         return sum([w * f for w, f in zip(self.weights, features) if f])
@@ -178,15 +188,75 @@ class PolicyModel:
 
     def best(self, table: int, held: Sequence[int], unseen: int, stock: int,
              forced: bool) -> tuple[int, int]:
-        """The model's most likely move (card id, capture mask); the first on ties."""
+        """The model's most likely move (card id, capture mask); the first on ties.
+
+        The same scores as :meth:`probabilities`, summed from cached parts (what a capture
+        takes, what a table left behind holds) rather than from feature vectors: the
+        playouts call this at every ply."""
         w = self.weights
+        taken_part = self._taken_part
+        rest_part = self._rest_part
+        tsum = 0
+        m = table
+        while m:
+            low = m & -m
+            tsum += VALUE[low.bit_length() - 1]
+            m ^= low
+        last_round = w[9] if stock == 0 else 0.0
+        no_sweep = stock == 0 and len(held) == 1
         best = (held[0], 0)
         top = -1e18
-        for c, o, f in move_features(table, held, unseen, stock, forced):
-            s = sum([a * b for a, b in zip(w, f) if b])
-            if s > top:
-                top, best = s, (c, o)
+        drops: list[int] = []
+        held_mask = 0
+        for c in held:
+            held_mask |= BIT[c]
+        for c in held:
+            opts = _options(c, table)
+            if not opts:
+                drops.append(c)
+                continue
+            v = VALUE[c]
+            base = w[0] + w[8] * v / 10.0 + last_round
+            for o in opts:
+                taken = o | BIT[c]
+                t = taken_part.get(taken)
+                if t is None:
+                    n, worth, haya, sevens, diamonds, sixes = _taken_features(taken)
+                    t = taken_part[taken] = (w[1] * n + w[2] * worth + w[4] * haya
+                                             + w[5] * sevens + w[6] * diamonds + w[7] * sixes)
+                rest = table ^ o
+                if rest:
+                    s = base + t + self._rest_score(rest, tsum - v, unseen, rest_part)
+                else:
+                    s = base + t + (0.0 if no_sweep else w[3])
+                if s > top:
+                    top, best = s, (c, o)
+        if drops and not (top > -1e18 and forced):
+            for d in drops:
+                v = VALUE[d]
+                b = BIT[d]
+                s = (self._drop_part[d]
+                     + (w[15] if held_mask & _RANK_MASK[v] & ~b else 0.0)
+                     + self._rest_score(table | b, tsum + v, unseen, rest_part))
+                if s > top:
+                    top, best = s, (d, 0)
         return best
+
+    def _rest_score(self, rest: int, rest_sum: int, unseen: int,
+                    cache: dict[int, tuple[float, bool]]) -> float:
+        found = cache.get(rest)
+        if found is None:
+            sweepable, _, total, count, sevens, diamonds, haya = _rest_features(rest, rest_sum, 0)
+            w = self.weights
+            if len(cache) > 1 << 16:
+                cache.clear()
+            found = cache[rest] = (w[16] * sweepable + w[18] * total + w[19] * count
+                                   + w[20] * sevens + w[21] * diamonds + w[22] * haya,
+                                   bool(sweepable))
+        static, sweepable = found
+        if sweepable:
+            return static + self.weights[17] * _count(unseen & _RANK_MASK[rest_sum]) / 4.0
+        return static
 
     def to_json(self) -> str:
         return json.dumps({"features": list(FEATURES),

@@ -128,3 +128,20 @@ def test_the_learned_level_is_deterministic_for_a_seed_and_is_a_measurement_leve
         return bots[0].moves + bots[1].moves
 
     assert game(5) == game(5)
+
+
+def test_the_fast_best_move_agrees_with_the_probabilities():
+    """:meth:`PolicyModel.best` sums cached parts; it must pick the most likely move."""
+    model = load_model()
+    rng = random.Random(3)
+    for _ in range(300):
+        deck = list(range(40))
+        rng.shuffle(deck)
+        table = mask_of(deck[:rng.randrange(0, 6)])
+        held = deck[6:6 + rng.randrange(1, 4)]
+        unseen = mask_of(deck[10:])
+        stock = rng.choice([0, 12])
+        probs = model.probabilities(table, held, unseen, stock, False)
+        top = max(p for _, _, p in probs)
+        c, o = model.best(table, held, unseen, stock, False)
+        assert next(p for cc, oo, p in probs if (cc, oo) == (c, o)) == pytest.approx(top)
