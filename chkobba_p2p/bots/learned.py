@@ -22,7 +22,6 @@ import json
 import math
 from collections.abc import Sequence
 from functools import lru_cache
-from importlib import resources
 
 from ..errors import LocalError
 from ..game._masks import (
@@ -280,5 +279,8 @@ class PolicyModel:
 @lru_cache(maxsize=1)
 def load_model() -> PolicyModel:
     """The weights shipped with the package (read once)."""
+    # Imported here: only a bot that uses the model pays for it (start-up time).
+    from importlib import resources
+
     text = resources.files(__package__).joinpath(WEIGHTS_FILE).read_text("utf-8")
     return PolicyModel.from_json(text)
