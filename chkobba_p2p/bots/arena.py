@@ -39,8 +39,14 @@ __all__ = ["ArenaResult", "TimedBot", "arena", "play_duplicate_match", "wilson_i
            "Pairing", "LadderRating", "elo_ratings", "round_robin", "ladder_lines"]
 
 
-#: The plays of each playout the ``learned`` level's model chooses (then greedy).
-LEARNED_PLIES = 2
+#: The plays of each playout the ``learned`` level's model chooses (then greedy): none,
+#: as measured (the model predicts the expert's moves no better than the greedy rollout
+#: policy does, and costs time a world).
+LEARNED_PLIES = 0
+#: The learned level weighs its worlds with the model's scores times this: sharper than
+#: the fitted model (``benchmarks/inference_check.py``: 4 put more weight on the
+#: opponent's true cards than 1 or 2, and than the hand-written model).
+LEARNED_SHARPNESS = 4.0
 
 
 def _baseline(seed: int | None = None, *, move_ms: float | None = None) -> ExpertBot:
@@ -54,10 +60,12 @@ def _baseline(seed: int | None = None, *, move_ms: float | None = None) -> Exper
 def _learned(seed: int | None = None, *, move_ms: float | None = None) -> ExpertBot:
     """The expert with the learned model of play (issue 45) weighing its sampled worlds
     (:func:`chkobba_p2p.bots.expert.model_world_weight`) and choosing the first plies of
-    its playouts (:data:`LEARNED_PLIES`).  A measurement level until it beats the
+    its playouts (:data:`LEARNED_PLIES`), its scores sharpened by
+    :data:`LEARNED_SHARPNESS`.  A measurement level until it beats the
     expert."""
     bot = ExpertBot(seed, move_ms=DEFAULT_EXPERT_MS if move_ms is None else move_ms,
-                    model=load_model(), model_plies=LEARNED_PLIES)
+                    model=load_model().sharpened(LEARNED_SHARPNESS),
+                    model_plies=LEARNED_PLIES)
     bot.level = "learned"
     return bot
 

@@ -169,6 +169,11 @@ class PolicyModel:
             + w[12] * bool(BIT[d] & DIAMOND_MASK) + w[13] * bool(BIT[d] & HAYA_BIT)
             + w[14] * bool(BIT[d] & SIX_MASK) for d in range(40))
 
+    def sharpened(self, factor: float) -> PolicyModel:
+        """The model with every score multiplied by ``factor`` (above 1: sharper
+        probabilities, the same most likely move)."""
+        return PolicyModel([w * factor for w in self.weights], accuracy=self.accuracy)
+
     def score(self, features: Sequence[float]) -> float:
         return sum([w * f for w, f in zip(self.weights, features) if f])
 

@@ -145,3 +145,16 @@ def test_the_fast_best_move_agrees_with_the_probabilities():
         top = max(p for _, _, p in probs)
         c, o = model.best(table, held, unseen, stock, False)
         assert next(p for cc, oo, p in probs if (cc, oo) == (c, o)) == pytest.approx(top)
+
+
+def test_a_sharpened_model_keeps_its_choice_and_is_surer_of_it():
+    model = load_model()
+    sharp = model.sharpened(4.0)
+    table = mask_of(cards("7D 3C"))
+    held = [card("7S"), card("2C"), card("10H")]
+    unseen = ALL_CARDS ^ table ^ mask_of(held)
+    assert sharp.best(table, held, unseen, 20, False) == model.best(table, held, unseen, 20,
+                                                                     False)
+    top = max(p for _, _, p in model.probabilities(table, held, unseen, 20, False))
+    sharp_top = max(p for _, _, p in sharp.probabilities(table, held, unseen, 20, False))
+    assert top < sharp_top < 1
