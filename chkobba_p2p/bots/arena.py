@@ -29,6 +29,7 @@ from ..game.match import Match
 from ..game.ruleset import Ruleset
 from ..game.seating import SHAPES, Seating
 from .expert import ExpertBot, OmniscientBot
+from .learned import load_model
 from .levels import DEFAULT_EXPERT_MS, LEVELS, make_bot
 from .simple import Bot
 from .simulate import draw_first_dealer
@@ -36,6 +37,16 @@ from .simulate import draw_first_dealer
 __all__ = ["ArenaResult", "TimedBot", "arena", "play_duplicate_match", "wilson_interval",
            "MEASUREMENT_LEVELS", "ARENA_LEVELS", "arena_bot",
            "Pairing", "LadderRating", "elo_ratings", "round_robin", "ladder_lines"]
+
+
+#: The plays of each playout the ``learned`` level's model chooses (then greedy): none,
+#: as measured (the model predicts the expert's moves no better than the greedy rollout
+#: policy does, and costs time a world).
+LEARNED_PLIES = 0
+#: The learned level weighs its worlds with the model's scores times this: sharper than
+#: the fitted model (``benchmarks/inference_check.py``: 4 put more weight on the
+#: opponent's true cards than 1 or 2, and than the hand-written model).
+LEARNED_SHARPNESS = 4.0
 
 
 def _baseline(seed: int | None = None, *, move_ms: float | None = None) -> ExpertBot:
@@ -46,11 +57,25 @@ def _baseline(seed: int | None = None, *, move_ms: float | None = None) -> Exper
     return bot
 
 
+def _learned(seed: int | None = None, *, move_ms: float | None = None) -> ExpertBot:
+    """The expert with the learned model of play (issue 45) weighing its sampled worlds
+    (:func:`chkobba_p2p.bots.expert.model_world_weight`) and choosing the first plies of
+    its playouts (:data:`LEARNED_PLIES`), its scores sharpened by
+    :data:`LEARNED_SHARPNESS`.  A measurement level until it beats the
+    expert."""
+    bot = ExpertBot(seed, move_ms=DEFAULT_EXPERT_MS if move_ms is None else move_ms,
+                    model=load_model().sharpened(LEARNED_SHARPNESS),
+                    model_plies=LEARNED_PLIES)
+    bot.level = "learned"
+    return bot
+
+
 #: Levels only the arena's measurement plays (never offered to players, never in
 #: :data:`chkobba_p2p.bots.levels.LEVELS`): ``baseline``, the expert before issue 28, and
 #: ``omniscient``, the expert's search seeing every card (the ceiling the expert is
 #: measured against).
-MEASUREMENT_LEVELS = {"baseline": _baseline, "omniscient": OmniscientBot}
+MEASUREMENT_LEVELS = {"baseline": _baseline, "learned": _learned,
+                      "omniscient": OmniscientBot}
 
 #: Every level the arena seats: the players' levels, then the measurement ones.
 ARENA_LEVELS = (*LEVELS, *MEASUREMENT_LEVELS)

@@ -73,6 +73,7 @@ from ..game.hand import _OVER, Hand, Move, side_of
 from ..game.ruleset import Scoring
 from ..game.scoring import score_masks
 from ..game.seating import Seating
+from .learned import PolicyModel
 from .simple import HeuristicBot
 
 __all__ = [
@@ -94,6 +95,9 @@ __all__ = [
     "cut_margins",
     "round_plays",
     "world_weight",
+    "model_round_plays",
+    "model_world_weight",
+    "rollout_model",
     "OmniscientBot",
 ]
 
@@ -433,6 +437,77 @@ def world_weight(world: Hand, plays: Sequence[tuple[int, int, int, int, int]],
     return weight
 
 
+def model_round_plays(view: Hand) -> list[tuple[int, int, int, int, int, int]]:
+    """:func:`round_plays` for the learned model (issue 45): each play also carries the
+    mask of the cards nobody had shown yet when it was made (the cards the viewer has
+    seen, minus its own hand and minus every card played since)."""
+    me = view.viewer
+    assert me is not None
+    mine = mask_of(c for c in view.hand_of(me) if c is not None)
+    public = view._known & ~mine
+    out = []
+    for seat, card, taken, before, later in round_plays(view):  # latest first
+        out.append((seat, card, taken, before, later, ALL_CARDS ^ public))
+        public &= ~BIT[card]
+    # The cards played since a play were all unseen then: undo the latest ones first.
+    return out
+
+
+def model_world_weight(world: Hand, plays: Sequence[tuple[int, int, int, int, int, int]],
+                       model: PolicyModel, uniform: float = INFERENCE_UNIFORM) -> float:
+    """:func:`world_weight` with the learned model as the opponents' model: the product,
+    over the other seats' plays of the round, of the model's probability of the play
+    (mixed with a share of uniform choice), the seat holding in ``world`` what it then
+    held."""
+    forced = world.ruleset.forced_capture
+    stock = world.stock
+    weight = 1.0
+    for seat, card, taken, before, later, unseen in plays:
+        held: list[int] = [card, *bits(later), *cast(tuple[Card, ...], world.hands[seat])]
+        own = 0
+        for c in held:
+            own |= BIT[c]
+        probs = model.probabilities(before, held, unseen & ~own, stock, forced)
+        if len(probs) <= 1:
+            continue
+        mine = 0.0
+        for c, o, p in probs:
+            if c == card and o == taken:
+                mine = p
+                break
+        weight *= (1.0 - uniform) * mine + uniform / len(probs)
+    return weight
+
+
+def _gone(hand: Hand) -> int:
+    """The cards every seat has seen leave play or lie on the table."""
+    gone = hand._tm
+    pm = hand._pm
+    while pm:
+        gone |= pm & ALL_CARDS
+        pm >>= 40
+    return gone
+
+
+def rollout_model(hand: Hand, model: PolicyModel, plies: int) -> Hand:
+    """Play a sampled world out: the learned model's most likely move for each seat in the
+    first ``plies`` plays, then the greedy policy (the model is slower to evaluate)."""
+    advance = Hand._play_trusted
+    forced = hand.ruleset.forced_capture
+    while plies > 0 and hand._stage != _OVER:
+        seat = hand.turn
+        held = cast(tuple[Card, ...], hand.hands[seat])
+        if len(held) == 1:
+            i, _, o = _greedy_move(hand, held)
+        else:
+            unseen = ALL_CARDS ^ (_gone(hand) | mask_of(held))
+            c, o = model.best(hand._tm, held, unseen, hand.stock, forced)
+            i = held.index(c)
+        hand = advance(hand, seat, i, held[i], o)
+        plies -= 1
+    return rollout(hand)
+
+
 # --------------------------------------------------------------------------- exact endgame
 
 
@@ -573,7 +648,8 @@ class ExpertBot:
                  samples: int | None = None,
                  clock: Callable[[], float] = time.perf_counter,
                  inference: bool = True, playout: str = "greedy",
-                 match_aware: bool = True, exact_reach: bool = True) -> None:
+                 match_aware: bool = True, exact_reach: bool = True,
+                 model: PolicyModel | None = None, model_plies: int = 0) -> None:
         if move_ms is None and samples is None:
             raise LocalError("the expert needs a time budget (move_ms) or a sample count")
         self._rng = random.Random(seed)
@@ -598,6 +674,15 @@ class ExpertBot:
         #: the expert before issue 28).
         self.playout = playout
         self._rollout = _PLAYOUTS[playout]
+        #: The learned model of play (issue 45), if any: it replaces the rollout
+        #: policy's softmax as the opponents' model in the inference, and chooses the
+        #: first ``model_plies`` plays of every playout.
+        self.model = model
+        self.model_plies = model_plies if model is not None else 0
+        if self.model_plies:
+            plies = self.model_plies
+            assert model is not None
+            self._rollout = lambda h: rollout_model(h, model, plies)
         self._fallback = HeuristicBot(seed)
         #: Sampled worlds used for the last decision (0: decided without sampling).
         self.last_samples = 0
@@ -684,7 +769,10 @@ class ExpertBot:
         else:
             deadline = start + _BUDGET_SHARE * self.move_ms / 1e3
             hard_stop = start + _HARD_SHARE * self.move_ms / 1e3
-        plays = round_plays(view) if self.inference else []
+        model = self.model
+        plays: Sequence[tuple[int, ...]] = []
+        if self.inference:
+            plays = model_round_plays(view) if model is not None else round_plays(view)
         play_out = self._rollout
         objective = self._objective(side)
         exact = self.exact_reach and _exact_reach(view)
@@ -712,7 +800,12 @@ class ExpertBot:
                             break
                 if len(margins) < len(options):
                     break  # every move must be judged on the same worlds
-                w = world_weight(world, plays) if plays else 1.0
+                if not plays:
+                    w = 1.0
+                elif model is not None:
+                    w = model_world_weight(world, plays, model)  # type: ignore[arg-type]
+                else:
+                    w = world_weight(world, plays)  # type: ignore[arg-type]
                 for i, m in enumerate(margins):
                     totals[i] += w * m
                 n += 1

@@ -56,3 +56,16 @@ def test_every_package_folder_is_installed_under_its_name():
             rel = init.parent.relative_to(folder).parts
             on_disk.add(".".join((name, *rel)))
     assert sorted(config["packages"]) == sorted(on_disk)
+
+
+def test_every_data_file_of_the_package_is_declared_package_data():
+    """A file beside the modules that is not Python (the learned model's weights, the
+    typing marker) reaches a wheel only if pyproject names it: an editable install finds
+    it either way, an installed one would fail to load it."""
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
+    declared = set(config["package-data"]["chkobba_p2p"])
+    folder = ROOT / "chkobba_p2p"
+    on_disk = {p.relative_to(folder).as_posix() for p in folder.rglob("*")
+               if p.is_file() and p.suffix not in (".py", ".pyc") and "__pycache__" not in p.parts}
+    assert on_disk == declared
+    assert "bots/policy_weights.json" in declared
