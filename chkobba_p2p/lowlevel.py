@@ -17,7 +17,11 @@ socket (``examples/socket_bot.py``), an audit tool, build on these:
   joiner's link), ``SpectatorCore`` (a spectator's), ``SeatCore`` and its effects, the
   handshakes, one class per link message and ``parse_link_message``; ``read_frame``,
   what a connection carries as the cores take it (a link message, a ``Signed`` entry,
-  an ``Unknown`` type, a ``Malformed`` message).
+  an ``Unknown`` type, a ``Malformed`` message);
+* the link's state tables (``HOST``, ``JOINER``, ``SPECTATOR``: a :class:`Machine` each,
+  PROTOCOL.md 5.1), ``next_state`` for a message received and ``may_send`` for one to
+  send; ``LinkStateError`` (the remote side sent what its state forbids, with the wire
+  code) and ``LocalStateError`` (our own code tried to send what its state forbids).
 
 The rules model (:mod:`chkobba_p2p.game`) and the bots (:mod:`chkobba_p2p.bots`) are
 public sub-packages of their own; the face for playing at a table is :mod:`chkobba_p2p`.
@@ -101,6 +105,16 @@ from .link.seat import (
     SendBacklog,
 )
 from .link.spectator import LogEntry, SpectatorCore
+from .link.states import (
+    HOST,
+    JOINER,
+    SPECTATOR,
+    LinkStateError,
+    LocalStateError,
+    Machine,
+    may_send,
+    next_state,
+)
 from .transcript.bodies import (
     AbortBody,
     Action,
@@ -233,7 +247,8 @@ __all__ = [
     "error_message", "CAPABILITIES", "LINK_CAPABILITIES", "SPOKEN", "SeatCore", "Send",
     "SendBacklog", "Close", "Emit", "Decide", "AskReady", "CancelAsk", "Finished", "RunJob",
     "Effect", "HostTable", "Started", "SeatsMoved", "SeatLink", "Committed", "SpectatorCore",
-    "LogEntry",
+    "LogEntry", "Machine", "HOST", "JOINER", "SPECTATOR", "next_state", "may_send",
+    "LinkStateError", "LocalStateError",
     "ReadyBody", "TurnBody", "PlayAction", "CutAction", "Action", "action_type", "DoneBody",
     "AbortBody", "ClockDisputeBody", "DealItem", "parse_item",
 ]
