@@ -183,10 +183,14 @@ class TurnBody:
         return body
 
     @classmethod
-    def from_wire(cls, fields: dict[str, Any], seat: int, body: bytes) -> TurnBody:
+    def from_wire(cls, fields: dict[str, Any], seat: int, body: bytes,
+                  ride: bool = False) -> TurnBody:
+        """``ride``: shares-ride/v1 is in effect at this table.  Without it ``p`` is an
+        unknown field, neither read nor checked (a peer of before it cannot check it
+        either: one verdict at a mixed table)."""
         items = fields.get("d", [])
         action = fields.get("a")
-        after = fields.get("p")
+        after = fields.get("p") if ride else None
         if not isinstance(items, list) or (action is not None
                                            and not isinstance(action, dict)) \
                 or (after is not None and not isinstance(after, list)):

@@ -15,6 +15,7 @@ __all__ = [
     "CAP_SHUFFLE_PROOFS",
     "CAP_PROOF_APART",
     "CAP_SHARES_RIDE",
+    "RIDE_FIELDS",
     "TABLE_CAPABILITIES",
     "BINDING_CAPABILITIES",
     "IMPLEMENTED_CAPABILITIES",
@@ -43,6 +44,9 @@ CAP_EARLY_DEAL = "early-deal/v1"
 #: seated peer announced it in its ``hello``; binding: in effect only when every seat's
 #: ``ready`` lists it too (:func:`effective_caps`).
 CAP_SHARES_RIDE = "shares-ride/v1"
+# The turn's field shares-ride/v1 adds: at a table where it is not in effect, an unknown
+# field, counted in the unknown fields' budget as a peer of before it counts it.
+RIDE_FIELDS = frozenset({"p"})
 #: The table capabilities of a genesis by default (without shuffle proofs).  The link
 #: capabilities (the ready check, rematch, its offer), which the genesis never lists, are below.
 TABLE_CAPABILITIES = ("deal/v1", "resume/v1", CAP_EARLY_DEAL, CAP_SHARES_RIDE)

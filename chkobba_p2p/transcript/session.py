@@ -53,7 +53,7 @@ from .bodies import (
     ReadyBody,
     TurnBody,
 )
-from .caps import IMPLEMENTED_CAPABILITIES, effective_caps
+from .caps import IMPLEMENTED_CAPABILITIES, RIDE_FIELDS, effective_caps
 from .clocks import clock_reading, dispute_contradicts, flag_holds
 from .driver import Decision, GameDriver
 from .events import Aborted, MatchDone, SessionEvent, Standing, TableReady
@@ -334,14 +334,22 @@ class Session:
             if kind != "turn":
                 raise GameFault(ErrorCode.PROTOCOL_VIOLATION, f"expected turn, got {kind}",
                                 seat, entry.body)
-            turn = TurnBody.from_wire(f, seat, entry.body)
+            ride = self.game.shares_ride
+            if not ride and "p" in f:
+                # Without shares-ride/v1 in effect ``p`` is an unknown field: ignored, but
+                # counted in the unknown fields' budget, as a peer of before it counts it.
+                # Otherwise a peer could send a ``p`` the new peers pass on and the old
+                # ones refuse, and an old joiner blames the host that relayed it.
+                try:
+                    wire.check_entry_size(entry, wire.decode(entry.body),
+                                          also_unknown=RIDE_FIELDS)
+                except wire.ProtocolError as exc:
+                    raise GameFault(exc.error_code, str(exc), seat, entry.body) from None
+            turn = TurnBody.from_wire(f, seat, entry.body, ride)
             self.game.entry_body = entry.body
             try:
                 progress = self.game.apply(seat, turn.items, turn.action)
-                if turn.after is not None and self.game.shares_ride:
-                    # (Without shares-ride/v1 in effect ``p`` is an unknown field, and
-                    # ignored as a peer of before it reads it: one verdict at every
-                    # table, mixed or not.)
+                if turn.after is not None:
                     if seat == self.seat:
                         # Replaying our own log (a resume): what our deal made again
                         # while applying the action is what this entry carried.

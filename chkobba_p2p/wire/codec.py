@@ -599,10 +599,13 @@ def _unknown_size(m: object, known: frozenset[str]) -> int:
     return sum(len(encode(k)) + len(encode(v)) for k, v in m.items() if k not in known)
 
 
-def check_entry_size(entry: Entry, msg: dict[str, Any]) -> None:
+def check_entry_size(entry: Entry, msg: dict[str, Any],
+                     also_unknown: frozenset[str] = frozenset()) -> None:
     """ENTRY_TOO_LARGE unless the entry's frame body is within its kind's limit
     (:func:`entry_limit`) and its unknown fields take at most :data:`MAX_UNKNOWN` bytes
-    (PROTOCOL.md section 2.1).  ``msg``: the decoded ``sig`` message."""
+    (PROTOCOL.md section 2.1).  ``msg``: the decoded ``sig`` message.  ``also_unknown``:
+    fields of the entry's kind that count as unknown here, as a capability's field does at
+    a table where that capability is not in effect (a peer of before it counts them so)."""
     kind = entry.kind
     if len(entry.body) > entry_limit(kind):
         raise ProtocolError(ErrorCode.ENTRY_TOO_LARGE, f"a {kind[:32]!r} entry of "
@@ -611,7 +614,7 @@ def check_entry_size(entry: Entry, msg: dict[str, Any]) -> None:
     known = _KIND_FIELDS.get(kind)
     unknown = _unknown_size(msg, _SIG_FIELDS)
     if known is not None:  # an unknown kind is refused by the game anyway
-        unknown += _unknown_size(f, _COMMON_FIELDS | known)
+        unknown += _unknown_size(f, (_COMMON_FIELDS | known) - also_unknown)
     a = f.get("a") if kind == "turn" else None
     t = a.get("t") if isinstance(a, dict) else None
     if isinstance(t, str) and t in _ACTION_FIELDS:  # an action type is a str (a list is

@@ -227,9 +227,22 @@ def test_without_the_capability_p_is_an_unknown_field_and_ignored():
             t.deliver(e, s.own_seat)
             continue
         forged_turns += 1
-        forged = _resign(t, s.own_seat, e, {**_body(e), "p": [{"t": "deal/shares"}]})
+        # Any value, of any type, within the unknown fields' budget: not read at all (a
+        # peer of before the field has no rule about its type either).
+        for junk in ([{"t": "deal/shares"}], 7, "x", {}, b"\0" * 100):
+            forged = _resign(t, s.own_seat, e, {**_body(e), "p": junk})
+            before = Table.clone(t, other)
+            before.receive(wire.open_entry(forged.body))  # no fault
+        # Past that budget, refused as a peer of before refuses it (ENTRY_TOO_LARGE at
+        # its codec), and blamed on its signer: never passed on for an older joiner to
+        # blame the host that relayed it.
+        forged = _resign(t, s.own_seat, e, {**_body(e), "p": b"\0" * (wire.MAX_UNKNOWN + 1)})
         before = Table.clone(t, other)
-        before.receive(wire.open_entry(forged.body))  # no fault: not read at all
+        with pytest.raises(GameFault) as caught:
+            before.receive(wire.open_entry(forged.body))
+        assert caught.value.blamed_seat == s.own_seat
+        assert caught.value.error_code == ErrorCode.ENTRY_TOO_LARGE
+        assert caught.value.evidence == forged.body
         t.deliver(e, s.own_seat)
     assert forged_turns > 20
     assert all(s.bodies == t.sessions[0].bodies for s in t.sessions)
@@ -256,7 +269,11 @@ def test_turn_body_p_on_the_wire():
         {"d": [], "a": {"t": "cut", "keep": True}}
     assert TurnBody([], None, []).to_wire() == {"d": []}
     assert TurnBody([], None, [{"t": "x"}]).to_wire() == {"d": [], "p": [{"t": "x"}]}
-    assert TurnBody.from_wire({"d": []}, 0, b"").after is None
+    assert TurnBody.from_wire({"d": []}, 0, b"", ride=True).after is None
+    assert TurnBody.from_wire({"d": [], "p": [{"t": "x"}]}, 0, b"", ride=True).after == \
+        [{"t": "x"}]
+    # Without the capability in effect ``p`` is not read, whatever its type.
+    assert TurnBody.from_wire({"d": [], "p": 7}, 0, b"").after is None
 
 
 # ------------------------------------------------------------------ real peers in memory
