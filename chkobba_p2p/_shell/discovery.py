@@ -66,8 +66,13 @@ _MAX_ENDPOINTS = 16
 #: When the own query is sent, in seconds from the start of a browse (a lost packet is
 #: asked again).
 _QUERY_AT = (0.0, 1.0, 3.0)
-#: Answer packets read in one browse, and records read from one source.
+#: Packets read in one browse, packets read from one source, and records read from one
+#: source.  Packets are counted per source before they are parsed, so that one sender of
+#: junk (it can read our port and query id off the multicast query) stops being read
+#: after a few dozen and cannot use up the browse's budget; past that budget, only the
+#: addresses of remembered endpoints are still read.
 _MAX_PACKETS = 4096
+_MAX_PACKETS_PER_SOURCE = 32
 _MAX_RECORDS_PER_SOURCE = 512
 #: The source of a table heard through ``zeroconf``'s browser only (its packet unseen).
 UNSEEN = "unseen"
@@ -441,6 +446,9 @@ class SourceListener:
     def __init__(self, query_id: int, answered: AnsweredEndpoints | None = None) -> None:
         self.query_id = query_id
         self.packets = 0
+        #: Packets read by source address (at most ``_MAX_PACKETS`` sources, plus the
+        #: remembered ones).
+        self._read: dict[str, int] = {}
         self._sources: dict[str, _SourceRecords] = {}
         #: Read beyond ``_MAX_SOURCES``: the addresses of remembered endpoints, so that a
         #: flood of forged sources heard first cannot keep the table that answered
@@ -452,10 +460,13 @@ class SourceListener:
         answer to our query; anything else, or garbage, is dropped without a word."""
         from zeroconf import DNSIncoming  # type: ignore[attr-defined, unused-ignore]
 
-        if self.packets >= _MAX_PACKETS:
-            return
-        self.packets += 1
         address = _bare(str(source[0]))
+        read = self._read.get(address, 0)
+        if read >= _MAX_PACKETS_PER_SOURCE or (
+                self.packets >= _MAX_PACKETS and address not in self._remembered):
+            return
+        self._read[address] = read + 1
+        self.packets += 1
         scope = int(source[3]) if len(source) > 3 and source[3] else None
         try:
             packet = DNSIncoming(data, (address, int(source[1])), scope)

@@ -126,6 +126,30 @@ def test_a_flood_of_sources_lists_the_table_whose_key_answered_here_before(tmp_p
     assert honest_table(tables).all_endpoints[0] == HONEST
 
 
+def test_junk_from_one_source_does_not_use_up_the_browse(tmp_path):
+    """A neighbour who read our port and query id off the multicast query sends thousands
+    of packets (wrong query id, or garbage): it stops being read after a few dozen, so an
+    honest answer heard after them is still taken, and a remembered endpoint is read even
+    once the browse's budget is spent by many senders."""
+    answered = AnsweredEndpoints(tmp_path / "lan_answered")
+    answered.remember(FP, *HONEST)
+    junks = (lambda i: answer(QID + 1, f"x{i}", "aaaa-bbbb-cccc-dddd", 1, ["192.0.2.9"])[0],
+             lambda i: bytes(12))
+    for junk in junks:
+        listener = SourceListener(QID)
+        for i in range(5000):
+            listener.feed(junk(i), ("192.0.2.66", 5353))
+        assert listener.packets < 100  # read, parsed: a few dozen of the 5,000
+        hear(listener, "192.0.2.7", "sami", "1111-2222-3333-4444", 7777, ["192.0.2.7"])
+        assert [t.name for t in merge_tables(listener.heard())] == ["sami"]
+    # Junk from 5,000 sources spends the browse's budget: the remembered one is still read.
+    listener = SourceListener(QID, answered)
+    for i in range(5000):
+        listener.feed(bytes(12), (f"10.{i // 250}.{i % 250}.1", 5353))
+    hear(listener, HONEST[0], "amel", FP, HONEST[1], [HONEST[0]])
+    assert honest_table(merge_tables(listener.heard(), answered)).all_endpoints[0] == HONEST
+
+
 def test_a_remembered_key_at_another_endpoint_gets_no_place(tmp_path):
     answered = AnsweredEndpoints(tmp_path / "lan_answered")
     answered.remember(FP, *HONEST)
