@@ -348,7 +348,8 @@ async def test_a_spectator_after_5000_entries_gets_every_entry(tmp_path):
             admitted = await watcher.receive()
             assert admitted["t"] == "watching"
             have = admitted["have"]
-            assert have == host.session.length >= 5000
+            # (The host's own bot may have signed its next turn since: the chain only grows.)
+            assert 5000 <= have <= host.session.length
             bodies, watcher.frames = watcher.frames, []  # what it read past `watching`
             while len(got) < have:
                 for body in bodies:
