@@ -11,7 +11,12 @@ up in what ``chkobba join`` (no address) lists and tries:
     honest table is listed, and at which place its address is tried;
 (c) 300 forged sources (a flood of source addresses, one table each), heard first:
     whether the honest table is listed, and whether it is once its endpoint is
-    remembered as having answered before (``AnsweredEndpoints``).
+    remembered as having answered before (``AnsweredEndpoints``);
+(d) a crafted flood within every cap: as many sources as the browse's 4096 packets
+    allow, each saying all a source may (512 records, about 160 valid tables): the CPU
+    time of one check (what a browse computes each time it looks at what it heard,
+    ``SourceListener.heard`` then ``merge_tables``; a library caller with ``until=``
+    pays it up to 10 times a second), the first and the next with nothing new heard.
 
 With the library that keys its limits on the packets' sources (``merge_tables``), every
 announcement is a real mDNS answer packet (zeroconf's ``DNSOutgoing``, tests/support/mdns.py)
@@ -114,6 +119,26 @@ def main() -> None:
         tables = listed([*flood, honest()], remembered)
     print(f"c_honest_listed_remembered: {is_listed(tables)} (1: yes)")
     print(f"c_honest_address_place_remembered: {place(tables)} place (1: tried first)")
+
+    # (d) a crafted flood within every cap: the CPU time of one check
+    from support.mdns import crowded
+
+    listener = discovery.SourceListener(4242)
+    source = 0
+    while listener.packets < 4096:
+        address = f"10.5.{source // 250}.{source % 250 + 1}"
+        for packet in crowded(4242, source, address=address):
+            listener.feed(packet, (address, 5353))
+        source += 1
+    spent_checks = []
+    for _ in range(2):
+        start = time.process_time()
+        tables = discovery.merge_tables(listener.heard())
+        spent_checks.append(time.process_time() - start)
+    print(f"d_flood_sources: {source} sources")
+    print(f"d_heard_check_cpu: {spent_checks[0] * 1000:.1f} ms")
+    print(f"d_heard_check_again_cpu: {spent_checks[1] * 1000:.1f} ms")
+    print(f"d_tables_listed: {len(tables)} tables")
 
 
 if __name__ == "__main__":

@@ -13,7 +13,7 @@ import random
 
 import pytest
 import trio
-from support.mdns import answer
+from support.mdns import answer, crowded
 from test_discovery import LO, _loopback_multicast, closed_port
 
 from chkobba_p2p import AnsweredEndpoints
@@ -148,6 +148,50 @@ def test_junk_from_one_source_does_not_use_up_the_browse(tmp_path):
         listener.feed(bytes(12), (f"10.{i // 250}.{i % 250}.1", 5353))
     hear(listener, HONEST[0], "amel", FP, HONEST[1], [HONEST[0]])
     assert honest_table(merge_tables(listener.heard(), answered)).all_endpoints[0] == HONEST
+
+
+def test_the_work_of_a_check_is_bounded_by_the_sources_that_said_something_new():
+    """A crafted flood within every cap (each source saying its 512 records, about 160
+    valid tables): a check builds no more than the 8 tables a source may have listed,
+    and a source that said nothing new since the last check is not built again.  Before,
+    every check built every table of every source (186 such sources: 1.5 s of CPU)."""
+    listener = SourceListener(QID)
+    sources = [f"10.5.0.{i}" for i in range(1, 41)]
+    for i, source in enumerate(sources):
+        for packet in crowded(QID, i, address=source):
+            listener.feed(packet, (source, 5353))
+    assert listener.built == 0  # reading packets builds nothing
+    heard = listener.heard()
+    assert listener.built == len(heard) == 8 * len(sources)
+    assert len(merge_tables(heard)) == 64  # the list is full: nothing more was needed
+    for _ in range(3):  # nothing new heard: nothing built again
+        assert listener.heard() == heard
+    assert listener.built == 8 * len(sources)
+    # One source says something new: only its first tables are built again.
+    quiet = "10.5.1.1"
+    for packet in crowded(QID, 99, address=quiet, records=100):
+        listener.feed(packet, (quiet, 5353))
+    listener.heard()
+    assert listener.built == 8 * len(sources) + 8
+    hear(listener, quiet, "late", FP, HONEST[1], [quiet])
+    assert [h.ad.name for h in listener.heard() if h.source == quiet] == [
+        f"t{i}" for i in range(8)]  # heard after its eighth: not listed, not built
+    assert listener.built == 8 * len(sources) + 16
+
+
+def test_past_its_first_tables_a_source_is_read_for_a_remembered_endpoint(tmp_path):
+    """The first tables of a source are all that is built, except an announcement at an
+    endpoint that answered before: a flood sent from the honest host's own address
+    (forged) ahead of its answer does not keep it from being listed."""
+    answered = AnsweredEndpoints(tmp_path / "lan_answered")
+    answered.remember(FP, *HONEST)
+    listener = SourceListener(QID, answered)
+    for packet in crowded(QID, 1, address="10.5.0.1", records=100):
+        listener.feed(packet, (HONEST[0], 5353))
+    hear(listener, HONEST[0], "amel", FP, HONEST[1], [HONEST[0]])
+    tables = merge_tables(listener.heard(), answered)
+    assert honest_table(tables).all_endpoints[0] == HONEST
+    assert len(tables) == 8 + 1 and listener.built == 8 + 1
 
 
 def test_a_remembered_key_at_another_endpoint_gets_no_place(tmp_path):

@@ -52,3 +52,39 @@ def answer(query_id: int, name: str, fingerprint: str, port: int,
         kind = _TYPE_AAAA if ip.version == 6 else _TYPE_A
         out.add_additional_answer(DNSAddress(server, kind, unique, 120, ip.packed))
     return list(out.packets())
+
+
+def crowded(query_id: int, tag: int, *, per_packet: int = 8, records: int = 512,
+            address: str = "10.5.0.1") -> list[bytes]:
+    """The packets of one source that says as much as a source may (``records`` records,
+    the per-source cap): table after table (PTR, SRV, TXT), ``per_packet`` to a packet,
+    all on one host name whose address each packet repeats.  Every table is valid and
+    has its own key, so each is a whole announcement for the reader to build: what a
+    crafted flood within every cap looks like (issue 42, ``heard()``'s cost)."""
+    server = f"crowd-{tag}.local."
+    unique = _CLASS_IN | _CLASS_UNIQUE
+    packets: list[bytes] = []
+    left, table = records, 0
+    while left > 0:
+        out = DNSOutgoing(_FLAGS_QR_RESPONSE | _FLAGS_AA, multicast=False, id_=query_id)
+        out.add_additional_answer(DNSAddress(server, _TYPE_A, unique, 120,
+                                             ipaddress.ip_address(address).packed))
+        left -= 1
+        for _ in range(per_packet):
+            if left < 3:
+                break
+            fp = f"{tag % 65536:04x}-{table:04x}-cccc-cccc"
+            instance = f"t{table} ({fp}).{SERVICE_TYPE}"
+            out.add_answer_at_time(
+                DNSPointer(SERVICE_TYPE, _TYPE_PTR, _CLASS_IN, 4500, instance), 0)
+            out.add_additional_answer(
+                DNSService(instance, _TYPE_SRV, unique, 120, 0, 0, 7000, server))
+            out.add_additional_answer(DNSText(instance, _TYPE_TXT, unique, 4500, txt(
+                v="1", name=f"t{table}", players="2", free="1", rules="tunis",
+                spectators="0", fp=fp)))
+            left -= 3
+            table += 1
+        if left < 4:
+            left = 0
+        packets.extend(out.packets())
+    return packets
