@@ -22,6 +22,7 @@ from pathlib import Path
 
 from chkobba_p2p import (
     MAX_NAME,
+    AnsweredEndpoints,
     HostConfig,
     Identity,
     JoinConfig,
@@ -324,7 +325,11 @@ def cmd_join(args: argparse.Namespace) -> int:
                         log_path=log_path,
                         timeouts=Timeouts(reconnect=args.reconnect_timeout,
                                           turn=args.turn_timeout),
-                        host_fingerprint=pinned)
+                        host_fingerprint=pinned,
+                        # The endpoint where the pinned key proves itself is kept at
+                        # once (a join cut short by Ctrl-C too): a later LAN list keeps
+                        # that table's place whatever a neighbour floods it with.
+                        answered=AnsweredEndpoints())
     from chkobba_p2p import over_tor
 
     from .tor_options import join_tor_transport
@@ -347,8 +352,6 @@ def cmd_join(args: argparse.Namespace) -> int:
             if tor is not None:
                 ui.tor_wait = tor.tor.bootstrap_timeout
 
-            from .reach import remember_answered
-
             tries = [config] if rematch else [config] + [
                 dataclasses.replace(config, address=where, host_fingerprint=pin,
                                     state_path=saved_game_path(identity.fingerprint, where))
@@ -365,7 +368,6 @@ def cmd_join(args: argparse.Namespace) -> int:
                             attempt.transport = tor
                             attempt.timeouts = over_tor(attempt.timeouts)
                         outcome = await join_match(attempt, controller)
-                        remember_answered(attempt.address, attempt.host_fingerprint, outcome)
                         if i + 1 < len(tries) and outcome.error_code in (
                                 OutcomeError.HOST_KEY_MISMATCH, OutcomeError.CONNECT_FAILED):
                             continue  # another machine there (or nobody): the next address

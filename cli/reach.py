@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 import functools
-import ipaddress
 import os
 import socket
 import sys
@@ -20,8 +19,6 @@ import trio
 from chkobba_p2p import (
     Address,
     AnsweredEndpoints,
-    Outcome,
-    OutcomeError,
     PortMapOptions,
     PortMapped,
     PortMapUnavailable,
@@ -44,7 +41,6 @@ __all__ = [
     "announce_interfaces",
     "port_mapping_options",
     "discover",
-    "remember_answered",
     "table_lines",
     "address_error",
     "saved_game_elsewhere",
@@ -169,25 +165,6 @@ def discover(seconds: float, interfaces: list[str] | None) -> list[str]:
     for other in codes[1:]:
         print(f"  then, if the key there is another: {safe_text(other, 120)}", flush=True)
     return codes
-
-
-#: Outcomes that say nothing of the host's key: nobody answered, or the key was not
-#: the one pinned, or the connection ended before the key was checked.
-_KEY_UNSEEN = (OutcomeError.CONNECT_FAILED, OutcomeError.HOST_KEY_MISMATCH,
-               OutcomeError.CONNECTION_CLOSED, OutcomeError.HANDSHAKE_FAILED)
-
-
-def remember_answered(address: str, pinned: str | None, outcome: Outcome) -> None:
-    """After a join pinned to a key: if that key answered at ``address`` (``HOST:PORT``),
-    remember the endpoint, so that a later LAN browse keeps its table listed."""
-    if pinned is None or outcome.error_code in _KEY_UNSEEN:
-        return
-    try:
-        host, port = parse_address(address)
-        ipaddress.ip_address(host.partition("%")[0])
-        AnsweredEndpoints().remember(pinned, host, port)
-    except ValueError:  # not an IP address (a name, an onion): not a LAN endpoint
-        return
 
 
 def address_error(text: str) -> str | None:

@@ -13,6 +13,7 @@ from pathlib import Path
 from ..address import DEFAULT_PORT, Address, parse_fingerprint
 from ..game.ruleset import Ruleset
 from ..wire.codec import Identity
+from .discovery import AnsweredEndpoints
 from .portmap import PortMapOptions
 from .transport import TcpTransport, Transport
 
@@ -112,6 +113,12 @@ class JoinConfig:
     transport: Transport = field(default_factory=TcpTransport)
     #: See :attr:`HostConfig.proof_thread`.
     proof_thread: bool = True
+    #: Where to remember the endpoint once the pinned key (:attr:`host_fingerprint`)
+    #: proved itself there: its welcome, signed over this connection's own nonce.  At
+    #: once, not when the join returns, so a join ended by Ctrl-C in the lobby still
+    #: keeps the table's place in a later LAN list (PROTOCOL.md section 15).  Only an IP
+    #: address is remembered (not a name, not an onion); None: nothing is.
+    answered: AnsweredEndpoints | None = None
 
 
 def split_join_code(text: str) -> tuple[str, str | None]:

@@ -15,6 +15,7 @@ connections come through its :class:`~chkobba_p2p._shell.accept.Door`.  Connecti
 from __future__ import annotations
 
 import contextlib
+import ipaddress
 import logging
 import math
 from pathlib import Path
@@ -378,6 +379,9 @@ class ClientPeer(PeerShell):
         self.proof_thread = config.proof_thread
         self._last_link: Link | None = None  # kept after a drop, for a leave on Ctrl-C
         self._stream: trio.abc.Stream | None = None  # the last connection's
+        #: Where the pinned key's endpoint is remembered once it proved itself (None:
+        #: nowhere, or done).
+        self._answered = config.answered
         self.saved: SavedGame | None = None
         self._try_resume()
 
@@ -551,6 +555,7 @@ class ClientPeer(PeerShell):
                 nursery.cancel_scope.cancel()
                 return step.over
             self._last_link = link
+            self._remember_answered()
             self.apply()
             nursery.start_soon(pinger, link)
             if self.session is None:
@@ -565,6 +570,19 @@ class ClientPeer(PeerShell):
                 link.finish()
                 nursery.cancel_scope.cancel()
         return False
+
+    def _remember_answered(self) -> None:
+        """The handshake is over: the host's welcome proved the pinned key here (signed
+        over our own nonce; a greeting or a refusal alone proves nothing, anyone can
+        replay the one and write the other).  Remembered now, once a run, so that a
+        join cut short (Ctrl-C in the lobby) still counts."""
+        answered, self._answered = self._answered, None
+        if answered is None or self.pinned is None or self.core.host_key is None \
+                or wire.fingerprint(self.core.host_key) != self.pinned:
+            return
+        with contextlib.suppress(ValueError):  # a name or an onion: not a LAN endpoint
+            ipaddress.ip_address(self.host.partition("%")[0])
+            answered.remember(self.pinned, self.host, self.port)
 
     async def _await_table(self) -> None:
         """An honest host sends its lobby right after its welcome (PROTOCOL.md 5)."""
