@@ -11,6 +11,8 @@ and a join code is one too: an address with the host key's fingerprint after ``#
     str(Address("::1", 7777))        # '[::1]:7777'
     Address.parse("203.0.113.7:7777#2935-c4f7-816c-a26c").fingerprint
                                      # '2935-c4f7-816c-a26c': only that host key will do
+    Address.parse("203.0.113.7:7777#2935-c4f7-816c-a26c+k7m2-x4qa-b3cd-e5fg").secret
+                                     # 'k7m2-x4qa-b3cd-e5fg': the table's seat secret
 """
 
 from __future__ import annotations
@@ -18,17 +20,21 @@ from __future__ import annotations
 import errno
 import ipaddress
 import re
+import secrets
 from dataclasses import dataclass
 
 from .errors import LocalError
 
 __all__ = ["DEFAULT_PORT", "Address", "AddressError", "parse_port", "parse_fingerprint",
-           "listen_error"]
+           "parse_secret", "new_secret", "listen_error"]
 
 #: The host's TCP port when an address names none (PROTOCOL.md section 2).
 DEFAULT_PORT = 7777
 _MAX_HOST = 253  # the longest DNS name
 _FINGERPRINT = re.compile(r"^[0-9a-f]{16}$")
+#: A table's seat secret: 16 characters of RFC 4648's base32 alphabet (80 bits), read
+#: out in four groups (no 0, 1, 8 or 9 to mistake for a letter).
+_SECRET = re.compile(r"^[a-z2-7]{16}$")
 _HOSTNAME = re.compile(r"^[A-Za-z0-9_](?:[A-Za-z0-9_.-]*[A-Za-z0-9_.])?$")
 
 
@@ -63,6 +69,24 @@ def parse_fingerprint(text: str) -> str:
     return "-".join(digits[i:i + 4] for i in range(0, 16, 4))
 
 
+def parse_secret(text: str) -> str:
+    """A table's seat secret as people read it out (PROTOCOL.md 5.5): 16 letters and
+    digits 2 to 7, in any case, with or without the dashes (or spaces); returned in the
+    printed form (``k7m2-x4qa-b3cd-e5fg``).  :class:`AddressError` with a sentence
+    otherwise."""
+    digits = "".join(ch for ch in str(text).lower() if ch not in "- ")
+    if not _SECRET.match(digits):
+        raise AddressError(f"not a table secret: {text!r} (16 letters and digits 2 to 7, "
+                           "e.g. k7m2-x4qa-b3cd-e5fg)")
+    return "-".join(digits[i:i + 4] for i in range(0, 16, 4))
+
+
+def new_secret() -> str:
+    """A fresh random seat secret, in its printed form."""
+    alphabet = "abcdefghijklmnopqrstuvwxyz234567"
+    return parse_secret("".join(secrets.choice(alphabet) for _ in range(16)))
+
+
 def _check_host(host: str, original: str) -> str:
     if ":" in host:
         try:
@@ -87,6 +111,9 @@ class Address:
     port: int = DEFAULT_PORT
     #: A join code's pinned host key (``2935-c4f7-816c-a26c``); None: any key.
     fingerprint: str | None = None
+    #: A join code's seat secret (``k7m2-x4qa-b3cd-e5fg``, after the fingerprint and a
+    #: ``+``): a table that has one seats only joiners who prove it; None: none.
+    secret: str | None = None
 
     @classmethod
     def parse(cls, text: str, default_port: int = DEFAULT_PORT) -> Address:
@@ -94,13 +121,16 @@ class Address:
         (``::1``: the default port; an IPv6 address with a port needs the brackets).
         ``:PORT`` alone means this machine.  :class:`AddressError` for anything else
         (an empty port, ``nonsense:::``, a port out of range).  Any of these may be
-        followed by ``#FINGERPRINT`` (a join code): :attr:`fingerprint`."""
+        followed by ``#FINGERPRINT`` (a join code): :attr:`fingerprint`, itself
+        followed by ``+SECRET`` at a table with a seat secret: :attr:`secret`."""
         if not isinstance(text, str):
             raise AddressError(f"not an address: {text!r}")
         raw, hash_mark, fp = text.strip().partition("#")
         address = cls._parse(raw.strip(), text, default_port)
         if hash_mark:
-            return cls(address.host, address.port, parse_fingerprint(fp))
+            fp, plus, secret = fp.partition("+")
+            return cls(address.host, address.port, parse_fingerprint(fp),
+                       parse_secret(secret) if plus else None)
         return address
 
     @classmethod
@@ -132,7 +162,10 @@ class Address:
         return f"[{self.host}]:{self.port}" if ":" in self.host else f"{self.host}:{self.port}"
 
     def __str__(self) -> str:
-        return f"{self.endpoint}#{self.fingerprint}" if self.fingerprint else self.endpoint
+        if not self.fingerprint:
+            return self.endpoint
+        secret = f"+{self.secret}" if self.secret else ""
+        return f"{self.endpoint}#{self.fingerprint}{secret}"
 
 
 def listen_error(exc: OSError, bind: str, port: int) -> str:

@@ -70,6 +70,13 @@ class HostConfig:
     #: seat; any other key is refused ``seat_refused`` (PROTOCOL.md 5.3).  None: anyone.
     #: For a host with no person to free a seat (headless), or friends known beforehand.
     admits: tuple[str, ...] | None = None
+    #: The table's seat secret (``k7m2-x4qa-b3cd-e5fg``, see
+    #: :func:`~chkobba_p2p.address.new_secret`), given to friends in the join code
+    #: (``HOST:PORT#FINGERPRINT+SECRET``): only a joiner that proves it takes a seat; a
+    #: stranger who knows the address is refused ``secret_required`` (PROTOCOL.md 5.5).
+    #: Spectators are not asked for it (``spectators`` says whether any may watch).
+    #: None: no secret, the greeting as before.
+    secret: str | None = None
     #: Where to keep the resume state (with a persistent identity and a fixed port, a
     #: crashed host restarts its game); None: no crash resume.
     state_path: Path | None = None
@@ -109,6 +116,10 @@ class JoinConfig:
     #: code carries it (``address`` may be a code too: ``HOST:PORT#FINGERPRINT``); a
     #: host with another key is refused before anything is written.  None: any key.
     host_fingerprint: str | None = None
+    #: The table's seat secret, as a join code carries it after its fingerprint
+    #: (``address`` may carry it too: ``HOST:PORT#FINGERPRINT+SECRET``); proven, never
+    #: sent, when the host's greeting asks for it (PROTOCOL.md 5.5).  None: the code's.
+    secret: str | None = None
     #: How to reach the host (:mod:`chkobba_p2p._shell.transport`; TCP by default).
     transport: Transport = field(default_factory=TcpTransport)
     #: See :attr:`HostConfig.proof_thread`.

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import trio
 
-from ..address import Address, listen_error, parse_port
+from ..address import Address, listen_error, parse_port, parse_secret
 from ..link import messages as lm
 from ..link.admission import STRANGERS, Admission, strangers_for_files
 from ..link.events import (
@@ -103,6 +103,8 @@ class HostPeer(PeerShell):
                               ready_wait=self.timeouts.ready,
                               admits=None if config.admits is None
                               else frozenset(config.admits))
+        self.core.lobby.secret = None if config.secret is None \
+            else parse_secret(config.secret)
         self.core.defer_work = True  # the proof work runs in our worker (PeerShell)
         self.proof_thread = config.proof_thread
         self.away_message = lm.Away(0).to_wire()
@@ -375,6 +377,8 @@ class ClientPeer(PeerShell):
                              handshake=self.timeouts.handshake, idle=self.timeouts.idle,
                              connect_retry=max(config.connect_retry,
                                                self.transport.connect_patience))
+        self.core.secret = parse_secret(config.secret) if config.secret is not None \
+            else address.secret
         self.core.defer_work = True  # the proof work runs in our worker (PeerShell)
         self.proof_thread = config.proof_thread
         self._last_link: Link | None = None  # kept after a drop, for a leave on Ctrl-C

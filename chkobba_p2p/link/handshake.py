@@ -63,6 +63,9 @@ from .messages import (
 from .messages import Lobby as LobbyMsg
 
 __all__ = [
+    "CAP_SEAT_SECRET",
+    "SEAT_SECRET_DOMAIN",
+    "seat_secret_proof",
     "KNOCK_DOMAIN",
     "Knocks",
     "Lobby",
@@ -73,6 +76,27 @@ __all__ = [
 
 #: The domain of a knock's signature: ``KNOCK_DOMAIN || host key || nonce``.
 KNOCK_DOMAIN = b"chkobba-p2p/v1/knock\x00"
+
+#: Announced in the greeting of a host whose table has a seat secret (its join code
+#: carries it, PROTOCOL.md 5.5): a fresh hello must prove the secret to take a seat.  A
+#: link capability of the greeting alone, never in a genesis: a table without a secret
+#: greets exactly as before, and any joiner, older ones too, sits there.
+CAP_SEAT_SECRET = "seat-secret/v1"
+#: The domain of a hello's ``secret_proof``.
+SEAT_SECRET_DOMAIN = b"chkobba-p2p/v1/seat-secret\x00"
+
+
+def seat_secret_proof(secret: str, host_nonce: bytes, key: bytes, nonce: bytes) -> bytes:
+    """A hello's proof of the table's seat ``secret`` (its printed form, as
+    :func:`~chkobba_p2p.address.parse_secret` gives it): HMAC-SHA256 keyed with its 16
+    characters without the dashes (ASCII), over ``SEAT_SECRET_DOMAIN || greeting nonce
+    || joiner key || hello nonce``.  The greeting's nonce is fresh for each connection,
+    so a proof seen on one connection proves nothing on another; the joiner's key and
+    nonce tie it to this hello, whose proof of possession covers it in turn.  The
+    secret itself never travels."""
+    hmac_key = secret.replace("-", "").encode("ascii")
+    return hmac.new(hmac_key, SEAT_SECRET_DOMAIN + host_nonce + key + nonce,
+                    hashlib.sha256).digest()
 
 
 def error_message(code: ErrorCode, detail: str = "") -> dict[str, Any]:
@@ -118,6 +142,9 @@ class Lobby:
         #: The only key fingerprints that may take a seat (a host that takes no commands,
         #: or that knows its friends' keys beforehand); None: anyone (PROTOCOL.md 5.3).
         self.admits: frozenset[str] | None = None
+        #: The table's seat secret (printed form), given to friends in the join code: a
+        #: fresh hello must prove it to take a seat (PROTOCOL.md 5.5); None: no secret.
+        self.secret: str | None = None
 
     @property
     def full(self) -> bool:
@@ -327,7 +354,10 @@ class HostHandshake:
         # a joiner knows before it sits down, and the link capabilities the host speaks
         # (the ready check) (PROTOCOL.md section 3); in a running game, knock/v1 (5.4).
         knock = (CAP_KNOCK,) if self.running is not None else ()
-        msg = Host(tuple(SUPPORTED_VERSIONS), self.lobby.caps + LINK_CAPABILITIES + knock,
+        # seat-secret/v1 only at a table that has one: without it, today's greeting.
+        secret = (CAP_SEAT_SECRET,) if self.lobby.secret is not None else ()
+        msg = Host(tuple(SUPPORTED_VERSIONS),
+                   self.lobby.caps + LINK_CAPABILITIES + knock + secret,
                    self.lobby.identity.public, seat0.name, self.nonce, self.lobby.players,
                    self.lobby.rules.to_dict(), self.lobby.rules.digest()).to_wire()
         self._greeting = wire.encode(msg)
@@ -376,6 +406,7 @@ class HostHandshake:
                 raise ProtocolError(ErrorCode.TABLE_FULL, "the game has started")
             resume = (self.running, 0)
         else:
+            self._check_secret(hello)
             seat = self.lobby.take_seat(key, hello.name, caps)
         if resume is not None and over is None:
             # A seat of the running game back on a new connection: what this hello
@@ -395,6 +426,25 @@ class HostHandshake:
         welcome = seal_pop(welcome, lambda zeroed: identity.sign(
             POP_HOST_DOMAIN, handshake_hash(self._greeting, body, zeroed)))
         return welcome, seat, resume
+
+    def _check_secret(self, hello: Hello) -> None:
+        """At a table with a seat secret, a fresh hello must prove it, over this
+        connection's greeting nonce (a seat coming back to its game is its key's, and
+        needs none).  Refused with a named code: no proof (a stranger, or a joiner given
+        the address without the secret), or a wrong one (another secret, or a proof
+        made for another connection)."""
+        secret = self.lobby.secret
+        if secret is None:
+            return
+        if hello.secret_proof is None:
+            raise ProtocolError(ErrorCode.SECRET_REQUIRED,
+                                "this table seats only those who have its join code's "
+                                "secret: ask the host for the whole join code")
+        expected = seat_secret_proof(secret, self.nonce, hello.key, hello.nonce)
+        if not hmac.compare_digest(expected, hello.secret_proof):
+            raise ProtocolError(ErrorCode.SECRET_WRONG,
+                                "the secret in your join code is not this table's: ask "
+                                "the host for its join code again")
 
 
 _M = TypeVar("_M")
@@ -437,9 +487,12 @@ class ClientHandshake:
 
     def __init__(self, identity: Identity, name: str,
                  resume: tuple[bytes, int] | None = None, nonce: bytes | None = None,
-                 caps: tuple[str, ...] | None = None, resume_seat: int | None = None
-                 ) -> None:
+                 caps: tuple[str, ...] | None = None, resume_seat: int | None = None,
+                 secret: str | None = None) -> None:
         self.identity = identity
+        #: The table's seat secret from the join code (printed form), proven in the hello
+        #: when the greeting asks for it (PROTOCOL.md 5.5); None: none to prove.
+        self.secret = secret
         #: On a resume, our seat in that game: the welcome must give it (the host's
         #: greeting may be of another table, a match it ended being told, 13.1).
         self.resume_seat = resume_seat
@@ -485,8 +538,12 @@ class ClientHandshake:
             raise ProtocolError(ErrorCode.BAD_FIELD, f"ruleset: {exc}") from None
         if host.rules_hash != self.rules.digest():
             raise ProtocolError(ErrorCode.BAD_FIELD, "rules_hash does not match the ruleset")
+        proof = None
+        if CAP_SEAT_SECRET in host.caps and self.secret is not None:
+            proof = seat_secret_proof(self.secret, host.nonce, self.identity.public,
+                                      self.nonce)
         hello = Hello(self.version, self.caps, self.identity.public, self.name, self.nonce,
-                      self.resume).to_wire()
+                      self.resume, secret_proof=proof).to_wire()
         return self.seal_hello(hello)
 
     def seal_hello(self, hello: dict[str, Any]) -> dict[str, Any]:

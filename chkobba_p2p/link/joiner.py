@@ -191,6 +191,9 @@ class SeatLink(SeatCore[C]):
         self.state = JOINER.initial
         self.where = where
         self.pinned = pinned
+        #: The table's seat secret from the join code (printed form), proven in each
+        #: hello whose greeting asks for it (PROTOCOL.md 5.5); None: none.
+        self.secret: str | None = None
         self.handshake_timeout = handshake
         self.idle = idle
         self.connect_retry = connect_retry
@@ -410,7 +413,8 @@ class SeatLink(SeatCore[C]):
         s = self.session
         resume = (s.table.game, s.length) if s is not None else None
         return ClientHandshake(identity, name, resume, caps=caps,
-                               resume_seat=s.own_seat if s is not None else None)
+                               resume_seat=s.own_seat if s is not None else None,
+                               secret=self.secret)
 
     def knock(self) -> dict[str, Any] | None:
         """The ``knock`` our next connection opens with (before the greeting), or None:

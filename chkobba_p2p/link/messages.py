@@ -188,7 +188,9 @@ class Host:
 @dataclass(frozen=True)
 class Hello:
     """``hello``: a joining peer's answer to the greeting; ``pop`` (its proof of
-    possession) is the last field.  ``resume``: ``(game id, have)``."""
+    possession) is the last field.  ``resume``: ``(game id, have)``.  ``secret_proof``:
+    at a table whose greeting announced seat-secret/v1, the proof of its secret
+    (PROTOCOL.md 5.5); left off the wire when None."""
 
     TYPE: ClassVar[str] = "hello"
     v: int
@@ -198,12 +200,15 @@ class Hello:
     nonce: bytes
     resume: tuple[bytes, int] | None = None
     pop: bytes = bytes(64)
+    secret_proof: bytes | None = None
 
     def to_wire(self) -> dict[str, Any]:
         msg: dict[str, Any] = {"t": "hello", "v": self.v, "caps": list(self.caps),
                                "key": self.key, "name": self.name, "nonce": self.nonce}
         if self.resume is not None:
             msg["resume"] = {"g": self.resume[0], "have": self.resume[1]}
+        if self.secret_proof is not None:
+            msg["secret_proof"] = self.secret_proof
         msg["pop"] = self.pop
         return msg
 
@@ -223,7 +228,8 @@ class Hello:
         r = get_field(msg, "resume", "map", optional=True)
         if r is not None:
             resume = (get_field(r, "g", "bytes", size=16), get_field(r, "have", "int"))
-        return cls(v, _strs(caps), key, name, nonce, resume, pop)
+        secret_proof = get_field(msg, "secret_proof", "bytes", size=32, optional=True)
+        return cls(v, _strs(caps), key, name, nonce, resume, pop, secret_proof)
 
 
 @dataclass(frozen=True)

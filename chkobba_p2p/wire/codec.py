@@ -136,6 +136,8 @@ class ErrorCode(enum.IntEnum):
     SPECTATORS_CLOSED = 206
     SEAT_REFUSED = 207
     READY_TIMEOUT = 208
+    SECRET_REQUIRED = 209
+    SECRET_WRONG = 210
     BAD_SIGNATURE = 300
     BAD_CHAIN = 301
     OUT_OF_TURN = 302
@@ -182,6 +184,10 @@ _SENTENCES = {
     ErrorCode.SPECTATORS_CLOSED: "this table admits no (more) spectators",
     ErrorCode.SEAT_REFUSED: "the host freed this seat and refuses this identity at its table",
     ErrorCode.READY_TIMEOUT: "this seat did not confirm the table within the ready check",
+    ErrorCode.SECRET_REQUIRED: "this table seats only those who have the secret in its "
+                               "join code, and the hello proved none",
+    ErrorCode.SECRET_WRONG: "the hello's proof of the table's secret is wrong (another "
+                            "secret, or a proof made for another connection)",
     ErrorCode.BAD_SIGNATURE: "a signed entry's signature does not verify",
     ErrorCode.BAD_CHAIN: "a signed entry does not extend the transcript (prev differs)",
     ErrorCode.OUT_OF_TURN: "a signed entry from a seat that does not hold the floor",

@@ -1,0 +1,51 @@
+"""A table's seat secret over loopback TCP (PROTOCOL.md 5.5; issue 42 item 5): a stranger
+who knows the table's address but not its join code's secret is refused at once
+(``secret_required``: no seat taken, nothing to free), a wrong secret too
+(``secret_wrong``), and the friend with the whole join code sits.  MockClock."""
+
+from __future__ import annotations
+
+import trio
+from support.net import host_config, join_config
+from test_net_table import Person
+
+from chkobba_p2p._shell.net import ClientPeer, HostPeer
+from chkobba_p2p._shell.peer import JoinConfig, Outcome
+from chkobba_p2p.address import new_secret
+from chkobba_p2p.wire.codec import Identity
+
+HOST = Identity.generate()
+
+
+async def test_the_stranger_is_refused_and_the_friend_with_the_join_code_sits(
+        tmp_path, autojump_clock):
+    secret = new_secret()
+    host_ctl, friend_ctl = Person(0), Person(1)
+    host = HostPeer(host_config(tmp_path, identity=HOST, secret=secret), host_ctl)
+    out: dict[str, Outcome] = {}
+    with trio.fail_after(60):
+        async with trio.open_nursery() as nursery:
+            port = await nursery.start(host.run)
+            stranger = ClientPeer(join_config(tmp_path, port, "mallory"), Person(2))
+            out["stranger"] = await stranger.run()
+            wrong = ClientPeer(join_config(tmp_path, port, "mallory", secret=new_secret()),
+                               Person(3))
+            out["wrong"] = await wrong.run()
+            assert host.core.lobby.seats[1] is None  # nothing taken
+            code = f"127.0.0.1:{port}#{HOST.fingerprint}+{secret}"
+            friend = ClientPeer(JoinConfig(code, name="sami", log_path=tmp_path / "s.chklog",
+                                           timeouts=join_config(tmp_path, port, "x").timeouts),
+                                friend_ctl)
+
+            async def run_friend():
+                out["friend"] = await friend.run()
+
+            nursery.start_soon(run_friend)
+            await friend_ctl.asked.wait()  # seated at a full table, asked to confirm
+            assert host.core.lobby.seats[1].name == "sami"
+            host_ctl.ready.set()
+            friend_ctl.ready.set()  # and the match is played
+    assert out["stranger"].error_code == "secret_required"
+    assert "join code" in (out["stranger"].error or "")
+    assert out["wrong"].error_code == "secret_wrong"
+    assert out["friend"].completed and out["friend"].seat == 1
