@@ -158,7 +158,11 @@ def _join_arguments(p: argparse.ArgumentParser) -> None:
         "Check the fingerprints with the other players, then press Enter.", 79)
     p.epilog = _HOW_TO_PLAY
     p.formatter_class = argparse.RawDescriptionHelpFormatter
-    p.add_argument("address", nargs="?", help="HOST[:PORT] or a join code HOST:PORT#KEY")
+    p.add_argument("address", nargs="?", help="HOST[:PORT] or a join code HOST:PORT#KEY "
+                   "(HOST:PORT#KEY+SECRET at a table with a secret)")
+    p.add_argument("--secret", type=_secret, default=None, metavar="SECRET",
+                   help="the table's secret, if the host gave it apart from the join code "
+                        "(or for a table picked on the LAN)")
     add_discovery_options(p)
     p.add_argument("--connect-timeout", type=seconds(0), default=15.0, metavar="S",
                    help="seconds to reach the table before giving up (default 15; at "
@@ -169,6 +173,16 @@ def _join_arguments(p: argparse.ArgumentParser) -> None:
     _display(p)
     _bell(p)
     p.set_defaults(name_default="guest")
+
+
+def _secret(text: str) -> str:
+    """``--secret``: a table's seat secret, in its printed form (argparse's error else)."""
+    from chkobba_p2p.address import parse_secret
+
+    try:
+        return parse_secret(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def _the_hosts_clocks(p: argparse.ArgumentParser) -> None:

@@ -12,7 +12,7 @@ import sys
 import textwrap
 from pathlib import Path
 
-from chkobba_p2p import Outcome
+from chkobba_p2p import ErrorCode, Outcome
 from chkobba_p2p.text import safe_text
 
 from .event_words import words
@@ -200,6 +200,11 @@ def explain(error: str, t: Translator) -> str:
         return t("err_seat_refused")
     if "ready_timeout" in low:
         return t("err_ready_timeout")
+    # A refusal of the hello says the code's sentence (PROTOCOL.md 5.5).
+    if "secret_required" in low or ErrorCode.SECRET_REQUIRED.sentence in low:
+        return t("err_secret_required")
+    if "secret_wrong" in low or ErrorCode.SECRET_WRONG.sentence in low:
+        return t("err_secret_wrong")
     if "every seat" in low or "table_full" in low:
         return f"{t('err_full')} ({error})"
     if "version" in low:

@@ -22,14 +22,15 @@ if TYPE_CHECKING:  # imported by the command that opens a table over Tor, not he
 __all__ = ["hosting"]
 
 
-def spawn_bots(port: int, count: int, level: str, seed: int | None,
+def spawn_bots(where: str, count: int, level: str, seed: int | None,
                 log_path: Path | None = None) -> list[subprocess.Popen]:
-    """Bot peers as separate processes joining over loopback.  Their output must not
-    reach the terminal the full-screen UI draws on.  They run this interpreter, which has
-    this package installed."""
+    """Bot peers as separate processes joining ``where`` (the table's loopback address,
+    or its join code there) over loopback.  Their output must not reach the terminal the
+    full-screen UI draws on.  They run this interpreter, which has this package
+    installed."""
     procs = []
     for i in range(count):
-        cmd = [sys.executable, "-m", "chkobba_cli.tui.botproc", f"127.0.0.1:{port}",
+        cmd = [sys.executable, "-m", "chkobba_cli.tui.botproc", where,
                "--level", level, "--name", f"bot{i + 1}", "--index", str(i + 1)]
         if seed is not None:
             cmd += ["--seed", str(seed + i)]
@@ -85,11 +86,14 @@ def hosting(config: HostConfig, bots: int, level: str, seed: int | None,
                     # The client's own event, which its controller (the screen's)
                     # takes beside the library's TableEvent.
                     controller.on_event(BotsStarting(bots))  # type: ignore[arg-type]
+                # At a table with a seat secret the local bots, too, join with the code.
+                where = f"127.0.0.1:{port}" if config.secret is None or config.identity \
+                    is None else f"127.0.0.1:{port}#{config.identity.fingerprint}+{config.secret}"
                 if early is not None:
-                    early.go(f"127.0.0.1:{port}", config.log_path)
+                    early.go(where, config.log_path)
                     procs.extend(early.procs)
                 elif bots:
-                    procs.extend(spawn_bots(port, bots, level, seed, config.log_path))
+                    procs.extend(spawn_bots(where, bots, level, seed, config.log_path))
             completed = True
         finally:
             await reap(procs, 5.0 if completed else 0.0)

@@ -729,6 +729,14 @@ MESSAGES: dict[str, tuple[str, str]] = {
                           "vous n'avez pas confirmé la table à temps, l'hôte a libéré votre "
                           "place ; rejoignez-la et appuyez sur Entrée une fois les clés "
                           "vérifiées"),
+    "err_secret_required": ("this table seats only those who have its secret: ask the host "
+                            "for the whole join code (it ends with +SECRET) and join with it",
+                            "cette table n'accueille que ceux qui ont son secret : demandez à "
+                            "l'hôte le code complet (il finit par +SECRET) et rejoignez avec"),
+    "err_secret_wrong": ("the secret in your join code is not this table's: ask the host for "
+                         "its join code again (a new one is made each time the host starts)",
+                         "le secret de votre code n'est pas celui de cette table : redemandez "
+                         "le code à l'hôte (il en fait un nouveau à chaque lancement)"),
     "err_version": ("version mismatch: update chkobba on one side",
                     "versions incompatibles : mettez chkobba à jour d'un côté"),
     "lobby_you": ("you", "vous"),

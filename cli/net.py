@@ -20,6 +20,7 @@ from pathlib import Path
 import trio
 
 from chkobba_p2p import (
+    Address,
     AddressError,
     BotController,
     HostConfig,
@@ -48,6 +49,7 @@ from chkobba_p2p import (
     saved_game_path,
     split_join_code,
 )
+from chkobba_p2p.address import new_secret
 from chkobba_p2p.errors import ChkobbaError, IllegalMove
 from chkobba_p2p.game import rules as R
 from chkobba_p2p.text import safe_text
@@ -59,6 +61,7 @@ from .reach import (
     address_lines,
     announce_interfaces,
     host_address,
+    host_secret,
     join_code,
     port_mapping_options,
     reach_line,
@@ -97,7 +100,7 @@ class Narrator(HeadlessVoice):
         self.fingerprint = ""  # a host's key fingerprint, for its join codes
         self.transport: object = None  # a host's: its onion join code is shown
         self.spectators = 0  # a host's places for spectators: how they connect is shown
-        self.onion_code: str | None = None
+        self._onion_code: str | None = None
         self._told_proofs = False
         #: A joiner's log, named (``log: PATH``) once it exists: never a log not written.
         self.log_path: Path | None = None
@@ -109,6 +112,21 @@ class Narrator(HeadlessVoice):
         self.stop: Callable[[], None] | None = None
         self.socks_failed: SocksFailed | None = None
         self.started = False
+
+    @property
+    def onion_code(self) -> str | None:
+        """The table's onion join code (host --tor), once published."""
+        return self._onion_code
+
+    @onion_code.setter
+    def onion_code(self, code: str | None) -> None:
+        # Made again through join_code, so that it carries the table's seat secret
+        # (host --secret) like every other code this host shows.
+        if code is not None:
+            with contextlib.suppress(ValueError):
+                where = Address.parse(code)
+                code = join_code(where.host, where.port, where.fingerprint)
+        self._onion_code = code
 
     def tell_log(self) -> None:
         if not self.told_log and self.log_path is not None and self.log_path.exists():
@@ -195,12 +213,12 @@ def _report(outcome: Outcome, told_log: bool = False) -> int:
         3 if outcome.aborted else 2)
 
 
-def _spawn_bots(port: int, count: int, level: str,
+def _spawn_bots(where: str, count: int, level: str,
                 move_ms: float | None = None) -> list[subprocess.Popen]:
     procs = []  # this interpreter, which has this package installed
     for i in range(count):
         procs.append(subprocess.Popen(
-            [sys.executable, "-m", "chkobba_cli.main", "bot", f"127.0.0.1:{port}", "--level", level,
+            [sys.executable, "-m", "chkobba_cli.main", "bot", where, "--level", level,
              "--name", f"bot{i + 1}", "--quiet",
              *(["--move-ms", str(move_ms)] if move_ms else [])],
             stdout=subprocess.DEVNULL))
@@ -236,6 +254,9 @@ def cmd_host(args: argparse.Namespace) -> int:
     # would not be the seat its peers signed for).
     identity, state = _identity(args.identity, f"host-{args.port}")
     log_path = Path(args.log) if args.log else default_log_path("host")
+    # host --secret: a fresh one each run; every join code shown carries it.
+    secret = new_secret() if getattr(args, "secret", False) else None
+    host_secret(secret)
     # The onion key is kept with the saved game: a resumed host is at the same address.
     tor = host_tor_transport(args, state if args.port else None)
     if isinstance(tor, int):
@@ -255,6 +276,7 @@ def cmd_host(args: argparse.Namespace) -> int:
                         spectators=args.spectators,
                         timeouts=_timeouts(args),
                         admits=tuple(args.allow) if args.allow else None,
+                        secret=secret,
                         # A crashed host resumes only where its peers can find it again.
                         state_path=state if args.port else None)
     if tor is not None:
@@ -276,7 +298,10 @@ def cmd_host(args: argparse.Namespace) -> int:
                 nursery.start_soon(_stop_on_signal, nursery.cancel_scope, signalled)
                 port = await nursery.start(_host_task, config, controller)
                 if args.bots:
-                    procs.extend(_spawn_bots(port, args.bots, args.level, args.move_ms))
+                    # At a table with a seat secret the local bots join with the code.
+                    where = f"127.0.0.1:{port}" if secret is None \
+                        else f"127.0.0.1:{port}#{identity.fingerprint}+{secret}"
+                    procs.extend(_spawn_bots(where, args.bots, args.level, args.move_ms))
                 outcome = await _RESULT.get()
                 nursery.cancel_scope.cancel()  # the signal watcher
                 return outcome

@@ -195,6 +195,11 @@ def add_host_options(p: argparse.ArgumentParser) -> None:
                    help="only the player with this key fingerprint may take a seat "
                         "(repeatable; default: anyone). For a host with nobody to free a "
                         "seat (--headless), or friends whose keys you know")
+    p.add_argument("--secret", action="store_true",
+                   help="give the table a random secret, part of the join code shown "
+                        "(HOST:PORT#KEY+SECRET): only those with the whole code may take a "
+                        "seat; a stranger who knows the address is refused (spectators are "
+                        "not asked for it). A new secret each time the host starts")
     p.add_argument("--ready-wait", type=_ready_wait, default=60.0, metavar="SECONDS",
                    help="a player who has not confirmed the full table after this long "
                         "loses the seat and may join again (default 60; 0: no limit)")

@@ -22,6 +22,7 @@ from pathlib import Path
 
 from chkobba_p2p import (
     MAX_NAME,
+    Address,
     AnsweredEndpoints,
     HostConfig,
     Identity,
@@ -41,6 +42,7 @@ from chkobba_p2p import (
     saved_game_path,
     split_join_code,
 )
+from chkobba_p2p.address import new_secret
 from chkobba_p2p.game.cards import FigureConvention
 from chkobba_p2p.text import is_invisible
 
@@ -196,10 +198,13 @@ def cmd_host(args: argparse.Namespace) -> int:
     if (err := _check_tty()) is not None:
         print(f"error: {err}", file=sys.stderr)
         return EXIT_NO_GAME
-    from .reach import announce_interfaces, host_address, port_mapping_options
+    from .reach import announce_interfaces, host_address, host_secret, port_mapping_options
 
     rules = ruleset_from_args(args)
     name = _name(args, "host")
+    # host --secret: a fresh one each run; every join code shown carries it.
+    secret = new_secret() if args.secret else None
+    host_secret(secret)
     identity = _own_identity(args, args.identity)
     # The saved game of this identity's table on this port: a crashed (or stepped-away)
     # host comes back with the same command; a second process for it stops at once.
@@ -217,6 +222,7 @@ def cmd_host(args: argparse.Namespace) -> int:
                         timeouts=Timeouts(reconnect=args.reconnect_timeout,
                                           turn=args.turn_timeout, ready=args.ready_wait),
                         admits=tuple(args.allow) if args.allow else None,
+                        secret=secret,
                         # With port 0 the port changes at each run: nobody could find
                         # a resumed table there.
                         state_path=state if args.port else None)
@@ -311,6 +317,8 @@ def cmd_join(args: argparse.Namespace) -> int:
             return EXIT_NO_GAME
         candidates.append((f"[{host}]:{port}" if ":" in host else f"{host}:{port}", pin))
     address, pinned = candidates[0]
+    # A table's seat secret: given apart (--secret), or in the join code (+SECRET).
+    secret = args.secret or Address.parse(codes[0]).secret
     name = _name(args, "guest")
     identity = _own_identity(args, args.identity)
     # One saved game per table: a join elsewhere must not replace the secrets of a game
@@ -325,7 +333,7 @@ def cmd_join(args: argparse.Namespace) -> int:
                         log_path=log_path,
                         timeouts=Timeouts(reconnect=args.reconnect_timeout,
                                           turn=args.turn_timeout),
-                        host_fingerprint=pinned,
+                        host_fingerprint=pinned, secret=secret,
                         # The endpoint where the pinned key proves itself is kept at
                         # once (a join cut short by Ctrl-C too): a later LAN list keeps
                         # that table's place whatever a neighbour floods it with.

@@ -36,6 +36,7 @@ from chkobba_p2p.text import safe_text
 __all__ = [
     "host_address",
     "join_code",
+    "host_secret",
     "address_lines",
     "reach_line",
     "announce_interfaces",
@@ -82,9 +83,25 @@ def host_address(bind: str | None) -> str:
     return f"[{bind}]" if ":" in bind else bind
 
 
+#: The seat secret of the table this process hosts (``host --secret``), if any.  Every
+#: join code this process shows for its table is made by :func:`join_code` (the lobby
+#: screen's, the headless host's lines, the router's and Tor's), so the secret is given
+#: here once, when the table is set up, and can be missing from none of them.  A
+#: process hosts one table at a time.
+_hosted_secret: list[str] = []
+
+
+def host_secret(secret: str | None) -> None:
+    """This process hosts a table with seat ``secret`` (None: without one)."""
+    _hosted_secret[:] = [secret] if secret is not None else []
+
+
 def join_code(host: str, port: int, fp: str | None) -> str:
-    """``HOST:PORT#FINGERPRINT`` (PROTOCOL.md section 15): what a friend types."""
-    return str(Address(host.strip("[]"), port, fp or None))
+    """``HOST:PORT#FINGERPRINT`` (PROTOCOL.md section 15): what a friend types; with the
+    hosted table's secret after the fingerprint (``+SECRET``, PROTOCOL.md 5.5) when it
+    has one.  Without a fingerprint (what a spectator types): never the secret."""
+    secret = _hosted_secret[0] if fp and _hosted_secret else None
+    return str(Address(host.strip("[]"), port, fp or None, secret))
 
 
 def address_lines(bind: str | None, port: int, fp: str) -> list[str]:
