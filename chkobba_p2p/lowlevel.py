@@ -41,7 +41,15 @@ from .deal import (
     parse_item,
     run_job,
 )
-from .link.handshake import ClientHandshake, HostHandshake, Knocks, error_message
+from .link.handshake import (
+    CAP_SEAT_SECRET,
+    SEAT_SECRET_DOMAIN,
+    ClientHandshake,
+    HostHandshake,
+    Knocks,
+    error_message,
+    seat_secret_proof,
+)
 from .link.host import (
     HostTable,
     SeatsMoved,
@@ -229,7 +237,8 @@ __all__ = [
     "frame", "FrameDecoder", "encode", "decode", "Identity", "verify_signature", "fingerprint",
     "entry_id", "Entry", "make_entry", "open_entry", "get_field", "MAGIC", "LogFile",
     "TranscriptWriter", "read_log", "read_header", "LogUnreadable", "MAX_LOG_BYTES",
-    "CAP_SHUFFLE_PROOFS", "CAP_EARLY_DEAL",
+    "CAP_SHUFFLE_PROOFS", "CAP_EARLY_DEAL", "CAP_SEAT_SECRET", "SEAT_SECRET_DOMAIN",
+    "seat_secret_proof",
     "CAP_PROOF_APART", "CAP_SHARES_RIDE", "TABLE_CAPABILITIES", "BINDING_CAPABILITIES",
     "IMPLEMENTED_CAPABILITIES", "effective_caps", "SeatInfo", "TableInfo", "Session", "Phase",
     "GameFault", "Decision", "Aborted", "Standing", "flag_holds", "flag_winner", "loser_side",
