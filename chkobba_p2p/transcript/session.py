@@ -571,7 +571,7 @@ class Session:
             self._decided = None
             items = self.game.outbox()
             act = None if action is None else action.to_wire()
-            if self.game.shares_ride:
+            if self.game.shares_ride and not self._near_the_bound():
                 return self._ride_turn(items, act)
             body = TurnBody(items, act)
             kind = "turn"
@@ -592,6 +592,15 @@ class Session:
                                             fault.detail, fault.evidence or entry.body,
                                             proven=True)
         return entry
+
+    def _near_the_bound(self) -> bool:
+        """Our next turn, whatever it carries, may take the transcript past
+        :data:`MAX_TRANSCRIPT`.  Every receiver then stops at its link, before applying its
+        game (PROTOCOL.md 2.1); a ``p`` is made by applying the entry before it is signed,
+        so near the bound we send the old way (link, then apply; our messages in our next
+        turn) and our game stays the one every receiver holds: no hand scored here that
+        nobody else scored."""
+        return self._transcript_bytes + 4 + wire.entry_limit("turn") > wire.MAX_TRANSCRIPT
 
     def _ride_turn(self, items: list[Any], action: dict[str, Any] | None) -> Entry:
         """Our turn under shares-ride/v1 (PROTOCOL.md 6.2): apply ``items`` and
