@@ -103,6 +103,7 @@ class HostPeer(PeerShell):
                               admits=None if config.admits is None
                               else frozenset(config.admits))
         self.core.defer_work = True  # the proof work runs in our worker (PeerShell)
+        self.core.hold_bound = controller.answers_within  # a bot: its messages wait for it
         self.proof_thread = config.proof_thread
         self.away_message = lm.Away(0).to_wire()
         self.port = 0
@@ -375,6 +376,7 @@ class ClientPeer(PeerShell):
                              connect_retry=max(config.connect_retry,
                                                self.transport.connect_patience))
         self.core.defer_work = True  # the proof work runs in our worker (PeerShell)
+        self.core.hold_bound = controller.answers_within  # a bot: its messages wait for it
         self.proof_thread = config.proof_thread
         self._last_link: Link | None = None  # kept after a drop, for a leave on Ctrl-C
         self._stream: trio.abc.Stream | None = None  # the last connection's
