@@ -208,8 +208,13 @@ class RecordingController(SeatController):
     """A seat played by the greedy bot without a worker thread, recording each event.
     ``until(pred)`` waits (no polling) until ``pred(self)`` holds."""
 
-    def __init__(self, seed: int = 0, level: str = "greedy") -> None:
+    def __init__(self, seed: int = 0, level: str = "greedy",
+                 answers_within: float | None = None) -> None:
+        """``answers_within``: declare the bot's answer bound
+        (:attr:`SeatController.answers_within`), as a :class:`BotController` does;
+        default None, the flow of a person's seat."""
         self.bot = make_bot(level, seed)
+        self.answers_within = answers_within
         self.events: list[object] = []
         #: Every ``(totals, target)`` the table told this seat (:meth:`see_match`), in order.
         self.matches: list[tuple[tuple[int, ...], int]] = []

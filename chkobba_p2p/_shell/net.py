@@ -106,6 +106,7 @@ class HostPeer(PeerShell):
         self.core.lobby.secret = None if config.secret is None \
             else parse_secret(config.secret)
         self.core.defer_work = True  # the proof work runs in our worker (PeerShell)
+        self.core.hold_bound = controller.answers_within  # a bot: its messages wait for it
         self.proof_thread = config.proof_thread
         self.away_message = lm.Away(0).to_wire()
         self.port = 0
@@ -380,6 +381,7 @@ class ClientPeer(PeerShell):
         self.core.secret = parse_secret(config.secret) if config.secret is not None \
             else address.secret
         self.core.defer_work = True  # the proof work runs in our worker (PeerShell)
+        self.core.hold_bound = controller.answers_within  # a bot: its messages wait for it
         self.proof_thread = config.proof_thread
         self._last_link: Link | None = None  # kept after a drop, for a leave on Ctrl-C
         self._stream: trio.abc.Stream | None = None  # the last connection's

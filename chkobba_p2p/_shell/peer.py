@@ -28,7 +28,7 @@ from pathlib import Path
 import trio
 
 from ..address import Address, AddressError, parse_port
-from ..bots.levels import make_bot
+from ..bots.levels import DEFAULT_EXPERT_MS, make_bot
 from ..game.hand import Hand, Move
 from ..link.events import (
     MAX_CHAT,
@@ -51,6 +51,7 @@ from ..link.events import (
     clean_chat,
 )
 from ..link.messages import MAX_LIMIT, MAX_SPECTATORS
+from ..link.seat import MAX_HOLD
 from ..tablestate import TableState
 from ..transcript.clocks import ClockReading, Limits, SeatClock
 from ..transcript.events import (
@@ -189,12 +190,24 @@ __all__ = [
 ]
 
 
+#: What a bot's answer may take beyond its thinking (the worker thread, a loaded machine),
+#: in seconds.
+BOT_ANSWER_MARGIN = 0.25
+
+
 class BotController(SeatController):
     """A seat played by one of :mod:`chkobba_p2p.bots.simple`' levels."""
 
     def __init__(self, level: str = "greedy", seed: int | None = None,
                  move_ms: float | None = None) -> None:
         self.bot = make_bot(level, seed, move_ms=move_ms)
+        # A bot answers at once, or within its thinking budget: its deal messages may
+        # wait that long for its choice, to travel with it (SeatController.answers_within;
+        # the core caps the wait, and a search longer than the cap is not waited for).
+        budget = (DEFAULT_EXPERT_MS if move_ms is None else move_ms) / 1000 \
+            if level == "expert" else 0.0
+        self.answers_within: float | None = \
+            budget + BOT_ANSWER_MARGIN if budget + BOT_ANSWER_MARGIN <= MAX_HOLD else None
 
     # A search bot thinks for up to its time budget: in a worker thread, the peer's event
     # loop keeps answering pings and relaying meanwhile (hands are immutable, so sharing

@@ -98,6 +98,15 @@ class SeatController:
         The default returns at once (a bot is ready at once).  Cancelled, and asked
         again, if the seating changes meanwhile (someone left, someone else sat)."""
 
+    #: The longest this controller takes to answer a choice, in seconds, when that is
+    #: known to be short (a bot that answers at once); None (the default): a person, who
+    #: thinks as long as the clocks allow.  With a bound, the seat's turn that would
+    #: carry only its deal messages waits that long for the choice (at most
+    #: :data:`~chkobba_p2p.link.seat.MAX_HOLD`), so both travel in one turn: a round
+    #: of the floor less per round of cards at a distance (PROTOCOL.md 6.2).  Never set
+    #: it for a person: the others' cards would wait for its thinking.
+    answers_within: float | None = None
+
     #: Set by the running peer (host or joining): sends one chat line.
     _chat_sink: Callable[[str], bool] | None = None
     #: Set by the running peer: resigns, and marks this seat as stepping away.

@@ -579,7 +579,7 @@ class HostTable(SeatCore[C]):
             wake = min(wake, due)
         if self.session is None and self._ready_check is not None:
             wake = min(wake, max(now, self._ready_check[1]))
-        return wake
+        return min(wake, max(now, self.hold_until()))
 
     def _period(self) -> float:
         return WATCH_PERIOD if self.limits().allowance >= 3 else 0.1
@@ -592,6 +592,7 @@ class HostTable(SeatCore[C]):
         (PROTOCOL.md 5.3).  The host times out its own seat too, so that every log
         records the same verdict."""
         self._show_spectators(self.announcer.tick(now))
+        self.hold_tick(now)
         s, clock = self.session, self.clock
         if s is None and self._ready_check is not None and now >= self._ready_check[1]:
             self._ready_lapsed(now)

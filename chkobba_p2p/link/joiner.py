@@ -962,7 +962,8 @@ class SeatLink(SeatCore[C]):
 
     def next_wake(self, now: float) -> float:
         """When :meth:`tick` has something to check next."""
-        wake = now + min(1.0, self.stalled_host_limit() / 4)
+        wake = min(now + min(1.0, self.stalled_host_limit() / 4),
+                   max(now, self.hold_until()))
         due = self.watchers.due
         return wake if due is None else min(wake, due)
 
@@ -975,6 +976,7 @@ class SeatLink(SeatCore[C]):
         away changes nothing: its allowance is inside that bound.  Only time connected to
         the host counts (while it is unreachable, :meth:`unreachable` decides)."""
         self._show(self.watchers.tick(now))
+        self.hold_tick(now)
         s = self.session
         if s is None or s.finished or self.finished:
             return

@@ -14,6 +14,7 @@ maps and names them in :class:`Send` and :class:`Close`, never looks inside.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Hashable
 from dataclasses import dataclass
 from pathlib import Path
@@ -41,13 +42,20 @@ if TYPE_CHECKING:  # the union names every layer's events, the shell's too
     from .._shell.events import TableEvent
 
 __all__ = ["C", "Send", "SendBacklog", "Close", "Emit", "Decide", "AskReady", "CancelAsk",
-           "Finished", "RunJob", "Effect", "ChatBucket", "SeatCore", "MAX_REFUSALS"]
+           "Finished", "RunJob", "Effect", "ChatBucket", "SeatCore", "MAX_REFUSALS",
+           "MAX_HOLD"]
 
 C = TypeVar("C", bound=Hashable)
 
 #: Refused choices in a row after which a controller's bug ends our own game (rather than
 #: asking it forever).
 MAX_REFUSALS = 5
+
+#: The longest a seat keeps its turn for its own controller's choice (a controller that
+#: answers at once, :attr:`SeatCore.hold_bound`), in seconds: past it the turn goes with
+#: the deal messages alone, as a person's does (PROTOCOL.md 6.2).  Far under any move
+#: limit, and under the round trip of a table at a distance, which the hold saves.
+MAX_HOLD = 0.5
 
 
 class Effect:
@@ -172,6 +180,12 @@ class SeatCore(Generic[C]):
         #: The shell runs the deal's proof work (:class:`RunJob`) itself, off the serial
         #: path; False: the session does it in each call.
         self.defer_work = False
+        #: Our controller answers a choice within this many seconds (a bot's
+        #: ``SeatController.answers_within``; None: a person): our turn that would carry
+        #: our deal messages alone waits that long for the choice, at most
+        #: :data:`MAX_HOLD` (:attr:`Session.holding`).
+        self.hold_bound: float | None = None
+        self._hold_since: float | None = None
 
     # -- what the shell calls ----------------------------------------------------------
 
@@ -200,9 +214,21 @@ class SeatCore(Generic[C]):
             return
         if self.defer_work and not s.defer_work:
             s.defer_work = True
+        s.hold_for_choice = self.hold_bound is not None
         try:
-            while (entry := s.next_entry()) is not None:
-                self._entry_out(entry.body)
+            while True:
+                while (entry := s.next_entry()) is not None:
+                    self._entry_out(entry.body)
+                if not s.holding:
+                    self._hold_since = None
+                    break
+                if self._hold_since is None:
+                    self._hold_since = now
+                if now < self.hold_until():
+                    break
+                # The choice is late: the others' cards do not wait for it any longer.
+                s.release_hold()
+                self._hold_since = None
         except Exception as exc:  # noqa: BLE001 - our own session refused our own entry
             # Never expected (a peer makes only entries its session accepts); if it happens
             # the game ends with a signed record that blames nobody, not with a traceback.
@@ -218,6 +244,19 @@ class SeatCore(Generic[C]):
         self.out.extend(RunJob(job) for job in s.jobs())
         if s.decision is not None:
             self.out.append(Decide(s.decision))
+
+    def hold_until(self) -> float:
+        """When our turn, kept for our controller's choice, goes without it (infinity:
+        no turn is kept).  A subclass's :meth:`next_wake` wakes then, and its
+        :meth:`tick` calls :meth:`hold_tick`."""
+        if self._hold_since is None or self.hold_bound is None:
+            return math.inf
+        return self._hold_since + min(max(0.0, self.hold_bound), MAX_HOLD)
+
+    def hold_tick(self, now: float) -> None:
+        """Time passed: a turn kept for our choice past its bound goes now."""
+        if now >= self.hold_until():
+            self.pump(now)
 
     def job_done(self, job: ProofJob, result: JobResult, now: float) -> None:
         """The result of a :class:`RunJob`: our proof goes out, or a proof verified (the
@@ -395,10 +434,11 @@ class SeatCore(Generic[C]):
 
     def next_wake(self, now: float) -> float:
         """When :meth:`tick` has something to do next."""
-        return now + 1.0
+        return min(now + 1.0, max(now, self.hold_until()))
 
     def tick(self, now: float) -> None:
         """Time passed: whatever is due."""
+        self.hold_tick(now)
 
     # -- for subclasses ------------------------------------------------------------------
 

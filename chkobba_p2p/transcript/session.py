@@ -119,6 +119,13 @@ class Session:
         self.master = master if master is not None else secrets.token_bytes(32)
         self.game = game if game is not None else GameDriver(table, seat, self.master)
         self._decided: Action | None = None
+        #: This seat's controller answers at once (a bot): while the game waits for its
+        #: choice, the early-deal turn that would carry its deal messages alone waits for
+        #: that choice, so both travel in one turn (:attr:`holding`, PROTOCOL.md 6.2).
+        #: Only with shares-ride/v1 in effect; the caller bounds the wait
+        #: (:meth:`release_hold`).
+        self.hold_for_choice = False
+        self._hold_released = False
         self._unsent_abort: Entry | None = None
         #: After :meth:`resume`: every event the replayed log produced, in order (this
         #: seat's view), for a client to rebuild its picture of the table.
@@ -566,12 +573,15 @@ class Session:
             if action is None and self.game.decision() is not None \
                     and not (self.game.early_deal and self.game.has_outbox):
                 return None  # waiting for the controller
+            if self.holding:
+                return None  # our controller answers at once: our messages wait for it
+            self._hold_released = False
             # With early-deal/v1 a seat that must still choose sends the deal messages it
             # owes now, without its action: the others get their cards while it thinks.
             self._decided = None
             items = self.game.outbox()
             act = None if action is None else action.to_wire()
-            if self.game.shares_ride:
+            if self.game.shares_ride and not self._near_the_bound():
                 return self._ride_turn(items, act)
             body = TurnBody(items, act)
             kind = "turn"
@@ -592,6 +602,33 @@ class Session:
                                             fault.detail, fault.evidence or entry.body,
                                             proven=True)
         return entry
+
+    @property
+    def holding(self) -> bool:
+        """This seat holds the floor, owes deal messages and its choice, and keeps its
+        turn for that choice (:attr:`hold_for_choice`; only with shares-ride/v1): the
+        choice's answer, or :meth:`release_hold`, lets it go.  Not a rule of the wire
+        (any peer may send its messages first, or with its choice), the sender's own
+        policy for a controller that answers at once: PROTOCOL.md 6.2 bounds it."""
+        return (self.hold_for_choice and not self._hold_released
+                and self.phase == Phase.PLAYING and self._decided is None
+                and self._floor == self.seat and self._unsent_abort is None
+                and self.game.shares_ride and self.game.early_deal
+                and self.game.has_outbox and self.game.decision() is not None)
+
+    def release_hold(self) -> None:
+        """The choice took longer than its bound: our next turn carries our deal messages
+        without it (early deal), as a person's does."""
+        self._hold_released = True
+
+    def _near_the_bound(self) -> bool:
+        """Our next turn, whatever it carries, may take the transcript past
+        :data:`MAX_TRANSCRIPT`.  Every receiver then stops at its link, before applying its
+        game (PROTOCOL.md 2.1); a ``p`` is made by applying the entry before it is signed,
+        so near the bound we send the old way (link, then apply; our messages in our next
+        turn) and our game stays the one every receiver holds: no hand scored here that
+        nobody else scored."""
+        return self._transcript_bytes + 4 + wire.entry_limit("turn") > wire.MAX_TRANSCRIPT
 
     def _ride_turn(self, items: list[Any], action: dict[str, Any] | None) -> Entry:
         """Our turn under shares-ride/v1 (PROTOCOL.md 6.2): apply ``items`` and

@@ -54,12 +54,15 @@ class Table:
     closed: dict[str, ErrorCode | None] = field(default_factory=dict)
     events: dict[int, list[object]] = field(default_factory=dict)
     sent: dict[str, list[dict]] = field(default_factory=dict)  # what a conn got
+    #: Every seat's ``hold_bound`` (its controller answers within it; None: a person).
+    hold_bound: float | None = None
 
     def __post_init__(self) -> None:
         rules = Ruleset(target=self.target)
         self.host = HostTable(Identity.generate(), "hedi", rules, self.players, False,
                               LIMITS, spectator_limit=2,
                               is_closed=lambda c: c in self.closed)
+        self.host.hold_bound = self.hold_bound
         self.bots = {seat: GreedyBot() for seat in range(self.players)}
         self.events = {seat: [] for seat in range(self.players)}
 
@@ -67,6 +70,7 @@ class Table:
         """A joiner's handshake, as the shells run it, and its seat (``caps``: what its
         hello announces)."""
         link = SeatLink(Identity.generate(), "host:7777", None, LIMITS)
+        link.hold_bound = self.hold_bound
         hs = self.host.handshake(lambda s: self.host.allowance_left_of(s, self.now))
         assert link.connect(seat_name, caps) == []  # the host greets first
         greeting = wire.encode(hs.greeting())

@@ -31,6 +31,7 @@ from chkobba_p2p.transcript.caps import (
     SPOKEN,
     TABLE_CAPABILITIES,
 )
+from chkobba_p2p.transcript.events import HandScored
 from chkobba_p2p.transcript.session import Session
 from chkobba_p2p.transcript.table import SeatInfo, TableInfo
 from chkobba_p2p.wire import codec as wire
@@ -261,6 +262,84 @@ def test_crash_resume_mid_match(every):
         t.step()
     assert all(s.done is not None and s.done == t.sessions[0].done for s in t.sessions)
     assert any(_items(b, "p") for b in t.sessions[0].bodies)
+
+
+def _speak(t: Table) -> tuple[Session, wire.Entry]:
+    """``Table.step`` without the delivery: the seat that speaks and its entry."""
+    for s in t.sessions:
+        d = s.decision
+        if d is not None:
+            bot = t.bots[s.own_seat]
+            s.decide(bot.choose_play(d.hand) if d.kind == "play" else bot.choose_cut(d.hand))
+        e = s.next_entry()
+        if e is not None:
+            return s, e
+    raise AssertionError("nobody can speak")
+
+
+def test_the_entry_that_crosses_the_bound_is_not_scored_by_its_sender(monkeypatch):
+    """The entry that takes the transcript past MAX_TRANSCRIPT stops the table at its
+    link, before any peer applies its game.  Its sender, which makes ``p`` by applying
+    the entry before signing it, must not score a hand there that nobody else scored: the
+    abort's totals are the same at every seat (issue 44's review)."""
+    key = b"ride-bound"
+    # A first run finds the entry whose own application scores hand 1.
+    t = Table(2, key=key)
+    k = 0  # the entries before it
+    for k in range(2000):  # noqa: B007 (k counts the entries before the one found)
+        m = t.sessions[0].game.match
+        before = tuple(m.totals) if m is not None else None
+        sender, e = _speak(t)
+        t.deliver(e, sender.own_seat)
+        m = t.sessions[0].game.match
+        if before is not None and m is not None and m.results and tuple(m.totals) != before:
+            break
+    else:
+        raise AssertionError("no hand was scored")
+    # The same match again, the bound set just under that entry.
+    t = Table(2, key=key)
+    for _ in range(k):
+        t.step()
+    monkeypatch.setattr(wire, "MAX_TRANSCRIPT", t.sessions[0]._transcript_bytes + 1)
+    sender, e = _speak(t)
+    abort = sender.next_entry()
+    assert abort is not None and abort.kind == "abort"
+    (other,) = [s for s in t.sessions if s is not sender]
+    with pytest.raises(GameFault) as caught:
+        other.receive(wire.open_entry(e.body))
+    assert caught.value.error_code == ErrorCode.TRANSCRIPT_TOO_LONG
+    other.receive(wire.open_entry(abort.body))
+    mine, theirs = sender.aborted, other.aborted
+    assert mine is not None and theirs is not None
+    assert mine.code == theirs.code == ErrorCode.TRANSCRIPT_TOO_LONG
+    assert mine.totals == theirs.totals == before
+    assert not any(isinstance(ev, HandScored) for ev in sender.take_events())
+
+
+def test_near_the_bound_a_seat_sends_the_old_way(monkeypatch):
+    """Within one turn's maximum of MAX_TRANSCRIPT a seat links its turn before applying
+    it, so its own messages go in its next turn (as without the capability); every peer
+    takes that, and the match ends the same, with the same transcript everywhere."""
+    key = b"ride-near"
+    t = Table(2, key=key, rules=Ruleset(target=3))
+    bodies = _played(t)
+    total = sum(4 + len(b) for b in bodies)
+    monkeypatch.setattr(wire, "MAX_TRANSCRIPT", total + 2000)
+    near = Table(2, key=key, rules=Ruleset(target=3))
+    got = _played(near)
+    assert near.sessions[0].done == t.sessions[0].done
+    # Far from the bound the turns are the same; near it no turn carries ``p``.
+    cut = next(i for i, b in enumerate(bodies)
+               if sum(4 + len(x) for x in bodies[:i]) + 4 + wire.entry_limit("turn")
+               > total + 2000)
+    def shape(b: bytes) -> tuple[object, ...]:  # shares and proofs take fresh nonces
+        e = wire.open_entry(b)
+        return (e.seat, e.kind, e.fields.get("a"),
+                *([d.get("t") for d in _items(b, f)] for f in ("d", "p")))
+    assert [shape(b) for b in got[:cut]] == [shape(b) for b in bodies[:cut]]
+    assert any(_items(b, "p") for b in bodies[cut:])
+    assert not any(_items(b, "p") for b in got[cut:])
+    assert audit_bodies(got, workers=0).verdict == VALID
 
 
 def test_turn_body_p_on_the_wire():
