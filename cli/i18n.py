@@ -1227,6 +1227,44 @@ MESSAGES: dict[str, tuple[str, str]] = {
                    "sa propre horloge ; parole contre parole"),
     "cl_claimed": ("{said}; nothing in the log shows it",
                    "{said} ; rien dans le journal ne le montre"),
+    # An audit's result in one line (an AuditResult: ``chkobba replay``'s last line,
+    # ``chkobba history``'s reason for a match that counts for nothing).
+    "au_valid_resigned": ("VALID: {n} entries; every check passes; the match ended by "
+                          "resignation: {why}",
+                          "VALIDE : {n} entrées ; toutes les vérifications passent ; la "
+                          "partie s'est terminée par un abandon : {why}"),
+    "au_valid_on_time": ("VALID: {n} entries; every check passes; the match ended on time: "
+                         "{why}",
+                         "VALIDE : {n} entrées ; toutes les vérifications passent ; la partie "
+                         "s'est terminée au temps : {why}"),
+    "au_valid_left": ("VALID: {n} entries; every check passes; the match ended when a "
+                      "player left: {why}",
+                      "VALIDE : {n} entrées ; toutes les vérifications passent ; la partie "
+                      "s'est terminée quand un joueur est parti : {why}"),
+    "au_valid_decided": ("VALID: {n} entries; every check passes; {why}",
+                         "VALIDE : {n} entrées ; toutes les vérifications passent ; {why}"),
+    "au_valid": ("VALID: {n} entries; every signature, the chain, the deal's proofs and "
+                 "reveals, every move and every score check out",
+                 "VALIDE : {n} entrées ; chaque signature, la chaîne, les preuves et les "
+                 "révélations de la donne, chaque coup et chaque score sont vérifiés"),
+    "au_valid_won": ("VALID: {n} entries; every signature, the chain, the deal's proofs and "
+                     "reveals, every move and every score check out; {why}",
+                     "VALIDE : {n} entrées ; chaque signature, la chaîne, les preuves et "
+                     "les révélations de la donne, chaque coup et chaque score sont "
+                     "vérifiés ; {why}"),
+    "au_disputed": ("INCOMPLETE (disputed): {why}", "INCOMPLÈTE (contestée) : {why}"),
+    "au_unsupported": ("CANNOT AUDIT ({code}): {why}", "AUDIT IMPOSSIBLE ({code}) : {why}"),
+    "au_invalid": ("INVALID", "INVALIDE"),
+    "au_incomplete": ("INCOMPLETE", "INCOMPLÈTE"),
+    "au_line": ("{head} ({code}): {where}{why}{blame}", "{head} ({code}) : {where}{why}{blame}"),
+    "au_where": ("entry #{n}: ", "entrée n° {n} : "),
+    "au_blamed": (" -- blamed: {who}", " -- en faute : {who}"),
+    "au_claim": (" -- {claim}", " -- {claim}"),
+    # The player an invalid log blames, by name (the key tells two of one name apart).
+    "au_seat": ("{name} (key {fp})", "{name} (clé {fp})"),
+    "au_no_seat": ("nobody (the file was altered; no signature pins it on a player)",
+                   "personne (le fichier a été modifié ; aucune signature ne l'attribue "
+                   "à un joueur)"),
 }
 
 RULE_NAMES: dict[str, tuple[str, str]] = {

@@ -102,7 +102,7 @@ def run(args: argparse.Namespace) -> int:
                 _out(line, to_stderr=err)
         elif review.cut_short:  # --quiet: the verdict alone, and on stderr this caveat
             _out(coach.limit_line(review), to_stderr=True)
-    _out(report.summary(), to_stderr=err)
+    _out(words(report.result(), Translator(args.lang or detect_lang())), to_stderr=err)
     if getattr(args, "luck", False):
         try:
             _luck(args, report, review, err)

@@ -13,6 +13,7 @@ from pathlib import Path
 from chkobba_p2p.bots.levels import make_bot
 from chkobba_p2p.game.rules import PRESETS, Ruleset
 from chkobba_p2p.link.handshake import Lobby
+from chkobba_p2p.observe.audit import AuditReport
 from chkobba_p2p.transcript.bodies import GameFault
 from chkobba_p2p.transcript.caps import CAP_PROOF_APART, SPOKEN
 from chkobba_p2p.transcript.session import Session
@@ -162,3 +163,21 @@ def play(n: int = 2, *, rules: Ruleset | None = None, proofs: bool = False,
         if not progressed:
             break
     return played
+
+
+def said(report: AuditReport, lang: str = "en") -> str:
+    """An audit's result as the client words it (``chkobba replay``'s last line): the
+    library gives data (:meth:`AuditReport.result`), the words are the client's."""
+    from chkobba_cli.event_words import words
+    from chkobba_cli.i18n import Translator
+    return words(report.result(), Translator(lang))
+
+
+def verdict_said(report: AuditReport, lang: str = "en") -> str:
+    """How the match ended, in the players' names (the verdict, without the audit's
+    head): the client's words for :attr:`AuditReport.outcome`."""
+    from chkobba_cli.event_words import words
+    from chkobba_cli.i18n import Translator
+    if report.outcome is None:
+        return report.reason
+    return words(report.outcome, Translator(lang), names=report.names)
