@@ -1,0 +1,170 @@
+"""An audit's result in words (issue 41, "words in one place"; issue 43's walk, findings 1
+and 2): the library gives the result as data (:class:`AuditResult`), the client words it
+(``words``), in the players' names (never "seat 0"), teams as "alice & carol", in English
+and French, at 2, 3 and 4 players: ``chkobba replay``'s last line, the ``--view`` banner,
+``history``'s reason."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from support.audit import play, said
+
+from chkobba_cli.event_words import words
+from chkobba_cli.i18n import Translator
+from chkobba_cli.tui.render import line_text
+from chkobba_cli.tui.replay import ReplayViewer
+from chkobba_p2p import ErrorCode
+from chkobba_p2p.game.rules import Ruleset
+from chkobba_p2p.observe.audit import (
+    INCOMPLETE,
+    INVALID,
+    VALID,
+    AbortClaim,
+    AuditReport,
+    AuditResult,
+    audit_bodies,
+)
+from chkobba_p2p.observe.verdict import Verdict
+from chkobba_p2p.timeline import build_timeline
+from chkobba_p2p.transcript.events import Standing
+from chkobba_p2p.transcript.table import SeatInfo, TableInfo
+
+NAMES = ("alice", "bob", "carol", "dave")
+
+
+def _table(n: int) -> TableInfo:
+    return TableInfo(bytes(16), 1, n, Ruleset(),
+                     tuple(SeatInfo(i, bytes([i + 1]) * 32, NAMES[i]) for i in range(n)))
+
+
+def _report(n: int, verdict: str, code: str | None, outcome: Verdict,
+            aborts: tuple[AbortClaim, ...] = (), reason: str = "") -> AuditReport:
+    return AuditReport("x.chklog", verdict, code, outcome.blamed, reason or outcome.reason,
+                       outcome.entry, 80, table=_table(n), aborts=list(aborts),
+                       outcome=outcome, standing=outcome.standing)
+
+
+@pytest.fixture(scope="module", params=[2, 3, 4])
+def left(request):
+    """A real match that seat 1 left after 60 entries (a signed leave against itself)."""
+    n = request.param
+    played = play(n, seed=3, key=b"left-words", stop_after=60, abort_by=1,
+                  abort_code=ErrorCode.PEER_LEFT)
+    return n, played.sessions[0].bodies
+
+
+WON = {  # who wins when peer1 leaves: its side loses
+    2: ("host wins the match", "host gagne la partie"),
+    3: ("the two others are level, nobody wins",
+        "les deux autres sont à égalité, personne ne gagne"),
+    4: ("host & peer2 win the match", "host & peer2 gagnent la partie"),
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_the_view_banner_names_who_left_in_the_screen_s_language(left, lang):
+    """Was "VALID: seat 0 left the match (entry #75): seat 1 wins", English in French."""
+    n, bodies = left
+    viewer = ReplayViewer(build_timeline(bodies), lang=lang)
+    banner = " ".join(line_text(x).strip() for x in viewer.banner(200))
+    won = WON[n][lang == "fr"]
+    want = (f"VALID: peer1 left the match (entry #61): {won}" if lang == "en" else
+            f"VALIDE : peer1 a quitté la partie (entrée n° 61) : {won}")
+    assert banner == want, banner
+    assert "seat" not in banner and "siège" not in banner
+
+
+def test_the_audit_line_names_who_left_in_both_languages(left):
+    n, bodies = left
+    r = audit_bodies(bodies, workers=0)
+    assert (r.verdict, r.code) == (VALID, "left")
+    en, fr = WON[n]
+    assert said(r) == ("VALID: 62 entries; every check passes; the match ended when a "
+                       f"player left: peer1 left the match (entry #61): {en}")
+    assert said(r, "fr") == ("VALIDE : 62 entrées ; toutes les vérifications passent ; la "
+                             "partie s'est terminée quand un joueur est parti : peer1 a "
+                             f"quitté la partie (entrée n° 61) : {fr}")
+
+
+@pytest.mark.parametrize("n, won_en, won_fr", [
+    (2, "alice wins the match on time", "alice gagne la partie au temps"),
+    (3, "the two others are level, nobody wins",
+     "les deux autres sont à égalité, personne ne gagne"),
+    (4, "alice & carol win the match on time", "alice & carol gagnent la partie au temps")])
+def test_a_flagged_match_names_the_late_player_and_the_winners(n, won_en, won_fr):
+    winner = None if n == 3 else 0
+    v = Verdict(VALID, "on_time", "seat 1 lost on time", blamed=1, entry=70, by_seat=0,
+                winner=winner, loser=1)
+    r = _report(n, VALID, "on_time", v)
+    assert said(r) == (
+        "VALID: 80 entries; every check passes; the match ended on time: bob lost on time "
+        f"(entry #70), as alice (the host) says: {won_en}; the log shows bob was to play, "
+        "the time is the host's word (its signed clock reading, in the log, is its own)")
+    fr = said(r, "fr")
+    assert fr.startswith("VALIDE : 80 entrées ; toutes les vérifications passent ; la "
+                         "partie s'est terminée au temps : bob a perdu au temps (entrée "
+                         "n° 70), comme le dit alice (l'hôte)"), fr
+    assert won_fr in fr and "seat" not in fr and "siège" not in fr
+
+
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_a_disputed_flag_names_both_players(n):
+    v = Verdict(INCOMPLETE, "disputed", "seat 0 flagged seat 1", blamed=1, entry=70,
+                by_seat=0, standing=Standing.DISPUTED)
+    r = _report(n, INCOMPLETE, "disputed", v)
+    assert said(r).startswith("INCOMPLETE (disputed): alice flagged bob (entry #70) and bob "
+                              "disputes it with its own clock")
+    assert said(r, "fr").startswith("INCOMPLÈTE (contestée) : alice a signalé")
+
+
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_an_invalid_log_names_the_cheater_with_its_key(n):
+    cheater = n - 1
+    v = Verdict(INVALID, "illegal_move", f"seat {cheater} played a card it does not hold",
+                blamed=cheater, entry=40)
+    r = _report(n, INVALID, "illegal_move", v)
+    fp = r.table.seats[cheater].fingerprint
+    name = NAMES[cheater]
+    # The check it fails is the auditor's own sentence (it names the entry's contents);
+    # the player it blames is named by the client, by name and key.
+    assert said(r) == (f"INVALID (illegal_move): entry #40: seat {cheater} played a card it "
+                       f"does not hold -- blamed: {name} (key {fp})")
+    assert said(r, "fr").startswith("INVALIDE (illegal_move) : entrée n° 40 : ")
+    assert said(r, "fr").endswith(f" -- en faute : {name} (clé {fp})")
+    nobody = _report(n, INVALID, "bad_chain",
+                     Verdict(INVALID, "bad_chain", "the chain breaks", entry=20))
+    assert said(nobody).endswith(" -- blamed: nobody (the file was altered; no signature "
+                                 "pins it on a player)")
+    assert said(nobody, "fr").endswith(" -- en faute : personne (le fichier a été modifié ; "
+                                       "aucune signature ne l'attribue à un joueur)")
+
+
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_an_unproven_abort_is_worded_as_its_signer_s_claim(n):
+    claim = AbortClaim(50, 1, "timeout", 0, "too slow", Standing.CLAIMED)
+    v = Verdict(INCOMPLETE, "aborted", "seat 1 ended the game", entry=50, by_seat=1,
+                standing=Standing.CLAIMED)
+    r = _report(n, INCOMPLETE, "aborted", v, (claim,))
+    assert said(r) == ("INCOMPLETE (aborted): entry #50: bob ended the game; no violation "
+                       "in the entries before it -- bob says alice is at fault (timeout: "
+                       "too slow); nothing in the log shows it")
+    assert said(r, "fr") == ("INCOMPLÈTE (aborted) : entrée n° 50 : bob a arrêté la partie ; "
+                             "aucune violation dans les entrées qui précèdent -- bob dit "
+                             "qu'alice est en faute (timeout : too slow) ; rien dans le "
+                             "journal ne le montre")
+
+
+def test_the_result_is_plain_json_and_reads_back():
+    claim = AbortClaim(50, 1, "timeout", 0, "too slow", Standing.OWED, on_time=True)
+    v = Verdict(VALID, "on_time", "r", blamed=1, entry=70, by_seat=0, winner=0,
+                totals=(9, 4), loser=1)
+    r = _report(4, VALID, "on_time", v, (claim,)).result()
+    assert r.names == NAMES and r.abort == claim and r.outcome == v
+    back = AuditResult.from_json(json.loads(json.dumps(r.to_json())))
+    assert back == r
+    assert words(back, Translator("fr")) == words(r, Translator("fr"))
+    for bad in ({}, {**r.to_json(), "entries": "80"}, {**r.to_json(), "names": [1]}):
+        with pytest.raises((KeyError, TypeError, ValueError)):
+            AuditResult.from_json(bad)
