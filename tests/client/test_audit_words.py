@@ -7,6 +7,7 @@ and French, at 2, 3 and 4 players: ``chkobba replay``'s last line, the ``--view`
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from support.audit import play, said
@@ -168,3 +169,63 @@ def test_the_result_is_plain_json_and_reads_back():
     for bad in ({}, {**r.to_json(), "entries": "80"}, {**r.to_json(), "names": [1]}):
         with pytest.raises((KeyError, TypeError, ValueError)):
             AuditResult.from_json(bad)
+
+
+def _replay(capsys, path, *argv):
+    from chkobba_cli.main import main
+    code = main(["replay", str(path), "--jobs", "1", *argv])
+    out, err = capsys.readouterr()
+    return code, out
+
+
+def test_replay_s_text_follows_lang(left, tmp_path, capsys):
+    """Issue 43's walk, finding 2: ``replay LOG --lang fr`` printed English."""
+    n, _ = left
+    path = tmp_path / "left.chklog"
+    played = play(n, seed=3, key=b"left-words", stop_after=60, abort_by=1,
+                  abort_code=ErrorCode.PEER_LEFT)
+    played.write_log(path)
+    code, fr = _replay(capsys, path, "--lang", "fr")
+    assert code == 0
+    lines = fr.splitlines()
+    assert lines[0] == f"journal : {path}"
+    assert lines[1].startswith("écrit par le pair de host (")
+    assert lines[2].startswith(f"partie {played.sessions[0].table.game.hex()} : {n} joueurs, "
+                               "tunisienne : objectif 11")
+    assert "premier donneur : " in fr
+    assert re.search(r"\npeer1 a quitté la partie pendant la manche \d+ \(entrée 61 du "
+                     r"journal\)\.\n", fr), fr
+    assert lines[-1].startswith("VALIDE : 62 entrées ;")
+    for english in ("first dealer", "written by", "entries", "left the", "winner:", "seat"):
+        assert english not in fr, english
+    if n == 4:
+        assert "  peer1 (clé " in fr and ", joue avec peer3)" in fr
+        assert "gagnant : host & peer2" in fr
+    code, en = _replay(capsys, path, "--lang", "en")
+    assert "first dealer: " in en
+    assert re.search(r"\npeer1 left the game during hand \d+ \(the log's entry 61\)\.\n", en)
+    assert en.splitlines()[-1].startswith("VALID: 62 entries;")
+
+
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_one_hand_play_by_play_in_french(n, tmp_path, capsys):
+    path = play(n, seed=3, key=b"hand-words").write_log(tmp_path / "full.chklog")
+    code, fr = _replay(capsys, path, "--lang", "fr", "--hand", "1", "--ascii")
+    assert code == 0
+    lines = fr.splitlines()
+    head = next(i for i, line in enumerate(lines) if line.startswith("manche 1 : "))
+    assert re.fullmatch(r"manche 1 : \S+ donne, \S+ coupe", lines[head])
+    body = lines[head + 1:]
+    assert any(re.match(r"  (tirage|donne)  {2}", x) for x in body), body
+    assert any(re.match(r"  jeu {5}\S+ : \S+ (prend \S+|\(reste sur la table\))", x)
+               for x in body), body
+    assert any(x.startswith("  points : ") and "(totaux : " in x for x in body), body
+    assert not any(w in fr for w in (" deals", " takes ", "stays on the table", "totals"))
+
+
+def test_replay_help_says_lang_is_for_the_text_too(capsys):
+    from chkobba_cli.main import main
+    with pytest.raises(SystemExit):
+        main(["replay", "--help"])
+    out = " ".join(capsys.readouterr().out.split())
+    assert "language of the text, the verdict line, --html and --view" in out
