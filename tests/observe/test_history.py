@@ -297,6 +297,9 @@ def test_the_command_lists_every_match_newest_first(folder, own_cache, capsys):
     assert "sami won by resignation  [VALID]" in out and "sami won on time" in out
     assert "FAILED ITS AUDIT: counts for nothing  [INVALID]" in out
     assert "INVALID (bad_signature)" in out
+    # The audit's result is kept as data: the reason is worded in the reader's language.
+    code, fr, _ = _cli(capsys, str(path), "--lang", "fr")
+    assert code == 0 and "INVALIDE (bad_signature) : " in fr and "INVALID (" not in fr
     assert "amel (9069-a17d-cdbe-613b) vs sami (2aa4-c1e3-4c2c-c087)" in out
     assert heads[1].startswith("2026-03-10 22:00  2 players  stopped before the end")
     assert (own_cache / "history.json").exists()
