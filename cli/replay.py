@@ -27,7 +27,7 @@ from chkobba_p2p.text import safe_text
 
 from . import coach, scoresheet
 from .event_words import words
-from .i18n import Translator, detect_lang, ruleset_text
+from .i18n import Translator, card_letters, detect_lang, ruleset_text
 from .term import can_show_symbols, keys_held
 
 
@@ -231,7 +231,8 @@ _EN = Translator("en")
 
 class _Speaker:
     """Names and cards as the game showed them: seat names, and the card notation of the
-    table's figures (``J♣``), or its ASCII form (``JC``) when symbols cannot be shown."""
+    table's figures (``J♣``), or its ASCII form (``JC``) when symbols cannot be shown, in
+    ``t``'s language's figure letters (``V♣`` in French)."""
 
     def __init__(self, names: list[str], figures: FigureConvention, symbols: bool,
                  t: Translator = _EN) -> None:
@@ -248,8 +249,8 @@ class _Speaker:
     def card(self, text: object) -> str:
         if not isinstance(text, str):
             return "??"
-        try:
-            return card(text).label(self.figures, self.symbols)
+        try:  # French figure letters in French (R/D/V), as the table shows them
+            return card_letters(card(text).label(self.figures, self.symbols), self.t.lang)
         except ValueError:
             return text
 

@@ -221,6 +221,10 @@ def test_one_hand_play_by_play_in_french(n, tmp_path, capsys):
                for x in body), body
     assert any(x.startswith("  points : ") and "(totaux : " in x for x in body), body
     assert not any(w in fr for w in (" deals", " takes ", "stays on the table", "totals"))
+    # French figure letters, as the table shows them (R/D/V, never K/Q/J).
+    assert not re.search(r"\b[KQJ][SHDC]\b", fr), fr
+    code, en = _replay(capsys, path, "--lang", "en", "--hand", "1", "--ascii")
+    assert not re.search(r"\b[RV][SHDC]\b", en), en
 
 
 def test_replay_help_says_lang_is_for_the_text_too(capsys):
