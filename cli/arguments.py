@@ -277,7 +277,8 @@ def _replay_arguments(p: argparse.ArgumentParser) -> None:
                    "PgUp/PgDn a hand, Home/End, s the score sheet, q to quit; the verdict in "
                    "a banner, an offending entry highlighted with the player it blames")
     p.add_argument("--lang", choices=LANGS, default=None,
-                   help="language of --html and --view (default: from the locale)")
+                   help="language of the text, the verdict line, --html and --view "
+                   "(default: from the locale)")
     p.add_argument("--no-color", action="store_true", help="--view without colours (also: "
                    "the NO_COLOR environment variable)")
     _four_colour(p)

@@ -58,21 +58,24 @@ from chkobba_p2p import (
 from chkobba_p2p.game.cards import Card
 from chkobba_p2p.game.rules import CutEvent, DealEvent, PlayEvent, SweepEvent
 from chkobba_p2p.game.seating import SHAPES, Seating
+from chkobba_p2p.observe.audit import AuditResult
 from chkobba_p2p.observe.observer import DeckRevealed
 from chkobba_p2p.observe.rating import bot_level
 from chkobba_p2p.observe.verdict import (
     DECIDED,
     DISPUTED,
     INCOMPLETE,
+    INVALID,
     LEFT,
     ON_TIME,
+    UNSUPPORTED,
     VALID,
     AbortClaim,
     Verdict,
 )
 from chkobba_p2p.text import safe_text
 
-from .i18n import Translator, notice_text, ruleset_text
+from .i18n import Translator, notice_text, ruleset_text, unsupported_words
 from .tor_words import tor_failed_text, tor_status_text
 
 if TYPE_CHECKING:
@@ -834,3 +837,73 @@ def _(c: AbortClaim, t: Translator, name: Callable[[int], str] | None = None) ->
         return t("cl_dispute" if c.code == ErrorCode.CLOCK_DISPUTE.name.lower()
                  else "cl_flagged", by=by, blamed=blamed, code=c.code, why=why)
     return t("cl_claimed", said=said)
+
+
+def _observer_reason(r: AuditResult, t: Translator) -> str:
+    """What the observer words alone (a violation, a torn or unfinished file, a table
+    it cannot audit): its own sentence in English (it names the entry and the check);
+    in another language the client's words where it has them, else that sentence."""
+    if t.lang == "en":
+        return r.reason
+    if r.verdict == INCOMPLETE and r.code == "truncated":
+        return t("verdict_truncated")
+    if r.verdict == INCOMPLETE and r.code == "unfinished":
+        return t("verdict_unfinished")
+    if r.verdict == UNSUPPORTED and r.outcome is not None and r.outcome.unknown_caps:
+        return unsupported_words(t, r.outcome.unknown_caps)
+    return r.reason
+
+
+@words.register(AuditResult)
+def _(r: AuditResult, t: Translator) -> str:
+    """An audit's result in one line, in the players' names (``chkobba replay``'s last
+    line, ``chkobba history``'s reason): "VALID: 54 entries; every check passes; the
+    match ended when a player left: alice left the match (entry #53): bob wins the
+    match".  An unproven accusation is worded as a claim."""
+    names = r.names
+
+    def name(seat: int) -> str:
+        return names[seat] if 0 <= seat < len(names) else t("ab_seat", n=seat)
+
+    def why() -> str:  # the verdict in the players' names
+        if r.outcome is None or (r.verdict == INCOMPLETE
+                                 and r.code in ("truncated", "unfinished")):
+            return _observer_reason(r, t)
+        return words(r.outcome, t, names=names)
+    n = r.entries
+    if r.verdict == VALID and r.code == "resigned":
+        return t("au_valid_resigned", n=n, why=why())
+    if r.verdict == VALID and r.code == ON_TIME:
+        return t("au_valid_on_time", n=n, why=why())
+    if r.verdict == VALID and r.code == LEFT:
+        return t("au_valid_left", n=n, why=why())
+    if r.verdict == VALID and r.code == DECIDED:
+        return t("au_valid_decided", n=n, why=why())
+    if r.verdict == INCOMPLETE and r.code == DISPUTED:
+        return t("au_disputed", why=why())
+    if r.verdict == VALID and r.outcome is not None and r.outcome.winner is not None:
+        return t("au_valid_won", n=n, why=why())
+    if r.verdict == VALID:
+        return t("au_valid", n=n)
+    if r.verdict == UNSUPPORTED:  # nobody is blamed, nothing is concluded
+        return t("au_unsupported", code=r.code, why=_observer_reason(r, t))
+    where = t("au_where", n=r.entry) if r.entry is not None else ""
+    blame = ""
+    if r.verdict == INVALID:
+        b = r.blamed
+        if b is None:
+            who = t("au_no_seat")
+        elif 0 <= b < len(names):
+            who = t("au_seat", name=names[b], fp=r.fingerprints[b])
+        else:
+            who = t("ab_seat", n=b)
+        blame = t("au_blamed", who=who)
+    elif r.code == "aborted" and r.abort is not None \
+            and r.abort.standing != Standing.SELF:
+        # An abort is its signer's word: worded as a claim unless the log shows it.
+        # (One its signer signed against itself -- it left, or ran out of its own time
+        # -- is what the verdict's own words already say.)
+        blame = t("au_claim", claim=words(r.abort, t, name=name))
+    return t("au_line", head=t("au_invalid" if r.verdict == INVALID else "au_incomplete"),
+             code=r.code, where=where,
+             why=why() if r.verdict == INCOMPLETE else _observer_reason(r, t), blame=blame)

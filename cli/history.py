@@ -35,6 +35,7 @@ from chkobba_p2p.observe.history import (
 from chkobba_p2p.observe.rating import POOLS, nearest_level
 from chkobba_p2p.text import safe_text
 
+from .event_words import words
 from .i18n import Translator, detect_lang
 from .identity import own_aliases, own_keys
 
@@ -174,8 +175,9 @@ def show_games(gs: list[Game], t: Translator, verbose: bool = False) -> None:
                 _out(line)
         if g.disputed and g.counted:
             _out(f"    {t('hi_contested')}")
-        if not g.counted:  # the audit's sentence, wrapped to the terminal
-            for line in textwrap.wrap(g.log.reason, _width(), initial_indent="    ",
+        if not g.counted:  # the audit's result in words, wrapped to the terminal
+            why = words(g.log.result, t) if g.log.result is not None else g.log.reason
+            for line in textwrap.wrap(why, _width(), initial_indent="    ",
                                       subsequent_indent="      ", break_on_hyphens=False):
                 _out(line)
         shown, bots = _own_copies(g.copies, verbose)

@@ -1235,6 +1235,148 @@ MESSAGES: dict[str, tuple[str, str]] = {
                    "sa propre horloge ; parole contre parole"),
     "cl_claimed": ("{said}; nothing in the log shows it",
                    "{said} ; rien dans le journal ne le montre"),
+    # An audit's result in one line (an AuditResult: ``chkobba replay``'s last line,
+    # ``chkobba history``'s reason for a match that counts for nothing).
+    "au_valid_resigned": ("VALID: {n} entries; every check passes; the match ended by "
+                          "resignation: {why}",
+                          "VALIDE : {n} entrées ; toutes les vérifications passent ; la "
+                          "partie s'est terminée par un abandon : {why}"),
+    "au_valid_on_time": ("VALID: {n} entries; every check passes; the match ended on time: "
+                         "{why}",
+                         "VALIDE : {n} entrées ; toutes les vérifications passent ; la partie "
+                         "s'est terminée au temps : {why}"),
+    "au_valid_left": ("VALID: {n} entries; every check passes; the match ended when a "
+                      "player left: {why}",
+                      "VALIDE : {n} entrées ; toutes les vérifications passent ; la partie "
+                      "s'est terminée quand un joueur est parti : {why}"),
+    "au_valid_decided": ("VALID: {n} entries; every check passes; {why}",
+                         "VALIDE : {n} entrées ; toutes les vérifications passent ; {why}"),
+    "au_valid": ("VALID: {n} entries; every signature, the chain, the deal's proofs and "
+                 "reveals, every move and every score check out",
+                 "VALIDE : {n} entrées ; chaque signature, la chaîne, les preuves et les "
+                 "révélations de la donne, chaque coup et chaque score sont vérifiés"),
+    "au_valid_won": ("VALID: {n} entries; every signature, the chain, the deal's proofs and "
+                     "reveals, every move and every score check out; {why}",
+                     "VALIDE : {n} entrées ; chaque signature, la chaîne, les preuves et "
+                     "les révélations de la donne, chaque coup et chaque score sont "
+                     "vérifiés ; {why}"),
+    "au_disputed": ("INCOMPLETE (disputed): {why}", "INCOMPLÈTE (contestée) : {why}"),
+    "au_unsupported": ("CANNOT AUDIT ({code}): {why}", "AUDIT IMPOSSIBLE ({code}) : {why}"),
+    "au_invalid": ("INVALID", "INVALIDE"),
+    "au_incomplete": ("INCOMPLETE", "INCOMPLÈTE"),
+    "au_line": ("{head} ({code}): {where}{why}{blame}", "{head} ({code}) : {where}{why}{blame}"),
+    "au_where": ("entry #{n}: ", "entrée n° {n} : "),
+    "au_blamed": (" -- blamed: {who}", " -- en faute : {who}"),
+    "au_claim": (" -- {claim}", " -- {claim}"),
+    # ``chkobba replay``'s text: the match, hand by hand, in the players' names.
+    "rp_log": ("log: {path}", "journal : {path}"),
+    "rp_by_spectator": ("written by a spectator ({name}), {software}, {created} (unsigned "
+                        "header)",
+                        "écrit par un spectateur ({name}), {software}, {created} (en-tête "
+                        "non signé)"),
+    "rp_by_peer": ("written by {writer}'s peer ({software}, {created}; unsigned header)",
+                   "écrit par le pair de {writer} ({software}, {created} ; en-tête non "
+                   "signé)"),
+    "rp_game_proofs": ("game {game}: {n} players, {rules}; shuffles with proofs",
+                       "partie {game} : {n} joueurs, {rules} ; mélanges avec preuves"),
+    "rp_game_no_proofs": ("game {game}: {n} players, {rules}; shuffles without proofs",
+                          "partie {game} : {n} joueurs, {rules} ; mélanges sans preuves"),
+    "rp_seat": ("{name} (key {fp}{partner})", "{name} (clé {fp}{partner})"),
+    "rp_partner": (", plays with {name}", ", joue avec {name}"),
+    "rp_draw": ("first-dealer draw: {draws}", "tirage du premier donneur : {draws}"),
+    "rp_first_dealer": ("first dealer: {who}", "premier donneur : {who}"),
+    "rp_hand": ("hand {n} ({dealer} deals{redeals}):",
+                "manche {n} ({dealer} donne{redeals}) :"),
+    "rp_redealt": (", dealt again {times}", ", redistribuée {times}"),
+    "rp_times_1": ("1 time", "1 fois"),
+    "rp_times_n": ("{n} times", "{n} fois"),
+    "rp_hands_1": ("1 hand", "1 manche"),
+    "rp_hands_n": ("{n} hands", "{n} manches"),
+    "rp_result": ("result after {hands}: {totals}", "résultat après {hands} : {totals}"),
+    "rp_warning": ("warning: {warning}", "attention : {warning}"),
+    "rp_as_signed": ("as signed at entry #{n}: {said}", "tel que signé à l'entrée n° {n} : "
+                     "{said}"),
+    "rp_offending": ("offending entry #{n}: {entry}", "entrée fautive n° {n} : {entry}"),
+    "rp_before_violation": ("(the hands above were complete and correct before the "
+                            "violation)",
+                            "(les manches ci-dessus étaient complètes et correctes avant la "
+                            "violation)"),
+    "rp_winner": ("winner: {side}", "gagnant : {side}"),
+    "rp_sheet": ("score sheet:", "feuille de score :"),
+    "rp_web_page": ("web page: {path}", "page web : {path}"),
+    "rp_after_match": ("after the match", "après la partie"),
+    "rp_before_first": ("before the first hand", "avant la première manche"),
+    "rp_during_hand": ("during hand {n}", "pendant la manche {n}"),
+    # One hand, play by play (--hand N): the first column's words, then what was done.
+    "rp_col_draw": ("draw", "tirage"),
+    "rp_col_deal": ("deal", "donne"),
+    "rp_col_cut": ("cut", "coupe"),
+    "rp_col_play": ("play", "jeu"),
+    "rp_col_end": ("end", "fin"),
+    "rp_hand_deals": ("hand {n}: {dealer} deals, {cutter} cuts",
+                      "manche {n} : {dealer} donne, {cutter} coupe"),
+    "rp_redeal": ("redeal {n}: the opening table {cards} is dealt again",
+                  "redistribution {n} : la table d'ouverture {cards} est redistribuée"),
+    "rp_table": ("table", "table"),
+    "rp_cards_of": ("{who}: {cards}", "{who} : {cards}"),
+    "rp_keeps": ("{who} keeps {card}", "{who} garde {card}"),
+    "rp_keeps_drawn": ("{who} keeps the drawn card", "{who} garde la carte tirée"),
+    "rp_places": ("{who} places {card} on the table", "{who} pose {card} sur la table"),
+    "rp_plays": ("{who}: {card}{take}", "{who} : {card}{take}"),
+    "rp_takes": (" takes {cards}", " prend {cards}"),
+    "rp_stays": (" (stays on the table)", " (reste sur la table)"),
+    "rp_rest": ("{who} takes the rest: {cards}", "{who} prend le reste : {cards}"),
+    # A hand's points, per side.
+    "rp_cards_1": ("1 card", "1 carte"),
+    "rp_cards_n": ("{n} cards", "{n} cartes"),
+    "rp_diamonds_1": ("1 diamond", "1 carreau"),
+    "rp_diamonds_n": ("{n} diamonds", "{n} carreaux"),
+    "rp_sevens_1": ("1 seven", "1 sept"),
+    "rp_sevens_n": ("{n} sevens", "{n} sept"),
+    "rp_sixes_1": ("1 six", "1 six"),
+    "rp_sixes_n": ("{n} sixes", "{n} six"),
+    "rp_chkobbas_1": ("1 chkobba", "1 chkobba"),
+    "rp_chkobbas_n": ("{n} chkobbas", "{n} chkobbas"),
+    "rp_counts": ("{who}: {counts}", "{who} : {counts}"),
+    "rp_beji": ("beji (tied)", "beji (égalité)"),
+    "rp_points": ("points: {won} -> {points} (totals: {totals})",
+                  "points : {won} -> {points} (totaux : {totals})"),
+    # Why the game stopped (``replay``'s text): names, the hand, a reason in words, the
+    # log's entry last; an abort is its signer's word.
+    "sl_at": (" (the log's entry {n})", " (entrée {n} du journal)"),
+    "sl_nobody": ("{by} ended the game {when} without blaming anyone: {why}{at}.",
+                  "{by} a arrêté la partie {when} sans accuser personne : {why}{at}."),
+    "sl_resigned": ("{by} resigned {when}{at}.", "{by} a abandonné {when}{at}."),
+    "sl_on_time": ("{late} lost on time {when}: {late} was to play, as the log shows; that "
+                   "the time ran out is {by}'s word{at}.",
+                   "{late} a perdu au temps {when} : c'était à {late} de jouer, le journal "
+                   "le montre ; que le temps soit écoulé est la parole de {by}{at}."),
+    "sl_ran_out": ("{by} ran out of time {when}{at}.", "{by} a épuisé son temps {when}{at}."),
+    "sl_left": ("{by} left the game {when}{at}.", "{by} a quitté la partie {when}{at}."),
+    "sl_proven": ("{by} stopped the game {when}: {blamed} broke the rules ({why}){at}.",
+                  "{by} a arrêté la partie {when} : {blamed} a enfreint les règles "
+                  "({why}){at}."),
+    "sl_says": ("{by} stopped the game {when}, saying {blamed} is at fault ({why})",
+                "{by} a arrêté la partie {when}, en disant que {blamed} est en faute "
+                "({why})"),
+    "sl_owed": ("{said}; the log shows {blamed} owed the next move, the delay is {by}'s "
+                "word{at}.",
+                "{said} ; le journal montre que {blamed} devait le coup suivant, le retard "
+                "est la parole de {by}{at}."),
+    "sl_refuted": ("{said}; the move it cites passes every check: the claim is refuted{at}.",
+                   "{said} ; le coup cité passe toutes les vérifications : l'accusation est "
+                   "réfutée{at}."),
+    "sl_disputed": ("{said}; one player's clock against the other's, the match counts for "
+                    "nobody{at}.",
+                    "{said} ; l'horloge d'un joueur contre celle de l'autre, la partie ne "
+                    "compte pour personne{at}."),
+    "sl_claimed": ("{said}; nothing in the log shows it{at}.",
+                   "{said} ; rien dans le journal ne le montre{at}."),
+    # The player an invalid log blames, by name (the key tells two of one name apart).
+    "au_seat": ("{name} (key {fp})", "{name} (clé {fp})"),
+    "au_no_seat": ("nobody (the file was altered; no signature pins it on a player)",
+                   "personne (le fichier a été modifié ; aucune signature ne l'attribue "
+                   "à un joueur)"),
 }
 
 RULE_NAMES: dict[str, tuple[str, str]] = {

@@ -27,7 +27,7 @@ from chkobba_p2p.text import safe_text
 
 from . import coach, scoresheet
 from .event_words import words
-from .i18n import Translator, detect_lang, ruleset_text
+from .i18n import Translator, card_letters, detect_lang, ruleset_text
 from .term import can_show_symbols, keys_held
 
 
@@ -88,13 +88,14 @@ def run(args: argparse.Namespace) -> int:
             print(f"chkobba replay: {exc}", file=sys.stderr)
             return EXIT_USAGE
     symbols = not args.ascii and can_show_symbols(sys.stderr if err else sys.stdout)
+    t = Translator(args.lang or detect_lang())  # the text, the verdict line, the page
     if args.view:
         _view(args, review)
         if review is not None and review.cut_short:
             _out(coach.limit_line(review), to_stderr=True)
     elif not args.quiet:
         for line in describe(report, hand=args.hand, symbols=symbols, review=review,
-                             verbose=args.verbose):
+                             verbose=args.verbose, t=t):
             _out(line, to_stderr=err)
     if review is not None and not args.view:
         if not args.quiet:
@@ -102,16 +103,16 @@ def run(args: argparse.Namespace) -> int:
                 _out(line, to_stderr=err)
         elif review.cut_short:  # --quiet: the verdict alone, and on stderr this caveat
             _out(coach.limit_line(review), to_stderr=True)
-    _out(report.summary(), to_stderr=err)
+    _out(words(report.result(), t), to_stderr=err)
     if getattr(args, "luck", False):
         try:
-            _luck(args, report, review, err)
+            _luck(args, report, review, err, t)
         except ValueError as exc:  # a bad --samples or --review-limit
             print(f"chkobba replay: {exc}", file=sys.stderr)
             return EXIT_USAGE
     if args.html:
         from .replay_html import render_html  # only when asked: the page is a big module
-        page = render_html(report, args.lang or detect_lang(), _interrupted(args.log, report),
+        page = render_html(report, t.lang, _interrupted(args.log, report),
                            review=review)
         try:
             with open(args.html, "w", encoding="utf-8") as f:
@@ -119,7 +120,7 @@ def run(args: argparse.Namespace) -> int:
         except OSError as exc:
             print(f"chkobba replay: cannot write {args.html}: {exc.strerror}", file=sys.stderr)
             return EXIT_USAGE
-        _out(f"web page: {args.html}", to_stderr=True)
+        _out(t("rp_web_page", path=args.html), to_stderr=True)
     if args.json:
         if review is not None:  # the grades, for tools
             text = json.dumps({"log": report.path, "players": report.names,
@@ -170,7 +171,7 @@ def _review(args: argparse.Namespace, report: AuditReport) -> Review:
 
 
 def _luck(args: argparse.Namespace, report: AuditReport, review: Review | None,
-          err: bool) -> None:
+          err: bool, t: Translator) -> None:
     """--luck: the account of luck against play (:mod:`.luck`), after the verdict; the
     coach's review of every seat (the one --review made, when it graded them all)."""
     from chkobba_p2p.observe.luck import luck_of
@@ -180,7 +181,7 @@ def _luck(args: argparse.Namespace, report: AuditReport, review: Review | None,
         args.seat = None
         review = _review(args, report)
     luck = luck_of(report, review=review)
-    for line in luck_lines(Translator(args.lang or detect_lang()), luck, report.names,
+    for line in luck_lines(t, luck, report.names,
                            writer_seat(report)):
         _out(line, to_stderr=err)
 
@@ -220,36 +221,36 @@ def _interrupted(path: str, report: AuditReport) -> list[object]:
     return [f.event for f in tl.frames if f.hand == hands + 1]
 
 
-def _side(side: int, players: int, names: list[str] | None = None) -> str:
+def _side(side: int, players: int, names: list[str]) -> str:
     """A side in people's words: a name at 2 and 3 players, "hana & sami" at 4."""
-    seating = Seating.of(players)
-    seats = seating.seats_of(side)
-    if names is not None:
-        return " & ".join(names[s] for s in seats)
-    if seating.teams:
-        return f"team {side + 1} (seats {' & '.join(map(str, seats))})"
-    return f"seat {side}"
+    return " & ".join(names[s] for s in Seating.of(players).seats_of(side))
+
+
+_EN = Translator("en")
 
 
 class _Speaker:
     """Names and cards as the game showed them: seat names, and the card notation of the
-    table's figures (``J♣``), or its ASCII form (``JC``) when symbols cannot be shown."""
+    table's figures (``J♣``), or its ASCII form (``JC``) when symbols cannot be shown, in
+    ``t``'s language's figure letters (``V♣`` in French)."""
 
-    def __init__(self, names: list[str], figures: FigureConvention, symbols: bool) -> None:
+    def __init__(self, names: list[str], figures: FigureConvention, symbols: bool,
+                 t: Translator = _EN) -> None:
         self.names = names
         self.figures = figures
         self.symbols = symbols
+        self.t = t
 
     def who(self, seat: object) -> str:
         if isinstance(seat, int) and 0 <= seat < len(self.names):
             return self.names[seat]
-        return "nobody" if seat is None else f"seat {seat}"
+        return self.t("vd_nobody") if seat is None else self.t("ab_seat", n=seat)
 
     def card(self, text: object) -> str:
         if not isinstance(text, str):
             return "??"
-        try:
-            return card(text).label(self.figures, self.symbols)
+        try:  # French figure letters in French (R/D/V), as the table shows them
+            return card_letters(card(text).label(self.figures, self.symbols), self.t.lang)
         except ValueError:
             return text
 
@@ -266,12 +267,22 @@ def _hand_lines(r: dict, sp: _Speaker, players: int, review: Review | None = Non
 
     def graded(kind: str, number: int) -> str:
         g = grades.get((kind, number))
-        return f"  [{coach.short_grade(g, sp.card)}]" if g is not None else ""
+        # English keeps the plain text's ASCII grade; another language the screen's words.
+        t = None if sp.t.lang == "en" else sp.t
+        return f"  [{coach.short_grade(g, sp.card, t)}]" if g is not None else ""
+    t = sp.t
+    # The first column, its words padded to the longest ("draw  ", "cut   ").
+    col = {k: t(f"rp_col_{k}") for k in ("draw", "deal", "cut", "play", "end")}
+    width = max(map(len, col.values())) + 2
+
+    def head(kind: str) -> str:
+        return "  " + col[kind].ljust(width)
     plays = 0
-    out = [f"hand {r['number']}: {sp.who(r['dealer'])} deals, {sp.who(r['cutter'])} cuts"]
+    out = [t("rp_hand_deals", n=r["number"], dealer=sp.who(r["dealer"]),
+             cutter=sp.who(r["cutter"]))]
     drawn: object = None  # the cut's card, known once the hand is revealed
     for i, rd in enumerate(r.get("redeals", []), 1):
-        out.append(f"  redeal {i}: the opening table {sp.cards(rd['table'])} is dealt again")
+        out.append("  " + t("rp_redeal", n=i, cards=sp.cards(rd["table"])))
     for ev in r["events"]:
         (kind, b), = ev.items()
         if kind == "deal":
@@ -279,75 +290,83 @@ def _hand_lines(r: dict, sp: _Speaker, players: int, review: Review | None = Non
                 drawn = b["cards"][0]
             by: dict[str, list[str]] = {}
             for who, c in zip(b["to"], b["cards"], strict=True):
-                by.setdefault("table" if who is None else sp.who(who), []).append(
+                by.setdefault(t("rp_table") if who is None else sp.who(who), []).append(
                     sp.card(c) if c else "??")
-            what = "; ".join(f"{k}: {' '.join(v)}" for k, v in by.items())
-            out.append(f"  {'draw' if b['draw'] else 'deal'}  {what}")
+            what = "; ".join(t("rp_cards_of", who=k, cards=" ".join(v)) for k, v in by.items())
+            out.append(head("draw" if b["draw"] else "deal") + what)
         elif kind == "cut":
-            out.append(f"  cut   {sp.who(b['seat'])} " + (
-                (f"keeps {sp.card(drawn)}" if drawn else "keeps the drawn card") if b["keep"]
-                else f"places {sp.card(b['card'])} on the table") + graded("cut", 0))
+            if b["keep"]:
+                did = t("rp_keeps", who=sp.who(b["seat"]), card=sp.card(drawn)) if drawn \
+                    else t("rp_keeps_drawn", who=sp.who(b["seat"]))
+            else:
+                did = t("rp_places", who=sp.who(b["seat"]), card=sp.card(b["card"]))
+            out.append(head("cut") + did + graded("cut", 0))
         elif kind == "play":
-            take = (f" takes {' + '.join(sp.card(c) for c in b['capture'])}"
-                    if b["capture"] else " (stays on the table)")
+            take = t("rp_takes", cards=" + ".join(sp.card(c) for c in b["capture"])) \
+                if b["capture"] else t("rp_stays")
             plays += 1
-            out.append(f"  play  {sp.who(b['seat'])}: {sp.card(b['card'])}{take}"
+            out.append(head("play") + t("rp_plays", who=sp.who(b["seat"]),
+                                        card=sp.card(b["card"]), take=take)
                        + ("  CHKOBBA" if b["chkobba"] else "") + graded("play", plays))
         elif kind == "sweep" and b["cards"]:
-            out.append(f"  end   {sp.who(b['seat'])} takes the rest: {sp.cards(b['cards'])}")
+            out.append(head("end") + t("rp_rest", who=sp.who(b["seat"]),
+                                       cards=sp.cards(b["cards"])))
     out.extend("  " + line for line in _score_lines(r, sp, players))
     return out
 
 
-def _count(n: int, one: str, many: str) -> str:
-    return f"{n} {one if n == 1 else many}"
+def _count(t: Translator, n: int, key: str) -> str:
+    """``1 card``, ``3 cards``: ``rp_KEY_1`` for one, ``rp_KEY_n`` for any other number."""
+    return t(f"rp_{key}_1" if n == 1 else f"rp_{key}_n", n=n)
 
 
 def _score_lines(r: dict, sp: _Speaker, players: int) -> list[str]:
     """A hand's points, per side, by name."""
-    s = r["score"]
+    s, t = r["score"], sp.t
     cats = s["categories"]
     sides = range(len(s["points"]))
     names = [_side(i, players, sp.names) for i in sides]
     counts = []
     for i in sides:
-        parts = [_count(s["cards"][i], "card", "cards"),
-                 _count(s["diamonds"][i], "diamond", "diamonds"),
-                 _count(s["sevens"][i], "seven", "sevens")]
+        parts = [_count(t, s["cards"][i], "cards"),
+                 _count(t, s["diamonds"][i], "diamonds"),
+                 _count(t, s["sevens"][i], "sevens")]
         if "barmila" in cats:
-            parts.append(_count(s["sixes"][i], "six", "sixes"))
+            parts.append(_count(t, s["sixes"][i], "sixes"))
         if s["chkobbas"][i]:
-            parts.append(_count(s["chkobbas"][i], "chkobba", "chkobbas"))
-        counts.append(f"{names[i]}: {', '.join(parts)}")
-    won = ", ".join(f"{cat} {'beji (tied)' if w is None else names[w]}"
+            parts.append(_count(t, s["chkobbas"][i], "chkobbas"))
+        counts.append(t("rp_counts", who=names[i], counts=", ".join(parts)))
+    won = ", ".join(f"{cat} {t('rp_beji') if w is None else names[w]}"
                     for cat, w in cats.items())
     pts = ", ".join(f"{names[i]} {s['points'][i]}" for i in sides)
     tot = ", ".join(f"{names[i]} {r['totals'][i]}" for i in sides)
-    return counts + [f"points: {won} -> {pts} (totals: {tot})"]
+    return counts + [t("rp_points", won=won, points=pts, totals=tot)]
 
 
-def _sheet(report: AuditReport, names: list[str], players: int) -> list[str]:
+def _sheet(report: AuditReport, names: list[str], players: int,
+           t: Translator = _EN) -> list[str]:
     """The score sheet: every hand's categories and points per side, the totals."""
     hands = [scoresheet.from_record(r) for r in report.records if r["type"] == "hand"]
     if not hands:
         return []
     sides = [_side(i, players, names) for i in range(len(hands[0].points))]
-    return ["score sheet:"] + ["  " + line for line in
-                               scoresheet.sheet_lines(hands, sides, Translator("en"))]
+    return [t("rp_sheet")] + ["  " + line for line in
+                              scoresheet.sheet_lines(hands, sides, t)]
 
 
-def _when(report: AuditReport) -> str:
+def _when(report: AuditReport, t: Translator = _EN) -> str:
     """When the game stopped, as a player counts: the hand being played (the hands the
     audit completed, plus the one under way), or before the first deal."""
     if any(r["type"] == "match" for r in report.records):
-        return "after the match"
+        return t("rp_after_match")
     if report.first_dealer is None:
-        return "before the first hand"
+        return t("rp_before_first")
     done = sum(1 for r in report.records if r["type"] == "hand")
-    return f"during hand {done + 1}"
+    return t("rp_during_hand", n=done + 1)
 
 
-def stop_line(a: AbortClaim, who: Callable[[int], str], when: str) -> str:
+def stop_line(a: AbortClaim, who: Callable[[int], str], when: str,
+              t: Translator = _EN) -> str:
     """Why the game stopped, for a person: names, the hand, a reason in words (never a
     wire code or the signer's text with seat numbers, which ``--json`` and the web page
     keep), the log's entry last for whoever checks it.  An abort is its signer's word:
@@ -356,97 +375,93 @@ def stop_line(a: AbortClaim, who: Callable[[int], str], when: str) -> str:
 
     try:
         code = ErrorCode[a.code.upper()]
-        why = reason(code, "en")
+        why = reason(code, t.lang)
     except KeyError:
-        why = reason(ErrorCode.PROTOCOL_VIOLATION, "en", unknown=a.code)
+        why = reason(ErrorCode.PROTOCOL_VIOLATION, t.lang, unknown=a.code)
     by = who(a.by_seat)
-    at = f" (the log's entry {a.index})"
+    at = t("sl_at", n=a.index)
     blamed = None if a.blamed is None else who(a.blamed)
     if blamed is None:
-        return f"{by} ended the game {when} without blaming anyone: {why}{at}."
+        return t("sl_nobody", by=by, when=when, why=why, at=at)
     if a.code == "resigned" and a.blamed == a.by_seat:
-        return f"{by} resigned {when}{at}."
+        return t("sl_resigned", by=by, when=when, at=at)
     if a.on_time:
-        return (f"{blamed} lost on time {when}: {blamed} was to play, as the log shows; "
-                f"that the time ran out is {by}'s word{at}.")
+        return t("sl_on_time", late=blamed, by=by, when=when, at=at)
     if a.standing == Standing.SELF:
-        if a.code == "timeout":
-            return f"{by} ran out of time {when}{at}."
-        return f"{by} left the game {when}{at}."
+        return t("sl_ran_out" if a.code == "timeout" else "sl_left", by=by, when=when, at=at)
     if a.standing == Standing.PROVEN:
-        return f"{by} stopped the game {when}: {blamed} broke the rules ({why}){at}."
-    said = f"{by} stopped the game {when}, saying {blamed} is at fault ({why})"
+        return t("sl_proven", by=by, blamed=blamed, when=when, why=why, at=at)
+    said = t("sl_says", by=by, blamed=blamed, when=when, why=why)
     if a.standing == Standing.OWED:
-        return (f"{said}; the log shows {blamed} owed the next move, the delay is "
-                f"{by}'s word{at}.")
+        return t("sl_owed", said=said, blamed=blamed, by=by, at=at)
     if a.standing == Standing.REFUTED:
-        return f"{said}; the move it cites passes every check: the claim is refuted{at}."
+        return t("sl_refuted", said=said, at=at)
     if a.standing == Standing.DISPUTED:
-        return (f"{said}; one player's clock against the other's, the match counts for "
-                f"nobody{at}.")
-    return f"{said}; nothing in the log shows it{at}."
+        return t("sl_disputed", said=said, at=at)
+    return t("sl_claimed", said=said, at=at)
 
 
 def describe(report: AuditReport, hand: int | None = None, symbols: bool = True,
-             review: Review | None = None, verbose: bool = False) -> list[str]:
+             review: Review | None = None, verbose: bool = False,
+             t: Translator = _EN) -> list[str]:
     """The match as text: table, first dealer, every hand's points, totals, winner, in
-    the players' names and the game's card notation.  ``verbose``: also each abort as
-    signed (its wire code and its signer's own text)."""
-    out = [f"log: {report.path}"]
+    the players' names, the game's card notation and ``t``'s language.  ``verbose``: also
+    each abort as signed (its wire code and its signer's own text)."""
+    out = [t("rp_log", path=report.path)]
     h = report.header
     if h.get("spectator") is True:
-        out.append(f"written by a spectator ({h.get('name', '?')}), "
-                   f"{h.get('software', '?')}, {h.get('created', '?')} (unsigned header)")
-    t = report.table
-    names = [s.name for s in t.seats] if t is not None else []
+        out.append(t("rp_by_spectator", name=h.get("name", "?"),
+                     software=h.get("software", "?"), created=h.get("created", "?")))
+    table = report.table
+    names = [s.name for s in table.seats] if table is not None else []
     if isinstance(h.get("seat"), int):
-        writer = names[h["seat"]] if 0 <= h["seat"] < len(names) else f"seat {h['seat']}"
-        out.append(f"written by {writer}'s peer ({h.get('software', '?')}, "
-                   f"{h.get('created', '?')}; unsigned header)")
-    if t is None:
+        writer = names[h["seat"]] if 0 <= h["seat"] < len(names) \
+            else t("ab_seat", n=h["seat"])
+        out.append(t("rp_by_peer", writer=writer, software=h.get("software", "?"),
+                     created=h.get("created", "?")))
+    if table is None:
         return out
-    sp = _Speaker(names, t.rules.figures, symbols)
-    proofs = "with" if "shuffle-proof/v1" in t.caps else "without"
-    rules = ruleset_text(Translator("en"), t.rules)
-    out.append(f"game {t.game.hex()}: {t.players} players, {rules}; "
-               f"shuffles {proofs} proofs")
-    for s in t.seats:
-        partner = t.seating.partner_of(s.seat)
-        side = f", plays with {names[partner]}" if partner is not None else ""
-        out.append(f"  {s.name} (key {s.fingerprint}{side})")
+    sp = _Speaker(names, table.rules.figures, symbols, t)
+    proofs = "shuffle-proof/v1" in table.caps
+    out.append(t("rp_game_proofs" if proofs else "rp_game_no_proofs", game=table.game.hex(),
+                 n=table.players, rules=ruleset_text(t, table.rules)))
+    for s in table.seats:
+        partner = table.seating.partner_of(s.seat)
+        side = t("rp_partner", name=names[partner]) if partner is not None else ""
+        out.append("  " + t("rp_seat", name=s.name, fp=s.fingerprint, partner=side))
     for d in report.draws:
-        out.append("first-dealer draw: " + ", ".join(f"{sp.who(s)} {sp.card(str(c))}"
-                                                     for s, c in sorted(d.items())))
+        out.append(t("rp_draw", draws=", ".join(f"{sp.who(s)} {sp.card(str(c))}"
+                                                 for s, c in sorted(d.items()))))
     if report.first_dealer is not None:
-        out.append(f"first dealer: {sp.who(report.first_dealer)}")
+        out.append(t("rp_first_dealer", who=sp.who(report.first_dealer)))
     for r in report.records:
         if r["type"] == "hand":
             if hand is not None and r["number"] != hand:
                 continue
             if hand is not None:
-                out.extend(_hand_lines(r, sp, t.players, review))
+                out.extend(_hand_lines(r, sp, table.players, review))
                 continue
-            redeals = (f", dealt again {_count(len(r['redeals']), 'time', 'times')}"
-                       if r["redeals"] else "")
-            out.append(f"hand {r['number']} ({sp.who(r['dealer'])} deals{redeals}):")
-            out.extend("  " + line for line in _score_lines(r, sp, t.players))
+            redeals = t("rp_redealt", times=_count(t, len(r["redeals"]), "times")) \
+                if r["redeals"] else ""
+            out.append(t("rp_hand", n=r["number"], dealer=sp.who(r["dealer"]),
+                         redeals=redeals))
+            out.extend("  " + line for line in _score_lines(r, sp, table.players))
         elif hand is None:
-            tot = ", ".join(f"{_side(i, t.players, names)} {x}"
+            tot = ", ".join(f"{_side(i, table.players, names)} {x}"
                             for i, x in enumerate(r["totals"]))
-            out.append(f"result after {_count(r['hands'], 'hand', 'hands')}: {tot}")
+            out.append(t("rp_result", hands=_count(t, r["hands"], "hands"), totals=tot))
     if hand is None:
-        out.extend(_sheet(report, names, t.players))
+        out.extend(_sheet(report, names, table.players, t))
     for w in report.warnings:
-        out.append(f"warning: {w}")
+        out.append(t("rp_warning", warning=w))
     for a in report.aborts:
-        out.append(stop_line(a, sp.who, _when(report)))
+        out.append(stop_line(a, sp.who, _when(report, t), t))
         if verbose:
-            said = words(a, Translator("en"), name=sp.who)  # the text report is English
-            out.append(f"  as signed at entry #{a.index}: {said}")
+            out.append("  " + t("rp_as_signed", n=a.index, said=words(a, t, name=sp.who)))
     if report.offending:
-        out.append(f"offending entry #{report.entry}: {report.offending}")
+        out.append(t("rp_offending", n=report.entry, entry=report.offending))
     if report.verdict == INVALID and report.records and hand is None:
-        out.append("(the hands above were complete and correct before the violation)")
+        out.append(t("rp_before_violation"))
     if report.verdict == VALID and report.winner is not None and hand is None:
-        out.append(f"winner: {_side(report.winner, t.players, names)}")
+        out.append(t("rp_winner", side=_side(report.winner, table.players, names)))
     return out

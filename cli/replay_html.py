@@ -22,6 +22,7 @@ from chkobba_p2p.observe.review import BLUNDER, MISTAKE, Grade, Review
 
 from . import scoresheet
 from .coach import shown_label
+from .event_words import words
 from .i18n import Translator, card_letters, decimal, ruleset_text, unsupported_words
 from .replay_css import CSS as _CSS
 
@@ -293,7 +294,8 @@ class _Page:
         if v not in (VALID, UNSUPPORTED):
             # An invalid log keeps the auditor's words (the entry and the check it fails);
             # a stopped one is told in the players' names.
-            why = r.reason if v == INVALID else r.describe()
+            why = r.reason if v == INVALID or r.outcome is None \
+                else words(r.outcome, Translator(self.lang), names=r.names)
             lines.append(f"<p><b>{self.t('reason')}</b>: {html.escape(r.code or '')}: "
                          f"{html.escape(why)}</p>")
         if r.offending:

@@ -26,7 +26,9 @@ first violation: the entry, the code, the seat to blame when a signature proves 
 it, a sentence) or **incomplete** (no violation, but the match did not finish: an abort,
 a truncated file), or **unsupported** (the table plays a capability this auditor does
 not know: it cannot audit the match, and blames no one).  A file that is not a log at all
-raises :class:`~chkobba_p2p.wire.logfile.LogUnreadable`.
+raises :class:`~chkobba_p2p.wire.logfile.LogUnreadable`.  :meth:`AuditReport.result` is
+the verdict and why as data (:class:`AuditResult`); the library words nothing for people:
+a client says it in its players' names and language.
 
 An ``abort`` that ended the game is the peers' claim.  When it carries as evidence an entry
 this log lacks (its writer got the abort first), that entry is checked as the next one:
@@ -56,27 +58,22 @@ verifies under *another* seat's key, which that seat signed in someone else's na
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
 from ..deal.messages import item_label
 from ..game.cards import Card
 from ..game.seating import SHAPES, Seating
-from ..transcript.events import Standing
 from ..transcript.table import TableInfo
 from ..wire import codec as wire
-from ..wire.codec import ErrorCode, ProtocolError
+from ..wire.codec import ProtocolError
 from ..wire.logfile import read_log
 from .observer import Observer
 from .proofs import default_workers
 from .verdict import (
-    DECIDED,
-    DISPUTED,
     INCOMPLETE,
     INVALID,
-    LEFT,
-    ON_TIME,
     UNSUPPORTED,
     VALID,
     AbortClaim,
@@ -94,6 +91,7 @@ __all__ = [
     "EXIT_INCOMPLETE",
     "EXIT_UNSUPPORTED",
     "AbortClaim",
+    "AuditResult",
     "AuditReport",
     "audit_log",
     "audit_bodies",
@@ -110,6 +108,82 @@ EXIT_INCOMPLETE = 3
 EXIT_UNSUPPORTED = 4
 
 # ---------------------------------------------------------------------------- report
+
+
+@dataclass(frozen=True)
+class AuditResult:
+    """An audit's result as data (:meth:`AuditReport.result`): the verdict and why, with
+    the players' names, and no sentence.  A client words it for people, in its players'
+    names and its language (the terminal client: ``chkobba_cli.event_words.words``, the
+    line ``chkobba replay`` and ``chkobba history`` print); a program reads the fields.
+    :meth:`to_json` and :meth:`from_json` keep it as plain JSON (the history's cache).
+
+    ``verdict``, ``code``, ``entry``, ``blamed`` and ``reason`` are the
+    :class:`AuditReport`'s (``reason`` the observer's own sentence, in seat numbers: for
+    logs and JSON, and for a violation, whose check no name changes); ``entries`` how
+    many entries were read; ``names`` and ``fingerprints`` the seats' (the genesis's
+    order; empty when the log has no readable genesis); ``outcome`` the observer's
+    :class:`Verdict` (None for a file it never read); ``abort`` the abort that ended the
+    game (the first, with what the log shows of it), if any."""
+
+    verdict: str
+    code: str | None
+    entries: int
+    names: tuple[str, ...] = ()
+    fingerprints: tuple[str, ...] = ()
+    entry: int | None = None
+    blamed: int | None = None
+    reason: str = ""
+    outcome: Verdict | None = None
+    abort: AbortClaim | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """Plain data for JSON (:meth:`from_json` reads it back)."""
+        d = asdict(self)
+        for k in ("names", "fingerprints"):
+            d[k] = list(d[k])
+        if self.outcome is not None:
+            d["outcome"]["totals"] = list(self.outcome.totals)
+            d["outcome"]["unknown_caps"] = list(self.outcome.unknown_caps)
+        return d
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> AuditResult:
+        """The result :meth:`to_json` gave.  Raises KeyError, TypeError or ValueError for
+        anything else (a cache written by another format is not read)."""
+        def opt_int(x: object) -> int | None:
+            return None if x is None else _int(x)
+
+        def opt_str(x: object) -> str | None:
+            return None if x is None else _str(x)
+        o, a = d["outcome"], d["abort"]
+        outcome = None if o is None else Verdict(
+            _str(o["verdict"]), opt_str(o["code"]), _str(o["reason"]),
+            blamed=opt_int(o["blamed"]), entry=opt_int(o["entry"]),
+            standing=opt_str(o["standing"]), by_seat=opt_int(o["by_seat"]),
+            winner=opt_int(o["winner"]), totals=tuple(_int(x) for x in o["totals"]),
+            loser=opt_int(o["loser"]),
+            unknown_caps=tuple(_str(x) for x in o["unknown_caps"]))
+        abort = None if a is None else AbortClaim(
+            _int(a["index"]), _int(a["by_seat"]), _str(a["code"]), opt_int(a["blamed"]),
+            _str(a["why"]), _str(a["standing"]), bool(a["on_time"]))
+        return cls(_str(d["verdict"]), opt_str(d["code"]), _int(d["entries"]),
+                   tuple(_str(x) for x in d["names"]),
+                   tuple(_str(x) for x in d["fingerprints"]),
+                   opt_int(d["entry"]), opt_int(d["blamed"]), _str(d["reason"]),
+                   outcome, abort)
+
+
+def _int(x: object) -> int:
+    if not isinstance(x, int) or isinstance(x, bool):
+        raise TypeError(f"not an integer: {x!r}")
+    return x
+
+
+def _str(x: object) -> str:
+    if not isinstance(x, str):
+        raise TypeError(f"not a string: {x!r}")
+    return x
 
 
 @dataclass
@@ -160,7 +234,7 @@ class AuditReport:
     #: 0's): a seat's name in the genesis is the host's word about it, and counts as that
     #: key's name only where the key itself signed (history's names_by_key).
     signers: tuple[int, ...] = ()
-    #: The observer's verdict itself (data; :meth:`describe` words it in the players' names).
+    #: The observer's verdict itself (data; a client words it: :meth:`result`).
     outcome: Verdict | None = None
 
     @property
@@ -172,69 +246,21 @@ class AuditReport:
     def players(self) -> int:
         return self.table.players if self.table else 0
 
-    def seat_label(self, seat: int | None) -> str:
-        if seat is None:
-            return "no seat (the file was altered; no signature pins it on a player)"
-        if self.table is not None and 0 <= seat < self.table.players:
-            s = self.table.seats[seat]
-            return f"seat {seat} ({s.name}, key {s.fingerprint})"
-        return f"seat {seat}"
-
     @property
     def names(self) -> list[str]:
         """The players' names, in seat order (none before the genesis is read)."""
         return [s.name for s in self.table.seats] if self.table is not None else []
 
-    def describe(self) -> str:
-        """How the match ended, in the players' names ("bob resigned (entry #115): alice
-        wins the match by resignation"; "complete: alice wins 11-7"); for a violation, its
-        reason."""
-        if self.outcome is None:
-            return self.reason
-        return _verdict_in_names(self.outcome, self.names)
-
-    def summary(self) -> str:
-        """One line: the verdict and why, in the players' names."""
-        if self.verdict == VALID and self.code == "resigned":
-            return (f"VALID: {self.entries} entries; every check passes; the match ended by "
-                    f"resignation: {self.describe()}")
-        if self.verdict == VALID and self.code == ON_TIME:
-            return (f"VALID: {self.entries} entries; every check passes; the match ended on "
-                    f"time: {self.describe()}")
-        if self.verdict == VALID and self.code == LEFT:
-            return (f"VALID: {self.entries} entries; every check passes; the match ended "
-                    f"when a player left: {self.describe()}")
-        if self.verdict == VALID and self.code == DECIDED:
-            return (f"VALID: {self.entries} entries; every check passes; {self.describe()}")
-        if self.verdict == INCOMPLETE and self.code == DISPUTED:
-            return f"INCOMPLETE (disputed): {self.describe()}"
-        if self.verdict == VALID and self.outcome is not None and self.outcome.winner is not None:
-            return (f"VALID: {self.entries} entries; every signature, the chain, the deal's "
-                    "proofs and reveals, every move and every score check out; "
-                    f"{self.describe()}")
-        if self.verdict == VALID:
-            return (f"VALID: {self.entries} entries; every signature, the chain, the deal's "
-                    "proofs and reveals, every move and every score check out")
-        if self.verdict == UNSUPPORTED:  # nobody is blamed, nothing is concluded
-            return f"CANNOT AUDIT ({self.code}): {self.reason}"
-        where = f"entry #{self.entry}: " if self.entry is not None else ""
-        head = "INVALID" if self.verdict == INVALID else "INCOMPLETE"
-        blame = ""
-        if self.verdict == INVALID:
-            blame = f" -- blamed: {self.seat_label(self.blamed)}"
-        elif self.code == "aborted" and self.aborts \
-                and self.aborts[0].standing != Standing.SELF:
-            # An abort is its signer's word: worded as a claim unless the log shows it.
-            # (One its signer signed against itself -- it left, or ran out of its own
-            # time -- is what the verdict's own words already say.)
-            blame = " -- " + _claim_in_names(self.aborts[0], self._name)
-        why = self.describe() if self.verdict == INCOMPLETE else self.reason
-        return f"{head} ({self.code}): {where}{why}{blame}"
-
-    def _name(self, seat: int) -> str:
-        if self.table is not None and 0 <= seat < self.table.players:
-            return self.table.seats[seat].name
-        return f"seat {seat}"
+    def result(self) -> AuditResult:
+        """The verdict and why, as data (:class:`AuditResult`): what a client words for
+        people, in its players' names and language, and what a cache keeps."""
+        seats = self.table.seats if self.table is not None else ()
+        return AuditResult(
+            self.verdict, self.code, self.entries,
+            names=tuple(s.name for s in seats),
+            fingerprints=tuple(s.fingerprint for s in seats),
+            entry=self.entry, blamed=self.blamed, reason=self.reason,
+            outcome=self.outcome, abort=self.aborts[0] if self.aborts else None)
 
     def to_dict(self) -> dict[str, Any]:
         """Plain data for JSON (the verdict; the records are separate)."""
@@ -247,112 +273,6 @@ class AuditReport:
 
 
 # ---------------------------------------------------------------------------- audit
-
-
-def _verdict_in_names(v: Verdict, names: Sequence[str]) -> str:
-    """The auditor's English for :meth:`AuditReport.summary` (``chkobba replay`` and the
-    history's cache): a client words a :class:`Verdict` itself from its fields (the
-    terminal client: ``chkobba_cli.event_words.words``, English and French).  This moves
-    to the client with the summary.  The verdict's reason in the players' words:
-    ``names`` are the seats' names (the table's order), sides at 4 players are "ali &
-    sami".  "bob resigned (entry #115): alice wins the match by resignation"; "alice wins
-    11-7"; for what no name changes (a violation's reason), its reason as it is."""
-    def who(seat: int | None) -> str:
-        if seat is not None and 0 <= seat < len(names):
-            return names[seat]
-        return "nobody" if seat is None else f"seat {seat}"
-
-    def side(s: int) -> str:
-        n = len(names)
-        seating = Seating.of(n) if n in SHAPES else None
-        return " & ".join(names[x] for x in seating.seats_of(s)) \
-            if seating is not None and seating.teams else who(s)
-
-    def wins(s: int) -> str:  # the verb agrees: "ali & sami win", "alice wins"
-        n = len(names)
-        two = n in SHAPES and Seating.of(n).teams
-        return f"{side(s)} {'win' if two else 'wins'}"
-
-    at = f" (entry #{v.entry})" if v.entry is not None else ""
-    if v.verdict == VALID and v.code == ON_TIME:
-        role = " (the host)" if v.by_seat == 0 else ""
-        word = "the host" if v.by_seat == 0 else who(v.by_seat)
-        won = f"{wins(v.winner)} the match on time" if v.winner is not None \
-            else "the two others are level, nobody wins"
-        return (f"{who(v.blamed)} lost on time{at}, as {who(v.by_seat)}{role} "
-                f"says: {won}; the log shows {who(v.blamed)} was to play, the time "
-                f"is {word}'s word (its signed clock reading, in the log, is its own)")
-    if v.verdict == VALID and v.code == LEFT and v.by_seat is not None:
-        won = f"{wins(v.winner)} the match" if v.winner is not None \
-            else "the two others are level, nobody wins"
-        return f"{who(v.by_seat)} left the match{at}: {won}"
-    if v.verdict == VALID and v.code == DECIDED and v.winner is not None:
-        score = "-".join(map(str, sorted(v.totals, reverse=True)))
-        return (f"decided: {wins(v.winner)} {score} (the game stopped while the "
-                "result was being signed; the result stands)")
-    if v.verdict == INCOMPLETE and v.code == DISPUTED and v.blamed is not None \
-            and v.by_seat is not None:
-        return (f"{who(v.by_seat)} flagged {who(v.blamed)}{at} and "
-                f"{who(v.blamed)} disputes it with its own clock, which showed time "
-                "left: one word against the other, the match counts for nobody")
-    if v.verdict == VALID and v.code == "resigned" and v.winner is None \
-            and v.by_seat is not None:
-        return f"{who(v.by_seat)} resigned{at}: the two others are level, nobody wins"
-    if v.verdict == VALID and v.code == "resigned" and v.winner is not None:
-        return f"{who(v.by_seat)} resigned{at}: {wins(v.winner)} the match " \
-            "by resignation"
-    if v.verdict == VALID and v.winner is not None and v.totals:
-        score = "-".join(map(str, sorted(v.totals, reverse=True)))
-        return f"complete: {wins(v.winner)} {score}"
-    if v.verdict == INCOMPLETE and v.code == "aborted" and v.by_seat is not None:
-        by = who(v.by_seat)
-        if v.standing == Standing.SELF:
-            what = f"{by} left the game"
-        elif v.standing == Standing.OWED and v.blamed is not None:
-            what = f"{by} ended the game; the log shows {who(v.blamed)} owed the next " \
-                "message"
-        elif v.standing == Standing.REFUTED:
-            what = f"{by} ended the game; the entry its abort cites passes every check, " \
-                "which refutes its claim"
-        else:
-            what = f"{by} ended the game"
-        return f"{what}; no violation in the entries before it"
-    return v.reason
-
-
-def _claim_in_names(c: AbortClaim, label: Any = None) -> str:
-    """The auditor's English for an abort in :meth:`AuditReport.summary`, an unproven
-    accusation worded as a claim (``label(seat) -> str`` names seats; default "seat N").
-    A client words an :class:`AbortClaim` itself (the terminal client:
-    ``chkobba_cli.event_words.words``); this moves to the client with the summary."""
-    by = label(c.by_seat) if label else f"seat {c.by_seat}"
-    why = f": {c.why}" if c.why else ""
-    if c.blamed is None:
-        return f"{by} ended the game ({c.code}{why}), blaming nobody"
-    who = label(c.blamed) if label else f"seat {c.blamed}"
-    if c.code == "resigned" and c.blamed == c.by_seat:
-        return f"{by} resigned"
-    if c.on_time:
-        return (f"{who} lost on time ({c.code}{why}); the time is {by}'s word, the "
-                f"log shows {who} was to play")
-    if c.standing == Standing.SELF:
-        if c.code == ErrorCode.TIMEOUT.name.lower():
-            return f"{by} ran out of time ({c.code}{why})"
-        return f"{by} left the game ({c.code}{why})"
-    if c.standing == Standing.PROVEN:
-        return f"{by} blames {who} ({c.code}{why}); the log proves it"
-    said = f"{by} says {who} is at fault ({c.code}{why})"
-    if c.standing == Standing.OWED:
-        return f"{said}; the log shows {who} owed the next message"
-    if c.standing == Standing.REFUTED:
-        return f"{said}; the entry it cites passes every check: the claim is refuted"
-    if c.standing == Standing.DISPUTED:
-        if c.code == ErrorCode.CLOCK_DISPUTE.name.lower():
-            return (f"{by} disputes {who}'s flag ({c.code}{why}): its own clock "
-                    "showed time left; one word against the other")
-        return (f"{by} flagged {who} ({c.code}{why}), who disputes it with its own "
-                "clock; one word against the other")
-    return f"{said}; nothing in the log shows it"
 
 
 def audit_log(path: str | Path, *, workers: int | None = None,

@@ -48,7 +48,7 @@ from .._version import __version__
 from ..game.seating import SHAPES, Seating
 from ..wire.codec import fingerprint
 from ..wire.logfile import LogUnreadable
-from .audit import INCOMPLETE, INVALID, VALID, AuditReport, audit_log
+from .audit import INCOMPLETE, INVALID, VALID, AuditReport, AuditResult, audit_log
 from .rating import RatedMatch, Rating, bot_level, compute_ratings
 from .verdict import ON_TIME as _ON_TIME_CODE
 
@@ -94,8 +94,10 @@ LEFT, DECIDED, DISPUTED = "left", "decided", "disputed"
 
 APP = "chkobba-p2p"
 #: The cache's format; a cache of another format, or written by another audit (another
-#: version of this package's code: :func:`auditor`), is ignored (and rewritten).
-CACHE_FORMAT = 1
+#: version of this package's code: :func:`auditor`), is ignored (and rewritten).  Format
+#: 2 keeps each audit's result as data (:class:`~chkobba_p2p.observe.audit.AuditResult`),
+#: where format 1 kept an English sentence: a cache of format 1 is rebuilt from the logs.
+CACHE_FORMAT = 2
 #: At most this many logs are remembered (the least recently seen go first).
 MAX_CACHE_ENTRIES = 20_000
 #: A cache file larger than this is not ours: ignored.
@@ -161,7 +163,10 @@ class Log:
     """One log file as its audit found it.
 
     ``verdict``: :data:`~chkobba_p2p.observe.audit.VALID`, ``INVALID``, ``INCOMPLETE`` or
-    :data:`UNREADABLE`; ``code`` and ``reason`` the audit's; ``ending`` how the match
+    :data:`UNREADABLE`; ``code`` and ``reason`` the audit's (``reason`` the observer's
+    own sentence, or why the file is not a log); ``result`` the audit's result as data
+    (:class:`~chkobba_p2p.observe.audit.AuditResult`, None for a file that is not a log),
+    which a client words in its reader's language; ``ending`` how the match
     ended (``points``, ``resigned``, ``on_time``, ``aborted``, ``truncated``,
     ``unfinished``, ``invalid``, ``unreadable``); ``winner`` the winning side when the
     result counts, else None; ``date`` the log header's creation time (ISO, UTC; the
@@ -190,6 +195,8 @@ class Log:
     #: The seats that signed an entry of this log (the audit's): only those seats'
     #: names in the genesis are their keys' own (:func:`names_by_key`).
     signers: tuple[int, ...] = ()
+    #: The audit's result as data (None: the file is not a log).
+    result: AuditResult | None = None
 
     @property
     def counted(self) -> bool:
@@ -200,6 +207,7 @@ class Log:
         d["seats"] = [{"name": s.name, "key": s.key.hex()} for s in self.seats]
         d["totals"] = list(self.totals)
         d["signers"] = list(self.signers)
+        d["result"] = self.result.to_json() if self.result is not None else None
         return d
 
     @classmethod
@@ -212,7 +220,8 @@ class Log:
                    tuple(int(t) for t in d["totals"]), int(d["hands"]),
                    None if d.get("disputed_by") is None else int(d["disputed_by"]),
                    None if d.get("loser") is None else int(d["loser"]),
-                   tuple(int(x) for x in d.get("signers", ())))
+                   tuple(int(x) for x in d.get("signers", ())),
+                   None if d["result"] is None else AuditResult.from_json(d["result"]))
 
 
 def sides_of(players: int) -> tuple[tuple[int, ...], ...]:
@@ -324,8 +333,9 @@ def summarize(report: AuditReport, digest: str, date: str = "") -> Log:
         ending = UNFINISHED
     hands = sum(1 for r in report.records if r.get("type") == "hand")
     return Log(report.path, digest, date, game, t.players if t else 0, seats,
-               report.verdict, report.code, report.summary(), ending, winner,
-               tuple(report.totals), hands, disputed_by, loser, report.signers)
+               report.verdict, report.code, report.reason, ending, winner,
+               tuple(report.totals), hands, disputed_by, loser, report.signers,
+               report.result())
 
 
 def _unreadable(path: str, digest: str, why: str) -> Log:

@@ -28,6 +28,7 @@ from chkobba_p2p.observe.verdict import INVALID, UNSUPPORTED, VALID, Verdict
 from chkobba_p2p.timeline import Timeline
 
 from .. import coach, scoresheet
+from ..event_words import words
 from ..i18n import Translator, unsupported_words
 from .dialogs import score_dialog_lines
 from .narration import EventLog
@@ -178,8 +179,9 @@ class ReplayViewer:
 
     def _words(self, v: Verdict) -> str:
         """A valid or incomplete verdict in the players' names and the screen's language
-        (the library's ``reason`` is an auditor's English, with seat numbers).  An invalid
-        one keeps the auditor's words: they name the entry and the check it fails."""
+        (the library's ``reason`` is an auditor's English, with seat numbers: never shown
+        for these).  An invalid one keeps the auditor's words: they name the entry and the
+        check it fails."""
         t, view = self.t, self.view(len(self.tl.frames) - 1)
         team = "_team" if view.state.teams else ""  # "hana & sami win", "hana wins"
         if v.winner is not None and v.code is None and len(v.totals) >= 2:
@@ -202,7 +204,10 @@ class ReplayViewer:
             return t("verdict_truncated")
         if v.code == "unfinished":
             return t("verdict_unfinished")
-        return v.reason
+        # A match left, decided or disputed: the client's words for the verdict, in the
+        # players' names and the screen's language (never the observer's "seat 0").
+        table = self.tl.table
+        return words(v, t, names=[s.name for s in table.seats] if table is not None else [])
 
     def side_names(self, side: int) -> str:
         """A side by its players' names: "hana" at 2 players, "hana & sami" at 4 (the

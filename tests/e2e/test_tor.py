@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 import trio
+from support.audit import said
 from support.net import host_config, join_config
 
 from chkobba_p2p._shell.peer import BotController, host_match, join_match
@@ -170,4 +171,4 @@ async def test_a_match_host_over_onion_joiner_over_socks_both_logs_valid(
                                                                out["guest"].error)
     for name in ("host", "guest"):
         report = audit_log(tmp_path / f"{name}.chklog")
-        assert report.verdict == VALID, report.summary()
+        assert report.verdict == VALID, said(report)

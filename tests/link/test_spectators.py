@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 import trio
 import trio.testing
+from support.audit import said
 from support.frames import frame, spectators_message, watch_message, watching_message
 from support.net import FAST, GatedBot, RawClient, host_config, join_config
 
@@ -506,7 +507,7 @@ async def test_a_host_cannot_fill_a_spectators_disk_and_the_log_stays_replayable
     log = tmp_path / "w.chklog"
     assert log.stat().st_size <= wire.MAX_TRANSCRIPT + 4096
     report = audit_log(log)  # read, and refused for the junk: not "unreadable"
-    assert report.verdict == "invalid" and report.entry == 1, report.summary()
+    assert report.verdict == "invalid" and report.entry == 1, said(report)
 
 
 async def test_a_spectator_reads_wait_back_and_chat_as_a_seat_does(tmp_path):

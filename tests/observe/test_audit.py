@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from support.audit import Played, play
+from support.audit import Played, play, said
 
 from chkobba_p2p.deal import Deal
 from chkobba_p2p.deal import crypto as dc
@@ -109,7 +109,7 @@ def test_honest_two_player_log_is_valid_and_gives_the_players_records(honest2, t
     played, path = honest2
     report = audit_log(path)
     assert (report.verdict, report.exit_code, report.blamed) == (VALID, EXIT_VALID, None), \
-        report.summary()
+        said(report)
     assert report.entries == played.sessions[0].length
     assert report.warnings == []
     _check_against_players(played, report.records)
@@ -446,7 +446,7 @@ def test_each_proof_apart_cheat_is_blamed_on_the_cheater(code, tmp_path):
     for seat in (0, 1):
         report = audit_log(played.write_log(tmp_path / f"log{seat}.chklog", seat=seat))
         assert (report.verdict, report.blamed, report.code) == (
-            INVALID, cheater, "deal_failure"), report.summary()
+            INVALID, cheater, "deal_failure"), said(report)
         assert report.reason.startswith(code + ":"), report.reason
         assert report.entry == played.cheated_at
 
@@ -461,7 +461,7 @@ def test_each_deal_cheat_is_blamed_on_the_cheater(code, tmp_path):
     for seat in (0, 1):  # the honest seat's log and the cheater's own log
         report = audit_log(played.write_log(tmp_path / f"log{seat}.chklog", seat=seat))
         assert (report.verdict, report.exit_code, report.blamed) == (
-            INVALID, EXIT_INVALID, cheater), report.summary()
+            INVALID, EXIT_INVALID, cheater), said(report)
         assert report.code == "deal_failure"
         assert report.reason.startswith(code + ":"), report.reason
         assert report.entry is not None and report.entry >= played.cheated_at
@@ -694,8 +694,9 @@ def test_a_cheater_at_a_four_player_table_is_blamed(cheat, tmp_path):
     assert (report.verdict, report.blamed, report.exit_code) == (INVALID, 2, EXIT_INVALID)
     assert report.code == ("illegal_move" if cheat == "forged_take" else "deal_failure")
     assert report.aborts and report.aborts[0].blamed == 2
-    assert report.summary().endswith(report.seat_label(2))
-    assert "peer2" in report.seat_label(2)
+    fp = report.table.seats[2].fingerprint
+    assert said(report).endswith(f" -- blamed: peer2 (key {fp})"), said(report)
+    assert said(report, "fr").endswith(f" -- en faute : peer2 (clé {fp})"), said(report, "fr")
 
 
 def test_an_abort_whose_evidence_this_log_lacks_is_checked(tmp_path):
@@ -805,13 +806,13 @@ def test_a_leave_is_said_once_in_the_verdict_line():
                       standing=Standing.SELF, by_seat=0)
     report = AuditReport("x.chklog", INCOMPLETE, "aborted", 0, "", 81, 82, table=table,
                          aborts=[left], outcome=outcome, standing=Standing.SELF)
-    line = report.summary()
+    line = said(report)
     assert line.count("left the game") == 1, line
     assert line.startswith("INCOMPLETE (aborted): entry #81: amel left the game"), line
     # A claim against another seat still says whose word it is.
     claim = AbortClaim(81, 1, "timeout", 0, "seat 0 did not send in time", Standing.CLAIMED)
-    said = AuditReport("x.chklog", INCOMPLETE, "aborted", None, "", 81, 82, table=table,
-                       aborts=[claim], outcome=Verdict(INCOMPLETE, "aborted", "seat 1 "
-                                                       "stopped the game", entry=81,
-                                                       by_seat=1)).summary()
-    assert " -- bot1 says amel is at fault" in said, said
+    line = said(AuditReport("x.chklog", INCOMPLETE, "aborted", None, "", 81, 82, table=table,
+                            aborts=[claim], outcome=Verdict(INCOMPLETE, "aborted", "seat 1 "
+                                                            "stopped the game", entry=81,
+                                                            by_seat=1)))
+    assert " -- bot1 says amel is at fault" in line, line

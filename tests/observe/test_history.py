@@ -14,7 +14,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from support.history import AMEL, BILEL, DORA, SAMI, build, side
 
-from chkobba_p2p.observe.audit import INVALID, VALID
+from chkobba_cli.event_words import words
+from chkobba_cli.i18n import Translator
+from chkobba_p2p.observe.audit import INVALID, VALID, AuditResult
 from chkobba_p2p.observe.history import (
     UNREADABLE,
     AuditCache,
@@ -53,7 +55,10 @@ def test_every_log_audits_to_what_its_match_was(indexed):
             assert lg.date == e.date
     tampered = next(lg for lg in logs if lg.path.endswith("tampered.chklog"))
     assert (tampered.verdict, tampered.code) == (INVALID, "bad_signature")
-    assert "INVALID (bad_signature)" in tampered.reason and not tampered.counted
+    assert tampered.result is not None and not tampered.counted
+    assert (tampered.result.verdict, tampered.result.code) == (INVALID, "bad_signature")
+    assert words(tampered.result, Translator("en")).startswith("INVALID (bad_signature)")
+    assert words(tampered.result, Translator("fr")).startswith("INVALIDE (bad_signature) :")
     junk = next(lg for lg in logs if lg.path.endswith("junk.chklog"))
     assert junk.verdict == UNREADABLE and "not a chkobba log" in junk.reason
 
@@ -172,6 +177,35 @@ def test_a_corrupt_cache_is_ignored(folder, indexed, tmp_path, junk):
     assert "x" not in AuditCache(cache_file).load().entries  # rewritten without it
 
 
+def test_a_cache_of_the_first_format_is_rebuilt_from_the_logs(folder, indexed, tmp_path):
+    """Format 1 kept each audit's result as an English sentence: it is not read (no
+    traceback), every log is audited again, and the cache is rewritten with the result
+    as data, which a client words in its reader's language."""
+    from chkobba_p2p.observe.history import CACHE_FORMAT, auditor
+    path, _ = folder
+    fresh = tmp_path / "fresh.json"
+    index_logs(path, cache=AuditCache(fresh))
+    doc = json.loads(AuditCache(fresh).load().dumps())
+    for entry in doc["logs"].values():  # as the first format wrote it
+        del entry["result"]
+        entry["reason"] = "VALID: 54 entries; the first format's sentence"
+    doc["format"] = 1
+    old = tmp_path / "history.json"
+    old.write_text(json.dumps(doc))
+    assert CACHE_FORMAT == 2 and doc["audit"] == auditor()
+    calls: list[tuple[int, int]] = []
+    logs = index_logs(path, cache=AuditCache(old).load(),
+                      progress=lambda d, t: calls.append((d, t)))
+    assert logs == indexed[0]
+    assert calls and calls[-1][0] == calls[-1][1] == len(doc["logs"])  # all audited again
+    again = json.loads(old.read_bytes())
+    assert again["format"] == 2
+    for entry in again["logs"].values():
+        if entry["verdict"] != UNREADABLE:
+            assert AuditResult.from_json(entry["result"]).verdict == entry["verdict"]
+            assert "the first format" not in entry["reason"]
+
+
 def test_the_cache_is_bounded(folder, tmp_path):
     path, _ = folder
     cache = AuditCache(tmp_path / "history.json", limit=3)
@@ -263,6 +297,9 @@ def test_the_command_lists_every_match_newest_first(folder, own_cache, capsys):
     assert "sami won by resignation  [VALID]" in out and "sami won on time" in out
     assert "FAILED ITS AUDIT: counts for nothing  [INVALID]" in out
     assert "INVALID (bad_signature)" in out
+    # The audit's result is kept as data: the reason is worded in the reader's language.
+    code, fr, _ = _cli(capsys, str(path), "--lang", "fr")
+    assert code == 0 and "INVALIDE (bad_signature) : " in fr and "INVALID (" not in fr
     assert "amel (9069-a17d-cdbe-613b) vs sami (2aa4-c1e3-4c2c-c087)" in out
     assert heads[1].startswith("2026-03-10 22:00  2 players  stopped before the end")
     assert (own_cache / "history.json").exists()

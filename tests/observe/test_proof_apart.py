@@ -11,6 +11,7 @@ import dataclasses
 
 import pytest
 import trio
+from support.audit import said
 from support.net import host_config, join_config
 from test_session import Table
 
@@ -163,7 +164,7 @@ async def test_an_accusation_is_not_called_refuted_while_its_proof_is_being_chec
     assert a.standing != Standing.REFUTED, a
     assert "refuted" not in words(outcomes[3], EN)
     report = audit_log(outcomes[3].log_path, workers=0)
-    assert report.verdict == INVALID and report.blamed == 1, report.summary()
+    assert report.verdict == INVALID and report.blamed == 1, said(report)
 
 
 async def test_a_seat_without_the_capability_plays_the_old_way(tmp_path, autojump_clock):
@@ -411,4 +412,4 @@ def test_an_accusation_citing_an_entry_whose_proof_is_pending_reads_as_the_audit
     else:
         assert a.standing == Standing.REFUTED, a
         r = audit_bodies(watcher.bodies, workers=0)
-        assert r.standing == Standing.REFUTED and r.claim_refuted, r.summary()
+        assert r.standing == Standing.REFUTED and r.claim_refuted, said(r)

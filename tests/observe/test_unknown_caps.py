@@ -26,7 +26,7 @@ from pathlib import Path
 
 import pytest
 import trio
-from support.audit import Played, play
+from support.audit import Played, play, said
 from support.frames import watching_message
 from support.net import REPO_ROOT, cli_command, cli_env
 
@@ -185,7 +185,7 @@ def test_a_table_of_a_capability_no_version_knows_yet_is_not_judged(future):
     report = audit_bodies(bodies, workers=0)
     assert report.verdict == UNSUPPORTED and report.exit_code == EXIT_UNSUPPORTED == 4
     assert report.blamed is None and not report.aborts and report.offending is None
-    line = report.summary()
+    line = said(report)
     assert line.startswith("CANNOT AUDIT (unknown_capability): ") and FUTURE in line
     assert "blamed" not in line and "seat " not in line
     # Knowledge is the only difference: an observer that knows it finds the match valid.
@@ -220,7 +220,7 @@ def test_an_abort_at_an_unknown_table_blames_no_one():
     assert v.verdict == UNSUPPORTED and v.blamed is None and v.by_seat is None
     assert not obs.aborts and v.standing is None
     report = audit_bodies(bodies, workers=0)
-    assert not report.aborts and "seat 0" not in report.summary()
+    assert not report.aborts and "seat 0" not in said(report)
 
 
 # ------------------------------------------------------------------ the words, both ways

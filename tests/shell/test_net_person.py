@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 import trio
+from support.audit import said
 from support.net import GatedBot, host_config, join_config
 
 from chkobba_cli.event_words import words
@@ -122,9 +123,9 @@ async def test_a_resignation_ends_the_match_with_a_loss_that_the_audit_confirms(
     assert last.fields["code"] == 404 and last.fields["blamed"] == 1
     for log in ("host", "guest"):
         report = audit_log(tmp_path / f"{log}.chklog", workers=0)
-        assert report.verdict == VALID, report.summary()
+        assert report.verdict == VALID, said(report)
         assert report.code == "resigned" and report.winner == 0
-        assert "resigned" in report.summary()
+        assert "resigned" in said(report)
 
 
 async def test_resigning_needs_a_running_match():
@@ -303,4 +304,4 @@ def test_resign_vector():
     assert s.aborted is not None and s.aborted.resigned
     assert s.aborted.winner_side(2) == v["winner_side"]
     report = audit_bodies([genesis.body, entry.body], workers=0)
-    assert report.verdict == VALID and report.winner == v["winner_side"], report.summary()
+    assert report.verdict == VALID and report.winner == v["winner_side"], said(report)

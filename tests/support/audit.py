@@ -13,6 +13,7 @@ from pathlib import Path
 from chkobba_p2p.bots.levels import make_bot
 from chkobba_p2p.game.rules import PRESETS, Ruleset
 from chkobba_p2p.link.handshake import Lobby
+from chkobba_p2p.observe.audit import AuditReport
 from chkobba_p2p.transcript.bodies import GameFault
 from chkobba_p2p.transcript.caps import CAP_PROOF_APART, SPOKEN
 from chkobba_p2p.transcript.session import Session
@@ -94,7 +95,8 @@ def play(n: int = 2, *, rules: Ruleset | None = None, proofs: bool = False,
     table's (its engine then lets it make moves the table's rules forbid).
     ``stop_after``: after that many transcript entries, ``abort_by`` signs an abort with
     ``abort_code`` blaming the seat holding the floor (a timeout), and the game ends;
-    with ``ErrorCode.RESIGNED``, ``abort_by`` resigns instead.
+    with ``ErrorCode.RESIGNED``, ``abort_by`` resigns instead; with
+    ``ErrorCode.PEER_LEFT``, ``abort_by`` leaves the match (an abort against itself).
     ``levels``: bot levels, cycled over the seats.  ``key``: see :func:`make_sessions`."""
     if sessions is None:
         sessions = make_sessions(n, rules or PRESETS["tunisian"], proofs, key, apart)
@@ -132,8 +134,12 @@ def play(n: int = 2, *, rules: Ruleset | None = None, proofs: bool = False,
         if stop_after is not None and live[0].length >= stop_after:
             who = abort_by if abort_by is not None else 0
             s = ss[who]
-            ab = s.resign() if abort_code == ErrorCode.RESIGNED else \
-                s.abort(abort_code, s.floor, f"seat {s.floor} did not send in time")
+            if abort_code == ErrorCode.RESIGNED:
+                ab = s.resign()
+            elif abort_code == ErrorCode.PEER_LEFT:  # it leaves: against itself
+                ab = s.abort(abort_code, who, "the player left")
+            else:
+                ab = s.abort(abort_code, s.floor, f"seat {s.floor} did not send in time")
             broadcast(who, ab)
             break
         progressed = False
@@ -162,3 +168,21 @@ def play(n: int = 2, *, rules: Ruleset | None = None, proofs: bool = False,
         if not progressed:
             break
     return played
+
+
+def said(report: AuditReport, lang: str = "en") -> str:
+    """An audit's result as the client words it (``chkobba replay``'s last line): the
+    library gives data (:meth:`AuditReport.result`), the words are the client's."""
+    from chkobba_cli.event_words import words
+    from chkobba_cli.i18n import Translator
+    return words(report.result(), Translator(lang))
+
+
+def verdict_said(report: AuditReport, lang: str = "en") -> str:
+    """How the match ended, in the players' names (the verdict, without the audit's
+    head): the client's words for :attr:`AuditReport.outcome`."""
+    from chkobba_cli.event_words import words
+    from chkobba_cli.i18n import Translator
+    if report.outcome is None:
+        return report.reason
+    return words(report.outcome, Translator(lang), names=report.names)

@@ -23,7 +23,7 @@ import pytest
 import trio
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from support.audit import Played
+from support.audit import Played, said
 from test_on_time import _flag, _to_play
 
 from chkobba_cli.event_words import words
@@ -97,8 +97,8 @@ async def test_a_host_that_flags_early_is_disputed_and_wins_nothing(
     name = f"seat{late}.chklog"
     report = audit_log(tmp_path / name, workers=0)
     assert (report.verdict, report.code, report.winner) == (INCOMPLETE, "disputed", None), \
-        report.summary()
-    assert "counts for nobody" in report.summary()
+        said(report)
+    assert "counts for nobody" in said(report)
     log = summarize(report, name)
     assert log.ending == DISPUTED and not log.counted
     (game,) = games([log])
@@ -108,7 +108,7 @@ async def test_a_host_that_flags_early_is_disputed_and_wins_nothing(
     # The host got the dispute too (it was sent before the victim wound down): its own
     # copy tells the same story, and together the copies count for nobody.
     host_report = audit_log(tmp_path / "host.chklog", workers=0)
-    assert host_report.code == "disputed", host_report.summary()
+    assert host_report.code == "disputed", said(host_report)
     both = [summarize(host_report, "h"), log]
     assert not any(g.counted for g in games(both))
 
@@ -202,8 +202,8 @@ def test_a_joiner_blaming_another_joiner_is_only_a_claim(players):
         assert s.aborted.standing == Standing.CLAIMED, s.own_seat
         assert "nothing in the log shows it" in words(s.aborted, EN)
     r = audit_bodies(ss[0].bodies, workers=0)
-    assert r.standing == Standing.CLAIMED and r.blamed is None, r.summary()
-    assert "owed" not in r.summary()
+    assert r.standing == Standing.CLAIMED and r.blamed is None, said(r)
+    assert "owed" not in said(r)
     # The host's word against the seat to play is still what the log shows.
     ss2, _ = _to_play(2, players=players)
     e2 = ss2[0].abort(ErrorCode.TIMEOUT, 2, "slow")
@@ -225,7 +225,7 @@ def test_a_signed_leave_is_a_loss_for_the_leaver(tmp_path, players):
         a = s.aborted
         assert a is not None and a.left and a.winner_side(players) == 0
     r = audit_bodies(ss[0].bodies, workers=0)
-    assert (r.verdict, r.code, r.winner, r.loser) == (VALID, "left", 0, 1), r.summary()
+    assert (r.verdict, r.code, r.winner, r.loser) == (VALID, "left", 0, 1), said(r)
     log = summarize(r, "d")
     assert log.ending == LEFT and log.counted
     rec = record_against(games([log]), ids[0].public, ids[1].public)
@@ -243,7 +243,7 @@ def test_a_decided_match_counts_even_if_the_loser_withholds_its_done(tmp_path):
     winner = done.sessions[0].done.winner_side
     for cut in (first_done, first_done + 1):
         r = audit_bodies(bodies[:cut], workers=0)
-        assert (r.verdict, r.code, r.winner) == (VALID, "decided", winner), r.summary()
+        assert (r.verdict, r.code, r.winner) == (VALID, "decided", winner), said(r)
         assert summarize(r, "d").ending == DECIDED and summarize(r, "d").counted
 
 
@@ -288,8 +288,8 @@ async def test_joiners_flag_a_host_that_stalls_on_its_own_move(tmp_path, autojum
     assert o.aborted is not None and o.aborted.by_seat == 1 and o.aborted.flag == 0
     assert o.winner_side == 1
     r = audit_log(tmp_path / "seat1.chklog", workers=0)
-    assert (r.verdict, r.code, r.winner) == (VALID, "on_time", 1), r.summary()
-    assert "as seat1 says" in r.summary() and "the host" not in r.summary().split(":")[-1]
+    assert (r.verdict, r.code, r.winner) == (VALID, "on_time", 1), said(r)
+    assert "as seat1 says" in said(r) and "the host" not in said(r).split(":")[-1]
 
 
 async def test_a_joiner_that_flags_the_host_early_is_disputed_by_the_host(
@@ -312,7 +312,7 @@ async def test_a_joiner_that_flags_the_host_early_is_disputed_by_the_host(
     host = table.host.core.session
     assert host.aborted is not None and host.aborted.disputed_by == 0, host.aborted
     r = audit_bodies(host.bodies, workers=0)
-    assert (r.verdict, r.code) == (INCOMPLETE, "disputed"), r.summary()
+    assert (r.verdict, r.code) == (INCOMPLETE, "disputed"), said(r)
 
 
 # ------------------------------------------------------------ 3 players: leaving loses too
@@ -341,7 +341,7 @@ def test_at_three_players_the_seat_that_loses_the_match_loses_and_the_others_sta
     expect = None if totals[0] == totals[2] else (0 if totals[0] > totals[2] else 2)
     assert a.winner_side(3) == expect
     r = audit_bodies(host.bodies, workers=0)
-    assert r.verdict == VALID and r.loser == 1 and r.winner == expect, r.summary()
+    assert r.verdict == VALID and r.loser == 1 and r.winner == expect, said(r)
     log = summarize(r, "d")
     assert log.counted
     (m,) = rated_matches(games([log]))
@@ -409,13 +409,13 @@ def test_an_honest_seat_in_time_never_loses_on_time_in_its_own_logs(
         honest.dispute(mine)
     r = audit_bodies(honest.bodies, workers=0)
     lost_on_time = r.code == "on_time" and r.blamed == victim
-    assert not lost_on_time, r.summary()
+    assert not lost_on_time, said(r)
     log = summarize(r, "own")
     (game,) = games([log])
     for other in range(players):
         if other != victim:
             assert record_against([game], ids[victim].public,
-                                  ids[other].public).losses == 0, r.summary()
+                                  ids[other].public).losses == 0, said(r)
 
 
 def test_a_seat_that_claims_against_the_host_while_it_holds_the_floor_is_visible(tmp_path):

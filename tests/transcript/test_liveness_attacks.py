@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 import trio
+from support.audit import said
 from support.net import FAST
 
 from chkobba_cli.event_words import words
@@ -476,7 +477,7 @@ async def test_an_accusation_is_shown_as_a_claim_and_refuted_by_its_evidence(
         assert r.blamed is None  # nobody convicted on a claim
         assert r.standing == (Standing.REFUTED if cite else Standing.CLAIMED)
         assert r.claim_refuted is cite
-        summary = r.summary()
+        summary = said(r)
         assert f"says {r.names[0]} is at fault" in summary  # in the players' names
         assert ("refuted" if cite else "nothing in the log shows it") in summary
     assert len({(r.verdict, r.code, r.blamed, r.standing) for r in reports}) == 1

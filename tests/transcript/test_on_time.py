@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 import trio
-from support.audit import make_sessions
+from support.audit import make_sessions, said
 
 from chkobba_cli.event_words import words
 from chkobba_cli.i18n import Translator
@@ -67,8 +67,8 @@ async def test_a_stall_past_the_clock_is_lost_on_time_and_replays_valid(
     for name in names:
         report = audit_log(tmp_path / name, workers=0)
         assert (report.verdict, report.code, report.winner, report.blamed) == \
-            (VALID, "on_time", winner, late), report.summary()
-        summary = report.summary()
+            (VALID, "on_time", winner, late), said(report)
+        summary = said(report)
         assert "lost on time" in summary and "the time is the host's word" in summary
         assert "its signed clock reading, in the log, is its own" in summary
         log = summarize(report, name)
@@ -102,7 +102,7 @@ async def test_away_past_the_allowance_while_to_play_is_lost_on_time(tmp_path, a
     assert host.on_time == 1 and host.winner_side == 0
     report = audit_log(tmp_path / "host.chklog", workers=0)
     assert (report.verdict, report.code, report.winner) == (VALID, "on_time", 0), \
-        report.summary()
+        said(report)
 
 
 # ------------------------------------------------------------ in-process sessions
@@ -317,7 +317,7 @@ def test_on_time_vector():
     want = v["verdict"]
     r = audit_bodies([*chain, flag.body], workers=0)
     assert (r.verdict, r.code, r.winner, r.blamed) == \
-        (want["verdict"], want["code"], want["winner"], want["blamed"]), r.summary()
+        (want["verdict"], want["code"], want["winner"], want["blamed"]), said(r)
     bad = v["forged_verdict"]
     r = audit_bodies([*chain, bytes.fromhex(v["forged_body_hex"])], workers=0)
     assert (r.verdict, r.code, r.winner) == (bad["verdict"], bad["code"], bad["winner"])

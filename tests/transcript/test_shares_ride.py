@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 import trio
+from support.audit import said
 from test_session import Table
 
 from chkobba_p2p._shell.net import ClientPeer
@@ -112,7 +113,7 @@ def test_shares_ride_on_the_entry_that_opens_the_step_and_no_earlier(players):
     # Every entry the auditor reads again, with the shares of ``p`` checked as those
     # of ``d``.
     report = audit_bodies(new_bodies, workers=0)
-    assert report.verdict == VALID, report.summary()
+    assert report.verdict == VALID, said(report)
 
 
 @pytest.mark.parametrize("players", [2, 4])
@@ -123,7 +124,7 @@ def test_with_proofs_every_seat_agrees_and_the_audit_is_valid(players):
     assert CAP_SHUFFLE_PROOFS in t.table.caps and CAP_SHARES_RIDE in t.sessions[0].caps
     assert any(_items(b, "p") for b in bodies)
     report = audit_bodies(bodies, workers=0)
-    assert report.verdict == VALID, report.summary()
+    assert report.verdict == VALID, said(report)
 
 
 def test_a_mixed_table_plays_the_old_way():
@@ -400,7 +401,7 @@ async def _play(tmp_path, players: int, old: set[int]) -> list[Outcome]:
     assert len({o.done for o in outcomes}) == 1
     for o in outcomes:
         report = audit_log(o.log_path, workers=0)
-        assert report.verdict == VALID, report.summary()
+        assert report.verdict == VALID, said(report)
     return outcomes
 
 
@@ -509,7 +510,7 @@ def test_ride_transcript_vector():
     assert guest.head.hex() == v["head_hex"]
     assert CAP_SHARES_RIDE in guest.caps
     report = audit_bodies(list(log.bodies), workers=0)
-    assert report.verdict != "invalid", report.summary()
+    assert report.verdict != "invalid", said(report)
     # A share of ``p`` altered, the entry signed by its seat all the same: the replay
     # refuses it at that entry, blaming that seat.
     i, e = next((i, e) for i, e in enumerate(entries)

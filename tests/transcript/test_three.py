@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 
 import pytest
-from support.audit import play
+from support.audit import play, said, verdict_said
 from support.net import REPO_ROOT, cli_command, start_host
 from support.net import process_env as _env
 from support.net import start_bot as _bot
@@ -161,7 +161,7 @@ def test_a_resignation_at_three_stops_the_match_and_nobody_wins(tmp_path):
         report = audit_log(played.write_log(tmp_path / f"r{seat}.chklog", seat=seat))
         assert report.verdict == VALID and report.code == "resigned"
         assert report.winner is None
-        assert "peer1 resigned" in report.describe() and "nobody wins" in report.describe()
+        assert "peer1 resigned" in verdict_said(report) and "nobody wins" in verdict_said(report)
     assert played.sessions[0].aborted.winner_side(3) is None
     assert played.sessions[0].aborted.resigned
 
@@ -443,8 +443,8 @@ def test_three_player_vectors():
     assert host.aborted is not None and host.aborted.resigned
     assert host.aborted.winner_side(3) is v["winner_side"] is None
     report = audit_bodies([*bodies, entry.body], workers=0)
-    assert report.verdict == VALID and report.winner is None, report.summary()
-    assert "nobody wins" in report.summary()
+    assert report.verdict == VALID and report.winner is None, said(report)
+    assert "nobody wins" in said(report)
 
 
 def test_three_player_matches_are_rated_in_a_pool_of_their_own():

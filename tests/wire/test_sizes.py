@@ -16,6 +16,7 @@ import textwrap
 
 import pytest
 import trio
+from support.audit import said
 from support.net import (
     REPO_ROOT,
     GatedBot,
@@ -166,7 +167,7 @@ async def test_a_padded_match_logs_little_and_replays(tmp_path, monkeypatch):
     size = log.stat().st_size
     assert size < 2_000_000, size
     report = await trio.to_thread.run_sync(lambda: audit_log(log, workers=0))
-    assert report.verdict == VALID, report.summary()
+    assert report.verdict == VALID, said(report)
     print(f"padded_log_bytes: {size}")
 
 
