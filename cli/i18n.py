@@ -949,13 +949,13 @@ MESSAGES: dict[str, tuple[str, str]] = {
                     "Aucune partie encore : vos parties seront listées ici une fois jouées "
                     "(chkobba play, host ou join)."),
     # As the lobby and the end screen say it ("record_vs"), counted the same way.
-    "hi_record": ("your record against {name}: {n} games, {wins}–{losses} (every counted "
+    "hi_record": ("you vs {name}: {n} games, you {wins}–{losses} (every counted "
                   "match where you sat on opposite sides, at 2, 3 and 4 players)",
-                  "votre bilan contre {name} : {n} parties, {wins}–{losses} (toutes les "
+                  "vous contre {name} : {n} parties, vous {wins}–{losses} (toutes les "
                   "parties comptées où vous étiez d'un autre camp, à 2, 3 et 4 joueurs)"),
-    "hi_record_1": ("your record against {name}: 1 game, {wins}–{losses} (every counted "
+    "hi_record_1": ("you vs {name}: 1 game, you {wins}–{losses} (every counted "
                     "match where you sat on opposite sides, at 2, 3 and 4 players)",
-                    "votre bilan contre {name} : 1 partie, {wins}–{losses} (toutes les "
+                    "vous contre {name} : 1 partie, vous {wins}–{losses} (toutes les "
                     "parties comptées où vous étiez d'un autre camp, à 2, 3 et 4 joueurs)"),
     "hi_ratings": ("Glicko-2 ratings, {n} players (? provisional):",
                    "classement Glicko-2, {n} joueurs (? provisoire) :"),
@@ -1050,8 +1050,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
                   "quitter"),
     "luck_reading": ("Is it rigged? Auditing the log and asking the coach…",
                      "Est-ce truqué ? Audit du journal et avis du coach…"),
-    "record_vs": ("{name}: {n} games, {wins}–{losses}", "{name} : {n} parties, {wins}–{losses}"),
-    "record_vs_1": ("{name}: 1 game, {wins}–{losses}", "{name} : 1 partie, {wins}–{losses}"),
+    # Said from the viewer's side ("sami: 1 game, 0–1" read as sami's own score).
+    "record_vs": ("you vs {name}: {n} games, you {wins}–{losses}",
+                  "vous contre {name} : {n} parties, vous {wins}–{losses}"),
+    "record_vs_1": ("you vs {name}: 1 game, you {wins}–{losses}",
+                    "vous contre {name} : 1 partie, vous {wins}–{losses}"),
     # The library's notices (chkobba_p2p._shell.peer.Notice): "nt_" + the notice's kind.
     "nt_resume_failed": ("the saved game ({path}) cannot be resumed: {why}; starting afresh",
                          "impossible de reprendre la partie enregistrée ({path}) : {why} ; "
