@@ -788,6 +788,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "help_keys": ("Keys", "Touches"),
     "help_k_play": ("1-9 or ←→ Enter: play a card; ↑↓ Enter: what it takes (or click them)",
                     "1-9 ou ←→ Entrée : jouer ; ↑↓ Entrée : choisir la prise (ou cliquez-les)"),
+    "help_k_play_keys": ("1-9 or ←→ Enter: play a card; ↑↓ Enter: what it takes",
+                         "1-9 ou ←→ Entrée : jouer ; ↑↓ Entrée : choisir la prise"),
     "help_k_cut": ("k keep / p place the card you drew as cutter",
                    "g garder / p poser la carte tirée par le coupeur"),
     "help_k_misc": ("h hints · s score sheet · t chat · q leave or resign · Ctrl-L redraw "

@@ -73,8 +73,10 @@ class TuiApp(Leaving, Screen):
                  pace: float = DEFAULT_PACE, score_wait: float = SCORE_WAIT,
                  known: KnownPlayers | None = None, past: PastGames | None = None,
                  bell: bool = True, memo: Memo | None = None,
-                 four_colour: bool = False) -> None:
+                 four_colour: bool = False, mouse: bool = True) -> None:
         self.kind = kind  # "play", "host" or "join"
+        #: Clicks on the cards (--no-mouse: never, the terminal keeps its selection).
+        self.mouse = mouse
         self.t = Translator(lang)
         self.figures_override = figures
         self.symbols = symbols
