@@ -177,6 +177,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "hint_takes": ("takes {opts}", "prend {opts}"),
     "hint_stays": ("stays on the table", "reste sur la table"),
     "hint_barred": ("may not be played (forced capture)", "interdite (prise obligatoire)"),
+    # h toggles the hints: said in the footer until the next key (nothing else may show
+    # it: no card may be asked for at the moment).
+    "hints_on": ("hints on: what each card would take shows under your hand (h: off)",
+                 "conseils activés : ce que prendrait chaque carte s'affiche sous votre "
+                 "main (h : désactiver)"),
+    "hints_off": ("hints off (h: on)", "conseils désactivés (h : activer)"),
     "keys_play": ("1-9 card · ←→ Enter · h hints · s sheet · ? help · q leave",
                   "1-9 carte · ←→ Entrée · h conseils · s feuille · ? aide · q quitter"),
     "keys_idle": ("t chat · b a w y c quick chat · h hints · s sheet · ? help · q leave",
@@ -764,6 +770,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
                   "libérer quelle place ? {seats} · Échap : aucune"),
     "ev_freed": ("you freed {name}'s seat: that key is refused at this table",
                  "vous avez libéré la place de {name} : cette clé est refusée à cette table"),
+    # While a card that takes several ways waits for its capture: the choice's keys.
+    "keys_options": ("1-{n} or ↑↓ Enter: take · Esc: another card · s sheet · ? help · "
+                     "q leave",
+                     "1-{n} ou ↑↓ Entrée : prendre · Échap : une autre carte · s feuille · "
+                     "? aide · q quitter"),
     "keys_cut": ("k keep · p place · ←→ Enter · s sheet · ? help · q leave",
                  "g garder · p poser · ←→ Entrée · s feuille · ? aide · q quitter"),
     "keys_score": ("Enter: next hand (or wait {n} s)",
@@ -1023,13 +1034,16 @@ MESSAGES: dict[str, tuple[str, str]] = {
                       "{them}."),
     "luck_play_names": ("Play: points given away against the coach's best: {list}.",
                         "Jeu : points cédés face au meilleur coup du coach : {list}."),
-    "luck_proven": ("Every deal was shuffled by all {n} players and every shuffle was proven: "
+    # Who shuffled ("all 2 players" read oddly).
+    "luck_by_2": ("both players", "les deux joueurs"),
+    "luck_by_n": ("all {n} players", "les {n} joueurs"),
+    "luck_proven": ("Every deal was shuffled by {by} and every shuffle was proven: "
                     "nobody could stack the deck.",
-                    "Chaque donne a été mélangée par les {n} joueurs et chaque mélange "
+                    "Chaque donne a été mélangée par {by} et chaque mélange "
                     "prouvé : personne ne pouvait arranger le paquet."),
-    "luck_checked": ("Every deal was shuffled by all {n} players and every shuffle checked "
+    "luck_checked": ("Every deal was shuffled by {by} and every shuffle checked "
                      "once the hand's seeds were open: nobody could stack the deck unseen.",
-                     "Chaque donne a été mélangée par les {n} joueurs et chaque mélange "
+                     "Chaque donne a été mélangée par {by} et chaque mélange "
                      "vérifié une fois les graines de la manche ouvertes : personne ne "
                      "pouvait arranger le paquet sans être vu."),
     "luck_unproven": ("This log's audit is not VALID ({verdict}): it proves nothing about the "

@@ -467,6 +467,7 @@ class TuiApp(Leaving, Screen):
 
     def toggle_hints(self) -> None:
         self.hints = not self.hints
+        self.hint = self.t("hints_on" if self.hints else "hints_off")
         if self.memo is not None:
             self.memo.set_hints(self.hints)
 

@@ -316,6 +316,8 @@ class Screen:
             keys = t("keys_sheet")
         elif self.request is not None and self.request.kind == "cut":
             keys = t("keys_cut")
+        elif self.request is not None and self.options is not None:
+            keys = t("keys_options", n=len(self.options))  # the capture, not the card
         elif self.request is not None:
             keys = t("keys_play")
         elif self.freeing and self.kind == "host" and not self.state.started:
