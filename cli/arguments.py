@@ -135,6 +135,12 @@ def _bell(p: argparse.ArgumentParser) -> None:
     p.add_argument("--no-bell", action="store_true",
                    help="no terminal bell when the turn comes back to you (also: "
                         '"bell": false in settings.json)')
+    # Beside the bell: the commands that draw a table a player clicks.
+    p.add_argument("--mouse", dest="mouse", action=argparse.BooleanOptionalAction,
+                   default=None,
+                   help="click a card to play it (the default); --no-mouse leaves the "
+                        "mouse to the terminal during play too, to select and copy text "
+                        "(remembered in settings.json)")
 
 
 def _host_arguments(p: argparse.ArgumentParser) -> None:

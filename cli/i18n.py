@@ -177,6 +177,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "hint_takes": ("takes {opts}", "prend {opts}"),
     "hint_stays": ("stays on the table", "reste sur la table"),
     "hint_barred": ("may not be played (forced capture)", "interdite (prise obligatoire)"),
+    # h toggles the hints: said in the footer until the next key (nothing else may show
+    # it: no card may be asked for at the moment).
+    "hints_on": ("hints on: what each card would take shows under your hand (h: off)",
+                 "conseils activés : ce que prendrait chaque carte s'affiche sous votre "
+                 "main (h : désactiver)"),
+    "hints_off": ("hints off (h: on)", "conseils désactivés (h : activer)"),
     "keys_play": ("1-9 card · ←→ Enter · h hints · s sheet · ? help · q leave",
                   "1-9 carte · ←→ Entrée · h conseils · s feuille · ? aide · q quitter"),
     "keys_idle": ("t chat · b a w y c quick chat · h hints · s sheet · ? help · q leave",
@@ -772,6 +778,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
                   "libérer quelle place ? {seats} · Échap : aucune"),
     "ev_freed": ("you freed {name}'s seat: that key is refused at this table",
                  "vous avez libéré la place de {name} : cette clé est refusée à cette table"),
+    # While a card that takes several ways waits for its capture: the choice's keys.
+    "keys_options": ("1-{n} or ↑↓ Enter: take · Esc: another card · s sheet · ? help · "
+                     "q leave",
+                     "1-{n} ou ↑↓ Entrée : prendre · Échap : une autre carte · s feuille · "
+                     "? aide · q quitter"),
     "keys_cut": ("k keep · p place · ←→ Enter · s sheet · ? help · q leave",
                  "g garder · p poser · ←→ Entrée · s feuille · ? aide · q quitter"),
     "keys_score": ("Enter: next hand (or wait {n} s)",
@@ -796,6 +807,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "help_keys": ("Keys", "Touches"),
     "help_k_play": ("1-9 or ←→ Enter: play a card; ↑↓ Enter: what it takes (or click them)",
                     "1-9 ou ←→ Entrée : jouer ; ↑↓ Entrée : choisir la prise (ou cliquez-les)"),
+    "help_k_play_keys": ("1-9 or ←→ Enter: play a card; ↑↓ Enter: what it takes",
+                         "1-9 ou ←→ Entrée : jouer ; ↑↓ Entrée : choisir la prise"),
     "help_k_cut": ("k keep / p place the card you drew as cutter",
                    "g garder / p poser la carte tirée par le coupeur"),
     "help_k_misc": ("h hints · s score sheet · t chat · q leave or resign · Ctrl-L redraw "
@@ -957,13 +970,13 @@ MESSAGES: dict[str, tuple[str, str]] = {
                     "Aucune partie encore : vos parties seront listées ici une fois jouées "
                     "(chkobba play, host ou join)."),
     # As the lobby and the end screen say it ("record_vs"), counted the same way.
-    "hi_record": ("your record against {name}: {n} games, {wins}–{losses} (every counted "
+    "hi_record": ("you vs {name}: {n} games, you {wins}–{losses} (every counted "
                   "match where you sat on opposite sides, at 2, 3 and 4 players)",
-                  "votre bilan contre {name} : {n} parties, {wins}–{losses} (toutes les "
+                  "vous contre {name} : {n} parties, vous {wins}–{losses} (toutes les "
                   "parties comptées où vous étiez d'un autre camp, à 2, 3 et 4 joueurs)"),
-    "hi_record_1": ("your record against {name}: 1 game, {wins}–{losses} (every counted "
+    "hi_record_1": ("you vs {name}: 1 game, you {wins}–{losses} (every counted "
                     "match where you sat on opposite sides, at 2, 3 and 4 players)",
-                    "votre bilan contre {name} : 1 partie, {wins}–{losses} (toutes les "
+                    "vous contre {name} : 1 partie, vous {wins}–{losses} (toutes les "
                     "parties comptées où vous étiez d'un autre camp, à 2, 3 et 4 joueurs)"),
     "hi_ratings": ("Glicko-2 ratings, {n} players (? provisional):",
                    "classement Glicko-2, {n} joueurs (? provisoire) :"),
@@ -1029,13 +1042,16 @@ MESSAGES: dict[str, tuple[str, str]] = {
                       "{them}."),
     "luck_play_names": ("Play: points given away against the coach's best: {list}.",
                         "Jeu : points cédés face au meilleur coup du coach : {list}."),
-    "luck_proven": ("Every deal was shuffled by all {n} players and every shuffle was proven: "
+    # Who shuffled ("all 2 players" read oddly).
+    "luck_by_2": ("both players", "les deux joueurs"),
+    "luck_by_n": ("all {n} players", "les {n} joueurs"),
+    "luck_proven": ("Every deal was shuffled by {by} and every shuffle was proven: "
                     "nobody could stack the deck.",
-                    "Chaque donne a été mélangée par les {n} joueurs et chaque mélange "
+                    "Chaque donne a été mélangée par {by} et chaque mélange "
                     "prouvé : personne ne pouvait arranger le paquet."),
-    "luck_checked": ("Every deal was shuffled by all {n} players and every shuffle checked "
+    "luck_checked": ("Every deal was shuffled by {by} and every shuffle checked "
                      "once the hand's seeds were open: nobody could stack the deck unseen.",
-                     "Chaque donne a été mélangée par les {n} joueurs et chaque mélange "
+                     "Chaque donne a été mélangée par {by} et chaque mélange "
                      "vérifié une fois les graines de la manche ouvertes : personne ne "
                      "pouvait arranger le paquet sans être vu."),
     "luck_unproven": ("This log's audit is not VALID ({verdict}): it proves nothing about the "
@@ -1058,8 +1074,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
                   "quitter"),
     "luck_reading": ("Is it rigged? Auditing the log and asking the coach…",
                      "Est-ce truqué ? Audit du journal et avis du coach…"),
-    "record_vs": ("{name}: {n} games, {wins}–{losses}", "{name} : {n} parties, {wins}–{losses}"),
-    "record_vs_1": ("{name}: 1 game, {wins}–{losses}", "{name} : 1 partie, {wins}–{losses}"),
+    # Said from the viewer's side ("sami: 1 game, 0–1" read as sami's own score).
+    "record_vs": ("you vs {name}: {n} games, you {wins}–{losses}",
+                  "vous contre {name} : {n} parties, vous {wins}–{losses}"),
+    "record_vs_1": ("you vs {name}: 1 game, you {wins}–{losses}",
+                    "vous contre {name} : 1 partie, vous {wins}–{losses}"),
     # The library's notices (chkobba_p2p._shell.peer.Notice): "nt_" + the notice's kind.
     "nt_resume_failed": ("the saved game ({path}) cannot be resumed: {why}; starting afresh",
                          "impossible de reprendre la partie enregistrée ({path}) : {why} ; "

@@ -71,10 +71,11 @@ def _singular(t: Translator, text: str, value: float) -> str:
 
 def _deal_line(t: Translator, luck: Luck) -> str:
     """Whether every deal was shuffled by all and checked: no more than the audit proves."""
+    by = t("luck_by_2") if luck.shufflers == 2 else t("luck_by_n", n=luck.shufflers)
     if luck.proven:
-        return t("luck_proven", n=luck.shufflers)
+        return t("luck_proven", by=by)
     if luck.fair_deal:
-        return t("luck_checked", n=luck.shufflers)
+        return t("luck_checked", by=by)
     return t("luck_unproven", verdict=luck.verdict.upper())
 
 

@@ -107,6 +107,7 @@ def _ui(args: argparse.Namespace, kind: str, **kw):
     saved_settings = settings.load()
     bell = bell_wanted(args, saved_settings)
     four_colour = settings.four_colour_wanted(args, saved_settings)
+    mouse = settings.mouse_wanted(args, saved_settings)
     # Chat and hints kept beside the saved game (a resume brings them back; a new game
     # there starts without).
     saved: Path | None = kw.pop("saved_game", None)
@@ -122,7 +123,7 @@ def _ui(args: argparse.Namespace, kind: str, **kw):
     past = PastGames(Path(log_path).parent if log_path else data_dir() / "logs")
     return TuiApp(kind=kind, lang=lang, symbols=symbols, color=_color(args),
                   figures=_figures(args), pace=args.pace, known=known, past=past,
-                  bell=bell, memo=memo, four_colour=four_colour, **kw)
+                  bell=bell, memo=memo, four_colour=four_colour, mouse=mouse, **kw)
 
 
 def bell_wanted(args: argparse.Namespace, settings: dict) -> bool:

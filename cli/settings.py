@@ -1,5 +1,5 @@
 """The player's own settings, remembered between runs: for now the name shown at the
-table, the turn's bell, the four-colour deck (``settings.json`` in the user
+table, the turn's bell, the four-colour deck, the mouse (``settings.json`` in the user
 configuration directory, ``$CHKOBBA_CONFIG_DIR``)."""
 
 from __future__ import annotations
@@ -15,7 +15,8 @@ from pathlib import Path
 from chkobba_p2p import MAX_NAME, config_dir
 from chkobba_p2p.text import first_invisible
 
-__all__ = ["settings_path", "load", "save", "valid_name", "player_name", "four_colour_wanted"]
+__all__ = ["settings_path", "load", "save", "valid_name", "player_name", "four_colour_wanted",
+           "mouse_wanted"]
 
 MAX_FILE = 1 << 16
 
@@ -88,15 +89,29 @@ def player_name(given: str | None, t: Callable[..., str],
     return None
 
 
+def _remembered(args: object, key: str, default: bool, saved: dict | None) -> bool:
+    """A display choice ``--KEY``/``--no-KEY``: when given, used and remembered for the
+    next runs (as the name is); else the remembered choice, or ``default`` (a value not
+    a boolean in the file counts for nothing)."""
+    if saved is None:
+        saved = load()
+    given = getattr(args, key, None)
+    if given is None:
+        value = saved.get(key)
+        return value if isinstance(value, bool) else default
+    if saved.get(key) is not bool(given):
+        save({**saved, key: bool(given)})
+    return bool(given)
+
+
 def four_colour_wanted(args: object, saved: dict | None = None) -> bool:
     """A four-colour deck: ``--four-colour`` or ``--no-four-colour`` when given (and then
     remembered for the next runs, as the name is); else the remembered choice (red and
     black by default)."""
-    if saved is None:
-        saved = load()
-    given = getattr(args, "four_colour", None)
-    if given is None:
-        return saved.get("four_colour") is True
-    if saved.get("four_colour") is not bool(given):
-        save({**saved, "four_colour": bool(given)})
-    return bool(given)
+    return _remembered(args, "four_colour", False, saved)
+
+
+def mouse_wanted(args: object, saved: dict | None = None) -> bool:
+    """Clicks on the table's cards: on unless ``--no-mouse`` (remembered, until
+    ``--mouse``), which leaves the terminal its own text selection during play too."""
+    return _remembered(args, "mouse", True, saved)

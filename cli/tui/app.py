@@ -73,8 +73,10 @@ class TuiApp(Leaving, Screen):
                  pace: float = DEFAULT_PACE, score_wait: float = SCORE_WAIT,
                  known: KnownPlayers | None = None, past: PastGames | None = None,
                  bell: bool = True, memo: Memo | None = None,
-                 four_colour: bool = False) -> None:
+                 four_colour: bool = False, mouse: bool = True) -> None:
         self.kind = kind  # "play", "host" or "join"
+        #: Clicks on the cards (--no-mouse: never, the terminal keeps its selection).
+        self.mouse = mouse
         self.t = Translator(lang)
         self.figures_override = figures
         self.symbols = symbols
@@ -465,6 +467,7 @@ class TuiApp(Leaving, Screen):
 
     def toggle_hints(self) -> None:
         self.hints = not self.hints
+        self.hint = self.t("hints_on" if self.hints else "hints_off")
         if self.memo is not None:
             self.memo.set_hints(self.hints)
 

@@ -29,12 +29,13 @@ def figure_values(rules: Ruleset | None, lang: str = "en") -> str:
 
 def help_lines(t: Callable[..., str], rules: Ruleset | None, lang: str, width: int,
                with_rules: bool = True, lobby: str | None = None,
-               over: bool = False) -> list[Line]:
+               over: bool = False, mouse: bool = True) -> list[Line]:
     """The help overlay's keys and words, wrapped to ``width`` columns; then the rules in
     play (``with_rules``: :func:`help_pages` puts them under how to play).  ``lobby``:
     the kind of client (``play``, ``host``, ``join``) whose lobby is on screen: its own
     keys (the ready check, freeing a seat), and the table's in one line for later.
-    ``over``: the match is over, the end screen's keys (a rematch, l for luck)."""
+    ``over``: the match is over, the end screen's keys (a rematch, l for luck).
+    ``mouse``: clicks play (not with ``--no-mouse``: the keys alone are offered)."""
     out: list[Line] = [[("class:title", " " + t("help_title") + " ")]]
 
     def para(text: str, style: str = "") -> None:
@@ -54,7 +55,8 @@ def help_lines(t: Callable[..., str], rules: Ruleset | None, lang: str, width: i
         para(t("help_o_keys"))
     else:
         out.append([("class:panel.title", " " + t("help_keys"))])
-        for key in ("help_k_play", "help_k_cut", "help_k_misc"):
+        for key in ("help_k_play" if mouse else "help_k_play_keys", "help_k_cut",
+                    "help_k_misc"):
             para(t(key))
         para(t("help_k_quick", keys=keys_text(t)))
     out.append([])
@@ -97,12 +99,12 @@ def play_lines(t: Callable[..., str], rules: Ruleset | None, width: int) -> list
 
 
 def help_pages(t: Callable[..., str], rules: Ruleset | None, lang: str, width: int,
-               height: int, lobby: str | None = None, over: bool = False
-               ) -> list[list[Line]]:
+               height: int, lobby: str | None = None, over: bool = False,
+               mouse: bool = True) -> list[list[Line]]:
     """The help in ``height`` lines: one page when the keys, the words, how to play and
     the rules in play fit together (120x40), else two (the keys and words, then how to
-    play and the rules: 80x24).  ``lobby`` and ``over``: see :func:`help_lines`."""
-    keys = help_lines(t, rules, lang, width, False, lobby, over)
+    play and the rules: 80x24).  ``lobby``, ``over``, ``mouse``: see :func:`help_lines`."""
+    keys = help_lines(t, rules, lang, width, False, lobby, over, mouse)
     play = play_lines(t, rules, width)
     tail = rules_lines(t, rules, lang, width) if rules is not None else []
     if len(keys) + 1 + len(play) + len(tail) <= height:

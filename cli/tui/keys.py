@@ -56,6 +56,7 @@ class KeyTarget(Protocol):
     cut_sel: int
     kind: str
     freeing: bool
+    mouse: bool
 
     @property
     def asking_ready(self) -> bool: ...
@@ -104,8 +105,8 @@ def _unasked(ui: KeyTarget) -> bool:
 def mouse_wanted(ui: KeyTarget) -> bool:
     """The mouse is the table's while a game is on screen, with no dialog, chat line or
     score sheet over it: elsewhere (the lobby's keys to read aloud, the end screen's
-    path) the terminal keeps it, to select and copy text."""
-    return ui.state.started and not ui.finished and ui.overlay_kind() is None \
+    path) the terminal keeps it, to select and copy text; with ``--no-mouse``, always."""
+    return ui.mouse and ui.state.started and not ui.finished and ui.overlay_kind() is None \
         and not ui.sheet and not ui.chat.is_open
 
 

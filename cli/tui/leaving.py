@@ -47,6 +47,7 @@ class Leaving:
     exit: Callable[[], None]
     presence: Any
     reconnect_allowance: float
+    past: Any  # PastGames | None: the records of the logs
 
     def allowance_left(self) -> float:
         """Seconds of this seat's allowance of time away still left for the match, as
@@ -128,6 +129,12 @@ class Leaving:
         then comes as a :class:`RematchAnswer` of seat 0."""
         await self.pacer.drained()
         self.finished, self.outcome, self.request = True, o, None
+        if self.past is not None:
+            # The end screen shows now, while the peer still runs (its connections
+            # open for the rematch): the logs were read before this match, whose log
+            # is complete on disk by now.  Read them again, or the records would
+            # miss it until the peer's run ends (on_trio_done reads them once more).
+            self.past.refresh()
         if not self.offers_rematch(o):
             return None
         self.rematch_open = True

@@ -83,7 +83,8 @@ def clickable(text: Callable[[], StyleAndTextTuples], ui: Any
     def draw() -> StyleAndTextTuples:
         out: StyleAndTextTuples = []
         for fragment in text():
-            target = click_target(fragment[0])
+            # --no-mouse: no handlers either (the terminal reports no click then).
+            target = click_target(fragment[0]) if ui.mouse else None
             if target is None:
                 out.append(fragment)
             else:
@@ -315,6 +316,8 @@ class Screen:
             keys = t("keys_sheet")
         elif self.request is not None and self.request.kind == "cut":
             keys = t("keys_cut")
+        elif self.request is not None and self.options is not None:
+            keys = t("keys_options", n=len(self.options))  # the capture, not the card
         elif self.request is not None:
             keys = t("keys_play")
         elif self.freeing and self.kind == "host" and not self.state.started:
@@ -424,7 +427,7 @@ class Screen:
         # Once the match is over, the end screen's keys (r, l), not the table's.
         over = self.finished and self.outcome is not None
         return help_pages(self.t, self.state.rules, self.t.lang, width, rows - 4, lobby,
-                          over=over)
+                          over=over, mouse=self.mouse)
 
     @property
     def help_paged(self) -> bool:

@@ -94,12 +94,11 @@ def shortened(view: TableView, short: int | None) -> TableView:
 def seat_picture(view: TableView, width: int, seat_line: SeatLine,
                  extra: Callable[[int], Line]) -> list[tuple[int, Line]] | None:
     """The picture's lines, each with its priority for :func:`.table.fit`: the partner
-    centred; the left and right opponents on one line; under them the word "opponent"
-    and between them the whole order of play from us, or on a line of its own when it
-    does not fit there.  Names are whole, or, when they must be cut, all cut the same
-    way (to 16, 12, ... 6 characters, never fewer).  None when the two opponents do not
-    fit side by side in ``width`` columns even so (the caller draws the seats one a
-    line)."""
+    centred; the left and right opponents on one line; under them the word "opponent";
+    then the whole order of play from us on a line of its own.  Names are whole, or,
+    when they must be cut, all cut the same way (to 16, 12, ... 6 characters, never
+    fewer).  None when the two opponents do not fit side by side in ``width`` columns
+    even so (the caller draws the seats one a line)."""
     if not view.state.teams or view.state.seat is None:
         return None
     for short in SHORTS:
@@ -136,25 +135,21 @@ def _picture(view: TableView, width: int, seat_line: SeatLine,
     arrow = " → " if view.cs.symbols else " -> "  # as --ascii draws it
     ring = [view.who(s) for s in (st.seat, pos["right"], pos["across"], pos["left"])]
     role = f"({t('opponent')})"
-    # The word under each side's name (which starts after the turn's mark, " ▶ "), and
-    # between them the order of play from us, whole (its first arrow, from us to the
-    # right, says the direction).
+    # The word under each side's name (which starts after the turn's mark, " ▶ "), then
+    # the order of play from us on a line of its own (its first arrow, from us to the
+    # right, says the direction).  Never between the two words: "(opponent) you → bot1
+    # → bot2 → bot3 (opponent)" read as if "you" were an opponent.
     under_l, under_r = "   " + role, role + " "
     gap = room - len(under_l) - len(under_r)
     lines: list[tuple[int, Line]] = [
         (1, _centre(top, room)),
         (1, [*left, ("", " " * (room - lw - rw)), *right])]
     names = arrow.join(ring)
-    if gap >= len(names) + 2:
-        before = (gap - len(names)) // 2
-        lines.append((1, [("class:dim", under_l), ("", " " * before),
-                          ("class:dim", names),
-                          ("", " " * (gap - before - len(names))),
-                          ("class:dim", under_r)]))
-        return lines
-    # The words under the sides, then the order on a line of its own: back to us when
-    # there is room (the round), else the four names.
-    lines.append((2, [("class:dim", under_l), ("", " " * max(1, gap)),
+    # The words are the first to give way on a short screen (4: before a blank line,
+    # so that the cards keep their boxes): the partner is said, the two others are the
+    # opponents.  The order, back to us when there is room (the round), else the four
+    # names.
+    lines.append((4, [("class:dim", under_l), ("", " " * max(1, gap)),
                       ("class:dim", under_r)]))
     # Its words when they fit, else the ring alone ("you → … → you" says what it is):
     # names are worth more than the label.

@@ -81,11 +81,15 @@ def draw_table(view: TableView, width: int, height: int, *, selected: int | None
     lines = partial(table_lines, view, width, selected=selected, marked=marked,
                     below=below, seat_extra=seat_extra, notices=notices, showing=showing)
     tagged: list[tuple[int, Line]] = []
+
+    def over(tagged: list[tuple[int, Line]]) -> bool:  # too tall even without the 4s
+        return sum(1 for prio, _ in tagged if prio < 4) > height
+
     if height >= 32 and width >= 56:  # room for large cards
         tagged = lines(compact=False, big=True)
-    if not tagged or len(tagged) > height:
+    if not tagged or over(tagged):
         tagged = lines(compact=False)
-    if len(tagged) > height:
+    if over(tagged):
         tagged = lines(compact=True)
     return fit(tagged, max(1, height))
 
@@ -286,9 +290,10 @@ def table_lines(view: TableView, width: int, compact: bool, *, selected: int | N
 
 
 def fit(tagged: list[tuple[int, Line]], height: int) -> list[Line]:
-    """Drop the least needed lines (highest priority number first) until they fit;
+    """Drop the least needed lines (highest priority number first: 4, words a screen
+    can do without before it draws its cards smaller; 3, blank lines) until they fit;
     if even the essentials do not, keep the bottom (the prompt)."""
-    for drop in (3, 2, 1):
+    for drop in (4, 3, 2, 1):
         if len(tagged) <= height:
             break
         excess = len(tagged) - height

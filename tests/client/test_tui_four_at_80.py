@@ -22,8 +22,10 @@ from chkobba_p2p.game.cards import DECK, cards
 from chkobba_p2p.game.scoring import HandScore
 from chkobba_p2p.transcript import events as S
 
-WORDS = {"en": {"you": "you", "us": "us", "them": "them", "partner": "(partner)"},
-         "fr": {"you": "vous", "us": "nous", "them": "eux", "partner": "(partenaire)"}}
+WORDS = {"en": {"you": "you", "us": "us", "them": "them", "partner": "(partner)",
+                "opponent": "(opponent)"},
+         "fr": {"you": "vous", "us": "nous", "them": "eux", "partner": "(partenaire)",
+                "opponent": "(adversaire)"}}
 
 
 @pytest.fixture
@@ -86,6 +88,9 @@ def test_every_seat_of_four_reads_the_whole_order_the_partner_and_its_score_firs
             ring = [names[(seat + k) % 4] for k in range(1, 4)]
             order = next((r.split("│")[0] for r in rows if f"{w['you']} → " in r), None)
             assert order is not None, text
+            # On a line of its own: "(opponent) you → … (opponent)" read as if we were
+            # one of them.
+            assert w["opponent"] not in order, order
             shown = [x.strip() for x in order.split("→")[1:4]]
             assert len(shown) == 3, order
             cut = {len(x) for x in shown if x.endswith("…")}

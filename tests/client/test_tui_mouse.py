@@ -215,3 +215,66 @@ def test_the_mouse_is_the_tables_only_while_a_game_is_on_screen(app_session):
     # Off, a click does nothing: the table's cards take no click in the lobby.
     rows = screen_rows(lobby, 24, 80)
     assert click(lobby, 1, len(rows) // 2, 24, 80) is NotImplemented
+
+
+def _parse(command: str, *argv: str):
+    import argparse
+
+    from chkobba_cli.arguments import add_arguments
+
+    p = argparse.ArgumentParser()
+    add_arguments(command, p)
+    return p.parse_args(list(argv))
+
+
+@pytest.mark.parametrize("command, argv", [("play", []), ("host", []), ("join", ["h:1"])])
+def test_no_mouse_is_an_option_of_every_table_a_player_clicks(command, argv):
+    assert _parse(command, *argv, "--no-mouse").mouse is False
+    assert _parse(command, *argv, "--mouse").mouse is True
+    assert _parse(command, *argv).mouse is None
+
+
+def test_no_mouse_is_remembered_in_the_settings_until_mouse(tmp_path, monkeypatch):
+    from chkobba_cli import settings
+
+    monkeypatch.setenv("CHKOBBA_CONFIG_DIR", str(tmp_path))
+    settings.save({"name": "amel", "four_colour": True})
+    assert settings.mouse_wanted(_parse("play")) is True  # the default
+    assert settings.mouse_wanted(_parse("host", "--no-mouse")) is False
+    assert settings.load() == {"name": "amel", "four_colour": True, "mouse": False}
+    assert settings.mouse_wanted(_parse("join", "h:1")) is False  # the next run
+    assert settings.mouse_wanted(_parse("play", "--mouse")) is True
+    assert settings.mouse_wanted(_parse("play")) is True
+    (tmp_path / "settings.json").write_text('{"mouse": "no"}')  # not a choice: the default
+    assert settings.mouse_wanted(_parse("play")) is True
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("lang, clicks", [("en", "(or click them)"), ("fr", "(ou cliquez-les)")])
+@pytest.mark.parametrize("players", [2, 4])
+def test_with_no_mouse_the_terminal_keeps_its_selection_during_play(
+        app_session, tmp_path, monkeypatch, size, lang, clicks, players):
+    """--no-mouse: the table takes no click (the terminal selects and copies text during
+    play too), the keys play as before, and the help offers no clicks."""
+    from chkobba_cli.play import _ui
+
+    monkeypatch.setenv("CHKOBBA_CONFIG_DIR", str(tmp_path / "config"))
+    monkeypatch.setenv("CHKOBBA_DATA_DIR", str(tmp_path / "data"))
+    args = _parse("join", "h:1", "--no-mouse", "--lang", lang)
+    ui = _ui(args, "join", seat=0, players=players, turn_timeout=60)
+    assert ui.mouse is False
+    mine, answers = _asked(lang, players)
+    ui.state, ui.request = mine.state, Request("play", mine.request.hand,
+                                               answers.append)
+    ui.app.timeoutlen = None
+    assert not ui.app.mouse_support()  # a game on screen, no dialog: still the terminal's
+    assert _click_card(ui, size, "hand", 2) is NotImplemented and answers == []
+    press(ui, "3")  # the keys are unchanged: 3♥ takes 3♦
+    assert answers == [R.Move(card("3H"), frozenset(cards("3D")))]
+    ui.help = True
+    text = "\n".join(screen_rows(ui, *size))
+    assert Translator(lang)("help_k_play_keys").split(";")[0] in " ".join(text.split())
+    assert clicks not in text and "click" not in text, text
+    # With the mouse (the default), the same help offers the clicks.
+    mine.help = True
+    assert clicks in " ".join(" ".join(screen_rows(mine, *size)).split()).replace("│ ", "")

@@ -282,8 +282,9 @@ def test_the_ascii_picture_measures_what_it_draws(app_session):
 
 
 @pytest.mark.parametrize("lang, one, two", [
-    ("en", "sami: 1 game, 1–0", "sami: 2 games, 1–1"),
-    ("fr", "sami : 1 partie, 1–0", "sami : 2 parties, 1–1")])
+    ("en", "you vs sami: 1 game, you 1–0", "you vs sami: 2 games, you 1–1"),
+    ("fr", "vous contre sami : 1 partie, vous 1–0",
+            "vous contre sami : 2 parties, vous 1–1")])
 def test_the_record_against_a_player_counts_one_game_in_the_singular(lang, one, two):
     from chkobba_cli.tui.past import record_text
     from chkobba_p2p.observe.history import Record
@@ -428,10 +429,12 @@ def test_after_a_three_player_match_the_rematch_lobby_says_only_who_beat_whom(tm
     assert past.record_against(sami, amel) is None
     lost = past.record_against(amel, bilel)
     assert record_text(t, "bilel", lost) == \
-        {"en": "bilel: 1 game, 0–1", "fr": "bilel : 1 partie, 0–1"}[lang]
+        {"en": "you vs bilel: 1 game, you 0–1",
+         "fr": "vous contre bilel : 1 partie, vous 0–1"}[lang]
     won = past.record_against(bilel, sami)
     assert record_text(t, "sami", won) == \
-        {"en": "sami: 1 game, 1–0", "fr": "sami : 1 partie, 1–0"}[lang]
+        {"en": "you vs sami: 1 game, you 1–0",
+         "fr": "vous contre sami : 1 partie, vous 1–0"}[lang]
 
 
 @pytest.mark.parametrize("lang, words", [

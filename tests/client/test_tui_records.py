@@ -8,9 +8,11 @@ is in it -- and the end screen says what it counts.  Read off the whole screen
 from __future__ import annotations
 
 import re
+import shutil
 import threading
 
 import pytest
+import trio
 from prompt_toolkit.application import create_app_session
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
@@ -126,7 +128,7 @@ def test_the_end_screen_the_lobby_and_history_count_alike(
         # ... and so does history, with this user's key, whatever else it lists.
         out = _history(capsys, monkeypatch, tmp_path, folder, me, NAMES[other], lang)
         n_games = t("record_vs_1" if r.games == 1 else "record_vs", name="X", n=r.games,
-                    wins=r.wins, losses=r.losses).split(" ", 1)[1].lstrip(": ")
+                    wins=r.wins, losses=r.losses).split("X", 1)[1].lstrip(" :")
         assert f"{NAMES[other]} ({IDS[other].fingerprint})" in out and n_games in out, out
     # The 2-player matches of amel and sami before and after the 4-player one: all of
     # them count (a series used to restart after the 4-player match).
@@ -168,3 +170,51 @@ def test_at_three_players_each_other_seat_is_counted_apart(app_session, tmp_path
     t = Translator(lang)
     assert record_text(t, "bilel", past.record_against(amel, bilel)) in flat, flat
     assert not RECORD("sami").search(flat) and COUNTS[lang] in flat
+
+
+@pytest.mark.parametrize("size", [(24, 80), (40, 120)])
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_the_end_screen_counts_the_match_that_just_ended(app_session, folder, tmp_path,
+                                                         size, lang):
+    """The end screen shows while the peer still runs (its connections open for the
+    rematch): the logs read when the screen opened miss the match just played, whose log
+    is complete on disk by then.  The walk saw "Sami : 1 partie, 1–0" there while
+    ``history --with Sami`` said 2 games."""
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    shutil.copy(folder / "two-0.chklog", logs)
+    past = PastGames(logs, cache=AuditCache(tmp_path / "tui-cache.json"))
+    ui = TuiApp(kind="play", lang=lang, seat=1, players=2, past=past)
+    ui.state = ui.state.apply(_lobby(2)).apply(S.HandStarted(1, 0))
+    _read(past)
+    before = past.record_against(SAMI.public, AMEL.public)
+    assert before is not None and before.games == 1
+    # The match ends: its log is on disk when the peer asks about a rematch.
+    shutil.copy(folder / "two-1.chklog", logs)
+    trio.run(ui.decide_rematch, Outcome(1, None, None, done=S.MatchDone(0, (11, 4), 3)))
+    _read(past)
+    r = record_against(past.games, SAMI.public, AMEL.public)
+    assert r.games == 2
+    text = screen_text(ui, *size)
+    assert record_text(Translator(lang), "amel", r) in _flat(text), text
+
+
+@pytest.mark.parametrize("size", [(24, 80), (40, 120)])
+@pytest.mark.parametrize("lang, known, you", [
+    ("en", "known", "you vs amel: {n} games, you {w}–{lo}"),
+    ("fr", "connu", "vous contre amel : {n} parties, vous {w}–{lo}")])
+@pytest.mark.parametrize("players", [2, 4])
+def test_the_joiners_lobby_says_the_record_from_the_joiners_side(
+        app_session, folder, tmp_path, size, lang, known, you, players):
+    """The walk read "connu · Amel : 1 partie, 0–1" at the joiner, the joiner's own score
+    though it read as Amel's: the line names who it is about."""
+    past = PastGames(folder, cache=AuditCache(tmp_path / "tui-cache.json"))
+    book = KnownPlayers(tmp_path / "known")
+    book.remember([("amel", AMEL.public)])
+    lobby = TuiApp(kind="join", lang=lang, seat=1, players=players, past=past, known=book)
+    _read(past)
+    lobby.state = lobby.state.apply(_lobby(players))
+    r = record_against(past.games, SAMI.public, AMEL.public)
+    assert r.games > 1 and r.wins != r.losses  # a count that would read either way
+    flat = _flat(screen_text(lobby, *size))
+    assert f"{known} · " + you.format(n=r.games, w=r.wins, lo=r.losses) in flat, flat

@@ -1,0 +1,71 @@
+"""What the walk of issue 43 found on the table's screen, read off the whole screen as
+drawn (:mod:`screenshot`) at 80x24 and 120x40, in English and French, at 2 and 4
+players: the footer follows a capture choice with its own keys, ``h`` says whether the
+hints are on, the dealer's tag stays put at 4."""
+
+from __future__ import annotations
+
+import pytest
+from prompt_toolkit.application import create_app_session
+from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.keys import Keys
+from prompt_toolkit.output import DummyOutput
+from screenshot import screen_rows
+from test_tui_mouse import _asked
+
+SIZES = [(24, 80), (40, 120)]
+
+
+def press(ui, key: str) -> None:
+    """``key`` through the screen's own bindings, in asyncio as prompt_toolkit runs them
+    (Esc included)."""
+    import asyncio
+
+    from prompt_toolkit.key_binding.key_processor import KeyPress
+
+    async def go() -> None:
+        kp = ui.app.key_processor
+        kp.feed(KeyPress(key, key))
+        kp.process_keys()
+
+    asyncio.run(go())
+
+
+@pytest.fixture
+def app_session():
+    with create_pipe_input() as inp, create_app_session(input=inp, output=DummyOutput()):
+        yield
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("lang, card_keys, choice_keys", [
+    ("en", "1-9 card · ←→ Enter", "1-2 or ↑↓ Enter: take · Esc: another card"),
+    ("fr", "1-9 carte · ←→ Entrée", "1-2 ou ↑↓ Entrée : prendre · Échap : une autre carte")])
+@pytest.mark.parametrize("players", [2, 4])
+def test_the_footer_gives_the_capture_choices_keys_while_it_is_open(
+        app_session, size, lang, card_keys, choice_keys, players):
+    ui, answers = _asked(lang, players)
+    assert card_keys in screen_rows(ui, *size)[-1]
+    press(ui, "1")  # Q♦ takes A♣ + 7♥ or 3♦ + 5♠: the choice opens
+    assert ui.options is not None and answers == []
+    footer = screen_rows(ui, *size)[-1]
+    assert choice_keys in footer and card_keys not in footer, footer
+    press(ui, Keys.Escape)  # back to the cards: their keys again
+    assert card_keys in screen_rows(ui, *size)[-1]
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("lang, on, off", [
+    ("en", "hints on: what each card would take", "hints off (h: on)"),
+    ("fr", "conseils activés : ce que prendrait chaque carte", "conseils désactivés")])
+@pytest.mark.parametrize("players", [2, 4])
+def test_h_says_whether_the_hints_are_now_on_or_off(app_session, size, lang, on, off,
+                                                    players):
+    ui, _ = _asked(lang, players)
+    press(ui, "h")
+    assert ui.hints and on in screen_rows(ui, *size)[-1]
+    press(ui, "h")
+    rows = screen_rows(ui, *size)
+    assert not ui.hints and off in rows[-1] and on not in "\n".join(rows)
+    press(ui, Keys.Left)  # the next key: the word is gone, the keys are back
+    assert off not in screen_rows(ui, *size)[-1]
