@@ -123,6 +123,7 @@ class Screen:
     outcome: Outcome | None
     left: bool
     connected: bool
+    mouse: bool
     address: str | None
     address6: str | None
     onion: str | None
