@@ -249,7 +249,7 @@ class SeatCore(Generic[C]):
         """When our turn, kept for our controller's choice, goes without it (infinity:
         no turn is kept).  A subclass's :meth:`next_wake` wakes then, and its
         :meth:`tick` calls :meth:`hold_tick`."""
-        if self._hold_since is None or self.hold_bound is None:
+        if self._hold_since is None or self.hold_bound is None or self.finished:
             return math.inf
         return self._hold_since + min(max(0.0, self.hold_bound), MAX_HOLD)
 
