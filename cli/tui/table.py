@@ -17,7 +17,7 @@ from chkobba_p2p.game.cards import Card
 
 from .bigcards import big_card_row
 from .render import Line, by_value, card_chips, card_row, click_tag, line_text, wrap_line
-from .seats import seat_picture
+from .seats import seat_picture, side_dealer
 from .view import TableView
 
 __all__ = ["Showing", "showing", "draw_table", "table_lines", "fit"]
@@ -199,9 +199,14 @@ def table_lines(view: TableView, width: int, compact: bool, *, selected: int | N
         info.append(view.said("cutting_of", st.cutter))
     elif st.turn is not None:
         info.append(t("turn_of", name=view.who(st.turn)))
+    dealer = side_dealer(view) if picture else None
+    if dealer is not None:  # said here, steady, not beside a seat that has the clock
+        info.append(t("dealer_is", name=view.who(dealer)))
     # With two opponents or more (3 and 4 players), every opponent's line shows before the
-    # stock does on a short screen (the turn is on the ▶ and the prompt).
-    add([("class:dim", " " + " · ".join(info))], 2 if len(st.others()) > 1 else 1)
+    # stock does on a short screen (the turn is on the ▶ and the prompt).  Long names
+    # wrap (never cut at the pane's edge).
+    for line in wrap_line([("class:dim", " " + " · ".join(info))], width - 1, "   "):
+        add(line, 2 if len(st.others()) > 1 else 1)
     for line in notices:
         add(line)
     add([], 3)
