@@ -327,10 +327,12 @@ def header_line(view: TableView, title: str, cols: int) -> Line:
     if st.totals and st.players and st.started:
         # The names are never cut below six characters (view.totals_line): when even
         # then they do not fit, the left's words go, the target first, then the hand.
+        # Three blanks at least between the two, so that the target's number never
+        # runs into the first name.
         for keep in range(len(parts), 0, -1):
             left = " · ".join(parts[:keep])
-            right = view.totals_line(st.totals, cols - len(left) - 2)
-            if len(left) + len(right) + 2 <= cols:
+            right = view.totals_line(st.totals, cols - len(left) - 4)
+            if len(left) + len(right) + 4 <= cols:
                 break
     pad = max(1, cols - len(left) - len(right) - 1)
     return [("class:header", left + " " * pad + right + " ")]
