@@ -171,7 +171,7 @@ def show_games(gs: list[Game], t: Translator, verbose: bool = False) -> None:
                              "    "):
             _out(line)
         if g.seats:
-            for line in _wrapped(lineup(g, t), "    ", "      "):
+            for line in _lineup_lines(g, t):
                 _out(line)
         if g.disputed and g.counted:
             _out(f"    {t('hi_contested')}")
@@ -198,6 +198,19 @@ def _wrapped(text: str, first: str, rest: str) -> list[str]:
         return [first + text]
     return textwrap.wrap(text, _width(), initial_indent=first, subsequent_indent=rest,
                          break_long_words=False, break_on_hyphens=False) or [first]
+
+
+def _lineup_lines(g: Game, t: Translator) -> list[str]:
+    """Who played, wrapped to the terminal; when it does not fit one line, a side a line
+    ("vs" opening the next), never a name parted from its fingerprint."""
+    whole = lineup(g, t)
+    if not sys.stdout.isatty() or len("    " + whole) <= _width():
+        return _wrapped(whole, "    ", "      ")
+    sides = [" & ".join(who(g.seats[s], t) for s in ss) for ss in g.sides]
+    out = _wrapped(sides[0], "    ", "      ")
+    for side in sides[1:]:
+        out += _wrapped(f"{t('hi_vs')} {side}", "      ", "        ")
+    return out
 
 
 def _width() -> int:

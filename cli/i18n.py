@@ -61,6 +61,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "dealer": ("dealer {name}", "donneur {name}"),
     "cutter": ("cutter {name}", "coupeur {name}"),
     "turn_of": ("turn: {name}", "à jouer : {name}"),
+    "dealer_is": ("dealer: {name}", "donneur : {name}"),
     "cutting_of": ("{name} is cutting", "{name} coupe"),
     "cutting_of_me": ("you are cutting", "vous coupez"),
     "table": ("Table", "Table"),

@@ -145,9 +145,11 @@ class ReplayViewer:
             lefts = [left, " · ".join([f" {t('replay')}", *parts[1:], step]),
                      " · ".join([f" {t('replay')}", *parts[1:], short]),
                      " " + " · ".join([*parts[1:], short]), f" {short}"]
+            # Three blanks at least between the two (one ran "step 13/174" into the
+            # first side's names).
             for left in lefts:
-                right = view.totals_line(st.totals, cols - len(left) - 2)
-                if len(left) + len(right) + 2 <= cols:
+                right = view.totals_line(st.totals, cols - len(left) - 4)
+                if len(left) + len(right) + 4 <= cols:
                     break
         pad = max(1, cols - len(left) - len(right) - 1)
         return [("class:header", (left + " " * pad + right + " ")[:cols])]

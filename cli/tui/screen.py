@@ -98,6 +98,7 @@ class Screen:
     t: Any
     symbols: bool
     color: bool
+    mouse: bool
     state: TableState
     events: EventLog
     chat: ChatInput

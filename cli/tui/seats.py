@@ -16,7 +16,7 @@ from dataclasses import replace
 from .render import Line, line_text
 from .view import TableView
 
-__all__ = ["seat_positions", "seat_picture", "side_cell", "shortened"]
+__all__ = ["seat_positions", "seat_picture", "side_cell", "side_dealer", "shortened"]
 
 #: A seat's line (:func:`.table._seat_line`): (view, seat, role, its clock, width) -> line.
 SeatLine = Callable[[TableView, int, str, Line, int], Line]
@@ -40,9 +40,11 @@ def _centre(line: Line, width: int) -> Line:
 
 def side_cell(view: TableView, seat: int, extra: Line, room: int) -> Line:
     """A seat on our left or right in ``room`` columns: the turn's mark, the name, its
-    cards (``▮▮ 2``), dealer or cutter, then ``extra`` (its clock), which always shows:
-    the count, the tags, then the cards' bar give way before the name, and a name still
-    too long is cut with ``…``."""
+    cards (``▮▮ 2``), then ``extra`` (its clock), which always shows: the count, then the
+    cards' bar give way before the name, and a name still too long is cut with ``…``.
+    No dealer's or cutter's tag: at 80 columns it gave way to the clock on the seat's
+    turn and came back after it; the line under the seats says who deals
+    (:func:`side_dealer`), the cut is said there too."""
     cell = _cell(view, seat, extra, room)
     if cell is not None:
         return cell
@@ -57,26 +59,32 @@ def side_cell(view: TableView, seat: int, extra: Line, room: int) -> Line:
 def _cell(view: TableView, seat: int, extra: Line, room: int) -> Line | None:
     """:func:`side_cell` with the name whole (as ``view`` names it), or None when even
     the name and ``extra`` alone do not fit in ``room``."""
-    st, t = view.state, view.t
+    st = view.state
     n = st.counts[seat] if seat < len(st.counts) else 0
     turn = st.turn == seat
     bar = ("▮" if view.cs.symbols else "#") * n
-    tags = [t(key, name="").strip() for key, who in (("dealer", st.dealer),
-                                                      ("cutter", st.cutter)) if who == seat]
     name = st.name(seat)
-    # What gives way, in turn: the clock's words ("⏱ 1:00 left" -> "⏱ 1:00"), the tags,
-    # the count's number, the cards' bar; the name last (the caller cuts every name alike).
+    # What gives way, in turn: the clock's words ("⏱ 1:00 left" -> "⏱ 1:00"), the count's
+    # number, the cards' bar; the name last (the caller cuts every name alike).
     short = _compact(extra)
-    for with_count, with_bar, with_tags, clock in (
-            (True, True, True, extra), (True, True, True, short), (True, True, False, short),
-            (False, True, False, short), (False, False, False, short)):
+    for with_count, with_bar, clock in ((True, True, extra), (True, True, short),
+                                        (False, True, short), (False, False, short)):
         body = (f"  {bar} {n}" if bar else f"  {n}") if with_count else \
             f"  {bar}" if bar and with_bar else ""
-        tag = "  [" + ", ".join(tags) + "]" if tags and with_tags else ""
-        if 3 + len(name) + len(body) + len(tag) + len(line_text(clock)) <= room:
+        if 3 + len(name) + len(body) + len(line_text(clock)) <= room:
             return [("class:turn" if turn else "class:me", f" {'▶' if turn else ' '} {name}"),
-                    ("", body), ("class:dim", tag), *clock]
+                    ("", body), *clock]
     return None
+
+
+def side_dealer(view: TableView) -> int | None:
+    """The dealer when it sits on our left or right at 4 (its cell carries no tag: see
+    :func:`side_cell`), for the line under the seats; else None."""
+    st = view.state
+    if not st.teams or st.seat is None or st.dealer is None:
+        return None
+    pos = seat_positions(st.seat)
+    return st.dealer if st.dealer in (pos["left"], pos["right"]) else None
 
 
 def shortened(view: TableView, short: int | None) -> TableView:

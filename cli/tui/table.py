@@ -17,7 +17,7 @@ from chkobba_p2p.game.cards import Card
 
 from .bigcards import big_card_row
 from .render import Line, by_value, card_chips, card_row, click_tag, line_text, wrap_line
-from .seats import seat_picture
+from .seats import seat_picture, side_dealer
 from .view import TableView
 
 __all__ = ["Showing", "showing", "draw_table", "table_lines", "fit"]
@@ -199,9 +199,14 @@ def table_lines(view: TableView, width: int, compact: bool, *, selected: int | N
         info.append(view.said("cutting_of", st.cutter))
     elif st.turn is not None:
         info.append(t("turn_of", name=view.who(st.turn)))
+    dealer = side_dealer(view) if picture else None
+    if dealer is not None:  # said here, steady, not beside a seat that has the clock
+        info.append(t("dealer_is", name=view.who(dealer)))
     # With two opponents or more (3 and 4 players), every opponent's line shows before the
-    # stock does on a short screen (the turn is on the ▶ and the prompt).
-    add([("class:dim", " " + " · ".join(info))], 2 if len(st.others()) > 1 else 1)
+    # stock does on a short screen (the turn is on the ▶ and the prompt).  Long names
+    # wrap (never cut at the pane's edge).
+    for line in wrap_line([("class:dim", " " + " · ".join(info))], width - 1, "   "):
+        add(line, 2 if len(st.others()) > 1 else 1)
     for line in notices:
         add(line)
     add([], 3)
@@ -322,10 +327,12 @@ def header_line(view: TableView, title: str, cols: int) -> Line:
     if st.totals and st.players and st.started:
         # The names are never cut below six characters (view.totals_line): when even
         # then they do not fit, the left's words go, the target first, then the hand.
+        # Three blanks at least between the two, so that the target's number never
+        # runs into the first name.
         for keep in range(len(parts), 0, -1):
             left = " · ".join(parts[:keep])
-            right = view.totals_line(st.totals, cols - len(left) - 2)
-            if len(left) + len(right) + 2 <= cols:
+            right = view.totals_line(st.totals, cols - len(left) - 4)
+            if len(left) + len(right) + 4 <= cols:
                 break
     pad = max(1, cols - len(left) - len(right) - 1)
     return [("class:header", left + " " * pad + right + " ")]

@@ -43,6 +43,13 @@ def test_history_lines_wrap_at_words_within_the_terminal(tmp_path, monkeypatch, 
     lines = [x for x in out.splitlines() if not x.lstrip().startswith(("log:", "journal :"))]
     assert all(len(x) < columns for x in lines), [x for x in lines if len(x) >= columns]
     assert "[INCOMPLETE]" in out and "[INCOMP\n" not in out
+    # At 4 players a side a line when the match's line does not fit: a name stays with
+    # its fingerprint, "vs" opens the other side's line.
+    four = [x for x in lines if "bilel (" in x or "dora (" in x]
+    assert all(x.count("(") == x.count(")") for x in four), four
+    if columns == 80:
+        vs = {"en": "vs", "fr": "contre"}[lang]
+        assert [x.split(" (")[0].strip() for x in four] == ["amel", f"{vs} sami"], four
     for verdict in ("[VALID]", "[INCOMPLETE]", "[INVALID]"):
         assert all(x.count("[") == x.count("]") for x in lines if verdict[:4] in x)
     monkeypatch.setattr(sys.stdout, "isatty", lambda: False)  # a pipe: a match a line

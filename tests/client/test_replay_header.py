@@ -48,3 +48,23 @@ def test_no_name_is_cut_below_six_characters_at_80_columns(bodies, lang, names):
                        for k in range(SHORTEST_NAME - 1, len(n))), line
         seen += 1
     assert seen > 10
+
+
+@pytest.mark.parametrize("cols", [80, 120])
+@pytest.mark.parametrize("lang", ["en", "fr"])
+@pytest.mark.parametrize("names", NAMES)
+def test_the_step_never_runs_into_the_names(bodies, cols, lang, names):
+    """The walk read "step 13/174 Mohamed… & Yasmine… 0": one blank between the step and
+    the first side's names.  Three at least, at every step."""
+    viewer = ReplayViewer(build_timeline(bodies), lang=lang)
+    frames = viewer.tl.frames
+    for i, f in enumerate(frames):
+        frames[i] = dataclasses.replace(f, state=dataclasses.replace(f.state, names=names))
+    first = f"{names[0][:SHORTEST_NAME - 1]}"
+    for at in range(len(frames)):
+        viewer.at = at
+        line = line_text(viewer.header(cols))
+        assert len(line) <= cols, line
+        if frames[at].state.totals:
+            before = line[:line.index(first)]
+            assert before.endswith("   ") and before.strip(), line

@@ -69,3 +69,30 @@ def test_h_says_whether_the_hints_are_now_on_or_off(app_session, size, lang, on,
     assert not ui.hints and off in rows[-1] and on not in "\n".join(rows)
     press(ui, Keys.Left)  # the next key: the word is gone, the keys are back
     assert off not in screen_rows(ui, *size)[-1]
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("lang, tag, said", [("en", "[dealer", "dealer: "),
+                                             ("fr", "[donneur", "donneur : ")])
+@pytest.mark.parametrize("names", [("dana", "carol", "alice", "bob"),
+                                   ("Mohamed-Aziz", "Khadija Trabelsi", "sami", "Bob")])
+def test_at_four_the_dealer_is_said_in_one_place_whoever_is_to_move(
+        app_session, size, lang, tag, said, names):
+    """The walk saw the dealer's tag beside a seat on our left or right come and go: it
+    gave way to the clock on that seat's turn.  A side seat's dealer is said under the
+    seats, the same way at every turn; our partner's and our own line keep the tag."""
+    from test_tui_four_at_80 import _seated
+
+    dealer = 3  # (_seated deals from the last seat)
+    for seat in range(4):
+        places = set()
+        for turn in range(4):
+            ui = _seated(names, seat, lang, turn)
+            text = " ".join(" ".join(r.split("│")[0] for r in screen_rows(ui, *size)).split())
+            if f"{said}{names[dealer]}" in text:
+                places.add("under the seats")
+                assert tag not in text, text
+            else:
+                assert seat in (dealer, (dealer + 2) % 4) and tag in text, text
+                places.add("tag")
+        assert len(places) == 1, (seat, places)
