@@ -124,7 +124,6 @@ class Screen:
     outcome: Outcome | None
     left: bool
     connected: bool
-    mouse: bool
     address: str | None
     address6: str | None
     onion: str | None
