@@ -233,3 +233,17 @@ def test_replay_help_says_lang_is_for_the_text_too(capsys):
         main(["replay", "--help"])
     out = " ".join(capsys.readouterr().out.split())
     assert "language of the text, the verdict line, --html and --view" in out
+
+
+@pytest.mark.parametrize("code, key", [("truncated", "verdict_truncated"),
+                                       ("unfinished", "verdict_unfinished")])
+def test_a_torn_or_unfinished_log_in_french_is_worded_by_the_client(code, key):
+    """The observer's own sentence (English, seat numbers) stays in English; French says
+    the client's words (the page and the spectator's line used to show the English)."""
+    fr = Translator("fr")
+    v = Verdict(INCOMPLETE, code, "the file ends in the middle of a frame after entry #9")
+    assert words(v, Translator("en"), names=NAMES[:2]) == v.reason
+    assert words(v, fr, names=NAMES[:2]) == fr(key)
+    r = _report(2, INCOMPLETE, code, v)
+    assert said(r, "fr") == f"INCOMPLÈTE ({code}) : {fr(key)}"
+    assert said(r) == f"INCOMPLETE ({code}): {v.reason}"
