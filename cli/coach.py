@@ -16,10 +16,14 @@ from typing import Any, TextIO
 
 from chkobba_p2p.observe.review import BLUNDER, MISTAKE, Grade, Review, SeatSummary
 
+from .i18n import Translator
+
 __all__ = ["Progress", "move_words", "grade_line", "summary_line", "review_lines", "limit_line",
            "header_line", "shown_label", "where", "INACCURACY"]
 
 Label = Callable[[object], str]  # a card's text ("7D") -> how the game shows it
+
+_EN = Translator("en")  # the review's text is English unless a language is asked
 
 
 #: Below a mistake, a loss this large is an inaccuracy, not a good move: "good −0.43"
@@ -38,44 +42,48 @@ def shown_label(g: Grade) -> str:
     return "good" if g.loss < INACCURACY else "inaccuracy"
 
 
-def where(g: Grade) -> str:
+def where(g: Grade, t: Translator = _EN) -> str:
     """The decision's place, numbered as the web page and ``--view`` number it: "hand 2,
     play 5" (the hand's fifth card played), "hand 2, the cut"."""
-    return f"hand {g.hand}, " + ("the cut" if g.kind == "cut" else f"play {g.number}")
+    return t("cv_where", hand=g.hand,
+             what=t("move_cut") if g.kind == "cut" else t("move_play", n=g.number))
 
 
-def move_words(move: Mapping[str, Any], card: Label) -> str:
+def move_words(move: Mapping[str, Any], card: Label, t: Translator = _EN) -> str:
     """A play in words, as a verb (never "7♦ on the table", which reads as a card lying
     there): "playing 3♠ to take A♣ + 2♥", "playing 7♦ and taking nothing"."""
     taken = move.get("capture") or []
     if taken:
-        return f"playing {card(move['card'])} to take {' + '.join(card(c) for c in taken)}"
-    return f"playing {card(move['card'])} and taking nothing"
+        return t("cg_taking", card=card(move["card"]), cards=" + ".join(card(c) for c in taken))
+    return t("cg_on_table", card=card(move["card"]))
 
 
-def _played(g: Grade, who: str, card: Label) -> str:
+def _played(g: Grade, who: str, card: Label, t: Translator) -> str:
     if g.kind == "cut":
-        return f"{who} {'kept' if g.played['keep'] else 'placed'} {card(g.played['card'])}" + \
-            ("" if g.played["keep"] else " on the table")
+        return t("cv_kept" if g.played["keep"] else "cv_placed", who=who,
+                 card=card(g.played["card"]))
     taken = g.played.get("capture") or []
     if taken:
-        return f"{who} took {' + '.join(card(c) for c in taken)} with {card(g.played['card'])}"
-    return f"{who} put {card(g.played['card'])} on the table"
+        return t("cv_took", who=who, cards=" + ".join(card(c) for c in taken),
+                 card=card(g.played["card"]))
+    return t("cv_put", who=who, card=card(g.played["card"]))
 
 
-def _better(g: Grade, card: Label) -> str:
+def _better(g: Grade, card: Label, t: Translator = _EN) -> str:
     if g.kind == "cut":
-        return "keeping it" if g.best["keep"] else "placing it on the table"
-    return move_words(g.best, card)
+        return t("cv_keeping") if g.best["keep"] else t("cg_place")
+    return move_words(g.best, card, t)
 
 
-def grade_line(g: Grade, who: str, card: Label) -> str:
+def grade_line(g: Grade, who: str, card: Label, t: Translator = _EN) -> str:
     """One graded decision in a sentence (the better move named when one was better)."""
-    head = f"{where(g)}: {_played(g, who, card)}"
-    label = shown_label(g)
+    head = t("cv_head", where=where(g, t), played=_played(g, who, card, t))
+    shown = shown_label(g)
+    label = shown if t.lang == "en" else t("cg_" + shown)
     if g.best == g.played or g.loss <= 0:
-        return f"{head} ({label})"
-    return f"{head}; {_better(g, card)} was worth {g.loss:.2f} points more ({label})"
+        return t("cv_line", head=head, label=label)
+    return t("cv_line_better", head=head, better=_better(g, card, t),
+             loss=t.number(g.loss), label=label)
 
 
 def short_grade(g: Grade, card: Label, t: Callable[..., str] | None = None) -> str:
@@ -106,38 +114,38 @@ def short_grade(g: Grade, card: Label, t: Callable[..., str] | None = None) -> s
     return t("cg_better", label=label, loss=loss, move=better)
 
 
-def summary_line(s: SeatSummary, who: str) -> str:
-    return (f"{who}: {s.decisions} decisions, mean loss {s.mean_loss:.3f} points per "
-            f"decision, {s.mistakes} mistake{'s' if s.mistakes != 1 else ''}, "
-            f"{s.blunders} blunder{'s' if s.blunders != 1 else ''}, accuracy "
-            f"{s.accuracy:.1f}%")
+def summary_line(s: SeatSummary, who: str, t: Translator = _EN) -> str:
+    return t("cv_summary", who=who, n=s.decisions, mean=t.number(s.mean_loss, 3),
+             mistakes=t("cv_mistakes_1" if s.mistakes == 1 else "cv_mistakes_n",
+                        n=s.mistakes),
+             blunders=t("cv_blunders_1" if s.blunders == 1 else "cv_blunders_n",
+                        n=s.blunders),
+             accuracy=t.number(s.accuracy, 1))
 
 
-def header_line(review: Review) -> str:
-    return (f"review: every decision graded by the expert's search from what the player "
-            f"saw then; loss in points of the hand (expected margin) against the best move; "
-            f"mistake >= {MISTAKE}, blunder >= {BLUNDER}; {review.samples} sampled worlds "
-            f"per decision, seed {review.seed}")
+def header_line(review: Review, t: Translator = _EN) -> str:
+    return t("cv_header", mistake=t.number(MISTAKE, 1), blunder=t.number(BLUNDER, 1),
+             samples=review.samples, seed=review.seed)
 
 
-def limit_line(review: Review) -> str:
+def limit_line(review: Review, t: Translator = _EN) -> str:
     """What a review cut short at its limit says: how far it went, and how to go on."""
-    return (f"the review stopped at its limit: the first {len(review.grades)} of "
-            f"{review.decisions} decisions graded (--review-limit N grades more, "
-            f"--review-limit 0 every one)")
+    return t("cv_limit", n=len(review.grades), of=review.decisions)
 
 
-def review_lines(review: Review, names: Sequence[str], card: Label) -> list[str]:
-    """The mistakes and blunders with the better move, then each player's summary."""
-    out = [header_line(review)]
+def review_lines(review: Review, names: Sequence[str], card: Label,
+                 t: Translator = _EN) -> list[str]:
+    """The mistakes and blunders with the better move, then each player's summary, in
+    ``t``'s language."""
+    out = [header_line(review, t)]
     if review.cut_short:
-        out.append("  " + limit_line(review))
+        out.append("  " + limit_line(review, t))
     bad = [g for g in review.grades if g.label in ("mistake", "blunder")]
     for g in bad:
-        out.append("  " + grade_line(g, names[g.seat], card))
+        out.append("  " + grade_line(g, names[g.seat], card, t))
     if not bad:
-        out.append("  no mistake and no blunder")
-    out.extend("  " + summary_line(s, names[s.seat]) for s in review.summaries())
+        out.append("  " + t("cv_none"))
+    out.extend("  " + summary_line(s, names[s.seat], t) for s in review.summaries())
     return out
 
 

@@ -804,7 +804,7 @@ def _(v: Verdict, t: Translator, names: Sequence[str] = ()) -> str:
         else:
             what = t("vd_ended", by=by)
         return t("vd_aborted", what=what)
-    return v.reason
+    return _observer_reason(v, t)
 
 
 @words.register(AbortClaim)
@@ -839,7 +839,7 @@ def _(c: AbortClaim, t: Translator, name: Callable[[int], str] | None = None) ->
     return t("cl_claimed", said=said)
 
 
-def _observer_reason(r: AuditResult, t: Translator) -> str:
+def _observer_reason(r: AuditResult | Verdict, t: Translator) -> str:
     """What the observer words alone (a violation, a torn or unfinished file, a table
     it cannot audit): its own sentence in English (it names the entry and the check);
     in another language the client's words where it has them, else that sentence."""
@@ -849,8 +849,10 @@ def _observer_reason(r: AuditResult, t: Translator) -> str:
         return t("verdict_truncated")
     if r.verdict == INCOMPLETE and r.code == "unfinished":
         return t("verdict_unfinished")
-    if r.verdict == UNSUPPORTED and r.outcome is not None and r.outcome.unknown_caps:
-        return unsupported_words(t, r.outcome.unknown_caps)
+    caps = r.unknown_caps if isinstance(r, Verdict) else \
+        r.outcome.unknown_caps if r.outcome is not None else ()
+    if r.verdict == UNSUPPORTED and caps:
+        return unsupported_words(t, caps)
     return r.reason
 
 

@@ -151,6 +151,38 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "cg_keep": ("keeping the card", "garder la carte"),
     "cg_place": ("placing it on the table", "la poser sur la table"),
     "coach_says": ("coach, {name}, {where}: {grade}", "coach, {name}, {where} : {grade}"),
+    # ``replay --review``'s text: the mistakes and blunders, each player's summary.
+    "cv_where": ("hand {hand}, {what}", "manche {hand}, {what}"),
+    "cv_kept": ("{who} kept {card}", "{who} a gardé {card}"),
+    "cv_placed": ("{who} placed {card} on the table", "{who} a posé {card} sur la table"),
+    "cv_took": ("{who} took {cards} with {card}", "{who} a pris {cards} avec {card}"),
+    "cv_put": ("{who} put {card} on the table", "{who} a posé {card} sur la table"),
+    "cv_keeping": ("keeping it", "la garder"),
+    "cv_head": ("{where}: {played}", "{where} : {played}"),
+    "cv_line": ("{head} ({label})", "{head} ({label})"),
+    "cv_line_better": ("{head}; {better} was worth {loss} points more ({label})",
+                       "{head} ; {better} valait {loss} points de plus ({label})"),
+    "cv_summary": ("{who}: {n} decisions, mean loss {mean} points per decision, {mistakes}, "
+                   "{blunders}, accuracy {accuracy}%",
+                   "{who} : {n} décisions, perte moyenne de {mean} point par décision, "
+                   "{mistakes}, {blunders}, précision {accuracy} %"),
+    "cv_mistakes_1": ("1 mistake", "1 erreur"),
+    "cv_mistakes_n": ("{n} mistakes", "{n} erreurs"),
+    "cv_blunders_1": ("1 blunder", "1 gaffe"),
+    "cv_blunders_n": ("{n} blunders", "{n} gaffes"),
+    "cv_header": ("review: every decision graded by the expert's search from what the "
+                  "player saw then; loss in points of the hand (expected margin) against "
+                  "the best move; mistake >= {mistake}, blunder >= {blunder}; {samples} "
+                  "sampled worlds per decision, seed {seed}",
+                  "revue : chaque décision notée par la recherche de l'expert à partir de "
+                  "ce que le joueur voyait alors ; perte en points de la manche (marge "
+                  "espérée) face au meilleur coup ; erreur >= {mistake}, gaffe >= "
+                  "{blunder} ; {samples} mondes tirés par décision, graine {seed}"),
+    "cv_limit": ("the review stopped at its limit: the first {n} of {of} decisions graded "
+                 "(--review-limit N grades more, --review-limit 0 every one)",
+                 "la revue s'est arrêtée à sa limite : les {n} premières des {of} décisions "
+                 "notées (--review-limit N en note plus, --review-limit 0 toutes)"),
+    "cv_none": ("no mistake and no blunder", "ni erreur ni gaffe"),
     "move_play": ("play {n}", "coup {n}"),
     "move_cut": ("the cut", "la coupe"),
     "revealed_note": ("hands face up: revealed at the end of the hand",

@@ -30,6 +30,8 @@ from .event_words import words
 from .i18n import Translator, card_letters, detect_lang, ruleset_text
 from .term import can_show_symbols, keys_held
 
+_EN = Translator("en")  # the text's default language (run() follows --lang)
+
 
 def _out(line: str = "", *, to_stderr: bool = False) -> None:
     # The log's strings (names, the ruleset's name, an abort's why, the header) are the
@@ -92,17 +94,17 @@ def run(args: argparse.Namespace) -> int:
     if args.view:
         _view(args, review)
         if review is not None and review.cut_short:
-            _out(coach.limit_line(review), to_stderr=True)
+            _out(coach.limit_line(review, t), to_stderr=True)
     elif not args.quiet:
         for line in describe(report, hand=args.hand, symbols=symbols, review=review,
                              verbose=args.verbose, t=t):
             _out(line, to_stderr=err)
     if review is not None and not args.view:
         if not args.quiet:
-            for line in _review_lines(report, review, symbols):
+            for line in _review_lines(report, review, symbols, t):
                 _out(line, to_stderr=err)
         elif review.cut_short:  # --quiet: the verdict alone, and on stderr this caveat
-            _out(coach.limit_line(review), to_stderr=True)
+            _out(coach.limit_line(review, t), to_stderr=True)
     _out(words(report.result(), t), to_stderr=err)
     if getattr(args, "luck", False):
         try:
@@ -186,12 +188,13 @@ def _luck(args: argparse.Namespace, report: AuditReport, review: Review | None,
         _out(line, to_stderr=err)
 
 
-def _review_lines(report: AuditReport, review: Review, symbols: bool) -> list[str]:
-    t = report.table
-    if t is None:
+def _review_lines(report: AuditReport, review: Review, symbols: bool,
+                  t: Translator = _EN) -> list[str]:
+    table = report.table
+    if table is None:
         return []
-    sp = _Speaker(report.names, t.rules.figures, symbols)
-    return coach.review_lines(review, report.names, sp.card)
+    sp = _Speaker(report.names, table.rules.figures, symbols, t)
+    return coach.review_lines(review, report.names, sp.card, t)
 
 
 def _view(args: argparse.Namespace, review: Review | None = None) -> None:
@@ -224,9 +227,6 @@ def _interrupted(path: str, report: AuditReport) -> list[object]:
 def _side(side: int, players: int, names: list[str]) -> str:
     """A side in people's words: a name at 2 and 3 players, "hana & sami" at 4."""
     return " & ".join(names[s] for s in Seating.of(players).seats_of(side))
-
-
-_EN = Translator("en")
 
 
 class _Speaker:

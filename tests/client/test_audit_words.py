@@ -233,3 +233,39 @@ def test_replay_help_says_lang_is_for_the_text_too(capsys):
         main(["replay", "--help"])
     out = " ".join(capsys.readouterr().out.split())
     assert "language of the text, the verdict line, --html and --view" in out
+
+
+@pytest.mark.parametrize("code, key", [("truncated", "verdict_truncated"),
+                                       ("unfinished", "verdict_unfinished")])
+def test_a_torn_or_unfinished_log_in_french_is_worded_by_the_client(code, key):
+    """The observer's own sentence (English, seat numbers) stays in English; French says
+    the client's words (the page and the spectator's line used to show the English)."""
+    fr = Translator("fr")
+    v = Verdict(INCOMPLETE, code, "the file ends in the middle of a frame after entry #9")
+    assert words(v, Translator("en"), names=NAMES[:2]) == v.reason
+    assert words(v, fr, names=NAMES[:2]) == fr(key)
+    r = _report(2, INCOMPLETE, code, v)
+    assert said(r, "fr") == f"INCOMPLÈTE ({code}) : {fr(key)}"
+    assert said(r) == f"INCOMPLETE ({code}): {v.reason}"
+
+
+def test_the_review_s_text_follows_lang(tmp_path, capsys):
+    """``replay --review --lang fr``: the coach's lines in French too (decimals with a
+    comma), the English as before."""
+    path = play(2, seed=3, key=b"review-words", levels=("random", "greedy")).write_log(
+        tmp_path / "review.chklog")
+    argv = ("--review", "--review-limit", "40", "--samples", "1", "--seed", "1", "--ascii")
+    code, fr = _replay(capsys, path, "--lang", "fr", *argv)
+    assert code == 0
+    assert "\nrevue : chaque décision notée par la recherche de l'expert" in fr
+    assert "erreur >= 0,5, gaffe >= 1,0 ; 1 mondes tirés par décision, graine 1" in fr
+    assert "  la revue s'est arrêtée à sa limite : les 40 premières des " in fr
+    assert re.search(r"\n  manche 1, coup \d+ : \S+ a (pris|posé) .* valait \d+,\d\d points "
+                     r"de plus \((erreur|gaffe)\)\n", fr), fr
+    assert re.search(r"\n  \S+ : \d+ décisions, perte moyenne de \d+,\d{3} point par "
+                     r"décision, \d+ erreurs?, \d+ gaffes?, précision \d+,\d %\n", fr), fr
+    assert "decision" not in fr and "mistake" not in fr
+    code, en = _replay(capsys, path, "--lang", "en", *argv)
+    assert "\nreview: every decision graded by the expert's search" in en
+    assert re.search(r"\n  hand 1, play \d+: \S+ (took|put) .* was worth \d+\.\d\d points "
+                     r"more \((mistake|blunder)\)\n", en), en
