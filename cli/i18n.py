@@ -1070,6 +1070,13 @@ MESSAGES: dict[str, tuple[str, str]] = {
     # Said from the viewer's side ("sami: 1 game, 0–1" read as sami's own score).
     "record_vs": ("you vs {name}: {n} games, you {wins}–{losses}",
                   "vous contre {name} : {n} parties, vous {wins}–{losses}"),
+    "record_none": ("you vs {name}: no match decided between you yet",
+                    "vous contre {name} : aucune partie encore décidée entre vous"),
+    "record_none_3": ("you vs {name}: no match decided between you yet (a match the third "
+                      "player won decides nothing between the other two)",
+                      "vous contre {name} : aucune partie encore décidée entre vous (une "
+                      "partie gagnée par le troisième joueur ne départage pas les deux "
+                      "autres)"),
     "record_vs_1": ("you vs {name}: 1 game, you {wins}–{losses}",
                     "vous contre {name} : 1 partie, vous {wins}–{losses}"),
     # The library's notices (chkobba_p2p._shell.peer.Notice): "nt_" + the notice's kind.
