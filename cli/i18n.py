@@ -319,7 +319,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "ev_owed_me": ("the log shows the game was waiting for you.",
                    "le journal montre que la partie vous attendait."),
     "ev_unshown": ("nothing in the log shows it.", "rien dans le journal ne le montre."),
-    "ev_bots": ("starting {n} bot peer(s) on loopback", "lancement de {n} bot(s) en local"),
+    "ev_bots": ("starting {n} bot peer(s) on loopback", "lancement de {n} robot(s) en local"),
     # scoring
     "score_title": ("Hand {n}: scoring", "Manche {n} : décompte"),
     "sc_carta": ("carta (cards)", "carta (cartes)"),
@@ -926,8 +926,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "sevens_0": ("no seven", "aucun sept"),
     "diamonds_n": ("{n}♦", "{n}♦"),
     "ev_host_open": ("your table is open", "votre table est ouverte"),
-    "ev_bots_n": ("{n} bots take their seats", "{n} bots prennent place"),
-    "ev_bots_1": ("a bot takes its seat", "un bot prend place"),
+    "ev_bots_n": ("{n} bots take their seats", "{n} robots prennent place"),
+    "ev_bots_1": ("a bot takes its seat", "un robot prend place"),
     "playing": ("{name} plays {card}", "{name} joue {card}"),
     "playing_take": ("{name} plays {card} and takes {cards}",
                      "{name} joue {card} et prend {cards}"),
@@ -1110,6 +1110,13 @@ MESSAGES: dict[str, tuple[str, str]] = {
     # Said from the viewer's side ("sami: 1 game, 0–1" read as sami's own score).
     "record_vs": ("you vs {name}: {n} games, you {wins}–{losses}",
                   "vous contre {name} : {n} parties, vous {wins}–{losses}"),
+    "record_none": ("you vs {name}: no match decided between you yet",
+                    "vous contre {name} : aucune partie encore décidée entre vous"),
+    "record_none_3": ("you vs {name}: no match decided between you yet (a match the third "
+                      "player won decides nothing between the other two)",
+                      "vous contre {name} : aucune partie encore décidée entre vous (une "
+                      "partie gagnée par le troisième joueur ne départage pas les deux "
+                      "autres)"),
     "record_vs_1": ("you vs {name}: 1 game, you {wins}–{losses}",
                     "vous contre {name} : 1 partie, vous {wins}–{losses}"),
     # The library's notices (chkobba_p2p._shell.peer.Notice): "nt_" + the notice's kind.

@@ -190,7 +190,8 @@ def over_lines(view: TableView, outcome: Outcome | None, log_path: Path | None,
     if records:
         lines.append([])
         lines += wrap_line([("class:dim", " " + records[0])], max(20, width - 6), "   ")
-        lines += [[("class:title", f" {x} ")] for x in records[1:]]
+        for x in records[1:]:  # a record on a line; a longer sentence wraps
+            lines += wrap_line([("class:title", f" {x} ")], max(20, width - 6), "     ")
     path = (o.log_path if o is not None else None) or log_path
     if path and Path(path).exists():  # no log without a table: nothing to replay
         width = max(20, width - 6)

@@ -157,4 +157,9 @@ def records_lines(t: Callable[..., str], past: PastGames | None,
         r = past.record_against(me, key)
         if r is not None:
             out.append("  " + record_text(t, name or "?", r))
+        else:
+            # Said rather than left out: after a 3-player match won by the third, a
+            # newcomer looked for the other loser's line and found none.
+            out.append("  " + t("record_none_3" if len(sides) == 3 else "record_none",
+                                name=safe_text(name or "?", 40)))
     return [t("over_records"), *out] if out else []

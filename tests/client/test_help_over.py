@@ -46,8 +46,9 @@ def _help(ui: TuiApp, size: tuple[int, int]) -> str:
         ui.app.key_processor.process_keys()
     assert ui.overlay_kind() == "help"
     # The box's lines, its borders left out, read as one (a sentence wraps in it).
+    # (A frame drawn in ASCII once an --ascii screen was built in this process: "|".)
     rows = [r[r.index("│") + 1:r.rindex("│")] if r.count("│") >= 2 else r
-            for r in screen_text(ui, *size).splitlines()]
+            for r in screen_text(ui, *size).replace("|", "│").splitlines()]
     return " ".join(" ".join(rows).split())
 
 

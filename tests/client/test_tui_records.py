@@ -218,3 +218,26 @@ def test_the_joiners_lobby_says_the_record_from_the_joiners_side(
     assert r.games > 1 and r.wins != r.losses  # a count that would read either way
     flat = _flat(screen_text(lobby, *size))
     assert f"{known} · " + you.format(n=r.games, w=r.wins, lo=r.losses) in flat, flat
+
+
+@pytest.mark.parametrize("size", [(24, 80), (40, 120)])
+@pytest.mark.parametrize("lang, lost, none", [
+    ("en", "you vs bilel: 1 game, you 0–1",
+     "you vs sami: no match decided between you yet (a match the third player won "
+     "decides nothing between the other two)"),
+    ("fr", "vous contre bilel : 1 partie, vous 0–1",
+     "vous contre sami : aucune partie encore décidée entre vous (une partie gagnée par "
+     "le troisième joueur ne départage pas les deux autres)")])
+def test_after_three_players_the_end_screen_says_why_the_other_loser_has_no_record(
+        app_session, tmp_path, size, lang, lost, none):
+    """The walk at 3 players: bilel won, and amel's end screen named bilel alone; she
+    looked for sami's line.  It is there, saying why it counts nothing."""
+    past = PastGames(tmp_path / "none", cache=AuditCache(tmp_path / "tui-cache.json"))
+    ui = _ended(past, 3, 0, lang)
+    _read(past)
+    names = ("amel", "sami", "bilel")
+    seats = tuple(Seat(n, i.public) for n, i in zip(names, (AMEL, SAMI, BILEL), strict=True))
+    past.games = [Game(Log("m.chklog", "d", "2026-03-01T20:00:00Z", "g", 3, seats, VALID,
+                           None, "", "points", 2, (4, 6, 11), 5))]
+    flat = _flat(screen_text(ui, *size))
+    assert lost in flat and none in flat, flat

@@ -96,3 +96,21 @@ def test_at_four_the_dealer_is_said_in_one_place_whoever_is_to_move(
                 assert seat in (dealer, (dealer + 2) % 4) and tag in text, text
                 places.add("tag")
         assert len(places) == 1, (seat, places)
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("n, lang, said", [
+    (2, "en", "2 bots take their seats"), (2, "fr", "2 robots prennent place"),
+    (1, "en", "a bot takes its seat"), (1, "fr", "un robot prend place")])
+def test_the_bots_are_robots_in_french(app_session, size, n, lang, said):
+    """The walk at 3 players in French read "2 bots prennent place" (the French screens
+    say "robot" everywhere else)."""
+    from chkobba_cli.tui.app import TuiApp
+    from chkobba_cli.tui.narration import BotsStarting
+    from chkobba_p2p.game import rules as R
+
+    ui = TuiApp(kind="play", lang=lang, seat=0, rules=R.Ruleset(), players=n + 1)
+    ui._show_event(BotsStarting(n))
+    text = " ".join(" ".join(r.split("│")[-1] for r in screen_rows(ui, *size)).split())
+    assert said in text, text
+    assert lang == "en" or " bot" not in text.replace("robot", "")
