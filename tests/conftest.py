@@ -19,6 +19,13 @@ from hypothesis import settings
 # starts) asks a real router to open a port, unless the test names its fake router.
 os.environ["CHKOBBA_NO_UPNP"] = "1"
 
+# The client speaks the locale's language when no --lang is given; the suite's English
+# expectations must not depend on the developer's machine, so a French locale inherited
+# from the shell is neutralised here (a test that wants French asks for it).
+for _var in ("LC_ALL", "LC_MESSAGES", "LANG", "LANGUAGE"):
+    if os.environ.get(_var, "").lower().startswith("fr"):
+        os.environ[_var] = "C.UTF-8"
+
 settings.register_profile("default", deadline=None)
 settings.register_profile("ci", derandomize=True, print_blob=True, deadline=None)
 settings.load_profile("ci" if os.environ.get("CI") else "default")
