@@ -167,6 +167,11 @@ class BotSeat(BotController):
         super().__init__(level, move_ms=move_ms)
         self.narrator = Narrator(quiet)
         self.delay = delay
+        # A bot told to wait before each move (to watch, to test) does not answer at
+        # once: its deal messages leave without its choice, as a person's do; the bound
+        # of its level would hold them for nothing each round (PROTOCOL.md 6.2).
+        if delay:
+            self.answers_within = None
 
     async def choose_play(self, hand: R.Hand) -> R.Move:
         if self.delay:
