@@ -44,3 +44,47 @@ async def test_the_stranger_is_refused_and_the_friend_with_the_join_code_sits(
     assert out["stranger"].error_code == "secret_required"
     assert "join code" in (out["stranger"].error or "")
     assert out["wrong"].error_code == "secret_wrong"
+
+
+async def test_a_friend_dropped_mid_game_resumes_proving_the_secret_again(tmp_path):
+    """Review of issue 42: a key that sat with the secret proves it again on its resume
+    (PROTOCOL.md 5.5); the joiner's link keeps the code's secret for every connection,
+    so a dropped friend comes back and the match completes."""
+    from support.net import GatedBot
+
+    from chkobba_p2p._shell.peer import BotController, Resumed
+
+    secret = new_secret()
+
+    class Recorder(BotController):
+        def __init__(self) -> None:
+            super().__init__("greedy", 0)
+            self.events: list[object] = []
+
+        def on_event(self, event: object) -> None:
+            self.events.append(event)
+
+    gate, host_ctl = GatedBot(gate_at=3), Recorder()
+    host = HostPeer(host_config(tmp_path, identity=HOST, secret=secret), host_ctl)
+    out: dict[str, Outcome] = {}
+    async with trio.open_nursery() as nursery:
+        async def run_host(task_status=trio.TASK_STATUS_IGNORED):
+            out["host"] = await host.run(task_status)
+
+        port = await nursery.start(run_host)
+        code = f"127.0.0.1:{port}#{HOST.fingerprint}+{secret}"
+        guest = ClientPeer(JoinConfig(code, name="sami", log_path=tmp_path / "s.chklog",
+                                      timeouts=join_config(tmp_path, port, "x").timeouts),
+                           gate)
+
+        async def cut_the_wire():
+            await gate.holding.wait()
+            await guest.link.stream.aclose()  # the connection dies under the guest
+            gate.release.set()
+
+        nursery.start_soon(cut_the_wire)
+        out["guest"] = await guest.run()
+    assert out["host"].completed and out["guest"].completed, out
+    assert any(isinstance(e, Resumed) and e.seat == 1 for e in host_ctl.events)
+    assert HOST.public not in host.core.lobby.proven
+    assert host.core.lobby.proven == {guest.identity.public}
