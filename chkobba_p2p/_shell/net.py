@@ -416,6 +416,10 @@ class ClientPeer(PeerShell):
         if restored is not None:
             self.saved, session = restored
             self.core.resumed(session, session.table.seats[0].key)
+            if self.core.secret is None and self.saved.seat_secret is not None:
+                # Back without the whole code: the secret our seat was taken with.
+                with contextlib.suppress(ValueError):
+                    self.core.secret = parse_secret(self.saved.seat_secret)
             if self.saved.limits is not None:
                 # The table's clocks, as its host announced them, until it speaks again:
                 # never this peer's own defaults (PROTOCOL.md 12.3).
@@ -438,8 +442,8 @@ class ClientPeer(PeerShell):
             limits = self.core.host_limits
             SavedGame(s.table.game, s.own_seat, where, s.master, str(self.log.path),
                       None if limits is None else (math.ceil(limits.move),
-                                                   math.ceil(limits.allowance))
-                      ).save(self.config.state_path)
+                                                   math.ceil(limits.allowance)),
+                      self.core.secret).save(self.config.state_path)
 
     def flush_log(self) -> None:
         if self.core.catching_up():

@@ -88,3 +88,43 @@ async def test_a_friend_dropped_mid_game_resumes_proving_the_secret_again(tmp_pa
     assert any(isinstance(e, Resumed) and e.seat == 1 for e in host_ctl.events)
     assert HOST.public not in host.core.lobby.proven
     assert host.core.lobby.proven == {guest.identity.public}
+
+
+async def test_a_friend_back_from_a_crash_with_the_bare_address_still_proves_the_secret(
+        tmp_path):
+    """The seat's saved game keeps the secret its join code carried (0600, beside the
+    deal secrets): a friend whose process died comes back with the bare address (a
+    table picked on the LAN: codes there carry no secret) and resumes, proving it."""
+    from support.net import GatedBot
+
+    from chkobba_p2p._shell.peer import BotController
+    from chkobba_p2p.wire.logfile import SavedGame
+
+    secret = new_secret()
+    identity, state = Identity.generate(), tmp_path / "sami.state"
+    gate = GatedBot(gate_at=2)
+    out: dict[str, Outcome] = {}
+    host = HostPeer(host_config(tmp_path, identity=HOST, secret=secret),
+                    BotController("greedy", 0))
+    async with trio.open_nursery() as nursery:
+        async def run_host(task_status=trio.TASK_STATUS_IGNORED):
+            out["host"] = await host.run(task_status)
+
+        port = await nursery.start(run_host)
+        code = f"127.0.0.1:{port}#{HOST.fingerprint}+{secret}"
+        timeouts = join_config(tmp_path, port, "x").timeouts
+        async with trio.open_nursery() as crashing:  # the friend's first process dies
+            crashing.start_soon(ClientPeer(JoinConfig(
+                code, name="sami", identity=identity, state_path=state,
+                log_path=tmp_path / "s.chklog", timeouts=timeouts), gate).run)
+            await gate.holding.wait()
+            crashing.cancel_scope.cancel()
+        saved = SavedGame.load(state)
+        assert saved is not None and saved.seat_secret == secret
+        with trio.fail_after(60):
+            out["back"] = await ClientPeer(JoinConfig(
+                f"127.0.0.1:{port}", name="sami", identity=identity, state_path=state,
+                log_path=tmp_path / "s.chklog", timeouts=timeouts),
+                BotController("greedy", 1)).run()
+    assert out["back"].completed, out["back"]
+    assert out["host"].completed and out["host"].done == out["back"].done
