@@ -176,9 +176,15 @@ class HostPeer(PeerShell):
                                  lambda saved: saved.seat == 0 and saved.host == port,
                                  self.identity.public, finished=False)
         if restored is not None:
-            session = restored[1]
+            saved, session = restored
             self.core.session = session
             self.core.lobby.seats = list(session.table.seats)
+            if saved.seat_secret is not None:
+                # The secret the seats were taken with, not this run's: every joiner
+                # proved it, and proves it again coming back (PROTOCOL.md 5.5).
+                with contextlib.suppress(ValueError):
+                    self.core.lobby.secret = parse_secret(saved.seat_secret)
+                    self.core.lobby.proven = {seat.key for seat in session.table.seats[1:]}
             self.core.lobby.game = session.table.game
             self.resumed_entries = len(session.bodies)
             self._headed = True
@@ -197,7 +203,8 @@ class HostPeer(PeerShell):
             self._headed = True
             if self.config.state_path is not None:
                 SavedGame(s.table.game, 0, f"port:{self.config.port}", s.master,
-                          str(self.log.path)).save(self.config.state_path)
+                          str(self.log.path), seat_secret=self.core.lobby.secret
+                          ).save(self.config.state_path)
         elif isinstance(effect, SeatsMoved):
             self._lobby_moved.set()
         else:

@@ -128,3 +128,60 @@ async def test_a_friend_back_from_a_crash_with_the_bare_address_still_proves_the
                 BotController("greedy", 1)).run()
     assert out["back"].completed, out["back"]
     assert out["host"].completed and out["host"].done == out["back"].done
+
+
+async def test_a_host_back_from_a_crash_keeps_the_secret_its_seats_proved(tmp_path):
+    """The host's saved game keeps its seat secret: restarted (the command makes a new
+    secret each run), it checks the seats' returns against the one they proved, so a
+    resume is never taken on the key alone (a local bot's key is well known); the
+    friend comes back and the match completes."""
+    import dataclasses
+    import socket
+
+    from support.net import GatedBot
+
+    from chkobba_p2p._shell.peer import BotController
+    from chkobba_p2p.wire.logfile import SavedGame
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    secret, friend = new_secret(), Identity.generate()
+    state = tmp_path / "host.state"
+    first = dataclasses.replace(host_config(tmp_path, identity=HOST, secret=secret),
+                                port=port, state_path=state)
+    gate = GatedBot(gate_at=2)
+    code = f"127.0.0.1:{port}#{HOST.fingerprint}+{secret}"
+    timeouts = join_config(tmp_path, port, "x").timeouts
+    out: dict[str, Outcome] = {}
+    async with trio.open_nursery() as nursery:
+        host_gate = trio.CancelScope()
+
+        async def run_first_host(task_status=trio.TASK_STATUS_IGNORED):
+            with host_gate:  # the host's process dies
+                await HostPeer(first, BotController("greedy", 0)).run(task_status)
+
+        await nursery.start(run_first_host)
+
+        async def run_friend():
+            out["friend"] = await ClientPeer(JoinConfig(
+                code, name="sami", identity=friend, log_path=tmp_path / "s.chklog",
+                timeouts=timeouts), gate).run()
+
+        nursery.start_soon(run_friend)
+        await gate.holding.wait()
+        host_gate.cancel()
+        saved = SavedGame.load(state)
+        assert saved is not None and saved.seat_secret == secret
+        again = dataclasses.replace(first, secret=new_secret())  # a new run's own
+        host = HostPeer(again, BotController("greedy", 0))
+        assert host.core.lobby.secret == secret
+        assert host.core.lobby.proven == {friend.public}
+
+        async def run_host(task_status=trio.TASK_STATUS_IGNORED):
+            out["host"] = await host.run(task_status)
+
+        await nursery.start(run_host)
+        gate.release.set()
+    assert out["host"].completed and out["friend"].completed, out
+    assert out["host"].done == out["friend"].done
