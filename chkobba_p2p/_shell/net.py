@@ -180,11 +180,17 @@ class HostPeer(PeerShell):
             self.core.session = session
             self.core.lobby.seats = list(session.table.seats)
             if saved.seat_secret is not None:
-                # The secret the seats were taken with, not this run's: every joiner
-                # proved it, and proves it again coming back (PROTOCOL.md 5.5).
+                # The secret the seats were taken with: every joiner proved it, and
+                # proves it again coming back (PROTOCOL.md 5.5), with the code it holds
+                # or the one this run shows (its own secret, if it has one).
+                lobby = self.core.lobby
                 with contextlib.suppress(ValueError):
-                    self.core.lobby.secret = parse_secret(saved.seat_secret)
-                    self.core.lobby.proven = {seat.key for seat in session.table.seats[1:]}
+                    former = parse_secret(saved.seat_secret)
+                    if lobby.secret is None:
+                        lobby.secret = former
+                    elif lobby.secret != former:
+                        lobby.former_secret = former
+                    lobby.proven = {seat.key for seat in session.table.seats[1:]}
             self.core.lobby.game = session.table.game
             self.resumed_entries = len(session.bodies)
             self._headed = True

@@ -153,6 +153,10 @@ class Lobby:
         #: seat's connection).  A restarted host has a new secret, which no seat could
         #: have proven: it takes their resumes on their keys alone (PROTOCOL.md 5.5).
         self.proven: set[bytes] = set()
+        #: A host restarted from its saved game whose new run has a secret of its own:
+        #: the one its seats proved before (:attr:`proven` keys may prove either, the
+        #: code they hold or the one the new run shows); None: none.
+        self.former_secret: str | None = None
 
     @property
     def full(self) -> bool:
@@ -394,7 +398,7 @@ class HostHandshake:
         resume = None
         over: tuple[int, int] | None = None
         if key in self.lobby.proven:
-            self._check_secret(hello)  # it sat with the secret: it still has it
+            self._check_secret(hello, self.lobby.former_secret)  # it sat with it
         if hello.resume is not None:
             game, resume_have = hello.resume
             if self.running is None or game != self.running:
@@ -439,7 +443,7 @@ class HostHandshake:
             POP_HOST_DOMAIN, handshake_hash(self._greeting, body, zeroed)))
         return welcome, seat, resume
 
-    def _check_secret(self, hello: Hello) -> None:
+    def _check_secret(self, hello: Hello, former: str | None = None) -> None:
         """At a table with a seat secret, a fresh hello must prove it, over this
         connection's greeting nonce; so must every later hello of a key that proved it
         (:attr:`Lobby.proven`: a resume, a fresh hello in the running game).  Refused
@@ -453,8 +457,10 @@ class HostHandshake:
             raise ProtocolError(ErrorCode.SECRET_REQUIRED,
                                 "this table seats only those who have its join code's "
                                 "secret: ask the host for the whole join code")
-        expected = seat_secret_proof(secret, self.nonce, hello.key, hello.nonce)
-        if not hmac.compare_digest(expected, hello.secret_proof):
+        proofs = [seat_secret_proof(other, self.nonce, hello.key, hello.nonce)
+                  for other in (secret, former) if other is not None]
+        # Each compared in constant time, all of them (which one matched says nothing).
+        if not sum(hmac.compare_digest(p, hello.secret_proof) for p in proofs):
             raise ProtocolError(ErrorCode.SECRET_WRONG,
                                 "the secret in your join code is not this table's: ask "
                                 "the host for its join code again")

@@ -201,9 +201,25 @@ def test_a_seat_that_proved_the_secret_proves_it_again_when_it_comes_back():
     client = ClientHandshake(bot, "bot1", resume=(game, 1), secret=SECRET)
     welcome, seat, resume = host.on_hello(client.on_host(host.greeting()))
     assert (seat, resume) == (1, (game, 1))
-    # A host restarted from its saved game: a new secret, nobody proved it yet.
+    # A host restarted from a save that lost the secret: a new one, nobody proved it.
     restarted = _lobby(new_secret())
     restarted.seats = list(lobby.seats)
     host = HostHandshake(restarted, running=game)
     welcome, seat, _ = host.on_hello(resume_hello(SECRET)(host.greeting()))
     assert seat == 1
+    # Restarted from its save, with a new run's secret: the seats prove the one they
+    # sat with, or the one the new run shows; nothing else, and never nothing.
+    shown = new_secret()
+    restarted = _lobby(shown)
+    restarted.seats, restarted.proven, restarted.former_secret = \
+        list(lobby.seats), {bot.public}, SECRET
+    for secret, code in ((SECRET, None), (shown, None), (None, ErrorCode.SECRET_REQUIRED),
+                         (new_secret(), ErrorCode.SECRET_WRONG)):
+        host = HostHandshake(restarted, running=game)
+        hello = resume_hello(secret)(host.greeting())
+        if code is None:
+            assert host.on_hello(hello)[1] == 1
+            continue
+        with pytest.raises(ProtocolError) as caught:
+            host.on_hello(hello)
+        assert caught.value.error_code == code

@@ -175,7 +175,7 @@ async def test_a_host_back_from_a_crash_keeps_the_secret_its_seats_proved(tmp_pa
         assert saved is not None and saved.seat_secret == secret
         again = dataclasses.replace(first, secret=new_secret())  # a new run's own
         host = HostPeer(again, BotController("greedy", 0))
-        assert host.core.lobby.secret == secret
+        assert host.core.lobby.former_secret == secret
         assert host.core.lobby.proven == {friend.public}
 
         async def run_host(task_status=trio.TASK_STATUS_IGNORED):
