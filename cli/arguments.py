@@ -210,7 +210,8 @@ def _bot_arguments(p: argparse.ArgumentParser) -> None:
                      "result.  With --identity, one process per seat: a second bot of that "
                      "identity at that table exits with status 2 and the first one's pid.")
     p.add_argument("address", help="HOST[:PORT], or a join code HOST:PORT#KEY "
-                   "(NAME.onion:PORT#KEY too)")
+                   "(NAME.onion:PORT#KEY too; HOST:PORT#KEY+SECRET at a table with a "
+                   "secret); - to read it from stdin (a secret stays out of ps)")
     p.add_argument("--level", default="greedy", choices=sorted(LEVELS),
                    help="how the bot plays")
     p.add_argument("--move-ms", type=float, default=None, metavar="MS",

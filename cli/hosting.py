@@ -4,6 +4,7 @@ finish, then stopped, whatever way the match ends."""
 
 from __future__ import annotations
 
+import contextlib
 import subprocess
 import sys
 from collections.abc import Awaitable, Callable
@@ -30,15 +31,23 @@ def spawn_bots(where: str, count: int, level: str, seed: int | None,
     installed."""
     procs = []
     for i in range(count):
-        cmd = [sys.executable, "-m", "chkobba_cli.tui.botproc", where,
+        # The address on the bot's stdin, never on its command line: a join code there
+        # carries the table's seat secret, and any user of this machine reads every
+        # process's command line (ps).
+        cmd = [sys.executable, "-m", "chkobba_cli.tui.botproc", "-",
                "--level", level, "--name", f"bot{i + 1}", "--index", str(i + 1)]
         if seed is not None:
             cmd += ["--seed", str(seed + i)]
-        if log_path is not None:  # each bot's own log, named after the game's
-            cmd += ["--log", str(log_path.with_name(f"{log_path.stem}-bot{i + 1}.chklog"))]
-        procs.append(subprocess.Popen(
-            cmd, stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True))
+        log = "" if log_path is None else \
+            str(log_path.with_name(f"{log_path.stem}-bot{i + 1}.chklog"))  # its own log
+        proc = subprocess.Popen(
+            cmd, stdin=subprocess.PIPE,
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+        procs.append(proc)
+        assert proc.stdin is not None
+        with contextlib.suppress(OSError):  # it died already: a seat that never comes
+            proc.stdin.write(f"{where}\n{log}\n".encode())
+            proc.stdin.close()
     return procs
 
 

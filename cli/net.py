@@ -167,6 +167,11 @@ class BotSeat(BotController):
         super().__init__(level, move_ms=move_ms)
         self.narrator = Narrator(quiet)
         self.delay = delay
+        # A bot told to wait before each move (to watch, to test) does not answer at
+        # once: its deal messages leave without its choice, as a person's do; the bound
+        # of its level would hold them for nothing each round (PROTOCOL.md 6.2).
+        if delay:
+            self.answers_within = None
 
     async def choose_play(self, hand: R.Hand) -> R.Move:
         if self.delay:
@@ -217,11 +222,18 @@ def _spawn_bots(where: str, count: int, level: str,
                 move_ms: float | None = None) -> list[subprocess.Popen]:
     procs = []  # this interpreter, which has this package installed
     for i in range(count):
-        procs.append(subprocess.Popen(
-            [sys.executable, "-m", "chkobba_cli.main", "bot", where, "--level", level,
+        # ``bot -``: the address on its stdin, never on its command line (a join code
+        # there carries the seat secret, and every user of this machine reads ps).
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "chkobba_cli.main", "bot", "-", "--level", level,
              "--name", f"bot{i + 1}", "--quiet",
              *(["--move-ms", str(move_ms)] if move_ms else [])],
-            stdout=subprocess.DEVNULL))
+            stdin=subprocess.PIPE, stdout=subprocess.DEVNULL)
+        procs.append(proc)
+        assert proc.stdin is not None
+        with contextlib.suppress(OSError):  # it died already: a seat that never comes
+            proc.stdin.write(f"{where}\n".encode())
+            proc.stdin.close()
     return procs
 
 
@@ -380,6 +392,8 @@ async def _host_task(config: HostConfig, controller: SeatController, *, task_sta
 
 
 def cmd_bot(args: argparse.Namespace) -> int:
+    if args.address == "-":  # the table's address (a join code: its secret) on stdin
+        args.address = sys.stdin.readline().strip()
     if (why := address_error(args.address)) is not None:
         print(f"chkobba bot: error: {why}", file=sys.stderr)
         return 2

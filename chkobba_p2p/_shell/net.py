@@ -176,9 +176,21 @@ class HostPeer(PeerShell):
                                  lambda saved: saved.seat == 0 and saved.host == port,
                                  self.identity.public, finished=False)
         if restored is not None:
-            session = restored[1]
+            saved, session = restored
             self.core.session = session
             self.core.lobby.seats = list(session.table.seats)
+            if saved.seat_secret is not None:
+                # The secret the seats were taken with: every joiner proved it, and
+                # proves it again coming back (PROTOCOL.md 5.5), with the code it holds
+                # or the one this run shows (its own secret, if it has one).
+                lobby = self.core.lobby
+                with contextlib.suppress(ValueError):
+                    former = parse_secret(saved.seat_secret)
+                    if lobby.secret is None:
+                        lobby.secret = former
+                    elif lobby.secret != former:
+                        lobby.former_secret = former
+                    lobby.proven = {seat.key for seat in session.table.seats[1:]}
             self.core.lobby.game = session.table.game
             self.resumed_entries = len(session.bodies)
             self._headed = True
@@ -197,7 +209,8 @@ class HostPeer(PeerShell):
             self._headed = True
             if self.config.state_path is not None:
                 SavedGame(s.table.game, 0, f"port:{self.config.port}", s.master,
-                          str(self.log.path)).save(self.config.state_path)
+                          str(self.log.path), seat_secret=self.core.lobby.secret
+                          ).save(self.config.state_path)
         elif isinstance(effect, SeatsMoved):
             self._lobby_moved.set()
         else:
@@ -416,6 +429,10 @@ class ClientPeer(PeerShell):
         if restored is not None:
             self.saved, session = restored
             self.core.resumed(session, session.table.seats[0].key)
+            if self.core.secret is None and self.saved.seat_secret is not None:
+                # Back without the whole code: the secret our seat was taken with.
+                with contextlib.suppress(ValueError):
+                    self.core.secret = parse_secret(self.saved.seat_secret)
             if self.saved.limits is not None:
                 # The table's clocks, as its host announced them, until it speaks again:
                 # never this peer's own defaults (PROTOCOL.md 12.3).
@@ -438,8 +455,8 @@ class ClientPeer(PeerShell):
             limits = self.core.host_limits
             SavedGame(s.table.game, s.own_seat, where, s.master, str(self.log.path),
                       None if limits is None else (math.ceil(limits.move),
-                                                   math.ceil(limits.allowance))
-                      ).save(self.config.state_path)
+                                                   math.ceil(limits.allowance)),
+                      self.core.secret).save(self.config.state_path)
 
     def flush_log(self) -> None:
         if self.core.catching_up():

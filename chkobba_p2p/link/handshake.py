@@ -94,7 +94,9 @@ def seat_secret_proof(secret: str, host_nonce: bytes, key: bytes, nonce: bytes) 
     so a proof seen on one connection proves nothing on another; the joiner's key and
     nonce tie it to this hello, whose proof of possession covers it in turn.  The
     secret itself never travels."""
-    hmac_key = secret.replace("-", "").encode("ascii")
+    # The key is the secret as parse_secret prints it, whatever form the caller holds
+    # (typed in upper case, in groups parted by spaces): PROTOCOL.md 5.5.
+    hmac_key = "".join(ch for ch in secret.lower() if ch not in "- ").encode("ascii")
     return hmac.new(hmac_key, SEAT_SECRET_DOMAIN + host_nonce + key + nonce,
                     hashlib.sha256).digest()
 
@@ -145,6 +147,16 @@ class Lobby:
         #: The table's seat secret (printed form), given to friends in the join code: a
         #: fresh hello must prove it to take a seat (PROTOCOL.md 5.5); None: no secret.
         self.secret: str | None = None
+        #: The keys that proved :attr:`secret` to this host process when they sat: each
+        #: of their hellos proves it again, a resume too (a bot's key is well known, a
+        #: key may have been copied; the key alone must not let a stranger take its
+        #: seat's connection).  A restarted host has a new secret, which no seat could
+        #: have proven: it takes their resumes on their keys alone (PROTOCOL.md 5.5).
+        self.proven: set[bytes] = set()
+        #: A host restarted from its saved game whose new run has a secret of its own:
+        #: the one its seats proved before (:attr:`proven` keys may prove either, the
+        #: code they hold or the one the new run shows); None: none.
+        self.former_secret: str | None = None
 
     @property
     def full(self) -> bool:
@@ -385,6 +397,8 @@ class HostHandshake:
                                 "this table's shuffles carry proofs")
         resume = None
         over: tuple[int, int] | None = None
+        if key in self.lobby.proven:
+            self._check_secret(hello, self.lobby.former_secret)  # it sat with it
         if hello.resume is not None:
             game, resume_have = hello.resume
             if self.running is None or game != self.running:
@@ -408,6 +422,8 @@ class HostHandshake:
         else:
             self._check_secret(hello)
             seat = self.lobby.take_seat(key, hello.name, caps)
+            if self.lobby.secret is not None:
+                self.lobby.proven.add(key)
         if resume is not None and over is None:
             # A seat of the running game back on a new connection: what this hello
             # announces is what it speaks now (a restarted host knew nothing of it).
@@ -427,12 +443,13 @@ class HostHandshake:
             POP_HOST_DOMAIN, handshake_hash(self._greeting, body, zeroed)))
         return welcome, seat, resume
 
-    def _check_secret(self, hello: Hello) -> None:
+    def _check_secret(self, hello: Hello, former: str | None = None) -> None:
         """At a table with a seat secret, a fresh hello must prove it, over this
-        connection's greeting nonce (a seat coming back to its game is its key's, and
-        needs none).  Refused with a named code: no proof (a stranger, or a joiner given
-        the address without the secret), or a wrong one (another secret, or a proof
-        made for another connection)."""
+        connection's greeting nonce; so must every later hello of a key that proved it
+        (:attr:`Lobby.proven`: a resume, a fresh hello in the running game).  Refused
+        with a named code: no proof (a stranger, or a joiner given the address without
+        the secret), or a wrong one (another secret, or a proof made for another
+        connection)."""
         secret = self.lobby.secret
         if secret is None:
             return
@@ -440,8 +457,10 @@ class HostHandshake:
             raise ProtocolError(ErrorCode.SECRET_REQUIRED,
                                 "this table seats only those who have its join code's "
                                 "secret: ask the host for the whole join code")
-        expected = seat_secret_proof(secret, self.nonce, hello.key, hello.nonce)
-        if not hmac.compare_digest(expected, hello.secret_proof):
+        proofs = [seat_secret_proof(other, self.nonce, hello.key, hello.nonce)
+                  for other in (secret, former) if other is not None]
+        # Each compared in constant time, all of them (which one matched says nothing).
+        if not sum(hmac.compare_digest(p, hello.secret_proof) for p in proofs):
             raise ProtocolError(ErrorCode.SECRET_WRONG,
                                 "the secret in your join code is not this table's: ask "
                                 "the host for its join code again")

@@ -264,12 +264,18 @@ class SavedGame:
     #: away, whole seconds), shown while coming back, before the host speaks; None when
     #: not known (a host's own save: its configuration says them).
     limits: tuple[int, int] | None = None
+    #: A joiner's: the table's seat secret its join code carried (PROTOCOL.md 5.5),
+    #: proven again on each return, so that a return without the whole code (a table
+    #: picked on the LAN, the bare address) still proves it; None: none.
+    seat_secret: str | None = None
 
     def save(self, path: Path) -> None:
         raw: dict[str, Any] = {"t": "saved", "game": self.game, "seat": self.seat,
                                "host": self.host, "master": self.master, "log": self.log}
         if self.limits is not None:
             raw["limits"] = list(self.limits)
+        if self.seat_secret is not None:
+            raw["seat_secret"] = self.seat_secret
         write_private(path, wire.encode(raw))
 
     @classmethod
@@ -280,8 +286,9 @@ class SavedGame:
             known = tuple(limits) if isinstance(limits, list) and len(limits) == 2 and all(
                 isinstance(x, int) and not isinstance(x, bool) and x > 0 for x in limits) \
                 else None
+            secret = raw.get("seat_secret")
             return cls(raw["game"], raw["seat"], raw["host"], raw["master"], raw["log"],
-                       known)
+                       known, secret if isinstance(secret, str) else None)
         except (OSError, KeyError, wire.ProtocolError):
             return None
 

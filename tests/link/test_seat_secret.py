@@ -152,6 +152,12 @@ def test_the_proof_matches_its_vector():
                               bytes.fromhex(vector["joiner_key"]),
                               bytes.fromhex(vector["hello_nonce"]))
     assert proof.hex() == vector["secret_proof"]
+    # The key is the printed form whatever the form held (PROTOCOL.md 5.5: lower case,
+    # no dashes or spaces), as every reader of a code accepts it.
+    typed = seat_secret_proof("K7M2 X4QA B3CD E5FG", bytes.fromhex(vector["host_nonce"]),
+                              bytes.fromhex(vector["joiner_key"]),
+                              bytes.fromhex(vector["hello_nonce"]))
+    assert typed.hex() == vector["secret_proof"]
     # The formula itself, from the vector's own fields (what another client computes).
     assert SEAT_SECRET_DOMAIN.hex() == vector["domain"]
     message = b"".join(bytes.fromhex(vector[k])
@@ -160,3 +166,60 @@ def test_the_proof_matches_its_vector():
                     hashlib.sha256).hexdigest() == vector["secret_proof"]
     identity = Identity.from_seed(bytes.fromhex(vector["joiner_seed"]))
     assert identity.public.hex() == vector["joiner_key"]
+
+
+def test_a_seat_that_proved_the_secret_proves_it_again_when_it_comes_back():
+    """Review of issue 42: a resume was proven by the key alone.  The local bots of the
+    terminal client (chkobba_cli.tui.botproc) sit with a well-known key (bot_seed: anyone
+    can compute it), and the game id is streamed to any spectator, who is not asked for
+    the secret: a stranger took the bot's seat's connection in the running game (and
+    could sign its resignation) without the secret.  A key that sat with the secret must
+    prove it on every later hello; a restarted host (a new secret none could prove)
+    takes a resume on the key alone, as before."""
+    from chkobba_p2p.observe.rating import bot_seed
+
+    lobby = _lobby()
+    bot = Identity.from_seed(bot_seed("greedy", 1))  # the TUI's first local bot's key
+    assert _join(lobby, bot, SECRET)[0] == 1  # it sat with the join code
+    game = lobby.table().game
+
+    def resume_hello(secret: str | None):
+        return lambda g: ClientHandshake(bot, "bot1", resume=(game, 1),
+                                         secret=secret).on_host(g)
+
+    def fresh_hello(g: dict) -> dict:
+        return ClientHandshake(bot, "bot1").on_host(g)
+
+    for hello_of in (resume_hello(None), fresh_hello):
+        host = HostHandshake(lobby, running=game)
+        hello = hello_of(host.greeting())
+        with pytest.raises(ProtocolError) as caught:
+            host.on_hello(hello)
+        assert caught.value.error_code == ErrorCode.SECRET_REQUIRED
+    # The bot itself (it has the code) comes back as before.
+    host = HostHandshake(lobby, running=game)
+    client = ClientHandshake(bot, "bot1", resume=(game, 1), secret=SECRET)
+    welcome, seat, resume = host.on_hello(client.on_host(host.greeting()))
+    assert (seat, resume) == (1, (game, 1))
+    # A host restarted from a save that lost the secret: a new one, nobody proved it.
+    restarted = _lobby(new_secret())
+    restarted.seats = list(lobby.seats)
+    host = HostHandshake(restarted, running=game)
+    welcome, seat, _ = host.on_hello(resume_hello(SECRET)(host.greeting()))
+    assert seat == 1
+    # Restarted from its save, with a new run's secret: the seats prove the one they
+    # sat with, or the one the new run shows; nothing else, and never nothing.
+    shown = new_secret()
+    restarted = _lobby(shown)
+    restarted.seats, restarted.proven, restarted.former_secret = \
+        list(lobby.seats), {bot.public}, SECRET
+    for secret, code in ((SECRET, None), (shown, None), (None, ErrorCode.SECRET_REQUIRED),
+                         (new_secret(), ErrorCode.SECRET_WRONG)):
+        host = HostHandshake(restarted, running=game)
+        hello = resume_hello(secret)(host.greeting())
+        if code is None:
+            assert host.on_hello(hello)[1] == 1
+            continue
+        with pytest.raises(ProtocolError) as caught:
+            host.on_hello(hello)
+        assert caught.value.error_code == code

@@ -1,0 +1,77 @@
+"""The local bots of a host with a seat secret (``host --secret --bots N``, headless or on
+the terminal) join with the table's join code, which carries the secret (PROTOCOL.md
+5.5).  Review of issue 42: the code went on each bot process's command line, which every
+user of the machine reads (``ps``, ``/proc/PID/cmdline``): a local stranger read the
+secret and sat.  Each bot reads the code from its stdin instead."""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from chkobba_cli import hosting, net
+
+SECRET = "k7m2-x4qa-b3cd-e5fg"
+
+pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"),
+                                reason="reads /proc/PID/cmdline")
+
+
+@pytest.fixture
+def silent():
+    """A loopback socket that accepts and never greets: the bots wait there, alive,
+    until the test ends them."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        s.listen(8)
+        s.settimeout(60)
+        yield s
+
+
+def _command_lines(procs: list[subprocess.Popen], silent: socket.socket) -> list[bytes]:
+    """Each bot's command line, read once every bot connected (the exec that names it
+    is over by then)."""
+    try:
+        accepted = [silent.accept()[0] for _ in procs]
+        lines = [Path(f"/proc/{p.pid}/cmdline").read_bytes() for p in procs]
+        for conn in accepted:
+            conn.close()
+        return lines
+    finally:
+        for p in procs:
+            p.kill()
+            p.wait()
+
+
+def test_the_headless_hosts_bots_carry_the_secret_on_stdin_only(silent):
+    where = f"127.0.0.1:{silent.getsockname()[1]}#2935-c4f7-816c-a26c+{SECRET}"
+    lines = _command_lines(net._spawn_bots(where, 2, "random"), silent)
+    assert len(lines) == 2 and all(b"bot" in line for line in lines)
+    assert not any(SECRET.encode() in line for line in lines), lines
+
+
+def test_the_terminal_hosts_bots_carry_the_secret_on_stdin_only(tmp_path, silent):
+    where = f"127.0.0.1:{silent.getsockname()[1]}#2935-c4f7-816c-a26c+{SECRET}"
+    lines = _command_lines(hosting.spawn_bots(where, 1, "random", None,
+                                              tmp_path / "game.chklog"), silent)
+    assert len(lines) == 1 and b"botproc" in lines[0]
+    assert SECRET.encode() not in lines[0], lines
+
+
+def test_a_bot_reads_its_address_from_stdin(tmp_path):
+    """``chkobba bot -`` takes the table's address from its stdin (here a port nobody
+    listens on: it says it cannot reach that very address)."""
+    from support.net import REPO_ROOT, cli_command, process_env
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    done = subprocess.run(cli_command("bot", "-", "--quiet"), input=f"127.0.0.1:{port}\n",
+                          cwd=REPO_ROOT, env=process_env(tmp_path), capture_output=True,
+                          text=True, timeout=60)
+    said = done.stdout + done.stderr
+    assert done.returncode != 0 and f"127.0.0.1:{port}" in said, said
