@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import shutil
 import sys
@@ -182,7 +183,8 @@ def show_games(gs: list[Game], t: Translator, verbose: bool = False) -> None:
                 _out(line)
         shown, bots = _own_copies(g.copies, verbose)
         for path in shown:
-            _out(f"    {t('hi_log', path=path)}")
+            for line in _log_lines(t, path):
+                _out(line)
         if bots:
             _out(f"    {t('hi_bot_copies_1' if bots == 1 else 'hi_bot_copies', n=bots)}")
     counted = sum(1 for g in gs if g.counted)
@@ -198,6 +200,19 @@ def _wrapped(text: str, first: str, rest: str) -> list[str]:
         return [first + text]
     return textwrap.wrap(text, _width(), initial_indent=first, subsequent_indent=rest,
                          break_long_words=False, break_on_hyphens=False) or [first]
+
+
+def _log_lines(t: Translator, path: str) -> list[str]:
+    """``log: PATH``; on a terminal where that does not fit, the path whole on a line of
+    its own (the home folder as ``~``, which the shell reads back), so that the terminal
+    never cuts it at its edge and it copies in one piece."""
+    line = f"    {t('hi_log', path=path)}"
+    if not sys.stdout.isatty() or len(line) <= _width():
+        return [line]
+    home = str(Path.home())
+    if path.startswith(home + os.sep):
+        path = "~" + path[len(home):]
+    return [f"    {t('hi_log', path='').rstrip()}", f"      {path}"]
 
 
 def _lineup_lines(g: Game, t: Translator) -> list[str]:

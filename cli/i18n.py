@@ -81,6 +81,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "take_option": ("take {cards}", "prendre {cards}"),
     "you_drew": ("You cut and drew {card}: keep it or place it on the table?",
                  "Vous avez coupé et tiré {card} : la garder ou la poser sur la table ?"),
+    # Under the two choices: what each changes (a newcomer asked; the help says it too).
+    "cut_why": ("keep: it is one of your 3 cards · place: it goes face up on the table, "
+                "and you get 3 new cards",
+                "garder : elle est une de vos 3 cartes · poser : elle va face visible sur "
+                "la table, et vous recevez 3 nouvelles cartes"),
     "keep": ("[k]eep it", "[g]arder"),
     "place": ("[p]lace it", "[p]oser"),
     "replay": ("replay", "relecture"),

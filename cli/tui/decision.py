@@ -74,6 +74,7 @@ def decision_lines(view: TableView, width: int, request: Request | None, *,
         place = (("class:option.selected" if cut_sel == 1 else "") + click_tag("cut", 1),
                  f" {t('place')} ")
         out.append([("", "   "), keep, ("", "   "), place])
+        out += wrap_line([("class:dim", "   " + t("cut_why"))], width - 1, "   ")
         return out
     if req is not None and req.kind == "play":
         if options is not None:

@@ -40,9 +40,15 @@ def test_history_lines_wrap_at_words_within_the_terminal(tmp_path, monkeypatch, 
     assert main(["history", str(folder), "--lang", lang]) == 0
     out = capsys.readouterr().out
     # (A log's path stays whole on its line, to be copied: not a sentence.)
-    lines = [x for x in out.splitlines() if not x.lstrip().startswith(("log:", "journal :"))]
+    lines = [x for x in out.splitlines() if not x.lstrip().startswith(("log:", "journal :"))
+             and not x.strip().endswith(".chklog")]
     assert all(len(x) < columns for x in lines), [x for x in lines if len(x) >= columns]
     assert "[INCOMPLETE]" in out and "[INCOMP\n" not in out
+    # A log's path is never cut at the terminal's edge: on its own line when "log: PATH"
+    # does not fit, whole (the folder's path here is longer than the screen at 80).
+    paths = [x for x in out.splitlines() if x.strip().endswith(".chklog")]
+    assert paths and all(len(x) <= columns or x.strip() == x.strip().split()[-1]
+                         for x in paths), paths
     # At 4 players a side a line when the match's line does not fit: a name stays with
     # its fingerprint, "vs" opens the other side's line.
     four = [x for x in lines if "bilel (" in x or "dora (" in x]

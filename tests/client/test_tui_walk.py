@@ -114,3 +114,32 @@ def test_the_bots_are_robots_in_french(app_session, size, n, lang, said):
     text = " ".join(" ".join(r.split("│")[-1] for r in screen_rows(ui, *size)).split())
     assert said in text, text
     assert lang == "en" or " bot" not in text.replace("robot", "")
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("lang, drew, why", [
+    ("en", "drew 7♦", "keep: it is one of your 3 cards · place: it goes face up on the "
+                      "table, and you get 3 new cards"),
+    ("fr", "tiré 7♦", "garder : elle est une de vos 3 cartes · poser : elle va face "
+                      "visible sur la table, et vous recevez 3 nouvelles cartes")])
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_cut_says_what_keeping_or_placing_changes(app_session, size, lang, drew, why,
+                                                      players):
+    """The walk at 3 players: the cutter is asked "keep it or place it?" with nothing to
+    say what either does (only the help's second page said it)."""
+    from chkobba_cli.tui.app import TuiApp
+    from chkobba_cli.tui.decision import Request
+    from chkobba_p2p._shell.peer import Lobby
+    from chkobba_p2p.game import rules as R
+    from chkobba_p2p.game.cards import cards
+    from chkobba_p2p.transcript.events import HandStarted
+
+    dealer = players - 1  # the cutter is the seat after the dealer: ours, seat 0
+    hand = R.Hand.new(R.Ruleset(), players, dealer=dealer).deal(cards("7D")).view(0)
+    ui = TuiApp(kind="play", lang=lang, seat=0, rules=hand.ruleset, players=players)
+    names = tuple((f"p{i}", f"{i:04x}-0000-0000-0000") for i in range(players))
+    ui.state = ui.state.apply(Lobby(names)).apply(HandStarted(1, dealer)).sync(hand)
+    ui.request = Request("cut", hand, lambda answer: None)
+    rows = screen_rows(ui, *size)
+    text = " ".join(" ".join(r.split("│")[0] for r in rows).split())
+    assert drew in text and why in text, "\n".join(rows)

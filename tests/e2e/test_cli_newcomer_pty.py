@@ -116,10 +116,10 @@ def test_the_four_seats_as_they_sit_around_the_table(tmp_path, lang):
         assert lead >= 3 and abs(lead - trail) <= 4, rows
         assert rows[top + 2].count(opponent) == 2, rows
         # The whole order of play, from us: the right first (counter-clockwise), then
-        # across, then the left -- between the opponents' words, or on the line under
-        # them when it does not fit there (French).
+        # across, then the left -- on the line under the opponents' words, never between
+        # them ("(opponent) you → … (opponent)" read as if we were one of them).
         order = f"{you} → {right_seat} → {across} → {left_seat}"
-        assert order in rows[top + 2] or order in rows[top + 3], rows
+        assert order in rows[top + 3] and opponent not in rows[top + 3], rows
         assert all(len(r.rstrip()) <= LEFT for r in rows)  # nothing under the events
     finally:
         s.kill()

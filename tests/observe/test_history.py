@@ -411,13 +411,14 @@ def test_the_rematch_lobby_shows_the_record_of_a_known_player(
                                     keys=(AMEL.public, SAMI.public)))
     text = _screen_text(ui.body(70, 30))
     r = record_against(past.games, AMEL.public, SAMI.public)
-    assert f"sami: {r.games} games, {r.wins}–{r.losses}" in text
+    assert f"you vs sami: {r.games} games, you {r.wins}–{r.losses}" in text
     assert "series" not in text
     fr = TuiApp(kind="host", lang="fr", seat=0, players=2, rematch=True, known=known,
                 past=past)
     _settled(past)
     fr.state = ui.state
-    assert f"sami : {r.games} parties, {r.wins}–{r.losses}" in _screen_text(fr.body(70, 30))
+    assert f"vous contre sami : {r.games} parties, vous {r.wins}–{r.losses}" \
+        in " ".join(_screen_text(fr.body(70, 30)).split())  # (wrapped at 70)
 
 
 def test_a_bot_levels_key_is_said_and_never_a_changed_key(tmp_path):
