@@ -120,9 +120,9 @@ class Door:
     async def _serve(self, stream: trio.abc.Stream) -> None:
         address = self.transport.peer_address(stream)
         link = Link(stream, self.timeouts, self.peer.traffic)
-        link.decoder = wire.FrameDecoder(wire.MAX_HELLO)  # until the handshake is done
         link.on_data = self.door.heard
         opened = self.door.opened(link, address, trio.current_time())
+        link.decoder = wire.FrameDecoder(opened.max_frame)  # until it is a seat
         for victim in opened.let_go:
             self._let_go(victim)
         scope = trio.CancelScope()
@@ -207,9 +207,9 @@ class Door:
             self.peer.apply()
             await self._spectate(link, admit.spectator)
             return
-        assert admit.seat is not None
+        assert admit.seat is not None and admit.max_frame is not None
         seat = admit.seat
-        link.decoder = wire.FrameDecoder(wire.MAX_FRAME, link.decoder)
+        link.decoder = wire.FrameDecoder(admit.max_frame, link.decoder)
         self.peer.apply()
         left = False
 

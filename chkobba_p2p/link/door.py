@@ -57,6 +57,9 @@ class Opened(Generic[C]):
     arrival: Arrival[C]
     deadline: float
     let_go: tuple[C, ...] = ()
+    #: The largest frame read until the connection is a seat: a stranger's first frames
+    #: are a hello, a watch or a knock, all small.
+    max_frame: int = wire.MAX_HELLO
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,6 +88,8 @@ class Admit(Generic[C]):
     ended: tuple[Sequence[bytes], int] | None = None
     seat: int | None = None
     spectator: int | None = None
+    #: The largest frame read from now on (a seat's entries), None: as before.
+    max_frame: int | None = None
 
 
 class DoorCore(Generic[C]):
@@ -245,4 +250,4 @@ class Arrival(Generic[C]):
         self.door.admission.seated(self.conn)  # no budget applies to a seat from now on
         table.seated(self.conn, seating.seat, seating.welcome, seating.fresh,
                      seating.resume, seating.replaced, now)
-        return Admit(seat=seating.seat)
+        return Admit(seat=seating.seat, max_frame=wire.MAX_FRAME)

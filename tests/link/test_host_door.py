@@ -74,6 +74,7 @@ def test_a_fresh_hello_is_welcomed_and_seated_by_the_core():
     assert door.admission.is_stranger("c1")  # until admitted
     admit = arrival.admit(1.0)
     assert admit.seat == 1 and admit.fail is None and admit.ended is None
+    assert admit.max_frame == wire.MAX_FRAME  # a seat's entries, from now on
     out = door.table.take()
     welcome = next(e for e in out if isinstance(e, Send))
     assert guest.on_welcome(wire.decode(welcome.body), welcome.body) == 1
@@ -193,6 +194,7 @@ def test_a_spectator_takes_a_place_and_gets_the_table_then_the_places_run_out():
     assert step.detail == "every spectator's place is taken"
     admit = first.admit(1.0)
     assert admit.spectator == 1 and admit.seat is None
+    assert admit.max_frame is None  # a spectator only pings: its frames stay small
     out = door.table.take()
     sent = [e for e in out if isinstance(e, Send) and e.to == "s1"]
     assert isinstance(m.read_frame(sent[0].body), m.Watching)  # first, then the lobby
@@ -217,6 +219,7 @@ def test_strangers_let_go_for_room_are_told_to_the_shell_and_the_table():
     door = _door(strangers=1)
     first = door.opened("c1", "192.0.2.1", 0.0)
     assert first.let_go == () and first.deadline == 10.0
+    assert first.max_frame == wire.MAX_HELLO  # a stranger's frames are small
     door.table.absent.add(1)  # a seat away: any stranger may have been it
     second = door.opened("c2", "192.0.2.2", 1.0)
     assert second.let_go == ("c1",) and door.table.crowded_out == {1}
