@@ -13,8 +13,10 @@ socket (``examples/socket_bot.py``), an audit tool, build on these:
   ``PlayAction``, ``CutAction``, ``DoneBody``, ``AbortBody``...);
 * the mental-poker deal: :class:`Deal`, ``LocalTable``, its messages (``parse_item``,
   ``DealItem``);
-* the link's cores and messages: ``HostTable`` (the host's table), ``SeatLink`` (a
-  joiner's link), ``SpectatorCore`` (a spectator's), ``SeatCore`` and its effects, the
+* the link's cores and messages: ``HostTable`` (the host's table), ``DoorCore`` (the
+  host's door: admission, and each connection's handshake as an ``Arrival`` that gives
+  ``DoorStep``s, then an ``Admit``), ``SeatLink`` (a joiner's link), ``SpectatorCore``
+  (a spectator's), ``SeatCore`` and its effects, the
   handshakes, one class per link message and ``parse_link_message``; ``read_frame``,
   what a connection carries as the cores take it (a link message, a ``Signed`` entry,
   an ``Unknown`` type, a ``Malformed`` message);
@@ -40,6 +42,12 @@ from .deal import (
     ProofJob,
     parse_item,
     run_job,
+)
+from .link.door import (
+    Admit,
+    Arrival,
+    DoorCore,
+    DoorStep,
 )
 from .link.handshake import (
     CAP_SEAT_SECRET,
@@ -255,7 +263,8 @@ __all__ = [
     "Greeting", "read_frame", "HostHandshake", "ClientHandshake", "Knocks",
     "error_message", "CAPABILITIES", "LINK_CAPABILITIES", "SPOKEN", "SeatCore", "Send",
     "SendBacklog", "Close", "Emit", "Decide", "AskReady", "CancelAsk", "Finished", "RunJob",
-    "Effect", "HostTable", "Started", "SeatsMoved", "SeatLink", "Committed", "SpectatorCore",
+    "Effect", "HostTable", "DoorCore", "Arrival", "DoorStep", "Admit", "Started",
+    "SeatsMoved", "SeatLink", "Committed", "SpectatorCore",
     "LogEntry", "Machine", "HOST", "JOINER", "SPECTATOR", "next_state", "may_send",
     "LinkStateError", "LocalStateError",
     "ReadyBody", "TurnBody", "PlayAction", "CutAction", "Action", "action_type", "DoneBody",

@@ -1,12 +1,14 @@
 """The host's door, in trio (PROTOCOL.md 5, 5.4, 12): accepting connections, admitting them.
 
 A :class:`Door` runs the accept loop over a :class:`~chkobba_p2p._shell.transport.Transport`'s
-listeners, holds each connection as a stranger under
-:class:`~chkobba_p2p.link.admission.Admission` (by identity, never by address) until its
-greeting, and hands it to the host's table (:class:`~chkobba_p2p.link.host.HostTable`)
-as a seat or a spectator; it reads their frames into the table until they go.  The
-decisions are the admission's and the table's; this module moves the bytes, the
-deadlines and the cancellations.  :class:`~chkobba_p2p._shell.net.HostPeer` owns one.
+listeners and gives each connection to the door's sans-IO core
+(:class:`~chkobba_p2p.link.door.DoorCore`): the admission (strangers by identity, never by
+address) and each connection's handshake in the order the host's state table gives
+(:class:`~chkobba_p2p.link.door.Arrival`).  A connection admitted goes to the host's
+table (:class:`~chkobba_p2p.link.host.HostTable`) as a seat or a spectator, and this
+module reads their frames into it until they go.  Every decision is the cores'; this
+module moves the bytes, arms the deadlines and carries out the cancellations.
+:class:`~chkobba_p2p._shell.net.HostPeer` owns one.
 """
 
 from __future__ import annotations
@@ -20,11 +22,12 @@ from collections.abc import Callable
 import trio
 
 from ..link.admission import GREETING, Admission, AdmissionPolicy
-from ..link.handshake import HostHandshake, error_message
+from ..link.door import Arrival, DoorCore, DoorStep
+from ..link.handshake import error_message
 from ..link.host import HostTable
-from ..link.messages import Frame, Hello
+from ..link.messages import Frame
 from ..wire import codec as wire
-from ..wire.codec import ErrorCode, ProtocolError
+from ..wire.codec import ProtocolError
 from .shell import PeerShell, pinger
 from .stream import Link, LinkClosed
 from .transport import Transport
@@ -53,7 +56,7 @@ class Door:
 
     ``peer`` is the host's shell (its effects carried out by ``peer.apply()``), ``core``
     its table; ``strangers`` the strangers' budget, ``spectators`` the spectators'
-    slots."""
+    slots.  Who comes in, and in what order, is :class:`~chkobba_p2p.link.door.DoorCore`'s."""
 
     def __init__(self, peer: PeerShell, core: HostTable[Link], transport: Transport,
                  strangers: int, spectators: int) -> None:
@@ -61,9 +64,7 @@ class Door:
         self.core = core
         self.transport = transport
         self.timeouts = peer.timeouts
-        #: Who may hold a connection (PROTOCOL.md 5.4): strangers before their greeting,
-        #: spectators, seats -- keyed by the link, never by its address.
-        self.admission: Admission[Link] = Admission(AdmissionPolicy(
+        self.door: DoorCore[Link] = DoorCore(core, AdmissionPolicy(
             strangers=strangers,
             greeting=min(GREETING, self.timeouts.handshake),
             spectators=spectators,
@@ -73,6 +74,11 @@ class Door:
         #: Seated peers' and spectators' connections, in order; kept while the host is
         #: cancelled, so that its last word (away, or a signed leave) reaches them.
         self.open_links: dict[Link, None] = {}
+
+    @property
+    def admission(self) -> Admission[Link]:
+        """Who may hold a connection (PROTOCOL.md 5.4), the door's core's."""
+        return self.door.admission
 
     async def accept_loop(self, listener: trio.abc.Listener[trio.abc.Stream],
                            nursery: trio.Nursery) -> None:
@@ -91,11 +97,10 @@ class Door:
                 nursery.start_soon(self._serve, stream)
 
     def _out_of_files(self, exc: OSError) -> None:
-        shed = self.admission.out_of_files(trio.current_time())
-        if shed.victim is not None:
-            self._let_go(shed.victim)
-            self.core.strangers_let_go()  # a flag for time away stands no more (12.3)
-        if shed.warn:
+        victim, warn = self.door.out_of_files(trio.current_time())
+        if victim is not None:
+            self._let_go(victim)
+        if warn:
             _log.warning("chkobba host: out of file descriptors (%s) while accepting; "
                          "dropping unauthenticated connections", exc.strerror or exc)
 
@@ -115,13 +120,11 @@ class Door:
     async def _serve(self, stream: trio.abc.Stream) -> None:
         address = self.transport.peer_address(stream)
         link = Link(stream, self.timeouts, self.peer.traffic)
-        link.decoder = wire.FrameDecoder(wire.MAX_HELLO)  # until the handshake is done
-        link.on_data = self.admission.heard
-        admitted = self.admission.opened(link, address, trio.current_time())
-        for victim in admitted.evicted:
+        link.on_data = self.door.heard
+        opened = self.door.opened(link, address, trio.current_time())
+        link.decoder = wire.FrameDecoder(opened.max_frame)  # until it is a seat
+        for victim in opened.let_go:
             self._let_go(victim)
-        if admitted.evicted:
-            self.core.strangers_let_go()  # a flag for time away stands no more (12.3)
         scope = trio.CancelScope()
         self._strangers[link] = scope
         cutter = trio.CancelScope()
@@ -136,14 +139,13 @@ class Door:
             nursery.start_soon(cut_on_overflow)
             try:
                 with scope:
-                    await self._connection(link, nursery, admitted.deadline)
+                    await self._connection(link, nursery, opened.arrival)
             finally:
                 # Forgotten at once (its pinger may linger until it next wakes): a
                 # place it held, a spectator's or a stranger's, is free again now.
                 cutter.cancel()
                 self._strangers.pop(link, None)
-                self.admission.closed(link)
-                if self.core.knock_gone(link):
+                if self.door.closed(link):
                     self.peer.apply()  # the seat's flag is held no more: clocks again
                 link.on_data = None
                 if trio.current_effective_deadline() != -math.inf:
@@ -161,58 +163,53 @@ class Door:
                 await trio.aclose_forcefully(stream)
 
     async def _connection(self, link: Link, nursery: trio.Nursery,
-                          greeting_due: float) -> None:
-        core = self.core
-        hs = core.handshake(lambda seat: core.allowance_left_of(seat, trio.current_time()),
-                            move_used=lambda: core.move_used_of(trio.current_time()))
-        link.send_msg(hs.greeting())
-        spectator: str | None = None
-        resume: tuple[bytes, int] | None = None
+                          arrival: Arrival[Link]) -> None:
+        """One connection: its handshake's bytes within the greeting's deadline (the
+        order and every decision are the arrival's), then its seat or its watch."""
+        link.send(arrival.greeting())
+        step: DoorStep[Link] = DoorStep()
         try:
-            with trio.fail_at(greeting_due):  # the admission's deadline for a stranger
-                hello_body, hello = await link.receive()
-                state = core.handshake_step("AWAIT_HELLO", hello)
-                if state == "KNOCKED":  # a seat proving its key from its first frame (5.4)
-                    self._knocked(link, hs, hello, greeting_due)
-                    hello_body, hello = await link.receive()
-                    state = core.handshake_step(state, hello)
-                if state == "WATCHING":  # a spectator: no seat, no key
-                    spectator = core.spectator_name(hello)
-                    # Its own slots from now on, out of the strangers' budget.
-                    if not self.admission.spectating(link):
-                        raise ProtocolError(ErrorCode.SPECTATORS_CLOSED,
-                                            "every spectator's place is taken")
-                    self._strangers.pop(link, None)
-                else:
-                    welcome, seat, resume, replaced = core.on_hello(hs, hello, hello_body)
+            with trio.fail_at(arrival.due):  # the admission's deadline for a stranger
+                while arrival.handshaking and not step.over:
+                    try:
+                        body, frame = await link.receive()
+                    except LinkClosed:
+                        step = arrival.closed()
+                    except ProtocolError as exc:
+                        step = arrival.broken(exc)
+                    else:
+                        step = arrival.receive(body, frame, trio.current_time())
+                    for older in step.let_go:
+                        self._let_go(older)
+                    for out in step.send:
+                        link.send(out)
         except trio.TooSlowError:
-            await link.fail(ErrorCode.HANDSHAKE_TIMEOUT)
+            step = arrival.timed_out()
+        if step.over:
+            if step.fail is not None:
+                await link.fail(step.fail, step.detail)
             return
-        except ProtocolError as exc:
-            await link.fail(exc.error_code, exc.detail)
-            return
-        except LinkClosed:
-            return
-        if (ended := core.ended_backlog(resume)) is not None:
+        admit = arrival.admit(trio.current_time(), closing=self.peer.finished.is_set())
+        if admit.ended is not None:
             # A match this host ended while that seat was away: the welcome, the entries
             # it lacks up to the signed end, then the close (PROTOCOL.md 13.1).
-            link.send(wire.encode(welcome))
-            link.send_backlog(*ended)
+            link.send(admit.welcome)
+            link.send_backlog(*admit.ended)
             await link.drain(self.timeouts.idle, discard=True)
             return
-        if self.peer.finished.is_set():
-            await link.fail(ErrorCode.SHUTDOWN)
+        if admit.fail is not None:
+            await link.fail(admit.fail)
             return
         self.open_links[link] = None
         nursery.start_soon(pinger, link)
-        if spectator is not None:
-            await self._spectate(link, spectator)
+        self._strangers.pop(link, None)  # a seat or a spectator: never let go for room
+        if admit.spectator is not None:
+            self.peer.apply()
+            await self._spectate(link, admit.spectator)
             return
-        self.admission.seated(link)  # no budget applies to a seat from now on
-        self._strangers.pop(link, None)
-        link.decoder = wire.FrameDecoder(wire.MAX_FRAME, link.decoder)
-        fresh = isinstance(hello, Hello) and hello.resume is None
-        core.seated(link, seat, welcome, fresh, resume, replaced, trio.current_time())
+        assert admit.seat is not None and admit.max_frame is not None
+        seat = admit.seat
+        link.decoder = wire.FrameDecoder(admit.max_frame, link.decoder)
         self.peer.apply()
         left = False
 
@@ -222,8 +219,8 @@ class Door:
             nonlocal left
             if not left:
                 left = True
-                core.seat_gone(link, seat, trio.current_time(),
-                               closing=trio.current_effective_deadline() == -math.inf)
+                self.core.seat_gone(link, seat, trio.current_time(),
+                                    closing=trio.current_effective_deadline() == -math.inf)
                 self.peer.apply()
 
         try:
@@ -231,22 +228,10 @@ class Door:
         finally:
             leave()
 
-    def _knocked(self, link: Link, hs: HostHandshake, msg: Frame, due: float) -> None:
-        """A knock: if it proves a seat's key, the connection leaves the strangers and
-        is never let go for room; an older knocking connection of that seat goes."""
-        seat = self.core.knock(link, hs, msg, due, trio.current_time())
-        if seat is None:
-            return  # proves nothing: a stranger until its hello, as without a knock
-        # (Its cancel scope stays in _strangers: a newer knock of the seat lets it go.)
-        for older in self.admission.knocked(link, seat):
-            self._let_go(older)
-
-    async def _spectate(self, link: Link, name: str) -> None:
+    async def _spectate(self, link: Link, sid: int) -> None:
         """A spectator: the transcript so far, then everything the seats get, until it
         leaves; it may only ping.  Whatever it does, the game goes on and nobody is
         blamed: a misbehaving spectator is dropped."""
-        sid = self.core.spectator_arrived(link, name, trio.current_time())
-        self.peer.apply()
         watching = True
 
         def gone() -> None:

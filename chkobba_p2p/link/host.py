@@ -190,13 +190,6 @@ class HostTable(SeatCore[C]):
             return None
         return match.bodies, match.start_for(resume[1])
 
-    @staticmethod
-    def handshake_step(state: str, msg: lm.Frame) -> str:
-        """A connection's state after ``msg`` in the handshake (``AWAIT_HELLO``: a hello,
-        a watch or a knock; ``KNOCKED``: a hello), as :data:`~.states.HOST` says; a type
-        the state does not read is a :class:`~.states.LinkStateError` (``unknown_type``)."""
-        return next_state(HOST, state, lm.type_name(msg))
-
     def knock(self, conn: C, hs: HostHandshake, msg: lm.Frame | dict[str, Any], due: float,
               now: float) -> int | None:
         """A connection's first frame is a ``knock`` (PROTOCOL.md 5.4): the seat whose key

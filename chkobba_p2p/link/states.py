@@ -15,8 +15,10 @@ A machine's *lenient* states read any other type and stay put (a joining peer "i
 any other type" in the game, 5.1: that is how later versions add messages); elsewhere a
 type the table does not list is refused.  PROTOCOL.md 5.1's tables are generated from
 these (:func:`markdown`, checked by ``tests/link/test_link_states.py``), and the cores
-consult them: :class:`~chkobba_p2p.link.host.HostTable` keeps each seat's connection in
-``HOST`` (the handshake's steps, SEATED, IN_GAME; a spectator's is WATCHING),
+consult them: :class:`~chkobba_p2p.link.door.Arrival` keeps each new connection of the
+host in ``HOST`` through the handshake's steps (ACCEPTED, AWAIT_HELLO, KNOCKED, then
+SEATED or WATCHING), :class:`~chkobba_p2p.link.host.HostTable` each seat's from then on
+(SEATED, IN_GAME; a spectator's stays WATCHING),
 :class:`~chkobba_p2p.link.spectator.SpectatorCore` its connection in ``SPECTATOR`` and
 :class:`~chkobba_p2p.link.joiner.SeatLink` its connection in ``JOINER``, for every frame
 received and every message sent.

@@ -13,6 +13,8 @@ from hypothesis import strategies as st
 
 from chkobba_p2p.bots.simple import GreedyBot
 from chkobba_p2p.game.rules import Ruleset
+from chkobba_p2p.link.admission import AdmissionPolicy
+from chkobba_p2p.link.door import DoorCore, DoorStep
 from chkobba_p2p.link.events import Chat, RematchAnswer, RematchOffered, Spectators, Waiting
 from chkobba_p2p.link.host import HostTable, Started
 from chkobba_p2p.link.joiner import Committed, HandshakeStep, SeatLink
@@ -63,6 +65,8 @@ class Table:
                               LIMITS, spectator_limit=2,
                               is_closed=lambda c: c in self.closed)
         self.host.hold_bound = self.hold_bound
+        #: The host's door: every in-memory join runs its sans-IO handshake.
+        self.door: DoorCore[str] = DoorCore(self.host, AdmissionPolicy(spectators=2))
         self.bots = {seat: GreedyBot() for seat in range(self.players)}
         self.events = {seat: [] for seat in range(self.players)}
 
@@ -71,16 +75,22 @@ class Table:
         hello announces)."""
         link = SeatLink(Identity.generate(), "host:7777", None, LIMITS)
         link.hold_bound = self.hold_bound
-        hs = self.host.handshake(lambda s: self.host.allowance_left_of(s, self.now))
+        # The lowest free seat is the one the host gives: the connection is named after it.
+        seat = self.host.lobby.seats.index(None)
+        conn = f"c{seat}"
+        # A connection of that name before (its seat freed) is gone by now: the shell
+        # tells the door when a connection ends.
+        self.door.closed(conn)
+        arrival = self.door.opened(conn, "192.0.2.1", self.now).arrival
         assert link.connect(seat_name, caps) == []  # the host greets first
-        greeting = wire.encode(hs.greeting())
+        greeting = arrival.greeting()
         step = link.receive_handshake("host", greeting, read_frame(greeting), self.now)
         (hello,) = step.send
-        welcome, seat, resume, replaced = self.host.on_hello(hs, hello, wire.encode(hello))
-        conn = f"c{seat}"
+        body = wire.encode(hello)
+        assert arrival.receive(body, read_frame(body), self.now) == DoorStep()
         self.conns[conn] = seat
         self.seats[seat] = link
-        self.host.seated(conn, seat, welcome, True, resume, replaced, self.now)
+        assert arrival.admit(self.now).seat == seat
         # The welcome is the first thing on the connection: the joiner checks it.
         first = self.host.out.pop(0)
         assert isinstance(first, Send) and first.to == conn
