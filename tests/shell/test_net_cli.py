@@ -22,7 +22,7 @@ def test_host_options_are_shared_by_both_clients():
     terminal_parser = argparse.ArgumentParser()
     cli_arguments.add_arguments("host", terminal_parser)
     terminal = _options(terminal_parser)
-    display = {"lang", "figures", "ascii", "no_color", "pace", "no_bell", "four_colour"}
+    display = {"lang", "figures", "ascii", "no_color", "pace", "no_bell", "four_colour", "mouse"}
     assert set(terminal) - display == set(headless)
     assert {k: v for k, v in terminal.items() if k not in display} == headless
     assert {"port", "bind", "players", "bots", "no_shuffle_proofs", "turn_timeout"} <= \
