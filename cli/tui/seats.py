@@ -16,7 +16,8 @@ from dataclasses import replace
 from .render import Line, line_text
 from .view import TableView
 
-__all__ = ["seat_positions", "seat_picture", "side_cell", "side_dealer", "shortened"]
+__all__ = ["seat_positions", "seat_picture", "side_cell", "side_dealer", "shortened",
+           "compact_clock"]
 
 #: A seat's line (:func:`.table._seat_line`): (view, seat, role, its clock, width) -> line.
 SeatLine = Callable[[TableView, int, str, Line, int], Line]
@@ -66,7 +67,7 @@ def _cell(view: TableView, seat: int, extra: Line, room: int) -> Line | None:
     name = st.name(seat)
     # What gives way, in turn: the clock's words ("⏱ 1:00 left" -> "⏱ 1:00"), the count's
     # number, the cards' bar; the name last (the caller cuts every name alike).
-    short = _compact(extra)
+    short = compact_clock(extra)
     for with_count, with_bar, clock in ((True, True, extra), (True, True, short),
                                         (False, True, short), (False, False, short)):
         body = (f"  {bar} {n}" if bar else f"  {n}") if with_count else \
@@ -110,14 +111,14 @@ def seat_picture(view: TableView, width: int, seat_line: SeatLine,
     if not view.state.teams or view.state.seat is None:
         return None
     for short in SHORTS:
-        for clock in (extra, lambda s: _compact(extra(s))):
+        for clock in (extra, lambda s: compact_clock(extra(s))):
             lines = _picture(shortened(view, short), width, seat_line, clock)
             if lines is not None:
                 return lines
     return None
 
 
-def _compact(extra: Line) -> Line:
+def compact_clock(extra: Line) -> Line:
     """A seat's clock in fewer columns before a name is cut: its mark and its time, the
     words dropped ("⏱ 1:00 left" -> "⏱ 1:00", "⏱ encore 1:00" -> "⏱ 1:00")."""
     return [(style, "  " + " ".join(w for w in text.split() if not w.isalpha()))

@@ -17,7 +17,7 @@ from chkobba_p2p.game.cards import Card
 
 from .bigcards import big_card_row
 from .render import Line, by_value, card_chips, card_row, click_tag, line_text, wrap_line
-from .seats import seat_picture, side_dealer
+from .seats import compact_clock, seat_picture, side_dealer
 from .view import TableView
 
 __all__ = ["Showing", "showing", "draw_table", "table_lines", "fit"]
@@ -112,8 +112,13 @@ def _seat_line(view: TableView, seat: int, role: str, extra: Line | None = None,
     count = t("cards_1") if n == 1 else t("cards_n", n=n)
     name = st.name(seat)
     line: Line = []
-    for keep_in_hand, keep_role, keep_count in ((1, 1, 1), (0, 1, 1), (0, 1, 0), (0, 0, 0),
-                                                 (0, 0, -1)):
+    # The clock's words go before the role ("⏱ encore 15:00" -> "⏱ 15:00"): the role came
+    # and went at 3 players as the clock moved from seat to seat.  A name too long even
+    # for that keeps the clock whole and loses its role, then its end.
+    full, short = extra or [], compact_clock(extra or [])
+    for keep_in_hand, keep_role, keep_count, clock in (
+            (1, 1, 1, full), (0, 1, 1, full), (0, 1, 0, full), (0, 1, 0, short),
+            (0, 0, 0, full), (0, 0, -1, full)):
         if keep_count < 0:  # still too long: the name is cut (…), the clock stays
             over = len(line_text(line)) - (width - 1)
             ell = "…" if view.cs.symbols else "..."
@@ -125,7 +130,7 @@ def _seat_line(view: TableView, seat: int, role: str, extra: Line | None = None,
                       ("", hand)]
         if tags:
             line.append(("class:dim", "  [" + ", ".join(tags) + "]"))
-        line += extra or []
+        line += clock
         if not width or len(line_text(line)) < width:
             break
     return line

@@ -143,3 +143,23 @@ def test_the_cut_says_what_keeping_or_placing_changes(app_session, size, lang, d
     rows = screen_rows(ui, *size)
     text = " ".join(" ".join(r.split("│")[0] for r in rows).split())
     assert drew in text and why in text, "\n".join(rows)
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("lang, role", [("en", "(opponent)"), ("fr", "(adversaire)")])
+@pytest.mark.parametrize("names", [("amel", "bot1", "bot2"), ("amel", "Khadija", "sami")])
+def test_at_three_each_opponent_stays_one_whoever_is_to_move(app_session, size, lang, role,
+                                                              names):
+    """The walk at 3 players in French: "▶ bot2  ▮ 1  [coupeur]  ⏱ encore 15:00", the
+    role gone while the clock was on that seat, back after.  The clock's words give way
+    first."""
+    from test_tui_four_at_80 import _seated
+
+    for seat in range(3):
+        for turn in range(3):
+            ui = _seated(names, seat, lang, turn)
+            rows = [r.split("│")[0] for r in screen_rows(ui, *size)]
+            for other in (s for s in range(3) if s != seat):
+                line = next(r for r in rows if r.startswith((f"   {names[other]} ",
+                                                              f" ▶ {names[other]} ")))
+                assert role in line and (turn != other or "⏱" in line), (line, rows)
