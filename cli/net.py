@@ -54,7 +54,7 @@ from chkobba_p2p.errors import ChkobbaError, IllegalMove
 from chkobba_p2p.game import rules as R
 from chkobba_p2p.text import safe_text
 
-from .event_words import HeadlessVoice, narrate, words
+from .event_words import HeadlessVoice, headless_error, narrate, words
 from .i18n import Translator, os_error_words, ruleset_text
 from .reach import (
     address_error,
@@ -447,15 +447,15 @@ def _run_client(args: argparse.Namespace, address: str, controller: SeatControll
     finally:
         if lock is not None:
             lock.release()
-    if outcome.error and not outcome.aborted and not outcome.done:
+    if (outcome.error_reason or outcome.error_code) and not outcome.aborted \
+            and not outcome.done:
         socks = narrator.socks_failed if narrator is not None else None
         if socks is not None and outcome.error_code == OutcomeError.CONNECT_FAILED:
             # Tor's reply, and what to check (the table is not to blame for it).
             print(f"error: could not join {safe_text(address, 200)}: "
                   f"{socks_failed_text(_ENGLISH, socks)}", file=sys.stderr)
             return 2
-        print(f"error: {os_error_words(safe_text(outcome.error, 1000), _ENGLISH)}",
-              file=sys.stderr)
+        print(f"error: {headless_error(outcome, _ENGLISH)}", file=sys.stderr)
         if outcome.error_code == OutcomeError.SAVED_GAME_MISSING and state is not None \
                 and (where := saved_game_elsewhere(identity.fingerprint, table)):
             from .ending import saved_elsewhere_lines
