@@ -95,6 +95,7 @@ __all__ = [
     "explain_error",
     "outcome_error",
     "headless_error",
+    "connect_words",
 ]
 
 Fragment = tuple[str, str]
@@ -1009,15 +1010,20 @@ def outcome_error(o: Outcome, t: Translator, plain: bool = True) -> str:
     return said(o.error_reason, o.error_code, o.error_data, t)
 
 
-def headless_error(o: Outcome, t: Translator) -> str:
-    """Why ``o`` had no game, for a headless peer's log: :func:`error_sentence`, with an
-    OS failure to connect said as one sentence after the address."""
-    # A fresh join only: a saved game's host out of reach is said as such ("try again
-    # later"), whatever the OS answered.
-    why = str(o.error_data.get("why", ""))
-    key = ("err_refused_conn" if o.error_reason == "connect_refused"
-           else os_error_key(why) if o.error_reason == "connect_failed" else None)
+def connect_words(reason: str | None, code: str | None, data: Mapping[str, object],
+                  t: Translator) -> str:
+    """:func:`error_sentence`, with an OS failure to connect said as one sentence after
+    the address (a headless peer's log, the spectator's refusal)."""
+    # A fresh connection only: a saved game's host out of reach is said as such ("try
+    # again later"), whatever the OS answered.
+    why = str(data.get("why", ""))
+    key = ("err_refused_conn" if reason == "connect_refused"
+           else os_error_key(why) if reason == "connect_failed" else None)
     if key is not None:
-        return t("connect_error", addr=safe_text(str(o.error_data.get("where", "")), 300),
-                 why=t(key))
-    return error_sentence(o.error_reason, o.error_code, o.error_data, t)
+        return t("connect_error", addr=safe_text(str(data.get("where", "")), 300), why=t(key))
+    return error_sentence(reason, code, data, t)
+
+
+def headless_error(o: Outcome, t: Translator) -> str:
+    """Why ``o`` had no game, for a headless peer's log (:func:`connect_words`)."""
+    return connect_words(o.error_reason, o.error_code, o.error_data, t)

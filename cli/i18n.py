@@ -1588,6 +1588,9 @@ MESSAGES |= {
         "come back from the machine you played on",
         "vous avez déjà une place dans cette partie mais son état enregistré n'est pas sur "
         "cette machine : revenez depuis la machine où vous avez joué"),
+    "oe_closed": ("the host closed the connection", "l'hôte a fermé la connexion"),
+    "oe_handshake_timeout": ("the handshake did not complete in time",
+                             "la poignée de main ne s'est pas terminée à temps"),
     "oe_already_over": ("this game is already over (its log holds the end); nothing to "
                         "rejoin",
                         "cette partie est déjà terminée (son journal en garde la fin) ; rien "

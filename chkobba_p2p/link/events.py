@@ -436,6 +436,9 @@ ERROR_REASONS: dict[str, tuple[str, ...]] = {
     "bad_genesis": ("detail",),
     "saved_game_missing": (),
     "already_over": (),  # the log already holds the end: nothing to rejoin
+    # A spectator's (WatchOutcome): also refused, handshake_failed, connect_*.
+    "closed": (),  # the host closed the connection before admitting us, without a word
+    "handshake_timeout": (),  # the handshake did not complete in time
 }
 
 

@@ -117,7 +117,7 @@ def code_name(code: object) -> str:
 _HOST_WORDS = 120
 
 
-def _their_words(code: object, text: str) -> tuple[str, str]:
+def their_words(code: object, text: str) -> tuple[str, str]:
     """``(our sentence for code, the rest of the host's text, cut short)``."""
     known = ErrorCode.from_wire(code)
     if known is not None:
@@ -135,7 +135,7 @@ def host_words(code: object, text: str) -> str:
     then whatever else the host wrote, quoted and cut short, as its own words (a hostile
     host's text is never shown as this program's: an honest host writes the sentence
     then a detail, and the detail is the host's word too)."""
-    ours, rest = _their_words(code, text)
+    ours, rest = their_words(code, text)
     return f'{ours} (the host adds: "{rest}")' if rest else ours
 
 
@@ -462,11 +462,11 @@ class SeatLink(SeatCore[C]):
             # (PROTOCOL.md 13).  Said once: the countdown (Waiting) is the client's.
             self.refusal = code if isinstance(code, int) else -1
             # The notice names the code: the host's own words, quoted and cut, with it.
-            ours, rest = _their_words(code, text)
+            ours, rest = their_words(code, text)
             self.say_once(Notice(NoticeKind.RESUME_REFUSED, f'"{rest}"' if rest else ours,
                                  code=code_name(code)))
             return False
-        _, rest = _their_words(code, text)
+        _, rest = their_words(code, text)
         self.said(refusal_words(code, text), code_name(code), "refused",
                   code=code_name(code), host_text=rest,
                   **({"number": code} if isinstance(code, int) else {}))
