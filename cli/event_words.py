@@ -968,6 +968,9 @@ def explain_error(reason: str | None, code: str | None, data: Mapping[str, objec
     """Why a join got no game, plain where the case is a usual one (a closed port, the
     OS's failure to connect, a full table, a freed seat, a secret...), else as
     :func:`error_sentence` says it."""
+    if reason is None:  # an outcome made with a code alone: the code's usual case
+        reason = {"host_closed": "lobby_shutdown", "game_unknown": "game_unknown"}.get(
+            code or "")
     if reason in (None, "closed_in_handshake", "lobby_closed"):
         return t("err_closed")
     if reason == "lobby_shutdown":
