@@ -752,7 +752,7 @@ def _(o: Outcome, t: Translator) -> str:
     if a is not None:
         # An unproven accusation is worded as the signer's claim.
         return t("oc_aborted", why=words(a, t))
-    return t("oc_no_game", error=outcome_error(o, t, plain=False))
+    return t("oc_no_game", error=connect_words(o.error_reason, o.error_code, o.error_data, t))
 
 
 @words.register(Verdict)

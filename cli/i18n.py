@@ -1679,19 +1679,6 @@ def os_error_key(error: str) -> str | None:
     return key
 
 
-def os_error_words(error: str, t: Translator) -> str:
-    """``error`` with an OS failure to connect at its end said as one sentence in ``t``'s
-    language (the library's "cannot connect to HOST:PORT" before it kept, in the
-    player's words); any other error as it was."""
-    key = os_error_key(error)
-    if key is None:
-        return error
-    where = re.search(r"cannot (?:connect to|reach) (\S+?):? ", error)
-    if where is None:
-        return t(key)
-    return error[:where.start()] + t("connect_error", addr=where.group(1), why=t(key))
-
-
 def card_letters(label: str, lang: str) -> str:
     """A card's label (``Q♥``, ``QH``, ``10♠``) in ``lang``'s figure letters (``D♥``)."""
     letters = FIGURE_LETTERS.get(lang) or {}

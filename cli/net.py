@@ -55,7 +55,7 @@ from chkobba_p2p.game import rules as R
 from chkobba_p2p.text import safe_text
 
 from .event_words import HeadlessVoice, headless_error, narrate, words
-from .i18n import Translator, os_error_words, ruleset_text
+from .i18n import Translator, ruleset_text
 from .reach import (
     address_error,
     address_lines,
@@ -194,7 +194,9 @@ def _timeouts(args: argparse.Namespace) -> Timeouts:
 
 def _report(outcome: Outcome, told_log: bool = False) -> int:
     # The OS's words for a failure to connect ("[Errno -2] ...") said for a person.
-    print(f"result: {os_error_words(words(outcome, _ENGLISH), _ENGLISH)}", flush=True)
+    # The words come from the outcome's data (an OS failure to connect already said as
+    # one sentence): nothing left to parse.
+    print(f"result: {words(outcome, _ENGLISH)}", flush=True)
     if not told_log and outcome.log_path and Path(outcome.log_path).exists():
         print(f"log: {outcome.log_path}", flush=True)  # none without a table
     try:

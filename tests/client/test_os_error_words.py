@@ -12,7 +12,8 @@ import socket
 import pytest
 
 from chkobba_cli.event_words import explain_error, headless_error
-from chkobba_cli.i18n import Translator, os_error_words
+from chkobba_cli.event_words import words as outcome_words
+from chkobba_cli.i18n import Translator
 from chkobba_cli.watch import _refusal
 from chkobba_p2p import Outcome, WatchOutcome
 
@@ -58,9 +59,9 @@ def test_each_usual_failure_is_one_sentence(code, en, fr):
                                         error_data=o.error_data), lang)
         assert words in watched and "table.example:7777" in watched
         assert "Errno" not in watched and os.strerror(errno.ENOENT) not in watched
-        headless = os_error_words(f"no game: {error}", t)
-        assert headless.startswith("no game: ") and words in headless
-        assert "Errno" not in headless
+        result = outcome_words(o, t)  # a headless peer's result line
+        assert result.startswith(t("oc_no_game", error="")) and words in result
+        assert "Errno" not in result
         headless = headless_error(o, t)  # a headless join's error line
         assert words in headless and "table.example:7777" in headless
         assert "Errno" not in headless
@@ -68,5 +69,7 @@ def test_each_usual_failure_is_one_sentence(code, en, fr):
 
 def test_other_errors_keep_their_words():
     t = Translator("en")
-    for error in ("the table is full", "cannot connect to x:1: [Errno 13] Permission denied"):
-        assert os_error_words(error, t) == error
+    why = "[Errno 13] Permission denied"
+    o = Outcome(None, None, None, error_code="connect_failed", error_reason="connect_failed",
+                error_data={"where": "x:1", "why": why})
+    assert headless_error(o, t) == f"cannot connect to x:1: {why}"
