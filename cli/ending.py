@@ -4,7 +4,6 @@ scripts (README, "Exit status")."""
 
 from __future__ import annotations
 
-import errno
 import os
 import shlex
 import shutil
@@ -12,11 +11,11 @@ import sys
 import textwrap
 from pathlib import Path
 
-from chkobba_p2p import ErrorCode, Outcome
+from chkobba_p2p import Outcome
 from chkobba_p2p.text import safe_text
 
-from .event_words import words
-from .i18n import Translator, os_error_key
+from .event_words import outcome_error, words
+from .i18n import Translator
 
 __all__ = ["EXIT_DONE", "EXIT_CRASH", "EXIT_NO_GAME", "EXIT_ABORTED", "EXIT_AWAY", "EXIT_LEFT",
            "finish", "command_lines", "saved_elsewhere_lines"]
@@ -105,12 +104,8 @@ def finish(result, ui, address: str | None = None) -> int:
         return EXIT_NO_GAME
     # No table, or a saved game that got no connection (an error, and nothing signed).
     if o is not None and not result.left and (o.table is None or (
-            o.error and o.aborted is None and o.done is None)):
-        why = (t("err_host_closed") if o.error_code == "host_closed"
-               else _game_unknown(o.error or "", t) if o.error_code == "game_unknown"
-               else t("err_closed") if not o.error or o.error.startswith(
-                   "the host closed the connection")
-               else explain(safe_text(o.error, 1000), t))
+            (o.error_reason or o.error_code) and o.aborted is None and o.done is None)):
+        why = outcome_error(o, t)
         print_error(t("join_error", addr=address, why=why))
         return EXIT_NO_GAME
     log = (o.log_path if o is not None else None) or ui.log_path
@@ -148,13 +143,6 @@ def finish(result, ui, address: str | None = None) -> int:
     return EXIT_DONE if o.concluded else EXIT_ABORTED
 
 
-def _game_unknown(error: str, t: Translator) -> str:
-    """Our host no longer has the game (PROTOCOL.md 13.1): said in the player's language,
-    with where the saved game was filed (the library's sentence ends with it)."""
-    _, filed, where = error.rpartition("filed at ")
-    return t("err_game_unknown") + (f" ({safe_text(where.rstrip(')'), 300)})" if filed
-                                    else "")
-
 
 def result_line(o: Outcome, ui) -> str:
     """How the match ended, in the player's language and words (the screen said the same:
@@ -184,29 +172,3 @@ def print_error(message: str) -> None:
                          break_long_words=False, break_on_hyphens=False)
     print(text.replace("\u00a0", " "), file=sys.stderr)
 
-
-def explain(error: str, t: Translator) -> str:
-    """A library error string, with a plain sentence for the usual join failures."""
-    low = error.lower()
-    if "connect call failed" in low or "connection refused" in low or \
-            f"errno {errno.ECONNREFUSED}" in low:
-        # The sentence says it all ("connection refused" too): the library's words only
-        # repeated the address twice more.  Another failure to connect (no route, a
-        # timeout) is no refusal, and keeps its own words.
-        return t("err_refused_conn")
-    if (key := os_error_key(error)) is not None:  # the OS's words, said for a person
-        return t(key)
-    if "seat_refused" in low:
-        return t("err_seat_refused")
-    if "ready_timeout" in low:
-        return t("err_ready_timeout")
-    # A refusal of the hello says the code's sentence (PROTOCOL.md 5.5).
-    if "secret_required" in low or ErrorCode.SECRET_REQUIRED.sentence in low:
-        return t("err_secret_required")
-    if "secret_wrong" in low or ErrorCode.SECRET_WRONG.sentence in low:
-        return t("err_secret_wrong")
-    if "every seat" in low or "table_full" in low:
-        return f"{t('err_full')} ({error})"
-    if "version" in low:
-        return f"{t('err_version')} ({error})"
-    return error

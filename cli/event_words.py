@@ -17,8 +17,9 @@ itself, so that a headless peer imports no screen.
 
 from __future__ import annotations
 
+import errno
 import sys
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import singledispatch
 from typing import TYPE_CHECKING, Any
@@ -75,7 +76,7 @@ from chkobba_p2p.observe.verdict import (
 )
 from chkobba_p2p.text import safe_text
 
-from .i18n import Translator, notice_text, ruleset_text, unsupported_words
+from .i18n import MESSAGES, Translator, notice_text, os_error_key, ruleset_text, unsupported_words
 from .tor_words import tor_failed_text, tor_status_text
 
 if TYPE_CHECKING:
@@ -90,6 +91,11 @@ __all__ = [
     "HeadlessVoice",
     "narrate",
     "words",
+    "error_sentence",
+    "explain_error",
+    "outcome_error",
+    "headless_error",
+    "connect_words",
 ]
 
 Fragment = tuple[str, str]
@@ -746,7 +752,7 @@ def _(o: Outcome, t: Translator) -> str:
     if a is not None:
         # An unproven accusation is worded as the signer's claim.
         return t("oc_aborted", why=words(a, t))
-    return t("oc_no_game", error=safe_text(o.error or t("oc_unknown_error"), 1000))
+    return t("oc_no_game", error=connect_words(o.error_reason, o.error_code, o.error_data, t))
 
 
 @words.register(Verdict)
@@ -909,3 +915,118 @@ def _(r: AuditResult, t: Translator) -> str:
     return t("au_line", head=t("au_invalid" if r.verdict == INVALID else "au_incomplete"),
              code=r.code, where=where,
              why=why() if r.verdict == INCOMPLETE else _observer_reason(r, t), blame=blame)
+
+
+# -- why there was no game -----------------------------------------------------------------------
+
+#: A host's own words (its text past its code's sentence) and a lower layer's detail are
+#: made safe and kept to this many characters (the library already cut the host's to 120).
+_THEIR_WORDS = 300
+
+
+def _host_code_words(code: str, number: object, host_text: str, t: Translator) -> str:
+    """A host's error code in the reader's words, then whatever else the host wrote, quoted
+    as its own (a hostile host's text is never shown as this program's)."""
+    known = ErrorCode.from_wire(number) if isinstance(number, int) else None
+    if known is None and number is None:  # no number kept: the code's name says it
+        known = next((c for c in ErrorCode if c.name.lower() == code), None)
+    what = (t("wire_" + known.name.lower()) if known is not None
+            else t("oe_unknown_code", n=number if isinstance(number, int) else "?"))
+    text = safe_text(host_text, _THEIR_WORDS)
+    return t("oe_host_adds", what=what, text=text) if text else what
+
+
+def error_sentence(reason: str | None, code: str | None, data: Mapping[str, object],
+                   t: Translator) -> str:
+    """Why a join got no game (:attr:`~chkobba_p2p.Outcome.error_reason` and its
+    :attr:`~chkobba_p2p.Outcome.error_data`), as the library's English fallback says it,
+    in ``t``'s language; :func:`explain_error` says the usual cases plainer."""
+    def get(key: str) -> str:
+        value = data.get(key, "")
+        if isinstance(value, float):
+            return f"{value:g}"
+        return safe_text(str(value), _THEIR_WORDS)
+
+    if reason == "refused":
+        return t("oe_refused", what=_host_code_words(
+            get("code"), data.get("number"), str(data.get("host_text", "")), t))
+    if reason == "game_unknown":
+        said = t("oe_game_unknown", where=get("where"))
+        return t("oe_filed", said=said, filed=get("filed")) if "filed" in data else said
+    if reason == "no_table":
+        return (t("oe_no_table_why", detail=get("detail")) if "detail" in data
+                else t("oe_no_table", seconds=get("seconds")))
+    if reason == "lobby_ended":
+        return t("oe_lobby_ended", code=get("code"), text=get("host_text"))
+    if reason is not None and "oe_" + reason in MESSAGES:
+        return t("oe_" + reason, **{k: get(k) for k in data})
+    return t("oc_unknown_error") if code is None else safe_text(code, 80)
+
+
+def explain_error(reason: str | None, code: str | None, data: Mapping[str, object],
+                  t: Translator) -> str:
+    """Why a join got no game, plain where the case is a usual one (a closed port, the
+    OS's failure to connect, a full table, a freed seat, a secret...), else as
+    :func:`error_sentence` says it."""
+    if reason is None:  # an outcome made with a code alone: the code's usual case
+        reason = {"host_closed": "lobby_shutdown", "game_unknown": "game_unknown"}.get(
+            code or "")
+    if reason in (None, "closed_in_handshake", "lobby_closed"):
+        return t("err_closed")
+    if reason == "lobby_shutdown":
+        return t("err_host_closed")
+    if reason == "game_unknown":
+        filed = data.get("filed")
+        return t("err_game_unknown") + (
+            f" ({safe_text(str(filed), _THEIR_WORDS)})" if filed is not None else "")
+    if reason == "connect_refused":
+        return t("err_refused_conn")
+    if reason in ("connect_failed", "unreachable"):
+        why = str(data.get("why", ""))
+        low = why.lower()
+        if "connect call failed" in low or "connection refused" in low or \
+                f"errno {errno.ECONNREFUSED}" in low:
+            return t("err_refused_conn")
+        # The OS's words, said for a person: a fresh join only (a saved game's host out of
+        # reach keeps "try again later", the point of its sentence).
+        if reason == "connect_failed" and (key := os_error_key(why)) is not None:
+            return t(key)
+    if reason in ("refused", "lobby_ended", "handshake_failed"):
+        plain = {"seat_refused": "err_seat_refused", "ready_timeout": "err_ready_timeout",
+                 "secret_required": "err_secret_required",
+                 "secret_wrong": "err_secret_wrong"}.get(code or "")
+        if plain is not None:
+            return t(plain)
+        said = error_sentence(reason, code, data, t)
+        if code == "table_full":
+            return f"{t('err_full')} ({said})"
+        if code == "version_mismatch":
+            return f"{t('err_version')} ({said})"
+        return said
+    return error_sentence(reason, code, data, t)
+
+
+def outcome_error(o: Outcome, t: Translator, plain: bool = True) -> str:
+    """Why ``o`` had no game, in ``t``'s language (:func:`explain_error`, or with
+    ``plain`` False :func:`error_sentence`)."""
+    said = explain_error if plain else error_sentence
+    return said(o.error_reason, o.error_code, o.error_data, t)
+
+
+def connect_words(reason: str | None, code: str | None, data: Mapping[str, object],
+                  t: Translator) -> str:
+    """:func:`error_sentence`, with an OS failure to connect said as one sentence after
+    the address (a headless peer's log, the spectator's refusal)."""
+    # A fresh connection only: a saved game's host out of reach is said as such ("try
+    # again later"), whatever the OS answered.
+    why = str(data.get("why", ""))
+    key = ("err_refused_conn" if reason == "connect_refused"
+           else os_error_key(why) if reason == "connect_failed" else None)
+    if key is not None:
+        return t("connect_error", addr=safe_text(str(data.get("where", "")), 300), why=t(key))
+    return error_sentence(reason, code, data, t)
+
+
+def headless_error(o: Outcome, t: Translator) -> str:
+    """Why ``o`` had no game, for a headless peer's log (:func:`connect_words`)."""
+    return connect_words(o.error_reason, o.error_code, o.error_data, t)

@@ -1529,6 +1529,149 @@ _OS_WORDS = (
 _ERRNO = re.compile(r"\[Errno (-?\d+)\][^;]*$")
 
 
+# Why a join got no game (Outcome.error_reason, ERROR_REASONS in the library's link
+# events), with the data each case carries; the library's English fallback (Outcome.error)
+# says the same, and the client never shows it.
+MESSAGES |= {
+    "oe_host_key_mismatch": (
+        "the host at {where} has the key {actual}, not {pinned} as the join code says: "
+        "another machine, or someone in the middle; not joining",
+        "l'hôte à {where} a la clé {actual}, pas {pinned} comme le dit le code : une autre "
+        "machine, ou quelqu'un au milieu ; on ne rejoint pas"),
+    "oe_game_unknown": (
+        "the host at {where} no longer has this game (it may have ended while you were "
+        "away, and the host no longer keeps its log); nothing was signed: your log keeps "
+        "the game as far as it went, and the same command now joins the host's new table",
+        "l'hôte à {where} n'a plus cette partie (elle s'est peut-être terminée pendant votre "
+        "absence, et l'hôte n'en garde plus le journal) ; rien n'a été signé : votre journal "
+        "garde la partie jusqu'où elle est allée, et la même commande rejoint maintenant la "
+        "nouvelle table de l'hôte"),
+    "oe_filed": ("{said} (its saved game is filed at {filed})",
+                 "{said} (sa partie enregistrée est rangée dans {filed})"),
+    "oe_refused": ("refused: {what}", "refus : {what}"),
+    "oe_host_adds": ('{what} (the host adds: "{text}")', "{what} (l'hôte ajoute : « {text} »)"),
+    "oe_unknown_code": ("an error code this program does not know ({n})",
+                        "un code d'erreur que ce programme ne connaît pas ({n})"),
+    "oe_closed_in_handshake": ("the host closed the connection during the handshake",
+                               "l'hôte a fermé la connexion pendant la poignée de main"),
+    "oe_handshake_failed": ("handshake failed: {detail}",
+                            "échec de la poignée de main : {detail}"),
+    "oe_host_changed": ("the host's identity changed", "l'identité de l'hôte a changé"),
+    "oe_connect_refused": ("cannot connect to {where}: connection refused",
+                           "connexion impossible à {where} : connexion refusée"),
+    "oe_connect_failed": ("cannot connect to {where}: {why}",
+                          "connexion impossible à {where} : {why}"),
+    "oe_unreachable_closed": (
+        "cannot reach {where}: nobody is listening there (the host may have closed the "
+        "table); try again later",
+        "{where} injoignable : personne n'y écoute (l'hôte a peut-être fermé la table) ; "
+        "réessayez plus tard"),
+    "oe_unreachable": ("cannot reach {where} ({why}); try again later",
+                       "{where} injoignable ({why}) ; réessayez plus tard"),
+    "oe_no_host_answered": (
+        "{where} accepted the connection but no chkobba host answered; try again later",
+        "{where} a accepté la connexion mais aucun hôte chkobba n'a répondu ; réessayez "
+        "plus tard"),
+    "oe_lobby_shutdown": ("the host closed the table before the game started",
+                          "l'hôte a fermé la table avant le début de la partie"),
+    "oe_lobby_ended": ("the host ended our connection before the game started ({code}: "
+                       "{text})",
+                       "l'hôte a mis fin à notre connexion avant le début de la partie "
+                       "({code} : {text})"),
+    "oe_lobby_closed": ("the host closed the connection before the game started",
+                        "l'hôte a fermé la connexion avant le début de la partie"),
+    "oe_no_table": ("the host accepted us but sent no usable table within {seconds} s",
+                    "l'hôte nous a acceptés mais n'a envoyé aucune table utilisable en "
+                    "{seconds} s"),
+    "oe_no_table_why": ("the host accepted us but sent no usable table ({detail})",
+                        "l'hôte nous a acceptés mais n'a envoyé aucune table utilisable "
+                        "({detail})"),
+    "oe_bad_genesis": ("bad genesis from the host: {detail}",
+                       "genèse invalide venue de l'hôte : {detail}"),
+    "oe_saved_game_missing": (
+        "you already hold a seat in this game but its saved state is not on this machine: "
+        "come back from the machine you played on",
+        "vous avez déjà une place dans cette partie mais son état enregistré n'est pas sur "
+        "cette machine : revenez depuis la machine où vous avez joué"),
+    "oe_closed": ("the host closed the connection", "l'hôte a fermé la connexion"),
+    "oe_handshake_timeout": ("the handshake did not complete in time",
+                             "la poignée de main ne s'est pas terminée à temps"),
+    "oe_already_over": ("this game is already over (its log holds the end); nothing to "
+                        "rejoin",
+                        "cette partie est déjà terminée (son journal en garde la fin) ; rien "
+                        "à rejoindre"),
+    # A wire error code (PROTOCOL.md, error codes) as a person reads it: a host's refusal.
+    "wire_frame_too_large": ("a frame longer than the maximum size was announced",
+                             "une trame plus longue que la taille maximale a été annoncée"),
+    "wire_malformed": ("a frame did not hold exactly one valid msgpack map",
+                       "une trame ne contenait pas exactement une table msgpack valide"),
+    "wire_unknown_type": ("a message type this peer does not know, where none is allowed",
+                          "un type de message que ce pair ne connaît pas, là où aucun n'est "
+                          "permis"),
+    "wire_bad_field": ("a required field is missing, has the wrong type or is too long",
+                       "un champ requis manque, a le mauvais type ou est trop long"),
+    "wire_version_mismatch": ("no protocol version in common",
+                              "aucune version du protocole en commun"),
+    "wire_bad_proof_of_possession": ("the identity key's proof of possession is invalid",
+                                     "la preuve de possession de la clé d'identité est "
+                                     "invalide"),
+    "wire_table_full": ("every seat at this table is taken",
+                        "toutes les places de cette table sont prises"),
+    "wire_already_seated": ("this identity is already connected at this table",
+                            "cette identité est déjà connectée à cette table"),
+    "wire_unknown_game": ("the game to resume is not the one running here",
+                          "la partie à reprendre n'est pas celle qui se joue ici"),
+    "wire_handshake_timeout": ("the handshake did not complete in time",
+                               "la poignée de main ne s'est pas terminée à temps"),
+    "wire_spectators_closed": ("this table admits no (more) spectators",
+                               "cette table n'admet pas (plus) de spectateurs"),
+    "wire_seat_refused": ("the host freed this seat and refuses this identity at its table",
+                          "l'hôte a libéré cette place et refuse cette identité à sa table"),
+    "wire_ready_timeout": ("this seat did not confirm the table within the ready check",
+                           "cette place n'a pas confirmé la table pendant la vérification"),
+    "wire_secret_required": ("this table seats only those who have the secret in its join "
+                             "code, and the hello proved none",
+                             "cette table n'accueille que ceux qui ont le secret de son code, "
+                             "et le hello n'en a prouvé aucun"),
+    "wire_secret_wrong": ("the hello's proof of the table's secret is wrong (another secret, "
+                          "or a proof made for another connection)",
+                          "la preuve du secret de la table est fausse (un autre secret, ou "
+                          "une preuve faite pour une autre connexion)"),
+    "wire_bad_signature": ("a signed entry's signature does not verify",
+                           "la signature d'une entrée signée n'est pas valide"),
+    "wire_bad_chain": ("a signed entry does not extend the transcript (prev differs)",
+                       "une entrée signée ne prolonge pas la transcription (prev diffère)"),
+    "wire_out_of_turn": ("a signed entry from a seat that does not hold the floor",
+                         "une entrée signée d'une place qui n'a pas la main"),
+    "wire_bad_sequence": ("a signed entry's sequence number is not the next one",
+                          "le numéro d'ordre d'une entrée signée n'est pas le suivant"),
+    "wire_wrong_game": ("a signed entry belongs to another game",
+                        "une entrée signée appartient à une autre partie"),
+    "wire_entry_too_large": ("a signed entry is larger than its kind allows, or carries too "
+                             "many unknown fields",
+                             "une entrée signée est plus grande que son genre ne le permet, "
+                             "ou porte trop de champs inconnus"),
+    "wire_transcript_too_long": ("the transcript reached its maximum size",
+                                 "la transcription a atteint sa taille maximale"),
+    "wire_illegal_move": ("a move the rules forbid", "un coup que les règles interdisent"),
+    "wire_deal_failure": ("a deal message failed its check (proof, share, commitment)",
+                          "un message de la donne a échoué à sa vérification (preuve, part, "
+                          "engagement)"),
+    "wire_result_mismatch": ("a peer reported a different match result",
+                             "un pair a annoncé un autre résultat du match"),
+    "wire_protocol_violation": ("a message is well formed but makes no sense here",
+                                "un message bien formé mais qui n'a pas de sens ici"),
+    "wire_resigned": ("a player resigned: their side loses the match",
+                      "un joueur a abandonné : son camp perd le match"),
+    "wire_timeout": ("a peer did not send in time", "un pair n'a pas envoyé à temps"),
+    "wire_peer_left": ("a peer left (on purpose, or did not come back in time)",
+                       "un pair est parti (exprès, ou n'est pas revenu à temps)"),
+    "wire_shutdown": ("the peer is shutting down", "le pair s'arrête"),
+    "wire_clock_dispute": ("a seat disputes a flag: its own clock showed time left",
+                           "une place conteste une chute : sa propre pendule montrait du "
+                           "temps restant"),
+}
+
 def os_error_key(error: str) -> str | None:
     """The key of the sentence for an OS failure to connect at the end of ``error``
     ("... : [Errno -2] Name or service not known"), or None for any other error."""
@@ -1539,19 +1682,6 @@ def os_error_key(error: str) -> str | None:
         key = next((k for words, k in _OS_WORDS if low.endswith(words) or
                     (m is not None and words in m.group(0).lower())), None)
     return key
-
-
-def os_error_words(error: str, t: Translator) -> str:
-    """``error`` with an OS failure to connect at its end said as one sentence in ``t``'s
-    language (the library's "cannot connect to HOST:PORT" before it kept, in the
-    player's words); any other error as it was."""
-    key = os_error_key(error)
-    if key is None:
-        return error
-    where = re.search(r"cannot (?:connect to|reach) (\S+?):? ", error)
-    if where is None:
-        return t(key)
-    return error[:where.start()] + t("connect_error", addr=where.group(1), why=t(key))
 
 
 def card_letters(label: str, lang: str) -> str:

@@ -54,8 +54,8 @@ from chkobba_p2p.errors import ChkobbaError, IllegalMove
 from chkobba_p2p.game import rules as R
 from chkobba_p2p.text import safe_text
 
-from .event_words import HeadlessVoice, narrate, words
-from .i18n import Translator, os_error_words, ruleset_text
+from .event_words import HeadlessVoice, headless_error, narrate, words
+from .i18n import Translator, ruleset_text
 from .reach import (
     address_error,
     address_lines,
@@ -199,7 +199,9 @@ def _timeouts(args: argparse.Namespace) -> Timeouts:
 
 def _report(outcome: Outcome, told_log: bool = False) -> int:
     # The OS's words for a failure to connect ("[Errno -2] ...") said for a person.
-    print(f"result: {os_error_words(words(outcome, _ENGLISH), _ENGLISH)}", flush=True)
+    # The words come from the outcome's data (an OS failure to connect already said as
+    # one sentence): nothing left to parse.
+    print(f"result: {words(outcome, _ENGLISH)}", flush=True)
     if not told_log and outcome.log_path and Path(outcome.log_path).exists():
         print(f"log: {outcome.log_path}", flush=True)  # none without a table
     try:
@@ -461,15 +463,15 @@ def _run_client(args: argparse.Namespace, address: str, controller: SeatControll
     finally:
         if lock is not None:
             lock.release()
-    if outcome.error and not outcome.aborted and not outcome.done:
+    if (outcome.error_reason or outcome.error_code) and not outcome.aborted \
+            and not outcome.done:
         socks = narrator.socks_failed if narrator is not None else None
         if socks is not None and outcome.error_code == OutcomeError.CONNECT_FAILED:
             # Tor's reply, and what to check (the table is not to blame for it).
             print(f"error: could not join {safe_text(address, 200)}: "
                   f"{socks_failed_text(_ENGLISH, socks)}", file=sys.stderr)
             return 2
-        print(f"error: {os_error_words(safe_text(outcome.error, 1000), _ENGLISH)}",
-              file=sys.stderr)
+        print(f"error: {headless_error(outcome, _ENGLISH)}", file=sys.stderr)
         if outcome.error_code == OutcomeError.SAVED_GAME_MISSING and state is not None \
                 and (where := saved_game_elsewhere(identity.fingerprint, table)):
             from .ending import saved_elsewhere_lines

@@ -31,8 +31,8 @@ from chkobba_p2p.observe.verdict import INVALID, UNSUPPORTED, VALID, Verdict
 from chkobba_p2p.text import safe_text
 
 from .arguments import EXIT_INCOMPLETE, EXIT_INVALID, EXIT_UNSUPPORTED, EXIT_VALID
-from .event_words import CommentaryVoice, narrate, words
-from .i18n import Translator, card_letters, detect_lang, os_error_words, unsupported_words
+from .event_words import CommentaryVoice, connect_words, narrate, words
+from .i18n import Translator, card_letters, detect_lang, unsupported_words
 from .tor_options import join_tor_transport
 from .tor_words import tor_failed_text, tor_status_text
 
@@ -183,8 +183,9 @@ def _refusal(outcome: WatchOutcome, lang: str = "en") -> str:
     A table closed to spectators said it three times ("admits no (more) spectators",
     the host's detail, then how a host admits them): once now, in the person's words."""
     t = Translator(lang)
-    said = safe_text(outcome.error, 300)
     if outcome.error_code == "spectators_closed":
+        # The host's own words after the code's (an honest host says how many watch).
+        said = safe_text(str(outcome.error_data.get("host_text", "")), 300)
         taken = _TAKEN.search(said)
         if taken is None:  # no place at all (or a detail of no use): how a host opens one
             return t("watch_closed")
@@ -192,9 +193,8 @@ def _refusal(outcome: WatchOutcome, lang: str = "en") -> str:
             return t("watch_taken")
         n = int(taken.group(1))
         return t("watch_taken_1" if n == 1 else "watch_taken_n", n=n)
-    if outcome.error_code == "connect_failed":  # the OS's words, said for a person
-        return os_error_words(said, t)
-    return said
+    # The OS's words, said for a person; any other case in the reader's words.
+    return connect_words(outcome.error_reason, outcome.error_code, outcome.error_data, t)
 
 
 def _said_refusal(outcome: WatchOutcome, lang: str) -> None:

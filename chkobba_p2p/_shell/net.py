@@ -487,7 +487,7 @@ class ClientPeer(PeerShell):
             self.emit(Restored(s.table, s.own_seat, s.replayed))
             if s.finished:  # the log already ends (and there is no save to remove)
                 self.core.stop("this game is already over (its log holds the end); "
-                               "nothing to rejoin", None)
+                               "nothing to rejoin", None, "already_over")
                 self.apply()
         async with trio.open_nursery() as nursery:
             self.nursery = nursery
@@ -515,6 +515,7 @@ class ClientPeer(PeerShell):
             filed = SavedGame.file_aside(self.config.state_path)
             if filed is not None:
                 self.core.error = f"{self.core.error} (its saved game is filed at {filed})"
+                self.core.error_data["filed"] = str(filed)
         return self.outcome()
 
     async def _connect_loop(self) -> None:

@@ -24,7 +24,7 @@ import trio
 from ..link import messages as lm
 from ..link.events import OutcomeError
 from ..link.seat import Close, Effect, Emit, Send
-from ..link.spectator import LogEntry, SpectatorCore
+from ..link.spectator import LogEntry, NoWatch, SpectatorCore
 from ..observe.observer import Observer
 from ..observe.verdict import Verdict
 from ..transcript.clocks import Clocks, Limits
@@ -57,7 +57,8 @@ class WatchConfig:
 @dataclass(frozen=True)
 class WatchOutcome:
     """How the watching ended: the observer's ``verdict`` of what it received (None if
-    the host refused or could not be reached: then ``error``/``error_code`` say why),
+    the host refused or could not be reached: then ``error_code``, ``error_reason`` and
+    ``error_data`` say why, as :class:`~chkobba_p2p.Outcome` does, ``error`` in English),
     the log copy's path (None if no entry arrived) and how many entries it holds;
     ``stopped``: why the watching stopped, one sentence for people (the host closed the
     connection, sent a message that does not check out, fell silent...)."""
@@ -68,6 +69,8 @@ class WatchOutcome:
     error: str | None = None
     error_code: str | None = None
     stopped: str | None = None
+    error_reason: str | None = None
+    error_data: dict[str, str | int | float] = field(default_factory=dict)
 
 
 class Spectator:
@@ -121,11 +124,15 @@ class Spectator:
         try:
             stream = await self._connect()
         except OSError as exc:
-            why = "connection refused" if nobody_listening(exc) else str(exc)
-            return WatchOutcome(None, None, error=f"cannot connect to {self.host}:{self.port}: "
-                                f"{why}", error_code=OutcomeError.CONNECT_FAILED)
+            refused = nobody_listening(exc)
+            why = "connection refused" if refused else str(exc)
+            where = f"{self.host}:{self.port}"
+            return WatchOutcome(None, None, error=f"cannot connect to {where}: {why}",
+                                error_code=OutcomeError.CONNECT_FAILED,
+                                error_reason="connect_refused" if refused else "connect_failed",
+                                error_data={"where": where, "why": str(exc)})
         link = Link(stream, self.config.timeouts)
-        error: tuple[str, str] | None = None
+        error: NoWatch | None = None
         async with trio.open_nursery() as nursery:
             nursery.start_soon(link.writer)
             try:
@@ -141,8 +148,9 @@ class Spectator:
         if self.log is not None:
             self.log.close()
         if error is not None:
-            return WatchOutcome(None, None, error=error[0], error_code=error[1],
-                                stopped=error[0])
+            return WatchOutcome(None, None, error=error.error, error_code=error.code,
+                                stopped=error.error, error_reason=error.reason,
+                                error_data=error.data)
         stopped = self.core.stopped or "the host closed the connection"
         verdict = self.core.end()
         await self._apply(link)
@@ -163,8 +171,8 @@ class Spectator:
                     raise
                 await trio.sleep(0.05)
 
-    async def _handshake(self, link: Link) -> tuple[str, str] | None:
-        """None once admitted, else (sentence, error code)."""
+    async def _handshake(self, link: Link) -> NoWatch | None:
+        """None once admitted, else why not."""
         core = self.core
         try:
             with trio.fail_after(self.config.timeouts.handshake):

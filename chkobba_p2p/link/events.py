@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -29,6 +29,7 @@ __all__ = [
     "SeatController",
     "Outcome",
     "OutcomeError",
+    "ERROR_REASONS",
     "Waiting",
     "Resumed",
     "Restored",
@@ -414,15 +415,46 @@ class OutcomeError(enum.StrEnum):
     GAME_UNKNOWN = "game_unknown"
 
 
+#: Every :attr:`Outcome.error_reason`, with the keys of :attr:`Outcome.error_data` it
+#: carries (``why``, ``detail``: a lower layer's own words, the OS's or a check's).
+ERROR_REASONS: dict[str, tuple[str, ...]] = {
+    "host_key_mismatch": ("where", "actual", "pinned"),  # not the pinned key
+    "game_unknown": ("where", "filed"),  # ``filed``: where the saved game went, if it did
+    "refused": ("code", "number", "host_text"),  # the host refused our hello
+    "closed_in_handshake": (),  # closed before its welcome, without a word
+    "handshake_failed": ("detail",),  # garbled or stalled
+    "host_changed": (),
+    "connect_refused": ("where", "why"),  # a fresh join: nobody listening there
+    "connect_failed": ("where", "why"),  # a fresh join: another failure to connect
+    "unreachable_closed": ("where",),  # a saved game: nobody listening
+    "unreachable": ("where", "why"),  # a saved game: another failure
+    "no_host_answered": ("where",),  # accepted, but no chkobba host answered
+    "lobby_shutdown": (),  # the host closed the table before the game (it said so)
+    "lobby_ended": ("code", "host_text"),  # the host ended us before the game, with a code
+    "lobby_closed": (),  # closed before the game, without a word
+    "no_table": ("seconds", "detail"),  # welcomed, no usable table (``detail``: its flaw)
+    "bad_genesis": ("detail",),
+    "saved_game_missing": (),
+    "already_over": (),  # the log already holds the end: nothing to rejoin
+    # A spectator's (WatchOutcome): also refused, handshake_failed, connect_*.
+    "closed": (),  # the host closed the connection before admitting us, without a word
+    "handshake_timeout": (),  # the handshake did not complete in time
+}
+
+
 @dataclass
 class Outcome:
     """How a match ended for this peer, as data for a client to word: ``done`` (every
     seat signed the result: winner side, totals, hands), ``aborted`` (the abort that
     ended it, with :attr:`resigned`, :attr:`left`, :attr:`on_time` and
-    :attr:`winner_side` read from it), ``table`` for the names.  ``error`` is a sentence
-    for people; ``error_code`` the same thing for programs: an :class:`OutcomeError` or
-    the name of a wire :class:`~chkobba_p2p.wire.codec.ErrorCode` the host refused us
-    with (``table_full``); None when the match completed."""
+    :attr:`winner_side` read from it), ``table`` for the names.  ``error_code`` says why
+    there was no game for programs: an :class:`OutcomeError` or the name of a wire
+    :class:`~chkobba_p2p.wire.codec.ErrorCode` the host refused us with (``table_full``);
+    None when the match completed.  ``error_reason`` names the case finer (one of
+    :data:`ERROR_REASONS`) and ``error_data`` holds what a sentence about it needs
+    (``where``, ``seconds``, ``code``, ``host_text``: a host's own free text, its claim,
+    never ours...): a client words these.  ``error`` is the same in English, a fallback
+    kept for programs that printed it; the project's client never shows it."""
 
     seat: int | None
     table: TableInfo | None
@@ -431,6 +463,8 @@ class Outcome:
     aborted: Aborted | None = None
     error: str | None = None
     error_code: str | None = None
+    error_reason: str | None = None
+    error_data: dict[str, str | int | float] = field(default_factory=dict)
     #: Bytes this peer sent and received on the wire (all its connections).
     bytes_sent: int = 0
     bytes_received: int = 0

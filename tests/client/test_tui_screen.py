@@ -626,13 +626,13 @@ def test_the_host_frees_a_squatted_seat_with_f_then_its_number(app_session, lang
 
 @pytest.mark.parametrize("lang", ["en", "fr"])
 def test_a_joiner_sent_away_by_the_host_is_told_so_in_its_words(lang):
-    from chkobba_cli.ending import explain
+    from chkobba_cli.event_words import explain_error
     from chkobba_cli.i18n import Translator
     from chkobba_p2p.wire.codec import ErrorCode
 
     t = Translator(lang)
-    said = explain("the host ended our connection before the game started "
-                   f"(seat_refused: {ErrorCode.SEAT_REFUSED.sentence})", t)
+    said = explain_error("lobby_ended", "seat_refused", {
+        "code": "seat_refused", "host_text": ErrorCode.SEAT_REFUSED.sentence}, t)
     assert said == t("err_seat_refused")
     assert ("refuses your key" in said) if lang == "en" else ("refuse votre clé" in said)
 
@@ -646,7 +646,7 @@ def test_a_seat_the_ready_check_freed_is_worded_on_both_screens(app_session, lan
                                                                 host_line, joiner_word):
     """Issue 42 item 5: the host's events panel says who lost the seat and why; the
     joiner is told it was too slow and may come back (not that its key is refused)."""
-    from chkobba_cli.ending import explain
+    from chkobba_cli.event_words import explain_error
     from chkobba_cli.i18n import Translator
     from chkobba_p2p import ReadyLapsed
     from chkobba_p2p.wire.codec import ErrorCode
@@ -657,8 +657,8 @@ def test_a_seat_the_ready_check_freed_is_worded_on_both_screens(app_session, lan
     panel = " ".join(_text(ui._events_text()).split())
     assert host_line in panel, panel
     t = Translator(lang)
-    said = explain("the host ended our connection before the game started "
-                   f"(ready_timeout: {ErrorCode.READY_TIMEOUT.sentence})", t)
+    said = explain_error("lobby_ended", "ready_timeout", {
+        "code": "ready_timeout", "host_text": ErrorCode.READY_TIMEOUT.sentence}, t)
     assert said == t("err_ready_timeout") and joiner_word in said
     assert said != t("err_seat_refused")
 

@@ -376,17 +376,19 @@ def test_a_watching_stopped_early_is_said_in_the_screens_language():
 @pytest.mark.parametrize("lang", ["en", "fr"])
 def test_a_table_closed_to_spectators_is_said_once(lang):
     from chkobba_cli.watch import _refusal
-    from chkobba_p2p.link.joiner import refusal_words
+    from chkobba_p2p.link import messages as m
+    from chkobba_p2p.link.spectator import SpectatorCore
     from chkobba_p2p.wire.codec import ErrorCode
 
-    # The host's error as the library words it: its code's sentence, then the host's
-    # detail quoted -- with the hint, one refusal read three times ("admits no (more)
-    # spectators (the host adds: "1 spectator already watching") (a host admits
+    # The host's refusal as the library gives it: its code, and the host's detail as its
+    # own words -- once worded with the hint, one refusal read three times ("admits no
+    # (more) spectators (the host adds: "1 spectator already watching") (a host admits
     # spectators when ... as many as N)").
     def said(detail: str) -> str:
-        return _refusal(WatchOutcome(None, None, error=refusal_words(
-            int(ErrorCode.SPECTATORS_CLOSED), detail), error_code="spectators_closed"),
-            lang)
+        no = SpectatorCore.refused(m.ErrorMsg(ErrorCode.SPECTATORS_CLOSED, detail,
+                                              number=int(ErrorCode.SPECTATORS_CLOSED)))
+        return _refusal(WatchOutcome(None, None, error=no.error, error_code=no.code,
+                                     error_reason=no.reason, error_data=no.data), lang)
 
     closed, full, one, taken = (said("this table admits no spectators"),
                                 said("2 spectators already watching"),

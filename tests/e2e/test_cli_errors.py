@@ -267,13 +267,15 @@ def test_a_join_to_a_closed_port_says_so_once(tmp_path, lang, sentence):
 
 
 def test_a_failure_to_connect_that_is_no_refusal_is_not_called_one():
-    from chkobba_cli.ending import explain
+    from chkobba_cli.event_words import explain_error
     from chkobba_cli.i18n import Translator
 
     t = Translator("en")
-    assert explain("cannot connect to h:1: connection refused", t) == t("err_refused_conn")
-    other = "cannot connect to h:1: all attempts to connect to h:1 failed"
-    assert explain(other, t) == other  # no route, a timeout...: its own words
+    assert explain_error("connect_refused", "connect_failed", {"where": "h:1", "why": "x"},
+                         t) == t("err_refused_conn")
+    why = "all attempts to connect to h:1 failed"
+    other = explain_error("connect_failed", "connect_failed", {"where": "h:1", "why": why}, t)
+    assert other == f"cannot connect to h:1: {why}"  # no route, a timeout...: its own words
 
 
 def test_watch_of_a_closed_port_is_one_line_that_says_why(tmp_path):

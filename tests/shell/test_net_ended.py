@@ -200,6 +200,7 @@ async def test_a_host_that_no_longer_knows_the_game_holds_nobody(tmp_path, autoj
     filed = list((tmp_path / "filed").iterdir())
     assert len(filed) == 1 and SavedGame.load(filed[0]) is not None
     assert str(filed[0]) in (back.error or "")
+    assert back.error_reason == "game_unknown" and back.error_data["filed"] == str(filed[0])
     assert out["again"].completed and out["again"].done == out["host2"].done
 
 
@@ -428,7 +429,8 @@ def test_the_player_is_told_in_his_language_where_the_saved_game_went(lang, word
     outcome = Outcome(1, table, Path("/data/logs/x.chklog"),
                       error=f"the host at 10.0.0.1:7955 no longer has this game (...) "
                             f"(its saved game is filed at {filed})",
-                      error_code=OutcomeError.GAME_UNKNOWN)
+                      error_code=OutcomeError.GAME_UNKNOWN, error_reason="game_unknown",
+                      error_data={"where": "10.0.0.1:7955", "filed": filed})
     ui = SimpleNamespace(t=Translator(lang), log_path=None)
     assert finish(RunResult(outcome, left=False), ui, "10.0.0.1:7955") == EXIT_NO_GAME
     out = capsys.readouterr()
