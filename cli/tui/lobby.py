@@ -101,8 +101,13 @@ def lobby_lines(view: TableView, width: int, *, kind: str, connected: bool = Fal
             fp = st.my_fingerprint
             addr = join_code(address or "127.0.0.1", port, fp)
             lines.append([("", "   "), ("class:turn", addr)])
-            lines += wrap_line([("class:dim", "   " + t("lobby_join_cmd", addr=addr))],
-                               width - 1, "     ")
+            said = "   " + t("lobby_join_cmd", addr=addr)
+            if len(said) <= width - 1:
+                lines.append([("class:dim", said)])
+            else:  # the command's words, then the code whole on its own line (never cut
+                # inside, where a friend copying it would get a code that fails)
+                lines.append([("class:dim", "   " + t("lobby_join_cmd", addr="").rstrip())])
+                lines.append([("class:dim", "   " + addr)])
             if st.spectator_limit:  # how spectators come in, when the table admits any
                 # Without the key's fingerprint: watch does not check one (it checks
                 # that the genesis is signed by the key that greeted it).

@@ -40,6 +40,7 @@ from chkobba_p2p import (
 )
 from chkobba_p2p.game import rules as R
 
+from ..reach import join_code
 from . import dialogs
 from .chat import ChatInput
 from .decision import Request, decision_lines
@@ -263,7 +264,22 @@ class Screen:
 
     def _panel_width(self) -> int:
         cols = self._size()[1]
-        return 36 if cols >= 110 else 30 if cols >= 90 else 28
+        width = 36 if cols >= 110 else 30 if cols >= 90 else 28
+        # The host's lobby: the events give way (down to 18 columns) so that the join
+        # code stays whole on its line; with a seat secret it is 55 characters and was
+        # cut at the pane's edge at 80 columns, so a friend copied a code that failed.
+        need = self._join_code_room()
+        if need and cols - 1 - width < need:
+            width = max(18, cols - 1 - need)
+        return width
+
+    def _join_code_room(self) -> int:
+        """Columns the host's lobby needs for its join code on a line of its own (its
+        indent, the code, a margin); 0 where no code is shown."""
+        if self.kind != "host" or self.state.started or self.port is None:
+            return 0
+        code = join_code(self.address or "127.0.0.1", self.port, self.state.my_fingerprint)
+        return len(code) + 5
 
     def _left_width(self) -> int:
         rows, cols = self._size()
