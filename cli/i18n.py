@@ -776,7 +776,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "err_secret_required": ("this table seats only those who have its secret: ask the host "
                             "for the whole join code (it ends with +SECRET) and join with it",
                             "cette table n'accueille que ceux qui ont son secret : demandez à "
-                            "l'hôte le code complet (il finit par +SECRET) et rejoignez avec"),
+                            "l'hôte le code complet (il finit par +SECRET) et rejoignez avec ce "
+                            "code"),
     "err_secret_wrong": ("the secret in your join code is not this table's: ask the host for "
                          "its join code again (a new one is made each time the host starts)",
                          "le secret de votre code n'est pas celui de cette table : redemandez "
