@@ -559,6 +559,17 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "tor_why_TIMEOUT": ("timed out", "délai dépassé"),
     "tor_why_CONNECTRESET": ("connection reset", "connexion interrompue"),
     "tor_why_IOERROR": ("read or write error", "erreur de lecture ou d'écriture"),
+    # Tor's other reasons for a relay's connection ending (control-spec, "ORConn"): "DONE"
+    # is what a network that lets the connection open then cuts it gives, and said raw it
+    # read as if the step were done ("connecting to a relay: DONE").
+    "tor_why_DONE": ("the connection was closed", "la connexion a été fermée"),
+    "tor_why_IDENTITY": ("the relay was not the one expected",
+                         "le relais n'était pas celui attendu"),
+    "tor_why_RESOURCELIMIT": ("this computer is out of resources",
+                              "cet ordinateur manque de ressources"),
+    "tor_why_MISC": ("an error", "une erreur"),
+    "tor_why_PT_MISSING": ("the bridge's transport program is missing",
+                           "le programme de transport du pont manque"),
     # What to check: one sentence each (the command then stops, exit 2).
     "tor_fail_no_network": ("Tor could not reach the Tor network within {n} s (it stopped "
                             "at {pct}%, {what}): check that this computer is online and "
