@@ -249,8 +249,11 @@ class WatchView:
         if o is not None:
             if o.stopped and (st.done is None or o.verdict is None):
                 say("class:dim", t("watch_stopped", why=self.stopped_words(o.stopped)))
-            if o.log_path is not None:
-                say("class:dim", t("watch_log", path=str(o.log_path)))
+            if o.log_path is not None:  # whole on its line, never broken inside (at 80
+                # columns a full path was cut mid-name, copied as two pieces): shortened as
+                # the players' end box does, and printed whole again on exit
+                path = dialogs.short_path(o.log_path, width - 4)
+                say("class:dim", t("watch_log", path=path))
         return out
 
     # ------------------------------------------------------------------ drawing
