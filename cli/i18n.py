@@ -673,6 +673,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "lobby_spectators": ("Spectators: up to {n}", "Spectateurs : jusqu'à {n}"),
     "lobby_spectators_some": ("Spectators: up to {n} (watching: {names})",
                               "Spectateurs : jusqu'à {n} (regardent : {names})"),
+    "lobby_spectators_one": ("Spectators: up to {n} (watching: {names})",
+                             "Spectateurs : jusqu'à {n} (regarde : {names})"),
     "lobby_spectators_none": ("Spectators: none", "Spectateurs : aucun"),
     "lobby_others_ready": ("Waiting for {names} to press Enter…",
                            "En attente de {names} (touche Entrée)…"),

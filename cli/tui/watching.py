@@ -92,7 +92,10 @@ class WatchView:
         self.symbols = symbols
         self.four_colour = four_colour
         self.figures = figures
-        self.address = address
+        # A join code pasted to watch (HOST:PORT#KEY+SECRET) is shown as the table's
+        # HOST:PORT: the spectator does not use the rest, and at 80 columns the whole
+        # code broke inside, a seat secret on show.
+        self.address = address.split("#", 1)[0]
         self.name = name
         self.changed = changed
         self.state = TableState()
