@@ -733,8 +733,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "watch_log": ("Your copy of the log: chkobba replay {path}",
                   "Votre copie du journal : chkobba replay {path}"),
     "watch_dealt": ("{name} had {cards}", "{name} avait {cards}"),
-    "watch_seeds": ("Seeds open: the hand's cards are shown.",
-                    "Graines ouvertes : les cartes de la manche sont montrées."),
+    # Said when a hand's shuffle secrets are opened ("Seeds open" / "Graines ouvertes" read
+    # as jargon, "graines" as nonsense): what the spectator sees, then why it may.
+    "watch_seeds": ("The hand's cards are shown: the players opened their shuffle "
+                    "secrets.",
+                    "Les cartes de la manche sont montrées : les joueurs ont révélé leurs "
+                    "secrets de mélange."),
     "watch_refused": ("The host refused: {why}", "L'hôte a refusé : {why}"),
     "lobby_no_proofs": ("Shuffle proofs are OFF at this table (the host turned them off): a "
                         "stacked deck is caught only at the end-of-hand check.",
