@@ -211,6 +211,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
                         "libre"),
     "ev_seated": ("{name} takes a seat", "{name} prend place"),
     "nobody_watching": ("nobody", "personne"),
+    "ev_stopped_watching": ("{name} stopped watching", "{name} ne regarde plus"),
     "waiting_for": ("waiting for {name}…", "on attend {name}…"),
     "hint_takes": ("takes {opts}", "prend {opts}"),
     "hint_stays": ("stays on the table", "reste sur la table"),
