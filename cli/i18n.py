@@ -211,6 +211,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
                         "libre"),
     "ev_seated": ("{name} takes a seat", "{name} prend place"),
     "nobody_watching": ("nobody", "personne"),
+    # Before a sentence printed on stderr once the screen closed (cli/ending.print_error).
+    "error_prefix": ("error: ", "erreur : "),
     "ev_stopped_watching": ("{name} stopped watching", "{name} ne regarde plus"),
     "waiting_for": ("waiting for {name}…", "on attend {name}…"),
     "hint_takes": ("takes {opts}", "prend {opts}"),
