@@ -20,7 +20,8 @@ CLOCK = "12"
 
 WON = {"en": "hedi ran out of time: you won on time!",
        "fr": "hedi n'a plus de temps : vous gagnez au temps !"}
-CLOCK_SHOWN = {"en": re.compile(r"⏱ 0:\d\d left"), "fr": re.compile(r"⏱ encore 0:\d\d")}
+# The countdown whole; its words ("left", "encore") give way first on a short seat line.
+CLOCK_SHOWN = {"en": re.compile(r"⏱ 0:\d\d(?: left)?"), "fr": re.compile(r"⏱ (?:encore )?0:\d\d")}
 
 
 def act_fr(s) -> None:
