@@ -151,7 +151,7 @@ async def test_a_seat_back_after_its_flag_gets_the_hosts_end_and_then_a_new_tabl
     a = came_back.aborted
     assert a is not None and a.by_seat == 0 and a.code is ErrorCode.PEER_LEFT
     assert a.flag == 1 and came_back.on_time == 1 and came_back.winner_side == 0
-    assert came_back.decided and came_back.error_code is None, came_back
+    assert came_back.decided and came_back.error_reason is None, came_back
     assert "lost on time" in words(came_back, EN)
     assert came_back.log_path == tmp_path / "seat1.chklog"
     # One match, one signed ending: the host's, in both logs, and nothing the returning
