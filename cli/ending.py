@@ -100,13 +100,13 @@ def finish(result, ui, address: str | None = None) -> int:
         return EXIT_NO_GAME
     o = result.outcome
     if result.timed_out:
-        print_error(t("join_error", addr=address, why=t("join_timeout", n="?")))
+        print_error(t("join_error", addr=address, why=t("join_timeout", n="?")), t)
         return EXIT_NO_GAME
     # No table, or a saved game that got no connection (an error, and nothing signed).
     if o is not None and not result.left and (o.table is None or (
             (o.error_reason or o.error_code) and o.aborted is None and o.done is None)):
         why = outcome_error(o, t)
-        print_error(t("join_error", addr=address, why=why))
+        print_error(t("join_error", addr=address, why=why), t)
         return EXIT_NO_GAME
     log = (o.log_path if o is not None else None) or ui.log_path
     if log is not None and not Path(log).exists():
@@ -161,14 +161,17 @@ def result_line(o: Outcome, ui) -> str:
     return next((x for x in lines[1:] if x), words(o, ui.t))
 
 
-def print_error(message: str) -> None:
+def print_error(message: str, t: Translator | None = None) -> None:
     """``error: message`` on stderr, wrapped between words at the terminal's width (a
-    terminal left to wrap it cuts a word, or leaves a lone parenthesis on a line)."""
+    terminal left to wrap it cuts a word, or leaves a lone parenthesis on a line);
+    ``t``: the language ``message`` is in, for the word before it (a French sentence
+    began "error: Impossible de rejoindre"; without ``t``, the library's English)."""
+    message = (t("error_prefix") if t is not None else "error: ") + message
     # French puts a space before : ; ? and !: a no-break one while wrapping, so that no
     # line begins with the mark.
     for mark in ":;?!":
         message = message.replace(" " + mark, "\u00a0" + mark)
-    text = textwrap.fill("error: " + message, max(40, _columns() - 1),
+    text = textwrap.fill(message, max(40, _columns() - 1),
                          break_long_words=False, break_on_hyphens=False)
     print(text.replace("\u00a0", " "), file=sys.stderr)
 

@@ -130,6 +130,7 @@ class PanelVoice(Viewpoint):
     _back: bool
     _seated: dict[int, str] | None
     _bots_said: int
+    _watchers: tuple[str, ...]
 
     def add(self, *fragments: Fragment) -> None:
         raise NotImplementedError
@@ -361,7 +362,12 @@ def _(ev: ReadyLapsed, vp: Viewpoint) -> None:
 def _(ev: Spectators, vp: Viewpoint) -> None:
     if isinstance(vp, PanelVoice):
         t = vp.view.t
-        vp.add(("", t("ev_watching", names=", ".join(ev.names) or t("nobody_watching"))))
+        before, vp._watchers = vp._watchers, tuple(ev.names)
+        gone = [name for name in before if name not in ev.names]
+        for name in gone:  # it read "watching: nobody", and never whom it was
+            vp.add(("", t("ev_stopped_watching", name=safe_text(name))))
+        if not gone or any(name not in before for name in ev.names):
+            vp.add(("", t("ev_watching", names=", ".join(ev.names) or t("nobody_watching"))))
     elif isinstance(vp, CommentaryVoice):
         names = ", ".join(_clean(n, MAX_NAME) for n in ev.names) or vp.t("nobody")
         vp.say(vp.t("watching", n=len(ev.names), max=ev.limit, names=names))

@@ -211,6 +211,9 @@ MESSAGES: dict[str, tuple[str, str]] = {
                         "libre"),
     "ev_seated": ("{name} takes a seat", "{name} prend place"),
     "nobody_watching": ("nobody", "personne"),
+    # Before a sentence printed on stderr once the screen closed (cli/ending.print_error).
+    "error_prefix": ("error: ", "erreur : "),
+    "ev_stopped_watching": ("{name} stopped watching", "{name} ne regarde plus"),
     "waiting_for": ("waiting for {name}…", "on attend {name}…"),
     "hint_takes": ("takes {opts}", "prend {opts}"),
     "hint_stays": ("stays on the table", "reste sur la table"),
@@ -559,6 +562,17 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "tor_why_TIMEOUT": ("timed out", "délai dépassé"),
     "tor_why_CONNECTRESET": ("connection reset", "connexion interrompue"),
     "tor_why_IOERROR": ("read or write error", "erreur de lecture ou d'écriture"),
+    # Tor's other reasons for a relay's connection ending (control-spec, "ORConn"): "DONE"
+    # is what a network that lets the connection open then cuts it gives, and said raw it
+    # read as if the step were done ("connecting to a relay: DONE").
+    "tor_why_DONE": ("the connection was closed", "la connexion a été fermée"),
+    "tor_why_IDENTITY": ("the relay was not the one expected",
+                         "le relais n'était pas celui attendu"),
+    "tor_why_RESOURCELIMIT": ("this computer is out of resources",
+                              "cet ordinateur manque de ressources"),
+    "tor_why_MISC": ("an error", "une erreur"),
+    "tor_why_PT_MISSING": ("the bridge's transport program is missing",
+                           "le programme de transport du pont manque"),
     # What to check: one sentence each (the command then stops, exit 2).
     "tor_fail_no_network": ("Tor could not reach the Tor network within {n} s (it stopped "
                             "at {pct}%, {what}): check that this computer is online and "
@@ -662,6 +676,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "lobby_spectators": ("Spectators: up to {n}", "Spectateurs : jusqu'à {n}"),
     "lobby_spectators_some": ("Spectators: up to {n} (watching: {names})",
                               "Spectateurs : jusqu'à {n} (regardent : {names})"),
+    "lobby_spectators_one": ("Spectators: up to {n} (watching: {names})",
+                             "Spectateurs : jusqu'à {n} (regarde : {names})"),
     "lobby_spectators_none": ("Spectators: none", "Spectateurs : aucun"),
     "lobby_others_ready": ("Waiting for {names} to press Enter…",
                            "En attente de {names} (touche Entrée)…"),
@@ -720,8 +736,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "watch_log": ("Your copy of the log: chkobba replay {path}",
                   "Votre copie du journal : chkobba replay {path}"),
     "watch_dealt": ("{name} had {cards}", "{name} avait {cards}"),
-    "watch_seeds": ("Seeds open: the hand's cards are shown.",
-                    "Graines ouvertes : les cartes de la manche sont montrées."),
+    # Said when a hand's shuffle secrets are opened ("Seeds open" / "Graines ouvertes" read
+    # as jargon, "graines" as nonsense): what the spectator sees, then why it may.
+    "watch_seeds": ("The hand's cards are shown: the players opened their shuffle "
+                    "secrets.",
+                    "Les cartes de la manche sont montrées : les joueurs ont révélé leurs "
+                    "secrets de mélange."),
     "watch_refused": ("The host refused: {why}", "L'hôte a refusé : {why}"),
     "lobby_no_proofs": ("Shuffle proofs are OFF at this table (the host turned them off): a "
                         "stacked deck is caught only at the end-of-hand check.",
@@ -776,7 +796,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "err_secret_required": ("this table seats only those who have its secret: ask the host "
                             "for the whole join code (it ends with +SECRET) and join with it",
                             "cette table n'accueille que ceux qui ont son secret : demandez à "
-                            "l'hôte le code complet (il finit par +SECRET) et rejoignez avec"),
+                            "l'hôte le code complet (il finit par +SECRET) et rejoignez avec ce "
+                            "code"),
     "err_secret_wrong": ("the secret in your join code is not this table's: ask the host for "
                          "its join code again (a new one is made each time the host starts)",
                          "le secret de votre code n'est pas celui de cette table : redemandez "

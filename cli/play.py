@@ -258,7 +258,7 @@ def cmd_host(args: argparse.Namespace) -> int:
                                             + (None,) * (args.players - 1)))
             result = run_app(ui, hosting(config, args.bots, args.level, None, tor=tor))
             if (said := tor_stopped(ui)) is not None:
-                print_error(said)
+                print_error(said, ui.t)
                 return EXIT_NO_GAME
             status = finish(result, ui)
             if not getattr(result, "rematch", False):
@@ -390,10 +390,10 @@ def cmd_join(args: argparse.Namespace) -> int:
             result = run_app(ui, game, connect_timeout=connect_timeout)
             if result.timed_out:
                 print_error(t("join_error", addr=address,
-                                  why=t("join_timeout", n=f"{connect_timeout:g}")))
+                                  why=t("join_timeout", n=f"{connect_timeout:g}")), t)
                 return EXIT_NO_GAME
             if (said := tor_stopped(ui)) is not None:
-                print_error(t("join_error", addr=address, why=said))
+                print_error(t("join_error", addr=address, why=said), t)
                 return EXIT_NO_GAME
             status = finish(result, ui, address)
             o = result.outcome

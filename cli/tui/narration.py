@@ -41,6 +41,8 @@ class EventLog(PanelVoice):
         self._seated: dict[int, str] | None = {} if empty_table else None
         #: Our own bots said as they start ("a bot takes its seat"): not again by name.
         self._bots_said = 0
+        #: Who was watching at the last news, so that one who leaves is said by name.
+        self._watchers: tuple[str, ...] = ()
 
     def add(self, *fragments: tuple[str, str]) -> None:
         self.lines.append(list(fragments))

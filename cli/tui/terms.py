@@ -47,7 +47,8 @@ def terms_lines(view: TableView, width: int) -> list[Line]:
         if st.spectator_limit <= 0:
             text = t("lobby_spectators_none")
         elif st.spectators:
-            text = t("lobby_spectators_some", n=st.spectator_limit,
+            text = t("lobby_spectators_one" if len(st.spectators) == 1  # "regarde"
+                     else "lobby_spectators_some", n=st.spectator_limit,
                      names=", ".join(st.spectators))
         else:
             text = t("lobby_spectators", n=st.spectator_limit)

@@ -92,7 +92,10 @@ class WatchView:
         self.symbols = symbols
         self.four_colour = four_colour
         self.figures = figures
-        self.address = address
+        # A join code pasted to watch (HOST:PORT#KEY+SECRET) is shown as the table's
+        # HOST:PORT: the spectator does not use the rest, and at 80 columns the whole
+        # code broke inside, a seat secret on show.
+        self.address = address.split("#", 1)[0]
         self.name = name
         self.changed = changed
         self.state = TableState()
@@ -249,8 +252,11 @@ class WatchView:
         if o is not None:
             if o.stopped and (st.done is None or o.verdict is None):
                 say("class:dim", t("watch_stopped", why=self.stopped_words(o.stopped)))
-            if o.log_path is not None:
-                say("class:dim", t("watch_log", path=str(o.log_path)))
+            if o.log_path is not None:  # whole on its line, never broken inside (at 80
+                # columns a full path was cut mid-name, copied as two pieces): shortened as
+                # the players' end box does, and printed whole again on exit
+                path = dialogs.short_path(o.log_path, width - 4)
+                say("class:dim", t("watch_log", path=path))
         return out
 
     # ------------------------------------------------------------------ drawing

@@ -66,3 +66,7 @@ def test_a_joiner_refused_for_the_secret_is_told_what_to_do(lang):
     assert missing == t("err_secret_required") and wrong == t("err_secret_wrong")
     assert "+SECRET" in missing
     assert ("again" in wrong) if lang == "en" else ("redemandez" in wrong)
+    # The French sentence stopped at "et rejoignez avec" (with what?): both end on the
+    # code to join with.
+    assert missing.endswith("join with it" if lang == "en" else "rejoignez avec ce code")
+

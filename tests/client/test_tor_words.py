@@ -201,3 +201,35 @@ def test_a_join_whose_tries_failed_says_tor_s_last_answer(app_session):
                                       "found, SOCKS reply 0xf0): check the address")
     ui.left = True  # the person left: nothing to add
     assert tor_stopped(ui) is None
+
+
+# What tor said when this machine had no way to the Tor network (a connection opened and
+# then cut during the handshake): GETINFO status/bootstrap-phase, as tor 0.4.8 answered.
+CUT = parse_bootstrap(
+    'WARN BOOTSTRAP PROGRESS=14 TAG=handshake SUMMARY="Handshaking with a relay" '
+    'WARNING="DONE" REASON=DONE COUNT=6 RECOMMENDATION=ignore '
+    'HOSTID="7BE683E65D48141321C5ED92F075C55364AC7123" HOSTADDR="193.23.244.244:443"')
+
+
+@pytest.mark.parametrize("size", [(24, 80), (40, 120)])
+@pytest.mark.parametrize("lang, said", [
+    ("en", "14% (connecting to a relay: the connection was closed)"),
+    ("fr", "14 % (connexion à un relais : la connexion a été fermée)")])
+def test_a_relay_connection_cut_is_not_said_as_done(app_session, size, lang, said):
+    """The lobby read "Tor: reaching the Tor network, 14% (connecting to a relay: DONE)"
+    and the last sentence "(it stopped at 14%, connecting to a relay: DONE)": tor's code
+    for a connection that ended, read by a person as the step being done."""
+    from screenshot import screen_rows
+
+    ui = _host(lang)
+    ui._show_event(Listening(7452, bytes(32)))
+    ui.on_event(TorStarting(True))
+    ui.on_event(CUT)
+    rows = screen_rows(ui, *size)
+    text = " ".join(" ".join(rows).split()).replace("│ ", "").replace(" │", "")
+    assert "DONE" not in text, "\n".join(rows)
+    squeezed = "".join(text.split())
+    assert "".join(said.split()) in squeezed, "\n".join(rows)
+    assert "192.0.2.7:7452#0123-4567-89ab-cdef" in text, "\n".join(rows)
+    failed = tor_failed_text(ui.t, TorFailed(TorFailure.NO_NETWORK, "x", CUT, 180))
+    assert "DONE" not in failed and said.split("(", 1)[1].rstrip(")") in failed, failed

@@ -262,7 +262,8 @@ def test_a_join_to_a_closed_port_says_so_once(tmp_path, lang, sentence):
     status, out = _pty(tmp_path, "join", f"127.0.0.1:{port}", "--connect-timeout", "3",
                        "--lang", lang)
     assert status == 2 and "Traceback" not in out
-    said = " ".join(out[out.rindex("error: "):].split())  # after the screen closed
+    # After the screen closed, in the screen's language ("erreur : " in French).
+    said = " ".join(out[out.rindex("error: " if lang == "en" else "erreur : "):].split())
     assert sentence in said and said.count(f"127.0.0.1:{port}") == 1, said
 
 
