@@ -945,8 +945,8 @@ def _host_code_words(code: str, number: object, host_text: str, t: Translator) -
 def error_sentence(reason: str | None, code: str | None, data: Mapping[str, object],
                    t: Translator) -> str:
     """Why a join got no game (:attr:`~chkobba_p2p.Outcome.error_reason` and its
-    :attr:`~chkobba_p2p.Outcome.error_data`), as the library's English fallback says it,
-    in ``t``'s language; :func:`explain_error` says the usual cases plainer."""
+    :attr:`~chkobba_p2p.Outcome.error_data`), one sentence in
+    ``t``'s language; :func:`explain_error` says the usual cases plainer."""
     def get(key: str) -> str:
         value = data.get(key, "")
         if isinstance(value, float):

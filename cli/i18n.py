@@ -1551,8 +1551,7 @@ _ERRNO = re.compile(r"\[Errno (-?\d+)\][^;]*$")
 
 
 # Why a join got no game (Outcome.error_reason, ERROR_REASONS in the library's link
-# events), with the data each case carries; the library's English fallback (Outcome.error)
-# says the same, and the client never shows it.
+# events), with the data each case carries: the library has no sentence for them.
 MESSAGES |= {
     "oe_host_key_mismatch": (
         "the host at {where} has the key {actual}, not {pinned} as the join code says: "

@@ -486,8 +486,7 @@ class ClientPeer(PeerShell):
             s = self.session
             self.emit(Restored(s.table, s.own_seat, s.replayed))
             if s.finished:  # the log already ends (and there is no save to remove)
-                self.core.stop("this game is already over (its log holds the end); "
-                               "nothing to rejoin", None, "already_over")
+                self.core.stop(None, "already_over")
                 self.apply()
         async with trio.open_nursery() as nursery:
             self.nursery = nursery
@@ -514,7 +513,6 @@ class ClientPeer(PeerShell):
         elif self.core.game_unknown and self.config.state_path is not None:
             filed = SavedGame.file_aside(self.config.state_path)
             if filed is not None:
-                self.core.error = f"{self.core.error} (its saved game is filed at {filed})"
                 self.core.error_data["filed"] = str(filed)
         return self.outcome()
 

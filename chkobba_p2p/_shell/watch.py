@@ -58,15 +58,15 @@ class WatchConfig:
 class WatchOutcome:
     """How the watching ended: the observer's ``verdict`` of what it received (None if
     the host refused or could not be reached: then ``error_code``, ``error_reason`` and
-    ``error_data`` say why, as :class:`~chkobba_p2p.Outcome` does, ``error`` in English),
+    ``error_data`` say why, as :class:`~chkobba_p2p.Outcome` does, for a client to word),
     the log copy's path (None if no entry arrived) and how many entries it holds;
-    ``stopped``: why the watching stopped, one sentence for people (the host closed the
-    connection, sent a message that does not check out, fell silent...)."""
+    ``stopped``: why the watching stopped once admitted, one sentence for people (the
+    host closed the connection, sent a message that does not check out, fell silent...);
+    None when it never started."""
 
     verdict: Verdict | None
     log_path: Path | None
     entries: int = 0
-    error: str | None = None
     error_code: str | None = None
     stopped: str | None = None
     error_reason: str | None = None
@@ -125,10 +125,8 @@ class Spectator:
             stream = await self._connect()
         except OSError as exc:
             refused = nobody_listening(exc)
-            why = "connection refused" if refused else str(exc)
             where = f"{self.host}:{self.port}"
-            return WatchOutcome(None, None, error=f"cannot connect to {where}: {why}",
-                                error_code=OutcomeError.CONNECT_FAILED,
+            return WatchOutcome(None, None, error_code=OutcomeError.CONNECT_FAILED,
                                 error_reason="connect_refused" if refused else "connect_failed",
                                 error_data={"where": where, "why": str(exc)})
         link = Link(stream, self.config.timeouts)
@@ -148,8 +146,7 @@ class Spectator:
         if self.log is not None:
             self.log.close()
         if error is not None:
-            return WatchOutcome(None, None, error=error.error, error_code=error.code,
-                                stopped=error.error, error_reason=error.reason,
+            return WatchOutcome(None, None, error_code=error.code, error_reason=error.reason,
                                 error_data=error.data)
         stopped = self.core.stopped or "the host closed the connection"
         verdict = self.core.end()

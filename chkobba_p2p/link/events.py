@@ -453,15 +453,13 @@ class Outcome:
     None when the match completed.  ``error_reason`` names the case finer (one of
     :data:`ERROR_REASONS`) and ``error_data`` holds what a sentence about it needs
     (``where``, ``seconds``, ``code``, ``host_text``: a host's own free text, its claim,
-    never ours...): a client words these.  ``error`` is the same in English, a fallback
-    kept for programs that printed it; the project's client never shows it."""
+    never ours...): a client words these; the library has no sentence for them."""
 
     seat: int | None
     table: TableInfo | None
     log_path: Path | None
     done: MatchDone | None = None
     aborted: Aborted | None = None
-    error: str | None = None
     error_code: str | None = None
     error_reason: str | None = None
     error_data: dict[str, str | int | float] = field(default_factory=dict)

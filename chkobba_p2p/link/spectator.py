@@ -35,7 +35,7 @@ from ..wire.codec import SUPPORTED_VERSIONS, ErrorCode, ProtocolError
 from . import messages as lm
 from .events import Chat, LinkEvent, Lobby, OutcomeError, Resumed, Waiting
 from .handshake import greeting_players
-from .joiner import code_name, lobby_event, refusal_words, seat_of, their_words
+from .joiner import code_name, lobby_event, seat_of, their_words
 from .seat import Close, Effect, Emit, Send
 from .spectators import WatchersShown
 from .states import SPECTATOR, LinkStateError, next_state
@@ -45,10 +45,8 @@ __all__ = ["SpectatorCore", "LogEntry", "HOST", "NoWatch"]
 
 class NoWatch(NamedTuple):
     """Why there is nothing to watch: ``code`` for programs, ``reason`` (one of
-    :data:`~.events.ERROR_REASONS`) and ``data`` for a client's words, ``error`` the
-    same in English (a fallback)."""
+    :data:`~.events.ERROR_REASONS`) and ``data`` for a client's words."""
 
-    error: str
     code: str
     reason: str
     data: dict[str, str | int | float]
@@ -149,25 +147,22 @@ class SpectatorCore:
     @staticmethod
     def refused(error: lm.ErrorMsg | None) -> NoWatch:
         """The host ended the handshake (with ``error``, or without a word): what people
-        are told, and the outcome's code.  Our sentence for its code, then the host's
-        own words, quoted and cut short: a hostile host's text never reads as ours."""
+        are told, and the outcome's code.  The host's own words come apart from its
+        code, cut short (``host_text``): a hostile host's text never reads as ours."""
         if error is None:
-            return NoWatch("the host closed the connection", OutcomeError.CONNECTION_CLOSED,
-                           "closed", {})
+            return NoWatch(OutcomeError.CONNECTION_CLOSED, "closed", {})
         number, _, rest = error.number, *their_words(error.number, error.text)
         data: dict[str, str | int | float] = {"code": code_name(number), "host_text": rest}
         if isinstance(number, int):
             data["number"] = number
-        return NoWatch(refusal_words(number, error.text), code_name(number), "refused", data)
+        return NoWatch(code_name(number), "refused", data)
 
     @staticmethod
     def handshake_failed(exc: ProtocolError | None) -> NoWatch:
         """The handshake broke (``exc``) or did not complete in time (None)."""
         if exc is None:
-            return NoWatch("the handshake did not complete in time",
-                           OutcomeError.HANDSHAKE_FAILED, "handshake_timeout", {})
-        return NoWatch(f"handshake failed: {exc}", exc.error_code.name.lower(),
-                       "handshake_failed", {"detail": str(exc)})
+            return NoWatch(OutcomeError.HANDSHAKE_FAILED, "handshake_timeout", {})
+        return NoWatch(exc.error_code.name.lower(), "handshake_failed", {"detail": str(exc)})
 
     # -- the host's messages ---------------------------------------------------------------
 

@@ -387,7 +387,7 @@ def test_a_table_closed_to_spectators_is_said_once(lang):
     def said(detail: str) -> str:
         no = SpectatorCore.refused(m.ErrorMsg(ErrorCode.SPECTATORS_CLOSED, detail,
                                               number=int(ErrorCode.SPECTATORS_CLOSED)))
-        return _refusal(WatchOutcome(None, None, error=no.error, error_code=no.code,
+        return _refusal(WatchOutcome(None, None, error_code=no.code,
                                      error_reason=no.reason, error_data=no.data), lang)
 
     closed, full, one, taken = (said("this table admits no spectators"),
