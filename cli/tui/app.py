@@ -492,7 +492,7 @@ class TuiApp(Leaving, Screen):
             self.exit()
             return
         if self.left or (never_played and (self.kind == "join" or result is None
-                                           or result.error_reason)):
+                                           or result.error_code is not None)):
             self.exit()
             return
         self.invalidate()
