@@ -386,22 +386,26 @@ class GameDriver:
         holds gives the other seat nothing to do before that work is done, so it waits
         for it and travels with its result (PROTOCOL.md 6.2, "proof work and the floor").
 
-        It holds only our ``deal/proof``, our ``deal/cut``, and our ``deal/shuffle`` when
-        it is the deck's last and nobody else cuts it.  None of these lets the other seat
-        move on: its next step (opening the deck's first card) needs our proof made and,
-        when the work is a check, our shares of that step, which the check releases.  A
-        key, a shuffle the other seat builds on or cuts, shares or a reveal go at once.
-        Not a rule of the wire: the same messages travel, in this entry or a later one,
-        never a sooner one."""
+        While our own proof is being made: our ``deal/cut``, and the deck's last
+        ``deal/shuffle`` when nobody else cuts it; the other seat needs our proof before
+        any card of the deck opens.  While we check the other's proof: our
+        ``deal/proof``, unless we cut (the deck's first step deals the cutter's drawn
+        card, or everyone's cards without a cut: the other seat waits for our shares of
+        it, which the check releases).  Anything else (a key, a shuffle the other seat
+        shuffles on or cuts, shares, a reveal) goes at once.  Not a rule of the wire: the
+        same messages travel, in this entry or a later one, never a sooner one."""
         deck = self.deck
         if self.n != 2 or not self._out or not self.working or deck is None:
             return False
         deal = deck.deal
+        proving = deal.own_proof_due
         for m in self._out:
             t = m.get("t") if isinstance(m, dict) else None
-            if t in (MSG_PROOF, MSG_CUT):
+            if t == MSG_PROOF and not proving and deck.cutter != self.seat:
                 continue
-            if t == MSG_SHUFFLE and deal.phase in ("cut", "deal") \
+            if t == MSG_CUT and proving:
+                continue
+            if t == MSG_SHUFFLE and proving and deal.phase in ("cut", "deal") \
                     and deck.cutter in (None, self.seat):
                 continue  # the last shuffle: only we (or nobody) cut on top of it
             return False
