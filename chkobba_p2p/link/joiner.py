@@ -167,7 +167,10 @@ def lobby_event(msg: lm.Lobby, host_caps: tuple[str, ...],
                        for x, name in zip(seats, names, strict=True)),
                  shuffle_proofs=CAP_SHUFFLE_PROOFS in host_caps, ready=msg.ready,
                  seating=msg.seating, keys=tuple(s.key if s else None for s in msg.seats),
-                 spectators=msg.spectators)
+                 spectators=msg.spectators,
+                 bots=tuple(s.bot[0] if s is not None and s.bot is not None and host
+                            is not None and check_voucher(host[0], s.key, *s.bot) else None
+                            for s in msg.seats))
 
 
 def seat_of(seat: int | None, players: int) -> int | None:

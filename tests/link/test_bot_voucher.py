@@ -157,3 +157,28 @@ def test_the_voucher_matches_its_vector():
                             bytes.fromhex(vector["voucher"]))
     assert check_voucher(host_id.public, bot.public, vector["level"],
                          bytes.fromhex(vector["voucher"]))
+
+
+def test_a_joiner_reads_a_seat_as_the_hosts_bot_only_by_a_voucher_that_checks():
+    """The lobby event a joiner makes of the host's ``lobby``: a seat is the host's bot
+    of a level only if its voucher verifies under the greeting's key (a lobby is
+    unsigned: a relay could add anything); the table state then says so, and a
+    well-known key is still a bot for the screen (never an anchor, never remembered)."""
+    from chkobba_p2p.link.joiner import lobby_event
+    from chkobba_p2p.tablestate import TableState
+
+    host_id = Identity.generate()
+    lobby = Lobby(host_id, "amel", Ruleset(), 4)
+    mine = bot_identity(host_id, "heuristic", 1)
+    _seat(lobby, mine, bot=("heuristic", voucher(host_id, mine.public, "heuristic")))
+    _seat(lobby, Identity.from_seed(bot_seed("random", 2)), "bot2")
+    _seat(lobby, Identity.generate(), "sami")
+    msg = wire.decode(wire.encode(lobby.lobby_message()))
+    # A forged voucher for sami's seat, added on the way: not the host's signature.
+    msg["seats"][3]["bot"] = {"level": "expert",
+                              "sig": voucher(Identity.generate(), msg["seats"][3]["key"],
+                                             "expert")}
+    event = lobby_event(lm.Lobby.from_wire(msg), (), (host_id.public, "amel"))
+    assert event is not None and event.bots == (None, "heuristic", None, None)
+    st = TableState(players=4).apply(event)
+    assert [st.bot(i) for i in range(4)] == [None, "heuristic", "random", None]
