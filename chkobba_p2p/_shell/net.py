@@ -337,7 +337,8 @@ class HostPeer(PeerShell):
                           free=sum(1 for seat in self.core.lobby.seats if seat is None),
                           rules=self.config.rules.name,
                           spectators=self.config.spectators,
-                          fingerprint=self.identity.fingerprint)
+                          fingerprint=self.identity.fingerprint,
+                          secret=self.core.lobby.secret is not None)
 
     async def _announce(self) -> None:
         """Announce the table on the LAN by DNS-SD while seats are free (PROTOCOL.md
