@@ -788,9 +788,12 @@ class SeatLink(SeatCore[C]):
                     else None
                 lobby = lobby_event(msg, self.host_caps, host)
                 if lobby is not None:
-                    hk = self.host_key
+                    hk, me = self.host_key, self._identity.public
+                    # Never a voucher for our own key unless we are that bot: a host
+                    # cannot make a person an anchor in the person's own log.
                     self.vouched = {x.key: x.bot for x in msg.seats if x is not None
                                     and x.bot is not None and hk is not None
+                                    and (x.key != me or self.bot == x.bot)
                                     and check_voucher(hk, x.key, *x.bot)}
                     self._on_lobby(lobby)
                 else:  # ignored, as a malformed lobby is; remembered for people

@@ -53,3 +53,30 @@ async def test_the_hosts_bot_is_vouched_for_in_every_lobby_and_log(tmp_path,
     gs = games(index_logs(tmp_path, cache=None))
     assert gs and all(g.seats[1].vouched == "expert" and g.seats[2].vouched is None
                       for g in gs)
+
+
+async def test_a_host_cannot_call_a_person_its_bot_in_the_persons_own_log(tmp_path,
+                                                                          autojump_clock):
+    """A host that vouches for a person's key (it may sign anything) shows it in its
+    lobby and writes it in its own log; the person's own log keeps no voucher for its
+    own key, so its history never reads itself as the host's bot (and, a key anchored
+    in one log and not in another being no anchor at all, no rating treats it as one)."""
+    sami = Identity.generate()
+    host_ctl, person = Person(0), Person(1)
+    host_ctl.ready.set()
+    person.ready.set()
+    host = HostPeer(host_config(tmp_path, identity=HOST), host_ctl)
+    host.core.lobby.bots[sami.public] = ("expert", voucher(HOST, sami.public, "expert"))
+    with trio.fail_after(120):
+        async with trio.open_nursery() as nursery:
+            port = await nursery.start(host.run)
+            guest = ClientPeer(join_config(tmp_path, port, "sami", identity=sami), person)
+            nursery.start_soon(guest.run)
+            await person.got_cards.wait()
+            await host_ctl.got_cards.wait()
+            nursery.cancel_scope.cancel()
+    host_header = read_header(tmp_path / "host.chklog")
+    sami_header = read_header(tmp_path / "sami.chklog")
+    assert host_header is not None and sami_header is not None
+    assert [b["key"] for b in host_header["bots"]] == [sami.public]  # the host's word
+    assert "bots" not in sami_header
