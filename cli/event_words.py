@@ -321,7 +321,9 @@ def _(ev: Lobby, vp: Viewpoint) -> None:
                 if i == st.seat or vp._seated.get(i) == name:
                     continue
                 public = ev.keys[i] if i < len(ev.keys) else None
-                if vp._bots_said and public is not None and bot_level(public) is not None:
+                vouched = ev.bots[i] if i < len(ev.bots) else None
+                if vp._bots_said and public is not None and (
+                        vouched is not None or bot_level(public) is not None):
                     vp._bots_said -= 1  # one of ours, said as it started
                     continue
                 vp.add(("class:ok", t("ev_seated", name=view.name(i))))

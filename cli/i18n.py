@@ -793,6 +793,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
                           "vous n'avez pas confirmé la table à temps, l'hôte a libéré votre "
                           "place ; rejoignez-la et appuyez sur Entrée une fois les clés "
                           "vérifiées"),
+    "lan_needs_secret": ("needs the code with its secret (ask the host for the whole join "
+                         "code)",
+                         "il faut le code avec son secret (demandez à l'hôte le code "
+                         "complet)"),
     "err_secret_required": ("this table seats only those who have its secret: ask the host "
                             "for the whole join code (it ends with +SECRET) and join with it",
                             "cette table n'accueille que ceux qui ont son secret : demandez à "

@@ -310,6 +310,9 @@ class Lobby(LinkEvent):
     rules: Ruleset | None = None
     #: How many spectators the host admits (0: none), None if the host did not say.
     spectators: int | None = None
+    #: Per seat, the bot level the host vouched for it (PROTOCOL.md 5.6; None: no
+    #: voucher, or one that does not check under the host's key).
+    bots: tuple[str | None, ...] = ()
 
     @property
     def full(self) -> bool:

@@ -30,6 +30,7 @@ from typing import Any
 
 from ..address import parse_fingerprint
 from ..game.ruleset import Ruleset
+from ..observe.vouch import check_voucher
 from ..text import distinct_names, safe_text
 from ..transcript.bodies import GameFault
 from ..transcript.caps import CAP_KNOCK, CAP_READY_CHECK, CAP_REMATCH, CAP_SHUFFLE_PROOFS
@@ -152,7 +153,10 @@ def lobby_event(msg: lm.Lobby, host_caps: tuple[str, ...],
                        for x, name in zip(seats, names, strict=True)),
                  shuffle_proofs=CAP_SHUFFLE_PROOFS in host_caps, ready=msg.ready,
                  seating=msg.seating, keys=tuple(s.key if s else None for s in msg.seats),
-                 spectators=msg.spectators)
+                 spectators=msg.spectators,
+                 bots=tuple(s.bot[0] if s is not None and s.bot is not None and host
+                            is not None and check_voucher(host[0], s.key, *s.bot) else None
+                            for s in msg.seats))
 
 
 def seat_of(seat: int | None, players: int) -> int | None:
@@ -180,6 +184,12 @@ class SeatLink(SeatCore[C]):
         #: The table's seat secret from the join code (printed form), proven in each
         #: hello whose greeting asks for it (PROTOCOL.md 5.5); None: none.
         self.secret: str | None = None
+        #: We are a host's bot: ``(level, the host's voucher)``, sent in each hello
+        #: (PROTOCOL.md 5.6); None: a person.
+        self.bot: tuple[str, bytes] | None = None
+        #: The host's bots the lobby showed with a voucher that checks under the
+        #: greeting's key: key -> (level, voucher), for the log's header.
+        self.vouched: dict[bytes, tuple[str, bytes]] = {}
         self.handshake_timeout = handshake
         self.idle = idle
         self.connect_retry = connect_retry
@@ -400,7 +410,7 @@ class SeatLink(SeatCore[C]):
         resume = (s.table.game, s.length) if s is not None else None
         return ClientHandshake(identity, name, resume, caps=caps,
                                resume_seat=s.own_seat if s is not None else None,
-                               secret=self.secret)
+                               secret=self.secret, bot=self.bot)
 
     def knock(self) -> dict[str, Any] | None:
         """The ``knock`` our next connection opens with (before the greeting), or None:
@@ -745,6 +755,13 @@ class SeatLink(SeatCore[C]):
                     else None
                 lobby = lobby_event(msg, self.host_caps, host)
                 if lobby is not None:
+                    hk, me = self.host_key, self._identity.public
+                    # Never a voucher for our own key unless we are that bot: a host
+                    # cannot make a person an anchor in the person's own log.
+                    self.vouched = {x.key: x.bot for x in msg.seats if x is not None
+                                    and x.bot is not None and hk is not None
+                                    and (x.key != me or self.bot == x.bot)
+                                    and check_voucher(hk, x.key, *x.bot)}
                     self._on_lobby(lobby)
                 else:  # ignored, as a malformed lobby is; remembered for people
                     self.lobby_problem = "seat 0 is not the host"

@@ -36,7 +36,6 @@ from chkobba_p2p import (
 )
 from chkobba_p2p.game import rules as R
 from chkobba_p2p.game.cards import FigureConvention
-from chkobba_p2p.observe.rating import bot_level
 
 from ..i18n import Translator
 from ..tor_words import TOR_EVENTS, tor_failed_text, tor_status_text
@@ -287,11 +286,11 @@ class TuiApp(Leaving, Screen):
         if isinstance(event, TableReady) and self.known is not None:
             # The game starts with these seats: remember them (the person confirmed).
             st = self.state
-            # A bot level's well-known key is no person to remember (its name, bot1,
-            # would come back with another level's key).
+            # A bot (the host's vouched one, or a level's well-known key) is no person
+            # to remember (its name, bot1, would come back with another level's key).
             self.known.remember([(n, k) for i, (n, k) in enumerate(zip(st.names, st.keys))
                                  if n and k is not None and i != st.seat
-                                 and bot_level(k) is None])
+                                 and st.bot(i) is None])
         self.invalidate()
 
     @property
