@@ -1033,6 +1033,22 @@ def connect_words(reason: str | None, code: str | None, data: Mapping[str, objec
     return error_sentence(reason, code, data, t)
 
 
+def stop_words(reason: str | None, data: Mapping[str, object], t: Translator) -> str:
+    """Why a watching stopped once admitted (:attr:`~chkobba_p2p.WatchOutcome.stop_reason`,
+    one of the library's ``STOP_REASONS``, and its ``stop_data``), one sentence in ``t``'s
+    language: the host's words and a check's detail made safe, never trusted."""
+    def get(key: str) -> str:
+        return safe_text(str(data.get(key, "")), 200)
+
+    if reason in ("unreadable", "out_of_state", "too_long"):
+        return t("ws_sent", what=t("ws_" + reason), code=get("code"), detail=get("detail"))
+    if reason == "host_silent":
+        return t("ws_host_silent")
+    # host_closed, or a reason this client does not know: the connection is gone.
+    said = get("host_text")
+    return t("ws_host_closed_said", text=said) if said else t("watch_host_closed")
+
+
 def headless_error(o: Outcome, t: Translator) -> str:
     """Why ``o`` had no game, for a headless peer's log (:func:`connect_words`)."""
     return connect_words(o.error_reason, o.error_code, o.error_data, t)

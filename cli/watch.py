@@ -31,7 +31,7 @@ from chkobba_p2p.observe.verdict import INVALID, UNSUPPORTED, VALID, Verdict
 from chkobba_p2p.text import safe_text
 
 from .arguments import EXIT_INCOMPLETE, EXIT_INVALID, EXIT_UNSUPPORTED, EXIT_VALID
-from .event_words import CommentaryVoice, connect_words, narrate, words
+from .event_words import CommentaryVoice, connect_words, narrate, stop_words, words
 from .i18n import Translator, card_letters, detect_lang, unsupported_words
 from .tor_options import join_tor_transport
 from .tor_words import tor_failed_text, tor_status_text
@@ -243,7 +243,8 @@ def run(args: argparse.Namespace) -> int:
         return 2
     # Always one line saying why the watching stopped (a host that sent something that
     # does not check out ends it with no verdict event of its own).
-    narrator.say(narrator.t("wn_stopped", why=safe_text(outcome.stopped or "?", 300)))
+    narrator.say(narrator.t("wn_stopped", why=stop_words(
+        outcome.stop_reason, outcome.stop_data, Translator(lang))))
     if outcome.log_path is not None:
         narrator.say(narrator.t("wn_log", path=outcome.log_path))
     return exit_status(outcome.verdict)

@@ -30,6 +30,7 @@ __all__ = [
     "Outcome",
     "OutcomeError",
     "ERROR_REASONS",
+    "STOP_REASONS",
     "Waiting",
     "Resumed",
     "Restored",
@@ -439,6 +440,19 @@ ERROR_REASONS: dict[str, tuple[str, ...]] = {
     # A spectator's (WatchOutcome): also refused, handshake_failed, connect_*.
     "closed": (),  # the host closed the connection before admitting us, without a word
     "handshake_timeout": (),  # the handshake did not complete in time
+}
+
+
+#: Why a spectator's watching stopped once admitted (``WatchOutcome.stop_reason``, the
+#: spectator core's ``stop_reason``), with the keys of its ``stop_data``: ``code`` is
+#: the protocol error code's name, ``detail`` the check's own words and ``host_text``
+#: the host's free text (its claim, never ours).  A client words them.
+STOP_REASONS: dict[str, tuple[str, ...]] = {
+    "host_closed": ("code", "host_text"),  # the host closed (an error message, or none)
+    "host_silent": (),  # nothing from the host within the idle timeout
+    "unreadable": ("code", "detail"),  # a frame that does not decode: we closed
+    "out_of_state": ("code", "detail"),  # a message its state does not read: we closed
+    "too_long": ("code", "detail"),  # more entries than a game holds: we closed
 }
 
 
