@@ -1169,6 +1169,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
                            "local ({why}) ; on la rejoint par son adresse"),
     "nt_handshake_retry": ("the connection to the host failed ({why}); trying again",
                            "la connexion à l'hôte a échoué ({why}) ; nouvel essai"),
+    # A notice's parts: a host's words quoted as its own, a code then a check's words,
+    # a handshake that stalled.
+    "nt_quoted": ('"{text}"', "« {text} »"),
+    "nt_code_detail": ("{what}: {detail}", "{what} : {detail}"),
+    "nt_timeout": ("timeout", "délai dépassé"),
     "nt_resume_refused": ("the host refused our return ({code}: {why}); trying again while "
                           "its time away lasts", "l'hôte a refusé notre retour ({code} : "
                           "{why}) ; nouvel essai tant que dure son temps d'absence"),
@@ -1971,5 +1976,16 @@ def notice_text(t: Translator, notice: Notice) -> str:
     key = f"nt_{notice.kind}"
     if key not in MESSAGES:
         return str(notice)
-    return t(key, why=safe_text(notice.detail or "?", 300),
-             path=safe_text(str(notice.path), 300), code=safe_text(str(notice.code), 40))
+    code = safe_text(str(notice.code), 40)
+    detail = safe_text(notice.detail, 300)
+    # The wire code in the reader's words (its number when this program does not know it).
+    said = (t("wire_" + code) if "wire_" + code in MESSAGES
+            else t("oe_unknown_code", n=notice.number if notice.number is not None else "?"))
+    if notice.kind == "resume_refused":  # the host's own words, quoted as its; else its code's
+        why = t("nt_quoted", text=detail) if detail else said
+    elif notice.kind == "handshake_retry":  # the failed check, or a stall
+        why = (t("nt_code_detail", what=said, detail=detail) if detail
+               else t("nt_timeout") if code == "handshake_timeout" else said)
+    else:
+        why = detail or "?"
+    return t(key, why=why, path=safe_text(str(notice.path), 300), code=code)

@@ -337,11 +337,14 @@ class NoticeKind(enum.StrEnum):
     #: The table could not be announced on the LAN (``detail``: why, e.g. no multicast);
     #: it is open all the same, joined by address.
     ANNOUNCE_FAILED = "announce_failed"
-    #: In a game, the handshake with the host's address failed (``detail``: why); the
-    #: peer keeps trying within the host's allowance of time away.
+    #: In a game, the handshake with the host's address failed (``code``: the wire
+    #: code's name, ``handshake_timeout`` when it stalled; ``detail``: the failed
+    #: check's own words, or ""); the peer keeps trying within the host's allowance of
+    #: time away.
     HANDSHAKE_RETRY = "handshake_retry"
     #: In a game, the host refused our resume (``code``: the wire code's name,
-    #: ``detail``: the host's words, unsigned); retried within its allowance of time away.
+    #: ``number``: the code's number as sent, ``detail``: the host's words past the code's
+    #: own sentence, unsigned, or ""); retried within its allowance of time away.
     RESUME_REFUSED = "resume_refused"
     #: In a game, a peer with another identity answers at the host's address; retried.
     OTHER_HOST = "other_host"
@@ -357,9 +360,10 @@ class NoticeKind(enum.StrEnum):
 class Notice(LinkEvent):
     """Something a person should know that is not part of the game: a saved game that
     could not be resumed, a table not announced on the LAN, a connection retried.
-    ``kind`` says what (:class:`NoticeKind`); ``detail`` is the cause as the library or
-    the host worded it (English, or the host's unsigned words: display it made safe,
-    :func:`~chkobba_p2p.text.safe_text`); ``path`` and ``code`` as the kind says.  The
+    ``kind`` says what (:class:`NoticeKind`); ``detail`` is the cause as a lower layer
+    or the host worded it (the OS's or a check's words, or the host's unsigned words:
+    display it made safe, :func:`~chkobba_p2p.text.safe_text`); ``path``, ``code`` and
+    ``number`` as the kind says.  The
     library never prints: what a person need not see goes to :mod:`logging`
     (the ``chkobba_p2p`` loggers)."""
 
@@ -367,6 +371,7 @@ class Notice(LinkEvent):
     detail: str = ""
     path: Path | None = None
     code: str | None = None
+    number: int | None = None
 
     def __str__(self) -> str:
         """The notice in English, for developers and logs: a client words it in its own
@@ -377,10 +382,10 @@ class Notice(LinkEvent):
         if k is NoticeKind.ANNOUNCE_FAILED:
             return f"cannot announce the table on the LAN: {why}"
         if k is NoticeKind.HANDSHAKE_RETRY:
-            return f"handshake failed ({why}); retrying"
+            return f"handshake failed ({self.code}{': ' + why if why else ''}); retrying"
         if k is NoticeKind.RESUME_REFUSED:
-            return (f"the host refused our resume ({self.code}: {why}); retrying within "
-                    "its allowance of time away")
+            return (f"the host refused our resume ({self.code}{': ' + why if why else ''}); "
+                    "retrying within its allowance of time away")
         if k is NoticeKind.OTHER_HOST:
             return "a peer with another identity answers at the host's address; retrying"
         if k is NoticeKind.SAVED_GAME_OVER:
