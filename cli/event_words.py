@@ -855,6 +855,15 @@ def _observer_reason(r: AuditResult | Verdict, t: Translator) -> str:
     """What the observer words alone (a violation, a torn or unfinished file, a table
     it cannot audit): its own sentence in English (it names the entry and the check);
     in another language the client's words where it has them, else that sentence."""
+    v = r if isinstance(r, Verdict) else r.outcome
+    if v is not None and v.finding is not None and "of_" + v.finding in MESSAGES:
+        # The observer's own finding (FINDINGS), in the reader's words with its facts (a
+        # check's or the log reader's own words among them, made safe).
+        facts: dict[str, object] = {
+            k: safe_text(x, _THEIR_WORDS) if isinstance(x, str) else x for k, x in v.facts}
+        if "phase" in facts and f"of_phase_{facts['phase']}" in MESSAGES:
+            facts["phase"] = t(f"of_phase_{facts['phase']}")
+        return t("of_" + v.finding, **facts)
     if t.lang == "en":
         return r.reason
     if r.verdict == INCOMPLETE and r.code == "truncated":

@@ -116,6 +116,42 @@ MESSAGES: dict[str, tuple[str, str]] = {
                                 "nobody wins",
                                 "{who} a abandonné et perd : les deux autres sont à "
                                 "égalité, personne ne gagne"),
+    # The observer's own findings (Verdict.finding, FINDINGS in the library's observe
+    # verdict), with their facts: "of_" + the finding; a transcript's phase by its name.
+    "of_no_entry": ("no entry, not even the genesis",
+                    "aucune entrée, pas même la genèse"),
+    "of_empty_log": ("the log holds no entry, not even the genesis",
+                     "le journal ne contient aucune entrée, pas même la genèse"),
+    "of_stops_after": ("the transcript stops after entry #{last}, before the match is "
+                       "complete ({phase}); no violation before",
+                       "la transcription s'arrête après l'entrée n°{last}, avant la fin de "
+                       "la partie ({phase}) ; aucune infraction avant"),
+    "of_torn_after": ("the file ends in the middle of a frame after entry #{last} (a crash, "
+                      "or a cut file); no violation before",
+                      "le fichier s'arrête au milieu d'une trame après l'entrée n°{last} (un "
+                      "arrêt brutal, ou un fichier coupé) ; aucune infraction avant"),
+    "of_damaged_after": ("the file is damaged after entry #{last}: {tail}",
+                         "le fichier est endommagé après l'entrée n°{last} : {tail}"),
+    "of_short_of_signed": ("the full-knowledge replay does not reach the signed result",
+                           "la relecture à cartes ouvertes n'aboutit pas au résultat signé"),
+    "of_short_of_decided": ("the full-knowledge replay does not reach the decided result",
+                            "la relecture à cartes ouvertes n'aboutit pas au résultat "
+                            "décidé"),
+    "of_cannot_process": ("the observer cannot process this entry ({detail})",
+                          "l'observateur ne peut pas traiter cette entrée ({detail})"),
+    "of_not_an_entry": ("not a signed entry ({detail})", "pas une entrée signée ({detail})"),
+    "of_genesis_refused": ("the genesis entry is refused: {detail}",
+                           "la genèse est refusée : {detail}"),
+    "of_genesis_not_host": ("the genesis does not seat the host in seat 0",
+                            "la genèse ne place pas l'hôte à la place 0"),
+    "of_genesis_unsigned": ("the genesis entry is not signed by the key it gives the host "
+                            "(seat 0)", "la genèse n'est pas signée par la clé qu'elle donne "
+                            "à l'hôte (place 0)"),
+    "of_phase_ready": ("ready", "avant la première donne"),
+    "of_phase_playing": ("playing", "en jeu"),
+    "of_phase_closing": ("closing", "signature du résultat"),
+    "of_phase_done": ("done", "terminée"),
+    "of_phase_aborted": ("aborted", "arrêtée"),
     "verdict_truncated": ("the log ends in the middle of a message (a crash, or a cut "
                           "file); nothing wrong before it",
                           "le journal s'arrête au milieu d'un message (un arrêt brutal ou un "

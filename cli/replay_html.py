@@ -160,7 +160,8 @@ class _Page:
         if v not in (VALID, UNSUPPORTED):
             # An invalid log keeps the auditor's words (the entry and the check it fails);
             # a stopped one is told in the players' names.
-            why = r.reason if v == INVALID or r.outcome is None \
+            found = r.outcome is not None and r.outcome.finding is not None
+            why = r.reason if (v == INVALID and not found) or r.outcome is None \
                 else words(r.outcome, Translator(self.lang), names=r.names)
             lines.append(f"<p><b>{self.t('rh_reason')}</b>: {html.escape(r.code or '')}: "
                          f"{html.escape(why)}</p>")

@@ -190,7 +190,7 @@ class WatchView:
             return ("class:ok", t("watch_valid"))
         if v.verdict == INVALID:
             names = [view.name(s) for s in range(self.state.players or 0)]
-            why = words(v, t, names=names) if names else v.reason
+            why = words(v, t, names=names) if names or v.finding else v.reason
             fps = self.state.fingerprints
             fp = fps[v.blamed] if v.blamed is not None and 0 <= v.blamed < len(fps) else None
             blamed = (t("verdict_blamed", name=view.name(v.blamed), fp=fp or "?")
@@ -207,7 +207,8 @@ class WatchView:
             why = t("watch_unfinished") if st.names else t("watch_not_started")
         else:
             names = [view.name(s) for s in range(st.players or 0)]
-            why = safe_text(words(v, t, names=names) if names else v.reason, 300)
+            why = safe_text(words(v, t, names=names) if names or v.finding else v.reason,
+                            300)
         return ("class:warn", t("watch_incomplete", why=why))
 
     def end_lines(self, width: int) -> list[Line]:
