@@ -1621,6 +1621,11 @@ MESSAGES |= {
                            "sont à égalité, et personne ne gagne."),
     "rh_resigned_score": ("The score when the match ended: {totals}, in a match to {target}.",
                           "Le score à l'abandon : {totals}, dans une partie en {target}."),
+    "rh_left": ("{by} left the match at entry #{entry}: {who} wins the match.",
+                "{by} a quitté la partie à l'entrée n°{entry} : {who} gagne la partie."),
+    "rh_left_team": ("{by} left the match at entry #{entry}: {who} win the match.",
+                     "{by} a quitté la partie à l'entrée n°{entry} : {who} gagnent la "
+                     "partie."),
     "rh_resigned_here": ("{who} resigned here.", "{who} a abandonné ici."),
     "rh_on_time": ("{late} lost on time at entry #{entry}: {who} wins the match. The log shows "
                    "it was {late}'s turn; that the time ran out is {signer}'s word, with "

@@ -19,6 +19,7 @@ from chkobba_p2p.game.rules import CutEvent, DealEvent, PlayEvent, Ruleset
 from chkobba_p2p.game.seating import SHAPES, Seating
 from chkobba_p2p.observe.audit import INVALID, UNSUPPORTED, VALID, AuditReport
 from chkobba_p2p.observe.review import BLUNDER, MISTAKE, Grade, Review
+from chkobba_p2p.observe.verdict import LEFT
 
 from . import scoresheet
 from .coach import shown_label
@@ -127,6 +128,13 @@ class _Page:
                                entry=str(r.entry), who=self.side(r.winner),
                                signer=self.seat(flagger))
                 lines.append(f"<p class='outcome'>{line}</p>")
+            elif r.winner is not None and r.code == LEFT:
+                # A seat left while the match was played: its side loses (no totals: the
+                # match stopped there).  It raised an IndexError on the totals before.
+                lines.append("<p class='outcome'>" + self.tx(
+                    "rh_left" + self._team, by=self.seat(r.outcome.by_seat if r.outcome
+                                                          else None),
+                    entry=str(r.entry), who=self.side(r.winner)) + "</p>")
             elif r.code == "resigned":  # at 3 players: the match stops, nobody wins
                 lines.append("<p class='outcome'>" + self.tx(
                     "rh_resigned_nobody", by=self.seat(self._resigner()), entry=str(r.entry))
