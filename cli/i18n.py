@@ -122,6 +122,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
                     "aucune entrée, pas même la genèse"),
     "of_empty_log": ("the log holds no entry, not even the genesis",
                      "le journal ne contient aucune entrée, pas même la genèse"),
+    "of_not_started": ("the game had not started when the watching stopped",
+                       "la partie n'avait pas commencé quand le suivi s'est arrêté"),
     "of_stops_after": ("the transcript stops after entry #{last}, before the match is "
                        "complete ({phase}); no violation before",
                        "la transcription s'arrête après l'entrée n°{last}, avant la fin de "

@@ -321,7 +321,7 @@ class SpectatorCore:
         obs = self.observer
         if obs is None:
             return Verdict(INCOMPLETE, "unfinished", "the game had not started when the "
-                           "watching stopped")
+                           "watching stopped", finding="not_started")
         already = obs.verdict
         verdict = obs.end()
         if already is None:

@@ -60,6 +60,7 @@ UNKNOWN_CAPABILITY = "unknown_capability"
 FINDINGS: dict[str, tuple[str, ...]] = {
     "no_entry": (),  # not even the genesis
     "empty_log": (),  # a log file with no entry, not even the genesis
+    "not_started": (),  # a spectator's watching stopped before the genesis came
     "stops_after": ("last", "phase"),  # the transcript stops before the match is complete
     "torn_after": ("last",),  # the file ends in the middle of a frame
     "damaged_after": ("last", "tail"),  # the file is damaged past repair
