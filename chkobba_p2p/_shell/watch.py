@@ -60,17 +60,19 @@ class WatchOutcome:
     the host refused or could not be reached: then ``error_code``, ``error_reason`` and
     ``error_data`` say why, as :class:`~chkobba_p2p.Outcome` does, for a client to word),
     the log copy's path (None if no entry arrived) and how many entries it holds;
-    ``stopped``: why the watching stopped once admitted, one sentence for people (the
-    host closed the connection, sent a message that does not check out, fell silent...);
-    None when it never started."""
+    ``stop_reason``: why the watching stopped once admitted, one of
+    :data:`~chkobba_p2p.link.events.STOP_REASONS` (the host closed the connection, sent a
+    message that does not check out, fell silent...), with ``stop_data`` for a client to
+    word; None when it never started."""
 
     verdict: Verdict | None
     log_path: Path | None
     entries: int = 0
     error_code: str | None = None
-    stopped: str | None = None
+    stop_reason: str | None = None
     error_reason: str | None = None
     error_data: dict[str, str | int | float] = field(default_factory=dict)
+    stop_data: dict[str, str] = field(default_factory=dict)
 
 
 class Spectator:
@@ -105,9 +107,9 @@ class Spectator:
         return self.core.clock
 
     @property
-    def stopped(self) -> str | None:
-        """Why the watching stopped, once it did (:attr:`WatchOutcome.stopped`)."""
-        return self.core.stopped
+    def stop_reason(self) -> str | None:
+        """Why the watching stopped, once it did (:attr:`WatchOutcome.stop_reason`)."""
+        return self.core.stop_reason
 
     @property
     def backlog(self) -> int:
@@ -148,14 +150,15 @@ class Spectator:
         if error is not None:
             return WatchOutcome(None, None, error_code=error.code, error_reason=error.reason,
                                 error_data=error.data)
-        stopped = self.core.stopped or "the host closed the connection"
+        # The stream's end with no word from the core: the host closed it.
+        reason, data = self.core.stop_reason or "host_closed", dict(self.core.stop_data)
         verdict = self.core.end()
         await self._apply(link)
         obs = self.core.observer
         if obs is None:
-            return WatchOutcome(verdict, None, stopped=stopped)
+            return WatchOutcome(verdict, None, stop_reason=reason, stop_data=data)
         return WatchOutcome(verdict, self.log.path if self.log else None, obs.entries,
-                            stopped=stopped)
+                            stop_reason=reason, stop_data=data)
 
     async def _connect(self) -> trio.abc.Stream:
         deadline = trio.current_time() + max(self.config.connect_retry,

@@ -400,9 +400,9 @@ class SeatLink(SeatCore[C]):
         self._sent(lm.ErrorMsg.TYPE)
         if exc is None:
             return HandshakeStep(fail=ErrorCode.HANDSHAKE_TIMEOUT, over=self.handshake_failed(
-                "timeout", OutcomeError.HANDSHAKE_FAILED))
+                "timeout", OutcomeError.HANDSHAKE_FAILED, ErrorCode.HANDSHAKE_TIMEOUT))
         return HandshakeStep(fail=exc.error_code, over=self.handshake_failed(
-            str(exc), exc.error_code.name.lower()))
+            str(exc), exc.error_code.name.lower(), exc.error_code, exc.detail))
 
     def hello_for(self, identity: wire.Identity, name: str, caps: tuple[str, ...]
                   ) -> ClientHandshake:
@@ -455,10 +455,11 @@ class SeatLink(SeatCore[C]):
             # the host's allowance of time away, after which our own timer ends the game
             # (PROTOCOL.md 13).  Said once: the countdown (Waiting) is the client's.
             self.refusal = code if isinstance(code, int) else -1
-            # The notice names the code: the host's own words, quoted and cut, with it.
-            ours, rest = their_words(code, text)
-            self.say_once(Notice(NoticeKind.RESUME_REFUSED, f'"{rest}"' if rest else ours,
-                                 code=code_name(code)))
+            # The notice names the code, and the host's own words past the code's
+            # sentence (cut; "" when it said only the code's): a client words the code.
+            _, rest = their_words(code, text)
+            self.say_once(Notice(NoticeKind.RESUME_REFUSED, rest, code=code_name(code),
+                                 number=code if isinstance(code, int) else None))
             return False
         _, rest = their_words(code, text)
         self.said(code_name(code), "refused",
@@ -482,15 +483,18 @@ class SeatLink(SeatCore[C]):
             return True
         return self.no_host_answered()
 
-    def handshake_failed(self, why: str, code: str) -> bool:
-        """A garbled or stalled handshake: True when we stop."""
+    def handshake_failed(self, why: str, code: str, wire_code: ErrorCode,
+                         detail: str = "") -> bool:
+        """A garbled or stalled handshake (``wire_code``, and the check's ``detail``):
+        True when we stop."""
         if self.session is not None:
             if self.no_host_answered():
                 return True
             # In a game, a stalled or garbled handshake (a bad path, an impostor at the
             # host's address) is one more failed connection: retried within the host's
             # allowance of time away, never a reason to give up the game.
-            self.say_once(Notice(NoticeKind.HANDSHAKE_RETRY, why))
+            self.say_once(Notice(NoticeKind.HANDSHAKE_RETRY, detail,
+                                 code=wire_code.name.lower()))
             return False
         self.said(code, "handshake_failed", detail=why)
         return True

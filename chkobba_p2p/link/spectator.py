@@ -74,8 +74,10 @@ class SpectatorCore:
         #: The connection's state in :data:`~chkobba_p2p.link.states.SPECTATOR`, which
         #: every frame from the host consults (a type a state refuses raises its code).
         self.state = SPECTATOR.initial
-        #: Why the watching stopped (one sentence for people), once it did.
-        self.stopped: str | None = None
+        #: Why the watching stopped, once it did (one of :data:`~.events.STOP_REASONS`),
+        #: and what a client's words about it need.
+        self.stop_reason: str | None = None
+        self.stop_data: dict[str, str] = {}
         self.observer: Observer | None = None
         self.spectator_id: int | None = None
         #: How many entries the host had when it admitted us (they come at once).
@@ -173,7 +175,7 @@ class SpectatorCore:
         try:
             self.state = next_state(SPECTATOR, self.state, lm.type_name(frame))
         except LinkStateError as exc:  # before our admission, or after we stopped
-            self._give_up(exc, "a message its state does not read")
+            self._give_up(exc, "out_of_state")
             return False
         match frame:
             case lm.Ping():
@@ -182,7 +184,7 @@ class SpectatorCore:
                 try:
                     self._on_entry(frame.body, now)
                 except ProtocolError as exc:
-                    self._give_up(exc, "more than a game holds")
+                    self._give_up(exc, "too_long")
                     return False
             case lm.Lobby():
                 lobby = self.lobby(frame)
@@ -217,25 +219,29 @@ class SpectatorCore:
 
     def bad_frame(self, exc: ProtocolError) -> None:
         """A frame that does not decode (too long, not msgpack...): we stop."""
-        self._give_up(exc, "a message that does not check out")
+        self._give_up(exc, "unreadable")
 
     def silent(self) -> None:
         """Nothing came from the host within the idle timeout."""
         self.state = "CLOSED"
-        self.stopped = "the host fell silent (no message within the idle timeout)"
+        self.stop_reason, self.stop_data = "host_silent", {}
 
     def closed(self, error: lm.ErrorMsg | None) -> None:
         """The host closed the connection (with ``error``, or without a word)."""
-        said = error.said if error is not None else ""
         self.state = "CLOSED"  # its error, or the end of the stream: nothing more comes
-        self.stopped = "the host closed the connection" + (
-            f": {safe_text(said, 200)}" if said else "")
+        self.stop_reason, self.stop_data = "host_closed", {}
+        if error is not None:
+            self.stop_data = {"host_text": safe_text(error.said, 200)}
+            if error.code is not None:
+                self.stop_data["code"] = error.code.name.lower()
 
-    def _give_up(self, exc: ProtocolError, what: str) -> None:
-        """The host sent ``what``: say so, and close with the code."""
+    def _give_up(self, exc: ProtocolError, reason: str) -> None:
+        """The host sent something we stop at (``reason``, one of
+        :data:`~.events.STOP_REASONS`): say which, and close with the code."""
         self.state = "CLOSED"
-        self.stopped = (f"the host sent {what} ({exc.error_code.name.lower()}: "
-                        f"{safe_text(exc.detail, 200)}); the connection was closed")
+        self.stop_reason = reason
+        self.stop_data = {"code": exc.error_code.name.lower(),
+                          "detail": safe_text(exc.detail, 200)}
         self.out.append(Close(HOST, exc.error_code, exc.detail))
 
     def lobby(self, msg: lm.Lobby) -> Lobby | None:
@@ -315,7 +321,7 @@ class SpectatorCore:
         obs = self.observer
         if obs is None:
             return Verdict(INCOMPLETE, "unfinished", "the game had not started when the "
-                           "watching stopped")
+                           "watching stopped", finding="not_started")
         already = obs.verdict
         verdict = obs.end()
         if already is None:

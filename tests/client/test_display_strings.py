@@ -316,7 +316,7 @@ def test_every_headless_line_of_outside_words_is_inert(capsys):
     for ev in [Lobby(((EVIL, EVIL), None)), Spectators((EVIL,), 2), Chat(0, EVIL),
                Aborted(0, ErrorCode.PEER_LEFT, 1, EVIL), Verdict(INVALID, EVIL, EVIL, 0, 3)]:
         watch(ev)
-    watch.say(watch.t("stopped", why=EVIL))
+    watch.say(watch.t("wn_stopped", why=EVIL))
     out = capsys.readouterr()
     assert out.out.count("\n") >= 10, out.out
     assert inert_lines(out.out) and inert_lines(out.err), out.out

@@ -48,7 +48,8 @@ def _stopped(case: str) -> Outcome:
     elif case == "closed_in_handshake":
         assert c.closed_in_handshake()
     elif case == "handshake_failed":
-        assert c.handshake_failed("no common version", "version_mismatch")
+        assert c.handshake_failed("no common version", "version_mismatch",
+                                  ErrorCode.VERSION_MISMATCH)
     elif case == "host_changed":
         c.host_key = b"ours"
         assert c.other_host(b"another") is True

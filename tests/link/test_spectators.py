@@ -511,7 +511,8 @@ async def test_a_host_cannot_fill_a_spectators_disk_and_the_log_stays_replayable
     count = wire.MAX_TRANSCRIPT // len(junk) + 4
     outcome = await _watch_fake(tmp_path, watching_message(1, 0), then=[genesis] + [junk] * count,
                                 key=key)
-    assert "more than a game holds" in outcome.stopped, outcome.stopped
+    assert outcome.stop_reason == "too_long", (outcome.stop_reason, outcome.stop_data)
+    assert outcome.stop_data["code"] == "transcript_too_long", outcome.stop_data
     log = tmp_path / "w.chklog"
     assert log.stat().st_size <= wire.MAX_TRANSCRIPT + 4096
     report = audit_log(log)  # read, and refused for the junk: not "unreadable"
