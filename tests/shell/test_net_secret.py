@@ -50,21 +50,12 @@ async def test_a_friend_dropped_mid_game_resumes_proving_the_secret_again(tmp_pa
     """Review of issue 42: a key that sat with the secret proves it again on its resume
     (PROTOCOL.md 5.5); the joiner's link keeps the code's secret for every connection,
     so a dropped friend comes back and the match completes."""
-    from support.net import GatedBot
+    from support.net import GatedBot, RecordingBot, cut_the_wire
 
-    from chkobba_p2p._shell.peer import BotController, Resumed
+    from chkobba_p2p._shell.peer import Resumed
 
     secret = new_secret()
-
-    class Recorder(BotController):
-        def __init__(self) -> None:
-            super().__init__("greedy", 0)
-            self.events: list[object] = []
-
-        def on_event(self, event: object) -> None:
-            self.events.append(event)
-
-    gate, host_ctl = GatedBot(gate_at=3), Recorder()
+    gate, host_ctl = GatedBot(gate_at=3), RecordingBot(0)
     host = HostPeer(host_config(tmp_path, identity=HOST, secret=secret), host_ctl)
     out: dict[str, Outcome] = {}
     async with trio.open_nursery() as nursery:
@@ -76,13 +67,7 @@ async def test_a_friend_dropped_mid_game_resumes_proving_the_secret_again(tmp_pa
         guest = ClientPeer(JoinConfig(code, name="sami", log_path=tmp_path / "s.chklog",
                                       timeouts=join_config(tmp_path, port, "x").timeouts),
                            gate)
-
-        async def cut_the_wire():
-            await gate.holding.wait()
-            await guest.link.stream.aclose()  # the connection dies under the guest
-            gate.release.set()
-
-        nursery.start_soon(cut_the_wire)
+        nursery.start_soon(cut_the_wire, gate, guest)
         out["guest"] = await guest.run()
     assert out["host"].completed and out["guest"].completed, out
     assert any(isinstance(e, Resumed) and e.seat == 1 for e in host_ctl.events)
