@@ -13,7 +13,7 @@ import pytest
 import trio
 from support.audit import said
 from support.net import host_config, join_config
-from test_session import Table
+from support.sessions import Table
 
 from chkobba_cli.event_words import words
 from chkobba_cli.i18n import Translator
