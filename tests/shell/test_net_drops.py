@@ -7,6 +7,7 @@ from __future__ import annotations
 import dataclasses
 import socket
 
+import pytest
 import trio
 from support.net import FAST, GatedBot, RecordingBot, cut_the_wire, host_config, join_config
 
@@ -26,6 +27,7 @@ from chkobba_p2p.wire.codec import ErrorCode, open_entry
 from chkobba_p2p.wire.logfile import read_log
 
 
+@pytest.mark.slow
 async def test_dropped_connection_reconnects_and_the_match_completes(tmp_path):
     gate = GatedBot(gate_at=3)
     host_ctl = RecordingBot(0)
@@ -131,6 +133,7 @@ def _free_tcp_port() -> int:
         return s.getsockname()[1]
 
 
+@pytest.mark.slow
 async def test_a_saved_game_the_host_does_not_know_is_kept_until_its_allowance_runs_out(
         tmp_path):
     """A peer whose saved game died with its host: the host's ``unknown_game`` refusal is
@@ -244,6 +247,7 @@ class Clumsy(BotController):
             self.refused.append(event)
 
 
+@pytest.mark.slow
 async def test_a_refused_choice_is_asked_again(tmp_path):
     clumsy = Clumsy()
     out = {}
@@ -258,6 +262,7 @@ async def test_a_refused_choice_is_asked_again(tmp_path):
     assert len(clumsy.refused) == 1
 
 
+@pytest.mark.slow
 async def test_a_player_who_leaves_tells_the_others_at_once(tmp_path):
     """Ctrl-C (a cancelled peer with ``leave_on_cancel``) signs an abort peer_left blaming
     itself and sends it before closing: the host ends the game at once, long before its
