@@ -48,6 +48,8 @@ class Outside:
             self.reached.setdefault(self.test, set()).add(what)
 
     def install(self) -> None:
+        """From now on, note what the current test reaches; :meth:`uninstall` (set here)
+        puts back what was there."""
         import multiprocessing.process
         import socket
         import subprocess
@@ -73,6 +75,12 @@ class Outside:
         socket.socket.__init__ = _socket  # type: ignore[method-assign]
         subprocess.Popen.__init__ = _popen  # type: ignore[method-assign]
         multiprocessing.process.BaseProcess.start = _start  # type: ignore[method-assign]
+
+        def uninstall() -> None:
+            socket.socket.__init__ = socket_init  # type: ignore[method-assign]
+            subprocess.Popen.__init__ = popen_init  # type: ignore[method-assign]
+            multiprocessing.process.BaseProcess.start = process_start  # type: ignore
+        self.uninstall = uninstall
 
 
 def slow_when(reaches_outside, values) -> list:
