@@ -6,9 +6,11 @@ No Hypothesis deadline anywhere: a per-example time limit is a timed test, and o
 machine it fails for the machine's sake, not the code's (speed lives in benchmarks/).
 
 Two tiers: ``pytest`` runs everything (CI); ``pytest -m "not slow"`` is the fast tier, for
-the edit-test loop: no end-to-end test (``tests/e2e/``, and the few marked ``slow``
-elsewhere), and every Hypothesis test with a share of its examples (``support/tiers.py``:
-a quarter, at least 10).  The full run keeps every test's own count.
+the edit-test loop: no end-to-end test (``tests/e2e/``), no test that opens a network
+socket (loopback TCP or UDP) or starts a process (those are marked ``slow``: in the fast
+tier such a test fails, naming what it reached, ``support/tiers.py::Outside``), and every
+Hypothesis test with a share of its examples (a quarter, at least 10).  The full run keeps
+every test's own count and runs the slow ones too.
 """
 
 import os
@@ -34,7 +36,7 @@ settings.load_profile("ci" if os.environ.get("CI") else "default")
 import json  # noqa: E402
 
 import pytest  # noqa: E402
-from support.tiers import fast_tier, fewer_examples  # noqa: E402
+from support.tiers import Outside, fast_tier, fewer_examples  # noqa: E402
 
 
 @pytest.fixture(autouse=True)
@@ -99,6 +101,39 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.xdist_group("mdns"))
     if fast_tier(config):
         _fewer_examples_for_the_fast_tier(items)
+        if not hasattr(config, "_outside"):
+            config._outside = Outside()
+            config._outside.install()
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_protocol(item, nextitem):
+    """In the fast tier, what each test reaches outside the process is noted."""
+    outside = getattr(item.config, "_outside", None)
+    if outside is not None:
+        outside.test = item.nodeid
+    try:
+        return (yield)
+    finally:
+        if outside is not None:
+            outside.test = None
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item, call):
+    """A test of the fast tier that opened a network socket or started a process fails
+    at its teardown, naming what it reached: it belongs to the slow tier (mark it
+    ``slow``, or reach nothing: the test kit's MemoryNetwork, InMemoryTable)."""
+    report = yield
+    outside = getattr(item.config, "_outside", None)
+    if call.when == "teardown" and outside is not None and report.passed \
+            and item.get_closest_marker("slow") is None:
+        reached = outside.reached.get(item.nodeid)
+        if reached:
+            report.outcome = "failed"
+            report.longrepr = (f"{item.nodeid} is in the fast tier but opened "
+                               f"{' and '.join(sorted(reached))}: mark it slow")
+    return report
 
 
 # Tests mirror the library's tree (tests/game/, tests/link/, ..., tests/e2e/), and a test may import

@@ -25,6 +25,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 LIBRARY = "chkobba_p2p"
 CLIENT_FOLDER = "cli"
@@ -457,6 +459,8 @@ def test_the_face_for_playing_keeps_the_old_faces_names():
     assert names | {"Observer", "PUBLIC_MODULES", "__version__"} == set(chkobba_p2p.__all__)
 
 
+# slow: a fresh interpreter (a process) imports the package
+@pytest.mark.slow
 def test_importing_the_package_imports_no_io():
     """``import chkobba_p2p`` stays cheap: its names are imported on first use."""
     import subprocess

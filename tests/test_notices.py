@@ -124,6 +124,7 @@ def test_a_joiner_whose_saved_log_is_unreadable_says_so_and_joins_afresh(tmp_pat
     assert (notice.kind, notice.path) == (NoticeKind.RESUME_FAILED, log)
 
 
+@pytest.mark.slow
 async def test_a_table_that_cannot_be_announced_on_the_lan_says_so_and_stays_open(tmp_path):
     # An announced address that is no address fails before anything is sent.
     cfg = dataclasses.replace(host_config(tmp_path), beacon=True,
@@ -193,6 +194,7 @@ class Front:
 
 
 @pytest.mark.parametrize("kind", ["garbled", "error"])
+@pytest.mark.slow
 async def test_a_joiner_whose_reconnection_fails_says_so_once_and_plays_on(tmp_path, kind):
     """In a game, the joiner's link drops; its next connection meets an impostor at the
     host's address (a garbled handshake, or an unsigned refusal).  The joiner says so,

@@ -1,10 +1,14 @@
 """The two tiers (tests/conftest.py): ``-m "not slow"`` is the fast tier, with fewer
 Hypothesis examples; any run that keeps the slow tests keeps every test's own count."""
 
+import socket
+import subprocess
+import sys
 from types import SimpleNamespace
 
+import trio
 from hypothesis import settings
-from support.tiers import fast_tier, fewer_examples
+from support.tiers import OUTSIDE, Outside, fast_tier, fewer_examples, slow_when
 
 
 def _run(markexpr: str) -> SimpleNamespace:
@@ -23,3 +27,36 @@ def test_the_fast_tier_runs_a_quarter_of_the_examples_and_at_least_ten():
     assert fewer_examples(settings(max_examples=5)).max_examples == 5
     kept = fewer_examples(settings(max_examples=60, stateful_step_count=20, deadline=None))
     assert (kept.max_examples, kept.stateful_step_count, kept.deadline) == (15, 20, None)
+
+
+def test_a_network_socket_or_a_process_is_noted_against_the_test_that_opened_it(request):
+    run = getattr(request.config, "_outside", None)  # this run's own (the fast tier's)
+    if run is not None:
+        run.test = None  # looks away: this test reaches outside on purpose, briefly
+    outside = Outside()
+    outside.install()
+    try:
+        outside.test = "in memory"
+        a, b = socket.socketpair()  # AF_UNIX, as trio's own wake-up pair: inside
+        a.close(), b.close()
+        trio.run(trio.sleep, 0)
+        outside.test = "tcp"
+        socket.socket(socket.AF_INET, socket.SOCK_STREAM).close()
+        outside.test = "udp6"
+        socket.socket(socket.AF_INET6, socket.SOCK_DGRAM).close()
+        outside.test = "process"
+        subprocess.run([sys.executable, "-c", "pass"], check=True)
+        outside.test = None
+        socket.socket().close()  # between tests: nobody's
+    finally:
+        outside.uninstall()
+    assert outside.reached == {"tcp": {OUTSIDE[0]}, "udp6": {OUTSIDE[0]},
+                               "process": {OUTSIDE[1]}}
+
+
+def test_slow_when_marks_only_the_cases_that_reach_outside():
+    cases = slow_when(bool, [False, True])
+    assert cases[0] is False
+    assert cases[1].values == (True,) and [m.name for m in cases[1].marks] == ["slow"]
+    pairs = slow_when(lambda case: not case[1], [("a", False), ("b", True)])
+    assert pairs[0].values == ("a", False) and pairs[1] == ("b", True)

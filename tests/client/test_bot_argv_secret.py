@@ -47,6 +47,7 @@ def _command_lines(procs: list[subprocess.Popen], silent: socket.socket) -> list
             p.wait()
 
 
+@pytest.mark.slow
 def test_the_headless_hosts_bots_carry_the_secret_on_stdin_only(silent):
     where = f"127.0.0.1:{silent.getsockname()[1]}#2935-c4f7-816c-a26c+{SECRET}"
     lines = _command_lines(net._spawn_bots(where, 2, "random"), silent)
@@ -54,6 +55,7 @@ def test_the_headless_hosts_bots_carry_the_secret_on_stdin_only(silent):
     assert not any(SECRET.encode() in line for line in lines), lines
 
 
+@pytest.mark.slow
 def test_the_terminal_hosts_bots_carry_the_secret_on_stdin_only(tmp_path, silent):
     where = f"127.0.0.1:{silent.getsockname()[1]}#2935-c4f7-816c-a26c+{SECRET}"
     lines = _command_lines(hosting.spawn_bots(where, 1, "random", None,
@@ -62,6 +64,7 @@ def test_the_terminal_hosts_bots_carry_the_secret_on_stdin_only(tmp_path, silent
     assert SECRET.encode() not in lines[0], lines
 
 
+@pytest.mark.slow
 def test_the_bots_key_and_voucher_go_on_stdin_only(tmp_path, silent):
     """Issue 42, bot vouchers: each local bot's key is derived from the host's identity
     and given, with the host's voucher, on its stdin: its seed is on no command line
@@ -85,6 +88,7 @@ def test_the_bots_key_and_voucher_go_on_stdin_only(tmp_path, silent):
     assert read_bot_line("", "random") is None and read_bot_line("zz 00", "random") is None
 
 
+@pytest.mark.slow
 def test_a_bot_reads_its_address_from_stdin(tmp_path):
     """``chkobba bot -`` takes the table's address from its stdin (here a port nobody
     listens on: it says it cannot reach that very address)."""

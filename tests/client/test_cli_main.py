@@ -196,6 +196,7 @@ def test_play_starts_its_bots_before_it_imports_the_peer_stack():
     assert not {m for m in modules if m.split(".")[0] in HEAVY}
 
 
+@pytest.mark.slow
 def test_an_early_bot_never_told_an_address_ends():
     """A client that gives up before its table listens leaves no bot behind."""
     from chkobba_cli.tui.botproc import EarlyBots

@@ -203,6 +203,7 @@ class Recorder(BotController):
 
 
 @pytest.mark.parametrize("proofs", [False, True])
+@pytest.mark.slow
 async def test_joiners_are_told_when_shuffle_proofs_are_off(tmp_path, proofs):
     guest_ctl = Recorder(2)
     async with trio.open_nursery() as nursery:

@@ -4,13 +4,11 @@ with ``--four-colour`` and remembered in settings.json as the other display choi
 
 from __future__ import annotations
 
-import argparse
-
 import pytest
 from prompt_toolkit.styles import Attrs
+from support.options import parse_options
 
 from chkobba_cli import settings
-from chkobba_cli.arguments import add_arguments
 from chkobba_cli.tui.render import CardStyle, card_row
 from chkobba_cli.tui.style import STYLE
 from chkobba_p2p.game.cards import card, cards
@@ -45,35 +43,29 @@ def test_the_four_colours_keep_the_marks_of_a_capture_and_the_selection():
     assert "card.selected" in styles["3♣"]  # the selected card reversed, whatever its suit
 
 
-def _parse(command: str, *argv: str) -> argparse.Namespace:
-    p = argparse.ArgumentParser()
-    add_arguments(command, p)
-    return p.parse_args(list(argv))
-
-
 @pytest.mark.parametrize("command, argv", [("play", []), ("host", []), ("join", ["h:1"]),
                                            ("watch", ["h:1"]), ("replay", ["x.chklog"])])
 def test_every_screen_command_takes_the_option(command, argv):
-    assert _parse(command, *argv, "--four-colour").four_colour is True
-    assert _parse(command, *argv, "--no-four-colour").four_colour is False
-    assert _parse(command, *argv).four_colour is None
+    assert parse_options(command, *argv, "--four-colour").four_colour is True
+    assert parse_options(command, *argv, "--no-four-colour").four_colour is False
+    assert parse_options(command, *argv).four_colour is None
 
 
 def test_the_choice_is_remembered_in_the_settings(tmp_path, monkeypatch):
     monkeypatch.setenv("CHKOBBA_CONFIG_DIR", str(tmp_path))
     settings.save({"name": "amel", "bell": False})
-    assert settings.four_colour_wanted(_parse("play")) is False  # the default
-    assert settings.four_colour_wanted(_parse("play", "--four-colour")) is True
+    assert settings.four_colour_wanted(parse_options("play")) is False  # the default
+    assert settings.four_colour_wanted(parse_options("play", "--four-colour")) is True
     saved = settings.load()
     assert saved == {"name": "amel", "bell": False, "four_colour": True}  # others kept
-    assert settings.four_colour_wanted(_parse("play")) is True  # the next run
-    assert settings.four_colour_wanted(_parse("watch", "h:1", "--no-four-colour")) is False
-    assert settings.four_colour_wanted(_parse("replay", "x.chklog")) is False
+    assert settings.four_colour_wanted(parse_options("play")) is True  # the next run
+    assert settings.four_colour_wanted(parse_options("watch", "h:1", "--no-four-colour")) is False
+    assert settings.four_colour_wanted(parse_options("replay", "x.chklog")) is False
 
 
 def test_a_broken_settings_file_means_red_and_black(tmp_path, monkeypatch):
     monkeypatch.setenv("CHKOBBA_CONFIG_DIR", str(tmp_path))
     (tmp_path / "settings.json").write_text('{"four_colour": "yes"')
-    assert settings.four_colour_wanted(_parse("play")) is False
+    assert settings.four_colour_wanted(parse_options("play")) is False
     (tmp_path / "settings.json").write_text('{"four_colour": "yes"}')
-    assert settings.four_colour_wanted(_parse("play")) is False
+    assert settings.four_colour_wanted(parse_options("play")) is False

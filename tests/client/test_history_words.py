@@ -5,10 +5,13 @@ pipe one match stays one line."""
 
 from __future__ import annotations
 
+import shutil
+
 import pytest
 from support.history import AMEL, build
 
 from chkobba_cli.main import main
+from chkobba_p2p.observe.history import AuditCache, index_logs
 
 
 @pytest.mark.parametrize("lang, said", [
@@ -26,12 +29,26 @@ def test_history_before_the_first_game_says_so_and_exits_0(tmp_path, monkeypatch
     assert main(["history", str(tmp_path / "nowhere"), "--lang", lang]) == 2
 
 
+@pytest.fixture(scope="module")
+def audited(tmp_path_factory):
+    """Real matches (tests/support/history.py) played once for the four cases below, in a
+    folder whose path is longer than the screen at 80 columns, and their audits as
+    history caches them (each case starts from a copy): the audits themselves are
+    tests/observe/test_history.py's."""
+    folder = tmp_path_factory.mktemp("a-folder-whose-path-is-longer-than-the-screen") / "logs"
+    build(folder)
+    cache = tmp_path_factory.mktemp("audited") / "history.json"
+    index_logs(folder, cache=AuditCache(cache))
+    return folder, cache
+
+
 @pytest.mark.parametrize("columns", [80, 120])
 @pytest.mark.parametrize("lang", ["en", "fr"])
 def test_history_lines_wrap_at_words_within_the_terminal(tmp_path, monkeypatch, capsys,
-                                                         lang, columns):
-    folder = tmp_path / "logs"
-    build(folder)
+                                                         audited, lang, columns):
+    folder, cache = audited
+    (tmp_path / "cache").mkdir()
+    shutil.copy(cache, tmp_path / "cache" / "history.json")
     monkeypatch.setenv("COLUMNS", str(columns))
     monkeypatch.setenv("CHKOBBA_CACHE_DIR", str(tmp_path / "cache"))
     import sys

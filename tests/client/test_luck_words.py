@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from support.audit import play
 
 from chkobba_cli.i18n import Translator
@@ -44,6 +45,8 @@ def test_replay_luck_words_the_librarys_numbers_in_english_and_french(tmp_path, 
     assert any("Est-ce truqué ? La chance et le jeu sur" in x for x in fr)
 
 
+# slow: its audit checks the shuffle proofs in worker processes
+@pytest.mark.slow
 def test_a_table_with_shuffle_proofs_is_proven(tmp_path, capsys):
     log = play(2, seed=2, key=b"luck-proofs", proofs=True).write_log(tmp_path / "p.chklog")
     assert main(["replay", str(log), "--luck", "--quiet", "--samples", "1",

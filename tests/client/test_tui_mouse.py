@@ -16,6 +16,7 @@ from prompt_toolkit.key_binding.key_processor import KeyPress
 from prompt_toolkit.keys import Keys
 from prompt_toolkit.output import DummyOutput
 from screenshot import click, find, screen_rows
+from support.options import parse_options
 
 from chkobba_cli.i18n import Translator
 from chkobba_cli.tui.app import TuiApp
@@ -217,21 +218,11 @@ def test_the_mouse_is_the_tables_only_while_a_game_is_on_screen(app_session):
     assert click(lobby, 1, len(rows) // 2, 24, 80) is NotImplemented
 
 
-def _parse(command: str, *argv: str):
-    import argparse
-
-    from chkobba_cli.arguments import add_arguments
-
-    p = argparse.ArgumentParser()
-    add_arguments(command, p)
-    return p.parse_args(list(argv))
-
-
 @pytest.mark.parametrize("command, argv", [("play", []), ("host", []), ("join", ["h:1"])])
 def test_no_mouse_is_an_option_of_every_table_a_player_clicks(command, argv):
-    assert _parse(command, *argv, "--no-mouse").mouse is False
-    assert _parse(command, *argv, "--mouse").mouse is True
-    assert _parse(command, *argv).mouse is None
+    assert parse_options(command, *argv, "--no-mouse").mouse is False
+    assert parse_options(command, *argv, "--mouse").mouse is True
+    assert parse_options(command, *argv).mouse is None
 
 
 def test_no_mouse_is_remembered_in_the_settings_until_mouse(tmp_path, monkeypatch):
@@ -239,14 +230,14 @@ def test_no_mouse_is_remembered_in_the_settings_until_mouse(tmp_path, monkeypatc
 
     monkeypatch.setenv("CHKOBBA_CONFIG_DIR", str(tmp_path))
     settings.save({"name": "amel", "four_colour": True})
-    assert settings.mouse_wanted(_parse("play")) is True  # the default
-    assert settings.mouse_wanted(_parse("host", "--no-mouse")) is False
+    assert settings.mouse_wanted(parse_options("play")) is True  # the default
+    assert settings.mouse_wanted(parse_options("host", "--no-mouse")) is False
     assert settings.load() == {"name": "amel", "four_colour": True, "mouse": False}
-    assert settings.mouse_wanted(_parse("join", "h:1")) is False  # the next run
-    assert settings.mouse_wanted(_parse("play", "--mouse")) is True
-    assert settings.mouse_wanted(_parse("play")) is True
+    assert settings.mouse_wanted(parse_options("join", "h:1")) is False  # the next run
+    assert settings.mouse_wanted(parse_options("play", "--mouse")) is True
+    assert settings.mouse_wanted(parse_options("play")) is True
     (tmp_path / "settings.json").write_text('{"mouse": "no"}')  # not a choice: the default
-    assert settings.mouse_wanted(_parse("play")) is True
+    assert settings.mouse_wanted(parse_options("play")) is True
 
 
 @pytest.mark.parametrize("size", SIZES)
@@ -260,7 +251,7 @@ def test_with_no_mouse_the_terminal_keeps_its_selection_during_play(
 
     monkeypatch.setenv("CHKOBBA_CONFIG_DIR", str(tmp_path / "config"))
     monkeypatch.setenv("CHKOBBA_DATA_DIR", str(tmp_path / "data"))
-    args = _parse("join", "h:1", "--no-mouse", "--lang", lang)
+    args = parse_options("join", "h:1", "--no-mouse", "--lang", lang)
     ui = _ui(args, "join", seat=0, players=players, turn_timeout=60)
     assert ui.mouse is False
     mine, answers = _asked(lang, players)

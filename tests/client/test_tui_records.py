@@ -25,7 +25,14 @@ from chkobba_cli.tui.past import PastGames, record_text
 from chkobba_p2p._shell.known import KnownPlayers
 from chkobba_p2p._shell.peer import Lobby, Outcome
 from chkobba_p2p.observe.audit import VALID
-from chkobba_p2p.observe.history import AuditCache, Game, Log, Seat, record_against
+from chkobba_p2p.observe.history import (
+    AuditCache,
+    Game,
+    Log,
+    Seat,
+    index_logs,
+    record_against,
+)
 from chkobba_p2p.transcript import events as S
 
 NAMES = ("amel", "sami", "bilel", "dora")
@@ -44,6 +51,25 @@ def folder(tmp_path_factory):
     path = tmp_path_factory.mktemp("records") / "logs"
     build(path)
     return path
+
+
+@pytest.fixture(scope="module")
+def audited(folder, tmp_path_factory):
+    """The folder's logs audited once, as the cache the screen and history both keep:
+    each test starts from a copy of it (:func:`_cache`), so that the audits, which other
+    tests check (tests/observe/test_history.py), are paid once here, not by every case."""
+    path = tmp_path_factory.mktemp("audited") / "history.json"
+    index_logs(folder, cache=AuditCache(path))
+    return path
+
+
+def _cache(audited, tmp_path) -> AuditCache:
+    """This test's copies of the audited cache: the screen's, and history's (in
+    ``CHKOBBA_CACHE_DIR``, as :func:`_history` sets it)."""
+    (tmp_path / "cache").mkdir(exist_ok=True)
+    shutil.copy(audited, tmp_path / "cache" / "history.json")
+    shutil.copy(audited, tmp_path / "tui-cache.json")
+    return AuditCache(tmp_path / "tui-cache.json").load()
 
 
 @pytest.fixture
@@ -101,8 +127,9 @@ def _history(capsys, monkeypatch, tmp_path, folder, me, name: str, lang: str) ->
 @pytest.mark.parametrize("lang", ["en", "fr"])
 @pytest.mark.parametrize("players, seat", [(2, 1), (4, 1), (4, 0)])
 def test_the_end_screen_the_lobby_and_history_count_alike(
-        app_session, folder, tmp_path, capsys, monkeypatch, size, lang, players, seat):
-    past = PastGames(folder, cache=AuditCache(tmp_path / "tui-cache.json"))
+        app_session, folder, audited, tmp_path, capsys, monkeypatch, size, lang, players,
+        seat):
+    past = PastGames(folder, cache=_cache(audited, tmp_path))
     ui = _ended(past, players, seat, lang)
     _read(past)
     text = screen_text(ui, *size)
@@ -141,9 +168,9 @@ def test_the_end_screen_the_lobby_and_history_count_alike(
 @pytest.mark.parametrize("lang, reading", [
     ("en", "Counting the matches in your logs, this one included…"),
     ("fr", "On compte les parties de vos journaux, celle-ci comprise…")])
-def test_no_count_shows_before_the_match_just_ended_is_read(app_session, folder, tmp_path,
-                                                            lang, reading):
-    past = PastGames(folder, cache=AuditCache(tmp_path / "tui-cache.json"))
+def test_no_count_shows_before_the_match_just_ended_is_read(app_session, folder, audited,
+                                                            tmp_path, lang, reading):
+    past = PastGames(folder, cache=_cache(audited, tmp_path))
     ui = _ended(past, 2, 1, lang)
     _read(past)
     past._running = True  # the match ended: its log is being read (PastGames.refresh)
@@ -205,10 +232,10 @@ def test_the_end_screen_counts_the_match_that_just_ended(app_session, folder, tm
     ("fr", "connu", "vous contre amel : {n} parties, vous {w}–{lo}")])
 @pytest.mark.parametrize("players", [2, 4])
 def test_the_joiners_lobby_says_the_record_from_the_joiners_side(
-        app_session, folder, tmp_path, size, lang, known, you, players):
+        app_session, folder, audited, tmp_path, size, lang, known, you, players):
     """The walk read "connu · Amel : 1 partie, 0–1" at the joiner, the joiner's own score
     though it read as Amel's: the line names who it is about."""
-    past = PastGames(folder, cache=AuditCache(tmp_path / "tui-cache.json"))
+    past = PastGames(folder, cache=_cache(audited, tmp_path))
     book = KnownPlayers(tmp_path / "known")
     book.remember([("amel", AMEL.public)])
     lobby = TuiApp(kind="join", lang=lang, seat=1, players=players, past=past, known=book)

@@ -240,6 +240,7 @@ def test_the_commentary_names_the_winner_and_says_the_lobby_once():
     assert "seat 0 wins" not in text and "seat 1 wins" not in text
 
 
+@pytest.mark.slow
 async def test_the_joiner_and_the_spectator_get_the_terms_with_the_lobby(tmp_path):
     """A joiner's Lobby event carries the host's rules (its greeting), clocks (its
     welcome) and spectators' places (the lobby); a spectator's, the same (the greeting,
@@ -287,6 +288,7 @@ async def test_the_joiner_and_the_spectator_get_the_terms_with_the_lobby(tmp_pat
         assert lobby.seats[0] is not None and lobby.seats[0][0], who
 
 
+@pytest.mark.slow
 async def test_a_host_whose_terms_do_not_check_out_shows_none_and_breaks_nothing(tmp_path):
     """Rules that are not the ones their hash announces, clocks out of bounds: the
     spectator's lobby shows neither (and still shows the seats); nothing crashes."""

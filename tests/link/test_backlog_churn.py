@@ -14,6 +14,7 @@ import dataclasses
 import math
 import socket
 
+import pytest
 import trio
 import trio.testing
 from hypothesis import given
@@ -238,6 +239,7 @@ def test_the_host_relays_an_entry_to_a_spectator_as_a_cursor_into_the_transcript
     assert not [e for e in sent if isinstance(e, Send) and e.body in s.bodies]
 
 
+@pytest.mark.slow
 async def test_spectator_churn_gives_the_players_one_line_a_window(tmp_path, mock_clock):
     """A spectator coming and going in a tight loop, 60 times in no time (the clock
     stands still), then for 12 s, 30 times a second: the host's player gets at most one
@@ -324,6 +326,7 @@ def _save(path, session, identity, seat, host, bodies, state) -> None:
     SavedGame(session.table.game, seat, host, session.master, str(path)).save(state)
 
 
+@pytest.mark.slow
 async def test_a_spectator_after_5000_entries_gets_every_entry(tmp_path):
     """The host restarts from a log of 5,000 entries; a spectator arrives and reads
     slowly (2 KiB at a time): it gets every entry, each once, in order, and is not cut

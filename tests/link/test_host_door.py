@@ -13,7 +13,7 @@ import weakref
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from support.frames import watch_message
+from support.frames import frame, junk_messages, watch_message
 
 from chkobba_p2p.game.rules import Ruleset
 from chkobba_p2p.link import messages as m
@@ -28,10 +28,6 @@ from chkobba_p2p.wire import codec as wire
 from chkobba_p2p.wire.codec import ErrorCode, Identity, ProtocolError
 
 SECRET = "k7m2-x4qa-b3cd-e5fg"
-
-
-def _frame(msg: dict) -> m.Frame:
-    return m.read_frame(wire.encode(msg))
 
 
 def _door(*, spectators: int = 0, strangers: int = 8, secret: str | None = None
@@ -292,15 +288,8 @@ def test_a_fresh_hello_from_a_seated_identity_is_already_seated():
 # ---------------------------------------------------------------- junk
 
 
-_values = st.none() | st.booleans() | st.integers(-5, 70) | st.text(max_size=6) \
-    | st.binary(max_size=40) | st.lists(st.integers(0, 3), max_size=5)
-_odd_type = st.text(max_size=8) | st.integers(-(2**63), 2**64 - 1)
-_junk = st.builds(lambda t, f: {"t": t, **f},
-                  st.sampled_from(s.MESSAGE_TYPES) | _odd_type,
-                  st.dictionaries(st.sampled_from(("seat", "v", "name", "caps", "key",
-                                                   "nonce", "pop", "sig", "resume",
-                                                   "secret_proof", "code", "msg")),
-                                  _values, max_size=6))
+_junk = junk_messages(("seat", "v", "name", "caps", "key", "nonce", "pop", "sig", "resume",
+                       "secret_proof", "code", "msg"))
 
 
 @settings(max_examples=150, deadline=None)
@@ -327,11 +316,11 @@ def test_junk_and_out_of_order_frames_only_ever_end_in_named_codes(frames, secre
             else:
                 msg = raw
             try:
-                frame = _frame(msg)
+                read = frame(msg)
             except ProtocolError as exc:  # the shell's frame reader refuses it
                 step = arrival.broken(exc)
             else:
-                step = arrival.receive(wire.encode(msg), frame, 0.0)
+                step = arrival.receive(wire.encode(msg), read, 0.0)
         assert step.fail is None or isinstance(step.fail, ErrorCode)
         assert step.let_go == ()  # nobody else knocked
         if step.over:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from support.frames import frame, junk_messages
 
 from chkobba_p2p.errors import LocalError
 from chkobba_p2p.game.rules import Ruleset
@@ -34,10 +35,6 @@ HOST_SIDE = {
 }
 
 
-def _frame(msg: dict) -> m.Frame:
-    return m.read_frame(wire.encode(msg))
-
-
 def _link(pinned: str | None = None) -> SeatLink[str]:
     return SeatLink(Identity.generate(), "host:7777", pinned, Limits(move=30, allowance=10))
 
@@ -58,10 +55,10 @@ class Host:
 def _welcomed(link: SeatLink[str], host: Host) -> None:
     assert link.connect("guest", SPOKEN) == []  # nothing to knock with
     step = link.receive_handshake("host", wire.encode(host.greeting),
-                                  _frame(host.greeting), 0.0)
+                                  frame(host.greeting), 0.0)
     assert step.over is None and len(step.send) == 1 and link.state == "HELLO_SENT"
     welcome = host.welcome(step.send[0])
-    step = link.receive_handshake("host", wire.encode(welcome), _frame(welcome), 0.0)
+    step = link.receive_handshake("host", wire.encode(welcome), frame(welcome), 0.0)
     assert step == HandshakeStep() and not link.handshaking
 
 
@@ -106,16 +103,16 @@ def test_the_handshake_order_is_in_the_table():
 # ---------------------------------------------------------------- the core
 
 
-@pytest.mark.parametrize("frame, code", [
+@pytest.mark.parametrize("msg, code", [
     ({"t": "welcome", "seat": 1}, ErrorCode.UNKNOWN_TYPE),  # before the greeting
     ({"t": "lobby", "seats": []}, ErrorCode.UNKNOWN_TYPE),
     ({"t": "ping"}, ErrorCode.UNKNOWN_TYPE),
     ({"t": "emoji"}, ErrorCode.UNKNOWN_TYPE),
 ])
-def test_connecting_refuses_all_but_the_greeting_with_its_code(frame, code):
+def test_connecting_refuses_all_but_the_greeting_with_its_code(msg, code):
     link = _link()
     link.connect("guest", SPOKEN)
-    step = link.receive_handshake("host", wire.encode(frame), _frame(frame), 0.0)
+    step = link.receive_handshake("host", wire.encode(msg), frame(msg), 0.0)
     assert step.fail == code and step.over is True and link.state == "CLOSED"
     assert link.error_reason == "handshake_failed" and link.error_data["detail"]
     assert link.error_code == code.name.lower()
@@ -124,16 +121,16 @@ def test_connecting_refuses_all_but_the_greeting_with_its_code(frame, code):
 def test_hello_sent_refuses_all_but_the_welcome_with_its_code():
     host, link = Host(), _link()
     link.connect("guest", SPOKEN)
-    link.receive_handshake("host", wire.encode(host.greeting), _frame(host.greeting), 0.0)
+    link.receive_handshake("host", wire.encode(host.greeting), frame(host.greeting), 0.0)
     lobby = {"t": "lobby", "seats": [], "ready": [], "seating": 0}
-    step = link.receive_handshake("host", wire.encode(lobby), _frame(lobby), 0.0)
+    step = link.receive_handshake("host", wire.encode(lobby), frame(lobby), 0.0)
     assert (step.fail, step.over, link.state) == (ErrorCode.UNKNOWN_TYPE, True, "CLOSED")
     # A second greeting is no welcome either.
     link2 = _link()
     link2.connect("guest", SPOKEN)
-    link2.receive_handshake("host", wire.encode(host.greeting), _frame(host.greeting), 0.0)
+    link2.receive_handshake("host", wire.encode(host.greeting), frame(host.greeting), 0.0)
     step = link2.receive_handshake("host", wire.encode(host.greeting),
-                                   _frame(host.greeting), 0.0)
+                                   frame(host.greeting), 0.0)
     assert step.fail == ErrorCode.UNKNOWN_TYPE and link2.state == "CLOSED"
 
 
@@ -144,10 +141,10 @@ def test_hello_sent_refuses_all_but_the_welcome_with_its_code():
 def test_a_frame_where_no_connection_is_closes_it_with_its_code(state, code):
     link = _link()
     link.state = state
-    link.message("host", _frame({"t": "ping"}), 0.0)
+    link.message("host", frame({"t": "ping"}), 0.0)
     assert link.take() == [Close("host", code, "'ping' in " + state)]
     assert link.state == "CLOSED"
-    link.message("host", _frame({"t": "ping"}), 0.0)  # closed: nothing more is read
+    link.message("host", frame({"t": "ping"}), 0.0)  # closed: nothing more is read
     assert link.take() == []
 
 
@@ -156,7 +153,7 @@ def test_the_handshake_in_memory_then_the_lobby_reads_and_sends_by_the_table():
     _welcomed(link, host)
     assert link.state == "LOBBY" and link.host == "host"
     link.take()  # what the welcome tells people
-    link.message("host", _frame({"t": "ping"}), 1.0)
+    link.message("host", frame({"t": "ping"}), 1.0)
     assert link.take() == [Send("host", wire.encode({"t": "pong"}))]
     assert link.state == "LOBBY"
     assert link.answer_rematch(True) is False  # no rematch before a match
@@ -165,7 +162,7 @@ def test_the_handshake_in_memory_then_the_lobby_reads_and_sends_by_the_table():
     with pytest.raises(s.LocalStateError):  # an entry before the genesis: our bug
         link._entry_out(b"\x00")
     # The host's error ends the lobby: our seat was not held.
-    bye = _frame({"t": "error", "code": int(ErrorCode.SHUTDOWN), "msg": "bye"})
+    bye = frame({"t": "error", "code": int(ErrorCode.SHUTDOWN), "msg": "bye"})
     assert isinstance(bye, m.ErrorMsg)
     link.closed_in_lobby(bye)
     link.lost()
@@ -185,8 +182,8 @@ def test_a_drop_in_the_game_is_reconnecting_and_the_next_connection_starts_over(
 def test_the_host_closing_in_the_handshake_is_a_refusal_or_a_silence():
     host, link = Host(), _link()
     link.connect("guest", SPOKEN)
-    link.receive_handshake("host", wire.encode(host.greeting), _frame(host.greeting), 0.0)
-    full = _frame({"t": "error", "code": int(ErrorCode.TABLE_FULL), "msg": "full"})
+    link.receive_handshake("host", wire.encode(host.greeting), frame(host.greeting), 0.0)
+    full = frame({"t": "error", "code": int(ErrorCode.TABLE_FULL), "msg": "full"})
     assert isinstance(full, m.ErrorMsg)
     step = link.host_closed(full)
     assert step == HandshakeStep(over=True) and link.state == "CLOSED"
@@ -218,22 +215,14 @@ def test_a_host_that_is_not_the_pinned_one_is_left_at_its_greeting():
     link = _link(pinned=other)
     link.connect("guest", SPOKEN)
     step = link.receive_handshake("host", wire.encode(host.greeting),
-                                  _frame(host.greeting), 0.0)
+                                  frame(host.greeting), 0.0)
     # No hello leaves for a host that is not the one the join code names.
     assert step == HandshakeStep(over=True) and link.state == "CLOSED"
     assert link.error_code == OutcomeError.HOST_KEY_MISMATCH
 
 
-_values = st.none() | st.booleans() | st.integers(-5, 70) | st.text(max_size=6) \
-    | st.binary(max_size=40) | st.lists(st.integers(0, 3), max_size=5)
-# a type no peer would send, but any integer msgpack can carry (int64 to uint64)
-_odd_type = st.text(max_size=8) | st.integers(-(2**63), 2**64 - 1)
-_junk = st.builds(lambda t, f: {"t": t, **f},
-                  st.sampled_from(s.MESSAGE_TYPES) | _odd_type,
-                  st.dictionaries(st.sampled_from(("seat", "secs", "text", "v", "name",
-                                                   "caps", "key", "nonce", "pop", "have",
-                                                   "seating", "code", "players")),
-                                  _values, max_size=6))
+_junk = junk_messages(("seat", "secs", "text", "v", "name", "caps", "key", "nonce", "pop",
+                       "have", "seating", "code", "players"))
 
 
 @settings(max_examples=150, deadline=None)
@@ -256,17 +245,17 @@ def test_junk_and_out_of_order_frames_only_ever_end_in_named_codes(frames):
         else:
             msg = raw
         try:
-            frame = _frame(msg)
+            read = frame(msg)
         except ProtocolError as exc:  # the shell's frame reader refuses it
             if not link.handshaking:
                 continue  # past the welcome, the shell's own reader answers it
             step = link.handshake_broken(exc)
         else:
             if not link.handshaking:
-                link.message("host", frame, 0.0)
+                link.message("host", read, 0.0)
                 assert link.state in ("LOBBY", "IN_GAME", "CLOSED")  # CLOSED: its error
                 continue
-            step = link.receive_handshake("host", wire.encode(msg), frame, 0.0)
+            step = link.receive_handshake("host", wire.encode(msg), read, 0.0)
         assert step.fail is None or isinstance(step.fail, ErrorCode)
         if step.over is not None:
             assert link.state == "CLOSED" and link.error_code is not None

@@ -37,6 +37,7 @@ async def _error_of(raw: RawClient) -> dict:
     return msg
 
 
+@pytest.mark.slow
 async def test_a_refused_seat_is_free_for_the_next_player_at_once(tmp_path):
     """At a 3-seat table: the first joiner takes seat 1 and sends junk; the moment its
     error arrives, the next joiner is given seat 1 again (before, seat 2: seat 1 stayed
@@ -55,6 +56,7 @@ async def test_a_refused_seat_is_free_for_the_next_player_at_once(tmp_path):
 
 
 @pytest.mark.parametrize("junk", [{"t": "chat", "text": "hi"}, {"t": "no-such-message"}])
+@pytest.mark.slow
 async def test_a_refused_spectator_s_place_is_free_once_it_closes(tmp_path, junk):
     """The only spectator's place: a spectator that sends what a spectator may not is
     refused; its place stays counted while its connection lingers (so that loops of

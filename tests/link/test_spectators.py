@@ -117,6 +117,7 @@ AT_ONCE = dataclasses.replace(FAST, announce=0.0)
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.slow
 async def test_two_spectators_see_the_match_and_no_hidden_card(players, tmp_path):
     halfway = trio.Event()
     host_ctl = Recording(1, halfway)
@@ -164,6 +165,7 @@ async def test_two_spectators_see_the_match_and_no_hidden_card(players, tmp_path
         assert all(e.limit == 2 for e in ctl.events if isinstance(e, Spectators))
 
 
+@pytest.mark.slow
 async def test_a_host_admits_no_spectator_unless_allowed_and_no_more_than_allowed(tmp_path):
     async with trio.open_nursery() as nursery:
         host = HostPeer(host_config(tmp_path, 2), Recording(1))
@@ -188,6 +190,7 @@ async def test_a_host_admits_no_spectator_unless_allowed_and_no_more_than_allowe
     {"t": "sig", "payload": b"x", "sig": b"y"},
     {"t": "hello", "v": 1},
 ])
+@pytest.mark.slow
 async def test_a_misbehaving_spectator_is_dropped_and_nobody_is_blamed(bad, tmp_path):
     host_ctl = Recording(1)
     host = HostPeer(dataclasses.replace(host_config(tmp_path, 2, spectators=3),
@@ -289,6 +292,7 @@ def test_a_spectator_observer_refuses_a_genesis_not_signed_by_its_host(tmp_path)
     assert isinstance(v, Verdict) and v.verdict == "invalid" and v.entry == 0
 
 
+@pytest.mark.slow
 async def test_the_lobby_and_the_lan_announcement_show_the_spectator_places(tmp_path):
     host = HostPeer(host_config(tmp_path, 2, spectators=3), Recording(1))
     async with trio.open_nursery() as nursery:
@@ -464,6 +468,7 @@ async def _watch_fake(tmp_path: Path, answer: dict | None, players: object = 2,
     return outcome
 
 
+@pytest.mark.slow
 async def test_a_spectator_says_a_refusal_in_its_own_words_and_quotes_the_hosts(tmp_path):
     """A host's refusal reads as the joiner's does: our sentence for the code, then the
     host's words quoted and cut short, never its raw text as ours."""
@@ -485,6 +490,7 @@ async def test_a_spectator_says_a_refusal_in_its_own_words_and_quotes_the_hosts(
 
 
 @pytest.mark.parametrize("players", [7, 1, 2**40, "2"])
+@pytest.mark.slow
 async def test_a_spectator_refuses_a_greeting_for_a_table_no_one_can_seat(players, tmp_path):
     outcome = await _watch_fake(tmp_path, None, players)
     assert outcome.error_code == "bad_field" and outcome.verdict is None
@@ -501,6 +507,7 @@ def _genesis_frame() -> bytes:
     return wire.frame(Session.create(host, table)[1].body), host.public
 
 
+@pytest.mark.slow
 async def test_a_host_cannot_fill_a_spectators_disk_and_the_log_stays_replayable(tmp_path):
     """A hostile host streams 1 MiB junk entries without end (a hostile peer's finding:
     a 100 MB log no replay would read): the spectator stops at the transcript's
@@ -519,6 +526,7 @@ async def test_a_host_cannot_fill_a_spectators_disk_and_the_log_stays_replayable
     assert report.verdict == "invalid" and report.entry == 1, said(report)
 
 
+@pytest.mark.slow
 async def test_a_spectator_reads_wait_back_and_chat_as_a_seat_does(tmp_path):
     """Seats out of the table, a bool for a seat, a countdown past any allowance: not
     shown (a hostile peer saw "waiting -5 s for seat -1" and 9223372036854775807 s)."""

@@ -13,6 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from support.audit import Played, play, said
+from support.tiers import slow_when
 
 from chkobba_p2p.deal import Deal
 from chkobba_p2p.deal import crypto as dc
@@ -122,6 +123,7 @@ def test_honest_two_player_log_is_valid_and_gives_the_players_records(honest2, t
     assert other.verdict == VALID and other.records == report.records
 
 
+@pytest.mark.slow
 def test_honest_four_player_log_with_shuffle_proofs_is_valid(tmp_path):
     played = play(4, proofs=True, seed=5, key=b"honest4-0")
     reports = [audit_log(played.write_log(tmp_path / f"s{i}.chklog", seat=i)) for i in (0, 3)]
@@ -436,6 +438,7 @@ def _apart_cheats() -> dict:
 
 
 @pytest.mark.parametrize("code", sorted(_apart_cheats()))
+@pytest.mark.slow
 def test_each_proof_apart_cheat_is_blamed_on_the_cheater(code, tmp_path):
     """The same verdict from the cheater's deal/proof entry (or its deal/shuffle that
     carries a proof at a table that sends proofs apart), from both logs."""
@@ -451,7 +454,8 @@ def test_each_proof_apart_cheat_is_blamed_on_the_cheater(code, tmp_path):
         assert report.entry == played.cheated_at
 
 
-@pytest.mark.parametrize("code", sorted(deal_cheats()))
+# the shuffle proofs are checked in worker processes: those cases are slow
+@pytest.mark.parametrize("code", slow_when(lambda c: "shuffle_proof" in c, sorted(deal_cheats())))
 def test_each_deal_cheat_is_blamed_on_the_cheater(code, tmp_path):
     hook, proofs = deal_cheats()[code]
     cheater = 1
@@ -514,7 +518,7 @@ class _SeedSwap:
         return False
 
 
-@pytest.mark.parametrize("proofs", [False, True])
+@pytest.mark.parametrize("proofs", slow_when(bool, [False, True]))  # proofs: in workers
 def test_a_shuffle_that_does_not_match_its_commitment_is_blamed_at_the_reveal(proofs, tmp_path):
     played = play(2, proofs=proofs, cheater=1, hook=_SeedSwap(hand=1), seed=8,
                   key=f"seed-swap-{proofs}".encode())
@@ -583,6 +587,7 @@ def test_forced_capture_broken_with_a_hidden_hand_is_found_after_the_hand(tmp_pa
 
 
 @pytest.mark.parametrize("code", ["bad_shuffle_proof", "malformed_shuffle_proof"])
+@pytest.mark.slow
 def test_proofs_checked_in_worker_processes_give_the_same_verdict(code, tmp_path):
     """Shuffle proofs are checked by worker processes while the audit goes on; a refused
     proof is still the first violation, exactly as when everything runs in one process."""

@@ -10,6 +10,7 @@ import os
 
 import pytest
 from support.audit import play
+from support.tiers import slow_when
 from test_audit import change_item, deal_cheats
 from test_shuffle_proof_opened import chain, context
 
@@ -29,16 +30,17 @@ def _same_as_serial(path):
     return serial
 
 
+@pytest.mark.slow
 def test_an_honest_log_with_proofs_is_valid_on_every_core(tmp_path):
     played = play(2, proofs=True, seed=21, key=b"workers-honest")
     report = _same_as_serial(played.write_log(tmp_path / "honest.chklog"))
     assert report.verdict == VALID and len(report.records) > 1
 
 
-@pytest.mark.parametrize("code,in_process", [
+@pytest.mark.parametrize("code,in_process", slow_when(lambda case: not case[1], [
     ("bad_shuffle_proof", False),  # found by a worker
     ("duplicate_ciphertext", True),  # found by the audit's own process, proofs in workers
-])
+]))
 def test_a_cheating_log_gets_the_same_verdict_and_blame_on_every_core(code, in_process,
                                                                       tmp_path):
     hook, _ = deal_cheats()[code]
@@ -73,6 +75,7 @@ def test_without_workers_proofs_wait_for_their_decks_seeds_and_get_the_witness()
     assert all(t.done and t.opened is None for t in checks._tasks[2:])  # full checks
 
 
+@pytest.mark.slow
 def test_with_workers_proofs_wait_for_the_witness_then_go_to_the_workers():
     """A worker never does a full check a witness would have made cheaper: proofs wait
     for their deck's seeds, go out with the witness, and those of a deck never opened
@@ -93,6 +96,7 @@ def test_with_workers_proofs_wait_for_the_witness_then_go_to_the_workers():
         checks.close()
 
 
+@pytest.mark.slow
 def test_a_worker_that_dies_leaves_its_proofs_to_this_process():
     """A worker killed mid-audit (out of memory, say) breaks the pool: the proofs it held
     and the ones still to come are checked here, with the same result."""
@@ -126,6 +130,7 @@ def _swap_two_ciphertexts(m, s):
 
 
 @pytest.mark.parametrize("change", [_flip_response, _swap_two_ciphertexts])
+@pytest.mark.slow
 def test_a_bad_proof_the_players_missed_is_blamed_on_its_prover_on_every_core(
         change, monkeypatch, tmp_path):
     """The players do not check the proofs (their check is switched off), so the hand goes

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_session import Table
+from support.sessions import Table
 
 from chkobba_p2p.deal import MSG_PROOF, Deal, DealUsageError, PeerMisbehaved
 from chkobba_p2p.deal.core import JobResult, Output, ProofJob, StepOpened, run_job

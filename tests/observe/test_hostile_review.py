@@ -85,6 +85,7 @@ async def _player(port: int, rtt: float, address: str = "127.0.0.1",
 
 # ------------------------------------------------------------ 1. locking a player out
 
+@pytest.mark.slow
 async def test_silent_strangers_held_never_push_out_a_slow_newcomer(tmp_path):
     """The budget full of silent sockets at the player's address, and one more silent
     stranger arriving within the player's (slow) round trip: a silent one older than the
@@ -105,6 +106,7 @@ async def test_silent_strangers_held_never_push_out_a_slow_newcomer(tmp_path):
         nursery.cancel_scope.cancel()
 
 
+@pytest.mark.slow
 async def test_half_hellos_from_other_addresses_and_one_newcomer_keep_no_player_out(tmp_path):
     """(Once an attack: a byte protected a stranger.)  4 strangers from 127.0.0.2..5
     each send two bytes of a frame and stop (they are 'heard'); a player connects from
@@ -123,6 +125,7 @@ async def test_half_hellos_from_other_addresses_and_one_newcomer_keep_no_player_
         nursery.cancel_scope.cancel()
 
 
+@pytest.mark.slow
 async def test_half_hellos_at_the_players_address_keep_no_player_out(tmp_path):
     """The same from the player's own address (a NAT, another user of the machine)."""
     async with trio.open_nursery() as nursery:
@@ -143,6 +146,7 @@ async def test_half_hellos_at_the_players_address_keep_no_player_out(tmp_path):
     "other in a loop at loopback speed (thousands a second); a player whose greeting "
     "takes 0.2 s is always let go first: the 'flood' of PROTOCOL.md 5.4 costs only "
     "budget + 2 sockets (66 at the default budget)"))
+@pytest.mark.slow
 async def test_silent_sockets_reopened_beyond_the_budget(tmp_path):
     """6 silent sockets (the budget is 4) at the player's address, each reopened as soon
     as the host lets it go: they churn each other out.  A player with a 0.2 s round
@@ -201,6 +205,7 @@ async def _watch(port: int, name: str = "w") -> RawClient:
     return raw
 
 
+@pytest.mark.slow
 async def test_200_spectators_come_and_go_and_leave_nothing_behind(tmp_path):
     """200 watches, each closed at once (half of them abruptly, with a reset): every
     place is free again, no descriptor and no task is left, and a player still joins."""
@@ -244,6 +249,7 @@ async def test_200_spectators_come_and_go_and_leave_nothing_behind(tmp_path):
     {"t": "error", "code": "x"},
     {"t": 5},
 ])
+@pytest.mark.slow
 async def test_a_junk_greeting_is_refused_and_the_host_goes_on(tmp_path, watch):
     async with trio.open_nursery() as nursery:
         host, port = await _host(tmp_path, nursery, HostPeer, spectators=2)
@@ -266,6 +272,7 @@ async def test_a_junk_greeting_is_refused_and_the_host_goes_on(tmp_path, watch):
     wire.frame(wire.encode({"t": "watch", "name": "again", "v": 1})),
     (wire.MAX_FRAME + 1).to_bytes(4, "big"),
 ])
+@pytest.mark.slow
 async def test_a_spectator_sending_junk_is_dropped_alone(tmp_path, junk):
     async with trio.open_nursery() as nursery:
         host, port = await _host(tmp_path, nursery, HostPeer, spectators=2)
@@ -294,6 +301,7 @@ async def _fill_until_dropped(host: HostPeer, link) -> int:
     raise AssertionError("the queue never filled")
 
 
+@pytest.mark.slow
 async def test_a_spectator_that_never_reads_is_let_go_when_its_queue_fills(tmp_path):
     """It keeps pinging, never reads: once its queue fills it is cut (its place, its
     task and its socket freed), not merely marked closed with its writer stuck in
@@ -328,6 +336,7 @@ async def test_a_spectator_that_never_reads_is_let_go_when_its_queue_fills(tmp_p
             nursery.cancel_scope.cancel()
 
 
+@pytest.mark.slow
 async def test_a_host_quits_promptly_past_a_spectator_that_never_reads(tmp_path):
     """The host's writer to it is stuck in send_all; cancelling the host still returns
     at once (within its drain's bound), without a traceback."""
@@ -346,6 +355,7 @@ async def test_a_host_quits_promptly_past_a_spectator_that_never_reads(tmp_path)
     await raw.stream.aclose()
 
 
+@pytest.mark.slow
 async def test_a_spectator_that_hangs_up_its_half_and_never_reads_is_let_go(tmp_path):
     """It half-closes (EOF) and never reads: its read loop ends, its place is freed, and
     the host's writer gives up within ``idle`` (it used to wait for ever to flush what
@@ -380,6 +390,7 @@ async def test_a_spectator_that_hangs_up_its_half_and_never_reads_is_let_go(tmp_
     await raw.stream.aclose()
 
 
+@pytest.mark.slow
 async def test_a_real_guest_resumes_past_silent_sockets_churning_beyond_the_budget(tmp_path):
     """End to end, on loopback (a round trip of microseconds): a seated guest's
     connection dies while 6 silent sockets at its address (the budget is 4) reopen each

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import ast
 import dataclasses
+import functools
 from pathlib import Path
 
 import pytest
@@ -187,6 +188,16 @@ def _private_names(tree: ast.AST) -> set[str]:
     return {n for n in names if n.startswith("_") and not n.endswith("__")}
 
 
+@functools.cache
+def _names_of(path: Path) -> tuple[frozenset[str], frozenset[str]]:
+    """The names ``path`` uses (attributes, imports) and the private ones it defines:
+    each module parsed once for the three owners below."""
+    tree = ast.parse(path.read_text())
+    used = {n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute)}
+    used |= {a.name for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) for a in n.names}
+    return frozenset(used), frozenset(_private_names(tree))
+
+
 @pytest.mark.parametrize("owner", ["chkobba_p2p/transcript/session.py",
                                    "chkobba_p2p/transcript/driver.py", "chkobba_p2p/deal/core.py"])
 def test_no_module_reaches_into_the_private_names_of_the_session_or_the_deal(owner):
@@ -196,11 +207,8 @@ def test_no_module_reaches_into_the_private_names_of_the_session_or_the_deal(own
     for path in sorted([*ROOT.glob("chkobba_p2p/**/*.py"), *ROOT.glob("cli/**/*.py")]):
         if path == ROOT / owner:
             continue
-        tree = ast.parse(path.read_text())
-        used = {n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute)}
-        used |= {a.name for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)
-                 for a in n.names}
-        bad = (used & private) - _private_names(tree)
+        used, own = _names_of(path)
+        bad = (used & private) - own
         if bad:
             offenders[str(path.relative_to(ROOT))] = sorted(bad)
     assert offenders == {}

@@ -13,7 +13,7 @@ import pytest
 import trio
 from support.audit import said
 from support.net import host_config, join_config
-from test_session import Table
+from support.sessions import Table
 
 from chkobba_cli.event_words import words
 from chkobba_cli.i18n import Translator
@@ -248,6 +248,9 @@ def test_sans_io_match_with_deferred_work_every_peer_agrees():
     assert "deal/proof" in kinds
 
 
+# slow: a soak (a seat rebuilt from its log every few entries, real shuffle proofs
+# throughout: 30 to 100 s of CPU); the match with deferred proofs above stays fast
+@pytest.mark.slow
 @pytest.mark.parametrize("key, every", [(b"r1", 3), (b"r3", 2)])  # two workers can share them
 def test_crash_resume_with_proofs_in_flight(key, every):
     """Seats crash and come back from their log (with deal/proof entries in it) all
@@ -263,6 +266,7 @@ def test_crash_resume_with_proofs_in_flight(key, every):
 # --------------------------------------------------------------- real threads, real TCP
 
 
+@pytest.mark.slow
 async def test_over_loopback_tcp_with_the_proof_work_in_threads(tmp_path):
     """The default shell: the proof work in worker threads (trio.to_thread), peers over
     loopback TCP, real time: a 4-player match completes, every log VALID."""

@@ -85,6 +85,7 @@ def _ours(port: int):
     return lambda tables: any(t.port == port for t in tables)
 
 
+@pytest.mark.slow
 async def test_the_library_browser_finds_the_table_with_its_facts(tmp_path):
     async with trio.open_nursery() as nursery:
         host, port = await _announced_host(nursery, tmp_path)
@@ -99,6 +100,7 @@ async def test_the_library_browser_finds_the_table_with_its_facts(tmp_path):
     assert table.code == f"127.0.0.1:{port}#{host.identity.fingerprint}"
 
 
+@pytest.mark.slow
 async def test_a_plain_zeroconf_browser_sees_the_txt_record(tmp_path):
     async with trio.open_nursery() as nursery:
         host, port = await _announced_host(nursery, tmp_path)
@@ -113,6 +115,7 @@ async def test_a_plain_zeroconf_browser_sees_the_txt_record(tmp_path):
     assert info.parsed_addresses() == ["127.0.0.1"]
 
 
+@pytest.mark.slow
 async def test_a_table_with_a_seat_secret_says_so_and_the_list_words_it(tmp_path):
     """Issue 42: the announcement of a table with a seat secret carries ``secret=1``
     (a table without one announces exactly as before: the test above), and the client's
@@ -143,6 +146,7 @@ async def test_a_table_with_a_seat_secret_says_so_and_the_list_words_it(tmp_path
         .endswith(ad.fingerprint)
 
 
+@pytest.mark.slow
 async def test_free_seats_follow_the_lobby(tmp_path):
     async with trio.open_nursery() as nursery:
         host, port = await _announced_host(nursery, tmp_path, players=4)
@@ -189,6 +193,7 @@ def _plain_browse(until, seconds: float = 60) -> dict:
         zc.close()
 
 
+@pytest.mark.slow
 async def test_the_same_table_heard_twice_is_listed_once(tmp_path):
     # A key of this test's own: tables are merged by key, and another test's table on
     # this loopback (the decoy below, in another worker at the same time) with the same

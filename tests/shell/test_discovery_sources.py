@@ -259,6 +259,7 @@ def test_a_bad_answered_file_counts_for_what_is_valid_in_it(tmp_path):
 
 
 @pytest.mark.skipif(not _loopback_multicast(), reason="no multicast on the loopback interface")
+@pytest.mark.slow
 async def test_the_own_query_hears_an_announcer_with_its_source_on_loopback():
     port = closed_port()
     fp = "5eed-5eed-5eed-5eed"

@@ -87,6 +87,7 @@ def test_a_lobby_seat_named_with_a_blank_is_refused():
         Lobby.from_wire(lobby)
 
 
+@pytest.mark.slow
 def test_a_host_with_a_blank_in_its_own_name_says_so_in_one_line(tmp_path, capsys,
                                                                  monkeypatch):
     """A host's own ``--name`` that its peers would refuse: one line, exit 2, no

@@ -7,6 +7,7 @@ user of the same machine, or everyone behind Tor."""
 
 from __future__ import annotations
 
+import pytest
 import trio
 from support.frames import watch_message
 from support.net import GatedBot, RawClient, host_config, join_config
@@ -29,6 +30,7 @@ def _kinds(path) -> list[str]:
     return [open_entry(b).kind for b in read_log(path).bodies]
 
 
+@pytest.mark.slow
 async def test_strangers_and_spectators_at_a_players_address_never_lock_it_out(tmp_path):
     """8 spectators and 8 silent sockets, reopened whenever the host closes them, all at
     the seated guest's address: the guest's connection breaks, it comes back, the match
@@ -79,6 +81,7 @@ async def test_strangers_and_spectators_at_a_players_address_never_lock_it_out(t
         assert "abort" not in _kinds(path), "somebody was blamed"
 
 
+@pytest.mark.slow
 async def test_a_player_joins_a_table_whose_64_spectator_places_are_taken(tmp_path):
     """With ``spectators=64``, 64 watchers fill every place; the seats stay open: a
     player joins, the game starts and completes."""
@@ -101,6 +104,7 @@ async def test_a_player_joins_a_table_whose_64_spectator_places_are_taken(tmp_pa
     assert host.outcome().completed
 
 
+@pytest.mark.slow
 async def test_a_stranger_that_hangs_up_before_its_greeting_is_closed_and_forgotten(tmp_path):
     """Its connection ends at once on the host's side too (its writer is not left
     waiting for the host's end): strangers who hang up cost nothing afterwards."""

@@ -22,6 +22,7 @@ HOST = Identity.generate()
 
 
 @pytest.mark.parametrize("pinned", [True, False])
+@pytest.mark.slow
 async def test_the_endpoint_is_remembered_once_the_key_proved_itself_and_a_cancel_keeps_it(
         tmp_path, autojump_clock, pinned):
     path = tmp_path / "lan_answered"
@@ -55,6 +56,7 @@ async def run_one_join(tmp_path, admits=None, **join) -> tuple[OutcomeError | st
     return outcome.error_code, port
 
 
+@pytest.mark.slow
 async def test_another_key_or_a_refusal_is_not_remembered(tmp_path, autojump_clock):
     path = tmp_path / "lan_answered"
     other = Identity.generate()

@@ -7,6 +7,7 @@ that the match still completes for both peers.
 
 from __future__ import annotations
 
+import pytest
 import trio
 from support.net import GatedBot, RawClient, host_config, join_config
 
@@ -69,6 +70,7 @@ async def _handshake_raw(port: int, identity: Identity) -> tuple[RawClient, dict
     return raw, await raw.receive()
 
 
+@pytest.mark.slow
 async def test_oversized_frame(tmp_path):
     async def attack(port, *_):
         raw = await RawClient.connect(port)
@@ -80,6 +82,7 @@ async def test_oversized_frame(tmp_path):
     await _match(tmp_path, attack)
 
 
+@pytest.mark.slow
 async def test_malformed_msgpack(tmp_path):
     async def attack(port, *_):
         raw = await RawClient.connect(port)
@@ -91,6 +94,7 @@ async def test_malformed_msgpack(tmp_path):
     await _match(tmp_path, attack)
 
 
+@pytest.mark.slow
 async def test_unknown_message_type(tmp_path):
     async def attack(port, *_):
         raw = await RawClient.connect(port)
@@ -102,6 +106,7 @@ async def test_unknown_message_type(tmp_path):
     await _match(tmp_path, attack)
 
 
+@pytest.mark.slow
 async def test_slow_loris_is_cut_off(tmp_path):
     async def attack(port, *_):
         raw = await RawClient.connect(port)
@@ -114,6 +119,7 @@ async def test_slow_loris_is_cut_off(tmp_path):
     await _match(tmp_path, attack)
 
 
+@pytest.mark.slow
 async def test_bad_proof_of_possession(tmp_path):
     async def attack(port, *_):
         raw = await RawClient.connect(port)
@@ -127,6 +133,7 @@ async def test_bad_proof_of_possession(tmp_path):
     await _match(tmp_path, attack)
 
 
+@pytest.mark.slow
 async def test_second_connection_with_a_seated_identity(tmp_path):
     identity = Identity.generate()
     guest_ctl = GatedBot(gate_at=2)
@@ -157,6 +164,7 @@ async def _inject_when(gate: GatedBot, results, make_bad, expect: ErrorCode):
     gate.release.set()
 
 
+@pytest.mark.slow
 async def test_bad_signature(tmp_path):
     gate = GatedBot(gate_at=2)
 
@@ -173,6 +181,7 @@ async def test_bad_signature(tmp_path):
                  guest_ctl=gate)
 
 
+@pytest.mark.slow
 async def test_replayed_old_entry(tmp_path):
     gate = GatedBot(gate_at=2)
 
@@ -187,6 +196,7 @@ async def test_replayed_old_entry(tmp_path):
                  guest_ctl=gate)
 
 
+@pytest.mark.slow
 async def test_entry_out_of_turn(tmp_path):
     host_gate = GatedBot(gate_at=2)
 
@@ -203,6 +213,7 @@ async def test_entry_out_of_turn(tmp_path):
                  host_ctl=host_gate)
 
 
+@pytest.mark.slow
 async def test_slow_loris_after_the_handshake(tmp_path):
     """A seated peer that starts a frame and never finishes it is cut off (frame timeout);
     its identity then resumes with a real peer and the match completes."""
@@ -228,6 +239,7 @@ async def test_slow_loris_after_the_handshake(tmp_path):
     assert out["host"].done == out["guest"].done
 
 
+@pytest.mark.slow
 async def test_turn_timeout_ends_the_game_blaming_the_silent_seat(tmp_path):
     import dataclasses
 
@@ -252,6 +264,7 @@ async def test_turn_timeout_ends_the_game_blaming_the_silent_seat(tmp_path):
         assert o.aborted.blamed_seat == 1 and o.aborted.by_seat == 0
 
 
+@pytest.mark.slow
 async def test_resume_with_a_seated_identity_replaces_the_old_connection(tmp_path):
     """A resume (valid proof of possession, the running game) from an identity whose old
     connection still looks alive replaces that connection: a half-open socket must not
@@ -278,6 +291,7 @@ async def test_resume_with_a_seated_identity_replaces_the_old_connection(tmp_pat
     await _match(tmp_path, attack, guest_ctl=guest_ctl, guest_identity=identity)
 
 
+@pytest.mark.slow
 async def test_hello_without_deal_capability_is_refused(tmp_path):
     async def attack(port, *_):
         raw = await RawClient.connect(port)
@@ -290,6 +304,7 @@ async def test_hello_without_deal_capability_is_refused(tmp_path):
     await _match(tmp_path, attack)
 
 
+@pytest.mark.slow
 async def test_a_refused_join_reports_the_code(tmp_path):
     """Outcome.error_code names the refusal for programs (here: the game has started and
     this identity has no seat)."""

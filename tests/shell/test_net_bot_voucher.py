@@ -6,6 +6,7 @@ the seat as the host's bot of that level (and a rating may anchor it).  MockCloc
 
 from __future__ import annotations
 
+import pytest
 import trio
 from support.net import host_config, join_config
 from test_net_table import Person
@@ -16,6 +17,9 @@ from chkobba_p2p.observe.history import games, index_logs
 from chkobba_p2p.observe.vouch import bot_identity, check_voucher, voucher
 from chkobba_p2p.wire.codec import Identity
 from chkobba_p2p.wire.logfile import read_header
+
+# Real hosts and joiners over loopback TCP: the slow tier.
+pytestmark = pytest.mark.slow
 
 HOST = Identity.generate()
 

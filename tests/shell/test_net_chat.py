@@ -6,6 +6,7 @@ real loopback TCP."""
 
 from __future__ import annotations
 
+import pytest
 import trio
 from support.net import host_config, join_config
 
@@ -144,6 +145,7 @@ class FloodingHost(HostPeer):
     table_class = FloodingTable
 
 
+@pytest.mark.slow
 async def test_a_joiner_limits_the_chat_the_host_relays(tmp_path):
     """The joining peer applies the host's limit to each seat's relayed lines (5 at once,
     then one every 2 s): a flooding host cannot bury the game's events under chat."""

@@ -7,8 +7,9 @@ from __future__ import annotations
 import dataclasses
 import socket
 
+import pytest
 import trio
-from support.net import FAST, GatedBot, host_config, join_config
+from support.net import FAST, GatedBot, RecordingBot, cut_the_wire, host_config, join_config
 
 from chkobba_p2p._shell.net import ClientPeer, HostPeer
 from chkobba_p2p._shell.peer import (
@@ -26,18 +27,10 @@ from chkobba_p2p.wire.codec import ErrorCode, open_entry
 from chkobba_p2p.wire.logfile import read_log
 
 
-class Recorder(BotController):
-    def __init__(self, seed: int) -> None:
-        super().__init__("greedy", seed)
-        self.events: list[object] = []
-
-    def on_event(self, event: object) -> None:
-        self.events.append(event)
-
-
+@pytest.mark.slow
 async def test_dropped_connection_reconnects_and_the_match_completes(tmp_path):
     gate = GatedBot(gate_at=3)
-    host_ctl = Recorder(0)
+    host_ctl = RecordingBot(0)
     host = HostPeer(host_config(tmp_path), host_ctl)
     out = {}
     async with trio.open_nursery() as nursery:
@@ -46,13 +39,7 @@ async def test_dropped_connection_reconnects_and_the_match_completes(tmp_path):
 
         port = await nursery.start(run_host)
         guest = ClientPeer(join_config(tmp_path, port, "guest"), gate)
-
-        async def cut_the_wire():
-            await gate.holding.wait()
-            await guest.link.stream.aclose()  # the connection dies under the guest
-            gate.release.set()
-
-        nursery.start_soon(cut_the_wire)
+        nursery.start_soon(cut_the_wire, gate, guest)
         out["guest"] = await guest.run()
     assert out["host"].completed and out["guest"].completed
     assert out["host"].done == out["guest"].done
@@ -146,6 +133,7 @@ def _free_tcp_port() -> int:
         return s.getsockname()[1]
 
 
+@pytest.mark.slow
 async def test_a_saved_game_the_host_does_not_know_is_kept_until_its_allowance_runs_out(
         tmp_path):
     """A peer whose saved game died with its host: the host's ``unknown_game`` refusal is
@@ -181,7 +169,7 @@ async def test_a_saved_game_the_host_does_not_know_is_kept_until_its_allowance_r
         await nursery.start(run_host)
         stale = dataclasses.replace(join_config(tmp_path, port, "first"), identity=identity,
                                     state_path=state, timeouts=short)
-        stale_seat = Recorder(1)
+        stale_seat = RecordingBot(1)
         with trio.fail_after(30):
             out["stale"] = await ClientPeer(stale, stale_seat).run()
         second = dataclasses.replace(join_config(tmp_path, port, "second"), identity=identity,
@@ -261,6 +249,7 @@ class Clumsy(BotController):
             self.refused.append(event)
 
 
+@pytest.mark.slow
 async def test_a_refused_choice_is_asked_again(tmp_path):
     clumsy = Clumsy()
     out = {}
@@ -275,6 +264,7 @@ async def test_a_refused_choice_is_asked_again(tmp_path):
     assert len(clumsy.refused) == 1
 
 
+@pytest.mark.slow
 async def test_a_player_who_leaves_tells_the_others_at_once(tmp_path):
     """Ctrl-C (a cancelled peer with ``leave_on_cancel``) signs an abort peer_left blaming
     itself and sends it before closing: the host ends the game at once, long before its

@@ -332,6 +332,7 @@ def _free_tcp_port() -> int:
         return s.getsockname()[1]
 
 
+@pytest.mark.slow
 async def test_over_tcp_a_flagged_seat_comes_back_to_the_hosts_end_then_a_new_table(
         tmp_path, monkeypatch):
     """End to end over loopback: a seat drops, the host flags it, the host's process

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 
+import pytest
 import trio
 from support.net import GatedBot, RawClient, host_config, join_config, run_then_vanish
 
@@ -20,6 +21,7 @@ class _SmallDoor(HostPeer):
     MAX_UNAUTHENTICATED = 4  # a flood of a few hundred connections turns it over
 
 
+@pytest.mark.slow
 async def test_a_restarted_seat_gets_back_in_through_a_flood_of_strangers(tmp_path):
     identity = Identity.generate()
     state = tmp_path / "amel.state"

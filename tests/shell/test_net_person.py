@@ -59,6 +59,7 @@ class Resigner(Recorder):
         return await super().choose_play(hand)
 
 
+@pytest.mark.slow
 async def test_a_resumed_peer_gets_its_whole_table_back_in_one_event(tmp_path):
     """The joiner "crashes" while it holds the floor (its peer is cancelled, nothing sent);
     a new peer with the same identity and saved state reports :class:`Restored` first,
@@ -98,6 +99,7 @@ async def test_a_resumed_peer_gets_its_whole_table_back_in_one_event(tmp_path):
     assert out["me"].completed and out["host"].completed
 
 
+@pytest.mark.slow
 async def test_a_resignation_ends_the_match_with_a_loss_that_the_audit_confirms(tmp_path):
     host_ctl = Recorder(0)
     resigner = Resigner(1, at=2)
@@ -148,6 +150,7 @@ async def test_an_abort_coded_resigned_against_another_seat_is_no_resignation():
     assert b.resigned and b.winner_side(4) == 0  # seats 1 and 3 are side 1
 
 
+@pytest.mark.slow
 async def test_a_seat_that_steps_away_is_shown_away_and_comes_back(tmp_path):
     identity = Identity.generate()
     state = tmp_path / "me.state"
@@ -207,6 +210,7 @@ def test_one_process_per_seat_and_a_dead_holders_lock_is_taken_over(tmp_path):
     lock.release()
 
 
+@pytest.mark.slow
 def test_host_resume_reports_restored_first(tmp_path):
     """Covered end to end by the pty tests; here: the host emits Restored before Resumed."""
     events: list[object] = []

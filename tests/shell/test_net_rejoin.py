@@ -63,6 +63,7 @@ async def _play_then_vanish(nursery: trio.Nursery, tmp_path, port: int, identity
     return peer
 
 
+@pytest.mark.slow
 async def test_a_seat_without_its_saved_state_signs_nothing_and_blames_no_one(tmp_path):
     """The host takes a fresh hello from a seated identity back as a resume from have =
     0; the entries it replays include ours, signed on "another machine": the fresh peer
@@ -114,6 +115,7 @@ async def _abandoned_game(tmp_path, port: int, identity: Identity, state) -> Non
         nursery.cancel_scope.cancel()
 
 
+@pytest.mark.slow
 async def test_a_host_that_closed_the_table_is_reported_at_once_not_blamed(tmp_path):
     port = _free_tcp_port()
     identity = Identity.generate()
@@ -135,6 +137,7 @@ async def test_a_host_that_closed_the_table_is_reported_at_once_not_blamed(tmp_p
     assert state.exists()  # the game can still be resumed once the host is back
 
 
+@pytest.mark.slow
 async def test_a_saved_game_that_is_already_over_is_told_and_never_blocks_a_join(tmp_path):
     port = _free_tcp_port()
     identity = Identity.generate()
@@ -313,6 +316,7 @@ class _Recorder(BotController):
 
 
 @pytest.mark.parametrize("mode", ["close", "silent", "garbage"])
+@pytest.mark.slow
 async def test_a_saved_game_whose_address_answers_no_chkobba_host_is_kept(tmp_path, mode):
     """A saved game; at the host's address something accepts the connection and closes
     it, says nothing, or says nothing of our protocol (a port forward with nothing

@@ -112,6 +112,7 @@ async def test_the_hosts_offer_reaches_the_joiner_before_it_answers(tmp_path, au
     assert guest_ctl.events == [RematchOffered(0), RematchAnswer(0, False)]
 
 
+@pytest.mark.slow
 async def test_no_answer_by_default_and_the_host_does_not_wait(tmp_path):
     """A controller that does not answer (a bot, an older client) changes nothing: the
     host reports no answer and the match ends as before."""
@@ -132,6 +133,7 @@ async def test_no_answer_by_default_and_the_host_does_not_wait(tmp_path):
     assert not any(isinstance(e, RematchAnswer) for e in seen)
 
 
+@pytest.mark.slow
 async def test_an_answer_before_the_end_or_off_is_ignored(tmp_path):
     """A ``rematch`` during the game, or one whose ``accept`` is not a bool, is ignored
     (no event, the connection stays); the answer after the end counts."""
@@ -179,6 +181,7 @@ async def test_a_joiner_gone_without_an_answer_is_reported_while_the_host_decide
     assert guest_ctl.answers == []  # it asked nothing, so it waited for nothing
 
 
+@pytest.mark.slow
 async def test_a_rematch_after_a_plain_address_join_refuses_another_key(tmp_path):
     """The first join named the host by address only (no key pinned).  The rematch is
     pinned to the key of the host just played: what listens at that address next with

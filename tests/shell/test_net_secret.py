@@ -5,6 +5,7 @@ who knows the table's address but not its join code's secret is refused at once
 
 from __future__ import annotations
 
+import pytest
 import trio
 from support.net import host_config, join_config
 from test_net_table import Person
@@ -17,6 +18,7 @@ from chkobba_p2p.wire.codec import Identity
 HOST = Identity.generate()
 
 
+@pytest.mark.slow
 async def test_the_stranger_is_refused_and_the_friend_with_the_join_code_sits(
         tmp_path, autojump_clock):
     secret = new_secret()
@@ -47,25 +49,17 @@ async def test_the_stranger_is_refused_and_the_friend_with_the_join_code_sits(
     assert out["wrong"].error_code == "secret_wrong"
 
 
+@pytest.mark.slow
 async def test_a_friend_dropped_mid_game_resumes_proving_the_secret_again(tmp_path):
     """Review of issue 42: a key that sat with the secret proves it again on its resume
     (PROTOCOL.md 5.5); the joiner's link keeps the code's secret for every connection,
     so a dropped friend comes back and the match completes."""
-    from support.net import GatedBot
+    from support.net import GatedBot, RecordingBot, cut_the_wire
 
-    from chkobba_p2p._shell.peer import BotController, Resumed
+    from chkobba_p2p._shell.peer import Resumed
 
     secret = new_secret()
-
-    class Recorder(BotController):
-        def __init__(self) -> None:
-            super().__init__("greedy", 0)
-            self.events: list[object] = []
-
-        def on_event(self, event: object) -> None:
-            self.events.append(event)
-
-    gate, host_ctl = GatedBot(gate_at=3), Recorder()
+    gate, host_ctl = GatedBot(gate_at=3), RecordingBot(0)
     host = HostPeer(host_config(tmp_path, identity=HOST, secret=secret), host_ctl)
     out: dict[str, Outcome] = {}
     async with trio.open_nursery() as nursery:
@@ -77,13 +71,7 @@ async def test_a_friend_dropped_mid_game_resumes_proving_the_secret_again(tmp_pa
         guest = ClientPeer(JoinConfig(code, name="sami", log_path=tmp_path / "s.chklog",
                                       timeouts=join_config(tmp_path, port, "x").timeouts),
                            gate)
-
-        async def cut_the_wire():
-            await gate.holding.wait()
-            await guest.link.stream.aclose()  # the connection dies under the guest
-            gate.release.set()
-
-        nursery.start_soon(cut_the_wire)
+        nursery.start_soon(cut_the_wire, gate, guest)
         out["guest"] = await guest.run()
     assert out["host"].completed and out["guest"].completed, out
     assert any(isinstance(e, Resumed) and e.seat == 1 for e in host_ctl.events)
@@ -91,6 +79,7 @@ async def test_a_friend_dropped_mid_game_resumes_proving_the_secret_again(tmp_pa
     assert host.core.lobby.proven == {guest.identity.public}
 
 
+@pytest.mark.slow
 async def test_a_friend_back_from_a_crash_with_the_bare_address_still_proves_the_secret(
         tmp_path):
     """The seat's saved game keeps the secret its join code carried (0600, beside the
@@ -131,6 +120,7 @@ async def test_a_friend_back_from_a_crash_with_the_bare_address_still_proves_the
     assert out["host"].completed and out["host"].done == out["back"].done
 
 
+@pytest.mark.slow
 async def test_a_host_back_from_a_crash_keeps_the_secret_its_seats_proved(tmp_path):
     """The host's saved game keeps its seat secret: restarted (the command makes a new
     secret each run), it checks the seats' returns against the one they proved, so a

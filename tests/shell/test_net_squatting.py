@@ -5,6 +5,7 @@ out, then the friend sits and the match is played.  MockClock: the wait costs no
 
 from __future__ import annotations
 
+import pytest
 import trio
 from support.net import FAST, host_config, join_config
 from test_net_table import Person
@@ -15,6 +16,7 @@ from chkobba_p2p.link.host import READY_WAIT
 from chkobba_p2p.wire.codec import Identity
 
 
+@pytest.mark.slow
 async def test_a_squatter_that_never_confirms_is_freed_and_the_friend_sits(
         tmp_path, autojump_clock):
     host_ctl, squatter_ctl = Person(0), Person(1)
@@ -56,6 +58,7 @@ async def test_a_squatter_that_never_confirms_is_freed_and_the_friend_sits(
     assert out["host"].done == out["friend"].done
 
 
+@pytest.mark.slow
 async def test_a_host_that_admits_only_its_friends_key_refuses_the_stranger(
         tmp_path, autojump_clock):
     """``chkobba host --headless --allow FINGERPRINT``: nobody at the host frees a seat,

@@ -4,6 +4,7 @@ their cards while the first to act is still thinking (early-deal/v1)."""
 
 from __future__ import annotations
 
+import pytest
 import trio
 from support.net import host_config, join_config
 
@@ -64,6 +65,7 @@ class Person(BotController):
             await self.changed.wait()
 
 
+@pytest.mark.slow
 async def test_the_deal_waits_until_every_person_is_ready(tmp_path):
     host_ctl, guest_ctl = Person(0), Person(1)
     host = HostPeer(host_config(tmp_path), host_ctl)
@@ -99,6 +101,7 @@ async def test_the_deal_waits_until_every_person_is_ready(tmp_path):
     assert out["host"].done == out["guest"].done
 
 
+@pytest.mark.slow
 async def test_both_players_get_their_cards_while_the_first_to_play_thinks(tmp_path):
     ctls = [Person(0, hold_first_play=True), Person(1, hold_first_play=True)]
     for c in ctls:

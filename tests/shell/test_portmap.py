@@ -75,6 +75,7 @@ def mapping_host(tmp_path, **options) -> tuple[HostPeer, Watcher]:
                     watcher), watcher
 
 
+@pytest.mark.slow
 async def test_upnp_mapping_is_requested_shown_and_removed(tmp_path):
     igd = FakeIgd()
     async with trio.open_nursery() as nursery:
@@ -95,6 +96,7 @@ async def test_upnp_mapping_is_requested_shown_and_removed(tmp_path):
         nursery.cancel_scope.cancel()
 
 
+@pytest.mark.slow
 async def test_natpmp_mapping_is_requested_shown_and_removed(tmp_path):
     gateway = FakeNatPmp()
     async with trio.open_nursery() as nursery:
@@ -112,6 +114,7 @@ async def test_natpmp_mapping_is_requested_shown_and_removed(tmp_path):
         nursery.cancel_scope.cancel()
 
 
+@pytest.mark.slow
 async def test_mapping_removed_when_the_match_ends(tmp_path):
     igd = FakeIgd()
     async with trio.open_nursery() as nursery:
@@ -129,6 +132,7 @@ async def test_mapping_removed_when_the_match_ends(tmp_path):
         nursery.cancel_scope.cancel()
 
 
+@pytest.mark.slow
 async def test_no_router_gives_the_hint_at_once(tmp_path):
     host, watcher = mapping_host(tmp_path, igd_url=nobody_igd(),
                                  natpmp_gateway=nobody_natpmp(), timeout=600.0)
@@ -144,6 +148,7 @@ async def test_no_router_gives_the_hint_at_once(tmp_path):
     assert not watcher.of(PortMapped)
 
 
+@pytest.mark.slow
 async def test_a_slow_router_never_delays_the_lobby(tmp_path):
     igd = FakeIgd(hold=True)
     async with trio.open_nursery() as nursery:
@@ -431,6 +436,7 @@ async def test_a_300_mb_description_is_refused_after_64_kib(tmp_path):
     assert igd.sent < 32 * 1024 * 1024, igd.sent  # it stopped reading: the router stalled
 
 
+@pytest.mark.slow
 async def test_a_router_that_never_answers_is_hung_up_on_within_the_timeout(tmp_path):
     igd = FakeIgd(hold=True)
     async with trio.open_nursery() as nursery:
@@ -483,6 +489,7 @@ def test_a_billion_laughs_description_is_refused_before_parsing():
     assert peak < 1024 * 1024, peak
 
 
+@pytest.mark.slow
 async def test_a_router_serving_a_billion_laughs_gets_the_hint_not_a_mapping(tmp_path):
     igd = FakeIgd(description=billion_laughs())
     async with trio.open_nursery() as nursery:

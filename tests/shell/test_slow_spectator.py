@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 import socket
 
+import pytest
 import trio
 import trio.testing
 from hypothesis import given
@@ -105,6 +106,7 @@ class PausingTransport(TcpTransport):
         return wrapped
 
 
+@pytest.mark.slow
 async def test_a_spectator_that_stops_reading_while_the_match_ends_gets_every_entry(
         tmp_path):
     """The spectator stops reading early in the match and only reads again seconds
@@ -144,6 +146,7 @@ async def test_a_spectator_that_stops_reading_while_the_match_ends_gets_every_en
     assert audit_log(w.log_path).verdict == VALID
 
 
+@pytest.mark.slow
 async def test_a_spectator_that_never_reads_again_is_let_go_after_the_end(tmp_path):
     """One that stopped reading for good holds the host's process about ``idle``
     seconds after the end (here 3 s), not forever: the host's run returns while the

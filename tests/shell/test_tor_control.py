@@ -110,6 +110,7 @@ def _no_byte_of(secret: bytes, sent: bytes) -> None:
     assert sent == b"PROTOCOLINFO 1\r\n", sent  # nothing at all after the question
 
 
+@pytest.mark.slow
 async def test_a_squatter_on_the_probed_port_offering_cookie_gets_no_byte(
         tmp_path, monkeypatch, caplog):
     path, secret = _secret(tmp_path / "home")
@@ -132,6 +133,7 @@ async def test_a_squatter_on_the_probed_port_offering_cookie_gets_no_byte(
     assert any("offers only plain COOKIE" in r.getMessage() for r in caplog.records)
 
 
+@pytest.mark.slow
 async def test_a_probed_port_offering_cookie_is_refused_even_for_a_real_cookie_there(
         tmp_path):
     # The cookie of a tor the user named: still not sent to a port nobody named.
@@ -146,6 +148,7 @@ async def test_a_probed_port_offering_cookie_is_refused_even_for_a_real_cookie_t
     _no_byte_of(secret, bytes(fake.received))
 
 
+@pytest.mark.slow
 async def test_a_named_port_gets_plain_cookie_only_from_a_tor_folder_named_here(tmp_path):
     secret_path, secret = _secret(tmp_path / "home")
     cookie_dir = tmp_path / "tor-data"
@@ -177,6 +180,7 @@ async def test_a_named_port_gets_plain_cookie_only_from_a_tor_folder_named_here(
 
 
 @pytest.mark.parametrize("probed", [False, True])
+@pytest.mark.slow
 async def test_safecookie_completes_with_the_hashes_of_the_spec(tmp_path, probed):
     cookie_dir = tmp_path / "tor-data"
     cookie_dir.mkdir()
@@ -206,6 +210,7 @@ async def test_safecookie_completes_with_the_hashes_of_the_spec(tmp_path, probed
     assert cookie not in fake.received and cookie.hex().encode() not in fake.received
 
 
+@pytest.mark.slow
 async def test_a_safecookie_squatter_that_cannot_prove_the_cookie_gets_nothing(tmp_path):
     # It names the player's 32-byte secret as its cookie; not knowing the bytes, it
     # cannot give the server hash, and the client stops before AUTHENTICATE.
@@ -220,6 +225,7 @@ async def test_a_safecookie_squatter_that_cannot_prove_the_cookie_gets_nothing(t
     assert secret not in fake.received and secret.hex().encode() not in fake.received.lower()
 
 
+@pytest.mark.slow
 async def test_a_probed_safecookie_port_naming_a_file_outside_tor_folders_is_not_read(
         tmp_path):
     secret_path, secret = _secret(tmp_path / "home")

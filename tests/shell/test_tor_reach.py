@@ -65,6 +65,7 @@ def test_tor_s_words_are_bounded():
     assert parse_bootstrap('NOTICE BOOTSTRAP PROGRESS=5 WARNING="x" REASON=Y').reason == ""
 
 
+@pytest.mark.slow
 async def test_a_tor_that_cannot_reach_the_network_says_each_step_then_fails_once(
         autojump_clock):
     fake = FakeTor(STARTING, [REFUSED.format(n=n) for n in (1, 2, 3)])
@@ -95,6 +96,7 @@ async def test_a_tor_that_cannot_reach_the_network_says_each_step_then_fails_onc
     assert not nobody_listening(caught.value)  # no refusal of a table's
 
 
+@pytest.mark.slow
 async def test_a_tor_whose_network_is_turned_off_is_said_so(autojump_clock):
     # Tor Browser's tor before its Connect button: at 0%, DisableNetwork 1.
     fake = FakeTor(STARTING, disable_network=True)
@@ -111,6 +113,7 @@ async def test_a_tor_whose_network_is_turned_off_is_said_so(autojump_clock):
                                    parse_bootstrap(STARTING), 60)
 
 
+@pytest.mark.slow
 async def test_a_host_listens_at_once_and_publishes_its_onion_once_tor_is_ready(
         autojump_clock):
     fake = FakeTor(STARTING, [LOADING, DONE])
@@ -151,6 +154,7 @@ async def test_a_host_listens_at_once_and_publishes_its_onion_once_tor_is_ready(
         await stream.aclose()
 
 
+@pytest.mark.slow
 async def test_a_host_whose_tor_fails_goes_on_over_tcp(autojump_clock):
     fake = FakeTor(STARTING, [REFUSED.format(n=1)])
     events: list[object] = []
@@ -174,6 +178,7 @@ async def test_a_host_whose_tor_fails_goes_on_over_tcp(autojump_clock):
     assert sum(isinstance(e, TorFailed) for e in events) == 1
 
 
+@pytest.mark.slow
 async def test_a_socks_port_alone_is_used_without_any_control_port(monkeypatch):
     monkeypatch.delenv("CHKOBBA_TOR_CONTROL", raising=False)
     socks = FakeSocks(0xF0)
@@ -192,6 +197,7 @@ async def test_a_socks_port_alone_is_used_without_any_control_port(monkeypatch):
     assert tor.control is None and tor.process is None
 
 
+@pytest.mark.slow
 async def test_nothing_at_the_socks_port_is_tor_s_failure_not_the_table_s(monkeypatch):
     monkeypatch.delenv("CHKOBBA_TOR_CONTROL", raising=False)
     with trio.socket.socket() as sock:  # a port nobody listens on

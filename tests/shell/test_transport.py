@@ -18,11 +18,13 @@ from chkobba_p2p.testing import (
 )
 
 
+@pytest.mark.slow
 async def test_tcp_over_ipv4_loopback_conforms():
     await check_transport(TcpTransport, bind="127.0.0.1", connect_to="127.0.0.1")
 
 
 @pytest.mark.skipif(not has_ipv6_loopback(), reason="this machine has no IPv6 loopback (::1)")
+@pytest.mark.slow
 async def test_tcp_over_ipv6_loopback_conforms():
     await check_transport(TcpTransport, bind="::1", connect_to="::1")
 

@@ -36,6 +36,26 @@ def join_config(tmp_path: Path, port: int, name: str, **kw) -> JoinConfig:
                       timeouts=FAST, **kw)
 
 
+class RecordingBot(BotController):
+    """A greedy bot (a real :class:`BotController`, its worker thread included) that
+    records every event it is shown."""
+
+    def __init__(self, seed: int = 0) -> None:
+        super().__init__("greedy", seed)
+        self.events: list[object] = []
+
+    def on_event(self, event: object) -> None:
+        self.events.append(event)
+
+
+async def cut_the_wire(gate: GatedBot, guest: Any) -> None:
+    """Once ``gate`` holds the floor, close the joining ``guest``'s connection under it
+    (a dropped line, not a leave: the guest reconnects), then let ``gate`` play on."""
+    await gate.holding.wait()
+    await guest.link.stream.aclose()
+    gate.release.set()
+
+
 class GatedBot(BotController):
     """A greedy bot that, before its ``gate_at``-th play, reports that it holds the floor
     (``holding`` is set) and waits until the test opens ``release``."""

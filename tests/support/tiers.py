@@ -26,3 +26,66 @@ def fast_tier(config: pytest.Config) -> bool:
 def fewer_examples(given: settings) -> settings:
     return settings(given, max_examples=max(min(given.max_examples, FAST_TIER_FLOOR),
                                             round(given.max_examples * FAST_TIER_SHARE)))
+
+
+#: What the fast tier leaves to the slow one (pyproject's ``slow`` marker): a test that
+#: opens a network socket (TCP or UDP, loopback included) or starts a process.
+OUTSIDE = ("a network socket", "a process")
+
+
+class Outside:
+    """Notes, test by test, what it reaches outside the process: a network socket opened
+    (``AF_INET``/``AF_INET6``; trio's own wake-up pair is ``AF_UNIX``) or a process
+    started (``subprocess``, ``multiprocessing``).  Installed once per test process;
+    :meth:`watching` names the test whose reaches are noted."""
+
+    def __init__(self) -> None:
+        self.test: str | None = None
+        self.reached: dict[str, set[str]] = {}
+
+    def _note(self, what: str) -> None:
+        if self.test is not None:
+            self.reached.setdefault(self.test, set()).add(what)
+
+    def install(self) -> None:
+        """From now on, note what the current test reaches; :meth:`uninstall` (set here)
+        puts back what was there."""
+        import multiprocessing.process
+        import socket
+        import subprocess
+
+        outside = self
+        socket_init = socket.socket.__init__
+        popen_init = subprocess.Popen.__init__
+        process_start = multiprocessing.process.BaseProcess.start
+
+        def _socket(sock, family=-1, type=-1, proto=-1, fileno=None):  # noqa: A002
+            if fileno is None and family in (-1, socket.AF_INET, socket.AF_INET6):
+                outside._note(OUTSIDE[0])
+            socket_init(sock, family, type, proto, fileno)
+
+        def _popen(popen, *args, **kw):
+            outside._note(OUTSIDE[1])
+            popen_init(popen, *args, **kw)
+
+        def _start(process):
+            outside._note(OUTSIDE[1])
+            process_start(process)
+
+        socket.socket.__init__ = _socket  # type: ignore[method-assign]
+        subprocess.Popen.__init__ = _popen  # type: ignore[method-assign]
+        multiprocessing.process.BaseProcess.start = _start  # type: ignore[method-assign]
+
+        def uninstall() -> None:
+            socket.socket.__init__ = socket_init  # type: ignore[method-assign]
+            subprocess.Popen.__init__ = popen_init  # type: ignore[method-assign]
+            multiprocessing.process.BaseProcess.start = process_start  # type: ignore
+        self.uninstall = uninstall
+
+
+def slow_when(reaches_outside, values) -> list:
+    """``values`` for ``pytest.mark.parametrize``, those for which ``reaches_outside(value)``
+    marked ``slow``: the cases of a test that open a socket or start a process (shuffle
+    proofs checked in worker processes, say), its other cases kept in the fast tier."""
+    return [pytest.param(*(v if isinstance(v, tuple) else (v,)), marks=pytest.mark.slow)
+            if reaches_outside(v) else v for v in values]

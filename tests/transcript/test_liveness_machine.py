@@ -20,8 +20,8 @@ import pytest
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
+from support.sessions import Table
 from test_liveness_attacks import Withholder
-from test_session import Table
 
 from chkobba_p2p.game.rules import Ruleset
 from chkobba_p2p.transcript.bodies import GameFault

@@ -4,13 +4,12 @@ blame, and crash resume -- several peers in one process, entries passed by hand.
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 
 import pytest
+from support.sessions import Table
 
 from chkobba_cli.event_words import words
 from chkobba_cli.i18n import Translator
-from chkobba_p2p.bots.levels import make_bot
 from chkobba_p2p.game.cards import Card
 from chkobba_p2p.game.rules import Ruleset
 from chkobba_p2p.link.handshake import ClientHandshake, HostHandshake, Lobby
@@ -23,68 +22,6 @@ from chkobba_p2p.wire import codec as wire
 from chkobba_p2p.wire.codec import ErrorCode, Identity, ProtocolError
 
 EN = Translator("en")  # the words a person reads (the client's)
-
-
-class Table:
-    """n sessions wired by hand: an entry one makes is received by all the others."""
-
-    def __init__(self, n: int, proofs: bool = False, rules: Ruleset | None = None,
-                 key: bytes | None = None, caps: tuple[str, ...] | None = None) -> None:
-        """``key``: derive identities, game id and deal secrets from it (a deterministic
-        match: the same key plays the same game)."""
-        def derive(label: str) -> bytes:
-            assert key is not None
-            return hashlib.sha256(key + b"/" + label.encode()).digest()
-
-        if key is None:
-            self.ids = [Identity.generate() for _ in range(n)]
-            masters: list[bytes | None] = [None] * n
-        else:
-            self.ids = [Identity.from_seed(derive(f"id{i}")) for i in range(n)]
-            masters = [derive(f"master{i}") for i in range(n)]
-        lobby = Lobby(self.ids[0], "host", rules or Ruleset(), n, shuffle_proofs=proofs)
-        for i in range(1, n):
-            lobby.take_seat(self.ids[i].public, f"p{i}", *(() if caps is None else (caps,)))
-        if key is not None:
-            lobby.game = derive("game")[:16]
-        self.table = lobby.table()
-        host, self.genesis = Session.create(self.ids[0], self.table, masters[0])
-        self.sessions = [host] + [
-            Session.join(self.ids[i], wire.open_entry(self.genesis.body), self.ids[0].public,
-                         masters[i])
-            for i in range(1, n)]
-        self.bots = [make_bot("greedy", i) for i in range(n)]
-
-    def step(self) -> wire.Entry | None:
-        """Let the seat holding the floor decide and speak; deliver its entry."""
-        for s in self.sessions:
-            d = s.decision
-            if d is not None:
-                bot = self.bots[s.seat]
-                s.decide(bot.choose_play(d.hand) if d.kind == "play" else bot.choose_cut(d.hand))
-            e = s.next_entry()
-            if e is not None:
-                self.deliver(e, s.seat)
-                return e
-        return None
-
-    def deliver(self, e: wire.Entry, sender: int) -> None:
-        for o in self.sessions:
-            if o.seat != sender:
-                o.receive(wire.open_entry(e.body))
-
-    @staticmethod
-    def clone(t: Table, session: Session) -> Session:
-        """A fresh copy of ``session`` (rebuilt from its transcript and secret)."""
-        return Session.resume(t.ids[session.seat], list(session.bodies), t.ids[0].public,
-                              session.master)
-
-    def run(self, limit: int = 5000) -> None:
-        for _ in range(limit):
-            if all(s.finished for s in self.sessions):
-                return
-            assert self.step() is not None, "nobody can speak"
-        raise AssertionError("the match did not end")
 
 
 @pytest.mark.parametrize("players, proofs", [(2, False), (4, False), (2, True)])

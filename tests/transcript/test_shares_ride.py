@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 import trio
 from support.audit import said
-from test_session import Table
+from support.sessions import Table
 
 from chkobba_p2p._shell.net import ClientPeer
 from chkobba_p2p.game.rules import Ruleset

@@ -19,6 +19,7 @@ from support.audit import play, said, verdict_said
 from support.net import REPO_ROOT, cli_command, start_host
 from support.net import process_env as _env
 from support.net import start_bot as _bot
+from support.tiers import slow_when
 
 from chkobba_cli.event_words import words
 from chkobba_cli.i18n import Translator
@@ -125,7 +126,7 @@ def test_a_tie_at_the_top_of_three_totals_plays_another_hand(tmp_path):
 # ------------------------------------------------------------ in process, no network
 
 
-@pytest.mark.parametrize("proofs", [False, True])
+@pytest.mark.parametrize("proofs", slow_when(bool, [False, True]))  # proofs: in workers
 def test_a_three_player_match_in_process_audits_valid_from_every_seat(tmp_path, proofs):
     played = play(3, rules=TUNISIAN.with_target(3), proofs=proofs, key=b"three-proofs")
     assert TUNISIAN.opening is Opening.CUT_AND_DRAW
@@ -215,7 +216,7 @@ class HostAwaitingTwo(Answering):
         return False
 
 
-@pytest.mark.parametrize("proofs", [False, True])
+@pytest.mark.parametrize("proofs", slow_when(bool, [False, True]))  # proofs: in workers
 async def test_a_three_peer_table_in_memory_completes_and_every_log_agrees(
         tmp_path, proofs, autojump_clock):
     host = HostAwaitingTwo()

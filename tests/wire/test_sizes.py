@@ -150,6 +150,7 @@ async def _two(tmp_path, guest_identity: Identity, *, proofs: bool = True):
     return out["host"], out["guest"]
 
 
+@pytest.mark.slow
 async def test_a_padded_match_logs_little_and_replays(tmp_path, monkeypatch):
     """A seat that pads every entry with as much unknown data as it may: the match
     completes, its log stays far under 2 MB, and it audits valid."""
@@ -171,6 +172,7 @@ async def test_a_padded_match_logs_little_and_replays(tmp_path, monkeypatch):
     print(f"padded_log_bytes: {size}")
 
 
+@pytest.mark.slow
 async def test_padding_past_the_cap_is_refused_by_the_host(tmp_path):
     """A seated peer's 512 KiB ready: the host refuses it (entry_too_large) before
     relaying it, so no log and no other peer ever holds it."""
@@ -201,6 +203,7 @@ async def test_padding_past_the_cap_is_refused_by_the_host(tmp_path):
         nursery.cancel_scope.cancel()
 
 
+@pytest.mark.slow
 async def test_done_result_is_compared_by_exact_type(tmp_path, monkeypatch):
     """``winner: true`` is not ``1`` (nor ``false`` ``0``): a seat that signs its result
     with a bool gets result_mismatch, blamed on it."""
@@ -268,6 +271,7 @@ async def _connect_from(address: str, port: int) -> RawClient:
     return RawClient(trio.SocketStream(sock))
 
 
+@pytest.mark.slow
 async def test_a_big_hello_is_refused_before_it_is_read(tmp_path):
     async with trio.open_nursery() as nursery:
         host, port, _ = await _host(tmp_path, nursery)
@@ -290,6 +294,7 @@ class SmallHost(HostPeer):
     MAX_UNAUTHENTICATED = 3
 
 
+@pytest.mark.slow
 async def test_a_full_budget_of_strangers_lets_the_oldest_go_not_the_newcomer(tmp_path):
     """Strangers from one address fill the budget: the next one is greeted, and the
     oldest silent one is let go (closed without a word): the newcomer may be a
@@ -310,6 +315,7 @@ async def test_a_full_budget_of_strangers_lets_the_oldest_go_not_the_newcomer(tm
         nursery.cancel_scope.cancel()
 
 
+@pytest.mark.slow
 async def test_anonymous_connections_never_starve_a_resume(tmp_path):
     """Silent connections from other addresses fill the host's budget, and more keep
     coming; the seated guest whose connection broke comes back (from its address) and
