@@ -720,6 +720,15 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "watch_won_by_pl": ("Match over: {name} win.", "Fin de la partie : {name} gagnent."),
     "watch_won_pl": ("Match over: {name} win {score}.",
                      "Fin de la partie : {name} gagnent {score}."),
+    # The spectator's end box, under its title "Match over" (the players' box's words).
+    "watch_box_won": ("{name} wins {score}", "{name} gagne {score}"),
+    "watch_box_won_pl": ("{name} win {score}", "{name} gagnent {score}"),
+    "watch_box_on_time": ("{name} wins on time", "{name} gagne au temps"),
+    "watch_box_on_time_pl": ("{name} win on time", "{name} gagnent au temps"),
+    "watch_box_by": ("{name} wins", "{name} gagne"),
+    "watch_box_by_pl": ("{name} win", "{name} gagnent"),
+    "watch_box_log": ("Your copy of the log of this game:",
+                      "Votre copie du journal de cette partie :"),
     "watch_valid": ("Every entry checked: VALID.", "Chaque entrée vérifiée : VALIDE."),
     "watch_cheat": ("CHEAT CAUGHT at entry #{entry}: {why}", "TRICHE DÉTECTÉE à l'entrée "
                     "n°{entry} : {why}"),

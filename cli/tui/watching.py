@@ -259,6 +259,54 @@ class WatchView:
                 say("class:dim", t("watch_log", path=path))
         return out
 
+    def ended(self) -> bool:
+        """The end box is up: the match over (or the watching stopped) once the table
+        was drawn, and neither the score sheet nor a hand's scoring over it."""
+        st = self.state
+        return st.started and (st.over or self.outcome is not None) and not self.sheet \
+            and not self.score_overlay()
+
+    def end_box(self, cols: int) -> list[Line]:
+        """The end in the players' box (:func:`.dialogs.over_lines`): "Match over" (or
+        "Game stopped"), who won and by how much, the hands played or why it stopped,
+        the verdict of every entry, the log copy and the command that replays it, the
+        keys.  It was a line under the table, easy to miss beside the players' box."""
+        t, st, view = self.t, self.state, self.view
+        room = max(20, cols - 6)
+        out: list[Line] = []
+
+        def say(style: str, text: str) -> None:
+            out.extend(wrap_line([(style, " " + text)], room, "   "))
+
+        pl = "_pl" if (st.players or 2) == 4 else ""
+        won = st.done.winner_side if st.done is not None else \
+            st.winner_side if st.aborted is not None else None
+        out += [[("class:title", " " + t("over_title" if won is not None else "over_aborted")
+                  + " ")], []]
+        if st.done is not None:  # at 3 players too (three totals, the winner's first)
+            say("class:ok", t("watch_box_won" + pl, name=view.side_name(st.done.winner_side),
+                              score=view.score(st.done.totals, st.done.winner_side)))
+            say("", t("over_hands", n=st.done.hands))
+        elif st.aborted is not None:
+            if won is not None:  # a flag, a resignation, a leave: a winner all the same
+                key = "watch_box_on_time" if st.aborted.flag is not None else "watch_box_by"
+                say("class:ok", t(key + pl, name=view.side_name(won)))
+            for style, text in stop_sentences(view, st.aborted):
+                say(style, text)
+        o = self.outcome
+        if o is not None and o.stopped and (st.done is None or o.verdict is None):
+            say("class:dim", t("watch_stopped", why=self.stopped_words(o.stopped)))
+        if self.verdict is not None:
+            out.append([])
+            say(*self.verdict_line(self.verdict))
+        if o is not None and o.log_path is not None:  # shortened as the players' box does
+            out += [[], [("", " " + t("watch_box_log"))],
+                    [("class:title", "   " + dialogs.short_path(o.log_path, room - 4))],
+                    [("", " " + t("over_replay_title"))],
+                    [("class:ok", "   chkobba replay " + dialogs.short_path(
+                        o.log_path, room - 4 - len("chkobba replay ")))]]
+        return out + [[], [("class:keys", " " + t("keys_watch_over") + " ")]]
+
     # ------------------------------------------------------------------ drawing
 
     def header(self, cols: int) -> Line:
@@ -298,7 +346,7 @@ class WatchView:
                                address=self.address)[1:] if st.names else []
             end: list[Line] = ([[]] + self.end_lines(width)) if over else []
             return fit_lobby(head + rest + end, height)
-        below = self.below(width) + (self.end_lines(width) if over or st.over else [])
+        below = self.below(width)  # the end is said in its box (end_box) over the table
         return draw_table(view, width, height, below=below,
                           seat_extra=lambda s: self.presence.seat_clock(view, s, over),
                           notices=[] if over else self.presence.countdown_lines(view, width),
@@ -364,8 +412,12 @@ def _build(w: WatchView, color: bool, size: Callable[[], tuple[int, int]],
         Frame(Window(FormattedTextControl(tx(lambda: dialogs.as_text(w.score_overlay()))),
                      dont_extend_width=True, dont_extend_height=True)),
         filter=Condition(lambda: bool(w.score_overlay())))
+    end = ConditionalContainer(
+        Frame(Window(FormattedTextControl(tx(lambda: dialogs.as_text(w.end_box(size()[1])))),
+                     dont_extend_width=True, dont_extend_height=True)),
+        filter=Condition(w.ended))
     body = DynamicContainer(lambda: body_wide if size()[1] >= 72 else body_narrow)
-    root = FloatContainer(HSplit([header, body, footer]), floats=[Float(overlay)])
+    root = FloatContainer(HSplit([header, body, footer]), floats=[Float(overlay), Float(end)])
     kb = KeyBindings()
 
     @kb.add("s")
