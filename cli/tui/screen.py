@@ -94,6 +94,17 @@ def clickable(text: Callable[[], StyleAndTextTuples], ui: Any
     return draw
 
 
+def fit_keys(keys: str, room: int) -> str:
+    """A footer's keys (items joined by `` · ``) in ``room`` columns: the items before
+    the last two ("? help", "q leave") give way from the end, the first (what to do now)
+    stays.  The French capture choice's keys were 82 columns at 80 and lost "q quitter"
+    at the edge."""
+    items = keys.split(" · ")
+    while len(" · ".join(items)) > room and len(items) > 3:
+        del items[-3]
+    return " · ".join(items)
+
+
 class Screen:
     kind: str
     t: Any
@@ -363,7 +374,7 @@ class Screen:
                      and any(self.state.names[1:]) else "keys_lobby_idle")
         else:
             keys = t("keys_idle")
-        return [("class:keys", f" {keys} ")]
+        return [("class:keys", f" {fit_keys(keys, self._size()[1] - 2)} ")]
 
     def _events_text(self) -> list[tuple[str, str]]:
         rows, cols = self._size()

@@ -280,7 +280,8 @@ def table_lines(view: TableView, width: int, compact: bool, *, selected: int | N
     for line in wrap_line(_captures_line(view, st.side(me)), width - 1, "     "):
         add(line, 2)  # wrapped at a word: never cut by the events column
     if st.hand and compact:
-        line = [("class:title", f" {t('your_hand')}:")]
+        # French sets a space before its colon ("Votre main :"), as every other label.
+        line = [("class:title", f" {t('your_hand')}{' :' if t.lang == 'fr' else ':'}")]
         for i, c in enumerate(st.hand):
             sel = " class:card.selected" if i == selected else ""
             sel += click_tag("hand", c)
