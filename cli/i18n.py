@@ -950,6 +950,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
                  "garder (g) : c'est une de vos 3 cartes. La poser (p) : elle va face "
                  "visible sur la table avec 3 autres, et vous recevez 3 nouvelles cartes. "
                  "Dans les deux cas vous jouez le premier."),
+    "help_teams": ("At 4 players, two teams: your partner sits across from you, and what "
+                   "either of you captures counts for both.",
+                   "À 4 joueurs, deux équipes : votre partenaire est en face de vous, et ce "
+                   "que l'un de vous prend compte pour les deux."),
     "help_last": ("At the end of a hand the cards left on the table go to whoever took "
                   "last (never a chkobba).",
                   "À la fin d'une manche, les cartes restées sur la table vont au dernier "

@@ -468,7 +468,7 @@ class Screen:
         # Once the match is over, the end screen's keys (r, l), not the table's.
         over = self.finished and self.outcome is not None
         return help_pages(self.t, self.state.rules, self.t.lang, width, rows - 4, lobby,
-                          over=over, mouse=self.mouse)
+                          over=over, mouse=self.mouse, players=self.state.players)
 
     @property
     def help_paged(self) -> bool:
