@@ -309,6 +309,13 @@ class WatchView:
 
     # ------------------------------------------------------------------ drawing
 
+    def beside(self, cols: int) -> bool:
+        """The events beside the table or lobby (else under it, as under 72 columns):
+        also under it while the lobby names a table address longer than the room the
+        events leave (an onion address, 67 characters, at 80 columns)."""
+        return cols >= 72 and (self.state.started
+                               or len(self.address) + 5 <= cols - PANEL - 1)
+
     def header(self, cols: int) -> Line:
         line = header_line(self.view, f" {self.t('app')} · {self.t('watching')}", cols)
         return [(style, text[:cols]) for style, text in line]
@@ -337,9 +344,14 @@ class WatchView:
         if not st.started:
             head: list[Line] = [[]]
             key = "watch_in" if self.connected else "watch_connecting"
-            head += wrap_line([("class:ok" if self.connected else "class:title",
-                                " " + t(key, addr=self.address, name=self.name))],
-                              width - 1, "   ")
+            style = "class:ok" if self.connected else "class:title"
+            said = " " + t(key, addr=self.address, name=self.name)
+            if len(said) <= width - 1:
+                head.append([(style, said)])
+            else:  # the address whole on a line of its own (an onion one broke in two)
+                before, after = t(key, addr="\0", name=self.name).split("\0", 1)
+                head += wrap_line([(style, " " + before.rstrip())], width - 1, "   ")
+                head += wrap_line([(style, "   " + self.address + after)], width - 1, "   ")
             if self.connected:
                 head += wrap_line([("class:dim", " " + t("watch_faces"))], width - 1, "   ")
             rest = lobby_lines(view, width, kind="watch", connected=self.connected,
@@ -383,15 +395,17 @@ def _build(w: WatchView, color: bool, size: Callable[[], tuple[int, int]],
 
     def left() -> list[tuple[str, str]]:
         rows, cols = size()
-        width = cols - PANEL - 1 if cols >= 72 else cols
+        wide = w.beside(cols)
+        width = cols - PANEL - 1 if wide else cols
         out: list[tuple[str, str]] = []
-        for line in w.body(width, max(1, rows - 2 if cols >= 72 else rows - 8)):
+        for line in w.body(width, max(1, rows - 2 if wide else rows - 8)):
             out += line + [("", "\n")]
         return out
 
     def panel() -> list[tuple[str, str]]:
         rows, cols = size()
-        return w.events_panel(PANEL if cols >= 72 else cols, rows - 2 if cols >= 72 else 5)
+        wide = w.beside(cols)
+        return w.events_panel(PANEL if wide else cols, rows - 2 if wide else 5)
 
     bar, rule = ("│", "─") if w.symbols else ("|", "-")
     if not w.symbols:
@@ -416,7 +430,7 @@ def _build(w: WatchView, color: bool, size: Callable[[], tuple[int, int]],
         Frame(Window(FormattedTextControl(tx(lambda: dialogs.as_text(w.end_box(size()[1])))),
                      dont_extend_width=True, dont_extend_height=True)),
         filter=Condition(w.ended))
-    body = DynamicContainer(lambda: body_wide if size()[1] >= 72 else body_narrow)
+    body = DynamicContainer(lambda: body_wide if w.beside(size()[1]) else body_narrow)
     root = FloatContainer(HSplit([header, body, footer]), floats=[Float(overlay), Float(end)])
     kb = KeyBindings()
 

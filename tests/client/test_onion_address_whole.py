@@ -86,3 +86,30 @@ def test_the_hosts_onion_code_keeps_its_address_whole(app_session, secret, size,
     assert code in rows[at] or rows[at + 1].split("│")[0].strip() == "#" + key, text
     # The LAN code stays whole too.
     _whole(rows, size[1], reach.join_code("192.168.1.20", 7777, FP))
+
+
+WATCH = {"en": ("Connecting to the table at", "Watching the table at", "Events"),
+         "fr": ("Connexion à la table", "Vous regardez la table", "Événements")}
+
+
+@pytest.mark.parametrize("size", [(24, 80), (40, 120)])
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_the_spectator_shows_the_onion_address_whole(size, lang):
+    from types import SimpleNamespace
+
+    from chkobba_cli.tui.watching import WatchView, _build
+
+    connecting, watching, events = WATCH[lang]
+    view = WatchView(lang=lang, pace=0, address=f"{ONION}:7777#{FP}", name="sam")
+    ui = SimpleNamespace(size=size)
+    with create_pipe_input() as inp, create_app_session(input=inp, output=DummyOutput()):
+        ui.app = _build(view, False, lambda: ui.size, on_key=lambda: None,
+                        quit=lambda: None)
+        for words in (connecting, watching):
+            if words == watching:
+                view.on_event(Lobby((("amel", FP), None)))
+            rows = screen_rows(ui, *size)
+            text = "\n".join(rows)
+            assert words in text, text
+            _whole(rows, size[1], f"{ONION}:7777")
+            assert any(r.strip().startswith(events) or f"│ {events}" in r for r in rows), text
