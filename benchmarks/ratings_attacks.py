@@ -10,7 +10,9 @@ person, ``me``, who has played the farmer once (so the farmer's key is met).
 (a) the farm: a key seated against the ``expert`` level's public key at tables the viewer
     did not host, winning 26 of 30; (b) 30 fresh sock-puppet keys, each beaten once;
 (c) the same 13 matches between five people, their header dates (unsigned) reversed: the
-    largest move of a rating.
+    largest move of a rating; (d) where bot vouchers exist (PROTOCOL.md 5.6): the farmer
+    hosting its own "expert", a puppet key it vouches for in its logs' headers, winning
+    26 of 30 (the anchor counts: the host's word; the viewer did not host it).
 
 Before/after: run it against another checkout with PYTHONPATH pointing there (the
 figures about what is unrated print only where :func:`history.standings` exists).
@@ -51,12 +53,18 @@ def day(i: int) -> str:
     return when.isoformat(timespec="seconds")
 
 
-def match(folder: Path, label: str, winner: Named, loser: Named, date: str) -> None:
-    """A valid log of a match ``winner`` won: ``loser``, the host, resigns."""
-    seated = [loser, winner]
+def match(folder: Path, label: str, winner: Named, loser: Named, date: str,
+          host: Named | None = None, bots: list[dict] | None = None) -> None:
+    """A valid log of a match ``winner`` won: ``loser``, the host, resigns (or, with
+    ``host``, that one hosts, and resigns if it loses; ``bots``: the header's vouchers)."""
+    seated = [loser, winner] if host is None or host == loser else [winner, loser]
+    quits = seated.index(loser)
     p = play(2, sessions=_sessions([i for _, i in seated], [n for n, _ in seated], label),
-             stop_after=6, abort_by=0, abort_code=ErrorCode.RESIGNED, seed=5)
-    write_log(p, folder / f"{label}.chklog", 0, date)
+             stop_after=6, abort_by=quits, abort_code=ErrorCode.RESIGNED, seed=5)
+    if bots is None:
+        write_log(p, folder / f"{label}.chklog", 0, date)
+    else:
+        write_log(p, folder / f"{label}.chklog", 0, date, bots)
 
 
 def show(label: str, gs: list[Game], who: Named, bots: bool) -> None:
@@ -104,6 +112,21 @@ def main() -> int:
         one, two = pools
         move = max(abs(one[k].rating - two[k].rating) for k in one)
         print(f"c) largest move with the dates reversed: {move:.1f} points")
+        try:
+            from chkobba_p2p.observe.vouch import voucher
+        except ImportError:
+            return 0  # before bot vouchers
+        # (d) the farmer's own "expert": a puppet it vouches for at its own tables.
+        own = root / "own"
+        own.mkdir()
+        (own / met.name).write_bytes(met.read_bytes())
+        puppet = person("vouched puppet")
+        vouch = [{"key": puppet[1].public, "level": "expert",
+                  "sig": voucher(FARMER[1], puppet[1].public, "expert")}]
+        for i in range(30):
+            win, lose = (FARMER, puppet) if i < 26 else (puppet, FARMER)
+            match(own, f"own-{i}", win, lose, day(200 + i), host=FARMER, bots=vouch)
+        show("d) self-vouched expert", games(index_logs(own)), FARMER, bots=True)
     return 0
 
 

@@ -139,7 +139,7 @@ async def match(folder: Path, host_transport: Transport, join_transport: Countin
                                       log_path=folder / "guest.chklog",
                                       transport=join_transport), guest_ctl)
         outcome = await guest.run()
-        assert outcome.completed, outcome.error
+        assert outcome.completed, (outcome.error_code, outcome.error_reason, outcome.error_data)
     return guest_ctl, listen_s
 
 

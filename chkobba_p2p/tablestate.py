@@ -26,6 +26,7 @@ from .game.hand import CutterChoice, Hand, side_of, sides_count
 from .game.ruleset import Ruleset
 from .game.seating import Seating
 from .link.events import Lobby, Restored, Resumed, Spectators, Waiting
+from .observe.rating import bot_level
 from .transcript.clocks import Limits
 from .transcript.events import (
     Aborted,
@@ -85,6 +86,8 @@ class TableState:
     ready: tuple[bool, ...] = ()
     #: Each seat's identity key, when known (the lobby, the genesis).
     keys: tuple[bytes | None, ...] = ()
+    #: Per seat, the bot level its host vouched for in the lobby (PROTOCOL.md 5.6).
+    bots: tuple[str | None, ...] = ()
     #: Whether the table's shuffles carry zero-knowledge proofs (None: not known yet).
     shuffle_proofs: bool | None = None
     #: 1-based number of the hand in progress; 0 before the first.
@@ -197,6 +200,14 @@ class TableState:
     def last_score(self) -> HandScored | None:
         return self.scored[-1] if self.scored else None
 
+    def bot(self, seat: int) -> str | None:
+        """The bot level of ``seat``: the one its host vouched for in the lobby, else
+        the level whose well-known key it has; None: a person (or not known)."""
+        if seat < len(self.bots) and self.bots[seat] is not None:
+            return self.bots[seat]
+        key = self.keys[seat] if seat < len(self.keys) else None
+        return bot_level(key) if key is not None else None
+
     # ------------------------------------------------------------------ updating
 
     def with_table(self, table: TableInfo, seat: int | None) -> TableState:
@@ -278,7 +289,7 @@ class TableState:
             seat = fps.index(self.my_fingerprint)
         proofs = ev.shuffle_proofs if ev.shuffle_proofs is not None else st.shuffle_proofs
         return replace(st, names=names, fingerprints=fps, seat=seat, shuffle_proofs=proofs,
-                       ready=tuple(ev.ready), keys=tuple(ev.keys),
+                       ready=tuple(ev.ready), keys=tuple(ev.keys), bots=tuple(ev.bots),
                        rules=ev.rules if ev.rules is not None else st.rules,
                        limits=ev.limits if ev.limits is not None else st.limits,
                        spectator_limit=ev.spectators if ev.spectators is not None

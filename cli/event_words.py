@@ -321,14 +321,16 @@ def _(ev: Lobby, vp: Viewpoint) -> None:
                 if i == st.seat or vp._seated.get(i) == name:
                     continue
                 public = ev.keys[i] if i < len(ev.keys) else None
-                if vp._bots_said and public is not None and bot_level(public) is not None:
+                vouched = ev.bots[i] if i < len(ev.bots) else None
+                if vp._bots_said and public is not None and (
+                        vouched is not None or bot_level(public) is not None):
                     vp._bots_said -= 1  # one of ours, said as it started
                     continue
                 vp.add(("class:ok", t("ev_seated", name=view.name(i))))
         vp._seated = seated
     elif isinstance(vp, CommentaryVoice):
-        seats = [_clean(s[0], MAX_NAME) if s else vp.t("free") for s in ev.seats]
-        line = vp.t("lobby", seats=", ".join(seats))
+        seats = [_clean(s[0], MAX_NAME) if s else vp.t("lobby_free") for s in ev.seats]
+        line = vp.t("wn_lobby", seats=", ".join(seats))
         if line != vp._lobby:  # the host says it again at each "ready": once
             vp._lobby = line
             vp.say(line)
@@ -369,8 +371,8 @@ def _(ev: Spectators, vp: Viewpoint) -> None:
         if not gone or any(name not in before for name in ev.names):
             vp.add(("", t("ev_watching", names=", ".join(ev.names) or t("nobody_watching"))))
     elif isinstance(vp, CommentaryVoice):
-        names = ", ".join(_clean(n, MAX_NAME) for n in ev.names) or vp.t("nobody")
-        vp.say(vp.t("watching", n=len(ev.names), max=ev.limit, names=names))
+        names = ", ".join(_clean(n, MAX_NAME) for n in ev.names) or vp.t("wn_nobody")
+        vp.say(vp.t("wn_watching", n=len(ev.names), max=ev.limit, names=names))
 
 
 @narrate.register(Chat)
@@ -397,7 +399,7 @@ def _(ev: Waiting, vp: Viewpoint) -> None:
             vp.add(("class:warn", view.t(key, name=view.who(ev.seat),
                                          t=vp.clock_text(ev.seconds))))
     elif isinstance(vp, CommentaryVoice):
-        vp.say(vp.t("waiting", n=ev.seconds, name=vp.who(ev.seat)))
+        vp.say(vp.t("wn_waiting", n=ev.seconds, name=vp.who(ev.seat)))
     elif isinstance(vp, HeadlessVoice):
         what = ("to come back (it stepped away)" if ev.away
                 else "to reconnect (this host restarted)" if ev.awaited
@@ -425,7 +427,7 @@ def _(ev: Resumed, vp: Viewpoint) -> None:
         if ev.seat != 0 and vp._gone.pop(0, None) is not None:
             vp.add(("class:ok", view.said("ev_back", 0)))
     elif isinstance(vp, CommentaryVoice):
-        vp.say(vp.t("back", name=vp.who(ev.seat)))
+        vp.say(vp.t("wn_back", name=vp.who(ev.seat)))
     elif isinstance(vp, HeadlessVoice):
         vp.quiet_line(f"seat {ev.seat} is back" + (f" ({ev.entries} entries replayed)"
                                                     if ev.entries else ""))
@@ -476,10 +478,10 @@ def _(ev: TableReady, vp: Viewpoint) -> None:
         table = ev.table
         vp.names = [s.name for s in table.seats]
         vp.players = table.players
-        vp.say(vp.t("table", n=table.players,
+        vp.say(vp.t("wn_table", n=table.players,
                     rules=ruleset_text(Translator("fr" if vp.fr else "en"), table.rules)))
         for s in table.seats:
-            vp.say(vp.t("seat", seat=s.seat, name=s.name, fp=s.fingerprint))
+            vp.say(vp.t("wn_seat", seat=s.seat, name=s.name, fp=s.fingerprint))
     elif isinstance(vp, HeadlessVoice):
         vp.started = True
 
@@ -495,7 +497,7 @@ def _(ev: FirstDealerDrawn, vp: Viewpoint) -> None:
         again = bool(players) and len(ev.draws) < (players or 0)
         vp.add(("", view.t("ev_first_redraw" if again else "ev_first_draw", draws=draws)))
     elif isinstance(vp, CommentaryVoice):
-        vp.say(vp.t("draw", draws=", ".join(
+        vp.say(vp.t("rp_draw", draws=", ".join(
             f"{vp.who(s)} {vp.card(c)}" for s, c in sorted(ev.draws.items()))))
 
 
@@ -504,7 +506,7 @@ def _(ev: HandStarted, vp: Viewpoint) -> None:
     if isinstance(vp, PanelVoice):
         vp.add(("class:title", vp.view.said("ev_hand", ev.dealer, n=ev.number)))
     elif isinstance(vp, CommentaryVoice):
-        vp.say(vp.t("hand", n=ev.number, name=vp.who(ev.dealer)))
+        vp.say(vp.t("wn_hand", n=ev.number, name=vp.who(ev.dealer)))
     elif isinstance(vp, HeadlessVoice):
         vp.started = True
         vp.quiet_line(f"hand {ev.number}, dealer seat {ev.dealer}")
@@ -515,7 +517,7 @@ def _(ev: RedealEvent, vp: Viewpoint) -> None:
     if isinstance(vp, PanelVoice):
         vp.add(("class:warn", vp.view.t("ev_redeal", name=vp.view.who(ev.dealer))))
     elif isinstance(vp, CommentaryVoice):
-        vp.say(vp.t("redeal", name=vp.who(ev.dealer)))
+        vp.say(vp.t("wn_redeal", name=vp.who(ev.dealer)))
     elif isinstance(vp, HeadlessVoice):
         vp.quiet_line("redeal: three kings on the opening table")
 
@@ -534,7 +536,7 @@ def _(ev: HandScored, vp: Viewpoint) -> None:
         vp.add(("class:title", view.t("ev_scored", n=ev.number, points=pts, totals=tot)))
     elif isinstance(vp, CommentaryVoice):
         # Whose each figure is: "hana 2, sami 1, amel 0" ("hana & sami 5" at 4).
-        vp.say(vp.t("scored", n=ev.number, points=vp.by_side(ev.score.points),
+        vp.say(vp.t("wn_scored", n=ev.number, points=vp.by_side(ev.score.points),
                     totals=vp.by_side(ev.totals)))
     elif isinstance(vp, HeadlessVoice):
         vp.quiet_line(f"hand {ev.number} points {list(ev.score.points)}, "
@@ -551,7 +553,7 @@ def _(ev: MatchDone, vp: Viewpoint) -> None:
         score = "-".join(str(totals[i]) for i in order) if len(totals) <= 2 else \
             vp.t("score_three", first=totals[w],
                  rest=", ".join(f"{vp.side(i)} {totals[i]}" for i in order[1:]))
-        vp.say(vp.t("over_pl" if vp.players == 4 else "over", name=vp.side(w), score=score))
+        vp.say(vp.t("wn_over_pl" if vp.players == 4 else "wn_over", name=vp.side(w), score=score))
 
 
 @narrate.register(Aborted)
@@ -562,10 +564,10 @@ def _(ev: Aborted, vp: Viewpoint) -> None:
         for line in vp.stop_lines(ev):
             vp.add(*line)
     elif isinstance(vp, CommentaryVoice):
-        blamed = "" if ev.blamed_seat is None else vp.t("claim", name=vp.who(ev.blamed_seat))
+        blamed = "" if ev.blamed_seat is None else vp.t("wn_claim", name=vp.who(ev.blamed_seat))
         code = ev.code.name.lower() if ev.unknown_code is None \
             else f"code {_clean(ev.unknown_code, 40)}"  # as signed, as the verdict says
-        vp.say(vp.t("ended", name=vp.who(ev.by_seat), code=code, blamed=blamed,
+        vp.say(vp.t("wn_ended", name=vp.who(ev.by_seat), code=code, blamed=blamed,
                     why=_clean(ev.detail, 200)))
 
 
@@ -588,11 +590,11 @@ def _(ev: DealEvent, vp: Viewpoint) -> None:
                 counts[who] = counts.get(who, 0) + 1
         parts = []
         if table:
-            parts.append(vp.t("table_cards", cards=vp.cards(table)))
+            parts.append(vp.t("wn_table_cards", cards=vp.cards(table)))
         if counts:
-            parts.append(vp.t("face_down", n=max(counts.values()),
+            parts.append(vp.t("wn_face_down", n=max(counts.values()),
                               names=", ".join(vp.who(s) for s in counts)))
-        vp.say(vp.t("drawn" if ev.draw else "deal", what="; ".join(parts)))
+        vp.say(vp.t("wn_drawn" if ev.draw else "wn_deal", what="; ".join(parts)))
 
 
 @narrate.register(CutEvent)
@@ -605,8 +607,8 @@ def _(ev: CutEvent, vp: Viewpoint) -> None:
             assert ev.card is not None  # a placed card is shown
             vp.add(("", view.said("ev_place", ev.seat, card=view.label(ev.card))))
     elif isinstance(vp, CommentaryVoice):
-        vp.say(vp.t("keeps", name=vp.who(ev.seat)) if ev.keep else
-               vp.t("places", name=vp.who(ev.seat), card=vp.cards([ev.card])))
+        vp.say(vp.t("ev_keep", name=vp.who(ev.seat)) if ev.keep else
+               vp.t("ev_place", name=vp.who(ev.seat), card=vp.cards([ev.card])))
     elif isinstance(vp, HeadlessVoice):
         vp.quiet_line(f"  seat {ev.seat} " + ("keeps the drawn card" if ev.keep
                                               else f"places {ev.card} on the table"))
@@ -634,8 +636,8 @@ def _(ev: PlayEvent, vp: Viewpoint) -> None:
                    (vp.card_style(ev.card), view.label(ev.card)),
                    ("class:dim", " → " + t("table").lower()))
     elif isinstance(vp, CommentaryVoice):
-        take = vp.t("takes", cards=vp.cards(sorted(ev.capture))) if ev.capture else ""
-        vp.say(vp.t("plays", name=vp.who(ev.seat), card=vp.card(ev.card)) + take
+        take = vp.t("rp_takes", cards=vp.cards(sorted(ev.capture))) if ev.capture else ""
+        vp.say(vp.t("playing", name=vp.who(ev.seat), card=vp.card(ev.card)) + take
                + ("  CHKOBBA!" if ev.chkobba else ""))
     elif isinstance(vp, HeadlessVoice):
         took = " ".join(c.text for c in sorted(ev.capture))
@@ -650,7 +652,7 @@ def _(ev: SweepEvent, vp: Viewpoint) -> None:
             vp.add(("class:dim", vp.view.said("ev_sweep", ev.seat,
                                               cards=vp.view.labels(ev.cards))))
     elif isinstance(vp, CommentaryVoice) and ev.cards:
-        vp.say(vp.t("rest", name=vp.who(ev.seat), cards=vp.cards(ev.cards)))
+        vp.say(vp.t("wn_rest", name=vp.who(ev.seat), cards=vp.cards(ev.cards)))
 
 
 # -------------------------------------------------------------------- the observer
@@ -659,8 +661,8 @@ def _(ev: SweepEvent, vp: Viewpoint) -> None:
 @narrate.register(DeckRevealed)
 def _(ev: DeckRevealed, vp: Viewpoint) -> None:
     if isinstance(vp, CommentaryVoice):
-        what = vp.t("abandoned") if ev.redeal else vp.t("hand_n", n=ev.hand)
-        vp.say(vp.t("revealed", what=what, hands="; ".join(
+        what = vp.t("wn_abandoned") if ev.redeal else vp.t("hand_no", n=ev.hand)
+        vp.say(vp.t("wn_revealed", what=what, hands="; ".join(
             f"{vp.who(s)} {vp.cards(ev.dealt_to(s))}" for s in range(vp.players))))
 
 
@@ -855,6 +857,15 @@ def _observer_reason(r: AuditResult | Verdict, t: Translator) -> str:
     """What the observer words alone (a violation, a torn or unfinished file, a table
     it cannot audit): its own sentence in English (it names the entry and the check);
     in another language the client's words where it has them, else that sentence."""
+    v = r if isinstance(r, Verdict) else r.outcome
+    if v is not None and v.finding is not None and "of_" + v.finding in MESSAGES:
+        # The observer's own finding (FINDINGS), in the reader's words with its facts (a
+        # check's or the log reader's own words among them, made safe).
+        facts: dict[str, object] = {
+            k: safe_text(x, _THEIR_WORDS) if isinstance(x, str) else x for k, x in v.facts}
+        if "phase" in facts and f"of_phase_{facts['phase']}" in MESSAGES:
+            facts["phase"] = t(f"of_phase_{facts['phase']}")
+        return t("of_" + v.finding, **facts)
     if t.lang == "en":
         return r.reason
     if r.verdict == INCOMPLETE and r.code == "truncated":
@@ -945,8 +956,8 @@ def _host_code_words(code: str, number: object, host_text: str, t: Translator) -
 def error_sentence(reason: str | None, code: str | None, data: Mapping[str, object],
                    t: Translator) -> str:
     """Why a join got no game (:attr:`~chkobba_p2p.Outcome.error_reason` and its
-    :attr:`~chkobba_p2p.Outcome.error_data`), as the library's English fallback says it,
-    in ``t``'s language; :func:`explain_error` says the usual cases plainer."""
+    :attr:`~chkobba_p2p.Outcome.error_data`), one sentence in
+    ``t``'s language; :func:`explain_error` says the usual cases plainer."""
     def get(key: str) -> str:
         value = data.get(key, "")
         if isinstance(value, float):
@@ -1031,6 +1042,22 @@ def connect_words(reason: str | None, code: str | None, data: Mapping[str, objec
     if key is not None:
         return t("connect_error", addr=safe_text(str(data.get("where", "")), 300), why=t(key))
     return error_sentence(reason, code, data, t)
+
+
+def stop_words(reason: str | None, data: Mapping[str, object], t: Translator) -> str:
+    """Why a watching stopped once admitted (:attr:`~chkobba_p2p.WatchOutcome.stop_reason`,
+    one of the library's ``STOP_REASONS``, and its ``stop_data``), one sentence in ``t``'s
+    language: the host's words and a check's detail made safe, never trusted."""
+    def get(key: str) -> str:
+        return safe_text(str(data.get(key, "")), 200)
+
+    if reason in ("unreadable", "out_of_state", "too_long"):
+        return t("ws_sent", what=t("ws_" + reason), code=get("code"), detail=get("detail"))
+    if reason == "host_silent":
+        return t("ws_host_silent")
+    # host_closed, or a reason this client does not know: the connection is gone.
+    said = get("host_text")
+    return t("ws_host_closed_said", text=said) if said else t("watch_host_closed")
 
 
 def headless_error(o: Outcome, t: Translator) -> str:

@@ -15,16 +15,17 @@ import trio
 
 from chkobba_p2p import HostConfig, Outcome, SeatController, host_match
 
-from .tui.botproc import EarlyBots
+from .tui.botproc import EarlyBots, bot_line
 
 if TYPE_CHECKING:  # imported by the command that opens a table over Tor, not here
-    from chkobba_p2p import TorTransport
+    from chkobba_p2p import Identity, TorTransport
 
 __all__ = ["hosting"]
 
 
 def spawn_bots(where: str, count: int, level: str, seed: int | None,
-                log_path: Path | None = None) -> list[subprocess.Popen]:
+                log_path: Path | None = None, host: Identity | None = None
+                ) -> list[subprocess.Popen]:
     """Bot peers as separate processes joining ``where`` (the table's loopback address,
     or its join code there) over loopback.  Their output must not reach the terminal the
     full-screen UI draws on.  They run this interpreter, which has this package
@@ -46,7 +47,8 @@ def spawn_bots(where: str, count: int, level: str, seed: int | None,
         procs.append(proc)
         assert proc.stdin is not None
         with contextlib.suppress(OSError):  # it died already: a seat that never comes
-            proc.stdin.write(f"{where}\n{log}\n".encode())
+            cred = "" if host is None else bot_line(host, level, i + 1)
+            proc.stdin.write(f"{where}\n{log}\n{cred}\n".encode())
             proc.stdin.close()
     return procs
 
@@ -99,10 +101,11 @@ def hosting(config: HostConfig, bots: int, level: str, seed: int | None,
                 where = f"127.0.0.1:{port}" if config.secret is None or config.identity \
                     is None else f"127.0.0.1:{port}#{config.identity.fingerprint}+{config.secret}"
                 if early is not None:
-                    early.go(where, config.log_path)
+                    early.go(where, config.log_path, config.identity)
                     procs.extend(early.procs)
                 elif bots:
-                    procs.extend(spawn_bots(where, bots, level, seed, config.log_path))
+                    procs.extend(spawn_bots(where, bots, level, seed, config.log_path,
+                                            config.identity))
             completed = True
         finally:
             await reap(procs, 5.0 if completed else 0.0)

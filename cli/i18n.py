@@ -116,6 +116,44 @@ MESSAGES: dict[str, tuple[str, str]] = {
                                 "nobody wins",
                                 "{who} a abandonné et perd : les deux autres sont à "
                                 "égalité, personne ne gagne"),
+    # The observer's own findings (Verdict.finding, FINDINGS in the library's observe
+    # verdict), with their facts: "of_" + the finding; a transcript's phase by its name.
+    "of_no_entry": ("no entry, not even the genesis",
+                    "aucune entrée, pas même la genèse"),
+    "of_empty_log": ("the log holds no entry, not even the genesis",
+                     "le journal ne contient aucune entrée, pas même la genèse"),
+    "of_not_started": ("the game had not started when the watching stopped",
+                       "la partie n'avait pas commencé quand le suivi s'est arrêté"),
+    "of_stops_after": ("the transcript stops after entry #{last}, before the match is "
+                       "complete ({phase}); no violation before",
+                       "la transcription s'arrête après l'entrée n°{last}, avant la fin de "
+                       "la partie ({phase}) ; aucune infraction avant"),
+    "of_torn_after": ("the file ends in the middle of a frame after entry #{last} (a crash, "
+                      "or a cut file); no violation before",
+                      "le fichier s'arrête au milieu d'une trame après l'entrée n°{last} (un "
+                      "arrêt brutal, ou un fichier coupé) ; aucune infraction avant"),
+    "of_damaged_after": ("the file is damaged after entry #{last}: {tail}",
+                         "le fichier est endommagé après l'entrée n°{last} : {tail}"),
+    "of_short_of_signed": ("the full-knowledge replay does not reach the signed result",
+                           "la relecture à cartes ouvertes n'aboutit pas au résultat signé"),
+    "of_short_of_decided": ("the full-knowledge replay does not reach the decided result",
+                            "la relecture à cartes ouvertes n'aboutit pas au résultat "
+                            "décidé"),
+    "of_cannot_process": ("the observer cannot process this entry ({detail})",
+                          "l'observateur ne peut pas traiter cette entrée ({detail})"),
+    "of_not_an_entry": ("not a signed entry ({detail})", "pas une entrée signée ({detail})"),
+    "of_genesis_refused": ("the genesis entry is refused: {detail}",
+                           "la genèse est refusée : {detail}"),
+    "of_genesis_not_host": ("the genesis does not seat the host in seat 0",
+                            "la genèse ne place pas l'hôte à la place 0"),
+    "of_genesis_unsigned": ("the genesis entry is not signed by the key it gives the host "
+                            "(seat 0)", "la genèse n'est pas signée par la clé qu'elle donne "
+                            "à l'hôte (place 0)"),
+    "of_phase_ready": ("ready", "avant la première donne"),
+    "of_phase_playing": ("playing", "en jeu"),
+    "of_phase_closing": ("closing", "signature du résultat"),
+    "of_phase_done": ("done", "terminée"),
+    "of_phase_aborted": ("aborted", "arrêtée"),
     "verdict_truncated": ("the log ends in the middle of a message (a crash, or a cut "
                           "file); nothing wrong before it",
                           "le journal s'arrête au milieu d'un message (un arrêt brutal ou un "
@@ -682,19 +720,21 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "lobby_others_ready": ("Waiting for {names} to press Enter…",
                            "En attente de {names} (touche Entrée)…"),
     "watching": ("watching", "spectateur"),
-    "watch_closed": ("refused: this table admits no spectators (a host admits them when it "
-                     "starts with --spectators N).",
-                     "refusé : cette table n'admet pas de spectateurs (un hôte les admet "
-                     "s'il démarre avec --spectators N)."),
-    "watch_taken": ("refused: every spectator's place at this table is taken.",
-                    "refusé : toutes les places de spectateur de cette table sont prises."),
-    "watch_taken_1": ("refused: every spectator's place at this table is taken (1 spectator "
+    # A table that admits no spectator, as the reader's refusal says it ("oe_refused":
+    # "refused: {what}", a join's shape); the sentence's full stop is the words' own.
+    "watch_closed": ("this table admits no spectators (a host admits them when it starts "
+                     "with --spectators N).",
+                     "cette table n'admet pas de spectateurs (un hôte les admet s'il démarre "
+                     "avec --spectators N)."),
+    "watch_taken": ("every spectator's place at this table is taken.",
+                    "toutes les places de spectateur de cette table sont prises."),
+    "watch_taken_1": ("every spectator's place at this table is taken (1 spectator "
                       "watching, says its host).",
-                      "refusé : toutes les places de spectateur de cette table sont prises "
+                      "toutes les places de spectateur de cette table sont prises "
                       "(1 spectateur regarde, dit son hôte)."),
-    "watch_taken_n": ("refused: every spectator's place at this table is taken ({n} "
+    "watch_taken_n": ("every spectator's place at this table is taken ({n} "
                       "spectators watching, says its host).",
-                      "refusé : toutes les places de spectateur de cette table sont prises "
+                      "toutes les places de spectateur de cette table sont prises "
                       "({n} spectateurs regardent, dit son hôte)."),
     "watch_connecting": ("Connecting to the table at {addr}…",
                          "Connexion à la table {addr}…"),
@@ -740,6 +780,19 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "watch_not_started": ("the game had not started", "la partie n'avait pas commencé"),
     "watch_host_closed": ("the host closed the connection", "l'hôte a fermé la connexion"),
     "watch_host_silent": ("the host fell silent", "l'hôte ne répond plus"),
+    # Why a watching stopped once admitted (WatchOutcome.stop_reason, STOP_REASONS in
+    # the library's link events), with its data: the library has no sentence for them.
+    "ws_host_closed_said": ("the host closed the connection: {text}",
+                            "l'hôte a fermé la connexion : {text}"),
+    "ws_host_silent": ("the host fell silent (no message within the idle timeout)",
+                       "l'hôte ne répond plus (aucun message dans le délai d'inactivité)"),
+    "ws_sent": ("the host sent {what} ({code}: {detail}); the connection was closed",
+                "l'hôte a envoyé {what} ({code} : {detail}) ; la connexion a été fermée"),
+    "ws_unreadable": ("a message that does not check out",
+                      "un message qui ne se vérifie pas"),
+    "ws_out_of_state": ("a message its state does not read",
+                        "un message que l'état de la connexion ne lit pas"),
+    "ws_too_long": ("more than a game holds", "plus qu'une partie n'en contient"),
     "watch_incomplete": ("The game did not finish: {why}", "La partie n'est pas finie : {why}"),
     "watch_stopped": ("Watching stopped: {why}", "Fin du suivi : {why}"),
     "watch_log": ("Your copy of the log: chkobba replay {path}",
@@ -802,6 +855,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
                           "vous n'avez pas confirmé la table à temps, l'hôte a libéré votre "
                           "place ; rejoignez-la et appuyez sur Entrée une fois les clés "
                           "vérifiées"),
+    "lan_needs_secret": ("needs the code with its secret (ask the host for the whole join "
+                         "code)",
+                         "il faut le code avec son secret (demandez à l'hôte le code "
+                         "complet)"),
     "err_secret_required": ("this table seats only those who have its secret: ask the host "
                             "for the whole join code (it ends with +SECRET) and join with it",
                             "cette table n'accueille que ceux qui ont son secret : demandez à "
@@ -1167,6 +1224,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
                            "local ({why}) ; on la rejoint par son adresse"),
     "nt_handshake_retry": ("the connection to the host failed ({why}); trying again",
                            "la connexion à l'hôte a échoué ({why}) ; nouvel essai"),
+    # A notice's parts: a host's words quoted as its own, a code then a check's words,
+    # a handshake that stalled.
+    "nt_quoted": ('"{text}"', "« {text} »"),
+    "nt_code_detail": ("{what}: {detail}", "{what} : {detail}"),
+    "nt_timeout": ("timeout", "délai dépassé"),
     "nt_resume_refused": ("the host refused our return ({code}: {why}); trying again while "
                           "its time away lasts", "l'hôte a refusé notre retour ({code} : "
                           "{why}) ; nouvel essai tant que dure son temps d'absence"),
@@ -1543,6 +1605,174 @@ _BEFORE_VALUE = re.compile(r"\b([Qq]u|[Dd])e \{(\w+)\}")
 FIGURE_LETTERS = {"en": {}, "fr": {"K": "R", "Q": "D", "J": "V"}}
 
 
+# The audited match as a web page (cli/replay_html.py): its headings and sentences;
+# values reach them already escaped as HTML, so no markup is written here.
+MESSAGES |= {
+    "rh_title": ("Chkobba match", "Partie de chkobba"),
+    "rh_verdict": ("Verdict", "Verdict"),
+    "rh_valid": ("VALID", "VALIDE"),
+    "rh_unsupported": ("CANNOT AUDIT", "AUDIT IMPOSSIBLE"),
+    "rh_valid_long": ("Every signature, the chain of entries, every proof of the deal, every "
+                      "move and every score check out.",
+                      "Chaque signature, la chaîne des entrées, chaque preuve de la donne, "
+                      "chaque coup et chaque score sont vérifiés."),
+    "rh_invalid_long": ("The log breaks the rules at entry #{entry}.",
+                        "Le journal enfreint les règles à l'entrée n°{entry}."),
+    "rh_incomplete_long": ("No violation, but the match did not finish.",
+                           "Aucune infraction, mais la partie n'est pas allée au bout."),
+    "rh_blamed": ("Blamed: {who}", "En faute : {who}"),
+    "rh_blamed_nobody": ("No player is blamed: the file was altered after it was written.",
+                         "Aucun joueur n'est en faute : le fichier a été modifié après coup."),
+    "rh_claim": ("An abort blames {who} (a claim the log cannot prove).",
+                 "Un abandon accuse {who} (une affirmation que le journal ne peut prouver)."),
+    "rh_reason": ("Why", "Pourquoi"),
+    "rh_offending": ("Offending entry", "Entrée fautive"),
+    "rh_winner": ("{who} wins the match, {totals}.", "{who} gagne la partie, {totals}."),
+    "rh_resigned": ("{by} resigned at entry #{entry}: {who} wins the match.",
+                    "{by} a abandonné à l'entrée n°{entry} : {who} gagne la partie."),
+    # At 4 players the winning side is two people, named: the verb agrees.
+    "rh_winner_team": ("{who} win the match, {totals}.", "{who} gagnent la partie, {totals}."),
+    "rh_resigned_team": ("{by} resigned at entry #{entry}: {who} win the match.",
+                         "{by} a abandonné à l'entrée n°{entry} : {who} gagnent la partie."),
+    "rh_resigned_nobody": ("{by} resigned at entry #{entry} and loses: the two others are "
+                           "level, and nobody wins.",
+                           "{by} a abandonné à l'entrée n°{entry} et perd : les deux autres "
+                           "sont à égalité, et personne ne gagne."),
+    "rh_resigned_score": ("The score when the match ended: {totals}, in a match to {target}.",
+                          "Le score à l'abandon : {totals}, dans une partie en {target}."),
+    "rh_left": ("{by} left the match at entry #{entry}: {who} wins the match.",
+                "{by} a quitté la partie à l'entrée n°{entry} : {who} gagne la partie."),
+    "rh_left_team": ("{by} left the match at entry #{entry}: {who} win the match.",
+                     "{by} a quitté la partie à l'entrée n°{entry} : {who} gagnent la "
+                     "partie."),
+    "rh_resigned_here": ("{who} resigned here.", "{who} a abandonné ici."),
+    "rh_on_time": ("{late} lost on time at entry #{entry}: {who} wins the match. The log shows "
+                   "it was {late}'s turn; that the time ran out is {signer}'s word, with "
+                   "{signer}'s clock reading in the log.",
+                   "{late} perd au temps à l'entrée n°{entry} : {who} gagne la partie. Le "
+                   "journal montre que c'était à {late} de jouer ; que le temps soit écoulé "
+                   "est la parole de {signer}, dont le relevé d'horloge est dans le journal."),
+    "rh_on_time_team": ("{late} lost on time at entry #{entry}: {who} win the match. The "
+                        "log shows it was {late}'s turn; that the time ran out is {signer}'s "
+                        "word, with {signer}'s clock reading in the log.",
+                        "{late} perd au temps à l'entrée n°{entry} : {who} gagnent la partie. "
+                        "Le journal montre que c'était à {late} de jouer ; que le temps soit "
+                        "écoulé est la parole de {signer}, dont le relevé d'horloge est dans "
+                        "le journal."),
+    "rh_on_time_here": ("{who} ran out of time here.", "{who} n'a plus eu de temps ici."),
+    "rh_players": ("Players", "Joueurs"),
+    "rh_seat": ("Seat", "Place"),
+    "rh_name": ("Name and key fingerprint", "Nom et empreinte de clé"),
+    "rh_side": ("Side", "Camp"),
+    "rh_team": ("team {n}", "équipe {n}"),
+    "rh_key": ("Key fingerprint", "Empreinte de clé"),
+    "rh_rules": ("Rules", "Règles"),
+    "rh_first_dealer": ("First dealer: {who}", "Premier donneur : {who}"),
+    "rh_draw": ("First-dealer draw", "Tirage du premier donneur"),
+    "rh_hand": ("Hand {n}", "Manche {n}"),
+    "rh_dealer": ("Dealer {who}", "Donneur {who}"),
+    "rh_cutter": ("cutter {who}", "coupeur {who}"),
+    "rh_redeal": ("Dealt again (opening table {cards})", "Redonnée (table d'ouverture {cards})"),
+    "rh_opening": ("Opening table", "Table d'ouverture"),
+    "rh_dealt": ("Cards dealt", "Cartes distribuées"),
+    "rh_plays": ("Plays", "Coups"),
+    "rh_takes": ("takes", "prend"),
+    "rh_g_title": ("The coach", "Le coach"),
+    "rh_g_better": ("better was {move}", "mieux valait {move}"),
+    "rh_g_decisions": ("decisions", "décisions"),
+    "rh_g_mean": ("mean loss", "perte moyenne"),
+    "rh_g_mistakes": ("mistakes", "erreurs"),
+    "rh_g_blunders": ("blunders", "gaffes"),
+    "rh_g_accuracy": ("accuracy", "précision"),
+    "rh_g_how": ("Every play and cut graded by the expert's search from what the player saw "
+                 "then (never the cards revealed later): the loss is the points of the hand "
+                 "(expected margin) the move gave up against the best one. Mistake from "
+                 "{mistake}, blunder from {blunder}; {samples} sampled worlds per decision, "
+                 "seed {seed}. Accuracy: the share of decisions that are neither.",
+                 "Chaque coup et chaque coupe notés par la recherche de l'expert à partir de "
+                 "ce que le joueur voyait alors (jamais les cartes révélées ensuite) : la "
+                 "perte est en points de la manche (écart espéré) cédés face au meilleur coup. "
+                 "Erreur dès {mistake}, gaffe dès {blunder} ; {samples} mondes tirés par "
+                 "décision, graine {seed}. Précision : la part des décisions qui ne sont ni "
+                 "l'une ni l'autre."),
+    "rh_held": ("the cards in hand, revealed at the end of the hand",
+                "les cartes en main, révélées à la fin de la manche"),
+    "rh_face_up": ("Every hand is face up: the cards each player held at each play, revealed "
+                   "at the end of the hand, are in brackets.",
+                   "Toutes les cartes sont visibles : entre parenthèses, celles que chaque "
+                   "joueur avait en main à chaque coup, révélées à la fin de la manche."),
+    "rh_stopped": ("✗ Entry #{entry}, by {who}: refused (see the verdict)",
+                   "✗ Entrée n°{entry}, de {who} : refusée (voir le verdict)"),
+    "rh_stopped_here": ("The game stopped here.", "La partie s'est arrêtée ici."),
+    "rh_deal_more": ("— {n} more cards each —", "— {n} cartes de plus chacun —"),
+    "rh_stays": ("stays on the table", "reste sur la table"),
+    "rh_rest": ("{who} takes the rest: {cards}", "{who} ramasse le reste : {cards}"),
+    "rh_nobody": ("nobody", "personne"),
+    "rh_score": ("Score", "Score"),
+    "rh_cards": ("cards", "cartes"),
+    "rh_diamonds": ("diamonds", "carreaux"),
+    "rh_sevens": ("sevens", "sept"),
+    "rh_sixes": ("sixes", "six"),
+    "rh_chkobbas": ("chkobbas", "chkobbas"),
+    "rh_points": ("points", "points"),
+    "rh_total": ("total", "total"),
+    "rh_beji": ("beji (tie)", "beji (égalité)"),
+    "rh_after": ("after hand", "après la manche"),
+    "rh_aborts": ("Aborts", "Abandons"),
+    "rh_abort": ("Entry #{index}: {by} ended the game ({code}): {why}",
+                 "Entrée n°{index} : {by} a arrêté la partie ({code}) : {why}"),
+    "rh_warnings": ("Warnings", "Avertissements"),
+    "rh_footer": ("Made by chkobba replay from the signed log {path}. Check it yourself: "
+                  "chkobba replay LOG.",
+                  "Produit par chkobba replay à partir du journal signé {path}. Vérifiez-le "
+                  "vous-même : chkobba replay JOURNAL."),
+    "rh_game": ("Game {id}, {players} players", "Partie {id}, {players} joueurs"),
+}
+
+
+# A spectator's commentary (chkobba watch --text), a plain line per event.
+MESSAGES |= {
+    "wn_table": ("table: {n} players, {rules}", "table : {n} joueurs, {rules}"),
+    "wn_seat": ("  seat {seat}: {name} (key {fp})", "  place {seat} : {name} (clé {fp})"),
+    "wn_lobby": ("lobby: {seats}", "salon : {seats}"),
+    "wn_watching": ("watching ({n}/{max}): {names}", "spectateurs ({n}/{max}) : {names}"),
+    "wn_nobody": ("nobody", "personne"),
+    # A seat the table's names do not cover (before the genesis names them).
+    "wn_seat_n": ("seat {n}", "place {n}"),
+    "wn_hand": ("-- hand {n}: {name} deals", "-- manche {n} : {name} donne"),
+    "wn_redeal": ("-- the opening is dealt again by {name}", "-- {name} redonne l'ouverture"),
+    "wn_table_cards": ("table {cards}", "table {cards}"),
+    "wn_face_down": ("{n} face down to {names}", "{n} face cachée à {names}"),
+    "wn_deal": ("deal: {what}", "donne : {what}"),
+    "wn_drawn": ("draw: {what}", "tirage : {what}"),
+    "wn_rest": ("{name} takes the rest: {cards}", "{name} ramasse le reste : {cards}"),
+    "wn_revealed": ("seeds open, {what} was dealt: {hands}",
+                    "graines ouvertes, {what} : {hands}"),
+    "wn_abandoned": ("the abandoned deal", "la donne abandonnée"),
+    "wn_scored": ("hand {n} scored: {points} (totals {totals})",
+                  "manche {n} : {points} (totaux {totals})"),
+    "wn_over": ("match over: {name} wins {score}; every player signed the result",
+                "fin de la partie : {name} gagne {score} ; chaque joueur a signé le résultat"),
+    "wn_over_pl": ("match over: {name} win {score}; every player signed the result",
+                   "fin de la partie : {name} gagnent {score} ; chaque joueur a signé le "
+                   "résultat"),
+    "wn_ended": ("{name} ended the game: {code}{blamed}: {why}",
+                 "{name} a arrêté la partie : {code}{blamed} : {why}"),
+    "wn_claim": (", blaming {name} (its claim)", ", accuse {name} (sa version)"),
+    "wn_waiting": ("waiting {n} s for {name} to come back",
+                   "on attend {name} encore {n} s"),
+    "wn_back": ("{name} is back", "{name} est de retour"),
+    "wn_cheat": ("CHEAT CAUGHT", "TRICHE DÉTECTÉE"),
+    "wn_at": (" at entry #{n}", " à l'entrée n°{n}"),
+    "wn_blamed": (" -- blamed: {name}", " -- en faute : {name}"),
+    "wn_altered": (" -- no player is blamed (the entry was altered)",
+                   " -- aucun joueur en faute (l'entrée a été modifiée)"),
+    "wn_stopped": ("stopped: {why}", "arrêt : {why}"),
+    "wn_log": ("log: {path} (check it: chkobba replay {path})",
+               "journal : {path} (vérifiez-le : chkobba replay {path})"),
+}
+
+
 #: The OS's failures to connect that a player can act on: errno (or getaddrinfo's
 #: EAI_*) and the words the OS uses for them, to the sentence that says them.
 _OS_ERRNOS = {
@@ -1564,8 +1794,7 @@ _ERRNO = re.compile(r"\[Errno (-?\d+)\][^;]*$")
 
 
 # Why a join got no game (Outcome.error_reason, ERROR_REASONS in the library's link
-# events), with the data each case carries; the library's English fallback (Outcome.error)
-# says the same, and the client never shows it.
+# events), with the data each case carries: the library has no sentence for them.
 MESSAGES |= {
     "oe_host_key_mismatch": (
         "the host at {where} has the key {actual}, not {pinned} as the join code says: "
@@ -1807,5 +2036,16 @@ def notice_text(t: Translator, notice: Notice) -> str:
     key = f"nt_{notice.kind}"
     if key not in MESSAGES:
         return str(notice)
-    return t(key, why=safe_text(notice.detail or "?", 300),
-             path=safe_text(str(notice.path), 300), code=safe_text(str(notice.code), 40))
+    code = safe_text(str(notice.code), 40)
+    detail = safe_text(notice.detail, 300)
+    # The wire code in the reader's words (its number when this program does not know it).
+    said = (t("wire_" + code) if "wire_" + code in MESSAGES
+            else t("oe_unknown_code", n=notice.number if notice.number is not None else "?"))
+    if notice.kind == "resume_refused":  # the host's own words, quoted as its; else its code's
+        why = t("nt_quoted", text=detail) if detail else said
+    elif notice.kind == "handshake_retry":  # the failed check, or a stall
+        why = (t("nt_code_detail", what=said, detail=detail) if detail
+               else t("nt_timeout") if code == "handshake_timeout" else said)
+    else:
+        why = detail or "?"
+    return t(key, why=why, path=safe_text(str(notice.path), 300), code=code)

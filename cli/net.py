@@ -74,6 +74,7 @@ from .tor_options import (
     tor_offer,
 )
 from .tor_words import socks_failed_text
+from .tui.botproc import bot_line, read_bot_line
 
 _ENGLISH = Translator("en")  # a headless peer's lines are in English
 
@@ -220,8 +221,8 @@ def _report(outcome: Outcome, told_log: bool = False) -> int:
         3 if outcome.aborted else 2)
 
 
-def _spawn_bots(where: str, count: int, level: str,
-                move_ms: float | None = None) -> list[subprocess.Popen]:
+def _spawn_bots(where: str, count: int, level: str, move_ms: float | None = None,
+                host: Identity | None = None) -> list[subprocess.Popen]:
     procs = []  # this interpreter, which has this package installed
     for i in range(count):
         # ``bot -``: the address on its stdin, never on its command line (a join code
@@ -234,7 +235,9 @@ def _spawn_bots(where: str, count: int, level: str,
         procs.append(proc)
         assert proc.stdin is not None
         with contextlib.suppress(OSError):  # it died already: a seat that never comes
-            proc.stdin.write(f"{where}\n".encode())
+            # Then its key and the host's voucher (botproc.bot_line), on stdin too.
+            cred = "" if host is None else bot_line(host, level, i + 1)
+            proc.stdin.write(f"{where}\n{cred}\n".encode())
             proc.stdin.close()
     return procs
 
@@ -315,7 +318,8 @@ def cmd_host(args: argparse.Namespace) -> int:
                     # At a table with a seat secret the local bots join with the code.
                     where = f"127.0.0.1:{port}" if secret is None \
                         else f"127.0.0.1:{port}#{identity.fingerprint}+{secret}"
-                    procs.extend(_spawn_bots(where, args.bots, args.level, args.move_ms))
+                    procs.extend(_spawn_bots(where, args.bots, args.level, args.move_ms,
+                                             identity))
                 outcome = await _RESULT.get()
                 nursery.cancel_scope.cancel()  # the signal watcher
                 return outcome
@@ -394,17 +398,21 @@ async def _host_task(config: HostConfig, controller: SeatController, *, task_sta
 
 
 def cmd_bot(args: argparse.Namespace) -> int:
+    cred = None
     if args.address == "-":  # the table's address (a join code: its secret) on stdin
         args.address = sys.stdin.readline().strip()
+        # A host's own bot: its key and the host's voucher on the next line.
+        cred = read_bot_line(sys.stdin.readline(), args.level)
     if (why := address_error(args.address)) is not None:
         print(f"chkobba bot: error: {why}", file=sys.stderr)
         return 2
     seat = BotSeat(args.level, args.quiet, args.delay, args.move_ms)
-    return _run_client(args, args.address, seat, seat.narrator)
+    return _run_client(args, args.address, seat, seat.narrator, cred)
 
 
 def _run_client(args: argparse.Namespace, address: str, controller: SeatController,
-                narrator: Narrator | None = None) -> int:
+                narrator: Narrator | None = None,
+                bot: tuple[Identity, tuple[str, bytes]] | None = None) -> int:
     try:
         table, _pinned = split_join_code(address)
     except ValueError as exc:
@@ -416,6 +424,8 @@ def _run_client(args: argparse.Namespace, address: str, controller: SeatControll
     if tor is not None:  # what tor does, said as it happens
         tor.tor.on_event = controller.on_event
     identity, state = _identity(args.identity, table)
+    if bot is not None:  # the host's bot: its key, kept nowhere (it saves nothing)
+        identity, state = bot[0], None
     # One process per seat, as ``join``: a second bot of this identity at this table
     # would write into the first one's log and fight it for the seat.
     lock: SeatLock | None = None
@@ -429,7 +439,8 @@ def _run_client(args: argparse.Namespace, address: str, controller: SeatControll
         log_path = Path(args.log) if args.log else default_log_path(args.name)
         config = JoinConfig(address, name=args.name, identity=identity, state_path=state,
                             log_path=log_path, timeouts=_timeouts(args),
-                            connect_retry=getattr(args, "connect_retry", 0.0))
+                            connect_retry=getattr(args, "connect_retry", 0.0),
+                            bot=None if bot is None else bot[1])
         if tor is not None:
             config.transport = tor
             config.timeouts = over_tor(config.timeouts)

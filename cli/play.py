@@ -302,7 +302,7 @@ def cmd_join(args: argparse.Namespace) -> int:
 
         # Every address announced for the chosen table's key, tried in turn until the
         # host's key matches (a neighbour may announce that key at an address of its own).
-        codes = discover(args.listen, args.interface)
+        codes = discover(args.listen, args.interface, t)
         if not codes:
             print("error: no table found on the LAN; give the host's address: "
                   "chkobba join HOST[:PORT]", file=sys.stderr)

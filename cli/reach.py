@@ -13,6 +13,7 @@ import functools
 import os
 import socket
 import sys
+from dataclasses import replace
 
 import trio
 
@@ -32,6 +33,8 @@ from chkobba_p2p import (
     split_join_code,
 )
 from chkobba_p2p.text import safe_text
+
+from .i18n import Translator
 
 __all__ = [
     "host_address",
@@ -158,13 +161,18 @@ def port_mapping_options(args: argparse.Namespace) -> PortMapOptions | None:
     return PortMapOptions(igd_url=args.igd_url, natpmp_gateway=args.natpmp_gateway)
 
 
-def table_lines(found: list[TableAd]) -> list[str]:
+def table_lines(found: list[TableAd], t: Translator | None = None) -> list[str]:
     """The numbered list of tables found on the LAN, as shown (every word in an
-    announcement is a stranger's: through the display filter)."""
-    return [f"[{i + 1}] {safe_text(str(table), 300)}" for i, table in enumerate(found)]
+    announcement is a stranger's: through the display filter); a table that announces a
+    seat secret says it needs the host's whole code, in ``t``'s language."""
+    t = t or Translator("en")
+    return [f"[{i + 1}] {safe_text(str(replace(table, secret=False)), 300)}"
+            + (f", {t('lan_needs_secret')}" if table.secret else "")
+            for i, table in enumerate(found)]
 
 
-def discover(seconds: float, interfaces: list[str] | None) -> list[str]:
+def discover(seconds: float, interfaces: list[str] | None,
+             t: Translator | None = None) -> list[str]:
     """Browse the LAN (DNS-SD) for tables; the join codes of the one chosen, one for
     each address announced with its key, to try in turn (none: no table found)."""
     shown = "" if not interfaces else f" (on {', '.join(interfaces)})"
@@ -179,7 +187,7 @@ def discover(seconds: float, interfaces: list[str] | None) -> list[str]:
         return []
     if not found:
         return []
-    for line in table_lines(found):
+    for line in table_lines(found, t):
         print(line, flush=True)
     choice = 1
     if len(found) > 1:

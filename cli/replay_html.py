@@ -19,6 +19,7 @@ from chkobba_p2p.game.rules import CutEvent, DealEvent, PlayEvent, Ruleset
 from chkobba_p2p.game.seating import SHAPES, Seating
 from chkobba_p2p.observe.audit import INVALID, UNSUPPORTED, VALID, AuditReport
 from chkobba_p2p.observe.review import BLUNDER, MISTAKE, Grade, Review
+from chkobba_p2p.observe.verdict import LEFT
 
 from . import scoresheet
 from .coach import shown_label
@@ -28,143 +29,9 @@ from .replay_css import CSS as _CSS
 
 __all__ = ["render_html"]
 
-# key: (English, French)
-_WORDS: dict[str, tuple[str, str]] = {
-    "title": ("Chkobba match", "Partie de chkobba"),
-    "verdict": ("Verdict", "Verdict"),
-    "valid": ("VALID", "VALIDE"),
-    "invalid": ("INVALID", "INVALIDE"),
-    "incomplete": ("INCOMPLETE", "INCOMPLÈTE"),
-    "unsupported": ("CANNOT AUDIT", "AUDIT IMPOSSIBLE"),
-    "valid_long": ("Every signature, the chain of entries, every proof of the deal, every "
-                   "move and every score check out.",
-                   "Chaque signature, la chaîne des entrées, chaque preuve de la donne, "
-                   "chaque coup et chaque score sont vérifiés."),
-    "invalid_long": ("The log breaks the rules at entry #{entry}.",
-                     "Le journal enfreint les règles à l'entrée n°{entry}."),
-    "incomplete_long": ("No violation, but the match did not finish.",
-                        "Aucune infraction, mais la partie n'est pas allée au bout."),
-    "blamed": ("Blamed: {who}", "En faute : {who}"),
-    "blamed_nobody": ("No player is blamed: the file was altered after it was written.",
-                      "Aucun joueur n'est en faute : le fichier a été modifié après coup."),
-    "claim": ("An abort blames {who} (a claim the log cannot prove).",
-              "Un abandon accuse {who} (une affirmation que le journal ne peut prouver)."),
-    "reason": ("Why", "Pourquoi"),
-    "offending": ("Offending entry", "Entrée fautive"),
-    "winner": ("{who} wins the match, {totals}.", "{who} gagne la partie, {totals}."),
-    "resigned": ("{by} resigned at entry #{entry}: {who} wins the match.",
-                 "{by} a abandonné à l'entrée n°{entry} : {who} gagne la partie."),
-    # At 4 players the winning side is two people, named: the verb agrees.
-    "winner_team": ("{who} win the match, {totals}.", "{who} gagnent la partie, {totals}."),
-    "resigned_team": ("{by} resigned at entry #{entry}: {who} win the match.",
-                      "{by} a abandonné à l'entrée n°{entry} : {who} gagnent la partie."),
-    "resigned_nobody": ("{by} resigned at entry #{entry} and loses: the two others are "
-                        "level, and nobody wins.",
-                        "{by} a abandonné à l'entrée n°{entry} et perd : les deux autres "
-                        "sont à égalité, et personne ne gagne."),
-    "resigned_score": ("The score when the match ended: {totals}, in a match to {target}.",
-                       "Le score à l'abandon : {totals}, dans une partie en {target}."),
-    "resigned_here": ("{who} resigned here.", "{who} a abandonné ici."),
-    "on_time": ("{late} lost on time at entry #{entry}: {who} wins the match. The log shows "
-                "it was {late}'s turn; that the time ran out is {signer}'s word, with "
-                "{signer}'s clock reading in the log.",
-                "{late} perd au temps à l'entrée n°{entry} : {who} gagne la partie. Le "
-                "journal montre que c'était à {late} de jouer ; que le temps soit écoulé "
-                "est la parole de {signer}, dont le relevé d'horloge est dans le journal."),
-    "on_time_team": ("{late} lost on time at entry #{entry}: {who} win the match. The "
-                     "log shows it was {late}'s turn; that the time ran out is {signer}'s "
-                     "word, with {signer}'s clock reading in the log.",
-                     "{late} perd au temps à l'entrée n°{entry} : {who} gagnent la partie. "
-                     "Le journal montre que c'était à {late} de jouer ; que le temps soit "
-                     "écoulé est la parole de {signer}, dont le relevé d'horloge est dans "
-                     "le journal."),
-    "on_time_here": ("{who} ran out of time here.", "{who} n'a plus eu de temps ici."),
-    "plays_cut_kept": ("{who} keeps {card}", "{who} garde {card}"),
-    "players": ("Players", "Joueurs"),
-    "seat": ("Seat", "Place"),
-    "name": ("Name and key fingerprint", "Nom et empreinte de clé"),
-    "side": ("Side", "Camp"),
-    "team": ("team {n}", "équipe {n}"),
-    "key": ("Key fingerprint", "Empreinte de clé"),
-    "rules": ("Rules", "Règles"),
-    "first_dealer": ("First dealer: {who}", "Premier donneur : {who}"),
-    "draw": ("First-dealer draw", "Tirage du premier donneur"),
-    "hand": ("Hand {n}", "Manche {n}"),
-    "dealer": ("Dealer {who}", "Donneur {who}"),
-    "cutter": ("cutter {who}", "coupeur {who}"),
-    "redeal": ("Dealt again (opening table {cards})", "Redonnée (table d'ouverture {cards})"),
-    "opening": ("Opening table", "Table d'ouverture"),
-    "dealt": ("Cards dealt", "Cartes distribuées"),
-    "plays": ("Plays", "Coups"),
-    "plays_cut_keep": ("{who} keeps the drawn card", "{who} garde la carte tirée"),
-    "plays_cut_place": ("{who} places {card} on the table", "{who} pose {card} sur la table"),
-    "takes": ("takes", "prend"),
-    "g_title": ("The coach", "Le coach"),
-    "g_forced": ("forced", "forcé"),
-    "g_best": ("best", "meilleur coup"),
-    "g_good": ("good", "bon"),
-    "g_inaccuracy": ("inaccuracy", "imprécision"),
-    "g_mistake": ("mistake", "erreur"),
-    "g_blunder": ("blunder", "gaffe"),
-    "g_better": ("better was {move}", "mieux valait {move}"),
-    # A move as a verb, as the text and the viewer say it.
-    "g_taking": ("playing {card} to take {cards}", "jouer {card} pour prendre {cards}"),
-    "g_nothing": ("playing {card} and taking nothing", "jouer {card} sans rien prendre"),
-    # Moves numbered as the coach's text and replay --view number them.
-    "move_play": ("play {n}", "coup {n}"),
-    "move_cut": ("the cut", "la coupe"),
-    "g_keep": ("keeping the card", "garder la carte"),
-    "g_place": ("placing it on the table", "la poser sur la table"),
-    "g_decisions": ("decisions", "décisions"),
-    "g_mean": ("mean loss", "perte moyenne"),
-    "g_mistakes": ("mistakes", "erreurs"),
-    "g_blunders": ("blunders", "gaffes"),
-    "g_accuracy": ("accuracy", "précision"),
-    "g_how": ("Every play and cut graded by the expert's search from what the player saw "
-              "then (never the cards revealed later): the loss is the points of the hand "
-              "(expected margin) the move gave up against the best one. Mistake from "
-              "{mistake}, blunder from {blunder}; {samples} sampled worlds per decision, "
-              "seed {seed}. Accuracy: the share of decisions that are neither.",
-              "Chaque coup et chaque coupe notés par la recherche de l'expert à partir de "
-              "ce que le joueur voyait alors (jamais les cartes révélées ensuite) : la "
-              "perte est en points de la manche (écart espéré) cédés face au meilleur coup. "
-              "Erreur dès {mistake}, gaffe dès {blunder} ; {samples} mondes tirés par "
-              "décision, graine {seed}. Précision : la part des décisions qui ne sont ni "
-              "l'une ni l'autre."),
-    "held": ("the cards in hand, revealed at the end of the hand",
-             "les cartes en main, révélées à la fin de la manche"),
-    "face_up": ("Every hand is face up: the cards each player held at each play, revealed "
-                "at the end of the hand, are in brackets.",
-                "Toutes les cartes sont visibles : entre parenthèses, celles que chaque "
-                "joueur avait en main à chaque coup, révélées à la fin de la manche."),
-    "stopped": ("✗ Entry #{entry}, by {who}: refused (see the verdict)",
-                "✗ Entrée n°{entry}, de {who} : refusée (voir le verdict)"),
-    "stopped_here": ("The game stopped here.", "La partie s'est arrêtée ici."),
-    "deal_more": ("— {n} more cards each —", "— {n} cartes de plus chacun —"),
-    "stays": ("stays on the table", "reste sur la table"),
-    "rest": ("{who} takes the rest: {cards}", "{who} ramasse le reste : {cards}"),
-    "nobody": ("nobody", "personne"),
-    "score": ("Score", "Score"),
-    "cards": ("cards", "cartes"),
-    "diamonds": ("diamonds", "carreaux"),
-    "sevens": ("sevens", "sept"),
-    "sixes": ("sixes", "six"),
-    "chkobbas": ("chkobbas", "chkobbas"),
-    "points": ("points", "points"),
-    "total": ("total", "total"),
-    "beji": ("beji (tie)", "beji (égalité)"),
-    "sheet": ("Score sheet", "Feuille de marque"),
-    "after": ("after hand", "après la manche"),
-    "aborts": ("Aborts", "Abandons"),
-    "abort": ("Entry #{index}: {by} ended the game ({code}): {why}",
-              "Entrée n°{index} : {by} a arrêté la partie ({code}) : {why}"),
-    "warnings": ("Warnings", "Avertissements"),
-    "footer": ("Made by chkobba replay from the signed log {path}. Check it yourself: "
-               "chkobba replay LOG.",
-               "Produit par chkobba replay à partir du journal signé {path}. Vérifiez-le "
-               "vous-même : chkobba replay JOURNAL."),
-    "game": ("Game {id}, {players} players", "Partie {id}, {players} joueurs"),
-}
+#: The verdict in one word, by the audit's verdict.
+_VERDICT_KEYS = {VALID: "rh_valid", INVALID: "au_invalid", UNSUPPORTED: "rh_unsupported"}
+
 
 class _Page:
     def __init__(self, report: AuditReport, lang: str) -> None:
@@ -181,9 +48,9 @@ class _Page:
     # -------------------------------------------------------------- words
 
     def t(self, key: str) -> str:
-        """A phrase of the page, escaped."""
-        en, fr = _WORDS[key]
-        return html.escape(fr if self.lang == "fr" else en)
+        """A phrase of the page from the client's one catalog (:mod:`.i18n`), escaped.
+        Its values are filled by :meth:`tx` after escaping: they are HTML already."""
+        return html.escape(Translator(self.lang)(key))
 
     def tx(self, key: str, **kw: object) -> str:
         """A sentence with values that are already HTML (escaped by the caller)."""
@@ -192,7 +59,7 @@ class _Page:
     def seat(self, seat: object) -> str:
         if isinstance(seat, int) and 0 <= seat < len(self.names):
             return f'<span class="who">{html.escape(self.names[seat])}</span>'
-        return self.t("nobody")
+        return self.t("rh_nobody")
 
     @property
     def teams(self) -> bool:
@@ -239,9 +106,9 @@ class _Page:
             parts.append(self.sheet(hands))
         parts.append(self.coach())
         parts.append(self.notes())
-        title = self.t("title")
+        title = self.t("rh_title")
         doc = "\n".join(p for p in parts if p)
-        foot = self.tx("footer", path=f"<code>{html.escape(r.path)}</code>")
+        foot = self.tx("rh_footer", path=f"<code>{html.escape(r.path)}</code>")
         return (f'<!DOCTYPE html>\n<html lang="{self.lang}">\n<head>\n<meta charset="utf-8">\n'
                 '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
                 f"<title>{title}</title>\n<style>{_CSS}</style>\n</head>\n<body>\n<main>\n"
@@ -250,20 +117,27 @@ class _Page:
     def verdict(self) -> str:
         r = self.r
         v = r.verdict
-        lines = [f'<p class="big">{self.t(v)}</p>']
+        lines = [f'<p class="big">{self.t(_VERDICT_KEYS.get(v, "au_incomplete"))}</p>']
         if v == VALID:
-            lines.append(f"<p>{self.t('valid_long')}</p>")
+            lines.append(f"<p>{self.t('rh_valid_long')}</p>")
             if r.winner is not None and r.code == "resigned":
                 lines.append(self.resignation(r.winner))
             elif r.winner is not None and r.code == "on_time":
                 flagger = next((a.by_seat for a in r.aborts if a.on_time), 0)
-                line = self.tx("on_time" + self._team, late=self.seat(r.blamed),
+                line = self.tx("rh_on_time" + self._team, late=self.seat(r.blamed),
                                entry=str(r.entry), who=self.side(r.winner),
                                signer=self.seat(flagger))
                 lines.append(f"<p class='outcome'>{line}</p>")
+            elif r.winner is not None and r.code == LEFT:
+                # A seat left while the match was played: its side loses (no totals: the
+                # match stopped there).  It raised an IndexError on the totals before.
+                lines.append("<p class='outcome'>" + self.tx(
+                    "rh_left" + self._team, by=self.seat(r.outcome.by_seat if r.outcome
+                                                          else None),
+                    entry=str(r.entry), who=self.side(r.winner)) + "</p>")
             elif r.code == "resigned":  # at 3 players: the match stops, nobody wins
                 lines.append("<p class='outcome'>" + self.tx(
-                    "resigned_nobody", by=self.seat(self._resigner()), entry=str(r.entry))
+                    "rh_resigned_nobody", by=self.seat(self._resigner()), entry=str(r.entry))
                     + "</p>")
             elif r.winner is not None:
                 # The winner's total first: "12 – 11"; at 3 players whose each is,
@@ -275,34 +149,35 @@ class _Page:
                      else str(r.totals[i])) for i in order)
                 who = self.side(w)
                 lines.append("<p class='outcome'>"
-                             f"{self.tx('winner' + self._team, who=who, totals=totals)}</p>")
+                             f"{self.tx('rh_winner' + self._team, who=who, totals=totals)}</p>")
         elif v == INVALID:
-            lines.append(f"<p>{self.tx('invalid_long', entry=str(r.entry))}</p>")
+            lines.append(f"<p>{self.tx('rh_invalid_long', entry=str(r.entry))}</p>")
             if r.blamed is None:
-                lines.append(f'<p class="blame">{self.t("blamed_nobody")}</p>')
+                lines.append(f'<p class="blame">{self.t("rh_blamed_nobody")}</p>')
             else:
                 who = self.blame(r.blamed)
-                lines.append(f'<p class="blame">{self.tx("blamed", who=who)}</p>')
+                lines.append(f'<p class="blame">{self.tx("rh_blamed", who=who)}</p>')
         elif v == UNSUPPORTED:  # a table capability this version does not know: no judgement
             caps = r.outcome.unknown_caps if r.outcome is not None else ()
             why = unsupported_words(Translator(self.lang), caps)
             lines.append(f"<p>{html.escape(why[:1].upper() + why[1:])}.</p>")
         else:
-            lines.append(f"<p>{self.t('incomplete_long')}</p>")
+            lines.append(f"<p>{self.t('rh_incomplete_long')}</p>")
             if r.blamed is not None:
-                lines.append(f"<p>{self.tx('claim', who=self.blame(r.blamed))}</p>")
+                lines.append(f"<p>{self.tx('rh_claim', who=self.blame(r.blamed))}</p>")
         if v not in (VALID, UNSUPPORTED):
             # An invalid log keeps the auditor's words (the entry and the check it fails);
             # a stopped one is told in the players' names.
-            why = r.reason if v == INVALID or r.outcome is None \
+            found = r.outcome is not None and r.outcome.finding is not None
+            why = r.reason if (v == INVALID and not found) or r.outcome is None \
                 else words(r.outcome, Translator(self.lang), names=r.names)
-            lines.append(f"<p><b>{self.t('reason')}</b>: {html.escape(r.code or '')}: "
+            lines.append(f"<p><b>{self.t('rh_reason')}</b>: {html.escape(r.code or '')}: "
                          f"{html.escape(why)}</p>")
         if r.offending:
-            lines.append(f"<p><b>{self.t('offending')}</b>: <code>"
+            lines.append(f"<p><b>{self.t('rh_offending')}</b>: <code>"
                          f"{html.escape(r.offending)}</code></p>")
         return (f'<section id="verdict" class="verdict {html.escape(v)}">'
-                f"<h2>{self.t('verdict')}</h2>{''.join(lines)}</section>")
+                f"<h2>{self.t('rh_verdict')}</h2>{''.join(lines)}</section>")
 
     def _resigner(self) -> int | None:
         r = self.r
@@ -313,13 +188,13 @@ class _Page:
     def resignation(self, winner: int) -> str:
         """The verdict of a resigned match: who resigned, who wins, the score then."""
         r = self.r
-        line = self.tx("resigned" + self._team, by=self.seat(self._resigner()),
+        line = self.tx("rh_resigned" + self._team, by=self.seat(self._resigner()),
                        entry=str(r.entry), who=self.side(winner))
         out = f"<p class='outcome'>{line}</p>"
         if r.totals and r.table is not None:
             totals = " – ".join(f"{self._side_short(i)} {t}" for i, t in enumerate(r.totals))
             target = str(r.table.rules.target)
-            out += f"<p>{self.tx('resigned_score', totals=totals, target=target)}</p>"
+            out += f"<p>{self.tx('rh_resigned_score', totals=totals, target=target)}</p>"
         return out
 
     def _side_short(self, side: int) -> str:
@@ -339,38 +214,38 @@ class _Page:
             return ""
         rows = []
         for s in t.seats:
-            side = self.tx("team", n=t.seating.side_of(s.seat) + 1) if self.teams else ""
+            side = self.tx("rh_team", n=t.seating.side_of(s.seat) + 1) if self.teams else ""
             # The key under the name: a 27-letter name, its side and a key side by side do
             # not fit a phone's width, and a name is never broken to make room.
             rows.append(f"<tr><td class='n'>{s.seat}</td><td>{self.seat(s.seat)}<br>"
                         f"<code class='fp'>{html.escape(s.fingerprint)}</code></td>"
                         + (f"<td>{side}</td>" if self.teams else "") + "</tr>")
-        head = (f"<tr><th class='n nw'>{self.t('seat')}</th><th>{self.t('name')}"
-                "</th>" + (f"<th class='nw'>{self.t('side')}</th>" if self.teams else "")
+        head = (f"<tr><th class='n nw'>{self.t('rh_seat')}</th><th>{self.t('rh_name')}"
+                "</th>" + (f"<th class='nw'>{self.t('rh_side')}</th>" if self.teams else "")
                 + "</tr>")
         rules = ruleset_text(Translator(self.lang), t.rules)
-        info = [self.tx("game", id=t.game.hex()[:16], players=t.players),
-                f"{self.t('rules')}: {html.escape(rules)}"]
+        info = [self.tx("rh_game", id=t.game.hex()[:16], players=t.players),
+                f"{self.t('rh_rules')}: {html.escape(rules)}"]
         for d in self.r.draws:
-            info.append(f"{self.t('draw')}: " + ", ".join(
+            info.append(f"{self.t('rh_draw')}: " + ", ".join(
                 f"{self.seat(s)} {self.card(c.text)}" for s, c in sorted(d.items())))
         if self.r.first_dealer is not None:
-            info.append(self.tx("first_dealer", who=self.seat(self.r.first_dealer)))
-        return (f'<section id="players"><h2>{self.t("players")}</h2><table>{head}'
+            info.append(self.tx("rh_first_dealer", who=self.seat(self.r.first_dealer)))
+        return (f'<section id="players"><h2>{self.t("rh_players")}</h2><table>{head}'
                 f"{''.join(rows)}</table>"
                 + "".join(f'<p class="muted">{line}</p>' for line in info) + "</section>")
 
     def hand(self, h: dict) -> str:
         n = h.get("number")
-        out = [f"<h2>{self.tx('hand', n=html.escape(str(n)))}</h2>"]
-        who = self.tx("dealer", who=self.seat(h.get("dealer")))
+        out = [f"<h2>{self.tx('rh_hand', n=html.escape(str(n)))}</h2>"]
+        who = self.tx("rh_dealer", who=self.seat(h.get("dealer")))
         if self.r.table is not None and self.r.table.rules.opening.name == "CUT_AND_DRAW":
-            who += ", " + self.tx("cutter", who=self.seat(h.get("cutter")))
+            who += ", " + self.tx("rh_cutter", who=self.seat(h.get("cutter")))
         out.append(f'<p class="muted">{who}</p>')
         for rd in h.get("redeals", []):
             table = self.cards(rd["table"])
-            out.append(f'<p class="muted">{self.tx("redeal", cards=table)}</p>')
-        out.append(f"<h3>{self.t('opening')}</h3><p class='opening'>"
+            out.append(f'<p class="muted">{self.tx("rh_redeal", cards=table)}</p>')
+        out.append(f"<h3>{self.t('rh_opening')}</h3><p class='opening'>"
                    f"{self.cards(h.get('opening_table', []))}</p>")
         dealt: dict[int, list[object]] = {}
         for ev in h["events"]:
@@ -379,10 +254,10 @@ class _Page:
                 for to, c in zip(b["to"], b["cards"], strict=True):
                     if to is not None:
                         dealt.setdefault(to, []).append(c)
-        out.append(f"<h3>{self.t('dealt')}</h3><table class='dealt'>"
+        out.append(f"<h3>{self.t('rh_dealt')}</h3><table class='dealt'>"
                    + "".join(f"<tr><td>{self.seat(s)}</td><td>{self.cards(cs)}</td></tr>"
                              for s, cs in sorted(dealt.items())) + "</table>")
-        out.append(f"<h3>{self.t('plays')}</h3><p class='muted'>{self.t('face_up')}</p>"
+        out.append(f"<h3>{self.t('rh_plays')}</h3><p class='muted'>{self.t('rh_face_up')}</p>"
                    f"<ul class='plays'>{self.plays(h)}</ul>")
         out.append(self.score(h))
         return f'<section class="hand" id="hand-{html.escape(str(n))}">{"".join(out)}</section>'
@@ -396,30 +271,31 @@ class _Page:
                 table = [c.text for who, c in zip(ev.recipients, ev.cards, strict=True)
                          if who is None and c is not None]
                 if table:
-                    items.append(f"<li class='deal'>{self.t('opening')}: {self.cards(table)}</li>")
+                    items.append(f"<li class='deal'>{self.t('rh_opening')}: "
+                                 f"{self.cards(table)}</li>")
             elif isinstance(ev, CutEvent):
-                key = "plays_cut_keep" if ev.keep else "plays_cut_place"
+                key = "rp_keeps_drawn" if ev.keep else "rp_places"
                 card_html = self.card(ev.card.text if ev.card is not None else None)
                 line = self.tx(key, who=self.seat(ev.seat), card=card_html)
                 items.append(f"<li class='cut'>{self.move_no(0)}{line}</li>")
             elif isinstance(ev, PlayEvent):
-                what = (f"{self.t('takes')} {self.cards(c.text for c in sorted(ev.capture))}"
-                        if ev.capture else f"<span class='muted'>{self.t('stays')}</span>")
+                what = (f"{self.t('rh_takes')} {self.cards(c.text for c in sorted(ev.capture))}"
+                        if ev.capture else f"<span class='muted'>{self.t('rh_stays')}</span>")
                 played += 1
                 items.append(f"<li class='play'>{self.move_no(played)}{self.seat(ev.seat)} "
                              f"{self.card(ev.card.text)} {what}</li>")
         r = self.r
         if r.verdict == INVALID:
-            stop = self.tx("stopped", entry=str(r.entry), who=self.seat(r.blamed))
+            stop = self.tx("rh_stopped", entry=str(r.entry), who=self.seat(r.blamed))
         elif r.code == "resigned":
-            stop = self.tx("resigned_here", who=self.seat(self._resigner()))
+            stop = self.tx("rh_resigned_here", who=self.seat(self._resigner()))
         elif r.code == "on_time":
-            stop = self.tx("on_time_here", who=self.seat(r.blamed))
+            stop = self.tx("rh_on_time_here", who=self.seat(r.blamed))
         else:
-            stop = self.t("stopped_here")
+            stop = self.t("rh_stopped_here")
         items.append(f"<li class='stop'><b>{stop}</b></li>")
         return (f'<section class="hand unfinished" id="hand-{number}">'
-                f"<h2>{self.tx('hand', n=number)}</h2><h3>{self.t('plays')}</h3>"
+                f"<h2>{self.tx('rh_hand', n=number)}</h2><h3>{self.t('rh_plays')}</h3>"
                 f"<ul class='plays'>{''.join(items)}</ul></section>")
 
     def plays(self, h: dict) -> str:
@@ -444,24 +320,24 @@ class _Page:
                 deals += 1
                 if deals > 1:  # the opening deal is told above
                     each = sum(1 for to in b["to"] if to == b["to"][0])
-                    items.append(f"<li class='deal muted'>{self.tx('deal_more', n=each)}</li>")
+                    items.append(f"<li class='deal muted'>{self.tx('rh_deal_more', n=each)}</li>")
             elif kind == "cut":
                 # Once the hand is revealed the kept card is known: the one drawn.
                 kept = drawn if b["keep"] else None
-                key = ("plays_cut_kept" if kept else "plays_cut_keep") if b["keep"] \
-                    else "plays_cut_place"
+                key = ("rp_keeps" if kept else "rp_keeps_drawn") if b["keep"] \
+                    else "rp_places"
                 line = self.tx(key, who=self.seat(b["seat"]),
                                card=self.card(kept if b["keep"] else b["card"]))
                 items.append(f"<li class='cut'>{self.move_no(0)}{line}"
                              f"{self.grade(h.get('number'), 0, 'cut')}</li>")
             elif kind == "play":
                 if b["capture"]:
-                    what = f"{self.t('takes')} {self.cards(b['capture'])}"
+                    what = f"{self.t('rh_takes')} {self.cards(b['capture'])}"
                 else:
-                    what = f"<span class='muted'>{self.t('stays')}</span>"
+                    what = f"<span class='muted'>{self.t('rh_stays')}</span>"
                 chk = " <span class='chk'>CHKOBBA</span>" if b["chkobba"] else ""
                 hand = sorted(held.get(b["seat"], []), key=lambda c: card(c).id)
-                shown = (f" <span class='held' title='{self.t('held')}'>("
+                shown = (f" <span class='held' title='{self.t('rh_held')}'>("
                          f"{self.cards(hand)})</span>" if hand else "")
                 plays += 1
                 items.append(f"<li class='play'>{self.move_no(plays)}{self.seat(b['seat'])}{shown} "
@@ -470,7 +346,7 @@ class _Page:
                 if b["card"] in held.get(b["seat"], []):
                     held[b["seat"]].remove(b["card"])  # played: no longer in that hand
             elif kind == "sweep" and b["cards"]:
-                line = self.tx("rest", who=self.seat(b["seat"]), cards=self.cards(b["cards"]))
+                line = self.tx("rh_rest", who=self.seat(b["seat"]), cards=self.cards(b["cards"]))
                 items.append(f"<li class='sweep'>{line}</li>")
         return "".join(items)
 
@@ -493,8 +369,8 @@ class _Page:
     def _move(self, move: Mapping[str, Any]) -> str:
         taken = move.get("capture") or []
         if taken:
-            return self.tx("g_taking", card=self.card(move["card"]), cards=self.cards(taken))
-        return self.tx("g_nothing", card=self.card(move["card"]))
+            return self.tx("cg_taking", card=self.card(move["card"]), cards=self.cards(taken))
+        return self.tx("cg_on_table", card=self.card(move["card"]))
 
     def grade(self, hand: object, number: int, kind: str) -> str:
         """The coach's grade beside a move: its label as a player reads it (a loss is
@@ -503,15 +379,15 @@ class _Page:
         if g is None:
             return ""
         shown = shown_label(g)
-        label = self.t("g_" + shown)
+        label = self.t("cg_" + shown)
         out = f" <span class='grade {html.escape(shown)}'>{label}"
         if shown not in ("forced", "best"):
             out += f" −{decimal(g.loss, self.lang)}"
         out += "</span>"
         if g.best != g.played and shown in ("inaccuracy", "mistake", "blunder"):
-            better = (self.t("g_keep") if g.best.get("keep") else self.t("g_place")) \
+            better = (self.t("cg_keep") if g.best.get("keep") else self.t("cg_place")) \
                 if g.kind == "cut" else self._move(g.best)
-            out += f" <span class='better'>{self.tx('g_better', move=better)}</span>"
+            out += f" <span class='better'>{self.tx('rh_g_better', move=better)}</span>"
         return out
 
     def coach(self) -> str:
@@ -523,16 +399,16 @@ class _Page:
         # One small table per player (a wide one would not fit a phone beside long names).
         parts = []
         for s in rv.summaries():
-            rows = [("g_decisions", str(s.decisions)), ("g_mean", f"{s.mean_loss:.3f}"),
-                    ("g_mistakes", str(s.mistakes)), ("g_blunders", str(s.blunders)),
-                    ("g_accuracy", f"{s.accuracy:.1f}%")]
+            rows = [("rh_g_decisions", str(s.decisions)), ("rh_g_mean", f"{s.mean_loss:.3f}"),
+                    ("rh_g_mistakes", str(s.mistakes)), ("rh_g_blunders", str(s.blunders)),
+                    ("rh_g_accuracy", f"{s.accuracy:.1f}%")]
             parts.append(f"<h3>{self.seat(s.seat)}</h3><table class='coach' "
                          f"data-seat='{s.seat}'>" + "".join(
                              f"<tr><th>{self.t(k)}</th><td class='n'>{v}</td></tr>"
                              for k, v in rows) + "</table>")
-        how = self.tx("g_how", mistake=str(MISTAKE), blunder=str(BLUNDER),
+        how = self.tx("rh_g_how", mistake=str(MISTAKE), blunder=str(BLUNDER),
                       samples=str(rv.samples), seed=str(rv.seed))
-        return (f'<section id="coach"><h2>{self.t("g_title")}</h2>{"".join(parts)}'
+        return (f'<section id="coach"><h2>{self.t("rh_g_title")}</h2>{"".join(parts)}'
                 f"<p class='muted'>{how}</p></section>")
 
     def _sides(self) -> list[str]:
@@ -540,7 +416,7 @@ class _Page:
         members in the players' table (two whole names a column would not fit a phone:
         a name is never broken).  Everywhere else a team is its players' names."""
         if self.teams:
-            return [self.tx("team", n=i + 1) for i in range(2)]
+            return [self.tx("rh_team", n=i + 1) for i in range(2)]
         return [self.seat(i) for i in range(self.players)]
 
     def score(self, h: dict) -> str:
@@ -553,20 +429,20 @@ class _Page:
             rows.append(f"<tr><th>{label}</th>" + "".join(
                 f"<td class='n'>{html.escape(str(v))}</td>" for v in values) + "</tr>")
 
-        row(self.t("cards"), s["cards"])
-        row(self.t("diamonds"), s["diamonds"])
-        row(self.t("sevens"), s["sevens"])
+        row(self.t("rh_cards"), s["cards"])
+        row(self.t("rh_diamonds"), s["diamonds"])
+        row(self.t("rh_sevens"), s["sevens"])
         if "barmila" in s["categories"]:
-            row(self.t("sixes"), s["sixes"])
-        row(self.t("chkobbas"), s["chkobbas"])
+            row(self.t("rh_sixes"), s["sixes"])
+        row(self.t("rh_chkobbas"), s["chkobbas"])
         for cat, winner in s["categories"].items():
             marks = ["●" if winner == i else "" for i in range(len(sides))]
             label = html.escape(cat) + ("" if winner is not None else
-                                        f" <span class='muted'>{self.t('beji')}</span>")
+                                        f" <span class='muted'>{self.t('rh_beji')}</span>")
             row(label, marks)
-        row(f"<b>{self.t('points')}</b>", s["points"])
-        row(f"<b>{self.t('total')}</b>", h["totals"])
-        return (f"<h3>{self.t('score')}</h3><table class='score'>{head}{''.join(rows)}"
+        row(f"<b>{self.t('rh_points')}</b>", s["points"])
+        row(f"<b>{self.t('rh_total')}</b>", h["totals"])
+        return (f"<h3>{self.t('rh_score')}</h3><table class='score'>{head}{''.join(rows)}"
                 "</table>")
 
     def sheet(self, hands: list[dict]) -> str:
@@ -576,7 +452,7 @@ class _Page:
         sides = self._sides()
         tr = Translator(self.lang)
         lines = [scoresheet.from_record(h) for h in hands]
-        head = (f"<tr><th>{self.t('after')}</th>" + "".join(
+        head = (f"<tr><th>{self.t('rh_after')}</th>" + "".join(
             f"<th class='n'>{x}</th>" for x in sides) + "</tr>")
         rows = []
         for line in lines:
@@ -586,11 +462,11 @@ class _Page:
                 for i, (p, t) in enumerate(zip(line.points, line.totals, strict=False)))
                 + "</tr>")
         counts = scoresheet.tally(lines)
-        rows.append(f"<tr class='totals'><th>{self.t('total')}</th>" + "".join(
+        rows.append(f"<tr class='totals'><th>{self.t('rh_total')}</th>" + "".join(
             f"<td class='n'><b>{t}</b><br><span class='muted cats'>"
             f"{html.escape(scoresheet.tally_words(counts[i]))}</span></td>"
             for i, t in enumerate(lines[-1].totals)) + "</tr>")
-        return (f'<section id="sheet"><h2>{self.t("sheet")}</h2><table>{head}'
+        return (f'<section id="sheet"><h2>{self.t("sheet_title")}</h2><table>{head}'
                 f"{''.join(rows)}</table></section>")
 
     def notes(self) -> str:
@@ -599,12 +475,12 @@ class _Page:
         # A resignation is told in the verdict; other aborts are listed here.
         aborts = [a for a in r.aborts if not (r.code == "resigned" and a.code == "resigned")]
         if aborts:
-            out.append(f"<h2>{self.t('aborts')}</h2><ul>" + "".join(
-                "<li>" + self.tx("abort", index=str(a.index), by=self.seat(a.by_seat),
+            out.append(f"<h2>{self.t('rh_aborts')}</h2><ul>" + "".join(
+                "<li>" + self.tx("rh_abort", index=str(a.index), by=self.seat(a.by_seat),
                                  code=html.escape(a.code), why=html.escape(a.why or "—"))
                 + "</li>" for a in aborts) + "</ul>")
         if r.warnings:
-            out.append(f"<h2>{self.t('warnings')}</h2><ul>" + "".join(
+            out.append(f"<h2>{self.t('rh_warnings')}</h2><ul>" + "".join(
                 f"<li>{html.escape(w)}</li>" for w in r.warnings) + "</ul>")
         return f'<section id="notes">{"".join(out)}</section>' if out else ""
 

@@ -31,7 +31,7 @@ from chkobba_p2p.observe.verdict import INVALID, UNSUPPORTED, VALID, Verdict
 from chkobba_p2p.text import safe_text
 
 from .arguments import EXIT_INCOMPLETE, EXIT_INVALID, EXIT_UNSUPPORTED, EXIT_VALID
-from .event_words import CommentaryVoice, connect_words, narrate, words
+from .event_words import CommentaryVoice, connect_words, narrate, stop_words, words
 from .i18n import Translator, card_letters, detect_lang, unsupported_words
 from .tor_options import join_tor_transport
 from .tor_words import tor_failed_text, tor_status_text
@@ -42,70 +42,20 @@ def _clean(text: object, limit: int = MAX_NAME) -> str:
     return "".join(ch for ch in str(text) if ch.isprintable())[:limit]
 
 
-# key: (English, French)
-_WORDS: dict[str, tuple[str, str]] = {
-    "table": ("table: {n} players, {rules}", "table : {n} joueurs, {rules}"),
-    "seat": ("  seat {seat}: {name} (key {fp})", "  place {seat} : {name} (clé {fp})"),
-    "lobby": ("lobby: {seats}", "salon : {seats}"),
-    "free": ("(free)", "(libre)"),
-    "watching": ("watching ({n}/{max}): {names}", "spectateurs ({n}/{max}) : {names}"),
-    "nobody": ("nobody", "personne"),
-    "draw": ("first-dealer draw: {draws}", "tirage du premier donneur : {draws}"),
-    "hand": ("-- hand {n}: {name} deals", "-- manche {n} : {name} donne"),
-    "redeal": ("-- the opening is dealt again by {name}", "-- {name} redonne l'ouverture"),
-    "table_cards": ("table {cards}", "table {cards}"),
-    "face_down": ("{n} face down to {names}", "{n} face cachée à {names}"),
-    "deal": ("deal: {what}", "donne : {what}"),
-    "drawn": ("draw: {what}", "tirage : {what}"),
-    "keeps": ("{name} keeps the drawn card", "{name} garde la carte tirée"),
-    "places": ("{name} places {card} on the table", "{name} pose {card} sur la table"),
-    "plays": ("{name} plays {card}", "{name} joue {card}"),
-    "takes": (" takes {cards}", " prend {cards}"),
-    "rest": ("{name} takes the rest: {cards}", "{name} ramasse le reste : {cards}"),
-    "revealed": ("seeds open, {what} was dealt: {hands}",
-                 "graines ouvertes, {what} : {hands}"),
-    "abandoned": ("the abandoned deal", "la donne abandonnée"),
-    "hand_n": ("hand {n}", "manche {n}"),
-    "scored": ("hand {n} scored: {points} (totals {totals})",
-               "manche {n} : {points} (totaux {totals})"),
-    # A 3-player match's final score: the winner's total, then whose the others are.
-    "score_three": ("{first} ({rest})", "{first} ({rest})"),
-    "over": ("match over: {name} wins {score}; every player signed the result",
-             "fin de la partie : {name} gagne {score} ; chaque joueur a signé le résultat"),
-    "over_pl": ("match over: {name} win {score}; every player signed the result",
-                "fin de la partie : {name} gagnent {score} ; chaque joueur a signé le "
-                "résultat"),
-    "ended": ("{name} ended the game: {code}{blamed}: {why}",
-              "{name} a arrêté la partie : {code}{blamed} : {why}"),
-    "claim": (", blaming {name} (its claim)", ", accuse {name} (sa version)"),
-    "waiting": ("waiting {n} s for {name} to come back",
-                "on attend {name} encore {n} s"),
-    "back": ("{name} is back", "{name} est de retour"),
-    "VALID": ("VALID", "VALIDE"),
-    "CHEAT": ("CHEAT CAUGHT", "TRICHE DÉTECTÉE"),
-    "INCOMPLETE": ("INCOMPLETE", "INCOMPLÈTE"),
-    "at": (" at entry #{n}", " à l'entrée n°{n}"),
-    "blamed": (" -- blamed: {name}", " -- en faute : {name}"),
-    "altered": (" -- no player is blamed (the entry was altered)",
-                " -- aucun joueur en faute (l'entrée a été modifiée)"),
-    "stopped": ("stopped: {why}", "arrêt : {why}"),
-    "log": ("log: {path} (check it: chkobba replay {path})",
-            "journal : {path} (vérifiez-le : chkobba replay {path})"),
-}
-
-
 class Narrator(CommentaryVoice):
     """Turns the spectator's events into lines of text, in English or French."""
 
     def __init__(self, out=None, lang: str = "en") -> None:
         self.out = out or sys.stdout
         self.fr = lang == "fr"
+        self._t = Translator("fr" if self.fr else "en")
         self.names: list[str] = []
         self.players = 0
         self._lobby = ""
 
     def t(self, key: str, **kw: object) -> str:
-        return _WORDS[key][self.fr].format(**kw)
+        """A line's words from the client's one catalog (:mod:`.i18n`)."""
+        return self._t(key, **kw)
 
     def say(self, line: str) -> None:
         # Names, chat, a host's words, a verdict's reason: from outside, whichever path
@@ -115,7 +65,7 @@ class Narrator(CommentaryVoice):
     def who(self, seat: int | None) -> str:
         if seat is not None and 0 <= seat < len(self.names):
             return self.names[seat]
-        return "nobody" if seat is None else f"seat {seat}"
+        return self.t("wn_nobody") if seat is None else self.t("wn_seat_n", n=seat)
 
     def side(self, side: int) -> str:
         """A side by its players' names ("hana", "hana & sami")."""
@@ -141,15 +91,15 @@ class Narrator(CommentaryVoice):
             t = Translator("fr" if self.fr else "en")
             self.say(t("verdict_unsupported", why=unsupported_words(t, v.unknown_caps)))
             return
-        head = self.t({VALID: "VALID", INVALID: "CHEAT"}.get(v.verdict, "INCOMPLETE"))
+        head = self.t({VALID: "rh_valid", INVALID: "wn_cheat"}.get(v.verdict, "au_incomplete"))
         blame = ""
         if v.verdict == INVALID:
-            blame = self.t("blamed", name=self.who(v.blamed)) if v.blamed is not None else \
-                self.t("altered")
-        where = self.t("at", n=v.entry) if v.entry is not None else ""
+            blame = self.t("wn_blamed", name=self.who(v.blamed)) if v.blamed is not None else \
+                self.t("wn_altered")
+        where = self.t("wn_at", n=v.entry) if v.entry is not None else ""
         # In the players' names and the spectator's language (cli.event_words.words).
         why = words(v, Translator("fr" if self.fr else "en"), names=self.names) \
-            if self.names else v.reason
+            if self.names or v.finding else v.reason
         self.say(f"{head}{where}: {v.code + ': ' if v.code else ''}{why}{blame}")
 
 
@@ -188,11 +138,13 @@ def _refusal(outcome: WatchOutcome, lang: str = "en") -> str:
         said = safe_text(str(outcome.error_data.get("host_text", "")), 300)
         taken = _TAKEN.search(said)
         if taken is None:  # no place at all (or a detail of no use): how a host opens one
-            return t("watch_closed")
-        if taken.group(1) is None:
-            return t("watch_taken")
-        n = int(taken.group(1))
-        return t("watch_taken_1" if n == 1 else "watch_taken_n", n=n)
+            what = t("watch_closed")
+        elif taken.group(1) is None:
+            what = t("watch_taken")
+        else:
+            n = int(taken.group(1))
+            what = t("watch_taken_1" if n == 1 else "watch_taken_n", n=n)
+        return t("oe_refused", what=what)  # a refusal in a join's words
     # The OS's words, said for a person; any other case in the reader's words.
     return connect_words(outcome.error_reason, outcome.error_code, outcome.error_data, t)
 
@@ -291,9 +243,10 @@ def run(args: argparse.Namespace) -> int:
         return 2
     # Always one line saying why the watching stopped (a host that sent something that
     # does not check out ends it with no verdict event of its own).
-    narrator.say(narrator.t("stopped", why=safe_text(outcome.stopped or "?", 300)))
+    narrator.say(narrator.t("wn_stopped", why=stop_words(
+        outcome.stop_reason, outcome.stop_data, Translator(lang))))
     if outcome.log_path is not None:
-        narrator.say(narrator.t("log", path=outcome.log_path))
+        narrator.say(narrator.t("wn_log", path=outcome.log_path))
     return exit_status(outcome.verdict)
 
 
@@ -326,7 +279,7 @@ def _run_screen(args: argparse.Namespace, config: WatchConfig, name: str, lang: 
             narrator.say(line_text(line).strip())
     if outcome is None:  # the person left (the game may go on without us)
         if config.log_path is not None and config.log_path.exists():
-            narrator.say(narrator.t("log", path=config.log_path))
+            narrator.say(narrator.t("wn_log", path=config.log_path))
         return 0
     verdict = outcome.verdict
     assert verdict is not None  # refused above

@@ -226,11 +226,13 @@ async def test_a_joiner_whose_reconnection_fails_says_so_once_and_plays_on(tmp_p
     notices = [e for e in gate.events if isinstance(e, Notice)]
     if kind == "garbled":
         assert [n.kind for n in notices] == [NoticeKind.HANDSHAKE_RETRY], notices
-        assert notices[0].detail
+        assert notices[0].code in {c.name.lower() for c in ErrorCode}, notices
     else:
-        # The impostor's own words, quoted as its words (the code's sentence is ours).
-        assert notices == [Notice(NoticeKind.RESUME_REFUSED, '"no such game"',
-                                  code="unknown_game")], notices
+        # The impostor's own words past its code's sentence, as data (a client quotes
+        # them as its words, and words the code itself).
+        assert notices == [Notice(NoticeKind.RESUME_REFUSED, "no such game",
+                                  code="unknown_game",
+                                  number=int(ErrorCode.UNKNOWN_GAME))], notices
 
 
 # ---------------------------------------------------------------- the client's words
@@ -248,13 +250,35 @@ def test_every_notice_kind_has_its_words_in_both_languages():
     assert notice_text(fr, n).startswith("impossible de reprendre la partie enregistrée "
                                          "(/tmp/g.chklog)")
     refused = Notice(NoticeKind.RESUME_REFUSED, "no such game", code="unknown_game")
-    assert "unknown_game: no such game" in notice_text(en, refused)
-    assert "unknown_game : no such game" in notice_text(fr, refused)
+    assert 'unknown_game: "no such game"' in notice_text(en, refused)
+    assert "unknown_game : « no such game »" in notice_text(fr, refused)
     for kind in NoticeKind:  # every kind worded, in each language, with its data
         for t in (en, fr):
             text = notice_text(t, Notice(kind, "why", path=Path("p"), code="c"))
             assert "{" not in text and text, (kind, t.lang)
         assert str(Notice(kind, "why"))  # the English for developers
+
+
+@pytest.mark.parametrize("code", list(ErrorCode))
+def test_a_refused_return_and_a_failed_handshake_say_every_wire_code_in_both_languages(code):
+    # The library gives the code (and the host's or the check's own words): the
+    # client says it, never the library's English sentence in French.
+    name = code.name.lower()
+    for kind, detail in ((NoticeKind.RESUME_REFUSED, ""), (NoticeKind.HANDSHAKE_RETRY, "9 MB")):
+        n = Notice(kind, detail, code=name, number=int(code))
+        en, fr = notice_text(Translator("en"), n), notice_text(Translator("fr"), n)
+        assert MESSAGES[f"wire_{name}"][0] in en and MESSAGES[f"wire_{name}"][1] in fr, n
+        assert code.sentence not in fr or code.sentence == MESSAGES[f"wire_{name}"][1], fr
+        assert detail in en and detail in fr
+
+
+def test_a_code_this_program_does_not_know_is_said_by_its_number():
+    n = Notice(NoticeKind.RESUME_REFUSED, "", code="connection_closed", number=999)
+    assert "(999)" in notice_text(Translator("en"), n)
+    assert "(999)" in notice_text(Translator("fr"), n)
+    stalled = Notice(NoticeKind.HANDSHAKE_RETRY, "", code="handshake_timeout")
+    assert notice_text(Translator("en"), stalled) == (
+        "the connection to the host failed (timeout); trying again")
 
 
 def test_the_events_pane_shows_a_notice_as_a_warning_in_the_clients_language():
@@ -263,8 +287,8 @@ def test_the_events_pane_shows_a_notice_as_a_warning_in_the_clients_language():
     from chkobba_p2p.tablestate import TableState
 
     st = TableState(seat=1).with_players(2)
-    for lang, words in (("en", "the host refused our return (unknown_game: gone)"),
-                        ("fr", "l'hôte a refusé notre retour (unknown_game : gone)")):
+    for lang, words in (("en", 'the host refused our return (unknown_game: "gone")'),
+                        ("fr", "l'hôte a refusé notre retour (unknown_game : « gone »)")):
         pane = EventLog()
         view = TableView(st, Translator(lang), card_style(st, None, True))
         pane.narrate(Notice(NoticeKind.RESUME_REFUSED, "gone", code="unknown_game"), view)

@@ -120,6 +120,10 @@ class JoinConfig:
     #: (``address`` may carry it too: ``HOST:PORT#FINGERPRINT+SECRET``); proven, never
     #: sent, when the host's greeting asks for it (PROTOCOL.md 5.5).  None: the code's.
     secret: str | None = None
+    #: We are a host's bot: ``(level, voucher)``, the host's signature that our key is
+    #: its bot (:func:`chkobba_p2p.observe.vouch.voucher`), sent in every hello so that the
+    #: lobby and every log show it (PROTOCOL.md 5.6).  None: a person.
+    bot: tuple[str, bytes] | None = None
     #: How to reach the host (:mod:`chkobba_p2p._shell.transport`; TCP by default).
     transport: Transport = field(default_factory=TcpTransport)
     #: See :attr:`HostConfig.proof_thread`.

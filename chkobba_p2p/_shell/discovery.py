@@ -5,7 +5,8 @@ a joining peer browses for a few seconds and lists what it found.  Any DNS-SD br
 sees them too (``avahi-browse -r _chkobba._tcp``, ``dns-sd -B _chkobba._tcp``).  The TXT
 record carries the table's facts (PROTOCOL.md section 15): ``v`` (protocol version),
 ``name``, ``players``, ``free``, ``rules``, ``spectators`` and ``fp``, the host key's
-fingerprint, so a table found here is joined with its key pinned like a join code.
+fingerprint, so a table found here is joined with its key pinned like a join code; and
+``secret=1`` for a table with a seat secret (a join needs the host's whole code).
 
 ``zeroconf`` runs its own thread and asyncio loop.  Everything that blocks (starting,
 registering, which probes for about 1.5 s, resolving, closing) runs in a trio worker
@@ -100,11 +101,17 @@ class TableFacts:
     fingerprint: str
     spectators: int = 0
     version: int = 1
+    #: The table has a seat secret (PROTOCOL.md 5.5): its join code carries it, and a
+    #: table found here cannot be sat at without it.
+    secret: bool = False
 
     def txt(self) -> dict[str, str]:
-        return {"v": str(self.version), "name": self.name, "players": str(self.players),
-                "free": str(self.free), "rules": self.rules,
-                "spectators": str(self.spectators), "fp": self.fingerprint}
+        txt = {"v": str(self.version), "name": self.name, "players": str(self.players),
+               "free": str(self.free), "rules": self.rules,
+               "spectators": str(self.spectators), "fp": self.fingerprint}
+        if self.secret:  # a table without one announces exactly as before
+            txt["secret"] = "1"
+        return txt
 
     def instance(self) -> str:
         # A DNS label holds 63 bytes: the fingerprint must survive, the name may shrink.
@@ -148,6 +155,9 @@ class TableAd:
     #: join tries them in turn until the host's key matches (:attr:`codes`).  Empty: the
     #: one announcement's ``addresses`` at ``port``.
     endpoints: tuple[tuple[str, int], ...] = ()
+    #: The announcement says the table has a seat secret (``secret=1``): only the host's
+    #: whole join code seats anyone there (the announcer's word, like everything here).
+    secret: bool = False
 
     @property
     def all_endpoints(self) -> tuple[tuple[str, int], ...]:
@@ -174,8 +184,9 @@ class TableAd:
         free = "?" if self.free is None else str(self.free)
         more = len(self.all_endpoints) - 1
         also = f" (and {more} other address{'es' if more > 1 else ''})" if more > 0 else ""
+        secret = ", needs the code with its secret" if self.secret else ""
         return (f"{self.name} at {self.target}{also}: {seats} players, {free} free, "
-                f"{self.rules} rules, key {self.fingerprint or '?'}")
+                f"{self.rules} rules, key {self.fingerprint or '?'}{secret}")
 
     @classmethod
     def from_info(cls, info: Any) -> TableAd | None:
@@ -197,7 +208,8 @@ class TableAd:
                    port=port, players=_count(props.get("players")),
                    free=_count(props.get("free")), rules=_text(props.get("rules")),
                    spectators=_count(props.get("spectators")),
-                   fingerprint=fp if _FINGERPRINT.match(fp) else None)
+                   fingerprint=fp if _FINGERPRINT.match(fp) else None,
+                   secret=_text(props.get("secret"), 2) == "1")
 
 
 @dataclass(frozen=True)

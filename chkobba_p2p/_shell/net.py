@@ -203,9 +203,12 @@ class HostPeer(PeerShell):
         if isinstance(effect, Started):
             s = self.session
             assert s is not None
+            seated = {x.key for x in s.table.seats}
             self.log.write_header(game=s.table.game, seat=0, key=self.identity.public,
                                   name=self.config.name,
-                                  host=_address(self.config.bind or "0.0.0.0", self.port))
+                                  host=_address(self.config.bind or "0.0.0.0", self.port),
+                                  bots={k: v for k, v in self.core.lobby.bots.items()
+                                        if k in seated})
             self._headed = True
             if self.config.state_path is not None:
                 SavedGame(s.table.game, 0, f"port:{self.config.port}", s.master,
@@ -334,7 +337,8 @@ class HostPeer(PeerShell):
                           free=sum(1 for seat in self.core.lobby.seats if seat is None),
                           rules=self.config.rules.name,
                           spectators=self.config.spectators,
-                          fingerprint=self.identity.fingerprint)
+                          fingerprint=self.identity.fingerprint,
+                          secret=self.core.lobby.secret is not None)
 
     async def _announce(self) -> None:
         """Announce the table on the LAN by DNS-SD while seats are free (PROTOCOL.md
@@ -393,6 +397,7 @@ class ClientPeer(PeerShell):
                                                self.transport.connect_patience))
         self.core.secret = parse_secret(config.secret) if config.secret is not None \
             else address.secret
+        self.core.bot = config.bot
         self.core.defer_work = True  # the proof work runs in our worker (PeerShell)
         self.core.hold_bound = controller.answers_within  # a bot: its messages wait for it
         self.proof_thread = config.proof_thread
@@ -449,8 +454,11 @@ class ClientPeer(PeerShell):
         s = self.session
         assert s is not None
         where = _address(self.host, self.port)
+        seated = {x.key for x in s.table.seats}
         self.log.write_header(game=s.table.game, seat=s.own_seat, key=self.identity.public,
-                              name=self.config.name, host=where)
+                              name=self.config.name, host=where,
+                              bots={k: v for k, v in self.core.vouched.items()
+                                    if k in seated})
         if self.config.state_path is not None and not s.finished:
             limits = self.core.host_limits
             SavedGame(s.table.game, s.own_seat, where, s.master, str(self.log.path),
@@ -486,8 +494,7 @@ class ClientPeer(PeerShell):
             s = self.session
             self.emit(Restored(s.table, s.own_seat, s.replayed))
             if s.finished:  # the log already ends (and there is no save to remove)
-                self.core.stop("this game is already over (its log holds the end); "
-                               "nothing to rejoin", None, "already_over")
+                self.core.stop(None, "already_over")
                 self.apply()
         async with trio.open_nursery() as nursery:
             self.nursery = nursery
@@ -514,7 +521,6 @@ class ClientPeer(PeerShell):
         elif self.core.game_unknown and self.config.state_path is not None:
             filed = SavedGame.file_aside(self.config.state_path)
             if filed is not None:
-                self.core.error = f"{self.core.error} (its saved game is filed at {filed})"
                 self.core.error_data["filed"] = str(filed)
         return self.outcome()
 

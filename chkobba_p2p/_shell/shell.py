@@ -132,14 +132,6 @@ class PeerShell:
         return self.core.clock
 
     @property
-    def error(self) -> str | None:
-        return self.core.error
-
-    @error.setter
-    def error(self, value: str | None) -> None:
-        self.core.error = value
-
-    @property
     def error_code(self) -> str | None:
         return self.core.error_code
 

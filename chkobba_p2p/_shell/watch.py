@@ -58,19 +58,21 @@ class WatchConfig:
 class WatchOutcome:
     """How the watching ended: the observer's ``verdict`` of what it received (None if
     the host refused or could not be reached: then ``error_code``, ``error_reason`` and
-    ``error_data`` say why, as :class:`~chkobba_p2p.Outcome` does, ``error`` in English),
+    ``error_data`` say why, as :class:`~chkobba_p2p.Outcome` does, for a client to word),
     the log copy's path (None if no entry arrived) and how many entries it holds;
-    ``stopped``: why the watching stopped, one sentence for people (the host closed the
-    connection, sent a message that does not check out, fell silent...)."""
+    ``stop_reason``: why the watching stopped once admitted, one of
+    :data:`~chkobba_p2p.link.events.STOP_REASONS` (the host closed the connection, sent a
+    message that does not check out, fell silent...), with ``stop_data`` for a client to
+    word; None when it never started."""
 
     verdict: Verdict | None
     log_path: Path | None
     entries: int = 0
-    error: str | None = None
     error_code: str | None = None
-    stopped: str | None = None
+    stop_reason: str | None = None
     error_reason: str | None = None
     error_data: dict[str, str | int | float] = field(default_factory=dict)
+    stop_data: dict[str, str] = field(default_factory=dict)
 
 
 class Spectator:
@@ -105,9 +107,9 @@ class Spectator:
         return self.core.clock
 
     @property
-    def stopped(self) -> str | None:
-        """Why the watching stopped, once it did (:attr:`WatchOutcome.stopped`)."""
-        return self.core.stopped
+    def stop_reason(self) -> str | None:
+        """Why the watching stopped, once it did (:attr:`WatchOutcome.stop_reason`)."""
+        return self.core.stop_reason
 
     @property
     def backlog(self) -> int:
@@ -125,10 +127,8 @@ class Spectator:
             stream = await self._connect()
         except OSError as exc:
             refused = nobody_listening(exc)
-            why = "connection refused" if refused else str(exc)
             where = f"{self.host}:{self.port}"
-            return WatchOutcome(None, None, error=f"cannot connect to {where}: {why}",
-                                error_code=OutcomeError.CONNECT_FAILED,
+            return WatchOutcome(None, None, error_code=OutcomeError.CONNECT_FAILED,
                                 error_reason="connect_refused" if refused else "connect_failed",
                                 error_data={"where": where, "why": str(exc)})
         link = Link(stream, self.config.timeouts)
@@ -148,17 +148,17 @@ class Spectator:
         if self.log is not None:
             self.log.close()
         if error is not None:
-            return WatchOutcome(None, None, error=error.error, error_code=error.code,
-                                stopped=error.error, error_reason=error.reason,
+            return WatchOutcome(None, None, error_code=error.code, error_reason=error.reason,
                                 error_data=error.data)
-        stopped = self.core.stopped or "the host closed the connection"
+        # The stream's end with no word from the core: the host closed it.
+        reason, data = self.core.stop_reason or "host_closed", dict(self.core.stop_data)
         verdict = self.core.end()
         await self._apply(link)
         obs = self.core.observer
         if obs is None:
-            return WatchOutcome(verdict, None, stopped=stopped)
+            return WatchOutcome(verdict, None, stop_reason=reason, stop_data=data)
         return WatchOutcome(verdict, self.log.path if self.log else None, obs.entries,
-                            stopped=stopped)
+                            stop_reason=reason, stop_data=data)
 
     async def _connect(self) -> trio.abc.Stream:
         deadline = trio.current_time() + max(self.config.connect_retry,

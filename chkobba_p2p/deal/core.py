@@ -604,6 +604,12 @@ class Deal:
         return self._run()
 
     @property
+    def own_proof_due(self) -> bool:
+        """Our own shuffle proof (proof-apart) is still to be made: our deck has gone,
+        its ``deal/proof`` not yet."""
+        return self._own_proof_due
+
+    @property
     def proofs_verified(self) -> bool:
         """Every seat's shuffle step is in and its proof verified here (always true once
         the shuffle is done without shuffle proofs): shares may go."""

@@ -30,6 +30,7 @@ __all__ = [
     "Outcome",
     "OutcomeError",
     "ERROR_REASONS",
+    "STOP_REASONS",
     "Waiting",
     "Resumed",
     "Restored",
@@ -310,6 +311,9 @@ class Lobby(LinkEvent):
     rules: Ruleset | None = None
     #: How many spectators the host admits (0: none), None if the host did not say.
     spectators: int | None = None
+    #: Per seat, the bot level the host vouched for it (PROTOCOL.md 5.6; None: no
+    #: voucher, or one that does not check under the host's key).
+    bots: tuple[str | None, ...] = ()
 
     @property
     def full(self) -> bool:
@@ -336,11 +340,14 @@ class NoticeKind(enum.StrEnum):
     #: The table could not be announced on the LAN (``detail``: why, e.g. no multicast);
     #: it is open all the same, joined by address.
     ANNOUNCE_FAILED = "announce_failed"
-    #: In a game, the handshake with the host's address failed (``detail``: why); the
-    #: peer keeps trying within the host's allowance of time away.
+    #: In a game, the handshake with the host's address failed (``code``: the wire
+    #: code's name, ``handshake_timeout`` when it stalled; ``detail``: the failed
+    #: check's own words, or ""); the peer keeps trying within the host's allowance of
+    #: time away.
     HANDSHAKE_RETRY = "handshake_retry"
     #: In a game, the host refused our resume (``code``: the wire code's name,
-    #: ``detail``: the host's words, unsigned); retried within its allowance of time away.
+    #: ``number``: the code's number as sent, ``detail``: the host's words past the code's
+    #: own sentence, unsigned, or ""); retried within its allowance of time away.
     RESUME_REFUSED = "resume_refused"
     #: In a game, a peer with another identity answers at the host's address; retried.
     OTHER_HOST = "other_host"
@@ -356,9 +363,10 @@ class NoticeKind(enum.StrEnum):
 class Notice(LinkEvent):
     """Something a person should know that is not part of the game: a saved game that
     could not be resumed, a table not announced on the LAN, a connection retried.
-    ``kind`` says what (:class:`NoticeKind`); ``detail`` is the cause as the library or
-    the host worded it (English, or the host's unsigned words: display it made safe,
-    :func:`~chkobba_p2p.text.safe_text`); ``path`` and ``code`` as the kind says.  The
+    ``kind`` says what (:class:`NoticeKind`); ``detail`` is the cause as a lower layer
+    or the host worded it (the OS's or a check's words, or the host's unsigned words:
+    display it made safe, :func:`~chkobba_p2p.text.safe_text`); ``path``, ``code`` and
+    ``number`` as the kind says.  The
     library never prints: what a person need not see goes to :mod:`logging`
     (the ``chkobba_p2p`` loggers)."""
 
@@ -366,6 +374,7 @@ class Notice(LinkEvent):
     detail: str = ""
     path: Path | None = None
     code: str | None = None
+    number: int | None = None
 
     def __str__(self) -> str:
         """The notice in English, for developers and logs: a client words it in its own
@@ -376,10 +385,10 @@ class Notice(LinkEvent):
         if k is NoticeKind.ANNOUNCE_FAILED:
             return f"cannot announce the table on the LAN: {why}"
         if k is NoticeKind.HANDSHAKE_RETRY:
-            return f"handshake failed ({why}); retrying"
+            return f"handshake failed ({self.code}{': ' + why if why else ''}); retrying"
         if k is NoticeKind.RESUME_REFUSED:
-            return (f"the host refused our resume ({self.code}: {why}); retrying within "
-                    "its allowance of time away")
+            return (f"the host refused our resume ({self.code}{': ' + why if why else ''}); "
+                    "retrying within its allowance of time away")
         if k is NoticeKind.OTHER_HOST:
             return "a peer with another identity answers at the host's address; retrying"
         if k is NoticeKind.SAVED_GAME_OVER:
@@ -442,6 +451,19 @@ ERROR_REASONS: dict[str, tuple[str, ...]] = {
 }
 
 
+#: Why a spectator's watching stopped once admitted (``WatchOutcome.stop_reason``, the
+#: spectator core's ``stop_reason``), with the keys of its ``stop_data``: ``code`` is
+#: the protocol error code's name, ``detail`` the check's own words and ``host_text``
+#: the host's free text (its claim, never ours).  A client words them.
+STOP_REASONS: dict[str, tuple[str, ...]] = {
+    "host_closed": ("code", "host_text"),  # the host closed (an error message, or none)
+    "host_silent": (),  # nothing from the host within the idle timeout
+    "unreadable": ("code", "detail"),  # a frame that does not decode: we closed
+    "out_of_state": ("code", "detail"),  # a message its state does not read: we closed
+    "too_long": ("code", "detail"),  # more entries than a game holds: we closed
+}
+
+
 @dataclass
 class Outcome:
     """How a match ended for this peer, as data for a client to word: ``done`` (every
@@ -453,15 +475,13 @@ class Outcome:
     None when the match completed.  ``error_reason`` names the case finer (one of
     :data:`ERROR_REASONS`) and ``error_data`` holds what a sentence about it needs
     (``where``, ``seconds``, ``code``, ``host_text``: a host's own free text, its claim,
-    never ours...): a client words these.  ``error`` is the same in English, a fallback
-    kept for programs that printed it; the project's client never shows it."""
+    never ours...): a client words these; the library has no sentence for them."""
 
     seat: int | None
     table: TableInfo | None
     log_path: Path | None
     done: MatchDone | None = None
     aborted: Aborted | None = None
-    error: str | None = None
     error_code: str | None = None
     error_reason: str | None = None
     error_data: dict[str, str | int | float] = field(default_factory=dict)

@@ -18,6 +18,8 @@ from typing import Any, TypeVar
 from ..errors import LocalError
 from ..game.ruleset import Ruleset
 from ..game.seating import ONLINE
+from ..observe.rating import bot_level
+from ..observe.vouch import check_voucher
 from ..text import distinct_names
 from ..transcript.caps import (
     BINDING_CAPABILITIES,
@@ -157,6 +159,9 @@ class Lobby:
         #: the one its seats proved before (:attr:`proven` keys may prove either, the
         #: code they hold or the one the new run shows); None: none.
         self.former_secret: str | None = None
+        #: The host's own bots: key -> (level, the host's voucher), as their hellos
+        #: carried them (PROTOCOL.md 5.6); the lobby and the log's header show them.
+        self.bots: dict[bytes, tuple[str, bytes]] = {}
 
     @property
     def full(self) -> bool:
@@ -237,7 +242,8 @@ class Lobby:
                 for s in range(self.players)]
 
     def lobby_message(self) -> dict[str, Any]:
-        return LobbyMsg(self.players, tuple(LobbySeat(s.seat, s.key, s.name) if s else None
+        return LobbyMsg(self.players, tuple(LobbySeat(s.seat, s.key, s.name,
+                                                      self.bots.get(s.key)) if s else None
                                             for s in self.seats),
                         self.seating, tuple(self.ready_flags())).to_wire()
 
@@ -305,6 +311,10 @@ class Knocks:
         seat = self.lobby.seat_of(knock.key)
         if serial is None or self.lobby.game is None or seat is None or seat == 0 \
                 or serial <= self._cited.get(seat, 0):
+            return None
+        if bot_level(knock.key) is not None:
+            # A bot level's well-known key: anyone can sign as it, so its knock proves
+            # nothing (it would hold an absent bot's flag for a stranger, issue 42).
             return None
         if not verify_signature(knock.key, KNOCK_DOMAIN,
                                 self.lobby.identity.public + knock.nonce, knock.sig):
@@ -395,6 +405,13 @@ class HostHandshake:
         if CAP_SHUFFLE_PROOFS in self.lobby.caps and CAP_SHUFFLE_PROOFS not in caps:
             raise ProtocolError(ErrorCode.BAD_FIELD, "caps must include shuffle-proof/v1: "
                                 "this table's shuffles carry proofs")
+        if hello.bot is not None:
+            level, sig = hello.bot
+            # A voucher is this host's own word that the key is its bot: one it did not
+            # sign is somebody's claim to be what it is not (PROTOCOL.md 5.6).
+            if not check_voucher(self.lobby.identity.public, key, level, sig):
+                raise ProtocolError(ErrorCode.SEAT_REFUSED,
+                                    "the hello's bot voucher is not this host's")
         resume = None
         over: tuple[int, int] | None = None
         if key in self.lobby.proven:
@@ -424,6 +441,18 @@ class HostHandshake:
             seat = self.lobby.take_seat(key, hello.name, caps)
             if self.lobby.secret is not None:
                 self.lobby.proven.add(key)
+        if resume is not None and over is None and bot_level(key) is not None \
+                and key not in self.lobby.proven:
+            # A bot level's well-known key (observe.rating.bot_seed): its private half is
+            # public, so a return under it proves nothing about who comes back; only a
+            # key that proved the table's seat secret when it sat is taken back (it
+            # proved it again above).  The host's own bots sit under keys derived from
+            # its identity (vouch.bot_identity) and come back as anyone does.
+            raise ProtocolError(ErrorCode.SEAT_REFUSED,
+                                "a bot level's well-known key cannot come back to its "
+                                "seat: anyone can sign as it")
+        if hello.bot is not None and over is None:
+            self.lobby.bots[key] = hello.bot
         if resume is not None and over is None:
             # A seat of the running game back on a new connection: what this hello
             # announces is what it speaks now (a restarted host knew nothing of it).
@@ -507,8 +536,12 @@ class ClientHandshake:
     def __init__(self, identity: Identity, name: str,
                  resume: tuple[bytes, int] | None = None, nonce: bytes | None = None,
                  caps: tuple[str, ...] | None = None, resume_seat: int | None = None,
-                 secret: str | None = None) -> None:
+                 secret: str | None = None, bot: tuple[str, bytes] | None = None
+                 ) -> None:
         self.identity = identity
+        #: A host's bot: ``(level, voucher)`` from its host, sent in every hello
+        #: (PROTOCOL.md 5.6); None: a person, or a bot of no host's.
+        self.bot = bot
         #: The table's seat secret from the join code (printed form), proven in the hello
         #: when the greeting asks for it (PROTOCOL.md 5.5); None: none to prove.
         self.secret = secret
@@ -562,7 +595,7 @@ class ClientHandshake:
             proof = seat_secret_proof(self.secret, host.nonce, self.identity.public,
                                       self.nonce)
         hello = Hello(self.version, self.caps, self.identity.public, self.name, self.nonce,
-                      self.resume, secret_proof=proof).to_wire()
+                      self.resume, secret_proof=proof, bot=self.bot).to_wire()
         return self.seal_hello(hello)
 
     def seal_hello(self, hello: dict[str, Any]) -> dict[str, Any]:

@@ -485,7 +485,9 @@ class HostTable(SeatCore[C]):
                       ready=tuple(lobby.ready_flags()), seating=lobby.seating,
                       keys=tuple(s.key if s else None for s in lobby.seats),
                       limits=self.limits(), rules=lobby.rules,
-                      spectators=self.spectator_limit)
+                      spectators=self.spectator_limit,
+                      bots=tuple(b[0] if s and (b := lobby.bots.get(s.key)) else None
+                                 for s in lobby.seats))
         self.out.append(Emit(event))
         if self.session is not None:
             return

@@ -30,6 +30,7 @@ from typing import Any
 
 from ..address import parse_fingerprint
 from ..game.ruleset import Ruleset
+from ..observe.vouch import check_voucher
 from ..text import distinct_names, safe_text
 from ..transcript.bodies import GameFault
 from ..transcript.caps import CAP_KNOCK, CAP_READY_CHECK, CAP_REMATCH, CAP_SHUFFLE_PROOFS
@@ -130,20 +131,6 @@ def their_words(code: object, text: str) -> tuple[str, str]:
     return ours, text if len(text) <= _HOST_WORDS else text[:_HOST_WORDS - 1] + "…"
 
 
-def host_words(code: object, text: str) -> str:
-    """A host's error for people: its code's sentence (ours: the code says what happened),
-    then whatever else the host wrote, quoted and cut short, as its own words (a hostile
-    host's text is never shown as this program's: an honest host writes the sentence
-    then a detail, and the detail is the host's word too)."""
-    ours, rest = their_words(code, text)
-    return f'{ours} (the host adds: "{rest}")' if rest else ours
-
-
-def refusal_words(code: object, text: str) -> str:
-    """A refusal of our hello, for people: ``refused: `` and :func:`host_words`."""
-    return "refused: " + host_words(code, text)
-
-
 def lobby_event(msg: lm.Lobby, host_caps: tuple[str, ...],
                 host: tuple[bytes, str] | None = None) -> Lobby | None:
     """The :class:`Lobby` event of a ``lobby`` message from the host: names made distinct
@@ -166,7 +153,10 @@ def lobby_event(msg: lm.Lobby, host_caps: tuple[str, ...],
                        for x, name in zip(seats, names, strict=True)),
                  shuffle_proofs=CAP_SHUFFLE_PROOFS in host_caps, ready=msg.ready,
                  seating=msg.seating, keys=tuple(s.key if s else None for s in msg.seats),
-                 spectators=msg.spectators)
+                 spectators=msg.spectators,
+                 bots=tuple(s.bot[0] if s is not None and s.bot is not None and host
+                            is not None and check_voucher(host[0], s.key, *s.bot) else None
+                            for s in msg.seats))
 
 
 def seat_of(seat: int | None, players: int) -> int | None:
@@ -194,6 +184,12 @@ class SeatLink(SeatCore[C]):
         #: The table's seat secret from the join code (printed form), proven in each
         #: hello whose greeting asks for it (PROTOCOL.md 5.5); None: none.
         self.secret: str | None = None
+        #: We are a host's bot: ``(level, the host's voucher)``, sent in each hello
+        #: (PROTOCOL.md 5.6); None: a person.
+        self.bot: tuple[str, bytes] | None = None
+        #: The host's bots the lobby showed with a voucher that checks under the
+        #: greeting's key: key -> (level, voucher), for the log's header.
+        self.vouched: dict[bytes, tuple[str, bytes]] = {}
         self.handshake_timeout = handshake
         self.idle = idle
         self.connect_retry = connect_retry
@@ -404,9 +400,9 @@ class SeatLink(SeatCore[C]):
         self._sent(lm.ErrorMsg.TYPE)
         if exc is None:
             return HandshakeStep(fail=ErrorCode.HANDSHAKE_TIMEOUT, over=self.handshake_failed(
-                "timeout", OutcomeError.HANDSHAKE_FAILED))
+                "timeout", OutcomeError.HANDSHAKE_FAILED, ErrorCode.HANDSHAKE_TIMEOUT))
         return HandshakeStep(fail=exc.error_code, over=self.handshake_failed(
-            str(exc), exc.error_code.name.lower()))
+            str(exc), exc.error_code.name.lower(), exc.error_code, exc.detail))
 
     def hello_for(self, identity: wire.Identity, name: str, caps: tuple[str, ...]
                   ) -> ClientHandshake:
@@ -414,7 +410,7 @@ class SeatLink(SeatCore[C]):
         resume = (s.table.game, s.length) if s is not None else None
         return ClientHandshake(identity, name, resume, caps=caps,
                                resume_seat=s.own_seat if s is not None else None,
-                               secret=self.secret)
+                               secret=self.secret, bot=self.bot)
 
     def knock(self) -> dict[str, Any] | None:
         """The ``knock`` our next connection opens with (before the greeting), or None:
@@ -440,9 +436,7 @@ class SeatLink(SeatCore[C]):
         actual = wire.fingerprint(key)
         if actual == self.pinned:
             return False
-        self.stop(f"the host at {self.where} has the key {actual}, not {self.pinned} as "
-                  "the join code says: another machine, or someone in the middle; not "
-                  "joining", OutcomeError.HOST_KEY_MISMATCH, "host_key_mismatch",
+        self.stop(OutcomeError.HOST_KEY_MISMATCH, "host_key_mismatch",
                   where=self.where, actual=actual, pinned=self.pinned)
         return True
 
@@ -461,13 +455,14 @@ class SeatLink(SeatCore[C]):
             # the host's allowance of time away, after which our own timer ends the game
             # (PROTOCOL.md 13).  Said once: the countdown (Waiting) is the client's.
             self.refusal = code if isinstance(code, int) else -1
-            # The notice names the code: the host's own words, quoted and cut, with it.
-            ours, rest = their_words(code, text)
-            self.say_once(Notice(NoticeKind.RESUME_REFUSED, f'"{rest}"' if rest else ours,
-                                 code=code_name(code)))
+            # The notice names the code, and the host's own words past the code's
+            # sentence (cut; "" when it said only the code's): a client words the code.
+            _, rest = their_words(code, text)
+            self.say_once(Notice(NoticeKind.RESUME_REFUSED, rest, code=code_name(code),
+                                 number=code if isinstance(code, int) else None))
             return False
         _, rest = their_words(code, text)
-        self.said(refusal_words(code, text), code_name(code), "refused",
+        self.said(code_name(code), "refused",
                   code=code_name(code), host_text=rest,
                   **({"number": code} if isinstance(code, int) else {}))
         return code not in (ErrorCode.ALREADY_SEATED,)
@@ -479,31 +474,29 @@ class SeatLink(SeatCore[C]):
         ending of our own could contradict one it signed: we sign nothing, stop, and the
         shell files the saved game aside so that the next join sits at its new table."""
         self.game_unknown = True
-        self.stop(f"the host at {self.where} no longer has this game (it may have ended "
-                  "while you were away, and the host no longer keeps its log); nothing was "
-                  "signed: your log keeps the game as far as it went, and the same command "
-                  "now joins the host's new table", OutcomeError.GAME_UNKNOWN,
-                  "game_unknown", where=self.where)
+        self.stop(OutcomeError.GAME_UNKNOWN, "game_unknown", where=self.where)
 
     def closed_in_handshake(self) -> bool:
         """The host closed during the handshake without a word: True when we stop."""
         if self.session is None:
-            self.said("the host closed the connection during the handshake",
-                      OutcomeError.CONNECTION_CLOSED, "closed_in_handshake")
+            self.said(OutcomeError.CONNECTION_CLOSED, "closed_in_handshake")
             return True
         return self.no_host_answered()
 
-    def handshake_failed(self, why: str, code: str) -> bool:
-        """A garbled or stalled handshake: True when we stop."""
+    def handshake_failed(self, why: str, code: str, wire_code: ErrorCode,
+                         detail: str = "") -> bool:
+        """A garbled or stalled handshake (``wire_code``, and the check's ``detail``):
+        True when we stop."""
         if self.session is not None:
             if self.no_host_answered():
                 return True
             # In a game, a stalled or garbled handshake (a bad path, an impostor at the
             # host's address) is one more failed connection: retried within the host's
             # allowance of time away, never a reason to give up the game.
-            self.say_once(Notice(NoticeKind.HANDSHAKE_RETRY, why))
+            self.say_once(Notice(NoticeKind.HANDSHAKE_RETRY, detail,
+                                 code=wire_code.name.lower()))
             return False
-        self.said(f"handshake failed: {why}", code, "handshake_failed", detail=why)
+        self.said(code, "handshake_failed", detail=why)
         return True
 
     def other_host(self, key: bytes | None) -> bool | None:
@@ -515,7 +508,7 @@ class SeatLink(SeatCore[C]):
         if self.session is not None:
             self.say_once(Notice(NoticeKind.OTHER_HOST))
             return False
-        self.said("the host's identity changed", OutcomeError.HOST_CHANGED, "host_changed")
+        self.said(OutcomeError.HOST_CHANGED, "host_changed")
         return True
 
     def welcomed(self, conn: C, hs: ClientHandshake, welcome: lm.Welcome, seat: int,
@@ -633,18 +626,13 @@ class SeatLink(SeatCore[C]):
         if self.session is None:
             # Refused is said as such (the tries' own words, "all attempts to connect to
             # ... failed", name no cause; a refusal is what a closed port answers).
-            self.said(f"cannot connect to {self.where}: " + (
-                "connection refused" if nobody_listening else why),
-                OutcomeError.CONNECT_FAILED,
-                "connect_refused" if nobody_listening else "connect_failed",
-                where=self.where, why=why)
+            self.said(OutcomeError.CONNECT_FAILED,
+                      "connect_refused" if nobody_listening else "connect_failed",
+                      where=self.where, why=why)
         elif nobody_listening:
-            self.said(f"cannot reach {self.where}: nobody is listening there (the host "
-                      "may have closed the table); try again later",
-                      OutcomeError.CONNECT_FAILED, "unreachable_closed", where=self.where)
+            self.said(OutcomeError.CONNECT_FAILED, "unreachable_closed", where=self.where)
         else:
-            self.said(f"cannot reach {self.where} ({why}); try again later",
-                      OutcomeError.CONNECT_FAILED, "unreachable", where=self.where, why=why)
+            self.said(OutcomeError.CONNECT_FAILED, "unreachable", where=self.where, why=why)
         self._finish()
         return True
 
@@ -699,9 +687,7 @@ class SeatLink(SeatCore[C]):
         the saved state (PROTOCOL.md 12.4).  True when we stop."""
         if self.ever_connected or self.refusal is not None or self.greeted:
             return False  # an answer: our host's welcome, refusal or greeting
-        self.said(f"{self.where} accepted the connection but no chkobba host answered; "
-                  "try again later", OutcomeError.CONNECT_FAILED, "no_host_answered",
-                  where=self.where)
+        self.said(OutcomeError.CONNECT_FAILED, "no_host_answered", where=self.where)
         return True
 
     def closed_in_lobby(self, error: lm.ErrorMsg | None) -> None:
@@ -710,19 +696,16 @@ class SeatLink(SeatCore[C]):
         if error is not None and self.state in ("LOBBY", "IN_GAME", "DONE"):
             self._sync()
             self.state = next_state(JOINER, self.state, lm.ErrorMsg.TYPE)
-        if self.session is not None or self.error is not None:
+        if self.session is not None or self.error_reason is not None:
             return
         code = error.number if error is not None else None
         if code == ErrorCode.SHUTDOWN:
-            self.said("the host closed the table before the game started",
-                      OutcomeError.HOST_CLOSED, "lobby_shutdown")
+            self.said(OutcomeError.HOST_CLOSED, "lobby_shutdown")
         elif error is not None:
-            self.said(f"the host ended our connection before the game started "
-                      f"({code_name(code)}: {error.text})", code_name(code), "lobby_ended",
+            self.said(code_name(code), "lobby_ended",
                       code=code_name(code), host_text=error.text)
         else:
-            self.said("the host closed the connection before the game started",
-                      OutcomeError.CONNECTION_CLOSED, "lobby_closed")
+            self.said(OutcomeError.CONNECTION_CLOSED, "lobby_closed")
 
     def no_table(self) -> bool:
         """The host welcomed us but sent no usable table within the handshake timeout:
@@ -730,9 +713,7 @@ class SeatLink(SeatCore[C]):
         if self.table_seen or self.session is not None or self.finished:
             return False
         why = self.lobby_problem
-        self.said("the host accepted us but sent no usable table "
-                  + (f"({why})" if why else f"within {self.handshake_timeout:g} s"),
-                  OutcomeError.BAD_LOBBY, "no_table", seconds=self.handshake_timeout,
+        self.said(OutcomeError.BAD_LOBBY, "no_table", seconds=self.handshake_timeout,
                   **({"detail": why} if why else {}))
         if self.host is not None:
             detail = f"lobby: {why}" if why else "no lobby"
@@ -778,6 +759,13 @@ class SeatLink(SeatCore[C]):
                     else None
                 lobby = lobby_event(msg, self.host_caps, host)
                 if lobby is not None:
+                    hk, me = self.host_key, self._identity.public
+                    # Never a voucher for our own key unless we are that bot: a host
+                    # cannot make a person an anchor in the person's own log.
+                    self.vouched = {x.key: x.bot for x in msg.seats if x is not None
+                                    and x.bot is not None and hk is not None
+                                    and (x.key != me or self.bot == x.bot)
+                                    and check_voucher(hk, x.key, *x.bot)}
                     self._on_lobby(lobby)
                 else:  # ignored, as a malformed lobby is; remembered for people
                     self.lobby_problem = "seat 0 is not the host"
@@ -883,16 +871,14 @@ class SeatLink(SeatCore[C]):
             return
         except ProtocolError as exc:
             if s is None:
-                self.stop(f"bad genesis from the host: {exc}", OutcomeError.BAD_GENESIS,
-                          "bad_genesis", detail=str(exc))
+                self.stop(OutcomeError.BAD_GENESIS, "bad_genesis", detail=str(exc))
                 return
             # The host relays only entries it checked: a bad one is the host's doing.
             self.blame_out(exc, 0, body, now)
             return
         except Exception as exc:  # noqa: BLE001 - never a traceback out of the shell
             if self.session is None:
-                self.stop(f"bad genesis from the host: {exc!r}", OutcomeError.BAD_GENESIS,
-                          "bad_genesis", detail=repr(exc))
+                self.stop(OutcomeError.BAD_GENESIS, "bad_genesis", detail=repr(exc))
                 return
             self.internal_error(exc, body, now)
             return
@@ -935,9 +921,7 @@ class SeatLink(SeatCore[C]):
         self.session = None
         if self.host is not None:
             self._send(self.host, lm.Away())
-        self.stop("you already hold a seat in this game but its saved state is not on "
-                  "this machine: come back from the machine you played on",
-                  OutcomeError.SAVED_GAME_MISSING, "saved_game_missing")
+        self.stop(OutcomeError.SAVED_GAME_MISSING, "saved_game_missing")
 
     # -- our person ----------------------------------------------------------------------------
 

@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from ..game.seating import MAX_PLAYERS as SEATS_MAX
+from ..observe.vouch import MAX_LEVEL
 from ..text import first_invisible
 from ..wire.codec import (
     MAX_NAME,
@@ -201,6 +202,9 @@ class Hello:
     resume: tuple[bytes, int] | None = None
     pop: bytes = bytes(64)
     secret_proof: bytes | None = None
+    #: A host's bot: ``(level, voucher)``, the host's signature that this key is its bot
+    #: (PROTOCOL.md 5.6); left off the wire when None.
+    bot: tuple[str, bytes] | None = None
 
     def to_wire(self) -> dict[str, Any]:
         msg: dict[str, Any] = {"t": "hello", "v": self.v, "caps": list(self.caps),
@@ -209,6 +213,8 @@ class Hello:
             msg["resume"] = {"g": self.resume[0], "have": self.resume[1]}
         if self.secret_proof is not None:
             msg["secret_proof"] = self.secret_proof
+        if self.bot is not None:
+            msg["bot"] = {"level": self.bot[0], "sig": self.bot[1]}
         msg["pop"] = self.pop
         return msg
 
@@ -229,7 +235,14 @@ class Hello:
         if r is not None:
             resume = (get_field(r, "g", "bytes", size=16), get_field(r, "have", "int"))
         secret_proof = get_field(msg, "secret_proof", "bytes", size=32, optional=True)
-        return cls(v, _strs(caps), key, name, nonce, resume, pop, secret_proof)
+        bot = None
+        b = get_field(msg, "bot", "map", optional=True)
+        if b is not None:
+            level = get_field(b, "level", "str", max_len=MAX_LEVEL)
+            if not level:
+                raise _bad("bot.level is empty")
+            bot = (level, get_field(b, "sig", "bytes", size=64))
+        return cls(v, _strs(caps), key, name, nonce, resume, pop, secret_proof, bot)
 
 
 @dataclass(frozen=True)
@@ -361,9 +374,16 @@ class LobbySeat:
     seat: int
     key: bytes
     name: str
+    #: The host's bot at this seat: ``(level, voucher)`` (PROTOCOL.md 5.6), unchecked
+    #: here (the joiner checks it against the greeting's key); None: none, or one that
+    #: is not a map of a str and 64 bytes (an older reader ignores the field).
+    bot: tuple[str, bytes] | None = None
 
     def to_wire(self) -> dict[str, Any]:
-        return {"seat": self.seat, "key": self.key, "name": self.name}
+        out: dict[str, Any] = {"seat": self.seat, "key": self.key, "name": self.name}
+        if self.bot is not None:
+            out["bot"] = {"level": self.bot[0], "sig": self.bot[1]}
+        return out
 
 
 @dataclass(frozen=True)
@@ -411,7 +431,11 @@ class Lobby:
                 raise _bad(f"seat {i}'s name is not printable")
             if (ch := first_invisible(name)) is not None:
                 raise _bad(f"seat {i}'s name holds an invisible character (U+{ord(ch):04X})")
-            out.append(LobbySeat(i, key, name))
+            b = s.get("bot")
+            bot = (b["level"], b["sig"]) if isinstance(b, dict) \
+                and isinstance(b.get("level"), str) and 0 < len(b["level"]) <= MAX_LEVEL \
+                and isinstance(b.get("sig"), bytes) and len(b["sig"]) == 64 else None
+            out.append(LobbySeat(i, key, name, bot))
         ready = msg.get("ready")
         flags = tuple(x is True for x in ready) if isinstance(ready, list) \
             and len(ready) == len(seats) else ()

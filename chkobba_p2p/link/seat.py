@@ -172,11 +172,10 @@ class SeatCore(Generic[C]):
         self._own_limits = limits
         self.out: list[Effect] = []
         self.finished = False
-        #: Why this seat stopped, for people and for the outcome (None: a game's end).
-        self.error: str | None = None
+        #: Why this seat stopped, for programs and for the outcome (None: a game's end).
         self.error_code: str | None = None  # an OutcomeError or a wire code's name
         #: The case, finer (:data:`~.events.ERROR_REASONS`), and what its words need:
-        #: the client words these; ``error`` is their English fallback.
+        #: the client words these (the library has no sentence for them).
         self.error_reason: str | None = None
         self.error_data: dict[str, str | int | float] = {}
         self._refusals = 0
@@ -429,7 +428,7 @@ class SeatCore(Generic[C]):
         return Outcome(seat=s.seat if s else None, table=s.table if s else None,
                        log_path=log_path if s else None,
                        done=s.done if s else None, aborted=s.aborted if s else None,
-                       error=self.error, error_code=code, error_reason=self.error_reason,
+                       error_code=code, error_reason=self.error_reason,
                        error_data=dict(self.error_data), bytes_sent=sent,
                        bytes_received=received)
 
@@ -461,16 +460,16 @@ class SeatCore(Generic[C]):
             self.finished = True
             self.out.append(Finished())
 
-    def stop(self, error: str, code: str | None, reason: str | None = None, /,
+    def stop(self, code: str | None, reason: str | None = None, /,
              **data: str | int | float) -> None:
         """This seat stops with ``code`` (for programs), ``reason`` and ``data`` (the case
-        and what its words need) and ``error`` (their English fallback)."""
-        self.said(error, code, reason, **data)
+        and what its words need)."""
+        self.said(code, reason, **data)
         self._finish()
 
-    def said(self, error: str, code: str | None, reason: str | None, /,
+    def said(self, code: str | None, reason: str | None, /,
              **data: str | int | float) -> None:
         """Why this seat has no game: ``code``, ``reason`` (one of
-        :data:`~.events.ERROR_REASONS`), ``data``; ``error`` says it in English."""
-        self.error, self.error_code = error, code
+        :data:`~.events.ERROR_REASONS`), ``data``; a client words them."""
+        self.error_code = code
         self.error_reason, self.error_data = reason, dict(data)

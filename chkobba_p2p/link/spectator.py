@@ -35,7 +35,7 @@ from ..wire.codec import SUPPORTED_VERSIONS, ErrorCode, ProtocolError
 from . import messages as lm
 from .events import Chat, LinkEvent, Lobby, OutcomeError, Resumed, Waiting
 from .handshake import greeting_players
-from .joiner import code_name, lobby_event, refusal_words, seat_of, their_words
+from .joiner import code_name, lobby_event, seat_of, their_words
 from .seat import Close, Effect, Emit, Send
 from .spectators import WatchersShown
 from .states import SPECTATOR, LinkStateError, next_state
@@ -45,10 +45,8 @@ __all__ = ["SpectatorCore", "LogEntry", "HOST", "NoWatch"]
 
 class NoWatch(NamedTuple):
     """Why there is nothing to watch: ``code`` for programs, ``reason`` (one of
-    :data:`~.events.ERROR_REASONS`) and ``data`` for a client's words, ``error`` the
-    same in English (a fallback)."""
+    :data:`~.events.ERROR_REASONS`) and ``data`` for a client's words."""
 
-    error: str
     code: str
     reason: str
     data: dict[str, str | int | float]
@@ -76,8 +74,10 @@ class SpectatorCore:
         #: The connection's state in :data:`~chkobba_p2p.link.states.SPECTATOR`, which
         #: every frame from the host consults (a type a state refuses raises its code).
         self.state = SPECTATOR.initial
-        #: Why the watching stopped (one sentence for people), once it did.
-        self.stopped: str | None = None
+        #: Why the watching stopped, once it did (one of :data:`~.events.STOP_REASONS`),
+        #: and what a client's words about it need.
+        self.stop_reason: str | None = None
+        self.stop_data: dict[str, str] = {}
         self.observer: Observer | None = None
         self.spectator_id: int | None = None
         #: How many entries the host had when it admitted us (they come at once).
@@ -149,25 +149,22 @@ class SpectatorCore:
     @staticmethod
     def refused(error: lm.ErrorMsg | None) -> NoWatch:
         """The host ended the handshake (with ``error``, or without a word): what people
-        are told, and the outcome's code.  Our sentence for its code, then the host's
-        own words, quoted and cut short: a hostile host's text never reads as ours."""
+        are told, and the outcome's code.  The host's own words come apart from its
+        code, cut short (``host_text``): a hostile host's text never reads as ours."""
         if error is None:
-            return NoWatch("the host closed the connection", OutcomeError.CONNECTION_CLOSED,
-                           "closed", {})
+            return NoWatch(OutcomeError.CONNECTION_CLOSED, "closed", {})
         number, _, rest = error.number, *their_words(error.number, error.text)
         data: dict[str, str | int | float] = {"code": code_name(number), "host_text": rest}
         if isinstance(number, int):
             data["number"] = number
-        return NoWatch(refusal_words(number, error.text), code_name(number), "refused", data)
+        return NoWatch(code_name(number), "refused", data)
 
     @staticmethod
     def handshake_failed(exc: ProtocolError | None) -> NoWatch:
         """The handshake broke (``exc``) or did not complete in time (None)."""
         if exc is None:
-            return NoWatch("the handshake did not complete in time",
-                           OutcomeError.HANDSHAKE_FAILED, "handshake_timeout", {})
-        return NoWatch(f"handshake failed: {exc}", exc.error_code.name.lower(),
-                       "handshake_failed", {"detail": str(exc)})
+            return NoWatch(OutcomeError.HANDSHAKE_FAILED, "handshake_timeout", {})
+        return NoWatch(exc.error_code.name.lower(), "handshake_failed", {"detail": str(exc)})
 
     # -- the host's messages ---------------------------------------------------------------
 
@@ -178,7 +175,7 @@ class SpectatorCore:
         try:
             self.state = next_state(SPECTATOR, self.state, lm.type_name(frame))
         except LinkStateError as exc:  # before our admission, or after we stopped
-            self._give_up(exc, "a message its state does not read")
+            self._give_up(exc, "out_of_state")
             return False
         match frame:
             case lm.Ping():
@@ -187,7 +184,7 @@ class SpectatorCore:
                 try:
                     self._on_entry(frame.body, now)
                 except ProtocolError as exc:
-                    self._give_up(exc, "more than a game holds")
+                    self._give_up(exc, "too_long")
                     return False
             case lm.Lobby():
                 lobby = self.lobby(frame)
@@ -222,25 +219,29 @@ class SpectatorCore:
 
     def bad_frame(self, exc: ProtocolError) -> None:
         """A frame that does not decode (too long, not msgpack...): we stop."""
-        self._give_up(exc, "a message that does not check out")
+        self._give_up(exc, "unreadable")
 
     def silent(self) -> None:
         """Nothing came from the host within the idle timeout."""
         self.state = "CLOSED"
-        self.stopped = "the host fell silent (no message within the idle timeout)"
+        self.stop_reason, self.stop_data = "host_silent", {}
 
     def closed(self, error: lm.ErrorMsg | None) -> None:
         """The host closed the connection (with ``error``, or without a word)."""
-        said = error.said if error is not None else ""
         self.state = "CLOSED"  # its error, or the end of the stream: nothing more comes
-        self.stopped = "the host closed the connection" + (
-            f": {safe_text(said, 200)}" if said else "")
+        self.stop_reason, self.stop_data = "host_closed", {}
+        if error is not None:
+            self.stop_data = {"host_text": safe_text(error.said, 200)}
+            if error.code is not None:
+                self.stop_data["code"] = error.code.name.lower()
 
-    def _give_up(self, exc: ProtocolError, what: str) -> None:
-        """The host sent ``what``: say so, and close with the code."""
+    def _give_up(self, exc: ProtocolError, reason: str) -> None:
+        """The host sent something we stop at (``reason``, one of
+        :data:`~.events.STOP_REASONS`): say which, and close with the code."""
         self.state = "CLOSED"
-        self.stopped = (f"the host sent {what} ({exc.error_code.name.lower()}: "
-                        f"{safe_text(exc.detail, 200)}); the connection was closed")
+        self.stop_reason = reason
+        self.stop_data = {"code": exc.error_code.name.lower(),
+                          "detail": safe_text(exc.detail, 200)}
         self.out.append(Close(HOST, exc.error_code, exc.detail))
 
     def lobby(self, msg: lm.Lobby) -> Lobby | None:
@@ -320,7 +321,7 @@ class SpectatorCore:
         obs = self.observer
         if obs is None:
             return Verdict(INCOMPLETE, "unfinished", "the game had not started when the "
-                           "watching stopped")
+                           "watching stopped", finding="not_started")
         already = obs.verdict
         verdict = obs.end()
         if already is None:

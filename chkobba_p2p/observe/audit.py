@@ -145,6 +145,7 @@ class AuditResult:
         if self.outcome is not None:
             d["outcome"]["totals"] = list(self.outcome.totals)
             d["outcome"]["unknown_caps"] = list(self.outcome.unknown_caps)
+            d["outcome"]["facts"] = [list(f) for f in self.outcome.facts]
         return d
 
     @classmethod
@@ -163,7 +164,9 @@ class AuditResult:
             standing=opt_str(o["standing"]), by_seat=opt_int(o["by_seat"]),
             winner=opt_int(o["winner"]), totals=tuple(_int(x) for x in o["totals"]),
             loser=opt_int(o["loser"]),
-            unknown_caps=tuple(_str(x) for x in o["unknown_caps"]))
+            unknown_caps=tuple(_str(x) for x in o["unknown_caps"]),
+            finding=opt_str(o.get("finding")),
+            facts=tuple((_str(k), _fact(v)) for k, v in o.get("facts", ())))
         abort = None if a is None else AbortClaim(
             _int(a["index"]), _int(a["by_seat"]), _str(a["code"]), opt_int(a["blamed"]),
             _str(a["why"]), _str(a["standing"]), bool(a["on_time"]))
@@ -172,6 +175,10 @@ class AuditResult:
                    tuple(_str(x) for x in d["fingerprints"]),
                    opt_int(d["entry"]), opt_int(d["blamed"]), _str(d["reason"]),
                    outcome, abort)
+
+
+def _fact(x: object) -> str | int:
+    return x if isinstance(x, str) else _int(x)
 
 
 def _int(x: object) -> int:
@@ -370,7 +377,8 @@ def audit_bodies(bodies: Sequence[bytes], *, header: dict[str, Any] | None = Non
     finally:
         obs.close()
     if not bodies:
-        v = Verdict(INCOMPLETE, "unfinished", "the log holds no entry, not even the genesis")
+        v = Verdict(INCOMPLETE, "unfinished", "the log holds no entry, not even the genesis",
+                    finding="empty_log")
     report.verdict, report.code, report.reason = v.verdict, v.code, v.reason
     report.outcome = v
     report.blamed, report.entry = v.blamed, v.entry

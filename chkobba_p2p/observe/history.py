@@ -51,6 +51,7 @@ from ..wire.logfile import LogUnreadable
 from .audit import INCOMPLETE, INVALID, VALID, AuditReport, AuditResult, audit_log
 from .rating import RatedMatch, Rating, bot_level, compute_ratings
 from .verdict import ON_TIME as _ON_TIME_CODE
+from .vouch import check_voucher
 
 __all__ = [
     "UNREADABLE",
@@ -97,7 +98,7 @@ APP = "chkobba-p2p"
 #: version of this package's code: :func:`auditor`), is ignored (and rewritten).  Format
 #: 2 keeps each audit's result as data (:class:`~chkobba_p2p.observe.audit.AuditResult`),
 #: where format 1 kept an English sentence: a cache of format 1 is rebuilt from the logs.
-CACHE_FORMAT = 2
+CACHE_FORMAT = 3
 #: At most this many logs are remembered (the least recently seen go first).
 MAX_CACHE_ENTRIES = 20_000
 #: A cache file larger than this is not ours: ignored.
@@ -130,6 +131,10 @@ class Seat:
 
     name: str
     key: bytes
+    #: The bot level the table's host vouched for this seat in this log (a voucher in
+    #: the header that verifies under the genesis's seat 0 key, PROTOCOL.md 5.6); None:
+    #: no voucher (a person, or a bot under a well-known key).
+    vouched: str | None = None
 
     @property
     def fingerprint(self) -> str:
@@ -137,8 +142,17 @@ class Seat:
 
     @property
     def bot(self) -> str | None:
-        """The bot level whose well-known key this seat has (None: a person)."""
-        return bot_level(self.key)
+        """The bot level of this seat: the host's voucher's, else the level whose
+        well-known key it has (None: a person).  Either way its games are rated apart
+        from those between people; only a vouched one is an anchor (:attr:`anchor`)."""
+        return self.vouched if self.vouched is not None else bot_level(self.key)
+
+    @property
+    def anchor(self) -> str | None:
+        """The level whose fixed rating this seat plays at in the ratings: only a seat
+        its table's host vouched for (anyone can sit under a well-known key: such a
+        seat is rated as whoever it was, issue 42)."""
+        return self.vouched
 
 
 def with_aliases(gs: Iterable[Game], aliases: dict[bytes, bytes]) -> list[Game]:
@@ -153,7 +167,8 @@ def with_aliases(gs: Iterable[Game], aliases: dict[bytes, bytes]) -> list[Game]:
         if len(set(keys)) < len(keys) or all(k == s.key for k, s in zip(keys, g.seats)):
             out.append(g)
             continue
-        seats = tuple(Seat(s.name, k) for s, k in zip(g.seats, keys, strict=True))
+        seats = tuple(Seat(s.name, k, s.vouched)
+                      for s, k in zip(g.seats, keys, strict=True))
         out.append(replace(g, log=replace(g.log, seats=seats)))
     return out
 
@@ -204,7 +219,8 @@ class Log:
 
     def to_json(self) -> dict[str, Any]:
         d = asdict(self)
-        d["seats"] = [{"name": s.name, "key": s.key.hex()} for s in self.seats]
+        d["seats"] = [{"name": s.name, "key": s.key.hex(), "vouched": s.vouched}
+                      for s in self.seats]
         d["totals"] = list(self.totals)
         d["signers"] = list(self.signers)
         d["result"] = self.result.to_json() if self.result is not None else None
@@ -212,7 +228,9 @@ class Log:
 
     @classmethod
     def from_json(cls, d: dict[str, Any]) -> Log:
-        seats = tuple(Seat(str(s["name"]), bytes.fromhex(s["key"])) for s in d["seats"])
+        seats = tuple(Seat(str(s["name"]), bytes.fromhex(s["key"]),
+                           None if s.get("vouched") is None else str(s["vouched"]))
+                      for s in d["seats"])
         return cls(str(d["path"]), str(d["digest"]), str(d["date"]), str(d["game"]),
                    int(d["players"]), seats, str(d["verdict"]),
                    None if d["code"] is None else str(d["code"]), str(d["reason"]),
@@ -277,13 +295,30 @@ class Game:
         d["copies"] = list(self.copies)
         d["counted"] = self.counted
         d["disputed"] = self.disputed
-        for s in d["seats"]:
-            s["fingerprint"] = fingerprint(bytes.fromhex(s["key"]))
-            s["bot"] = bot_level(bytes.fromhex(s["key"]))
+        for s, seat in zip(d["seats"], self.seats, strict=True):
+            s["fingerprint"] = seat.fingerprint
+            s["bot"] = seat.bot
         return d
 
 
 # ----------------------------------------------------------------- one log's audit
+
+
+def vouched_seats(seats: tuple[Seat, ...], bots: object) -> tuple[Seat, ...]:
+    """``seats`` with the level each joiner's voucher in a log header's ``bots`` gives
+    (PROTOCOL.md 5.6, 14): a voucher counts only where it verifies under seat 0's key,
+    the host whose table the log is, for that seat's key (the header is unsigned: the
+    voucher's own signature is what counts).  Anything malformed is no voucher."""
+    if not isinstance(bots, list):
+        return seats
+    host = seats[0].key
+    levels: dict[bytes, str] = {}
+    for b in bots[:len(seats)]:
+        if isinstance(b, dict) and isinstance(key := b.get("key"), bytes) \
+                and key != host and check_voucher(host, key, b.get("level"), b.get("sig")):
+            levels[key] = str(b["level"])
+    return tuple(replace(s, vouched=levels.get(s.key)) if i else s
+                 for i, s in enumerate(seats))
 
 
 def _mtime_date(path: str) -> str:
@@ -302,6 +337,8 @@ def summarize(report: AuditReport, digest: str, date: str = "") -> Log:
         date = when.astimezone(_dt.UTC).isoformat(timespec="seconds")
     t = report.table
     seats = tuple(Seat(s.name, s.key) for s in t.seats) if t is not None else ()
+    if seats:
+        seats = vouched_seats(seats, report.header.get("bots"))
     game = t.game.hex() if t is not None else ""
     winner: int | None = None
     loser: int | None = None
@@ -671,7 +708,7 @@ def rated_matches(all_games: Iterable[Game], bots: bool = False) -> list[RatedMa
             # and the ratings are one batch of the set of matches (rating.py).
             out.append(RatedMatch(("", g.log.game), g.players,
                                   tuple(s.key for s in g.seats), g.sides, g.log.winner,
-                                  g.log.loser))
+                                  g.log.loser, tuple(s.anchor for s in g.seats)))
     return out
 
 
@@ -747,13 +784,13 @@ def standings(all_games: Sequence[Game], mine: Iterable[bytes], bots: bool = Fal
         for side in g.sides:
             for seat in side:
                 key = g.seats[seat].key
-                others = [o.key for i, o in enumerate(g.seats) if i not in side]
-                unmet = any(bot_level(o) is not None and g.log.game not in hosted
-                            or bot_level(o) is None and o not in met for o in others)
+                others = [o for i, o in enumerate(g.seats) if i not in side]
+                unmet = any(o.anchor is not None and g.log.game not in hosted
+                            or o.anchor is None and o.key not in met for o in others)
                 # Unmet opponents that sat at no table without this key: they exist
                 # only in its own matches (one supplier's keys, as sock puppets are).
-                alone = unmet and all(bot_level(o) is None and o not in met
-                                      and tables[o] <= tables[key] for o in others)
+                alone = unmet and all(o.anchor is None and o.key not in met
+                                      and tables[o.key] <= tables[key] for o in others)
                 c = counts.setdefault((g.players, key), [0, 0, 0])
                 c[0] += 1
                 c[1] += int(unmet)

@@ -219,6 +219,10 @@ class _SeatlessDeck(DeckInstance):
         return out
 
 
+#: An observer's own finding (:data:`~.verdict.FINDINGS`) and its facts.
+_Finding = tuple[str, tuple[tuple[str, str | int], ...]]
+
+
 class _LateFault(GameFault):
     """A violation found after the fact (in the full-knowledge replay of a hand), at an
     earlier entry than the one being applied."""
@@ -422,7 +426,8 @@ class Observer:
                     return [self._stop(INVALID, exc.error_code.name.lower(), str(exc),
                                        entry=i)]
                 return [self._stop(INVALID, ErrorCode.MALFORMED.name.lower(),
-                                   f"not a signed entry ({exc})", entry=i)]
+                                   f"not a signed entry ({exc})", entry=i,
+                                   finding=("not_an_entry", (("detail", str(exc)),)))]
         session = self.session
         if session is None:
             return self._genesis(entry)
@@ -468,8 +473,10 @@ class Observer:
             return self._stopped(INVALID, exc.error_code.name.lower(), exc.detail + note,
                                  blamed=self._seat_or_none(exc.blamed_seat), entry=i)
         except Exception as exc:  # noqa: BLE001 - hostile input must never crash the observer
+            detail = f"{type(exc).__name__}: {exc}"
             return self._stopped(INVALID, "unprocessable", "the observer cannot process "
-                                 f"this entry ({type(exc).__name__}: {exc})", entry=i)
+                                 f"this entry ({detail})", entry=i,
+                                 finding=("cannot_process", (("detail", detail),)))
         if entry.kind == "abort":
             claim = abort_claim(i, entry, session.table.players, standing)
             ended = session.aborted
@@ -523,29 +530,38 @@ class Observer:
             table = TableInfo.from_entry(entry)
         except ProtocolError as exc:
             return [self._stop(INVALID, exc.error_code.name.lower(),
-                               f"the genesis entry is refused: {exc}", entry=0)]
+                               f"the genesis entry is refused: {exc}", entry=0,
+                               finding=("genesis_refused", (("detail", str(exc)),)))]
         key = table.seats[0].key
         if self.host_key is not None and self.host_key != key:
             return [self._stop(INVALID, "protocol_violation", "the genesis does not seat "
-                               "the host in seat 0", entry=0)]
+                               "the host in seat 0", entry=0,
+                               finding=("genesis_not_host", ()))]
         if not verify_signature(key, ENTRY_DOMAIN, entry.payload, entry.signature):
             return [self._stop(INVALID, "bad_signature", "the genesis entry is not signed "
-                               "by the key it gives the host (seat 0)", entry=0)]
+                               "by the key it gives the host (seat 0)", entry=0,
+                               finding=("genesis_unsigned", ()))]
         self.table = table
         self._driver = _SeatlessDriver(table, self._checks)
         self.session = Session.observe(entry, key, game=self._driver)
         return [*self.session.take_events()]
 
     def _stopped(self, verdict: str, code: str, reason: str, *, blamed: int | None = None,
-                 entry: int | None = None) -> list[SessionEvent | ObserverEvent]:
+                 entry: int | None = None, finding: _Finding | None = None
+                 ) -> list[SessionEvent | ObserverEvent]:
         events: list[SessionEvent | ObserverEvent] = (
             [*self.session.take_events()] if self.session is not None else [])
-        return events + [self._stop(verdict, code, reason, blamed=blamed, entry=entry)]
+        return events + [self._stop(verdict, code, reason, blamed=blamed, entry=entry,
+                                    finding=finding)]
 
     def _stop(self, verdict: str, code: str, reason: str, *, blamed: int | None = None,
-              entry: int | None = None) -> Verdict:
+              entry: int | None = None, finding: _Finding | None = None) -> Verdict:
+        """Stop at a verdict; ``finding``: the observer's own (:data:`FINDINGS`) and its
+        facts, when no check's words say it."""
         self.stopped_at = self.entries - 1
-        v = self._settle(Verdict(verdict, code, reason, blamed, entry))
+        found, facts = finding if finding is not None else (None, ())
+        v = self._settle(Verdict(verdict, code, reason, blamed, entry, finding=found,
+                                 facts=facts))
         self.verdict = v
         return v
 
@@ -620,10 +636,12 @@ class Observer:
     def _end_verdict(self, tail: str | None) -> Verdict:
         session, last = self.session, self.entries - 1
         if session is None:
-            return Verdict(INCOMPLETE, "unfinished", "no entry, not even the genesis")
+            return Verdict(INCOMPLETE, "unfinished", "no entry, not even the genesis",
+                           finding="no_entry")
         if tail is not None and tail != "truncated":
             return Verdict(INVALID, "malformed", f"the file is damaged after entry #{last}: "
-                           f"{tail}", entry=self.entries)
+                           f"{tail}", entry=self.entries, finding="damaged_after",
+                           facts=(("last", last), ("tail", tail)))
         if session.phase == Phase.DONE:
             if tail == "truncated":
                 self.warnings.append("a torn frame after the end of the match was ignored")
@@ -631,7 +649,8 @@ class Observer:
             if full is None or full.winner is None or session.done is None \
                     or full.winner != session.done.winner_side:
                 return Verdict(INVALID, "unprocessable", "the full-knowledge replay does not "
-                               "reach the signed result", entry=last)
+                               "reach the signed result", entry=last,
+                               finding="short_of_signed")
             result = result_sentence(full.winner, full.totals, session.table.players)
             return Verdict(VALID, None, f"complete: {result}", winner=full.winner,
                            totals=tuple(full.totals))
@@ -642,7 +661,8 @@ class Observer:
             # now (no seat escapes a lost match by withholding its done).
             if full is None or full.winner is None:
                 return Verdict(INVALID, "unprocessable", "the full-knowledge replay does not "
-                               "reach the decided result", entry=last)
+                               "reach the decided result", entry=last,
+                               finding="short_of_decided")
             result = result_sentence(full.winner, full.totals, session.table.players)
             why = ("a seat stopped" if ended is not None else "the log stops") + \
                 " while the result was being signed"
@@ -709,9 +729,10 @@ class Observer:
         if tail == "truncated":
             return Verdict(INCOMPLETE, "truncated", "the file ends in the middle of a frame "
                            f"after entry #{last} (a crash, or a cut file); no violation "
-                           "before")
+                           "before", finding="torn_after", facts=(("last", last),))
         return Verdict(INCOMPLETE, "unfinished", f"the transcript stops after entry #{last}, "
-                       f"before the match is complete ({session.phase}); no violation before")
+                       f"before the match is complete ({session.phase}); no violation before",
+                       finding="stops_after", facts=(("last", last), ("phase", session.phase)))
 
     # ---------------------------------------------------------------- blame
 

@@ -36,9 +36,14 @@ How matches become ratings (:func:`compute_ratings`): **one batch, ordered by no
   names one winner, no order among the rest);
 * a rating is **provisional** (shown with "?") while its deviation is above
   :data:`PROVISIONAL_RD`, lichess's threshold (110);
-* the bot levels are **anchors**: a seat whose key is a bot level's well-known key
-  (:func:`bot_seed`) plays at the level's fixed rating (:data:`ANCHORS`) and is never
-  updated, so that a person's rating reads against the bots.
+* the bot levels are **anchors**: a seat its table's host vouched for as its bot of a
+  level (``RatedMatch.anchors``: a voucher in the log that verifies under the host's
+  key, PROTOCOL.md 5.6, :mod:`.vouch`) plays at the level's fixed rating
+  (:data:`ANCHORS`) and is never updated, so that a person's rating reads against the
+  bots.  A bot level's well-known key (:func:`bot_seed`) with no voucher is no anchor:
+  anyone can sit under it and lose on purpose (issue 42: 26 wins of 30 against the
+  "expert" key gave 2011, "about expert"), so it is rated as whoever it was.  A caller
+  that passes no ``anchors`` gets the well-known keys as anchors, as before.
 
 Where the anchors come from: ``chkobba arena`` on this machine, 2 players, tunisian
 rules, duplicate deals (seed 1).  ``greedy`` is put at 1500 (a new player's rating), and
@@ -48,8 +53,11 @@ in 0.600 of 400 matches (+70), expert beat heuristic in 0.700 of 60 matches (+14
 ``--move-ms 50``, a quarter of the 200 ms ``chkobba play``'s expert thinks, so a floor).
 They are rounded to 10.  Measure again with ``chkobba arena --a B --b A --games N --seed 1``.
 
-A bot's key is derived from a public seed, so anyone can sit under it: a result against a
-bot's key proves that the game was played as the log says, not that a bot played it.
+A well-known bot key is derived from a public seed, so anyone can sit under it: a result
+against it proves that the game was played as the log says, not that a bot played it.
+A vouched bot's key is derived from its host's identity: only that host could have
+seated it, and the voucher says which level it played (the host's word, which is why a
+viewer counts a bot anchor at a table it did not host as unmet, history.standings).
 """
 
 from __future__ import annotations
@@ -246,6 +254,10 @@ class RatedMatch:
     #: it loses against both others, who are scored as they stand: ``winner``, or a
     #: draw between them when None).
     loser: int | None = None
+    #: By seat, the bot level the table's host vouched for (PROTOCOL.md 5.6), None for
+    #: a seat without a voucher.  None for the whole match: a caller that says nothing
+    #: of vouchers, whose bot levels' well-known keys are the anchors (as before).
+    anchors: tuple[str | None, ...] | None = None
 
 
 def _score(me: int, other: int, winner: int | None, loser: int | None) -> float:
@@ -277,7 +289,8 @@ def _canonical(m: RatedMatch) -> tuple[object, ...]:
     """A match's place in the sums: by what is signed (game id, keys, sides, result),
     never by the supplier's order or a header's date."""
     return (m.order[1], m.players, m.keys, m.sides,
-            -1 if m.winner is None else m.winner, -1 if m.loser is None else m.loser)
+            -1 if m.winner is None else m.winner, -1 if m.loser is None else m.loser,
+            tuple("" if a is None else a for a in m.anchors or ()))
 
 
 def _results(m: RatedMatch) -> list[tuple[bytes, tuple[bytes, ...], float]]:
@@ -298,6 +311,18 @@ def _results(m: RatedMatch) -> list[tuple[bytes, tuple[bytes, ...], float]]:
     return out
 
 
+def _anchors(matches: Sequence[RatedMatch]) -> dict[bytes, str]:
+    """The keys that play at a level's fixed rating: a key is an anchor only when every
+    match of it in the pool makes it one, at one level (a key vouched for in one log and
+    not in another, or at two levels, is rated as anyone is)."""
+    seen: dict[bytes, set[str | None]] = {}
+    for m in matches:
+        levels = m.anchors if m.anchors is not None else tuple(bot_level(k) for k in m.keys)
+        for key, level in zip(m.keys, levels, strict=True):
+            seen.setdefault(key, set()).add(level if level in ANCHORS else None)
+    return {k: lv for k, v in seen.items() if len(v) == 1 and (lv := next(iter(v))) is not None}
+
+
 def _pool(matches: Sequence[RatedMatch]) -> dict[bytes, Rating]:
     """One pool's ratings: the maximum a posteriori estimate of every rating at once."""
     games: dict[bytes, int] = {}
@@ -307,7 +332,7 @@ def _pool(matches: Sequence[RatedMatch]) -> dict[bytes, Rating]:
             games[key] = games.get(key, 0) + 1
         for key, others, score in _results(m):
             mine.setdefault(key, []).append((others, score))
-    anchors = {k: lv for k in games if (lv := bot_level(k)) is not None}
+    anchors = _anchors(matches)
     rating = {k: ANCHORS[anchors[k]] if k in anchors else DEFAULT_RATING for k in games}
     rd = {k: ANCHOR_RD if k in anchors else DEFAULT_RD for k in games}
     people = sorted(k for k in games if k not in anchors)

@@ -22,6 +22,7 @@ __all__ = [
     "DECIDED",
     "DISPUTED",
     "UNKNOWN_CAPABILITY",
+    "FINDINGS",
     "unknown_capabilities",
     "Verdict",
     "AbortClaim",
@@ -49,6 +50,28 @@ DISPUTED = "disputed"
 #: :attr:`Verdict.unknown_caps` the capabilities.
 UNSUPPORTED = "unsupported"
 UNKNOWN_CAPABILITY = "unknown_capability"
+
+
+#: The observer's own findings about a file it cannot read to the end (what it says in
+#: no check's words): each :attr:`Verdict.finding` with the keys of its
+#: :attr:`Verdict.facts` (``last``: the last entry read; ``phase``: the transcript's
+#: phase then; ``tail``: the log reader's words for the damage; ``detail``: a check's
+#: or an error's own words).  A client words them.
+FINDINGS: dict[str, tuple[str, ...]] = {
+    "no_entry": (),  # not even the genesis
+    "empty_log": (),  # a log file with no entry, not even the genesis
+    "not_started": (),  # a spectator's watching stopped before the genesis came
+    "stops_after": ("last", "phase"),  # the transcript stops before the match is complete
+    "torn_after": ("last",),  # the file ends in the middle of a frame
+    "damaged_after": ("last", "tail"),  # the file is damaged past repair
+    "short_of_signed": (),  # the full-knowledge replay does not reach the signed result
+    "short_of_decided": (),  # ... nor the decided one
+    "cannot_process": ("detail",),  # an entry the observer cannot process
+    "not_an_entry": ("detail",),  # bytes that are not a signed entry
+    "genesis_refused": ("detail",),
+    "genesis_not_host": (),  # the genesis does not seat the host in seat 0
+    "genesis_unsigned": (),  # not signed by the key it gives the host
+}
 
 
 def unknown_capabilities(genesis: Sequence[str], readies: Sequence[Sequence[str] | None],
@@ -125,6 +148,11 @@ class Verdict(ObserverEvent):
     #: For an :data:`UNSUPPORTED` verdict: the table capabilities the observer does not
     #: know (as the genesis spells them), the reason it cannot audit the match.
     unknown_caps: tuple[str, ...] = ()
+    #: For what the observer finds in no check's words (a file that stops, tears or is
+    #: damaged, a genesis it refuses...): one of :data:`FINDINGS`, with its ``facts``
+    #: (``(key, value)`` pairs); ``reason`` says the same in English for developers.
+    finding: str | None = None
+    facts: tuple[tuple[str, str | int], ...] = ()
 
 
 def abort_claim(index: int, entry: Entry, players: int,

@@ -23,7 +23,7 @@ from ..deal import (
 )
 from ..deal.core import JobResult, ProofJob, run_job
 from ..deal.group import hash_bytes, hash_to_scalar
-from ..deal.messages import ProofItem, RevealItem, parse_item
+from ..deal.messages import MSG_CUT, MSG_PROOF, MSG_SHUFFLE, ProofItem, RevealItem, parse_item
 from ..errors import IllegalMove, InvalidDeal, LocalError
 from ..game.cards import Card
 from ..game.events import CutEvent, DealEvent, PlayEvent
@@ -379,6 +379,37 @@ class GameDriver:
     def has_outbox(self) -> bool:
         """Deal messages of this seat wait to be sent."""
         return bool(self._out)
+
+    @property
+    def outbox_waits_for_work(self) -> bool:
+        """At 2 players, with our proof work under way (:attr:`working`): what our outbox
+        holds gives the other seat nothing to do before that work is done, so it waits
+        for it and travels with its result (PROTOCOL.md 6.2, "proof work and the floor").
+
+        While our own proof is being made: our ``deal/cut``, and the deck's last
+        ``deal/shuffle`` when nobody else cuts it; the other seat needs our proof before
+        any card of the deck opens.  While we check the other's proof: our
+        ``deal/proof``, unless we cut (the deck's first step deals the cutter's drawn
+        card, or everyone's cards without a cut: the other seat waits for our shares of
+        it, which the check releases).  Anything else (a key, a shuffle the other seat
+        shuffles on or cuts, shares, a reveal) goes at once.  Not a rule of the wire: the
+        same messages travel, in this entry or a later one, never a sooner one."""
+        deck = self.deck
+        if self.n != 2 or not self._out or not self.working or deck is None:
+            return False
+        deal = deck.deal
+        proving = deal.own_proof_due
+        for m in self._out:
+            t = m.get("t") if isinstance(m, dict) else None
+            if t == MSG_PROOF and not proving and deck.cutter != self.seat:
+                continue
+            if t == MSG_CUT and proving:
+                continue
+            if t == MSG_SHUFFLE and proving and deal.phase in ("cut", "deal") \
+                    and deck.cutter in (None, self.seat):
+                continue  # the last shuffle: only we (or nobody) cut on top of it
+            return False
+        return True
 
     @property
     def hand(self) -> Hand | None:

@@ -565,10 +565,13 @@ class Session:
             kind, body = "ready", ReadyBody(self.ready_caps())
         elif self.phase == Phase.PLAYING:
             action = self._decided
-            if action is None and not self.game.has_outbox and self.game.working:
+            if action is None and self.game.working and (
+                    not self.game.has_outbox or self.game.outbox_waits_for_work):
                 # Our deal's proof work runs elsewhere (jobs): its result (our proof, the
                 # shares it releases) goes in this turn, not an empty one (which would
-                # send the floor round for nothing, and count towards a stall).
+                # send the floor round for nothing, and count towards a stall).  At 2
+                # players, messages the other seat can do nothing with before that
+                # result wait for it too: sent alone they cost two trips of the floor.
                 return None
             if action is None and self.game.decision() is not None \
                     and not (self.game.early_deal and self.game.has_outbox):

@@ -113,13 +113,18 @@ class TranscriptWriter:
             f.write(MAGIC)
 
     def write_header(self, *, game: bytes, seat: int | None, key: bytes | None, name: str,
-                     host: str) -> None:
-        """``seat`` and ``key`` None: a spectator's copy of the log (it holds no seat)."""
+                     host: str, bots: dict[bytes, tuple[str, bytes]] | None = None) -> None:
+        """``seat`` and ``key`` None: a spectator's copy of the log (it holds no seat).
+        ``bots``: the host's bots at this table, key -> (level, the host's voucher)
+        (PROTOCOL.md 5.6, 14); written only when there are some."""
         header: dict[str, Any] = {"t": "log", "v": 1, "software": f"chkobba-p2p {__version__}",
                         "game": game, "seat": seat, "key": key, "name": name, "host": host,
                         "created": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds")}
         if seat is None:
             header["spectator"] = True
+        if bots:
+            header["bots"] = [{"key": k, "level": lv, "sig": sig}
+                              for k, (lv, sig) in sorted(bots.items())]
         self.append(wire.encode(header))
 
     def append(self, body: bytes) -> None:

@@ -36,7 +36,6 @@ from chkobba_p2p import (
 )
 from chkobba_p2p.game import rules as R
 from chkobba_p2p.game.cards import FigureConvention
-from chkobba_p2p.observe.rating import bot_level
 
 from ..i18n import Translator
 from ..tor_words import TOR_EVENTS, tor_failed_text, tor_status_text
@@ -233,11 +232,10 @@ class TuiApp(Leaving, Screen):
         self.invalidate()
 
     def person_seated(self) -> bool:
-        """A seat other than ours is a person's (a bot level's well-known key is not)."""
+        """A seat other than ours is a person's (not a bot: the host's vouched one, or a
+        level's well-known key)."""
         st = self.state
-        keys = list(st.keys) + [None] * (len(st.names) - len(st.keys))
-        return any(n and i != st.seat and (k is None or bot_level(k) is None)
-                   for i, (n, k) in enumerate(zip(st.names, keys, strict=False)))
+        return any(n and i != st.seat and st.bot(i) is None for i, n in enumerate(st.names))
 
     def tor_line(self) -> str | None:
         """The lobby's line about tor while it starts (None: no Tor, or its address is
@@ -306,11 +304,11 @@ class TuiApp(Leaving, Screen):
         if isinstance(event, TableReady) and self.known is not None:
             # The game starts with these seats: remember them (the person confirmed).
             st = self.state
-            # A bot level's well-known key is no person to remember (its name, bot1,
-            # would come back with another level's key).
+            # A bot (the host's vouched one, or a level's well-known key) is no person
+            # to remember (its name, bot1, would come back with another level's key).
             self.known.remember([(n, k) for i, (n, k) in enumerate(zip(st.names, st.keys))
                                  if n and k is not None and i != st.seat
-                                 and bot_level(k) is None])
+                                 and st.bot(i) is None])
         self.invalidate()
 
     @property
@@ -511,7 +509,7 @@ class TuiApp(Leaving, Screen):
             self.exit()
             return
         if self.left or (never_played and (self.kind == "join" or result is None
-                                           or result.error)):
+                                           or result.error_code is not None)):
             self.exit()
             return
         self.invalidate()

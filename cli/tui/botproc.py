@@ -19,6 +19,32 @@ import contextlib
 import subprocess
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # the key work only when a bot is told its table
+    from chkobba_p2p import Identity
+
+
+def bot_line(host: Identity, level: str, index: int) -> str:
+    """The line a local bot reads on its stdin, never on its command line (any user of
+    this machine reads those): the seed of its key, derived from the host's identity,
+    and the host's voucher that the key is its bot of ``level`` (PROTOCOL.md 5.6), hex.
+    Nobody but this host can then sit, come back or knock as this bot."""
+    from chkobba_p2p.observe.vouch import bot_identity, voucher
+
+    bot = bot_identity(host, level, index)
+    return f"{bot.seed.hex()} {voucher(host, bot.public, level).hex()}"
+
+
+def read_bot_line(line: str, level: str) -> tuple[Identity, tuple[str, bytes]] | None:
+    """The key and voucher of :func:`bot_line` (None: an empty or unreadable line)."""
+    from chkobba_p2p import Identity
+
+    try:
+        seed, sig = (bytes.fromhex(x) for x in line.split())
+        return Identity.from_seed(seed), (level, sig)
+    except ValueError:
+        return None
 
 
 class EarlyBots:
@@ -26,6 +52,7 @@ class EarlyBots:
     the address (:meth:`go`)."""
 
     def __init__(self, count: int, level: str, seed: int | None) -> None:
+        self.level = level
         self.procs: list[subprocess.Popen] = []
         for i in range(count):
             cmd = [sys.executable, "-m", "chkobba_cli.tui.botproc", "-",
@@ -37,14 +64,17 @@ class EarlyBots:
                 cmd, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
                 stderr=subprocess.DEVNULL, start_new_session=True))
 
-    def go(self, address: str, log_path: Path | None) -> None:
-        """Tell every bot the table's address; each bot's log is named after the game's."""
+    def go(self, address: str, log_path: Path | None, host: Identity | None = None
+           ) -> None:
+        """Tell every bot the table's address; each bot's log is named after the game's.
+        ``host``: the host's identity, whose bots they are (:func:`bot_line`)."""
         for i, p in enumerate(self.procs):
             log = "" if log_path is None else \
                 str(log_path.with_name(f"{log_path.stem}-bot{i + 1}.chklog"))
+            cred = "" if host is None else bot_line(host, self.level, i + 1)
             assert p.stdin is not None
             try:
-                p.stdin.write(f"{address}\n{log}\n".encode())
+                p.stdin.write(f"{address}\n{log}\n{cred}\n".encode())
                 p.stdin.close()
             except OSError:  # it died already: the table sees a seat that never comes
                 pass
@@ -75,17 +105,21 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--reconnect-timeout", type=float, default=10.0)
     args = p.parse_args(argv)
     address, log = args.address, args.log
+    cred = None
     if address == "-":
         address = sys.stdin.readline().strip()
         log = sys.stdin.readline().strip() or log
+        cred = read_bot_line(sys.stdin.readline(), args.level)
         if not address:
             return 0  # the client gave up before its table listened
-    # A bot level's well-known key (chkobba_p2p.observe.rating.bot_seed): the logs show which
-    # seats were which bots, and ratings read against them.
-    identity = Identity.from_seed(bot_seed(args.level, args.index))
+    # The host's bot: a key derived from the host's identity, with its voucher (the logs
+    # show which seats were its bots, and ratings read against them).  Told none (an
+    # older host's way): a bot level's well-known key, which anyone can sign as.
+    identity, bot = cred if cred is not None else \
+        (Identity.from_seed(bot_seed(args.level, args.index)), None)
     config = JoinConfig(address, name=args.name, identity=identity,
                         log_path=Path(log) if log else None,
-                        timeouts=Timeouts(reconnect=args.reconnect_timeout))
+                        timeouts=Timeouts(reconnect=args.reconnect_timeout), bot=bot)
     outcome = trio.run(join_match, config, BotController(args.level, args.seed))
     return 0 if outcome.completed else 3
 

@@ -208,12 +208,10 @@ class Leaving:
         are narrated, is under its box): ``sami wants a rematch``, ``sami declines a
         rematch``, ``sami left the table: no rematch``.  A bot that leaves without an
         answer is no news (new bots sit at a new table)."""
-        from chkobba_p2p.observe.rating import bot_level
 
         if not self.rematch_open:
             return []
         view = self.view  # type: ignore[attr-defined]
-        keys = self.state.keys
         out: list[tuple[str, str]] = []
         if self.kind != "host" and self.rematch_offered and 0 not in self.rematch_answers \
                 and self.rematch_answered is None:
@@ -223,8 +221,7 @@ class Leaving:
             if seat == self.state.seat:
                 continue
             if seat in self.rematch_gone:
-                key = seat < len(keys) and keys[seat]
-                if key and bot_level(key) is not None:
+                if self.state.bot(seat) is not None:
                     continue
                 out.append(("class:warn", self.t("ev_rematch_gone", name=view.name(seat))))
             elif seat == 0 and self.kind != "host":

@@ -168,7 +168,7 @@ class ReplayViewer:
             line: Line = [("class:ok", " " + t("verdict_valid", why=self._words(v)))]
         elif v.verdict == INVALID:
             line = [("class:error", " " + t("verdict_invalid", entry=v.entry,
-                                             why=f"{v.code}: {v.reason}"))]
+                                             why=f"{v.code}: {self._words(v)}"))]
         elif v.verdict == UNSUPPORTED:  # nobody blamed: the table is beyond this version
             line = [("class:warn", " " + t("verdict_unsupported",
                                             why=unsupported_words(t, v.unknown_caps)))]

@@ -8,7 +8,6 @@ from collections.abc import Callable
 
 from chkobba_p2p import KnownPlayers, Recognition, TableState
 from chkobba_p2p.observe.history import Record
-from chkobba_p2p.observe.rating import bot_level
 from chkobba_p2p.text import safe_text
 
 from .past import record_text
@@ -24,7 +23,7 @@ def changed_seats(st: TableState, known: KnownPlayers | None) -> list[int]:
     out = []
     for i, name in enumerate(st.names):
         key = st.keys[i] if i < len(st.keys) else None
-        if name and key is not None and i != st.seat and bot_level(key) is None \
+        if name and key is not None and i != st.seat and st.bot(i) is None \
                 and known.check(name, key).status is Recognition.CHANGED:
             out.append(i)
     return out
@@ -81,7 +80,7 @@ def seat_lines(st: TableState, t: Callable[..., str], known: KnownPlayers | None
         fp = st.fingerprints[i] if i < len(st.fingerprints) else None
         key = st.keys[i] if i < len(st.keys) else None
         info: Line = [("class:dim", "     " + t("lobby_key", fp=fp or "?"))]
-        bot = bot_level(key) if key is not None else None
+        bot = st.bot(i)  # the host's voucher's level, or a well-known key's
         seen = known.check(name, key) if known is not None and key is not None and not me \
             and bot is None else None
         if bot is not None:

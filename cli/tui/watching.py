@@ -48,7 +48,7 @@ from chkobba_p2p.observe.observer import DeckRevealed
 from chkobba_p2p.observe.verdict import INVALID, UNSUPPORTED, VALID, Verdict
 from chkobba_p2p.text import safe_text
 
-from ..event_words import words
+from ..event_words import stop_words, words
 from ..i18n import Translator, unsupported_words
 from . import dialogs
 from .lobby import lobby_lines
@@ -190,7 +190,7 @@ class WatchView:
             return ("class:ok", t("watch_valid"))
         if v.verdict == INVALID:
             names = [view.name(s) for s in range(self.state.players or 0)]
-            why = words(v, t, names=names) if names else v.reason
+            why = words(v, t, names=names) if names or v.finding else v.reason
             fps = self.state.fingerprints
             fp = fps[v.blamed] if v.blamed is not None and 0 <= v.blamed < len(fps) else None
             blamed = (t("verdict_blamed", name=view.name(v.blamed), fp=fp or "?")
@@ -207,22 +207,9 @@ class WatchView:
             why = t("watch_unfinished") if st.names else t("watch_not_started")
         else:
             names = [view.name(s) for s in range(st.players or 0)]
-            why = safe_text(words(v, t, names=names) if names else v.reason, 300)
+            why = safe_text(words(v, t, names=names) if names or v.finding else v.reason,
+                            300)
         return ("class:warn", t("watch_incomplete", why=why))
-
-    def stopped_words(self, stopped: str) -> str:
-        """Why the watching stopped, in the screen's language where the library's
-        sentence is one of its usual ones (the host's own words, if any, kept)."""
-        t = self.t
-        for start, key in (("the host closed the connection", "watch_host_closed"),
-                           ("the host fell silent", "watch_host_silent")):
-            if stopped.startswith(start):
-                rest = stopped[len(start):]
-                said = rest[2:] if rest.startswith(": ") and key == "watch_host_closed" \
-                    else ""
-                return t(key) + (f" : {safe_text(said, 200)}" if said and t.lang == "fr"
-                                 else f": {safe_text(said, 200)}" if said else "")
-        return safe_text(stopped, 300)
 
     def end_lines(self, width: int) -> list[Line]:
         """The end, in words: who won and by how much, or why the game stopped; the
@@ -250,8 +237,9 @@ class WatchView:
             say(*self.verdict_line(self.verdict))
         o = self.outcome
         if o is not None:
-            if o.stopped and (st.done is None or o.verdict is None):
-                say("class:dim", t("watch_stopped", why=self.stopped_words(o.stopped)))
+            if o.stop_reason and (st.done is None or o.verdict is None):
+                say("class:dim", t("watch_stopped", why=stop_words(o.stop_reason,
+                                                                   o.stop_data, t)))
             if o.log_path is not None:  # whole on its line, never broken inside (at 80
                 # columns a full path was cut mid-name, copied as two pieces): shortened as
                 # the players' end box does, and printed whole again on exit
@@ -294,8 +282,9 @@ class WatchView:
             for style, text in stop_sentences(view, st.aborted):
                 say(style, text)
         o = self.outcome
-        if o is not None and o.stopped and (st.done is None or o.verdict is None):
-            say("class:dim", t("watch_stopped", why=self.stopped_words(o.stopped)))
+        if o is not None and o.stop_reason and (st.done is None or o.verdict is None):
+            say("class:dim", t("watch_stopped", why=stop_words(o.stop_reason, o.stop_data,
+                                                               t)))
         if self.verdict is not None:
             out.append([])
             say(*self.verdict_line(self.verdict))

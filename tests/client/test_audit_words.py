@@ -269,3 +269,20 @@ def test_the_review_s_text_follows_lang(tmp_path, capsys):
     assert "\nreview: every decision graded by the expert's search" in en
     assert re.search(r"\n  hand 1, play \d+: \S+ (took|put) .* was worth \d+\.\d\d points "
                      r"more \((mistake|blunder)\)\n", en), en
+
+
+@pytest.mark.parametrize("lang, words", [("en", "left the match at entry"),
+                                         ("fr", "a quitté la partie à l'entrée")])
+def test_the_html_page_of_a_match_won_by_a_leave_says_who_left(left, lang, words):
+    # It raised an IndexError (no totals after a leave) where a player had left.
+    import html
+
+    from chkobba_cli.replay_html import render_html
+
+    n, bodies = left
+    report = audit_bodies(bodies)
+    page = render_html(report, lang=lang)
+    verdict = html.unescape(page.split('<section id="verdict"')[1].split("</section>")[0])
+    if report.winner is not None:
+        assert words in verdict and "peer1" in verdict, verdict
+    assert "rh_" not in page

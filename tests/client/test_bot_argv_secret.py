@@ -62,6 +62,29 @@ def test_the_terminal_hosts_bots_carry_the_secret_on_stdin_only(tmp_path, silent
     assert SECRET.encode() not in lines[0], lines
 
 
+def test_the_bots_key_and_voucher_go_on_stdin_only(tmp_path, silent):
+    """Issue 42, bot vouchers: each local bot's key is derived from the host's identity
+    and given, with the host's voucher, on its stdin: its seed is on no command line
+    (anyone who read it could sit, come back or knock as the host's bot)."""
+    from chkobba_cli.tui.botproc import bot_line, read_bot_line
+    from chkobba_p2p import Identity
+    from chkobba_p2p.observe.vouch import bot_identity, check_voucher
+
+    host = Identity.generate()
+    where = f"127.0.0.1:{silent.getsockname()[1]}"
+    lines = _command_lines(net._spawn_bots(where, 2, "random", host=host), silent)
+    lines += _command_lines(hosting.spawn_bots(where, 1, "random", None,
+                                               tmp_path / "game.chklog", host), silent)
+    seeds = [bot_identity(host, "random", i).seed.hex().encode() for i in (1, 2)]
+    assert len(lines) == 3 and not any(s in line for s in seeds for line in lines), lines
+    got = read_bot_line(bot_line(host, "random", 2), "random")
+    assert got is not None
+    bot, (level, sig) = got
+    assert bot.public == bot_identity(host, "random", 2).public and level == "random"
+    assert check_voucher(host.public, bot.public, level, sig)
+    assert read_bot_line("", "random") is None and read_bot_line("zz 00", "random") is None
+
+
 def test_a_bot_reads_its_address_from_stdin(tmp_path):
     """``chkobba bot -`` takes the table's address from its stdin (here a port nobody
     listens on: it says it cannot reach that very address)."""

@@ -112,7 +112,9 @@ def _table(rules_name: str = "tunisian", names=("host", "guest")):
 def test_abort_why_in_the_result_line_and_on_screen():
     out = Outcome(1, None, None, aborted=Aborted(0, ErrorCode.PEER_LEFT, 0, EVIL))
     assert inert(words(out, EN)) and "owned" in words(out, EN)
-    assert inert(words(Outcome(1, None, None, error=EVIL), EN))
+    refused = Outcome(1, None, None, error_code="table_full", error_reason="refused",
+                      error_data={"code": "table_full", "host_text": EVIL})
+    assert inert(words(refused, EN)) and inert(words(refused, Translator("fr")))
     assert inert(words(out, Translator("fr"))) and "owned" in words(out, Translator("fr"))
 
 
@@ -314,7 +316,7 @@ def test_every_headless_line_of_outside_words_is_inert(capsys):
     for ev in [Lobby(((EVIL, EVIL), None)), Spectators((EVIL,), 2), Chat(0, EVIL),
                Aborted(0, ErrorCode.PEER_LEFT, 1, EVIL), Verdict(INVALID, EVIL, EVIL, 0, 3)]:
         watch(ev)
-    watch.say(watch.t("stopped", why=EVIL))
+    watch.say(watch.t("wn_stopped", why=EVIL))
     out = capsys.readouterr()
     assert out.out.count("\n") >= 10, out.out
     assert inert_lines(out.out) and inert_lines(out.err), out.out

@@ -54,7 +54,7 @@ def test_each_usual_failure_is_one_sentence(code, en, fr):
         joined = explain_error(o.error_reason, o.error_code, o.error_data, t)
         # after "Could not join ADDR:" (the address once)
         assert words in joined and "Errno" not in joined and "table.example" not in joined
-        watched = _refusal(WatchOutcome(None, None, error=error, error_code="connect_failed",
+        watched = _refusal(WatchOutcome(None, None, error_code="connect_failed",
                                         error_reason=o.error_reason,
                                         error_data=o.error_data), lang)
         assert words in watched and "table.example:7777" in watched

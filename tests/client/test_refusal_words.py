@@ -6,10 +6,19 @@ from __future__ import annotations
 
 import pytest
 
+from chkobba_cli.event_words import error_sentence
+from chkobba_cli.i18n import Translator
+from chkobba_p2p.link import messages as m
 from chkobba_p2p.link.handshake import error_message
-from chkobba_p2p.link.joiner import refusal_words
 from chkobba_p2p.link.messages import clean_text
+from chkobba_p2p.link.spectator import SpectatorCore
 from chkobba_p2p.wire.codec import ErrorCode
+
+
+def refusal_words(code: int, text: str) -> str:
+    """The refusal as the library gives it (code and data), in the client's English."""
+    no = SpectatorCore.refused(m.ErrorMsg(ErrorCode.from_wire(code), text, number=code))
+    return error_sentence(no.reason, no.code, no.data, Translator("en"))
 
 
 def test_an_honest_hosts_refusal_reads_as_its_sentence_and_detail():

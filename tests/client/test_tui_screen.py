@@ -163,11 +163,11 @@ def test_keys_answer_the_seat_controller_through_trio_guest_mode():
             async with trio.open_nursery() as nursery:
                 nursery.start_soon(keys)
                 got.append(await controller.choose_play(hand))
-            return Outcome(seat=0, table=None, log_path=None, error="test over")
+            return Outcome(seat=0, table=None, log_path=None, error_code="test_over")
 
         result = run_app(ui, game)
     assert got == [R.Move(cards("8D")[0], frozenset(cards("3D 5S")))]
-    assert result.outcome is not None and result.outcome.error == "test over"
+    assert result.outcome is not None and result.outcome.error_code == "test_over"
     assert not result.left and result.crash is None
 
 
@@ -178,10 +178,10 @@ def test_a_game_that_ends_before_the_screen_runs_still_closes_it(app_session):
     ui = TuiApp(kind="join", lang="en", address="127.0.0.1:1")
 
     async def game(controller) -> Outcome:
-        return Outcome(seat=None, table=None, log_path=None, error="cannot connect")
+        return Outcome(seat=None, table=None, log_path=None, error_code="connect_failed")
 
     result = run_app(ui, game)
-    assert result.outcome.error == "cannot connect" and not result.left
+    assert result.outcome.error_code == "connect_failed" and not result.left
 
 
 def test_a_crash_in_the_game_is_reported_not_swallowed(app_session):

@@ -84,7 +84,7 @@ def test_the_live_feed_draws_the_table_the_turn_and_names_then_the_end_in_words(
     # The match is over while the watch still is not: q quits, nothing "goes on".
     assert "the game goes on" not in line_text(view.footer())
     assert "q quit" in line_text(view.footer())
-    view.finished(WatchOutcome(view.verdict, None, stopped="the host closed the connection"))
+    view.finished(WatchOutcome(view.verdict, None, stop_reason="host_closed"))
     assert "q quit" in line_text(view.footer())
     sheet = _text(view.sheet_lines(51))
     assert "Score sheet" in sheet and all(n in sheet for n in names)
@@ -324,7 +324,7 @@ async def test_a_host_whose_terms_do_not_check_out_shows_none_and_breaks_nothing
     [lobby] = [e for e in seen if isinstance(e, Lobby)]
     assert lobby.rules is None and lobby.limits is None and lobby.spectators is None
     assert lobby.seats[0] == ("hana", fingerprint(host_key))
-    assert outcome.stopped == "the host closed the connection"
+    assert outcome.stop_reason == "host_closed" and outcome.stop_data == {}
     view = WatchView(lang="en", pace=0)
     view.on_event(lobby)
     text = _text(view.body(51, 22))
@@ -367,7 +367,7 @@ def test_a_watching_stopped_early_is_said_in_the_screens_language():
         view.on_event(_lobby())
         view.finished(WatchOutcome(Verdict(INCOMPLETE, "unfinished", "the transcript "
                                            "stops after entry #3"), None,
-                                   stopped="the host closed the connection"))
+                                   stop_reason="host_closed"))
         text = _text(view.end_lines(200))
         assert word in text and "transcript" not in text, text
         assert "closed the connection" in text if lang == "en" else "a fermé" in text
@@ -387,7 +387,7 @@ def test_a_table_closed_to_spectators_is_said_once(lang):
     def said(detail: str) -> str:
         no = SpectatorCore.refused(m.ErrorMsg(ErrorCode.SPECTATORS_CLOSED, detail,
                                               number=int(ErrorCode.SPECTATORS_CLOSED)))
-        return _refusal(WatchOutcome(None, None, error=no.error, error_code=no.code,
+        return _refusal(WatchOutcome(None, None, error_code=no.code,
                                      error_reason=no.reason, error_data=no.data), lang)
 
     closed, full, one, taken = (said("this table admits no spectators"),

@@ -298,7 +298,7 @@ async def test_join_an_ipv6_host_in_brackets(tmp_path):
         outcome = await join_match(JoinConfig(f"[::1]:{port}", name="v6", timeouts=FAST,
                                               log_path=tmp_path / "v6.chklog"),
                                    BotController("random", seed=2))
-    assert outcome.completed, outcome.error
+    assert outcome.completed, (outcome.error_reason, outcome.error_data)
 
 
 async def _host(config, *, task_status):

@@ -231,8 +231,18 @@ def test_the_end_of_a_match_shows_the_result_the_log_and_how_to_replay_it(tmp_pa
         # are one person's in a history (a first-time player got a new key each game).
         from chkobba_p2p._shell.peer import load_identity
         from chkobba_p2p.observe.audit import audit_log
-        assert audit_log(logs[0]).table.seats[0].key == \
-            load_identity(tmp_path / "identity.key").public
+        me = load_identity(tmp_path / "identity.key")
+        seats = audit_log(logs[0]).table.seats
+        assert seats[0].key == me.public
+        # The bot is the player's own, vouched for (issue 42, PROTOCOL.md 5.6): a key
+        # derived from the player's, the voucher in the log's header.
+        from chkobba_p2p.observe.vouch import bot_identity, check_voucher
+        from chkobba_p2p.wire.logfile import read_header
+        bot = bot_identity(me, "greedy", 1).public
+        header = read_header(logs[0])
+        assert seats[1].key == bot and header is not None
+        assert [(b["key"], b["level"]) for b in header["bots"]] == [(bot, "greedy")]
+        assert check_voucher(me.public, bot, "greedy", header["bots"][0]["sig"])
         out = s.raw.decode("utf-8", "replace")
         assert str(logs[0]) in out  # whole, on a line of its own
         # The command to copy: one line, or two joined by the shell (" \\" at the end).

@@ -158,6 +158,15 @@ def test_host_starts_its_own_bot_peers(tmp_path):
     logs = list((tmp_path / "data" / "logs").glob("*.chklog"))
     assert len(logs) == 2  # the host's and the bot's, in the data directory
     assert read_log(logs[0]).bodies == read_log(logs[1]).bodies
+    # The bot is the host's, vouched for (PROTOCOL.md 5.6): in both logs' headers.
+    from chkobba_p2p.observe.vouch import check_voucher
+
+    headers = [read_log(p).header for p in logs]
+    host_key = next(h["key"] for h in headers if h["seat"] == 0)
+    bot_key = next(h["key"] for h in headers if h["seat"] == 1)
+    for h in headers:
+        assert [(b["key"], b["level"]) for b in h["bots"]] == [(bot_key, "greedy")]
+        assert check_voucher(host_key, bot_key, "greedy", h["bots"][0]["sig"])
 
 
 @pytest.mark.parametrize("signame", ["SIGTERM", "SIGHUP"])

@@ -76,7 +76,7 @@ async def test_the_right_fingerprint_joins(tmp_path):
         cfg = join_config(tmp_path, port, "guest")
         cfg.address = code
         outcome = await ClientPeer(cfg, BotController("greedy", 1)).run()
-    assert outcome.completed, outcome.error
+    assert outcome.completed, (outcome.error_reason, outcome.error_data)
 
 
 async def test_a_wrong_fingerprint_is_refused_before_anything_is_written(tmp_path):
@@ -90,8 +90,9 @@ async def test_a_wrong_fingerprint_is_refused_before_anything_is_written(tmp_pat
         outcome = await ClientPeer(cfg, BotController("greedy", 1)).run()
         nursery.cancel_scope.cancel()
     assert outcome.error_code == OutcomeError.HOST_KEY_MISMATCH
-    assert host.identity.fingerprint in outcome.error
-    assert "0000-0000-0000-0000" in outcome.error and "not joining" in outcome.error
+    assert outcome.error_reason == "host_key_mismatch"
+    assert outcome.error_data["actual"] == host.identity.fingerprint
+    assert outcome.error_data["pinned"] == "0000-0000-0000-0000"
     assert not (tmp_path / "guest.chklog").exists() and not state.exists()
     assert outcome.table is None and outcome.log_path is None
     # The joiner stopped before its hello: the host never seated it.

@@ -167,8 +167,8 @@ async def test_a_match_host_over_onion_joiner_over_socks_both_logs_valid(
     finally:
         await host_tor.aclose()
         await join_tor.aclose()
-    assert out["host"].completed and out["guest"].completed, (out["host"].error,
-                                                               out["guest"].error)
+    assert out["host"].completed and out["guest"].completed, (
+        out["host"].error_reason, out["guest"].error_reason, out["guest"].error_data)
     for name in ("host", "guest"):
         report = audit_log(tmp_path / f"{name}.chklog")
         assert report.verdict == VALID, said(report)

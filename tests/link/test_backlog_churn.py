@@ -363,7 +363,7 @@ async def test_a_spectator_after_5000_entries_gets_every_entry(tmp_path):
                 bodies = watcher.decoder.feed(data)
             nursery.cancel_scope.cancel()
     assert len(got) >= have and got == host.session.bodies[:len(got)]  # live ones after
-    assert host.error is None
+    assert host.error_code is None
 
 
 async def test_a_host_flooding_a_spectator_with_who_is_watching_shows_one_line_a_window(

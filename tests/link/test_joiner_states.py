@@ -117,7 +117,7 @@ def test_connecting_refuses_all_but_the_greeting_with_its_code(frame, code):
     link.connect("guest", SPOKEN)
     step = link.receive_handshake("host", wire.encode(frame), _frame(frame), 0.0)
     assert step.fail == code and step.over is True and link.state == "CLOSED"
-    assert link.error is not None and link.error.startswith("handshake failed: ")
+    assert link.error_reason == "handshake_failed" and link.error_data["detail"]
     assert link.error_code == code.name.lower()
 
 
@@ -190,7 +190,9 @@ def test_the_host_closing_in_the_handshake_is_a_refusal_or_a_silence():
     assert isinstance(full, m.ErrorMsg)
     step = link.host_closed(full)
     assert step == HandshakeStep(over=True) and link.state == "CLOSED"
-    assert link.error_code == "table_full" and link.error.startswith("refused: ")
+    assert link.error_code == "table_full" and link.error_reason == "refused"
+    assert link.error_data == {"code": "table_full", "host_text": "full",
+                               "number": int(ErrorCode.TABLE_FULL)}
     silent = _link()
     silent.connect("guest", SPOKEN)
     assert silent.host_closed(None) == HandshakeStep(over=True)

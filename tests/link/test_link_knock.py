@@ -95,13 +95,13 @@ def test_a_greeting_then_a_close_is_an_answer_the_seat_retries():
     link.session = object()  # type: ignore[assignment]  # a saved game (not read here)
     link.host_key = host.public
     assert link.closed_in_handshake() is True  # nobody answered: stop, as before
-    link.error = link.error_code = None
+    link.error_reason = link.error_code = None
     hs = HostHandshake(lobby, running=bytes(16), nonce=knocks.nonce())
     greeting = hs.greeting()
     c = ClientHandshake(guest, "g", resume=(bytes(16), 3))
     c.on_host(greeting)
     link.greeting(c, greeting["nonce"])
-    assert link.closed_in_handshake() is False and link.error is None  # retried
+    assert link.closed_in_handshake() is False and link.error_reason is None  # retried
     knock = link.knock()
     assert knock is not None and knocks.check(knock) == (1, guest.public)
     # A greeting with another key says nothing of our host.

@@ -14,7 +14,15 @@ from support.frames import frame, spectators_message, watching_message
 
 from chkobba_p2p.game.rules import Ruleset
 from chkobba_p2p.link import messages as m
-from chkobba_p2p.link.events import Chat, Lobby, OutcomeError, Resumed, Spectators, Waiting
+from chkobba_p2p.link.events import (
+    STOP_REASONS,
+    Chat,
+    Lobby,
+    OutcomeError,
+    Resumed,
+    Spectators,
+    Waiting,
+)
 from chkobba_p2p.link.seat import Close, Emit, Send
 from chkobba_p2p.link.spectator import HOST, LogEntry, SpectatorCore
 from chkobba_p2p.observe.observer import Observer
@@ -81,7 +89,7 @@ def test_a_greeting_it_cannot_watch_is_a_named_error(msg, code):
         SpectatorCore("amira").greeting(frame(msg))
     assert info.value.error_code == code
     no = SpectatorCore.handshake_failed(info.value)
-    assert no.error.startswith("handshake failed: ") and no.code == code.name.lower()
+    assert no.code == code.name.lower()
     assert no.reason == "handshake_failed" and no.data == {"detail": str(info.value)}
 
 
@@ -89,15 +97,13 @@ def test_a_refusal_is_said_in_our_words_then_the_hosts():
     error = frame({"t": "error", "code": int(ErrorCode.SPECTATORS_CLOSED),
                    "msg": "\x1b[2Jfull " * 40})
     no = SpectatorCore.refused(error)
-    assert no.code == "spectators_closed" and "\x1b" not in no.error
-    assert no.error.startswith("refused: " + ErrorCode.SPECTATORS_CLOSED.sentence)
+    assert no.code == "spectators_closed"
     # As data: the code, and the host's own words apart (made safe, cut short).
     assert no.reason == "refused" and no.data["code"] == "spectators_closed"
     assert no.data["number"] == int(ErrorCode.SPECTATORS_CLOSED)
     host_text = str(no.data["host_text"])
     assert "full" in host_text and "\x1b" not in host_text and len(host_text) <= 120
-    assert SpectatorCore.refused(None) == ("the host closed the connection",
-                                           OutcomeError.CONNECTION_CLOSED, "closed", {})
+    assert SpectatorCore.refused(None) == (OutcomeError.CONNECTION_CLOSED, "closed", {})
     late = SpectatorCore.handshake_failed(None)
     assert (late.code, late.reason) == (OutcomeError.HANDSHAKE_FAILED, "handshake_timeout")
     core = _admitted()
@@ -194,18 +200,24 @@ def test_more_than_a_game_holds_stops_with_the_named_error():
     assert not going
     [close] = [e for e in core.take() if isinstance(e, Close)]
     assert close.to == HOST and close.code == ErrorCode.TRANSCRIPT_TOO_LONG
-    assert core.stopped.startswith("the host sent more than a game holds (transcript_too_long")
+    assert core.stop_reason == "too_long" and core.stop_data["code"] == "transcript_too_long"
 
 
-def test_why_it_stopped_is_one_sentence():
+def test_why_it_stopped_is_a_named_reason_with_its_data():
+    # Codes and data, no sentence: the client words them (cli.event_words.stop_words).
     core = _admitted()
+    core.closed(None)
+    assert (core.stop_reason, core.stop_data) == ("host_closed", {})
     core.closed(frame({"t": "error", "code": 1, "msg": "bye\x1b"}))
-    assert core.stopped == "the host closed the connection: bye␛"
+    assert core.stop_reason == "host_closed" and core.stop_data["host_text"] == "bye␛"
     core.silent()
-    assert core.stopped.startswith("the host fell silent")
+    assert (core.stop_reason, core.stop_data) == ("host_silent", {})
     core.bad_frame(ProtocolError(ErrorCode.FRAME_TOO_LARGE, "9 MB"))
-    assert core.stopped.startswith("the host sent a message that does not check out")
+    assert core.stop_reason == "unreadable"
+    assert core.stop_data == {"code": "frame_too_large", "detail": "9 MB"}
     assert core.take() == [Close(HOST, ErrorCode.FRAME_TOO_LARGE, "9 MB")]
+    for reason in ("host_closed", "host_silent", "unreadable"):  # each one declared
+        assert reason in STOP_REASONS
 
 
 _values = st.recursive(
@@ -239,7 +251,9 @@ def test_junk_and_out_of_order_frames_never_raise_but_stop_with_a_named_error(sc
         closes = [e for e in core.take() if isinstance(e, Close)]
         assert going == (not closes)
         if not going:
-            assert isinstance(closes[0].code, ErrorCode) and core.stopped
+            assert isinstance(closes[0].code, ErrorCode)
+            assert core.stop_reason in STOP_REASONS
+            assert set(core.stop_data) <= set(STOP_REASONS[core.stop_reason])
             break
     assert core.end().verdict in ("valid", "invalid", "incomplete", "unsupported")
 

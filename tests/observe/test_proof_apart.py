@@ -99,7 +99,7 @@ def _turns(path) -> list[tuple[int, int, list[dict]]]:
 
 async def test_a_four_player_match_with_proofs_apart_completes_valid(tmp_path, autojump_clock):
     table, outcomes = await _play(tmp_path, 4, {})
-    assert all(o.done is not None and o.aborted is None and o.error is None for o in outcomes)
+    assert all(o.done is not None and o.aborted is None and o.error_code is None for o in outcomes)
     assert len({o.done for o in outcomes}) == 1
     caps = outcomes[0].table.caps
     assert CAP_SHUFFLE_PROOFS in caps and CAP_PROOF_APART in caps

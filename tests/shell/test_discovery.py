@@ -113,6 +113,36 @@ async def test_a_plain_zeroconf_browser_sees_the_txt_record(tmp_path):
     assert info.parsed_addresses() == ["127.0.0.1"]
 
 
+async def test_a_table_with_a_seat_secret_says_so_and_the_list_words_it(tmp_path):
+    """Issue 42: the announcement of a table with a seat secret carries ``secret=1``
+    (a table without one announces exactly as before: the test above), and the client's
+    list says the table needs the whole code, in English and in French."""
+    from chkobba_cli.i18n import Translator
+    from chkobba_cli.reach import table_lines
+    from chkobba_p2p.address import new_secret
+
+    async with trio.open_nursery() as nursery:
+        host, port = await _announced_host(nursery, tmp_path, secret=new_secret())
+        services = await trio.to_thread.run_sync(
+            _plain_browse, lambda found: any(i.port == port for i in found.values()))
+        found = await browse_tables(60, interfaces=LO, until=_ours(port))
+        nursery.cancel_scope.cancel()
+    [info] = [i for i in services.values() if i.port == port]
+    assert info.properties[b"secret"] == b"1"
+    [ad] = [t for t in found if t.port == port]
+    assert ad.secret
+    assert ad.code.endswith(host.identity.fingerprint)  # the secret is never announced
+    assert str(host.core.lobby.secret) not in str(info.properties)
+    [en] = table_lines([ad], Translator("en"))
+    [fr] = table_lines([ad], Translator("fr"))
+    assert en.endswith(", needs the code with its secret (ask the host for the whole "
+                       "join code)")
+    assert fr.endswith(", il faut le code avec son secret (demandez à l'hôte le code "
+                       "complet)")
+    assert table_lines([dataclasses.replace(ad, secret=False)], Translator("fr"))[0] \
+        .endswith(ad.fingerprint)
+
+
 async def test_free_seats_follow_the_lobby(tmp_path):
     async with trio.open_nursery() as nursery:
         host, port = await _announced_host(nursery, tmp_path, players=4)

@@ -300,6 +300,6 @@ async def test_a_refused_join_reports_the_code(tmp_path):
         late = ClientPeer(join_config(tmp_path, port, "late"), BotController("greedy", 3))
         out = await late.run()
         assert out.table is None and out.done is None
-        assert out.error_code == "table_full", (out.error, out.error_code)
+        assert out.error_code == "table_full", (out.error_reason, out.error_data)
 
     await _match(tmp_path, attack)

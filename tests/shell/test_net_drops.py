@@ -197,7 +197,9 @@ async def test_a_saved_game_the_host_does_not_know_is_kept_until_its_allowance_r
     assert old.detail == "the host answered that it no longer has this game"
     refusals = [e for e in stale_seat.events if isinstance(e, Notice)
                 and e.kind is NoticeKind.RESUME_REFUSED]
-    assert [n.code for n in refusals] == ["unknown_game"] and refusals[0].detail
+    # The code alone (the host said only its sentence): the client words it.
+    assert [(n.code, n.number, n.detail) for n in refusals] == [
+        ("unknown_game", int(ErrorCode.UNKNOWN_GAME), "")]
     assert out["stale"].error_code == "aborted"
     assert out["host"].completed and out["guest"].completed
     assert out["host"].done == out["guest"].done

@@ -151,7 +151,7 @@ async def test_a_seat_back_after_its_flag_gets_the_hosts_end_and_then_a_new_tabl
     a = came_back.aborted
     assert a is not None and a.by_seat == 0 and a.code is ErrorCode.PEER_LEFT
     assert a.flag == 1 and came_back.on_time == 1 and came_back.winner_side == 0
-    assert came_back.decided and came_back.error is None, came_back
+    assert came_back.decided and came_back.error_reason is None, came_back
     assert "lost on time" in words(came_back, EN)
     assert came_back.log_path == tmp_path / "seat1.chklog"
     # One match, one signed ending: the host's, in both logs, and nothing the returning
@@ -194,12 +194,10 @@ async def test_a_host_that_no_longer_knows_the_game_holds_nobody(tmp_path, autoj
                                               state_path=state, name="again").run()
     back = out["back"]
     assert back.error_code == OutcomeError.GAME_UNKNOWN and back.aborted is None
-    assert "no longer has this game" in (back.error or "")
     assert waited < TABLE.reconnect  # not "trying again" for the host's allowance
     assert "abort" not in _signed_by(tmp_path / "seat1.chklog", 1)
     filed = list((tmp_path / "filed").iterdir())
     assert len(filed) == 1 and SavedGame.load(filed[0]) is not None
-    assert str(filed[0]) in (back.error or "")
     assert back.error_reason == "game_unknown" and back.error_data["filed"] == str(filed[0])
     assert out["again"].completed and out["again"].done == out["host2"].done
 
@@ -427,8 +425,6 @@ def test_the_player_is_told_in_his_language_where_the_saved_game_went(lang, word
     table = _two_seat_session(Identity.generate()).table
     filed = "/data/resume/filed/ab-10.0.0.1_7955-20261205T190000Z.state"
     outcome = Outcome(1, table, Path("/data/logs/x.chklog"),
-                      error=f"the host at 10.0.0.1:7955 no longer has this game (...) "
-                            f"(its saved game is filed at {filed})",
                       error_code=OutcomeError.GAME_UNKNOWN, error_reason="game_unknown",
                       error_data={"where": "10.0.0.1:7955", "filed": filed})
     ui = SimpleNamespace(t=Translator(lang), log_path=None)

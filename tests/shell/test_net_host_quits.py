@@ -162,7 +162,7 @@ async def test_a_host_that_closes_its_table_in_the_lobby_tells_the_joiner(tmp_pa
     guest = out["guest"]
     assert guest.table is None and guest.aborted is None
     assert guest.error_code == OutcomeError.HOST_CLOSED
-    assert guest.error == "the host closed the table before the game started"
+    assert guest.error_reason == "lobby_shutdown" and guest.error_data == {}
     assert not host_ctl.left.is_set()  # the host closed it: nobody left
 
 

@@ -42,7 +42,8 @@ async def test_the_stranger_is_refused_and_the_friend_with_the_join_code_sits(
             # (The match itself: tests/e2e/test_seat_secret_processes.py, real processes.)
             nursery.cancel_scope.cancel()
     assert out["stranger"].error_code == "secret_required"
-    assert "join code" in (out["stranger"].error or "")
+    assert out["stranger"].error_reason == "refused"
+    assert "join code" in str(out["stranger"].error_data["host_text"])
     assert out["wrong"].error_code == "secret_wrong"
 
 

@@ -49,7 +49,8 @@ async def test_a_squatter_that_never_confirms_is_freed_and_the_friend_sits(
             friend = ClientPeer(join_config(tmp_path, port, "sami"), BotController("greedy"))
             out["friend"] = await friend.run()
     assert out["squatter"].error_code == "ready_timeout"
-    assert "ready_timeout" in (out["squatter"].error or "")
+    assert out["squatter"].error_reason == "lobby_ended"
+    assert out["squatter"].error_data["code"] == "ready_timeout"
     assert out["friend"].completed and out["host"].completed
     assert out["friend"].seat == 1
     assert out["host"].done == out["friend"].done

@@ -139,7 +139,7 @@ async def test_a_spectator_that_stops_reading_while_the_match_ends_gets_every_en
         assert stream.received < 60_000, "the pause held (the match is longer than that)"
         stream.reading.set()
     w = out["watch"]
-    assert w.verdict is not None and w.verdict.verdict == VALID, (w.verdict, w.stopped)
+    assert w.verdict is not None and w.verdict.verdict == VALID, (w.verdict, w.stop_reason)
     assert w.entries == len(host.session.bodies)
     assert audit_log(w.log_path).verdict == VALID
 
@@ -236,5 +236,5 @@ async def test_in_memory_a_spectator_paused_15_s_after_the_end_gets_the_whole_ma
         assert out.get("watch") is None, "still served"
         reading.set()
     w = out["watch"]
-    assert w.verdict is not None and w.verdict.verdict == VALID, (w.verdict, w.stopped)
+    assert w.verdict is not None and w.verdict.verdict == VALID, (w.verdict, w.stop_reason)
     assert w.entries == len(host.session.bodies)

@@ -80,7 +80,7 @@ def round_trips(controllers: list[Timed], one_way: float) -> list[float]:
 async def test_a_match_over_tor_latency_blames_nobody(tmp_path, autojump_clock, one_way):
     (host_out, guest_out), controllers = await latency_match(tmp_path, one_way)
     for outcome in (host_out, guest_out):
-        assert outcome.completed and outcome.aborted is None, outcome.error
+        assert outcome.completed and outcome.aborted is None, outcome.error_reason
     assert host_out.done == guest_out.done
     for ctl in controllers:
         assert not ctl.of(Waiting), ctl.of(Waiting)  # nobody was ever reported away

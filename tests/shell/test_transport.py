@@ -129,8 +129,9 @@ async def test_a_first_connection_is_tried_again_for_the_transports_patience(
         await trio.sleep(10)
         if patience == 0:
             guest = outcomes["guest"]  # over already: refused, and said so
-            assert guest.done is None and guest.error is not None
-            assert guest.error.startswith("cannot connect to 10.0.0.1:7777")
+            assert guest.done is None and guest.error_reason is not None
+            assert guest.error_reason.startswith("connect_")
+            assert guest.error_data["where"] == "10.0.0.1:7777"
             return
         assert "guest" not in outcomes  # still trying
         outcomes["host"] = await table.host.run()

@@ -61,12 +61,16 @@ def _sessions(ids: list[Identity], names: list[str], label: str
                      for i in range(1, len(ids))], ids
 
 
-def write_log(played: Played, path: Path, seat: int, date: str) -> Path:
-    """Seat ``seat``'s log of the match, its header dated ``date``."""
+def write_log(played: Played, path: Path, seat: int, date: str,
+              bots: list[dict] | None = None) -> Path:
+    """Seat ``seat``'s log of the match, its header dated ``date`` (with ``bots``, the
+    host's vouchers, PROTOCOL.md 5.6, when given)."""
     s = played.sessions[seat]
     header = {"t": "log", "v": 1, "software": "chkobba-p2p test", "game": s.table.game,
               "seat": seat, "key": played.identities[seat].public,
               "name": s.table.seats[seat].name, "host": "in-process", "created": date}
+    if bots is not None:
+        header["bots"] = bots
     frames = [wire.encode(header), *s.bodies]
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_bytes(MAGIC + b"".join(wire.frame(b) for b in frames))

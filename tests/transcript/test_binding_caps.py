@@ -488,8 +488,8 @@ async def test_real_peers_at_a_lying_hosts_table_with_an_old_joiner(tmp_path, au
                 assert isinstance(host_ctl, RecordingController)
                 await host_ctl.until(lambda _, s=seat: table.host.lobby.seats[s] is not None)
     outcomes = [out[s] for s in range(4)]
-    assert all(o.done is not None and o.aborted is None and o.error is None
-               for o in outcomes), [(o.aborted, o.error) for o in outcomes]
+    assert all(o.done is not None and o.aborted is None and o.error_code is None
+               for o in outcomes), [(o.aborted, o.error_reason) for o in outcomes]
     assert CAP_PROOF_APART in outcomes[0].table.caps  # the lie is in the genesis
     bodies = read_log(outcomes[2].log_path).bodies
     readies = [wire.open_entry(b) for b in bodies[1:5]]

@@ -396,7 +396,7 @@ async def _play(tmp_path, players: int, old: set[int]) -> list[Outcome]:
                 assert isinstance(host_ctl, RecordingController)
                 await host_ctl.until(lambda _, s=seat: table.host.lobby.seats[s] is not None)
     outcomes = [out[s] for s in range(players)]
-    assert all(o.done is not None and o.aborted is None and o.error is None
+    assert all(o.done is not None and o.aborted is None and o.error_code is None
                for o in outcomes)
     assert len({o.done for o in outcomes}) == 1
     for o in outcomes:

@@ -1,0 +1,198 @@
+"""At 2 players a seat whose proof work is under way keeps its turn for it when what it
+would send gives the other seat nothing to do before that work is done: its proof, its
+cut, the deck's last shuffle (issue 44; PROTOCOL.md 6.2, "proof work and the floor").
+Sent alone, those messages cost two trips of the floor (the other seat's turn, then ours
+with the proof or the shares the check released); kept, they travel with the work's
+result.  Nothing on the wire changes.
+
+Sans-IO tables (test_session.py) under proof-apart/v1 with the proof work deferred and
+the slowest worker there is: a seat's jobs run only when it holds the floor and its
+session has no entry to send (the work is slower than the line)."""
+
+from __future__ import annotations
+
+from support.audit import said
+from test_session import Table
+
+from chkobba_p2p.deal.core import ProofJob, run_job
+from chkobba_p2p.game.rules import Ruleset
+from chkobba_p2p.observe.audit import VALID, audit_bodies
+from chkobba_p2p.transcript.caps import CAP_PROOF_APART, CAP_SHARES_RIDE
+from chkobba_p2p.wire import codec as wire
+
+RULES = Ruleset(target=8)  # three hands or so: a deck built between hands, each seat cutting
+
+
+def _decide(t: Table, s) -> None:
+    d = s.decision
+    if d is not None:
+        bot = t.bots[s.seat]
+        s.decide(bot.choose_play(d.hand) if d.kind == "play" else bot.choose_cut(d.hand))
+
+
+def _lazy(t: Table, defer: bool = True, crash_every: int = 0
+          ) -> tuple[list[bytes], list[tuple[int, int | None]]]:
+    """Play ``t`` to its end, each seat's proof jobs run only when it holds the floor and
+    has no entry to send.  Returns the chain and, for every time a seat kept its turn with
+    deal messages in its outbox, (that seat, the seat its session says owes the next
+    message).  ``crash_every``: every that many entries the seat that holds the floor is
+    rebuilt from its log (its jobs lost), before it speaks."""
+    for s in t.sessions:
+        s.defer_work = defer
+    jobs: dict[int, list[ProofJob]] = {s.seat: [] for s in t.sessions}
+    kept: list[tuple[int, int | None]] = []
+    count = 0
+    for _ in range(50000):
+        if crash_every and count and count % crash_every == 0:
+            k = next(s.seat for s in t.sessions if s.floor == s.seat or s.finished)
+            if not t.sessions[k].finished:
+                t.sessions[k] = Table.clone(t, t.sessions[k])
+                t.sessions[k].defer_work = defer
+                jobs[k] = []
+        if all(s.finished for s in t.sessions):
+            break
+        for s in t.sessions:
+            jobs[s.seat] += s.jobs()
+        for s in t.sessions:
+            _decide(t, s)
+            e = s.next_entry()
+            while e is None and jobs[s.seat] and s.floor == s.seat:
+                if s.game.has_outbox:
+                    kept.append((s.seat, s.owing))
+                job = jobs[s.seat].pop(0)
+                s.job_done(job, run_job(job))
+                _decide(t, s)
+                e = s.next_entry()
+            if e is not None:
+                t.deliver(e, s.seat)
+                count += 1
+                break
+        else:
+            raise AssertionError("nobody can speak")
+    else:
+        raise AssertionError("the match did not end")
+    assert all(s.done is not None and s.done == t.sessions[0].done for s in t.sessions)
+    assert all(s.bodies == t.sessions[0].bodies for s in t.sessions)
+    return list(t.sessions[0].bodies), kept
+
+
+def _kinds(e: wire.Entry) -> list[str]:
+    return [d.get("t") for f in ("d", "p") for d in e.fields.get(f) or []
+            if isinstance(d, dict)]
+
+
+def _between_plays(bodies: list[bytes]) -> list[list[wire.Entry]]:
+    """The turns without an action between two plays that follow one another in the
+    chain (a cut between them counts as a turn without a play, and so in), for every
+    such stretch that builds a deck (it holds a ``deal/shuffle``)."""
+    out: list[list[wire.Entry]] = []
+    stretch: list[wire.Entry] | None = None
+    for b in bodies:
+        e = wire.open_entry(b)
+        if e.kind != "turn":
+            continue
+        a = e.fields.get("a")
+        if isinstance(a, dict) and a.get("t") == "play":
+            if stretch is not None and any("deal/shuffle" in _kinds(x) for x in stretch):
+                out.append(stretch)
+            stretch = []
+        elif stretch is not None:
+            stretch.append(e)
+    return out
+
+
+def _releases(bodies: list[bytes]) -> list[tuple[int, tuple[str, int], int]]:
+    """Every deal message but a proof, in chain order, as (seat, (its kind, its ordinal
+    among that seat's messages of that kind), the actions applied before it: those of
+    earlier entries, and its own entry's when it rides in ``p``)."""
+    out: list[tuple[int, tuple[str, int], int]] = []
+    count: dict[tuple[int, str], int] = {}
+    actions = 0
+    for b in bodies:
+        e = wire.open_entry(b)
+        if e.kind != "turn":
+            continue
+        acted = isinstance(e.fields.get("a"), dict)
+        for field in ("d", "p"):
+            if field == "p" and acted:
+                actions += 1
+            for d in e.fields.get(field) or []:
+                t = d.get("t") if isinstance(d, dict) else None
+                if t is None or t == "deal/proof":
+                    continue
+                k = count.get((e.seat, t), 0)
+                count[(e.seat, t)] = k + 1
+                out.append((e.seat, (t, k), actions))
+    return out
+
+
+def test_two_players_build_the_next_deck_in_six_turns_without_an_empty_one():
+    """Between the last play of a hand and the first of the next, at most six turns
+    without a play besides the cut: the two reveals (the second carries its key), the
+    other key, the two shuffles (the last with its cut and proof, or the proof with the
+    cut), the other proof with the draw's shares, and the last shares of the hand (the
+    cut carries the cutter's).  Without the hold a slow worker put the proof, the cut
+    or the last shuffle in turns of their own: eight (three hands, each seat cutting
+    once: both orders of the shuffle phase)."""
+    t = Table(2, proofs=True, rules=RULES, key=b"hold-a")
+    assert CAP_PROOF_APART in t.table.caps
+    bodies, kept = _lazy(t)
+    assert CAP_SHARES_RIDE in t.sessions[0].caps
+    stretches = _between_plays(bodies)
+    assert len(stretches) == 2
+    assert {e.seat for s in stretches for e in s if isinstance(e.fields.get("a"), dict)} \
+        == {0, 1}  # each seat cut once
+    for stretch in stretches:
+        no_cut = [e for e in stretch if not isinstance(e.fields.get("a"), dict)]
+        assert len(no_cut) <= 6, [(e.seat, _kinds(e)) for e in stretch]
+        assert all(_kinds(e) for e in no_cut), "an empty turn"
+        # The draw's shares leave with the proof whose check released them.
+        assert any({"deal/proof", "deal/shares"} <= set(_kinds(e)) for e in stretch)
+    # A seat kept its turn with messages to send, and only while it owed the next one
+    # (the floor's holder: the time is on its own clock, PROTOCOL.md 12.2).
+    assert kept and all(seat == owing for seat, owing in kept)
+    report = audit_bodies(bodies, workers=0)
+    assert report.verdict == VALID, said(report)
+
+
+def test_two_players_nothing_is_released_after_fewer_actions():
+    """The same match (same secrets, same bots) with the proof work done at once (no
+    work is ever under way: nothing is kept) and with the slow worker (kept): every deal
+    message but a proof is the same, and each one is in the chain after no fewer
+    actions with the hold than without it.  Nobody holds a card, a key or a reveal
+    earlier in the game: the kept messages travel in the same entry or a later one."""
+    quick = Table(2, proofs=True, rules=RULES, key=b"hold-same")
+    slow = Table(2, proofs=True, rules=RULES, key=b"hold-same")
+    quick_bodies, quick_kept = _lazy(quick, defer=False)
+    slow_bodies, slow_kept = _lazy(slow)
+    assert not quick_kept and slow_kept
+    assert quick.sessions[0].done == slow.sessions[0].done
+    before, after = _releases(quick_bodies), _releases(slow_bodies)
+    assert sorted((s, k) for s, k, _ in before) == sorted((s, k) for s, k, _ in after)
+    at_quick = {(s, k): a for s, k, a in before}
+    for s, k, a in after:
+        assert a >= at_quick[(s, k)], (s, k, a, at_quick[(s, k)])
+
+
+def test_three_players_never_keep_a_turn_with_messages_to_send():
+    """At 3 and 4 players the others' proofs ride the floor's pass during a seat's proof
+    work: keeping its turn would cost that pass, so messages go at once, as before."""
+    t = Table(3, proofs=True, rules=Ruleset(target=1), key=b"hold-three")
+    bodies, kept = _lazy(t)
+    assert kept == []
+    assert audit_bodies(bodies, workers=0).verdict == VALID
+
+
+def test_two_players_crash_and_resume_while_a_turn_is_kept():
+    """The seat holding the floor is rebuilt from its log every third entry, before it
+    speaks (its jobs lost, its replay redoing the proof work): with turns kept along the
+    way, it sends what it owes once (the chain has as many entries as without crashes),
+    both seats end the same, the audit VALID."""
+    t = Table(2, proofs=True, rules=RULES, key=b"hold-a")
+    bodies, kept = _lazy(t, crash_every=3)
+    assert kept
+    reference, _ = _lazy(Table(2, proofs=True, rules=RULES, key=b"hold-a"))
+    assert t.sessions[0].done is not None
+    assert len(bodies) == len(reference)  # the same turns: a resume sends nothing twice
+    report = audit_bodies(bodies, workers=0)
+    assert report.verdict == VALID, said(report)
