@@ -760,6 +760,15 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "watch_won_by_pl": ("Match over: {name} win.", "Fin de la partie : {name} gagnent."),
     "watch_won_pl": ("Match over: {name} win {score}.",
                      "Fin de la partie : {name} gagnent {score}."),
+    # The spectator's end box, under its title "Match over" (the players' box's words).
+    "watch_box_won": ("{name} wins {score}", "{name} gagne {score}"),
+    "watch_box_won_pl": ("{name} win {score}", "{name} gagnent {score}"),
+    "watch_box_on_time": ("{name} wins on time", "{name} gagne au temps"),
+    "watch_box_on_time_pl": ("{name} win on time", "{name} gagnent au temps"),
+    "watch_box_by": ("{name} wins", "{name} gagne"),
+    "watch_box_by_pl": ("{name} win", "{name} gagnent"),
+    "watch_box_log": ("Your copy of the log of this game:",
+                      "Votre copie du journal de cette partie :"),
     "watch_valid": ("Every entry checked: VALID.", "Chaque entrée vérifiée : VALIDE."),
     "watch_cheat": ("CHEAT CAUGHT at entry #{entry}: {why}", "TRICHE DÉTECTÉE à l'entrée "
                     "n°{entry} : {why}"),
@@ -998,6 +1007,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
                  "garder (g) : c'est une de vos 3 cartes. La poser (p) : elle va face "
                  "visible sur la table avec 3 autres, et vous recevez 3 nouvelles cartes. "
                  "Dans les deux cas vous jouez le premier."),
+    "help_teams": ("At 4 players, two teams: your partner sits across from you, and what "
+                   "either of you captures counts for both.",
+                   "À 4 joueurs, deux équipes : votre partenaire est en face de vous, et ce "
+                   "que l'un de vous prend compte pour les deux."),
     "help_last": ("At the end of a hand the cards left on the table go to whoever took "
                   "last (never a chkobba).",
                   "À la fin d'une manche, les cartes restées sur la table vont au dernier "

@@ -39,6 +39,7 @@ from .i18n import Translator
 __all__ = [
     "host_address",
     "join_code",
+    "table_address",
     "host_secret",
     "address_lines",
     "reach_line",
@@ -105,6 +106,13 @@ def join_code(host: str, port: int, fp: str | None) -> str:
     has one.  Without a fingerprint (what a spectator types): never the secret."""
     secret = _hosted_secret[0] if fp and _hosted_secret else None
     return str(Address(host.strip("[]"), port, fp or None, secret))
+
+
+def table_address(code: str) -> str:
+    """The table a join code reaches, ``HOST:PORT``: the code without its key's
+    fingerprint and seat secret (what a screen says it connects to: an onion join code
+    is 87 characters, more than a line of 80 columns beside the events)."""
+    return code.split("#", 1)[0]
 
 
 def address_lines(bind: str | None, port: int, fp: str) -> list[str]:

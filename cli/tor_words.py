@@ -125,7 +125,7 @@ def tor_stopped(ui) -> str | None:  # ui: a TuiApp (not imported: it imports thi
     left)."""
     if ui.left or ui.state.started:
         return None
-    if ui.tor_failed is not None:
+    if ui.tor_failed is not None and not ui.tor_kept:  # (kept: said on the screen)
         return tor_failed_text(ui.t, ui.tor_failed)
     o = ui.outcome
     if ui.socks_failed is not None and o is not None \

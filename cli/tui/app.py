@@ -89,6 +89,8 @@ class TuiApp(Leaving, Screen):
         #: last SOCKS refusal, and the seconds tor has to reach the network (None: no Tor).
         self.tor_status: object | None = None
         self.tor_failed: TorFailed | None = None
+        #: Tor failed in the lobby of a host whose friends had sat: the table went on.
+        self.tor_kept = False
         self.socks_failed: SocksFailed | None = None
         self.tor_wait: float | None = None
         #: The router's answer to the host's port mapping, once it came.
@@ -213,7 +215,11 @@ class TuiApp(Leaving, Screen):
             self.tor_status = None
         elif isinstance(event, TorFailed):
             self.tor_failed = event
-            if not self.state.started:
+            # A host whose friends already sat (from its local code) keeps its table:
+            # closing it sent them away with no reason they could read ("the host
+            # closed the table"), and they play on this network all the same.
+            self.tor_kept = self.kind == "host" and self.person_seated()
+            if not self.state.started and not self.tor_kept:
                 self.cancel_trio()
             else:
                 self.log(("class:warn", tor_failed_text(self.t, event)))
@@ -225,9 +231,19 @@ class TuiApp(Leaving, Screen):
                 self.socks_failed = event
         self.invalidate()
 
+    def person_seated(self) -> bool:
+        """A seat other than ours is a person's (not a bot: the host's vouched one, or a
+        level's well-known key)."""
+        st = self.state
+        return any(n and i != st.seat and st.bot(i) is None for i, n in enumerate(st.names))
+
     def tor_line(self) -> str | None:
         """The lobby's line about tor while it starts (None: no Tor, or its address is
-        out)."""
+        out); once it failed at a table kept for the friends seated, why, and that the
+        table goes on on this network."""
+        if self.tor_failed is not None and self.tor_kept and not self.state.started:
+            return tor_failed_text(self.t, self.tor_failed) + " " + \
+                self.t("tor_failed_goes_on")
         if self.tor_status is None or self.tor_failed is not None:
             return None
         return tor_status_text(self.t, self.tor_status, joining=self.kind == "join")
@@ -235,6 +251,8 @@ class TuiApp(Leaving, Screen):
     def tor_wait_left(self) -> float | None:
         """How long tor may take, said while it reaches the network (None: not now)."""
         status = self.tor_status
+        if self.tor_failed is not None:
+            return None
         if isinstance(status, TorStarting) or (
                 isinstance(status, TorBootstrap) and status.progress < 100):
             return self.tor_wait

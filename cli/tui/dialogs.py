@@ -92,6 +92,9 @@ def score_dialog_lines(view: TableView, ev: HandScored,
     lines: list[Line] = [[("class:title", " " + t("score_title", n=ev.number))], []]
     lines += score_lines(ev.score, ev.totals, names, t, view.state.target,
                          view.side_order(len(names)))
+    if any(won is None for won in ev.score.categories.values()):
+        # "beji" is the table's word for a tie; a newcomer meets it here first.
+        lines += [[], *wrap_line([("class:dim", " " + t("gl_beji"))], DIALOG_TEXT, "   ")]
     lines += [[], [("class:keys", " " + score_continue(t, closes_in) + " ")]]
     return lines
 

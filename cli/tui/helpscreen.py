@@ -79,10 +79,12 @@ def rules_lines(t: Callable[..., str], rules: Ruleset, lang: str, width: int) ->
                            width, "   ")]
 
 
-def play_lines(t: Callable[..., str], rules: Ruleset | None, width: int) -> list[Line]:
+def play_lines(t: Callable[..., str], rules: Ruleset | None, width: int,
+               players: int | None = None) -> list[Line]:
     """How to play, as the rules in play have it: how a card captures (its rank first,
     else a sum; a card that can take must), and what keeping or placing the cut card
-    changes (cut-and-draw only)."""
+    changes (cut-and-draw only); at 4 ``players``, who plays with whom (a first game
+    of four read "partner" on the table and nothing said what it meant)."""
     out: list[Line] = [[("class:panel.title", " " + t("help_play"))]]
 
     def para(text: str) -> None:
@@ -95,17 +97,19 @@ def play_lines(t: Callable[..., str], rules: Ruleset | None, width: int) -> list
     if rules is None or rules.opening is Opening.CUT_AND_DRAW:
         para(t("help_cut"))
     para(t("help_last"))
+    if players == 4:
+        para(t("help_teams"))
     return out
 
 
 def help_pages(t: Callable[..., str], rules: Ruleset | None, lang: str, width: int,
                height: int, lobby: str | None = None, over: bool = False,
-               mouse: bool = True) -> list[list[Line]]:
+               mouse: bool = True, players: int | None = None) -> list[list[Line]]:
     """The help in ``height`` lines: one page when the keys, the words, how to play and
     the rules in play fit together (120x40), else two (the keys and words, then how to
     play and the rules: 80x24).  ``lobby``, ``over``, ``mouse``: see :func:`help_lines`."""
     keys = help_lines(t, rules, lang, width, False, lobby, over, mouse)
-    play = play_lines(t, rules, width)
+    play = play_lines(t, rules, width, players)
     tail = rules_lines(t, rules, lang, width) if rules is not None else []
     if len(keys) + 1 + len(play) + len(tail) <= height:
         return [keys + [[]] + play + tail]

@@ -10,7 +10,7 @@ from chkobba_p2p import KnownPlayers, PortMapped, PortMapUnavailable
 from chkobba_p2p.text import safe_text
 
 from ..i18n import Translator
-from ..reach import join_code
+from ..reach import join_code, table_address
 from ..tor_options import tor_installed
 from .past import PastGames
 from .render import Line, wrap_line
@@ -54,6 +54,25 @@ def reach_text(t: Translator, ev: PortMapped | PortMapUnavailable,
     return t("lobby_internet", addr=where, via=ev.method)
 
 
+def _code_lines(sentence: str, code: str, width: int) -> list[Line]:
+    """``sentence`` (its ``\\0`` the place of ``code``) on one line when it fits; else its
+    words, then the code on a line of its own; and where even that is too long (an
+    onion join code, 87 characters, at 80 columns), the code broken at its ``#`` only
+    (the table's address whole, then its key), never inside the onion address."""
+    said = "   " + sentence.replace("\0", code)
+    if len(said) <= width - 1:
+        return [[("", said)]]
+    before, after = sentence.split("\0", 1)
+    out = wrap_line([("", "   " + before.rstrip())], width - 1, "   ")
+    pieces = [code] if len(code) + 5 <= width - 1 else \
+        [code.split("#", 1)[0], "#" + code.split("#", 1)[1]] if "#" in code else [code]
+    for piece in pieces:
+        out += wrap_line([("class:turn", "     " + piece)], width - 1, "     ")
+    if after.strip():
+        out += wrap_line([("", "   " + after.strip())], width - 1, "   ")
+    return out
+
+
 def lobby_lines(view: TableView, width: int, *, kind: str, connected: bool = False,
                 address: str | None = None, port: int | None = None,
                 rematch: bool = False, address6: str | None = None,
@@ -83,8 +102,17 @@ def lobby_lines(view: TableView, width: int, *, kind: str, connected: bool = Fal
         lines += wrap_line([("class:ok", " " + text)], width - 1, " ")
     if kind == "join":
         if not connected:
-            lines += wrap_line([("class:title", " " + t("join_connecting", addr=address))],
-                               width - 1, "   ")  # an onion address is long
+            # The table's address, without the key and secret after "#" (the joiner
+            # typed them; an onion code is 87 characters), and whole: on its own line
+            # when the sentence does not fit (an onion address broke across two lines).
+            addr = table_address(address or "")
+            said = " " + t("join_connecting", addr=addr)
+            if len(said) <= width - 1:
+                lines.append([("class:title", said)])
+            else:
+                words = t("join_connecting", addr="\0").split("\0")
+                lines += wrap_line([("class:title", " " + words[0].rstrip())], width - 1, "   ")
+                lines += wrap_line([("class:title", "   " + addr + words[1])], width - 1, "   ")
             if tor:
                 lines += wrap_line([("class:dim", "   " + tor)], width - 1, "     ")
                 if tor_wait is not None:
@@ -118,8 +146,7 @@ def lobby_lines(view: TableView, width: int, *, kind: str, connected: bool = Fal
                 lines.append([("", "   " + t("lobby_ipv6", addr=join_code(address6, port, fp)))])
             onion_code = join_code(onion, port, fp) if onion else None
             if onion_code:
-                lines += wrap_line([("", "   " + t("lobby_tor", addr=onion_code))],
-                                   width - 1, "     ")
+                lines += _code_lines(t("lobby_tor", addr="\0"), onion_code, width)
             elif tor:
                 lines += wrap_line([("class:turn", "   " + tor)], width - 1, "     ")
                 if tor_wait is not None:

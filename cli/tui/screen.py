@@ -40,7 +40,7 @@ from chkobba_p2p import (
 )
 from chkobba_p2p.game import rules as R
 
-from ..reach import join_code
+from ..reach import join_code, table_address
 from . import dialogs
 from .chat import ChatInput
 from .decision import Request, decision_lines
@@ -92,6 +92,17 @@ def clickable(text: Callable[[], StyleAndTextTuples], ui: Any
                 out.append((fragment[0], fragment[1], handler(*target)))
         return out
     return draw
+
+
+def fit_keys(keys: str, room: int) -> str:
+    """A footer's keys (items joined by `` · ``) in ``room`` columns: the items before
+    the last two ("? help", "q leave") give way from the end, the first (what to do now)
+    stays.  The French capture choice's keys were 82 columns at 80 and lost "q quitter"
+    at the edge."""
+    items = keys.split(" · ")
+    while len(" · ".join(items)) > room and len(items) > 3:
+        del items[-3]
+    return " · ".join(items)
 
 
 class Screen:
@@ -217,7 +228,7 @@ class Screen:
         def body() -> Any:
             if self.too_small():
                 return small
-            if self._size()[1] >= 72:
+            if self._beside():
                 return VSplit([left, Window(width=1, char=bar, style="class:dim"), events])
             return HSplit([left, Window(height=1, char=rule, style="class:dim"),
                            events_below])
@@ -274,16 +285,29 @@ class Screen:
         return width
 
     def _join_code_room(self) -> int:
-        """Columns the host's lobby needs for its join code on a line of its own (its
-        indent, the code, a margin); 0 where no code is shown."""
+        """Columns the lobby needs for an address on a line of its own (its indent, the
+        address, a margin): the host's join code, or the table a joiner is reaching
+        ("Connecting to" then the address: an onion address broke across two lines at
+        80 columns); 0 where no such address is shown."""
+        if self.kind == "join" and not self.connected and self.address:
+            return len(table_address(self.address)) + 5
         if self.kind != "host" or self.state.started or self.port is None:
             return 0
         code = join_code(self.address or "127.0.0.1", self.port, self.state.my_fingerprint)
-        return len(code) + 5
+        # The onion code's table address whole on its line too (.lobby._code_lines).
+        onion = len(f"{self.onion}:{self.port}") + 7 if self.onion else 0
+        return max(len(code) + 5, onion)
+
+    def _beside(self) -> bool:
+        """The events beside the table or lobby (else under it, as under 72 columns):
+        also under it while an address needs more room than the events leave (a
+        joiner's onion address, 67 characters, at 80 columns)."""
+        cols = self._size()[1]
+        return cols >= 72 and cols - 1 - 18 >= self._join_code_room()
 
     def _left_width(self) -> int:
         rows, cols = self._size()
-        return cols - self._panel_width() - 1 if cols >= 72 else cols
+        return cols - self._panel_width() - 1 if self._beside() else cols
 
     def overlay_kind(self) -> str | None:
         """The dialog over the screen, if any: ``leave`` (``away`` at a table with
@@ -350,17 +374,17 @@ class Screen:
                      and any(self.state.names[1:]) else "keys_lobby_idle")
         else:
             keys = t("keys_idle")
-        return [("class:keys", f" {keys} ")]
+        return [("class:keys", f" {fit_keys(keys, self._size()[1] - 2)} ")]
 
     def _events_text(self) -> list[tuple[str, str]]:
         rows, cols = self._size()
-        width = self._panel_width() if cols >= 72 else cols
-        height = rows - 2 if cols >= 72 else 5
+        width = self._panel_width() if self._beside() else cols
+        height = rows - 2 if self._beside() else 5
         return self.events.panel(self.t("events"), width, height)
 
     def _left(self) -> list[tuple[str, str]]:
         rows, cols = self._size()
-        height = rows - 2 if cols >= 72 else rows - 8
+        height = rows - 2 if self._beside() else rows - 8
         out: list[tuple[str, str]] = []
         for line in self.body(self._left_width(), max(1, height)):
             out += line + [("", "\n")]
@@ -444,7 +468,7 @@ class Screen:
         # Once the match is over, the end screen's keys (r, l), not the table's.
         over = self.finished and self.outcome is not None
         return help_pages(self.t, self.state.rules, self.t.lang, width, rows - 4, lobby,
-                          over=over, mouse=self.mouse)
+                          over=over, mouse=self.mouse, players=self.state.players)
 
     @property
     def help_paged(self) -> bool:

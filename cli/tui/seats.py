@@ -16,8 +16,8 @@ from dataclasses import replace
 from .render import Line, line_text
 from .view import TableView
 
-__all__ = ["seat_positions", "seat_picture", "side_cell", "side_dealer", "shortened",
-           "compact_clock"]
+__all__ = ["seat_positions", "seat_picture", "picture_and_names", "side_cell", "side_dealer",
+           "shortened", "compact_clock"]
 
 #: A seat's line (:func:`.table._seat_line`): (view, seat, role, its clock, width) -> line.
 SeatLine = Callable[[TableView, int, str, Line, int], Line]
@@ -108,13 +108,25 @@ def seat_picture(view: TableView, width: int, seat_line: SeatLine,
     when they must be cut, all cut the same way (to 16, 12, ... 6 characters, never
     fewer).  None when the two opponents do not fit side by side in ``width`` columns
     even so (the caller draws the seats one a line)."""
+    drawn = picture_and_names(view, width, seat_line, extra)
+    return None if drawn is None else drawn[0]
+
+
+def picture_and_names(view: TableView, width: int, seat_line: SeatLine,
+                      extra: Callable[[int], Line]
+                      ) -> tuple[list[tuple[int, Line]], TableView] | None:
+    """:func:`seat_picture`, with the view whose names it drew (cut or whole): the
+    lines under the picture ("turn: …", "dealer: …") name the seats from it, so that a
+    name cut in the picture is cut the same way there ("turn: Khadija Trabelsi" under
+    "Khadija Tra…" read as two people)."""
     if not view.state.teams or view.state.seat is None:
         return None
     for short in SHORTS:
+        named = shortened(view, short)
         for clock in (extra, lambda s: compact_clock(extra(s))):
-            lines = _picture(shortened(view, short), width, seat_line, clock)
+            lines = _picture(named, width, seat_line, clock)
             if lines is not None:
-                return lines
+                return lines, named
     return None
 
 

@@ -17,7 +17,7 @@ from chkobba_p2p.game.cards import Card
 
 from .bigcards import big_card_row
 from .render import Line, by_value, card_chips, card_row, click_tag, line_text, wrap_line
-from .seats import compact_clock, seat_picture, side_dealer
+from .seats import compact_clock, picture_and_names, side_dealer
 from .view import TableView
 
 __all__ = ["Showing", "showing", "draw_table", "table_lines", "fit"]
@@ -188,8 +188,8 @@ def table_lines(view: TableView, width: int, compact: bool, *, selected: int | N
         return seat_extra(s) if seat_extra is not None else []
 
     # At 4, from a seat: the seats as they sit around us (.seats), if the width allows.
-    picture = None if watching else seat_picture(
-        view, width, _seat_line, extra_of)
+    drawn = None if watching else picture_and_names(view, width, _seat_line, extra_of)
+    picture, named = drawn if drawn is not None else (None, view)
     for prio, line in picture or []:
         add(line, prio)
     for s in [] if picture else (range(n) if watching else st.others()):
@@ -201,16 +201,16 @@ def table_lines(view: TableView, width: int, compact: bool, *, selected: int | N
             add(line, 2)
     info = [t("stock", n=st.stock)]
     if st.cutting:
-        info.append(view.said("cutting_of", st.cutter))
-    elif st.turn is not None:
-        info.append(t("turn_of", name=view.who(st.turn)))
+        info.append(named.said("cutting_of", st.cutter))
+    elif st.turn is not None:  # named as the picture names the seats (cut alike)
+        info.append(t("turn_of", name=named.who(st.turn)))
     dealer = side_dealer(view) if picture else None
     if dealer is not None:  # said here, steady, not beside a seat that has the clock
-        info.append(t("dealer_is", name=view.who(dealer)))
+        info.append(t("dealer_is", name=named.who(dealer)))
     # With two opponents or more (3 and 4 players), every opponent's line shows before the
     # stock does on a short screen (the turn is on the ▶ and the prompt).  Long names
     # wrap (never cut at the pane's edge).
-    for line in wrap_line([("class:dim", " " + " · ".join(info))], width - 1, "   "):
+    for line in _items_lines(info, width - 1):
         add(line, 2 if len(st.others()) > 1 else 1)
     for line in notices:
         add(line)
@@ -280,7 +280,8 @@ def table_lines(view: TableView, width: int, compact: bool, *, selected: int | N
     for line in wrap_line(_captures_line(view, st.side(me)), width - 1, "     "):
         add(line, 2)  # wrapped at a word: never cut by the events column
     if st.hand and compact:
-        line = [("class:title", f" {t('your_hand')}:")]
+        # French sets a space before its colon ("Votre main :"), as every other label.
+        line = [("class:title", f" {t('your_hand')}{' :' if t.lang == 'fr' else ':'}")]
         for i, c in enumerate(st.hand):
             sel = " class:card.selected" if i == selected else ""
             sel += click_tag("hand", c)
@@ -296,6 +297,22 @@ def table_lines(view: TableView, width: int, compact: bool, *, selected: int | N
             add(line)
     for line in below:
         add(line)
+    return lines
+
+
+def _items_lines(items: list[str], width: int) -> list[Line]:
+    """``items`` joined by `` · `` in ``width`` columns, a line broken between two items
+    rather than inside one ("dealer:" at a line's end and its name on the next read as
+    two things); an item longer than a whole line wraps at its words."""
+    rows: list[str] = []
+    for item in items:
+        if rows and len(rows[-1]) + 3 + len(item) <= width:
+            rows[-1] += " · " + item
+        else:
+            rows.append(("   " if rows else " ") + item)
+    lines: list[Line] = []
+    for row in rows:
+        lines += wrap_line([("class:dim", row)], width, "   ")
     return lines
 
 

@@ -11,7 +11,7 @@ from chkobba_p2p.observe.history import Record
 from chkobba_p2p.text import safe_text
 
 from .past import record_text
-from .render import Line, wrap_line
+from .render import Line, line_text, wrap_line
 
 __all__ = ["seat_lines", "missing_names", "changed_seats"]
 
@@ -36,6 +36,24 @@ def missing_names(st: TableState, t: Callable[..., str]) -> str:
     if len(names) <= 1:
         return "".join(names)
     return ", ".join(names[:-1]) + f" {t('and')} " + names[-1]
+
+
+def _items(info: Line, width: int, indent: str) -> list[Line]:
+    """A seat's key line, its parts (each after the first starts with " · ") kept whole
+    on a line where they fit: a line breaks between two parts, not inside one ("key
+    ee7f-… · the greedy bot's" then "key" alone read as two keys); a part longer
+    than a line wraps at its words."""
+    rows: list[Line] = []
+    for style, text in info:
+        if rows and (not text.startswith(" · ")
+                     or len(line_text(rows[-1])) + len(text) <= width):
+            rows[-1] = [*rows[-1], (style, text)]
+        else:
+            rows.append([(style, text if not rows else indent + text[1:])])
+    out: list[Line] = []
+    for row in rows:
+        out += wrap_line(row, width, indent)
+    return out
 
 
 def seat_lines(st: TableState, t: Callable[..., str], known: KnownPlayers | None,
@@ -81,7 +99,7 @@ def seat_lines(st: TableState, t: Callable[..., str], known: KnownPlayers | None
             and (seen is None or seen.status is not Recognition.CHANGED) else None
         if past is not None:
             info.append(("class:dim", " · " + record_text(t, name, past)))
-        out += wrap_line(info, width, "       ")
+        out += _items(info, width, "       ")
         if seen is not None and seen.status is Recognition.CHANGED:
             text = t("lobby_changed", name=name, fp=seen.before) if seen.like is None \
                 else t("lobby_lookalike", name=name, like=safe_text(seen.like, 32), fp=seen.before)

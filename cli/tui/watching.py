@@ -247,7 +247,63 @@ class WatchView:
                 say("class:dim", t("watch_log", path=path))
         return out
 
+    def ended(self) -> bool:
+        """The end box is up: the match over (or the watching stopped) once the table
+        was drawn, and neither the score sheet nor a hand's scoring over it."""
+        st = self.state
+        return st.started and (st.over or self.outcome is not None) and not self.sheet \
+            and not self.score_overlay()
+
+    def end_box(self, cols: int) -> list[Line]:
+        """The end in the players' box (:func:`.dialogs.over_lines`): "Match over" (or
+        "Game stopped"), who won and by how much, the hands played or why it stopped,
+        the verdict of every entry, the log copy and the command that replays it, the
+        keys.  It was a line under the table, easy to miss beside the players' box."""
+        t, st, view = self.t, self.state, self.view
+        room = max(20, cols - 6)
+        out: list[Line] = []
+
+        def say(style: str, text: str) -> None:
+            out.extend(wrap_line([(style, " " + text)], room, "   "))
+
+        pl = "_pl" if (st.players or 2) == 4 else ""
+        won = st.done.winner_side if st.done is not None else \
+            st.winner_side if st.aborted is not None else None
+        out += [[("class:title", " " + t("over_title" if won is not None else "over_aborted")
+                  + " ")], []]
+        if st.done is not None:  # at 3 players too (three totals, the winner's first)
+            say("class:ok", t("watch_box_won" + pl, name=view.side_name(st.done.winner_side),
+                              score=view.score(st.done.totals, st.done.winner_side)))
+            say("", t("over_hands", n=st.done.hands))
+        elif st.aborted is not None:
+            if won is not None:  # a flag, a resignation, a leave: a winner all the same
+                key = "watch_box_on_time" if st.aborted.flag is not None else "watch_box_by"
+                say("class:ok", t(key + pl, name=view.side_name(won)))
+            for style, text in stop_sentences(view, st.aborted):
+                say(style, text)
+        o = self.outcome
+        if o is not None and o.stop_reason and (st.done is None or o.verdict is None):
+            say("class:dim", t("watch_stopped", why=stop_words(o.stop_reason, o.stop_data,
+                                                               t)))
+        if self.verdict is not None:
+            out.append([])
+            say(*self.verdict_line(self.verdict))
+        if o is not None and o.log_path is not None:  # shortened as the players' box does
+            out += [[], [("", " " + t("watch_box_log"))],
+                    [("class:title", "   " + dialogs.short_path(o.log_path, room - 4))],
+                    [("", " " + t("over_replay_title"))],
+                    [("class:ok", "   chkobba replay " + dialogs.short_path(
+                        o.log_path, room - 4 - len("chkobba replay ")))]]
+        return out + [[], [("class:keys", " " + t("keys_watch_over") + " ")]]
+
     # ------------------------------------------------------------------ drawing
+
+    def beside(self, cols: int) -> bool:
+        """The events beside the table or lobby (else under it, as under 72 columns):
+        also under it while the lobby names a table address longer than the room the
+        events leave (an onion address, 67 characters, at 80 columns)."""
+        return cols >= 72 and (self.state.started
+                               or len(self.address) + 5 <= cols - PANEL - 1)
 
     def header(self, cols: int) -> Line:
         line = header_line(self.view, f" {self.t('app')} · {self.t('watching')}", cols)
@@ -277,16 +333,21 @@ class WatchView:
         if not st.started:
             head: list[Line] = [[]]
             key = "watch_in" if self.connected else "watch_connecting"
-            head += wrap_line([("class:ok" if self.connected else "class:title",
-                                " " + t(key, addr=self.address, name=self.name))],
-                              width - 1, "   ")
+            style = "class:ok" if self.connected else "class:title"
+            said = " " + t(key, addr=self.address, name=self.name)
+            if len(said) <= width - 1:
+                head.append([(style, said)])
+            else:  # the address whole on a line of its own (an onion one broke in two)
+                before, after = t(key, addr="\0", name=self.name).split("\0", 1)
+                head += wrap_line([(style, " " + before.rstrip())], width - 1, "   ")
+                head += wrap_line([(style, "   " + self.address + after)], width - 1, "   ")
             if self.connected:
                 head += wrap_line([("class:dim", " " + t("watch_faces"))], width - 1, "   ")
             rest = lobby_lines(view, width, kind="watch", connected=self.connected,
                                address=self.address)[1:] if st.names else []
             end: list[Line] = ([[]] + self.end_lines(width)) if over else []
             return fit_lobby(head + rest + end, height)
-        below = self.below(width) + (self.end_lines(width) if over or st.over else [])
+        below = self.below(width)  # the end is said in its box (end_box) over the table
         return draw_table(view, width, height, below=below,
                           seat_extra=lambda s: self.presence.seat_clock(view, s, over),
                           notices=[] if over else self.presence.countdown_lines(view, width),
@@ -323,15 +384,17 @@ def _build(w: WatchView, color: bool, size: Callable[[], tuple[int, int]],
 
     def left() -> list[tuple[str, str]]:
         rows, cols = size()
-        width = cols - PANEL - 1 if cols >= 72 else cols
+        wide = w.beside(cols)
+        width = cols - PANEL - 1 if wide else cols
         out: list[tuple[str, str]] = []
-        for line in w.body(width, max(1, rows - 2 if cols >= 72 else rows - 8)):
+        for line in w.body(width, max(1, rows - 2 if wide else rows - 8)):
             out += line + [("", "\n")]
         return out
 
     def panel() -> list[tuple[str, str]]:
         rows, cols = size()
-        return w.events_panel(PANEL if cols >= 72 else cols, rows - 2 if cols >= 72 else 5)
+        wide = w.beside(cols)
+        return w.events_panel(PANEL if wide else cols, rows - 2 if wide else 5)
 
     bar, rule = ("│", "─") if w.symbols else ("|", "-")
     if not w.symbols:
@@ -352,8 +415,12 @@ def _build(w: WatchView, color: bool, size: Callable[[], tuple[int, int]],
         Frame(Window(FormattedTextControl(tx(lambda: dialogs.as_text(w.score_overlay()))),
                      dont_extend_width=True, dont_extend_height=True)),
         filter=Condition(lambda: bool(w.score_overlay())))
-    body = DynamicContainer(lambda: body_wide if size()[1] >= 72 else body_narrow)
-    root = FloatContainer(HSplit([header, body, footer]), floats=[Float(overlay)])
+    end = ConditionalContainer(
+        Frame(Window(FormattedTextControl(tx(lambda: dialogs.as_text(w.end_box(size()[1])))),
+                     dont_extend_width=True, dont_extend_height=True)),
+        filter=Condition(w.ended))
+    body = DynamicContainer(lambda: body_wide if w.beside(size()[1]) else body_narrow)
+    root = FloatContainer(HSplit([header, body, footer]), floats=[Float(overlay), Float(end)])
     kb = KeyBindings()
 
     @kb.add("s")

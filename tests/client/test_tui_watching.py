@@ -445,10 +445,12 @@ def _flagged(lang: str) -> WatchView:
     ("fr", "Fin de la partie : hana gagne au temps.", "sami perd au temps")])
 def test_a_spectators_flag_line_names_the_winner_under_match_over(size, lang, over, lost):
     # It read "sami lost on time (the host's clock)" alone: no winner, no "Match over"
-    # (a match played to the end has its "Match over: hana wins 11-4.").
+    # (a match played to the end has its "Match over: hana wins 11-4.").  On the
+    # screen it is said in the end box (test_watch_end_box.py); these lines are the
+    # ones printed after the screen closes.
     rows, cols = size
     view = _flagged(lang)
-    text = _text(view.body(cols - 29, rows - 2))
+    text = _text(view.end_lines(cols - 29))
     flat = " ".join(text.split())
     assert over in flat and lost in flat, text
     assert flat.index(over) < flat.index(lost), text

@@ -118,7 +118,9 @@ def test_the_end_in_words_stays_on_the_terminal_after_q(tmp_path):
         watch.wait_for(lambda t: "hana" in t and "Spectators" in t, 20, "the lobby")
         bot = headless(["bot", f"127.0.0.1:{port}", "--quiet", "--name", "sami"],
                        tmp_path / "b")
-        watch.wait_for(lambda t: "Match over: " in t, 90, "the end on the screen")
+        # The end box on the screen (its title, then who won), as the players' box.
+        watch.wait_for(lambda t: re.search(r"Match over.*(hana|sami) wins \d+-\d+", t,
+                                           re.S) is not None, 90, "the end box on the screen")
         watch.press("q")
         assert watch.finish(15) == 0
         out = " ".join(watch.raw.decode("utf-8", "replace").split("\x1b[?1049l")[-1].split())
