@@ -6,9 +6,6 @@ at 80x24 and 120x40, in English and French, at 2 and 4 players."""
 from __future__ import annotations
 
 import pytest
-from prompt_toolkit.application import create_app_session
-from prompt_toolkit.input import create_pipe_input
-from prompt_toolkit.output import DummyOutput
 from screenshot import screen_rows
 from test_tui_four_at_80 import _seated
 
@@ -19,27 +16,6 @@ SAID = {"en": "beji: a tie: nobody scores that point",
         "fr": "beji : égalité : personne ne marque ce point"}
 
 
-@pytest.fixture(autouse=True)
-def unicode_frames():
-    """Frames drawn with box characters, as this test reads them: a screen built with
-    --ascii earlier in the same process (another test) leaves prompt_toolkit's shared
-    Border class drawing "+-|" (.style.ascii_frames)."""
-    from prompt_toolkit.widgets import base
-
-    b = base.Border
-    names = ("HORIZONTAL", "VERTICAL", "TOP_LEFT", "TOP_RIGHT", "BOTTOM_LEFT", "BOTTOM_RIGHT")
-    saved = [getattr(b, n) for n in names]
-    for n, c in zip(names, "─│┌┐└┘", strict=True):
-        setattr(b, n, c)
-    yield
-    for n, c in zip(names, saved, strict=True):
-        setattr(b, n, c)
-
-
-@pytest.fixture
-def app_session():
-    with create_pipe_input() as inp, create_app_session(input=inp, output=DummyOutput()):
-        yield
 
 
 def _box(rows: list[str]) -> list[str]:

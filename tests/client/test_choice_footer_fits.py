@@ -7,9 +7,6 @@ screen at 80x24 and 120x40, in English and French, with 2 and with 9 ways to tak
 from __future__ import annotations
 
 import pytest
-from prompt_toolkit.application import create_app_session
-from prompt_toolkit.input import create_pipe_input
-from prompt_toolkit.output import DummyOutput
 from screenshot import screen_rows
 from test_tui_screen import _position, _ui
 
@@ -21,11 +18,6 @@ from chkobba_p2p.game.cards import DECK, cards
 WORDS = {"en": ("1-2 or ↑↓ Enter: take", "q leave", "Your hand:"),
          "fr": ("1-2 ou ↑↓ Entrée : prendre", "q quitter", "Votre main :")}
 
-
-@pytest.fixture
-def app_session():
-    with create_pipe_input() as inp, create_app_session(input=inp, output=DummyOutput()):
-        yield
 
 
 def _many_ways() -> R.Hand:

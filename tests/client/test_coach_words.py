@@ -10,9 +10,6 @@ from __future__ import annotations
 import re
 
 import pytest
-from prompt_toolkit.application import create_app_session
-from prompt_toolkit.input import create_pipe_input
-from prompt_toolkit.output import DummyOutput
 from support.audit import play
 
 from chkobba_cli.coach import grade_line, short_grade, shown_label
@@ -65,11 +62,6 @@ def test_a_move_is_said_as_a_verb_never_as_a_card_on_the_table():
     assert short_grade(g, str) == "mistake -0.53: better was playing 5S and taking nothing"
     assert "5S on the table" not in line + short_grade(g, str)
 
-
-@pytest.fixture
-def app_session():
-    with create_pipe_input() as inp, create_app_session(input=inp, output=DummyOutput()):
-        yield
 
 
 @pytest.mark.parametrize("lang, play_word", [("en", "play"), ("fr", "coup")])

@@ -6,11 +6,8 @@ the game the help still lists the table's keys and none of the end's."""
 from __future__ import annotations
 
 import pytest
-from prompt_toolkit.application import create_app_session
 from prompt_toolkit.application.current import set_app
-from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.key_binding.key_processor import KeyPress
-from prompt_toolkit.output import DummyOutput
 from screenshot import screen_text
 
 from chkobba_cli.tui.app import TuiApp
@@ -22,11 +19,6 @@ WORDS = {"en": ("Keys at the end of the match", "l is it rigged? luck",
          "fr": ("Touches de fin de partie", "l est-ce truqué ? chance",
                 "r rejouer", "1-9 ou ←→ Entrée : jouer")}
 
-
-@pytest.fixture
-def app_session():
-    with create_pipe_input() as inp, create_app_session(input=inp, output=DummyOutput()):
-        yield
 
 
 def _table(lang: str, over: bool) -> TuiApp:

@@ -8,12 +8,9 @@ at the table."""
 from __future__ import annotations
 
 import pytest
-from prompt_toolkit.application import create_app_session
 from prompt_toolkit.application.current import set_app
-from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.key_binding.key_processor import KeyPress
 from prompt_toolkit.keys import Keys
-from prompt_toolkit.output import DummyOutput
 from screenshot import screen_rows
 
 from chkobba_cli.tui.app import TuiApp
@@ -27,27 +24,6 @@ SAID = {"en": "At 4 players, two teams: your partner sits across from you, and w
               "l'un de vous prend compte pour les deux."}
 
 
-@pytest.fixture(autouse=True)
-def unicode_frames():
-    """Frames drawn with box characters, as this test reads them: a screen built with
-    --ascii earlier in the same process (another test) leaves prompt_toolkit's shared
-    Border class drawing "+-|" (.style.ascii_frames)."""
-    from prompt_toolkit.widgets import base
-
-    b = base.Border
-    names = ("HORIZONTAL", "VERTICAL", "TOP_LEFT", "TOP_RIGHT", "BOTTOM_LEFT", "BOTTOM_RIGHT")
-    saved = [getattr(b, n) for n in names]
-    for n, c in zip(names, "─│┌┐└┘", strict=True):
-        setattr(b, n, c)
-    yield
-    for n, c in zip(names, saved, strict=True):
-        setattr(b, n, c)
-
-
-@pytest.fixture
-def app_session():
-    with create_pipe_input() as inp, create_app_session(input=inp, output=DummyOutput()):
-        yield
 
 
 def _press(ui: TuiApp, key: str) -> None:

@@ -6,9 +6,6 @@ got a code the table refused."""
 from __future__ import annotations
 
 import pytest
-from prompt_toolkit.application import create_app_session
-from prompt_toolkit.input import create_pipe_input
-from prompt_toolkit.output import DummyOutput
 from screenshot import screen_rows
 
 from chkobba_cli import reach
@@ -19,11 +16,6 @@ from chkobba_p2p.game import rules as R
 FP = "480e-55d0-c49c-0062"
 SECRET = "b2p3-zh3f-us2p-vn43"
 
-
-@pytest.fixture
-def app_session():
-    with create_pipe_input() as inp, create_app_session(input=inp, output=DummyOutput()):
-        yield
 
 
 @pytest.fixture(params=[SECRET, None], ids=["secret", "no-secret"])

@@ -6,9 +6,6 @@ Read off the whole screen at 80x24 and 120x40, in English and French."""
 from __future__ import annotations
 
 import pytest
-from prompt_toolkit.application import create_app_session
-from prompt_toolkit.input import create_pipe_input
-from prompt_toolkit.output import DummyOutput
 from screenshot import screen_rows
 
 from chkobba_cli.tui.app import TuiApp
@@ -20,11 +17,6 @@ FP = "bed5-5da6-1bf5-b8fd"
 WORDS = {"en": ("key {fp}", "the {level} bot's key"),
          "fr": ("clé {fp}", "la clé du robot {level}")}
 
-
-@pytest.fixture
-def app_session():
-    with create_pipe_input() as inp, create_app_session(input=inp, output=DummyOutput()):
-        yield
 
 
 @pytest.mark.parametrize("size", [(24, 80), (40, 120)])

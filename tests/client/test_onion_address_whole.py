@@ -25,11 +25,6 @@ WORDS = {"en": ("Connecting to", "Events", "through Tor, from anywhere:"),
          "fr": ("Connexion à", "Événements", "via Tor, de partout :")}
 
 
-@pytest.fixture
-def app_session():
-    with create_pipe_input() as inp, create_app_session(input=inp, output=DummyOutput()):
-        yield
-
 
 def _whole(rows: list[str], cols: int, what: str) -> None:
     assert all(len(r) <= cols for r in rows)

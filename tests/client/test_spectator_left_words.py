@@ -6,9 +6,6 @@ for news that ali came)."""
 from __future__ import annotations
 
 import pytest
-from prompt_toolkit.application import create_app_session
-from prompt_toolkit.input import create_pipe_input
-from prompt_toolkit.output import DummyOutput
 from screenshot import screen_rows
 
 from chkobba_cli.tui.app import TuiApp
@@ -17,11 +14,6 @@ from chkobba_p2p.game import rules as R
 
 FP = "480e-55d0-c49c-0062"
 
-
-@pytest.fixture
-def app_session():
-    with create_pipe_input() as inp, create_app_session(input=inp, output=DummyOutput()):
-        yield
 
 
 def _panel(rows: list[str]) -> list[str]:

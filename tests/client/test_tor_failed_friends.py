@@ -9,9 +9,6 @@ host still ends with tor's sentence (exit 2).  Read off the whole screen at 80x2
 from __future__ import annotations
 
 import pytest
-from prompt_toolkit.application import create_app_session
-from prompt_toolkit.input import create_pipe_input
-from prompt_toolkit.output import DummyOutput
 from screenshot import screen_rows
 
 from chkobba_cli.reach import join_code
@@ -29,11 +26,6 @@ WAIT = {"en": "tor may take up to", "fr": "tor peut prendre"}
 STEP = TorBootstrap(14, "handshake_done", "Handshake finished with a relay")
 FAILED = TorFailed(TorFailure.NO_NETWORK, "no network", STEP, 30)
 
-
-@pytest.fixture
-def app_session():
-    with create_pipe_input() as inp, create_app_session(input=inp, output=DummyOutput()):
-        yield
 
 
 def _host(lang: str, friend: tuple[str, bytes] | None) -> TuiApp:

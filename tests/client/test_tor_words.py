@@ -7,9 +7,6 @@ during it is a line in the events and the table goes on."""
 from __future__ import annotations
 
 import pytest
-from prompt_toolkit.application import create_app_session
-from prompt_toolkit.input import create_pipe_input
-from prompt_toolkit.output import DummyOutput
 
 from chkobba_cli.i18n import Translator
 from chkobba_cli.tor_words import (
@@ -42,11 +39,6 @@ REFUSED = parse_bootstrap(
     'WARNING="Connection refused" REASON=CONNECTREFUSED COUNT=3 HOSTADDR="127.0.0.1:9"')
 ONION = "c" * 56 + ".onion"
 
-
-@pytest.fixture
-def app_session():
-    with create_pipe_input() as inp, create_app_session(input=inp, output=DummyOutput()):
-        yield
 
 
 def test_every_phase_of_tor_has_words_in_both_languages():

@@ -8,9 +8,6 @@ from __future__ import annotations
 import re
 
 import pytest
-from prompt_toolkit.application import create_app_session
-from prompt_toolkit.input import create_pipe_input
-from prompt_toolkit.output import DummyOutput
 from screenshot import screen_rows
 
 from chkobba_cli.tui.app import TuiApp
@@ -27,11 +24,6 @@ WORDS = {"en": {"you": "you", "us": "us", "them": "them", "partner": "(partner)"
          "fr": {"you": "vous", "us": "nous", "them": "eux", "partner": "(partenaire)",
                 "opponent": "(adversaire)"}}
 
-
-@pytest.fixture
-def app_session():
-    with create_pipe_input() as inp, create_app_session(input=inp, output=DummyOutput()):
-        yield
 
 
 def _hand(players: int, turn: int) -> R.Hand:

@@ -9,19 +9,11 @@ from __future__ import annotations
 import re
 
 import pytest
-from prompt_toolkit.application import create_app_session
-from prompt_toolkit.input import create_pipe_input
-from prompt_toolkit.output import DummyOutput
 from screenshot import screen_rows
 from test_tui_four_at_80 import NAMES, _seated
 
 WORDS = {"en": ("you", "turn: ", "dealer: "), "fr": ("vous", "à jouer : ", "donneur : ")}
 
-
-@pytest.fixture
-def app_session():
-    with create_pipe_input() as inp, create_app_session(input=inp, output=DummyOutput()):
-        yield
 
 
 @pytest.mark.parametrize("size", [(24, 80), (40, 120)])

@@ -6,12 +6,9 @@ free a seat), not the table's -- at 80x24 and 120x40, in English and French."""
 from __future__ import annotations
 
 import pytest
-from prompt_toolkit.application import create_app_session
 from prompt_toolkit.application.current import set_app
-from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.key_binding.key_processor import KeyPress
 from prompt_toolkit.keys import Keys
-from prompt_toolkit.output import DummyOutput
 from screenshot import screen_text
 
 from chkobba_cli.tui.app import TuiApp
@@ -26,11 +23,6 @@ WORDS = {
            "free": "f, puis le numéro d'une place", "play": "1-9 ou ←→ Entrée : jouer"},
 }
 
-
-@pytest.fixture
-def app_session():
-    with create_pipe_input() as inp, create_app_session(input=inp, output=DummyOutput()):
-        yield
 
 
 def _ui(kind: str, lang: str, started: bool, size: tuple[int, int]) -> TuiApp:

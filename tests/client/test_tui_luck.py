@@ -8,9 +8,6 @@ from __future__ import annotations
 import threading
 
 import pytest
-from prompt_toolkit.application import create_app_session
-from prompt_toolkit.input import create_pipe_input
-from prompt_toolkit.output import DummyOutput
 from screenshot import screen_text
 from support.audit import play
 
@@ -27,11 +24,6 @@ WORDS = {"en": ("l: is it rigged? luck against play", "Luck: you were dealt card
          "fr": ("l : est-ce truqué ? chance et jeu", "Chance : vous avez reçu des cartes",
                 "Audit du journal")}
 
-
-@pytest.fixture
-def app_session():
-    with create_pipe_input() as inp, create_app_session(input=inp, output=DummyOutput()):
-        yield
 
 
 @pytest.fixture(scope="module")

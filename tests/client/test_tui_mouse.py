@@ -9,12 +9,9 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
-from prompt_toolkit.application import create_app_session
 from prompt_toolkit.application.current import set_app
-from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.key_binding.key_processor import KeyPress
 from prompt_toolkit.keys import Keys
-from prompt_toolkit.output import DummyOutput
 from screenshot import click, find, screen_rows
 from support.options import parse_options
 
@@ -29,11 +26,6 @@ from chkobba_p2p.transcript import events as S
 SIZES = [(24, 80), (40, 120)]
 NAMES = {2: ("amel", "sami"), 4: ("amel", "sami", "hana", "bob")}
 
-
-@pytest.fixture
-def app_session():
-    with create_pipe_input() as inp, create_app_session(input=inp, output=DummyOutput()):
-        yield
 
 
 def _hand(players: int, rules: R.Ruleset, table: str = "7H 3D 9H 1C 5S",

@@ -8,9 +8,6 @@ from __future__ import annotations
 import json
 
 import pytest
-from prompt_toolkit.application import create_app_session
-from prompt_toolkit.input import create_pipe_input
-from prompt_toolkit.output import DummyOutput
 
 from chkobba_cli.i18n import Translator
 from chkobba_cli.tui.app import TuiApp
@@ -31,12 +28,6 @@ from chkobba_p2p._shell.peer import (
 from chkobba_p2p.game import rules as R
 from chkobba_p2p.game.cards import card
 from chkobba_p2p.transcript.events import FirstDealerDrawn, HandStarted, MatchDone
-
-
-@pytest.fixture
-def app_session():
-    with create_pipe_input() as inp, create_app_session(input=inp, output=DummyOutput()):
-        yield
 
 
 def test_the_seats_around_us_follow_the_order_of_play_counter_clockwise():

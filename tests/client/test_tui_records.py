@@ -13,9 +13,6 @@ import threading
 
 import pytest
 import trio
-from prompt_toolkit.application import create_app_session
-from prompt_toolkit.input import create_pipe_input
-from prompt_toolkit.output import DummyOutput
 from screenshot import screen_text
 from support.history import AMEL, BILEL, DORA, SAMI, build
 
@@ -71,11 +68,6 @@ def _cache(audited, tmp_path) -> AuditCache:
     shutil.copy(audited, tmp_path / "tui-cache.json")
     return AuditCache(tmp_path / "tui-cache.json").load()
 
-
-@pytest.fixture
-def app_session():
-    with create_pipe_input() as inp, create_app_session(input=inp, output=DummyOutput()):
-        yield
 
 
 def _read(past: PastGames) -> None:

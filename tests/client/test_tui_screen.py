@@ -16,12 +16,6 @@ from chkobba_p2p.game.cards import DECK, cards
 from chkobba_p2p.transcript.events import Aborted, HandStarted, Standing
 
 
-@pytest.fixture
-def app_session():
-    with create_pipe_input() as inp, create_app_session(input=inp, output=DummyOutput()):
-        yield
-
-
 def _ui(hand: R.Hand, lang: str = "en") -> tuple[TuiApp, list]:
     ui = TuiApp(kind="play", lang=lang, seat=0, rules=hand.ruleset, players=hand.players)
     ui.size = (24, 80)

@@ -6,10 +6,7 @@ hints are on, the dealer's tag stays put at 4."""
 from __future__ import annotations
 
 import pytest
-from prompt_toolkit.application import create_app_session
-from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.keys import Keys
-from prompt_toolkit.output import DummyOutput
 from screenshot import screen_rows
 from test_tui_mouse import _asked
 
@@ -30,11 +27,6 @@ def press(ui, key: str) -> None:
 
     asyncio.run(go())
 
-
-@pytest.fixture
-def app_session():
-    with create_pipe_input() as inp, create_app_session(input=inp, output=DummyOutput()):
-        yield
 
 
 @pytest.mark.parametrize("size", SIZES)

@@ -34,22 +34,6 @@ WORDS = {
 }
 
 
-@pytest.fixture(autouse=True)
-def unicode_frames():
-    """Frames drawn with box characters, as this test reads them: a screen built with
-    --ascii earlier in the same process (another test) leaves prompt_toolkit's shared
-    Border class drawing "+-|" (.style.ascii_frames)."""
-    from prompt_toolkit.widgets import base
-
-    b = base.Border
-    names = ("HORIZONTAL", "VERTICAL", "TOP_LEFT", "TOP_RIGHT", "BOTTOM_LEFT", "BOTTOM_RIGHT")
-    saved = [getattr(b, n) for n in names]
-    for n, c in zip(names, "─│┌┐└┘", strict=True):
-        setattr(b, n, c)
-    yield
-    for n, c in zip(names, saved, strict=True):
-        setattr(b, n, c)
-
 
 @pytest.fixture(scope="module")
 def played():
