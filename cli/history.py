@@ -120,15 +120,21 @@ def result(g: Game, t: Translator) -> str:
     if lg.ending == "on_time" and w is not None:
         return t("hi_won_on_time", side=side_names(g, w))
     if lg.ending == "left" and w is not None:
+        # Name the seat that left: "the other side left", read in the leaver's own
+        # history, sounded as if the winners had left.
+        a = lg.result.abort if lg.result is not None else None
+        if a is not None and 0 <= a.by_seat < len(g.seats):
+            return t("hi_won_left_by", side=side_names(g, w), name=g.seats[a.by_seat].name)
         return t("hi_won_left", side=side_names(g, w))
     if lg.ending in ("resigned", "on_time", "left") and lg.loser is not None:
         return t(f"hi_{lg.ending}", side=side_names(g, lg.loser))
     return t(f"hi_{lg.ending}")
 
 
-def verdict(g: Game) -> str:
-    return {VALID: "VALID", INVALID: "INVALID", INCOMPLETE: "INCOMPLETE",
-            UNSUPPORTED: "CANNOT AUDIT"}.get(g.log.verdict, "UNREADABLE")
+def verdict(g: Game, t: Translator) -> str:
+    """The audit's verdict as a tag, in ``t``'s language ("VALID", "VALIDE")."""
+    return t({VALID: "rh_valid", INVALID: "au_invalid", INCOMPLETE: "au_incomplete",
+              UNSUPPORTED: "rh_unsupported"}.get(g.log.verdict, "hi_tag_unreadable"))
 
 
 def matches_filter(g: Game, args: argparse.Namespace, since: Any) -> bool:
@@ -168,7 +174,7 @@ def show_games(gs: list[Game], t: Translator, verbose: bool = False) -> None:
         size = t("hi_players", n=g.players) if g.players else "-"
         # Wrapped at words to the terminal: "[INCOMPLETE]" whole on the next line rather
         # than "[INCOMP" / "LETE]" cut by the terminal at its edge.
-        for line in _wrapped(f"{date}  {size}  {result(g, t)}  [{verdict(g)}]", "",
+        for line in _wrapped(f"{date}  {size}  {result(g, t)}  [{verdict(g, t)}]", "",
                              "    "):
             _out(line)
         if g.seats:
@@ -253,8 +259,8 @@ def show_ratings(gs: list[Game], t: Translator, mine: list[bytes] | None = None)
         if not rows:
             _out("  " + t("hi_no_ratings"))
         _rating_lines(rows, t, bots=False)
-    # Games with a bot's key at the table, rated apart (anyone can sit under a bot's
-    # public key): how each plays against the bots, the levels as anchors.
+    # Games with a bot at the table, rated apart (they tell how one plays against the
+    # bots, not one's rank among people): the levels as anchors where vouched for.
     against = {n: rows for n, rows in rating_rows(gs, True, mine).items() if rows}
     if against:
         for line in textwrap.wrap(t("hi_bots_head"), _width(), subsequent_indent="  ",

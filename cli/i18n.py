@@ -1057,6 +1057,9 @@ MESSAGES: dict[str, tuple[str, str]] = {
                     "de {side}"),
     "hi_won_left": ("{side} won: the other side left the match",
                     "{side} : victoire, l'adversaire a quitté la partie"),
+    "hi_won_left_by": ("{side} won: {name} left the match",
+                       "{side} : victoire, {name} a quitté la partie"),
+    "hi_tag_unreadable": ("UNREADABLE", "ILLISIBLE"),
     "hi_left": ("{side} left at 3 players, the two others level: a loss for {side}",
                 "{side} a quitté la partie à 3 joueurs, les deux autres à égalité : "
                 "défaite de {side}"),
@@ -1110,12 +1113,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "hi_ratings": ("Glicko-2 ratings, {n} players (? provisional):",
                    "classement Glicko-2, {n} joueurs (? provisoire) :"),
     "hi_no_ratings": ("no counted match", "aucune partie comptée"),
-    "hi_bots_head": ("against the bots, rated apart (a bot's key is public: anyone can sit "
-                     "under it, so these say how one plays against the bots, not how one "
-                     "ranks among people):",
-                     "contre les robots, classés à part (la clé d'un robot est publique : "
-                     "n'importe qui peut s'asseoir sous elle ; ceci dit comment on joue "
-                     "contre les robots, pas son rang parmi les joueurs) :"),
+    "hi_bots_head": ("against the bots, rated apart (these say how one plays against the "
+                     "bots, not how one ranks among people; a bot anchors its level only "
+                     "where its table's host vouched for it):",
+                     "contre les robots, classés à part (ceci dit comment on joue contre les "
+                     "robots, pas son rang parmi les joueurs ; un robot n'ancre son niveau "
+                     "que là où l'hôte de sa table s'en porte garant) :"),
     "hi_ratings_bots": ("  {n} players:", "  {n} joueurs :"),
     "hi_anchor": ("fixed (a bot level's anchor)", "fixe (ancrage d'un niveau de robot)"),
     "hi_about": ("about {level}", "environ {level}"),
@@ -1129,13 +1132,14 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "hi_unrated_alone": ("; {n} of them against keys that sat with nobody else (one "
                          "supplier's)", " ; dont {n} contre des clés qui n'ont joué avec "
                          "personne d'autre (celles d'une seule source)"),
-    "hi_met_note": ("a key you met sat in a log your own key signed; a bot level's key "
-                    "counts only at tables you hosted (anyone can sit under it). A rating "
-                    "mostly against other keys is marked UNRATED, its number in brackets (they may "
+    "hi_met_note": ("a key you met sat in a log your own key signed; a bot's key counts "
+                    "only at tables you hosted (another host's bots are that host's word). "
+                    "A rating mostly against other keys is marked UNRATED, its number in "
+                    "brackets (they may "
                     "be one person's puppets).",
                     "une clé rencontrée a siégé dans un journal que votre propre clé a "
                     "signé ; la clé d'un niveau de robot ne compte qu'aux tables que vous "
-                    "avez ouvertes (n'importe qui peut s'asseoir sous elle). Un classement "
+                    "avez ouvertes (les robots d'un autre hôte n'ont que sa parole). Un classement "
                     "surtout contre d'autres clés est marqué NON CLASSÉ, son nombre entre "
                     "parenthèses (ce peuvent être les prête-noms d'une seule personne)."),
     "hi_ratings_note": ("computed from the signed logs alone: the same logs give the same "

@@ -60,7 +60,8 @@ def test_history_lines_wrap_at_words_within_the_terminal(tmp_path, monkeypatch, 
     lines = [x for x in out.splitlines() if not x.lstrip().startswith(("log:", "journal :"))
              and not x.strip().endswith(".chklog")]
     assert all(len(x) < columns for x in lines), [x for x in lines if len(x) >= columns]
-    assert "[INCOMPLETE]" in out and "[INCOMP\n" not in out
+    incomplete = {"en": "[INCOMPLETE]", "fr": "[INCOMPLÈTE]"}[lang]  # the reader's words
+    assert incomplete in out and "[INCOMP\n" not in out
     # A log's path is never cut at the terminal's edge: on its own line when "log: PATH"
     # does not fit, whole (the folder's path here is longer than the screen at 80).
     paths = [x for x in out.splitlines() if x.strip().endswith(".chklog")]
@@ -73,7 +74,7 @@ def test_history_lines_wrap_at_words_within_the_terminal(tmp_path, monkeypatch, 
     if columns == 80:
         vs = {"en": "vs", "fr": "contre"}[lang]
         assert [x.split(" (")[0].strip() for x in four] == ["amel", f"{vs} sami"], four
-    for verdict in ("[VALID]", "[INCOMPLETE]", "[INVALID]"):
+    for verdict in ("[VALID]", "[INCOMPLETE]", "[INVALID]", "[INCOMPLÈTE]"):
         assert all(x.count("[") == x.count("]") for x in lines if verdict[:4] in x)
     monkeypatch.setattr(sys.stdout, "isatty", lambda: False)  # a pipe: a match a line
     assert main(["history", str(folder), "--lang", lang]) == 0

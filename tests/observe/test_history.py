@@ -4,6 +4,7 @@ a tampered log is listed with its reason and counts for nothing."""
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import re
@@ -543,6 +544,33 @@ def test_the_list_speaks_french_agreement_and_fits_the_terminal(capsys, monkeypa
     assert "    journal : b.chklog" in out
     assert all(len(line) <= 79 for line in out.splitlines()), out
     assert " ".join(reason.split()) in " ".join(out.split())
+
+
+def test_a_leave_names_who_left_and_the_tag_speaks_french(capsys, monkeypatch):
+    """In the leaver's own history, "bot1 won: the other side left the match" read as if
+    the bot had left (a first-time player's walk): the line names the seat that left, from
+    the signed abort, and the verdict's tag follows the language ("[VALIDE]")."""
+    from chkobba_cli.history import show_games
+    from chkobba_cli.i18n import Translator
+    from chkobba_p2p.observe.audit import AuditResult
+    from chkobba_p2p.observe.history import Game, Log, Seat
+    from chkobba_p2p.observe.verdict import AbortClaim
+    monkeypatch.setenv("COLUMNS", "80")
+    seats = (Seat("leila", AMEL.public), Seat("bot1", SAMI.public))
+    claim = AbortClaim(17, 0, "peer_left", None, "")
+    result = AuditResult(VALID, "left", 18, ("leila", "bot1"), abort=claim)
+    left = Log("a.chklog", "a", "2026-12-07T03:23", "g1", 2, seats, VALID, "left", "",
+               "left", 1, (0, 0), 1, loser=0, result=result)
+    for lang, said, tag in (("en", "bot1 won: leila left the match", "[VALID]"),
+                            ("fr", "bot1 : victoire, leila a quitté la partie", "[VALIDE]")):
+        show_games([Game(left, ("a.chklog",))], Translator(lang))
+        out = capsys.readouterr().out
+        assert said in out and tag in out, out
+        assert "other side" not in out and "adversaire" not in out
+    # A log without the abort's data (an older cache) keeps the general words.
+    show_games([Game(dataclasses.replace(left, result=None), ("a.chklog",))],
+               Translator("en"))
+    assert "bot1 won: the other side left the match  [VALID]" in capsys.readouterr().out
 
 
 def test_a_log_the_key_never_signed_cannot_rename_it(folder, tmp_path):
