@@ -156,8 +156,13 @@ def take_capture_choice(s: Screen, log: dict) -> str:
     log["choice_screen"] = text
     s.press("2")
     want = f"you: {played} takes {' '.join(options[2])}"
-    s.wait_for(lambda t: want in s.panel() or "Enter: continue" in t, 10,
-               f"the capture taken: {want!r}")
+    s.wait_for(lambda t: want in s.panel() or "Enter: continue" in t or "Match over" in t,
+               10, f"the capture taken: {want!r}")
+    if want not in s.panel() and "Match over" in s.text:
+        # The match's last card: its end box may already cover the events (the caller
+        # reads the end; the log it audits holds the capture).
+        log["capture_taken"] = (played, options[2])
+        return "choice"
     if want not in s.panel():
         # That was the hand's last card: the scoring table hides the events; dismiss it.
         log.setdefault("scoring", s.text)
