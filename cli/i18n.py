@@ -226,6 +226,41 @@ MESSAGES: dict[str, tuple[str, str]] = {
                  "la revue s'est arrêtée à sa limite : les {n} premières des {of} décisions "
                  "notées (--review-limit N en note plus, --review-limit 0 toutes)"),
     "cv_none": ("no mistake and no blunder", "ni erreur ni gaffe"),
+    # Why a move lost points (the review's reason codes, chkobba_p2p.observe.review):
+    # one clause each, the two most important after "why:".  English stays ASCII
+    # (plain text with --ascii).
+    "cv_why": ("why: {reasons}", "pourquoi : {reasons}"),
+    "cv_sep": ("; ", " ; "),  # between two clauses (French spaces its semicolon)
+    "rs_misses_chkobba": ("misses a sweep of the whole table (a chkobba, 1 point)",
+                          "manque la rafle de toute la table (une chkobba, 1 point)"),
+    "rs_misses_haya": ("does not take the 7 of dinari ({card}, the haya, 1 point)",
+                       "ne prend pas le 7 de carreau ({card}, la haya, 1 point)"),
+    "rs_gives_haya": ("leaves the 7 of dinari ({card}, the haya) for the others to take",
+                      "laisse le 7 de carreau ({card}, la haya) à prendre aux autres"),
+    "rs_leaves_sweep": ("leaves a sweep (chkobba) open to the next player: a card of "
+                        "value {value} takes the whole table",
+                        "laisse une chkobba au joueur suivant : une carte de valeur "
+                        "{value} prend toute la table"),
+    "rs_last_capture": ("gives up the last capture (the cards left on the table go to "
+                        "whoever takes last)",
+                        "cède la dernière prise (les cartes restées sur la table vont à "
+                        "qui prend en dernier)"),
+    "rs_misses_sevens": ("takes fewer sevens for the barmila ({value} fewer)",
+                         "prend moins de 7 pour la barmila ({value} de moins)"),
+    "rs_gives_seven": ("leaves a seven ({card}) on the table for the others to take "
+                       "(barmila)",
+                       "laisse un 7 ({card}) sur la table à prendre aux autres (barmila)"),
+    "rs_gives_dinari": ("leaves a diamond ({card}) on the table for the others to take "
+                        "(dinari)",
+                        "laisse un carreau ({card}) sur la table à prendre aux autres "
+                        "(dinari)"),
+    "rs_fewer_dinari": ("takes fewer diamonds for the dinari ({value} fewer)",
+                        "prend moins de carreaux pour les dinari ({value} de moins)"),
+    "rs_fewer_cards": ("takes fewer cards for the carta ({value} fewer)",
+                       "prend moins de cartes pour la carta ({value} de moins)"),
+    "rs_keep_cut": ("{card} was worth more kept in hand", "{card} valait plus gardée en main"),
+    "rs_place_cut": ("{card} was worth more placed on the table",
+                     "{card} valait plus posée sur la table"),
     "move_play": ("play {n}", "coup {n}"),
     "move_cut": ("the cut", "la coupe"),
     "revealed_note": ("hands face up: revealed at the end of the hand",

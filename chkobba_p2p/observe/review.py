@@ -116,11 +116,14 @@ def label_for(loss: float, options: int) -> str:
 #: * ``misses_sevens``, ``fewer_dinari``, ``fewer_cards``: the best move took more sevens
 #:   (barmila), more diamonds (dinari), more cards (carta) than the played one
 #:   (``value``: how many more);
+#: * ``gives_seven``, ``gives_dinari``: after the played move a seven (not the haya), a
+#:   diamond lies on the table where a card this seat has not seen could take it, and
+#:   after the best move it does not (``card``: that card);
 #: * ``keep_cut`` / ``place_cut``: the cut card was worth more kept in hand / placed on
 #:   the table (``card``: the card drawn).
 REASON_CODES = ("misses_chkobba", "misses_haya", "gives_haya", "leaves_sweep",
-                "last_capture", "misses_sevens", "fewer_dinari", "fewer_cards",
-                "keep_cut", "place_cut")
+                "last_capture", "misses_sevens", "gives_seven", "fewer_dinari",
+                "gives_dinari", "fewer_cards", "keep_cut", "place_cut")
 
 
 @dataclass(frozen=True)
@@ -329,11 +332,11 @@ def _sweepers(after: Hand, unseen: Iterable[Card]) -> tuple[int, int | None]:
     return n, value
 
 
-def _haya_open(after: Hand, unseen: Iterable[Card]) -> bool:
-    """Whether a card in ``unseen`` could take the haya from ``after``'s table."""
-    if after.is_over or _HAYA not in after.table:
-        return False
-    return any(_HAYA in option for c in unseen for option in after.captures_for(c))
+def _open(after: Hand, unseen: Sequence[Card]) -> set[Card]:
+    """The table cards of ``after`` that a card in ``unseen`` could take."""
+    if after.is_over:
+        return set()
+    return {t for c in unseen for option in after.captures_for(c) for t in option}
 
 
 def _last_side(world: Hand, move: Move) -> int | None:
@@ -345,6 +348,18 @@ def _last_side(world: Hand, move: Move) -> int | None:
         state = play(state, c, o)
     last = state.last_capturer
     return None if last is None else side_of(last, state.players)
+
+
+def _is_seven(c: Card) -> bool:
+    return c.value == 7
+
+
+def _is_dinari(c: Card) -> bool:
+    return c.suit is Suit.DIAMONDS
+
+
+#: The reason said for a card of a kind left for others to take.
+GIVES = {"misses_sevens": "gives_seven", "fewer_dinari": "gives_dinari"}
 
 
 def _count(best: set[Card], played: set[Card], kind: Callable[[Card], bool]) -> int:
@@ -373,7 +388,10 @@ def reasons_for_play(view: Hand, played: Move, best: Move) -> tuple[Reason, ...]
         out.append(Reason("misses_chkobba"))
     if _HAYA in b_gain and _HAYA not in p_gain:
         out.append(Reason("misses_haya", card=_HAYA.text))
-    elif _haya_open(p_after, unseen) and not _haya_open(b_after, unseen):
+    # The cards the played move leaves for others to take that the best one does not
+    # (taken by it, or out of reach).
+    given = sorted(_open(p_after, unseen) - _open(b_after, unseen) - b_gain)
+    if _HAYA in given:  # never with misses_haya: a haya the best move takes is no gift
         out.append(Reason("gives_haya", card=_HAYA.text))
     p_sweep, value = _sweepers(p_after, unseen)
     if p_sweep > _sweepers(b_after, unseen)[0]:
@@ -387,12 +405,16 @@ def reasons_for_play(view: Hand, played: Move, best: Move) -> tuple[Reason, ...]
     if any(r.code == "misses_haya" for r in out):
         # Said once: the haya is not counted again as a seven and a diamond.
         b_gain.discard(_HAYA)
-    for code, more in (
-            ("misses_sevens", _count(b_gain, p_gain, lambda c: c.value == 7)),
-            ("fewer_dinari", _count(b_gain, p_gain, lambda c: c.suit is Suit.DIAMONDS)),
-            ("fewer_cards", len(b_gain) - len(p_gain))):
+    for code, more, kind in (
+            ("misses_sevens", _count(b_gain, p_gain, _is_seven), _is_seven),
+            ("fewer_dinari", _count(b_gain, p_gain, _is_dinari), _is_dinari),
+            ("fewer_cards", len(b_gain) - len(p_gain), None)):
         if more > 0:
             out.append(Reason(code, value=more))
+        if kind is not None:  # a seven, a diamond left to take (the haya said apart)
+            left = [c for c in given if kind(c) and c != _HAYA]
+            if left:
+                out.append(Reason(GIVES[code], card=left[0].text))
     return tuple(out)
 
 

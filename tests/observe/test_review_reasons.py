@@ -65,9 +65,10 @@ def test_a_table_of_3_and_4_left_sweepable_and_the_chkobba_missed():
 def test_the_sweep_is_only_a_danger_with_a_card_unseen_by_the_seat():
     # 1S + 2S = 3 after throwing 2S: a 3 sweeps it.  Every 3 is in seat 0's hand or in a
     # pile (seen), so none is left to sweep; 4D instead leaves 1S + 4D = 5, and 5s are
-    # unseen.
+    # unseen (and the diamond 4D is left for a 4 to take).
     view = _view("2S 4D 3S", "1S", "1C 2C 4C", pile="3C 3H 3D")
-    assert codes(reasons_for_play(view, _move("4D"), _move("2S"))) == ["leaves_sweep"]
+    assert reasons_for_play(view, _move("4D"), _move("2S")) == (
+        Reason("leaves_sweep", value=5), Reason("gives_dinari", card="4D"))
     assert codes(reasons_for_play(view, _move("2S"), _move("4D"))) == []
 
 
@@ -91,6 +92,14 @@ def test_more_sevens_and_diamonds_taken():
     view = _view("6C 1S 10C", "6D 5H 1H")
     assert codes(reasons_for_play(view, _move("10C"), _move("6C", "6D"))) == [
         "fewer_dinari", "fewer_cards"]
+
+
+def test_a_seven_left_on_the_table():
+    # 7S thrown onto 10S + 9S: a 7 unseen by seat 0 takes it; 2H thrown instead is no
+    # seven, no diamond, and 10S + 9S + 2H sums past any card.
+    view = _view("7S 2H 4S", "10S 9S")
+    assert reasons_for_play(view, _move("7S"), _move("2H")) == (
+        Reason("gives_seven", card="7S"),)
 
 
 def test_the_last_capture_kept_at_the_end_of_the_hand():
