@@ -1016,6 +1016,32 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "help_pages": ("←→ page {n}/{of} · any other key or Esc: close",
                    "←→ page {n}/{of} · une autre touche ou Échap : fermer"),
     "help_play": ("How to play", "Comment jouer"),
+    # The worked example of a hand's scoring (help's last page): a table of cells split
+    # at "|" (row name, your side, theirs, the points), aligned by the help; its numbers
+    # are checked against the rules' scoring by tests/client/test_help_example.py.
+    "help_example": ("A worked example: the end of a hand",
+                     "Un exemple : la fin d'une manche"),
+    "help_ex_intro": ("Every card has been played; the cards left on the table went to "
+                      "whoever captured last. Each side counts its pile:",
+                      "Toutes les cartes sont jouées ; celles restées sur la table sont "
+                      "allées au dernier à avoir pris. Chaque camp compte ses cartes :"),
+    "help_ex_head": ("|you|them|points", "|vous|eux|points"),
+    "help_ex_carta": ("carta|22 cards|18 cards|you 1", "carta|22 cartes|18 cartes|vous 1"),
+    "help_ex_dinari": ("dinari|6 diamonds|4 diamonds|you 1",
+                       "dinari|6 carreaux|4 carreaux|vous 1"),
+    "help_ex_barmila": ("barmila|2 sevens, 1 six|2 sevens, 3 sixes|them 1 (7s equal, more 6s)",
+                        "barmila|2 sept, 1 six|2 sept, 3 six|eux 1 (7 égaux, plus de 6)"),
+    "help_ex_haya": ("haya|7♦|-|you 1", "haya|7♦|-|vous 1"),
+    "help_ex_chkobba": ("chkobbas|1|2|you 1, them 2", "chkobbas|1|2|vous 1, eux 2"),
+    "help_ex_total": ("total|||you 4, them 3", "total|||vous 4, eux 3"),
+    "help_ex_after": ("The points go to the match score: once a side has reached the "
+                      "target (11 by default), the higher total wins.",
+                      "Les points s'ajoutent au score de la partie : dès qu'un camp a "
+                      "atteint le but (11 par défaut), le plus haut total gagne."),
+    "help_ex_primiera": ("This table plays primiera instead of barmila (see the words of "
+                         "the game); the other lines count the same.",
+                         "Cette table joue la primiera au lieu de la barmila (voir les "
+                         "mots du jeu) ; les autres lignes comptent de même."),
     "help_capture": ("A card you play takes one table card of its rank; if there is "
                      "none, table cards that add up to its value (a 7 takes 3 and 4). "
                      "A sum may not be taken instead of a card of the same rank.",
