@@ -158,17 +158,17 @@ def limit_line(review: Review, t: Translator = _EN) -> str:
 
 def review_lines(review: Review, names: Sequence[str], card: Label,
                  t: Translator = _EN) -> list[str]:
-    """The mistakes and blunders with the better move, then each player's summary, in
-    ``t``'s language."""
+    """The mistakes and blunders with the better move and why (:func:`why_words`), then
+    each player's summary, in ``t``'s language."""
     out = [header_line(review, t)]
     if review.cut_short:
         out.append("  " + limit_line(review, t))
     bad = [g for g in review.grades if g.label in ("mistake", "blunder")]
     for g in bad:
         out.append("  " + grade_line(g, names[g.seat], card, t))
-        why = why_words(g, card, t)
-        if why:
-            out.append("      " + why)
+        # Why, in the rules' words; a loss no rule explains one move ahead says so, so
+        # that a line without a reason does not read as one forgotten.
+        out.append("      " + (why_words(g, card, t) or t("cv_why_later")))
     if not bad:
         out.append("  " + t("cv_none"))
     out.extend("  " + summary_line(s, names[s.seat], t) for s in review.summaries())

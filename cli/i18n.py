@@ -231,6 +231,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
     # (plain text with --ascii).
     "cv_why": ("why: {reasons}", "pourquoi : {reasons}"),
     "cv_sep": ("; ", " ; "),  # between two clauses (French spaces its semicolon)
+    # A mistake no one rule explains one move ahead (the search saw it further on).
+    "cv_why_later": ("why: no single rule says it one move ahead; the difference shows "
+                     "later in the hand, as the search plays it out",
+                     "pourquoi : aucune règle ne le dit un coup à l'avance ; la différence "
+                     "se voit plus loin dans la manche, que la recherche joue jusqu'au "
+                     "bout"),
     "rs_misses_chkobba": ("misses a sweep of the whole table (a chkobba, 1 point)",
                           "manque la rafle de toute la table (une chkobba, 1 point)"),
     "rs_misses_haya": ("does not take the 7 of dinari ({card}, the haya, 1 point)",

@@ -57,6 +57,17 @@ def test_the_review_text_says_why_after_the_blunder(lang):
     assert short_grade(_blunder().grades[0], str).endswith("; " + WHY["en"])
 
 
+@pytest.mark.parametrize("lang, later", [
+    ("en", "      why: no single rule says it one move ahead; the difference shows later"),
+    ("fr", "      pourquoi : aucune règle ne le dit un coup à l'avance ; la différence")])
+def test_a_mistake_no_rule_explains_says_so(lang, later):
+    review = _blunder()
+    review.grades[0] = dataclasses.replace(review.grades[0], reasons=())
+    lines = review_lines(review, ["amel", "bob"], str, Translator(lang))
+    at = next(i for i, line in enumerate(lines) if "2S" in line)
+    assert lines[at + 1].startswith(later), lines
+
+
 def test_every_reason_code_has_its_words_in_both_languages():
     for lang in ("en", "fr"):
         t = Translator(lang)
