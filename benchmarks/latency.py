@@ -71,7 +71,6 @@ import json
 import os
 import resource
 import socket
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -342,6 +341,8 @@ def chain(log: Path, players: int) -> list[dict[str, int]]:
 
 def lower_bound(players: int) -> float:
     """Round trips a hand needs at least (see the module's docstring)."""
+    import statistics  # here, not at the top: a peer process does not load it (its memory)
+
     def hop(a: int, b: int) -> int:
         if a == b:
             return 0
@@ -364,6 +365,10 @@ def lower_bound(players: int) -> float:
 
 
 async def measure(args: argparse.Namespace, work: Path) -> list[str]:
+    # Here, not at the top: the peer processes run this file too, and their peak memory
+    # is a figure (statistics brings decimal and fractions, which no peer loads).
+    import statistics
+
     lines = []
     for n in args.players:
         first = len(lines)

@@ -24,6 +24,7 @@ them from here, never from the modules underneath, which may move.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import trio
 
@@ -84,7 +85,6 @@ from .config import (
     parse_fingerprint,
     split_join_code,
 )
-from .discovery import Announced, AnsweredEndpoints, TableAd, browse_tables
 from .events import (
     GameEvent,
     LinkEvent,
@@ -96,8 +96,37 @@ from .events import (
     TranscriptEvent,
 )
 from .known import KnownPlayers, Recognition, config_dir
-from .portmap import PortMapOptions, PortMapped, PortMapUnavailable, global_ipv6, lan_address
 from .transport import ListenError, TcpTransport, Transport, check_listen
+
+if TYPE_CHECKING:
+    from .discovery import Announced, AnsweredEndpoints, TableAd, browse_tables
+    from .portmap import (
+        PortMapOptions,
+        PortMapped,
+        PortMapUnavailable,
+        global_ipv6,
+        lan_address,
+    )
+
+#: Names of this face imported on first use (PEP 562, :func:`__getattr__`): finding tables
+#: on the LAN and mapping a port on the router are a host's or a browser's, and a joiner
+#: or a bot peer never loads them (a peer's memory, issue 44).
+_DISCOVERY = frozenset({"Announced", "AnsweredEndpoints", "TableAd", "browse_tables"})
+_PORTMAP = frozenset({"PortMapOptions", "PortMapped", "PortMapUnavailable", "global_ipv6",
+                      "lan_address"})
+
+
+def __getattr__(name: str) -> Any:
+    module: Any
+    if name in _DISCOVERY:
+        from . import discovery as module
+    elif name in _PORTMAP:
+        from . import portmap as module
+    else:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(module, name)
+    globals()[name] = value
+    return value
 
 __all__ = [
     "MAX_LIMIT",
