@@ -18,7 +18,6 @@ import functools
 import json
 import unicodedata
 from collections.abc import Iterable, Sequence
-from importlib import resources
 
 __all__ = ["safe_text", "distinct_names", "same_name", "skeleton", "INVISIBLE_RANGES",
            "is_invisible", "first_invisible"]
@@ -175,6 +174,8 @@ def _prototypes() -> dict[str, str]:
     same way from both ends (the ASCII one, else the lower code point).  Read once, on
     the first call (about 70 ms); an install without the file gives an empty table (the
     skeleton is then NFKC and case folding only)."""
+    from importlib import resources  # here: most processes never compare names
+
     try:
         text = (resources.files("confusable_homoglyphs") / "confusables.json").read_text(
             encoding="utf-8")
