@@ -92,8 +92,8 @@ TIMEOUTS = {"handshake": 20.0, "frame": 20.0, "idle": 30.0, "reconnect": 60.0,
 def run_peer(args: argparse.Namespace) -> int:
     """One peer (``--role host|join``) through the public face: plays until killed (or to
     the end), writing a line per hand event (monotonic time, peak memory)."""
-    import trio
-
+    # The library before trio, as the bots chkobba play starts do (cli/tui/botproc.py:
+    # libsodium's load, a moment of 12 MB, then comes before trio's memory, not on top).
     from chkobba_p2p import (
         BotController,
         HandScored,
@@ -106,6 +106,8 @@ def run_peer(args: argparse.Namespace) -> int:
         join_match,
     )
     from chkobba_p2p.game.rules import Ruleset
+
+    import trio  # isort: skip - after the library (above)
 
     out = open(args.out, "a", buffering=1)  # noqa: SIM115 - open while the process lives
 
@@ -206,9 +208,13 @@ def peer_env() -> dict[str, str]:
 
 
 def warm_bytecode() -> None:
-    """Write the bytecode of every module a peer loads, once, before measuring."""
+    """Write the bytecode of every module a peer loads, once, before measuring (this
+    file's too: a peer runs it with ``-m``, from its cached bytecode, as ``python -m
+    chkobba_cli.tui.botproc`` runs; a script given by its path is compiled at every
+    start, and the compiler's memory, 1.5 MB, would be counted as the peer's)."""
     subprocess.run([sys.executable, "-c", "import chkobba_p2p._shell.net, "
-                    "chkobba_p2p._shell.peer, chkobba_p2p.deal, chkobba_p2p.game.rules"],
+                    "chkobba_p2p._shell.peer, chkobba_p2p.deal, chkobba_p2p.game.rules, "
+                    "benchmarks.latency"],
                    cwd=ROOT, env=peer_env(), check=True)
 
 
@@ -254,7 +260,7 @@ async def table(players: int, delay: float, hands: int, folder: Path, seed: int)
     def spawn(role: str, name: str, to: int) -> None:
         err = open(folder / f"{name}.err", "w")  # noqa: SIM115 - the child's stderr
         procs[name] = subprocess.Popen(
-            [sys.executable, str(Path(__file__).resolve()), "--role", role, "--port",
+            [sys.executable, "-m", "benchmarks.latency", "--role", role, "--port",
              str(to), "--players", str(players), "--name", name,
              "--bot-seed", str(seed + len(procs)), "--log", str(folder / f"{name}.chklog"),
              "--out", str(folder / f"{name}.jsonl")],
