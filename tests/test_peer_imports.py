@@ -28,12 +28,13 @@ ENTRIES = {
 
 #: What no bot peer loads: the terminal client, LAN discovery and port mapping (a host
 #: that announces or maps loads them), Tor, the expert's search and learned policy (an
-#: expert bot loads them), cryptography's serialization formats (the keys' raw bytes
-#: need none), the test tools rbcl imports for itself, the client's catalog of words.
+#: expert bot loads them), the table as a client draws it, cryptography's serialization
+#: formats (the keys' raw bytes need none), the test tools rbcl imports for itself, the
+#: client's catalog of words.
 ABSENT = (
     "prompt_toolkit", "zeroconf", "asyncio",
     "chkobba_p2p._shell.discovery", "chkobba_p2p._shell.portmap", "chkobba_p2p._shell.tor",
-    "chkobba_p2p.bots.expert", "chkobba_p2p.bots.learned",
+    "chkobba_p2p.bots.expert", "chkobba_p2p.bots.learned", "chkobba_p2p.tablestate",
     "cryptography.hazmat.primitives.serialization",
     "doctest", "unittest", "pdb", "difflib", "statistics",
     "chkobba_cli.i18n",

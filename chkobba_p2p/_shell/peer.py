@@ -53,7 +53,6 @@ from ..link.events import (
 )
 from ..link.messages import MAX_LIMIT, MAX_SPECTATORS
 from ..link.seat import MAX_HOLD
-from ..tablestate import TableState
 from ..transcript.clocks import ClockReading, Limits, SeatClock
 from ..transcript.events import (
     Aborted,
@@ -99,6 +98,7 @@ from .known import KnownPlayers, Recognition, config_dir
 from .transport import ListenError, TcpTransport, Transport, check_listen
 
 if TYPE_CHECKING:
+    from ..tablestate import TableState
     from .discovery import Announced, AnsweredEndpoints, TableAd, browse_tables
     from .portmap import (
         PortMapOptions,
@@ -109,11 +109,14 @@ if TYPE_CHECKING:
     )
 
 #: Names of this face imported on first use (PEP 562, :func:`__getattr__`): finding tables
-#: on the LAN and mapping a port on the router are a host's or a browser's, and a joiner
-#: or a bot peer never loads them (a peer's memory, issue 44).
+#: on the LAN and mapping a port on the router are a host's or a browser's, the table as
+#: a client draws it a client's, and a joiner or a bot peer never loads them (a peer's
+#: memory, issue 44).
 _DISCOVERY = frozenset({"Announced", "AnsweredEndpoints", "TableAd", "browse_tables"})
 _PORTMAP = frozenset({"PortMapOptions", "PortMapped", "PortMapUnavailable", "global_ipv6",
                       "lan_address"})
+#: A client's drawing of the table, which a bot never draws.
+_TABLESTATE = frozenset({"TableState"})
 
 
 def __getattr__(name: str) -> Any:
@@ -122,6 +125,8 @@ def __getattr__(name: str) -> Any:
         from . import discovery as module
     elif name in _PORTMAP:
         from . import portmap as module
+    elif name in _TABLESTATE:
+        from .. import tablestate as module
     else:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     value = getattr(module, name)
