@@ -55,8 +55,10 @@ Figures, one per line, ``name: value unit``:
   for the next change to the protocol to start from.
 * ``peak_rss_peer_Np``: the largest peak resident memory (``ru_maxrss``) of the table's
   peer processes, either match (a library peer: the face ``chkobba_p2p`` and a bot
-  controller, no terminal UI), with the modules' bytecode cached as an installed package
-  has it (``PYTHONDONTWRITEBYTECODE`` is dropped for the peers).
+  controller, no terminal UI, the library imported before trio as the bot processes do),
+  with the modules' bytecode cached as an installed package has it
+  (``PYTHONDONTWRITEBYTECODE`` is dropped for the peers, which run this file with ``-m``:
+  its bytecode is cached too).  The goal (issue 44): at most 40 MB.
 
 ``--quick``: 2 and 4 players, 2 hands, delay 0.1 s.  Hand times at delay 0 include the CPU
 of the proofs, which the machine's other work slows: the medians over few hands are the
