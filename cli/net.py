@@ -17,8 +17,8 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-import trio
-
+# The library before trio: its first import loads libsodium (rbcl), some 12 MB for a
+# moment, which with trio already loaded would be this peer's peak memory (issue 44).
 from chkobba_p2p import (
     Address,
     AddressError,
@@ -53,6 +53,8 @@ from chkobba_p2p.address import new_secret
 from chkobba_p2p.errors import ChkobbaError, IllegalMove
 from chkobba_p2p.game import rules as R
 from chkobba_p2p.text import safe_text
+
+import trio  # isort: skip - after the library (above)
 
 from .event_words import HeadlessVoice, headless_error, narrate, words
 from .i18n import Translator, ruleset_text
