@@ -1,7 +1,7 @@
 """``chkobba bot`` and ``chkobba host --headless``: peers without a screen, played by a bot.
 
-A client of the library like any other: everything here goes through
-:mod:`chkobba_p2p._shell.peer`.  Each prints one line per event (``--quiet``: only the log and
+A client of the library like any other: everything here goes through its public face,
+:mod:`chkobba_p2p`.  Each prints one line per event (``--quiet``: only the log and
 the result).  The people's commands, ``play``, ``host`` and ``join``, are the terminal
 client's (:mod:`.play`).
 """

@@ -126,8 +126,7 @@ class HostPeer(PeerShell):
         #: directory): a seat that comes back to one is told its end (PROTOCOL.md 13.1).
         self.ended_logs = EndedLogs(self.identity.public, self.log.path.parent)
         self.core.ended = self.ended_logs.find
-        controller._free_sink = self.free_seat
-        controller._offer_sink = self.offer_rematch
+        controller.attach(free=self.free_seat, offer=self.offer_rematch)
         self._try_resume()
 
     def free_seat(self, seat: int) -> bool:
@@ -642,7 +641,7 @@ class ClientPeer(PeerShell):
                              "handled: %r", exc)
             return True
 
-        closed = await self._reads(link, handle)
+        closed = await self.reads(link, handle)
         if closed is not None:
             self.core.closed_in_lobby(closed.error)
             self.apply()

@@ -119,6 +119,27 @@ class SeatController:
     #: Set by a running host: tells the joiners its person wants a rematch.
     _offer_sink: Callable[[], bool] | None = None
 
+    def attach(self, *, chat: Callable[[str], bool] | None = None,
+               resign: Callable[[], bool] | None = None,
+               away: Callable[[], bool] | None = None,
+               free: Callable[[int], bool] | None = None,
+               offer: Callable[[], bool] | None = None) -> None:
+        """Called by the running peer (host or joining) that plays for this controller:
+        what :meth:`send_chat`, :meth:`resign`, :meth:`step_away`, and at a host
+        :meth:`free_seat` and :meth:`offer_rematch`, do from now on.  Each one given
+        replaces the one before; one not given is left as it was.  A program that plays
+        through the peers never calls it."""
+        if chat is not None:
+            self._chat_sink = chat
+        if resign is not None:
+            self._resign_sink = resign
+        if away is not None:
+            self._away_sink = away
+        if free is not None:
+            self._free_sink = free
+        if offer is not None:
+            self._offer_sink = offer
+
     def on_event(self, event: TableEvent) -> None:
         """Called for every event; the default ignores them."""
 
