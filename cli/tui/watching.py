@@ -59,7 +59,7 @@ from .render import Line, control_text, wrap_line
 from .stopped import stop_sentences
 from .style import STYLE, ascii_frames, ascii_text
 from .table import draw_table, header_line, showing
-from .terms import fit_lobby
+from .terms import fit_lobby, spare
 from .view import TableView, card_style
 
 __all__ = ["WatchView", "SpectatorView", "run_watch_screen", "SCORE_WAIT"]
@@ -342,7 +342,8 @@ class WatchView:
                 head += wrap_line([(style, " " + before.rstrip())], width - 1, "   ")
                 head += wrap_line([(style, "   " + self.address + after)], width - 1, "   ")
             if self.connected:
-                head += wrap_line([("class:dim", " " + t("watch_faces"))], width - 1, "   ")
+                head += spare(wrap_line([("class:dim", " " + t("watch_faces"))], width - 1,
+                                        "   "), 1)
             rest = lobby_lines(view, width, kind="watch", connected=self.connected,
                                address=self.address)[1:] if st.names else []
             end: list[Line] = ([[]] + self.end_lines(width)) if over else []
