@@ -778,12 +778,19 @@ MESSAGES: dict[str, tuple[str, str]] = {
                          "wrong until then", "le suivi s'est arrêté avant la fin de la "
                          "partie ; rien d'anormal jusque-là"),
     "watch_not_started": ("the game had not started", "la partie n'avait pas commencé"),
-    "watch_host_closed": ("the host closed the connection", "l'hôte a fermé la connexion"),
+    # The stream's end says nothing of who closed it (the host may have stepped away):
+    # said of the connection, never as the host's act.
+    "watch_host_closed": ("the connection to the host closed",
+                          "la connexion avec l'hôte s'est fermée"),
     "watch_host_silent": ("the host fell silent", "l'hôte ne répond plus"),
     # Why a watching stopped once admitted (WatchOutcome.stop_reason, STOP_REASONS in
     # the library's link events), with its data: the library has no sentence for them.
     "ws_host_closed_said": ("the host closed the connection: {text}",
                             "l'hôte a fermé la connexion : {text}"),
+    "ws_host_waited": ("the connection to the host closed during the match; the players "
+                       "wait up to {t} for the host to come back",
+                       "la connexion avec l'hôte s'est fermée pendant la partie ; les joueurs "
+                       "attendent le retour de l'hôte jusqu'à {t}"),
     "ws_host_silent": ("the host fell silent (no message within the idle timeout)",
                        "l'hôte ne répond plus (aucun message dans le délai d'inactivité)"),
     "ws_sent": ("the host sent {what} ({code}: {detail}); the connection was closed",
