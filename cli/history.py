@@ -412,7 +412,7 @@ def record_lines(gs: list[Game], who_: str, mine: list[bytes], t: Translator) ->
     """With ``--with NAME``: our record against each key that NAME names, counted as the
     lobby and the end screen count it (every counted match where the two sat on opposite
     sides, at 2, 3 and 4 players, whatever the ``--players`` and ``--since`` filters),
-    "you vs sami (2aa4-c1e3-4c2c-c087): 4 games, you 3–1"; one line per key of ours that
+    "you vs sami (2aa4-c1e3-4c2c-c087): 4 matches, you 3–1"; one line per key of ours that
     met it."""
     want = who_.casefold()
     others = {s.key: s for g in gs for s in g.seats

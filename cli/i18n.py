@@ -36,6 +36,14 @@ def detect_lang(environ: dict[str, str] | None = None) -> str:
 
 
 # key: (English, French)
+#
+# The game's units, one word each in each language (RULES.md): a *match* ("partie") is
+# the whole, played to the target (21 or the table's own); a *hand* ("manche") is one
+# deal played out, scored at its end; the *deal* ("donne") is the cards dealt.  A count
+# of matches (history, records, the end screen) says "matches"/"parties", never "games"
+# (which read as hands); "game" stays only where it names the program's object that a
+# log holds (a saved game, "game {id}") or the match as a whole in running words ("the
+# game goes on", "la partie continue").
 MESSAGES: dict[str, tuple[str, str]] = {
     "app": ("Chkobba", "Chkobba"),
     "hand_no": ("hand {n}", "manche {n}"),
@@ -1067,7 +1075,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "hi_won_left_by": ("{side} won: {name} left the match",
                        "{side} : victoire, {name} a quitté la partie"),
     "hi_tag_unreadable": ("UNREADABLE", "ILLISIBLE"),
-    "hi_left": ("{side} left at 3 players, the two others level: a loss for {side}",
+    "hi_left": ("{side} left the match at 3 players, the two others level: a loss for {side}",
                 "{side} a quitté la partie à 3 joueurs, les deux autres à égalité : "
                 "défaite de {side}"),
     "hi_on_time": ("{side} lost on time at 3 players, the two others level",
@@ -1104,16 +1112,16 @@ MESSAGES: dict[str, tuple[str, str]] = {
                   "computer, give the join another key (--identity FILE).",
                   "Votre clé est déjà assise à cette table : pour rejoindre votre propre "
                   "table depuis cet ordinateur, donnez une autre clé (--identity FICHIER)."),
-    "hi_none_yet": ("No games yet: your matches will be listed here once you have played "
+    "hi_none_yet": ("No matches yet: your matches will be listed here once you have played "
                     "(chkobba play, host or join).",
                     "Aucune partie encore : vos parties seront listées ici une fois jouées "
                     "(chkobba play, host ou join)."),
     # As the lobby and the end screen say it ("record_vs"), counted the same way.
-    "hi_record": ("you vs {name}: {n} games, you {wins}–{losses} (every counted "
+    "hi_record": ("you vs {name}: {n} matches, you {wins}–{losses} (every counted "
                   "match where you sat on opposite sides, at 2, 3 and 4 players)",
                   "vous contre {name} : {n} parties, vous {wins}–{losses} (toutes les "
                   "parties comptées où vous étiez d'un autre camp, à 2, 3 et 4 joueurs)"),
-    "hi_record_1": ("you vs {name}: 1 game, you {wins}–{losses} (every counted "
+    "hi_record_1": ("you vs {name}: 1 match, you {wins}–{losses} (every counted "
                     "match where you sat on opposite sides, at 2, 3 and 4 players)",
                     "vous contre {name} : 1 partie, vous {wins}–{losses} (toutes les "
                     "parties comptées où vous étiez d'un autre camp, à 2, 3 et 4 joueurs)"),
@@ -1215,7 +1223,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "luck_reading": ("Is it rigged? Auditing the log and asking the coach…",
                      "Est-ce truqué ? Audit du journal et avis du coach…"),
     # Said from the viewer's side ("sami: 1 game, 0–1" read as sami's own score).
-    "record_vs": ("you vs {name}: {n} games, you {wins}–{losses}",
+    "record_vs": ("you vs {name}: {n} matches, you {wins}–{losses}",
                   "vous contre {name} : {n} parties, vous {wins}–{losses}"),
     "record_none": ("you vs {name}: no match decided between you yet",
                     "vous contre {name} : aucune partie encore décidée entre vous"),
@@ -1224,7 +1232,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
                       "vous contre {name} : aucune partie encore décidée entre vous (une "
                       "partie gagnée par le troisième joueur ne départage pas les deux "
                       "autres)"),
-    "record_vs_1": ("you vs {name}: 1 game, you {wins}–{losses}",
+    "record_vs_1": ("you vs {name}: 1 match, you {wins}–{losses}",
                     "vous contre {name} : 1 partie, vous {wins}–{losses}"),
     # The library's notices (chkobba_p2p._shell.peer.Notice): "nt_" + the notice's kind.
     "nt_resume_failed": ("the saved game ({path}) cannot be resumed: {why}; starting afresh",
@@ -1281,7 +1289,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
                     "parole, la partie ne compte pour personne"),
     "ab_decided": ("{by} ended the game ({code}{why}) after the match was decided: the "
                    "result stands",
-                   "{by} a arrêté la partie ({code}{why}) une fois le match joué : le "
+                   "{by} a arrêté la partie ({code}{why}) une fois la partie jouée : le "
                    "résultat tient"),
     "ab_ran_out": ("{by} ran out of time ({code}{why})",
                    "{by} a épuisé son temps ({code}{why})"),
@@ -1936,7 +1944,7 @@ MESSAGES |= {
     "wire_protocol_violation": ("a message is well formed but makes no sense here",
                                 "un message bien formé mais qui n'a pas de sens ici"),
     "wire_resigned": ("a player resigned: their side loses the match",
-                      "un joueur a abandonné : son camp perd le match"),
+                      "un joueur a abandonné : son camp perd la partie"),
     "wire_timeout": ("a peer did not send in time", "un pair n'a pas envoyé à temps"),
     "wire_peer_left": ("a peer left (on purpose, or did not come back in time)",
                        "un pair est parti (exprès, ou n'est pas revenu à temps)"),

@@ -15,7 +15,7 @@ from chkobba_p2p.observe.history import AuditCache, index_logs
 
 
 @pytest.mark.parametrize("lang, said", [
-    ("en", "No games yet: your matches will be listed here once you have played"),
+    ("en", "No matches yet: your matches will be listed here once you have played"),
     ("fr", "Aucune partie encore : vos parties seront listées ici une fois jouées")])
 def test_history_before_the_first_game_says_so_and_exits_0(tmp_path, monkeypatch, capsys,
                                                            lang, said):
