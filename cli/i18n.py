@@ -211,11 +211,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "cv_keeping": ("keeping it", "la garder"),
     "cv_head": ("{where}: {played}", "{where} : {played}"),
     "cv_line": ("{head} ({label})", "{head} ({label})"),
-    "cv_line_better": ("{head}; {better} was worth {loss} points more ({label})",
-                       "{head} ; {better} valait {loss} points de plus ({label})"),
-    "cv_summary": ("{who}: {n} decisions, mean loss {mean} points per decision, {mistakes}, "
+    # {loss}, {mean}: a number with its unit (Translator.points: "0,94 point").
+    "cv_line_better": ("{head}; {better} was worth {loss} more ({label})",
+                       "{head} ; {better} valait {loss} de plus ({label})"),
+    "cv_summary": ("{who}: {n} decisions, mean loss {mean} per decision, {mistakes}, "
                    "{blunders}, accuracy {accuracy}%",
-                   "{who} : {n} décisions, perte moyenne de {mean} point par décision, "
+                   "{who} : {n} décisions, perte moyenne de {mean} par décision, "
                    "{mistakes}, {blunders}, précision {accuracy} %"),
     "cv_mistakes_1": ("1 mistake", "1 erreur"),
     "cv_mistakes_n": ("{n} mistakes", "{n} erreurs"),
@@ -893,9 +894,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
                            "Lisez les quatre groupes de chaque clé avec son joueur, puis "
                            "appuyez sur Entrée pour commencer."),
     "lobby_you_ready": ("You are ready: waiting for {names}…",
-                        "Vous êtes prêt : on attend {names}…"),
-    "lobby_ready": ("ready", "prêt"),
-    "lobby_not_ready": ("not ready", "pas prêt"),
+                        "Vous avez confirmé : on attend {names}…"),
+    # Said of a person whatever their gender ("alice pas prêt" agreed with nobody):
+    # what they did, not an adjective.
+    "lobby_ready": ("ready", "a confirmé"),
+    "lobby_not_ready": ("not ready", "n'a pas encore confirmé"),
     "lobby_new": ("new player", "nouveau joueur"),
     "lobby_known": ("known", "connu"),
     "lobby_changed": ("WARNING: {name} had another key before ({fp}): maybe not the "
@@ -909,9 +912,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "lobby_aka": ("known as {names}", "connu sous le nom {names}"),
     "and": ("and", "et"),
     "keys_lobby": ("Enter ready · ? help · t chat · q leave",
-                   "Entrée prêt · ? aide · t message · q quitter"),
+                   "Entrée confirmer · ? aide · t message · q quitter"),
     "keys_lobby_host": ("Enter ready · f free a seat · ? help · t chat · q leave",
-                        "Entrée prêt · f libérer une place · ? aide · t message · q quitter"),
+                        "Entrée confirmer · f libérer une place · ? aide · t message · "
+                        "q quitter"),
     "keys_lobby_idle_host": ("f free a seat · ? help · t chat · q leave",
                              "f libérer une place · ? aide · t message · q quitter"),
     "keys_free": ("free which seat? {seats} · Esc: none",
@@ -959,8 +963,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "help_lobby_keys": ("Keys in the lobby", "Touches du salon"),
     "help_l_ready": ("Enter: you are ready, once you have read each key aloud with its "
                      "player; the match starts when every person is",
-                     "Entrée : vous êtes prêt, après avoir lu chaque clé à voix haute avec "
-                     "son joueur ; la partie commence quand chacun l'est"),
+                     "Entrée : confirmer, après avoir lu chaque clé à voix haute avec "
+                     "son joueur ; la partie commence quand chacun a confirmé"),
     "help_l_free": ("f, then a seat's number: free a seat a stranger took (that key is "
                     "then refused at this table)",
                     "f, puis le numéro d'une place : libérer une place prise par un inconnu "
@@ -1136,7 +1140,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
                      "que là où l'hôte de sa table s'en porte garant) :"),
     "hi_ratings_bots": ("  {n} players:", "  {n} joueurs :"),
     "hi_anchor": ("fixed (a bot level's anchor)", "fixe (ancrage d'un niveau de robot)"),
-    "hi_about": ("about {level}", "environ {level}"),
+    "hi_about": ("about {level}", "environ le robot {level}"),
     "hi_games": ("{n} matches", "{n} parties"),
     "hi_games_1": ("1 match", "1 partie"),
     "hi_unmet": ("{n} of them against keys you never met ({pct}%)",
@@ -1169,6 +1173,15 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "over_records_reading": ("Counting the matches in your logs, this one included…",
                              "On compte les parties de vos journaux, celle-ci comprise…"),
     "lobby_bot": ("the {level} bot's key", "la clé du robot {level}"),
+    # A bot level as a player reads it (Translator.level); the option values of --bots
+    # stay the English words in both languages.
+    "level_random": ("random", "aléatoire"),
+    "level_greedy": ("greedy", "gourmand"),
+    "level_heuristic": ("heuristic", "tacticien"),
+    "level_expert": ("expert", "expert"),
+    # A number of points (Translator.points): French counts below two in the singular.
+    "unit_point": ("{n} point", "{n} point"),
+    "unit_points": ("{n} points", "{n} points"),
     # Luck against play ("is it rigged?"), cli/luck.py: one sentence per line.
     "luck_title": ("Is it rigged? Luck against play over {n} hands:",
                    "Est-ce truqué ? La chance et le jeu sur {n} manches :"),
@@ -1177,16 +1190,17 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "luck_no_hand": ("Is it rigged? No hand was played to its end: no luck to weigh.",
                      "Est-ce truqué ? Aucune manche n'a été jouée jusqu'au bout : pas de "
                      "chance à peser."),
-    "luck_dealt_you": ("Luck: you were dealt cards worth {you} points, they {them} (an even "
+    # {you}: a number with its unit (Translator.points); {them} says it once more.
+    "luck_dealt_you": ("Luck: you were dealt cards worth {you}, they {them} (an even "
                        "deal: {fair} each).",
-                       "Chance : vous avez reçu des cartes valant {you} points, eux {them} "
+                       "Chance : vous avez reçu des cartes valant {you}, eux {them} "
                        "(une donne égale : {fair} chacun)."),
     "luck_dealt_names": ("Luck: cards dealt worth {list} points (an even deal: {fair} each).",
                          "Chance : cartes reçues valant {list} points (une donne égale : "
                          "{fair} chacun)."),
-    "luck_play_you": ("Play: you gave away {you} points against the coach's best, they "
+    "luck_play_you": ("Play: you gave away {you} against the coach's best, they "
                       "{them}.",
-                      "Jeu : vous avez cédé {you} points face au meilleur coup du coach, eux "
+                      "Jeu : vous avez cédé {you} face au meilleur coup du coach, eux "
                       "{them}."),
     "luck_play_names": ("Play: points given away against the coach's best: {list}.",
                         "Jeu : points cédés face au meilleur coup du coach : {list}."),
@@ -2007,6 +2021,20 @@ class Translator:
     def number(self, value: float, digits: int = 2) -> str:
         """``value`` with ``digits`` decimals as the language writes it (:func:`decimal`)."""
         return decimal(value, self.lang, digits)
+
+    def points(self, value: float, digits: int = 2) -> str:
+        """``value`` points, the number as :meth:`number` writes it and the unit in the
+        singular where the language wants it: French below two ("0,94 point", "1,5
+        point", "2,00 points"), English for exactly one ("1 point", "0.94 points")."""
+        n = self.number(value, digits)
+        one = abs(round(value, digits)) < 2 if self.lang == "fr" else n == "1"
+        return self("unit_point" if one else "unit_points", n=n)
+
+    def level(self, level: str) -> str:
+        """A bot level's name as a player reads it ("gourmand" for greedy in French);
+        one this catalog does not know, as it is."""
+        key = "level_" + level
+        return self(key) if key in MESSAGES else level
 
     def rule(self, rule: str) -> str:
         pair = RULE_NAMES.get(rule)

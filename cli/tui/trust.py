@@ -67,6 +67,12 @@ def _items(info: Line, width: int, indent: str) -> list[Line]:
     return out
 
 
+def _level(t: Callable[..., str], level: str) -> str:
+    """A bot level in the reader's words (:meth:`~..i18n.Translator.level`)."""
+    said = getattr(t, "level", None)
+    return said(level) if said is not None else level
+
+
 def seat_lines(st: TableState, t: Callable[..., str], known: KnownPlayers | None,
                width: int, ready_check: bool,
                record: Callable[[bytes], Record | None] | None = None) -> list[Line]:
@@ -95,7 +101,7 @@ def seat_lines(st: TableState, t: Callable[..., str], known: KnownPlayers | None
         seen = known.check(name, key) if known is not None and key is not None and not me \
             and bot is None else None
         if bot is not None:
-            info.append(("class:dim", f" · {t('lobby_bot', level=bot)}"))
+            info.append(("class:dim", f" · {t('lobby_bot', level=_level(t, bot))}"))
         if seen is not None:
             if seen.status is Recognition.KNOWN:
                 info.append(("class:ok", f" · {t('lobby_known')}"))

@@ -113,7 +113,7 @@ def test_a_match_lists_the_persons_own_log_and_counts_the_bots_copies(
     assert capsys.readouterr().out.count("-bot") >= 3  # every copy, for tools
 
 
-@pytest.mark.parametrize("lang, about", [("en", "about expert"), ("fr", "environ expert")])
+@pytest.mark.parametrize("lang, about", [("en", "about expert"), ("fr", "environ le robot expert")])
 def test_a_provisional_rating_against_the_bots_names_no_level(capsys, lang, about):
     """After one match against a bot the rating is provisional ("1675?"): it names no
     level yet; once settled (a small deviation) it reads against the levels."""

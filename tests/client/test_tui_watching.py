@@ -181,7 +181,7 @@ def test_the_spectators_lobby_shows_the_terms_and_who_is_not_ready_once():
                                 "Spectators: up to 3", "not ready",
                                 "Waiting for hana and sami to press Enter")),
                         ("fr", ("Règles : ", "Horloges : 15 min par coup, 2 min d'absence",
-                                "Spectateurs : jusqu'à 3", "pas prêt",
+                                "Spectateurs : jusqu'à 3", "n'a pas encore confirmé",
                                 "En attente de hana et sami (touche Entrée)"))):
         view = WatchView(lang=lang, pace=0, address="127.0.0.1:7777", name="amira")
         lobby = _lobby(limits=Limits(900, 120), rules=rules, spectators=3)
