@@ -22,7 +22,7 @@ from .stopped import stop_sentences
 from .view import TableView
 
 __all__ = ["leave_lines", "away_lines", "resign_lines", "score_dialog_lines", "over_lines",
-           "as_text", "short_path", "path_lines"]
+           "as_text", "short_path", "path_lines", "log_lines"]
 
 
 def as_text(lines: list[Line]) -> list[tuple[str, str]]:
@@ -200,18 +200,7 @@ def over_lines(view: TableView, outcome: Outcome | None, log_path: Path | None,
     if path and Path(path).exists():  # no log without a table: nothing to replay
         width = max(20, width - 6)
         lines.append([])
-        lines.append([("", " " + t("over_log_title"))])
-        # Whole, to copy (it was left out in its middle at 80 columns): on its own
-        # lines, broken at a "/" where it must be.
-        shown = path_lines(Path(path), width - 4)
-        lines += [[("class:title", "   " + x + " ")] for x in shown]
-        lines.append([("", " " + t("over_replay_title"))])
-        if len(shown) == 1 and len("chkobba replay " + shown[0]) <= width - 4:
-            lines.append([("class:ok", "   chkobba replay " + shown[0])])
-        else:  # the command, then the same path under it, whole
-            lines.append([("class:ok", "   chkobba replay")])
-            lines += [[("class:ok", "     " + x + " ")]
-                      for x in path_lines(Path(path), width - 8)]
+        lines += log_lines(t, "over_log_title", Path(path), width)
     lines.append([])
     for style, text in news:
         lines += wrap_line([(style, " " + text)], max(20, width - 6), indent="   ")
@@ -271,6 +260,23 @@ def path_lines(path: Path, room: int, home: Path | None = None) -> list[str]:
             cur = cur[room:]
     if cur:
         out.append(cur)
+    return out
+
+
+def log_lines(t: Translator, title: str, path: Path, width: int) -> list[Line]:
+    """Where the log is (``title``, then the path) and the command that replays it, in
+    a box ``width`` wide: the path whole, to copy (it was left out in its middle at 80
+    columns), on its own lines, broken after a "/" where it must be; the command with it
+    on one line, else the command, then the same path under it, whole."""
+    shown = path_lines(path, width - 4)
+    out: list[Line] = [[("", " " + t(title))]]
+    out += [[("class:title", "   " + x + " ")] for x in shown]
+    out.append([("", " " + t("over_replay_title"))])
+    if len(shown) == 1 and len("chkobba replay " + shown[0]) <= width - 4:
+        out.append([("class:ok", "   chkobba replay " + shown[0])])
+    else:
+        out.append([("class:ok", "   chkobba replay")])
+        out += [[("class:ok", "     " + x + " ")] for x in path_lines(path, width - 8)]
     return out
 
 

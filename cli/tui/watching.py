@@ -23,6 +23,7 @@ import contextlib
 import signal
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
+from pathlib import Path
 
 import outcome as outcome_mod
 import trio
@@ -288,12 +289,8 @@ class WatchView:
         if self.verdict is not None:
             out.append([])
             say(*self.verdict_line(self.verdict))
-        if o is not None and o.log_path is not None:  # shortened as the players' box does
-            out += [[], [("", " " + t("watch_box_log"))],
-                    [("class:title", "   " + dialogs.short_path(o.log_path, room - 4))],
-                    [("", " " + t("over_replay_title"))],
-                    [("class:ok", "   chkobba replay " + dialogs.short_path(
-                        o.log_path, room - 4 - len("chkobba replay ")))]]
+        if o is not None and o.log_path is not None:  # whole, as the players' box says it
+            out += [[], *dialogs.log_lines(t, "watch_box_log", Path(o.log_path), room)]
         return out + [[], [("class:keys", " " + t("keys_watch_over") + " ")]]
 
     # ------------------------------------------------------------------ drawing
