@@ -859,8 +859,9 @@ MESSAGES: dict[str, tuple[str, str]] = {
                          "pas de réponse de cette adresse à temps ; la table est-elle "
                          "ouverte, le routeur de l'hôte laisse-t-il entrer les joueurs ?"),
     "connect_error": ("cannot connect to {addr}: {why}", "connexion impossible à {addr} : {why}"),
-    "err_closed": ("the host closed the connection before the game started",
-                   "l'hôte a fermé la connexion avant le début de la partie"),
+    # Without the host's word, who closed it is not known: said of the connection.
+    "err_closed": ("the connection to the host closed before the match started",
+                   "la connexion avec l'hôte s'est fermée avant le début de la partie"),
     "err_host_closed": ("the host closed the table before the game started",
                         "l'hôte a fermé la table avant le début de la partie"),
     "err_full": ("the table is full", "la table est complète"),
@@ -1874,8 +1875,8 @@ MESSAGES |= {
                        "{text})",
                        "l'hôte a mis fin à notre connexion avant le début de la partie "
                        "({code} : {text})"),
-    "oe_lobby_closed": ("the host closed the connection before the game started",
-                        "l'hôte a fermé la connexion avant le début de la partie"),
+    "oe_lobby_closed": ("the connection to the host closed before the match started",
+                        "la connexion avec l'hôte s'est fermée avant le début de la partie"),
     "oe_no_table": ("the host accepted us but sent no usable table within {seconds} s",
                     "l'hôte nous a acceptés mais n'a envoyé aucune table utilisable en "
                     "{seconds} s"),
