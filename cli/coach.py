@@ -87,7 +87,7 @@ def grade_line(g: Grade, who: str, card: Label, t: Translator = _EN) -> str:
     if g.best == g.played or g.loss <= 0:
         return t("cv_line", head=head, label=label)
     return t("cv_line_better", head=head, better=_better(g, card, t),
-             loss=t.number(g.loss), label=label)
+             loss=t.points(g.loss), label=label)
 
 
 def reason_words(g: Grade, card: Label, t: Callable[..., str] = _EN) -> list[str]:
@@ -138,7 +138,7 @@ def short_grade(g: Grade, card: Label, t: Callable[..., str] | None = None) -> s
 
 
 def summary_line(s: SeatSummary, who: str, t: Translator = _EN) -> str:
-    return t("cv_summary", who=who, n=s.decisions, mean=t.number(s.mean_loss, 3),
+    return t("cv_summary", who=who, n=s.decisions, mean=t.points(s.mean_loss, 3),
              mistakes=t("cv_mistakes_1" if s.mistakes == 1 else "cv_mistakes_n",
                         n=s.mistakes),
              blunders=t("cv_blunders_1" if s.blunders == 1 else "cv_blunders_n",

@@ -36,6 +36,14 @@ def detect_lang(environ: dict[str, str] | None = None) -> str:
 
 
 # key: (English, French)
+#
+# The game's units, one word each in each language (RULES.md): a *match* ("partie") is
+# the whole, played to the target (21 or the table's own); a *hand* ("manche") is one
+# deal played out, scored at its end; the *deal* ("donne") is the cards dealt.  A count
+# of matches (history, records, the end screen) says "matches"/"parties", never "games"
+# (which read as hands); "game" stays only where it names the program's object that a
+# log holds (a saved game, "game {id}") or the match as a whole in running words ("the
+# game goes on", "la partie continue").
 MESSAGES: dict[str, tuple[str, str]] = {
     "app": ("Chkobba", "Chkobba"),
     "hand_no": ("hand {n}", "manche {n}"),
@@ -203,11 +211,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "cv_keeping": ("keeping it", "la garder"),
     "cv_head": ("{where}: {played}", "{where} : {played}"),
     "cv_line": ("{head} ({label})", "{head} ({label})"),
-    "cv_line_better": ("{head}; {better} was worth {loss} points more ({label})",
-                       "{head} ; {better} valait {loss} points de plus ({label})"),
-    "cv_summary": ("{who}: {n} decisions, mean loss {mean} points per decision, {mistakes}, "
+    # {loss}, {mean}: a number with its unit (Translator.points: "0,94 point").
+    "cv_line_better": ("{head}; {better} was worth {loss} more ({label})",
+                       "{head} ; {better} valait {loss} de plus ({label})"),
+    "cv_summary": ("{who}: {n} decisions, mean loss {mean} per decision, {mistakes}, "
                    "{blunders}, accuracy {accuracy}%",
-                   "{who} : {n} décisions, perte moyenne de {mean} point par décision, "
+                   "{who} : {n} décisions, perte moyenne de {mean} par décision, "
                    "{mistakes}, {blunders}, précision {accuracy} %"),
     "cv_mistakes_1": ("1 mistake", "1 erreur"),
     "cv_mistakes_n": ("{n} mistakes", "{n} erreurs"),
@@ -819,12 +828,19 @@ MESSAGES: dict[str, tuple[str, str]] = {
                          "wrong until then", "le suivi s'est arrêté avant la fin de la "
                          "partie ; rien d'anormal jusque-là"),
     "watch_not_started": ("the game had not started", "la partie n'avait pas commencé"),
-    "watch_host_closed": ("the host closed the connection", "l'hôte a fermé la connexion"),
+    # The stream's end says nothing of who closed it (the host may have stepped away):
+    # said of the connection, never as the host's act.
+    "watch_host_closed": ("the connection to the host closed",
+                          "la connexion avec l'hôte s'est fermée"),
     "watch_host_silent": ("the host fell silent", "l'hôte ne répond plus"),
     # Why a watching stopped once admitted (WatchOutcome.stop_reason, STOP_REASONS in
     # the library's link events), with its data: the library has no sentence for them.
     "ws_host_closed_said": ("the host closed the connection: {text}",
                             "l'hôte a fermé la connexion : {text}"),
+    "ws_host_waited": ("the connection to the host closed during the match; the players "
+                       "wait up to {t} for the host to come back",
+                       "la connexion avec l'hôte s'est fermée pendant la partie ; les joueurs "
+                       "attendent le retour de l'hôte jusqu'à {t}"),
     "ws_host_silent": ("the host fell silent (no message within the idle timeout)",
                        "l'hôte ne répond plus (aucun message dans le délai d'inactivité)"),
     "ws_sent": ("the host sent {what} ({code}: {detail}); the connection was closed",
@@ -884,8 +900,9 @@ MESSAGES: dict[str, tuple[str, str]] = {
                          "pas de réponse de cette adresse à temps ; la table est-elle "
                          "ouverte, le routeur de l'hôte laisse-t-il entrer les joueurs ?"),
     "connect_error": ("cannot connect to {addr}: {why}", "connexion impossible à {addr} : {why}"),
-    "err_closed": ("the host closed the connection before the game started",
-                   "l'hôte a fermé la connexion avant le début de la partie"),
+    # Without the host's word, who closed it is not known: said of the connection.
+    "err_closed": ("the connection to the host closed before the match started",
+                   "la connexion avec l'hôte s'est fermée avant le début de la partie"),
     "err_host_closed": ("the host closed the table before the game started",
                         "l'hôte a fermé la table avant le début de la partie"),
     "err_full": ("the table is full", "la table est complète"),
@@ -919,9 +936,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
                            "Lisez les quatre groupes de chaque clé avec son joueur, puis "
                            "appuyez sur Entrée pour commencer."),
     "lobby_you_ready": ("You are ready: waiting for {names}…",
-                        "Vous êtes prêt : on attend {names}…"),
-    "lobby_ready": ("ready", "prêt"),
-    "lobby_not_ready": ("not ready", "pas prêt"),
+                        "Vous avez confirmé : on attend {names}…"),
+    # Said of a person whatever their gender ("alice pas prêt" agreed with nobody):
+    # what they did, not an adjective.
+    "lobby_ready": ("ready", "a confirmé"),
+    "lobby_not_ready": ("not ready", "n'a pas encore confirmé"),
     "lobby_new": ("new player", "nouveau joueur"),
     "lobby_known": ("known", "connu"),
     "lobby_changed": ("WARNING: {name} had another key before ({fp}): maybe not the "
@@ -935,9 +954,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "lobby_aka": ("known as {names}", "connu sous le nom {names}"),
     "and": ("and", "et"),
     "keys_lobby": ("Enter ready · ? help · t chat · q leave",
-                   "Entrée prêt · ? aide · t message · q quitter"),
+                   "Entrée confirmer · ? aide · t message · q quitter"),
     "keys_lobby_host": ("Enter ready · f free a seat · ? help · t chat · q leave",
-                        "Entrée prêt · f libérer une place · ? aide · t message · q quitter"),
+                        "Entrée confirmer · f libérer une place · ? aide · t message · "
+                        "q quitter"),
     "keys_lobby_idle_host": ("f free a seat · ? help · t chat · q leave",
                              "f libérer une place · ? aide · t message · q quitter"),
     "keys_free": ("free which seat? {seats} · Esc: none",
@@ -985,8 +1005,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "help_lobby_keys": ("Keys in the lobby", "Touches du salon"),
     "help_l_ready": ("Enter: you are ready, once you have read each key aloud with its "
                      "player; the match starts when every person is",
-                     "Entrée : vous êtes prêt, après avoir lu chaque clé à voix haute avec "
-                     "son joueur ; la partie commence quand chacun l'est"),
+                     "Entrée : confirmer, après avoir lu chaque clé à voix haute avec "
+                     "son joueur ; la partie commence quand chacun a confirmé"),
     "help_l_free": ("f, then a seat's number: free a seat a stranger took (that key is "
                     "then refused at this table)",
                     "f, puis le numéro d'une place : libérer une place prise par un inconnu "
@@ -1127,7 +1147,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "hi_won_left_by": ("{side} won: {name} left the match",
                        "{side} : victoire, {name} a quitté la partie"),
     "hi_tag_unreadable": ("UNREADABLE", "ILLISIBLE"),
-    "hi_left": ("{side} left at 3 players, the two others level: a loss for {side}",
+    "hi_left": ("{side} left the match at 3 players, the two others level: a loss for {side}",
                 "{side} a quitté la partie à 3 joueurs, les deux autres à égalité : "
                 "défaite de {side}"),
     "hi_on_time": ("{side} lost on time at 3 players, the two others level",
@@ -1164,16 +1184,16 @@ MESSAGES: dict[str, tuple[str, str]] = {
                   "computer, give the join another key (--identity FILE).",
                   "Votre clé est déjà assise à cette table : pour rejoindre votre propre "
                   "table depuis cet ordinateur, donnez une autre clé (--identity FICHIER)."),
-    "hi_none_yet": ("No games yet: your matches will be listed here once you have played "
+    "hi_none_yet": ("No matches yet: your matches will be listed here once you have played "
                     "(chkobba play, host or join).",
                     "Aucune partie encore : vos parties seront listées ici une fois jouées "
                     "(chkobba play, host ou join)."),
     # As the lobby and the end screen say it ("record_vs"), counted the same way.
-    "hi_record": ("you vs {name}: {n} games, you {wins}–{losses} (every counted "
+    "hi_record": ("you vs {name}: {n} matches, you {wins}–{losses} (every counted "
                   "match where you sat on opposite sides, at 2, 3 and 4 players)",
                   "vous contre {name} : {n} parties, vous {wins}–{losses} (toutes les "
                   "parties comptées où vous étiez d'un autre camp, à 2, 3 et 4 joueurs)"),
-    "hi_record_1": ("you vs {name}: 1 game, you {wins}–{losses} (every counted "
+    "hi_record_1": ("you vs {name}: 1 match, you {wins}–{losses} (every counted "
                     "match where you sat on opposite sides, at 2, 3 and 4 players)",
                     "vous contre {name} : 1 partie, vous {wins}–{losses} (toutes les "
                     "parties comptées où vous étiez d'un autre camp, à 2, 3 et 4 joueurs)"),
@@ -1188,7 +1208,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
                      "que là où l'hôte de sa table s'en porte garant) :"),
     "hi_ratings_bots": ("  {n} players:", "  {n} joueurs :"),
     "hi_anchor": ("fixed (a bot level's anchor)", "fixe (ancrage d'un niveau de robot)"),
-    "hi_about": ("about {level}", "environ {level}"),
+    "hi_about": ("about {level}", "environ le robot {level}"),
     "hi_games": ("{n} matches", "{n} parties"),
     "hi_games_1": ("1 match", "1 partie"),
     "hi_unmet": ("{n} of them against keys you never met ({pct}%)",
@@ -1221,6 +1241,15 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "over_records_reading": ("Counting the matches in your logs, this one included…",
                              "On compte les parties de vos journaux, celle-ci comprise…"),
     "lobby_bot": ("the {level} bot's key", "la clé du robot {level}"),
+    # A bot level as a player reads it (Translator.level); the option values of --bots
+    # stay the English words in both languages.
+    "level_random": ("random", "aléatoire"),
+    "level_greedy": ("greedy", "gourmand"),
+    "level_heuristic": ("heuristic", "tacticien"),
+    "level_expert": ("expert", "expert"),
+    # A number of points (Translator.points): French counts below two in the singular.
+    "unit_point": ("{n} point", "{n} point"),
+    "unit_points": ("{n} points", "{n} points"),
     # Luck against play ("is it rigged?"), cli/luck.py: one sentence per line.
     "luck_title": ("Is it rigged? Luck against play over {n} hands:",
                    "Est-ce truqué ? La chance et le jeu sur {n} manches :"),
@@ -1229,16 +1258,17 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "luck_no_hand": ("Is it rigged? No hand was played to its end: no luck to weigh.",
                      "Est-ce truqué ? Aucune manche n'a été jouée jusqu'au bout : pas de "
                      "chance à peser."),
-    "luck_dealt_you": ("Luck: you were dealt cards worth {you} points, they {them} (an even "
+    # {you}: a number with its unit (Translator.points); {them} says it once more.
+    "luck_dealt_you": ("Luck: you were dealt cards worth {you}, they {them} (an even "
                        "deal: {fair} each).",
-                       "Chance : vous avez reçu des cartes valant {you} points, eux {them} "
+                       "Chance : vous avez reçu des cartes valant {you}, eux {them} "
                        "(une donne égale : {fair} chacun)."),
     "luck_dealt_names": ("Luck: cards dealt worth {list} points (an even deal: {fair} each).",
                          "Chance : cartes reçues valant {list} points (une donne égale : "
                          "{fair} chacun)."),
-    "luck_play_you": ("Play: you gave away {you} points against the coach's best, they "
+    "luck_play_you": ("Play: you gave away {you} against the coach's best, they "
                       "{them}.",
-                      "Jeu : vous avez cédé {you} points face au meilleur coup du coach, eux "
+                      "Jeu : vous avez cédé {you} face au meilleur coup du coach, eux "
                       "{them}."),
     "luck_play_names": ("Play: points given away against the coach's best: {list}.",
                         "Jeu : points cédés face au meilleur coup du coach : {list}."),
@@ -1275,7 +1305,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "luck_reading": ("Is it rigged? Auditing the log and asking the coach…",
                      "Est-ce truqué ? Audit du journal et avis du coach…"),
     # Said from the viewer's side ("sami: 1 game, 0–1" read as sami's own score).
-    "record_vs": ("you vs {name}: {n} games, you {wins}–{losses}",
+    "record_vs": ("you vs {name}: {n} matches, you {wins}–{losses}",
                   "vous contre {name} : {n} parties, vous {wins}–{losses}"),
     "record_none": ("you vs {name}: no match decided between you yet",
                     "vous contre {name} : aucune partie encore décidée entre vous"),
@@ -1284,7 +1314,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
                       "vous contre {name} : aucune partie encore décidée entre vous (une "
                       "partie gagnée par le troisième joueur ne départage pas les deux "
                       "autres)"),
-    "record_vs_1": ("you vs {name}: 1 game, you {wins}–{losses}",
+    "record_vs_1": ("you vs {name}: 1 match, you {wins}–{losses}",
                     "vous contre {name} : 1 partie, vous {wins}–{losses}"),
     # The library's notices (chkobba_p2p._shell.peer.Notice): "nt_" + the notice's kind.
     "nt_resume_failed": ("the saved game ({path}) cannot be resumed: {why}; starting afresh",
@@ -1341,7 +1371,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
                     "parole, la partie ne compte pour personne"),
     "ab_decided": ("{by} ended the game ({code}{why}) after the match was decided: the "
                    "result stands",
-                   "{by} a arrêté la partie ({code}{why}) une fois le match joué : le "
+                   "{by} a arrêté la partie ({code}{why}) une fois la partie jouée : le "
                    "résultat tient"),
     "ab_ran_out": ("{by} ran out of time ({code}{why})",
                    "{by} a épuisé son temps ({code}{why})"),
@@ -1912,8 +1942,8 @@ MESSAGES |= {
                        "{text})",
                        "l'hôte a mis fin à notre connexion avant le début de la partie "
                        "({code} : {text})"),
-    "oe_lobby_closed": ("the host closed the connection before the game started",
-                        "l'hôte a fermé la connexion avant le début de la partie"),
+    "oe_lobby_closed": ("the connection to the host closed before the match started",
+                        "la connexion avec l'hôte s'est fermée avant le début de la partie"),
     "oe_no_table": ("the host accepted us but sent no usable table within {seconds} s",
                     "l'hôte nous a acceptés mais n'a envoyé aucune table utilisable en "
                     "{seconds} s"),
@@ -1996,7 +2026,7 @@ MESSAGES |= {
     "wire_protocol_violation": ("a message is well formed but makes no sense here",
                                 "un message bien formé mais qui n'a pas de sens ici"),
     "wire_resigned": ("a player resigned: their side loses the match",
-                      "un joueur a abandonné : son camp perd le match"),
+                      "un joueur a abandonné : son camp perd la partie"),
     "wire_timeout": ("a peer did not send in time", "un pair n'a pas envoyé à temps"),
     "wire_peer_left": ("a peer left (on purpose, or did not come back in time)",
                        "un pair est parti (exprès, ou n'est pas revenu à temps)"),
@@ -2059,6 +2089,20 @@ class Translator:
     def number(self, value: float, digits: int = 2) -> str:
         """``value`` with ``digits`` decimals as the language writes it (:func:`decimal`)."""
         return decimal(value, self.lang, digits)
+
+    def points(self, value: float, digits: int = 2) -> str:
+        """``value`` points, the number as :meth:`number` writes it and the unit in the
+        singular where the language wants it: French below two ("0,94 point", "1,5
+        point", "2,00 points"), English for exactly one ("1 point", "0.94 points")."""
+        n = self.number(value, digits)
+        one = abs(round(value, digits)) < 2 if self.lang == "fr" else n == "1"
+        return self("unit_point" if one else "unit_points", n=n)
+
+    def level(self, level: str) -> str:
+        """A bot level's name as a player reads it ("gourmand" for greedy in French);
+        one this catalog does not know, as it is."""
+        key = "level_" + level
+        return self(key) if key in MESSAGES else level
 
     def rule(self, rule: str) -> str:
         pair = RULE_NAMES.get(rule)

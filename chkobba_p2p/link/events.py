@@ -477,7 +477,10 @@ ERROR_REASONS: dict[str, tuple[str, ...]] = {
 #: the protocol error code's name, ``detail`` the check's own words and ``host_text``
 #: the host's free text (its claim, never ours).  A client words them.
 STOP_REASONS: dict[str, tuple[str, ...]] = {
-    "host_closed": ("code", "host_text"),  # the host closed (an error message, or none)
+    # The connection to the host closed: the host's error message, or none (the stream
+    # ended: who or what closed it is not known); with none during the match,
+    # "host_allowance": the seconds the players wait for the host to come back.
+    "host_closed": ("code", "host_text", "host_allowance"),
     "host_silent": (),  # nothing from the host within the idle timeout
     "unreadable": ("code", "detail"),  # a frame that does not decode: we closed
     "out_of_state": ("code", "detail"),  # a message its state does not read: we closed

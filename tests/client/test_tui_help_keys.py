@@ -19,7 +19,7 @@ from chkobba_p2p.transcript import events as S
 WORDS = {
     "en": {"lobby": "Keys in the lobby", "ready": "Enter: you are ready",
            "free": "f, then a seat's number", "play": "1-9 or ←→ Enter: play a card"},
-    "fr": {"lobby": "Touches du salon", "ready": "Entrée : vous êtes prêt",
+    "fr": {"lobby": "Touches du salon", "ready": "Entrée : confirmer",
            "free": "f, puis le numéro d'une place", "play": "1-9 ou ←→ Entrée : jouer"},
 }
 
