@@ -2,10 +2,11 @@
 
 Each entry runs in a fresh interpreter, as a peer starts: the bot process ``chkobba play``
 starts (``chkobba_cli.tui.botproc``, run up to reading its address: stdin closed, it ends),
-``chkobba bot`` (the same, through the command line) and a library peer (the face, the
-network shell, a greedy bot).  Not timed and not measured: what is checked is which modules
-are loaded, and in which order, which is what the memory follows (``benchmarks/latency.py``
-prints ``peak_rss_peer_Np``; ``benchmarks/startup.py`` prints each entry's peak).
+``chkobba bot`` (the same, through the command line), ``chkobba host --headless`` (up to
+its first check) and a library peer (the face, the network shell, a greedy bot).  Not timed
+and not measured: what is checked is which modules are loaded, and in which order, which is
+what the memory follows (``benchmarks/latency.py`` prints ``peak_rss_peer_Np``;
+``benchmarks/startup.py`` prints each entry's peak).
 """
 
 from __future__ import annotations
@@ -25,6 +26,10 @@ ENTRIES = {
     # chkobba bot (the headless bot host --headless --bots starts) as its console script
     # runs it, up to reading its address (stdin closed: none, it ends with exit 2)
     "chkobba bot": "from chkobba_cli.main import main; assert main(['bot', '-']) == 2",
+    # chkobba host --headless, up to its first check (too many bots: exit 2, before the
+    # network): the headless peers' module, not the terminal client's
+    "chkobba host --headless": ("from chkobba_cli.main import main; assert main(["
+                                "'host', '--headless', '--bots', '2', '--players', '2']) == 2"),
     "library peer": ("from chkobba_p2p import BotController, JoinConfig, join_match; "
                      "import chkobba_p2p._shell.net; BotController('greedy', 1)"),
 }
@@ -43,10 +48,11 @@ ABSENT = (
     "doctest", "unittest", "pdb", "difflib", "statistics",
     "chkobba_p2p.observe.audit", "chkobba_p2p.observe.observer",
     "multiprocessing", "concurrent.futures", "pickle",
-    "chkobba_cli.i18n",
+    "chkobba_cli.i18n", "chkobba_cli.play",
 )
 #: What an entry loads that the others need not (chkobba bot: its words).
-NEEDS = {"chkobba bot": ("chkobba_cli.i18n", "chkobba_cli.event_words")}
+NEEDS = {"chkobba bot": ("chkobba_cli.i18n", "chkobba_cli.event_words"),
+         "chkobba host --headless": ("chkobba_cli.i18n", "chkobba_cli.event_words")}
 
 PROBE = """
 import sys
