@@ -18,6 +18,7 @@ itself, so that a headless peer imports no screen.
 from __future__ import annotations
 
 import errno
+import importlib
 import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -37,31 +38,21 @@ from chkobba_p2p import (
     Lobby,
     MatchDone,
     Notice,
-    OnionPublished,
     Outcome,
-    PortMapped,
-    PortMapUnavailable,
     ReadyLapsed,
     RedealEvent,
     RematchAnswer,
     RematchOffered,
     Restored,
     Resumed,
-    SocksFailed,
     Spectators,
     Standing,
     TableReady,
-    TorBootstrap,
-    TorFailed,
-    TorStarting,
     Waiting,
 )
 from chkobba_p2p.game.cards import Card
 from chkobba_p2p.game.rules import CutEvent, DealEvent, PlayEvent, SweepEvent
 from chkobba_p2p.game.seating import SHAPES, Seating
-from chkobba_p2p.observe.audit import AuditResult
-from chkobba_p2p.observe.observer import DeckRevealed
-from chkobba_p2p.observe.rating import bot_level
 from chkobba_p2p.observe.verdict import (
     DECIDED,
     DISPUTED,
@@ -77,10 +68,22 @@ from chkobba_p2p.observe.verdict import (
 from chkobba_p2p.text import safe_text
 
 from .i18n import MESSAGES, Translator, notice_text, os_error_key, ruleset_text, unsupported_words
-from .tor_words import tor_failed_text, tor_status_text
 
 if TYPE_CHECKING:
-    from chkobba_p2p import TableEvent
+    # Events and results of modules a headless bot peer never loads (Tor, port mapping,
+    # the auditor): their words are registered late (_late, below), names for types only.
+    from chkobba_p2p import (
+        OnionPublished,
+        PortMapped,
+        PortMapUnavailable,
+        SocksFailed,
+        TableEvent,
+        TorBootstrap,
+        TorFailed,
+        TorStarting,
+    )
+    from chkobba_p2p.observe.audit import AuditResult
+    from chkobba_p2p.observe.observer import DeckRevealed
 
 __all__ = [
     "ClientEvent",
@@ -225,10 +228,44 @@ def _clean(text: object, limit: int) -> str:
     return "".join(ch for ch in str(text) if ch.isprintable())[:limit]
 
 
+#: Words for classes whose modules a peer may never load (issue 44: a headless bot peer's
+#: memory; Tor, port mapping and the auditor with its process pool are some 1.5 MB): each
+#: (class name, public module, handler, dispatcher), registered at the first event or
+#: result that finds no handler.  Nothing is lost by waiting: an instance of such a class
+#: exists only once its module is loaded, and getting the class from the public module
+#: then imports nothing.
+_LATE: list[tuple[str, str, Callable[..., Any], Any]] = []
+
+
+def _late(dispatcher: Any, module: str, *names: str) -> Callable[[Any], Any]:
+    """``@dispatcher.register`` for the classes ``names`` of the public ``module``, once an
+    instance of one of them is met (see :data:`_LATE`)."""
+    def keep(func: Callable[..., Any]) -> Callable[..., Any]:
+        _LATE.extend((name, module, func, dispatcher) for name in names)
+        return func
+    return keep
+
+
+def _register_late(obj: object) -> bool:
+    """Registers the late words for ``obj``'s class (or a base of it); True if any."""
+    bases = {c.__name__ for c in type(obj).__mro__}
+    found = False
+    for entry in [e for e in _LATE if e[0] in bases]:
+        name, module, func, dispatcher = entry
+        cls = getattr(importlib.import_module(module), name)  # loaded already: obj is one
+        if isinstance(obj, cls):
+            dispatcher.register(cls, func)
+            _LATE.remove(entry)
+            found = True
+    return found
+
+
 @singledispatch
 def narrate(ev: TableEvent | ClientEvent | object, vp: Viewpoint) -> None:
     """Tell ``vp`` what ``ev`` means, in its words; an event it has no words for says
     nothing (a clock's reading is shown by the clocks, not in words)."""
+    if _register_late(ev):
+        narrate(ev, vp)
 
 
 # ----------------------------------------------------------------- the client's own
@@ -253,8 +290,7 @@ def _(ev: Listening, vp: Viewpoint) -> None:
         vp.listening_lines(ev)
 
 
-@narrate.register(PortMapped)
-@narrate.register(PortMapUnavailable)
+@_late(narrate, "chkobba_p2p", "PortMapped", "PortMapUnavailable")
 def _(ev: PortMapped | PortMapUnavailable, vp: Viewpoint) -> None:
     if isinstance(vp, PanelVoice):
         vp.add(("class:dim", vp.reach_text(ev)))
@@ -262,16 +298,18 @@ def _(ev: PortMapped | PortMapUnavailable, vp: Viewpoint) -> None:
         vp.reach_line(ev)
 
 
-@narrate.register(OnionPublished)
+@_late(narrate, "chkobba_p2p", "OnionPublished")
 def _(ev: OnionPublished, vp: Viewpoint) -> None:
     if isinstance(vp, HeadlessVoice):  # host --tor: its address, once published
         vp.onion_code = f"{ev.onion}:{ev.port}#{vp.fingerprint}"
         vp.line(f"friends through Tor: {vp.onion_code}")
 
 
-@narrate.register(TorFailed)
+@_late(narrate, "chkobba_p2p", "TorFailed")
 def _(ev: TorFailed, vp: Viewpoint) -> None:
     if isinstance(vp, HeadlessVoice):
+        from .tor_words import tor_failed_text  # Tor's words: only a peer using Tor
+
         vp.tor_failed = ev
         print(f"error: {tor_failed_text(_ENGLISH, ev)}", file=sys.stderr, flush=True)
         if not vp.started and vp.stop is not None:
@@ -280,11 +318,13 @@ def _(ev: TorFailed, vp: Viewpoint) -> None:
             vp.line(_ENGLISH("tor_failed_goes_on"))
 
 
-@narrate.register(TorStarting)
-@narrate.register(TorBootstrap)
-@narrate.register(SocksFailed)
+@_late(narrate, "chkobba_p2p", "TorStarting", "TorBootstrap", "SocksFailed")
 def _(ev: TorStarting | TorBootstrap | SocksFailed, vp: Viewpoint) -> None:
     if isinstance(vp, HeadlessVoice):
+        from chkobba_p2p import SocksFailed  # loaded: this is a Tor event
+
+        from .tor_words import tor_status_text  # Tor's words: only a peer using Tor
+
         if isinstance(ev, SocksFailed):
             if ev == vp.socks_failed:
                 return  # the same answer to the next try: said once
@@ -308,6 +348,9 @@ def _(ev: Notice, vp: Viewpoint) -> None:  # the library's word to people (it ne
 @narrate.register(Lobby)
 def _(ev: Lobby, vp: Viewpoint) -> None:
     if isinstance(vp, PanelVoice):
+        # The screen's only (a headless peer does without the rating's module).
+        from chkobba_p2p.observe.rating import bot_level
+
         # The seats as they fill: a new name is news (the first lobby is the table as we
         # found it, and a Lobby comes again each time someone is ready).
         view, t, st = vp.view, vp.view.t, vp.view.state
@@ -658,7 +701,7 @@ def _(ev: SweepEvent, vp: Viewpoint) -> None:
 # -------------------------------------------------------------------- the observer
 
 
-@narrate.register(DeckRevealed)
+@_late(narrate, "chkobba_p2p.observe.observer", "DeckRevealed")
 def _(ev: DeckRevealed, vp: Viewpoint) -> None:
     if isinstance(vp, CommentaryVoice):
         what = vp.t("wn_abandoned") if ev.redeal else vp.t("hand_no", n=ev.hand)
@@ -680,6 +723,8 @@ def words(obj: object, t: Translator, **kw: Any) -> str:
     """``obj`` (a result the library gives as data: an :class:`Aborted`, an
     :class:`Outcome`) in one sentence for people, in ``t``'s language.  The library keeps
     the data and a developer's ``repr``; the words are here, once."""
+    if _register_late(obj):
+        return words(obj, t, **kw)
     raise TypeError(f"no words for {type(obj).__name__}")
 
 
@@ -879,7 +924,7 @@ def _observer_reason(r: AuditResult | Verdict, t: Translator) -> str:
     return r.reason
 
 
-@words.register(AuditResult)
+@_late(words, "chkobba_p2p.observe.audit", "AuditResult")
 def _(r: AuditResult, t: Translator) -> str:
     """An audit's result in one line, in the players' names (``chkobba replay``'s last
     line, ``chkobba history``'s reason): "VALID: 54 entries; every check passes; the

@@ -119,7 +119,13 @@ class _Later:
         self.module, self.name = module, name
 
     def __call__(self, args: argparse.Namespace) -> int:
-        return getattr(importlib.import_module(self.module), self.name)(args)
+        module = self.module
+        if self.name == "cmd_host" and getattr(args, "headless", False):
+            # host --headless is the headless peers' module's (which the terminal client's
+            # cmd_host hands it to): straight there, without the terminal client's
+            # imports, Tor and the auditor among them (issue 44: a peer's memory).
+            module = "chkobba_cli.net"
+        return getattr(importlib.import_module(module), self.name)(args)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -31,20 +31,15 @@ from chkobba_p2p import (
     Listening,
     Outcome,
     OutcomeError,
-    PortMapped,
-    PortMapUnavailable,
     SeatBusy,
     SeatController,
     SeatLock,
-    SocksFailed,
     Timeouts,
-    TorFailed,
     check_listen,
     default_log_path,
     fingerprint,
     host_match,
     load_identity,
-    over_tor,
     parse_port,
     saved_game_path,
     split_join_code,
@@ -75,8 +70,13 @@ from .tor_options import (
     join_tor_transport,
     tor_offer,
 )
-from .tor_words import socks_failed_text
 from .tui.botproc import bot_line, read_bot_line
+
+TYPE_CHECKING = False  # typing's, without importing typing (see main.py)
+if TYPE_CHECKING:
+    # Tor and port mapping are imported on their paths only (--tor, an onion address, a
+    # host mapping its port): chkobba bot at a TCP table loads neither (issue 44).
+    from chkobba_p2p import PortMapped, PortMapUnavailable, SocksFailed, TorFailed
 
 _ENGLISH = Translator("en")  # a headless peer's lines are in English
 
@@ -155,6 +155,8 @@ class Narrator(HeadlessVoice):
                 _line(f"spectators type: chkobba watch {code}")
 
     def reach_line(self, ev: PortMapped | PortMapUnavailable) -> None:
+        from chkobba_p2p import PortMapUnavailable  # loaded: the event is the port mapper's
+
         line = reach_line(ev, self.fingerprint)
         if (isinstance(ev, PortMapUnavailable) or not ev.public) and (
                 self.transport is None or self.onion_code is not None):
@@ -299,6 +301,8 @@ def cmd_host(args: argparse.Namespace) -> int:
                         # A crashed host resumes only where its peers can find it again.
                         state_path=state if args.port else None)
     if tor is not None:
+        from chkobba_p2p import over_tor
+
         config.transport = tor
         config.timeouts = over_tor(config.timeouts)
     print(f"log: {log_path}", flush=True)
@@ -444,6 +448,8 @@ def _run_client(args: argparse.Namespace, address: str, controller: SeatControll
                             connect_retry=getattr(args, "connect_retry", 0.0),
                             bot=None if bot is None else bot[1])
         if tor is not None:
+            from chkobba_p2p import over_tor
+
             config.transport = tor
             config.timeouts = over_tor(config.timeouts)
         peer = Joiner(config, controller)  # resumes a crashed game of this identity
@@ -481,6 +487,8 @@ def _run_client(args: argparse.Namespace, address: str, controller: SeatControll
         socks = narrator.socks_failed if narrator is not None else None
         if socks is not None and outcome.error_code == OutcomeError.CONNECT_FAILED:
             # Tor's reply, and what to check (the table is not to blame for it).
+            from .tor_words import socks_failed_text
+
             print(f"error: could not join {safe_text(address, 200)}: "
                   f"{socks_failed_text(_ENGLISH, socks)}", file=sys.stderr)
             return 2

@@ -19,15 +19,7 @@ import trio
 
 from chkobba_p2p import (
     Address,
-    AnsweredEndpoints,
-    PortMapOptions,
-    PortMapped,
-    PortMapUnavailable,
     SavedGame,
-    TableAd,
-    browse_tables,
-    global_ipv6,
-    lan_address,
     parse_address,
     saved_game_path,
     split_join_code,
@@ -35,6 +27,12 @@ from chkobba_p2p import (
 from chkobba_p2p.text import safe_text
 
 from .i18n import Translator
+
+TYPE_CHECKING = False  # typing's, without importing typing (see main.py)
+if TYPE_CHECKING:
+    # Port mapping and LAN discovery are imported where a host maps, shows its addresses
+    # or browses: a joiner (chkobba bot) loads neither (issue 44: a peer's memory).
+    from chkobba_p2p import PortMapOptions, PortMapped, PortMapUnavailable, TableAd
 
 __all__ = [
     "host_address",
@@ -82,6 +80,8 @@ def saved_game_elsewhere(fingerprint: str, address: str) -> str | None:
 def host_address(bind: str | None) -> str:
     """The address friends type for a host listening on ``bind``."""
     if bind in ("0.0.0.0", "::", "", None):
+        from chkobba_p2p import lan_address
+
         return lan_address()
     assert bind is not None
     return f"[{bind}]" if ":" in bind else bind
@@ -118,6 +118,8 @@ def table_address(code: str) -> str:
 def address_lines(bind: str | None, port: int, fp: str) -> list[str]:
     """The lines a host shows once it listens: its LAN join code, and its global IPv6
     one when it has such an address (often reachable with no port mapping at all)."""
+    from chkobba_p2p import global_ipv6
+
     lines = [f"friends on the LAN: {join_code(host_address(bind), port, fp)}"]
     if bind in ("", "::", None) and (v6 := global_ipv6()) is not None:
         lines.append(f"friends over IPv6: {join_code(v6, port, fp)}")
@@ -128,6 +130,8 @@ def reach_line(event: PortMapped | PortMapUnavailable, fp: str = "") -> str:
     """The line a host shows when its router answered (or did not).  What the router
     said (its address, its error text) is a stranger's words: shown through the display
     filter."""
+    from chkobba_p2p import PortMapUnavailable  # loaded: the event is the port mapper's
+
     if isinstance(event, PortMapUnavailable):
         return safe_text(event.hint, 600)
     if not event.public:
@@ -158,6 +162,8 @@ def port_mapping_options(args: argparse.Namespace) -> PortMapOptions | None:
     if not named and (os.environ.get("CHKOBBA_NO_UPNP", "0") not in ("", "0")
                       or args.bind.startswith("127.") or args.bind in ("::1", "localhost")):
         return None
+    from chkobba_p2p import PortMapOptions
+
     return PortMapOptions(igd_url=args.igd_url, natpmp_gateway=args.natpmp_gateway)
 
 
@@ -175,6 +181,8 @@ def discover(seconds: float, interfaces: list[str] | None,
              t: Translator | None = None) -> list[str]:
     """Browse the LAN (DNS-SD) for tables; the join codes of the one chosen, one for
     each address announced with its key, to try in turn (none: no table found)."""
+    from chkobba_p2p import AnsweredEndpoints, browse_tables
+
     shown = "" if not interfaces else f" (on {', '.join(interfaces)})"
     print(f"looking for tables on the LAN for {seconds:g} s{shown}...", flush=True)
     try:

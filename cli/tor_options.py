@@ -15,18 +15,16 @@ import functools
 import sys
 from pathlib import Path
 
-from chkobba_p2p import (
-    TOR_BOOTSTRAP_TIMEOUT,
-    TOR_INSTALL_HINT,
-    TcpTransport,
-    Tor,
-    TorTransport,
-    is_onion,
-    load_onion_key,
-    split_join_code,
-)
+from chkobba_p2p import split_join_code
 
 from .options import add_tor_options  # declared with the other options (stdlib only)
+
+TYPE_CHECKING = False  # typing's, without importing typing (see main.py)
+if TYPE_CHECKING:
+    from chkobba_p2p import Tor, TorTransport
+
+# The library's Tor is imported where Tor is used (--tor, an onion address, the offer of
+# --tor): a peer at a table reached over TCP never loads it (issue 44: a peer's memory).
 
 __all__ = ["add_tor_options", "host_tor_transport", "join_tor_transport", "tor_offer",
            "onion_join_code", "onion_key_path", "tor_installed", "EXIT_NO_TOR"]
@@ -35,6 +33,8 @@ EXIT_NO_TOR = 2
 
 
 def _tor(args: argparse.Namespace) -> Tor | None:
+    from chkobba_p2p import TOR_BOOTSTRAP_TIMEOUT, TOR_INSTALL_HINT, Tor
+
     tor = Tor(getattr(args, "tor_control", None), getattr(args, "tor_socks", None),
               cookie=getattr(args, "tor_cookie", None),
               bootstrap_timeout=getattr(args, "tor_wait", None) or TOR_BOOTSTRAP_TIMEOUT)
@@ -59,6 +59,8 @@ def host_tor_transport(args: argparse.Namespace, state: Path | None
     tor = _tor(args)
     if tor is None:
         return EXIT_NO_TOR
+    from chkobba_p2p import TcpTransport, TorTransport, load_onion_key
+
     key = load_onion_key(onion_key_path(state)) if state is not None else None
     return TorTransport(tor, key, tcp=TcpTransport())
 
@@ -70,6 +72,10 @@ def join_tor_transport(args: argparse.Namespace, address: str) -> TorTransport |
         host = split_join_code(address)[0].rpartition(":")[0]
     except ValueError:
         return None
+    if not host.lower().endswith(".onion"):  # what is_onion checks first, without Tor
+        return None
+    from chkobba_p2p import TcpTransport, TorTransport, is_onion
+
     if not is_onion(host):
         return None
     tor = _tor(args)
@@ -80,6 +86,10 @@ def join_tor_transport(args: argparse.Namespace, address: str) -> TorTransport |
 
 def onion_join_code(transport: object, port: int, fingerprint: str) -> str | None:
     """``NAME.onion:PORT#KEY`` for a host listening through Tor (None otherwise)."""
+    if transport is None:
+        return None
+    from chkobba_p2p import TorTransport
+
     if isinstance(transport, TorTransport):
         return f"{transport.onion}:{port}#{fingerprint}"
     return None
@@ -97,4 +107,6 @@ def tor_offer(onion_code: str | None) -> str:
 @functools.cache
 def tor_installed() -> bool:
     """Whether ``host --tor`` could work here (a tor to start, or one named)."""
+    from chkobba_p2p import Tor
+
     return Tor(probe=False).available()

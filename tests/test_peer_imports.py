@@ -1,10 +1,11 @@
 """A peer process imports what its role needs and no more (issue 44: a peer's memory).
 
 Each entry runs in a fresh interpreter, as a peer starts: the bot process ``chkobba play``
-starts (``chkobba_cli.tui.botproc``, run up to reading its address: stdin closed, it ends)
-and a library peer (the face, the network shell, a greedy bot).  Not timed and not
-measured: what is checked is which modules are loaded, and in which order, which is what
-the memory follows (``benchmarks/latency.py`` prints ``peak_rss_peer_Np``;
+starts (``chkobba_cli.tui.botproc``, run up to reading its address: stdin closed, it ends),
+``chkobba bot`` (the same, through the command line), ``chkobba host --headless`` (up to
+its first check) and a library peer (the face, the network shell, a greedy bot).  Not timed
+and not measured: what is checked is which modules are loaded, and in which order, which is
+what the memory follows (``benchmarks/latency.py`` prints ``peak_rss_peer_Np``;
 ``benchmarks/startup.py`` prints each entry's peak).
 """
 
@@ -22,6 +23,13 @@ ROOT = Path(__file__).resolve().parent.parent
 
 ENTRIES = {
     "bot process": "import chkobba_cli.tui.botproc as b; b.main(['-'])",
+    # chkobba bot (the headless bot host --headless --bots starts) as its console script
+    # runs it, up to reading its address (stdin closed: none, it ends with exit 2)
+    "chkobba bot": "from chkobba_cli.main import main; assert main(['bot', '-']) == 2",
+    # chkobba host --headless, up to its first check (too many bots: exit 2, before the
+    # network): the headless peers' module, not the terminal client's
+    "chkobba host --headless": ("from chkobba_cli.main import main; assert main(["
+                                "'host', '--headless', '--bots', '2', '--players', '2']) == 2"),
     "library peer": ("from chkobba_p2p import BotController, JoinConfig, join_match; "
                      "import chkobba_p2p._shell.net; BotController('greedy', 1)"),
 }
@@ -30,15 +38,21 @@ ENTRIES = {
 #: that announces or maps loads them), Tor, the expert's search and learned policy (an
 #: expert bot loads them), the table as a client draws it, cryptography's serialization
 #: formats (the keys' raw bytes need none), the test tools rbcl imports for itself, the
-#: client's catalog of words.
+#: client's catalog of words (but chkobba bot's: it words its events and result), the
+#: auditor and what sees a game from no seat (its process pool and pickle with it).
 ABSENT = (
     "prompt_toolkit", "zeroconf", "asyncio",
     "chkobba_p2p._shell.discovery", "chkobba_p2p._shell.portmap", "chkobba_p2p._shell.tor",
     "chkobba_p2p.bots.expert", "chkobba_p2p.bots.learned", "chkobba_p2p.tablestate",
     "cryptography.hazmat.primitives.serialization",
     "doctest", "unittest", "pdb", "difflib", "statistics",
-    "chkobba_cli.i18n",
+    "chkobba_p2p.observe.audit", "chkobba_p2p.observe.observer",
+    "multiprocessing", "concurrent.futures", "pickle",
+    "chkobba_cli.i18n", "chkobba_cli.play",
 )
+#: What an entry loads that the others need not (chkobba bot: its words).
+NEEDS = {"chkobba bot": ("chkobba_cli.i18n", "chkobba_cli.event_words"),
+         "chkobba host --headless": ("chkobba_cli.i18n", "chkobba_cli.event_words")}
 
 PROBE = """
 import sys
@@ -64,7 +78,9 @@ def test_a_bot_peer_loads_no_module_its_role_does_not_need(name):
     loaded = result["loaded"]
     assert isinstance(loaded, list)
     assert "chkobba_p2p.deal" in loaded and "trio" in loaded  # the entry did load the peer
-    assert [m for m in ABSENT if m in loaded] == []
+    needs = NEEDS.get(name, ())
+    assert [m for m in needs if m not in loaded] == []
+    assert [m for m in ABSENT if m in loaded and m not in needs] == []
     # rbcl's first import holds libsodium's bytes twice for a moment (some 12 MB): first,
     # before trio, that memory is reused by what follows instead of topping trio's.
     assert loaded.index("rbcl") < loaded.index("trio")
