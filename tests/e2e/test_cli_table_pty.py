@@ -127,14 +127,18 @@ def test_help_shows_the_keys_and_the_words_of_the_game(tmp_path):
         s.press("?")
         text = s.wait_for(lambda t: "Words of the game" in t, 5, "the help")
         for word in ("carta", "dinari", "barmila", "haya", "chkobba", "cutter", "beji",
-                     "←→ page 1/2"):
+                     "←→ page 1/3"):
             assert word in text, text
-        # At 80x24 how to play (a capture, the cut) and the rules are its second page.
+        # At 80x24 how to play (a capture, the cut) and the rules are its second page,
+        # and a worked example of a hand's scoring its third.
         s.child.send("\x1b[C")  # →
         text = s.wait_for(lambda t: "How to play" in t, 5, "the help's second page")
         for words in ("cards that add up to its value", "must take", "Keep it (k)",
-                      "Rules in play: tunisian", "←→ page 2/2"):
+                      "Rules in play: tunisian", "←→ page 2/3"):
             assert words in text, text
+        s.child.send("\x1b[C")  # →
+        text = s.wait_for(lambda t: "A worked example" in t, 5, "the help's third page")
+        assert "←→ page 3/3" in text, text
         s.press(" ")
         s.wait_for(lambda t: "Words of the game" not in t, 5, "the help closed")
     finally:
@@ -144,7 +148,7 @@ def test_help_shows_the_keys_and_the_words_of_the_game(tmp_path):
         f.wait_for(lambda t: "Votre main" in t, 30, "the table")
         f.child.send("\x1bOP")  # F1
         text = f.wait_for(lambda t: "Les mots du jeu" in t, 5, "the French help")
-        for word in ("carta", "dinari", "coupeur", "beji", "←→ page 1/2"):
+        for word in ("carta", "dinari", "coupeur", "beji", "←→ page 1/3"):
             assert word in text, text
         f.child.send("\x1b[C")  # →
         text = f.wait_for(lambda t: "Comment jouer" in t, 5, "the French second page")
