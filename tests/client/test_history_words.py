@@ -29,6 +29,11 @@ def test_history_before_the_first_game_says_so_and_exits_0(tmp_path, monkeypatch
     assert main(["history", str(tmp_path / "nowhere"), "--lang", lang]) == 2
 
 
+# Its tests share one worker (pytest-xdist's loadgroup): the module's costly fixture
+# is then built once per run, not once on each worker.
+pytestmark = pytest.mark.xdist_group("test_history_words")
+
+
 @pytest.fixture(scope="module")
 def audited(tmp_path_factory):
     """Real matches (tests/support/history.py) played once for the four cases below, in a

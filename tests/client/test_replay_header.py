@@ -20,6 +20,11 @@ NAMES = [("host", "peer1", "peer2", "peer3"),
          ("Mohamed-Aziz Ben Salah", "Khadija Trabelsi", "Yasmine Ben Amor", "Abdelkader")]
 
 
+# Its tests share one worker (pytest-xdist's loadgroup): the module's costly fixture
+# is then built once per run, not once on each worker.
+pytestmark = pytest.mark.xdist_group("test_replay_header")
+
+
 @pytest.fixture(scope="module")
 def bodies():
     return play(4, seed=3, key=b"replay-header").sessions[0].bodies

@@ -41,6 +41,11 @@ def RECORD(name: str) -> re.Pattern[str]:  # noqa: N802 (a pattern, as a constan
 COUNTS = {"en": "every counted match in your logs", "fr": "toutes les parties comptées"}
 
 
+# Its tests share one worker (pytest-xdist's loadgroup): the module's costly fixture
+# is then built once per run, not once on each worker.
+pytestmark = pytest.mark.xdist_group("test_tui_records")
+
+
 @pytest.fixture(scope="module")
 def folder(tmp_path_factory):
     """Real matches: amel and sami at 2 players, then the four of them at 4 (amel &

@@ -36,6 +36,11 @@ WORDS = {
 
 
 
+# Its tests share one worker (pytest-xdist's loadgroup): the module's costly fixture
+# is then built once per run, not once on each worker.
+pytestmark = pytest.mark.xdist_group("test_watch_end_box")
+
+
 @pytest.fixture(scope="module")
 def played():
     return {n: play(n, seed=3, key=b"watch-end-box") for n in (2, 3, 4)}

@@ -19,6 +19,10 @@ from chkobba_p2p.game.rules import PRESETS
 from chkobba_p2p.observe.audit import EXIT_VALID
 from chkobba_p2p.observe.review import DEFAULT_LIMIT
 
+# Its tests share one worker (pytest-xdist's loadgroup): the module's costly fixture
+# is then built once per run, not once on each worker.
+pytestmark = pytest.mark.xdist_group("test_review_limit")
+
 
 @pytest.fixture(scope="module")
 def long_log(tmp_path_factory) -> Path:

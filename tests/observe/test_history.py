@@ -30,6 +30,10 @@ from chkobba_p2p.observe.history import (
     series,
 )
 
+# Its tests share one worker (pytest-xdist's loadgroup): the module's costly fixture
+# is then built once per run, not once on each worker.
+pytestmark = pytest.mark.xdist_group("test_history")
+
 
 @pytest.fixture(scope="session")
 def folder(tmp_path_factory):
