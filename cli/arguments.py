@@ -310,7 +310,7 @@ def _replay_arguments(p: argparse.ArgumentParser) -> None:
                    "grades)")
     p.add_argument("--review-limit", type=int, default=REVIEW_LIMIT, metavar="N",
                    help=f"--review: grade at most the first N decisions (default "
-                   f"{REVIEW_LIMIT}, about a minute; 0: every one, which on a long log "
+                   f"{REVIEW_LIMIT}, a minute or two; 0: every one, which on a long log "
                    f"takes an hour)")
     p.add_argument("--jobs", "-j", dest="jobs", type=int, default=None, metavar="N",
                    help="processes that audit, this one included: the others check shuffle "

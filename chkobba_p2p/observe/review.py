@@ -82,8 +82,8 @@ BLUNDER = 1.0
 #: Sampled worlds per decision (every move is judged on the same worlds).
 DEFAULT_SAMPLES = 200
 
-#: The most decisions a review grades unless told otherwise (about a minute at
-#: :data:`DEFAULT_SAMPLES`; a whole match to 21 points is a few hundred).
+#: The most decisions a review grades unless told otherwise (a minute or two of one core
+#: at :data:`DEFAULT_SAMPLES`, 103 s measured; a whole match to 21 points is a few hundred).
 DEFAULT_LIMIT = 2000
 
 #: Labels of a grade.
