@@ -34,6 +34,7 @@ from ._shell.config import HostConfig, JoinConfig, Timeouts
 from ._shell.net import ClientPeer, HostPeer, Link
 from ._shell.transport import Transport
 from .bots.levels import make_bot
+from .errors import LocalError
 from .game.hand import Hand, Move
 from .link.events import Outcome, SeatController
 from .link.host import HostTable
@@ -286,10 +287,17 @@ class InMemoryTable:
 
     HOST_ADDRESS = "10.0.0.1"
 
-    def __init__(self, folder: Path, players: int = 2,
+    def __init__(self, folder: Path, players: int | None = None,
                  controllers: list[SeatController] | None = None,
                  timeouts: Timeouts = TABLE_TIMEOUTS, host_class: type[HostPeer] = HostPeer,
                  **host_options: object) -> None:
+        """``players``: the table's size, by default one per controller (2 without
+        controllers); a size other than the controllers' count is refused, since a
+        controller left over would race the others for a seat and never play."""
+        if players is None:
+            players = len(controllers) if controllers else 2
+        if controllers is not None and len(controllers) != players:
+            raise LocalError(f"{len(controllers)} controllers for a table of {players}")
         self.folder = folder
         self.network = MemoryNetwork()
         self.controllers: list[SeatController] = controllers or [

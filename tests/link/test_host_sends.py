@@ -193,24 +193,26 @@ async def test_a_whole_match_in_memory_sends_nothing_forbidden(tmp_path, autojum
     host_ctl = RecordingController(0)
     gate = GatedController(gate_at=2)
     controllers = [host_ctl, gate, *(RecordingController(n) for n in range(2, players))]
-    table = InMemoryTable(tmp_path, controllers=controllers, timeouts=NOW, spectators=1,
+    table = InMemoryTable(tmp_path, players, controllers=controllers, timeouts=NOW, spectators=1,
                           host_class=_CountingHost)
-    async with trio.open_nursery() as nursery:
-        port = await nursery.start(table.host.run)
-        for seat in range(1, players):
-            nursery.start_soon(table.joiner(seat).run)
-        await gate.holding.wait()
-        watched: list[list[str]] = []
+    # Virtual seconds (autojump): a match that never ends fails here, not at pytest's timeout
+    with trio.fail_after(3000):
+        async with trio.open_nursery() as nursery:
+            port = await nursery.start(table.host.run)
+            for seat in range(1, players):
+                nursery.start_soon(table.joiner(seat).run)
+            await gate.holding.wait()
+            watched: list[list[str]] = []
 
-        async def watch() -> None:
-            watched.append(await _spectate(table, port))
+            async def watch() -> None:
+                watched.append(await _spectate(table, port))
 
-        nursery.start_soon(watch)
-        await host_ctl.until(lambda c: any(e.names == ("amel",)
-                                           for e in c.of(Spectators)))
-        table.host.core.chat("bonne chance", trio.current_time())
-        gate.release.set()
-        await table.host.finished.wait()
+            nursery.start_soon(watch)
+            await host_ctl.until(lambda c: any(e.names == ("amel",)
+                                               for e in c.of(Spectators)))
+            table.host.core.chat("bonne chance", trio.current_time())
+            gate.release.set()
+            await table.host.finished.wait()
     core = table.host.core
     assert core.session is not None and core.session.done is not None
     sent = set(core.sent_types)
@@ -220,3 +222,15 @@ async def test_a_whole_match_in_memory_sends_nothing_forbidden(tmp_path, autojum
     (spectator,) = watched
     assert spectator[:2] == ["host", "watching"] and "sig" in spectator
     assert "chat" in spectator
+
+
+def test_the_test_kit_seats_one_player_per_controller(tmp_path):
+    """A table smaller than its controllers would seat whichever joiner came first and
+    leave another never playing (this test's whole match waited for a gated seat that
+    lost that race, 2 runs in 5): the kit sizes the table by its controllers, and
+    refuses a size that disagrees."""
+    three = [RecordingController(n) for n in range(3)]
+    assert InMemoryTable(tmp_path, controllers=three).host.config.players == 3
+    assert InMemoryTable(tmp_path).host.config.players == 2
+    with pytest.raises(LocalError, match="3 controllers for a table of 2"):
+        InMemoryTable(tmp_path, 2, controllers=three)
