@@ -219,9 +219,19 @@ def test_the_end_of_a_match_shows_the_result_the_log_and_how_to_replay_it(tmp_pa
         assert len(logs) == 1 and logs[0].stat().st_size > 0
         assert "The signed log of this game:" in text and "chkobba replay" in text
         assert logs[0].name.replace(".chklog", "") in re.sub(r"[│ ]", "", flat)
-        # The box's command on one line (the home as ~, or the file name after …/).
-        replay_line = next(x for x in text.splitlines() if "chkobba replay" in x)
-        assert logs[0].name in replay_line, text
+        # The box's command with the path whole: on its line, or (too long for it) on
+        # the lines under "chkobba replay", broken only after a "/".
+        lines = text.splitlines()
+        row = next(i for i, x in enumerate(lines) if "chkobba replay" in x)
+        col = lines[row].index("chkobba replay")
+        path = lines[row][col + len("chkobba replay"):].split("│")[0].strip()
+        for x in lines[row + 1:]:
+            part = x[col:].split("│")[0].strip()
+            if not part:
+                break
+            path += part
+        assert path == str(logs[0]) or (path.startswith("~/")
+                                        and str(logs[0]).endswith(path[1:])), (path, text)
         completed = "Match over" in text
         if completed:
             assert re.search(r"(You win|bot1 wins) \d+-\d+", text), text
