@@ -303,7 +303,7 @@ class SeatCore(Generic[C]):
         clock = self.flag_clock(flag, now) if flag is not None else None
         entry = s.abort(fault.error_code, blamed, getattr(fault, "detail", str(fault)),
                         evidence, proven=isinstance(fault, GameFault), flag=flag,
-                        clock=clock)
+                        clock=clock, violation=fault.violation, facts=fault.facts)
         self._events()
         self._finish()
         return entry.body

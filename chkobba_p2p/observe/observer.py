@@ -60,7 +60,7 @@ from typing import Any, cast
 from ..deal import crypto as dc
 from ..deal import shuffle_proof
 from ..deal.messages import KeyItem, RevealItem, ShuffleItem, parse_item
-from ..errors import IllegalMove, InvalidDeal, LocalError
+from ..errors import IllegalMove, InvalidDeal, LocalError, RemoteError
 from ..game.cards import Card
 from ..game.events import CutEvent, DealEvent, PlayEvent, SweepEvent
 from ..game.hand import Hand
@@ -219,16 +219,23 @@ class _SeatlessDeck(DeckInstance):
         return out
 
 
-#: An observer's own finding (:data:`~.verdict.FINDINGS`) and its facts.
+#: An observer's own finding (:data:`~.verdict.FINDINGS`) and its facts; also a check's
+#: violation (:data:`~chkobba_p2p.errors.VIOLATIONS`) and its facts.
 _Finding = tuple[str, tuple[tuple[str, str | int], ...]]
+
+
+def _violation(exc: RemoteError) -> _Finding | None:
+    """A check's code and facts, when it has a code."""
+    return None if exc.violation is None else (exc.violation, exc.facts)
 
 
 class _LateFault(GameFault):
     """A violation found after the fact (in the full-knowledge replay of a hand), at an
     earlier entry than the one being applied."""
 
-    def __init__(self, code: ErrorCode, detail: str, blamed_seat: int, entry_index: int) -> None:
-        super().__init__(code, detail, blamed_seat)
+    def __init__(self, code: ErrorCode, detail: str, blamed_seat: int, entry_index: int,
+                 violation: str | None = None) -> None:
+        super().__init__(code, detail, blamed_seat, violation=violation)
         self.entry_index = entry_index
 
 
@@ -289,7 +296,7 @@ class _SeatlessDriver(GameDriver):
                 seat = getattr(ev, "seat", None)
                 raise _LateFault(ErrorCode.ILLEGAL_MOVE, f"{exc.rule}: {exc} (found with "
                                  "every hand known, after the hand)",
-                                 seat if seat is not None else 0, index) from None
+                                 seat if seat is not None else 0, index, exc.rule) from None
             except InvalidDeal as exc:  # cannot happen once the seeds are verified
                 raise LocalError(f"full-knowledge replay: {exc}") from None
         if kind == "redeal":
@@ -424,7 +431,7 @@ class Observer:
             except ProtocolError as exc:
                 if exc.error_code == ErrorCode.ENTRY_TOO_LARGE:  # no honest peer logs one
                     return [self._stop(INVALID, exc.error_code.name.lower(), str(exc),
-                                       entry=i)]
+                                       entry=i, violation=_violation(exc))]
                 return [self._stop(INVALID, ErrorCode.MALFORMED.name.lower(),
                                    f"not a signed entry ({exc})", entry=i,
                                    finding=("not_an_entry", (("detail", str(exc)),)))]
@@ -460,18 +467,19 @@ class Observer:
                         raise LocalError("the full-knowledge replay disagrees with the "
                                          "live one")
         except ProtocolError as exc:
-            blamed, why = self._envelope_blame(entry, exc)
+            blamed, why, found = self._envelope_blame(entry, exc)
             return self._stopped(INVALID, exc.error_code.name.lower(), why, blamed=blamed,
-                                 entry=i)
+                                 entry=i, finding=found, violation=_violation(exc))
         except _LateFault as exc:
             return self._stopped(INVALID, exc.error_code.name.lower(), exc.detail,
                                  blamed=self._seat_or_none(exc.blamed_seat),
-                                 entry=exc.entry_index)
+                                 entry=exc.entry_index, violation=_violation(exc))
         except GameFault as exc:
             note = (f" (in the entry that the abort at #{i} gives as its evidence, which "
                     "this transcript lacks)") if evidence else ""
             return self._stopped(INVALID, exc.error_code.name.lower(), exc.detail + note,
-                                 blamed=self._seat_or_none(exc.blamed_seat), entry=i)
+                                 blamed=self._seat_or_none(exc.blamed_seat), entry=i,
+                                 violation=_violation(exc))
         except Exception as exc:  # noqa: BLE001 - hostile input must never crash the observer
             detail = f"{type(exc).__name__}: {exc}"
             return self._stopped(INVALID, "unprocessable", "the observer cannot process "
@@ -547,21 +555,26 @@ class Observer:
         return [*self.session.take_events()]
 
     def _stopped(self, verdict: str, code: str, reason: str, *, blamed: int | None = None,
-                 entry: int | None = None, finding: _Finding | None = None
-                 ) -> list[SessionEvent | ObserverEvent]:
+                 entry: int | None = None, finding: _Finding | None = None,
+                 violation: _Finding | None = None) -> list[SessionEvent | ObserverEvent]:
         events: list[SessionEvent | ObserverEvent] = (
             [*self.session.take_events()] if self.session is not None else [])
         return events + [self._stop(verdict, code, reason, blamed=blamed, entry=entry,
-                                    finding=finding)]
+                                    finding=finding, violation=violation)]
 
     def _stop(self, verdict: str, code: str, reason: str, *, blamed: int | None = None,
-              entry: int | None = None, finding: _Finding | None = None) -> Verdict:
+              entry: int | None = None, finding: _Finding | None = None,
+              violation: _Finding | None = None) -> Verdict:
         """Stop at a verdict; ``finding``: the observer's own (:data:`FINDINGS`) and its
-        facts, when no check's words say it."""
+        facts, when no check's words say it; ``violation``: a check's code
+        (:data:`~chkobba_p2p.errors.VIOLATIONS`) and its facts."""
         self.stopped_at = self.entries - 1
         found, facts = finding if finding is not None else (None, ())
+        coded = None
+        if violation is not None and finding is None:
+            coded, facts = violation
         v = self._settle(Verdict(verdict, code, reason, blamed, entry, finding=found,
-                                 facts=facts))
+                                 facts=facts, violation=coded))
         self.verdict = v
         return v
 
@@ -609,7 +622,8 @@ class Observer:
             # whoever says it; nothing after it is "refuted" by an entry that a late check
             # (a shuffle proof checked in parallel) convicts.
             self.claim_refuted = False
-            self.aborts = [dataclasses.replace(a, standing=Standing.PROVEN)
+            self.aborts = [dataclasses.replace(a, standing=Standing.PROVEN,
+                                               violation=v.violation, facts=v.facts)
                            if a.blamed is not None and a.blamed == v.blamed
                            else dataclasses.replace(a, standing=Standing.CLAIMED)
                            if a.standing == Standing.REFUTED else a
@@ -741,8 +755,10 @@ class Observer:
             return seat
         return None
 
-    def _envelope_blame(self, entry: Entry, exc: ProtocolError) -> tuple[int | None, str]:
-        """Whom an envelope fault can be pinned on, and the sentence."""
+    def _envelope_blame(self, entry: Entry, exc: ProtocolError
+                        ) -> tuple[int | None, str, _Finding | None]:
+        """Whom an envelope fault can be pinned on, the sentence, and the observer's own
+        finding when it says more than the check (else the check's violation stands)."""
         session = self.session
         assert session is not None
         table = session.table
@@ -752,18 +768,22 @@ class Observer:
                 if s.seat != entry.seat and verify_signature(s.key, ENTRY_DOMAIN, entry.payload,
                                                              entry.signature):
                     return s.seat, (f"an entry in seat {entry.seat}'s name is signed with seat "
-                                    f"{s.seat}'s key")
+                                    f"{s.seat}'s key"), \
+                        ("signed_by_other", (("seat", entry.seat), ("signer", s.seat)))
             return None, (f"the signature of an entry in seat {entry.seat}'s name does not "
-                          "verify: the entry was altered after it was signed (or forged)")
+                          "verify: the entry was altered after it was signed (or forged)"), \
+                ("signature_altered", (("seat", entry.seat),))
         chained = entry.prev == session.head
         if code in (ErrorCode.OUT_OF_TURN, ErrorCode.BAD_SEQUENCE,
                     ErrorCode.PROTOCOL_VIOLATION) and chained:
             # Correctly signed and extending the transcript: its signer made it.
-            return entry.seat, f"{exc.detail or code.sentence} (signed by seat {entry.seat})"
+            return entry.seat, f"{exc.detail or code.sentence} (signed by seat {entry.seat})", \
+                None
         if code in (ErrorCode.BAD_CHAIN, ErrorCode.BAD_SEQUENCE):
             return None, ("the entry does not extend the transcript: an entry before it is "
-                          f"missing, reordered or replaced ({exc.detail or code.sentence})")
-        return None, exc.detail or code.sentence
+                          f"missing, reordered or replaced ({exc.detail or code.sentence})"), \
+                ("not_extending", ())
+        return None, exc.detail or code.sentence, None
 
     def _check_evidence(self, abort: Entry) -> None:
         """An abort's evidence that this transcript lacks (the peer aborted on an entry

@@ -56,7 +56,7 @@ UNKNOWN_CAPABILITY = "unknown_capability"
 #: no check's words): each :attr:`Verdict.finding` with the keys of its
 #: :attr:`Verdict.facts` (``last``: the last entry read; ``phase``: the transcript's
 #: phase then; ``tail``: the log reader's words for the damage; ``detail``: a check's
-#: or an error's own words).  A client words them.
+#: or an error's own words; ``seat``, ``signer``: seat numbers).  A client words them.
 FINDINGS: dict[str, tuple[str, ...]] = {
     "no_entry": (),  # not even the genesis
     "empty_log": (),  # a log file with no entry, not even the genesis
@@ -71,6 +71,9 @@ FINDINGS: dict[str, tuple[str, ...]] = {
     "genesis_refused": ("detail",),
     "genesis_not_host": (),  # the genesis does not seat the host in seat 0
     "genesis_unsigned": (),  # not signed by the key it gives the host
+    "signed_by_other": ("seat", "signer"),  # an entry in seat's name, signer's signature
+    "signature_altered": ("seat",),  # an entry in seat's name, altered after signing
+    "not_extending": (),  # an entry before it is missing, reordered or replaced
 }
 
 
@@ -110,6 +113,11 @@ class AbortClaim:
     #: The host's flag on the seat to play, which stands (:func:`~chkobba_p2p.transcript.session.
     #: flag_holds`): the blamed seat lost on time.
     on_time: bool = False
+    #: For a ``proven`` claim against the seat an :data:`INVALID` verdict blames: the
+    #: violation the observer's own check found (the verdict's, with its ``facts``),
+    #: which a client words in place of ``why`` (the signer's English); else None.
+    violation: str | None = None
+    facts: tuple[tuple[str, str | int], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -153,6 +161,10 @@ class Verdict(ObserverEvent):
     #: (``(key, value)`` pairs); ``reason`` says the same in English for developers.
     finding: str | None = None
     facts: tuple[tuple[str, str | int], ...] = ()
+    #: For an :data:`INVALID` verdict a check found: the check's own code (one of
+    #: :data:`~chkobba_p2p.errors.VIOLATIONS`), with its data in ``facts``; None when the
+    #: check has no code (``reason`` then holds its only words).
+    violation: str | None = None
 
 
 def abort_claim(index: int, entry: Entry, players: int,
