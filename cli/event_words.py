@@ -1029,6 +1029,8 @@ def error_sentence(reason: str | None, code: str | None, data: Mapping[str, obje
     """Why a join got no game (:attr:`~chkobba_p2p.Outcome.error_reason` and its
     :attr:`~chkobba_p2p.Outcome.error_data`), one sentence in
     ``t``'s language; :func:`explain_error` says the usual cases plainer."""
+    data = _check_said(data, t)
+
     def get(key: str) -> str:
         value = data.get(key, "")
         if isinstance(value, float):
@@ -1115,10 +1117,23 @@ def connect_words(reason: str | None, code: str | None, data: Mapping[str, objec
     return error_sentence(reason, code, data, t)
 
 
+def _check_said(data: Mapping[str, object], t: Translator) -> Mapping[str, object]:
+    """A reason's data with a failed check's ``detail`` (its English) in the reader's
+    words, when the check has a code this client words (``violation``, ``facts``)."""
+    code, facts = data.get("violation"), data.get("facts", ())
+    if not isinstance(code, str) or not isinstance(facts, tuple):
+        return data
+    said = violation_words(code, [f for f in facts if isinstance(f, tuple) and len(f) == 2],
+                           t)
+    return data if said is None else {**data, "detail": said}
+
+
 def stop_words(reason: str | None, data: Mapping[str, object], t: Translator) -> str:
     """Why a watching stopped once admitted (:attr:`~chkobba_p2p.WatchOutcome.stop_reason`,
     one of the library's ``STOP_REASONS``, and its ``stop_data``), one sentence in ``t``'s
     language: the host's words and a check's detail made safe, never trusted."""
+    data = _check_said(data, t)
+
     def get(key: str) -> str:
         return safe_text(str(data.get(key, "")), 200)
 

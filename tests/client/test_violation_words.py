@@ -131,3 +131,33 @@ def test_the_french_replay_of_a_cheat_says_the_violation_in_french(cheat_log, ca
     assert en in capsys.readouterr().out
     page = render_html(report, lang="fr")
     assert html.escape(fr) in page and html.escape(report.reason) not in page
+
+
+def test_a_host_s_garbled_greeting_is_said_in_the_reader_s_language():
+    """A link check (here: a host's greeting without its versions) reaches a spectator's
+    refusal as the check's code and facts, worded by the client; its English stays the
+    ``detail`` for logs."""
+    from chkobba_cli.event_words import error_sentence, stop_words
+    from chkobba_p2p.link.spectator import SpectatorCore
+    from chkobba_p2p.wire.codec import ProtocolError, get_field
+    with pytest.raises(ProtocolError) as caught:
+        get_field({"t": "host"}, "versions", "list")
+    exc = caught.value
+    assert (exc.violation, exc.facts) == ("field_missing", (("field", "versions"),))
+    assert "missing 'versions'" in str(exc)  # the developer's English is kept
+    no = SpectatorCore.handshake_failed(exc)
+    assert no.reason == "handshake_failed" and no.data["violation"] == "field_missing"
+    fr = error_sentence(no.reason, no.code, no.data, Translator("fr"))
+    assert "le champ versions manque" in fr and "missing" not in fr, fr
+    en = error_sentence(no.reason, no.code, no.data, Translator("en"))
+    assert "the field versions is missing" in en, en
+    # A watching stopped by a message its state refuses, in French.
+    said = stop_words("out_of_state", {"code": "unknown_type", "detail": "'x' in WATCHING",
+                                       "violation": "out_of_state",
+                                       "facts": (("got", "'x'"), ("state", "WATCHING"))},
+                      Translator("fr"))
+    assert "que la connexion n'accepte pas dans l'état WATCHING" in said, said
+    # Data of an older library (no code): its detail, made safe, as before.
+    old = stop_words("out_of_state", {"code": "unknown_type", "detail": "'x' in WATCHING"},
+                     Translator("fr"))
+    assert "'x' in WATCHING" in old
