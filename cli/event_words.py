@@ -17,6 +17,7 @@ itself, so that a headless peer imports no screen.
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -72,6 +73,7 @@ from chkobba_p2p.observe.verdict import (
     UNSUPPORTED,
     VALID,
     AbortClaim,
+    Note,
     Verdict,
 )
 from chkobba_p2p.text import safe_text
@@ -101,6 +103,7 @@ __all__ = [
     "words",
     "violation_words",
     "claim_why",
+    "note_words",
     "error_sentence",
     "explain_error",
     "outcome_error",
@@ -906,6 +909,16 @@ def violation_words(code: str, facts: Sequence[tuple[str, str | int]], t: Transl
         return t("vi_" + code, **_fact_words(facts, t, names))
     except (KeyError, IndexError):  # facts a newer library added to an old code
         return None
+
+
+def note_words(note: str, t: Translator, names: Names = ()) -> str:
+    """An auditor's warning in the reader's words (a :class:`Note`'s code and facts),
+    else as it was kept (a warning read back from JSON, a code this client does not
+    know), made safe."""
+    if isinstance(note, Note) and "wa_" + note.code in MESSAGES:
+        with contextlib.suppress(KeyError, IndexError):
+            return t("wa_" + note.code, **_fact_words(note.facts, t, names))
+    return safe_text(note, 1000)
 
 
 def claim_why(c: AbortClaim, t: Translator, names: Names = ()) -> str:

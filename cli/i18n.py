@@ -453,6 +453,31 @@ MESSAGES: dict[str, tuple[str, str]] = {
                          "missing, reordered or replaced",
                          "l'entrée ne prolonge pas le journal : une entrée avant elle manque, "
                          "a été déplacée ou remplacée"),
+    # An auditor's warnings (chkobba_p2p.observe.verdict.WARNINGS): "wa_" + the code.
+    "wa_evidence_in_transcript": ("the evidence of {seat}'s abort is an entry of this "
+                                  "transcript that passes every check: its claim is refuted",
+                                  "la preuve de l'arrêt de {seat} est une entrée de ce journal "
+                                  "qui passe tous les contrôles : son accusation est réfutée"),
+    "wa_evidence_not_entry": ("the evidence of {seat}'s abort is not a signed entry",
+                              "la preuve de l'arrêt de {seat} n'est pas une entrée signée"),
+    "wa_evidence_refused": ("the evidence of {seat}'s abort (an entry this transcript lacks) "
+                            "is refused by the checks",
+                            "la preuve de l'arrêt de {seat} (une entrée absente de ce journal) "
+                            "est refusée par les contrôles"),
+    "wa_evidence_passes": ("the evidence of {seat}'s abort (an entry this transcript lacks) "
+                           "passes every check: its claim is not supported",
+                           "la preuve de l'arrêt de {seat} (une entrée absente de ce journal) "
+                           "passe tous les contrôles : son accusation n'est pas fondée"),
+    "wa_torn_after_end": ("a torn frame after the end of the match was ignored",
+                          "une trame coupée après la fin de la partie a été ignorée"),
+    "wa_header_other_game": ("the log header names another game than the genesis (the header "
+                             "is not signed)",
+                             "l'en-tête du journal nomme une autre partie que la genèse "
+                             "(l'en-tête n'est pas signé)"),
+    "wa_header_seat_mismatch": ("the log header's seat and key do not match the genesis (the "
+                                "header is not signed)",
+                                "la place et la clé de l'en-tête du journal ne sont pas celles "
+                                "de la genèse (l'en-tête n'est pas signé)"),
     # -- end of the violations' words
     "verdict_truncated": ("the log ends in the middle of a message (a crash, or a cut "
                           "file); nothing wrong before it",

@@ -23,7 +23,7 @@ from chkobba_p2p.observe.verdict import LEFT
 
 from . import scoresheet
 from .coach import shown_label
-from .event_words import claim_why, words
+from .event_words import claim_why, note_words, words
 from .i18n import Translator, card_letters, decimal, ruleset_text, unsupported_words
 from .replay_css import CSS as _CSS
 
@@ -484,7 +484,8 @@ class _Page:
                 + "</li>" for a in aborts) + "</ul>")
         if r.warnings:
             out.append(f"<h2>{self.t('rh_warnings')}</h2><ul>" + "".join(
-                f"<li>{html.escape(w)}</li>" for w in r.warnings) + "</ul>")
+                f"<li>{html.escape(note_words(w, Translator(self.lang), r.names))}</li>"
+                for w in r.warnings) + "</ul>")
         return f'<section id="notes">{"".join(out)}</section>' if out else ""
 
 

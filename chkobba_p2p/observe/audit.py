@@ -77,6 +77,7 @@ from .verdict import (
     UNSUPPORTED,
     VALID,
     AbortClaim,
+    Note,
     Verdict,
 )
 
@@ -304,16 +305,16 @@ def audit_log(path: str | Path, *, workers: int | None = None,
 
 
 def _header_warnings(header: dict[str, Any], table: TableInfo) -> list[str]:
-    out = []
+    out: list[str] = []
     game, seat, key = header.get("game"), header.get("seat"), header.get("key")
     spectator = header.get("spectator") is True and seat is None and key is None
     if game != table.game:
-        out.append("the log header names another game than the genesis (the header is not "
-                   "signed)")
+        out.append(Note("the log header names another game than the genesis (the header is "
+                        "not signed)", "header_other_game"))
     if not spectator and not (isinstance(seat, int) and 0 <= seat < table.players
                               and table.seats[seat].key == key):
-        out.append("the log header's seat and key do not match the genesis (the header is "
-                   "not signed)")
+        out.append(Note("the log header's seat and key do not match the genesis (the header "
+                        "is not signed)", "header_seat_mismatch"))
     return out
 
 

@@ -87,6 +87,7 @@ from .verdict import (
     UNSUPPORTED,
     VALID,
     AbortClaim,
+    Note,
     Verdict,
     abort_claim,
     unknown_capabilities,
@@ -527,9 +528,10 @@ class Observer:
             # observer stops at the first one that does not).
             if not self.aborts:
                 self.claim_refuted = True
-                self.warnings.append(f"the evidence of seat {abort.seat}'s abort is an entry "
-                                     "of this transcript that passes every check: its claim "
-                                     "is refuted")
+                self.warnings.append(Note(
+                    f"the evidence of seat {abort.seat}'s abort is an entry of this "
+                    "transcript that passes every check: its claim is refuted",
+                    "evidence_in_transcript", (("seat", abort.seat),)))
             return Standing.REFUTED
         return session.standing_of(claim.blamed, abort.seat)
 
@@ -658,7 +660,8 @@ class Observer:
                            facts=(("last", last), ("tail", tail)))
         if session.phase == Phase.DONE:
             if tail == "truncated":
-                self.warnings.append("a torn frame after the end of the match was ignored")
+                self.warnings.append(Note("a torn frame after the end of the match was "
+                                          "ignored", "torn_after_end"))
             full = self._driver.full if self._driver is not None else None
             if full is None or full.winner is None or session.done is None \
                     or full.winner != session.done.winner_side:
@@ -800,19 +803,21 @@ class Observer:
         try:
             e = wire.open_entry(ev)
         except ProtocolError as exc:
-            self.warnings.append(f"the evidence of seat {abort.seat}'s abort is not a signed "
-                                 f"entry ({exc})")
+            self.warnings.append(Note(f"the evidence of seat {abort.seat}'s abort is not a "
+                                      f"signed entry ({exc})", "evidence_not_entry",
+                                      (("seat", abort.seat),)))
             return
         if e.kind == "abort" or e.game != session.table.game or e.prev != session.head:
             return  # not the entry that would come next here
         try:
             session.receive(e)
         except ProtocolError as exc:
-            self.warnings.append(f"the evidence of seat {abort.seat}'s abort is refused: "
-                                 f"{exc}")
+            self.warnings.append(Note(f"the evidence of seat {abort.seat}'s abort is refused: "
+                                      f"{exc}", "evidence_refused", (("seat", abort.seat),)))
             return
-        self.warnings.append(f"the evidence of seat {abort.seat}'s abort (an entry this "
-                             "transcript lacks) passes every check: its claim is not supported")
+        self.warnings.append(Note(f"the evidence of seat {abort.seat}'s abort (an entry this "
+                                  "transcript lacks) passes every check: its claim is not "
+                                  "supported", "evidence_passes", (("seat", abort.seat),)))
         self.claim_refuted = True
 
     def _note_later_abort(self, index: int, item: bytes | Entry) -> None:

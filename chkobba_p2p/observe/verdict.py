@@ -23,6 +23,8 @@ __all__ = [
     "DISPUTED",
     "UNKNOWN_CAPABILITY",
     "FINDINGS",
+    "WARNINGS",
+    "Note",
     "unknown_capabilities",
     "Verdict",
     "AbortClaim",
@@ -75,6 +77,35 @@ FINDINGS: dict[str, tuple[str, ...]] = {
     "signature_altered": ("seat",),  # an entry in seat's name, altered after signing
     "not_extending": (),  # an entry before it is missing, reordered or replaced
 }
+
+
+#: What an auditor notes without a verdict of its own (:class:`Note`): each code with
+#: the keys of its facts (``seat``: a seat number).  A client words them.
+WARNINGS: dict[str, tuple[str, ...]] = {
+    "evidence_in_transcript": ("seat",),  # an abort cites an entry that passes every check
+    "evidence_not_entry": ("seat",),  # an abort's evidence is not a signed entry
+    "evidence_refused": ("seat",),  # an abort's evidence (an entry we lack) is refused
+    "evidence_passes": ("seat",),  # ... passes every check: the claim is not supported
+    "torn_after_end": (),  # a torn frame after the end of the match, ignored
+    "header_other_game": (),  # the log's (unsigned) header names another game
+    "header_seat_mismatch": (),  # the header's seat and key are not the genesis's
+}
+
+
+class Note(str):
+    """An auditor's warning: the English sentence itself (a ``str``, for logs and JSON,
+    as warnings always were) with its ``code`` (one of :data:`WARNINGS`) and ``facts``
+    for a client's words."""
+
+    code: str
+    facts: tuple[tuple[str, str | int], ...]
+
+    def __new__(cls, sentence: str, code: str,
+                facts: tuple[tuple[str, str | int], ...] = ()) -> Note:
+        assert code in WARNINGS and {k for k, _ in facts} <= set(WARNINGS[code]), code
+        note = super().__new__(cls, sentence)
+        note.code, note.facts = code, facts
+        return note
 
 
 def unknown_capabilities(genesis: Sequence[str], readies: Sequence[Sequence[str] | None],

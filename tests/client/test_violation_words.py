@@ -22,7 +22,7 @@ from chkobba_cli.replay_html import render_html
 from chkobba_p2p import errors
 from chkobba_p2p.game.cards import Card
 from chkobba_p2p.observe.audit import INVALID, audit_log
-from chkobba_p2p.observe.verdict import FINDINGS, Verdict
+from chkobba_p2p.observe.verdict import FINDINGS, WARNINGS, Verdict
 from chkobba_p2p.transcript.bodies import PlayAction
 from chkobba_p2p.transcript.session import Session
 
@@ -161,3 +161,30 @@ def test_a_host_s_garbled_greeting_is_said_in_the_reader_s_language():
     old = stop_words("out_of_state", {"code": "unknown_type", "detail": "'x' in WATCHING"},
                      Translator("fr"))
     assert "'x' in WATCHING" in old
+
+
+@pytest.mark.parametrize("code", sorted(WARNINGS))
+def test_every_auditor_warning_has_words_in_both_languages(code):
+    en, fr = MESSAGES["wa_" + code]
+    assert en and fr and en != fr
+    assert _fields(en) == set(WARNINGS[code]) == _fields(fr)
+
+
+def test_an_auditor_s_warning_is_said_in_the_reader_s_language(cheat_log, tmp_path, capsys):
+    """A log whose (unsigned) header names another game: the warning in French in the
+    replay text and the page; its English sentence stays the warning itself (JSON)."""
+    from chkobba_cli.main import main
+    from chkobba_p2p.wire import codec as wire
+    from chkobba_p2p.wire.logfile import MAGIC, read_log
+    path = tmp_path / "header.chklog"
+    header = wire.encode({"t": "log", "v": 1, "game": bytes(16), "seat": 1, "key": bytes(32)})
+    path.write_bytes(MAGIC + b"".join(wire.frame(b) for b in [header,
+                                                                *read_log(cheat_log).bodies]))
+    report = audit_log(path)
+    assert "the log header names another game than the genesis (the header is not " \
+        "signed)" in report.warnings  # a str, as before
+    fr = MESSAGES["wa_header_other_game"][1]
+    main(["replay", str(path), "--jobs", "1", "--lang", "fr"])
+    out = capsys.readouterr().out
+    assert fr in out and "the log header" not in out, out[-1500:]
+    assert html.escape(fr) in render_html(report, lang="fr")
