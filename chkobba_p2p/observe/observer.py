@@ -60,7 +60,7 @@ from typing import Any, cast
 from ..deal import crypto as dc
 from ..deal import shuffle_proof
 from ..deal.messages import KeyItem, RevealItem, ShuffleItem, parse_item
-from ..errors import IllegalMove, InvalidDeal, LocalError, RemoteError
+from ..errors import VIOLATIONS, IllegalMove, InvalidDeal, LocalError, RemoteError
 from ..game.cards import Card
 from ..game.events import CutEvent, DealEvent, PlayEvent, SweepEvent
 from ..game.hand import Hand
@@ -223,6 +223,13 @@ class _SeatlessDeck(DeckInstance):
 #: An observer's own finding (:data:`~.verdict.FINDINGS`) and its facts; also a check's
 #: violation (:data:`~chkobba_p2p.errors.VIOLATIONS`) and its facts.
 _Finding = tuple[str, tuple[tuple[str, str | int], ...]]
+
+
+def _deal_violation(reason: str) -> str | None:
+    """The violation of a deal check found apart (a seed opened, a shuffle proof checked
+    in parallel), whose reason reads ``"<deal code>: ..."``."""
+    code = "deal_" + reason.partition(":")[0]
+    return code if code in VIOLATIONS else None
 
 
 def _violation(exc: RemoteError) -> _Finding | None:
@@ -592,7 +599,8 @@ class Observer:
                 and (v.verdict != INVALID or v.entry is None or found[2] <= v.entry):
             blamed, reason, entry = found
             self.aborts = [a for a in self.aborts if a.index != entry]
-            return Verdict(INVALID, ErrorCode.DEAL_FAILURE.name.lower(), reason, blamed, entry)
+            return Verdict(INVALID, ErrorCode.DEAL_FAILURE.name.lower(), reason, blamed, entry,
+                           violation=_deal_violation(reason))
         return v
 
     def end(self, tail: str | None = None) -> Verdict:
@@ -612,7 +620,8 @@ class Observer:
                                        or failed[0] <= v.entry):
                 # A shuffle proof (checked in parallel) failed before anything else did.
                 entry, blamed, reason = failed
-                v = Verdict(INVALID, ErrorCode.DEAL_FAILURE.name.lower(), reason, blamed, entry)
+                v = Verdict(INVALID, ErrorCode.DEAL_FAILURE.name.lower(), reason, blamed, entry,
+                            violation=_deal_violation(reason))
                 cut = entry
                 self.aborts = [a for a in self.aborts if a.index != entry]
                 # As the serial check: it stopped there, and said nothing of what followed.

@@ -188,3 +188,26 @@ def test_an_auditor_s_warning_is_said_in_the_reader_s_language(cheat_log, tmp_pa
     out = capsys.readouterr().out
     assert fr in out and "the log header" not in out, out[-1500:]
     assert html.escape(fr) in render_html(report, lang="fr")
+
+
+def test_a_deal_cheat_is_said_by_its_deal_code(tmp_path):
+    """A card shown with a share that does not match the seat's key: the deal's code
+    (``bad_share_proof``) is the violation, worded by the client in French."""
+    from chkobba_p2p.deal import crypto as dc
+    from chkobba_p2p.observe.audit import audit_bodies
+    seen = [0]
+
+    def hook(s: Session) -> bool:  # the first deal/play the cheater signs, altered
+        for k, item in enumerate(s.game._out):
+            if item.get("t") == "deal/play" and not seen[0]:
+                seen[0] = 1
+                s.game._out[k] = {**item, "d": dc.public_key(5)}
+                return True
+        return False
+    played = play(2, cheater=0, hook=hook, seed=6, key=b"play-share")
+    report = audit_bodies(played.sessions[1].bodies)
+    v = report.outcome
+    assert v is not None and (report.code, v.violation) == ("deal_failure",
+                                                           "deal_bad_share_proof")
+    fr = words(v, Translator("fr"), names=list(report.names))
+    assert fr == MESSAGES["vi_deal_bad_share_proof"][1], fr
