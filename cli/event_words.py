@@ -944,6 +944,10 @@ def _observer_reason(r: AuditResult | Verdict, t: Translator,
         # The observer's own finding (FINDINGS), in the reader's words with its facts (a
         # check's or the log reader's own words among them, made safe).
         facts = _fact_words(v.facts, t, names)
+        if "detail" in facts and v.violation is not None:
+            # The check's own English, in the reader's words when its code has some.
+            said = violation_words(v.violation, v.facts, t, names)
+            facts["detail"] = said if said is not None else facts["detail"]
         if "phase" in facts and f"of_phase_{facts['phase']}" in MESSAGES:
             facts["phase"] = t(f"of_phase_{facts['phase']}")
         return t("of_" + v.finding, **facts)

@@ -442,7 +442,8 @@ class Observer:
                                        entry=i, violation=_violation(exc))]
                 return [self._stop(INVALID, ErrorCode.MALFORMED.name.lower(),
                                    f"not a signed entry ({exc})", entry=i,
-                                   finding=("not_an_entry", (("detail", str(exc)),)))]
+                                   finding=("not_an_entry", (("detail", str(exc)),)),
+                                   violation=_violation(exc))]
         session = self.session
         if session is None:
             return self._genesis(entry)
@@ -548,7 +549,8 @@ class Observer:
         except ProtocolError as exc:
             return [self._stop(INVALID, exc.error_code.name.lower(),
                                f"the genesis entry is refused: {exc}", entry=0,
-                               finding=("genesis_refused", (("detail", str(exc)),)))]
+                               finding=("genesis_refused", (("detail", str(exc)),)),
+                               violation=_violation(exc))]
         key = table.seats[0].key
         if self.host_key is not None and self.host_key != key:
             return [self._stop(INVALID, "protocol_violation", "the genesis does not seat "
@@ -580,8 +582,10 @@ class Observer:
         self.stopped_at = self.entries - 1
         found, facts = finding if finding is not None else (None, ())
         coded = None
-        if violation is not None and finding is None:
-            coded, facts = violation
+        if violation is not None:
+            # With a finding, the check's facts follow the finding's: a client words a
+            # finding's ``detail`` (the check's English) by the check's code.
+            coded, facts = violation[0], facts + violation[1]
         v = self._settle(Verdict(verdict, code, reason, blamed, entry, finding=found,
                                  facts=facts, violation=coded))
         self.verdict = v

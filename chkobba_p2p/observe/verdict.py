@@ -193,8 +193,9 @@ class Verdict(ObserverEvent):
     finding: str | None = None
     facts: tuple[tuple[str, str | int], ...] = ()
     #: For an :data:`INVALID` verdict a check found: the check's own code (one of
-    #: :data:`~chkobba_p2p.errors.VIOLATIONS`), with its data in ``facts``; None when the
-    #: check has no code (``reason`` then holds its only words).
+    #: :data:`~chkobba_p2p.errors.VIOLATIONS`), with its data in ``facts`` (after the
+    #: finding's, when there is one: a finding's ``detail`` is that check's English);
+    #: None when the check has no code (``reason`` then holds its only words).
     violation: str | None = None
 
 

@@ -211,3 +211,17 @@ def test_a_deal_cheat_is_said_by_its_deal_code(tmp_path):
                                                            "deal_bad_share_proof")
     fr = words(v, Translator("fr"), names=list(report.names))
     assert fr == MESSAGES["vi_deal_bad_share_proof"][1], fr
+
+
+def test_a_finding_s_detail_is_the_check_s_code_in_the_reader_s_words():
+    """Bytes that are not a signed entry: the observer's finding (``not_an_entry``) with
+    the check's violation (a map without a string ``t``) in French, not its English."""
+    from chkobba_p2p.observe.observer import Observer
+    from chkobba_p2p.wire import codec as wire
+    obs = Observer()
+    [v] = obs.feed(wire.encode({"x": 1}))
+    assert isinstance(v, Verdict) and v.finding == "not_an_entry"
+    assert v.violation == "not_a_message"
+    fr = words(v, Translator("fr"))
+    assert fr == MESSAGES["of_not_an_entry"][1].format(
+        detail=MESSAGES["vi_not_a_message"][1]), fr
