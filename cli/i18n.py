@@ -7,6 +7,7 @@ chkobba, carta, dinari, barmila, haya.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 from collections.abc import Sequence
@@ -2367,6 +2368,12 @@ def notice_text(t: Translator, notice: Notice) -> str:
         return str(notice)
     code = safe_text(str(notice.code), 40)
     detail = safe_text(notice.detail, 300)
+    if notice.violation is not None and "vi_" + notice.violation in MESSAGES:
+        # Our own check's code in the reader's words (its facts: the host's bytes, safe).
+        facts = {k: t("ab_seat", n=v) if k == "seat" else safe_text(str(v), 80)
+                 for k, v in notice.facts}
+        with contextlib.suppress(KeyError, IndexError):
+            detail = t("vi_" + notice.violation, **facts)
     # The wire code in the reader's words (its number when this program does not know it).
     said = (t("wire_" + code) if "wire_" + code in MESSAGES
             else t("oe_unknown_code", n=notice.number if notice.number is not None else "?"))

@@ -376,6 +376,10 @@ class Notice(LinkEvent):
     path: Path | None = None
     code: str | None = None
     number: int | None = None
+    #: For a check of ours that failed (``handshake_retry``): its code
+    #: (:data:`~chkobba_p2p.errors.VIOLATIONS`) and facts, which ``detail`` says in English.
+    violation: str | None = None
+    facts: Facts = ()
 
     def __str__(self) -> str:
         """The notice in English, for developers and logs: a client words it in its own

@@ -495,7 +495,9 @@ class SeatLink(SeatCore[C]):
             # host's address) is one more failed connection: retried within the host's
             # allowance of time away, never a reason to give up the game.
             self.say_once(Notice(NoticeKind.HANDSHAKE_RETRY, detail,
-                                 code=wire_code.name.lower()))
+                                 code=wire_code.name.lower(),
+                                 violation=exc.violation if exc is not None else None,
+                                 facts=exc.facts if exc is not None else ()))
             return False
         self.said(code, "handshake_failed",
                   **(check_data(exc, why) if exc is not None else {"detail": why}))

@@ -225,3 +225,18 @@ def test_a_finding_s_detail_is_the_check_s_code_in_the_reader_s_words():
     fr = words(v, Translator("fr"))
     assert fr == MESSAGES["of_not_an_entry"][1].format(
         detail=MESSAGES["vi_not_a_message"][1]), fr
+
+
+def test_a_retried_handshake_says_the_failed_check_in_the_reader_s_language():
+    """A joiner in a game whose handshake with the host fails a check: the notice says the
+    check by its code, in French, not its English."""
+    from chkobba_cli.i18n import notice_text
+    from chkobba_p2p.link.events import Notice, NoticeKind
+    notice = Notice(NoticeKind.HANDSHAKE_RETRY, "'key' must be 32 bytes", code="bad_field",
+                    violation="field_size", facts=(("field", "key"), ("size", 32)))
+    fr = notice_text(Translator("fr"), notice)
+    assert "le champ key n'a pas la longueur 32" in fr and "must be" not in fr, fr
+    # A notice of before (no code): the check's English, quoted, as before.
+    old = notice_text(Translator("fr"), Notice(NoticeKind.HANDSHAKE_RETRY,
+                                               "'key' must be 32 bytes", code="bad_field"))
+    assert "'key' must be 32 bytes" in old
