@@ -17,6 +17,10 @@ lines are ``name: value unit``, ratios against ``python -c pass`` beside them.
 
 Goals (issue 29): every ``--help`` at most 2x ``python -c pass``; the first screen where
 a player can act within 1.0 s.
+
+``peak_rss_<peer>`` (issue 44): the peak resident memory of a peer process's imports (the
+bot ``chkobba play`` starts, ``chkobba bot``, a library peer), median of ``--repeat`` runs;
+a peer stays within 40 MB, its match included (``benchmarks/latency.py``).
 """
 
 from __future__ import annotations
@@ -56,6 +60,31 @@ def _run(cmd: list[str], env: dict[str, str]) -> tuple[float, float]:
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     return wall, cpu
+
+
+#: A peer process's imports, for its peak resident memory (issue 44: at most 40 MB a peer,
+#: the match included; ``benchmarks/latency.py`` measures a whole match's).
+PEERS = {
+    # the bot chkobba play starts, up to reading its address (stdin closed: it ends)
+    "peak_rss_bot_peer": "import chkobba_cli.tui.botproc as b; b.main(['-'])",
+    # chkobba bot (a headless peer that prints its events)
+    "peak_rss_headless_bot": "import chkobba_cli.net",
+    # a library peer: the face, the network shell, a greedy bot
+    "peak_rss_library_peer": ("from chkobba_p2p import BotController, join_match; "
+                              "import chkobba_p2p._shell.net; BotController('greedy', 1)"),
+}
+
+
+def peak_rss_mb(code: str, env: dict[str, str]) -> float:
+    """The peak resident memory (``ru_maxrss``) of a fresh interpreter running ``code``,
+    with the modules' bytecode cached as an installed package has it."""
+    env = {k: v for k, v in env.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    out = subprocess.run(
+        [sys.executable, "-c", code + "\nimport resource\n"
+         "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)"],
+        env=env, cwd=ROOT, check=True, capture_output=True, text=True,
+        stdin=subprocess.DEVNULL)
+    return int(out.stdout.split()[-1]) / 1024
 
 
 def first_screen(tmp: Path, timeout: float = 30.0) -> float:
@@ -121,6 +150,10 @@ def main() -> None:
         print(f"{name}: {wall * 1000:.1f} ms wall, {cpu * 1000:.1f} ms cpu")
         print(f"{name}_ratio: {wall / pass_wall:.2f} x python_c_pass wall, "
               f"{cpu / pass_cpu:.2f} x cpu")
+    for name, code in PEERS.items():
+        peak_rss_mb(code, env)  # writes the bytecode the runs then read
+        peaks = [peak_rss_mb(code, env) for _ in range(args.repeat)]
+        print(f"{name}: {statistics.median(peaks):.1f} MB (goal 40)")
     pass_s = pass_wall
     if args.screens:
         shots = []

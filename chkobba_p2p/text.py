@@ -13,11 +13,11 @@ stays exact.
 
 from __future__ import annotations
 
+import bisect
 import functools
 import json
 import unicodedata
 from collections.abc import Iterable, Sequence
-from importlib import resources
 
 __all__ = ["safe_text", "distinct_names", "same_name", "skeleton", "INVISIBLE_RANGES",
            "is_invisible", "first_invisible"]
@@ -110,17 +110,25 @@ INVISIBLE_RANGES: tuple[tuple[int, int], ...] = (
     (0x1D159, 0x1D159),  # MUSICAL SYMBOL NULL NOTEHEAD
 )
 
-_INVISIBLE = frozenset(chr(c) for lo, hi in INVISIBLE_RANGES for c in range(lo, hi + 1))
+# The ranges sorted by their first code point, looked up by bisection: a set of every
+# character would hold some 4,200 strings (the tags block alone is 4,096), about 450 kB
+# of every peer's memory (issue 44).
+_SORTED = sorted(INVISIBLE_RANGES)
+_FIRSTS = [lo for lo, _ in _SORTED]
 
 
 def is_invisible(ch: str) -> bool:
     """Whether the character ``ch`` shows nothing (:data:`INVISIBLE_RANGES`)."""
-    return ch in _INVISIBLE
+    if len(ch) != 1:
+        return False
+    code = ord(ch)
+    i = bisect.bisect_right(_FIRSTS, code) - 1
+    return i >= 0 and code <= _SORTED[i][1]
 
 
 def first_invisible(text: str) -> str | None:
     """The first character of ``text`` that shows nothing, None if there is none."""
-    return next((ch for ch in text if ch in _INVISIBLE), None)
+    return next((ch for ch in text if is_invisible(ch)), None)
 
 
 def _key(name: str) -> str:
@@ -166,6 +174,8 @@ def _prototypes() -> dict[str, str]:
     same way from both ends (the ASCII one, else the lower code point).  Read once, on
     the first call (about 70 ms); an install without the file gives an empty table (the
     skeleton is then NFKC and case folding only)."""
+    from importlib import resources  # here: most processes never compare names
+
     try:
         text = (resources.files("confusable_homoglyphs") / "confusables.json").read_text(
             encoding="utf-8")
@@ -200,9 +210,9 @@ def skeleton(name: str) -> str:
     for _ in range(4):
         before = text
         text = unicodedata.normalize("NFKC", "".join(
-            ch for ch in text if ch not in _INVISIBLE))
+            ch for ch in text if not is_invisible(ch)))
         text = "".join(table.get(ch, ch) for ch in text
-                       if unicodedata.category(ch) != "Cf" and ch not in _INVISIBLE)
+                       if unicodedata.category(ch) != "Cf" and not is_invisible(ch))
         text = unicodedata.normalize("NFKC", text).casefold().strip()
         if text == before:
             break

@@ -19,7 +19,8 @@ from chkobba_p2p.observe.review import BLUNDER, MISTAKE, Grade, Review, SeatSumm
 from .i18n import Translator
 
 __all__ = ["Progress", "move_words", "grade_line", "summary_line", "review_lines", "limit_line",
-           "header_line", "shown_label", "where", "INACCURACY"]
+           "header_line", "shown_label", "where", "reason_words", "why_words", "INACCURACY",
+           "SHOWN_REASONS"]
 
 Label = Callable[[object], str]  # a card's text ("7D") -> how the game shows it
 
@@ -29,6 +30,9 @@ _EN = Translator("en")  # the review's text is English unless a language is aske
 #: Below a mistake, a loss this large is an inaccuracy, not a good move: "good −0.43"
 #: read as praise for a move that gave up nearly half a point.
 INACCURACY = 0.1
+
+#: The reasons said for a grade: its most important ones (the review orders them).
+SHOWN_REASONS = 2
 
 
 def shown_label(g: Grade) -> str:
@@ -83,20 +87,37 @@ def grade_line(g: Grade, who: str, card: Label, t: Translator = _EN) -> str:
     if g.best == g.played or g.loss <= 0:
         return t("cv_line", head=head, label=label)
     return t("cv_line_better", head=head, better=_better(g, card, t),
-             loss=t.number(g.loss), label=label)
+             loss=t.points(g.loss), label=label)
+
+
+def reason_words(g: Grade, card: Label, t: Callable[..., str] = _EN) -> list[str]:
+    """The grade's reasons in words, the :data:`SHOWN_REASONS` most important: "leaves
+    a sweep (chkobba) open to the next player: a card of value 9 takes the whole table"."""
+    return [t("rs_" + r.code, card=card(r.card) if r.card is not None else "",
+              value=r.value if r.value is not None else "")
+            for r in g.reasons[:SHOWN_REASONS]]
+
+
+def why_words(g: Grade, card: Label, t: Callable[..., str] = _EN) -> str:
+    """"why: <reason>; <reason>", or "" for a grade with no reason (none lost points, or
+    no rule explains the loss in one move)."""
+    said = reason_words(g, card, t)
+    return t("cv_why", reasons=t("cv_sep").join(said)) if said else ""
 
 
 def short_grade(g: Grade, card: Label, t: Callable[..., str] | None = None) -> str:
     """A grade beside a move: "best", "good −0.03", "mistake −0.62: better was playing 5♣
-    and taking nothing" (an inaccuracy names the better move too); in the screen's
-    language with ``t`` (a :class:`~.i18n.Translator`)."""
+    and taking nothing; why: misses a sweep..." (an inaccuracy names the better move
+    and why too); in the screen's language with ``t`` (a :class:`~.i18n.Translator`)."""
     shown = shown_label(g)
     if t is None:  # plain text (replay's lines, ASCII with --ascii): an ASCII minus
         if shown in ("forced", "best"):
             return shown
         if shown == "good":
             return f"good -{g.loss:.2f}"
-        return f"{shown} -{g.loss:.2f}: better was {_better(g, card)}"
+        why = why_words(g, card)
+        return f"{shown} -{g.loss:.2f}: better was {_better(g, card)}" + \
+            (f"; {why}" if why else "")
     label = t("cg_" + shown)
     number = getattr(t, "number", None)  # a Translator writes 0,97 in French
     loss = number(g.loss) if number is not None else f"{g.loss:.2f}"
@@ -111,11 +132,13 @@ def short_grade(g: Grade, card: Label, t: Callable[..., str] | None = None) -> s
                    cards=" + ".join(card(c) for c in g.best["capture"]))
     else:
         better = t("cg_on_table", card=card(g.best["card"]))
-    return t("cg_better", label=label, loss=loss, move=better)
+    why = why_words(g, card, t)
+    return t("cg_better", label=label, loss=loss, move=better) + \
+        (t("cv_sep") + why if why else "")
 
 
 def summary_line(s: SeatSummary, who: str, t: Translator = _EN) -> str:
-    return t("cv_summary", who=who, n=s.decisions, mean=t.number(s.mean_loss, 3),
+    return t("cv_summary", who=who, n=s.decisions, mean=t.points(s.mean_loss, 3),
              mistakes=t("cv_mistakes_1" if s.mistakes == 1 else "cv_mistakes_n",
                         n=s.mistakes),
              blunders=t("cv_blunders_1" if s.blunders == 1 else "cv_blunders_n",
@@ -135,14 +158,17 @@ def limit_line(review: Review, t: Translator = _EN) -> str:
 
 def review_lines(review: Review, names: Sequence[str], card: Label,
                  t: Translator = _EN) -> list[str]:
-    """The mistakes and blunders with the better move, then each player's summary, in
-    ``t``'s language."""
+    """The mistakes and blunders with the better move and why (:func:`why_words`), then
+    each player's summary, in ``t``'s language."""
     out = [header_line(review, t)]
     if review.cut_short:
         out.append("  " + limit_line(review, t))
     bad = [g for g in review.grades if g.label in ("mistake", "blunder")]
     for g in bad:
         out.append("  " + grade_line(g, names[g.seat], card, t))
+        # Why, in the rules' words; a loss no rule explains one move ahead says so, so
+        # that a line without a reason does not read as one forgotten.
+        out.append("      " + (why_words(g, card, t) or t("cv_why_later")))
     if not bad:
         out.append("  " + t("cv_none"))
     out.extend("  " + summary_line(s, names[s.seat], t) for s in review.summaries())

@@ -1158,9 +1158,19 @@ def stop_words(reason: str | None, data: Mapping[str, object], t: Translator) ->
         return t("ws_sent", what=t("ws_" + reason), code=get("code"), detail=get("detail"))
     if reason == "host_silent":
         return t("ws_host_silent")
-    # host_closed, or a reason this client does not know: the connection is gone.
+    # host_closed, or a reason this client does not know: the connection is gone.  Only
+    # the host's own message says that the host closed it; a stream that simply ended
+    # says nothing of who closed it (the host may have stepped away, or a network
+    # dropped), so it is said of the connection, with how long the players wait for the
+    # host when the match was under way.
     said = get("host_text")
-    return t("ws_host_closed_said", text=said) if said else t("watch_host_closed")
+    if said:
+        return t("ws_host_closed_said", text=said)
+    wait = get("host_allowance")
+    if wait.isdigit():
+        secs = int(wait)
+        return t("ws_host_waited", t=f"{secs // 60}:{secs % 60:02d}")
+    return t("watch_host_closed")
 
 
 def headless_error(o: Outcome, t: Translator) -> str:

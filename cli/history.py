@@ -81,7 +81,7 @@ def bar(done: int, total: int, width: int, t: Translator) -> str:
 
 def who(seat: Seat, t: Translator) -> str:
     bot = seat.bot
-    tag = f", {t('hi_bot', level=bot)}" if bot else ""
+    tag = f", {t('hi_bot', level=t.level(bot))}" if bot else ""
     return f"{seat.name} ({seat.fingerprint}{tag})"
 
 
@@ -294,7 +294,7 @@ def _rating_lines(rows: list[tuple[bytes, str, Standing]], t: Translator, *,
         # bots (among people, no anchor is in the pool), never of an unrated row, and
         # not while the rating is provisional ("1675? ... about expert" after one lucky
         # match says more than one match shows).
-        about = f", {t('hi_about', level=nearest_level(r.rating))}" \
+        about = f", {t('hi_about', level=t.level(nearest_level(r.rating)))}" \
             if bots and not st.unrated and not r.provisional else ""
         # How much of the rating rests on keys the viewer cannot vouch for (issue 42):
         # sock puppets and a level's public key sat under by anyone.
@@ -412,7 +412,7 @@ def record_lines(gs: list[Game], who_: str, mine: list[bytes], t: Translator) ->
     """With ``--with NAME``: our record against each key that NAME names, counted as the
     lobby and the end screen count it (every counted match where the two sat on opposite
     sides, at 2, 3 and 4 players, whatever the ``--players`` and ``--since`` filters),
-    "you vs sami (2aa4-c1e3-4c2c-c087): 4 games, you 3–1"; one line per key of ours that
+    "you vs sami (2aa4-c1e3-4c2c-c087): 4 matches, you 3–1"; one line per key of ours that
     met it."""
     want = who_.casefold()
     others = {s.key: s for g in gs for s in g.seats

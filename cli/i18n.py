@@ -37,6 +37,14 @@ def detect_lang(environ: dict[str, str] | None = None) -> str:
 
 
 # key: (English, French)
+#
+# The game's units, one word each in each language (RULES.md): a *match* ("partie") is
+# the whole, played to the target (21 or the table's own); a *hand* ("manche") is one
+# deal played out, scored at its end; the *deal* ("donne") is the cards dealt.  A count
+# of matches (history, records, the end screen) says "matches"/"parties", never "games"
+# (which read as hands); "game" stays only where it names the program's object that a
+# log holds (a saved game, "game {id}") or the match as a whole in running words ("the
+# game goes on", "la partie continue").
 MESSAGES: dict[str, tuple[str, str]] = {
     "app": ("Chkobba", "Chkobba"),
     "hand_no": ("hand {n}", "manche {n}"),
@@ -529,11 +537,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "cv_keeping": ("keeping it", "la garder"),
     "cv_head": ("{where}: {played}", "{where} : {played}"),
     "cv_line": ("{head} ({label})", "{head} ({label})"),
-    "cv_line_better": ("{head}; {better} was worth {loss} points more ({label})",
-                       "{head} ; {better} valait {loss} points de plus ({label})"),
-    "cv_summary": ("{who}: {n} decisions, mean loss {mean} points per decision, {mistakes}, "
+    # {loss}, {mean}: a number with its unit (Translator.points: "0,94 point").
+    "cv_line_better": ("{head}; {better} was worth {loss} more ({label})",
+                       "{head} ; {better} valait {loss} de plus ({label})"),
+    "cv_summary": ("{who}: {n} decisions, mean loss {mean} per decision, {mistakes}, "
                    "{blunders}, accuracy {accuracy}%",
-                   "{who} : {n} décisions, perte moyenne de {mean} point par décision, "
+                   "{who} : {n} décisions, perte moyenne de {mean} par décision, "
                    "{mistakes}, {blunders}, précision {accuracy} %"),
     "cv_mistakes_1": ("1 mistake", "1 erreur"),
     "cv_mistakes_n": ("{n} mistakes", "{n} erreurs"),
@@ -552,6 +561,47 @@ MESSAGES: dict[str, tuple[str, str]] = {
                  "la revue s'est arrêtée à sa limite : les {n} premières des {of} décisions "
                  "notées (--review-limit N en note plus, --review-limit 0 toutes)"),
     "cv_none": ("no mistake and no blunder", "ni erreur ni gaffe"),
+    # Why a move lost points (the review's reason codes, chkobba_p2p.observe.review):
+    # one clause each, the two most important after "why:".  English stays ASCII
+    # (plain text with --ascii).
+    "cv_why": ("why: {reasons}", "pourquoi : {reasons}"),
+    "cv_sep": ("; ", " ; "),  # between two clauses (French spaces its semicolon)
+    # A mistake no one rule explains one move ahead (the search saw it further on).
+    "cv_why_later": ("why: no single rule says it one move ahead; the difference shows "
+                     "later in the hand, as the search plays it out",
+                     "pourquoi : aucune règle ne le dit un coup à l'avance ; la différence "
+                     "se voit plus loin dans la manche, que la recherche joue jusqu'au "
+                     "bout"),
+    "rs_misses_chkobba": ("misses a sweep of the whole table (a chkobba, 1 point)",
+                          "manque la rafle de toute la table (une chkobba, 1 point)"),
+    "rs_misses_haya": ("does not take the 7 of dinari ({card}, the haya, 1 point)",
+                       "ne prend pas le 7 de carreau ({card}, la haya, 1 point)"),
+    "rs_gives_haya": ("leaves the 7 of dinari ({card}, the haya) for the others to take",
+                      "laisse le 7 de carreau ({card}, la haya) à prendre aux autres"),
+    "rs_leaves_sweep": ("leaves a sweep (chkobba) open to the next player: a card of "
+                        "value {value} takes the whole table",
+                        "laisse une chkobba au joueur suivant : une carte de valeur "
+                        "{value} prend toute la table"),
+    "rs_last_capture": ("gives up the last capture (the cards left on the table go to "
+                        "whoever takes last)",
+                        "cède la dernière prise (les cartes restées sur la table vont à "
+                        "qui prend en dernier)"),
+    "rs_misses_sevens": ("takes fewer sevens for the barmila ({value} fewer)",
+                         "prend moins de 7 pour la barmila ({value} de moins)"),
+    "rs_gives_seven": ("leaves a seven ({card}) on the table for the others to take "
+                       "(barmila)",
+                       "laisse un 7 ({card}) sur la table à prendre aux autres (barmila)"),
+    "rs_gives_dinari": ("leaves a diamond ({card}) on the table for the others to take "
+                        "(dinari)",
+                        "laisse un carreau ({card}) sur la table à prendre aux autres "
+                        "(dinari)"),
+    "rs_fewer_dinari": ("takes fewer diamonds for the dinari ({value} fewer)",
+                        "prend moins de carreaux pour les dinari ({value} de moins)"),
+    "rs_fewer_cards": ("takes fewer cards for the carta ({value} fewer)",
+                       "prend moins de cartes pour la carta ({value} de moins)"),
+    "rs_keep_cut": ("{card} was worth more kept in hand", "{card} valait plus gardée en main"),
+    "rs_place_cut": ("{card} was worth more placed on the table",
+                     "{card} valait plus posée sur la table"),
     "move_play": ("play {n}", "coup {n}"),
     "move_cut": ("the cut", "la coupe"),
     "revealed_note": ("hands face up: revealed at the end of the hand",
@@ -1104,12 +1154,19 @@ MESSAGES: dict[str, tuple[str, str]] = {
                          "wrong until then", "le suivi s'est arrêté avant la fin de la "
                          "partie ; rien d'anormal jusque-là"),
     "watch_not_started": ("the game had not started", "la partie n'avait pas commencé"),
-    "watch_host_closed": ("the host closed the connection", "l'hôte a fermé la connexion"),
+    # The stream's end says nothing of who closed it (the host may have stepped away):
+    # said of the connection, never as the host's act.
+    "watch_host_closed": ("the connection to the host closed",
+                          "la connexion avec l'hôte s'est fermée"),
     "watch_host_silent": ("the host fell silent", "l'hôte ne répond plus"),
     # Why a watching stopped once admitted (WatchOutcome.stop_reason, STOP_REASONS in
     # the library's link events), with its data: the library has no sentence for them.
     "ws_host_closed_said": ("the host closed the connection: {text}",
                             "l'hôte a fermé la connexion : {text}"),
+    "ws_host_waited": ("the connection to the host closed during the match; the players "
+                       "wait up to {t} for the host to come back",
+                       "la connexion avec l'hôte s'est fermée pendant la partie ; les joueurs "
+                       "attendent le retour de l'hôte jusqu'à {t}"),
     "ws_host_silent": ("the host fell silent (no message within the idle timeout)",
                        "l'hôte ne répond plus (aucun message dans le délai d'inactivité)"),
     "ws_sent": ("the host sent {what} ({code}: {detail}); the connection was closed",
@@ -1169,8 +1226,9 @@ MESSAGES: dict[str, tuple[str, str]] = {
                          "pas de réponse de cette adresse à temps ; la table est-elle "
                          "ouverte, le routeur de l'hôte laisse-t-il entrer les joueurs ?"),
     "connect_error": ("cannot connect to {addr}: {why}", "connexion impossible à {addr} : {why}"),
-    "err_closed": ("the host closed the connection before the game started",
-                   "l'hôte a fermé la connexion avant le début de la partie"),
+    # Without the host's word, who closed it is not known: said of the connection.
+    "err_closed": ("the connection to the host closed before the match started",
+                   "la connexion avec l'hôte s'est fermée avant le début de la partie"),
     "err_host_closed": ("the host closed the table before the game started",
                         "l'hôte a fermé la table avant le début de la partie"),
     "err_full": ("the table is full", "la table est complète"),
@@ -1204,9 +1262,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
                            "Lisez les quatre groupes de chaque clé avec son joueur, puis "
                            "appuyez sur Entrée pour commencer."),
     "lobby_you_ready": ("You are ready: waiting for {names}…",
-                        "Vous êtes prêt : on attend {names}…"),
-    "lobby_ready": ("ready", "prêt"),
-    "lobby_not_ready": ("not ready", "pas prêt"),
+                        "Vous avez confirmé : on attend {names}…"),
+    # Said of a person whatever their gender ("alice pas prêt" agreed with nobody):
+    # what they did, not an adjective.
+    "lobby_ready": ("ready", "a confirmé"),
+    "lobby_not_ready": ("not ready", "n'a pas encore confirmé"),
     "lobby_new": ("new player", "nouveau joueur"),
     "lobby_known": ("known", "connu"),
     "lobby_changed": ("WARNING: {name} had another key before ({fp}): maybe not the "
@@ -1220,9 +1280,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "lobby_aka": ("known as {names}", "connu sous le nom {names}"),
     "and": ("and", "et"),
     "keys_lobby": ("Enter ready · ? help · t chat · q leave",
-                   "Entrée prêt · ? aide · t message · q quitter"),
+                   "Entrée confirmer · ? aide · t message · q quitter"),
     "keys_lobby_host": ("Enter ready · f free a seat · ? help · t chat · q leave",
-                        "Entrée prêt · f libérer une place · ? aide · t message · q quitter"),
+                        "Entrée confirmer · f libérer une place · ? aide · t message · "
+                        "q quitter"),
     "keys_lobby_idle_host": ("f free a seat · ? help · t chat · q leave",
                              "f libérer une place · ? aide · t message · q quitter"),
     "keys_free": ("free which seat? {seats} · Esc: none",
@@ -1270,8 +1331,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "help_lobby_keys": ("Keys in the lobby", "Touches du salon"),
     "help_l_ready": ("Enter: you are ready, once you have read each key aloud with its "
                      "player; the match starts when every person is",
-                     "Entrée : vous êtes prêt, après avoir lu chaque clé à voix haute avec "
-                     "son joueur ; la partie commence quand chacun l'est"),
+                     "Entrée : confirmer, après avoir lu chaque clé à voix haute avec "
+                     "son joueur ; la partie commence quand chacun a confirmé"),
     "help_l_free": ("f, then a seat's number: free a seat a stranger took (that key is "
                     "then refused at this table)",
                     "f, puis le numéro d'une place : libérer une place prise par un inconnu "
@@ -1307,6 +1368,32 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "help_pages": ("←→ page {n}/{of} · any other key or Esc: close",
                    "←→ page {n}/{of} · une autre touche ou Échap : fermer"),
     "help_play": ("How to play", "Comment jouer"),
+    # The worked example of a hand's scoring (help's last page): a table of cells split
+    # at "|" (row name, your side, theirs, the points), aligned by the help; its numbers
+    # are checked against the rules' scoring by tests/client/test_help_example.py.
+    "help_example": ("A worked example: the end of a hand",
+                     "Un exemple : la fin d'une manche"),
+    "help_ex_intro": ("Every card has been played; the cards left on the table went to "
+                      "whoever captured last. Each side counts its pile:",
+                      "Toutes les cartes sont jouées ; celles restées sur la table sont "
+                      "allées au dernier à avoir pris. Chaque camp compte ses cartes :"),
+    "help_ex_head": ("|you|them|points", "|vous|eux|points"),
+    "help_ex_carta": ("carta|22 cards|18 cards|you 1", "carta|22 cartes|18 cartes|vous 1"),
+    "help_ex_dinari": ("dinari|6 diamonds|4 diamonds|you 1",
+                       "dinari|6 carreaux|4 carreaux|vous 1"),
+    "help_ex_barmila": ("barmila|2 sevens, 1 six|2 sevens, 3 sixes|them 1 (7s equal, more 6s)",
+                        "barmila|2 sept, 1 six|2 sept, 3 six|eux 1 (7 égaux, plus de 6)"),
+    "help_ex_haya": ("haya|7♦|-|you 1", "haya|7♦|-|vous 1"),
+    "help_ex_chkobba": ("chkobbas|1|2|you 1, them 2", "chkobbas|1|2|vous 1, eux 2"),
+    "help_ex_total": ("total|||you 4, them 3", "total|||vous 4, eux 3"),
+    "help_ex_after": ("The points go to the match score: once a side has reached the "
+                      "target (11 by default), the higher total wins.",
+                      "Les points s'ajoutent au score de la partie : dès qu'un camp a "
+                      "atteint le but (11 par défaut), le plus haut total gagne."),
+    "help_ex_primiera": ("This table plays primiera instead of barmila (see the words of "
+                         "the game); the other lines count the same.",
+                         "Cette table joue la primiera au lieu de la barmila (voir les "
+                         "mots du jeu) ; les autres lignes comptent de même."),
     "help_capture": ("A card you play takes one table card of its rank; if there is "
                      "none, table cards that add up to its value (a 7 takes 3 and 4). "
                      "A sum may not be taken instead of a card of the same rank.",
@@ -1386,7 +1473,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "hi_won_left_by": ("{side} won: {name} left the match",
                        "{side} : victoire, {name} a quitté la partie"),
     "hi_tag_unreadable": ("UNREADABLE", "ILLISIBLE"),
-    "hi_left": ("{side} left at 3 players, the two others level: a loss for {side}",
+    "hi_left": ("{side} left the match at 3 players, the two others level: a loss for {side}",
                 "{side} a quitté la partie à 3 joueurs, les deux autres à égalité : "
                 "défaite de {side}"),
     "hi_on_time": ("{side} lost on time at 3 players, the two others level",
@@ -1423,16 +1510,16 @@ MESSAGES: dict[str, tuple[str, str]] = {
                   "computer, give the join another key (--identity FILE).",
                   "Votre clé est déjà assise à cette table : pour rejoindre votre propre "
                   "table depuis cet ordinateur, donnez une autre clé (--identity FICHIER)."),
-    "hi_none_yet": ("No games yet: your matches will be listed here once you have played "
+    "hi_none_yet": ("No matches yet: your matches will be listed here once you have played "
                     "(chkobba play, host or join).",
                     "Aucune partie encore : vos parties seront listées ici une fois jouées "
                     "(chkobba play, host ou join)."),
     # As the lobby and the end screen say it ("record_vs"), counted the same way.
-    "hi_record": ("you vs {name}: {n} games, you {wins}–{losses} (every counted "
+    "hi_record": ("you vs {name}: {n} matches, you {wins}–{losses} (every counted "
                   "match where you sat on opposite sides, at 2, 3 and 4 players)",
                   "vous contre {name} : {n} parties, vous {wins}–{losses} (toutes les "
                   "parties comptées où vous étiez d'un autre camp, à 2, 3 et 4 joueurs)"),
-    "hi_record_1": ("you vs {name}: 1 game, you {wins}–{losses} (every counted "
+    "hi_record_1": ("you vs {name}: 1 match, you {wins}–{losses} (every counted "
                     "match where you sat on opposite sides, at 2, 3 and 4 players)",
                     "vous contre {name} : 1 partie, vous {wins}–{losses} (toutes les "
                     "parties comptées où vous étiez d'un autre camp, à 2, 3 et 4 joueurs)"),
@@ -1447,7 +1534,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
                      "que là où l'hôte de sa table s'en porte garant) :"),
     "hi_ratings_bots": ("  {n} players:", "  {n} joueurs :"),
     "hi_anchor": ("fixed (a bot level's anchor)", "fixe (ancrage d'un niveau de robot)"),
-    "hi_about": ("about {level}", "environ {level}"),
+    "hi_about": ("about {level}", "environ le robot {level}"),
     "hi_games": ("{n} matches", "{n} parties"),
     "hi_games_1": ("1 match", "1 partie"),
     "hi_unmet": ("{n} of them against keys you never met ({pct}%)",
@@ -1480,6 +1567,15 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "over_records_reading": ("Counting the matches in your logs, this one included…",
                              "On compte les parties de vos journaux, celle-ci comprise…"),
     "lobby_bot": ("the {level} bot's key", "la clé du robot {level}"),
+    # A bot level as a player reads it (Translator.level); the option values of --bots
+    # stay the English words in both languages.
+    "level_random": ("random", "aléatoire"),
+    "level_greedy": ("greedy", "gourmand"),
+    "level_heuristic": ("heuristic", "tacticien"),
+    "level_expert": ("expert", "expert"),
+    # A number of points (Translator.points): French counts below two in the singular.
+    "unit_point": ("{n} point", "{n} point"),
+    "unit_points": ("{n} points", "{n} points"),
     # Luck against play ("is it rigged?"), cli/luck.py: one sentence per line.
     "luck_title": ("Is it rigged? Luck against play over {n} hands:",
                    "Est-ce truqué ? La chance et le jeu sur {n} manches :"),
@@ -1488,16 +1584,17 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "luck_no_hand": ("Is it rigged? No hand was played to its end: no luck to weigh.",
                      "Est-ce truqué ? Aucune manche n'a été jouée jusqu'au bout : pas de "
                      "chance à peser."),
-    "luck_dealt_you": ("Luck: you were dealt cards worth {you} points, they {them} (an even "
+    # {you}: a number with its unit (Translator.points); {them} says it once more.
+    "luck_dealt_you": ("Luck: you were dealt cards worth {you}, they {them} (an even "
                        "deal: {fair} each).",
-                       "Chance : vous avez reçu des cartes valant {you} points, eux {them} "
+                       "Chance : vous avez reçu des cartes valant {you}, eux {them} "
                        "(une donne égale : {fair} chacun)."),
     "luck_dealt_names": ("Luck: cards dealt worth {list} points (an even deal: {fair} each).",
                          "Chance : cartes reçues valant {list} points (une donne égale : "
                          "{fair} chacun)."),
-    "luck_play_you": ("Play: you gave away {you} points against the coach's best, they "
+    "luck_play_you": ("Play: you gave away {you} against the coach's best, they "
                       "{them}.",
-                      "Jeu : vous avez cédé {you} points face au meilleur coup du coach, eux "
+                      "Jeu : vous avez cédé {you} face au meilleur coup du coach, eux "
                       "{them}."),
     "luck_play_names": ("Play: points given away against the coach's best: {list}.",
                         "Jeu : points cédés face au meilleur coup du coach : {list}."),
@@ -1534,7 +1631,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "luck_reading": ("Is it rigged? Auditing the log and asking the coach…",
                      "Est-ce truqué ? Audit du journal et avis du coach…"),
     # Said from the viewer's side ("sami: 1 game, 0–1" read as sami's own score).
-    "record_vs": ("you vs {name}: {n} games, you {wins}–{losses}",
+    "record_vs": ("you vs {name}: {n} matches, you {wins}–{losses}",
                   "vous contre {name} : {n} parties, vous {wins}–{losses}"),
     "record_none": ("you vs {name}: no match decided between you yet",
                     "vous contre {name} : aucune partie encore décidée entre vous"),
@@ -1543,7 +1640,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
                       "vous contre {name} : aucune partie encore décidée entre vous (une "
                       "partie gagnée par le troisième joueur ne départage pas les deux "
                       "autres)"),
-    "record_vs_1": ("you vs {name}: 1 game, you {wins}–{losses}",
+    "record_vs_1": ("you vs {name}: 1 match, you {wins}–{losses}",
                     "vous contre {name} : 1 partie, vous {wins}–{losses}"),
     # The library's notices (chkobba_p2p._shell.peer.Notice): "nt_" + the notice's kind.
     "nt_resume_failed": ("the saved game ({path}) cannot be resumed: {why}; starting afresh",
@@ -1600,7 +1697,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
                     "parole, la partie ne compte pour personne"),
     "ab_decided": ("{by} ended the game ({code}{why}) after the match was decided: the "
                    "result stands",
-                   "{by} a arrêté la partie ({code}{why}) une fois le match joué : le "
+                   "{by} a arrêté la partie ({code}{why}) une fois la partie jouée : le "
                    "résultat tient"),
     "ab_ran_out": ("{by} ran out of time ({code}{why})",
                    "{by} a épuisé son temps ({code}{why})"),
@@ -2171,8 +2268,8 @@ MESSAGES |= {
                        "{text})",
                        "l'hôte a mis fin à notre connexion avant le début de la partie "
                        "({code} : {text})"),
-    "oe_lobby_closed": ("the host closed the connection before the game started",
-                        "l'hôte a fermé la connexion avant le début de la partie"),
+    "oe_lobby_closed": ("the connection to the host closed before the match started",
+                        "la connexion avec l'hôte s'est fermée avant le début de la partie"),
     "oe_no_table": ("the host accepted us but sent no usable table within {seconds} s",
                     "l'hôte nous a acceptés mais n'a envoyé aucune table utilisable en "
                     "{seconds} s"),
@@ -2255,7 +2352,7 @@ MESSAGES |= {
     "wire_protocol_violation": ("a message is well formed but makes no sense here",
                                 "un message bien formé mais qui n'a pas de sens ici"),
     "wire_resigned": ("a player resigned: their side loses the match",
-                      "un joueur a abandonné : son camp perd le match"),
+                      "un joueur a abandonné : son camp perd la partie"),
     "wire_timeout": ("a peer did not send in time", "un pair n'a pas envoyé à temps"),
     "wire_peer_left": ("a peer left (on purpose, or did not come back in time)",
                        "un pair est parti (exprès, ou n'est pas revenu à temps)"),
@@ -2318,6 +2415,20 @@ class Translator:
     def number(self, value: float, digits: int = 2) -> str:
         """``value`` with ``digits`` decimals as the language writes it (:func:`decimal`)."""
         return decimal(value, self.lang, digits)
+
+    def points(self, value: float, digits: int = 2) -> str:
+        """``value`` points, the number as :meth:`number` writes it and the unit in the
+        singular where the language wants it: French below two ("0,94 point", "1,5
+        point", "2,00 points"), English for exactly one ("1 point", "0.94 points")."""
+        n = self.number(value, digits)
+        one = abs(round(value, digits)) < 2 if self.lang == "fr" else n == "1"
+        return self("unit_point" if one else "unit_points", n=n)
+
+    def level(self, level: str) -> str:
+        """A bot level's name as a player reads it ("gourmand" for greedy in French);
+        one this catalog does not know, as it is."""
+        key = "level_" + level
+        return self(key) if key in MESSAGES else level
 
     def rule(self, rule: str) -> str:
         pair = RULE_NAMES.get(rule)

@@ -42,10 +42,10 @@ def luck_lines(t: Translator, luck: Luck, names: Sequence[str], me: int | None) 
     fair = t.number(luck.fair, 1)
     if mine is not None and len(luck.sides) == 2:
         other = luck.sides[1 - mine.side]
-        out.append(_singular(t, t("luck_dealt_you", you=t.number(mine.dealt, 1),
-                                  them=t.number(other.dealt, 1), fair=fair), mine.dealt))
-        out.append(_singular(t, t("luck_play_you", you=t.number(mine.loss, 1),
-                                  them=t.number(other.loss, 1)), mine.loss))
+        out.append(t("luck_dealt_you", you=t.points(mine.dealt, 1),
+                     them=t.number(other.dealt, 1), fair=fair))
+        out.append(t("luck_play_you", you=t.points(mine.loss, 1),
+                     them=t.number(other.loss, 1)))
     else:
         def who(seats: Sequence[int]) -> str:
             return " & ".join(safe_text(names[s], 40) if s < len(names) else f"seat {s}"
@@ -59,14 +59,6 @@ def luck_lines(t: Translator, luck: Luck, names: Sequence[str], me: int | None) 
     out.append(_deal_line(t, luck))
     out.append(t("luck_how"))
     return out
-
-
-def _singular(t: Translator, text: str, value: float) -> str:
-    """French counts below two in the singular: "0,8 point", "1,5 point"."""
-    if t.lang != "fr" or round(value, 1) >= 2:
-        return text
-    n = t.number(value, 1)
-    return text.replace(f"{n} points", f"{n} point", 1)
 
 
 def _deal_line(t: Translator, luck: Luck) -> str:

@@ -1,7 +1,7 @@
 """``chkobba bot`` and ``chkobba host --headless``: peers without a screen, played by a bot.
 
-A client of the library like any other: everything here goes through
-:mod:`chkobba_p2p._shell.peer`.  Each prints one line per event (``--quiet``: only the log and
+A client of the library like any other: everything here goes through its public face,
+:mod:`chkobba_p2p`.  Each prints one line per event (``--quiet``: only the log and
 the result).  The people's commands, ``play``, ``host`` and ``join``, are the terminal
 client's (:mod:`.play`).
 """
@@ -17,8 +17,8 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-import trio
-
+# The library before trio: its first import loads libsodium (rbcl), some 12 MB for a
+# moment, which with trio already loaded would be this peer's peak memory (issue 44).
 from chkobba_p2p import (
     Address,
     AddressError,
@@ -53,6 +53,8 @@ from chkobba_p2p.address import new_secret
 from chkobba_p2p.errors import ChkobbaError, IllegalMove
 from chkobba_p2p.game import rules as R
 from chkobba_p2p.text import safe_text
+
+import trio  # isort: skip - after the library (above)
 
 from .event_words import HeadlessVoice, headless_error, narrate, words
 from .i18n import Translator, ruleset_text

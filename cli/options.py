@@ -27,7 +27,7 @@ ARENA_LEVELS: tuple[str, ...] = (*LEVELS, "baseline", "learned", "omniscient")
 FIGURES: tuple[str, ...] = ("tunisian", "french")
 #: The screen's languages (:data:`chkobba_cli.i18n.LANGS`).
 LANGS: tuple[str, ...] = ("en", "fr")
-#: :data:`chkobba_p2p._shell.peer.DEFAULT_PORT`, ``MAX_LIMIT`` and ``MAX_SPECTATORS``.
+#: :data:`chkobba_p2p.DEFAULT_PORT`, ``MAX_LIMIT`` and ``MAX_SPECTATORS``.
 DEFAULT_PORT = 7777
 MAX_LIMIT = 86400.0
 MAX_SPECTATORS = 64

@@ -3,7 +3,7 @@
 ``play`` starts a whole match against bot peers that connect over loopback (each bot is
 its own process, a peer like any other).  ``host`` opens a table for friends (``host
 --headless`` hands over to the headless host of :mod:`.net`); ``join`` sits at one.
-Everything goes through the library's public API (:mod:`chkobba_p2p._shell.peer`).
+Everything goes through the library's public API (:mod:`chkobba_p2p`).
 
 Exit status (:mod:`.ending`, README): 0 the match completed (or was resigned); 1 the
 client crashed; 2 no game (could not join: refused, timeout, version mismatch, table full,

@@ -46,6 +46,7 @@ li.stop{color:#b3261e}
 .grade.blunder{background:#fde2e0;color:#9b1c14;font-weight:700}
 .grade.inaccuracy{background:#fff8e1;color:#6d5300}
 .better{font-size:.85em;color:#5c5c5c}
+.why{display:block;font-size:.85em;color:#5c5c5c;font-style:italic}
 .held{color:#5c5c5c;font-size:.85em}.held .c{min-width:1.5em;font-weight:500}
 .muted{color:#5c5c5c;font-size:.9rem}
 @media (max-width:30rem){main{padding:.4rem}section{padding:.5rem}

@@ -22,7 +22,7 @@ from chkobba_p2p.observe.review import BLUNDER, MISTAKE, Grade, Review
 from chkobba_p2p.observe.verdict import LEFT
 
 from . import scoresheet
-from .coach import shown_label
+from .coach import shown_label, why_words
 from .event_words import claim_why, note_words, words
 from .i18n import Translator, card_letters, decimal, ruleset_text, unsupported_words
 from .replay_css import CSS as _CSS
@@ -375,7 +375,8 @@ class _Page:
 
     def grade(self, hand: object, number: int, kind: str) -> str:
         """The coach's grade beside a move: its label as a player reads it (a loss is
-        never called good: :func:`.coach.shown_label`), its loss, the better move."""
+        never called good: :func:`.coach.shown_label`), its loss, the better move, and why
+        (:func:`.coach.why_words`)."""
         g = self._grade_of(hand, number, kind)
         if g is None:
             return ""
@@ -389,6 +390,10 @@ class _Page:
             better = (self.t("cg_keep") if g.best.get("keep") else self.t("cg_place")) \
                 if g.kind == "cut" else self._move(g.best)
             out += f" <span class='better'>{self.tx('rh_g_better', move=better)}</span>"
+            # Why, in the rules' words (the review's reasons; their cards are HTML here).
+            why = why_words(g, self.card, self.tx)
+            if why:
+                out += f" <span class='why'>{why}</span>"
         return out
 
     def coach(self) -> str:

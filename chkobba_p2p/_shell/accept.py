@@ -256,11 +256,11 @@ class Door:
             return refusal is None
 
         try:
-            await self.peer._reads(link, handle, failing=gone)
+            await self.peer.reads(link, handle, failing=gone)
         finally:
             gone()
 
     async def _read_loop(self, link: Link, seat: int,
                          failing: Callable[[], None] | None = None) -> None:
-        await self.peer._reads(link, lambda body, msg: self.core.seat_message(
+        await self.peer.reads(link, lambda body, msg: self.core.seat_message(
             link, seat, msg, trio.current_time()), failing)

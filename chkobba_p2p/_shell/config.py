@@ -9,13 +9,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..address import DEFAULT_PORT, Address, parse_fingerprint
 from ..game.ruleset import Ruleset
 from ..wire.codec import Identity
-from .discovery import AnsweredEndpoints
-from .portmap import PortMapOptions
 from .transport import TcpTransport, Transport
+
+if TYPE_CHECKING:  # annotations only: a joiner never loads discovery or port mapping
+    from .discovery import AnsweredEndpoints
+    from .portmap import PortMapOptions
 
 __all__ = ["Timeouts", "HostConfig", "JoinConfig", "parse_address", "DEFAULT_PORT",
            "parse_fingerprint", "split_join_code"]

@@ -19,6 +19,7 @@ import ipaddress
 import logging
 import math
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import trio
 
@@ -52,13 +53,15 @@ from ..wire.codec import ErrorCode, Identity, ProtocolError
 from ..wire.logfile import SavedGame
 from .accept import Door, open_files_limit
 from .config import HostConfig, JoinConfig
-from .discovery import Announced, Announcer, TableFacts, host_addresses
 from .events import Listening
-from .portmap import PortMapper
 from .shell import PeerShell, goodbye, pinger
 from .shell import address as _address
 from .stream import Link, LinkClosed, Traffic
 from .transport import ListenError, TcpTransport, check_listen, nobody_listening
+
+if TYPE_CHECKING:
+    from .discovery import TableFacts
+    from .portmap import PortMapper
 
 __all__ = ["Link", "LinkClosed", "Traffic", "HostPeer", "ClientPeer", "ChatBucket", "listen",
            "ListenError", "check_listen", "lobby_event"]
@@ -123,8 +126,7 @@ class HostPeer(PeerShell):
         #: directory): a seat that comes back to one is told its end (PROTOCOL.md 13.1).
         self.ended_logs = EndedLogs(self.identity.public, self.log.path.parent)
         self.core.ended = self.ended_logs.find
-        controller._free_sink = self.free_seat
-        controller._offer_sink = self.offer_rematch
+        controller.attach(free=self.free_seat, offer=self.offer_rematch)
         self._try_resume()
 
     def free_seat(self, seat: int) -> bool:
@@ -240,6 +242,10 @@ class HostPeer(PeerShell):
         if task_status is not None:
             task_status.started(self.port)
         if self.config.port_mapping is not None:
+            # Imported here: a table without port mapping (and every joiner) never loads
+            # it (a peer's memory, issue 44).
+            from .portmap import PortMapper
+
             self.port_mapper = PortMapper(self.config.port_mapping, self.port, self.emit)
         try:
             await self._run_host(listeners)
@@ -333,6 +339,8 @@ class HostPeer(PeerShell):
     # ------------------------------------------------------------------ LAN
 
     def _facts(self) -> TableFacts:
+        from .discovery import TableFacts
+
         return TableFacts(name=self.config.name, players=self.config.players,
                           free=sum(1 for seat in self.core.lobby.seats if seat is None),
                           rules=self.config.rules.name,
@@ -344,6 +352,10 @@ class HostPeer(PeerShell):
         """Announce the table on the LAN by DNS-SD while seats are free (PROTOCOL.md
         section 15); withdraw it when the game starts or the table closes.  A LAN
         without multicast costs a notice (:class:`Notice`), never the game."""
+        # Imported here: a table not announced (and every joiner) never loads DNS-SD
+        # (a peer's memory, issue 44).
+        from .discovery import Announced, Announcer, host_addresses
+
         bind = self.config.bind
         interfaces = self.config.announce_interfaces
         if interfaces is None and bind not in ("", "0.0.0.0", "::"):
@@ -629,7 +641,7 @@ class ClientPeer(PeerShell):
                              "handled: %r", exc)
             return True
 
-        closed = await self._reads(link, handle)
+        closed = await self.reads(link, handle)
         if closed is not None:
             self.core.closed_in_lobby(closed.error)
             self.apply()

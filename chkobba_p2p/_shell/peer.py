@@ -24,6 +24,7 @@ them from here, never from the modules underneath, which may move.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import trio
 
@@ -52,7 +53,6 @@ from ..link.events import (
 )
 from ..link.messages import MAX_LIMIT, MAX_SPECTATORS
 from ..link.seat import MAX_HOLD
-from ..tablestate import TableState
 from ..transcript.clocks import ClockReading, Limits, SeatClock
 from ..transcript.events import (
     Aborted,
@@ -84,7 +84,6 @@ from .config import (
     parse_fingerprint,
     split_join_code,
 )
-from .discovery import Announced, AnsweredEndpoints, TableAd, browse_tables
 from .events import (
     GameEvent,
     LinkEvent,
@@ -96,8 +95,43 @@ from .events import (
     TranscriptEvent,
 )
 from .known import KnownPlayers, Recognition, config_dir
-from .portmap import PortMapOptions, PortMapped, PortMapUnavailable, global_ipv6, lan_address
 from .transport import ListenError, TcpTransport, Transport, check_listen
+
+if TYPE_CHECKING:
+    from ..tablestate import TableState
+    from .discovery import Announced, AnsweredEndpoints, TableAd, browse_tables
+    from .portmap import (
+        PortMapOptions,
+        PortMapped,
+        PortMapUnavailable,
+        global_ipv6,
+        lan_address,
+    )
+
+#: Names of this face imported on first use (PEP 562, :func:`__getattr__`): finding tables
+#: on the LAN and mapping a port on the router are a host's or a browser's, the table as
+#: a client draws it a client's, and a joiner or a bot peer never loads them (a peer's
+#: memory, issue 44).
+_DISCOVERY = frozenset({"Announced", "AnsweredEndpoints", "TableAd", "browse_tables"})
+_PORTMAP = frozenset({"PortMapOptions", "PortMapped", "PortMapUnavailable", "global_ipv6",
+                      "lan_address"})
+#: A client's drawing of the table, which a bot never draws.
+_TABLESTATE = frozenset({"TableState"})
+
+
+def __getattr__(name: str) -> Any:
+    module: Any
+    if name in _DISCOVERY:
+        from . import discovery as module
+    elif name in _PORTMAP:
+        from . import portmap as module
+    elif name in _TABLESTATE:
+        from .. import tablestate as module
+    else:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(module, name)
+    globals()[name] = value
+    return value
 
 __all__ = [
     "MAX_LIMIT",

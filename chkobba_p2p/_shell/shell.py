@@ -104,9 +104,7 @@ class PeerShell:
         self.traffic = Traffic()
         self._ask_scope: trio.CancelScope | None = None
         self._timer_scope: trio.CancelScope | None = None
-        controller._chat_sink = self.send_chat
-        controller._resign_sink = self.resign
-        controller._away_sink = self.step_away
+        controller.attach(chat=self.send_chat, resign=self.resign, away=self.step_away)
         #: The player is stepping away: on cancellation, say so instead of leaving.
         self.stepping_away = False
         #: The deal's proof work waiting for the worker (:meth:`_proof_worker`), in the
@@ -309,7 +307,7 @@ class PeerShell:
     def send_entry(self, body: bytes) -> None:
         """Send a signed entry where this seat's entries go (e.g. what :meth:`leave`
         returned)."""
-        self.core._entry_out(body)
+        self.core.send_entry(body)
         self.apply()
 
     def catching_up(self) -> bool:
@@ -365,13 +363,15 @@ class PeerShell:
 
     _leave_on_cancel = True
 
-    async def _reads(self, link: Link, handle: Callable[[bytes, lm.Frame], bool],
-                     failing: Callable[[], None] | None = None) -> LinkClosed | None:
-        """Give ``link``'s frames to ``handle`` (then carry out what the core decided)
-        until it returns False (its error is queued: the link drains) or the link ends
-        (returned).  A timeout or bad input is answered with its error.  Before any drain
-        (up to a second, and the other end may never close its side): ``failing()``, so
-        that a seat or place the link held is free at once, not a second later."""
+    async def reads(self, link: Link, handle: Callable[[bytes, lm.Frame], bool],
+                    failing: Callable[[], None] | None = None) -> LinkClosed | None:
+        """A connection's read loop (the host's door runs one per seat and spectator,
+        :class:`~chkobba_p2p._shell.accept.Door`).  Give ``link``'s frames to ``handle``
+        (then carry out what the core decided) until it returns False (its error is
+        queued: the link drains) or the link ends (returned).  A timeout or bad input is
+        answered with its error.  Before any drain (up to a second, and the other end may
+        never close its side): ``failing()``, so that a seat or place the link held is
+        free at once, not a second later."""
         while True:
             try:
                 body, msg = await link.receive()

@@ -207,7 +207,7 @@ class Spectator:
                 core.silent()
                 return
             except LinkClosed as exc:
-                core.closed(exc.error)
+                core.closed(exc.error, trio.current_time())
                 return
             except ProtocolError as exc:
                 core.bad_frame(exc)

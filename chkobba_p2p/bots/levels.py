@@ -10,7 +10,6 @@ from __future__ import annotations
 from typing import Protocol
 
 from ..errors import LocalError
-from .expert import ExpertBot
 from .simple import Bot, GreedyBot, HeuristicBot, RandomBot
 
 __all__ = ["LEVELS", "make_bot", "BotFactory", "DEFAULT_EXPERT_MS"]
@@ -26,6 +25,10 @@ class BotFactory(Protocol):
 
 
 def _expert(seed: int | None = None, *, move_ms: float | None = None) -> Bot:
+    # Imported when an expert is made: its search and the learned policy it samples with
+    # are no weight for a peer whose bot is of another level (issue 44).
+    from .expert import ExpertBot
+
     return ExpertBot(seed, move_ms=DEFAULT_EXPERT_MS if move_ms is None else move_ms)
 
 

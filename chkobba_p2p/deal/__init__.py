@@ -7,6 +7,8 @@ shares and Chaum–Pedersen proofs.  Sans-IO: see :class:`Deal`.  Wire format an
 inputs: ``docs/deal.md``.
 """
 
+# First: rbcl without the doctest it imports for itself (a peer's memory, issue 44).
+from . import _rbcl  # noqa: F401 - before any module of the deal imports rbcl
 from .core import (
     MAX_PENDING_PER_SEAT,
     AuditStarted,

@@ -26,7 +26,7 @@ from . import messages as lm
 from .admission import Admission, AdmissionPolicy
 from .host import HostTable
 from .seat import C
-from .states import HOST, NoSuchEvent, after_event, next_state
+from .states import HOST, NoSuchEvent, after_event, next_state, sent_state
 
 __all__ = ["DoorCore", "Arrival", "DoorStep", "Admit", "Opened", "Seating",
            "HANDSHAKE_STATES"]
@@ -166,7 +166,7 @@ class Arrival(Generic[C]):
         """The ``host`` greeting, the first frame the connection is sent (its exact bytes
         are in the handshake's hash)."""
         body = wire.encode(self.hs.greeting())
-        self.state = after_event(HOST, self.state, "greeting sent")
+        self.state = sent_state(HOST, self.state, lm.Host.TYPE)
         return body
 
     def receive(self, body: bytes, frame: lm.Frame, now: float) -> DoorStep[C]:

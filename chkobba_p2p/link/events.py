@@ -120,6 +120,27 @@ class SeatController:
     #: Set by a running host: tells the joiners its person wants a rematch.
     _offer_sink: Callable[[], bool] | None = None
 
+    def attach(self, *, chat: Callable[[str], bool] | None = None,
+               resign: Callable[[], bool] | None = None,
+               away: Callable[[], bool] | None = None,
+               free: Callable[[int], bool] | None = None,
+               offer: Callable[[], bool] | None = None) -> None:
+        """Called by the running peer (host or joining) that plays for this controller:
+        what :meth:`send_chat`, :meth:`resign`, :meth:`step_away`, and at a host
+        :meth:`free_seat` and :meth:`offer_rematch`, do from now on.  Each one given
+        replaces the one before; one not given is left as it was.  A program that plays
+        through the peers never calls it."""
+        if chat is not None:
+            self._chat_sink = chat
+        if resign is not None:
+            self._resign_sink = resign
+        if away is not None:
+            self._away_sink = away
+        if free is not None:
+            self._free_sink = free
+        if offer is not None:
+            self._offer_sink = offer
+
     def on_event(self, event: TableEvent) -> None:
         """Called for every event; the default ignores them."""
 
@@ -462,7 +483,10 @@ ERROR_REASONS: dict[str, tuple[str, ...]] = {
 #: the protocol error code's name, ``detail`` the check's own words and ``host_text``
 #: the host's free text (its claim, never ours).  A client words them.
 STOP_REASONS: dict[str, tuple[str, ...]] = {
-    "host_closed": ("code", "host_text"),  # the host closed (an error message, or none)
+    # The connection to the host closed: the host's error message, or none (the stream
+    # ended: who or what closed it is not known); with none during the match,
+    # "host_allowance": the seconds the players wait for the host to come back.
+    "host_closed": ("code", "host_text", "host_allowance"),
     "host_silent": (),  # nothing from the host within the idle timeout
     "unreadable": ("code", "detail", "violation", "facts"),  # a frame that does not decode
     "out_of_state": ("code", "detail", "violation", "facts"),  # a message its state refuses

@@ -14,7 +14,10 @@ then IN_GAME once the genesis is made), and the host consults that table for eve
 message: its row is the host's whole answer to what a seat may say; anything else is
 refused with the table's code (``unknown_type``; a ``sig`` before the genesis,
 ``protocol_violation``) and ends that connection (PROTOCOL.md 5.1).  A spectator's
-connection is WATCHING (``ping`` and ``pong`` only).
+connection is WATCHING (``ping`` and ``pong`` only).  Every frame the table sends is
+checked against the same table's ``sends`` column first (:meth:`HostTable._send`): a
+lobby after the genesis or an entry before it is a
+:class:`~chkobba_p2p.link.states.LocalStateError`, our bug, raised before anything leaves.
 """
 
 from __future__ import annotations
@@ -50,7 +53,7 @@ from .handshake import HostHandshake, Knocks
 from .handshake import Lobby as SeatLobby
 from .seat import C, ChatBucket, Close, Effect, Emit, SeatCore, Send, SendBacklog
 from .spectators import Announcement, SpectatorAnnouncer
-from .states import HOST, LinkStateError, after_event, next_state
+from .states import HOST, LinkStateError, after_event, next_state, sent_state
 
 __all__ = ["HostTable", "Started", "SeatsMoved", "SEAT_MESSAGES", "SPECTATOR_MESSAGES",
            "WATCH_PERIOD", "READY_WAIT"]
@@ -77,6 +80,12 @@ class SeatsMoved(Effect):
 SEAT_MESSAGES = frozenset(HOST.table["IN_GAME"]) - {"error"}
 #: What a spectator may send (PROTOCOL.md 18): ping and pong, by the same table.
 SPECTATOR_MESSAGES = frozenset(HOST.table["WATCHING"]) - {"error"}
+
+
+#: The typed messages the host's table sends (the welcome and the lobby are the
+#: handshake's dictionaries, the entries signed bodies: :meth:`HostTable._send_body`).
+HostMessage = (lm.Watching | lm.Chat | lm.Wait | lm.Back | lm.Spectators | lm.Ping
+               | lm.Pong | lm.Rematch | lm.RematchOffer)
 
 
 #: How long a host that flagged a connected seat waits for that seat's dispute before it
@@ -282,9 +291,9 @@ class HostTable(SeatCore[C]):
         if replaced is not None and self.links.get(seat) == replaced:
             del self.links[seat]  # its read loop ends without counting the seat as gone
             self.out.append(Close(replaced))
-        self.out.append(Send(conn, wire.encode(welcome)))
+        self.conn_states[conn] = self._seat_state()
+        self._send_body(conn, lm.Welcome.TYPE, wire.encode(welcome))
         self.links[seat] = conn
-        self.conn_states[conn] = "SEATED" if self.session is None else "IN_GAME"
         if seat in self.knocking and self.knocking[seat][0] == conn:
             del self.knocking[seat]  # its knock is answered
         self._buckets[conn] = ChatBucket()
@@ -294,7 +303,7 @@ class HostTable(SeatCore[C]):
             self._lobby_changed(now)
             return
         if resume is not None:  # PROTOCOL.md 18
-            self.out.append(SendBacklog(conn, resume[1], len(s.bodies)))
+            self._send_backlog(conn, resume[1], len(s.bodies))
         self._tell_watchers(conn)
         # A fresh hello for a seat that already signed entries cannot play them on
         # (the game's secrets are elsewhere; it stops once it reads the chain,
@@ -308,7 +317,7 @@ class HostTable(SeatCore[C]):
             self.crowded_out.discard(seat)
             if self.clock is not None:
                 self.clock.back(seat, now)
-            self._broadcast(wire.encode(lm.Back(seat).to_wire()))
+            self._broadcast(lm.Back(seat))
             self.out.append(Emit(Resumed(seat)))
             self.clock_changed(now, force=True)
 
@@ -318,17 +327,17 @@ class HostTable(SeatCore[C]):
         """One frame from ``seat`` on ``conn``; False once the connection must end (a
         :class:`Close` with the reason is among the effects).  A type the seat's state
         does not read ends it; a malformed message of a type it reads is dropped."""
-        if conn in self._freed:
-            return False  # its seat was freed: it speaks for no seat (it is closing)
-        state = self.conn_states.get(conn, "SEATED" if self.session is None else "IN_GAME")
+        if conn in self._freed or not self._open(conn):
+            return False  # its seat was freed, or our error went: it is closing
+        state = self.conn_states.get(conn, self._seat_state())
         try:
             self.conn_states[conn] = next_state(HOST, state, lm.type_name(msg))
         except LinkStateError as exc:  # unknown_type; a sig before the genesis: a violation
-            self.out.append(Close(conn, exc.error_code, exc.detail))
+            self._close(conn, exc.error_code, exc.detail)
             return False
         match msg:
             case lm.Ping():
-                self.out.append(Send(conn, wire.encode(lm.Pong().to_wire())))
+                self._send(conn, lm.Pong())
             case lm.Signed():
                 return self._on_entry(conn, seat, msg.body, msg.msg, now)
             case lm.Chat():  # the connection's seat, never the sender's word
@@ -371,7 +380,7 @@ class HostTable(SeatCore[C]):
         except ProtocolError as exc:
             if s is not None and s.finished:
                 return True  # late traffic after the end: ignored
-            self.out.append(Close(conn, exc.error_code, exc.detail))
+            self._close(conn, exc.error_code, exc.detail)
             return False
         # Forward first: the other peers check the game content while we do.  A checked
         # entry always joins the transcript (a game fault included): at this index.
@@ -399,7 +408,7 @@ class HostTable(SeatCore[C]):
         bucket = self._buckets.setdefault(conn, ChatBucket())
         if not bucket.take(now):
             return
-        self._broadcast(wire.encode(lm.Chat(line, seat).to_wire()), but=seat)
+        self._broadcast(lm.Chat(line, seat), but=seat)
         self.out.append(Emit(Chat(seat, line)))
 
     def chat(self, text: str, now: float) -> bool:
@@ -407,7 +416,7 @@ class HostTable(SeatCore[C]):
         line = clean_chat(text)
         if line is None or self.finished or not self._own_chat.take(now):
             return False
-        self._broadcast(wire.encode(lm.Chat(line, 0).to_wire()))
+        self._broadcast(lm.Chat(line, 0))
         self.out.append(Emit(Chat(0, line)))
         return True
 
@@ -440,7 +449,7 @@ class HostTable(SeatCore[C]):
         if conn is not None:
             self._freed.add(conn)
             self._buckets.pop(conn, None)
-            self.out.append(Close(conn, ErrorCode.SEAT_REFUSED))
+            self._close(conn, ErrorCode.SEAT_REFUSED)
         self.out.append(Emit(LeftLobby(seat, taken.name)))
         self._lobby_changed(now)
         return True
@@ -462,8 +471,8 @@ class HostTable(SeatCore[C]):
             if conn is not None:
                 self._freed.add(conn)
                 self._buckets.pop(conn, None)
-                self.out.append(Close(conn, ErrorCode.READY_TIMEOUT,
-                                      f"no confirmation within {waited} s"))
+                self._close(conn, ErrorCode.READY_TIMEOUT,
+                            f"no confirmation within {waited} s")
             self.out.append(Emit(ReadyLapsed(seat, taken.name, waited)))
         if lapsed:
             self._lobby_changed(now)
@@ -481,7 +490,7 @@ class HostTable(SeatCore[C]):
     def _lobby_changed(self, now: float) -> None:
         self.out.append(SeatsMoved())
         lobby = self.lobby
-        self._broadcast(wire.encode(self.lobby_message()))
+        self._broadcast_body(lm.Lobby.TYPE, wire.encode(self.lobby_message()))
         event = Lobby(tuple((s.name, s.fingerprint) if s else None for s in lobby.seats),
                       shuffle_proofs=CAP_SHUFFLE_PROOFS in lobby.caps,
                       ready=tuple(lobby.ready_flags()), seating=lobby.seating,
@@ -556,7 +565,7 @@ class HostTable(SeatCore[C]):
             left = max(0, math.ceil(self.clock.read(now)[seat].allowance_left))
         away = seat in self.away_seats
         awaited = seat in self.awaited_seats and not away
-        self._broadcast(wire.encode(lm.Wait(seat, left, away, awaited).to_wire()))
+        self._broadcast(lm.Wait(seat, left, away, awaited))
         self.out.append(Emit(Waiting(seat, left, away, awaited)))
 
     def next_wake(self, now: float) -> float:
@@ -660,12 +669,11 @@ class HostTable(SeatCore[C]):
         if not self.asking_rematch or self.rematch_offered:
             return False
         self.rematch_offered = True
-        body = wire.encode(lm.RematchOffer().to_wire())
         for seat, conn in self.links.items():
             if CAP_REMATCH_OFFER in self.lobby.seat_caps.get(seat, ()) \
                     and seat not in self.rematch_answers \
                     and not self.is_closed(conn):
-                self.out.append(Send(conn, body))
+                self._send(conn, lm.RematchOffer())
         return True
 
     def answered(self, answer: bool | None) -> None:
@@ -673,10 +681,9 @@ class HostTable(SeatCore[C]):
         self.asking_rematch = False
         if answer is None:
             return
-        body = wire.encode(lm.Rematch(answer).to_wire())
         for conn in self.links.values():
             if not self.is_closed(conn):
-                self.out.append(Send(conn, body))
+                self._send(conn, lm.Rematch(answer))
 
     # -- spectators -------------------------------------------------------------------
 
@@ -707,13 +714,14 @@ class HostTable(SeatCore[C]):
         s = self.session
         limits = self.announced_limits()
         used = self.move_used_of(now)  # the move under way, as a resume's welcome says it
-        self.out.append(Send(conn, wire.encode(lm.Watching(
+        self._send(conn, lm.Watching(
             sid, s.length if s is not None else 0, limits=(limits["move"], limits["away"]),
-            used=None if used is None else min(used, limits["move"])).to_wire())))
+            used=None if used is None else min(used, limits["move"])), "WATCHING")
         if s is None:
-            self.out.append(Send(conn, wire.encode(self.lobby_message())))
+            self._send_body(conn, lm.Lobby.TYPE, wire.encode(self.lobby_message()),
+                            "WATCHING")
         else:
-            self.out.append(SendBacklog(conn, 0, len(s.bodies)))
+            self._send_backlog(conn, 0, len(s.bodies), "WATCHING")
         self.spectators[sid] = (name, conn)
         self._spectators_changed(now)
         return sid
@@ -729,6 +737,7 @@ class HostTable(SeatCore[C]):
             return [], ProtocolError(exc.error_code,
                                      f"a spectator sends only ping and pong, not {t!r}"[:80])
         if isinstance(msg, lm.Ping):
+            sent_state(HOST, "WATCHING", lm.Pong.TYPE)  # the table's word, as for a seat
             return [Send(conn, wire.encode(lm.Pong().to_wire()))], None
         return [], None
 
@@ -748,19 +757,66 @@ class HostTable(SeatCore[C]):
         The announcements go out on a change only, so a seat that comes after the
         spectators would otherwise never hear of them."""
         if self.announcer.shown:
-            self.out.append(Send(conn, wire.encode(
-                lm.Spectators(self.announcer.shown, self.spectator_limit).to_wire())))
+            self._send(conn, lm.Spectators(self.announcer.shown, self.spectator_limit))
 
     def _show_spectators(self, news: Announcement) -> None:
         if news.names is None:
             return
-        self._broadcast(wire.encode(lm.Spectators(news.names, self.spectator_limit).to_wire()))
+        self._broadcast(lm.Spectators(news.names, self.spectator_limit))
         self.out.append(Emit(Spectators(news.names, self.spectator_limit)))
 
     # -- where frames go -----------------------------------------------------------------
 
+    def _send(self, conn: C, msg: HostMessage, state: str | None = None) -> None:
+        """Queue ``msg`` on ``conn`` if its state's ``sends`` row allows it (else
+        :class:`~chkobba_p2p.link.states.LocalStateError`, nothing queued)."""
+        self._send_body(conn, msg.TYPE, wire.encode(msg.to_wire()), state)
+
+    def _send_body(self, conn: C, msg_type: str, body: bytes, state: str | None = None
+                   ) -> None:
+        """Queue ``body``, a ``msg_type`` frame, on ``conn``, as :meth:`_send`.  ``state``:
+        the connection's when the table keeps none for it (a spectator's, WATCHING)."""
+        self._sent(conn, msg_type, state)
+        self.out.append(Send(conn, body))
+
+    def _send_backlog(self, conn: C, start: int, end: int, state: str | None = None
+                      ) -> None:
+        """Stream the entries ``start:end`` on ``conn`` (each a ``sig``), as :meth:`_send`."""
+        self._sent(conn, lm.Signed.TYPE, state)
+        self.out.append(SendBacklog(conn, start, end))
+
+    def _sent(self, conn: C, msg_type: str, state: str | None) -> None:
+        """The host's ``sends`` column consulted before ``msg_type`` leaves on ``conn``:
+        the connection's next state, or :class:`~chkobba_p2p.link.states.LocalStateError`
+        (our bug: nothing is queued).  ``state``: a spectator's (WATCHING, kept nowhere
+        else); a seat's is :attr:`conn_states`'."""
+        if state is not None:
+            sent_state(HOST, state, msg_type)
+            return
+        state = self.conn_states.get(conn, self._seat_state())
+        self.conn_states[conn] = sent_state(HOST, state, msg_type)
+
+    def _seat_state(self) -> str:
+        """A seated connection's state when none is kept yet: SEATED before the genesis,
+        IN_GAME from it."""
+        return "SEATED" if self.session is None else "IN_GAME"
+
+    def _close(self, conn: C, code: ErrorCode, detail: str = "") -> None:
+        """Send ``conn`` our ``error`` (its state must allow our last word) and close it:
+        it hears nothing more from the table (:meth:`_broadcast` passes it by)."""
+        state = self.conn_states.get(conn)
+        if state is not None:
+            self.conn_states[conn] = sent_state(HOST, state, lm.ErrorMsg.TYPE)
+        self.out.append(Close(conn, code, detail))
+
+    def _open(self, conn: C) -> bool:
+        """Whether the table may still send ``conn`` anything: not once our ``error``
+        went (its state then sends nothing, CLOSED, or the seat is ABSENT)."""
+        state = self.conn_states.get(conn)
+        return state is None or bool(HOST.sends[state])
+
     def _entry_out(self, body: bytes) -> None:
-        self._broadcast(body)
+        self._broadcast_body(lm.Signed.TYPE, body)
 
     def _relayed(self, body: bytes, index: int, mark: int) -> None:
         """After a relayed entry was applied: if it is not at ``index`` in the transcript
@@ -775,21 +831,30 @@ class HostTable(SeatCore[C]):
     def _relay(self, from_seat: int, body: bytes, index: int) -> None:
         """A seat's entry, checked, to everyone else; ``index``: its place in the
         transcript once applied."""
-        self._broadcast(body, but=from_seat, index=index)
+        self._broadcast_body(lm.Signed.TYPE, body, but=from_seat, index=index)
 
-    def _broadcast(self, body: bytes, but: int | None = None, index: int | None = None
-                   ) -> None:
-        """To every seated connection (but ``but``'s) and every spectator.  ``index``: the
-        entry's place in the transcript (default: the last entry's, if it is ``body``)."""
+    def _broadcast(self, msg: HostMessage, but: int | None = None) -> None:
+        """``msg`` to every seated connection (but ``but``'s) and every spectator."""
+        self._broadcast_body(msg.TYPE, wire.encode(msg.to_wire()), but)
+
+    def _broadcast_body(self, msg_type: str, body: bytes, but: int | None = None,
+                        index: int | None = None) -> None:
+        """``body``, a ``msg_type`` frame, to every seated connection still open (but
+        ``but``'s) and every spectator, each send consulting the connection's state.
+        ``index``: an entry's place in the transcript (default: the last entry's, if it
+        is ``body``)."""
         for seat, conn in self.links.items():
-            if seat != but:
-                self.out.append(Send(conn, body))
+            if seat != but and self._open(conn):
+                self._send_body(conn, msg_type, body)
         s = self.session
-        if index is None and s is not None and s.bodies and s.bodies[-1] == body:
+        if msg_type == lm.Signed.TYPE and index is None and s is not None and s.bodies \
+                and s.bodies[-1] == body:
             index = len(s.bodies) - 1
         for _, conn in self.spectators.values():
             # An entry goes to a spectator as a cursor into the transcript: a spectator
             # that reads slowly falls behind in the transcript, not in a queue of frames
             # (PROTOCOL.md 18, "A slow spectator").
-            self.out.append(Send(conn, body) if index is None
-                            else SendBacklog(conn, index, index + 1))
+            if msg_type != lm.Signed.TYPE or index is None:
+                self._send_body(conn, msg_type, body, "WATCHING")
+            else:
+                self._send_backlog(conn, index, index + 1, "WATCHING")

@@ -444,6 +444,12 @@ class SeatCore(Generic[C]):
         """Time passed: whatever is due."""
         self.hold_tick(now)
 
+    def send_entry(self, body: bytes) -> None:
+        """Send ``body``, a signed entry of ours (a leave's record, a late abort), where
+        this seat's entries go: the host's to every seat and spectator, a joiner's to its
+        host.  The effects follow in :meth:`take`."""
+        self._entry_out(body)
+
     # -- for subclasses ------------------------------------------------------------------
 
     def _entry_out(self, body: bytes) -> None:

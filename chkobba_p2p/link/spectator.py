@@ -230,14 +230,27 @@ class SpectatorCore:
         self.state = "CLOSED"
         self.stop_reason, self.stop_data = "host_silent", {}
 
-    def closed(self, error: lm.ErrorMsg | None) -> None:
-        """The host closed the connection (with ``error``, or without a word)."""
+    def closed(self, error: lm.ErrorMsg | None, now: float | None = None) -> None:
+        """The connection to the host closed: with the host's ``error``, or without a
+        word (the stream's end: the host may have closed it, or its connection or ours
+        dropped -- nothing here says which).  Without a word while the match is under way,
+        ``stop_data["host_allowance"]`` is how long the players wait for the host (its
+        time away left, seconds as of ``now`` on our copy of the clocks; PROTOCOL.md
+        12.4: a joiner spends the host's allowance retrying before it blames it)."""
         self.state = "CLOSED"  # its error, or the end of the stream: nothing more comes
         self.stop_reason, self.stop_data = "host_closed", {}
         if error is not None:
             self.stop_data = {"host_text": safe_text(error.said, 200)}
             if error.code is not None:
                 self.stop_data["code"] = error.code.name.lower()
+            return
+        s = self.observer.session if self.observer is not None else None
+        if s is None or s.finished or self.limits is None:
+            return
+        left = float(self.limits.allowance)
+        if self.clock is not None and now is not None:
+            left = self.clock.read(now)[0].allowance_left  # seat 0: the host
+        self.stop_data["host_allowance"] = str(math.ceil(left))
 
     def _give_up(self, exc: ProtocolError, reason: str) -> None:
         """The host sent something we stop at (``reason``, one of

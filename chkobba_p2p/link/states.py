@@ -3,11 +3,11 @@
 ``HOST[state][type] -> next state`` is what the host does with a message of type ``type``
 arriving on one connection in ``state``; ``JOINER`` and ``SPECTATOR`` are the same for
 what a joining peer and a spectator receive from the host.  ``*_EVENTS[state][event]``
-are the transitions no message causes (the greeting sent, the table full, a drop, a
-timeout).  A machine that says what its own side may send has ``sends[state][type] -> next
-state`` (the joiner's, h11's "our role" half): :func:`may_send` and :func:`sent_state` read
-it, and :class:`LocalStateError` is *our* code sending what its state forbids (a bug here,
-never the peer's doing).  :func:`next_state` gives the state after a message or raises
+are the transitions no message causes (the table full, a drop, a timeout).  A machine
+that says what its own side may send has ``sends[state][type] -> next state`` (the
+host's and the joiner's, h11's "our role" half): :func:`may_send` and :func:`sent_state`
+read it, and :class:`LocalStateError` is *our* code sending what its state forbids (a bug
+here, never the peer's doing).  :func:`next_state` gives the state after a message or raises
 :class:`LinkStateError`, a :class:`~chkobba_p2p.wire.codec.ProtocolError` with the code the
 peer is sent (``unknown_type`` or ``protocol_violation``) before the connection closes.
 
@@ -111,7 +111,7 @@ HOST = Machine(
         "CLOSED": {},
     },
     events={
-        "ACCEPTED": {"greeting sent": "AWAIT_HELLO"},
+        "ACCEPTED": {},
         "AWAIT_HELLO": {"bad hello": "CLOSED", "timeout": "CLOSED"},
         "KNOCKED": {"bad hello": "CLOSED", "timeout": "CLOSED"},
         "SEATED": {"table full": "IN_GAME", "drop": "CLOSED"},
@@ -124,6 +124,27 @@ HOST = Machine(
     # but ping and pong (18); a type unknown to a seat is ``unknown_type`` (3).
     refusal={"ACCEPTED": _U, "AWAIT_HELLO": _U, "KNOCKED": _U, "SEATED": _U, "IN_GAME": _U,
              "ABSENT": _V, "WATCHING": _V, "CLOSED": _V},
+    # What the host sends each connection: its greeting first; the welcome to a seat
+    # (in SEATED, or IN_GAME for a seat resuming its game), the lobby only before the
+    # genesis, the entries and the countdowns (``wait``, ``back``) from it on, the
+    # rematch question once the game runs (its end is no state of the host's); a
+    # spectator its ``watching``, then what the seats get but the rematch.  ``error`` is
+    # our last word: the connection is over (a seat in the game is then absent).  The
+    # host's keepalive ``ping`` and every ``pong`` may go wherever the peer may answer.
+    sends={
+        "ACCEPTED": {"host": "AWAIT_HELLO", "error": "CLOSED"},
+        "AWAIT_HELLO": {"error": "CLOSED"},
+        "KNOCKED": {"error": "CLOSED"},
+        "SEATED": _each(("welcome", "lobby", "chat", "spectators", "ping", "pong"),
+                        "SEATED") | {"error": "CLOSED"},
+        "IN_GAME": _each(("welcome", "sig", "wait", "back", "chat", "spectators", "ping",
+                          "pong", "rematch", "rematch-offer"), "IN_GAME")
+        | {"error": "ABSENT"},
+        "ABSENT": {},
+        "WATCHING": _each(("watching", "lobby", "sig", "wait", "back", "chat", "spectators",
+                           "ping", "pong"), "WATCHING") | {"error": "CLOSED"},
+        "CLOSED": {},
+    },
 )
 #: ``sig`` in SEATED: the game has not started.
 _HOST_SIG_EARLY = ("SEATED", "sig")

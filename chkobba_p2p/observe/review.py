@@ -33,6 +33,12 @@ Deterministic: each decision's random worlds come from ``(seed, hand, decision)`
 a log and a seed always give the same grades, whatever was graded before.  Sans-IO and
 silent: ``progress`` is called after each graded decision; nothing is printed.
 
+A decision that lost points (not forced, loss above zero) also carries its
+:attr:`Grade.reasons`: what the rules say the played move gave away against the best one,
+decided exactly from the same seat's view (:func:`reasons_for_play`,
+:func:`reasons_for_cut`), never from the sampled worlds: a code of :data:`REASON_CODES`
+and the card or value it concerns, most important first.  Data only: the client words it.
+
 Not graded: the decisions of an abandoned opening (a redealt hand), which left no trace in
 the score.
 """
@@ -46,7 +52,7 @@ from typing import Any
 
 from ..bots.expert import cut_margins, determinize, exact_endgame, margin, play, rollout
 from ..errors import LocalError
-from ..game.cards import Card, card
+from ..game.cards import Card, Suit, card
 from ..game.hand import CutterChoice, Hand, Move, side_of
 from ..game.ruleset import Ruleset
 
@@ -56,11 +62,15 @@ __all__ = [
     "DEFAULT_SAMPLES",
     "DEFAULT_LIMIT",
     "Grade",
+    "Reason",
+    "REASON_CODES",
     "SeatSummary",
     "Review",
     "label_for",
     "grade_play",
     "grade_cut",
+    "reasons_for_play",
+    "reasons_for_cut",
     "review_records",
 ]
 
@@ -91,6 +101,44 @@ def label_for(loss: float, options: int) -> str:
     return GOOD
 
 
+#: Why a move lost points, most important first (a grade's reasons are in this order):
+#:
+#: * ``misses_chkobba``: the best move swept the table (a chkobba), the played one did not;
+#: * ``misses_haya``: the best move took the 7 of diamonds (the haya), the played one did
+#:   not (``card``: 7D);
+#: * ``gives_haya``: after the played move a card this seat has not seen could take the
+#:   haya from the table, after the best move none could (``card``: 7D);
+#: * ``leaves_sweep``: after the played move more of the cards this seat has not seen
+#:   could sweep the table in one capture (a chkobba for whoever holds one) than after
+#:   the best move (``value``: the value that sweeps it);
+#: * ``last_capture``: the play ends the hand and the best move made this side the last
+#:   to capture (the table's last cards go to it), the played one did not;
+#: * ``misses_sevens``, ``fewer_dinari``, ``fewer_cards``: the best move took more sevens
+#:   (barmila), more diamonds (dinari), more cards (carta) than the played one
+#:   (``value``: how many more);
+#: * ``gives_seven``, ``gives_dinari``: after the played move a seven (not the haya), a
+#:   diamond lies on the table where a card this seat has not seen could take it, and
+#:   after the best move it does not (``card``: that card);
+#: * ``keep_cut`` / ``place_cut``: the cut card was worth more kept in hand / placed on
+#:   the table (``card``: the card drawn).
+REASON_CODES = ("misses_chkobba", "misses_haya", "gives_haya", "leaves_sweep",
+                "last_capture", "misses_sevens", "gives_seven", "fewer_dinari",
+                "gives_dinari", "fewer_cards", "keep_cut", "place_cut")
+
+
+@dataclass(frozen=True)
+class Reason:
+    """One reason a decision lost points: ``code`` (one of :data:`REASON_CODES`), and
+    the card it concerns (canonical text, ``7D``) or a value, where the code has one."""
+
+    code: str
+    card: str | None = None
+    value: int | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
 @dataclass(frozen=True)
 class Grade:
     """One graded decision.  ``kind``: ``"play"`` or ``"cut"``; ``number``: the play's
@@ -98,7 +146,9 @@ class Grade:
     (``card`` and the ``capture`` it took, canonical text; for the cut, ``card`` is the
     drawn card and ``keep`` says the choice); ``values``: expected margin of the played and
     the best move; ``loss``: their difference (points of the hand); ``exact``: found by
-    the exact endgame search rather than by sampling."""
+    the exact endgame search rather than by sampling; ``reasons``: why the played move
+    lost points against the best (:class:`Reason`, most important first; empty for a
+    forced move, a move that lost nothing, or a loss no rule explains in one move)."""
 
     hand: int
     number: int
@@ -113,10 +163,12 @@ class Grade:
     samples: int
     exact: bool
     label: str
+    reasons: tuple[Reason, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         out = asdict(self)
         out["played"], out["best"] = dict(self.played), dict(self.best)
+        out["reasons"] = [r.to_dict() for r in self.reasons]
         return out
 
 
@@ -226,10 +278,11 @@ def grade_play(view: Hand, move: Move, *, rng: random.Random,
     i_played = options.index(played)
     best_i = max(range(len(options)), key=lambda i: (values[i], i == i_played))
     loss = max(0.0, values[best_i] - values[i_played])
+    reasons = reasons_for_play(view, move, moves[best_i]) if round(loss, 3) > 0 else ()
     return Grade(hand, number, seat, "play", _move_dict(*played),
                  _move_dict(*options[best_i]), round(values[i_played], 3),
                  round(values[best_i], 3), round(loss, 3), len(options), n, exact,
-                 label_for(loss, len(options)))
+                 label_for(loss, len(options)), reasons)
 
 
 def grade_cut(view: Hand, keep: bool, *, rng: random.Random,
@@ -252,10 +305,125 @@ def grade_cut(view: Hand, keep: bool, *, rng: random.Random,
     values = {True: keep_total / samples, False: place_total / samples}
     best = keep if values[keep] >= values[not keep] else not keep
     loss = max(0.0, values[best] - values[keep])
+    reasons = reasons_for_cut(drawn, keep, best) if round(loss, 3) > 0 else ()
     return Grade(hand, 0, seat, "cut", {"card": drawn.text, "keep": keep},
                  {"card": drawn.text, "keep": best}, round(values[keep], 3),
                  round(values[best], 3), round(loss, 3), 2, samples, False,
-                 label_for(loss, 2))
+                 label_for(loss, 2), reasons)
+
+
+# ------------------------------------------------------------------------ the reasons
+
+_HAYA = card("7D")
+
+
+def _sweepers(after: Hand, unseen: Iterable[Card]) -> tuple[int, int | None]:
+    """How many of the ``unseen`` cards could sweep ``after``'s table in one capture, and
+    the value that does (None: none can).  By the rules' rank-first capture, a table of
+    one card is swept by its value, a table of several by the sum of its values alone
+    (no card of a rank on it can make the sum)."""
+    table = set(after.table)
+    if not table or after.is_over:
+        return 0, None
+    n, value = 0, None
+    for c in unseen:
+        if any(option == table for option in after.captures_for(c)):
+            n, value = n + 1, c.value
+    return n, value
+
+
+def _open(after: Hand, unseen: Sequence[Card]) -> set[Card]:
+    """The table cards of ``after`` that a card in ``unseen`` could take."""
+    if after.is_over:
+        return set()
+    return {t for c in unseen for option in after.captures_for(c) for t in option}
+
+
+def _last_side(world: Hand, move: Move) -> int | None:
+    """The side that captures last when ``move`` is played in ``world`` (an omniscient
+    hand with no stock) and the rest of the hand as the exact search plays it."""
+    state = play(world, move.card.id, sum(1 << c.id for c in move.capture))
+    while not state.is_over:
+        (c, o), _ = exact_endgame(state, side_of(state.turn, state.players))
+        state = play(state, c, o)
+    last = state.last_capturer
+    return None if last is None else side_of(last, state.players)
+
+
+def _is_seven(c: Card) -> bool:
+    return c.value == 7
+
+
+def _is_dinari(c: Card) -> bool:
+    return c.suit is Suit.DIAMONDS
+
+
+#: The reason said for a card of a kind left for others to take.
+GIVES = {"misses_sevens": "gives_seven", "fewer_dinari": "gives_dinari"}
+
+
+def _count(best: set[Card], played: set[Card], kind: Callable[[Card], bool]) -> int:
+    """How many more cards of a ``kind`` the best move took than the played one."""
+    return sum(1 for c in best if kind(c)) - sum(1 for c in played if kind(c))
+
+
+def reasons_for_play(view: Hand, played: Move, best: Move) -> tuple[Reason, ...]:
+    """Why ``played`` is worse than ``best`` for the seat to play in ``view`` (its own
+    view), as the rules decide it one move ahead: the reasons of :data:`REASON_CODES`
+    that hold, most important first.  Pure and exact: nothing is sampled."""
+    seat = _seat_view(view)
+    if played == best:
+        return ()
+    side = side_of(seat, view.players)
+    unseen = sorted(view.unseen_cards())
+    before = view.side_piles()[side]
+    p_after = view.play(seat, played.card, played.capture)
+    b_after = view.play(seat, best.card, best.capture)
+    # What each move took from the table (the card played is this seat's either way:
+    # kept in hand or not, it is no gain of the capture).
+    p_gain = set(p_after.side_piles()[side]) - set(before) - {played.card}
+    b_gain = set(b_after.side_piles()[side]) - set(before) - {best.card}
+    out: list[Reason] = []
+    if b_after.side_chkobbas()[side] > p_after.side_chkobbas()[side]:
+        out.append(Reason("misses_chkobba"))
+    if _HAYA in b_gain and _HAYA not in p_gain:
+        out.append(Reason("misses_haya", card=_HAYA.text))
+    # The cards the played move leaves for others to take that the best one does not
+    # (taken by it, or out of reach).
+    given = sorted(_open(p_after, unseen) - _open(b_after, unseen) - b_gain)
+    if _HAYA in given:  # never with misses_haya: a haya the best move takes is no gift
+        out.append(Reason("gives_haya", card=_HAYA.text))
+    p_sweep, value = _sweepers(p_after, unseen)
+    if p_sweep > _sweepers(b_after, unseen)[0]:
+        out.append(Reason("leaves_sweep", value=value))
+    if view.players == 2 and view.stock == 0:
+        # Every card is accounted for (the unseen ones are the other hand): both lines
+        # are played out to the end as the exact search plays them.
+        world = determinize(view, random.Random(0))
+        if _last_side(world, best) == side != _last_side(world, played):
+            out.append(Reason("last_capture"))
+    if any(r.code == "misses_haya" for r in out):
+        # Said once: the haya is not counted again as a seven and a diamond.
+        b_gain.discard(_HAYA)
+    for code, more, kind in (
+            ("misses_sevens", _count(b_gain, p_gain, _is_seven), _is_seven),
+            ("fewer_dinari", _count(b_gain, p_gain, _is_dinari), _is_dinari),
+            ("fewer_cards", len(b_gain) - len(p_gain), None)):
+        if more > 0:
+            out.append(Reason(code, value=more))
+        if kind is not None:  # a seven, a diamond left to take (the haya said apart)
+            left = [c for c in given if kind(c) and c != _HAYA]
+            if left:
+                out.append(Reason(GIVES[code], card=left[0].text))
+    return tuple(out)
+
+
+def reasons_for_cut(drawn: Card, keep: bool, best: bool) -> tuple[Reason, ...]:
+    """Why the cutter's choice (``keep``) is worse than ``best``: the card was worth
+    more kept, or placed."""
+    if keep == best:
+        return ()
+    return (Reason("keep_cut" if best else "place_cut", card=drawn.text),)
 
 
 # ------------------------------------------------------------------------ a whole match

@@ -26,7 +26,6 @@ from typing import Any
 
 import msgpack
 from cryptography.exceptions import InvalidSignature
-from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import (
     Ed25519PrivateKey,
     Ed25519PublicKey,
@@ -468,8 +467,10 @@ class Identity:
 
     def __init__(self, private: Ed25519PrivateKey) -> None:
         self._private = private
-        self.public = private.public_key().public_bytes(
-            serialization.Encoding.Raw, serialization.PublicFormat.Raw)
+        # The *_raw forms, not public_bytes(Encoding.Raw, ...): the same 32 bytes without
+        # importing cryptography's serialization package (its SSH and PEM formats cost a
+        # peer about 3 MB of memory, issue 44).
+        self.public = private.public_key().public_bytes_raw()
 
     @classmethod
     def generate(cls) -> Identity:
@@ -482,9 +483,7 @@ class Identity:
 
     @property
     def seed(self) -> bytes:
-        return self._private.private_bytes(
-            serialization.Encoding.Raw, serialization.PrivateFormat.Raw,
-            serialization.NoEncryption())
+        return self._private.private_bytes_raw()
 
     @property
     def fingerprint(self) -> str:

@@ -88,11 +88,14 @@ class EarlyBots:
 
 
 def main(argv: list[str] | None = None) -> int:
-    import trio
-
+    # The library before trio: its first import loads libsodium (rbcl), some 12 MB for a
+    # moment; with trio already loaded that moment would be the bot's peak memory, and
+    # before it the memory is reused by what follows (issue 44).
     from chkobba_p2p import BotController, Identity, JoinConfig, Timeouts, join_match
     from chkobba_p2p.bots.levels import LEVELS
     from chkobba_p2p.observe.rating import bot_seed
+
+    import trio  # isort: skip - after the library (above)
 
     p = argparse.ArgumentParser(prog="chkobba-bot-peer")
     p.add_argument("address", help="HOST:PORT, or - to read it (then the log path) from stdin")

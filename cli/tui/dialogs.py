@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import math
+import re
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -21,7 +22,7 @@ from .stopped import stop_sentences
 from .view import TableView
 
 __all__ = ["leave_lines", "away_lines", "resign_lines", "score_dialog_lines", "over_lines",
-           "as_text", "short_path"]
+           "as_text", "short_path", "path_lines", "log_lines"]
 
 
 def as_text(lines: list[Line]) -> list[tuple[str, str]]:
@@ -199,12 +200,7 @@ def over_lines(view: TableView, outcome: Outcome | None, log_path: Path | None,
     if path and Path(path).exists():  # no log without a table: nothing to replay
         width = max(20, width - 6)
         lines.append([])
-        lines.append([("", " " + t("over_log_title"))])
-        shown = short_path(Path(path), width - 4)
-        lines.append([("class:title", "   " + shown)])
-        lines.append([("", " " + t("over_replay_title"))])
-        shown = short_path(Path(path), width - 4 - len("chkobba replay "))
-        lines.append([("class:ok", "   chkobba replay " + shown)])
+        lines += log_lines(t, "over_log_title", Path(path), width)
     lines.append([])
     for style, text in news:
         lines += wrap_line([(style, " " + text)], max(20, width - 6), indent="   ")
@@ -224,9 +220,14 @@ def luck_box_lines(t: Translator, lines: Sequence[str] | None, failed: bool,
     if failed or lines is None:
         out.append([("class:title" if not failed else "class:warn",
                      " " + t("luck_failed" if failed else "luck_reading") + " ")])
-        if failed and log_path is not None:
-            shown = short_path(Path(log_path), room - 4 - len("chkobba replay --luck "))
-            out.append([("class:ok", "   chkobba replay --luck " + shown)])
+        if failed and log_path is not None:  # the path whole, to copy (path_lines)
+            shown = path_lines(Path(log_path), room - 4)
+            if len(shown) == 1 and len("chkobba replay --luck " + shown[0]) <= room - 4:
+                out.append([("class:ok", "   chkobba replay --luck " + shown[0])])
+            else:
+                out.append([("class:ok", "   chkobba replay --luck")])
+                out += [[("class:ok", "     " + x + " ")]
+                        for x in path_lines(Path(log_path), room - 8)]
     else:
         for i, text in enumerate(lines):
             style = "class:title" if i == 0 else "class:dim" if text.startswith("(") else ""
@@ -234,6 +235,48 @@ def luck_box_lines(t: Translator, lines: Sequence[str] | None, failed: bool,
             if i == 0:
                 out.append([])
     out += [[], [("class:keys", " " + t("keys_luck") + " ")]]
+    return out
+
+
+def path_lines(path: Path, room: int, home: Path | None = None) -> list[str]:
+    """``path`` whole, for a person to copy (a path left out in its middle cannot be):
+    the home folder as ``~`` (a shell reads it back), on one line of ``room`` columns
+    when it fits, else broken after a ``/`` only, each line as full as it can be (a
+    folder's name longer than a line, alone, is broken where the line ends)."""
+    home = Path.home() if home is None else home
+    text = str(path)
+    with contextlib.suppress(ValueError):
+        text = "~/" + str(path.relative_to(home))
+    room = max(8, room)
+    out: list[str] = []
+    cur = ""
+    for part in re.split(r"(?<=/)", text):
+        if cur and len(cur) + len(part) > room:
+            out.append(cur)
+            cur = ""
+        cur += part
+        while len(cur) > room:
+            out.append(cur[:room])
+            cur = cur[room:]
+    if cur:
+        out.append(cur)
+    return out
+
+
+def log_lines(t: Translator, title: str, path: Path, width: int) -> list[Line]:
+    """Where the log is (``title``, then the path) and the command that replays it, in
+    a box ``width`` wide: the path whole, to copy (it was left out in its middle at 80
+    columns), on its own lines, broken after a "/" where it must be; the command with it
+    on one line, else the command, then the same path under it, whole."""
+    shown = path_lines(path, width - 4)
+    out: list[Line] = [[("", " " + t(title))]]
+    out += [[("class:title", "   " + x + " ")] for x in shown]
+    out.append([("", " " + t("over_replay_title"))])
+    if len(shown) == 1 and len("chkobba replay " + shown[0]) <= width - 4:
+        out.append([("class:ok", "   chkobba replay " + shown[0])])
+    else:
+        out.append([("class:ok", "   chkobba replay")])
+        out += [[("class:ok", "     " + x + " ")] for x in path_lines(path, width - 8)]
     return out
 
 

@@ -1,6 +1,7 @@
 """The help screen (``?`` or F1): the keys, and the words of the game in the player's
-language, with the ruleset in play; then how to play (a capture, the cut), on a page of
-its own when the two do not fit the screen together (:func:`help_pages`)."""
+language, with the ruleset in play; then how to play (a capture, the cut); then one
+worked example of a hand's scoring (:func:`example_lines`), each on a page of its own
+when they do not fit the screen together (:func:`help_pages`)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,8 @@ from ..i18n import Translator, card_letters, ruleset_text
 from .quickchat import keys_text
 from .render import Line, wrap_line
 
-__all__ = ["help_lines", "help_pages", "play_lines", "figure_values"]
+__all__ = ["help_lines", "help_pages", "play_lines", "example_lines", "figure_values",
+           "EXAMPLE_ROWS"]
 
 
 def figure_values(rules: Ruleset | None, lang: str = "en") -> str:
@@ -102,6 +104,31 @@ def play_lines(t: Callable[..., str], rules: Ruleset | None, width: int,
     return out
 
 
+#: The worked example's rows (catalog keys), each cells split at "|".
+EXAMPLE_ROWS = ("help_ex_head", "help_ex_carta", "help_ex_dinari", "help_ex_barmila",
+                "help_ex_haya", "help_ex_chkobba", "help_ex_total")
+
+
+def example_lines(t: Callable[..., str], rules: Ruleset | None, width: int) -> list[Line]:
+    """One hand's end scored line by line for two sides (the default rules: carta,
+    dinari, barmila, haya, chkobbas) and the total: a newcomer read the words of each
+    point and still could not count a hand.  The columns are aligned in either
+    language; a table playing primiera is told that line differs."""
+    out: list[Line] = [[("class:panel.title", " " + t("help_example"))]]
+    out += wrap_line([("", " " + t("help_ex_intro"))], width, "   ")
+    rows = [t(key).split("|") for key in EXAMPLE_ROWS]
+    widths = [max(len(r[i]) for r in rows) for i in range(3)]
+    for key, cells in zip(EXAMPLE_ROWS, rows):
+        text = " " + "  ".join(c.ljust(w) for c, w in zip(cells, widths)) + "  " + cells[3]
+        style = "class:dim" if key == "help_ex_head" else \
+            "bold" if key == "help_ex_total" else ""
+        out += wrap_line([(style, text.rstrip())], width, " " * (len(text) - len(cells[3])))
+    out += wrap_line([("", " " + t("help_ex_after"))], width, "   ")
+    if rules is not None and rules.scoring is Scoring.PRIMIERA:
+        out += wrap_line([("class:dim", " " + t("help_ex_primiera"))], width, "   ")
+    return out
+
+
 def help_pages(t: Callable[..., str], rules: Ruleset | None, lang: str, width: int,
                height: int, lobby: str | None = None, over: bool = False,
                mouse: bool = True, players: int | None = None) -> list[list[Line]]:
@@ -111,8 +138,12 @@ def help_pages(t: Callable[..., str], rules: Ruleset | None, lang: str, width: i
     keys = help_lines(t, rules, lang, width, False, lobby, over, mouse)
     play = play_lines(t, rules, width, players)
     tail = rules_lines(t, rules, lang, width) if rules is not None else []
-    if len(keys) + 1 + len(play) + len(tail) <= height:
-        return [keys + [[]] + play + tail]
-    # The rules go with how to play: the first page leaves the footer (its page keys)
-    # in sight at 80x24.
-    return [keys, [[("class:title", " " + t("help_title") + " ")], *play, *tail]]
+    # The rules go with how to play; each part joins the page before when it fits (the
+    # first page leaves the footer, its page keys, in sight at 80x24), else starts one.
+    pages = [keys]
+    for part in (play + tail, example_lines(t, rules, width)):
+        if len(pages[-1]) + 1 + len(part) <= height:
+            pages[-1] = pages[-1] + [[]] + part
+        else:
+            pages.append([[("class:title", " " + t("help_title") + " ")], *part])
+    return pages

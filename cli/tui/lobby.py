@@ -14,7 +14,7 @@ from ..reach import join_code, table_address
 from ..tor_options import tor_installed
 from .past import PastGames
 from .render import Line, wrap_line
-from .terms import terms_lines
+from .terms import spare, terms_lines
 from .trust import changed_seats, missing_names, seat_lines
 from .view import TableView
 
@@ -116,9 +116,9 @@ def lobby_lines(view: TableView, width: int, *, kind: str, connected: bool = Fal
             if tor:
                 lines += wrap_line([("class:dim", "   " + tor)], width - 1, "     ")
                 if tor_wait is not None:
-                    lines += wrap_line([("class:dim", "   " + t("tor_wait_join",
-                                                                 n=f"{tor_wait:g}"))],
-                                       width - 1, "     ")
+                    lines += spare(wrap_line([("class:dim", "   " + t("tor_wait_join",
+                                                                       n=f"{tor_wait:g}"))],
+                                             width - 1, "     "), 2)
         else:
             n = st.players or len(st.names)
             lines += wrap_line([("class:ok", " " + t("join_connected", addr=address, n=n))],
@@ -128,38 +128,52 @@ def lobby_lines(view: TableView, width: int, *, kind: str, connected: bool = Fal
         if port is not None:
             fp = st.my_fingerprint
             addr = join_code(address or "127.0.0.1", port, fp)
-            lines.append([("", "   "), ("class:turn", addr)])
             said = "   " + t("lobby_join_cmd", addr=addr)
             if len(said) <= width - 1:
+                lines.append([("", "   "), ("class:turn", addr)])
                 lines.append([("class:dim", said)])
             else:  # the command's words, then the code whole on its own line (never cut
-                # inside, where a friend copying it would get a code that fails)
+                # inside, where a friend copying it would get a code that fails); the
+                # code alone above them says it twice, the first to go when short of rows
+                lines += spare([[("", "   "), ("class:turn", addr)]], 4)
                 lines.append([("class:dim", "   " + t("lobby_join_cmd", addr="").rstrip())])
                 lines.append([("class:dim", "   " + addr)])
             if st.spectator_limit:  # how spectators come in, when the table admits any
                 # Without the key's fingerprint: watch does not check one (it checks
                 # that the genesis is signed by the key that greeted it).
                 watch = join_code(address or "127.0.0.1", port, None)
-                lines += wrap_line([("class:dim", "   " + t("lobby_watch_cmd", addr=watch))],
-                                   width - 1, "     ")
+                lines += spare(wrap_line([("class:dim", "   " + t("lobby_watch_cmd",
+                                                                       addr=watch))],
+                                         width - 1, "     "), 5)
             if address6:
                 lines.append([("", "   " + t("lobby_ipv6", addr=join_code(address6, port, fp)))])
             onion_code = join_code(onion, port, fp) if onion else None
             if onion_code:
                 lines += _code_lines(t("lobby_tor", addr="\0"), onion_code, width)
             elif tor:
-                lines += wrap_line([("class:turn", "   " + tor)], width - 1, "     ")
+                # Tor's failure at a table kept for the friends seated: why (the events
+                # column says it too) may go when short of rows, not that the table
+                # goes on.
+                goes_on = t("tor_failed_goes_on")
+                why = tor[:-len(goes_on)].rstrip() if tor.endswith(goes_on) else None
+                if why:
+                    lines += spare(wrap_line([("class:turn", "   " + why)], width - 1,
+                                             "     "), 2)
+                    lines += wrap_line([("class:turn", "   " + goes_on)], width - 1, "     ")
+                else:
+                    lines += wrap_line([("class:turn", "   " + tor)], width - 1, "     ")
                 if tor_wait is not None:
-                    lines += wrap_line([("class:dim", "   " + t("tor_wait_note",
-                                                                 n=f"{tor_wait:g}"))],
-                                       width - 1, "     ")
+                    lines += spare(wrap_line([("class:dim", "   " + t("tor_wait_note",
+                                                                       n=f"{tor_wait:g}"))],
+                                             width - 1, "     "), 2)
             if reach is not None:
                 text = reach_text(t, reach, fp)
                 if isinstance(reach, PortMapUnavailable) or not reach.public:
                     text += (t("lobby_tor_offer", addr=onion_code) if onion_code
                              else "" if tor else t("lobby_tor_run") if tor_installed()
                              else "")
-                lines += wrap_line([("", "   " + text)], width - 1, "   ")
+                # The events column says it too: the first to go when short of rows.
+                lines += spare(wrap_line([("", "   " + text)], width - 1, "   "), 1)
     terms = terms_lines(view, width)  # what a person agrees to before pressing Enter
     if terms:
         lines.append([])

@@ -53,7 +53,7 @@ class EventLog(PanelVoice):
         """The panel as formatted text: its title, then the newest lines that fit."""
         lines: list[Line] = []
         for ev in self.lines:
-            lines.extend(wrap_line(ev, width - 1, indent="  "))
+            lines.extend(wrap_line(ev, width - 1, indent="  ", elide_addresses=True))
         lines = lines[-max(1, height - 1):]
         out: list[tuple[str, str]] = [("class:panel.title", f" {title}"), ("", "\n")]
         for line in lines:

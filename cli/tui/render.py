@@ -176,13 +176,60 @@ def card_chips(cards: Sequence[Card], cs: CardStyle, width: int,
     return out
 
 
-def wrap_line(line: Line, width: int, indent: str = "") -> list[Line]:
+#: Words that never start a line: French puts a (non-breaking) space before these
+#: marks ("Règles : …", "14 %"), and a line that starts with ":" reads as broken.
+_CLOSING = frozenset(":;!?»%")
+#: Units that never leave their number ("60 s", "2 min", "0,94 point").
+_UNITS = frozenset({"s", "ms", "min", "h", "%", "point", "points", "pt", "pts"})
+
+
+def _glued(parts: list[str], room: int) -> list[str]:
+    """``parts`` (a text split at its spaces) with the spaces that must not break a line
+    kept inside one word: before a closing mark, between a number and its unit, after
+    an opening "«" (typography's non-breaking spaces, as a plain space on screen); not
+    where the word would grow longer than a line of ``room`` columns."""
+    out: list[str] = []
+    for p in parts:
+        if out and p and len(out[-1]) + 1 + len(p) <= room and (set(p) <= _CLOSING
+                          or (p.rstrip(":;,.!?)") in _UNITS and out[-1][-1:].isdigit())
+                          or out[-1].endswith("«")):
+            out[-1] += " " + p
+        else:
+            out.append(p)
+    return out
+
+
+def _is_address(word: str) -> bool:
+    """A web address or a host's (``https://…``, ``x.onion``, ``host:port``): cut at
+    the line's end, its two halves read as two addresses and neither works."""
+    w = word.strip("()[],.;:«» ")
+    return "://" in w or w.endswith(".onion") or (
+        ":" in w and w.rsplit(":", 1)[1].isdigit() and "." in w.rsplit(":", 1)[0])
+
+
+def _elided(word: str, room: int) -> str:
+    """``word`` in ``room`` columns, its middle left out: both ends stay (the scheme
+    and host, the domain at the end) and the "…" says something is missing."""
+    if len(word) <= room:
+        return word
+    keep = max(1, room - 1)
+    head = (keep + 1) // 2
+    return word[:head] + "…" + word[len(word) - (keep - head):]
+
+
+def wrap_line(line: Line, width: int, indent: str = "", *,
+              elide_addresses: bool = False) -> list[Line]:
     """Wrap a styled line at spaces to ``width`` columns; a word longer than a whole line
-    (a chat line of 200 letters, a long path) is broken where the line ends, never cut."""
+    (a chat line of 200 letters, a long path) is broken where the line ends, never cut.
+    A number keeps its unit and French punctuation its word (:func:`_glued`).  With
+    ``elide_addresses`` (a narrow column that says again what is said whole elsewhere:
+    the events'), an address too long for a line of its own has its middle left out
+    (:func:`_elided`) rather than its end on the next line, read as another address;
+    where a person copies it (a join code in the lobby), it stays whole, broken."""
     width = max(8, width)
     words: list[tuple[str, str]] = []
     for style, text in line:
-        parts = text.split(" ")
+        parts = _glued(text.split(" "), width - len(indent))
         for j, p in enumerate(parts):
             words.append((style, p + (" " if j < len(parts) - 1 else "")))
     out: list[Line] = []
@@ -194,6 +241,8 @@ def wrap_line(line: Line, width: int, indent: str = "") -> list[Line]:
         if used + len(w.rstrip()) > width and used > len(indent):
             out.append(cur)
             cur, used = [("", indent)], len(indent)
+        if elide_addresses and used + len(w.rstrip()) > width and _is_address(w):
+            w = _elided(w.rstrip(), width - used) + w[len(w.rstrip()):]
         while used + len(w.rstrip()) > width:  # alone on its line and still too long
             room = width - used
             cur.append((style, w[:room]))

@@ -13,7 +13,7 @@ from .render import Line, wrap_line
 if TYPE_CHECKING:  # a type only: view imports this module (duration_text)
     from .view import TableView
 
-__all__ = ["duration_text", "terms_lines", "fit_lobby"]
+__all__ = ["duration_text", "terms_lines", "fit_lobby", "spare"]
 
 
 def duration_text(seconds: float, lang: str = "en") -> str:
@@ -52,15 +52,45 @@ def terms_lines(view: TableView, width: int) -> list[Line]:
                      names=", ".join(st.spectators))
         else:
             text = t("lobby_spectators", n=st.spectator_limit)
-        out += wrap_line([("", " " + text)], width - 1, "   ")
+        # Given up before the clocks when a lobby is short of rows (4 seats at 24).
+        out += spare(wrap_line([("", " " + text)], width - 1, "   "), 3)
     return out
 
 
+#: The style of the empty fragment that marks a lobby line as one to give up when the
+#: lobby is taller than the screen, its rank after the dash (lowest given up first).
+_SPARE = "class:spare-"
+
+
+def spare(lines: list[Line], rank: int) -> list[Line]:
+    """``lines`` marked as ones a lobby short of rows may leave out, all together (never
+    half a sentence), those of the lowest ``rank`` first: what the events column says
+    too, or what helps less than the seats, the keys and the prompt."""
+    return [[(f"{_SPARE}{rank}", ""), *line] for line in lines]
+
+
+def _rank(line: Line) -> int | None:
+    if line and line[0][0].startswith(_SPARE) and not line[0][1]:
+        return int(line[0][0][len(_SPARE):])
+    return None
+
+
 def fit_lobby(lines: list[Line], height: int) -> list[Line]:
-    """A lobby in ``height`` lines: blank lines go first, from the top; then the top
-    lines (the bottom is what the person must act on: the ready prompt)."""
+    """A lobby in ``height`` lines: blank lines go first, from the top; then the lines
+    marked :func:`spare`, lowest rank first; then the top lines (the bottom is what the
+    person must act on: the ready prompt)."""
     if len(lines) <= height:
         return lines
+
+    def filled(some: list[Line]) -> int:
+        return sum(1 for line in some if any(text.strip() for _, text in line))
+
+    # The spare lines that must go even with every blank line gone, lowest rank first
+    # (a blank line that they free comes back).
+    for rank in sorted({r for r in map(_rank, lines) if r is not None}):
+        if filled(lines) <= height:
+            break
+        lines = [line for line in lines if _rank(line) != rank]
     excess = len(lines) - height
     kept: list[Line] = []
     for line in lines:

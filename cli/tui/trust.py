@@ -52,8 +52,25 @@ def _items(info: Line, width: int, indent: str) -> list[Line]:
             rows.append([(style, text if not rows else indent + text[1:])])
     out: list[Line] = []
     for row in rows:
+        # A part too long for its line (a record against a long name, in French) breaks
+        # after its colon, the count whole under it ("vous contre Mohamed-Aziz :" then
+        # "12 parties, vous 7–5"), not wherever the line ends ("…, vous" then "7–5").
+        text = line_text(row)
+        at = text.find(": ")
+        rest = text[at + 2:] if at > 0 else ""
+        if len(text) > width and len(row) == 1 and rest \
+                and len(indent) + 2 + len(rest) <= width:
+            out += wrap_line([(row[0][0], text[:at + 1])], width, indent)
+            out.append([(row[0][0], indent + "  " + rest)])
+            continue
         out += wrap_line(row, width, indent)
     return out
+
+
+def _level(t: Callable[..., str], level: str) -> str:
+    """A bot level in the reader's words (:meth:`~..i18n.Translator.level`)."""
+    said = getattr(t, "level", None)
+    return said(level) if said is not None else level
 
 
 def seat_lines(st: TableState, t: Callable[..., str], known: KnownPlayers | None,
@@ -84,7 +101,7 @@ def seat_lines(st: TableState, t: Callable[..., str], known: KnownPlayers | None
         seen = known.check(name, key) if known is not None and key is not None and not me \
             and bot is None else None
         if bot is not None:
-            info.append(("class:dim", f" · {t('lobby_bot', level=bot)}"))
+            info.append(("class:dim", f" · {t('lobby_bot', level=_level(t, bot))}"))
         if seen is not None:
             if seen.status is Recognition.KNOWN:
                 info.append(("class:ok", f" · {t('lobby_known')}"))

@@ -23,6 +23,7 @@ import contextlib
 import signal
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
+from pathlib import Path
 
 import outcome as outcome_mod
 import trio
@@ -59,7 +60,7 @@ from .render import Line, control_text, wrap_line
 from .stopped import stop_sentences
 from .style import STYLE, ascii_frames, ascii_text
 from .table import draw_table, header_line, showing
-from .terms import fit_lobby
+from .terms import fit_lobby, spare
 from .view import TableView, card_style
 
 __all__ = ["WatchView", "SpectatorView", "run_watch_screen", "SCORE_WAIT"]
@@ -288,12 +289,8 @@ class WatchView:
         if self.verdict is not None:
             out.append([])
             say(*self.verdict_line(self.verdict))
-        if o is not None and o.log_path is not None:  # shortened as the players' box does
-            out += [[], [("", " " + t("watch_box_log"))],
-                    [("class:title", "   " + dialogs.short_path(o.log_path, room - 4))],
-                    [("", " " + t("over_replay_title"))],
-                    [("class:ok", "   chkobba replay " + dialogs.short_path(
-                        o.log_path, room - 4 - len("chkobba replay ")))]]
+        if o is not None and o.log_path is not None:  # whole, as the players' box says it
+            out += [[], *dialogs.log_lines(t, "watch_box_log", Path(o.log_path), room)]
         return out + [[], [("class:keys", " " + t("keys_watch_over") + " ")]]
 
     # ------------------------------------------------------------------ drawing
@@ -342,7 +339,8 @@ class WatchView:
                 head += wrap_line([(style, " " + before.rstrip())], width - 1, "   ")
                 head += wrap_line([(style, "   " + self.address + after)], width - 1, "   ")
             if self.connected:
-                head += wrap_line([("class:dim", " " + t("watch_faces"))], width - 1, "   ")
+                head += spare(wrap_line([("class:dim", " " + t("watch_faces"))], width - 1,
+                                        "   "), 1)
             rest = lobby_lines(view, width, kind="watch", connected=self.connected,
                                address=self.address)[1:] if st.names else []
             end: list[Line] = ([[]] + self.end_lines(width)) if over else []

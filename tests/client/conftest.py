@@ -7,6 +7,9 @@ import pytest
 from prompt_toolkit.application import create_app_session
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
+from screenshot import SECRET
+
+from chkobba_cli import reach
 
 
 @pytest.fixture
@@ -15,6 +18,15 @@ def app_session():
     without a terminal."""
     with create_pipe_input() as inp, create_app_session(input=inp, output=DummyOutput()):
         yield
+
+
+@pytest.fixture(params=[SECRET, None], ids=["secret", "no-secret"])
+def secret(request):
+    """The host's seat secret (:data:`screenshot.SECRET`, then none), in the join codes
+    it shows; cleared after."""
+    reach.host_secret(request.param)
+    yield request.param
+    reach.host_secret(None)
 
 
 _BORDER = ("HORIZONTAL", "VERTICAL", "TOP_LEFT", "TOP_RIGHT", "BOTTOM_LEFT", "BOTTOM_RIGHT")

@@ -66,3 +66,27 @@ def find(rows: list[str], text: str, below: int = 0) -> tuple[int, int]:
         if x >= 0:
             return x, y
     raise AssertionError(f"{text!r} not on screen:\n" + "\n".join(rows))
+
+
+#: The host's key, as a lobby shows it, and a seat secret (a join code's "+" part).
+FP = "480e-55d0-c49c-0062"
+SECRET = "b2p3-zh3f-us2p-vn43"
+
+
+def host_lobby(lang: str, address: str, port: int, name: str = "amel",
+               onion: str | None = None):
+    """A host's screen (a :class:`~chkobba_cli.tui.app.TuiApp`) for ``lang`` at
+    ``address:port`` (``onion``: published through Tor too), showing its lobby: ``name``
+    (the host, key :data:`FP`) seated and one seat free.  Build it inside an
+    ``app_session``."""
+    from chkobba_cli.tui.app import TuiApp
+    from chkobba_p2p import Lobby
+    from chkobba_p2p.game import rules as R
+
+    host = TuiApp(kind="host", lang=lang, seat=0, rules=R.Ruleset(), players=2,
+                  address=address, my_fingerprint=FP)
+    host.port = port
+    if onion is not None:
+        host.onion = onion
+    host._show_event(Lobby(((name, FP), None)))
+    return host

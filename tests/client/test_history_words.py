@@ -15,7 +15,7 @@ from chkobba_p2p.observe.history import AuditCache, index_logs
 
 
 @pytest.mark.parametrize("lang, said", [
-    ("en", "No games yet: your matches will be listed here once you have played"),
+    ("en", "No matches yet: your matches will be listed here once you have played"),
     ("fr", "Aucune partie encore : vos parties seront listées ici une fois jouées")])
 def test_history_before_the_first_game_says_so_and_exits_0(tmp_path, monkeypatch, capsys,
                                                            lang, said):
@@ -113,7 +113,7 @@ def test_a_match_lists_the_persons_own_log_and_counts_the_bots_copies(
     assert capsys.readouterr().out.count("-bot") >= 3  # every copy, for tools
 
 
-@pytest.mark.parametrize("lang, about", [("en", "about expert"), ("fr", "environ expert")])
+@pytest.mark.parametrize("lang, about", [("en", "about expert"), ("fr", "environ le robot expert")])
 def test_a_provisional_rating_against_the_bots_names_no_level(capsys, lang, about):
     """After one match against a bot the rating is provisional ("1675?"): it names no
     level yet; once settled (a small deviation) it reads against the levels."""

@@ -6,32 +6,15 @@ got a code the table refused."""
 from __future__ import annotations
 
 import pytest
-from screenshot import screen_rows
+from screenshot import FP, SECRET, host_lobby, screen_rows
 
 from chkobba_cli import reach
-from chkobba_cli.tui.app import TuiApp
-from chkobba_p2p._shell.peer import Lobby
-from chkobba_p2p.game import rules as R
-
-FP = "480e-55d0-c49c-0062"
-SECRET = "b2p3-zh3f-us2p-vn43"
-
-
-
-@pytest.fixture(params=[SECRET, None], ids=["secret", "no-secret"])
-def secret(request):
-    reach.host_secret(request.param)
-    yield request.param
-    reach.host_secret(None)
 
 
 @pytest.mark.parametrize("size", [(24, 80), (40, 120)])
 @pytest.mark.parametrize("lang, cmd", [("en", "chkobba join"), ("fr", "chkobba join")])
 def test_the_join_code_is_whole_on_its_lines(app_session, secret, size, lang, cmd):
-    host = TuiApp(kind="host", lang=lang, seat=0, rules=R.Ruleset(), players=2,
-                  address="127.0.0.1", my_fingerprint=FP)
-    host.port = 47123
-    host._show_event(Lobby((("Amel", FP), None)))
+    host = host_lobby(lang, "127.0.0.1", 47123, name="Amel")
     code = reach.join_code("127.0.0.1", 47123, FP)
     assert (SECRET in code) == (secret is not None)
     rows = screen_rows(host, *size)

@@ -32,8 +32,9 @@ def test_a_bots_key_line_breaks_between_its_parts(app_session, size, lang):
     ui._show_event(Lobby(seats, keys=(bytes(32), bots["greedy"], bots["heuristic"], None)))
     rows = [r.split("│")[0] for r in screen_rows(ui, *size)]
     text = "\n".join(rows)
+    # (A level in the reader's words: "gourmand" in French, test_french_slips.py.)
     for fp, level in (("ee7f-03d7-6c28-227a", "greedy"), ("182a-8139-8b47-6cca", "heuristic")):
         at = next(i for i, r in enumerate(rows) if key_w.format(fp=fp) in r)
-        said = bot_w.format(level=level)
+        said = bot_w.format(level=ui.t.level(level))
         # On the key's row, or whole on the next one (never cut between two rows).
         assert said in rows[at] or said in rows[at + 1], text

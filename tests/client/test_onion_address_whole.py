@@ -11,7 +11,7 @@ import pytest
 from prompt_toolkit.application import create_app_session
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
-from screenshot import screen_rows
+from screenshot import FP, SECRET, host_lobby, screen_rows
 
 from chkobba_cli import reach
 from chkobba_cli.tui.app import TuiApp
@@ -19,8 +19,6 @@ from chkobba_p2p._shell.peer import Lobby
 from chkobba_p2p.game import rules as R
 
 ONION = "vww6ybal4bd7szmgncyruucpgfkqahzddi37ktceo3ah7ngmcopnpyyd.onion"
-FP = "480e-55d0-c49c-0062"
-SECRET = "b2p3-zh3f-us2p-vn43"
 WORDS = {"en": ("Connecting to", "Events", "through Tor, from anywhere:"),
          "fr": ("Connexion à", "Événements", "via Tor, de partout :")}
 
@@ -54,22 +52,11 @@ def test_the_joiner_connecting_shows_the_onion_address_whole(app_session, size, 
     assert any(r.rstrip().endswith(f"│ {events}") for r in rows[:3]), "\n".join(rows)
 
 
-@pytest.fixture(params=[SECRET, None], ids=["secret", "no-secret"])
-def secret(request):
-    reach.host_secret(request.param)
-    yield request.param
-    reach.host_secret(None)
-
-
 @pytest.mark.parametrize("size", [(24, 80), (40, 120)])
 @pytest.mark.parametrize("lang", ["en", "fr"])
 def test_the_hosts_onion_code_keeps_its_address_whole(app_session, secret, size, lang):
     _, _, tor = WORDS[lang]
-    host = TuiApp(kind="host", lang=lang, seat=0, rules=R.Ruleset(), players=2,
-                  address="192.168.1.20", my_fingerprint=FP)
-    host.port = 7777
-    host.onion = ONION
-    host._show_event(Lobby((("amel", FP), None)))
+    host = host_lobby(lang, "192.168.1.20", 7777, onion=ONION)
     rows = screen_rows(host, *size)
     text = "\n".join(rows)
     assert tor in text, text

@@ -273,7 +273,7 @@ def test_the_ascii_picture_measures_what_it_draws(app_session):
 
 
 @pytest.mark.parametrize("lang, one, two", [
-    ("en", "you vs sami: 1 game, you 1–0", "you vs sami: 2 games, you 1–1"),
+    ("en", "you vs sami: 1 match, you 1–0", "you vs sami: 2 matches, you 1–1"),
     ("fr", "vous contre sami : 1 partie, vous 1–0",
             "vous contre sami : 2 parties, vous 1–1")])
 def test_the_record_against_a_player_counts_one_game_in_the_singular(lang, one, two):
@@ -420,11 +420,11 @@ def test_after_a_three_player_match_the_rematch_lobby_says_only_who_beat_whom(tm
     assert past.record_against(sami, amel) is None
     lost = past.record_against(amel, bilel)
     assert record_text(t, "bilel", lost) == \
-        {"en": "you vs bilel: 1 game, you 0–1",
+        {"en": "you vs bilel: 1 match, you 0–1",
          "fr": "vous contre bilel : 1 partie, vous 0–1"}[lang]
     won = past.record_against(bilel, sami)
     assert record_text(t, "sami", won) == \
-        {"en": "you vs sami: 1 game, you 1–0",
+        {"en": "you vs sami: 1 match, you 1–0",
          "fr": "vous contre sami : 1 partie, vous 1–0"}[lang]
 
 

@@ -35,7 +35,7 @@ from chkobba_p2p.transcript import events as S
 NAMES = ("amel", "sami", "bilel", "dora")
 IDS = (AMEL, SAMI, BILEL, DORA)
 def RECORD(name: str) -> re.Pattern[str]:  # noqa: N802 (a pattern, as a constant reads)
-    return re.compile(rf"{name} ?: \d+ (game|partie)")
+    return re.compile(rf"{name} ?: \d+ (match|partie)")
 
 
 COUNTS = {"en": "every counted match in your logs", "fr": "toutes les parties comptées"}
@@ -220,7 +220,7 @@ def test_the_end_screen_counts_the_match_that_just_ended(app_session, folder, tm
 
 @pytest.mark.parametrize("size", [(24, 80), (40, 120)])
 @pytest.mark.parametrize("lang, known, you", [
-    ("en", "known", "you vs amel: {n} games, you {w}–{lo}"),
+    ("en", "known", "you vs amel: {n} matches, you {w}–{lo}"),
     ("fr", "connu", "vous contre amel : {n} parties, vous {w}–{lo}")])
 @pytest.mark.parametrize("players", [2, 4])
 def test_the_joiners_lobby_says_the_record_from_the_joiners_side(
@@ -241,7 +241,7 @@ def test_the_joiners_lobby_says_the_record_from_the_joiners_side(
 
 @pytest.mark.parametrize("size", [(24, 80), (40, 120)])
 @pytest.mark.parametrize("lang, lost, none", [
-    ("en", "you vs bilel: 1 game, you 0–1",
+    ("en", "you vs bilel: 1 match, you 0–1",
      "you vs sami: no match decided between you yet (a match the third player won "
      "decides nothing between the other two)"),
     ("fr", "vous contre bilel : 1 partie, vous 0–1",

@@ -181,7 +181,7 @@ def test_the_spectators_lobby_shows_the_terms_and_who_is_not_ready_once():
                                 "Spectators: up to 3", "not ready",
                                 "Waiting for hana and sami to press Enter")),
                         ("fr", ("Règles : ", "Horloges : 15 min par coup, 2 min d'absence",
-                                "Spectateurs : jusqu'à 3", "pas prêt",
+                                "Spectateurs : jusqu'à 3", "n'a pas encore confirmé",
                                 "En attente de hana et sami (touche Entrée)"))):
         view = WatchView(lang=lang, pace=0, address="127.0.0.1:7777", name="amira")
         lobby = _lobby(limits=Limits(900, 120), rules=rules, spectators=3)
@@ -372,7 +372,9 @@ def test_a_watching_stopped_early_is_said_in_the_screens_language():
                                    stop_reason="host_closed"))
         text = _text(view.end_lines(200))
         assert word in text and "transcript" not in text, text
-        assert "closed the connection" in text if lang == "en" else "a fermé" in text
+        # said of the connection, not as the host's act (nothing says who closed it)
+        assert ("the connection to the host closed" in text if lang == "en"
+                else "la connexion avec l'hôte s'est fermée" in text), text
 
 
 @pytest.mark.parametrize("lang", ["en", "fr"])

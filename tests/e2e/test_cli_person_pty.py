@@ -29,8 +29,8 @@ MODULE = "chkobba_cli.main"
 #: What the screen shows when it waits for the local player (or a dialog for it).
 DECISION = ("Your turn", "keep it", "several ways", "Enter: continue")
 OVER = ("Match over", "Game stopped", "You resigned", "resigned: you win")
-#: A record against a player, as the lobby says it ("you vs bot1: 1 game, you 1–0").
-RECORD = re.compile(r": \d+ games?, you \d+–\d+")
+#: A record against a player, as the lobby says it ("you vs bot1: 1 match, you 1–0").
+RECORD = re.compile(r": \d+ match(es)?, you \d+–\d+")
 
 
 def has_record(text: str) -> bool:

@@ -23,7 +23,7 @@ WORDS = {
            "header": "watching"},
     "fr": {"turn": "à jouer : ", "table": " Table", "watching": "spectateurs : amira",
            "rules": "Règles : ", "clocks": "Horloges : 1 min 30 s par coup, 4 min d'absence",
-           "spectators": "Spectateurs : jusqu'à 3", "not_ready": "pas prêt",
+           "spectators": "Spectateurs : jusqu'à 3", "not_ready": "n'a pas encore confirmé",
            "header": "spectateur"},
 }
 

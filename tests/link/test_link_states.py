@@ -132,7 +132,7 @@ class HostileHandshake(RuleBasedStateMachine):
         self.host = HostHandshake(self.lobby)
         self.greeting = self.host.greeting()
         self.joiner = ClientHandshake(Identity.generate(), "guest")
-        self.host_state = s.after_event(s.HOST, "ACCEPTED", "greeting sent")
+        self.host_state = s.sent_state(s.HOST, "ACCEPTED", "host")  # our greeting, sent
         self.joiner_state = s.JOINER.initial
         self.closed: set[str] = set()
 

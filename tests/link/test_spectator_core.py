@@ -60,6 +60,30 @@ def _match() -> tuple[tuple[bytes, ...], bytes]:
     return tuple(played.sessions[0].bodies), played.identities[0].public
 
 
+def test_a_stream_that_ends_mid_match_says_how_long_the_players_wait_for_the_host():
+    """The host's connection may have dropped (it stepped away) rather than the host
+    closing the table: the core does not say who closed it, only, during the match, the
+    host's time away left (its allowance, as our copy of the clocks counts it), for a
+    client to say how long the players wait (PROTOCOL.md 12.4).  Before the match and
+    after its end, nothing is waited for."""
+    bodies, host_key = _match()
+    core = _admitted(limits=(900, 120), key=host_key)
+    core.closed(None, 5.0)
+    assert (core.stop_reason, core.stop_data) == ("host_closed", {})  # no match yet
+    core = _admitted(limits=(900, 120), key=host_key)
+    for body in bodies[:12]:
+        assert core.receive(m.read_frame(body), 1.0)
+    core.closed(None, 40.0)
+    assert core.stop_reason == "host_closed"
+    assert core.stop_data == {"host_allowance": "120"}
+    assert set(core.stop_data) <= set(STOP_REASONS["host_closed"])
+    core = _admitted(limits=(900, 120), key=host_key)
+    for body in bodies:
+        core.receive(m.read_frame(body), 1.0)
+    core.closed(None, 40.0)
+    assert core.stop_data == {}  # the match is over: nobody is waited for
+
+
 def test_the_handshake_reads_the_greeting_and_watching_as_a_spectator_may():
     core = SpectatorCore("amira")
     # A greeting a joiner would refuse for its name and rules is still one to watch.

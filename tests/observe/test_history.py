@@ -412,7 +412,7 @@ def test_the_rematch_lobby_shows_the_record_of_a_known_player(
                                     keys=(AMEL.public, SAMI.public)))
     text = _screen_text(ui.body(70, 30))
     r = record_against(past.games, AMEL.public, SAMI.public)
-    assert f"you vs sami: {r.games} games, you {r.wins}–{r.losses}" in text
+    assert f"you vs sami: {r.games} matches, you {r.wins}–{r.losses}" in text
     assert "series" not in text
     fr = TuiApp(kind="host", lang="fr", seat=0, players=2, rematch=True, known=known,
                 past=past)

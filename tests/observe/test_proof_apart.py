@@ -13,7 +13,7 @@ import pytest
 import trio
 from support.audit import said
 from support.net import host_config, join_config
-from support.sessions import Table
+from support.sessions import Table, speak_lazily
 
 from chkobba_cli.event_words import words
 from chkobba_cli.i18n import Translator
@@ -193,28 +193,8 @@ def _drive(t, crash_every: int = 0) -> int:
     for _ in range(50000):
         if all(s.finished for s in t.sessions):
             return crashes_between
-        for s in t.sessions:
-            jobs[s.seat] += s.jobs()
-        for s in t.sessions:
-            def decide(s=s) -> None:
-                d = s.decision
-                if d is not None:
-                    bot = t.bots[s.seat]
-                    s.decide(bot.choose_play(d.hand) if d.kind == "play"
-                             else bot.choose_cut(d.hand))
-            decide()
-            e = s.next_entry()
-            while e is None and jobs[s.seat] and s.floor == s.seat:
-                job = jobs[s.seat].pop(0)
-                s.job_done(job, run_job(job))
-                decide()  # a step that waited for this proof may open: a choice comes
-                e = s.next_entry()
-            if e is not None:
-                t.deliver(e, s.seat)
-                count += 1
-                break
-        else:
-            raise AssertionError("nobody can speak")
+        speak_lazily(t, jobs)
+        count += 1
         if crash_every and count % crash_every == 0:
             k = count // crash_every % len(t.sessions)
             old = t.sessions[k]

@@ -46,6 +46,18 @@ def test_the_ranges_are_default_ignorable_and_blanks():
         assert not is_invisible(ch), ch
 
 
+def test_a_range_holds_its_two_ends_and_not_the_code_points_beside_them():
+    # The ranges are searched by bisection (a set of every character would weigh 450 kB
+    # in every peer): the edges are where a search goes wrong.
+    inside = {c for lo, hi in INVISIBLE_RANGES for c in range(lo, hi + 1)}
+    for lo, hi in INVISIBLE_RANGES:
+        for code in (lo - 1, lo, lo + 1, hi - 1, hi, hi + 1):
+            assert is_invisible(chr(code)) == (code in inside), f"U+{code:04X}"
+    assert not is_invisible(chr(0)) and not is_invisible(chr(0x10FFFF))
+    assert not is_invisible("") and not is_invisible("\u200b\u200b")  # one character only
+    assert first_invisible("ab\u2800c\u00ad") == "\u2800" and first_invisible("abc") is None
+
+
 @given(visible_names, invisible, st.data())
 def test_an_invisible_character_anywhere_is_dropped_by_the_skeleton(name, ch, data):
     at = data.draw(st.integers(0, len(name)))

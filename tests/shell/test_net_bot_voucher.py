@@ -73,7 +73,7 @@ async def test_a_host_cannot_call_a_person_its_bot_in_the_persons_own_log(tmp_pa
     person.ready.set()
     host = HostPeer(host_config(tmp_path, identity=HOST), host_ctl)
     host.core.lobby.bots[sami.public] = ("expert", voucher(HOST, sami.public, "expert"))
-    with trio.fail_after(120):
+    with trio.fail_after(600):
         async with trio.open_nursery() as nursery:
             port = await nursery.start(host.run)
             guest = ClientPeer(join_config(tmp_path, port, "sami", identity=sami), person)

@@ -12,10 +12,10 @@ from support.net import host_config, join_config
 
 from chkobba_p2p._shell.net import ClientPeer, HostPeer
 from chkobba_p2p._shell.peer import MAX_CHAT, Chat, Lobby, SeatController, clean_chat
+from chkobba_p2p.link import messages as lm
 from chkobba_p2p.link.host import HostTable
 from chkobba_p2p.link.seat import ChatBucket
 from chkobba_p2p.testing import InMemoryTable
-from chkobba_p2p.wire.codec import encode
 
 
 class Watcher(SeatController):
@@ -136,9 +136,9 @@ class FloodingTable(HostTable):
         if 1 in self.links and not getattr(self, "flooded", False):
             self.flooded = True
             for i in range(30):
-                self._broadcast(encode({"t": "chat", "seat": 0, "text": f"host {i}"}))
-                self._broadcast(encode({"t": "chat", "seat": 2, "text": f"other {i}"}))
-            self._broadcast(encode({"t": "chat", "seat": 3, "text": "last"}))
+                self._broadcast(lm.Chat(f"host {i}", 0))
+                self._broadcast(lm.Chat(f"other {i}", 2))
+            self._broadcast(lm.Chat("last", 3))
 
 
 class FloodingHost(HostPeer):

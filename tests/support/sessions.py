@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 
 from chkobba_p2p.bots.levels import make_bot
+from chkobba_p2p.deal.core import ProofJob, run_job
 from chkobba_p2p.game.rules import Ruleset
 from chkobba_p2p.link.handshake import Lobby
 from chkobba_p2p.transcript.session import Session
@@ -43,13 +44,26 @@ class Table:
             for i in range(1, n)]
         self.bots = [make_bot("greedy", i) for i in range(n)]
 
+    def decide(self, s: Session) -> None:
+        """``s``'s bot answers the choice its session waits for, if any."""
+        d = s.decision
+        if d is not None:
+            bot = self.bots[s.own_seat]
+            s.decide(bot.choose_play(d.hand) if d.kind == "play" else bot.choose_cut(d.hand))
+
+    def speak(self) -> tuple[Session, wire.Entry]:
+        """:meth:`step` without the delivery: the seat that speaks and its entry."""
+        for s in self.sessions:
+            self.decide(s)
+            e = s.next_entry()
+            if e is not None:
+                return s, e
+        raise AssertionError("nobody can speak")
+
     def step(self) -> wire.Entry | None:
         """Let the seat holding the floor decide and speak; deliver its entry."""
         for s in self.sessions:
-            d = s.decision
-            if d is not None:
-                bot = self.bots[s.seat]
-                s.decide(bot.choose_play(d.hand) if d.kind == "play" else bot.choose_cut(d.hand))
+            self.decide(s)
             e = s.next_entry()
             if e is not None:
                 self.deliver(e, s.seat)
@@ -73,3 +87,55 @@ class Table:
                 return
             assert self.step() is not None, "nobody can speak"
         raise AssertionError("the match did not end")
+
+
+def speak_lazily(t: Table, jobs: dict[int, list[ProofJob]],
+                 kept: list[tuple[int, int | None]] | None = None) -> None:
+    """Deliver ``t``'s next entry with the proof work deferred (each session's
+    ``defer_work`` on) and done by the slowest worker there is: each seat's new jobs queue
+    in ``jobs``, and a seat runs them only while it holds the floor and has no entry to
+    send (the work is slower than the line).  ``kept``: gets (the seat, the seat its
+    session says owes the next message) each time a seat keeps its turn with deal
+    messages in its outbox.  AssertionError when nobody can speak."""
+    for s in t.sessions:
+        jobs[s.own_seat] += s.jobs()
+    for s in t.sessions:
+        t.decide(s)
+        e = s.next_entry()
+        while e is None and jobs[s.own_seat] and s.floor == s.own_seat:
+            if kept is not None and s.game.has_outbox:
+                kept.append((s.own_seat, s.owing))
+            job = jobs[s.own_seat].pop(0)
+            s.job_done(job, run_job(job))
+            t.decide(s)  # a step that waited for this proof may open: a choice comes
+            e = s.next_entry()
+        if e is not None:
+            t.deliver(e, s.own_seat)
+            return
+    raise AssertionError("nobody can speak")
+
+
+def deal_releases(bodies: list[bytes]) -> list[tuple[int, tuple[str, int], int]]:
+    """Every deal message but a proof in the chain ``bodies``, in order, as (seat, (its
+    kind, its ordinal among that seat's messages of that kind), the actions applied
+    before it: those of earlier entries, and its own entry's when it rides in ``p``,
+    applied after the action)."""
+    out: list[tuple[int, tuple[str, int], int]] = []
+    count: dict[tuple[int, str], int] = {}
+    actions = 0
+    for b in bodies:
+        e = wire.open_entry(b)
+        if e.kind != "turn":
+            continue
+        acted = isinstance(e.fields.get("a"), dict)
+        for field in ("d", "p"):
+            if field == "p" and acted:
+                actions += 1
+            for d in e.fields.get(field) or []:
+                t = d.get("t") if isinstance(d, dict) else None
+                if t is None or t == "deal/proof":
+                    continue
+                k = count.get((e.seat, t), 0)
+                count[(e.seat, t)] = k + 1
+                out.append((e.seat, (t, k), actions))
+    return out

@@ -20,6 +20,7 @@ from chkobba_p2p._shell.net import ClientPeer, HostPeer
 from chkobba_p2p._shell.peer import ClockReading, Outcome, OutcomeError, Waiting
 from chkobba_p2p.link.host import HostTable
 from chkobba_p2p.link.joiner import SeatLink
+from chkobba_p2p.link.seat import Send
 from chkobba_p2p.observe.audit import INCOMPLETE, INVALID, VALID, audit_log
 from chkobba_p2p.testing import GatedController, InMemoryTable, RecordingController
 from chkobba_p2p.transcript.events import Standing
@@ -277,14 +278,18 @@ class JunkTable(HostTable):
     every entry of the game."""
 
     def _lobby_changed(self, now: float) -> None:
-        for msg in JUNK:
-            self._broadcast(wire.encode(msg))
+        self._junk()
         super()._lobby_changed(now)
 
     def _entry_out(self, body: bytes) -> None:
         super()._entry_out(body)
+        self._junk()
+
+    def _junk(self) -> None:
+        # Straight onto every seat's connection: a hostile host consults no table.
         for msg in JUNK:
-            self._broadcast(wire.encode(msg))
+            for conn in self.links.values():
+                self.out.append(Send(conn, wire.encode(msg)))
 
 
 class JunkHost(HostPeer):

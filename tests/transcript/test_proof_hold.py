@@ -12,22 +12,15 @@ session has no entry to send (the work is slower than the line)."""
 from __future__ import annotations
 
 from support.audit import said
-from test_session import Table
+from support.sessions import Table, deal_releases, speak_lazily
 
-from chkobba_p2p.deal.core import ProofJob, run_job
+from chkobba_p2p.deal.core import ProofJob
 from chkobba_p2p.game.rules import Ruleset
 from chkobba_p2p.observe.audit import VALID, audit_bodies
 from chkobba_p2p.transcript.caps import CAP_PROOF_APART, CAP_SHARES_RIDE
 from chkobba_p2p.wire import codec as wire
 
 RULES = Ruleset(target=8)  # three hands or so: a deck built between hands, each seat cutting
-
-
-def _decide(t: Table, s) -> None:
-    d = s.decision
-    if d is not None:
-        bot = t.bots[s.seat]
-        s.decide(bot.choose_play(d.hand) if d.kind == "play" else bot.choose_cut(d.hand))
 
 
 def _lazy(t: Table, defer: bool = True, crash_every: int = 0
@@ -41,8 +34,7 @@ def _lazy(t: Table, defer: bool = True, crash_every: int = 0
         s.defer_work = defer
     jobs: dict[int, list[ProofJob]] = {s.seat: [] for s in t.sessions}
     kept: list[tuple[int, int | None]] = []
-    count = 0
-    for _ in range(50000):
+    for count in range(50000):  # an entry delivered each round
         if crash_every and count and count % crash_every == 0:
             k = next(s.seat for s in t.sessions if s.floor == s.seat or s.finished)
             if not t.sessions[k].finished:
@@ -51,24 +43,7 @@ def _lazy(t: Table, defer: bool = True, crash_every: int = 0
                 jobs[k] = []
         if all(s.finished for s in t.sessions):
             break
-        for s in t.sessions:
-            jobs[s.seat] += s.jobs()
-        for s in t.sessions:
-            _decide(t, s)
-            e = s.next_entry()
-            while e is None and jobs[s.seat] and s.floor == s.seat:
-                if s.game.has_outbox:
-                    kept.append((s.seat, s.owing))
-                job = jobs[s.seat].pop(0)
-                s.job_done(job, run_job(job))
-                _decide(t, s)
-                e = s.next_entry()
-            if e is not None:
-                t.deliver(e, s.seat)
-                count += 1
-                break
-        else:
-            raise AssertionError("nobody can speak")
+        speak_lazily(t, jobs, kept)
     else:
         raise AssertionError("the match did not end")
     assert all(s.done is not None and s.done == t.sessions[0].done for s in t.sessions)
@@ -98,31 +73,6 @@ def _between_plays(bodies: list[bytes]) -> list[list[wire.Entry]]:
             stretch = []
         elif stretch is not None:
             stretch.append(e)
-    return out
-
-
-def _releases(bodies: list[bytes]) -> list[tuple[int, tuple[str, int], int]]:
-    """Every deal message but a proof, in chain order, as (seat, (its kind, its ordinal
-    among that seat's messages of that kind), the actions applied before it: those of
-    earlier entries, and its own entry's when it rides in ``p``)."""
-    out: list[tuple[int, tuple[str, int], int]] = []
-    count: dict[tuple[int, str], int] = {}
-    actions = 0
-    for b in bodies:
-        e = wire.open_entry(b)
-        if e.kind != "turn":
-            continue
-        acted = isinstance(e.fields.get("a"), dict)
-        for field in ("d", "p"):
-            if field == "p" and acted:
-                actions += 1
-            for d in e.fields.get(field) or []:
-                t = d.get("t") if isinstance(d, dict) else None
-                if t is None or t == "deal/proof":
-                    continue
-                k = count.get((e.seat, t), 0)
-                count[(e.seat, t)] = k + 1
-                out.append((e.seat, (t, k), actions))
     return out
 
 
@@ -167,7 +117,7 @@ def test_two_players_nothing_is_released_after_fewer_actions():
     slow_bodies, slow_kept = _lazy(slow)
     assert not quick_kept and slow_kept
     assert quick.sessions[0].done == slow.sessions[0].done
-    before, after = _releases(quick_bodies), _releases(slow_bodies)
+    before, after = deal_releases(quick_bodies), deal_releases(slow_bodies)
     assert sorted((s, k) for s, k, _ in before) == sorted((s, k) for s, k, _ in after)
     at_quick = {(s, k): a for s, k, a in before}
     for s, k, a in after:

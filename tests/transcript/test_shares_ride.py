@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 import trio
 from support.audit import said
-from support.sessions import Table
+from support.sessions import Table, deal_releases
 
 from chkobba_p2p._shell.net import ClientPeer
 from chkobba_p2p.game.rules import Ruleset
@@ -58,25 +58,9 @@ def _played(t: Table) -> list[bytes]:
 
 def _releases(bodies: list[bytes]) -> list[tuple[int, int, int]]:
     """Every ``deal/shares`` of the chain, in order, as (seat, its ordinal among that
-    seat's shares, the actions applied before it: those of earlier entries, and its own
-    entry's when it rides in ``p``, applied after the action)."""
-    out: list[tuple[int, int, int]] = []
-    count: dict[int, int] = {}
-    actions = 0
-    for b in bodies:
-        e = wire.open_entry(b)
-        if e.kind != "turn":
-            continue
-        acted = isinstance(e.fields.get("a"), dict)
-        for field in ("d", "p"):
-            if field == "p" and acted:
-                actions += 1
-            for d in _items(b, field):
-                if d.get("t") == "deal/shares":
-                    k = count.get(e.seat, 0)
-                    count[e.seat] = k + 1
-                    out.append((e.seat, k, actions))
-    return out
+    seat's shares, the actions applied before it: :func:`deal_releases`)."""
+    return [(seat, k, actions) for seat, (t, k), actions in deal_releases(bodies)
+            if t == "deal/shares"]
 
 
 # ------------------------------------------------------------------ sans-IO tables
@@ -158,11 +142,7 @@ def _first_ride(t: Table) -> tuple[int, wire.Entry]:
     delivered to the others."""
     for _ in range(2000):
         for s in t.sessions:
-            d = s.decision
-            if d is not None:
-                bot = t.bots[s.own_seat]
-                s.decide(bot.choose_play(d.hand) if d.kind == "play"
-                         else bot.choose_cut(d.hand))
+            t.decide(s)
             e = s.next_entry()
             if e is None:
                 continue
@@ -217,10 +197,7 @@ def test_without_the_capability_p_is_an_unknown_field_and_ignored():
     forged_turns = 0
     for _ in range(40):
         s = next(x for x in t.sessions if x.floor == x.seat)
-        d = s.decision
-        if d is not None:
-            bot = t.bots[s.own_seat]
-            s.decide(bot.choose_play(d.hand) if d.kind == "play" else bot.choose_cut(d.hand))
+        t.decide(s)
         e = s.next_entry()
         if e is None:
             continue
@@ -265,19 +242,6 @@ def test_crash_resume_mid_match(every):
     assert any(_items(b, "p") for b in t.sessions[0].bodies)
 
 
-def _speak(t: Table) -> tuple[Session, wire.Entry]:
-    """``Table.step`` without the delivery: the seat that speaks and its entry."""
-    for s in t.sessions:
-        d = s.decision
-        if d is not None:
-            bot = t.bots[s.own_seat]
-            s.decide(bot.choose_play(d.hand) if d.kind == "play" else bot.choose_cut(d.hand))
-        e = s.next_entry()
-        if e is not None:
-            return s, e
-    raise AssertionError("nobody can speak")
-
-
 def test_the_entry_that_crosses_the_bound_is_not_scored_by_its_sender(monkeypatch):
     """The entry that takes the transcript past MAX_TRANSCRIPT stops the table at its
     link, before any peer applies its game.  Its sender, which makes ``p`` by applying
@@ -290,7 +254,7 @@ def test_the_entry_that_crosses_the_bound_is_not_scored_by_its_sender(monkeypatc
     for k in range(2000):  # noqa: B007 (k counts the entries before the one found)
         m = t.sessions[0].game.match
         before = tuple(m.totals) if m is not None else None
-        sender, e = _speak(t)
+        sender, e = t.speak()
         t.deliver(e, sender.own_seat)
         m = t.sessions[0].game.match
         if before is not None and m is not None and m.results and tuple(m.totals) != before:
@@ -302,7 +266,7 @@ def test_the_entry_that_crosses_the_bound_is_not_scored_by_its_sender(monkeypatc
     for _ in range(k):
         t.step()
     monkeypatch.setattr(wire, "MAX_TRANSCRIPT", t.sessions[0]._transcript_bytes + 1)
-    sender, e = _speak(t)
+    sender, e = t.speak()
     abort = sender.next_entry()
     assert abort is not None and abort.kind == "abort"
     (other,) = [s for s in t.sessions if s is not sender]

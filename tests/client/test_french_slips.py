@@ -1,0 +1,91 @@
+"""French slips the newcomer walk at 9c55980 read (issue 43): a bot's level named in
+English ("la clé du robot greedy"), a number below two with a plural unit ("valait 0,94
+points de plus"), and a ready mark agreed with nobody ("alice pas prêt").  Now a level
+is said in the reader's words (the option values of --bots stay English), a number of
+points takes its unit through one helper (Translator.points: French below two in the
+singular), and the lobby says what a person did ("n'a pas encore confirmé", "a
+confirmé"), whatever their gender.  Read off the lobby as drawn at 80x24 and 120x40 at
+2, 3 and 4 players, and off the coach's and history's lines, in English and French."""
+
+from __future__ import annotations
+
+import pytest
+from screenshot import screen_rows
+from test_coach_words import _grade
+
+from chkobba_cli.coach import grade_line
+from chkobba_cli.history import who
+from chkobba_cli.i18n import Translator
+from chkobba_cli.tui.app import TuiApp
+from chkobba_p2p._shell.peer import Lobby
+from chkobba_p2p.game import rules as R
+from chkobba_p2p.observe.history import Seat
+from chkobba_p2p.observe.rating import _bot_keys
+
+FP = "bed5-5da6-1bf5-b8fd"
+LEVELS = {"en": {"greedy": "greedy", "heuristic": "heuristic", "random": "random",
+                 "expert": "expert"},
+          "fr": {"greedy": "gourmand", "heuristic": "tacticien", "random": "aléatoire",
+                 "expert": "expert"}}
+READY = {"en": ("✓ ready", "not ready"), "fr": ("✓ a confirmé", "n'a pas encore confirmé")}
+
+
+def _flat(rows: list[str]) -> str:
+    return " ".join(" ".join(r.split("│")[0] for r in rows).split())
+
+
+@pytest.mark.parametrize("size", [(24, 80), (40, 120)])
+@pytest.mark.parametrize("lang", ["en", "fr"])
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_lobby_names_bot_levels_and_readiness_in_the_readers_words(
+        app_session, size, lang, players):
+    bots = {level: key for key, level in _bot_keys().items()}
+    levels = ["greedy", "heuristic", "expert"][:players - 1]
+    ui = TuiApp(kind="host", lang=lang, seat=0, rules=R.Ruleset(), players=players,
+                address="127.0.0.1", my_fingerprint=FP)
+    ui.port = 17843
+    seats = (("amel", FP), *((f"bot{i + 1}", f"{i:04x}-1111-2222-3333")
+                             for i in range(players - 1)))
+    ready = (False, *(i % 2 == 0 for i in range(players - 1)))
+    ui._show_event(Lobby(seats, keys=(bytes(32), *(bots[lv] for lv in levels)),
+                         ready=ready))
+    rows = screen_rows(ui, *size)
+    flat = _flat(rows)
+    said = {"en": "the {level} bot's key", "fr": "la clé du robot {level}"}[lang]
+    for level in levels:
+        assert said.format(level=LEVELS[lang][level]) in flat, "\n".join(rows)
+    if lang == "fr":
+        assert not any(lv in flat for lv in ("greedy", "heuristic")), flat
+        assert "prêt" not in flat, flat  # no adjective to agree with a person
+    yes, no = READY[lang]
+    assert flat.count(yes) == sum(ready), flat
+    assert flat.count(no) == len(ready) - sum(ready), flat
+
+
+@pytest.mark.parametrize("lang, cases", [
+    ("fr", [(0.94, "0,94 point"), (1.5, "1,50 point"), (1.999, "2,00 points"),
+            (2.5, "2,50 points"), (0.0, "0,00 point")]),
+    ("en", [(0.94, "0.94 points"), (1.0, "1.00 points"), (2.5, "2.50 points")])])
+def test_a_number_of_points_agrees_in_each_language(lang, cases):
+    t = Translator(lang)
+    for value, said in cases:
+        assert t.points(value) == said
+    assert Translator("en").points(1, 0) == "1 point"
+    assert Translator("fr").points(1.4, 1) == "1,4 point"
+
+
+@pytest.mark.parametrize("lang, loss, said", [
+    ("fr", 0.94, "valait 0,94 point de plus"), ("fr", 2.31, "valait 2,31 points de plus"),
+    ("en", 0.94, "was worth 0.94 points more"), ("en", 2.31, "was worth 2.31 points more")])
+def test_the_coachs_line_says_the_loss_with_its_unit_agreed(lang, loss, said):
+    g = _grade("mistake", loss, best={"card": "5S", "capture": []})
+    line = grade_line(g, "bob", str, Translator(lang))
+    assert said in line, line
+
+
+@pytest.mark.parametrize("lang, level, said", [
+    ("fr", "greedy", "robot gourmand"), ("fr", "heuristic", "robot tacticien"),
+    ("fr", "random", "robot aléatoire"), ("en", "greedy", "bot greedy")])
+def test_history_names_a_bots_level_in_the_readers_words(lang, level, said):
+    seat = Seat("bot1", bytes(32), level)
+    assert said in who(seat, Translator(lang))
