@@ -17,6 +17,7 @@ itself, so that a headless peer imports no screen.
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import importlib
 import sys
@@ -63,11 +64,20 @@ from chkobba_p2p.observe.verdict import (
     UNSUPPORTED,
     VALID,
     AbortClaim,
+    Note,
     Verdict,
 )
 from chkobba_p2p.text import safe_text
 
-from .i18n import MESSAGES, Translator, notice_text, os_error_key, ruleset_text, unsupported_words
+from .i18n import (
+    MESSAGES,
+    Translator,
+    card_letters,
+    notice_text,
+    os_error_key,
+    ruleset_text,
+    unsupported_words,
+)
 
 if TYPE_CHECKING:
     # Events and results of modules a headless bot peer never loads (Tor, port mapping,
@@ -94,6 +104,9 @@ __all__ = [
     "HeadlessVoice",
     "narrate",
     "words",
+    "violation_words",
+    "claim_why",
+    "note_words",
     "error_sentence",
     "explain_error",
     "outcome_error",
@@ -610,8 +623,10 @@ def _(ev: Aborted, vp: Viewpoint) -> None:
         blamed = "" if ev.blamed_seat is None else vp.t("wn_claim", name=vp.who(ev.blamed_seat))
         code = ev.code.name.lower() if ev.unknown_code is None \
             else f"code {_clean(ev.unknown_code, 40)}"  # as signed, as the verdict says
+        said = violation_words(ev.violation, ev.facts, Translator("fr" if vp.fr else "en"),
+                               vp.names) if ev.violation is not None else None
         vp.say(vp.t("wn_ended", name=vp.who(ev.by_seat), code=code, blamed=blamed,
-                    why=_clean(ev.detail, 200)))
+                    why=said if said is not None else _clean(ev.detail, 200)))
 
 
 # ------------------------------------------------------------------ the rules engine
@@ -736,8 +751,12 @@ def _(a: Aborted, t: Translator, name: Callable[[int], str] | None = None) -> st
         return name(seat) if name is not None else t("ab_seat", n=seat)
     code = a.code.name.lower() if a.unknown_code is None \
         else t("ab_code", code=safe_text(a.unknown_code, 40))
-    # The signer's own words: shown, never obeyed by a terminal.
-    why = t("ab_why", why=safe_text(a.detail, 1000)) if a.detail else ""
+    # Our own check's code in the reader's words; else the signer's own words: shown,
+    # never obeyed by a terminal.
+    said = violation_words(a.violation, a.facts, t, who) \
+        if a.violation is not None else None
+    why = t("ab_why", why=said) if said is not None else \
+        t("ab_why", why=safe_text(a.detail, 1000)) if a.detail else ""
     by, blamed = who(a.by_seat), a.blamed_seat
     if blamed is None:
         return t("ab_nobody", by=by, code=code, why=why)
@@ -863,7 +882,7 @@ def _(v: Verdict, t: Translator, names: Sequence[str] = ()) -> str:
         else:
             what = t("vd_ended", by=by)
         return t("vd_aborted", what=what)
-    return _observer_reason(v, t)
+    return _observer_reason(v, t, names)
 
 
 @words.register(AbortClaim)
@@ -874,7 +893,8 @@ def _(c: AbortClaim, t: Translator, name: Callable[[int], str] | None = None) ->
     def who(seat: int) -> str:
         return name(seat) if name else t("ab_seat", n=seat)
     by = who(c.by_seat)
-    why = t("ab_why", why=c.why) if c.why else ""
+    said = claim_why(c, t, who)
+    why = t("ab_why", why=said) if said else ""
     if c.blamed is None:
         return t("cl_nobody", by=by, code=c.code, why=why)
     blamed = who(c.blamed)
@@ -898,19 +918,87 @@ def _(c: AbortClaim, t: Translator, name: Callable[[int], str] | None = None) ->
     return t("cl_claimed", said=said)
 
 
-def _observer_reason(r: AuditResult | Verdict, t: Translator) -> str:
+#: The facts that name a seat, and those that name a card (by its id 0..39).
+_SEAT_FACTS = frozenset({"seat", "floor", "signer"})
+_CARD_FACTS = frozenset({"card", "shown"})
+
+
+#: The seats' names in the table's order, or a function naming a seat.
+Names = Sequence[str] | Callable[[int], str]
+
+
+def _fact_words(facts: Sequence[tuple[str, str | int]], t: Translator,
+                names: Names) -> dict[str, object]:
+    """A finding's or a violation's facts as the reader reads them: a seat by its
+    player's name, a card in the reader's letters, a text (the other side's bytes, or
+    a check's or the log reader's own words) made safe."""
+    out: dict[str, object] = {}
+    for k, x in facts:
+        if k in _SEAT_FACTS and isinstance(x, int):
+            out[k] = names(x) if callable(names) else names[x] if 0 <= x < len(names) \
+                else t("ab_seat", n=x)
+        elif k in _CARD_FACTS and isinstance(x, int) and 0 <= x < 40:
+            out[k] = card_letters(Card(x).label(), t.lang)
+        else:
+            out[k] = safe_text(x, _THEIR_WORDS) if isinstance(x, str) else x
+    return out
+
+
+def violation_words(code: str, facts: Sequence[tuple[str, str | int]], t: Translator,
+                    names: Names = ()) -> str | None:
+    """A check's violation (:data:`chkobba_p2p.errors.VIOLATIONS`) in the reader's words,
+    or None for a code this client has no words for (a newer library's)."""
+    if "vi_" + code not in MESSAGES:
+        return None
+    try:
+        return t("vi_" + code, **_fact_words(facts, t, names))
+    except (KeyError, IndexError):  # facts a newer library added to an old code
+        return None
+
+
+def note_words(note: str, t: Translator, names: Names = ()) -> str:
+    """An auditor's warning in the reader's words (a :class:`Note`'s code and facts),
+    else as it was kept (a warning read back from JSON, a code this client does not
+    know), made safe."""
+    if isinstance(note, Note) and "wa_" + note.code in MESSAGES:
+        with contextlib.suppress(KeyError, IndexError):
+            return t("wa_" + note.code, **_fact_words(note.facts, t, names))
+    return safe_text(note, 1000)
+
+
+def claim_why(c: AbortClaim, t: Translator, names: Names = ()) -> str:
+    """An abort's reason as a reader reads it: the violation the observer's own check
+    found, when it proves the claim, in the reader's words; else the signer's own words
+    as the auditor kept them (made safe there), quoted as theirs."""
+    if c.violation is not None:
+        said = violation_words(c.violation, c.facts, t, names)
+        if said is not None:
+            return said
+    return c.why
+
+
+def _observer_reason(r: AuditResult | Verdict, t: Translator,
+                     names: Sequence[str] = ()) -> str:
     """What the observer words alone (a violation, a torn or unfinished file, a table
-    it cannot audit): its own sentence in English (it names the entry and the check);
-    in another language the client's words where it has them, else that sentence."""
+    it cannot audit): the client's words for its finding or the check's violation, with
+    their facts; else its own sentence in English (a code this client does not know)."""
     v = r if isinstance(r, Verdict) else r.outcome
+    if not names and isinstance(r, AuditResult):
+        names = r.names
     if v is not None and v.finding is not None and "of_" + v.finding in MESSAGES:
         # The observer's own finding (FINDINGS), in the reader's words with its facts (a
         # check's or the log reader's own words among them, made safe).
-        facts: dict[str, object] = {
-            k: safe_text(x, _THEIR_WORDS) if isinstance(x, str) else x for k, x in v.facts}
+        facts = _fact_words(v.facts, t, names)
+        if "detail" in facts and v.violation is not None:
+            # The check's own English, in the reader's words when its code has some.
+            said = violation_words(v.violation, v.facts, t, names)
+            facts["detail"] = said if said is not None else facts["detail"]
         if "phase" in facts and f"of_phase_{facts['phase']}" in MESSAGES:
             facts["phase"] = t(f"of_phase_{facts['phase']}")
         return t("of_" + v.finding, **facts)
+    if v is not None and v.violation is not None \
+            and (said := violation_words(v.violation, v.facts, t, names)) is not None:
+        return said
     if t.lang == "en":
         return r.reason
     if r.verdict == INCOMPLETE and r.code == "truncated":
@@ -1003,6 +1091,8 @@ def error_sentence(reason: str | None, code: str | None, data: Mapping[str, obje
     """Why a join got no game (:attr:`~chkobba_p2p.Outcome.error_reason` and its
     :attr:`~chkobba_p2p.Outcome.error_data`), one sentence in
     ``t``'s language; :func:`explain_error` says the usual cases plainer."""
+    data = _check_said(data, t)
+
     def get(key: str) -> str:
         value = data.get(key, "")
         if isinstance(value, float):
@@ -1089,10 +1179,23 @@ def connect_words(reason: str | None, code: str | None, data: Mapping[str, objec
     return error_sentence(reason, code, data, t)
 
 
+def _check_said(data: Mapping[str, object], t: Translator) -> Mapping[str, object]:
+    """A reason's data with a failed check's ``detail`` (its English) in the reader's
+    words, when the check has a code this client words (``violation``, ``facts``)."""
+    code, facts = data.get("violation"), data.get("facts", ())
+    if not isinstance(code, str) or not isinstance(facts, tuple):
+        return data
+    said = violation_words(code, [f for f in facts if isinstance(f, tuple) and len(f) == 2],
+                           t)
+    return data if said is None else {**data, "detail": said}
+
+
 def stop_words(reason: str | None, data: Mapping[str, object], t: Translator) -> str:
     """Why a watching stopped once admitted (:attr:`~chkobba_p2p.WatchOutcome.stop_reason`,
     one of the library's ``STOP_REASONS``, and its ``stop_data``), one sentence in ``t``'s
     language: the host's words and a check's detail made safe, never trusted."""
+    data = _check_said(data, t)
+
     def get(key: str) -> str:
         return safe_text(str(data.get(key, "")), 200)
 

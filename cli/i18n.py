@@ -7,6 +7,7 @@ chkobba, carta, dinari, barmila, haya.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 from collections.abc import Sequence
@@ -162,6 +163,331 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "of_phase_closing": ("closing", "signature du résultat"),
     "of_phase_done": ("done", "terminée"),
     "of_phase_aborted": ("aborted", "arrêtée"),
+    # -- The checks' violations (chkobba_p2p.errors.VIOLATIONS): "vi_" + the code, with its
+    # facts (a seat by its player's name, a card in the reader's letters, the other side's
+    # texts made safe).  One key per code: tests/client/test_violation_words.py.
+    "vi_frame_too_large": ("a frame of {size} bytes was announced (at most {max})",
+                           "une trame de {size} octets a été annoncée (au plus {max})"),
+    "vi_extension_type": ("a message uses a msgpack extension type, which the protocol forbids",
+                          "un message utilise un type d'extension msgpack, que le protocole "
+                          "interdit"),
+    "vi_key_not_str": ("a map key is not a string",
+                       "une clé de dictionnaire n'est pas une chaîne"),
+    "vi_duplicate_key": ("a map holds the key {field} twice",
+                         "un dictionnaire contient deux fois la clé {field}"),
+    "vi_string_too_long": ("a string is longer than {max} bytes",
+                           "une chaîne dépasse {max} octets"),
+    "vi_float_value": ("a message holds a floating-point number, which the protocol forbids",
+                       "un message contient un nombre à virgule, que le protocole interdit"),
+    "vi_nested_too_deep": ("a message is nested deeper than {max} levels",
+                           "un message est imbriqué sur plus de {max} niveaux"),
+    "vi_too_many_values": ("a message holds more than {max} values",
+                           "un message contient plus de {max} valeurs"),
+    "vi_not_msgpack": ("bytes that are not one valid msgpack value",
+                       "des octets qui ne sont pas une valeur msgpack valide"),
+    "vi_not_a_message": ("a message is not a map with a text field 't'",
+                         "un message n'est pas un dictionnaire avec un champ texte 't'"),
+    "vi_field_missing": ("the field {field} is missing", "le champ {field} manque"),
+    "vi_field_type": ("the field {field} is not of type {kind}",
+                      "le champ {field} n'est pas de type {kind}"),
+    "vi_field_size": ("the field {field} does not have the length {size}",
+                      "le champ {field} n'a pas la longueur {size}"),
+    "vi_field_too_long": ("the field {field} is longer than {max}",
+                          "le champ {field} dépasse la longueur {max}"),
+    "vi_pop_not_last": ("the proof of possession is not the last field, of 64 bytes",
+                        "la preuve de possession n'est pas le dernier champ, de 64 octets"),
+    "vi_not_an_entry": ("another message where a signed entry was due",
+                        "un autre message là où une entrée signée était attendue"),
+    "vi_payload_not_map": ("an entry's signed content is not a map",
+                           "le contenu signé d'une entrée n'est pas un dictionnaire"),
+    "vi_seat_out_of_range": ("a seat number out of range", "un numéro de place hors limites"),
+    "vi_negative_sequence": ("a negative sequence number", "un numéro d'ordre négatif"),
+    "vi_entry_too_large": ("a {kind} entry of {size} bytes (at most {max})",
+                           "une entrée {kind} de {size} octets (au plus {max})"),
+    "vi_unknown_fields_too_large": ("{size} bytes of unknown fields in one entry (at most {max})",
+                                    "{size} octets de champs inconnus dans une entrée (au plus "
+                                    "{max})"),
+    "vi_bad_name": ("a display name is not 1 to {max} printable characters",
+                    "un nom affiché ne fait pas de 1 à {max} caractères imprimables"),
+    "vi_not_genesis": ("the first entry is not the table's genesis",
+                       "la première entrée n'est pas la genèse de la table"),
+    "vi_version_unsupported": ("protocol version {version}, which this version does not speak",
+                               "la version de protocole {version}, que cette version ne parle "
+                               "pas"),
+    "vi_players_unsupported": ("a table of {players} players, which this version does not seat",
+                               "une table de {players} joueurs, que cette version ne sait pas "
+                               "asseoir"),
+    "vi_bad_ruleset": ("the table's rules cannot be read",
+                       "les règles de la table sont illisibles"),
+    "vi_rules_hash_mismatch": ("the rules' fingerprint does not match the rules",
+                               "l'empreinte des règles ne correspond pas aux règles"),
+    "vi_seat_count": ("the table does not list one entry per seat",
+                      "la table ne donne pas une entrée par place"),
+    "vi_seat_order": ("the table's seats are not in order",
+                      "les places de la table ne sont pas dans l'ordre"),
+    "vi_key_holds_two_seats": ("one identity holds two seats",
+                               "une même identité occupe deux places"),
+    "vi_host_not_seat_0": ("seat 0 is not the host", "la place 0 n'est pas celle de l'hôte"),
+    "vi_genesis_signature": ("the genesis is not signed by the host's key",
+                             "la genèse n'est pas signée par la clé de l'hôte"),
+    "vi_no_seat_for_us": ("the table has no seat for this player",
+                          "la table n'a pas de place pour ce joueur"),
+    "vi_wrong_game": ("an entry of another game", "une entrée d'une autre partie"),
+    "vi_no_such_seat": ("an entry from a seat the table does not have",
+                        "une entrée d'une place que la table n'a pas"),
+    "vi_bad_signature": ("the signature of an entry in {seat}'s name does not verify",
+                         "la signature d'une entrée au nom de {seat} n'est pas valide"),
+    "vi_game_over": ("an entry after the game was over", "une entrée après la fin de la partie"),
+    "vi_replayed_entry": ("an old entry sent again", "une ancienne entrée renvoyée"),
+    "vi_chain_broken": ("an entry that does not follow the last one",
+                        "une entrée qui ne suit pas la précédente"),
+    "vi_out_of_turn": ("{seat} spoke while {floor} held the floor",
+                       "{seat} a parlé alors que la parole était à {floor}"),
+    "vi_wrong_sequence": ("an entry out of sequence (number {expected} was due)",
+                          "une entrée hors séquence (le numéro {expected} était attendu)"),
+    "vi_transcript_too_long": ("the transcript grew over {max} bytes",
+                               "le journal a dépassé {max} octets"),
+    "vi_unexpected_kind": ("a {got} entry where a {expected} entry was due",
+                           "une entrée {got} là où une entrée {expected} était attendue"),
+    "vi_result_differs": ("{seat} signed another result", "{seat} a signé un autre résultat"),
+    "vi_entry_after_end": ("an entry after the end of the match",
+                           "une entrée après la fin de la partie"),
+    "vi_stalled_owing": ("the game stalls: {seat} owes its deal message and {turns} turns "
+                         "passed without progress",
+                         "la partie est bloquée : {seat} doit son message de donne et {turns} "
+                         "tours sont passés sans progrès"),
+    "vi_stalled": ("the game stalls: nobody acts", "la partie est bloquée : personne n'agit"),
+    "vi_not_a_card": ("{value} is not a card", "{value} n'est pas une carte"),
+    "vi_not_a_position": ("{value} is not a position in the deck",
+                          "{value} n'est pas une position du paquet"),
+    "vi_bad_ready_caps": ("a ready's capabilities are not a list of texts",
+                          "les capacités d'un « prêt » ne sont pas une liste de textes"),
+    "vi_take_not_list": ("the captured cards are not a list",
+                         "les cartes prises ne sont pas une liste"),
+    "vi_take_twice": ("a capture names the same card twice",
+                      "une prise nomme deux fois la même carte"),
+    "vi_keep_not_bool": ("the cutter's choice is neither yes nor no",
+                         "le choix du coupeur n'est ni oui ni non"),
+    "vi_kept_with_position": ("a kept card comes with a position",
+                              "une carte gardée est donnée avec une position"),
+    "vi_unknown_action": ("an action of unknown type {value}",
+                          "une action de type inconnu {value}"),
+    "vi_bad_turn_fields": ("a turn's fields are malformed", "les champs d'un tour sont mal formés"),
+    "vi_bad_done_result": ("a signed result is not a map",
+                           "un résultat signé n'est pas un dictionnaire"),
+    "vi_position_not_shown": ("{seat} did not show the card at position {pos} with its action",
+                              "{seat} n'a pas montré la carte en position {pos} avec son action"),
+    "vi_empty_turn": ("an empty turn while the game waited for {seat}'s choice",
+                      "un tour vide alors que la partie attendait le choix de {seat}"),
+    "vi_turn_item_not_map": ("a deal message is not a map",
+                             "un message de donne n'est pas un dictionnaire"),
+    "vi_turn_item_after_end": ("a deal message after the end of the deal",
+                               "un message de donne après la fin de la donne"),
+    "vi_no_action_due": ("an action when none was due",
+                         "une action alors qu'aucune n'était attendue"),
+    "vi_card_not_shown": ("{seat} played {card} but showed {shown}",
+                          "{seat} a joué {card} mais a montré {shown}"),
+    "vi_only_drawn_card": ("only the drawn card may be placed",
+                           "seule la carte tirée peut être posée"),
+    "vi_action_out_of_phase": ("a {action} action the hand did not wait for",
+                               "une action {action} que la manche n'attendait pas"),
+    "vi_invalid_deal": ("the cards dealt do not fit the hand",
+                        "les cartes distribuées ne correspondent pas à la manche"),
+    "vi_illegal_move": ("a move the rules forbid", "un coup que les règles interdisent"),
+    "vi_wrong_phase": ("a move the hand did not wait for", "un coup que la manche n'attendait pas"),
+    "vi_not_your_turn": ("a card played out of turn", "une carte jouée hors de son tour"),
+    "vi_card_not_in_hand": ("a card played that was not in the player's hand",
+                            "une carte jouée qui n'était pas dans la main du joueur"),
+    "vi_capture_not_on_table": ("a capture of cards that are not on the table",
+                                "une prise de cartes qui ne sont pas sur la table"),
+    "vi_group_does_not_sum": ("a capture whose cards do not add up to the card played",
+                              "une prise dont les cartes ne font pas la valeur de la carte jouée"),
+    "vi_rank_match_required": ("a sum taken while a card of the same value could be taken",
+                               "une somme prise alors qu'une carte de même valeur pouvait "
+                               "l'être"),
+    "vi_capture_required": ("a card that could capture was laid down without capturing",
+                            "une carte qui pouvait prendre a été posée sans prendre"),
+    "vi_forced_capture": ("a card laid down without capturing while a card that captures was "
+                          "in hand (forced capture)",
+                          "une carte posée sans prendre alors qu'une carte qui prend était en "
+                          "main (prise obligatoire)"),
+    "vi_deal_malformed": ("a deal message is malformed (a field missing or extra, of a wrong "
+                          "type or length)",
+                          "un message de donne est mal formé (un champ manquant ou en trop, de "
+                          "mauvais type ou de mauvaise longueur)"),
+    "vi_deal_bad_point": ("a deal message holds a point that is not a valid group element",
+                          "un message de donne contient un point qui n'est pas un élément "
+                          "valide du groupe"),
+    "vi_deal_flood": ("too many deal messages sent ahead of the protocol",
+                      "trop de messages de donne envoyés en avance"),
+    "vi_deal_unknown_message": ("a deal message of unknown type",
+                                "un message de donne de type inconnu"),
+    "vi_deal_unexpected": ("a deal message that was not due (from the past, or not owed)",
+                           "un message de donne inattendu (du passé, ou non dû)"),
+    "vi_deal_bad_key": ("the deal key is the identity element",
+                        "la clé de donne est l'élément neutre"),
+    "vi_deal_bad_key_proof": ("the proof of the deal key does not verify",
+                              "la preuve de la clé de donne n'est pas valide"),
+    "vi_deal_duplicate_ciphertext": ("the shuffled deck holds the same encrypted card twice",
+                                     "le paquet mélangé contient deux fois la même carte "
+                                     "chiffrée"),
+    "vi_deal_missing_shuffle_proof": ("a shuffle came without its proof",
+                                      "un mélange est arrivé sans sa preuve"),
+    "vi_deal_bad_shuffle_proof": ("the proof of a shuffle does not verify",
+                                  "la preuve d'un mélange n'est pas valide"),
+    "vi_deal_malformed_shuffle_proof": ("the proof of a shuffle is malformed",
+                                        "la preuve d'un mélange est mal formée"),
+    "vi_deal_shuffle_not_rerandomized": ("a shuffle did not re-encrypt the cards",
+                                         "un mélange n'a pas rechiffré les cartes"),
+    "vi_deal_not_cutter": ("a cut by a player who is not the cutter",
+                           "une coupe par un joueur qui n'est pas le coupeur"),
+    "vi_deal_wrong_positions": ("decryption shares for positions other than those owed",
+                                "des parts de déchiffrement pour d'autres positions que celles "
+                                "dues"),
+    "vi_deal_bad_share_proof": ("a decryption share does not match the player's key",
+                                "une part de déchiffrement ne correspond pas à la clé du joueur"),
+    "vi_deal_not_dealt_to_you": ("a player showed a card that was not dealt to them",
+                                 "un joueur a montré une carte qui ne lui avait pas été "
+                                 "distribuée"),
+    "vi_deal_already_played": ("a card shown twice", "une carte montrée deux fois"),
+    "vi_deal_false_complaint": ("a complaint about valid, unseen cards, or about another "
+                                "player's",
+                                "une plainte sur des cartes valides et jamais vues, ou sur "
+                                "celles d'un autre joueur"),
+    "vi_deal_bad_opening": ("a revealed seed does not match its commitment",
+                            "une graine révélée ne correspond pas à son engagement"),
+    "vi_deal_shuffle_mismatch": ("a shuffle is not the one its seed commits to",
+                                 "un mélange n'est pas celui auquel sa graine engage"),
+    "vi_deal_unexplained_audit": ("every shuffle is correct, yet a card came out wrong",
+                                  "chaque mélange est correct, et pourtant une carte est sortie "
+                                  "fausse"),
+    "vi_version_not_offered": ("protocol version {version}, which was not offered",
+                               "la version de protocole {version}, qui n'était pas proposée"),
+    "vi_no_common_version": ("no protocol version in common",
+                             "aucune version de protocole en commun"),
+    "vi_unknown_message": ("a message of unknown type {value}",
+                           "un message de type inconnu {value}"),
+    "vi_unexpected_message": ("another message where a {expected} was due",
+                              "un autre message là où un {expected} était attendu"),
+    "vi_out_of_state": ("a {got} message, which the connection does not take in state {state}",
+                        "un message {got}, que la connexion n'accepte pas dans l'état {state}"),
+    "vi_already_seated": ("this identity is already connected at this table",
+                          "cette identité est déjà connectée à cette table"),
+    "vi_seat_refused": ("the host refuses this identity at its table",
+                        "l'hôte refuse cette identité à sa table"),
+    "vi_table_full": ("every seat at this table is taken",
+                      "toutes les places de cette table sont prises"),
+    "vi_game_started": ("the game has started", "la partie a commencé"),
+    "vi_bad_proof_of_possession": ("the identity key's proof of possession is invalid",
+                                   "la preuve de possession de la clé d'identité n'est pas "
+                                   "valide"),
+    "vi_key_not_knocked": ("the hello's key is not the one its knock proved",
+                           "la clé du bonjour n'est pas celle que son appel a prouvée"),
+    "vi_shuffle_proofs_required": ("this table's shuffles carry proofs, which this player "
+                                   "cannot check",
+                                   "les mélanges de cette table portent des preuves, que ce "
+                                   "joueur ne sait pas vérifier"),
+    "vi_needs_deal_v1": ("the hello does not speak the deal (deal/v1)",
+                         "le bonjour ne parle pas la donne (deal/v1)"),
+    "vi_foreign_bot_voucher": ("the bot's voucher is not this host's",
+                               "le bon du robot n'est pas celui de cet hôte"),
+    "vi_bot_key_cannot_return": ("a bot level's well-known key cannot come back to its seat: "
+                                 "anyone can sign as it",
+                                 "la clé publique d'un niveau de robot ne peut pas revenir à sa "
+                                 "place : n'importe qui peut signer en son nom"),
+    "vi_empty_bot_level": ("a bot's level is empty", "le niveau d'un robot est vide"),
+    "vi_unknown_game": ("the game to resume is not the one running here",
+                        "la partie à reprendre n'est pas celle qui se joue ici"),
+    "vi_no_seat_here": ("this identity has no seat in the game here",
+                        "cette identité n'a pas de place dans la partie d'ici"),
+    "vi_secret_required": ("this table seats only those who have its join code's secret: ask "
+                           "the host for the whole join code",
+                           "cette table n'assoit que ceux qui ont le secret de son code : "
+                           "demandez à l'hôte le code entier"),
+    "vi_secret_wrong": ("the secret in the join code is not this table's: ask the host for its "
+                        "join code again",
+                        "le secret du code n'est pas celui de cette table : redemandez son code "
+                        "à l'hôte"),
+    "vi_welcome_unsigned": ("the host's welcome is not signed by its greeting's key",
+                            "l'accueil de l'hôte n'est pas signé par la clé de sa présentation"),
+    "vi_wrong_resume_seat": ("the host welcomes us at another seat than the one we resume",
+                             "l'hôte nous accueille à une autre place que celle que nous "
+                             "reprenons"),
+    "vi_game_not_started": ("an entry before the game started",
+                            "une entrée avant le début de la partie"),
+    "vi_entry_for_other_seat": ("an entry signed for another seat",
+                                "une entrée signée pour une autre place"),
+    "vi_spectators_full": ("every spectator's place is taken",
+                           "toutes les places de spectateur sont prises"),
+    "vi_spectators_limit": ("{max} spectators already watching (the most this table admits)",
+                            "{max} spectateurs regardent déjà (le plus que cette table admet)"),
+    "vi_no_spectators": ("this table admits no spectators",
+                         "cette table n'admet pas de spectateurs"),
+    "vi_field_range": ("the field {field} is not a whole number from {min} to {max}",
+                       "le champ {field} n'est pas un nombre entier de {min} à {max}"),
+    "vi_invisible_character": ("a display name holds an invisible character ({value}), which "
+                               "would let it pass for another",
+                               "un nom affiché contient un caractère invisible ({value}), qui "
+                               "le ferait passer pour un autre"),
+    "vi_no_seat_list": ("the lobby has no list of seats", "le salon n'a pas de liste de places"),
+    "vi_seat_list_size": ("a lobby of {size} seats (at most {max})",
+                          "un salon de {size} places (au plus {max})"),
+    "vi_seat_not_map": ("the lobby's {seat} is not a map",
+                        "le {seat} du salon n'est pas un dictionnaire"),
+    "vi_seat_key_size": ("the key of the lobby's {seat} is not 32 bytes",
+                         "la clé du {seat} du salon ne fait pas 32 octets"),
+    "vi_seat_name_length": ("the name at the lobby's {seat} is not 1 to {max} characters",
+                            "le nom du {seat} du salon ne fait pas de 1 à {max} caractères"),
+    "vi_seat_name_unprintable": ("the name at the lobby's {seat} is not printable",
+                                 "le nom du {seat} du salon n'est pas imprimable"),
+    "vi_seat_name_invisible": ("the name at the lobby's {seat} holds an invisible character "
+                               "({value})",
+                               "le nom du {seat} du salon contient un caractère invisible "
+                               "({value})"),
+    "vi_bad_chat_line": ("a chat line is not 1 to 200 printable characters",
+                         "une ligne de discussion ne fait pas de 1 à 200 caractères imprimables"),
+    "vi_accept_not_bool": ("a rematch answer is neither yes nor no",
+                           "une réponse à la revanche n'est ni oui ni non"),
+    "vi_bad_spectator_list": ("the list of spectators is malformed (at most {max} names)",
+                              "la liste des spectateurs est mal formée (au plus {max} noms)"),
+    # The observer's findings about a signature or the chain (FINDINGS), with the check's
+    # violation words above.
+    "of_signed_by_other": ("an entry in {seat}'s name is signed with {signer}'s key",
+                           "une entrée au nom de {seat} est signée avec la clé de {signer}"),
+    "of_signature_altered": ("the signature of an entry in {seat}'s name does not verify: the "
+                             "entry was altered after it was signed (or forged)",
+                             "la signature d'une entrée au nom de {seat} n'est pas valide : "
+                             "l'entrée a été modifiée après sa signature (ou contrefaite)"),
+    "of_not_extending": ("the entry does not extend the transcript: an entry before it is "
+                         "missing, reordered or replaced",
+                         "l'entrée ne prolonge pas le journal : une entrée avant elle manque, "
+                         "a été déplacée ou remplacée"),
+    # An auditor's warnings (chkobba_p2p.observe.verdict.WARNINGS): "wa_" + the code.
+    "wa_evidence_in_transcript": ("the evidence of {seat}'s abort is an entry of this "
+                                  "transcript that passes every check: its claim is refuted",
+                                  "la preuve de l'arrêt de {seat} est une entrée de ce journal "
+                                  "qui passe tous les contrôles : son accusation est réfutée"),
+    "wa_evidence_not_entry": ("the evidence of {seat}'s abort is not a signed entry",
+                              "la preuve de l'arrêt de {seat} n'est pas une entrée signée"),
+    "wa_evidence_refused": ("the evidence of {seat}'s abort (an entry this transcript lacks) "
+                            "is refused by the checks",
+                            "la preuve de l'arrêt de {seat} (une entrée absente de ce journal) "
+                            "est refusée par les contrôles"),
+    "wa_evidence_passes": ("the evidence of {seat}'s abort (an entry this transcript lacks) "
+                           "passes every check: its claim is not supported",
+                           "la preuve de l'arrêt de {seat} (une entrée absente de ce journal) "
+                           "passe tous les contrôles : son accusation n'est pas fondée"),
+    "wa_torn_after_end": ("a torn frame after the end of the match was ignored",
+                          "une trame coupée après la fin de la partie a été ignorée"),
+    "wa_header_other_game": ("the log header names another game than the genesis (the header "
+                             "is not signed)",
+                             "l'en-tête du journal nomme une autre partie que la genèse "
+                             "(l'en-tête n'est pas signé)"),
+    "wa_header_seat_mismatch": ("the log header's seat and key do not match the genesis (the "
+                                "header is not signed)",
+                                "la place et la clé de l'en-tête du journal ne sont pas celles "
+                                "de la genèse (l'en-tête n'est pas signé)"),
+    # -- end of the violations' words
     "verdict_truncated": ("the log ends in the middle of a message (a crash, or a cut "
                           "file); nothing wrong before it",
                           "le journal s'arrête au milieu d'un message (un arrêt brutal ou un "
@@ -2153,6 +2479,12 @@ def notice_text(t: Translator, notice: Notice) -> str:
         return str(notice)
     code = safe_text(str(notice.code), 40)
     detail = safe_text(notice.detail, 300)
+    if notice.violation is not None and "vi_" + notice.violation in MESSAGES:
+        # Our own check's code in the reader's words (its facts: the host's bytes, safe).
+        facts = {k: t("ab_seat", n=v) if k == "seat" else safe_text(str(v), 80)
+                 for k, v in notice.facts}
+        with contextlib.suppress(KeyError, IndexError):
+            detail = t("vi_" + notice.violation, **facts)
     # The wire code in the reader's words (its number when this program does not know it).
     said = (t("wire_" + code) if "wire_" + code in MESSAGES
             else t("oe_unknown_code", n=notice.number if notice.number is not None else "?"))

@@ -26,7 +26,7 @@ from chkobba_p2p.observe.review import DEFAULT_LIMIT, DEFAULT_SAMPLES, Review, r
 from chkobba_p2p.text import safe_text
 
 from . import coach, scoresheet
-from .event_words import words
+from .event_words import note_words, words
 from .i18n import Translator, card_letters, detect_lang, ruleset_text
 from .term import can_show_symbols, keys_held
 
@@ -453,7 +453,7 @@ def describe(report: AuditReport, hand: int | None = None, symbols: bool = True,
     if hand is None:
         out.extend(_sheet(report, names, table.players, t))
     for w in report.warnings:
-        out.append(t("rp_warning", warning=w))
+        out.append(t("rp_warning", warning=note_words(w, t, sp.who)))
     for a in report.aborts:
         out.append(stop_line(a, sp.who, _when(report, t), t))
         if verbose:

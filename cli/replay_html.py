@@ -23,7 +23,7 @@ from chkobba_p2p.observe.verdict import LEFT
 
 from . import scoresheet
 from .coach import shown_label, why_words
-from .event_words import words
+from .event_words import claim_why, note_words, words
 from .i18n import Translator, card_letters, decimal, ruleset_text, unsupported_words
 from .replay_css import CSS as _CSS
 
@@ -166,9 +166,10 @@ class _Page:
             if r.blamed is not None:
                 lines.append(f"<p>{self.tx('rh_claim', who=self.blame(r.blamed))}</p>")
         if v not in (VALID, UNSUPPORTED):
-            # An invalid log keeps the auditor's words (the entry and the check it fails);
-            # a stopped one is told in the players' names.
-            found = r.outcome is not None and r.outcome.finding is not None
+            # The check's or the observer's code in the reader's words and the players'
+            # names; the auditor's own sentence only for a violation without a code.
+            found = r.outcome is not None and (r.outcome.finding is not None
+                                               or r.outcome.violation is not None)
             why = r.reason if (v == INVALID and not found) or r.outcome is None \
                 else words(r.outcome, Translator(self.lang), names=r.names)
             lines.append(f"<p><b>{self.t('rh_reason')}</b>: {html.escape(r.code or '')}: "
@@ -482,11 +483,14 @@ class _Page:
         if aborts:
             out.append(f"<h2>{self.t('rh_aborts')}</h2><ul>" + "".join(
                 "<li>" + self.tx("rh_abort", index=str(a.index), by=self.seat(a.by_seat),
-                                 code=html.escape(a.code), why=html.escape(a.why or "—"))
+                                 code=html.escape(a.code),
+                                 why=html.escape(claim_why(a, Translator(self.lang), r.names)
+                                                 or "—"))
                 + "</li>" for a in aborts) + "</ul>")
         if r.warnings:
             out.append(f"<h2>{self.t('rh_warnings')}</h2><ul>" + "".join(
-                f"<li>{html.escape(w)}</li>" for w in r.warnings) + "</ul>")
+                f"<li>{html.escape(note_words(w, Translator(self.lang), r.names))}</li>"
+                for w in r.warnings) + "</ul>")
         return f'<section id="notes">{"".join(out)}</section>' if out else ""
 
 

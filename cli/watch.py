@@ -99,7 +99,7 @@ class Narrator(CommentaryVoice):
         where = self.t("wn_at", n=v.entry) if v.entry is not None else ""
         # In the players' names and the spectator's language (cli.event_words.words).
         why = words(v, Translator("fr" if self.fr else "en"), names=self.names) \
-            if self.names or v.finding else v.reason
+            if self.names or v.finding or v.violation else v.reason
         self.say(f"{head}{where}: {v.code + ': ' if v.code else ''}{why}{blame}")
 
 

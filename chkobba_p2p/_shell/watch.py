@@ -21,6 +21,7 @@ from pathlib import Path
 
 import trio
 
+from ..errors import Facts
 from ..link import messages as lm
 from ..link.events import OutcomeError
 from ..link.seat import Close, Effect, Emit, Send
@@ -71,8 +72,8 @@ class WatchOutcome:
     error_code: str | None = None
     stop_reason: str | None = None
     error_reason: str | None = None
-    error_data: dict[str, str | int | float] = field(default_factory=dict)
-    stop_data: dict[str, str] = field(default_factory=dict)
+    error_data: dict[str, str | int | float | Facts] = field(default_factory=dict)
+    stop_data: dict[str, str | Facts] = field(default_factory=dict)
 
 
 class Spectator:

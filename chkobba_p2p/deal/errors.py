@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..errors import LocalError, RemoteError
+from ..errors import VIOLATIONS, LocalError, RemoteError
 
 __all__ = ["PeerMisbehaved", "DealUsageError"]
 
@@ -17,13 +17,16 @@ class PeerMisbehaved(RemoteError):
 
     ``blamed_seat`` is the seat at fault, ``code`` a short wire code (``bad_share_proof``,
     ``shuffle_mismatch``...; ``docs/deal.md`` lists them all), ``reason`` a sentence for
-    humans and ``evidence`` the offending message exactly as received (the signed log
+    developers (its ``violation``, ``"deal_"`` + ``code``, is what a client words for
+    people) and ``evidence`` the offending message exactly as received (the signed log
     carries the same message, so anyone can re-check the verdict).
     """
 
     def __init__(self, blamed_seat: int, code: str, reason: str, evidence: Any) -> None:
+        violation = f"deal_{code}"
         super().__init__(f"seat {blamed_seat}: {reason} [{code}]", code=code,
-                         blamed_seat=blamed_seat, evidence=evidence)
+                         blamed_seat=blamed_seat, evidence=evidence,
+                         violation=violation if violation in VIOLATIONS else None)
         self.blamed_seat: int = blamed_seat
         self.reason = reason
 

@@ -194,7 +194,8 @@ class Arrival(Generic[C]):
                 # Its own slots from now on, out of the strangers' budget.
                 if not admission.spectating(self.conn):
                     raise ProtocolError(ErrorCode.SPECTATORS_CLOSED,
-                                        "every spectator's place is taken")
+                                        "every spectator's place is taken",
+                                        violation="spectators_full")
                 self.spectator, self.state = name, state
                 return DoorStep()
             welcome, seat, resume, replaced = table.on_hello(self.hs, frame, body)

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ..errors import Facts, RemoteError
 from ..game.hand import Hand, Move
 from ..game.ruleset import Ruleset
 from ..text import safe_text
@@ -396,6 +397,10 @@ class Notice(LinkEvent):
     path: Path | None = None
     code: str | None = None
     number: int | None = None
+    #: For a check of ours that failed (``handshake_retry``): its code
+    #: (:data:`~chkobba_p2p.errors.VIOLATIONS`) and facts, which ``detail`` says in English.
+    violation: str | None = None
+    facts: Facts = ()
 
     def __str__(self) -> str:
         """The notice in English, for developers and logs: a client words it in its own
@@ -446,13 +451,14 @@ class OutcomeError(enum.StrEnum):
 
 
 #: Every :attr:`Outcome.error_reason`, with the keys of :attr:`Outcome.error_data` it
-#: carries (``why``, ``detail``: a lower layer's own words, the OS's or a check's).
+#: carries (``why``, ``detail``: a lower layer's own words, the OS's or a check's;
+#: ``violation`` and ``facts``: the check's code and data, :func:`check_data`).
 ERROR_REASONS: dict[str, tuple[str, ...]] = {
     "host_key_mismatch": ("where", "actual", "pinned"),  # not the pinned key
     "game_unknown": ("where", "filed"),  # ``filed``: where the saved game went, if it did
     "refused": ("code", "number", "host_text"),  # the host refused our hello
     "closed_in_handshake": (),  # closed before its welcome, without a word
-    "handshake_failed": ("detail",),  # garbled or stalled
+    "handshake_failed": ("detail", "violation", "facts"),  # garbled or stalled
     "host_changed": (),
     "connect_refused": ("where", "why"),  # a fresh join: nobody listening there
     "connect_failed": ("where", "why"),  # a fresh join: another failure to connect
@@ -463,7 +469,7 @@ ERROR_REASONS: dict[str, tuple[str, ...]] = {
     "lobby_ended": ("code", "host_text"),  # the host ended us before the game, with a code
     "lobby_closed": (),  # closed before the game, without a word
     "no_table": ("seconds", "detail"),  # welcomed, no usable table (``detail``: its flaw)
-    "bad_genesis": ("detail",),
+    "bad_genesis": ("detail", "violation", "facts"),
     "saved_game_missing": (),
     "already_over": (),  # the log already holds the end: nothing to rejoin
     # A spectator's (WatchOutcome): also refused, handshake_failed, connect_*.
@@ -482,10 +488,20 @@ STOP_REASONS: dict[str, tuple[str, ...]] = {
     # "host_allowance": the seconds the players wait for the host to come back.
     "host_closed": ("code", "host_text", "host_allowance"),
     "host_silent": (),  # nothing from the host within the idle timeout
-    "unreadable": ("code", "detail"),  # a frame that does not decode: we closed
-    "out_of_state": ("code", "detail"),  # a message its state does not read: we closed
-    "too_long": ("code", "detail"),  # more entries than a game holds: we closed
+    "unreadable": ("code", "detail", "violation", "facts"),  # a frame that does not decode
+    "out_of_state": ("code", "detail", "violation", "facts"),  # a message its state refuses
+    "too_long": ("code", "detail", "violation", "facts"),  # more entries than a game holds
 }
+
+
+def check_data(exc: RemoteError, detail: str) -> dict[str, str | Facts]:
+    """A failed check as a reason's data: ``detail`` (its English, for logs), and when
+    the check has a code, ``violation`` and ``facts`` (:data:`~chkobba_p2p.errors.
+    VIOLATIONS`), which a client words in its reader's language."""
+    data: dict[str, str | Facts] = {"detail": detail}
+    if exc.violation is not None:
+        data["violation"], data["facts"] = exc.violation, exc.facts
+    return data
 
 
 @dataclass
@@ -508,7 +524,7 @@ class Outcome:
     aborted: Aborted | None = None
     error_code: str | None = None
     error_reason: str | None = None
-    error_data: dict[str, str | int | float] = field(default_factory=dict)
+    error_data: dict[str, str | int | float | Facts] = field(default_factory=dict)
     #: Bytes this peer sent and received on the wire (all its connections).
     bytes_sent: int = 0
     bytes_received: int = 0

@@ -179,10 +179,10 @@ class Lobby:
         seated player's (``amel (2)``): nobody appears, or chats, as someone else.
         ``caps``: what its hello announced."""
         if self.seat_of(key) is not None:
-            raise ProtocolError(ErrorCode.ALREADY_SEATED)
+            raise ProtocolError(ErrorCode.ALREADY_SEATED, violation="already_seated")
         if key in self.refused or (self.admits is not None
                                    and wire.fingerprint(key) not in self.admits):
-            raise ProtocolError(ErrorCode.SEAT_REFUSED)
+            raise ProtocolError(ErrorCode.SEAT_REFUSED, violation="seat_refused")
         for i, s in enumerate(self.seats):
             if s is None:
                 name = distinct_names([name], MAX_NAME,
@@ -191,7 +191,7 @@ class Lobby:
                 self.seat_caps[i] = tuple(caps)
                 self._reseated()
                 return i
-        raise ProtocolError(ErrorCode.TABLE_FULL)
+        raise ProtocolError(ErrorCode.TABLE_FULL, violation="table_full")
 
     def leave(self, seat: int) -> None:
         """Free a seat before the game starts (its peer disconnected)."""
@@ -397,21 +397,25 @@ class HostHandshake:
         key, caps = hello.key, hello.caps
         signed = handshake_hash(self._greeting, unsealed(body, {"pop": hello.pop}))
         if not verify_signature(key, POP_JOINER_DOMAIN, signed, hello.pop):
-            raise ProtocolError(ErrorCode.BAD_PROOF_OF_POSSESSION)
+            raise ProtocolError(ErrorCode.BAD_PROOF_OF_POSSESSION,
+                                violation="bad_proof_of_possession")
         if self.knocked is not None and key != self.knocked:
             raise ProtocolError(ErrorCode.PROTOCOL_VIOLATION,
-                                "the hello's key is not the one its knock proved")
+                                "the hello's key is not the one its knock proved",
+                                violation="key_not_knocked")
         # A joiner that cannot check shuffle proofs cannot sit at a table with them.
         if CAP_SHUFFLE_PROOFS in self.lobby.caps and CAP_SHUFFLE_PROOFS not in caps:
             raise ProtocolError(ErrorCode.BAD_FIELD, "caps must include shuffle-proof/v1: "
-                                "this table's shuffles carry proofs")
+                                "this table's shuffles carry proofs",
+                                violation="shuffle_proofs_required")
         if hello.bot is not None:
             level, sig = hello.bot
             # A voucher is this host's own word that the key is its bot: one it did not
             # sign is somebody's claim to be what it is not (PROTOCOL.md 5.6).
             if not check_voucher(self.lobby.identity.public, key, level, sig):
                 raise ProtocolError(ErrorCode.SEAT_REFUSED,
-                                    "the hello's bot voucher is not this host's")
+                                    "the hello's bot voucher is not this host's",
+                                    violation="foreign_bot_voucher")
         resume = None
         over: tuple[int, int] | None = None
         if key in self.lobby.proven:
@@ -423,18 +427,20 @@ class HostHandshake:
                 # its end (PROTOCOL.md 13.1); no clocks run for it.
                 over = self.ended(game, key) if self.ended is not None else None
                 if over is None:
-                    raise ProtocolError(ErrorCode.UNKNOWN_GAME)
+                    raise ProtocolError(ErrorCode.UNKNOWN_GAME, violation="unknown_game")
                 seat: int | None
                 seat, have = over
             else:
                 seat = self.lobby.seat_of(key)
             if seat is None:
-                raise ProtocolError(ErrorCode.UNKNOWN_GAME, "this identity has no seat here")
+                raise ProtocolError(ErrorCode.UNKNOWN_GAME, "this identity has no seat here",
+                                    violation="no_seat_here")
             resume = (game, max(0, resume_have))
         elif self.running is not None:
             seat = self.lobby.seat_of(key)
             if seat is None:
-                raise ProtocolError(ErrorCode.TABLE_FULL, "the game has started")
+                raise ProtocolError(ErrorCode.TABLE_FULL, "the game has started",
+                                    violation="game_started")
             resume = (self.running, 0)
         else:
             self._check_secret(hello)
@@ -450,7 +456,7 @@ class HostHandshake:
             # its identity (vouch.bot_identity) and come back as anyone does.
             raise ProtocolError(ErrorCode.SEAT_REFUSED,
                                 "a bot level's well-known key cannot come back to its "
-                                "seat: anyone can sign as it")
+                                "seat: anyone can sign as it", violation="bot_key_cannot_return")
         if hello.bot is not None and over is None:
             self.lobby.bots[key] = hello.bot
         if resume is not None and over is None:
@@ -485,14 +491,15 @@ class HostHandshake:
         if hello.secret_proof is None:
             raise ProtocolError(ErrorCode.SECRET_REQUIRED,
                                 "this table seats only those who have its join code's "
-                                "secret: ask the host for the whole join code")
+                                "secret: ask the host for the whole join code",
+                                violation="secret_required")
         proofs = [seat_secret_proof(other, self.nonce, hello.key, hello.nonce)
                   for other in (secret, former) if other is not None]
         # Each compared in constant time, all of them (which one matched says nothing).
         if not sum(hmac.compare_digest(p, hello.secret_proof) for p in proofs):
             raise ProtocolError(ErrorCode.SECRET_WRONG,
                                 "the secret in your join code is not this table's: ask "
-                                "the host for its join code again")
+                                "the host for its join code again", violation="secret_wrong")
 
 
 _M = TypeVar("_M")
@@ -517,7 +524,8 @@ def _expected(frame: Frame, cls: type[_M], what: str) -> _M:
         return frame
     if isinstance(frame, Malformed) and frame.kind is cls:
         raise frame.error
-    raise ProtocolError(ErrorCode.UNKNOWN_TYPE, what)
+    raise ProtocolError(ErrorCode.UNKNOWN_TYPE, what, violation="unexpected_message",
+                        facts={"expected": str(getattr(cls, "TYPE", cls.__name__))})
 
 
 def greeting_players(players: int) -> int:
@@ -525,7 +533,8 @@ def greeting_players(players: int) -> int:
     ``bad_field`` (a joining peer's check, and a spectator's)."""
     if players not in ONLINE:
         raise ProtocolError(ErrorCode.BAD_FIELD, f"a table of {players} players "
-                            f"(a table seats {' or '.join(map(str, ONLINE))})")
+                            f"(a table seats {' or '.join(map(str, ONLINE))})",
+                            violation="players_unsupported", facts={"players": players})
     return players
 
 
@@ -577,7 +586,8 @@ class ClientHandshake:
         self._greeting = body
         common = set(host.versions) & set(SUPPORTED_VERSIONS)
         if not common:
-            raise ProtocolError(ErrorCode.VERSION_MISMATCH, f"host speaks {list(host.versions)}")
+            raise ProtocolError(ErrorCode.VERSION_MISMATCH, f"host speaks {list(host.versions)}",
+                                violation="no_common_version")
         self.version = max(common)
         self.host_key = host.key
         self.host_name = host.name
@@ -587,9 +597,11 @@ class ClientHandshake:
         try:
             self.rules = Ruleset.from_dict(host.rules)
         except ValueError as exc:
-            raise ProtocolError(ErrorCode.BAD_FIELD, f"ruleset: {exc}") from None
+            raise ProtocolError(ErrorCode.BAD_FIELD, f"ruleset: {exc}",
+                                violation="bad_ruleset") from None
         if host.rules_hash != self.rules.digest():
-            raise ProtocolError(ErrorCode.BAD_FIELD, "rules_hash does not match the ruleset")
+            raise ProtocolError(ErrorCode.BAD_FIELD, "rules_hash does not match the ruleset",
+                                violation="rules_hash_mismatch")
         proof = None
         if CAP_SEAT_SECRET in host.caps and self.secret is not None:
             proof = seat_secret_proof(self.secret, host.nonce, self.identity.public,
@@ -620,11 +632,14 @@ class ClientHandshake:
                                 unsealed(body, {"pop": welcome.pop}))
         if not verify_signature(self.host_key, POP_HOST_DOMAIN, signed, welcome.pop):
             raise ProtocolError(ErrorCode.BAD_PROOF_OF_POSSESSION,
-                                "the host's welcome is not signed by its greeting's key")
+                                "the host's welcome is not signed by its greeting's key",
+                                violation="welcome_unsigned")
         seat = welcome.seat
         if self.resume_seat is not None:
             if seat != self.resume_seat:
-                raise ProtocolError(ErrorCode.BAD_FIELD, "not the seat we resume")
+                raise ProtocolError(ErrorCode.BAD_FIELD, "not the seat we resume",
+                                    violation="wrong_resume_seat")
         elif not 0 < seat < self.players:  # a shape of ONLINE: on_host checked it
-            raise ProtocolError(ErrorCode.BAD_FIELD, "seat out of range")
+            raise ProtocolError(ErrorCode.BAD_FIELD, "seat out of range",
+                                violation="seat_out_of_range")
         return seat

@@ -281,7 +281,7 @@ class HostTable(SeatCore[C]):
                 or hello.resume is None:
             # A fresh join with an identity already connected (a fresh hello never
             # takes a seat that is held).
-            raise ProtocolError(ErrorCode.ALREADY_SEATED)
+            raise ProtocolError(ErrorCode.ALREADY_SEATED, violation="already_seated")
         return welcome, seat, resume, held
 
     def seated(self, conn: C, seat: int, welcome: dict[str, Any], fresh: bool,
@@ -370,10 +370,12 @@ class HostTable(SeatCore[C]):
         try:
             entry = wire.open_entry(body, msg)
             if s is None:
-                raise ProtocolError(ErrorCode.PROTOCOL_VIOLATION, "the game has not started")
+                raise ProtocolError(ErrorCode.PROTOCOL_VIOLATION, "the game has not started",
+                                    violation="game_not_started")
             if entry.seat != seat:
                 raise ProtocolError(ErrorCode.PROTOCOL_VIOLATION,
-                                    "an entry signed for another seat")
+                                    "an entry signed for another seat",
+                                    violation="entry_for_other_seat")
             s.check(entry)
         except ProtocolError as exc:
             if s is not None and s.finished:
@@ -692,13 +694,16 @@ class HostTable(SeatCore[C]):
         if isinstance(frame, lm.Malformed):
             raise frame.error
         if not isinstance(frame, lm.Watch):
-            raise ProtocolError(ErrorCode.UNKNOWN_TYPE, "expected watch")
+            raise ProtocolError(ErrorCode.UNKNOWN_TYPE, "expected watch",
+                                violation="unexpected_message", facts={"expected": "watch"})
         limit = self.spectator_limit
         if limit <= 0:
-            raise ProtocolError(ErrorCode.SPECTATORS_CLOSED, "this table admits no spectators")
+            raise ProtocolError(ErrorCode.SPECTATORS_CLOSED, "this table admits no spectators",
+                                violation="no_spectators")
         if len(self.spectators) >= limit:
             raise ProtocolError(ErrorCode.SPECTATORS_CLOSED,
-                                f"{limit} spectator{'s' if limit > 1 else ''} already watching")
+                                f"{limit} spectator{'s' if limit > 1 else ''} already watching",
+                                violation="spectators_limit", facts={"max": limit})
         return frame.name
 
     def spectator_arrived(self, conn: C, name: str, now: float) -> int:

@@ -51,6 +51,7 @@ from .events import (
     Resumed,
     Spectators,
     Waiting,
+    check_data,
     clean_chat,
 )
 from .handshake import ClientHandshake, knock_message
@@ -402,7 +403,7 @@ class SeatLink(SeatCore[C]):
             return HandshakeStep(fail=ErrorCode.HANDSHAKE_TIMEOUT, over=self.handshake_failed(
                 "timeout", OutcomeError.HANDSHAKE_FAILED, ErrorCode.HANDSHAKE_TIMEOUT))
         return HandshakeStep(fail=exc.error_code, over=self.handshake_failed(
-            str(exc), exc.error_code.name.lower(), exc.error_code, exc.detail))
+            str(exc), exc.error_code.name.lower(), exc.error_code, exc.detail, exc))
 
     def hello_for(self, identity: wire.Identity, name: str, caps: tuple[str, ...]
                   ) -> ClientHandshake:
@@ -484,7 +485,7 @@ class SeatLink(SeatCore[C]):
         return self.no_host_answered()
 
     def handshake_failed(self, why: str, code: str, wire_code: ErrorCode,
-                         detail: str = "") -> bool:
+                         detail: str = "", exc: ProtocolError | None = None) -> bool:
         """A garbled or stalled handshake (``wire_code``, and the check's ``detail``):
         True when we stop."""
         if self.session is not None:
@@ -494,9 +495,12 @@ class SeatLink(SeatCore[C]):
             # host's address) is one more failed connection: retried within the host's
             # allowance of time away, never a reason to give up the game.
             self.say_once(Notice(NoticeKind.HANDSHAKE_RETRY, detail,
-                                 code=wire_code.name.lower()))
+                                 code=wire_code.name.lower(),
+                                 violation=exc.violation if exc is not None else None,
+                                 facts=exc.facts if exc is not None else ()))
             return False
-        self.said(code, "handshake_failed", detail=why)
+        self.said(code, "handshake_failed",
+                  **(check_data(exc, why) if exc is not None else {"detail": why}))
         return True
 
     def other_host(self, key: bytes | None) -> bool | None:
@@ -871,7 +875,8 @@ class SeatLink(SeatCore[C]):
             return
         except ProtocolError as exc:
             if s is None:
-                self.stop(OutcomeError.BAD_GENESIS, "bad_genesis", detail=str(exc))
+                self.stop(OutcomeError.BAD_GENESIS, "bad_genesis",
+                          **check_data(exc, str(exc)))
                 return
             # The host relays only entries it checked: a bad one is the host's doing.
             self.blame_out(exc, 0, body, now)

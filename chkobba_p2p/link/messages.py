@@ -70,8 +70,8 @@ MAX_SPECTATORS = 64
 _MAX_CAPS = 64
 
 
-def _bad(detail: str) -> ProtocolError:
-    return ProtocolError(ErrorCode.BAD_FIELD, detail)
+def _bad(detail: str, violation: str, **facts: str | int) -> ProtocolError:
+    return ProtocolError(ErrorCode.BAD_FIELD, detail, violation=violation, facts=facts)
 
 
 def _int(value: Any, lo: int, hi: int) -> int | None:
@@ -83,7 +83,8 @@ def _int(value: Any, lo: int, hi: int) -> int | None:
 def _bounded(msg: dict[str, Any], name: str, lo: int, hi: int) -> int:
     value = _int(msg.get(name), lo, hi)
     if value is None:
-        raise _bad(f"{name!r} must be an int in {lo}..{hi}")
+        raise _bad(f"{name!r} must be an int in {lo}..{hi}", "field_range", field=name,
+                   min=lo, max=hi)
     return value
 
 
@@ -93,9 +94,11 @@ def display_name(value: Any) -> str:
     ``bad_field``."""
     if isinstance(value, str) and (ch := first_invisible(value[:MAX_NAME + 1])) is not None:
         raise _bad(f"a display name holds an invisible character (U+{ord(ch):04X}), "
-                   f"which would let it pass for another")
+                   f"which would let it pass for another", "invisible_character",
+                   value=f"U+{ord(ch):04X}")
     if not isinstance(value, str) or not 0 < len(value) <= MAX_NAME or not value.isprintable():
-        raise _bad(f"a display name is 1..{MAX_NAME} printable characters")
+        raise _bad(f"a display name is 1..{MAX_NAME} printable characters", "bad_name",
+                   max=MAX_NAME)
     return value
 
 
@@ -222,10 +225,11 @@ class Hello:
     def from_wire(cls, msg: dict[str, Any]) -> Hello:
         v = get_field(msg, "v", "int")
         if v not in SUPPORTED_VERSIONS:
-            raise ProtocolError(ErrorCode.VERSION_MISMATCH, f"peer chose {v}")
+            raise ProtocolError(ErrorCode.VERSION_MISMATCH, f"peer chose {v}",
+                                violation="version_not_offered", facts={"version": v})
         caps = get_field(msg, "caps", "list", max_len=_MAX_CAPS)
         if "deal/v1" not in caps:
-            raise _bad("caps must include deal/v1")
+            raise _bad("caps must include deal/v1", "needs_deal_v1")
         key = get_field(msg, "key", "bytes", size=32)
         name = display_name(msg.get("name"))
         nonce = get_field(msg, "nonce", "bytes", size=32)
@@ -240,7 +244,7 @@ class Hello:
         if b is not None:
             level = get_field(b, "level", "str", max_len=MAX_LEVEL)
             if not level:
-                raise _bad("bot.level is empty")
+                raise _bad("bot.level is empty", "empty_bot_level")
             bot = (level, get_field(b, "sig", "bytes", size=64))
         return cls(v, _strs(caps), key, name, nonce, resume, pop, secret_proof, bot)
 
@@ -280,7 +284,7 @@ class Welcome:
         pop = get_field(msg, "pop", "bytes", size=64)
         seat = get_field(msg, "seat", "int")
         if not 0 < seat < MAX_PLAYERS:
-            raise _bad("seat out of range")
+            raise _bad("seat out of range", "seat_out_of_range")
         v = _int(msg.get("v"), 0, 2**32)
         caps = msg.get("caps")
         limits = read_limits(msg.get("limits"))
@@ -328,7 +332,8 @@ class Watch:
     def from_wire(cls, msg: dict[str, Any]) -> Watch:
         version = get_field(msg, "v", "int")
         if version not in SUPPORTED_VERSIONS:
-            raise ProtocolError(ErrorCode.VERSION_MISMATCH, f"spectator chose {version}")
+            raise ProtocolError(ErrorCode.VERSION_MISMATCH, f"spectator chose {version}",
+                                violation="version_not_offered", facts={"version": version})
         return cls(version, display_name(msg.get("name")))
 
 
@@ -412,25 +417,28 @@ class Lobby:
     def from_wire(cls, msg: dict[str, Any]) -> Lobby:
         seats = msg.get("seats")
         if not isinstance(seats, list):
-            raise _bad("no list of seats")
+            raise _bad("no list of seats", "no_seat_list")
         if not 2 <= len(seats) <= MAX_PLAYERS:
-            raise _bad(f"{len(seats)} seats (a table has 2 to {MAX_PLAYERS})")
+            raise _bad(f"{len(seats)} seats (a table has 2 to {MAX_PLAYERS})", "seat_list_size",
+                       size=len(seats), max=MAX_PLAYERS)
         out: list[LobbySeat | None] = []
         for i, s in enumerate(seats):
             if s is None:
                 out.append(None)
                 continue
             if not isinstance(s, dict):
-                raise _bad(f"seat {i} is not a map")
+                raise _bad(f"seat {i} is not a map", "seat_not_map", seat=i)
             key, name = s.get("key"), s.get("name")
             if not isinstance(key, bytes) or len(key) != 32:
-                raise _bad(f"seat {i}'s key is not 32 bytes")
+                raise _bad(f"seat {i}'s key is not 32 bytes", "seat_key_size", seat=i)
             if not isinstance(name, str) or not 0 < len(name) <= MAX_NAME:
-                raise _bad(f"seat {i}'s name is not 1 to {MAX_NAME} characters")
+                raise _bad(f"seat {i}'s name is not 1 to {MAX_NAME} characters",
+                           "seat_name_length", seat=i, max=MAX_NAME)
             if not name.isprintable():
-                raise _bad(f"seat {i}'s name is not printable")
+                raise _bad(f"seat {i}'s name is not printable", "seat_name_unprintable", seat=i)
             if (ch := first_invisible(name)) is not None:
-                raise _bad(f"seat {i}'s name holds an invisible character (U+{ord(ch):04X})")
+                raise _bad(f"seat {i}'s name holds an invisible character (U+{ord(ch):04X})",
+                           "seat_name_invisible", seat=i, value=f"U+{ord(ch):04X}")
             b = s.get("bot")
             bot = (b["level"], b["sig"]) if isinstance(b, dict) \
                 and isinstance(b.get("level"), str) and 0 < len(b["level"]) <= MAX_LEVEL \
@@ -495,7 +503,7 @@ class Chat:
     def _line(msg: dict[str, Any], clean: Callable[[Any], str | None]) -> str:
         line = clean(msg.get("text"))
         if line is None:
-            raise _bad("a chat line is 1 to 200 printable characters")
+            raise _bad("a chat line is 1 to 200 printable characters", "bad_chat_line")
         return line
 
 
@@ -569,7 +577,7 @@ class Rematch:
     def from_wire(cls, msg: dict[str, Any]) -> Rematch:
         accept = msg.get("accept")
         if not isinstance(accept, bool):
-            raise _bad("'accept' must be bool")
+            raise _bad("'accept' must be bool", "accept_not_bool")
         return cls(accept)
 
 
@@ -606,7 +614,8 @@ class Spectators:
         names, limit = msg.get("names"), msg.get("max")
         if not isinstance(names, list) or len(names) > MAX_SPECTATORS or \
                 not isinstance(limit, int) or isinstance(limit, bool):
-            raise _bad(f"names: a list of at most {MAX_SPECTATORS}, max: an int")
+            raise _bad(f"names: a list of at most {MAX_SPECTATORS}, max: an int",
+                       "bad_spectator_list", max=MAX_SPECTATORS)
         return cls(tuple(display_name(n) for n in names), limit)
 
 
@@ -689,7 +698,8 @@ def parse_link_message(msg: dict[str, Any], players: int = MAX_PLAYERS) -> LinkM
     t = _type_of(msg)
     cls = _CLASSES.get(t) if isinstance(t, str) else None
     if cls is None:
-        raise ProtocolError(ErrorCode.UNKNOWN_TYPE, repr(t)[:40])
+        raise ProtocolError(ErrorCode.UNKNOWN_TYPE, repr(t)[:40], violation="unknown_message",
+                            facts={"value": repr(t)[:40]})
     if cls in (Chat, Wait, Back, Away):
         result: LinkMessage = cls.from_wire(msg, players)
         return result
@@ -776,7 +786,8 @@ class Greeting:
             return cls(frame.versions, frame.key, frame.players, frame.name,
                        frame.rules, frame.rules_hash)
         if not isinstance(frame, Malformed) or frame.kind is not Host:
-            raise ProtocolError(ErrorCode.UNKNOWN_TYPE, "expected the host's greeting")
+            raise ProtocolError(ErrorCode.UNKNOWN_TYPE, "expected the host's greeting",
+                                violation="unexpected_message", facts={"expected": "host"})
         msg = frame.msg
         versions = tuple(v for v in get_field(msg, "versions", "list", max_len=_MAX_CAPS)
                          if isinstance(v, int) and not isinstance(v, bool))

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Generic, TypeVar
 
 from ..deal.core import JobResult, ProofJob
-from ..errors import IllegalMove, LocalError
+from ..errors import Facts, IllegalMove, LocalError
 from ..game.hand import Move
 from ..transcript.bodies import GameFault
 from ..transcript.clocks import (
@@ -177,7 +177,7 @@ class SeatCore(Generic[C]):
         #: The case, finer (:data:`~.events.ERROR_REASONS`), and what its words need:
         #: the client words these (the library has no sentence for them).
         self.error_reason: str | None = None
-        self.error_data: dict[str, str | int | float] = {}
+        self.error_data: dict[str, str | int | float | Facts] = {}
         self._refusals = 0
         self._asked: int | None = None  # the seating the ready question is out for
         #: The shell runs the deal's proof work (:class:`RunJob`) itself, off the serial
@@ -303,7 +303,7 @@ class SeatCore(Generic[C]):
         clock = self.flag_clock(flag, now) if flag is not None else None
         entry = s.abort(fault.error_code, blamed, getattr(fault, "detail", str(fault)),
                         evidence, proven=isinstance(fault, GameFault), flag=flag,
-                        clock=clock)
+                        clock=clock, violation=fault.violation, facts=fault.facts)
         self._events()
         self._finish()
         return entry.body
@@ -467,14 +467,14 @@ class SeatCore(Generic[C]):
             self.out.append(Finished())
 
     def stop(self, code: str | None, reason: str | None = None, /,
-             **data: str | int | float) -> None:
+             **data: str | int | float | Facts) -> None:
         """This seat stops with ``code`` (for programs), ``reason`` and ``data`` (the case
         and what its words need)."""
         self.said(code, reason, **data)
         self._finish()
 
     def said(self, code: str | None, reason: str | None, /,
-             **data: str | int | float) -> None:
+             **data: str | int | float | Facts) -> None:
         """Why this seat has no game: ``code``, ``reason`` (one of
         :data:`~.events.ERROR_REASONS`), ``data``; a client words them."""
         self.error_code = code

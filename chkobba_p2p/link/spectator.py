@@ -24,6 +24,7 @@ import math
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
+from ..errors import Facts
 from ..game.ruleset import Ruleset
 from ..observe.observer import Observer
 from ..observe.verdict import INCOMPLETE, Verdict
@@ -33,7 +34,7 @@ from ..transcript.table import TableInfo
 from ..wire import codec as wire
 from ..wire.codec import SUPPORTED_VERSIONS, ErrorCode, ProtocolError
 from . import messages as lm
-from .events import Chat, LinkEvent, Lobby, OutcomeError, Resumed, Waiting
+from .events import Chat, LinkEvent, Lobby, OutcomeError, Resumed, Waiting, check_data
 from .handshake import greeting_players
 from .joiner import code_name, lobby_event, seat_of, their_words
 from .seat import Close, Effect, Emit, Send
@@ -49,7 +50,7 @@ class NoWatch(NamedTuple):
 
     code: str
     reason: str
-    data: dict[str, str | int | float]
+    data: dict[str, str | int | float | Facts]
 
 #: The one connection a spectator has, as its effects name it.
 HOST = "host"
@@ -77,7 +78,7 @@ class SpectatorCore:
         #: Why the watching stopped, once it did (one of :data:`~.events.STOP_REASONS`),
         #: and what a client's words about it need.
         self.stop_reason: str | None = None
-        self.stop_data: dict[str, str] = {}
+        self.stop_data: dict[str, str | Facts] = {}
         self.observer: Observer | None = None
         self.spectator_id: int | None = None
         #: How many entries the host had when it admitted us (they come at once).
@@ -121,7 +122,8 @@ class SpectatorCore:
         host = lm.Greeting.of(frame)
         common = set(host.versions) & set(SUPPORTED_VERSIONS)
         if not common:
-            raise ProtocolError(ErrorCode.VERSION_MISMATCH, f"host speaks {list(host.versions)}")
+            raise ProtocolError(ErrorCode.VERSION_MISMATCH, f"host speaks {list(host.versions)}",
+                                violation="no_common_version")
         self.host_key = host.key
         self.players = greeting_players(host.players)
         self.host_name = host.name or "host"
@@ -140,7 +142,8 @@ class SpectatorCore:
         if isinstance(frame, lm.Malformed):
             raise frame.error
         if not isinstance(frame, lm.Watching):
-            raise ProtocolError(ErrorCode.UNKNOWN_TYPE, "expected watching")
+            raise ProtocolError(ErrorCode.UNKNOWN_TYPE, "expected watching",
+                                violation="unexpected_message", facts={"expected": "watching"})
         self.state = state
         self.spectator_id, self.backlog = frame.id, frame.have
         self.limits = Limits(*frame.limits) if frame.limits is not None else None
@@ -154,7 +157,7 @@ class SpectatorCore:
         if error is None:
             return NoWatch(OutcomeError.CONNECTION_CLOSED, "closed", {})
         number, _, rest = error.number, *their_words(error.number, error.text)
-        data: dict[str, str | int | float] = {"code": code_name(number), "host_text": rest}
+        data: dict[str, str | int | float | Facts] = {"code": code_name(number), "host_text": rest}
         if isinstance(number, int):
             data["number"] = number
         return NoWatch(code_name(number), "refused", data)
@@ -164,7 +167,8 @@ class SpectatorCore:
         """The handshake broke (``exc``) or did not complete in time (None)."""
         if exc is None:
             return NoWatch(OutcomeError.HANDSHAKE_FAILED, "handshake_timeout", {})
-        return NoWatch(exc.error_code.name.lower(), "handshake_failed", {"detail": str(exc)})
+        return NoWatch(exc.error_code.name.lower(), "handshake_failed",
+                       {**check_data(exc, str(exc))})
 
     # -- the host's messages ---------------------------------------------------------------
 
@@ -254,7 +258,7 @@ class SpectatorCore:
         self.state = "CLOSED"
         self.stop_reason = reason
         self.stop_data = {"code": exc.error_code.name.lower(),
-                          "detail": safe_text(exc.detail, 200)}
+                          **check_data(exc, safe_text(exc.detail, 200))}
         self.out.append(Close(HOST, exc.error_code, exc.detail))
 
     def lobby(self, msg: lm.Lobby) -> Lobby | None:
@@ -287,7 +291,9 @@ class SpectatorCore:
         if self._logged > wire.MAX_TRANSCRIPT:
             # Far beyond any match (PROTOCOL.md 2.1): what is logged stays replayable.
             raise ProtocolError(ErrorCode.TRANSCRIPT_TOO_LONG,
-                                f"the transcript is over {wire.MAX_TRANSCRIPT} bytes")
+                                f"the transcript is over {wire.MAX_TRANSCRIPT} bytes",
+                                violation="transcript_too_long",
+                                facts={"max": wire.MAX_TRANSCRIPT})
         if self.observer is None:  # the genesis: the log is kept if it makes a table
             self.observer = Observer(host_key=self.host_key)
             events = self.observer.feed(body)

@@ -46,7 +46,8 @@ class LinkStateError(ProtocolError):
     the peer broke the protocol; send it ``error_code`` and close."""
 
     def __init__(self, code: ErrorCode, role: str, state: str, msg_type: object) -> None:
-        super().__init__(code, f"{msg_type!r} in {state}"[:80])
+        super().__init__(code, f"{msg_type!r} in {state}"[:80], violation="out_of_state",
+                         facts={"got": repr(msg_type)[:40], "state": state})
         self.role, self.state, self.msg_type = role, state, msg_type
 
 

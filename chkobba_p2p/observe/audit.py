@@ -77,6 +77,7 @@ from .verdict import (
     UNSUPPORTED,
     VALID,
     AbortClaim,
+    Note,
     Verdict,
 )
 
@@ -146,6 +147,8 @@ class AuditResult:
             d["outcome"]["totals"] = list(self.outcome.totals)
             d["outcome"]["unknown_caps"] = list(self.outcome.unknown_caps)
             d["outcome"]["facts"] = [list(f) for f in self.outcome.facts]
+        if self.abort is not None:
+            d["abort"]["facts"] = [list(f) for f in self.abort.facts]
         return d
 
     @classmethod
@@ -166,10 +169,13 @@ class AuditResult:
             loser=opt_int(o["loser"]),
             unknown_caps=tuple(_str(x) for x in o["unknown_caps"]),
             finding=opt_str(o.get("finding")),
-            facts=tuple((_str(k), _fact(v)) for k, v in o.get("facts", ())))
+            facts=tuple((_str(k), _fact(v)) for k, v in o.get("facts", ())),
+            violation=opt_str(o.get("violation")))
         abort = None if a is None else AbortClaim(
             _int(a["index"]), _int(a["by_seat"]), _str(a["code"]), opt_int(a["blamed"]),
-            _str(a["why"]), _str(a["standing"]), bool(a["on_time"]))
+            _str(a["why"]), _str(a["standing"]), bool(a["on_time"]),
+            opt_str(a.get("violation")),
+            tuple((_str(k), _fact(v)) for k, v in a.get("facts", ())))
         return cls(_str(d["verdict"]), opt_str(d["code"]), _int(d["entries"]),
                    tuple(_str(x) for x in d["names"]),
                    tuple(_str(x) for x in d["fingerprints"]),
@@ -299,16 +305,16 @@ def audit_log(path: str | Path, *, workers: int | None = None,
 
 
 def _header_warnings(header: dict[str, Any], table: TableInfo) -> list[str]:
-    out = []
+    out: list[str] = []
     game, seat, key = header.get("game"), header.get("seat"), header.get("key")
     spectator = header.get("spectator") is True and seat is None and key is None
     if game != table.game:
-        out.append("the log header names another game than the genesis (the header is not "
-                   "signed)")
+        out.append(Note("the log header names another game than the genesis (the header is "
+                        "not signed)", "header_other_game"))
     if not spectator and not (isinstance(seat, int) and 0 <= seat < table.players
                               and table.seats[seat].key == key):
-        out.append("the log header's seat and key do not match the genesis (the header is "
-                   "not signed)")
+        out.append(Note("the log header's seat and key do not match the genesis (the header "
+                        "is not signed)", "header_seat_mismatch"))
     return out
 
 

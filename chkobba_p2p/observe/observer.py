@@ -60,7 +60,7 @@ from typing import Any, cast
 from ..deal import crypto as dc
 from ..deal import shuffle_proof
 from ..deal.messages import KeyItem, RevealItem, ShuffleItem, parse_item
-from ..errors import IllegalMove, InvalidDeal, LocalError
+from ..errors import VIOLATIONS, IllegalMove, InvalidDeal, LocalError, RemoteError
 from ..game.cards import Card
 from ..game.events import CutEvent, DealEvent, PlayEvent, SweepEvent
 from ..game.hand import Hand
@@ -87,6 +87,7 @@ from .verdict import (
     UNSUPPORTED,
     VALID,
     AbortClaim,
+    Note,
     Verdict,
     abort_claim,
     unknown_capabilities,
@@ -219,16 +220,30 @@ class _SeatlessDeck(DeckInstance):
         return out
 
 
-#: An observer's own finding (:data:`~.verdict.FINDINGS`) and its facts.
+#: An observer's own finding (:data:`~.verdict.FINDINGS`) and its facts; also a check's
+#: violation (:data:`~chkobba_p2p.errors.VIOLATIONS`) and its facts.
 _Finding = tuple[str, tuple[tuple[str, str | int], ...]]
+
+
+def _deal_violation(reason: str) -> str | None:
+    """The violation of a deal check found apart (a seed opened, a shuffle proof checked
+    in parallel), whose reason reads ``"<deal code>: ..."``."""
+    code = "deal_" + reason.partition(":")[0]
+    return code if code in VIOLATIONS else None
+
+
+def _violation(exc: RemoteError) -> _Finding | None:
+    """A check's code and facts, when it has a code."""
+    return None if exc.violation is None else (exc.violation, exc.facts)
 
 
 class _LateFault(GameFault):
     """A violation found after the fact (in the full-knowledge replay of a hand), at an
     earlier entry than the one being applied."""
 
-    def __init__(self, code: ErrorCode, detail: str, blamed_seat: int, entry_index: int) -> None:
-        super().__init__(code, detail, blamed_seat)
+    def __init__(self, code: ErrorCode, detail: str, blamed_seat: int, entry_index: int,
+                 violation: str | None = None) -> None:
+        super().__init__(code, detail, blamed_seat, violation=violation)
         self.entry_index = entry_index
 
 
@@ -289,7 +304,7 @@ class _SeatlessDriver(GameDriver):
                 seat = getattr(ev, "seat", None)
                 raise _LateFault(ErrorCode.ILLEGAL_MOVE, f"{exc.rule}: {exc} (found with "
                                  "every hand known, after the hand)",
-                                 seat if seat is not None else 0, index) from None
+                                 seat if seat is not None else 0, index, exc.rule) from None
             except InvalidDeal as exc:  # cannot happen once the seeds are verified
                 raise LocalError(f"full-knowledge replay: {exc}") from None
         if kind == "redeal":
@@ -424,10 +439,11 @@ class Observer:
             except ProtocolError as exc:
                 if exc.error_code == ErrorCode.ENTRY_TOO_LARGE:  # no honest peer logs one
                     return [self._stop(INVALID, exc.error_code.name.lower(), str(exc),
-                                       entry=i)]
+                                       entry=i, violation=_violation(exc))]
                 return [self._stop(INVALID, ErrorCode.MALFORMED.name.lower(),
                                    f"not a signed entry ({exc})", entry=i,
-                                   finding=("not_an_entry", (("detail", str(exc)),)))]
+                                   finding=("not_an_entry", (("detail", str(exc)),)),
+                                   violation=_violation(exc))]
         session = self.session
         if session is None:
             return self._genesis(entry)
@@ -460,18 +476,19 @@ class Observer:
                         raise LocalError("the full-knowledge replay disagrees with the "
                                          "live one")
         except ProtocolError as exc:
-            blamed, why = self._envelope_blame(entry, exc)
+            blamed, why, found = self._envelope_blame(entry, exc)
             return self._stopped(INVALID, exc.error_code.name.lower(), why, blamed=blamed,
-                                 entry=i)
+                                 entry=i, finding=found, violation=_violation(exc))
         except _LateFault as exc:
             return self._stopped(INVALID, exc.error_code.name.lower(), exc.detail,
                                  blamed=self._seat_or_none(exc.blamed_seat),
-                                 entry=exc.entry_index)
+                                 entry=exc.entry_index, violation=_violation(exc))
         except GameFault as exc:
             note = (f" (in the entry that the abort at #{i} gives as its evidence, which "
                     "this transcript lacks)") if evidence else ""
             return self._stopped(INVALID, exc.error_code.name.lower(), exc.detail + note,
-                                 blamed=self._seat_or_none(exc.blamed_seat), entry=i)
+                                 blamed=self._seat_or_none(exc.blamed_seat), entry=i,
+                                 violation=_violation(exc))
         except Exception as exc:  # noqa: BLE001 - hostile input must never crash the observer
             detail = f"{type(exc).__name__}: {exc}"
             return self._stopped(INVALID, "unprocessable", "the observer cannot process "
@@ -519,9 +536,10 @@ class Observer:
             # observer stops at the first one that does not).
             if not self.aborts:
                 self.claim_refuted = True
-                self.warnings.append(f"the evidence of seat {abort.seat}'s abort is an entry "
-                                     "of this transcript that passes every check: its claim "
-                                     "is refuted")
+                self.warnings.append(Note(
+                    f"the evidence of seat {abort.seat}'s abort is an entry of this "
+                    "transcript that passes every check: its claim is refuted",
+                    "evidence_in_transcript", (("seat", abort.seat),)))
             return Standing.REFUTED
         return session.standing_of(claim.blamed, abort.seat)
 
@@ -531,7 +549,8 @@ class Observer:
         except ProtocolError as exc:
             return [self._stop(INVALID, exc.error_code.name.lower(),
                                f"the genesis entry is refused: {exc}", entry=0,
-                               finding=("genesis_refused", (("detail", str(exc)),)))]
+                               finding=("genesis_refused", (("detail", str(exc)),)),
+                               violation=_violation(exc))]
         key = table.seats[0].key
         if self.host_key is not None and self.host_key != key:
             return [self._stop(INVALID, "protocol_violation", "the genesis does not seat "
@@ -547,21 +566,28 @@ class Observer:
         return [*self.session.take_events()]
 
     def _stopped(self, verdict: str, code: str, reason: str, *, blamed: int | None = None,
-                 entry: int | None = None, finding: _Finding | None = None
-                 ) -> list[SessionEvent | ObserverEvent]:
+                 entry: int | None = None, finding: _Finding | None = None,
+                 violation: _Finding | None = None) -> list[SessionEvent | ObserverEvent]:
         events: list[SessionEvent | ObserverEvent] = (
             [*self.session.take_events()] if self.session is not None else [])
         return events + [self._stop(verdict, code, reason, blamed=blamed, entry=entry,
-                                    finding=finding)]
+                                    finding=finding, violation=violation)]
 
     def _stop(self, verdict: str, code: str, reason: str, *, blamed: int | None = None,
-              entry: int | None = None, finding: _Finding | None = None) -> Verdict:
+              entry: int | None = None, finding: _Finding | None = None,
+              violation: _Finding | None = None) -> Verdict:
         """Stop at a verdict; ``finding``: the observer's own (:data:`FINDINGS`) and its
-        facts, when no check's words say it."""
+        facts, when no check's words say it; ``violation``: a check's code
+        (:data:`~chkobba_p2p.errors.VIOLATIONS`) and its facts."""
         self.stopped_at = self.entries - 1
         found, facts = finding if finding is not None else (None, ())
+        coded = None
+        if violation is not None:
+            # With a finding, the check's facts follow the finding's: a client words a
+            # finding's ``detail`` (the check's English) by the check's code.
+            coded, facts = violation[0], facts + violation[1]
         v = self._settle(Verdict(verdict, code, reason, blamed, entry, finding=found,
-                                 facts=facts))
+                                 facts=facts, violation=coded))
         self.verdict = v
         return v
 
@@ -577,7 +603,8 @@ class Observer:
                 and (v.verdict != INVALID or v.entry is None or found[2] <= v.entry):
             blamed, reason, entry = found
             self.aborts = [a for a in self.aborts if a.index != entry]
-            return Verdict(INVALID, ErrorCode.DEAL_FAILURE.name.lower(), reason, blamed, entry)
+            return Verdict(INVALID, ErrorCode.DEAL_FAILURE.name.lower(), reason, blamed, entry,
+                           violation=_deal_violation(reason))
         return v
 
     def end(self, tail: str | None = None) -> Verdict:
@@ -597,7 +624,8 @@ class Observer:
                                        or failed[0] <= v.entry):
                 # A shuffle proof (checked in parallel) failed before anything else did.
                 entry, blamed, reason = failed
-                v = Verdict(INVALID, ErrorCode.DEAL_FAILURE.name.lower(), reason, blamed, entry)
+                v = Verdict(INVALID, ErrorCode.DEAL_FAILURE.name.lower(), reason, blamed, entry,
+                            violation=_deal_violation(reason))
                 cut = entry
                 self.aborts = [a for a in self.aborts if a.index != entry]
                 # As the serial check: it stopped there, and said nothing of what followed.
@@ -609,7 +637,8 @@ class Observer:
             # whoever says it; nothing after it is "refuted" by an entry that a late check
             # (a shuffle proof checked in parallel) convicts.
             self.claim_refuted = False
-            self.aborts = [dataclasses.replace(a, standing=Standing.PROVEN)
+            self.aborts = [dataclasses.replace(a, standing=Standing.PROVEN,
+                                               violation=v.violation, facts=v.facts)
                            if a.blamed is not None and a.blamed == v.blamed
                            else dataclasses.replace(a, standing=Standing.CLAIMED)
                            if a.standing == Standing.REFUTED else a
@@ -644,7 +673,8 @@ class Observer:
                            facts=(("last", last), ("tail", tail)))
         if session.phase == Phase.DONE:
             if tail == "truncated":
-                self.warnings.append("a torn frame after the end of the match was ignored")
+                self.warnings.append(Note("a torn frame after the end of the match was "
+                                          "ignored", "torn_after_end"))
             full = self._driver.full if self._driver is not None else None
             if full is None or full.winner is None or session.done is None \
                     or full.winner != session.done.winner_side:
@@ -741,8 +771,10 @@ class Observer:
             return seat
         return None
 
-    def _envelope_blame(self, entry: Entry, exc: ProtocolError) -> tuple[int | None, str]:
-        """Whom an envelope fault can be pinned on, and the sentence."""
+    def _envelope_blame(self, entry: Entry, exc: ProtocolError
+                        ) -> tuple[int | None, str, _Finding | None]:
+        """Whom an envelope fault can be pinned on, the sentence, and the observer's own
+        finding when it says more than the check (else the check's violation stands)."""
         session = self.session
         assert session is not None
         table = session.table
@@ -752,18 +784,22 @@ class Observer:
                 if s.seat != entry.seat and verify_signature(s.key, ENTRY_DOMAIN, entry.payload,
                                                              entry.signature):
                     return s.seat, (f"an entry in seat {entry.seat}'s name is signed with seat "
-                                    f"{s.seat}'s key")
+                                    f"{s.seat}'s key"), \
+                        ("signed_by_other", (("seat", entry.seat), ("signer", s.seat)))
             return None, (f"the signature of an entry in seat {entry.seat}'s name does not "
-                          "verify: the entry was altered after it was signed (or forged)")
+                          "verify: the entry was altered after it was signed (or forged)"), \
+                ("signature_altered", (("seat", entry.seat),))
         chained = entry.prev == session.head
         if code in (ErrorCode.OUT_OF_TURN, ErrorCode.BAD_SEQUENCE,
                     ErrorCode.PROTOCOL_VIOLATION) and chained:
             # Correctly signed and extending the transcript: its signer made it.
-            return entry.seat, f"{exc.detail or code.sentence} (signed by seat {entry.seat})"
+            return entry.seat, f"{exc.detail or code.sentence} (signed by seat {entry.seat})", \
+                None
         if code in (ErrorCode.BAD_CHAIN, ErrorCode.BAD_SEQUENCE):
             return None, ("the entry does not extend the transcript: an entry before it is "
-                          f"missing, reordered or replaced ({exc.detail or code.sentence})")
-        return None, exc.detail or code.sentence
+                          f"missing, reordered or replaced ({exc.detail or code.sentence})"), \
+                ("not_extending", ())
+        return None, exc.detail or code.sentence, None
 
     def _check_evidence(self, abort: Entry) -> None:
         """An abort's evidence that this transcript lacks (the peer aborted on an entry
@@ -780,19 +816,21 @@ class Observer:
         try:
             e = wire.open_entry(ev)
         except ProtocolError as exc:
-            self.warnings.append(f"the evidence of seat {abort.seat}'s abort is not a signed "
-                                 f"entry ({exc})")
+            self.warnings.append(Note(f"the evidence of seat {abort.seat}'s abort is not a "
+                                      f"signed entry ({exc})", "evidence_not_entry",
+                                      (("seat", abort.seat),)))
             return
         if e.kind == "abort" or e.game != session.table.game or e.prev != session.head:
             return  # not the entry that would come next here
         try:
             session.receive(e)
         except ProtocolError as exc:
-            self.warnings.append(f"the evidence of seat {abort.seat}'s abort is refused: "
-                                 f"{exc}")
+            self.warnings.append(Note(f"the evidence of seat {abort.seat}'s abort is refused: "
+                                      f"{exc}", "evidence_refused", (("seat", abort.seat),)))
             return
-        self.warnings.append(f"the evidence of seat {abort.seat}'s abort (an entry this "
-                             "transcript lacks) passes every check: its claim is not supported")
+        self.warnings.append(Note(f"the evidence of seat {abort.seat}'s abort (an entry this "
+                                  "transcript lacks) passes every check: its claim is not "
+                                  "supported", "evidence_passes", (("seat", abort.seat),)))
         self.claim_refuted = True
 
     def _note_later_abort(self, index: int, item: bytes | Entry) -> None:

@@ -23,6 +23,8 @@ __all__ = [
     "DISPUTED",
     "UNKNOWN_CAPABILITY",
     "FINDINGS",
+    "WARNINGS",
+    "Note",
     "unknown_capabilities",
     "Verdict",
     "AbortClaim",
@@ -56,7 +58,7 @@ UNKNOWN_CAPABILITY = "unknown_capability"
 #: no check's words): each :attr:`Verdict.finding` with the keys of its
 #: :attr:`Verdict.facts` (``last``: the last entry read; ``phase``: the transcript's
 #: phase then; ``tail``: the log reader's words for the damage; ``detail``: a check's
-#: or an error's own words).  A client words them.
+#: or an error's own words; ``seat``, ``signer``: seat numbers).  A client words them.
 FINDINGS: dict[str, tuple[str, ...]] = {
     "no_entry": (),  # not even the genesis
     "empty_log": (),  # a log file with no entry, not even the genesis
@@ -71,7 +73,39 @@ FINDINGS: dict[str, tuple[str, ...]] = {
     "genesis_refused": ("detail",),
     "genesis_not_host": (),  # the genesis does not seat the host in seat 0
     "genesis_unsigned": (),  # not signed by the key it gives the host
+    "signed_by_other": ("seat", "signer"),  # an entry in seat's name, signer's signature
+    "signature_altered": ("seat",),  # an entry in seat's name, altered after signing
+    "not_extending": (),  # an entry before it is missing, reordered or replaced
 }
+
+
+#: What an auditor notes without a verdict of its own (:class:`Note`): each code with
+#: the keys of its facts (``seat``: a seat number).  A client words them.
+WARNINGS: dict[str, tuple[str, ...]] = {
+    "evidence_in_transcript": ("seat",),  # an abort cites an entry that passes every check
+    "evidence_not_entry": ("seat",),  # an abort's evidence is not a signed entry
+    "evidence_refused": ("seat",),  # an abort's evidence (an entry we lack) is refused
+    "evidence_passes": ("seat",),  # ... passes every check: the claim is not supported
+    "torn_after_end": (),  # a torn frame after the end of the match, ignored
+    "header_other_game": (),  # the log's (unsigned) header names another game
+    "header_seat_mismatch": (),  # the header's seat and key are not the genesis's
+}
+
+
+class Note(str):
+    """An auditor's warning: the English sentence itself (a ``str``, for logs and JSON,
+    as warnings always were) with its ``code`` (one of :data:`WARNINGS`) and ``facts``
+    for a client's words."""
+
+    code: str
+    facts: tuple[tuple[str, str | int], ...]
+
+    def __new__(cls, sentence: str, code: str,
+                facts: tuple[tuple[str, str | int], ...] = ()) -> Note:
+        assert code in WARNINGS and {k for k, _ in facts} <= set(WARNINGS[code]), code
+        note = super().__new__(cls, sentence)
+        note.code, note.facts = code, facts
+        return note
 
 
 def unknown_capabilities(genesis: Sequence[str], readies: Sequence[Sequence[str] | None],
@@ -110,6 +144,11 @@ class AbortClaim:
     #: The host's flag on the seat to play, which stands (:func:`~chkobba_p2p.transcript.session.
     #: flag_holds`): the blamed seat lost on time.
     on_time: bool = False
+    #: For a ``proven`` claim against the seat an :data:`INVALID` verdict blames: the
+    #: violation the observer's own check found (the verdict's, with its ``facts``),
+    #: which a client words in place of ``why`` (the signer's English); else None.
+    violation: str | None = None
+    facts: tuple[tuple[str, str | int], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -153,6 +192,11 @@ class Verdict(ObserverEvent):
     #: (``(key, value)`` pairs); ``reason`` says the same in English for developers.
     finding: str | None = None
     facts: tuple[tuple[str, str | int], ...] = ()
+    #: For an :data:`INVALID` verdict a check found: the check's own code (one of
+    #: :data:`~chkobba_p2p.errors.VIOLATIONS`), with its data in ``facts`` (after the
+    #: finding's, when there is one: a finding's ``detail`` is that check's English);
+    #: None when the check has no code (``reason`` then holds its only words).
+    violation: str | None = None
 
 
 def abort_claim(index: int, entry: Entry, players: int,

@@ -12,6 +12,7 @@ dispatches on the classes.  The deal items a turn carries are the deal's own
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -36,28 +37,35 @@ __all__ = [
 
 class GameFault(RemoteError):
     """A well-formed, correctly signed entry that the game refuses (an illegal move, a
-    failed proof...).  Ends the game for everyone with a signed blame of ``blamed_seat``."""
+    failed proof...).  Ends the game for everyone with a signed blame of ``blamed_seat``.
+    ``detail`` says it in English (for the signed abort's ``why`` and for developers);
+    ``violation`` and ``facts`` are the check's code and data for a client's words
+    (:data:`~chkobba_p2p.errors.VIOLATIONS`)."""
 
     #: The offending entry's bytes (set by whoever knows them).
     evidence: bytes | None
 
     def __init__(self, code: ErrorCode, detail: str, blamed_seat: int | None,
-                 evidence: bytes | None = None) -> None:
+                 evidence: bytes | None = None, *, violation: str | None = None,
+                 facts: Mapping[str, str | int] | None = None) -> None:
         super().__init__(f"{code.sentence}: {detail}", code=code.name.lower(),
-                         blamed_seat=blamed_seat, evidence=evidence)
+                         blamed_seat=blamed_seat, evidence=evidence, violation=violation,
+                         facts=facts)
         self.error_code = code
         self.detail = detail
 
 
 def _card(value: Any, seat: int) -> Card:
     if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < 40:
-        raise GameFault(ErrorCode.PROTOCOL_VIOLATION, f"not a card id: {value!r}", seat)
+        raise GameFault(ErrorCode.PROTOCOL_VIOLATION, f"not a card id: {value!r}", seat,
+                        violation="not_a_card", facts={"value": repr(value)[:40]})
     return Card(value)
 
 
 def _pos(value: Any, seat: int) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < 40:
-        raise GameFault(ErrorCode.PROTOCOL_VIOLATION, f"not a deck position: {value!r}", seat)
+        raise GameFault(ErrorCode.PROTOCOL_VIOLATION, f"not a deck position: {value!r}", seat,
+                        violation="not_a_position", facts={"value": repr(value)[:40]})
     return value
 
 
@@ -83,7 +91,7 @@ class ReadyBody:
             return cls(None)
         if not isinstance(caps, list) or not all(isinstance(c, str) for c in caps):
             raise GameFault(ErrorCode.PROTOCOL_VIOLATION, "ready.caps is an array of str",
-                            seat, body)
+                            seat, body, violation="bad_ready_caps")
         return cls(tuple(caps))
 
 
@@ -110,11 +118,13 @@ class PlayAction:
         pos = _pos(action.get("pos"), seat)
         take = action.get("take")
         if not isinstance(take, list) or len(take) > 10:
-            raise GameFault(ErrorCode.PROTOCOL_VIOLATION, "take is a list", seat)
+            raise GameFault(ErrorCode.PROTOCOL_VIOLATION, "take is a list", seat,
+                            violation="take_not_list")
         capture = tuple(_card(c, seat) for c in take)
         if len(set(capture)) != len(capture):
             # A set on the wire: the engine would merge repeats silently.
-            raise GameFault(ErrorCode.PROTOCOL_VIOLATION, "take names a card twice", seat)
+            raise GameFault(ErrorCode.PROTOCOL_VIOLATION, "take names a card twice", seat,
+                            violation="take_twice")
         return cls(pos, card, capture)
 
 
@@ -136,9 +146,11 @@ class CutAction:
     def from_wire(cls, action: dict[str, Any], seat: int) -> CutAction:
         keep = action.get("keep")
         if not isinstance(keep, bool):
-            raise GameFault(ErrorCode.PROTOCOL_VIOLATION, "keep is a bool", seat)
+            raise GameFault(ErrorCode.PROTOCOL_VIOLATION, "keep is a bool", seat,
+                            violation="keep_not_bool")
         if keep and "pos" in action:
-            raise GameFault(ErrorCode.PROTOCOL_VIOLATION, "a kept card has no pos", seat)
+            raise GameFault(ErrorCode.PROTOCOL_VIOLATION, "a kept card has no pos", seat,
+                            violation="kept_with_position")
         return cls(True) if keep else cls(False, _pos(action.get("pos"), seat))
 
 
@@ -156,7 +168,8 @@ def action_type(action: dict[str, Any], seat: int) -> type[PlayAction] | type[Cu
     t = wire.message_type(action)
     cls = _ACTIONS.get(t) if t is not None else None
     if cls is None:
-        raise GameFault(ErrorCode.PROTOCOL_VIOLATION, f"unknown action type {t!r}", seat)
+        raise GameFault(ErrorCode.PROTOCOL_VIOLATION, f"unknown action type {t!r}", seat,
+                        violation="unknown_action", facts={"value": repr(t)[:40]})
     return cls
 
 
@@ -194,7 +207,8 @@ class TurnBody:
         if not isinstance(items, list) or (action is not None
                                            and not isinstance(action, dict)) \
                 or (after is not None and not isinstance(after, list)):
-            raise GameFault(ErrorCode.PROTOCOL_VIOLATION, "turn fields", seat, body)
+            raise GameFault(ErrorCode.PROTOCOL_VIOLATION, "turn fields", seat, body,
+                            violation="bad_turn_fields")
         return cls(items, action, after)
 
 
@@ -212,7 +226,8 @@ class DoneBody:
     def from_wire(cls, fields: dict[str, Any], seat: int, body: bytes) -> DoneBody:
         result = fields.get("result")
         if not isinstance(result, dict):
-            raise GameFault(ErrorCode.PROTOCOL_VIOLATION, "done.result is a map", seat, body)
+            raise GameFault(ErrorCode.PROTOCOL_VIOLATION, "done.result is a map", seat, body,
+                            violation="bad_done_result")
         return cls(result)
 
 

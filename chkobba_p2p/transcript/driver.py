@@ -135,7 +135,8 @@ class DeckInstance:
             raise GameFault(ErrorCode.DEAL_FAILURE, f"{exc.code}: {exc.reason}",
                             exc.blamed_seat,
                             self.proof_entries.get(exc.blamed_seat, {}).get(proof)
-                            if proof is not None else None) from None
+                            if proof is not None else None,
+                            violation=exc.violation, facts=dict(exc.facts)) from None
 
     def take_jobs(self) -> list[ProofJob]:
         """The deal's proof work to hand out now (none while :attr:`inline`)."""
@@ -234,7 +235,8 @@ class DeckInstance:
         got = self.shown_now.get(pos)
         if got is None or got[0] != seat:
             raise GameFault(ErrorCode.DEAL_FAILURE,
-                            f"seat {seat} did not show position {pos} with its action", seat)
+                            f"seat {seat} did not show position {pos} with its action", seat,
+                            violation="position_not_shown", facts={"seat": seat, "pos": pos})
         return got[1]
 
     def finish(self, discard: bool) -> bool:
@@ -462,7 +464,8 @@ class GameDriver:
             # step that is complete here may not be complete there yet.)  Under
             # early-deal/v1 it may still send the deal messages it owes first.
             raise GameFault(ErrorCode.PROTOCOL_VIOLATION, "an empty turn while the game "
-                            f"waits for seat {seat}'s choice", seat)
+                            f"waits for seat {seat}'s choice", seat, violation="empty_turn",
+                            facts={"seat": seat})
         self._advance()
         return progress
 
@@ -492,10 +495,11 @@ class GameDriver:
         progress = False
         for item in items:
             if not isinstance(item, dict):
-                raise GameFault(ErrorCode.PROTOCOL_VIOLATION, "a deal item is a map", seat)
+                raise GameFault(ErrorCode.PROTOCOL_VIOLATION, "a deal item is a map", seat,
+                                violation="turn_item_not_map")
             if self.deck is None:
                 raise GameFault(ErrorCode.PROTOCOL_VIOLATION, "a deal item after the end",
-                                seat)
+                                seat, violation="turn_item_after_end")
             held = self.deck.deal.held
             msg = parse_item(item)
             if isinstance(msg, ProofItem) and msg.proof is not None \
@@ -533,7 +537,8 @@ class GameDriver:
         hand = self.hand
         deck = self.deck
         if hand is None or self.over or self._finishing or deck is None:
-            raise GameFault(ErrorCode.PROTOCOL_VIOLATION, "no action is due", seat)
+            raise GameFault(ErrorCode.PROTOCOL_VIOLATION, "no action is due", seat,
+                            violation="no_action_due")
         p = hand.pending
         kind = action_type(action, seat)
         try:
@@ -542,9 +547,12 @@ class GameDriver:
                 if seat == self.seat:
                     deck.show(play.pos, replaying=True)  # a no-op unless replaying our log
                 elif deck.shown(seat, play.pos) != play.card:
+                    shown = deck.shown(seat, play.pos)
                     raise GameFault(ErrorCode.DEAL_FAILURE,
-                                    f"seat {seat} names {play.card} but showed "
-                                    f"{deck.shown(seat, play.pos)}", seat)
+                                    f"seat {seat} names {play.card} but showed {shown}", seat,
+                                    violation="card_not_shown",
+                                    facts={"seat": seat, "card": int(play.card),
+                                           "shown": int(shown)})
                 self._set_hand(hand.play(seat, play.card, list(play.take)))
             elif kind is CutAction and isinstance(p, CutterChoice) and p.seat == seat:
                 cut = CutAction.from_wire(action, seat)
@@ -552,7 +560,7 @@ class GameDriver:
                 if cut.pos is not None:
                     if cut.pos != self.top - 1:
                         raise GameFault(ErrorCode.ILLEGAL_MOVE, "only the drawn card may be "
-                                        "placed", seat)
+                                        "placed", seat, violation="only_drawn_card")
                     if seat == self.seat:
                         deck.show(cut.pos, replaying=True)
                     else:
@@ -560,11 +568,14 @@ class GameDriver:
                 self._set_hand(hand.choose_cut(cut.keep, placed))
             else:
                 raise GameFault(ErrorCode.ILLEGAL_MOVE,
-                                f"action {kind.TYPE!r} while the hand waits for {p}", seat)
+                                f"action {kind.TYPE!r} while the hand waits for {p}", seat,
+                                violation="action_out_of_phase", facts={"action": kind.TYPE})
         except IllegalMove as exc:
-            raise GameFault(ErrorCode.ILLEGAL_MOVE, f"{exc.rule}: {exc}", seat) from None
+            raise GameFault(ErrorCode.ILLEGAL_MOVE, f"{exc.rule}: {exc}", seat,
+                            violation=exc.rule) from None
         except InvalidDeal as exc:
-            raise GameFault(ErrorCode.DEAL_FAILURE, str(exc), seat) from None
+            raise GameFault(ErrorCode.DEAL_FAILURE, str(exc), seat,
+                            violation="invalid_deal") from None
 
     def _set_hand(self, hand: Hand) -> None:
         assert self.match is not None
@@ -643,7 +654,7 @@ class GameDriver:
                 raise GameFault(ErrorCode.ILLEGAL_MOVE,
                                 f"{exc.rule}: {exc} (play {plays} of hand "
                                 f"{self.match.hand_number}, found once every card was "
-                                "known)", seat) from None
+                                "known)", seat, violation=exc.rule) from None
 
     def _advance(self) -> None:
         """Take every step that needs no one's choice and no message not yet received."""

@@ -109,6 +109,12 @@ class Aborted(TranscriptEvent):
     disputed_by: int | None = None
     #: The seat whose flag was disputed (the flag's signer), with :attr:`disputed_by`.
     disputed_flag: int | None = None
+    #: When this peer signed the abort on its own check's finding: the check's code
+    #: (:data:`~chkobba_p2p.errors.VIOLATIONS`) and facts, which ``detail`` says in
+    #: English.  Not signed (the record carries ``detail`` only): None and ``()`` for an
+    #: abort another seat signed, or one read back from a log.
+    violation: str | None = None
+    facts: tuple[tuple[str, str | int], ...] = ()
 
     @property
     def loser(self) -> int | None:

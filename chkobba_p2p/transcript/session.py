@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..deal.core import JobResult, ProofJob
-from ..errors import LocalError
+from ..errors import Facts, LocalError
 from ..game.seating import Seating
 from ..wire import codec as wire
 from ..wire.codec import (
@@ -174,9 +174,10 @@ class Session:
         key = table.seats[0].key if host_key is None else host_key
         if table.seats[0].key != key:
             raise ProtocolError(ErrorCode.PROTOCOL_VIOLATION, "seat 0 is not the host",
-                                blamed_seat=0)
+                                blamed_seat=0, violation="host_not_seat_0")
         if not verify_signature(key, ENTRY_DOMAIN, genesis.payload, genesis.signature):
-            raise ProtocolError(ErrorCode.BAD_SIGNATURE, "genesis", blamed_seat=0)
+            raise ProtocolError(ErrorCode.BAD_SIGNATURE, "genesis", blamed_seat=0,
+                                violation="genesis_signature")
         return cls(None, table, None, genesis, bytes(32), game=game)
 
     @classmethod
@@ -184,14 +185,16 @@ class Session:
              master: bytes | None = None, *, speaks: Sequence[str] | None = None) -> Session:
         """A joining peer's session from the genesis the host sent, signed by ``host_key``."""
         if not verify_signature(host_key, ENTRY_DOMAIN, genesis.payload, genesis.signature):
-            raise ProtocolError(ErrorCode.BAD_SIGNATURE, "genesis", blamed_seat=0)
+            raise ProtocolError(ErrorCode.BAD_SIGNATURE, "genesis", blamed_seat=0,
+                                violation="genesis_signature")
         table = TableInfo.from_entry(genesis)
         if table.seats[0].key != host_key:
             raise ProtocolError(ErrorCode.PROTOCOL_VIOLATION, "seat 0 is not the host",
-                                blamed_seat=0)
+                                blamed_seat=0, violation="host_not_seat_0")
         seat = next((s.seat for s in table.seats if s.key == identity.public), None)
         if seat is None:
-            raise ProtocolError(ErrorCode.PROTOCOL_VIOLATION, "no seat for us", blamed_seat=0)
+            raise ProtocolError(ErrorCode.PROTOCOL_VIOLATION, "no seat for us", blamed_seat=0,
+                                violation="no_seat_for_us")
         return cls(identity, table, seat, genesis, master, speaks=speaks)
 
     # ------------------------------------------------------------------- reading
@@ -263,26 +266,34 @@ class Session:
         :class:`ProtocolError` naming the first rule broken."""
         t = self.table
         if entry.game != t.game:
-            raise ProtocolError(ErrorCode.WRONG_GAME)
+            raise ProtocolError(ErrorCode.WRONG_GAME, violation="wrong_game")
         if entry.seat >= t.players:
-            raise ProtocolError(ErrorCode.BAD_FIELD, "no such seat")
+            raise ProtocolError(ErrorCode.BAD_FIELD, "no such seat", violation="no_such_seat")
         key = t.seats[entry.seat].key
         if not verify_signature(key, ENTRY_DOMAIN, entry.payload, entry.signature):
-            raise ProtocolError(ErrorCode.BAD_SIGNATURE, f"entry from seat {entry.seat}")
+            raise ProtocolError(ErrorCode.BAD_SIGNATURE, f"entry from seat {entry.seat}",
+                                violation="bad_signature", facts={"seat": entry.seat})
         if entry.kind == "abort":
             return
         if self.finished:
-            raise ProtocolError(ErrorCode.PROTOCOL_VIOLATION, "the game is over")
+            raise ProtocolError(ErrorCode.PROTOCOL_VIOLATION, "the game is over",
+                                violation="game_over")
         if entry.seq < self.chain.next_seq[entry.seat]:
-            raise ProtocolError(ErrorCode.BAD_SEQUENCE, "an old entry replayed")
+            raise ProtocolError(ErrorCode.BAD_SEQUENCE, "an old entry replayed",
+                                violation="replayed_entry")
         if entry.prev != self.chain.head:
-            raise ProtocolError(ErrorCode.BAD_CHAIN, "prev is not the transcript head")
+            raise ProtocolError(ErrorCode.BAD_CHAIN, "prev is not the transcript head",
+                                violation="chain_broken")
         if entry.seat != self._floor:
             raise ProtocolError(ErrorCode.OUT_OF_TURN,
-                                f"seat {entry.seat} spoke; seat {self._floor} holds the floor")
+                                f"seat {entry.seat} spoke; seat {self._floor} holds the floor",
+                                violation="out_of_turn",
+                                facts={"seat": entry.seat, "floor": self._floor})
         if entry.seq != self.chain.next_seq[entry.seat]:
             raise ProtocolError(ErrorCode.BAD_SEQUENCE,
-                                f"expected {self.chain.next_seq[entry.seat]}")
+                                f"expected {self.chain.next_seq[entry.seat]}",
+                                violation="wrong_sequence",
+                                facts={"expected": self.chain.next_seq[entry.seat]})
 
     def receive(self, entry: Entry, *, checked: bool = False) -> None:
         """Check and apply one entry from another seat.  :class:`ProtocolError`: refused,
@@ -315,7 +326,8 @@ class Session:
             # Far beyond any honest match (PROTOCOL.md 2.1): whoever padded, the table
             # stops here, at the same entry for everyone, and blames nobody.
             raise GameFault(ErrorCode.TRANSCRIPT_TOO_LONG,
-                            f"over {wire.MAX_TRANSCRIPT} bytes", None, entry.body)
+                            f"over {wire.MAX_TRANSCRIPT} bytes", None, entry.body,
+                            violation="transcript_too_long", facts={"max": wire.MAX_TRANSCRIPT})
 
     def _apply(self, entry: Entry) -> None:
         n = self.table.players
@@ -326,7 +338,8 @@ class Session:
         if self.phase == Phase.READY:
             if kind != "ready":
                 raise GameFault(ErrorCode.PROTOCOL_VIOLATION, f"expected ready, got {kind}",
-                                seat, entry.body)
+                                seat, entry.body, violation="unexpected_kind",
+                                facts={"expected": "ready", "got": kind[:32]})
             self.readies.append(ReadyBody.from_wire(f, seat, entry.body).caps)
             self._floor = (seat + 1) % n
             if seat == n - 1:
@@ -340,7 +353,8 @@ class Session:
         if self.phase == Phase.PLAYING:
             if kind != "turn":
                 raise GameFault(ErrorCode.PROTOCOL_VIOLATION, f"expected turn, got {kind}",
-                                seat, entry.body)
+                                seat, entry.body, violation="unexpected_kind",
+                                facts={"expected": "turn", "got": kind[:32]})
             ride = self.game.shares_ride
             if not ride and "p" in f:
                 # Without shares-ride/v1 in effect ``p`` is an unknown field: ignored, but
@@ -351,7 +365,8 @@ class Session:
                     wire.check_entry_size(entry, wire.decode(entry.body),
                                           also_unknown=RIDE_FIELDS)
                 except wire.ProtocolError as exc:
-                    raise GameFault(exc.error_code, str(exc), seat, entry.body) from None
+                    raise GameFault(exc.error_code, str(exc), seat, entry.body,
+                                    violation=exc.violation, facts=dict(exc.facts)) from None
             turn = TurnBody.from_wire(f, seat, entry.body, ride)
             self.game.entry_body = entry.body
             try:
@@ -372,11 +387,13 @@ class Session:
             result = self.game.result_body()
             if kind != "done":
                 raise GameFault(ErrorCode.PROTOCOL_VIOLATION, f"expected done, got {kind}",
-                                seat, entry.body)
+                                seat, entry.body, violation="unexpected_kind",
+                                facts={"expected": "done", "got": kind[:32]})
             done = DoneBody.from_wire(f, seat, entry.body)
             if not wire.same_value(done.result, result):  # exact: `true` is not `1`
                 raise GameFault(ErrorCode.RESULT_MISMATCH, f"seat {seat} signed another "
-                                "result", seat, entry.body)
+                                "result", seat, entry.body, violation="result_differs",
+                                facts={"seat": seat})
             self._closing_seen += 1
             self._floor = (seat + 1) % n
             if self._closing_seen == n:
@@ -384,7 +401,8 @@ class Session:
                 self.done = self.game.match_done()
                 self._events.append(self.done)
             return
-        raise GameFault(ErrorCode.PROTOCOL_VIOLATION, "entry after the end", seat, entry.body)
+        raise GameFault(ErrorCode.PROTOCOL_VIOLATION, "entry after the end", seat, entry.body,
+                        violation="entry_after_end")
 
     def _after_turn(self, seat: int, progress: bool, entry: Entry) -> None:
         """The floor and the stall count after ``seat``'s turn, once its game is applied."""
@@ -412,11 +430,14 @@ class Session:
             blamed = owing[0]
             detail = (f"the game stalls: seat {blamed} owes its deal message and "
                       f"{self._empty_run} turns passed without progress")
+            violation, facts = "stalled_owing", {"seat": blamed, "turns": self._empty_run}
         elif seat != own:
             blamed, detail = seat, "the game stalls: nobody acts"
+            violation, facts = "stalled", {}
         else:
             return  # nothing proves anyone at fault here; the next entry will tell
-        raise GameFault(ErrorCode.PROTOCOL_VIOLATION, detail, blamed, entry.body)
+        raise GameFault(ErrorCode.PROTOCOL_VIOLATION, detail, blamed, entry.body,
+                        violation=violation, facts=facts)
 
     @property
     def owing(self) -> int | None:
@@ -455,7 +476,8 @@ class Session:
             return Standing.OWED
         return Standing.CLAIMED
 
-    def _on_abort(self, entry: Entry, standing: str | None = None) -> None:
+    def _on_abort(self, entry: Entry, standing: str | None = None,
+                  violation: tuple[str | None, Facts] = (None, ())) -> None:
         f = entry.fields
         code = ErrorCode.from_wire(f.get("code"))
         unknown = None
@@ -481,7 +503,8 @@ class Session:
             totals = () if self.phase != Phase.PLAYING else \
                 tuple(m.totals) if m is not None else (0,) * sides
             self.aborted = Aborted(entry.seat, code, blamed, why, standing, flag, unknown,
-                                   left=left, decided=decided, totals=totals)
+                                   left=left, decided=decided, totals=totals,
+                                   violation=violation[0], facts=violation[1])
             self._flag_body = entry.body if flag is not None else None
             self.phase = Phase.ABORTED
             self._events.append(self.aborted)
@@ -603,7 +626,8 @@ class Session:
             # every peer reaches the same verdict at it; our abort goes out next.
             self._unsent_abort = self.abort(fault.error_code, fault.blamed_seat,
                                             fault.detail, fault.evidence or entry.body,
-                                            proven=True)
+                                            proven=True, violation=fault.violation,
+                                            facts=fault.facts)
         return entry
 
     @property
@@ -671,7 +695,8 @@ class Session:
         if fault is not None:
             self._unsent_abort = self.abort(fault.error_code, fault.blamed_seat,
                                             fault.detail, fault.evidence or entry.body,
-                                            proven=True)
+                                            proven=True, violation=fault.violation,
+                                            facts=fault.facts)
         return entry
 
     @property
@@ -725,7 +750,8 @@ class Session:
 
     def abort(self, code: ErrorCode, blamed_seat: int | None, detail: str,
               evidence: bytes | None = None, *, proven: bool = False,
-              flag: int | None = None, clock: dict[str, int] | None = None) -> Entry:
+              flag: int | None = None, clock: dict[str, int] | None = None,
+              violation: str | None = None, facts: Facts = ()) -> Entry:
         """End the game with a signed record (off the chain): the code, whom it blames,
         why, and the offending entry's bytes as evidence.  ``proven``: this peer's own
         checks convict ``blamed_seat`` (a game fault); otherwise the record's
@@ -733,7 +759,8 @@ class Session:
         ``flag``: the host's clocks flag that seat (``timeout``, ``peer_left``: a loss
         on time if :func:`flag_holds`); ``clock``: the signer's clock reading
         (:func:`make_clock`), which a flag carries so that a reader can bound it
-        (PROTOCOL.md 12.6)."""
+        (PROTOCOL.md 12.6).  ``violation``, ``facts``: the code and data of the check
+        ``detail`` words in English, for this peer's :class:`Aborted` (never signed)."""
         carried = evidence is not None and len(evidence) <= wire.MAX_EVIDENCE
         body = AbortBody(int(code), blamed_seat, detail[:1000], flag, clock,
                          evidence if carried else None,
@@ -745,5 +772,5 @@ class Session:
             # Our own accusation: never called refuted here (the entry we cite may be
             # one of the chain that a peer misused, e.g. relayed again).
             standing = self.standing_of(blamed_seat, self.own_seat)
-        self._on_abort(entry, standing)
+        self._on_abort(entry, standing, (violation, facts))
         return entry

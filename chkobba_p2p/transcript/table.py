@@ -41,7 +41,7 @@ class SeatInfo:
 def _name(value: Any) -> str:
     if not isinstance(value, str) or not 0 < len(value) <= MAX_NAME or not value.isprintable():
         raise ProtocolError(ErrorCode.BAD_FIELD, f"a display name is 1..{MAX_NAME} printable "
-                            "characters")
+                            "characters", violation="bad_name", facts={"max": MAX_NAME})
     return value
 
 
@@ -97,30 +97,37 @@ class TableInfo:
         f = entry.fields
         if entry.kind != "table" or entry.seq != 0 or entry.prev != GENESIS_PREV \
                 or entry.seat != 0:
-            raise ProtocolError(ErrorCode.PROTOCOL_VIOLATION, "not a genesis entry")
+            raise ProtocolError(ErrorCode.PROTOCOL_VIOLATION, "not a genesis entry",
+                                violation="not_genesis")
         version = get_field(f, "v", "int")
         if version not in SUPPORTED_VERSIONS:
-            raise ProtocolError(ErrorCode.VERSION_MISMATCH, f"version {version}")
+            raise ProtocolError(ErrorCode.VERSION_MISMATCH, f"version {version}",
+                                violation="version_unsupported", facts={"version": version})
         players = get_field(f, "players", "int")
         if players not in ONLINE:
             raise ProtocolError(ErrorCode.BAD_FIELD,
-                                f"players must be one of {', '.join(map(str, ONLINE))}")
+                                f"players must be one of {', '.join(map(str, ONLINE))}",
+                                violation="players_unsupported", facts={"players": players})
         try:
             rules = Ruleset.from_dict(get_field(f, "rules", "map"))
         except ValueError as exc:
-            raise ProtocolError(ErrorCode.BAD_FIELD, f"ruleset: {exc}") from None
+            raise ProtocolError(ErrorCode.BAD_FIELD, f"ruleset: {exc}",
+                                violation="bad_ruleset") from None
         if get_field(f, "rules_hash", "bytes", size=32) != rules.digest():
-            raise ProtocolError(ErrorCode.BAD_FIELD, "rules_hash does not match the ruleset")
+            raise ProtocolError(ErrorCode.BAD_FIELD, "rules_hash does not match the ruleset",
+                                violation="rules_hash_mismatch")
         raw_seats = get_field(f, "seats", "list", max_len=players)
         if len(raw_seats) != players:
-            raise ProtocolError(ErrorCode.BAD_FIELD, "one entry per seat")
+            raise ProtocolError(ErrorCode.BAD_FIELD, "one entry per seat", violation="seat_count")
         seats = []
         for i, s in enumerate(raw_seats):
             if not isinstance(s, dict) or get_field(s, "seat", "int") != i:
-                raise ProtocolError(ErrorCode.BAD_FIELD, "seats in order")
+                raise ProtocolError(ErrorCode.BAD_FIELD, "seats in order",
+                                    violation="seat_order")
             seats.append(SeatInfo(i, get_field(s, "key", "bytes", size=32), _name(s.get("name"))))
         if len({s.key for s in seats}) != players:
-            raise ProtocolError(ErrorCode.BAD_FIELD, "an identity holds two seats")
+            raise ProtocolError(ErrorCode.BAD_FIELD, "an identity holds two seats",
+                                violation="key_holds_two_seats")
         caps = tuple(c for c in get_field(f, "caps", "list", optional=True) or ()
                      if isinstance(c, str))
         return cls(entry.game, version, players, rules, tuple(seats), caps)

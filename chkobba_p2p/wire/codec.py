@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import enum
 import hashlib
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -208,13 +209,16 @@ _SENTENCES = {
 
 
 class ProtocolError(RemoteError):
-    """The remote end broke the wire protocol.  ``code`` is an :class:`ErrorCode`."""
+    """The remote end broke the wire protocol.  ``code`` is an :class:`ErrorCode`;
+    ``detail`` English for developers, ``violation`` and ``facts`` the check's code and
+    data for a client's words (:data:`~chkobba_p2p.errors.VIOLATIONS`)."""
 
     def __init__(self, code: ErrorCode, detail: str = "", *, blamed_seat: int | None = None,
-                 evidence: object = None) -> None:
+                 evidence: object = None, violation: str | None = None,
+                 facts: Mapping[str, str | int] | None = None) -> None:
         message = code.sentence + (f": {detail}" if detail else "")
         super().__init__(message, code=code.name.lower(), blamed_seat=blamed_seat,
-                         evidence=evidence)
+                         evidence=evidence, violation=violation, facts=facts)
         self.error_code = code
         self.detail = detail
 
@@ -253,7 +257,9 @@ class FrameDecoder:
         while len(self._buf) >= 4:
             n = int.from_bytes(self._buf[:4], "big")
             if n > self._max:
-                raise ProtocolError(ErrorCode.FRAME_TOO_LARGE, f"{n} > {self._max} bytes")
+                raise ProtocolError(ErrorCode.FRAME_TOO_LARGE, f"{n} > {self._max} bytes",
+                                    violation="frame_too_large",
+                                    facts={"size": n, "max": self._max})
             if len(self._buf) < 4 + n:
                 break
             out.append(bytes(self._buf[4:4 + n]))
@@ -270,7 +276,8 @@ def encode(obj: Any) -> bytes:
 
 
 def _no_ext(code: int, data: bytes) -> Any:
-    raise ProtocolError(ErrorCode.MALFORMED, "extension types are not allowed")
+    raise ProtocolError(ErrorCode.MALFORMED, "extension types are not allowed",
+                        violation="extension_type")
 
 
 def _pairs(pairs: list[tuple[Any, Any]]) -> dict[str, Any]:
@@ -280,9 +287,11 @@ def _pairs(pairs: list[tuple[Any, Any]]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for k, v in pairs:
         if not isinstance(k, str):
-            raise ProtocolError(ErrorCode.MALFORMED, "map keys must be strings")
+            raise ProtocolError(ErrorCode.MALFORMED, "map keys must be strings",
+                                violation="key_not_str")
         if k in out:
-            raise ProtocolError(ErrorCode.MALFORMED, f"duplicate map key {k[:40]!r}")
+            raise ProtocolError(ErrorCode.MALFORMED, f"duplicate map key {k[:40]!r}",
+                                violation="duplicate_key", facts={"field": k[:40]})
         out[k] = v
     return out
 
@@ -299,26 +308,30 @@ MAX_ITEMS = 4096
 def _check_str(s: str) -> None:
     # Characters are at most 4 UTF-8 bytes: only long strings need encoding to measure.
     if len(s) > MAX_STR // 4 and len(s.encode("utf-8", "surrogatepass")) > MAX_STR:
-        raise ProtocolError(ErrorCode.BAD_FIELD, f"string longer than {MAX_STR} bytes")
+        raise ProtocolError(ErrorCode.BAD_FIELD, f"string longer than {MAX_STR} bytes",
+                            violation="string_too_long", facts={"max": MAX_STR})
 
 
 def _check_value(obj: Any, depth: int = 1, left: list[int] | None = None) -> None:
     """``depth``: that of ``obj`` if it is a map or an array (the top level is 1);
     ``left``: how many more values the message may hold (:data:`MAX_ITEMS`)."""
     if isinstance(obj, float):
-        raise ProtocolError(ErrorCode.MALFORMED, "floats are not allowed")
+        raise ProtocolError(ErrorCode.MALFORMED, "floats are not allowed",
+                            violation="float_value")
     if isinstance(obj, str):
         _check_str(obj)
     elif isinstance(obj, dict | list):
         if depth > MAX_DEPTH:
-            raise ProtocolError(ErrorCode.MALFORMED, f"nested deeper than {MAX_DEPTH}")
+            raise ProtocolError(ErrorCode.MALFORMED, f"nested deeper than {MAX_DEPTH}",
+                                violation="nested_too_deep", facts={"max": MAX_DEPTH})
         if left is None:
             left = [MAX_ITEMS]
         # Counted before any is looked at: a huge array costs one subtraction.
         left[0] -= 2 * len(obj) if isinstance(obj, dict) else len(obj)
         if left[0] < 0:
             raise ProtocolError(ErrorCode.MALFORMED,
-                                f"more than {MAX_ITEMS} values in one message")
+                                f"more than {MAX_ITEMS} values in one message",
+                                violation="too_many_values", facts={"max": MAX_ITEMS})
         for k in obj if isinstance(obj, dict) else ():
             _check_str(k)
         for v in obj.values() if isinstance(obj, dict) else obj:
@@ -352,10 +365,12 @@ def decode(body: bytes, *, want_map: bool = True) -> Any:
     except ProtocolError:
         raise
     except Exception as exc:  # msgpack raises several unrelated types
-        raise ProtocolError(ErrorCode.MALFORMED, _decode_failure(exc)) from None
+        raise ProtocolError(ErrorCode.MALFORMED, _decode_failure(exc),
+                            violation="not_msgpack") from None
     _check_value(obj)
     if want_map and (not isinstance(obj, dict) or not isinstance(obj.get("t"), str)):
-        raise ProtocolError(ErrorCode.MALFORMED, "a message is a map with a string 't'")
+        raise ProtocolError(ErrorCode.MALFORMED, "a message is a map with a string 't'",
+                            violation="not_a_message")
     return obj
 
 
@@ -382,15 +397,20 @@ def get_field(msg: dict[str, Any], name: str, kind: str, *, optional: bool = Fal
     if name not in msg or msg[name] is None:
         if optional:
             return None
-        raise ProtocolError(ErrorCode.BAD_FIELD, f"missing {name!r}")
+        raise ProtocolError(ErrorCode.BAD_FIELD, f"missing {name!r}", violation="field_missing",
+                            facts={"field": name})
     value = msg[name]
     if not isinstance(value, _TYPES[kind]) or (kind == "int" and isinstance(value, bool)):
-        raise ProtocolError(ErrorCode.BAD_FIELD, f"{name!r} must be {kind}")
+        raise ProtocolError(ErrorCode.BAD_FIELD, f"{name!r} must be {kind}", violation="field_type",
+                            facts={"field": name, "kind": kind})
     if isinstance(value, str | bytes | list | dict):
         if size is not None and len(value) != size:
-            raise ProtocolError(ErrorCode.BAD_FIELD, f"{name!r} must be {size} bytes")
+            raise ProtocolError(ErrorCode.BAD_FIELD, f"{name!r} must be {size} bytes",
+                                violation="field_size", facts={"field": name, "size": size})
         if max_len is not None and len(value) > max_len:
-            raise ProtocolError(ErrorCode.BAD_FIELD, f"{name!r} longer than {max_len}")
+            raise ProtocolError(ErrorCode.BAD_FIELD, f"{name!r} longer than {max_len}",
+                                violation="field_too_long",
+                                facts={"field": name, "max": max_len})
     return value
 
 
@@ -428,7 +448,8 @@ def unsealed(body: bytes, msg: dict[str, Any]) -> bytes:
     zeroed.  BAD_FIELD unless ``pop`` is a bin 64 and the message's last field."""
     pop = msg.get("pop")
     if not isinstance(pop, bytes) or len(pop) != 64 or not body.endswith(_POP_TAIL + pop):
-        raise ProtocolError(ErrorCode.BAD_FIELD, "pop must be the last field, a bin 64")
+        raise ProtocolError(ErrorCode.BAD_FIELD, "pop must be the last field, a bin 64",
+                            violation="pop_not_last")
     return body[:-64] + bytes(64)
 
 
@@ -556,19 +577,23 @@ def open_entry(body: bytes, msg: dict[str, Any] | None = None) -> Entry:
     if msg is None:
         msg = decode(body)
     if msg.get("t") != "sig":
-        raise ProtocolError(ErrorCode.UNKNOWN_TYPE, "expected a signed entry")
+        raise ProtocolError(ErrorCode.UNKNOWN_TYPE, "expected a signed entry",
+                            violation="not_an_entry")
     payload = get_field(msg, "p", "bytes", max_len=MAX_FRAME)
     signature = get_field(msg, "s", "bytes", size=64)
     fields = decode(payload, want_map=False)
     if not isinstance(fields, dict):
-        raise ProtocolError(ErrorCode.MALFORMED, "an entry payload is a map")
+        raise ProtocolError(ErrorCode.MALFORMED, "an entry payload is a map",
+                            violation="payload_not_map")
     get_field(fields, "g", "bytes", size=16)
     seat = get_field(fields, "seat", "int")
     if not 0 <= seat < 8:
-        raise ProtocolError(ErrorCode.BAD_FIELD, "seat out of range")
+        raise ProtocolError(ErrorCode.BAD_FIELD, "seat out of range",
+                            violation="seat_out_of_range")
     n = get_field(fields, "n", "int")
     if n < 0:
-        raise ProtocolError(ErrorCode.BAD_FIELD, "negative sequence number")
+        raise ProtocolError(ErrorCode.BAD_FIELD, "negative sequence number",
+                            violation="negative_sequence")
     get_field(fields, "prev", "bytes", size=32)
     get_field(fields, "k", "str", max_len=32)
     entry = Entry(body, payload, signature, fields)
@@ -614,7 +639,10 @@ def check_entry_size(entry: Entry, msg: dict[str, Any],
     kind = entry.kind
     if len(entry.body) > entry_limit(kind):
         raise ProtocolError(ErrorCode.ENTRY_TOO_LARGE, f"a {kind[:32]!r} entry of "
-                            f"{len(entry.body)} bytes (at most {entry_limit(kind)})")
+                            f"{len(entry.body)} bytes (at most {entry_limit(kind)})",
+                            violation="entry_too_large",
+                            facts={"kind": kind[:32], "size": len(entry.body),
+                                   "max": entry_limit(kind)})
     f = entry.fields
     known = _KIND_FIELDS.get(kind)
     unknown = _unknown_size(msg, _SIG_FIELDS)
@@ -631,7 +659,8 @@ def check_entry_size(entry: Entry, msg: dict[str, Any],
             unknown += _unknown_size(s, _SEAT_FIELDS)
     if unknown > MAX_UNKNOWN:
         raise ProtocolError(ErrorCode.ENTRY_TOO_LARGE, f"{unknown} bytes of unknown fields "
-                            f"(at most {MAX_UNKNOWN})")
+                            f"(at most {MAX_UNKNOWN})", violation="unknown_fields_too_large",
+                            facts={"size": unknown, "max": MAX_UNKNOWN})
 
 
 def same_value(a: Any, b: Any) -> bool:

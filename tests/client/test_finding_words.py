@@ -13,7 +13,7 @@ from chkobba_p2p.observe.audit import AuditResult
 from chkobba_p2p.observe.verdict import FINDINGS, INCOMPLETE, Verdict
 
 _FACTS: dict[str, str | int] = {"last": 41, "phase": "playing", "tail": "a frame of 9 GB",
-                                "detail": "bad\x1b[2J field"}
+                                "detail": "bad\x1b[2J field", "seat": 1, "signer": 0}
 
 
 @pytest.mark.parametrize("finding", sorted(FINDINGS))

@@ -114,7 +114,11 @@ def test_a_greeting_it_cannot_watch_is_a_named_error(msg, code):
     assert info.value.error_code == code
     no = SpectatorCore.handshake_failed(info.value)
     assert no.code == code.name.lower()
-    assert no.reason == "handshake_failed" and no.data == {"detail": str(info.value)}
+    # The check's English for logs, and its code and facts for a client's words.
+    exc = info.value
+    assert exc.violation is not None
+    assert no.reason == "handshake_failed" and no.data == {
+        "detail": str(exc), "violation": exc.violation, "facts": exc.facts}
 
 
 def test_a_refusal_is_said_in_our_words_then_the_hosts():
