@@ -983,7 +983,7 @@ def _observer_reason(r: AuditResult | Verdict, t: Translator,
     it cannot audit): the client's words for its finding or the check's violation, with
     their facts; else its own sentence in English (a code this client does not know)."""
     v = r if isinstance(r, Verdict) else r.outcome
-    if not names and isinstance(r, AuditResult):
+    if not names and not isinstance(r, Verdict):  # an AuditResult (its class loads late)
         names = r.names
     if v is not None and v.finding is not None and "of_" + v.finding in MESSAGES:
         # The observer's own finding (FINDINGS), in the reader's words with its facts (a
