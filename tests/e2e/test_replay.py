@@ -218,7 +218,9 @@ def test_replay_blames_a_cheater_by_name(tmp_path, capsys):
     path = played.write_log(tmp_path / "cheat.chklog")
     assert main(["replay", str(path)]) == EXIT_INVALID
     out = capsys.readouterr().out
-    assert re.search(r"INVALID \(deal_failure\): entry #\d+: seat 1 names \w+ but showed", out)
+    # The check's violation in words: the cheater by name, the cards in the game's notation.
+    assert re.search(r"INVALID \(deal_failure\): entry #\d+: peer1 played \S+ but showed \S+ "
+                     r"-- blamed: peer1", out), out
     assert "blamed: peer1 (key" in out
     # Why the game stopped, for a person: no wire code, the hand it happened in.
     assert re.search(r"host stopped the game during hand \d+: peer1 broke the rules \(a deal "
