@@ -73,6 +73,18 @@ FP = "480e-55d0-c49c-0062"
 SECRET = "b2p3-zh3f-us2p-vn43"
 
 
+def end_box(rows: list[str]) -> list[str]:
+    """The inside of the end box (its top a wide frame, not a card's), a line a row,
+    stripped."""
+    top = next(i for i, r in enumerate(rows) if "┌" + "─" * 20 in r)
+    left, right = rows[top].index("┌" + "─" * 20), rows[top].rindex("┐")
+    inside = []
+    for r in rows[top + 1:]:
+        if r[left:left + 1] == "└":
+            return inside
+        inside.append(r[left + 1:right].strip())
+    raise AssertionError("the box has no bottom:\n" + "\n".join(rows))
+
 def host_lobby(lang: str, address: str, port: int, name: str = "amel",
                onion: str | None = None):
     """A host's screen (a :class:`~chkobba_cli.tui.app.TuiApp`) for ``lang`` at

@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from screenshot import screen_rows
+from screenshot import end_box, screen_rows
 
 from chkobba_cli.i18n import Translator
 from chkobba_cli.tui.app import TuiApp
@@ -19,17 +19,6 @@ from chkobba_p2p._shell.peer import Lobby, Outcome
 from chkobba_p2p.transcript import events as S
 
 NAME = "chkobba-20261207-0130-host-Mohamed-Aziz-vs-Khadija-Trabelsi.chklog"
-
-
-def _box(rows: list[str]) -> list[str]:
-    top = next(i for i, r in enumerate(rows) if "┌" + "─" * 20 in r)
-    left, right = rows[top].index("┌" + "─" * 20), rows[top].rindex("┐")
-    inside = []
-    for r in rows[top + 1:]:
-        if r[left:left + 1] == "└":
-            return inside
-        inside.append(r[left + 1:right].strip())
-    raise AssertionError("no bottom:\n" + "\n".join(rows))
 
 
 @pytest.mark.parametrize("size", [(24, 80), (40, 120)])
@@ -50,7 +39,7 @@ def test_the_log_path_and_the_replay_command_are_whole(app_session, tmp_path, si
         0, (11,) + (4,) * (2 if players == 3 else 1), 3))
     rows = screen_rows(ui, *size)
     assert all(len(r) <= size[1] for r in rows)
-    box = _box(rows)
+    box = end_box(rows)
     t = Translator(lang)
     at, cmd = box.index(t("over_log_title")), box.index(t("over_replay_title"))
     shown = "".join(box[at + 1:cmd])  # the path's lines, broken after a "/" only

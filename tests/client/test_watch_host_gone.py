@@ -9,6 +9,7 @@ at 80x24 and 120x40, in English and French, at 2, 3 and 4 players."""
 from __future__ import annotations
 
 import pytest
+from screenshot import end_box
 from test_watch_end_box import played, screen_rows_checked  # noqa: F401 (fixture)
 
 from chkobba_cli.tui.watching import WatchView
@@ -20,18 +21,6 @@ SAID = {"en": "the connection to the host closed during the match; the players w
         "fr": "la connexion avec l'hôte s'est fermée pendant la partie ; les joueurs "
               "attendent le retour de l'hôte jusqu'à 4:35"}
 WRONG = {"en": "host closed the connection", "fr": "l'hôte a fermé"}
-
-
-def _box(rows: list[str]) -> list[str]:
-    """The inside of the end box (its top a wide frame, not a card's), a line a row."""
-    top = next(i for i, r in enumerate(rows) if "┌" + "─" * 20 in r)
-    left, right = rows[top].index("┌" + "─" * 20), rows[top].rindex("┐")
-    inside = []
-    for r in rows[top + 1:]:
-        if r[left:left + 1] == "└":
-            return inside
-        inside.append(r[left + 1:right].strip())
-    raise AssertionError("the box has no bottom:\n" + "\n".join(rows))
 
 
 @pytest.mark.parametrize("size", [(24, 80), (40, 120)])
@@ -49,7 +38,7 @@ def test_the_spectator_is_told_the_players_wait_for_the_host(played, size, lang,
     view.on_event(verdict)
     view.finished(WatchOutcome(verdict, None, stop_reason="host_closed",
                                stop_data={"host_allowance": "275"}))
-    box = _box(screen_rows_checked(view, size))
+    box = end_box(screen_rows_checked(view, size))
     flat = " ".join(" ".join(box).split())
     assert SAID[lang] in flat, box
     assert WRONG[lang] not in flat, box
