@@ -11,7 +11,8 @@ lost its connection or lost on time:
   held by another process of the same bot, leave it to them (they never sit afresh and
   tell the host the seat is away);
 * the host stayed down past its allowance of time away: its bots stop without a claim
-  against it, keeping their saved games, and the restarted host's bots resume them.
+  against it, keeping their saved games, and the restarted host's bots resume them;
+* the host's person stepped away (which stops the bots): coming back brings them back.
 
 Every wait reads the screen or a process against a deadline; nothing sleeps a fixed time.
 """
@@ -32,7 +33,7 @@ from test_cli_play_pty import Screen
 pytestmark = pytest.mark.slow
 
 #: What the host's screen must never say of its own bots after its restart.
-FALSE_WORDS = ("stepped away", "lost the connection", "on time", "a quitté", "perd au temps")
+FALSE_WORDS = ("stepped away", "lost the connection", "on time")
 
 
 def bot_processes(pid: int) -> list[int]:
@@ -210,3 +211,23 @@ def test_a_host_back_after_its_allowance_finds_its_bots_waiting(tmp_path):
     finally:
         close(host)
         signal_all(old, signal.SIGKILL)
+
+
+def test_a_host_that_stepped_away_finds_its_bots_at_their_seats(tmp_path):
+    """The host's person steps away (Ctrl-C twice: the game waits, exit 4), which stops
+    its bots; the same command comes back, and so do they."""
+    port = free_port()
+    host = start(tmp_path, port, 2)
+    try:
+        to_mid_hand(host)
+        host.press("\x03")
+        host.wait_for(lambda t: "(Ctrl-C again: step away at once)" in t, 10, "the choice")
+        host.child.send("\x03")
+        assert host.finish() == 4
+        host = start(tmp_path, port, 2)
+        seen = Seen(host)
+        seen.wait(lambda s: "Your hand" in host.text, 60, "the restored table")
+        seen.wait(rejoined(2), 60, "the bot back after our return")
+        finish(host)
+    finally:
+        close(host)
