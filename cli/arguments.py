@@ -221,6 +221,13 @@ def _bot_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--connect-retry", type=seconds(0, zero=True), default=0.0, metavar="S",
                    help="keep retrying a refused first connection this long (a bot "
                         "started together with its host)")
+    p.add_argument("--keep-game", action="store_true",
+                   help="a host's own bot (its key on stdin, from a host --headless --bots "
+                        "at a fixed port): keep its saved game, so that the host's restart "
+                        "resumes it (one process per seat), and never claim the host left")
+    p.add_argument("--resuming", action="store_true",
+                   help="with --keep-game: the host resumes its saved game; the bot resumes "
+                        "its own, or leaves the seat to the process of it that plays it")
     common_options(p)
     for action in p._actions:  # a bot is asked nothing: its own words for --name
         if action.dest == "name":

@@ -24,12 +24,15 @@ __all__ = ["hosting"]
 
 
 def spawn_bots(where: str, count: int, level: str, seed: int | None,
-                log_path: Path | None = None, host: Identity | None = None
+                log_path: Path | None = None, host: Identity | None = None,
+                keep_game: bool = False, resuming: bool = False
                 ) -> list[subprocess.Popen]:
     """Bot peers as separate processes joining ``where`` (the table's loopback address,
     or its join code there) over loopback.  Their output must not reach the terminal the
     full-screen UI draws on.  They run this interpreter, which has this package
-    installed."""
+    installed.  ``keep_game``: the host can restart its game (a fixed port, a saved
+    game), and so can they: each keeps its own saved game, which the bots a restarted
+    host starts (``resuming``) resume (:func:`.tui.botproc.keep_game`)."""
     procs = []
     for i in range(count):
         # The address on the bot's stdin, never on its command line: a join code there
@@ -39,6 +42,8 @@ def spawn_bots(where: str, count: int, level: str, seed: int | None,
                "--level", level, "--name", f"bot{i + 1}", "--index", str(i + 1)]
         if seed is not None:
             cmd += ["--seed", str(seed + i)]
+        if keep_game and host is not None:
+            cmd += ["--keep-game", *(["--resuming"] if resuming else [])]
         log = "" if log_path is None else \
             str(log_path.with_name(f"{log_path.stem}-bot{i + 1}.chklog"))  # its own log
         proc = subprocess.Popen(
@@ -89,11 +94,14 @@ def hosting(config: HostConfig, bots: int, level: str, seed: int | None,
         async def host(task_status=trio.TASK_STATUS_IGNORED) -> None:
             box.append(await host_match(config, controller, task_status=task_status))
 
+        # A restarted host's saved game: its bots come back to their seats (the screen
+        # says so of each), they take none.
+        resuming = config.state_path is not None and config.state_path.exists()
         completed = False
         try:
             async with trio.open_nursery() as nursery:
                 port = await nursery.start(host)
-                if bots:
+                if bots and not resuming:
                     # The client's own event, which its controller (the screen's)
                     # takes beside the library's TableEvent.
                     controller.on_event(BotsStarting(bots))  # type: ignore[arg-type]
@@ -105,7 +113,9 @@ def hosting(config: HostConfig, bots: int, level: str, seed: int | None,
                     procs.extend(early.procs)
                 elif bots:
                     procs.extend(spawn_bots(where, bots, level, seed, config.log_path,
-                                            config.identity))
+                                            config.identity,
+                                            keep_game=config.state_path is not None,
+                                            resuming=resuming))
             completed = True
         finally:
             await reap(procs, 5.0 if completed else 0.0)

@@ -2258,6 +2258,12 @@ MESSAGES |= {
         "réessayez plus tard"),
     "oe_unreachable": ("cannot reach {where} ({why}); try again later",
                        "{where} injoignable ({why}) ; réessayez plus tard"),
+    "oe_host_away_kept": (
+        "the host at {where} stayed away longer than its time away allows; nothing was "
+        "signed, and the saved game waits for the host to start it again",
+        "l'hôte à {where} est resté absent plus longtemps que son temps d'absence ne le "
+        "permet ; rien n'a été signé, et la partie enregistrée attend que l'hôte la "
+        "relance"),
     "oe_no_host_answered": (
         "{where} accepted the connection but no chkobba host answered; try again later",
         "{where} a accepté la connexion mais aucun hôte chkobba n'a répondu ; réessayez "

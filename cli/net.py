@@ -70,7 +70,7 @@ from .tor_options import (
     join_tor_transport,
     tor_offer,
 )
-from .tui.botproc import bot_line, read_bot_line
+from .tui.botproc import bot_line, keep_game, read_bot_line
 
 TYPE_CHECKING = False  # typing's, without importing typing (see main.py)
 if TYPE_CHECKING:
@@ -226,7 +226,11 @@ def _report(outcome: Outcome, told_log: bool = False) -> int:
 
 
 def _spawn_bots(where: str, count: int, level: str, move_ms: float | None = None,
-                host: Identity | None = None) -> list[subprocess.Popen]:
+                host: Identity | None = None, keep_game: bool = False,
+                resuming: bool = False) -> list[subprocess.Popen]:
+    """``keep_game``: the host can restart its game (an identity file, a fixed port), and
+    its bots keep theirs for it (``bot --keep-game``, :func:`.tui.botproc.keep_game`);
+    ``resuming``: the host resumes its saved game, and they theirs (``--resuming``)."""
     procs = []  # this interpreter, which has this package installed
     for i in range(count):
         # ``bot -``: the address on its stdin, never on its command line (a join code
@@ -234,7 +238,9 @@ def _spawn_bots(where: str, count: int, level: str, move_ms: float | None = None
         proc = subprocess.Popen(
             [sys.executable, "-m", "chkobba_cli.main", "bot", "-", "--level", level,
              "--name", f"bot{i + 1}", "--quiet",
-             *(["--move-ms", str(move_ms)] if move_ms else [])],
+             *(["--move-ms", str(move_ms)] if move_ms else []),
+             *(["--keep-game"] if keep_game and host is not None else []),
+             *(["--resuming"] if keep_game and resuming else [])],
             stdin=subprocess.PIPE, stdout=subprocess.DEVNULL)
         procs.append(proc)
         assert proc.stdin is not None
@@ -312,6 +318,8 @@ def cmd_host(args: argparse.Namespace) -> int:
               "time may take a minute to reach the Tor network)...", flush=True)
     procs: list[subprocess.Popen] = []
     signalled: list[int] = []
+    # A saved game to resume: the bots resume theirs (they take no seat afresh).
+    resuming = config.state_path is not None and config.state_path.exists()
 
     async def main() -> Outcome | None:
         try:
@@ -325,7 +333,9 @@ def cmd_host(args: argparse.Namespace) -> int:
                     where = f"127.0.0.1:{port}" if secret is None \
                         else f"127.0.0.1:{port}#{identity.fingerprint}+{secret}"
                     procs.extend(_spawn_bots(where, args.bots, args.level, args.move_ms,
-                                             identity))
+                                             identity,
+                                             keep_game=config.state_path is not None,
+                                             resuming=resuming))
                 outcome = await _RESULT.get()
                 nursery.cancel_scope.cancel()  # the signal watcher
                 return outcome
@@ -430,12 +440,19 @@ def _run_client(args: argparse.Namespace, address: str, controller: SeatControll
     if tor is not None:  # what tor does, said as it happens
         tor.tor.on_event = controller.on_event
     identity, state = _identity(args.identity, table)
-    if bot is not None:  # the host's bot: its key, kept nowhere (it saves nothing)
+    lock: SeatLock | None = None
+    if bot is not None:  # the host's bot: its key, and its game kept for a host that
+        # can restart its own (--keep-game), else nowhere
         identity, state = bot[0], None
+        if getattr(args, "keep_game", False):
+            kept = keep_game(identity, address, getattr(args, "resuming", False))
+            if kept is None:  # the host's restart, while the bot before lives on
+                _say(args.quiet, "this bot's seat is played by another process of it")
+                return 0
+            state, lock = kept
     # One process per seat, as ``join``: a second bot of this identity at this table
     # would write into the first one's log and fight it for the seat.
-    lock: SeatLock | None = None
-    if state is not None:
+    elif state is not None:
         try:
             lock = SeatLock(state).acquire()
         except SeatBusy as exc:
@@ -446,7 +463,9 @@ def _run_client(args: argparse.Namespace, address: str, controller: SeatControll
         config = JoinConfig(address, name=args.name, identity=identity, state_path=state,
                             log_path=log_path, timeouts=_timeouts(args),
                             connect_retry=getattr(args, "connect_retry", 0.0),
-                            bot=None if bot is None else bot[1])
+                            bot=None if bot is None else bot[1],
+                            # A host's bot keeping its game waits for its host's restart.
+                            claims_host_gone=bot is None or state is None)
         if tor is not None:
             from chkobba_p2p import over_tor
 

@@ -127,6 +127,13 @@ class JoinConfig:
     #: its bot (:func:`chkobba_p2p.observe.vouch.voucher`), sent in every hello so that the
     #: lobby and every log show it (PROTOCOL.md 5.6).  None: a person.
     bot: tuple[str, bytes] | None = None
+    #: When the host stays unreachable past its allowance of time away, sign an
+    #: ``abort`` (``peer_left``) blaming it in our log (PROTOCOL.md 12.4).  False: stop
+    #: signing nothing and keep the saved game (``state_path``) for the host's return,
+    #: however late -- a host's own bot (``bot``), whose host restarts its game and
+    #: starts its bots again to resume it; a claim of the bot against its own host would
+    #: end the bot's copy of the match with the host, not the bot, to blame for nothing.
+    claims_host_gone: bool = True
     #: How to reach the host (:mod:`chkobba_p2p._shell.transport`; TCP by default).
     transport: Transport = field(default_factory=TcpTransport)
     #: See :attr:`HostConfig.proof_thread`.

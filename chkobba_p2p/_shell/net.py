@@ -410,6 +410,7 @@ class ClientPeer(PeerShell):
         self.core.secret = parse_secret(config.secret) if config.secret is not None \
             else address.secret
         self.core.bot = config.bot
+        self.core.claims_host_gone = config.claims_host_gone
         self.core.defer_work = True  # the proof work runs in our worker (PeerShell)
         self.core.hold_bound = controller.answers_within  # a bot: its messages wait for it
         self.proof_thread = config.proof_thread

@@ -465,6 +465,9 @@ ERROR_REASONS: dict[str, tuple[str, ...]] = {
     "unreachable_closed": ("where",),  # a saved game: nobody listening
     "unreachable": ("where", "why"),  # a saved game: another failure
     "no_host_answered": ("where",),  # accepted, but no chkobba host answered
+    #: A host's own bot: its host stayed away past its allowance; nothing signed, the
+    #: saved game kept for the host's return (JoinConfig.claims_host_gone).
+    "host_away_kept": ("where",),
     "lobby_shutdown": (),  # the host closed the table before the game (it said so)
     "lobby_ended": ("code", "host_text"),  # the host ended us before the game, with a code
     "lobby_closed": (),  # closed before the game, without a word

@@ -188,6 +188,10 @@ class SeatLink(SeatCore[C]):
         #: We are a host's bot: ``(level, the host's voucher)``, sent in each hello
         #: (PROTOCOL.md 5.6); None: a person.
         self.bot: tuple[str, bytes] | None = None
+        #: Past the host's allowance of time away, sign a claim against it (False: stop
+        #: signing nothing, the saved game kept for its return: a host's own bot, see
+        #: :attr:`~chkobba_p2p._shell.config.JoinConfig.claims_host_gone`).
+        self.claims_host_gone = True
         #: The host's bots the lobby showed with a voucher that checks under the
         #: greeting's key: key -> (level, voucher), for the log's header.
         self.vouched: dict[bytes, tuple[str, bytes]] = {}
@@ -657,6 +661,12 @@ class SeatLink(SeatCore[C]):
                 self.clock.reported_away(0, left, now)
         if now < self._away_deadline:
             return False
+        if not self.claims_host_gone:
+            # A host's own bot: its host comes back to this game however late (its
+            # restart starts the bot again from the saved game, which stays): nothing
+            # is signed, nobody is blamed, the game is not over (PROTOCOL.md 12.4).
+            self.stop(OutcomeError.CONNECT_FAILED, "host_away_kept", where=self.where)
+            return True
         # The claim says what happened: an answer is not unreachability.
         if self.refusal == ErrorCode.UNKNOWN_GAME:
             why = "the host answered that it no longer has this game"

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # the key work only when a bot is told its table
-    from chkobba_p2p import Identity
+    from chkobba_p2p import Identity, SeatLock
 
 
 def bot_line(host: Identity, level: str, index: int) -> str:
@@ -45,6 +45,50 @@ def read_bot_line(line: str, level: str) -> tuple[Identity, tuple[str, bytes]] |
         return Identity.from_seed(seed), (level, sig)
     except ValueError:
         return None
+
+
+#: Seconds a host's bot for a new table waits for an older process of it to end (one
+#: still finishing the match before, at this address, with the seat's saved game).
+KEEP_WAIT = 60.0
+
+
+def keep_game(identity: Identity, address: str, resuming: bool, wait: float = KEEP_WAIT
+              ) -> tuple[Path | None, SeatLock | None] | None:
+    """Where a host's bot keeps its game at the table ``address`` (its saved game, as a
+    person's ``join`` keeps one: the secrets its seat plays with), with the lock that
+    makes it the one process playing that seat.
+
+    ``resuming``: the host restarted its game and started its bots again.  Each new one
+    resumes the game its predecessor saved, when that one died with the host or stopped
+    waiting for it; when it still lives (it comes back to the seat by itself) the new
+    one leaves the seat to it: None.  Either way no new bot sits afresh at a running
+    game, where it could only tell the host that its seat is away, its secrets being
+    elsewhere, and lose the match on time for the host's restart.
+
+    Otherwise (a new table): a save of an older game at this address is of a game the
+    host no longer plays (it would have resumed it): it is filed aside, and the bot
+    joins afresh.  An older process of this bot still finishing a match here is waited
+    for (up to ``wait`` seconds; then this bot keeps nothing: ``(None, None)``)."""
+    import time
+
+    from chkobba_p2p import SavedGame, SeatBusy, SeatLock, saved_game_path, split_join_code
+
+    table, _ = split_join_code(address)
+    state = saved_game_path(identity.fingerprint, table)
+    deadline = time.monotonic() + wait
+    while True:
+        try:
+            lock = SeatLock(state).acquire()
+            break
+        except SeatBusy:
+            if resuming:
+                return None
+            if time.monotonic() > deadline:
+                return None, None
+            time.sleep(0.2)
+    if not resuming and state.exists():
+        SavedGame.file_aside(state)
+    return state, lock
 
 
 class EarlyBots:
@@ -105,7 +149,13 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--index", type=int, default=1, help="which bot of the table (1, 2, 3): "
                    "with the level, it names the bot's well-known key")
     p.add_argument("--log", default=None)
-    p.add_argument("--reconnect-timeout", type=float, default=10.0)
+    p.add_argument("--reconnect-timeout", type=float, default=10.0,
+                   help="the allowance of time away until the host announces its own")
+    p.add_argument("--keep-game", action="store_true",
+                   help="a host that can resume its game (a fixed port): save this bot's "
+                        "game, so that the host's restart resumes it (keep_game)")
+    p.add_argument("--resuming", action="store_true",
+                   help="with --keep-game: the host resumes its saved game (keep_game)")
     args = p.parse_args(argv)
     address, log = args.address, args.log
     cred = None
@@ -120,10 +170,21 @@ def main(argv: list[str] | None = None) -> int:
     # older host's way): a bot level's well-known key, which anyone can sign as.
     identity, bot = cred if cred is not None else \
         (Identity.from_seed(bot_seed(args.level, args.index)), None)
-    config = JoinConfig(address, name=args.name, identity=identity,
-                        log_path=Path(log) if log else None,
-                        timeouts=Timeouts(reconnect=args.reconnect_timeout), bot=bot)
-    outcome = trio.run(join_match, config, BotController(args.level, args.seed))
+    state = lock = None
+    if args.keep_game and bot is not None:
+        kept = keep_game(identity, address, args.resuming)
+        if kept is None:
+            return 0  # another process of this bot plays the seat
+        state, lock = kept
+    try:
+        config = JoinConfig(address, name=args.name, identity=identity,
+                            log_path=Path(log) if log else None, state_path=state,
+                            timeouts=Timeouts(reconnect=args.reconnect_timeout), bot=bot,
+                            claims_host_gone=state is None)
+        outcome = trio.run(join_match, config, BotController(args.level, args.seed))
+    finally:
+        if lock is not None:
+            lock.release()
     return 0 if outcome.completed else 3
 
 

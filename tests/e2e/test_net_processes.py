@@ -4,13 +4,14 @@ SIGKILL that restarts, resumes from its log and saved secrets, and finishes the 
 
 from __future__ import annotations
 
+import contextlib
 import os
 import subprocess
 import time
 from pathlib import Path
 
 import pytest
-from support.net import REPO_ROOT, cli_command
+from support.net import REPO_ROOT, child_processes, cli_command
 from support.net import process_env as _env
 from support.net import start_bot as _bot
 from support.net import start_host as _start_host
@@ -145,6 +146,53 @@ def test_host_killed_mid_hand_resumes(tmp_path):
     assert result.startswith("result: match over after")
     assert _result(bot) == result
     assert read_log(log).bodies == read_log(tmp_path / "guest.chklog").bodies
+
+
+def test_a_host_killed_with_its_own_bots_resumes_them(tmp_path):
+    """``host --headless --bots 1`` at a fixed port is SIGKILLed mid-hand with its bot
+    (the machine crashed); the same command restarts the host, whose new bot resumes the
+    game its predecessor saved, and the match ends on points: nobody lost on time."""
+    import signal
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    log = tmp_path / "host.chklog"
+    # A short allowance of time away: a seat that cannot come back loses quickly.
+    command = cli_command(
+        "host", "--headless", "--bind", "127.0.0.1", "--no-beacon", "--quiet",
+        "--log", str(log), "--players", "2", "--bots", "1", "--reconnect-timeout", "20",
+        "--identity", str(tmp_path / "host.key"), "--port", str(port))
+    host = subprocess.Popen(command, cwd=REPO_ROOT, env=_env(tmp_path),
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    bots: list[int] = []
+    try:
+        deadline = time.monotonic() + 60
+        while _entries(log) < 30:
+            assert time.monotonic() < deadline, "the match did not get going"
+            bots = bots or child_processes(host.pid, b"bot\x00-\x00")
+            time.sleep(0.01)
+        bots = bots or child_processes(host.pid, b"bot\x00-\x00")
+        assert bots
+        host.kill()
+        for pid in bots:
+            os.kill(pid, signal.SIGKILL)
+        host.wait()
+        before = _entries(log)
+        again = subprocess.Popen(command, cwd=REPO_ROOT, env=_env(tmp_path),
+                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        result = _result(again)
+        assert result.startswith("result: match over after") and "on time" not in result
+        assert _entries(log) > before
+        # The bot's copy (beside the host's, in the data directory) is the same transcript.
+        (copy,) = (tmp_path / "data" / "logs").glob("*.chklog")
+        assert read_log(copy).bodies == read_log(log).bodies
+    finally:
+        host.kill()
+        for pid in bots:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, 9)
 
 
 def test_host_starts_its_own_bot_peers(tmp_path):

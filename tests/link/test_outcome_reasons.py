@@ -7,6 +7,7 @@ needs (``error_data``), a remote host's free text kept apart as its own words.""
 from __future__ import annotations
 
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -62,6 +63,12 @@ def _stopped(case: str) -> Outcome:
         c.session = None
     elif case == "no_host_answered":
         assert c.no_host_answered()
+    elif case == "host_away_kept":  # a host's own bot, its host away past its allowance
+        c.claims_host_gone = False
+        c.session = SimpleNamespace(finished=False)  # type: ignore[assignment]
+        assert not c.unreachable(0.0)
+        assert c.unreachable(11.0)  # (a claim would have signed: no session for it)
+        c.session = None
     elif case == "lobby_shutdown":
         c.closed_in_lobby(m.ErrorMsg(ErrorCode.SHUTDOWN, "bye", number=502))
     elif case == "lobby_ended":
@@ -98,7 +105,7 @@ def test_the_codes_programs_read_are_kept():
     assert _stopped("lobby_shutdown").error_code == OutcomeError.HOST_CLOSED
     assert _stopped("handshake_failed").error_code == "version_mismatch"
     for case in ("connect_refused", "connect_failed", "unreachable", "unreachable_closed",
-                 "no_host_answered"):
+                 "no_host_answered", "host_away_kept"):
         assert _stopped(case).error_code == OutcomeError.CONNECT_FAILED
     for case in ("closed_in_handshake", "lobby_closed"):
         assert _stopped(case).error_code == OutcomeError.CONNECTION_CLOSED

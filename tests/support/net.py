@@ -136,6 +136,25 @@ def cli_command(*args: str) -> list[str]:
     return [sys.executable, "-m", "chkobba_cli.main", *args]
 
 
+def child_processes(pid: int, marker: bytes) -> list[int]:
+    """The live children of process ``pid`` whose command line holds ``marker`` (a host's
+    bot processes, ``b"chkobba_cli.tui.botproc"``: found before the host dies, since
+    they outlive it under another parent)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+            cmd = (entry / "cmdline").read_bytes()
+        except OSError:
+            continue
+        state, ppid = stat.rsplit(")", 1)[1].split()[:2]
+        if int(ppid) == pid and state != "Z" and marker in cmd:
+            found.append(int(entry.name))
+    return sorted(found)
+
+
 def process_env(tmp_path: Path) -> dict[str, str]:
     """The environment of a ``chkobba`` process under test, its data in ``tmp_path``."""
     env = cli_env()
