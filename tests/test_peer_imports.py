@@ -51,6 +51,12 @@ ABSENT = (
     "multiprocessing", "concurrent.futures", "pickle",
     "chkobba_cli.i18n", "chkobba_cli.play",
 )
+#: What a joiner does not load: the host's shell and the host's side of the link (its
+#: table, its door and admission, the matches it ended), apart in
+#: ``_shell/hostpeer.py``.  The library peer's entry imports the joiner's shell.
+HOST_ONLY = ("chkobba_p2p._shell.hostpeer", "chkobba_p2p._shell.accept",
+             "chkobba_p2p.link.host", "chkobba_p2p.link.door", "chkobba_p2p.link.admission",
+             "chkobba_p2p.transcript.ended")
 #: What an entry loads that the others need not (chkobba bot: its words).
 NEEDS = {"chkobba bot": ("chkobba_cli.i18n", "chkobba_cli.event_words"),
          "chkobba host --headless": ("chkobba_cli.i18n", "chkobba_cli.event_words")}
@@ -82,6 +88,9 @@ def test_a_bot_peer_loads_no_module_its_role_does_not_need(name):
     needs = NEEDS.get(name, ())
     assert [m for m in needs if m not in loaded] == []
     assert [m for m in ABSENT if m in loaded and m not in needs] == []
+    if name == "library peer":
+        assert "chkobba_p2p._shell.net" in loaded
+        assert [m for m in HOST_ONLY if m in loaded] == []
     # rbcl's first import holds libsodium's bytes twice for a moment (some 12 MB): first,
     # before trio, that memory is reused by what follows instead of topping trio's.
     assert loaded.index("rbcl") < loaded.index("trio")
