@@ -8,7 +8,7 @@
   worker thread, so trio's ``MockClock`` autojump stays exact), recording every event
   and the match totals the table tells it before each hand.
 - :class:`GatedController`: the same, holding the floor at a chosen play until told.
-- :class:`InMemoryTable`: a :class:`~chkobba_p2p._shell.net.HostPeer` and N-1
+- :class:`InMemoryTable`: a :class:`~chkobba_p2p._shell.hostpeer.HostPeer` and N-1
   :class:`~chkobba_p2p._shell.net.ClientPeer` over one memory network, meant to run under
   ``trio.testing.MockClock(autojump_threshold=0)``: no sockets, no real time, no LAN
   beacon, no port mapping.
@@ -31,7 +31,8 @@ import trio
 import trio.testing
 
 from ._shell.config import HostConfig, JoinConfig, Timeouts
-from ._shell.net import ClientPeer, HostPeer, Link
+from ._shell.hostpeer import HostPeer
+from ._shell.net import ClientPeer, Link
 from ._shell.transport import Transport
 from .bots.levels import make_bot
 from .errors import LocalError

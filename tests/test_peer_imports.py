@@ -35,13 +35,14 @@ ENTRIES = {
 }
 
 #: What no bot peer loads: the terminal client, LAN discovery and port mapping (a host
-#: that announces or maps loads them), Tor, the expert's search and learned policy (an
+#: that announces or maps loads them), ssl and the OpenSSL it loads (trio's TLS streams,
+#: which no peer uses, import it on first use), Tor, the expert's search and learned policy (an
 #: expert bot loads them), the table as a client draws it, cryptography's serialization
 #: formats (the keys' raw bytes need none), the test tools rbcl imports for itself, the
 #: client's catalog of words (but chkobba bot's: it words its events and result), the
 #: auditor and what sees a game from no seat (its process pool and pickle with it).
 ABSENT = (
-    "prompt_toolkit", "zeroconf", "asyncio",
+    "prompt_toolkit", "zeroconf", "asyncio", "ssl", "_ssl",
     "chkobba_p2p._shell.discovery", "chkobba_p2p._shell.portmap", "chkobba_p2p._shell.tor",
     "chkobba_p2p.bots.expert", "chkobba_p2p.bots.learned", "chkobba_p2p.tablestate",
     "cryptography.hazmat.primitives.serialization",
@@ -50,6 +51,12 @@ ABSENT = (
     "multiprocessing", "concurrent.futures", "pickle",
     "chkobba_cli.i18n", "chkobba_cli.play",
 )
+#: What a joiner does not load: the host's shell and the host's side of the link (its
+#: table, its door and admission, the matches it ended), apart in
+#: ``_shell/hostpeer.py``.  The library peer's entry imports the joiner's shell.
+HOST_ONLY = ("chkobba_p2p._shell.hostpeer", "chkobba_p2p._shell.accept",
+             "chkobba_p2p.link.host", "chkobba_p2p.link.door", "chkobba_p2p.link.admission",
+             "chkobba_p2p.transcript.ended")
 #: What an entry loads that the others need not (chkobba bot: its words).
 NEEDS = {"chkobba bot": ("chkobba_cli.i18n", "chkobba_cli.event_words"),
          "chkobba host --headless": ("chkobba_cli.i18n", "chkobba_cli.event_words")}
@@ -81,7 +88,39 @@ def test_a_bot_peer_loads_no_module_its_role_does_not_need(name):
     needs = NEEDS.get(name, ())
     assert [m for m in needs if m not in loaded] == []
     assert [m for m in ABSENT if m in loaded and m not in needs] == []
+    if name == "library peer":
+        assert "chkobba_p2p._shell.net" in loaded
+        assert [m for m in HOST_ONLY if m in loaded] == []
     # rbcl's first import holds libsodium's bytes twice for a moment (some 12 MB): first,
     # before trio, that memory is reused by what follows instead of topping trio's.
     assert loaded.index("rbcl") < loaded.index("trio")
     assert result["testmod"] is True
+
+
+TLS_PROBE = """
+import sys
+import chkobba_p2p._shell  # imports trio, its TLS module holding the stand-in for ssl
+import trio
+assert "ssl" not in sys.modules and "_ssl" not in sys.modules, "ssl loaded with trio"
+import ssl
+assert type(ssl).__name__ == "module" and "_ssl" in sys.modules  # the real one
+stream = trio.SSLStream(trio.testing.MemorySendStream(), ssl.create_default_context(),
+                        server_hostname="example.org")  # trio reads ssl.MemoryBIO
+from trio import _ssl
+assert _ssl._stdlib_ssl.MemoryBIO is ssl.MemoryBIO
+assert isinstance(stream, trio.SSLStream)
+print("ok")
+"""
+
+
+@pytest.mark.slow
+def test_trio_without_ssl_still_makes_tls_streams_and_ssl_is_the_real_module():
+    """The shell imports trio with a stand-in for ssl (its TLS streams import the real
+    one on first use): a later ``import ssl`` is the real module, and trio's TLS stream,
+    made afterwards, reads ssl's names through the stand-in."""
+    code = TLS_PROBE.replace("import trio\n", "import trio\nimport trio.testing\n", 1)
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=dict(os.environ),
+                         stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                         timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "ok"

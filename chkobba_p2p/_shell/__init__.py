@@ -3,6 +3,10 @@ Private: reach it through the faces, ``chkobba_p2p`` (playing at a table) and
 ``chkobba_p2p.lowlevel`` (the protocol's machines).
 """
 
+import importlib
+import sys
+import types
+
 # First of all (issue 44, a peer's peak memory): the deal's group library, rbcl, loads
 # libsodium from a 5.6 MB hex string held in its bytecode, some 12 MB for a moment of its
 # import.  Every peer needs it; imported before the rest of the shell (and before the
@@ -30,3 +34,35 @@ def _remove_libsodium_copy() -> None:
 
 
 _remove_libsodium_copy()
+
+
+class _SslOnFirstUse(types.ModuleType):
+    """Stands for :mod:`ssl` in trio's modules: the real module is imported the first time
+    one of its names is read (trio reads them only when a TLS stream is made)."""
+
+    def __getattr__(self, name: str) -> object:
+        real = importlib.import_module("ssl")
+        self.__dict__.update(vars(real))  # later reads find the names at once
+        return getattr(real, name)
+
+
+def _import_trio_without_ssl() -> None:
+    """Import trio without :mod:`ssl` and the OpenSSL it loads (issue 44, a peer's memory:
+    about 1 MB).  trio imports ``ssl`` for its TLS streams, which no peer uses (the link
+    signs and checks its frames itself), and reads its names only inside the functions
+    and methods of those streams.  While trio is first imported, ``ssl`` in
+    :data:`sys.modules` is a module that imports the real one on the first name read
+    from it, then it is removed, so that the next ``import ssl`` anywhere gets the real
+    one.  When trio or ssl is already imported, nothing is changed."""
+    if "trio" in sys.modules or "ssl" in sys.modules:
+        return
+    standin = _SslOnFirstUse("ssl", "imports the real ssl on first use (trio's TLS)")
+    sys.modules["ssl"] = standin
+    try:
+        import trio  # noqa: F401
+    finally:
+        if sys.modules.get("ssl") is standin:
+            del sys.modules["ssl"]
+
+
+_import_trio_without_ssl()

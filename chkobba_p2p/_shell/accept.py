@@ -8,7 +8,7 @@ address) and each connection's handshake in the order the host's state table giv
 table (:class:`~chkobba_p2p.link.host.HostTable`) as a seat or a spectator, and this
 module reads their frames into it until they go.  Every decision is the cores'; this
 module moves the bytes, arms the deadlines and carries out the cancellations.
-:class:`~chkobba_p2p._shell.net.HostPeer` owns one.
+:class:`~chkobba_p2p._shell.hostpeer.HostPeer` owns one.
 """
 
 from __future__ import annotations

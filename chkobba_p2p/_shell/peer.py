@@ -265,7 +265,7 @@ async def host_match(config: HostConfig, controller: SeatController, *,
                      task_status: trio.TaskStatus[int] | None = None) -> Outcome:
     """Host a table and play seat 0 until the match ends.  With trio's
     ``nursery.start``, ``task_status.started(port)`` reports the port listened on."""
-    from .net import HostPeer
+    from .hostpeer import HostPeer
 
     return await HostPeer(config, controller).run(task_status)
 

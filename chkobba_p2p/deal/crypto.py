@@ -193,14 +193,31 @@ def expand_commit_randomizers(seed: bytes, context: bytes, n: int = DECK_SIZE) -
     return [hash_to_scalar(TAG_PROOF_COMMIT, seed, context, u64(j)) or 1 for j in range(n)]
 
 
-def shuffle_step(deck: Sequence[Ciphertext], joint_key: bytes, perm: Sequence[int],
-                 rands: Sequence[int]) -> list[Ciphertext]:
-    """``out[i] = deck[perm[i]] + Enc(0; rands[i])`` under ``joint_key``."""
-    out = []
-    for i, r in enumerate(rands):
-        c1, c2 = deck[perm[i]]
+def zero_encryptions(joint_key: bytes, rands: Sequence[int]) -> list[Ciphertext]:
+    """``Enc(0; r) = (r*B, r*Y)`` under ``joint_key`` for each re-randomizer: the masks of
+    a shuffle step, all of its scalar multiplications.  They need the joint key and the
+    seat's seed, not the deck: a seat computes them while it waits for its turn."""
+    masks = []
+    for r in rands:
         rb = _sb(r)
-        out.append((_add(c1, _base(rb)), _add(c2, _mul(rb, joint_key))))
+        masks.append((_base(rb), _mul(rb, joint_key)))
+    return masks
+
+
+def shuffle_step(deck: Sequence[Ciphertext], joint_key: bytes, perm: Sequence[int],
+                 rands: Sequence[int],
+                 masks: Sequence[Ciphertext] | None = None) -> list[Ciphertext]:
+    """``out[i] = deck[perm[i]] + Enc(0; rands[i])`` under ``joint_key``.
+
+    ``masks``: :func:`zero_encryptions` of ``joint_key`` and ``rands``, computed before
+    the deck arrived (the step is then only its additions); the same output either way.
+    """
+    if masks is None:
+        masks = zero_encryptions(joint_key, rands)
+    out = []
+    for i, (m1, m2) in enumerate(masks):
+        c1, c2 = deck[perm[i]]
+        out.append((_add(c1, m1), _add(c2, m2)))
     return out
 
 

@@ -3,11 +3,12 @@
 :class:`HostTable` holds what the host decides about people and time: who sits where
 in the lobby and the ready check, whose connection is live, who stepped away or is
 waited for after a restart, the clocks and their verdicts, chat and its limit, the
-spectators and the coalesced news of them, the rematch question (and its offer).  The trio shell
-(:class:`chkobba_p2p._shell.net.HostPeer` and its door, :class:`chkobba_p2p._shell.accept.Door`)
-feeds it connections that finished their greeting, their messages and the time, and
-carries out the :mod:`~chkobba_p2p.link.seat` effects it returns.  Connections are the
-shell's opaque values (``C``).
+spectators and the coalesced news of them, the rematch question (and its offer).  The
+trio shell (:class:`chkobba_p2p._shell.hostpeer.HostPeer` and its door,
+:class:`chkobba_p2p._shell.accept.Door`) feeds it connections that finished their
+greeting, their messages and the time, and carries out the
+:mod:`~chkobba_p2p.link.seat` effects it returns.  Connections are the shell's opaque
+values (``C``).
 
 Each seated connection has its state in :data:`~chkobba_p2p.link.states.HOST` (SEATED,
 then IN_GAME once the genesis is made), and the host consults that table for every

@@ -23,6 +23,8 @@ from chkobba_p2p.deal import (
     PeerMisbehaved,
     Verified,
 )
+from chkobba_p2p.deal import crypto as dc
+from chkobba_p2p.deal.group import IDENTITY, add
 from chkobba_p2p.deal.local import make_table, run_hand
 from chkobba_p2p.game.cards import DECK
 
@@ -166,3 +168,40 @@ def test_finishing_with_shares_held_is_a_usage_error_and_the_state_survives_a_re
     assert not out.messages and restored.has_work
     out = restored.work()
     assert [m["t"] for m in out.messages] == [MSG_SHARES]  # released once verified
+
+
+def test_a_later_shuffler_makes_its_masks_while_it_waits_and_shuffles_the_same_deck(
+        monkeypatch):
+    """Once every key is in, a seat whose turn to shuffle is still to come computes its
+    step's masks (all of the step's scalar multiplications); when the deck before its own
+    arrives, its step is only additions (the next seat gets its deck sooner), and the deck
+    it sends is the step its seed gives (the reveal's re-check computes it the same way)."""
+    seeds = [bytes([s + 1]) * 32 for s in range(3)]
+    t = make_table(3, seeds=seeds)  # proofs off: a deck's arrival checks no proof
+    t.call_all("start")
+    for seat in range(3):  # the keys only
+        keys = [m for m in t.inbox[seat] if m[1]["t"] == "deal/key"]
+        t.inbox[seat] = [m for m in t.inbox[seat] if m[1]["t"] != "deal/key"]
+        for sender, msg in keys:
+            t.call(seat, "receive", sender, msg)
+    joint = IDENTITY  # the joint key: the sum of the keys the seats sent
+    for seat in range(3):
+        joint = add(joint, next(m for m in t.sent[seat] if m["t"] == "deal/key")["y"])
+    deck0 = dc.unpack_deck(t.inbox[1][0][1]["deck"])
+    multiplications: list[str] = []
+
+    def counted(name: str, real: Any) -> Any:
+        def call(*args: Any) -> Any:
+            multiplications.append(name)
+            return real(*args)
+        return call
+
+    monkeypatch.setattr(dc, "_mul", counted("mul", dc._mul))
+    monkeypatch.setattr(dc, "_base", counted("base", dc._base))
+    t.call(1, "receive", *t.inbox[1].pop(0))  # seat 0's deck
+    assert _types(t, 1)[-1] == MSG_SHUFFLE
+    assert multiplications == []
+    monkeypatch.undo()
+    sent = dc.unpack_deck(t.sent[1][-1]["deck"])
+    assert sent == dc.shuffle_step(deck0, joint, dc.expand_permutation(seeds[1]),
+                                   dc.expand_randomizers(seeds[1]))
