@@ -312,7 +312,8 @@ async def test_over_loopback_tcp_with_the_proof_work_in_threads(tmp_path):
 
 class StuckProver(ClientPeer):
     """A joiner whose proof work never runs (a process about to die): ``stuck`` is set
-    once hand 1's next two seats have shuffled on top of its deck, its proof unsent."""
+    once its deck of hand 1 is made and its proof is not (at 4 players the deck waits
+    for its proof, PROTOCOL.md 6.2: it is not sent)."""
 
     def __init__(self, *args: object, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
@@ -321,15 +322,16 @@ class StuckProver(ClientPeer):
     def _start_jobs(self) -> None:  # no worker: the jobs wait
         s = self.session
         deck = s.game.deck if s is not None else None
-        if deck is not None and deck.deal.proof_apart and len(deck.deal._shuffles) >= 3:
+        if deck is not None and deck.deal.proof_apart and deck.deal.own_proof_due:
+            assert s is not None and not s.game.has_outbox or s.game.outbox_waits_for_work
             self.stuck.set()
 
 
 async def test_a_seat_that_dies_between_its_deck_and_its_proof_resumes(tmp_path,
                                                                        autojump_clock):
-    """Seat 1's process dies with its deck in the chain and its proof not made; restarted
-    from its log and saved state, it sends its proof once and the match completes, every
-    log VALID."""
+    """Seat 1's process dies with its deck made and its proof not (the deck kept for
+    it); restarted from its log and saved state, it makes them again and sends them
+    together, once, and the match completes, every log VALID."""
     table = InMemoryTable(tmp_path, players=4, rules=RULES, shuffle_proofs=True)
     identity = wire.Identity.generate()
     state = tmp_path / "seat1.state"
@@ -379,6 +381,9 @@ async def test_a_seat_that_dies_between_its_deck_and_its_proof_resumes(tmp_path,
     shuffles = [d for _, s, items in turns if s == 1 for d in items
                 if d["t"] == "deal/shuffle"]
     assert len(mine) == len(shuffles) - 1  # one proof per hand's deck (none at the draw)
+    assert all(any(d["t"] == "deal/shuffle" for d in items)  # each with its deck
+               for _, s, items in turns if s == 1
+               for d in items if d["t"] == "deal/proof")
 
 
 @pytest.mark.parametrize("bad", [False, True], ids=["honest-proof", "bad-proof"])
