@@ -23,7 +23,15 @@ from ..deal import (
 )
 from ..deal.core import JobResult, ProofJob, run_job
 from ..deal.group import hash_bytes, hash_to_scalar
-from ..deal.messages import MSG_CUT, MSG_PROOF, MSG_SHUFFLE, ProofItem, RevealItem, parse_item
+from ..deal.messages import (
+    MSG_CUT,
+    MSG_KEY,
+    MSG_PROOF,
+    MSG_SHUFFLE,
+    ProofItem,
+    RevealItem,
+    parse_item,
+)
 from ..errors import IllegalMove, InvalidDeal, LocalError
 from ..game.cards import Card
 from ..game.events import CutEvent, DealEvent, PlayEvent
@@ -388,9 +396,10 @@ class GameDriver:
         the others nothing to do before that work is done, so it waits for it and travels
         with its result (PROTOCOL.md 6.2, "proof work and the floor").
 
-        At 3 and 4 players: our ``deal/shuffle`` (and our ``deal/cut``) while our own
-        proof is being made, so that the proof travels with its deck; the proofs of the
-        deck then need no pass of the floor of their own.  Nothing else waits.
+        At 3 and 4 players: our ``deal/shuffle`` (with our ``deal/cut``, and our
+        ``deal/key`` when it completed the keys) while our own proof is being made, so
+        that the proof travels with its deck; the proofs of the deck then need no pass
+        of the floor of their own.  Nothing else waits.
 
         At 2 players:
 
@@ -412,7 +421,9 @@ class GameDriver:
             # hundredths of a second): sent alone, the proof would follow on our next
             # turn, a whole pass of the floor later, and no share of the deck may go
             # before every proof.
-            return proving and all(isinstance(m, dict) and m.get("t") in (MSG_SHUFFLE, MSG_CUT)
+            # Our key goes with them when it was the last one (we shuffle first).
+            return proving and all(isinstance(m, dict)
+                                   and m.get("t") in (MSG_KEY, MSG_SHUFFLE, MSG_CUT)
                                    for m in self._out)
         for m in self._out:
             t = m.get("t") if isinstance(m, dict) else None

@@ -128,14 +128,17 @@ def test_two_players_nothing_is_released_after_fewer_actions():
 
 def _proofs_ride_with_their_decks(bodies: list[bytes]) -> int:
     """Asserts every ``deal/proof`` of ``bodies`` is in the entry that carries its
-    sender's ``deal/shuffle``; returns how many there are."""
-    proofs = 0
+    sender's ``deal/shuffle``, and the other way round (a seat's key that completes the
+    keys goes with them: it shuffles first); returns how many there are.  The first
+    dealer's draw deck (revealed before any hand's deck is built) has no proofs."""
+    proofs, drawn = 0, False
     for b in bodies:
         e = wire.open_entry(b)
         kinds = _kinds(e) if e.kind == "turn" else []
-        if "deal/proof" in kinds:
+        drawn = drawn or "deal/reveal" in kinds
+        if drawn and ("deal/proof" in kinds or "deal/shuffle" in kinds):
             proofs += 1
-            assert "deal/shuffle" in kinds, (e.seat, kinds)
+            assert {"deal/shuffle", "deal/proof"} <= set(kinds), (e.seat, kinds)
     return proofs
 
 
@@ -176,3 +179,15 @@ def test_two_players_crash_and_resume_while_a_turn_is_kept():
     assert len(bodies) == len(reference)  # the same turns: a resume sends nothing twice
     report = audit_bodies(bodies, workers=0)
     assert report.verdict == VALID, said(report)
+
+
+def test_three_players_the_last_key_waits_with_the_deck_it_starts():
+    """The seat whose key completes the next deck's keys shuffles first: its key waits
+    with its deck for its proof, all in one entry (sent alone, the key and the deck went
+    at once and the proof a pass later).  A few hands: the seat that sends the last key
+    moves with the end of the hand."""
+    t = Table(3, proofs=True, rules=RULES, key=b"hold-key")
+    bodies, _ = _lazy(t)
+    _proofs_ride_with_their_decks(bodies)
+    assert any({"deal/key", "deal/shuffle"} <= set(_kinds(e))
+               for e in map(wire.open_entry, bodies) if e.kind == "turn")
