@@ -53,6 +53,11 @@ Figures, one per line, ``name: value unit``:
   ``shuffles`` (with the cut of the deck), ``proofs``, ``shares``, ``reveal``: the
   deal's messages; ``empty``: a turn with nothing in it).  Where the round trips go,
   for the next change to the protocol to start from.
+* ``chain_one_way_at_<where>_Np``: the same trips by where the entry that waited stands
+  (:func:`phases`): ``plays`` (the plays themselves), ``between`` (from a hand's last
+  play to the next hand's first: the reveal, the next deck, the cut-and-draw and the
+  opening's shares), ``inside`` (between two plays of a hand: the deals of the later
+  rounds).  Their sum is the chain's trips per hand.
 * ``peak_rss_peer_Np``: the largest peak resident memory (``ru_maxrss``) of the table's
   peer processes, either match (a library peer: the face ``chkobba_p2p`` and a bot
   controller, no terminal UI, the library imported before trio as the bot processes do),
@@ -294,7 +299,8 @@ async def table(players: int, delay: float, hands: int, folder: Path, seed: int)
     per_joiner = [_hands(_read(folder / f"{j}.jsonl")) for j in joiners]
     peak_kb = max(e["rss_kb"] for n in procs for e in _read(folder / f"{n}.jsonl"))
     return {"hands": [t for h in per_joiner for t in h], "peak_mb": peak_kb / 1024,
-            "chain": chain(folder / "j1.chklog", players)}
+            "chain": chain(folder / "j1.chklog", players),
+            "phases": phases(folder / "j1.chklog", players)}
 
 
 # ----------------------------------------------------------------- where the trips go
@@ -341,6 +347,48 @@ def chain(log: Path, players: int) -> list[dict[str, int]]:
             if plays % (40 - 4) == 0:
                 hands.append(current)
                 current = {}
+    return hands[1:]
+
+
+#: Where in the hand an entry waited, for :func:`phases`.
+PHASES = ("plays", "between", "inside")
+
+
+def phases(log: Path, players: int) -> list[dict[str, int]]:
+    """The same one-way trips as :func:`chain`, by where in the hand the entry that
+    waited stands: ``plays`` (an entry with a play), ``between`` (any other entry from a
+    hand's last play to the next hand's first play: the reveal, the next deck's keys,
+    shuffles, proofs and cut, the cut-and-draw, the opening's shares), ``inside`` (any
+    other entry between two plays of the hand: the deals of the rounds after the
+    first).  Per hand, the first left out."""
+    from chkobba_p2p.wire.codec import open_entry
+    from chkobba_p2p.wire.logfile import read_log
+
+    def hop(a: int, b: int) -> int:
+        return 0 if a == b else 1 if players == 2 or 0 in (a, b) else 2
+
+    hands: list[dict[str, int]] = []
+    current = dict.fromkeys(PHASES, 0)
+    plays, last = 0, None
+    for body in read_log(log).bodies:
+        try:
+            entry = open_entry(body)
+        except Exception:  # noqa: BLE001 - a torn last entry of a killed peer
+            break
+        if entry.kind != "turn":
+            last = entry.seat
+            continue
+        action = entry.fields.get("a")
+        play = isinstance(action, dict) and action.get("t") == "play"
+        where = "plays" if play else "inside" if plays % (40 - 4) else "between"
+        if last is not None:
+            current[where] += hop(last, entry.seat)
+        last = entry.seat
+        if play:
+            plays += 1
+            if plays % (40 - 4) == 0:
+                hands.append(current)
+                current = dict.fromkeys(PHASES, 0)
     return hands[1:]
 
 
@@ -402,6 +450,10 @@ async def measure(args: argparse.Namespace, work: Path) -> list[str]:
             for name in names:
                 trips = statistics.median(h.get(name, 0) for h in hands)
                 lines.append(f"chain_one_way_{name}_{n}p: {trips:g} one-way trips")
+        where = zero["phases"] + late["phases"]
+        for name in PHASES if where else ():
+            trips = statistics.median(h[name] for h in where)
+            lines.append(f"chain_one_way_at_{name}_{n}p: {trips:g} one-way trips")
         for line in lines[first:]:
             print(line, flush=True)
     return lines

@@ -23,7 +23,15 @@ from ..deal import (
 )
 from ..deal.core import JobResult, ProofJob, run_job
 from ..deal.group import hash_bytes, hash_to_scalar
-from ..deal.messages import MSG_CUT, MSG_PROOF, MSG_SHUFFLE, ProofItem, RevealItem, parse_item
+from ..deal.messages import (
+    MSG_CUT,
+    MSG_KEY,
+    MSG_PROOF,
+    MSG_SHUFFLE,
+    ProofItem,
+    RevealItem,
+    parse_item,
+)
 from ..errors import IllegalMove, InvalidDeal, LocalError
 from ..game.cards import Card
 from ..game.events import CutEvent, DealEvent, PlayEvent
@@ -384,9 +392,16 @@ class GameDriver:
 
     @property
     def outbox_waits_for_work(self) -> bool:
-        """At 2 players, with our proof work under way (:attr:`working`): what our outbox
-        holds gives the other seat nothing to do before that work is done, so it waits
-        for it and travels with its result (PROTOCOL.md 6.2, "proof work and the floor").
+        """With our proof work under way (:attr:`working`): what our outbox holds gives
+        the others nothing to do before that work is done, so it waits for it and travels
+        with its result (PROTOCOL.md 6.2, "proof work and the floor").
+
+        At 3 and 4 players: our ``deal/shuffle`` (with our ``deal/cut``, and our
+        ``deal/key`` when it completed the keys) while our own proof is being made, so
+        that the proof travels with its deck; the proofs of the deck then need no pass
+        of the floor of their own.  Nothing else waits.
+
+        At 2 players:
 
         While our own proof is being made: our ``deal/cut``, and the deck's last
         ``deal/shuffle`` when nobody else cuts it; the other seat needs our proof before
@@ -397,10 +412,19 @@ class GameDriver:
         shuffles on or cuts, shares, a reveal) goes at once.  Not a rule of the wire: the
         same messages travel, in this entry or a later one, never a sooner one."""
         deck = self.deck
-        if self.n != 2 or not self._out or not self.working or deck is None:
+        if not self._out or not self.working or deck is None:
             return False
         deal = deck.deal
         proving = deal.own_proof_due
+        if self.n > 2:
+            # At 3 and 4 players our shuffle (and our cut) waits for its proof (a few
+            # hundredths of a second): sent alone, the proof would follow on our next
+            # turn, a whole pass of the floor later, and no share of the deck may go
+            # before every proof.
+            # Our key goes with them when it was the last one (we shuffle first).
+            return proving and all(isinstance(m, dict)
+                                   and m.get("t") in (MSG_KEY, MSG_SHUFFLE, MSG_CUT)
+                                   for m in self._out)
         for m in self._out:
             t = m.get("t") if isinstance(m, dict) else None
             if t == MSG_PROOF and not proving and deck.cutter != self.seat:

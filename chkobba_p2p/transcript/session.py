@@ -592,9 +592,10 @@ class Session:
                     not self.game.has_outbox or self.game.outbox_waits_for_work):
                 # Our deal's proof work runs elsewhere (jobs): its result (our proof, the
                 # shares it releases) goes in this turn, not an empty one (which would
-                # send the floor round for nothing, and count towards a stall).  At 2
-                # players, messages the other seat can do nothing with before that
-                # result wait for it too: sent alone they cost two trips of the floor.
+                # send the floor round for nothing, and count towards a stall).
+                # Messages the others can do nothing with before that result wait for
+                # it too (at 3 and 4 players our deck waits for its proof): sent alone,
+                # the result would follow a pass of the floor later.
                 return None
             if action is None and self.game.decision() is not None \
                     and not (self.game.early_deal and self.game.has_outbox):

@@ -3,7 +3,8 @@ would send gives the other seat nothing to do before that work is done: its proo
 cut, the deck's last shuffle (issue 44; PROTOCOL.md 6.2, "proof work and the floor").
 Sent alone, those messages cost two trips of the floor (the other seat's turn, then ours
 with the proof or the shares the check released); kept, they travel with the work's
-result.  Nothing on the wire changes.
+result.  At 3 and 4 players a seat's deck (and its cut) waits for its proof, so the
+proofs take no pass of the floor of their own.  Nothing on the wire changes.
 
 Sans-IO tables (test_session.py) under proof-apart/v1 with the proof work deferred and
 the slowest worker there is: a seat's jobs run only when it holds the floor and its
@@ -11,6 +12,7 @@ session has no entry to send (the work is slower than the line)."""
 
 from __future__ import annotations
 
+import pytest
 from support.audit import said
 from support.sessions import Table, deal_releases, speak_lazily
 
@@ -124,13 +126,44 @@ def test_two_players_nothing_is_released_after_fewer_actions():
         assert a >= at_quick[(s, k)], (s, k, a, at_quick[(s, k)])
 
 
-def test_three_players_never_keep_a_turn_with_messages_to_send():
-    """At 3 and 4 players the others' proofs ride the floor's pass during a seat's proof
-    work: keeping its turn would cost that pass, so messages go at once, as before."""
-    t = Table(3, proofs=True, rules=Ruleset(target=1), key=b"hold-three")
-    bodies, kept = _lazy(t)
-    assert kept == []
+def _proofs_ride_with_their_decks(bodies: list[bytes]) -> int:
+    """Asserts every ``deal/proof`` of ``bodies`` is in the entry that carries its
+    sender's ``deal/shuffle``, and the other way round (a seat's key that completes the
+    keys goes with them: it shuffles first); returns how many there are.  The first
+    dealer's draw deck (revealed before any hand's deck is built) has no proofs."""
+    proofs, drawn = 0, False
+    for b in bodies:
+        e = wire.open_entry(b)
+        kinds = _kinds(e) if e.kind == "turn" else []
+        drawn = drawn or "deal/reveal" in kinds
+        if drawn and ("deal/proof" in kinds or "deal/shuffle" in kinds):
+            proofs += 1
+            assert {"deal/shuffle", "deal/proof"} <= set(kinds), (e.seat, kinds)
+    return proofs
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_three_and_four_players_send_a_shuffle_with_its_proof(players):
+    """At 3 and 4 players a seat keeps its shuffle (and its cut) until its proof is
+    made, and sends them together: every proof is in the entry of its deck, so the
+    proofs take no pass of the floor of their own (without the hold, a slow worker's
+    proofs each went on the sender's next turn, a pass after its deck, before any share
+    of the deck could go).  A seat keeps its turn only while it holds the floor: the
+    time is its own (PROTOCOL.md 12.2).  Nothing is released after fewer actions than
+    with the work done at once."""
+    slow = Table(players, proofs=True, rules=Ruleset(target=1), key=b"hold-three")
+    bodies, kept = _lazy(slow)
+    assert _proofs_ride_with_their_decks(bodies) == players  # the hand's deck (one hand)
+    assert kept and all(seat == owing for seat, owing in kept)
     assert audit_bodies(bodies, workers=0).verdict == VALID
+    quick = Table(players, proofs=True, rules=Ruleset(target=1), key=b"hold-three")
+    quick_bodies, quick_kept = _lazy(quick, defer=False)
+    assert not quick_kept and quick.sessions[0].done == slow.sessions[0].done
+    before, after = deal_releases(quick_bodies), deal_releases(bodies)
+    assert sorted((s, k) for s, k, _ in before) == sorted((s, k) for s, k, _ in after)
+    at_quick = {(s, k): a for s, k, a in before}
+    for s, k, a in after:
+        assert a >= at_quick[(s, k)], (s, k, a, at_quick[(s, k)])
 
 
 def test_two_players_crash_and_resume_while_a_turn_is_kept():
@@ -146,3 +179,15 @@ def test_two_players_crash_and_resume_while_a_turn_is_kept():
     assert len(bodies) == len(reference)  # the same turns: a resume sends nothing twice
     report = audit_bodies(bodies, workers=0)
     assert report.verdict == VALID, said(report)
+
+
+def test_three_players_the_last_key_waits_with_the_deck_it_starts():
+    """The seat whose key completes the next deck's keys shuffles first: its key waits
+    with its deck for its proof, all in one entry (sent alone, the key and the deck went
+    at once and the proof a pass later).  A few hands: the seat that sends the last key
+    moves with the end of the hand."""
+    t = Table(3, proofs=True, rules=RULES, key=b"hold-key")
+    bodies, _ = _lazy(t)
+    _proofs_ride_with_their_decks(bodies)
+    assert any({"deal/key", "deal/shuffle"} <= set(_kinds(e))
+               for e in map(wire.open_entry, bodies) if e.kind == "turn")
