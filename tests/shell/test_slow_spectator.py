@@ -56,6 +56,11 @@ def test_each_write_taken_buys_a_slow_reader_another_stall():
 #: Long enough an idle and a frame timeout for the pause below (the spectator keeps
 #: pinging; a frame it began reading before the pause finishes after it).
 SLOW = dataclasses.replace(FAST, idle=20.0, frame=20.0)
+#: The spectator reads nothing from early in the match until after its end, so its own
+#: idle timer must outlast the whole match: 20 s did not on a machine loaded to 18 (CI
+#: saw "host_silent" after entry #4). Every peer of that test takes it (the spectator
+#: pings every third of it, and the host lets a silent one go after it).
+PATIENT = dataclasses.replace(FAST, idle=180.0, frame=180.0)
 
 
 class PausingStream(trio.abc.HalfCloseableStream):
@@ -112,13 +117,13 @@ async def test_a_spectator_that_stops_reading_while_the_match_ends_gets_every_en
     """The spectator stops reading early in the match and only reads again seconds
     after the match ended and the seats are gone (pinging all along, as a client on a
     phone does): its copy is the whole match, VALID, every entry of the host's log."""
-    host = HostPeer(dataclasses.replace(host_config(tmp_path, spectators=1), timeouts=SLOW),
+    host = HostPeer(dataclasses.replace(host_config(tmp_path, spectators=1), timeouts=PATIENT),
                     BotController("greedy", seed=3))
     transport = PausingTransport()
     out: dict = {}
     async with trio.open_nursery() as nursery:
         port = await nursery.start(host.run)
-        config = WatchConfig(f"127.0.0.1:{port}", name="slow", timeouts=SLOW,
+        config = WatchConfig(f"127.0.0.1:{port}", name="slow", timeouts=PATIENT,
                              log_path=tmp_path / "slow.chklog", transport=transport)
 
         async def watch() -> None:
@@ -128,7 +133,7 @@ async def test_a_spectator_that_stops_reading_while_the_match_ends_gets_every_en
         while not host.spectators:
             await trio.testing.wait_all_tasks_blocked()
         joiner = ClientPeer(dataclasses.replace(join_config(tmp_path, port, "bot"),
-                                                timeouts=SLOW),
+                                                timeouts=PATIENT),
                             BotController("greedy", seed=4))
         nursery.start_soon(joiner.run)
         stream = transport.streams[0]
