@@ -23,7 +23,7 @@ from ..deal import (
 )
 from ..deal.core import JobResult, ProofJob, run_job
 from ..deal.group import hash_bytes, hash_to_scalar
-from ..deal.messages import MSG_CUT, MSG_PROOF, MSG_SHUFFLE, ProofItem, RevealItem, parse_item
+from ..deal.messages import CutItem, ProofItem, RevealItem, ShuffleItem, parse_item
 from ..errors import IllegalMove, InvalidDeal, LocalError
 from ..game.cards import Card
 from ..game.events import CutEvent, DealEvent, PlayEvent
@@ -402,12 +402,12 @@ class GameDriver:
         deal = deck.deal
         proving = deal.own_proof_due
         for m in self._out:
-            t = m.get("t") if isinstance(m, dict) else None
-            if t == MSG_PROOF and not proving and deck.cutter != self.seat:
+            item = parse_item(m)
+            if isinstance(item, ProofItem) and not proving and deck.cutter != self.seat:
                 continue
-            if t == MSG_CUT and proving:
+            if isinstance(item, CutItem) and proving:
                 continue
-            if t == MSG_SHUFFLE and proving and deal.phase in ("cut", "deal") \
+            if isinstance(item, ShuffleItem) and proving and deal.phase in ("cut", "deal") \
                     and deck.cutter in (None, self.seat):
                 continue  # the last shuffle: only we (or nobody) cut on top of it
             return False
