@@ -480,7 +480,7 @@ async def _run(w: WatchView, watch: Callable[[Callable[[object], None]],
             app.invalidate()
 
     w.changed = redraw
-    w.events._on_change = redraw
+    w.events.on_change = redraw
     w.pacer.changed = redraw
 
     def in_trio(fn: Callable[[], object]) -> None:

@@ -1,9 +1,9 @@
 """No private reach across modules (issue 41, "one of each"): the I/O shell
 (``chkobba_p2p/_shell``) uses the cores, the controllers and its own modules through
-public methods only, and the client (``cli/``) never touches a private name of the
-library.  A private name (``_x``) may be read off an object only in the module that
-defines it (tor.py's own ``control._authenticate``, say): the scan is by name, over the
-source, with no import."""
+public methods only; the client (``cli/``) never touches a private name of the library,
+nor one of its own modules' private names from another.  A private name (``_x``) may be
+read off an object only in the module that defines it (tor.py's own
+``control._authenticate``, say): the scan is by name, over the source, with no import."""
 
 from __future__ import annotations
 
@@ -64,13 +64,6 @@ def foreign_reaches(folder: Path, forbidden: set[str] | None = None,
     return out
 
 
-def library_private_names() -> set[str]:
-    names: set[str] = set()
-    for path in LIBRARY.rglob("*.py"):
-        names |= defined(ast.parse(path.read_text(encoding="utf-8"), str(path)))
-    return names
-
-
 def test_the_shell_reaches_into_no_other_modules_private_names():
     found = foreign_reaches(LIBRARY / "_shell")
     assert not found, "private reach across modules (make it a public method):\n" + \
@@ -78,8 +71,26 @@ def test_the_shell_reaches_into_no_other_modules_private_names():
 
 
 def test_the_client_reaches_into_no_private_name_of_the_library():
-    found = foreign_reaches(ROOT / "cli", library_private_names())
+    found = foreign_reaches(ROOT / "cli", private_names(LIBRARY))
     assert not found, "the client uses a private name of chkobba_p2p:\n" + "\n".join(found)
+
+
+def private_names(folder: Path) -> set[str]:
+    """The private names the modules under ``folder`` define."""
+    names: set[str] = set()
+    for path in folder.rglob("*.py"):
+        names |= defined(ast.parse(path.read_text(encoding="utf-8"), str(path)))
+    return names
+
+
+def test_the_clients_modules_reach_into_no_private_name_of_one_another():
+    """Within the client too: a module uses another's objects through public names (a
+    private name of a library outside the project, argparse's ``_actions``, is not the
+    client's own and is left to that library's own promises)."""
+    client = ROOT / "cli"
+    found = foreign_reaches(client, private_names(client))
+    assert not found, "private reach between the client's modules (make it public):\n" + \
+        "\n".join(found)
 
 
 def test_the_scan_names_a_reach_and_passes_the_modules_own(tmp_path):
