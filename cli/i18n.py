@@ -1642,7 +1642,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
                       "autres)"),
     "record_vs_1": ("you vs {name}: 1 match, you {wins}–{losses}",
                     "vous contre {name} : 1 partie, vous {wins}–{losses}"),
-    # The library's notices (chkobba_p2p._shell.peer.Notice): "nt_" + the notice's kind.
+    # The library's notices (chkobba_p2p.Notice): "nt_" + the notice's kind.
     "nt_resume_failed": ("the saved game ({path}) cannot be resumed: {why}; starting afresh",
                          "impossible de reprendre la partie enregistrée ({path}) : {why} ; "
                          "on repart à zéro"),

@@ -1,6 +1,6 @@
 """``chkobba watch`` on a terminal: the table a player sees, seen from no seat, fed live.
 
-The spectator's events (:class:`~chkobba_p2p._shell.watch.Spectator`: the observer's events of
+The spectator's events (:class:`~chkobba_p2p.Spectator`: the observer's events of
 every entry, and the table's unsigned news) build a
 :class:`~chkobba_p2p.tablestate.TableState` from no seat, drawn with the live client's
 and ``replay --view``'s :func:`~.table.draw_table` (the table cards, each player's count

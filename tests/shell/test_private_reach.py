@@ -8,6 +8,7 @@ read off an object only in the module that defines it (tor.py's own
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -91,6 +92,29 @@ def test_the_clients_modules_reach_into_no_private_name_of_one_another():
     found = foreign_reaches(client, private_names(client))
     assert not found, "private reach between the client's modules (make it public):\n" + \
         "\n".join(found)
+
+
+#: A dotted name of the library with a private part (``chkobba_p2p._shell.peer``).
+_PRIVATE_PATH = re.compile(r"chkobba_p2p(?:\.\w+)*\._[a-z]\w*")
+
+
+def private_paths(folder: Path, root: Path = ROOT) -> list[str]:
+    """Each mention, in code, docstrings or comments, of a private module or name of the
+    library (its public faces are what a reader of the client should look up)."""
+    out = []
+    for path in sorted(folder.rglob("*.py")):
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            out += [f"{path.relative_to(root)}:{n}: {m}" for m in _PRIVATE_PATH.findall(line)]
+    return out
+
+
+def test_the_clients_words_for_developers_name_the_librarys_public_face():
+    found = private_paths(ROOT / "cli")
+    assert not found, "the client names a private part of chkobba_p2p (name the face):\n" + \
+        "\n".join(found)
+    assert _PRIVATE_PATH.findall("(:func:`chkobba_p2p._shell.peer.join_match`), "
+                                 "chkobba_p2p.join_match, chkobba_p2p.game._masks") == [
+        "chkobba_p2p._shell", "chkobba_p2p.game._masks"]
 
 
 def test_the_scan_names_a_reach_and_passes_the_modules_own(tmp_path):
