@@ -13,7 +13,7 @@ import shutil
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from support.history import AMEL, BILEL, DORA, SAMI, build, side
+from support.history import AMEL, BILEL, DORA, GROUP, SAMI, built, side
 
 from chkobba_cli.event_words import words
 from chkobba_cli.i18n import Translator
@@ -30,15 +30,14 @@ from chkobba_p2p.observe.history import (
     series,
 )
 
-# Its tests share one worker (pytest-xdist's loadgroup): the module's costly fixture
-# is then built once per run, not once on each worker.
-pytestmark = pytest.mark.xdist_group("test_history")
+# Its tests share one worker (pytest-xdist's loadgroup) with the client's history and
+# records tests: the folder of logs is then played once per run (support.history.built).
+pytestmark = pytest.mark.xdist_group(GROUP)
 
 
 @pytest.fixture(scope="session")
 def folder(tmp_path_factory):
-    path = tmp_path_factory.mktemp("history") / "logs"
-    return path, build(path)
+    return built(tmp_path_factory)
 
 
 @pytest.fixture(scope="session")
