@@ -18,10 +18,10 @@ from chkobba_p2p.game.ruleset import Opening, RedealRule, Ruleset, Scoring
 from chkobba_p2p.text import safe_text
 
 if TYPE_CHECKING:
-    from chkobba_p2p import Notice
+    from chkobba_p2p import ErrorCode, Notice
 
-__all__ = ["LANGS", "MESSAGES", "RULE_NAMES", "Translator", "detect_lang", "elide",
-           "notice_text", "ruleset_text", "ruleset_name"]
+__all__ = ["LANGS", "MESSAGES", "RULE_NAMES", "Translator", "abort_reason", "detect_lang",
+           "elide", "notice_text", "ruleset_text", "ruleset_name"]
 
 LANGS = ("en", "fr")
 
@@ -1642,7 +1642,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
                       "autres)"),
     "record_vs_1": ("you vs {name}: 1 match, you {wins}–{losses}",
                     "vous contre {name} : 1 partie, vous {wins}–{losses}"),
-    # The library's notices (chkobba_p2p._shell.peer.Notice): "nt_" + the notice's kind.
+    # The library's notices (chkobba_p2p.Notice): "nt_" + the notice's kind.
     "nt_resume_failed": ("the saved game ({path}) cannot be resumed: {why}; starting afresh",
                          "impossible de reprendre la partie enregistrée ({path}) : {why} ; "
                          "on repart à zéro"),
@@ -2021,6 +2021,111 @@ MESSAGES |= {
                     "chance et jeu (l ou Échap : retour) · q ou Entrée quitter · ? ou F1 "
                     "cette aide"),
 }
+
+#: Why a game stopped (cli/tui/stopped.py: the events panel, the game-stopped dialog, the
+#: line printed once the screen closes, and the replay's stop line): "sr_" + an abort's
+#: wire code, what it means for a player as what the blamed side sent or did (a code with
+#: none here is said by its "wire_" sentence); "st_" + the case, the sentence around it.
+MESSAGES |= {
+    "sr_frame_too_large": ("an oversized message", "un message trop long"),
+    "sr_malformed": ("an unreadable message", "un message illisible"),
+    "sr_unknown_type": ("a message of an unknown kind", "un message d'un type inconnu"),
+    "sr_bad_field": ("a message with a missing or wrong field",
+                     "un message dont un champ manque ou est faux"),
+    "sr_version_mismatch": ("no protocol version in common",
+                            "aucune version du protocole en commun"),
+    "sr_bad_proof_of_possession": ("a key it could not prove it holds",
+                                   "une clé dont il n'a pas prouvé la possession"),
+    "sr_table_full": ("a full table", "une table complète"),
+    "sr_already_seated": ("a second connection for the same seat",
+                          "une deuxième connexion pour la même place"),
+    "sr_unknown_game": ("another game than the one running",
+                        "une autre partie que celle en cours"),
+    "sr_handshake_timeout": ("no greeting in time", "pas de salutation à temps"),
+    "sr_spectators_closed": ("a spectator too many", "un spectateur de trop"),
+    "sr_bad_signature": ("a move whose signature does not check out",
+                         "un coup dont la signature est fausse"),
+    "sr_bad_chain": ("a move that does not follow the one before it in the log",
+                     "un coup qui ne suit pas le précédent dans le journal"),
+    "sr_out_of_turn": ("a move out of turn", "un coup hors de son tour"),
+    "sr_bad_sequence": ("a move out of order (an old one sent again)",
+                        "un coup dans le désordre (un ancien renvoyé)"),
+    "sr_wrong_game": ("a move from another game", "un coup d'une autre partie"),
+    "sr_entry_too_large": ("an oversized move", "un coup trop long"),
+    "sr_transcript_too_long": ("a log grown to its maximum size",
+                               "un journal arrivé à sa taille maximale"),
+    "sr_illegal_move": ("a move the rules forbid", "un coup que les règles interdisent"),
+    "sr_deal_failure": ("a deal message that fails its check",
+                        "un message de la donne qui ne se vérifie pas"),
+    "sr_result_mismatch": ("a different result of the match",
+                           "un autre résultat de la partie"),
+    "sr_protocol_violation": ("a move that makes no sense here",
+                              "un coup qui n'a pas de sens ici"),
+    "sr_resigned": ("a resignation", "un abandon"),
+    "sr_timeout": ("too long a wait for a move", "une trop longue attente d'un coup"),
+    "sr_peer_left": ("too long an absence", "une trop longue absence"),
+    "sr_shutdown": ("a program that was closed", "un programme fermé"),
+    "sr_unknown": ("an error code this program does not know ({code})",
+                   "un code d'erreur que ce programme ne connaît pas ({code})"),
+    # The local peer measured it: said as what happened.
+    "st_away": ("{name} stayed away (or out of reach) longer than the allowance of time "
+                "away: the game is over.",
+                "{name} : absence (ou silence) plus longue que le temps accordé : "
+                "la partie est finie."),
+    "st_slow": ("{name} took longer than the time allowed for a move: the game is over.",
+                "{name} a mis plus que le temps accordé pour un coup : la partie est finie."),
+    "st_away_me": ("you stayed away (or out of reach) longer than the allowance of time "
+                   "away: the game is over.",
+                   "votre absence (ou silence) a duré plus que le temps accordé : "
+                   "la partie est finie."),
+    "st_slow_me": ("you took longer than the time allowed for a move: the game is over.",
+                   "vous avez mis plus que le temps accordé pour un coup : la partie est "
+                   "finie."),
+    # Another seat signed it: its claim.
+    "st_says_away": ("{by} says {name} stayed away too long;",
+                     "{by} dit que l'absence de {name} a trop duré ;"),
+    "st_says_away_me": ("{by} says you stayed away too long;",
+                        "{by} dit que votre absence a trop duré ;"),
+    "st_says_slow": ("{by} says {name} took too long to play;",
+                     "{by} dit que {name} a mis trop longtemps à jouer ;"),
+    "st_says_slow_me": ("{by} says you took too long to play;",
+                        "{by} dit que vous avez mis trop longtemps à jouer ;"),
+    "st_says": ("{by} says {name} is at fault ({why});",
+                "{by} dit que {name} est en faute ({why}) ;"),
+    "st_says_me": ("{by} says you are at fault ({why});",
+                   "{by} dit que vous êtes en faute ({why}) ;"),
+    "st_you_say": ("you say {name} is at fault ({why});",
+                   "vous dites que {name} est en faute ({why}) ;"),
+    "st_broke": ("{name} broke the rules ({why}): the game is over.",
+                 "{name} a enfreint les règles ({why}) : la partie est finie."),
+    "st_broke_me": ("the others' checks found a fault in your moves ({why}): the game is over.",
+                    "les vérifications des autres ont trouvé une faute dans vos coups ({why}) : "
+                    "la partie est finie."),
+    "st_nobody": ("{by} ended the game without blaming anyone ({why}).",
+                  "{by} a mis fin à la partie sans accuser personne ({why})."),
+    "st_nobody_me": ("you ended the game without blaming anyone ({why}).",
+                     "vous avez mis fin à la partie sans accuser personne ({why})."),
+    # A flag the flagged seat disputed with its own clock (PROTOCOL.md 12.6).
+    "st_disputed": ("{by} flagged {name} on time, and {name} disputes it: by {name}'s own "
+                    "clock there was time left. One word against the other: the match counts "
+                    "for nobody.",
+                    "{by} déclare {name} hors temps, et {name} le conteste : selon sa propre "
+                    "horloge il restait du temps. Parole contre parole : la partie ne compte "
+                    "pour personne."),
+    "st_disputed_me": ("{by} flagged you on time, but your own clock showed time left: you "
+                       "disputed it (signed in your log). The match counts for nobody.",
+                       "{by} vous déclare hors temps, mais votre horloge montrait du temps "
+                       "restant : vous l'avez contesté (signé dans votre journal). La partie "
+                       "ne compte pour personne."),
+    "st_disputed_by_me": ("you flagged {name} on time, and {name} disputes it with its own "
+                          "clock. One word against the other: the match counts for nobody.",
+                          "vous avez déclaré {name} hors temps, et {name} le conteste avec sa "
+                          "propre horloge. Parole contre parole : la partie ne compte pour "
+                          "personne."),
+    "st_refuted": ("the entry it cites passes every check: the claim is refuted.",
+                   "l'entrée citée passe toutes les vérifications : l'accusation est réfutée."),
+}
+
 
 _VOWELS = "aeiouyàâäéèêëîïôöùûüœæ"
 _BEFORE_VALUE = re.compile(r"\b([Qq]u|[Dd])e \{(\w+)\}")
@@ -2439,6 +2544,17 @@ class Translator:
     def rule(self, rule: str) -> str:
         pair = RULE_NAMES.get(rule)
         return rule.replace("_", " ") if pair is None else pair[self._i]
+
+
+def abort_reason(t: Translator, code: ErrorCode, unknown: str | None = None) -> str:
+    """What an abort's ``code`` means for a player, in ``t``'s language, as what the
+    blamed side sent or did (``sr_`` + the code; a code without such words, by its
+    ``wire_`` sentence); ``unknown``: the code as signed when it is none this program
+    knows (then it says so, with it, made safe: the signer's value, shown, never obeyed)."""
+    if unknown is not None:
+        return t("sr_unknown", code=safe_text(unknown, 40))
+    name = code.name.lower()
+    return t("sr_" + name if "sr_" + name in MESSAGES else "wire_" + name)
 
 
 def unsupported_words(t: Translator, caps: Sequence[str]) -> str:

@@ -27,7 +27,7 @@ from chkobba_p2p.text import safe_text
 
 from . import coach, scoresheet
 from .event_words import note_words, words
-from .i18n import Translator, card_letters, detect_lang, ruleset_text
+from .i18n import Translator, abort_reason, card_letters, detect_lang, ruleset_text
 from .term import can_show_symbols, keys_held
 
 _EN = Translator("en")  # the text's default language (run() follows --lang)
@@ -371,13 +371,11 @@ def stop_line(a: AbortClaim, who: Callable[[int], str], when: str,
     wire code or the signer's text with seat numbers, which ``--json`` and the web page
     keep), the log's entry last for whoever checks it.  An abort is its signer's word:
     only what the log shows is stated as fact."""
-    from .tui.stopped import reason  # the screen's words for each code
-
     try:
         code = ErrorCode[a.code.upper()]
-        why = reason(code, t.lang)
+        why = abort_reason(t, code)
     except KeyError:
-        why = reason(ErrorCode.PROTOCOL_VIOLATION, t.lang, unknown=a.code)
+        why = abort_reason(t, ErrorCode.PROTOCOL_VIOLATION, unknown=a.code)
     by = who(a.by_seat)
     at = t("sl_at", n=a.index)
     blamed = None if a.blamed is None else who(a.blamed)

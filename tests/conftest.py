@@ -36,7 +36,7 @@ settings.load_profile("ci" if os.environ.get("CI") else "default")
 import json  # noqa: E402
 
 import pytest  # noqa: E402
-from support.tiers import Outside, fast_tier, fewer_examples  # noqa: E402
+from support.tiers import Outside, fast_tier, fewer_examples, group_suffixes  # noqa: E402
 
 
 @pytest.fixture(autouse=True)
@@ -88,17 +88,20 @@ def _fewer_examples_for_the_fast_tier(items) -> None:
             setattr(holder, name, fewer_examples(getattr(holder, name)))
 
 
+@pytest.hookimpl(trylast=True)  # after pytest-xdist's own (its worker's) suffixes
 def pytest_collection_modifyitems(config, items):
     """With pytest-xdist (``-n``, ``--dist loadgroup``): the tests on the private Tor
     network share one worker (one network per session, not one per worker), and the
     LAN discovery tests (multicast DNS on loopback) another, so that no two of them
-    hear each other's tables."""
+    hear each other's tables; a group's tests get its suffix where xdist's is lost
+    (:func:`support.tiers.group_suffixes`)."""
     for item in items:
         fixtures = getattr(item, "fixturenames", ())
         if "tor_network" in fixtures:
             item.add_marker(pytest.mark.xdist_group("tor"))
         elif item.module.__name__ in ("test_discovery", "test_discovery_sources"):
             item.add_marker(pytest.mark.xdist_group("mdns"))
+    group_suffixes(config, items)
     if fast_tier(config):
         _fewer_examples_for_the_fast_tier(items)
         if not hasattr(config, "_outside"):

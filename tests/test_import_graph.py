@@ -19,6 +19,7 @@ test kit ``testing``) import trio, sockets or zeroconf.
 from __future__ import annotations
 
 import ast
+import re
 import tomllib
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -411,6 +412,41 @@ def test_the_public_api_check_names_an_import_under_it(tmp_path):
         f"app.bad imports {LIBRARY}.deal (app/bad.py:3)",
         f"app.bad imports {LIBRARY}.deal.core (app/bad.py:4)",
     ]
+
+
+def _code_blocks(markdown: str) -> list[str]:
+    """The ```python blocks of a Markdown text."""
+    return re.findall(r"```python\n(.*?)```", markdown, flags=re.S)
+
+
+def outside_the_public_api(sources: dict[str, str]) -> list[str]:
+    """Each import of a library module outside :data:`PUBLIC` in ``sources`` (a name ->
+    Python source), with the name and line."""
+    found = []
+    for name, source in sources.items():
+        for node in _import_nodes(ast.parse(source).body):
+            targets = ([a.name for a in node.names] if isinstance(node, ast.Import)
+                       else [node.module or ""] if node.level == 0 else [])
+            for target in targets:
+                head, _, rest = target.partition(".")
+                if head == LIBRARY and rest.split(".")[0] not in PUBLIC:
+                    found.append((name, node.lineno, target))
+    return [f"{name}:{line}: {target}" for name, line, target in sorted(found)]
+
+
+def test_the_examples_and_the_readme_import_only_the_public_api():
+    """What a newcomer copies uses what the library declares public (the two faces and
+    the public modules of :data:`PUBLIC`), never an implementation module."""
+    sources = {str(p.relative_to(ROOT)): p.read_text() for p in (ROOT / "examples").glob("*.py")}
+    blocks = _code_blocks((ROOT / "README.md").read_text())
+    sources |= {f"README.md block {i + 1}": b for i, b in enumerate(blocks)}
+    assert len(blocks) >= 2 and any(n.startswith("examples/") for n in sources)
+    found = outside_the_public_api(sources)
+    assert not found, "under the public API:\n" + "\n".join(found)
+    assert outside_the_public_api({
+        "x": "from chkobba_p2p.lowlevel import Session\nimport chkobba_p2p.game.rules\n"
+             "from chkobba_p2p._shell.net import HostPeer\nimport chkobba_p2p.link.host\n"}) \
+        == ["x:3: chkobba_p2p._shell.net", "x:4: chkobba_p2p.link.host"]
 
 
 def _strict_modules() -> set[str]:

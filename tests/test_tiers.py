@@ -1,11 +1,14 @@
 """The two tiers (tests/conftest.py): ``-m "not slow"`` is the fast tier, with fewer
 Hypothesis examples; any run that keeps the slow tests keeps every test's own count."""
 
+import os
 import socket
 import subprocess
 import sys
+from pathlib import Path
 from types import SimpleNamespace
 
+import pytest
 import trio
 from hypothesis import settings
 from support.tiers import OUTSIDE, Outside, fast_tier, fewer_examples, slow_when
@@ -60,3 +63,33 @@ def test_slow_when_marks_only_the_cases_that_reach_outside():
     assert cases[1].values == (True,) and [m.name for m in cases[1].marks] == ["slow"]
     pairs = slow_when(lambda case: not case[1], [("a", False), ("b", True)])
     assert pairs[0].values == ("a", False) and pairs[1] == ("b", True)
+
+
+# slow: starts pytest with two worker processes
+@pytest.mark.slow
+def test_a_groups_tests_run_on_one_worker(tmp_path):
+    """``--dist loadgroup`` keeps each ``xdist_group`` on one worker (the Tor network's
+    tests, the modules whose costly fixture is built once), with the suffix written where
+    pytest-xdist's is lost (support.tiers.group_suffixes; pytest-dev/pytest-xdist#1386)."""
+    (tmp_path / "conftest.py").write_text(
+        "import pytest\nfrom support.tiers import group_suffixes\n\n"
+        "@pytest.hookimpl(trylast=True)\n"
+        "def pytest_collection_modifyitems(config, items):\n"
+        "    group_suffixes(config, items)\n")
+    for name in ("a", "b"):
+        (tmp_path / f"test_{name}.py").write_text(
+            f"import pytest\npytestmark = pytest.mark.xdist_group('{name}')\n\n"
+            "@pytest.mark.parametrize('i', range(6))\ndef test_x(i):\n    pass\n")
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).parent)}
+    run = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-n", "2",
+                          "--dist", "loadgroup", "-v", "--rootdir", str(tmp_path), str(tmp_path)],
+                         capture_output=True, text=True, timeout=120, cwd=tmp_path, env=env)
+    assert run.returncode == 0, run.stdout + run.stderr
+    workers: dict[str, set[str]] = {}
+    for line in run.stdout.splitlines():
+        if "PASSED" in line and line.startswith("[gw"):
+            module = line.split()[-1].split("::")[0].rsplit("/", 1)[-1]
+            workers.setdefault(module, set()).add(line.split("]")[0])
+    assert set(workers) == {"test_a.py", "test_b.py"}, run.stdout
+    assert all(len(w) == 1 for w in workers.values()), workers
+    assert "@a" in run.stdout and "@b" in run.stdout

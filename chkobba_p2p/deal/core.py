@@ -66,6 +66,7 @@ from .messages import (
     RevealItem,
     SharesItem,
     ShuffleItem,
+    item_label,
     parse_item,
 )
 
@@ -234,7 +235,7 @@ def _fields(sender: int, msg: dict[str, Any], required: set[str],
     keys = set(msg)
     if not required <= keys or not keys <= required | optional:
         raise PeerMisbehaved(sender, "malformed",
-                             f"a {msg.get('t')} message must have exactly the fields "
+                             f"a {item_label(msg)} message must have exactly the fields "
                              f"{sorted(required)}", msg)
 
 

@@ -471,7 +471,8 @@ ERROR_REASONS: dict[str, tuple[str, ...]] = {
     "lobby_shutdown": (),  # the host closed the table before the game (it said so)
     "lobby_ended": ("code", "host_text"),  # the host ended us before the game, with a code
     "lobby_closed": (),  # closed before the game, without a word
-    "no_table": ("seconds", "detail"),  # welcomed, no usable table (``detail``: its flaw)
+    # welcomed, no usable table (``detail``: the last lobby's flaw, with its check's code)
+    "no_table": ("seconds", "detail", "violation", "facts"),
     "bad_genesis": ("detail", "violation", "facts"),
     "saved_game_missing": (),
     "already_over": (),  # the log already holds the end: nothing to rejoin

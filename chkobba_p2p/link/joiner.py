@@ -251,9 +251,10 @@ class SeatLink(SeatCore[C]):
         self._own_chat = ChatBucket()
         #: Who is watching, shown at most once a window whatever the host sends.
         self.watchers = WatchersShown(announce)
-        #: A usable lobby (or the genesis) came; else what was wrong with the last lobby.
+        #: A usable lobby (or the genesis) came; else what was wrong with the last lobby:
+        #: its check's error (code, facts and English detail; :meth:`no_table` says it).
         self.table_seen = False
-        self.lobby_problem: str | None = None
+        self.lobby_problem: ProtocolError | None = None
         self._said: set[Notice] = set()  # retry notices already reported
         # The host's allowance of time away, spent across every drop of the match.
         self._host_away_spent = 0.0
@@ -726,11 +727,11 @@ class SeatLink(SeatCore[C]):
         True when we stop for it (PROTOCOL.md 5)."""
         if self.table_seen or self.session is not None or self.finished:
             return False
-        why = self.lobby_problem
+        problem = self.lobby_problem
         self.said(OutcomeError.BAD_LOBBY, "no_table", seconds=self.handshake_timeout,
-                  **({"detail": why} if why else {}))
+                  **(check_data(problem, problem.detail) if problem is not None else {}))
         if self.host is not None:
-            detail = f"lobby: {why}" if why else "no lobby"
+            detail = f"lobby: {problem.detail}" if problem is not None else "no lobby"
             self._send(self.host, lm.ErrorMsg(ErrorCode.BAD_FIELD, detail[:80]))
         self._finish()
         return True
@@ -782,9 +783,11 @@ class SeatLink(SeatCore[C]):
                                     and check_voucher(hk, x.key, *x.bot)}
                     self._on_lobby(lobby)
                 else:  # ignored, as a malformed lobby is; remembered for people
-                    self.lobby_problem = "seat 0 is not the host"
+                    self.lobby_problem = ProtocolError(
+                        ErrorCode.BAD_FIELD, "seat 0 is not the host",
+                        violation="host_not_seat_0")
             case lm.Malformed(kind=lm.Lobby) if s is None:
-                self.lobby_problem = msg.error.detail  # ignored; remembered for people
+                self.lobby_problem = msg.error  # ignored; remembered for people
             case lm.Wait():
                 self._on_wait(msg, players, now)
             case lm.Away(seat=0):

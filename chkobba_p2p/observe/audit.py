@@ -341,7 +341,7 @@ def _describe_entry(body: bytes) -> str:
             if k == "take" and isinstance(v, list):
                 return "take=[" + " ".join(c(x) for x in v) + "]"
             return f"{k}={v!r}"
-        out += f", action {action.get('t')} " + " ".join(
+        out += f", action {wire.message_type(action) or '?'} " + " ".join(
             show(k, v) for k, v in sorted(action.items()) if k != "t")
     if isinstance(after, list) and after:
         out += ", then deal items " + " ".join(item_label(i) for i in after)

@@ -52,7 +52,8 @@ from typing import Any
 
 from ..bots.expert import cut_margins, determinize, exact_endgame, margin, play, rollout
 from ..errors import LocalError
-from ..game.cards import Card, Suit, card
+from ..game._masks import BIT, DIAMOND_MASK, HAYA_BIT, SEVEN_MASK, cards_of, mask_of
+from ..game.cards import Card, card
 from ..game.hand import CutterChoice, Hand, Move, side_of
 from ..game.ruleset import Ruleset
 
@@ -314,7 +315,8 @@ def grade_cut(view: Hand, keep: bool, *, rng: random.Random,
 
 # ------------------------------------------------------------------------ the reasons
 
-_HAYA = card("7D")
+#: The haya (the seven of diamonds), as the rules model names it.
+_HAYA = cards_of(HAYA_BIT)[0]
 
 
 def _sweepers(after: Hand, unseen: Iterable[Card]) -> tuple[int, int | None]:
@@ -350,21 +352,14 @@ def _last_side(world: Hand, move: Move) -> int | None:
     return None if last is None else side_of(last, state.players)
 
 
-def _is_seven(c: Card) -> bool:
-    return c.value == 7
-
-
-def _is_dinari(c: Card) -> bool:
-    return c.suit is Suit.DIAMONDS
-
-
 #: The reason said for a card of a kind left for others to take.
 GIVES = {"misses_sevens": "gives_seven", "fewer_dinari": "gives_dinari"}
 
 
-def _count(best: set[Card], played: set[Card], kind: Callable[[Card], bool]) -> int:
-    """How many more cards of a ``kind`` the best move took than the played one."""
-    return sum(1 for c in best if kind(c)) - sum(1 for c in played if kind(c))
+def _count(best: set[Card], played: set[Card], kind: int) -> int:
+    """How many more cards of a ``kind`` (a mask of the rules model: its sevens, its
+    diamonds) the best move took than the played one."""
+    return (mask_of(best) & kind).bit_count() - (mask_of(played) & kind).bit_count()
 
 
 def reasons_for_play(view: Hand, played: Move, best: Move) -> tuple[Reason, ...]:
@@ -406,13 +401,13 @@ def reasons_for_play(view: Hand, played: Move, best: Move) -> tuple[Reason, ...]
         # Said once: the haya is not counted again as a seven and a diamond.
         b_gain.discard(_HAYA)
     for code, more, kind in (
-            ("misses_sevens", _count(b_gain, p_gain, _is_seven), _is_seven),
-            ("fewer_dinari", _count(b_gain, p_gain, _is_dinari), _is_dinari),
+            ("misses_sevens", _count(b_gain, p_gain, SEVEN_MASK), SEVEN_MASK),
+            ("fewer_dinari", _count(b_gain, p_gain, DIAMOND_MASK), DIAMOND_MASK),
             ("fewer_cards", len(b_gain) - len(p_gain), None)):
         if more > 0:
             out.append(Reason(code, value=more))
         if kind is not None:  # a seven, a diamond left to take (the haya said apart)
-            left = [c for c in given if kind(c) and c != _HAYA]
+            left = [c for c in given if BIT[c] & kind and c != _HAYA]
             if left:
                 out.append(Reason(GIVES[code], card=left[0].text))
     return tuple(out)

@@ -24,12 +24,11 @@ from ..deal import (
 from ..deal.core import JobResult, ProofJob, run_job
 from ..deal.group import hash_bytes, hash_to_scalar
 from ..deal.messages import (
-    MSG_CUT,
-    MSG_KEY,
-    MSG_PROOF,
-    MSG_SHUFFLE,
+    CutItem,
+    KeyItem,
     ProofItem,
     RevealItem,
+    ShuffleItem,
     parse_item,
 )
 from ..errors import IllegalMove, InvalidDeal, LocalError
@@ -422,16 +421,15 @@ class GameDriver:
             # turn, a whole pass of the floor later, and no share of the deck may go
             # before every proof.
             # Our key goes with them when it was the last one (we shuffle first).
-            return proving and all(isinstance(m, dict)
-                                   and m.get("t") in (MSG_KEY, MSG_SHUFFLE, MSG_CUT)
+            return proving and all(isinstance(parse_item(m), (KeyItem, ShuffleItem, CutItem))
                                    for m in self._out)
         for m in self._out:
-            t = m.get("t") if isinstance(m, dict) else None
-            if t == MSG_PROOF and not proving and deck.cutter != self.seat:
+            item = parse_item(m)
+            if isinstance(item, ProofItem) and not proving and deck.cutter != self.seat:
                 continue
-            if t == MSG_CUT and proving:
+            if isinstance(item, CutItem) and proving:
                 continue
-            if t == MSG_SHUFFLE and proving and deal.phase in ("cut", "deal") \
+            if isinstance(item, ShuffleItem) and proving and deal.phase in ("cut", "deal") \
                     and deck.cutter in (None, self.seat):
                 continue  # the last shuffle: only we (or nobody) cut on top of it
             return False

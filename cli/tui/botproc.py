@@ -1,7 +1,7 @@
 """A bot peer in its own process, for ``chkobba play``: joins a table over loopback.
 
 ``python -m chkobba_cli.tui.botproc HOST:PORT --level greedy --seed 7 --name bot1`` -- the same
-public API any client uses (:func:`chkobba_p2p._shell.peer.join_match`), with a seeded bot so a
+public API any client uses (:func:`chkobba_p2p.join_match`), with a seeded bot so a
 test game's play style is reproducible (the deal itself never is: it is cryptographic).
 
 With ``-`` for the address the bot is started before the table exists (:class:`EarlyBots`,

@@ -51,7 +51,7 @@ class Leaving:
 
     def allowance_left(self) -> float:
         """Seconds of this seat's allowance of time away still left for the match, as
-        the peer's clocks last read them (:class:`~chkobba_p2p._shell.peer.ClockReading`); the
+        the peer's clocks last read them (:class:`~chkobba_p2p.ClockReading`); the
         table's limit until a reading came."""
         seat = self.state.seat
         left = self.presence.allowance_left.get(seat if seat is not None else -1)

@@ -30,7 +30,7 @@ class EventLog(PanelVoice):
     def __init__(self, on_change: Callable[[], None] = lambda: None, *,
                  empty_table: bool = False) -> None:
         self.lines: list[Line] = []
-        self._on_change = on_change
+        self.on_change = on_change
         #: Seats known to be gone, with the wording of their absence, to note each once.
         self._gone: dict[int, str] = {}
         #: We were told we are back at the table, and have not lost it since.
@@ -47,7 +47,7 @@ class EventLog(PanelVoice):
     def add(self, *fragments: tuple[str, str]) -> None:
         self.lines.append(list(fragments))
         del self.lines[:-KEPT]
-        self._on_change()
+        self.on_change()
 
     def panel(self, title: str, width: int, height: int) -> list[tuple[str, str]]:
         """The panel as formatted text: its title, then the newest lines that fit."""

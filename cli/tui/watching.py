@@ -1,6 +1,6 @@
 """``chkobba watch`` on a terminal: the table a player sees, seen from no seat, fed live.
 
-The spectator's events (:class:`~chkobba_p2p._shell.watch.Spectator`: the observer's events of
+The spectator's events (:class:`~chkobba_p2p.Spectator`: the observer's events of
 every entry, and the table's unsigned news) build a
 :class:`~chkobba_p2p.tablestate.TableState` from no seat, drawn with the live client's
 and ``replay --view``'s :func:`~.table.draw_table` (the table cards, each player's count
@@ -480,7 +480,7 @@ async def _run(w: WatchView, watch: Callable[[Callable[[object], None]],
             app.invalidate()
 
     w.changed = redraw
-    w.events._on_change = redraw
+    w.events.on_change = redraw
     w.pacer.changed = redraw
 
     def in_trio(fn: Callable[[], object]) -> None:

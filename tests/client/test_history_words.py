@@ -8,10 +8,9 @@ from __future__ import annotations
 import shutil
 
 import pytest
-from support.history import AMEL, build
+from support.history import AMEL, GROUP, audited_cache, built
 
 from chkobba_cli.main import main
-from chkobba_p2p.observe.history import AuditCache, index_logs
 
 
 @pytest.mark.parametrize("lang, said", [
@@ -29,22 +28,20 @@ def test_history_before_the_first_game_says_so_and_exits_0(tmp_path, monkeypatch
     assert main(["history", str(tmp_path / "nowhere"), "--lang", lang]) == 2
 
 
-# Its tests share one worker (pytest-xdist's loadgroup): the module's costly fixture
-# is then built once per run, not once on each worker.
-pytestmark = pytest.mark.xdist_group("test_history_words")
+# Its tests share one worker (pytest-xdist's loadgroup) with the other readers of the
+# history folder: its matches are played and audited once per run (support.history).
+pytestmark = pytest.mark.xdist_group(GROUP)
 
 
 @pytest.fixture(scope="module")
 def audited(tmp_path_factory):
-    """Real matches (tests/support/history.py) played once for the four cases below, in a
-    folder whose path is longer than the screen at 80 columns, and their audits as
-    history caches them (each case starts from a copy): the audits themselves are
-    tests/observe/test_history.py's."""
+    """Real matches (tests/support/history.py), played once per run, copied into a folder
+    whose path is longer than the screen at 80 columns, and their audits as history
+    caches them (each case starts from a copy; history reads the copy's logs from it, the
+    same bytes): the audits themselves are tests/observe/test_history.py's."""
     folder = tmp_path_factory.mktemp("a-folder-whose-path-is-longer-than-the-screen") / "logs"
-    build(folder)
-    cache = tmp_path_factory.mktemp("audited") / "history.json"
-    index_logs(folder, cache=AuditCache(cache))
-    return folder, cache
+    shutil.copytree(built(tmp_path_factory)[0], folder)
+    return folder, audited_cache(tmp_path_factory)
 
 
 @pytest.mark.parametrize("columns", [80, 120])

@@ -15,8 +15,9 @@ from support.audit import play
 import chkobba_cli.replay_html as replay_html
 import chkobba_cli.watch as watch
 from chkobba_cli.event_words import error_sentence
-from chkobba_cli.i18n import MESSAGES, Translator
+from chkobba_cli.i18n import MESSAGES, Translator, abort_reason
 from chkobba_cli.replay_html import render_html
+from chkobba_cli.tui import stopped
 from chkobba_cli.watch import Narrator, _refusal
 from chkobba_p2p import WatchOutcome
 from chkobba_p2p.link import messages as m
@@ -41,6 +42,25 @@ def _keys_in(source: str, call: str) -> set[str]:
 
 def test_no_second_word_table_is_left_in_the_page_or_the_commentary():
     assert not hasattr(replay_html, "_WORDS") and not hasattr(watch, "_WORDS")
+    assert not hasattr(stopped, "_WORDS") and not hasattr(stopped, "_REASONS")
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_every_abort_code_means_something_in_the_readers_language(lang):
+    """Why a game stopped, for every wire code (the screen's and the replay's words): from
+    the catalog, in French too (a code the stop words left out, a freed seat or a
+    disputed flag, was said in the library's English)."""
+    t = Translator(lang)
+    for code in ErrorCode:
+        said = abort_reason(t, code)
+        assert said and "{" not in said and "_" not in said, (code, said)
+        if lang == "fr":
+            assert said != abort_reason(Translator("en"), code), (code, said)
+    assert abort_reason(t, ErrorCode.SEAT_REFUSED) == t("wire_seat_refused")
+    assert abort_reason(t, ErrorCode.CLOCK_DISPUTE) == t("wire_clock_dispute")
+    assert abort_reason(t, ErrorCode.TIMEOUT) == t("sr_timeout")
+    odd = abort_reason(t, ErrorCode.PROTOCOL_VIOLATION, unknown="x\x1b[2J")
+    assert "\x1b" not in odd and ("connaît pas" if lang == "fr" else "does not know") in odd
 
 
 @pytest.mark.parametrize("module, calls, least", [

@@ -14,7 +14,7 @@ import threading
 import pytest
 import trio
 from screenshot import screen_text
-from support.history import AMEL, BILEL, DORA, SAMI, build
+from support.history import AMEL, BILEL, DORA, GROUP, SAMI, audited_cache, built
 
 from chkobba_cli.i18n import Translator
 from chkobba_cli.tui.app import TuiApp
@@ -27,7 +27,6 @@ from chkobba_p2p.observe.history import (
     Game,
     Log,
     Seat,
-    index_logs,
     record_against,
 )
 from chkobba_p2p.transcript import events as S
@@ -41,28 +40,24 @@ def RECORD(name: str) -> re.Pattern[str]:  # noqa: N802 (a pattern, as a constan
 COUNTS = {"en": "every counted match in your logs", "fr": "toutes les parties comptées"}
 
 
-# Its tests share one worker (pytest-xdist's loadgroup): the module's costly fixture
-# is then built once per run, not once on each worker.
-pytestmark = pytest.mark.xdist_group("test_tui_records")
+# Its tests share one worker (pytest-xdist's loadgroup) with the other readers of the
+# history folder: its matches are played and audited once per run (support.history).
+pytestmark = pytest.mark.xdist_group(GROUP)
 
 
 @pytest.fixture(scope="module")
 def folder(tmp_path_factory):
     """Real matches: amel and sami at 2 players, then the four of them at 4 (amel &
     bilel against sami & dora), between matches of the two (tests/support/history.py)."""
-    path = tmp_path_factory.mktemp("records") / "logs"
-    build(path)
-    return path
+    return built(tmp_path_factory)[0]
 
 
 @pytest.fixture(scope="module")
-def audited(folder, tmp_path_factory):
+def audited(tmp_path_factory):
     """The folder's logs audited once, as the cache the screen and history both keep:
     each test starts from a copy of it (:func:`_cache`), so that the audits, which other
-    tests check (tests/observe/test_history.py), are paid once here, not by every case."""
-    path = tmp_path_factory.mktemp("audited") / "history.json"
-    index_logs(folder, cache=AuditCache(path))
-    return path
+    tests check (tests/observe/test_history.py), are paid once, not by every case."""
+    return audited_cache(tmp_path_factory)
 
 
 def _cache(audited, tmp_path) -> AuditCache:

@@ -240,3 +240,30 @@ def test_a_retried_handshake_says_the_failed_check_in_the_reader_s_language():
     old = notice_text(Translator("fr"), Notice(NoticeKind.HANDSHAKE_RETRY,
                                                "'key' must be 32 bytes", code="bad_field"))
     assert "'key' must be 32 bytes" in old
+
+
+def test_a_host_s_unusable_lobby_is_said_by_its_check_in_the_reader_s_language():
+    """A joiner welcomed but sent only a lobby that does not check out (here seat 0 is not
+    the host's key): the outcome carries the lobby check's code, and the reason is said in
+    French, not in the check's English (which stays the detail, for logs)."""
+    from chkobba_cli.event_words import error_sentence
+    from chkobba_p2p.link import messages as lm
+    from chkobba_p2p.link.joiner import SeatLink
+    from chkobba_p2p.transcript.clocks import Limits
+    from chkobba_p2p.wire import codec as wire
+
+    core = SeatLink(wire.Identity.generate(), "host:7777", None, Limits(move=30, allowance=10))
+    core.state = "LOBBY"  # welcomed: the lobby is what the host sends now
+    core.host_key, core.host_name = bytes(32), "hedi"
+    someone = {"seat": 0, "key": bytes(range(32)), "name": "hedi"}
+    core.message("host", lm.read_frame(wire.encode(
+        lobby := {"t": "lobby", "seats": [someone, None]}), lobby), 0.0)
+    assert not core.table_seen and core.no_table()
+    out = core.outcome(Path("x.log"), 0, 0)
+    assert out.error_reason == "no_table"
+    assert (out.error_data["violation"], out.error_data["facts"]) == ("host_not_seat_0", ())
+    assert out.error_data["detail"] == "seat 0 is not the host"  # the English, for logs
+    fr = error_sentence(out.error_reason, out.error_code, out.error_data, Translator("fr"))
+    assert MESSAGES["vi_host_not_seat_0"][1] in fr and "is not the host" not in fr, fr
+    en = error_sentence(out.error_reason, out.error_code, out.error_data, Translator("en"))
+    assert "seat 0 is not the host" in en, en

@@ -7,6 +7,7 @@ and 120x40, in English and French, at 2, 3 and 4 players, and after a flag."""
 
 from __future__ import annotations
 
+import functools
 import re
 from pathlib import Path
 from types import SimpleNamespace
@@ -36,14 +37,20 @@ WORDS = {
 
 
 
-# Its tests share one worker (pytest-xdist's loadgroup): the module's costly fixture
-# is then built once per run, not once on each worker.
+# Its tests share one worker (pytest-xdist's loadgroup), with test_watch_host_gone's,
+# which read the same matches: they are played once per run, not once on each worker
+# and once more for each module.
 pytestmark = pytest.mark.xdist_group("test_watch_end_box")
+
+
+@functools.cache
+def _played() -> dict[int, object]:
+    return {n: play(n, seed=3, key=b"watch-end-box") for n in (2, 3, 4)}
 
 
 @pytest.fixture(scope="module")
 def played():
-    return {n: play(n, seed=3, key=b"watch-end-box") for n in (2, 3, 4)}
+    return _played()
 
 
 def _screen(view: WatchView, size: tuple[int, int]) -> list[str]:

@@ -16,6 +16,9 @@ from chkobba_cli.tui.watching import WatchView
 from chkobba_p2p._shell.watch import WatchOutcome
 from chkobba_p2p.observe.observer import Observer
 
+# On test_watch_end_box's worker (pytest-xdist's loadgroup): its matches, played once.
+pytestmark = pytest.mark.xdist_group("test_watch_end_box")
+
 SAID = {"en": "the connection to the host closed during the match; the players wait up to "
               "4:35 for the host to come back",
         "fr": "la connexion avec l'hôte s'est fermée pendant la partie ; les joueurs "

@@ -127,10 +127,15 @@ def test_the_data_a_sentence_needs():
     assert _stopped("lobby_ended").error_data == {"code": "ready_timeout",
                                                   "host_text": "too slow"}
     assert _stopped("no_table").error_data == {"seconds": 10.0}
+    # The last lobby's flaw: its check's code and facts (a client words them), and its
+    # English for logs; the lobby is read as the host's frame is.
     c = _core()
-    c.lobby_problem = "seat 0 is not the host"
+    c.lobby_problem = m.read_frame(wire.encode(
+        bad := {"t": "lobby", "seats": [None, {"key": b"k", "name": "a"}]}), bad).error
     assert c.no_table()
-    assert _outcome(c).error_data == {"seconds": 10.0, "detail": "seat 0 is not the host"}
+    assert _outcome(c).error_data == {
+        "seconds": 10.0, "detail": "seat 1's key is not 32 bytes",
+        "violation": "seat_key_size", "facts": (("seat", 1),)}
     assert _stopped("connect_failed").error_data == {
         "where": WHERE, "why": "[Errno -2] Name or service not known"}
     assert _stopped("host_key_mismatch").error_data["actual"] != \

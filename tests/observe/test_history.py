@@ -13,7 +13,7 @@ import shutil
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from support.history import AMEL, BILEL, DORA, SAMI, build, side
+from support.history import AMEL, BILEL, DORA, GROUP, SAMI, audited_cache, built, side
 
 from chkobba_cli.event_words import words
 from chkobba_cli.i18n import Translator
@@ -30,15 +30,14 @@ from chkobba_p2p.observe.history import (
     series,
 )
 
-# Its tests share one worker (pytest-xdist's loadgroup): the module's costly fixture
-# is then built once per run, not once on each worker.
-pytestmark = pytest.mark.xdist_group("test_history")
+# Its tests share one worker (pytest-xdist's loadgroup) with the client's history and
+# records tests: the folder of logs is then played once per run (support.history.built).
+pytestmark = pytest.mark.xdist_group(GROUP)
 
 
 @pytest.fixture(scope="session")
 def folder(tmp_path_factory):
-    path = tmp_path_factory.mktemp("history") / "logs"
-    return path, build(path)
+    return built(tmp_path_factory)
 
 
 @pytest.fixture(scope="session")
@@ -168,28 +167,48 @@ def test_a_changed_log_is_audited_again(folder, tmp_path):
     assert changed.verdict != VALID and not changed.counted
 
 
+def _some_logs(folder, indexed, tmp_path, names=("two-0.chklog", "tampered.chklog",
+                                                 "junk.chklog")):
+    """A folder of a few of the history folder's logs (a match, a tampered one, junk),
+    copied with their dates, and what indexing them says: the history folder's index,
+    at the copies' paths."""
+    path, _ = folder
+    some = tmp_path / "some"
+    some.mkdir()
+    for name in names:
+        shutil.copy2(path / name, some / name)
+    want = [dataclasses.replace(lg, path=str(some / lg.path.rsplit("/", 1)[-1]))
+            for lg in indexed[0] if lg.path.rsplit("/", 1)[-1] in names]
+    assert len(want) == len(names)
+    return some, want
+
+
 @pytest.mark.parametrize("junk", [
     b"", b"{", b"[1, 2]", b'{"format": 1, "audit": "0", "logs": {}}',
     b'{"format": 1, "audit": "AUDITOR", "logs": {"x": {"seats": 3}}}'])
 def test_a_corrupt_cache_is_ignored(folder, indexed, tmp_path, junk):
-    path, _ = folder
+    """Read as no cache at all: every log audited again (a few logs: the whole folder's
+    audit is test_every_log_audits_to_what_its_match_was's), and the cache rewritten."""
+    some, want = _some_logs(folder, indexed, tmp_path)
     cache_file = tmp_path / "history.json"
     from chkobba_p2p.observe.history import auditor
     cache_file.write_bytes(junk.replace(b"AUDITOR", auditor().encode()))
     cache = AuditCache(cache_file).load()
-    logs = index_logs(path, cache=cache)
-    assert logs == indexed[0]
+    calls: list[tuple[int, int]] = []
+    logs = index_logs(some, cache=cache, progress=lambda d, t: calls.append((d, t)))
+    assert sorted(logs, key=lambda lg: lg.path) == sorted(want, key=lambda lg: lg.path)
+    assert calls[-1] == (len(want), len(want))  # nothing taken from the junk
     assert "x" not in AuditCache(cache_file).load().entries  # rewritten without it
 
 
-def test_a_cache_of_the_first_format_is_rebuilt_from_the_logs(folder, indexed, tmp_path):
+def test_a_cache_of_the_first_format_is_rebuilt_from_the_logs(folder, indexed, tmp_path,
+                                                              tmp_path_factory):
     """Format 1 kept each audit's result as an English sentence: it is not read (no
     traceback), every log is audited again, and the cache is rewritten with the result
     as data, which a client words in its reader's language."""
     from chkobba_p2p.observe.history import CACHE_FORMAT, auditor
     path, _ = folder
-    fresh = tmp_path / "fresh.json"
-    index_logs(path, cache=AuditCache(fresh))
+    fresh = audited_cache(tmp_path_factory)  # the folder's audits, as history caches them
     doc = json.loads(AuditCache(fresh).load().dumps())
     for entry in doc["logs"].values():  # as the first format wrote it
         del entry["result"]

@@ -136,3 +136,29 @@ def test_the_cut_names_keep_or_place():
     expect = () if g.loss == 0 else (Reason("keep_cut" if g.best["keep"] else "place_cut",
                                             card="7D"),)
     assert g.reasons == expect
+
+
+def _derives_a_kind(node: object) -> bool:
+    """A card's value or suit compared, ``Suit.X`` named, or the haya spelled out."""
+    import ast
+
+    if isinstance(node, ast.Compare):
+        return any(isinstance(x, ast.Attribute) and x.attr in ("value", "suit")
+                   for x in (node.left, *node.comparators))
+    named_suit = isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) \
+        and node.value.id == "Suit"
+    return named_suit or (isinstance(node, ast.Constant) and node.value == "7D")
+
+
+def test_the_kinds_of_cards_are_the_rules_models():
+    """The coach counts sevens, diamonds and the haya with the rules model's masks (the
+    ones the scoring counts with, ``game/_masks.py``), and derives no kind of card of its
+    own: no comparison of a card's value or suit, no haya spelled out, in review.py."""
+    import ast
+    from pathlib import Path
+
+    import chkobba_p2p.observe.review as review
+
+    tree = ast.parse(Path(review.__file__).read_text(encoding="utf-8"))
+    own = sorted({n.lineno for n in ast.walk(tree) if _derives_a_kind(n)})
+    assert own == [], f"review.py derives a kind of card itself (lines {own})"

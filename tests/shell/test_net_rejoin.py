@@ -229,7 +229,8 @@ async def test_a_host_sending_no_usable_table_is_named(tmp_path, silent, autojum
     handshake = table.timeouts.handshake
     assert handshake <= waited < handshake + 1  # the handshake timeout, no longer
     assert out.error_code == OutcomeError.BAD_LOBBY and out.table is None
-    why = {} if silent else {"detail": "seat 0's name is not printable"}
+    why = {} if silent else {"detail": "seat 0's name is not printable",
+                             "violation": "seat_name_unprintable", "facts": (("seat", 0),)}
     assert out.error_reason == "no_table"
     assert out.error_data == {"seconds": handshake, **why}
     assert not (tmp_path / "seat1.chklog").exists()

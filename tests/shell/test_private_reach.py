@@ -1,13 +1,14 @@
 """No private reach across modules (issue 41, "one of each"): the I/O shell
 (``chkobba_p2p/_shell``) uses the cores, the controllers and its own modules through
-public methods only, and the client (``cli/``) never touches a private name of the
-library.  A private name (``_x``) may be read off an object only in the module that
-defines it (tor.py's own ``control._authenticate``, say): the scan is by name, over the
-source, with no import."""
+public methods only; the client (``cli/``) never touches a private name of the library,
+nor one of its own modules' private names from another.  A private name (``_x``) may be
+read off an object only in the module that defines it (tor.py's own
+``control._authenticate``, say): the scan is by name, over the source, with no import."""
 
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -64,13 +65,6 @@ def foreign_reaches(folder: Path, forbidden: set[str] | None = None,
     return out
 
 
-def library_private_names() -> set[str]:
-    names: set[str] = set()
-    for path in LIBRARY.rglob("*.py"):
-        names |= defined(ast.parse(path.read_text(encoding="utf-8"), str(path)))
-    return names
-
-
 def test_the_shell_reaches_into_no_other_modules_private_names():
     found = foreign_reaches(LIBRARY / "_shell")
     assert not found, "private reach across modules (make it a public method):\n" + \
@@ -78,8 +72,49 @@ def test_the_shell_reaches_into_no_other_modules_private_names():
 
 
 def test_the_client_reaches_into_no_private_name_of_the_library():
-    found = foreign_reaches(ROOT / "cli", library_private_names())
+    found = foreign_reaches(ROOT / "cli", private_names(LIBRARY))
     assert not found, "the client uses a private name of chkobba_p2p:\n" + "\n".join(found)
+
+
+def private_names(folder: Path) -> set[str]:
+    """The private names the modules under ``folder`` define."""
+    names: set[str] = set()
+    for path in folder.rglob("*.py"):
+        names |= defined(ast.parse(path.read_text(encoding="utf-8"), str(path)))
+    return names
+
+
+def test_the_clients_modules_reach_into_no_private_name_of_one_another():
+    """Within the client too: a module uses another's objects through public names (a
+    private name of a library outside the project, argparse's ``_actions``, is not the
+    client's own and is left to that library's own promises)."""
+    client = ROOT / "cli"
+    found = foreign_reaches(client, private_names(client))
+    assert not found, "private reach between the client's modules (make it public):\n" + \
+        "\n".join(found)
+
+
+#: A dotted name of the library with a private part (``chkobba_p2p._shell.peer``).
+_PRIVATE_PATH = re.compile(r"chkobba_p2p(?:\.\w+)*\._[a-z]\w*")
+
+
+def private_paths(folder: Path, root: Path = ROOT) -> list[str]:
+    """Each mention, in code, docstrings or comments, of a private module or name of the
+    library (its public faces are what a reader of the client should look up)."""
+    out = []
+    for path in sorted(folder.rglob("*.py")):
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            out += [f"{path.relative_to(root)}:{n}: {m}" for m in _PRIVATE_PATH.findall(line)]
+    return out
+
+
+def test_the_clients_words_for_developers_name_the_librarys_public_face():
+    found = private_paths(ROOT / "cli")
+    assert not found, "the client names a private part of chkobba_p2p (name the face):\n" + \
+        "\n".join(found)
+    assert _PRIVATE_PATH.findall("(:func:`chkobba_p2p._shell.peer.join_match`), "
+                                 "chkobba_p2p.join_match, chkobba_p2p.game._masks") == [
+        "chkobba_p2p._shell", "chkobba_p2p.game._masks"]
 
 
 def test_the_scan_names_a_reach_and_passes_the_modules_own(tmp_path):

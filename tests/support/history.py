@@ -154,3 +154,36 @@ def build(folder: Path) -> list[Expected]:
 
 def side(keys: tuple[bytes, ...], key: bytes) -> int:
     return side_of(keys.index(key), len(keys))
+
+
+#: The folder of :func:`build`, played once per test process (:func:`built`), and its
+#: audits as history caches them (:func:`audited_cache`).
+_BUILT: dict[str, object] = {}
+
+#: The xdist group of the modules that read that folder: on one worker, it is played and
+#: audited once per run (tests/support/tiers.py's ``group_suffixes``).
+GROUP = "history_logs"
+
+
+def built(tmp_path_factory) -> tuple[Path, list[Expected]]:
+    """:func:`build`'s folder and what each log should say, played once per test process
+    (in the session's temporary folder) for every module that reads it.  Read it only:
+    a test that changes a log copies the folder first."""
+    if "folder" not in _BUILT:
+        folder = tmp_path_factory.mktemp("history") / "logs"
+        _BUILT["folder"] = folder, build(folder)
+    return _BUILT["folder"]  # type: ignore[return-value]
+
+
+def audited_cache(tmp_path_factory) -> Path:
+    """A history cache (``history.json``) holding the audits of :func:`built`'s logs,
+    audited once per test process; a test starts from a copy.  History reuses an audit
+    for the same bytes at any path, so a copy of the folder elsewhere is read from it."""
+    if "cache" not in _BUILT:
+        from chkobba_p2p.observe.history import AuditCache, index_logs
+
+        folder, _ = built(tmp_path_factory)
+        cache = tmp_path_factory.mktemp("audited") / "history.json"
+        index_logs(folder, cache=AuditCache(cache))
+        _BUILT["cache"] = cache
+    return _BUILT["cache"]  # type: ignore[return-value]

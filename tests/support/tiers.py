@@ -89,3 +89,30 @@ def slow_when(reaches_outside, values) -> list:
     proofs checked in worker processes, say), its other cases kept in the fast tier."""
     return [pytest.param(*(v if isinstance(v, tuple) else (v,)), marks=pytest.mark.slow)
             if reaches_outside(v) else v for v in values]
+
+
+def group_suffixes(config: pytest.Config, items: list[pytest.Item]) -> int:
+    """``--dist loadgroup`` as pytest-xdist documents it, on every pytest: a test marked
+    ``xdist_group(name)`` gets ``@name`` at the end of its id, which is how the scheduler
+    keeps a group on one worker.  pytest-xdist (3.8) writes that suffix into the item's
+    old ``_nodeid`` field, which pytest 9.2 no longer reads (its id is structured), so
+    grouping silently stopped: the Tor network's tests, the LAN discovery tests and the
+    modules whose costly fixture is built once per worker ran on both workers
+    (pytest-dev/pytest-xdist#1386, fix proposed in #1388).  Where the suffix is missing,
+    this writes it into the structured id; where xdist wrote it, it does nothing.
+    Returns how many ids it changed."""
+    if not getattr(config.option, "loadgroup", False):
+        return 0
+    try:
+        from _pytest.nodeid import NodeId
+    except ImportError:  # a pytest before structured ids: xdist's own suffix works
+        return 0
+    changed = 0
+    for item in items:
+        names = sorted({str(m.args[0] if m.args else m.kwargs.get("name", "default"))
+                        for m in item.iter_markers("xdist_group")})
+        if not names or item.nodeid.rfind("@") > item.nodeid.rfind("]"):
+            continue
+        item._id = NodeId.parse(f"{item.nodeid}@{'_'.join(names)}")  # type: ignore[attr-defined]
+        changed += 1
+    return changed
