@@ -506,6 +506,9 @@ class _SeedSwap:
             self.committed = deal._seed
             self.since = len(s.bodies)
             deal._seed = bytes(32)  # shuffle with another seed than the committed one
+            # ...consistently: the step's masks, made early from the committed seed
+            # (_prepare_shuffle), are made again from this one, so the proof passes.
+            deal._masks = None
             return False
         # Its shuffle made: waiting to go out, or gone out already in the ``p`` of an
         # entry of its own (shares-ride/v1: the shuffle its own key completed).
