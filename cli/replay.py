@@ -28,7 +28,7 @@ from chkobba_p2p.text import safe_text
 from . import coach, scoresheet
 from .event_words import note_words, words
 from .i18n import Translator, card_letters, detect_lang, ruleset_text
-from .term import can_show_symbols, keys_held
+from .term import can_show_symbols, keys_held, terminal_lines
 
 _EN = Translator("en")  # the text's default language (run() follows --lang)
 
@@ -36,7 +36,10 @@ _EN = Translator("en")  # the text's default language (run() follows --lang)
 def _out(line: str = "", *, to_stderr: bool = False) -> None:
     # The log's strings (names, the ruleset's name, an abort's why, the header) are the
     # file's words: shown, never obeyed by the terminal.  --json stays exact.
-    print(safe_text(line), file=sys.stderr if to_stderr else sys.stdout)
+    # On a terminal, fitted to its width at words (it broke them where its edge fell).
+    stream = sys.stderr if to_stderr else sys.stdout
+    for piece in terminal_lines(safe_text(line), stream):
+        print(piece, file=stream)
 
 
 def _cannot_write(path: str) -> str | None:
