@@ -578,10 +578,37 @@ MESSAGES: dict[str, tuple[str, str]] = {
                        "ne prend pas le 7 de carreau ({card}, la haya, 1 point)"),
     "rs_gives_haya": ("leaves the 7 of dinari ({card}, the haya) for the others to take",
                       "laisse le 7 de carreau ({card}, la haya) à prendre aux autres"),
-    "rs_leaves_sweep": ("leaves a sweep (chkobba) open to the next player: a card of "
-                        "value {value} takes the whole table",
-                        "laisse une chkobba au joueur suivant : une carte de valeur "
-                        "{value} prend toute la table"),
+    # The review's progress on stderr: a bar on a terminal, else a line every 5 s.
+    "rv_progress_bar": ("reviewing {bar} {done}/{n} decisions",
+                        "revue {bar} {done}/{n} décisions"),
+    "rv_progress_line": ("reviewing: {done}/{n} decisions graded",
+                         "revue : {done}/{n} décisions notées"),
+    # Ctrl-C stopped a command: said on a line of its own.
+    "interrupted": ("interrupted", "interrompu"),
+    "rs_leaves_sweep": ("leaves a sweep (chkobba) open to the next player: {rank} takes "
+                        "the whole table",
+                        "laisse une chkobba au joueur suivant : {rank} prend toute la "
+                        "table"),
+    # A rank in words, after the letter the screen draws it with (the figures as the
+    # table names them, French letters in French; 8, 9, 10 where the cards show values):
+    # "a card of value 1" read as a number where a player says "an ace".
+    "rank_A": ("an ace", "un as"),
+    "rank_1": ("an ace", "un as"),
+    "rank_2": ("a two", "un deux"),
+    "rank_3": ("a three", "un trois"),
+    "rank_4": ("a four", "un quatre"),
+    "rank_5": ("a five", "un cinq"),
+    "rank_6": ("a six", "un six"),
+    "rank_7": ("a seven", "un sept"),
+    "rank_8": ("an 8", "un 8"),
+    "rank_9": ("a 9", "un 9"),
+    "rank_10": ("a 10", "un 10"),
+    "rank_Q": ("a queen", "une dame"),
+    "rank_D": ("a queen", "une dame"),
+    "rank_J": ("a jack", "un valet"),
+    "rank_V": ("a jack", "un valet"),
+    "rank_K": ("a king", "un roi"),
+    "rank_R": ("a king", "un roi"),
     "rs_last_capture": ("gives up the last capture (the cards left on the table go to "
                         "whoever takes last)",
                         "cède la dernière prise (les cartes restées sur la table vont à "

@@ -164,8 +164,9 @@ def _review(args: argparse.Namespace, report: AuditReport) -> Review:
     if limit is None or limit < 0:
         raise ValueError("--review-limit must be 0 (no limit) or more")
     # --quiet: no progress either (the verdict line is all it prints).
-    progress: Callable[[int, int], None] = coach.Progress(sys.stderr) if not args.quiet \
-        else (lambda done, total: None)
+    t = Translator(args.lang or detect_lang())
+    progress: Callable[[int, int], None] = coach.Progress(sys.stderr, t=t) \
+        if not args.quiet else (lambda done, total: None)
     try:
         with keys_held():
             return review_records(report.records, seats=seats, samples=samples,
