@@ -32,12 +32,11 @@ from chkobba_p2p.observe.history import (
     with_aliases,
 )
 from chkobba_p2p.observe.rating import POOLS, nearest_level
-from chkobba_p2p.text import safe_text
 
 from .event_words import words
 from .i18n import Translator, detect_lang
 from .identity import own_aliases, own_keys
-from .term import NBSP, terminal_lines, terminal_width
+from .term import NBSP, safe_lines, terminal_width
 
 EXIT_OK = 0
 EXIT_USAGE = 2
@@ -49,7 +48,7 @@ def _out(line: str = "", stream: TextIO | None = None) -> None:
     # them where its edge fell: "[INCOMP" / "LETE]", "personn" / "e"), a path after a
     # "/"; into a file or a pipe, one line each, for grep.
     stream = stream or sys.stdout
-    for piece in terminal_lines(safe_text(line), stream):
+    for piece in safe_lines(line, stream):
         print(piece, file=stream)
 
 

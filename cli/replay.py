@@ -23,12 +23,11 @@ from chkobba_p2p.observe.audit import (
     audit_log,
 )
 from chkobba_p2p.observe.review import DEFAULT_LIMIT, DEFAULT_SAMPLES, Review, review_records
-from chkobba_p2p.text import safe_text
 
 from . import coach, scoresheet
 from .event_words import note_words, words
 from .i18n import Translator, card_letters, detect_lang, ruleset_text
-from .term import can_show_symbols, keys_held, terminal_lines
+from .term import can_show_symbols, keys_held, safe_lines
 
 _EN = Translator("en")  # the text's default language (run() follows --lang)
 
@@ -38,7 +37,7 @@ def _out(line: str = "", *, to_stderr: bool = False) -> None:
     # file's words: shown, never obeyed by the terminal.  --json stays exact.
     # On a terminal, fitted to its width at words (it broke them where its edge fell).
     stream = sys.stderr if to_stderr else sys.stdout
-    for piece in terminal_lines(safe_text(line), stream):
+    for piece in safe_lines(line, stream):
         print(piece, file=stream)
 
 

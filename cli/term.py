@@ -12,8 +12,11 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import TextIO
 
+from chkobba_p2p.text import safe_text
+
 __all__ = ["NBSP", "SYMBOLS", "asciify", "can_show_symbols", "fit_text", "keys_held",
-           "locale_name", "path_lines", "terminal_lines", "terminal_width"]
+           "locale_name", "path_lines", "safe_lines", "terminal_lines",
+           "terminal_width"]
 
 #: Every non-ASCII character the client draws (suits, boxes, arrows, marks, French).
 SYMBOLS = "♠♥♦♣┌┐└┘─│▶▮→←↑↓✓⚠…·éèêàçÉÈÀÇ"
@@ -200,6 +203,14 @@ def terminal_width() -> int:
     """The columns a line may use on the terminal: one less than its width, so that a
     full line never makes the terminal wrap before the newline."""
     return max(20, shutil.get_terminal_size((80, 24)).columns - 1)
+
+
+def safe_lines(text: str, stream: TextIO | None = None) -> list[str]:
+    """:func:`terminal_lines` of ``text`` as it may be written to a terminal
+    (:func:`chkobba_p2p.text.safe_text`: a log's names and reasons are shown, never
+    obeyed), the ``NBSP`` glue kept through the filter (it turns blank characters,
+    that one too, into plain spaces)."""
+    return terminal_lines(NBSP.join(safe_text(p) for p in text.split(NBSP)), stream)
 
 
 def terminal_lines(text: str, stream: TextIO | None = None) -> list[str]:

@@ -85,3 +85,29 @@ def test_history_luck_fits_the_terminal_at_words(log, monkeypatch, capsys, lang)
     said = {"en": "nobody could stack the deck", "fr": "personne ne pouvait arranger"}[lang]
     assert said in " ".join(out.split())
     assert _words(out) == _words(piped)
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_history_never_parts_a_name_from_its_fingerprint(monkeypatch, capsys, lang):
+    """walk5 (fr, 4 players): "contre bot1 (6a6f-…, robot gourmand) & erin" then
+    "(6124-d68d-8521-41f9)" on the next line: erin's key read as another seat's.  The
+    glue survives the display filter; a name's own control characters do not."""
+    from chkobba_cli.history import _out, _seat
+    from chkobba_cli.i18n import Translator
+    from chkobba_p2p.observe.history import Seat
+
+    t = Translator(lang)
+    bot = Seat("bot1", b"\x01" * 32, vouched="greedy")
+    erin = Seat("erin", b"\x02" * 32)
+    monkeypatch.setenv("COLUMNS", "80")
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
+    for pad in range(0, 30):
+        _out(f"      {'x' * pad} {t('hi_vs')} {_seat(bot, t)} & {_seat(erin, t)}")
+        lines = capsys.readouterr().out.splitlines()
+        assert all(len(x) < 80 for x in lines), lines
+        assert any(f"erin ({erin.fingerprint})" in x for x in lines), lines
+        assert any(f"bot1 ({bot.fingerprint}, " in x for x in lines), lines
+        assert "\xa0" not in "".join(lines)
+    _out("    " + _seat(Seat("a\nVALID\x1b[2J", b"\x03" * 32), t))
+    out = capsys.readouterr().out
+    assert out.count("\n") == 1 and "\x1b" not in out, repr(out)
