@@ -36,7 +36,7 @@ from chkobba_p2p.observe.rating import POOLS, nearest_level
 from .event_words import words
 from .i18n import Translator, detect_lang
 from .identity import own_aliases, own_keys
-from .term import NBSP, safe_lines, terminal_width
+from .term import NBSP, fit_text, safe_lines, terminal_width
 
 EXIT_OK = 0
 EXIT_USAGE = 2
@@ -191,7 +191,10 @@ def show_games(gs: list[Game], t: Translator, verbose: bool = False) -> None:
             _out(f"    {t('hi_contested')}")
         if not g.counted:  # the audit's result in words, wrapped to the terminal
             why = words(g.log.result, t) if g.log.result is not None else g.log.reason
-            _out("    " + " ".join(why.split()))
+            # Wrapped to the terminal's width into a pipe too (a sentence, not a line to
+            # grep); its own line breaks and tabs are spaces first.
+            for piece in fit_text("    " + " ".join(why.split()), terminal_width()):
+                _out(piece)
         shown, bots = _own_copies(g.copies, verbose)
         for path in shown:
             for line in _log_lines(t, path):
@@ -249,7 +252,8 @@ def show_ratings(gs: list[Game], t: Translator, mine: list[bytes] | None = None)
     # bots, not one's rank among people): the levels as anchors where vouched for.
     against = {n: rows for n, rows in rating_rows(gs, True, mine).items() if rows}
     if against:
-        _out(t("hi_bots_head"))
+        for piece in fit_text(t("hi_bots_head"), terminal_width()):  # a pipe's too
+            _out(piece)
         for n, rows in against.items():
             _out(t("hi_ratings_bots", n=n))
             _rating_lines(rows, t, bots=True)
@@ -260,7 +264,8 @@ def show_ratings(gs: list[Game], t: Translator, mine: list[bytes] | None = None)
         _out(t("hi_disputes_head"))
         for key, n in sorted(argued.items(), key=lambda kv: (-kv[1], names.get(kv[0], ""))):
             _out(f"  {n:>4}  {_seat(Seat(names.get(key, '?'), key), t)}")
-    _out(t("hi_met_note"))
+    for piece in fit_text(t("hi_met_note"), terminal_width()):
+        _out(piece)
     _out(t("hi_ratings_note"))
 
 

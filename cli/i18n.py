@@ -133,10 +133,13 @@ MESSAGES: dict[str, tuple[str, str]] = {
                      "le journal ne contient aucune entrée, pas même la genèse"),
     "of_not_started": ("the game had not started when the watching stopped",
                        "la partie n'avait pas commencé quand le suivi s'est arrêté"),
-    "of_stops_after": ("the transcript stops after entry #{last}, before the match is "
-                       "complete ({phase}); no violation before",
-                       "la transcription s'arrête après l'entrée n°{last}, avant la fin de "
-                       "la partie ({phase}) ; aucune infraction avant"),
+    # walk5: "the transcript stops after entry #56, before the match is complete
+    # (playing)" read as a program's state; said as a player says it, the entry kept
+    # (replay --view shows it in its header).
+    "of_stops_after": ("the log stops {phase}, after entry #{last}: the match did not "
+                       "finish; no violation before",
+                       "le journal s'arrête {phase}, après l'entrée n°{last} : la partie ne "
+                       "s'est pas terminée ; aucune infraction avant"),
     "of_torn_after": ("the file ends in the middle of a frame after entry #{last} (a crash, "
                       "or a cut file); no violation before",
                       "le fichier s'arrête au milieu d'une trame après l'entrée n°{last} (un "
@@ -158,11 +161,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "of_genesis_unsigned": ("the genesis entry is not signed by the key it gives the host "
                             "(seat 0)", "la genèse n'est pas signée par la clé qu'elle donne "
                             "à l'hôte (place 0)"),
-    "of_phase_ready": ("ready", "avant la première donne"),
-    "of_phase_playing": ("playing", "en jeu"),
-    "of_phase_closing": ("closing", "signature du résultat"),
-    "of_phase_done": ("done", "terminée"),
-    "of_phase_aborted": ("aborted", "arrêtée"),
+    "of_phase_ready": ("before the first deal", "avant la première donne"),
+    "of_phase_playing": ("during play", "pendant le jeu"),
+    "of_phase_closing": ("while the result was being signed",
+                         "pendant la signature du résultat"),
+    "of_phase_done": ("after the end", "après la fin"),
+    "of_phase_aborted": ("after the game was stopped", "après l'arrêt de la partie"),
     # -- The checks' violations (chkobba_p2p.errors.VIOLATIONS): "vi_" + the code, with its
     # facts (a seat by its player's name, a card in the reader's letters, the other side's
     # texts made safe).  One key per code: tests/client/test_violation_words.py.
