@@ -9,6 +9,7 @@ decisions, mean loss 0.12 points, 2 mistakes, 1 blunder, accuracy 92%".
 
 from __future__ import annotations
 
+import re
 import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -92,10 +93,21 @@ def grade_line(g: Grade, who: str, card: Label, t: Translator = _EN) -> str:
 
 def reason_words(g: Grade, card: Label, t: Callable[..., str] = _EN) -> list[str]:
     """The grade's reasons in words, the :data:`SHOWN_REASONS` most important: "leaves
-    a sweep (chkobba) open to the next player: a card of value 9 takes the whole table"."""
+    a sweep (chkobba) open to the next player: a jack takes the whole table"."""
     return [t("rs_" + r.code, card=card(r.card) if r.card is not None else "",
-              value=r.value if r.value is not None else "")
+              value=r.value if r.value is not None else "",
+              rank=rank_words(r.value, card, t) if r.value is not None else "")
             for r in g.reasons[:SHOWN_REASONS]]
+
+
+def rank_words(value: int, card: Label, t: Callable[..., str] = _EN) -> str:
+    """The rank of capture value ``value`` in words, "an ace", "a jack" ("un as", "un
+    valet"): the letter the screen draws that rank with (``card``: the figures of the
+    table's rules, French letters in French), said as a player says it."""
+    # The rank without its suit (a symbol or a letter), out of the page's markup.
+    drawn = re.sub(r"<[^>]*>", "", card(f"{value}S")).strip()[:-1]
+    said = t("rank_" + drawn)
+    return said if said != "rank_" + drawn else t("rank_" + str(value))
 
 
 def why_words(g: Grade, card: Label, t: Callable[..., str] = _EN) -> str:
@@ -182,8 +194,10 @@ class Progress:
     ``clock``: the time source (seconds)."""
 
     def __init__(self, stream: TextIO | None = None, width: int = 30, *,
-                 every: float = 5.0, clock: Callable[[], float] = time.monotonic) -> None:
+                 every: float = 5.0, clock: Callable[[], float] = time.monotonic,
+                 t: Translator = _EN) -> None:
         self.stream = stream if stream is not None else sys.stderr
+        self.t = t  # the reader's language (it said "reviewing" under a French locale)
         self.on = self.stream.isatty()
         self.width = width
         self.every = every
@@ -196,7 +210,7 @@ class Progress:
         if not self.on:
             if self._last is None or done >= total or now - self._last >= self.every:
                 self._last = now
-                self.stream.write(f"reviewing: {done}/{total} decisions graded\n")
+                self.stream.write(self.t("rv_progress_line", done=done, n=total) + "\n")
                 self.stream.flush()
             return
         if done < total and self._last is not None and now - self._last < 0.1:
@@ -204,7 +218,7 @@ class Progress:
         self._last = now
         filled = self.width * done // max(1, total)
         bar = "█" * filled + "░" * (self.width - filled)
-        self.stream.write(f"\rreviewing {bar} {done}/{total} decisions")
+        self.stream.write("\r" + self.t("rv_progress_bar", bar=bar, done=done, n=total))
         self._open = done < total
         if not self._open:
             self.stream.write("\n")

@@ -8,9 +8,7 @@ import argparse
 import json
 import os
 import re
-import shutil
 import sys
-import textwrap
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO
@@ -34,19 +32,30 @@ from chkobba_p2p.observe.history import (
     with_aliases,
 )
 from chkobba_p2p.observe.rating import POOLS, nearest_level
-from chkobba_p2p.text import safe_text
 
 from .event_words import words
 from .i18n import Translator, detect_lang
 from .identity import own_aliases, own_keys
+from .term import NBSP, fit_text, safe_lines, terminal_width
 
 EXIT_OK = 0
 EXIT_USAGE = 2
 
 
 def _out(line: str = "", stream: TextIO | None = None) -> None:
-    # Names and reasons are the logs' words: shown, never obeyed by the terminal.
-    print(safe_text(line), file=stream or sys.stdout)
+    # Names and reasons are the logs' words: shown, never obeyed by the terminal.  On a
+    # terminal each line is fitted to its width, broken at words (the terminal broke
+    # them where its edge fell: "[INCOMP" / "LETE]", "personn" / "e"), a path after a
+    # "/"; into a file or a pipe, one line each, for grep.
+    stream = stream or sys.stdout
+    for piece in safe_lines(line, stream):
+        print(piece, file=stream)
+
+
+def _seat(seat: Seat, t: Translator) -> str:
+    """:func:`who` glued: a name never parted from its key fingerprint at a line's end
+    ("erin" then "(6124-d68d-…)" read as two seats)."""
+    return who(seat, t).replace(" ", NBSP)
 
 
 class Progress:
@@ -172,11 +181,9 @@ def show_games(gs: list[Game], t: Translator, verbose: bool = False) -> None:
     for g in gs:
         date = g.date.replace("T", " ")[:16] if g.date else "?"
         size = t("hi_players", n=g.players) if g.players else "-"
-        # Wrapped at words to the terminal: "[INCOMPLETE]" whole on the next line rather
-        # than "[INCOMP" / "LETE]" cut by the terminal at its edge.
-        for line in _wrapped(f"{date}  {size}  {result(g, t)}  [{verdict(g, t)}]", "",
-                             "    "):
-            _out(line)
+        # Fitted at words to the terminal (_out): "[INCOMPLETE]" whole on the next line
+        # rather than "[INCOMP" / "LETE]" cut by the terminal at its edge.
+        _out(f"{date}  {size}  {result(g, t)}  [{verdict(g, t).replace(' ', NBSP)}]")
         if g.seats:
             for line in _lineup_lines(g, t):
                 _out(line)
@@ -184,9 +191,10 @@ def show_games(gs: list[Game], t: Translator, verbose: bool = False) -> None:
             _out(f"    {t('hi_contested')}")
         if not g.counted:  # the audit's result in words, wrapped to the terminal
             why = words(g.log.result, t) if g.log.result is not None else g.log.reason
-            for line in textwrap.wrap(why, _width(), initial_indent="    ",
-                                      subsequent_indent="      ", break_on_hyphens=False):
-                _out(line)
+            # Wrapped to the terminal's width into a pipe too (a sentence, not a line to
+            # grep); its own line breaks and tabs are spaces first.
+            for piece in fit_text("    " + " ".join(why.split()), terminal_width()):
+                _out(piece)
         shown, bots = _own_copies(g.copies, verbose)
         for path in shown:
             for line in _log_lines(t, path):
@@ -199,43 +207,24 @@ def show_games(gs: list[Game], t: Translator, verbose: bool = False) -> None:
     _out(t(key, n=len(gs), counted=counted))
 
 
-def _wrapped(text: str, first: str, rest: str) -> list[str]:
-    """``text`` wrapped at words to a terminal's width; one line when the output is not a
-    terminal (a file or a pipe: one match, one line, for grep)."""
-    if not sys.stdout.isatty():
-        return [first + text]
-    return textwrap.wrap(text, _width(), initial_indent=first, subsequent_indent=rest,
-                         break_long_words=False, break_on_hyphens=False) or [first]
-
-
 def _log_lines(t: Translator, path: str) -> list[str]:
-    """``log: PATH``; on a terminal where that does not fit, the path whole on a line of
-    its own (the home folder as ``~``, which the shell reads back), so that the terminal
-    never cuts it at its edge and it copies in one piece."""
-    line = f"    {t('hi_log', path=path)}"
-    if not sys.stdout.isatty() or len(line) <= _width():
-        return [line]
-    home = str(Path.home())
-    if path.startswith(home + os.sep):
-        path = "~" + path[len(home):]
-    return [f"    {t('hi_log', path='').rstrip()}", f"      {path}"]
+    """``log: PATH``, the home folder as ``~`` on a terminal (the shell reads it back);
+    :func:`_out` breaks a path too long for a line after a "/", whole, never cut."""
+    if sys.stdout.isatty():
+        home = str(Path.home())
+        if path.startswith(home + os.sep):
+            path = "~" + path[len(home):]
+    return [f"    {t('hi_log', path=path)}"]
 
 
 def _lineup_lines(g: Game, t: Translator) -> list[str]:
-    """Who played, wrapped to the terminal; when it does not fit one line, a side a line
-    ("vs" opening the next), never a name parted from its fingerprint."""
-    whole = lineup(g, t)
-    if not sys.stdout.isatty() or len("    " + whole) <= _width():
-        return _wrapped(whole, "    ", "      ")
-    sides = [" & ".join(who(g.seats[s], t) for s in ss) for ss in g.sides]
-    out = _wrapped(sides[0], "    ", "      ")
-    for side in sides[1:]:
-        out += _wrapped(f"{t('hi_vs')} {side}", "      ", "        ")
-    return out
-
-
-def _width() -> int:
-    return max(40, shutil.get_terminal_size((80, 24)).columns - 1)
+    """Who played; on a terminal where it does not fit one line, a side a line ("vs"
+    opening the next), never a name parted from its fingerprint (:func:`_seat`)."""
+    sides = [" & ".join(_seat(g.seats[s], t) for s in ss) for ss in g.sides]
+    whole = "    " + f" {t('hi_vs')} ".join(sides)
+    if not sys.stdout.isatty() or len(whole) <= terminal_width():
+        return [whole]
+    return ["    " + sides[0]] + [f"      {t('hi_vs')} {side}" for side in sides[1:]]
 
 
 def rating_rows(gs: list[Game], bots: bool = False, mine: list[bytes] | None = None
@@ -263,9 +252,8 @@ def show_ratings(gs: list[Game], t: Translator, mine: list[bytes] | None = None)
     # bots, not one's rank among people): the levels as anchors where vouched for.
     against = {n: rows for n, rows in rating_rows(gs, True, mine).items() if rows}
     if against:
-        for line in textwrap.wrap(t("hi_bots_head"), _width(), subsequent_indent="  ",
-                                  break_long_words=False):
-            _out(line)
+        for piece in fit_text(t("hi_bots_head"), terminal_width()):  # a pipe's too
+            _out(piece)
         for n, rows in against.items():
             _out(t("hi_ratings_bots", n=n))
             _rating_lines(rows, t, bots=True)
@@ -275,9 +263,9 @@ def show_ratings(gs: list[Game], t: Translator, mine: list[bytes] | None = None)
         names = names_by_key(gs)
         _out(t("hi_disputes_head"))
         for key, n in sorted(argued.items(), key=lambda kv: (-kv[1], names.get(kv[0], ""))):
-            _out(f"  {n:>4}  {who(Seat(names.get(key, '?'), key), t)}")
-    for line in textwrap.wrap(t("hi_met_note"), _width(), break_long_words=False):
-        _out(line)
+            _out(f"  {n:>4}  {_seat(Seat(names.get(key, '?'), key), t)}")
+    for piece in fit_text(t("hi_met_note"), terminal_width()):
+        _out(piece)
     _out(t("hi_ratings_note"))
 
 
@@ -287,7 +275,7 @@ def _rating_lines(rows: list[tuple[bytes, str, Standing]], t: Translator, *,
         r = st.rating
         seat = Seat(name, key)
         if r.anchor is not None:
-            _out(f"  {r.show():>7}         {who(seat, t)}  {t('hi_anchor')}")
+            _out(f"  {r.show():>7}         {_seat(seat, t)}  {t('hi_anchor')}")
             continue
         games = t('hi_games' if r.games != 1 else 'hi_games_1', n=r.games)
         # A level is a measure only where the levels themselves are rated: against the
@@ -308,7 +296,7 @@ def _rating_lines(rows: list[tuple[bytes, str, Standing]], t: Translator, *,
             why = ""
         # An unrated number in brackets: shown, never read as a rank.
         shown = f"({r.show()})" if st.unrated else r.show()
-        _out(f"  {shown:>7}  ±{round(r.rd):<4}  {who(seat, t)}  {games}{about}{why}")
+        _out(f"  {shown:>7}  ±{round(r.rd):<4}  {_seat(seat, t)}  {games}{about}{why}")
 
 
 def _pct(st: Standing) -> int:
@@ -424,7 +412,7 @@ def record_lines(gs: list[Game], who_: str, mine: list[bytes], t: Translator) ->
             r = record_against(gs, me, key)
             if not r.games:
                 continue
-            name = f"{seat.name} ({seat.fingerprint})"
+            name = f"{seat.name}{NBSP}({seat.fingerprint})"
             out.append(t("hi_record_1" if r.games == 1 else "hi_record", name=name,
                          n=r.games, wins=r.wins, losses=r.losses))
     return out

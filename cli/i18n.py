@@ -133,10 +133,13 @@ MESSAGES: dict[str, tuple[str, str]] = {
                      "le journal ne contient aucune entrée, pas même la genèse"),
     "of_not_started": ("the game had not started when the watching stopped",
                        "la partie n'avait pas commencé quand le suivi s'est arrêté"),
-    "of_stops_after": ("the transcript stops after entry #{last}, before the match is "
-                       "complete ({phase}); no violation before",
-                       "la transcription s'arrête après l'entrée n°{last}, avant la fin de "
-                       "la partie ({phase}) ; aucune infraction avant"),
+    # walk5: "the transcript stops after entry #56, before the match is complete
+    # (playing)" read as a program's state; said as a player says it, the entry kept
+    # (replay --view shows it in its header).
+    "of_stops_after": ("the log stops {phase}, after entry #{last}: the match did not "
+                       "finish; no violation before",
+                       "le journal s'arrête {phase}, après l'entrée n°{last} : la partie ne "
+                       "s'est pas terminée ; aucune infraction avant"),
     "of_torn_after": ("the file ends in the middle of a frame after entry #{last} (a crash, "
                       "or a cut file); no violation before",
                       "le fichier s'arrête au milieu d'une trame après l'entrée n°{last} (un "
@@ -158,11 +161,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "of_genesis_unsigned": ("the genesis entry is not signed by the key it gives the host "
                             "(seat 0)", "la genèse n'est pas signée par la clé qu'elle donne "
                             "à l'hôte (place 0)"),
-    "of_phase_ready": ("ready", "avant la première donne"),
-    "of_phase_playing": ("playing", "en jeu"),
-    "of_phase_closing": ("closing", "signature du résultat"),
-    "of_phase_done": ("done", "terminée"),
-    "of_phase_aborted": ("aborted", "arrêtée"),
+    "of_phase_ready": ("before the first deal", "avant la première donne"),
+    "of_phase_playing": ("during play", "pendant le jeu"),
+    "of_phase_closing": ("while the result was being signed",
+                         "pendant la signature du résultat"),
+    "of_phase_done": ("after the end", "après la fin"),
+    "of_phase_aborted": ("after the game was stopped", "après l'arrêt de la partie"),
     # -- The checks' violations (chkobba_p2p.errors.VIOLATIONS): "vi_" + the code, with its
     # facts (a seat by its player's name, a card in the reader's letters, the other side's
     # texts made safe).  One key per code: tests/client/test_violation_words.py.
@@ -578,10 +582,37 @@ MESSAGES: dict[str, tuple[str, str]] = {
                        "ne prend pas le 7 de carreau ({card}, la haya, 1 point)"),
     "rs_gives_haya": ("leaves the 7 of dinari ({card}, the haya) for the others to take",
                       "laisse le 7 de carreau ({card}, la haya) à prendre aux autres"),
-    "rs_leaves_sweep": ("leaves a sweep (chkobba) open to the next player: a card of "
-                        "value {value} takes the whole table",
-                        "laisse une chkobba au joueur suivant : une carte de valeur "
-                        "{value} prend toute la table"),
+    # The review's progress on stderr: a bar on a terminal, else a line every 5 s.
+    "rv_progress_bar": ("reviewing {bar} {done}/{n} decisions",
+                        "revue {bar} {done}/{n} décisions"),
+    "rv_progress_line": ("reviewing: {done}/{n} decisions graded",
+                         "revue : {done}/{n} décisions notées"),
+    # Ctrl-C stopped a command: said on a line of its own.
+    "interrupted": ("interrupted", "interrompu"),
+    "rs_leaves_sweep": ("leaves a sweep (chkobba) open to the next player: {rank} takes "
+                        "the whole table",
+                        "laisse une chkobba au joueur suivant : {rank} prend toute la "
+                        "table"),
+    # A rank in words, after the letter the screen draws it with (the figures as the
+    # table names them, French letters in French; 8, 9, 10 where the cards show values):
+    # "a card of value 1" read as a number where a player says "an ace".
+    "rank_A": ("an ace", "un as"),
+    "rank_1": ("an ace", "un as"),
+    "rank_2": ("a two", "un deux"),
+    "rank_3": ("a three", "un trois"),
+    "rank_4": ("a four", "un quatre"),
+    "rank_5": ("a five", "un cinq"),
+    "rank_6": ("a six", "un six"),
+    "rank_7": ("a seven", "un sept"),
+    "rank_8": ("an 8", "un 8"),
+    "rank_9": ("a 9", "un 9"),
+    "rank_10": ("a 10", "un 10"),
+    "rank_Q": ("a queen", "une dame"),
+    "rank_D": ("a queen", "une dame"),
+    "rank_J": ("a jack", "un valet"),
+    "rank_V": ("a jack", "un valet"),
+    "rank_K": ("a king", "un roi"),
+    "rank_R": ("a king", "un roi"),
     "rs_last_capture": ("gives up the last capture (the cards left on the table go to "
                         "whoever takes last)",
                         "cède la dernière prise (les cartes restées sur la table vont à "

@@ -159,7 +159,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return int(args.func(args) or 0)
     except KeyboardInterrupt:
-        print("interrupted", file=sys.stderr)
+        from .i18n import Translator, detect_lang  # in the reader's language
+
+        print(Translator(getattr(args, "lang", None) or detect_lang())("interrupted"),
+              file=sys.stderr)
         return 130
     except LocalError as exc:  # the user's input (a key file, an address...): one line
         print(f"chkobba {args.command}: error: {exc}", file=sys.stderr)

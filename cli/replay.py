@@ -23,12 +23,11 @@ from chkobba_p2p.observe.audit import (
     audit_log,
 )
 from chkobba_p2p.observe.review import DEFAULT_LIMIT, DEFAULT_SAMPLES, Review, review_records
-from chkobba_p2p.text import safe_text
 
 from . import coach, scoresheet
 from .event_words import note_words, words
 from .i18n import Translator, abort_reason, card_letters, detect_lang, ruleset_text
-from .term import can_show_symbols, keys_held
+from .term import can_show_symbols, keys_held, safe_lines
 
 _EN = Translator("en")  # the text's default language (run() follows --lang)
 
@@ -36,7 +35,10 @@ _EN = Translator("en")  # the text's default language (run() follows --lang)
 def _out(line: str = "", *, to_stderr: bool = False) -> None:
     # The log's strings (names, the ruleset's name, an abort's why, the header) are the
     # file's words: shown, never obeyed by the terminal.  --json stays exact.
-    print(safe_text(line), file=sys.stderr if to_stderr else sys.stdout)
+    # On a terminal, fitted to its width at words (it broke them where its edge fell).
+    stream = sys.stderr if to_stderr else sys.stdout
+    for piece in safe_lines(line, stream):
+        print(piece, file=stream)
 
 
 def _cannot_write(path: str) -> str | None:
@@ -161,8 +163,9 @@ def _review(args: argparse.Namespace, report: AuditReport) -> Review:
     if limit is None or limit < 0:
         raise ValueError("--review-limit must be 0 (no limit) or more")
     # --quiet: no progress either (the verdict line is all it prints).
-    progress: Callable[[int, int], None] = coach.Progress(sys.stderr) if not args.quiet \
-        else (lambda done, total: None)
+    t = Translator(args.lang or detect_lang())
+    progress: Callable[[int, int], None] = coach.Progress(sys.stderr, t=t) \
+        if not args.quiet else (lambda done, total: None)
     try:
         with keys_held():
             return review_records(report.records, seats=seats, samples=samples,

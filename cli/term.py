@@ -4,12 +4,19 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
+import shutil
 import sys
 import unicodedata
 from collections.abc import Iterator, Mapping
+from pathlib import Path
 from typing import TextIO
 
-__all__ = ["SYMBOLS", "asciify", "can_show_symbols", "locale_name", "keys_held"]
+from chkobba_p2p.text import safe_text
+
+__all__ = ["NBSP", "SYMBOLS", "asciify", "can_show_symbols", "fit_text", "keys_held",
+           "locale_name", "path_lines", "safe_lines", "terminal_lines",
+           "terminal_width"]
 
 #: Every non-ASCII character the client draws (suits, boxes, arrows, marks, French).
 SYMBOLS = "♠♥♦♣┌┐└┘─│▶▮→←↑↓✓⚠…·éèêàçÉÈÀÇ"
@@ -93,3 +100,128 @@ def keys_held(stream: TextIO | None = None) -> Iterator[None]:
         with contextlib.suppress(OSError):
             termios.tcflush(fd, termios.TCIFLUSH)
             termios.tcsetattr(fd, termios.TCSANOW, saved)
+
+
+# ------------------------------------------------------------ text fitted to a terminal
+
+#: Words that never start a line: French puts a space before these marks ("Règles :",
+#: "14 %"), and a line that starts with ":" reads as broken.
+_CLOSING = frozenset(":;!?»%")
+#: Units that never leave their number ("60 s", "0,94 point").
+_UNITS = frozenset({"s", "ms", "min", "h", "%", "point", "points", "pt", "pts"})
+#: A space that never breaks a line: a caller glues a name to its key fingerprint with
+#: it ("amel (2935-c4f7-…)"); printed as a plain space.
+NBSP = "\xa0"
+
+
+def path_lines(path: Path | str, room: int, home: Path | None = None) -> list[str]:
+    """``path`` whole, for a person to copy (a path left out in its middle cannot be):
+    the home folder as ``~`` (a shell reads it back), on one line of ``room`` columns
+    when it fits, else broken after a ``/`` only, each line as full as it can be (a
+    folder's name longer than a line, alone, is broken where the line ends)."""
+    home = Path.home() if home is None else home
+    text = str(path)
+    with contextlib.suppress(ValueError):
+        text = "~/" + str(Path(path).relative_to(home))
+    return _broken_after_slashes(text, room)
+
+
+def _broken_after_slashes(text: str, room: int) -> list[str]:
+    """``text`` in lines of ``room`` columns, broken after a "/" only where it can be."""
+    room = max(8, room)
+    out: list[str] = []
+    cur = ""
+    for part in re.split(r"(?<=/)", text):
+        if cur and len(cur) + len(part) > room:
+            out.append(cur)
+            cur = ""
+        cur += part
+        while len(cur) > room:
+            out.append(cur[:room])
+            cur = cur[room:]
+    if cur:
+        out.append(cur)
+    return out
+
+
+def _words(body: str) -> list[tuple[str, str]]:
+    """``body`` as (word, the spaces after it), the spaces that must not break a line
+    kept inside a word: before a closing mark, between a number and its unit."""
+    parts = re.split(r"( +)", body)
+    out: list[tuple[str, str]] = []
+    for i in range(0, len(parts), 2):
+        word, space = parts[i], parts[i + 1] if i + 1 < len(parts) else ""
+        if out and word and (set(word) <= _CLOSING or (
+                word.rstrip(":;,.!?)") in _UNITS and out[-1][0][-1:].isdigit())):
+            prev, gap = out[-1]
+            out[-1] = (prev + gap.replace(" ", NBSP) + word, space)
+        else:
+            out.append((word, space))
+    return out
+
+
+def fit_text(text: str, width: int, more: str = "  ") -> list[str]:
+    """``text`` in lines of at most ``width`` columns, broken at spaces (a terminal
+    breaks a long line wherever its edge falls, inside a word or a number: "0." then
+    "65 points"); each line's continuations indented ``more`` past its own indent, the
+    runs of spaces that line columns up kept where the line fits.  A word longer than a
+    line (a path, an address) is broken after a ``/`` where it has one, else where the
+    line ends: whole, never shortened.  ``NBSP`` glues words (printed as a space)."""
+    width = max(20, width)
+    out: list[str] = []
+    for line in text.split("\n"):
+        if len(line) <= width:
+            out.append(line.replace(NBSP, " "))
+            continue
+        body = line.lstrip(" ")
+        lead = line[:len(line) - len(body)]
+        rest = lead + more if len(lead + more) < width // 2 else lead
+        cur, fresh = lead, True
+        for word, space in _words(body):
+            if not word:
+                continue
+            if len(word) > width - len(rest):  # longer than any line: broken from here
+                while len(cur) + len(word) > width:
+                    cut = word.rfind("/", 0, width - len(cur)) + 1  # after a "/"
+                    if cut <= 0 and not fresh:
+                        out.append(cur.rstrip(" "))
+                        cur, fresh = rest, True
+                        continue
+                    cut = cut if cut > 0 else width - len(cur)  # no "/": the line's end
+                    out.append(cur + word[:cut])
+                    cur, fresh, word = rest, True, word[cut:]
+            elif not fresh and len(cur) + len(word) > width:
+                out.append(cur.rstrip(" "))
+                cur = rest
+            cur += word + space
+            fresh = False
+        out.append(cur.rstrip(" "))
+    return [x.replace(NBSP, " ") for x in out]
+
+
+def terminal_width() -> int:
+    """The columns a line may use on the terminal: one less than its width, so that a
+    full line never makes the terminal wrap before the newline."""
+    return max(20, shutil.get_terminal_size((80, 24)).columns - 1)
+
+
+def safe_lines(text: str, stream: TextIO | None = None) -> list[str]:
+    """:func:`terminal_lines` of ``text`` as it may be written to a terminal
+    (:func:`chkobba_p2p.text.safe_text`: a log's names and reasons are shown, never
+    obeyed), the ``NBSP`` glue kept through the filter (it turns blank characters,
+    that one too, into plain spaces)."""
+    return terminal_lines(NBSP.join(safe_text(p) for p in text.split(NBSP)), stream)
+
+
+def terminal_lines(text: str, stream: TextIO | None = None) -> list[str]:
+    """``text`` as printed on ``stream`` (stdout by default): fitted to the terminal's
+    width (:func:`fit_text`) when it is one; as is into a file or a pipe (one line per
+    line, for grep)."""
+    stream = sys.stdout if stream is None else stream
+    try:
+        tty = stream.isatty()
+    except (AttributeError, ValueError):
+        tty = False
+    if not tty:
+        return text.replace(NBSP, " ").split("\n")
+    return fit_text(text, terminal_width())

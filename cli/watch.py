@@ -33,6 +33,7 @@ from chkobba_p2p.text import safe_text
 from .arguments import EXIT_INCOMPLETE, EXIT_INVALID, EXIT_UNSUPPORTED, EXIT_VALID
 from .event_words import CommentaryVoice, connect_words, narrate, stop_words, words
 from .i18n import Translator, card_letters, detect_lang, unsupported_words
+from .term import safe_lines
 from .tor_options import join_tor_transport
 from .tor_words import tor_failed_text, tor_status_text
 
@@ -60,7 +61,9 @@ class Narrator(CommentaryVoice):
     def say(self, line: str) -> None:
         # Names, chat, a host's words, a verdict's reason: from outside, whichever path
         # brought them here; the whole line goes through the display filter.
-        print(safe_text(line), file=self.out, flush=True)
+        # On a terminal, fitted to its width at words, a path whole (broken after a "/").
+        for piece in safe_lines(line, self.out):
+            print(piece, file=self.out, flush=True)
 
     def who(self, seat: int | None) -> str:
         if seat is not None and 0 <= seat < len(self.names):

@@ -7,9 +7,7 @@ grows, plus its kind in ``overlay_kind``.
 
 from __future__ import annotations
 
-import contextlib
 import math
-import re
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -17,12 +15,13 @@ from chkobba_p2p import ErrorCode, HandScored, Outcome
 
 from ..event_words import outcome_error
 from ..i18n import Translator
+from ..term import path_lines
 from .render import Line, score_lines, score_width, wrap_line
 from .stopped import stop_sentences
 from .view import TableView
 
 __all__ = ["leave_lines", "away_lines", "resign_lines", "score_dialog_lines", "over_lines",
-           "as_text", "short_path", "path_lines", "log_lines"]
+           "as_text", "path_lines", "log_lines"]
 
 
 def as_text(lines: list[Line]) -> list[tuple[str, str]]:
@@ -238,31 +237,6 @@ def luck_box_lines(t: Translator, lines: Sequence[str] | None, failed: bool,
     return out
 
 
-def path_lines(path: Path, room: int, home: Path | None = None) -> list[str]:
-    """``path`` whole, for a person to copy (a path left out in its middle cannot be):
-    the home folder as ``~`` (a shell reads it back), on one line of ``room`` columns
-    when it fits, else broken after a ``/`` only, each line as full as it can be (a
-    folder's name longer than a line, alone, is broken where the line ends)."""
-    home = Path.home() if home is None else home
-    text = str(path)
-    with contextlib.suppress(ValueError):
-        text = "~/" + str(path.relative_to(home))
-    room = max(8, room)
-    out: list[str] = []
-    cur = ""
-    for part in re.split(r"(?<=/)", text):
-        if cur and len(cur) + len(part) > room:
-            out.append(cur)
-            cur = ""
-        cur += part
-        while len(cur) > room:
-            out.append(cur[:room])
-            cur = cur[room:]
-    if cur:
-        out.append(cur)
-    return out
-
-
 def log_lines(t: Translator, title: str, path: Path, width: int) -> list[Line]:
     """Where the log is (``title``, then the path) and the command that replays it, in
     a box ``width`` wide: the path whole, to copy (it was left out in its middle at 80
@@ -278,23 +252,6 @@ def log_lines(t: Translator, title: str, path: Path, width: int) -> list[Line]:
         out.append([("class:ok", "   chkobba replay")])
         out += [[("class:ok", "     " + x + " ")] for x in path_lines(path, width - 8)]
     return out
-
-
-def short_path(path: Path, room: int, home: Path | None = None) -> str:
-    """``path`` on one line of ``room`` columns (the box's lines never wrap): the home
-    folder as ``~``, then, if still too long, the folders before the last one as ``…``,
-    then the file name alone after ``…/`` (the whole path is printed again on exit, for
-    copying)."""
-    home = Path.home() if home is None else home
-    text = str(path)
-    with contextlib.suppress(ValueError):
-        text = "~/" + str(path.relative_to(home))
-    if len(text) <= room:
-        return text
-    for short in (f"…/{path.parent.name}/{path.name}", f"…/{path.name}"):
-        if len(short) <= room:
-            return short
-    return path.name if len(path.name) <= room else path.name[:max(1, room - 1)] + "…"
 
 
 def sheet_lines(view: TableView, width: int, empty_key: str) -> list[Line]:

@@ -223,9 +223,10 @@ def wrap_line(line: Line, width: int, indent: str = "", *,
     (a chat line of 200 letters, a long path) is broken where the line ends, never cut.
     A number keeps its unit and French punctuation its word (:func:`_glued`).  With
     ``elide_addresses`` (a narrow column that says again what is said whole elsewhere:
-    the events'), an address too long for a line of its own has its middle left out
-    (:func:`_elided`) rather than its end on the next line, read as another address;
-    where a person copies it (a join code in the lobby), it stays whole, broken."""
+    the events'), a table's address too long for a line of its own has its middle left
+    out (:func:`_elided`) rather than its end on the next line, read as another address;
+    where a person copies it (a join code in the lobby; a web address, said nowhere
+    else: tor's bridges'), it stays whole, broken after a "/"."""
     width = max(8, width)
     words: list[tuple[str, str]] = []
     for style, text in line:
@@ -241,10 +242,14 @@ def wrap_line(line: Line, width: int, indent: str = "", *,
         if used + len(w.rstrip()) > width and used > len(indent):
             out.append(cur)
             cur, used = [("", indent)], len(indent)
-        if elide_addresses and used + len(w.rstrip()) > width and _is_address(w):
+        if elide_addresses and used + len(w.rstrip()) > width and _is_address(w) \
+                and "://" not in w:
             w = _elided(w.rstrip(), width - used) + w[len(w.rstrip()):]
         while used + len(w.rstrip()) > width:  # alone on its line and still too long
             room = width - used
+            # After a "/" where it has one (a web address, a path: "https://" then
+            # "bridges.torproject.org"), else where the line ends.
+            room = w.rfind("/", 0, room) + 1 or room
             cur.append((style, w[:room]))
             out.append(cur)
             cur, used, w = [("", indent)], len(indent), w[room:]

@@ -51,6 +51,7 @@ from chkobba_p2p.text import safe_text
 
 from ..event_words import stop_words, words
 from ..i18n import Translator, unsupported_words
+from ..term import path_lines
 from . import dialogs
 from .lobby import lobby_lines
 from .narration import EventLog
@@ -241,11 +242,17 @@ class WatchView:
             if o.stop_reason and (st.done is None or o.verdict is None):
                 say("class:dim", t("watch_stopped", why=stop_words(o.stop_reason,
                                                                    o.stop_data, t)))
-            if o.log_path is not None:  # whole on its line, never broken inside (at 80
-                # columns a full path was cut mid-name, copied as two pieces): shortened as
-                # the players' end box does, and printed whole again on exit
-                path = dialogs.short_path(o.log_path, width - 4)
-                say("class:dim", t("watch_log", path=path))
+            if o.log_path is not None:  # whole, to copy: never cut at the edge (two
+                # pieces and no file), nor left out in its middle ("…/logs/NAME" names no
+                # file either): on the sentence's line when it fits, else on lines of its
+                # own under it, broken after a "/" (path_lines)
+                shown = path_lines(o.log_path, width - 6)
+                said = " " + t("watch_log", path=shown[0])
+                if len(shown) == 1 and len(said) <= width - 1:
+                    out.append([("class:dim", said)])
+                else:
+                    say("class:dim", t("watch_log", path="").rstrip())
+                    out.extend([("class:dim", "     " + x)] for x in shown)
         return out
 
     def ended(self) -> bool:

@@ -25,9 +25,9 @@ RULES = PRESETS["tunisian"]
 
 WHY = {
     "en": "why: misses a sweep of the whole table (a chkobba, 1 point); leaves a sweep "
-          "(chkobba) open to the next player: a card of value 9 takes the whole table",
+          "(chkobba) open to the next player: a 9 takes the whole table",
     "fr": "pourquoi : manque la rafle de toute la table (une chkobba, 1 point) ; laisse "
-          "une chkobba au joueur suivant : une carte de valeur 9 prend toute la table",
+          "une chkobba au joueur suivant : un 9 prend toute la table",
 }
 
 
@@ -97,11 +97,43 @@ def test_the_page_and_the_viewer_say_why(app_session, tmp_path, lang):
     review.grades[i] = dataclasses.replace(g, best=best, loss=1.5, label="blunder",
                                            reasons=why)
     page = render_html(report, lang, review=review)
-    assert f"<span class='why'>{WHY[lang]}</span>" in page
+    # The page and the viewer draw the cards with their figures (9: the jack, "V" in
+    # French): the rank said so (the text above, with plain labels, says "a 9").
+    said = WHY[lang].replace(": a 9 ", ": a jack ").replace(": un 9 ", ": un valet ")
+    assert f"<span class='why'>{said}</span>" in page
     viewer = ReplayViewer(build_timeline(played.sessions[0].bodies), lang=lang,
                           grades=review.grades)
     viewer.at = next(at for at, x in viewer.grades.items() if x is review.grades[i])
     for cols, rows in ((80, 24), (120, 40)):
         left, right = viewer.screen(rows, cols)
         text = " ".join("".join(t for _, t in left + right).split())
-        assert WHY[lang] in text, (cols, text)
+        assert said in text, (cols, text)
+
+
+@pytest.mark.parametrize("lang, figures, said", [
+    ("en", "tunisian", ["an ace", "a seven", "a queen", "a jack", "a king"]),
+    ("en", "french", ["an ace", "a seven", "a jack", "a queen", "a king"]),
+    ("fr", "tunisian", ["un as", "un sept", "une dame", "un valet", "un roi"]),
+    ("en", "values", ["an ace", "a seven", "an 8", "a 9", "a 10"])])
+def test_the_sweep_left_open_names_the_rank_in_words(lang, figures, said):
+    """walk5: the sweep's reason said the rank as a number ("a card of value 1 takes the
+    whole table"); a player says "an ace takes the whole table", the figure as the table
+    draws it (its rules' figures, French letters in French)."""
+    from chkobba_cli.i18n import card_letters
+    from chkobba_p2p.game.cards import FigureConvention, card
+
+    def label(text: object) -> str:
+        c = card(str(text))
+        if figures == "values":
+            return f"{c.value}S"
+        shown = c.label(FigureConvention(figures), symbols=True)
+        return card_letters(shown, lang)
+
+    t = Translator(lang)
+    g = _blunder().grades[0]
+    for value, rank in zip((1, 7, 8, 9, 10), said, strict=True):
+        words, = reason_words(dataclasses.replace(g, reasons=(Reason("leaves_sweep",
+                                                                     value=value),)),
+                              label, t)
+        assert f": {rank} " in words and "value" not in words and "valeur" not in words, \
+            words

@@ -30,8 +30,9 @@ def test_every_finding_has_words_in_both_languages_with_its_facts(finding):
             assert "41" in text, text
         if "detail" in FINDINGS[finding]:  # a check's own words, made safe
             assert "bad␛[2J field" in text, text
-    if "phase" in FINDINGS[finding]:  # the phase by its name in the reader's language
-        assert "(playing)" in en and "(en jeu)" in fr, (en, fr)
+    if "phase" in FINDINGS[finding]:  # the phase in the reader's words, no state's name
+        assert "during play" in en and "pendant le jeu" in fr, (en, fr)
+        assert "playing" not in en and "transcript" not in en, en
 
 
 def test_a_finding_survives_the_history_cache():

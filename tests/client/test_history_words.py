@@ -6,6 +6,7 @@ pipe one match stays one line."""
 from __future__ import annotations
 
 import shutil
+from pathlib import Path
 
 import pytest
 from support.history import AMEL, GROUP, audited_cache, built
@@ -58,17 +59,21 @@ def test_history_lines_wrap_at_words_within_the_terminal(tmp_path, monkeypatch, 
     monkeypatch.setattr(sys.stdout, "isatty", lambda: True)  # a terminal of that width
     assert main(["history", str(folder), "--lang", lang]) == 0
     out = capsys.readouterr().out
-    # (A log's path stays whole on its line, to be copied: not a sentence.)
-    lines = [x for x in out.splitlines() if not x.lstrip().startswith(("log:", "journal :"))
-             and not x.strip().endswith(".chklog")]
+    lines = out.splitlines()
     assert all(len(x) < columns for x in lines), [x for x in lines if len(x) >= columns]
     incomplete = {"en": "[INCOMPLETE]", "fr": "[INCOMPLÈTE]"}[lang]  # the reader's words
     assert incomplete in out and "[INCOMP\n" not in out
-    # A log's path is never cut at the terminal's edge: on its own line when "log: PATH"
-    # does not fit, whole (the folder's path here is longer than the screen at 80).
-    paths = [x for x in out.splitlines() if x.strip().endswith(".chklog")]
-    assert paths and all(len(x) <= columns or x.strip() == x.strip().split()[-1]
-                         for x in paths), paths
+    # A log's path is never cut at the terminal's edge (the folder's path here is longer
+    # than the screen at 80): broken after a "/" only, its pieces joined are the path.
+    for i, x in enumerate(lines):
+        if x.lstrip().startswith(("log:", "journal :")):
+            path = x.split(":", 1)[1].strip()
+            j = i + 1
+            while not path.endswith(".chklog"):
+                assert path.endswith("/") or not path, lines[i:j + 1]
+                path += lines[j].strip()
+                j += 1
+            assert path.startswith(str(folder)) and Path(path).exists(), lines[i:j]
     # At 4 players a side a line when the match's line does not fit: a name stays with
     # its fingerprint, "vs" opens the other side's line.
     four = [x for x in lines if "bilel (" in x or "dora (" in x]

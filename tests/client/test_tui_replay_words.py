@@ -63,3 +63,35 @@ def test_ctrl_c_during_a_review_says_interrupted_on_a_line_of_its_own(tmp_path, 
     assert main(["replay", str(log), "--review"]) == 130  # (--quiet: no bar at all)
     said = err.getvalue()
     assert "3/10 decisions\ninterrupted\n" in said, repr(said)
+
+
+@pytest.mark.parametrize("argv, env", [(["--lang", "fr"], {}),
+                                       ([], {"LC_ALL": "fr_FR.UTF-8"})])
+def test_the_reviews_progress_and_interrupted_are_said_in_french(tmp_path, monkeypatch,
+                                                                 argv, env):
+    """walk5: under a French locale (or --lang fr) the review's bar and Ctrl-C's word
+    were English ("reviewing ███░░ 28/111 decisions" / "interrupted")."""
+    import io
+    import sys
+
+    import chkobba_cli.replay as replay
+    from chkobba_cli.main import main
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    def review_records(records, *, progress, **kw):
+        progress(3, 10)
+        raise KeyboardInterrupt
+
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    log = play(2, seed=21, key=b"replay-0").write_log(tmp_path / "game.chklog")
+    err = Terminal()
+    monkeypatch.setattr(replay, "review_records", review_records)
+    monkeypatch.setattr(sys, "stderr", err)
+    assert main(["replay", str(log), "--review", *argv]) == 130
+    said = err.getvalue()
+    assert "\rrevue " in said and "3/10 décisions\ninterrompu\n" in said, repr(said)
+    assert "reviewing" not in said and "interrupted" not in said, repr(said)

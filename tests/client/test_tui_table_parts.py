@@ -103,21 +103,6 @@ def test_the_name_is_asked_once_and_remembered(monkeypatch, tmp_path):
     assert settings.load()["name"] == "Hana"
 
 
-def test_a_long_path_is_shortened_to_one_line_never_wrapped():
-    from pathlib import Path
-
-    from chkobba_cli.tui.dialogs import short_path
-
-    home = Path("/root")
-    path = home / ".local/share/chkobba-p2p/logs/20261130T211741Z-host-218776.chklog"
-    name = "20261130T211741Z-host-218776.chklog"
-    assert short_path(path, 80, home) == f"~/.local/share/chkobba-p2p/logs/{name}"
-    assert short_path(path, 50, home) == f"…/logs/{name}"
-    assert short_path(path, 40, home) == f"…/{name}"  # the file name whole
-    assert short_path(Path("/elsewhere/x.chklog"), 40, home) == "/elsewhere/x.chklog"
-    assert len(short_path(path, 20, home)) <= 20
-
-
 def test_every_command_has_a_description_and_every_option_a_help_text():
     import argparse
 
