@@ -333,8 +333,14 @@ def test_a_rematch_plays_a_second_match_with_a_second_log(tmp_path):
         guest.press("r")
         # The new table's lobby says the record so far, as history counts it (its
         # "Rematch: ... joining" line goes once every seat is taken).
-        host.wait_for(lambda t: has_record(t) or "Your hand" in t, 20, "the new table")
-        play_until([host, guest], lambda: "hand 1" in host.text.lower()
+        # Until a screen redraws, it still shows the first match's table and its end box
+        # ("Your hand", "hand 1", "Match over"): wait for the end box to go first, or every
+        # wait below is met by the old screen (seen under load: q then reached the new lobby).
+        gone = lambda t: not any(o in t for o in OVER)  # noqa: E731
+        guest.wait_for(gone, 20, "the guest leaving the first match's end")
+        host.wait_for(lambda t: gone(t) and (has_record(t) or "Your hand" in t), 20,
+                      "the new table")
+        play_until([host, guest], lambda: gone(host.text) and "hand 1" in host.text.lower()
                    and "Your hand" in host.text, 60, "the second match")
         play_until([host, guest], ended, 150, "the second match's end")
         host.press("q")
