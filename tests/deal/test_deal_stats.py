@@ -7,18 +7,18 @@ code) to find where each card went.  The honest seat's seeds come from the OS CS
 the thresholds are set far out to keep the test from flaking; the control runs show the
 test does see a bias when there is one, with the fast tier's sample too.
 
-Sample and thresholds, per tier (:data:`SAMPLE`): a full run deals 120 times per case and
-asks p > 1e-6 of both statistics; the fast tier (``-m "not slow"``) deals 60 times, half
-the CPU, and asks p > 1e-6 of the whole table and p > 1e-9 of the worst card.  False
-failures, checked against the statistics' true distributions (a card's row is an exact
-multinomial, its tail computed exactly by convolving the 40 cells; the whole table by
-simulation, 4000 tables of 60 random permutations): the whole-table p-value is well
-calibrated with N(N-1) degrees of freedom (4000 simulated: 0.095 below 0.1, 0.008 below
-0.01), so it fails an honest deal with probability about 1e-6; with only 1.5 expected
-counts per cell the Wilson–Hilferty tail of a card's row is too thin (a nominal 2.5e-8
-is truly 1.1e-6 at 60 deals), hence the fast tier's farther 1e-9 for the worst card:
-truly 3.0e-8 per card, 1.2e-6 over 40 cards.  So an honest deal fails a fast-tier case
-with probability about 2e-6, all three cases about 7e-6 per run.
+Sample and thresholds, per tier (:data:`SAMPLE`): a full run deals 120 times per case,
+the fast tier (``-m "not slow"``) 60 times, half the CPU; both ask p > 1e-6 of the whole
+table and p > 1e-9 of the worst card (its p-value x 40).  False failures, checked against
+the statistics' true distributions (a card's row is an exact multinomial, its tail
+computed exactly by convolving the 40 cells; the whole table by simulation, 4000 tables
+of 60 random permutations): the whole-table p-value is well calibrated with N(N-1)
+degrees of freedom (0.095 of the simulated below 0.1, 0.008 below 0.01), so it fails an
+honest deal with probability about 1e-6; with 1.5 or 3 expected counts per cell the
+Wilson–Hilferty tail of a card's row is too thin (a nominal 2.5e-8 is truly 1.1e-6 at 60
+deals, 3.0e-7 at 120), hence the farther 1e-9 for the worst card: a nominal 2.5e-11 is
+truly 3.0e-8 per card at 60 deals (1.2e-6 over 40 cards), 3.5e-9 at 120.  So an honest
+deal fails a case with probability about 2e-6 in the fast tier, 1e-6 in a full run.
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ FIXED = [bytes([s + 1]) * 32 for s in range(4)]  # the dishonest seats' known se
 
 #: tier -> (deals per case, limit on the whole table's p-value, limit on the worst card's
 #: p-value x 40); the module docstring says why these keep false failures near 1e-6.
-SAMPLE = {"full": (120, 1e-6, 1e-6), "fast": (60, 1e-6, 1e-9)}
+SAMPLE = {"full": (120, 1e-6, 1e-9), "fast": (60, 1e-6, 1e-9)}
 
 
 def chi2_upper_tail(x: float, k: int) -> float:
