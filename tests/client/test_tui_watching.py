@@ -415,12 +415,17 @@ def test_a_spectator_of_three_players_is_told_who_won_in_words():
     # The end said who won only with two totals: at 3 players, nothing but the verdict.
     played = play(3, seed=3, key=b"watch-three")
     names = [s.name for s in played.sessions[0].table.seats]
+    # The observer's events, its end included, are the same in either language: one pass.
+    observer = Observer()
+    events = [ev for body in played.sessions[0].bodies for ev in observer.feed(body)]
+    events.append(observer.end())
     # The winner's total first, then whose the others are: "hana wins 9 (sami 5, amel 3)".
     for lang, words in (("en", r"Match over: (\S+) wins (\d+) \((\S+) (\d+), (\S+) (\d+)\)\."),
                         ("fr", r"Fin de la partie : (\S+) gagne (\d+) \((\S+) (\d+), (\S+) "
                                r"(\d+)\)\.")):
         view = WatchView(lang=lang, pace=0)
-        _feed(view, played.sessions[0].bodies)
+        for ev in events:
+            view.on_event(ev)
         end = " ".join(_text(view.end_lines(60)).split())
         m = re.search(words, end)
         assert m and m.group(1) in names, end
