@@ -312,42 +312,60 @@ CATEGORIES = (("move", None), ("keys", "deal/key"), ("shuffles", "deal/shuffle")
               ("reveal", "deal/reveal"), ("empty", None))
 
 
-def chain(log: Path, players: int) -> list[dict[str, int]]:
-    """Per hand (the first left out: it holds the first dealer's draw), the one-way trips
-    of the signed chain in a joiner's log, by what the entry that waited carried.  Every
-    entry is taken to wait for the one before it: an entry by seat b after one by seat a
-    costs hop(a, b) (0 for the same seat; see :func:`lower_bound`).  A hand ends with its
-    36th play, so what follows it (the reveal, the next deck) counts in the next hand."""
+def _waits(log: Path, players: int):
+    """Each turn of the signed chain in a joiner's log, as ``(entry, trips, play)``:
+    the one-way trips it waited for the entry before it (an entry by seat b after one by
+    seat a costs hop(a, b): 0 for the same seat; see :func:`lower_bound`; the first
+    costs 0) and whether it carries a play."""
     from chkobba_p2p.wire.codec import open_entry
     from chkobba_p2p.wire.logfile import read_log
 
     def hop(a: int, b: int) -> int:
         return 0 if a == b else 1 if players == 2 or 0 in (a, b) else 2
 
-    hands: list[dict[str, int]] = []
-    current: dict[str, int] = {}
-    plays, last = 0, None
+    last = None
     for body in read_log(log).bodies:
         try:
             entry = open_entry(body)
         except Exception:  # noqa: BLE001 - a torn last entry of a killed peer
             break
-        if entry.kind != "turn":
-            last = entry.seat
-            continue
-        action = entry.fields.get("a")
-        kinds = [m.get("t") for m in entry.fields.get("d", []) if isinstance(m, dict)]
-        what = "move" if isinstance(action, dict) else next(
-            (name for name, t in CATEGORIES[1:-1] if t in kinds), "empty")
-        if last is not None:
-            current[what] = current.get(what, 0) + hop(last, entry.seat)
+        if entry.kind == "turn":
+            action = entry.fields.get("a")
+            play = isinstance(action, dict) and action.get("t") == "play"
+            yield entry, (0 if last is None else hop(last, entry.seat)), play
         last = entry.seat
-        if isinstance(action, dict) and action.get("t") == "play":
+
+
+def _per_hand(log: Path, players: int, where, empty):
+    """The trips of :func:`_waits` summed per hand under ``where(entry, play, plays)``
+    (``plays``: the plays before this entry).  A hand ends with its 36th play, so what
+    follows it (the reveal, the next deck) counts in the next hand; the first hand is
+    left out (it holds the first dealer's draw)."""
+    hands: list[dict[str, int]] = []
+    current: dict[str, int] = empty()
+    plays = 0
+    for entry, trips, play in _waits(log, players):
+        key = where(entry, play, plays)
+        current[key] = current.get(key, 0) + trips
+        if play:
             plays += 1
             if plays % (40 - 4) == 0:
                 hands.append(current)
-                current = {}
+                current = empty()
     return hands[1:]
+
+
+def chain(log: Path, players: int) -> list[dict[str, int]]:
+    """Per hand, the one-way trips of the signed chain in a joiner's log, by what the
+    entry that waited carried (:data:`CATEGORIES`).  Every entry is taken to wait for
+    the one before it."""
+    def what(entry, play: bool, plays: int) -> str:
+        if isinstance(entry.fields.get("a"), dict):
+            return "move"
+        kinds = [m.get("t") for m in entry.fields.get("d", []) if isinstance(m, dict)]
+        return next((name for name, t in CATEGORIES[1:-1] if t in kinds), "empty")
+
+    return _per_hand(log, players, what, dict)
 
 
 #: Where in the hand an entry waited, for :func:`phases`.
@@ -360,36 +378,11 @@ def phases(log: Path, players: int) -> list[dict[str, int]]:
     hand's last play to the next hand's first play: the reveal, the next deck's keys,
     shuffles, proofs and cut, the cut-and-draw, the opening's shares), ``inside`` (any
     other entry between two plays of the hand: the deals of the rounds after the
-    first).  Per hand, the first left out."""
-    from chkobba_p2p.wire.codec import open_entry
-    from chkobba_p2p.wire.logfile import read_log
+    first)."""
+    def where(entry, play: bool, plays: int) -> str:
+        return "plays" if play else "inside" if plays % (40 - 4) else "between"
 
-    def hop(a: int, b: int) -> int:
-        return 0 if a == b else 1 if players == 2 or 0 in (a, b) else 2
-
-    hands: list[dict[str, int]] = []
-    current = dict.fromkeys(PHASES, 0)
-    plays, last = 0, None
-    for body in read_log(log).bodies:
-        try:
-            entry = open_entry(body)
-        except Exception:  # noqa: BLE001 - a torn last entry of a killed peer
-            break
-        if entry.kind != "turn":
-            last = entry.seat
-            continue
-        action = entry.fields.get("a")
-        play = isinstance(action, dict) and action.get("t") == "play"
-        where = "plays" if play else "inside" if plays % (40 - 4) else "between"
-        if last is not None:
-            current[where] += hop(last, entry.seat)
-        last = entry.seat
-        if play:
-            plays += 1
-            if plays % (40 - 4) == 0:
-                hands.append(current)
-                current = dict.fromkeys(PHASES, 0)
-    return hands[1:]
+    return _per_hand(log, players, where, lambda: dict.fromkeys(PHASES, 0))
 
 
 # -------------------------------------------------------------------------- lower bound
