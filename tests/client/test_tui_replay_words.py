@@ -39,9 +39,9 @@ def test_the_score_sheet_says_when_no_hand_is_scored_yet(lang, empty):
     assert empty not in last and len(last) > 2, last
 
 
-def test_ctrl_c_during_a_review_says_interrupted_on_a_line_of_its_own(tmp_path, monkeypatch):
-    """Issue 43: Ctrl-C in ``replay --review`` ran the words together: the progress
-    bar's line was never ended ("... 3/10 decisionsinterrupted")."""
+def _interrupted_review(tmp_path, monkeypatch, argv=()) -> str:
+    """What ``replay --review`` writes to a terminal's stderr when Ctrl-C comes at the
+    third of ten decisions (exit 130)."""
     import io
     import sys
 
@@ -60,8 +60,14 @@ def test_ctrl_c_during_a_review_says_interrupted_on_a_line_of_its_own(tmp_path, 
     err = Terminal()
     monkeypatch.setattr(replay, "review_records", review_records)
     monkeypatch.setattr(sys, "stderr", err)
-    assert main(["replay", str(log), "--review"]) == 130  # (--quiet: no bar at all)
-    said = err.getvalue()
+    assert main(["replay", str(log), "--review", *argv]) == 130  # (--quiet: no bar at all)
+    return err.getvalue()
+
+
+def test_ctrl_c_during_a_review_says_interrupted_on_a_line_of_its_own(tmp_path, monkeypatch):
+    """Issue 43: Ctrl-C in ``replay --review`` ran the words together: the progress
+    bar's line was never ended ("... 3/10 decisionsinterrupted")."""
+    said = _interrupted_review(tmp_path, monkeypatch)
     assert "3/10 decisions\ninterrupted\n" in said, repr(said)
 
 
@@ -71,27 +77,8 @@ def test_the_reviews_progress_and_interrupted_are_said_in_french(tmp_path, monke
                                                                  argv, env):
     """walk5: under a French locale (or --lang fr) the review's bar and Ctrl-C's word
     were English ("reviewing ███░░ 28/111 decisions" / "interrupted")."""
-    import io
-    import sys
-
-    import chkobba_cli.replay as replay
-    from chkobba_cli.main import main
-
-    class Terminal(io.StringIO):
-        def isatty(self) -> bool:
-            return True
-
-    def review_records(records, *, progress, **kw):
-        progress(3, 10)
-        raise KeyboardInterrupt
-
     for name, value in env.items():
         monkeypatch.setenv(name, value)
-    log = play(2, seed=21, key=b"replay-0").write_log(tmp_path / "game.chklog")
-    err = Terminal()
-    monkeypatch.setattr(replay, "review_records", review_records)
-    monkeypatch.setattr(sys, "stderr", err)
-    assert main(["replay", str(log), "--review", *argv]) == 130
-    said = err.getvalue()
+    said = _interrupted_review(tmp_path, monkeypatch, argv)
     assert "\rrevue " in said and "3/10 décisions\ninterrompu\n" in said, repr(said)
     assert "reviewing" not in said and "interrupted" not in said, repr(said)
