@@ -12,13 +12,13 @@ from pathlib import Path
 import pytest
 from support.audit import play
 
+import chkobba_cli.commands.watch as watch
 import chkobba_cli.replay_html as replay_html
-import chkobba_cli.watch as watch
+from chkobba_cli.commands.watch import Narrator, _refusal
 from chkobba_cli.event_words import error_sentence
 from chkobba_cli.i18n import MESSAGES, Translator, abort_reason
 from chkobba_cli.replay_html import render_html
 from chkobba_cli.tui import stopped
-from chkobba_cli.watch import Narrator, _refusal
 from chkobba_p2p import WatchOutcome
 from chkobba_p2p.link import messages as m
 from chkobba_p2p.link.spectator import SpectatorCore
@@ -65,7 +65,7 @@ def test_every_abort_code_means_something_in_the_readers_language(lang):
 
 @pytest.mark.parametrize("module, calls, least", [
     ("replay_html.py", ("self.t(", "self.tx("), 60),
-    ("watch.py", ("self.t(", "narrator.t("), 8),
+    ("commands/watch.py", ("self.t(", "narrator.t("), 8),
     ("event_words.py", ("vp.t(",), 25),
 ])
 def test_every_key_the_page_and_the_commentary_use_has_both_languages(module, calls, least):

@@ -45,7 +45,7 @@ def test_ctrl_c_during_a_review_says_interrupted_on_a_line_of_its_own(tmp_path, 
     import io
     import sys
 
-    import chkobba_cli.replay as replay
+    import chkobba_cli.commands.replay as replay
     from chkobba_cli.main import main
 
     class Terminal(io.StringIO):
@@ -74,7 +74,7 @@ def test_the_reviews_progress_and_interrupted_are_said_in_french(tmp_path, monke
     import io
     import sys
 
-    import chkobba_cli.replay as replay
+    import chkobba_cli.commands.replay as replay
     from chkobba_cli.main import main
 
     class Terminal(io.StringIO):

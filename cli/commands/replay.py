@@ -24,10 +24,10 @@ from chkobba_p2p.observe.audit import (
 )
 from chkobba_p2p.observe.review import DEFAULT_LIMIT, DEFAULT_SAMPLES, Review, review_records
 
-from . import coach, scoresheet
-from .event_words import note_words, words
-from .i18n import Translator, abort_reason, card_letters, detect_lang, ruleset_text
-from .term import can_show_symbols, keys_held, safe_lines
+from .. import coach, scoresheet
+from ..event_words import note_words, words
+from ..i18n import Translator, abort_reason, card_letters, detect_lang, ruleset_text
+from ..term import can_show_symbols, keys_held, safe_lines
 
 _EN = Translator("en")  # the text's default language (run() follows --lang)
 
@@ -115,7 +115,7 @@ def run(args: argparse.Namespace) -> int:
             print(f"chkobba replay: {exc}", file=sys.stderr)
             return EXIT_USAGE
     if args.html:
-        from .replay_html import render_html  # only when asked: the page is a big module
+        from ..replay_html import render_html  # only when asked: the page is a big module
         page = render_html(report, t.lang, _interrupted(args.log, report),
                            review=review)
         try:
@@ -181,7 +181,7 @@ def _luck(args: argparse.Namespace, report: AuditReport, review: Review | None,
     coach's review of every seat (the one --review made, when it graded them all)."""
     from chkobba_p2p.observe.luck import luck_of
 
-    from .luck import luck_lines, writer_seat
+    from ..luck import luck_lines, writer_seat
     if review is None or args.seat:
         args.seat = None
         review = _review(args, report)
@@ -204,8 +204,8 @@ def _view(args: argparse.Namespace, review: Review | None = None) -> None:
     from chkobba_p2p.lowlevel import read_log
     from chkobba_p2p.timeline import build_timeline
 
-    from .settings import four_colour_wanted
-    from .tui.replay import ReplayViewer  # prompt_toolkit only when asked
+    from ..settings import four_colour_wanted
+    from ..tui.replay import ReplayViewer  # prompt_toolkit only when asked
     log = read_log(args.log)
     viewer = ReplayViewer(build_timeline(log.bodies, tail=log.tail),
                           lang=args.lang or detect_lang(),
