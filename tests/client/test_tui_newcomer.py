@@ -470,7 +470,7 @@ def test_french_cards_read_r_d_v_on_every_screen():
 
     from chkobba_cli.commands.watch import Narrator
     from chkobba_cli.i18n import card_letters
-    from chkobba_cli.replay_html import _Page
+    from chkobba_cli.outputs.replay_html import _Page
     from chkobba_cli.tui.render import CardStyle
     from chkobba_p2p.game.cards import FigureConvention
 

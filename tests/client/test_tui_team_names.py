@@ -14,7 +14,7 @@ from support.audit import Played, play
 
 from chkobba_cli.commands.watch import Narrator
 from chkobba_cli.i18n import Translator
-from chkobba_cli.replay_html import render_html
+from chkobba_cli.outputs.replay_html import render_html
 from chkobba_cli.tui.dialogs import over_lines
 from chkobba_cli.tui.narration import EventLog
 from chkobba_cli.tui.render import CardStyle, line_text
