@@ -53,7 +53,8 @@ import trio  # isort: skip - after the library (above)
 
 from ..event_words import HeadlessVoice, headless_error, narrate, words
 from ..i18n import Translator, ruleset_text
-from ..reach import (
+from ..rules_options import ruleset_from_args
+from ..support.reach import (
     address_error,
     address_lines,
     announce_interfaces,
@@ -64,7 +65,6 @@ from ..reach import (
     reach_line,
     saved_game_elsewhere,
 )
-from ..rules_options import ruleset_from_args
 from ..tor_options import (
     host_tor_transport,
     join_tor_transport,

@@ -36,7 +36,7 @@ from chkobba_p2p.observe.rating import POOLS, nearest_level
 from ..event_words import words
 from ..i18n import Translator, detect_lang
 from ..identity import own_aliases, own_keys
-from ..term import NBSP, fit_text, safe_lines, terminal_width
+from ..support.term import NBSP, fit_text, safe_lines, terminal_width
 
 EXIT_OK = 0
 EXIT_USAGE = 2

@@ -23,7 +23,7 @@ from .. import coach
 from ..event_words import words
 from ..i18n import Translator, detect_lang
 from ..outputs.replay_text import describe, review_lines
-from ..term import can_show_symbols, keys_held, safe_lines
+from ..support.term import can_show_symbols, keys_held, safe_lines
 
 
 def _out(line: str = "", *, to_stderr: bool = False) -> None:
@@ -189,7 +189,7 @@ def _view(args: argparse.Namespace, review: Review | None = None) -> None:
     from chkobba_p2p.lowlevel import read_log
     from chkobba_p2p.timeline import build_timeline
 
-    from ..settings import four_colour_wanted
+    from ..support.settings import four_colour_wanted
     from ..tui.replay import ReplayViewer  # prompt_toolkit only when asked
     log = read_log(args.log)
     viewer = ReplayViewer(build_timeline(log.bodies, tail=log.tail),

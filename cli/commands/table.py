@@ -47,12 +47,12 @@ from chkobba_p2p.game.cards import FigureConvention
 from chkobba_p2p.text import is_invisible
 
 from ..ending import EXIT_NO_GAME, finish, print_error, saved_elsewhere_lines
-from ..hosting import hosting
 from ..i18n import Translator, detect_lang
 from ..identity import own_identity
 from ..rules_options import ruleset_from_args
-from ..settings import player_name
-from ..term import can_show_symbols
+from ..support.hosting import hosting
+from ..support.settings import player_name
+from ..support.term import can_show_symbols
 from ..tor_words import tor_stopped
 from ..tui.botproc import EarlyBots
 
@@ -99,7 +99,7 @@ def _ui(args: argparse.Namespace, kind: str, **kw):
 
     lang = args.lang or detect_lang()
     symbols = not args.ascii and can_show_symbols()
-    from .. import settings
+    from ..support import settings
     from ..tui.memo import Memo
     from ..tui.past import PastGames
 
@@ -199,7 +199,7 @@ def cmd_host(args: argparse.Namespace) -> int:
     if (err := _check_tty()) is not None:
         print(f"error: {err}", file=sys.stderr)
         return EXIT_NO_GAME
-    from ..reach import announce_interfaces, host_address, host_secret, port_mapping_options
+    from ..support.reach import announce_interfaces, host_address, host_secret, port_mapping_options
 
     rules = ruleset_from_args(args)
     name = _name(args, "host")
@@ -287,7 +287,7 @@ def cmd_join(args: argparse.Namespace) -> int:
 
     t = Translator(args.lang or detect_lang())
     if args.address is not None:
-        from ..reach import address_error
+        from ..support.reach import address_error
 
         if (why := address_error(args.address)) is not None:
             print(f"chkobba join: error: {why}", file=sys.stderr)
@@ -298,7 +298,7 @@ def cmd_join(args: argparse.Namespace) -> int:
     address = args.address
     codes = [address] if address is not None else []
     if address is None:
-        from ..reach import discover
+        from ..support.reach import discover
 
         # Every address announced for the chosen table's key, tried in turn until the
         # host's key matches (a neighbour may announce that key at an address of its own).
@@ -400,7 +400,7 @@ def cmd_join(args: argparse.Namespace) -> int:
             if o is not None and o.error_code == "already_seated" and not args.identity:
                 # host and join share one key: the person's own table, from this computer
                 print(t("own_table"), file=sys.stderr)
-            from ..reach import saved_game_elsewhere
+            from ..support.reach import saved_game_elsewhere
 
             if o is not None and o.error_code == OutcomeError.SAVED_GAME_MISSING \
                     and (where := saved_game_elsewhere(identity.fingerprint, address)):

@@ -33,7 +33,7 @@ from chkobba_p2p.text import safe_text
 from ..arguments import EXIT_INCOMPLETE, EXIT_INVALID, EXIT_UNSUPPORTED, EXIT_VALID
 from ..event_words import CommentaryVoice, connect_words, narrate, stop_words, words
 from ..i18n import Translator, card_letters, detect_lang, unsupported_words
-from ..term import safe_lines
+from ..support.term import safe_lines
 from ..tor_options import join_tor_transport
 from ..tor_words import tor_failed_text, tor_status_text
 
@@ -110,7 +110,7 @@ def _name(args: argparse.Namespace) -> str | None:
     """``--name``, else the name remembered (``play``'s, asked once on a terminal and
     kept), else ``spectator``; None (after saying why) if ``--name`` is not a name."""
     from ..i18n import Translator
-    from ..settings import player_name, valid_name
+    from ..support.settings import player_name, valid_name
 
     if args.name is not None:
         name = valid_name(args.name)
@@ -122,7 +122,7 @@ def _name(args: argparse.Namespace) -> str | None:
     on_screen = sys.stdin.isatty() and sys.stdout.isatty()
     asked = player_name(None, Translator(args.lang or detect_lang())) if on_screen else None
     if asked is None:
-        from ..settings import load
+        from ..support.settings import load
         asked = valid_name(load().get("name"))
     return (asked or "spectator")[:MAX_NAME]
 
@@ -256,8 +256,8 @@ def run(args: argparse.Namespace) -> int:
 def _run_screen(args: argparse.Namespace, config: WatchConfig, name: str, lang: str,
                 watch) -> int:
     """The spectator's table on a full screen (:mod:`.tui.watching`)."""
-    from ..settings import four_colour_wanted
-    from ..term import can_show_symbols
+    from ..support.settings import four_colour_wanted
+    from ..support.term import can_show_symbols
     from ..tui.guest import _stderr_held
     from ..tui.watching import WatchView, run_watch_screen
     from .table import _color, _figures

@@ -15,7 +15,7 @@ from chkobba_p2p import ErrorCode, HandScored, Outcome
 
 from ..event_words import outcome_error
 from ..i18n import Translator
-from ..term import path_lines
+from ..support.term import path_lines
 from .render import Line, score_lines, score_width, wrap_line
 from .stopped import stop_sentences
 from .view import TableView

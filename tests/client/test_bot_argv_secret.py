@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from chkobba_cli import hosting
 from chkobba_cli.commands import bot as bot_command
+from chkobba_cli.support import hosting
 
 SECRET = "k7m2-x4qa-b3cd-e5fg"
 

@@ -289,7 +289,7 @@ def test_every_headless_line_of_outside_words_is_inert(capsys):
     verdict's reason): whatever path they came by, none reaches the terminal raw."""
     from chkobba_cli.commands.bot import Narrator as Headless
     from chkobba_cli.commands.watch import Narrator as Commentary
-    from chkobba_cli.reach import reach_line, table_lines
+    from chkobba_cli.support.reach import reach_line, table_lines
     from chkobba_p2p._shell.discovery import TableAd
     from chkobba_p2p._shell.peer import (
         Chat,

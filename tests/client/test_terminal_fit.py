@@ -14,7 +14,7 @@ import pytest
 from support.audit import play
 
 from chkobba_cli.main import main
-from chkobba_cli.term import NBSP, fit_text
+from chkobba_cli.support.term import NBSP, fit_text
 
 
 def _words(text: str) -> list[str]:

@@ -218,7 +218,7 @@ def test_no_mouse_is_an_option_of_every_table_a_player_clicks(command, argv):
 
 
 def test_no_mouse_is_remembered_in_the_settings_until_mouse(tmp_path, monkeypatch):
-    from chkobba_cli import settings
+    from chkobba_cli.support import settings
 
     monkeypatch.setenv("CHKOBBA_CONFIG_DIR", str(tmp_path))
     settings.save({"name": "amel", "four_colour": True})

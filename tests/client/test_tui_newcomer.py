@@ -256,7 +256,7 @@ def test_the_bell_is_silenced_by_no_bell_or_by_the_settings():
 
 
 def test_the_ascii_picture_measures_what_it_draws(app_session):
-    from chkobba_cli.term import asciify
+    from chkobba_cli.support.term import asciify
     from chkobba_cli.tui.seats import seat_picture
     from chkobba_cli.tui.table import _seat_line
 
