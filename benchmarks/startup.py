@@ -2,9 +2,9 @@
 
 - ``chkobba --help`` and every ``chkobba SUB --help`` (the command as its console script
   runs it: this interpreter importing :func:`chkobba_cli.main.main`);
-- a headless bot peer's imports (``import chkobba_cli.net``, ``chkobba bot``'s module;
+- a headless bot peer's imports (``import chkobba_cli.commands.bot``, ``chkobba bot``'s module;
   ``chkobba_cli.tui.botproc``, the bots ``chkobba play`` starts) and the imports of the
-  terminal client's first screen (``chkobba_cli.play`` and ``chkobba_cli.tui.app``);
+  terminal client's first screen (``chkobba_cli.commands.table`` and ``chkobba_cli.tui.app``);
 - the first screen where a player can act in ``chkobba play --pace 0`` (a real pty at
   80x24 read through pyte, as tests/e2e/test_cli_play_pty.py does): from the process's start
   to the first screen that asks the player something (their turn, the cut, a capture
@@ -68,7 +68,7 @@ PEERS = {
     # the bot chkobba play starts, up to reading its address (stdin closed: it ends)
     "peak_rss_bot_peer": "import chkobba_cli.tui.botproc as b; b.main(['-'])",
     # chkobba bot (a headless peer that prints its events)
-    "peak_rss_headless_bot": "import chkobba_cli.net",
+    "peak_rss_headless_bot": "import chkobba_cli.commands.bot",
     # a library peer: the face, the network shell, a greedy bot
     "peak_rss_library_peer": ("from chkobba_p2p import BotController, join_match; "
                               "import chkobba_p2p._shell.net; BotController('greedy', 1)"),
@@ -129,10 +129,10 @@ def main() -> None:
     for c in COMMANDS:
         cases[f"chkobba_{c.name}_help"] = [py, "-c", ENTRY, c.name, "--help"]
     for name, code in (
-            ("import_bot_peer", "import chkobba_cli.net"),
+            ("import_bot_peer", "import chkobba_cli.commands.bot"),
             # the bot chkobba play starts, up to reading its address (none: it ends)
             ("import_play_bot_process", "import chkobba_cli.tui.botproc as b; b.main(['-'])"),
-            ("import_first_screen", "import chkobba_cli.play, chkobba_cli.tui.app")):
+            ("import_first_screen", "import chkobba_cli.commands.table, chkobba_cli.tui.app")):
         cases[name] = [py, "-c", code]
     base: list[tuple[float, float]] = []
     times: dict[str, list[tuple[float, float]]] = {k: [] for k in cases}

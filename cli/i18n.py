@@ -640,7 +640,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "dealt_was": ("{name} was dealt: {cards}", "{name} avait reçu : {cards}"),
     "sheet_title": ("Score sheet", "Feuille de marque"),
     "sheet_row": ("hand {n}: {points}  →  {totals}", "manche {n} : {points}  →  {totals}"),
-    # The score sheet of chkobba replay (cli/scoresheet.py); barmila's sevens are >= 3.
+    # The score sheet of chkobba replay (cli/outputs/scoresheet.py); barmila's sevens are >= 3.
     "ss_hand": ("hand {n}: {sides} → {totals}", "manche {n} : {sides} → {totals}"),
     "ss_totals": ("totals: {sides}", "total : {sides}"),
     "ss_sevens": ("{n} sevens", "{n} sept"),
@@ -2168,7 +2168,7 @@ _BEFORE_VALUE = re.compile(r"\b([Qq]u|[Dd])e \{(\w+)\}")
 FIGURE_LETTERS = {"en": {}, "fr": {"K": "R", "Q": "D", "J": "V"}}
 
 
-# The audited match as a web page (cli/replay_html.py): its headings and sentences;
+# The audited match as a web page (cli/outputs/replay_html.py): its headings and sentences;
 # values reach them already escaped as HTML, so no markup is written here.
 MESSAGES |= {
     "rh_title": ("Chkobba match", "Partie de chkobba"),

@@ -38,21 +38,22 @@ class Command(namedtuple("Command", "name module run summary")):
 
 # In the order ``chkobba --help`` lists them.
 COMMANDS: tuple[Command, ...] = (
-    Command("play", "chkobba_cli.playstart", "play",
+    Command("play", "chkobba_cli.commands.play", "play",
             "play a whole match against bots, nothing to set up"),
-    Command("host", "chkobba_cli.play", "cmd_host", "host a table over TCP (others join you)"),
-    Command("join", "chkobba_cli.play", "cmd_join",
+    Command("host", "chkobba_cli.commands.table", "cmd_host",
+            "host a table over TCP (others join you)"),
+    Command("join", "chkobba_cli.commands.table", "cmd_join",
             "join a table (no address: pick one on the LAN)"),
-    Command("bot", "chkobba_cli.net", "cmd_bot", "a headless bot peer that joins a table"),
-    Command("replay", "chkobba_cli.replay", "run",
+    Command("bot", "chkobba_cli.commands.bot", "cmd_bot", "a headless bot peer that joins a table"),
+    Command("replay", "chkobba_cli.commands.replay", "run",
             "audit a game's signed log (any peer's) and show the match"),
-    Command("history", "chkobba_cli.history", "run",
+    Command("history", "chkobba_cli.commands.history", "run",
             "every match in your logs, audited: results, records, ratings"),
-    Command("watch", "chkobba_cli.watch", "run",
+    Command("watch", "chkobba_cli.commands.watch", "run",
             "watch a table as a spectator (the host must allow spectators)"),
-    Command("simulate", "chkobba_cli.simulate", "run",
+    Command("simulate", "chkobba_cli.commands.simulate", "run",
             "play whole matches between bots, offline"),
-    Command("arena", "chkobba_cli.arena", "run",
+    Command("arena", "chkobba_cli.commands.arena", "run",
             "measure one bot level against another (duplicate matches)"),
 )
 
@@ -124,7 +125,7 @@ class _Later:
             # host --headless is the headless peers' module's (which the terminal client's
             # cmd_host hands it to): straight there, without the terminal client's
             # imports, Tor and the auditor among them (issue 44: a peer's memory).
-            module = "chkobba_cli.net"
+            module = "chkobba_cli.commands.bot"
         return getattr(importlib.import_module(module), self.name)(args)
 
 

@@ -49,7 +49,7 @@ ABSENT = (
     "doctest", "unittest", "pdb", "difflib", "statistics",
     "chkobba_p2p.observe.audit", "chkobba_p2p.observe.observer",
     "multiprocessing", "concurrent.futures", "pickle",
-    "chkobba_cli.i18n", "chkobba_cli.play",
+    "chkobba_cli.i18n", "chkobba_cli.commands.table",
 )
 #: What a joiner does not load: the host's shell and the host's side of the link (its
 #: table, its door and admission, the matches it ended), apart in

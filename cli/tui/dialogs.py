@@ -15,7 +15,7 @@ from chkobba_p2p import ErrorCode, HandScored, Outcome
 
 from ..event_words import outcome_error
 from ..i18n import Translator
-from ..term import path_lines
+from ..support.term import path_lines
 from .render import Line, score_lines, score_width, wrap_line
 from .stopped import stop_sentences
 from .view import TableView
@@ -258,7 +258,7 @@ def sheet_lines(view: TableView, width: int, empty_key: str) -> list[Line]:
     """The match's score sheet so far (every scored hand's categories per side and the
     tally), under its title; ``empty_key``: the words shown before any hand is scored.
     The same sheet for a player (``s`` at the table) and a spectator."""
-    from .. import scoresheet
+    from ..outputs import scoresheet
 
     t, st = view.t, view.state
     hands = [scoresheet.from_score(ev.number, ev.score, ev.totals) for ev in st.scored]

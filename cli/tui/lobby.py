@@ -10,7 +10,7 @@ from chkobba_p2p import KnownPlayers, PortMapped, PortMapUnavailable
 from chkobba_p2p.text import safe_text
 
 from ..i18n import Translator
-from ..reach import join_code, table_address
+from ..support.reach import join_code, table_address
 from ..tor_options import tor_installed
 from .past import PastGames
 from .render import Line, wrap_line

@@ -40,7 +40,7 @@ from chkobba_p2p import (
 )
 from chkobba_p2p.game import rules as R
 
-from ..reach import join_code, table_address
+from ..support.reach import join_code, table_address
 from . import dialogs
 from .chat import ChatInput
 from .decision import Request, decision_lines

@@ -51,7 +51,7 @@ from chkobba_p2p.text import safe_text
 
 from ..event_words import stop_words, words
 from ..i18n import Translator, unsupported_words
-from ..term import path_lines
+from ..support.term import path_lines
 from . import dialogs
 from .lobby import lobby_lines
 from .narration import EventLog

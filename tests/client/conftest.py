@@ -9,7 +9,7 @@ from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 from screenshot import SECRET
 
-from chkobba_cli import reach
+from chkobba_cli.support import reach
 
 
 @pytest.fixture

@@ -277,7 +277,7 @@ def test_the_html_page_of_a_match_won_by_a_leave_says_who_left(left, lang, words
     # It raised an IndexError (no totals after a leave) where a player had left.
     import html
 
-    from chkobba_cli.replay_html import render_html
+    from chkobba_cli.outputs.replay_html import render_html
 
     n, bodies = left
     report = audit_bodies(bodies)

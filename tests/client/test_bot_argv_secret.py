@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from chkobba_cli import hosting, net
+from chkobba_cli.commands import bot as bot_command
+from chkobba_cli.support import hosting
 
 SECRET = "k7m2-x4qa-b3cd-e5fg"
 
@@ -50,7 +51,7 @@ def _command_lines(procs: list[subprocess.Popen], silent: socket.socket) -> list
 @pytest.mark.slow
 def test_the_headless_hosts_bots_carry_the_secret_on_stdin_only(silent):
     where = f"127.0.0.1:{silent.getsockname()[1]}#2935-c4f7-816c-a26c+{SECRET}"
-    lines = _command_lines(net._spawn_bots(where, 2, "random"), silent)
+    lines = _command_lines(bot_command._spawn_bots(where, 2, "random"), silent)
     assert len(lines) == 2 and all(b"bot" in line for line in lines)
     assert not any(SECRET.encode() in line for line in lines), lines
 
@@ -75,7 +76,7 @@ def test_the_bots_key_and_voucher_go_on_stdin_only(tmp_path, silent):
 
     host = Identity.generate()
     where = f"127.0.0.1:{silent.getsockname()[1]}"
-    lines = _command_lines(net._spawn_bots(where, 2, "random", host=host), silent)
+    lines = _command_lines(bot_command._spawn_bots(where, 2, "random", host=host), silent)
     lines += _command_lines(hosting.spawn_bots(where, 1, "random", None,
                                                tmp_path / "game.chklog", host), silent)
     seeds = [bot_identity(host, "random", i).seed.hex().encode() for i in (1, 2)]

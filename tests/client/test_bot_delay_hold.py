@@ -5,7 +5,7 @@ deal messages waited that long for a choice that came seconds later."""
 
 from __future__ import annotations
 
-from chkobba_cli.net import BotSeat
+from chkobba_cli.commands.bot import BotSeat
 
 
 def test_a_bot_that_waits_before_its_moves_keeps_no_turn_for_them():

@@ -149,7 +149,7 @@ def test_every_command_runs_a_function_of_its_module():
 #: starts (:mod:`chkobba_cli.tui.botproc`, which imports the peer stack when it runs: here
 #: up to the point where it reads the table's address, none on its stdin).
 BOT_PEERS = {
-    "chkobba_cli.net": "import chkobba_cli.net",
+    "chkobba_cli.commands.bot": "import chkobba_cli.commands.bot",
     "chkobba_cli.tui.botproc": "import chkobba_cli.tui.botproc as b\nassert b.main(['-']) == 0",
 }
 TERMINAL_UI = ("prompt_toolkit", "pyte", "wcwidth", "curses", "asyncio")
@@ -173,7 +173,8 @@ def test_a_headless_bot_peer_imports_no_terminal_ui(module):
 
 
 def test_a_broken_command_module_breaks_only_its_own_command(monkeypatch, capsys):
-    monkeypatch.setitem(sys.modules, "chkobba_cli.play", None)  # as if it failed to import
+    # as if it failed to import
+    monkeypatch.setitem(sys.modules, "chkobba_cli.commands.table", None)
     assert "host a table over TCP" in _help(capsys)
     assert "--record" in _help(capsys, "simulate")
     assert "--connect-retry" in _help(capsys, "bot")
@@ -186,7 +187,7 @@ def test_a_broken_command_module_breaks_only_its_own_command(monkeypatch, capsys
 def test_play_starts_its_bots_before_it_imports_the_peer_stack():
     """``chkobba play`` starts its bot processes first (they import the peer stack while
     the client imports its own): what runs before them imports no library module."""
-    code = ("import json, sys\nimport chkobba_cli.playstart, chkobba_cli.tui.botproc\n"
+    code = ("import json, sys\nimport chkobba_cli.commands.play, chkobba_cli.tui.botproc\n"
             "print(json.dumps(sorted(sys.modules)))\n")
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          timeout=60)
@@ -283,8 +284,8 @@ def test_host_allow_and_ready_wait_are_read_and_checked(capsys):
     ``--allow`` with local ``--bots`` (keys unknown beforehand) is refused in one line."""
     import argparse
 
+    from chkobba_cli.commands.bot import host_args_error
     from chkobba_cli.main import build_parser
-    from chkobba_cli.net import host_args_error
 
     parser = build_parser("host")
     args = parser.parse_args(["host", "--allow", "2935C4F7816CA26C",
@@ -303,7 +304,7 @@ def test_host_allow_and_ready_wait_are_read_and_checked(capsys):
 
 
 def test_the_headless_host_says_who_the_ready_check_freed_even_when_quiet(capsys):
-    from chkobba_cli.net import Narrator
+    from chkobba_cli.commands.bot import Narrator
     from chkobba_p2p import ReadyLapsed
 
     Narrator(quiet=True).on_event(ReadyLapsed(1, "mallory", 60))

@@ -13,7 +13,7 @@ from support.audit import play
 
 from chkobba_cli.coach import SHOWN_REASONS, reason_words, review_lines, short_grade
 from chkobba_cli.i18n import Translator
-from chkobba_cli.replay_html import render_html
+from chkobba_cli.outputs.replay_html import render_html
 from chkobba_cli.tui.replay import ReplayViewer
 from chkobba_p2p.game.cards import cards
 from chkobba_p2p.game.rules import PRESETS, Hand, Move

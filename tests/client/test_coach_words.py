@@ -14,7 +14,7 @@ from support.audit import play
 
 from chkobba_cli.coach import grade_line, short_grade, shown_label
 from chkobba_cli.i18n import Translator
-from chkobba_cli.replay_html import render_html
+from chkobba_cli.outputs.replay_html import render_html
 from chkobba_cli.tui.render import line_text
 from chkobba_cli.tui.replay import ReplayViewer
 from chkobba_p2p.observe.audit import audit_log

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from screenshot import FP, SECRET, host_lobby, screen_rows
 
-from chkobba_cli import reach
+from chkobba_cli.support import reach
 
 
 @pytest.mark.parametrize("size", [(24, 80), (40, 120)])

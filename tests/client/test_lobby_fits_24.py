@@ -20,7 +20,7 @@ from screenshot import screen_rows
 from test_tor_failed_friends import FAILED, STEP
 
 from chkobba_cli.i18n import Translator
-from chkobba_cli.reach import join_code
+from chkobba_cli.support.reach import join_code
 from chkobba_cli.tui.app import TuiApp
 from chkobba_cli.tui.watching import WatchView, _build
 from chkobba_p2p import Listening, PortMapUnavailable, Spectators, TorStarting

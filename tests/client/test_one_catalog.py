@@ -12,13 +12,13 @@ from pathlib import Path
 import pytest
 from support.audit import play
 
-import chkobba_cli.replay_html as replay_html
-import chkobba_cli.watch as watch
+import chkobba_cli.commands.watch as watch
+import chkobba_cli.outputs.replay_html as replay_html
+from chkobba_cli.commands.watch import Narrator, _refusal
 from chkobba_cli.event_words import error_sentence
 from chkobba_cli.i18n import MESSAGES, Translator, abort_reason
-from chkobba_cli.replay_html import render_html
+from chkobba_cli.outputs.replay_html import render_html
 from chkobba_cli.tui import stopped
-from chkobba_cli.watch import Narrator, _refusal
 from chkobba_p2p import WatchOutcome
 from chkobba_p2p.link import messages as m
 from chkobba_p2p.link.spectator import SpectatorCore
@@ -26,7 +26,7 @@ from chkobba_p2p.observe.audit import audit_log
 from chkobba_p2p.observe.observer import Observer
 from chkobba_p2p.wire.codec import ErrorCode
 
-_CLI = Path(replay_html.__file__).parent
+_CLI = Path(replay_html.__file__).parent.parent
 #: A catalog key as the client writes one: a prefix of the catalog's families.
 _KEY = re.compile(r"\b(?:rh|wn|au|cg|rp|ev|oe|watch)_\w+")
 
@@ -64,14 +64,14 @@ def test_every_abort_code_means_something_in_the_readers_language(lang):
 
 
 @pytest.mark.parametrize("module, calls, least", [
-    ("replay_html.py", ("self.t(", "self.tx("), 60),
-    ("watch.py", ("self.t(", "narrator.t("), 8),
+    ("outputs/replay_html.py", ("self.t(", "self.tx("), 60),
+    ("commands/watch.py", ("self.t(", "narrator.t("), 8),
     ("event_words.py", ("vp.t(",), 25),
 ])
 def test_every_key_the_page_and_the_commentary_use_has_both_languages(module, calls, least):
     source = (_CLI / module).read_text(encoding="utf-8")
     keys = set().union(*(_keys_in(source, c) for c in calls))
-    if module == "replay_html.py":  # the keys it builds: the verdict's, each grade's
+    if module == "outputs/replay_html.py":  # the keys it builds: the verdict's, each grade's
         keys |= set(replay_html._VERDICT_KEYS.values())
         keys |= {f"cg_{g}" for g in ("forced", "best", "good", "inaccuracy", "mistake",
                                       "blunder")}

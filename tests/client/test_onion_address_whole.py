@@ -13,7 +13,7 @@ from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 from screenshot import FP, SECRET, host_lobby, screen_rows
 
-from chkobba_cli import reach
+from chkobba_cli.support import reach
 from chkobba_cli.tui.app import TuiApp
 from chkobba_p2p._shell.peer import Lobby
 from chkobba_p2p.game import rules as R

@@ -4,7 +4,7 @@ entry comes last, for whoever checks it, and ``--verbose`` adds the record as si
 
 from __future__ import annotations
 
-from chkobba_cli.replay import describe
+from chkobba_cli.outputs.replay_text import describe
 from chkobba_p2p.game.rules import Ruleset
 from chkobba_p2p.link.handshake import Lobby as SeatLobby
 from chkobba_p2p.observe.audit import audit_log

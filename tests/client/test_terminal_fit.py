@@ -14,7 +14,7 @@ import pytest
 from support.audit import play
 
 from chkobba_cli.main import main
-from chkobba_cli.term import NBSP, fit_text
+from chkobba_cli.support.term import NBSP, fit_text
 
 
 def _words(text: str) -> list[str]:
@@ -92,7 +92,7 @@ def test_history_never_parts_a_name_from_its_fingerprint(monkeypatch, capsys, la
     """walk5 (fr, 4 players): "contre bot1 (6a6f-…, robot gourmand) & erin" then
     "(6124-d68d-8521-41f9)" on the next line: erin's key read as another seat's.  The
     glue survives the display filter; a name's own control characters do not."""
-    from chkobba_cli.history import _out, _seat
+    from chkobba_cli.commands.history import _out, _seat
     from chkobba_cli.i18n import Translator
     from chkobba_p2p.observe.history import Seat
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 from screenshot import screen_rows
 
-from chkobba_cli.reach import join_code
+from chkobba_cli.support.reach import join_code
 from chkobba_cli.tor_words import tor_failed_text, tor_stopped
 from chkobba_cli.tui.app import TuiApp
 from chkobba_p2p import Listening, Lobby, TorBootstrap, TorFailed, TorFailure, TorStarting

@@ -218,7 +218,7 @@ def test_no_mouse_is_an_option_of_every_table_a_player_clicks(command, argv):
 
 
 def test_no_mouse_is_remembered_in_the_settings_until_mouse(tmp_path, monkeypatch):
-    from chkobba_cli import settings
+    from chkobba_cli.support import settings
 
     monkeypatch.setenv("CHKOBBA_CONFIG_DIR", str(tmp_path))
     settings.save({"name": "amel", "four_colour": True})
@@ -239,7 +239,7 @@ def test_with_no_mouse_the_terminal_keeps_its_selection_during_play(
         app_session, tmp_path, monkeypatch, size, lang, clicks, players):
     """--no-mouse: the table takes no click (the terminal selects and copies text during
     play too), the keys play as before, and the help offers no clicks."""
-    from chkobba_cli.play import _ui
+    from chkobba_cli.commands.table import _ui
 
     monkeypatch.setenv("CHKOBBA_CONFIG_DIR", str(tmp_path / "config"))
     monkeypatch.setenv("CHKOBBA_DATA_DIR", str(tmp_path / "data"))

@@ -243,8 +243,8 @@ def test_a_side_seat_keeps_its_clock_and_the_picture_stays_with_long_names(app_s
 def test_the_bell_is_silenced_by_no_bell_or_by_the_settings():
     import argparse
 
+    from chkobba_cli.commands.table import bell_wanted
     from chkobba_cli.main import build_parser
-    from chkobba_cli.play import bell_wanted
 
     for command in (["play"], ["host"], ["join", "127.0.0.1:7000"]):
         parser = build_parser(command[0])
@@ -256,7 +256,7 @@ def test_the_bell_is_silenced_by_no_bell_or_by_the_settings():
 
 
 def test_the_ascii_picture_measures_what_it_draws(app_session):
-    from chkobba_cli.term import asciify
+    from chkobba_cli.support.term import asciify
     from chkobba_cli.tui.seats import seat_picture
     from chkobba_cli.tui.table import _seat_line
 
@@ -450,7 +450,7 @@ def test_the_hosts_lobby_says_how_spectators_connect(app_session, lang, words):
 
 
 def test_the_headless_hosts_lines_say_how_spectators_connect(capsys):
-    from chkobba_cli.net import Narrator
+    from chkobba_cli.commands.bot import Narrator
     from chkobba_p2p import Listening
 
     for places, shown in ((2, True), (0, False)):
@@ -468,10 +468,10 @@ def test_french_cards_read_r_d_v_on_every_screen():
     the table's cards, the help's figures, the spectator's commentary and the page."""
     import io
 
+    from chkobba_cli.commands.watch import Narrator
     from chkobba_cli.i18n import card_letters
-    from chkobba_cli.replay_html import _Page
+    from chkobba_cli.outputs.replay_html import _Page
     from chkobba_cli.tui.render import CardStyle
-    from chkobba_cli.watch import Narrator
     from chkobba_p2p.game.cards import FigureConvention
 
     king, queen, jack, seven = card("10H"), card("8S"), card("9D"), card("7C")

@@ -45,7 +45,7 @@ def _interrupted_review(tmp_path, monkeypatch, argv=()) -> str:
     import io
     import sys
 
-    import chkobba_cli.replay as replay
+    import chkobba_cli.commands.replay as replay
     from chkobba_cli.main import main
 
     class Terminal(io.StringIO):

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import io
 
-from chkobba_cli import settings
 from chkobba_cli.i18n import Translator
-from chkobba_cli.term import asciify, can_show_symbols, locale_name
+from chkobba_cli.support import settings
+from chkobba_cli.support.term import asciify, can_show_symbols, locale_name
 from chkobba_cli.tui.bigcards import big_card_row
 from chkobba_cli.tui.helpscreen import help_lines
 from chkobba_cli.tui.render import CardStyle, line_text

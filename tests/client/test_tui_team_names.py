@@ -12,15 +12,15 @@ import re
 import pytest
 from support.audit import Played, play
 
+from chkobba_cli.commands.watch import Narrator
 from chkobba_cli.i18n import Translator
-from chkobba_cli.replay_html import render_html
+from chkobba_cli.outputs.replay_html import render_html
 from chkobba_cli.tui.dialogs import over_lines
 from chkobba_cli.tui.narration import EventLog
 from chkobba_cli.tui.render import CardStyle, line_text
 from chkobba_cli.tui.replay import ReplayViewer
 from chkobba_cli.tui.table import header_line
 from chkobba_cli.tui.view import TableView
-from chkobba_cli.watch import Narrator
 from chkobba_p2p._shell.peer import HandScored, MatchDone, Outcome, TableState
 from chkobba_p2p.game.cards import FigureConvention
 from chkobba_p2p.observe.audit import audit_log
@@ -167,7 +167,7 @@ def test_a_hand_scored_event_keeps_its_totals_in_seat_order():
 @pytest.mark.parametrize("lang, want", [("en", r"\S+ won \d+ \(\S+ \d+, \S+ \d+\)"),
                                         ("fr", r"\S+ : victoire \d+ \(\S+ \d+, \S+ \d+\)")])
 def test_the_history_says_whose_three_totals_are_whose(tmp_path, lang, want):
-    from chkobba_cli.history import result
+    from chkobba_cli.commands.history import result
     from chkobba_p2p.observe.history import games, index_logs
 
     played = play(3, seed=3, key=b"three-history")

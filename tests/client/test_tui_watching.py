@@ -16,10 +16,10 @@ from support.audit import play
 from support.net import FAST, host_config, join_config
 from test_spectators import Recording
 
+from chkobba_cli.commands.watch import Narrator
 from chkobba_cli.tui.render import line_text
 from chkobba_cli.tui.terms import duration_text
 from chkobba_cli.tui.watching import WatchView
-from chkobba_cli.watch import Narrator
 from chkobba_p2p._shell.config import Timeouts
 from chkobba_p2p._shell.net import ClientPeer, HostPeer
 from chkobba_p2p._shell.peer import Lobby, Spectators
@@ -384,7 +384,7 @@ def test_a_watching_stopped_early_is_said_in_the_screens_language():
 
 @pytest.mark.parametrize("lang", ["en", "fr"])
 def test_a_table_closed_to_spectators_is_said_once(lang):
-    from chkobba_cli.watch import _refusal
+    from chkobba_cli.commands.watch import _refusal
     from chkobba_p2p.link import messages as m
     from chkobba_p2p.link.spectator import SpectatorCore
     from chkobba_p2p.wire.codec import ErrorCode

@@ -18,7 +18,7 @@ from support.audit import play
 import chkobba_p2p
 from chkobba_cli.event_words import violation_words, words
 from chkobba_cli.i18n import MESSAGES, Translator
-from chkobba_cli.replay_html import render_html
+from chkobba_cli.outputs.replay_html import render_html
 from chkobba_p2p import errors
 from chkobba_p2p.game.cards import Card
 from chkobba_p2p.observe.audit import INVALID, audit_log

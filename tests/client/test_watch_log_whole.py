@@ -58,8 +58,8 @@ def test_the_spectators_log_printed_on_exit_is_whole_within_80_columns(monkeypat
     terminal broke it where its edge fell: "…/logs/20" then "261206T…")."""
     import io
 
+    from chkobba_cli.commands.watch import Narrator
     from chkobba_cli.tui.render import line_text
-    from chkobba_cli.watch import Narrator
 
     class Terminal(io.StringIO):
         def isatty(self) -> bool:

@@ -337,7 +337,7 @@ def test_terminal_join_ipv6_in_brackets(tmp_path):
 
 
 def test_join_codes_pass_the_address_check():
-    from chkobba_cli.reach import address_error
+    from chkobba_cli.support.reach import address_error
 
     assert address_error("192.168.1.20:7777#2935-c4f7-816c-a26c") is None
     assert address_error("[::1]:7777#2935c4f7816ca26c") is None

@@ -320,7 +320,7 @@ def test_replay_jobs_gives_the_same_output_in_one_process_or_several(tmp_path, c
     def spy(*args, **kwargs):
         asked.append(kwargs.get("workers"))
         return real(*args, **kwargs)
-    monkeypatch.setattr("chkobba_cli.replay.audit_log", spy)
+    monkeypatch.setattr("chkobba_cli.commands.replay.audit_log", spy)
     outs = []
     for argv in (["--jobs", "1"], ["--jobs", "3"], ["-j", "2"], ["--workers", "0"], []):
         assert main(["replay", str(path), *argv]) == EXIT_INVALID

@@ -370,7 +370,7 @@ def test_a_missing_folder_is_one_line_and_status_2(own_cache, capsys, tmp_path):
 
 
 def test_the_progress_bar():
-    from chkobba_cli.history import bar
+    from chkobba_cli.commands.history import bar
     from chkobba_cli.i18n import Translator
     assert bar(3, 4, 8, Translator("en")) == "[######..] 3/4 logs audited"
 
@@ -550,7 +550,7 @@ def test_of_two_copies_that_stop_at_the_same_hand_the_one_saying_who_left_speaks
 def test_the_list_speaks_french_agreement_and_fits_the_terminal(capsys, monkeypatch):
     """"1 comptée", "journal : …", and an audit's long sentence wrapped at the
     terminal's width (a first-time player saw "1 comptées" and lines past 80 columns)."""
-    from chkobba_cli.history import show_games
+    from chkobba_cli.commands.history import show_games
     from chkobba_cli.i18n import Translator
     from chkobba_p2p.observe.history import Game, Log, Seat
     monkeypatch.setenv("COLUMNS", "80")
@@ -573,7 +573,7 @@ def test_a_leave_names_who_left_and_the_tag_speaks_french(capsys, monkeypatch):
     """In the leaver's own history, "bot1 won: the other side left the match" read as if
     the bot had left (a first-time player's walk): the line names the seat that left, from
     the signed abort, and the verdict's tag follows the language ("[VALIDE]")."""
-    from chkobba_cli.history import show_games
+    from chkobba_cli.commands.history import show_games
     from chkobba_cli.i18n import Translator
     from chkobba_p2p.observe.audit import AuditResult
     from chkobba_p2p.observe.history import Game, Log, Seat

@@ -405,7 +405,7 @@ def test_a_host_flagged_by_a_joiner_reads_whose_clock_it_was(tmp_path, lang):
 
 @pytest.mark.parametrize("lang", ["en", "fr"])
 def test_the_html_replay_tells_a_loss_on_time(tmp_path, lang):
-    from chkobba_cli.replay_html import render_html
+    from chkobba_cli.outputs.replay_html import render_html
 
     _, log = _outcome(tmp_path, 0)
     import html

@@ -30,12 +30,12 @@ from chkobba_p2p.game.rules import side_of
 from chkobba_p2p.observe.verdict import INVALID, UNSUPPORTED, VALID, Verdict
 from chkobba_p2p.text import safe_text
 
-from .arguments import EXIT_INCOMPLETE, EXIT_INVALID, EXIT_UNSUPPORTED, EXIT_VALID
-from .event_words import CommentaryVoice, connect_words, narrate, stop_words, words
-from .i18n import Translator, card_letters, detect_lang, unsupported_words
-from .term import safe_lines
-from .tor_options import join_tor_transport
-from .tor_words import tor_failed_text, tor_status_text
+from ..arguments import EXIT_INCOMPLETE, EXIT_INVALID, EXIT_UNSUPPORTED, EXIT_VALID
+from ..event_words import CommentaryVoice, connect_words, narrate, stop_words, words
+from ..i18n import Translator, card_letters, detect_lang, unsupported_words
+from ..support.term import safe_lines
+from ..tor_options import join_tor_transport
+from ..tor_words import tor_failed_text, tor_status_text
 
 
 def _clean(text: object, limit: int = MAX_NAME) -> str:
@@ -109,8 +109,8 @@ class Narrator(CommentaryVoice):
 def _name(args: argparse.Namespace) -> str | None:
     """``--name``, else the name remembered (``play``'s, asked once on a terminal and
     kept), else ``spectator``; None (after saying why) if ``--name`` is not a name."""
-    from .i18n import Translator
-    from .settings import player_name, valid_name
+    from ..i18n import Translator
+    from ..support.settings import player_name, valid_name
 
     if args.name is not None:
         name = valid_name(args.name)
@@ -122,7 +122,7 @@ def _name(args: argparse.Namespace) -> str | None:
     on_screen = sys.stdin.isatty() and sys.stdout.isatty()
     asked = player_name(None, Translator(args.lang or detect_lang())) if on_screen else None
     if asked is None:
-        from .settings import load
+        from ..support.settings import load
         asked = valid_name(load().get("name"))
     return (asked or "spectator")[:MAX_NAME]
 
@@ -256,11 +256,11 @@ def run(args: argparse.Namespace) -> int:
 def _run_screen(args: argparse.Namespace, config: WatchConfig, name: str, lang: str,
                 watch) -> int:
     """The spectator's table on a full screen (:mod:`.tui.watching`)."""
-    from .play import _color, _figures
-    from .settings import four_colour_wanted
-    from .term import can_show_symbols
-    from .tui.guest import _stderr_held
-    from .tui.watching import WatchView, run_watch_screen
+    from ..support.settings import four_colour_wanted
+    from ..support.term import can_show_symbols
+    from ..tui.guest import _stderr_held
+    from ..tui.watching import WatchView, run_watch_screen
+    from .table import _color, _figures
 
     symbols = not args.ascii and can_show_symbols()
     view = WatchView(lang=lang, symbols=symbols, figures=_figures(args),
@@ -276,7 +276,7 @@ def _run_screen(args: argparse.Namespace, config: WatchConfig, name: str, lang: 
     if view.state.over or outcome is not None:
         # The end in words, as the screen said it (who won, the verdict and, when the
         # watching ended by itself, the log copy): the screen is gone after q.
-        from .tui.render import line_text
+        from ..tui.render import line_text
 
         for line in view.end_lines(1000):
             narrator.say(line_text(line).strip())

@@ -16,14 +16,14 @@ __all__ = ["play"]
 
 def play(args: argparse.Namespace) -> int:
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
-        from .play import cmd_play  # says why not, starts nothing
+        from .table import cmd_play  # says why not, starts nothing
 
         return cmd_play(args)
-    from .tui.botproc import EarlyBots
+    from ..tui.botproc import EarlyBots
 
     early = EarlyBots(args.players - 1, args.bots, args.seed)
     try:
-        from .play import cmd_play
+        from .table import cmd_play
 
         return cmd_play(args, early)
     finally:

@@ -15,7 +15,7 @@ import trio
 
 from chkobba_p2p import HostConfig, Outcome, SeatController, host_match
 
-from .tui.botproc import EarlyBots, bot_line
+from ..tui.botproc import EarlyBots, bot_line
 
 if TYPE_CHECKING:  # imported by the command that opens a table over Tor, not here
     from chkobba_p2p import Identity, TorTransport
@@ -84,7 +84,7 @@ def hosting(config: HostConfig, bots: int, level: str, seed: int | None,
     ``tor`` (host --tor, ``config.transport``) is closed when the game ends (its onion
     service with it)."""
     async def game(controller: SeatController) -> Outcome:
-        from .tui.narration import BotsStarting
+        from ..tui.narration import BotsStarting
 
         box: list[Outcome] = []
         procs: list[subprocess.Popen] = []

@@ -21,10 +21,10 @@ from chkobba_p2p.observe.audit import INVALID, UNSUPPORTED, VALID, AuditReport
 from chkobba_p2p.observe.review import BLUNDER, MISTAKE, Grade, Review
 from chkobba_p2p.observe.verdict import LEFT
 
+from ..coach import shown_label, why_words
+from ..event_words import claim_why, note_words, words
+from ..i18n import Translator, card_letters, decimal, ruleset_text, unsupported_words
 from . import scoresheet
-from .coach import shown_label, why_words
-from .event_words import claim_why, note_words, words
-from .i18n import Translator, card_letters, decimal, ruleset_text, unsupported_words
 from .replay_css import CSS as _CSS
 
 __all__ = ["render_html"]

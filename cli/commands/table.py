@@ -2,7 +2,7 @@
 
 ``play`` starts a whole match against bot peers that connect over loopback (each bot is
 its own process, a peer like any other).  ``host`` opens a table for friends (``host
---headless`` hands over to the headless host of :mod:`.net`); ``join`` sits at one.
+--headless`` hands over to the headless host of :mod:`.bot`); ``join`` sits at one.
 Everything goes through the library's public API (:mod:`chkobba_p2p`).
 
 Exit status (:mod:`.ending`, README): 0 the match completed (or was resigned); 1 the
@@ -46,15 +46,15 @@ from chkobba_p2p.address import new_secret
 from chkobba_p2p.game.cards import FigureConvention
 from chkobba_p2p.text import is_invisible
 
-from .ending import EXIT_NO_GAME, finish, print_error, saved_elsewhere_lines
-from .hosting import hosting
-from .i18n import Translator, detect_lang
-from .identity import own_identity
-from .rules_options import ruleset_from_args
-from .settings import player_name
-from .term import can_show_symbols
-from .tor_words import tor_stopped
-from .tui.botproc import EarlyBots
+from ..ending import EXIT_NO_GAME, finish, print_error, saved_elsewhere_lines
+from ..i18n import Translator, detect_lang
+from ..identity import own_identity
+from ..rules_options import ruleset_from_args
+from ..support.hosting import hosting
+from ..support.settings import player_name
+from ..support.term import can_show_symbols
+from ..tor_words import tor_stopped
+from ..tui.botproc import EarlyBots
 
 __all__ = ["cmd_play", "cmd_host", "cmd_join"]
 
@@ -95,13 +95,13 @@ def _color(args: argparse.Namespace) -> bool:
 def _ui(args: argparse.Namespace, kind: str, **kw):
     from chkobba_p2p import KnownPlayers
 
-    from .tui.app import TuiApp
+    from ..tui.app import TuiApp
 
     lang = args.lang or detect_lang()
     symbols = not args.ascii and can_show_symbols()
-    from . import settings
-    from .tui.memo import Memo
-    from .tui.past import PastGames
+    from ..support import settings
+    from ..tui.memo import Memo
+    from ..tui.past import PastGames
 
     known = KnownPlayers() if kind != "play" else None
     saved_settings = settings.load()
@@ -161,8 +161,8 @@ def _own_identity(args: argparse.Namespace, path: str | None) -> Identity:
 
 def cmd_play(args: argparse.Namespace, early: EarlyBots | None = None) -> int:
     """``chkobba play``; ``early``: its bots, started before this module was imported
-    (:func:`chkobba_cli.playstart.play`), else they start once the table listens."""
-    from .tui.guest import run_app
+    (:func:`chkobba_cli.commands.play.play`), else they start once the table listens."""
+    from ..tui.guest import run_app
 
     if (err := _check_tty()) is not None:
         print(f"error: {err}", file=sys.stderr)
@@ -184,11 +184,11 @@ def cmd_play(args: argparse.Namespace, early: EarlyBots | None = None) -> int:
 
 def cmd_host(args: argparse.Namespace) -> int:
     if args.headless:
-        from . import net as cli_net  # the protocol engineer's headless host
+        from . import bot  # the protocol engineer's headless host
 
-        return cli_net.cmd_host(args)
-    from .net import host_args_error  # the headless host's check
-    from .tui.guest import run_app
+        return bot.cmd_host(args)
+    from ..tui.guest import run_app
+    from .bot import host_args_error  # the headless host's check
 
     if args.bots >= args.players:
         print("error: --bots must leave a seat for the host", file=sys.stderr)
@@ -199,7 +199,7 @@ def cmd_host(args: argparse.Namespace) -> int:
     if (err := _check_tty()) is not None:
         print(f"error: {err}", file=sys.stderr)
         return EXIT_NO_GAME
-    from .reach import announce_interfaces, host_address, host_secret, port_mapping_options
+    from ..support.reach import announce_interfaces, host_address, host_secret, port_mapping_options
 
     rules = ruleset_from_args(args)
     name = _name(args, "host")
@@ -229,7 +229,7 @@ def cmd_host(args: argparse.Namespace) -> int:
                         state_path=state if args.port else None)
     from chkobba_p2p import over_tor
 
-    from .tor_options import host_tor_transport
+    from ..tor_options import host_tor_transport
 
     # The onion key is kept with the saved game: a resumed host is at the same address.
     tor = host_tor_transport(args, state if args.port else None)
@@ -283,11 +283,11 @@ def rematch_config(config: JoinConfig, outcome: Outcome | None, log_path: Path
 
 
 def cmd_join(args: argparse.Namespace) -> int:
-    from .tui.guest import run_app
+    from ..tui.guest import run_app
 
     t = Translator(args.lang or detect_lang())
     if args.address is not None:
-        from .reach import address_error
+        from ..support.reach import address_error
 
         if (why := address_error(args.address)) is not None:
             print(f"chkobba join: error: {why}", file=sys.stderr)
@@ -298,7 +298,7 @@ def cmd_join(args: argparse.Namespace) -> int:
     address = args.address
     codes = [address] if address is not None else []
     if address is None:
-        from .reach import discover
+        from ..support.reach import discover
 
         # Every address announced for the chosen table's key, tried in turn until the
         # host's key matches (a neighbour may announce that key at an address of its own).
@@ -341,7 +341,7 @@ def cmd_join(args: argparse.Namespace) -> int:
                         answered=AnsweredEndpoints())
     from chkobba_p2p import over_tor
 
-    from .tor_options import join_tor_transport
+    from ..tor_options import join_tor_transport
 
     tor = join_tor_transport(args, address)
     if isinstance(tor, int):
@@ -400,7 +400,7 @@ def cmd_join(args: argparse.Namespace) -> int:
             if o is not None and o.error_code == "already_seated" and not args.identity:
                 # host and join share one key: the person's own table, from this computer
                 print(t("own_table"), file=sys.stderr)
-            from .reach import saved_game_elsewhere
+            from ..support.reach import saved_game_elsewhere
 
             if o is not None and o.error_code == OutcomeError.SAVED_GAME_MISSING \
                     and (where := saved_game_elsewhere(identity.fingerprint, address)):
