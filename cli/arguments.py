@@ -3,7 +3,7 @@
 ``chkobba SUB --help`` (and a usage error) must cost no more than starting Python
 (issue 29): this module imports the standard library only, and the names and bounds
 the options need (levels, presets, variants, the default port...) are copies in
-:mod:`.options` and :mod:`.rules_options`, checked against the library's by
+:mod:`.options.peer` and :mod:`.options.rules`, checked against the library's by
 ``tests/client/test_cli_main.py``.  :mod:`.main` sets each command's ``func``, which imports the
 command's own module only when it runs.
 """
@@ -13,7 +13,7 @@ from __future__ import annotations
 import argparse
 import textwrap
 
-from .options import (
+from .options.peer import (
     ARENA_LEVELS,
     FIGURES,
     LANGS,
@@ -28,7 +28,7 @@ from .options import (
     common_options,
     seconds,
 )
-from .rules_options import add_rules_arguments
+from .options.rules import add_rules_arguments
 
 __all__ = ["add_arguments", "EXIT_VALID", "EXIT_INVALID", "EXIT_USAGE", "EXIT_INCOMPLETE",
            "EXIT_UNSUPPORTED"]

@@ -10,7 +10,7 @@ from chkobba_p2p.bots.arena import ARENA_LEVELS, ArenaResult, arena, ladder_line
 from chkobba_p2p.errors import LocalError
 from chkobba_p2p.game.rules import Ruleset
 
-from ..rules_options import ruleset_from_args
+from ..options.rules import ruleset_from_args
 
 
 def run(args: argparse.Namespace) -> int:

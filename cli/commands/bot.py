@@ -53,7 +53,12 @@ import trio  # isort: skip - after the library (above)
 
 from ..event_words import HeadlessVoice, headless_error, narrate, words
 from ..i18n import Translator, ruleset_text
-from ..rules_options import ruleset_from_args
+from ..options.rules import ruleset_from_args
+from ..options.tor import (
+    host_tor_transport,
+    join_tor_transport,
+    tor_offer,
+)
 from ..support.reach import (
     address_error,
     address_lines,
@@ -64,11 +69,6 @@ from ..support.reach import (
     port_mapping_options,
     reach_line,
     saved_game_elsewhere,
-)
-from ..tor_options import (
-    host_tor_transport,
-    join_tor_transport,
-    tor_offer,
 )
 from ..tui.botproc import bot_line, keep_game, read_bot_line
 

@@ -10,7 +10,7 @@ from chkobba_p2p.bots.simulate import simulate
 from chkobba_p2p.errors import ChkobbaError
 from chkobba_p2p.game.record import write_records
 
-from ..rules_options import ruleset_from_args
+from ..options.rules import ruleset_from_args
 
 
 def run(args: argparse.Namespace) -> int:

@@ -49,7 +49,7 @@ from chkobba_p2p.text import is_invisible
 from ..ending import EXIT_NO_GAME, finish, print_error, saved_elsewhere_lines
 from ..i18n import Translator, detect_lang
 from ..identity import own_identity
-from ..rules_options import ruleset_from_args
+from ..options.rules import ruleset_from_args
 from ..support.hosting import hosting
 from ..support.settings import player_name
 from ..support.term import can_show_symbols
@@ -229,7 +229,7 @@ def cmd_host(args: argparse.Namespace) -> int:
                         state_path=state if args.port else None)
     from chkobba_p2p import over_tor
 
-    from ..tor_options import host_tor_transport
+    from ..options.tor import host_tor_transport
 
     # The onion key is kept with the saved game: a resumed host is at the same address.
     tor = host_tor_transport(args, state if args.port else None)
@@ -341,7 +341,7 @@ def cmd_join(args: argparse.Namespace) -> int:
                         answered=AnsweredEndpoints())
     from chkobba_p2p import over_tor
 
-    from ..tor_options import join_tor_transport
+    from ..options.tor import join_tor_transport
 
     tor = join_tor_transport(args, address)
     if isinstance(tor, int):

@@ -33,8 +33,8 @@ from chkobba_p2p.text import safe_text
 from ..arguments import EXIT_INCOMPLETE, EXIT_INVALID, EXIT_UNSUPPORTED, EXIT_VALID
 from ..event_words import CommentaryVoice, connect_words, narrate, stop_words, words
 from ..i18n import Translator, card_letters, detect_lang, unsupported_words
+from ..options.tor import join_tor_transport
 from ..support.term import safe_lines
-from ..tor_options import join_tor_transport
 from ..tor_words import tor_failed_text, tor_status_text
 
 

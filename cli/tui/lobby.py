@@ -10,8 +10,8 @@ from chkobba_p2p import KnownPlayers, PortMapped, PortMapUnavailable
 from chkobba_p2p.text import safe_text
 
 from ..i18n import Translator
+from ..options.tor import tor_installed
 from ..support.reach import join_code, table_address
-from ..tor_options import tor_installed
 from .past import PastGames
 from .render import Line, wrap_line
 from .terms import spare, terms_lines

@@ -163,8 +163,8 @@ def test_the_expert_with_inference_stays_within_its_budget_by_its_own_clock():
 
 
 def test_the_omniscient_level_is_offered_to_no_player():
-    from chkobba_cli import options
     from chkobba_cli.main import build_parser
+    from chkobba_cli.options import peer as options
 
     assert "omniscient" not in LEVELS and "baseline" not in LEVELS
     assert "omniscient" not in options.LEVELS

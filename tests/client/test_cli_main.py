@@ -80,7 +80,7 @@ def test_top_help_imports_no_sub_command_and_no_dependency():
 
 #: What declaring a sub-command's arguments may import of ours: no library module.
 ARGUMENTS = {"chkobba_cli", "chkobba_cli.main", "chkobba_cli.arguments", "chkobba_cli.options",
-             "chkobba_cli.rules_options"}
+             "chkobba_cli.options.peer", "chkobba_cli.options.rules"}
 
 
 @pytest.mark.slow
@@ -110,7 +110,9 @@ def test_a_usage_error_imports_no_library():
 def test_the_help_s_copies_of_the_library_s_names_and_bounds_are_exact():
     """The options are declared from copies (so that no library module is imported for
     them): each equals the library's, in its order."""
-    from chkobba_cli import arguments, i18n, options, rules_options
+    from chkobba_cli import arguments, i18n
+    from chkobba_cli.options import peer as options
+    from chkobba_cli.options import rules as rules_options
     from chkobba_p2p._shell import peer
     from chkobba_p2p.bots import levels
     from chkobba_p2p.game import rules

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from chkobba_cli import arguments as cli_arguments
-from chkobba_cli import options as cli_options
+from chkobba_cli.options import peer as cli_options
 
 
 def _options(parser: argparse.ArgumentParser) -> dict[str, object]:

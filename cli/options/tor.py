@@ -17,7 +17,7 @@ from pathlib import Path
 
 from chkobba_p2p import split_join_code
 
-from .options import add_tor_options  # declared with the other options (stdlib only)
+from .peer import add_tor_options  # declared with the other options (stdlib only)
 
 TYPE_CHECKING = False  # typing's, without importing typing (see main.py)
 if TYPE_CHECKING:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 import math
 
-from .rules_options import add_rules_arguments
+from .rules import add_rules_arguments
 
 __all__ = ["add_peer_options", "add_discovery_options", "add_host_options", "common_options",
            "add_tor_options",
@@ -133,7 +133,7 @@ def _ready_wait(text: str) -> float | None:
 def add_tor_options(p: argparse.ArgumentParser, *, host: bool = False) -> None:
     """``--tor`` (a host's), ``--tor-control``, ``--tor-socks``, ``--tor-wait`` and
     ``--tor-cookie``
-    (:mod:`.tor_options` carries them out)."""
+    (:mod:`.tor` carries them out)."""
     if host:
         p.add_argument("--tor", action="store_true",
                        help="also make the table a Tor onion service: friends behind any "
