@@ -25,15 +25,6 @@ pytestmark = pytest.mark.slow
 HOST = Identity.generate()
 
 
-@pytest.fixture
-def patient_clock() -> trio.testing.MockClock:
-    """Virtual time that jumps only after 20 ms in which nothing happened: these tables
-    talk over real loopback sockets, and a clock that jumped the moment every task waits
-    (``autojump_clock``) ran the handshake's and the pinger's timers out while a frame was
-    still on its way through the kernel (a test failed 1 run in 3 at any load)."""
-    return trio.testing.MockClock(autojump_threshold=0.02)
-
-
 async def test_the_hosts_bot_is_vouched_for_in_every_lobby_and_log(tmp_path,
                                                                    patient_clock):
     bot = bot_identity(HOST, "expert", 1)

@@ -1,7 +1,8 @@
 """Lobby squatting over loopback TCP (issue 42 item 5; PROTOCOL.md 5.3): a stranger who
 knows the table's address takes the free seat and answers pings but never confirms the
 table; the friend's join is refused (the table is full) until the ready check's time runs
-out, then the friend sits and the match is played.  MockClock: the wait costs nothing."""
+out, then the friend sits and the match is played.  MockClock (``patient_clock``: the
+sockets are real): the wait costs nothing."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ from chkobba_p2p.wire.codec import Identity
 
 @pytest.mark.slow
 async def test_a_squatter_that_never_confirms_is_freed_and_the_friend_sits(
-        tmp_path, autojump_clock):
+        tmp_path, patient_clock):
     host_ctl, squatter_ctl = Person(0), Person(1)
     host_ctl.ready.set()  # the host's person confirms; the stranger never does
     host = HostPeer(host_config(tmp_path), host_ctl)
@@ -60,7 +61,7 @@ async def test_a_squatter_that_never_confirms_is_freed_and_the_friend_sits(
 
 @pytest.mark.slow
 async def test_a_host_that_admits_only_its_friends_key_refuses_the_stranger(
-        tmp_path, autojump_clock):
+        tmp_path, patient_clock):
     """``chkobba host --headless --allow FINGERPRINT``: nobody at the host frees a seat,
     so the table names who may sit; the stranger is refused at once, the friend plays."""
     friend = Identity.generate()
