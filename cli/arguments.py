@@ -368,6 +368,7 @@ def _simulate_arguments(p: argparse.ArgumentParser) -> None:
                    help="comma-separated bot levels, cycled over the seats "
                    f"(levels: {', '.join(LEVELS)}; default greedy,random)")
     p.add_argument("--record", metavar="FILE", help="write the game records (JSON Lines) here")
+    _rules_line_lang(p)
 
 
 def _arena_arguments(p: argparse.ArgumentParser) -> None:
@@ -402,6 +403,12 @@ def _arena_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--progress", action="store_true",
                    help="print a running tally on stderr after every deal")
     add_rules_arguments(p)
+    _rules_line_lang(p)
+
+
+def _rules_line_lang(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--lang", choices=LANGS, default=None,
+                   help="language of the rules line (default: from the locale)")
 
 
 def _history_arguments(p: argparse.ArgumentParser) -> None:

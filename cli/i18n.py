@@ -151,8 +151,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "of_short_of_decided": ("the full-knowledge replay does not reach the decided result",
                             "la relecture à cartes ouvertes n'aboutit pas au résultat "
                             "décidé"),
-    "of_cannot_process": ("the observer cannot process this entry ({detail})",
-                          "l'observateur ne peut pas traiter cette entrée ({detail})"),
+    "of_cannot_process": ("the observer cannot process this entry (an internal error: "
+                          "{error})",
+                          "l'observateur ne peut pas traiter cette entrée (une erreur "
+                          "interne : {error})"),
     "of_not_an_entry": ("not a signed entry ({detail})", "pas une entrée signée ({detail})"),
     "of_genesis_refused": ("the genesis entry is refused: {detail}",
                            "la genèse est refusée : {detail}"),

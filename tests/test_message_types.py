@@ -6,7 +6,12 @@ Everywhere else, in the library and the client, code takes the typed message tho
 parsers give (a class per message) and dispatches on its class, never on the ``"t"``
 string: no ``msg["t"]``, no ``msg.get("t")``.  The scan is over the source, with
 :mod:`ast` (nothing is imported); building a message's map (``{"t": ...}``) is writing,
-not reading, and is left alone."""
+not reading, and is left alone.
+
+The tests' shared helpers (``tests/support/``) read messages as the library does and are
+scanned too.  The test modules are not: many play a hostile peer or a damaged file on
+raw maps (pick the ``deal/shuffle`` to tamper with, forge a frame, check what went out on
+the wire), and the wire and parser tests must read ``t`` to test the parsers."""
 
 from __future__ import annotations
 
@@ -15,6 +20,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 
+#: What is scanned: the library, the client and the tests' shared helpers.
+SCANNED = ("chkobba_p2p", "cli", "tests/support")
 #: The parsers: the only files that read a message's ``t``.
 PARSERS = {"chkobba_p2p/wire/codec.py", "chkobba_p2p/deal/messages.py"}
 
@@ -38,7 +45,7 @@ def type_reads(path: Path, root: Path = ROOT) -> list[str]:
 
 def outside_the_parsers(root: Path = ROOT) -> list[str]:
     out = []
-    for folder in ("chkobba_p2p", "cli"):
+    for folder in SCANNED:
         for path in sorted((root / folder).rglob("*.py")):
             if path.relative_to(root).as_posix() not in PARSERS:
                 out += type_reads(path, root)
@@ -63,5 +70,9 @@ def test_the_scan_names_each_read_and_leaves_writes_alone(tmp_path):
         "kind = m.get('t') if m else None\n"
         "other = m.get('type')\n")
     (tmp_path / "cli" / "show.py").write_text("print(msg[\"t\"])\n")
+    (tmp_path / "tests" / "support").mkdir(parents=True)
+    (tmp_path / "tests" / "support" / "helper.py").write_text("kinds = [d['t'] for d in ds]\n")
+    (tmp_path / "tests" / "test_forge.py").write_text("if m['t'] == 'deal/shuffle': pass\n")
     assert outside_the_parsers(tmp_path) == [
-        "chkobba_p2p/core.py:3", "chkobba_p2p/core.py:5", "cli/show.py:1"]
+        "chkobba_p2p/core.py:3", "chkobba_p2p/core.py:5", "cli/show.py:1",
+        "tests/support/helper.py:1"]

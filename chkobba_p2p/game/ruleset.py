@@ -11,7 +11,6 @@ from dataclasses import dataclass, replace
 from enum import Enum
 from typing import Any, TypedDict
 
-from ..text import safe_text
 from .cards import FigureConvention
 
 # --------------------------------------------------------------------------- rulesets
@@ -127,27 +126,6 @@ class Ruleset:
     def digest(self) -> bytes:
         """SHA-256 of the canonical JSON: the ruleset hash peers agree on."""
         return hashlib.sha256(self.canonical_json()).digest()
-
-    def describe(self) -> str:
-        """One line in English, for developers and logs (a client words a ruleset in its
-        own languages: the client's ``ruleset_text``)."""
-        redeal = {
-            RedealRule.KINGS: "redeal on 3 kings",
-            RedealRule.ANY_THREE: "redeal on any 3 alike",
-            RedealRule.NONE: "no redeal",
-        }[self.redeal]
-        parts = [
-            f"target {self.target}",
-            "cut-and-draw" if self.opening is Opening.CUT_AND_DRAW else "plain deal",
-            redeal,
-            "primiera" if self.scoring is Scoring.PRIMIERA else "barmila",
-        ]
-        if self.forced_capture:
-            parts.append("forced capture")
-        if self.figures is FigureConvention.FRENCH:
-            parts.append("Jack=8 Queen=9")
-        # The name may come from another peer's genesis: shown safely (it is free text).
-        return f"{safe_text(self.name, 64)}: " + ", ".join(parts)
 
 
 PRESETS: dict[str, Ruleset] = {

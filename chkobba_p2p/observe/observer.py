@@ -490,10 +490,12 @@ class Observer:
                                  blamed=self._seat_or_none(exc.blamed_seat), entry=i,
                                  violation=_violation(exc))
         except Exception as exc:  # noqa: BLE001 - hostile input must never crash the observer
-            detail = f"{type(exc).__name__}: {exc}"
+            # The finding holds the exception's class (data a client words); its message,
+            # a developer's English, stays in the reason (for logs and JSON).
+            error = type(exc).__name__
             return self._stopped(INVALID, "unprocessable", "the observer cannot process "
-                                 f"this entry ({detail})", entry=i,
-                                 finding=("cannot_process", (("detail", detail),)))
+                                 f"this entry ({error}: {exc})", entry=i,
+                                 finding=("cannot_process", (("error", error),)))
         if entry.kind == "abort":
             claim = abort_claim(i, entry, session.table.players, standing)
             ended = session.aborted

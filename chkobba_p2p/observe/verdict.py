@@ -58,7 +58,9 @@ UNKNOWN_CAPABILITY = "unknown_capability"
 #: no check's words): each :attr:`Verdict.finding` with the keys of its
 #: :attr:`Verdict.facts` (``last``: the last entry read; ``phase``: the transcript's
 #: phase then; ``tail``: the log reader's words for the damage; ``detail``: a check's
-#: or an error's own words; ``seat``, ``signer``: seat numbers).  A client words them.
+#: own words; ``error``: the class name of an exception the observer met, whose message
+#: (a developer's English) stays in :attr:`Verdict.reason`; ``seat``, ``signer``: seat
+#: numbers).  A client words them.
 FINDINGS: dict[str, tuple[str, ...]] = {
     "no_entry": (),  # not even the genesis
     "empty_log": (),  # a log file with no entry, not even the genesis
@@ -68,7 +70,7 @@ FINDINGS: dict[str, tuple[str, ...]] = {
     "damaged_after": ("last", "tail"),  # the file is damaged past repair
     "short_of_signed": (),  # the full-knowledge replay does not reach the signed result
     "short_of_decided": (),  # ... nor the decided one
-    "cannot_process": ("detail",),  # an entry the observer cannot process
+    "cannot_process": ("error",),  # an entry the observer cannot process
     "not_an_entry": ("detail",),  # bytes that are not a signed entry
     "genesis_refused": ("detail",),
     "genesis_not_host": (),  # the genesis does not seat the host in seat 0

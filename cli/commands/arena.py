@@ -10,6 +10,7 @@ from chkobba_p2p.bots.arena import ARENA_LEVELS, ArenaResult, arena, ladder_line
 from chkobba_p2p.errors import LocalError
 from chkobba_p2p.game.rules import Ruleset
 
+from ..i18n import Translator, detect_lang, ruleset_text
 from ..options.rules import ruleset_from_args
 
 
@@ -42,7 +43,7 @@ def run(args: argparse.Namespace) -> int:
     except (ValueError, LocalError) as exc:
         print(f"chkobba arena: {exc}", file=sys.stderr)
         return 2
-    print(ruleset.describe())
+    print(ruleset_text(Translator(args.lang or detect_lang()), ruleset))
     for line in result.lines():
         print(line)
     return 0
@@ -66,7 +67,7 @@ def _ladder(args: argparse.Namespace, ruleset: Ruleset,
     except (ValueError, LocalError) as exc:
         print(f"chkobba arena: {exc}", file=sys.stderr)
         return 2
-    print(ruleset.describe())
+    print(ruleset_text(Translator(args.lang or detect_lang()), ruleset))
     print(f"ladder: {', '.join(levels)}, {args.players} players, {args.games} duplicate "
           "deals per pair")
     anchor = "greedy" if "greedy" in levels else levels[0]

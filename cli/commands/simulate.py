@@ -10,6 +10,7 @@ from chkobba_p2p.bots.simulate import simulate
 from chkobba_p2p.errors import ChkobbaError
 from chkobba_p2p.game.record import write_records
 
+from ..i18n import Translator, detect_lang, ruleset_text
 from ..options.rules import ruleset_from_args
 
 
@@ -33,7 +34,7 @@ def run(args: argparse.Namespace) -> int:
     except RuntimeError as exc:  # bots that never reach the target
         print(f"chkobba simulate: {exc}", file=sys.stderr)
         return 1
-    print(ruleset.describe())
+    print(ruleset_text(Translator(args.lang or detect_lang()), ruleset))
     print("seats: " + ", ".join(f"{i}={b.level}" for i, b in enumerate(bots)))
     for line in summary.lines():
         print(line)

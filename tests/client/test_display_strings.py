@@ -119,7 +119,6 @@ def test_abort_why_in_the_result_line_and_on_screen():
 
 
 def test_ruleset_name():
-    assert inert(Ruleset(name=EVIL).describe())
     for lang in ("en", "fr"):
         assert inert(ruleset_text(Translator(lang), Ruleset(name=EVIL)))
 

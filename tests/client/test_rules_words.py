@@ -1,9 +1,12 @@
 """A table's ruleset in the client's words (cli.i18n.ruleset_text), English and French:
-the library speaks only English, for developers."""
+the library has none (a :class:`Ruleset` is data)."""
 
 from __future__ import annotations
 
+import pytest
+
 from chkobba_cli.i18n import Translator, ruleset_name, ruleset_text
+from chkobba_cli.main import main
 from chkobba_p2p.game.ruleset import PRESETS, Ruleset
 
 EN, FR = Translator("en"), Translator("fr")
@@ -25,7 +28,20 @@ def test_rules_are_described_in_english_and_french():
     assert "coupe et tirage" in ruleset_text(FR, PRESETS["tunisian"])
 
 
-def test_the_english_words_are_the_librarys_line():
-    # Logs and scripts that read the library's English line see the client's English.
-    for rules in PRESETS.values():
-        assert ruleset_text(EN, rules) == rules.describe()
+@pytest.mark.parametrize("command", [
+    ["simulate", "--games", "1", "--target", "3", "--variant", "primiera"],
+    ["arena", "--a", "greedy", "--b", "random", "--games", "1", "--target", "3",
+     "--variant", "primiera"],
+    ["arena", "--ladder", "greedy,random", "--games", "1", "--target", "3",
+     "--variant", "primiera"],
+])
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_simulate_and_arena_print_the_rules_in_the_readers_words(command, lang, capsys):
+    """The rules line of ``chkobba simulate`` and ``chkobba arena`` is the client's, in
+    the reader's language (the library has no words for a ruleset)."""
+    assert main([*command, "--lang", lang]) == 0
+    first = capsys.readouterr().out.splitlines()[0]
+    rules = Ruleset.preset("tunisian").with_variant("primiera").with_target(3)
+    assert first == ruleset_text(Translator(lang), rules)
+    assert "primiera" in first and ("objectif 3" in first if lang == "fr" else
+                                    "target 3" in first)

@@ -542,10 +542,3 @@ def test_a_match_takes_only_its_own_hands():
         m.with_hand(Hand.new(TUNISIAN, 2, 1))
     with pytest.raises(errors.LocalError):
         m.finish_hand()
-
-
-def test_rules_are_described_in_english_for_developers():
-    # The words for people, French too, are the client's (tests/client/test_rules_words.py).
-    assert Ruleset().describe().startswith("tunisian: target 11")
-    assert PRESETS["cardavia"].describe() == ("cardavia: target 11, plain deal, redeal on 3 "
-                                              "kings, primiera, forced capture, Jack=8 Queen=9")

@@ -3,8 +3,8 @@ host's welcome, signed over this connection's own nonce) as soon as it did, not 
 join returns: a join ended by Ctrl-C in the lobby still keeps the table's place in a
 later LAN list (``lan_answered``, PROTOCOL.md section 15; issue 42).  A greeting or a
 refusal alone proves nothing (anyone can replay the one and write the other): nothing
-is remembered then, nor for another key, nor without a pinned key.  Loopback TCP,
-MockClock."""
+is remembered then, nor for another key, nor without a pinned key.  Loopback TCP, on
+trio's MockClock (``patient_clock``: the sockets are real)."""
 
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ HOST = Identity.generate()
 @pytest.mark.parametrize("pinned", [True, False])
 @pytest.mark.slow
 async def test_the_endpoint_is_remembered_once_the_key_proved_itself_and_a_cancel_keeps_it(
-        tmp_path, autojump_clock, pinned):
+        tmp_path, patient_clock, pinned):
     path = tmp_path / "lan_answered"
     host = HostPeer(host_config(tmp_path, identity=HOST), Person(0))
     joiner_ctl = Person(1)  # never confirms: the join is cut short in the lobby
@@ -57,7 +57,7 @@ async def run_one_join(tmp_path, admits=None, **join) -> tuple[OutcomeError | st
 
 
 @pytest.mark.slow
-async def test_another_key_or_a_refusal_is_not_remembered(tmp_path, autojump_clock):
+async def test_another_key_or_a_refusal_is_not_remembered(tmp_path, patient_clock):
     path = tmp_path / "lan_answered"
     other = Identity.generate()
     # Another key at the address: refused before anything is written.

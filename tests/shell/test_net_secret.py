@@ -1,7 +1,8 @@
 """A table's seat secret over loopback TCP (PROTOCOL.md 5.5; issue 42 item 5): a stranger
 who knows the table's address but not its join code's secret is refused at once
 (``secret_required``: no seat taken, nothing to free), a wrong secret too
-(``secret_wrong``), and the friend with the whole join code sits.  MockClock."""
+(``secret_wrong``), and the friend with the whole join code sits.  MockClock where a test
+takes one (``patient_clock``: the sockets are real)."""
 
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ HOST = Identity.generate()
 
 @pytest.mark.slow
 async def test_the_stranger_is_refused_and_the_friend_with_the_join_code_sits(
-        tmp_path, autojump_clock):
+        tmp_path, patient_clock):
     secret = new_secret()
     host_ctl, friend_ctl = Person(0), Person(1)  # nobody confirms: the seat is the point
     host = HostPeer(host_config(tmp_path, identity=HOST, secret=secret), host_ctl)

@@ -5,8 +5,10 @@ last step), kept: no second tor started.  A host over Tor listens on TCP at once
 publishes its onion service after; a joiner given a SOCKS port alone uses it as it is,
 and a SOCKS refusal is an event naming the reply.
 
-Tor's side is faked on loopback (tests/support/fake_tor.py); the time limit runs on
-trio's autojump clock."""
+Tor's side is faked on loopback (tests/support/fake_tor.py); the time limits run on trio's
+MockClock, ``patient_clock``: tor's control port is a real socket, and a clock that jumps
+the moment every task waits would run tor's bootstrap time out if a status line were still
+on its way through the kernel (a step said before the failure would then be missed)."""
 
 from __future__ import annotations
 
@@ -67,7 +69,7 @@ def test_tor_s_words_are_bounded():
 
 @pytest.mark.slow
 async def test_a_tor_that_cannot_reach_the_network_says_each_step_then_fails_once(
-        autojump_clock):
+        patient_clock):
     fake = FakeTor(STARTING, [REFUSED.format(n=n) for n in (1, 2, 3)])
     events: list[object] = []
     async with trio.open_nursery() as nursery:
@@ -97,7 +99,7 @@ async def test_a_tor_that_cannot_reach_the_network_says_each_step_then_fails_onc
 
 
 @pytest.mark.slow
-async def test_a_tor_whose_network_is_turned_off_is_said_so(autojump_clock):
+async def test_a_tor_whose_network_is_turned_off_is_said_so(patient_clock):
     # Tor Browser's tor before its Connect button: at 0%, DisableNetwork 1.
     fake = FakeTor(STARTING, disable_network=True)
     events: list[object] = []
@@ -115,7 +117,7 @@ async def test_a_tor_whose_network_is_turned_off_is_said_so(autojump_clock):
 
 @pytest.mark.slow
 async def test_a_host_listens_at_once_and_publishes_its_onion_once_tor_is_ready(
-        autojump_clock):
+        patient_clock):
     fake = FakeTor(STARTING, [LOADING, DONE])
     fake.hold = trio.Event()
     events: list[object] = []
@@ -138,7 +140,7 @@ async def test_a_host_listens_at_once_and_publishes_its_onion_once_tor_is_ready(
         # The LAN joins while tor is still at its first step.
         client = await trio.open_tcp_stream("127.0.0.1", port)
         while not accepted or parse_bootstrap(LOADING) not in events:
-            await trio.sleep(0.01)  # virtual time (autojump): tor's first step
+            await trio.sleep(0.01)  # virtual time: tor's first step
         await trio.sleep(60)  # and tor, held, goes no further: nothing published
         assert not any(isinstance(e, OnionPublished) for e in events)
         assert events[-1] == parse_bootstrap(LOADING)
@@ -155,7 +157,7 @@ async def test_a_host_listens_at_once_and_publishes_its_onion_once_tor_is_ready(
 
 
 @pytest.mark.slow
-async def test_a_host_whose_tor_fails_goes_on_over_tcp(autojump_clock):
+async def test_a_host_whose_tor_fails_goes_on_over_tcp(patient_clock):
     fake = FakeTor(STARTING, [REFUSED.format(n=1)])
     events: list[object] = []
     async with trio.open_nursery() as nursery:

@@ -18,6 +18,7 @@ from typing import Any
 import trio
 
 from chkobba_p2p._shell.peer import BotController, HostConfig, JoinConfig, Timeouts
+from chkobba_p2p.link.messages import ErrorMsg
 from chkobba_p2p.wire import codec as wire
 
 REPO_ROOT = Path(__file__).resolve().parent.parent.parent
@@ -111,7 +112,7 @@ class RawClient:
         while True:
             msg = await self.receive()
             assert msg is not None, "closed without an error message"
-            if msg["t"] == "error":
+            if wire.message_type(msg) == ErrorMsg.TYPE:
                 assert await self.receive() is None, "not closed after the error"
                 return msg
 

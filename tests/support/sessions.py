@@ -7,6 +7,7 @@ import hashlib
 
 from chkobba_p2p.bots.levels import make_bot
 from chkobba_p2p.deal.core import ProofJob, run_job
+from chkobba_p2p.deal.messages import ProofItem, parse_item
 from chkobba_p2p.game.rules import Ruleset
 from chkobba_p2p.link.handshake import Lobby
 from chkobba_p2p.transcript.session import Session
@@ -132,9 +133,10 @@ def deal_releases(bodies: list[bytes]) -> list[tuple[int, tuple[str, int], int]]
             if field == "p" and acted:
                 actions += 1
             for d in e.fields.get(field) or []:
-                t = d.get("t") if isinstance(d, dict) else None
-                if t is None or t == "deal/proof":
+                item = parse_item(d)
+                if item is None or isinstance(item, ProofItem):
                     continue
+                t = item.type
                 k = count.get((e.seat, t), 0)
                 count[(e.seat, t)] = k + 1
                 out.append((e.seat, (t, k), actions))

@@ -17,6 +17,7 @@ from support.audit import said
 from support.sessions import Table, deal_releases, speak_lazily
 
 from chkobba_p2p.deal.core import ProofJob
+from chkobba_p2p.deal.messages import parse_item
 from chkobba_p2p.game.rules import Ruleset
 from chkobba_p2p.observe.audit import VALID, audit_bodies
 from chkobba_p2p.transcript.caps import CAP_PROOF_APART, CAP_SHARES_RIDE
@@ -60,8 +61,8 @@ def _lazy(t: Table, defer: bool = True, crash_kept: bool = False
 
 
 def _kinds(e: wire.Entry) -> list[str]:
-    return [d.get("t") for f in ("d", "p") for d in e.fields.get(f) or []
-            if isinstance(d, dict)]
+    items = (parse_item(d) for f in ("d", "p") for d in e.fields.get(f) or [])
+    return [item.type for item in items if item is not None]
 
 
 def _between_plays(bodies: list[bytes]) -> list[list[wire.Entry]]:
