@@ -160,7 +160,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return int(args.func(args) or 0)
     except KeyboardInterrupt:
-        from .i18n import Translator, detect_lang  # in the reader's language
+        from .words.i18n import Translator, detect_lang  # in the reader's language
 
         print(Translator(getattr(args, "lang", None) or detect_lang())("interrupted"),
               file=sys.stderr)

@@ -20,7 +20,7 @@ import pytest
 import trio
 from support.net import GatedBot, host_config, join_config
 
-from chkobba_cli.i18n import MESSAGES, Translator, notice_text
+from chkobba_cli.words.i18n import MESSAGES, Translator, notice_text
 from chkobba_p2p._shell.net import ClientPeer, HostPeer
 from chkobba_p2p._shell.peer import (
     BotController,

@@ -49,7 +49,7 @@ ABSENT = (
     "doctest", "unittest", "pdb", "difflib", "statistics",
     "chkobba_p2p.observe.audit", "chkobba_p2p.observe.observer",
     "multiprocessing", "concurrent.futures", "pickle",
-    "chkobba_cli.i18n", "chkobba_cli.commands.table",
+    "chkobba_cli.words.i18n", "chkobba_cli.commands.table",
 )
 #: What a joiner does not load: the host's shell and the host's side of the link (its
 #: table, its door and admission, the matches it ended), apart in
@@ -58,8 +58,8 @@ HOST_ONLY = ("chkobba_p2p._shell.hostpeer", "chkobba_p2p._shell.accept",
              "chkobba_p2p.link.host", "chkobba_p2p.link.door", "chkobba_p2p.link.admission",
              "chkobba_p2p.transcript.ended")
 #: What an entry loads that the others need not (chkobba bot: its words).
-NEEDS = {"chkobba bot": ("chkobba_cli.i18n", "chkobba_cli.event_words"),
-         "chkobba host --headless": ("chkobba_cli.i18n", "chkobba_cli.event_words")}
+NEEDS = {"chkobba bot": ("chkobba_cli.words.i18n", "chkobba_cli.words.event_words"),
+         "chkobba host --headless": ("chkobba_cli.words.i18n", "chkobba_cli.words.event_words")}
 
 PROBE = """
 import sys

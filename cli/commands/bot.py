@@ -51,8 +51,6 @@ from chkobba_p2p.text import safe_text
 
 import trio  # isort: skip - after the library (above)
 
-from ..event_words import HeadlessVoice, headless_error, narrate, words
-from ..i18n import Translator, ruleset_text
 from ..options.rules import ruleset_from_args
 from ..options.tor import (
     host_tor_transport,
@@ -71,6 +69,8 @@ from ..support.reach import (
     saved_game_elsewhere,
 )
 from ..tui.botproc import bot_line, keep_game, read_bot_line
+from ..words.event_words import HeadlessVoice, headless_error, narrate, words
+from ..words.i18n import Translator, ruleset_text
 
 TYPE_CHECKING = False  # typing's, without importing typing (see main.py)
 if TYPE_CHECKING:
@@ -506,7 +506,7 @@ def _run_client(args: argparse.Namespace, address: str, controller: SeatControll
         socks = narrator.socks_failed if narrator is not None else None
         if socks is not None and outcome.error_code == OutcomeError.CONNECT_FAILED:
             # Tor's reply, and what to check (the table is not to blame for it).
-            from ..tor_words import socks_failed_text
+            from ..words.tor_words import socks_failed_text
 
             print(f"error: could not join {safe_text(address, 200)}: "
                   f"{socks_failed_text(_ENGLISH, socks)}", file=sys.stderr)
@@ -514,7 +514,7 @@ def _run_client(args: argparse.Namespace, address: str, controller: SeatControll
         print(f"error: {headless_error(outcome, _ENGLISH)}", file=sys.stderr)
         if outcome.error_code == OutcomeError.SAVED_GAME_MISSING and state is not None \
                 and (where := saved_game_elsewhere(identity.fingerprint, table)):
-            from ..ending import saved_elsewhere_lines
+            from ..words.ending import saved_elsewhere_lines
 
             for line in saved_elsewhere_lines(
                     where, address, f"you have a saved game for this table at {where}:"):

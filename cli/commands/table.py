@@ -5,7 +5,7 @@ its own process, a peer like any other).  ``host`` opens a table for friends (``
 --headless`` hands over to the headless host of :mod:`.bot`); ``join`` sits at one.
 Everything goes through the library's public API (:mod:`chkobba_p2p`).
 
-Exit status (:mod:`.ending`, README): 0 the match completed (or was resigned); 1 the
+Exit status (:mod:`..words.ending`, README): 0 the match completed (or was resigned); 1 the
 client crashed; 2 no game (could not join: refused, timeout, version mismatch, table full,
 bad arguments); 3 the game was stopped (aborted); 4 you stepped away (the game waits for
 you); 130 you left a game that does not wait (against bots, a lobby), or an interrupt.
@@ -46,15 +46,15 @@ from chkobba_p2p.address import new_secret
 from chkobba_p2p.game.cards import FigureConvention
 from chkobba_p2p.text import is_invisible
 
-from ..ending import EXIT_NO_GAME, finish, print_error, saved_elsewhere_lines
-from ..i18n import Translator, detect_lang
 from ..identity import own_identity
 from ..options.rules import ruleset_from_args
 from ..support.hosting import hosting
 from ..support.settings import player_name
 from ..support.term import can_show_symbols
-from ..tor_words import tor_stopped
 from ..tui.botproc import EarlyBots
+from ..words.ending import EXIT_NO_GAME, finish, print_error, saved_elsewhere_lines
+from ..words.i18n import Translator, detect_lang
+from ..words.tor_words import tor_stopped
 
 __all__ = ["cmd_play", "cmd_host", "cmd_join"]
 

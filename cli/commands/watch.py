@@ -31,11 +31,11 @@ from chkobba_p2p.observe.verdict import INVALID, UNSUPPORTED, VALID, Verdict
 from chkobba_p2p.text import safe_text
 
 from ..arguments import EXIT_INCOMPLETE, EXIT_INVALID, EXIT_UNSUPPORTED, EXIT_VALID
-from ..event_words import CommentaryVoice, connect_words, narrate, stop_words, words
-from ..i18n import Translator, card_letters, detect_lang, unsupported_words
 from ..options.tor import join_tor_transport
 from ..support.term import safe_lines
-from ..tor_words import tor_failed_text, tor_status_text
+from ..words.event_words import CommentaryVoice, connect_words, narrate, stop_words, words
+from ..words.i18n import Translator, card_letters, detect_lang, unsupported_words
+from ..words.tor_words import tor_failed_text, tor_status_text
 
 
 def _clean(text: object, limit: int = MAX_NAME) -> str:
@@ -55,7 +55,7 @@ class Narrator(CommentaryVoice):
         self._lobby = ""
 
     def t(self, key: str, **kw: object) -> str:
-        """A line's words from the client's one catalog (:mod:`.i18n`)."""
+        """A line's words from the client's one catalog (:mod:`..words.i18n`)."""
         return self._t(key, **kw)
 
     def say(self, line: str) -> None:
@@ -109,8 +109,8 @@ class Narrator(CommentaryVoice):
 def _name(args: argparse.Namespace) -> str | None:
     """``--name``, else the name remembered (``play``'s, asked once on a terminal and
     kept), else ``spectator``; None (after saying why) if ``--name`` is not a name."""
-    from ..i18n import Translator
     from ..support.settings import player_name, valid_name
+    from ..words.i18n import Translator
 
     if args.name is not None:
         name = valid_name(args.name)

@@ -26,7 +26,7 @@ from chkobba_p2p import (
 )
 from chkobba_p2p.text import safe_text
 
-from ..i18n import Translator
+from ..words.i18n import Translator
 
 TYPE_CHECKING = False  # typing's, without importing typing (see main.py)
 if TYPE_CHECKING:

@@ -37,8 +37,8 @@ from chkobba_p2p import (
 from chkobba_p2p.game import rules as R
 from chkobba_p2p.game.cards import FigureConvention
 
-from ..i18n import Translator
-from ..tor_words import TOR_EVENTS, tor_failed_text, tor_status_text
+from ..words.i18n import Translator
+from ..words.tor_words import TOR_EVENTS, tor_failed_text, tor_status_text
 from .chat import ChatInput
 from .decision import Request, refusal
 from .keys import key_bindings

@@ -13,9 +13,9 @@ from pathlib import Path
 
 from chkobba_p2p import ErrorCode, HandScored, Outcome
 
-from ..event_words import outcome_error
-from ..i18n import Translator
 from ..support.term import path_lines
+from ..words.event_words import outcome_error
+from ..words.i18n import Translator
 from .render import Line, score_lines, score_width, wrap_line
 from .stopped import stop_sentences
 from .view import TableView

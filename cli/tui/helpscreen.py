@@ -10,7 +10,7 @@ from collections.abc import Callable
 from chkobba_p2p.game.cards import Card, FigureConvention, Suit
 from chkobba_p2p.game.rules import Opening, Ruleset, Scoring
 
-from ..i18n import Translator, card_letters, ruleset_text
+from ..words.i18n import Translator, card_letters, ruleset_text
 from .quickchat import keys_text
 from .render import Line, wrap_line
 

@@ -9,9 +9,9 @@ from __future__ import annotations
 from chkobba_p2p import KnownPlayers, PortMapped, PortMapUnavailable
 from chkobba_p2p.text import safe_text
 
-from ..i18n import Translator
 from ..options.tor import tor_installed
 from ..support.reach import join_code, table_address
+from ..words.i18n import Translator
 from .past import PastGames
 from .render import Line, wrap_line
 from .terms import spare, terms_lines

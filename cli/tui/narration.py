@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable, Sequence
 from chkobba_p2p import Aborted, PortMapped, PortMapUnavailable, Waiting
 from chkobba_p2p.game.cards import Card
 
-from ..event_words import BotsStarting, PanelVoice, narrate
+from ..words.event_words import BotsStarting, PanelVoice, narrate
 from .lobby import reach_text
 from .presence import clock_text, gone_key
 from .render import Line, by_value, wrap_line

@@ -13,7 +13,7 @@ from prompt_toolkit.formatted_text import StyleAndTextTuples
 from chkobba_p2p.game.cards import Card, FigureConvention, Suit
 from chkobba_p2p.game.rules import HandScore
 
-from ..i18n import card_letters
+from ..words.i18n import card_letters
 
 Line = list[tuple[str, str]]
 

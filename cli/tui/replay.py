@@ -27,10 +27,10 @@ from chkobba_p2p.observe.review import Grade
 from chkobba_p2p.observe.verdict import INVALID, UNSUPPORTED, VALID, Verdict
 from chkobba_p2p.timeline import Timeline
 
-from .. import coach
-from ..event_words import words
-from ..i18n import Translator, unsupported_words
 from ..outputs import scoresheet
+from ..words import coach
+from ..words.event_words import words
+from ..words.i18n import Translator, unsupported_words
 from .dialogs import score_dialog_lines
 from .narration import EventLog
 from .render import Line, control_text, wrap_line

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..i18n import ruleset_text
+from ..words.i18n import ruleset_text
 from .render import Line, wrap_line
 
 if TYPE_CHECKING:  # a type only: view imports this module (duration_text)

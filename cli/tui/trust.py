@@ -68,7 +68,7 @@ def _items(info: Line, width: int, indent: str) -> list[Line]:
 
 
 def _level(t: Callable[..., str], level: str) -> str:
-    """A bot level in the reader's words (:meth:`~..i18n.Translator.level`)."""
+    """A bot level in the reader's words (:meth:`~..words.i18n.Translator.level`)."""
     said = getattr(t, "level", None)
     return said(level) if said is not None else level
 

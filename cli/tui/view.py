@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from chkobba_p2p import TableState
 from chkobba_p2p.game.cards import Card, FigureConvention
 
-from ..i18n import Translator
+from ..words.i18n import Translator
 from .render import CardStyle, by_value
 
 __all__ = ["TableView", "card_style", "SHORTEST_NAME"]

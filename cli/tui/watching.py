@@ -49,9 +49,9 @@ from chkobba_p2p.observe.observer import DeckRevealed
 from chkobba_p2p.observe.verdict import INVALID, UNSUPPORTED, VALID, Verdict
 from chkobba_p2p.text import safe_text
 
-from ..event_words import stop_words, words
-from ..i18n import Translator, unsupported_words
 from ..support.term import path_lines
+from ..words.event_words import stop_words, words
+from ..words.i18n import Translator, unsupported_words
 from . import dialogs
 from .lobby import lobby_lines
 from .narration import EventLog

@@ -110,9 +110,10 @@ def test_a_usage_error_imports_no_library():
 def test_the_help_s_copies_of_the_library_s_names_and_bounds_are_exact():
     """The options are declared from copies (so that no library module is imported for
     them): each equals the library's, in its order."""
-    from chkobba_cli import arguments, i18n
+    from chkobba_cli import arguments
     from chkobba_cli.options import peer as options
     from chkobba_cli.options import rules as rules_options
+    from chkobba_cli.words import i18n
     from chkobba_p2p._shell import peer
     from chkobba_p2p.bots import levels
     from chkobba_p2p.game import rules
@@ -236,7 +237,7 @@ def test_the_table_commands_help_says_how_to_play(capsys, monkeypatch, name):
 def test_an_error_line_wraps_between_words(capsys, monkeypatch):
     """An error longer than the terminal was left for the terminal to wrap, which cut a
     word or left ")" alone on a line; French never starts a line with its colon."""
-    from chkobba_cli.ending import print_error
+    from chkobba_cli.words.ending import print_error
 
     monkeypatch.setenv("COLUMNS", "80")
     print_error("Could not join 127.0.0.1:1: nobody is listening there (connection "

@@ -14,8 +14,8 @@ import pytest
 import trio
 from support.net import REPO_ROOT, cli_command, cli_env, host_config, join_config
 
-from chkobba_cli.event_words import words
-from chkobba_cli.i18n import Translator, ruleset_text
+from chkobba_cli.words.event_words import words
+from chkobba_cli.words.i18n import Translator, ruleset_text
 from chkobba_p2p._shell.net import ClientPeer, HostPeer, lobby_event
 from chkobba_p2p._shell.peer import BotController, Lobby, Outcome, clean_chat
 from chkobba_p2p.game.rules import Ruleset

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from chkobba_cli.event_words import words
-from chkobba_cli.i18n import MESSAGES, Translator
+from chkobba_cli.words.event_words import words
+from chkobba_cli.words.i18n import MESSAGES, Translator
 from chkobba_p2p.observe.audit import AuditResult
 from chkobba_p2p.observe.verdict import FINDINGS, INCOMPLETE, Verdict
 

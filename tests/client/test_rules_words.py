@@ -3,7 +3,7 @@ the library speaks only English, for developers."""
 
 from __future__ import annotations
 
-from chkobba_cli.i18n import Translator, ruleset_name, ruleset_text
+from chkobba_cli.words.i18n import Translator, ruleset_name, ruleset_text
 from chkobba_p2p.game.ruleset import PRESETS, Ruleset
 
 EN, FR = Translator("en"), Translator("fr")

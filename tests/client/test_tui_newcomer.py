@@ -9,7 +9,6 @@ import json
 
 import pytest
 
-from chkobba_cli.i18n import Translator
 from chkobba_cli.tui.app import TuiApp
 from chkobba_cli.tui.helpscreen import figure_values, help_lines
 from chkobba_cli.tui.keys import ESCAPE_DELAY
@@ -17,6 +16,7 @@ from chkobba_cli.tui.memo import KEPT_CHAT, Memo
 from chkobba_cli.tui.quickchat import QUICK_CHAT, TurnBell, keys_text, phrase
 from chkobba_cli.tui.render import line_text
 from chkobba_cli.tui.seats import seat_positions
+from chkobba_cli.words.i18n import Translator
 from chkobba_p2p._shell.peer import (
     Chat,
     Lobby,
@@ -469,9 +469,9 @@ def test_french_cards_read_r_d_v_on_every_screen():
     import io
 
     from chkobba_cli.commands.watch import Narrator
-    from chkobba_cli.i18n import card_letters
     from chkobba_cli.outputs.replay_html import _Page
     from chkobba_cli.tui.render import CardStyle
+    from chkobba_cli.words.i18n import card_letters
     from chkobba_p2p.game.cards import FigureConvention
 
     king, queen, jack, seven = card("10H"), card("8S"), card("9D"), card("7C")

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from chkobba_cli.i18n import Translator
 from chkobba_cli.tui.presence import Presence, clock_text
 from chkobba_cli.tui.view import TableView, card_style
+from chkobba_cli.words.i18n import Translator
 from chkobba_p2p._shell.peer import Resumed, Waiting
 from chkobba_p2p.game import rules as R
 from chkobba_p2p.tablestate import TableState

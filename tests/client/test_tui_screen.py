@@ -320,7 +320,7 @@ def test_french_elides_que_and_de_before_a_name_with_a_vowel(app_session):
     assert "le journal montre que la partie attendait Amel." in panel, panel
     assert "Hedi dit que l'absence d'Omar a trop duré" in panel, panel
     assert "que A" not in panel and "que O" not in panel
-    from chkobba_cli.i18n import elide
+    from chkobba_cli.words.i18n import elide
     for name, said in (("Ines", "la faute d'Ines"), ("Élyes", "la faute d'Élyes"),
                        ("Sami", "la faute de Sami"), ("", "la faute de ")):
         assert elide("la faute de {name}", {"name": name}).format(name=name) == said
@@ -373,8 +373,8 @@ def test_a_chat_line_of_200_letters_wraps_in_the_events_panel(app_session):
 
 
 def test_the_step_away_dialog_and_the_exit_say_the_allowance_actually_left(app_session):
-    from chkobba_cli.ending import EXIT_AWAY, finish
     from chkobba_cli.tui.guest import RunResult
+    from chkobba_cli.words.ending import EXIT_AWAY, finish
     from chkobba_p2p._shell.peer import ClockReading, SeatClock
     ui = _named_ui(("hedi", "Amel"), "en")
     ui.reconnect_allowance = 300.0  # the default: must not be what the dialog says
@@ -620,8 +620,8 @@ def test_the_host_frees_a_squatted_seat_with_f_then_its_number(app_session, lang
 
 @pytest.mark.parametrize("lang", ["en", "fr"])
 def test_a_joiner_sent_away_by_the_host_is_told_so_in_its_words(lang):
-    from chkobba_cli.event_words import explain_error
-    from chkobba_cli.i18n import Translator
+    from chkobba_cli.words.event_words import explain_error
+    from chkobba_cli.words.i18n import Translator
     from chkobba_p2p.wire.codec import ErrorCode
 
     t = Translator(lang)
@@ -640,8 +640,8 @@ def test_a_seat_the_ready_check_freed_is_worded_on_both_screens(app_session, lan
                                                                 host_line, joiner_word):
     """Issue 42 item 5: the host's events panel says who lost the seat and why; the
     joiner is told it was too slow and may come back (not that its key is refused)."""
-    from chkobba_cli.event_words import explain_error
-    from chkobba_cli.i18n import Translator
+    from chkobba_cli.words.event_words import explain_error
+    from chkobba_cli.words.i18n import Translator
     from chkobba_p2p import ReadyLapsed
     from chkobba_p2p.wire.codec import ErrorCode
 

@@ -9,7 +9,6 @@ import string
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from chkobba_cli.i18n import MESSAGES, RULE_NAMES, Translator, detect_lang
 from chkobba_cli.tui.render import (
     CardStyle,
     card_chips,
@@ -18,6 +17,7 @@ from chkobba_cli.tui.render import (
     score_lines,
     wrap_line,
 )
+from chkobba_cli.words.i18n import MESSAGES, RULE_NAMES, Translator, detect_lang
 from chkobba_p2p._shell.peer import Lobby, Resumed, Waiting
 from chkobba_p2p.bots.simple import GreedyBot, RandomBot
 from chkobba_p2p.game import rules as R

@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import io
 
-from chkobba_cli.i18n import Translator
 from chkobba_cli.support import settings
 from chkobba_cli.support.term import asciify, can_show_symbols, locale_name
 from chkobba_cli.tui.bigcards import big_card_row
 from chkobba_cli.tui.helpscreen import help_lines
 from chkobba_cli.tui.render import CardStyle, line_text
 from chkobba_cli.tui.trust import changed_seats, missing_names, seat_lines
+from chkobba_cli.words.i18n import Translator
 from chkobba_p2p._shell.known import KnownPlayers
 from chkobba_p2p._shell.peer import Lobby
 from chkobba_p2p.game.cards import cards

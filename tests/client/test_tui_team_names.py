@@ -13,7 +13,6 @@ import pytest
 from support.audit import Played, play
 
 from chkobba_cli.commands.watch import Narrator
-from chkobba_cli.i18n import Translator
 from chkobba_cli.outputs.replay_html import render_html
 from chkobba_cli.tui.dialogs import over_lines
 from chkobba_cli.tui.narration import EventLog
@@ -21,6 +20,7 @@ from chkobba_cli.tui.render import CardStyle, line_text
 from chkobba_cli.tui.replay import ReplayViewer
 from chkobba_cli.tui.table import header_line
 from chkobba_cli.tui.view import TableView
+from chkobba_cli.words.i18n import Translator
 from chkobba_p2p._shell.peer import HandScored, MatchDone, Outcome, TableState
 from chkobba_p2p.game.cards import FigureConvention
 from chkobba_p2p.observe.audit import audit_log

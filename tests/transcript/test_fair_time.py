@@ -26,8 +26,8 @@ from hypothesis import strategies as st
 from support.audit import Played, said
 from test_on_time import _flag, _to_play
 
-from chkobba_cli.event_words import words
-from chkobba_cli.i18n import Translator
+from chkobba_cli.words.event_words import words
+from chkobba_cli.words.i18n import Translator
 from chkobba_p2p._shell.config import Timeouts
 from chkobba_p2p.observe.audit import INCOMPLETE, VALID, audit_bodies, audit_log
 from chkobba_p2p.observe.history import (

@@ -1,7 +1,11 @@
-"""The terminal client's words, in English and French.
+"""The one catalog: every word a person reads, in English and French.
 
-``Translator(lang)("key", name=...)`` returns the message in that language (English if a
-key lacks a translation).  Game terms stay the game's own words in both languages:
+Every sentence the client shows or prints, whatever the output (the screen, a headless
+peer's lines, ``watch``'s commentary, the replay's text and page, the end's lines), is a
+key of :data:`MESSAGES` here, with both languages; the other modules of :mod:`chkobba_cli.words`
+choose which key to say and with what (an event, a result, a grade), never a sentence of
+their own.  ``Translator(lang)("key", name=...)`` returns the message in that language
+(English if a key lacks a translation).  Game terms stay the game's own words in both languages:
 chkobba, carta, dinari, barmila, haya.
 """
 
@@ -656,7 +660,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
                         "libre"),
     "ev_seated": ("{name} takes a seat", "{name} prend place"),
     "nobody_watching": ("nobody", "personne"),
-    # Before a sentence printed on stderr once the screen closed (cli/ending.print_error).
+    # Before a sentence printed on stderr once the screen closed (cli/words/ending.py, print_error).
     "error_prefix": ("error: ", "erreur : "),
     "ev_stopped_watching": ("{name} stopped watching", "{name} ne regarde plus"),
     "waiting_for": ("waiting for {name}…", "on attend {name}…"),
@@ -976,7 +980,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "lobby_tor_offer": ("; or, through Tor: {addr}", "; ou, via Tor : {addr}"),
     "lobby_tor_run": ("; or, through Tor: run chkobba host --tor",
                       "; ou, via Tor : lancez chkobba host --tor"),
-    # Tor as it starts (host --tor, a join through Tor): cli/tor_words.py.
+    # Tor as it starts (host --tor, a join through Tor): cli/words/tor_words.py.
     "tor_starting_private": ("Tor: starting tor…", "Tor : démarrage de tor…"),
     "tor_starting": ("Tor: connecting to the tor at {where}…",
                      "Tor : connexion au tor de {where}…"),
@@ -1607,7 +1611,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     # A number of points (Translator.points): French counts below two in the singular.
     "unit_point": ("{n} point", "{n} point"),
     "unit_points": ("{n} points", "{n} points"),
-    # Luck against play ("is it rigged?"), cli/luck.py: one sentence per line.
+    # Luck against play ("is it rigged?"), cli/words/luck.py: one sentence per line.
     "luck_title": ("Is it rigged? Luck against play over {n} hands:",
                    "Est-ce truqué ? La chance et le jeu sur {n} manches :"),
     "luck_title_1": ("Is it rigged? Luck against play over 1 hand:",
