@@ -3,7 +3,7 @@ said, the options that ask the router to open the port, and the tables announced
 LAN that ``join`` without an address picks from.
 
 Shared by the terminal client's ``host``/``join`` (:mod:`.commands.table`) and the headless peers
-(:mod:`.commands.bot`).
+(:mod:`.commands.bot`, its lines by :mod:`.outputs.headless`).
 """
 
 from __future__ import annotations

@@ -171,7 +171,8 @@ class PanelVoice(Viewpoint):
 
 
 class CommentaryVoice(Viewpoint):
-    """A spectator's commentary, a plain line per event (see :class:`cli.watch.Narrator`)."""
+    """A spectator's commentary, a plain line per event (see
+    :class:`chkobba_cli.commands.watch.Narrator`)."""
 
     fr: bool
     names: list[str]
@@ -204,8 +205,9 @@ class CommentaryVoice(Viewpoint):
 
 
 class HeadlessVoice(Viewpoint):
-    """A headless peer's lines, in English (see :class:`cli.net.Narrator`): ``line``
-    always, ``quiet_line`` unless ``--quiet``."""
+    """A headless peer's lines, in English (see
+    :class:`chkobba_cli.outputs.headless.Narrator`): ``line`` always, ``quiet_line`` unless
+    ``--quiet``."""
 
     quiet: bool
     bind: str | None

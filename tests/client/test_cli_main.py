@@ -307,7 +307,7 @@ def test_host_allow_and_ready_wait_are_read_and_checked(capsys):
 
 
 def test_the_headless_host_says_who_the_ready_check_freed_even_when_quiet(capsys):
-    from chkobba_cli.commands.bot import Narrator
+    from chkobba_cli.outputs.headless import Narrator
     from chkobba_p2p import ReadyLapsed
 
     Narrator(quiet=True).on_event(ReadyLapsed(1, "mallory", 60))

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from chkobba_cli.commands.bot import Narrator
 from chkobba_cli.main import build_parser
+from chkobba_cli.outputs.headless import Narrator
 from chkobba_cli.support import reach
 from chkobba_cli.words.event_words import explain_error
 from chkobba_cli.words.i18n import Translator

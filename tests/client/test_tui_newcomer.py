@@ -450,7 +450,7 @@ def test_the_hosts_lobby_says_how_spectators_connect(app_session, lang, words):
 
 
 def test_the_headless_hosts_lines_say_how_spectators_connect(capsys):
-    from chkobba_cli.commands.bot import Narrator
+    from chkobba_cli.outputs.headless import Narrator
     from chkobba_p2p import Listening
 
     for places, shown in ((2, True), (0, False)):
