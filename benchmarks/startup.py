@@ -4,7 +4,7 @@
   runs it: this interpreter importing :func:`chkobba_cli.main.main`);
 - a headless bot peer's imports (``import chkobba_cli.commands.bot``, ``chkobba bot``'s module;
   ``chkobba_cli.tui.botproc``, the bots ``chkobba play`` starts) and the imports of the
-  terminal client's first screen (``chkobba_cli.commands.table`` and ``chkobba_cli.tui.app``);
+  terminal client's first screen (``chkobba_cli.commands.host`` and ``chkobba_cli.tui.app``);
 - the first screen where a player can act in ``chkobba play --pace 0`` (a real pty at
   80x24 read through pyte, as tests/e2e/test_cli_play_pty.py does): from the process's start
   to the first screen that asks the player something (their turn, the cut, a capture
@@ -132,7 +132,7 @@ def main() -> None:
             ("import_bot_peer", "import chkobba_cli.commands.bot"),
             # the bot chkobba play starts, up to reading its address (none: it ends)
             ("import_play_bot_process", "import chkobba_cli.tui.botproc as b; b.main(['-'])"),
-            ("import_first_screen", "import chkobba_cli.commands.table, chkobba_cli.tui.app")):
+            ("import_first_screen", "import chkobba_cli.commands.host, chkobba_cli.tui.app")):
         cases[name] = [py, "-c", code]
     base: list[tuple[float, float]] = []
     times: dict[str, list[tuple[float, float]]] = {k: [] for k in cases}

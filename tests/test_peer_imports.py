@@ -49,7 +49,8 @@ ABSENT = (
     "doctest", "unittest", "pdb", "difflib", "statistics",
     "chkobba_p2p.observe.audit", "chkobba_p2p.observe.observer",
     "multiprocessing", "concurrent.futures", "pickle",
-    "chkobba_cli.words.i18n", "chkobba_cli.commands.table",
+    "chkobba_cli.words.i18n", "chkobba_cli.commands.host", "chkobba_cli.commands.join",
+    "chkobba_cli.support.player",
 )
 #: What a joiner does not load: the host's shell and the host's side of the link (its
 #: table, its door and admission, the matches it ended), apart in

@@ -3,7 +3,8 @@
 A client of the library like any other: everything here goes through its public face,
 :mod:`chkobba_p2p`.  Each prints one line per event (``--quiet``: only the log and
 the result), as :mod:`..outputs.headless` words them.  The people's commands, ``play``,
-``host`` and ``join``, are the terminal client's (:mod:`.table`).
+``host`` and ``join``, are the terminal client's (:mod:`.play`, :mod:`.host`,
+:mod:`.join`).
 """
 
 from __future__ import annotations

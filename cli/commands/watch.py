@@ -256,19 +256,19 @@ def run(args: argparse.Namespace) -> int:
 def _run_screen(args: argparse.Namespace, config: WatchConfig, name: str, lang: str,
                 watch) -> int:
     """The spectator's table on a full screen (:mod:`.tui.watching`)."""
+    from ..support.player import color_wanted, figures_wanted
     from ..support.settings import four_colour_wanted
     from ..support.term import can_show_symbols
     from ..tui.guest import _stderr_held
     from ..tui.watching import WatchView, run_watch_screen
-    from .table import _color, _figures
 
     symbols = not args.ascii and can_show_symbols()
-    view = WatchView(lang=lang, symbols=symbols, figures=_figures(args),
+    view = WatchView(lang=lang, symbols=symbols, figures=figures_wanted(args),
                      address=config.address, name=name, pace=args.pace,
                      four_colour=four_colour_wanted(args))
     with _stderr_held():
         outcome = run_watch_screen(view, lambda on_event: watch(on_event, view.attach),
-                                   color=_color(args))
+                                   color=color_wanted(args))
     narrator = Narrator(lang=lang)
     if outcome is not None and outcome.verdict is None:
         _said_refusal(outcome, lang)

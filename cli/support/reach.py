@@ -2,8 +2,9 @@
 said, the options that ask the router to open the port, and the tables announced on the
 LAN that ``join`` without an address picks from.
 
-Shared by the terminal client's ``host``/``join`` (:mod:`.commands.table`) and the headless peers
-(:mod:`.commands.bot`, its lines by :mod:`.outputs.headless`).
+Shared by the terminal client's ``host`` and ``join`` (:mod:`.commands.host`,
+:mod:`.commands.join`) and the headless peers (:mod:`.commands.bot`, its lines by
+:mod:`.outputs.headless`).
 """
 
 from __future__ import annotations

@@ -243,8 +243,8 @@ def test_a_side_seat_keeps_its_clock_and_the_picture_stays_with_long_names(app_s
 def test_the_bell_is_silenced_by_no_bell_or_by_the_settings():
     import argparse
 
-    from chkobba_cli.commands.table import bell_wanted
     from chkobba_cli.main import build_parser
+    from chkobba_cli.support.player import bell_wanted
 
     for command in (["play"], ["host"], ["join", "127.0.0.1:7000"]):
         parser = build_parser(command[0])

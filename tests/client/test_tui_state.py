@@ -167,7 +167,8 @@ def test_messages_used_by_the_client_are_defined():
 
     root = pathlib.Path(__file__).resolve().parent.parent.parent / "cli"
     used = set()
-    for path in [root / "commands" / "table.py", *sorted((root / "tui").glob("*.py"))]:
+    for path in [root / "commands" / "host.py", root / "commands" / "join.py",
+                 root / "support" / "player.py", *sorted((root / "tui").rglob("*.py"))]:
         text = path.read_text()
         used |= set(re.findall(r"""\bt\(\s*"([a-z_]+)\"""", text))
         used |= {k + suffix for k in re.findall(r"""said\(\s*"([a-z_]+)\"""", text)
