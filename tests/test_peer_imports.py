@@ -1,7 +1,7 @@
 """A peer process imports what its role needs and no more (issue 44: a peer's memory).
 
 Each entry runs in a fresh interpreter, as a peer starts: the bot process ``chkobba play``
-starts (``chkobba_cli.tui.botproc``, run up to reading its address: stdin closed, it ends),
+starts (``chkobba_cli.support.botproc``, run up to reading its address: stdin closed, it ends),
 ``chkobba bot`` (the same, through the command line), ``chkobba host --headless`` (up to
 its first check) and a library peer (the face, the network shell, a greedy bot).  Not timed
 and not measured: what is checked is which modules are loaded, and in which order, which is
@@ -22,7 +22,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 
 ENTRIES = {
-    "bot process": "import chkobba_cli.tui.botproc as b; b.main(['-'])",
+    "bot process": "import chkobba_cli.support.botproc as b; b.main(['-'])",
     # chkobba bot (the headless bot host --headless --bots starts) as its console script
     # runs it, up to reading its address (stdin closed: none, it ends with exit 2)
     "chkobba bot": "from chkobba_cli.main import main; assert main(['bot', '-']) == 2",

@@ -54,6 +54,7 @@ from ..options.tor import (
     join_tor_transport,
 )
 from ..outputs.headless import ENGLISH, Narrator, report, say
+from ..support.botproc import bot_line, keep_game, read_bot_line
 from ..support.reach import (
     address_error,
     announce_interfaces,
@@ -61,7 +62,6 @@ from ..support.reach import (
     port_mapping_options,
     saved_game_elsewhere,
 )
-from ..tui.botproc import bot_line, keep_game, read_bot_line
 from ..words.event_words import headless_error
 from ..words.i18n import ruleset_text
 
@@ -108,7 +108,7 @@ def _spawn_bots(where: str, count: int, level: str, move_ms: float | None = None
                 host: Identity | None = None, keep_game: bool = False,
                 resuming: bool = False) -> list[subprocess.Popen]:
     """``keep_game``: the host can restart its game (an identity file, a fixed port), and
-    its bots keep theirs for it (``bot --keep-game``, :func:`.tui.botproc.keep_game`);
+    its bots keep theirs for it (``bot --keep-game``, :func:`..support.botproc.keep_game`);
     ``resuming``: the host resumes its saved game, and they theirs (``--resuming``)."""
     procs = []  # this interpreter, which has this package installed
     for i in range(count):

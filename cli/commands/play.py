@@ -2,7 +2,7 @@
 
 The bot peers are separate processes that each import the whole peer stack: started
 first, they import while the client imports its own (two cores work at once instead of
-one after the other), then wait for the table's address (:class:`.tui.botproc.EarlyBots`).
+one after the other), then wait for the table's address (:class:`..support.botproc.EarlyBots`).
 This module imports only the standard library and that launcher; the match itself
 (:func:`cmd_play`) imports the library and the screen once the bots have started.
 """
@@ -14,7 +14,7 @@ import sys
 
 TYPE_CHECKING = False  # typing's, without importing typing (see main.py)
 if TYPE_CHECKING:
-    from ..tui.botproc import EarlyBots
+    from ..support.botproc import EarlyBots
 
 __all__ = ["play", "cmd_play"]
 
@@ -22,7 +22,7 @@ __all__ = ["play", "cmd_play"]
 def play(args: argparse.Namespace) -> int:
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
         return cmd_play(args)  # says why not, starts nothing
-    from ..tui.botproc import EarlyBots
+    from ..support.botproc import EarlyBots
 
     early = EarlyBots(args.players - 1, args.bots, args.seed)
     try:

@@ -190,7 +190,7 @@ def _view(args: argparse.Namespace, review: Review | None = None) -> None:
     from chkobba_p2p.timeline import build_timeline
 
     from ..support.settings import four_colour_wanted
-    from ..tui.replay import ReplayViewer  # prompt_toolkit only when asked
+    from ..tui.screens.replay import ReplayViewer  # prompt_toolkit only when asked
     log = read_log(args.log)
     viewer = ReplayViewer(build_timeline(log.bodies, tail=log.tail),
                           lang=args.lang or detect_lang(),

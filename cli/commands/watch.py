@@ -255,12 +255,12 @@ def run(args: argparse.Namespace) -> int:
 
 def _run_screen(args: argparse.Namespace, config: WatchConfig, name: str, lang: str,
                 watch) -> int:
-    """The spectator's table on a full screen (:mod:`.tui.watching`)."""
+    """The spectator's table on a full screen (:mod:`..tui.screens.watching`)."""
     from ..support.player import color_wanted, figures_wanted
     from ..support.settings import four_colour_wanted
     from ..support.term import can_show_symbols
     from ..tui.guest import _stderr_held
-    from ..tui.watching import WatchView, run_watch_screen
+    from ..tui.screens.watching import WatchView, run_watch_screen
 
     symbols = not args.ascii and can_show_symbols()
     view = WatchView(lang=lang, symbols=symbols, figures=figures_wanted(args),
@@ -276,7 +276,7 @@ def _run_screen(args: argparse.Namespace, config: WatchConfig, name: str, lang: 
     if view.state.over or outcome is not None:
         # The end in words, as the screen said it (who won, the verdict and, when the
         # watching ended by itself, the log copy): the screen is gone after q.
-        from ..tui.render import line_text
+        from ..tui.parts.render import line_text
 
         for line in view.end_lines(1000):
             narrator.say(line_text(line).strip())

@@ -67,8 +67,8 @@ def screen_app(args: argparse.Namespace, kind: str, **kw):
 
     lang = args.lang or detect_lang()
     symbols = not args.ascii and can_show_symbols()
-    from ..tui.memo import Memo
-    from ..tui.past import PastGames
+    from ..tui.model.memo import Memo
+    from ..tui.model.past import PastGames
     from . import settings
 
     known = KnownPlayers() if kind != "play" else None

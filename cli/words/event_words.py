@@ -138,7 +138,7 @@ class PanelVoice(Viewpoint):
     """The events panel, from the local seat's point of view.  Its state (who is gone,
     whether we are back, who sits) makes a line news once; ``view`` is the table after
     the event.  The screen's helpers are its methods (see the subclass,
-    :class:`cli.tui.narration.EventLog`)."""
+    :class:`chkobba_cli.tui.parts.narration.EventLog`)."""
 
     view: Any  # the screen's TableView
     own_chat: bool
@@ -446,7 +446,7 @@ def _(ev: Chat, vp: Viewpoint) -> None:
 @narrate.register(Waiting)
 def _(ev: Waiting, vp: Viewpoint) -> None:
     if isinstance(vp, PanelVoice):
-        # The countdown comes every second: the table shows it live (.tui.presence);
+        # The countdown comes every second: the table shows it live (tui/model/presence.py);
         # the panel notes each drop once.
         view, st = vp.view, vp.view.state
         if ev.seat == 0 and st.seat not in (None, 0):
@@ -618,7 +618,7 @@ def _(ev: MatchDone, vp: Viewpoint) -> None:
 def _(ev: Aborted, vp: Viewpoint) -> None:
     if isinstance(vp, PanelVoice):
         # The players' words (names, a reason in their language, a claim as a claim),
-        # never a protocol code or a seat number: see .tui.stopped.
+        # never a protocol code or a seat number: see tui/parts/stopped.py.
         for line in vp.stop_lines(ev):
             vp.add(*line)
     elif isinstance(vp, CommentaryVoice):

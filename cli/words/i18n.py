@@ -1119,7 +1119,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     # 4 seats: who partners whom (seats 1 & 3 against 2 & 4), our side first.
     "lobby_teams": ("teams: {us} against {them}", "équipes : {us} contre {them}"),
     "lobby_rules": ("Rules: {rules}", "Règles : {rules}"),
-    # The terms before Enter (cli/tui/terms.py) and the spectator's screen (watching.py).
+    # The terms before Enter (cli/tui/parts/terms.py) and the spectator's screen (watching.py).
     "lobby_clocks": ("Clocks: {move} per move, {away} away in all the match",
                      "Horloges : {move} par coup, {away} d'absence pour toute la partie"),
     "lobby_spectators": ("Spectators: up to {n}", "Spectateurs : jusqu'à {n}"),
@@ -2057,7 +2057,7 @@ MESSAGES |= {
                     "cette aide"),
 }
 
-#: Why a game stopped (cli/tui/stopped.py: the events panel, the game-stopped dialog, the
+#: Why a game stopped (cli/tui/parts/stopped.py: the events panel, the game-stopped dialog, the
 #: line printed once the screen closes, and the replay's stop line): "sr_" + an abort's
 #: wire code, what it means for a player as what the blamed side sent or did (a code with
 #: none here is said by its "wire_" sentence); "st_" + the case, the sentence around it.

@@ -12,8 +12,8 @@ import re
 import pytest
 from support.audit import play, said
 
-from chkobba_cli.tui.render import line_text
-from chkobba_cli.tui.replay import ReplayViewer
+from chkobba_cli.tui.parts.render import line_text
+from chkobba_cli.tui.screens.replay import ReplayViewer
 from chkobba_cli.words.event_words import words
 from chkobba_cli.words.i18n import Translator
 from chkobba_p2p import ErrorCode

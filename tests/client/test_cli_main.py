@@ -149,11 +149,12 @@ def test_every_command_runs_a_function_of_its_module():
 
 
 #: A headless bot peer's modules: ``chkobba bot`` and the bot processes ``chkobba play``
-#: starts (:mod:`chkobba_cli.tui.botproc`, which imports the peer stack when it runs: here
-#: up to the point where it reads the table's address, none on its stdin).
+#: starts (:mod:`chkobba_cli.support.botproc`, which imports the peer stack when it runs:
+#: here up to the point where it reads the table's address, none on its stdin).
 BOT_PEERS = {
     "chkobba_cli.commands.bot": "import chkobba_cli.commands.bot",
-    "chkobba_cli.tui.botproc": "import chkobba_cli.tui.botproc as b\nassert b.main(['-']) == 0",
+    "chkobba_cli.support.botproc":
+        "import chkobba_cli.support.botproc as b\nassert b.main(['-']) == 0",
 }
 TERMINAL_UI = ("prompt_toolkit", "pyte", "wcwidth", "curses", "asyncio")
 
@@ -163,15 +164,14 @@ TERMINAL_UI = ("prompt_toolkit", "pyte", "wcwidth", "curses", "asyncio")
 def test_a_headless_bot_peer_imports_no_terminal_ui(module):
     """A bot peer holds the peer stack, not the screen's (issue 29): neither
     prompt_toolkit (nor asyncio, which only the screen's event loop needs) nor any screen
-    module of ours (chkobba_cli.tui's modules other than the bot's own)."""
+    module of ours (nothing of chkobba_cli.tui)."""
     code = f"import json, sys\n{BOT_PEERS[module]}\nprint(json.dumps(sorted(sys.modules)))\n"
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          stdin=subprocess.DEVNULL, timeout=60)
     assert run.returncode == 0, run.stderr
     modules = set(json.loads(run.stdout))
     assert not {m for m in modules if m.split(".")[0] in TERMINAL_UI}
-    assert {m for m in modules if m.startswith("chkobba_cli.tui")} <= \
-        {"chkobba_cli.tui", "chkobba_cli.tui.botproc"}
+    assert not {m for m in modules if m.startswith("chkobba_cli.tui")}
     assert "chkobba_p2p._shell.peer" in modules  # it is a peer: the test imports what it claims
 
 
@@ -191,7 +191,7 @@ def test_a_broken_command_module_breaks_only_its_own_command(monkeypatch, capsys
 def test_play_starts_its_bots_before_it_imports_the_peer_stack():
     """``chkobba play`` starts its bot processes first (they import the peer stack while
     the client imports its own): what runs before them imports no library module."""
-    code = ("import json, sys\nimport chkobba_cli.commands.play, chkobba_cli.tui.botproc\n"
+    code = ("import json, sys\nimport chkobba_cli.commands.play, chkobba_cli.support.botproc\n"
             "print(json.dumps(sorted(sys.modules)))\n")
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          timeout=60)
@@ -204,7 +204,7 @@ def test_play_starts_its_bots_before_it_imports_the_peer_stack():
 @pytest.mark.slow
 def test_an_early_bot_never_told_an_address_ends():
     """A client that gives up before its table listens leaves no bot behind."""
-    from chkobba_cli.tui.botproc import EarlyBots
+    from chkobba_cli.support.botproc import EarlyBots
 
     bots = EarlyBots(2, "greedy", None)
     bots.close()

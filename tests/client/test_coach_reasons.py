@@ -12,7 +12,7 @@ import pytest
 from support.audit import play
 
 from chkobba_cli.outputs.replay_html import render_html
-from chkobba_cli.tui.replay import ReplayViewer
+from chkobba_cli.tui.screens.replay import ReplayViewer
 from chkobba_cli.words.coach import SHOWN_REASONS, reason_words, review_lines, short_grade
 from chkobba_cli.words.i18n import Translator
 from chkobba_p2p.game.cards import cards

@@ -13,8 +13,8 @@ import pytest
 from support.audit import play
 
 from chkobba_cli.outputs.replay_html import render_html
-from chkobba_cli.tui.render import line_text
-from chkobba_cli.tui.replay import ReplayViewer
+from chkobba_cli.tui.parts.render import line_text
+from chkobba_cli.tui.screens.replay import ReplayViewer
 from chkobba_cli.words.coach import grade_line, short_grade, shown_label
 from chkobba_cli.words.i18n import Translator
 from chkobba_p2p.observe.audit import audit_log

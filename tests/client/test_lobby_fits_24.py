@@ -21,7 +21,7 @@ from test_tor_failed_friends import FAILED, STEP
 
 from chkobba_cli.support.reach import join_code
 from chkobba_cli.tui.app import TuiApp
-from chkobba_cli.tui.watching import WatchView, _build
+from chkobba_cli.tui.screens.watching import WatchView, _build
 from chkobba_cli.words.i18n import Translator
 from chkobba_p2p import Listening, PortMapUnavailable, Spectators, TorStarting
 from chkobba_p2p._shell.peer import Lobby

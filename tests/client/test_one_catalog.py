@@ -16,7 +16,7 @@ import chkobba_cli.commands.watch as watch
 import chkobba_cli.outputs.replay_html as replay_html
 from chkobba_cli.commands.watch import Narrator, _refusal
 from chkobba_cli.outputs.replay_html import render_html
-from chkobba_cli.tui import stopped
+from chkobba_cli.tui.parts import stopped
 from chkobba_cli.words.event_words import error_sentence
 from chkobba_cli.words.i18n import MESSAGES, Translator, abort_reason
 from chkobba_p2p import WatchOutcome

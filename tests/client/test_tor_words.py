@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from chkobba_cli.tui.app import TuiApp
-from chkobba_cli.tui.render import line_text
+from chkobba_cli.tui.parts.render import line_text
 from chkobba_cli.words.i18n import Translator
 from chkobba_cli.words.tor_words import (
     _PHASES,

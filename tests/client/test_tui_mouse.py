@@ -16,7 +16,7 @@ from screenshot import click, find, screen_rows
 from support.options import parse_options
 
 from chkobba_cli.tui.app import TuiApp
-from chkobba_cli.tui.decision import Request
+from chkobba_cli.tui.parts.decision import Request
 from chkobba_cli.words.i18n import Translator
 from chkobba_p2p._shell.peer import Lobby
 from chkobba_p2p.game import rules as R

@@ -9,7 +9,7 @@ import string
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from chkobba_cli.tui.render import (
+from chkobba_cli.tui.parts.render import (
     CardStyle,
     card_chips,
     card_row,
@@ -173,7 +173,7 @@ def test_messages_used_by_the_client_are_defined():
         used |= set(re.findall(r"""\bt\(\s*"([a-z_]+)\"""", text))
         used |= {k + suffix for k in re.findall(r"""said\(\s*"([a-z_]+)\"""", text)
                  for suffix in ("", "_me")}
-        # why a game stopped (tui/stopped.py): _w(view, "away") says "st_away"
+        # why a game stopped (tui/parts/stopped.py): _w(view, "away") says "st_away"
         used |= {"st_" + k for k in re.findall(r"""_w\(view, "([a-z_]+)\"""", text)}
     assert len(used) > 40
     missing = sorted(k for k in used if k not in MESSAGES)

@@ -388,7 +388,7 @@ def app_session():
 
 
 def _screen_text(lines) -> str:
-    from chkobba_cli.tui.render import line_text
+    from chkobba_cli.tui.parts.render import line_text
     return "\n".join(line_text(x) for x in lines)
 
 
@@ -396,7 +396,7 @@ def _past(folder, indexed):
     """The folder's games, read by the client's reader in its thread."""
     import threading
 
-    from chkobba_cli.tui.past import PastGames
+    from chkobba_cli.tui.model.past import PastGames
     from chkobba_p2p.observe.history import AuditCache
     path, _ = folder
     changed = threading.Event()
@@ -446,7 +446,7 @@ def test_the_rematch_lobby_shows_the_record_of_a_known_player(
 
 
 def test_a_bot_levels_key_is_said_and_never_a_changed_key(tmp_path):
-    from chkobba_cli.tui.trust import changed_seats, seat_lines
+    from chkobba_cli.tui.parts.trust import changed_seats, seat_lines
     from chkobba_cli.words.i18n import Translator
     from chkobba_p2p._shell.known import KnownPlayers
     from chkobba_p2p._shell.peer import Lobby
@@ -513,7 +513,7 @@ def test_the_client_reads_the_logs_in_a_process_of_its_own(folder, indexed, tmp_
     (the user's cache: here the test's) and gets the very games read in process."""
     import threading
 
-    from chkobba_cli.tui.past import PastGames
+    from chkobba_cli.tui.model.past import PastGames
     path, _ = folder
     monkeypatch.setenv("CHKOBBA_CACHE_DIR", str(tmp_path / "cache"))
     changed = threading.Event()

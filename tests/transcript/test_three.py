@@ -591,8 +591,8 @@ def app_session():
 
 
 def _end_screen(seat: int, outcome_of, lang: str = "en") -> str:
-    from chkobba_cli.tui import dialogs
     from chkobba_cli.tui.app import TuiApp
+    from chkobba_cli.tui.screens import dialogs
     from chkobba_p2p._shell.peer import Lobby as LobbyEvent
     from chkobba_p2p.link.events import Outcome
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from chkobba_p2p import Aborted, ErrorCode, Standing
 
-from ..words.i18n import abort_reason
-from .view import TableView
+from ...words.i18n import abort_reason
+from ..model.view import TableView
 
 __all__ = ["stop_sentences"]
 
