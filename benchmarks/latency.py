@@ -99,7 +99,7 @@ TIMEOUTS = {"handshake": 20.0, "frame": 20.0, "idle": 30.0, "reconnect": 60.0,
 def run_peer(args: argparse.Namespace) -> int:
     """One peer (``--role host|join``) through the public face: plays until killed (or to
     the end), writing a line per hand event (monotonic time, peak memory)."""
-    # The library before trio, as the bots chkobba play starts do (cli/tui/botproc.py:
+    # The library before trio, as the bots chkobba play starts do (cli/support/botproc.py:
     # libsodium's load, a moment of 12 MB, then comes before trio's memory, not on top).
     from chkobba_p2p import (
         BotController,
@@ -217,7 +217,7 @@ def peer_env() -> dict[str, str]:
 def warm_bytecode() -> None:
     """Write the bytecode of every module a peer loads, once, before measuring (this
     file's too: a peer runs it with ``-m``, from its cached bytecode, as ``python -m
-    chkobba_cli.tui.botproc`` runs; a script given by its path is compiled at every
+    chkobba_cli.support.botproc`` runs; a script given by its path is compiled at every
     start, and the compiler's memory, 1.5 MB, would be counted as the peer's)."""
     subprocess.run([sys.executable, "-c", "import chkobba_p2p._shell.net, "
                     "chkobba_p2p._shell.peer, chkobba_p2p.deal, chkobba_p2p.game.rules, "

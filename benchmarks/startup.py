@@ -3,8 +3,8 @@
 - ``chkobba --help`` and every ``chkobba SUB --help`` (the command as its console script
   runs it: this interpreter importing :func:`chkobba_cli.main.main`);
 - a headless bot peer's imports (``import chkobba_cli.commands.bot``, ``chkobba bot``'s module;
-  ``chkobba_cli.tui.botproc``, the bots ``chkobba play`` starts) and the imports of the
-  terminal client's first screen (``chkobba_cli.commands.table`` and ``chkobba_cli.tui.app``);
+  ``chkobba_cli.support.botproc``, the bots ``chkobba play`` starts) and the imports of the
+  terminal client's first screen (``chkobba_cli.commands.host`` and ``chkobba_cli.tui.app``);
 - the first screen where a player can act in ``chkobba play --pace 0`` (a real pty at
   80x24 read through pyte, as tests/e2e/test_cli_play_pty.py does): from the process's start
   to the first screen that asks the player something (their turn, the cut, a capture
@@ -66,7 +66,7 @@ def _run(cmd: list[str], env: dict[str, str]) -> tuple[float, float]:
 #: the match included; ``benchmarks/latency.py`` measures a whole match's).
 PEERS = {
     # the bot chkobba play starts, up to reading its address (stdin closed: it ends)
-    "peak_rss_bot_peer": "import chkobba_cli.tui.botproc as b; b.main(['-'])",
+    "peak_rss_bot_peer": "import chkobba_cli.support.botproc as b; b.main(['-'])",
     # chkobba bot (a headless peer that prints its events)
     "peak_rss_headless_bot": "import chkobba_cli.commands.bot",
     # a library peer: the face, the network shell, a greedy bot
@@ -131,8 +131,8 @@ def main() -> None:
     for name, code in (
             ("import_bot_peer", "import chkobba_cli.commands.bot"),
             # the bot chkobba play starts, up to reading its address (none: it ends)
-            ("import_play_bot_process", "import chkobba_cli.tui.botproc as b; b.main(['-'])"),
-            ("import_first_screen", "import chkobba_cli.commands.table, chkobba_cli.tui.app")):
+            ("import_play_bot_process", "import chkobba_cli.support.botproc as b; b.main(['-'])"),
+            ("import_first_screen", "import chkobba_cli.commands.host, chkobba_cli.tui.app")):
         cases[name] = [py, "-c", code]
     base: list[tuple[float, float]] = []
     times: dict[str, list[tuple[float, float]]] = {k: [] for k in cases}

@@ -40,7 +40,7 @@ Facts = tuple[tuple[str, str | int], ...]
 #: ``value``: short texts as the wire spells them; the rest numbers).  The exception's
 #: ``str()`` stays an English sentence for logs and developers; a client words the code
 #: and its facts for people, in their language (the terminal client: ``vi_`` + the code
-#: in ``chkobba_cli.i18n``).  A code is never renamed: logs of audits keep it.
+#: in ``chkobba_cli.words.i18n``).  A code is never renamed: logs of audits keep it.
 VIOLATIONS: dict[str, tuple[str, ...]] = {
     # -- the wire (frames, msgpack, fields: chkobba_p2p.wire.codec)
     "frame_too_large": ("size", "max"),

@@ -38,7 +38,7 @@ def own_identity(path: str | None, say: Callable[[str, str, str], None] | None =
                  ) -> Identity:
     """The identity in ``path`` if given, else the person's one identity (migrating the
     keys of older versions first).  ``say(key, old_fp, new_fp)``: told once, when two
-    keys were merged (``key`` a message key of :mod:`cli.i18n`)."""
+    keys were merged (``key`` a message key of :mod:`cli.words.i18n`)."""
     if path:
         return load_identity(Path(path))
     folder = data_dir()

@@ -40,9 +40,9 @@ class Command(namedtuple("Command", "name module run summary")):
 COMMANDS: tuple[Command, ...] = (
     Command("play", "chkobba_cli.commands.play", "play",
             "play a whole match against bots, nothing to set up"),
-    Command("host", "chkobba_cli.commands.table", "cmd_host",
+    Command("host", "chkobba_cli.commands.host", "cmd_host",
             "host a table over TCP (others join you)"),
-    Command("join", "chkobba_cli.commands.table", "cmd_join",
+    Command("join", "chkobba_cli.commands.join", "cmd_join",
             "join a table (no address: pick one on the LAN)"),
     Command("bot", "chkobba_cli.commands.bot", "cmd_bot", "a headless bot peer that joins a table"),
     Command("replay", "chkobba_cli.commands.replay", "run",
@@ -160,7 +160,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return int(args.func(args) or 0)
     except KeyboardInterrupt:
-        from .i18n import Translator, detect_lang  # in the reader's language
+        from .words.i18n import Translator, detect_lang  # in the reader's language
 
         print(Translator(getattr(args, "lang", None) or detect_lang())("interrupted"),
               file=sys.stderr)

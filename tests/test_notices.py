@@ -20,7 +20,7 @@ import pytest
 import trio
 from support.net import GatedBot, host_config, join_config
 
-from chkobba_cli.i18n import MESSAGES, Translator, notice_text
+from chkobba_cli.words.i18n import MESSAGES, Translator, notice_text
 from chkobba_p2p._shell.net import ClientPeer, HostPeer
 from chkobba_p2p._shell.peer import (
     BotController,
@@ -284,8 +284,8 @@ def test_a_code_this_program_does_not_know_is_said_by_its_number():
 
 
 def test_the_events_pane_shows_a_notice_as_a_warning_in_the_clients_language():
-    from chkobba_cli.tui.narration import EventLog
-    from chkobba_cli.tui.view import TableView, card_style
+    from chkobba_cli.tui.model.view import TableView, card_style
+    from chkobba_cli.tui.parts.narration import EventLog
     from chkobba_p2p.tablestate import TableState
 
     st = TableState(seat=1).with_players(2)

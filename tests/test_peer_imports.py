@@ -1,7 +1,7 @@
 """A peer process imports what its role needs and no more (issue 44: a peer's memory).
 
 Each entry runs in a fresh interpreter, as a peer starts: the bot process ``chkobba play``
-starts (``chkobba_cli.tui.botproc``, run up to reading its address: stdin closed, it ends),
+starts (``chkobba_cli.support.botproc``, run up to reading its address: stdin closed, it ends),
 ``chkobba bot`` (the same, through the command line), ``chkobba host --headless`` (up to
 its first check) and a library peer (the face, the network shell, a greedy bot).  Not timed
 and not measured: what is checked is which modules are loaded, and in which order, which is
@@ -22,7 +22,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 
 ENTRIES = {
-    "bot process": "import chkobba_cli.tui.botproc as b; b.main(['-'])",
+    "bot process": "import chkobba_cli.support.botproc as b; b.main(['-'])",
     # chkobba bot (the headless bot host --headless --bots starts) as its console script
     # runs it, up to reading its address (stdin closed: none, it ends with exit 2)
     "chkobba bot": "from chkobba_cli.main import main; assert main(['bot', '-']) == 2",
@@ -49,7 +49,8 @@ ABSENT = (
     "doctest", "unittest", "pdb", "difflib", "statistics",
     "chkobba_p2p.observe.audit", "chkobba_p2p.observe.observer",
     "multiprocessing", "concurrent.futures", "pickle",
-    "chkobba_cli.i18n", "chkobba_cli.commands.table",
+    "chkobba_cli.words.i18n", "chkobba_cli.commands.host", "chkobba_cli.commands.join",
+    "chkobba_cli.support.player",
 )
 #: What a joiner does not load: the host's shell and the host's side of the link (its
 #: table, its door and admission, the matches it ended), apart in
@@ -58,8 +59,8 @@ HOST_ONLY = ("chkobba_p2p._shell.hostpeer", "chkobba_p2p._shell.accept",
              "chkobba_p2p.link.host", "chkobba_p2p.link.door", "chkobba_p2p.link.admission",
              "chkobba_p2p.transcript.ended")
 #: What an entry loads that the others need not (chkobba bot: its words).
-NEEDS = {"chkobba bot": ("chkobba_cli.i18n", "chkobba_cli.event_words"),
-         "chkobba host --headless": ("chkobba_cli.i18n", "chkobba_cli.event_words")}
+NEEDS = {"chkobba bot": ("chkobba_cli.words.i18n", "chkobba_cli.words.event_words"),
+         "chkobba host --headless": ("chkobba_cli.words.i18n", "chkobba_cli.words.event_words")}
 
 PROBE = """
 import sys

@@ -115,7 +115,7 @@ EXIT_UNSUPPORTED = 4
 class AuditResult:
     """An audit's result as data (:meth:`AuditReport.result`): the verdict and why, with
     the players' names, and no sentence.  A client words it for people, in its players'
-    names and its language (the terminal client: ``chkobba_cli.event_words.words``, the
+    names and its language (the terminal client: ``chkobba_cli.words.event_words.words``, the
     line ``chkobba replay`` and ``chkobba history`` print); a program reads the fields.
     :meth:`to_json` and :meth:`from_json` keep it as plain JSON (the history's cache).
 

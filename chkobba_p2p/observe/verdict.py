@@ -130,7 +130,7 @@ class AbortClaim:
     """An ``abort`` entry: who signed it and what it says (a claim: the log cannot prove
     it).  Data: a client words it from ``by_seat``, ``code``, ``blamed``, ``why`` (the
     signer's reason, cut short), ``standing`` and ``on_time``, an unproven accusation as a
-    claim (the terminal client: ``chkobba_cli.event_words.words``)."""
+    claim (the terminal client: ``chkobba_cli.words.event_words.words``)."""
 
     index: int
     by_seat: int
@@ -166,7 +166,7 @@ class Verdict(ObserverEvent):
     ``blamed`` None: nobody is blamed).  ``reason``: the observer's own sentence, in
     seat numbers (for logs and JSON); a client words the verdict for people from the
     fields below, in its players' names and language (the terminal client:
-    ``chkobba_cli.event_words.words``)."""
+    ``chkobba_cli.words.event_words.words``)."""
 
     verdict: str
     code: str | None

@@ -36,7 +36,7 @@ class Standing:
     """How far the transcript itself supports an abort's accusation (:attr:`Aborted.standing`).
 
     An ``abort`` is its signer's word; only what the log shows is proven.  A client words
-    it for people (the terminal client: ``chkobba_cli.event_words.words``)."""
+    it for people (the terminal client: ``chkobba_cli.words.event_words.words``)."""
 
     #: A check of this peer's (or the auditor's) own convicts the blamed seat: an entry it
     #: signed breaks a rule.

@@ -10,8 +10,8 @@ from chkobba_p2p.bots.arena import ARENA_LEVELS, ArenaResult, arena, ladder_line
 from chkobba_p2p.errors import LocalError
 from chkobba_p2p.game.rules import Ruleset
 
-from ..i18n import Translator, detect_lang, ruleset_text
 from ..options.rules import ruleset_from_args
+from ..words.i18n import Translator, detect_lang, ruleset_text
 
 
 def run(args: argparse.Namespace) -> int:

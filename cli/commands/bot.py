@@ -2,8 +2,9 @@
 
 A client of the library like any other: everything here goes through its public face,
 :mod:`chkobba_p2p`.  Each prints one line per event (``--quiet``: only the log and
-the result).  The people's commands, ``play``, ``host`` and ``join``, are the terminal
-client's (:mod:`.table`).
+the result), as :mod:`..outputs.headless` words them.  The people's commands, ``play``,
+``host`` and ``join``, are the terminal client's (:mod:`.play`, :mod:`.host`,
+:mod:`.join`).
 """
 
 from __future__ import annotations
@@ -14,13 +15,11 @@ import os
 import signal
 import subprocess
 import sys
-from collections.abc import Callable
 from pathlib import Path
 
 # The library before trio: its first import loads libsodium (rbcl), some 12 MB for a
 # moment, which with trio already loaded would be this peer's peak memory (issue 44).
 from chkobba_p2p import (
-    Address,
     AddressError,
     BotController,
     HostConfig,
@@ -28,7 +27,6 @@ from chkobba_p2p import (
     JoinConfig,
     Joiner,
     ListenError,
-    Listening,
     Outcome,
     OutcomeError,
     SeatBusy,
@@ -37,7 +35,6 @@ from chkobba_p2p import (
     Timeouts,
     check_listen,
     default_log_path,
-    fingerprint,
     host_match,
     load_identity,
     parse_port,
@@ -51,117 +48,22 @@ from chkobba_p2p.text import safe_text
 
 import trio  # isort: skip - after the library (above)
 
-from ..event_words import HeadlessVoice, headless_error, narrate, words
-from ..i18n import Translator, ruleset_text
 from ..options.rules import ruleset_from_args
 from ..options.tor import (
     host_tor_transport,
     join_tor_transport,
-    tor_offer,
 )
+from ..outputs.headless import ENGLISH, Narrator, report, say
+from ..support.botproc import bot_line, keep_game, read_bot_line
 from ..support.reach import (
     address_error,
-    address_lines,
     announce_interfaces,
-    host_address,
     host_secret,
-    join_code,
     port_mapping_options,
-    reach_line,
     saved_game_elsewhere,
 )
-from ..tui.botproc import bot_line, keep_game, read_bot_line
-
-TYPE_CHECKING = False  # typing's, without importing typing (see main.py)
-if TYPE_CHECKING:
-    # Tor and port mapping are imported on their paths only (--tor, an onion address, a
-    # host mapping its port): chkobba bot at a TCP table loads neither (issue 44).
-    from chkobba_p2p import PortMapped, PortMapUnavailable, SocksFailed, TorFailed
-
-_ENGLISH = Translator("en")  # a headless peer's lines are in English
-
-
-def _line(text: str) -> None:
-    """One line of a headless peer's output.  What it quotes came from outside (names,
-    a router's address, a host's words): the whole line goes through the display filter,
-    whatever path the words took to it."""
-    print(safe_text(text), flush=True)
-
-
-def _say(quiet: bool, text: str) -> None:
-    if not quiet:
-        _line(text)
-
-
-class Narrator(HeadlessVoice):
-    """Prints what happens, one line per event (a headless peer's output)."""
-
-    def __init__(self, quiet: bool = False) -> None:
-        self.quiet = quiet
-        self.seat: int | None = None
-        self.bind: str | None = None  # a host's: its LAN address is shown
-        self.fingerprint = ""  # a host's key fingerprint, for its join codes
-        self.transport: object = None  # a host's: its onion join code is shown
-        self.spectators = 0  # a host's places for spectators: how they connect is shown
-        self._onion_code: str | None = None
-        self._told_proofs = False
-        #: A joiner's log, named (``log: PATH``) once it exists: never a log not written.
-        self.log_path: Path | None = None
-        self.told_log = False
-        #: Through Tor: its failure, and what stops this peer when tor fails before the
-        #: match (a host's or a joiner's: the sentence, then exit 2); the last SOCKS
-        #: refusal (a joiner's, said if every try fails).
-        self.tor_failed: TorFailed | None = None
-        self.stop: Callable[[], None] | None = None
-        self.socks_failed: SocksFailed | None = None
-        self.started = False
-
-    @property
-    def onion_code(self) -> str | None:
-        """The table's onion join code (host --tor), once published."""
-        return self._onion_code
-
-    @onion_code.setter
-    def onion_code(self, code: str | None) -> None:
-        # Made again through join_code, so that it carries the table's seat secret
-        # (host --secret) like every other code this host shows.
-        if code is not None:
-            with contextlib.suppress(ValueError):
-                where = Address.parse(code)
-                code = join_code(where.host, where.port, where.fingerprint)
-        self._onion_code = code
-
-    def tell_log(self) -> None:
-        if not self.told_log and self.log_path is not None and self.log_path.exists():
-            self.told_log = True
-            print(f"log: {self.log_path}", flush=True)
-
-    def on_event(self, event: object) -> None:
-        self.tell_log()
-        narrate(event, self)  # the words: cli.event_words, a headless peer's viewpoint
-
-    def line(self, text: str) -> None:
-        _line(text)
-
-    def listening_lines(self, ev: Listening) -> None:
-        _line(f"listening on port {ev.port}; host key fingerprint {fingerprint(ev.key)}")
-        self.fingerprint = fingerprint(ev.key)
-        if self.bind is not None:
-            for line in address_lines(self.bind, ev.port, self.fingerprint):
-                _line(line)
-            if self.spectators:
-                # No fingerprint: watch checks none (the genesis's key is the greeting's).
-                code = join_code(host_address(self.bind), ev.port, None)
-                _line(f"spectators type: chkobba watch {code}")
-
-    def reach_line(self, ev: PortMapped | PortMapUnavailable) -> None:
-        from chkobba_p2p import PortMapUnavailable  # loaded: the event is the port mapper's
-
-        line = reach_line(ev, self.fingerprint)
-        if (isinstance(ev, PortMapUnavailable) or not ev.public) and (
-                self.transport is None or self.onion_code is not None):
-            line += tor_offer(self.onion_code)  # (tor starting: its code follows)
-        _line(line)
+from ..words.event_words import headless_error
+from ..words.i18n import ruleset_text
 
 
 class BotSeat(BotController):
@@ -202,34 +104,11 @@ def _timeouts(args: argparse.Namespace) -> Timeouts:
                     ready=getattr(args, "ready_wait", 60.0))  # a host's only
 
 
-def _report(outcome: Outcome, told_log: bool = False) -> int:
-    # The OS's words for a failure to connect ("[Errno -2] ...") said for a person.
-    # The words come from the outcome's data (an OS failure to connect already said as
-    # one sentence): nothing left to parse.
-    print(f"result: {words(outcome, _ENGLISH)}", flush=True)
-    if not told_log and outcome.log_path and Path(outcome.log_path).exists():
-        print(f"log: {outcome.log_path}", flush=True)  # none without a table
-    try:
-        import resource  # POSIX only
-
-        use = resource.getrusage(resource.RUSAGE_SELF)
-        rss = (f", peak RSS {use.ru_maxrss / 1024:.1f} MB"  # ru_maxrss is in KiB on Linux
-               f", CPU {use.ru_utime + use.ru_stime:.2f} s")
-    except ImportError:
-        rss = ""
-    print(f"stats: sent {outcome.bytes_sent} B, received {outcome.bytes_received} B{rss}",
-          flush=True)
-    # A resignation or a loss on time is a result (the other side wins; at 3 players the
-    # seat that lost it loses, even when the two others are level), not a stopped game.
-    return 0 if outcome.concluded else (
-        3 if outcome.aborted else 2)
-
-
 def _spawn_bots(where: str, count: int, level: str, move_ms: float | None = None,
                 host: Identity | None = None, keep_game: bool = False,
                 resuming: bool = False) -> list[subprocess.Popen]:
     """``keep_game``: the host can restart its game (an identity file, a fixed port), and
-    its bots keep theirs for it (``bot --keep-game``, :func:`.tui.botproc.keep_game`);
+    its bots keep theirs for it (``bot --keep-game``, :func:`..support.botproc.keep_game`);
     ``resuming``: the host resumes its saved game, and they theirs (``--resuming``)."""
     procs = []  # this interpreter, which has this package installed
     for i in range(count):
@@ -312,7 +191,7 @@ def cmd_host(args: argparse.Namespace) -> int:
         config.transport = tor
         config.timeouts = over_tor(config.timeouts)
     print(f"log: {log_path}", flush=True)
-    print(f"rules: {ruleset_text(_ENGLISH, rules)}; {args.players} players", flush=True)
+    print(f"rules: {ruleset_text(ENGLISH, rules)}; {args.players} players", flush=True)
     if tor is not None:
         print("publishing the table as a Tor onion service (a tor started for the first "
               "time may take a minute to reach the Tor network)...", flush=True)
@@ -370,7 +249,7 @@ def cmd_host(args: argparse.Namespace) -> int:
             print(f"stopped by {name} (the bots it started with it); log: {log_path}",
                   flush=True)
         return 128 + (signalled[0] if signalled else 15)
-    return _report(outcome)
+    return report(outcome)
 
 
 async def _stop_on_signal(scope: trio.CancelScope, signalled: list[int]) -> None:
@@ -447,7 +326,7 @@ def _run_client(args: argparse.Namespace, address: str, controller: SeatControll
         if getattr(args, "keep_game", False):
             kept = keep_game(identity, address, getattr(args, "resuming", False))
             if kept is None:  # the host's restart, while the bot before lives on
-                _say(args.quiet, "this bot's seat is played by another process of it")
+                say(args.quiet, "this bot's seat is played by another process of it")
                 return 0
             state, lock = kept
     # One process per seat, as ``join``: a second bot of this identity at this table
@@ -476,7 +355,7 @@ def _run_client(args: argparse.Namespace, address: str, controller: SeatControll
             narrator.log_path = Path(peer.log_path) if peer.log_path else None
             narrator.tell_log()  # a resumed game's log exists already
         if tor is not None:
-            _say(args.quiet, "connecting through Tor (this takes a few seconds)...")
+            say(args.quiet, "connecting through Tor (this takes a few seconds)...")
 
         async def run() -> Outcome | None:
             with trio.CancelScope() as scope:
@@ -506,20 +385,20 @@ def _run_client(args: argparse.Namespace, address: str, controller: SeatControll
         socks = narrator.socks_failed if narrator is not None else None
         if socks is not None and outcome.error_code == OutcomeError.CONNECT_FAILED:
             # Tor's reply, and what to check (the table is not to blame for it).
-            from ..tor_words import socks_failed_text
+            from ..words.tor_words import socks_failed_text
 
             print(f"error: could not join {safe_text(address, 200)}: "
-                  f"{socks_failed_text(_ENGLISH, socks)}", file=sys.stderr)
+                  f"{socks_failed_text(ENGLISH, socks)}", file=sys.stderr)
             return 2
-        print(f"error: {headless_error(outcome, _ENGLISH)}", file=sys.stderr)
+        print(f"error: {headless_error(outcome, ENGLISH)}", file=sys.stderr)
         if outcome.error_code == OutcomeError.SAVED_GAME_MISSING and state is not None \
                 and (where := saved_game_elsewhere(identity.fingerprint, table)):
-            from ..ending import saved_elsewhere_lines
+            from ..words.ending import saved_elsewhere_lines
 
             for line in saved_elsewhere_lines(
                     where, address, f"you have a saved game for this table at {where}:"):
                 print(line, file=sys.stderr)
-    return _report(outcome, narrator is not None and narrator.told_log)
+    return report(outcome, narrator is not None and narrator.told_log)
 
 
 def _fill_names(args: argparse.Namespace) -> argparse.Namespace:

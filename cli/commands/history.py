@@ -33,10 +33,10 @@ from chkobba_p2p.observe.history import (
 )
 from chkobba_p2p.observe.rating import POOLS, nearest_level
 
-from ..event_words import words
-from ..i18n import Translator, detect_lang
 from ..identity import own_aliases, own_keys
 from ..support.term import NBSP, fit_text, safe_lines, terminal_width
+from ..words.event_words import words
+from ..words.i18n import Translator, detect_lang
 
 EXIT_OK = 0
 EXIT_USAGE = 2
@@ -382,7 +382,7 @@ def run(args: argparse.Namespace) -> int:
 def _luck(g: Game, t: Translator) -> int:
     """--luck: the account of luck against play of the newest match listed, from this
     person's seat (any of its keys; the sides named when it did not sit there)."""
-    from ..luck import account
+    from ..words.luck import account
 
     mine = set(own_keys())
     me = next((i for i, s in enumerate(g.seats) if s.key in mine), None)

@@ -2,8 +2,9 @@
 
 The bot peers are separate processes that each import the whole peer stack: started
 first, they import while the client imports its own (two cores work at once instead of
-one after the other), then wait for the table's address (:class:`.tui.botproc.EarlyBots`).
-This module imports only the standard library and that launcher.
+one after the other), then wait for the table's address (:class:`..support.botproc.EarlyBots`).
+This module imports only the standard library and that launcher; the match itself
+(:func:`cmd_play`) imports the library and the screen once the bots have started.
 """
 
 from __future__ import annotations
@@ -11,20 +12,51 @@ from __future__ import annotations
 import argparse
 import sys
 
-__all__ = ["play"]
+TYPE_CHECKING = False  # typing's, without importing typing (see main.py)
+if TYPE_CHECKING:
+    from ..support.botproc import EarlyBots
+
+__all__ = ["play", "cmd_play"]
 
 
 def play(args: argparse.Namespace) -> int:
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
-        from .table import cmd_play  # says why not, starts nothing
-
-        return cmd_play(args)
-    from ..tui.botproc import EarlyBots
+        return cmd_play(args)  # says why not, starts nothing
+    from ..support.botproc import EarlyBots
 
     early = EarlyBots(args.players - 1, args.bots, args.seed)
     try:
-        from .table import cmd_play
-
         return cmd_play(args, early)
     finally:
         early.close()  # bots never told an address end
+
+
+def cmd_play(args: argparse.Namespace, early: EarlyBots | None = None) -> int:
+    """``chkobba play``'s match; ``early``: its bots, started before the library and the
+    screen were imported (:func:`play`), else they start once the table listens."""
+    from pathlib import Path
+
+    from chkobba_p2p import HostConfig, Timeouts, default_log_path
+
+    from ..options.rules import ruleset_from_args
+    from ..support.hosting import hosting
+    from ..support.player import check_tty, identity_of, name_of, screen_app
+    from ..tui.guest import run_app
+    from ..words.ending import EXIT_NO_GAME, finish
+
+    if (err := check_tty()) is not None:
+        print(f"error: {err}", file=sys.stderr)
+        return EXIT_NO_GAME
+    rules = ruleset_from_args(args)
+    name = name_of(args, "you")
+    log_path = Path(args.log) if args.log else default_log_path("play")
+    # The player's one key, the one 'host' and 'join' use: its matches against the bots
+    # are the same person's in a history and its ratings (the bot levels are their anchors).
+    identity = identity_of(args, getattr(args, "identity", None))
+    config = HostConfig(players=args.players, rules=rules, port=0, bind="127.0.0.1",
+                        name=name, identity=identity, log_path=log_path,
+                        beacon=False, timeouts=Timeouts(reconnect=10.0),
+                        leave_on_cancel=True)
+    ui = screen_app(args, "play", seat=0, rules=rules, players=args.players, log_path=log_path)
+    result = run_app(ui, hosting(config, args.players - 1, args.bots, args.seed, early))
+    return finish(result, ui)

@@ -19,11 +19,11 @@ from chkobba_p2p.observe.audit import (
 )
 from chkobba_p2p.observe.review import DEFAULT_LIMIT, DEFAULT_SAMPLES, Review, review_records
 
-from .. import coach
-from ..event_words import words
-from ..i18n import Translator, detect_lang
 from ..outputs.replay_text import describe, review_lines
 from ..support.term import can_show_symbols, keys_held, safe_lines
+from ..words import coach
+from ..words.event_words import words
+from ..words.i18n import Translator, detect_lang
 
 
 def _out(line: str = "", *, to_stderr: bool = False) -> None:
@@ -171,11 +171,11 @@ def _review(args: argparse.Namespace, report: AuditReport) -> Review:
 
 def _luck(args: argparse.Namespace, report: AuditReport, review: Review | None,
           err: bool, t: Translator) -> None:
-    """--luck: the account of luck against play (:mod:`.luck`), after the verdict; the
+    """--luck: the account of luck against play (:mod:`..words.luck`), after the verdict; the
     coach's review of every seat (the one --review made, when it graded them all)."""
     from chkobba_p2p.observe.luck import luck_of
 
-    from ..luck import luck_lines, writer_seat
+    from ..words.luck import luck_lines, writer_seat
     if review is None or args.seat:
         args.seat = None
         review = _review(args, report)
@@ -190,7 +190,7 @@ def _view(args: argparse.Namespace, review: Review | None = None) -> None:
     from chkobba_p2p.timeline import build_timeline
 
     from ..support.settings import four_colour_wanted
-    from ..tui.replay import ReplayViewer  # prompt_toolkit only when asked
+    from ..tui.screens.replay import ReplayViewer  # prompt_toolkit only when asked
     log = read_log(args.log)
     viewer = ReplayViewer(build_timeline(log.bodies, tail=log.tail),
                           lang=args.lang or detect_lang(),

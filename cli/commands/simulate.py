@@ -10,8 +10,8 @@ from chkobba_p2p.bots.simulate import simulate
 from chkobba_p2p.errors import ChkobbaError
 from chkobba_p2p.game.record import write_records
 
-from ..i18n import Translator, detect_lang, ruleset_text
 from ..options.rules import ruleset_from_args
+from ..words.i18n import Translator, detect_lang, ruleset_text
 
 
 def run(args: argparse.Namespace) -> int:

@@ -31,11 +31,11 @@ from chkobba_p2p.observe.verdict import INVALID, UNSUPPORTED, VALID, Verdict
 from chkobba_p2p.text import safe_text
 
 from ..arguments import EXIT_INCOMPLETE, EXIT_INVALID, EXIT_UNSUPPORTED, EXIT_VALID
-from ..event_words import CommentaryVoice, connect_words, narrate, stop_words, words
-from ..i18n import Translator, card_letters, detect_lang, unsupported_words
 from ..options.tor import join_tor_transport
 from ..support.term import safe_lines
-from ..tor_words import tor_failed_text, tor_status_text
+from ..words.event_words import CommentaryVoice, connect_words, narrate, stop_words, words
+from ..words.i18n import Translator, card_letters, detect_lang, unsupported_words
+from ..words.tor_words import tor_failed_text, tor_status_text
 
 
 def _clean(text: object, limit: int = MAX_NAME) -> str:
@@ -55,7 +55,7 @@ class Narrator(CommentaryVoice):
         self._lobby = ""
 
     def t(self, key: str, **kw: object) -> str:
-        """A line's words from the client's one catalog (:mod:`.i18n`)."""
+        """A line's words from the client's one catalog (:mod:`..words.i18n`)."""
         return self._t(key, **kw)
 
     def say(self, line: str) -> None:
@@ -109,8 +109,8 @@ class Narrator(CommentaryVoice):
 def _name(args: argparse.Namespace) -> str | None:
     """``--name``, else the name remembered (``play``'s, asked once on a terminal and
     kept), else ``spectator``; None (after saying why) if ``--name`` is not a name."""
-    from ..i18n import Translator
     from ..support.settings import player_name, valid_name
+    from ..words.i18n import Translator
 
     if args.name is not None:
         name = valid_name(args.name)
@@ -255,20 +255,20 @@ def run(args: argparse.Namespace) -> int:
 
 def _run_screen(args: argparse.Namespace, config: WatchConfig, name: str, lang: str,
                 watch) -> int:
-    """The spectator's table on a full screen (:mod:`.tui.watching`)."""
+    """The spectator's table on a full screen (:mod:`..tui.screens.watching`)."""
+    from ..support.player import color_wanted, figures_wanted
     from ..support.settings import four_colour_wanted
     from ..support.term import can_show_symbols
     from ..tui.guest import _stderr_held
-    from ..tui.watching import WatchView, run_watch_screen
-    from .table import _color, _figures
+    from ..tui.screens.watching import WatchView, run_watch_screen
 
     symbols = not args.ascii and can_show_symbols()
-    view = WatchView(lang=lang, symbols=symbols, figures=_figures(args),
+    view = WatchView(lang=lang, symbols=symbols, figures=figures_wanted(args),
                      address=config.address, name=name, pace=args.pace,
                      four_colour=four_colour_wanted(args))
     with _stderr_held():
         outcome = run_watch_screen(view, lambda on_event: watch(on_event, view.attach),
-                                   color=_color(args))
+                                   color=color_wanted(args))
     narrator = Narrator(lang=lang)
     if outcome is not None and outcome.verdict is None:
         _said_refusal(outcome, lang)
@@ -276,7 +276,7 @@ def _run_screen(args: argparse.Namespace, config: WatchConfig, name: str, lang: 
     if view.state.over or outcome is not None:
         # The end in words, as the screen said it (who won, the verdict and, when the
         # watching ended by itself, the log copy): the screen is gone after q.
-        from ..tui.render import line_text
+        from ..tui.parts.render import line_text
 
         for line in view.end_lines(1000):
             narrator.say(line_text(line).strip())

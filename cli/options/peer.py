@@ -25,7 +25,7 @@ LEVELS: tuple[str, ...] = ("random", "greedy", "heuristic", "expert")
 ARENA_LEVELS: tuple[str, ...] = (*LEVELS, "baseline", "learned", "omniscient")
 #: The values of :class:`chkobba_p2p.game.cards.FigureConvention`.
 FIGURES: tuple[str, ...] = ("tunisian", "french")
-#: The screen's languages (:data:`chkobba_cli.i18n.LANGS`).
+#: The screen's languages (:data:`chkobba_cli.words.i18n.LANGS`).
 LANGS: tuple[str, ...] = ("en", "fr")
 #: :data:`chkobba_p2p.DEFAULT_PORT`, ``MAX_LIMIT`` and ``MAX_SPECTATORS``.
 DEFAULT_PORT = 7777

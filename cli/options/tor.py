@@ -5,7 +5,7 @@ Which tor: ``--tor-control HOST:PORT|PATH`` and ``--tor-socks HOST:PORT`` (or
 ``CHKOBBA_TOR_CONTROL`` / ``CHKOBBA_TOR_SOCKS``) name a running one (to join, a SOCKS
 port alone is enough); otherwise the library tries 127.0.0.1:9051, then starts a
 private tor from the system's binary (docs/tor.md).  Without tor: one line saying how to
-install it, exit 2.  What tor does meanwhile is worded by :mod:`.tor_words`.
+install it, exit 2.  What tor does meanwhile is worded by :mod:`..words.tor_words`.
 """
 
 from __future__ import annotations

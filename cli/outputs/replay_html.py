@@ -21,9 +21,9 @@ from chkobba_p2p.observe.audit import INVALID, UNSUPPORTED, VALID, AuditReport
 from chkobba_p2p.observe.review import BLUNDER, MISTAKE, Grade, Review
 from chkobba_p2p.observe.verdict import LEFT
 
-from ..coach import shown_label, why_words
-from ..event_words import claim_why, note_words, words
-from ..i18n import Translator, card_letters, decimal, ruleset_text, unsupported_words
+from ..words.coach import shown_label, why_words
+from ..words.event_words import claim_why, note_words, words
+from ..words.i18n import Translator, card_letters, decimal, ruleset_text, unsupported_words
 from . import scoresheet
 from .replay_css import CSS as _CSS
 
@@ -48,7 +48,7 @@ class _Page:
     # -------------------------------------------------------------- words
 
     def t(self, key: str) -> str:
-        """A phrase of the page from the client's one catalog (:mod:`.i18n`), escaped.
+        """A phrase of the page from the client's one catalog (:mod:`..words.i18n`), escaped.
         Its values are filled by :meth:`tx` after escaping: they are HTML already."""
         return html.escape(Translator(self.lang)(key))
 
@@ -375,8 +375,8 @@ class _Page:
 
     def grade(self, hand: object, number: int, kind: str) -> str:
         """The coach's grade beside a move: its label as a player reads it (a loss is
-        never called good: :func:`.coach.shown_label`), its loss, the better move, and why
-        (:func:`.coach.why_words`)."""
+        never called good: :func:`..words.coach.shown_label`), its loss, the better move, and why
+        (:func:`..words.coach.why_words`)."""
         g = self._grade_of(hand, number, kind)
         if g is None:
             return ""

@@ -12,9 +12,9 @@ from chkobba_p2p.game.seating import Seating
 from chkobba_p2p.observe.audit import INVALID, VALID, AbortClaim, AuditReport
 from chkobba_p2p.observe.review import Review
 
-from .. import coach
-from ..event_words import note_words, words
-from ..i18n import Translator, abort_reason, card_letters, ruleset_text
+from ..words import coach
+from ..words.event_words import note_words, words
+from ..words.i18n import Translator, abort_reason, card_letters, ruleset_text
 from . import scoresheet
 
 __all__ = ["describe", "review_lines", "stop_line"]

@@ -15,7 +15,7 @@ import trio
 
 from chkobba_p2p import HostConfig, Outcome, SeatController, host_match
 
-from ..tui.botproc import EarlyBots, bot_line
+from .botproc import EarlyBots, bot_line
 
 if TYPE_CHECKING:  # imported by the command that opens a table over Tor, not here
     from chkobba_p2p import Identity, TorTransport
@@ -32,13 +32,13 @@ def spawn_bots(where: str, count: int, level: str, seed: int | None,
     full-screen UI draws on.  They run this interpreter, which has this package
     installed.  ``keep_game``: the host can restart its game (a fixed port, a saved
     game), and so can they: each keeps its own saved game, which the bots a restarted
-    host starts (``resuming``) resume (:func:`.tui.botproc.keep_game`)."""
+    host starts (``resuming``) resume (:func:`.botproc.keep_game`)."""
     procs = []
     for i in range(count):
         # The address on the bot's stdin, never on its command line: a join code there
         # carries the table's seat secret, and any user of this machine reads every
         # process's command line (ps).
-        cmd = [sys.executable, "-m", "chkobba_cli.tui.botproc", "-",
+        cmd = [sys.executable, "-m", "chkobba_cli.support.botproc", "-",
                "--level", level, "--name", f"bot{i + 1}", "--index", str(i + 1)]
         if seed is not None:
             cmd += ["--seed", str(seed + i)]
@@ -84,7 +84,7 @@ def hosting(config: HostConfig, bots: int, level: str, seed: int | None,
     ``tor`` (host --tor, ``config.transport``) is closed when the game ends (its onion
     service with it)."""
     async def game(controller: SeatController) -> Outcome:
-        from ..tui.narration import BotsStarting
+        from ..tui.parts.narration import BotsStarting
 
         box: list[Outcome] = []
         procs: list[subprocess.Popen] = []

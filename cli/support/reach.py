@@ -2,8 +2,9 @@
 said, the options that ask the router to open the port, and the tables announced on the
 LAN that ``join`` without an address picks from.
 
-Shared by the terminal client's ``host``/``join`` (:mod:`.commands.table`) and the headless peers
-(:mod:`.commands.bot`).
+Shared by the terminal client's ``host`` and ``join`` (:mod:`.commands.host`,
+:mod:`.commands.join`) and the headless peers (:mod:`.commands.bot`, its lines by
+:mod:`.outputs.headless`).
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from chkobba_p2p import (
 )
 from chkobba_p2p.text import safe_text
 
-from ..i18n import Translator
+from ..words.i18n import Translator
 
 TYPE_CHECKING = False  # typing's, without importing typing (see main.py)
 if TYPE_CHECKING:

@@ -1,40 +1,47 @@
 """The full-screen terminal client: prompt_toolkit on asyncio, the peer on trio in guest
-mode.  One module per screen or concern; a new screen is a new module, not more lines in
-another:
+mode.  One module per screen or concern, in a folder per kind; a new screen is a new
+module, not more lines in another.
+
+Here, the application and its one runner:
 
 - :mod:`.app`: :class:`~.app.TuiApp`, the application: the state of the screen and the
   actions the keys call; :mod:`.screen` (mixed in) lays it out and says which screen
   (:meth:`~.screen.Screen.body`) and which dialog (:meth:`~.screen.Screen.overlay_kind`)
   shows; :mod:`.leaving` (mixed in): stepping away, resigning, playing again.
-- :mod:`.guest`: running it (:func:`~.guest.run_app`): the application on asyncio, the
-  peer on trio in guest mode, the seat controller between them, signals.
-- :mod:`.view`: :class:`~.view.TableView`, a table state with the words and the card
-  style to draw it: what every screen draws from, with no network and no application.
-- :mod:`.table`: the table during a hand (:func:`~.table.draw_table`); a replay viewer
-  drives it from a :class:`~.view.TableView` of each state of a log.
-- :mod:`.decision`: a decision asked of the local seat (play, cut) and the lines it puts
-  under the hand (prompt, capture options, refusals, hints).
-- :mod:`.lobby`: the lobby before the first hand.
-- :mod:`.dialogs`: the framed dialogs: leave?, a hand's scoring, the match's end.
-- :mod:`.narration`: the events panel, one line per event.
-- :mod:`.chat`: the one-line chat input; :mod:`.quickchat`: phrases on single keys and
-  the bell when the turn comes back; :mod:`.memo`: chat and hints kept across a resume.
-- :mod:`.seats`: the seats of a table of 4 as they sit around us (drawn by :mod:`.table`).
 - :mod:`.keys`: every key binding, grouped by the screen or dialog they act on, and
   the mouse's clicks (:func:`~.keys.click`), which take the keys' path.
-- :mod:`.render`, :mod:`.style`: cards, rows of cards and score tables as styled text,
-  a card tagged for the mouse by a style class (:func:`~.render.click_tag`, made a
-  handler by :func:`~.screen.clickable`); the colours by class name (red and black, or
-  the four-colour deck's).
-- :mod:`.botproc`: a bot peer in its own process, for ``chkobba play``.
+- :mod:`.guest`: running it (:func:`~.guest.run_app`): the application on asyncio, the
+  peer on trio in guest mode, the seat controller between them, signals.
 
-Where the next screens go:
+:mod:`.screens`, what fills the screen or a frame over it: the lobby before the first
+hand (:mod:`.screens.lobby`), the table during a hand (:mod:`.screens.table`,
+:func:`~.screens.table.draw_table`), the spectator's screen (:mod:`.screens.watching`),
+``replay --view`` (:mod:`.screens.replay`), the help (:mod:`.screens.helpscreen`) and the
+framed dialogs: leave?, a hand's scoring, the match's end (:mod:`.screens.dialogs`).
 
-- a lobby ready check: its lines in :mod:`.lobby`, its key in :mod:`.keys`;
-- a help screen: a dialog (a module of its own beside :mod:`.dialogs`, a kind in
-  ``Screen.overlay_kind``, its keys in :mod:`.keys`);
-- a replay viewer: a module building a :class:`~.view.TableView` per step of a log and
-  drawing it with :func:`~.table.draw_table` and :mod:`.narration` (no network, no trio);
-- clocks: drawn by :mod:`.table` next to each seat, from what the view's state holds;
-  a redraw every second, if needed, belongs to :mod:`.guest` (trio's clock).
+:mod:`.parts`, what the screens are composed of: the events panel
+(:mod:`.parts.narration`), the lines under the hand for a decision asked of the local seat
+(:mod:`.parts.decision`), the seats of a table of 4 as they sit around us
+(:mod:`.parts.seats`), large cards (:mod:`.parts.bigcards`), the chat input
+(:mod:`.parts.chat`) and quick chat with the turn's bell (:mod:`.parts.quickchat`), the
+lobby's terms and seats as a person checks them (:mod:`.parts.terms`,
+:mod:`.parts.trust`), why a game stopped (:mod:`.parts.stopped`), and the drawing
+basics: cards, rows of cards and score tables as styled text (:mod:`.parts.render`, a
+card tagged for the mouse by a style class: :func:`~.parts.render.click_tag`, made a
+handler by :func:`~.screen.clickable`) and the colours by class name (:mod:`.parts.style`).
+
+:mod:`.model`, what the screens draw from and keep, with no drawing of their own:
+:class:`~.model.view.TableView` (a table state with the words and the card style, no
+network and no application), the clocks (:mod:`.model.presence`), the display's pace
+(:mod:`.model.pace`), the matches already played (:mod:`.model.past`), luck against
+play computed off the screen's thread (:mod:`.model.luckview`), chat and hints kept
+across a resume (:mod:`.model.memo`).
+
+The bot peers ``chkobba play`` starts are processes of their own
+(:mod:`chkobba_cli.support.botproc`), not part of the screen.
+
+Where the next things go: a new screen or dialog, a module in :mod:`.screens` (a kind in
+``Screen.overlay_kind``, its keys in :mod:`.keys`); a part several screens show, in
+:mod:`.parts`; what a screen reads from the table or keeps across runs, in :mod:`.model`;
+a redraw every second, if needed, belongs to :mod:`.guest` (trio's clock).
 """

@@ -37,23 +37,23 @@ from chkobba_p2p import (
 from chkobba_p2p.game import rules as R
 from chkobba_p2p.game.cards import FigureConvention
 
-from ..i18n import Translator
-from ..tor_words import TOR_EVENTS, tor_failed_text, tor_status_text
-from .chat import ChatInput
-from .decision import Request, refusal
+from ..words.i18n import Translator
+from ..words.tor_words import TOR_EVENTS, tor_failed_text, tor_status_text
 from .keys import key_bindings
 from .leaving import Leaving
-from .luckview import LuckAccount
-from .memo import Memo
-from .narration import EventLog
-from .pace import DEFAULT_PACE, SCORE_WAIT, Pacer
-from .past import PastGames
-from .presence import Presence, clock_text
-from .quickchat import TurnBell, phrase
-from .render import CardStyle
+from .model.luckview import LuckAccount
+from .model.memo import Memo
+from .model.pace import DEFAULT_PACE, SCORE_WAIT, Pacer
+from .model.past import PastGames
+from .model.presence import Presence, clock_text
+from .model.view import TableView, card_style
+from .parts.chat import ChatInput
+from .parts.decision import Request, refusal
+from .parts.narration import EventLog
+from .parts.quickchat import TurnBell, phrase
+from .parts.render import CardStyle
+from .parts.terms import duration_text
 from .screen import MIN_SIZE, Screen
-from .terms import duration_text
-from .view import TableView, card_style
 
 __all__ = ["TuiApp", "MIN_SIZE"]
 
@@ -198,7 +198,7 @@ class TuiApp(Leaving, Screen):
 
     def on_event(self, event: object) -> None:
         """Called from trio (the peer) for every event: it reaches the picture at a
-        person's pace (:class:`~.pace.Pacer`)."""
+        person's pace (:class:`~.model.pace.Pacer`)."""
         if isinstance(event, (*TOR_EVENTS, OnionPublished)):
             self._tor_event(event)  # tor's news, not the table's: no answer, no pace
             return
@@ -462,7 +462,7 @@ class TuiApp(Leaving, Screen):
         self.chat.send(text, self.controller, self.token)
 
     def quick_chat(self, key: str) -> None:
-        """A quick chat key (:mod:`.quickchat`): its phrase goes out as a chat line."""
+        """A quick chat key (:mod:`.parts.quickchat`): its phrase goes out as a chat line."""
         text = phrase(self.t, key)
         if text is not None and not self.finished and self.controller is not None:
             self.send_chat(text)

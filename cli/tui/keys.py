@@ -19,9 +19,9 @@ from prompt_toolkit.key_binding.key_processor import KeyPressEvent
 from chkobba_p2p import TableState
 from chkobba_p2p.game import rules as R
 
-from .chat import ChatInput
-from .decision import Request
-from .quickchat import QUICK_CHAT
+from .parts.chat import ChatInput
+from .parts.decision import Request
+from .parts.quickchat import QUICK_CHAT
 
 __all__ = ["KeyTarget", "key_bindings", "click", "mouse_wanted", "ESCAPE_DELAY"]
 
@@ -111,7 +111,7 @@ def mouse_wanted(ui: KeyTarget) -> bool:
 
 
 def click(ui: KeyTarget, where: str, n: int) -> None:
-    """A click on the table (:func:`.render.click_target`): the same action, and the same
+    """A click on the table (:func:`.parts.render.click_target`): the same action, and the same
     checks and refusals, as the keys that do it.
 
     ``hand``, card ``n`` (its id): as its digit (a card that cannot be played is refused

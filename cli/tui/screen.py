@@ -41,22 +41,22 @@ from chkobba_p2p import (
 from chkobba_p2p.game import rules as R
 
 from ..support.reach import join_code, table_address
-from . import dialogs
-from .chat import ChatInput
-from .decision import Request, decision_lines
-from .helpscreen import help_pages
 from .keys import ESCAPE_DELAY, click, mouse_wanted
-from .lobby import lobby_lines
-from .luckview import LuckAccount
-from .narration import EventLog
-from .pace import Pacer
-from .past import PastGames, records_lines
-from .presence import Presence, clock_text
-from .render import CardStyle, Line, click_target, control_text, wrap_line
-from .style import STYLE, ascii_frames, ascii_text
-from .table import draw_table, header_line, showing
-from .terms import fit_lobby
-from .view import TableView
+from .model.luckview import LuckAccount
+from .model.pace import Pacer
+from .model.past import PastGames, records_lines
+from .model.presence import Presence, clock_text
+from .model.view import TableView
+from .parts.chat import ChatInput
+from .parts.decision import Request, decision_lines
+from .parts.narration import EventLog
+from .parts.render import CardStyle, Line, click_target, control_text, wrap_line
+from .parts.style import STYLE, ascii_frames, ascii_text
+from .parts.terms import fit_lobby
+from .screens import dialogs
+from .screens.helpscreen import help_pages
+from .screens.lobby import lobby_lines
+from .screens.table import draw_table, header_line, showing
 
 __all__ = ["Screen", "MIN_SIZE"]
 
@@ -67,7 +67,7 @@ MIN_SIZE = (40, 12)
 def clickable(text: Callable[[], StyleAndTextTuples], ui: Any
               ) -> Callable[[], StyleAndTextTuples]:
     """``text`` with a mouse handler on each fragment a drawing tagged for the mouse
-    (:func:`.render.click_tag`): a click (the button's release, as prompt_toolkit's own
+    (:func:`.parts.render.click_tag`): a click (the button's release, as prompt_toolkit's own
     buttons act) goes to :func:`.keys.click`, the keys' path; the wheel and the rest are
     left to the window."""
     def handler(where: str, n: int) -> Callable[[MouseEvent], object]:
@@ -440,7 +440,7 @@ class Screen:
 
     def toggle_luck(self) -> None:
         """``l`` on the end screen: the account of luck against play, computed the first
-        time it is asked (in a thread: :class:`.luckview.LuckAccount`), or back."""
+        time it is asked (in a thread: :class:`.model.luckview.LuckAccount`), or back."""
         log = self._log_done()
         if log is None:
             return
@@ -450,7 +450,7 @@ class Screen:
 
     def _records(self) -> list[str]:
         """For the end screen, our record against each player of another side, counted
-        as the lobby and ``chkobba history`` count (see :func:`.past.records_lines`)."""
+        as the lobby and ``chkobba history`` count (see :func:`.model.past.records_lines`)."""
         st = self.state
         sides: dict[int, list[int]] = {}
         for s in range(st.players or len(st.keys)):

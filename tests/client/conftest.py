@@ -35,7 +35,7 @@ _BORDER = ("HORIZONTAL", "VERTICAL", "TOP_LEFT", "TOP_RIGHT", "BOTTOM_LEFT", "BO
 @pytest.fixture(autouse=True)
 def _box_frames():
     """Every test starts with frames drawn in box characters and leaves them so:
-    ``--ascii`` (.tui.style.ascii_frames) sets prompt_toolkit's one shared Border class,
+    ``--ascii`` (tui/parts/style.py, ascii_frames) sets prompt_toolkit's one shared Border class,
     which would otherwise draw "+-|" in every later test of the same worker."""
     from prompt_toolkit.widgets import base
 

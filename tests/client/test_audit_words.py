@@ -12,10 +12,10 @@ import re
 import pytest
 from support.audit import play, said
 
-from chkobba_cli.event_words import words
-from chkobba_cli.i18n import Translator
-from chkobba_cli.tui.render import line_text
-from chkobba_cli.tui.replay import ReplayViewer
+from chkobba_cli.tui.parts.render import line_text
+from chkobba_cli.tui.screens.replay import ReplayViewer
+from chkobba_cli.words.event_words import words
+from chkobba_cli.words.i18n import Translator
 from chkobba_p2p import ErrorCode
 from chkobba_p2p.game.rules import Ruleset
 from chkobba_p2p.observe.audit import (

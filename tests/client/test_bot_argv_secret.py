@@ -70,7 +70,7 @@ def test_the_bots_key_and_voucher_go_on_stdin_only(tmp_path, silent):
     """Issue 42, bot vouchers: each local bot's key is derived from the host's identity
     and given, with the host's voucher, on its stdin: its seed is on no command line
     (anyone who read it could sit, come back or knock as the host's bot)."""
-    from chkobba_cli.tui.botproc import bot_line, read_bot_line
+    from chkobba_cli.support.botproc import bot_line, read_bot_line
     from chkobba_p2p import Identity
     from chkobba_p2p.observe.vouch import bot_identity, check_voucher
 

@@ -1,4 +1,4 @@
-"""A host's bot keeps its game for the host's restart (cli/tui/botproc.keep_game): one
+"""A host's bot keeps its game for the host's restart (cli/support/botproc.py, keep_game): one
 process per seat, a restarted host's new bot never taking the seat from the one that
 still plays it, and a new table's bot never resuming a game its host no longer plays."""
 
@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from chkobba_cli.tui.botproc import keep_game
+from chkobba_cli.support.botproc import keep_game
 from chkobba_p2p import Identity, SeatLock, saved_game_path
 
 TABLE = "127.0.0.1:7777"

@@ -10,8 +10,8 @@ import pytest
 from screenshot import screen_rows
 from test_tui_screen import _position, _ui
 
-from chkobba_cli.i18n import Translator
 from chkobba_cli.tui.screen import fit_keys
+from chkobba_cli.words.i18n import Translator
 from chkobba_p2p.game import rules as R
 from chkobba_p2p.game.cards import DECK, cards
 

@@ -110,9 +110,10 @@ def test_a_usage_error_imports_no_library():
 def test_the_help_s_copies_of_the_library_s_names_and_bounds_are_exact():
     """The options are declared from copies (so that no library module is imported for
     them): each equals the library's, in its order."""
-    from chkobba_cli import arguments, i18n
+    from chkobba_cli import arguments
     from chkobba_cli.options import peer as options
     from chkobba_cli.options import rules as rules_options
+    from chkobba_cli.words import i18n
     from chkobba_p2p._shell import peer
     from chkobba_p2p.bots import levels
     from chkobba_p2p.game import rules
@@ -148,11 +149,12 @@ def test_every_command_runs_a_function_of_its_module():
 
 
 #: A headless bot peer's modules: ``chkobba bot`` and the bot processes ``chkobba play``
-#: starts (:mod:`chkobba_cli.tui.botproc`, which imports the peer stack when it runs: here
-#: up to the point where it reads the table's address, none on its stdin).
+#: starts (:mod:`chkobba_cli.support.botproc`, which imports the peer stack when it runs:
+#: here up to the point where it reads the table's address, none on its stdin).
 BOT_PEERS = {
     "chkobba_cli.commands.bot": "import chkobba_cli.commands.bot",
-    "chkobba_cli.tui.botproc": "import chkobba_cli.tui.botproc as b\nassert b.main(['-']) == 0",
+    "chkobba_cli.support.botproc":
+        "import chkobba_cli.support.botproc as b\nassert b.main(['-']) == 0",
 }
 TERMINAL_UI = ("prompt_toolkit", "pyte", "wcwidth", "curses", "asyncio")
 
@@ -162,34 +164,34 @@ TERMINAL_UI = ("prompt_toolkit", "pyte", "wcwidth", "curses", "asyncio")
 def test_a_headless_bot_peer_imports_no_terminal_ui(module):
     """A bot peer holds the peer stack, not the screen's (issue 29): neither
     prompt_toolkit (nor asyncio, which only the screen's event loop needs) nor any screen
-    module of ours (chkobba_cli.tui's modules other than the bot's own)."""
+    module of ours (nothing of chkobba_cli.tui)."""
     code = f"import json, sys\n{BOT_PEERS[module]}\nprint(json.dumps(sorted(sys.modules)))\n"
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          stdin=subprocess.DEVNULL, timeout=60)
     assert run.returncode == 0, run.stderr
     modules = set(json.loads(run.stdout))
     assert not {m for m in modules if m.split(".")[0] in TERMINAL_UI}
-    assert {m for m in modules if m.startswith("chkobba_cli.tui")} <= \
-        {"chkobba_cli.tui", "chkobba_cli.tui.botproc"}
+    assert not {m for m in modules if m.startswith("chkobba_cli.tui")}
     assert "chkobba_p2p._shell.peer" in modules  # it is a peer: the test imports what it claims
 
 
 def test_a_broken_command_module_breaks_only_its_own_command(monkeypatch, capsys):
     # as if it failed to import
-    monkeypatch.setitem(sys.modules, "chkobba_cli.commands.table", None)
+    monkeypatch.setitem(sys.modules, "chkobba_cli.commands.host", None)
     assert "host a table over TCP" in _help(capsys)
+    assert "--port" in _help(capsys, "host")  # its help needs no module of its own
     assert "--record" in _help(capsys, "simulate")
     assert "--connect-retry" in _help(capsys, "bot")
     assert "--seed" in _help(capsys, "play")  # its help needs no module of its own
     with pytest.raises(ImportError):
-        main(["play", "--name", "x"])
+        main(["host", "--name", "x"])
 
 
 @pytest.mark.slow
 def test_play_starts_its_bots_before_it_imports_the_peer_stack():
     """``chkobba play`` starts its bot processes first (they import the peer stack while
     the client imports its own): what runs before them imports no library module."""
-    code = ("import json, sys\nimport chkobba_cli.commands.play, chkobba_cli.tui.botproc\n"
+    code = ("import json, sys\nimport chkobba_cli.commands.play, chkobba_cli.support.botproc\n"
             "print(json.dumps(sorted(sys.modules)))\n")
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          timeout=60)
@@ -202,7 +204,7 @@ def test_play_starts_its_bots_before_it_imports_the_peer_stack():
 @pytest.mark.slow
 def test_an_early_bot_never_told_an_address_ends():
     """A client that gives up before its table listens leaves no bot behind."""
-    from chkobba_cli.tui.botproc import EarlyBots
+    from chkobba_cli.support.botproc import EarlyBots
 
     bots = EarlyBots(2, "greedy", None)
     bots.close()
@@ -236,7 +238,7 @@ def test_the_table_commands_help_says_how_to_play(capsys, monkeypatch, name):
 def test_an_error_line_wraps_between_words(capsys, monkeypatch):
     """An error longer than the terminal was left for the terminal to wrap, which cut a
     word or left ")" alone on a line; French never starts a line with its colon."""
-    from chkobba_cli.ending import print_error
+    from chkobba_cli.words.ending import print_error
 
     monkeypatch.setenv("COLUMNS", "80")
     print_error("Could not join 127.0.0.1:1: nobody is listening there (connection "
@@ -306,7 +308,7 @@ def test_host_allow_and_ready_wait_are_read_and_checked(capsys):
 
 
 def test_the_headless_host_says_who_the_ready_check_freed_even_when_quiet(capsys):
-    from chkobba_cli.commands.bot import Narrator
+    from chkobba_cli.outputs.headless import Narrator
     from chkobba_p2p import ReadyLapsed
 
     Narrator(quiet=True).on_event(ReadyLapsed(1, "mallory", 60))

@@ -11,10 +11,10 @@ import random
 import pytest
 from support.audit import play
 
-from chkobba_cli.coach import SHOWN_REASONS, reason_words, review_lines, short_grade
-from chkobba_cli.i18n import Translator
 from chkobba_cli.outputs.replay_html import render_html
-from chkobba_cli.tui.replay import ReplayViewer
+from chkobba_cli.tui.screens.replay import ReplayViewer
+from chkobba_cli.words.coach import SHOWN_REASONS, reason_words, review_lines, short_grade
+from chkobba_cli.words.i18n import Translator
 from chkobba_p2p.game.cards import cards
 from chkobba_p2p.game.rules import PRESETS, Hand, Move
 from chkobba_p2p.observe.audit import audit_log
@@ -119,7 +119,7 @@ def test_the_sweep_left_open_names_the_rank_in_words(lang, figures, said):
     """walk5: the sweep's reason said the rank as a number ("a card of value 1 takes the
     whole table"); a player says "an ace takes the whole table", the figure as the table
     draws it (its rules' figures, French letters in French)."""
-    from chkobba_cli.i18n import card_letters
+    from chkobba_cli.words.i18n import card_letters
     from chkobba_p2p.game.cards import FigureConvention, card
 
     def label(text: object) -> str:

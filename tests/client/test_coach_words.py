@@ -12,11 +12,11 @@ import re
 import pytest
 from support.audit import play
 
-from chkobba_cli.coach import grade_line, short_grade, shown_label
-from chkobba_cli.i18n import Translator
 from chkobba_cli.outputs.replay_html import render_html
-from chkobba_cli.tui.render import line_text
-from chkobba_cli.tui.replay import ReplayViewer
+from chkobba_cli.tui.parts.render import line_text
+from chkobba_cli.tui.screens.replay import ReplayViewer
+from chkobba_cli.words.coach import grade_line, short_grade, shown_label
+from chkobba_cli.words.i18n import Translator
 from chkobba_p2p.observe.audit import audit_log
 from chkobba_p2p.observe.review import Grade, review_records
 from chkobba_p2p.timeline import build_timeline
@@ -96,7 +96,7 @@ def test_text_page_and_viewer_number_a_move_alike(app_session, tmp_path, lang, p
 
 
 def test_the_html_page_and_the_screen_write_numbers_alike():
-    from chkobba_cli.i18n import decimal
+    from chkobba_cli.words.i18n import decimal
 
     assert decimal(0.971, "fr") == "0,97" and decimal(0.971, "en") == "0.97"
     assert Translator("fr").number(1.2) == decimal(1.2, "fr") == "1,20"

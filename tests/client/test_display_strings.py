@@ -14,8 +14,8 @@ import pytest
 import trio
 from support.net import REPO_ROOT, cli_command, cli_env, host_config, join_config
 
-from chkobba_cli.event_words import words
-from chkobba_cli.i18n import Translator, ruleset_text
+from chkobba_cli.words.event_words import words
+from chkobba_cli.words.i18n import Translator, ruleset_text
 from chkobba_p2p._shell.net import ClientPeer, HostPeer, lobby_event
 from chkobba_p2p._shell.peer import BotController, Lobby, Outcome, clean_chat
 from chkobba_p2p.game.rules import Ruleset
@@ -286,8 +286,8 @@ def test_every_headless_line_of_outside_words_is_inert(capsys):
     carries outside words (a router's address and error, a host's lobby names, a notice,
     the LAN's announcements, a spectator's feed: names, chat, an abort's why, a
     verdict's reason): whatever path they came by, none reaches the terminal raw."""
-    from chkobba_cli.commands.bot import Narrator as Headless
     from chkobba_cli.commands.watch import Narrator as Commentary
+    from chkobba_cli.outputs.headless import Narrator as Headless
     from chkobba_cli.support.reach import reach_line, table_lines
     from chkobba_p2p._shell.discovery import TableAd
     from chkobba_p2p._shell.peer import (

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 from screenshot import end_box, screen_rows
 
-from chkobba_cli.i18n import Translator
 from chkobba_cli.tui.app import TuiApp
-from chkobba_cli.tui.dialogs import path_lines
+from chkobba_cli.tui.screens.dialogs import path_lines
+from chkobba_cli.words.i18n import Translator
 from chkobba_p2p._shell.peer import Lobby, Outcome
 from chkobba_p2p.transcript import events as S
 

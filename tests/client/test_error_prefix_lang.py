@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from chkobba_cli.ending import print_error
-from chkobba_cli.i18n import Translator
+from chkobba_cli.words.ending import print_error
+from chkobba_cli.words.i18n import Translator
 
 
 @pytest.mark.parametrize("lang, first", [("en", "error: Could not join 127.0.0.1:1"),

@@ -8,8 +8,8 @@ from __future__ import annotations
 import pytest
 from support.audit import play
 
-from chkobba_cli.event_words import words
-from chkobba_cli.i18n import MESSAGES, Translator
+from chkobba_cli.words.event_words import words
+from chkobba_cli.words.i18n import MESSAGES, Translator
 from chkobba_p2p.observe.audit import AuditResult
 from chkobba_p2p.observe.observer import Observer
 from chkobba_p2p.observe.verdict import FINDINGS, INCOMPLETE, INVALID, Verdict

@@ -9,8 +9,8 @@ from prompt_toolkit.styles import Attrs
 from support.options import parse_options
 
 from chkobba_cli.support import settings
-from chkobba_cli.tui.render import CardStyle, card_row
-from chkobba_cli.tui.style import STYLE
+from chkobba_cli.tui.parts.render import CardStyle, card_row
+from chkobba_cli.tui.parts.style import STYLE
 from chkobba_p2p.game.cards import card, cards
 
 

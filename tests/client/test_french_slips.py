@@ -13,10 +13,10 @@ import pytest
 from screenshot import screen_rows
 from test_coach_words import _grade
 
-from chkobba_cli.coach import grade_line
 from chkobba_cli.commands.history import who
-from chkobba_cli.i18n import Translator
 from chkobba_cli.tui.app import TuiApp
+from chkobba_cli.words.coach import grade_line
+from chkobba_cli.words.i18n import Translator
 from chkobba_p2p._shell.peer import Lobby
 from chkobba_p2p.game import rules as R
 from chkobba_p2p.observe.history import Seat

@@ -3,8 +3,8 @@ of "CHKOBBA !" alone at the start of a line.  The space is a no-break one."""
 
 from __future__ import annotations
 
-from chkobba_cli.i18n import Translator
-from chkobba_cli.tui.render import line_text, wrap_line
+from chkobba_cli.tui.parts.render import line_text, wrap_line
+from chkobba_cli.words.i18n import Translator
 
 
 def test_chkobba_and_its_exclamation_mark_stay_on_one_line():

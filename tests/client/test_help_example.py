@@ -15,9 +15,9 @@ from prompt_toolkit.key_binding.key_processor import KeyPress
 from prompt_toolkit.keys import Keys
 from screenshot import screen_rows
 
-from chkobba_cli.i18n import Translator
 from chkobba_cli.tui.app import TuiApp
-from chkobba_cli.tui.helpscreen import EXAMPLE_ROWS
+from chkobba_cli.tui.screens.helpscreen import EXAMPLE_ROWS
+from chkobba_cli.words.i18n import Translator
 from chkobba_p2p._shell.peer import Lobby
 from chkobba_p2p.game import rules as R
 from chkobba_p2p.game.cards import Card, Suit, cards

@@ -125,7 +125,7 @@ def test_a_provisional_rating_against_the_bots_names_no_level(capsys, lang, abou
     """After one match against a bot the rating is provisional ("1675?"): it names no
     level yet; once settled (a small deviation) it reads against the levels."""
     from chkobba_cli.commands.history import _rating_lines
-    from chkobba_cli.i18n import Translator
+    from chkobba_cli.words.i18n import Translator
     from chkobba_p2p.observe.history import Standing
     from chkobba_p2p.observe.rating import ANCHORS, PROVISIONAL_RD, Rating
 

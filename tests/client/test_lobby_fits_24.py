@@ -19,10 +19,10 @@ from prompt_toolkit.output import DummyOutput
 from screenshot import screen_rows
 from test_tor_failed_friends import FAILED, STEP
 
-from chkobba_cli.i18n import Translator
 from chkobba_cli.support.reach import join_code
 from chkobba_cli.tui.app import TuiApp
-from chkobba_cli.tui.watching import WatchView, _build
+from chkobba_cli.tui.screens.watching import WatchView, _build
+from chkobba_cli.words.i18n import Translator
 from chkobba_p2p import Listening, PortMapUnavailable, Spectators, TorStarting
 from chkobba_p2p._shell.peer import Lobby
 from chkobba_p2p.game import rules as R

@@ -9,9 +9,9 @@ import re
 import pytest
 from support.audit import play
 
-from chkobba_cli.i18n import Translator
-from chkobba_cli.luck import luck_lines
 from chkobba_cli.main import main
+from chkobba_cli.words.i18n import Translator
+from chkobba_cli.words.luck import luck_lines
 from chkobba_p2p.observe.audit import audit_log
 from chkobba_p2p.observe.luck import Luck, SideLuck, dealt_strength, luck_of
 

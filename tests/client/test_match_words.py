@@ -13,10 +13,10 @@ import re
 import pytest
 from screenshot import screen_rows
 
-from chkobba_cli.i18n import MESSAGES, Translator
 from chkobba_cli.tui.app import TuiApp
-from chkobba_cli.tui.render import line_text
-from chkobba_cli.tui.trust import seat_lines
+from chkobba_cli.tui.parts.render import line_text
+from chkobba_cli.tui.parts.trust import seat_lines
+from chkobba_cli.words.i18n import MESSAGES, Translator
 from chkobba_p2p.observe.history import Record
 
 #: Every line that counts matches: the lobby's and end screen's record, history's.

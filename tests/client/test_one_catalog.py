@@ -1,4 +1,4 @@
-"""Every word a person reads is in one catalog (``cli/i18n.py``'s ``MESSAGES``), in
+"""Every word a person reads is in one catalog (``cli/words/i18n.py``'s ``MESSAGES``), in
 English and French: the HTML replay and the spectator's commentary keep no table of their
 own, and a key they use that the catalog lacks fails here (the Translator would show the
 key itself)."""
@@ -15,10 +15,10 @@ from support.audit import play
 import chkobba_cli.commands.watch as watch
 import chkobba_cli.outputs.replay_html as replay_html
 from chkobba_cli.commands.watch import Narrator, _refusal
-from chkobba_cli.event_words import error_sentence
-from chkobba_cli.i18n import MESSAGES, Translator, abort_reason
 from chkobba_cli.outputs.replay_html import render_html
-from chkobba_cli.tui import stopped
+from chkobba_cli.tui.parts import stopped
+from chkobba_cli.words.event_words import error_sentence
+from chkobba_cli.words.i18n import MESSAGES, Translator, abort_reason
 from chkobba_p2p import WatchOutcome
 from chkobba_p2p.link import messages as m
 from chkobba_p2p.link.spectator import SpectatorCore
@@ -66,7 +66,7 @@ def test_every_abort_code_means_something_in_the_readers_language(lang):
 @pytest.mark.parametrize("module, calls, least", [
     ("outputs/replay_html.py", ("self.t(", "self.tx("), 60),
     ("commands/watch.py", ("self.t(", "narrator.t("), 8),
-    ("event_words.py", ("vp.t(",), 25),
+    ("words/event_words.py", ("vp.t(",), 25),
 ])
 def test_every_key_the_page_and_the_commentary_use_has_both_languages(module, calls, least):
     source = (_CLI / module).read_text(encoding="utf-8")

@@ -79,7 +79,7 @@ WATCH = {"en": ("Connecting to the table at", "Watching the table at", "Events")
 def test_the_spectator_shows_the_onion_address_whole(size, lang):
     from types import SimpleNamespace
 
-    from chkobba_cli.tui.watching import WatchView, _build
+    from chkobba_cli.tui.screens.watching import WatchView, _build
 
     connecting, watching, events = WATCH[lang]
     view = WatchView(lang=lang, pace=0, address=f"{ONION}:7777#{FP}", name="sam")

@@ -12,9 +12,9 @@ import socket
 import pytest
 
 from chkobba_cli.commands.watch import _refusal
-from chkobba_cli.event_words import explain_error, headless_error
-from chkobba_cli.event_words import words as outcome_words
-from chkobba_cli.i18n import Translator
+from chkobba_cli.words.event_words import explain_error, headless_error
+from chkobba_cli.words.event_words import words as outcome_words
+from chkobba_cli.words.i18n import Translator
 from chkobba_p2p import Outcome, WatchOutcome
 
 

@@ -8,8 +8,13 @@ from dataclasses import fields
 
 import pytest
 
-from chkobba_cli.event_words import error_sentence, explain_error, headless_error, outcome_error
-from chkobba_cli.i18n import MESSAGES, Translator
+from chkobba_cli.words.event_words import (
+    error_sentence,
+    explain_error,
+    headless_error,
+    outcome_error,
+)
+from chkobba_cli.words.i18n import MESSAGES, Translator
 from chkobba_p2p import ErrorCode, Outcome
 from chkobba_p2p.link.events import ERROR_REASONS
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from chkobba_cli.event_words import error_sentence
-from chkobba_cli.i18n import Translator
+from chkobba_cli.words.event_words import error_sentence
+from chkobba_cli.words.i18n import Translator
 from chkobba_p2p.link import messages as m
 from chkobba_p2p.link.handshake import error_message
 from chkobba_p2p.link.messages import clean_text
@@ -52,8 +52,8 @@ def test_a_hosts_own_words_are_quoted_and_cut():
 def test_the_client_quotes_a_hosts_own_words_as_its_claim(lang):
     """The same refusal as the library gives it (code and data), worded by the client:
     the host's text stays quoted as the host's, made safe, in either language."""
-    from chkobba_cli.event_words import error_sentence
-    from chkobba_cli.i18n import Translator
+    from chkobba_cli.words.event_words import error_sentence
+    from chkobba_cli.words.i18n import Translator
     from chkobba_p2p.link import messages as m
     from chkobba_p2p.link.spectator import SpectatorCore
 

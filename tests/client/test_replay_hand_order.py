@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 from support.audit import play
 
-from chkobba_cli.tui.render import line_text
-from chkobba_cli.tui.replay import ReplayViewer
+from chkobba_cli.tui.parts.render import line_text
+from chkobba_cli.tui.screens.replay import ReplayViewer
 from chkobba_p2p.game.rules import DealEvent
 from chkobba_p2p.timeline import build_timeline
 

@@ -11,9 +11,9 @@ import re
 import pytest
 from support.audit import play
 
-from chkobba_cli.tui.render import line_text
-from chkobba_cli.tui.replay import ReplayViewer
-from chkobba_cli.tui.view import SHORTEST_NAME
+from chkobba_cli.tui.model.view import SHORTEST_NAME
+from chkobba_cli.tui.parts.render import line_text
+from chkobba_cli.tui.screens.replay import ReplayViewer
 from chkobba_p2p.timeline import build_timeline
 
 NAMES = [("host", "peer1", "peer2", "peer3"),

@@ -1,12 +1,12 @@
-"""A table's ruleset in the client's words (cli.i18n.ruleset_text), English and French:
+"""A table's ruleset in the client's words (cli.words.i18n.ruleset_text), English and French:
 the library has none (a :class:`Ruleset` is data)."""
 
 from __future__ import annotations
 
 import pytest
 
-from chkobba_cli.i18n import Translator, ruleset_name, ruleset_text
 from chkobba_cli.main import main
+from chkobba_cli.words.i18n import Translator, ruleset_name, ruleset_text
 from chkobba_p2p.game.ruleset import PRESETS, Ruleset
 
 EN, FR = Translator("en"), Translator("fr")

@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import pytest
 
-from chkobba_cli.commands.bot import Narrator
-from chkobba_cli.event_words import explain_error
-from chkobba_cli.i18n import Translator
 from chkobba_cli.main import build_parser
+from chkobba_cli.outputs.headless import Narrator
 from chkobba_cli.support import reach
+from chkobba_cli.words.event_words import explain_error
+from chkobba_cli.words.i18n import Translator
 from chkobba_p2p.address import Address
 from chkobba_p2p.wire.codec import ErrorCode
 

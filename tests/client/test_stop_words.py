@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from chkobba_cli.event_words import stop_words
-from chkobba_cli.i18n import Translator
+from chkobba_cli.words.event_words import stop_words
+from chkobba_cli.words.i18n import Translator
 from chkobba_p2p.link.events import STOP_REASONS
 
 _DATA = {"code": "frame_too_large", "detail": "9 MB", "host_text": "bye\x1b"}

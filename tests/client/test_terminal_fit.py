@@ -93,7 +93,7 @@ def test_history_never_parts_a_name_from_its_fingerprint(monkeypatch, capsys, la
     "(6124-d68d-8521-41f9)" on the next line: erin's key read as another seat's.  The
     glue survives the display filter; a name's own control characters do not."""
     from chkobba_cli.commands.history import _out, _seat
-    from chkobba_cli.i18n import Translator
+    from chkobba_cli.words.i18n import Translator
     from chkobba_p2p.observe.history import Seat
 
     t = Translator(lang)

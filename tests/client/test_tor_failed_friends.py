@@ -12,8 +12,8 @@ import pytest
 from screenshot import screen_rows
 
 from chkobba_cli.support.reach import join_code
-from chkobba_cli.tor_words import tor_failed_text, tor_stopped
 from chkobba_cli.tui.app import TuiApp
+from chkobba_cli.words.tor_words import tor_failed_text, tor_stopped
 from chkobba_p2p import Listening, Lobby, TorBootstrap, TorFailed, TorFailure, TorStarting
 from chkobba_p2p.game import rules as R
 from chkobba_p2p.observe.rating import _bot_keys

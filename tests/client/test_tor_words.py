@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import pytest
 
-from chkobba_cli.i18n import Translator
-from chkobba_cli.tor_words import (
+from chkobba_cli.tui.app import TuiApp
+from chkobba_cli.tui.parts.render import line_text
+from chkobba_cli.words.i18n import Translator
+from chkobba_cli.words.tor_words import (
     _PHASES,
     socks_failed_text,
     socks_reply_text,
@@ -17,8 +19,6 @@ from chkobba_cli.tor_words import (
     tor_status_text,
     tor_stopped,
 )
-from chkobba_cli.tui.app import TuiApp
-from chkobba_cli.tui.render import line_text
 from chkobba_p2p import (
     Listening,
     Lobby,

@@ -11,8 +11,8 @@ import pytest
 from screenshot import screen_rows
 
 from chkobba_cli.tui.app import TuiApp
-from chkobba_cli.tui.dialogs import score_dialog_lines
-from chkobba_cli.tui.render import line_text
+from chkobba_cli.tui.parts.render import line_text
+from chkobba_cli.tui.screens.dialogs import score_dialog_lines
 from chkobba_p2p._shell.peer import HandScored, Lobby
 from chkobba_p2p.game import rules as R
 from chkobba_p2p.game.cards import DECK, cards

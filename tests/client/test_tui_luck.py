@@ -11,10 +11,10 @@ import pytest
 from screenshot import screen_text
 from support.audit import play
 
-from chkobba_cli.i18n import Translator
-from chkobba_cli.luck import account
 from chkobba_cli.tui.app import TuiApp
-from chkobba_cli.tui.luckview import LuckAccount
+from chkobba_cli.tui.model.luckview import LuckAccount
+from chkobba_cli.words.i18n import Translator
+from chkobba_cli.words.luck import account
 from chkobba_p2p._shell.peer import Lobby, Outcome
 from chkobba_p2p.transcript import events as S
 

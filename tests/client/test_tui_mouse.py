@@ -15,9 +15,9 @@ from prompt_toolkit.keys import Keys
 from screenshot import click, find, screen_rows
 from support.options import parse_options
 
-from chkobba_cli.i18n import Translator
 from chkobba_cli.tui.app import TuiApp
-from chkobba_cli.tui.decision import Request
+from chkobba_cli.tui.parts.decision import Request
+from chkobba_cli.words.i18n import Translator
 from chkobba_p2p._shell.peer import Lobby
 from chkobba_p2p.game import rules as R
 from chkobba_p2p.game.cards import DECK, card, cards
@@ -239,12 +239,12 @@ def test_with_no_mouse_the_terminal_keeps_its_selection_during_play(
         app_session, tmp_path, monkeypatch, size, lang, clicks, players):
     """--no-mouse: the table takes no click (the terminal selects and copies text during
     play too), the keys play as before, and the help offers no clicks."""
-    from chkobba_cli.commands.table import _ui
+    from chkobba_cli.support.player import screen_app
 
     monkeypatch.setenv("CHKOBBA_CONFIG_DIR", str(tmp_path / "config"))
     monkeypatch.setenv("CHKOBBA_DATA_DIR", str(tmp_path / "data"))
     args = parse_options("join", "h:1", "--no-mouse", "--lang", lang)
-    ui = _ui(args, "join", seat=0, players=players, turn_timeout=60)
+    ui = screen_app(args, "join", seat=0, players=players, turn_timeout=60)
     assert ui.mouse is False
     mine, answers = _asked(lang, players)
     ui.state, ui.request = mine.state, Request("play", mine.request.hand,

@@ -9,14 +9,14 @@ import json
 
 import pytest
 
-from chkobba_cli.i18n import Translator
 from chkobba_cli.tui.app import TuiApp
-from chkobba_cli.tui.helpscreen import figure_values, help_lines
 from chkobba_cli.tui.keys import ESCAPE_DELAY
-from chkobba_cli.tui.memo import KEPT_CHAT, Memo
-from chkobba_cli.tui.quickchat import QUICK_CHAT, TurnBell, keys_text, phrase
-from chkobba_cli.tui.render import line_text
-from chkobba_cli.tui.seats import seat_positions
+from chkobba_cli.tui.model.memo import KEPT_CHAT, Memo
+from chkobba_cli.tui.parts.quickchat import QUICK_CHAT, TurnBell, keys_text, phrase
+from chkobba_cli.tui.parts.render import line_text
+from chkobba_cli.tui.parts.seats import seat_positions
+from chkobba_cli.tui.screens.helpscreen import figure_values, help_lines
+from chkobba_cli.words.i18n import Translator
 from chkobba_p2p._shell.peer import (
     Chat,
     Lobby,
@@ -166,7 +166,7 @@ def test_the_joiners_end_screen_says_the_host_wants_a_rematch_before_it_answers(
     """Issue 43, item 11: the host's person pressed r and waits for our answer; at
     80x24 the joiner's end screen says so (its box, and the events under it) while r
     still answers, and no longer once we answered."""
-    from chkobba_cli.tui.render import line_text
+    from chkobba_cli.tui.parts.render import line_text
 
     joiner = _started("join", players=2)
     joiner.t = Translator(lang)
@@ -220,8 +220,8 @@ def test_esc_acts_without_prompt_toolkits_delay_and_chat_goes_to_the_memo(app_se
 
 
 def test_a_side_seat_keeps_its_clock_and_the_picture_stays_with_long_names(app_session):
-    from chkobba_cli.tui.seats import seat_picture, side_cell
-    from chkobba_cli.tui.table import _seat_line
+    from chkobba_cli.tui.parts.seats import seat_picture, side_cell
+    from chkobba_cli.tui.screens.table import _seat_line
 
     ui = _started("host", players=4)
     long = tuple((n, f"{i:04x}-0000-0000-0000") for i, n in
@@ -243,8 +243,8 @@ def test_a_side_seat_keeps_its_clock_and_the_picture_stays_with_long_names(app_s
 def test_the_bell_is_silenced_by_no_bell_or_by_the_settings():
     import argparse
 
-    from chkobba_cli.commands.table import bell_wanted
     from chkobba_cli.main import build_parser
+    from chkobba_cli.support.player import bell_wanted
 
     for command in (["play"], ["host"], ["join", "127.0.0.1:7000"]):
         parser = build_parser(command[0])
@@ -257,8 +257,8 @@ def test_the_bell_is_silenced_by_no_bell_or_by_the_settings():
 
 def test_the_ascii_picture_measures_what_it_draws(app_session):
     from chkobba_cli.support.term import asciify
-    from chkobba_cli.tui.seats import seat_picture
-    from chkobba_cli.tui.table import _seat_line
+    from chkobba_cli.tui.parts.seats import seat_picture
+    from chkobba_cli.tui.screens.table import _seat_line
 
     ui = _started("host", players=4, symbols=False)
     names = tuple((n, f"{i:04x}-0000-0000-0000") for i, n in
@@ -277,7 +277,7 @@ def test_the_ascii_picture_measures_what_it_draws(app_session):
     ("fr", "vous contre sami : 1 partie, vous 1–0",
             "vous contre sami : 2 parties, vous 1–1")])
 def test_the_record_against_a_player_counts_one_game_in_the_singular(lang, one, two):
-    from chkobba_cli.tui.past import record_text
+    from chkobba_cli.tui.model.past import record_text
     from chkobba_p2p.observe.history import Record
 
     t = Translator(lang)
@@ -308,7 +308,7 @@ def test_a_player_sitting_down_is_news_in_the_events_once(app_session, lang, sea
 
 
 def test_the_rematch_lobby_says_players_are_joining_only_while_a_seat_is_free(app_session):
-    from chkobba_cli.tui.lobby import lobby_lines
+    from chkobba_cli.tui.screens.lobby import lobby_lines
 
     host = TuiApp(kind="host", lang="en", seat=0, rules=R.Ruleset(), players=2, rematch=True)
     sami, amel = ("sami", "0000-0000-0000-0000"), ("amel", "0001-0000-0000-0000")
@@ -326,7 +326,7 @@ def test_the_rematch_lobby_says_players_are_joining_only_while_a_seat_is_free(ap
 
 
 def test_our_own_bots_are_said_once_as_they_start_not_again_by_name(app_session):
-    from chkobba_cli.tui.narration import BotsStarting
+    from chkobba_cli.tui.parts.narration import BotsStarting
     from chkobba_p2p.observe.rating import bot_seed
     from chkobba_p2p.wire.codec import Identity
 
@@ -405,7 +405,7 @@ def test_after_a_three_player_match_the_rematch_lobby_says_only_who_beat_whom(tm
     """Issue 43, item 8: after bilel won at 3 players, amel read "sami: 1 game, 0–1" and
     sami "amel: 1 game, 0–1"; neither lost to the other: no record between them, and
     each one's record against the winner."""
-    from chkobba_cli.tui.past import PastGames, record_text
+    from chkobba_cli.tui.model.past import PastGames, record_text
     from chkobba_p2p.observe.audit import VALID
     from chkobba_p2p.observe.history import Game, Log, Seat
     from chkobba_p2p.wire.codec import Identity
@@ -435,7 +435,7 @@ def test_after_a_three_player_match_the_rematch_lobby_says_only_who_beat_whom(tm
 def test_the_hosts_lobby_says_how_spectators_connect(app_session, lang, words):
     """Issue 43, item 13: the host was told what its friends type to join, not what a
     spectator types; said only when the table admits spectators, at 80 columns."""
-    from chkobba_cli.tui.lobby import lobby_lines
+    from chkobba_cli.tui.screens.lobby import lobby_lines
 
     def said(places: int) -> str:
         host = TuiApp(kind="host", lang=lang, seat=0, rules=R.Ruleset(), players=2)
@@ -450,7 +450,7 @@ def test_the_hosts_lobby_says_how_spectators_connect(app_session, lang, words):
 
 
 def test_the_headless_hosts_lines_say_how_spectators_connect(capsys):
-    from chkobba_cli.commands.bot import Narrator
+    from chkobba_cli.outputs.headless import Narrator
     from chkobba_p2p import Listening
 
     for places, shown in ((2, True), (0, False)):
@@ -469,9 +469,9 @@ def test_french_cards_read_r_d_v_on_every_screen():
     import io
 
     from chkobba_cli.commands.watch import Narrator
-    from chkobba_cli.i18n import card_letters
     from chkobba_cli.outputs.replay_html import _Page
-    from chkobba_cli.tui.render import CardStyle
+    from chkobba_cli.tui.parts.render import CardStyle
+    from chkobba_cli.words.i18n import card_letters
     from chkobba_p2p.game.cards import FigureConvention
 
     king, queen, jack, seven = card("10H"), card("8S"), card("9D"), card("7C")
@@ -504,7 +504,7 @@ def test_the_four_player_lobby_says_who_partners_whom(app_session, lang, mine, s
     """Issue 43, item 4: the lobby listed four seats and never said who partners whom
     (partners face each other: seats 1 & 3 against 2 & 4); our side first, at 80 columns,
     and nothing of teams at 2 or 3 seats."""
-    from chkobba_cli.tui.lobby import lobby_lines
+    from chkobba_cli.tui.screens.lobby import lobby_lines
 
     amel, bilel = ("amel", "0000-0000-0000-0000"), ("bilel", "0001-0000-0000-0000")
     dora, sami = ("dora", "0002-0000-0000-0000"), ("sami", "0003-0000-0000-0000")
@@ -533,8 +533,8 @@ def test_the_four_player_lobby_says_who_partners_whom(app_session, lang, mine, s
 def _solo_on_time(kind: str, lang: str) -> tuple[str, list[str]]:
     """A 2-seat table where amel (seat 0, ours) ran out of her move clock (15 min):
     the end screen's words, and the events panel from the start of the match."""
-    from chkobba_cli.tui import dialogs
-    from chkobba_cli.tui.stopped import stop_sentences
+    from chkobba_cli.tui.parts.stopped import stop_sentences
+    from chkobba_cli.tui.screens import dialogs
     from chkobba_p2p.link.events import Outcome as LinkOutcome
     from chkobba_p2p.transcript.clocks import Limits
     from chkobba_p2p.transcript.events import Aborted, Standing, TableReady

@@ -9,7 +9,7 @@ import time
 import trio
 import trio.testing
 
-from chkobba_cli.tui.pace import Pacer
+from chkobba_cli.tui.model.pace import Pacer
 from chkobba_p2p._shell.peer import Chat
 from chkobba_p2p.game import rules as R
 from chkobba_p2p.game.cards import Card
@@ -122,8 +122,8 @@ async def test_a_pace_of_zero_holds_nothing(autojump_clock):
 
 
 def test_the_score_sheet_s_key_line_counts_down_when_it_closes_by_itself():
-    from chkobba_cli.i18n import Translator
-    from chkobba_cli.tui.dialogs import score_continue
+    from chkobba_cli.tui.screens.dialogs import score_continue
+    from chkobba_cli.words.i18n import Translator
 
     en, fr = Translator("en"), Translator("fr")
     assert score_continue(en, None) == "Enter: continue"

@@ -1,4 +1,4 @@
-"""The clocks on the terminal client's screen (cli/tui/presence.py), on a fake clock:
+"""The clocks on the terminal client's screen (cli/tui/model/presence.py), on a fake clock:
 when a move clock shows, the warning under 30 s, the peer's own readings winning over
 the estimate, and the countdown of a seat away or dropped (the host's at a joiner)."""
 
@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from chkobba_cli.i18n import Translator
-from chkobba_cli.tui.presence import Presence, clock_text
-from chkobba_cli.tui.view import TableView, card_style
+from chkobba_cli.tui.model.presence import Presence, clock_text
+from chkobba_cli.tui.model.view import TableView, card_style
+from chkobba_cli.words.i18n import Translator
 from chkobba_p2p._shell.peer import Resumed, Waiting
 from chkobba_p2p.game import rules as R
 from chkobba_p2p.tablestate import TableState

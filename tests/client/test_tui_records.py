@@ -16,9 +16,9 @@ import trio
 from screenshot import screen_text
 from support.history import AMEL, BILEL, DORA, GROUP, SAMI, audited_cache, built
 
-from chkobba_cli.i18n import Translator
 from chkobba_cli.tui.app import TuiApp
-from chkobba_cli.tui.past import PastGames, record_text
+from chkobba_cli.tui.model.past import PastGames, record_text
+from chkobba_cli.words.i18n import Translator
 from chkobba_p2p._shell.known import KnownPlayers
 from chkobba_p2p._shell.peer import Lobby, Outcome
 from chkobba_p2p.observe.audit import VALID

@@ -9,7 +9,7 @@ from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
 from chkobba_cli.tui.app import TuiApp
-from chkobba_cli.tui.decision import Request as _Request
+from chkobba_cli.tui.parts.decision import Request as _Request
 from chkobba_p2p._shell.peer import Lobby
 from chkobba_p2p.game import rules as R
 from chkobba_p2p.game.cards import DECK, cards
@@ -320,7 +320,7 @@ def test_french_elides_que_and_de_before_a_name_with_a_vowel(app_session):
     assert "le journal montre que la partie attendait Amel." in panel, panel
     assert "Hedi dit que l'absence d'Omar a trop duré" in panel, panel
     assert "que A" not in panel and "que O" not in panel
-    from chkobba_cli.i18n import elide
+    from chkobba_cli.words.i18n import elide
     for name, said in (("Ines", "la faute d'Ines"), ("Élyes", "la faute d'Élyes"),
                        ("Sami", "la faute de Sami"), ("", "la faute de ")):
         assert elide("la faute de {name}", {"name": name}).format(name=name) == said
@@ -332,7 +332,7 @@ def test_french_elides_que_and_de_before_a_name_with_a_vowel(app_session):
 ])
 def test_the_game_stopped_dialog_names_the_player_in_the_players_words(app_session, lang,
                                                                         words):
-    from chkobba_cli.tui import dialogs
+    from chkobba_cli.tui.screens import dialogs
     from chkobba_p2p.link.events import Outcome
     from chkobba_p2p.wire.codec import ErrorCode
     ui = _named_ui(("hedi", "Amel"), lang)
@@ -348,7 +348,7 @@ def test_the_game_stopped_dialog_names_the_player_in_the_players_words(app_sessi
 
 
 def test_the_game_stopped_reason_is_wrapped_inside_the_box(app_session):
-    from chkobba_cli.tui import dialogs
+    from chkobba_cli.tui.screens import dialogs
     from chkobba_p2p.link.events import Outcome
     from chkobba_p2p.wire.codec import ErrorCode
     ui, _ = _ui(_position(R.Ruleset()))
@@ -373,8 +373,8 @@ def test_a_chat_line_of_200_letters_wraps_in_the_events_panel(app_session):
 
 
 def test_the_step_away_dialog_and_the_exit_say_the_allowance_actually_left(app_session):
-    from chkobba_cli.ending import EXIT_AWAY, finish
     from chkobba_cli.tui.guest import RunResult
+    from chkobba_cli.words.ending import EXIT_AWAY, finish
     from chkobba_p2p._shell.peer import ClockReading, SeatClock
     ui = _named_ui(("hedi", "Amel"), "en")
     ui.reconnect_allowance = 300.0  # the default: must not be what the dialog says
@@ -450,7 +450,7 @@ def _press(ui: TuiApp, key: str) -> str:
 
     from prompt_toolkit.key_binding.key_processor import KeyPress
 
-    from chkobba_cli.tui.render import line_text
+    from chkobba_cli.tui.parts.render import line_text
 
     async def press() -> None:  # prompt_toolkit's key processor runs in asyncio
         kp = ui.app.key_processor
@@ -538,8 +538,8 @@ def test_a_digit_that_plays_nothing_says_why(app_session, lang):
 
 
 def test_a_long_name_of_ours_gives_way_to_our_move_clock(app_session):
-    from chkobba_cli.tui.render import line_text
-    from chkobba_cli.tui.table import table_lines
+    from chkobba_cli.tui.parts.render import line_text
+    from chkobba_cli.tui.screens.table import table_lines
 
     hand = _position(R.Ruleset())
     ui, _ = _ui(hand)
@@ -562,8 +562,8 @@ def test_a_long_name_of_ours_gives_way_to_our_move_clock(app_session):
 
 
 def test_a_long_name_of_an_opponent_gives_way_to_its_move_clock(app_session):
-    from chkobba_cli.tui.render import line_text
-    from chkobba_cli.tui.table import table_lines
+    from chkobba_cli.tui.parts.render import line_text
+    from chkobba_cli.tui.screens.table import table_lines
 
     hand = _position(R.Ruleset())
     ui, _ = _ui(hand)
@@ -584,7 +584,7 @@ def test_the_host_frees_a_squatted_seat_with_f_then_its_number(app_session, lang
     numbers them), the number frees it through the controller; Esc asks nothing."""
     from prompt_toolkit.keys import Keys
 
-    from chkobba_cli.tui.render import line_text
+    from chkobba_cli.tui.parts.render import line_text
     from chkobba_p2p._shell.peer import Lobby as LobbyEvent
     from chkobba_p2p._shell.peer import SeatController
 
@@ -620,8 +620,8 @@ def test_the_host_frees_a_squatted_seat_with_f_then_its_number(app_session, lang
 
 @pytest.mark.parametrize("lang", ["en", "fr"])
 def test_a_joiner_sent_away_by_the_host_is_told_so_in_its_words(lang):
-    from chkobba_cli.event_words import explain_error
-    from chkobba_cli.i18n import Translator
+    from chkobba_cli.words.event_words import explain_error
+    from chkobba_cli.words.i18n import Translator
     from chkobba_p2p.wire.codec import ErrorCode
 
     t = Translator(lang)
@@ -640,8 +640,8 @@ def test_a_seat_the_ready_check_freed_is_worded_on_both_screens(app_session, lan
                                                                 host_line, joiner_word):
     """Issue 42 item 5: the host's events panel says who lost the seat and why; the
     joiner is told it was too slow and may come back (not that its key is refused)."""
-    from chkobba_cli.event_words import explain_error
-    from chkobba_cli.i18n import Translator
+    from chkobba_cli.words.event_words import explain_error
+    from chkobba_cli.words.i18n import Translator
     from chkobba_p2p import ReadyLapsed
     from chkobba_p2p.wire.codec import ErrorCode
 
@@ -672,7 +672,7 @@ def test_the_help_teaches_a_capture_and_the_cut_on_a_page_of_its_own_at_80x24(
     first page (the example on the second); any other key still closes it."""
     from prompt_toolkit.keys import Keys
 
-    from chkobba_cli.tui.render import line_text
+    from chkobba_cli.tui.parts.render import line_text
 
     def shown(ui: TuiApp) -> list[str]:
         return "".join(t for _, t in ui._overlay()).split("\n")

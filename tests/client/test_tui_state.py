@@ -9,8 +9,7 @@ import string
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from chkobba_cli.i18n import MESSAGES, RULE_NAMES, Translator, detect_lang
-from chkobba_cli.tui.render import (
+from chkobba_cli.tui.parts.render import (
     CardStyle,
     card_chips,
     card_row,
@@ -18,6 +17,7 @@ from chkobba_cli.tui.render import (
     score_lines,
     wrap_line,
 )
+from chkobba_cli.words.i18n import MESSAGES, RULE_NAMES, Translator, detect_lang
 from chkobba_p2p._shell.peer import Lobby, Resumed, Waiting
 from chkobba_p2p.bots.simple import GreedyBot, RandomBot
 from chkobba_p2p.game import rules as R
@@ -167,12 +167,13 @@ def test_messages_used_by_the_client_are_defined():
 
     root = pathlib.Path(__file__).resolve().parent.parent.parent / "cli"
     used = set()
-    for path in [root / "commands" / "table.py", *sorted((root / "tui").glob("*.py"))]:
+    for path in [root / "commands" / "host.py", root / "commands" / "join.py",
+                 root / "support" / "player.py", *sorted((root / "tui").rglob("*.py"))]:
         text = path.read_text()
         used |= set(re.findall(r"""\bt\(\s*"([a-z_]+)\"""", text))
         used |= {k + suffix for k in re.findall(r"""said\(\s*"([a-z_]+)\"""", text)
                  for suffix in ("", "_me")}
-        # why a game stopped (tui/stopped.py): _w(view, "away") says "st_away"
+        # why a game stopped (tui/parts/stopped.py): _w(view, "away") says "st_away"
         used |= {"st_" + k for k in re.findall(r"""_w\(view, "([a-z_]+)\"""", text)}
     assert len(used) > 40
     missing = sorted(k for k in used if k not in MESSAGES)

@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import io
 
-from chkobba_cli.i18n import Translator
 from chkobba_cli.support import settings
 from chkobba_cli.support.term import asciify, can_show_symbols, locale_name
-from chkobba_cli.tui.bigcards import big_card_row
-from chkobba_cli.tui.helpscreen import help_lines
-from chkobba_cli.tui.render import CardStyle, line_text
-from chkobba_cli.tui.trust import changed_seats, missing_names, seat_lines
+from chkobba_cli.tui.parts.bigcards import big_card_row
+from chkobba_cli.tui.parts.render import CardStyle, line_text
+from chkobba_cli.tui.parts.trust import changed_seats, missing_names, seat_lines
+from chkobba_cli.tui.screens.helpscreen import help_lines
+from chkobba_cli.words.i18n import Translator
 from chkobba_p2p._shell.known import KnownPlayers
 from chkobba_p2p._shell.peer import Lobby
 from chkobba_p2p.game.cards import cards
@@ -123,8 +123,8 @@ def test_the_capture_summary_counts_diamonds_in_words_never_as_a_card():
 
     from support.audit import play
 
-    from chkobba_cli.tui.table import _captures_line
-    from chkobba_cli.tui.view import TableView, card_style
+    from chkobba_cli.tui.model.view import TableView, card_style
+    from chkobba_cli.tui.screens.table import _captures_line
     from chkobba_p2p.timeline import build_timeline
 
     played = play(2, seed=3, key=b"captures-words")
@@ -146,8 +146,8 @@ def test_the_capture_summary_counts_diamonds_in_words_never_as_a_card():
 def test_the_ready_check_asks_to_compare_every_group_of_each_key():
     """People compared the first and last groups (32 bits, days of one computer to
     match): the lobby's ready check asks for all four, in both languages."""
-    from chkobba_cli.tui.lobby import lobby_lines
-    from chkobba_cli.tui.view import TableView, card_style
+    from chkobba_cli.tui.model.view import TableView, card_style
+    from chkobba_cli.tui.screens.lobby import lobby_lines
 
     st = _lobby_state(ready=(False, False, False))
     for lang, words in (("en", "all four groups"), ("fr", "les quatre groupes")):

@@ -13,14 +13,14 @@ import pytest
 from support.audit import Played, play
 
 from chkobba_cli.commands.watch import Narrator
-from chkobba_cli.i18n import Translator
 from chkobba_cli.outputs.replay_html import render_html
-from chkobba_cli.tui.dialogs import over_lines
-from chkobba_cli.tui.narration import EventLog
-from chkobba_cli.tui.render import CardStyle, line_text
-from chkobba_cli.tui.replay import ReplayViewer
-from chkobba_cli.tui.table import header_line
-from chkobba_cli.tui.view import TableView
+from chkobba_cli.tui.model.view import TableView
+from chkobba_cli.tui.parts.narration import EventLog
+from chkobba_cli.tui.parts.render import CardStyle, line_text
+from chkobba_cli.tui.screens.dialogs import over_lines
+from chkobba_cli.tui.screens.replay import ReplayViewer
+from chkobba_cli.tui.screens.table import header_line
+from chkobba_cli.words.i18n import Translator
 from chkobba_p2p._shell.peer import HandScored, MatchDone, Outcome, TableState
 from chkobba_p2p.game.cards import FigureConvention
 from chkobba_p2p.observe.audit import audit_log
@@ -184,7 +184,7 @@ def test_the_history_says_whose_three_totals_are_whose(tmp_path, lang, want):
 
 
 def test_the_scoring_box_keeps_the_teams_apart_and_fits_80_columns():
-    from chkobba_cli.tui.dialogs import DIALOG_TEXT, score_dialog_lines
+    from chkobba_cli.tui.screens.dialogs import DIALOG_TEXT, score_dialog_lines
 
     played = _played(b"team-names")
     state = build_timeline(played.sessions[0].bodies).frames[-1].state

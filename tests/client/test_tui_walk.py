@@ -98,7 +98,7 @@ def test_the_bots_are_robots_in_french(app_session, size, n, lang, said):
     """The walk at 3 players in French read "2 bots prennent place" (the French screens
     say "robot" everywhere else)."""
     from chkobba_cli.tui.app import TuiApp
-    from chkobba_cli.tui.narration import BotsStarting
+    from chkobba_cli.tui.parts.narration import BotsStarting
     from chkobba_p2p.game import rules as R
 
     ui = TuiApp(kind="play", lang=lang, seat=0, rules=R.Ruleset(), players=n + 1)
@@ -120,7 +120,7 @@ def test_the_cut_says_what_keeping_or_placing_changes(app_session, size, lang, d
     """The walk at 3 players: the cutter is asked "keep it or place it?" with nothing to
     say what either does (only the help's second page said it)."""
     from chkobba_cli.tui.app import TuiApp
-    from chkobba_cli.tui.decision import Request
+    from chkobba_cli.tui.parts.decision import Request
     from chkobba_p2p._shell.peer import Lobby
     from chkobba_p2p.game import rules as R
     from chkobba_p2p.game.cards import cards

@@ -17,9 +17,9 @@ from support.net import FAST, host_config, join_config
 from test_spectators import Recording
 
 from chkobba_cli.commands.watch import Narrator
-from chkobba_cli.tui.render import line_text
-from chkobba_cli.tui.terms import duration_text
-from chkobba_cli.tui.watching import WatchView
+from chkobba_cli.tui.parts.render import line_text
+from chkobba_cli.tui.parts.terms import duration_text
+from chkobba_cli.tui.screens.watching import WatchView
 from chkobba_p2p._shell.config import Timeouts
 from chkobba_p2p._shell.net import ClientPeer, HostPeer
 from chkobba_p2p._shell.peer import Lobby, Spectators
@@ -339,7 +339,7 @@ async def test_a_host_whose_terms_do_not_check_out_shows_none_and_breaks_nothing
 
 
 def test_a_tall_lobby_drops_blank_lines_then_its_top_never_the_prompt():
-    from chkobba_cli.tui.terms import fit_lobby
+    from chkobba_cli.tui.parts.terms import fit_lobby
 
     lines = [[("", " top")], [], [("", " rules")], [], [("", " seats")], [],
              [("", " press Enter to start")]]
@@ -481,7 +481,7 @@ def test_esc_closes_the_spectators_last_sheet_and_q_still_quits(lang, back):
     from prompt_toolkit.keys import Keys
     from prompt_toolkit.output import DummyOutput
 
-    from chkobba_cli.tui.watching import _build
+    from chkobba_cli.tui.screens.watching import _build
 
     view = _flagged(lang)
     view.finished(None)

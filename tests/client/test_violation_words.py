@@ -1,5 +1,5 @@
 """A check's violation reaches a person as the check's code and data, worded once in the
-client's catalog (``cli/i18n.py``, keys ``vi_`` + the code) in English and French: the
+client's catalog (``cli/words/i18n.py``, keys ``vi_`` + the code) in English and French: the
 library's table (:data:`chkobba_p2p.errors.VIOLATIONS`) and the catalog agree, and the
 French replay of a cheat says it in French (issue 41: the library speaks codes and data,
 not sentences)."""
@@ -16,9 +16,9 @@ import pytest
 from support.audit import play
 
 import chkobba_p2p
-from chkobba_cli.event_words import violation_words, words
-from chkobba_cli.i18n import MESSAGES, Translator
 from chkobba_cli.outputs.replay_html import render_html
+from chkobba_cli.words.event_words import violation_words, words
+from chkobba_cli.words.i18n import MESSAGES, Translator
 from chkobba_p2p import errors
 from chkobba_p2p.game.cards import Card
 from chkobba_p2p.observe.audit import INVALID, audit_log
@@ -137,7 +137,7 @@ def test_a_host_s_garbled_greeting_is_said_in_the_reader_s_language():
     """A link check (here: a host's greeting without its versions) reaches a spectator's
     refusal as the check's code and facts, worded by the client; its English stays the
     ``detail`` for logs."""
-    from chkobba_cli.event_words import error_sentence, stop_words
+    from chkobba_cli.words.event_words import error_sentence, stop_words
     from chkobba_p2p.link.spectator import SpectatorCore
     from chkobba_p2p.wire.codec import ProtocolError, get_field
     with pytest.raises(ProtocolError) as caught:
@@ -230,7 +230,7 @@ def test_a_finding_s_detail_is_the_check_s_code_in_the_reader_s_words():
 def test_a_retried_handshake_says_the_failed_check_in_the_reader_s_language():
     """A joiner in a game whose handshake with the host fails a check: the notice says the
     check by its code, in French, not its English."""
-    from chkobba_cli.i18n import notice_text
+    from chkobba_cli.words.i18n import notice_text
     from chkobba_p2p.link.events import Notice, NoticeKind
     notice = Notice(NoticeKind.HANDSHAKE_RETRY, "'key' must be 32 bytes", code="bad_field",
                     violation="field_size", facts=(("field", "key"), ("size", 32)))
@@ -246,7 +246,7 @@ def test_a_host_s_unusable_lobby_is_said_by_its_check_in_the_reader_s_language()
     """A joiner welcomed but sent only a lobby that does not check out (here seat 0 is not
     the host's key): the outcome carries the lobby check's code, and the reason is said in
     French, not in the check's English (which stays the detail, for logs)."""
-    from chkobba_cli.event_words import error_sentence
+    from chkobba_cli.words.event_words import error_sentence
     from chkobba_p2p.link import messages as lm
     from chkobba_p2p.link.joiner import SeatLink
     from chkobba_p2p.transcript.clocks import Limits

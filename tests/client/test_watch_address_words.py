@@ -14,7 +14,7 @@ from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 from screenshot import screen_rows
 
-from chkobba_cli.tui.watching import WatchView, _build
+from chkobba_cli.tui.screens.watching import WatchView, _build
 from chkobba_p2p import Lobby, Spectators
 
 FP = "675c-39b0-7198-80d0"

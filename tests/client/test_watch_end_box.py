@@ -2,7 +2,7 @@
 and by how much, the hands played, the verdict of every entry, the log copy and the
 command that replays it.  It was one line under the table ("Match over: peer1 wins
 14-3.") among the hands' cards, easy to miss.  Read off the whole watch screen as drawn
-(:func:`screenshot.screen_rows` on :func:`chkobba_cli.tui.watching._build`), at 80x24
+(:func:`screenshot.screen_rows` on :func:`chkobba_cli.tui.screens.watching._build`), at 80x24
 and 120x40, in English and French, at 2, 3 and 4 players, and after a flag."""
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from screenshot import screen_rows
 from support.audit import play
 from test_tui_watching import _feed, _flagged
 
-from chkobba_cli.tui.watching import WatchView, _build
+from chkobba_cli.tui.screens.watching import WatchView, _build
 from chkobba_p2p._shell.watch import WatchOutcome
 
 WORDS = {

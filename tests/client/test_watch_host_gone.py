@@ -12,7 +12,7 @@ import pytest
 from screenshot import end_box
 from test_watch_end_box import played, screen_rows_checked  # noqa: F401 (fixture)
 
-from chkobba_cli.tui.watching import WatchView
+from chkobba_cli.tui.screens.watching import WatchView
 from chkobba_p2p._shell.watch import WatchOutcome
 from chkobba_p2p.observe.observer import Observer
 

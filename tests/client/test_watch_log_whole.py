@@ -16,7 +16,7 @@ from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 from screenshot import screen_rows
 
-from chkobba_cli.tui.watching import WatchView, _build
+from chkobba_cli.tui.screens.watching import WatchView, _build
 from chkobba_p2p import Lobby, WatchOutcome
 from chkobba_p2p.observe.verdict import VALID, Verdict
 
@@ -59,7 +59,7 @@ def test_the_spectators_log_printed_on_exit_is_whole_within_80_columns(monkeypat
     import io
 
     from chkobba_cli.commands.watch import Narrator
-    from chkobba_cli.tui.render import line_text
+    from chkobba_cli.tui.parts.render import line_text
 
     class Terminal(io.StringIO):
         def isatty(self) -> bool:

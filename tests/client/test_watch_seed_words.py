@@ -14,7 +14,7 @@ from prompt_toolkit.output import DummyOutput
 from screenshot import screen_rows
 from support.audit import play
 
-from chkobba_cli.tui.watching import WatchView, _build
+from chkobba_cli.tui.screens.watching import WatchView, _build
 from chkobba_p2p.observe.observer import Observer
 
 

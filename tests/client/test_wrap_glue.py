@@ -12,10 +12,10 @@ import pytest
 from screenshot import screen_rows
 from test_tor_failed_friends import FAILED, _host
 
-from chkobba_cli.i18n import Translator
 from chkobba_cli.tui.app import TuiApp
-from chkobba_cli.tui.render import line_text, wrap_line
-from chkobba_cli.tui.trust import seat_lines
+from chkobba_cli.tui.parts.render import line_text, wrap_line
+from chkobba_cli.tui.parts.trust import seat_lines
+from chkobba_cli.words.i18n import Translator
 from chkobba_p2p._shell.peer import Lobby, Outcome
 from chkobba_p2p.link.events import ReadyLapsed
 from chkobba_p2p.observe.history import Record

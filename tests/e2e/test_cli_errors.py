@@ -268,8 +268,8 @@ def test_a_join_to_a_closed_port_says_so_once(tmp_path, lang, sentence):
 
 
 def test_a_failure_to_connect_that_is_no_refusal_is_not_called_one():
-    from chkobba_cli.event_words import explain_error
-    from chkobba_cli.i18n import Translator
+    from chkobba_cli.words.event_words import explain_error
+    from chkobba_cli.words.i18n import Translator
 
     t = Translator("en")
     assert explain_error("connect_refused", "connect_failed", {"where": "h:1", "why": "x"},

@@ -39,8 +39,8 @@ FALSE_WORDS = ("stepped away", "lost the connection", "on time", "is back",
 
 
 def bot_processes(pid: int) -> list[int]:
-    """The bot peers (``chkobba_cli.tui.botproc``) whose parent is process ``pid``."""
-    return child_processes(pid, b"chkobba_cli.tui.botproc")
+    """The bot peers (``chkobba_cli.support.botproc``) whose parent is process ``pid``."""
+    return child_processes(pid, b"chkobba_cli.support.botproc")
 
 
 def alive(pid: int) -> bool:

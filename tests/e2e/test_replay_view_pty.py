@@ -11,7 +11,7 @@ import pytest
 from support.audit import Played, play
 from test_cli_play_pty import Screen
 
-from chkobba_cli.i18n import card_letters
+from chkobba_cli.words.i18n import card_letters
 from chkobba_p2p.game.cards import Card, card
 from chkobba_p2p.observe.audit import audit_log
 from chkobba_p2p.transcript.bodies import PlayAction

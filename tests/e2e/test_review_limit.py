@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 from support.audit import play
 
-from chkobba_cli import coach
 from chkobba_cli.main import main
+from chkobba_cli.words import coach
 from chkobba_p2p.game.rules import PRESETS
 from chkobba_p2p.observe.audit import EXIT_VALID
 from chkobba_p2p.observe.review import DEFAULT_LIMIT

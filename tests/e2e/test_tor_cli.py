@@ -230,7 +230,7 @@ def test_the_host_lobby_shows_the_onion_code_and_offers_it_when_the_router_says_
 
 
 def test_the_headless_host_prints_the_onion_code_and_offers_it_in_the_router_line(capsys):
-    from chkobba_cli.commands.bot import Narrator
+    from chkobba_cli.outputs.headless import Narrator
     from chkobba_p2p._shell.peer import Identity, Listening, PortMapUnavailable, fingerprint
     from chkobba_p2p._shell.tor import (
         OnionPublished,

@@ -170,7 +170,7 @@ def test_the_proof_matches_its_vector():
 
 def test_a_seat_that_proved_the_secret_proves_it_again_when_it_comes_back():
     """Review of issue 42: a resume was proven by the key alone.  The local bots of the
-    terminal client (chkobba_cli.tui.botproc) sit with a well-known key (bot_seed: anyone
+    terminal client (chkobba_cli.support.botproc) sit with a well-known key (bot_seed: anyone
     can compute it), and the game id is streamed to any spectator, who is not asked for
     the secret: a stranger took the bot's seat's connection in the running game (and
     could sign its resignation) without the secret.  A key that sat with the secret must

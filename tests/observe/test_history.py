@@ -15,8 +15,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from support.history import AMEL, BILEL, DORA, GROUP, SAMI, audited_cache, built, side
 
-from chkobba_cli.event_words import words
-from chkobba_cli.i18n import Translator
+from chkobba_cli.words.event_words import words
+from chkobba_cli.words.i18n import Translator
 from chkobba_p2p.observe.audit import INVALID, VALID, AuditResult
 from chkobba_p2p.observe.history import (
     UNREADABLE,
@@ -371,7 +371,7 @@ def test_a_missing_folder_is_one_line_and_status_2(own_cache, capsys, tmp_path):
 
 def test_the_progress_bar():
     from chkobba_cli.commands.history import bar
-    from chkobba_cli.i18n import Translator
+    from chkobba_cli.words.i18n import Translator
     assert bar(3, 4, 8, Translator("en")) == "[######..] 3/4 logs audited"
 
 
@@ -388,7 +388,7 @@ def app_session():
 
 
 def _screen_text(lines) -> str:
-    from chkobba_cli.tui.render import line_text
+    from chkobba_cli.tui.parts.render import line_text
     return "\n".join(line_text(x) for x in lines)
 
 
@@ -396,7 +396,7 @@ def _past(folder, indexed):
     """The folder's games, read by the client's reader in its thread."""
     import threading
 
-    from chkobba_cli.tui.past import PastGames
+    from chkobba_cli.tui.model.past import PastGames
     from chkobba_p2p.observe.history import AuditCache
     path, _ = folder
     changed = threading.Event()
@@ -446,8 +446,8 @@ def test_the_rematch_lobby_shows_the_record_of_a_known_player(
 
 
 def test_a_bot_levels_key_is_said_and_never_a_changed_key(tmp_path):
-    from chkobba_cli.i18n import Translator
-    from chkobba_cli.tui.trust import changed_seats, seat_lines
+    from chkobba_cli.tui.parts.trust import changed_seats, seat_lines
+    from chkobba_cli.words.i18n import Translator
     from chkobba_p2p._shell.known import KnownPlayers
     from chkobba_p2p._shell.peer import Lobby
     from chkobba_p2p.observe.rating import bot_seed
@@ -513,7 +513,7 @@ def test_the_client_reads_the_logs_in_a_process_of_its_own(folder, indexed, tmp_
     (the user's cache: here the test's) and gets the very games read in process."""
     import threading
 
-    from chkobba_cli.tui.past import PastGames
+    from chkobba_cli.tui.model.past import PastGames
     path, _ = folder
     monkeypatch.setenv("CHKOBBA_CACHE_DIR", str(tmp_path / "cache"))
     changed = threading.Event()
@@ -551,7 +551,7 @@ def test_the_list_speaks_french_agreement_and_fits_the_terminal(capsys, monkeypa
     """"1 comptée", "journal : …", and an audit's long sentence wrapped at the
     terminal's width (a first-time player saw "1 comptées" and lines past 80 columns)."""
     from chkobba_cli.commands.history import show_games
-    from chkobba_cli.i18n import Translator
+    from chkobba_cli.words.i18n import Translator
     from chkobba_p2p.observe.history import Game, Log, Seat
     monkeypatch.setenv("COLUMNS", "80")
     seats = (Seat("amel", AMEL.public), Seat("bot1", SAMI.public))
@@ -574,7 +574,7 @@ def test_a_leave_names_who_left_and_the_tag_speaks_french(capsys, monkeypatch):
     the bot had left (a first-time player's walk): the line names the seat that left, from
     the signed abort, and the verdict's tag follows the language ("[VALIDE]")."""
     from chkobba_cli.commands.history import show_games
-    from chkobba_cli.i18n import Translator
+    from chkobba_cli.words.i18n import Translator
     from chkobba_p2p.observe.audit import AuditResult
     from chkobba_p2p.observe.history import Game, Log, Seat
     from chkobba_p2p.observe.verdict import AbortClaim

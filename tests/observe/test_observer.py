@@ -14,8 +14,8 @@ import pytest
 from support.audit import play
 
 import chkobba_p2p
-from chkobba_cli.event_words import words
-from chkobba_cli.i18n import Translator
+from chkobba_cli.words.event_words import words
+from chkobba_cli.words.i18n import Translator
 from chkobba_p2p.game.cards import Card
 from chkobba_p2p.game.rules import PRESETS, CutEvent, DealEvent, PlayEvent, SweepEvent
 from chkobba_p2p.observe.observer import DeckRevealed, Observer

@@ -15,8 +15,8 @@ from support.audit import said
 from support.net import host_config, join_config
 from support.sessions import Table, speak_lazily
 
-from chkobba_cli.event_words import words
-from chkobba_cli.i18n import Translator
+from chkobba_cli.words.event_words import words
+from chkobba_cli.words.i18n import Translator
 from chkobba_p2p._shell.net import ClientPeer, HostPeer
 from chkobba_p2p._shell.peer import BotController
 from chkobba_p2p.deal.core import JobResult, ProofJob, run_job

@@ -31,12 +31,12 @@ from support.frames import watching_message
 from support.net import REPO_ROOT, cli_command, cli_env
 
 from chkobba_cli.commands.watch import Narrator
-from chkobba_cli.event_words import words
-from chkobba_cli.i18n import Translator
 from chkobba_cli.main import main
-from chkobba_cli.tui.render import line_text
-from chkobba_cli.tui.replay import ReplayViewer
-from chkobba_cli.tui.watching import WatchView
+from chkobba_cli.tui.parts.render import line_text
+from chkobba_cli.tui.screens.replay import ReplayViewer
+from chkobba_cli.tui.screens.watching import WatchView
+from chkobba_cli.words.event_words import words
+from chkobba_cli.words.i18n import Translator
 from chkobba_p2p.game.rules import Ruleset
 from chkobba_p2p.link.handshake import Lobby
 from chkobba_p2p.observe.audit import EXIT_UNSUPPORTED, UNSUPPORTED, VALID, audit_bodies

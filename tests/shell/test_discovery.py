@@ -120,8 +120,8 @@ async def test_a_table_with_a_seat_secret_says_so_and_the_list_words_it(tmp_path
     """Issue 42: the announcement of a table with a seat secret carries ``secret=1``
     (a table without one announces exactly as before: the test above), and the client's
     list says the table needs the whole code, in English and in French."""
-    from chkobba_cli.i18n import Translator
     from chkobba_cli.support.reach import table_lines
+    from chkobba_cli.words.i18n import Translator
     from chkobba_p2p.address import new_secret
 
     async with trio.open_nursery() as nursery:

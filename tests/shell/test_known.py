@@ -66,8 +66,8 @@ def test_a_lookalike_of_a_known_name_with_another_key_is_a_changed_key(tmp_path)
 
 
 def test_the_lookalike_warning_is_worded_in_both_languages(tmp_path):
-    from chkobba_cli.i18n import Translator
-    from chkobba_cli.tui.trust import seat_lines
+    from chkobba_cli.tui.parts.trust import seat_lines
+    from chkobba_cli.words.i18n import Translator
     from chkobba_p2p._shell.peer import Lobby, TableState
 
     known = KnownPlayers(tmp_path / "known_players")

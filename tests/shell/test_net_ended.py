@@ -20,8 +20,8 @@ import pytest
 import trio
 from support.net import FAST, host_config, join_config
 
-from chkobba_cli.event_words import words
-from chkobba_cli.i18n import Translator
+from chkobba_cli.words.event_words import words
+from chkobba_cli.words.i18n import Translator
 from chkobba_p2p._shell.config import Timeouts
 from chkobba_p2p._shell.net import ClientPeer, HostPeer
 from chkobba_p2p._shell.peer import BotController
@@ -419,9 +419,9 @@ def test_the_player_is_told_in_his_language_where_the_saved_game_went(lang, word
     the player's language, where the saved game was filed, exit status 2 (no game)."""
     from types import SimpleNamespace
 
-    from chkobba_cli.ending import EXIT_NO_GAME, finish
-    from chkobba_cli.i18n import Translator
     from chkobba_cli.tui.guest import RunResult
+    from chkobba_cli.words.ending import EXIT_NO_GAME, finish
+    from chkobba_cli.words.i18n import Translator
 
     table = _two_seat_session(Identity.generate()).table
     filed = "/data/resume/filed/ab-10.0.0.1_7955-20261205T190000Z.state"

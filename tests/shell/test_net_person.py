@@ -17,8 +17,8 @@ import trio
 from support.audit import said
 from support.net import GatedBot, host_config, join_config
 
-from chkobba_cli.event_words import words
-from chkobba_cli.i18n import Translator
+from chkobba_cli.words.event_words import words
+from chkobba_cli.words.i18n import Translator
 from chkobba_p2p._shell.net import ClientPeer, HostPeer
 from chkobba_p2p._shell.peer import BotController, Restored, Resumed, SeatBusy, SeatLock, Waiting
 from chkobba_p2p.game import rules as R

@@ -188,7 +188,7 @@ async def test_a_rematch_after_a_plain_address_join_refuses_another_key(tmp_path
     another key is refused, before anything is written; the same host is joined."""
     import dataclasses
 
-    from chkobba_cli.commands.table import REMATCH_WAIT, rematch_config
+    from chkobba_cli.commands.join import REMATCH_WAIT, rematch_config
     from chkobba_p2p._shell.peer import BotController, OutcomeError
 
     first = join_config(tmp_path, 0, "amel")

@@ -399,8 +399,8 @@ async def test_a_routers_escapes_never_reach_the_terminal(tmp_path):
 
 
 def test_the_lobby_shows_a_routers_words_through_the_filter():
-    from chkobba_cli.i18n import Translator
-    from chkobba_cli.tui.lobby import reach_text
+    from chkobba_cli.tui.screens.lobby import reach_text
+    from chkobba_cli.words.i18n import Translator
 
     for lang in ("en", "fr"):
         for ip in (ESCAPES, C1_ESCAPES):

@@ -173,16 +173,16 @@ def play(n: int = 2, *, rules: Ruleset | None = None, proofs: bool = False,
 def said(report: AuditReport, lang: str = "en") -> str:
     """An audit's result as the client words it (``chkobba replay``'s last line): the
     library gives data (:meth:`AuditReport.result`), the words are the client's."""
-    from chkobba_cli.event_words import words
-    from chkobba_cli.i18n import Translator
+    from chkobba_cli.words.event_words import words
+    from chkobba_cli.words.i18n import Translator
     return words(report.result(), Translator(lang))
 
 
 def verdict_said(report: AuditReport, lang: str = "en") -> str:
     """How the match ended, in the players' names (the verdict, without the audit's
     head): the client's words for :attr:`AuditReport.outcome`."""
-    from chkobba_cli.event_words import words
-    from chkobba_cli.i18n import Translator
+    from chkobba_cli.words.event_words import words
+    from chkobba_cli.words.i18n import Translator
     if report.outcome is None:
         return report.reason
     return words(report.outcome, Translator(lang), names=report.names)

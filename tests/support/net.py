@@ -139,7 +139,7 @@ def cli_command(*args: str) -> list[str]:
 
 def child_processes(pid: int, marker: bytes) -> list[int]:
     """The live children of process ``pid`` whose command line holds ``marker`` (a host's
-    bot processes, ``b"chkobba_cli.tui.botproc"``: found before the host dies, since
+    bot processes, ``b"chkobba_cli.support.botproc"``: found before the host dies, since
     they outlive it under another parent)."""
     found = []
     for entry in Path("/proc").iterdir():

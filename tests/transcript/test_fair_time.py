@@ -26,8 +26,8 @@ from hypothesis import strategies as st
 from support.audit import Played, said
 from test_on_time import _flag, _to_play
 
-from chkobba_cli.event_words import words
-from chkobba_cli.i18n import Translator
+from chkobba_cli.words.event_words import words
+from chkobba_cli.words.i18n import Translator
 from chkobba_p2p._shell.config import Timeouts
 from chkobba_p2p.observe.audit import INCOMPLETE, VALID, audit_bodies, audit_log
 from chkobba_p2p.observe.history import (
@@ -352,12 +352,12 @@ def test_at_three_players_the_seat_that_loses_the_match_loses_and_the_others_sta
         assert (rec.games, rec.losses) == (1, 1)
     # Every seat's outcome is a result, even with nobody winning: the headless peers
     # exit 0 (README), never 3 (a stopped game).
-    from chkobba_cli.commands.bot import _report
+    from chkobba_cli.outputs.headless import report
     from chkobba_p2p.link.events import Outcome
     for s in ss:
         o = Outcome(s.own_seat, s.table, None, aborted=s.aborted)
         assert o.concluded and o.decided is (expect is not None)
-        assert _report(o, told_log=True) == 0
+        assert report(o, told_log=True) == 0
 
 
 def test_flag_winner_scores_the_two_others_as_they_stand():

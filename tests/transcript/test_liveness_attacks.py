@@ -14,8 +14,8 @@ import trio
 from support.audit import said
 from support.net import FAST
 
-from chkobba_cli.event_words import words
-from chkobba_cli.i18n import Translator
+from chkobba_cli.words.event_words import words
+from chkobba_cli.words.i18n import Translator
 from chkobba_p2p._shell.net import ClientPeer, HostPeer
 from chkobba_p2p._shell.peer import ClockReading, Outcome, OutcomeError, Waiting
 from chkobba_p2p.game.rules import Ruleset

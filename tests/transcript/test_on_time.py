@@ -21,8 +21,8 @@ import pytest
 import trio
 from support.audit import make_sessions, said
 
-from chkobba_cli.event_words import words
-from chkobba_cli.i18n import Translator
+from chkobba_cli.words.event_words import words
+from chkobba_cli.words.i18n import Translator
 from chkobba_p2p._shell.config import Timeouts
 from chkobba_p2p.bots.levels import make_bot
 from chkobba_p2p.game.rules import PRESETS
@@ -342,9 +342,9 @@ def _outcome(tmp_path: Path, seat: int):
 
 @pytest.mark.parametrize("lang", ["en", "fr"])
 def test_both_screens_say_who_won_on_time(tmp_path, lang):
-    from chkobba_cli.i18n import Translator
-    from chkobba_cli.tui.dialogs import over_lines
-    from chkobba_cli.tui.view import TableView, card_style
+    from chkobba_cli.tui.model.view import TableView, card_style
+    from chkobba_cli.tui.screens.dialogs import over_lines
+    from chkobba_cli.words.i18n import Translator
     from chkobba_p2p.tablestate import TableState
 
     def screen(seat: int) -> str:
@@ -370,10 +370,10 @@ def test_both_screens_say_who_won_on_time(tmp_path, lang):
 def test_a_host_flagged_by_a_joiner_reads_whose_clock_it_was(tmp_path, lang):
     """A joiner flags a host that stalls on its own move (PROTOCOL.md 12.6): the screens
     name the joiner's clock, never "the host's clock"."""
-    from chkobba_cli.i18n import Translator
-    from chkobba_cli.tui.dialogs import over_lines
-    from chkobba_cli.tui.stopped import stop_sentences
-    from chkobba_cli.tui.view import TableView, card_style
+    from chkobba_cli.tui.model.view import TableView, card_style
+    from chkobba_cli.tui.parts.stopped import stop_sentences
+    from chkobba_cli.tui.screens.dialogs import over_lines
+    from chkobba_cli.words.i18n import Translator
     from chkobba_p2p.link.events import Outcome
     from chkobba_p2p.tablestate import TableState
 

@@ -8,8 +8,8 @@ import dataclasses
 import pytest
 from support.sessions import Table
 
-from chkobba_cli.event_words import words
-from chkobba_cli.i18n import Translator
+from chkobba_cli.words.event_words import words
+from chkobba_cli.words.i18n import Translator
 from chkobba_p2p.game.cards import Card
 from chkobba_p2p.game.rules import Ruleset
 from chkobba_p2p.link.handshake import ClientHandshake, HostHandshake, Lobby

@@ -21,8 +21,8 @@ from support.net import process_env as _env
 from support.net import start_bot as _bot
 from support.tiers import slow_when
 
-from chkobba_cli.event_words import words
-from chkobba_cli.i18n import Translator
+from chkobba_cli.words.event_words import words
+from chkobba_cli.words.i18n import Translator
 from chkobba_p2p._shell.peer import RematchAnswer
 from chkobba_p2p.errors import LocalError
 from chkobba_p2p.game.cards import card
@@ -591,8 +591,8 @@ def app_session():
 
 
 def _end_screen(seat: int, outcome_of, lang: str = "en") -> str:
-    from chkobba_cli.tui import dialogs
     from chkobba_cli.tui.app import TuiApp
+    from chkobba_cli.tui.screens import dialogs
     from chkobba_p2p._shell.peer import Lobby as LobbyEvent
     from chkobba_p2p.link.events import Outcome
 
@@ -653,8 +653,8 @@ def test_at_three_a_flag_is_told_to_each_seat_as_it_concerns_it(app_session, sea
 def test_the_line_after_the_screen_at_three_tells_a_result_not_a_stopped_game(app_session):
     """The line the client prints once its screen closed: sami resigned at 0-0-0, so
     sami loses and nobody wins; a result, never "Game stopped"."""
-    from chkobba_cli.ending import result_line
     from chkobba_cli.tui.app import TuiApp
+    from chkobba_cli.words.ending import result_line
     from chkobba_p2p.link.events import Outcome
     from chkobba_p2p.transcript.events import Aborted, Standing
 

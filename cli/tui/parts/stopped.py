@@ -4,7 +4,7 @@ and the line printed once the screen closes all say it the same way.
 No protocol code and no seat number: names (or "you"), a reason in the player's
 language, and an accusation the log does not prove worded as the signer's claim.  The
 abort's own ``detail`` is the signer's text (English, with seat numbers): the replay
-shows it, the screen does not.  The words are the catalog's (``cli/i18n.py``: ``sr_`` a
+shows it, the screen does not.  The words are the catalog's (``cli/words/i18n.py``: ``sr_`` a
 code's meaning, ``st_`` the sentences); this says which one, for whom.
 """
 
@@ -12,14 +12,14 @@ from __future__ import annotations
 
 from chkobba_p2p import Aborted, ErrorCode, Standing
 
-from ..i18n import abort_reason
-from .view import TableView
+from ...words.i18n import abort_reason
+from ..model.view import TableView
 
 __all__ = ["stop_sentences"]
 
 
 def _w(view: TableView, key: str, **kw: object) -> str:
-    """The catalog's sentence ``"st_" + key`` (``cli/i18n.py``) in the reader's language."""
+    """The catalog's sentence ``"st_" + key`` (``cli/words/i18n.py``) in the reader's language."""
     return view.t(f"st_{key}", **kw)
 
 

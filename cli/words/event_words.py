@@ -138,7 +138,7 @@ class PanelVoice(Viewpoint):
     """The events panel, from the local seat's point of view.  Its state (who is gone,
     whether we are back, who sits) makes a line news once; ``view`` is the table after
     the event.  The screen's helpers are its methods (see the subclass,
-    :class:`cli.tui.narration.EventLog`)."""
+    :class:`chkobba_cli.tui.parts.narration.EventLog`)."""
 
     view: Any  # the screen's TableView
     own_chat: bool
@@ -171,7 +171,8 @@ class PanelVoice(Viewpoint):
 
 
 class CommentaryVoice(Viewpoint):
-    """A spectator's commentary, a plain line per event (see :class:`cli.watch.Narrator`)."""
+    """A spectator's commentary, a plain line per event (see
+    :class:`chkobba_cli.commands.watch.Narrator`)."""
 
     fr: bool
     names: list[str]
@@ -204,8 +205,9 @@ class CommentaryVoice(Viewpoint):
 
 
 class HeadlessVoice(Viewpoint):
-    """A headless peer's lines, in English (see :class:`cli.net.Narrator`): ``line``
-    always, ``quiet_line`` unless ``--quiet``."""
+    """A headless peer's lines, in English (see
+    :class:`chkobba_cli.outputs.headless.Narrator`): ``line`` always, ``quiet_line`` unless
+    ``--quiet``."""
 
     quiet: bool
     bind: str | None
@@ -444,7 +446,7 @@ def _(ev: Chat, vp: Viewpoint) -> None:
 @narrate.register(Waiting)
 def _(ev: Waiting, vp: Viewpoint) -> None:
     if isinstance(vp, PanelVoice):
-        # The countdown comes every second: the table shows it live (.tui.presence);
+        # The countdown comes every second: the table shows it live (tui/model/presence.py);
         # the panel notes each drop once.
         view, st = vp.view, vp.view.state
         if ev.seat == 0 and st.seat not in (None, 0):
@@ -616,7 +618,7 @@ def _(ev: MatchDone, vp: Viewpoint) -> None:
 def _(ev: Aborted, vp: Viewpoint) -> None:
     if isinstance(vp, PanelVoice):
         # The players' words (names, a reason in their language, a claim as a claim),
-        # never a protocol code or a seat number: see .tui.stopped.
+        # never a protocol code or a seat number: see tui/parts/stopped.py.
         for line in vp.stop_lines(ev):
             vp.add(*line)
     elif isinstance(vp, CommentaryVoice):

@@ -2,7 +2,7 @@
 and the lines it puts under the hand: the prompt, the capture options, the refusal of an
 illegal card, the hints.
 
-The app (:mod:`.app`) holds the decision in progress and its keys (:mod:`.keys`) move
+The app (:mod:`..app`) holds the decision in progress and its keys (:mod:`..keys`) move
 through it; what is drawn of it is a function of the view and of that state alone.
 """
 
@@ -16,8 +16,8 @@ from chkobba_p2p.errors import IllegalMove
 from chkobba_p2p.game import rules as R
 from chkobba_p2p.game.cards import Card
 
+from ..model.view import TableView
 from .render import Line, by_value, click_tag, wrap_line
-from .view import TableView
 
 __all__ = ["Request", "refusal", "decision_lines"]
 

@@ -4,8 +4,8 @@ direction of play (seats are numbered in playing order, counter-clockwise: the n
 plays on our right, then the partner across, then the left; RULES.md).  We sit at the
 bottom of the screen, with our hand.
 
-Drawn from a :class:`~.view.TableView` alone, in the rows the three seat lines took
-(:mod:`.table` falls back to those lines when the picture does not fit the width).
+Drawn from a :class:`~..model.view.TableView` alone, in the rows the three seat lines took
+(:mod:`..screens.table` falls back to those lines when the picture does not fit the width).
 """
 
 from __future__ import annotations
@@ -13,13 +13,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 
+from ..model.view import TableView
 from .render import Line, line_text
-from .view import TableView
 
 __all__ = ["seat_positions", "seat_picture", "picture_and_names", "side_cell", "side_dealer",
            "shortened", "compact_clock"]
 
-#: A seat's line (:func:`.table._seat_line`): (view, seat, role, its clock, width) -> line.
+#: A seat's line (:func:`..screens.table._seat_line`): (view, seat, role, its clock, width) -> line.
 SeatLine = Callable[[TableView, int, str, Line, int], Line]
 
 #: How short the picture may cut every name, in turn (None: whole).  Never shorter than
@@ -102,7 +102,7 @@ def shortened(view: TableView, short: int | None) -> TableView:
 
 def seat_picture(view: TableView, width: int, seat_line: SeatLine,
                  extra: Callable[[int], Line]) -> list[tuple[int, Line]] | None:
-    """The picture's lines, each with its priority for :func:`.table.fit`: the partner
+    """The picture's lines, each with its priority for :func:`..screens.table.fit`: the partner
     centred; the left and right opponents on one line; under them the word "opponent";
     then the whole order of play from us on a line of its own.  Names are whole, or,
     when they must be cut, all cut the same way (to 16, 12, ... 6 characters, never

@@ -1,6 +1,6 @@
 """The dialogs drawn in a frame over the screen: leave the game?, a hand's scoring, the
 match's end.  Each is a list of lines from the view (and what it reports on); the app
-decides which one shows (``TuiApp.overlay_kind``) and :mod:`.keys` what keys do while it
+decides which one shows (``TuiApp.overlay_kind``) and :mod:`..keys` what keys do while it
 does.  A new dialog (a help screen, say) is a new function here, or a new module if it
 grows, plus its kind in ``overlay_kind``.
 """
@@ -13,12 +13,12 @@ from pathlib import Path
 
 from chkobba_p2p import ErrorCode, HandScored, Outcome
 
-from ..event_words import outcome_error
-from ..i18n import Translator
-from ..support.term import path_lines
-from .render import Line, score_lines, score_width, wrap_line
-from .stopped import stop_sentences
-from .view import TableView
+from ...support.term import path_lines
+from ...words.event_words import outcome_error
+from ...words.i18n import Translator
+from ..model.view import TableView
+from ..parts.render import Line, score_lines, score_width, wrap_line
+from ..parts.stopped import stop_sentences
 
 __all__ = ["leave_lines", "away_lines", "resign_lines", "score_dialog_lines", "over_lines",
            "as_text", "path_lines", "log_lines"]
@@ -105,7 +105,7 @@ def over_lines(view: TableView, outcome: Outcome | None, log_path: Path | None,
     """The match's end: who won and by how much (or by a resignation), or why it stopped;
     where the log is and the command that audits it.  ``width`` is the screen's (long
     paths are cut); ``rematch``: the keys offer to play again; ``records``: what the
-    matches so far count (:func:`.past.records_lines`: the line that says what is
+    matches so far count (:func:`..model.past.records_lines`: the line that says what is
     counted, then "sami: 4 games, 3–1" for each player of another side); ``news``: the
     others' answers to the rematch so far, (style, text); ``luck``: the ``l`` key offers
     the account of luck against play (:func:`luck_box_lines`)."""
@@ -258,7 +258,7 @@ def sheet_lines(view: TableView, width: int, empty_key: str) -> list[Line]:
     """The match's score sheet so far (every scored hand's categories per side and the
     tally), under its title; ``empty_key``: the words shown before any hand is scored.
     The same sheet for a player (``s`` at the table) and a spectator."""
-    from ..outputs import scoresheet
+    from ...outputs import scoresheet
 
     t, st = view.t, view.state
     hands = [scoresheet.from_score(ev.number, ev.score, ev.totals) for ev in st.scored]

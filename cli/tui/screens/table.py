@@ -1,8 +1,8 @@
 """The table screen: the other seats, the cards on the table, the last play, your seat
-and your hand, drawn from a :class:`~.view.TableView` alone.
+and your hand, drawn from a :class:`~..model.view.TableView` alone.
 
 :func:`draw_table` is all a screen needs: the live game passes the decision in progress
-(the selected card, the capture to mark, the lines under the hand from :mod:`.decision`);
+(the selected card, the capture to mark, the lines under the hand from :mod:`..parts.decision`);
 a replay viewer passes a view of each state of the log and lines of its own.
 """
 
@@ -15,17 +15,17 @@ from functools import partial
 from chkobba_p2p.game import rules as R
 from chkobba_p2p.game.cards import Card
 
-from .bigcards import big_card_row
-from .render import Line, by_value, card_chips, card_row, click_tag, line_text, wrap_line
-from .seats import compact_clock, picture_and_names, side_dealer
-from .view import TableView
+from ..model.view import TableView
+from ..parts.bigcards import big_card_row
+from ..parts.render import Line, by_value, card_chips, card_row, click_tag, line_text, wrap_line
+from ..parts.seats import compact_clock, picture_and_names, side_dealer
 
 __all__ = ["Showing", "showing", "draw_table", "table_lines", "fit"]
 
 
 @dataclass(frozen=True)
 class Showing:
-    """A move held on screen before the table changes (see :mod:`.pace`): the table to
+    """A move held on screen before the table changes (see :mod:`..model.pace`): the table to
     draw (with the card just played on it), the cards to highlight (the one played) and
     to mark (what it takes), and the lines that say it."""
 
@@ -37,7 +37,7 @@ class Showing:
 
 def showing(view: TableView, ev: object, width: int) -> Showing | None:
     """How to draw another player's move while it is held on screen (``ev`` is the
-    :attr:`.pace.Pacer.showing` event): a play, a card placed by the cutter, or the last
+    :attr:`..model.pace.Pacer.showing` event): a play, a card placed by the cutter, or the last
     cards of a hand going to the last capturer."""
     st, t, cs = view.state, view.t, view.cs
 

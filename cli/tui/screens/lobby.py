@@ -1,7 +1,7 @@
 """The lobby screen, before the first hand: where to connect or what address to give,
 the rules, the seats as they fill (names and key fingerprints), and whether the match is
 about to start: the ready check (press Enter once the fingerprints are checked; its key
-is in :mod:`.keys`) and what the known players say of each seat (:mod:`.trust`).
+is in :mod:`..keys`) and what the known players say of each seat (:mod:`..parts.trust`).
 """
 
 from __future__ import annotations
@@ -9,14 +9,14 @@ from __future__ import annotations
 from chkobba_p2p import KnownPlayers, PortMapped, PortMapUnavailable
 from chkobba_p2p.text import safe_text
 
-from ..i18n import Translator
-from ..options.tor import tor_installed
-from ..support.reach import join_code, table_address
-from .past import PastGames
-from .render import Line, wrap_line
-from .terms import spare, terms_lines
-from .trust import changed_seats, missing_names, seat_lines
-from .view import TableView
+from ...options.tor import tor_installed
+from ...support.reach import join_code, table_address
+from ...words.i18n import Translator
+from ..model.past import PastGames
+from ..model.view import TableView
+from ..parts.render import Line, wrap_line
+from ..parts.terms import spare, terms_lines
+from ..parts.trust import changed_seats, missing_names, seat_lines
 
 __all__ = ["lobby_lines", "reach_text", "team_lines"]
 

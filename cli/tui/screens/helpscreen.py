@@ -10,9 +10,9 @@ from collections.abc import Callable
 from chkobba_p2p.game.cards import Card, FigureConvention, Suit
 from chkobba_p2p.game.rules import Opening, Ruleset, Scoring
 
-from ..i18n import Translator, card_letters, ruleset_text
-from .quickchat import keys_text
-from .render import Line, wrap_line
+from ...words.i18n import Translator, card_letters, ruleset_text
+from ..parts.quickchat import keys_text
+from ..parts.render import Line, wrap_line
 
 __all__ = ["help_lines", "help_pages", "play_lines", "example_lines", "figure_values",
            "EXAMPLE_ROWS"]

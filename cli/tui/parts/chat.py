@@ -22,7 +22,7 @@ from prompt_toolkit.layout import (
 
 from chkobba_p2p import SeatController, clean_chat
 
-from ..i18n import Translator
+from ...words.i18n import Translator
 
 __all__ = ["ChatInput"]
 

@@ -3,7 +3,7 @@
 The log is checked by the library's observer and turned into a
 :class:`~chkobba_p2p.timeline.Timeline` (the table after every move, seen from no seat);
 each step is drawn with the live client's own :func:`~.table.draw_table` and narrated in
-the events panel by :class:`~.narration.EventLog`, so a replay looks as the game did.
+the events panel by :class:`~..parts.narration.EventLog`, so a replay looks as the game did.
 Keys: ←/→ a move, PgUp/PgDn a hand, Home/End the start and the end, ``s`` the score
 sheet, ``q`` to quit.  The verdict stays in a banner; for an invalid log the offending
 entry is highlighted with the player it blames.  No network, no trio.
@@ -27,17 +27,17 @@ from chkobba_p2p.observe.review import Grade
 from chkobba_p2p.observe.verdict import INVALID, UNSUPPORTED, VALID, Verdict
 from chkobba_p2p.timeline import Timeline
 
-from .. import coach
-from ..event_words import words
-from ..i18n import Translator, unsupported_words
-from ..outputs import scoresheet
+from ...outputs import scoresheet
+from ...words import coach
+from ...words.event_words import words
+from ...words.i18n import Translator, unsupported_words
+from ..model.view import TableView, card_style
+from ..parts.narration import EventLog
+from ..parts.render import Line, control_text, wrap_line
+from ..parts.stopped import stop_sentences
+from ..parts.style import STYLE
 from .dialogs import score_dialog_lines
-from .narration import EventLog
-from .render import Line, control_text, wrap_line
-from .stopped import stop_sentences
-from .style import STYLE
 from .table import draw_table
-from .view import TableView, card_style
 
 __all__ = ["ReplayViewer"]
 

@@ -14,7 +14,7 @@ import time
 from chkobba_p2p import ClockReading, HandStarted, Lobby, Restored, Resumed, TableState, Waiting
 from chkobba_p2p.game import rules as R
 
-from .render import Line, wrap_line
+from ..parts.render import Line, wrap_line
 from .view import TableView
 
 __all__ = ["Presence", "clock_text", "WARN_UNDER"]

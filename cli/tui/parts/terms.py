@@ -1,17 +1,17 @@
 """The terms a person agrees to before pressing Enter (issue 26): the rules (preset,
 variants, target), the move clock and the allowance of time away, and how many spectators
-may watch, drawn from a :class:`~.view.TableView` for every lobby (the host's, a
+may watch, drawn from a :class:`~..model.view.TableView` for every lobby (the host's, a
 joiner's, a spectator's).  Pure: lines of styled fragments."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..i18n import ruleset_text
+from ...words.i18n import ruleset_text
 from .render import Line, wrap_line
 
 if TYPE_CHECKING:  # a type only: view imports this module (duration_text)
-    from .view import TableView
+    from ..model.view import TableView
 
 __all__ = ["duration_text", "terms_lines", "fit_lobby", "spare"]
 

@@ -87,8 +87,8 @@ def _print_log(t: Translator, log: Path | str, replay: bool) -> None:
 
 def finish(result, ui, address: str | None = None) -> int:
     """After the screen closed: say how it ended, on the normal terminal."""
-    from .tui.guest import RunResult
-    from .tui.presence import clock_text
+    from ..tui.guest import RunResult
+    from ..tui.model.presence import clock_text
 
     assert isinstance(result, RunResult)
     t: Translator = ui.t
@@ -147,11 +147,11 @@ def finish(result, ui, address: str | None = None) -> int:
 def result_line(o: Outcome, ui) -> str:
     """How the match ended, in the player's language and words (the screen said the same:
     "You win 11-4!", never a side number)."""
-    from .tui.dialogs import over_lines
-    from .tui.render import line_text
+    from ..tui.parts.render import line_text
+    from ..tui.screens.dialogs import over_lines
 
     if not o.concluded and o.aborted is not None:
-        from .tui.stopped import stop_sentences
+        from ..tui.parts.stopped import stop_sentences
 
         said = " ".join(text for _, text in stop_sentences(ui.view, o.aborted))
         return ui.t("over_stopped", why=said)

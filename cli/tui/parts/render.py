@@ -13,7 +13,7 @@ from prompt_toolkit.formatted_text import StyleAndTextTuples
 from chkobba_p2p.game.cards import Card, FigureConvention, Suit
 from chkobba_p2p.game.rules import HandScore
 
-from ..i18n import card_letters
+from ...words.i18n import card_letters
 
 Line = list[tuple[str, str]]
 
@@ -83,7 +83,7 @@ class CardStyle:
 #: The style class that tags a fragment for the mouse: ``click.<where>.<n>``, ``where``
 #: one of ``hand`` and ``table`` (``n`` a card's id), ``option`` (a capture's number from
 #: 0) or ``cut`` (0 keep, 1 place).  A class no style names: it changes nothing drawn;
-#: the screen turns it into a mouse handler (:func:`.screen.clickable`).
+#: the screen turns it into a mouse handler (:func:`..screen.clickable`).
 CLICK = "class:click."
 
 

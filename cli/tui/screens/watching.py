@@ -5,7 +5,7 @@ every entry, and the table's unsigned news) build a
 :class:`~chkobba_p2p.tablestate.TableState` from no seat, drawn with the live client's
 and ``replay --view``'s :func:`~.table.draw_table` (the table cards, each player's count
 of cards and captures, the turn and its clock) and narrated in the events panel by
-:class:`~.narration.EventLog`; the lobby is the players' :func:`~.lobby.lobby_lines`
+:class:`~..parts.narration.EventLog`; the lobby is the players' :func:`~.lobby.lobby_lines`
 (the terms, the seats and who is ready); each hand's scoring is shown as the players'
 dialog, and ``s`` the score sheet.  Hands stay face down until the hand's seeds open:
 then the cards each player had are said under the table.  Every name is a name, never a
@@ -13,7 +13,7 @@ seat number; the end is said in words.
 
 :class:`WatchView` is the pure part (events in, lines out: tested without a terminal);
 :func:`run_watch_screen` runs it on prompt_toolkit with the spectator's trio task as a
-guest of the same loop, as the players' client does (:mod:`.guest`).
+guest of the same loop, as the players' client does (:mod:`..guest`).
 """
 
 from __future__ import annotations
@@ -49,20 +49,20 @@ from chkobba_p2p.observe.observer import DeckRevealed
 from chkobba_p2p.observe.verdict import INVALID, UNSUPPORTED, VALID, Verdict
 from chkobba_p2p.text import safe_text
 
-from ..event_words import stop_words, words
-from ..i18n import Translator, unsupported_words
-from ..support.term import path_lines
+from ...support.term import path_lines
+from ...words.event_words import stop_words, words
+from ...words.i18n import Translator, unsupported_words
+from ..model.pace import DEFAULT_PACE, Pacer
+from ..model.presence import Presence
+from ..model.view import TableView, card_style
+from ..parts.narration import EventLog
+from ..parts.render import Line, control_text, wrap_line
+from ..parts.stopped import stop_sentences
+from ..parts.style import STYLE, ascii_frames, ascii_text
+from ..parts.terms import fit_lobby, spare
 from . import dialogs
 from .lobby import lobby_lines
-from .narration import EventLog
-from .pace import DEFAULT_PACE, Pacer
-from .presence import Presence
-from .render import Line, control_text, wrap_line
-from .stopped import stop_sentences
-from .style import STYLE, ascii_frames, ascii_text
 from .table import draw_table, header_line, showing
-from .terms import fit_lobby, spare
-from .view import TableView, card_style
 
 __all__ = ["WatchView", "SpectatorView", "run_watch_screen", "SCORE_WAIT"]
 

@@ -11,12 +11,12 @@ from collections.abc import Callable, Iterable, Sequence
 from chkobba_p2p import Aborted, PortMapped, PortMapUnavailable, Waiting
 from chkobba_p2p.game.cards import Card
 
-from ..event_words import BotsStarting, PanelVoice, narrate
-from .lobby import reach_text
-from .presence import clock_text, gone_key
+from ...words.event_words import BotsStarting, PanelVoice, narrate
+from ..model.presence import clock_text, gone_key
+from ..model.view import TableView
+from ..screens.lobby import reach_text
 from .render import Line, by_value, wrap_line
 from .stopped import stop_sentences
-from .view import TableView
 
 __all__ = ["BotsStarting", "EventLog"]
 

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from chkobba_p2p.text import safe_text
 
-from .render import Line
+from ..parts.render import Line
 
 __all__ = ["Memo", "KEPT_CHAT"]
 

@@ -1,5 +1,5 @@
 """"Is it rigged?" on the end screen (``l``): the account of luck against play
-(:mod:`..luck`) of the match that just ended, computed when asked.
+(:mod:`...words.luck`) of the match that just ended, computed when asked.
 
 Auditing the log and asking the coach take seconds (about 5 on a long match, more with
 shuffle proofs to check again), so it never runs on the screen's thread: as the records
@@ -19,8 +19,8 @@ from pathlib import Path
 
 from chkobba_p2p.observe.review import DEFAULT_SAMPLES
 
-from ..i18n import Translator
-from ..luck import account
+from ...words.i18n import Translator
+from ...words.luck import account
 from .past import _LOWLY
 
 __all__ = ["LuckAccount"]

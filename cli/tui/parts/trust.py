@@ -10,7 +10,7 @@ from chkobba_p2p import KnownPlayers, Recognition, TableState
 from chkobba_p2p.observe.history import Record
 from chkobba_p2p.text import safe_text
 
-from .past import record_text
+from ..model.past import record_text
 from .render import Line, line_text, wrap_line
 
 __all__ = ["seat_lines", "missing_names", "changed_seats"]
@@ -68,7 +68,7 @@ def _items(info: Line, width: int, indent: str) -> list[Line]:
 
 
 def _level(t: Callable[..., str], level: str) -> str:
-    """A bot level in the reader's words (:meth:`~..i18n.Translator.level`)."""
+    """A bot level in the reader's words (:meth:`~...words.i18n.Translator.level`)."""
     said = getattr(t, "level", None)
     return said(level) if said is not None else level
 

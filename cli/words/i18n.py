@@ -1,7 +1,11 @@
-"""The terminal client's words, in English and French.
+"""The one catalog: every word a person reads, in English and French.
 
-``Translator(lang)("key", name=...)`` returns the message in that language (English if a
-key lacks a translation).  Game terms stay the game's own words in both languages:
+Every sentence the client shows or prints, whatever the output (the screen, a headless
+peer's lines, ``watch``'s commentary, the replay's text and page, the end's lines), is a
+key of :data:`MESSAGES` here, with both languages; the other modules of :mod:`chkobba_cli.words`
+choose which key to say and with what (an event, a result, a grade), never a sentence of
+their own.  ``Translator(lang)("key", name=...)`` returns the message in that language
+(English if a key lacks a translation).  Game terms stay the game's own words in both languages:
 chkobba, carta, dinari, barmila, haya.
 """
 
@@ -658,7 +662,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
                         "libre"),
     "ev_seated": ("{name} takes a seat", "{name} prend place"),
     "nobody_watching": ("nobody", "personne"),
-    # Before a sentence printed on stderr once the screen closed (cli/ending.print_error).
+    # Before a sentence printed on stderr once the screen closed (cli/words/ending.py, print_error).
     "error_prefix": ("error: ", "erreur : "),
     "ev_stopped_watching": ("{name} stopped watching", "{name} ne regarde plus"),
     "waiting_for": ("waiting for {name}…", "on attend {name}…"),
@@ -978,7 +982,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "lobby_tor_offer": ("; or, through Tor: {addr}", "; ou, via Tor : {addr}"),
     "lobby_tor_run": ("; or, through Tor: run chkobba host --tor",
                       "; ou, via Tor : lancez chkobba host --tor"),
-    # Tor as it starts (host --tor, a join through Tor): cli/tor_words.py.
+    # Tor as it starts (host --tor, a join through Tor): cli/words/tor_words.py.
     "tor_starting_private": ("Tor: starting tor…", "Tor : démarrage de tor…"),
     "tor_starting": ("Tor: connecting to the tor at {where}…",
                      "Tor : connexion au tor de {where}…"),
@@ -1117,7 +1121,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     # 4 seats: who partners whom (seats 1 & 3 against 2 & 4), our side first.
     "lobby_teams": ("teams: {us} against {them}", "équipes : {us} contre {them}"),
     "lobby_rules": ("Rules: {rules}", "Règles : {rules}"),
-    # The terms before Enter (cli/tui/terms.py) and the spectator's screen (watching.py).
+    # The terms before Enter (cli/tui/parts/terms.py) and the spectator's screen (watching.py).
     "lobby_clocks": ("Clocks: {move} per move, {away} away in all the match",
                      "Horloges : {move} par coup, {away} d'absence pour toute la partie"),
     "lobby_spectators": ("Spectators: up to {n}", "Spectateurs : jusqu'à {n}"),
@@ -1609,7 +1613,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     # A number of points (Translator.points): French counts below two in the singular.
     "unit_point": ("{n} point", "{n} point"),
     "unit_points": ("{n} points", "{n} points"),
-    # Luck against play ("is it rigged?"), cli/luck.py: one sentence per line.
+    # Luck against play ("is it rigged?"), cli/words/luck.py: one sentence per line.
     "luck_title": ("Is it rigged? Luck against play over {n} hands:",
                    "Est-ce truqué ? La chance et le jeu sur {n} manches :"),
     "luck_title_1": ("Is it rigged? Luck against play over 1 hand:",
@@ -2055,7 +2059,7 @@ MESSAGES |= {
                     "cette aide"),
 }
 
-#: Why a game stopped (cli/tui/stopped.py: the events panel, the game-stopped dialog, the
+#: Why a game stopped (cli/tui/parts/stopped.py: the events panel, the game-stopped dialog, the
 #: line printed once the screen closes, and the replay's stop line): "sr_" + an abort's
 #: wire code, what it means for a player as what the blamed side sent or did (a code with
 #: none here is said by its "wire_" sentence); "st_" + the case, the sentence around it.

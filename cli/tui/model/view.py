@@ -3,8 +3,8 @@ one card style.
 
 A :class:`TableView` needs no network, no trio and no prompt_toolkit application: the
 live client builds one from the peer's events, and a replay viewer can build one from
-each state of a log and hand it to the same drawing functions (:mod:`.table`,
-:mod:`.lobby`, :mod:`.dialogs`).
+each state of a log and hand it to the same drawing functions (:mod:`..screens.table`,
+:mod:`..screens.lobby`, :mod:`..screens.dialogs`).
 """
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from chkobba_p2p import TableState
 from chkobba_p2p.game.cards import Card, FigureConvention
 
-from ..i18n import Translator
-from .render import CardStyle, by_value
+from ...words.i18n import Translator
+from ..parts.render import CardStyle, by_value
 
 __all__ = ["TableView", "card_style", "SHORTEST_NAME"]
 
@@ -107,7 +107,7 @@ class TableView:
         counted (the log shows whose turn it was); in a solo game, plainly that the move
         took longer than the move clock ("you took longer than the move clock (15 min)")."""
         if self.solo:
-            from .terms import duration_text
+            from ..parts.terms import duration_text
 
             return self.said("solo_late", late, t=duration_text(self.move_limit, self.t.lang))
         return self.t("over_on_time_note", clock=self.clock_of(by))

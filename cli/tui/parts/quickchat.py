@@ -16,7 +16,7 @@ from chkobba_p2p.game import rules as R
 
 __all__ = ["QUICK_CHAT", "phrase", "keys_text", "TurnBell"]
 
-#: Key -> the phrase's message key (cli/i18n.py): the same keys in both languages.
+#: Key -> the phrase's message key (cli/words/i18n.py): the same keys in both languages.
 QUICK_CHAT: dict[str, str] = {
     "b": "qc_bsahtek",  # bsahtek: good for you (a nice capture)
     "a": "qc_saha",  # yaatik saha: well done, may it give you health

@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 from prompt_toolkit.styles import Style
 
-from ..support.term import asciify
+from ...support.term import asciify
 
 __all__ = ["STYLE", "ascii_text", "ascii_frames"]
 

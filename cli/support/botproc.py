@@ -1,6 +1,6 @@
 """A bot peer in its own process, for ``chkobba play``: joins a table over loopback.
 
-``python -m chkobba_cli.tui.botproc HOST:PORT --level greedy --seed 7 --name bot1`` -- the same
+``python -m chkobba_cli.support.botproc HOST:PORT --level greedy --seed 7 --name bot1`` -- the same
 public API any client uses (:func:`chkobba_p2p.join_match`), with a seeded bot so a
 test game's play style is reproducible (the deal itself never is: it is cryptographic).
 
@@ -99,7 +99,7 @@ class EarlyBots:
         self.level = level
         self.procs: list[subprocess.Popen] = []
         for i in range(count):
-            cmd = [sys.executable, "-m", "chkobba_cli.tui.botproc", "-",
+            cmd = [sys.executable, "-m", "chkobba_cli.support.botproc", "-",
                    "--level", level, "--name", f"bot{i + 1}", "--index", str(i + 1)]
             if seed is not None:
                 cmd += ["--seed", str(seed + i)]
