@@ -61,16 +61,6 @@ _FIGURE_LETTERS = {
     FigureConvention.TUNISIAN: {8: "Q", 9: "J", 10: "K"},
     FigureConvention.FRENCH: {8: "J", 9: "Q", 10: "K"},
 }
-_FIGURE_NAMES = {
-    "en": {"Q": "Queen", "J": "Jack", "K": "King"},
-    "fr": {"Q": "Dame", "J": "Valet", "K": "Roi"},
-}
-_SUIT_NAMES = {
-    "en": {Suit.SPADES: "spades", Suit.HEARTS: "hearts", Suit.DIAMONDS: "diamonds",
-           Suit.CLUBS: "clubs"},
-    "fr": {Suit.SPADES: "pique", Suit.HEARTS: "cœur", Suit.DIAMONDS: "carreau",
-           Suit.CLUBS: "trèfle"},
-}
 
 
 class Card(int):
@@ -155,20 +145,6 @@ class Card(int):
         else:
             rank = str(v)
         return rank + (self.suit.symbol if symbols else self.suit.value)
-
-    def name(self, convention: FigureConvention = FigureConvention.TUNISIAN,
-             lang: str = "en") -> str:
-        """Full name in English or French, e.g. ``Queen of hearts`` / ``Dame de cœur``."""
-        lang = lang if lang in _FIGURE_NAMES else "en"
-        v = self.value
-        if v >= 8:
-            rank = _FIGURE_NAMES[lang][_FIGURE_LETTERS[convention][v]]
-        elif v == 1:
-            rank = "As" if lang == "fr" else "Ace"
-        else:
-            rank = str(v)
-        suit = _SUIT_NAMES[lang][self.suit]
-        return f"{rank} de {suit}" if lang == "fr" else f"{rank} of {suit}"
 
     def __str__(self) -> str:
         return self.text

@@ -23,7 +23,14 @@ from chkobba_p2p.observe.verdict import LEFT
 
 from ..words.coach import shown_label, why_words
 from ..words.event_words import claim_why, note_words, words
-from ..words.i18n import Translator, card_letters, decimal, ruleset_text, unsupported_words
+from ..words.i18n import (
+    Translator,
+    card_letters,
+    card_name,
+    decimal,
+    ruleset_text,
+    unsupported_words,
+)
 from . import scoresheet
 from .replay_css import CSS as _CSS
 
@@ -85,7 +92,7 @@ class _Page:
         except ValueError:
             return f'<span class="c hidden">{html.escape(text)}</span>'
         colour = "red" if c.suit.is_red else "black"
-        name = html.escape(c.name(self.figures, self.lang))
+        name = html.escape(card_name(Translator(self.lang), c, self.figures))
         label = html.escape(card_letters(c.label(self.figures), self.lang))
         return f'<span class="c {colour}" title="{name}">{label}</span>'
 

@@ -17,7 +17,7 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from chkobba_p2p.game.cards import FigureConvention
+from chkobba_p2p.game.cards import Card, FigureConvention
 from chkobba_p2p.game.ruleset import Opening, RedealRule, Ruleset, Scoring
 from chkobba_p2p.text import safe_text
 
@@ -2168,6 +2168,21 @@ _VOWELS = "aeiouyàâäéèêëîïôöùûüœæ"
 _BEFORE_VALUE = re.compile(r"\b([Qq]u|[Dd])e \{(\w+)\}")
 
 
+# A card's full name (cli/outputs/replay_html.py's titles): the figures by their letter in
+# the library's labels (Tunisian or French convention), the suits by their wire letter.
+MESSAGES |= {
+    "card_name": ("{rank} of {suit}", "{rank} de {suit}"),
+    "card_rank_A": ("Ace", "As"),
+    "card_rank_K": ("King", "Roi"),
+    "card_rank_Q": ("Queen", "Dame"),
+    "card_rank_J": ("Jack", "Valet"),
+    "card_suit_S": ("spades", "pique"),
+    "card_suit_H": ("hearts", "cœur"),
+    "card_suit_D": ("diamonds", "carreau"),
+    "card_suit_C": ("clubs", "trèfle"),
+}
+
+
 #: The figures' letters on the cards, by language (a card's label is the library's:
 #: ``Q♥``; French decks print R, D, V for Roi, Dame, Valet).  The one place a screen's
 #: card letters change with the language.
@@ -2526,6 +2541,15 @@ def card_letters(label: str, lang: str) -> str:
     """A card's label (``Q♥``, ``QH``, ``10♠``) in ``lang``'s figure letters (``D♥``)."""
     letters = FIGURE_LETTERS.get(lang) or {}
     return letters.get(label[:1], label[:1]) + label[1:] if label else label
+
+
+def card_name(t: Translator, card: Card, figures: FigureConvention) -> str:
+    """A card's full name in ``t``'s language (``Queen of hearts``, ``Dame de cœur``): the
+    figure a value is follows the table's convention (a 9 is the Jack at a Tunisian table,
+    the Queen at a French one)."""
+    rank = card.label(figures, symbols=False)[:-1]
+    word = t("card_rank_" + rank) if rank in ("A", "K", "Q", "J") else rank
+    return t("card_name", rank=word, suit=t("card_suit_" + card.suit.value))
 
 
 def elide(text: str, kw: dict[str, object]) -> str:

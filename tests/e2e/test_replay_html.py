@@ -21,7 +21,8 @@ import pytest
 from support.audit import Played, make_sessions, play
 from support.net import REPO_ROOT, cli_command, cli_env
 
-from chkobba_p2p.game.cards import Card, card
+from chkobba_cli.words.i18n import Translator, card_name
+from chkobba_p2p.game.cards import Card, FigureConvention, card
 from chkobba_p2p.game.rules import PRESETS
 from chkobba_p2p.link.handshake import Lobby
 from chkobba_p2p.observe.audit import INVALID, VALID, audit_log
@@ -83,6 +84,11 @@ class _TreeBuilder(HTMLParser):
 
     def handle_data(self, data: str) -> None:
         self.stack[-1].children.append(data)
+
+
+def _named(c: Card) -> str:
+    """The card's title on an English page of a match at the default (Tunisian) rules."""
+    return card_name(Translator("en"), c, FigureConvention.TUNISIAN)
 
 
 def parse(page: str) -> tuple[Node, list[str]]:
@@ -186,7 +192,7 @@ def test_the_kept_cut_card_is_named_once_the_hand_is_revealed(resigned, four, tm
             (cut,) = [b for k, b in events if k == "cut"]
             (li,) = root.by_id(f"hand-{rec['number']}").find_all("li", "cut")
             shown = [c.attrs["title"] for c in li.find_all("span", "c")]
-            assert shown == [card(drawn if cut["keep"] else cut["card"]).name()], li.text()
+            assert shown == [_named(card(drawn if cut["keep"] else cut["card"]))], li.text()
             seen += cut["keep"]
     assert seen, "a hand in which the cutter kept the card"
 
@@ -213,7 +219,7 @@ def test_the_page_holds_the_whole_audited_match(four):
         assert sec.attrs["id"] == f"hand-{rec['number']}"
         (opening,) = sec.find_all("p", "opening")
         assert [c.attrs["title"] for c in opening.find_all("span", "c")] == \
-            [card(t).name() for t in rec["opening_table"]]
+            [_named(card(t)) for t in rec["opening_table"]]
         plays = [e["play"] for e in rec["events"] if "play" in e]
         items = sec.find_all("li", "play")
         assert len(items) == len(plays)
@@ -225,24 +231,24 @@ def test_the_page_holds_the_whole_audited_match(four):
             if "deal" in e:
                 for to, c in zip(e["deal"]["to"], e["deal"]["cards"], strict=True):
                     if to is not None:
-                        held.setdefault(to, []).append(card(c).name())
+                        held.setdefault(to, []).append(_named(card(c)))
             elif "cut" in e and not e["cut"]["keep"]:
-                held[e["cut"]["seat"]].remove(card(e["cut"]["card"]).name())
+                held[e["cut"]["seat"]].remove(_named(card(e["cut"]["card"])))
             elif "play" in e:
                 seat = e["play"]["seat"]
                 expected.append(sorted(held[seat]))
-                held[seat].remove(card(e["play"]["card"]).name())
+                held[seat].remove(_named(card(e["play"]["card"])))
         assert all(1 <= len(h) <= 3 for h in expected)
         for li, p, want in zip(items, plays, expected, strict=True):
             # Face up: what the player held when it played (its played card among them),
             # no more: a card played leaves the brackets.
             (hand,) = li.find_all("span", "held")
             in_hand = [c.attrs["title"] for c in hand.find_all("span", "c")]
-            assert card(p["card"]).name() in in_hand
+            assert _named(card(p["card"])) in in_hand
             assert sorted(in_hand) == want
             inside = {id(c) for c in hand.find_all("span", "c")}
             shown = [c.attrs["title"] for c in li.find_all("span", "c") if id(c) not in inside]
-            assert shown == [card(t).name() for t in [p["card"], *p["capture"]]]
+            assert shown == [_named(card(t)) for t in [p["card"], *p["capture"]]]
             assert ("CHKOBBA" in li.text()) == p["chkobba"]
         score = sec.find_all("table", "score")[0]
         total_row = score.find_all("tr")[-1]
