@@ -28,6 +28,26 @@ for _var in ("LC_ALL", "LC_MESSAGES", "LANG", "LANGUAGE"):
     if os.environ.get(_var, "").lower().startswith("fr"):
         os.environ[_var] = "C.UTF-8"
 
+
+def _default_key_bindings_built_once() -> None:
+    """prompt_toolkit builds its default key bindings (some 3,000 of them, emacs and vi)
+    afresh for every ``Application``, and for every ``get_app()`` asked while none runs
+    (a ``DummyApplication``, as the screen asks for its size while it is built): about
+    6 ms each, five times for each screen a test builds, most of the client tests' CPU.
+    The suite builds them once per test process and every application shares them: they
+    hold nothing of an application (their filters and handlers ask the application of
+    the key they get), so a screen behaves the same; the client builds one application
+    per run and is left as it is."""
+    from functools import cache
+
+    from prompt_toolkit.application import application
+
+    if not hasattr(application.load_key_bindings, "cache_info"):
+        application.load_key_bindings = cache(application.load_key_bindings)
+
+
+_default_key_bindings_built_once()
+
 settings.register_profile("default", deadline=None)
 settings.register_profile("ci", derandomize=True, print_blob=True, deadline=None)
 settings.load_profile("ci" if os.environ.get("CI") else "default")

@@ -64,14 +64,28 @@ def test_a_move_is_said_as_a_verb_never_as_a_card_on_the_table():
 
 
 
+@pytest.fixture(scope="module")
+def reviewed(tmp_path_factory):
+    """``reviewed(players)``: a match at that many players, its audit and the coach's
+    review, made once for both languages (none of them depends on the language)."""
+    made: dict[int, tuple] = {}
+
+    def get(players: int) -> tuple:
+        if players not in made:
+            played = play(players, seed=4, key=b"coach-numbers")
+            log = played.write_log(tmp_path_factory.mktemp("coach") / "coach.chklog")
+            report = audit_log(log)
+            made[players] = (played, report,
+                             review_records(report.records, samples=1, seed=1, limit=40))
+        return made[players]
+    return get
+
+
 @pytest.mark.parametrize("lang, play_word", [("en", "play"), ("fr", "coup")])
 @pytest.mark.parametrize("players", [2, 3, 4])
-def test_text_page_and_viewer_number_a_move_alike(app_session, tmp_path, lang, play_word,
+def test_text_page_and_viewer_number_a_move_alike(app_session, reviewed, lang, play_word,
                                                   players):
-    played = play(players, seed=4, key=b"coach-numbers")
-    log = played.write_log(tmp_path / "coach.chklog")
-    report = audit_log(log)
-    review = review_records(report.records, samples=1, seed=1, limit=40)
+    played, report, review = reviewed(players)
     grades = [g for g in review.grades if g.kind == "play"]
     assert grades
     page = render_html(report, lang, review=review)

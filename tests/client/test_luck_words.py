@@ -5,6 +5,7 @@ when "you" does not fit; a deal the audit does not prove is never called fair.""
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 import pytest
 from support.audit import play
@@ -12,6 +13,7 @@ from support.audit import play
 from chkobba_cli.main import main
 from chkobba_cli.words.i18n import Translator
 from chkobba_cli.words.luck import luck_lines
+from chkobba_p2p.game.rules import PRESETS
 from chkobba_p2p.observe.audit import audit_log
 from chkobba_p2p.observe.luck import Luck, SideLuck, dealt_strength, luck_of
 
@@ -93,7 +95,9 @@ def test_history_luck_speaks_from_this_persons_seat_not_the_logs_writer(
     logs = tmp_path / "logs"
     logs.mkdir()
     # Seat 0 wrote the log; this person is seat 1, dealt the weaker cards.
-    log = play(2, seed=1, key=b"luck1").write_log(logs / "m.chklog")
+    # One hand (a match to 1 point): the account's words are the same over one hand.
+    log = play(2, seed=1, key=b"luck1", rules=replace(PRESETS["tunisian"], target=1)
+               ).write_log(logs / "m.chklog")
     data = tmp_path / "data"
     data.mkdir()
     write_private(data / "identity.key", hashlib.sha256(b"luck1/identity 1").digest())

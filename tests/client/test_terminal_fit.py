@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import re
 import sys
+from dataclasses import replace
 
 import pytest
 from support.audit import play
 
 from chkobba_cli.main import main
 from chkobba_cli.support.term import NBSP, fit_text
+from chkobba_p2p.game.rules import PRESETS
 
 
 def _words(text: str) -> list[str]:
@@ -71,12 +73,24 @@ def test_replay_review_fits_the_terminal_at_words(log, monkeypatch, capsys, lang
     assert str(log) in re.sub(r"/\s+", "/", out)
 
 
+@pytest.fixture(scope="module")
+def one_hand_log(tmp_path_factory):
+    """A match of one hand (to 1 point): the account of luck says the same sentences over
+    one hand as over four, and the coach grades a quarter of the decisions."""
+    return play(2, seed=5, key=b"fit-review", rules=replace(PRESETS["tunisian"], target=1)
+                ).write_log(tmp_path_factory.mktemp("a-folder-whose-path-is-longer-than-"
+                                                    "the-screen-at-80") /
+                            "20261207T124235Z-play-7a048e.chklog")
+
+
 @pytest.mark.parametrize("lang", ["en", "fr"])
-def test_history_luck_fits_the_terminal_at_words(log, monkeypatch, capsys, lang):
+def test_history_luck_fits_the_terminal_at_words(one_hand_log, monkeypatch, capsys, lang):
+    log = one_hand_log
     monkeypatch.setenv("CHKOBBA_CACHE_DIR", str(log.parent / "cache"))
     argv = ["history", str(log.parent), "--luck", "--lang", lang]
     assert main(argv) == 0
     piped = capsys.readouterr().out
+    assert max(len(x) for x in piped.splitlines()) >= 80  # lines a terminal would break
     monkeypatch.setenv("COLUMNS", "80")
     monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
     assert main(argv) == 0

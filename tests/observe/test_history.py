@@ -329,7 +329,7 @@ def test_the_command_lists_every_match_newest_first(folder, own_cache, capsys):
     assert (own_cache / "history.json").exists()
     code, fr, _ = _cli(capsys, str(path), "--lang", "fr", "--players", "4")
     # A side of two wins: no verb to agree with it; one match is "1 partie".
-    assert code == 0 and "amel & bilel : victoire 15–4" in fr and "1 partie, 1 comptée" in fr
+    assert code == 0 and "amel & bilel : victoire 6–1" in fr and "1 partie, 1 comptée" in fr
 
 
 def test_the_filters_and_json(folder, own_cache, capsys):

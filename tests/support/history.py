@@ -12,7 +12,7 @@ of a log is its writer's word), a day apart unless a series is meant.
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from chkobba_p2p.game.rules import PRESETS, side_of
@@ -45,12 +45,15 @@ class Expected:
     date: str
 
 
-def _sessions(ids: list[Identity], names: list[str], label: str
+def _sessions(ids: list[Identity], names: list[str], label: str, target: int | None = None
               ) -> tuple[list[Session], list[Identity]]:
     def derive(what: str) -> bytes:
         return hashlib.sha256(f"history/{label}/{what}".encode()).digest()
 
-    lobby = Lobby(ids[0], names[0], PRESETS["tunisian"], len(ids), shuffle_proofs=False)
+    rules = PRESETS["tunisian"]
+    if target is not None:
+        rules = replace(rules, target=target)
+    lobby = Lobby(ids[0], names[0], rules, len(ids), shuffle_proofs=False)
     for i in range(1, len(ids)):
         lobby.take_seat(ids[i].public, names[i])
     lobby.game = derive("game")[:16]
@@ -95,6 +98,12 @@ def _stopped(names: list[str], label: str, code: ErrorCode, by: int) -> Played:
     return p
 
 
+#: The complete matches of :func:`build` are played to this many points: a hand or two,
+#: where a match to 11 takes three to six, and every test that audits the folder again
+#: audits each hand (history reads a match's end, never how long it took).
+SHORT = 3
+
+
 def build(folder: Path) -> list[Expected]:
     """Write the test folder; return what each log should say (newest last)."""
     out: list[Expected] = []
@@ -105,7 +114,7 @@ def build(folder: Path) -> list[Expected]:
              "2026-03-03T20:00:00+00:00", "2026-03-10T20:00:00+00:00",
              "2026-03-10T20:30:00+00:00"]
     for i, date in enumerate(dates):
-        p = play(2, sessions=_sessions([AMEL, SAMI], two, f"two-{i}"), seed=11 + i)
+        p = play(2, sessions=_sessions([AMEL, SAMI], two, f"two-{i}", SHORT), seed=11 + i)
         path = write_log(p, folder / f"two-{i}.chklog", 0, date)
         out.append(Expected(path, 2, "points", _winner(p), keys2, date))
         if i == 0:  # sami's copy of the first match: the same game, one entry
@@ -127,13 +136,15 @@ def build(folder: Path) -> list[Expected]:
     # A 4-player match (amel & bilel against sami & dora).
     four = [AMEL, SAMI, BILEL, DORA]
     date = "2026-03-05T20:00:00+00:00"
-    p = play(4, sessions=_sessions(four, ["amel", "sami", "bilel", "dora"], "four"), seed=3)
+    p = play(4, sessions=_sessions(four, ["amel", "sami", "bilel", "dora"], "four", SHORT),
+             seed=3)
     out.append(Expected(write_log(p, folder / "four.chklog", 0, date), 4, "points",
                         _winner(p), tuple(i.public for i in four), date))
     # A tampered log: a match amel lost, with one entry's bytes changed after the fact.
     date = "2026-03-06T20:00:00+00:00"
     for k in range(20):
-        p = play(2, sessions=_sessions([AMEL, SAMI], two, f"tampered-{k}"), seed=40 + k)
+        p = play(2, sessions=_sessions([AMEL, SAMI], two, f"tampered-{k}", SHORT),
+                 seed=40 + k)
         if _winner(p) == 1:
             break
     path = write_log(p, folder / "tampered.chklog", 0, date)
