@@ -378,11 +378,12 @@ def _arena_arguments(p: argparse.ArgumentParser) -> None:
                      "point margin per hand (A minus B), each with a 95% confidence "
                      "interval.")  # a description is printed as is (no %-formatting)
     p.add_argument("--a", choices=levels, metavar="LEVEL",
-                   help=f"level A ({', '.join(levels)}; baseline, learned and omniscient "
-                   "are for measurement only: baseline is an older expert that neither "
-                   "guesses the hidden cards nor plays for the match score, learned the "
-                   "expert guessing them with a model of play learned from games, "
-                   "omniscient the expert's search seeing every card)")
+                   help=f"level A ({', '.join(levels)}; baseline, learned, handseer and "
+                   "omniscient are for measurement only: baseline is an older expert that "
+                   "neither guesses the hidden cards nor plays for the match score, "
+                   "learned the expert guessing them with a model of play learned from "
+                   "games, handseer the expert's search seeing every hand but not the "
+                   "stock's order, omniscient the expert's search seeing every card)")
     p.add_argument("--b", choices=levels, metavar="LEVEL",
                    help="level B (same choices)")
     p.add_argument("--ladder", metavar="LEVELS",

@@ -28,7 +28,7 @@ from ..game.hand import CutterChoice, DealStep, Hand, Move, Redeal, Turn
 from ..game.match import Match
 from ..game.ruleset import Ruleset
 from ..game.seating import SHAPES, Seating
-from .expert import ExpertBot, OmniscientBot
+from .expert import ExpertBot, HandSeerBot, OmniscientBot
 from .learned import load_model
 from .levels import DEFAULT_EXPERT_MS, LEVELS, make_bot
 from .simple import Bot
@@ -70,12 +70,20 @@ def _learned(seed: int | None = None, *, move_ms: float | None = None) -> Expert
     return bot
 
 
+def _handseer(seed: int | None = None, *, move_ms: float | None = None) -> HandSeerBot:
+    """The expert's search seeing every seat's hand but not the stock's order
+    (:class:`~chkobba_p2p.bots.expert.HandSeerBot`): the ceiling of inference."""
+    return HandSeerBot(seed, move_ms=DEFAULT_EXPERT_MS if move_ms is None else move_ms)
+
+
 #: Levels only the arena's measurement plays (never offered to players, never in
 #: :data:`chkobba_p2p.bots.levels.LEVELS`): ``baseline``, the expert before issue 28, and
-#: ``omniscient``, the expert's search seeing every card (the ceiling the expert is
-#: measured against).
+#: ``learned``, the expert with the learned model of play (issue 45), ``handseer``, the
+#: expert's search seeing every seat's hand but not the stock's order (the ceiling of
+#: inference), and ``omniscient``, the expert's search seeing every card (the ceiling the
+#: expert is measured against).
 MEASUREMENT_LEVELS = {"baseline": _baseline, "learned": _learned,
-                      "omniscient": OmniscientBot}
+                      "handseer": _handseer, "omniscient": OmniscientBot}
 
 #: Every level the arena seats: the players' levels, then the measurement ones.
 ARENA_LEVELS = (*LEVELS, *MEASUREMENT_LEVELS)
@@ -133,7 +141,7 @@ class TimedBot:
     def __init__(self, bot: Bot) -> None:
         self.bot = bot
         self.level = bot.level
-        #: A measurement bot that plays from the whole hand (``omniscient``).
+        #: A measurement bot that plays from the whole hand (``omniscient``, ``handseer``).
         self.sees_all = bool(getattr(bot, "sees_all", False))
         self.times: list[float] = []
         self.cpu_times: list[float] = []

@@ -99,6 +99,8 @@ __all__ = [
     "model_world_weight",
     "rollout_model",
     "OmniscientBot",
+    "HandSeerBot",
+    "deal_stock",
 ]
 
 #: Rollout worth of capturing one card, in tenths of a point (a rough marginal value:
@@ -741,10 +743,20 @@ class ExpertBot:
             return self._fallback.choose_cut(hand)
         return keep_total > place_total
 
+    def sample_world(self, view: Hand) -> Hand:
+        """One world the search plays out from ``view``, the bot's seat's view: the
+        cards unseen from that seat dealt at random (:func:`determinize`).  The
+        ``handseer`` measurement level deals only the stock (:class:`HandSeerBot`)."""
+        return determinize(view, self._rng)
+
     def choose_play(self, hand: Hand) -> Move:
-        view = hand
-        if view.viewer is None:
+        if hand.viewer is None:
             raise LocalError("bots play from a seat's view: pass hand.view(seat)")
+        return self._search(hand)
+
+    def _search(self, view: Hand) -> Move:
+        """The move for the viewer of ``view``, over the worlds :meth:`sample_world`
+        deals."""
         start = self.clock()
         self.last_samples = 0
         moves = view.legal_moves()
@@ -753,10 +765,11 @@ class ExpertBot:
         if len(moves) == 1:
             return moves[0]
         me = view.viewer
+        assert me is not None
         side = side_of(me, view.players)
         if view.stock == 0 and view.players == 2:
             # Every card is accounted for: the unseen cards are the opponent's hand.
-            state = determinize(view, self._rng)
+            state = self.sample_world(view)
             (c, o), _ = exact_endgame(state, side, self._objective(side))
             return _to_move(view, c, o)
         held = view.hand_of(me)
@@ -785,7 +798,7 @@ class ExpertBot:
                     now = self.clock()
                     if now + 1.5 * (now - start) / n > deadline:
                         break
-                world = determinize(view, self._rng)
+                world = self.sample_world(view)
                 margins: list[float] = []
                 if exact:
                     # One world's exact search takes a few ms: the deadline's estimate
@@ -816,6 +829,82 @@ class ExpertBot:
         if len(tied) == 1:
             return tied[0]
         return self._fallback.choose_among(view, tied)
+
+
+def deal_stock(hand: Hand, rng: random.Random) -> Hand:
+    """One world of ``hand`` (omniscient, in play) in which every seat keeps its true
+    hand and only the stock's cards are shuffled (in dealing order: the world deals it
+    itself): what a seat would know with perfect inference of the others' hands."""
+    if hand.viewer is not None:
+        raise LocalError("deal the stock of the whole hand, not a seat's view")
+    hands = cast(tuple[tuple[Card, ...], ...], hand.hands)
+    held = 0
+    for h in hands:
+        held |= mask_of(h)
+    stock = list(cards_of(ALL_CARDS ^ (_gone(hand) | held)))
+    rng.shuffle(stock)
+    return hand._world(hands, stock)
+
+
+class HandSeerBot(ExpertBot):
+    """The expert's search given every seat's hand but not the stock: for measurement
+    only (issue 45).
+
+    The same sampling, budget, playouts, match-aware play and exact search near the end
+    as the expert (it is one), but each sampled world keeps every seat's true hand and
+    shuffles only the stock's cards (:func:`deal_stock`); once the stock is empty that
+    world is the true one and the rest of the hand is searched exactly, at any table
+    size.  Its win rate against the expert is the ceiling of inference (a perfect model
+    of the opponents' hands); what :class:`OmniscientBot` gains beyond it is the
+    stock's order, which no seat can know.  Like the omniscient level it plays only in
+    the arena (:meth:`choose_play_seeing`) and refuses a seat's view.  The inference
+    weights are off: every world holds the true hands, so they would weigh every world
+    the same and only cost time.
+    """
+
+    level = "handseer"
+    #: The arena hands this bot the whole hand and the undealt cards, not a seat's view.
+    sees_all = True
+
+    def __init__(self, seed: int | None = None, *, move_ms: float | None = 200,
+                 samples: int | None = None,
+                 clock: Callable[[], float] = time.perf_counter) -> None:
+        super().__init__(seed, move_ms=move_ms, samples=samples, clock=clock,
+                         inference=False)
+        #: The whole hand of the move being chosen (:meth:`choose_play_seeing`).
+        self._seen: Hand | None = None
+
+    def choose_play(self, hand: Hand) -> Move:
+        raise LocalError("the handseer level plays only in the arena's measurement, "
+                         "from the whole hand (choose_play_seeing)")
+
+    def sample_world(self, view: Hand) -> Hand:
+        """A world with every seat's true hand, the stock shuffled (:func:`deal_stock`)."""
+        assert self._seen is not None and view.viewer == self._seen.turn
+        return deal_stock(self._seen, self._rng)
+
+    def choose_play_seeing(self, hand: Hand, undealt_cards: Sequence[Card]) -> Move:
+        """The move for the seat to play in ``hand`` (omniscient); ``undealt_cards``
+        (the stock in dealing order) is not read: only which cards the stock holds."""
+        if hand.viewer is not None:
+            raise LocalError("the handseer level plays from the whole hand")
+        seat = hand.turn
+        view = hand.view(seat)
+        if hand.stock == 0:
+            moves = view.legal_moves()
+            if len(moves) == 1:
+                return moves[0]
+            # Every card is known: the true world, searched exactly to the hand's end.
+            self.last_samples = 0
+            side = side_of(seat, hand.players)
+            world = hand._world(cast(tuple[tuple[Card, ...], ...], hand.hands), ())
+            (c, o), _ = exact_endgame(world, side, self._objective(side))
+            return _to_move(view, c, o)
+        self._seen = hand
+        try:
+            return self._search(view)
+        finally:
+            self._seen = None
 
 
 class OmniscientBot:

@@ -22,7 +22,7 @@ __all__ = ["add_peer_options", "add_discovery_options", "add_host_options", "com
 LEVELS: tuple[str, ...] = ("random", "greedy", "heuristic", "expert")
 #: Every level ``chkobba arena`` seats (:data:`chkobba_p2p.bots.arena.ARENA_LEVELS`): the
 #: players' levels, then the measurement-only ones no player meets.
-ARENA_LEVELS: tuple[str, ...] = (*LEVELS, "baseline", "learned", "omniscient")
+ARENA_LEVELS: tuple[str, ...] = (*LEVELS, "baseline", "learned", "handseer", "omniscient")
 #: The values of :class:`chkobba_p2p.game.cards.FigureConvention`.
 FIGURES: tuple[str, ...] = ("tunisian", "french")
 #: The screen's languages (:data:`chkobba_cli.words.i18n.LANGS`).
