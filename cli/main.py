@@ -129,6 +129,26 @@ class _Later:
         return getattr(importlib.import_module(module), self.name)(args)
 
 
+def _lang_asked(argv: Sequence[str]) -> str:
+    """The language of ``--lang X`` (or ``--lang=X``) on the command line, else the
+    locale's: before argparse has read it (a mistyped command)."""
+    from .words.i18n import detect_lang
+
+    for i, word in enumerate(argv):
+        if word == "--lang" and i + 1 < len(argv):
+            return argv[i + 1]
+        if word.startswith("--lang="):
+            return word.removeprefix("--lang=")
+    return detect_lang()
+
+
+def _error_word(args: argparse.Namespace) -> str:
+    """``error: `` in the command's ``--lang``, else the locale's language."""
+    from .words.i18n import Translator, detect_lang
+
+    return Translator(getattr(args, "lang", None) or detect_lang())("error_prefix")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     word = next((w for w in argv if not w.startswith("-")), None)
@@ -136,9 +156,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         # A typo: one line and the command meant, not argparse's usage and whole list.
         import difflib
 
+        from .words.i18n import Translator  # in the reader's language
+
+        t = Translator(_lang_asked(argv))
         close = difflib.get_close_matches(word, [c.name for c in COMMANDS], n=1)
-        meant = f"; did you mean '{close[0]}'?" if close else ""
-        print(f"chkobba: error: no command {word!r}{meant} (see: chkobba --help)",
+        meant = t("cx_did_you_mean", name=close[0]) if close else ""
+        print(f"chkobba: {t('cx_error', why=t('cx_no_command', word=repr(word), meant=meant))}",
               file=sys.stderr)
         return 2
     parser = build_parser(command_in(argv))
@@ -166,7 +189,8 @@ def main(argv: Sequence[str] | None = None) -> int:
               file=sys.stderr)
         return 130
     except LocalError as exc:  # the user's input (a key file, an address...): one line
-        print(f"chkobba {args.command}: error: {exc}", file=sys.stderr)
+        # The library's sentence (a LocalError carries no code), after our words.
+        print(f"chkobba {args.command}: {_error_word(args)}{exc}", file=sys.stderr)
         return 2
     except BaseExceptionGroup as group:  # the same, raised inside trio's nurseries
         local, _ = group.split(LocalError)
@@ -175,7 +199,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         first: BaseException = local
         while isinstance(first, BaseExceptionGroup):
             first = first.exceptions[0]
-        print(f"chkobba {args.command}: error: {first}", file=sys.stderr)
+        print(f"chkobba {args.command}: {_error_word(args)}{first}", file=sys.stderr)
         return 2
     except BrokenPipeError:
         return 141

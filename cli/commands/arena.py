@@ -15,16 +15,19 @@ from ..words.i18n import Translator, detect_lang, ruleset_text
 
 
 def run(args: argparse.Namespace) -> int:
+    # Our refusals in --lang (else the locale's); a level or variant the library refuses
+    # keeps its words (its errors carry no code).
+    t = Translator(args.lang or detect_lang())
     try:
         ruleset = ruleset_from_args(args)
     except ValueError as exc:
         print(f"chkobba arena: {exc}", file=sys.stderr)
         return 2
     if args.games < 1:
-        print("chkobba arena: --games must be at least 1", file=sys.stderr)
+        print(f"chkobba arena: {t('cx_games')}", file=sys.stderr)
         return 2
     if args.move_ms is not None and not args.move_ms > 0:
-        print("chkobba arena: --move-ms must be positive", file=sys.stderr)
+        print(f"chkobba arena: {t('cx_move_ms')}", file=sys.stderr)
         return 2
 
     def progress(r: ArenaResult) -> None:
@@ -32,9 +35,9 @@ def run(args: argparse.Namespace) -> int:
               + r.lines()[3], file=sys.stderr, flush=True)
 
     if args.ladder is not None:
-        return _ladder(args, ruleset, progress if args.progress else None)
+        return _ladder(args, ruleset, progress if args.progress else None, t)
     if args.a is None or args.b is None:
-        print("chkobba arena: name the levels with --a and --b, or --ladder", file=sys.stderr)
+        print(f"chkobba arena: {t('cx_levels')}", file=sys.stderr)
         return 2
 
     try:
@@ -43,23 +46,22 @@ def run(args: argparse.Namespace) -> int:
     except (ValueError, LocalError) as exc:
         print(f"chkobba arena: {exc}", file=sys.stderr)
         return 2
-    print(ruleset_text(Translator(args.lang or detect_lang()), ruleset))
+    print(ruleset_text(t, ruleset))
     for line in result.lines():
         print(line)
     return 0
 
 
 def _ladder(args: argparse.Namespace, ruleset: Ruleset,
-            progress: Callable[[ArenaResult], None] | None) -> int:
+            progress: Callable[[ArenaResult], None] | None, t: Translator) -> int:
     levels = [x.strip() for x in args.ladder.split(",") if x.strip()]
     unknown = [x for x in levels if x not in ARENA_LEVELS]
     if unknown or len(levels) < 2 or len(set(levels)) != len(levels):
-        print("chkobba arena: --ladder takes two or more different levels among "
-              f"{', '.join(ARENA_LEVELS)}", file=sys.stderr)
+        print(f"chkobba arena: {t('cx_ladder_levels', levels=', '.join(ARENA_LEVELS))}",
+              file=sys.stderr)
         return 2
     if args.players == 3:
-        print("chkobba arena: the ladder rates head-to-head results, at 2 or 4 players",
-              file=sys.stderr)
+        print(f"chkobba arena: {t('cx_ladder_players')}", file=sys.stderr)
         return 2
     try:
         results = round_robin(levels, args.games, args.players, args.seed, args.move_ms,
@@ -67,7 +69,7 @@ def _ladder(args: argparse.Namespace, ruleset: Ruleset,
     except (ValueError, LocalError) as exc:
         print(f"chkobba arena: {exc}", file=sys.stderr)
         return 2
-    print(ruleset_text(Translator(args.lang or detect_lang()), ruleset))
+    print(ruleset_text(t, ruleset))
     print(f"ladder: {', '.join(levels)}, {args.players} players, {args.games} duplicate "
           "deals per pair")
     anchor = "greedy" if "greedy" in levels else levels[0]

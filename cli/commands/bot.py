@@ -63,7 +63,7 @@ from ..support.reach import (
     saved_game_elsewhere,
 )
 from ..words.event_words import headless_error
-from ..words.i18n import ruleset_text
+from ..words.i18n import Translator, detect_lang, ruleset_text
 
 
 class BotSeat(BotController):
@@ -131,13 +131,15 @@ def _spawn_bots(where: str, count: int, level: str, move_ms: float | None = None
     return procs
 
 
-def host_args_error(args: argparse.Namespace) -> str | None:
+def host_args_error(args: argparse.Namespace, t: Translator | None = None) -> str | None:
     """Why ``chkobba host`` cannot listen as asked (a bad ``--port``, a port in use or
     privileged, a ``--bind`` address this machine lacks), as one sentence; None if it
-    can.  Checked before anything starts (the terminal client's screen included)."""
+    can.  Checked before anything starts (the terminal client's screen included).  Ours in
+    ``t``'s language (else English); a port or address the library refuses, in its words
+    (the errors carry no code)."""
     if getattr(args, "allow", None) and args.bots:
         # Local bots make their keys as they start: none could be on the list.
-        return "--allow admits only the keys it names: it cannot be used with --bots"
+        return (t or ENGLISH)("cx_allow_bots")
     try:
         parse_port(args.port, allow_zero=True)
         check_listen(args.bind, args.port)
@@ -150,11 +152,14 @@ def cmd_host(args: argparse.Namespace) -> int:
     """``chkobba host --headless``: a bot plays the host's seat (the terminal client's
     ``host`` hands over here)."""
     rules = ruleset_from_args(args)
+    # The refusals before the table opens are a person's to read: in --lang, else the
+    # locale's (the peer's narration once it runs is English by design: ENGLISH).
+    t = Translator(getattr(args, "lang", None) or detect_lang())
     if args.bots >= args.players:
-        print("--bots must leave a seat for the host", file=sys.stderr)
+        print(t("cx_error", why=t("cx_bots_seat")), file=sys.stderr)
         return 2
-    if (why := host_args_error(args)) is not None:
-        print(f"chkobba host: error: {why}", file=sys.stderr)
+    if (why := host_args_error(args, t)) is not None:
+        print(f"chkobba host: {t('cx_error', why=why)}", file=sys.stderr)
         return 2
     # Only a host given an identity file can come back after a crash (an ephemeral key
     # would not be the seat its peers signed for).

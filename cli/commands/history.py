@@ -390,7 +390,11 @@ def _luck(g: Game, t: Translator) -> int:
     try:
         for line in account(g.log.path, t, me=me, writer=False):
             _out(line)
-    except (LogUnreadable, OSError) as exc:
+    except OSError as exc:  # the OS's reason, inside our sentence
+        print(f"chkobba history: {t('cx_cannot_read', path=exc.filename, why=exc.strerror)}",
+              file=sys.stderr)
+        return EXIT_USAGE
+    except LogUnreadable as exc:  # no code: the library's sentence, as it is
         print(f"chkobba history: {exc}", file=sys.stderr)
         return EXIT_USAGE
     return EXIT_OK

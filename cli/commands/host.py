@@ -29,6 +29,7 @@ from ..options.rules import ruleset_from_args
 from ..support.hosting import hosting
 from ..support.player import check_tty, identity_of, lock_seat, name_of, screen_app
 from ..words.ending import EXIT_NO_GAME, finish, print_error
+from ..words.i18n import Translator, detect_lang
 from ..words.tor_words import tor_stopped
 
 __all__ = ["cmd_host"]
@@ -42,14 +43,15 @@ def cmd_host(args: argparse.Namespace) -> int:
     from ..tui.guest import run_app
     from .bot import host_args_error  # the headless host's check
 
+    t = Translator(args.lang or detect_lang())
     if args.bots >= args.players:
-        print("error: --bots must leave a seat for the host", file=sys.stderr)
+        print(t("cx_error", why=t("cx_bots_seat")), file=sys.stderr)
         return EXIT_NO_GAME
-    if (why := host_args_error(args)) is not None:
-        print(f"chkobba host: error: {why}", file=sys.stderr)
+    if (why := host_args_error(args, t)) is not None:
+        print(f"chkobba host: {t('cx_error', why=why)}", file=sys.stderr)
         return EXIT_NO_GAME
-    if (err := check_tty()) is not None:
-        print(f"error: {err}", file=sys.stderr)
+    if (err := check_tty(t)) is not None:
+        print(t("cx_error", why=err), file=sys.stderr)
         return EXIT_NO_GAME
     from ..support.reach import announce_interfaces, host_address, host_secret, port_mapping_options
 
@@ -62,7 +64,7 @@ def cmd_host(args: argparse.Namespace) -> int:
     # The saved game of this identity's table on this port: a crashed (or stepped-away)
     # host comes back with the same command; a second process for it stops at once.
     state = saved_game_path(identity.fingerprint, f"host-{args.port}")
-    if (lock := lock_seat(state)) is None:
+    if (lock := lock_seat(state, t)) is None:
         return EXIT_NO_GAME
     log_path = Path(args.log) if args.log else default_log_path("host")
     config = HostConfig(players=args.players, rules=rules, port=args.port, bind=args.bind,

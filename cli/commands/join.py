@@ -64,10 +64,10 @@ def cmd_join(args: argparse.Namespace) -> int:
         from ..support.reach import address_error
 
         if (why := address_error(args.address)) is not None:
-            print(f"chkobba join: error: {why}", file=sys.stderr)
+            print(f"chkobba join: {t('cx_error', why=why)}", file=sys.stderr)
             return EXIT_NO_GAME
-    if (err := check_tty()) is not None:
-        print(f"error: {err}", file=sys.stderr)
+    if (err := check_tty(t)) is not None:
+        print(t("cx_error", why=err), file=sys.stderr)
         return EXIT_NO_GAME
     address = args.address
     codes = [address] if address is not None else []
@@ -78,17 +78,16 @@ def cmd_join(args: argparse.Namespace) -> int:
         # host's key matches (a neighbour may announce that key at an address of its own).
         codes = discover(args.listen, args.interface, t)
         if not codes:
-            print("error: no table found on the LAN; give the host's address: "
-                  "chkobba join HOST[:PORT]", file=sys.stderr)
+            print(t("cx_error", why=t("cx_no_table")), file=sys.stderr)
             return EXIT_NO_GAME
     candidates: list[tuple[str, str | None]] = []
     for code in codes:
         try:
             text, pin = split_join_code(code)
             host, port = parse_address(text)
-        except ValueError as exc:
-            print(f"error: not an address: {code!r} (HOST, HOST:PORT or a join code "
-                  f"HOST:PORT#KEY): {exc}", file=sys.stderr)
+        except ValueError as exc:  # no code: the library's reason, inside the sentence
+            print(t("cx_error", why=t("cx_not_address", code=repr(code), why=exc)),
+                  file=sys.stderr)
             return EXIT_NO_GAME
         candidates.append((f"[{host}]:{port}" if ":" in host else f"{host}:{port}", pin))
     address, pinned = candidates[0]
@@ -99,7 +98,7 @@ def cmd_join(args: argparse.Namespace) -> int:
     # One saved game per table: a join elsewhere must not replace the secrets of a game
     # this identity stepped away from (nor be stopped as "open in another terminal").
     state = saved_game_path(identity.fingerprint, address)
-    if (lock := lock_seat(state)) is None:
+    if (lock := lock_seat(state, t)) is None:
         return EXIT_NO_GAME
     log_path = Path(args.log) if args.log else default_log_path(name)
     # Leaving is a choice made on the screen (step away, or resign); a cancelled peer

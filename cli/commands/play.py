@@ -43,9 +43,11 @@ def cmd_play(args: argparse.Namespace, early: EarlyBots | None = None) -> int:
     from ..support.player import check_tty, identity_of, name_of, screen_app
     from ..tui.guest import run_app
     from ..words.ending import EXIT_NO_GAME, finish
+    from ..words.i18n import Translator, detect_lang
 
-    if (err := check_tty()) is not None:
-        print(f"error: {err}", file=sys.stderr)
+    t = Translator(args.lang or detect_lang())
+    if (err := check_tty(t)) is not None:
+        print(t("cx_error", why=err), file=sys.stderr)
         return EXIT_NO_GAME
     rules = ruleset_from_args(args)
     name = name_of(args, "you")

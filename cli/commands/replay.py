@@ -35,58 +35,63 @@ def _out(line: str = "", *, to_stderr: bool = False) -> None:
         print(piece, file=stream)
 
 
-def _cannot_write(path: str) -> str | None:
-    """Why ``path`` could not be written, as a few words; None when it looks writable.
+def _cannot_write(path: str, t: Translator) -> str | None:
+    """Why ``path`` could not be written, as a few words in ``t``'s language; None when it
+    looks writable.
     Asked before the audit, so that a typo in a folder fails at once, in one line, with
     nothing printed before it (writing may still fail later: that is said too)."""
     target = Path(path)
     folder = target.parent
     if target.is_dir():
-        return "it is a folder"
+        return t("cx_is_folder")
     if not folder.is_dir():
-        return f"no folder {folder}" if not folder.exists() else f"{folder} is not a folder"
+        return t("cx_no_folder" if not folder.exists() else "cx_not_folder", folder=folder)
     if not os.access(target if target.exists() else folder, os.W_OK):
-        return "permission denied"
+        return t("cx_permission")
     return None
 
 
+def _refuse(text: str) -> int:
+    """``chkobba replay: text`` on stderr (already in the reader's language): exit 2."""
+    print(f"chkobba replay: {text}", file=sys.stderr)
+    return EXIT_USAGE
+
+
 def run(args: argparse.Namespace) -> int:
+    # Every line a person reads in --lang (else the locale's), the refusals included;
+    # what the library or the OS says without a code (a log it cannot read, why a file
+    # could not be written) stays its English, inside the sentence.
+    t = Translator(args.lang or detect_lang())
     for option, path in (("--json", args.json), ("--html", args.html)):
-        if path and path != "-" and (why := _cannot_write(path)) is not None:
-            print(f"chkobba replay: cannot write {path} ({option}): {why}", file=sys.stderr)
-            return EXIT_USAGE
+        if path and path != "-" and (why := _cannot_write(path, t)) is not None:
+            return _refuse(t("cx_cannot_write_opt", path=path, option=option, why=why))
+    workers = args.workers
+    if workers is not None and workers < 0:
+        return _refuse(t("cx_workers"))
+    if args.jobs is not None:
+        if args.jobs < 1 or workers is not None:
+            return _refuse(t("cx_jobs"))
+        workers = args.jobs - 1
     try:
-        workers = args.workers
-        if workers is not None and workers < 0:
-            raise LogUnreadable("--workers must be 0 or more")
-        if args.jobs is not None:
-            if args.jobs < 1 or workers is not None:
-                raise LogUnreadable("--jobs must be 1 or more, without --workers")
-            workers = args.jobs - 1
         report = audit_log(args.log, workers=workers)
-    except LogUnreadable as exc:
-        print(f"chkobba replay: {exc}", file=sys.stderr)
-        return EXIT_USAGE
+    except LogUnreadable as exc:  # no code: the library's sentence, as it is
+        return _refuse(str(exc))
     json_to_stdout = args.json == "-"
     # With --json -, stdout holds the records alone; everything else goes to stderr.
     err = json_to_stdout
     hands = [r for r in report.records if r["type"] == "hand"]
     if args.hand is not None and not 1 <= args.hand <= len(hands):
-        print(f"chkobba replay: no hand {args.hand} in this log "
-              f"({len(hands)} hand{'s' if len(hands) != 1 else ''} audited)", file=sys.stderr)
-        return EXIT_USAGE
+        return _refuse(t("cx_no_hand_1" if len(hands) == 1 else "cx_no_hand_n",
+                         hand=args.hand, n=len(hands)))
     if args.view and not (sys.stdin.isatty() and sys.stdout.isatty()):
-        print("chkobba replay: --view needs a terminal", file=sys.stderr)
-        return EXIT_USAGE
+        return _refuse(t("cx_view_tty"))
     review = None
     if args.review:
         try:
             review = _review(args, report)
         except ValueError as exc:
-            print(f"chkobba replay: {exc}", file=sys.stderr)
-            return EXIT_USAGE
+            return _refuse(str(exc))
     symbols = not args.ascii and can_show_symbols(sys.stderr if err else sys.stdout)
-    t = Translator(args.lang or detect_lang())  # the text, the verdict line, the page
     if args.view:
         _view(args, review)
         if review is not None and review.cut_short:
@@ -106,8 +111,7 @@ def run(args: argparse.Namespace) -> int:
         try:
             _luck(args, report, review, err, t)
         except ValueError as exc:  # a bad --samples or --review-limit
-            print(f"chkobba replay: {exc}", file=sys.stderr)
-            return EXIT_USAGE
+            return _refuse(str(exc))
     if args.html:
         from ..outputs.replay_html import render_html  # only when asked: the page is a big module
         page = render_html(report, t.lang, _interrupted(args.log, report),
@@ -116,8 +120,7 @@ def run(args: argparse.Namespace) -> int:
             with open(args.html, "w", encoding="utf-8") as f:
                 f.write(page)
         except OSError as exc:
-            print(f"chkobba replay: cannot write {args.html}: {exc.strerror}", file=sys.stderr)
-            return EXIT_USAGE
+            return _refuse(t("cx_cannot_write", path=args.html, why=exc.strerror))
         _out(t("rp_web_page", path=args.html), to_stderr=True)
     if args.json:
         if review is not None:  # the grades, for tools
@@ -133,31 +136,29 @@ def run(args: argparse.Namespace) -> int:
                 with open(args.json, "w", encoding="utf-8") as f:
                     f.write(text)
             except OSError as exc:
-                print(f"chkobba replay: cannot write {args.json}: {exc.strerror}",
-                      file=sys.stderr)
-                return EXIT_USAGE
+                return _refuse(t("cx_cannot_write", path=args.json, why=exc.strerror))
     return report.exit_code
 
 
 def _review(args: argparse.Namespace, report: AuditReport) -> Review:
     """Grade the audited hands (``--seat``: those players only), with a progress bar on a
-    terminal.  Raises ValueError for a name nobody has, or a bad --samples."""
+    terminal.  Raises ValueError for a name nobody has, or a bad --samples (its text in
+    --lang, else the locale's language)."""
     names = report.names
     seats = None
+    t = Translator(args.lang or detect_lang())
     if args.seat:
         unknown = [n for n in args.seat if n not in names]
         if unknown:
-            raise ValueError(f"--seat {unknown[0]!r}: no such player (the players: "
-                             f"{', '.join(names)})")
+            raise ValueError(t("cx_no_seat", name=repr(unknown[0]), names=", ".join(names)))
         seats = [i for i, n in enumerate(names) if n in args.seat]
     samples = DEFAULT_SAMPLES if args.samples is None else args.samples
     if samples < 1:
-        raise ValueError("--samples must be 1 or more")
+        raise ValueError(t("cx_samples"))
     limit = getattr(args, "review_limit", DEFAULT_LIMIT)
     if limit is None or limit < 0:
-        raise ValueError("--review-limit must be 0 (no limit) or more")
+        raise ValueError(t("cx_review_limit"))
     # --quiet: no progress either (the verdict line is all it prints).
-    t = Translator(args.lang or detect_lang())
     progress: Callable[[int, int], None] = coach.Progress(sys.stderr, t=t) \
         if not args.quiet else (lambda done, total: None)
     try:

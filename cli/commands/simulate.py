@@ -15,18 +15,21 @@ from ..words.i18n import Translator, detect_lang, ruleset_text
 
 
 def run(args: argparse.Namespace) -> int:
+    # Our refusals in --lang (else the locale's); a level, variant or target the library
+    # refuses keeps its words (its errors carry no code), as does the OS's.
+    t = Translator(args.lang or detect_lang())
     try:
         ruleset = ruleset_from_args(args)
         levels = [x.strip() for x in args.bots.split(",") if x.strip()]
         if not levels:
-            raise ValueError("--bots needs at least one level")
+            raise ValueError(t("cx_bots_level"))
         bots = [make_bot(levels[i % len(levels)], seed=args.seed * 100 + i)
                 for i in range(args.players)]
     except (ValueError, ChkobbaError) as exc:  # a bad level, variant or target
         print(f"chkobba simulate: {exc}", file=sys.stderr)
         return 2
     if args.games < 1:
-        print("chkobba simulate: --games must be at least 1", file=sys.stderr)
+        print(f"chkobba simulate: {t('cx_games')}", file=sys.stderr)
         return 2
     records: list[dict] | None = [] if args.record else None
     try:
@@ -34,7 +37,7 @@ def run(args: argparse.Namespace) -> int:
     except RuntimeError as exc:  # bots that never reach the target
         print(f"chkobba simulate: {exc}", file=sys.stderr)
         return 1
-    print(ruleset_text(Translator(args.lang or detect_lang()), ruleset))
+    print(ruleset_text(t, ruleset))
     print("seats: " + ", ".join(f"{i}={b.level}" for i, b in enumerate(bots)))
     for line in summary.lines():
         print(line)
@@ -42,7 +45,8 @@ def run(args: argparse.Namespace) -> int:
         try:
             write_records(args.record, records or [])
         except OSError as exc:
-            print(f"chkobba simulate: cannot write {args.record}: {exc.strerror}", file=sys.stderr)
+            print(f"chkobba simulate: {t('cx_cannot_write', path=args.record, why=exc.strerror)}",
+                  file=sys.stderr)
             return 1
         print(f"records: {args.record}")
     return 0

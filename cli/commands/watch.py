@@ -115,8 +115,8 @@ def _name(args: argparse.Namespace) -> str | None:
     if args.name is not None:
         name = valid_name(args.name)
         if name is None or name != args.name:
-            print(f"chkobba watch: --name must be 1 to {MAX_NAME} printable characters",
-                  file=sys.stderr)
+            t = Translator(args.lang or detect_lang())
+            print(f"chkobba watch: {t('cx_watch_name', max=MAX_NAME)}", file=sys.stderr)
             return None
         return name
     on_screen = sys.stdin.isatty() and sys.stdout.isatty()

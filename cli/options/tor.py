@@ -33,13 +33,17 @@ EXIT_NO_TOR = 2
 
 
 def _tor(args: argparse.Namespace) -> Tor | None:
-    from chkobba_p2p import TOR_BOOTSTRAP_TIMEOUT, TOR_INSTALL_HINT, Tor
+    from chkobba_p2p import TOR_BOOTSTRAP_TIMEOUT, Tor
+
+    from ..words.i18n import Translator, detect_lang
 
     tor = Tor(getattr(args, "tor_control", None), getattr(args, "tor_socks", None),
               cookie=getattr(args, "tor_cookie", None),
               bootstrap_timeout=getattr(args, "tor_wait", None) or TOR_BOOTSTRAP_TIMEOUT)
     if not tor.available():
-        print(f"error: {TOR_INSTALL_HINT}", file=sys.stderr)
+        # The library's TOR_INSTALL_HINT, in the catalog: in --lang, else the locale's.
+        t = Translator(getattr(args, "lang", None) or detect_lang())
+        print(t("cx_error", why=t("cx_tor_install")), file=sys.stderr)
         return None
     return tor
 

@@ -31,13 +31,15 @@ __all__ = ["lock_seat", "screen_app", "bell_wanted", "color_wanted", "figures_wa
            "check_tty", "identity_of"]
 
 
-def lock_seat(state: Path) -> SeatLock | None:
-    """One process per seat: None (after saying so, in one line) if another process of
-    this identity already plays here."""
+def lock_seat(state: Path, t: Translator | None = None) -> SeatLock | None:
+    """One process per seat: None (after saying so, in one line, in ``t``'s language, else
+    the locale's) if another process of this identity already plays here."""
     try:
         return SeatLock(state).acquire()
-    except SeatBusy as exc:
-        print(f"error: {exc}", file=sys.stderr)
+    except SeatBusy as exc:  # worded from its data (the pid), not its English
+        t = t or Translator(detect_lang())
+        who = t("cx_pid", pid=exc.pid) if exc.pid else t("cx_other_process")
+        print(t("cx_error", why=t("cx_seat_busy", who=who)), file=sys.stderr)
         return None
 
 
@@ -107,9 +109,11 @@ def name_of(args: argparse.Namespace, fallback: str) -> str:
     return name[:MAX_NAME]
 
 
-def check_tty() -> str | None:
+def check_tty(t: Translator | None = None) -> str | None:
+    """Why the full-screen client cannot start here (no terminal), in ``t``'s language
+    (else the locale's), ready to print after ``error:``; None on a terminal."""
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
-        return "the terminal client needs a terminal (use 'chkobba bot' or 'host --headless')"
+        return (t or Translator(detect_lang()))("cx_needs_tty")
     return None
 
 

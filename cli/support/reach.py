@@ -27,7 +27,7 @@ from chkobba_p2p import (
 )
 from chkobba_p2p.text import safe_text
 
-from ..words.i18n import Translator
+from ..words.i18n import Translator, detect_lang
 
 TYPE_CHECKING = False  # typing's, without importing typing (see main.py)
 if TYPE_CHECKING:
@@ -181,18 +181,22 @@ def table_lines(found: list[TableAd], t: Translator | None = None) -> list[str]:
 def discover(seconds: float, interfaces: list[str] | None,
              t: Translator | None = None) -> list[str]:
     """Browse the LAN (DNS-SD) for tables; the join codes of the one chosen, one for
-    each address announced with its key, to try in turn (none: no table found)."""
+    each address announced with its key, to try in turn (none: no table found).  Said
+    in ``t``'s language (else the locale's); an OS failure to browse keeps the OS's words
+    inside the sentence."""
     from chkobba_p2p import AnsweredEndpoints, browse_tables
 
-    shown = "" if not interfaces else f" (on {', '.join(interfaces)})"
-    print(f"looking for tables on the LAN for {seconds:g} s{shown}...", flush=True)
+    t = t or Translator(detect_lang())
+    shown = "" if not interfaces else t("cx_lan_on", names=", ".join(interfaces))
+    secs = f"{seconds:g}".replace(".", ",") if t.lang == "fr" else f"{seconds:g}"
+    print(t("cx_lan_looking", s=secs, on=shown), flush=True)
     try:
         # Tables whose key answered a join before keep a place in the list, whatever
         # a neighbour floods the LAN with (PROTOCOL.md section 15).
         found = trio.run(functools.partial(browse_tables, seconds, interfaces=interfaces,
                                            answered=AnsweredEndpoints()))
     except OSError as exc:
-        print(f"cannot look for tables on the LAN: {safe_text(str(exc), 300)}", file=sys.stderr)
+        print(t("cx_lan_cannot", why=safe_text(str(exc), 300)), file=sys.stderr)
         return []
     if not found:
         return []
@@ -200,12 +204,12 @@ def discover(seconds: float, interfaces: list[str] | None,
         print(line, flush=True)
     choice = 1
     if len(found) > 1:
-        text = input("table to join (number): ").strip()
+        text = input(t("cx_lan_choose")).strip()
         choice = int(text) if text.isdigit() and 1 <= int(text) <= len(found) else 1
     codes = list(found[choice - 1].codes)
-    print(f"joining {safe_text(codes[0], 120)}", flush=True)
+    print(t("cx_lan_joining", code=safe_text(codes[0], 120)), flush=True)
     for other in codes[1:]:
-        print(f"  then, if the key there is another: {safe_text(other, 120)}", flush=True)
+        print(t("cx_lan_then", code=safe_text(other, 120)), flush=True)
     return codes
 
 

@@ -2525,6 +2525,86 @@ MESSAGES |= {
                            "temps restant"),
 }
 
+# The sub-commands' own command-line lines (issue 41): refusals, errors and hints a person
+# reads on stderr after ``chkobba CMD:``.  A detail in {why} or {detail} is the library's or
+# the OS's own English where it has no code (see each command).
+MESSAGES |= {
+    "cx_error": ("error: {why}", "erreur : {why}"),
+    "cx_no_command": ("no command {word}{meant} (see: chkobba --help)",
+                      "pas de commande {word}{meant} (voir : chkobba --help)"),
+    "cx_did_you_mean": ("; did you mean '{name}'?", " ; vouliez-vous dire « {name} » ?"),
+    "cx_cannot_write_opt": ("cannot write {path} ({option}): {why}",
+                            "impossible d'écrire {path} ({option}) : {why}"),
+    "cx_cannot_write": ("cannot write {path}: {why}", "impossible d'écrire {path} : {why}"),
+    "cx_cannot_read": ("cannot read {path}: {why}", "impossible de lire {path} : {why}"),
+    "cx_is_folder": ("it is a folder", "c'est un dossier"),
+    "cx_no_folder": ("no folder {folder}", "pas de dossier {folder}"),
+    "cx_not_folder": ("{folder} is not a folder", "{folder} n'est pas un dossier"),
+    "cx_permission": ("permission denied", "permission refusée"),
+    "cx_workers": ("--workers must be 0 or more", "--workers doit valoir 0 ou plus"),
+    "cx_jobs": ("--jobs must be 1 or more, without --workers",
+                "--jobs doit valoir 1 ou plus, sans --workers"),
+    "cx_no_hand_1": ("no hand {hand} in this log ({n} hand audited)",
+                     "pas de manche {hand} dans ce journal ({n} manche vérifiée)"),
+    "cx_no_hand_n": ("no hand {hand} in this log ({n} hands audited)",
+                     "pas de manche {hand} dans ce journal ({n} manches vérifiées)"),
+    "cx_no_seat": ("--seat {name}: no such player (the players: {names})",
+                   "--seat {name} : pas de tel joueur (les joueurs : {names})"),
+    "cx_samples": ("--samples must be 1 or more", "--samples doit valoir 1 ou plus"),
+    "cx_review_limit": ("--review-limit must be 0 (no limit) or more",
+                        "--review-limit doit valoir 0 (sans limite) ou plus"),
+    "cx_seat_busy": ("this game is open in another terminal, {who}",
+                     "cette partie est ouverte dans un autre terminal, {who}"),
+    "cx_pid": ("pid {pid}", "pid {pid}"),
+    "cx_other_process": ("another process", "un autre processus"),
+    "cx_view_tty": ("--view needs a terminal", "--view a besoin d'un terminal"),
+    "cx_needs_tty": ("the terminal client needs a terminal (use 'chkobba bot' or "
+                     "'host --headless')",
+                     "le client plein écran a besoin d'un terminal (utilisez « chkobba bot » "
+                     "ou « host --headless »)"),
+    "cx_bots_seat": ("--bots must leave a seat for the host",
+                     "--bots doit laisser une place à l'hôte"),
+    "cx_allow_bots": ("--allow admits only the keys it names: it cannot be used with --bots",
+                      "--allow n'admet que les clés qu'il nomme : il ne va pas avec --bots"),
+    "cx_no_table": ("no table found on the LAN; give the host's address: "
+                    "chkobba join HOST[:PORT]",
+                    "aucune table trouvée sur le réseau local ; donnez l'adresse de l'hôte : "
+                    "chkobba join HÔTE[:PORT]"),
+    "cx_not_address": ("not an address: {code} (HOST, HOST:PORT or a join code "
+                       "HOST:PORT#KEY): {why}",
+                       "pas une adresse : {code} (HÔTE, HÔTE:PORT ou un code pour rejoindre "
+                       "HÔTE:PORT#CLÉ) : {why}"),
+    "cx_lan_looking": ("looking for tables on the LAN for {s} s{on}...",
+                       "recherche de tables sur le réseau local pendant {s} s{on}..."),
+    "cx_lan_on": (" (on {names})", " (sur {names})"),
+    "cx_lan_cannot": ("cannot look for tables on the LAN: {why}",
+                      "impossible de chercher des tables sur le réseau local : {why}"),
+    "cx_lan_choose": ("table to join (number): ", "table à rejoindre (numéro) : "),
+    "cx_lan_joining": ("joining {code}", "connexion à {code}"),
+    "cx_lan_then": ("  then, if the key there is another: {code}",
+                    "  puis, si la clé n'y est pas la même : {code}"),
+    "cx_tor_install": ("tor is not installed: install it (Debian/Ubuntu: sudo apt install tor; "
+                       "Fedora: sudo dnf install tor; macOS: brew install tor) or start Tor "
+                       "Browser and pass --tor-control 127.0.0.1:9151 --tor-socks "
+                       "127.0.0.1:9150",
+                       "tor n'est pas installé : installez-le (Debian/Ubuntu : sudo apt "
+                       "install tor ; Fedora : sudo dnf install tor ; macOS : brew install "
+                       "tor) ou lancez le Tor Browser et passez --tor-control 127.0.0.1:9151 "
+                       "--tor-socks 127.0.0.1:9150"),
+    "cx_games": ("--games must be at least 1", "--games doit valoir au moins 1"),
+    "cx_move_ms": ("--move-ms must be positive", "--move-ms doit être positif"),
+    "cx_levels": ("name the levels with --a and --b, or --ladder",
+                  "nommez les niveaux avec --a et --b, ou --ladder"),
+    "cx_ladder_levels": ("--ladder takes two or more different levels among {levels}",
+                         "--ladder prend au moins deux niveaux différents parmi {levels}"),
+    "cx_ladder_players": ("the ladder rates head-to-head results, at 2 or 4 players",
+                          "le classement note des face-à-face, à 2 ou 4 joueurs"),
+    "cx_bots_level": ("--bots needs at least one level", "--bots demande au moins un niveau"),
+    "cx_watch_name": ("--name must be 1 to {max} printable characters",
+                      "--name doit faire de 1 à {max} caractères imprimables"),
+}
+
+
 def os_error_key(error: str) -> str | None:
     """The key of the sentence for an OS failure to connect at the end of ``error``
     ("... : [Errno -2] Name or service not known"), or None for any other error."""
