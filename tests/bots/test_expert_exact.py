@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from support.positions import greedy_positions
 
 from chkobba_p2p.bots.expert import (
     EXACT_STOCK_2P,
@@ -20,10 +21,9 @@ from chkobba_p2p.bots.expert import (
     round_plays,
     world_weight,
 )
-from chkobba_p2p.bots.simple import GreedyBot
 from chkobba_p2p.errors import LocalError
-from chkobba_p2p.game.cards import DECK, Card
-from chkobba_p2p.game.rules import CutterChoice, DealStep, Hand, Ruleset, Turn, mask_of
+from chkobba_p2p.game.cards import Card
+from chkobba_p2p.game.rules import DealStep, Hand, Ruleset, Turn, mask_of
 
 TUNISIAN = Ruleset()
 
@@ -45,35 +45,6 @@ def _reference(hand: Hand, deck: list[Card], side: int) -> int:
     return max(values) if mine else min(values)
 
 
-def _positions(players: int, stock: int, count: int, seed: int):
-    """Omniscient hands met in greedy play with ``stock`` cards left and a choice to make,
-    each with the rest of its deck in dealing order."""
-    rng = random.Random(seed)
-    found = []
-    while len(found) < count:
-        deck = list(DECK)
-        rng.shuffle(deck)
-        hand = Hand.new(TUNISIAN, players, rng.randrange(players))
-        bots = [GreedyBot(s) for s in range(players)]
-        taken = False
-        while not hand.is_over:
-            step = hand.pending
-            if isinstance(step, Turn):
-                if not taken and hand.stock == stock and len(hand.legal_moves()) > 1:
-                    found.append((hand, list(deck)))
-                    taken = True
-                move = bots[step.seat].choose_play(hand.view(step.seat))
-                hand = hand.play(step.seat, move.card, move.capture)
-            elif isinstance(step, DealStep):
-                n = len(step.recipients)
-                hand = hand.deal(deck[:n])
-                del deck[:n]
-            elif isinstance(step, CutterChoice):
-                hand = hand.choose_cut(True)
-            else:  # a redeal: this deck is done with
-                break
-    return found
-
 
 def _options(hand: Hand):
     seat = hand.turn
@@ -84,7 +55,7 @@ def _options(hand: Hand):
 
 @pytest.mark.parametrize("players,stock", [(2, EXACT_STOCK_2P), (2, 0), (4, 0)])
 def test_exact_values_are_the_minimax_values_of_every_option(players, stock):
-    for hand, deck in _positions(players, stock, 6, seed=280 + players + stock):
+    for hand, deck in greedy_positions(players, stock, 6, seed=280 + players + stock):
         seat = hand.turn
         side = hand.side_of(seat)
         world = hand._world(hand.hands, deck[:hand.stock])
@@ -101,7 +72,7 @@ def test_exact_values_are_the_minimax_values_of_every_option(players, stock):
 
 def test_the_exact_search_is_for_the_ends_of_hands_the_information_allows():
     def view(players: int, stock: int) -> Hand:
-        return next(h for h, _ in _positions(players, stock, 1, seed=7)).view(0)
+        return next(h for h, _ in greedy_positions(players, stock, 1, seed=7)).view(0)
 
     assert _exact_reach(view(2, EXACT_STOCK_2P))
     assert _exact_reach(view(2, 0))
@@ -111,7 +82,7 @@ def test_the_exact_search_is_for_the_ends_of_hands_the_information_allows():
 
 
 def test_the_exact_search_refuses_what_it_cannot_search():
-    hand, deck = _positions(2, EXACT_STOCK_2P, 1, seed=9)[0]
+    hand, deck = greedy_positions(2, EXACT_STOCK_2P, 1, seed=9)[0]
     _, options = _options(hand)
     with pytest.raises(LocalError, match="every card known"):
         exact_values(hand.view(hand.turn), 0, options)
@@ -141,7 +112,7 @@ def _expected_choice(view: Hand, seed: int, samples: int):
 def test_in_reach_the_expert_plays_the_best_exact_value_over_its_sampled_worlds():
     differs = 0
     checked = 0
-    for k, (hand, _) in enumerate(_positions(2, EXACT_STOCK_2P, 24, seed=28)):
+    for k, (hand, _) in enumerate(greedy_positions(2, EXACT_STOCK_2P, 24, seed=28)):
         view = hand.view(hand.turn)
         tied = _expected_choice(view, seed=k, samples=5)
         chosen = ExpertBot(k, move_ms=None, samples=5).choose_play(view)
@@ -158,7 +129,7 @@ def test_in_reach_the_expert_plays_the_best_exact_value_over_its_sampled_worlds(
 
 def test_out_of_reach_the_expert_still_plays_out_its_worlds():
     """Far from the end, exact_reach changes nothing: the same worlds, the same playouts."""
-    for k, (hand, _) in enumerate(_positions(2, 24, 4, seed=29)):
+    for k, (hand, _) in enumerate(greedy_positions(2, 24, 4, seed=29)):
         view = hand.view(hand.turn)
         a = ExpertBot(k, move_ms=None, samples=8).choose_play(view)
         b = ExpertBot(k, move_ms=None, samples=8, exact_reach=False).choose_play(view)

@@ -6,46 +6,16 @@ from __future__ import annotations
 import random
 
 import pytest
+from support.positions import greedy_positions
 
 from chkobba_p2p import errors
 from chkobba_p2p.bots.arena import ARENA_LEVELS, MEASUREMENT_LEVELS, arena, arena_bot
 from chkobba_p2p.bots.expert import HandSeerBot, deal_stock, exact_values, undealt
 from chkobba_p2p.bots.levels import LEVELS, make_bot
-from chkobba_p2p.bots.simple import GreedyBot
-from chkobba_p2p.game.cards import DECK, Card
-from chkobba_p2p.game.rules import CutterChoice, DealStep, Hand, Ruleset, Turn, mask_of
+from chkobba_p2p.game.rules import Hand, Ruleset, mask_of
 
 TUNISIAN = Ruleset()
 
-
-def _positions(players: int, stock: int, count: int, seed: int) -> list[tuple[Hand, list[Card]]]:
-    """Omniscient hands met in greedy play with ``stock`` cards left and a choice to make,
-    each with the rest of its deck in dealing order."""
-    rng = random.Random(seed)
-    found: list[tuple[Hand, list[Card]]] = []
-    while len(found) < count:
-        deck = list(DECK)
-        rng.shuffle(deck)
-        hand = Hand.new(TUNISIAN, players, rng.randrange(players))
-        bots = [GreedyBot(s) for s in range(players)]
-        taken = False
-        while not hand.is_over:
-            step = hand.pending
-            if isinstance(step, Turn):
-                if not taken and hand.stock == stock and len(hand.legal_moves()) > 1:
-                    found.append((hand, list(deck)))
-                    taken = True
-                move = bots[step.seat].choose_play(hand.view(step.seat))
-                hand = hand.play(step.seat, move.card, move.capture)
-            elif isinstance(step, DealStep):
-                n = len(step.recipients)
-                hand = hand.deal(deck[:n])
-                del deck[:n]
-            elif isinstance(step, CutterChoice):
-                hand = hand.choose_cut(True)
-            else:  # a redeal: this deck is done with
-                break
-    return found
 
 
 class _Recording(HandSeerBot):
@@ -63,7 +33,7 @@ class _Recording(HandSeerBot):
 
 @pytest.mark.parametrize("players,stock", [(2, 18), (2, 6), (4, 12)])
 def test_its_worlds_hold_every_true_hand_and_only_shuffle_the_stock(players, stock):
-    for hand, deck in _positions(players, stock, 3, seed=450 + players + stock):
+    for hand, deck in greedy_positions(players, stock, 3, seed=450 + players + stock):
         bot = _Recording(seed=1, samples=12)
         move = bot.choose_play_seeing(hand, deck[:hand.stock])
         assert move in hand.legal_moves()
@@ -87,7 +57,7 @@ def test_its_worlds_hold_every_true_hand_and_only_shuffle_the_stock(players, sto
 
 
 def test_the_handseer_level_refuses_a_seats_view_and_is_offered_to_no_player():
-    hand, deck = _positions(2, 18, 1, seed=4)[0]
+    hand, deck = greedy_positions(2, 18, 1, seed=4)[0]
     view = hand.view(hand.turn)
     with pytest.raises(errors.LocalError, match="arena"):
         HandSeerBot(0).choose_play(view)
@@ -103,7 +73,7 @@ def test_the_handseer_level_refuses_a_seats_view_and_is_offered_to_no_player():
 
 @pytest.mark.parametrize("players", [2, 4])
 def test_with_the_stock_empty_it_plays_the_exact_endgame(players):
-    for hand, _ in _positions(players, 0, 4, seed=51 + players):
+    for hand, _ in greedy_positions(players, 0, 4, seed=51 + players):
         seat = hand.turn
         side = hand.side_of(seat)
         moves = hand.legal_moves()
