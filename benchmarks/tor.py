@@ -26,7 +26,9 @@ they are the names of old (``tor_wall_per_hand_s``):
   approximate: an unrelated receive just before a send also counts);
 - ``model_round_trips_per_hand`` (2 players only): the same hand in memory at a fixed
   one-way latency under the autojump clock (tests/shell/test_tor_timers.py): its time over
-  the round trip time, the round trips the protocol needs on the critical path;
+  the round trip time, the round trips the protocol needs on the critical path (with
+  ``--proofs`` the proofs are worked in the event loop's thread there, so that the clock
+  does not jump while they are worked);
 - ``tor_over_tcp_per_hand``: the ratio of the two wall times.
 
 The network's figures (``tor_network_bootstrap_s``) carry no suffix; a ``players: N seats``
@@ -186,7 +188,7 @@ def per_hand(ctls: list[Timed], countings: list[Counting]) -> tuple[list[float],
 
 async def model_round_trips(folder: Path, target: int, proofs: bool) -> float:
     """The hand's time over the round trip time, in memory at a fixed latency."""
-    sys.path.insert(0, str(ROOT / "tests"))
+    sys.path.insert(0, str(ROOT / "tests" / "shell"))
     from test_tor_timers import latency_match, round_trips
 
     _, controllers = await latency_match(folder, 0.4, target=target, shuffle_proofs=proofs)
