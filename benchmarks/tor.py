@@ -29,6 +29,7 @@ they are the names of old (``tor_wall_per_hand_s``):
   the round trip time, the round trips the protocol needs on the critical path (with
   ``--proofs`` the proofs are worked in the event loop's thread there, so that the clock
   does not jump while they are worked);
+- ``tor_hands``: the hands over Tor the medians are of (all runs);
 - ``tor_over_tcp_per_hand``: the ratio of the two wall times.
 
 The network's figures (``tor_network_bootstrap_s``) carry no suffix; a ``players: N seats``
@@ -241,6 +242,7 @@ def figure_lines(figures: dict[str, list[float]], players: int) -> list[str]:
         value = statistics.median(figures[name])
         lines.append(f"{name}{suffix}: {value:.3f} s" if name.endswith("_s")
                      else f"{name}{suffix}: {value:.1f} round trips")
+    lines.append(f"tor_hands{suffix}: {len(figures['tor_round_trips_per_hand'])} hands")
     return lines
 
 

@@ -37,6 +37,6 @@ async def test_three_players_over_tor_every_joiner_through_its_own_connection(
     assert [line.split(":")[0] for line in lines] == [
         "onion_publish_s_3p", "onion_connect_s_3p", "tcp_wall_per_hand_s_3p",
         "tor_wall_per_hand_s_3p", "tcp_round_trips_per_hand_3p",
-        "tor_round_trips_per_hand_3p"]
+        "tor_round_trips_per_hand_3p", "tor_hands_3p"]
     # At 2 players the names of old.
     assert tor_bench.figure_lines(figures, 2)[3].startswith("tor_wall_per_hand_s: ")
