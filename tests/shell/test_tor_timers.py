@@ -55,6 +55,7 @@ async def latency_match(folder, one_way: float, *, target: int = 11,
     host = HostPeer(HostConfig(
         players=2, port=0, bind="10.0.0.1", beacon=False, rules=Ruleset(target=target),
         log_path=folder / "host.chklog", timeouts=timeouts, shuffle_proofs=shuffle_proofs,
+        proof_thread=False,  # the autojump clock must not jump while a thread works
         transport=LatencyTransport(network.transport("10.0.0.1", shared=True), one_way)),
         controllers[0])
     out: list[object] = [None, None]
@@ -65,7 +66,7 @@ async def latency_match(folder, one_way: float, *, target: int = 11,
         port = await nursery.start(run_host)
         guest = ClientPeer(JoinConfig(
             f"10.0.0.1:{port}", name="guest", log_path=folder / "guest.chklog",
-            timeouts=timeouts,
+            timeouts=timeouts, proof_thread=False,
             transport=LatencyTransport(network.transport("10.0.1.1"), one_way)),
             controllers[1])
         out[1] = await guest.run()
@@ -113,6 +114,18 @@ async def test_the_round_trips_of_a_hand_are_counted(tmp_path, autojump_clock):
 #: rest is the deal (one round trip for each of the six deals of three cards, more for
 #: the first, with its cut) and the end-of-hand reveal.
 ROUND_TRIPS_PER_HAND = 29
+
+
+async def test_with_shuffle_proofs_the_count_is_of_round_trips_not_proof_work(
+        tmp_path, autojump_clock):
+    """With shuffle proofs (benchmarks/tor.py --proofs), the proofs are worked in the
+    event loop's thread: a worker thread would let the autojump clock jump to the next
+    timer while it works, and the count would be of timers (about 1300), not trips."""
+    one_way = 0.4
+    _, controllers = await latency_match(tmp_path, one_way, target=1, shuffle_proofs=True)
+    trips = round_trips(controllers, one_way)
+    assert trips, "no hand"
+    assert 18 <= max(round(t, 6) for t in trips) <= ROUND_TRIPS_PER_HAND, trips
 
 
 
