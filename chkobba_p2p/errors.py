@@ -4,7 +4,9 @@ Two families, as in h11: :class:`LocalError` is *your* misuse (calling an API in
 state, a move your own seat may not make); :class:`RemoteError` is another peer's
 misbehaviour, with a wire ``code`` and the seat to blame.  Rules violations are
 :class:`IllegalMove` subclasses; the session layer turns a peer's illegal move into a
-remote error blaming that peer.
+remote error blaming that peer.  A :class:`CodedLocalError` (a log that is not one, a
+typed address, a port a host cannot listen on) carries a ``code`` from its class's table
+and that code's ``data``, for a client to word in its reader's language.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from __future__ import annotations
 __all__ = [
     "ChkobbaError",
     "LocalError",
+    "CodedLocalError",
     "RemoteError",
     "IllegalMove",
     "WrongPhase",
@@ -193,6 +196,30 @@ class ChkobbaError(Exception):
 
 class LocalError(ChkobbaError):
     """The caller misused the API (local misbehaviour)."""
+
+
+class CodedLocalError(LocalError):
+    """A local error with a machine-readable reason, for a client to word: ``code`` (one
+    of the subclass's :attr:`CODES`, a short stable snake_case name) and ``data`` (what a
+    sentence about it needs: paths, numbers, the text typed).  ``str()`` stays an English
+    sentence for logs and developers.  ``code`` is the subclass's default (in no table:
+    a client words it by ``str()``) when a caller outside this library gives none."""
+
+    #: Every code this class is raised with, and the keys of :attr:`data` it carries.
+    CODES: dict[str, tuple[str, ...]] = {}
+    code = "local_error"
+
+    def __init__(self, message: str, *, code: str | None = None,
+                 data: Mapping[str, str | int] | None = None) -> None:
+        super().__init__(message)
+        # A code outside the table, or a key it does not list, is this library's bug:
+        # a client would have no words for it.
+        assert code is None or code in self.CODES, code
+        assert code is not None or not data
+        assert code is None or set(data or {}) == set(self.CODES[code]), (code, data)
+        if code is not None:
+            self.code = code
+        self.data: dict[str, str | int] = dict(data or {})
 
 
 class RemoteError(ChkobbaError):

@@ -227,6 +227,7 @@ from .wire.codec import (
     verify_signature,
 )
 from .wire.logfile import (
+    LOG_PROBLEMS,
     MAGIC,
     MAX_LOG_BYTES,
     LogFile,
@@ -244,7 +245,8 @@ __all__ = [
     "handshake_hash", "seal_pop", "unsealed", "GENESIS_PREV", "ErrorCode", "ProtocolError",
     "frame", "FrameDecoder", "encode", "decode", "Identity", "verify_signature", "fingerprint",
     "entry_id", "Entry", "make_entry", "open_entry", "get_field", "MAGIC", "LogFile",
-    "TranscriptWriter", "read_log", "read_header", "LogUnreadable", "MAX_LOG_BYTES",
+    "TranscriptWriter", "read_log", "read_header", "LogUnreadable", "LOG_PROBLEMS",
+    "MAX_LOG_BYTES",
     "CAP_SHUFFLE_PROOFS", "CAP_EARLY_DEAL", "CAP_SEAT_SECRET", "SEAT_SECRET_DOMAIN",
     "seat_secret_proof",
     "CAP_PROOF_APART", "CAP_SHARES_RIDE", "TABLE_CAPABILITIES", "BINDING_CAPABILITIES",

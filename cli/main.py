@@ -149,6 +149,14 @@ def _error_word(args: argparse.Namespace) -> str:
     return Translator(getattr(args, "lang", None) or detect_lang())("error_prefix")
 
 
+def _local_words(args: argparse.Namespace, exc: BaseException) -> str:
+    """A library error in the command's ``--lang`` (else the locale's): by its code
+    where it has one, else its own sentence."""
+    from .words.i18n import Translator, detect_lang, local_error_text
+
+    return local_error_text(Translator(getattr(args, "lang", None) or detect_lang()), exc)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     word = next((w for w in argv if not w.startswith("-")), None)
@@ -189,8 +197,10 @@ def main(argv: Sequence[str] | None = None) -> int:
               file=sys.stderr)
         return 130
     except LocalError as exc:  # the user's input (a key file, an address...): one line
-        # The library's sentence (a LocalError carries no code), after our words.
-        print(f"chkobba {args.command}: {_error_word(args)}{exc}", file=sys.stderr)
+        # After our words, the library's: by its code where it has one (a log, an
+        # address, a port), else its sentence.
+        print(f"chkobba {args.command}: {_error_word(args)}{_local_words(args, exc)}",
+              file=sys.stderr)
         return 2
     except BaseExceptionGroup as group:  # the same, raised inside trio's nurseries
         local, _ = group.split(LocalError)
@@ -199,7 +209,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         first: BaseException = local
         while isinstance(first, BaseExceptionGroup):
             first = first.exceptions[0]
-        print(f"chkobba {args.command}: {_error_word(args)}{first}", file=sys.stderr)
+        print(f"chkobba {args.command}: {_error_word(args)}{_local_words(args, first)}",
+              file=sys.stderr)
         return 2
     except BrokenPipeError:
         return 141

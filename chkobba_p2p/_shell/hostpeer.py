@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 import trio
 
-from ..address import listen_error, parse_port, parse_secret
+from ..address import parse_port, parse_secret
 from ..link import messages as lm
 from ..link.admission import STRANGERS, Admission, strangers_for_files
 from ..link.events import (
@@ -215,7 +215,7 @@ class HostPeer(PeerShell):
         try:
             listeners = await self.transport.listen(self.config.port, self.config.bind or "")
         except OSError as exc:
-            raise ListenError(listen_error(exc, self.config.bind, self.config.port)) from None
+            raise ListenError.from_os(exc, self.config.bind, self.config.port) from None
         self.port = self.transport.port_of(listeners[0])
         self.emit(Listening(self.port, self.identity.public))
         self.core.opened(trio.current_time())

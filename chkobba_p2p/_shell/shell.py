@@ -407,7 +407,8 @@ class PeerShell:
         try:
             log = read_log(saved.log)
             if log.tail is not None and not log.truncated:
-                raise LogUnreadable(f"{saved.log}: {log.tail}")
+                raise LogUnreadable(f"{saved.log}: {log.tail}", code="log_bad_frame",
+                                    data={"path": str(saved.log)})
             if host_key is None:
                 first = wire.open_entry(log.bodies[0])
                 host_key = wire.decode(first.payload, want_map=False)["seats"][0]["key"]

@@ -22,8 +22,8 @@ from typing import Protocol, runtime_checkable
 
 import trio
 
-from ..address import listen_error, parse_port
-from ..errors import LocalError
+from ..address import LISTEN_PROBLEMS, listen_problem, parse_port
+from ..errors import CodedLocalError
 
 __all__ = ["Transport", "TcpTransport", "ListenError", "check_listen", "nobody_listening"]
 
@@ -102,9 +102,20 @@ class TcpTransport:
             stream.socket.close()  # type: ignore[attr-defined]
 
 
-class ListenError(LocalError):
+class ListenError(CodedLocalError):
     """The host cannot listen where it was asked to (the port is in use, privileged, or
-    the bind address is not this machine's); the message says which, for people."""
+    the bind address is not this machine's); the message says which, for people;
+    ``code`` (one of :data:`~chkobba_p2p.address.LISTEN_PROBLEMS`) and ``data`` say it
+    for programs."""
+
+    CODES = LISTEN_PROBLEMS
+    code = "cannot_listen"
+
+    @classmethod
+    def from_os(cls, exc: OSError, bind: str, port: int) -> ListenError:
+        """The error for the OS's refusal ``exc`` to listen on ``bind:port``."""
+        message, code, data = listen_problem(exc, bind, port)
+        return cls(message, code=code, data=data)
 
 
 def check_listen(bind: str, port: int) -> None:
@@ -120,7 +131,7 @@ def check_listen(bind: str, port: int) -> None:
             sock.bind((bind or "0.0.0.0", port))
             sock.listen(1)
     except OSError as exc:
-        raise ListenError(listen_error(exc, bind, port)) from None
+        raise ListenError.from_os(exc, bind, port) from None
 
 
 def nobody_listening(exc: BaseException) -> bool:

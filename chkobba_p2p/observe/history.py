@@ -474,12 +474,15 @@ def log_paths(folder: str | Path) -> list[Path]:
     when the folder cannot be read."""
     root = Path(folder)
     if not root.is_dir():
-        why = "no such folder" if not root.exists() else "not a folder"
-        raise LogUnreadable(f"{folder}: {why}")
+        missing = not root.exists()
+        raise LogUnreadable(f"{folder}: {'no such folder' if missing else 'not a folder'}",
+                            code="folder_missing" if missing else "not_a_folder",
+                            data={"path": str(folder)})
     try:
         return sorted(p for p in root.rglob("*.chklog") if p.is_file())
     except OSError as exc:
-        raise LogUnreadable(f"{folder}: {exc.strerror or exc}") from None
+        raise LogUnreadable(f"{folder}: {exc.strerror or exc}", code="folder_cannot_read",
+                            data={"path": str(folder), "why": str(exc.strerror or exc)}) from None
 
 
 def _digest(path: Path) -> str | None:

@@ -25,7 +25,7 @@ from typing import Any, BinaryIO
 import platformdirs
 
 from .._version import __version__
-from ..errors import LocalError
+from ..errors import CodedLocalError, LocalError
 from . import codec as wire
 
 __all__ = [
@@ -38,6 +38,7 @@ __all__ = [
     "MAX_HEADER",
     "TRUNCATED",
     "LogUnreadable",
+    "LOG_PROBLEMS",
     "LogFile",
     "read_log",
     "read_header",
@@ -153,8 +154,32 @@ MAX_HEADER = 4096
 TRUNCATED = "truncated"
 
 
-class LogUnreadable(LocalError):
-    """The file is not a chkobba log at all (missing, too big, bad magic, no header)."""
+#: Every :attr:`LogUnreadable.code`, with the keys of its data (``path``: the file or
+#: folder as given; ``why``: the OS's own words; ``size``, ``limit``, ``max``: numbers).
+#: A code is never renamed; a client words each (the terminal client: ``lu_`` + code).
+LOG_PROBLEMS: dict[str, tuple[str, ...]] = {
+    "log_missing": ("path",),  # no such file
+    "log_cannot_read": ("path", "why"),  # another failure to open or read it
+    "log_too_big": ("path", "limit"),  # more than MAX_LOG_BYTES
+    "log_not_chkobba": ("path",),  # it does not start with the log's magic bytes
+    "log_too_many_entries": ("path", "max"),  # more than MAX_ENTRIES
+    "log_no_header": ("path",),  # not one complete frame
+    "log_header_not_a_message": ("path",),  # the first frame does not decode
+    "log_not_a_header": ("path",),  # the first frame is another message
+    "log_bad_frame": ("path",),  # a frame announces more bytes than any frame may hold
+    # -- a folder of logs (chkobba_p2p.observe.history.log_paths)
+    "folder_missing": ("path",),
+    "not_a_folder": ("path",),
+    "folder_cannot_read": ("path", "why"),
+}
+
+
+class LogUnreadable(CodedLocalError):
+    """The file is not a chkobba log at all (missing, too big, bad magic, no header);
+    ``code`` (one of :data:`LOG_PROBLEMS`) and ``data`` say which for programs."""
+
+    CODES = LOG_PROBLEMS
+    code = "log_unreadable"
 
 
 @dataclass(frozen=True)
@@ -185,9 +210,12 @@ def _header(path: str | Path, body: bytes) -> dict[str, Any]:
     try:
         header: dict[str, Any] = wire.decode(body)
     except wire.ProtocolError as exc:
-        raise LogUnreadable(f"{path}: the header frame is not a message ({exc})") from None
+        raise LogUnreadable(f"{path}: the header frame is not a message ({exc})",
+                            code="log_header_not_a_message",
+                            data={"path": str(path)}) from None
     if wire.message_type(header) != "log":
-        raise LogUnreadable(f"{path}: the first frame is not a log header")
+        raise LogUnreadable(f"{path}: the first frame is not a log header",
+                            code="log_not_a_header", data={"path": str(path)})
     return header
 
 
@@ -202,16 +230,23 @@ def read_log(path: str | Path) -> LogFile:
         size = p.stat().st_size
         if size > MAX_LOG_BYTES:
             raise LogUnreadable(f"{path}: {size} bytes, larger than the {MAX_LOG_BYTES}-byte "
-                                "limit for a log")
+                                "limit for a log", code="log_too_big",
+                                data={"path": str(path), "limit": MAX_LOG_BYTES})
         with open(p, "rb") as f:
             data = f.read(MAX_LOG_BYTES + 1)
     except OSError as exc:
-        raise LogUnreadable(f"{path}: {exc.strerror or exc}") from None
+        if isinstance(exc, FileNotFoundError):
+            raise LogUnreadable(f"{path}: {exc.strerror or exc}", code="log_missing",
+                                data={"path": str(path)}) from None
+        raise LogUnreadable(f"{path}: {exc.strerror or exc}", code="log_cannot_read",
+                            data={"path": str(path), "why": str(exc.strerror or exc)}) from None
     if len(data) > MAX_LOG_BYTES:
-        raise LogUnreadable(f"{path}: larger than the {MAX_LOG_BYTES}-byte limit for a log")
+        raise LogUnreadable(f"{path}: larger than the {MAX_LOG_BYTES}-byte limit for a log",
+                            code="log_too_big", data={"path": str(path), "limit": MAX_LOG_BYTES})
     if not data.startswith(MAGIC):
         raise LogUnreadable(f"{path}: not a chkobba log (it does not start with the log "
-                            "file's magic bytes)")
+                            "file's magic bytes)", code="log_not_chkobba",
+                            data={"path": str(path)})
     pos = len(MAGIC)
     bodies: list[bytes] = []
     offsets: list[int] = []
@@ -231,9 +266,12 @@ def read_log(path: str | Path) -> LogFile:
         offsets.append(pos)
         pos += 4 + n
         if len(bodies) > MAX_ENTRIES + 1:
-            raise LogUnreadable(f"{path}: more than {MAX_ENTRIES} entries")
+            raise LogUnreadable(f"{path}: more than {MAX_ENTRIES} entries",
+                                code="log_too_many_entries",
+                                data={"path": str(path), "max": MAX_ENTRIES})
     if not bodies:
-        raise LogUnreadable(f"{path}: no header (the file holds no complete frame)")
+        raise LogUnreadable(f"{path}: no header (the file holds no complete frame)",
+                            code="log_no_header", data={"path": str(path)})
     header = _header(path, bodies[0])
     return LogFile(str(path), header, tuple(bodies[1:]), tuple(offsets[1:]), tail, len(data),
                    pos)

@@ -63,7 +63,7 @@ from ..support.reach import (
     saved_game_elsewhere,
 )
 from ..words.event_words import headless_error
-from ..words.i18n import Translator, detect_lang, ruleset_text
+from ..words.i18n import Translator, detect_lang, local_error_text, ruleset_text
 
 
 class BotSeat(BotController):
@@ -135,16 +135,16 @@ def host_args_error(args: argparse.Namespace, t: Translator | None = None) -> st
     """Why ``chkobba host`` cannot listen as asked (a bad ``--port``, a port in use or
     privileged, a ``--bind`` address this machine lacks), as one sentence; None if it
     can.  Checked before anything starts (the terminal client's screen included).  Ours in
-    ``t``'s language (else English); a port or address the library refuses, in its words
-    (the errors carry no code)."""
+    ``t``'s language (else English), a port or address the library refuses too (by its
+    error's code)."""
     if getattr(args, "allow", None) and args.bots:
         # Local bots make their keys as they start: none could be on the list.
         return (t or ENGLISH)("cx_allow_bots")
     try:
         parse_port(args.port, allow_zero=True)
         check_listen(args.bind, args.port)
-    except (AddressError, ListenError) as exc:
-        return str(exc)
+    except (AddressError, ListenError) as exc:  # by its code, in t's language
+        return local_error_text(t or ENGLISH, exc)
     return None
 
 

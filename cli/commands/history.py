@@ -36,7 +36,7 @@ from chkobba_p2p.observe.rating import POOLS, nearest_level
 from ..identity import own_aliases, own_keys
 from ..support.term import NBSP, fit_text, safe_lines, terminal_width
 from ..words.event_words import words
-from ..words.i18n import Translator, detect_lang
+from ..words.i18n import Translator, detect_lang, local_error_text
 
 EXIT_OK = 0
 EXIT_USAGE = 2
@@ -353,8 +353,8 @@ def run(args: argparse.Namespace) -> int:
     report: Callable[[int, int], None] = progress
     try:
         logs = index_logs(folder, cache=cache, progress=report)
-    except LogUnreadable as exc:
-        print(f"chkobba history: {exc}", file=sys.stderr)
+    except LogUnreadable as exc:  # by its code, in the reader's language
+        print(f"chkobba history: {local_error_text(t, exc)}", file=sys.stderr)
         return EXIT_USAGE
     finally:
         progress.close()
@@ -394,8 +394,8 @@ def _luck(g: Game, t: Translator) -> int:
         print(f"chkobba history: {t('cx_cannot_read', path=exc.filename, why=exc.strerror)}",
               file=sys.stderr)
         return EXIT_USAGE
-    except LogUnreadable as exc:  # no code: the library's sentence, as it is
-        print(f"chkobba history: {exc}", file=sys.stderr)
+    except LogUnreadable as exc:  # by its code, in the reader's language
+        print(f"chkobba history: {local_error_text(t, exc)}", file=sys.stderr)
         return EXIT_USAGE
     return EXIT_OK
 

@@ -32,7 +32,7 @@ from chkobba_p2p import (
 
 from ..support.player import check_tty, identity_of, lock_seat, name_of, screen_app
 from ..words.ending import EXIT_NO_GAME, finish, print_error, saved_elsewhere_lines
-from ..words.i18n import Translator, detect_lang
+from ..words.i18n import Translator, detect_lang, local_error_text
 from ..words.tor_words import tor_stopped
 
 __all__ = ["cmd_join", "rematch_config", "REMATCH_WAIT"]
@@ -63,7 +63,7 @@ def cmd_join(args: argparse.Namespace) -> int:
     if args.address is not None:
         from ..support.reach import address_error
 
-        if (why := address_error(args.address)) is not None:
+        if (why := address_error(args.address, t)) is not None:
             print(f"chkobba join: {t('cx_error', why=why)}", file=sys.stderr)
             return EXIT_NO_GAME
     if (err := check_tty(t)) is not None:
@@ -85,8 +85,9 @@ def cmd_join(args: argparse.Namespace) -> int:
         try:
             text, pin = split_join_code(code)
             host, port = parse_address(text)
-        except ValueError as exc:  # no code: the library's reason, inside the sentence
-            print(t("cx_error", why=t("cx_not_address", code=repr(code), why=exc)),
+        except ValueError as exc:  # the library's reason (by its code), in our sentence
+            print(t("cx_error", why=t("cx_not_address", code=repr(code),
+                                      why=local_error_text(t, exc))),
                   file=sys.stderr)
             return EXIT_NO_GAME
         candidates.append((f"[{host}]:{port}" if ":" in host else f"{host}:{port}", pin))

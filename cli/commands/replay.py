@@ -23,7 +23,7 @@ from ..outputs.replay_text import describe, review_lines
 from ..support.term import can_show_symbols, keys_held, safe_lines
 from ..words import coach
 from ..words.event_words import words
-from ..words.i18n import Translator, detect_lang
+from ..words.i18n import Translator, detect_lang, local_error_text
 
 
 def _out(line: str = "", *, to_stderr: bool = False) -> None:
@@ -74,8 +74,8 @@ def run(args: argparse.Namespace) -> int:
         workers = args.jobs - 1
     try:
         report = audit_log(args.log, workers=workers)
-    except LogUnreadable as exc:  # no code: the library's sentence, as it is
-        return _refuse(str(exc))
+    except LogUnreadable as exc:  # by its code, in the reader's language
+        return _refuse(local_error_text(t, exc))
     json_to_stdout = args.json == "-"
     # With --json -, stdout holds the records alone; everything else goes to stderr.
     err = json_to_stdout

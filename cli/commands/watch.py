@@ -34,7 +34,13 @@ from ..arguments import EXIT_INCOMPLETE, EXIT_INVALID, EXIT_UNSUPPORTED, EXIT_VA
 from ..options.tor import join_tor_transport
 from ..support.term import safe_lines
 from ..words.event_words import CommentaryVoice, connect_words, narrate, stop_words, words
-from ..words.i18n import Translator, card_letters, detect_lang, unsupported_words
+from ..words.i18n import (
+    Translator,
+    card_letters,
+    detect_lang,
+    local_error_text,
+    unsupported_words,
+)
 from ..words.tor_words import tor_failed_text, tor_status_text
 
 
@@ -195,8 +201,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         config = WatchConfig(args.address, name=name, log_path=log,
                              connect_retry=args.connect_retry)
-    except ValueError as exc:  # a malformed address
-        print(f"chkobba watch: {exc}", file=sys.stderr)
+    except ValueError as exc:  # a malformed address (by its code, in the reader's language)
+        print(f"chkobba watch: {local_error_text(Translator(lang), exc)}", file=sys.stderr)
         return 2
     if tor is not None:
         config.transport = tor

@@ -27,7 +27,7 @@ from chkobba_p2p import (
 )
 from chkobba_p2p.text import safe_text
 
-from ..words.i18n import Translator, detect_lang
+from ..words.i18n import Translator, detect_lang, local_error_text
 
 TYPE_CHECKING = False  # typing's, without importing typing (see main.py)
 if TYPE_CHECKING:
@@ -213,12 +213,13 @@ def discover(seconds: float, interfaces: list[str] | None,
     return codes
 
 
-def address_error(text: str) -> str | None:
+def address_error(text: str, t: Translator | None = None) -> str | None:
     """Why ``text`` is neither a table address (``HOST[:PORT]``, IPv6 in brackets or
-    bare) nor a join code (``ADDRESS#FINGERPRINT``), as one sentence; None if it is."""
+    bare) nor a join code (``ADDRESS#FINGERPRINT``), as one sentence in ``t``'s language
+    (English without one); None if it is."""
     try:
         address, _ = split_join_code(text)
         Address.parse(address)
-    except ValueError as exc:  # AddressError, or a fingerprint that is not one
-        return str(exc)
+    except ValueError as exc:  # AddressError (worded by its code), or another ValueError
+        return local_error_text(t or Translator("en"), exc)
     return None

@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from chkobba_p2p import ErrorCode, Notice
 
 __all__ = ["LANGS", "MESSAGES", "RULE_NAMES", "Translator", "abort_reason", "detect_lang",
-           "elide", "notice_text", "ruleset_text", "ruleset_name"]
+           "elide", "notice_text", "ruleset_text", "ruleset_name", "local_error_text"]
 
 LANGS = ("en", "fr")
 
@@ -2525,6 +2525,90 @@ MESSAGES |= {
                            "temps restant"),
 }
 
+# The library's coded local errors (issue 41), by code: a log that is not one
+# (LOG_PROBLEMS in chkobba_p2p.wire.logfile: "lu_" + the code), a typed address or port
+# (chkobba_p2p.address.ADDRESS_PROBLEMS: "ad_"), a host that cannot listen
+# (chkobba_p2p.address.LISTEN_PROBLEMS: "ls_"); :func:`local_error_text` chooses.  A
+# {text} is what was typed, quoted; a {why} the OS's own words.
+MESSAGES |= {
+    "lu_log_missing": ("{path}: no such file", "{path} : fichier introuvable"),
+    "lu_log_cannot_read": ("cannot read {path}: {why}", "impossible de lire {path} : {why}"),
+    "lu_log_too_big": ("{path}: larger than the {limit}-byte limit for a log",
+                       "{path} : plus grand que la limite de {limit} octets d'un journal"),
+    "lu_log_not_chkobba": ("{path}: not a chkobba log (it does not start with the log "
+                           "file's magic bytes)",
+                           "{path} : pas un journal de chkobba (il ne commence pas par les "
+                           "octets magiques d'un journal)"),
+    "lu_log_too_many_entries": ("{path}: more than {max} entries",
+                                "{path} : plus de {max} entrées"),
+    "lu_log_no_header": ("{path}: no header (the file holds no complete frame)",
+                         "{path} : pas d'en-tête (le fichier ne contient aucune trame "
+                         "complète)"),
+    "lu_log_header_not_a_message": ("{path}: the header frame is not a message",
+                                    "{path} : la trame d'en-tête n'est pas un message"),
+    "lu_log_not_a_header": ("{path}: the first frame is not a log header",
+                            "{path} : la première trame n'est pas un en-tête de journal"),
+    "lu_log_bad_frame": ("{path}: a frame announces more bytes than any frame may hold",
+                         "{path} : une trame annonce plus d'octets qu'aucune trame ne peut "
+                         "en contenir"),
+    "lu_folder_missing": ("{path}: no such folder", "{path} : dossier introuvable"),
+    "lu_not_a_folder": ("{path}: not a folder", "{path} : pas un dossier"),
+    "lu_folder_cannot_read": ("cannot read the folder {path}: {why}",
+                              "impossible de lire le dossier {path} : {why}"),
+    "ad_port_empty": ("not a port number: an empty port (a port is 1 to 65535)",
+                      "pas un numéro de port : un port vide (un port va de 1 à 65535)"),
+    "ad_port_not_a_number": ("not a port number: {text} (a port is 1 to 65535)",
+                             "pas un numéro de port : {text} (un port va de 1 à 65535)"),
+    "ad_port_out_of_range": ("port {port} is out of range (a port is {low} to 65535)",
+                             "le port {port} est hors limites (un port va de {low} à 65535)"),
+    "ad_not_a_fingerprint": ("not a host key fingerprint: {text} (16 hex digits, "
+                             "e.g. 2935-c4f7-816c-a26c)",
+                             "pas une empreinte de clé d'hôte : {text} (16 chiffres "
+                             "hexadécimaux, par ex. 2935-c4f7-816c-a26c)"),
+    "ad_not_a_secret": ("not a table secret: {text} (16 letters and digits 2 to 7, "
+                        "e.g. k7m2-x4qa-b3cd-e5fg)",
+                        "pas un secret de table : {text} (16 lettres et chiffres de 2 à 7, "
+                        "par ex. k7m2-x4qa-b3cd-e5fg)"),
+    "ad_not_an_address": ("not an address: {text}", "pas une adresse : {text}"),
+    "ad_address_empty": ("empty address (expected HOST or HOST:PORT)",
+                         "adresse vide (attendu : HÔTE ou HÔTE:PORT)"),
+    "ad_bad_ipv6": ("not an address: {text} (an IPv6 address is written like ::1, or "
+                    "[::1]:7777 with a port)",
+                    "pas une adresse : {text} (une adresse IPv6 s'écrit comme ::1, ou "
+                    "[::1]:7777 avec un port)"),
+    "ad_bad_host": ("not an address: {text} (expected HOST or HOST:PORT, "
+                    "e.g. 192.168.1.20:7777)",
+                    "pas une adresse : {text} (attendu : HÔTE ou HÔTE:PORT, "
+                    "par ex. 192.168.1.20:7777)"),
+    "ad_bad_brackets": ("not an address: {text} (expected [IPv6]:PORT)",
+                        "pas une adresse : {text} (attendu : [IPv6]:PORT)"),
+    "ad_brackets_not_ipv6": ("not an address: {text} (brackets hold an IPv6 address)",
+                             "pas une adresse : {text} (les crochets entourent une adresse "
+                             "IPv6)"),
+    "ad_port_after_colon_empty": ("not an address: {text} (the port after ':' is empty)",
+                                  "pas une adresse : {text} (le port après « : » est vide)"),
+    "ls_port_in_use": ("port {port} is already in use ({where}: another host, or another "
+                       "program, listens there); choose another with --port",
+                       "le port {port} est déjà pris ({where} : un autre hôte, ou un autre "
+                       "programme, y écoute) ; choisissez-en un autre avec --port"),
+    "ls_port_privileged": ("port {port} is a privileged port (below 1024) that only the "
+                           "administrator may listen on; choose another with --port "
+                           "(default {default})",
+                           "le port {port} est un port privilégié (sous 1024) que seul "
+                           "l'administrateur peut écouter ; choisissez-en un autre avec "
+                           "--port (par défaut {default})"),
+    "ls_listen_not_allowed": ("not allowed to listen on {where}; choose another port with "
+                              "--port",
+                              "pas le droit d'écouter sur {where} ; choisissez un autre port "
+                              "avec --port"),
+    "ls_no_such_address": ("cannot listen on {where}: this machine has no such address "
+                           "(see --bind)",
+                           "impossible d'écouter sur {where} : cette machine n'a pas cette "
+                           "adresse (voir --bind)"),
+    "ls_listen_failed": ("cannot listen on {where}: {why}",
+                         "impossible d'écouter sur {where} : {why}"),
+}
+
 # The sub-commands' own command-line lines (issue 41): refusals, errors and hints a person
 # reads on stderr after ``chkobba CMD:``.  A detail in {why} or {detail} is the library's or
 # the OS's own English where it has no code (see each command).
@@ -2759,3 +2843,26 @@ def notice_text(t: Translator, notice: Notice) -> str:
     else:
         why = detail or "?"
     return t(key, why=why, path=safe_text(str(notice.path), 300), code=code)
+
+
+def local_error_text(t: Translator, exc: BaseException) -> str:
+    """A library error as its reader reads it: a coded local error (a log that is not
+    one: ``lu_`` + its code; a typed address or port: ``ad_``; a port or address a host
+    cannot listen on: ``ls_``) worded by its ``code`` and ``data`` in ``t``'s language;
+    any other, or a code this catalog lacks, as ``str(exc)`` (the library's English)."""
+    from chkobba_p2p import AddressError, ListenError
+    from chkobba_p2p.lowlevel import LogUnreadable
+
+    if not isinstance(exc, (LogUnreadable, AddressError, ListenError)):
+        return str(exc)
+    prefix = ("lu_" if isinstance(exc, LogUnreadable) else
+              "ad_" if isinstance(exc, AddressError) else "ls_")
+    if prefix + exc.code not in MESSAGES:
+        return str(exc)
+    kw: dict[str, object] = dict(exc.data)
+    if "text" in kw:  # what was typed, quoted as the library's sentence quotes it
+        kw["text"] = repr(kw["text"])
+    try:
+        return t(prefix + exc.code, **kw)
+    except (KeyError, IndexError):  # data without a key the words need: the library's
+        return str(exc)

@@ -85,7 +85,7 @@ def test_host_bots_leave_a_seat(capsys, lang, line, headless):
 @pytest.mark.parametrize("lang, line", [
     ("en", "chkobba join: error: "), ("fr", "chkobba join: erreur : ")])
 def test_join_bad_address_keeps_the_librarys_reason_inside(capsys, lang, line):
-    """An address the library refuses has no code: its English reason, after our words."""
+    """An address the library refuses: its reason (by its code), after our words."""
     assert main(["join", "host:notaport", "--lang", lang]) == 2
     said = _err(capsys)
     assert said.startswith(line) and "notaport" in said

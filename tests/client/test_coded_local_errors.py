@@ -1,0 +1,175 @@
+"""The library's coded local errors (issue 41): a log that is not one
+(:class:`LogUnreadable`), a typed address or port (:class:`AddressError`), a port a host
+cannot listen on (:class:`ListenError`) carry a ``code`` and its ``data``, set at every
+raise site, and the client words each code from its catalog in English and French; their
+``str()`` stays the library's English sentence."""
+
+from __future__ import annotations
+
+import ast
+import socket
+import string
+from pathlib import Path
+
+import pytest
+
+import chkobba_p2p
+from chkobba_cli.main import main
+from chkobba_cli.words.i18n import MESSAGES, Translator, local_error_text
+from chkobba_p2p import AddressError, ListenError, check_listen, parse_port
+from chkobba_p2p.address import ADDRESS_PROBLEMS, LISTEN_PROBLEMS, Address
+from chkobba_p2p.lowlevel import LOG_PROBLEMS, LogUnreadable, read_log
+
+#: Each coded error class, its table of codes and its catalog prefix.
+FAMILIES = {"LogUnreadable": (LOG_PROBLEMS, "lu_"), "AddressError": (ADDRESS_PROBLEMS, "ad_"),
+            "ListenError": (LISTEN_PROBLEMS, "ls_")}
+CODES = [(name, code) for name, (table, _) in FAMILIES.items() for code in table]
+LIBRARY = Path(chkobba_p2p.__file__).parent
+
+
+def _fields(text: str) -> set[str]:
+    return {f for _, f, _, _ in string.Formatter().parse(text) if f}
+
+
+@pytest.mark.parametrize("family, code", CODES)
+def test_every_code_has_words_in_both_languages(family, code):
+    table, prefix = FAMILIES[family]
+    en, fr = MESSAGES[prefix + code]
+    assert en and fr and en != fr
+    # The words need only what the code's data holds (French and English alike).
+    assert _fields(en) <= set(table[code]) and _fields(fr) <= set(table[code])
+
+
+def _raised_codes() -> dict[str, set[str]]:
+    """The codes each coded error is raised with, read from the library's source: the
+    string constants of every ``code=`` at a call of the class (every call must give one),
+    and for ListenError the codes :func:`listen_problem` returns."""
+    found: dict[str, set[str]] = {name: set() for name in FAMILIES}
+    for path in LIBRARY.rglob("*.py"):
+        tree = ast.parse(path.read_text(), str(path))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
+                    and node.func.id in FAMILIES:
+                code = next((k.value for k in node.keywords if k.arg == "code"), None)
+                assert code is not None, f"{path}:{node.lineno}: {node.func.id} without a code"
+                constants = [c.value for c in ast.walk(code)
+                             if isinstance(c, ast.Constant) and isinstance(c.value, str)]
+                if node.func.id == "ListenError" and not constants:
+                    continue  # from_os: listen_problem's codes, below
+                assert constants, f"{path}:{node.lineno}: a code that is not literal"
+                found[node.func.id].update(constants)
+            if isinstance(node, ast.FunctionDef) and node.name == "listen_problem":
+                for ret in ast.walk(node):
+                    if isinstance(ret, ast.Return) and isinstance(ret.value, ast.Tuple):
+                        code = ret.value.elts[1]
+                        assert isinstance(code, ast.Constant), ret.lineno
+                        found["ListenError"].add(code.value)
+    return found
+
+
+def test_the_tables_are_the_codes_raised():
+    """Every code raised is in its table (so the test above gives it words), and every
+    code in a table is raised somewhere (no dead words)."""
+    raised = _raised_codes()
+    for name, (table, _) in FAMILIES.items():
+        assert raised[name] == set(table), name
+
+
+@pytest.mark.parametrize("call, code, data, text", [
+    (lambda: parse_port("x"), "port_not_a_number", {"text": "x"},
+     "not a port number: 'x' (a port is 1 to 65535)"),
+    (lambda: parse_port(""), "port_empty", {},
+     "not a port number: an empty port (a port is 1 to 65535)"),
+    (lambda: parse_port(70000), "port_out_of_range", {"port": 70000, "low": 1},
+     "port 70000 is out of range (a port is 1 to 65535)"),
+    (lambda: Address.parse("[::1"), "bad_brackets", {"text": "[::1"},
+     "not an address: '[::1' (expected [IPv6]:PORT)"),
+    (lambda: Address.parse("h:7777#zz"), "not_a_fingerprint", {"text": "zz"},
+     "not a host key fingerprint: 'zz' (16 hex digits, e.g. 2935-c4f7-816c-a26c)"),
+])
+def test_an_address_error_carries_its_code_and_keeps_its_sentence(call, code, data, text):
+    with pytest.raises(AddressError) as info:
+        call()
+    assert (info.value.code, info.value.data, str(info.value)) == (code, data, text)
+    assert local_error_text(Translator("en"), info.value) == text
+
+
+def test_a_log_error_carries_its_code(tmp_path):
+    missing = tmp_path / "gone.chklog"
+    with pytest.raises(LogUnreadable) as info:
+        read_log(missing)
+    assert (info.value.code, info.value.data) == ("log_missing", {"path": str(missing)})
+    assert str(info.value) == f"{missing}: No such file or directory"
+    other = tmp_path / "other.chklog"
+    other.write_bytes(b"not a log at all")
+    with pytest.raises(LogUnreadable) as info:
+        read_log(other)
+    assert (info.value.code, info.value.data) == ("log_not_chkobba", {"path": str(other)})
+    assert local_error_text(Translator("fr"), info.value) == (
+        f"{other} : pas un journal de chkobba (il ne commence pas par les octets "
+        "magiques d'un journal)")
+
+
+def test_a_port_in_use_carries_its_code():
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        sock.listen(1)
+        port = sock.getsockname()[1]
+        with pytest.raises(ListenError) as info:
+            check_listen("127.0.0.1", port)
+    assert info.value.code == "port_in_use"
+    assert info.value.data == {"port": port, "where": f"127.0.0.1:{port}"}
+    assert str(info.value).startswith(f"port {port} is already in use (127.0.0.1:{port}:")
+
+
+def test_an_error_without_a_code_is_said_as_the_library_says_it():
+    """A caller outside the library may raise one without a code: its sentence."""
+    exc = LogUnreadable("somewhere: odd")
+    assert exc.code == "log_unreadable" and exc.data == {}
+    assert local_error_text(Translator("fr"), exc) == "somewhere: odd"
+    assert local_error_text(Translator("fr"), ValueError("plain")) == "plain"
+
+
+# -- end to end, in process: the reader's language from the command line
+
+
+def _err(capsys: pytest.CaptureFixture[str]) -> str:
+    return capsys.readouterr().err.strip()
+
+
+@pytest.mark.parametrize("lang, line", [
+    ("en", "chkobba replay: {p}: no such file"),
+    ("fr", "chkobba replay: {p} : fichier introuvable"),
+])
+def test_replay_of_a_missing_log(tmp_path, capsys, lang, line):
+    path = tmp_path / "gone.chklog"
+    assert main(["replay", str(path), "--lang", lang]) == 2
+    assert _err(capsys) == line.format(p=path)
+
+
+@pytest.mark.parametrize("lang, line", [
+    ("en", "chkobba join: error: not a port number: 'notaport' (a port is 1 to 65535)"),
+    ("fr", "chkobba join: erreur : pas un numéro de port : 'notaport' (un port va de 1 à "
+           "65535)"),
+])
+def test_join_a_bad_address(capsys, lang, line):
+    assert main(["join", "host:notaport", "--lang", lang]) == 2
+    assert _err(capsys) == line
+
+
+@pytest.mark.parametrize("lang, line", [
+    ("en", "chkobba host: error: port {port} is already in use (127.0.0.1:{port}: another "
+           "host, or another program, listens there); choose another with --port"),
+    ("fr", "chkobba host: erreur : le port {port} est déjà pris (127.0.0.1:{port} : un "
+           "autre hôte, ou un autre programme, y écoute) ; choisissez-en un autre avec "
+           "--port"),
+])
+def test_host_on_a_port_in_use(capsys, lang, line):
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        sock.listen(1)
+        port = sock.getsockname()[1]
+        code = main(["host", "--headless", "--bind", "127.0.0.1", "--port", str(port),
+                     "--lang", lang])
+    assert code == 2
+    assert _err(capsys) == line.format(port=port)
