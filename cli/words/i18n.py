@@ -2845,24 +2845,28 @@ def notice_text(t: Translator, notice: Notice) -> str:
     return t(key, why=why, path=safe_text(str(notice.path), 300), code=code)
 
 
+#: The catalog's prefix for each family of coded local errors, by the family's default
+#: code (``LogUnreadable.code``, ``AddressError.code``, ``ListenError.code``).
+_CODED_FAMILIES: dict[object, str] = {"log_unreadable": "lu_", "bad_address": "ad_",
+                                      "cannot_listen": "ls_"}
+
+
 def local_error_text(t: Translator, exc: BaseException) -> str:
     """A library error as its reader reads it: a coded local error (a log that is not
     one: ``lu_`` + its code; a typed address or port: ``ad_``; a port or address a host
     cannot listen on: ``ls_``) worded by its ``code`` and ``data`` in ``t``'s language;
     any other, or a code this catalog lacks, as ``str(exc)`` (the library's English)."""
-    from chkobba_p2p import AddressError, ListenError
-    from chkobba_p2p.lowlevel import LogUnreadable
-
-    if not isinstance(exc, (LogUnreadable, AddressError, ListenError)):
+    # The family is the class's own default code (data the library states, read without
+    # importing the log reader: a bot peer that fails on its address loads no auditor).
+    prefix = _CODED_FAMILIES.get(getattr(type(exc), "code", None))
+    code, data = getattr(exc, "code", None), getattr(exc, "data", None)
+    if (prefix is None or not isinstance(code, str) or not isinstance(data, dict)
+            or prefix + code not in MESSAGES):
         return str(exc)
-    prefix = ("lu_" if isinstance(exc, LogUnreadable) else
-              "ad_" if isinstance(exc, AddressError) else "ls_")
-    if prefix + exc.code not in MESSAGES:
-        return str(exc)
-    kw: dict[str, object] = dict(exc.data)
+    kw: dict[str, object] = dict(data)
     if "text" in kw:  # what was typed, quoted as the library's sentence quotes it
         kw["text"] = repr(kw["text"])
     try:
-        return t(prefix + exc.code, **kw)
+        return t(prefix + code, **kw)
     except (KeyError, IndexError):  # data without a key the words need: the library's
         return str(exc)

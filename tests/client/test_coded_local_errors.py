@@ -122,6 +122,21 @@ def test_a_port_in_use_carries_its_code():
     assert str(info.value).startswith(f"port {port} is already in use (127.0.0.1:{port}:")
 
 
+@pytest.mark.parametrize("cls", [LogUnreadable, AddressError, ListenError])
+def test_each_family_is_worded_by_its_own_prefix(cls):
+    """The client finds a family's words by the class's default code (it must not import
+    the log reader to recognise a log error: a bot peer loads no auditor)."""
+    from chkobba_cli.words.i18n import _CODED_FAMILIES
+
+    assert _CODED_FAMILIES[cls.code] == FAMILIES[cls.__name__][1]
+    code = next(iter(cls.CODES))
+    exc = cls("the library's sentence", code=code,
+              data={k: "x" for k in cls.CODES[code]})
+    assert local_error_text(Translator("fr"), exc) == Translator("fr")(
+        FAMILIES[cls.__name__][1] + code, **{k: ("'x'" if k == "text" else "x")
+                                             for k in cls.CODES[code]})
+
+
 def test_an_error_without_a_code_is_said_as_the_library_says_it():
     """A caller outside the library may raise one without a code: its sentence."""
     exc = LogUnreadable("somewhere: odd")
