@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from .errors import CodedLocalError
 
 __all__ = ["DEFAULT_PORT", "Address", "AddressError", "parse_port", "parse_fingerprint",
-           "parse_secret", "new_secret", "listen_error", "listen_problem",
+           "parse_secret", "new_secret", "listen_problem",
            "ADDRESS_PROBLEMS", "LISTEN_PROBLEMS"]
 
 #: The host's TCP port when an address names none (PROTOCOL.md section 2).
@@ -214,13 +214,6 @@ class Address:
             return self.endpoint
         secret = f"+{self.secret}" if self.secret else ""
         return f"{self.endpoint}#{self.fingerprint}{secret}"
-
-
-def listen_error(exc: OSError, bind: str, port: int) -> str:
-    """A sentence for a failed attempt to listen on ``bind:port``: the port in use, a
-    privileged port, an address this machine does not have... (:func:`listen_problem`'s
-    sentence)."""
-    return listen_problem(exc, bind, port)[0]
 
 
 def listen_problem(exc: OSError, bind: str, port: int

@@ -18,7 +18,7 @@ import trio
 from support.net import FAST, REPO_ROOT, cli_command, cli_env, host_config
 
 from chkobba_p2p._shell.peer import BotController, JoinConfig, host_match, join_match
-from chkobba_p2p.address import DEFAULT_PORT, Address, AddressError, listen_error, parse_port
+from chkobba_p2p.address import DEFAULT_PORT, Address, AddressError, listen_problem, parse_port
 
 pexpect = pytest.importorskip("pexpect")
 
@@ -115,10 +115,13 @@ def test_ports():
 
 
 def test_listen_error_sentences():
-    assert "already in use" in listen_error(OSError(errno.EADDRINUSE, "x"), "0.0.0.0", 7777)
-    text = listen_error(OSError(errno.EACCES, "x"), "0.0.0.0", 80)
+    text, code, _ = listen_problem(OSError(errno.EADDRINUSE, "x"), "0.0.0.0", 7777)
+    assert "already in use" in text and code == "port_in_use"
+    text, code, _ = listen_problem(OSError(errno.EACCES, "x"), "0.0.0.0", 80)
     assert "privileged" in text and "--port" in text and "80" in text
-    assert "[::1]:7" in listen_error(OSError(errno.EADDRNOTAVAIL, "x"), "::1", 7)
+    assert code == "port_privileged"
+    text, code, _ = listen_problem(OSError(errno.EADDRNOTAVAIL, "x"), "::1", 7)
+    assert "[::1]:7" in text and code == "no_such_address"
 
 
 # -------------------------------------------------------------------------- commands
