@@ -22,6 +22,9 @@ if TYPE_CHECKING:  # imported by the command that opens a table over Tor, not he
 
 __all__ = ["hosting"]
 
+#: Seconds a host that left on purpose gives its bots to take its signed ``abort`` and end.
+LEFT_GRACE = 3.0
+
 
 def spawn_bots(where: str, count: int, level: str, seed: int | None,
                 log_path: Path | None = None, host: Identity | None = None,
@@ -118,7 +121,13 @@ def hosting(config: HostConfig, bots: int, level: str, seed: int | None,
                                             resuming=resuming))
             completed = True
         finally:
-            await reap(procs, 5.0 if completed else 0.0)
+            # A cancelled host that leaves (``play``: q, Ctrl-C) has just sent its signed
+            # ``abort``: the bots end their match on it and exit by themselves once their
+            # logs hold it; stopped at once, their logs would end a step short of the end.
+            # A host that steps away (a table with people) leaves its bots waiting for
+            # its return: nothing to wait for, they stop at once.
+            grace = 5.0 if completed else LEFT_GRACE if config.leave_on_cancel else 0.0
+            await reap(procs, grace)
             if tor is not None:
                 with trio.CancelScope(shield=True):
                     await tor.aclose()
