@@ -2609,6 +2609,35 @@ MESSAGES |= {
                          "impossible d'écouter sur {where} : {why}"),
 }
 
+# Rules that cannot be (chkobba_p2p.game.rules.RULESET_PROBLEMS: "ru_" + the code) and
+# bots that cannot be made or an offline match that cannot end
+# (chkobba_p2p.bots.levels.BOT_PROBLEMS: "bo_"), as --rules, --variant, --target, --bots,
+# --a, --b and --move-ms give them (chkobba play, host, bot, simulate, arena).
+MESSAGES |= {
+    "ru_target_out_of_range": ("the target must be a whole number of points from {low} to "
+                               "{high}, not {target}",
+                               "l'objectif doit être un nombre entier de points de {low} à "
+                               "{high}, pas {target}"),
+    "ru_unknown_preset": ("unknown rules preset {name}; choose one of {choices}",
+                          "règles prédéfinies inconnues : {name} ; choisissez parmi {choices}"),
+    "ru_unknown_variant": ("unknown variant {name}; choose among {choices}",
+                           "variante inconnue : {name} ; choisissez parmi {choices}"),
+    "ru_field_kind": ("a ruleset's {field} is not a {kind}",
+                      "le champ {field} d'un jeu de règles n'est pas un {kind}"),
+    "ru_not_a_map": ("a ruleset is a map", "un jeu de règles est un dictionnaire"),
+    "ru_field_missing": ("the ruleset lacks its {field}",
+                         "il manque au jeu de règles son champ {field}"),
+    "ru_unknown_value": ("a ruleset's {field} cannot be {value}",
+                         "le champ {field} d'un jeu de règles ne peut valoir {value}"),
+    "bo_unknown_level": ("unknown bot level {level}; choose among {choices}",
+                         "niveau de robot inconnu : {level} ; choisissez parmi {choices}"),
+    "bo_move_ms_not_positive": ("the time budget per move must be positive, not {move_ms} ms",
+                                "le temps par coup doit être positif, pas {move_ms} ms"),
+    "bo_no_winner": ("no winner after {hands} hands: these bots never reach the target",
+                     "aucun gagnant après {hands} manches : ces robots n'atteignent jamais "
+                     "l'objectif"),
+}
+
 # The sub-commands' own command-line lines (issue 41): refusals, errors and hints a person
 # reads on stderr after ``chkobba CMD:``.  A detail in {why} or {detail} is the library's or
 # the OS's own English where it has no code (see each command).
@@ -2846,15 +2875,18 @@ def notice_text(t: Translator, notice: Notice) -> str:
 
 
 #: The catalog's prefix for each family of coded local errors, by the family's default
-#: code (``LogUnreadable.code``, ``AddressError.code``, ``ListenError.code``).
+#: code (``LogUnreadable.code``, ``AddressError.code``, ``ListenError.code``,
+#: ``RulesetError.code``, ``BotError.code``).
 _CODED_FAMILIES: dict[object, str] = {"log_unreadable": "lu_", "bad_address": "ad_",
-                                      "cannot_listen": "ls_"}
+                                      "cannot_listen": "ls_", "bad_ruleset": "ru_",
+                                      "bot_error": "bo_"}
 
 
 def local_error_text(t: Translator, exc: BaseException) -> str:
     """A library error as its reader reads it: a coded local error (a log that is not
     one: ``lu_`` + its code; a typed address or port: ``ad_``; a port or address a host
-    cannot listen on: ``ls_``) worded by its ``code`` and ``data`` in ``t``'s language;
+    cannot listen on: ``ls_``; rules that cannot be: ``ru_``; bots that cannot be made or
+    cannot finish: ``bo_``) worded by its ``code`` and ``data`` in ``t``'s language;
     any other, or a code this catalog lacks, as ``str(exc)`` (the library's English)."""
     # The family is the class's own default code (data the library states, read without
     # importing the log reader: a bot peer that fails on its address loads no auditor).
@@ -2864,8 +2896,9 @@ def local_error_text(t: Translator, exc: BaseException) -> str:
             or prefix + code not in MESSAGES):
         return str(exc)
     kw: dict[str, object] = dict(data)
-    if "text" in kw:  # what was typed, quoted as the library's sentence quotes it
-        kw["text"] = repr(kw["text"])
+    for key in ("text", "name", "level"):  # what was typed, quoted as the library quotes it
+        if key in kw:
+            kw[key] = repr(kw[key])
     try:
         return t(prefix + code, **kw)
     except (KeyError, IndexError):  # data without a key the words need: the library's
