@@ -10,7 +10,13 @@ from chkobba_p2p.bots.simulate import simulate
 from chkobba_p2p.game.record import write_records
 
 from ..options.rules import ruleset_from_args
-from ..words.i18n import Translator, detect_lang, local_error_text, ruleset_text
+from ..words.i18n import (
+    Translator,
+    detect_lang,
+    local_error_text,
+    os_reason,
+    ruleset_text,
+)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -45,7 +51,8 @@ def run(args: argparse.Namespace) -> int:
         try:
             write_records(args.record, records or [])
         except OSError as exc:
-            print(f"chkobba simulate: {t('cx_cannot_write', path=args.record, why=exc.strerror)}",
+            why = os_reason(t, exc)
+            print(f"chkobba simulate: {t('cx_cannot_write', path=args.record, why=why)}",
                   file=sys.stderr)
             return 1
         print(f"records: {args.record}")

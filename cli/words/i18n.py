@@ -17,6 +17,7 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from chkobba_p2p.errors import errno_name
 from chkobba_p2p.game.cards import Card, FigureConvention
 from chkobba_p2p.game.ruleset import Opening, RedealRule, Ruleset, Scoring
 from chkobba_p2p.text import safe_text
@@ -2638,6 +2639,24 @@ MESSAGES |= {
                      "l'objectif"),
 }
 
+# The OS's refusals by its error number's name (the library's ``errno`` data,
+# chkobba_p2p.errors.errno_name; an OSError the client meets itself): the common ones in
+# the reader's words, the others in the OS's (:func:`os_reason`).
+MESSAGES |= {
+    "os_ENOENT": ("the file or its folder does not exist",
+                  "le fichier ou son dossier n'existe pas"),
+    "os_ENOTDIR": ("a folder on its path is a file", "un dossier de son chemin est un fichier"),
+    "os_EACCES": ("permission denied", "permission refusée"),
+    "os_EPERM": ("permission denied", "permission refusée"),
+    "os_EISDIR": ("it is a folder", "c'est un dossier"),
+    "os_EROFS": ("the disk is read-only", "le disque est en lecture seule"),
+    "os_ENOSPC": ("the disk is full", "le disque est plein"),
+    "os_EMFILE": ("too many files are open", "trop de fichiers sont ouverts"),
+    "os_EADDRINUSE": ("the port is already in use", "le port est déjà utilisé"),
+    "os_EADDRNOTAVAIL": ("this machine has no such address",
+                         "cette machine n'a pas cette adresse"),
+}
+
 # The sub-commands' own command-line lines (issue 41): refusals, errors and hints a person
 # reads on stderr after ``chkobba CMD:``.  A detail in {why} or {detail} is the library's or
 # the OS's own English where it has no code (see each command).
@@ -2650,10 +2669,8 @@ MESSAGES |= {
                             "impossible d'écrire {path} ({option}) : {why}"),
     "cx_cannot_write": ("cannot write {path}: {why}", "impossible d'écrire {path} : {why}"),
     "cx_cannot_read": ("cannot read {path}: {why}", "impossible de lire {path} : {why}"),
-    "cx_is_folder": ("it is a folder", "c'est un dossier"),
     "cx_no_folder": ("no folder {folder}", "pas de dossier {folder}"),
     "cx_not_folder": ("{folder} is not a folder", "{folder} n'est pas un dossier"),
-    "cx_permission": ("permission denied", "permission refusée"),
     "cx_workers": ("--workers must be 0 or more", "--workers doit valoir 0 ou plus"),
     "cx_jobs": ("--jobs must be 1 or more, without --workers",
                 "--jobs doit valoir 1 ou plus, sans --workers"),
@@ -2728,6 +2745,17 @@ def os_error_key(error: str) -> str | None:
         key = next((k for words, k in _OS_WORDS if low.endswith(words) or
                     (m is not None and words in m.group(0).lower())), None)
     return key
+
+
+def os_reason(t: Translator, errno: str | OSError, why: str = "") -> str:
+    """Why the OS refused, in ``t``'s language: by the name of its error number
+    (``ENOENT``..., or the OSError itself) when this catalog has words for it, else
+    ``why`` (the OS's own words, or the OSError's)."""
+    if isinstance(errno, OSError):
+        why = why or str(errno.strerror or errno)
+        errno = errno_name(errno)
+    key = "os_" + errno
+    return t(key) if errno and key in MESSAGES else why
 
 
 def card_letters(label: str, lang: str) -> str:
@@ -2899,6 +2927,8 @@ def local_error_text(t: Translator, exc: BaseException) -> str:
     for key in ("text", "name", "level"):  # what was typed, quoted as the library quotes it
         if key in kw:
             kw[key] = repr(kw[key])
+    if "why" in kw:  # the OS's refusal: the common ones in the reader's words
+        kw["why"] = os_reason(t, str(kw.pop("errno", "")), str(kw["why"]))
     try:
         return t(prefix + code, **kw)
     except (KeyError, IndexError):  # data without a key the words need: the library's

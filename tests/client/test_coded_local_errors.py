@@ -8,6 +8,8 @@ English and French; their ``str()`` stays the library's English sentence."""
 from __future__ import annotations
 
 import ast
+import errno
+import os
 import socket
 import string
 from pathlib import Path
@@ -115,6 +117,7 @@ def test_a_log_error_carries_its_code(tmp_path):
         "magiques d'un journal)")
 
 
+@pytest.mark.slow  # a socket, loopback's
 def test_a_port_in_use_carries_its_code():
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
@@ -227,6 +230,7 @@ def test_join_a_bad_address(capsys, lang, line):
            "autre hôte, ou un autre programme, y écoute) ; choisissez-en un autre avec "
            "--port"),
 ])
+@pytest.mark.slow  # a socket, loopback's
 def test_host_on_a_port_in_use(capsys, lang, line):
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
@@ -263,3 +267,69 @@ def test_simulate_an_unknown_level_in_the_readers_words(capsys, lang, line):
     assert main(["simulate", "--bots", "greedy,sage", "--lang", lang]) == 2
     assert _err(capsys) == line
 
+
+
+# -- the OS's own words: its error number's name in the data, the common ones worded
+
+
+def test_the_os_refusals_carry_the_errnos_name(tmp_path):
+    with pytest.raises(LogUnreadable) as info:
+        read_log(tmp_path)
+    assert info.value.code == "log_cannot_read" and info.value.data["errno"] == "EISDIR"
+    exc = ListenError.from_os(OSError(errno.EMFILE, os.strerror(errno.EMFILE)),
+                              "127.0.0.1", 7452)
+    assert exc.code == "listen_failed"
+    assert exc.data == {"where": "127.0.0.1:7452", "why": os.strerror(errno.EMFILE),
+                        "errno": "EMFILE"}
+    assert local_error_text(Translator("fr"), exc) == (
+        "impossible d'écouter sur 127.0.0.1:7452 : trop de fichiers sont ouverts")
+    # A number this catalog has no words for: the OS's own.
+    odd = ListenError.from_os(OSError(errno.ENOBUFS, "No buffer space available"),
+                              "127.0.0.1", 7452)
+    assert local_error_text(Translator("fr"), odd) == (
+        "impossible d'écouter sur 127.0.0.1:7452 : No buffer space available")
+
+
+@pytest.mark.parametrize("lang, line", [
+    ("en", "chkobba replay: cannot read {p}: it is a folder"),
+    ("fr", "chkobba replay: impossible de lire {p} : c'est un dossier"),
+])
+def test_replay_of_a_folder(tmp_path, capsys, lang, line):
+    assert main(["replay", str(tmp_path), "--lang", lang]) == 2
+    assert _err(capsys) == line.format(p=tmp_path)
+
+
+@pytest.mark.parametrize("lang, line", [
+    ("en", "chkobba replay: cannot read {p}: a folder on its path is a file"),
+    ("fr", "chkobba replay: impossible de lire {p} : un dossier de son chemin est un "
+           "fichier"),
+])
+def test_replay_through_a_file(tmp_path, capsys, lang, line):
+    (tmp_path / "file").write_text("")
+    path = tmp_path / "file" / "match.chklog"
+    assert main(["replay", str(path), "--lang", lang]) == 2
+    assert _err(capsys) == line.format(p=path)
+
+
+@pytest.mark.parametrize("lang, line", [
+    ("en", "chkobba simulate: cannot write {p}: the file or its folder does not exist"),
+    ("fr", "chkobba simulate: impossible d'écrire {p} : le fichier ou son dossier n'existe "
+           "pas"),
+])
+def test_simulate_records_nowhere(tmp_path, capsys, lang, line):
+    path = tmp_path / "gone" / "records.json"
+    assert main(["simulate", "--games", "1", "--record", str(path), "--lang", lang]) == 1
+    assert _err(capsys) == line.format(p=path)
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root reads any file")
+@pytest.mark.parametrize("lang, line", [
+    ("en", "chkobba replay: cannot read {p}: permission denied"),
+    ("fr", "chkobba replay: impossible de lire {p} : permission refusée"),
+])
+def test_replay_of_a_log_nobody_may_read(tmp_path, capsys, lang, line):
+    path = tmp_path / "match.chklog"
+    path.write_bytes(b"x")
+    path.chmod(0)
+    assert main(["replay", str(path), "--lang", lang]) == 2
+    assert _err(capsys) == line.format(p=path)
