@@ -33,7 +33,7 @@ from chkobba_p2p.observe.history import (
 )
 from chkobba_p2p.observe.rating import POOLS, nearest_level
 
-from ..identity import own_aliases, own_keys
+from ..support.identity import own_aliases, own_keys
 from ..support.term import NBSP, fit_text, safe_lines, terminal_width
 from ..words.event_words import words
 from ..words.i18n import Translator, detect_lang, local_error_text, os_reason
@@ -358,7 +358,7 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     finally:
         progress.close()
-    # The keys this person replaced count as the person (cli/identity.py).
+    # The keys this person replaced count as the person (cli/support/identity.py).
     gs = with_aliases(games(logs), own_aliases())
     if args.ratings is not None:
         if args.json:

@@ -32,7 +32,7 @@ from chkobba_p2p.observe.history import (
 from chkobba_p2p.observe.history import record_against as _record_against
 from chkobba_p2p.text import safe_text
 
-from ...identity import own_aliases
+from ...support.identity import own_aliases
 
 __all__ = ["PastGames", "record_text", "records_lines", "LOWLY"]
 
