@@ -740,7 +740,8 @@ def _(ev: Verdict, vp: Viewpoint) -> None:
     # In the players' names and the spectator's language (words, below).
     why = words(ev, vp.tr, names=vp.names) if vp.names or ev.finding or ev.violation \
         else ev.reason
-    vp.say(f"{head}{where}: {ev.code + ': ' if ev.code else ''}{why}{blame}")
+    vp.say(vp.t("wn_verdict", head=head, where=where, why=why, blame=blame,
+                code=vp.t("wn_code", code=ev.code) if ev.code else ""))
 
 
 # ------------------------------------------------------- results, worded once

@@ -2349,6 +2349,10 @@ MESSAGES |= {
     "wn_back": ("{name} is back", "{name} est de retour"),
     "wn_cheat": ("CHEAT CAUGHT", "TRICHE DÉTECTÉE"),
     "wn_at": (" at entry #{n}", " à l'entrée n°{n}"),
+    # The commentary's verdict line: the verdict, where, then why ({code}: the check's
+    # code, with its colon, or nothing) and who is blamed.
+    "wn_verdict": ("{head}{where}: {code}{why}{blame}", "{head}{where} : {code}{why}{blame}"),
+    "wn_code": ("{code}: ", "{code} : "),
     "wn_blamed": (" -- blamed: {name}", " -- en faute : {name}"),
     "wn_altered": (" -- no player is blamed (the entry was altered)",
                    " -- aucun joueur en faute (l'entrée a été modifiée)"),

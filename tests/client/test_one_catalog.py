@@ -106,7 +106,7 @@ def test_the_page_and_the_commentary_show_words_never_keys(three, lang):
     text = out.getvalue()
     assert not _KEY.findall(text), _KEY.findall(text)[:5]
     # Lines in the reader's language: the hand's header and the verdict.
-    head = {"en": ("-- hand 1:", "VALID"), "fr": ("-- manche 1 :", "VALIDE")}[lang]
+    head = {"en": ("-- hand 1:", "\nVALID: "), "fr": ("-- manche 1 :", "\nVALIDE : ")}[lang]
     assert all(w in text for w in head), text[-400:]
 
 
