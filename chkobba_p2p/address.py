@@ -23,7 +23,7 @@ import re
 import secrets
 from dataclasses import dataclass
 
-from .errors import CodedLocalError
+from .errors import CodedLocalError, errno_name
 
 __all__ = ["DEFAULT_PORT", "Address", "AddressError", "parse_port", "parse_fingerprint",
            "parse_secret", "new_secret", "listen_problem",
@@ -59,13 +59,15 @@ ADDRESS_PROBLEMS: dict[str, tuple[str, ...]] = {
 
 #: Every :attr:`~chkobba_p2p.ListenError.code` (:func:`listen_problem`), with the keys
 #: of its data (``where``: the address as ``HOST:PORT``; ``default``: the default port;
-#: ``why``: the OS's own words).  A client words each (the terminal client: ``ls_``).
+#: ``why``: the OS's own words, ``errno`` the name of its error number or ``""``:
+#: :func:`~chkobba_p2p.errors.errno_name`).  A client words each (the terminal client:
+#: ``ls_``).
 LISTEN_PROBLEMS: dict[str, tuple[str, ...]] = {
     "port_in_use": ("port", "where"),
     "port_privileged": ("port", "default"),  # below 1024: the administrator's
     "listen_not_allowed": ("where",),
     "no_such_address": ("where",),  # the bind address is not this machine's
-    "listen_failed": ("where", "why"),  # another failure, in the OS's words
+    "listen_failed": ("where", "why", "errno"),  # another failure, in the OS's words
 }
 
 
@@ -237,4 +239,5 @@ def listen_problem(exc: OSError, bind: str, port: int
         return (f"cannot listen on {where}: this machine has no such address (see --bind)",
                 "no_such_address", {"where": where})
     why = str(exc.strerror or exc)
-    return f"cannot listen on {where}: {why}", "listen_failed", {"where": where, "why": why}
+    return (f"cannot listen on {where}: {why}", "listen_failed",
+            {"where": where, "why": why, "errno": errno_name(exc)})

@@ -5,8 +5,10 @@ state, a move your own seat may not make); :class:`RemoteError` is another peer'
 misbehaviour, with a wire ``code`` and the seat to blame.  Rules violations are
 :class:`IllegalMove` subclasses; the session layer turns a peer's illegal move into a
 remote error blaming that peer.  A :class:`CodedLocalError` (a log that is not one, a
-typed address, a port a host cannot listen on) carries a ``code`` from its class's table
-and that code's ``data``, for a client to word in its reader's language.
+typed address, a port a host cannot listen on, rules, bots) carries a ``code`` from its
+class's table and that code's ``data``, for a client to word in its reader's language;
+where the OS refused, the data carries its words (``why``) and its errno's name
+(``errno``, :func:`errno_name`), for a client to word the common ones.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ __all__ = [
     "ChkobbaError",
     "LocalError",
     "CodedLocalError",
+    "errno_name",
     "RemoteError",
     "IllegalMove",
     "WrongPhase",
@@ -30,6 +33,7 @@ __all__ = [
     "Facts",
 ]
 
+import errno as _errno
 from collections.abc import Mapping
 
 #: The data a violation carries (:attr:`RemoteError.facts`): ``(key, value)`` pairs.
@@ -220,6 +224,14 @@ class CodedLocalError(LocalError):
         if code is not None:
             self.code = code
         self.data: dict[str, str | int] = dict(data or {})
+
+
+def errno_name(exc: OSError) -> str:
+    """The name of the OS's error number in ``exc`` (``ENOENT``, ``EACCES``, ``EISDIR``,
+    ``EADDRINUSE``...), the same on every system, for a client to word; ``""`` when it
+    has none (or none this Python names)."""
+    number = exc.errno
+    return _errno.errorcode.get(number, "") if isinstance(number, int) else ""
 
 
 class RemoteError(ChkobbaError):

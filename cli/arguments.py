@@ -237,6 +237,9 @@ def _bot_arguments(p: argparse.ArgumentParser) -> None:
                            "bot can resume a crashed game, one process per seat")
     _the_hosts_clocks(p)
     add_tor_options(p)
+    p.add_argument("--lang", choices=LANGS, default=None,
+                   help="language of the error lines (default: from the locale); the "
+                        "bot's lines about the match stay English, for logs and scripts")
     p.set_defaults(name_default="bot")
 
 

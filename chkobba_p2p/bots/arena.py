@@ -22,7 +22,6 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from ..errors import LocalError
 from ..game.cards import DECK, Card
 from ..game.hand import CutterChoice, DealStep, Hand, Move, Redeal, Turn
 from ..game.match import Match
@@ -30,7 +29,7 @@ from ..game.ruleset import Ruleset
 from ..game.seating import SHAPES, Seating
 from .expert import ExpertBot, HandSeerBot, OmniscientBot
 from .learned import load_model
-from .levels import DEFAULT_EXPERT_MS, LEVELS, make_bot
+from .levels import DEFAULT_EXPERT_MS, LEVELS, BotError, make_bot
 from .simple import Bot
 from .simulate import draw_first_dealer
 
@@ -99,12 +98,14 @@ def arena_bot(level: str, seed: int | None = None, move_ms: float | None = None,
     factory = MEASUREMENT_LEVELS.get(level)
     if factory is None:
         if level not in LEVELS:
-            raise LocalError(f"unknown bot level {level!r}; choose among "
-                             f"{', '.join(ARENA_LEVELS)}")
+            raise BotError(f"unknown bot level {level!r}; choose among "
+                           f"{', '.join(ARENA_LEVELS)}", code="unknown_level",
+                           data={"level": level, "choices": ", ".join(ARENA_LEVELS)})
         bot = make_bot(level, seed, move_ms)
     else:
         if move_ms is not None and not move_ms > 0:
-            raise LocalError(f"the time budget per move must be positive, not {move_ms!r} ms")
+            raise BotError(f"the time budget per move must be positive, not {move_ms!r} ms",
+                           code="move_ms_not_positive", data={"move_ms": repr(move_ms)})
         bot = factory(seed, move_ms=move_ms)  # type: ignore[assignment]
     if clock is not None:
         for searcher in (bot, getattr(bot, "cut_search", None)):
@@ -211,7 +212,8 @@ def _play_leg(ruleset: Ruleset, bots: Sequence[Bot], first_dealer: int,
     k = 0
     while not m.is_over:
         if len(m.results) >= max_hands:
-            raise RuntimeError(f"no winner after {max_hands} hands")
+            raise BotError(f"no winner after {max_hands} hands", code="no_winner",
+                           data={"hands": max_hands})
         assert m.hand is not None
         for bot in bots:
             see = getattr(bot, "see_match", None)

@@ -18,6 +18,7 @@ from ..game.match import Match
 from ..game.record import MatchRecorder
 from ..game.ruleset import Ruleset
 from ..game.seating import Seating
+from .levels import BotError
 from .simple import Bot
 
 __all__ = ["draw_first_dealer", "play_hand", "play_match", "SimulationSummary", "simulate"]
@@ -63,7 +64,7 @@ def play_match(ruleset: Ruleset, bots: Sequence[Bot], rng: random.Random, *,
     """A whole match between ``bots`` (one per seat); returns it and its records.
 
     ``max_hands`` (default: ten hands per point of the target) guards against bots that
-    never score; past it RuntimeError is raised.
+    never score; past it :class:`~.levels.BotError` (``no_winner``) is raised.
     """
     if max_hands is None:
         max_hands = 10 * ruleset.target + 50
@@ -73,7 +74,8 @@ def play_match(ruleset: Ruleset, bots: Sequence[Bot], rng: random.Random, *,
     recorder = MatchRecorder(match_number, seats)
     while not m.is_over:
         if len(m.results) >= max_hands:
-            raise RuntimeError(f"no winner after {max_hands} hands")
+            raise BotError(f"no winner after {max_hands} hands", code="no_winner",
+                           data={"hands": max_hands})
         deck = list(DECK)
         rng.shuffle(deck)
         assert m.hand is not None

@@ -142,6 +142,12 @@ from .ruleset import (
     PRESETS as PRESETS,
 )
 from .ruleset import (
+    RULESET_PROBLEMS as RULESET_PROBLEMS,
+)
+from .ruleset import (
+    TARGET_RANGE as TARGET_RANGE,
+)
+from .ruleset import (
     TARGETS as TARGETS,
 )
 from .ruleset import (
@@ -158,6 +164,9 @@ from .ruleset import (
 )
 from .ruleset import (
     RulesetChanges as RulesetChanges,
+)
+from .ruleset import (
+    RulesetError as RulesetError,
 )
 from .ruleset import (
     Scoring as Scoring,
@@ -181,6 +190,9 @@ __all__ = [
     "Scoring",
     "Ruleset",
     "PRESETS",
+    "RulesetError",
+    "RULESET_PROBLEMS",
+    "TARGET_RANGE",
     "VARIANTS",
     "RulesetChanges",
     "Move",

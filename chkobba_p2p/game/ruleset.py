@@ -1,6 +1,8 @@
 """Rulesets: every choice a table makes before a match (:class:`Ruleset`), the named
 presets of rules.md (:data:`PRESETS`) and the variants a table can pick on top of one
-(:data:`VARIANTS`)."""
+(:data:`VARIANTS`).  A ruleset that cannot be (a target out of range, a preset or
+variant nobody defined, a map that is no ruleset) raises :class:`RulesetError`: a code of
+:data:`RULESET_PROBLEMS` and its data for programs, an English sentence for developers."""
 
 from __future__ import annotations
 
@@ -9,9 +11,44 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from enum import Enum
-from typing import Any, TypedDict
+from typing import Any, TypedDict, TypeVar
 
+from ..errors import CodedLocalError
 from .cards import FigureConvention
+
+_E = TypeVar("_E", bound=Enum)
+
+#: The lowest and highest target a table may play to.
+TARGET_RANGE = (1, 1000)
+
+#: Every :attr:`RulesetError.code`, with the keys of its :attr:`~RulesetError.data`
+#: (``target``: the target given, its ``repr`` when it is no whole number; ``low``,
+#: ``high``: :data:`TARGET_RANGE`; ``name``: the preset or variant asked for;
+#: ``choices``: the names there are, comma-separated; ``field``: a ruleset's field;
+#: ``kind``: what it must be; ``value``: what it held, its ``repr`` cut short).  A code is
+#: never renamed; a client words each (the terminal client: ``ru_`` + the code).
+RULESET_PROBLEMS: dict[str, tuple[str, ...]] = {
+    "target_out_of_range": ("target", "low", "high"),
+    "unknown_preset": ("name", "choices"),
+    "unknown_variant": ("name", "choices"),
+    "field_kind": ("field", "kind"),  # a field of another type (a str for an enum...)
+    "not_a_map": (),  # from_dict of something that is no map
+    "field_missing": ("field",),
+    "unknown_value": ("field", "value"),  # a value none of the field's choices
+}
+
+
+class RulesetError(CodedLocalError, ValueError):
+    """Rules that cannot be (see :data:`RULESET_PROBLEMS`); a ValueError, as it always was."""
+
+    CODES = RULESET_PROBLEMS
+    code = "bad_ruleset"
+
+
+def _shown(value: object) -> str:
+    """A value that is not what it should be, as data: its ``repr``, cut short."""
+    text = repr(value)
+    return text if len(text) <= 40 else text[:39] + "…"
 
 # --------------------------------------------------------------------------- rulesets
 
@@ -50,15 +87,20 @@ class Ruleset:
     figures: FigureConvention = FigureConvention.TUNISIAN
 
     def __post_init__(self) -> None:
-        if type(self.target) is not int or not 1 <= self.target <= 1000:
-            raise ValueError(f"target must be a whole number of points from 1 to 1000, "
-                             f"not {self.target!r}")
-        for name, kind in (("opening", Opening), ("redeal", RedealRule), ("scoring", Scoring),
-                           ("figures", FigureConvention)):
-            if not isinstance(getattr(self, name), kind):
-                raise ValueError(f"{name} must be a {kind.__name__}, not {getattr(self, name)!r}")
-        if type(self.forced_capture) is not bool or type(self.name) is not str:
-            raise ValueError("forced_capture is a bool and name a str")
+        low, high = TARGET_RANGE
+        if type(self.target) is not int or not low <= self.target <= high:
+            target = self.target if type(self.target) is int else _shown(self.target)
+            raise RulesetError(f"target must be a whole number of points from {low} to "
+                               f"{high}, not {self.target!r}", code="target_out_of_range",
+                               data={"target": target, "low": low, "high": high})
+        kinds: tuple[tuple[str, type], ...] = (
+            ("opening", Opening), ("redeal", RedealRule), ("scoring", Scoring),
+            ("figures", FigureConvention), ("forced_capture", bool), ("name", str))
+        for name, kind in kinds:
+            if type(getattr(self, name)) is not kind:
+                raise RulesetError(f"{name} must be a {kind.__name__}, not "
+                                   f"{getattr(self, name)!r}", code="field_kind",
+                                   data={"field": name, "kind": kind.__name__})
 
     @classmethod
     def preset(cls, name: str) -> Ruleset:
@@ -66,8 +108,9 @@ class Ruleset:
         try:
             return PRESETS[name]
         except KeyError:
-            raise ValueError(
-                f"unknown rules preset {name!r}; choose one of {', '.join(PRESETS)}"
+            raise RulesetError(
+                f"unknown rules preset {name!r}; choose one of {', '.join(PRESETS)}",
+                code="unknown_preset", data={"name": name, "choices": ", ".join(PRESETS)},
             ) from None
 
     def with_variant(self, variant: str) -> Ruleset:
@@ -75,8 +118,9 @@ class Ruleset:
         try:
             changes = VARIANTS[variant]
         except KeyError:
-            raise ValueError(
-                f"unknown variant {variant!r}; choose among {', '.join(VARIANTS)}"
+            raise RulesetError(
+                f"unknown variant {variant!r}; choose among {', '.join(VARIANTS)}",
+                code="unknown_variant", data={"name": variant, "choices": ", ".join(VARIANTS)},
             ) from None
         # The name says the rules differ from the preset's: "tunisian+plain".
         name = self.name if variant in self.name.split("+") else f"{self.name}+{variant}"
@@ -101,24 +145,28 @@ class Ruleset:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Ruleset:
-        """Inverse of :meth:`to_dict`; ValueError on anything unknown or malformed."""
+        """Inverse of :meth:`to_dict`; :class:`RulesetError` (a ValueError) on anything
+        unknown or malformed."""
         if not isinstance(data, dict):
-            raise ValueError("a ruleset is a map")
-        try:
-            forced = data["forced_capture"]
-            if not isinstance(forced, bool) or not isinstance(data["name"], str):
-                raise ValueError("malformed ruleset")
-            return cls(
-                name=data["name"],
-                opening=Opening(data["opening"]),
-                redeal=RedealRule(data["redeal"]),
-                forced_capture=forced,
-                scoring=Scoring(data["scoring"]),
-                target=data["target"],
-                figures=FigureConvention(data["figures"]),
-            )
-        except KeyError as exc:
-            raise ValueError(f"ruleset lacks {exc.args[0]!r}") from None
+            raise RulesetError("a ruleset is a map", code="not_a_map")
+        for key in ("name", "opening", "redeal", "forced_capture", "scoring", "target",
+                    "figures"):
+            if key not in data:
+                raise RulesetError(f"ruleset lacks {key!r}", code="field_missing",
+                                   data={"field": key})
+        for key, kind in (("forced_capture", bool), ("name", str)):
+            if not isinstance(data[key], kind):
+                raise RulesetError(f"{key} must be a {kind.__name__}, not {data[key]!r}",
+                                   code="field_kind", data={"field": key, "kind": kind.__name__})
+        return cls(
+            name=data["name"],
+            opening=_choice(Opening, data, "opening"),
+            redeal=_choice(RedealRule, data, "redeal"),
+            forced_capture=data["forced_capture"],
+            scoring=_choice(Scoring, data, "scoring"),
+            target=data["target"],
+            figures=_choice(FigureConvention, data, "figures"),
+        )
 
     def canonical_json(self) -> bytes:
         return json.dumps(self.to_dict(), sort_keys=True, separators=(",", ":")).encode()
@@ -126,6 +174,16 @@ class Ruleset:
     def digest(self) -> bytes:
         """SHA-256 of the canonical JSON: the ruleset hash peers agree on."""
         return hashlib.sha256(self.canonical_json()).digest()
+
+
+def _choice(kind: type[_E], data: Mapping[str, Any], key: str) -> _E:
+    """``data[key]`` as one of ``kind``'s values, or :class:`RulesetError`."""
+    try:
+        return kind(data[key])
+    except (ValueError, TypeError):  # none of its values (TypeError: unhashable)
+        raise RulesetError(f"{key} must be one of {', '.join(str(e.value) for e in kind)}, "
+                           f"not {data[key]!r}", code="unknown_value",
+                           data={"field": key, "value": _shown(data[key])}) from None
 
 
 PRESETS: dict[str, Ruleset] = {

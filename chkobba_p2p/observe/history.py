@@ -45,6 +45,7 @@ from typing import Any
 import platformdirs
 
 from .._version import __version__
+from ..errors import errno_name
 from ..game.seating import SHAPES, Seating
 from ..wire.codec import fingerprint
 from ..wire.logfile import LogUnreadable
@@ -482,7 +483,8 @@ def log_paths(folder: str | Path) -> list[Path]:
         return sorted(p for p in root.rglob("*.chklog") if p.is_file())
     except OSError as exc:
         raise LogUnreadable(f"{folder}: {exc.strerror or exc}", code="folder_cannot_read",
-                            data={"path": str(folder), "why": str(exc.strerror or exc)}) from None
+                            data={"path": str(folder), "why": str(exc.strerror or exc),
+                                  "errno": errno_name(exc)}) from None
 
 
 def _digest(path: Path) -> str | None:

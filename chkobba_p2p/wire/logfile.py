@@ -25,7 +25,7 @@ from typing import Any, BinaryIO
 import platformdirs
 
 from .._version import __version__
-from ..errors import CodedLocalError, LocalError
+from ..errors import CodedLocalError, LocalError, errno_name
 from . import codec as wire
 
 __all__ = [
@@ -155,11 +155,13 @@ TRUNCATED = "truncated"
 
 
 #: Every :attr:`LogUnreadable.code`, with the keys of its data (``path``: the file or
-#: folder as given; ``why``: the OS's own words; ``size``, ``limit``, ``max``: numbers).
+#: folder as given; ``why``: the OS's own words, ``errno`` the name of its error number,
+#: ``ENOENT``, ``EACCES``, ``EISDIR``..., or ``""``: :func:`~chkobba_p2p.errors.errno_name`;
+#: ``size``, ``limit``, ``max``: numbers).
 #: A code is never renamed; a client words each (the terminal client: ``lu_`` + code).
 LOG_PROBLEMS: dict[str, tuple[str, ...]] = {
     "log_missing": ("path",),  # no such file
-    "log_cannot_read": ("path", "why"),  # another failure to open or read it
+    "log_cannot_read": ("path", "why", "errno"),  # another failure to open or read it
     "log_too_big": ("path", "limit"),  # more than MAX_LOG_BYTES
     "log_not_chkobba": ("path",),  # it does not start with the log's magic bytes
     "log_too_many_entries": ("path", "max"),  # more than MAX_ENTRIES
@@ -170,7 +172,7 @@ LOG_PROBLEMS: dict[str, tuple[str, ...]] = {
     # -- a folder of logs (chkobba_p2p.observe.history.log_paths)
     "folder_missing": ("path",),
     "not_a_folder": ("path",),
-    "folder_cannot_read": ("path", "why"),
+    "folder_cannot_read": ("path", "why", "errno"),
 }
 
 
@@ -239,7 +241,8 @@ def read_log(path: str | Path) -> LogFile:
             raise LogUnreadable(f"{path}: {exc.strerror or exc}", code="log_missing",
                                 data={"path": str(path)}) from None
         raise LogUnreadable(f"{path}: {exc.strerror or exc}", code="log_cannot_read",
-                            data={"path": str(path), "why": str(exc.strerror or exc)}) from None
+                            data={"path": str(path), "why": str(exc.strerror or exc),
+                                  "errno": errno_name(exc)}) from None
     if len(data) > MAX_LOG_BYTES:
         raise LogUnreadable(f"{path}: larger than the {MAX_LOG_BYTES}-byte limit for a log",
                             code="log_too_big", data={"path": str(path), "limit": MAX_LOG_BYTES})

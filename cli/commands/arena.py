@@ -7,22 +7,18 @@ import sys
 from collections.abc import Callable
 
 from chkobba_p2p.bots.arena import ARENA_LEVELS, ArenaResult, arena, ladder_lines, round_robin
-from chkobba_p2p.errors import LocalError
+from chkobba_p2p.bots.levels import BotError
 from chkobba_p2p.game.rules import Ruleset
 
 from ..options.rules import ruleset_from_args
-from ..words.i18n import Translator, detect_lang, ruleset_text
+from ..words.i18n import Translator, detect_lang, local_error_text, ruleset_text
 
 
 def run(args: argparse.Namespace) -> int:
-    # Our refusals in --lang (else the locale's); a level or variant the library refuses
-    # keeps its words (its errors carry no code).
+    # Our refusals in --lang (else the locale's), and the library's by their codes (a
+    # level, a target: BotError, RulesetError).
     t = Translator(args.lang or detect_lang())
-    try:
-        ruleset = ruleset_from_args(args)
-    except ValueError as exc:
-        print(f"chkobba arena: {exc}", file=sys.stderr)
-        return 2
+    ruleset = ruleset_from_args(args)
     if args.games < 1:
         print(f"chkobba arena: {t('cx_games')}", file=sys.stderr)
         return 2
@@ -43,9 +39,9 @@ def run(args: argparse.Namespace) -> int:
     try:
         result = arena(args.a, args.b, args.games, args.players, args.seed, args.move_ms,
                        ruleset, progress if args.progress else None)
-    except (ValueError, LocalError) as exc:
-        print(f"chkobba arena: {exc}", file=sys.stderr)
-        return 2
+    except BotError as exc:  # a level nobody defined, or bots that never win
+        print(f"chkobba arena: {local_error_text(t, exc)}", file=sys.stderr)
+        return 1 if exc.code == "no_winner" else 2
     print(ruleset_text(t, ruleset))
     for line in result.lines():
         print(line)
@@ -66,9 +62,9 @@ def _ladder(args: argparse.Namespace, ruleset: Ruleset,
     try:
         results = round_robin(levels, args.games, args.players, args.seed, args.move_ms,
                               ruleset, progress)
-    except (ValueError, LocalError) as exc:
-        print(f"chkobba arena: {exc}", file=sys.stderr)
-        return 2
+    except BotError as exc:  # a level nobody defined, or bots that never win
+        print(f"chkobba arena: {local_error_text(t, exc)}", file=sys.stderr)
+        return 1 if exc.code == "no_winner" else 2
     print(ruleset_text(t, ruleset))
     print(f"ladder: {', '.join(levels)}, {args.players} players, {args.games} duplicate "
           "deals per pair")

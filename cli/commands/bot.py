@@ -298,25 +298,34 @@ async def _host_task(config: HostConfig, controller: SeatController, *, task_sta
 
 
 def cmd_bot(args: argparse.Namespace) -> int:
+    """``chkobba bot``: its error lines are a person's to read, in ``--lang`` (else the
+    locale's); its narration of the match stays English, for logs and scripts."""
+    t = Translator(getattr(args, "lang", None) or detect_lang())
     cred = None
     if args.address == "-":  # the table's address (a join code: its secret) on stdin
         args.address = sys.stdin.readline().strip()
         # A host's own bot: its key and the host's voucher on the next line.
         cred = read_bot_line(sys.stdin.readline(), args.level)
-    if (why := address_error(args.address)) is not None:
-        print(f"chkobba bot: error: {why}", file=sys.stderr)
+    if (why := address_error(args.address, t)) is not None:
+        _bot_error(t, why)
         return 2
     seat = BotSeat(args.level, args.quiet, args.delay, args.move_ms)
-    return _run_client(args, args.address, seat, seat.narrator, cred)
+    return _run_client(args, args.address, seat, t, seat.narrator, cred)
+
+
+def _bot_error(t: Translator, why: str) -> None:
+    """``chkobba bot: error: why`` on stderr, in ``t``'s language (``why`` is in it
+    already; what it quotes from outside is made safe here)."""
+    print(f"chkobba bot: {t('cx_error', why=safe_text(why, 1000))}", file=sys.stderr)
 
 
 def _run_client(args: argparse.Namespace, address: str, controller: SeatController,
-                narrator: Narrator | None = None,
+                t: Translator, narrator: Narrator | None = None,
                 bot: tuple[Identity, tuple[str, bytes]] | None = None) -> int:
     try:
         table, _pinned = split_join_code(address)
-    except ValueError as exc:
-        print(f"error: {safe_text(str(exc), 1000)}", file=sys.stderr)
+    except ValueError as exc:  # by its code (an AddressError), in t's language
+        _bot_error(t, local_error_text(t, exc))
         return 2
     tor = join_tor_transport(args, address)
     if isinstance(tor, int):
@@ -339,8 +348,9 @@ def _run_client(args: argparse.Namespace, address: str, controller: SeatControll
     elif state is not None:
         try:
             lock = SeatLock(state).acquire()
-        except SeatBusy as exc:
-            print(f"chkobba bot: error: {safe_text(str(exc), 300)}", file=sys.stderr)
+        except SeatBusy as exc:  # worded from its data (the pid), not its English
+            _bot_error(t, t("cx_seat_busy",
+                            who=t("cx_pid", pid=exc.pid) if exc.pid else t("cx_other_process")))
             return 2
     try:
         log_path = Path(args.log) if args.log else default_log_path(args.name)
@@ -375,8 +385,8 @@ def _run_client(args: argparse.Namespace, address: str, controller: SeatControll
 
         try:
             ran = trio.run(run)
-        except ChkobbaError as exc:
-            print(f"error: {safe_text(str(exc), 1000)}", file=sys.stderr)
+        except ChkobbaError as exc:  # a coded one by its code, else the library's English
+            _bot_error(t, local_error_text(t, exc))
             return 2
         if ran is None or (narrator is not None and narrator.tor_failed is not None
                            and not narrator.started):
@@ -392,16 +402,16 @@ def _run_client(args: argparse.Namespace, address: str, controller: SeatControll
             # Tor's reply, and what to check (the table is not to blame for it).
             from ..words.tor_words import socks_failed_text
 
-            print(f"error: could not join {safe_text(address, 200)}: "
-                  f"{socks_failed_text(ENGLISH, socks)}", file=sys.stderr)
+            _bot_error(t, t("join_error", addr=safe_text(address, 200),
+                            why=socks_failed_text(t, socks)))
             return 2
-        print(f"error: {headless_error(outcome, ENGLISH)}", file=sys.stderr)
+        _bot_error(t, headless_error(outcome, t))
         if outcome.error_code == OutcomeError.SAVED_GAME_MISSING and state is not None \
                 and (where := saved_game_elsewhere(identity.fingerprint, table)):
             from ..words.ending import saved_elsewhere_lines
 
-            for line in saved_elsewhere_lines(
-                    where, address, f"you have a saved game for this table at {where}:"):
+            for line in saved_elsewhere_lines(where, address,
+                                              t("saved_elsewhere", addr=where)):
                 print(line, file=sys.stderr)
     return report(outcome, narrator is not None and narrator.told_log)
 

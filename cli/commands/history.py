@@ -33,10 +33,10 @@ from chkobba_p2p.observe.history import (
 )
 from chkobba_p2p.observe.rating import POOLS, nearest_level
 
-from ..identity import own_aliases, own_keys
+from ..support.identity import own_aliases, own_keys
 from ..support.term import NBSP, fit_text, safe_lines, terminal_width
 from ..words.event_words import words
-from ..words.i18n import Translator, detect_lang, local_error_text
+from ..words.i18n import Translator, detect_lang, local_error_text, os_reason
 
 EXIT_OK = 0
 EXIT_USAGE = 2
@@ -358,7 +358,7 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     finally:
         progress.close()
-    # The keys this person replaced count as the person (cli/identity.py).
+    # The keys this person replaced count as the person (cli/support/identity.py).
     gs = with_aliases(games(logs), own_aliases())
     if args.ratings is not None:
         if args.json:
@@ -391,7 +391,7 @@ def _luck(g: Game, t: Translator) -> int:
         for line in account(g.log.path, t, me=me, writer=False):
             _out(line)
     except OSError as exc:  # the OS's reason, inside our sentence
-        print(f"chkobba history: {t('cx_cannot_read', path=exc.filename, why=exc.strerror)}",
+        print(f"chkobba history: {t('cx_cannot_read', path=exc.filename, why=os_reason(t, exc))}",
               file=sys.stderr)
         return EXIT_USAGE
     except LogUnreadable as exc:  # by its code, in the reader's language

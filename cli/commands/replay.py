@@ -23,7 +23,7 @@ from ..outputs.replay_text import describe, review_lines
 from ..support.term import can_show_symbols, keys_held, safe_lines
 from ..words import coach
 from ..words.event_words import words
-from ..words.i18n import Translator, detect_lang, local_error_text
+from ..words.i18n import Translator, detect_lang, local_error_text, os_reason
 
 
 def _out(line: str = "", *, to_stderr: bool = False) -> None:
@@ -43,11 +43,11 @@ def _cannot_write(path: str, t: Translator) -> str | None:
     target = Path(path)
     folder = target.parent
     if target.is_dir():
-        return t("cx_is_folder")
+        return t("os_EISDIR")
     if not folder.is_dir():
         return t("cx_no_folder" if not folder.exists() else "cx_not_folder", folder=folder)
     if not os.access(target if target.exists() else folder, os.W_OK):
-        return t("cx_permission")
+        return t("os_EACCES")
     return None
 
 
@@ -120,7 +120,7 @@ def run(args: argparse.Namespace) -> int:
             with open(args.html, "w", encoding="utf-8") as f:
                 f.write(page)
         except OSError as exc:
-            return _refuse(t("cx_cannot_write", path=args.html, why=exc.strerror))
+            return _refuse(t("cx_cannot_write", path=args.html, why=os_reason(t, exc)))
         _out(t("rp_web_page", path=args.html), to_stderr=True)
     if args.json:
         if review is not None:  # the grades, for tools
@@ -136,7 +136,7 @@ def run(args: argparse.Namespace) -> int:
                 with open(args.json, "w", encoding="utf-8") as f:
                     f.write(text)
             except OSError as exc:
-                return _refuse(t("cx_cannot_write", path=args.json, why=exc.strerror))
+                return _refuse(t("cx_cannot_write", path=args.json, why=os_reason(t, exc)))
     return report.exit_code
 
 

@@ -5,28 +5,34 @@ from __future__ import annotations
 import argparse
 import sys
 
-from chkobba_p2p.bots.levels import make_bot
+from chkobba_p2p.bots.levels import BotError, make_bot
 from chkobba_p2p.bots.simulate import simulate
-from chkobba_p2p.errors import ChkobbaError
 from chkobba_p2p.game.record import write_records
 
 from ..options.rules import ruleset_from_args
-from ..words.i18n import Translator, detect_lang, ruleset_text
+from ..words.i18n import (
+    Translator,
+    detect_lang,
+    local_error_text,
+    os_reason,
+    ruleset_text,
+)
 
 
 def run(args: argparse.Namespace) -> int:
-    # Our refusals in --lang (else the locale's); a level, variant or target the library
-    # refuses keeps its words (its errors carry no code), as does the OS's.
+    # Our refusals in --lang (else the locale's), and the library's by their codes (a
+    # level, a target: BotError, RulesetError).
     t = Translator(args.lang or detect_lang())
+    ruleset = ruleset_from_args(args)
+    levels = [x.strip() for x in args.bots.split(",") if x.strip()]
+    if not levels:
+        print(f"chkobba simulate: {t('cx_bots_level')}", file=sys.stderr)
+        return 2
     try:
-        ruleset = ruleset_from_args(args)
-        levels = [x.strip() for x in args.bots.split(",") if x.strip()]
-        if not levels:
-            raise ValueError(t("cx_bots_level"))
         bots = [make_bot(levels[i % len(levels)], seed=args.seed * 100 + i)
                 for i in range(args.players)]
-    except (ValueError, ChkobbaError) as exc:  # a bad level, variant or target
-        print(f"chkobba simulate: {exc}", file=sys.stderr)
+    except BotError as exc:  # a level nobody defined
+        print(f"chkobba simulate: {local_error_text(t, exc)}", file=sys.stderr)
         return 2
     if args.games < 1:
         print(f"chkobba simulate: {t('cx_games')}", file=sys.stderr)
@@ -34,8 +40,8 @@ def run(args: argparse.Namespace) -> int:
     records: list[dict] | None = [] if args.record else None
     try:
         summary = simulate(ruleset, bots, args.games, args.seed, records)
-    except RuntimeError as exc:  # bots that never reach the target
-        print(f"chkobba simulate: {exc}", file=sys.stderr)
+    except BotError as exc:  # bots that never reach the target
+        print(f"chkobba simulate: {local_error_text(t, exc)}", file=sys.stderr)
         return 1
     print(ruleset_text(t, ruleset))
     print("seats: " + ", ".join(f"{i}={b.level}" for i, b in enumerate(bots)))
@@ -45,7 +51,8 @@ def run(args: argparse.Namespace) -> int:
         try:
             write_records(args.record, records or [])
         except OSError as exc:
-            print(f"chkobba simulate: {t('cx_cannot_write', path=args.record, why=exc.strerror)}",
+            why = os_reason(t, exc)
+            print(f"chkobba simulate: {t('cx_cannot_write', path=args.record, why=why)}",
                   file=sys.stderr)
             return 1
         print(f"records: {args.record}")

@@ -1,4 +1,6 @@
-"""``chkobba watch HOST[:PORT]``: watch a table as a spectator, play by play.
+"""``chkobba watch HOST[:PORT]``: watch a table as a spectator, play by play: on a
+full screen (:mod:`..tui.screens.watching`) or as plain commentary
+(:mod:`..outputs.commentary`).
 
 No seat, no key, no secret: the spectator sees what the table shows in public, each hand's
 cards once its seeds open, and checks every entry as an auditor does (a cheat is shown the
@@ -11,7 +13,6 @@ from __future__ import annotations
 import argparse
 import re
 import sys
-from collections.abc import Sequence
 from pathlib import Path
 
 import trio
@@ -25,91 +26,15 @@ from chkobba_p2p import (
     default_log_path,
     over_tor,
 )
-from chkobba_p2p.game.cards import Card
-from chkobba_p2p.game.rules import side_of
 from chkobba_p2p.observe.verdict import INVALID, UNSUPPORTED, VALID, Verdict
 from chkobba_p2p.text import safe_text
 
 from ..arguments import EXIT_INCOMPLETE, EXIT_INVALID, EXIT_UNSUPPORTED, EXIT_VALID
 from ..options.tor import join_tor_transport
-from ..support.term import safe_lines
-from ..words.event_words import CommentaryVoice, connect_words, narrate, stop_words, words
-from ..words.i18n import (
-    Translator,
-    card_letters,
-    detect_lang,
-    local_error_text,
-    unsupported_words,
-)
+from ..outputs.commentary import Commentary
+from ..words.event_words import connect_words, stop_words
+from ..words.i18n import Translator, detect_lang, local_error_text
 from ..words.tor_words import tor_failed_text, tor_status_text
-
-
-def _clean(text: object, limit: int = MAX_NAME) -> str:
-    """A string from the network, safe to print on a terminal."""
-    return "".join(ch for ch in str(text) if ch.isprintable())[:limit]
-
-
-class Narrator(CommentaryVoice):
-    """Turns the spectator's events into lines of text, in English or French."""
-
-    def __init__(self, out=None, lang: str = "en") -> None:
-        self.out = out or sys.stdout
-        self.fr = lang == "fr"
-        self._t = Translator("fr" if self.fr else "en")
-        self.names: list[str] = []
-        self.players = 0
-        self._lobby = ""
-
-    def t(self, key: str, **kw: object) -> str:
-        """A line's words from the client's one catalog (:mod:`..words.i18n`)."""
-        return self._t(key, **kw)
-
-    def say(self, line: str) -> None:
-        # Names, chat, a host's words, a verdict's reason: from outside, whichever path
-        # brought them here; the whole line goes through the display filter.
-        # On a terminal, fitted to its width at words, a path whole (broken after a "/").
-        for piece in safe_lines(line, self.out):
-            print(piece, file=self.out, flush=True)
-
-    def who(self, seat: int | None) -> str:
-        if seat is not None and 0 <= seat < len(self.names):
-            return self.names[seat]
-        return self.t("wn_nobody") if seat is None else self.t("wn_seat_n", n=seat)
-
-    def side(self, side: int) -> str:
-        """A side by its players' names ("hana", "hana & sami")."""
-        n = self.players or 2
-        return " & ".join(self.who(s) for s in range(n) if side_of(s, n) == side)
-
-    def by_side(self, figures: Sequence[int]) -> str:
-        """One figure per side with whose it is: "hana 2, sami 1, amel 0"."""
-        return ", ".join(f"{self.side(i)} {x}" for i, x in enumerate(figures))
-
-    def card(self, c: Card) -> str:
-        """A card as the language letters it (``D♥`` in French)."""
-        return card_letters(c.label(), "fr" if self.fr else "en")
-
-    def cards(self, cs) -> str:
-        return " ".join(self.card(c) if isinstance(c, Card) else "??" for c in cs) or "-"
-
-    def __call__(self, ev: object) -> None:
-        narrate(ev, self)  # the words: cli.event_words, this narrator's viewpoint
-
-    def verdict(self, v: Verdict) -> None:
-        if v.verdict == UNSUPPORTED:  # a table capability we do not know: no judgement
-            t = Translator("fr" if self.fr else "en")
-            self.say(t("verdict_unsupported", why=unsupported_words(t, v.unknown_caps)))
-            return
-        head = self.t({VALID: "rh_valid", INVALID: "wn_cheat"}.get(v.verdict, "au_incomplete"))
-        blame = ""
-        if v.verdict == INVALID:
-            blame = self.t("wn_blamed", name=self.who(v.blamed)) if v.blamed is not None else \
-                self.t("wn_altered")
-        where = self.t("wn_at", n=v.entry) if v.entry is not None else ""
-        # In the players' names and the spectator's language (cli.event_words.words).
-        why = words(v, Translator("fr" if self.fr else "en"), names=self.names) \
-            if self.names or v.finding or v.violation else v.reason
-        self.say(f"{head}{where}: {v.code + ': ' if v.code else ''}{why}{blame}")
 
 
 def _name(args: argparse.Namespace) -> str | None:
@@ -241,7 +166,7 @@ def run(args: argparse.Namespace) -> int:
             _tor_failed(lang, failed[0])
             return 2
         return status
-    narrator = Narrator(lang=lang)
+    narrator = Commentary(lang=lang)
     outcome = trio.run(watch, narrator, None, narrator.say)
     if failed:
         _tor_failed(lang, failed[0])
@@ -265,17 +190,15 @@ def _run_screen(args: argparse.Namespace, config: WatchConfig, name: str, lang: 
     from ..support.player import color_wanted, figures_wanted
     from ..support.settings import four_colour_wanted
     from ..support.term import can_show_symbols
-    from ..tui.guest import _stderr_held
     from ..tui.screens.watching import WatchView, run_watch_screen
 
     symbols = not args.ascii and can_show_symbols()
     view = WatchView(lang=lang, symbols=symbols, figures=figures_wanted(args),
                      address=config.address, name=name, pace=args.pace,
                      four_colour=four_colour_wanted(args))
-    with _stderr_held():
-        outcome = run_watch_screen(view, lambda on_event: watch(on_event, view.attach),
-                                   color=color_wanted(args))
-    narrator = Narrator(lang=lang)
+    outcome = run_watch_screen(view, lambda on_event: watch(on_event, view.attach),
+                               color=color_wanted(args))
+    narrator = Commentary(lang=lang)
     if outcome is not None and outcome.verdict is None:
         _said_refusal(outcome, lang)
         return 2

@@ -33,16 +33,22 @@ def add_rules_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def ruleset_from_args(args: argparse.Namespace) -> Ruleset:
-    """The ruleset the options name; a usage error (exit 2) if the target is out of range."""
-    from chkobba_p2p.game.rules import Ruleset
+    """The ruleset the options name; a usage error (exit 2) if the library refuses them
+    (a target out of range), said in the command's ``--lang`` (else the locale's)."""
+    from chkobba_p2p.game.rules import Ruleset, RulesetError
 
-    ruleset = Ruleset.preset(args.rules)
-    for v in args.variant or ():
-        ruleset = ruleset.with_variant(v)
-    if args.target is not None:
-        try:
+    try:
+        ruleset = Ruleset.preset(args.rules)
+        for v in args.variant or ():
+            ruleset = ruleset.with_variant(v)
+        if args.target is not None:
             ruleset = ruleset.with_target(args.target)
-        except ValueError as exc:
-            print(f"chkobba: {exc}", file=sys.stderr)
-            raise SystemExit(2) from None
+    except RulesetError as exc:
+        from ..words.i18n import Translator, detect_lang, local_error_text
+
+        t = Translator(getattr(args, "lang", None) or detect_lang())
+        command = getattr(args, "command", None)
+        print(f"chkobba {command}: {local_error_text(t, exc)}" if command
+              else f"chkobba: {local_error_text(t, exc)}", file=sys.stderr)
+        raise SystemExit(2) from None
     return ruleset

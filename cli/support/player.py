@@ -22,8 +22,8 @@ from chkobba_p2p import (
 from chkobba_p2p.game.cards import FigureConvention
 from chkobba_p2p.text import is_invisible
 
-from ..identity import own_identity
 from ..words.i18n import Translator, detect_lang
+from .identity import own_identity
 from .settings import player_name
 from .term import can_show_symbols
 
@@ -119,7 +119,7 @@ def check_tty(t: Translator | None = None) -> str | None:
 
 def identity_of(args: argparse.Namespace, path: str | None) -> Identity:
     """The key of ``--identity FILE``, else the person's one key for every role
-    (cli/identity.py); the merge of an older version's two keys is told in one line."""
+    (cli/support/identity.py); the merge of an older version's two keys is told in one line."""
     t = Translator(args.lang or detect_lang())
 
     def say(key: str, old: str, new: str) -> None:

@@ -1,4 +1,5 @@
-"""What the user's terminal can show: symbols or pure ASCII."""
+"""What the user's terminal can show (symbols or pure ASCII, lines fitted to its width),
+and stderr held while a full screen is up (:func:`stderr_held`)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import os
 import re
 import shutil
 import sys
+import tempfile
 import unicodedata
 from collections.abc import Iterator, Mapping
 from pathlib import Path
@@ -16,7 +18,7 @@ from chkobba_p2p.text import safe_text
 
 __all__ = ["NBSP", "SYMBOLS", "asciify", "can_show_symbols", "fit_text", "keys_held",
            "locale_name", "path_lines", "safe_lines", "terminal_lines",
-           "terminal_width"]
+           "terminal_width", "stderr_held"]
 
 #: Every non-ASCII character the client draws (suits, boxes, arrows, marks, French).
 SYMBOLS = "♠♥♦♣┌┐└┘─│▶▮→←↑↓✓⚠…·éèêàçÉÈÀÇ"
@@ -225,3 +227,34 @@ def terminal_lines(text: str, stream: TextIO | None = None) -> list[str]:
     if not tty:
         return text.replace(NBSP, " ").split("\n")
     return fit_text(text, terminal_width())
+
+
+@contextlib.contextmanager
+def stderr_held() -> Iterator[None]:
+    """While a full screen is up: whatever reaches file descriptor 2 would scribble over it:
+    it is held back and shown once the screen is closed.  Not for our library, which
+    never prints (what a person should see comes as an event, a ``Notice`` among them,
+    and is shown in the events pane), but for what the client does not control: C
+    libraries writing to fd 2 themselves (miniupnpc, libc), third-party Python
+    libraries' warnings and log records (zeroconf logs through :mod:`logging`), Python's
+    own messages (an exception in a thread, an unraisable exception), and the log
+    records :func:`chkobba_cli.main.main` sends to stderr (developers' diagnostics, the
+    library's among them: a bug caught, a message ignored)."""
+    if not os.isatty(2):
+        yield
+        return
+    with tempfile.TemporaryFile() as held:
+        sys.stderr.flush()
+        saved = os.dup(2)
+        os.dup2(held.fileno(), 2)  # the file descriptor: C code writes there too
+        try:
+            yield
+        finally:
+            sys.stderr.flush()
+            os.dup2(saved, 2)
+            os.close(saved)
+            held.seek(0)
+            text = held.read(1 << 16).decode("utf-8", "replace")
+            if text:
+                sys.stderr.write(text)
+                sys.stderr.flush()

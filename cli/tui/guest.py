@@ -13,12 +13,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import os
 import signal
-import sys
-import tempfile
 import traceback
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 import outcome as outcome_mod
@@ -28,6 +25,7 @@ from chkobba_p2p import Lobby, Outcome, SeatController
 from chkobba_p2p.errors import LocalError
 from chkobba_p2p.game import rules as R
 
+from ..support.term import stderr_held
 from .app import TuiApp
 
 __all__ = ["RunResult", "TuiSeat", "run_app"]
@@ -170,37 +168,6 @@ def _local_error(err: BaseException) -> LocalError | None:
 def run_app(ui: TuiApp, game: Callable[[SeatController], Awaitable[Outcome]],
             connect_timeout: float | None = None) -> RunResult:
     """Run the screen and the game until both are over (stderr held meanwhile:
-    :func:`_stderr_held`)."""
-    with _stderr_held():
+    :func:`..support.term.stderr_held`)."""
+    with stderr_held():
         return asyncio.run(_run_async(ui, game, connect_timeout))
-
-
-@contextlib.contextmanager
-def _stderr_held() -> Iterator[None]:
-    """Whatever reaches file descriptor 2 while the screen is up would scribble over it:
-    it is held back and shown once the screen is closed.  Not for our library, which
-    never prints (what a person should see comes as an event, a ``Notice`` among them,
-    and is shown in the events pane), but for what the client does not control: C
-    libraries writing to fd 2 themselves (miniupnpc, libc), third-party Python
-    libraries' warnings and log records (zeroconf logs through :mod:`logging`), Python's
-    own messages (an exception in a thread, an unraisable exception), and the log
-    records :func:`chkobba_cli.main.main` sends to stderr (developers' diagnostics, the
-    library's among them: a bug caught, a message ignored)."""
-    if not os.isatty(2):
-        yield
-        return
-    with tempfile.TemporaryFile() as held:
-        sys.stderr.flush()
-        saved = os.dup(2)
-        os.dup2(held.fileno(), 2)  # the file descriptor: C code writes there too
-        try:
-            yield
-        finally:
-            sys.stderr.flush()
-            os.dup2(saved, 2)
-            os.close(saved)
-            held.seek(0)
-            text = held.read(1 << 16).decode("utf-8", "replace")
-            if text:
-                sys.stderr.write(text)
-                sys.stderr.flush()

@@ -172,9 +172,10 @@ class PanelVoice(Viewpoint):
 
 class CommentaryVoice(Viewpoint):
     """A spectator's commentary, a plain line per event (see
-    :class:`chkobba_cli.commands.watch.Narrator`)."""
+    :class:`chkobba_cli.outputs.commentary.Commentary`); ``tr`` speaks its language."""
 
     fr: bool
+    tr: Translator
     names: list[str]
     players: int
     _lobby: str
@@ -198,9 +199,6 @@ class CommentaryVoice(Viewpoint):
         raise NotImplementedError
 
     def cards(self, cs: Iterable[Card | None]) -> str:
-        raise NotImplementedError
-
-    def verdict(self, v: Verdict) -> None:
         raise NotImplementedError
 
 
@@ -728,8 +726,22 @@ def _(ev: DeckRevealed, vp: Viewpoint) -> None:
 
 @narrate.register(Verdict)
 def _(ev: Verdict, vp: Viewpoint) -> None:
-    if isinstance(vp, CommentaryVoice):
-        vp.verdict(ev)
+    if not isinstance(vp, CommentaryVoice):
+        return
+    if ev.verdict == UNSUPPORTED:  # a table capability we do not know: no judgement
+        vp.say(vp.t("verdict_unsupported", why=unsupported_words(vp.tr, ev.unknown_caps)))
+        return
+    head = vp.t({VALID: "rh_valid", INVALID: "wn_cheat"}.get(ev.verdict, "au_incomplete"))
+    blame = ""
+    if ev.verdict == INVALID:
+        blame = vp.t("wn_blamed", name=vp.who(ev.blamed)) if ev.blamed is not None \
+            else vp.t("wn_altered")
+    where = vp.t("wn_at", n=ev.entry) if ev.entry is not None else ""
+    # In the players' names and the spectator's language (words, below).
+    why = words(ev, vp.tr, names=vp.names) if vp.names or ev.finding or ev.violation \
+        else ev.reason
+    vp.say(vp.t("wn_verdict", head=head, where=where, why=why, blame=blame,
+                code=vp.t("wn_code", code=ev.code) if ev.code else ""))
 
 
 # ------------------------------------------------------- results, worded once

@@ -17,6 +17,7 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from chkobba_p2p.errors import errno_name
 from chkobba_p2p.game.cards import Card, FigureConvention
 from chkobba_p2p.game.ruleset import Opening, RedealRule, Ruleset, Scoring
 from chkobba_p2p.text import safe_text
@@ -2348,6 +2349,10 @@ MESSAGES |= {
     "wn_back": ("{name} is back", "{name} est de retour"),
     "wn_cheat": ("CHEAT CAUGHT", "TRICHE DÉTECTÉE"),
     "wn_at": (" at entry #{n}", " à l'entrée n°{n}"),
+    # The commentary's verdict line: the verdict, where, then why ({code}: the check's
+    # code, with its colon, or nothing) and who is blamed.
+    "wn_verdict": ("{head}{where}: {code}{why}{blame}", "{head}{where} : {code}{why}{blame}"),
+    "wn_code": ("{code}: ", "{code} : "),
     "wn_blamed": (" -- blamed: {name}", " -- en faute : {name}"),
     "wn_altered": (" -- no player is blamed (the entry was altered)",
                    " -- aucun joueur en faute (l'entrée a été modifiée)"),
@@ -2609,6 +2614,53 @@ MESSAGES |= {
                          "impossible d'écouter sur {where} : {why}"),
 }
 
+# Rules that cannot be (chkobba_p2p.game.rules.RULESET_PROBLEMS: "ru_" + the code) and
+# bots that cannot be made or an offline match that cannot end
+# (chkobba_p2p.bots.levels.BOT_PROBLEMS: "bo_"), as --rules, --variant, --target, --bots,
+# --a, --b and --move-ms give them (chkobba play, host, bot, simulate, arena).
+MESSAGES |= {
+    "ru_target_out_of_range": ("the target must be a whole number of points from {low} to "
+                               "{high}, not {target}",
+                               "l'objectif doit être un nombre entier de points de {low} à "
+                               "{high}, pas {target}"),
+    "ru_unknown_preset": ("unknown rules preset {name}; choose one of {choices}",
+                          "règles prédéfinies inconnues : {name} ; choisissez parmi {choices}"),
+    "ru_unknown_variant": ("unknown variant {name}; choose among {choices}",
+                           "variante inconnue : {name} ; choisissez parmi {choices}"),
+    "ru_field_kind": ("a ruleset's {field} is not a {kind}",
+                      "le champ {field} d'un jeu de règles n'est pas un {kind}"),
+    "ru_not_a_map": ("a ruleset is a map", "un jeu de règles est un dictionnaire"),
+    "ru_field_missing": ("the ruleset lacks its {field}",
+                         "il manque au jeu de règles son champ {field}"),
+    "ru_unknown_value": ("a ruleset's {field} cannot be {value}",
+                         "le champ {field} d'un jeu de règles ne peut valoir {value}"),
+    "bo_unknown_level": ("unknown bot level {level}; choose among {choices}",
+                         "niveau de robot inconnu : {level} ; choisissez parmi {choices}"),
+    "bo_move_ms_not_positive": ("the time budget per move must be positive, not {move_ms} ms",
+                                "le temps par coup doit être positif, pas {move_ms} ms"),
+    "bo_no_winner": ("no winner after {hands} hands: these bots never reach the target",
+                     "aucun gagnant après {hands} manches : ces robots n'atteignent jamais "
+                     "l'objectif"),
+}
+
+# The OS's refusals by its error number's name (the library's ``errno`` data,
+# chkobba_p2p.errors.errno_name; an OSError the client meets itself): the common ones in
+# the reader's words, the others in the OS's (:func:`os_reason`).
+MESSAGES |= {
+    "os_ENOENT": ("the file or its folder does not exist",
+                  "le fichier ou son dossier n'existe pas"),
+    "os_ENOTDIR": ("a folder on its path is a file", "un dossier de son chemin est un fichier"),
+    "os_EACCES": ("permission denied", "permission refusée"),
+    "os_EPERM": ("permission denied", "permission refusée"),
+    "os_EISDIR": ("it is a folder", "c'est un dossier"),
+    "os_EROFS": ("the disk is read-only", "le disque est en lecture seule"),
+    "os_ENOSPC": ("the disk is full", "le disque est plein"),
+    "os_EMFILE": ("too many files are open", "trop de fichiers sont ouverts"),
+    "os_EADDRINUSE": ("the port is already in use", "le port est déjà utilisé"),
+    "os_EADDRNOTAVAIL": ("this machine has no such address",
+                         "cette machine n'a pas cette adresse"),
+}
+
 # The sub-commands' own command-line lines (issue 41): refusals, errors and hints a person
 # reads on stderr after ``chkobba CMD:``.  A detail in {why} or {detail} is the library's or
 # the OS's own English where it has no code (see each command).
@@ -2621,10 +2673,8 @@ MESSAGES |= {
                             "impossible d'écrire {path} ({option}) : {why}"),
     "cx_cannot_write": ("cannot write {path}: {why}", "impossible d'écrire {path} : {why}"),
     "cx_cannot_read": ("cannot read {path}: {why}", "impossible de lire {path} : {why}"),
-    "cx_is_folder": ("it is a folder", "c'est un dossier"),
     "cx_no_folder": ("no folder {folder}", "pas de dossier {folder}"),
     "cx_not_folder": ("{folder} is not a folder", "{folder} n'est pas un dossier"),
-    "cx_permission": ("permission denied", "permission refusée"),
     "cx_workers": ("--workers must be 0 or more", "--workers doit valoir 0 ou plus"),
     "cx_jobs": ("--jobs must be 1 or more, without --workers",
                 "--jobs doit valoir 1 ou plus, sans --workers"),
@@ -2699,6 +2749,17 @@ def os_error_key(error: str) -> str | None:
         key = next((k for words, k in _OS_WORDS if low.endswith(words) or
                     (m is not None and words in m.group(0).lower())), None)
     return key
+
+
+def os_reason(t: Translator, errno: str | OSError, why: str = "") -> str:
+    """Why the OS refused, in ``t``'s language: by the name of its error number
+    (``ENOENT``..., or the OSError itself) when this catalog has words for it, else
+    ``why`` (the OS's own words, or the OSError's)."""
+    if isinstance(errno, OSError):
+        why = why or str(errno.strerror or errno)
+        errno = errno_name(errno)
+    key = "os_" + errno
+    return t(key) if errno and key in MESSAGES else why
 
 
 def card_letters(label: str, lang: str) -> str:
@@ -2846,15 +2907,18 @@ def notice_text(t: Translator, notice: Notice) -> str:
 
 
 #: The catalog's prefix for each family of coded local errors, by the family's default
-#: code (``LogUnreadable.code``, ``AddressError.code``, ``ListenError.code``).
+#: code (``LogUnreadable.code``, ``AddressError.code``, ``ListenError.code``,
+#: ``RulesetError.code``, ``BotError.code``).
 _CODED_FAMILIES: dict[object, str] = {"log_unreadable": "lu_", "bad_address": "ad_",
-                                      "cannot_listen": "ls_"}
+                                      "cannot_listen": "ls_", "bad_ruleset": "ru_",
+                                      "bot_error": "bo_"}
 
 
 def local_error_text(t: Translator, exc: BaseException) -> str:
     """A library error as its reader reads it: a coded local error (a log that is not
     one: ``lu_`` + its code; a typed address or port: ``ad_``; a port or address a host
-    cannot listen on: ``ls_``) worded by its ``code`` and ``data`` in ``t``'s language;
+    cannot listen on: ``ls_``; rules that cannot be: ``ru_``; bots that cannot be made or
+    cannot finish: ``bo_``) worded by its ``code`` and ``data`` in ``t``'s language;
     any other, or a code this catalog lacks, as ``str(exc)`` (the library's English)."""
     # The family is the class's own default code (data the library states, read without
     # importing the log reader: a bot peer that fails on its address loads no auditor).
@@ -2864,8 +2928,11 @@ def local_error_text(t: Translator, exc: BaseException) -> str:
             or prefix + code not in MESSAGES):
         return str(exc)
     kw: dict[str, object] = dict(data)
-    if "text" in kw:  # what was typed, quoted as the library's sentence quotes it
-        kw["text"] = repr(kw["text"])
+    for key in ("text", "name", "level"):  # what was typed, quoted as the library quotes it
+        if key in kw:
+            kw[key] = repr(kw[key])
+    if "why" in kw:  # the OS's refusal: the common ones in the reader's words
+        kw["why"] = os_reason(t, str(kw.pop("errno", "")), str(kw["why"]))
     try:
         return t(prefix + code, **kw)
     except (KeyError, IndexError):  # data without a key the words need: the library's

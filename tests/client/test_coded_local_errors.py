@@ -1,12 +1,15 @@
 """The library's coded local errors (issue 41): a log that is not one
 (:class:`LogUnreadable`), a typed address or port (:class:`AddressError`), a port a host
-cannot listen on (:class:`ListenError`) carry a ``code`` and its ``data``, set at every
-raise site, and the client words each code from its catalog in English and French; their
-``str()`` stays the library's English sentence."""
+cannot listen on (:class:`ListenError`), rules that cannot be (:class:`RulesetError`),
+bots that cannot be made or cannot finish (:class:`BotError`) carry a ``code`` and its
+``data``, set at every raise site, and the client words each code from its catalog in
+English and French; their ``str()`` stays the library's English sentence."""
 
 from __future__ import annotations
 
 import ast
+import errno
+import os
 import socket
 import string
 from pathlib import Path
@@ -18,11 +21,15 @@ from chkobba_cli.main import main
 from chkobba_cli.words.i18n import MESSAGES, Translator, local_error_text
 from chkobba_p2p import AddressError, ListenError, check_listen, parse_port
 from chkobba_p2p.address import ADDRESS_PROBLEMS, LISTEN_PROBLEMS, Address
+from chkobba_p2p.bots.levels import BOT_PROBLEMS, BotError, make_bot
+from chkobba_p2p.bots.simulate import play_match
+from chkobba_p2p.game.rules import RULESET_PROBLEMS, Ruleset, RulesetError
 from chkobba_p2p.lowlevel import LOG_PROBLEMS, LogUnreadable, read_log
 
 #: Each coded error class, its table of codes and its catalog prefix.
 FAMILIES = {"LogUnreadable": (LOG_PROBLEMS, "lu_"), "AddressError": (ADDRESS_PROBLEMS, "ad_"),
-            "ListenError": (LISTEN_PROBLEMS, "ls_")}
+            "ListenError": (LISTEN_PROBLEMS, "ls_"),
+            "RulesetError": (RULESET_PROBLEMS, "ru_"), "BotError": (BOT_PROBLEMS, "bo_")}
 CODES = [(name, code) for name, (table, _) in FAMILIES.items() for code in table]
 LIBRARY = Path(chkobba_p2p.__file__).parent
 
@@ -110,6 +117,7 @@ def test_a_log_error_carries_its_code(tmp_path):
         "magiques d'un journal)")
 
 
+@pytest.mark.slow  # a socket, loopback's
 def test_a_port_in_use_carries_its_code():
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
@@ -122,7 +130,8 @@ def test_a_port_in_use_carries_its_code():
     assert str(info.value).startswith(f"port {port} is already in use (127.0.0.1:{port}:")
 
 
-@pytest.mark.parametrize("cls", [LogUnreadable, AddressError, ListenError])
+@pytest.mark.parametrize("cls", [LogUnreadable, AddressError, ListenError, RulesetError,
+                                 BotError])
 def test_each_family_is_worded_by_its_own_prefix(cls):
     """The client finds a family's words by the class's default code (it must not import
     the log reader to recognise a log error: a bot peer loads no auditor)."""
@@ -132,9 +141,51 @@ def test_each_family_is_worded_by_its_own_prefix(cls):
     code = next(iter(cls.CODES))
     exc = cls("the library's sentence", code=code,
               data={k: "x" for k in cls.CODES[code]})
+    quoted = ("text", "name", "level")  # what was typed: quoted, as the library quotes it
     assert local_error_text(Translator("fr"), exc) == Translator("fr")(
-        FAMILIES[cls.__name__][1] + code, **{k: ("'x'" if k == "text" else "x")
+        FAMILIES[cls.__name__][1] + code, **{k: ("'x'" if k in quoted else "x")
                                              for k in cls.CODES[code]})
+
+
+@pytest.mark.parametrize("call, code, data", [
+    (lambda: Ruleset(target=0), "target_out_of_range", {"target": 0, "low": 1, "high": 1000}),
+    (lambda: Ruleset(target=1.5), "target_out_of_range",
+     {"target": "1.5", "low": 1, "high": 1000}),
+    (lambda: Ruleset.preset("scopa"), "unknown_preset",
+     {"name": "scopa", "choices": "tunisian, cardavia, chkoum"}),
+    (lambda: Ruleset().with_variant("x"), "unknown_variant",
+     {"name": "x", "choices": "cut-and-draw, plain, redeal-kings, redeal-any-three, "
+                              "no-redeal, forced-capture, free-capture, primiera, barmila, "
+                              "french-figures, tunisian-figures"}),
+    (lambda: Ruleset.from_dict([]), "not_a_map", {}),  # type: ignore[arg-type]
+    (lambda: Ruleset.from_dict({"name": "x"}), "field_missing", {"field": "opening"}),
+    (lambda: Ruleset.from_dict({**Ruleset().to_dict(), "forced_capture": 1}), "field_kind",
+     {"field": "forced_capture", "kind": "bool"}),
+    (lambda: Ruleset.from_dict({**Ruleset().to_dict(), "scoring": ["x"]}), "unknown_value",
+     {"field": "scoring", "value": "['x']"}),
+])
+def test_a_ruleset_error_carries_its_code_and_is_still_a_value_error(call, code, data):
+    with pytest.raises(ValueError) as info:
+        call()
+    assert isinstance(info.value, RulesetError)
+    assert (info.value.code, info.value.data) == (code, data)
+
+
+def test_bot_errors_carry_their_codes():
+    with pytest.raises(BotError) as info:
+        make_bot("grandmaster")
+    assert (info.value.code, info.value.data["level"]) == ("unknown_level", "grandmaster")
+    with pytest.raises(BotError) as info:
+        make_bot("expert", move_ms=0)
+    assert (info.value.code, info.value.data) == ("move_ms_not_positive", {"move_ms": "0"})
+    import random
+
+    with pytest.raises(BotError) as info:
+        play_match(Ruleset(), [make_bot("random", 1), make_bot("random", 2)],
+                   random.Random(1), max_hands=0)
+    assert (info.value.code, info.value.data) == ("no_winner", {"hands": 0})
+    assert local_error_text(Translator("fr"), info.value) == (
+        "aucun gagnant après 0 manches : ces robots n'atteignent jamais l'objectif")
 
 
 def test_an_error_without_a_code_is_said_as_the_library_says_it():
@@ -179,6 +230,7 @@ def test_join_a_bad_address(capsys, lang, line):
            "autre hôte, ou un autre programme, y écoute) ; choisissez-en un autre avec "
            "--port"),
 ])
+@pytest.mark.slow  # a socket, loopback's
 def test_host_on_a_port_in_use(capsys, lang, line):
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
@@ -188,3 +240,96 @@ def test_host_on_a_port_in_use(capsys, lang, line):
                      "--lang", lang])
     assert code == 2
     assert _err(capsys) == line.format(port=port)
+
+
+@pytest.mark.parametrize("lang, line", [
+    ("en", "chkobba {cmd}: the target must be a whole number of points from 1 to 1000, "
+           "not 0"),
+    ("fr", "chkobba {cmd}: l'objectif doit être un nombre entier de points de 1 à 1000, "
+           "pas 0"),
+])
+@pytest.mark.parametrize("command", [
+    ["simulate"], ["arena", "--a", "greedy", "--b", "random"], ["host", "--headless"]])
+def test_a_target_out_of_range_in_the_readers_words(capsys, lang, line, command):
+    with pytest.raises(SystemExit) as info:
+        main([*command, "--target", "0", "--lang", lang])
+    assert info.value.code == 2
+    assert _err(capsys) == line.format(cmd=command[0])
+
+
+@pytest.mark.parametrize("lang, line", [
+    ("en", "chkobba simulate: unknown bot level 'sage'; choose among random, greedy, "
+           "heuristic, expert"),
+    ("fr", "chkobba simulate: niveau de robot inconnu : 'sage' ; choisissez parmi random, "
+           "greedy, heuristic, expert"),
+])
+def test_simulate_an_unknown_level_in_the_readers_words(capsys, lang, line):
+    assert main(["simulate", "--bots", "greedy,sage", "--lang", lang]) == 2
+    assert _err(capsys) == line
+
+
+
+# -- the OS's own words: its error number's name in the data, the common ones worded
+
+
+def test_the_os_refusals_carry_the_errnos_name(tmp_path):
+    with pytest.raises(LogUnreadable) as info:
+        read_log(tmp_path)
+    assert info.value.code == "log_cannot_read" and info.value.data["errno"] == "EISDIR"
+    exc = ListenError.from_os(OSError(errno.EMFILE, os.strerror(errno.EMFILE)),
+                              "127.0.0.1", 7452)
+    assert exc.code == "listen_failed"
+    assert exc.data == {"where": "127.0.0.1:7452", "why": os.strerror(errno.EMFILE),
+                        "errno": "EMFILE"}
+    assert local_error_text(Translator("fr"), exc) == (
+        "impossible d'écouter sur 127.0.0.1:7452 : trop de fichiers sont ouverts")
+    # A number this catalog has no words for: the OS's own.
+    odd = ListenError.from_os(OSError(errno.ENOBUFS, "No buffer space available"),
+                              "127.0.0.1", 7452)
+    assert local_error_text(Translator("fr"), odd) == (
+        "impossible d'écouter sur 127.0.0.1:7452 : No buffer space available")
+
+
+@pytest.mark.parametrize("lang, line", [
+    ("en", "chkobba replay: cannot read {p}: it is a folder"),
+    ("fr", "chkobba replay: impossible de lire {p} : c'est un dossier"),
+])
+def test_replay_of_a_folder(tmp_path, capsys, lang, line):
+    assert main(["replay", str(tmp_path), "--lang", lang]) == 2
+    assert _err(capsys) == line.format(p=tmp_path)
+
+
+@pytest.mark.parametrize("lang, line", [
+    ("en", "chkobba replay: cannot read {p}: a folder on its path is a file"),
+    ("fr", "chkobba replay: impossible de lire {p} : un dossier de son chemin est un "
+           "fichier"),
+])
+def test_replay_through_a_file(tmp_path, capsys, lang, line):
+    (tmp_path / "file").write_text("")
+    path = tmp_path / "file" / "match.chklog"
+    assert main(["replay", str(path), "--lang", lang]) == 2
+    assert _err(capsys) == line.format(p=path)
+
+
+@pytest.mark.parametrize("lang, line", [
+    ("en", "chkobba simulate: cannot write {p}: the file or its folder does not exist"),
+    ("fr", "chkobba simulate: impossible d'écrire {p} : le fichier ou son dossier n'existe "
+           "pas"),
+])
+def test_simulate_records_nowhere(tmp_path, capsys, lang, line):
+    path = tmp_path / "gone" / "records.json"
+    assert main(["simulate", "--games", "1", "--record", str(path), "--lang", lang]) == 1
+    assert _err(capsys) == line.format(p=path)
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root reads any file")
+@pytest.mark.parametrize("lang, line", [
+    ("en", "chkobba replay: cannot read {p}: permission denied"),
+    ("fr", "chkobba replay: impossible de lire {p} : permission refusée"),
+])
+def test_replay_of_a_log_nobody_may_read(tmp_path, capsys, lang, line):
+    path = tmp_path / "match.chklog"
+    path.write_bytes(b"x")
+    path.chmod(0)
+    assert main(["replay", str(path), "--lang", lang]) == 2
+    assert _err(capsys) == line.format(p=path)

@@ -13,7 +13,7 @@ from support.audit import play
 from chkobba_cli.main import main
 from chkobba_cli.support.player import lock_seat
 from chkobba_cli.words.i18n import Translator
-from chkobba_p2p import SeatLock
+from chkobba_p2p import SeatLock, load_identity, saved_game_path
 
 
 def _err(capsys: pytest.CaptureFixture[str]) -> str:
@@ -66,7 +66,10 @@ def test_replay_without_lang_speaks_the_locale(log, capsys, monkeypatch):
     ("fr", "erreur : le client plein écran a besoin d'un terminal (utilisez « chkobba bot » "
            "ou « host --headless »)"),
 ])
-@pytest.mark.parametrize("command", [["join", "127.0.0.1:7452"], ["play"], ["host"]])
+@pytest.mark.parametrize("command", [
+    ["join", "127.0.0.1:7452"], ["play"],
+    # host checks its port first: a socket, loopback's
+    pytest.param(["host"], marks=pytest.mark.slow)])
 def test_the_screen_needs_a_terminal(capsys, lang, line, command):
     assert main([*command, "--lang", lang]) == 2
     assert _err(capsys) == line
@@ -136,3 +139,54 @@ def test_a_seat_played_elsewhere_is_said_in_the_readers_words(tmp_path, capsys, 
     finally:
         held.release()
     assert _err(capsys) == line.format(pid=os.getpid())
+
+
+# -- chkobba bot: its error lines in --lang (its narration of the match stays English)
+
+
+@pytest.mark.parametrize("lang, line", [
+    ("en", "chkobba bot: error: not a port number: 'notaport' (a port is 1 to 65535)"),
+    ("fr", "chkobba bot: erreur : pas un numéro de port : 'notaport' (un port va de 1 à "
+           "65535)"),
+])
+def test_bot_a_bad_address(capsys, lang, line):
+    assert main(["bot", "127.0.0.1:notaport", "--lang", lang]) == 2
+    assert _err(capsys) == line
+
+
+@pytest.mark.parametrize("lang, line", [
+    ("en", "chkobba bot: error: this game is open in another terminal, pid {pid}"),
+    ("fr", "chkobba bot: erreur : cette partie est ouverte dans un autre terminal, pid {pid}"),
+])
+def test_bot_a_seat_played_elsewhere(tmp_path, capsys, monkeypatch, lang, line):
+    monkeypatch.setenv("CHKOBBA_DATA_DIR", str(tmp_path / "data"))
+    key = tmp_path / "bot.key"
+    state = saved_game_path(load_identity(key).fingerprint, "127.0.0.1:7452")
+    state.parent.mkdir(parents=True, exist_ok=True)
+    held = SeatLock(state).acquire()
+    try:
+        assert main(["bot", "127.0.0.1:7452", "--identity", str(key), "--lang", lang]) == 2
+    finally:
+        held.release()
+    assert _err(capsys) == line.format(pid=os.getpid())
+
+
+@pytest.mark.slow  # a socket, loopback's: nobody listens on the port it connects to
+@pytest.mark.parametrize("lang, line", [
+    ("en", "chkobba bot: error: cannot connect to 127.0.0.1:{port}: nobody is listening "
+           "there (connection refused); is the table open and the port right?"),
+    ("fr", "chkobba bot: erreur : connexion impossible à 127.0.0.1:{port} : personne "
+           "n'écoute à cette adresse (connexion refusée) ; la table est-elle ouverte, le "
+           "port est-il le bon ?"),
+])
+def test_bot_nobody_listening(tmp_path, capsys, lang, line):
+    import socket
+
+    with socket.socket() as sock:  # a port that was free a moment ago: nobody there
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    assert main(["bot", f"127.0.0.1:{port}", "--log", str(tmp_path / "bot.chklog"),
+                 "--lang", lang]) == 2
+    out, err = capsys.readouterr()
+    assert err.strip() == line.format(port=port)
+    assert out.startswith("result: no game: cannot connect")  # the narration: English

@@ -286,7 +286,7 @@ def test_every_headless_line_of_outside_words_is_inert(capsys):
     carries outside words (a router's address and error, a host's lobby names, a notice,
     the LAN's announcements, a spectator's feed: names, chat, an abort's why, a
     verdict's reason): whatever path they came by, none reaches the terminal raw."""
-    from chkobba_cli.commands.watch import Narrator as Commentary
+    from chkobba_cli.outputs.commentary import Commentary
     from chkobba_cli.outputs.headless import Narrator as Headless
     from chkobba_cli.support.reach import reach_line, table_lines
     from chkobba_p2p._shell.discovery import TableAd

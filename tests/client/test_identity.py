@@ -13,7 +13,8 @@ import pytest
 from support.audit import play
 from support.history import SAMI, _sessions, identity, write_log
 
-from chkobba_cli.identity import (
+from chkobba_cli.main import main
+from chkobba_cli.support.identity import (
     ALIASES,
     KEY,
     OLD_HOST_KEY,
@@ -22,7 +23,6 @@ from chkobba_cli.identity import (
     own_identity,
     own_keys,
 )
-from chkobba_cli.main import main
 from chkobba_p2p.wire.logfile import write_private
 
 AS_HOST = identity("nour as host")

@@ -14,7 +14,8 @@ from support.audit import play
 
 import chkobba_cli.commands.watch as watch
 import chkobba_cli.outputs.replay_html as replay_html
-from chkobba_cli.commands.watch import Narrator, _refusal
+from chkobba_cli.commands.watch import _refusal
+from chkobba_cli.outputs.commentary import Commentary
 from chkobba_cli.outputs.replay_html import render_html
 from chkobba_cli.tui.parts import stopped
 from chkobba_cli.words.event_words import error_sentence
@@ -65,7 +66,8 @@ def test_every_abort_code_means_something_in_the_readers_language(lang):
 
 @pytest.mark.parametrize("module, calls, least", [
     ("outputs/replay_html.py", ("self.t(", "self.tx("), 60),
-    ("commands/watch.py", ("self.t(", "narrator.t("), 8),
+    ("commands/watch.py", ("narrator.t(", " t(", "{t("), 6),
+    ("outputs/commentary.py", ("self.t(",), 2),
     ("words/event_words.py", ("vp.t(",), 25),
 ])
 def test_every_key_the_page_and_the_commentary_use_has_both_languages(module, calls, least):
@@ -95,16 +97,16 @@ def test_the_page_and_the_commentary_show_words_never_keys(three, lang):
     assert not _KEY.findall(page), _KEY.findall(page)[:5]
     assert ("Feuille de marque" in page) == (lang == "fr"), lang
     out = io.StringIO()
-    narrator = Narrator(out, lang=lang)
+    narrator = Commentary(out, lang=lang)
     obs = Observer()
     for body in played.sessions[0].bodies:
         for ev in obs.feed(body):
             narrator(ev)
-    narrator.verdict(obs.end())
+    narrator(obs.end())  # the verdict, worded as every event is
     text = out.getvalue()
     assert not _KEY.findall(text), _KEY.findall(text)[:5]
     # Lines in the reader's language: the hand's header and the verdict.
-    head = {"en": ("-- hand 1:", "VALID"), "fr": ("-- manche 1 :", "VALIDE")}[lang]
+    head = {"en": ("-- hand 1:", "\nVALID: "), "fr": ("-- manche 1 :", "\nVALIDE : ")}[lang]
     assert all(w in text for w in head), text[-400:]
 
 

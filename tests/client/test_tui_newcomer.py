@@ -468,7 +468,7 @@ def test_french_cards_read_r_d_v_on_every_screen():
     the table's cards, the help's figures, the spectator's commentary and the page."""
     import io
 
-    from chkobba_cli.commands.watch import Narrator
+    from chkobba_cli.outputs.commentary import Commentary
     from chkobba_cli.outputs.replay_html import _Page
     from chkobba_cli.tui.parts.render import CardStyle
     from chkobba_cli.words.i18n import card_letters
@@ -485,7 +485,7 @@ def test_french_cards_read_r_d_v_on_every_screen():
     assert card_letters("Q♥", "en") == "Q♥" and card_letters("", "fr") == ""
     assert figure_values(R.Ruleset(), "fr") == "A 1 · D 8 · V 9 · R 10"
     out = io.StringIO()
-    Narrator(out, lang="fr").say(Narrator(out, lang="fr").cards([king, queen]))
+    Commentary(out, lang="fr").say(Commentary(out, lang="fr").cards([king, queen]))
     assert out.getvalue() == "R♥ D♠\n"
     page = _Page.__new__(_Page)
     page.figures, page.lang = FigureConvention.TUNISIAN, "fr"

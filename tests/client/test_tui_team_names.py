@@ -12,7 +12,7 @@ import re
 import pytest
 from support.audit import Played, play
 
-from chkobba_cli.commands.watch import Narrator
+from chkobba_cli.outputs.commentary import Commentary
 from chkobba_cli.outputs.replay_html import render_html
 from chkobba_cli.tui.model.view import TableView
 from chkobba_cli.tui.parts.narration import EventLog
@@ -118,7 +118,7 @@ def test_the_spectator_s_text_commentary_says_whose_points_and_totals_are_whose(
     played = play(3, seed=3, key=b"three-words")
     names = [s.name for s in played.sessions[0].table.seats]
     out = io.StringIO()
-    narrator = Narrator(out, lang="en")
+    narrator = Commentary(out, lang="en")
     obs = Observer()
     for body in played.sessions[0].bodies:
         for ev in obs.feed(body):

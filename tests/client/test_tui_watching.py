@@ -16,7 +16,7 @@ from support.audit import play
 from support.net import FAST, host_config, join_config
 from test_spectators import Recording
 
-from chkobba_cli.commands.watch import Narrator
+from chkobba_cli.outputs.commentary import Commentary
 from chkobba_cli.tui.parts.render import line_text
 from chkobba_cli.tui.parts.terms import duration_text
 from chkobba_cli.tui.screens.watching import WatchView
@@ -229,7 +229,7 @@ def test_at_four_players_a_side_is_its_players_names():
 def test_the_commentary_names_the_winner_and_says_the_lobby_once():
     played = play(2, seed=3, key=b"narrate-names")
     out = io.StringIO()
-    narrator = Narrator(out, lang="en")
+    narrator = Commentary(out, lang="en")
     lobby = _lobby()
     narrator(lobby)
     narrator(_lobby(ready=(True, False)))  # the same seats, someone ready

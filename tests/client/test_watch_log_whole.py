@@ -53,12 +53,12 @@ def test_the_spectators_log_is_named_whole_on_its_line(size, lang, words):
 
 @pytest.mark.parametrize("lang", ["en", "fr"])
 def test_the_spectators_log_printed_on_exit_is_whole_within_80_columns(monkeypatch, lang):
-    """After the screen closes, ``chkobba watch`` prints the end again (its Narrator): on a
+    """After the screen closes, ``chkobba watch`` prints the end again (its commentary): on a
     terminal of 80 columns, fitted at words, the path whole and broken after a "/" (the
     terminal broke it where its edge fell: "…/logs/20" then "261206T…")."""
     import io
 
-    from chkobba_cli.commands.watch import Narrator
+    from chkobba_cli.outputs.commentary import Commentary
     from chkobba_cli.tui.parts.render import line_text
 
     class Terminal(io.StringIO):
@@ -70,7 +70,7 @@ def test_the_spectators_log_printed_on_exit_is_whole_within_80_columns(monkeypat
     view.show(Lobby((("hana", "0123-4567-89ab-cdef"), ("sami", "89ab-cdef-0123-4567"))))
     view.finished(WatchOutcome(Verdict(VALID, "", ""), LOG, entries=40))
     out = Terminal()
-    narrator = Narrator(out=out, lang=lang)
+    narrator = Commentary(out=out, lang=lang)
     for line in view.end_lines(1000):
         narrator.say(line_text(line).strip())
     lines = out.getvalue().splitlines()

@@ -362,7 +362,7 @@ def test_the_commentary_speaks_french_and_english(lang, words):
     from support.net import REPO_ROOT  # noqa: F401 - the client package is importable
 
     from chkobba_p2p.observe.observer import Observer
-    narrator_cls = importlib.import_module(_client_module("commands.watch")).Narrator
+    narrator_cls = importlib.import_module(_client_module("outputs.commentary")).Commentary
     played = play(2, seed=3, key=b"narrate")
     out = io.StringIO()
     narrator = narrator_cls(out, lang=lang)
@@ -382,7 +382,7 @@ def test_the_commentary_says_an_unknown_abort_code_as_signed():
     from support.net import REPO_ROOT  # noqa: F401 - the client package is importable
 
     from chkobba_p2p.transcript.events import Aborted, Standing
-    narrator_cls = importlib.import_module(_client_module("commands.watch")).Narrator
+    narrator_cls = importlib.import_module(_client_module("outputs.commentary")).Commentary
     out = io.StringIO()
     narrator = narrator_cls(out, lang="en")
     narrator(Aborted(1, ErrorCode.PROTOCOL_VIOLATION, 0, "why", Standing.CLAIMED,

@@ -30,8 +30,8 @@ from support.audit import Played, play, said
 from support.frames import watching_message
 from support.net import REPO_ROOT, cli_command, cli_env
 
-from chkobba_cli.commands.watch import Narrator
 from chkobba_cli.main import main
+from chkobba_cli.outputs.commentary import Commentary
 from chkobba_cli.tui.parts.render import line_text
 from chkobba_cli.tui.screens.replay import ReplayViewer
 from chkobba_cli.tui.screens.watching import WatchView
@@ -233,7 +233,7 @@ def test_the_screens_say_it_cannot_audit_and_name_the_capability(future, lang, h
     bodies = future.sessions[0].bodies
     # chkobba watch --text
     out = io.StringIO()
-    narrator = Narrator(out, lang=lang)
+    narrator = Commentary(out, lang=lang)
     obs = Observer()
     for body in bodies:
         for ev in obs.feed(body):
@@ -335,5 +335,5 @@ def test_a_capability_name_from_the_genesis_is_shown_safely():
     hostile = "\x1b[2J" + "x" * 500
     v = Verdict(UNSUPPORTED, UNKNOWN_CAPABILITY, "r", unknown_caps=(hostile,))
     out = io.StringIO()
-    Narrator(out, lang="en")(v)
+    Commentary(out, lang="en")(v)
     assert "\x1b" not in out.getvalue() and "x" * 41 not in out.getvalue()

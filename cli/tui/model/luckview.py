@@ -21,7 +21,7 @@ from chkobba_p2p.observe.review import DEFAULT_SAMPLES
 
 from ...words.i18n import Translator
 from ...words.luck import account
-from .past import _LOWLY
+from .past import LOWLY
 
 __all__ = ["LuckAccount"]
 
@@ -72,7 +72,7 @@ class LuckAccount:
     def _elsewhere(self, log: Path) -> list[str]:
         env = dict(os.environ, PYTHONIOENCODING="utf-8")
         proc = subprocess.run(
-            [sys.executable, "-c", _LOWLY, "replay", str(log), "--luck", "--quiet",
+            [sys.executable, "-c", LOWLY, "replay", str(log), "--luck", "--quiet",
              "--lang", self.lang],
             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
             env=env, check=False)

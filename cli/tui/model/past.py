@@ -32,13 +32,13 @@ from chkobba_p2p.observe.history import (
 from chkobba_p2p.observe.history import record_against as _record_against
 from chkobba_p2p.text import safe_text
 
-from ...identity import own_aliases
+from ...support.identity import own_aliases
 
-__all__ = ["PastGames", "record_text", "records_lines"]
+__all__ = ["PastGames", "record_text", "records_lines", "LOWLY"]
 
 #: ``chkobba`` at a low priority (a process lowers its own: no ``preexec_fn`` in a
 #: program with threads).
-_LOWLY = ("import contextlib, os, sys\n"
+LOWLY = ("import contextlib, os, sys\n"
           "with contextlib.suppress(AttributeError, OSError):\n"
           "    os.nice(10)\n"
           "from chkobba_cli.main import main\n"
@@ -95,7 +95,7 @@ class PastGames:
 
         env = dict(os.environ, PYTHONIOENCODING="utf-8")
         proc = subprocess.run(
-            [sys.executable, "-c", _LOWLY, "history", str(self.folder), "--json"],
+            [sys.executable, "-c", LOWLY, "history", str(self.folder), "--json"],
             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
             env=env, check=True)
         rows = json.loads(proc.stdout)

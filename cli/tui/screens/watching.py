@@ -49,7 +49,7 @@ from chkobba_p2p.observe.observer import DeckRevealed
 from chkobba_p2p.observe.verdict import INVALID, UNSUPPORTED, VALID, Verdict
 from chkobba_p2p.text import safe_text
 
-from ...support.term import path_lines
+from ...support.term import path_lines, stderr_held
 from ...words.event_words import stop_words, words
 from ...words.i18n import Translator, unsupported_words
 from ..model.pace import DEFAULT_PACE, Pacer
@@ -463,8 +463,10 @@ def run_watch_screen(w: WatchView, watch: Callable[[Callable[[object], None]],
     """Run the screen and ``watch(on_event)`` (the spectator, in trio as a guest of the
     screen's asyncio loop) until the person leaves (q, Esc, Ctrl-C); once the watching
     ends the screen stays, with the end said, until then.  The spectator's outcome, or
-    None if the person left before it ended."""
-    return asyncio.run(_run(w, watch, color))
+    None if the person left before it ended.  Stderr is held meanwhile
+    (:func:`...support.term.stderr_held`), as the players' screens hold it."""
+    with stderr_held():
+        return asyncio.run(_run(w, watch, color))
 
 
 async def _run(w: WatchView, watch: Callable[[Callable[[object], None]],
