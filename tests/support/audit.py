@@ -5,6 +5,7 @@ cheating entries exactly as a dishonest peer would produce them."""
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -168,6 +169,16 @@ def play(n: int = 2, *, rules: Ruleset | None = None, proofs: bool = False,
         if not progressed:
             break
     return played
+
+
+@functools.cache
+def played_once(n: int = 2, *, seed: int = 1, key: bytes, rules: Ruleset | None = None,
+                proofs: bool = False, levels: tuple[str, ...] = ("greedy",)) -> Played:
+    """The match :func:`play` plays with these arguments (a ``key``: deterministic), played
+    once per test process and shared by every test that asks for it: most of a test that
+    reads a whole match (its bodies, its log, its seats) is playing it.  Read only: a test
+    that feeds its sessions more, or changes its lists, calls :func:`play`."""
+    return play(n, seed=seed, key=key, rules=rules, proofs=proofs, levels=levels)
 
 
 def said(report: AuditReport, lang: str = "en") -> str:
