@@ -13,7 +13,17 @@ import shutil
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from support.history import AMEL, BILEL, DORA, GROUP, SAMI, audited_cache, built, side
+from support.history import (
+    AMEL,
+    BILEL,
+    DORA,
+    GROUP,
+    SAMI,
+    SHORT,
+    audited_cache,
+    built,
+    side,
+)
 
 from chkobba_cli.words.event_words import words
 from chkobba_cli.words.i18n import Translator
@@ -677,10 +687,10 @@ def test_games_against_a_bots_key_are_rated_apart_from_games_between_people(tmp_
     assert bot_level(expert.public) == "expert"
     logs = tmp_path / "logs"
     for i in range(3):  # amel "beats the expert", seated under its key
-        p = play(2, sessions=_sessions([AMEL, expert], ["amel", "expert"], f"farm-{i}"),
+        p = play(2, sessions=_sessions([AMEL, expert], ["amel", "expert"], f"farm-{i}", SHORT),
                  seed=20 + i)
         write_log(p, logs / f"farm-{i}.chklog", 0, f"2026-04-0{i + 1}T20:00:00+00:00")
-    p = play(2, sessions=_sessions([AMEL, SAMI], ["amel", "sami"], "people"), seed=31)
+    p = play(2, sessions=_sessions([AMEL, SAMI], ["amel", "sami"], "people", SHORT), seed=31)
     write_log(p, logs / "people.chklog", 0, "2026-04-09T20:00:00+00:00")
     gs = games(index_logs(logs))
     assert len(gs) == 4 and all(g.counted for g in gs)
@@ -711,7 +721,7 @@ def test_a_bot_anchors_only_where_its_tables_host_vouched_for_it(tmp_path):
                                        (forged, AMEL))):
         # The last: amel's voucher, but for her first bot's key (not this seat's).
         key = mine.public if i == 3 else bot.public
-        p = play(2, sessions=_sessions([AMEL, bot], ["amel", "expert"], f"vouch-{i}"),
+        p = play(2, sessions=_sessions([AMEL, bot], ["amel", "expert"], f"vouch-{i}", SHORT),
                  seed=40 + i)
         write_log(p, logs / f"vouch-{i}.chklog", 0, f"2026-04-0{i + 1}T20:00:00+00:00",
                   bots=[{"key": key, "level": "expert",

@@ -173,12 +173,15 @@ def play(n: int = 2, *, rules: Ruleset | None = None, proofs: bool = False,
 
 @functools.cache
 def played_once(n: int = 2, *, seed: int = 1, key: bytes, rules: Ruleset | None = None,
-                proofs: bool = False, levels: tuple[str, ...] = ("greedy",)) -> Played:
+                proofs: bool = False, levels: tuple[str, ...] = ("greedy",),
+                stop_after: int | None = None, abort_by: int | None = None,
+                abort_code: ErrorCode = ErrorCode.TIMEOUT) -> Played:
     """The match :func:`play` plays with these arguments (a ``key``: deterministic), played
     once per test process and shared by every test that asks for it: most of a test that
     reads a whole match (its bodies, its log, its seats) is playing it.  Read only: a test
     that feeds its sessions more, or changes its lists, calls :func:`play`."""
-    return play(n, seed=seed, key=key, rules=rules, proofs=proofs, levels=levels)
+    return play(n, seed=seed, key=key, rules=rules, proofs=proofs, levels=levels,
+                stop_after=stop_after, abort_by=abort_by, abort_code=abort_code)
 
 
 def said(report: AuditReport, lang: str = "en") -> str:
