@@ -9,7 +9,7 @@ import io
 import re
 
 import pytest
-from support.audit import Played, played_once
+from support.audit import Played, a_match
 
 from chkobba_cli.commands.watch import Narrator
 from chkobba_cli.outputs.replay_html import render_html
@@ -30,7 +30,7 @@ from chkobba_p2p.timeline import build_timeline
 def _played(players: int = 4) -> Played:
     """A match at 4 (or 3) players, played once for the tests that only read it (its
     bodies, seats, log): playing it is most of their time."""
-    return played_once(players, seed=3, key=b"team-names")
+    return a_match(players)
 
 
 def _text(lines) -> str:

@@ -184,6 +184,13 @@ def played_once(n: int = 2, *, seed: int = 1, key: bytes, rules: Ruleset | None 
                 stop_after=stop_after, abort_by=abort_by, abort_code=abort_code)
 
 
+def a_match(n: int) -> Played:
+    """A whole match at ``n`` players (greedy bots, the Tunisian rules to 11), played once
+    per test process (:func:`played_once`) for every test that reads a match and needs
+    nothing particular of it: the client's words, screens and pages.  Read only."""
+    return played_once(n, seed=3, key=b"watch-end-box")
+
+
 def said(report: AuditReport, lang: str = "en") -> str:
     """An audit's result as the client words it (``chkobba replay``'s last line): the
     library gives data (:meth:`AuditReport.result`), the words are the client's."""
