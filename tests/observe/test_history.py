@@ -321,6 +321,16 @@ def own_cache(tmp_path, monkeypatch):
     return tmp_path / "cache"
 
 
+@pytest.fixture
+def warm_cache(own_cache, tmp_path_factory):
+    """The own cache holding the folder's audits already (a copy of
+    :func:`support.history.audited_cache`), for the tests of what the command says rather
+    than of its cache: the folder is not audited again for each of them."""
+    own_cache.mkdir()
+    shutil.copy(audited_cache(tmp_path_factory), own_cache / "history.json")
+    return own_cache
+
+
 def test_the_command_lists_every_match_newest_first(folder, own_cache, capsys):
     path, _ = folder
     code, out, _ = _cli(capsys, str(path), "--lang", "en")
@@ -342,7 +352,7 @@ def test_the_command_lists_every_match_newest_first(folder, own_cache, capsys):
     assert code == 0 and "amel & bilel : victoire 6–1" in fr and "1 partie, 1 comptée" in fr
 
 
-def test_the_filters_and_json(folder, own_cache, capsys):
+def test_the_filters_and_json(folder, warm_cache, capsys):
     path, _ = folder
     code, out, _ = _cli(capsys, str(path), "--json", "--with", "dora")
     rows = json.loads(out)
@@ -358,10 +368,10 @@ def test_the_filters_and_json(folder, own_cache, capsys):
     assert code == 2 and "not a date: yesterday" in err
 
 
-def test_ratings_from_a_folder_are_the_same_for_anyone(folder, own_cache, capsys, tmp_path,
+def test_ratings_from_a_folder_are_the_same_for_anyone(folder, warm_cache, capsys, tmp_path,
                                                        monkeypatch):
     path, _ = folder
-    code, one, _ = _cli(capsys, "--ratings", str(path), "--json")
+    code, one, _ = _cli(capsys, "--ratings", str(path), "--json")  # from the cache
     # Someone else, with no cache, computes the same numbers.
     monkeypatch.setenv("CHKOBBA_CACHE_DIR", str(tmp_path / "another"))
     _, two, _ = _cli(capsys, "--ratings", str(path), "--json", "--no-cache")
@@ -800,7 +810,7 @@ def test_sock_puppets_and_a_farmed_anchor_are_unrated_with_their_share():
 
 
 def test_the_ratings_say_who_is_unrated_for_this_viewer_in_english_and_french(
-        folder, own_cache, capsys, tmp_path, monkeypatch):
+        folder, warm_cache, capsys, tmp_path, monkeypatch):
     path, _ = folder
     data = tmp_path / "data"
     data.mkdir()
