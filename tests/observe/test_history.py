@@ -264,7 +264,8 @@ def _redate(data: bytes, minutes: int) -> bytes:
 
 
 def test_ratings_are_the_same_every_time_and_ignore_what_does_not_count(folder, indexed,
-                                                                        tmp_path):
+                                                                        tmp_path,
+                                                                        tmp_path_factory):
     path, expected = folder
     logs, _ = indexed
     one = ratings(games(logs))
@@ -275,7 +276,10 @@ def test_ratings_are_the_same_every_time_and_ignore_what_does_not_count(folder, 
     shutil.copytree(path, clean)
     for name in ("tampered.chklog", "aborted.chklog", "junk.chklog"):
         (clean / name).unlink()
-    assert ratings(games(index_logs(clean))) == one
+    # (The same bytes: their audits taken from a copy of the folder's cache.)
+    warm = tmp_path / "history.json"
+    shutil.copy(audited_cache(tmp_path_factory), warm)
+    assert ratings(games(index_logs(clean, cache=AuditCache(warm).load()))) == one
     # Every header's date (unsigned: the supplier's word) reversed: not a rating moves
     # (issue 42, case 3).
     redated = tmp_path / "redated"
@@ -616,7 +620,7 @@ def test_a_leave_names_who_left_and_the_tag_speaks_french(capsys, monkeypatch):
     assert "bot1 won: the other side left the match  [VALID]" in capsys.readouterr().out
 
 
-def test_a_log_the_key_never_signed_cannot_rename_it(folder, tmp_path):
+def test_a_log_the_key_never_signed_cannot_rename_it(folder, tmp_path, tmp_path_factory):
     """Issue 42, case 2: a host seats amel's public key under a name of its choosing and
     stops before amel signs anything, with the newest header date of all: amel's key
     keeps the name it signed under.  A log in which the key did sign renames it."""
@@ -633,7 +637,10 @@ def test_a_log_the_key_never_signed_cannot_rename_it(folder, tmp_path):
     from support.audit import Played
 
     write_log(Played(ss, ids), logs / "forged.chklog", 0, "2027-01-01T00:00:00+00:00")
-    gs = games(index_logs(logs, cache=None))
+    # The folder's logs' audits from a copy of its cache; the new logs audited.
+    warm = tmp_path / "history.json"
+    shutil.copy(audited_cache(tmp_path_factory), warm)
+    gs = games(index_logs(logs, cache=AuditCache(warm).load()))
     forged = next(g for g in gs if g.log.path.endswith("forged.chklog"))
     assert forged.log.signers == (0,)
     assert names_by_key(gs)[AMEL.public] == "amel"
@@ -646,7 +653,7 @@ def test_a_log_the_key_never_signed_cannot_rename_it(folder, tmp_path):
         assert entry is not None
         ss[1 - i].receive(entry)
     write_log(Played(ss, ids), logs / "own.chklog", 0, "2027-01-02T00:00:00+00:00")
-    gs = games(index_logs(logs, cache=None))
+    gs = games(index_logs(logs, cache=AuditCache(warm).load()))
     assert names_by_key(gs)[AMEL.public] == "amel2"
 
 
