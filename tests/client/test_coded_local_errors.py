@@ -110,8 +110,6 @@ def test_a_log_error_carries_its_code(tmp_path):
         "magiques d'un journal)")
 
 
-# slow: it listens on a loopback port to have one in use
-@pytest.mark.slow
 def test_a_port_in_use_carries_its_code():
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
@@ -181,7 +179,6 @@ def test_join_a_bad_address(capsys, lang, line):
            "autre hôte, ou un autre programme, y écoute) ; choisissez-en un autre avec "
            "--port"),
 ])
-@pytest.mark.slow  # as above: a loopback port in use
 def test_host_on_a_port_in_use(capsys, lang, line):
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))

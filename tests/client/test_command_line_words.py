@@ -9,7 +9,6 @@ import os
 
 import pytest
 from support.audit import a_match
-from support.tiers import slow_when
 
 from chkobba_cli.main import main
 from chkobba_cli.support.player import lock_seat
@@ -67,9 +66,7 @@ def test_replay_without_lang_speaks_the_locale(log, capsys, monkeypatch):
     ("fr", "erreur : le client plein écran a besoin d'un terminal (utilisez « chkobba bot » "
            "ou « host --headless »)"),
 ])
-# host checks its port before it needs a terminal: it opens a socket (slow)
-@pytest.mark.parametrize("command", slow_when(lambda c: c == ["host"],
-                                              [["join", "127.0.0.1:7452"], ["play"], ["host"]]))
+@pytest.mark.parametrize("command", [["join", "127.0.0.1:7452"], ["play"], ["host"]])
 def test_the_screen_needs_a_terminal(capsys, lang, line, command):
     assert main([*command, "--lang", lang]) == 2
     assert _err(capsys) == line
