@@ -19,6 +19,7 @@ test kit ``testing``) import trio, sockets or zeroconf.
 from __future__ import annotations
 
 import ast
+import functools
 import re
 import tomllib
 from collections.abc import Iterable
@@ -192,8 +193,19 @@ def project() -> tuple[dict[str, Path], dict[str, str]]:
     return folders, aliases
 
 
+@functools.cache
+def _project_graph() -> tuple[Edge, ...]:
+    """The project's import graph, read once per test process: four tests read it, and
+    reading it is parsing every module."""
+    return tuple(import_graph(*project()))
+
+
+def project_graph() -> list[Edge]:
+    return list(_project_graph())
+
+
 def test_no_import_cycle_among_the_projects_modules():
-    edges = import_graph(*project())
+    edges = project_graph()
     assert len({e.source for e in edges}) > 20, "the walk found too few modules to mean anything"
     found = cycles(edges)
     assert not found, "import cycles:\n" + "\n".join(describe(c) for c in found)
@@ -307,7 +319,7 @@ def test_every_library_module_has_a_place():
 def test_every_arrow_between_the_folders_points_down():
     folders, aliases = project()
     client = next(name for name, folder in folders.items() if folder.name == CLIENT_FOLDER)
-    found = upward_imports(import_graph(folders, aliases), client)
+    found = upward_imports(project_graph(), client)
     assert not found, "imports against the folders' order:\n" + "\n".join(found)
 
 
@@ -389,7 +401,7 @@ def private_imports(edges: list[Edge], client: str) -> list[str]:
 def test_the_client_imports_only_the_librarys_public_api():
     folders, aliases = project()
     client = next(name for name, folder in folders.items() if folder.name == CLIENT_FOLDER)
-    edges = import_graph(folders, aliases)
+    edges = project_graph()
     assert any(e.source.startswith(client) and e.target == LIBRARY for e in edges)
     found = private_imports(edges, client)
     assert not found, ("the client reaches under the public API (import it from "
@@ -574,7 +586,7 @@ def diagram(edges: list[Edge], client: str, width: int = 92) -> str:
 def _current_diagram() -> str:
     folders, aliases = project()
     client = next(name for name, folder in folders.items() if folder.name == CLIENT_FOLDER)
-    return diagram(import_graph(folders, aliases), client)
+    return diagram(project_graph(), client)
 
 
 def _with_diagram(text: str, drawn: str) -> str:

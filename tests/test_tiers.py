@@ -11,7 +11,7 @@ from types import SimpleNamespace
 import pytest
 import trio
 from hypothesis import settings
-from support.tiers import OUTSIDE, Outside, fast_tier, fewer_examples, slow_when
+from support.tiers import OUTSIDE, Outside, covering, fast_tier, fewer_examples, slow_when
 
 
 def _run(markexpr: str) -> SimpleNamespace:
@@ -63,6 +63,29 @@ def test_slow_when_marks_only_the_cases_that_reach_outside():
     assert cases[1].values == (True,) and [m.name for m in cases[1].marks] == ["slow"]
     pairs = slow_when(lambda case: not case[1], [("a", False), ("b", True)])
     assert pairs[0].values == ("a", False) and pairs[1] == ("b", True)
+
+
+def _fast(cases) -> list[tuple]:
+    return [c.values for c in cases if not any(m.name == "slow" for m in c.marks)]
+
+
+def test_covering_keeps_every_value_of_every_axis_in_the_fast_tier_and_marks_the_rest():
+    cases = covering([3, 4], ["old", "new"], ids=[None, ["no-field", "lists"]])
+    assert [c.values for c in cases] == [(3, "old"), (3, "new"), (4, "old"), (4, "new")]
+    assert [c.id for c in cases] == ["3-no-field", "3-lists", "4-no-field", "4-lists"]
+    fast = _fast(cases)
+    assert fast == [(3, "old"), (4, "new")]  # each count, each kind; the same every run
+    assert _fast(covering([3, 4], ["old", "new"])) == fast
+    assert [c.values for c in covering([2, 3, 4])] == [(2,), (3,), (4,)]
+    pairs = covering([("tunisian", True), ("chkoum", False)], [2, 4])  # "preset, keep", n
+    assert pairs[0].values == ("tunisian", True, 2) and pairs[0].id == "tunisian-True-2"
+    assert len(_fast(covering([2, 3, 4]))) == 3  # one axis: every case is a value
+    # Pairwise: three yes-or-no axes, every pair of values of two axes in 4 cases of 8.
+    cases = covering([0, 1], [0, 1], [0, 1], pairs=True)
+    fast = _fast(cases)
+    assert len(cases) == 8 and len(fast) < 8
+    for a, b in ((0, 1), (0, 2), (1, 2)):
+        assert {(c[a], c[b]) for c in fast} == {(0, 0), (0, 1), (1, 0), (1, 1)}
 
 
 # slow: starts pytest with two worker processes

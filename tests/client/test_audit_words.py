@@ -10,7 +10,7 @@ import json
 import re
 
 import pytest
-from support.audit import play, said
+from support.audit import play, played_once, said
 
 from chkobba_cli.tui.parts.render import line_text
 from chkobba_cli.tui.screens.replay import ReplayViewer
@@ -51,8 +51,8 @@ def _report(n: int, verdict: str, code: str | None, outcome: Verdict,
 def left(request):
     """A real match that seat 1 left after 60 entries (a signed leave against itself)."""
     n = request.param
-    played = play(n, seed=3, key=b"left-words", stop_after=60, abort_by=1,
-                  abort_code=ErrorCode.PEER_LEFT)
+    played = played_once(n, seed=3, key=b"left-words", stop_after=60, abort_by=1,
+                         abort_code=ErrorCode.PEER_LEFT)
     return n, played.sessions[0].bodies
 
 
@@ -182,8 +182,8 @@ def test_replay_s_text_follows_lang(left, tmp_path, capsys):
     """Issue 43's walk, finding 2: ``replay LOG --lang fr`` printed English."""
     n, _ = left
     path = tmp_path / "left.chklog"
-    played = play(n, seed=3, key=b"left-words", stop_after=60, abort_by=1,
-                  abort_code=ErrorCode.PEER_LEFT)
+    played = played_once(n, seed=3, key=b"left-words", stop_after=60, abort_by=1,
+                         abort_code=ErrorCode.PEER_LEFT)  # the fixture's match
     played.write_log(path)
     code, fr = _replay(capsys, path, "--lang", "fr")
     assert code == 0
@@ -209,7 +209,9 @@ def test_replay_s_text_follows_lang(left, tmp_path, capsys):
 
 @pytest.mark.parametrize("n", [2, 3, 4])
 def test_one_hand_play_by_play_in_french(n, tmp_path, capsys):
-    path = play(n, seed=3, key=b"hand-words").write_log(tmp_path / "full.chklog")
+    # A match to 3 points (a hand or two): the replay audits every hand to show one.
+    path = play(n, seed=3, key=b"hand-words", rules=Ruleset(target=3)).write_log(
+        tmp_path / "full.chklog")
     code, fr = _replay(capsys, path, "--lang", "fr", "--hand", "1", "--ascii")
     assert code == 0
     lines = fr.splitlines()

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from support.audit import play
+from support.audit import a_match
 
 from chkobba_cli.outputs.replay_html import render_html
 from chkobba_cli.tui.parts.render import line_text
@@ -72,7 +72,7 @@ def reviewed(tmp_path_factory):
 
     def get(players: int) -> tuple:
         if players not in made:
-            played = play(players, seed=4, key=b"coach-numbers")
+            played = a_match(players)
             log = played.write_log(tmp_path_factory.mktemp("coach") / "coach.chklog")
             report = audit_log(log)
             made[players] = (played, report,

@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 
 import pytest
-from support.audit import play
+from support.audit import a_match
 
 from chkobba_cli.main import main
 from chkobba_cli.support.player import lock_seat
@@ -23,7 +23,7 @@ def _err(capsys: pytest.CaptureFixture[str]) -> str:
 @pytest.fixture(scope="module")
 def log(tmp_path_factory: pytest.TempPathFactory) -> str:
     path = tmp_path_factory.mktemp("log") / "match.chklog"
-    return str(play(2, seed=3, key=b"command-line-words").write_log(path))
+    return str(a_match(2).write_log(path))
 
 
 @pytest.mark.parametrize("lang, hand, view", [

@@ -8,7 +8,7 @@ import re
 from dataclasses import replace
 
 import pytest
-from support.audit import play
+from support.audit import play, played_once
 
 from chkobba_cli.main import main
 from chkobba_cli.words.i18n import Translator
@@ -24,7 +24,7 @@ def _numbers(line: str) -> list[str]:
 
 def test_replay_luck_words_the_librarys_numbers_in_english_and_french(tmp_path, capsys):
     # Seat 0 (the log's writer, "you") was dealt the stronger cards in this match.
-    log = play(2, seed=1, key=b"luck1").write_log(tmp_path / "l.chklog")
+    log = played_once(2, seed=1, key=b"luck1").write_log(tmp_path / "l.chklog")
     argv = ["replay", str(log), "--luck", "--quiet", "--samples", "4"]
     assert main([*argv, "--lang", "en"]) == 0
     out = capsys.readouterr().out.splitlines()
@@ -60,7 +60,7 @@ def test_a_table_with_shuffle_proofs_is_proven(tmp_path, capsys):
 
 
 def test_a_bad_sample_count_is_a_usage_error_not_a_traceback(tmp_path, capsys):
-    log = play(2, seed=1, key=b"luck1").write_log(tmp_path / "l.chklog")
+    log = played_once(2, seed=1, key=b"luck1").write_log(tmp_path / "l.chklog")
     assert main(["replay", str(log), "--luck", "--quiet", "--samples", "0"]) == 2
     assert "--samples must be 1 or more" in capsys.readouterr().err
 

@@ -10,7 +10,7 @@ import re
 from pathlib import Path
 
 import pytest
-from support.audit import play
+from support.audit import a_match
 
 import chkobba_cli.commands.watch as watch
 import chkobba_cli.outputs.replay_html as replay_html
@@ -86,7 +86,7 @@ def test_every_key_the_page_and_the_commentary_use_has_both_languages(module, ca
 
 @pytest.fixture(scope="module")
 def three(tmp_path_factory):
-    played = play(3, seed=3, key=b"one-catalog")
+    played = a_match(3)
     return played, played.write_log(tmp_path_factory.mktemp("cat") / "three.chklog")
 
 

@@ -5,7 +5,7 @@ hand read differently in the replay than at the table)."""
 from __future__ import annotations
 
 import pytest
-from support.audit import play
+from support.audit import a_match
 
 from chkobba_cli.tui.parts.render import line_text
 from chkobba_cli.tui.screens.replay import ReplayViewer
@@ -14,7 +14,7 @@ from chkobba_p2p.timeline import build_timeline
 
 
 def _viewer(players: int) -> ReplayViewer:
-    played = play(players, seed=5, key=b"replay-hand-order")
+    played = a_match(players)
     return ReplayViewer(build_timeline(played.sessions[0].bodies), lang="en")
 
 

@@ -9,7 +9,7 @@ import dataclasses
 import re
 
 import pytest
-from support.audit import play
+from support.audit import a_match
 
 from chkobba_cli.tui.model.view import SHORTEST_NAME
 from chkobba_cli.tui.parts.render import line_text
@@ -27,7 +27,7 @@ pytestmark = pytest.mark.xdist_group("test_replay_header")
 
 @pytest.fixture(scope="module")
 def bodies():
-    return play(4, seed=3, key=b"replay-header").sessions[0].bodies
+    return a_match(4).sessions[0].bodies
 
 
 @pytest.mark.parametrize("lang", ["en", "fr"])

@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import json
 
-from support.audit import play
+from support.audit import played_once
 
 from chkobba_cli.main import main
 
 
 def test_review_with_quiet_prints_the_verdict_line_only(tmp_path, capsys):
-    log = play(2, seed=5, key=b"quiet-review").write_log(tmp_path / "q.chklog")
+    log = played_once(2, seed=5, key=b"fit-review").write_log(tmp_path / "q.chklog")
     grades = tmp_path / "grades.json"
     argv = ["replay", str(log), "--review", "--samples", "1", "--review-limit", "12"]
     assert main([*argv, "--quiet", "--json", str(grades)]) == 0

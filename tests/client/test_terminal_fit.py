@@ -12,7 +12,7 @@ import sys
 from dataclasses import replace
 
 import pytest
-from support.audit import play
+from support.audit import play, played_once
 
 from chkobba_cli.main import main
 from chkobba_cli.support.term import NBSP, fit_text
@@ -49,7 +49,7 @@ def test_fit_text_breaks_at_spaces_and_keeps_what_belongs_together():
 
 @pytest.fixture(scope="module")
 def log(tmp_path_factory):
-    return play(2, seed=5, key=b"fit-review").write_log(
+    return played_once(2, seed=5, key=b"fit-review").write_log(
         tmp_path_factory.mktemp("a-folder-whose-path-is-longer-than-the-screen-at-80") /
         "20261207T124235Z-play-7a048e.chklog")
 

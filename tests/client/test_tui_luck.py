@@ -9,7 +9,7 @@ import threading
 
 import pytest
 from screenshot import screen_text
-from support.audit import play
+from support.audit import played_once
 
 from chkobba_cli.tui.app import TuiApp
 from chkobba_cli.tui.model.luckview import LuckAccount
@@ -28,7 +28,8 @@ WORDS = {"en": ("l: is it rigged? luck against play", "Luck: you were dealt card
 
 @pytest.fixture(scope="module")
 def log(tmp_path_factory):
-    return play(2, seed=1, key=b"luck1").write_log(tmp_path_factory.mktemp("luck") / "m.chklog")
+    return played_once(2, seed=1, key=b"luck1").write_log(
+        tmp_path_factory.mktemp("luck") / "m.chklog")
 
 
 def _flat(text: str) -> str:

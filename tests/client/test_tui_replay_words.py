@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from support.audit import play
+from support.audit import a_match, play
 
 from chkobba_cli.tui.parts.render import line_text
 from chkobba_cli.tui.screens.replay import ReplayViewer
@@ -20,7 +20,7 @@ from chkobba_p2p.timeline import build_timeline
      r"une partie complète : \S+ gagne \d+-\d+")])
 def test_the_verdict_s_verb_agrees_with_a_team(lang, two, one):
     for players, want in ((4, two), (2, one)):
-        played = play(players, seed=3, key=b"replay-words")
+        played = a_match(players)
         viewer = ReplayViewer(build_timeline(played.sessions[0].bodies), lang=lang)
         banner = " ".join(line_text(x).strip() for x in viewer.banner(200))
         assert re.search(want, banner), banner
@@ -30,7 +30,7 @@ def test_the_verdict_s_verb_agrees_with_a_team(lang, two, one):
                                          ("fr", "Aucune manche comptée pour l'instant.")])
 def test_the_score_sheet_says_when_no_hand_is_scored_yet(lang, empty):
     """Early in the first hand the score sheet (s) was a bare title on an empty page."""
-    played = play(2, seed=3, key=b"replay-words")
+    played = a_match(2)
     viewer = ReplayViewer(build_timeline(played.sessions[0].bodies), lang=lang)
     first = [line_text(x).strip() for x in viewer.sheet_lines(80)]
     assert first[-1] == empty, first

@@ -121,13 +121,13 @@ def test_the_capture_summary_counts_diamonds_in_words_never_as_a_card():
     """"7♦" reads as the seven of diamonds (the haya): the summary says "7 diamonds"."""
     import re
 
-    from support.audit import play
+    from support.audit import a_match
 
     from chkobba_cli.tui.model.view import TableView, card_style
     from chkobba_cli.tui.screens.table import _captures_line
     from chkobba_p2p.timeline import build_timeline
 
-    played = play(2, seed=3, key=b"captures-words")
+    played = a_match(2)
     tl = build_timeline(played.sessions[0].bodies)
     seen = set()
     for lang, word in (("en", "diamonds"), ("fr", "carreaux")):

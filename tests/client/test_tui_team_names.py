@@ -5,12 +5,11 @@ bot2 0"), the final score too ("11 (bot1 7, bot2 3)"), in English and French."""
 
 from __future__ import annotations
 
-import functools
 import io
 import re
 
 import pytest
-from support.audit import Played, play
+from support.audit import Played, a_match
 
 from chkobba_cli.outputs.commentary import Commentary
 from chkobba_cli.outputs.replay_html import render_html
@@ -28,11 +27,10 @@ from chkobba_p2p.observe.observer import Observer
 from chkobba_p2p.timeline import build_timeline
 
 
-@functools.cache
-def _played(key: bytes) -> Played:
-    """A 4-player match played once for the tests that only read it (its bodies, seats,
-    log): playing it is most of their time."""
-    return play(4, seed=3, key=key)
+def _played(players: int = 4) -> Played:
+    """A match at 4 (or 3) players, played once for the tests that only read it (its
+    bodies, seats, log): playing it is most of their time."""
+    return a_match(players)
 
 
 def _text(lines) -> str:
@@ -45,7 +43,7 @@ def _view(state: TableState, lang: str = "en") -> TableView:
 
 @pytest.mark.parametrize("lang", ["en", "fr"])
 def test_the_replay_viewer_names_each_team_by_its_players(lang):
-    played = _played(b"team-names")
+    played = _played()
     names = [s.name for s in played.sessions[0].table.seats]
     teams = (f"{names[0]} & {names[2]}", f"{names[1]} & {names[3]}")
     viewer = ReplayViewer(build_timeline(played.sessions[0].bodies), lang=lang)
@@ -75,7 +73,7 @@ def t_cap(lang: str, team: str) -> str:
 
 
 def test_long_team_names_are_cut_to_fit_the_header_but_keep_the_totals():
-    played = _played(b"team-names")
+    played = _played()
     state = build_timeline(played.sessions[0].bodies).frames[-1].state
     long = ("a" * 32, "b" * 32, "c" * 32, "d" * 32)
     view = _view(state.__class__(**{**state.__dict__, "names": long}))
@@ -87,7 +85,7 @@ def test_long_team_names_are_cut_to_fit_the_header_but_keep_the_totals():
 def test_a_spectator_s_events_name_the_teams_and_three_totals_say_whose():
     for players, check in ((4, r"\S+ & \S+ \d+ - \S+ & \S+ \d+; totals \d+ - \d+"),
                            (3, r"totals \S+ \d+, \S+ \d+, \S+ \d+")):
-        played = play(players, seed=3, key=b"team-events")
+        played = _played(players)
         state = build_timeline(played.sessions[0].bodies).frames[-1].state
         view = _view(state)
         log = EventLog()
@@ -102,7 +100,7 @@ def test_a_spectator_s_events_name_the_teams_and_three_totals_say_whose():
     ("en", "You win 11 (peer1 7, peer2 3)!", "peer1 wins 11 (you 7, peer2 3)"),
     ("fr", "Vous gagnez 11 (peer1 7, peer2 3) !", "peer1 gagne 11 (vous 7, peer2 3)")])
 def test_a_three_player_end_says_whose_score_is_whose(lang, won, lost):
-    played = play(3, seed=3, key=b"three-end")
+    played = _played(3)
     seat0 = TableState().apply_all(played.events[0])
     assert seat0.seat == 0 and seat0.players == 3
     for winner, want in ((0, won), (1, lost)):
@@ -115,7 +113,7 @@ def test_a_three_player_end_says_whose_score_is_whose(lang, won, lost):
 
 
 def test_the_spectator_s_text_commentary_says_whose_points_and_totals_are_whose():
-    played = play(3, seed=3, key=b"three-words")
+    played = _played(3)
     names = [s.name for s in played.sessions[0].table.seats]
     out = io.StringIO()
     narrator = Commentary(out, lang="en")
@@ -134,7 +132,7 @@ def test_the_spectator_s_text_commentary_says_whose_points_and_totals_are_whose(
 
 @pytest.mark.parametrize("lang, verb", [("en", "win the match"), ("fr", "gagnent la partie")])
 def test_the_html_page_names_the_teams_and_their_verb_agrees(tmp_path, lang, verb):
-    played = _played(b"team-html")
+    played = _played()
     log = played.write_log(tmp_path / "four.chklog")
     names = [s.name for s in played.sessions[0].table.seats]
     page = render_html(audit_log(log), lang=lang)
@@ -147,7 +145,7 @@ def test_the_html_page_names_the_teams_and_their_verb_agrees(tmp_path, lang, ver
 
 
 def test_the_html_page_says_whose_three_totals_are_whose(tmp_path):
-    played = play(3, seed=3, key=b"three-html")
+    played = _played(3)
     log = played.write_log(tmp_path / "three.chklog")
     page = re.sub(r"<[^>]+>", "", render_html(audit_log(log), lang="en"))
     assert re.search(r"wins the match, \S+ \d+ – \S+ \d+ – \S+ \d+\.", page), page
@@ -155,7 +153,7 @@ def test_the_html_page_says_whose_three_totals_are_whose(tmp_path):
 
 def test_a_hand_scored_event_keeps_its_totals_in_seat_order():
     """The words follow the engine's order of sides (the data), whatever the names."""
-    played = play(3, seed=3, key=b"three-order")
+    played = _played(3)
     state = build_timeline(played.sessions[0].bodies).frames[-1].state
     ev = state.scored[0]
     assert isinstance(ev, HandScored)
@@ -170,7 +168,7 @@ def test_the_history_says_whose_three_totals_are_whose(tmp_path, lang, want):
     from chkobba_cli.commands.history import result
     from chkobba_p2p.observe.history import games, index_logs
 
-    played = play(3, seed=3, key=b"three-history")
+    played = _played(3)
     folder = tmp_path / "logs"
     folder.mkdir()
     played.write_log(folder / "three.chklog")
@@ -186,7 +184,7 @@ def test_the_history_says_whose_three_totals_are_whose(tmp_path, lang, want):
 def test_the_scoring_box_keeps_the_teams_apart_and_fits_80_columns():
     from chkobba_cli.tui.screens.dialogs import DIALOG_TEXT, score_dialog_lines
 
-    played = _played(b"team-names")
+    played = _played()
     state = build_timeline(played.sessions[0].bodies).frames[-1].state
     names = [s.name for s in played.sessions[0].table.seats]
     lines = [line_text(x) for x in score_dialog_lines(_view(state), state.scored[0])]
@@ -196,7 +194,7 @@ def test_the_scoring_box_keeps_the_teams_apart_and_fits_80_columns():
         long = tuple(ch * 32 for ch in "abcd")
         shown = _view(state.__class__(**{**state.__dict__, "names": long}))
         if three:
-            p3 = play(3, seed=3, key=b"three-box")
+            p3 = _played(3)
             st3 = build_timeline(p3.sessions[0].bodies).frames[-1].state
             shown = _view(st3.__class__(**{**st3.__dict__, "names": long[:3]}))
             scored = st3.scored[0]

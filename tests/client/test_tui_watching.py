@@ -12,7 +12,7 @@ import re
 import pytest
 import trio
 import trio.testing
-from support.audit import play
+from support.audit import a_match, played_once
 from support.net import FAST, host_config, join_config
 from test_spectators import Recording
 
@@ -53,7 +53,7 @@ def _feed(view: WatchView, bodies, until=None) -> Observer:
 
 
 def test_the_live_feed_draws_the_table_the_turn_and_names_then_the_end_in_words():
-    played = play(2, seed=3, key=b"watch-view")
+    played = a_match(2)
     names = [s.name for s in played.sessions[0].table.seats]
     for lang, words in (("en", ("Table", "turn: ", "cards in hand", "captured:")),
                         ("fr", ("Table", "à jouer : ", "cartes en main", "pris par"))):
@@ -97,7 +97,7 @@ def test_the_live_feed_draws_the_table_the_turn_and_names_then_the_end_in_words(
 
 def test_a_spectator_that_came_in_after_the_lobby_shows_the_move_clock():
     """No lobby for a late spectator: the clocks of the host's ``watching`` are shown."""
-    played = play(2, seed=3, key=b"watch-clock")
+    played = a_match(2)
     for known in (False, True):
         view = WatchView(lang="en", pace=0)
         if known:
@@ -126,7 +126,7 @@ class _Spectator:
 
 
 async def test_a_late_spectator_sees_the_game_so_far_at_once_then_live_moves_paced():
-    played = play(2, seed=3, key=b"watch-late")
+    played = a_match(2)
     bodies = played.sessions[0].bodies
     for catching_up in (True, False):
         view = WatchView(lang="en", pace=5.0)
@@ -148,7 +148,7 @@ async def test_a_late_spectator_sees_the_game_so_far_at_once_then_live_moves_pac
 def test_moves_that_come_faster_than_the_pace_are_shown_faster():
     view = WatchView(lang="en", pace=0.8)
     view.pacer.running = True  # as while its task runs: moves queue
-    played = play(2, seed=3, key=b"watch-fast")
+    played = a_match(2)
     obs = Observer()
     paces = []
     for body in played.sessions[0].bodies[:30]:
@@ -159,7 +159,7 @@ def test_moves_that_come_faster_than_the_pace_are_shown_faster():
 
 
 def test_each_hands_cards_show_once_its_seeds_open():
-    played = play(2, seed=4, key=b"watch-seeds")
+    played = played_once(2, seed=4, key=b"watch-seeds")
     view = WatchView(lang="en", pace=0)
     obs = Observer()
     before_reveal = None
@@ -215,7 +215,7 @@ def test_durations_read_as_people_say_them():
 
 
 def test_at_four_players_a_side_is_its_players_names():
-    played = play(4, seed=5, key=b"watch-four", rules=SHORT)
+    played = played_once(4, seed=5, key=b"watch-four", rules=SHORT)
     view = WatchView(lang="en", pace=0)
     _feed(view, played.sessions[0].bodies)
     names = [s.name for s in played.sessions[0].table.seats]
@@ -227,7 +227,7 @@ def test_at_four_players_a_side_is_its_players_names():
 
 
 def test_the_commentary_names_the_winner_and_says_the_lobby_once():
-    played = play(2, seed=3, key=b"narrate-names")
+    played = a_match(2)
     out = io.StringIO()
     narrator = Commentary(out, lang="en")
     lobby = _lobby()
@@ -418,7 +418,7 @@ def test_a_table_closed_to_spectators_is_said_once(lang):
 
 def test_a_spectator_of_three_players_is_told_who_won_in_words():
     # The end said who won only with two totals: at 3 players, nothing but the verdict.
-    played = play(3, seed=3, key=b"watch-three", rules=SHORT)
+    played = played_once(3, seed=3, key=b"watch-three", rules=SHORT)
     names = [s.name for s in played.sessions[0].table.seats]
     # The observer's events, its end included, are the same in either language: one pass.
     observer = Observer()

@@ -17,7 +17,7 @@ from prompt_toolkit.application import create_app_session
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 from screenshot import screen_rows
-from support.audit import play
+from support.audit import a_match
 from test_tui_watching import _feed, _flagged
 
 from chkobba_cli.tui.screens.watching import WatchView, _build
@@ -45,7 +45,7 @@ pytestmark = pytest.mark.xdist_group("test_watch_end_box")
 
 @functools.cache
 def _played() -> dict[int, object]:
-    return {n: play(n, seed=3, key=b"watch-end-box") for n in (2, 3, 4)}
+    return {n: a_match(n) for n in (2, 3, 4)}
 
 
 @pytest.fixture(scope="module")

@@ -12,7 +12,7 @@ from prompt_toolkit.application import create_app_session
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 from screenshot import screen_rows
-from support.audit import play
+from support.audit import played_once
 
 from chkobba_cli.tui.screens.watching import WatchView, _build
 from chkobba_p2p.observe.observer import Observer
@@ -24,7 +24,7 @@ from chkobba_p2p.observe.observer import Observer
     ("fr", "Les cartes de la manche sont montrées : les joueurs ont révélé leurs secrets "
            "de mélange.")])
 def test_a_hands_opening_is_said_in_plain_words(size, lang, said):
-    played = play(2, seed=4, key=b"watch-seeds")
+    played = played_once(2, seed=4, key=b"watch-seeds")
     view = WatchView(lang=lang, pace=0)
     obs = Observer()
     for body in played.sessions[0].bodies:

@@ -8,6 +8,7 @@ import hashlib
 
 import msgpack
 import pytest
+from support.tiers import covering
 
 from chkobba_p2p.deal import (
     MSG_CUT,
@@ -53,8 +54,9 @@ def check_verified(table: LocalTable) -> None:
         assert any(isinstance(e, Verified) for e in table.events[s])
 
 
-@pytest.mark.parametrize("n", [2, 3, 4])
-@pytest.mark.parametrize("opening,keep", [("cut", True), ("cut", False), ("plain", True)])
+# The fast tier deals each opening and each count once (support.tiers.covering).
+@pytest.mark.parametrize("opening,keep,n", covering(
+    [("cut", True), ("cut", False), ("plain", True)], [2, 3, 4]))
 def test_whole_hand_deals_what_the_schedule_asks(n: int, opening: str, keep: bool) -> None:
     dealer = n - 1
     cutter = (dealer + 1) % n
@@ -131,8 +133,8 @@ def _seeds_with_kings(n: int, table_positions: list[int], cut: int) -> list[byte
     raise AssertionError("no seed found")
 
 
-@pytest.mark.parametrize("n", [2, 3, 4])
-@pytest.mark.parametrize("opening,keep", [("cut", True), ("cut", False), ("plain", True)])
+@pytest.mark.parametrize("opening,keep,n", covering(
+    [("cut", True), ("cut", False), ("plain", True)], [2, 3, 4]))
 def test_three_kings_redeal_uses_a_fresh_instance(n: int, opening: str, keep: bool) -> None:
     cut = 17 if opening == "cut" else 0
     table_positions = [0, 1, 2, 3] if not keep else [3 * n + i for i in range(4)]

@@ -8,6 +8,7 @@ from __future__ import annotations
 import hashlib
 
 import pytest
+from support.tiers import covering
 
 from chkobba_p2p.bots.simple import RandomBot
 from chkobba_p2p.deal import CardShown, FirstDealerDraw, StepOpened, Verified
@@ -139,9 +140,9 @@ def views(n: int, ruleset: Ruleset, dealer: int) -> list[Match]:
     return [Match.new(ruleset, n, dealer, viewer=s) for s in range(n)]
 
 
-@pytest.mark.parametrize("n", [2, 3, 4])
-@pytest.mark.parametrize("preset,keep", [("tunisian", True), ("tunisian", False),
-                                         ("chkoum", True), ("cardavia", True)])
+# The fast tier deals each ruleset and each count once (support.tiers.covering).
+@pytest.mark.parametrize("preset,keep,n", covering(
+    [("tunisian", True), ("tunisian", False), ("chkoum", True), ("cardavia", True)], [2, 3, 4]))
 def test_rules_engine_hand_is_dealt_exactly(n: int, preset: str, keep: bool) -> None:
     rs = Ruleset.preset(preset)
     log = play_match_hand(n, rs, views(n, rs, dealer=n - 1), keep=keep)
@@ -165,9 +166,8 @@ def _seeds_for_kings(n: int, positions: list[int], cut: int) -> list[bytes]:
     raise AssertionError("no seed found")
 
 
-@pytest.mark.parametrize("n", [2, 3, 4])
-@pytest.mark.parametrize("preset,keep", [("tunisian", True), ("tunisian", False),
-                                         ("chkoum", True)])
+@pytest.mark.parametrize("preset,keep,n", covering(
+    [("tunisian", True), ("tunisian", False), ("chkoum", True)], [2, 3, 4]))
 def test_rules_engine_kings_redeal_is_a_fresh_instance(n: int, preset: str, keep: bool) -> None:
     rs = Ruleset.preset(preset)
     plain = rs.opening is Opening.PLAIN

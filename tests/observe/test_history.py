@@ -13,7 +13,17 @@ import shutil
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from support.history import AMEL, BILEL, DORA, GROUP, SAMI, audited_cache, built, side
+from support.history import (
+    AMEL,
+    BILEL,
+    DORA,
+    GROUP,
+    SAMI,
+    SHORT,
+    audited_cache,
+    built,
+    side,
+)
 
 from chkobba_cli.words.event_words import words
 from chkobba_cli.words.i18n import Translator
@@ -254,7 +264,8 @@ def _redate(data: bytes, minutes: int) -> bytes:
 
 
 def test_ratings_are_the_same_every_time_and_ignore_what_does_not_count(folder, indexed,
-                                                                        tmp_path):
+                                                                        tmp_path,
+                                                                        tmp_path_factory):
     path, expected = folder
     logs, _ = indexed
     one = ratings(games(logs))
@@ -265,7 +276,10 @@ def test_ratings_are_the_same_every_time_and_ignore_what_does_not_count(folder, 
     shutil.copytree(path, clean)
     for name in ("tampered.chklog", "aborted.chklog", "junk.chklog"):
         (clean / name).unlink()
-    assert ratings(games(index_logs(clean))) == one
+    # (The same bytes: their audits taken from a copy of the folder's cache.)
+    warm = tmp_path / "history.json"
+    shutil.copy(audited_cache(tmp_path_factory), warm)
+    assert ratings(games(index_logs(clean, cache=AuditCache(warm).load()))) == one
     # Every header's date (unsigned: the supplier's word) reversed: not a rating moves
     # (issue 42, case 3).
     redated = tmp_path / "redated"
@@ -311,6 +325,16 @@ def own_cache(tmp_path, monkeypatch):
     return tmp_path / "cache"
 
 
+@pytest.fixture
+def warm_cache(own_cache, tmp_path_factory):
+    """The own cache holding the folder's audits already (a copy of
+    :func:`support.history.audited_cache`), for the tests of what the command says rather
+    than of its cache: the folder is not audited again for each of them."""
+    own_cache.mkdir()
+    shutil.copy(audited_cache(tmp_path_factory), own_cache / "history.json")
+    return own_cache
+
+
 def test_the_command_lists_every_match_newest_first(folder, own_cache, capsys):
     path, _ = folder
     code, out, _ = _cli(capsys, str(path), "--lang", "en")
@@ -332,7 +356,7 @@ def test_the_command_lists_every_match_newest_first(folder, own_cache, capsys):
     assert code == 0 and "amel & bilel : victoire 6–1" in fr and "1 partie, 1 comptée" in fr
 
 
-def test_the_filters_and_json(folder, own_cache, capsys):
+def test_the_filters_and_json(folder, warm_cache, capsys):
     path, _ = folder
     code, out, _ = _cli(capsys, str(path), "--json", "--with", "dora")
     rows = json.loads(out)
@@ -348,10 +372,10 @@ def test_the_filters_and_json(folder, own_cache, capsys):
     assert code == 2 and "not a date: yesterday" in err
 
 
-def test_ratings_from_a_folder_are_the_same_for_anyone(folder, own_cache, capsys, tmp_path,
+def test_ratings_from_a_folder_are_the_same_for_anyone(folder, warm_cache, capsys, tmp_path,
                                                        monkeypatch):
     path, _ = folder
-    code, one, _ = _cli(capsys, "--ratings", str(path), "--json")
+    code, one, _ = _cli(capsys, "--ratings", str(path), "--json")  # from the cache
     # Someone else, with no cache, computes the same numbers.
     monkeypatch.setenv("CHKOBBA_CACHE_DIR", str(tmp_path / "another"))
     _, two, _ = _cli(capsys, "--ratings", str(path), "--json", "--no-cache")
@@ -596,7 +620,7 @@ def test_a_leave_names_who_left_and_the_tag_speaks_french(capsys, monkeypatch):
     assert "bot1 won: the other side left the match  [VALID]" in capsys.readouterr().out
 
 
-def test_a_log_the_key_never_signed_cannot_rename_it(folder, tmp_path):
+def test_a_log_the_key_never_signed_cannot_rename_it(folder, tmp_path, tmp_path_factory):
     """Issue 42, case 2: a host seats amel's public key under a name of its choosing and
     stops before amel signs anything, with the newest header date of all: amel's key
     keeps the name it signed under.  A log in which the key did sign renames it."""
@@ -613,7 +637,10 @@ def test_a_log_the_key_never_signed_cannot_rename_it(folder, tmp_path):
     from support.audit import Played
 
     write_log(Played(ss, ids), logs / "forged.chklog", 0, "2027-01-01T00:00:00+00:00")
-    gs = games(index_logs(logs, cache=None))
+    # The folder's logs' audits from a copy of its cache; the new logs audited.
+    warm = tmp_path / "history.json"
+    shutil.copy(audited_cache(tmp_path_factory), warm)
+    gs = games(index_logs(logs, cache=AuditCache(warm).load()))
     forged = next(g for g in gs if g.log.path.endswith("forged.chklog"))
     assert forged.log.signers == (0,)
     assert names_by_key(gs)[AMEL.public] == "amel"
@@ -626,7 +653,7 @@ def test_a_log_the_key_never_signed_cannot_rename_it(folder, tmp_path):
         assert entry is not None
         ss[1 - i].receive(entry)
     write_log(Played(ss, ids), logs / "own.chklog", 0, "2027-01-02T00:00:00+00:00")
-    gs = games(index_logs(logs, cache=None))
+    gs = games(index_logs(logs, cache=AuditCache(warm).load()))
     assert names_by_key(gs)[AMEL.public] == "amel2"
 
 
@@ -677,10 +704,10 @@ def test_games_against_a_bots_key_are_rated_apart_from_games_between_people(tmp_
     assert bot_level(expert.public) == "expert"
     logs = tmp_path / "logs"
     for i in range(3):  # amel "beats the expert", seated under its key
-        p = play(2, sessions=_sessions([AMEL, expert], ["amel", "expert"], f"farm-{i}"),
+        p = play(2, sessions=_sessions([AMEL, expert], ["amel", "expert"], f"farm-{i}", SHORT),
                  seed=20 + i)
         write_log(p, logs / f"farm-{i}.chklog", 0, f"2026-04-0{i + 1}T20:00:00+00:00")
-    p = play(2, sessions=_sessions([AMEL, SAMI], ["amel", "sami"], "people"), seed=31)
+    p = play(2, sessions=_sessions([AMEL, SAMI], ["amel", "sami"], "people", SHORT), seed=31)
     write_log(p, logs / "people.chklog", 0, "2026-04-09T20:00:00+00:00")
     gs = games(index_logs(logs))
     assert len(gs) == 4 and all(g.counted for g in gs)
@@ -711,7 +738,7 @@ def test_a_bot_anchors_only_where_its_tables_host_vouched_for_it(tmp_path):
                                        (forged, AMEL))):
         # The last: amel's voucher, but for her first bot's key (not this seat's).
         key = mine.public if i == 3 else bot.public
-        p = play(2, sessions=_sessions([AMEL, bot], ["amel", "expert"], f"vouch-{i}"),
+        p = play(2, sessions=_sessions([AMEL, bot], ["amel", "expert"], f"vouch-{i}", SHORT),
                  seed=40 + i)
         write_log(p, logs / f"vouch-{i}.chklog", 0, f"2026-04-0{i + 1}T20:00:00+00:00",
                   bots=[{"key": key, "level": "expert",
@@ -790,7 +817,7 @@ def test_sock_puppets_and_a_farmed_anchor_are_unrated_with_their_share():
 
 
 def test_the_ratings_say_who_is_unrated_for_this_viewer_in_english_and_french(
-        folder, own_cache, capsys, tmp_path, monkeypatch):
+        folder, warm_cache, capsys, tmp_path, monkeypatch):
     path, _ = folder
     data = tmp_path / "data"
     data.mkdir()

@@ -5,6 +5,7 @@ cheating entries exactly as a dishonest peer would produce them."""
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -168,6 +169,26 @@ def play(n: int = 2, *, rules: Ruleset | None = None, proofs: bool = False,
         if not progressed:
             break
     return played
+
+
+@functools.cache
+def played_once(n: int = 2, *, seed: int = 1, key: bytes, rules: Ruleset | None = None,
+                proofs: bool = False, levels: tuple[str, ...] = ("greedy",),
+                stop_after: int | None = None, abort_by: int | None = None,
+                abort_code: ErrorCode = ErrorCode.TIMEOUT) -> Played:
+    """The match :func:`play` plays with these arguments (a ``key``: deterministic), played
+    once per test process and shared by every test that asks for it: most of a test that
+    reads a whole match (its bodies, its log, its seats) is playing it.  Read only: a test
+    that feeds its sessions more, or changes its lists, calls :func:`play`."""
+    return play(n, seed=seed, key=key, rules=rules, proofs=proofs, levels=levels,
+                stop_after=stop_after, abort_by=abort_by, abort_code=abort_code)
+
+
+def a_match(n: int) -> Played:
+    """A whole match at ``n`` players (greedy bots, the Tunisian rules to 11), played once
+    per test process (:func:`played_once`) for every test that reads a match and needs
+    nothing particular of it: the client's words, screens and pages.  Read only."""
+    return played_once(n, seed=3, key=b"watch-end-box")
 
 
 def said(report: AuditReport, lang: str = "en") -> str:

@@ -1,8 +1,14 @@
 """The two tiers of the suite (tests/conftest.py applies them): ``pytest -m "not slow"``
-is the fast tier, where every Hypothesis test runs a share of its examples; a run that
-keeps the slow tests keeps every test's own count."""
+is the fast tier, where every Hypothesis test runs a share of its examples, and a test
+that runs a matrix of whole matches runs a sample of it that covers every value of every
+axis (:func:`covering`); a run that keeps the slow tests keeps every test's own count and
+every case."""
 
 from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from typing import Any
 
 import pytest
 from hypothesis import settings
@@ -116,3 +122,42 @@ def group_suffixes(config: pytest.Config, items: list[pytest.Item]) -> int:
         item._id = NodeId.parse(f"{item.nodeid}@{'_'.join(names)}")  # type: ignore[attr-defined]
         changed += 1
     return changed
+
+
+def covering(*axes: Sequence[Any], ids: Sequence[Sequence[str] | None] | None = None,
+             pairs: bool = False) -> list:
+    """The whole matrix of ``axes`` (their product, in order) for one
+    ``pytest.mark.parametrize`` over as many names: a deterministic sample of it stays in
+    the fast tier, the other cases are marked ``slow`` (CI runs them all).
+
+    The sample covers every value of every axis at least once (with ``pairs``, every
+    pair of values of any two axes): where each case is a whole match with real shuffle
+    proofs, a lie or a capability at 3 and at 4 players, the fast tier still plays each
+    lie and each player count, and the slow tier each combination.  Chosen greedily, the
+    case that covers the most not yet covered first (the earlier on a tie), so the same
+    cases every run.  ``ids``: per axis, the names of its values in the case's id (None:
+    ``str`` of the value); a case's id joins its axes' names with ``-``.  A value that is
+    a tuple stands for as many names (as in :func:`slow_when`): ``[("tunisian", True),
+    ("chkoum", True)]`` is one axis for ``"preset, keep"``."""
+    def flat(v: Any) -> tuple[Any, ...]:
+        return v if isinstance(v, tuple) else (v,)
+
+    names = [["-".join(map(str, flat(v))) for v in axis] if ids is None or ids[a] is None
+             else list(ids[a]) for a, axis in enumerate(axes)]
+    cases = list(itertools.product(*(range(len(axis)) for axis in axes)))
+
+    def covers(case: tuple[int, ...]) -> set[tuple[int, ...]]:
+        if not pairs:
+            return {(a, v) for a, v in enumerate(case)}
+        return {(a, case[a], b, case[b]) for a, b in itertools.combinations(range(len(case)), 2)}
+
+    left = set().union(*(covers(c) for c in cases))
+    fast: set[tuple[int, ...]] = set()
+    while left:
+        best = max(cases, key=lambda c: (len(covers(c) & left), -cases.index(c)))
+        fast.add(best)
+        left -= covers(best)
+    return [pytest.param(*(x for axis, v in zip(axes, case, strict=True) for x in flat(axis[v])),
+                         id="-".join(names[a][v] for a, v in enumerate(case)),
+                         marks=() if case in fast else pytest.mark.slow)
+            for case in cases]

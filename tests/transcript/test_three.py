@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 
 import pytest
-from support.audit import play, said, verdict_said
+from support.audit import play, played_once, said, verdict_said
 from support.net import REPO_ROOT, cli_command, start_host
 from support.net import process_env as _env
 from support.net import start_bot as _bot
@@ -469,7 +469,7 @@ def test_replay_text_and_html_show_three_scores_and_a_resignation_with_no_winner
         tmp_path, capsys):
     from chkobba_cli.main import main
 
-    done = play(3, rules=TUNISIAN.with_target(4), key=b"three-replay")
+    done = played_once(3, rules=TUNISIAN.with_target(4), key=b"three-replay")
     log = done.write_log(tmp_path / "g3.chklog")
     assert main(["replay", str(log)]) == 0
     out = capsys.readouterr().out
@@ -481,8 +481,8 @@ def test_replay_text_and_html_show_three_scores_and_a_resignation_with_no_winner
         head = f'<th class=\'n\'><span class="who">{name}</span></th>'
         assert page.count(head) == page.count("<th class='n'><span class=\"who\">host")
         assert head in page
-    resigned = play(3, key=b"three-resign", stop_after=40, abort_by=1,
-                    abort_code=ErrorCode.RESIGNED).write_log(tmp_path / "r3.chklog")
+    resigned = played_once(3, key=b"three-resign", stop_after=40, abort_by=1,
+                           abort_code=ErrorCode.RESIGNED).write_log(tmp_path / "r3.chklog")
     capsys.readouterr()
     assert main(["replay", str(resigned), "--html", str(tmp_path / "r3.html")]) == 0
     assert "the two others are level, nobody wins" in capsys.readouterr().out
@@ -501,9 +501,11 @@ def test_history_lists_three_player_matches_and_rates_them_in_their_own_pool(
     monkeypatch.setenv("CHKOBBA_CACHE_DIR", str(tmp_path / "cache"))
     logs = tmp_path / "logs"
     logs.mkdir()
-    play(3, rules=TUNISIAN.with_target(4), key=b"three-replay").write_log(logs / "g3.chklog")
-    play(3, key=b"three-resign", stop_after=40, abort_by=1,
-         abort_code=ErrorCode.RESIGNED).write_log(logs / "r3.chklog")
+    # The two matches of the replay's test above (played once per test process).
+    played_once(3, rules=TUNISIAN.with_target(4), key=b"three-replay").write_log(
+        logs / "g3.chklog")
+    played_once(3, key=b"three-resign", stop_after=40, abort_by=1,
+                abort_code=ErrorCode.RESIGNED).write_log(logs / "r3.chklog")
     assert main(["history", str(logs), "--players", "3", "--lang", "en"]) == 0
     out = capsys.readouterr().out
     assert out.count("  3 players  ") == 2 and "2 matches, 2 counted" in out
