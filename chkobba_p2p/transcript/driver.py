@@ -429,7 +429,7 @@ class GameDriver:
 
     def next_outbox(self) -> list[Any]:
         """The messages for the next hand's deck to send now, in a turn's ``b``
-        (next-deck/v1), and out of :meth:`next_outbox`'s queue.  The sender's policy, not
+        (next-deck/v1), taken out of their queue.  The sender's policy, not
         a rule of the wire (PROTOCOL.md 6.2): nothing while the current hand's own deck
         is still being keyed, shuffled or cut (its work comes first, and a turn never
         carries two shuffles); our shuffle only with its proof (proof-apart/v1: while our
@@ -613,6 +613,9 @@ class GameDriver:
                 target._run(self._refuse, PeerMisbehaved(
                     seat, "unexpected", f"{item_label(item)} for the next hand's deck "
                     "before its turn in the deal's order", item))
+        # The items may complete the deck that the entry's own items made current (its
+        # first step then opens), or make the next deck ours to cut.
+        self._advance()
         self._poll_next()
         return True
 
