@@ -154,6 +154,21 @@ def test_a_seat_without_the_capability_gets_the_old_order():
     assert audit_bodies(list(t.sessions[0].bodies), workers=0).verdict == VALID
 
 
+def test_a_seat_that_never_uses_b_is_waited_for_only_between_hands():
+    """``b`` is the sender's choice: a seat that sends nothing in it (its messages for
+    the next deck all go between hands, in ``d``) is never waited for during a hand --
+    the game waits for the next deck only once it is the current one -- and the match
+    completes at every seat, VALID (3 players: the others' next deck waits for its key
+    and its shuffle)."""
+    t = Table(3, proofs=True, rules=Ruleset(target=8), key=b"next-lazy-seat")
+    t.sessions[1].game.next_outbox = lambda: []  # type: ignore[method-assign]
+    run = _run(t)
+    assert not any(e.fields.get("b") for e, _, _ in run if e.seat == 1)
+    assert any(e.fields.get("b") for e, _, _ in run if e.seat != 1)
+    assert len({hand for _, hand, _ in run}) >= 3  # two hands and more
+    assert audit_bodies(list(t.sessions[0].bodies), workers=0).verdict == VALID
+
+
 # ------------------------------------------------------------------ blame
 
 
