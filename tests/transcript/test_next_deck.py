@@ -315,6 +315,37 @@ def test_proof_work_apart_builds_the_next_deck(players):
     assert audit_bodies(bodies, workers=0).verdict == VALID
 
 
+@pytest.mark.parametrize("players", [2, 4])
+def test_crashes_anywhere_with_proof_work_apart(players):
+    """The seat holding the floor is rebuilt from its log every fifth entry (its jobs,
+    its queues lost; its replay redoes the proof work in line), at a table with the
+    proof work handed out to the slowest worker: every seat ends the same match, with
+    the same chain, VALID."""
+    t = Table(players, proofs=True, rules=Ruleset(target=3),
+              key=f"next-crash-lazy-{players}".encode())
+    for s in t.sessions:
+        s.defer_work = True
+    jobs: dict[int, list[ProofJob]] = {s.own_seat: [] for s in t.sessions}
+    rebuilt = 0
+    for i in range(50000):
+        if all(s.finished for s in t.sessions):
+            break
+        if i % 5 == 4:
+            k = next(s.own_seat for s in t.sessions if s.floor == s.own_seat)
+            if not t.sessions[k].finished:
+                t.sessions[k] = Table.clone(t, t.sessions[k])
+                t.sessions[k].defer_work = True
+                jobs[k] = []
+                rebuilt += 1
+        speak_lazily(t, jobs)
+    assert rebuilt >= 10
+    assert all(s.done is not None and s.done == t.sessions[0].done for s in t.sessions)
+    assert all(s.bodies == t.sessions[0].bodies for s in t.sessions)
+    bodies = list(t.sessions[0].bodies)
+    assert any(wire.open_entry(b).fields.get("b") for b in bodies)
+    assert audit_bodies(bodies, workers=0).verdict == VALID
+
+
 # ------------------------------------------------------------------ real peers in memory
 
 
