@@ -146,6 +146,7 @@ from .transcript.bodies import (
 from .transcript.caps import (
     BINDING_CAPABILITIES,
     CAP_EARLY_DEAL,
+    CAP_NEXT_DECK,
     CAP_PROOF_APART,
     CAP_SHARES_RIDE,
     CAP_SHUFFLE_PROOFS,
@@ -249,7 +250,8 @@ __all__ = [
     "MAX_LOG_BYTES",
     "CAP_SHUFFLE_PROOFS", "CAP_EARLY_DEAL", "CAP_SEAT_SECRET", "SEAT_SECRET_DOMAIN",
     "seat_secret_proof",
-    "CAP_PROOF_APART", "CAP_SHARES_RIDE", "TABLE_CAPABILITIES", "BINDING_CAPABILITIES",
+    "CAP_PROOF_APART", "CAP_SHARES_RIDE", "CAP_NEXT_DECK", "TABLE_CAPABILITIES",
+    "BINDING_CAPABILITIES",
     "IMPLEMENTED_CAPABILITIES", "effective_caps", "SeatInfo", "TableInfo", "Session", "Phase",
     "GameFault", "Decision", "Aborted", "Standing", "flag_holds", "flag_winner", "loser_side",
     "CLOCK_TOLERANCE", "clock_reading", "make_clock", "clock_refutes_flag",

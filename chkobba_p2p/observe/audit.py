@@ -345,6 +345,9 @@ def _describe_entry(body: bytes) -> str:
             show(k, v) for k, v in sorted(action.items()) if k != "t")
     if isinstance(after, list) and after:
         out += ", then deal items " + " ".join(item_label(i) for i in after)
+    nxt = f.get("b")  # next-deck/v1: items for the next hand's deck, applied last
+    if isinstance(nxt, list) and nxt:
+        out += ", next deck items " + " ".join(item_label(i) for i in nxt)
     if e.kind in ("done", "abort"):
         extra = {k: v for k, v in f.items() if k in ("result", "code", "blamed", "why")}
         out += f", {extra}"

@@ -262,9 +262,14 @@ class _SeatlessDriver(GameDriver):
         self.recorder = MatchRecorder(1, [s.name for s in table.seats])
         self.full: Match | None = None  # the match with every card known
 
-    def make_deck(self, cutter: int | None) -> DeckInstance:
+    def make_deck(self, cutter: int | None, hand: int | None = None,
+                  instance: int | None = None,
+                  outbox: list[dict[str, Any]] | None = None) -> DeckInstance:
+        return _SeatlessDeck(self.table, self.hand_no if hand is None else hand,
+                             self.instance if instance is None else instance, cutter, self)
+
+    def on_deck_started(self) -> None:
         self.trace = []
-        return _SeatlessDeck(self.table, self.hand_no, self.instance, cutter, self)
 
     def on_engine_event(self, event: object, positions: tuple[int, ...]) -> None:
         self.trace.append((event, positions, self.entry_index))

@@ -179,13 +179,16 @@ def action_type(action: dict[str, Any], seat: int) -> type[PlayAction] | type[Cu
 @dataclass(frozen=True)
 class TurnBody:
     """A ``turn``: the deal items the seat owes (``d``, the deal's maps as they travel),
-    its action (``a``, the map; None: a turn of deal items alone) and, under the table
-    capability shares-ride/v1, the deal items its own entry caused (``p``, applied after
-    the action; None: no such field, as every turn without that capability)."""
+    its action (``a``, the map; None: a turn of deal items alone), under the table
+    capability shares-ride/v1 the deal items its own entry caused (``p``, applied after
+    the action; None: no such field, as every turn without that capability) and, under
+    next-deck/v1, deal items for the next hand's first deck (``b``, applied after ``p``;
+    None: no such field)."""
 
     items: list[Any]
     action: dict[str, Any] | None = None
     after: list[Any] | None = None
+    next: list[Any] | None = None
 
     def to_wire(self) -> dict[str, Any]:
         body: dict[str, Any] = {"d": self.items}
@@ -193,23 +196,27 @@ class TurnBody:
             body["a"] = self.action
         if self.after:  # an empty ``p`` is left out: the same bytes as before the field
             body["p"] = self.after
+        if self.next:  # likewise an empty ``b``
+            body["b"] = self.next
         return body
 
     @classmethod
     def from_wire(cls, fields: dict[str, Any], seat: int, body: bytes,
-                  ride: bool = False) -> TurnBody:
-        """``ride``: shares-ride/v1 is in effect at this table.  Without it ``p`` is an
-        unknown field, neither read nor checked (a peer of before it cannot check it
-        either: one verdict at a mixed table)."""
+                  ride: bool = False, build: bool = False) -> TurnBody:
+        """``ride``: shares-ride/v1 is in effect at this table; ``build``: next-deck/v1
+        is.  Without one ``p`` (or ``b``) is an unknown field, neither read nor checked
+        (a peer of before it cannot check it either: one verdict at a mixed table)."""
         items = fields.get("d", [])
         action = fields.get("a")
         after = fields.get("p") if ride else None
+        nxt = fields.get("b") if build else None
         if not isinstance(items, list) or (action is not None
                                            and not isinstance(action, dict)) \
-                or (after is not None and not isinstance(after, list)):
+                or (after is not None and not isinstance(after, list)) \
+                or (nxt is not None and not isinstance(nxt, list)):
             raise GameFault(ErrorCode.PROTOCOL_VIOLATION, "turn fields", seat, body,
                             violation="bad_turn_fields")
-        return cls(items, action, after)
+        return cls(items, action, after, nxt)
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,8 @@ __all__ = [
     "CAP_PROOF_APART",
     "CAP_SHARES_RIDE",
     "RIDE_FIELDS",
+    "CAP_NEXT_DECK",
+    "NEXT_FIELDS",
     "TABLE_CAPABILITIES",
     "BINDING_CAPABILITIES",
     "IMPLEMENTED_CAPABILITIES",
@@ -47,9 +49,21 @@ CAP_SHARES_RIDE = "shares-ride/v1"
 # The turn's field shares-ride/v1 adds: at a table where it is not in effect, an unknown
 # field, counted in the unknown fields' budget as a peer of before it counts it.
 RIDE_FIELDS = frozenset({"p"})
+#: Table capability (in the genesis): the next hand's first deck (``hand + 1``, instance
+#: 0) is built during the current hand.  A ``turn`` may carry, in its field ``b``, deal
+#: messages for that deck that reveal no card (``deal/key``, ``deal/shuffle``,
+#: ``deal/proof``, ``deal/cut``), each in the deal's own order, applied after the turn's
+#: ``d``, action and ``p``; so once the last card of a hand is played, the next deck is
+#: (mostly) shuffled and cut (PROTOCOL.md 6.2, 7.1).  The host puts it in the genesis only
+#: when every seated peer announced it in its ``hello``; binding: in effect only when
+#: every seat's ``ready`` lists it too (:func:`effective_caps`).
+CAP_NEXT_DECK = "next-deck/v1"
+# The turn's field next-deck/v1 adds: at a table where it is not in effect, an unknown
+# field, counted in the unknown fields' budget as a peer of before it counts it.
+NEXT_FIELDS = frozenset({"b"})
 #: The table capabilities of a genesis by default (without shuffle proofs).  The link
 #: capabilities (the ready check, rematch, its offer), which the genesis never lists, are below.
-TABLE_CAPABILITIES = ("deal/v1", "resume/v1", CAP_EARLY_DEAL, CAP_SHARES_RIDE)
+TABLE_CAPABILITIES = ("deal/v1", "resume/v1", CAP_EARLY_DEAL, CAP_SHARES_RIDE, CAP_NEXT_DECK)
 #: Table capability (in the genesis): every shuffle step carries a zero-knowledge proof.
 CAP_SHUFFLE_PROOFS = "shuffle-proof/v1"
 #: Table capability (in the genesis, only beside shuffle-proof/v1): a shuffler sends its
@@ -63,7 +77,7 @@ CAP_PROOF_APART = "proof-apart/v1"
 #: when the genesis holds it and every seat's ``ready`` lists it (:func:`effective_caps`),
 #: so that a host cannot impose one on a seat that does not speak it (only the host sees
 #: the hellos).
-BINDING_CAPABILITIES = (CAP_EARLY_DEAL, CAP_PROOF_APART, CAP_SHARES_RIDE)
+BINDING_CAPABILITIES = (CAP_EARLY_DEAL, CAP_PROOF_APART, CAP_SHARES_RIDE, CAP_NEXT_DECK)
 #: Every table capability this implementation plays (a seat's ``ready.caps`` is the
 #: genesis's ``caps`` that it holds).
 IMPLEMENTED_CAPABILITIES = TABLE_CAPABILITIES + (CAP_SHUFFLE_PROOFS, CAP_PROOF_APART)

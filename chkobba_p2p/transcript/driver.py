@@ -24,11 +24,15 @@ from ..deal import (
 from ..deal.core import JobResult, ProofJob, run_job
 from ..deal.group import hash_bytes, hash_to_scalar
 from ..deal.messages import (
+    ComplainItem,
     CutItem,
     KeyItem,
+    PlayItem,
     ProofItem,
     RevealItem,
+    SharesItem,
     ShuffleItem,
+    item_label,
     parse_item,
 )
 from ..errors import IllegalMove, InvalidDeal, LocalError
@@ -37,11 +41,18 @@ from ..game.events import CutEvent, DealEvent, PlayEvent
 from ..game.hand import SPECTATOR, CutterChoice, DealStep, Hand, HandOver, Move, Redeal, Turn
 from ..game.match import Match
 from ..game.ruleset import Opening
+from ..game.seating import Seating
 from ..wire.codec import (
     ErrorCode,
 )
 from .bodies import Action, CutAction, GameFault, PlayAction, action_type
-from .caps import CAP_EARLY_DEAL, CAP_PROOF_APART, CAP_SHARES_RIDE, CAP_SHUFFLE_PROOFS
+from .caps import (
+    CAP_EARLY_DEAL,
+    CAP_NEXT_DECK,
+    CAP_PROOF_APART,
+    CAP_SHARES_RIDE,
+    CAP_SHUFFLE_PROOFS,
+)
 from .events import (
     FirstDealerDrawn,
     HandScored,
@@ -193,6 +204,11 @@ class DeckInstance:
     def receive(self, seat: int, item: dict[str, Any]) -> None:
         self._run(self.deal.receive, seat, item)
 
+    def send_to(self, outbox: list[dict[str, Any]]) -> None:
+        """What this instance makes from now on goes to ``outbox`` (the next hand's deck,
+        built during the current hand, becomes the current one: next-deck/v1)."""
+        self._out = outbox
+
     @property
     def ready(self) -> bool:
         """Shuffled (and cut, when there is a cutter): cards can be opened."""
@@ -295,6 +311,19 @@ class GameDriver:
         #: ride in that turn (``p``), applied after its action (PROTOCOL.md 6.2).  Off
         #: until :meth:`set_caps` (it binds every seat: the readies decide).
         self.shares_ride = False
+        #: The table capability next-deck/v1: the next hand's first deck is built during
+        #: the current hand, its messages in a turn's ``b`` (PROTOCOL.md 6.2).  Off until
+        #: :meth:`set_caps`.
+        self.build_next = False
+        #: The next hand's first deck (``hand_no + 1``, instance 0) while it is built
+        #: during the current hand (next-deck/v1); it becomes :attr:`deck` when the
+        #: current hand ends.
+        self.next_deck: DeckInstance | None = None
+        #: What our deal made for :attr:`next_deck`, not yet sent (a turn's ``b``).
+        self._next_out: list[dict[str, Any]] = []
+        #: The next deck as the entry being applied began: a turn's ``b`` goes to it,
+        #: even when the entry's own items end the hand and make it the current deck.
+        self._entry_next: DeckInstance | None = None
         self._work_inline = True
         #: The body of the entry being applied (set by the session).
         self.entry_body: bytes | None = None
@@ -307,6 +336,7 @@ class GameDriver:
         self.caps = tuple(caps)
         self.early_deal = CAP_EARLY_DEAL in self.caps
         self.shares_ride = CAP_SHARES_RIDE in self.caps
+        self.build_next = CAP_NEXT_DECK in self.caps
 
     @property
     def proof_apart(self) -> bool:
@@ -360,6 +390,8 @@ class GameDriver:
         self._work_inline = value
         if self.deck is not None:
             self.deck.inline = value
+        if self.next_deck is not None:
+            self.next_deck.inline = value
 
     @property
     def working(self) -> bool:
@@ -367,22 +399,68 @@ class GameDriver:
         return self.deck is not None and not self.over and self.deck.working
 
     def settle(self) -> None:
-        """The current deck's proof checks, all done here and now (:meth:`DeckInstance.
-        settle`); raises :class:`GameFault` for a refused proof."""
+        """The current deck's proof checks, and the next deck's (next-deck/v1), all done
+        here and now (:meth:`DeckInstance.settle`); raises :class:`GameFault` for a
+        refused proof."""
         if self.deck is not None and not self.over:
             self.deck.settle()
+            if self.next_deck is not None:
+                self.next_deck.settle()
 
     def take_jobs(self) -> list[ProofJob]:
-        """The current deck's proof work to hand out now."""
+        """The current deck's proof work to hand out now, then the next deck's
+        (next-deck/v1)."""
         if self.deck is None or self.over:
             return []
-        return self.deck.take_jobs()
+        jobs = self.deck.take_jobs()
+        if self.next_deck is not None:
+            jobs += self.next_deck.take_jobs()
+        return jobs
 
     def job_done(self, job: ProofJob, result: JobResult) -> None:
-        """A job's result (ignored if not the current deck's); then advance."""
-        if self.deck is None or self.over or not self.deck.job_done(job, result):
+        """A job's result (ignored if not the current or the next deck's); then
+        advance."""
+        if self.deck is None or self.over:
+            return
+        if not self.deck.job_done(job, result) and (
+                self.next_deck is None or not self.next_deck.job_done(job, result)):
             return
         self._advance()
+
+    def next_outbox(self) -> list[Any]:
+        """The messages for the next hand's deck to send now, in a turn's ``b``
+        (next-deck/v1), taken out of their queue.  The sender's policy, not
+        a rule of the wire (PROTOCOL.md 6.2): nothing while the current hand's own deck
+        is still being keyed, shuffled or cut (its work comes first, and a turn never
+        carries two shuffles); our shuffle only with its proof (proof-apart/v1: while our
+        proof is being made, the shuffle and what follows it wait, and the turn goes
+        without them).  What is still unsent when the hand ends is sent between hands,
+        in ``d``, as without the capability."""
+        nd, deck = self.next_deck, self.deck
+        if nd is None or deck is None or self.over or not self._next_out:
+            return []
+        if self._finishing is None and deck.deal.phase in ("new", "keys", "shuffle", "cut"):
+            return []
+        k = len(self._next_out)
+        if nd.working and nd.deal.own_proof_due:
+            k = next((i for i, m in enumerate(self._next_out)
+                      if isinstance(parse_item(m), ShuffleItem)), k)
+        out = self._next_out[:k]
+        del self._next_out[:k]
+        return out
+
+    def drop_sent_next(self, items: object) -> None:
+        """Replaying our own log (a resume): ``items``, the ``b`` of an entry of ours,
+        were sent; they leave the next deck's queue (matched by type: one of each per
+        deck)."""
+        if not isinstance(items, list):
+            return
+        for item in items:
+            t = type(parse_item(item))
+            for i, m in enumerate(self._next_out):
+                if type(parse_item(m)) is t:
+                    del self._next_out[i]
+                    break
 
     @property
     def has_outbox(self) -> bool:
@@ -476,6 +554,7 @@ class GameDriver:
         deal item used at once (an item held for a step not open yet is none)."""
         assert self.deck is not None
         self.deck.shown_now = {}
+        self._entry_next = self.next_deck
         progress = self._take_items(seat, items) or action is not None
         if action is not None:
             self._act(seat, action)
@@ -498,6 +577,51 @@ class GameDriver:
         progress = self._take_items(seat, items)
         self._advance()
         return progress
+
+    def apply_next(self, seat: int, items: list[Any]) -> bool:
+        """Apply a turn's ``b`` (next-deck/v1): ``seat``'s deal messages for the next
+        hand's first deck, after the turn's ``d``, action and ``p`` (:meth:`apply`,
+        :meth:`apply_after`).  They go to the next deck as it was when the entry began
+        (the current deck, if the entry's own items ended the hand; a deck dropped, if
+        they ended the match).  Only what opens no card (a key, a shuffle, its proof, the
+        cut), each in the deal's own order, usable at once: anything else, or a message
+        the deal would hold, is the sender's ``deal_failure`` (``unexpected``).  Returns
+        whether they made progress (they always do, or fail)."""
+        if not items:
+            return False
+        target = self._entry_next
+        if target is None:
+            raise GameFault(ErrorCode.PROTOCOL_VIOLATION, "deal messages for the next "
+                            "deck outside a hand", seat, violation="bad_turn_fields")
+        if seat == self.seat:
+            return True  # our own deal made them
+        for item in items:
+            if not isinstance(item, dict):
+                raise GameFault(ErrorCode.PROTOCOL_VIOLATION, "a deal item is a map", seat,
+                                violation="turn_item_not_map")
+            msg = parse_item(item)
+            if isinstance(msg, SharesItem | PlayItem | ComplainItem | RevealItem):
+                target._run(self._refuse, PeerMisbehaved(
+                    seat, "unexpected", f"{msg.type} for the next hand's deck, which opens "
+                    "no card before its hand", item))
+            if isinstance(msg, ProofItem) and msg.proof is not None \
+                    and self.entry_body is not None:
+                target.proof_entries.setdefault(seat, {})[msg.proof] = self.entry_body
+            held = target.deal.held
+            target.receive(seat, item)
+            if target.deal.held > held:
+                target._run(self._refuse, PeerMisbehaved(
+                    seat, "unexpected", f"{item_label(item)} for the next hand's deck "
+                    "before its turn in the deal's order", item))
+        # The items may complete the deck that the entry's own items made current (its
+        # first step then opens), or make the next deck ours to cut.
+        self._advance()
+        self._poll_next()
+        return True
+
+    @staticmethod
+    def _refuse(exc: PeerMisbehaved) -> None:
+        raise exc
 
     def _take_items(self, seat: int, items: list[Any]) -> bool:
         """Take ``seat``'s deal items of one field of a turn, in order; whether any was
@@ -614,10 +738,21 @@ class GameDriver:
 
     # ------------------------------------------------------------------ hooks
 
-    def make_deck(self, cutter: int | None) -> DeckInstance:
-        """The deck instance of the next shuffle (:attr:`hand_no`, :attr:`instance`)."""
-        return DeckInstance(self.table, self.seat, self.master, self.hand_no,
-                            self.instance, cutter, self._out, caps=self.caps)
+    def make_deck(self, cutter: int | None, hand: int | None = None,
+                  instance: int | None = None,
+                  outbox: list[dict[str, Any]] | None = None) -> DeckInstance:
+        """The deck instance of the next shuffle: ``hand``, ``instance`` (default
+        :attr:`hand_no`, :attr:`instance`), its messages to ``outbox`` (default the
+        driver's); under next-deck/v1 also the next hand's first deck, built during the
+        current hand (``hand_no + 1``, 0)."""
+        return DeckInstance(self.table, self.seat, self.master,
+                            self.hand_no if hand is None else hand,
+                            self.instance if instance is None else instance, cutter,
+                            self._out if outbox is None else outbox, caps=self.caps)
+
+    def on_deck_started(self) -> None:
+        """Called when a deck instance becomes the one the hand is dealt from
+        (:attr:`deck`): made then, or built during the hand before (next-deck/v1)."""
 
     def on_engine_event(self, event: object, positions: tuple[int, ...]) -> None:
         """Called for every rules-engine event of the hand (a deal, the cut, a play, the
@@ -631,11 +766,16 @@ class GameDriver:
         return ()
 
     def _new_deck(self, cutter: int | None) -> None:
-        self.deck = self.make_deck(cutter)
-        self.deck.inline = self._work_inline
+        deck = self.make_deck(cutter)
+        deck.inline = self._work_inline
+        self._use_deck(deck)
+
+    def _use_deck(self, deck: DeckInstance) -> None:
+        self.deck = deck
         self.top = 0
         self._engine_events = 0
         self._finishing = None
+        self.on_deck_started()
 
     def _start_hand(self) -> None:
         assert self.match is not None and self.match.hand is not None
@@ -643,6 +783,30 @@ class GameDriver:
         cutter = hand.cutter if hand.ruleset.opening is Opening.CUT_AND_DRAW else None
         self._new_deck(cutter)
         self._hand_trace = []
+        self._start_next()
+
+    def _start_next(self) -> None:
+        """next-deck/v1: the next hand's first deck (``hand_no + 1``, 0) exists from the
+        start of each hand, at every peer at the same entry (a redeal keeps it); our key
+        for it waits in :meth:`next_outbox`."""
+        if not self.build_next or self.next_deck is not None or self.match is None:
+            return
+        seating = Seating.of(self.n)
+        cutter = None
+        if self.table.rules.opening is Opening.CUT_AND_DRAW:
+            # The next hand's dealer: one seat on (a redeal keeps the dealer, so the
+            # next hand's is always known).
+            cutter = seating.cutter(seating.dealer_of(self.match.first_dealer,
+                                                      len(self.match.results) + 1))
+        self.next_deck = self.make_deck(cutter, self.hand_no + 1, 0, self._next_out)
+        self.next_deck.inline = self._work_inline
+        self._poll_next()
+
+    def _poll_next(self) -> None:
+        """The next deck's cut, once it is ours to make (the last shuffle is in)."""
+        nd = self.next_deck
+        if nd is not None and nd.cutter == self.seat and nd.deal.phase == "cut":
+            nd.ready  # noqa: B018 - the property cuts
 
     def _recheck_hand(self) -> None:
         """The forced-capture variant, checked once every card is known.
@@ -741,12 +905,32 @@ class GameDriver:
         if self.match.is_over:
             self.over = True
             self.deck = None
+            # next-deck/v1: the deck built for a hand that never comes is dropped (this
+            # entry's ``b`` still goes to it: :meth:`apply_next`).
+            self.next_deck = None
+            self._next_out.clear()
             self._events.append(MatchOver(self.match.winner, self.match.totals))
             return
         self.hand_no += 1
         self.instance = 0
         self._events.append(HandStarted(self.match.hand_number, self.match.dealer))
-        self._start_hand()
+        deck = self.next_deck
+        if deck is None:
+            self._start_hand()
+            return
+        # next-deck/v1: the deck built during the hand just scored is this hand's; what
+        # we made for it and did not send yet goes in our next turn's ``d``, as without
+        # the capability.
+        assert deck.cutter == (self.match.hand.cutter if self.match.hand is not None
+                               and self.table.rules.opening is Opening.CUT_AND_DRAW
+                               else None)
+        self.next_deck = None
+        self._out.extend(self._next_out)
+        self._next_out.clear()
+        deck.send_to(self._out)
+        self._use_deck(deck)
+        self._hand_trace = []
+        self._start_next()
 
     def _first_dealer(self) -> bool:
         fd, deck = self.draw, self.deck

@@ -53,7 +53,7 @@ from .bodies import (
     ReadyBody,
     TurnBody,
 )
-from .caps import IMPLEMENTED_CAPABILITIES, RIDE_FIELDS, effective_caps
+from .caps import IMPLEMENTED_CAPABILITIES, NEXT_FIELDS, RIDE_FIELDS, effective_caps
 from .clocks import clock_reading, dispute_contradicts, flag_holds
 from .driver import Decision, GameDriver
 from .events import Aborted, MatchDone, SessionEvent, Standing, TableReady
@@ -355,21 +355,29 @@ class Session:
                 raise GameFault(ErrorCode.PROTOCOL_VIOLATION, f"expected turn, got {kind}",
                                 seat, entry.body, violation="unexpected_kind",
                                 facts={"expected": "turn", "got": kind[:32]})
-            ride = self.game.shares_ride
-            if not ride and "p" in f:
-                # Without shares-ride/v1 in effect ``p`` is an unknown field: ignored, but
-                # counted in the unknown fields' budget, as a peer of before it counts it.
-                # Otherwise a peer could send a ``p`` the new peers pass on and the old
-                # ones refuse, and an old joiner blames the host that relayed it.
+            ride, build = self.game.shares_ride, self.game.build_next
+            unknown = (RIDE_FIELDS if not ride else frozenset()) \
+                | (NEXT_FIELDS if not build else frozenset())
+            if unknown & f.keys():
+                # Without shares-ride/v1 (next-deck/v1) in effect ``p`` (``b``) is an
+                # unknown field: ignored, but counted in the unknown fields' budget, as a
+                # peer of before it counts it.  Otherwise a peer could send a ``p`` the
+                # new peers pass on and the old ones refuse, and an old joiner blames
+                # the host that relayed it.
                 try:
                     wire.check_entry_size(entry, wire.decode(entry.body),
-                                          also_unknown=RIDE_FIELDS)
+                                          also_unknown=unknown)
                 except wire.ProtocolError as exc:
                     raise GameFault(exc.error_code, str(exc), seat, entry.body,
                                     violation=exc.violation, facts=dict(exc.facts)) from None
-            turn = TurnBody.from_wire(f, seat, entry.body, ride)
+            turn = TurnBody.from_wire(f, seat, entry.body, ride, build)
             self.game.entry_body = entry.body
             try:
+                if turn.next is not None and seat == self.seat:
+                    # Replaying our own log (a resume): what our deal made for the next
+                    # deck and this entry carried was sent (before the entry's items
+                    # can end the hand and move the rest to ``d``).
+                    self.game.drop_sent_next(turn.next)
                 progress = self.game.apply(seat, turn.items, turn.action)
                 if turn.after is not None:
                     if seat == self.seat:
@@ -377,6 +385,8 @@ class Session:
                         # while applying the action is what this entry carried.
                         self.game.drop_sent(turn.after)
                     progress = self.game.apply_after(seat, turn.after) or progress
+                if turn.next is not None:
+                    progress = self.game.apply_next(seat, turn.next) or progress
             except GameFault as exc:
                 if exc.evidence is None:
                     exc.evidence = entry.body
@@ -607,10 +617,11 @@ class Session:
             # owes now, without its action: the others get their cards while it thinks.
             self._decided = None
             items = self.game.outbox()
+            nxt = self.game.next_outbox() if not self._near_the_bound() else []
             act = None if action is None else action.to_wire()
             if self.game.shares_ride and not self._near_the_bound():
-                return self._ride_turn(items, act)
-            body = TurnBody(items, act)
+                return self._ride_turn(items, act, nxt)
+            body = TurnBody(items, act, None, nxt)
             kind = "turn"
         elif self.phase == Phase.CLOSING:
             kind, body = "done", DoneBody(self.game.result_body())
@@ -658,13 +669,16 @@ class Session:
         nobody else scored."""
         return self._transcript_bytes + 4 + wire.entry_limit("turn") > wire.MAX_TRANSCRIPT
 
-    def _ride_turn(self, items: list[Any], action: dict[str, Any] | None) -> Entry:
+    def _ride_turn(self, items: list[Any], action: dict[str, Any] | None,
+                   nxt: list[Any]) -> Entry:
         """Our turn under shares-ride/v1 (PROTOCOL.md 6.2): apply ``items`` and
         ``action`` first, then the deal messages that made (our shares of the step the
         action opens, our reveal, our next key) ride in the same entry as ``p``, applied
         after the action: every peer applies them at the very point of the chain where
         our deal made them, so none is released earlier than without the field, only a
-        turn sooner.  Then sign it, and put it in the chain without applying it again."""
+        turn sooner.  ``nxt``: our messages for the next hand's deck (next-deck/v1, the
+        field ``b``), applied last.  Then sign it, and put it in the chain without
+        applying it again."""
         seat = self.own_seat
         self.game.entry_body = None
         after: list[Any] = []
@@ -675,12 +689,13 @@ class Session:
                 progress = self.game.apply(seat, items, action)
                 after = self.game.outbox()
                 progress = self.game.apply_after(seat, after) or progress
+                progress = self.game.apply_next(seat, nxt) or progress
             except GameFault as exc:
                 # What we send convicts another seat (the end of a hand re-checks every
                 # play): every peer reaches the same verdict at this entry, which goes
                 # out all the same (with what it carries up to that point); our abort next.
                 fault = exc
-            entry = self._sign("turn", TurnBody(items, action, after).to_wire())
+            entry = self._sign("turn", TurnBody(items, action, after, nxt).to_wire())
             try:
                 self._link(entry)
                 if fault is None:

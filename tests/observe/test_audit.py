@@ -31,6 +31,7 @@ from chkobba_p2p.observe.audit import (
     audit_log,
 )
 from chkobba_p2p.transcript.bodies import PlayAction
+from chkobba_p2p.transcript.caps import CAP_NEXT_DECK
 from chkobba_p2p.transcript.events import HandScored, MatchDone
 from chkobba_p2p.transcript.session import Session
 from chkobba_p2p.wire import codec as wire
@@ -446,8 +447,10 @@ def test_each_proof_apart_cheat_is_blamed_on_the_cheater(code, tmp_path):
     """The same verdict from the cheater's deal/proof entry (or its deal/shuffle that
     carries a proof at a table that sends proofs apart), from both logs."""
     cheater = 1
+    # A deck built between hands (the hooks change the cheater's ``d``): without
+    # next-deck/v1, whose decks test_next_deck.py cheats with.
     played = play(2, proofs=True, cheater=cheater, hook=_apart_cheats()[code], seed=4,
-                  key=f"apart-cheat-{code}".encode(), apart=True)
+                  key=f"apart-cheat-{code}".encode(), apart=True, without=(CAP_NEXT_DECK,))
     assert played.cheated_at is not None
     for seat in (0, 1):
         report = audit_log(played.write_log(tmp_path / f"log{seat}.chklog", seat=seat))
@@ -527,7 +530,7 @@ class _SeedSwap:
 @pytest.mark.parametrize("proofs", slow_when(bool, [False, True]))  # proofs: in workers
 def test_a_shuffle_that_does_not_match_its_commitment_is_blamed_at_the_reveal(proofs, tmp_path):
     played = play(2, proofs=proofs, cheater=1, hook=_SeedSwap(hand=1), seed=8,
-                  key=f"seed-swap-{proofs}".encode())
+                  key=f"seed-swap-{proofs}".encode(), without=(CAP_NEXT_DECK,))
     report = audit_log(played.write_log(tmp_path / "mismatch.chklog"))
     assert (report.verdict, report.code, report.blamed) == (INVALID, "deal_failure", 1)
     assert report.reason.startswith("shuffle_mismatch:")

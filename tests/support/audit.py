@@ -51,12 +51,14 @@ class Played:
 
 
 def make_sessions(n: int, rules: Ruleset, proofs: bool, key: bytes | None = None,
-                  apart: bool = False) -> tuple[list[Session], list[Identity]]:
+                  apart: bool = False, without: tuple[str, ...] = ()
+                  ) -> tuple[list[Session], list[Identity]]:
     """A table of ``n`` in-process sessions.  With ``key``, everything a seat would draw at
     random (identity, game id, deal secrets) derives from it: the same key and bot seeds
     give the very same match.  ``apart``: the joiners speak proof-apart/v1 (with proofs,
     each proof then travels in a deal/proof of its own); by default they do not, and the
-    proof travels in its deal/shuffle."""
+    proof travels in its deal/shuffle.  ``without``: capabilities the joiners do not
+    announce (so the table does not play them)."""
     def derive(label: str) -> bytes:
         assert key is not None
         return hashlib.sha256(key + b"/" + label.encode()).digest()
@@ -70,7 +72,8 @@ def make_sessions(n: int, rules: Ruleset, proofs: bool, key: bytes | None = None
     lobby = Lobby(ids[0], "host", rules, n, shuffle_proofs=proofs)
     for i in range(1, n):
         lobby.take_seat(ids[i].public, f"peer{i}",
-                        SPOKEN if apart else tuple(c for c in SPOKEN if c != CAP_PROOF_APART))
+                        tuple(c for c in SPOKEN if c not in without
+                              and (apart or c != CAP_PROOF_APART)))
     if key is not None:
         lobby.game = derive("game")[:16]
     table = lobby.table()
@@ -86,7 +89,7 @@ def play(n: int = 2, *, rules: Ruleset | None = None, proofs: bool = False,
          stop_after: int | None = None, abort_by: int | None = None,
          abort_code: ErrorCode = ErrorCode.TIMEOUT, seed: int = 1,
          cheater_rules: Ruleset | None = None, levels: tuple[str, ...] = ("greedy",),
-         apart: bool = False) -> Played:
+         apart: bool = False, without: tuple[str, ...] = ()) -> Played:
     """Play a match between in-process sessions with greedy bots.
 
     ``cheater``/``hook``: the hook changes what that seat signs (see :data:`Hook`).  The
@@ -98,9 +101,10 @@ def play(n: int = 2, *, rules: Ruleset | None = None, proofs: bool = False,
     ``abort_code`` blaming the seat holding the floor (a timeout), and the game ends;
     with ``ErrorCode.RESIGNED``, ``abort_by`` resigns instead; with
     ``ErrorCode.PEER_LEFT``, ``abort_by`` leaves the match (an abort against itself).
-    ``levels``: bot levels, cycled over the seats.  ``key``: see :func:`make_sessions`."""
+    ``levels``: bot levels, cycled over the seats.  ``key``, ``without``: see
+    :func:`make_sessions`."""
     if sessions is None:
-        sessions = make_sessions(n, rules or PRESETS["tunisian"], proofs, key, apart)
+        sessions = make_sessions(n, rules or PRESETS["tunisian"], proofs, key, apart, without)
     ss, ids = sessions
     if cheater is not None and cheater_rules is not None:
         c = ss[cheater]

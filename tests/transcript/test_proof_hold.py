@@ -14,16 +14,25 @@ from __future__ import annotations
 
 import pytest
 from support.audit import said
-from support.sessions import Table, deal_releases, speak_lazily
+from support.sessions import Table as _Table
+from support.sessions import deal_releases, speak_lazily
 
 from chkobba_p2p.deal.core import ProofJob
 from chkobba_p2p.deal.messages import parse_item
 from chkobba_p2p.game.rules import Ruleset
 from chkobba_p2p.observe.audit import VALID, audit_bodies
-from chkobba_p2p.transcript.caps import CAP_PROOF_APART, CAP_SHARES_RIDE
+from chkobba_p2p.transcript.caps import CAP_NEXT_DECK, CAP_PROOF_APART, CAP_SHARES_RIDE, SPOKEN
 from chkobba_p2p.wire import codec as wire
 
 RULES = Ruleset(target=8)  # three hands or so: a deck built between hands, each seat cutting
+#: These tests are about a deck built between hands: tables without next-deck/v1 (which
+#: builds it during the hand before, test_next_deck.py).
+BETWEEN = tuple(c for c in SPOKEN if c != CAP_NEXT_DECK)
+
+
+def Table(*args, **kwargs):  # noqa: N802 - the support's Table, between hands
+    kwargs.setdefault("caps", BETWEEN)
+    return _Table(*args, **kwargs)
 
 
 def _lazy(t: Table, defer: bool = True, crash_kept: bool = False
@@ -47,7 +56,7 @@ def _lazy(t: Table, defer: bool = True, crash_kept: bool = False
         if crash_kept and not s.finished and s.game.has_outbox and jobs[k] \
                 and len(s.bodies) not in crashed:
             crashed.add(len(s.bodies))
-            t.sessions[k] = Table.clone(t, s)
+            t.sessions[k] = _Table.clone(t, s)
             t.sessions[k].defer_work = defer
             jobs[k] = []
         speak_lazily(t, jobs, kept)
