@@ -27,12 +27,14 @@ from support.sessions import Table
 from chkobba_p2p.deal.core import ProofJob, run_job
 from chkobba_p2p.deal.messages import KeyItem, ProofItem, ShuffleItem, parse_item
 from chkobba_p2p.game.rules import Ruleset
-from chkobba_p2p.observe.audit import INVALID, VALID, audit_bodies
+from chkobba_p2p.game.ruleset import RedealRule
+from chkobba_p2p.observe.audit import INVALID, VALID, audit_bodies, audit_log
 from chkobba_p2p.transcript.bodies import GameFault
 from chkobba_p2p.transcript.caps import CAP_NEXT_DECK, SPOKEN
 from chkobba_p2p.transcript.session import Session
 from chkobba_p2p.wire import codec as wire
 from chkobba_p2p.wire.codec import ErrorCode
+from chkobba_p2p.wire.logfile import TranscriptWriter
 
 WITHOUT = tuple(c for c in SPOKEN if c != CAP_NEXT_DECK)
 _COMMON = ("g", "seat", "n", "prev", "k")
@@ -58,7 +60,7 @@ def _resign(t: Table, e: wire.Entry, b: Any) -> bytes:
 def _reference(players: int, key: bytes, **kw: Any) -> list[tuple[int, int, bool]]:
     """An honest run of the table ``key``: per entry, (seat 0's hand number before it,
     after it, whether the match is over after it)."""
-    t = Table(players, rules=Ruleset(target=3), key=key, **kw)
+    t = Table(players, key=key, **{"rules": Ruleset(target=3), **kw})
     out = []
     for _ in range(20000):
         if all(s.finished for s in t.sessions):
@@ -77,7 +79,7 @@ def _forge(players: int, key: bytes, index: int | None, b: Any, *,
     first turn ``pick(t, entry)`` accepts), replace its ``b`` with ``b``, sign it again
     with its seat's key and give it to every other seat.  Returns the forger's seat,
     the chain up to the forged entry and what each other seat raised (None: took it)."""
-    t = Table(players, rules=Ruleset(target=3), key=key, **kw)
+    t = Table(players, key=key, **{"rules": Ruleset(target=3), **kw})
     for _ in range(20000):
         s, e = t.speak()
         at = len(s.bodies) - 1
@@ -92,9 +94,14 @@ def _forge(players: int, key: bytes, index: int | None, b: Any, *,
                     raised[o.seat] = None
                 except (GameFault, wire.ProtocolError) as exc:
                     raised[o.seat] = exc
+            _TABLES[s.seat, forged] = t
             return s.seat, [*s.bodies[:-1], forged], raised
         t.deliver(e, s.seat)
     raise AssertionError("no such entry")
+
+
+# The table each forged entry was made at (to resume its honest seats from the chain).
+_TABLES: dict[tuple[int, bytes], Table] = {}
 
 
 def _first_turn(t: Table, e: wire.Entry) -> bool:
@@ -119,6 +126,12 @@ def _blamed_everywhere(seat: int, chain: list[bytes],
         said(report)
     assert report.entry == len(chain) - 1
     assert report.reason.startswith(reason), report.reason
+    # An honest seat rebuilt from its log (a resume) reaches the same verdict there.
+    t = _TABLES[seat, chain[-1]]
+    for other in raised:
+        with pytest.raises(GameFault) as caught:
+            Session.resume(t.ids[other], chain, t.ids[0].public, t.sessions[other].master)
+        assert (caught.value.blamed_seat, caught.value.error_code) == (seat, code)
 
 
 JUNK = {
@@ -153,12 +166,22 @@ def test_junk_in_b_during_a_hand(junk):
 
 
 @pytest.mark.parametrize("junk", ["shares", "reveal", "unknown_type", "not_an_array"])
-def test_junk_in_b_at_four_players(junk):
+def test_junk_in_b_at_four_players(junk, tmp_path):
     """The same at four players: three honest peers, one verdict."""
     b, code, reason = JUNK[junk]
     seat, chain, raised = _forge(4, b"hostile-junk-4", None, b, pick=_carries_b)
     assert len(raised) == 3
     _blamed_everywhere(seat, chain, raised, code, reason)
+    # ...and ``chkobba replay`` of a log file ending there.
+    w = TranscriptWriter(tmp_path / "x.chklog")
+    t = _TABLES[seat, chain[-1]]
+    w.write_header(game=t.table.game, seat=(seat + 1) % 4, key=t.ids[(seat + 1) % 4].public,
+                   name="x", host="in-process")
+    for body in chain:
+        w.append(body)
+    w.close()
+    report = audit_log(tmp_path / "x.chklog", workers=0)
+    assert (report.verdict, report.blamed, report.code) == (INVALID, seat, code.name.lower())
 
 
 def _ends(ref: list[tuple[int, int, bool]], match: bool) -> int:
@@ -457,3 +480,47 @@ def test_an_honest_lazy_match_audits_valid():
     t = _lazy_run(b"hostile-dropped", slow=lambda seat, job: job.kind == "verify")
     assert all(s.done is not None for s in t.sessions)
     assert audit_bodies(list(t.sessions[0].bodies), workers=0).verdict == VALID
+
+
+# ------------------------------------------------------------------ a redeal
+
+
+REDEAL = Ruleset(target=3, redeal=RedealRule.ANY_THREE)
+REDEAL_KEY = b"hostile-redeal-1"  # hand 1 is redealt
+
+
+def test_a_redeal_keeps_the_next_deck():
+    """Hand 1 is redealt (instance 1, built between hands as without the capability):
+    the deck built for hand 2 during hand 1 survives it and is the one hand 2 is dealt
+    from; the match completes at both seats, VALID."""
+    t = Table(2, rules=REDEAL, key=REDEAL_KEY)
+    seen: list[tuple[int, int, int | None]] = []
+    for _ in range(20000):
+        if all(s.finished for s in t.sessions):
+            break
+        g = t.sessions[0].game
+        nd = g.next_deck
+        assert t.step() is not None
+        seen.append((g.hand_no, g.instance, None if nd is None else id(nd)))
+    assert any(inst == 1 and hand == 1 for hand, inst, _ in seen), "no redeal of hand 1"
+    # One next deck object all through hand 1, its two instances.
+    assert len({d for hand, _, d in seen if hand == 1 and d is not None}) == 1
+    assert all(s.done is not None and s.done == t.sessions[0].done for s in t.sessions)
+    bodies = list(t.sessions[0].bodies)
+    assert any(wire.open_entry(b).fields.get("b") for b in bodies)
+    assert audit_bodies(bodies, workers=0).verdict == VALID
+
+
+def _after_redeal(t: Table, e: wire.Entry) -> bool:
+    g = t.sessions[0].game
+    return g.hand_no == 1 and g.instance == 1
+
+
+@pytest.mark.parametrize("junk", ["shares", "reveal", "unknown_type"])
+def test_junk_in_b_after_a_redeal(junk):
+    """Right after the redeal of hand 1: a ``b`` of junk is blamed on its sender, live,
+    on a resume and in the audit."""
+    b, code, reason = JUNK[junk]
+    seat, chain, raised = _forge(2, REDEAL_KEY, None, b, pick=_after_redeal,
+                                 rules=REDEAL)
+    _blamed_everywhere(seat, chain, raised, code, reason)
