@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 from support.audit import play, said
-from support.sessions import Table
+from support.sessions import Table, deal_releases
 
 from chkobba_p2p.deal.core import ProofJob, run_job
 from chkobba_p2p.deal.messages import KeyItem, ProofItem, ShuffleItem, parse_item
@@ -391,8 +391,8 @@ def _lazy_step(t: Table, jobs: dict[int, list[ProofJob]], cheat: Any,
             if slow(seat, job):
                 jobs[seat].append(job)
             elif not s.finished:
-                s.job_done(job, run_job(job))
-                fresh += s.jobs()
+                _job_done(t, s, job)
+                fresh += [] if s.finished else s.jobs()
     for s in t.sessions:
         if s.finished:
             continue
@@ -401,7 +401,8 @@ def _lazy_step(t: Table, jobs: dict[int, list[ProofJob]], cheat: Any,
         e = s.next_entry()
         while e is None and jobs[s.own_seat] and s.floor == s.own_seat:
             job = jobs[s.own_seat].pop(0)
-            s.job_done(job, run_job(job))
+            if _job_done(t, s, job):
+                return True
             t.decide(s)
             e = s.next_entry()
         if e is not None:
@@ -410,17 +411,31 @@ def _lazy_step(t: Table, jobs: dict[int, list[ProofJob]], cheat: Any,
                     try:
                         o.receive(wire.open_entry(e.body))
                     except GameFault as fault:
-                        ab = o.abort(fault.error_code, fault.blamed_seat, fault.detail,
-                                     fault.evidence)
-                        for p in t.sessions:
-                            if p is not o and not p.finished:
-                                p.receive(wire.open_entry(ab.body))
+                        _abort(t, o, fault)
             return True
     return False
 
 
-def _lazy_table(key: bytes) -> tuple[Table, dict[int, list[ProofJob]]]:
-    t = Table(2, proofs=True, rules=Ruleset(target=3), key=key)
+def _abort(t: Table, s: Session, fault: GameFault) -> None:
+    """``s`` refuses: it signs an abort, which every other seat still playing takes."""
+    ab = s.abort(fault.error_code, fault.blamed_seat, fault.detail, fault.evidence)
+    for p in t.sessions:
+        if p is not s and not p.finished:
+            p.receive(wire.open_entry(ab.body))
+
+
+def _job_done(t: Table, s: Session, job: ProofJob) -> bool:
+    """Give ``s`` a job's result; True if it refused a proof (and aborted)."""
+    try:
+        s.job_done(job, run_job(job))
+    except GameFault as fault:
+        _abort(t, s, fault)
+        return True
+    return False
+
+
+def _lazy_table(key: bytes, target: int = 3) -> tuple[Table, dict[int, list[ProofJob]]]:
+    t = Table(2, proofs=True, rules=Ruleset(target=target), key=key)
     assert "proof-apart/v1" in t.sessions[0].caps
     for s in t.sessions:
         s.defer_work = True
@@ -428,8 +443,8 @@ def _lazy_table(key: bytes) -> tuple[Table, dict[int, list[ProofJob]]]:
 
 
 def _lazy_run(key: bytes, cheat: Any = lambda s: None,
-              slow: Any = lambda seat, job: False) -> Table:
-    t, jobs = _lazy_table(key)
+              slow: Any = lambda seat, job: False, target: int = 3) -> Table:
+    t, jobs = _lazy_table(key, target)
     for _ in range(50000):
         if not _lazy_step(t, jobs, cheat, slow):
             return t
@@ -472,6 +487,38 @@ def test_a_bad_proof_for_the_deck_never_dealt_gets_one_verdict():
     assert (report.verdict, report.blamed) == (INVALID, 1), said(report)
     honest = t.sessions[0]
     assert honest.aborted is not None and honest.aborted.blamed_seat == 1, honest.done
+
+
+def test_a_bad_proof_in_b_checked_late_is_blamed_at_its_entry():
+    """The same cheat in hand 1 of a longer match, seat 0's check of it slow (still in
+    its worker for the rest of hand 1): when the deck becomes hand 2's and the check
+    comes back, seat 0 blames seat 1 (``deal_failure``, ``bad_shuffle_proof``), its
+    evidence the entry whose ``b`` carried the proof; the auditor names the same seat
+    and the same entry."""
+    cheated = []
+
+    def cheat(s: Session) -> None:
+        g = s.game
+        if s.own_seat == 1 and not cheated and g.hand_no == 1 and g.deck is not None \
+                and g.deck.deal.phase == "deal" and _queued(ProofItem)(s):
+            _bad_proof(s)
+            cheated.append(len(s.bodies))
+
+    t = _lazy_run(b"hostile-late", cheat,
+                  lambda seat, job: seat == 0 and job.kind == "verify" and job.hand == 2,
+                  target=11)
+    assert cheated, "seat 1's proof never rode in a b of hand 1"
+    honest = t.sessions[0]
+    assert honest.aborted is not None
+    assert (honest.aborted.blamed_seat, honest.aborted.code) == (1, ErrorCode.DEAL_FAILURE)
+    abort = wire.open_entry(honest.bodies[-1])
+    assert abort.kind == "abort" and abort.seat == 0
+    assert abort.fields.get("evidence") == honest.bodies[cheated[0]]
+    for seat in (0, 1):
+        report = audit_bodies(list(t.sessions[seat].bodies), workers=0)
+        assert (report.verdict, report.blamed, report.code, report.entry) == (
+            INVALID, 1, "deal_failure", cheated[0]), said(report)
+        assert report.reason.startswith("bad_shuffle_proof:"), report.reason
 
 
 def test_an_honest_lazy_match_audits_valid():
@@ -524,3 +571,42 @@ def test_junk_in_b_after_a_redeal(junk):
     seat, chain, raised = _forge(2, REDEAL_KEY, None, b, pick=_after_redeal,
                                  rules=REDEAL)
     _blamed_everywhere(seat, chain, raised, code, reason)
+
+
+# ------------------------------------------------------------------ who sees what, when
+
+
+OPENING = {"deal/shares", "deal/play", "deal/reveal", "deal/complain"}
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_no_card_opens_sooner_than_without_the_capability(players):
+    """The same match (same secrets, same bots) with and without next-deck/v1: every
+    message that opens a card (each seat's shares, plays, reveals, in order) comes after
+    no fewer actions with it than without, so nobody sees a card of the next hand
+    earlier than at a table without it; only keys, shuffles, proofs and cuts move."""
+    key = f"hostile-fair-{players}".encode()
+    rules = Ruleset(target=3 if players == 2 else 6)
+    new = Table(players, proofs=True, rules=rules, key=key)
+    old = Table(players, proofs=True, rules=rules, key=key, caps=WITHOUT)
+    new.run(20000)
+    old.run(20000)
+    assert new.sessions[0].done == old.sessions[0].done
+    assert new.sessions[0].game.hand_no >= 2  # a hand dealt from a deck built before it
+    assert CAP_NEXT_DECK in new.sessions[0].caps and CAP_NEXT_DECK not in old.sessions[0].caps
+
+    def opening(t: Table) -> dict[tuple[int, tuple[str, int]], int]:
+        return {(seat, what): acts for seat, what, acts in deal_releases(t.sessions[0].bodies)
+                if what[0] in OPENING}
+
+    with_it, without = opening(new), opening(old)
+    assert with_it.keys() == without.keys()
+    sooner = {k: (with_it[k], without[k]) for k in with_it if with_it[k] < without[k]}
+    assert not sooner, sooner
+    # ...and the building did move: some key or shuffle comes after fewer actions.
+    built = {(seat, what): acts for seat, what, acts in deal_releases(new.sessions[0].bodies)
+             if what[0] in ("deal/key", "deal/shuffle")}
+    built_old = {(seat, what): acts for seat, what, acts
+                 in deal_releases(old.sessions[0].bodies)
+                 if what[0] in ("deal/key", "deal/shuffle")}
+    assert any(built[k] < built_old[k] for k in built if k in built_old)
