@@ -610,3 +610,63 @@ def test_no_card_opens_sooner_than_without_the_capability(players):
                  in deal_releases(old.sessions[0].bodies)
                  if what[0] in ("deal/key", "deal/shuffle")}
     assert any(built[k] < built_old[k] for k in built if k in built_old)
+
+
+# ------------------------------------------------------------------ a false accusation
+
+
+@pytest.mark.parametrize("bad", [False, True], ids=["sound", "bad"])
+def test_an_accusation_citing_a_proof_in_b_being_checked(bad):
+    """Three players, proof work apart; seat 2 checks seat 0's proof for the next deck
+    (ridden in a ``b``) slowly.  While that check is out, seat 1 signs an abort blaming
+    seat 0 (``deal_failure``) citing the entry that carried it.  Seat 2 settles the
+    check before it words the claim: a sound proof refutes it (and the auditor agrees),
+    a bad one does not."""
+    from support.audit import make_sessions
+
+    from chkobba_p2p.bots.levels import make_bot
+    from chkobba_p2p.game.rules import PRESETS
+    from chkobba_p2p.transcript.events import Standing
+    from chkobba_p2p.transcript.table import Phase
+
+    ss, _ = make_sessions(3, PRESETS["tunisian"], True, key=b"hostile-accuse", apart=True)
+    watcher = ss[2]
+    watcher.defer_work = True
+    bots = [make_bot("greedy", i) for i in range(3)]
+    held = None
+    for _ in range(5_000):
+        jobs = watcher.jobs()
+        held = next((j for j in jobs if j.kind == "verify" and j.seat == 0
+                     and j.hand == watcher.game.hand_no + 1), None)
+        if held is not None:
+            break
+        for job in jobs:
+            watcher.job_done(job, run_job(job))
+        i = ss[0].floor
+        s = ss[i]
+        d = s.decision
+        if d is not None:
+            s.decide(bots[i].choose_play(d.hand) if d.kind == "play"
+                     else bots[i].choose_cut(d.hand))
+        entry = s.next_entry()
+        if entry is None:
+            continue
+        for j, other in enumerate(ss):
+            if j != i:
+                other.receive(entry)
+    assert held is not None and watcher.phase == Phase.PLAYING
+    cited = watcher.bodies[-1]
+    assert wire.open_entry(cited).seat == 0 and "deal/proof" in _types(
+        wire.open_entry(cited), "b")
+    if bad:  # the proof seat 2 holds fails its check (as a forged one would)
+        object.__setattr__(held, "proof", bytes(len(held.proof or b"")))
+    abort = ss[1].abort(ErrorCode.DEAL_FAILURE, 0, "the host's proof is bad", cited)
+    watcher.receive(abort)
+    a = watcher.aborted
+    assert a is not None and a.blamed_seat == 0
+    if bad:
+        assert a.standing != Standing.REFUTED, a
+    else:
+        assert a.standing == Standing.REFUTED, a
+        r = audit_bodies(watcher.bodies, workers=0)
+        assert r.standing == Standing.REFUTED and r.claim_refuted, said(r)
