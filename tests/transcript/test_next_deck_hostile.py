@@ -670,3 +670,36 @@ def test_an_accusation_citing_a_proof_in_b_being_checked(bad):
         assert a.standing == Standing.REFUTED, a
         r = audit_bodies(watcher.bodies, workers=0)
         assert r.standing == Standing.REFUTED and r.claim_refuted, said(r)
+
+
+# ------------------------------------------------------------------ time and blame
+
+
+def test_a_turn_of_b_alone_while_the_game_waits_for_its_play():
+    """A seat the game waits for (its play) sends a turn carrying only its ``b``
+    (legitimate items for the next deck) and no play: ``b`` is not what the game waits
+    for, so it does not excuse the missing action; every honest peer and the auditor
+    reach one verdict, blaming that seat alone (``protocol_violation``)."""
+    t = Table(2, rules=Ruleset(target=3), key=b"hostile-b-alone")
+    for _ in range(20000):
+        s, e = t.speak()
+        if e.kind == "turn" and e.fields.get("b") and isinstance(e.fields.get("a"), dict) \
+                and not e.fields.get("d"):
+            break
+        t.deliver(e, s.seat)
+    else:
+        raise AssertionError("no play with a b alone")
+    # Without its play, and so without the shares its play caused (``p``).
+    fields = {k: v for k, v in e.fields.items() if k not in ("a", "p")}
+    payload = wire.encode(fields)
+    forged = wire.encode({"t": "sig", "p": payload,
+                          "s": t.ids[e.seat].sign(wire.ENTRY_DOMAIN, payload)})
+    other = t.sessions[1 - s.seat]
+    with pytest.raises(GameFault) as caught:
+        other.receive(wire.open_entry(forged))
+    assert (caught.value.blamed_seat, caught.value.error_code) == (
+        s.seat, ErrorCode.PROTOCOL_VIOLATION)
+    report = audit_bodies([*s.bodies[:-1], forged], workers=0)
+    assert (report.verdict, report.blamed, report.code) == (
+        INVALID, s.seat, "protocol_violation"), said(report)
+    assert report.entry == len(s.bodies) - 1
