@@ -21,17 +21,24 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+import trio
 from support.audit import play, said
 from support.sessions import Table, deal_releases
 
+from chkobba_p2p._shell.net import ClientPeer
+from chkobba_p2p._shell.peer import Outcome
 from chkobba_p2p.deal.core import ProofJob, run_job
 from chkobba_p2p.deal.messages import KeyItem, ProofItem, ShuffleItem, parse_item
 from chkobba_p2p.game.rules import Ruleset
 from chkobba_p2p.game.ruleset import RedealRule
+from chkobba_p2p.link.joiner import SeatLink
 from chkobba_p2p.observe.audit import INVALID, VALID, audit_bodies, audit_log
+from chkobba_p2p.testing import InMemoryTable, RecordingController
 from chkobba_p2p.transcript.bodies import GameFault
 from chkobba_p2p.transcript.caps import CAP_NEXT_DECK, SPOKEN
+from chkobba_p2p.transcript.events import Standing
 from chkobba_p2p.transcript.session import Session
+from chkobba_p2p.transcript.table import Phase
 from chkobba_p2p.wire import codec as wire
 from chkobba_p2p.wire.codec import ErrorCode
 from chkobba_p2p.wire.logfile import TranscriptWriter
@@ -626,8 +633,6 @@ def test_an_accusation_citing_a_proof_in_b_being_checked(bad):
 
     from chkobba_p2p.bots.levels import make_bot
     from chkobba_p2p.game.rules import PRESETS
-    from chkobba_p2p.transcript.events import Standing
-    from chkobba_p2p.transcript.table import Phase
 
     ss, _ = make_sessions(3, PRESETS["tunisian"], True, key=b"hostile-accuse", apart=True)
     watcher = ss[2]
@@ -703,3 +708,79 @@ def test_a_turn_of_b_alone_while_the_game_waits_for_its_play():
     assert (report.verdict, report.blamed, report.code) == (
         INVALID, s.seat, "protocol_violation"), said(report)
     assert report.entry == len(s.bodies) - 1
+
+
+# ------------------------------------------------------------------ real peers in memory
+
+
+class _CheatB(Session):
+    """A joiner's session, honest but for one ``deal/shares`` slipped into its next
+    ``b`` once the current hand is dealing (its own session never checks its own
+    ``b``: it signs and sends it)."""
+
+    cheated = False
+
+    def next_entry(self):  # type: ignore[no-untyped-def]
+        g = self.game
+        if not self.cheated and self.phase == Phase.PLAYING and self.floor == self.seat \
+                and g.next_deck is not None and g.deck is not None \
+                and g.deck.deal.phase == "deal" and g._next_out:
+            g._next_out.append({"t": "deal/shares", "step": 0, "pos": [0],
+                                "d": [bytes(32)], "proof": bytes(64)})
+            self.cheated = True
+        return super().next_entry()
+
+
+class _SwappedLink(SeatLink):
+    def entry(self, body, msg, now):  # type: ignore[no-untyped-def]
+        super().entry(body, msg, now)
+        if self.session is not None and type(self.session) is Session:
+            self.session.__class__ = _CheatB
+
+
+class _Cheater(ClientPeer):
+    link_class = _SwappedLink
+
+
+async def test_real_peers_blame_a_shares_in_b_on_its_sender(tmp_path, autojump_clock):
+    """Three real peers in memory (proof work in their worker threads), seat 1 slipping
+    a ``deal/shares`` into a ``b``: the host and seat 2 end the match blaming seat 1
+    (``deal_failure``, proven by the entry), no traceback, no hang; their logs replay
+    to the same verdict."""
+    players = 3
+    table = InMemoryTable(tmp_path, players=players, rules=Ruleset(target=11))
+    out: dict[int, Outcome] = {}
+    with trio.fail_after(600):
+        async with trio.open_nursery() as nursery:
+            async def host(task_status=trio.TASK_STATUS_IGNORED) -> None:
+                out[0] = await table.host.run(task_status)
+
+            await nursery.start(host)
+            attack = trio.CancelScope()
+
+            async def join(seat: int) -> None:
+                cls = _Cheater if seat == 1 else ClientPeer
+                peer = cls(table.join_config(seat), table.controllers[seat])
+                if seat == 1:
+                    with attack:
+                        await peer.run()
+                    return
+                out[seat] = await peer.run()
+
+            for seat in range(1, players):
+                nursery.start_soon(join, seat)
+                host_ctl = table.controllers[0]
+                assert isinstance(host_ctl, RecordingController)
+                await host_ctl.until(lambda _, s=seat: table.host.lobby.seats[s] is not None)
+            while len(out) < players - 1:
+                await trio.sleep(0.05)
+            attack.cancel()
+    for seat in (0, 2):
+        o = out[seat]
+        assert o.aborted is not None, (seat, o)
+        assert (o.aborted.blamed_seat, o.aborted.code) == (1, ErrorCode.DEAL_FAILURE), o
+        assert o.aborted.standing == Standing.PROVEN, o.aborted
+        report = audit_log(o.log_path, workers=0)
+        assert (report.verdict, report.blamed, report.code) == (
+            INVALID, 1, "deal_failure"), said(report)
+        assert report.reason.startswith("unexpected:"), report.reason
