@@ -337,6 +337,12 @@ CHEATS = {
                                         {"t": "deal/cut", "k": 3}),
                                     lambda s: s.game.next_deck.cutter == s.seat
                                     and _shuffles(s) < 2, "unexpected:"),
+    # The next hand's cutter cuts again after its cut rode in a b.
+    "cut_twice": (2, False, False,
+                  lambda s: s.game._next_out.append(dict(_sent_b(s, "deal/cut") or {})),
+                  lambda s: s.game.next_deck.cutter == s.seat
+                  and s.game.next_deck.deal.phase == "deal"
+                  and _sent_b(s, "deal/cut") is not None, "unexpected: a second cut"),
     # A cut from a seat that does not cut the next deck, after the last shuffle.
     "cut_by_another_seat": (3, False, False,
                             lambda s: s.game._next_out.append({"t": "deal/cut", "k": 3}),
