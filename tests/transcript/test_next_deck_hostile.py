@@ -361,7 +361,7 @@ CHEATS = {
 
 
 @pytest.mark.parametrize("cheat", sorted(CHEATS))
-def test_a_cheat_in_b_is_blamed_on_its_sender(cheat, tmp_path):
+def test_a_cheat_in_b_is_blamed_on_its_sender(cheat):
     """The cheater's session signs it (its own ``b`` is never checked by itself); every
     honest peer blames it with ``deal_failure`` at that entry, nobody else is blamed,
     and the audit of every seat's log agrees."""
