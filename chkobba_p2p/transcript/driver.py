@@ -903,10 +903,15 @@ class GameDriver:
         res = self.match.results[-1]
         self._events.append(HandScored(number, res.score, res.totals))
         if self.match.is_over:
+            if self.next_deck is not None:
+                # next-deck/v1: the deck built for a hand that never comes is dropped, but
+                # not its proofs' checks still out: a bad proof sent in the match's last
+                # turns must be blamed here, as the auditor blames it (PROTOCOL.md 7.1),
+                # not forgotten while every seat signs the result.
+                self.next_deck.settle()
             self.over = True
             self.deck = None
-            # next-deck/v1: the deck built for a hand that never comes is dropped (this
-            # entry's ``b`` still goes to it: :meth:`apply_next`).
+            # (this entry's ``b`` still goes to the dropped deck: :meth:`apply_next`).
             self.next_deck = None
             self._next_out.clear()
             self._events.append(MatchOver(self.match.winner, self.match.totals))

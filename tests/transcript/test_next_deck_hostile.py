@@ -464,10 +464,6 @@ def _lazy_run(key: bytes, cheat: Any = lambda s: None,
     raise AssertionError("the match did not end")
 
 
-@pytest.mark.xfail(strict=True, reason="a bad shuffle proof in a b of the hand that ends "
-                   "the match is checked only by a job the peers drop with the deck: the "
-                   "match completes live while the auditor (which checks the dropped "
-                   "deck's proofs in full, PROTOCOL.md 7.1) finds it INVALID")
 def test_a_bad_proof_for_the_deck_never_dealt_gets_one_verdict():
     """Proof work handed out (proof-apart/v1, as real peers do it in worker threads),
     quick at seat 1 and slow at seat 0: in the hand that ends the match, seat 1's
