@@ -2540,10 +2540,12 @@ MESSAGES |= {
     "lu_log_cannot_read": ("cannot read {path}: {why}", "impossible de lire {path} : {why}"),
     "lu_log_too_big": ("{path}: larger than the {limit}-byte limit for a log",
                        "{path} : plus grand que la limite de {limit} octets d'un journal"),
-    "lu_log_not_chkobba": ("{path}: not a chkobba log (it does not start with the log "
-                           "file's magic bytes)",
-                           "{path} : pas un journal de chkobba (il ne commence pas par les "
-                           "octets magiques d'un journal)"),
+    "lu_log_not_chkobba": ("{path}: not a chkobba log (a log is a .chklog file that "
+                           "chkobba play, host, join, bot and watch write; 'chkobba "
+                           "history' lists yours)",
+                           "{path} : pas un journal de chkobba (un journal est un fichier "
+                           ".chklog qu'écrivent chkobba play, host, join, bot et watch ; "
+                           "« chkobba history » liste les vôtres)"),
     "lu_log_too_many_entries": ("{path}: more than {max} entries",
                                 "{path} : plus de {max} entrées"),
     "lu_log_no_header": ("{path}: no header (the file holds no complete frame)",

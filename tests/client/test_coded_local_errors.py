@@ -113,8 +113,9 @@ def test_a_log_error_carries_its_code(tmp_path):
         read_log(other)
     assert (info.value.code, info.value.data) == ("log_not_chkobba", {"path": str(other)})
     assert local_error_text(Translator("fr"), info.value) == (
-        f"{other} : pas un journal de chkobba (il ne commence pas par les octets "
-        "magiques d'un journal)")
+        f"{other} : pas un journal de chkobba (un journal est un fichier .chklog "
+        "qu'écrivent chkobba play, host, join, bot et watch ; « chkobba history » liste "
+        "les vôtres)")
 
 
 @pytest.mark.slow  # a socket, loopback's
