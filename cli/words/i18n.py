@@ -2558,6 +2558,20 @@ MESSAGES |= {
     "lu_log_bad_frame": ("{path}: a frame announces more bytes than any frame may hold",
                          "{path} : une trame annonce plus d'octets qu'aucune trame ne peut "
                          "en contenir"),
+    # An identity key file (chkobba_p2p.lowlevel.KEY_PROBLEMS: "ik_").
+    "ik_key_readable_by_others": (
+        "{path}: this key file can be read by other users of this computer, who could "
+        "play as you; make it yours alone (chmod 600 {path}) and run the command again",
+        "{path} : d'autres utilisateurs de cet ordinateur peuvent lire ce fichier de clé "
+        "et jouer à votre place ; rendez-le à vous seul (chmod 600 {path}) et relancez la "
+        "commande"),
+    "ik_key_not_an_identity": (
+        "{path}: not an identity key file (a key file holds 32 bytes, written by chkobba "
+        "when it creates it)",
+        "{path} : pas un fichier de clé d'identité (un fichier de clé contient 32 octets, "
+        "écrits par chkobba quand il le crée)"),
+    "ik_key_missing": ("{path}: no identity key file there",
+                       "{path} : aucun fichier de clé d'identité à cet endroit"),
     "lu_folder_missing": ("{path}: no such folder", "{path} : dossier introuvable"),
     "lu_not_a_folder": ("{path}: not a folder", "{path} : pas un dossier"),
     "lu_folder_cannot_read": ("cannot read the folder {path}: {why}",
@@ -2913,14 +2927,15 @@ def notice_text(t: Translator, notice: Notice) -> str:
 #: ``RulesetError.code``, ``BotError.code``).
 _CODED_FAMILIES: dict[object, str] = {"log_unreadable": "lu_", "bad_address": "ad_",
                                       "cannot_listen": "ls_", "bad_ruleset": "ru_",
-                                      "bot_error": "bo_"}
+                                      "bot_error": "bo_", "key_unusable": "ik_"}
 
 
 def local_error_text(t: Translator, exc: BaseException) -> str:
     """A library error as its reader reads it: a coded local error (a log that is not
     one: ``lu_`` + its code; a typed address or port: ``ad_``; a port or address a host
     cannot listen on: ``ls_``; rules that cannot be: ``ru_``; bots that cannot be made or
-    cannot finish: ``bo_``) worded by its ``code`` and ``data`` in ``t``'s language;
+    cannot finish: ``bo_``; an identity key file that cannot be used: ``ik_``) worded
+    by its ``code`` and ``data`` in ``t``'s language;
     any other, or a code this catalog lacks, as ``str(exc)`` (the library's English)."""
     # The family is the class's own default code (data the library states, read without
     # importing the log reader: a bot peer that fails on its address loads no auditor).
