@@ -239,8 +239,10 @@ class Leaving:
         view = self.view  # type: ignore[attr-defined]
         if self.kind == "join":
             host = self.rematch_answers.get(0)
-            return self.t("rematch_host_no" if host is False else "rematch_host_silent",
-                          name=view.name(0))
+            # At 3 or 4 seats the host's no may be for another's no or absence (walk6:
+            # "carol declines a rematch" when the third player had left): its word only.
+            no = "rematch_host_no" if len(self.state.names) <= 2 else "rematch_host_no_many"
+            return self.t(no if host is False else "rematch_host_silent", name=view.name(0))
         noes = [view.name(s) for s, a in sorted(self.rematch_answers.items())
                 if not a and s not in self.rematch_gone]
         gone = [view.name(s) for s in sorted(self.rematch_gone)]

@@ -879,6 +879,16 @@ MESSAGES: dict[str, tuple[str, str]] = {
                            "{name} refuse la revanche : pas de nouvelle table"),
     "rematch_host_no": ("{name} declines a rematch: no new table.",
                         "{name} refuse la revanche : pas de nouvelle table."),
+    # At 3 or 4 seats the host's no may be another's: one no, or one player gone, is
+    # enough (a joiner is not told which): the host's word, blaming nobody.
+    "ev_host_no_rematch_many": ("{name}, the host, says: no rematch (someone at the table "
+                                "declined or left)",
+                                "{name}, l'hôte, annonce : pas de revanche (quelqu'un à la "
+                                "table a refusé ou est parti)"),
+    "rematch_host_no_many": ("{name}, the host, said: no rematch (someone at the table "
+                             "declined or left).",
+                             "{name}, l'hôte, a annoncé : pas de revanche (quelqu'un à la "
+                             "table a refusé ou est parti)."),
     "rematch_host_silent": ("{name} gave no answer to the rematch: no new table.",
                             "{name} n'a pas répondu pour la revanche : pas de nouvelle "
                             "table."),
