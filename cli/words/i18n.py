@@ -973,7 +973,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
                    "Votre table est ouverte. Donnez cette adresse à vos amis :"),
     "lobby_join_cmd": ("they type: chkobba join {addr}", "ils tapent : chkobba join {addr}"),
     "lobby_watch_cmd": ("spectators type: chkobba watch {addr}",
-                        "les spectateurs tapent : chkobba watch {addr}"),
+                        "pour regarder : chkobba watch {addr}"),
     "lobby_ipv6": ("over IPv6: {addr}", "en IPv6 : {addr}"),
     "lobby_internet": ("friends on the internet: {addr} (port opened by {via})",
                        "amis sur internet : {addr} (port ouvert par {via})"),
@@ -1614,7 +1614,9 @@ MESSAGES: dict[str, tuple[str, str]] = {
                      "comme les compte chkobba history) :"),
     "over_records_reading": ("Counting the matches in your logs, this one included…",
                              "On compte les parties de vos journaux, celle-ci comprise…"),
-    "lobby_bot": ("the {level} bot's key", "la clé du robot {level}"),
+    # Short, to share the key's row at 80 columns (a row each cost the 4-player lobby
+    # its spectators' lines): the key is that bot level's well-known one.
+    "lobby_bot": ("{level} bot", "robot {level}"),
     # A bot level as a player reads it (Translator.level); the option values of --bots
     # stay the English words in both languages.
     "level_random": ("random", "aléatoire"),

@@ -51,7 +51,7 @@ def test_the_lobby_names_bot_levels_and_readiness_in_the_readers_words(
                          ready=ready))
     rows = screen_rows(ui, *size)
     flat = _flat(rows)
-    said = {"en": "the {level} bot's key", "fr": "la clé du robot {level}"}[lang]
+    said = {"en": "{level} bot", "fr": "robot {level}"}[lang]
     for level in levels:
         assert said.format(level=LEVELS[lang][level]) in flat, "\n".join(rows)
     if lang == "fr":
