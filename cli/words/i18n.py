@@ -1939,7 +1939,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
                             "(les manches ci-dessus étaient complètes et correctes avant la "
                             "violation)"),
     "rp_winner": ("winner: {side}", "gagnant : {side}"),
-    "rp_sheet": ("score sheet:", "feuille de score :"),
+    "rp_sheet": ("score sheet:", "feuille de marque :"),
     "rp_web_page": ("web page: {path}", "page web : {path}"),
     "rp_after_match": ("after the match", "après la partie"),
     "rp_before_first": ("before the first hand", "avant la première manche"),

@@ -89,3 +89,13 @@ def test_the_coachs_line_says_the_loss_with_its_unit_agreed(lang, loss, said):
 def test_history_names_a_bots_level_in_the_readers_words(lang, level, said):
     seat = Seat("bot1", bytes(32), level)
     assert said in who(seat, Translator(lang))
+
+
+def test_the_score_sheet_has_one_french_name():
+    """walk6: the table, its help and its keys say "feuille de marque"; `chkobba replay`
+    printed "feuille de score :" over the same sheet."""
+    from chkobba_cli.words.i18n import MESSAGES
+
+    french = [fr for _, fr in MESSAGES.values() if isinstance(fr, str)]
+    assert any("feuille de marque" in fr.lower() for fr in french)
+    assert not [fr for fr in french if "feuille de score" in fr.lower()]
