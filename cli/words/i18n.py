@@ -106,7 +106,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "replay_step": ("step {i}/{n} · entry #{entry}", "étape {i}/{n} · entrée n°{entry}"),
     "replay_step_short": ("step {i}/{n}", "étape {i}/{n}"),
     "keys_replay": ("←→ move · PgUp/PgDn hand · Home/End · s scores · q quit",
-                    "←→ coup · PgPréc/PgSuiv manche · Début/Fin · s scores · q quitter"),
+                    "←→ coup · PgPréc/PgSuiv manche · Début/Fin · s feuille · q quitter"),
     "verdict_valid": ("VALID: {why}", "VALIDE : {why}"),
     "verdict_invalid": ("INVALID at entry #{entry}: {why}",
                         "INVALIDE à l'entrée n°{entry} : {why}"),
