@@ -555,9 +555,9 @@ MESSAGES: dict[str, tuple[str, str]] = {
                    "{blunders}, accuracy {accuracy}%",
                    "{who} : {n} décisions, perte moyenne de {mean} par décision, "
                    "{mistakes}, {blunders}, précision {accuracy} %"),
-    "cv_mistakes_1": ("1 mistake", "1 erreur"),
+    "cv_mistakes_1": ("{n} mistake", "{n} erreur"),  # Translator.singular: "0 erreur"
     "cv_mistakes_n": ("{n} mistakes", "{n} erreurs"),
-    "cv_blunders_1": ("1 blunder", "1 gaffe"),
+    "cv_blunders_1": ("{n} blunder", "{n} gaffe"),
     "cv_blunders_n": ("{n} blunders", "{n} gaffes"),
     "cv_header": ("review: every decision graded by the expert's search from what the "
                   "player saw then; loss in points of the hand (expected margin) against "
@@ -2848,6 +2848,11 @@ class Translator:
         n = self.number(value, digits)
         one = abs(round(value, digits)) < 2 if self.lang == "fr" else n == "1"
         return self("unit_point" if one else "unit_points", n=n)
+
+    def singular(self, n: int) -> bool:
+        """A count of ``n`` takes the singular: one in English, zero or one in French
+        ("0 erreur", "1 gaffe"; "0 mistakes")."""
+        return n == 1 or (self.lang == "fr" and n == 0)
 
     def level(self, level: str) -> str:
         """A bot level's name as a player reads it ("gourmand" for greedy in French);

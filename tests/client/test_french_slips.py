@@ -99,3 +99,17 @@ def test_the_score_sheet_has_one_french_name():
     french = [fr for _, fr in MESSAGES.values() if isinstance(fr, str)]
     assert any("feuille de marque" in fr.lower() for fr in french)
     assert not [fr for fr in french if "feuille de score" in fr.lower()]
+
+
+@pytest.mark.parametrize("lang, n, said", [
+    ("fr", 0, "0 erreur, 0 gaffe"), ("fr", 1, "1 erreur, 1 gaffe"),
+    ("fr", 3, "3 erreurs, 3 gaffes"), ("en", 0, "0 mistakes, 0 blunders"),
+    ("en", 1, "1 mistake, 1 blunder")])
+def test_the_coachs_summary_agrees_its_counts(lang, n, said):
+    """walk6 (replay --review, fr): "robby : 49 décisions, …, 0 erreurs, 1 gaffe": French
+    says zero in the singular."""
+    from chkobba_cli.words.coach import summary_line
+    from chkobba_p2p.observe.review import SeatSummary
+
+    line = summary_line(SeatSummary(2, 49, 0.052, n, n, 98.0), "robby", Translator(lang))
+    assert said in line, line
