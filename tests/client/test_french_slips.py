@@ -113,3 +113,23 @@ def test_the_coachs_summary_agrees_its_counts(lang, n, said):
 
     line = summary_line(SeatSummary(2, 49, 0.052, n, n, 98.0), "robby", Translator(lang))
     assert said in line, line
+
+
+@pytest.mark.parametrize("lang, said, wrong", [
+    ("fr", "pris par vous : 0 carte", "0 cartes"), ("en", "you captured: 0 cards", "0 card ")])
+def test_no_capture_yet_is_said_in_the_singular_in_french(app_session, lang, said, wrong):
+    """walk6 (fr, the table and replay's hand lines): "pris par vous : 0 cartes",
+    "bob : 10 cartes, 2 carreaux, 2 sept, 0 six"; French counts zero in the singular."""
+    from chkobba_cli.outputs.replay_text import _count
+    from chkobba_p2p.transcript.events import HandStarted
+
+    ui = TuiApp(kind="play", lang=lang, seat=0, rules=R.Ruleset(), players=2)
+    names = (("amel", FP), ("bot1", "0001-1111-2222-3333"))
+    ui.state = ui.state.apply(Lobby(names)).apply(HandStarted(1, 1))
+    text = "\n".join(screen_rows(ui, 24, 80))
+    assert said in text and wrong not in text, text
+    t = Translator(lang)
+    zero = {"fr": ("0 carte", "0 sept"), "en": ("0 cards", "0 sevens")}[lang]
+    assert (_count(t, 0, "cards"), _count(t, 0, "sevens")) == zero
+    assert _count(t, 1, "cards") == {"fr": "1 carte", "en": "1 card"}[lang]
+    assert _count(t, 2, "cards") == {"fr": "2 cartes", "en": "2 cards"}[lang]
