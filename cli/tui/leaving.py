@@ -34,6 +34,7 @@ class Leaving:
     rematch_bots: int
     rematch_gone: set[int]
     _rematch_wake: trio.Event | None
+    peer_ended: bool
     pacer: Any
     request: Any
     outcome: Outcome | None
@@ -147,10 +148,14 @@ class Leaving:
                 if mine and self.kind != "host":
                     return True
                 # Local bots answer nothing and leave; more seats gone than bots means
-                # a person left.  One no, or one person gone, is enough: no table.
+                # a person left.  One no, or one person gone, is enough: no table.  The
+                # host says so at once, before its own person answers: a joiner who said
+                # yes would otherwise wait for a table that cannot come (walk6: a third
+                # seat gone, the joiner's r waited on the host's person; the host's
+                # screen, which stays until q, had offered nothing).
                 gone = len(self.rematch_gone)
                 noes = sum(1 for s, a in got.items() if not a and s not in self.rematch_gone)
-                if mine and (noes or gone > self.rematch_bots):
+                if (mine or self.kind == "host") and (noes or gone > self.rematch_bots):
                     return False
                 if mine and sum(got.values()) >= self.rematch_people:
                     self.rematch_requested = True
@@ -167,9 +172,13 @@ class Leaving:
             wake.set()
 
     def answer_rematch(self, accept: bool) -> None:
-        """r (``accept``) or q at the end of the match: our answer, to the peer."""
+        """r (``accept``) or q at the end of the match: our answer, to the peer (or, its
+        run over, a host having said no for a player gone: the screen closes)."""
         self.rematch_answered = accept
         self.invalidate()
+        if self.peer_ended:
+            self.exit()
+            return
         token = self.token
         if token is not None:
             with contextlib.suppress(trio.RunFinishedError):

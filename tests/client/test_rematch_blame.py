@@ -56,3 +56,54 @@ def test_the_hosts_no_at_two_is_the_hosts_own(app_session, lang):
     events = " ".join(line_text(line) for line in ui.events.lines)
     assert declines in events and said not in events, events
     assert ui.rematch_note() == Translator(lang)("rematch_host_no", name="p0")
+
+
+def _host_at_the_end(players: int) -> TuiApp:
+    ui = TuiApp(kind="host", lang="en", seat=0, rules=R.Ruleset(), players=players)
+    ui.size = (24, 80)
+    names = tuple((f"p{i}", f"{i:04x}-0000-0000-0000") for i in range(players))
+    ui.state = ui.state.apply(Lobby(names)).apply(HandStarted(1, 1))
+    return ui
+
+
+def _outcome(players: int) -> Outcome:
+    from types import SimpleNamespace
+
+    return Outcome(0, SimpleNamespace(), None,  # type: ignore[arg-type]
+                   done=MatchDone(2, (2, 4, 12, 0)[:players], 4))
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_a_host_tells_the_others_at_once_when_a_player_left(app_session, players):
+    """The host's answer (no) goes out as soon as a person is gone, without waiting for
+    its own person's r or q: a joiner who said yes is told at once."""
+    import trio
+    import trio.testing
+
+    ui = _host_at_the_end(players)
+
+    async def main() -> bool | None:
+        # (virtual time: a host that waits on its person fails here, it does not hang)
+        with trio.fail_after(60):
+            return await _run()
+
+    async def _run() -> bool | None:
+        async with trio.open_nursery() as nursery:
+            answer: list[bool | None] = []
+
+            async def decide() -> None:
+                answer.append(await ui.decide_rematch(_outcome(players)))
+
+            nursery.start_soon(decide)
+            await trio.testing.wait_all_tasks_blocked()
+            assert not answer and ui.can_rematch  # asked, nobody gone yet
+            ui._show_event(RematchAnswer(1, True))
+            await trio.testing.wait_all_tasks_blocked()
+            assert not answer  # a yes: still the host's person's to answer
+            ui._show_event(RematchAnswer(2, False, left=True))
+        return answer[0]
+
+    assert trio.run(main, clock=trio.testing.MockClock(autojump_threshold=0)) is False
+    assert ui.rematch_answered is None and not ui.can_rematch  # our person asked nothing
+    box = "".join(t for _, t in ui._overlay())
+    assert "p2 left the table: no rematch" in box, box
