@@ -234,7 +234,13 @@ class Leaving:
                     continue
                 out.append(("class:warn", self.t("ev_rematch_gone", name=view.name(seat))))
             elif seat == 0 and self.kind != "host":
-                continue  # the host's yes opens the new table at once; its no ends here
+                # The host's yes opens the new table at once; its no ends the question:
+                # said in the box (the events under it say it too), as the host's word.
+                if not accept:
+                    few = len(self.state.names) <= 2
+                    out.append(("class:warn", self.t(
+                        "ev_host_no_rematch" if few else "ev_host_no_rematch_many",
+                        name=view.name(0))))
             else:
                 out.append(("class:ok" if accept else "class:warn",
                             self.t("ev_rematch_yes" if accept else "ev_rematch_no",

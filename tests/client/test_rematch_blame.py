@@ -39,6 +39,24 @@ def _joiner_at_the_end(lang: str, players: int) -> TuiApp:
     return ui
 
 
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_a_joiner_not_yet_answered_reads_the_hosts_no_in_its_end_box(app_session, lang):
+    """walk6: the host said no at once (the third seat gone); the joiner's end box
+    dropped r but said nothing of why (only the events under the box did)."""
+    _, said, _ = WORDS[lang]
+    ui = TuiApp(kind="join", lang=lang, seat=1, rules=R.Ruleset(), players=3)
+    ui.size = (24, 80)
+    ui.t = Translator(lang)
+    names = tuple((f"p{i}", f"{i:04x}-0000-0000-0000") for i in range(3))
+    ui.state = ui.state.apply(Lobby(names)).apply(HandStarted(1, 1))
+    ui.finished, ui.rematch_open = True, True
+    ui.outcome = Outcome(1, None, None, done=MatchDone(2, (2, 4, 12), 4))
+    ui._show_event(RematchAnswer(0, False))
+    assert not ui.can_rematch
+    box = " ".join("".join(t for _, t in ui._overlay()).split())
+    assert said in box, box
+
+
 @pytest.mark.parametrize("players", [3, 4])
 @pytest.mark.parametrize("lang", ["en", "fr"])
 def test_the_hosts_no_at_three_or_four_blames_nobody(app_session, lang, players):
@@ -47,6 +65,8 @@ def test_the_hosts_no_at_three_or_four_blames_nobody(app_session, lang, players)
     events = " ".join(line_text(line) for line in ui.events.lines)
     assert said in events and declines not in events, events
     assert ui.rematch_note() == note
+    box = " ".join("".join(t for _, t in ui._overlay()).split())
+    assert said in box and declines not in box, box  # the end box says it too
 
 
 @pytest.mark.parametrize("lang", ["en", "fr"])
