@@ -228,9 +228,11 @@ from .wire.codec import (
     verify_signature,
 )
 from .wire.logfile import (
+    KEY_PROBLEMS,
     LOG_PROBLEMS,
     MAGIC,
     MAX_LOG_BYTES,
+    KeyUnusable,
     LogFile,
     LogUnreadable,
     TranscriptWriter,
@@ -247,6 +249,7 @@ __all__ = [
     "frame", "FrameDecoder", "encode", "decode", "Identity", "verify_signature", "fingerprint",
     "entry_id", "Entry", "make_entry", "open_entry", "get_field", "MAGIC", "LogFile",
     "TranscriptWriter", "read_log", "read_header", "LogUnreadable", "LOG_PROBLEMS",
+    "KeyUnusable", "KEY_PROBLEMS",
     "MAX_LOG_BYTES",
     "CAP_SHUFFLE_PROOFS", "CAP_EARLY_DEAL", "CAP_SEAT_SECRET", "SEAT_SECRET_DOMAIN",
     "seat_secret_proof",

@@ -199,8 +199,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except LocalError as exc:  # the user's input (a key file, an address...): one line
         # After our words, the library's: by its code where it has one (a log, an
         # address, a port), else its sentence.
-        print(f"chkobba {args.command}: {_error_word(args)}{_local_words(args, exc)}",
-              file=sys.stderr)
+        from .support.term import say_error  # fitted to the terminal between words
+
+        say_error(f"chkobba {args.command}: {_error_word(args)}{_local_words(args, exc)}")
         return 2
     except BaseExceptionGroup as group:  # the same, raised inside trio's nurseries
         local, _ = group.split(LocalError)
@@ -209,8 +210,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         first: BaseException = local
         while isinstance(first, BaseExceptionGroup):
             first = first.exceptions[0]
-        print(f"chkobba {args.command}: {_error_word(args)}{_local_words(args, first)}",
-              file=sys.stderr)
+        from .support.term import say_error
+
+        say_error(f"chkobba {args.command}: {_error_word(args)}{_local_words(args, first)}")
         return 2
     except BrokenPipeError:
         return 141

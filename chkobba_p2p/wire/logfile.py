@@ -46,6 +46,8 @@ __all__ = [
     "SeatLock",
     "SeatBusy",
     "load_identity",
+    "KeyUnusable",
+    "KEY_PROBLEMS",
     "write_private",
 ]
 
@@ -408,20 +410,41 @@ class SeatLock:
         self.release()
 
 
+#: Every :attr:`KeyUnusable.code`, with the keys of its data (``path``: the key file as
+#: given).  A code is never renamed; a client words each (the terminal client: ``ik_`` +
+#: code).
+KEY_PROBLEMS: dict[str, tuple[str, ...]] = {
+    "key_readable_by_others": ("path",),  # a group or other permission bit set
+    "key_not_an_identity": ("path",),  # not the 32 bytes of a seed
+    "key_missing": ("path",),  # no file, and not to be created
+}
+
+
+class KeyUnusable(CodedLocalError):
+    """An identity key file that cannot be used (others can read it, it is not one, it
+    is missing); ``code`` (one of :data:`KEY_PROBLEMS`) and ``data`` say which."""
+
+    CODES = KEY_PROBLEMS
+    code = "key_unusable"
+
+
 def load_identity(path: Path | str, *, create: bool = True) -> wire.Identity:
     """The Ed25519 identity stored at ``path`` (the raw 32-byte seed, mode 0600), created
-    when missing.  Refuses a key file others can read."""
+    when missing.  Refuses a key file others can read (:class:`KeyUnusable`)."""
     path = Path(path)
     if path.exists():
         mode = path.stat().st_mode & 0o077
         if mode and os.name == "posix":
-            raise LocalError(f"{path} is readable by others; chmod 600 it")
+            raise KeyUnusable(f"{path} is readable by others; chmod 600 it",
+                              code="key_readable_by_others", data={"path": str(path)})
         seed = path.read_bytes()
         if len(seed) != 32:
-            raise LocalError(f"{path} is not an identity key file")
+            raise KeyUnusable(f"{path} is not an identity key file",
+                              code="key_not_an_identity", data={"path": str(path)})
         return wire.Identity.from_seed(seed)
     if not create:
-        raise LocalError(f"no identity key at {path}")
+        raise KeyUnusable(f"no identity key at {path}", code="key_missing",
+                          data={"path": str(path)})
     identity = wire.Identity.generate()
     write_private(path, identity.seed)
     return identity

@@ -11,6 +11,7 @@ from chkobba_p2p.bots.levels import BotError
 from chkobba_p2p.game.rules import Ruleset
 
 from ..options.rules import ruleset_from_args
+from ..support.term import say_error
 from ..words.i18n import Translator, detect_lang, local_error_text, ruleset_text
 
 
@@ -20,10 +21,10 @@ def run(args: argparse.Namespace) -> int:
     t = Translator(args.lang or detect_lang())
     ruleset = ruleset_from_args(args)
     if args.games < 1:
-        print(f"chkobba arena: {t('cx_games')}", file=sys.stderr)
+        say_error(f"chkobba arena: {t('cx_games')}")
         return 2
     if args.move_ms is not None and not args.move_ms > 0:
-        print(f"chkobba arena: {t('cx_move_ms')}", file=sys.stderr)
+        say_error(f"chkobba arena: {t('cx_move_ms')}")
         return 2
 
     def progress(r: ArenaResult) -> None:
@@ -33,14 +34,14 @@ def run(args: argparse.Namespace) -> int:
     if args.ladder is not None:
         return _ladder(args, ruleset, progress if args.progress else None, t)
     if args.a is None or args.b is None:
-        print(f"chkobba arena: {t('cx_levels')}", file=sys.stderr)
+        say_error(f"chkobba arena: {t('cx_levels')}")
         return 2
 
     try:
         result = arena(args.a, args.b, args.games, args.players, args.seed, args.move_ms,
                        ruleset, progress if args.progress else None)
     except BotError as exc:  # a level nobody defined, or bots that never win
-        print(f"chkobba arena: {local_error_text(t, exc)}", file=sys.stderr)
+        say_error(f"chkobba arena: {local_error_text(t, exc)}")
         return 1 if exc.code == "no_winner" else 2
     print(ruleset_text(t, ruleset))
     for line in result.lines():
@@ -57,13 +58,13 @@ def _ladder(args: argparse.Namespace, ruleset: Ruleset,
               file=sys.stderr)
         return 2
     if args.players == 3:
-        print(f"chkobba arena: {t('cx_ladder_players')}", file=sys.stderr)
+        say_error(f"chkobba arena: {t('cx_ladder_players')}")
         return 2
     try:
         results = round_robin(levels, args.games, args.players, args.seed, args.move_ms,
                               ruleset, progress)
     except BotError as exc:  # a level nobody defined, or bots that never win
-        print(f"chkobba arena: {local_error_text(t, exc)}", file=sys.stderr)
+        say_error(f"chkobba arena: {local_error_text(t, exc)}")
         return 1 if exc.code == "no_winner" else 2
     print(ruleset_text(t, ruleset))
     print(f"ladder: {', '.join(levels)}, {args.players} players, {args.games} duplicate "

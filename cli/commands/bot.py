@@ -62,6 +62,7 @@ from ..support.reach import (
     port_mapping_options,
     saved_game_elsewhere,
 )
+from ..support.term import say_error
 from ..words.event_words import headless_error
 from ..words.i18n import Translator, detect_lang, local_error_text, ruleset_text
 
@@ -156,10 +157,10 @@ def cmd_host(args: argparse.Namespace) -> int:
     # locale's (the peer's narration once it runs is English by design: ENGLISH).
     t = Translator(getattr(args, "lang", None) or detect_lang())
     if args.bots >= args.players:
-        print(t("cx_error", why=t("cx_bots_seat")), file=sys.stderr)
+        say_error(t("cx_error", why=t("cx_bots_seat")))
         return 2
     if (why := host_args_error(args, t)) is not None:
-        print(f"chkobba host: {t('cx_error', why=why)}", file=sys.stderr)
+        say_error(f"chkobba host: {t('cx_error', why=why)}")
         return 2
     # Only a host given an identity file can come back after a crash (an ephemeral key
     # would not be the seat its peers signed for).
@@ -316,7 +317,7 @@ def cmd_bot(args: argparse.Namespace) -> int:
 def _bot_error(t: Translator, why: str) -> None:
     """``chkobba bot: error: why`` on stderr, in ``t``'s language (``why`` is in it
     already; what it quotes from outside is made safe here)."""
-    print(f"chkobba bot: {t('cx_error', why=safe_text(why, 1000))}", file=sys.stderr)
+    say_error(f"chkobba bot: {t('cx_error', why=safe_text(why, 1000))}")
 
 
 def _run_client(args: argparse.Namespace, address: str, controller: SeatController,

@@ -34,7 +34,7 @@ from chkobba_p2p.observe.history import (
 from chkobba_p2p.observe.rating import POOLS, nearest_level
 
 from ..support.identity import own_aliases, own_keys
-from ..support.term import NBSP, fit_text, safe_lines, terminal_width
+from ..support.term import NBSP, fit_text, safe_lines, say_error, terminal_width
 from ..words.event_words import words
 from ..words.i18n import Translator, detect_lang, local_error_text, os_reason
 
@@ -337,7 +337,7 @@ def run(args: argparse.Namespace) -> int:
     if args.since is not None:
         since = parse_date(args.since)
         if since is None:
-            print(f"chkobba history: {t('hi_bad_date', date=args.since)}", file=sys.stderr)
+            say_error(f"chkobba history: {t('hi_bad_date', date=args.since)}")
             return EXIT_USAGE
     folder = args.ratings or args.dir or str(data_dir() / "logs")
     if not (args.ratings or args.dir) and not Path(folder).exists():
@@ -354,7 +354,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         logs = index_logs(folder, cache=cache, progress=report)
     except LogUnreadable as exc:  # by its code, in the reader's language
-        print(f"chkobba history: {local_error_text(t, exc)}", file=sys.stderr)
+        say_error(f"chkobba history: {local_error_text(t, exc)}")
         return EXIT_USAGE
     finally:
         progress.close()
@@ -395,7 +395,7 @@ def _luck(g: Game, t: Translator) -> int:
               file=sys.stderr)
         return EXIT_USAGE
     except LogUnreadable as exc:  # by its code, in the reader's language
-        print(f"chkobba history: {local_error_text(t, exc)}", file=sys.stderr)
+        say_error(f"chkobba history: {local_error_text(t, exc)}")
         return EXIT_USAGE
     return EXIT_OK
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import sys
 from pathlib import Path
 
 from chkobba_p2p import (
@@ -28,6 +27,7 @@ from chkobba_p2p.address import new_secret
 from ..options.rules import ruleset_from_args
 from ..support.hosting import hosting
 from ..support.player import check_tty, identity_of, lock_seat, name_of, screen_app
+from ..support.term import say_error
 from ..words.ending import EXIT_NO_GAME, finish, print_error
 from ..words.i18n import Translator, detect_lang
 from ..words.tor_words import tor_stopped
@@ -45,13 +45,13 @@ def cmd_host(args: argparse.Namespace) -> int:
 
     t = Translator(args.lang or detect_lang())
     if args.bots >= args.players:
-        print(t("cx_error", why=t("cx_bots_seat")), file=sys.stderr)
+        say_error(t("cx_error", why=t("cx_bots_seat")))
         return EXIT_NO_GAME
     if (why := host_args_error(args, t)) is not None:
-        print(f"chkobba host: {t('cx_error', why=why)}", file=sys.stderr)
+        say_error(f"chkobba host: {t('cx_error', why=why)}")
         return EXIT_NO_GAME
     if (err := check_tty(t)) is not None:
-        print(t("cx_error", why=err), file=sys.stderr)
+        say_error(t("cx_error", why=err))
         return EXIT_NO_GAME
     from ..support.reach import announce_interfaces, host_address, host_secret, port_mapping_options
 

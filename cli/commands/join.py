@@ -31,6 +31,7 @@ from chkobba_p2p import (
 )
 
 from ..support.player import check_tty, identity_of, lock_seat, name_of, screen_app
+from ..support.term import say_error
 from ..words.ending import EXIT_NO_GAME, finish, print_error, saved_elsewhere_lines
 from ..words.i18n import Translator, detect_lang, local_error_text
 from ..words.tor_words import tor_stopped
@@ -64,10 +65,10 @@ def cmd_join(args: argparse.Namespace) -> int:
         from ..support.reach import address_error
 
         if (why := address_error(args.address, t)) is not None:
-            print(f"chkobba join: {t('cx_error', why=why)}", file=sys.stderr)
+            say_error(f"chkobba join: {t('cx_error', why=why)}")
             return EXIT_NO_GAME
     if (err := check_tty(t)) is not None:
-        print(t("cx_error", why=err), file=sys.stderr)
+        say_error(t("cx_error", why=err))
         return EXIT_NO_GAME
     address = args.address
     codes = [address] if address is not None else []
@@ -78,7 +79,7 @@ def cmd_join(args: argparse.Namespace) -> int:
         # host's key matches (a neighbour may announce that key at an address of its own).
         codes = discover(args.listen, args.interface, t)
         if not codes:
-            print(t("cx_error", why=t("cx_no_table")), file=sys.stderr)
+            say_error(t("cx_error", why=t("cx_no_table")))
             return EXIT_NO_GAME
     candidates: list[tuple[str, str | None]] = []
     for code in codes:

@@ -41,13 +41,14 @@ def cmd_play(args: argparse.Namespace, early: EarlyBots | None = None) -> int:
     from ..options.rules import ruleset_from_args
     from ..support.hosting import hosting
     from ..support.player import check_tty, identity_of, name_of, screen_app
+    from ..support.term import say_error
     from ..tui.guest import run_app
     from ..words.ending import EXIT_NO_GAME, finish
     from ..words.i18n import Translator, detect_lang
 
     t = Translator(args.lang or detect_lang())
     if (err := check_tty(t)) is not None:
-        print(t("cx_error", why=err), file=sys.stderr)
+        say_error(t("cx_error", why=err))
         return EXIT_NO_GAME
     rules = ruleset_from_args(args)
     name = name_of(args, "you")

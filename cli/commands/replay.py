@@ -20,7 +20,7 @@ from chkobba_p2p.observe.audit import (
 from chkobba_p2p.observe.review import DEFAULT_LIMIT, DEFAULT_SAMPLES, Review, review_records
 
 from ..outputs.replay_text import describe, review_lines
-from ..support.term import can_show_symbols, keys_held, safe_lines
+from ..support.term import can_show_symbols, keys_held, safe_lines, say_error
 from ..words import coach
 from ..words.event_words import words
 from ..words.i18n import Translator, detect_lang, local_error_text, os_reason
@@ -53,7 +53,7 @@ def _cannot_write(path: str, t: Translator) -> str | None:
 
 def _refuse(text: str) -> int:
     """``chkobba replay: text`` on stderr (already in the reader's language): exit 2."""
-    print(f"chkobba replay: {text}", file=sys.stderr)
+    say_error(f"chkobba replay: {text}")
     return EXIT_USAGE
 
 

@@ -10,6 +10,7 @@ from chkobba_p2p.bots.simulate import simulate
 from chkobba_p2p.game.record import write_records
 
 from ..options.rules import ruleset_from_args
+from ..support.term import say_error
 from ..words.i18n import (
     Translator,
     detect_lang,
@@ -26,22 +27,22 @@ def run(args: argparse.Namespace) -> int:
     ruleset = ruleset_from_args(args)
     levels = [x.strip() for x in args.bots.split(",") if x.strip()]
     if not levels:
-        print(f"chkobba simulate: {t('cx_bots_level')}", file=sys.stderr)
+        say_error(f"chkobba simulate: {t('cx_bots_level')}")
         return 2
     try:
         bots = [make_bot(levels[i % len(levels)], seed=args.seed * 100 + i)
                 for i in range(args.players)]
     except BotError as exc:  # a level nobody defined
-        print(f"chkobba simulate: {local_error_text(t, exc)}", file=sys.stderr)
+        say_error(f"chkobba simulate: {local_error_text(t, exc)}")
         return 2
     if args.games < 1:
-        print(f"chkobba simulate: {t('cx_games')}", file=sys.stderr)
+        say_error(f"chkobba simulate: {t('cx_games')}")
         return 2
     records: list[dict] | None = [] if args.record else None
     try:
         summary = simulate(ruleset, bots, args.games, args.seed, records)
     except BotError as exc:  # bots that never reach the target
-        print(f"chkobba simulate: {local_error_text(t, exc)}", file=sys.stderr)
+        say_error(f"chkobba simulate: {local_error_text(t, exc)}")
         return 1
     print(ruleset_text(t, ruleset))
     print("seats: " + ", ".join(f"{i}={b.level}" for i, b in enumerate(bots)))

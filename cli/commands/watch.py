@@ -32,6 +32,7 @@ from chkobba_p2p.text import safe_text
 from ..arguments import EXIT_INCOMPLETE, EXIT_INVALID, EXIT_UNSUPPORTED, EXIT_VALID
 from ..options.tor import join_tor_transport
 from ..outputs.commentary import Commentary
+from ..support.term import say_error
 from ..words.event_words import connect_words, stop_words
 from ..words.i18n import Translator, detect_lang, local_error_text
 from ..words.tor_words import tor_failed_text, tor_status_text
@@ -47,7 +48,7 @@ def _name(args: argparse.Namespace) -> str | None:
         name = valid_name(args.name)
         if name is None or name != args.name:
             t = Translator(args.lang or detect_lang())
-            print(f"chkobba watch: {t('cx_watch_name', max=MAX_NAME)}", file=sys.stderr)
+            say_error(f"chkobba watch: {t('cx_watch_name', max=MAX_NAME)}")
             return None
         return name
     on_screen = sys.stdin.isatty() and sys.stdout.isatty()
@@ -127,7 +128,7 @@ def run(args: argparse.Namespace) -> int:
         config = WatchConfig(args.address, name=name, log_path=log,
                              connect_retry=args.connect_retry)
     except ValueError as exc:  # a malformed address (by its code, in the reader's language)
-        print(f"chkobba watch: {local_error_text(Translator(lang), exc)}", file=sys.stderr)
+        say_error(f"chkobba watch: {local_error_text(Translator(lang), exc)}")
         return 2
     if tor is not None:
         config.transport = tor

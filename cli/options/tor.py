@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import argparse
 import functools
-import sys
 from pathlib import Path
 
 from chkobba_p2p import split_join_code
 
+from ..support.term import say_error
 from .peer import add_tor_options  # declared with the other options (stdlib only)
 
 TYPE_CHECKING = False  # typing's, without importing typing (see main.py)
@@ -43,7 +43,7 @@ def _tor(args: argparse.Namespace) -> Tor | None:
     if not tor.available():
         # The library's TOR_INSTALL_HINT, in the catalog: in --lang, else the locale's.
         t = Translator(getattr(args, "lang", None) or detect_lang())
-        print(t("cx_error", why=t("cx_tor_install")), file=sys.stderr)
+        say_error(t("cx_error", why=t("cx_tor_install")))
         return None
     return tor
 

@@ -114,8 +114,9 @@ def _hand_lines(r: dict, sp: _Speaker, players: int, review: Review | None = Non
 
 
 def _count(t: Translator, n: int, key: str) -> str:
-    """``1 card``, ``3 cards``: ``rp_KEY_1`` for one, ``rp_KEY_n`` for any other number."""
-    return t(f"rp_{key}_1" if n == 1 else f"rp_{key}_n", n=n)
+    """``1 card``, ``3 cards``: ``rp_KEY_1`` for one (and zero in French: "0 six",
+    "0 carte"), ``rp_KEY_n`` for any other number."""
+    return t(f"rp_{key}_1" if t.singular(n) else f"rp_{key}_n", n=n)
 
 
 def _score_lines(r: dict, sp: _Speaker, players: int) -> list[str]:

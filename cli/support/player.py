@@ -25,7 +25,7 @@ from chkobba_p2p.text import is_invisible
 from ..words.i18n import Translator, detect_lang
 from .identity import own_identity
 from .settings import player_name
-from .term import can_show_symbols
+from .term import can_show_symbols, say_error
 
 __all__ = ["lock_seat", "screen_app", "bell_wanted", "color_wanted", "figures_wanted", "name_of",
            "check_tty", "identity_of"]
@@ -39,7 +39,7 @@ def lock_seat(state: Path, t: Translator | None = None) -> SeatLock | None:
     except SeatBusy as exc:  # worded from its data (the pid), not its English
         t = t or Translator(detect_lang())
         who = t("cx_pid", pid=exc.pid) if exc.pid else t("cx_other_process")
-        print(t("cx_error", why=t("cx_seat_busy", who=who)), file=sys.stderr)
+        say_error(t("cx_error", why=t("cx_seat_busy", who=who)))
         return None
 
 

@@ -204,7 +204,11 @@ def discover(seconds: float, interfaces: list[str] | None,
         print(line, flush=True)
     choice = 1
     if len(found) > 1:
-        text = input(t("cx_lan_choose")).strip()
+        try:
+            text = input(t("cx_lan_choose")).strip()
+        except KeyboardInterrupt:
+            print()  # "interrupted" on its own line, not after the question
+            raise
         choice = int(text) if text.isdigit() and 1 <= int(text) <= len(found) else 1
     codes = list(found[choice - 1].codes)
     print(t("cx_lan_joining", code=safe_text(codes[0], 120)), flush=True)

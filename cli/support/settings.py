@@ -81,7 +81,11 @@ def player_name(given: str | None, t: Callable[..., str],
         try:
             answer = valid_name(ask(t("name_prompt")))
         except EOFError:
+            print()  # off the prompt's line
             return None
+        except KeyboardInterrupt:
+            print()  # "interrupted" on its own line, not after the question
+            raise
         if answer is not None:
             save({**settings, "name": answer})
             return answer

@@ -17,7 +17,7 @@ from typing import TextIO
 from chkobba_p2p.text import safe_text
 
 __all__ = ["NBSP", "SYMBOLS", "asciify", "can_show_symbols", "fit_text", "keys_held",
-           "locale_name", "path_lines", "safe_lines", "terminal_lines",
+           "locale_name", "path_lines", "safe_lines", "say_error", "terminal_lines",
            "terminal_width", "stderr_held"]
 
 #: Every non-ASCII character the client draws (suits, boxes, arrows, marks, French).
@@ -148,12 +148,13 @@ def _broken_after_slashes(text: str, room: int) -> list[str]:
 
 def _words(body: str) -> list[tuple[str, str]]:
     """``body`` as (word, the spaces after it), the spaces that must not break a line
-    kept inside a word: before a closing mark, between a number and its unit."""
+    kept inside a word: before a closing mark, after an opening «, between a number and
+    its unit."""
     parts = re.split(r"( +)", body)
     out: list[tuple[str, str]] = []
     for i in range(0, len(parts), 2):
         word, space = parts[i], parts[i + 1] if i + 1 < len(parts) else ""
-        if out and word and (set(word) <= _CLOSING or (
+        if out and word and (set(word) <= _CLOSING or out[-1][0].endswith("«") or (
                 word.rstrip(":;,.!?)") in _UNITS and out[-1][0][-1:].isdigit())):
             prev, gap = out[-1]
             out[-1] = (prev + gap.replace(" ", NBSP) + word, space)
@@ -227,6 +228,15 @@ def terminal_lines(text: str, stream: TextIO | None = None) -> list[str]:
     if not tty:
         return text.replace(NBSP, " ").split("\n")
     return fit_text(text, terminal_width())
+
+
+def say_error(text: str) -> None:
+    """A command's error (``chkobba join: error: ...``, already in the reader's
+    language) on stderr: fitted to the terminal between words when stderr is one (the
+    terminal cut "(16 hex digits" as "(1" then "6 hex digits", "hôte" as "hôt" then
+    "e"), one line into a file or a pipe."""
+    for line in terminal_lines(text, sys.stderr):
+        print(line, file=sys.stderr)
 
 
 @contextlib.contextmanager

@@ -161,6 +161,7 @@ class TuiApp(Leaving, Screen):
         self.rematch_bots = 0  # local bot seats (a host's --bots): they never answer
         self.rematch_gone: set[int] = set()  # seats gone without an answer
         self._rematch_wake: trio.Event | None = None
+        self.peer_ended = False  # the peer's run is over (on_trio_done)
         #: The matches of the logs already written (the records), read in a
         #: thread; None: not shown.
         self.past = past
@@ -490,7 +491,7 @@ class TuiApp(Leaving, Screen):
 
     def on_trio_done(self, result: Outcome | None) -> None:
         """The peer's run ended (asyncio side)."""
-        self.finished = True
+        self.finished = self.peer_ended = True
         # Cut short after the match ended (q on the end screen while the peer still let
         # its bots finish): the match's outcome, which the end screen had, stands.
         self.outcome = result if result is not None else self.outcome

@@ -34,6 +34,7 @@ class Leaving:
     rematch_bots: int
     rematch_gone: set[int]
     _rematch_wake: trio.Event | None
+    peer_ended: bool
     pacer: Any
     request: Any
     outcome: Outcome | None
@@ -147,10 +148,14 @@ class Leaving:
                 if mine and self.kind != "host":
                     return True
                 # Local bots answer nothing and leave; more seats gone than bots means
-                # a person left.  One no, or one person gone, is enough: no table.
+                # a person left.  One no, or one person gone, is enough: no table.  The
+                # host says so at once, before its own person answers: a joiner who said
+                # yes would otherwise wait for a table that cannot come (walk6: a third
+                # seat gone, the joiner's r waited on the host's person; the host's
+                # screen, which stays until q, had offered nothing).
                 gone = len(self.rematch_gone)
                 noes = sum(1 for s, a in got.items() if not a and s not in self.rematch_gone)
-                if mine and (noes or gone > self.rematch_bots):
+                if (mine or self.kind == "host") and (noes or gone > self.rematch_bots):
                     return False
                 if mine and sum(got.values()) >= self.rematch_people:
                     self.rematch_requested = True
@@ -167,9 +172,13 @@ class Leaving:
             wake.set()
 
     def answer_rematch(self, accept: bool) -> None:
-        """r (``accept``) or q at the end of the match: our answer, to the peer."""
+        """r (``accept``) or q at the end of the match: our answer, to the peer (or, its
+        run over, a host having said no for a player gone: the screen closes)."""
         self.rematch_answered = accept
         self.invalidate()
+        if self.peer_ended:
+            self.exit()
+            return
         token = self.token
         if token is not None:
             with contextlib.suppress(trio.RunFinishedError):
@@ -225,7 +234,13 @@ class Leaving:
                     continue
                 out.append(("class:warn", self.t("ev_rematch_gone", name=view.name(seat))))
             elif seat == 0 and self.kind != "host":
-                continue  # the host's yes opens the new table at once; its no ends here
+                # The host's yes opens the new table at once; its no ends the question:
+                # said in the box (the events under it say it too), as the host's word.
+                if not accept:
+                    few = len(self.state.names) <= 2
+                    out.append(("class:warn", self.t(
+                        "ev_host_no_rematch" if few else "ev_host_no_rematch_many",
+                        name=view.name(0))))
             else:
                 out.append(("class:ok" if accept else "class:warn",
                             self.t("ev_rematch_yes" if accept else "ev_rematch_no",
@@ -239,8 +254,10 @@ class Leaving:
         view = self.view  # type: ignore[attr-defined]
         if self.kind == "join":
             host = self.rematch_answers.get(0)
-            return self.t("rematch_host_no" if host is False else "rematch_host_silent",
-                          name=view.name(0))
+            # At 3 or 4 seats the host's no may be for another's no or absence (walk6:
+            # "carol declines a rematch" when the third player had left): its word only.
+            no = "rematch_host_no" if len(self.state.names) <= 2 else "rematch_host_no_many"
+            return self.t(no if host is False else "rematch_host_silent", name=view.name(0))
         noes = [view.name(s) for s, a in sorted(self.rematch_answers.items())
                 if not a and s not in self.rematch_gone]
         gone = [view.name(s) for s in sorted(self.rematch_gone)]

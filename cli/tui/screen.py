@@ -41,6 +41,7 @@ from chkobba_p2p import (
 from chkobba_p2p.game import rules as R
 
 from ..support.reach import join_code, table_address
+from ..support.term import fit_text
 from .keys import ESCAPE_DELAY, click, mouse_wanted
 from .model.luckview import LuckAccount
 from .model.pace import Pacer
@@ -215,7 +216,10 @@ class Screen:
 
         header = Window(FormattedTextControl(tx(self._header)), height=1,
                         style="class:header")
-        footer = Window(FormattedTextControl(tx(self._footer)), height=1)
+        # One row; two (or more) while a notice longer than the row is said (the
+        # French hints notice lost its "(h : désactiver)" at the edge).
+        footer = Window(FormattedTextControl(tx(self._footer)),
+                        height=lambda: len(self._hint_rows()) or 1)
         # The table takes clicks on its cards (see clickable), only while the mouse is
         # the table's (keys.mouse_wanted): the terminal's own selection works elsewhere.
         left = Window(FormattedTextControl(clickable(tx(self._left), self)), wrap_lines=False)
@@ -330,11 +334,19 @@ class Screen:
     def _header(self) -> list[tuple[str, str]]:
         return header_line(self.view, f" {self.t('app')}", self._size()[1])
 
+    def _hint_rows(self) -> list[str]:
+        """The notice said in the footer until the next key, if any, in rows of the
+        screen's width broken between words (none while chat is open)."""
+        if self.hint is None or self.chat.is_open:
+            return []
+        return fit_text(self.hint, self._size()[1] - 2)
+
     def _footer(self) -> list[tuple[str, str]]:
         t = self.t
         kind = self.overlay_kind()
-        if self.hint is not None and not self.chat.is_open:
-            return [("class:warn", f" {self.hint} ")]
+        rows = self._hint_rows()
+        if rows:
+            return [("class:warn", "\n".join(f" {row} " for row in rows))]
         if self.chat.is_open:
             keys = t("keys_chat")
         elif kind == "help":

@@ -151,9 +151,9 @@ def short_grade(g: Grade, card: Label, t: Callable[..., str] | None = None) -> s
 
 def summary_line(s: SeatSummary, who: str, t: Translator = _EN) -> str:
     return t("cv_summary", who=who, n=s.decisions, mean=t.points(s.mean_loss, 3),
-             mistakes=t("cv_mistakes_1" if s.mistakes == 1 else "cv_mistakes_n",
+             mistakes=t("cv_mistakes_1" if t.singular(s.mistakes) else "cv_mistakes_n",
                         n=s.mistakes),
-             blunders=t("cv_blunders_1" if s.blunders == 1 else "cv_blunders_n",
+             blunders=t("cv_blunders_1" if t.singular(s.blunders) else "cv_blunders_n",
                         n=s.blunders),
              accuracy=t.number(s.accuracy, 1))
 

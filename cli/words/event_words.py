@@ -507,7 +507,9 @@ def _(ev: RematchAnswer, vp: Viewpoint) -> None:
     if isinstance(vp, PanelVoice):
         view, st = vp.view, vp.view.state
         if ev.seat == 0 and st.seat not in (None, 0):  # the host's: a new table or not
-            key = "ev_host_rematch" if ev.accept else "ev_host_no_rematch"
+            # At 3 or 4 seats its no may be for another's no or absence: its word only.
+            key = "ev_host_rematch" if ev.accept else "ev_host_no_rematch" \
+                if len(st.names) <= 2 else "ev_host_no_rematch_many"
         elif ev.left:
             key = "ev_rematch_gone"
         else:

@@ -63,7 +63,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "opponent": ("opponent", "adversaire"),
     "partner": ("partner", "partenaire"),
     "cards_n": ("{n} cards", "{n} cartes"),
-    "cards_1": ("1 card", "1 carte"),
+    "cards_1": ("{n} card", "{n} carte"),  # one, or zero in French (Translator.singular)
     "captures": ("captures", "prises"),
     "cap_of": ("{name} captured:", "pris par {name} :"),
     "cap_of_me": ("you captured:", "pris par vous :"),
@@ -106,7 +106,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "replay_step": ("step {i}/{n} · entry #{entry}", "étape {i}/{n} · entrée n°{entry}"),
     "replay_step_short": ("step {i}/{n}", "étape {i}/{n}"),
     "keys_replay": ("←→ move · PgUp/PgDn hand · Home/End · s scores · q quit",
-                    "←→ coup · PgPréc/PgSuiv manche · Début/Fin · s scores · q quitter"),
+                    "←→ coup · PgPréc/PgSuiv manche · Début/Fin · s feuille · q quitter"),
     "verdict_valid": ("VALID: {why}", "VALIDE : {why}"),
     "verdict_invalid": ("INVALID at entry #{entry}: {why}",
                         "INVALIDE à l'entrée n°{entry} : {why}"),
@@ -555,9 +555,9 @@ MESSAGES: dict[str, tuple[str, str]] = {
                    "{blunders}, accuracy {accuracy}%",
                    "{who} : {n} décisions, perte moyenne de {mean} par décision, "
                    "{mistakes}, {blunders}, précision {accuracy} %"),
-    "cv_mistakes_1": ("1 mistake", "1 erreur"),
+    "cv_mistakes_1": ("{n} mistake", "{n} erreur"),  # Translator.singular: "0 erreur"
     "cv_mistakes_n": ("{n} mistakes", "{n} erreurs"),
-    "cv_blunders_1": ("1 blunder", "1 gaffe"),
+    "cv_blunders_1": ("{n} blunder", "{n} gaffe"),
     "cv_blunders_n": ("{n} blunders", "{n} gaffes"),
     "cv_header": ("review: every decision graded by the expert's search from what the "
                   "player saw then; loss in points of the hand (expected margin) against "
@@ -879,6 +879,16 @@ MESSAGES: dict[str, tuple[str, str]] = {
                            "{name} refuse la revanche : pas de nouvelle table"),
     "rematch_host_no": ("{name} declines a rematch: no new table.",
                         "{name} refuse la revanche : pas de nouvelle table."),
+    # At 3 or 4 seats the host's no may be another's: one no, or one player gone, is
+    # enough (a joiner is not told which): the host's word, blaming nobody.
+    "ev_host_no_rematch_many": ("{name}, the host, says: no rematch (someone at the table "
+                                "declined or left)",
+                                "{name}, l'hôte, annonce : pas de revanche (quelqu'un à la "
+                                "table a refusé ou est parti)"),
+    "rematch_host_no_many": ("{name}, the host, said: no rematch (someone at the table "
+                             "declined or left).",
+                             "{name}, l'hôte, a annoncé : pas de revanche (quelqu'un à la "
+                             "table a refusé ou est parti)."),
     "rematch_host_silent": ("{name} gave no answer to the rematch: no new table.",
                             "{name} n'a pas répondu pour la revanche : pas de nouvelle "
                             "table."),
@@ -963,7 +973,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
                    "Votre table est ouverte. Donnez cette adresse à vos amis :"),
     "lobby_join_cmd": ("they type: chkobba join {addr}", "ils tapent : chkobba join {addr}"),
     "lobby_watch_cmd": ("spectators type: chkobba watch {addr}",
-                        "les spectateurs tapent : chkobba watch {addr}"),
+                        "pour regarder : chkobba watch {addr}"),
     "lobby_ipv6": ("over IPv6: {addr}", "en IPv6 : {addr}"),
     "lobby_internet": ("friends on the internet: {addr} (port opened by {via})",
                        "amis sur internet : {addr} (port ouvert par {via})"),
@@ -1604,7 +1614,9 @@ MESSAGES: dict[str, tuple[str, str]] = {
                      "comme les compte chkobba history) :"),
     "over_records_reading": ("Counting the matches in your logs, this one included…",
                              "On compte les parties de vos journaux, celle-ci comprise…"),
-    "lobby_bot": ("the {level} bot's key", "la clé du robot {level}"),
+    # Short, to share the key's row at 80 columns (a row each cost the 4-player lobby
+    # its spectators' lines): the key is that bot level's well-known one.
+    "lobby_bot": ("{level} bot", "robot {level}"),
     # A bot level as a player reads it (Translator.level); the option values of --bots
     # stay the English words in both languages.
     "level_random": ("random", "aléatoire"),
@@ -1913,9 +1925,9 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "rp_hand": ("hand {n} ({dealer} deals{redeals}):",
                 "manche {n} ({dealer} donne{redeals}) :"),
     "rp_redealt": (", dealt again {times}", ", redistribuée {times}"),
-    "rp_times_1": ("1 time", "1 fois"),
+    "rp_times_1": ("{n} time", "{n} fois"),
     "rp_times_n": ("{n} times", "{n} fois"),
-    "rp_hands_1": ("1 hand", "1 manche"),
+    "rp_hands_1": ("{n} hand", "{n} manche"),
     "rp_hands_n": ("{n} hands", "{n} manches"),
     "rp_result": ("result after {hands}: {totals}", "résultat après {hands} : {totals}"),
     "rp_warning": ("warning: {warning}", "attention : {warning}"),
@@ -1927,7 +1939,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
                             "(les manches ci-dessus étaient complètes et correctes avant la "
                             "violation)"),
     "rp_winner": ("winner: {side}", "gagnant : {side}"),
-    "rp_sheet": ("score sheet:", "feuille de score :"),
+    "rp_sheet": ("score sheet:", "feuille de marque :"),
     "rp_web_page": ("web page: {path}", "page web : {path}"),
     "rp_after_match": ("after the match", "après la partie"),
     "rp_before_first": ("before the first hand", "avant la première manche"),
@@ -1952,15 +1964,15 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "rp_stays": (" (stays on the table)", " (reste sur la table)"),
     "rp_rest": ("{who} takes the rest: {cards}", "{who} prend le reste : {cards}"),
     # A hand's points, per side.
-    "rp_cards_1": ("1 card", "1 carte"),
+    "rp_cards_1": ("{n} card", "{n} carte"),
     "rp_cards_n": ("{n} cards", "{n} cartes"),
-    "rp_diamonds_1": ("1 diamond", "1 carreau"),
+    "rp_diamonds_1": ("{n} diamond", "{n} carreau"),
     "rp_diamonds_n": ("{n} diamonds", "{n} carreaux"),
-    "rp_sevens_1": ("1 seven", "1 sept"),
+    "rp_sevens_1": ("{n} seven", "{n} sept"),
     "rp_sevens_n": ("{n} sevens", "{n} sept"),
-    "rp_sixes_1": ("1 six", "1 six"),
+    "rp_sixes_1": ("{n} six", "{n} six"),
     "rp_sixes_n": ("{n} sixes", "{n} six"),
-    "rp_chkobbas_1": ("1 chkobba", "1 chkobba"),
+    "rp_chkobbas_1": ("{n} chkobba", "{n} chkobba"),
     "rp_chkobbas_n": ("{n} chkobbas", "{n} chkobbas"),
     "rp_counts": ("{who}: {counts}", "{who} : {counts}"),
     "rp_beji": ("beji (tied)", "beji (égalité)"),
@@ -2540,10 +2552,12 @@ MESSAGES |= {
     "lu_log_cannot_read": ("cannot read {path}: {why}", "impossible de lire {path} : {why}"),
     "lu_log_too_big": ("{path}: larger than the {limit}-byte limit for a log",
                        "{path} : plus grand que la limite de {limit} octets d'un journal"),
-    "lu_log_not_chkobba": ("{path}: not a chkobba log (it does not start with the log "
-                           "file's magic bytes)",
-                           "{path} : pas un journal de chkobba (il ne commence pas par les "
-                           "octets magiques d'un journal)"),
+    "lu_log_not_chkobba": ("{path}: not a chkobba log (a log is a .chklog file that "
+                           "chkobba play, host, join, bot and watch write; 'chkobba "
+                           "history' lists yours)",
+                           "{path} : pas un journal de chkobba (un journal est un fichier "
+                           ".chklog qu'écrivent chkobba play, host, join, bot et watch ; "
+                           "« chkobba history » liste les vôtres)"),
     "lu_log_too_many_entries": ("{path}: more than {max} entries",
                                 "{path} : plus de {max} entrées"),
     "lu_log_no_header": ("{path}: no header (the file holds no complete frame)",
@@ -2556,6 +2570,20 @@ MESSAGES |= {
     "lu_log_bad_frame": ("{path}: a frame announces more bytes than any frame may hold",
                          "{path} : une trame annonce plus d'octets qu'aucune trame ne peut "
                          "en contenir"),
+    # An identity key file (chkobba_p2p.lowlevel.KEY_PROBLEMS: "ik_").
+    "ik_key_readable_by_others": (
+        "{path}: this key file can be read by other users of this computer, who could "
+        "play as you; make it yours alone (chmod 600 {path}) and run the command again",
+        "{path} : d'autres utilisateurs de cet ordinateur peuvent lire ce fichier de clé "
+        "et jouer à votre place ; rendez-le à vous seul (chmod 600 {path}) et relancez la "
+        "commande"),
+    "ik_key_not_an_identity": (
+        "{path}: not an identity key file (a key file holds 32 bytes, written by chkobba "
+        "when it creates it)",
+        "{path} : pas un fichier de clé d'identité (un fichier de clé contient 32 octets, "
+        "écrits par chkobba quand il le crée)"),
+    "ik_key_missing": ("{path}: no identity key file there",
+                       "{path} : aucun fichier de clé d'identité à cet endroit"),
     "lu_folder_missing": ("{path}: no such folder", "{path} : dossier introuvable"),
     "lu_not_a_folder": ("{path}: not a folder", "{path} : pas un dossier"),
     "lu_folder_cannot_read": ("cannot read the folder {path}: {why}",
@@ -2821,6 +2849,11 @@ class Translator:
         one = abs(round(value, digits)) < 2 if self.lang == "fr" else n == "1"
         return self("unit_point" if one else "unit_points", n=n)
 
+    def singular(self, n: int) -> bool:
+        """A count of ``n`` takes the singular: one in English, zero or one in French
+        ("0 erreur", "1 gaffe"; "0 mistakes")."""
+        return n == 1 or (self.lang == "fr" and n == 0)
+
     def level(self, level: str) -> str:
         """A bot level's name as a player reads it ("gourmand" for greedy in French);
         one this catalog does not know, as it is."""
@@ -2911,14 +2944,15 @@ def notice_text(t: Translator, notice: Notice) -> str:
 #: ``RulesetError.code``, ``BotError.code``).
 _CODED_FAMILIES: dict[object, str] = {"log_unreadable": "lu_", "bad_address": "ad_",
                                       "cannot_listen": "ls_", "bad_ruleset": "ru_",
-                                      "bot_error": "bo_"}
+                                      "bot_error": "bo_", "key_unusable": "ik_"}
 
 
 def local_error_text(t: Translator, exc: BaseException) -> str:
     """A library error as its reader reads it: a coded local error (a log that is not
     one: ``lu_`` + its code; a typed address or port: ``ad_``; a port or address a host
     cannot listen on: ``ls_``; rules that cannot be: ``ru_``; bots that cannot be made or
-    cannot finish: ``bo_``) worded by its ``code`` and ``data`` in ``t``'s language;
+    cannot finish: ``bo_``; an identity key file that cannot be used: ``ik_``) worded
+    by its ``code`` and ``data`` in ``t``'s language;
     any other, or a code this catalog lacks, as ``str(exc)`` (the library's English)."""
     # The family is the class's own default code (data the library states, read without
     # importing the log reader: a bot peer that fails on its address loads no auditor).

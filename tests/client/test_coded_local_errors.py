@@ -19,17 +19,24 @@ import pytest
 import chkobba_p2p
 from chkobba_cli.main import main
 from chkobba_cli.words.i18n import MESSAGES, Translator, local_error_text
-from chkobba_p2p import AddressError, ListenError, check_listen, parse_port
+from chkobba_p2p import AddressError, ListenError, check_listen, load_identity, parse_port
 from chkobba_p2p.address import ADDRESS_PROBLEMS, LISTEN_PROBLEMS, Address
 from chkobba_p2p.bots.levels import BOT_PROBLEMS, BotError, make_bot
 from chkobba_p2p.bots.simulate import play_match
 from chkobba_p2p.game.rules import RULESET_PROBLEMS, Ruleset, RulesetError
-from chkobba_p2p.lowlevel import LOG_PROBLEMS, LogUnreadable, read_log
+from chkobba_p2p.lowlevel import (
+    KEY_PROBLEMS,
+    LOG_PROBLEMS,
+    KeyUnusable,
+    LogUnreadable,
+    read_log,
+)
 
 #: Each coded error class, its table of codes and its catalog prefix.
 FAMILIES = {"LogUnreadable": (LOG_PROBLEMS, "lu_"), "AddressError": (ADDRESS_PROBLEMS, "ad_"),
             "ListenError": (LISTEN_PROBLEMS, "ls_"),
-            "RulesetError": (RULESET_PROBLEMS, "ru_"), "BotError": (BOT_PROBLEMS, "bo_")}
+            "RulesetError": (RULESET_PROBLEMS, "ru_"), "BotError": (BOT_PROBLEMS, "bo_"),
+            "KeyUnusable": (KEY_PROBLEMS, "ik_")}
 CODES = [(name, code) for name, (table, _) in FAMILIES.items() for code in table]
 LIBRARY = Path(chkobba_p2p.__file__).parent
 
@@ -113,8 +120,9 @@ def test_a_log_error_carries_its_code(tmp_path):
         read_log(other)
     assert (info.value.code, info.value.data) == ("log_not_chkobba", {"path": str(other)})
     assert local_error_text(Translator("fr"), info.value) == (
-        f"{other} : pas un journal de chkobba (il ne commence pas par les octets "
-        "magiques d'un journal)")
+        f"{other} : pas un journal de chkobba (un journal est un fichier .chklog "
+        "qu'écrivent chkobba play, host, join, bot et watch ; « chkobba history » liste "
+        "les vôtres)")
 
 
 @pytest.mark.slow  # a socket, loopback's
@@ -131,7 +139,7 @@ def test_a_port_in_use_carries_its_code():
 
 
 @pytest.mark.parametrize("cls", [LogUnreadable, AddressError, ListenError, RulesetError,
-                                 BotError])
+                                 BotError, KeyUnusable])
 def test_each_family_is_worded_by_its_own_prefix(cls):
     """The client finds a family's words by the class's default code (it must not import
     the log reader to recognise a log error: a bot peer loads no auditor)."""
@@ -333,3 +341,28 @@ def test_replay_of_a_log_nobody_may_read(tmp_path, capsys, lang, line):
     path.chmod(0)
     assert main(["replay", str(path), "--lang", lang]) == 2
     assert _err(capsys) == line.format(p=path)
+
+
+@pytest.mark.parametrize("lang, said", [
+    ("en", "this key file can be read by other users of this computer"),
+    ("fr", "d'autres utilisateurs de cet ordinateur peuvent lire ce fichier de clé")])
+def test_a_key_file_others_can_read_is_said_in_the_readers_language(tmp_path, lang, said):
+    """walk6 (fr): 'chkobba bot --identity FILE' with a key others could read said
+    "erreur : FILE is readable by others; chmod 600 it", the library's English."""
+    key = tmp_path / "id.key"
+    key.write_bytes(bytes(32))
+    key.chmod(0o644)
+    with pytest.raises(KeyUnusable) as info:
+        load_identity(key)
+    assert (info.value.code, info.value.data) == ("key_readable_by_others",
+                                                   {"path": str(key)})
+    text = local_error_text(Translator(lang), info.value)
+    assert said in text and f"chmod 600 {key}" in text
+    key.write_bytes(b"short")
+    key.chmod(0o600)
+    with pytest.raises(KeyUnusable) as info:
+        load_identity(key)
+    assert info.value.code == "key_not_an_identity"
+    with pytest.raises(KeyUnusable) as info:
+        load_identity(tmp_path / "none.key", create=False)
+    assert info.value.code == "key_missing"

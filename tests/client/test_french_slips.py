@@ -51,7 +51,7 @@ def test_the_lobby_names_bot_levels_and_readiness_in_the_readers_words(
                          ready=ready))
     rows = screen_rows(ui, *size)
     flat = _flat(rows)
-    said = {"en": "the {level} bot's key", "fr": "la clé du robot {level}"}[lang]
+    said = {"en": "{level} bot", "fr": "robot {level}"}[lang]
     for level in levels:
         assert said.format(level=LEVELS[lang][level]) in flat, "\n".join(rows)
     if lang == "fr":
@@ -89,3 +89,47 @@ def test_the_coachs_line_says_the_loss_with_its_unit_agreed(lang, loss, said):
 def test_history_names_a_bots_level_in_the_readers_words(lang, level, said):
     seat = Seat("bot1", bytes(32), level)
     assert said in who(seat, Translator(lang))
+
+
+def test_the_score_sheet_has_one_french_name():
+    """walk6: the table, its help and its keys say "feuille de marque"; `chkobba replay`
+    printed "feuille de score :" over the same sheet."""
+    from chkobba_cli.words.i18n import MESSAGES
+
+    french = [fr for _, fr in MESSAGES.values() if isinstance(fr, str)]
+    assert any("feuille de marque" in fr.lower() for fr in french)
+    assert not [fr for fr in french if "feuille de score" in fr.lower()]
+
+
+@pytest.mark.parametrize("lang, n, said", [
+    ("fr", 0, "0 erreur, 0 gaffe"), ("fr", 1, "1 erreur, 1 gaffe"),
+    ("fr", 3, "3 erreurs, 3 gaffes"), ("en", 0, "0 mistakes, 0 blunders"),
+    ("en", 1, "1 mistake, 1 blunder")])
+def test_the_coachs_summary_agrees_its_counts(lang, n, said):
+    """walk6 (replay --review, fr): "robby : 49 décisions, …, 0 erreurs, 1 gaffe": French
+    says zero in the singular."""
+    from chkobba_cli.words.coach import summary_line
+    from chkobba_p2p.observe.review import SeatSummary
+
+    line = summary_line(SeatSummary(2, 49, 0.052, n, n, 98.0), "robby", Translator(lang))
+    assert said in line, line
+
+
+@pytest.mark.parametrize("lang, said, wrong", [
+    ("fr", "pris par vous : 0 carte", "0 cartes"), ("en", "you captured: 0 cards", "0 card ")])
+def test_no_capture_yet_is_said_in_the_singular_in_french(app_session, lang, said, wrong):
+    """walk6 (fr, the table and replay's hand lines): "pris par vous : 0 cartes",
+    "bob : 10 cartes, 2 carreaux, 2 sept, 0 six"; French counts zero in the singular."""
+    from chkobba_cli.outputs.replay_text import _count
+    from chkobba_p2p.transcript.events import HandStarted
+
+    ui = TuiApp(kind="play", lang=lang, seat=0, rules=R.Ruleset(), players=2)
+    names = (("amel", FP), ("bot1", "0001-1111-2222-3333"))
+    ui.state = ui.state.apply(Lobby(names)).apply(HandStarted(1, 1))
+    text = "\n".join(screen_rows(ui, 24, 80))
+    assert said in text and wrong not in text, text
+    t = Translator(lang)
+    zero = {"fr": ("0 carte", "0 sept"), "en": ("0 cards", "0 sevens")}[lang]
+    assert (_count(t, 0, "cards"), _count(t, 0, "sevens")) == zero
+    assert _count(t, 1, "cards") == {"fr": "1 carte", "en": "1 card"}[lang]
+    assert _count(t, 2, "cards") == {"fr": "2 cartes", "en": "2 cards"}[lang]

@@ -14,8 +14,8 @@ from chkobba_p2p.game import rules as R
 from chkobba_p2p.observe.rating import _bot_keys
 
 FP = "bed5-5da6-1bf5-b8fd"
-WORDS = {"en": ("key {fp}", "the {level} bot's key"),
-         "fr": ("clé {fp}", "la clé du robot {level}")}
+WORDS = {"en": ("key {fp}", "{level} bot"),
+         "fr": ("clé {fp}", "robot {level}")}
 
 
 

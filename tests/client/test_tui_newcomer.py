@@ -430,7 +430,7 @@ def test_after_a_three_player_match_the_rematch_lobby_says_only_who_beat_whom(tm
 
 @pytest.mark.parametrize("lang, words", [
     ("en", "spectators type: chkobba watch 192.168.1.20:7777"),
-    ("fr", "les spectateurs tapent : chkobba watch 192.168.1.20:7777"),
+    ("fr", "pour regarder : chkobba watch 192.168.1.20:7777"),
 ])
 def test_the_hosts_lobby_says_how_spectators_connect(app_session, lang, words):
     """Issue 43, item 13: the host was told what its friends type to join, not what a

@@ -82,3 +82,21 @@ def test_the_reviews_progress_and_interrupted_are_said_in_french(tmp_path, monke
     said = _interrupted_review(tmp_path, monkeypatch, argv)
     assert "\rrevue " in said and "3/10 décisions\ninterrompu\n" in said, repr(said)
     assert "reviewing" not in said and "interrupted" not in said, repr(said)
+
+
+@pytest.mark.parametrize("cols", [80, 120])
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_a_key_the_viewer_has_no_use_for_is_said_with_every_key(lang, cols):
+    """walk6 (fr, replay --view at 80x24): ? said "cette touche ne fait rien ici :" and
+    the keys after it, cut at the edge ("… Début/Fin · s"): q to quit was lost.  The
+    note then takes a row above the keys when both do not fit one."""
+    viewer = ReplayViewer(build_timeline(play(2, seed=1, key=b"k").sessions[0].bodies),
+                          lang=lang)
+    viewer.hint = viewer.t("hint_key_view")
+    rows = [line_text(r) for r in viewer.footer_rows(cols)]
+    assert all(len(r) <= cols for r in rows), rows
+    said = " ".join(" ".join(rows).split())
+    assert viewer.t("hint_key_view") in said and viewer.t("keys_replay") in said, rows
+    viewer.hint = None
+    assert [line_text(r).strip() for r in viewer.footer_rows(cols)] == [
+        viewer.t("keys_replay")]

@@ -34,11 +34,17 @@ def _env(tmp_path: Path) -> dict[str, str]:
 
 
 def _one_clear_line(text: str, *words: str) -> None:
+    """One error, said once: a line (on a terminal, fitted to its width between words:
+    its continuations indented, a path broken after a "/" only)."""
     lines = [ln for ln in text.splitlines() if ln.strip()]
     assert "Traceback" not in text, text
-    assert len(lines) == 1, text
+    assert lines and not lines[0].startswith(" "), text
+    assert all(ln.startswith("  ") for ln in lines[1:]), text
+    said = lines[0]
+    for ln in lines[1:]:
+        said += ("" if said.endswith("/") else " ") + ln.strip()
     for w in words:
-        assert w in lines[0], lines[0]
+        assert w in said, said
 
 
 def _run(tmp_path: Path, *args: str, **kw) -> subprocess.CompletedProcess:

@@ -135,7 +135,8 @@ def lobby_lines(view: TableView, width: int, *, kind: str, connected: bool = Fal
             else:  # the command's words, then the code whole on its own line (never cut
                 # inside, where a friend copying it would get a code that fails); the
                 # code alone above them says it twice, the first to go when short of rows
-                lines += spare([[("", "   "), ("class:turn", addr)]], 4)
+                # (before the spectators' lines: walk6's 4-player lobby lost those)
+                lines += spare([[("", "   "), ("class:turn", addr)]], 0)
                 lines.append([("class:dim", "   " + t("lobby_join_cmd", addr="").rstrip())])
                 lines.append([("class:dim", "   " + addr)])
             if st.spectator_limit:  # how spectators come in, when the table admits any

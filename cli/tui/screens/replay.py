@@ -33,7 +33,7 @@ from ...words.event_words import words
 from ...words.i18n import Translator, unsupported_words
 from ..model.view import TableView, card_style
 from ..parts.narration import EventLog
-from ..parts.render import Line, control_text, wrap_line
+from ..parts.render import Line, control_text, line_text, wrap_line
 from ..parts.stopped import stop_sentences
 from ..parts.style import STYLE
 from .dialogs import score_dialog_lines
@@ -327,7 +327,10 @@ class ReplayViewer:
         right = Window(FormattedTextControl(control_text(lambda: self.screen(*size())[1])),
                        width=PANEL)
         body = VSplit([left, Window(width=1, char="│", style="class:dim"), right])
-        footer = Window(FormattedTextControl(control_text(self.footer)), height=1)
+        # Two rows when the note about a key and the keys do not fit one (they were cut
+        # at 80 columns: "... Début/Fin · s").
+        footer = Window(FormattedTextControl(control_text(lambda: self.footer(size()[1]))),
+                        height=lambda: len(self.footer_rows(size()[1])))
         kb = KeyBindings()
 
         @kb.add("<any>")  # first: every key below wins over it
@@ -374,12 +377,23 @@ class ReplayViewer:
         self.app.key_processor.before_key_press += lambda _: setattr(self, "hint", None)
         return self.app
 
-    def footer(self) -> list[tuple[str, str]]:
-        """The keys, or, after a key the viewer has no use for, that and the keys."""
-        keys = self.t("keys_replay")
-        if self.hint is not None:
-            return [("class:warn", f" {self.hint} "), ("class:keys", f" {keys} ")]
-        return [("class:keys", f" {keys} ")]
+    def footer_rows(self, cols: int = 80) -> list[list[tuple[str, str]]]:
+        """The keys, or, after a key the viewer has no use for, that and the keys: on
+        one row of ``cols`` columns, else the note on a row above the keys."""
+        keys = [("class:keys", f" {self.t('keys_replay')} ")]
+        if self.hint is None:
+            return [keys]
+        note = [("class:warn", f" {self.hint} ")]
+        if len(line_text(note + keys)) <= cols:
+            return [note + keys]
+        return [note, keys]
+
+    def footer(self, cols: int = 80) -> list[tuple[str, str]]:
+        rows = self.footer_rows(cols)
+        out: list[tuple[str, str]] = []
+        for i, row in enumerate(rows):
+            out += ([("", "\n")] if i else []) + row
+        return out
 
     def run(self) -> None:
         self.build().run()

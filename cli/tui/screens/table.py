@@ -109,7 +109,7 @@ def _seat_line(view: TableView, seat: int, role: str, extra: Line | None = None,
     if seat == st.cutter:
         tags.append(t("cutter", name="").strip())
     bar = ("▮" if view.cs.symbols else "#") * n
-    count = t("cards_1") if n == 1 else t("cards_n", n=n)
+    count = t("cards_1" if t.singular(n) else "cards_n", n=n)  # French: "0 carte"
     name = st.name(seat)
     line: Line = []
     # The clock's words go before the role ("⏱ encore 15:00" -> "⏱ 15:00"): the role came
@@ -140,7 +140,7 @@ def _captures_line(view: TableView, side: int) -> Line:
     st, t = view.state, view.t
     c = st.captures(side)
     # What counts at the end of the hand; a count still at zero is left out (short).
-    parts = [t("cards_1") if c.cards == 1 else t("cards_n", n=c.cards)]
+    parts = [t("cards_1" if t.singular(c.cards) else "cards_n", n=c.cards)]
     if c.diamonds:
         # In words: "7♦" would read as the seven of diamonds, the haya.
         parts.append(t("diamonds_1") if c.diamonds == 1 else t("diamonds_word", n=c.diamonds))
