@@ -193,9 +193,9 @@ def test_a_socks_port_alone_is_enough_and_its_refusal_is_worded(tmp_path):
     assert requests and ONION.encode() in requests[0]
     assert "Tor: the table is not reached yet (onion service not found); trying again" \
         in done.stdout, done.stdout
-    assert (f"error: could not join {ONION}:7452#{FINGERPRINT}: Tor could not reach the "
-            f"table (onion service not found, SOCKS reply 0xf0): check the address with "
-            f"the host"
+    assert (f"chkobba bot: error: Could not join {ONION}:7452#{FINGERPRINT}: Tor could "
+            f"not reach the table (onion service not found, SOCKS reply 0xf0): check the "
+            f"address with the host"
             in done.stderr), done.stderr
     assert "Traceback" not in done.stderr
     assert done.stdout.count("not reached yet") == 1  # said once, not at every try
