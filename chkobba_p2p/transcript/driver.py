@@ -607,12 +607,22 @@ class GameDriver:
             if isinstance(msg, ProofItem) and msg.proof is not None \
                     and self.entry_body is not None:
                 target.proof_entries.setdefault(seat, {})[msg.proof] = self.entry_body
-            held = target.deal.held
-            target.receive(seat, item)
-            if target.deal.held > held:
+            # Refused when the deal would hold it, or when our own deal, ahead of the
+            # chain, would take it while the chain must not (:meth:`_early_in_chain`).
+            early = self._early_in_chain(target, seat, msg)
+            if not early:
+                held = target.deal.held
+                target.receive(seat, item)
+                early = target.deal.held > held
+            if early:
                 target._run(self._refuse, PeerMisbehaved(
                     seat, "unexpected", f"{item_label(item)} for the next hand's deck "
                     "before its turn in the deal's order", item))
+        if target is not self.next_deck and target is not self.deck:
+            # The deck of a hand that never comes (the entry ended the match): its proofs'
+            # checks are done now, before any seat signs the result, as the auditor does
+            # them (PROTOCOL.md 7.1); nothing hands out a dropped deck's work later.
+            target.settle()
         # The items may complete the deck that the entry's own items made current (its
         # first step then opens), or make the next deck ours to cut.
         self._advance()
@@ -622,6 +632,25 @@ class GameDriver:
     @staticmethod
     def _refuse(exc: PeerMisbehaved) -> None:
         raise exc
+
+    def _early_in_chain(self, target: DeckInstance, seat: int, msg: object) -> bool:
+        """Whether ``msg`` (``seat``'s, in a ``b``) comes before its turn in the deal's
+        order *as the chain stands*.  Our own deal already holds the next deck's
+        messages we made and did not send yet (our key; our shuffle, waiting for its
+        proof), so it would take at once a shuffle or a cut that the chain, and so every
+        other seat and the auditor, must refuse: judged here on the chain alone."""
+        if self.seat is None or seat == self.seat:
+            return False
+        unsent = self._out if target is self.deck else self._next_out
+        mine = [parse_item(m) for m in unsent]
+        key = any(isinstance(m, KeyItem) for m in mine)
+        shuffle = any(isinstance(m, ShuffleItem) for m in mine)
+        if isinstance(msg, CutItem):
+            return key or shuffle  # the cut comes after every shuffle
+        if isinstance(msg, ShuffleItem):
+            # every key first; seat order among the shuffles
+            return key or (shuffle and seat > self.seat)
+        return False
 
     def _take_items(self, seat: int, items: list[Any]) -> bool:
         """Take ``seat``'s deal items of one field of a turn, in order; whether any was

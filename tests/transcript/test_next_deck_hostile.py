@@ -786,3 +786,86 @@ async def test_real_peers_blame_a_shares_in_b_on_its_sender(tmp_path, autojump_c
         assert (report.verdict, report.blamed, report.code) == (
             INVALID, 1, "deal_failure"), said(report)
         assert report.reason.startswith("unexpected:"), report.reason
+
+
+def test_a_bad_proof_in_the_b_of_the_entry_that_ends_the_match_is_blamed_live():
+    """A reviewer's case: seat 0 holds back its next-deck shuffle and proof and sends them,
+    the proof flipped, in the ``b`` of the entry that ends the match, with the honest
+    seat's checks handed out to a worker.  The dropped deck's checks are settled before
+    anyone signs the result: the honest seat blames seat 0 at once, as the auditor does
+    (it used to sign ``done`` with seat 0 the winner, the auditor finding it INVALID)."""
+    key = b"hostile-dropped"
+    last = _lazy_run(key).sessions[0].game.hand_no
+    stash: list[Any] = []
+    state: dict[str, Any] = {"at": None}
+
+    def cheat(s: Session) -> None:
+        g = s.game
+        if s.own_seat != 0 or state["at"] is not None or g.hand_no != last or g.deck is None:
+            return
+        out = g._next_out
+        first = next((i for i, m in enumerate(out)
+                      if isinstance(parse_item(m), ShuffleItem)), None)
+        if first is not None and not stash and any(isinstance(parse_item(m), ProofItem)
+                                                   for m in out):
+            stash.extend(out[first:])
+            del out[first:]
+        if stash and g._finishing is not None:  # this entry ends the match
+            for m in stash:
+                if isinstance(parse_item(m), ProofItem):
+                    m["proof"] = m["proof"][:-1] + bytes([m["proof"][-1] ^ 1])
+            out.extend(stash)
+            state["at"] = len(s.bodies)
+
+    t = _lazy_run(key, cheat, lambda seat, job: job.kind == "verify" and job.hand > last)
+    assert state["at"] is not None, "the cheat found no entry that ends the match"
+    honest = t.sessions[1]
+    assert honest.done is None
+    assert honest.aborted is not None and honest.aborted.blamed_seat == 0
+    assert honest.aborted.code is ErrorCode.DEAL_FAILURE
+    for s in t.sessions:
+        r = audit_bodies(list(s.bodies), workers=0)
+        assert (r.verdict, r.blamed, r.entry) == (INVALID, 0, state["at"]), r.reason
+
+
+def test_a_cut_before_a_shuffle_the_chain_lacks_is_refused_by_the_seat_that_made_it():
+    """A reviewer's case: seat 1's next-deck shuffle is made (its deal has applied it) but
+    waits for its proof; the next hand's cutter, seat 0, sends its cut in ``b`` before
+    that shuffle is in the chain.  Seat 1's own deal would take the cut; the chain must
+    not, so seat 1 refuses it as the auditor does (it used to play on while the auditor
+    blamed seat 0)."""
+    t, jobs = _lazy_table(b"rev-cut-a", target=11)
+    st: dict[str, Any] = {"at": None}
+
+    def cheat(s: Session) -> None:
+        g, nd = s.game, s.game.next_deck
+        if st["at"] is not None or nd is None or nd.cutter != s.own_seat \
+                or nd.deal.phase != "shuffle" or g.deck is None or g.deck.deal.phase != "deal":
+            return
+        for o in t.sessions:
+            n2 = o.game.next_deck
+            if o is not s and n2 is not None and n2.deal.phase == "cut" and any(
+                    isinstance(parse_item(m), ShuffleItem) for m in o.game._next_out):
+                g._next_out.append({"t": "deal/cut", "k": 3})
+                st.update(at=len(s.bodies), ahead=o.own_seat, cutter=s.own_seat)
+                return
+
+    def slow(seat: int, job: ProofJob) -> bool:  # seat 1's proving is slow
+        return seat == 1 and job.kind != "verify"
+
+    for _ in range(50000):
+        if not _lazy_step(t, jobs, cheat, slow) or (
+                st["at"] is not None and t.sessions[st["ahead"]].finished):
+            break
+    assert st["at"] is not None, "no moment for the early cut"
+    cheater = t.sessions[st["cutter"]]
+    carried = next(i for i in range(st["at"], len(cheater.bodies)) if any(
+        isinstance(d, dict) and d.get("t") == "deal/cut"
+        for d in wire.open_entry(cheater.bodies[i]).fields.get("b") or []))
+    ahead = t.sessions[st["ahead"]]
+    # Refused at that very entry, for its order (not later, for a second cut).
+    assert ahead.aborted is not None and ahead.aborted.blamed_seat == st["cutter"]
+    assert "before its turn in the deal's order" in ahead.aborted.detail
+    assert len(ahead.bodies) <= carried + 2  # the entry, and the ahead seat's abort
+    r = audit_bodies(list(cheater.bodies[:carried + 1]), workers=0)
+    assert (r.verdict, r.blamed, r.entry) == (INVALID, st["cutter"], carried), r.reason
