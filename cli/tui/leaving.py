@@ -260,7 +260,8 @@ class Leaving:
             return self.t(no if host is False else "rematch_host_silent", name=view.name(0))
         noes = [view.name(s) for s, a in sorted(self.rematch_answers.items())
                 if not a and s not in self.rematch_gone]
-        gone = [view.name(s) for s in sorted(self.rematch_gone)]
+        # A local bot always leaves without an answer: no news (as rematch_news says).
+        gone = [view.name(s) for s in sorted(self.rematch_gone) if self.state.bot(s) is None]
         if not noes and not gone:
             return None
         key = "rematch_no_table" if noes else "rematch_gone"

@@ -127,3 +127,18 @@ def test_a_host_tells_the_others_at_once_when_a_player_left(app_session, players
     assert ui.rematch_answered is None and not ui.can_rematch  # our person asked nothing
     box = "".join(t for _, t in ui._overlay())
     assert "p2 left the table: no rematch" in box, box
+
+
+def test_the_hosts_note_names_no_local_bot_as_gone():
+    """A reviewer's nit: local bots always leave without an answer (no news, as the
+    events say); the host's note after its yes named them among those who left."""
+    ui = TuiApp(kind="host", lang="en", seat=0, rules=R.Ruleset(), players=3)
+    ui.size = (24, 80)
+    names = tuple((f"p{i}", f"{i:04x}-0000-0000-0000") for i in range(3))
+    ui.state = ui.state.apply(Lobby(names, bots=(None, None, "greedy"))).apply(
+        HandStarted(1, 1))
+    ui.rematch_answered = True
+    ui.rematch_gone = {1, 2}  # p1, a person, and p2, the host's bot
+    assert ui.rematch_note() == Translator("en")("rematch_gone", names="p1")
+    ui.rematch_gone = {2}
+    assert ui.rematch_note() is None
