@@ -212,3 +212,43 @@ async def run_then_vanish(nursery: trio.Nursery, peer: Any, gate: Any,
     scope.cancel()
     assert peer._last_link is not None
     await peer._last_link.stream.aclose()
+
+
+async def play_mixed_table(tmp_path: Path, players: int, rules: Any, old: set[int],
+                           old_joiner: type) -> list[Any]:
+    """A whole match in memory (:class:`~chkobba_p2p.testing.InMemoryTable`) where the
+    seats in ``old`` join as ``old_joiner`` (a peer of before some capability) and the
+    others as today's :class:`ClientPeer`, seated one after the other in seat order:
+    every outcome done, the same result everywhere, every log VALID.  The outcomes in
+    seat order."""
+    from chkobba_p2p._shell.net import ClientPeer
+    from chkobba_p2p.observe.audit import VALID, audit_log
+    from chkobba_p2p.testing import InMemoryTable, RecordingController
+    from support.audit import said
+
+    table = InMemoryTable(tmp_path, players=players, rules=rules)
+    out: dict[int, Any] = {}
+    with trio.fail_after(3600):
+        async with trio.open_nursery() as nursery:
+            async def host(task_status: Any = trio.TASK_STATUS_IGNORED) -> None:
+                out[0] = await table.host.run(task_status)
+
+            await nursery.start(host)
+
+            async def join(seat: int) -> None:
+                cls = old_joiner if seat in old else ClientPeer
+                out[seat] = await cls(table.join_config(seat), table.controllers[seat]).run()
+
+            for seat in range(1, players):
+                nursery.start_soon(join, seat)
+                host_ctl = table.controllers[0]
+                assert isinstance(host_ctl, RecordingController)
+                await host_ctl.until(lambda _, s=seat: table.host.lobby.seats[s] is not None)
+    outcomes = [out[s] for s in range(players)]
+    assert all(o.done is not None and o.aborted is None and o.error_code is None
+               for o in outcomes)
+    assert len({o.done for o in outcomes}) == 1
+    for o in outcomes:
+        report = audit_log(o.log_path, workers=0)
+        assert report.verdict == VALID, said(report)
+    return outcomes

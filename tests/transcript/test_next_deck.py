@@ -15,8 +15,8 @@ import os
 from pathlib import Path
 
 import pytest
-import trio
 from support.audit import play, said
+from support.net import play_mixed_table
 from support.sessions import Table, speak_lazily
 
 from chkobba_p2p._shell.net import ClientPeer
@@ -27,7 +27,6 @@ from chkobba_p2p.game.rules import Ruleset
 from chkobba_p2p.link.events import Outcome
 from chkobba_p2p.link.handshake import ClientHandshake
 from chkobba_p2p.observe.audit import INVALID, VALID, audit_bodies, audit_log
-from chkobba_p2p.testing import InMemoryTable, RecordingController
 from chkobba_p2p.transcript.bodies import GameFault, TurnBody
 from chkobba_p2p.transcript.caps import (
     CAP_NEXT_DECK,
@@ -364,32 +363,7 @@ class OldJoiner(ClientPeer):
 
 
 async def _play(tmp_path, players: int, old: set[int]) -> list[Outcome]:
-    table = InMemoryTable(tmp_path, players=players, rules=Ruleset(target=3))
-    out: dict[int, Outcome] = {}
-    with trio.fail_after(3600):
-        async with trio.open_nursery() as nursery:
-            async def host(task_status=trio.TASK_STATUS_IGNORED) -> None:
-                out[0] = await table.host.run(task_status)
-
-            await nursery.start(host)
-
-            async def join(seat: int) -> None:
-                cls = OldJoiner if seat in old else ClientPeer
-                out[seat] = await cls(table.join_config(seat), table.controllers[seat]).run()
-
-            for seat in range(1, players):
-                nursery.start_soon(join, seat)
-                host_ctl = table.controllers[0]
-                assert isinstance(host_ctl, RecordingController)
-                await host_ctl.until(lambda _, s=seat: table.host.lobby.seats[s] is not None)
-    outcomes = [out[s] for s in range(players)]
-    assert all(o.done is not None and o.aborted is None and o.error_code is None
-               for o in outcomes)
-    assert len({o.done for o in outcomes}) == 1
-    for o in outcomes:
-        report = audit_log(o.log_path, workers=0)
-        assert report.verdict == VALID, said(report)
-    return outcomes
+    return await play_mixed_table(tmp_path, players, Ruleset(target=3), old, OldJoiner)
 
 
 def _builds(path) -> int:
