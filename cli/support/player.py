@@ -103,9 +103,10 @@ def bell_wanted(args: argparse.Namespace, settings: dict) -> bool:
 
 def name_of(args: argparse.Namespace, fallback: str) -> str:
     """``--name``, else the name remembered, else asked on this first run, else the
-    login name."""
+    login name (said so when the question went unanswered)."""
     t = Translator(args.lang or detect_lang())
-    name = player_name(args.name, t) or _default_name(fallback)
+    name = player_name(args.name, t, fallback=lambda: _default_name(fallback)) \
+        or _default_name(fallback)
     return name[:MAX_NAME]
 
 

@@ -63,10 +63,13 @@ def valid_name(name: object) -> str | None:
 
 
 def player_name(given: str | None, t: Callable[..., str],
-                ask: Callable[[str], str] | None = None) -> str | None:
+                ask: Callable[[str], str] | None = None,
+                fallback: Callable[[], str] | None = None) -> str | None:
     """The name to play under: ``given`` (``--name``) wins, for this run; else the
     remembered one; else, on a terminal, the player is asked once (and it is
-    remembered); else None (the caller picks a default)."""
+    remembered); else None (the caller picks a default). When the player was asked
+    but gave no name (Ctrl-D, or five names refused) and ``fallback`` is given, its
+    name is returned and the player told so (nothing remembered: asked again next run)."""
     if given is not None:
         return given
     settings = load()
@@ -82,7 +85,7 @@ def player_name(given: str | None, t: Callable[..., str],
             answer = valid_name(ask(t("name_prompt")))
         except EOFError:
             print()  # off the prompt's line
-            return None
+            break
         except KeyboardInterrupt:
             print()  # "interrupted" on its own line, not after the question
             raise
@@ -90,7 +93,11 @@ def player_name(given: str | None, t: Callable[..., str],
             save({**settings, "name": answer})
             return answer
         print(t("name_bad"))
-    return None
+    if fallback is None:
+        return None
+    name = fallback()
+    print(t("name_none", name=name))
+    return name
 
 
 def _remembered(args: object, key: str, default: bool, saved: dict | None) -> bool:

@@ -1495,6 +1495,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "ev_left_me": ("you left the game", "vous avez quitté la partie"),
     "name_prompt": ("Your name at the table (remembered; change it with --name): ",
                     "Votre nom à la table (gardé en mémoire ; --name pour le changer) : "),
+    "name_none": ("no name given: you play as {name}; change it with --name",
+                  "aucun nom donné : vous jouez sous le nom {name} ; --name pour le changer"),
     "name_bad": ("1 to 32 printable characters, please", "de 1 à 32 caractères "
                  "imprimables, s'il vous plaît"),
     # chkobba history

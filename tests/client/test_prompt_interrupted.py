@@ -30,3 +30,27 @@ def test_ctrl_d_at_the_name_question_ends_its_line(monkeypatch, capsys):
     monkeypatch.setattr(settings, "load", lambda: {})
     assert settings.player_name(None, Translator("en"), ask=_stop(EOFError)) is None
     assert capsys.readouterr().out.endswith("\n")
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_ctrl_d_at_the_name_question_says_the_name_played(monkeypatch, capsys, lang):
+    """walk6: Ctrl-D at the name question played under the system's user name without
+    saying so; now the player is told the name and how to change it, nothing saved."""
+    monkeypatch.setattr(settings, "load", lambda: {})
+    saved: list[dict] = []
+    monkeypatch.setattr(settings, "save", saved.append)
+    t = Translator(lang)
+    name = settings.player_name(None, t, ask=_stop(EOFError), fallback=lambda: "root")
+    assert name == "root"
+    out = capsys.readouterr().out
+    assert out.endswith(t("name_none", name="root") + "\n"), repr(out)
+    assert "root" in out and "--name" in out
+    assert saved == []  # asked again on the next run
+
+
+def test_five_refused_names_say_the_name_played(monkeypatch, capsys):
+    monkeypatch.setattr(settings, "load", lambda: {})
+    t = Translator("en")
+    name = settings.player_name(None, t, ask=lambda p: "   ", fallback=lambda: "root")
+    assert name == "root"
+    assert capsys.readouterr().out.endswith(t("name_none", name="root") + "\n")
