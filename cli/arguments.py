@@ -213,14 +213,14 @@ def _bot_arguments(p: argparse.ArgumentParser) -> None:
                    "(NAME.onion:PORT#KEY too; HOST:PORT#KEY+SECRET at a table with a "
                    "secret); - to read it from stdin (a secret stays out of ps)")
     p.add_argument("--level", default="greedy", choices=sorted(LEVELS),
-                   help="how the bot plays")
+                   help="how the bot plays (default: %(default)s)")
     p.add_argument("--move-ms", type=float, default=None, metavar="MS",
                    help="thinking time per move (expert: default 200)")
     p.add_argument("--delay", type=seconds(0, zero=True), default=0.0, metavar="S",
-                   help="seconds to wait before each move (to watch, or to test)")
+                   help="seconds to wait before each move (to watch, or to test; default 0)")
     p.add_argument("--connect-retry", type=seconds(0, zero=True), default=0.0, metavar="S",
                    help="keep retrying a refused first connection this long (a bot "
-                        "started together with its host)")
+                        "started together with its host; default 0: no retry)")
     p.add_argument("--keep-game", action="store_true",
                    help="a host's own bot (its key on stdin, from a host --headless --bots "
                         "at a fixed port): keep its saved game, so that the host's restart "
@@ -317,7 +317,7 @@ def _replay_arguments(p: argparse.ArgumentParser) -> None:
                    f"{REVIEW_SAMPLES}; more is steadier and slower)")
     p.add_argument("--seed", type=int, default=0, metavar="N",
                    help="--review: the sampling's seed (the same log and seed give the same "
-                   "grades)")
+                   "grades; default 0)")
     p.add_argument("--review-limit", type=int, default=REVIEW_LIMIT, metavar="N",
                    help=f"--review: grade at most the first N decisions (default "
                    f"{REVIEW_LIMIT}, a minute or two; 0: every one, which on a long log "
@@ -348,7 +348,8 @@ def _watch_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--log", metavar="FILE", help="where to keep the log copy (default: the "
                    "data directory)")
     p.add_argument("--connect-retry", type=float, default=0.0, metavar="S",
-                   help="keep retrying a refused first connection this long")
+                   help="keep retrying a refused first connection this long (default 0: no "
+                        "retry)")
     p.add_argument("--text", action="store_true",
                    help="a line of commentary per event instead of the table (also when "
                         "the output is not a terminal)")
