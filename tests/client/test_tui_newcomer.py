@@ -582,3 +582,24 @@ def test_a_solo_game_says_its_move_clock_plainly(app_session, lang, late, start,
     assert {"en": "(the time is your clock;", "fr": "(le temps est celui de votre horloge"}[
         lang] in text, text
     assert start not in said and event not in said, said
+
+
+@pytest.mark.parametrize("lang, words", [("en", "bot1  0 cards"), ("fr", "bot1  0 carte")])
+def test_a_side_seat_with_no_card_left_says_0_cards(app_session, lang, words):
+    """walk6 (4 players): a side seat with no card left read ``bot1  0``, a bare zero
+    under the name; it says what it counts, as the other rows do (a bare 0 only when
+    the words do not fit)."""
+    from dataclasses import replace
+
+    from chkobba_cli.tui.parts.seats import side_cell
+
+    ui = TuiApp(kind="host", lang=lang, seat=0, rules=R.Ruleset(), players=4)
+    ui.size = (24, 80)
+    names = tuple((n, f"{i:04x}-0000-0000-0000") for i, n in
+                  enumerate(("amel", "bot1", "bot2", "bot3")))
+    ui.state = ui.state.apply(Lobby(names)).apply(HandStarted(1, 1))
+    ui.state = replace(ui.state, counts=(3, 0, 2, 1))
+    view = ui.view
+    assert line_text(side_cell(view, 1, [], 24)).strip() == words
+    assert line_text(side_cell(view, 3, [], 24)).strip() == "bot3  ▮ 1"  # the bar counts
+    assert line_text(side_cell(view, 1, [], 10)).strip() == "bot1  0"  # no room: the number

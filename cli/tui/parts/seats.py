@@ -41,8 +41,9 @@ def _centre(line: Line, width: int) -> Line:
 
 def side_cell(view: TableView, seat: int, extra: Line, room: int) -> Line:
     """A seat on our left or right in ``room`` columns: the turn's mark, the name, its
-    cards (``▮▮ 2``), then ``extra`` (its clock), which always shows: the count, then the
-    cards' bar give way before the name, and a name still too long is cut with ``…``.
+    cards (``▮▮ 2``; none: ``0 cards``), then ``extra`` (its clock), which always shows:
+    the count's words, the count, then the cards' bar give way before the name, and a
+    name still too long is cut with ``…``.
     No dealer's or cutter's tag: at 80 columns it gave way to the clock on the seat's
     turn and came back after it; the line under the seats says who deals
     (:func:`side_dealer`), the cut is said there too."""
@@ -67,11 +68,18 @@ def _cell(view: TableView, seat: int, extra: Line, room: int) -> Line | None:
     name = st.name(seat)
     # What gives way, in turn: the clock's words ("⏱ 1:00 left" -> "⏱ 1:00"), the count's
     # number, the cards' bar; the name last (the caller cuts every name alike).
+    # No card left: no bar to count, so the number says what it counts ("0 cards", in
+    # French "0 carte"), when it fits; a bare "0" under a name read as nothing.
     short = compact_clock(extra)
+    t = view.t
+    said = f"  {t('cards_1' if t.singular(n) else 'cards_n', n=n)}"
+    tries: list[tuple[str, Line]] = [(said, extra), (said, short)] if not bar else []
     for with_count, with_bar, clock in ((True, True, extra), (True, True, short),
                                         (False, True, short), (False, False, short)):
         body = (f"  {bar} {n}" if bar else f"  {n}") if with_count else \
             f"  {bar}" if bar and with_bar else ""
+        tries.append((body, clock))
+    for body, clock in tries:
         if 3 + len(name) + len(body) + len(line_text(clock)) <= room:
             return [("class:turn" if turn else "class:me", f" {'▶' if turn else ' '} {name}"),
                     ("", body), *clock]
