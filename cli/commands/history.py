@@ -9,7 +9,7 @@ import json
 import os
 import re
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -52,10 +52,10 @@ def _out(line: str = "", stream: TextIO | None = None) -> None:
         print(piece, file=stream)
 
 
-def _seat(seat: Seat, t: Translator) -> str:
+def _seat(seat: Seat, t: Translator, mine: Collection[bytes] = ()) -> str:
     """:func:`who` glued: a name never parted from its key fingerprint at a line's end
     ("erin" then "(6124-d68d-…)" read as two seats)."""
-    return who(seat, t).replace(" ", NBSP)
+    return who(seat, t, mine).replace(" ", NBSP)
 
 
 class Progress:
@@ -88,9 +88,13 @@ def bar(done: int, total: int, width: int, t: Translator) -> str:
     return f"[{'#' * full}{'.' * (width - full)}] " + t("hi_progress", done=done, n=total)
 
 
-def who(seat: Seat, t: Translator) -> str:
+def who(seat: Seat, t: Translator, mine: Collection[bytes] = ()) -> str:
+    """``name (fingerprint)``, with the bot's level when one was vouched for, and
+    ``you`` when the key is one of ``mine`` (this person's identity keys)."""
     bot = seat.bot
     tag = f", {t('hi_bot', level=t.level(bot))}" if bot else ""
+    if seat.key in mine:
+        tag += f", {t('hi_you')}"
     return f"{seat.name} ({seat.fingerprint}{tag})"
 
 
@@ -177,7 +181,10 @@ def _own_copies(paths: tuple[str, ...], verbose: bool = False) -> tuple[list[str
 _BOT_COPY = re.compile(r"-bot\d+\.chklog$")
 
 
-def show_games(gs: list[Game], t: Translator, verbose: bool = False) -> None:
+def show_games(gs: list[Game], t: Translator, verbose: bool = False,
+               mine: Collection[bytes] = ()) -> None:
+    """Each match: its date, size, result and verdict, who played (``mine``: the keys
+    marked as ``you``), and its log's copies."""
     for g in gs:
         date = g.date.replace("T", " ")[:16] if g.date else "?"
         size = t("hi_players", n=g.players) if g.players else "-"
@@ -185,7 +192,7 @@ def show_games(gs: list[Game], t: Translator, verbose: bool = False) -> None:
         # rather than "[INCOMP" / "LETE]" cut by the terminal at its edge.
         _out(f"{date}  {size}  {result(g, t)}  [{verdict(g, t).replace(' ', NBSP)}]")
         if g.seats:
-            for line in _lineup_lines(g, t):
+            for line in _lineup_lines(g, t, mine):
                 _out(line)
         if g.disputed and g.counted:
             _out(f"    {t('hi_contested')}")
@@ -217,10 +224,10 @@ def _log_lines(t: Translator, path: str) -> list[str]:
     return [f"    {t('hi_log', path=path)}"]
 
 
-def _lineup_lines(g: Game, t: Translator) -> list[str]:
+def _lineup_lines(g: Game, t: Translator, mine: Collection[bytes] = ()) -> list[str]:
     """Who played; on a terminal where it does not fit one line, a side a line ("vs"
     opening the next), never a name parted from its fingerprint (:func:`_seat`)."""
-    sides = [" & ".join(_seat(g.seats[s], t) for s in ss) for ss in g.sides]
+    sides = [" & ".join(_seat(g.seats[s], t, mine) for s in ss) for ss in g.sides]
     whole = "    " + f" {t('hi_vs')} ".join(sides)
     if not sys.stdout.isatty() or len(whole) <= terminal_width():
         return [whole]
@@ -370,7 +377,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps([g.to_json() for g in shown], ensure_ascii=False, indent=1))
     else:
-        show_games(shown, t, verbose=args.verbose)
+        show_games(shown, t, verbose=args.verbose, mine=set(own_keys()))
         if args.with_name:
             for line in record_lines(gs, args.with_name, own_keys(), t):
                 _out(line)

@@ -1502,6 +1502,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     # chkobba history
     "hi_progress": ("{done}/{n} logs audited", "{done}/{n} journaux vérifiés"),
     "hi_bot": ("bot {level}", "robot {level}"),
+    "hi_you": ("you", "vous"),  # beside the player's own key in the list
     "hi_vs": ("vs", "contre"),
     "hi_players": ("{n} players", "{n} joueurs"),
     "hi_unreadable": ("not a readable log: counts for nothing",

@@ -865,3 +865,23 @@ def test_the_same_logs_in_any_order_with_any_header_dates_rate_the_same(played, 
         logs(data.draw(st.lists(date, min_size=len(played), max_size=len(played))))))
     assert ratings(games(second)) == ratings(games(first))
     assert standings(games(second), [AMEL.public]) == standings(games(first), [AMEL.public])
+
+
+@pytest.mark.parametrize("lang, you", [("en", "you"), ("fr", "vous")])
+def test_the_list_marks_which_player_is_you(capsys, monkeypatch, lang, you):
+    """walk6 (bob's own home, fr): the list read ``carol (…) contre bob (…) contre robby
+    (…)`` without saying which of them was "vous": the seat under one of this person's
+    keys is marked, and only it."""
+    from chkobba_cli.commands.history import show_games
+    from chkobba_p2p.observe.history import Game, Log, Seat
+    monkeypatch.setenv("COLUMNS", "200")
+    seats = (Seat("carol", AMEL.public), Seat("bob", SAMI.public))
+    won = Log("a.chklog", "a", "2026-12-04T18:00", "g1", 2, seats, VALID, "points", "",
+              "points", 0, (11, 5), 4)
+    t = Translator(lang)
+    show_games([Game(won, ("a.chklog",))], t, mine={SAMI.public})
+    out = capsys.readouterr().out.replace("\u00a0", " ")
+    assert f"bob ({seats[1].fingerprint}, {you})" in out, out
+    assert f"carol ({seats[0].fingerprint})" in out, out
+    show_games([Game(won, ("a.chklog",))], t)  # nobody's keys: nobody marked
+    assert f", {you})" not in capsys.readouterr().out.replace("\u00a0", " ")
