@@ -4,8 +4,8 @@ library's public API (:mod:`chkobba_p2p`).
 
 Exit status (:mod:`..words.ending`, README): 0 the match completed (or was resigned); 1 the
 client crashed; 2 no game (bad arguments, a seat already played here); 3 the game was
-stopped (aborted); 4 you stepped away (the game waits for you); 130 you left a lobby, or
-an interrupt.
+stopped (aborted); 4 you stepped away (the game waits for you); 0 too when you left on
+purpose (a lobby, or a game that does not wait); 130 an interrupt.
 """
 
 from __future__ import annotations

@@ -5,7 +5,8 @@ goes through the library's public API (:mod:`chkobba_p2p`).
 Exit status (:mod:`..words.ending`, README): 0 the match completed (or was resigned); 1 the
 client crashed; 2 no game (could not join: refused, timeout, version mismatch, table full,
 bad arguments); 3 the game was stopped (aborted); 4 you stepped away (the game waits for
-you); 130 you left a game that does not wait (a lobby), or an interrupt.
+you); 0 too when you left on purpose (a lobby, or a game that does not wait); 130 an
+interrupt.
 """
 
 from __future__ import annotations

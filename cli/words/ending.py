@@ -23,8 +23,10 @@ __all__ = ["EXIT_DONE", "EXIT_CRASH", "EXIT_NO_GAME", "EXIT_ABORTED", "EXIT_AWAY
 #: The exit statuses (README, "Exit status"): the match completed (or was resigned, or lost
 #: on time: a result); the client crashed; no game (could not join, bad arguments); the game was
 #: stopped (aborted); you stepped away (the game waits, the same command comes back);
-#: you left a game that does not wait for you (against local bots, a lobby).
-EXIT_DONE, EXIT_CRASH, EXIT_NO_GAME, EXIT_ABORTED, EXIT_AWAY, EXIT_LEFT = 0, 1, 2, 3, 4, 130
+#: you left on purpose (a game that does not wait for you, against local bots, or a lobby):
+#: 0, as a match that ended; leaving is no interrupt (130 is only a Ctrl-C the program did
+#: not ask about, cli/main.py).
+EXIT_DONE, EXIT_CRASH, EXIT_NO_GAME, EXIT_ABORTED, EXIT_AWAY, EXIT_LEFT = 0, 1, 2, 3, 4, 0
 
 
 def same_command() -> list[str]:

@@ -696,3 +696,28 @@ def test_the_help_teaches_a_capture_and_the_cut_on_a_page_of_its_own_at_80x24(
     _press(ui, "?")
     whole = " ".join(" ".join(shown(ui)).split())
     assert how in whole and capture in whole and "1/2" in line_text(ui._footer())
+
+
+@pytest.mark.parametrize("kind", ["play", "host"])
+def test_leaving_on_purpose_exits_0_not_as_an_interrupt(app_session, kind):
+    """walk6: `q` then yes against local bots (and Ctrl-C then yes in the host's lobby)
+    exited with 130, an interrupt's status; leaving on purpose is 0 (README)."""
+    import contextlib
+    import io
+
+    from chkobba_cli.tui.guest import RunResult
+    from chkobba_cli.words.ending import finish
+    ui = TuiApp(kind=kind, lang="en", seat=0, players=2)
+    ui.size = (24, 80)
+    ui.state = ui.state.apply(Lobby((("hedi", "0000-0000-0000-0000"),
+                                     ("bot1", "0001-0000-0000-0000"))))
+    if kind == "play":
+        ui.state = ui.state.apply(HandStarted(1, 1))
+    ui.left = True
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        status = finish(RunResult(None, True), ui)
+    assert status == 0, out.getvalue()
+    said = out.getvalue()
+    want = "you closed your table" if kind == "host" else "counts as a loss"
+    assert want in said, said

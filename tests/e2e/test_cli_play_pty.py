@@ -197,7 +197,7 @@ def test_play_shows_the_table_plays_a_hand_to_its_scoring_table_and_a_capture_ch
         s.press("\x03")
         s.wait_for(lambda t: "Leave the game?" in t, 5, "the leave question")
         s.child.send("y")
-        assert s.finish() == 130
+        assert s.finish() == 0  # a confirmed leave is no interrupt (was 130)
         logs = game_logs(tmp_path)
         assert len(logs) == 1 and logs[0].stat().st_size > 0
         assert str(logs[0]) in s.raw.decode("utf-8", "replace")
@@ -281,7 +281,7 @@ def test_french_screen_survives_a_resize_and_leaves_on_ctrl_c(tmp_path):
         s.press("\x03")
         s.wait_for(lambda t: "Quitter la partie ?" in t, 5, "the leave question")
         s.child.send("o")
-        assert s.finish() == 130
+        assert s.finish() == 0  # a confirmed leave is no interrupt (was 130)
         out = s.raw.decode("utf-8", "replace")
         assert "journal" in out
         # A leave while the match is played loses it (PROTOCOL.md 12.6): said so.
