@@ -337,10 +337,18 @@ def test_chkobba_watch_between_processes(tmp_path):
                                          "--log", str(tmp_path / "watch.chklog")),
                              cwd=REPO_ROOT, env=env, stdout=subprocess.PIPE,
                              stderr=subprocess.PIPE, text=True)
-    # The spectator is in; now a bot takes the second seat.
+    # Once the spectator is in (it says so), a bot takes the second seat: started before,
+    # the bot could play the whole match and the host end before the watcher connected.
+    assert watch.stdout is not None
+    seen: list[str] = []
+    while not any("watching (" in line for line in seen):
+        line = watch.stdout.readline()
+        assert line, f"chkobba watch ended before it was in: {''.join(seen)}"
+        seen.append(line)
     subprocess.run(cli_command("bot", f"127.0.0.1:{port}", "--quiet", "--connect-retry", "5"),
                    cwd=REPO_ROOT, env=env, capture_output=True, timeout=120, check=True)
-    out, err = watch.communicate(timeout=120)
+    rest, err = watch.communicate(timeout=120)
+    out = "".join(seen) + rest
     host.communicate(timeout=120)
     assert watch.returncode == 0, err
     assert "watching (1/1): Amel" in out and " plays " in out and "seeds open" in out
