@@ -25,7 +25,8 @@ TARGET_RANGE = (1, 1000)
 #: (``target``: the target given, its ``repr`` when it is no whole number; ``low``,
 #: ``high``: :data:`TARGET_RANGE`; ``name``: the preset or variant asked for;
 #: ``choices``: the names there are, comma-separated; ``field``: a ruleset's field;
-#: ``kind``: what it must be; ``value``: what it held, its ``repr`` cut short).  A code is
+#: ``kind``: what it must be, its type's name -- ``bool``, ``str``, ``Opening``... -- for a
+#: client to word; ``value``: what it held, its ``repr`` cut short).  A code is
 #: never renamed; a client words each (the terminal client: ``ru_`` + the code).
 RULESET_PROBLEMS: dict[str, tuple[str, ...]] = {
     "target_out_of_range": ("target", "low", "high"),

@@ -2658,8 +2658,18 @@ MESSAGES |= {
                           "règles prédéfinies inconnues : {name} ; choisissez parmi {choices}"),
     "ru_unknown_variant": ("unknown variant {name}; choose among {choices}",
                            "variante inconnue : {name} ; choisissez parmi {choices}"),
-    "ru_field_kind": ("a ruleset's {field} is not a {kind}",
-                      "le champ {field} d'un jeu de règles n'est pas un {kind}"),
+    "ru_field_kind": ("a ruleset's {field} must be {kind}",
+                      "le champ {field} d'un jeu de règles doit être {kind}"),
+    # What a ruleset's field must be (RulesetError's ``kind``: the type's name, worded
+    # here, never shown as Python spells it): "rk_" + the kind.
+    "rk_bool": ("true or false", "vrai ou faux"),
+    "rk_str": ("a text", "un texte"),
+    "rk_int": ("a whole number", "un nombre entier"),
+    "rk_Opening": ("one of the openings", "l'une des ouvertures"),
+    "rk_RedealRule": ("one of the redeal rules", "l'une des règles de redonne"),
+    "rk_Scoring": ("one of the scorings", "l'un des décomptes"),
+    "rk_FigureConvention": ("one of the figure conventions",
+                            "l'une des conventions des figures"),
     "ru_not_a_map": ("a ruleset is a map", "un jeu de règles est un dictionnaire"),
     "ru_field_missing": ("the ruleset lacks its {field}",
                          "il manque au jeu de règles son champ {field}"),
@@ -2968,6 +2978,8 @@ def local_error_text(t: Translator, exc: BaseException) -> str:
     for key in ("text", "name", "level"):  # what was typed, quoted as the library quotes it
         if key in kw:
             kw[key] = repr(kw[key])
+    if prefix == "ru_" and "rk_" + str(kw.get("kind")) in MESSAGES:
+        kw["kind"] = t("rk_" + str(kw["kind"]))  # a type in words, not Python's name
     if "why" in kw:  # the OS's refusal: the common ones in the reader's words
         kw["why"] = os_reason(t, str(kw.pop("errno", "")), str(kw["why"]))
     try:

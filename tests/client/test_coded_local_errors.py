@@ -179,6 +179,30 @@ def test_a_ruleset_error_carries_its_code_and_is_still_a_value_error(call, code,
     assert (info.value.code, info.value.data) == (code, data)
 
 
+@pytest.mark.parametrize("field, value, en, fr", [
+    ("forced_capture", 1, "true or false", "vrai ou faux"),
+    ("name", 7, "a text", "un texte"),
+    ("opening", "plain", "one of the openings", "l'une des ouvertures"),
+    ("redeal", "kings", "one of the redeal rules", "l'une des règles de redonne"),
+    ("scoring", "barmila", "one of the scorings", "l'un des décomptes"),
+    ("figures", "tunisian", "one of the figure conventions",
+     "l'une des conventions des figures"),
+])
+def test_a_field_of_the_wrong_kind_says_the_kind_in_words(field, value, en, fr):
+    """A ruleset's field of another type: what it must be, in the reader's words, never
+    the Python type's name (``bool``, ``str``, ``Opening``...)."""
+    with pytest.raises(RulesetError) as info:
+        if field in ("forced_capture", "name"):
+            Ruleset.from_dict({**Ruleset().to_dict(), field: value})
+        else:
+            Ruleset(**{field: value})  # an enum's value, not its member
+    assert info.value.code == "field_kind"
+    assert local_error_text(Translator("en"), info.value) == \
+        f"a ruleset's {field} must be {en}"
+    assert local_error_text(Translator("fr"), info.value) == \
+        f"le champ {field} d'un jeu de règles doit être {fr}"
+
+
 def test_bot_errors_carry_their_codes():
     with pytest.raises(BotError) as info:
         make_bot("grandmaster")
