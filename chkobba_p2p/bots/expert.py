@@ -73,6 +73,7 @@ from ..game.hand import _OVER, Hand, Move, side_of
 from ..game.ruleset import Scoring
 from ..game.scoring import score_masks
 from ..game.seating import Seating
+from .errors import BotError
 from .learned import PolicyModel
 from .simple import HeuristicBot
 
@@ -715,11 +716,13 @@ class ExpertBot:
         """
         view = hand
         if view.viewer is None:
-            raise LocalError("bots play from a seat's view: pass hand.view(seat)")
+            raise BotError("bots play from a seat's view: pass hand.view(seat)",
+                           code="not_a_seat_view")
         cutter = view.cutter
         drawn = view.hand_of(cutter)[0]
         if drawn is None or view.viewer != cutter:
-            raise LocalError("only the cutter, who sees the drawn card, chooses")
+            raise BotError("only the cutter, who sees the drawn card, chooses",
+                           code="not_the_cutter")
         start = self.clock()
         deadline = None if self.move_ms is None else start + _BUDGET_SHARE * self.move_ms / 1e3
         unseen = sorted(view.unseen_cards())
@@ -751,7 +754,8 @@ class ExpertBot:
 
     def choose_play(self, hand: Hand) -> Move:
         if hand.viewer is None:
-            raise LocalError("bots play from a seat's view: pass hand.view(seat)")
+            raise BotError("bots play from a seat's view: pass hand.view(seat)",
+                           code="not_a_seat_view")
         return self._search(hand)
 
     def _search(self, view: Hand) -> Move:
@@ -761,7 +765,8 @@ class ExpertBot:
         self.last_samples = 0
         moves = view.legal_moves()
         if not moves:
-            raise LocalError("no legal move: it is not this seat's turn to play")
+            raise BotError("no legal move: it is not this seat's turn to play",
+                           code="not_its_turn")
         if len(moves) == 1:
             return moves[0]
         me = view.viewer

@@ -23,7 +23,6 @@ import math
 from collections.abc import Sequence
 from functools import lru_cache
 
-from ..errors import LocalError
 from ..game._masks import (
     _BELOW_MASK,
     _RANK_MASK,
@@ -36,6 +35,7 @@ from ..game._masks import (
     VALUE,
     capture_masks,
 )
+from .errors import BotError
 
 __all__ = ["FEATURES", "PolicyModel", "load_model", "move_features", "WEIGHTS_FILE"]
 
@@ -154,7 +154,8 @@ class PolicyModel:
     def __init__(self, weights: Sequence[float], *, accuracy: float | None = None) -> None:
         if len(weights) != _N or not all(isinstance(w, (int, float)) and math.isfinite(w)
                                          for w in weights):
-            raise LocalError(f"a policy model has {_N} finite weights")
+            raise BotError(f"a policy model has {_N} finite weights", code="model_weights",
+                           data={"count": _N})
         self.weights = tuple(float(w) for w in weights)
         #: The held-out accuracy the training script measured (for information).
         self.accuracy = accuracy
@@ -275,9 +276,11 @@ class PolicyModel:
             weights = data["weights"]
             accuracy = data.get("accuracy")
         except (ValueError, KeyError, TypeError, AttributeError):
-            raise LocalError("the policy weights file is not a model's JSON") from None
+            raise BotError("the policy weights file is not a model's JSON",
+                           code="model_unreadable") from None
         if features != list(FEATURES):
-            raise LocalError("the policy weights were fitted for other features")
+            raise BotError("the policy weights were fitted for other features",
+                           code="model_other_features")
         return cls(weights, accuracy=accuracy if isinstance(accuracy, float) else None)
 
 

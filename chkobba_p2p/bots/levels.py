@@ -9,30 +9,11 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from ..errors import CodedLocalError
+from .errors import BOT_PROBLEMS, BotError
 from .simple import Bot, GreedyBot, HeuristicBot, RandomBot
 
 __all__ = ["LEVELS", "make_bot", "BotFactory", "DEFAULT_EXPERT_MS", "BotError",
            "BOT_PROBLEMS"]
-
-#: Every :attr:`BotError.code`, with the keys of its :attr:`~BotError.data` (``level``:
-#: the level asked for; ``choices``: the levels there are, comma-separated; ``move_ms``:
-#: the budget given, as text; ``hands``: the hands played).  A code is never renamed; a
-#: client words each (the terminal client: ``bo_`` + the code).
-BOT_PROBLEMS: dict[str, tuple[str, ...]] = {
-    "unknown_level": ("level", "choices"),
-    "move_ms_not_positive": ("move_ms",),
-    # An offline match (simulate, the arena) whose bots never reach the target.
-    "no_winner": ("hands",),
-}
-
-
-class BotError(CodedLocalError):
-    """Bots that cannot be made, or an offline match between them that cannot end (see
-    :data:`BOT_PROBLEMS`)."""
-
-    CODES = BOT_PROBLEMS
-    code = "bot_error"
 
 #: The expert's default thinking time per move, in milliseconds.
 DEFAULT_EXPERT_MS = 200

@@ -35,10 +35,10 @@ from dataclasses import dataclass
 from math import comb
 from typing import Protocol
 
-from ..errors import LocalError
 from ..game._masks import capture_options
 from ..game.cards import Card
 from ..game.hand import Hand, Move, side_of
+from .errors import BotError
 
 __all__ = [
     "Bot",
@@ -79,7 +79,8 @@ class MatchAware(Protocol):
 def _own_view_check(hand: Hand) -> None:
     if hand.viewer is None:
         # A bot is handed its seat's view, never the omniscient state.
-        raise LocalError("bots play from a seat's view: pass hand.view(seat)")
+        raise BotError("bots play from a seat's view: pass hand.view(seat)",
+                       code="not_a_seat_view")
 
 
 class RandomBot:
@@ -99,7 +100,7 @@ class RandomBot:
         # without generating them all.
         played = self._rng.choice(hand.hand_of(hand.turn))
         if played is None:
-            raise LocalError("a bot plays only on its own seat's turn")
+            raise BotError("a bot plays only on its own seat's turn", code="not_its_turn")
         options = hand.captures_for(played)
         return Move(played, self._rng.choice(options) if options else frozenset())
 

@@ -427,8 +427,10 @@ def _wrap(func):
     def run(args: argparse.Namespace) -> int:
         try:
             return func(_fill_names(args))
-        except IllegalMove as exc:
-            print(f"error: {safe_text(str(exc), 1000)}", file=sys.stderr)
+        except IllegalMove as exc:  # our controller's move, refused: by the rule it broke
+            t = Translator(getattr(args, "lang", None) or detect_lang())
+            say_error(f"chkobba {args.command}: "
+                      f"{t('cx_error', why=local_error_text(t, exc))}")
             return 2
     return run
 

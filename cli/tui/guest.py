@@ -26,6 +26,7 @@ from chkobba_p2p.errors import LocalError
 from chkobba_p2p.game import rules as R
 
 from ..support.term import stderr_held
+from ..words.i18n import local_error_text
 from .app import TuiApp
 
 __all__ = ["RunResult", "TuiSeat", "run_app"]
@@ -139,8 +140,8 @@ async def _run_async(ui: TuiApp, game: Callable[[SeatController], Awaitable[Outc
     if isinstance(result, outcome_mod.Error):
         err = result.error
         local = _local_error(err)
-        if local is not None:
-            error = str(local)
+        if local is not None:  # by its code where it has one, in the screen's language
+            error = local_error_text(ui.t, local)
         elif not isinstance(err, (KeyboardInterrupt, trio.Cancelled)):
             crash = "".join(traceback.format_exception(err))
     else:

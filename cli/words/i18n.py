@@ -17,7 +17,7 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from chkobba_p2p.errors import errno_name
+from chkobba_p2p.errors import IllegalMove, errno_name
 from chkobba_p2p.game.cards import Card, FigureConvention
 from chkobba_p2p.game.ruleset import Opening, RedealRule, Ruleset, Scoring
 from chkobba_p2p.text import safe_text
@@ -2682,6 +2682,29 @@ MESSAGES |= {
     "bo_no_winner": ("no winner after {hands} hands: these bots never reach the target",
                      "aucun gagnant après {hands} manches : ces robots n'atteignent jamais "
                      "l'objectif"),
+    # A bot asked what its seat cannot decide: this program's own mistake, never a seat's.
+    "bo_not_a_seat_view": ("a bot was shown every card instead of its seat's view",
+                           "un robot a vu toutes les cartes au lieu de la vue de sa place"),
+    "bo_not_its_turn": ("a bot was asked to play when it was not its turn",
+                        "on a demandé à un robot de jouer hors de son tour"),
+    "bo_not_the_cutter": ("a bot was asked to keep or place a cut card it did not draw",
+                          "on a demandé à un robot de garder ou de poser une carte coupée "
+                          "qu'il n'a pas tirée"),
+    # The learned policy's weights shipped with the package: a damaged install.
+    "bo_model_unreadable": ("the learned policy's weights file is damaged (reinstall "
+                            "chkobba-p2p)",
+                            "le fichier des poids de la politique apprise est abîmé "
+                            "(réinstallez chkobba-p2p)"),
+    "bo_model_other_features": ("the learned policy's weights were fitted for another "
+                                "version (reinstall chkobba-p2p)",
+                                "les poids de la politique apprise viennent d'une autre "
+                                "version (réinstallez chkobba-p2p)"),
+    "bo_model_weights": ("the learned policy's weights file does not hold {count} finite "
+                         "weights (reinstall chkobba-p2p)",
+                         "le fichier des poids de la politique apprise ne contient pas "
+                         "{count} poids finis (réinstallez chkobba-p2p)"),
+    # A move the rules engine refused (an IllegalMove's ``rule``, worded by RULE_NAMES).
+    "rule_broken": ("illegal move: {rule}", "coup interdit : {rule}"),
 }
 
 # The OS's refusals by its error number's name (the library's ``errno`` data,
@@ -2963,10 +2986,14 @@ _CODED_FAMILIES: dict[object, str] = {"log_unreadable": "lu_", "bad_address": "a
 def local_error_text(t: Translator, exc: BaseException) -> str:
     """A library error as its reader reads it: a coded local error (a log that is not
     one: ``lu_`` + its code; a typed address or port: ``ad_``; a port or address a host
-    cannot listen on: ``ls_``; rules that cannot be: ``ru_``; bots that cannot be made or
-    cannot finish: ``bo_``; an identity key file that cannot be used: ``ik_``) worded
-    by its ``code`` and ``data`` in ``t``'s language;
-    any other, or a code this catalog lacks, as ``str(exc)`` (the library's English)."""
+    cannot listen on: ``ls_``; rules that cannot be: ``ru_``; bots that cannot be made,
+    cannot decide or cannot finish: ``bo_``; an identity key file that cannot be used:
+    ``ik_``) worded by its ``code`` and ``data`` in ``t``'s language; a move the rules
+    engine refused (an ``IllegalMove``) by its ``rule``; any other, or a code this catalog
+    lacks, as ``str(exc)`` (the library's English)."""
+    if isinstance(exc, IllegalMove):  # the rules engine's refusal: by the rule broken
+        return t.rule(exc.rule) if exc.rule == "illegal_move" else \
+            t("rule_broken", rule=t.rule(exc.rule))
     # The family is the class's own default code (data the library states, read without
     # importing the log reader: a bot peer that fails on its address loads no auditor).
     prefix = _CODED_FAMILIES.get(getattr(type(exc), "code", None))

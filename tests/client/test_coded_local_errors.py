@@ -21,8 +21,11 @@ from chkobba_cli.main import main
 from chkobba_cli.words.i18n import MESSAGES, Translator, local_error_text
 from chkobba_p2p import AddressError, ListenError, check_listen, load_identity, parse_port
 from chkobba_p2p.address import ADDRESS_PROBLEMS, LISTEN_PROBLEMS, Address
+from chkobba_p2p.bots.learned import PolicyModel
 from chkobba_p2p.bots.levels import BOT_PROBLEMS, BotError, make_bot
 from chkobba_p2p.bots.simulate import play_match
+from chkobba_p2p.errors import CardNotInHand, IllegalMove, NotYourTurn
+from chkobba_p2p.game.cards import DECK
 from chkobba_p2p.game.rules import RULESET_PROBLEMS, Ruleset, RulesetError
 from chkobba_p2p.lowlevel import (
     KEY_PROBLEMS,
@@ -218,6 +221,84 @@ def test_bot_errors_carry_their_codes():
     assert (info.value.code, info.value.data) == ("no_winner", {"hands": 0})
     assert local_error_text(Translator("fr"), info.value) == (
         "aucun gagnant après 0 manches : ces robots n'atteignent jamais l'objectif")
+
+
+def _opening() -> tuple:
+    """A 2-player hand in play (every card open) and the seat whose turn it is."""
+    from chkobba_p2p.game.cards import cards
+    from chkobba_p2p.game.hand import Hand
+
+    hands, table = [cards("8D 2C 3H"), cards("9S 9C 4S")], cards("7H 3D 9H 1C")
+    placed = {c for h in hands for c in h} | set(table)
+    rest = [c for c in DECK if c not in placed]
+    taken = rest[:len(rest) - 12]
+    hand = Hand.from_position(Ruleset(), 2, dealer=1, hands=hands, table=table, turn=0,
+                              stock=12, piles=[taken[0::2], taken[1::2]])
+    return hand, 0
+
+
+@pytest.mark.parametrize("level", ["random", "greedy", "heuristic", "expert"])
+def test_a_bot_asked_what_its_seat_cannot_decide_says_so_by_code(level):
+    """A bot handed the whole hand, or asked to play out of its turn: coded BotErrors
+    (they were uncoded LocalErrors, English inside a translated line)."""
+    hand, seat = _opening()
+    bot = make_bot(level, 1, move_ms=20)
+    with pytest.raises(BotError) as info:
+        bot.choose_play(hand)  # every card open
+    assert info.value.code == "not_a_seat_view"
+    assert local_error_text(Translator("fr"), info.value) == \
+        "un robot a vu toutes les cartes au lieu de la vue de sa place"
+    if level in ("random", "expert"):  # the others look for a move among none
+        with pytest.raises(BotError) as info:
+            bot.choose_play(hand.view(1 - seat))
+        assert info.value.code == "not_its_turn"
+        assert local_error_text(Translator("en"), info.value) == \
+            "a bot was asked to play when it was not its turn"
+
+
+def test_the_expert_asked_a_cut_it_did_not_draw():
+    from chkobba_p2p.game.hand import CutterChoice, DealStep, Hand
+
+    hand = Hand.new(Ruleset(), 2, dealer=0)
+    while not isinstance(hand.pending, CutterChoice):  # the opening's deal, then the draw
+        step = hand.pending
+        assert isinstance(step, DealStep)
+        known = hand.known_cards()
+        hand = hand.deal([c for c in DECK if c not in known][:len(step.recipients)])
+    with pytest.raises(BotError) as info:
+        make_bot("expert", 1, move_ms=20).choose_cut(
+            hand.view(1 - hand.cutter))
+    assert info.value.code == "not_the_cutter"
+    assert local_error_text(Translator("fr"), info.value).startswith(
+        "on a demandé à un robot de garder ou de poser une carte coupée")
+
+
+@pytest.mark.parametrize("make, code", [
+    (lambda: PolicyModel.from_json("not json"), "model_unreadable"),
+    (lambda: PolicyModel.from_json('{"features": ["x"], "weights": []}'),
+     "model_other_features"),
+    (lambda: PolicyModel([1.0]), "model_weights"),
+])
+def test_a_damaged_policy_weights_file_is_a_coded_bot_error(make, code):
+    with pytest.raises(BotError) as info:
+        make()
+    assert info.value.code == code
+    assert local_error_text(Translator("fr"), info.value).endswith(
+        "(réinstallez chkobba-p2p)")
+
+
+@pytest.mark.parametrize("exc, en, fr", [
+    (NotYourTurn("seat 1 may not play now"), "illegal move: not your turn",
+     "coup interdit : pas votre tour"),
+    (CardNotInHand("8C is not in this seat's hand"), "illegal move: card not in hand",
+     "coup interdit : carte absente de la main"),
+    (IllegalMove("no such move"), "illegal move", "coup interdit"),
+])
+def test_a_move_the_rules_refuse_is_worded_by_its_rule(exc, en, fr):
+    """An IllegalMove reaching the reader (the host's or a bot's controller refused too
+    often): the rule broken in their words, not the engine's English."""
+    assert local_error_text(Translator("en"), exc) == en
+    assert local_error_text(Translator("fr"), exc) == fr
 
 
 def test_an_error_without_a_code_is_said_as_the_library_says_it():

@@ -190,6 +190,25 @@ def test_a_crash_in_the_game_is_reported_not_swallowed(app_session):
     assert result.crash is not None and "RuntimeError: boom" in result.crash
 
 
+def test_the_librarys_refusal_under_the_screen_is_said_in_its_language(app_session):
+    """A coded local error raised while the screen runs (a key file, a port): its one
+    line in the screen's language, by its code (it was the library's English)."""
+    from chkobba_cli.tui.guest import run_app
+    from chkobba_p2p.lowlevel import KeyUnusable
+
+    ui = TuiApp(kind="play", lang="fr")
+
+    async def game(controller):
+        raise KeyUnusable("/k is not an identity key file", code="key_not_an_identity",
+                          data={"path": "/k"})
+
+    result = run_app(ui, game)
+    assert result.crash is None and result.error is not None
+    from chkobba_cli.words.i18n import Translator
+
+    assert result.error == Translator("fr")("ik_key_not_an_identity", path="/k")
+
+
 @pytest.mark.parametrize("lang, mine, theirs", [
     ("en", "you say p1 is at fault (a move whose signature does not check out); nothing "
            "in the log shows it.",
