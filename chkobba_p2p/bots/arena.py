@@ -35,7 +35,7 @@ from .simulate import draw_first_dealer
 
 __all__ = ["ArenaResult", "TimedBot", "arena", "play_duplicate_match", "wilson_interval",
            "MEASUREMENT_LEVELS", "ARENA_LEVELS", "arena_bot",
-           "Pairing", "LadderRating", "elo_ratings", "round_robin", "ladder_lines"]
+           "Pairing", "LadderRating", "elo_ratings", "round_robin"]
 
 
 #: The plays of each playout the ``learned`` level's model chooses (then greedy): none,
@@ -230,6 +230,10 @@ def _play_leg(ruleset: Ruleset, bots: Sequence[Bot], first_dealer: int,
 
 @dataclass
 class ArenaResult:
+    """What the duplicate matches between ``level_a`` and ``level_b`` gave, as data (a
+    client words it): matches and A's wins, each hand's point margin (A's side minus
+    B's), each move's wall and CPU time in seconds per level."""
+
     level_a: str
     level_b: str
     players: int
@@ -250,26 +254,16 @@ class ArenaResult:
     def win_rate(self) -> float:
         return self.wins_a / self.matches if self.matches else 0.0
 
-    def lines(self) -> list[str]:
-        lo, hi = wilson_interval(self.wins_a, self.matches)
-        m, mlo, mhi = mean_interval([float(x) for x in self.margins])
-        out = [
-            f"arena: {self.level_a} (A) vs {self.level_b} (B), {self.players} players, "
-            "duplicate deals",
-            f"matches: {self.matches} ({self.matches // self.legs} deals x {self.legs} "
-            "seatings)",
-            f"hands: {len(self.margins)}",
-            f"match win rate A: {self.win_rate:.3f} (95% CI {lo:.3f}..{hi:.3f})",
-            f"mean point margin per hand A-B: {m:+.3f} (95% CI {mlo:+.3f}..{mhi:+.3f})",
-        ]
-        for name, times, cpu in (("A", self.times_a, self.cpu_a),
-                                 ("B", self.times_b, self.cpu_b)):
-            if times:
-                # Wall time includes waiting for a shared CPU; CPU time is the bot's own.
-                out.append(f"move time {name}: mean {1000 * statistics.fmean(times):.1f} ms, "
-                           f"max {1000 * max(times):.1f} ms wall, "
-                           f"max {1000 * max(cpu):.1f} ms CPU over {len(times)} moves")
-        return out
+    @property
+    def win_interval(self) -> tuple[float, float]:
+        """A's match win rate's Wilson 95% interval (low, high)."""
+        return wilson_interval(self.wins_a, self.matches)
+
+    @property
+    def margin(self) -> tuple[float, float, float]:
+        """The mean point margin per hand, A's side minus B's, and its normal 95%
+        interval (mean, low, high)."""
+        return mean_interval([float(x) for x in self.margins])
 
 
 def play_duplicate_match(ruleset: Ruleset, level_a: str, level_b: str, players: int,
@@ -448,17 +442,3 @@ def round_robin(levels: Sequence[str], games: int, players: int = 2, seed: int =
         for b in levels[i + 1:]:
             results.append(arena(a, b, games, players, seed, move_ms, ruleset, progress))
     return results
-
-
-def ladder_lines(results: Sequence[ArenaResult], anchor: str = "greedy",
-                 anchor_rating: float = 1500.0) -> list[str]:
-    """The round robin's pairings and the fitted ratings, one ``name: value`` per line.
-
-    At 3 players a match is A against two B's, so a win rate there is no head-to-head
-    score; the ladder is for 2 and 4 players."""
-    pairings = [Pairing(r.level_a, r.level_b, r.wins_a, r.matches) for r in results]
-    out = [f"pair {r.level_a} vs {r.level_b}: {r.wins_a}/{r.matches} matches won by "
-           f"{r.level_a}" for r in results]
-    for lr in elo_ratings(pairings, anchor, anchor_rating):
-        out.append(f"elo {lr.level}: {lr.rating:.0f} (95% CI {lr.low:.0f}..{lr.high:.0f})")
-    return out

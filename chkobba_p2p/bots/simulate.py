@@ -91,6 +91,9 @@ def play_match(ruleset: Ruleset, bots: Sequence[Bot], rng: random.Random, *,
 
 @dataclass
 class SimulationSummary:
+    """What :func:`simulate`'s matches gave, as data (a client words it): per side (a
+    seat, or a team at 4 players), the matches won and the points scored."""
+
     players: int
     matches: int = 0
     hands: int = 0
@@ -98,18 +101,6 @@ class SimulationSummary:
     wins: list[int] = field(default_factory=list)
     points: list[int] = field(default_factory=list)
     chkobbas: int = 0
-
-    def lines(self) -> list[str]:
-        sides = len(self.wins)
-        label = Seating.of(self.players).side_word
-        out = [f"matches: {self.matches}", f"hands: {self.hands}", f"redeals: {self.redeals}"]
-        for side in range(sides):
-            out.append(f"wins {label} {side}: {self.wins[side]}")
-        hands = max(self.hands, 1)
-        for side in range(sides):
-            out.append(f"mean points per hand {label} {side}: {self.points[side] / hands:.3f}")
-        out.append(f"chkobbas per hand: {self.chkobbas / hands:.3f}")
-        return out
 
 
 def simulate(ruleset: Ruleset, bots: Sequence[Bot], games: int, seed: int,

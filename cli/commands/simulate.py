@@ -6,8 +6,9 @@ import argparse
 import sys
 
 from chkobba_p2p.bots.levels import BotError, make_bot
-from chkobba_p2p.bots.simulate import simulate
+from chkobba_p2p.bots.simulate import SimulationSummary, simulate
 from chkobba_p2p.game.record import write_records
+from chkobba_p2p.game.seating import Seating
 
 from ..options.rules import ruleset_from_args
 from ..support.term import say_error
@@ -45,8 +46,8 @@ def run(args: argparse.Namespace) -> int:
         say_error(f"chkobba simulate: {local_error_text(t, exc)}")
         return 1
     print(ruleset_text(t, ruleset))
-    print("seats: " + ", ".join(f"{i}={b.level}" for i, b in enumerate(bots)))
-    for line in summary.lines():
+    print(t("sm_seats", seats=", ".join(f"{i}={b.level}" for i, b in enumerate(bots))))
+    for line in summary_lines(t, summary):
         print(line)
     if args.record:
         try:
@@ -56,5 +57,19 @@ def run(args: argparse.Namespace) -> int:
             print(f"chkobba simulate: {t('cx_cannot_write', path=args.record, why=why)}",
                   file=sys.stderr)
             return 1
-        print(f"records: {args.record}")
+        print(t("sm_records", path=args.record))
     return 0
+
+
+def summary_lines(t: Translator, summary: SimulationSummary) -> list[str]:
+    """The matches :func:`simulate` played (the library's data) in ``t``'s words: per
+    side (a seat, or a team at 4 players) the matches won and the mean points per hand."""
+    side = "team" if Seating.of(summary.players).teams else "seat"
+    hands = max(summary.hands, 1)
+    out = [t("sm_matches", n=summary.matches), t("sm_hands", n=summary.hands),
+           t("sm_redeals", n=summary.redeals)]
+    out += [t(f"sm_wins_{side}", side=i, n=n) for i, n in enumerate(summary.wins)]
+    out += [t(f"sm_points_{side}", side=i, mean=t.number(p / hands, 3))
+            for i, p in enumerate(summary.points)]
+    out.append(t("sm_chkobbas", mean=t.number(summary.chkobbas / hands, 3)))
+    return out

@@ -2725,6 +2725,44 @@ MESSAGES |= {
                          "cette machine n'a pas cette adresse"),
 }
 
+# What ``chkobba arena`` and ``chkobba simulate`` found (chkobba_p2p.bots.arena.ArenaResult,
+# LadderRating; chkobba_p2p.bots.simulate.SimulationSummary: data, worded here); the
+# numbers are written as the language writes them (Translator.number).
+MESSAGES |= {
+    "ar_title": ("arena: {a} (A) vs {b} (B), {players} players, duplicate deals",
+                 "arène : {a} (A) contre {b} (B), {players} joueurs, donnes dupliquées"),
+    "ar_matches": ("matches: {n} ({deals} deals x {legs} seatings)",
+                   "parties : {n} ({deals} donnes x {legs} placements)"),
+    "ar_hands": ("hands: {n}", "manches : {n}"),
+    "ar_win_rate": ("match win rate A: {rate} (95% CI {low}..{high})",
+                    "taux de victoire de A : {rate} (IC à 95 % de {low} à {high})"),
+    "ar_margin": ("mean point margin per hand A-B: {mean} (95% CI {low}..{high})",
+                  "écart moyen de points par manche A-B : {mean} (IC à 95 % de {low} à {high})"),
+    # Wall time includes waiting for a shared CPU; CPU time is the bot's own.
+    "ar_move_time": ("move time {side}: mean {mean} ms, max {wall} ms wall, max {cpu} ms "
+                     "CPU over {n} moves",
+                     "temps par coup {side} : moy. {mean} ms, max {wall} ms réels, "
+                     "{cpu} ms CPU, {n} coups"),
+    "ar_ladder": ("ladder: {levels}, {players} players, {games} duplicate deals per pair",
+                  "échelle : {levels}, {players} joueurs, {games} donnes dupliquées par paire"),
+    "ar_pair": ("pair {a} vs {b}: {wins}/{n} matches won by {a}",
+                "paire {a} contre {b} : {wins}/{n} parties gagnées par {a}"),
+    "ar_elo": ("elo {level}: {rating} (95% CI {low}..{high})",
+               "elo {level} : {rating} (IC à 95 % de {low} à {high})"),
+    "sm_seats": ("seats: {seats}", "places : {seats}"),
+    "sm_matches": ("matches: {n}", "parties : {n}"),
+    "sm_hands": ("hands: {n}", "manches : {n}"),
+    "sm_redeals": ("redeals: {n}", "redonnes : {n}"),
+    "sm_wins_seat": ("wins seat {side}: {n}", "victoires de la place {side} : {n}"),
+    "sm_wins_team": ("wins team {side}: {n}", "victoires de l'équipe {side} : {n}"),
+    "sm_points_seat": ("mean points per hand seat {side}: {mean}",
+                       "points moyens par manche de la place {side} : {mean}"),
+    "sm_points_team": ("mean points per hand team {side}: {mean}",
+                       "points moyens par manche de l'équipe {side} : {mean}"),
+    "sm_chkobbas": ("chkobbas per hand: {mean}", "chkobbas par manche : {mean}"),
+    "sm_records": ("records: {path}", "enregistrements : {path}"),
+}
+
 # The sub-commands' own command-line lines (issue 41): refusals, errors and hints a person
 # reads on stderr after ``chkobba CMD:``.  A detail in {why} or {detail} is the library's or
 # the OS's own English where it has no code (see each command).

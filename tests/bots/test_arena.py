@@ -90,11 +90,11 @@ def test_duplicate_match_plays_two_legs_and_counts_every_hand():
 def test_arena_reports_rates_and_margins(players):
     r = arena("greedy", "random", 2, players=players, seed=3)
     assert r.matches == 4
-    text = "\n".join(r.lines())
-    assert "match win rate A:" in text and "95% CI" in text
-    assert "mean point margin per hand A-B:" in text
-    lo, hi = wilson_interval(r.wins_a, r.matches)
+    lo, hi = r.win_interval
+    assert (lo, hi) == wilson_interval(r.wins_a, r.matches)
     assert lo <= r.win_rate <= hi
+    mean, mlo, mhi = r.margin
+    assert mlo <= mean <= mhi and len(r.margins) >= r.matches
 
 
 def test_arena_is_reproducible_for_instant_levels():
@@ -111,8 +111,12 @@ def test_arena_at_three_puts_a_at_each_seat_in_turn_against_two_b():
     assert 0 <= result.wins_a <= 3
     # A played one seat in each leg, B the two others: B made twice A's moves.
     assert len(result.times_b) > len(result.times_a) > 0
-    text = "\n".join(result.lines())
-    assert "3 players" in text and "(1 deals x 3 seatings)" in text
+    from chkobba_cli.commands.arena import result_lines
+    from chkobba_cli.words.i18n import Translator
+
+    assert result_lines(Translator("en"), result)[:2] == [
+        "arena: greedy (A) vs random (B), 3 players, duplicate deals",
+        "matches: 3 (1 deals x 3 seatings)"]
 
 
 def test_arena_refuses_a_table_shape_the_game_has_not():
@@ -127,6 +131,21 @@ def test_arena_command(capsys):
     out = capsys.readouterr().out
     assert "matches: 4 (2 deals x 2 seatings)" in out
     assert "match win rate A:" in out
+
+
+def test_arena_command_in_french(capsys):
+    """The arena's figures are the library's data, worded by the command in --lang (they
+    were the library's English sentences)."""
+    assert main(["arena", "--a", "heuristic", "--b", "random", "--games", "1",
+                 "--players", "2", "--seed", "4", "--lang", "fr"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[1:4] == ["arène : heuristic (A) contre random (B), 2 joueurs, donnes "
+                        "dupliquées", "parties : 2 (1 donnes x 2 placements)",
+                        out[3]] and out[3].startswith("manches : ")
+    assert out[4].startswith("taux de victoire de A : ") and "IC à 95 %" in out[4]
+    assert out[5].startswith("écart moyen de points par manche A-B : ")
+    assert out[4].count(",") == 3 and "." not in out[4]  # 0,500, as French writes it
+    assert out[6].startswith("temps par coup A : moy. ")
 
 
 def test_arena_command_with_the_expert_and_a_budget(capsys):
@@ -169,3 +188,40 @@ def test_arena_command_needs_two_levels_or_a_ladder(capsys):
     assert main(["arena", "--ladder", "greedy"]) == 2
     assert main(["arena", "--ladder", "greedy,wizard"]) == 2
     assert main(["arena", "--ladder", "greedy,random", "--players", "3"]) == 2
+
+
+def test_arena_ladder_command_in_french(capsys):
+    assert main(["arena", "--ladder", "random,greedy", "--games", "1", "--seed", "2",
+                 "--target", "3", "--lang", "fr"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[1] == "échelle : random, greedy, 2 joueurs, 1 donnes dupliquées par paire"
+    assert out[2].startswith("paire random contre greedy : ")
+    assert out[2].endswith(" parties gagnées par random")
+    assert sorted(x.split(" (")[0] for x in out[3:5])[0] == "elo greedy : 1500"
+    assert all(" (IC à 95 % de " in x for x in out[3:5])
+
+
+def test_simulate_command_in_french(capsys):
+    """simulate's summary: the library's data, worded by the command (it was the
+    library's English), per team at 4 players."""
+    assert main(["simulate", "--players", "4", "--games", "1", "--seed", "3", "--target",
+                 "3", "--lang", "fr"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[1] == "places : 0=greedy, 1=random, 2=greedy, 3=random"
+    assert out[2:4] == ["parties : 1", out[3]] and out[3].startswith("manches : ")
+    assert out[4].startswith("redonnes : ")
+    assert [x.split(" : ")[0] for x in out[5:10]] == [
+        "victoires de l'équipe 0", "victoires de l'équipe 1",
+        "points moyens par manche de l'équipe 0", "points moyens par manche de l'équipe 1",
+        "chkobbas par manche"]
+    assert "," in out[9]  # as French writes a decimal
+
+
+def test_simulate_command_in_english_per_seat(capsys):
+    assert main(["simulate", "--players", "3", "--games", "1", "--seed", "3",
+                 "--target", "3"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[2:5] == ["matches: 1", out[3], out[4]]
+    assert [x.split(": ")[0] for x in out[5:12]] == [
+        "wins seat 0", "wins seat 1", "wins seat 2", "mean points per hand seat 0",
+        "mean points per hand seat 1", "mean points per hand seat 2", "chkobbas per hand"]
