@@ -11,13 +11,12 @@ one; and the vector ``transcript_next``."""
 from __future__ import annotations
 
 import json
-import os
-from pathlib import Path
 
 import pytest
 from support.audit import play, said
 from support.net import play_mixed_table
 from support.sessions import Table, speak_lazily
+from support.vectors import REGEN, VECTORS, regenerate_two_seat_vector, seed
 
 from chkobba_p2p._shell.net import ClientPeer
 from chkobba_p2p.deal import crypto as dc
@@ -38,10 +37,8 @@ from chkobba_p2p.transcript.session import Session
 from chkobba_p2p.transcript.table import Phase, SeatInfo, TableInfo
 from chkobba_p2p.wire import codec as wire
 from chkobba_p2p.wire.codec import ErrorCode, Identity
-from chkobba_p2p.wire.logfile import TranscriptWriter, read_log
+from chkobba_p2p.wire.logfile import read_log
 
-VECTORS = Path(__file__).parent.parent / "vectors"
-REGEN = os.environ.get("REGENERATE_WIRE_VECTORS") == "1"
 WITHOUT = tuple(c for c in SPOKEN if c != CAP_NEXT_DECK)
 BUILD = {"deal/key", "deal/shuffle", "deal/proof", "deal/cut"}
 OPENS = {"deal/shares", "deal/play", "deal/complain", "deal/reveal"}
@@ -389,10 +386,6 @@ async def test_a_mixed_table(tmp_path, autojump_clock):
 # ------------------------------------------------------------------ the vector
 
 
-def _seed(i: int) -> bytes:
-    return bytes([i]) * 32
-
-
 def _body(e: wire.Entry) -> dict:
     return {k: v for k, v in e.fields.items() if k not in ("g", "seat", "n", "prev", "k")}
 
@@ -401,46 +394,15 @@ def _body(e: wire.Entry) -> dict:
 def test_regenerate_next_transcript():
     """A 2-player game at a next-deck/v1 table (no shuffle proofs: a small file) up to
     the turn whose ``b`` carries the next deck's cut, in the middle of hand 1."""
-    seats = tuple(SeatInfo(i, Identity.from_seed(_seed(i + 1)).public, n)
+    seats = tuple(SeatInfo(i, Identity.from_seed(seed(i + 1)).public, n)
                   for i, n in enumerate(("host", "guest")))
     table = TableInfo(bytes(range(160, 176)), 1, 2, Ruleset(), seats, TABLE_CAPABILITIES)
     assert CAP_NEXT_DECK in table.caps
-    ids = [Identity.from_seed(_seed(1)), Identity.from_seed(_seed(2))]
-    host, genesis = Session.create(ids[0], table, master=_seed(70))
-    guest = Session.join(ids[1], genesis, ids[0].public, master=_seed(71))
-    sessions = [host, guest]
-    bodies = [genesis.body]
-    from chkobba_p2p.bots.levels import make_bot
-    bots = [make_bot("greedy", i) for i in range(2)]
-    while "deal/cut" not in _types(wire.open_entry(bodies[-1]), "b"):
-        for s in sessions:
-            d = s.decision
-            if d is not None:
-                bot = bots[s.own_seat]
-                s.decide(bot.choose_play(d.hand) if d.kind == "play"
-                         else bot.choose_cut(d.hand))
-            e = s.next_entry()
-            if e is not None:
-                bodies.append(e.body)
-                sessions[1 - s.own_seat].receive(wire.open_entry(e.body))
-                break
-    path = VECTORS / "transcript_next.chklog"
-    path.unlink(missing_ok=True)
-    w = TranscriptWriter(path)
-    w.write_header(game=table.game, seat=1, key=ids[1].public, name="guest",
-                   host="127.0.0.1:7777")
-    for b in bodies:
-        w.append(b)
-    w.close()
-    (VECTORS / "transcript_next.json").write_text(json.dumps({
-        "host_seed_hex": _seed(1).hex(), "guest_seed_hex": _seed(2).hex(),
-        "guest_master_hex": _seed(71).hex(),
-        "entries": [{"kind": wire.open_entry(b).kind, "seat": wire.open_entry(b).seat,
-                     "items": _types(wire.open_entry(b), "d"),
-                     "after": _types(wire.open_entry(b), "p"),
-                     "next": _types(wire.open_entry(b), "b"),
-                     "id_hex": wire.open_entry(b).id.hex()} for b in bodies],
-        "head_hex": wire.open_entry(bodies[-1]).id.hex()}, indent=2, sort_keys=True) + "\n")
+    regenerate_two_seat_vector(
+        "transcript_next", table, (70, 71),
+        lambda bodies: "deal/cut" in _types(wire.open_entry(bodies[-1]), "b"),
+        lambda e: {"items": _types(e, "d"), "after": _types(e, "p"),
+                   "next": _types(e, "b")})
 
 
 def test_next_transcript_vector():

@@ -10,13 +10,12 @@ ones and a mixed table; and the vector ``transcript_ride``."""
 from __future__ import annotations
 
 import json
-import os
-from pathlib import Path
 
 import pytest
 from support.audit import said
 from support.net import play_mixed_table
 from support.sessions import Table, deal_releases
+from support.vectors import REGEN, VECTORS, regenerate_two_seat_vector, seed
 
 from chkobba_p2p._shell.net import ClientPeer
 from chkobba_p2p.game.rules import Ruleset
@@ -36,10 +35,8 @@ from chkobba_p2p.transcript.session import Session
 from chkobba_p2p.transcript.table import SeatInfo, TableInfo
 from chkobba_p2p.wire import codec as wire
 from chkobba_p2p.wire.codec import ErrorCode, Identity
-from chkobba_p2p.wire.logfile import TranscriptWriter, read_log
+from chkobba_p2p.wire.logfile import read_log
 
-VECTORS = Path(__file__).parent.parent / "vectors"
-REGEN = os.environ.get("REGENERATE_WIRE_VECTORS") == "1"
 OLD_CAPS = tuple(c for c in TABLE_CAPABILITIES if c != CAP_SHARES_RIDE)
 
 
@@ -375,12 +372,8 @@ async def test_a_mixed_table(tmp_path, autojump_clock):
 # ------------------------------------------------------------------ the vector
 
 
-def _seed(i: int) -> bytes:
-    return bytes([i]) * 32
-
-
 def _ride_table() -> TableInfo:
-    seats = tuple(SeatInfo(i, Identity.from_seed(_seed(i + 1)).public, n)
+    seats = tuple(SeatInfo(i, Identity.from_seed(seed(i + 1)).public, n)
                   for i, n in enumerate(("host", "guest")))
     return TableInfo(bytes(range(140, 156)), 1, 2, Ruleset(), seats, TABLE_CAPABILITIES)
 
@@ -389,44 +382,15 @@ def _ride_table() -> TableInfo:
 def test_regenerate_ride_transcript():
     """A 2-player game at a shares-ride/v1 table up to the first play after the opening
     deal, where the opening shares of one seat rode on the cut that opened the step."""
-    table = _ride_table()
-    ids = [Identity.from_seed(_seed(1)), Identity.from_seed(_seed(2))]
-    host, genesis = Session.create(ids[0], table, master=_seed(60))
-    guest = Session.join(ids[1], genesis, ids[0].public, master=_seed(61))
-    sessions = [host, guest]
-    bodies = [genesis.body]
-    from chkobba_p2p.bots.levels import make_bot
-    bots = [make_bot("greedy", i) for i in range(2)]
-    while not any(_items(b, "p") for b in bodies) or \
-            not isinstance(wire.open_entry(bodies[-1]).fields.get("a"), dict) or \
-            wire.open_entry(bodies[-1]).fields["a"].get("t") != "play":
-        for s in sessions:
-            d = s.decision
-            if d is not None:
-                bot = bots[s.own_seat]
-                s.decide(bot.choose_play(d.hand) if d.kind == "play"
-                         else bot.choose_cut(d.hand))
-            e = s.next_entry()
-            if e is not None:
-                bodies.append(e.body)
-                sessions[1 - s.own_seat].receive(wire.open_entry(e.body))
-                break
-    path = VECTORS / "transcript_ride.chklog"
-    path.unlink(missing_ok=True)
-    w = TranscriptWriter(path)
-    w.write_header(game=table.game, seat=1, key=ids[1].public, name="guest",
-                   host="127.0.0.1:7777")
-    for b in bodies:
-        w.append(b)
-    w.close()
-    (VECTORS / "transcript_ride.json").write_text(json.dumps({
-        "host_seed_hex": _seed(1).hex(), "guest_seed_hex": _seed(2).hex(),
-        "guest_master_hex": _seed(61).hex(),
-        "entries": [{"kind": wire.open_entry(b).kind, "seat": wire.open_entry(b).seat,
-                     "items": [d["t"] for d in _items(b, "d")],
-                     "after": [d["t"] for d in _items(b, "p")],
-                     "id_hex": wire.open_entry(b).id.hex()} for b in bodies],
-        "head_hex": wire.open_entry(bodies[-1]).id.hex()}, indent=2, sort_keys=True) + "\n")
+    def until(bodies: list[bytes]) -> bool:
+        last = wire.open_entry(bodies[-1]).fields.get("a")
+        return any(_items(b, "p") for b in bodies) and isinstance(last, dict) \
+            and last.get("t") == "play"
+
+    regenerate_two_seat_vector(
+        "transcript_ride", _ride_table(), (60, 61), until,
+        lambda e: {"items": [d["t"] for d in _items(e.body, "d")],
+                   "after": [d["t"] for d in _items(e.body, "p")]})
 
 
 def test_ride_transcript_vector():

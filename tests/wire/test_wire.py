@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from support.vectors import write_two_seat_vector
 
 from chkobba_p2p.deal import crypto as dc
 from chkobba_p2p.deal import group
@@ -26,7 +27,7 @@ from chkobba_p2p.transcript.session import Session
 from chkobba_p2p.transcript.table import SeatInfo, TableInfo
 from chkobba_p2p.wire import codec as wire
 from chkobba_p2p.wire.codec import ErrorCode, Identity, ProtocolError
-from chkobba_p2p.wire.logfile import MAGIC, LogUnreadable, TranscriptWriter, read_header, read_log
+from chkobba_p2p.wire.logfile import MAGIC, LogUnreadable, read_header, read_log
 
 VECTORS = Path(__file__).parent.parent / "vectors"
 REGEN = os.environ.get("REGENERATE_WIRE_VECTORS") == "1"
@@ -232,20 +233,7 @@ def test_regenerate_transcript():
                 bodies.append(e.body)
                 other = sessions[1 - s.seat]
                 other.receive(wire.open_entry(e.body))
-    path = VECTORS / "transcript_short.chklog"
-    path.unlink(missing_ok=True)
-    w = TranscriptWriter(path)
-    w.write_header(game=table.game, seat=1, key=ids[1].public, name="guest",
-                   host="127.0.0.1:7777")
-    for b in bodies:
-        w.append(b)
-    w.close()
-    _save("transcript_short.json", {
-        "host_seed_hex": _seed(1).hex(), "guest_seed_hex": _seed(2).hex(),
-        "guest_master_hex": _seed(51).hex(),
-        "entries": [{"kind": wire.open_entry(b).kind, "seat": wire.open_entry(b).seat,
-                     "id_hex": wire.open_entry(b).id.hex()} for b in bodies],
-        "head_hex": wire.open_entry(bodies[-1]).id.hex()})
+    write_two_seat_vector("transcript_short", table, bodies, 51, lambda e: {})
 
 
 def test_short_transcript_vector():
@@ -319,21 +307,8 @@ def test_regenerate_apart_transcript():
             if e is not None:
                 bodies.append(e.body)
                 sessions[1 - s.own_seat].receive(wire.open_entry(e.body))
-    path = VECTORS / "transcript_apart.chklog"
-    path.unlink(missing_ok=True)
-    w = TranscriptWriter(path)
-    w.write_header(game=table.game, seat=1, key=ids[1].public, name="guest",
-                   host="127.0.0.1:7777")
-    for b in bodies:
-        w.append(b)
-    w.close()
-    _save("transcript_apart.json", {
-        "host_seed_hex": _seed(1).hex(), "guest_seed_hex": _seed(2).hex(),
-        "guest_master_hex": _seed(53).hex(),
-        "entries": [{"kind": wire.open_entry(b).kind, "seat": wire.open_entry(b).seat,
-                     "items": [d["t"] for d in wire.open_entry(b).fields.get("d", [])],
-                     "id_hex": wire.open_entry(b).id.hex()} for b in bodies],
-        "head_hex": wire.open_entry(bodies[-1]).id.hex()})
+    write_two_seat_vector("transcript_apart", table, bodies, 53,
+                          lambda e: {"items": [d["t"] for d in e.fields.get("d", [])]})
 
 
 def test_apart_transcript_vector():
