@@ -19,7 +19,7 @@ from ..errors import LocalError
 from ..game.ruleset import Ruleset
 from ..game.seating import ONLINE
 from ..observe.rating import bot_level
-from ..observe.vouch import check_voucher
+from ..observe.vouch import check_voucher, own_bot_number
 from ..text import distinct_names
 from ..transcript.caps import (
     BINDING_CAPABILITIES,
@@ -162,6 +162,10 @@ class Lobby:
         #: The host's own bots: key -> (level, the host's voucher), as their hellos
         #: carried them (PROTOCOL.md 5.6); the lobby and the log's header show them.
         self.bots: dict[bytes, tuple[str, bytes]] = {}
+        #: The host's own bots' numbers (:func:`~chkobba_p2p.observe.vouch.bot_identity`'s
+        #: ``index``: bot1, bot2...), by key, as the host derived them when they sat: they
+        #: sit in that order whichever connects first (:meth:`take_seat`).
+        self.bot_numbers: dict[bytes, int] = {}
 
     @property
     def full(self) -> bool:
@@ -174,24 +178,43 @@ class Lobby:
         return None
 
     def take_seat(self, key: bytes, name: str,
-                  caps: tuple[str, ...] = SPOKEN) -> int:
+                  caps: tuple[str, ...] = SPOKEN, *, bot_number: int | None = None) -> int:
         """Seat ``key`` at the lowest free seat, under ``name`` made distinct from every
         seated player's (``amel (2)``): nobody appears, or chats, as someone else.
-        ``caps``: what its hello announced."""
+        ``caps``: what its hello announced.
+
+        ``bot_number``: the host's own bot number ``n`` (:func:`own_bot_number`).  The
+        host's bots sit in their numbers' order whichever connects first: bot ``n``
+        leaves a free seat below it for each lower number not seated yet, and a
+        newcomer who is not one of them takes those held seats last."""
         if self.seat_of(key) is not None:
             raise ProtocolError(ErrorCode.ALREADY_SEATED, violation="already_seated")
         if key in self.refused or (self.admits is not None
                                    and wire.fingerprint(key) not in self.admits):
             raise ProtocolError(ErrorCode.SEAT_REFUSED, violation="seat_refused")
-        for i, s in enumerate(self.seats):
-            if s is None:
-                name = distinct_names([name], MAX_NAME,
-                                      taken=[t.name for t in self.seats if t])[0] or name
-                self.seats[i] = SeatInfo(i, key, name)
-                self.seat_caps[i] = tuple(caps)
-                self._reseated()
-                return i
-        raise ProtocolError(ErrorCode.TABLE_FULL, violation="table_full")
+        free = [i for i, s in enumerate(self.seats) if s is None]
+        if not free:
+            raise ProtocolError(ErrorCode.TABLE_FULL, violation="table_full")
+        if bot_number is not None:
+            # Below it, a seat for each lower number still to come.
+            i = free[min(self._bots_to_come(bot_number), len(free) - 1)]
+            self.bot_numbers[key] = bot_number
+        else:
+            # The seats held for the host's bots still to come, below one seated already.
+            seated = [n for k, n in self.bot_numbers.items() if self.seat_of(k) is not None]
+            held = self._bots_to_come(max(seated, default=1))
+            i = free[held] if held < len(free) else free[0]
+        name = distinct_names([name], MAX_NAME,
+                              taken=[t.name for t in self.seats if t])[0] or name
+        self.seats[i] = SeatInfo(i, key, name)
+        self.seat_caps[i] = tuple(caps)
+        self._reseated()
+        return i
+
+    def _bots_to_come(self, number: int) -> int:
+        """How many of the host's bots numbered below ``number`` are not seated."""
+        seated = {n for k, n in self.bot_numbers.items() if self.seat_of(k) is not None}
+        return sum(1 for n in range(1, number) if n not in seated)
 
     def leave(self, seat: int) -> None:
         """Free a seat before the game starts (its peer disconnected)."""
@@ -444,7 +467,9 @@ class HostHandshake:
             resume = (self.running, 0)
         else:
             self._check_secret(hello)
-            seat = self.lobby.take_seat(key, hello.name, caps)
+            number = None if hello.bot is None else \
+                own_bot_number(self.lobby.identity, key, hello.bot[0], self.lobby.players)
+            seat = self.lobby.take_seat(key, hello.name, caps, bot_number=number)
             if self.lobby.secret is not None:
                 self.lobby.proven.add(key)
         if resume is not None and over is None and bot_level(key) is not None \

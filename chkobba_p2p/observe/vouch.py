@@ -19,7 +19,8 @@ import hmac
 
 from ..wire.codec import Identity, verify_signature
 
-__all__ = ["VOUCHER_DOMAIN", "MAX_LEVEL", "bot_identity", "voucher", "check_voucher"]
+__all__ = ["VOUCHER_DOMAIN", "MAX_LEVEL", "bot_identity", "voucher", "check_voucher",
+           "own_bot_number"]
 
 #: The domain of a bot voucher's signature.
 VOUCHER_DOMAIN = b"chkobba-p2p/v1/bot-voucher\x00"
@@ -51,3 +52,13 @@ def check_voucher(host_key: bytes, bot_key: bytes, level: object, sig: object) -
         return False
     raw = level.encode("utf-8", "surrogatepass")
     return verify_signature(host_key, VOUCHER_DOMAIN, host_key + bot_key + raw, sig)
+
+
+def own_bot_number(host: Identity, bot_key: bytes, level: str, players: int) -> int | None:
+    """Which of ``host``'s bots of ``level`` ``bot_key`` is (:func:`bot_identity`'s
+    ``index``, 1 to ``players - 1``: a table seats at most that many), or None (a key
+    derived otherwise: another host's, a person's, a bot level's well-known one)."""
+    for index in range(1, players):
+        if bot_identity(host, level, index).public == bot_key:
+            return index
+    return None

@@ -27,7 +27,13 @@ from chkobba_p2p.link.handshake import (
     knock_message,
 )
 from chkobba_p2p.observe.rating import bot_seed
-from chkobba_p2p.observe.vouch import VOUCHER_DOMAIN, bot_identity, check_voucher, voucher
+from chkobba_p2p.observe.vouch import (
+    VOUCHER_DOMAIN,
+    bot_identity,
+    check_voucher,
+    own_bot_number,
+    voucher,
+)
 from chkobba_p2p.wire import codec as wire
 from chkobba_p2p.wire.codec import ErrorCode, Identity, ProtocolError, verify_signature
 
@@ -182,3 +188,61 @@ def test_a_joiner_reads_a_seat_as_the_hosts_bot_only_by_a_voucher_that_checks():
     assert event is not None and event.bots == (None, "heuristic", None, None)
     st = TableState(players=4).apply(event)
     assert [st.bot(i) for i in range(4)] == [None, "heuristic", "random", None]
+
+
+def _own_bot(host_id: Identity, number: int, level: str = "greedy") -> dict:
+    bot = bot_identity(host_id, level, number)
+    return {"who": bot, "name": f"bot{number}",
+            "bot": (level, voucher(host_id, bot.public, level))}
+
+
+@pytest.mark.parametrize("players, arrivals, names", [
+    # A host with --bots 2 whose second bot connects first.
+    (3, ["bot2", "bot1"], ["amel", "bot1", "bot2"]),
+    # A person between them, before them, after them: the bots still read in order.
+    (4, ["bot2", "sami", "bot1"], ["amel", "bot1", "bot2", "sami"]),
+    (4, ["sami", "bot2", "bot1"], ["amel", "sami", "bot1", "bot2"]),
+    (4, ["bot2", "bot1", "sami"], ["amel", "bot1", "bot2", "sami"]),
+    (4, ["bot3", "bot1", "bot2"], ["amel", "bot1", "bot2", "bot3"]),
+    # No seat but the held ones left: the person takes one, the bots still in order.
+    (4, ["bot3", "sami", "bot2"], ["amel", "sami", "bot2", "bot3"]),
+])
+def test_the_hosts_bots_sit_in_their_numbers_order(players, arrivals, names):
+    """The lobby read 'bot2, bot1' when the second bot connected first (each local bot
+    is its own process, they race): the host's bots sit in their numbers' order, a seat
+    held below one that came early for each lower number still to come, which a person
+    takes last."""
+    host_id = Identity.generate()
+    lobby = Lobby(host_id, "amel", Ruleset(), players)
+    for who in arrivals:
+        if who.startswith("bot"):
+            _seat(lobby, **_own_bot(host_id, int(who[3:])))
+        else:
+            _seat(lobby, Identity.generate(), who)
+    assert [s.name if s is not None else None for s in lobby.seats] == names
+
+
+def test_a_person_takes_a_seat_held_for_a_bot_when_no_other_is_free():
+    host_id = Identity.generate()
+    lobby = Lobby(host_id, "amel", Ruleset(), 3)
+    assert _seat(lobby, **_own_bot(host_id, 2)) == 2  # seat 1 held for bot1
+    assert _seat(lobby, Identity.generate(), "sami") == 1  # bot1 never came: it is free
+
+
+def test_only_the_hosts_own_keys_are_numbered():
+    """A bot level's well-known key, another host's bot, a person: no number, the lowest
+    free seat, as before."""
+    host_id = Identity.generate()
+    assert own_bot_number(host_id, bot_identity(host_id, "expert", 2).public, "expert",
+                          4) == 2
+    assert own_bot_number(host_id, bot_identity(host_id, "expert", 2).public, "greedy",
+                          4) is None
+    assert own_bot_number(host_id, bot_identity(host_id, "expert", 3).public, "expert",
+                          3) is None  # a table of 3 has two bots at most
+    other = Identity.generate()
+    assert own_bot_number(host_id, bot_identity(other, "expert", 1).public, "expert",
+                          4) is None
+    assert own_bot_number(host_id, Identity.from_seed(bot_seed("expert", 1)).public,
+                          "expert", 4) is None
+    lobby = Lobby(host_id, "amel", Ruleset(), 3)
+    assert _seat(lobby, Identity.from_seed(bot_seed("greedy", 2)), "bot2") == 1
