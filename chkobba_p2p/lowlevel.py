@@ -175,6 +175,7 @@ from .transcript.clocks import (
 from .transcript.driver import Decision, DeckInstance, GameDriver
 from .transcript.events import (
     Aborted,
+    CardsSeen,
     FirstDealerDrawn,
     HandScored,
     HandStarted,
@@ -259,7 +260,8 @@ __all__ = [
     "GameFault", "Decision", "Aborted", "Standing", "flag_holds", "flag_winner", "loser_side",
     "CLOCK_TOLERANCE", "clock_reading", "make_clock", "clock_refutes_flag",
     "dispute_contradicts", "MatchDone", "GameDriver", "DeckInstance", "HandStarted",
-    "HandScored", "RedealEvent", "MatchOver", "FirstDealerDrawn", "TableReady", "Limits",
+    "HandScored", "RedealEvent", "CardsSeen", "MatchOver", "FirstDealerDrawn", "TableReady",
+    "Limits",
     "SeatClock", "Clocks", "Expiry", "ClockReading", "Deal", "LocalTable", "FirstDealerDraw",
     "PeerMisbehaved", "DealUsageError", "ProofJob", "JobResult", "run_job", "MAX_PLAYERS",
     "MAX_ERROR_TEXT", "MAX_LIMIT", "MAX_SPECTATORS", "LINK_TYPES", "display_name",

@@ -23,6 +23,7 @@ from chkobba_p2p.game.events import CutEvent, DealEvent, PlayEvent
 from chkobba_p2p.game.hand import DealStep, Hand, Turn
 from chkobba_p2p.game.rules import Ruleset
 from chkobba_p2p.observe.audit import VALID, audit_bodies
+from chkobba_p2p.tablestate import TableState
 from chkobba_p2p.transcript.caps import CAP_SEAT_DEAL, IMPLEMENTED_CAPABILITIES
 from chkobba_p2p.transcript.events import CardsSeen
 from chkobba_p2p.transcript.session import Session
@@ -40,7 +41,10 @@ def _table(players: int, key: bytes, seat_deal: bool, **kw: object) -> Table:
 
 def _learned(t: Table) -> dict[int, list[tuple[Card, int]]]:
     """Play ``t`` to its end; per seat, each of its own cards in the order it learned
-    them, with the number of actions (plays and cuts) in the chain then."""
+    them, with the number of actions (plays and cuts) in the chain then.  Each seat's
+    picture of the table (:class:`TableState`, from its events alone) shows the hand its
+    rules engine holds after every entry."""
+    states = {s.own_seat: TableState() for s in t.sessions}
     actions = {s.own_seat: 0 for s in t.sessions}
     got: dict[int, list[tuple[Card, int]]] = {s.own_seat: [] for s in t.sessions}
     for _ in range(20000):
@@ -49,7 +53,13 @@ def _learned(t: Table) -> dict[int, list[tuple[Card, int]]]:
         assert t.step() is not None, "nobody can speak"
         for s in t.sessions:
             me = s.own_seat
-            for ev in s.take_events():
+            events = s.take_events()
+            states[me] = states[me].apply_all(events)
+            hand = s.game.hand
+            if hand is not None and not s.game.over and states[me].seat is not None:
+                assert sorted(states[me].hand) == sorted(c for c in hand.hands[me]
+                                                         if c is not None)
+            for ev in events:
                 if isinstance(ev, PlayEvent | CutEvent):
                     actions[me] += 1
                 elif isinstance(ev, DealEvent) and not ev.draw:
