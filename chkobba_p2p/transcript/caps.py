@@ -72,7 +72,9 @@ NEXT_FIELDS = frozenset({"b"})
 CAP_SEAT_DEAL = "seat-deal/v1"
 #: The table capabilities of a genesis by default (without shuffle proofs).  The link
 #: capabilities (the ready check, rematch, its offer), which the genesis never lists, are below.
-TABLE_CAPABILITIES = ("deal/v1", "resume/v1", CAP_EARLY_DEAL, CAP_SHARES_RIDE, CAP_NEXT_DECK)
+TABLE_CAPABILITIES = ("deal/v1", "resume/v1", CAP_EARLY_DEAL, CAP_SHARES_RIDE, CAP_NEXT_DECK,
+                      CAP_SEAT_DEAL)
+
 #: Table capability (in the genesis): every shuffle step carries a zero-knowledge proof.
 CAP_SHUFFLE_PROOFS = "shuffle-proof/v1"
 #: Table capability (in the genesis, only beside shuffle-proof/v1): a shuffler sends its
@@ -90,8 +92,7 @@ BINDING_CAPABILITIES = (CAP_EARLY_DEAL, CAP_PROOF_APART, CAP_SHARES_RIDE, CAP_NE
                         CAP_SEAT_DEAL)
 #: Every table capability this implementation plays (a seat's ``ready.caps`` is the
 #: genesis's ``caps`` that it holds).
-IMPLEMENTED_CAPABILITIES = TABLE_CAPABILITIES + (CAP_SHUFFLE_PROOFS, CAP_PROOF_APART,
-                                                 CAP_SEAT_DEAL)
+IMPLEMENTED_CAPABILITIES = TABLE_CAPABILITIES + (CAP_SHUFFLE_PROOFS, CAP_PROOF_APART)
 
 
 def effective_caps(genesis: Sequence[str], readies: Sequence[Sequence[str] | None]

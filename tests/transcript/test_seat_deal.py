@@ -14,27 +14,30 @@ from __future__ import annotations
 
 import pytest
 from support.audit import said
+from support.net import play_mixed_table
 from support.sessions import Table
 
+from chkobba_p2p._shell.net import ClientPeer
 from chkobba_p2p.deal import Deal, DealUsageError
 from chkobba_p2p.errors import InvalidDeal, LocalError
 from chkobba_p2p.game.cards import Card
 from chkobba_p2p.game.events import CutEvent, DealEvent, PlayEvent
 from chkobba_p2p.game.hand import DealStep, Hand, Turn
 from chkobba_p2p.game.rules import Ruleset
+from chkobba_p2p.link.handshake import ClientHandshake
 from chkobba_p2p.observe.audit import VALID, audit_bodies
 from chkobba_p2p.tablestate import TableState
-from chkobba_p2p.transcript.caps import CAP_SEAT_DEAL, IMPLEMENTED_CAPABILITIES
+from chkobba_p2p.transcript.caps import CAP_SEAT_DEAL, IMPLEMENTED_CAPABILITIES, SPOKEN
 from chkobba_p2p.transcript.events import CardsSeen
 from chkobba_p2p.transcript.session import Session
 from chkobba_p2p.wire import codec as wire
 
-SEAT_DEAL = (CAP_SEAT_DEAL,)
+WITHOUT = tuple(c for c in SPOKEN if c != CAP_SEAT_DEAL)
 
 
 def _table(players: int, key: bytes, seat_deal: bool, **kw: object) -> Table:
     kw.setdefault("rules", Ruleset(target=3))
-    t = Table(players, key=key, add_caps=SEAT_DEAL if seat_deal else (), **kw)  # type: ignore[arg-type]
+    t = Table(players, key=key, caps=None if seat_deal else WITHOUT, **kw)  # type: ignore[arg-type]
     assert (CAP_SEAT_DEAL in t.table.caps) is seat_deal
     return t
 
@@ -200,6 +203,36 @@ def test_a_seat_resumes_while_its_cards_are_not_open_to_it():
     assert all(s.finished for s in t.sessions)
     assert sorted(resumed) == ["early", "early", "unseen", "unseen"]
     assert len({s.bodies[-1] for s in t.sessions}) == 1
+
+
+# ------------------------------------------------------------------ real peers in memory
+
+
+class OldJoiner(ClientPeer):
+    """A joiner of before seat-deal/v1: its hello does not announce it."""
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        make = self.core.hello_for
+
+        def hello_for(identity: wire.Identity, name: str,
+                      caps: tuple[str, ...]) -> ClientHandshake:
+            return make(identity, name, WITHOUT)
+
+        self.core.hello_for = hello_for  # type: ignore[method-assign]
+
+
+async def test_a_table_of_new_peers(tmp_path, autojump_clock):
+    """Four real peers: seat-deal/v1 in effect, every log VALID (support.net)."""
+    outcomes = await play_mixed_table(tmp_path, 4, Ruleset(target=3), set(), OldJoiner)
+    assert CAP_SEAT_DEAL in outcomes[0].table.caps
+
+
+async def test_a_mixed_real_table(tmp_path, autojump_clock):
+    """One joiner of before the capability: the genesis lacks it, the match completes
+    the old way, every log VALID."""
+    outcomes = await play_mixed_table(tmp_path, 3, Ruleset(target=3), {2}, OldJoiner)
+    assert CAP_SEAT_DEAL not in outcomes[0].table.caps
 
 
 # ------------------------------------------------------------------ the pure pieces
