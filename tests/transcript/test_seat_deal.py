@@ -12,6 +12,10 @@ dealt unseen)."""
 
 from __future__ import annotations
 
+import json
+import os
+from pathlib import Path
+
 import pytest
 from support.audit import said
 from support.net import play_mixed_table
@@ -27,10 +31,19 @@ from chkobba_p2p.game.rules import Ruleset
 from chkobba_p2p.link.handshake import ClientHandshake
 from chkobba_p2p.observe.audit import VALID, audit_bodies
 from chkobba_p2p.tablestate import TableState
-from chkobba_p2p.transcript.caps import CAP_SEAT_DEAL, IMPLEMENTED_CAPABILITIES, SPOKEN
+from chkobba_p2p.transcript.bodies import GameFault
+from chkobba_p2p.transcript.caps import (
+    CAP_SEAT_DEAL,
+    IMPLEMENTED_CAPABILITIES,
+    SPOKEN,
+    TABLE_CAPABILITIES,
+)
 from chkobba_p2p.transcript.events import CardsSeen
 from chkobba_p2p.transcript.session import Session
+from chkobba_p2p.transcript.table import SeatInfo, TableInfo
 from chkobba_p2p.wire import codec as wire
+from chkobba_p2p.wire.codec import ErrorCode, Identity
+from chkobba_p2p.wire.logfile import TranscriptWriter, read_log
 
 WITHOUT = tuple(c for c in SPOKEN if c != CAP_SEAT_DEAL)
 
@@ -306,3 +319,117 @@ def test_the_engine_deals_a_round_with_its_viewers_cards_unseen():
     undealt = [c for c in map(Card, range(40)) if c not in kings + last + mine + rest]
     with pytest.raises(LocalError):  # omniscient: nothing unseen
         full.deal([*mine, *undealt[:6]]).see_own(mine)
+
+
+# ------------------------------------------------------------------ the vector
+
+VECTORS = Path(__file__).parent.parent / "vectors"
+REGEN = os.environ.get("REGENERATE_WIRE_VECTORS") == "1"
+_NAMES = ("host", "guest1", "guest2")
+
+
+def _seed(i: int) -> bytes:
+    return bytes([i]) * 32
+
+
+def _types(body: bytes, field: str) -> list[str]:
+    got = wire.open_entry(body).fields.get(field) or []
+    return [str(d.get("t")) for d in got if isinstance(d, dict)]
+
+
+def _seat_table() -> TableInfo:
+    seats = tuple(SeatInfo(i, Identity.from_seed(_seed(i + 1)).public, n)
+                  for i, n in enumerate(_NAMES))
+    return TableInfo(bytes(range(160, 176)), 1, 3, Ruleset(), seats, TABLE_CAPABILITIES)
+
+
+@pytest.mark.skipif(not REGEN, reason="regeneration only on request")
+def test_regenerate_seat_transcript():
+    """A 3-player game at a seat-deal/v1 table (no shuffle proofs: a small file) from the
+    genesis to the first play of hand 1's second round: the early shares of that round
+    in the ``p`` of the plays that emptied the hands, and the round's first play with
+    its shares for the seats after it."""
+    table = _seat_table()
+    ids = [Identity.from_seed(_seed(i + 1)) for i in range(3)]
+    host, genesis = Session.create(ids[0], table, master=_seed(70))
+    sessions = [host] + [Session.join(ids[i], genesis, ids[0].public, master=_seed(70 + i))
+                         for i in (1, 2)]
+    bodies = [genesis.body]
+    from chkobba_p2p.bots.levels import make_bot
+    bots = [make_bot("greedy", i) for i in range(3)]
+    while True:
+        g = sessions[0].game
+        last = wire.open_entry(bodies[-1]).fields
+        if g._round_steps and isinstance(last.get("a"), dict) \
+                and "deal/shares" in _types(bodies[-1], "d"):
+            break
+        for s in sessions:
+            d = s.decision
+            if d is not None:
+                bot = bots[s.own_seat]
+                s.decide(bot.choose_play(d.hand) if d.kind == "play"
+                         else bot.choose_cut(d.hand))
+            e = s.next_entry()
+            if e is not None:
+                bodies.append(e.body)
+                for o in sessions:
+                    if o is not s:
+                        o.receive(wire.open_entry(e.body))
+                break
+    path = VECTORS / "transcript_seat.chklog"
+    path.unlink(missing_ok=True)
+    w = TranscriptWriter(path)
+    w.write_header(game=table.game, seat=2, key=ids[2].public, name="guest2",
+                   host="127.0.0.1:7777")
+    for b in bodies:
+        w.append(b)
+    w.close()
+    (VECTORS / "transcript_seat.json").write_text(json.dumps({
+        "seeds_hex": [_seed(i + 1).hex() for i in range(3)],
+        "guest2_master_hex": _seed(72).hex(),
+        "entries": [{"kind": wire.open_entry(b).kind, "seat": wire.open_entry(b).seat,
+                     "items": _types(b, "d"), "after": _types(b, "p"),
+                     "id_hex": wire.open_entry(b).id.hex()} for b in bodies],
+        "head_hex": wire.open_entry(bodies[-1]).id.hex()}, indent=2, sort_keys=True) + "\n")
+
+
+def test_seat_transcript_vector():
+    """seat-deal/v1 on the wire: shares of a round in the ``p`` of the play that empties
+    its sender's hand, before the round is dealt; a seat replays it all from its master
+    secret; the auditor finds it valid; and the same early share moved into the ``d`` of
+    that entry (applied before the play, its sender still holding its last card), signed
+    again, is refused at that entry, blaming its signer (``unexpected``)."""
+    v = json.loads((VECTORS / "transcript_seat.json").read_text())
+    log = read_log(VECTORS / "transcript_seat.chklog")
+    entries = [wire.open_entry(b) for b in log.bodies]
+    assert [(e.kind, e.seat, e.id.hex(), _types(e.body, "d"), _types(e.body, "p"))
+            for e in entries] == \
+        [(x["kind"], x["seat"], x["id_hex"], x["items"], x["after"]) for x in v["entries"]]
+    assert CAP_SEAT_DEAL in TableInfo.from_entry(entries[0]).caps
+    ids = [Identity.from_seed(bytes.fromhex(h)) for h in v["seeds_hex"]]
+    master = bytes.fromhex(v["guest2_master_hex"])
+    guest = Session.resume(ids[2], list(log.bodies), ids[0].public, master)
+    assert guest.head.hex() == v["head_hex"] and CAP_SEAT_DEAL in guest.caps
+    assert guest.game._round_steps
+    report = audit_bodies(list(log.bodies), workers=0)
+    assert report.verdict != "invalid", said(report)
+    # The first play whose p carries shares of a step opened early: its shares moved
+    # before the play.
+    # (steps 0 and 1 are the draw and the opening deal; 2 on, hand 1's second round)
+    at = next(i for i, e in enumerate(entries)
+              if isinstance(e.fields.get("a"), dict) and e.seat != 2
+              and any(d.get("t") == "deal/shares" and d.get("step", 0) >= 2
+                      for d in e.fields.get("p") or []))
+    e = entries[at]
+    fields = {k: v for k, v in e.fields.items() if k not in ("g", "seat", "n", "prev", "k")}
+    fields["d"] = list(fields.get("d") or []) + list(fields.pop("p"))
+    forged = wire.make_entry(ids[e.seat], game=e.game, seat=e.seat, seq=e.seq, prev=e.prev,
+                             kind="turn", body=fields)
+    with pytest.raises(GameFault) as caught:
+        Session.resume(ids[2], list(log.bodies)[:at] + [forged.body], ids[0].public, master)
+    assert (caught.value.error_code, caught.value.blamed_seat) == (
+        ErrorCode.DEAL_FAILURE, e.seat)
+    assert caught.value.detail.startswith("unexpected"), caught.value.detail
+    report = audit_bodies(list(log.bodies)[:at] + [forged.body], workers=0)
+    assert (report.verdict, report.blamed, report.code, report.entry) == (
+        "invalid", e.seat, "deal_failure", at), said(report)
