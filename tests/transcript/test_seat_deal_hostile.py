@@ -266,3 +266,47 @@ def test_an_honest_table_is_never_blamed():
         assert all(CAP_SEAT_DEAL in s.caps for s in t.sessions)
         report = audit_bodies(list(t.sessions[0].bodies), workers=0)
         assert report.verdict == VALID, said(report)
+
+
+def test_a_seat_that_withholds_its_shares_of_a_round_is_the_one_blamed():
+    """A seat that never releases its shares of the next round (neither early, which it
+    need not, nor once the round is dealt, which it must): the match goes on until the
+    round is dealt, then stalls on a seat that cannot see its cards; the stall blames
+    the withholding seat, never the seat waiting for its cards, live and in the audit."""
+    t = Table(4, key=b"seat-deal-withhold", rules=Ruleset(target=3))
+    cheater = t.sessions[1]
+    make = cheater.game.make_deck
+
+    def make_deck(*args: object, **kwargs: object):
+        deck = make(*args, **kwargs)  # type: ignore[arg-type]
+        release = deck.release
+
+        def withheld(k: int, *, due: bool = False) -> None:
+            if k in deck.deal._withheld:  # our shares of the step: never made
+                deck.deal._withheld.remove(k)
+            release(k, due=due)
+
+        deck.release = withheld  # type: ignore[method-assign]
+        return deck
+
+    cheater.game.make_deck = make_deck  # type: ignore[method-assign]
+    fault: GameFault | None = None
+    for _ in range(5000):
+        try:
+            assert t.step() is not None
+        except GameFault as exc:
+            fault = exc
+            break
+    assert fault is not None
+    assert (fault.error_code, fault.blamed_seat) == (ErrorCode.PROTOCOL_VIOLATION, 1), fault
+    assert fault.violation == "stalled_owing"
+    honest = t.sessions[0]
+    # The round was dealt; the seat to play cannot see its cards (the cheater's share of
+    # them is missing): it is not waited for, the cheater is.
+    hand = honest.game.hand
+    assert honest.game._round_steps and hand is not None and isinstance(hand.pending, Turn)
+    assert hand.pending.seat != 1 and not honest.game.waits_for(hand.pending.seat)
+    assert 1 in honest.game.owed() and hand.pending.seat not in honest.game.owed()
+    report = audit_bodies(list(honest.bodies), workers=0)
+    assert (report.verdict, report.blamed, report.code) == (
+        INVALID, 1, "protocol_violation"), said(report)
