@@ -30,6 +30,7 @@ from .observe.rating import bot_level
 from .transcript.clocks import Limits
 from .transcript.events import (
     Aborted,
+    CardsSeen,
     FirstDealerDrawn,
     HandScored,
     HandStarted,
@@ -330,6 +331,11 @@ class TableState:
         turn = st.turn if st.turn is not None else self.cutter
         return replace(st, turn=turn)
 
+    def _on_cards_seen(self, ev: CardsSeen) -> TableState:
+        """Our cards of a round, dealt before they opened to us (seat-deal/v1): the
+        round's deal counted them, unseen; now they are in our hand."""
+        return replace(self, hand=self.hand + tuple(ev.cards))
+
     def _on_cut(self, ev: CutEvent) -> TableState:
         st = replace(self, cutting=False, drawn=None, turn=self.cutter)
         if ev.keep or ev.card is None:
@@ -416,6 +422,7 @@ _HANDLERS: dict[type, Callable[[TableState, Any], TableState]] = {
     HandStarted: TableState._on_hand_started,
     RedealEvent: TableState._on_redeal,
     DealEvent: TableState._on_deal,
+    CardsSeen: TableState._on_cards_seen,
     CutEvent: TableState._on_cut,
     PlayEvent: TableState._on_play,
     SweepEvent: TableState._on_sweep,

@@ -369,6 +369,12 @@ class Deal:
         #: This seat's dealing-step shares, held until every shuffle proof verified:
         #: ``[step, positions, shares]``.
         self._held_shares: list[list[Any]] = []
+        #: Steps opened ahead of the rules (:meth:`open` with ``early``): their positions
+        #: are fixed and their shares accepted, but nobody owes them yet (not in
+        #: :attr:`expecting`) until :meth:`release` makes the step due.
+        self._early: list[int] = []
+        #: Early steps whose shares of ours are not made yet (:meth:`release`).
+        self._withheld: list[int] = []
         #: Jobs handed out (:meth:`take_job`) and not done yet, by ``(kind, seat)``; not
         #: saved: after a restore they are handed out again.
         self._jobs_out: dict[tuple[str, int], ProofJob] = {}
@@ -507,7 +513,7 @@ class Deal:
                 # blames the prover, never a seat that waits for it).
                 return proofs
             return [(j, MSG_SHARES) for k in range(len(self._steps)) for j in range(self.n)
-                    if not self._step_got[k][j] and j != self.seat]
+                    if not self._step_got[k][j] and j != self.seat and k not in self._early]
         if ph in ("reveal", "audit"):
             return [(j, MSG_REVEAL) for j in range(self.n) if self._reveals[j] is None]
         return []
@@ -547,13 +553,18 @@ class Deal:
         return self._run()
 
     def open(self, private: Mapping[int, Iterable[int]] | None = None,
-             public: Iterable[int] = ()) -> Output:
+             public: Iterable[int] = (), *, early: bool = False) -> Output:
         """Start the next dealing step: ``private`` maps seats to the positions dealt to them
         face down; ``public`` lists positions opened face up (table cards, draw cards).
 
         Every seat must call this with the same arguments in the same order (the rules
         engine decides).  Positions must be fresh (never opened before).  Returns this
         seat's ``deal/shares`` message if it owes shares for the step.
+
+        ``early`` (seat-deal/v1): the step is opened ahead of the rules, so that the
+        shares of seats that choose to release them early are accepted and checked;
+        nobody owes them yet (:attr:`expecting` leaves the step out) and this seat's
+        own shares are made only by :meth:`release`, which also makes the step due.
         """
         self._check_alive()
         if self._phase != "deal":
@@ -595,6 +606,11 @@ class Deal:
             self._dealt[p] = _PUBLIC
             self._step_of[p] = k
         mine = need[self.seat]
+        if early:
+            self._early.append(k)
+            if mine:
+                self._withheld.append(k)
+                return self._run()
         if mine:
             assert self._final is not None and self._full_ctx is not None
             c1s = [self._final[p][0] for p in mine]
@@ -606,6 +622,40 @@ class Deal:
         else:
             self._maybe_complete_step(k)
         return self._run()
+
+    def release(self, k: int, *, due: bool = False) -> Output:
+        """Release this seat's shares of the early step ``k`` (:meth:`open` with
+        ``early``), once; nothing if it owes none or released them already.  ``due``:
+        the rules reached the step, which every seat now owes (:attr:`expecting`)."""
+        self._check_alive()
+        if k not in self._early:
+            raise DealUsageError(f"step {k} was not opened early, or is due already")
+        if due:
+            self._early.remove(k)
+        if k in self._withheld:
+            self._withheld.remove(k)
+            mine = self._need[k][self.seat]
+            assert self._final is not None and self._full_ctx is not None
+            c1s = [self._final[p][0] for p in mine]
+            ds, proof = dc.prove_shares(self._x, self._full_ctx, self.seat,
+                                        b"step" + u64(k), mine, c1s)
+            self._held_shares.append([k, mine, ds, proof])
+            self._release_shares()
+        return self._run()
+
+    def is_early(self, k: int) -> bool:
+        """Step ``k`` was opened early and is not due yet (:meth:`release`)."""
+        return k in self._early
+
+    def step_complete(self, k: int) -> bool:
+        """Every seat's shares of step ``k`` are in (the step opens once every shuffle
+        proof verified here)."""
+        return 0 <= k < len(self._step_got) and all(self._step_got[k])
+
+    @property
+    def steps(self) -> int:
+        """Dealing steps opened so far (early ones included)."""
+        return len(self._steps)
 
     @property
     def own_proof_due(self) -> bool:
@@ -806,6 +856,7 @@ class Deal:
             "proved": list(self._proved), "proofs": list(self._proofs),
             "own_proof_due": self._own_proof_due,
             "held_shares": [[k, list(ps), list(ds), pr] for k, ps, ds, pr in self._held_shares],
+            "early": list(self._early), "withheld": list(self._withheld),
         }
 
     @classmethod
@@ -844,6 +895,8 @@ class Deal:
             d._own_proof_due = bool(state.get("own_proof_due", False))
             d._held_shares = [[k, list(ps), list(ds), pr]
                               for k, ps, ds, pr in state.get("held_shares", [])]
+            d._early = [int(k) for k in state.get("early", [])]
+            d._withheld = [int(k) for k in state.get("withheld", [])]
         except (KeyError, TypeError, ValueError) as exc:
             raise DealUsageError(f"corrupt deal state: {exc}") from None
         d._derive()

@@ -436,10 +436,13 @@ class Hand:
 
     # ------------------------------------------------------------------ dealing
 
-    def deal(self, dealt: Sequence[Card | None]) -> Hand:
+    def deal(self, dealt: Sequence[Card | None], *, own_later: bool = False) -> Hand:
         """Deal the cards of the pending :class:`DealStep`, in its order.
 
         A card may be None only where this view does not see it (another seat's card).
+        ``own_later``: in a round of three during play, this view's own cards may be
+        None too (they open to it a little later: the transcript's ``seat-deal/v1``);
+        :meth:`see_own` fills them in.
         """
         if self._stage > _DEAL:
             raise WrongPhase("no cards are due to be dealt now")
@@ -478,10 +481,11 @@ class Hand:
                 else:
                     hands[who] += (c,)
         else:
+            later = own_later and self._stage == _DEAL
             for who, c in zip(recipients, dealt):
                 visible = who is None or who == viewer
                 if c is None:
-                    if visible:
+                    if visible and not (later and who == viewer):
                         raise InvalidDeal("a card this view must see was dealt unknown")
                 elif not visible:
                     raise InvalidDeal("a view cannot hold another seat's card")
@@ -506,6 +510,29 @@ class Hand:
             return h._after_opening()
         h._stage = _PLAY
         return h
+
+    def see_own(self, cards: Sequence[Card]) -> Hand:
+        """This view's own cards dealt unseen (:meth:`deal` with ``own_later``), now
+        seen, in the order dealt: they replace the unknown cards of its hand."""
+        viewer = self.viewer
+        if viewer is None or viewer == SPECTATOR:
+            raise LocalError("only a seat's view has cards of its own to see")
+        hand = self.hands[viewer]
+        cards = tuple(cards)
+        if len(cards) != hand.count(None):
+            raise InvalidDeal(f"{hand.count(None)} cards of this seat are unseen, "
+                              f"not {len(cards)}")
+        fresh = 0
+        for c in cards:
+            if type(c) is not Card:
+                raise InvalidDeal(f"not a card: {c!r}")
+            if (fresh | self._known) >> c & 1:
+                raise InvalidDeal(f"{c} is already in play")
+            fresh |= BIT[c]
+        it = iter(cards)
+        seen = tuple(next(it) if c is None else c for c in hand)
+        hands = self.hands[:viewer] + (seen,) + self.hands[viewer + 1:]
+        return self._with(hands=hands, _known=self._known | fresh)
 
     def _after_opening(self) -> Hand:
         """Sets the stage of a hand just made whose opening table is complete."""

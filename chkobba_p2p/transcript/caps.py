@@ -18,6 +18,7 @@ __all__ = [
     "RIDE_FIELDS",
     "CAP_NEXT_DECK",
     "NEXT_FIELDS",
+    "CAP_SEAT_DEAL",
     "TABLE_CAPABILITIES",
     "BINDING_CAPABILITIES",
     "IMPLEMENTED_CAPABILITIES",
@@ -61,9 +62,19 @@ CAP_NEXT_DECK = "next-deck/v1"
 # The turn's field next-deck/v1 adds: at a table where it is not in effect, an unknown
 # field, counted in the unknown fields' budget as a peer of before it counts it.
 NEXT_FIELDS = frozenset({"b"})
+#: Table capability (in the genesis): at 3 and 4 players a seat may release its shares
+#: of a seat's cards of the next round of the same deck once both hands are empty, before
+#: the rules deal that round; the receivers check them then, and the round is dealt with
+#: each seat's own cards opening to it as its last share comes (PROTOCOL.md 6.2, "Shares
+#: without a floor round").  No share is owed early: the early release is the sender's
+#: policy.  Binding: in effect only when every seat's ``ready`` lists it too
+#: (:func:`effective_caps`).  No effect at 2 players.
+CAP_SEAT_DEAL = "seat-deal/v1"
 #: The table capabilities of a genesis by default (without shuffle proofs).  The link
 #: capabilities (the ready check, rematch, its offer), which the genesis never lists, are below.
-TABLE_CAPABILITIES = ("deal/v1", "resume/v1", CAP_EARLY_DEAL, CAP_SHARES_RIDE, CAP_NEXT_DECK)
+TABLE_CAPABILITIES = ("deal/v1", "resume/v1", CAP_EARLY_DEAL, CAP_SHARES_RIDE, CAP_NEXT_DECK,
+                      CAP_SEAT_DEAL)
+
 #: Table capability (in the genesis): every shuffle step carries a zero-knowledge proof.
 CAP_SHUFFLE_PROOFS = "shuffle-proof/v1"
 #: Table capability (in the genesis, only beside shuffle-proof/v1): a shuffler sends its
@@ -77,7 +88,8 @@ CAP_PROOF_APART = "proof-apart/v1"
 #: when the genesis holds it and every seat's ``ready`` lists it (:func:`effective_caps`),
 #: so that a host cannot impose one on a seat that does not speak it (only the host sees
 #: the hellos).
-BINDING_CAPABILITIES = (CAP_EARLY_DEAL, CAP_PROOF_APART, CAP_SHARES_RIDE, CAP_NEXT_DECK)
+BINDING_CAPABILITIES = (CAP_EARLY_DEAL, CAP_PROOF_APART, CAP_SHARES_RIDE, CAP_NEXT_DECK,
+                        CAP_SEAT_DEAL)
 #: Every table capability this implementation plays (a seat's ``ready.caps`` is the
 #: genesis's ``caps`` that it holds).
 IMPLEMENTED_CAPABILITIES = TABLE_CAPABILITIES + (CAP_SHUFFLE_PROOFS, CAP_PROOF_APART)

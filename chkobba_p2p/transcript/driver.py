@@ -50,10 +50,12 @@ from .caps import (
     CAP_EARLY_DEAL,
     CAP_NEXT_DECK,
     CAP_PROOF_APART,
+    CAP_SEAT_DEAL,
     CAP_SHARES_RIDE,
     CAP_SHUFFLE_PROOFS,
 )
 from .events import (
+    CardsSeen,
     FirstDealerDrawn,
     HandScored,
     HandStarted,
@@ -229,13 +231,32 @@ class DeckInstance:
                     public.append(p)
                 else:
                     private.setdefault(r, []).append(p)
-            self._requested[key] = len(self._requested)
+            self._requested[key] = self.deal.steps
             self._run(self.deal.open, private, public)
         ev = self._opened.get(self._requested[key])
         if ev is None:
             return None
         return [ev.public[p] if r is None else ev.mine.get(p) if r == self.seat else None
                 for p, r in zip(positions, recipients, strict=True)]
+
+    def open_early(self, recipient: int, positions: list[int]) -> int:
+        """seat-deal/v1: open, ahead of the rules, the step of ``positions`` dealt to
+        ``recipient`` (:meth:`Deal.open` with ``early``); returns its step number."""
+        k = self.deal.steps
+        self._run(self.deal.open, {recipient: positions}, [], early=True)
+        return k
+
+    def release(self, k: int, *, due: bool = False) -> None:
+        """seat-deal/v1: our shares of the early step ``k`` (:meth:`Deal.release`)."""
+        if self.deal.is_early(k):
+            self._run(self.deal.release, k, due=due)
+
+    def cards_of(self, k: int) -> list[Card] | None:
+        """Our cards of step ``k``, in position order, once it opened here; else None."""
+        ev = self._opened.get(k)
+        if ev is None:
+            return None
+        return [ev.mine[p] for p in sorted(ev.mine)]
 
     def show(self, pos: int, *, replaying: bool = False) -> None:
         """Show this seat's own position (play it or place it).  ``replaying``: the entry
@@ -325,6 +346,17 @@ class GameDriver:
         #: even when the entry's own items end the hand and make it the current deck.
         self._entry_next: DeckInstance | None = None
         self._work_inline = True
+        #: The table capability seat-deal/v1 at 3 and 4 players: a round's steps open
+        #: early, one per seat, as hands empty (PROTOCOL.md 6.2, "shares without a floor
+        #: round").  Off until :meth:`set_caps`.
+        self.seat_deal = False
+        #: seat-deal/v1: the next round's steps opened early, recipient -> step, in the
+        #: order the round deals them (the order the hands emptied).
+        self._early_steps: dict[int, int] = {}
+        #: seat-deal/v1: the round the rules dealt last, recipient -> step.
+        self._round_steps: dict[int, int] = {}
+        #: seat-deal/v1: our step whose cards the rules dealt before they opened to us.
+        self._unseen: int | None = None
         #: The body of the entry being applied (set by the session).
         self.entry_body: bytes | None = None
 
@@ -337,6 +369,7 @@ class GameDriver:
         self.early_deal = CAP_EARLY_DEAL in self.caps
         self.shares_ride = CAP_SHARES_RIDE in self.caps
         self.build_next = CAP_NEXT_DECK in self.caps
+        self.seat_deal = CAP_SEAT_DEAL in self.caps and self.n > 2
 
     @property
     def proof_apart(self) -> bool:
@@ -523,6 +556,8 @@ class GameDriver:
             return None
         p = hand.pending
         if isinstance(p, Turn) and p.seat == self.seat:
+            if self._unseen is not None:
+                return None  # our cards of the round are not open to us yet
             kind = "play"
         elif isinstance(p, CutterChoice) and p.seat == self.seat:
             kind = "cut"
@@ -633,6 +668,67 @@ class GameDriver:
     def _refuse(exc: PeerMisbehaved) -> None:
         raise exc
 
+    def _check_early_share(self, seat: int, item: dict[str, Any]) -> None:
+        """seat-deal/v1, the receiver's rule (PROTOCOL.md 6.2): a share of a step the
+        rules have not dealt yet is taken only from a seat whose hand is empty, for a seat
+        whose hand is empty (a step opened early: :meth:`_open_early`), judged on the
+        chain as it stands; else it is the sender's ``deal_failure`` (``unexpected``).
+        Any other fault of the share is the deal core's to find."""
+        deck, hand = self.deck, self.hand
+        k = item.get("step")
+        if deck is None or hand is None or type(k) is not int or k < 0:
+            return
+        deal = deck.deal
+        if k < deal.steps:
+            if not deal.is_early(k) or not hand.hands[seat]:
+                return
+            why = "while its own hand still holds cards"
+        elif isinstance(hand.pending, Turn) and not self._finishing:
+            why = "before its recipient's hand is empty (or for a round the deck does not hold)"
+        else:
+            return  # held until the step opens, as ever
+        deck._run(self._refuse, PeerMisbehaved(
+            seat, "unexpected", f"shares of step {k}, not dealt yet, {why}", item))
+
+    def _open_early(self, events: Sequence[object], hand: Hand) -> None:
+        """seat-deal/v1: each play that empties a hand while the deck holds another round
+        opens that seat's step of the next round early, at every peer at the same entry
+        (its block of three comes next in the round's order: the hands empty in the
+        order the round deals them).  Our policy: our shares of every such step go as
+        soon as our hand is empty too (never owed before the rules deal the round)."""
+        deck = self.deck
+        if deck is None or deck.deal.phase != "deal":
+            return
+        for ev in events:
+            if isinstance(ev, PlayEvent) and hand.stock and not hand.hands[ev.seat] \
+                    and ev.seat not in self._early_steps:
+                start = self.top + 3 * len(self._early_steps)
+                self._early_steps[ev.seat] = deck.open_early(
+                    ev.seat, list(range(start, start + 3)))
+        if self.seat is not None and self._early_steps and not hand.hands[self.seat]:
+            for k in self._early_steps.values():
+                deck.release(k)
+
+    def _deal_round(self, hand: Hand, deck: DeckInstance, step: DealStep) -> None:
+        """seat-deal/v1: the rules deal the round whose steps opened early: each becomes
+        due (our shares of it go now if they have not), and the round is dealt at once,
+        our own cards unknown until our step opens here (:class:`CardsSeen` then)."""
+        order = list(self._early_steps)
+        if step.recipients != tuple(s for s in order for _ in range(3)):
+            raise LocalError(f"the round {step.recipients} is not the steps opened early "
+                             f"{order}")
+        for k in self._early_steps.values():
+            deck.release(k, due=True)
+        mine = self._early_steps.get(self.seat) if self.seat is not None else None
+        own = deck.cards_of(mine) if mine is not None else None
+        dealt: list[Card | None] = []
+        for s in order:
+            dealt += own if s == self.seat and own is not None else [None] * 3
+        self.top += len(step.recipients)
+        self._round_steps, self._early_steps = self._early_steps, {}
+        self._unseen = mine if own is None else None
+        self._set_hand(hand.deal(dealt, own_later=True))
+
     def _early_in_chain(self, target: DeckInstance, seat: int, msg: object) -> bool:
         """Whether ``msg`` (``seat``'s, in a ``b``) comes before its turn in the deal's
         order *as the chain stands*.  Our own deal already holds the next deck's
@@ -677,6 +773,8 @@ class GameDriver:
                                 seat, violation="turn_item_after_end")
             held = self.deck.deal.held
             msg = parse_item(item)
+            if self.seat_deal and isinstance(msg, SharesItem):
+                self._check_early_share(seat, item)
             if isinstance(msg, ProofItem) and msg.proof is not None \
                     and self.entry_body is not None:
                 self.deck.proof_entries.setdefault(seat, {})[msg.proof] = self.entry_body
@@ -704,6 +802,9 @@ class GameDriver:
         if hand is None or self.over or self._finishing or self.deck is None:
             return False
         p = hand.pending
+        if isinstance(p, Turn) and p.seat == seat and seat in self._round_steps \
+                and not self.deck.deal.step_complete(self._round_steps[seat]):
+            return False  # seat-deal/v1: its cards are not open to it yet
         return isinstance(p, Turn | CutterChoice) and p.seat == seat
 
     # ------------------------------------------------------------------ engine
@@ -764,6 +865,8 @@ class GameDriver:
             self._hand_trace.append((ev, positions))
             self.on_engine_event(ev, positions)
         self.match = self.match.with_hand(hand)
+        if self.seat_deal:
+            self._open_early(new, hand)
 
     # ------------------------------------------------------------------ hooks
 
@@ -801,6 +904,7 @@ class GameDriver:
 
     def _use_deck(self, deck: DeckInstance) -> None:
         self.deck = deck
+        self._early_steps, self._round_steps, self._unseen = {}, {}, None
         self.top = 0
         self._engine_events = 0
         self._finishing = None
@@ -894,8 +998,18 @@ class GameDriver:
                 continue
             hand = self.hand
             assert hand is not None and self.match is not None
+            if self._unseen is not None:
+                own = deck.cards_of(self._unseen)
+                if own is None:
+                    return
+                self._unseen = None
+                self._set_hand(hand.see_own(own))
+                self._events.append(CardsSeen(tuple(own)))
+                continue
             p = hand.pending
-            if isinstance(p, DealStep):
+            if isinstance(p, DealStep) and self._early_steps:
+                self._deal_round(hand, deck, p)
+            elif isinstance(p, DealStep):
                 positions = list(range(self.top, self.top + len(p.recipients)))
                 cards = deck.open(positions, p.recipients)
                 if cards is None:

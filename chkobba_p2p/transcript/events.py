@@ -26,6 +26,7 @@ __all__ = [
     "TableReady",
     "FirstDealerDrawn",
     "HandStarted",
+    "CardsSeen",
     "RedealEvent",
     "HandScored",
     "MatchOver",
@@ -203,6 +204,15 @@ class FirstDealerDrawn(TranscriptEvent):
 class HandStarted(TranscriptEvent):
     number: int
     dealer: int
+
+
+@dataclass(frozen=True)
+class CardsSeen(TranscriptEvent):
+    """This seat's cards of a round, dealt by the rules before every seat's share of
+    them was in (``seat-deal/v1``, PROTOCOL.md 6.2): the round's :class:`DealEvent`
+    showed them unknown; now they are this seat's to see, in the order dealt."""
+
+    cards: tuple[Card, ...]
 
 
 @dataclass(frozen=True)

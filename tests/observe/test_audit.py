@@ -32,7 +32,7 @@ from chkobba_p2p.observe.audit import (
 )
 from chkobba_p2p.transcript.bodies import PlayAction
 from chkobba_p2p.transcript.caps import CAP_NEXT_DECK
-from chkobba_p2p.transcript.events import HandScored, MatchDone
+from chkobba_p2p.transcript.events import CardsSeen, HandScored, MatchDone
 from chkobba_p2p.transcript.session import Session
 from chkobba_p2p.wire import codec as wire
 from chkobba_p2p.wire.codec import ENTRY_DOMAIN, ErrorCode
@@ -92,8 +92,17 @@ def _check_against_players(played: Played, records: list[dict]) -> None:
     every cut and play, every hand's score and totals, and the match result."""
     hands = [r for r in records if r["type"] == "hand"]
     for seat, events in enumerate(played.events):
-        seen = [_record_event(e) for e in events
-                if isinstance(e, DealEvent | CutEvent | PlayEvent | SweepEvent)]
+        seen: list[dict] = []
+        for e in events:
+            if isinstance(e, DealEvent | CutEvent | PlayEvent | SweepEvent):
+                seen.append(_record_event(e))
+            elif isinstance(e, CardsSeen):
+                # seat-deal/v1: the seat's cards of a round, dealt unseen, opened to it
+                # later: what it saw of that deal, in the end.
+                deal = next(r["deal"] for r in reversed(seen) if "deal" in r)
+                cards = iter(c.text for c in e.cards)
+                deal["cards"] = [next(cards) if who == seat and c is None else c
+                                 for who, c in zip(deal["to"], deal["cards"], strict=True)]
         audited = [_masked(e, seat) for h in hands
                    for e in [*(x for r in h["redeals"] for x in r["events"]), *h["events"]]]
         assert seen == audited

@@ -10,6 +10,7 @@ from chkobba_p2p.deal.core import ProofJob, run_job
 from chkobba_p2p.deal.messages import ProofItem, parse_item
 from chkobba_p2p.game.rules import Ruleset
 from chkobba_p2p.link.handshake import Lobby
+from chkobba_p2p.transcript.caps import SPOKEN
 from chkobba_p2p.transcript.session import Session
 from chkobba_p2p.wire import codec as wire
 from chkobba_p2p.wire.codec import Identity
@@ -19,9 +20,12 @@ class Table:
     """n sessions wired by hand: an entry one makes is received by all the others."""
 
     def __init__(self, n: int, proofs: bool = False, rules: Ruleset | None = None,
-                 key: bytes | None = None, caps: tuple[str, ...] | None = None) -> None:
+                 key: bytes | None = None, caps: tuple[str, ...] | None = None,
+                 add_caps: tuple[str, ...] = ()) -> None:
         """``key``: derive identities, game id and deal secrets from it (a deterministic
-        match: the same key plays the same game)."""
+        match: the same key plays the same game).  ``caps``: what each joiner's hello
+        announces (default this version's); ``add_caps``: table capabilities the host
+        and every joiner speak besides (one this version does not announce yet)."""
         def derive(label: str) -> bytes:
             assert key is not None
             return hashlib.sha256(key + b"/" + label.encode()).digest()
@@ -33,8 +37,10 @@ class Table:
             self.ids = [Identity.from_seed(derive(f"id{i}")) for i in range(n)]
             masters = [derive(f"master{i}") for i in range(n)]
         lobby = Lobby(self.ids[0], "host", rules or Ruleset(), n, shuffle_proofs=proofs)
+        lobby.caps += add_caps
         for i in range(1, n):
-            lobby.take_seat(self.ids[i].public, f"p{i}", *(() if caps is None else (caps,)))
+            spoken = (SPOKEN if caps is None else caps) + add_caps
+            lobby.take_seat(self.ids[i].public, f"p{i}", spoken)
         if key is not None:
             lobby.game = derive("game")[:16]
         self.table = lobby.table()
