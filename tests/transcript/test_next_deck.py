@@ -10,6 +10,7 @@ one; and the vector ``transcript_next``."""
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 from pathlib import Path
@@ -17,7 +18,7 @@ from pathlib import Path
 import pytest
 from support.audit import play, said
 from support.net import play_mixed_table
-from support.sessions import Table, speak_lazily
+from support.sessions import Step, Table, played_through, speak_lazily
 
 from chkobba_p2p._shell.net import ClientPeer
 from chkobba_p2p.deal import crypto as dc
@@ -26,7 +27,7 @@ from chkobba_p2p.deal.messages import ShuffleItem, parse_item
 from chkobba_p2p.game.rules import Ruleset
 from chkobba_p2p.link.events import Outcome
 from chkobba_p2p.link.handshake import ClientHandshake
-from chkobba_p2p.observe.audit import INVALID, VALID, audit_bodies, audit_log
+from chkobba_p2p.observe.audit import INVALID, VALID, AuditReport, audit_bodies, audit_log
 from chkobba_p2p.transcript.bodies import GameFault, TurnBody
 from chkobba_p2p.transcript.caps import (
     CAP_NEXT_DECK,
@@ -50,6 +51,29 @@ OPENS = {"deal/shares", "deal/play", "deal/complain", "deal/reveal"}
 def _types(e: wire.Entry, *fields: str) -> list[str]:
     return [str(d.get("t")) for f in fields for d in e.fields.get(f) or []
             if isinstance(d, dict)]
+
+
+#: The honest matches with shuffle proofs several tests read (:func:`honest`), by players.
+HONEST = {n: Ruleset(target=3 if n == 2 else 6) for n in (2, 3, 4)}
+#: The tests that read them share a worker (pytest-xdist's loadgroup), here and in
+#: test_next_deck_hostile.py and test_shares_ride.py: each match is played once a run.
+SHARED = pytest.mark.xdist_group("next_deck_honest")
+
+
+def honest(players: int, *, without: bool = False) -> tuple[Table, tuple[Step, ...]]:
+    """The same honest match at ``players`` with shuffle proofs (same secrets, same bots),
+    with next-deck/v1 or ``without`` it (the joiners leave it out: the old order), two
+    hands or more; played once per test process (``support.sessions.played_through``).
+    Read only."""
+    return played_through(players, proofs=True, rules=HONEST[players],
+                          key=f"hostile-fair-{players}".encode(),
+                          caps=WITHOUT if without else None)
+
+
+@functools.cache
+def honest_audit(players: int) -> AuditReport:
+    """The audit of :func:`honest`'s chain (with next-deck/v1), run once per process."""
+    return audit_bodies(list(honest(players)[0].sessions[0].bodies), workers=0)
 
 
 def _run(t: Table) -> list[tuple[wire.Entry, int, int]]:
@@ -97,16 +121,15 @@ def _builds_between(stretch: list[tuple[wire.Entry, bool]]) -> list[tuple[int, l
             if set(_types(e, "d", "p", *(() if begun else ("b",)))) & BUILD]
 
 
+@SHARED
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_the_next_deck_is_built_during_the_hand(players):
     """With shuffle proofs: between a hand's last play and the next hand's first, no
     key, shuffle, proof or cut (the next deck was built on the plays); no message that
     opens a card ever in ``b``; the match ends with a deck built for a hand that never
     comes (dropped), and the audit finds it all VALID."""
-    t = Table(players, proofs=True, rules=Ruleset(target=5 if players == 2 else 6),
-              key=f"next-{players}".encode())
+    t, run = honest(players)
     assert CAP_NEXT_DECK in t.table.caps
-    run = _run(t)
     assert all(CAP_NEXT_DECK in s.caps and s.game.build_next for s in t.sessions)
     entries = [e for e, _, _ in run]
     assert not any(set(_types(e, "b")) & OPENS for e in entries)
@@ -120,20 +143,20 @@ def test_the_next_deck_is_built_during_the_hand(players):
     last_hand = run[-1][1]
     assert sum("deal/shuffle" in _types(e, "b") for i, (e, hand, _) in enumerate(run)
                if hand == last_hand and run[i - 1][1] == last_hand) == players
-    report = audit_bodies(list(t.sessions[0].bodies), workers=0)
+    report = honest_audit(players)
     assert report.verdict == VALID, said(report)
 
 
+@SHARED
 def test_fewer_turns_than_between_hands():
     """The same match (same secrets, same bots) with and without the capability: the
     same result, and fewer entries with it (the next deck's turns ride on plays)."""
-    new = Table(3, proofs=True, rules=Ruleset(target=3), key=b"next-same")
-    old = Table(3, proofs=True, rules=Ruleset(target=3), key=b"next-same", caps=WITHOUT)
+    (new, new_run), (old, old_run) = honest(3), honest(3, without=True)
     assert CAP_NEXT_DECK in new.table.caps and CAP_NEXT_DECK not in old.table.caps
-    new_run, old_run = _run(new), _run(old)
     assert new.sessions[0].done == old.sessions[0].done
     assert not any("b" in e.fields for e, _, _ in old_run)
     # Between hands without it: keys and shuffles between the last play and the next.
+    assert _between_hands(old_run)
     assert all(_builds_between(s) for s in _between_hands(old_run))
     assert len(new_run) < len(old_run)
 
