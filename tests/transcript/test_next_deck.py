@@ -66,8 +66,12 @@ def honest(players: int, *, without: bool = False) -> tuple[Table, tuple[Step, .
     hands or more; played once per test process (``support.sessions.played_through``).
     Read only."""
     return played_through(players, proofs=True, rules=HONEST[players],
-                          key=f"hostile-fair-{players}".encode(),
-                          caps=WITHOUT if without else None)
+                          key=honest_key(players), caps=WITHOUT if without else None)
+
+
+def honest_key(players: int) -> bytes:
+    """The key of :func:`honest`'s match (its secrets) at ``players``."""
+    return f"hostile-fair-{players}".encode()
 
 
 @functools.cache
@@ -281,13 +285,14 @@ def test_turn_body_b_on_the_wire():
 # ------------------------------------------------------------------ resume and workers
 
 
+@SHARED
 def test_a_seat_resumes_with_its_next_key_sent_and_its_shuffle_not():
     """Seat 1 crashes mid-hand once its key of the next deck is in the chain and its
     shuffle is made but not sent; rebuilt from its log, it sends the shuffle once (the
-    chain equals the one played without the crash) and the match completes, VALID."""
-    reference = Table(2, proofs=True, rules=Ruleset(target=3), key=b"next-crash")
-    _run(reference)
-    t = Table(2, proofs=True, rules=Ruleset(target=3), key=b"next-crash")
+    chain equals the one played without the crash: :func:`honest`'s) and the match
+    completes, VALID."""
+    reference, _ = honest(2)
+    t = Table(2, proofs=True, rules=HONEST[2], key=honest_key(2))
     crashed = 0
     for _ in range(20000):
         if all(s.finished for s in t.sessions):
