@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from support.audit import Played, play, said
+from support.audit import Played, play, played_once, said
 from support.tiers import slow_when
 
 from chkobba_p2p.deal import Deal
@@ -49,7 +49,7 @@ SOME_POINT = dc.public_key(5)  # a valid point nobody's share is
 
 @pytest.fixture(scope="module")
 def honest2(tmp_path_factory) -> tuple[Played, Path]:
-    played = play(2, seed=3, key=b"honest2-0")
+    played = played_once(2, seed=3, key=b"honest2-0")  # shared: read only
     path = played.write_log(tmp_path_factory.mktemp("honest") / "host.chklog")
     return played, path
 
@@ -735,7 +735,7 @@ def test_an_abort_whose_evidence_this_log_lacks_is_checked(tmp_path):
         INVALID, "illegal_move", 1, k)
     assert "evidence" in report.reason
     # An abort whose evidence holds nothing wrong: incomplete, the claim unsupported.
-    honest = play(2, seed=3, key=b"honest2-0")
+    honest = played_once(2, seed=3, key=b"honest2-0")
     bodies = list(honest.sessions[0].bodies[:41])
     e40 = wire.open_entry(bodies[40])
     liar = 1 - e40.seat

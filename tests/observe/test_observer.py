@@ -11,7 +11,7 @@ import functools
 from pathlib import Path
 
 import pytest
-from support.audit import play
+from support.audit import play, played_once
 
 import chkobba_p2p
 from chkobba_cli.words.event_words import words
@@ -46,7 +46,7 @@ def _watch(bodies: list[bytes]) -> tuple[Observer, list[list[object]]]:
 
 @pytest.fixture(scope="module")
 def honest2():
-    return play(2, seed=3, key=b"honest2-0")
+    return played_once(2, seed=3, key=b"honest2-0")  # shared with test_audit: read only
 
 
 def test_an_honest_match_shows_every_player_the_same_public_events(honest2):

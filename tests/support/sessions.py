@@ -3,6 +3,7 @@ those above it that play a match of real sessions in one process."""
 
 from __future__ import annotations
 
+import functools
 import hashlib
 
 from chkobba_p2p.bots.levels import make_bot
@@ -94,6 +95,38 @@ class Table:
                 return
             assert self.step() is not None, "nobody can speak"
         raise AssertionError("the match did not end")
+
+
+#: One entry of a match played through (:func:`played_through`): the entry, and the hand
+#: and the instance seat 0's game is at once it is applied.
+Step = tuple[wire.Entry, int, int]
+
+
+@functools.cache
+def played_through(n: int, *, key: bytes, proofs: bool = False,
+                   rules: Ruleset | None = None, caps: tuple[str, ...] | None = None
+                   ) -> tuple[Table, tuple[Step, ...]]:
+    """The match ``Table(n, proofs, rules, key, caps)`` plays to its end (deterministic:
+    a ``key``), played once per test process and shared by every test that asks for it
+    with the same arguments, with every entry as it was applied (:data:`Step`).  Every
+    seat ended the same match with the same chain (asserted here).  Read only: a test
+    that feeds its sessions more, or changes its lists, builds its own :class:`Table`.
+    (Most of such a test's time is playing it: shuffles and their proofs made and checked
+    at every seat.)"""
+    t = Table(n, proofs=proofs, rules=rules, key=key, caps=caps)
+    out: list[Step] = []
+    for _ in range(20000):
+        if all(s.finished for s in t.sessions):
+            break
+        e = t.step()
+        assert e is not None, "nobody can speak"
+        g = t.sessions[0].game
+        out.append((e, g.hand_no, g.instance))
+    else:
+        raise AssertionError("the match did not end")
+    assert all(s.done is not None and s.done == t.sessions[0].done for s in t.sessions)
+    assert all(s.bodies == t.sessions[0].bodies for s in t.sessions)
+    return t, tuple(out)
 
 
 def speak_lazily(t: Table, jobs: dict[int, list[ProofJob]],

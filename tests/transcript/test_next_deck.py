@@ -10,12 +10,13 @@ one; and the vector ``transcript_next``."""
 
 from __future__ import annotations
 
+import functools
 import json
 
 import pytest
 from support.audit import play, said
 from support.net import play_mixed_table
-from support.sessions import Table, speak_lazily
+from support.sessions import Step, Table, played_through, speak_lazily
 from support.vectors import REGEN, VECTORS, regenerate_two_seat_vector, seed
 
 from chkobba_p2p._shell.net import ClientPeer
@@ -25,7 +26,7 @@ from chkobba_p2p.deal.messages import ShuffleItem, parse_item
 from chkobba_p2p.game.rules import Ruleset
 from chkobba_p2p.link.events import Outcome
 from chkobba_p2p.link.handshake import ClientHandshake
-from chkobba_p2p.observe.audit import INVALID, VALID, audit_bodies, audit_log
+from chkobba_p2p.observe.audit import INVALID, VALID, AuditReport, audit_bodies, audit_log
 from chkobba_p2p.transcript.bodies import GameFault, TurnBody
 from chkobba_p2p.transcript.caps import (
     CAP_NEXT_DECK,
@@ -47,6 +48,33 @@ OPENS = {"deal/shares", "deal/play", "deal/complain", "deal/reveal"}
 def _types(e: wire.Entry, *fields: str) -> list[str]:
     return [str(d.get("t")) for f in fields for d in e.fields.get(f) or []
             if isinstance(d, dict)]
+
+
+#: The honest matches with shuffle proofs several tests read (:func:`honest`), by players.
+HONEST = {n: Ruleset(target=3 if n == 2 else 6) for n in (2, 3, 4)}
+#: The tests that read them share a worker (pytest-xdist's loadgroup), here and in
+#: test_next_deck_hostile.py and test_shares_ride.py: each match is played once a run.
+SHARED = pytest.mark.xdist_group("next_deck_honest")
+
+
+def honest(players: int, *, without: bool = False) -> tuple[Table, tuple[Step, ...]]:
+    """The same honest match at ``players`` with shuffle proofs (same secrets, same bots),
+    with next-deck/v1 or ``without`` it (the joiners leave it out: the old order), two
+    hands or more; played once per test process (``support.sessions.played_through``).
+    Read only."""
+    return played_through(players, proofs=True, rules=HONEST[players],
+                          key=honest_key(players), caps=WITHOUT if without else None)
+
+
+def honest_key(players: int) -> bytes:
+    """The key of :func:`honest`'s match (its secrets) at ``players``."""
+    return f"hostile-fair-{players}".encode()
+
+
+@functools.cache
+def honest_audit(players: int) -> AuditReport:
+    """The audit of :func:`honest`'s chain (with next-deck/v1), run once per process."""
+    return audit_bodies(list(honest(players)[0].sessions[0].bodies), workers=0)
 
 
 def _run(t: Table) -> list[tuple[wire.Entry, int, int]]:
@@ -94,16 +122,15 @@ def _builds_between(stretch: list[tuple[wire.Entry, bool]]) -> list[tuple[int, l
             if set(_types(e, "d", "p", *(() if begun else ("b",)))) & BUILD]
 
 
+@SHARED
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_the_next_deck_is_built_during_the_hand(players):
     """With shuffle proofs: between a hand's last play and the next hand's first, no
     key, shuffle, proof or cut (the next deck was built on the plays); no message that
     opens a card ever in ``b``; the match ends with a deck built for a hand that never
     comes (dropped), and the audit finds it all VALID."""
-    t = Table(players, proofs=True, rules=Ruleset(target=5 if players == 2 else 6),
-              key=f"next-{players}".encode())
+    t, run = honest(players)
     assert CAP_NEXT_DECK in t.table.caps
-    run = _run(t)
     assert all(CAP_NEXT_DECK in s.caps and s.game.build_next for s in t.sessions)
     entries = [e for e, _, _ in run]
     assert not any(set(_types(e, "b")) & OPENS for e in entries)
@@ -117,20 +144,20 @@ def test_the_next_deck_is_built_during_the_hand(players):
     last_hand = run[-1][1]
     assert sum("deal/shuffle" in _types(e, "b") for i, (e, hand, _) in enumerate(run)
                if hand == last_hand and run[i - 1][1] == last_hand) == players
-    report = audit_bodies(list(t.sessions[0].bodies), workers=0)
+    report = honest_audit(players)
     assert report.verdict == VALID, said(report)
 
 
+@SHARED
 def test_fewer_turns_than_between_hands():
     """The same match (same secrets, same bots) with and without the capability: the
     same result, and fewer entries with it (the next deck's turns ride on plays)."""
-    new = Table(3, proofs=True, rules=Ruleset(target=3), key=b"next-same")
-    old = Table(3, proofs=True, rules=Ruleset(target=3), key=b"next-same", caps=WITHOUT)
+    (new, new_run), (old, old_run) = honest(3), honest(3, without=True)
     assert CAP_NEXT_DECK in new.table.caps and CAP_NEXT_DECK not in old.table.caps
-    new_run, old_run = _run(new), _run(old)
     assert new.sessions[0].done == old.sessions[0].done
     assert not any("b" in e.fields for e, _, _ in old_run)
     # Between hands without it: keys and shuffles between the last play and the next.
+    assert _between_hands(old_run)
     assert all(_builds_between(s) for s in _between_hands(old_run))
     assert len(new_run) < len(old_run)
 
@@ -255,13 +282,14 @@ def test_turn_body_b_on_the_wire():
 # ------------------------------------------------------------------ resume and workers
 
 
+@SHARED
 def test_a_seat_resumes_with_its_next_key_sent_and_its_shuffle_not():
     """Seat 1 crashes mid-hand once its key of the next deck is in the chain and its
     shuffle is made but not sent; rebuilt from its log, it sends the shuffle once (the
-    chain equals the one played without the crash) and the match completes, VALID."""
-    reference = Table(2, proofs=True, rules=Ruleset(target=3), key=b"next-crash")
-    _run(reference)
-    t = Table(2, proofs=True, rules=Ruleset(target=3), key=b"next-crash")
+    chain equals the one played without the crash: :func:`honest`'s) and the match
+    completes, VALID."""
+    reference, _ = honest(2)
+    t = Table(2, proofs=True, rules=HONEST[2], key=honest_key(2))
     crashed = 0
     for _ in range(20000):
         if all(s.finished for s in t.sessions):

@@ -24,6 +24,7 @@ import pytest
 import trio
 from support.audit import play, said
 from support.sessions import Table, deal_releases
+from test_next_deck import SHARED, honest
 
 from chkobba_p2p._shell.net import ClientPeer
 from chkobba_p2p._shell.peer import Outcome
@@ -588,18 +589,14 @@ def test_junk_in_b_after_a_redeal(junk):
 OPENING = {"deal/shares", "deal/play", "deal/reveal", "deal/complain"}
 
 
+@SHARED
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_no_card_opens_sooner_than_without_the_capability(players):
     """The same match (same secrets, same bots) with and without next-deck/v1: every
     message that opens a card (each seat's shares, plays, reveals, in order) comes after
     no fewer actions with it than without, so nobody sees a card of the next hand
     earlier than at a table without it; only keys, shuffles, proofs and cuts move."""
-    key = f"hostile-fair-{players}".encode()
-    rules = Ruleset(target=3 if players == 2 else 6)
-    new = Table(players, proofs=True, rules=rules, key=key)
-    old = Table(players, proofs=True, rules=rules, key=key, caps=WITHOUT)
-    new.run(20000)
-    old.run(20000)
+    (new, _), (old, _) = honest(players), honest(players, without=True)
     assert new.sessions[0].done == old.sessions[0].done
     assert new.sessions[0].game.hand_no >= 2  # a hand dealt from a deck built before it
     assert CAP_NEXT_DECK in new.sessions[0].caps and CAP_NEXT_DECK not in old.sessions[0].caps

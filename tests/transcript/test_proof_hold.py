@@ -12,6 +12,8 @@ session has no entry to send (the work is slower than the line)."""
 
 from __future__ import annotations
 
+import functools
+
 import pytest
 from support.audit import said
 from support.sessions import Table as _Table
@@ -69,6 +71,20 @@ def _lazy(t: Table, defer: bool = True, crash_kept: bool = False
     return list(t.sessions[0].bodies), kept
 
 
+@functools.cache
+def _hold_a() -> tuple[_Table, list[bytes], list[tuple[int, int | None]]]:
+    """The 2-player match ``hold-a`` played with the slow worker (:func:`_lazy`), once
+    per test process for the tests that only read it (its table, chain and kept turns).
+    Read only."""
+    t = Table(2, proofs=True, rules=RULES, key=b"hold-a")
+    bodies, kept = _lazy(t)
+    return t, bodies, kept
+
+
+#: The tests that read ``_hold_a`` share a worker (pytest-xdist's loadgroup).
+HOLD_A = pytest.mark.xdist_group("test_proof_hold")
+
+
 def _kinds(e: wire.Entry) -> list[str]:
     items = (parse_item(d) for f in ("d", "p") for d in e.fields.get(f) or [])
     return [item.type for item in items if item is not None]
@@ -94,6 +110,7 @@ def _between_plays(bodies: list[bytes]) -> list[list[wire.Entry]]:
     return out
 
 
+@HOLD_A
 def test_two_players_build_the_next_deck_in_six_turns_without_an_empty_one():
     """Between the last play of a hand and the first of the next, at most six turns
     without a play besides the cut: the two reveals (the second carries its key), the
@@ -102,9 +119,8 @@ def test_two_players_build_the_next_deck_in_six_turns_without_an_empty_one():
     cut carries the cutter's).  Without the hold a slow worker put the proof, the cut
     or the last shuffle in turns of their own: eight (three hands, each seat cutting
     once: both orders of the shuffle phase)."""
-    t = Table(2, proofs=True, rules=RULES, key=b"hold-a")
+    t, bodies, kept = _hold_a()
     assert CAP_PROOF_APART in t.table.caps
-    bodies, kept = _lazy(t)
     assert CAP_SHARES_RIDE in t.sessions[0].caps
     stretches = _between_plays(bodies)
     assert len(stretches) == 2
@@ -123,16 +139,16 @@ def test_two_players_build_the_next_deck_in_six_turns_without_an_empty_one():
     assert report.verdict == VALID, said(report)
 
 
+@HOLD_A
 def test_two_players_nothing_is_released_after_fewer_actions():
     """The same match (same secrets, same bots) with the proof work done at once (no
     work is ever under way: nothing is kept) and with the slow worker (kept): every deal
     message but a proof is the same, and each one is in the chain after no fewer
     actions with the hold than without it.  Nobody holds a card, a key or a reveal
     earlier in the game: the kept messages travel in the same entry or a later one."""
-    quick = Table(2, proofs=True, rules=RULES, key=b"hold-same")
-    slow = Table(2, proofs=True, rules=RULES, key=b"hold-same")
+    quick = Table(2, proofs=True, rules=RULES, key=b"hold-a")
+    slow, slow_bodies, slow_kept = _hold_a()
     quick_bodies, quick_kept = _lazy(quick, defer=False)
-    slow_bodies, slow_kept = _lazy(slow)
     assert not quick_kept and slow_kept
     assert quick.sessions[0].done == slow.sessions[0].done
     before, after = deal_releases(quick_bodies), deal_releases(slow_bodies)
@@ -182,6 +198,7 @@ def test_three_and_four_players_send_a_shuffle_with_its_proof(players):
         assert a >= at_quick[(s, k)], (s, k, a, at_quick[(s, k)])
 
 
+@HOLD_A
 def test_two_players_crash_and_resume_while_a_turn_is_kept():
     """The seat holding the floor is rebuilt from its log whenever it keeps its turn,
     before it speaks (its jobs and its kept messages lost, its replay redoing the proof
@@ -191,7 +208,7 @@ def test_two_players_crash_and_resume_while_a_turn_is_kept():
     t = Table(2, proofs=True, rules=RULES, key=b"hold-a")
     bodies, kept = _lazy(t, crash_kept=True)
     assert kept
-    reference, _ = _lazy(Table(2, proofs=True, rules=RULES, key=b"hold-a"))
+    _, reference, _ = _hold_a()
     assert t.sessions[0].done is not None
     assert len(bodies) == len(reference)  # the same turns: a resume sends nothing twice
     report = audit_bodies(bodies, workers=0)

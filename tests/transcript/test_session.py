@@ -511,8 +511,9 @@ def _idle_first_player(t: Table) -> Session:
 @pytest.mark.parametrize("players", [2, 4])
 def test_cards_arrive_while_the_first_to_play_thinks(players):
     """early-deal/v1: the seat to play first publishes the shares it owes at once, so
-    every seat holds its cards and sees the table while that seat has not chosen."""
-    t = Table(players, key=b"early-deal-%d" % players)
+    every seat holds its cards and sees the table while that seat has not chosen.
+    (A match to 3 points: what is checked is the first hand's; the rest only goes on.)"""
+    t = Table(players, key=b"early-deal-%d" % players, rules=Ruleset(target=3))
     assert CAP_EARLY_DEAL in t.table.caps
     idle = _idle_first_player(t)
     assert idle.decision is not None and idle.floor == idle.seat  # it holds the floor

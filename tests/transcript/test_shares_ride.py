@@ -16,6 +16,7 @@ from support.audit import said
 from support.net import play_mixed_table
 from support.sessions import Table, deal_releases
 from support.vectors import REGEN, VECTORS, regenerate_two_seat_vector, seed
+from test_next_deck import SHARED, honest, honest_audit
 
 from chkobba_p2p._shell.net import ClientPeer
 from chkobba_p2p.game.rules import Ruleset
@@ -100,14 +101,16 @@ def test_shares_ride_on_the_entry_that_opens_the_step_and_no_earlier(players):
     assert report.verdict == VALID, said(report)
 
 
+@SHARED
 @pytest.mark.parametrize("players", [2, 4])
 def test_with_proofs_every_seat_agrees_and_the_audit_is_valid(players):
-    t = Table(players, proofs=True, key=b"ride-proofs-%d" % players,
-              rules=Ruleset(target=1))
-    bodies = _played(t)
+    """With shuffle proofs (test_next_deck.py's honest match, every seat ending the same
+    chain: ``played_through``), shares ride in ``p`` and the audit is VALID."""
+    t, _ = honest(players)
+    bodies = list(t.sessions[0].bodies)
     assert CAP_SHUFFLE_PROOFS in t.table.caps and CAP_SHARES_RIDE in t.sessions[0].caps
     assert any(_items(b, "p") for b in bodies)
-    report = audit_bodies(bodies, workers=0)
+    report = honest_audit(players)
     assert report.verdict == VALID, said(report)
 
 
