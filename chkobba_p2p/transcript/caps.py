@@ -18,9 +18,12 @@ __all__ = [
     "RIDE_FIELDS",
     "CAP_NEXT_DECK",
     "NEXT_FIELDS",
+    "CAP_LATE_REVEAL",
+    "LATE_FIELDS",
     "TABLE_CAPABILITIES",
     "BINDING_CAPABILITIES",
     "IMPLEMENTED_CAPABILITIES",
+    "PROOF_CAPABILITIES",
     "effective_caps",
     "CAP_READY_CHECK",
     "CAP_REMATCH",
@@ -61,6 +64,18 @@ CAP_NEXT_DECK = "next-deck/v1"
 # The turn's field next-deck/v1 adds: at a table where it is not in effect, an unknown
 # field, counted in the unknown fields' budget as a peer of before it counts it.
 NEXT_FIELDS = frozenset({"b"})
+#: Table capability (in the genesis, only beside shuffle-proof/v1): a hand that does not
+#: end the match is scored from its plays at the entry that ends it, and the next hand
+#: starts there, on the deck built during it (next-deck/v1); each seat's ``deal/reveal``
+#: of the finished deck rides on its next turn, in the field ``r``, checked where it
+#: arrives, and is due before the next deck finishes (PROTOCOL.md 6.2, 7.4).  In play only
+#: with shuffle-proof/v1 and next-deck/v1 in effect too (the proofs have checked every
+#: shuffle already: the reveal is a second check, not the only one).  The host puts it in
+#: the genesis only with shuffle proofs and when every seated peer announced it in its
+#: ``hello``; binding: in effect only when every seat's ``ready`` lists it too.
+CAP_LATE_REVEAL = "late-reveal/v1"
+# The turn's field late-reveal/v1 adds (an unknown field where it is not in play).
+LATE_FIELDS = frozenset({"r"})
 #: The table capabilities of a genesis by default (without shuffle proofs).  The link
 #: capabilities (the ready check, rematch, its offer), which the genesis never lists, are below.
 TABLE_CAPABILITIES = ("deal/v1", "resume/v1", CAP_EARLY_DEAL, CAP_SHARES_RIDE, CAP_NEXT_DECK)
@@ -77,10 +92,15 @@ CAP_PROOF_APART = "proof-apart/v1"
 #: when the genesis holds it and every seat's ``ready`` lists it (:func:`effective_caps`),
 #: so that a host cannot impose one on a seat that does not speak it (only the host sees
 #: the hellos).
-BINDING_CAPABILITIES = (CAP_EARLY_DEAL, CAP_PROOF_APART, CAP_SHARES_RIDE, CAP_NEXT_DECK)
+BINDING_CAPABILITIES = (CAP_EARLY_DEAL, CAP_PROOF_APART, CAP_SHARES_RIDE, CAP_NEXT_DECK,
+                        CAP_LATE_REVEAL)
 #: Every table capability this implementation plays (a seat's ``ready.caps`` is the
 #: genesis's ``caps`` that it holds).
-IMPLEMENTED_CAPABILITIES = TABLE_CAPABILITIES + (CAP_SHUFFLE_PROOFS, CAP_PROOF_APART)
+IMPLEMENTED_CAPABILITIES = TABLE_CAPABILITIES + (CAP_SHUFFLE_PROOFS, CAP_PROOF_APART,
+                                                 CAP_LATE_REVEAL)
+#: The table capabilities a host puts in the genesis beside :data:`TABLE_CAPABILITIES`
+#: when it chooses shuffle proofs (each binding one only when every seat speaks it).
+PROOF_CAPABILITIES = (CAP_SHUFFLE_PROOFS, CAP_PROOF_APART, CAP_LATE_REVEAL)
 
 
 def effective_caps(genesis: Sequence[str], readies: Sequence[Sequence[str] | None]
@@ -126,4 +146,5 @@ CAP_READY_CAPS = "ready-caps/v1"
 #: joiner knocks, it announces nothing.
 CAP_KNOCK = "knock/v1"
 #: What this implementation speaks (``hello.caps``, ``welcome.caps``).
-SPOKEN = CAPABILITIES + (CAP_SHUFFLE_PROOFS, CAP_PROOF_APART, CAP_READY_CAPS)
+SPOKEN = CAPABILITIES + (CAP_SHUFFLE_PROOFS, CAP_PROOF_APART, CAP_READY_CAPS,
+                         CAP_LATE_REVEAL)
