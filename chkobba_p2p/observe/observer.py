@@ -269,6 +269,18 @@ class _SeatlessDriver(GameDriver):
         return _SeatlessDeck(self.table, self.hand_no if hand is None else hand,
                              self.instance if instance is None else instance, cutter, self)
 
+    def on_illegal_play(self, play: int, fault: GameFault) -> None:
+        """The auditor names the entry of the offending play itself (PROTOCOL.md 7.3):
+        under late-reveal/v1 the re-check at the hand's end finds it before the replay
+        with every seed open, which names it so otherwise."""
+        deck = self.deck
+        if isinstance(deck, _SeatlessDeck):
+            entries = [i for ev, _, i in deck.trace if isinstance(ev, PlayEvent)]
+            if 0 < play <= len(entries) and fault.blamed_seat is not None:
+                raise _LateFault(fault.error_code, fault.detail, fault.blamed_seat,
+                                 entries[play - 1], fault.violation)
+        raise fault
+
     def on_engine_event(self, event: object, positions: tuple[int, ...]) -> None:
         if isinstance(self.deck, _SeatlessDeck):
             self.deck.trace.append((event, positions, self.entry_index))

@@ -890,10 +890,16 @@ class GameDriver:
                     hand = hand.play(ev.seat, ev.card, ev.capture)
             except IllegalMove as exc:
                 seat = getattr(ev, "seat", 0)
-                raise GameFault(ErrorCode.ILLEGAL_MOVE,
-                                f"{exc.rule}: {exc} (play {plays} of hand "
-                                f"{self.match.hand_number}, found once every card was "
-                                "known)", seat, violation=exc.rule) from None
+                self.on_illegal_play(plays, GameFault(
+                    ErrorCode.ILLEGAL_MOVE, f"{exc.rule}: {exc} (play {plays} of hand "
+                    f"{self.match.hand_number}, found once every card was known)", seat,
+                    violation=exc.rule))
+
+    def on_illegal_play(self, play: int, fault: GameFault) -> None:
+        """The end-of-hand re-check found the ``play``-th play of the hand (from 1)
+        illegal: raise ``fault`` (a seat blames it at the entry that ends the hand; an
+        auditor overrides this to name the play's own entry, 7.3)."""
+        raise fault
 
     def _advance(self) -> None:
         """Take every step that needs no one's choice and no message not yet received."""

@@ -411,6 +411,36 @@ def test_only_the_withholding_seat_owes_at_the_wait_point():
     assert honest.game._finishing == "hand"
 
 
+def test_forced_capture_broken_is_blamed_at_the_hand_s_end_and_at_the_play():
+    """Under forced capture a cheater drops a card while another of its hidden hand
+    could capture.  With late-reveal/v1 the hand is scored at its last play, without the
+    seeds: the honest seat still re-checks every play there (every card is shown by
+    then) and blames the cheater, and the auditor names the offending play's own entry
+    (PROTOCOL.md 7.3), not the one that ended the hand."""
+    from support.audit import play
+
+    from chkobba_p2p.game.rules import PRESETS
+
+    rules = PRESETS["tunisian"].with_variant("forced-capture")
+    played = play(2, rules=rules, cheater=1, cheater_rules=PRESETS["tunisian"],
+                  levels=("greedy", "random"), seed=12, key=b"forced-late", proofs=True)
+    honest = played.sessions[0]
+    assert honest.game.late_reveal
+    assert honest.aborted is not None and (honest.aborted.code, honest.aborted.blamed_seat) \
+        == (ErrorCode.ILLEGAL_MOVE, 1)
+    bodies = list(honest.bodies)
+    # The entry that ended the hand (its last play), before the honest seat's abort.
+    ended = max(i for i, b in enumerate(bodies) if wire.open_entry(b).kind == "turn")
+    assert _is_play(wire.open_entry(bodies[ended]))
+    assert not any(wire.open_entry(b).fields.get("r") for b in bodies[:ended])
+    report = audit_bodies(bodies, workers=0)
+    assert (report.verdict, report.code, report.blamed) == (INVALID, "illegal_move", 1)
+    assert "forced capture" in report.reason
+    e = wire.open_entry(bodies[report.entry])
+    assert report.entry < ended
+    assert e.seat == 1 and e.fields["a"]["t"] == "play" and e.fields["a"]["take"] == []
+
+
 # ------------------------------------------------------------------ real peers in memory
 
 
