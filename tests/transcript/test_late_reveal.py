@@ -148,6 +148,49 @@ def test_the_timeline_shows_each_hand_with_its_own_cards():
                if type(f.event).__name__ == "DealEvent")
 
 
+def test_a_redeal_waits_for_the_reveals_before_it():
+    """Hand 2 (or later) is redealt (any three of a kind on the opening table): the
+    deck it abandons finishes only once every reveal of the hand before is in, the
+    redeal's own reveals go in ``d`` as ever, and the match completes, VALID."""
+    from chkobba_p2p.game.ruleset import RedealRule
+    from chkobba_p2p.transcript.events import HandStarted, RedealEvent
+
+    t = _table(2, b"late-redeal-19", rules=Ruleset(target=5, redeal=RedealRule.ANY_THREE))
+    hand, redeals = 0, 0
+    for _ in range(20000):
+        if all(s.finished for s in t.sessions):
+            break
+        assert t.step() is not None
+        g = t.sessions[0].game
+        for ev in t.sessions[0].take_events():
+            if isinstance(ev, HandStarted):
+                hand = ev.number
+            elif isinstance(ev, RedealEvent) and hand >= 2:
+                redeals += 1
+                assert g.revealing is None  # the hand before was revealed first
+    assert redeals >= 1
+    bodies = list(t.sessions[0].bodies)
+    assert any(wire.open_entry(b).fields.get("r") for b in bodies)
+    report = audit_bodies(bodies, workers=0)
+    assert report.verdict == VALID, said(report)
+
+
+def test_a_redeal_waits_for_a_withheld_reveal():
+    """Seat 1 withholds its reveal of hand 1, and hand 2 is redealt: the redeal
+    does not finish (its deck is not revealed, no new deck is built) until it comes, and
+    the stall blames seat 1 there."""
+    from chkobba_p2p.game.ruleset import RedealRule
+
+    # hand 2 of this table is redealt
+    t = _table(2, b"late-redeal-47", rules=Ruleset(target=5, redeal=RedealRule.ANY_THREE))
+    _withholding(t, 1)
+    honest = t.sessions[0]
+    assert _until_the_honest_seats_fault(t, 1) == (1, "stalled_owing")
+    g = honest.game
+    assert g.hand_no == 2 and g._finishing == "redeal" and g.instance == 0
+    assert g.revealing is not None and g.owed() == (1,)
+
+
 def test_without_shuffle_proofs_the_reveal_comes_first():
     """A host without shuffle proofs leaves late-reveal/v1 out of the genesis; a genesis
     that holds it without shuffle-proof/v1 has it not in play (the reveal is then the
@@ -344,10 +387,34 @@ def test_r_at_a_table_without_the_capability_is_an_unknown_field():
     assert audit_bodies(chain, workers=0).verdict != INVALID
 
 
+def _until_the_honest_seats_fault(t: Table, cheater: int) -> tuple[int | None, str | None]:
+    """Play ``t`` until an honest seat finds a fault: in an entry it receives (raised)
+    or in its own (it signs an abort); each entry goes to the honest seats first, then to
+    the cheater's own session, whose view is not judged.  The blamed seat and the
+    violation."""
+    honest = [o for o in t.sessions if o.seat != cheater]
+    for _ in range(20000):
+        for o in honest:
+            if o.aborted is not None:
+                return o.aborted.blamed_seat, o.aborted.violation
+        s, e = t.speak()
+        for o in sorted(t.sessions, key=lambda o: o.seat == cheater):
+            if o is s:
+                continue
+            try:
+                o.receive(wire.open_entry(e.body))
+            except GameFault as exc:
+                assert o.seat != cheater, exc
+                return exc.blamed_seat, exc.violation
+    raise AssertionError("no fault")
+
+
 def _withholding(t: Table, seat: int) -> None:
     """``seat``'s session never sends its reveal of a deck scored before its reveals."""
     game = t.sessions[seat].game
     game.reveal_outbox = lambda: []  # type: ignore[method-assign]
+    # ...and plays on where its own session would call the stall (its view is its own).
+    t.sessions[seat]._stalled = lambda seat, entry: None  # type: ignore[method-assign]
 
 
 def test_a_withheld_reveal_is_waited_for_at_the_next_deck_s_end():
@@ -384,6 +451,7 @@ def test_a_withheld_reveal_is_waited_for_at_the_next_deck_s_end():
     assert owed_before and all(not stray for stray in owed_before)
     g = honest.game
     assert g.hand_no == 2 and g.revealing is not None and g._finishing == "hand"
+    assert g.match is not None and g.match.finish_hand().is_over  # the match's last hand
     assert honest.phase == Phase.PLAYING and honest.done is None
     chain = [*honest.bodies, e.body]
     report = audit_bodies(chain, workers=0)
@@ -396,19 +464,10 @@ def test_only_the_withholding_seat_owes_at_the_wait_point():
     t = _table(3, b"late-owed")
     _withholding(t, 2)
     honest = t.sessions[0]
-    for _ in range(20000):
-        s, e = t.speak()
-        try:
-            t.deliver(e, s.seat)
-        except GameFault as exc:
-            assert exc.blamed_seat == 2
-            break
-        g = honest.game
-        if g.revealing is not None and g._finishing == "hand":
-            assert g.owed() == (2,)
-    else:
-        raise AssertionError("no fault")
-    assert honest.game._finishing == "hand"
+    assert _until_the_honest_seats_fault(t, 2) == (2, "stalled_owing")
+    g = honest.game
+    assert g._finishing == "hand" and g.revealing is not None
+    assert g.owed() == (2,) and t.sessions[1].game.owed() == (2,)
 
 
 def test_forced_capture_broken_is_blamed_at_the_hand_s_end_and_at_the_play():
