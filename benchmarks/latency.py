@@ -362,7 +362,9 @@ def chain(log: Path, players: int) -> list[dict[str, int]]:
     def what(entry, play: bool, plays: int) -> str:
         if isinstance(entry.fields.get("a"), dict):
             return "move"
-        kinds = [m.get("t") for m in entry.fields.get("d", []) if isinstance(m, dict)]
+        # d, and r (late-reveal/v1: the reveal of the hand scored before its reveals)
+        items = [*(entry.fields.get("d") or []), *(entry.fields.get("r") or [])]
+        kinds = [m.get("t") for m in items if isinstance(m, dict)]
         return next((name for name, t in CATEGORIES[1:-1] if t in kinds), "empty")
 
     return _per_hand(log, players, what, dict)

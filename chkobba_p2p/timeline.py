@@ -92,18 +92,27 @@ def build_timeline(bodies: Iterable[bytes], *, tail: str | None = None) -> Timel
     state = TableState()
     timeline = Timeline(None)
     revealed: DeckRevealed | None = None
-    deck: list[int] = []  # the frames of the deck in play (since the last one opened)
+    # The frames of the decks not opened yet: the one in play and, under late-reveal/v1,
+    # the deck of the hand scored before its seeds were open.
+    deck: list[int] = []
     for i, body in enumerate(bodies):
         for ev in obs.feed(body):
             if isinstance(ev, DeckRevealed):
-                revealed = None if ev.redeal else ev  # told with the hand's score
-                _face_up(timeline.frames, deck, ev)
-                deck = []
+                frames = timeline.frames
+                mine = [k for k in deck if frames[k].hand == ev.hand]
+                _face_up(frames, mine, ev)
+                deck = [k for k in deck if k not in mine]
+                scored = [k for k in mine if isinstance(frames[k].event, HandScored)]
+                if scored and not ev.redeal:
+                    # late-reveal/v1: the hand was scored before its seeds were open.
+                    frames[scored[-1]] = replace(frames[scored[-1]], revealed=ev)
+                else:
+                    revealed = None if ev.redeal else ev  # told with the hand's score
                 continue
             state = state.apply(ev)
             if isinstance(ev, _STEPS):
                 shown = revealed if isinstance(ev, HandScored) else None
-                if isinstance(ev, (DealEvent, CutEvent, PlayEvent)):
+                if isinstance(ev, (DealEvent, CutEvent, PlayEvent, HandScored)):
                     deck.append(len(timeline.frames))
                 timeline.frames.append(Frame(i, ev, state, shown))
                 if isinstance(ev, Verdict) and ev.verdict == INVALID:

@@ -252,8 +252,11 @@ def test_host_caps_announce_the_tables_shuffle_proofs():
         assert set(SPOKEN) == {"deal/v1", "resume/v1", CAP_SHUFFLE_PROOFS, CAP_EARLY_DEAL,
                                CAP_READY_CHECK, "rematch/v1", "rematch-offer/v1",
                                CAP_PROOF_APART, "shares-ride/v1", "next-deck/v1",
-                               "seat-deal/v1", "ready-caps/v1"}
+                               "seat-deal/v1", "ready-caps/v1", "late-reveal/v1"}
         assert (CAP_PROOF_APART in greeting["caps"]) is proofs
+        # late-reveal/v1 only beside shuffle proofs: without them the reveal is the
+        # deck's only check, and the hand waits for it (PROTOCOL.md 6.2).
+        assert ("late-reveal/v1" in greeting["caps"]) is proofs
 
 
 @pytest.mark.parametrize("caps, proofs, refused", [

@@ -24,11 +24,11 @@ from ..text import distinct_names
 from ..transcript.caps import (
     BINDING_CAPABILITIES,
     CAP_KNOCK,
-    CAP_PROOF_APART,
     CAP_READY_CAPS,
     CAP_READY_CHECK,
     CAP_SHUFFLE_PROOFS,
     LINK_CAPABILITIES,
+    PROOF_CAPABILITIES,
     SPOKEN,
     TABLE_CAPABILITIES,
 )
@@ -131,7 +131,7 @@ class Lobby:
         self.seats += [None] * (players - 1)
         self.game: bytes | None = None  # set when the table is full and the game starts
         self.caps = TABLE_CAPABILITIES \
-            + ((CAP_SHUFFLE_PROOFS, CAP_PROOF_APART) if shuffle_proofs else ())
+            + (PROOF_CAPABILITIES if shuffle_proofs else ())
         #: What each seated joiner announced in its hello (table capabilities that bind
         #: every seat go in the genesis only when every seat speaks them).
         self.seat_caps: dict[int, tuple[str, ...]] = {}

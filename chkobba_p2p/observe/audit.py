@@ -348,6 +348,9 @@ def _describe_entry(body: bytes) -> str:
     nxt = f.get("b")  # next-deck/v1: items for the next hand's deck, applied last
     if isinstance(nxt, list) and nxt:
         out += ", next deck items " + " ".join(item_label(i) for i in nxt)
+    rev = f.get("r")  # late-reveal/v1: the reveal of the deck scored before its reveals
+    if isinstance(rev, list) and rev:
+        out += ", late reveal " + " ".join(item_label(i) for i in rev)
     if e.kind in ("done", "abort"):
         extra = {k: v for k, v in f.items() if k in ("result", "code", "blamed", "why")}
         out += f", {extra}"

@@ -134,6 +134,9 @@ class _SeatlessDeck(DeckInstance):
         self.shuffled: dict[int, bytes] = {}
         self.seeds: dict[int, bytes] = {}
         self.seed_entry: dict[int, int] = {}
+        #: This deck's engine events, with deck positions and the entry of each (kept
+        #: with the deck: under late-reveal/v1 it is replayed during the next hand).
+        self.trace: list[tuple[object, tuple[int, ...], int]] = []
 
     def receive(self, seat: int, item: dict[str, Any]) -> None:
         msg = parse_item(item)
@@ -257,8 +260,6 @@ class _SeatlessDriver(GameDriver):
         self.proof_checks = proof_checks
         self.entry_index = 0
         self.hand_ends: list[int] = []  # the entry that ended each recorded hand
-        #: This deck instance's engine events, with deck positions and the entry of each.
-        self.trace: list[tuple[object, tuple[int, ...], int]] = []
         self.recorder = MatchRecorder(1, [s.name for s in table.seats])
         self.full: Match | None = None  # the match with every card known
 
@@ -268,15 +269,25 @@ class _SeatlessDriver(GameDriver):
         return _SeatlessDeck(self.table, self.hand_no if hand is None else hand,
                              self.instance if instance is None else instance, cutter, self)
 
-    def on_deck_started(self) -> None:
-        self.trace = []
+    def on_illegal_play(self, play: int, fault: GameFault) -> None:
+        """The auditor names the entry of the offending play itself (PROTOCOL.md 7.3):
+        under late-reveal/v1 the re-check at the hand's end finds it before the replay
+        with every seed open, which names it so otherwise."""
+        deck = self.deck
+        if isinstance(deck, _SeatlessDeck):
+            entries = [i for ev, _, i in deck.trace if isinstance(ev, PlayEvent)]
+            if 0 < play <= len(entries) and fault.blamed_seat is not None:
+                raise _LateFault(fault.error_code, fault.detail, fault.blamed_seat,
+                                 entries[play - 1], fault.violation)
+        raise fault
 
     def on_engine_event(self, event: object, positions: tuple[int, ...]) -> None:
-        self.trace.append((event, positions, self.entry_index))
-
-    def on_deck_finished(self, kind: str) -> list[SessionEvent]:
         if isinstance(self.deck, _SeatlessDeck):
-            self.deck.open_proofs()
+            self.deck.trace.append((event, positions, self.entry_index))
+
+    def on_deck_finished(self, kind: str, deck: DeckInstance | None) -> list[SessionEvent]:
+        if isinstance(deck, _SeatlessDeck):
+            deck.open_proofs()
         if kind == "draw":
             return []
         assert self.match is not None
@@ -284,16 +295,16 @@ class _SeatlessDriver(GameDriver):
             self.full = Match.new(self.table.rules, self.n, self.match.first_dealer)
         # The deck's cards ride the session's list of events, which passes them on
         # untouched: an observer's event among the transcript's (Observer.feed).
-        return [cast("SessionEvent", self._replay_known(kind))]
+        return [cast("SessionEvent", self._replay_known(kind, deck))]
 
-    def _replay_known(self, kind: str) -> DeckRevealed:
-        deck, full = self.deck, self.full
+    def _replay_known(self, kind: str, deck: DeckInstance | None) -> DeckRevealed:
+        full = self.full
         assert isinstance(deck, _SeatlessDeck) and full is not None and full.hand is not None
         cards = deck.cards_by_position()
         hand = full.hand
         number = len(full.results) + 1
         deals: list[DealEvent] = []
-        for ev, positions, index in self.trace:
+        for ev, positions, index in deck.trace:
             try:
                 if isinstance(ev, DealEvent):
                     hand = hand.deal([cards[p] for p in positions])
@@ -322,7 +333,10 @@ class _SeatlessDriver(GameDriver):
             raise LocalError("full-knowledge replay: the hand is not over")
         self.full = full.with_hand(hand).finish_hand()
         self.recorder.note_hand(self.full, hand)
-        self.hand_ends.append(self.entry_index)
+        # The entry that ended the hand: the one carrying the last reveal, or under
+        # late-reveal/v1 (the deck is no longer the current one) its last play's.
+        self.hand_ends.append(self.entry_index if deck is self.deck or not deck.trace
+                              else deck.trace[-1][2])
         return DeckRevealed(number, False, tuple(deals))
 
 
@@ -356,6 +370,9 @@ class Observer:
         self.knows = tuple(IMPLEMENTED_CAPABILITIES if knows is None else knows)
         self._checks = ProofChecks(workers) if workers >= 1 or batch else None
         self.session: Session | None = None
+        #: Hands scored live (number, totals) not yet checked against the replay with
+        #: every card known (late-reveal/v1: until the hand's reveals are in).
+        self._scored: list[tuple[int, tuple[int, ...]]] = []
         self._driver: _SeatlessDriver | None = None
         self.table: TableInfo | None = None
         self.verdict: Verdict | None = None
@@ -476,10 +493,20 @@ class Observer:
                 if isinstance(ev, FirstDealerDrawn):
                     self.draws.append(dict(ev.draws))
                 elif isinstance(ev, HandScored):
-                    full = self._driver.full
-                    if full is None or tuple(full.totals) != tuple(ev.totals):
-                        raise LocalError("the full-knowledge replay disagrees with the "
-                                         "live one")
+                    # Checked once the hand's deck is open: at once, or under
+                    # late-reveal/v1 when its reveals are in (during the next hand).
+                    self._scored.append((ev.number, tuple(ev.totals)))
+            full = self._driver.full
+            while self._scored:
+                number, totals = self._scored[0]
+                known = full is not None and len(full.results) >= number
+                if not known and self._driver.revealing is not None:
+                    break  # late-reveal/v1: the hand's deck is not open yet
+                self._scored.pop(0)
+                if full is None or not known \
+                        or tuple(full.results[number - 1].totals) != totals:
+                    raise LocalError("the full-knowledge replay disagrees with the "
+                                     "live one")
         except ProtocolError as exc:
             blamed, why, found = self._envelope_blame(entry, exc)
             return self._stopped(INVALID, exc.error_code.name.lower(), why, blamed=blamed,
@@ -603,15 +630,17 @@ class Observer:
         wrong is the first violation: the peers holding every other seed found it there,
         before anything after it."""
         drv, session = self._driver, self.session
-        deck = drv.deck if drv is not None else None
-        if isinstance(deck, _SeatlessDeck) and session is not None \
-                and session.phase != Phase.DONE \
-                and (found := deck.check_open_seeds()) is not None \
-                and (v.verdict != INVALID or v.entry is None or found[2] <= v.entry):
-            blamed, reason, entry = found
-            self.aborts = [a for a in self.aborts if a.index != entry]
-            return Verdict(INVALID, ErrorCode.DEAL_FAILURE.name.lower(), reason, blamed, entry,
-                           violation=_deal_violation(reason))
+        # The deck of a hand scored before its reveals (late-reveal/v1) first: its seeds
+        # were opened before any of the current deck's.
+        for deck in (drv.revealing, drv.deck) if drv is not None else ():
+            if isinstance(deck, _SeatlessDeck) and session is not None \
+                    and session.phase != Phase.DONE \
+                    and (found := deck.check_open_seeds()) is not None \
+                    and (v.verdict != INVALID or v.entry is None or found[2] <= v.entry):
+                blamed, reason, entry = found
+                self.aborts = [a for a in self.aborts if a.index != entry]
+                return Verdict(INVALID, ErrorCode.DEAL_FAILURE.name.lower(), reason, blamed,
+                               entry, violation=_deal_violation(reason))
         return v
 
     def end(self, tail: str | None = None) -> Verdict:

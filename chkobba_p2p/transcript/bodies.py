@@ -183,12 +183,15 @@ class TurnBody:
     capability shares-ride/v1 the deal items its own entry caused (``p``, applied after
     the action; None: no such field, as every turn without that capability) and, under
     next-deck/v1, deal items for the next hand's first deck (``b``, applied after ``p``;
-    None: no such field)."""
+    None: no such field) and, under late-reveal/v1, the sender's ``deal/reveal`` of the
+    deck of the hand scored before its reveals (``r``, applied last; None: no such
+    field)."""
 
     items: list[Any]
     action: dict[str, Any] | None = None
     after: list[Any] | None = None
     next: list[Any] | None = None
+    reveal: list[Any] | None = None
 
     def to_wire(self) -> dict[str, Any]:
         body: dict[str, Any] = {"d": self.items}
@@ -198,25 +201,31 @@ class TurnBody:
             body["p"] = self.after
         if self.next:  # likewise an empty ``b``
             body["b"] = self.next
+        if self.reveal:  # likewise an empty ``r``
+            body["r"] = self.reveal
         return body
 
     @classmethod
     def from_wire(cls, fields: dict[str, Any], seat: int, body: bytes,
-                  ride: bool = False, build: bool = False) -> TurnBody:
+                  ride: bool = False, build: bool = False, late: bool = False
+                  ) -> TurnBody:
         """``ride``: shares-ride/v1 is in effect at this table; ``build``: next-deck/v1
-        is.  Without one ``p`` (or ``b``) is an unknown field, neither read nor checked
-        (a peer of before it cannot check it either: one verdict at a mixed table)."""
+        is; ``late``: late-reveal/v1 is.  Without one ``p`` (or ``b``, or ``r``) is an
+        unknown field, neither read nor checked (a peer of before it cannot check it
+        either: one verdict at a mixed table)."""
         items = fields.get("d", [])
         action = fields.get("a")
         after = fields.get("p") if ride else None
         nxt = fields.get("b") if build else None
+        rev = fields.get("r") if late else None
         if not isinstance(items, list) or (action is not None
                                            and not isinstance(action, dict)) \
                 or (after is not None and not isinstance(after, list)) \
-                or (nxt is not None and not isinstance(nxt, list)):
+                or (nxt is not None and not isinstance(nxt, list)) \
+                or (rev is not None and not isinstance(rev, list)):
             raise GameFault(ErrorCode.PROTOCOL_VIOLATION, "turn fields", seat, body,
                             violation="bad_turn_fields")
-        return cls(items, action, after, nxt)
+        return cls(items, action, after, nxt, rev)
 
 
 @dataclass(frozen=True)

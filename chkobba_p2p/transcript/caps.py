@@ -19,9 +19,12 @@ __all__ = [
     "CAP_NEXT_DECK",
     "NEXT_FIELDS",
     "CAP_SEAT_DEAL",
+    "CAP_LATE_REVEAL",
+    "LATE_FIELDS",
     "TABLE_CAPABILITIES",
     "BINDING_CAPABILITIES",
     "IMPLEMENTED_CAPABILITIES",
+    "PROOF_CAPABILITIES",
     "effective_caps",
     "CAP_READY_CHECK",
     "CAP_REMATCH",
@@ -70,6 +73,19 @@ NEXT_FIELDS = frozenset({"b"})
 #: policy.  Binding: in effect only when every seat's ``ready`` lists it too
 #: (:func:`effective_caps`).  No effect at 2 players.
 CAP_SEAT_DEAL = "seat-deal/v1"
+
+#: Table capability (in the genesis, only beside shuffle-proof/v1): a hand that does not
+#: end the match is scored from its plays at the entry that ends it, and the next hand
+#: starts there, on the deck built during it (next-deck/v1); each seat's ``deal/reveal``
+#: of the finished deck rides on its next turn, in the field ``r``, checked where it
+#: arrives, and is due before the next deck finishes (PROTOCOL.md 6.2, 7.4).  In play only
+#: with shuffle-proof/v1 and next-deck/v1 in effect too (the proofs have checked every
+#: shuffle already: the reveal is a second check, not the only one).  The host puts it in
+#: the genesis only with shuffle proofs and when every seated peer announced it in its
+#: ``hello``; binding: in effect only when every seat's ``ready`` lists it too.
+CAP_LATE_REVEAL = "late-reveal/v1"
+# The turn's field late-reveal/v1 adds (an unknown field where it is not in play).
+LATE_FIELDS = frozenset({"r"})
 #: The table capabilities of a genesis by default (without shuffle proofs).  The link
 #: capabilities (the ready check, rematch, its offer), which the genesis never lists, are below.
 TABLE_CAPABILITIES = ("deal/v1", "resume/v1", CAP_EARLY_DEAL, CAP_SHARES_RIDE, CAP_NEXT_DECK,
@@ -89,10 +105,14 @@ CAP_PROOF_APART = "proof-apart/v1"
 #: so that a host cannot impose one on a seat that does not speak it (only the host sees
 #: the hellos).
 BINDING_CAPABILITIES = (CAP_EARLY_DEAL, CAP_PROOF_APART, CAP_SHARES_RIDE, CAP_NEXT_DECK,
-                        CAP_SEAT_DEAL)
+                        CAP_SEAT_DEAL, CAP_LATE_REVEAL)
 #: Every table capability this implementation plays (a seat's ``ready.caps`` is the
 #: genesis's ``caps`` that it holds).
-IMPLEMENTED_CAPABILITIES = TABLE_CAPABILITIES + (CAP_SHUFFLE_PROOFS, CAP_PROOF_APART)
+IMPLEMENTED_CAPABILITIES = TABLE_CAPABILITIES + (CAP_SHUFFLE_PROOFS, CAP_PROOF_APART,
+                                                 CAP_LATE_REVEAL)
+#: The table capabilities a host puts in the genesis beside :data:`TABLE_CAPABILITIES`
+#: when it chooses shuffle proofs (each binding one only when every seat speaks it).
+PROOF_CAPABILITIES = (CAP_SHUFFLE_PROOFS, CAP_PROOF_APART, CAP_LATE_REVEAL)
 
 
 def effective_caps(genesis: Sequence[str], readies: Sequence[Sequence[str] | None]
@@ -138,4 +158,5 @@ CAP_READY_CAPS = "ready-caps/v1"
 #: joiner knocks, it announces nothing.
 CAP_KNOCK = "knock/v1"
 #: What this implementation speaks (``hello.caps``, ``welcome.caps``).
-SPOKEN = CAPABILITIES + (CAP_SHUFFLE_PROOFS, CAP_PROOF_APART, CAP_READY_CAPS)
+SPOKEN = CAPABILITIES + (CAP_SHUFFLE_PROOFS, CAP_PROOF_APART, CAP_READY_CAPS,
+                         CAP_LATE_REVEAL)

@@ -48,6 +48,7 @@ from ..wire.codec import (
 from .bodies import Action, CutAction, GameFault, PlayAction, action_type
 from .caps import (
     CAP_EARLY_DEAL,
+    CAP_LATE_REVEAL,
     CAP_NEXT_DECK,
     CAP_PROOF_APART,
     CAP_SEAT_DEAL,
@@ -345,6 +346,17 @@ class GameDriver:
         #: The next deck as the entry being applied began: a turn's ``b`` goes to it,
         #: even when the entry's own items end the hand and make it the current deck.
         self._entry_next: DeckInstance | None = None
+        #: The table capability late-reveal/v1, in play only beside shuffle-proof/v1 and
+        #: next-deck/v1: a hand that does not end the match is scored at the entry that
+        #: ends it, before the reveals of its deck, which ride in a turn's ``r`` and are
+        #: due before the next deck finishes (PROTOCOL.md 6.2).  Off until
+        #: :meth:`set_caps`.
+        self.late_reveal = False
+        #: The deck of the hand scored before its reveals (late-reveal/v1), until every
+        #: seat's reveal of it is in the chain and verified.
+        self.revealing: DeckInstance | None = None
+        #: Our reveal of :attr:`revealing`, not yet sent (a turn's ``r``).
+        self._reveal_out: list[dict[str, Any]] = []
         self._work_inline = True
         #: The table capability seat-deal/v1 at 3 and 4 players: a round's steps open
         #: early, one per seat, as hands empty (PROTOCOL.md 6.2, "shares without a floor
@@ -370,6 +382,8 @@ class GameDriver:
         self.shares_ride = CAP_SHARES_RIDE in self.caps
         self.build_next = CAP_NEXT_DECK in self.caps
         self.seat_deal = CAP_SEAT_DEAL in self.caps and self.n > 2
+        self.late_reveal = CAP_LATE_REVEAL in self.caps and self.build_next \
+            and CAP_SHUFFLE_PROOFS in self.caps
 
     @property
     def proof_apart(self) -> bool:
@@ -793,6 +807,13 @@ class GameDriver:
             seats.update(s for s, _ in self.deck.deal.expecting())
             if self._out and self.seat is not None:
                 seats.add(self.seat)
+        rev = self.revealing
+        if rev is not None and self._finishing is not None and not self.over:
+            # late-reveal/v1: a reveal is owed only once a deck waits to finish for it
+            # (the wait point); before that nobody owes it.
+            seats.update(s for s, _ in rev.deal.expecting())
+            if self.seat is not None and not rev.reveal_sent:
+                seats.add(self.seat)
         seats.update(s for s in range(self.n) if self.waits_for(s))
         return tuple(sorted(s for s in seats if isinstance(s, int) and 0 <= s < self.n))
 
@@ -890,11 +911,14 @@ class GameDriver:
         """Called for every rules-engine event of the hand (a deal, the cut, a play, the
         last sweep), with the deck positions a deal used; nothing for a seat."""
 
-    def on_deck_finished(self, kind: str) -> Sequence[SessionEvent]:
-        """Called once a deck instance's seeds are open and verified, before the match
-        moves on: ``kind`` is ``"draw"``, ``"redeal"`` or ``"hand"`` (then the hand is over
-        and not scored yet); :attr:`deck` still holds that instance.  Returns events to
-        report then; none for a seat."""
+    def on_deck_finished(self, kind: str, deck: DeckInstance | None
+                         ) -> Sequence[SessionEvent]:
+        """Called once ``deck``'s seeds are open and verified: ``kind`` is ``"draw"``,
+        ``"redeal"`` or ``"hand"``.  Before the match moves on (then :attr:`deck` is
+        ``deck``, and a hand is over and not scored yet), except under late-reveal/v1,
+        where a hand's deck is done with once its reveals are in, during the next hand
+        (that hand was scored, and the next started, at the entry that ended it).
+        Returns events to report then; none for a seat."""
         return ()
 
     def _new_deck(self, cutter: int | None) -> None:
@@ -970,16 +994,31 @@ class GameDriver:
                     hand = hand.play(ev.seat, ev.card, ev.capture)
             except IllegalMove as exc:
                 seat = getattr(ev, "seat", 0)
-                raise GameFault(ErrorCode.ILLEGAL_MOVE,
-                                f"{exc.rule}: {exc} (play {plays} of hand "
-                                f"{self.match.hand_number}, found once every card was "
-                                "known)", seat, violation=exc.rule) from None
+                self.on_illegal_play(plays, GameFault(
+                    ErrorCode.ILLEGAL_MOVE, f"{exc.rule}: {exc} (play {plays} of hand "
+                    f"{self.match.hand_number}, found once every card was known)", seat,
+                    violation=exc.rule))
+
+    def on_illegal_play(self, play: int, fault: GameFault) -> None:
+        """The end-of-hand re-check found the ``play``-th play of the hand (from 1)
+        illegal: raise ``fault`` (a seat blames it at the entry that ends the hand; an
+        auditor overrides this to name the play's own entry, 7.3)."""
+        raise fault
 
     def _advance(self) -> None:
         """Take every step that needs no one's choice and no message not yet received."""
         while not self.over and self.deck is not None:
             deck = self.deck
             if self._finishing is not None:
+                if self.revealing is not None:
+                    # late-reveal/v1: every reveal of the hand scored before is due before
+                    # this deck finishes (a redeal, the end of this hand): the game waits
+                    # for them here, and only here (PROTOCOL.md 6.2, 12.2).
+                    return
+                if self._finishing == "hand" and self.late_reveal \
+                        and self.next_deck is not None and not self._ends_match():
+                    self._finish_late()
+                    continue
                 if not deck.finish(discard=self._finishing != "hand"):
                     return
                 # Every instance (draw, redeal, hand) ends at the same entry for
@@ -1023,11 +1062,79 @@ class GameDriver:
             else:
                 return  # a seat's choice
 
-    def _after_finish(self) -> None:
+    def _ends_match(self) -> bool:
+        """The hand that is over (not scored yet) ends the match once scored."""
+        assert self.match is not None
+        return self.match.finish_hand().is_over
+
+    def _finish_late(self) -> None:
+        """late-reveal/v1: the hand is over and does not end the match.  Our reveal of its
+        deck is made now (it goes in our next turn's ``r``, or this very entry's when it
+        is ours: shares-ride/v1), the deck waits for every seat's reveal as
+        :attr:`revealing`, and the hand is scored at once from its plays: every card was
+        shown, and every shuffle's proof checked, before the last play."""
+        deck = self.deck
+        assert deck is not None
+        deck.send_to(self._reveal_out)
+        deck.finish(discard=False)
+        self.revealing = deck
+        self._after_finish(late=True)
+
+    def reveal_outbox(self) -> list[Any]:
+        """Our reveal of the deck scored before its reveals, to send now in a turn's
+        ``r`` (late-reveal/v1), taken out of its queue."""
+        out = self._reveal_out[:]
+        self._reveal_out.clear()
+        return out
+
+    def drop_sent_reveal(self, items: object) -> None:
+        """Replaying our own log (a resume): ``items``, the ``r`` of an entry of ours,
+        were sent; our reveal leaves its queue (one per deck)."""
+        if isinstance(items, list) and items:
+            self._reveal_out.clear()
+
+    def apply_reveal(self, seat: int, items: list[Any]) -> bool:
+        """Apply a turn's ``r`` (late-reveal/v1): ``seat``'s ``deal/reveal`` of the deck
+        of the hand scored before its reveals (:attr:`revealing`), after the turn's
+        ``d``, action, ``p`` and ``b``.  Only a reveal, of that deck: anything else is
+        the sender's ``deal_failure`` (``unexpected``), a seed its commitment refuses is
+        its ``deal_failure`` (``bad_opening``), at this entry; an ``r`` while no deck
+        awaits its reveals is its ``protocol_violation``.  Returns whether it made
+        progress (it always does, or fails)."""
+        if not items:
+            return False
+        target = self.revealing
+        if target is None:
+            raise GameFault(ErrorCode.PROTOCOL_VIOLATION, "a reveal in r while no scored "
+                            "deck awaits its reveals", seat, violation="bad_turn_fields")
+        if seat == self.seat:  # our own deal made it
+            for i in items:
+                item = parse_item(i)
+                if isinstance(item, RevealItem) and item.seed == target.own_seed:
+                    target.reveal_sent = True
+        else:
+            for item in items:
+                if not isinstance(item, dict):
+                    raise GameFault(ErrorCode.PROTOCOL_VIOLATION, "a deal item is a map",
+                                    seat, violation="turn_item_not_map")
+                if not isinstance(parse_item(item), RevealItem):
+                    target._run(self._refuse, PeerMisbehaved(
+                        seat, "unexpected", f"{item_label(item)} in r, which carries only "
+                        "the reveal of the deck scored before its reveals", item))
+                target.receive(seat, item)
+        if target.verified and target.reveal_sent:
+            # Every seed is open and every shuffle re-checked: the deck is done with.
+            self.revealing = None
+            self._events.extend(self.on_deck_finished("hand", target))
+            self._advance()  # a deck that waited to finish for these reveals goes on
+        return True
+
+    def _after_finish(self, late: bool = False) -> None:
         assert self.match is not None
         kind = self._finishing
         assert kind is not None
-        self._events.extend(self.on_deck_finished(kind))
+        if not late:  # late-reveal/v1: once the reveals are in (:meth:`apply_reveal`)
+            self._events.extend(self.on_deck_finished(kind, self.deck))
         self._finishing = None
         if kind == "draw":
             self.hand_no, self.instance = 1, 0

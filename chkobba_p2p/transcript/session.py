@@ -53,7 +53,13 @@ from .bodies import (
     ReadyBody,
     TurnBody,
 )
-from .caps import IMPLEMENTED_CAPABILITIES, NEXT_FIELDS, RIDE_FIELDS, effective_caps
+from .caps import (
+    IMPLEMENTED_CAPABILITIES,
+    LATE_FIELDS,
+    NEXT_FIELDS,
+    RIDE_FIELDS,
+    effective_caps,
+)
 from .clocks import clock_reading, dispute_contradicts, flag_holds
 from .driver import Decision, GameDriver
 from .events import Aborted, MatchDone, SessionEvent, Standing, TableReady
@@ -356,8 +362,10 @@ class Session:
                                 seat, entry.body, violation="unexpected_kind",
                                 facts={"expected": "turn", "got": kind[:32]})
             ride, build = self.game.shares_ride, self.game.build_next
+            late = self.game.late_reveal
             unknown = (RIDE_FIELDS if not ride else frozenset()) \
-                | (NEXT_FIELDS if not build else frozenset())
+                | (NEXT_FIELDS if not build else frozenset()) \
+                | (LATE_FIELDS if not late else frozenset())
             if unknown & f.keys():
                 # Without shares-ride/v1 (next-deck/v1) in effect ``p`` (``b``) is an
                 # unknown field: ignored, but counted in the unknown fields' budget, as a
@@ -370,7 +378,7 @@ class Session:
                 except wire.ProtocolError as exc:
                     raise GameFault(exc.error_code, str(exc), seat, entry.body,
                                     violation=exc.violation, facts=dict(exc.facts)) from None
-            turn = TurnBody.from_wire(f, seat, entry.body, ride, build)
+            turn = TurnBody.from_wire(f, seat, entry.body, ride, build, late)
             self.game.entry_body = entry.body
             try:
                 if turn.next is not None and seat == self.seat:
@@ -387,6 +395,12 @@ class Session:
                     progress = self.game.apply_after(seat, turn.after) or progress
                 if turn.next is not None:
                     progress = self.game.apply_next(seat, turn.next) or progress
+                if turn.reveal is not None:
+                    if seat == self.seat:
+                        # Replaying our own log (a resume): our reveal this entry
+                        # carried was sent.
+                        self.game.drop_sent_reveal(turn.reveal)
+                    progress = self.game.apply_reveal(seat, turn.reveal) or progress
             except GameFault as exc:
                 if exc.evidence is None:
                     exc.evidence = entry.body
@@ -621,7 +635,7 @@ class Session:
             act = None if action is None else action.to_wire()
             if self.game.shares_ride and not self._near_the_bound():
                 return self._ride_turn(items, act, nxt)
-            body = TurnBody(items, act, None, nxt)
+            body = TurnBody(items, act, None, nxt, self.game.reveal_outbox())
             kind = "turn"
         elif self.phase == Phase.CLOSING:
             kind, body = "done", DoneBody(self.game.result_body())
@@ -682,6 +696,7 @@ class Session:
         seat = self.own_seat
         self.game.entry_body = None
         after: list[Any] = []
+        rev: list[Any] = []
         fault: GameFault | None = None
         progress = False
         try:
@@ -690,12 +705,16 @@ class Session:
                 after = self.game.outbox()
                 progress = self.game.apply_after(seat, after) or progress
                 progress = self.game.apply_next(seat, nxt) or progress
+                # late-reveal/v1: our reveal of the deck scored before its reveals, made
+                # earlier or by this very entry (it ended the hand), applied last.
+                rev = self.game.reveal_outbox()
+                progress = self.game.apply_reveal(seat, rev) or progress
             except GameFault as exc:
                 # What we send convicts another seat (the end of a hand re-checks every
                 # play): every peer reaches the same verdict at this entry, which goes
                 # out all the same (with what it carries up to that point); our abort next.
                 fault = exc
-            entry = self._sign("turn", TurnBody(items, action, after, nxt).to_wire())
+            entry = self._sign("turn", TurnBody(items, action, after, nxt, rev).to_wire())
             try:
                 self._link(entry)
                 if fault is None:

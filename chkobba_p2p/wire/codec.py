@@ -611,7 +611,8 @@ _COMMON_FIELDS = frozenset(("g", "seat", "n", "prev", "k"))
 _KIND_FIELDS = {
     "table": frozenset(("v", "players", "rules", "rules_hash", "seats", "caps")),
     "ready": frozenset(("caps",)),
-    "turn": frozenset(("d", "a", "p", "b")),  # p: shares-ride/v1; b: next-deck/v1
+    # p: shares-ride/v1; b: next-deck/v1; r: late-reveal/v1
+    "turn": frozenset(("d", "a", "p", "b", "r")),
     "done": frozenset(("result",)),
     "abort": frozenset(("code", "blamed", "why", "evidence", "evidence_id", "flag",
                         "clock")),

@@ -1235,6 +1235,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
                     "secrets.",
                     "Les cartes de la manche sont montrées : les joueurs ont révélé leurs "
                     "secrets de mélange."),
+    # late-reveal/v1: the secrets of a hand already scored open during the next hand.
+    "watch_seeds_late": ("Hand {n}'s cards are shown: the players opened their shuffle "
+                         "secrets.",
+                         "Les cartes de la manche {n} sont montrées : les joueurs ont "
+                         "révélé leurs secrets de mélange."),
     "watch_refused": ("The host refused: {why}", "L'hôte a refusé : {why}"),
     "lobby_no_proofs": ("Shuffle proofs are OFF at this table (the host turned them off): a "
                         "stacked deck is caught only at the end-of-hand check.",

@@ -215,18 +215,18 @@ async def run_then_vanish(nursery: trio.Nursery, peer: Any, gate: Any,
 
 
 async def play_mixed_table(tmp_path: Path, players: int, rules: Any, old: set[int],
-                           old_joiner: type) -> list[Any]:
+                           old_joiner: type, **table_options: Any) -> list[Any]:
     """A whole match in memory (:class:`~chkobba_p2p.testing.InMemoryTable`) where the
     seats in ``old`` join as ``old_joiner`` (a peer of before some capability) and the
     others as today's :class:`ClientPeer`, seated one after the other in seat order:
     every outcome done, the same result everywhere, every log VALID.  The outcomes in
-    seat order."""
+    seat order.  ``table_options``: for the host (``shuffle_proofs=True``, say)."""
     from chkobba_p2p._shell.net import ClientPeer
     from chkobba_p2p.observe.audit import VALID, audit_log
     from chkobba_p2p.testing import InMemoryTable, RecordingController
     from support.audit import said
 
-    table = InMemoryTable(tmp_path, players=players, rules=rules)
+    table = InMemoryTable(tmp_path, players=players, rules=rules, **table_options)
     out: dict[int, Any] = {}
     with trio.fail_after(3600):
         async with trio.open_nursery() as nursery:

@@ -158,8 +158,8 @@ def speak_lazily(t: Table, jobs: dict[int, list[ProofJob]],
 def deal_releases(bodies: list[bytes]) -> list[tuple[int, tuple[str, int], int]]:
     """Every deal message but a proof in the chain ``bodies``, in order, as (seat, (its
     kind, its ordinal among that seat's messages of that kind), the actions applied
-    before it: those of earlier entries, and its own entry's when it rides in ``p`` or
-    ``b`` (next-deck/v1), applied after the action)."""
+    before it: those of earlier entries, and its own entry's when it rides in ``p``,
+    ``b`` (next-deck/v1) or ``r`` (late-reveal/v1), applied after the action)."""
     out: list[tuple[int, tuple[str, int], int]] = []
     count: dict[tuple[int, str], int] = {}
     actions = 0
@@ -168,7 +168,7 @@ def deal_releases(bodies: list[bytes]) -> list[tuple[int, tuple[str, int], int]]
         if e.kind != "turn":
             continue
         acted = isinstance(e.fields.get("a"), dict)
-        for field in ("d", "p", "b"):
+        for field in ("d", "p", "b", "r"):  # r: late-reveal/v1, applied last
             if field == "p" and acted:
                 actions += 1
             for d in e.fields.get(field) or []:

@@ -167,7 +167,11 @@ class WatchView:
         if isinstance(ev, (HandStarted, RedealEvent)):
             self.revealed = None
         if isinstance(ev, DeckRevealed):
-            if not ev.redeal:
+            if not ev.redeal and ev.hand < self.state.hand_number:
+                # late-reveal/v1: a hand scored before its secrets opened, while the
+                # next is played: said, not shown under this hand's table.
+                self.events.add(("class:dim", self.t("watch_seeds_late", n=ev.hand)))
+            elif not ev.redeal:
                 self.revealed = ev
                 self.events.add(("class:dim", self.t("watch_seeds")))
         elif isinstance(ev, Verdict):
