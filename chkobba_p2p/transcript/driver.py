@@ -598,21 +598,26 @@ class GameDriver:
         self.deck.show(pos)
         return CutAction(False, pos)
 
-    def apply(self, seat: int, items: list[Any], action: dict[str, Any] | None) -> bool:
+    def apply(self, seat: int, items: list[Any], action: dict[str, Any] | None, *,
+              reveals: bool = False) -> bool:
         """Apply one turn of ``seat``.  Returns whether it made progress: an action, or a
-        deal item used at once (an item held for a step not open yet is none)."""
+        deal item used at once (an item held for a step not open yet is none).
+        ``reveals``: the turn's ``r`` (late-reveal/v1) holds items, applied after it:
+        deal messages the seat owes, so under early-deal/v1 the turn is no empty one."""
         assert self.deck is not None
         self.deck.shown_now = {}
         self._entry_next = self.next_deck
         progress = self._take_items(seat, items) or action is not None
         if action is not None:
             self._act(seat, action)
-        elif self.waits_for(seat) and not self._out and not (items and self.early_deal):
+        elif self.waits_for(seat) and not self._out \
+                and not ((items or reveals) and self.early_deal):
             # Every deal message this seat made is in the transcript, so the sender had
             # everything we have (its own items are applied too): it knew it had to
             # choose.  (With messages of ours still unsent, the sender may lack them: a
             # step that is complete here may not be complete there yet.)  Under
-            # early-deal/v1 it may still send the deal messages it owes first.
+            # early-deal/v1 it may still send the deal messages it owes first, its
+            # reveal in ``r`` (late-reveal/v1) as well as its items in ``d``.
             raise GameFault(ErrorCode.PROTOCOL_VIOLATION, "an empty turn while the game "
                             f"waits for seat {seat}'s choice", seat, violation="empty_turn",
                             facts={"seat": seat})

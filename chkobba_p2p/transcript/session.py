@@ -386,7 +386,8 @@ class Session:
                     # deck and this entry carried was sent (before the entry's items
                     # can end the hand and move the rest to ``d``).
                     self.game.drop_sent_next(turn.next)
-                progress = self.game.apply(seat, turn.items, turn.action)
+                progress = self.game.apply(seat, turn.items, turn.action,
+                                           reveals=bool(turn.reveal))
                 if turn.after is not None:
                     if seat == self.seat:
                         # Replaying our own log (a resume): what our deal made again

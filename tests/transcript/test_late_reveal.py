@@ -618,3 +618,39 @@ def test_a_late_log_replays_from_a_file(tmp_path):
     report = audit_log(VECTORS / "transcript_late.chklog", workers=0)
     assert report.verdict != INVALID, said(report)
 
+
+
+# At 3 players an honest seat's reveal rides with its first choice of the next hand
+# (the cut); at 2 and 4 players the seats' reveals ride with shares the game waits for
+# anyway, so the honest tables of this file never send one beside a choice owed.
+@pytest.mark.parametrize("players", [3])
+def test_a_reveal_alone_while_the_game_waits_for_the_senders_play_is_no_empty_turn(
+        players: int) -> None:
+    """PROTOCOL 6.2: a seat sends its reveal in ``r`` of any turn up to the wait point,
+    and under early-deal/v1 a seat the game waits for may send the deal messages it owes
+    before its choice.  A turn carrying only its reveal (no ``d`` item, no action) while
+    the game waits for its play is therefore taken by every peer and the audit: the
+    seat is not blamed for an empty turn (a fresh-eyes review found every peer blaming
+    it, ``empty_turn``)."""
+    t = _table(players, f"late-alone-{players}".encode())
+    for _ in range(20000):
+        s, e = t.speak()
+        others = [o for o in t.sessions if o is not s]
+        # A choice (a play, a cut) whose ``r`` carries the reveal of a deck scored
+        # before it (not the play that ends a hand, whose own reveal rides with it).
+        if e.kind == "turn" and e.fields.get("r") and e.fields.get("a") is not None \
+                and all(o.game.revealing is not None and o.game.waits_for(e.seat)
+                        for o in others):
+            fields = {k: v for k, v in e.fields.items() if k not in ("a", "p", "b")}
+            fields["d"] = []
+            payload = wire.encode(fields)
+            sig = t.ids[e.seat].sign(wire.ENTRY_DOMAIN, payload)
+            alone = wire.encode({"t": "sig", "p": payload, "s": sig})
+            for o in others:
+                o.receive(wire.open_entry(alone))  # no GameFault: nobody is blamed
+                assert o.game.waits_for(e.seat)  # its play is still owed, nothing more
+            report = audit_bodies([*s.bodies[:-1], alone], workers=0)
+            assert report.blamed is None, report.reason
+            return
+        t.deliver(e, s.seat)
+    raise AssertionError("no turn carried a reveal beside its choice")
