@@ -20,7 +20,8 @@ a player can act within 1.0 s.
 
 ``peak_rss_<peer>`` (issue 44): the peak resident memory of a peer process's imports (the
 bot ``chkobba play`` starts, ``chkobba bot``, a library peer), median of ``--repeat`` runs;
-a peer stays within 40 MB, its match included (``benchmarks/latency.py``).
+a peer stays within 40 MB, its match included (``benchmarks/latency.py``; the headless host,
+announcing its table and not, and ``chkobba bot``: ``benchmarks/peer_memory.py``).
 """
 
 from __future__ import annotations
