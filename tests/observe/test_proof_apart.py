@@ -12,7 +12,7 @@ import dataclasses
 import pytest
 import trio
 from support.audit import said
-from support.net import host_config, join_config
+from support.net import host_config, join_config, old_joiner
 from support.sessions import Table, speak_lazily
 
 from chkobba_cli.words.event_words import words
@@ -22,10 +22,9 @@ from chkobba_p2p._shell.peer import BotController
 from chkobba_p2p.deal.core import JobResult, ProofJob, run_job
 from chkobba_p2p.game.rules import Ruleset
 from chkobba_p2p.link.events import Outcome
-from chkobba_p2p.link.handshake import ClientHandshake
 from chkobba_p2p.observe.audit import INVALID, VALID, audit_log
 from chkobba_p2p.testing import InMemoryTable, RecordingController
-from chkobba_p2p.transcript.caps import CAP_PROOF_APART, CAP_SHUFFLE_PROOFS, SPOKEN
+from chkobba_p2p.transcript.caps import CAP_PROOF_APART, CAP_SHUFFLE_PROOFS
 from chkobba_p2p.transcript.events import Standing
 from chkobba_p2p.wire import codec as wire
 from chkobba_p2p.wire.logfile import read_log
@@ -35,19 +34,8 @@ EN = Translator("en")  # the words a person reads (the client's)
 RULES = Ruleset(target=3)  # a short match: a hand or two
 
 
-class OldJoiner(ClientPeer):
-    """A joiner of before proof-apart/v1: its hello does not announce it."""
-
-    def __init__(self, *args: object, **kwargs: object) -> None:
-        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
-        old = tuple(c for c in SPOKEN if c != CAP_PROOF_APART)
-        make = self.core.hello_for
-
-        def hello_for(identity: wire.Identity, name: str,
-                      caps: tuple[str, ...]) -> ClientHandshake:
-            return make(identity, name, old)
-
-        self.core.hello_for = hello_for  # type: ignore[method-assign]
+#: A joiner of before the capability: its hello does not announce it.
+OldJoiner = old_joiner(CAP_PROOF_APART)
 
 
 def _lying_prover(job: ProofJob) -> JobResult:

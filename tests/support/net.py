@@ -252,3 +252,28 @@ async def play_mixed_table(tmp_path: Path, players: int, rules: Any, old: set[in
         report = audit_log(o.log_path, workers=0)
         assert report.verdict == VALID, said(report)
     return outcomes
+
+
+def old_joiner(without: str) -> type:
+    """A joiner of before the capability ``without``: a :class:`ClientPeer` whose hello
+    announces everything this implementation speaks but that one (for the tests that
+    seat it at a table of today's peers: the mixed table falls back cleanly)."""
+    from chkobba_p2p._shell.net import ClientPeer
+    from chkobba_p2p.link.handshake import ClientHandshake
+    from chkobba_p2p.transcript.caps import SPOKEN
+
+    spoken = tuple(c for c in SPOKEN if c != without)
+
+    class OldJoiner(ClientPeer):
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            make = self.core.hello_for
+
+            def hello_for(identity: wire.Identity, name: str,
+                          caps: tuple[str, ...]) -> ClientHandshake:
+                return make(identity, name, spoken)
+
+            self.core.hello_for = hello_for  # type: ignore[method-assign]
+
+    OldJoiner.__doc__ = f"A joiner of before {without}: its hello does not announce it."
+    return OldJoiner

@@ -20,13 +20,11 @@ from typing import Any
 
 import pytest
 from support.audit import said
-from support.net import play_mixed_table
+from support.net import old_joiner, play_mixed_table
 from support.sessions import Table, speak_lazily
 
-from chkobba_p2p._shell.net import ClientPeer
 from chkobba_p2p.deal.core import ProofJob
 from chkobba_p2p.game.rules import Ruleset
-from chkobba_p2p.link.handshake import ClientHandshake
 from chkobba_p2p.observe.audit import INVALID, VALID, audit_bodies, audit_log
 from chkobba_p2p.timeline import build_timeline
 from chkobba_p2p.transcript.bodies import GameFault, TurnBody
@@ -503,18 +501,8 @@ def test_forced_capture_broken_is_blamed_at_the_hand_s_end_and_at_the_play():
 # ------------------------------------------------------------------ real peers in memory
 
 
-class OldJoiner(ClientPeer):
-    """A joiner of before late-reveal/v1: its hello does not announce it."""
-
-    def __init__(self, *args: object, **kwargs: object) -> None:
-        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
-        make = self.core.hello_for
-
-        def hello_for(identity: wire.Identity, name: str,
-                      caps: tuple[str, ...]) -> ClientHandshake:
-            return make(identity, name, WITHOUT)
-
-        self.core.hello_for = hello_for  # type: ignore[method-assign]
+#: A joiner of before the capability: its hello does not announce it.
+OldJoiner = old_joiner(CAP_LATE_REVEAL)
 
 
 def _late(path: Path) -> int:

@@ -15,17 +15,15 @@ import json
 
 import pytest
 from support.audit import play, said
-from support.net import play_mixed_table
+from support.net import old_joiner, play_mixed_table
 from support.sessions import Step, Table, played_through, speak_lazily
 from support.vectors import REGEN, VECTORS, regenerate_two_seat_vector, seed
 
-from chkobba_p2p._shell.net import ClientPeer
 from chkobba_p2p.deal import crypto as dc
 from chkobba_p2p.deal.core import ProofJob
 from chkobba_p2p.deal.messages import ShuffleItem, parse_item
 from chkobba_p2p.game.rules import Ruleset
 from chkobba_p2p.link.events import Outcome
-from chkobba_p2p.link.handshake import ClientHandshake
 from chkobba_p2p.observe.audit import INVALID, VALID, AuditReport, audit_bodies, audit_log
 from chkobba_p2p.transcript.bodies import GameFault, TurnBody
 from chkobba_p2p.transcript.caps import (
@@ -373,18 +371,8 @@ def test_crashes_anywhere_with_proof_work_apart(players):
 # ------------------------------------------------------------------ real peers in memory
 
 
-class OldJoiner(ClientPeer):
-    """A joiner of before next-deck/v1: its hello does not announce it."""
-
-    def __init__(self, *args: object, **kwargs: object) -> None:
-        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
-        make = self.core.hello_for
-
-        def hello_for(identity: wire.Identity, name: str,
-                      caps: tuple[str, ...]) -> ClientHandshake:
-            return make(identity, name, WITHOUT)
-
-        self.core.hello_for = hello_for  # type: ignore[method-assign]
+#: A joiner of before the capability: its hello does not announce it.
+OldJoiner = old_joiner(CAP_NEXT_DECK)
 
 
 async def _play(tmp_path, players: int, old: set[int]) -> list[Outcome]:

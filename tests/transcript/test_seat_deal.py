@@ -18,17 +18,15 @@ from pathlib import Path
 
 import pytest
 from support.audit import said
-from support.net import play_mixed_table
+from support.net import old_joiner, play_mixed_table
 from support.sessions import Table
 
-from chkobba_p2p._shell.net import ClientPeer
 from chkobba_p2p.deal import Deal, DealUsageError
 from chkobba_p2p.errors import InvalidDeal, LocalError
 from chkobba_p2p.game.cards import Card
 from chkobba_p2p.game.events import CutEvent, DealEvent, PlayEvent
 from chkobba_p2p.game.hand import DealStep, Hand, Turn
 from chkobba_p2p.game.rules import Ruleset
-from chkobba_p2p.link.handshake import ClientHandshake
 from chkobba_p2p.observe.audit import VALID, audit_bodies
 from chkobba_p2p.tablestate import TableState
 from chkobba_p2p.transcript.bodies import GameFault
@@ -221,18 +219,8 @@ def test_a_seat_resumes_while_its_cards_are_not_open_to_it():
 # ------------------------------------------------------------------ real peers in memory
 
 
-class OldJoiner(ClientPeer):
-    """A joiner of before seat-deal/v1: its hello does not announce it."""
-
-    def __init__(self, *args: object, **kwargs: object) -> None:
-        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
-        make = self.core.hello_for
-
-        def hello_for(identity: wire.Identity, name: str,
-                      caps: tuple[str, ...]) -> ClientHandshake:
-            return make(identity, name, WITHOUT)
-
-        self.core.hello_for = hello_for  # type: ignore[method-assign]
+#: A joiner of before the capability: its hello does not announce it.
+OldJoiner = old_joiner(CAP_SEAT_DEAL)
 
 
 async def test_a_table_of_new_peers(tmp_path, autojump_clock):

@@ -13,15 +13,14 @@ import json
 
 import pytest
 from support.audit import said
-from support.net import play_mixed_table
+from support.net import old_joiner, play_mixed_table
 from support.sessions import Table, deal_releases
 from support.vectors import REGEN, VECTORS, regenerate_two_seat_vector, seed
 from test_next_deck import SHARED, honest, honest_audit
 
-from chkobba_p2p._shell.net import ClientPeer
 from chkobba_p2p.game.rules import Ruleset
 from chkobba_p2p.link.events import Outcome
-from chkobba_p2p.link.handshake import ClientHandshake, Lobby
+from chkobba_p2p.link.handshake import Lobby
 from chkobba_p2p.observe.audit import VALID, audit_bodies
 from chkobba_p2p.transcript.bodies import GameFault, TurnBody
 from chkobba_p2p.transcript.caps import (
@@ -333,19 +332,8 @@ def test_turn_body_p_on_the_wire():
 RULES = Ruleset(target=3)
 
 
-class OldJoiner(ClientPeer):
-    """A joiner of before shares-ride/v1: its hello does not announce it."""
-
-    def __init__(self, *args: object, **kwargs: object) -> None:
-        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
-        old = tuple(c for c in SPOKEN if c != CAP_SHARES_RIDE)
-        make = self.core.hello_for
-
-        def hello_for(identity: wire.Identity, name: str,
-                      caps: tuple[str, ...]) -> ClientHandshake:
-            return make(identity, name, old)
-
-        self.core.hello_for = hello_for  # type: ignore[method-assign]
+#: A joiner of before the capability: its hello does not announce it.
+OldJoiner = old_joiner(CAP_SHARES_RIDE)
 
 
 async def _play(tmp_path, players: int, old: set[int]) -> list[Outcome]:
