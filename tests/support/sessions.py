@@ -155,6 +155,29 @@ def speak_lazily(t: Table, jobs: dict[int, list[ProofJob]],
     raise AssertionError("nobody can speak")
 
 
+def play_crashing_the_floor(t: Table, every: int = 5, limit: int = 50000) -> int:
+    """Play ``t`` to its end with the proof work deferred to the slowest worker
+    (:func:`speak_lazily`), rebuilding the seat that holds the floor from its log every
+    ``every`` entries (its queued jobs lost, as a process that dies loses them).  The
+    number of rebuilds.  AssertionError when the match does not end."""
+    for s in t.sessions:
+        s.defer_work = True
+    jobs: dict[int, list[ProofJob]] = {s.own_seat: [] for s in t.sessions}
+    rebuilt = 0
+    for i in range(limit):
+        if all(s.finished for s in t.sessions):
+            return rebuilt
+        if i % every == every - 1:
+            k = next(s.own_seat for s in t.sessions if s.floor == s.own_seat)
+            if not t.sessions[k].finished:
+                t.sessions[k] = Table.clone(t, t.sessions[k])
+                t.sessions[k].defer_work = True
+                jobs[k] = []
+                rebuilt += 1
+        speak_lazily(t, jobs)
+    raise AssertionError("the match did not end")
+
+
 def deal_releases(bodies: list[bytes]) -> list[tuple[int, tuple[str, int], int]]:
     """Every deal message but a proof in the chain ``bodies``, in order, as (seat, (its
     kind, its ordinal among that seat's messages of that kind), the actions applied

@@ -21,9 +21,8 @@ from typing import Any
 import pytest
 from support.audit import said
 from support.net import old_joiner, play_mixed_table
-from support.sessions import Table, speak_lazily
+from support.sessions import Table, play_crashing_the_floor
 
-from chkobba_p2p.deal.core import ProofJob
 from chkobba_p2p.game.rules import Ruleset
 from chkobba_p2p.observe.audit import INVALID, VALID, audit_bodies, audit_log
 from chkobba_p2p.timeline import build_timeline
@@ -226,21 +225,7 @@ def test_crashes_anywhere(players):
     handed out to the slowest worker: the same chain and result everywhere (a resumed
     seat never sends its reveal twice, nor forgets it), VALID."""
     t = _table(players, f"late-crash-{players}-b".encode())
-    for s in t.sessions:
-        s.defer_work = True
-    jobs: dict[int, list[ProofJob]] = {s.own_seat: [] for s in t.sessions}
-    rebuilt = 0
-    for i in range(20000):
-        if all(s.finished for s in t.sessions):
-            break
-        if i % 5 == 4:
-            k = next(s.own_seat for s in t.sessions if s.floor == s.own_seat)
-            if not t.sessions[k].finished:
-                t.sessions[k] = Table.clone(t, t.sessions[k])
-                t.sessions[k].defer_work = True
-                jobs[k] = []
-                rebuilt += 1
-        speak_lazily(t, jobs)
+    rebuilt = play_crashing_the_floor(t)
     assert rebuilt >= 10
     assert all(s.done is not None and s.done == t.sessions[0].done for s in t.sessions)
     assert all(s.bodies == t.sessions[0].bodies for s in t.sessions)

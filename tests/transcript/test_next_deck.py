@@ -16,7 +16,7 @@ import json
 import pytest
 from support.audit import play, said
 from support.net import old_joiner, play_mixed_table
-from support.sessions import Step, Table, played_through, speak_lazily
+from support.sessions import Step, Table, play_crashing_the_floor, played_through, speak_lazily
 from support.vectors import REGEN, VECTORS, regenerate_two_seat_vector, seed
 
 from chkobba_p2p.deal import crypto as dc
@@ -345,21 +345,7 @@ def test_crashes_anywhere_with_proof_work_apart(players):
     the same chain, VALID."""
     t = Table(players, proofs=True, rules=Ruleset(target=3),
               key=f"next-crash-lazy-{players}".encode())
-    for s in t.sessions:
-        s.defer_work = True
-    jobs: dict[int, list[ProofJob]] = {s.own_seat: [] for s in t.sessions}
-    rebuilt = 0
-    for i in range(50000):
-        if all(s.finished for s in t.sessions):
-            break
-        if i % 5 == 4:
-            k = next(s.own_seat for s in t.sessions if s.floor == s.own_seat)
-            if not t.sessions[k].finished:
-                t.sessions[k] = Table.clone(t, t.sessions[k])
-                t.sessions[k].defer_work = True
-                jobs[k] = []
-                rebuilt += 1
-        speak_lazily(t, jobs)
+    rebuilt = play_crashing_the_floor(t)
     assert rebuilt >= 10
     assert all(s.done is not None and s.done == t.sessions[0].done for s in t.sessions)
     assert all(s.bodies == t.sessions[0].bodies for s in t.sessions)
