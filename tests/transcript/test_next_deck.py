@@ -16,7 +16,14 @@ import json
 import pytest
 from support.audit import play, said
 from support.net import old_joiner, play_mixed_table
-from support.sessions import Step, Table, play_crashing_the_floor, played_through, speak_lazily
+from support.sessions import (
+    Step,
+    Table,
+    play_crashing_the_floor,
+    play_through,
+    played_through,
+    speak_lazily,
+)
 from support.vectors import REGEN, VECTORS, regenerate_two_seat_vector, seed
 
 from chkobba_p2p.deal import crypto as dc
@@ -77,20 +84,8 @@ def honest_audit(players: int) -> AuditReport:
 
 def _run(t: Table) -> list[tuple[wire.Entry, int, int]]:
     """Play ``t`` to its end: every entry with the hand and the instance seat 0's game
-    is at once it is applied."""
-    out = []
-    for _ in range(20000):
-        if all(s.finished for s in t.sessions):
-            break
-        e = t.step()
-        assert e is not None, "nobody can speak"
-        g = t.sessions[0].game
-        out.append((e, g.hand_no, g.instance))
-    else:
-        raise AssertionError("the match did not end")
-    assert all(s.done is not None and s.done == t.sessions[0].done for s in t.sessions)
-    assert all(s.bodies == t.sessions[0].bodies for s in t.sessions)
-    return out
+    is at once it is applied (:func:`support.sessions.play_through`)."""
+    return play_through(t)
 
 
 def _is_play(e: wire.Entry) -> bool:
