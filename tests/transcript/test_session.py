@@ -14,7 +14,14 @@ from chkobba_p2p.game.cards import Card
 from chkobba_p2p.game.rules import Ruleset
 from chkobba_p2p.link.handshake import ClientHandshake, HostHandshake, Lobby
 from chkobba_p2p.transcript.bodies import GameFault, PlayAction
-from chkobba_p2p.transcript.caps import CAP_EARLY_DEAL, CAP_SHUFFLE_PROOFS
+from chkobba_p2p.transcript.caps import (
+    CAP_EARLY_DEAL,
+    CAP_NEXT_DECK,
+    CAP_SEAT_DEAL,
+    CAP_SHARES_RIDE,
+    CAP_SHUFFLE_PROOFS,
+    SPOKEN,
+)
 from chkobba_p2p.transcript.events import TableReady
 from chkobba_p2p.transcript.session import Session
 from chkobba_p2p.transcript.table import Phase, SeatInfo, TableInfo
@@ -512,8 +519,13 @@ def _idle_first_player(t: Table) -> Session:
 def test_cards_arrive_while_the_first_to_play_thinks(players):
     """early-deal/v1: the seat to play first publishes the shares it owes at once, so
     every seat holds its cards and sees the table while that seat has not chosen.
-    (A match to 3 points: what is checked is the first hand's; the rest only goes on.)"""
-    t = Table(players, key=b"early-deal-%d" % players, rules=Ruleset(target=3))
+    (A match to 3 points: what is checked is the first hand's; the rest only goes on.)
+    Without shares-ride/v1, next-deck/v1 and seat-deal/v1, which bring the cards sooner
+    by other ways (the shares then ride on the cut), so that it is early-deal/v1 alone
+    that is checked here."""
+    t = Table(players, key=b"early-deal-%d" % players, rules=Ruleset(target=3),
+              caps=tuple(c for c in SPOKEN
+                         if c not in (CAP_SHARES_RIDE, CAP_NEXT_DECK, CAP_SEAT_DEAL)))
     assert CAP_EARLY_DEAL in t.table.caps
     idle = _idle_first_player(t)
     assert idle.decision is not None and idle.floor == idle.seat  # it holds the floor
