@@ -11,6 +11,7 @@ from chkobba_p2p.deal.core import ProofJob, run_job
 from chkobba_p2p.deal.messages import ProofItem, parse_item
 from chkobba_p2p.game.rules import Ruleset
 from chkobba_p2p.link.handshake import Lobby
+from chkobba_p2p.transcript.bodies import GameFault
 from chkobba_p2p.transcript.caps import SPOKEN
 from chkobba_p2p.transcript.session import Session
 from chkobba_p2p.wire import codec as wire
@@ -160,6 +161,22 @@ def speak_lazily(t: Table, jobs: dict[int, list[ProofJob]],
             t.deliver(e, s.own_seat)
             return
     raise AssertionError("nobody can speak")
+
+
+def offer_to_others(t: Table, sender: Session, body: bytes) -> dict[int, BaseException | None]:
+    """Give the entry ``body`` (signed by ``sender``'s seat, a forgery say) to every other
+    session of ``t``: what each raised (:class:`GameFault` or ``wire.ProtocolError``),
+    by seat; None where it took the entry."""
+    raised: dict[int, BaseException | None] = {}
+    for o in t.sessions:
+        if o is sender:
+            continue
+        try:
+            o.receive(wire.open_entry(body))
+            raised[o.seat] = None
+        except (GameFault, wire.ProtocolError) as exc:
+            raised[o.seat] = exc
+    return raised
 
 
 def play_crashing_the_floor(t: Table, every: int = 5, limit: int = 50000) -> int:

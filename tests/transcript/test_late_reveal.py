@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 from support.audit import said
 from support.net import old_joiner, play_mixed_table
-from support.sessions import Table, play_crashing_the_floor
+from support.sessions import Table, offer_to_others, play_crashing_the_floor
 
 from chkobba_p2p.game.rules import Ruleset
 from chkobba_p2p.observe.audit import INVALID, VALID, audit_bodies, audit_log
@@ -271,15 +271,7 @@ def _forge(players: int, key: bytes, pick: Any, value: Any, field: str = "r", **
         s, e = t.speak()
         if e.kind == "turn" and pick(t, e):
             forged = _resign(t, e, field, value(t, e))
-            raised: dict[int, BaseException | None] = {}
-            for o in t.sessions:
-                if o is s:
-                    continue
-                try:
-                    o.receive(wire.open_entry(forged))
-                    raised[o.seat] = None
-                except (GameFault, wire.ProtocolError) as exc:
-                    raised[o.seat] = exc
+            raised = offer_to_others(t, s, forged)
             return t, s.seat, [*s.bodies[:-1], forged], raised
         t.deliver(e, s.seat)
     raise AssertionError("no such entry")

@@ -23,7 +23,7 @@ from typing import Any
 import pytest
 import trio
 from support.audit import play, said
-from support.sessions import Table, deal_releases
+from support.sessions import Table, deal_releases, offer_to_others
 from test_next_deck import SHARED, honest
 
 from chkobba_p2p._shell.net import ClientPeer
@@ -93,15 +93,7 @@ def _forge(players: int, key: bytes, index: int | None, b: Any, *,
         at = len(s.bodies) - 1
         if e.kind == "turn" and (at == index if pick is None else pick(t, e)):
             forged = _resign(t, e, b)
-            raised: dict[int, BaseException | None] = {}
-            for o in t.sessions:
-                if o is s:
-                    continue
-                try:
-                    o.receive(wire.open_entry(forged))
-                    raised[o.seat] = None
-                except (GameFault, wire.ProtocolError) as exc:
-                    raised[o.seat] = exc
+            raised = offer_to_others(t, s, forged)
             _TABLES[s.seat, forged] = t
             return s.seat, [*s.bodies[:-1], forged], raised
         t.deliver(e, s.seat)
