@@ -109,8 +109,9 @@ def play(n: int = 2, *, rules: Ruleset | None = None, proofs: bool = False,
     if cheater is not None and cheater_rules is not None:
         c = ss[cheater]
         genesis = wire.open_entry(c.bodies[0])
+        # Its own master secret: with a ``key`` the match stays the very same each run.
         ss[cheater] = Session(ids[cheater], replace(c.table, rules=cheater_rules), cheater,
-                              genesis)
+                              genesis, c.master)
     bots = [make_bot(levels[i % len(levels)], seed + i) for i in range(n)]
     played = Played(ss, ids, [[] for _ in range(n)])
     cheated = False
