@@ -316,7 +316,8 @@ def test_forced_capture_is_checked_when_the_hand_ends():
     # The cheater's own engine plays by the free-capture rules.
     lax = dataclasses.replace(t.table, rules=dataclasses.replace(rules, forced_capture=False))
     t.sessions[cheat_seat] = cheat = Session(t.ids[cheat_seat], lax, cheat_seat,
-                                             wire.open_entry(t.genesis.body))
+                                             wire.open_entry(t.genesis.body),
+                                             t.sessions[cheat_seat].master)
     cheated_in_hand = None
     fault = None
     for _ in range(3000):
