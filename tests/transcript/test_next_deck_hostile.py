@@ -858,3 +858,99 @@ def test_a_cut_before_a_shuffle_the_chain_lacks_is_refused_by_the_seat_that_made
     assert len(ahead.bodies) <= carried + 2  # the entry, and the ahead seat's abort
     r = audit_bodies(list(cheater.bodies[:carried + 1]), workers=0)
     assert (r.verdict, r.blamed, r.entry) == (INVALID, st["cutter"], carried), r.reason
+
+
+# ------------------------------------------------------------------ the game ends mid-check
+
+
+def _held_bad_proof(key: bytes) -> tuple[Table, dict[int, list[ProofJob]], int]:
+    """A lazy table (proof work handed out) where seat 1's ``deal/proof`` for the next
+    deck rides in a ``b`` of hand 1 with a proof that does not verify, and seat 0's
+    check of it is still in its (slow) worker: the table, the held jobs and the index of
+    the entry that carried the proof."""
+    cheated: list[int] = []
+
+    def cheat(s: Session) -> None:
+        g = s.game
+        if s.own_seat == 1 and not cheated and g.hand_no == 1 and g.deck is not None \
+                and g.deck.deal.phase == "deal" and _queued(ProofItem)(s):
+            _bad_proof(s)
+            cheated.append(len(s.bodies))
+
+    t, jobs = _lazy_table(key, target=11)
+    for _ in range(5000):
+        if cheated and len(t.sessions[0].bodies) > cheated[0] and any(
+                j.kind == "verify" and j.seat == 1 and j.hand == 2 for j in jobs[0]):
+            return t, jobs, cheated[0]
+        assert _lazy_step(t, jobs, cheat, lambda seat, job: seat == 0
+                          and job.kind == "verify" and job.hand == 2)
+    raise AssertionError("seat 1's bad proof never rode in a b of hand 1")
+
+
+def _spectator(bodies: list[bytes]) -> tuple[str | None, int | None]:
+    """A spectator fed ``bodies`` as they came (every check at once, as it watches)."""
+    from chkobba_p2p.observe.observer import Observer
+    obs = Observer()
+    for body in bodies:
+        obs.feed(body)
+    v = obs.end()
+    return v.code, v.blamed
+
+
+def _end_honest_resigns(t: Table) -> None:
+    t.sessions[0].resign()
+
+
+def _end_honest_flags(t: Table) -> None:
+    s0 = t.sessions[0]
+    s0.abort(ErrorCode.TIMEOUT, s0.floor, "out of time", flag=s0.floor)
+
+
+def _end_cheater_resigns(t: Table) -> None:
+    t.sessions[0].receive(wire.open_entry(t.sessions[1].resign().body))
+
+
+def _end_cheater_leaves(t: Table) -> None:
+    left = t.sessions[1].leave()
+    assert left is not None
+    t.sessions[0].receive(wire.open_entry(left.body))
+
+
+def _end_cheater_flags(t: Table) -> None:
+    """The cheater signs that the host went silent (a claim, or a flag when the host
+    holds the floor)."""
+    s1 = t.sessions[1]
+    ab = s1.abort(ErrorCode.TIMEOUT, 0, "the host went silent", flag=0)
+    t.sessions[0].receive(wire.open_entry(ab.body))
+
+
+ENDINGS = {f.__name__[5:]: f for f in (_end_honest_resigns, _end_honest_flags,
+                                       _end_cheater_resigns, _end_cheater_leaves,
+                                       _end_cheater_flags)}
+
+
+@pytest.mark.parametrize("ending", sorted(ENDINGS))
+def test_a_game_ended_while_a_bad_proof_is_checked_tells_the_audit_story(ending):
+    """Issue 44 (settle): seat 0's check of seat 1's bad proof (ridden in a ``b``) is
+    still in its worker when the game ends -- a resignation, a leave, a flag, by either
+    seat.  The auditor finds the proof bad (``deal_failure`` against seat 1, at the
+    entry that carried it); the honest seat must show the same ending live: it finishes
+    the checks its chain owed before it takes the ending, and a refused proof decides.
+    So does a spectator watching the same chain."""
+    t, _, at = _held_bad_proof(b"settle-ending")
+    ENDINGS[ending](t)
+    honest = t.sessions[0]
+    assert honest.aborted is not None
+    report = audit_bodies(list(honest.bodies), workers=0)
+    assert (report.verdict, report.code, report.blamed, report.entry) == (
+        INVALID, "deal_failure", 1, at), said(report)
+    assert report.reason.startswith("bad_shuffle_proof:"), report.reason
+    a = honest.aborted
+    assert (a.code.name.lower(), a.blamed_seat, a.standing) == (
+        report.code, report.blamed, Standing.PROVEN), a
+    assert a.winner_side(2) is None and a.loser is None, a
+    # Its signed record cites the entry that carried the proof, and goes out.
+    mine = [wire.open_entry(b) for b in honest.bodies
+            if wire.open_entry(b).kind == "abort" and wire.open_entry(b).seat == 0]
+    assert mine and mine[-1].fields.get("evidence") == honest.bodies[at]
+    assert _spectator(list(honest.bodies)) == (report.code, report.blamed)
