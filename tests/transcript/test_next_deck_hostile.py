@@ -863,11 +863,13 @@ def test_a_cut_before_a_shuffle_the_chain_lacks_is_refused_by_the_seat_that_made
 # ------------------------------------------------------------------ the game ends mid-check
 
 
-def _held_bad_proof(key: bytes) -> tuple[Table, dict[int, list[ProofJob]], int]:
+def _held_bad_proof(key: bytes, players: int = 2, slow: tuple[int, ...] = (0,)
+                    ) -> tuple[Table, dict[int, list[ProofJob]], int]:
     """A lazy table (proof work handed out) where seat 1's ``deal/proof`` for the next
-    deck rides in a ``b`` of hand 1 with a proof that does not verify, and seat 0's
-    check of it is still in its (slow) worker: the table, the held jobs and the index of
-    the entry that carried the proof."""
+    deck rides in a ``b`` of hand 1 with a proof that does not verify, and the check of
+    it by the seats ``slow`` (seat 0 among them) is still in their (slow) workers: the
+    table, the held jobs and the index of the entry that carried the proof.  A seat
+    not in ``slow`` checks it at once, and aborts: the table is returned then."""
     cheated: list[int] = []
 
     def cheat(s: Session) -> None:
@@ -877,13 +879,19 @@ def _held_bad_proof(key: bytes) -> tuple[Table, dict[int, list[ProofJob]], int]:
             _bad_proof(s)
             cheated.append(len(s.bodies))
 
-    t, jobs = _lazy_table(key, target=11)
+    t = Table(players, proofs=True, rules=Ruleset(target=11), key=key)
+    for s in t.sessions:
+        s.defer_work = True
+    jobs: dict[int, list[ProofJob]] = {s.own_seat: [] for s in t.sessions}
+    going = True
     for _ in range(5000):
-        if cheated and len(t.sessions[0].bodies) > cheated[0] and any(
-                j.kind == "verify" and j.seat == 1 and j.hand == 2 for j in jobs[0]):
+        if cheated and len(t.sessions[0].bodies) > cheated[0] and (
+                t.sessions[0].finished or any(j.kind == "verify" and j.seat == 1
+                                              and j.hand == 2 for j in jobs[0])):
             return t, jobs, cheated[0]
-        assert _lazy_step(t, jobs, cheat, lambda seat, job: seat == 0
-                          and job.kind == "verify" and job.hand == 2)
+        assert going, "nobody can speak"
+        going = _lazy_step(t, jobs, cheat, lambda seat, job: seat in slow
+                           and job.kind == "verify" and job.hand == 2)
     raise AssertionError("seat 1's bad proof never rode in a b of hand 1")
 
 
@@ -953,4 +961,35 @@ def test_a_game_ended_while_a_bad_proof_is_checked_tells_the_audit_story(ending)
     mine = [wire.open_entry(b) for b in honest.bodies
             if wire.open_entry(b).kind == "abort" and wire.open_entry(b).seat == 0]
     assert mine and mine[-1].fields.get("evidence") == honest.bodies[at]
+    assert _spectator(list(honest.bodies)) == (report.code, report.blamed)
+    # A crash resume replays the log doing every check in line: the same verdict.
+    with pytest.raises(GameFault) as caught:
+        Session.resume(t.ids[0], list(honest.bodies), t.ids[0].public, honest.master)
+    assert (caught.value.error_code, caught.value.blamed_seat) == (ErrorCode.DEAL_FAILURE, 1)
+    assert caught.value.evidence == honest.bodies[at]
+
+
+@pytest.mark.parametrize("third", ["checks_at_once", "resigns"])
+def test_at_three_players_the_slow_checker_tells_the_audit_story(third):
+    """Three players, seat 1's bad proof in a ``b``, seat 0's check of it slow.  Seat 2
+    either checks it at once and its proven abort (``deal_failure`` against seat 1)
+    reaches seat 0 first -- seat 0 finishes its own check and shows the proof refused,
+    proven, not seat 2's word -- or seat 2 is slow too and resigns: the resignation
+    ends nothing before the refused proof.  Live = audit = spectator."""
+    slow = (0,) if third == "checks_at_once" else (0, 2)
+    t, _, at = _held_bad_proof(b"settle-three", players=3, slow=slow)
+    if third == "resigns":
+        s2 = t.sessions[2]
+        assert not s2.finished
+        resigned = s2.resign()
+        for o in t.sessions[:2]:
+            o.receive(wire.open_entry(resigned.body))
+    honest = t.sessions[0]
+    a = honest.aborted
+    assert a is not None
+    report = audit_bodies(list(honest.bodies), workers=0)
+    assert (report.verdict, report.code, report.blamed, report.entry) == (
+        INVALID, "deal_failure", 1, at), said(report)
+    assert (a.code.name.lower(), a.blamed_seat, a.standing) == (
+        report.code, report.blamed, Standing.PROVEN), a
     assert _spectator(list(honest.bodies)) == (report.code, report.blamed)
