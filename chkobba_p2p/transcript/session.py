@@ -305,7 +305,11 @@ class Session:
         """Check and apply one entry from another seat.  :class:`ProtocolError`: refused,
         nothing changed.  :class:`GameFault`: accepted into the transcript but the game
         refuses it -- call :meth:`abort` and end the game.  ``checked``: :meth:`check`
-        already passed (a relay forwards first, then applies)."""
+        already passed (a relay forwards first, then applies).
+
+        An ``abort`` that arrives while proof checks of ours are out has them finished
+        first (:meth:`_owed_fault`): if one refuses a proof, the abort is only recorded
+        and ours, proven, is signed: :meth:`next_entry` returns it (send it)."""
         if not checked:
             self.check(entry)
         if entry.kind == "abort":
@@ -831,7 +835,12 @@ class Session:
         on time if :func:`flag_holds`); ``clock``: the signer's clock reading
         (:func:`make_clock`), which a flag carries so that a reader can bound it
         (PROTOCOL.md 12.6).  ``violation``, ``facts``: the code and data of the check
-        ``detail`` words in English, for this peer's :class:`Aborted` (never signed)."""
+        ``detail`` words in English, for this peer's :class:`Aborted` (never signed).
+
+        With proof checks handed out (:attr:`defer_work`) and some still out, they are
+        finished first; a refused proof is then the ending whatever was asked (the
+        abort signed is ``deal_failure`` against its prover, proven, as the auditor
+        finds it: PROTOCOL.md 9, "Checks owed at an ending")."""
         fault = self._owed_fault()
         if fault is not None:
             # A proof the chain before this ending owed us a check of is refused: that
