@@ -336,8 +336,14 @@ class Session:
         a replay or an observer, whose checks are done in each call)."""
         if self.seat is None or self.phase != Phase.PLAYING or self.aborted is not None:
             return None
-        faults = self.game.settle()
-        self._events.extend(self.game.take_events())
+        try:
+            faults = self.game.settle()
+        except Exception:  # noqa: BLE001 - the ending must still be signed
+            # Never expected (the same pure checks the worker runs); if it happens the
+            # ending stands as it was: nothing here proves anyone at fault.
+            return None
+        finally:
+            self._events.extend(self.game.take_events())
 
         def at(fault: GameFault) -> int:
             ev = fault.evidence

@@ -660,7 +660,7 @@ def _end_claim(t: Table, players: int) -> int:
 ABORTS = {f.__name__[5:]: f for f in (_end_leaves, _end_resigns, _end_flag, _end_claim)}
 
 
-@pytest.mark.parametrize("players", [2, 3])
+@pytest.mark.parametrize("players", [2, 3, 4])
 @pytest.mark.parametrize("ending", sorted(ABORTS))
 def test_an_abort_before_the_reveals_of_a_scored_hand(players, ending):
     """Issue 44 (settle): the match ends (a leave, a resignation, a flag, a claim)
