@@ -42,7 +42,7 @@ from chkobba_p2p.transcript.session import Session
 from chkobba_p2p.transcript.table import Phase
 from chkobba_p2p.wire import codec as wire
 from chkobba_p2p.wire.codec import ErrorCode
-from chkobba_p2p.wire.logfile import TranscriptWriter
+from chkobba_p2p.wire.logfile import TranscriptWriter, read_log
 
 WITHOUT = tuple(c for c in SPOKEN if c != CAP_NEXT_DECK)
 _COMMON = ("g", "seat", "n", "prev", "k")
@@ -993,3 +993,83 @@ def test_at_three_players_the_slow_checker_tells_the_audit_story(third):
     assert (a.code.name.lower(), a.blamed_seat, a.standing) == (
         report.code, report.blamed, Standing.PROVEN), a
     assert _spectator(list(honest.bodies)) == (report.code, report.blamed)
+
+
+class _ProofThenResign(Session):
+    """A joiner's session, honest but for its ``deal/proof`` for the next deck flipped
+    in the ``b`` of hand 1, and its resignation at its next turn after that."""
+
+    sent_at: int | None = None
+
+    def next_entry(self):  # type: ignore[no-untyped-def]
+        g = self.game
+        if self.sent_at is None and self.phase == Phase.PLAYING and self.floor == self.seat \
+                and g.hand_no == 1 and g.deck is not None and g.deck.deal.phase == "deal" \
+                and _queued(ProofItem)(self):
+            _bad_proof(self)
+            self.sent_at = len(self.bodies)
+        elif self.sent_at is not None and not self.finished and self.floor == self.seat \
+                and len(self.bodies) > self.sent_at + 1:
+            return self.resign()
+        return super().next_entry()
+
+
+class _ResigningLink(SeatLink):
+    def entry(self, body, msg, now):  # type: ignore[no-untyped-def]
+        super().entry(body, msg, now)
+        if self.session is not None and type(self.session) is Session:
+            self.session.__class__ = _ProofThenResign
+
+
+class _ProofThenResignPeer(ClientPeer):
+    link_class = _ResigningLink
+
+
+async def test_real_peers_a_host_whose_check_is_out_when_the_cheater_resigns(
+        tmp_path, autojump_clock):
+    """Two real peers in memory, the host's check of the joiner's proof for the next
+    deck kept out (its result never comes back: a slow worker), the joiner's proof bad,
+    and the joiner resigns.  The host's shell sends the ``deal_failure`` abort its
+    session signs as it takes the resignation (the checks it owed, finished first): its
+    outcome and its log's audit tell one story, the joiner proven at fault."""
+    from chkobba_p2p._shell.hostpeer import HostPeer
+    from chkobba_p2p.link.host import HostTable
+
+    kept: list[ProofJob] = []
+
+    class SlowHostTable(HostTable):  # type: ignore[type-arg]
+        def job_done(self, job, result, now):  # type: ignore[no-untyped-def]
+            if job.kind == "verify" and job.seat == 1 and job.hand >= 2:
+                kept.append(job)  # still in the worker when the game ends
+                return
+            super().job_done(job, result, now)
+
+    class SlowHost(HostPeer):
+        table_class = SlowHostTable
+
+    table = InMemoryTable(tmp_path, players=2, rules=Ruleset(target=11),
+                          host_class=SlowHost, shuffle_proofs=True)
+    out: dict[int, Outcome] = {}
+    with trio.fail_after(600):
+        async with trio.open_nursery() as nursery:
+            async def host(task_status=trio.TASK_STATUS_IGNORED) -> None:
+                out[0] = await table.host.run(task_status)
+
+            await nursery.start(host)
+            peer = _ProofThenResignPeer(table.join_config(1), table.controllers[1])
+
+            async def join() -> None:
+                out[1] = await peer.run()
+
+            nursery.start_soon(join)
+    assert kept, "the host's check of the bad proof was never handed out"
+    o = out[0]
+    assert o.aborted is not None, o
+    assert (o.aborted.code, o.aborted.blamed_seat, o.aborted.standing) == (
+        ErrorCode.DEAL_FAILURE, 1, Standing.PROVEN), o.aborted
+    report = audit_log(o.log_path, workers=0)
+    assert (report.verdict, report.code, report.blamed) == (
+        INVALID, "deal_failure", 1), said(report)
+    kinds = [(e.kind, e.seat) for e in map(wire.open_entry, read_log(o.log_path).bodies)
+             if e.kind == "abort"]
+    assert kinds == [("abort", 1), ("abort", 0)], kinds  # its resignation, then ours
