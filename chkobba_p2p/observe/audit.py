@@ -34,7 +34,10 @@ An ``abort`` that ended the game is the peers' claim.  When it carries as eviden
 this log lacks (its writer got the abort first), that entry is checked as the next one:
 a violation in it is blamed as usual, and an entry that passes refutes the claim.  If the
 game ended before every seed of the last deck was opened, the seeds that were are checked
-anyway (a peer that found a shuffle mismatch stops before sending its own seed).
+anyway (a peer that found a shuffle mismatch stops before sending its own seed).  Under
+late-reveal/v1 a hand scored at its last play counts even when the game ended before its
+reveals were in (they were not due): its record comes from the cards its plays showed,
+and the audit's totals are the ones the peers showed (PROTOCOL.md 6.2, 14).
 
 Shuffle proofs are most of the work.  Each deck's wait for its seeds: once they are open
 and every step recomputed, the witness makes each proof's check a third cheaper, exactly

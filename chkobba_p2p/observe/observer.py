@@ -297,10 +297,33 @@ class _SeatlessDriver(GameDriver):
         # untouched: an observer's event among the transcript's (Observer.feed).
         return [cast("SessionEvent", self._replay_known(kind, deck))]
 
-    def _replay_known(self, kind: str, deck: DeckInstance | None) -> DeckRevealed:
+    def record_unrevealed(self) -> None:
+        """late-reveal/v1: the game stopped (an abort) before every reveal of the hand
+        scored before its reveals was in.  That hand counts: it was scored at its last
+        play, at every peer (PROTOCOL.md 6.2), and its reveals were not due yet.  Its
+        record comes from the cards its plays showed (every card of a hand is shown by
+        its end, as the forced-capture re-check there uses them); the seeds that were
+        opened are checked apart (:meth:`_SeatlessDeck.check_open_seeds`), its proofs
+        in full at the end."""
+        deck = self.revealing
+        if not isinstance(deck, _SeatlessDeck) or deck.verified or self.match is None:
+            return
+        cards = [deck.deal.card_at(p) for p in range(dc.DECK_SIZE)]
+        if None in cards:
+            return  # not a hand played to its end: nothing to record
+        if self.full is None:
+            self.full = Match.new(self.table.rules, self.n, self.match.first_dealer)
+        self._replay_known("hand", deck, cast("list[Card]", cards))
+        self.revealing = None
+
+    def _replay_known(self, kind: str, deck: DeckInstance | None,
+                      cards: list[Card] | None = None) -> DeckRevealed:
+        """The hand of ``deck`` replayed with every card known: ``cards`` by position
+        (default: from its verified seeds)."""
         full = self.full
         assert isinstance(deck, _SeatlessDeck) and full is not None and full.hand is not None
-        cards = deck.cards_by_position()
+        if cards is None:
+            cards = deck.cards_by_position()
         hand = full.hand
         number = len(full.results) + 1
         deals: list[DealEvent] = []
@@ -653,6 +676,8 @@ class Observer:
         warned = len(self.warnings)
         if v is None:
             v = self._settle(self._end_verdict(tail))
+            if v.verdict != INVALID:
+                v = self._record_unrevealed(v)
         cut = None
         if self._checks is not None:
             failed = self._checks.first_failure()
@@ -697,6 +722,29 @@ class Observer:
             kept = sum(1 for end in self.hand_ends if end < self._cut)
             records = records[:kept]
         return records
+
+    def _record_unrevealed(self, v: Verdict) -> Verdict:
+        """The hand scored before its reveals, when the game stopped first
+        (:meth:`_SeatlessDriver.record_unrevealed`): recorded, and its live score
+        checked against the replay with every card known, as at its reveals."""
+        drv = self._driver
+        if drv is None or drv.revealing is None:
+            return v
+        try:
+            drv.record_unrevealed()
+            full = drv.full
+            for number, totals in self._scored:
+                if full is None or len(full.results) < number \
+                        or tuple(full.results[number - 1].totals) != totals:
+                    raise LocalError("the full-knowledge replay disagrees with the live one")
+        except Exception as exc:  # noqa: BLE001 - hostile input must never crash the observer
+            error = type(exc).__name__
+            return Verdict(INVALID, "unprocessable", "the observer cannot process the hand "
+                           f"scored before its reveals ({error}: {exc})",
+                           entry=self.entries - 1,
+                           finding="cannot_process", facts=(("error", error),))
+        self._scored = []
+        return v
 
     def _end_verdict(self, tail: str | None) -> Verdict:
         session, last = self.session, self.entries - 1

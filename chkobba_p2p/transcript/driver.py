@@ -445,14 +445,25 @@ class GameDriver:
         """Proof work of the current deck is under way or waiting (never inline)."""
         return self.deck is not None and not self.over and self.deck.working
 
-    def settle(self) -> None:
+    def settle(self) -> list[GameFault]:
         """The current deck's proof checks, and the next deck's (next-deck/v1), all done
-        here and now (:meth:`DeckInstance.settle`); raises :class:`GameFault` for a
-        refused proof."""
-        if self.deck is not None and not self.over:
-            self.deck.settle()
-            if self.next_deck is not None:
-                self.next_deck.settle()
+        here and now (:meth:`DeckInstance.settle`): the refused proofs, each deck's first
+        (its deal stops there), each with its evidence (the entry that carried the
+        proof); none when every check owed passes, or none was owed (work inline: a
+        replay's, an observer's).  The deck of the hand scored before its reveals
+        (late-reveal/v1) owes none: every proof of a deck verified before its first card
+        opened."""
+        faults: list[GameFault] = []
+        if self.over:
+            return faults
+        for deck in (self.deck, self.next_deck):
+            if deck is None:
+                continue
+            try:
+                deck.settle()
+            except GameFault as fault:
+                faults.append(fault)
+        return faults
 
     def take_jobs(self) -> list[ProofJob]:
         """The current deck's proof work to hand out now, then the next deck's

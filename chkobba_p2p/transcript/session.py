@@ -305,13 +305,57 @@ class Session:
         """Check and apply one entry from another seat.  :class:`ProtocolError`: refused,
         nothing changed.  :class:`GameFault`: accepted into the transcript but the game
         refuses it -- call :meth:`abort` and end the game.  ``checked``: :meth:`check`
-        already passed (a relay forwards first, then applies)."""
+        already passed (a relay forwards first, then applies).
+
+        An ``abort`` that arrives while proof checks of ours are out has them finished
+        first (:meth:`_owed_fault`): if one refuses a proof, the abort is only recorded
+        and ours, proven, is signed: :meth:`next_entry` returns it (send it)."""
         if not checked:
             self.check(entry)
         if entry.kind == "abort":
-            self._on_abort(entry)
+            fault = self._owed_fault()
+            if fault is None:
+                self._on_abort(entry)
+                return
+            # The checks our chain owed before this abort refuse a proof: that decides
+            # the ending, as the auditor finds it (issue 44).  The abort is recorded,
+            # as a claim that ends nothing here; ours, proven, goes out next.
+            self._on_abort(entry, ends=False)
+            self._unsent_abort = self._abort_for(fault)
             return
         self._accept(entry)
+
+    def _owed_fault(self) -> GameFault | None:
+        """The game is about to end (an abort, ours or another seat's) while this seat's
+        proof checks run apart (proof-apart/v1, :meth:`jobs`): the checks that the chain
+        before it owes are finished here and now (:meth:`GameDriver.settle`), the jobs
+        still out computed again, so that the ending is the one an auditor finds in the
+        same chain: a refused proof (``deal_failure`` against its prover, at the entry
+        that carried it) is an earlier violation than anything the ending says.  The
+        refusal of the earliest entry, or None (none owed, or all pass; always None for
+        a replay or an observer, whose checks are done in each call)."""
+        if self.seat is None or self.phase != Phase.PLAYING or self.aborted is not None:
+            return None
+        try:
+            faults = self.game.settle()
+        except Exception:  # noqa: BLE001 - the ending must still be signed
+            # Never expected (the same pure checks the worker runs); if it happens the
+            # ending stands as it was: nothing here proves anyone at fault.
+            return None
+        finally:
+            self._events.extend(self.game.take_events())
+
+        def at(fault: GameFault) -> int:
+            ev = fault.evidence
+            return self.bodies.index(ev) if ev is not None and ev in self.bodies \
+                else len(self.bodies)
+        return min(faults, key=at, default=None)
+
+    def _abort_for(self, fault: GameFault) -> Entry:
+        """Our signed abort for ``fault``, found by our own checks."""
+        return self.abort(fault.error_code, fault.blamed_seat, fault.detail,
+                          fault.evidence, proven=True, violation=fault.violation,
+                          facts=fault.facts)
 
     def _accept(self, entry: Entry) -> None:
         try:
@@ -480,18 +524,15 @@ class Session:
             return Standing.CLAIMED
         if blamed == by_seat:
             return Standing.SELF
-        if evidence is not None and evidence in self.bodies[:self.length]:
+        if evidence is not None and evidence in self.bodies[:self.length] \
+                and not self.game.settle():
             # It cites an entry of this transcript, which passed every check here: the
             # claim is refuted (as an auditor finds it, PROTOCOL 12.5).  A shuffle proof
             # still being checked apart (the entry is in the transcript before its
-            # proof's verdict) is checked now, as the auditor will: one standing on every
-            # screen and in every replay.  A proof refused here refutes nothing.
-            try:
-                self.game.settle()
-            except GameFault:
-                pass
-            else:
-                return Standing.REFUTED
+            # proof's verdict) is checked first, as the auditor will: one standing on
+            # every screen and in every replay.  A proof refused here refutes nothing
+            # (and ends the game as our own finding: :meth:`_owed_fault`).
+            return Standing.REFUTED
         if by_seat != 0 and blamed != 0:
             # A joiner sees only its own link to the host, never another joiner's: its
             # word that one was too slow or away has no ground, whoever held the floor
@@ -502,7 +543,11 @@ class Session:
         return Standing.CLAIMED
 
     def _on_abort(self, entry: Entry, standing: str | None = None,
-                  violation: tuple[str | None, Facts] = (None, ())) -> None:
+                  violation: tuple[str | None, Facts] = (None, ()), *,
+                  ends: bool = True) -> None:
+        """Take an abort, ours or another seat's.  ``ends`` False: only recorded (the
+        transcript and the claims a flag is judged by), for an abort whose ending our
+        own checks overrule (:meth:`_owed_fault`)."""
         f = entry.fields
         code = ErrorCode.from_wire(f.get("code"))
         unknown = None
@@ -511,7 +556,7 @@ class Session:
             unknown = repr(f.get("code"))  # as the auditor writes it (observer)
         blamed = AbortBody.read_blamed(f, self.table.players)
         why = AbortBody.read_why(f)
-        if self.aborted is None and self.phase != Phase.DONE:
+        if ends and self.aborted is None and self.phase != Phase.DONE:
             if standing is None:
                 standing = self.standing_of(blamed, entry.seat, AbortBody.read_evidence(f))
             flag = flag_holds(f, entry.seat, players=self.table.players, phase=self.phase,
@@ -796,7 +841,19 @@ class Session:
         on time if :func:`flag_holds`); ``clock``: the signer's clock reading
         (:func:`make_clock`), which a flag carries so that a reader can bound it
         (PROTOCOL.md 12.6).  ``violation``, ``facts``: the code and data of the check
-        ``detail`` words in English, for this peer's :class:`Aborted` (never signed)."""
+        ``detail`` words in English, for this peer's :class:`Aborted` (never signed).
+
+        With proof checks handed out (:attr:`defer_work`) and some still out, they are
+        finished first; a refused proof is then the ending whatever was asked (the
+        abort signed is ``deal_failure`` against its prover, proven, as the auditor
+        finds it: PROTOCOL.md 9, "Checks owed at an ending")."""
+        fault = self._owed_fault()
+        if fault is not None:
+            # A proof the chain before this ending owed us a check of is refused: that
+            # is the ending (the auditor's verdict), whatever we meant to sign (issue 44).
+            code, blamed_seat, detail = fault.error_code, fault.blamed_seat, fault.detail
+            evidence, proven, flag, clock = fault.evidence, True, None, None
+            violation, facts = fault.violation, fault.facts
         carried = evidence is not None and len(evidence) <= wire.MAX_EVIDENCE
         body = AbortBody(int(code), blamed_seat, detail[:1000], flag, clock,
                          evidence if carried else None,

@@ -33,7 +33,7 @@ from chkobba_p2p.transcript.caps import (
     CAP_SHUFFLE_PROOFS,
     SPOKEN,
 )
-from chkobba_p2p.transcript.events import HandScored
+from chkobba_p2p.transcript.events import HandScored, Standing
 from chkobba_p2p.transcript.session import Session
 from chkobba_p2p.transcript.table import Phase
 from chkobba_p2p.wire import codec as wire
@@ -619,3 +619,90 @@ def test_a_reveal_alone_while_the_game_waits_for_the_senders_play_is_no_empty_tu
             return
         t.deliver(e, s.seat)
     raise AssertionError("no turn carried a reveal beside its choice")
+
+
+# ------------------------------------------------------------------ an abort before the reveals
+
+
+def _end_leaves(t: Table, players: int) -> int:
+    """The last seat leaves (its reveal of hand 1 not yet sent)."""
+    s = t.sessions[players - 1]
+    left = s.leave()
+    assert left is not None
+    t.deliver(left, s.own_seat)
+    return s.own_seat
+
+
+def _end_resigns(t: Table, players: int) -> int:
+    s = t.sessions[1]
+    t.deliver(s.resign(), 1)
+    return 1
+
+
+def _end_flag(t: Table, players: int) -> int:
+    host = t.sessions[0]
+    while host.floor == 0:  # the host flags another seat
+        assert t.step() is not None
+    assert host.game.revealing is not None
+    flagged = host.floor
+    t.deliver(host.abort(ErrorCode.TIMEOUT, flagged, "out of time", flag=flagged), 0)
+    return 0
+
+
+def _end_claim(t: Table, players: int) -> int:
+    """A joiner claims a seat that owes no reveal yet withheld it (a claim)."""
+    s = t.sessions[1]
+    other = next(x for x in range(players) if x not in (1, s.floor))
+    t.deliver(s.abort(ErrorCode.TIMEOUT, other, "no reveal from it"), 1)
+    return 1
+
+
+ABORTS = {f.__name__[5:]: f for f in (_end_leaves, _end_resigns, _end_flag, _end_claim)}
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("ending", sorted(ABORTS))
+def test_an_abort_before_the_reveals_of_a_scored_hand(players, ending):
+    """Issue 44 (settle): the match ends (a leave, a resignation, a flag, a claim)
+    during hand 2, before every reveal of hand 1 is in.  Hand 1 was scored at its last
+    play (PROTOCOL.md 6.2): it counts, live and in the audit alike -- the audit's totals
+    and records include it (every card of the deck was shown), the winner and the loser
+    of an ending that decides the match are the same, and nobody is blamed for a reveal
+    that was not due yet.  A spectator that watched the chain says the same."""
+    from chkobba_p2p.observe.observer import Observer
+
+    t = _table(players, f"late-abort-{players}".encode(), rules=Ruleset(target=21))
+    for _ in range(20000):
+        e = t.step()
+        assert e is not None
+        g = t.sessions[0].game
+        if g.match is not None and g.match.results and g.revealing is not None:
+            break
+    else:
+        raise AssertionError("hand 1 was never scored before its reveals")
+    assert not g.revealing.verified
+    ABORTS[ending](t, players)
+    for s in t.sessions:
+        a = s.aborted
+        assert a is not None, s.seat
+        report = audit_bodies(list(s.bodies), workers=0)
+        assert report.verdict != INVALID, said(report)
+        live_totals = tuple(s.game.match.totals)
+        assert len(s.game.match.results) == 1
+        assert a.totals == live_totals
+        assert report.totals == live_totals, (said(report), live_totals)
+        hands = [r for r in report.records if r["type"] == "hand"]
+        assert len(hands) == 1 and tuple(hands[0]["totals"]) == live_totals
+        assert report.winner == a.winner_side(players), said(report)
+        assert report.loser == a.loser_side(players), said(report)
+        claim = report.aborts[0]
+        assert (claim.code, claim.blamed) == (a.code.name.lower(), a.blamed_seat)
+        if a.standing not in (Standing.OWED, Standing.SELF):
+            assert report.blamed is None, said(report)
+        obs = Observer()
+        for body in s.bodies:
+            obs.feed(body)
+        v = obs.end()
+        assert (v.verdict, v.code, v.blamed, v.winner) == (
+            report.verdict, report.code, report.blamed, report.winner)
+        assert obs.totals == live_totals

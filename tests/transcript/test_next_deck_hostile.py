@@ -42,7 +42,7 @@ from chkobba_p2p.transcript.session import Session
 from chkobba_p2p.transcript.table import Phase
 from chkobba_p2p.wire import codec as wire
 from chkobba_p2p.wire.codec import ErrorCode
-from chkobba_p2p.wire.logfile import TranscriptWriter
+from chkobba_p2p.wire.logfile import TranscriptWriter, read_log
 
 WITHOUT = tuple(c for c in SPOKEN if c != CAP_NEXT_DECK)
 _COMMON = ("g", "seat", "n", "prev", "k")
@@ -858,3 +858,218 @@ def test_a_cut_before_a_shuffle_the_chain_lacks_is_refused_by_the_seat_that_made
     assert len(ahead.bodies) <= carried + 2  # the entry, and the ahead seat's abort
     r = audit_bodies(list(cheater.bodies[:carried + 1]), workers=0)
     assert (r.verdict, r.blamed, r.entry) == (INVALID, st["cutter"], carried), r.reason
+
+
+# ------------------------------------------------------------------ the game ends mid-check
+
+
+def _held_bad_proof(key: bytes, players: int = 2, slow: tuple[int, ...] = (0,)
+                    ) -> tuple[Table, dict[int, list[ProofJob]], int]:
+    """A lazy table (proof work handed out) where seat 1's ``deal/proof`` for the next
+    deck rides in a ``b`` of hand 1 with a proof that does not verify, and the check of
+    it by the seats ``slow`` (seat 0 among them) is still in their (slow) workers: the
+    table, the held jobs and the index of the entry that carried the proof.  A seat
+    not in ``slow`` checks it at once, and aborts: the table is returned then."""
+    cheated: list[int] = []
+
+    def cheat(s: Session) -> None:
+        g = s.game
+        if s.own_seat == 1 and not cheated and g.hand_no == 1 and g.deck is not None \
+                and g.deck.deal.phase == "deal" and _queued(ProofItem)(s):
+            _bad_proof(s)
+            cheated.append(len(s.bodies))
+
+    t = Table(players, proofs=True, rules=Ruleset(target=11), key=key)
+    for s in t.sessions:
+        s.defer_work = True
+    jobs: dict[int, list[ProofJob]] = {s.own_seat: [] for s in t.sessions}
+    going = True
+    for _ in range(5000):
+        if cheated and len(t.sessions[0].bodies) > cheated[0] and (
+                t.sessions[0].finished or any(j.kind == "verify" and j.seat == 1
+                                              and j.hand == 2 for j in jobs[0])):
+            return t, jobs, cheated[0]
+        assert going, "nobody can speak"
+        going = _lazy_step(t, jobs, cheat, lambda seat, job: seat in slow
+                           and job.kind == "verify" and job.hand == 2)
+    raise AssertionError("seat 1's bad proof never rode in a b of hand 1")
+
+
+def _spectator(bodies: list[bytes]) -> tuple[str | None, int | None]:
+    """A spectator fed ``bodies`` as they came (every check at once, as it watches)."""
+    from chkobba_p2p.observe.observer import Observer
+    obs = Observer()
+    for body in bodies:
+        obs.feed(body)
+    v = obs.end()
+    return v.code, v.blamed
+
+
+def _end_honest_resigns(t: Table) -> None:
+    t.sessions[0].resign()
+
+
+def _end_honest_flags(t: Table) -> None:
+    s0 = t.sessions[0]
+    s0.abort(ErrorCode.TIMEOUT, s0.floor, "out of time", flag=s0.floor)
+
+
+def _end_cheater_resigns(t: Table) -> None:
+    t.sessions[0].receive(wire.open_entry(t.sessions[1].resign().body))
+
+
+def _end_cheater_leaves(t: Table) -> None:
+    left = t.sessions[1].leave()
+    assert left is not None
+    t.sessions[0].receive(wire.open_entry(left.body))
+
+
+def _end_cheater_flags(t: Table) -> None:
+    """The cheater signs that the host went silent (a claim, or a flag when the host
+    holds the floor)."""
+    s1 = t.sessions[1]
+    ab = s1.abort(ErrorCode.TIMEOUT, 0, "the host went silent", flag=0)
+    t.sessions[0].receive(wire.open_entry(ab.body))
+
+
+ENDINGS = {f.__name__[5:]: f for f in (_end_honest_resigns, _end_honest_flags,
+                                       _end_cheater_resigns, _end_cheater_leaves,
+                                       _end_cheater_flags)}
+
+
+@pytest.mark.parametrize("ending", sorted(ENDINGS))
+def test_a_game_ended_while_a_bad_proof_is_checked_tells_the_audit_story(ending):
+    """Issue 44 (settle): seat 0's check of seat 1's bad proof (ridden in a ``b``) is
+    still in its worker when the game ends -- a resignation, a leave, a flag, by either
+    seat.  The auditor finds the proof bad (``deal_failure`` against seat 1, at the
+    entry that carried it); the honest seat must show the same ending live: it finishes
+    the checks its chain owed before it takes the ending, and a refused proof decides.
+    So does a spectator watching the same chain."""
+    t, _, at = _held_bad_proof(b"settle-ending")
+    ENDINGS[ending](t)
+    honest = t.sessions[0]
+    assert honest.aborted is not None
+    report = audit_bodies(list(honest.bodies), workers=0)
+    assert (report.verdict, report.code, report.blamed, report.entry) == (
+        INVALID, "deal_failure", 1, at), said(report)
+    assert report.reason.startswith("bad_shuffle_proof:"), report.reason
+    a = honest.aborted
+    assert (a.code.name.lower(), a.blamed_seat, a.standing) == (
+        report.code, report.blamed, Standing.PROVEN), a
+    assert a.winner_side(2) is None and a.loser is None, a
+    # Its signed record cites the entry that carried the proof, and goes out.
+    mine = [wire.open_entry(b) for b in honest.bodies
+            if wire.open_entry(b).kind == "abort" and wire.open_entry(b).seat == 0]
+    assert mine and mine[-1].fields.get("evidence") == honest.bodies[at]
+    assert _spectator(list(honest.bodies)) == (report.code, report.blamed)
+    # A crash resume replays the log doing every check in line: the same verdict.
+    with pytest.raises(GameFault) as caught:
+        Session.resume(t.ids[0], list(honest.bodies), t.ids[0].public, honest.master)
+    assert (caught.value.error_code, caught.value.blamed_seat) == (ErrorCode.DEAL_FAILURE, 1)
+    assert caught.value.evidence == honest.bodies[at]
+
+
+@pytest.mark.parametrize("third", ["checks_at_once", "resigns"])
+def test_at_three_players_the_slow_checker_tells_the_audit_story(third):
+    """Three players, seat 1's bad proof in a ``b``, seat 0's check of it slow.  Seat 2
+    either checks it at once and its proven abort (``deal_failure`` against seat 1)
+    reaches seat 0 first -- seat 0 finishes its own check and shows the proof refused,
+    proven, not seat 2's word -- or seat 2 is slow too and resigns: the resignation
+    ends nothing before the refused proof.  Live = audit = spectator."""
+    slow = (0,) if third == "checks_at_once" else (0, 2)
+    t, _, at = _held_bad_proof(b"settle-three", players=3, slow=slow)
+    if third == "resigns":
+        s2 = t.sessions[2]
+        assert not s2.finished
+        resigned = s2.resign()
+        for o in t.sessions[:2]:
+            o.receive(wire.open_entry(resigned.body))
+    honest = t.sessions[0]
+    a = honest.aborted
+    assert a is not None
+    report = audit_bodies(list(honest.bodies), workers=0)
+    assert (report.verdict, report.code, report.blamed, report.entry) == (
+        INVALID, "deal_failure", 1, at), said(report)
+    assert (a.code.name.lower(), a.blamed_seat, a.standing) == (
+        report.code, report.blamed, Standing.PROVEN), a
+    assert _spectator(list(honest.bodies)) == (report.code, report.blamed)
+
+
+class _ProofThenResign(Session):
+    """A joiner's session, honest but for its ``deal/proof`` for the next deck flipped
+    in the ``b`` of hand 1, and its resignation at its next turn after that."""
+
+    sent_at: int | None = None
+
+    def next_entry(self):  # type: ignore[no-untyped-def]
+        g = self.game
+        if self.sent_at is None and self.phase == Phase.PLAYING and self.floor == self.seat \
+                and g.hand_no == 1 and g.deck is not None and g.deck.deal.phase == "deal" \
+                and _queued(ProofItem)(self):
+            _bad_proof(self)
+            self.sent_at = len(self.bodies)
+        elif self.sent_at is not None and not self.finished and self.floor == self.seat \
+                and len(self.bodies) > self.sent_at + 1:
+            return self.resign()
+        return super().next_entry()
+
+
+class _ResigningLink(SeatLink):
+    def entry(self, body, msg, now):  # type: ignore[no-untyped-def]
+        super().entry(body, msg, now)
+        if self.session is not None and type(self.session) is Session:
+            self.session.__class__ = _ProofThenResign
+
+
+class _ProofThenResignPeer(ClientPeer):
+    link_class = _ResigningLink
+
+
+async def test_real_peers_a_host_whose_check_is_out_when_the_cheater_resigns(
+        tmp_path, autojump_clock):
+    """Two real peers in memory, the host's check of the joiner's proof for the next
+    deck kept out (its result never comes back: a slow worker), the joiner's proof bad,
+    and the joiner resigns.  The host's shell sends the ``deal_failure`` abort its
+    session signs as it takes the resignation (the checks it owed, finished first): its
+    outcome and its log's audit tell one story, the joiner proven at fault."""
+    from chkobba_p2p._shell.hostpeer import HostPeer
+    from chkobba_p2p.link.host import HostTable
+
+    kept: list[ProofJob] = []
+
+    class SlowHostTable(HostTable):  # type: ignore[type-arg]
+        def job_done(self, job, result, now):  # type: ignore[no-untyped-def]
+            if job.kind == "verify" and job.seat == 1 and job.hand >= 2:
+                kept.append(job)  # still in the worker when the game ends
+                return
+            super().job_done(job, result, now)
+
+    class SlowHost(HostPeer):
+        table_class = SlowHostTable
+
+    table = InMemoryTable(tmp_path, players=2, rules=Ruleset(target=11),
+                          host_class=SlowHost, shuffle_proofs=True)
+    out: dict[int, Outcome] = {}
+    with trio.fail_after(600):
+        async with trio.open_nursery() as nursery:
+            async def host(task_status=trio.TASK_STATUS_IGNORED) -> None:
+                out[0] = await table.host.run(task_status)
+
+            await nursery.start(host)
+            peer = _ProofThenResignPeer(table.join_config(1), table.controllers[1])
+
+            async def join() -> None:
+                out[1] = await peer.run()
+
+            nursery.start_soon(join)
+    assert kept, "the host's check of the bad proof was never handed out"
+    o = out[0]
+    assert o.aborted is not None, o
+    assert (o.aborted.code, o.aborted.blamed_seat, o.aborted.standing) == (
+        ErrorCode.DEAL_FAILURE, 1, Standing.PROVEN), o.aborted
+    report = audit_log(o.log_path, workers=0)
+    assert (report.verdict, report.code, report.blamed) == (
+        INVALID, "deal_failure", 1), said(report)
+    kinds = [(e.kind, e.seat) for e in map(wire.open_entry, read_log(o.log_path).bodies)
+             if e.kind == "abort"]
+    assert kinds == [("abort", 1), ("abort", 0)], kinds  # its resignation, then ours
