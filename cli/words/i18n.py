@@ -2736,8 +2736,11 @@ MESSAGES |= {
 MESSAGES |= {
     "ar_title": ("arena: {a} (A) vs {b} (B), {players} players, duplicate deals",
                  "arène : {a} (A) contre {b} (B), {players} joueurs, donnes dupliquées"),
-    "ar_matches": ("matches: {n} ({deals} deals x {legs} seatings)",
-                   "parties : {n} ({deals} donnes x {legs} placements)"),
+    # A count's noun by the count (Translator.singular: one in English, 0 or 1 in French).
+    "ar_matches_1": ("matches: {n} ({deals} deal x {legs} seatings)",
+                     "parties : {n} ({deals} donne x {legs} placements)"),
+    "ar_matches_n": ("matches: {n} ({deals} deals x {legs} seatings)",
+                     "parties : {n} ({deals} donnes x {legs} placements)"),
     "ar_hands": ("hands: {n}", "manches : {n}"),
     "ar_win_rate": ("match win rate A: {rate} (95% CI {low}..{high})",
                     "taux de victoire de A : {rate} (IC à 95 % de {low} à {high})"),
@@ -2748,8 +2751,12 @@ MESSAGES |= {
                      "CPU over {n} moves",
                      "temps par coup {side} : moy. {mean} ms, max {wall} ms réels, "
                      "{cpu} ms CPU, {n} coups"),
-    "ar_ladder": ("ladder: {levels}, {players} players, {games} duplicate deals per pair",
-                  "échelle : {levels}, {players} joueurs, {games} donnes dupliquées par paire"),
+    "ar_ladder_1": ("ladder: {levels}, {players} players, {games} duplicate deal per pair",
+                    "échelle : {levels}, {players} joueurs, {games} donne dupliquée par "
+                    "paire"),
+    "ar_ladder_n": ("ladder: {levels}, {players} players, {games} duplicate deals per pair",
+                    "échelle : {levels}, {players} joueurs, {games} donnes dupliquées par "
+                    "paire"),
     "ar_pair": ("pair {a} vs {b}: {wins}/{n} matches won by {a}",
                 "paire {a} contre {b} : {wins}/{n} parties gagnées par {a}"),
     "ar_elo": ("elo {level}: {rating} (95% CI {low}..{high})",
