@@ -120,11 +120,6 @@ class Seating:
             return None
         return 1 - side
 
-    @property
-    def side_word(self) -> str:
-        """What a side is called in the library's English: ``team`` or ``seat``."""
-        return "team" if self.teams else "seat"
-
     def check_seat(self, seat: int) -> None:
         if not 0 <= seat < self.players:
             raise LocalError(f"seats are numbered 0..{self.players - 1}, not {seat!r}")
