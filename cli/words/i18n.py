@@ -2710,6 +2710,11 @@ MESSAGES |= {
                          "{count} poids finis (réinstallez chkobba-p2p)"),
     # A move the rules engine refused (an IllegalMove's ``rule``, worded by RULE_NAMES).
     "rule_broken": ("illegal move: {rule}", "coup interdit : {rule}"),
+    # This seat's choice refused (a ChoiceRefused event: the rule, or the misuse's code).
+    "ev_choice_refused": ("choice refused ({why}): choose again",
+                          "choix refusé ({why}) : choisissez de nouveau"),
+    "ev_choice_refused_why": ("a choice this program made wrongly",
+                              "un choix que ce programme a mal fait"),
 }
 
 # The library's API used wrongly by this program itself (issue 41): never a player's doing,
