@@ -32,6 +32,7 @@ public sub-packages of their own; the face for playing at a table is :mod:`chkob
 from __future__ import annotations
 
 from .deal import (
+    DEAL_PROBLEMS,
     Deal,
     DealItem,
     DealUsageError,
@@ -271,7 +272,8 @@ __all__ = [
     "HandScored", "RedealEvent", "CardsSeen", "MatchOver", "FirstDealerDrawn", "TableReady",
     "Limits",
     "SeatClock", "Clocks", "Expiry", "ClockReading", "Deal", "LocalTable", "FirstDealerDraw",
-    "PeerMisbehaved", "DealUsageError", "ProofJob", "JobResult", "run_job", "MAX_PLAYERS",
+    "PeerMisbehaved", "DealUsageError", "DEAL_PROBLEMS", "ProofJob", "JobResult", "run_job",
+    "MAX_PLAYERS",
     "MAX_ERROR_TEXT", "MAX_LIMIT", "MAX_SPECTATORS", "LINK_TYPES", "display_name",
     "clean_text", "read_limits", "read_allowance_left", "read_move_used", "read_have", "Host",
     "Hello", "Welcome", "Watch", "Watching", "LobbySeat", "Lobby", "Start", "Chat", "Wait",

@@ -2723,7 +2723,9 @@ MESSAGES |= {
 # GAME_PROBLEMS: "gm_"), a session or game driver (chkobba_p2p.lowlevel.TRANSCRIPT_PROBLEMS:
 # "tu_"), the review and the observer (chkobba_p2p.observe.errors.OBSERVE_PROBLEMS: "ob_"),
 # the link's cores (chkobba_p2p.lowlevel.LINK_PROBLEMS: "lk_"), the wire
-# (chkobba_p2p.lowlevel.WIRE_PROBLEMS: "wu_").  A {card} is a card's letters in the language.
+# (chkobba_p2p.lowlevel.WIRE_PROBLEMS: "wu_"), the deal (chkobba_p2p.lowlevel.DEAL_PROBLEMS:
+# "du_"; its {phase} and {action} as the deal names them).  A {card} is a card's letters in
+# the language.
 MESSAGES |= {
     "bo_no_budget": ("the expert bot was given neither a time per move nor a number of "
                      "samples",
@@ -2861,12 +2863,84 @@ MESSAGES |= {
     "lk_table_not_full": ("the table is not full", "la table n'est pas complète"),
     "lk_greeting_first": ("a greeting was read before this peer sent its own",
                           "une salutation a été lue avant que ce pair n'envoie la sienne"),
+    # A connection's state and our own step out of its table ({role}, {state}, {event},
+    # {type}: as the link's tables name them).
+    "lk_no_such_state": ("the {role}'s connection has no state {state}",
+                         "la connexion de rôle {role} n'a pas d'état {state}"),
+    "lk_no_such_event": ("the {role}'s connection in {state} has no step {event}",
+                         "la connexion de rôle {role} dans l'état {state} n'a pas d'étape "
+                         "{event}"),
+    "lk_no_handshake": ("no handshake is under way (the connection is in {state})",
+                        "aucune poignée de main n'est en cours (la connexion est dans l'état "
+                        "{state})"),
+    "lk_spectator_not_watching": ("a spectator's connection is in {state}, not watching",
+                                  "la connexion d'un spectateur est dans l'état {state}, pas "
+                                  "en train de regarder"),
+    "lk_nothing_to_admit": ("nothing to admit (the connection is in {state})",
+                            "rien à admettre (la connexion est dans l'état {state})"),
+    "lk_may_not_send": ("the {role} may not send {type} in {state}",
+                        "le rôle {role} ne peut envoyer {type} dans l'état {state}"),
     "lk_controllers_for_table": ("{controllers} controllers for a table of {players}",
                                  "{controllers} contrôleurs pour une table de {players}"),
     "wu_frame_too_large": ("a message of {size} bytes is larger than the {max}-byte limit",
                            "un message de {size} octets dépasse la limite de {max} octets"),
     "wu_reserved_field": ("the field {field} is reserved in a signed entry",
                           "le champ {field} est réservé dans une entrée signée"),
+    "du_bad_session_id": ("a deal needs its game's id", "une donne a besoin de l'identifiant "
+                          "de sa partie"),
+    "du_not_a_count": ("a deal's {name} number must be a whole number, 0 or more",
+                       "le numéro {name} d'une donne doit être un entier, 0 ou plus"),
+    "du_players_unsupported": ("a deal is for 2, 3 or 4 players, not {players}",
+                               "une donne se fait à 2, 3 ou 4 joueurs, pas {players}"),
+    "du_seat_out_of_range": ("there is no seat {seat} at this deal",
+                             "il n'y a pas de place {seat} à cette donne"),
+    "du_cutter_out_of_range": ("there is no seat {seat} to cut at this deal",
+                               "il n'y a pas de place {seat} pour couper à cette donne"),
+    "du_bad_seed": ("a deal's seed is 32 bytes", "la graine d'une donne fait 32 octets"),
+    "du_bad_secret_key": ("a deal's secret key is out of range",
+                          "la clé secrète d'une donne est hors limites"),
+    "du_observer_has_no_key": ("a deal seen from no seat has no key to send",
+                               "une donne vue d'aucune place n'a pas de clé à envoyer"),
+    "du_already_started": ("the deal has already started", "la donne a déjà commencé"),
+    "du_not_the_cutter": ("only the cutter cuts", "seul le coupeur coupe"),
+    "du_wrong_phase": ("the deal cannot {action} in its phase {phase}",
+                       "la donne ne peut pas faire « {action} » dans sa phase {phase}"),
+    "du_bad_cut": ("a cut is a position from 0 to 39, not {cut}",
+                   "une coupe est une position de 0 à 39, pas {cut}"),
+    "du_no_such_position": ("the deck has no position {position}",
+                            "le paquet n'a pas de position {position}"),
+    "du_empty_step": ("a dealing step opens at least one position",
+                      "une étape de distribution ouvre au moins une position"),
+    "du_position_dealt": ("position {position} was already dealt",
+                          "la position {position} a déjà été distribuée"),
+    "du_position_twice": ("a position appears twice in the dealing step",
+                          "une position figure deux fois dans l'étape de distribution"),
+    "du_step_not_early": ("dealing step {step} was not opened early, or is due already",
+                          "l'étape de distribution {step} n'a pas été ouverte en avance, ou "
+                          "elle est déjà due"),
+    "du_unknown_job": ("proof work that is not this deal's, or is done already",
+                       "un travail de preuve qui n'est pas de cette donne, ou déjà fait"),
+    "du_position_not_held": ("position {position} is not in this seat's hand",
+                             "la position {position} n'est pas dans la main de cette place"),
+    "du_position_shown": ("position {position} was already shown",
+                          "la position {position} a déjà été montrée"),
+    "du_cards_hidden": ("the deal cannot end while cards are still hidden",
+                        "la donne ne peut finir tant que des cartes sont cachées"),
+    "du_step_incomplete": ("a dealing step is still incomplete",
+                           "une étape de distribution est encore incomplète"),
+    "du_deal_failed": ("this deal has failed: a peer was blamed",
+                       "cette donne a échoué : un pair a été mis en cause"),
+    "du_unknown_state_version": ("the saved deal is of a version this program does not know",
+                                 "la donne enregistrée est d'une version que ce programme ne "
+                                 "connaît pas"),
+    "du_corrupt_state": ("the saved deal is damaged", "la donne enregistrée est abîmée"),
+    "du_dealer_decided": ("the first dealer is already decided",
+                          "le premier donneur est déjà désigné"),
+    "du_draw_exhausted": ("no card is left to draw for the first dealer in this deck",
+                          "il ne reste aucune carte à tirer pour le premier donneur dans ce "
+                          "paquet"),
+    "du_draw_cards": ("the draw for the first dealer needs one card per player drawing",
+                      "le tirage du premier donneur demande une carte par joueur qui tire"),
     "wu_entry_too_large": ("a {kind} entry of {size} bytes is larger than its {max}-byte "
                            "limit",
                            "une entrée {kind} de {size} octets dépasse sa limite de {max} "
@@ -3190,13 +3264,13 @@ def notice_text(t: Translator, notice: Notice) -> str:
 #: code (``LogUnreadable.code``, ``AddressError.code``, ``ListenError.code``,
 #: ``RulesetError.code``, ``BotError.code``, ``KeyUnusable.code``; the API used wrongly:
 #: ``GameUsageError``, ``TranscriptUsageError``, ``ObserveUsageError``, ``LinkUsageError``,
-#: ``WireUsageError``).
+#: ``WireUsageError``, ``DealUsageError``).
 _CODED_FAMILIES: dict[object, str] = {"log_unreadable": "lu_", "bad_address": "ad_",
                                       "cannot_listen": "ls_", "bad_ruleset": "ru_",
                                       "bot_error": "bo_", "key_unusable": "ik_",
                                       "game_misuse": "gm_", "transcript_misuse": "tu_",
                                       "observe_misuse": "ob_", "link_misuse": "lk_",
-                                      "wire_misuse": "wu_"}
+                                      "wire_misuse": "wu_", "deal_misuse": "du_"}
 
 
 def coded_words(t: Translator, family: object, code: object, data: object) -> str | None:
@@ -3230,7 +3304,7 @@ def local_error_text(t: Translator, exc: BaseException) -> str:
     cannot listen on: ``ls_``; rules that cannot be: ``ru_``; bots that cannot be made,
     cannot decide or cannot finish: ``bo_``; an identity key file that cannot be used:
     ``ik_``; the library's API used wrongly by this program: ``gm_``, ``tu_``, ``ob_``,
-    ``lk_``, ``wu_``) worded by its ``code`` and ``data`` in ``t``'s language
+    ``lk_``, ``wu_``, ``du_``) worded by its ``code`` and ``data`` in ``t``'s language
     (:func:`coded_words`); a move the rules engine refused (an ``IllegalMove``) by its
     ``rule``; any other, or a code this catalog lacks, as ``str(exc)`` (the library's
     English)."""

@@ -3,7 +3,8 @@
 cannot listen on (:class:`ListenError`), rules that cannot be (:class:`RulesetError`),
 bots that cannot be made or cannot finish (:class:`BotError`), and the library's API
 used wrongly, by layer (:class:`GameUsageError`, :class:`TranscriptUsageError`,
-:class:`ObserveUsageError`, :class:`LinkUsageError`, :class:`WireUsageError`) carry a
+:class:`ObserveUsageError`, :class:`LinkUsageError`, :class:`WireUsageError`,
+:class:`DealUsageError`) carry a
 ``code`` and its ``data``, set at every raise site, and the client words each code from
 its catalog in English and French; their ``str()`` stays the library's English
 sentence."""
@@ -37,11 +38,13 @@ from chkobba_p2p.game.rules import (
     RulesetError,
 )
 from chkobba_p2p.lowlevel import (
+    DEAL_PROBLEMS,
     KEY_PROBLEMS,
     LINK_PROBLEMS,
     LOG_PROBLEMS,
     TRANSCRIPT_PROBLEMS,
     WIRE_PROBLEMS,
+    DealUsageError,
     KeyUnusable,
     LinkUsageError,
     LogUnreadable,
@@ -59,9 +62,14 @@ FAMILIES = {"LogUnreadable": (LOG_PROBLEMS, "lu_"), "AddressError": (ADDRESS_PRO
             "GameUsageError": (GAME_PROBLEMS, "gm_"),
             "TranscriptUsageError": (TRANSCRIPT_PROBLEMS, "tu_"),
             "ObserveUsageError": (OBSERVE_PROBLEMS, "ob_"),
-            "LinkUsageError": (LINK_PROBLEMS, "lk_"), "WireUsageError": (WIRE_PROBLEMS, "wu_")}
+            "LinkUsageError": (LINK_PROBLEMS, "lk_"), "WireUsageError": (WIRE_PROBLEMS, "wu_"),
+            "DealUsageError": (DEAL_PROBLEMS, "du_")}
 
 CODES = [(name, code) for name, (table, _) in FAMILIES.items() for code in table]
+#: Subclasses raised with a family's codes (``code=`` at each raise).
+SUBCLASSES = {"NoSuchEvent": "LinkUsageError"}
+#: Subclasses that give their code themselves (in their ``__init__``).
+SETS_ITS_CODE = {"LocalStateError": "LinkUsageError"}
 LIBRARY = Path(chkobba_p2p.__file__).parent
 
 
@@ -86,8 +94,14 @@ def _raised_codes() -> dict[str, set[str]]:
     for path in LIBRARY.rglob("*.py"):
         tree = ast.parse(path.read_text(), str(path))
         for node in ast.walk(tree):
+            if isinstance(node, ast.ClassDef) and node.name in SETS_ITS_CODE:
+                for call in ast.walk(node):  # the codes its own __init__ gives
+                    for k in getattr(call, "keywords", ()):
+                        if k.arg == "code" and isinstance(k.value, ast.Constant):
+                            found[SETS_ITS_CODE[node.name]].add(k.value.value)
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
-                    and node.func.id in FAMILIES:
+                    and (node.func.id in FAMILIES or node.func.id in SUBCLASSES):
+                family = SUBCLASSES.get(node.func.id, node.func.id)
                 code = next((k.value for k in node.keywords if k.arg == "code"), None)
                 assert code is not None, f"{path}:{node.lineno}: {node.func.id} without a code"
                 constants = [c.value for c in ast.walk(code)
@@ -95,7 +109,7 @@ def _raised_codes() -> dict[str, set[str]]:
                 if node.func.id == "ListenError" and not constants:
                     continue  # from_os: listen_problem's codes, below
                 assert constants, f"{path}:{node.lineno}: a code that is not literal"
-                found[node.func.id].update(constants)
+                found[family].update(constants)
             if isinstance(node, ast.FunctionDef) and node.name == "listen_problem":
                 for ret in ast.walk(node):
                     if isinstance(ret, ast.Return) and isinstance(ret.value, ast.Tuple):
@@ -115,6 +129,26 @@ def test_the_library_raises_no_local_error_without_a_code():
                     and node.func.id in ("LocalError", "CodedLocalError"):
                 bare.append(f"{path.relative_to(LIBRARY)}:{node.lineno}")
     assert bare == []
+
+
+def test_every_local_error_family_is_coded():
+    """Every class of local error in the library carries a code from its table, except
+    those whose data is its own (Tor's ``TorFailure``, a busy seat's process)."""
+    import importlib
+    import pkgutil
+
+    from chkobba_p2p.errors import CodedLocalError, LocalError
+
+    for info in pkgutil.walk_packages(chkobba_p2p.__path__, "chkobba_p2p."):
+        importlib.import_module(info.name)
+
+    def below(cls: type) -> list[type]:
+        return [c for s in cls.__subclasses__() for c in (s, *below(s))]
+
+    own_data = {"TorError", "TorUnavailable", "_ControlRefused", "SeatBusy"}
+    uncoded = {c.__name__ for c in below(LocalError)
+               if not issubclass(c, CodedLocalError) and c.__module__.startswith("chkobba_p2p")}
+    assert uncoded == own_data
 
 
 def test_the_tables_are_the_codes_raised():
@@ -176,7 +210,8 @@ def test_a_port_in_use_carries_its_code():
 
 @pytest.mark.parametrize("cls", [LogUnreadable, AddressError, ListenError, RulesetError,
                                  BotError, KeyUnusable, GameUsageError, TranscriptUsageError,
-                                 ObserveUsageError, LinkUsageError, WireUsageError])
+                                 ObserveUsageError, LinkUsageError, WireUsageError,
+                                 DealUsageError])
 def test_each_family_is_worded_by_its_own_prefix(cls):
     """The client finds a family's words by the class's default code (it must not import
     the log reader to recognise a log error: a bot peer loads no auditor)."""
@@ -581,6 +616,12 @@ def _unfinished_hand_scored() -> None:
      {"players": 5, "choices": "2, 3, 4"}),
     (lambda: __import__("chkobba_p2p.lowlevel", fromlist=["x"]).frame(bytes(2 ** 20 + 1)),
      WireUsageError, "frame_too_large", {"size": 2 ** 20 + 1, "max": 2 ** 20}),
+    (lambda: __import__("chkobba_p2p.lowlevel", fromlist=["x"]).Deal(
+        session_id=b"g", hand=0, instance=0, n=5, seat=0), DealUsageError,
+     "players_unsupported", {"players": 5}),
+    (lambda: __import__("chkobba_p2p.lowlevel", fromlist=["x"]).Deal(
+        session_id=b"g", hand=0, instance=0, n=2, seat=None).start(), DealUsageError,
+     "observer_has_no_key", {}),
 ])
 def test_the_api_used_wrongly_says_so_by_code(call, cls, code, data):
     """Session misuse, the rules model's, the expert's arguments, the review's, the
