@@ -32,6 +32,7 @@ public sub-packages of their own; the face for playing at a table is :mod:`chkob
 from __future__ import annotations
 
 from .deal import (
+    DEAL_PROBLEMS,
     Deal,
     DealItem,
     DealUsageError,
@@ -49,6 +50,7 @@ from .link.door import (
     DoorCore,
     DoorStep,
 )
+from .link.errors import LINK_PROBLEMS, LinkUsageError
 from .link.handshake import (
     CAP_SEAT_SECRET,
     SEAT_SECRET_DOMAIN,
@@ -176,6 +178,7 @@ from .transcript.clocks import (
     make_clock,
 )
 from .transcript.driver import Decision, DeckInstance, GameDriver
+from .transcript.errors import TRANSCRIPT_PROBLEMS, TranscriptUsageError
 from .transcript.events import (
     Aborted,
     CardsSeen,
@@ -231,6 +234,7 @@ from .wire.codec import (
     unsealed,
     verify_signature,
 )
+from .wire.errors import WIRE_PROBLEMS, WireUsageError
 from .wire.logfile import (
     KEY_PROBLEMS,
     LOG_PROBLEMS,
@@ -253,7 +257,8 @@ __all__ = [
     "frame", "FrameDecoder", "encode", "decode", "Identity", "verify_signature", "fingerprint",
     "entry_id", "Entry", "make_entry", "open_entry", "get_field", "MAGIC", "LogFile",
     "TranscriptWriter", "read_log", "read_header", "LogUnreadable", "LOG_PROBLEMS",
-    "KeyUnusable", "KEY_PROBLEMS",
+    "KeyUnusable", "KEY_PROBLEMS", "WireUsageError", "WIRE_PROBLEMS", "TranscriptUsageError",
+    "TRANSCRIPT_PROBLEMS", "LinkUsageError", "LINK_PROBLEMS",
     "MAX_LOG_BYTES",
     "CAP_SHUFFLE_PROOFS", "CAP_EARLY_DEAL", "CAP_SEAT_SECRET", "SEAT_SECRET_DOMAIN",
     "seat_secret_proof",
@@ -267,7 +272,8 @@ __all__ = [
     "HandScored", "RedealEvent", "CardsSeen", "MatchOver", "FirstDealerDrawn", "TableReady",
     "Limits",
     "SeatClock", "Clocks", "Expiry", "ClockReading", "Deal", "LocalTable", "FirstDealerDraw",
-    "PeerMisbehaved", "DealUsageError", "ProofJob", "JobResult", "run_job", "MAX_PLAYERS",
+    "PeerMisbehaved", "DealUsageError", "DEAL_PROBLEMS", "ProofJob", "JobResult", "run_job",
+    "MAX_PLAYERS",
     "MAX_ERROR_TEXT", "MAX_LIMIT", "MAX_SPECTATORS", "LINK_TYPES", "display_name",
     "clean_text", "read_limits", "read_allowance_left", "read_move_used", "read_have", "Host",
     "Hello", "Welcome", "Watch", "Watching", "LobbySeat", "Lobby", "Start", "Chat", "Wait",

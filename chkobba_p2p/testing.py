@@ -35,8 +35,8 @@ from ._shell.hostpeer import HostPeer
 from ._shell.net import ClientPeer, Link
 from ._shell.transport import Transport
 from .bots.levels import make_bot
-from .errors import LocalError
 from .game.hand import Hand, Move
+from .link.errors import LinkUsageError
 from .link.events import Outcome, SeatController
 from .link.host import HostTable
 from .link.joiner import SeatLink
@@ -298,7 +298,9 @@ class InMemoryTable:
         if players is None:
             players = len(controllers) if controllers else 2
         if controllers is not None and len(controllers) != players:
-            raise LocalError(f"{len(controllers)} controllers for a table of {players}")
+            raise LinkUsageError(f"{len(controllers)} controllers for a table of {players}",
+                                 code="controllers_for_table",
+                                 data={"controllers": len(controllers), "players": players})
         self.folder = folder
         self.network = MemoryNetwork()
         self.controllers: list[SeatController] = controllers or [

@@ -12,8 +12,9 @@ __all__ = ["BotError", "BOT_PROBLEMS"]
 #: Every :attr:`BotError.code`, with the keys of its :attr:`~BotError.data` (``level``:
 #: the level asked for; ``choices``: the levels there are, comma-separated; ``move_ms``:
 #: the budget given, as text; ``hands``: the hands played; ``count``: the weights a
-#: policy model has).  A code is never renamed; a client words each (the terminal
-#: client: ``bo_`` + the code).
+#: policy model has; ``playout``: the rollout policy asked for; ``level``: ``handseer`` or
+#: ``omniscient``, the arena's measuring levels).  A code is never renamed; a client
+#: words each (the terminal client: ``bo_`` + the code).
 BOT_PROBLEMS: dict[str, tuple[str, ...]] = {
     "unknown_level": ("level", "choices"),
     "move_ms_not_positive": ("move_ms",),
@@ -28,6 +29,15 @@ BOT_PROBLEMS: dict[str, tuple[str, ...]] = {
     "model_unreadable": (),  # not the JSON of a model
     "model_other_features": (),  # fitted for other features than this program's
     "model_weights": ("count",),  # not that many finite weights
+    # The expert's arguments and its search's inputs (expert.py): its caller's mistake.
+    "no_budget": (),  # neither a time budget (move_ms) nor a sample count
+    "unknown_playout": ("playout", "choices"),
+    "open_hand_to_determinize": (),  # a world sampled from the open hand, not a view
+    "exact_search_needs_a_world": (),  # a view, or a world that does not deal its stock
+    "stock_of_a_view": (),  # the stock of a seat's view dealt, not the whole hand's
+    # The arena's measuring levels, which see every card: never at a table.
+    "seeing_level_at_a_table": ("level",),  # asked a seat's move (choose_play)
+    "seeing_level_given_a_view": ("level",),  # given a seat's view, not the whole hand
 }
 
 

@@ -54,7 +54,6 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import cast
 
-from ..errors import LocalError
 from ..game._masks import (
     _BELOW_MASK,
     _RANK_MASK,
@@ -299,7 +298,8 @@ def determinize(view: Hand, rng: random.Random) -> Hand:
     """
     me = view.viewer
     if me is None:
-        raise LocalError("determinize a seat's view, not an omniscient hand")
+        raise BotError("determinize a seat's view, not an omniscient hand",
+                       code="open_hand_to_determinize")
     unseen = list(cards_of(ALL_CARDS ^ view._known))  # by id, as sorted(unseen_cards())
     rng.shuffle(unseen)
     hidden: list[tuple[Card, ...]] = []
@@ -533,10 +533,11 @@ def _exact_reach(view: Hand) -> bool:
 
 def _check_exact(state: Hand) -> None:
     if state.viewer is not None:
-        raise LocalError("the exact search needs every card known (determinize a view)")
+        raise BotError("the exact search needs every card known (determinize a view)",
+                       code="exact_search_needs_a_world")
     if state.stock and not state._deck:
-        raise LocalError("the exact search needs a world that deals its stock itself "
-                         "(determinize a view)")
+        raise BotError("the exact search needs a world that deals its stock itself "
+                       "(determinize a view)", code="exact_search_needs_a_world")
 
 
 def _solve(s: Hand, side: int, alpha: float, beta: float,
@@ -654,7 +655,8 @@ class ExpertBot:
                  match_aware: bool = True, exact_reach: bool = True,
                  model: PolicyModel | None = None, model_plies: int = 0) -> None:
         if move_ms is None and samples is None:
-            raise LocalError("the expert needs a time budget (move_ms) or a sample count")
+            raise BotError("the expert needs a time budget (move_ms) or a sample count",
+                           code="no_budget")
         self._rng = random.Random(seed)
         self.move_ms = move_ms
         self.samples = samples
@@ -671,8 +673,9 @@ class ExpertBot:
         #: stock is empty at 2 players, the expert before issue 28).
         self.exact_reach = exact_reach
         if playout not in _PLAYOUTS:
-            raise LocalError(f"no playout policy {playout!r}; choose among "
-                             f"{', '.join(_PLAYOUTS)}")
+            raise BotError(f"no playout policy {playout!r}; choose among "
+                           f"{', '.join(_PLAYOUTS)}", code="unknown_playout",
+                           data={"playout": str(playout), "choices": ", ".join(_PLAYOUTS)})
         #: The rollout policy: "sharp" (:func:`rollout_sharp`) or "greedy" (:func:`rollout`,
         #: the expert before issue 28).
         self.playout = playout
@@ -841,7 +844,8 @@ def deal_stock(hand: Hand, rng: random.Random) -> Hand:
     hand and only the stock's cards are shuffled (in dealing order: the world deals it
     itself): what a seat would know with perfect inference of the others' hands."""
     if hand.viewer is not None:
-        raise LocalError("deal the stock of the whole hand, not a seat's view")
+        raise BotError("deal the stock of the whole hand, not a seat's view",
+                       code="stock_of_a_view")
     hands = cast(tuple[tuple[Card, ...], ...], hand.hands)
     held = 0
     for h in hands:
@@ -880,8 +884,9 @@ class HandSeerBot(ExpertBot):
         self._seen: Hand | None = None
 
     def choose_play(self, hand: Hand) -> Move:
-        raise LocalError("the handseer level plays only in the arena's measurement, "
-                         "from the whole hand (choose_play_seeing)")
+        raise BotError("the handseer level plays only in the arena's measurement, "
+                       "from the whole hand (choose_play_seeing)",
+                       code="seeing_level_at_a_table", data={"level": "handseer"})
 
     def sample_world(self, view: Hand) -> Hand:
         """A world with every seat's true hand, the stock shuffled (:func:`deal_stock`)."""
@@ -892,7 +897,8 @@ class HandSeerBot(ExpertBot):
         """The move for the seat to play in ``hand`` (omniscient); ``undealt_cards``
         (the stock in dealing order) is not read: only which cards the stock holds."""
         if hand.viewer is not None:
-            raise LocalError("the handseer level plays from the whole hand")
+            raise BotError("the handseer level plays from the whole hand",
+                           code="seeing_level_given_a_view", data={"level": "handseer"})
         seat = hand.turn
         view = hand.view(seat)
         if hand.stock == 0:
@@ -934,14 +940,16 @@ class OmniscientBot:
         self.cut_search = ExpertBot(seed, move_ms=move_ms if move_ms is not None else 200)
 
     def choose_play(self, hand: Hand) -> Move:
-        raise LocalError("the omniscient level plays only in the arena's measurement, "
-                         "from the whole hand (choose_play_seeing)")
+        raise BotError("the omniscient level plays only in the arena's measurement, "
+                       "from the whole hand (choose_play_seeing)",
+                       code="seeing_level_at_a_table", data={"level": "omniscient"})
 
     def choose_play_seeing(self, hand: Hand, undealt_cards: Sequence[Card]) -> Move:
         """The move for the seat to play in ``hand`` (omniscient), whose next deals are
         ``undealt_cards`` in dealing order."""
         if hand.viewer is not None:
-            raise LocalError("the omniscient level plays from the whole hand")
+            raise BotError("the omniscient level plays from the whole hand",
+                           code="seeing_level_given_a_view", data={"level": "omniscient"})
         moves = hand.legal_moves()
         if len(moves) == 1:
             return moves[0]

@@ -24,7 +24,7 @@ from .core import (
     Verified,
     run_job,
 )
-from .errors import DealUsageError, PeerMisbehaved
+from .errors import DEAL_PROBLEMS, DealUsageError, PeerMisbehaved
 from .local import LocalTable
 from .messages import (
     MSG_COMPLAIN,
@@ -52,6 +52,7 @@ __all__ = [
     "Verified",
     "PeerMisbehaved",
     "DealUsageError",
+    "DEAL_PROBLEMS",
     "LocalTable",
     "FirstDealerDraw",
     "MSG_KEY",

@@ -43,6 +43,7 @@ from typing import Any
 import rbcl
 
 from ..game.cards import Card
+from ..game.errors import shown
 from . import crypto as dc
 from . import shuffle_proof
 from .crypto import DECK_SIZE, Ciphertext, u64
@@ -315,20 +316,24 @@ class Deal:
                  proof_check: Callable[..., None] | None = None, defer_work: bool = False,
                  proof_apart: bool = False) -> None:
         if not isinstance(session_id, bytes) or not session_id:
-            raise DealUsageError("session_id must be non-empty bytes")
+            raise DealUsageError("session_id must be non-empty bytes", code="bad_session_id")
         for name, v in (("hand", hand), ("instance", instance)):
             if type(v) is not int or not 0 <= v < 2**63:
-                raise DealUsageError(f"{name} must be an integer >= 0")
+                raise DealUsageError(f"{name} must be an integer >= 0", code="not_a_count",
+                                     data={"name": name})
         if n not in (2, 3, 4):
-            raise DealUsageError("n must be 2, 3 or 4")
+            raise DealUsageError("n must be 2, 3 or 4", code="players_unsupported",
+                                 data={"players": shown(n)})
         if seat is not None and (type(seat) is not int or not 0 <= seat < n):
-            raise DealUsageError("seat must be None or in 0..n-1")
+            raise DealUsageError("seat must be None or in 0..n-1", code="seat_out_of_range",
+                                 data={"seat": shown(seat)})
         if cutter is not None and (type(cutter) is not int or not 0 <= cutter < n):
-            raise DealUsageError("cutter must be None or a seat")
+            raise DealUsageError("cutter must be None or a seat", code="cutter_out_of_range",
+                                 data={"seat": shown(cutter)})
         if seed is not None and (not isinstance(seed, bytes) or len(seed) != dc.SEED_BYTES):
-            raise DealUsageError("seed must be 32 bytes")
+            raise DealUsageError("seed must be 32 bytes", code="bad_seed")
         if secret_key is not None and not 0 < secret_key < L:
-            raise DealUsageError("secret_key must be in 1..L-1")
+            raise DealUsageError("secret_key must be in 1..L-1", code="bad_secret_key")
         self.session_id = session_id
         self.hand = hand
         self.instance = instance
@@ -528,9 +533,10 @@ class Deal:
         """Begin: returns this seat's ``deal/key`` message."""
         self._check_alive()
         if self.observing:
-            raise DealUsageError("a deal seen from no seat has no key to send")
+            raise DealUsageError("a deal seen from no seat has no key to send",
+                                 code="observer_has_no_key")
         if self._phase != "new":
-            raise DealUsageError("start() was already called")
+            raise DealUsageError("start() was already called", code="already_started")
         commit = dc.commit_seed(self._ctx, self.seat, self._seed)
         y, proof = dc.prove_key(self._x, self._ctx, self.seat, commit)
         self._keys[self.seat] = y
@@ -543,11 +549,13 @@ class Deal:
         """The cutter cuts the shuffled deck at ``k`` (0..39)."""
         self._check_alive()
         if self.seat != self.cutter:
-            raise DealUsageError("only the cutter cuts")
+            raise DealUsageError("only the cutter cuts", code="not_the_cutter")
         if self._phase != "cut":
-            raise DealUsageError(f"cannot cut in phase {self._phase}")
+            raise DealUsageError(f"cannot cut in phase {self._phase}", code="wrong_phase",
+                                 data={"action": "cut", "phase": self._phase})
         if type(k) is not int or not 0 <= k < DECK_SIZE:
-            raise DealUsageError("the cut is an integer in 0..39")
+            raise DealUsageError("the cut is an integer in 0..39", code="bad_cut",
+                                 data={"cut": shown(k)})
         self._apply_cut(k)
         self._send({"t": MSG_CUT, "k": k})
         return self._run()
@@ -568,30 +576,34 @@ class Deal:
         """
         self._check_alive()
         if self._phase != "deal":
-            raise DealUsageError(f"cannot deal in phase {self._phase}")
+            raise DealUsageError(f"cannot deal in phase {self._phase}", code="wrong_phase",
+                                 data={"action": "deal", "phase": self._phase})
         def positions(ps: Iterable[int]) -> list[int]:
             ps = list(ps)
             for p in ps:
                 if type(p) is not int or not 0 <= p < DECK_SIZE:
-                    raise DealUsageError(f"no position {p!r}")
+                    raise DealUsageError(f"no position {p!r}", code="no_such_position",
+                                         data={"position": shown(p)})
             return sorted(ps)
 
         priv: list[list[Any]] = []
         for s, ps in (private or {}).items():
             if type(s) is not int or not 0 <= s < self.n:
-                raise DealUsageError(f"no seat {s!r}")
+                raise DealUsageError(f"no seat {s!r}", code="seat_out_of_range",
+                                     data={"seat": shown(s)})
             if ps := positions(ps):
                 priv.append([s, ps])
         priv.sort()
         pub = positions(public)
         all_pos = [p for _, ps in priv for p in ps] + pub
         if not all_pos:
-            raise DealUsageError("a dealing step opens at least one position")
+            raise DealUsageError("a dealing step opens at least one position", code="empty_step")
         for p in all_pos:
             if self._dealt[p] != _UNDEALT:
-                raise DealUsageError(f"position {p} was already dealt")
+                raise DealUsageError(f"position {p} was already dealt", code="position_dealt",
+                                     data={"position": p})
         if len(set(all_pos)) != len(all_pos):
-            raise DealUsageError("a position appears twice in the step")
+            raise DealUsageError("a position appears twice in the step", code="position_twice")
         k = len(self._steps)
         step = {"private": priv, "public": pub}
         self._steps.append(step)
@@ -629,7 +641,8 @@ class Deal:
         the rules reached the step, which every seat now owes (:attr:`expecting`)."""
         self._check_alive()
         if k not in self._early:
-            raise DealUsageError(f"step {k} was not opened early, or is due already")
+            raise DealUsageError(f"step {k} was not opened early, or is due already",
+                                 code="step_not_early", data={"step": k})
         if due:
             self._early.remove(k)
         if k in self._withheld:
@@ -724,7 +737,7 @@ class Deal:
         :class:`DealUsageError` for a job this deal has not handed out."""
         self._check_alive()
         if not self.handed_out(job):
-            raise DealUsageError("not a job of this deal, or already done")
+            raise DealUsageError("not a job of this deal, or already done", code="unknown_job")
         del self._jobs_out[(job.kind, job.seat)]
         try:
             self._apply_job(job, result)
@@ -764,13 +777,17 @@ class Deal:
         returns the ``deal/play`` message with this seat's share and proof."""
         self._check_alive()
         if self._phase != "deal":
-            raise DealUsageError(f"cannot play in phase {self._phase}")
+            raise DealUsageError(f"cannot play in phase {self._phase}", code="wrong_phase",
+                                 data={"action": "play", "phase": self._phase})
         if type(pos) is not int or not 0 <= pos < DECK_SIZE:
-            raise DealUsageError(f"no position {pos!r}")
+            raise DealUsageError(f"no position {pos!r}", code="no_such_position",
+                                 data={"position": shown(pos)})
         if self._dealt[pos] != self.seat or self._cards[pos] is None:
-            raise DealUsageError(f"position {pos} is not in this seat's hand")
+            raise DealUsageError(f"position {pos} is not in this seat's hand",
+                                 code="position_not_held", data={"position": pos})
         if self._played[pos]:
-            raise DealUsageError(f"position {pos} was already shown")
+            raise DealUsageError(f"position {pos} was already shown", code="position_shown",
+                                 data={"position": pos})
         assert self._final is not None and self._full_ctx is not None
         ds, proof = dc.prove_shares(self._x, self._full_ctx, self.seat, _PURPOSE_PLAY, [pos],
                                     [self._final[pos][0]])
@@ -791,12 +808,13 @@ class Deal:
         """
         self._check_alive()
         if self._phase not in ("deal", "cut") or len(self._decks) != self.n + 1:
-            raise DealUsageError(f"cannot finish in phase {self._phase}")
+            raise DealUsageError(f"cannot finish in phase {self._phase}", code="wrong_phase",
+                                 data={"action": "finish", "phase": self._phase})
         if not discard and not all(self.is_public(p) for p in range(DECK_SIZE)):
             raise DealUsageError("cards are still hidden: finish(discard=True) to abandon "
-                                 "this deck")
+                                 "this deck", code="cards_hidden")
         if any(not all(g) for g in self._step_got):
-            raise DealUsageError("a dealing step is still incomplete")
+            raise DealUsageError("a dealing step is still incomplete", code="step_incomplete")
         self._phase = "reveal"
         self._send_reveal()
         self._try_verify()
@@ -811,7 +829,8 @@ class Deal:
         """
         self._check_alive()
         if type(sender) is not int or not 0 <= sender < self.n or sender == self.seat:
-            raise DealUsageError(f"bad sender seat {sender!r}")
+            raise DealUsageError(f"bad sender seat {sender!r}", code="seat_out_of_range",
+                                 data={"seat": shown(sender)})
         try:
             if parse_item(msg) is None:
                 raise PeerMisbehaved(sender, "malformed", "a message is a map with a 't' "
@@ -863,7 +882,7 @@ class Deal:
     def from_state(cls, state: Mapping[str, Any]) -> Deal:
         """Rebuild a peer from :meth:`to_state` output (after a crash, say)."""
         if state.get("v") != 1:
-            raise DealUsageError("unknown deal state version")
+            raise DealUsageError("unknown deal state version", code="unknown_state_version")
         try:
             d = cls(session_id=state["session_id"], hand=state["hand"],
                     instance=state["instance"], n=state["n"], seat=state["seat"],
@@ -898,7 +917,7 @@ class Deal:
             d._early = [int(k) for k in state.get("early", [])]
             d._withheld = [int(k) for k in state.get("withheld", [])]
         except (KeyError, TypeError, ValueError) as exc:
-            raise DealUsageError(f"corrupt deal state: {exc}") from None
+            raise DealUsageError(f"corrupt deal state: {exc}", code="corrupt_state") from None
         d._derive()
         return d
 
@@ -906,7 +925,7 @@ class Deal:
 
     def _check_alive(self) -> None:
         if self._phase == "failed":
-            raise DealUsageError("this deal has failed: a peer was blamed")
+            raise DealUsageError("this deal has failed: a peer was blamed", code="deal_failed")
 
     def _send(self, msg: dict[str, Any]) -> None:
         self._out.messages.append(msg)

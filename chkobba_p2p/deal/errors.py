@@ -7,9 +7,50 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..errors import VIOLATIONS, LocalError, RemoteError
+from ..errors import VIOLATIONS, CodedLocalError, RemoteError
 
-__all__ = ["PeerMisbehaved", "DealUsageError"]
+__all__ = ["PeerMisbehaved", "DealUsageError", "DEAL_PROBLEMS"]
+
+#: Every :attr:`DealUsageError.code`, with the keys of its :attr:`~DealUsageError.data`
+#: (``name``: an argument's name; ``players``, ``seat``, ``cut``, ``position``: the value
+#: given, its ``repr`` when it is no number; ``action``: ``cut``, ``deal``, ``play`` or
+#: ``finish``; ``phase``: the deal's phase, as the deal names it; ``step``: a dealing
+#: step's number).  A code is never renamed; a client words each (the terminal client:
+#: ``du_`` + the code).
+DEAL_PROBLEMS: dict[str, tuple[str, ...]] = {
+    # A deal's arguments (Deal()).
+    "bad_session_id": (),
+    "not_a_count": ("name",),  # the hand's or the instance's number
+    "players_unsupported": ("players",),
+    "seat_out_of_range": ("seat",),  # this seat, a recipient or a sender
+    "cutter_out_of_range": ("seat",),
+    "bad_seed": (),
+    "bad_secret_key": (),
+    # Its steps, asked out of order or of what this seat does not hold.
+    "observer_has_no_key": (),  # start() of a deal seen from no seat
+    "already_started": (),
+    "not_the_cutter": (),
+    "wrong_phase": ("action", "phase"),
+    "bad_cut": ("cut",),
+    "no_such_position": ("position",),
+    "empty_step": (),
+    "position_dealt": ("position",),
+    "position_twice": (),
+    "step_not_early": ("step",),
+    "unknown_job": (),  # proof work that is not this deal's, or done already
+    "position_not_held": ("position",),
+    "position_shown": ("position",),
+    "cards_hidden": (),  # finished with cards still hidden, without discarding them
+    "step_incomplete": (),
+    "deal_failed": (),  # a deal that blamed a peer, asked to go on
+    # A deal's saved state (from_state: the saved game on disk).
+    "unknown_state_version": (),
+    "corrupt_state": (),
+    # The first dealer's draw (schedule.py).
+    "dealer_decided": (),
+    "draw_exhausted": (),  # no card left to draw: draw again on a fresh instance
+    "draw_cards": (),  # not one card per contender of the current draw
+}
 
 
 class PeerMisbehaved(RemoteError):
@@ -31,8 +72,12 @@ class PeerMisbehaved(RemoteError):
         self.reason = reason
 
 
-class DealUsageError(LocalError):
-    """The local caller used the deal API wrongly (wrong phase, a position it does not hold...).
+class DealUsageError(CodedLocalError):
+    """The local caller used the deal API wrongly (wrong phase, a position it does not
+    hold...; see :data:`DEAL_PROBLEMS`).
 
     Nothing another peer sends can raise this.
     """
+
+    CODES = DEAL_PROBLEMS
+    code = "deal_misuse"

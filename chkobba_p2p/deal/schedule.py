@@ -38,11 +38,12 @@ class FirstDealerDraw:
     def next_draw(self) -> dict[int, int]:
         """Positions the current contenders draw, in seat order."""
         if self.dealer is not None:
-            raise DealUsageError("the dealer is already decided")
+            raise DealUsageError("the dealer is already decided", code="dealer_decided")
         if self._current is not None:
             return dict(self._current)
         if self.next_pos + len(self.contenders) > DECK_SIZE:
-            raise DealUsageError("the deck is exhausted: draw again on a fresh instance")
+            raise DealUsageError("the deck is exhausted: draw again on a fresh instance",
+                                 code="draw_exhausted")
         self._current = {s: self.next_pos + i for i, s in enumerate(self.contenders)}
         self.next_pos += len(self.contenders)
         return dict(self._current)
@@ -50,7 +51,8 @@ class FirstDealerDraw:
     def record(self, cards: Mapping[int, Card]) -> int | None:
         """The cards drawn this round (seat -> card).  Returns the dealer, or None on a tie."""
         if self._current is None or set(cards) != set(self._current):
-            raise DealUsageError("record() needs one card per contender of the current draw")
+            raise DealUsageError("record() needs one card per contender of the current draw",
+                                 code="draw_cards")
         self._current = None
         self.rounds.append(dict(cards))
         low = min(c.value for c in cards.values())

@@ -16,7 +16,6 @@ from ..errors import (
     ForcedCaptureRequired,
     GroupDoesNotSum,
     InvalidDeal,
-    LocalError,
     NotYourTurn,
     RankMatchRequired,
     WrongPhase,
@@ -40,6 +39,7 @@ from ._masks import (
     mask_sum,
 )
 from .cards import Card
+from .errors import GameUsageError, shown
 from .events import CutEvent, DealEvent, Event, PlayEvent, SweepEvent
 from .ruleset import Opening, RedealRule, Ruleset
 from .scoring import HandScore, _score
@@ -72,7 +72,7 @@ def resolve_first_dealer(draws: dict[int, Card]) -> int | tuple[int, ...]:
     Returns the dealer's seat, or the tuple of tied seats that must draw again.
     """
     if not draws:
-        raise LocalError("nobody drew")
+        raise GameUsageError("nobody drew", code="nobody_drew")
     low = min(c.value for c in draws.values())
     lowest = tuple(sorted(s for s, c in draws.items() if c.value == low))
     return lowest[0] if len(lowest) == 1 else lowest
@@ -220,9 +220,13 @@ class Hand:
         """A fresh hand: nothing dealt yet.  ``viewer`` None means every card is known."""
         _check_players(players)
         if not 0 <= dealer < players:
-            raise LocalError(f"dealer must be a seat in 0..{players - 1}")
+            raise GameUsageError(f"dealer must be a seat in 0..{players - 1}",
+                                 code="dealer_out_of_range",
+                                 data={"dealer": shown(dealer), "players": players})
         if viewer is not None and viewer != SPECTATOR and not 0 <= viewer < players:
-            raise LocalError(f"viewer must be a seat in 0..{players - 1} or SPECTATOR")
+            raise GameUsageError(f"viewer must be a seat in 0..{players - 1} or SPECTATOR",
+                                 code="viewer_out_of_range",
+                                 data={"viewer": shown(viewer), "players": players})
         h = object.__new__(cls)
         s = object.__setattr__
         s(h, "ruleset", ruleset)
@@ -269,11 +273,14 @@ class Hand:
         for c in [*table, *(c for h in hands_t for c in h), *(c for p in piles for c in p)]:
             if c is not None and type(c) is not Card:
                 raise InvalidDeal(f"not a card: {c!r}")
-        if not 0 <= turn < players or (last_capturer is not None
-                                       and not 0 <= last_capturer < players):
-            raise LocalError(f"seats are numbered 0..{players - 1}")
+        for seat in (turn, last_capturer):
+            if seat is not None and not 0 <= seat < players:
+                raise GameUsageError(f"seats are numbered 0..{players - 1}",
+                                     code="seat_out_of_range",
+                                     data={"seat": shown(seat), "players": players})
         if chkobbas is not None and len(chkobbas) != players:
-            raise LocalError(f"a {players}-player position has {players} chkobba counts")
+            raise GameUsageError(f"a {players}-player position has {players} chkobba "
+                                 "counts", code="chkobba_counts", data={"players": players})
         if len(hands) == players and not hands_t[turn]:
             raise InvalidDeal("the seat to play has no card")
         placed = [c for h in hands_t for c in h] + list(table) + [c for p in piles for c in p]
@@ -396,9 +403,12 @@ class Hand:
     def view(self, seat: int) -> Hand:
         """This hand as ``seat`` sees it: other seats' cards become unknown."""
         if not 0 <= seat < self.players:
-            raise LocalError(f"seats are numbered 0..{self.players - 1}, not {seat!r}")
+            raise GameUsageError(f"seats are numbered 0..{self.players - 1}, not {seat!r}",
+                                 code="seat_out_of_range",
+                                 data={"seat": shown(seat), "players": self.players})
         if self.viewer is not None and self.viewer != seat:
-            raise LocalError("a view cannot be turned into another seat's view")
+            raise GameUsageError("a view cannot be turned into another seat's view",
+                                 code="view_of_another_view")
         hands = tuple(h if i == seat else (None,) * len(h) for i, h in enumerate(self.hands))
         events = self.events
         if self.viewer is None:
@@ -431,7 +441,8 @@ class Hand:
     def score(self) -> HandScore:
         """The hand's scoring breakdown; only once the hand is over."""
         if self._stage != _OVER:
-            raise LocalError("the hand is scored only once every card is played")
+            raise GameUsageError("the hand is scored only once every card is played",
+                                 code="hand_not_over")
         return _score(self._side_masks(), self.side_chkobbas(), self.ruleset, self.players)
 
     # ------------------------------------------------------------------ dealing
@@ -516,7 +527,8 @@ class Hand:
         seen, in the order dealt: they replace the unknown cards of its hand."""
         viewer = self.viewer
         if viewer is None or viewer == SPECTATOR:
-            raise LocalError("only a seat's view has cards of its own to see")
+            raise GameUsageError("only a seat's view has cards of its own to see",
+                                 code="no_own_cards")
         hand = self.hands[viewer]
         cards = tuple(cards)
         if len(cards) != hand.count(None):
@@ -567,7 +579,8 @@ class Hand:
             raise InvalidDeal(f"not a card: {card!r}")
         if drawn is None:
             if card is None:
-                raise LocalError("placing an unseen drawn card: name the card revealed")
+                raise GameUsageError("placing an unseen drawn card: name the card revealed",
+                                     code="drawn_card_unnamed")
             if self._known >> card & 1:
                 raise InvalidDeal(f"{card} is already in play")
         elif card is not None and card != drawn:
@@ -789,8 +802,9 @@ class Hand:
         the undealt cards in dealing order (the hand then deals them itself).  For the
         bots' search, which samples the cards a view does not see."""
         if self._stage != _PLAY or len(deck) != self.stock:
-            raise LocalError(f"a world of a hand in play, with its {self.stock} undealt "
-                             "cards")
+            raise GameUsageError(f"a world of a hand in play, with its {self.stock} undealt "
+                                 "cards", code="world_not_in_play",
+                                 data={"stock": self.stock})
         return self._with(viewer=None, hands=tuple(map(tuple, hands)), _known=ALL_CARDS,
                           _deck=tuple(deck))
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from ..errors import LocalError
+from .errors import GameUsageError
 from .hand import Hand, _check_players, sides_count
 from .ruleset import Ruleset
 from .scoring import HandScore, _strict_winner
@@ -68,16 +68,17 @@ class Match:
         """Replace the hand in progress (after dealing or playing in it)."""
         current = self.hand
         if current is None:
-            raise LocalError("the match is over")
+            raise GameUsageError("the match is over", code="match_over")
         if (hand.ruleset, hand.players, hand.dealer) != (
                 current.ruleset, current.players, current.dealer):
-            raise LocalError("that hand belongs to another match (ruleset, seats or dealer)")
+            raise GameUsageError("that hand belongs to another match (ruleset, seats or "
+                                 "dealer)", code="hand_of_another_match")
         return replace(self, hand=hand)
 
     def redeal(self) -> Match:
         """The opening called for a redeal: the same dealer deals a fresh hand."""
         if self.hand is None or not self.hand.needs_redeal:
-            raise LocalError("no redeal is due")
+            raise GameUsageError("no redeal is due", code="no_redeal_due")
         return replace(self, hand=Hand.new(self.ruleset, self.players, self.dealer, self.viewer),
                        redeals=self.redeals + 1)
 
@@ -85,7 +86,7 @@ class Match:
         """Score the finished hand in progress, update totals, start the next or end."""
         hand = self.hand
         if hand is None or not hand.is_over:
-            raise LocalError("the hand in progress is not over")
+            raise GameUsageError("the hand in progress is not over", code="hand_not_over")
         score = hand.score
         totals = tuple(t + p for t, p in zip(self.totals, score.points))
         result = HandResult(len(self.results) + 1, hand.dealer, self.redeals, score, totals)

@@ -78,6 +78,12 @@ from ._masks import (
 from ._masks import (
     mask_sum as mask_sum,
 )
+from .errors import (
+    GAME_PROBLEMS as GAME_PROBLEMS,
+)
+from .errors import (
+    GameUsageError as GameUsageError,
+)
 from .events import (
     CutEvent as CutEvent,
 )
@@ -192,6 +198,8 @@ __all__ = [
     "PRESETS",
     "RulesetError",
     "RULESET_PROBLEMS",
+    "GameUsageError",
+    "GAME_PROBLEMS",
     "TARGET_RANGE",
     "VARIANTS",
     "RulesetChanges",

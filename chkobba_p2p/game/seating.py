@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 
-from ..errors import LocalError
+from .errors import GameUsageError, shown
 
 __all__ = ["Seating", "SHAPES", "ONLINE", "MAX_PLAYERS"]
 
@@ -41,7 +41,9 @@ class Seating:
 
     def __post_init__(self) -> None:
         if self.players not in SHAPES:
-            raise LocalError(f"Chkobba is played by 2, 3 or 4 players, not {self.players!r}")
+            raise GameUsageError(f"Chkobba is played by 2, 3 or 4 players, not "
+                                 f"{self.players!r}", code="players_unsupported",
+                                 data={"players": shown(self.players)})
 
     @staticmethod
     @cache
@@ -69,7 +71,9 @@ class Seating:
     def seats_of(self, side: int) -> tuple[int, ...]:
         """The seats that score for ``side``, in seat order."""
         if not 0 <= side < self.sides:
-            raise LocalError(f"sides are numbered 0..{self.sides - 1}, not {side!r}")
+            raise GameUsageError(f"sides are numbered 0..{self.sides - 1}, not {side!r}",
+                                 code="side_out_of_range",
+                                 data={"side": shown(side), "sides": self.sides})
         return tuple(s for s in range(self.players) if self.side_of(s) == side)
 
     def partner_of(self, seat: int) -> int | None:
@@ -120,14 +124,11 @@ class Seating:
             return None
         return 1 - side
 
-    @property
-    def side_word(self) -> str:
-        """What a side is called in the library's English: ``team`` or ``seat``."""
-        return "team" if self.teams else "seat"
-
     def check_seat(self, seat: int) -> None:
         if not 0 <= seat < self.players:
-            raise LocalError(f"seats are numbered 0..{self.players - 1}, not {seat!r}")
+            raise GameUsageError(f"seats are numbered 0..{self.players - 1}, not {seat!r}",
+                                 code="seat_out_of_range",
+                                 data={"seat": shown(seat), "players": self.players})
 
     def __repr__(self) -> str:
         return f"Seating({self.players})"

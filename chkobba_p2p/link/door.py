@@ -174,7 +174,8 @@ class Arrival(Generic[C]):
         bytes are in the handshake's hash)."""
         if self.state not in ("AWAIT_HELLO", "KNOCKED"):
             raise NoSuchEvent(f"no greeting answered yet or no handshake under way "
-                              f"(the connection is in {self.state})")
+                              f"(the connection is in {self.state})",
+                              code="no_handshake", data={"state": self.state})
         self._now[0] = now
         table, admission = self.door.table, self.door.admission
         try:
@@ -244,10 +245,12 @@ class Arrival(Generic[C]):
             return Admit(fail=ErrorCode.SHUTDOWN)
         if self.spectator is not None:
             if self.state != "WATCHING":
-                raise NoSuchEvent(f"a spectator's connection in {self.state}")
+                raise NoSuchEvent(f"a spectator's connection in {self.state}",
+                                  code="spectator_not_watching", data={"state": self.state})
             return Admit(spectator=table.spectator_arrived(self.conn, self.spectator, now))
         if seating is None or self.state != "SEATED":
-            raise NoSuchEvent(f"nothing to admit (the connection is in {self.state})")
+            raise NoSuchEvent(f"nothing to admit (the connection is in {self.state})",
+                              code="nothing_to_admit", data={"state": self.state})
         self.door.admission.seated(self.conn)  # no budget applies to a seat from now on
         table.seated(self.conn, seating.seat, seating.welcome, seating.fresh,
                      seating.resume, seating.replaced, now)

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..errors import Facts, RemoteError
+from ..errors import CodedLocalError, Facts, IllegalMove, RemoteError
 from ..game.hand import Hand, Move
 from ..game.ruleset import Ruleset
 from ..text import safe_text
@@ -263,9 +263,27 @@ class RematchOffered(LinkEvent):
 
 @dataclass(frozen=True)
 class ChoiceRefused(LinkEvent):
-    """The controller's choice broke a rule (``reason``); it is asked again."""
+    """The controller's choice was refused; it is asked again.  Data, for a client to
+    word: ``rule``, the rule the move broke (an :class:`~chkobba_p2p.errors.IllegalMove`'s
+    ``rule``: ``capture_required``, ``not_your_turn``...), or ``""`` when the choice broke
+    no rule but the API's use; then ``family`` is the coded local error's family (its
+    class's default :attr:`~chkobba_p2p.errors.CodedLocalError.code`:
+    ``transcript_misuse``, ``game_misuse``...), ``code`` its code and ``data`` its data
+    (``""`` and ``()`` for an error of no code)."""
 
-    reason: str
+    rule: str = ""
+    family: str = ""
+    code: str = ""
+    data: Facts = ()
+
+    @classmethod
+    def of(cls, exc: Exception) -> ChoiceRefused:
+        """The refusal of a choice that raised ``exc``."""
+        if isinstance(exc, IllegalMove):
+            return cls(rule=exc.rule)
+        if isinstance(exc, CodedLocalError):
+            return cls(family=type(exc).code, code=exc.code, data=tuple(exc.data.items()))
+        return cls()
 
 
 @dataclass(frozen=True)

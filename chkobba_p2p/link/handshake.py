@@ -15,7 +15,7 @@ import secrets
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from ..errors import LocalError
+from ..game.errors import shown
 from ..game.ruleset import Ruleset
 from ..game.seating import ONLINE
 from ..observe.rating import bot_level
@@ -48,6 +48,7 @@ from ..wire.codec import (
     unsealed,
     verify_signature,
 )
+from .errors import LinkUsageError
 from .messages import (
     ErrorMsg,
     Frame,
@@ -111,11 +112,18 @@ def error_message(code: ErrorCode, detail: str = "") -> dict[str, Any]:
 
 def _own_name(name: str) -> str:
     """This peer's own display name, checked as a peer would check it: one it would
-    refuse is the caller's mistake (:class:`LocalError`, one line), not a remote one."""
+    refuse is the caller's mistake (:class:`LinkUsageError`, one line), not a remote one."""
     try:
         return display_name(name)
     except ProtocolError as exc:
-        raise LocalError(f"the name {ascii(name)} cannot be used: {exc.detail}") from None
+        facts = dict(exc.facts)
+        if exc.violation == "invisible_character":
+            raise LinkUsageError(f"the name {ascii(name)} cannot be used: {exc.detail}",
+                                 code="name_invisible",
+                                 data={"name": str(name), "value": facts["value"]}) from None
+        raise LinkUsageError(f"the name {ascii(name)} cannot be used: {exc.detail}",
+                             code="name_unusable",
+                             data={"name": str(name), "max": MAX_NAME}) from None
 
 class Lobby:
     """The host's seating: who has shaken hands, in which seat.  Seat 0 is the host."""
@@ -123,7 +131,10 @@ class Lobby:
     def __init__(self, identity: Identity, name: str, rules: Ruleset, players: int,
                  shuffle_proofs: bool = True) -> None:
         if players not in ONLINE:
-            raise LocalError(f"a table seats {' or '.join(map(str, ONLINE))} players")
+            raise LinkUsageError(f"a table seats {' or '.join(map(str, ONLINE))} players",
+                                 code="players_unsupported",
+                                 data={"players": shown(players),
+                                       "choices": ", ".join(map(str, ONLINE))})
         self.identity = identity
         self.rules = rules
         self.players = players
@@ -272,7 +283,7 @@ class Lobby:
 
     def table(self) -> TableInfo:
         if not self.full:
-            raise LocalError("the table is not full")
+            raise LinkUsageError("the table is not full", code="table_not_full")
         if self.game is None:
             self.game = secrets.token_bytes(16)
         # A capability that binds every seat goes in only when every seat spoke it and
@@ -416,7 +427,7 @@ class HostHandshake:
         body = _body_of(msg, body)
         hello = _expected(as_frame(msg, body), Hello, "expected hello")
         if self._greeting is None:
-            raise LocalError("greeting() first")
+            raise LinkUsageError("greeting() first", code="greeting_first")
         key, caps = hello.key, hello.caps
         signed = handshake_hash(self._greeting, unsealed(body, {"pop": hello.pop}))
         if not verify_signature(key, POP_JOINER_DOMAIN, signed, hello.pop):

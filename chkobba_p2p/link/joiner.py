@@ -361,7 +361,8 @@ class SeatLink(SeatCore[C]):
         or anything the state or the checks refuse, ends the connection."""
         hs = self._hs
         if hs is None or not self.handshaking:
-            raise NoSuchEvent(f"no handshake under way (the joiner is in {self.state})")
+            raise NoSuchEvent(f"no handshake under way (the joiner is in {self.state})",
+                              code="no_handshake", data={"state": self.state})
         if isinstance(frame, lm.ErrorMsg):
             return self.host_closed(frame)
         try:

@@ -289,7 +289,7 @@ class SeatCore(Generic[C]):
             self._refusals += 1
             if self._refusals > MAX_REFUSALS:
                 raise
-            self.out.append(Emit(ChoiceRefused(str(exc))))
+            self.out.append(Emit(ChoiceRefused.of(exc)))
         self.pump(now)
 
     def blame(self, fault: GameFault | ProtocolError, blamed: int | None,

@@ -29,8 +29,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from ..errors import LocalError
+from ..game.errors import shown
 from ..wire.codec import ErrorCode, ProtocolError
+from .errors import LinkUsageError
 from .messages import LINK_TYPES
 
 __all__ = ["Machine", "LinkStateError", "LocalStateError", "NoSuchEvent", "HOST", "JOINER",
@@ -51,17 +52,21 @@ class LinkStateError(ProtocolError):
         self.role, self.state, self.msg_type = role, state, msg_type
 
 
-class LocalStateError(LocalError):
+class LocalStateError(LinkUsageError):
     """Our own side sending a message its connection's state forbids (h11's
-    ``LocalProtocolError``): a bug in this program, raised before anything leaves."""
+    ``LocalProtocolError``): a bug in this program, raised before anything leaves
+    (code ``may_not_send``)."""
 
     def __init__(self, role: str, state: str, msg_type: str) -> None:
-        super().__init__(f"the {role} may not send {msg_type!r} in {state}")
+        super().__init__(f"the {role} may not send {msg_type!r} in {state}",
+                         code="may_not_send",
+                         data={"role": role, "state": state, "type": shown(msg_type)})
         self.role, self.state, self.msg_type = role, state, msg_type
 
 
-class NoSuchEvent(LocalError):
-    """Our own code reported an event the state has no transition for (a bug here)."""
+class NoSuchEvent(LinkUsageError):
+    """Our own code reported an event the state has no transition for (a bug here; a
+    code of :data:`~chkobba_p2p.link.errors.LINK_PROBLEMS`)."""
 
 
 @dataclass(frozen=True)
@@ -238,7 +243,8 @@ def next_state(machine: Machine, state: str, msg_type: object) -> str:
     network) arrives in ``state``; :class:`LinkStateError` if the state refuses it."""
     row = machine.table.get(state)
     if row is None:
-        raise NoSuchEvent(f"{machine.role} has no state {state!r}")
+        raise NoSuchEvent(f"{machine.role} has no state {state!r}", code="no_such_state",
+                          data={"role": machine.role, "state": shown(state)})
     if isinstance(msg_type, str) and msg_type in row:
         return row[msg_type]
     if state in machine.lenient:
@@ -254,7 +260,9 @@ def after_event(machine: Machine, state: str, event: str) -> str:
     try:
         return machine.events[state][event]
     except KeyError:
-        raise NoSuchEvent(f"{machine.role} in {state} has no event {event!r}") from None
+        raise NoSuchEvent(f"{machine.role} in {state} has no event {event!r}",
+                          code="no_such_event", data={"role": machine.role, "state": state,
+                                                      "event": shown(event)}) from None
 
 
 def refusal_of(machine: Machine, state: str, msg_type: object) -> ErrorCode | None:

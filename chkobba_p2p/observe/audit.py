@@ -67,7 +67,6 @@ from typing import Any
 
 from ..deal.messages import item_label
 from ..game.cards import Card
-from ..game.seating import SHAPES, Seating
 from ..transcript.table import TableInfo
 from ..wire import codec as wire
 from ..wire.codec import ProtocolError
@@ -415,48 +414,3 @@ def audit_bodies(bodies: Sequence[bytes], *, header: dict[str, Any] | None = Non
         report.totals = tuple(report.records[-1]["totals"]) if report.records else ()
     return report
 
-
-def hand_lines(record: dict[str, Any]) -> list[str]:
-    """A hand record, play by play, as text lines."""
-    out = [f"hand {record['number']}: dealer seat {record['dealer']}, cutter seat "
-           f"{record['cutter']}"]
-    for i, r in enumerate(record.get("redeals", []), 1):
-        out.append(f"  redeal {i}: opening table {' '.join(r['table'])} -> dealt again")
-    for ev in record["events"]:
-        (kind, b), = ev.items()
-        if kind == "deal":
-            by: dict[str, list[str]] = {}
-            for who, c in zip(b["to"], b["cards"], strict=True):
-                by.setdefault("table" if who is None else f"seat {who}", []).append(c or "??")
-            what = "; ".join(f"{k}: {' '.join(v)}" for k, v in by.items())
-            out.append(f"  {'draw' if b['draw'] else 'deal'}  {what}")
-        elif kind == "cut":
-            out.append(f"  cut   seat {b['seat']} " + ("keeps the drawn card" if b["keep"]
-                                                       else f"places {b['card']} on the table"))
-        elif kind == "play":
-            take = f" takes {' + '.join(b['capture'])}" if b["capture"] else " (stays)"
-            out.append(f"  play  seat {b['seat']}: {b['card']}{take}"
-                       + ("  CHKOBBA" if b["chkobba"] else ""))
-        elif kind == "sweep" and b["cards"]:
-            out.append(f"  end   seat {b['seat']} takes the rest: {' '.join(b['cards'])}")
-    out.extend("  " + line for line in score_lines(record))
-    return out
-
-
-def score_lines(record: dict[str, Any]) -> list[str]:
-    """A hand's points breakdown, per side."""
-    s = record["score"]
-    cats = s["categories"]
-    players = record.get("players")
-    name = Seating.of(players).side_word if players in SHAPES else "seat"
-    first = 1 if name == "team" else 0  # teams are numbered from 1, seats from 0
-
-    def who(cat: str) -> str:
-        w = cats.get(cat)
-        return "beji" if w is None else f"{name} {w + first}"
-    parts = [f"{cat} {who(cat)}" for cat in cats]
-    return [f"cards {s['cards']}, diamonds {s['diamonds']}, sevens {s['sevens']}"
-            + (f", sixes {s['sixes']}" if "barmila" in cats else ""),
-            f"points: {', '.join(parts)}, chkobbas {s['chkobbas']} -> "
-            f"{' / '.join(str(p) for p in s['points'])} "
-            f"(totals {' / '.join(str(t) for t in record['totals'])})"]

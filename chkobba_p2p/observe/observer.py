@@ -60,7 +60,7 @@ from typing import Any, cast
 from ..deal import crypto as dc
 from ..deal import shuffle_proof
 from ..deal.messages import KeyItem, RevealItem, ShuffleItem, parse_item
-from ..errors import VIOLATIONS, IllegalMove, InvalidDeal, LocalError, RemoteError
+from ..errors import VIOLATIONS, IllegalMove, InvalidDeal, RemoteError
 from ..game.cards import Card
 from ..game.events import CutEvent, DealEvent, PlayEvent, SweepEvent
 from ..game.hand import Hand
@@ -74,6 +74,7 @@ from ..transcript.session import Session
 from ..transcript.table import Phase, TableInfo
 from ..wire import codec as wire
 from ..wire.codec import ENTRY_DOMAIN, Entry, ErrorCode, ProtocolError, verify_signature
+from .errors import ObserveUsageError
 from .events import ObserverEvent
 from .proofs import ProofChecks
 from .verdict import (
@@ -210,7 +211,8 @@ class _SeatlessDeck(DeckInstance):
         """Every position's card, from the opened seeds (once the deal has verified them:
         then each shuffle step is exactly the one its seed gives)."""
         if not self.verified:
-            raise LocalError("the deck's seeds are not verified")
+            raise ObserveUsageError("the deck's seeds are not verified",
+                                    code="seeds_not_verified")
         n = self.deal.n
         perms = [dc.expand_permutation(self.seeds[s]) for s in range(n)]
         k = self.deal.cut_index or 0
@@ -338,22 +340,26 @@ class _SeatlessDriver(GameDriver):
                 elif isinstance(ev, PlayEvent):
                     hand = hand.play(ev.seat, ev.card, ev.capture)
                 elif not isinstance(ev, SweepEvent):
-                    raise LocalError(f"unexpected engine event {ev!r}")
+                    raise ObserveUsageError(f"unexpected engine event {ev!r}",
+                                            code="replay_unexpected_event")
             except IllegalMove as exc:
                 seat = getattr(ev, "seat", None)
                 raise _LateFault(ErrorCode.ILLEGAL_MOVE, f"{exc.rule}: {exc} (found with "
                                  "every hand known, after the hand)",
                                  seat if seat is not None else 0, index, exc.rule) from None
             except InvalidDeal as exc:  # cannot happen once the seeds are verified
-                raise LocalError(f"full-knowledge replay: {exc}") from None
+                raise ObserveUsageError(f"full-knowledge replay: {exc}",
+                                        code="replay_invalid_deal") from None
         if kind == "redeal":
             if not hand.needs_redeal:
-                raise LocalError("full-knowledge replay: the redeal was not due")
+                raise ObserveUsageError("full-knowledge replay: the redeal was not due",
+                                        code="replay_redeal_not_due")
             self.recorder.note_redeal(hand)
             self.full = full.with_hand(hand).redeal()
             return DeckRevealed(number, True, tuple(deals))
         if not hand.is_over:
-            raise LocalError("full-knowledge replay: the hand is not over")
+            raise ObserveUsageError("full-knowledge replay: the hand is not over",
+                                    code="replay_hand_not_over")
         self.full = full.with_hand(hand).finish_hand()
         self.recorder.note_hand(self.full, hand)
         # The entry that ended the hand: the one carrying the last reveal, or under
@@ -528,8 +534,8 @@ class Observer:
                 self._scored.pop(0)
                 if full is None or not known \
                         or tuple(full.results[number - 1].totals) != totals:
-                    raise LocalError("the full-knowledge replay disagrees with the "
-                                     "live one")
+                    raise ObserveUsageError("the full-knowledge replay disagrees with the "
+                                            "live one", code="replay_disagrees")
         except ProtocolError as exc:
             blamed, why, found = self._envelope_blame(entry, exc)
             return self._stopped(INVALID, exc.error_code.name.lower(), why, blamed=blamed,

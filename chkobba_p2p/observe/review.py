@@ -51,11 +51,11 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from ..bots.expert import cut_margins, determinize, exact_endgame, margin, play, rollout
-from ..errors import LocalError
 from ..game._masks import BIT, DIAMOND_MASK, HAYA_BIT, SEVEN_MASK, cards_of, mask_of
 from ..game.cards import Card, card
 from ..game.hand import CutterChoice, Hand, Move, side_of
 from ..game.ruleset import Ruleset
+from .errors import ObserveUsageError
 
 __all__ = [
     "MISTAKE",
@@ -237,7 +237,8 @@ def _move_dict(c: int, capture: int) -> dict[str, Any]:
 
 def _seat_view(view: Hand) -> int:
     if view.viewer is None or not 0 <= view.viewer < view.players:
-        raise LocalError("grade from a seat's view (hand.view(seat)), never the open hand")
+        raise ObserveUsageError("grade from a seat's view (hand.view(seat)), never the open "
+                                "hand", code="open_hand_graded")
     return view.viewer
 
 
@@ -247,10 +248,11 @@ def grade_play(view: Hand, move: Move, *, rng: random.Random,
     it.  Raises :class:`LocalError` for an omniscient hand or an illegal move."""
     seat = _seat_view(view)
     if view.turn != seat:
-        raise LocalError("it is not this seat's turn to play")
+        raise ObserveUsageError("it is not this seat's turn to play", code="not_its_turn")
     moves = view.legal_moves()
     if move not in moves:
-        raise LocalError(f"{move} is not a legal move here")
+        raise ObserveUsageError(f"{move} is not a legal move here", code="move_not_legal",
+                                data={"card": move.card.id})
     # The search's move form: (card id, mask of the captured card ids).
     options = [(m.card.id, sum(1 << c.id for c in m.capture)) for m in moves]
     played = options[moves.index(move)]
@@ -292,10 +294,11 @@ def grade_cut(view: Hand, keep: bool, *, rng: random.Random,
     ``view``, the cutter's view when it chose."""
     seat = _seat_view(view)
     if view.pending != CutterChoice(seat):
-        raise LocalError("this seat is not choosing a cut here")
+        raise ObserveUsageError("this seat is not choosing a cut here",
+                                code="not_choosing_a_cut")
     drawn = view.hand_of(seat)[0]
     if drawn is None:
-        raise LocalError("the cutter sees the drawn card")
+        raise ObserveUsageError("the cutter sees the drawn card", code="drawn_card_unseen")
     unseen = sorted(view.unseen_cards())
     keep_total = place_total = 0.0
     for _ in range(samples):
@@ -458,9 +461,11 @@ def review_records(records: Iterable[Mapping[str, Any]], *, seats: Sequence[int]
     ``progress(done, total)`` is called after each graded decision (``total``: those
     that will be graded)."""
     if samples < 1:
-        raise LocalError("the review needs at least one sampled world per decision")
+        raise ObserveUsageError("the review needs at least one sampled world per decision",
+                                code="samples_below_one", data={"samples": samples})
     if limit is not None and limit < 0:
-        raise LocalError("the review's limit is 0 (none) or more decisions")
+        raise ObserveUsageError("the review's limit is 0 (none) or more decisions",
+                                code="negative_limit", data={"limit": limit})
     todo = []
     for r in records:
         if r.get("type") != "hand":

@@ -35,7 +35,7 @@ from ..deal.messages import (
     item_label,
     parse_item,
 )
-from ..errors import IllegalMove, InvalidDeal, LocalError
+from ..errors import IllegalMove, InvalidDeal
 from ..game.cards import Card
 from ..game.events import CutEvent, DealEvent, PlayEvent
 from ..game.hand import SPECTATOR, CutterChoice, DealStep, Hand, HandOver, Move, Redeal, Turn
@@ -55,6 +55,7 @@ from .caps import (
     CAP_SHARES_RIDE,
     CAP_SHUFFLE_PROOFS,
 )
+from .errors import TranscriptUsageError
 from .events import (
     CardsSeen,
     FirstDealerDrawn,
@@ -273,7 +274,8 @@ class DeckInstance:
         for p in self.deal.hand_positions():
             if self.deal.card_at(p) == card:
                 return p
-        raise LocalError(f"{card} is not in this seat's hand")
+        raise TranscriptUsageError(f"{card} is not in this seat's hand", code="card_not_held",
+                                   data={"card": card.id})
 
     def shown(self, seat: int, pos: int) -> Card:
         """The card ``seat`` showed at ``pos`` in the entry being applied."""
@@ -598,7 +600,8 @@ class GameDriver:
         hand = d.hand
         if d.kind == "play":
             if not isinstance(choice, Move):
-                raise LocalError("a play decision takes a rules.Move")
+                raise TranscriptUsageError("a play decision takes a rules.Move",
+                                           code="play_takes_a_move")
             hand.play(self.seat, choice.card, choice.capture)  # raises IllegalMove
             pos = self.deck.position_of(choice.card)
             self.deck.show(pos)
@@ -745,8 +748,8 @@ class GameDriver:
         our own cards unknown until our step opens here (:class:`CardsSeen` then)."""
         order = list(self._early_steps)
         if step.recipients != tuple(s for s in order for _ in range(3)):
-            raise LocalError(f"the round {step.recipients} is not the steps opened early "
-                             f"{order}")
+            raise TranscriptUsageError(f"the round {step.recipients} is not the steps opened "
+                                       f"early {order}", code="round_not_opened_early")
         for k in self._early_steps.values():
             deck.release(k, due=True)
         mine = self._early_steps.get(self.seat) if self.seat is not None else None
@@ -1001,7 +1004,8 @@ class GameDriver:
                 if isinstance(ev, DealEvent):
                     cards = [deal.card_at(p) for p in positions]
                     if None in cards:
-                        raise LocalError("a card of the hand is still unknown at its end")
+                        raise TranscriptUsageError("a card of the hand is still unknown at "
+                                                   "its end", code="card_unknown_at_end")
                     hand = hand.deal(cards)
                 elif isinstance(ev, CutEvent):
                     hand = hand.choose_cut(ev.keep, ev.card)

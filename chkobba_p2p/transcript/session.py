@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..deal.core import JobResult, ProofJob
-from ..errors import Facts, LocalError
+from ..errors import Facts
 from ..game.seating import Seating
 from ..wire import codec as wire
 from ..wire.codec import (
@@ -62,6 +62,7 @@ from .caps import (
 )
 from .clocks import clock_reading, dispute_contradicts, flag_holds
 from .driver import Decision, GameDriver
+from .errors import TranscriptUsageError
 from .events import Aborted, MatchDone, SessionEvent, Standing, TableReady
 from .table import Phase, TableInfo
 
@@ -96,7 +97,8 @@ class Session:
                  game: GameDriver | None = None,
                  speaks: Sequence[str] | None = None) -> None:
         if seat is not None and (identity is None or table.seats[seat].key != identity.public):
-            raise LocalError("this identity does not hold that seat")
+            raise TranscriptUsageError("this identity does not hold that seat",
+                                       code="not_our_seat")
         self.identity = identity
         self.table = table
         self.seat = seat
@@ -226,13 +228,15 @@ class Session:
     def own_seat(self) -> int:
         """This session's seat; LocalError for a session of no seat (an observer's)."""
         if self.seat is None:
-            raise LocalError("a session of no seat (an observer) has no seat of its own")
+            raise TranscriptUsageError("a session of no seat (an observer) has no seat of "
+                                       "its own", code="no_seat_of_its_own")
         return self.seat
 
     def _sign(self, kind: str, body: dict[str, Any]) -> Entry:
         """A new entry of this seat's, signed; a session of no seat signs nothing."""
         if self.identity is None:
-            raise LocalError("a session of no seat (an observer) signs nothing")
+            raise TranscriptUsageError("a session of no seat (an observer) signs nothing",
+                                       code="observer_signs_nothing")
         seat = self.own_seat
         return make_entry(self.identity, game=self.table.game, seat=seat,
                           seq=self.chain.next_seq[seat], prev=self.chain.head,
@@ -639,7 +643,7 @@ class Session:
         Raises the rules engine's IllegalMove (a LocalError-like misuse) if not legal."""
         d = self.decision
         if d is None:
-            raise LocalError("no decision is pending")
+            raise TranscriptUsageError("no decision is pending", code="no_decision_pending")
         self._decided = self.game.action_for(d, choice)
 
     def next_entry(self) -> Entry | None:
@@ -826,7 +830,8 @@ class Session:
         seat's side (:attr:`Aborted.resigned`).  Raises :class:`LocalError` once the
         match is over or decided (every seat is signing the result)."""
         if self.finished or self.phase == Phase.CLOSING:
-            raise LocalError("the match is already over")
+            raise TranscriptUsageError("the match is already over",
+                                       code="match_already_over")
         return self.abort(ErrorCode.RESIGNED, self.seat, detail or "the player resigned")
 
     def abort(self, code: ErrorCode, blamed_seat: int | None, detail: str,

@@ -31,7 +31,8 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import (
     Ed25519PublicKey,
 )
 
-from ..errors import LocalError, RemoteError
+from ..errors import RemoteError
+from .errors import WireUsageError
 
 __all__ = [
     "message_type",
@@ -229,7 +230,9 @@ class ProtocolError(RemoteError):
 def frame(body: bytes) -> bytes:
     """One frame: 4-byte big-endian length, then ``body``."""
     if len(body) > MAX_FRAME:
-        raise LocalError(f"message of {len(body)} bytes exceeds the {MAX_FRAME}-byte maximum")
+        raise WireUsageError(f"message of {len(body)} bytes exceeds the {MAX_FRAME}-byte "
+                             "maximum", code="frame_too_large",
+                             data={"size": len(body), "max": MAX_FRAME})
     return len(body).to_bytes(4, "big") + body
 
 
@@ -556,14 +559,17 @@ def make_entry(identity: Identity, *, game: bytes, seat: int, seq: int, prev: by
     fields = {"g": game, "seat": seat, "n": seq, "prev": prev, "k": kind}
     for k, v in (body or {}).items():
         if k in fields:
-            raise LocalError(f"field {k!r} is reserved in a signed entry")
+            raise WireUsageError(f"field {k!r} is reserved in a signed entry",
+                                 code="reserved_field", data={"field": str(k)})
         fields[k] = v
     payload = encode(fields)
     signature = identity.sign(ENTRY_DOMAIN, payload)
     wire_body = encode({"t": "sig", "p": payload, "s": signature})
     if len(wire_body) > entry_limit(kind):
-        raise LocalError(f"a {kind!r} entry of {len(wire_body)} bytes exceeds its "
-                         f"{entry_limit(kind)}-byte maximum")
+        raise WireUsageError(f"a {kind!r} entry of {len(wire_body)} bytes exceeds its "
+                             f"{entry_limit(kind)}-byte maximum", code="entry_too_large",
+                             data={"kind": kind, "size": len(wire_body),
+                                   "max": entry_limit(kind)})
     entry = Entry(wire_body, payload, signature, decode(payload, want_map=False))
     check_entry_size(entry, {"t": "sig", "p": payload, "s": signature})
     return entry

@@ -75,7 +75,8 @@ def _ladder(args: argparse.Namespace, ruleset: Ruleset,
         say_error(f"chkobba arena: {local_error_text(t, exc)}")
         return 1 if exc.code == "no_winner" else 2
     print(ruleset_text(t, ruleset))
-    print(t("ar_ladder", levels=", ".join(levels), players=args.players, games=args.games))
+    print(t("ar_ladder_1" if t.singular(args.games) else "ar_ladder_n",
+            levels=", ".join(levels), players=args.players, games=args.games))
     anchor = "greedy" if "greedy" in levels else levels[0]
     for line in ladder_lines(t, results, anchor):
         print(line)
@@ -96,7 +97,8 @@ def result_lines(t: Translator, r: ArenaResult) -> list[str]:
     """The duplicate matches between two levels (the library's data) in ``t``'s words."""
     mean, low, high = r.margin
     out = [t("ar_title", a=r.level_a, b=r.level_b, players=r.players),
-           t("ar_matches", n=r.matches, deals=r.matches // r.legs, legs=r.legs),
+           t("ar_matches_1" if t.singular(r.matches // r.legs) else "ar_matches_n",
+             n=r.matches, deals=r.matches // r.legs, legs=r.legs),
            t("ar_hands", n=len(r.margins)), _win_rate(t, r),
            t("ar_margin", mean=_signed(t, mean), low=_signed(t, low), high=_signed(t, high))]
     for side, times, cpu in (("A", r.times_a, r.cpu_a), ("B", r.times_b, r.cpu_b)):

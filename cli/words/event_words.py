@@ -30,6 +30,7 @@ from chkobba_p2p import (
     MAX_NAME,
     Aborted,
     Chat,
+    ChoiceRefused,
     ErrorCode,
     FirstDealerDrawn,
     HandScored,
@@ -73,6 +74,7 @@ from .i18n import (
     MESSAGES,
     Translator,
     card_letters,
+    coded_words,
     notice_text,
     os_error_key,
     ruleset_text,
@@ -516,6 +518,24 @@ def _(ev: RematchAnswer, vp: Viewpoint) -> None:
             key = "ev_rematch_yes" if ev.accept else "ev_rematch_no"
         vp.add(("class:ok" if ev.accept else "class:warn",
                 view.t(key, name=view.name(ev.seat))))
+
+
+def refusal_words(t: Translator, ev: ChoiceRefused) -> str:
+    """Why a choice of this seat was refused, in ``t``'s language: the rule the move broke,
+    or the misuse by its family's code (a choice this program made wrongly); a refusal
+    this catalog has no words for, said as one."""
+    if ev.rule:
+        return t("rule_broken", rule=t.rule(ev.rule)) if ev.rule != "illegal_move" \
+            else t.rule(ev.rule)
+    return coded_words(t, ev.family, ev.code, dict(ev.data)) or t("ev_choice_refused_why")
+
+
+@narrate.register(ChoiceRefused)
+def _(ev: ChoiceRefused, vp: Viewpoint) -> None:
+    if isinstance(vp, PanelVoice):
+        vp.add(("class:warn", vp.view.t("ev_choice_refused", why=refusal_words(vp.view.t, ev))))
+    elif isinstance(vp, HeadlessVoice):
+        vp.line(_ENGLISH("ev_choice_refused", why=refusal_words(_ENGLISH, ev)))
 
 
 @narrate.register(RematchOffered)

@@ -14,7 +14,7 @@ from __future__ import annotations
 import contextlib
 import os
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from chkobba_p2p.errors import IllegalMove, errno_name
@@ -2710,6 +2710,241 @@ MESSAGES |= {
                          "{count} poids finis (réinstallez chkobba-p2p)"),
     # A move the rules engine refused (an IllegalMove's ``rule``, worded by RULE_NAMES).
     "rule_broken": ("illegal move: {rule}", "coup interdit : {rule}"),
+    # This seat's choice refused (a ChoiceRefused event: the rule, or the misuse's code).
+    "ev_choice_refused": ("choice refused ({why}): choose again",
+                          "choix refusé ({why}) : choisissez de nouveau"),
+    "ev_choice_refused_why": ("a choice this program made wrongly",
+                              "un choix que ce programme a mal fait"),
+}
+
+# The library's API used wrongly by this program itself (issue 41): never a player's doing,
+# said as this program's mistake, by code.  The expert's arguments and search
+# (chkobba_p2p.bots.levels.BOT_PROBLEMS: "bo_"), the rules model (chkobba_p2p.game.rules.
+# GAME_PROBLEMS: "gm_"), a session or game driver (chkobba_p2p.lowlevel.TRANSCRIPT_PROBLEMS:
+# "tu_"), the review and the observer (chkobba_p2p.observe.errors.OBSERVE_PROBLEMS: "ob_"),
+# the link's cores (chkobba_p2p.lowlevel.LINK_PROBLEMS: "lk_"), the wire
+# (chkobba_p2p.lowlevel.WIRE_PROBLEMS: "wu_"), the deal (chkobba_p2p.lowlevel.DEAL_PROBLEMS:
+# "du_"; its {phase} and {action} as the deal names them).  A {card} is a card's letters in
+# the language.
+MESSAGES |= {
+    "bo_no_budget": ("the expert bot was given neither a time per move nor a number of "
+                     "samples",
+                     "le robot expert n'a reçu ni temps par coup ni nombre de tirages"),
+    "bo_unknown_playout": ("unknown playout policy {playout}; choose among {choices}",
+                           "politique de fin de partie simulée inconnue : {playout} ; "
+                           "choisissez parmi {choices}"),
+    "bo_open_hand_to_determinize": ("a bot was asked to guess the hidden cards of a hand "
+                                    "whose every card is open",
+                                    "on a demandé à un robot de deviner les cartes cachées "
+                                    "d'une main dont toutes les cartes sont visibles"),
+    "bo_exact_search_needs_a_world": ("the expert's exact search was given a seat's view "
+                                      "instead of a world with every card known",
+                                      "la recherche exacte de l'expert a reçu la vue d'une "
+                                      "place au lieu d'un monde où toutes les cartes sont "
+                                      "connues"),
+    "bo_stock_of_a_view": ("a bot was asked to deal the stock of a seat's view instead of "
+                           "the whole hand",
+                           "on a demandé à un robot de distribuer le talon de la vue d'une "
+                           "place au lieu de la main entière"),
+    "bo_seeing_level_at_a_table": ("the {level} level sees every card: it plays only in the "
+                                   "arena's measurement, never at a table",
+                                   "le niveau {level} voit toutes les cartes : il ne joue que "
+                                   "dans les mesures de l'arène, jamais à une table"),
+    "bo_seeing_level_given_a_view": ("the {level} level plays from the whole hand, not from "
+                                     "a seat's view",
+                                     "le niveau {level} joue avec la main entière, pas avec la "
+                                     "vue d'une place"),
+    "gm_players_unsupported": ("Chkobba is played by 2, 3 or 4 players, not {players}",
+                               "la chkobba se joue à 2, 3 ou 4 joueurs, pas {players}"),
+    "gm_seat_out_of_range": ("there is no seat {seat} at a table of {players}",
+                             "il n'y a pas de place {seat} à une table de {players}"),
+    "gm_side_out_of_range": ("there is no side {side} at a table of {sides} sides",
+                             "il n'y a pas de camp {side} à une table de {sides} camps"),
+    "gm_nobody_drew": ("the draw for the first dealer has no card drawn",
+                       "le tirage du premier donneur n'a aucune carte tirée"),
+    "gm_dealer_out_of_range": ("there is no seat {dealer} to deal at a table of {players}",
+                               "il n'y a pas de place {dealer} pour donner à une table de "
+                               "{players}"),
+    "gm_viewer_out_of_range": ("there is no seat {viewer} to see a hand at a table of "
+                               "{players}",
+                               "il n'y a pas de place {viewer} pour voir une main à une table "
+                               "de {players}"),
+    "gm_chkobba_counts": ("a position at {players} players needs one chkobba count per seat",
+                          "une position à {players} joueurs demande un compte de chkobbas "
+                          "par place"),
+    "gm_view_of_another_view": ("a seat's view of the hand cannot become another seat's",
+                                "la vue d'une place sur la main ne peut devenir celle d'une "
+                                "autre"),
+    "gm_hand_not_over": ("the hand is not over yet: it is scored once every card is played",
+                         "la main n'est pas finie : elle se compte une fois toutes les "
+                         "cartes jouées"),
+    "gm_no_own_cards": ("only a seat's view of the hand has cards of its own",
+                        "seule la vue d'une place sur la main a des cartes à elle"),
+    "gm_drawn_card_unnamed": ("a drawn card was placed without naming it",
+                              "une carte tirée a été posée sans être nommée"),
+    "gm_world_not_in_play": ("a guessed world needs a hand in play and its {stock} undealt "
+                             "cards",
+                             "un monde deviné demande une main en cours et ses {stock} cartes "
+                             "non distribuées"),
+    "gm_match_over": ("the match is over", "la partie est finie"),
+    "gm_hand_of_another_match": ("that hand belongs to another match (its rules, table or "
+                                 "dealer differ)",
+                                 "cette main appartient à une autre partie (ses règles, sa "
+                                 "table ou son donneur diffèrent)"),
+    "gm_no_redeal_due": ("no redeal is due", "aucune redonne n'est due"),
+    "tu_not_our_seat": ("this identity does not hold that seat",
+                        "cette identité n'occupe pas cette place"),
+    "tu_no_seat_of_its_own": ("a spectator's view of the game has no seat of its own",
+                              "la vue d'un spectateur sur la partie n'a pas de place à elle"),
+    "tu_observer_signs_nothing": ("a spectator's view of the game signs nothing",
+                                  "la vue d'un spectateur sur la partie ne signe rien"),
+    "tu_no_decision_pending": ("nothing is asked of this seat now",
+                               "rien n'est demandé à cette place pour l'instant"),
+    "tu_match_already_over": ("the match is already over", "la partie est déjà finie"),
+    "tu_card_not_held": ("{card} is not in this seat's hand",
+                         "{card} n'est pas dans la main de cette place"),
+    "tu_play_takes_a_move": ("a play was answered with something that is no move",
+                             "un coup a reçu pour réponse autre chose qu'un coup"),
+    "tu_round_not_opened_early": ("a round of the deal that was not opened early was taken "
+                                  "as one",
+                                  "un tour de distribution qui n'a pas été ouvert en avance a "
+                                  "été pris pour tel"),
+    "tu_card_unknown_at_end": ("a card of the hand is still unknown at its end",
+                               "une carte de la main est encore inconnue à sa fin"),
+    "ob_seeds_not_verified": ("the deck was asked of before its seeds were checked",
+                              "le paquet a été demandé avant la vérification de ses graines"),
+    "ob_replay_unexpected_event": ("the replay with every card known met an event the rules "
+                                   "do not make",
+                                   "la relecture à cartes ouvertes a rencontré un événement "
+                                   "que les règles ne produisent pas"),
+    "ob_replay_invalid_deal": ("the replay with every card known dealt cards that do not fit",
+                               "la relecture à cartes ouvertes a distribué des cartes qui ne "
+                               "conviennent pas"),
+    "ob_replay_redeal_not_due": ("the replay with every card known found a redeal that was "
+                                 "not due",
+                                 "la relecture à cartes ouvertes a trouvé une redonne qui "
+                                 "n'était pas due"),
+    "ob_replay_hand_not_over": ("the replay with every card known found a hand not over at "
+                                "its end",
+                                "la relecture à cartes ouvertes a trouvé une main inachevée à "
+                                "sa fin"),
+    "ob_replay_disagrees": ("the replay with every card known disagrees with the live one",
+                            "la relecture à cartes ouvertes contredit la relecture en direct"),
+    "ob_open_hand_graded": ("the coach grades from a seat's view, never the open hand",
+                            "le coach note depuis la vue d'une place, jamais la main ouverte"),
+    "ob_not_its_turn": ("the coach was asked to grade a play out of its seat's turn",
+                        "on a demandé au coach de noter un coup hors du tour de sa place"),
+    "ob_move_not_legal": ("the coach was asked to grade a play of {card} the rules do not "
+                          "allow",
+                          "on a demandé au coach de noter un coup de {card} que les règles "
+                          "n'autorisent pas"),
+    "ob_not_choosing_a_cut": ("the coach was asked to grade a cut this seat is not choosing",
+                              "on a demandé au coach de noter une coupe que cette place ne "
+                              "choisit pas"),
+    "ob_drawn_card_unseen": ("the coach was given the cutter's view without the drawn card",
+                             "le coach a reçu la vue du coupeur sans la carte tirée"),
+    "ob_samples_below_one": ("the review needs at least one guessed world per decision, "
+                             "not {samples}",
+                             "la revue demande au moins un monde deviné par décision, pas "
+                             "{samples}"),
+    "ob_negative_limit": ("the review's limit is 0 (none) or more decisions, not {limit}",
+                          "la limite de la revue est de 0 (aucune) décision ou plus, pas "
+                          "{limit}"),
+    "lk_name_invisible": ("the name {name} cannot be used: it holds an invisible character "
+                          "({value}), which would let it pass for another",
+                          "le nom {name} ne peut servir : il contient un caractère invisible "
+                          "({value}), qui le ferait passer pour un autre"),
+    "lk_name_unusable": ("the name {name} cannot be used: a name is 1 to {max} printable "
+                         "characters",
+                         "le nom {name} ne peut servir : un nom compte de 1 à {max} "
+                         "caractères imprimables"),
+    "lk_players_unsupported": ("a table seats {choices} players, not {players}",
+                               "une table accueille {choices} joueurs, pas {players}"),
+    "lk_table_not_full": ("the table is not full", "la table n'est pas complète"),
+    "lk_greeting_first": ("a greeting was read before this peer sent its own",
+                          "une salutation a été lue avant que ce pair n'envoie la sienne"),
+    # A connection's state and our own step out of its table ({role}, {state}, {event},
+    # {type}: as the link's tables name them).
+    "lk_no_such_state": ("the {role}'s connection has no state {state}",
+                         "la connexion de rôle {role} n'a pas d'état {state}"),
+    "lk_no_such_event": ("the {role}'s connection in {state} has no step {event}",
+                         "la connexion de rôle {role} dans l'état {state} n'a pas d'étape "
+                         "{event}"),
+    "lk_no_handshake": ("no handshake is under way (the connection is in {state})",
+                        "aucune poignée de main n'est en cours (la connexion est dans l'état "
+                        "{state})"),
+    "lk_spectator_not_watching": ("a spectator's connection is in {state}, not watching",
+                                  "la connexion d'un spectateur est dans l'état {state}, pas "
+                                  "en train de regarder"),
+    "lk_nothing_to_admit": ("nothing to admit (the connection is in {state})",
+                            "rien à admettre (la connexion est dans l'état {state})"),
+    "lk_may_not_send": ("the {role} may not send {type} in {state}",
+                        "le rôle {role} ne peut envoyer {type} dans l'état {state}"),
+    "lk_controllers_for_table": ("{controllers} controllers for a table of {players}",
+                                 "{controllers} contrôleurs pour une table de {players}"),
+    "wu_frame_too_large": ("a message of {size} bytes is larger than the {max}-byte limit",
+                           "un message de {size} octets dépasse la limite de {max} octets"),
+    "wu_reserved_field": ("the field {field} is reserved in a signed entry",
+                          "le champ {field} est réservé dans une entrée signée"),
+    "du_bad_session_id": ("a deal needs its game's id", "une donne a besoin de l'identifiant "
+                          "de sa partie"),
+    "du_not_a_count": ("a deal's {name} number must be a whole number, 0 or more",
+                       "le numéro {name} d'une donne doit être un entier, 0 ou plus"),
+    "du_players_unsupported": ("a deal is for 2, 3 or 4 players, not {players}",
+                               "une donne se fait à 2, 3 ou 4 joueurs, pas {players}"),
+    "du_seat_out_of_range": ("there is no seat {seat} at this deal",
+                             "il n'y a pas de place {seat} à cette donne"),
+    "du_cutter_out_of_range": ("there is no seat {seat} to cut at this deal",
+                               "il n'y a pas de place {seat} pour couper à cette donne"),
+    "du_bad_seed": ("a deal's seed is 32 bytes", "la graine d'une donne fait 32 octets"),
+    "du_bad_secret_key": ("a deal's secret key is out of range",
+                          "la clé secrète d'une donne est hors limites"),
+    "du_observer_has_no_key": ("a deal seen from no seat has no key to send",
+                               "une donne vue d'aucune place n'a pas de clé à envoyer"),
+    "du_already_started": ("the deal has already started", "la donne a déjà commencé"),
+    "du_not_the_cutter": ("only the cutter cuts", "seul le coupeur coupe"),
+    "du_wrong_phase": ("the deal cannot {action} in its phase {phase}",
+                       "la donne ne peut pas faire « {action} » dans sa phase {phase}"),
+    "du_bad_cut": ("a cut is a position from 0 to 39, not {cut}",
+                   "une coupe est une position de 0 à 39, pas {cut}"),
+    "du_no_such_position": ("the deck has no position {position}",
+                            "le paquet n'a pas de position {position}"),
+    "du_empty_step": ("a dealing step opens at least one position",
+                      "une étape de distribution ouvre au moins une position"),
+    "du_position_dealt": ("position {position} was already dealt",
+                          "la position {position} a déjà été distribuée"),
+    "du_position_twice": ("a position appears twice in the dealing step",
+                          "une position figure deux fois dans l'étape de distribution"),
+    "du_step_not_early": ("dealing step {step} was not opened early, or is due already",
+                          "l'étape de distribution {step} n'a pas été ouverte en avance, ou "
+                          "elle est déjà due"),
+    "du_unknown_job": ("proof work that is not this deal's, or is done already",
+                       "un travail de preuve qui n'est pas de cette donne, ou déjà fait"),
+    "du_position_not_held": ("position {position} is not in this seat's hand",
+                             "la position {position} n'est pas dans la main de cette place"),
+    "du_position_shown": ("position {position} was already shown",
+                          "la position {position} a déjà été montrée"),
+    "du_cards_hidden": ("the deal cannot end while cards are still hidden",
+                        "la donne ne peut finir tant que des cartes sont cachées"),
+    "du_step_incomplete": ("a dealing step is still incomplete",
+                           "une étape de distribution est encore incomplète"),
+    "du_deal_failed": ("this deal has failed: a peer was blamed",
+                       "cette donne a échoué : un pair a été mis en cause"),
+    "du_unknown_state_version": ("the saved deal is of a version this program does not know",
+                                 "la donne enregistrée est d'une version que ce programme ne "
+                                 "connaît pas"),
+    "du_corrupt_state": ("the saved deal is damaged", "la donne enregistrée est abîmée"),
+    "du_dealer_decided": ("the first dealer is already decided",
+                          "le premier donneur est déjà désigné"),
+    "du_draw_exhausted": ("no card is left to draw for the first dealer in this deck",
+                          "il ne reste aucune carte à tirer pour le premier donneur dans ce "
+                          "paquet"),
+    "du_draw_cards": ("the draw for the first dealer needs one card per player drawing",
+                      "le tirage du premier donneur demande une carte par joueur qui tire"),
+    "wu_entry_too_large": ("a {kind} entry of {size} bytes is larger than its {max}-byte "
+                           "limit",
+                           "une entrée {kind} de {size} octets dépasse sa limite de {max} "
+                           "octets"),
 }
 
 # The OS's refusals by its error number's name (the library's ``errno`` data,
@@ -2736,8 +2971,11 @@ MESSAGES |= {
 MESSAGES |= {
     "ar_title": ("arena: {a} (A) vs {b} (B), {players} players, duplicate deals",
                  "arène : {a} (A) contre {b} (B), {players} joueurs, donnes dupliquées"),
-    "ar_matches": ("matches: {n} ({deals} deals x {legs} seatings)",
-                   "parties : {n} ({deals} donnes x {legs} placements)"),
+    # A count's noun by the count (Translator.singular: one in English, 0 or 1 in French).
+    "ar_matches_1": ("matches: {n} ({deals} deal x {legs} seatings)",
+                     "parties : {n} ({deals} donne x {legs} placements)"),
+    "ar_matches_n": ("matches: {n} ({deals} deals x {legs} seatings)",
+                     "parties : {n} ({deals} donnes x {legs} placements)"),
     "ar_hands": ("hands: {n}", "manches : {n}"),
     "ar_win_rate": ("match win rate A: {rate} (95% CI {low}..{high})",
                     "taux de victoire de A : {rate} (IC à 95 % de {low} à {high})"),
@@ -2748,8 +2986,12 @@ MESSAGES |= {
                      "CPU over {n} moves",
                      "temps par coup {side} : moy. {mean} ms, max {wall} ms réels, "
                      "{cpu} ms CPU, {n} coups"),
-    "ar_ladder": ("ladder: {levels}, {players} players, {games} duplicate deals per pair",
-                  "échelle : {levels}, {players} joueurs, {games} donnes dupliquées par paire"),
+    "ar_ladder_1": ("ladder: {levels}, {players} players, {games} duplicate deal per pair",
+                    "échelle : {levels}, {players} joueurs, {games} donne dupliquée par "
+                    "paire"),
+    "ar_ladder_n": ("ladder: {levels}, {players} players, {games} duplicate deals per pair",
+                    "échelle : {levels}, {players} joueurs, {games} donnes dupliquées par "
+                    "paire"),
     "ar_pair": ("pair {a} vs {b}: {wins}/{n} matches won by {a}",
                 "paire {a} contre {b} : {wins}/{n} parties gagnées par {a}"),
     "ar_elo": ("elo {level}: {rating} (95% CI {low}..{high})",
@@ -3020,10 +3262,40 @@ def notice_text(t: Translator, notice: Notice) -> str:
 
 #: The catalog's prefix for each family of coded local errors, by the family's default
 #: code (``LogUnreadable.code``, ``AddressError.code``, ``ListenError.code``,
-#: ``RulesetError.code``, ``BotError.code``).
+#: ``RulesetError.code``, ``BotError.code``, ``KeyUnusable.code``; the API used wrongly:
+#: ``GameUsageError``, ``TranscriptUsageError``, ``ObserveUsageError``, ``LinkUsageError``,
+#: ``WireUsageError``, ``DealUsageError``).
 _CODED_FAMILIES: dict[object, str] = {"log_unreadable": "lu_", "bad_address": "ad_",
                                       "cannot_listen": "ls_", "bad_ruleset": "ru_",
-                                      "bot_error": "bo_", "key_unusable": "ik_"}
+                                      "bot_error": "bo_", "key_unusable": "ik_",
+                                      "game_misuse": "gm_", "transcript_misuse": "tu_",
+                                      "observe_misuse": "ob_", "link_misuse": "lk_",
+                                      "wire_misuse": "wu_", "deal_misuse": "du_"}
+
+
+def coded_words(t: Translator, family: object, code: object, data: object) -> str | None:
+    """A coded local error's words in ``t``'s language, from its ``family`` (its class's
+    default code, :data:`_CODED_FAMILIES`), its ``code`` and its ``data``; None when this
+    catalog has none (a family or code it does not know, data its words cannot take)."""
+    prefix = _CODED_FAMILIES.get(family)
+    if prefix is None or not isinstance(code, str) or not isinstance(data, Mapping) \
+            or prefix + code not in MESSAGES:
+        return None
+    kw: dict[str, object] = dict(data)
+    for key in ("text", "name", "level"):  # what was typed, quoted as the library quotes it
+        if key in kw:
+            kw[key] = repr(kw[key])
+    if prefix == "ru_" and "rk_" + str(kw.get("kind")) in MESSAGES:
+        kw["kind"] = t("rk_" + str(kw["kind"]))  # a type in words, not Python's name
+    card_id = kw.get("card")
+    if isinstance(card_id, int) and 0 <= card_id < 40:  # a card id: its letters
+        kw["card"] = card_letters(Card(card_id).label(), t.lang)
+    if "why" in kw:  # the OS's refusal: the common ones in the reader's words
+        kw["why"] = os_reason(t, str(kw.pop("errno", "")), str(kw["why"]))
+    try:
+        return t(prefix + code, **kw)
+    except (KeyError, IndexError):  # data without a key the words need
+        return None
 
 
 def local_error_text(t: Translator, exc: BaseException) -> str:
@@ -3031,28 +3303,16 @@ def local_error_text(t: Translator, exc: BaseException) -> str:
     one: ``lu_`` + its code; a typed address or port: ``ad_``; a port or address a host
     cannot listen on: ``ls_``; rules that cannot be: ``ru_``; bots that cannot be made,
     cannot decide or cannot finish: ``bo_``; an identity key file that cannot be used:
-    ``ik_``) worded by its ``code`` and ``data`` in ``t``'s language; a move the rules
-    engine refused (an ``IllegalMove``) by its ``rule``; any other, or a code this catalog
-    lacks, as ``str(exc)`` (the library's English)."""
+    ``ik_``; the library's API used wrongly by this program: ``gm_``, ``tu_``, ``ob_``,
+    ``lk_``, ``wu_``, ``du_``) worded by its ``code`` and ``data`` in ``t``'s language
+    (:func:`coded_words`); a move the rules engine refused (an ``IllegalMove``) by its
+    ``rule``; any other, or a code this catalog lacks, as ``str(exc)`` (the library's
+    English)."""
     if isinstance(exc, IllegalMove):  # the rules engine's refusal: by the rule broken
         return t.rule(exc.rule) if exc.rule == "illegal_move" else \
             t("rule_broken", rule=t.rule(exc.rule))
     # The family is the class's own default code (data the library states, read without
     # importing the log reader: a bot peer that fails on its address loads no auditor).
-    prefix = _CODED_FAMILIES.get(getattr(type(exc), "code", None))
-    code, data = getattr(exc, "code", None), getattr(exc, "data", None)
-    if (prefix is None or not isinstance(code, str) or not isinstance(data, dict)
-            or prefix + code not in MESSAGES):
-        return str(exc)
-    kw: dict[str, object] = dict(data)
-    for key in ("text", "name", "level"):  # what was typed, quoted as the library quotes it
-        if key in kw:
-            kw[key] = repr(kw[key])
-    if prefix == "ru_" and "rk_" + str(kw.get("kind")) in MESSAGES:
-        kw["kind"] = t("rk_" + str(kw["kind"]))  # a type in words, not Python's name
-    if "why" in kw:  # the OS's refusal: the common ones in the reader's words
-        kw["why"] = os_reason(t, str(kw.pop("errno", "")), str(kw["why"]))
-    try:
-        return t(prefix + code, **kw)
-    except (KeyError, IndexError):  # data without a key the words need: the library's
-        return str(exc)
+    words = coded_words(t, getattr(type(exc), "code", None), getattr(exc, "code", None),
+                        getattr(exc, "data", None))
+    return str(exc) if words is None else words

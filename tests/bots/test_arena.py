@@ -116,7 +116,7 @@ def test_arena_at_three_puts_a_at_each_seat_in_turn_against_two_b():
 
     assert result_lines(Translator("en"), result)[:2] == [
         "arena: greedy (A) vs random (B), 3 players, duplicate deals",
-        "matches: 3 (1 deals x 3 seatings)"]
+        "matches: 3 (1 deal x 3 seatings)"]
 
 
 def test_arena_refuses_a_table_shape_the_game_has_not():
@@ -140,7 +140,7 @@ def test_arena_command_in_french(capsys):
                  "--players", "2", "--seed", "4", "--lang", "fr"]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[1:4] == ["arène : heuristic (A) contre random (B), 2 joueurs, donnes "
-                        "dupliquées", "parties : 2 (1 donnes x 2 placements)",
+                        "dupliquées", "parties : 2 (1 donne x 2 placements)",
                         out[3]] and out[3].startswith("manches : ")
     assert out[4].startswith("taux de victoire de A : ") and "IC à 95 %" in out[4]
     assert out[5].startswith("écart moyen de points par manche A-B : ")
@@ -194,11 +194,27 @@ def test_arena_ladder_command_in_french(capsys):
     assert main(["arena", "--ladder", "random,greedy", "--games", "1", "--seed", "2",
                  "--target", "3", "--lang", "fr"]) == 0
     out = capsys.readouterr().out.splitlines()
-    assert out[1] == "échelle : random, greedy, 2 joueurs, 1 donnes dupliquées par paire"
+    assert out[1] == "échelle : random, greedy, 2 joueurs, 1 donne dupliquée par paire"
     assert out[2].startswith("paire random contre greedy : ")
     assert out[2].endswith(" parties gagnées par random")
     assert sorted(x.split(" (")[0] for x in out[3:5])[0] == "elo greedy : 1500"
     assert all(" (IC à 95 % de " in x for x in out[3:5])
+
+
+@pytest.mark.parametrize("games, lang, ladder, matches", [
+    (1, "en", "1 duplicate deal per pair", "matches: 2 (1 deal x 2 seatings)"),
+    (2, "en", "2 duplicate deals per pair", "matches: 4 (2 deals x 2 seatings)"),
+    (1, "fr", "1 donne dupliquée par paire", "parties : 2 (1 donne x 2 placements)"),
+    (2, "fr", "2 donnes dupliquées par paire", "parties : 4 (2 donnes x 2 placements)"),
+])
+def test_the_count_of_deals_takes_its_number(capsys, games, lang, ladder, matches):
+    """One duplicate deal is said in the singular, two in the plural, in both languages
+    (it said "1 donnes dupliquées", "1 duplicate deals")."""
+    common = ["--games", str(games), "--seed", "2", "--target", "2", "--lang", lang]
+    assert main(["arena", "--ladder", "random,greedy", *common]) == 0
+    assert capsys.readouterr().out.splitlines()[1].endswith(", " + ladder)
+    assert main(["arena", "--a", "random", "--b", "greedy", *common]) == 0
+    assert capsys.readouterr().out.splitlines()[2] == matches
 
 
 def test_simulate_command_in_french(capsys):

@@ -1,9 +1,13 @@
 """The library's coded local errors (issue 41): a log that is not one
 (:class:`LogUnreadable`), a typed address or port (:class:`AddressError`), a port a host
 cannot listen on (:class:`ListenError`), rules that cannot be (:class:`RulesetError`),
-bots that cannot be made or cannot finish (:class:`BotError`) carry a ``code`` and its
-``data``, set at every raise site, and the client words each code from its catalog in
-English and French; their ``str()`` stays the library's English sentence."""
+bots that cannot be made or cannot finish (:class:`BotError`), and the library's API
+used wrongly, by layer (:class:`GameUsageError`, :class:`TranscriptUsageError`,
+:class:`ObserveUsageError`, :class:`LinkUsageError`, :class:`WireUsageError`,
+:class:`DealUsageError`) carry a
+``code`` and its ``data``, set at every raise site, and the client words each code from
+its catalog in English and French; their ``str()`` stays the library's English
+sentence."""
 
 from __future__ import annotations
 
@@ -26,21 +30,46 @@ from chkobba_p2p.bots.levels import BOT_PROBLEMS, BotError, make_bot
 from chkobba_p2p.bots.simulate import play_match
 from chkobba_p2p.errors import CardNotInHand, IllegalMove, NotYourTurn
 from chkobba_p2p.game.cards import DECK
-from chkobba_p2p.game.rules import RULESET_PROBLEMS, Ruleset, RulesetError
+from chkobba_p2p.game.rules import (
+    GAME_PROBLEMS,
+    RULESET_PROBLEMS,
+    GameUsageError,
+    Ruleset,
+    RulesetError,
+)
 from chkobba_p2p.lowlevel import (
+    DEAL_PROBLEMS,
     KEY_PROBLEMS,
+    LINK_PROBLEMS,
     LOG_PROBLEMS,
+    TRANSCRIPT_PROBLEMS,
+    WIRE_PROBLEMS,
+    DealUsageError,
     KeyUnusable,
+    LinkUsageError,
     LogUnreadable,
+    TranscriptUsageError,
+    WireUsageError,
     read_log,
 )
+from chkobba_p2p.observe.errors import OBSERVE_PROBLEMS, ObserveUsageError
 
 #: Each coded error class, its table of codes and its catalog prefix.
 FAMILIES = {"LogUnreadable": (LOG_PROBLEMS, "lu_"), "AddressError": (ADDRESS_PROBLEMS, "ad_"),
             "ListenError": (LISTEN_PROBLEMS, "ls_"),
             "RulesetError": (RULESET_PROBLEMS, "ru_"), "BotError": (BOT_PROBLEMS, "bo_"),
-            "KeyUnusable": (KEY_PROBLEMS, "ik_")}
+            "KeyUnusable": (KEY_PROBLEMS, "ik_"),
+            "GameUsageError": (GAME_PROBLEMS, "gm_"),
+            "TranscriptUsageError": (TRANSCRIPT_PROBLEMS, "tu_"),
+            "ObserveUsageError": (OBSERVE_PROBLEMS, "ob_"),
+            "LinkUsageError": (LINK_PROBLEMS, "lk_"), "WireUsageError": (WIRE_PROBLEMS, "wu_"),
+            "DealUsageError": (DEAL_PROBLEMS, "du_")}
+
 CODES = [(name, code) for name, (table, _) in FAMILIES.items() for code in table]
+#: Subclasses raised with a family's codes (``code=`` at each raise).
+SUBCLASSES = {"NoSuchEvent": "LinkUsageError"}
+#: Subclasses that give their code themselves (in their ``__init__``).
+SETS_ITS_CODE = {"LocalStateError": "LinkUsageError"}
 LIBRARY = Path(chkobba_p2p.__file__).parent
 
 
@@ -65,8 +94,14 @@ def _raised_codes() -> dict[str, set[str]]:
     for path in LIBRARY.rglob("*.py"):
         tree = ast.parse(path.read_text(), str(path))
         for node in ast.walk(tree):
+            if isinstance(node, ast.ClassDef) and node.name in SETS_ITS_CODE:
+                for call in ast.walk(node):  # the codes its own __init__ gives
+                    for k in getattr(call, "keywords", ()):
+                        if k.arg == "code" and isinstance(k.value, ast.Constant):
+                            found[SETS_ITS_CODE[node.name]].add(k.value.value)
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
-                    and node.func.id in FAMILIES:
+                    and (node.func.id in FAMILIES or node.func.id in SUBCLASSES):
+                family = SUBCLASSES.get(node.func.id, node.func.id)
                 code = next((k.value for k in node.keywords if k.arg == "code"), None)
                 assert code is not None, f"{path}:{node.lineno}: {node.func.id} without a code"
                 constants = [c.value for c in ast.walk(code)
@@ -74,7 +109,7 @@ def _raised_codes() -> dict[str, set[str]]:
                 if node.func.id == "ListenError" and not constants:
                     continue  # from_os: listen_problem's codes, below
                 assert constants, f"{path}:{node.lineno}: a code that is not literal"
-                found[node.func.id].update(constants)
+                found[family].update(constants)
             if isinstance(node, ast.FunctionDef) and node.name == "listen_problem":
                 for ret in ast.walk(node):
                     if isinstance(ret, ast.Return) and isinstance(ret.value, ast.Tuple):
@@ -82,6 +117,38 @@ def _raised_codes() -> dict[str, set[str]]:
                         assert isinstance(code, ast.Constant), ret.lineno
                         found["ListenError"].add(code.value)
     return found
+
+
+def test_the_library_raises_no_local_error_without_a_code():
+    """Every local error the library raises is of a coded family (a bare ``LocalError``
+    had only its English for a person)."""
+    bare = []
+    for path in LIBRARY.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
+                    and node.func.id in ("LocalError", "CodedLocalError"):
+                bare.append(f"{path.relative_to(LIBRARY)}:{node.lineno}")
+    assert bare == []
+
+
+def test_every_local_error_family_is_coded():
+    """Every class of local error in the library carries a code from its table, except
+    those whose data is its own (Tor's ``TorFailure``, a busy seat's process)."""
+    import importlib
+    import pkgutil
+
+    from chkobba_p2p.errors import CodedLocalError, LocalError
+
+    for info in pkgutil.walk_packages(chkobba_p2p.__path__, "chkobba_p2p."):
+        importlib.import_module(info.name)
+
+    def below(cls: type) -> list[type]:
+        return [c for s in cls.__subclasses__() for c in (s, *below(s))]
+
+    own_data = {"TorError", "TorUnavailable", "_ControlRefused", "SeatBusy"}
+    uncoded = {c.__name__ for c in below(LocalError)
+               if not issubclass(c, CodedLocalError) and c.__module__.startswith("chkobba_p2p")}
+    assert uncoded == own_data
 
 
 def test_the_tables_are_the_codes_raised():
@@ -142,7 +209,9 @@ def test_a_port_in_use_carries_its_code():
 
 
 @pytest.mark.parametrize("cls", [LogUnreadable, AddressError, ListenError, RulesetError,
-                                 BotError, KeyUnusable])
+                                 BotError, KeyUnusable, GameUsageError, TranscriptUsageError,
+                                 ObserveUsageError, LinkUsageError, WireUsageError,
+                                 DealUsageError])
 def test_each_family_is_worded_by_its_own_prefix(cls):
     """The client finds a family's words by the class's default code (it must not import
     the log reader to recognise a log error: a bot peer loads no auditor)."""
@@ -471,3 +540,111 @@ def test_a_key_file_others_can_read_is_said_in_the_readers_language(tmp_path, la
     with pytest.raises(KeyUnusable) as info:
         load_identity(tmp_path / "none.key", create=False)
     assert info.value.code == "key_missing"
+
+
+# -- the library's API used wrongly: every LocalError it raises carries a code
+
+
+def _no_pending_decision() -> None:
+    from support.sessions import Table
+
+    t = Table(2)
+    t.sessions[1].decide(True)  # nothing asked yet: the genesis alone
+
+
+def _lobby(name: str, players: int) -> None:
+    from chkobba_p2p.link.handshake import Lobby
+    from chkobba_p2p.lowlevel import Identity
+
+    Lobby(Identity.generate(), name, Ruleset(), players)
+
+
+def _graded_open_hand() -> None:
+    import random
+
+    from chkobba_p2p.observe.review import grade_play
+
+    hand, _ = _opening()
+    grade_play(hand, hand.legal_moves()[0], rng=random.Random(1))
+
+
+def _graded_out_of_turn() -> None:
+    import random
+
+    from chkobba_p2p.observe.review import grade_play
+
+    hand, seat = _opening()
+    grade_play(hand.view(1 - seat), hand.legal_moves()[0], rng=random.Random(1))
+
+
+def _unfinished_hand_scored() -> None:
+    from chkobba_p2p.game.hand import Hand
+
+    Hand.new(Ruleset(), 2, dealer=0).score  # noqa: B018
+
+
+@pytest.mark.parametrize("call, cls, code, data", [
+    (lambda: __import__("chkobba_p2p.game.seating", fromlist=["x"]).Seating.of(5),
+     GameUsageError, "players_unsupported", {"players": 5}),
+    (lambda: __import__("chkobba_p2p.game.seating", fromlist=["x"]).Seating.of(2)
+     .check_seat(2), GameUsageError, "seat_out_of_range", {"seat": 2, "players": 2}),
+    (lambda: __import__("chkobba_p2p.game.seating", fromlist=["x"]).Seating.of(4)
+     .seats_of(2), GameUsageError, "side_out_of_range", {"side": 2, "sides": 2}),
+    (lambda: __import__("chkobba_p2p.game.hand", fromlist=["x"]).resolve_first_dealer({}),
+     GameUsageError, "nobody_drew", {}),
+    (lambda: __import__("chkobba_p2p.game.hand", fromlist=["x"]).Hand.new(
+        Ruleset(), 2, dealer=3), GameUsageError, "dealer_out_of_range",
+     {"dealer": 3, "players": 2}),
+    (_unfinished_hand_scored, GameUsageError, "hand_not_over", {}),
+    (lambda: __import__("chkobba_p2p.game.match", fromlist=["x"]).Match.new(
+        Ruleset(), 2, 0).redeal(), GameUsageError, "no_redeal_due", {}),
+    (lambda: __import__("chkobba_p2p.game.match", fromlist=["x"]).Match.new(
+        Ruleset(), 2, 0).finish_hand(), GameUsageError, "hand_not_over", {}),
+    (lambda: __import__("chkobba_p2p.bots.expert", fromlist=["x"]).ExpertBot(
+        1, move_ms=None), BotError, "no_budget", {}),
+    (lambda: __import__("chkobba_p2p.bots.expert", fromlist=["x"]).ExpertBot(
+        1, playout="wild"), BotError, "unknown_playout",
+     {"playout": "wild", "choices": "greedy, sharp"}),
+    (_no_pending_decision, TranscriptUsageError, "no_decision_pending", {}),
+    (_graded_open_hand, ObserveUsageError, "open_hand_graded", {}),
+    (_graded_out_of_turn, ObserveUsageError, "not_its_turn", {}),
+    (lambda: _lobby("a\u200bb", 2), LinkUsageError, "name_invisible",
+     {"name": "a\u200bb", "value": "U+200B"}),
+    (lambda: _lobby("x" * 33, 2), LinkUsageError, "name_unusable",
+     {"name": "x" * 33, "max": 32}),
+    (lambda: _lobby("host", 5), LinkUsageError, "players_unsupported",
+     {"players": 5, "choices": "2, 3, 4"}),
+    (lambda: __import__("chkobba_p2p.lowlevel", fromlist=["x"]).frame(bytes(2 ** 20 + 1)),
+     WireUsageError, "frame_too_large", {"size": 2 ** 20 + 1, "max": 2 ** 20}),
+    (lambda: __import__("chkobba_p2p.lowlevel", fromlist=["x"]).Deal(
+        session_id=b"g", hand=0, instance=0, n=5, seat=0), DealUsageError,
+     "players_unsupported", {"players": 5}),
+    (lambda: __import__("chkobba_p2p.lowlevel", fromlist=["x"]).Deal(
+        session_id=b"g", hand=0, instance=0, n=2, seat=None).start(), DealUsageError,
+     "observer_has_no_key", {}),
+])
+def test_the_api_used_wrongly_says_so_by_code(call, cls, code, data):
+    """Session misuse, the rules model's, the expert's arguments, the review's, the
+    link's and the wire's: a coded local error each (they were bare LocalErrors, their
+    English the only words a person could be shown), worded in both languages from the
+    catalog, not the library's sentence."""
+    with pytest.raises(cls) as info:
+        call()
+    exc = info.value
+    assert (exc.code, exc.data) == (code, data)
+    prefix = FAMILIES[cls.__name__][1]
+    for lang in ("en", "fr"):
+        said = local_error_text(Translator(lang), exc)
+        assert said == Translator(lang)(prefix + code, **{
+            k: (repr(v) if k in ("name", "level") else v) for k, v in data.items()})
+    assert local_error_text(Translator("fr"), exc) != str(exc)
+
+
+def test_a_card_in_a_misuse_is_said_with_the_readers_letters():
+    """A card id in the data: its label with the reader's figure letters (R/D/V)."""
+    from chkobba_p2p.game.cards import card
+
+    exc = TranscriptUsageError("QH is not in this seat's hand", code="card_not_held",
+                               data={"card": card("8H").id})
+    assert local_error_text(Translator("en"), exc) == "Q♥ is not in this seat's hand"
+    assert local_error_text(Translator("fr"), exc) == "D♥ n'est pas dans la main de cette place"

@@ -26,7 +26,7 @@ def test_two_players_face_each_other():
 
 def test_three_players_each_for_themselves():
     s = Seating.of(3)
-    assert (s.sides, s.teams, s.rounds, s.side_word) == (3, False, 4, "seat")
+    assert (s.sides, s.teams, s.rounds) == (3, False, 4)
     assert [s.seats_of(x) for x in range(3)] == [(0,), (1,), (2,)]
     assert [s.partner_of(x) for x in range(3)] == [None] * 3
     assert s.opponents_of(1) == (2, 0)
@@ -41,7 +41,7 @@ def test_three_players_each_for_themselves():
 
 def test_four_players_in_two_teams_of_partners_facing_each_other():
     s = Seating.of(4)
-    assert (s.sides, s.teams, s.rounds, s.side_word) == (4 // 2, True, 3, "team")
+    assert (s.sides, s.teams, s.rounds) == (4 // 2, True, 3)
     assert s.seats_of(0) == (0, 2) and s.seats_of(1) == (1, 3)
     assert [s.partner_of(x) for x in range(4)] == [2, 3, 0, 1]
     assert s.opponents_of(0) == (1, 3)
@@ -91,3 +91,16 @@ def test_no_module_knows_the_table_shape_by_heart():
             if pattern.search(code) and not code.strip().startswith(('"', "'")):
                 found.append(f"{path.relative_to(ROOT)}:{n}: {line.strip()}")
     assert not found, "\n".join(found)
+
+
+def test_a_seating_gives_data_never_words():
+    """What a side is called ("team", "équipe", "seat", "place") is the client's word,
+    chosen by :attr:`Seating.teams`; the library's English ``side_word`` is gone, and so
+    are the audit's English text lines that were its only reader (issue 41)."""
+    from chkobba_p2p.observe import audit
+
+    for players in (2, 3, 4):
+        seating = Seating.of(players)
+        assert not [n for n in dir(seating) if "word" in n]
+        assert seating.teams is (players == 4)
+    assert not hasattr(audit, "hand_lines") and not hasattr(audit, "score_lines")

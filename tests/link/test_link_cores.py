@@ -628,3 +628,33 @@ def test_each_seats_connection_has_its_state_and_the_host_consults_its_table():
         table.host.conn_states["c1"] = "IN_GAME"  # as if each were its first word
     table.host.seat_gone("c1", 1, table.now)
     assert "c1" not in table.host.conn_states
+
+
+def test_a_refused_choice_is_reported_as_data_and_asked_again():
+    """A seat's controller answers its first play with a move that captures itself and
+    then with no move at all: each refusal reaches it as data (the rule broken; the
+    misuse's family, code and data), never the library's English, and the game goes on."""
+    from chkobba_p2p.game.rules import Move
+    from chkobba_p2p.link.events import ChoiceRefused
+
+    table = Table()
+    real = table._carry
+    wrong: list[object] = []
+
+    def carry(seat, core, effect):
+        if isinstance(effect, Decide) and seat == 1 and effect.decision.kind == "play" \
+                and len(wrong) < 2:
+            hand = effect.decision.hand
+            card = next(c for c in hand.hand_of(hand.turn) if c is not None)
+            wrong.append(Move(card, frozenset([card])) if not wrong else "7D")
+            core.decide(effect.decision, wrong[-1], table.now)
+            return
+        real(seat, core, effect)
+
+    table._carry = carry  # type: ignore[method-assign]
+    table.fill()
+    refused = [e for e in table.events[1] if isinstance(e, ChoiceRefused)]
+    assert refused == [ChoiceRefused(rule="capture_not_on_table"),
+                       ChoiceRefused(family="transcript_misuse", code="play_takes_a_move")]
+    s = table.host.session
+    assert s is not None and s.finished
