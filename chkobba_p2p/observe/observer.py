@@ -742,7 +742,8 @@ class Observer:
             for number, totals in self._scored:
                 if full is None or len(full.results) < number \
                         or tuple(full.results[number - 1].totals) != totals:
-                    raise LocalError("the full-knowledge replay disagrees with the live one")
+                    raise ObserveUsageError("the full-knowledge replay disagrees with the "
+                                            "live one", code="replay_disagrees")
         except Exception as exc:  # noqa: BLE001 - hostile input must never crash the observer
             error = type(exc).__name__
             return Verdict(INVALID, "unprocessable", "the observer cannot process the hand "
