@@ -159,3 +159,32 @@ def test_trio_without_hmac_still_makes_dtls_cookies_and_hmac_is_the_real_module(
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "ok"
 
+
+BEACON_PROBE = """
+import sys
+{before}
+from chkobba_p2p._shell import discovery
+discovery._import_zeroconf()
+import asyncio, asyncio.sslproto, zeroconf
+loaded = [m for m in ("ssl", "_ssl", "hashlib", "_hashlib", "hmac") if m in sys.modules]
+import ssl
+assert type(ssl).__name__ == "module" and "_ssl" in sys.modules  # the real one, later
+print(loaded, asyncio.sslproto.ssl is ssl)
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("before", "expected"), [
+    ("", "[] False"),  # a beaconing host: neither ssl nor its OpenSSL
+    ("import asyncio", "['ssl', '_ssl'] True"),  # a program of asyncio's keeps its TLS
+])
+def test_a_beacon_imports_zeroconf_and_asyncio_without_ssl_unless_asyncio_came_first(
+        before, expected):
+    """LAN discovery imports zeroconf and asyncio as on a Python without ssl (asyncio's
+    TLS then unavailable in the process; zeroconf never uses it), a later ``import ssl``
+    is the real module, and a process that imported asyncio first is left as it was."""
+    out = subprocess.run([sys.executable, "-c", BEACON_PROBE.format(before=before)],
+                         cwd=ROOT, env=dict(os.environ), stdin=subprocess.DEVNULL,
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == expected
