@@ -188,3 +188,25 @@ def test_a_beacon_imports_zeroconf_and_asyncio_without_ssl_unless_asyncio_came_f
                          capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == expected
+
+
+ADDRESSES_PROBE = """
+import sys
+import chkobba_p2p
+from chkobba_p2p._shell.discovery import host_addresses
+assert host_addresses("0.0.0.0")[0] == chkobba_p2p.lan_address()
+chkobba_p2p.global_ipv6()
+print("chkobba_p2p._shell.portmap" in sys.modules)
+"""
+
+
+@pytest.mark.slow
+def test_the_addresses_a_host_announces_and_shows_load_no_port_mapping():
+    """A beaconing host's addresses (and the face's ``lan_address``, ``global_ipv6``,
+    which the command line shows) come from the transport's module, not port mapping's
+    (a host that maps a port loads it)."""
+    out = subprocess.run([sys.executable, "-c", ADDRESSES_PROBE], cwd=ROOT,
+                         env=dict(os.environ), stdin=subprocess.DEVNULL,
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "False"

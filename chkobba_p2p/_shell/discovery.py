@@ -855,7 +855,7 @@ async def browse_tables(seconds: float, *, interfaces: Sequence[str] | None = No
 def host_addresses(bind: str) -> list[str]:
     """The addresses a host on ``bind`` announces: its LAN address and global IPv6
     address for a wildcard bind, else ``bind`` itself."""
-    from .portmap import global_ipv6, lan_address
+    from .transport import global_ipv6, lan_address
 
     if bind in ("0.0.0.0", "::", ""):
         return [lan_address()] + ([v6] if (v6 := global_ipv6()) else [])
