@@ -9,7 +9,7 @@ turn, run after run, in one sitting (before/after a change).  The announcement s
 this machine (``--announce-interface 127.0.0.1``); no port mapping.  Lines, medians of
 ``--runs``::
 
-    peak_rss_match_host_beacon: 46.9 MB (goal 40)
+    peak_rss_match_host_beacon: 42.2 MB (goal 40)
 
 The bytecode of the modules is cached, as an installed package has it (this machine's
 ``PYTHONDONTWRITEBYTECODE``, which adds 3-5 MB to every figure, is unset for the runs).
