@@ -210,3 +210,16 @@ def test_the_addresses_a_host_announces_and_shows_load_no_port_mapping():
                          capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "False"
+
+
+@pytest.mark.slow
+def test_a_peer_over_tor_and_the_history_load_no_hashlib():
+    """Tor's module (a headless peer with ``--tor``: onion addresses, the control port's
+    SAFECOOKIE) and the history (its audit cache) hash with cryptography: neither loads
+    hashlib, hmac, secrets and the system's libcrypto."""
+    probe = ("import sys\nimport chkobba_p2p._shell.tor, chkobba_p2p.observe.history\n"
+             "print([m for m in ('hashlib', '_hashlib', 'hmac', 'secrets') if m in sys.modules])")
+    out = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, env=dict(os.environ),
+                         stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "[]"
