@@ -256,7 +256,7 @@ def test_the_walk_names_a_cycle_through_a_lazy_import_and_ignores_type_checking(
 #: siblings on a row do not import each other.  "" is the package itself (the face for
 #: playing); the client stands above the last row.  Every library module has a place.
 ORDER: tuple[tuple[str, ...], ...] = (
-    ("errors", "text", "_version"),
+    ("errors", "text", "_version", "_digest"),
     ("address",),
     ("game",),
     ("wire", "deal", "bots"),

@@ -36,13 +36,16 @@ ENTRIES = {
 
 #: What no bot peer loads: the terminal client, LAN discovery and port mapping (a host
 #: that announces or maps loads them), ssl and the OpenSSL it loads (trio's TLS streams,
-#: which no peer uses, import it on first use), Tor, the expert's search and learned policy (an
+#: which no peer uses, import it on first use), hashlib, hmac and secrets with the system's
+#: libcrypto (the peers hash with cryptography, chkobba_p2p._digest; trio's DTLS cookies
+#: import hmac on first use), Tor, the expert's search and learned policy (an
 #: expert bot loads them), the table as a client draws it, cryptography's serialization
 #: formats (the keys' raw bytes need none), the test tools rbcl imports for itself, the
 #: client's catalog of words (but chkobba bot's: it words its events and result), the
 #: auditor and what sees a game from no seat (its process pool and pickle with it).
 ABSENT = (
     "prompt_toolkit", "zeroconf", "asyncio", "ssl", "_ssl",
+    "hashlib", "_hashlib", "hmac", "secrets",
     "chkobba_p2p._shell.discovery", "chkobba_p2p._shell.portmap", "chkobba_p2p._shell.tor",
     "chkobba_p2p.bots.expert", "chkobba_p2p.bots.learned", "chkobba_p2p.tablestate",
     "cryptography.hazmat.primitives.serialization",
@@ -125,3 +128,98 @@ def test_trio_without_ssl_still_makes_tls_streams_and_ssl_is_the_real_module():
                          timeout=120)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "ok"
+
+
+DTLS_PROBE = """
+import sys
+import chkobba_p2p._shell  # imports trio, its DTLS module holding the stand-in for hmac
+import trio
+loaded = [m for m in ("hmac", "hashlib", "_hashlib") if m in sys.modules]
+assert loaded == [], f"loaded with trio: {loaded}"
+import hmac
+assert type(hmac).__name__ == "module" and "hashlib" in sys.modules  # the real one
+from trio import _dtls
+key, salt = bytes(range(_dtls.KEY_BYTES)), bytes(_dtls.SALT_BYTES)
+cookie = _dtls._make_cookie(key, salt, 7, ("127.0.0.1", 4433), b"hello")  # reads hmac.digest
+assert _dtls.hmac.digest is hmac.digest
+assert len(cookie) == _dtls.COOKIE_LENGTH and cookie[:len(salt)] == salt
+print("ok")
+"""
+
+
+@pytest.mark.slow
+def test_trio_without_hmac_still_makes_dtls_cookies_and_hmac_is_the_real_module():
+    """The shell imports trio with a stand-in for hmac (its DTLS cookies import the real
+    one on first use): hmac, hashlib and the system's libcrypto stay out of a peer, a
+    later ``import hmac`` is the real module, and trio's cookie reads hmac's names
+    through the stand-in."""
+    out = subprocess.run([sys.executable, "-c", DTLS_PROBE], cwd=ROOT, env=dict(os.environ),
+                         stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                         timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "ok"
+
+
+BEACON_PROBE = """
+import sys
+{before}
+from chkobba_p2p._shell import discovery
+discovery._import_zeroconf()
+import asyncio, asyncio.sslproto, zeroconf
+loaded = [m for m in ("ssl", "_ssl", "hashlib", "_hashlib", "hmac") if m in sys.modules]
+import ssl
+assert type(ssl).__name__ == "module" and "_ssl" in sys.modules  # the real one, later
+print(loaded, asyncio.sslproto.ssl is ssl)
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("before", "expected"), [
+    ("", "[] False"),  # a beaconing host: neither ssl nor its OpenSSL
+    ("import asyncio", "['ssl', '_ssl'] True"),  # a program of asyncio's keeps its TLS
+])
+def test_a_beacon_imports_zeroconf_and_asyncio_without_ssl_unless_asyncio_came_first(
+        before, expected):
+    """LAN discovery imports zeroconf and asyncio as on a Python without ssl (asyncio's
+    TLS then unavailable in the process; zeroconf never uses it), a later ``import ssl``
+    is the real module, and a process that imported asyncio first is left as it was."""
+    out = subprocess.run([sys.executable, "-c", BEACON_PROBE.format(before=before)],
+                         cwd=ROOT, env=dict(os.environ), stdin=subprocess.DEVNULL,
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == expected
+
+
+ADDRESSES_PROBE = """
+import sys
+import chkobba_p2p
+from chkobba_p2p._shell.discovery import host_addresses
+assert host_addresses("0.0.0.0")[0] == chkobba_p2p.lan_address()
+chkobba_p2p.global_ipv6()
+print("chkobba_p2p._shell.portmap" in sys.modules)
+"""
+
+
+@pytest.mark.slow
+def test_the_addresses_a_host_announces_and_shows_load_no_port_mapping():
+    """A beaconing host's addresses (and the face's ``lan_address``, ``global_ipv6``,
+    which the command line shows) come from the transport's module, not port mapping's
+    (a host that maps a port loads it)."""
+    out = subprocess.run([sys.executable, "-c", ADDRESSES_PROBE], cwd=ROOT,
+                         env=dict(os.environ), stdin=subprocess.DEVNULL,
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "False"
+
+
+@pytest.mark.slow
+def test_a_peer_over_tor_and_the_history_load_no_hashlib():
+    """Tor's module (a headless peer with ``--tor``: onion addresses, the control port's
+    SAFECOOKIE) and the history (its audit cache) hash with cryptography: neither loads
+    hashlib, hmac, secrets and the system's libcrypto."""
+    probe = ("import sys\nimport chkobba_p2p._shell.tor, chkobba_p2p.observe.history\n"
+             "print([m for m in ('hashlib', '_hashlib', 'hmac', 'secrets') if m in sys.modules])")
+    out = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, env=dict(os.environ),
+                         stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "[]"

@@ -36,33 +36,44 @@ def _remove_libsodium_copy() -> None:
 _remove_libsodium_copy()
 
 
-class _SslOnFirstUse(types.ModuleType):
-    """Stands for :mod:`ssl` in trio's modules: the real module is imported the first time
-    one of its names is read (trio reads them only when a TLS stream is made)."""
+class _OnFirstUse(types.ModuleType):
+    """Stands for a module in trio's modules (:mod:`ssl`, :mod:`hmac`): the real module
+    is imported the first time one of its names is read (trio reads them only when a TLS
+    stream or a DTLS endpoint is used)."""
 
     def __getattr__(self, name: str) -> object:
-        real = importlib.import_module("ssl")
+        real = importlib.import_module(self.__name__)
         self.__dict__.update(vars(real))  # later reads find the names at once
         return getattr(real, name)
 
 
+#: What trio imports and no peer uses: ``ssl`` and the system's OpenSSL TLS library for
+#: its TLS streams, ``hmac`` (with ``hashlib`` and the system's libcrypto, 3.4 MB) for its
+#: DTLS cookies.  The link signs and checks its frames itself, and hashes with
+#: ``cryptography`` (:mod:`chkobba_p2p._digest`).
+_LATER = ("ssl", "hmac")
+
+
 def _import_trio_without_ssl() -> None:
-    """Import trio without :mod:`ssl` and the OpenSSL it loads (issue 44, a peer's memory:
-    about 1 MB).  trio imports ``ssl`` for its TLS streams, which no peer uses (the link
-    signs and checks its frames itself), and reads its names only inside the functions
-    and methods of those streams.  While trio is first imported, ``ssl`` in
-    :data:`sys.modules` is a module that imports the real one on the first name read
-    from it, then it is removed, so that the next ``import ssl`` anywhere gets the real
-    one.  When trio or ssl is already imported, nothing is changed."""
-    if "trio" in sys.modules or "ssl" in sys.modules:
+    """Import trio without :mod:`ssl` and :mod:`hmac` and the system's OpenSSL they load
+    (issue 44, a peer's memory: about 4.5 MB).  trio imports them for its TLS streams and
+    its DTLS cookies, which no peer uses, and reads their names only inside the functions
+    and methods of those.  While trio is first imported, each of them in
+    :data:`sys.modules` is a module that imports the real one on the first name read from
+    it, then it is removed, so that the next ``import ssl`` or ``import hmac`` anywhere
+    gets the real one.  When trio is already imported, nothing is changed, and a module
+    already imported is not stood in for."""
+    if "trio" in sys.modules:
         return
-    standin = _SslOnFirstUse("ssl", "imports the real ssl on first use (trio's TLS)")
-    sys.modules["ssl"] = standin
+    standins = {name: _OnFirstUse(name, f"imports the real {name} on first use (trio's)")
+                for name in _LATER if name not in sys.modules}
+    sys.modules.update(standins)
     try:
         import trio  # noqa: F401
     finally:
-        if sys.modules.get("ssl") is standin:
-            del sys.modules["ssl"]
+        for name, standin in standins.items():
+            if sys.modules.get(name) is standin:
+                del sys.modules[name]
 
 
 _import_trio_without_ssl()

@@ -8,10 +8,13 @@ record carries the table's facts (PROTOCOL.md section 15): ``v`` (protocol versi
 fingerprint, so a table found here is joined with its key pinned like a join code; and
 ``secret=1`` for a table with a seat secret (a join needs the host's whole code).
 
-``zeroconf`` runs its own thread and asyncio loop.  Everything that blocks (starting,
-registering, which probes for about 1.5 s, resolving, closing) runs in a trio worker
-thread; the browser's callbacks hand names to trio with ``TrioToken.run_sync_soon``,
-which never blocks the zeroconf thread.  The trio loop never waits on zeroconf.
+``zeroconf`` runs its own thread and asyncio loop, imported as on a Python without
+:mod:`ssl` when nothing imported them before (:func:`_import_zeroconf`: asyncio's TLS,
+which zeroconf never uses, is then unavailable in the process).  Everything that
+blocks (starting, registering, which probes for about 1.5 s, resolving, closing) runs
+in a trio worker thread; the browser's callbacks hand names to trio with
+``TrioToken.run_sync_soon``, which never blocks the zeroconf thread.  The trio loop
+never waits on zeroconf.
 
 **Why a small part of our own.**  Everything in an announcement is the announcer's word,
 so the limits that keep one neighbour from filling the list must be keyed on something it
@@ -34,6 +37,7 @@ import dataclasses
 import os
 import re
 import socket
+import sys
 from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -301,6 +305,32 @@ class AnsweredEndpoints:
             os.replace(temporary, self.path)
 
 
+def _import_zeroconf() -> None:
+    """Import ``zeroconf``, and the asyncio it runs on, as on a Python without :mod:`ssl`
+    (issue 44, a beaconing host's memory: ``ssl`` with the system's OpenSSL, 4.6 MB).
+
+    asyncio imports ``ssl`` only for its TLS transports, and is written for a Python
+    built without it (``try: import ssl`` / ``except ImportError: ssl = None``);
+    ``zeroconf`` speaks plain multicast DNS and never asks for TLS.  So while zeroconf
+    and asyncio are first imported, ``ssl`` in :data:`sys.modules` is ``None`` (an
+    ``import ssl`` raises :class:`ImportError`), then the entry is removed: a later
+    ``import ssl`` anywhere gets the real module.  What changes for the rest of the
+    process is asyncio's TLS only: ``loop.create_connection(..., ssl=...)`` and its
+    kin raise asyncio's own ``RuntimeError("stdlib ssl module not available")``.  A
+    program that needs asyncio's TLS as well imports asyncio (or ssl) before it
+    announces or browses: when either is already imported, nothing is changed."""
+    if "zeroconf" in sys.modules:
+        return
+    absent = "asyncio" not in sys.modules and "ssl" not in sys.modules
+    if absent:
+        sys.modules["ssl"] = None  # type: ignore[assignment]
+    try:
+        import zeroconf  # noqa: F401
+    finally:
+        if absent and "ssl" in sys.modules and sys.modules["ssl"] is None:
+            del sys.modules["ssl"]
+
+
 def _bare(address: str) -> str:
     return address.partition("%")[0]
 
@@ -420,6 +450,7 @@ class _SourceRecords:
         link-local address); False once this source has said enough."""
         # zeroconf exports its record classes without naming them in ``__all__``:
         # ``mypy --strict`` (no implicit re-export) needs the ignore, plain mypy does not.
+        _import_zeroconf()
         from zeroconf import (  # type: ignore[attr-defined, unused-ignore]
             DNSAddress,
             DNSPointer,
@@ -504,6 +535,7 @@ class SourceListener:
     def feed(self, data: bytes, source: tuple[Any, ...]) -> None:
         """One packet from ``source`` (as ``recvfrom`` gives it): taken in if it is an
         answer to our query; anything else, or garbage, is dropped without a word."""
+        _import_zeroconf()
         from zeroconf import DNSIncoming  # type: ignore[attr-defined, unused-ignore]
 
         address = _bare(str(source[0]))
@@ -547,6 +579,7 @@ class SourceListener:
 def query_packets(query_id: int) -> list[bytes]:
     """Our one-shot query: a PTR question for the service type, from an ephemeral port
     (RFC 6762 section 6.7: answered by unicast, with the records as additionals)."""
+    _import_zeroconf()
     from zeroconf import DNSOutgoing, DNSQuestion  # type: ignore[attr-defined, unused-ignore]
     from zeroconf.const import _CLASS_IN, _FLAGS_QR_QUERY, _TYPE_PTR
 
@@ -629,6 +662,7 @@ async def _listen_sources(listener: SourceListener, interfaces: Sequence[str] | 
 
 
 def _zeroconf(interfaces: Sequence[str] | None) -> Any:
+    _import_zeroconf()
     from zeroconf import InterfaceChoice, IPVersion, Zeroconf
 
     if interfaces is None:
@@ -658,6 +692,7 @@ class Announcer:
         self._info: Any = None
 
     def _service(self, facts: TableFacts) -> Any:
+        _import_zeroconf()
         from zeroconf import ServiceInfo
 
         return ServiceInfo(SERVICE_TYPE, f"{facts.instance()}.{SERVICE_TYPE}",
@@ -712,6 +747,7 @@ async def browse_tables(seconds: float, *, interfaces: Sequence[str] | None = No
     listed once: by host key), as :func:`merge_tables` lists them, with a place kept for
     an endpoint in ``answered``.  ``interfaces``: the addresses of the interfaces to use
     (None: all)."""
+    _import_zeroconf()
     from zeroconf import ServiceBrowser, ServiceStateChange
 
     token = trio.lowlevel.current_trio_token()
@@ -819,7 +855,7 @@ async def browse_tables(seconds: float, *, interfaces: Sequence[str] | None = No
 def host_addresses(bind: str) -> list[str]:
     """The addresses a host on ``bind`` announces: its LAN address and global IPv6
     address for a wildcard bind, else ``bind`` itself."""
-    from .portmap import global_ipv6, lan_address
+    from .transport import global_ipv6, lan_address
 
     if bind in ("0.0.0.0", "::", ""):
         return [lan_address()] + ([v6] if (v6 := global_ipv6()) else [])

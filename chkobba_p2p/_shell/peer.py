@@ -95,26 +95,26 @@ from .events import (
     TranscriptEvent,
 )
 from .known import KnownPlayers, Recognition, config_dir
-from .transport import ListenError, TcpTransport, Transport, check_listen
+from .transport import (
+    ListenError,
+    TcpTransport,
+    Transport,
+    check_listen,
+    global_ipv6,
+    lan_address,
+)
 
 if TYPE_CHECKING:
     from ..tablestate import TableState
     from .discovery import Announced, AnsweredEndpoints, TableAd, browse_tables
-    from .portmap import (
-        PortMapOptions,
-        PortMapped,
-        PortMapUnavailable,
-        global_ipv6,
-        lan_address,
-    )
+    from .portmap import PortMapOptions, PortMapped, PortMapUnavailable
 
 #: Names of this face imported on first use (PEP 562, :func:`__getattr__`): finding tables
 #: on the LAN and mapping a port on the router are a host's or a browser's, the table as
 #: a client draws it a client's, and a joiner or a bot peer never loads them (a peer's
 #: memory, issue 44).
 _DISCOVERY = frozenset({"Announced", "AnsweredEndpoints", "TableAd", "browse_tables"})
-_PORTMAP = frozenset({"PortMapOptions", "PortMapped", "PortMapUnavailable", "global_ipv6",
-                      "lan_address"})
+_PORTMAP = frozenset({"PortMapOptions", "PortMapped", "PortMapUnavailable"})
 #: A client's drawing of the table, which a bot never draws.
 _TABLESTATE = frozenset({"TableState"})
 

@@ -44,6 +44,7 @@ from typing import TYPE_CHECKING, Any
 import trio
 
 from .events import ShellEvent
+from .transport import global_ipv6, lan_address
 
 if TYPE_CHECKING:
     import xml.etree.ElementTree as ET
@@ -201,27 +202,6 @@ def default_gateway() -> str | None:
             with contextlib.suppress(ValueError):
                 if int(fields[3], 16) & 2:  # RTF_GATEWAY
                     return socket.inet_ntoa(struct.pack("<I", int(fields[2], 16)))
-    return None
-
-
-def lan_address() -> str:
-    """This machine's IPv4 address on its LAN (the one friends nearby type), or
-    127.0.0.1.  Sends nothing: a UDP "connect" only picks the route."""
-    with contextlib.suppress(OSError), socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
-        s.connect(("192.0.2.1", 9))
-        return str(s.getsockname()[0])
-    return "127.0.0.1"
-
-
-def global_ipv6() -> str | None:
-    """This machine's global IPv6 address (reachable from the internet unless a firewall
-    says no, with no port mapping), or None.  Sends nothing."""
-    with contextlib.suppress(OSError, ValueError), \
-            socket.socket(socket.AF_INET6, socket.SOCK_DGRAM) as s:
-        s.connect(("2001:4860::1", 9))  # a route to the internet, if any
-        ip = ipaddress.IPv6Address(s.getsockname()[0].split("%", 1)[0])
-        if ip.is_global:
-            return str(ip)
     return None
 
 

@@ -28,13 +28,10 @@ import base64
 import contextlib
 import dataclasses
 import enum
-import hashlib
-import hmac
 import logging
 import math
 import os
 import re
-import secrets
 import shutil
 import stat
 import subprocess
@@ -42,7 +39,9 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import trio
+from cryptography.hazmat.primitives import hashes
 
+from .._digest import equal, hmac_sha256
 from ..errors import LocalError
 from .config import Timeouts
 from .events import TorEvent
@@ -276,7 +275,7 @@ class SocksFailed(TorEvent):
 
 def new_onion_key() -> bytes:
     """A fresh onion service key: the 32-byte ed25519 seed (keep it to keep the address)."""
-    return secrets.token_bytes(32)
+    return os.urandom(32)
 
 
 def load_onion_key(path: Path) -> bytes:
@@ -329,13 +328,20 @@ def _public(seed: bytes) -> bytes:
 def onion_address(seed: bytes) -> str:
     """``<56 letters>.onion`` for the key ``seed`` (rend-spec-v3: key, checksum, version)."""
     pub = _public(seed)
-    check = hashlib.sha3_256(b".onion checksum" + pub + b"\x03").digest()[:2]
+    check = _hash(hashes.SHA3_256(), b".onion checksum" + pub + b"\x03")[:2]
     return base64.b32encode(pub + check + b"\x03").decode().lower() + ".onion"
+
+
+def _hash(algorithm: hashes.HashAlgorithm, data: bytes) -> bytes:
+    """``data``'s digest by cryptography (not hashlib: a peer's memory, issue 44)."""
+    h = hashes.Hash(algorithm)
+    h.update(data)
+    return h.finalize()
 
 
 def _expanded_key(seed: bytes) -> str:
     """The key as ADD_ONION takes it: the 64-byte expanded ed25519 secret, base64."""
-    h = bytearray(hashlib.sha512(seed).digest())
+    h = bytearray(_hash(hashes.SHA512(), seed))
     h[0] &= 248
     h[31] &= 127
     h[31] |= 64
@@ -544,7 +550,7 @@ class _Control:
             return
         cookie = _read_cookie(cookie_file,
                               [*trusted, *SYSTEM_TOR_DIRS] if probed else None)
-        nonce = secrets.token_bytes(32)
+        nonce = os.urandom(32)
         reply = " ".join(await self.command(f"AUTHCHALLENGE SAFECOOKIE {nonce.hex()}"))
         fields = dict(re.findall(r"(SERVERHASH|SERVERNONCE)=([0-9A-Fa-f]+)", reply))
         if set(fields) != {"SERVERHASH", "SERVERNONCE"}:
@@ -557,13 +563,13 @@ class _Control:
             raise TorError(f"Tor's AUTHCHALLENGE answer is not understood: {reply}",
                            TorFailure.CONTROL_REFUSED) from exc
         material = cookie + nonce + server_nonce
-        expected = hmac.new(b"Tor safe cookie authentication server-to-controller hash",
-                            material, hashlib.sha256).digest()
-        if not hmac.compare_digest(expected, server_hash):
+        expected = hmac_sha256(b"Tor safe cookie authentication server-to-controller hash",
+                               material)
+        if not equal(expected, server_hash):
             raise _ControlRefused(f"the program on {self.where} does not know Tor's cookie: "
                                   f"it is not that tor (nothing sent to it)")
-        digest = hmac.new(b"Tor safe cookie authentication controller-to-server hash",
-                          material, hashlib.sha256).hexdigest()
+        digest = hmac_sha256(b"Tor safe cookie authentication controller-to-server hash",
+                             material).hex()
         await self.command(f"AUTHENTICATE {digest}")
 
     async def getinfo(self, key: str) -> str:

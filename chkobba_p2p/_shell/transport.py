@@ -16,6 +16,7 @@ exception group or as a cause) when nobody listens there.
 from __future__ import annotations
 
 import contextlib
+import ipaddress
 import os
 import socket
 from typing import Protocol, runtime_checkable
@@ -25,7 +26,8 @@ import trio
 from ..address import LISTEN_PROBLEMS, listen_problem, parse_port
 from ..errors import CodedLocalError
 
-__all__ = ["Transport", "TcpTransport", "ListenError", "check_listen", "nobody_listening"]
+__all__ = ["Transport", "TcpTransport", "ListenError", "check_listen", "nobody_listening",
+           "lan_address", "global_ipv6"]
 
 
 @runtime_checkable
@@ -132,6 +134,27 @@ def check_listen(bind: str, port: int) -> None:
             sock.listen(1)
     except OSError as exc:
         raise ListenError.from_os(exc, bind, port) from None
+
+
+def lan_address() -> str:
+    """This machine's IPv4 address on its LAN (the one friends nearby type), or
+    127.0.0.1.  Sends nothing: a UDP "connect" only picks the route."""
+    with contextlib.suppress(OSError), socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        s.connect(("192.0.2.1", 9))
+        return str(s.getsockname()[0])
+    return "127.0.0.1"
+
+
+def global_ipv6() -> str | None:
+    """This machine's global IPv6 address (reachable from the internet unless a firewall
+    says no, with no port mapping), or None.  Sends nothing."""
+    with contextlib.suppress(OSError, ValueError), \
+            socket.socket(socket.AF_INET6, socket.SOCK_DGRAM) as s:
+        s.connect(("2001:4860::1", 9))  # a route to the internet, if any
+        ip = ipaddress.IPv6Address(s.getsockname()[0].split("%", 1)[0])
+        if ip.is_global:
+            return str(ip)
+    return None
 
 
 def nobody_listening(exc: BaseException) -> bool:

@@ -17,7 +17,7 @@ Proofs travel as 64 bytes: the challenge ``c`` then the response ``s``, each a c
 
 from __future__ import annotations
 
-import secrets
+import os
 from collections.abc import Callable, Sequence
 
 import rbcl
@@ -129,7 +129,7 @@ def unpack_deck(data: bytes) -> list[Ciphertext]:
 
 def new_seed() -> bytes:
     """A fresh shuffle seed from the OS CSPRNG; it determines the permutation and randomizers."""
-    return secrets.token_bytes(SEED_BYTES)
+    return os.urandom(SEED_BYTES)
 
 
 def commit_seed(ctx: Sequence[bytes], seat: int, seed: bytes) -> bytes:

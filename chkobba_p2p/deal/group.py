@@ -14,7 +14,7 @@ element.  libsodium's arithmetic functions do *not* check their inputs.
 
 from __future__ import annotations
 
-import secrets
+import os
 import sys
 
 import rbcl
@@ -63,7 +63,7 @@ def random_scalar() -> int:
     """A uniform non-zero scalar from the operating system's CSPRNG."""
     while True:
         # 64 bytes reduced mod L: bias below 2**-250.
-        k = int.from_bytes(secrets.token_bytes(64), "little") % L
+        k = int.from_bytes(os.urandom(64), "little") % L
         if k:
             return k
 

@@ -6,13 +6,13 @@ variant nobody defined, a map that is no ruleset) raises :class:`RulesetError`: 
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from enum import Enum
 from typing import Any, TypedDict, TypeVar
 
+from .._digest import sha256
 from ..errors import CodedLocalError
 from .cards import FigureConvention
 
@@ -174,7 +174,7 @@ class Ruleset:
 
     def digest(self) -> bytes:
         """SHA-256 of the canonical JSON: the ruleset hash peers agree on."""
-        return hashlib.sha256(self.canonical_json()).digest()
+        return sha256(self.canonical_json())
 
 
 def _choice(kind: type[_E], data: Mapping[str, Any], key: str) -> _E:

@@ -9,12 +9,11 @@ build the genesis's :class:`~chkobba_p2p.transcript.session.TableInfo` once the 
 
 from __future__ import annotations
 
-import hashlib
-import hmac
-import secrets
+import os
 from collections.abc import Callable
 from typing import Any, TypeVar
 
+from .._digest import equal, hmac_sha256
 from ..game.errors import shown
 from ..game.ruleset import Ruleset
 from ..game.seating import ONLINE
@@ -100,8 +99,7 @@ def seat_secret_proof(secret: str, host_nonce: bytes, key: bytes, nonce: bytes) 
     # The key is the secret as parse_secret prints it, whatever form the caller holds
     # (typed in upper case, in groups parted by spaces): PROTOCOL.md 5.5.
     hmac_key = "".join(ch for ch in secret.lower() if ch not in "- ").encode("ascii")
-    return hmac.new(hmac_key, SEAT_SECRET_DOMAIN + host_nonce + key + nonce,
-                    hashlib.sha256).digest()
+    return hmac_sha256(hmac_key, SEAT_SECRET_DOMAIN, host_nonce, key, nonce)
 
 
 def error_message(code: ErrorCode, detail: str = "") -> dict[str, Any]:
@@ -285,7 +283,7 @@ class Lobby:
         if not self.full:
             raise LinkUsageError("the table is not full", code="table_not_full")
         if self.game is None:
-            self.game = secrets.token_bytes(16)
+            self.game = os.urandom(16)
         # A capability that binds every seat goes in only when every seat spoke it and
         # will confirm it in its ready (ready-caps/v1: else it could not be in effect).
         caps = tuple(c for c in self.caps if c not in BINDING_CAPABILITIES
@@ -312,7 +310,7 @@ class Knocks:
 
     def __init__(self, lobby: Lobby, secret: bytes | None = None) -> None:
         self.lobby = lobby
-        self._secret = secret if secret is not None else secrets.token_bytes(32)
+        self._secret = secret if secret is not None else os.urandom(32)
         self._serial = 0
         #: Each seat's last knock admitted: the serial of the greeting it cited.
         self._cited: dict[int, int] = {}
@@ -320,15 +318,15 @@ class Knocks:
     def nonce(self) -> bytes:
         """A fresh greeting nonce (32 bytes, unpredictable without our secret)."""
         self._serial += 1
-        head = self._serial.to_bytes(8, "big") + secrets.token_bytes(8)
+        head = self._serial.to_bytes(8, "big") + os.urandom(8)
         return head + self._seal(head)
 
     def _seal(self, head: bytes) -> bytes:
-        return hmac.new(self._secret, head, hashlib.sha256).digest()[:16]
+        return hmac_sha256(self._secret, head)[:16]
 
     def serial(self, nonce: bytes) -> int | None:
         """The serial of a nonce this host issued, None for any other bytes."""
-        if len(nonce) != 32 or not hmac.compare_digest(nonce[16:], self._seal(nonce[:16])):
+        if len(nonce) != 32 or not equal(nonce[16:], self._seal(nonce[:16])):
             return None
         return int.from_bytes(nonce[:8], "big")
 
@@ -381,7 +379,7 @@ class HostHandshake:
                  ended: Callable[[bytes, bytes], tuple[int, int] | None] | None = None
                  ) -> None:
         self.lobby = lobby
-        self.nonce = nonce if nonce is not None else secrets.token_bytes(32)
+        self.nonce = nonce if nonce is not None else os.urandom(32)
         self.running = running
         #: The ``limits`` the welcome announces (``{"move": M, "away": A}``, seconds,
         #: PROTOCOL.md 12.3), or None.
@@ -532,7 +530,7 @@ class HostHandshake:
         proofs = [seat_secret_proof(other, self.nonce, hello.key, hello.nonce)
                   for other in (secret, former) if other is not None]
         # Each compared in constant time, all of them (which one matched says nothing).
-        if not sum(hmac.compare_digest(p, hello.secret_proof) for p in proofs):
+        if not sum(equal(p, hello.secret_proof) for p in proofs):
             raise ProtocolError(ErrorCode.SECRET_WRONG,
                                 "the secret in your join code is not this table's: ask "
                                 "the host for its join code again", violation="secret_wrong")
@@ -599,7 +597,7 @@ class ClientHandshake:
         self.caps = caps if caps is not None else tuple(
             c for c in SPOKEN if c not in LINK_CAPABILITIES)
         self.name = _own_name(name)
-        self.nonce = nonce if nonce is not None else secrets.token_bytes(32)
+        self.nonce = nonce if nonce is not None else os.urandom(32)
         self.resume = resume
         self.host_key: bytes | None = None
         self.host_name = ""

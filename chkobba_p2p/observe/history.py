@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import contextlib
 import datetime as _dt
-import hashlib
 import json
 import os
 import tempfile
@@ -43,6 +42,7 @@ from pathlib import Path
 from typing import Any
 
 import platformdirs
+from cryptography.hazmat.primitives import hashes
 
 from .._version import __version__
 from ..errors import errno_name
@@ -112,12 +112,13 @@ SERIES_GAP = 6 * 3600
 def auditor() -> str:
     """This package's version and the SHA-256 of its source files: a verdict cached by
     another code of the audit is never reused."""
-    h = hashlib.sha256(__version__.encode())
+    h = hashes.Hash(hashes.SHA256())  # cryptography's, not hashlib's (issue 44)
+    h.update(__version__.encode())
     root = Path(__file__).resolve().parent
     for p in sorted(root.rglob("*.py")):
         with contextlib.suppress(OSError):
             h.update(p.relative_to(root).as_posix().encode() + b"\0" + p.read_bytes())
-    return h.hexdigest()
+    return h.finalize().hex()
 
 
 def cache_dir() -> Path:
@@ -488,14 +489,14 @@ def log_paths(folder: str | Path) -> list[Path]:
 
 
 def _digest(path: Path) -> str | None:
-    h = hashlib.sha256()
+    h = hashes.Hash(hashes.SHA256())
     try:
         with open(path, "rb") as f:
             while chunk := f.read(1 << 20):
                 h.update(chunk)
     except OSError:
         return None
-    return h.hexdigest()
+    return h.finalize().hex()
 
 
 def index_logs(folder: str | Path, *, cache: AuditCache | None = None,

@@ -62,12 +62,12 @@ viewer counts a bot anchor at a table it did not host as unmet, history.standing
 
 from __future__ import annotations
 
-import hashlib
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
 
+from .._digest import sha256
 from ..game.seating import MAX_PLAYERS, SHAPES
 
 __all__ = [
@@ -215,7 +215,7 @@ def bot_seed(level: str, index: int) -> bytes:
     """The well-known 32-byte identity seed of bot number ``index`` (1, 2, 3) of
     ``level``: every bot of that level in that place of a table has the same key, so a
     log shows which seats were bots (see the module's text for what that proves)."""
-    return hashlib.sha256(f"chkobba-p2p bot identity/v1/{level}/{index}".encode()).digest()
+    return sha256(f"chkobba-p2p bot identity/v1/{level}/{index}".encode())
 
 
 @cache

@@ -14,9 +14,7 @@ every log's header.  Pure functions: no clock, no I/O.
 
 from __future__ import annotations
 
-import hashlib
-import hmac
-
+from .._digest import hmac_sha256
 from ..wire.codec import Identity, verify_signature
 
 __all__ = ["VOUCHER_DOMAIN", "MAX_LEVEL", "bot_identity", "voucher", "check_voucher",
@@ -33,8 +31,8 @@ _DERIVE_DOMAIN = b"chkobba-p2p/v1/bot-identity\x00"
 def bot_identity(host: Identity, level: str, index: int) -> Identity:
     """Bot number ``index`` (1, 2, 3) of ``level`` at ``host``'s tables: a key only the
     holder of ``host``'s private seed can make."""
-    seed = hmac.new(host.seed, _DERIVE_DOMAIN + level.encode() + b"\x00"
-                    + str(index).encode(), hashlib.sha256).digest()
+    seed = hmac_sha256(host.seed, _DERIVE_DOMAIN + level.encode() + b"\x00"
+                       + str(index).encode())
     return Identity.from_seed(seed)
 
 

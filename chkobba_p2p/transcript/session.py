@@ -25,7 +25,7 @@ clocks and flags (:mod:`.clocks`), the events (:mod:`.events`) and the game driv
 from __future__ import annotations
 
 import dataclasses
-import secrets
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -124,7 +124,7 @@ class Session:
         self._empty_run = 0
         self._transcript_bytes = 0  # the chain's frames, lengths included (MAX_TRANSCRIPT)
         #: The secret every deal secret of this seat derives from (kept for crash resume).
-        self.master = master if master is not None else secrets.token_bytes(32)
+        self.master = master if master is not None else os.urandom(32)
         self.game = game if game is not None else GameDriver(table, seat, self.master)
         self._decided: Action | None = None
         #: This seat's controller answers at once (a bot): while the game waits for its

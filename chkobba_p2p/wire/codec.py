@@ -19,7 +19,6 @@ are produced and checked with it.
 from __future__ import annotations
 
 import enum
-import hashlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -31,6 +30,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import (
     Ed25519PublicKey,
 )
 
+from .._digest import sha256
 from ..errors import RemoteError
 from .errors import WireUsageError
 
@@ -423,11 +423,10 @@ def get_field(msg: dict[str, Any], name: str, kind: str, *, optional: bool = Fal
 def handshake_hash(*bodies: bytes) -> bytes:
     """SHA-256 of the handshake so far: ``HANDSHAKE_DOMAIN`` then each message's frame body
     (exactly as sent or received) with its 4-byte big-endian length before it."""
-    h = hashlib.sha256(HANDSHAKE_DOMAIN)
+    parts = [HANDSHAKE_DOMAIN]
     for b in bodies:
-        h.update(len(b).to_bytes(4, "big"))
-        h.update(b)
-    return h.digest()
+        parts += (len(b).to_bytes(4, "big"), b)
+    return sha256(*parts)
 
 
 _POP_TAIL = b"\xa3pop\xc4\x40"  # the key "pop", then a bin 8 of 64 bytes
@@ -461,7 +460,7 @@ def unsealed(body: bytes, msg: dict[str, Any]) -> bytes:
 
 def fingerprint(public_key: bytes) -> str:
     """A short human-checkable form of a public key: 4 groups of 4 hex digits of SHA-256."""
-    h = hashlib.sha256(public_key).hexdigest()[:16]
+    h = sha256(public_key).hex()[:16]
     return "-".join(h[i:i + 4] for i in range(0, 16, 4))
 
 
@@ -515,7 +514,7 @@ def verify_signature(public_key: bytes, domain: bytes, data: bytes, signature: b
 
 def entry_id(payload: bytes) -> bytes:
     """The id of an entry in the hash chain: SHA-256 over the domain and the payload."""
-    return hashlib.sha256(CHAIN_DOMAIN + payload).digest()
+    return sha256(CHAIN_DOMAIN, payload)
 
 
 @dataclass(frozen=True)

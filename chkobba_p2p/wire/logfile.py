@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import datetime as _dt
 import os
-import secrets
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, BinaryIO
@@ -75,7 +74,7 @@ def saved_game_path(fingerprint: str, table: str) -> Path:
 def default_log_path(label: str = "game") -> Path:
     """A fresh log path under ``<data dir>/logs``: UTC time, a label, a random suffix."""
     stamp = _dt.datetime.now(_dt.UTC).strftime("%Y%m%dT%H%M%SZ")
-    return data_dir() / "logs" / f"{stamp}-{label}-{secrets.token_hex(3)}.chklog"
+    return data_dir() / "logs" / f"{stamp}-{label}-{os.urandom(3).hex()}.chklog"
 
 
 def write_private(path: Path, data: bytes) -> None:

@@ -396,3 +396,40 @@ async def test_a_spoofed_announcement_beside_the_honest_one_leaves_it_joinable(t
             await spoof.close()
         nursery.cancel_scope.cancel()
     assert f"127.0.0.2:{port}#{fp}" in shown
+
+
+ANNOUNCE_AND_BROWSE = """
+import sys
+from chkobba_p2p._shell.discovery import Announcer, TableFacts, browse_tables  # trio too
+import trio
+
+async def main():
+    facts = TableFacts(name="no-tls", players=2, free=1, rules="x",
+                       fingerprint="5e1f-0a2b-9c3d-4e5f")
+    announcer = Announcer({port}, ["127.0.0.1"], ["127.0.0.1"])
+    await announcer.start(facts)
+    try:
+        found = await browse_tables(60, interfaces=["127.0.0.1"],
+                                    until=lambda ts: any(t.port == {port} for t in ts))
+    finally:
+        await announcer.close()
+    import asyncio.sslproto
+    print([t.name for t in found if t.port == {port}], "ssl" in sys.modules,
+          asyncio.sslproto.ssl is None)
+
+trio.run(main)
+"""
+
+
+@pytest.mark.slow
+def test_a_process_announces_and_browses_on_asyncio_without_ssl():
+    """In a fresh process (as ``chkobba host --headless`` is), zeroconf and asyncio are
+    imported as on a Python without ssl: the table is still announced and found."""
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "-c", ANNOUNCE_AND_BROWSE.format(port=closed_port())],
+                         cwd=REPO_ROOT, stdin=subprocess.DEVNULL, capture_output=True,
+                         text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "['no-tls'] False True"

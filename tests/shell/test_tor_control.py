@@ -272,3 +272,15 @@ def test_a_missing_onion_key_is_made_owner_only(tmp_path):
     key = load_onion_key(path)
     assert len(key) == 32 and path.stat().st_mode & 0o777 == 0o600
     assert load_onion_key(path) == key
+
+
+def test_an_onion_address_and_the_key_add_onion_takes_are_the_specs_bytes():
+    """rend-spec-v3's address (key, SHA3-256 checksum, version) and the expanded Ed25519
+    secret ADD_ONION takes (SHA-512 of the seed, clamped), hashed by cryptography: the
+    same as before, when hashlib hashed them (an onion address is what friends type)."""
+    seed = bytes(range(32))
+    assert tor_module.onion_address(seed) == (
+        "aoqqpp7tzyil4hlq3umoos6atft6jvrqtosq2xy53sdgiesvgg4bqead.onion")
+    assert tor_module._expanded_key(seed) == (
+        "OJTupJxYCu+BaTV2K+BJVZ1tFEDe3hLmoSXxhB//jm+p"
+        "1xhio+V0a1cb49GHsAQQRvUuvYUMfL1f3o7jhHO2SQ==")
