@@ -226,3 +226,13 @@ def test_a_seat_that_proved_the_secret_proves_it_again_when_it_comes_back():
         with pytest.raises(ProtocolError) as caught:
             host.on_hello(hello)
         assert caught.value.error_code == code
+
+
+def test_a_new_secret_is_16_letters_of_the_whole_alphabet_and_never_the_same():
+    """The printed form parses; the 32 letters and digits 2-7 all occur (each letter takes
+    5 fresh bits), and 200 secrets are 200 different ones."""
+    secrets_made = [new_secret() for _ in range(200)]
+    assert all(parse_secret(s) == s and len(s) == 19 for s in secrets_made)
+    assert len(set(secrets_made)) == 200
+    letters = {ch for s in secrets_made for ch in s.replace("-", "")}
+    assert letters == set("abcdefghijklmnopqrstuvwxyz234567")
