@@ -1203,8 +1203,9 @@ class Deal:
                                  f"positions {need}", msg)
         data = _bytes(sender, msg, "d", 32 * len(need))
         ds = _points(sender, msg, data)
-        assert self._final is not None and self._full_ctx is not None and \
-            (y := self._keys[sender]) is not None
+        # No walrus inside the assert: under ``python -O`` it would never bind ``y``.
+        y = self._keys[sender]
+        assert self._final is not None and self._full_ctx is not None and y is not None
         c1s = [self._final[p][0] for p in need]
         if not dc.verify_shares(y, ds, msg["proof"], self._full_ctx, sender, b"step" + u64(k),
                                 need, c1s):
@@ -1296,8 +1297,9 @@ class Deal:
             raise _Defer
         d = _bytes(sender, msg, "d", 32)
         _points(sender, msg, d)
-        assert self._final is not None and self._full_ctx is not None and \
-            (y := self._keys[sender]) is not None
+        # No walrus inside the assert: under ``python -O`` it would never bind ``y``.
+        y = self._keys[sender]
+        assert self._final is not None and self._full_ctx is not None and y is not None
         if not dc.verify_shares(y, [d], msg["proof"], self._full_ctx, sender, _PURPOSE_PLAY,
                                 [pos], [self._final[pos][0]]):
             raise PeerMisbehaved(sender, "bad_share_proof", f"the share for played position "
@@ -1371,8 +1373,9 @@ class Deal:
             raise _Defer
         data = _bytes(sender, msg, "d", 32 * len(pos))
         ds = _points(sender, msg, data)
-        assert self._final is not None and self._full_ctx is not None and \
-            (y := self._keys[sender]) is not None
+        # No walrus inside the assert: under ``python -O`` it would never bind ``y``.
+        y = self._keys[sender]
+        assert self._final is not None and self._full_ctx is not None and y is not None
         if not dc.verify_shares(y, ds, msg["proof"], self._full_ctx, sender,
                                 _PURPOSE_COMPLAIN, pos, [self._final[p][0] for p in pos]):
             raise PeerMisbehaved(sender, "bad_share_proof", "the shares in the complaint do "
