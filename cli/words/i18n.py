@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 from chkobba_p2p.errors import IllegalMove, errno_name
 from chkobba_p2p.game.cards import Card, FigureConvention
 from chkobba_p2p.game.ruleset import Opening, RedealRule, Ruleset, Scoring
-from chkobba_p2p.text import safe_text
+from chkobba_p2p.text import is_invisible, safe_text
 
 if TYPE_CHECKING:
     from chkobba_p2p import ErrorCode, Notice
@@ -3273,6 +3273,12 @@ _CODED_FAMILIES: dict[object, str] = {"log_unreadable": "lu_", "bad_address": "a
                                       "wire_misuse": "wu_", "deal_misuse": "du_"}
 
 
+def _quoted(value: object) -> str:
+    """``value`` quoted as typed (its ``repr``), any invisible character in it shown as
+    its escape (``'amel\\u2800'``): a name refused for one must show where it is."""
+    return "".join(ascii(ch)[1:-1] if is_invisible(ch) else ch for ch in repr(value))
+
+
 def coded_words(t: Translator, family: object, code: object, data: object) -> str | None:
     """A coded local error's words in ``t``'s language, from its ``family`` (its class's
     default code, :data:`_CODED_FAMILIES`), its ``code`` and its ``data``; None when this
@@ -3284,7 +3290,7 @@ def coded_words(t: Translator, family: object, code: object, data: object) -> st
     kw: dict[str, object] = dict(data)
     for key in ("text", "name", "level"):  # what was typed, quoted as the library quotes it
         if key in kw:
-            kw[key] = repr(kw[key])
+            kw[key] = _quoted(kw[key])
     if prefix == "ru_" and "rk_" + str(kw.get("kind")) in MESSAGES:
         kw["kind"] = t("rk_" + str(kw["kind"]))  # a type in words, not Python's name
     card_id = kw.get("card")
