@@ -2754,6 +2754,18 @@ MESSAGES |= {
                                      "a seat's view",
                                      "le niveau {level} joue avec la main entière, pas avec la "
                                      "vue d'une place"),
+    # The arena's and the ladder's arguments (a BotArgumentError).
+    "bo_arena_players": ("the arena seats {choices} players, not {players}",
+                         "l'arène accueille {choices} joueurs, pas {players}"),
+    "bo_games_below_one": ("the arena plays at least one game, not {games}",
+                           "l'arène joue au moins une partie, pas {games}"),
+    "bo_ladder_levels": ("a ladder needs two levels or more, each named once",
+                         "un classement demande au moins deux niveaux, chacun nommé une fois"),
+    "bo_anchor_not_playing": ("the anchor level {anchor} plays in no pairing",
+                              "le niveau de référence {anchor} ne joue dans aucune rencontre"),
+    "bo_ladder_disconnected": ("the ladder's results do not link every level to the others",
+                               "les résultats du classement ne relient pas chaque niveau aux "
+                               "autres"),
     "gm_players_unsupported": ("Chkobba is played by 2, 3 or 4 players, not {players}",
                                "la chkobba se joue à 2, 3 ou 4 joueurs, pas {players}"),
     "gm_seat_out_of_range": ("there is no seat {seat} at a table of {players}",
@@ -2882,6 +2894,24 @@ MESSAGES |= {
                         "le rôle {role} ne peut envoyer {type} dans l'état {state}"),
     "lk_controllers_for_table": ("{controllers} controllers for a table of {players}",
                                  "{controllers} contrôleurs pour une table de {players}"),
+    # The door's admission policy and the spectator list's window (a LinkArgumentError).
+    "lk_strangers_below_one": ("the door holds at least one connection before its greeting, "
+                               "not {strangers}",
+                               "la porte garde au moins une connexion avant sa salutation, "
+                               "pas {strangers}"),
+    "lk_greeting_not_positive": ("the time to greet must be more than 0 seconds, not {seconds}",
+                                 "le délai de salutation doit dépasser 0 seconde, pas "
+                                 "{seconds}"),
+    "lk_spectators_negative": ("the spectators' places cannot be fewer than 0, not "
+                               "{spectators}",
+                               "les places de spectateurs ne peuvent être moins de 0, pas "
+                               "{spectators}"),
+    "lk_already_admitted": ("this connection is already admitted",
+                            "cette connexion est déjà admise"),
+    "lk_window_negative": ("the spectators' announcement window is 0 seconds or more, not "
+                           "{seconds}",
+                           "la fenêtre d'annonce des spectateurs est de 0 seconde ou plus, "
+                           "pas {seconds}"),
     "wu_frame_too_large": ("a message of {size} bytes is larger than the {max}-byte limit",
                            "un message de {size} octets dépasse la limite de {max} octets"),
     "wu_reserved_field": ("the field {field} is reserved in a signed entry",
@@ -2941,6 +2971,30 @@ MESSAGES |= {
                           "paquet"),
     "du_draw_cards": ("the draw for the first dealer needs one card per player drawing",
                       "le tirage du premier donneur demande une carte par joueur qui tire"),
+    # A shuffle proof's own arguments (a DealArgumentError).
+    "du_lengths_differ": ("a shuffle proof's lists are not all of the same length",
+                          "les listes d'une preuve de mélange n'ont pas toutes la même "
+                          "longueur"),
+    "du_negative_count": ("a shuffle proof cannot ask for {count} generators",
+                          "une preuve de mélange ne peut demander {count} générateurs"),
+    "du_empty_shuffle": ("a shuffle needs at least one card",
+                         "un mélange demande au moins une carte"),
+    "du_not_a_permutation": ("a shuffle's order is not a permutation of its deck",
+                             "l'ordre d'un mélange n'est pas une permutation de son paquet"),
+    "du_randomizer_range": ("a shuffle's randomizer is out of range (0 would not hide the "
+                            "card)",
+                            "un aléa du mélange est hors limites (0 ne cacherait pas la "
+                            "carte)"),
+    "du_commit_rands_range": ("a shuffle proof's commitments need one scalar in range per "
+                              "card",
+                              "les engagements d'une preuve de mélange demandent un scalaire "
+                              "valide par carte"),
+    "du_bad_public_key": ("the deal's joint key is not a valid point",
+                          "la clé commune de la donne n'est pas un point valide"),
+    "du_bad_inputs": ("the deck given to check a shuffle is not valid",
+                      "le paquet donné pour vérifier un mélange n'est pas valide"),
+    "du_witness_misfit": ("the opened shuffle does not fit its decks",
+                          "le mélange ouvert ne correspond pas à ses paquets"),
     "wu_entry_too_large": ("a {kind} entry of {size} bytes is larger than its {max}-byte "
                            "limit",
                            "une entrée {kind} de {size} octets dépasse sa limite de {max} "
