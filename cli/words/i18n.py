@@ -2995,6 +2995,50 @@ MESSAGES |= {
                       "le paquet donné pour vérifier un mélange n'est pas valide"),
     "du_witness_misfit": ("the opened shuffle does not fit its decks",
                           "le mélange ouvert ne correspond pas à ses paquets"),
+    # A game record file (JSON Lines) that does not read or replay (chkobba_p2p.game.
+    # record.RECORD_PROBLEMS: "rc_" + the code; {line} from 1, {hand} as the file numbers
+    # it, {event} as the file spells it).
+    "rc_line_too_long": ("line {line} of the records is longer than {max} characters",
+                         "la ligne {line} des enregistrements dépasse {max} caractères"),
+    "rc_not_json": ("line {line} of the records is not JSON",
+                    "la ligne {line} des enregistrements n'est pas du JSON"),
+    "rc_not_a_record": ("line {line} of the records is not a hand or match record",
+                        "la ligne {line} des enregistrements n'est ni une manche ni une "
+                        "partie"),
+    "rc_chkobba_flag": ("hand {hand} of the records: a chkobba that the rules do not give "
+                        "(or one they give, missing)",
+                        "manche {hand} des enregistrements : une chkobba que les règles ne "
+                        "donnent pas (ou qu'elles donnent, absente)"),
+    "rc_sweep_too_early": ("hand {hand} of the records: the last cards taken before the "
+                           "hand ends",
+                           "manche {hand} des enregistrements : les dernières cartes prises "
+                           "avant la fin de la manche"),
+    "rc_unknown_event": ("hand {hand} of the records: an unknown event {event}",
+                         "manche {hand} des enregistrements : un événement inconnu {event}"),
+    "rc_hand_after_match": ("hand {hand} of the records comes after its match ended",
+                            "la manche {hand} des enregistrements vient après la fin de sa "
+                            "partie"),
+    "rc_redeal_not_due": ("hand {hand} of the records: a redeal the rules did not call for",
+                          "manche {hand} des enregistrements : une redonne que les règles "
+                          "ne demandaient pas"),
+    "rc_hand_unfinished": ("hand {hand} of the records stops before the hand ends",
+                           "la manche {hand} des enregistrements s'arrête avant la fin de la "
+                           "manche"),
+    "rc_hand_disagrees": ("hand {hand} of the records does not replay to what it says "
+                          "(dealer, piles, score or totals)",
+                          "la manche {hand} des enregistrements ne rejoue pas ce qu'elle dit "
+                          "(donneur, plis, score ou totaux)"),
+    "rc_result_too_early": ("the records give a match's result before the match is over",
+                            "les enregistrements donnent le résultat d'une partie avant sa "
+                            "fin"),
+    "rc_result_disagrees": ("the records' match result does not replay to what it says",
+                            "le résultat de partie des enregistrements ne rejoue pas ce qu'il "
+                            "dit"),
+    "rc_malformed": ("the records are malformed, or hold a move the rules refuse",
+                     "les enregistrements sont mal formés, ou contiennent un coup que les "
+                     "règles refusent"),
+    "rc_match_not_over": ("a match's record is written before the match is over",
+                          "l'enregistrement d'une partie est écrit avant sa fin"),
     "wu_entry_too_large": ("a {kind} entry of {size} bytes is larger than its {max}-byte "
                            "limit",
                            "une entrée {kind} de {size} octets dépasse sa limite de {max} "
@@ -3318,13 +3362,15 @@ def notice_text(t: Translator, notice: Notice) -> str:
 #: code (``LogUnreadable.code``, ``AddressError.code``, ``ListenError.code``,
 #: ``RulesetError.code``, ``BotError.code``, ``KeyUnusable.code``; the API used wrongly:
 #: ``GameUsageError``, ``TranscriptUsageError``, ``ObserveUsageError``, ``LinkUsageError``,
-#: ``WireUsageError``, ``DealUsageError``).
+#: ``WireUsageError``, ``DealUsageError``; a game record file that does not replay:
+#: ``RecordError``).
 _CODED_FAMILIES: dict[object, str] = {"log_unreadable": "lu_", "bad_address": "ad_",
                                       "cannot_listen": "ls_", "bad_ruleset": "ru_",
                                       "bot_error": "bo_", "key_unusable": "ik_",
                                       "game_misuse": "gm_", "transcript_misuse": "tu_",
                                       "observe_misuse": "ob_", "link_misuse": "lk_",
-                                      "wire_misuse": "wu_", "deal_misuse": "du_"}
+                                      "wire_misuse": "wu_", "deal_misuse": "du_",
+                                      "record_error": "rc_"}
 
 
 def _quoted(value: object) -> str:

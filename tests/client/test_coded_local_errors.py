@@ -30,6 +30,7 @@ from chkobba_p2p.bots.levels import BOT_PROBLEMS, BotError, make_bot
 from chkobba_p2p.bots.simulate import play_match
 from chkobba_p2p.errors import CardNotInHand, IllegalMove, NotYourTurn
 from chkobba_p2p.game.cards import DECK
+from chkobba_p2p.game.record import RECORD_PROBLEMS, RecordError, read_records, replay_records
 from chkobba_p2p.game.rules import (
     GAME_PROBLEMS,
     RULESET_PROBLEMS,
@@ -63,7 +64,7 @@ FAMILIES = {"LogUnreadable": (LOG_PROBLEMS, "lu_"), "AddressError": (ADDRESS_PRO
             "TranscriptUsageError": (TRANSCRIPT_PROBLEMS, "tu_"),
             "ObserveUsageError": (OBSERVE_PROBLEMS, "ob_"),
             "LinkUsageError": (LINK_PROBLEMS, "lk_"), "WireUsageError": (WIRE_PROBLEMS, "wu_"),
-            "DealUsageError": (DEAL_PROBLEMS, "du_")}
+            "DealUsageError": (DEAL_PROBLEMS, "du_"), "RecordError": (RECORD_PROBLEMS, "rc_")}
 
 CODES = [(name, code) for name, (table, _) in FAMILIES.items() for code in table]
 #: Subclasses raised with a family's codes (``code=`` at each raise).
@@ -212,7 +213,7 @@ def test_a_port_in_use_carries_its_code():
 @pytest.mark.parametrize("cls", [LogUnreadable, AddressError, ListenError, RulesetError,
                                  BotError, KeyUnusable, GameUsageError, TranscriptUsageError,
                                  ObserveUsageError, LinkUsageError, WireUsageError,
-                                 DealUsageError])
+                                 DealUsageError, RecordError])
 def test_each_family_is_worded_by_its_own_prefix(cls):
     """The client finds a family's words by the class's default code (it must not import
     the log reader to recognise a log error: a bot peer loads no auditor)."""
@@ -725,3 +726,51 @@ def test_no_plain_value_error_is_left_in_the_argument_checks():
                     and node.exc.func.id in ("ValueError", "TypeError"):
                 plain.append(f"{module}:{node.lineno}")
     assert plain == []
+
+
+# -- a game record file from outside (game/record.py): coded, worded by the client
+
+
+def _records_after(tmp_path, lines: list[str]) -> RecordError:
+    path = tmp_path / "records.jsonl"
+    path.write_text("".join(line + "\n" for line in lines))
+    with pytest.raises(RecordError) as info:
+        replay_records(read_records(path))
+    return info.value
+
+
+def _match_records() -> list[dict]:
+    import json
+    import random
+
+    from chkobba_p2p.bots.simulate import play_match
+
+    _, records = play_match(Ruleset(target=1), [make_bot("greedy", 1), make_bot("greedy", 2)],
+                            random.Random(3))
+    return [json.loads(json.dumps(r)) for r in records]
+
+
+def test_a_record_file_that_does_not_replay_says_so_by_code(tmp_path):
+    """RecordError had only its English (``hand 2: ...``): now a code and its data, the
+    words the reader's; the file's own values quoted, never shown raw."""
+    import json
+
+    exc = _records_after(tmp_path, ['{"type": "hand"', "[1, 2]"])
+    assert (exc.code, exc.data) == ("not_json", {"line": 1})
+    assert local_error_text(Translator("fr"), exc) == \
+        "la ligne 1 des enregistrements n'est pas du JSON"
+    exc = _records_after(tmp_path, ["", "[1, 2]"])
+    assert (exc.code, exc.data) == ("not_a_record", {"line": 2})
+    records = _match_records()
+    hand = dict(records[0])
+    hand["events"] = [*hand["events"][:1], {"dance": {}}]
+    exc = _records_after(tmp_path, [json.dumps(hand)])
+    assert (exc.code, exc.data) == ("unknown_event", {"hand": 1, "event": "'dance'"})
+    assert local_error_text(Translator("en"), exc) == \
+        "hand 1 of the records: an unknown event 'dance'"
+    hand = dict(records[0], totals=[99, 99])
+    exc = _records_after(tmp_path, [json.dumps(hand)])
+    assert (exc.code, exc.data) == ("hand_disagrees", {"hand": 1})
+    exc = _records_after(tmp_path, [json.dumps({"type": "hand"})])
+    assert (exc.code, exc.data) == ("malformed", {})
+    assert isinstance(exc, ValueError)
