@@ -19,7 +19,9 @@ Hand object (keys)::
     totals: [running total per side]
 
 Match object: type "match", match, ruleset, players, seats, teams, first_dealer, hands,
-totals, winner (side), result (a sentence).
+totals, winner (side), result (a fixed English summary, "seat 0 wins 11-7", kept as it
+always was for the readers of older records; it is no words for a person: a client words
+the result from ``winner``, ``totals``, ``teams`` and ``seats``, in its reader's language).
 
 Records are written with every card known (simulation, and the audit of a log once every
 deck's seeds are open); :func:`replay_records` checks them through the rules engine.
@@ -157,6 +159,10 @@ def hand_record(hand: Hand, *, match: int, number: int, totals: Sequence[int],
 
 
 def result_sentence(winner: int, totals: Sequence[int], players: int) -> str:
+    """The match record's ``result`` field (the file format's fixed English, byte for byte
+    as older versions wrote it), and the observer's developer's English in a verdict's
+    :attr:`~chkobba_p2p.observe.verdict.Verdict.reason`: never a person's words (the
+    terminal client words a result from the winner and the totals)."""
     who = f"team {winner + 1} (seats {' & '.join(map(str, teams(players)[winner]))})" \
         if Seating.of(players).teams else f"seat {winner}"
     return f"{who} wins {'-'.join(map(str, totals))}"
