@@ -26,14 +26,8 @@ from chkobba_p2p.address import new_secret
 
 from ..options.rules import ruleset_from_args
 from ..support.hosting import hosting
-from ..support.player import (
-    check_tty,
-    given_name_refused,
-    identity_of,
-    lock_seat,
-    name_of,
-    screen_app,
-)
+from ..support.player import check_tty, identity_of, lock_seat, name_of, screen_app
+from ..support.settings import given_name_refused
 from ..support.term import say_error
 from ..words.ending import EXIT_NO_GAME, finish, print_error
 from ..words.i18n import Translator, detect_lang

@@ -31,14 +31,8 @@ from chkobba_p2p import (
     split_join_code,
 )
 
-from ..support.player import (
-    check_tty,
-    given_name_refused,
-    identity_of,
-    lock_seat,
-    name_of,
-    screen_app,
-)
+from ..support.player import check_tty, identity_of, lock_seat, name_of, screen_app
+from ..support.settings import given_name_refused
 from ..support.term import say_error
 from ..words.ending import EXIT_NO_GAME, finish, print_error, saved_elsewhere_lines
 from ..words.i18n import Translator, detect_lang, local_error_text

@@ -40,7 +40,8 @@ def cmd_play(args: argparse.Namespace, early: EarlyBots | None = None) -> int:
 
     from ..options.rules import ruleset_from_args
     from ..support.hosting import hosting
-    from ..support.player import check_tty, given_name_refused, identity_of, name_of, screen_app
+    from ..support.player import check_tty, identity_of, name_of, screen_app
+    from ..support.settings import given_name_refused
     from ..support.term import say_error
     from ..tui.guest import run_app
     from ..words.ending import EXIT_NO_GAME, finish

@@ -24,11 +24,11 @@ from chkobba_p2p.text import is_invisible
 
 from ..words.i18n import Translator, detect_lang
 from .identity import own_identity
-from .settings import name_refused, player_name
+from .settings import player_name
 from .term import can_show_symbols, say_error
 
 __all__ = ["lock_seat", "screen_app", "bell_wanted", "color_wanted", "figures_wanted", "name_of",
-           "check_tty", "identity_of", "given_name_refused"]
+           "check_tty", "identity_of"]
 
 
 def lock_seat(state: Path, t: Translator | None = None) -> SeatLock | None:
@@ -108,13 +108,6 @@ def name_of(args: argparse.Namespace, fallback: str) -> str:
     name = player_name(args.name, t, fallback=lambda: _default_name(fallback)) \
         or _default_name(fallback)
     return name[:MAX_NAME]
-
-
-def given_name_refused(args: argparse.Namespace, t: Translator) -> str | None:
-    """Why ``--name`` cannot be this seat's name (the name :func:`name_of` would take from
-    it), in ``t``'s language; None if it can or none was given.  Checked first, so that a
-    refused name leaves nothing behind (no key, lock or log)."""
-    return name_refused(args.name[:MAX_NAME] if args.name else None, t)
 
 
 def check_tty(t: Translator | None = None) -> str | None:

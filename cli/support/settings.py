@@ -4,6 +4,7 @@ configuration directory, ``$CHKOBBA_CONFIG_DIR``)."""
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import json
 import os
@@ -18,7 +19,8 @@ from chkobba_p2p.text import first_invisible
 
 from ..words.i18n import Translator, local_error_text
 
-__all__ = ["settings_path", "load", "save", "valid_name", "name_refused", "player_name",
+__all__ = ["settings_path", "load", "save", "valid_name", "name_refused", "given_name_refused",
+           "player_name",
            "four_colour_wanted", "mouse_wanted"]
 
 MAX_FILE = 1 << 16
@@ -77,6 +79,14 @@ def name_refused(name: str | None, t: Translator) -> str | None:
     except CodedLocalError as exc:  # the link's name_invisible or name_unusable
         return local_error_text(t, exc)
     return None
+
+
+def given_name_refused(args: argparse.Namespace, t: Translator) -> str | None:
+    """Why the screen's ``--name`` cannot be this seat's name (the name
+    :func:`..support.player.name_of` takes from it: cut to :data:`MAX_NAME`, an empty one
+    meaning the remembered name), in ``t``'s language; None if it can or none was given.
+    Checked first, so that a refused name leaves nothing behind (no key, lock or log)."""
+    return name_refused(args.name[:MAX_NAME] if args.name else None, t)
 
 
 def player_name(given: str | None, t: Callable[..., str],
