@@ -51,6 +51,7 @@ from ..link.events import (
     Waiting,
     clean_chat,
 )
+from ..link.handshake import check_name
 from ..link.messages import MAX_LIMIT, MAX_SPECTATORS
 from ..link.seat import MAX_HOLD
 from ..transcript.clocks import ClockReading, Limits, SeatClock
@@ -217,8 +218,10 @@ __all__ = [
     "check_listen",
     "lan_address",
     "global_ipv6",
-    # The wire's limits and error codes (an abort's code, a refusal's).
+    # The wire's limits and error codes (an abort's code, a refusal's); a display name
+    # checked as the peers check it.
     "MAX_NAME",
+    "check_name",
     "MAX_SPECTATORS",
     "ErrorCode",
 ]

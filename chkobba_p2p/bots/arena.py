@@ -23,10 +23,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from ..game.cards import DECK, Card
+from ..game.errors import shown
 from ..game.hand import CutterChoice, DealStep, Hand, Move, Redeal, Turn
 from ..game.match import Match
 from ..game.ruleset import Ruleset
 from ..game.seating import SHAPES, Seating
+from .errors import BotArgumentError
 from .expert import ExpertBot, HandSeerBot, OmniscientBot
 from .learned import load_model
 from .levels import DEFAULT_EXPERT_MS, LEVELS, BotError, make_bot
@@ -306,9 +308,13 @@ def arena(level_a: str, level_b: str, games: int, players: int = 2, seed: int = 
           progress: Callable[[ArenaResult], None] | None = None) -> ArenaResult:
     """``games`` duplicate matches (so ``2 * games`` matches) of level A against level B."""
     if players not in SHAPES:
-        raise ValueError(f"the arena seats {', '.join(map(str, SHAPES))} players")
+        raise BotArgumentError(f"the arena seats {', '.join(map(str, SHAPES))} players",
+                               code="arena_players",
+                               data={"players": shown(players),
+                                     "choices": ", ".join(map(str, SHAPES))})
     if games < 1:
-        raise ValueError("--games must be at least 1")
+        raise BotArgumentError("the arena plays at least one game", code="games_below_one",
+                               data={"games": shown(games)})
     ruleset = ruleset or Ruleset()
     result = ArenaResult(level_a, level_b, players)
     for i in range(games):
@@ -363,7 +369,8 @@ def _solve(m: list[list[float]], v: list[float]) -> list[float]:
     for col in range(n):
         piv = max(range(col, n), key=lambda r: abs(a[r][col]))
         if abs(a[piv][col]) < 1e-12:
-            raise ValueError("the ladder's results do not connect every level")
+            raise BotArgumentError("the ladder's results do not connect every level",
+                                   code="ladder_disconnected")
         a[col], a[piv] = a[piv], a[col]
         for r in range(n):
             if r != col:
@@ -385,7 +392,8 @@ def elo_ratings(pairings: Sequence[Pairing], anchor: str = "greedy",
             if name not in levels:
                 levels.append(name)
     if anchor not in levels:
-        raise ValueError(f"the anchor {anchor!r} plays in no pairing")
+        raise BotArgumentError(f"the anchor {anchor!r} plays in no pairing",
+                               code="anchor_not_playing", data={"anchor": str(anchor)})
     free = [x for x in levels if x != anchor]
     index = {x: i for i, x in enumerate(free)}
     games = [(p.a, p.b, p.wins_a + prior / 2, p.matches + prior) for p in pairings]
@@ -436,7 +444,8 @@ def round_robin(levels: Sequence[str], games: int, players: int = 2, seed: int =
                 progress: Callable[[ArenaResult], None] | None = None) -> list[ArenaResult]:
     """Every pair of ``levels`` plays ``games`` duplicate deals in the arena."""
     if len(set(levels)) != len(levels) or len(levels) < 2:
-        raise ValueError("a ladder needs two levels or more, each named once")
+        raise BotArgumentError("a ladder needs two levels or more, each named once",
+                               code="ladder_levels")
     results = []
     for i, a in enumerate(levels):
         for b in levels[i + 1:]:

@@ -7,13 +7,15 @@ from __future__ import annotations
 
 from ..errors import CodedLocalError
 
-__all__ = ["BotError", "BOT_PROBLEMS"]
+__all__ = ["BotError", "BotArgumentError", "BOT_PROBLEMS"]
 
 #: Every :attr:`BotError.code`, with the keys of its :attr:`~BotError.data` (``level``:
 #: the level asked for; ``choices``: the levels there are, comma-separated; ``move_ms``:
 #: the budget given, as text; ``hands``: the hands played; ``count``: the weights a
 #: policy model has; ``playout``: the rollout policy asked for; ``level``: ``handseer`` or
-#: ``omniscient``, the arena's measuring levels).  A code is never renamed; a client
+#: ``omniscient``, the arena's measuring levels; ``players``, ``games``: the arena's
+#: numbers as given, ``choices`` the shapes it seats; ``anchor``: the level asked to
+#: anchor the ratings).  A code is never renamed; a client
 #: words each (the terminal client: ``bo_`` + the code).
 BOT_PROBLEMS: dict[str, tuple[str, ...]] = {
     "unknown_level": ("level", "choices"),
@@ -38,6 +40,12 @@ BOT_PROBLEMS: dict[str, tuple[str, ...]] = {
     # The arena's measuring levels, which see every card: never at a table.
     "seeing_level_at_a_table": ("level",),  # asked a seat's move (choose_play)
     "seeing_level_given_a_view": ("level",),  # given a seat's view, not the whole hand
+    # The arena's and the ladder's arguments (arena.py): a BotArgumentError, a ValueError.
+    "arena_players": ("players", "choices"),
+    "games_below_one": ("games",),
+    "ladder_levels": (),  # fewer than two levels, or one named twice
+    "anchor_not_playing": ("anchor",),
+    "ladder_disconnected": (),  # pairings that do not link every level to the others
 }
 
 
@@ -47,3 +55,8 @@ class BotError(CodedLocalError):
 
     CODES = BOT_PROBLEMS
     code = "bot_error"
+
+
+class BotArgumentError(BotError, ValueError):
+    """The arena's or the ladder's arguments out of range: a :class:`BotError` by its
+    code, and a ``ValueError`` as it always was."""

@@ -9,14 +9,14 @@ from typing import Any
 
 from ..errors import VIOLATIONS, CodedLocalError, RemoteError
 
-__all__ = ["PeerMisbehaved", "DealUsageError", "DEAL_PROBLEMS"]
+__all__ = ["PeerMisbehaved", "DealUsageError", "DealArgumentError", "DEAL_PROBLEMS"]
 
 #: Every :attr:`DealUsageError.code`, with the keys of its :attr:`~DealUsageError.data`
 #: (``name``: an argument's name; ``players``, ``seat``, ``cut``, ``position``: the value
 #: given, its ``repr`` when it is no number; ``action``: ``cut``, ``deal``, ``play`` or
 #: ``finish``; ``phase``: the deal's phase, as the deal names it; ``step``: a dealing
-#: step's number).  A code is never renamed; a client words each (the terminal client:
-#: ``du_`` + the code).
+#: step's number; ``count``: a number of generators asked for).  A code is never
+#: renamed; a client words each (the terminal client: ``du_`` + the code).
 DEAL_PROBLEMS: dict[str, tuple[str, ...]] = {
     # A deal's arguments (Deal()).
     "bad_session_id": (),
@@ -50,6 +50,18 @@ DEAL_PROBLEMS: dict[str, tuple[str, ...]] = {
     "dealer_decided": (),
     "draw_exhausted": (),  # no card left to draw: draw again on a fresh instance
     "draw_cards": (),  # not one card per contender of the current draw
+    # A shuffle proof's own arguments (shuffle_proof.py: the caller's deck, key and
+    # witness; a DealArgumentError, a ValueError).  What a shuffler sends wrong is a
+    # ShuffleProofError, then a peer's misbehaviour.
+    "lengths_differ": (),  # scalars and points, or decks, permutation and randomizers
+    "negative_count": ("count",),
+    "empty_shuffle": (),
+    "not_a_permutation": (),
+    "randomizer_range": (),  # a randomizer outside 1..L-1
+    "commit_rands_range": (),  # not one commitment scalar in 1..L-1 per ciphertext
+    "bad_public_key": (),
+    "bad_inputs": (),  # the verifier's own input deck is not points
+    "witness_misfit": (),  # an opened witness that does not fit the decks
 }
 
 
@@ -81,3 +93,8 @@ class DealUsageError(CodedLocalError):
 
     CODES = DEAL_PROBLEMS
     code = "deal_misuse"
+
+
+class DealArgumentError(DealUsageError, ValueError):
+    """A shuffle proof's arguments that are not valid (see :data:`DEAL_PROBLEMS`): a
+    :class:`DealUsageError` by its code, and a ``ValueError`` as it always was."""

@@ -33,6 +33,7 @@ from typing import NamedTuple
 import rbcl
 
 from . import group
+from .errors import DealArgumentError
 from .group import IDENTITY, L
 
 __all__ = [
@@ -115,7 +116,7 @@ def _lincomb(scalars: Sequence[int], points: Sequence[bytes]) -> bytes:
     """``sum(k * P)``.  libsodium has no multi-scalar multiplication: one mul per term
     (and one addition fewer than terms: each costs a decoding and an encoding)."""
     if len(scalars) != len(points):
-        raise ValueError("as many scalars as points")
+        raise DealArgumentError("as many scalars as points", code="lengths_differ")
     if not points:
         return IDENTITY
     acc = _mul((scalars[0] % L).to_bytes(32, "little"), points[0])
@@ -142,7 +143,7 @@ def derive_generators(context: bytes, n: int) -> list[bytes]:
     ``n`` extends the list for a smaller one.
     """
     if n < 0:
-        raise ValueError("n must be >= 0")
+        raise DealArgumentError("n must be >= 0", code="negative_count", data={"count": n})
     return [group.hash_to_point(TAG_GENERATOR, context, k.to_bytes(4, "big")) for k in range(n)]
 
 
@@ -211,17 +212,21 @@ def prove_shuffle(
     """
     n = len(inputs)
     if n < 1:
-        raise ValueError("a shuffle needs at least one ciphertext")
+        raise DealArgumentError("a shuffle needs at least one ciphertext", code="empty_shuffle")
     if len(outputs) != n or len(perm) != n or len(rands) != n:
-        raise ValueError("inputs, outputs, perm and rands must have the same length")
+        raise DealArgumentError("inputs, outputs, perm and rands must have the same length",
+                                code="lengths_differ")
     if sorted(perm) != list(range(n)):
-        raise ValueError("perm is not a permutation of range(len(inputs))")
+        raise DealArgumentError("perm is not a permutation of range(len(inputs))",
+                                code="not_a_permutation")
     if any(not 0 < r < L for r in rands):
-        raise ValueError("every randomizer must be in 1..L-1 (0 would not re-randomize)")
+        raise DealArgumentError("every randomizer must be in 1..L-1 (0 would not re-randomize)",
+                                code="randomizer_range")
     if commit_rands is not None and (len(commit_rands) != n
                                      or any(not 0 < r < L for r in commit_rands)):
         # 0 would commit to h_i in the clear, and show where column j's 1 is.
-        raise ValueError("commit_rands: one scalar in 1..L-1 per ciphertext")
+        raise DealArgumentError("commit_rands: one scalar in 1..L-1 per ciphertext",
+                                code="commit_rands_range")
     return _prove(context, pk, inputs, outputs, perm, rands, commit_rands)
 
 
@@ -416,22 +421,23 @@ def verify_shuffle(
     try:
         pk = group.decode_point(pk)
     except group.InvalidGroupElement as exc:
-        raise ValueError(f"pk: {exc}") from None
+        raise DealArgumentError(f"pk: {exc}", code="bad_public_key") from None
     if opened is not None:
         inp = [(bytes(c1), bytes(c2)) for c1, c2 in inputs]
         outp = [(bytes(c1), bytes(c2)) for c1, c2 in outputs]
         n = len(inp)
         if not n or len(opened.perm) != n or len(opened.rands) != n \
                 or len(opened.in_logs) != n:
-            raise ValueError("the opened witness does not fit the decks")
+            raise DealArgumentError("the opened witness does not fit the decks",
+                                    code="witness_misfit")
     else:
         try:
             inp = _ciphertexts(inputs, "inputs", MALFORMED)
         except ShuffleProofError as exc:
-            raise ValueError(str(exc)) from None
+            raise DealArgumentError(str(exc), code="bad_inputs") from None
         n = len(inp)
         if n < 1:
-            raise ValueError("a shuffle needs at least one ciphertext")
+            raise DealArgumentError("a shuffle needs at least one ciphertext", code="empty_shuffle")
         outp = _ciphertexts(outputs, "the shuffled deck", MALFORMED)
     if len(outp) != n:
         raise ShuffleProofError(

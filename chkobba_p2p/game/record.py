@@ -19,7 +19,9 @@ Hand object (keys)::
     totals: [running total per side]
 
 Match object: type "match", match, ruleset, players, seats, teams, first_dealer, hands,
-totals, winner (side), result (a sentence).
+totals, winner (side), result (a fixed English summary, "seat 0 wins 11-7", kept as it
+always was for the readers of older records; it is no words for a person: a client words
+the result from ``winner``, ``totals``, ``teams`` and ``seats``, in its reader's language).
 
 Records are written with every card known (simulation, and the audit of a log once every
 deck's seeds are open); :func:`replay_records` checks them through the rules engine.
@@ -33,8 +35,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..errors import ChkobbaError
+from ..errors import ChkobbaError, CodedLocalError
 from .cards import Card, card
+from .errors import shown
 from .events import CutEvent, DealEvent, PlayEvent, SweepEvent
 from .hand import Hand
 from .match import Match
@@ -44,6 +47,7 @@ from .seating import Seating
 __all__ = [
     "Record",
     "RecordError",
+    "RECORD_PROBLEMS",
     "MatchRecorder",
     "hand_record",
     "match_record",
@@ -60,8 +64,39 @@ Record = dict[str, Any]
 MAX_LINE = 256 * 1024
 
 
-class RecordError(ChkobbaError, ValueError):
-    """A record that is malformed or does not replay to what it claims."""
+#: Every :attr:`RecordError.code`, with the keys of its :attr:`~RecordError.data`
+#: (``line``: a line's number in the file, from 1; ``max``: the most characters a line
+#: holds; ``hand``: the hand's ``number`` as the record gives it, its ``repr`` when it
+#: is no number; ``event``: an event's kind as the record gives it, its ``repr``).
+#: A record file comes from outside: each is a clear error, never a traceback.  A code
+#: is never renamed; a client words each (the terminal client: ``rc_`` + the code).
+RECORD_PROBLEMS: dict[str, tuple[str, ...]] = {
+    # Reading a file (read_records).
+    "line_too_long": ("line", "max"),
+    "not_json": ("line",),
+    "not_a_record": ("line",),  # JSON, but no hand or match object
+    # Replaying it (replay_records): what it claims that the rules do not give.
+    "chkobba_flag": ("hand",),
+    "sweep_too_early": ("hand",),
+    "unknown_event": ("hand", "event"),
+    "hand_after_match": ("hand",),
+    "redeal_not_due": ("hand",),
+    "hand_unfinished": ("hand",),  # its events stop before the hand ends
+    "hand_disagrees": ("hand",),  # dealer, piles, score or totals
+    "result_too_early": (),  # a match result before its match is over
+    "result_disagrees": (),
+    "malformed": (),  # a field missing or of the wrong kind, or a move the rules refuse
+    # Writing one (match_record): its caller's mistake.
+    "match_not_over": (),
+}
+
+
+class RecordError(CodedLocalError, ValueError):
+    """A record that is malformed or does not replay to what it claims (see
+    :data:`RECORD_PROBLEMS`); a ValueError, as it always was."""
+
+    CODES = RECORD_PROBLEMS
+    code = "record_error"
 
 
 def teams(players: int) -> list[list[int]]:
@@ -124,6 +159,10 @@ def hand_record(hand: Hand, *, match: int, number: int, totals: Sequence[int],
 
 
 def result_sentence(winner: int, totals: Sequence[int], players: int) -> str:
+    """The match record's ``result`` field (the file format's fixed English, byte for byte
+    as older versions wrote it), and the observer's developer's English in a verdict's
+    :attr:`~chkobba_p2p.observe.verdict.Verdict.reason`: never a person's words (the
+    terminal client words a result from the winner and the totals)."""
     who = f"team {winner + 1} (seats {' & '.join(map(str, teams(players)[winner]))})" \
         if Seating.of(players).teams else f"seat {winner}"
     return f"{who} wins {'-'.join(map(str, totals))}"
@@ -132,7 +171,7 @@ def result_sentence(winner: int, totals: Sequence[int], players: int) -> str:
 def match_record(m: Match, *, match: int, seats: Sequence[str]) -> Record:
     """The closing record object of a won match."""
     if m.winner is None:
-        raise RecordError("the match is not over")
+        raise RecordError("the match is not over", code="match_not_over")
     return {
         "type": "match",
         "match": match,
@@ -182,15 +221,18 @@ def read_records(path: str | Path) -> Iterator[Record]:
     with open(path, encoding="utf-8") as f:
         for lineno, line in enumerate(f, 1):
             if len(line) > MAX_LINE:
-                raise RecordError(f"line {lineno}: longer than {MAX_LINE} characters")
+                raise RecordError(f"line {lineno}: longer than {MAX_LINE} characters",
+                                  code="line_too_long", data={"line": lineno, "max": MAX_LINE})
             if not line.strip():
                 continue
             try:
                 obj = json.loads(line)
             except json.JSONDecodeError as exc:
-                raise RecordError(f"line {lineno}: not JSON ({exc.msg})") from None
+                raise RecordError(f"line {lineno}: not JSON ({exc.msg})", code="not_json",
+                                  data={"line": lineno}) from None
             if not isinstance(obj, dict) or obj.get("type") not in ("hand", "match"):
-                raise RecordError(f"line {lineno}: not a hand or match record")
+                raise RecordError(f"line {lineno}: not a hand or match record",
+                                  code="not_a_record", data={"line": lineno})
             yield obj
 
 
@@ -212,19 +254,27 @@ def _drive(hand: Hand, events: list[Record], number: object) -> Hand:
                              [card(c) for c in body["capture"]])
             played = hand.events[n]
             if not isinstance(played, PlayEvent) or played.chkobba != body["chkobba"]:
-                raise RecordError(f"hand {number}: chkobba flag disagrees with the rules")
+                raise RecordError(f"hand {number}: chkobba flag disagrees with the rules",
+                                  code="chkobba_flag", data={"hand": shown(number)})
         elif kind == "sweep":
             if not hand.is_over:
-                raise RecordError(f"hand {number}: a sweep before the end of the hand")
+                raise RecordError(f"hand {number}: a sweep before the end of the hand",
+                                  code="sweep_too_early", data={"hand": shown(number)})
         else:
-            raise RecordError(f"hand {number}: unknown event {kind!r}")
+            raise RecordError(f"hand {number}: unknown event {kind!r}", code="unknown_event",
+                              data={"hand": shown(number), "event": shown(kind)})
     return hand
 
 
 def _current_hand(m: Match, number: object) -> Hand:
     if m.hand is None:
-        raise RecordError(f"hand {number}: a hand record after its match ended")
+        raise _after_match(number)
     return m.hand
+
+
+def _after_match(number: object) -> RecordError:
+    return RecordError(f"hand {number}: a hand record after its match ended",
+                       code="hand_after_match", data={"hand": shown(number)})
 
 
 def _canonical(obj: Record) -> str:
@@ -251,36 +301,42 @@ def replay_records(records: Iterable[Record]) -> list[Record]:
                     m = Match.new(ruleset, rec["players"], rec["dealer"])
                     recorder = MatchRecorder(rec["match"], rec["seats"])
                 if recorder is None or m.hand is None:
-                    raise RecordError(f"hand {number}: a hand record after its match ended")
+                    raise _after_match(number)
                 for abandoned in rec["redeals"]:
                     h = _drive(_current_hand(m, number), abandoned["events"], number)
                     if not h.needs_redeal:
-                        raise RecordError(f"hand {number}: a recorded redeal was not due")
+                        raise RecordError(f"hand {number}: a recorded redeal was not due",
+                                          code="redeal_not_due", data={"hand": shown(number)})
                     recorder.note_redeal(h)
                     m = m.with_hand(h).redeal()
                 hand = _drive(_current_hand(m, number), rec["events"], number)
                 if not hand.is_over:
-                    raise RecordError(f"hand {number}: the events stop before the hand ends")
+                    raise RecordError(f"hand {number}: the events stop before the hand ends",
+                                      code="hand_unfinished", data={"hand": shown(number)})
                 m = m.with_hand(hand).finish_hand()
                 recorder.note_hand(m, hand)
                 idx = -2 if m.is_over else -1
                 if _canonical(recorder.records[idx]) != _canonical(rec):
                     raise RecordError(f"hand {number}: the record disagrees with a replay "
-                                      "(dealer, piles, score or totals)")
+                                      "(dealer, piles, score or totals)",
+                                      code="hand_disagrees", data={"hand": shown(number)})
                 if not m.is_over:
                     out.extend(recorder.records)
                     recorder.records = []
             else:
                 if m is None or recorder is None or not m.is_over:
-                    raise RecordError("a match result before its match is over")
+                    raise RecordError("a match result before its match is over",
+                                      code="result_too_early")
                 if _canonical(recorder.records[-1]) != _canonical(rec):
-                    raise RecordError("the match result disagrees with a replay")
+                    raise RecordError("the match result disagrees with a replay",
+                                      code="result_disagrees")
                 out.extend(recorder.records)
                 m, recorder = None, None
         except RecordError:
             raise
         except (ChkobbaError, KeyError, TypeError, ValueError, AttributeError) as exc:
-            raise RecordError(f"malformed or illegal record: {exc}") from None
+            raise RecordError(f"malformed or illegal record: {exc}",
+                              code="malformed") from None
     if recorder is not None:
         out.extend(recorder.records)
     return out

@@ -39,6 +39,9 @@ from collections.abc import Hashable
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
+from ..game.errors import shown
+from .errors import LinkArgumentError
+
 __all__ = ["AdmissionPolicy", "Admitted", "Admission", "OutOfFiles", "STRANGERS", "GREETING",
            "FILES_WARNING", "strangers_for_files"]
 
@@ -81,11 +84,17 @@ class AdmissionPolicy:
 
     def __post_init__(self) -> None:
         if self.strangers < 1:
-            raise ValueError("the strangers' budget holds at least one connection")
+            raise LinkArgumentError("the strangers' budget holds at least one connection",
+                                    code="strangers_below_one",
+                                    data={"strangers": shown(self.strangers)})
         if not self.greeting > 0:
-            raise ValueError("the greeting deadline must be positive")
+            raise LinkArgumentError("the greeting deadline must be positive",
+                                    code="greeting_not_positive",
+                                    data={"seconds": shown(self.greeting)})
         if self.spectators < 0:
-            raise ValueError("spectator slots cannot be negative")
+            raise LinkArgumentError("spectator slots cannot be negative",
+                                    code="spectators_negative",
+                                    data={"spectators": shown(self.spectators)})
 
 
 @dataclass(frozen=True)
@@ -145,7 +154,8 @@ class Admission(Generic[C]):
         is full, strangers already held make room (see the module's docstring)."""
         if conn in self._strangers or conn in self._spectators or conn in self._seats \
                 or conn in self._knocking:
-            raise ValueError(f"connection {conn!r} is already admitted")
+            raise LinkArgumentError(f"connection {conn!r} is already admitted",
+                                    code="already_admitted")
         evicted: list[C] = []
         while len(self._strangers) >= self.policy.strangers:
             victim = self._victim()

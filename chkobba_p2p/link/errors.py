@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from ..errors import CodedLocalError
 
-__all__ = ["LinkUsageError", "LINK_PROBLEMS"]
+__all__ = ["LinkUsageError", "LinkArgumentError", "LINK_PROBLEMS"]
 
 #: Every :attr:`LinkUsageError.code`, with the keys of its :attr:`~LinkUsageError.data`
 #: (``name``: the display name given; ``value``: the invisible character in it, as
@@ -17,7 +17,9 @@ __all__ = ["LinkUsageError", "LINK_PROBLEMS"]
 #: seats, comma-separated; ``controllers``: how many were given; ``role``: ``host``,
 #: ``joiner`` or ``spectator``; ``state``: a connection's state, as
 #: :mod:`~chkobba_p2p.link.states` names it; ``event``, ``type``: our own event or
-#: message type, its ``repr`` when it is no text).  A code is never
+#: message type, its ``repr`` when it is no text; ``strangers``, ``seconds``,
+#: ``spectators``: an admission policy's numbers as given, ``seconds`` also the
+#: spectator list's announcement window, each its ``repr`` when it is no number).  A code is never
 #: renamed; a client words each (the terminal client: ``lk_`` + the code).
 LINK_PROBLEMS: dict[str, tuple[str, ...]] = {
     "name_invisible": ("name", "value"),  # this peer's own name, as a peer would refuse it
@@ -34,6 +36,13 @@ LINK_PROBLEMS: dict[str, tuple[str, ...]] = {
     "spectator_not_watching": ("state",),
     "nothing_to_admit": ("state",),
     "may_not_send": ("role", "state", "type"),
+    # The door's admission policy (admission.py) and the spectator list's window
+    # (spectators.py): a LinkArgumentError, a ValueError too.
+    "strangers_below_one": ("strangers",),
+    "greeting_not_positive": ("seconds",),
+    "spectators_negative": ("spectators",),
+    "already_admitted": (),  # a connection admitted a second time
+    "window_negative": ("seconds",),
     # The test kit's in-memory table (chkobba_p2p.testing).
     "controllers_for_table": ("controllers", "players"),
 }
@@ -44,3 +53,9 @@ class LinkUsageError(CodedLocalError):
 
     CODES = LINK_PROBLEMS
     code = "link_misuse"
+
+
+class LinkArgumentError(LinkUsageError, ValueError):
+    """An argument of the link's cores out of its range (an admission policy's numbers,
+    the spectator list's window): a :class:`LinkUsageError` by its code, and a
+    ``ValueError`` as it always was."""

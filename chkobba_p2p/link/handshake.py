@@ -74,6 +74,7 @@ __all__ = [
     "HostHandshake",
     "ClientHandshake",
     "error_message",
+    "check_name",
 ]
 
 #: The domain of a knock's signature: ``KNOCK_DOMAIN || host key || nonce``.
@@ -108,9 +109,11 @@ def error_message(code: ErrorCode, detail: str = "") -> dict[str, Any]:
 
 
 
-def _own_name(name: str) -> str:
+def check_name(name: str) -> str:
     """This peer's own display name, checked as a peer would check it: one it would
-    refuse is the caller's mistake (:class:`LinkUsageError`, one line), not a remote one."""
+    refuse is the caller's mistake (:class:`LinkUsageError`, one line), not a remote one.
+    A client checks a name given to it here before it creates anything (a log, a lock,
+    a key); the lobby and the hello check it again."""
     try:
         return display_name(name)
     except ProtocolError as exc:
@@ -136,7 +139,7 @@ class Lobby:
         self.identity = identity
         self.rules = rules
         self.players = players
-        self.seats: list[SeatInfo | None] = [SeatInfo(0, identity.public, _own_name(name))]
+        self.seats: list[SeatInfo | None] = [SeatInfo(0, identity.public, check_name(name))]
         self.seats += [None] * (players - 1)
         self.game: bytes | None = None  # set when the table is full and the game starts
         self.caps = TABLE_CAPABILITIES \
@@ -596,7 +599,7 @@ class ClientHandshake:
         #: once the person confirmed the table).
         self.caps = caps if caps is not None else tuple(
             c for c in SPOKEN if c not in LINK_CAPABILITIES)
-        self.name = _own_name(name)
+        self.name = check_name(name)
         self.nonce = nonce if nonce is not None else os.urandom(32)
         self.resume = resume
         self.host_key: bytes | None = None

@@ -18,7 +18,9 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from ..game.errors import shown as as_given
 from . import messages as lm
+from .errors import LinkArgumentError
 from .events import Spectators
 
 __all__ = ["ANNOUNCE_WINDOW", "END_LIMIT", "Announcement", "SpectatorAnnouncer", "WatchersShown",
@@ -60,7 +62,8 @@ class SpectatorAnnouncer:
 
     def __init__(self, window: float = ANNOUNCE_WINDOW, shown: tuple[str, ...] = ()) -> None:
         if not window >= 0:
-            raise ValueError(f"the window is a number of seconds >= 0, not {window!r}")
+            raise LinkArgumentError(f"the window is a number of seconds >= 0, not {window!r}",
+                                    code="window_negative", data={"seconds": as_given(window)})
         self.window = window
         self.shown = shown  # the last state announced
         self.current = shown  # the state now

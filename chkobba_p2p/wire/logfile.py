@@ -72,8 +72,12 @@ def saved_game_path(fingerprint: str, table: str) -> Path:
 
 
 def default_log_path(label: str = "game") -> Path:
-    """A fresh log path under ``<data dir>/logs``: UTC time, a label, a random suffix."""
+    """A fresh log path under ``<data dir>/logs``: UTC time, a label, a random suffix.
+    The label (a player's name, often) keeps its letters, digits, ``-`` and ``_``; any
+    other character is a ``_``, so that a name never makes the log a folder's, or
+    another folder's (``a/b``, ``../x``)."""
     stamp = _dt.datetime.now(_dt.UTC).strftime("%Y%m%dT%H%M%SZ")
+    label = "".join(ch if ch.isalnum() or ch in "-_" else "_" for ch in label)
     return data_dir() / "logs" / f"{stamp}-{label}-{os.urandom(3).hex()}.chklog"
 
 

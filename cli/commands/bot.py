@@ -62,6 +62,7 @@ from ..support.reach import (
     port_mapping_options,
     saved_game_elsewhere,
 )
+from ..support.settings import name_refused
 from ..support.term import say_error
 from ..words.event_words import headless_error
 from ..words.i18n import Translator, detect_lang, local_error_text, ruleset_text
@@ -159,7 +160,8 @@ def cmd_host(args: argparse.Namespace) -> int:
     if args.bots >= args.players:
         say_error(t("cx_error", why=t("cx_bots_seat")))
         return 2
-    if (why := host_args_error(args, t)) is not None:
+    # A name the peers would refuse: said before anything is made (a key, a log).
+    if (why := name_refused(args.name, t) or host_args_error(args, t)) is not None:
         say_error(f"chkobba host: {t('cx_error', why=why)}")
         return 2
     # Only a host given an identity file can come back after a crash (an ephemeral key
@@ -307,7 +309,7 @@ def cmd_bot(args: argparse.Namespace) -> int:
         args.address = sys.stdin.readline().strip()
         # A host's own bot: its key and the host's voucher on the next line.
         cred = read_bot_line(sys.stdin.readline(), args.level)
-    if (why := address_error(args.address, t)) is not None:
+    if (why := address_error(args.address, t) or name_refused(args.name, t)) is not None:
         _bot_error(t, why)
         return 2
     seat = BotSeat(args.level, args.quiet, args.delay, args.move_ms)

@@ -27,6 +27,7 @@ from chkobba_p2p.address import new_secret
 from ..options.rules import ruleset_from_args
 from ..support.hosting import hosting
 from ..support.player import check_tty, identity_of, lock_seat, name_of, screen_app
+from ..support.settings import given_name_refused
 from ..support.term import say_error
 from ..words.ending import EXIT_NO_GAME, finish, print_error
 from ..words.i18n import Translator, detect_lang
@@ -47,7 +48,7 @@ def cmd_host(args: argparse.Namespace) -> int:
     if args.bots >= args.players:
         say_error(t("cx_error", why=t("cx_bots_seat")))
         return EXIT_NO_GAME
-    if (why := host_args_error(args, t)) is not None:
+    if (why := given_name_refused(args, t) or host_args_error(args, t)) is not None:
         say_error(f"chkobba host: {t('cx_error', why=why)}")
         return EXIT_NO_GAME
     if (err := check_tty(t)) is not None:

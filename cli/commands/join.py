@@ -32,6 +32,7 @@ from chkobba_p2p import (
 )
 
 from ..support.player import check_tty, identity_of, lock_seat, name_of, screen_app
+from ..support.settings import given_name_refused
 from ..support.term import say_error
 from ..words.ending import EXIT_NO_GAME, finish, print_error, saved_elsewhere_lines
 from ..words.i18n import Translator, detect_lang, local_error_text
@@ -68,6 +69,9 @@ def cmd_join(args: argparse.Namespace) -> int:
         if (why := address_error(args.address, t)) is not None:
             say_error(f"chkobba join: {t('cx_error', why=why)}")
             return EXIT_NO_GAME
+    if (why := given_name_refused(args, t)) is not None:
+        say_error(f"chkobba join: {t('cx_error', why=why)}")
+        return EXIT_NO_GAME
     if (err := check_tty(t)) is not None:
         say_error(t("cx_error", why=err))
         return EXIT_NO_GAME

@@ -41,12 +41,16 @@ def cmd_play(args: argparse.Namespace, early: EarlyBots | None = None) -> int:
     from ..options.rules import ruleset_from_args
     from ..support.hosting import hosting
     from ..support.player import check_tty, identity_of, name_of, screen_app
+    from ..support.settings import given_name_refused
     from ..support.term import say_error
     from ..tui.guest import run_app
     from ..words.ending import EXIT_NO_GAME, finish
     from ..words.i18n import Translator, detect_lang
 
     t = Translator(args.lang or detect_lang())
+    if (why := given_name_refused(args, t)) is not None:  # before anything is made
+        say_error(f"chkobba play: {t('cx_error', why=why)}")
+        return EXIT_NO_GAME
     if (err := check_tty(t)) is not None:
         say_error(t("cx_error", why=err))
         return EXIT_NO_GAME

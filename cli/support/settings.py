@@ -4,6 +4,7 @@ configuration directory, ``$CHKOBBA_CONFIG_DIR``)."""
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import json
 import os
@@ -12,11 +13,15 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
-from chkobba_p2p import MAX_NAME, config_dir
+from chkobba_p2p import MAX_NAME, check_name, config_dir
+from chkobba_p2p.errors import CodedLocalError
 from chkobba_p2p.text import first_invisible
 
-__all__ = ["settings_path", "load", "save", "valid_name", "player_name", "four_colour_wanted",
-           "mouse_wanted"]
+from ..words.i18n import Translator, local_error_text
+
+__all__ = ["settings_path", "load", "save", "valid_name", "name_refused", "given_name_refused",
+           "player_name",
+           "four_colour_wanted", "mouse_wanted"]
 
 MAX_FILE = 1 << 16
 
@@ -60,6 +65,28 @@ def valid_name(name: object) -> str | None:
     name = name.strip()
     return name if 0 < len(name) <= MAX_NAME and name.isprintable() \
         and first_invisible(name) is None else None
+
+
+def name_refused(name: str | None, t: Translator) -> str | None:
+    """Why ``name`` (a ``--name``) cannot be a seat's name, as the peers would refuse it,
+    in ``t``'s language (ready to print after ``error:``); None if it can, or if none was
+    given.  A command checks it first: a refused name leaves nothing behind (no log, no
+    lock, no key)."""
+    if name is None:
+        return None
+    try:
+        check_name(name)
+    except CodedLocalError as exc:  # the link's name_invisible or name_unusable
+        return local_error_text(t, exc)
+    return None
+
+
+def given_name_refused(args: argparse.Namespace, t: Translator) -> str | None:
+    """Why the screen's ``--name`` cannot be this seat's name (the name
+    :func:`..support.player.name_of` takes from it: cut to :data:`MAX_NAME`, an empty one
+    meaning the remembered name), in ``t``'s language; None if it can or none was given.
+    Checked first, so that a refused name leaves nothing behind (no key, lock or log)."""
+    return name_refused(args.name[:MAX_NAME] if args.name else None, t)
 
 
 def player_name(given: str | None, t: Callable[..., str],

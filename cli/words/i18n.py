@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 from chkobba_p2p.errors import IllegalMove, errno_name
 from chkobba_p2p.game.cards import Card, FigureConvention
 from chkobba_p2p.game.ruleset import Opening, RedealRule, Ruleset, Scoring
-from chkobba_p2p.text import safe_text
+from chkobba_p2p.text import is_invisible, safe_text
 
 if TYPE_CHECKING:
     from chkobba_p2p import ErrorCode, Notice
@@ -2754,6 +2754,18 @@ MESSAGES |= {
                                      "a seat's view",
                                      "le niveau {level} joue avec la main entière, pas avec la "
                                      "vue d'une place"),
+    # The arena's and the ladder's arguments (a BotArgumentError).
+    "bo_arena_players": ("the arena seats {choices} players, not {players}",
+                         "l'arène accueille {choices} joueurs, pas {players}"),
+    "bo_games_below_one": ("the arena plays at least one game, not {games}",
+                           "l'arène joue au moins une partie, pas {games}"),
+    "bo_ladder_levels": ("a ladder needs two levels or more, each named once",
+                         "un classement demande au moins deux niveaux, chacun nommé une fois"),
+    "bo_anchor_not_playing": ("the anchor level {anchor} plays in no pairing",
+                              "le niveau de référence {anchor} ne joue dans aucune rencontre"),
+    "bo_ladder_disconnected": ("the ladder's results do not link every level to the others",
+                               "les résultats du classement ne relient pas chaque niveau aux "
+                               "autres"),
     "gm_players_unsupported": ("Chkobba is played by 2, 3 or 4 players, not {players}",
                                "la chkobba se joue à 2, 3 ou 4 joueurs, pas {players}"),
     "gm_seat_out_of_range": ("there is no seat {seat} at a table of {players}",
@@ -2882,6 +2894,24 @@ MESSAGES |= {
                         "le rôle {role} ne peut envoyer {type} dans l'état {state}"),
     "lk_controllers_for_table": ("{controllers} controllers for a table of {players}",
                                  "{controllers} contrôleurs pour une table de {players}"),
+    # The door's admission policy and the spectator list's window (a LinkArgumentError).
+    "lk_strangers_below_one": ("the door holds at least one connection before its greeting, "
+                               "not {strangers}",
+                               "la porte garde au moins une connexion avant sa salutation, "
+                               "pas {strangers}"),
+    "lk_greeting_not_positive": ("the time to greet must be more than 0 seconds, not {seconds}",
+                                 "le délai de salutation doit dépasser 0 seconde, pas "
+                                 "{seconds}"),
+    "lk_spectators_negative": ("the spectators' places cannot be fewer than 0, not "
+                               "{spectators}",
+                               "les places de spectateurs ne peuvent être moins de 0, pas "
+                               "{spectators}"),
+    "lk_already_admitted": ("this connection is already admitted",
+                            "cette connexion est déjà admise"),
+    "lk_window_negative": ("the spectators' announcement window is 0 seconds or more, not "
+                           "{seconds}",
+                           "la fenêtre d'annonce des spectateurs est de 0 seconde ou plus, "
+                           "pas {seconds}"),
     "wu_frame_too_large": ("a message of {size} bytes is larger than the {max}-byte limit",
                            "un message de {size} octets dépasse la limite de {max} octets"),
     "wu_reserved_field": ("the field {field} is reserved in a signed entry",
@@ -2941,6 +2971,74 @@ MESSAGES |= {
                           "paquet"),
     "du_draw_cards": ("the draw for the first dealer needs one card per player drawing",
                       "le tirage du premier donneur demande une carte par joueur qui tire"),
+    # A shuffle proof's own arguments (a DealArgumentError).
+    "du_lengths_differ": ("a shuffle proof's lists are not all of the same length",
+                          "les listes d'une preuve de mélange n'ont pas toutes la même "
+                          "longueur"),
+    "du_negative_count": ("a shuffle proof cannot ask for {count} generators",
+                          "une preuve de mélange ne peut demander {count} générateurs"),
+    "du_empty_shuffle": ("a shuffle needs at least one card",
+                         "un mélange demande au moins une carte"),
+    "du_not_a_permutation": ("a shuffle's order is not a permutation of its deck",
+                             "l'ordre d'un mélange n'est pas une permutation de son paquet"),
+    "du_randomizer_range": ("a shuffle's randomizer is out of range (0 would not hide the "
+                            "card)",
+                            "un aléa du mélange est hors limites (0 ne cacherait pas la "
+                            "carte)"),
+    "du_commit_rands_range": ("a shuffle proof's commitments need one scalar in range per "
+                              "card",
+                              "les engagements d'une preuve de mélange demandent un scalaire "
+                              "valide par carte"),
+    "du_bad_public_key": ("the deal's joint key is not a valid point",
+                          "la clé commune de la donne n'est pas un point valide"),
+    "du_bad_inputs": ("the deck given to check a shuffle is not valid",
+                      "le paquet donné pour vérifier un mélange n'est pas valide"),
+    "du_witness_misfit": ("the opened shuffle does not fit its decks",
+                          "le mélange ouvert ne correspond pas à ses paquets"),
+    # A game record file (JSON Lines) that does not read or replay (chkobba_p2p.game.
+    # record.RECORD_PROBLEMS: "rc_" + the code; {line} from 1, {hand} as the file numbers
+    # it, {event} as the file spells it).
+    "rc_line_too_long": ("line {line} of the records is longer than {max} characters",
+                         "la ligne {line} des enregistrements dépasse {max} caractères"),
+    "rc_not_json": ("line {line} of the records is not JSON",
+                    "la ligne {line} des enregistrements n'est pas du JSON"),
+    "rc_not_a_record": ("line {line} of the records is not a hand or match record",
+                        "la ligne {line} des enregistrements n'est ni une manche ni une "
+                        "partie"),
+    "rc_chkobba_flag": ("hand {hand} of the records: a chkobba that the rules do not give "
+                        "(or one they give, missing)",
+                        "manche {hand} des enregistrements : une chkobba que les règles ne "
+                        "donnent pas (ou qu'elles donnent, absente)"),
+    "rc_sweep_too_early": ("hand {hand} of the records: the last cards taken before the "
+                           "hand ends",
+                           "manche {hand} des enregistrements : les dernières cartes prises "
+                           "avant la fin de la manche"),
+    "rc_unknown_event": ("hand {hand} of the records: an unknown event {event}",
+                         "manche {hand} des enregistrements : un événement inconnu {event}"),
+    "rc_hand_after_match": ("hand {hand} of the records comes after its match ended",
+                            "la manche {hand} des enregistrements vient après la fin de sa "
+                            "partie"),
+    "rc_redeal_not_due": ("hand {hand} of the records: a redeal the rules did not call for",
+                          "manche {hand} des enregistrements : une redonne que les règles "
+                          "ne demandaient pas"),
+    "rc_hand_unfinished": ("hand {hand} of the records stops before the hand ends",
+                           "la manche {hand} des enregistrements s'arrête avant la fin de la "
+                           "manche"),
+    "rc_hand_disagrees": ("hand {hand} of the records does not replay to what it says "
+                          "(dealer, piles, score or totals)",
+                          "la manche {hand} des enregistrements ne rejoue pas ce qu'elle dit "
+                          "(donneur, plis, score ou totaux)"),
+    "rc_result_too_early": ("the records give a match's result before the match is over",
+                            "les enregistrements donnent le résultat d'une partie avant sa "
+                            "fin"),
+    "rc_result_disagrees": ("the records' match result does not replay to what it says",
+                            "le résultat de partie des enregistrements ne rejoue pas ce qu'il "
+                            "dit"),
+    "rc_malformed": ("the records are malformed, or hold a move the rules refuse",
+                     "les enregistrements sont mal formés, ou contiennent un coup que les "
+                     "règles refusent"),
+    "rc_match_not_over": ("a match's record is written before the match is over",
+                          "l'enregistrement d'une partie est écrit avant sa fin"),
     "wu_entry_too_large": ("a {kind} entry of {size} bytes is larger than its {max}-byte "
                            "limit",
                            "une entrée {kind} de {size} octets dépasse sa limite de {max} "
@@ -3264,13 +3362,21 @@ def notice_text(t: Translator, notice: Notice) -> str:
 #: code (``LogUnreadable.code``, ``AddressError.code``, ``ListenError.code``,
 #: ``RulesetError.code``, ``BotError.code``, ``KeyUnusable.code``; the API used wrongly:
 #: ``GameUsageError``, ``TranscriptUsageError``, ``ObserveUsageError``, ``LinkUsageError``,
-#: ``WireUsageError``, ``DealUsageError``).
+#: ``WireUsageError``, ``DealUsageError``; a game record file that does not replay:
+#: ``RecordError``).
 _CODED_FAMILIES: dict[object, str] = {"log_unreadable": "lu_", "bad_address": "ad_",
                                       "cannot_listen": "ls_", "bad_ruleset": "ru_",
                                       "bot_error": "bo_", "key_unusable": "ik_",
                                       "game_misuse": "gm_", "transcript_misuse": "tu_",
                                       "observe_misuse": "ob_", "link_misuse": "lk_",
-                                      "wire_misuse": "wu_", "deal_misuse": "du_"}
+                                      "wire_misuse": "wu_", "deal_misuse": "du_",
+                                      "record_error": "rc_"}
+
+
+def _quoted(value: object) -> str:
+    """``value`` quoted as typed (its ``repr``), any invisible character in it shown as
+    its escape (``'amel\\u2800'``): a name refused for one must show where it is."""
+    return "".join(ascii(ch)[1:-1] if is_invisible(ch) else ch for ch in repr(value))
 
 
 def coded_words(t: Translator, family: object, code: object, data: object) -> str | None:
@@ -3284,7 +3390,7 @@ def coded_words(t: Translator, family: object, code: object, data: object) -> st
     kw: dict[str, object] = dict(data)
     for key in ("text", "name", "level"):  # what was typed, quoted as the library quotes it
         if key in kw:
-            kw[key] = repr(kw[key])
+            kw[key] = _quoted(kw[key])
     if prefix == "ru_" and "rk_" + str(kw.get("kind")) in MESSAGES:
         kw["kind"] = t("rk_" + str(kw["kind"]))  # a type in words, not Python's name
     card_id = kw.get("card")

@@ -30,6 +30,7 @@ from chkobba_p2p.bots.levels import BOT_PROBLEMS, BotError, make_bot
 from chkobba_p2p.bots.simulate import play_match
 from chkobba_p2p.errors import CardNotInHand, IllegalMove, NotYourTurn
 from chkobba_p2p.game.cards import DECK
+from chkobba_p2p.game.record import RECORD_PROBLEMS, RecordError, read_records, replay_records
 from chkobba_p2p.game.rules import (
     GAME_PROBLEMS,
     RULESET_PROBLEMS,
@@ -63,11 +64,12 @@ FAMILIES = {"LogUnreadable": (LOG_PROBLEMS, "lu_"), "AddressError": (ADDRESS_PRO
             "TranscriptUsageError": (TRANSCRIPT_PROBLEMS, "tu_"),
             "ObserveUsageError": (OBSERVE_PROBLEMS, "ob_"),
             "LinkUsageError": (LINK_PROBLEMS, "lk_"), "WireUsageError": (WIRE_PROBLEMS, "wu_"),
-            "DealUsageError": (DEAL_PROBLEMS, "du_")}
+            "DealUsageError": (DEAL_PROBLEMS, "du_"), "RecordError": (RECORD_PROBLEMS, "rc_")}
 
 CODES = [(name, code) for name, (table, _) in FAMILIES.items() for code in table]
 #: Subclasses raised with a family's codes (``code=`` at each raise).
-SUBCLASSES = {"NoSuchEvent": "LinkUsageError"}
+SUBCLASSES = {"NoSuchEvent": "LinkUsageError", "LinkArgumentError": "LinkUsageError",
+              "BotArgumentError": "BotError", "DealArgumentError": "DealUsageError"}
 #: Subclasses that give their code themselves (in their ``__init__``).
 SETS_ITS_CODE = {"LocalStateError": "LinkUsageError"}
 LIBRARY = Path(chkobba_p2p.__file__).parent
@@ -211,7 +213,7 @@ def test_a_port_in_use_carries_its_code():
 @pytest.mark.parametrize("cls", [LogUnreadable, AddressError, ListenError, RulesetError,
                                  BotError, KeyUnusable, GameUsageError, TranscriptUsageError,
                                  ObserveUsageError, LinkUsageError, WireUsageError,
-                                 DealUsageError])
+                                 DealUsageError, RecordError])
 def test_each_family_is_worded_by_its_own_prefix(cls):
     """The client finds a family's words by the class's default code (it must not import
     the log reader to recognise a log error: a bot peer loads no auditor)."""
@@ -648,3 +650,127 @@ def test_a_card_in_a_misuse_is_said_with_the_readers_letters():
                                data={"card": card("8H").id})
     assert local_error_text(Translator("en"), exc) == "Q♥ is not in this seat's hand"
     assert local_error_text(Translator("fr"), exc) == "D♥ n'est pas dans la main de cette place"
+
+
+# -- argument checks that were plain ValueErrors: coded, and ValueErrors still
+
+
+def _admission_twice() -> None:
+    from chkobba_p2p.link.admission import Admission, AdmissionPolicy
+
+    door: Admission[str] = Admission(AdmissionPolicy())
+    door.opened("c", "10.0.0.1", 0.0)
+    door.opened("c", "10.0.0.1", 0.0)
+
+
+def _shuffle(**changes) -> None:
+    from chkobba_p2p.deal import group
+    from chkobba_p2p.deal.shuffle_proof import prove_shuffle
+
+    pk = group.base_mul(7)
+    deck = [(group.base_mul(i + 1), group.base_mul(i + 2)) for i in range(3)]
+    args = {"inputs": deck, "outputs": deck, "perm": [0, 1, 2], "rands": [1, 2, 3]}
+    args.update(changes)
+    prove_shuffle(b"ctx", pk, args["inputs"], args["outputs"], args["perm"], args["rands"])
+
+
+@pytest.mark.parametrize("call, cls, code, data", [
+    (lambda: __import__("chkobba_p2p.link.admission", fromlist=["x"]).AdmissionPolicy(
+        strangers=0), LinkUsageError, "strangers_below_one", {"strangers": 0}),
+    (lambda: __import__("chkobba_p2p.link.admission", fromlist=["x"]).AdmissionPolicy(
+        greeting=0.0), LinkUsageError, "greeting_not_positive", {"seconds": "0.0"}),
+    (lambda: __import__("chkobba_p2p.link.admission", fromlist=["x"]).AdmissionPolicy(
+        spectators=-1), LinkUsageError, "spectators_negative", {"spectators": -1}),
+    (_admission_twice, LinkUsageError, "already_admitted", {}),
+    (lambda: __import__("chkobba_p2p.link.spectators", fromlist=["x"]).SpectatorAnnouncer(
+        -1), LinkUsageError, "window_negative", {"seconds": -1}),
+    (lambda: __import__("chkobba_p2p.bots.arena", fromlist=["x"]).arena(
+        "random", "greedy", 1, players=5), BotError, "arena_players",
+     {"players": 5, "choices": "2, 3, 4"}),
+    (lambda: __import__("chkobba_p2p.bots.arena", fromlist=["x"]).arena(
+        "random", "greedy", 0), BotError, "games_below_one", {"games": 0}),
+    (lambda: __import__("chkobba_p2p.bots.arena", fromlist=["x"]).round_robin(
+        ["random", "random"], 1), BotError, "ladder_levels", {}),
+    (lambda: __import__("chkobba_p2p.bots.arena", fromlist=["x"]).elo_ratings(
+        [], "greedy"), BotError, "anchor_not_playing", {"anchor": "greedy"}),
+    (lambda: _shuffle(perm=[0, 0, 1]), DealUsageError, "not_a_permutation", {}),
+    (lambda: _shuffle(rands=[0, 1, 2]), DealUsageError, "randomizer_range", {}),
+    (lambda: _shuffle(perm=[0, 1]), DealUsageError, "lengths_differ", {}),
+    (lambda: _shuffle(inputs=[], outputs=[], perm=[], rands=[]), DealUsageError,
+     "empty_shuffle", {}),
+])
+def test_argument_checks_are_coded_and_still_value_errors(call, cls, code, data):
+    """The admission policy's, the spectator list's, the arena's and a shuffle proof's
+    argument checks raised plain ValueErrors, their English the only words: now their
+    layer's coded usage error (worded in both languages from the catalog), and a
+    ValueError still for callers that catch one."""
+    with pytest.raises(ValueError) as info:
+        call()
+    exc = info.value
+    assert isinstance(exc, cls)
+    assert (exc.code, exc.data) == (code, data)
+    prefix = FAMILIES[cls.__name__][1]
+    for lang in ("en", "fr"):
+        assert local_error_text(Translator(lang), exc) == Translator(lang)(prefix + code,
+                                                                           **data)
+
+
+def test_no_plain_value_error_is_left_in_the_argument_checks():
+    """The four modules house11 found raising uncoded ValueErrors raise none now."""
+    plain = []
+    for module in ("link/admission.py", "link/spectators.py", "bots/arena.py",
+                   "deal/shuffle_proof.py"):
+        for node in ast.walk(ast.parse((LIBRARY / module).read_text())):
+            if isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call) \
+                    and isinstance(node.exc.func, ast.Name) \
+                    and node.exc.func.id in ("ValueError", "TypeError"):
+                plain.append(f"{module}:{node.lineno}")
+    assert plain == []
+
+
+# -- a game record file from outside (game/record.py): coded, worded by the client
+
+
+def _records_after(tmp_path, lines: list[str]) -> RecordError:
+    path = tmp_path / "records.jsonl"
+    path.write_text("".join(line + "\n" for line in lines))
+    with pytest.raises(RecordError) as info:
+        replay_records(read_records(path))
+    return info.value
+
+
+def _match_records() -> list[dict]:
+    import json
+    import random
+
+    from chkobba_p2p.bots.simulate import play_match
+
+    _, records = play_match(Ruleset(target=1), [make_bot("greedy", 1), make_bot("greedy", 2)],
+                            random.Random(3))
+    return [json.loads(json.dumps(r)) for r in records]
+
+
+def test_a_record_file_that_does_not_replay_says_so_by_code(tmp_path):
+    """RecordError had only its English (``hand 2: ...``): now a code and its data, the
+    words the reader's; the file's own values quoted, never shown raw."""
+    import json
+
+    exc = _records_after(tmp_path, ['{"type": "hand"', "[1, 2]"])
+    assert (exc.code, exc.data) == ("not_json", {"line": 1})
+    assert local_error_text(Translator("fr"), exc) == \
+        "la ligne 1 des enregistrements n'est pas du JSON"
+    exc = _records_after(tmp_path, ["", "[1, 2]"])
+    assert (exc.code, exc.data) == ("not_a_record", {"line": 2})
+    records = _match_records()
+    hand = dict(records[0])
+    hand["events"] = [*hand["events"][:1], {"dance": {}}]
+    exc = _records_after(tmp_path, [json.dumps(hand)])
+    assert (exc.code, exc.data) == ("unknown_event", {"hand": 1, "event": "'dance'"})
+    assert local_error_text(Translator("en"), exc) == \
+        "hand 1 of the records: an unknown event 'dance'"
+    hand = dict(records[0], totals=[99, 99])
+    exc = _records_after(tmp_path, [json.dumps(hand)])
+    assert (exc.code, exc.data) == ("hand_disagrees", {"hand": 1})
+    exc = _records_after(tmp_path, [json.dumps({"type": "hand"})])
+    assert (exc.code, exc.data) == ("malformed", {})
+    assert isinstance(exc, ValueError)

@@ -548,3 +548,18 @@ def test_decode_failures_are_worded(body, words):
     assert words in exc.value.detail
     for name in ("ValueError", "ExtraData", "StackError", "UnicodeDecodeError", "OutOfData"):
         assert name not in str(exc.value)
+
+
+@pytest.mark.parametrize("label, shown", [
+    ("a/b", "a_b"), ("../../x", "______x"), ("Léa", "Léa"), ("amel b", "amel_b"),
+    ("bot-1_x", "bot-1_x")])
+def test_a_log_named_after_a_player_stays_in_the_logs_folder(tmp_path, monkeypatch, label,
+                                                            shown):
+    """A joiner's log is named after its name: 'a/b' made a folder in the logs, and
+    '../x' wrote above them."""
+    from chkobba_p2p.wire.logfile import default_log_path
+
+    monkeypatch.setenv("CHKOBBA_DATA_DIR", str(tmp_path))
+    path = default_log_path(label)
+    assert path.parent == tmp_path / "logs"
+    assert path.name.split("-", 1)[1].rsplit("-", 1)[0] == shown
