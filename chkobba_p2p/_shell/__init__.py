@@ -42,6 +42,11 @@ class _OnFirstUse(types.ModuleType):
     stream or a DTLS endpoint is used)."""
 
     def __getattr__(self, name: str) -> object:
+        # Read while it still stands in sys.modules (a module trio imports reads one of
+        # its names at import time): step aside first, or the import would return this
+        # very stand-in and the read would recurse for ever.
+        if sys.modules.get(self.__name__) is self:
+            del sys.modules[self.__name__]
         real = importlib.import_module(self.__name__)
         self.__dict__.update(vars(real))  # later reads find the names at once
         return getattr(real, name)
