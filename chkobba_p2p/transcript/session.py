@@ -340,20 +340,25 @@ class Session:
         a replay or an observer, whose checks are done in each call)."""
         if self.seat is None or self.phase != Phase.PLAYING or self.aborted is not None:
             return None
+        faults = self._settled()
+        return min(faults or (), key=lambda f: self._chain_index(f.evidence), default=None)
+
+    def _settled(self) -> list[GameFault] | None:
+        """:meth:`GameDriver.settle`, guarded: None if it failed unexpectedly (never
+        expected: the same pure checks the worker runs; then nothing here proves anyone
+        at fault, and nothing is refuted either)."""
         try:
-            faults = self.game.settle()
+            return self.game.settle()
         except Exception:  # noqa: BLE001 - the ending must still be signed
-            # Never expected (the same pure checks the worker runs); if it happens the
-            # ending stands as it was: nothing here proves anyone at fault.
             return None
         finally:
             self._events.extend(self.game.take_events())
 
-        def at(fault: GameFault) -> int:
-            ev = fault.evidence
-            return self.bodies.index(ev) if ev is not None and ev in self.bodies \
-                else len(self.bodies)
-        return min(faults, key=at, default=None)
+    def _chain_index(self, evidence: bytes | None) -> int:
+        """Where an abort's ``evidence`` sits in our transcript (after its end when it
+        is not in it: an entry refused, as the auditor checks it "as the next one")."""
+        return self.bodies.index(evidence) if evidence is not None \
+            and evidence in self.bodies else len(self.bodies)
 
     def _abort_for(self, fault: GameFault) -> Entry:
         """Our signed abort for ``fault``, found by our own checks."""
@@ -529,7 +534,7 @@ class Session:
         if blamed == by_seat:
             return Standing.SELF
         if evidence is not None and evidence in self.bodies[:self.length] \
-                and not self.game.settle():
+                and self._settled() == []:
             # It cites an entry of this transcript, which passed every check here: the
             # claim is refuted (as an auditor finds it, PROTOCOL 12.5).  A shuffle proof
             # still being checked apart (the entry is in the transcript before its
@@ -853,9 +858,13 @@ class Session:
         abort signed is ``deal_failure`` against its prover, proven, as the auditor
         finds it: PROTOCOL.md 9, "Checks owed at an ending")."""
         fault = self._owed_fault()
-        if fault is not None:
+        if fault is not None and not (
+                proven and evidence is not None
+                and self._chain_index(evidence) < self._chain_index(fault.evidence)):
             # A proof the chain before this ending owed us a check of is refused: that
-            # is the ending (the auditor's verdict), whatever we meant to sign (issue 44).
+            # is the ending (the auditor's verdict), whatever we meant to sign (issue 44)
+            # -- unless what we sign is our own finding in an entry before that proof's:
+            # the auditor names the earliest violation, and so do we.
             code, blamed_seat, detail = fault.error_code, fault.blamed_seat, fault.detail
             evidence, proven, flag, clock = fault.evidence, True, None, None
             violation, facts = fault.violation, fault.facts
