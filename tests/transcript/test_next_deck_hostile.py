@@ -18,6 +18,7 @@ refusal (no traceback, no hang)."""
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import pytest
@@ -1150,3 +1151,118 @@ def test_a_log_whose_chain_breaks_after_the_refused_proof_is_still_unusable():
         Session.resume(t.ids[0], altered, key, master)
     with pytest.raises(wire.ProtocolError):
         Session.resume(t.ids[0], [*logged[:at + 1], *logged[at + 2:]], key, master)
+
+
+class _ProofOnly(Session):
+    """A joiner's session, honest but for its ``deal/proof`` for the next deck flipped
+    in the ``b`` of hand 1."""
+
+    sent_at: int | None = None
+
+    def next_entry(self):  # type: ignore[no-untyped-def]
+        g = self.game
+        if self.sent_at is None and self.phase == Phase.PLAYING and self.floor == self.seat \
+                and g.hand_no == 1 and g.deck is not None and g.deck.deal.phase == "deal" \
+                and _queued(ProofItem)(self):
+            _bad_proof(self)
+            self.sent_at = len(self.bodies)
+        return super().next_entry()
+
+
+class _ProofOnlyLink(SeatLink):
+    def entry(self, body, msg, now):  # type: ignore[no-untyped-def]
+        super().entry(body, msg, now)
+        if self.session is not None and type(self.session) is Session:
+            self.session.__class__ = _ProofOnly
+
+
+class _ProofOnlyPeer(ClientPeer):
+    link_class = _ProofOnlyLink
+
+
+async def test_real_peers_a_host_that_restarts_mid_check_signs_the_verdict(
+        tmp_path, autojump_clock):
+    """Two real peers in memory.  The joiner's proof for the next deck is bad; the
+    host's check of it is still in its worker when the host crashes (its task
+    cancelled: nothing signed on the way out) a few entries later.  The host restarts
+    with the same identity, port and saved game: its resume finds the proof bad at its
+    entry and, instead of a new table (RESUME_FAILED on main), sends its signed verdict
+    when the joiner comes back.  Both outcomes, the host's log and its audit tell one
+    story: the joiner proven at fault."""
+    from chkobba_p2p._shell.hostpeer import HostPeer
+    from chkobba_p2p.link.events import Notice, NoticeKind
+    from chkobba_p2p.link.host import HostTable
+    from chkobba_p2p.wire.codec import Identity
+
+    kept: list[ProofJob] = []
+    held = trio.Event()
+
+    class SlowHostTable(HostTable):  # type: ignore[type-arg]
+        def job_done(self, job, result, now):  # type: ignore[no-untyped-def]
+            if job.kind == "verify" and job.seat == 1 and job.hand >= 2:
+                kept.append(job)  # still in the worker when the host crashes
+                held.set()
+                return
+            super().job_done(job, result, now)
+
+    class SlowHost(HostPeer):
+        table_class = SlowHostTable
+
+    joined = trio.Event()
+
+    class Waiting(RecordingController):
+        """The restarted host's person reads the end while the joiner comes back."""
+
+        async def after_match(self, outcome):  # type: ignore[no-untyped-def]
+            with trio.move_on_after(120):
+                await joined.wait()
+            return None
+
+    table = InMemoryTable(tmp_path, players=2, rules=Ruleset(target=11),
+                          host_class=SlowHost, shuffle_proofs=True)
+    config = dataclasses.replace(table.host.config, port=40999, identity=Identity.generate(),
+                                 state_path=tmp_path / "host.state")
+    first = table.host = SlowHost(config, table.controllers[0])
+    out: dict[int, Outcome] = {}
+    with trio.fail_after(600):
+        async with trio.open_nursery() as nursery:
+            async with trio.open_nursery() as crash:
+                await crash.start(first.run)
+                peer = _ProofOnlyPeer(table.join_config(1), table.controllers[1])
+
+                async def join() -> None:
+                    out[1] = await peer.run()
+                    joined.set()
+
+                nursery.start_soon(join)
+                await held.wait()
+                s = first.session
+                assert s is not None
+                at = len(s.bodies)
+                while len(s.bodies) < at + 3 and not s.finished:  # a few entries more
+                    await first.changed.wait()
+                assert not s.finished
+                crash.cancel_scope.cancel()  # the crash: the check's result never comes
+            assert config.state_path.exists()
+            host_ctl = Waiting(0)
+            again = HostPeer(config, host_ctl)  # restarted: its worker is an honest one
+            assert again.session is not None and again.session.owes_abort
+            out[0] = await again.run()
+    assert kept, "the host's check of the bad proof was never handed out"
+    assert not [e for e in host_ctl.events if isinstance(e, Notice)
+                and e.kind is NoticeKind.RESUME_FAILED]
+    o = out[0]
+    assert o.aborted is not None, o
+    assert (o.aborted.code, o.aborted.blamed_seat, o.aborted.standing) == (
+        ErrorCode.DEAL_FAILURE, 1, Standing.PROVEN), o.aborted
+    report = audit_log(o.log_path, workers=0)
+    assert (report.verdict, report.code, report.blamed) == (
+        INVALID, "deal_failure", 1), said(report)
+    aborts = [(e.seat, e.fields.get("code")) for e in map(wire.open_entry,
+                                                           read_log(o.log_path).bodies)
+              if e.kind == "abort"]
+    assert aborts == [(0, int(ErrorCode.DEAL_FAILURE))], aborts  # signed once, logged
+    j = out[1].aborted  # the joiner came back and was told the host's verdict
+    assert j is not None and (j.by_seat, j.code, j.blamed_seat) == (
+        0, ErrorCode.DEAL_FAILURE, 1), out[1]
+    assert not config.state_path.exists()  # the match is over: the save is done with
