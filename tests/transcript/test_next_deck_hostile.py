@@ -1266,3 +1266,84 @@ async def test_real_peers_a_host_that_restarts_mid_check_signs_the_verdict(
     assert j is not None and (j.by_seat, j.code, j.blamed_seat) == (
         0, ErrorCode.DEAL_FAILURE, 1), out[1]
     assert not config.state_path.exists()  # the match is over: the save is done with
+
+
+async def test_real_peers_a_joiner_that_restarts_mid_check_signs_the_verdict(
+        tmp_path, autojump_clock):
+    """The same at a joiner: the host's proof for the next deck is bad, the joiner's
+    check of it is out when the joiner crashes a few entries later.  Restarted from its
+    log and saved game, it reconnects with a resume and sends its signed verdict (on
+    main: RESUME_FAILED, and a join afresh).  Both outcomes and the joiner's audit: the
+    host proven at fault."""
+    from chkobba_p2p._shell.hostpeer import HostPeer
+    from chkobba_p2p.link.events import Notice, NoticeKind
+    from chkobba_p2p.link.host import HostTable
+    from chkobba_p2p.wire.codec import Identity
+
+    class CheatingHostTable(HostTable):  # type: ignore[type-arg]
+        def pump(self, now):  # type: ignore[no-untyped-def]
+            if self.session is not None and type(self.session) is Session:
+                self.session.__class__ = _ProofOnly
+            super().pump(now)
+
+    class CheatingHost(HostPeer):
+        table_class = CheatingHostTable
+
+    kept: list[ProofJob] = []
+    held = trio.Event()
+
+    class SlowLink(SeatLink):
+        def job_done(self, job, result, now):  # type: ignore[no-untyped-def]
+            if job.kind == "verify" and job.seat == 0 and job.hand >= 2:
+                kept.append(job)  # still in the worker when the joiner crashes
+                held.set()
+                return
+            super().job_done(job, result, now)
+
+    class SlowPeer(ClientPeer):
+        link_class = SlowLink
+
+    table = InMemoryTable(tmp_path, players=2, rules=Ruleset(target=11),
+                          host_class=CheatingHost, shuffle_proofs=True)
+    options = {"identity": Identity.generate(), "state_path": tmp_path / "seat1.state"}
+    out: dict[int, Outcome] = {}
+    seat_ctl = RecordingController(1)
+    with trio.fail_after(600):
+        async with trio.open_nursery() as nursery:
+            async def host(task_status=trio.TASK_STATUS_IGNORED) -> None:
+                out[0] = await table.host.run(task_status)
+
+            await nursery.start(host)
+            first = SlowPeer(table.join_config(1, **options), table.controllers[1])
+            async with trio.open_nursery() as crash:
+                crash.start_soon(first.run)
+                await held.wait()
+                s = first.session
+                assert s is not None
+                at = len(s.bodies)
+                while len(s.bodies) < at + 3 and not s.finished:  # a few entries more
+                    await first.changed.wait()
+                assert not s.finished
+                crash.cancel_scope.cancel()  # the crash: the check's result never comes
+            assert options["state_path"].exists()
+            again = ClientPeer(table.join_config(1, **options), seat_ctl)
+            assert again.session is not None and again.session.owes_abort
+            out[1] = await again.run()
+    assert kept, "the joiner's check of the bad proof was never handed out"
+    assert not [e for e in seat_ctl.events if isinstance(e, Notice)
+                and e.kind is NoticeKind.RESUME_FAILED]
+    j = out[1]
+    assert j.aborted is not None, j
+    assert (j.aborted.by_seat, j.aborted.code, j.aborted.blamed_seat, j.aborted.standing) == (
+        1, ErrorCode.DEAL_FAILURE, 0, Standing.PROVEN), j.aborted
+    report = audit_log(j.log_path, workers=0)
+    assert (report.verdict, report.code, report.blamed) == (
+        INVALID, "deal_failure", 0), said(report)
+    aborts = [(e.seat, e.fields.get("code")) for e in map(wire.open_entry,
+                                                           read_log(j.log_path).bodies)
+              if e.kind == "abort"]
+    assert aborts == [(1, int(ErrorCode.DEAL_FAILURE))], aborts  # logged before it left
+    h = out[0].aborted  # the host got the joiner's verdict
+    assert h is not None and (h.by_seat, h.code, h.blamed_seat) == (
+        1, ErrorCode.DEAL_FAILURE, 0), out[0]
+    assert not options["state_path"].exists()
