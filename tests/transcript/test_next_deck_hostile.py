@@ -1251,6 +1251,10 @@ async def test_real_peers_a_host_that_restarts_mid_check_signs_the_verdict(
     assert kept, "the host's check of the bad proof was never handed out"
     assert not [e for e in host_ctl.events if isinstance(e, Notice)
                 and e.kind is NoticeKind.RESUME_FAILED]
+    from chkobba_p2p.transcript.events import Aborted
+    shown = [e for e in host_ctl.events if isinstance(e, Aborted)]  # the screen's news
+    assert [(e.by_seat, e.code, e.blamed_seat) for e in shown] == [
+        (0, ErrorCode.DEAL_FAILURE, 1)], shown
     o = out[0]
     assert o.aborted is not None, o
     assert (o.aborted.code, o.aborted.blamed_seat, o.aborted.standing) == (
@@ -1332,6 +1336,10 @@ async def test_real_peers_a_joiner_that_restarts_mid_check_signs_the_verdict(
     assert kept, "the joiner's check of the bad proof was never handed out"
     assert not [e for e in seat_ctl.events if isinstance(e, Notice)
                 and e.kind is NoticeKind.RESUME_FAILED]
+    from chkobba_p2p.transcript.events import Aborted
+    shown = [e for e in seat_ctl.events if isinstance(e, Aborted)]  # the screen's news
+    assert [(e.by_seat, e.code, e.blamed_seat) for e in shown] == [
+        (1, ErrorCode.DEAL_FAILURE, 0)], shown
     j = out[1]
     assert j.aborted is not None, j
     assert (j.aborted.by_seat, j.aborted.code, j.aborted.blamed_seat, j.aborted.standing) == (
