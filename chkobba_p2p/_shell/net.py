@@ -128,7 +128,8 @@ class ClientPeer(PeerShell):
         where = _address(self.host, self.port)
         fresh_log = self.log
         restored = self._restore(self.config.state_path, lambda saved: saved.host == where)
-        if restored is not None and restored[1].finished and self.config.state_path:
+        if restored is not None and restored[1].finished and not restored[1].owes_abort \
+                and self.config.state_path:
             # The log already ends (a crash after the end, before the save was removed):
             # the save is done with, and never stands in the way of this join, which
             # goes on afresh (PROTOCOL.md 13.1); the person is told where the end is.
@@ -200,7 +201,9 @@ class ClientPeer(PeerShell):
         if self.session is not None:  # resumed from the log: the picture first
             s = self.session
             self.emit(Restored(s.table, s.own_seat, s.replayed))
-            if s.finished:  # the log already ends (and there is no save to remove)
+            if s.finished and not s.owes_abort:
+                # The log already ends (and there is no save to remove).  (An abort the
+                # replay signed goes to the host first: the connection below.)
                 self.core.stop(None, "already_over")
                 self.apply()
         async with trio.open_nursery() as nursery:

@@ -400,7 +400,10 @@ class PeerShell:
                  ) -> tuple[SavedGame, Session] | None:
         """After a crash: the game rebuilt from its log and saved secrets (None: no save
         of ours, or an unusable one, said as a notice, or ``finished`` and it is over).
-        ``host_key``: the host's (default: the log's genesis says)."""
+        ``host_key``: the host's (default: the log's genesis says).  A replay that
+        finds another seat at fault gives a session that is over but owes its abort
+        (:attr:`Session.owes_abort`): the caller reconnects and sends it, as a live
+        peer would have (PROTOCOL.md 13)."""
         saved = SavedGame.load(state) if state is not None and state.exists() else None
         if saved is None or not accept(saved):
             return None
@@ -418,10 +421,12 @@ class PeerShell:
             self.emit(Notice(NoticeKind.RESUME_FAILED, str(exc) or type(exc).__name__,
                              path=Path(saved.log)))
             return None
-        if session.finished and not finished:
+        if session.finished and not finished and not session.owes_abort:
             return None
         self.log = TranscriptWriter(saved.log, resume_at=log.valid_length)
-        self._logged = len(session.bodies)
+        # What the log holds; an abort the replay signed (a check that refused another
+        # seat's entry, our verdict cut off by the crash) is written before it leaves.
+        self._logged = len(log.bodies)
         return saved, session
 
     async def _after_match(self) -> bool | None:

@@ -156,19 +156,75 @@ class Session:
                master: bytes, *, speaks: Sequence[str] | None = None) -> Session:
         """Rebuild a session from the entries of a log (genesis first), with the master
         secret of the crashed run: every entry is checked again, and this seat's deal
-        secrets come out the same, so its own logged entries match what it would send."""
+        secrets come out the same, so its own logged entries match what it would send.
+
+        The replay does every check in line.  One that refuses another seat's entry
+        (a shuffle proof whose check was still out when we crashed, proof-apart/v1)
+        makes the session what a live peer would have made of it (PROTOCOL.md 13,
+        "Checks owed at an ending"): the entries after it, accepted live before the
+        crash, are linked as the chain says (signatures, ``prev`` and sequence checked,
+        their game not applied), and our abort for the fault (``deal_failure`` against
+        the prover, proven, the entry that carried the proof as evidence) is signed and
+        waits for :meth:`next_entry` (:attr:`owes_abort`); an abort of ours already in
+        the log is that ending instead.  A fault blaming this very seat, or a log whose
+        chain does not hold, raises as before (an unusable log)."""
         session = cls.join(identity, wire.open_entry(bodies[0]), host_key, master,
                            speaks=speaks)
+        fault: GameFault | None = None
+        ours: Entry | None = None
         for body in bodies[1:]:
             entry = wire.open_entry(body)
+            if fault is not None:
+                if session._relink(entry, fault):
+                    ours = entry
+                continue
             if entry.seat == session.seat and entry.kind != "abort":
                 # Already sent: it is this very entry.
                 session.game.drop_sent(entry.fields.get("d"))
                 session._decided = None
-            session.receive(entry)
+            try:
+                session.receive(entry)
+            except GameFault as exc:
+                if exc.blamed_seat is not None and exc.blamed_seat == session.seat:
+                    raise  # our own entry refused: the log is not ours to trust
+                fault = exc
         session.replayed = tuple(session.take_events())
         session._events.append(TableReady(session.table, session.seat))
+        if fault is not None and ours is None and not session.finished:
+            # The verdict our crash kept us from signing: now, sent once we reconnect.
+            session._unsent_abort = session._abort_for(fault)
         return session
+
+    def _relink(self, entry: Entry, fault: GameFault) -> bool:
+        """A logged entry after the one whose replay raised ``fault`` (:meth:`resume`):
+        accepted live before the crash, while that check was out.  Its envelope is
+        checked (signature, game, sequence, ``prev``: not the floor, which the refused
+        entry's game no longer tells) and it is linked, its game not applied; another
+        seat's abort is recorded as a claim that ends nothing (as live, :meth:`receive`).
+        True: it is an abort of ours, the ending already signed (taken here)."""
+        t = self.table
+        if entry.game != t.game or entry.seat >= t.players or not verify_signature(
+                t.seats[entry.seat].key, ENTRY_DOMAIN, entry.payload, entry.signature):
+            raise ProtocolError(ErrorCode.BAD_SIGNATURE, f"entry from seat {entry.seat}",
+                                violation="bad_signature", facts={"seat": entry.seat})
+        if entry.kind == "abort":
+            if entry.seat != self.seat or self.aborted is not None:
+                self._on_abort(entry, ends=False)
+                return False
+            f = entry.fields
+            own = (f.get("code"), f.get("blamed")) == (int(fault.error_code),
+                                                        fault.blamed_seat)
+            self._on_abort(entry, Standing.PROVEN if own and fault.blamed_seat is not None
+                           else None, (fault.violation, fault.facts) if own else (None, ()))
+            return True
+        if self.finished:
+            raise ProtocolError(ErrorCode.PROTOCOL_VIOLATION, "the game is over",
+                                violation="game_over")
+        if entry.prev != self.chain.head or entry.seq != self.chain.next_seq[entry.seat]:
+            raise ProtocolError(ErrorCode.BAD_CHAIN, "prev is not the transcript head",
+                                violation="chain_broken")
+        self._link(entry)
+        return False
 
     @classmethod
     def observe(cls, genesis: Entry, host_key: bytes | None = None,
@@ -710,6 +766,12 @@ class Session:
                                             proven=True, violation=fault.violation,
                                             facts=fault.facts)
         return entry
+
+    @property
+    def owes_abort(self) -> bool:
+        """An abort of ours is signed and not yet handed out by :meth:`next_entry` (the
+        session may be finished already: send it all the same)."""
+        return self._unsent_abort is not None
 
     @property
     def holding(self) -> bool:

@@ -433,7 +433,8 @@ def test_next_transcript_vector():
                              kind="turn", body={**_body(e), "b": [
                                  *e.fields["b"], {"t": "deal/shares", "step": 0, "pos": [0],
                                                   "d": bytes(32), "proof": bytes(64)}]})
-    with pytest.raises(GameFault) as caught:
-        Session.resume(guest_id, list(log.bodies)[:i] + [forged.body], host_key, master)
-    assert caught.value.blamed_seat == 0
-    assert caught.value.error_code == ErrorCode.DEAL_FAILURE
+    resumed = Session.resume(guest_id, list(log.bodies)[:i] + [forged.body], host_key, master)
+    a = resumed.aborted  # the verdict signed, owed to the others (as live)
+    assert resumed.owes_abort and a is not None
+    assert a.blamed_seat == 0
+    assert a.code == ErrorCode.DEAL_FAILURE

@@ -18,6 +18,7 @@ refusal (no traceback, no hang)."""
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import pytest
@@ -129,9 +130,11 @@ def _blamed_everywhere(seat: int, chain: list[bytes],
     # An honest seat rebuilt from its log (a resume) reaches the same verdict there.
     t = _TABLES[seat, chain[-1]]
     for other in raised:
-        with pytest.raises(GameFault) as caught:
-            Session.resume(t.ids[other], chain, t.ids[0].public, t.sessions[other].master)
-        assert (caught.value.blamed_seat, caught.value.error_code) == (seat, code)
+        resumed = Session.resume(t.ids[other], chain, t.ids[0].public,
+                                 t.sessions[other].master)
+        a = resumed.aborted  # the verdict signed, owed to the others (as live)
+        assert resumed.owes_abort and a is not None, (other, a)
+        assert (a.blamed_seat, a.code) == (seat, code)
 
 
 JUNK = {
@@ -962,11 +965,12 @@ def test_a_game_ended_while_a_bad_proof_is_checked_tells_the_audit_story(ending)
             if wire.open_entry(b).kind == "abort" and wire.open_entry(b).seat == 0]
     assert mine and mine[-1].fields.get("evidence") == honest.bodies[at]
     assert _spectator(list(honest.bodies)) == (report.code, report.blamed)
-    # A crash resume replays the log doing every check in line: the same verdict.
-    with pytest.raises(GameFault) as caught:
-        Session.resume(t.ids[0], list(honest.bodies), t.ids[0].public, honest.master)
-    assert (caught.value.error_code, caught.value.blamed_seat) == (ErrorCode.DEAL_FAILURE, 1)
-    assert caught.value.evidence == honest.bodies[at]
+    # A crash resume replays the log doing every check in line: the same verdict, the
+    # abort of ours in the log (nothing more to sign).
+    again = Session.resume(t.ids[0], list(honest.bodies), t.ids[0].public, honest.master)
+    b = again.aborted
+    assert b is not None and not again.owes_abort and again.bodies == honest.bodies
+    assert (b.code, b.blamed_seat, b.standing) == (ErrorCode.DEAL_FAILURE, 1, Standing.PROVEN)
 
 
 @pytest.mark.parametrize("third", ["checks_at_once", "resigns"])
@@ -1073,3 +1077,281 @@ async def test_real_peers_a_host_whose_check_is_out_when_the_cheater_resigns(
     kinds = [(e.kind, e.seat) for e in map(wire.open_entry, read_log(o.log_path).bodies)
              if e.kind == "abort"]
     assert kinds == [("abort", 1), ("abort", 0)], kinds  # its resignation, then ours
+
+
+# ------------------------------------------------- a crash while the check is out (resume44)
+
+
+def _held_and_crashed(key: bytes, later: int) -> tuple[Table, int, list[bytes]]:
+    """:func:`_held_bad_proof`, then up to ``later`` more entries accepted live with seat
+    0's check of the bad proof still out (its worker never answers): the table, the
+    proof's entry and seat 0's log as the crash leaves it."""
+    t, jobs, at = _held_bad_proof(key)
+    for _ in range(later):
+        jobs[0].clear()  # the check is lost with the crash to come: never done here
+        if not _lazy_step(t, jobs, lambda s: None,
+                          lambda seat, job: seat == 0 and job.kind == "verify"):
+            break
+    assert not t.sessions[0].finished
+    return t, at, list(t.sessions[0].bodies)
+
+
+@pytest.mark.parametrize("later", [0, 4])
+def test_a_host_that_crashes_while_a_bad_proof_is_checked_signs_the_verdict_on_resume(later):
+    """Issue 44 (resume44): the host crashes while its check of the joiner's bad proof
+    is out.  Its resume replays the log with the checks in line and finds the proof bad
+    at its entry: the session is what the live host would have made of it -- every
+    logged entry in its transcript (those after the proof linked as the chain says), its
+    abort (``deal_failure`` against the prover, proven, the proof's entry as evidence)
+    waiting to be sent, the audit's verdict.  (On main the resume raised: a new table.)"""
+    t, at, logged = _held_and_crashed(b"resume44-%d" % later, later)
+    assert later == 0 or len(logged) > at + 2, (len(logged), at)  # entries past the proof
+    host = Session.resume(t.ids[0], logged, t.ids[0].public, t.sessions[0].master)
+    assert host.owes_abort and host.length == t.sessions[0].length
+    assert host.bodies[:len(logged)] == logged
+    abort = host.next_entry()
+    assert abort is not None and (abort.kind, abort.seat) == ("abort", 0)
+    assert host.next_entry() is None  # sent once
+    assert abort.prev == t.sessions[0].head
+    assert abort.fields.get("evidence") == logged[at]
+    assert host.bodies == [*logged, abort.body]
+    report = audit_bodies(list(host.bodies), workers=0)
+    assert (report.verdict, report.code, report.blamed, report.entry) == (
+        INVALID, "deal_failure", 1, at), said(report)
+    a = host.aborted
+    assert a is not None and (a.code.name.lower(), a.blamed_seat, a.standing) == (
+        report.code, report.blamed, Standing.PROVEN), a
+    assert a in host.take_events()  # news of this run, not of the replay
+    # The cheater takes it: the same verdict at its seat.
+    cheater = t.sessions[1]
+    cheater.receive(wire.open_entry(abort.body))
+    c = cheater.aborted
+    assert c is not None and (c.by_seat, c.code, c.blamed_seat) == (
+        0, ErrorCode.DEAL_FAILURE, 1), c
+    # A second crash, after the abort was logged: that abort is the ending, no other.
+    again = Session.resume(t.ids[0], list(host.bodies), t.ids[0].public,
+                           t.sessions[0].master)
+    b = again.aborted
+    assert not again.owes_abort and again.bodies == host.bodies and b is not None
+    assert (b.code, b.blamed_seat, b.standing) == (ErrorCode.DEAL_FAILURE, 1,
+                                                   Standing.PROVEN)
+
+
+def test_a_log_whose_chain_breaks_after_the_refused_proof_is_still_unusable():
+    """The entries after the refused one are linked only as the chain says: one altered
+    (its signature fails), or one missing (the next names another ``prev``), and the
+    resume fails as before (the shell says RESUME_FAILED), never a session that trusts
+    them."""
+    t, at, logged = _held_and_crashed(b"resume44-broken", 4)
+    assert len(logged) > at + 2
+    key, master = t.ids[0].public, t.sessions[0].master
+    last = logged[-1]
+    altered = [*logged[:-1], last[:-1] + bytes([last[-1] ^ 1])]
+    with pytest.raises(wire.ProtocolError):
+        Session.resume(t.ids[0], altered, key, master)
+    with pytest.raises(wire.ProtocolError):
+        Session.resume(t.ids[0], [*logged[:at + 1], *logged[at + 2:]], key, master)
+
+
+class _ProofOnly(Session):
+    """A joiner's session, honest but for its ``deal/proof`` for the next deck flipped
+    in the ``b`` of hand 1."""
+
+    sent_at: int | None = None
+
+    def next_entry(self):  # type: ignore[no-untyped-def]
+        g = self.game
+        if self.sent_at is None and self.phase == Phase.PLAYING and self.floor == self.seat \
+                and g.hand_no == 1 and g.deck is not None and g.deck.deal.phase == "deal" \
+                and _queued(ProofItem)(self):
+            _bad_proof(self)
+            self.sent_at = len(self.bodies)
+        return super().next_entry()
+
+
+class _ProofOnlyLink(SeatLink):
+    def entry(self, body, msg, now):  # type: ignore[no-untyped-def]
+        super().entry(body, msg, now)
+        if self.session is not None and type(self.session) is Session:
+            self.session.__class__ = _ProofOnly
+
+
+class _ProofOnlyPeer(ClientPeer):
+    link_class = _ProofOnlyLink
+
+
+async def test_real_peers_a_host_that_restarts_mid_check_signs_the_verdict(
+        tmp_path, autojump_clock):
+    """Two real peers in memory.  The joiner's proof for the next deck is bad; the
+    host's check of it is still in its worker when the host crashes (its task
+    cancelled: nothing signed on the way out) a few entries later.  The host restarts
+    with the same identity, port and saved game: its resume finds the proof bad at its
+    entry and, instead of a new table (RESUME_FAILED on main), sends its signed verdict
+    when the joiner comes back.  Both outcomes, the host's log and its audit tell one
+    story: the joiner proven at fault."""
+    from chkobba_p2p._shell.hostpeer import HostPeer
+    from chkobba_p2p.link.events import Notice, NoticeKind
+    from chkobba_p2p.link.host import HostTable
+    from chkobba_p2p.wire.codec import Identity
+
+    kept: list[ProofJob] = []
+    held = trio.Event()
+
+    class SlowHostTable(HostTable):  # type: ignore[type-arg]
+        def job_done(self, job, result, now):  # type: ignore[no-untyped-def]
+            if job.kind == "verify" and job.seat == 1 and job.hand >= 2:
+                kept.append(job)  # still in the worker when the host crashes
+                held.set()
+                return
+            super().job_done(job, result, now)
+
+    class SlowHost(HostPeer):
+        table_class = SlowHostTable
+
+    joined = trio.Event()
+
+    class Waiting(RecordingController):
+        """The restarted host's person reads the end while the joiner comes back."""
+
+        async def after_match(self, outcome):  # type: ignore[no-untyped-def]
+            with trio.move_on_after(120):
+                await joined.wait()
+            return None
+
+    table = InMemoryTable(tmp_path, players=2, rules=Ruleset(target=11),
+                          host_class=SlowHost, shuffle_proofs=True)
+    config = dataclasses.replace(table.host.config, port=40999, identity=Identity.generate(),
+                                 state_path=tmp_path / "host.state")
+    first = table.host = SlowHost(config, table.controllers[0])
+    out: dict[int, Outcome] = {}
+    with trio.fail_after(600):
+        async with trio.open_nursery() as nursery:
+            async with trio.open_nursery() as crash:
+                await crash.start(first.run)
+                peer = _ProofOnlyPeer(table.join_config(1), table.controllers[1])
+
+                async def join() -> None:
+                    out[1] = await peer.run()
+                    joined.set()
+
+                nursery.start_soon(join)
+                await held.wait()
+                s = first.session
+                assert s is not None
+                at = len(s.bodies)
+                while len(s.bodies) < at + 3 and not s.finished:  # a few entries more
+                    await first.changed.wait()
+                assert not s.finished
+                crash.cancel_scope.cancel()  # the crash: the check's result never comes
+            assert config.state_path.exists()
+            host_ctl = Waiting(0)
+            again = HostPeer(config, host_ctl)  # restarted: its worker is an honest one
+            assert again.session is not None and again.session.owes_abort
+            out[0] = await again.run()
+    assert kept, "the host's check of the bad proof was never handed out"
+    assert not [e for e in host_ctl.events if isinstance(e, Notice)
+                and e.kind is NoticeKind.RESUME_FAILED]
+    from chkobba_p2p.transcript.events import Aborted
+    shown = [e for e in host_ctl.events if isinstance(e, Aborted)]  # the screen's news
+    assert [(e.by_seat, e.code, e.blamed_seat) for e in shown] == [
+        (0, ErrorCode.DEAL_FAILURE, 1)], shown
+    o = out[0]
+    assert o.aborted is not None, o
+    assert (o.aborted.code, o.aborted.blamed_seat, o.aborted.standing) == (
+        ErrorCode.DEAL_FAILURE, 1, Standing.PROVEN), o.aborted
+    report = audit_log(o.log_path, workers=0)
+    assert (report.verdict, report.code, report.blamed) == (
+        INVALID, "deal_failure", 1), said(report)
+    aborts = [(e.seat, e.fields.get("code")) for e in map(wire.open_entry,
+                                                           read_log(o.log_path).bodies)
+              if e.kind == "abort"]
+    assert aborts == [(0, int(ErrorCode.DEAL_FAILURE))], aborts  # signed once, logged
+    j = out[1].aborted  # the joiner came back and was told the host's verdict
+    assert j is not None and (j.by_seat, j.code, j.blamed_seat) == (
+        0, ErrorCode.DEAL_FAILURE, 1), out[1]
+    assert not config.state_path.exists()  # the match is over: the save is done with
+
+
+async def test_real_peers_a_joiner_that_restarts_mid_check_signs_the_verdict(
+        tmp_path, autojump_clock):
+    """The same at a joiner: the host's proof for the next deck is bad, the joiner's
+    check of it is out when the joiner crashes a few entries later.  Restarted from its
+    log and saved game, it reconnects with a resume and sends its signed verdict (on
+    main: RESUME_FAILED, and a join afresh).  Both outcomes and the joiner's audit: the
+    host proven at fault."""
+    from chkobba_p2p._shell.hostpeer import HostPeer
+    from chkobba_p2p.link.events import Notice, NoticeKind
+    from chkobba_p2p.link.host import HostTable
+    from chkobba_p2p.wire.codec import Identity
+
+    class CheatingHostTable(HostTable):  # type: ignore[type-arg]
+        def pump(self, now):  # type: ignore[no-untyped-def]
+            if self.session is not None and type(self.session) is Session:
+                self.session.__class__ = _ProofOnly
+            super().pump(now)
+
+    class CheatingHost(HostPeer):
+        table_class = CheatingHostTable
+
+    kept: list[ProofJob] = []
+    held = trio.Event()
+
+    class SlowLink(SeatLink):
+        def job_done(self, job, result, now):  # type: ignore[no-untyped-def]
+            if job.kind == "verify" and job.seat == 0 and job.hand >= 2:
+                kept.append(job)  # still in the worker when the joiner crashes
+                held.set()
+                return
+            super().job_done(job, result, now)
+
+    class SlowPeer(ClientPeer):
+        link_class = SlowLink
+
+    table = InMemoryTable(tmp_path, players=2, rules=Ruleset(target=11),
+                          host_class=CheatingHost, shuffle_proofs=True)
+    options = {"identity": Identity.generate(), "state_path": tmp_path / "seat1.state"}
+    out: dict[int, Outcome] = {}
+    seat_ctl = RecordingController(1)
+    with trio.fail_after(600):
+        async with trio.open_nursery() as nursery:
+            async def host(task_status=trio.TASK_STATUS_IGNORED) -> None:
+                out[0] = await table.host.run(task_status)
+
+            await nursery.start(host)
+            first = SlowPeer(table.join_config(1, **options), table.controllers[1])
+            async with trio.open_nursery() as crash:
+                crash.start_soon(first.run)
+                await held.wait()
+                s = first.session
+                assert s is not None
+                at = len(s.bodies)
+                while len(s.bodies) < at + 3 and not s.finished:  # a few entries more
+                    await first.changed.wait()
+                assert not s.finished
+                crash.cancel_scope.cancel()  # the crash: the check's result never comes
+            assert options["state_path"].exists()
+            again = ClientPeer(table.join_config(1, **options), seat_ctl)
+            assert again.session is not None and again.session.owes_abort
+            out[1] = await again.run()
+    assert kept, "the joiner's check of the bad proof was never handed out"
+    assert not [e for e in seat_ctl.events if isinstance(e, Notice)
+                and e.kind is NoticeKind.RESUME_FAILED]
+    from chkobba_p2p.transcript.events import Aborted
+    shown = [e for e in seat_ctl.events if isinstance(e, Aborted)]  # the screen's news
+    assert [(e.by_seat, e.code, e.blamed_seat) for e in shown] == [
+        (1, ErrorCode.DEAL_FAILURE, 0)], shown
+    j = out[1]
+    assert j.aborted is not None, j
+    assert (j.aborted.by_seat, j.aborted.code, j.aborted.blamed_seat, j.aborted.standing) == (
+        1, ErrorCode.DEAL_FAILURE, 0, Standing.PROVEN), j.aborted
+    report = audit_log(j.log_path, workers=0)
+    assert (report.verdict, report.code, report.blamed) == (
+        INVALID, "deal_failure", 0), said(report)
+    aborts = [(e.seat, e.fields.get("code")) for e in map(wire.open_entry,
+                                                           read_log(j.log_path).bodies)
+              if e.kind == "abort"]
+    assert aborts == [(1, int(ErrorCode.DEAL_FAILURE))], aborts  # logged before it left
+    h = out[0].aborted  # the host got the joiner's verdict
+    assert h is not None and (h.by_seat, h.code, h.blamed_seat) == (
+        1, ErrorCode.DEAL_FAILURE, 0), out[0]
+    assert not options["state_path"].exists()

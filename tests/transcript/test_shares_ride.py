@@ -31,7 +31,7 @@ from chkobba_p2p.transcript.caps import (
     SPOKEN,
     TABLE_CAPABILITIES,
 )
-from chkobba_p2p.transcript.events import HandScored
+from chkobba_p2p.transcript.events import HandScored, Standing
 from chkobba_p2p.transcript.session import Session
 from chkobba_p2p.transcript.table import SeatInfo, TableInfo
 from chkobba_p2p.wire import codec as wire
@@ -425,8 +425,10 @@ def test_ride_transcript_vector():
     forged = wire.make_entry(signer, game=e.game, seat=e.seat, seq=e.seq, prev=e.prev,
                              kind="turn", body={**_body(e), "p": p})
     if e.seat == 0:
-        with pytest.raises(GameFault) as caught:
-            Session.resume(guest_id, list(log.bodies)[:i] + [forged.body], host_key,
-                           bytes.fromhex(v["guest_master_hex"]))
-        assert caught.value.blamed_seat == 0
-        assert caught.value.error_code == ErrorCode.DEAL_FAILURE
+        # The resume signs the verdict, owed to the others (as live).
+        resumed = Session.resume(guest_id, list(log.bodies)[:i] + [forged.body], host_key,
+                                 bytes.fromhex(v["guest_master_hex"]))
+        a = resumed.aborted
+        assert resumed.owes_abort and a is not None and a.standing == Standing.PROVEN
+        assert a.blamed_seat == 0
+        assert a.code == ErrorCode.DEAL_FAILURE
