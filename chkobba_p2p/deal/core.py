@@ -1077,6 +1077,7 @@ class Deal:
         perm = dc.expand_permutation(self._seed)
         rands = dc.expand_randomizers(self._seed)
         out = dc.shuffle_step(inp, self._joint, perm, rands, self._masks)
+        dc.note_seeded_step(inp, self._joint, self._seed, out)
         self._masks = None
         msg: dict[str, Any] = {"t": MSG_SHUFFLE, "deck": dc.pack_deck(out)}
         if self.proof_apart:
@@ -1400,9 +1401,7 @@ class Deal:
                 continue  # our own step is right by construction (in an audit, check anyway)
             seed = self._reveals[j]
             assert seed is not None
-            perm = dc.expand_permutation(seed)
-            rands = dc.expand_randomizers(seed)
-            if dc.shuffle_step(self._decks[j], self._joint, perm, rands) != self._decks[j + 1]:
+            if not dc.is_seeded_step(self._decks[j], self._joint, seed, self._decks[j + 1]):
                 raise PeerMisbehaved(j, "shuffle_mismatch", f"seat {j}'s shuffle step is not "
                                      f"the one its opened seed commits to", self._shuffles[j])
         if self._phase == "audit":
