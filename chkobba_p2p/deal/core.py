@@ -44,7 +44,7 @@ import rbcl
 
 from ..game.cards import Card
 from . import crypto as dc
-from . import shuffle_proof
+from . import passed, shuffle_proof
 from .crypto import DECK_SIZE, Ciphertext, u64
 from .errors import DealUsageError, PeerMisbehaved
 from .group import IDENTITY, L, hash_bytes, random_scalar
@@ -255,12 +255,19 @@ def _bytes(sender: int, msg: dict[str, Any], name: str, length: int) -> bytes:
 
 
 def _points(sender: int, msg: dict[str, Any], data: bytes) -> list[bytes]:
+    """The 32-byte points of ``data``, each a canonical ristretto255 encoding (the same
+    bytes found so in this process already, by another peer of a table simulated here,
+    are not decoded again: :mod:`.passed`)."""
     pts = [data[i : i + 32] for i in range(0, len(data), 32)]
+    key = passed.statement(b"points", data)
+    if passed.passed(key):
+        return pts
     for p in pts:
         if not _valid(p):
             raise PeerMisbehaved(sender, "bad_point",
                                  "a point in the message is not a canonical ristretto255 "
                                  "group element", msg)
+    passed.note(key)
     return pts
 
 

@@ -4,8 +4,9 @@ peer in the same process does not pay for them again.
 Several peers share a process wherever a table is simulated rather than played: the
 test kit's in-memory tables, :class:`~chkobba_p2p.deal.local.LocalTable`, bot arenas,
 and a peer rebuilt in the process that crashed under it.  Each of them checks every other
-seat's shuffle proofs, decryption-share proofs and (at the reveal) shuffle steps, and with
-four seats in one process the same check, of the same bytes, ran three times.
+seat's shuffle proofs, decryption-share proofs, (at the reveal) shuffle steps and the
+points of every message it receives, and with four seats in one process the same check,
+of the same bytes, ran three times.
 
 A check is a pure function of its inputs (no randomness, no clock), so its outcome is
 known once it has run: what is kept here is the SHA-512 digest of each check's whole

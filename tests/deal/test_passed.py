@@ -123,3 +123,17 @@ def test_the_memory_is_bounded_and_keeps_the_latest():
     assert not passed.passed(first)
     assert all(passed.passed(key) for key in keys[-passed.LIMIT:])
     assert len(passed._young) + len(passed._old) <= 2 * passed.LIMIT
+
+
+def test_points_found_canonical_are_known_and_any_other_point_is_decoded():
+    from chkobba_p2p.deal import PeerMisbehaved
+    from chkobba_p2p.deal.core import _points
+
+    points = [group.base_mul(group.random_scalar()) for _ in range(3)]
+    data = b"".join(points)
+    assert _points(1, {}, data) == points
+    assert _points(1, {}, data) == points  # known: the same again
+    for bad in (b"\xff" * 32, _flip(points[1], 0)):  # an odd s is never canonical
+        with pytest.raises(PeerMisbehaved) as info:
+            _points(2, {}, data[:32] + bad + data[64:])
+        assert (info.value.blamed_seat, info.value.code) == (2, "bad_point")
