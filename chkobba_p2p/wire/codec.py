@@ -498,8 +498,9 @@ class Identity:
 
 
 #: Signatures verified in this process (see :func:`verify_signature`): two generations
-#: of at most this many digests each.
-VERIFIED_LIMIT = 1024
+#: of at most this many digests each (some 50 KB; peers sharing a process check an entry
+#: within moments of each other).
+VERIFIED_LIMIT = 256
 _verified_young: dict[bytes, None] = {}
 _verified_old: dict[bytes, None] = {}
 _verified_kept = True
@@ -520,7 +521,7 @@ def verify_signature(public_key: bytes, domain: bytes, data: bytes, signature: b
     if len(public_key) != 32 or len(signature) != 64:
         return False
     digest = hashlib.sha512(b"".join((SIGNATURE_MEMO_DOMAIN, public_key, signature,
-                                      len(domain).to_bytes(4, "big"), domain, data))).digest()
+                                      len(domain).to_bytes(4, "big"), domain, data))).digest()[:32]
     if _verified_kept and (digest in _verified_young or digest in _verified_old):
         return True
     try:
