@@ -47,8 +47,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from chkobba_p2p.deal import passed  # noqa: E402
 from chkobba_p2p.observe import proofs  # noqa: E402
 from chkobba_p2p.observe.audit import VALID, audit_log, default_workers  # noqa: E402
+from chkobba_p2p.wire.codec import keep_verified_signatures  # noqa: E402
 
 #: name -> audit_log's keywords, for the logs with proofs.
 WAYS = {
@@ -203,6 +205,11 @@ def _cores() -> int:
 
 
 def main() -> None:
+    # Each audit of the same log checks every proof in full, as ``chkobba replay`` does
+    # once: no memory of the checks a previous round passed (deal/passed.py), nor of the
+    # signatures it verified (wire.codec.verify_signature).
+    passed.set_enabled(False)
+    keep_verified_signatures(False)
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--hands", type=int, default=12,

@@ -25,6 +25,11 @@ envelopes of the transport not included).
   alongside: a peer's two cores take the messages first, then the proof work);
   *alongside_one_core*: the same order on one core a peer (today's serial order gains
   nothing from a second core: each call checks before its deck leaves);
+* whole hand, all peers in one process: the 4 peers' CPU together, as the tests and the
+  test kit's in-memory tables run a hand, each peer checking every proof and shuffle step
+  itself (*each_peer_alone*, as in every figure above) or taking a check another peer of
+  the process passed, of the very same bytes, as passed (*checks_shared*: the default,
+  ``chkobba_p2p/deal/passed.py``);
 * baseline: every seat commits to a seed, then reveals it; the deck is the composition of
   the seeds' permutations.  Cheap, but every seat sees every card: it is what the deal
   replaces, not an alternative.
@@ -49,7 +54,7 @@ import msgpack
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from chkobba_p2p.deal import Deal  # noqa: E402
+from chkobba_p2p.deal import Deal, passed  # noqa: E402
 from chkobba_p2p.deal import crypto as dc  # noqa: E402
 from chkobba_p2p.deal.group import hash_bytes, random_scalar  # noqa: E402
 from chkobba_p2p.deal.local import make_table, run_hand  # noqa: E402
@@ -195,6 +200,18 @@ def critical_path(n: int, mode: str) -> float:
     return max(r for r in ready if r is not None) * 1000
 
 
+def whole_hand_one_process(proofs: bool, shared: bool) -> float:
+    """CPU of the whole 4-peer hand, all peers together in one process (as the tests
+    and the test kit's tables run them), with or without the memory of checks passed
+    in the process (``chkobba_p2p/deal/passed.py``)."""
+    passed.set_enabled(shared)
+    try:
+        run = run_hand(4, dealer=0, redeal=False, shuffle_proofs=proofs)
+    finally:
+        passed.set_enabled(False)
+    return sum(run.tables[0].cpu) * 1000
+
+
 def median(f, *args):
     results = [f(*args) for _ in range(RUNS)]
     if isinstance(results[0], tuple):
@@ -203,6 +220,9 @@ def median(f, *args):
 
 
 def main() -> None:
+    # Each peer's figures are a peer's alone: no check passed by another peer of the
+    # process is taken as known (deal/passed.py), but in the one-process lines below.
+    passed.set_enabled(False)
     for n in (2, 4):
         print(f"deal_shuffle_phase_{n}p_cpu_per_peer: {median(shuffle_phase, n):.1f} ms")
     for n in (2, 4):
@@ -230,6 +250,12 @@ def main() -> None:
     ms, nbytes = median(whole_hand, 4, True)
     print(f"deal_whole_hand_4p_with_shuffle_proofs_cpu_per_peer: {ms:.1f} ms")
     print(f"deal_whole_hand_4p_with_shuffle_proofs_bytes_per_peer: {nbytes / 1000:.1f} KB")
+    for proofs in (False, True):
+        kind = "with_shuffle_proofs_" if proofs else ""
+        for shared in (False, True):
+            ms = median(whole_hand_one_process, proofs, shared)
+            print(f"deal_whole_hand_4p_{kind}cpu_all_peers_one_process_"
+                  f"{'checks_shared' if shared else 'each_peer_alone'}: {ms:.1f} ms")
     RUNS = 7
     for n in (2, 4):
         ms, nbytes = median(naive_hand, n)

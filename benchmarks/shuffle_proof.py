@@ -7,7 +7,9 @@ once, proving that shuffle, and verifying the three other peers' proofs.
 
 The auditor's checks (``docs/deal.md`` 4.2), once a deck's seeds are open: with the
 witness (``verify_shuffle(..., opened=...)``), and with the witness and the commitment
-randomness the deal derives from the seed; the ways interleaved, medians.
+randomness the deal derives from the seed; the ways interleaved, medians.  Every check
+runs in full each time: the memory of checks already passed in this process
+(``chkobba_p2p/deal/passed.py``) is off, as in a peer alone.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from chkobba_p2p.deal import crypto as dc  # noqa: E402
-from chkobba_p2p.deal import group  # noqa: E402
+from chkobba_p2p.deal import group, passed  # noqa: E402
 from chkobba_p2p.deal.shuffle_proof import Opened, opened_chain, prove_shuffle, verify_shuffle  # noqa: E402
 
 N = 40
@@ -52,6 +54,7 @@ def _cpu_ms(fn) -> float:
 
 
 def main() -> None:
+    passed.set_enabled(False)  # the same proof is verified again and again below
     pk = group.base_mul(group.random_scalar())
     deck = [(group.IDENTITY, group.hash_to_point(b"bench card", bytes([i]))) for i in range(N)]
     context = b"bench|session|hand:1|shuffle:0|seat:0"

@@ -45,7 +45,7 @@ import rbcl
 from ..game.cards import Card
 from ..game.errors import shown
 from . import crypto as dc
-from . import shuffle_proof
+from . import passed, shuffle_proof
 from .crypto import DECK_SIZE, Ciphertext, u64
 from .errors import DealUsageError, PeerMisbehaved
 from .group import IDENTITY, L, hash_bytes, random_scalar
@@ -256,12 +256,19 @@ def _bytes(sender: int, msg: dict[str, Any], name: str, length: int) -> bytes:
 
 
 def _points(sender: int, msg: dict[str, Any], data: bytes) -> list[bytes]:
+    """The 32-byte points of ``data``, each a canonical ristretto255 encoding (the same
+    bytes found so in this process already, by another peer of a table simulated here,
+    are not decoded again: :mod:`.passed`)."""
     pts = [data[i : i + 32] for i in range(0, len(data), 32)]
+    key = passed.statement(b"points", data)
+    if passed.passed(key):
+        return pts
     for p in pts:
         if not _valid(p):
             raise PeerMisbehaved(sender, "bad_point",
                                  "a point in the message is not a canonical ristretto255 "
                                  "group element", msg)
+    passed.note(key)
     return pts
 
 
@@ -1096,6 +1103,7 @@ class Deal:
         perm = dc.expand_permutation(self._seed)
         rands = dc.expand_randomizers(self._seed)
         out = dc.shuffle_step(inp, self._joint, perm, rands, self._masks)
+        dc.note_seeded_step(inp, self._joint, self._seed, out)
         self._masks = None
         msg: dict[str, Any] = {"t": MSG_SHUFFLE, "deck": dc.pack_deck(out)}
         if self.proof_apart:
@@ -1422,9 +1430,7 @@ class Deal:
                 continue  # our own step is right by construction (in an audit, check anyway)
             seed = self._reveals[j]
             assert seed is not None
-            perm = dc.expand_permutation(seed)
-            rands = dc.expand_randomizers(seed)
-            if dc.shuffle_step(self._decks[j], self._joint, perm, rands) != self._decks[j + 1]:
+            if not dc.is_seeded_step(self._decks[j], self._joint, seed, self._decks[j + 1]):
                 raise PeerMisbehaved(j, "shuffle_mismatch", f"seat {j}'s shuffle step is not "
                                      f"the one its opened seed commits to", self._shuffles[j])
         if self._phase == "audit":

@@ -22,6 +22,7 @@ from collections.abc import Callable, Sequence
 
 import rbcl
 
+from . import passed
 from .group import BASE, IDENTITY, L, hash_bytes, hash_to_point, hash_to_scalar, random_scalar
 
 __all__ = [
@@ -52,6 +53,8 @@ __all__ = [
     "expand_randomizers",
     "expand_commit_randomizers",
     "shuffle_step",
+    "is_seeded_step",
+    "note_seeded_step",
     "prove_key",
     "verify_key",
     "prove_shares",
@@ -221,6 +224,35 @@ def shuffle_step(deck: Sequence[Ciphertext], joint_key: bytes, perm: Sequence[in
     return out
 
 
+def _step_statement(deck: Sequence[Ciphertext], joint_key: bytes, seed: bytes,
+                    out: Sequence[Ciphertext]) -> bytes:
+    return passed.statement(b"shuffle-step", pack_deck(deck), joint_key, seed, pack_deck(out))
+
+
+def note_seeded_step(deck: Sequence[Ciphertext], joint_key: bytes, seed: bytes,
+                     out: Sequence[Ciphertext]) -> None:
+    """``out`` was just computed as the step of ``seed`` on ``deck`` (a seat's own
+    shuffle): :func:`is_seeded_step` of the same four passes without recomputing it."""
+    passed.note(_step_statement(deck, joint_key, seed, out))
+
+
+def is_seeded_step(deck: Sequence[Ciphertext], joint_key: bytes, seed: bytes,
+                   out: Sequence[Ciphertext]) -> bool:
+    """Whether ``out`` is exactly the shuffle step that ``seed`` commits to, applied to
+    ``deck``: ``shuffle_step(deck, joint_key, expand_permutation(seed),
+    expand_randomizers(seed)) == out``.  Every ciphertext is two 32-byte points.  The
+    very same four, checked (or computed by the shuffler) in this process already, pass
+    without the step's 80 multiplications again (:mod:`.passed`)."""
+    key = _step_statement(deck, joint_key, seed, out)
+    if passed.passed(key):
+        return True
+    step = shuffle_step(deck, joint_key, expand_permutation(seed), expand_randomizers(seed))
+    if step != list(out):
+        return False
+    passed.note(key)
+    return True
+
+
 # -- Schnorr proof of knowledge of a secret key -----------------------------------------
 
 
@@ -297,15 +329,26 @@ def prove_shares(x: int, ctx: Sequence[bytes], seat: int, purpose: bytes,
 
 def verify_shares(y: bytes, ds: Sequence[bytes], proof: object, ctx: Sequence[bytes], seat: int,
                   purpose: bytes, positions: Sequence[int], c1s: Sequence[bytes]) -> bool:
-    """Check a batch share proof.  ``y`` and every ``d`` must already be validated points."""
+    """Check a batch share proof.  ``y`` and every ``d`` must already be validated points.
+
+    The very same statement and proof, checked in this process already (another peer of
+    a table simulated here), passes without its arithmetic (:mod:`.passed`)."""
     cs = _split_proof(proof)
     if cs is None or len(ds) != len(c1s):
         return False
+    assert isinstance(proof, bytes)
+    key = passed.statement(b"shares", y, b"".join(ds), proof, u64(len(ctx)), *ctx, u64(seat),
+                           purpose, bytes(positions), b"".join(c1s))
+    if passed.passed(key):
+        return True
     c, s = cs
     cb, sb = _sb(c), _sb(s)
     a0 = _sub(_base(sb), _mul(cb, y))
     as_ = [_sub(_mul(sb, c1), _mul(cb, d)) for c1, d in zip(c1s, ds, strict=True)]
-    return _share_challenge(ctx, seat, purpose, positions, c1s, ds, a0, as_) == c
+    if _share_challenge(ctx, seat, purpose, positions, c1s, ds, a0, as_) != c:
+        return False
+    passed.note(key)
+    return True
 
 
 def decrypt(c2: bytes, shares: Sequence[bytes]) -> bytes:

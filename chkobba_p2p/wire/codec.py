@@ -69,6 +69,7 @@ __all__ = [
     "decode",
     "Identity",
     "verify_signature",
+    "keep_verified_signatures",
     "fingerprint",
     "entry_id",
     "Entry",
@@ -498,15 +499,53 @@ class Identity:
         return f"Identity({self.fingerprint})"
 
 
+#: Signatures verified in this process (see :func:`verify_signature`): two generations
+#: of at most this many digests each (some 50 KB; peers sharing a process check an entry
+#: within moments of each other).
+VERIFIED_LIMIT = 256
+_verified_young: dict[bytes, None] = {}
+_verified_old: dict[bytes, None] = {}
+_verified_kept = True
+
+
 def verify_signature(public_key: bytes, domain: bytes, data: bytes, signature: bytes) -> bool:
-    """Ed25519 verification of ``signature`` over ``domain || data``."""
+    """Ed25519 verification of ``signature`` over ``domain || data``.
+
+    A process remembers the signatures it verified (a digest of key, domain, data and
+    signature, as Bitcoin Core's signature cache does): where several peers share a
+    process (the test kit's tables, an audit of a match played here), each signed entry
+    is checked once, not once by every peer.  Any other byte is verified in full; a
+    refusal is never kept; a peer alone in its process verifies each signature as it
+    did.  Bounded (two generations of :data:`VERIFIED_LIMIT`), lock-free: a digest a race
+    loses is only a verification done again.  :func:`keep_verified_signatures` turns it
+    off (benchmarks that verify the same signatures again)."""
+    global _verified_young, _verified_old
     if len(public_key) != 32 or len(signature) != 64:
         return False
+    digest = sha256(SIGNATURE_MEMO_DOMAIN, public_key, signature,
+                    len(domain).to_bytes(4, "big"), domain, data)
+    if _verified_kept and (digest in _verified_young or digest in _verified_old):
+        return True
     try:
         Ed25519PublicKey.from_public_bytes(public_key).verify(signature, domain + data)
     except (InvalidSignature, ValueError):
         return False
+    if _verified_kept:
+        _verified_young[digest] = None
+        if len(_verified_young) >= VERIFIED_LIMIT:
+            _verified_old, _verified_young = _verified_young, {}
     return True
+
+
+#: The tag of a verified signature's digest (never on the wire).
+SIGNATURE_MEMO_DOMAIN = b"chkobba-p2p/verified-signature/v1\x00"
+
+
+def keep_verified_signatures(on: bool) -> None:
+    """Remember verified signatures (the default) or not; switching forgets them."""
+    global _verified_kept, _verified_young, _verified_old
+    _verified_kept = on
+    _verified_young, _verified_old = {}, {}
 
 
 # ----------------------------------------------------------------- signed entries, chain
