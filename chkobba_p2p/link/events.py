@@ -569,6 +569,14 @@ class Outcome:
         return a.flag if a is not None else None
 
     @property
+    def convicted(self) -> int | None:
+        """The seat whose side loses the match because this peer's own check convicts
+        it (:attr:`~chkobba_p2p.transcript.events.Aborted.convicted`), if one does."""
+        a = self.aborted
+        return a.convicted if a is not None and a.convicted is not None \
+            and a.loser == a.convicted else None
+
+    @property
     def left(self) -> int | None:
         """The seat that left the match while it was played (a loss for its side), if
         one did."""
