@@ -192,8 +192,10 @@ class Log:
     own sentence, or why the file is not a log); ``result`` the audit's result as data
     (:class:`~chkobba_p2p.observe.audit.AuditResult`, None for a file that is not a log),
     which a client words in its reader's language; ``ending`` how the match
-    ended (``points``, ``resigned``, ``on_time``, ``aborted``, ``truncated``,
-    ``unfinished``, ``invalid``, ``unreadable``); ``winner`` the winning side when the
+    ended (``points``, ``resigned``, ``on_time``, ``left``, ``decided``, ``disputed``,
+    ``aborted``, ``truncated``, ``unfinished``, ``convicted``: invalid, and a loss for
+    the side of the seat the audit convicts, ``invalid``: tampered, convicting nobody,
+    ``unreadable``); ``winner`` the winning side when the
     result counts, else None; ``date`` the log header's creation time (ISO, UTC; the
     header is not signed) or the file's modification time.  ``disputed_by``: for a copy
     stopped by a seat's abort against the host (seat 0: its word that the host went
@@ -214,8 +216,8 @@ class Log:
     totals: tuple[int, ...]
     hands: int
     disputed_by: int | None = None
-    #: The losing side of a match lost by a flag, a resignation or a leave (at 3 players
-    #: there may be a loser and no winner: the two others were level).
+    #: The losing side of a match lost by a flag, a resignation, a leave or a conviction
+    #: (at 3 players there may be a loser and no winner: the two others were level).
     loser: int | None = None
     #: The seats that signed an entry of this log (the audit's): only those seats'
     #: names in the genesis are their keys' own (:func:`names_by_key`).
@@ -584,10 +586,14 @@ def games(logs: Iterable[Log]) -> list[Game]:
         # the leave it never received), then the path.  A copy of the flagged seat that
         # stops at the flag's head with its own word against the signer does not void
         # the flag: only a dispute that cites the flag does (it is counted as disputed).
-        # A copy that convicts a seat speaks before all: only that seat's own signature
-        # can convict it, and no other copy clears it.
-        best = min(copies, key=lambda lg: (lg.ending != CONVICTED, lg.ending != DISPUTED,
-                                           not lg.counted,
+        # A copy that convicts a seat (CONVICTED: its own signature) speaks before any
+        # other ending but a complete or decided result (the match as every seat signed
+        # it: a copy against it can only be a fork the convicted seat signed, and no
+        # seat may turn a result its side shared into a loss after the fact).  So a flag
+        # the convicted seat signed in a copy of its own does not clear it.
+        complete = any(lg.ending in (POINTS, DECIDED) for lg in copies)
+        best = min(copies, key=lambda lg: (lg.ending != DISPUTED, not lg.counted,
+                                           lg.ending != CONVICTED or complete,
                                            lg.verdict != VALID, -lg.hands,
                                            lg.ending in _SILENT_ENDINGS, lg.path))
         # A match stopped by a joiner's word against the host (that the host went

@@ -42,12 +42,13 @@ def _history(played, tmp_path, seats):
 @pytest.mark.parametrize(("n", "cheater", "cheat"), [
     (2, 1, "forged_take"),
     (2, 0, "bad_share_proof"),
+    (2, 1, "bad_shuffle_proof"),
     (4, 2, "forged_take"),
     (4, 1, "bad_share_proof"),
 ])
 def test_a_proven_cheat_loses_the_match_for_the_cheaters_side(n, cheater, cheat, tmp_path):
     hook = _forge_take if cheat == "forged_take" else deal_cheats()[cheat][0]
-    played = play(n, cheater=cheater, hook=hook, seed=21,
+    played = play(n, cheater=cheater, hook=hook, seed=21, proofs=cheat == "bad_shuffle_proof",
                   key=f"forfeit-{n}-{cheater}-{cheat}".encode())
     assert played.cheated_at is not None
     losing = cheater % 2  # at 2 players the seat; at 4 its team (seats 0 & 2, 1 & 3)
@@ -145,3 +146,25 @@ def test_a_damaged_log_convicts_nobody_and_stays_tampered(tmp_path):
     logs = index_logs(folder, cache=AuditCache(tmp_path / "cache.json"))
     assert [(lg.ending, lg.counted) for lg in logs] == [(TAMPERED, False)]
     assert " is convicted " not in said(report)
+
+
+def _log(path, ending, verdict, winner, loser, hands=3):
+    from chkobba_p2p.observe.history import Log, Seat
+    seats = (Seat("amel", b"\x01" * 32), Seat("bilel", b"\x02" * 32))
+    return Log(path, path, "2026-01-01T00:00:00+00:00", "ab" * 16, 2, seats, verdict,
+               None, "", ending, winner, loser=loser, totals=(), hands=hands)
+
+
+def test_a_copy_that_convicts_speaks_unless_every_seat_signed_the_result():
+    """The copies of one match disagree: the convicted seat's own copy (a fork it
+    signed) ends with its flag on the other seat, the other's copy convicts it.  Its
+    flag does not clear it; only a result every seat signed (complete, or decided)
+    speaks before a conviction."""
+    from chkobba_p2p.observe.history import DECIDED, ON_TIME, POINTS
+    convicted = _log("b.chklog", CONVICTED, INVALID, 1, 0, hands=2)
+    for other, speaks in ((_log("a.chklog", ON_TIME, "valid", 0, 1), convicted),
+                          (_log("c.chklog", POINTS, "valid", 0, None), None),
+                          (_log("d.chklog", DECIDED, "valid", 0, None), None)):
+        (g,) = games([other, convicted])
+        assert g.counted and g.copies == tuple(sorted((other.path, convicted.path)))
+        assert g.log.path == (speaks or other).path, (other.ending, g.log.ending)
