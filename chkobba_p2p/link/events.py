@@ -569,6 +569,14 @@ class Outcome:
         return a.flag if a is not None else None
 
     @property
+    def convicted(self) -> int | None:
+        """The seat whose side loses the match because this peer's own check convicts
+        it (:attr:`~chkobba_p2p.transcript.events.Aborted.convicted`), if one does."""
+        a = self.aborted
+        return a.convicted if a is not None and a.convicted is not None \
+            and a.loser == a.convicted else None
+
+    @property
     def left(self) -> int | None:
         """The seat that left the match while it was played (a loss for its side), if
         one did."""
@@ -577,8 +585,9 @@ class Outcome:
 
     @property
     def decided(self) -> bool:
-        """The match has a result: completed, resigned, left, lost on time, or decided
-        before every seat signed it."""
+        """The match has a result: completed, resigned, left, lost on time, lost by a
+        seat this peer's own check convicts (:attr:`convicted`), or decided before every
+        seat signed it."""
         return self.winner_side is not None
 
     @property
@@ -590,8 +599,8 @@ class Outcome:
 
     @property
     def winner_side(self) -> int | None:
-        """The side that won: by the result every seat signed, by a resignation, or on
-        time."""
+        """The side that won: by the result every seat signed, by a resignation, a leave,
+        on time, or by a conviction of the other side's seat."""
         if self.done is not None:
             return self.done.winner_side
         if self.aborted is not None and self.table is not None:

@@ -234,8 +234,10 @@ class AuditReport:
     warnings: list[str] = field(default_factory=list)
     winner: int | None = None
     totals: tuple[int, ...] = ()
-    #: The losing side of a match lost by a flag, a resignation or a leave (at 3 players
-    #: there may be a loser and no winner: the two others were level).
+    #: The losing side of a match lost by a flag, a resignation, a leave or a conviction
+    #: (an INVALID verdict whose blamed seat an entry it signed convicts while the match
+    #: was played; at 3 players there may be a loser and no winner: the two others were
+    #: level).
     loser: int | None = None
     #: The abort that ended the game gave as evidence an entry that passes every check.
     claim_refuted: bool = False
@@ -412,5 +414,8 @@ def audit_bodies(bodies: Sequence[bytes], *, header: dict[str, Any] | None = Non
     if len(report.records) != len(obs.records):  # a late-found violation voids hands
         report.winner = None
         report.totals = tuple(report.records[-1]["totals"]) if report.records else ()
+    if v.verdict == INVALID and v.loser is not None:
+        # A seat convicted while the match was played: its side loses (PROTOCOL.md 12.7).
+        report.winner = v.winner
     return report
 

@@ -11,9 +11,11 @@ bytes (:class:`AuditCache`), so a second look at the same folder audits nothing 
 :func:`record_against`, :func:`series` and :func:`ratings` work on those games.
 
 What counts (:attr:`Game.counted`): a match whose log audits **valid** (won on points, by
-resignation, or on time: the host's flag on the seat to play), and a game that ended
+resignation, or on time: the host's flag on the seat to play), a game that ended
 when a seat signed a ``timeout`` against itself (it ran out of its own time: its
-signature proves it, a loss on time).  Any other
+signature proves it, a loss on time), and a match whose log the audit finds invalid
+because an entry a seat signed breaks a rule (:data:`CONVICTED`: a loss for that seat's
+side, whatever the score).  Any other
 abort counts for nothing (one seat's word that another was too slow proves nothing), and
 so does every log that fails its audit: it is listed, with its reason, and excluded.  A
 tampered copy of a match does not erase a valid copy of it: the valid copy counts.
@@ -78,6 +80,7 @@ __all__ = [
     "names_by_key",
     "against_bots",
     "disputes",
+    "CONVICTED",
     "UNMET_SHARE",
     "Standing",
     "met_keys",
@@ -93,6 +96,11 @@ POINTS, RESIGNED, ON_TIME, ABORTED, TRUNCATED, UNFINISHED, TAMPERED = (
 #: decided when the log stopped (the result stands); a flag the flagged seat disputed
 #: with its own clock (counted for nobody, PROTOCOL.md 12.6).
 LEFT, DECIDED, DISPUTED = "left", "decided", "disputed"
+#: A log whose audit convicts a seat (an entry it signed breaks a rule) while the match
+#: was played: invalid, and a loss for that seat's side (a cheat loses the match, it
+#: does not void it, PROTOCOL.md 12.7).  :data:`TAMPERED` is what convicts nobody: a
+#: damaged or forged file.
+CONVICTED = "convicted"
 
 APP = "chkobba-p2p"
 #: The cache's format; a cache of another format, or written by another audit (another
@@ -184,8 +192,10 @@ class Log:
     own sentence, or why the file is not a log); ``result`` the audit's result as data
     (:class:`~chkobba_p2p.observe.audit.AuditResult`, None for a file that is not a log),
     which a client words in its reader's language; ``ending`` how the match
-    ended (``points``, ``resigned``, ``on_time``, ``aborted``, ``truncated``,
-    ``unfinished``, ``invalid``, ``unreadable``); ``winner`` the winning side when the
+    ended (``points``, ``resigned``, ``on_time``, ``left``, ``decided``, ``disputed``,
+    ``aborted``, ``truncated``, ``unfinished``, ``convicted``: invalid, and a loss for
+    the side of the seat the audit convicts, ``invalid``: tampered, convicting nobody,
+    ``unreadable``); ``winner`` the winning side when the
     result counts, else None; ``date`` the log header's creation time (ISO, UTC; the
     header is not signed) or the file's modification time.  ``disputed_by``: for a copy
     stopped by a seat's abort against the host (seat 0: its word that the host went
@@ -206,8 +216,8 @@ class Log:
     totals: tuple[int, ...]
     hands: int
     disputed_by: int | None = None
-    #: The losing side of a match lost by a flag, a resignation or a leave (at 3 players
-    #: there may be a loser and no winner: the two others were level).
+    #: The losing side of a match lost by a flag, a resignation, a leave or a conviction
+    #: (at 3 players there may be a loser and no winner: the two others were level).
     loser: int | None = None
     #: The seats that signed an entry of this log (the audit's): only those seats'
     #: names in the genesis are their keys' own (:func:`names_by_key`).
@@ -348,6 +358,9 @@ def summarize(report: AuditReport, digest: str, date: str = "") -> Log:
     if report.verdict == VALID:
         ending = {"resigned": RESIGNED, _ON_TIME_CODE: ON_TIME, LEFT: LEFT,
                   DECIDED: DECIDED}.get(report.code or "", POINTS)
+        winner, loser = report.winner, report.loser
+    elif report.verdict == INVALID and report.loser is not None:
+        ending = CONVICTED
         winner, loser = report.winner, report.loser
     elif report.verdict == INVALID:
         ending = TAMPERED
@@ -545,14 +558,20 @@ def index_logs(folder: str | Path, *, cache: AuditCache | None = None,
 _SILENT_ENDINGS = ("unfinished", "truncated")
 
 
+def _stands(log: Log) -> bool:
+    """The log is a match of its seats': it passed its audit (valid or incomplete), or
+    its audit convicts one of them (:data:`CONVICTED`)."""
+    return log.verdict in (VALID, INCOMPLETE) or log.ending == CONVICTED
+
+
 def games(logs: Iterable[Log]) -> list[Game]:
     """The matches of these logs, newest first: the logs of one game id that passed
-    their audit (valid or incomplete) make one game; a log that failed (invalid,
-    unreadable) is a game of its own, listed and never counted."""
+    their audit (valid or incomplete) or convict a seat make one game; any other log
+    that failed (invalid, unreadable) is a game of its own, listed and never counted."""
     groups: dict[str, list[Log]] = {}
     out: list[Game] = []
     for log in logs:
-        if log.verdict in (VALID, INCOMPLETE) and log.game:
+        if _stands(log) and log.game:
             groups.setdefault(log.game, []).append(log)
         else:
             out.append(Game(log, (log.path,)))
@@ -567,7 +586,14 @@ def games(logs: Iterable[Log]) -> list[Game]:
         # the leave it never received), then the path.  A copy of the flagged seat that
         # stops at the flag's head with its own word against the signer does not void
         # the flag: only a dispute that cites the flag does (it is counted as disputed).
+        # A copy that convicts a seat (CONVICTED: its own signature) speaks before any
+        # other ending but a complete or decided result (the match as every seat signed
+        # it: a copy against it can only be a fork the convicted seat signed, and no
+        # seat may turn a result its side shared into a loss after the fact).  So a flag
+        # the convicted seat signed in a copy of its own does not clear it.
+        complete = any(lg.ending in (POINTS, DECIDED) for lg in copies)
         best = min(copies, key=lambda lg: (lg.ending != DISPUTED, not lg.counted,
+                                           lg.ending != CONVICTED or complete,
                                            lg.verdict != VALID, -lg.hands,
                                            lg.ending in _SILENT_ENDINGS, lg.path))
         # A match stopped by a joiner's word against the host (that the host went
@@ -657,7 +683,7 @@ def series(all_games: Sequence[Game], keys: Sequence[bytes]) -> Series | None:
     later: float | None = None
     seats: tuple[tuple[Seat, ...], ...] = ()
     for game in sorted(all_games, key=lambda g: (g.date, g.log.game), reverse=True):
-        if game.log.verdict not in (VALID, INCOMPLETE):
+        if not _stands(game.log):
             continue  # a tampered or unreadable log is no match of anybody's
         if game.players != players or game.lineup() != lineup:
             if count:
@@ -764,7 +790,7 @@ def met_keys(all_games: Iterable[Game], mine: Iterable[bytes]) -> tuple[set[byte
     keys: set[bytes] = set(own)
     hosted: set[str] = set()
     for g in all_games:
-        if g.log.verdict not in (VALID, INCOMPLETE):
+        if not _stands(g.log):
             continue
         signed = [i for i, s in enumerate(g.seats) if s.key in own and i in g.log.signers]
         if signed:
@@ -817,7 +843,7 @@ def names_by_key(all_games: Iterable[Game]) -> dict[bytes, str]:
     cannot rename it."""
     out: dict[bytes, str] = {}
     for g in sorted(all_games, key=lambda g: g.date):
-        if g.log.verdict in (VALID, INCOMPLETE):
+        if _stands(g.log):
             for i, s in enumerate(g.seats):
                 if i in g.log.signers:
                     out[s.key] = s.name

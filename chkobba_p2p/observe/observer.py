@@ -68,6 +68,7 @@ from ..game.match import Match
 from ..game.record import MatchRecorder, Record, result_sentence
 from ..transcript.bodies import GameFault
 from ..transcript.caps import IMPLEMENTED_CAPABILITIES
+from ..transcript.clocks import flag_winner, loser_side
 from ..transcript.driver import DeckInstance, GameDriver
 from ..transcript.events import FirstDealerDrawn, HandScored, SessionEvent, Standing
 from ..transcript.session import Session
@@ -499,6 +500,10 @@ class Observer:
         if session is None:
             return self._genesis(entry)
         assert self._driver is not None
+        if session.phase == Phase.PLAYING:
+            self._play_from = i if self._play_from is None else self._play_from
+        elif self._play_from is not None and self._play_to is None:
+            self._play_to = i
         evidence = False
         standing = Standing.CLAIMED
         try:
@@ -651,6 +656,8 @@ class Observer:
             coded, facts = violation[0], facts + violation[1]
         v = self._settle(Verdict(verdict, code, reason, blamed, entry, finding=found,
                                  facts=facts, violation=coded))
+        if v.verdict == INVALID:
+            v = self._convict(v)
         self.verdict = v
         return v
 
@@ -710,8 +717,34 @@ class Observer:
                            else dataclasses.replace(a, standing=Standing.CLAIMED)
                            if a.standing == Standing.REFUTED else a
                            for a in self.aborts]
+            v = self._convict(v)
         self._ended = self.verdict = v
         return v
+
+    #: The entries fed while the match was played (from the first after the ready
+    #: round to the first once it was decided, stopped or done): a violation there
+    #: loses the match.
+    _play_from: int | None = None
+    _play_to: int | None = None
+
+    def _convict(self, v: Verdict) -> Verdict:
+        """An INVALID verdict that convicts a seat (an entry it signed breaks a rule:
+        ``blamed`` is set only where a signature pins the violation on that seat) while
+        the match was played: a loss for its side, as a leave (a cheat loses the match,
+        it does not void it; PROTOCOL.md 12.7).  At 3 players the two others are scored
+        as they stand, on the totals of the hands the audit kept."""
+        session = self.session
+        if v.blamed is None or v.entry is None or session is None \
+                or self._play_from is None or v.entry < self._play_from \
+                or (self._play_to is not None and v.entry >= self._play_to):
+            return v
+        players = session.table.players
+        hands = [r for r in self.kept_records() if r.get("type") == "hand"]
+        totals = tuple(hands[-1]["totals"]) if hands else ()
+        lost, won = loser_side(v.blamed, players), flag_winner(v.blamed, players, totals)
+        if (v.loser, v.winner) == (lost, won):
+            return v  # the very verdict already reported (end() after feed's)
+        return dataclasses.replace(v, loser=lost, winner=won)
 
     def close(self) -> None:
         """Stop the proof workers, if any (:meth:`end` does it too)."""

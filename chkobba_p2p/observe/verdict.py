@@ -184,7 +184,11 @@ class Verdict(ObserverEvent):
     winner: int | None = None
     totals: tuple[int, ...] = ()
     #: For a match lost by a flag, a resignation or a leave: the losing side (at 3
-    #: players there may be a loser and no winner: the two others were level).
+    #: players there may be a loser and no winner: the two others were level).  For an
+    #: :data:`INVALID` verdict that convicts ``blamed`` (an entry that seat signed breaks
+    #: a rule) while the match was played: that seat's side, with ``winner`` the other
+    #: side's (at 3 players the one ahead of the two others, if either is): a cheat
+    #: loses the match, it does not void it (PROTOCOL.md 12.7).
     loser: int | None = None
     #: For an :data:`UNSUPPORTED` verdict: the table capabilities the observer does not
     #: know (as the genesis spells them), the reason it cannot audit the match.

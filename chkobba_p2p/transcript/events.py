@@ -85,6 +85,12 @@ class Aborted(TranscriptEvent):
     A **leave** (:attr:`left`): a ``peer_left`` its signer signs against its own seat
     while the match is played: a loss for the leaver's side, as a resignation.
 
+    A **conviction** (:attr:`convicted`): an abort whose standing is
+    :attr:`Standing.PROVEN` (this peer's own check convicts the blamed seat: an entry it
+    signed breaks a rule), taken while the match was played: a loss for the convicted
+    seat's side, as a leave (PROTOCOL.md 12.7).  A claim, an ``owed`` standing, a
+    refuted or disputed abort convicts nobody.
+
     A match already **decided** (:attr:`decided`: every seat was signing the result)
     keeps its result whatever ends it: no seat escapes a lost match by withholding its
     ``done``."""
@@ -116,17 +122,22 @@ class Aborted(TranscriptEvent):
     #: abort another seat signed, or one read back from a log.
     violation: str | None = None
     facts: tuple[tuple[str, str | int], ...] = ()
+    #: The seat this peer's own check convicts (standing :attr:`Standing.PROVEN`)
+    #: while the match was played: a cheat loses the match, it does not void it.
+    convicted: int | None = None
 
     @property
     def loser(self) -> int | None:
         """The seat whose side loses the match by this abort: the flagged seat, the
-        resigner or the leaver (None: the abort decides nothing)."""
+        resigner, the leaver or the convicted seat (None: the abort decides nothing)."""
         if self.decided is not None:
             return None
         if self.flag is not None:
             return self.flag
         if self.resigned or self.left:
             return self.by_seat
+        if self.convicted is not None and self.standing == Standing.PROVEN:
+            return self.convicted
         return None
 
     def loser_side(self, players: int) -> int | None:
@@ -153,7 +164,7 @@ class Aborted(TranscriptEvent):
 
     def winner_side(self, players: int) -> int | None:
         """The side that wins the match by this abort: the decided result's winner; after
-        a resignation, a leave or a loss on time the other side at 2 and 4 players (at
+        a resignation, a leave, a loss on time or a conviction the other side at 2 and 4 players (at
         3, the seat ahead of the two others, or nobody when they are level:
         :func:`flag_winner`); None for any other abort."""
         if self.decided is not None:

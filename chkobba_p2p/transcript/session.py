@@ -637,9 +637,14 @@ class Session:
             m, sides = self.game.match, Seating.of(self.table.players).sides
             totals = () if self.phase != Phase.PLAYING else \
                 tuple(m.totals) if m is not None else (0,) * sides
+            # Our own check convicts the blamed seat while the match is played: a loss
+            # for its side (a cheat must not void a match its side was losing).
+            convicted = blamed if standing == Standing.PROVEN and blamed is not None \
+                and self.phase == Phase.PLAYING else None
             self.aborted = Aborted(entry.seat, code, blamed, why, standing, flag, unknown,
                                    left=left, decided=decided, totals=totals,
-                                   violation=violation[0], facts=violation[1])
+                                   violation=violation[0], facts=violation[1],
+                                   convicted=convicted)
             self._flag_body = entry.body if flag is not None else None
             self.phase = Phase.ABORTED
             self._events.append(self.aborted)

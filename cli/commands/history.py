@@ -112,6 +112,15 @@ def result(g: Game, t: Translator) -> str:
     lg = g.log
     if lg.verdict == UNREADABLE:
         return t("hi_unreadable")
+    if lg.ending == "convicted":
+        # The audit convicts a seat of an entry it signed: a loss for its side.
+        r = lg.result
+        b = r.blamed if r is not None else None
+        name = g.seats[b].name if b is not None and 0 <= b < len(g.seats) else "?"
+        if lg.winner is not None:
+            return t("hi_won_convicted", side=side_names(g, lg.winner), name=name)
+        if lg.loser is not None:
+            return t("hi_convicted", side=side_names(g, lg.loser))
     if lg.verdict == INVALID:
         return t("hi_invalid")
     if lg.verdict == UNSUPPORTED:

@@ -843,10 +843,12 @@ def _(o: Outcome, t: Translator) -> str:
         return t("oc_done", hands=hands, won=_side_won(o, d.winner_side, t), score=d.score)
     if a is not None and a.decided is not None:
         return t("oc_decided", won=_side_won(o, a.decided, t))
-    loser = o.resigned if o.resigned is not None else o.left
+    loser = o.resigned if o.resigned is not None else o.left \
+        if o.left is not None else o.convicted
     winner = o.winner_side
     if loser is not None:
-        what = t("oc_resigned" if o.resigned is not None else "oc_left")
+        what = t("oc_resigned" if o.resigned is not None else "oc_left"
+                 if o.left is not None else "oc_convicted")
         if winner is None:  # at 3 players, the two others level
             return t("oc_quit_level", quitter=seat_name(loser), what=what)
         return t("oc_quit", quitter=seat_name(loser), what=what, won=_side_won(o, winner, t))
@@ -907,6 +909,8 @@ def _(v: Verdict, t: Translator, names: Sequence[str] = ()) -> str:
         return t("vd_resigned", by=who(v.by_seat), at=at, won=wins(v.winner))
     if v.verdict == VALID and v.winner is not None and v.totals:
         return t("vd_complete", won=wins(v.winner), score=score)
+    if v.verdict == INVALID and (conviction := convicted_words(v, t, names)) is not None:
+        return _observer_reason(v, t, names) + t("au_convicted", conviction=conviction)
     if v.verdict == INCOMPLETE and v.code == "aborted" and v.by_seat is not None:
         by = who(v.by_seat)
         if v.standing == Standing.SELF:
@@ -919,6 +923,33 @@ def _(v: Verdict, t: Translator, names: Sequence[str] = ()) -> str:
             what = t("vd_ended", by=by)
         return t("vd_aborted", what=what)
     return _observer_reason(v, t, names)
+
+
+def convicted_words(v: Verdict, t: Translator, names: Sequence[str]) -> str | None:
+    """An INVALID verdict that convicts a seat (an entry it signed breaks a rule, while
+    the match was played: :attr:`Verdict.loser`) as its consequence: "bob is convicted
+    ...: bob loses the match; alice wins"; None when it convicts nobody."""
+    n = len(names)
+    if v.verdict != INVALID or v.loser is None or v.blamed is None \
+            or n not in SHAPES or not 0 <= v.blamed < n:
+        return None
+    seating = Seating.of(n)
+    if not 0 <= v.loser < seating.sides:
+        return None
+
+    def side(s: int) -> tuple[str, bool]:
+        seats = seating.seats_of(s)
+        if len(seats) == 1:
+            return names[seats[0]], False
+        return t("vd_team", a=names[seats[0]], b=names[seats[1]]), True
+    lost, plural = side(v.loser)
+    lose = t("cv_loses_pl" if plural else "cv_loses", side=lost)
+    if v.winner is not None and 0 <= v.winner < seating.sides:
+        won, plural = side(v.winner)
+        won = t("oc_wins_pl" if plural else "oc_wins", who=won)
+    else:
+        won = t("vd_level")  # at 3 players, the two others level
+    return t("cv_convicted", name=names[v.blamed], lose=lose, won=won)
 
 
 @words.register(AbortClaim)
@@ -1092,6 +1123,9 @@ def _(r: AuditResult, t: Translator) -> str:
         else:
             who = t("ab_seat", n=b)
         blame = t("au_blamed", who=who)
+        if r.outcome is not None \
+                and (conviction := convicted_words(r.outcome, t, names)) is not None:
+            blame += t("au_convicted", conviction=conviction)
     elif r.code == "aborted" and r.abort is not None \
             and r.abort.standing != Standing.SELF:
         # An abort is its signer's word: worded as a claim unless the log shows it.

@@ -1526,6 +1526,14 @@ MESSAGES: dict[str, tuple[str, str]] = {
                     "de {side}"),
     "hi_won_left": ("{side} won: the other side left the match",
                     "{side} : victoire, l'adversaire a quitté la partie"),
+    "hi_won_convicted": ("{side} won: {name} broke the rules (the audit convicts an entry "
+                         "{name} signed)",
+                         "{side} : victoire, {name} a enfreint les règles (l'audit condamne "
+                         "une entrée signée par {name})"),
+    "hi_convicted": ("{side} broke the rules at 3 players, the two others level: a loss for "
+                     "{side}",
+                     "{side} a enfreint les règles à 3 joueurs, les deux autres à égalité : "
+                     "défaite de {side}"),
     "hi_won_left_by": ("{side} won: {name} left the match",
                        "{side} : victoire, {name} a quitté la partie"),
     "hi_tag_unreadable": ("UNREADABLE", "ILLISIBLE"),
@@ -1787,6 +1795,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
                    "arrêtée avant que chaque siège ne le signe)"),
     "oc_resigned": ("resigned", "a abandonné"),
     "oc_left": ("left the match", "a quitté la partie"),
+    "oc_convicted": ("broke the rules (an entry signed with that player's key)",
+                     "a enfreint les règles (une entrée signée de sa clé)"),
     "oc_quit_level": ("match over: {quitter} {what} and loses; the two others are level, "
                       "nobody wins",
                       "partie terminée : {quitter} {what} et perd ; les deux autres sont à "
@@ -1913,6 +1923,14 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "au_where": ("entry #{n}: ", "entrée n° {n} : "),
     "au_blamed": (" -- blamed: {who}", " -- en faute : {who}"),
     "au_claim": (" -- {claim}", " -- {claim}"),
+    # A seat an entry it signed convicts while the match was played: its side loses.
+    "au_convicted": (" -- {conviction}", " -- {conviction}"),
+    "cv_convicted": ("{name} is convicted of breaking the rules by an entry {name} signed: "
+                     "{lose}; {won}",
+                     "{name} est reconnu coupable d'avoir enfreint les règles par une entrée "
+                     "que {name} a signée : {lose} ; {won}"),
+    "cv_loses": ("{side} loses the match", "{side} perd la partie"),
+    "cv_loses_pl": ("{side} lose the match", "{side} perdent la partie"),
     # ``chkobba replay``'s text: the match, hand by hand, in the players' names.
     "rp_log": ("log: {path}", "journal : {path}"),
     "rp_by_spectator": ("written by a spectator ({name}), {software}, {created} (unsigned "
@@ -2156,6 +2174,14 @@ MESSAGES |= {
                    "vous dites que {name} est en faute ({why}) ;"),
     "st_broke": ("{name} broke the rules ({why}): the game is over.",
                  "{name} a enfreint les règles ({why}) : la partie est finie."),
+    "st_broke_loses": ("{name} broke the rules ({why}): the game is over, and {name}'s side "
+                       "loses the match.",
+                       "{name} a enfreint les règles ({why}) : la partie est finie, et le camp "
+                       "de {name} la perd."),
+    "st_broke_loses_me": ("the others' checks found a fault in your moves ({why}): the game is "
+                          "over, and your side loses the match.",
+                          "les vérifications des autres ont trouvé une faute dans vos coups "
+                          "({why}) : la partie est finie, et votre camp la perd."),
     "st_broke_me": ("the others' checks found a fault in your moves ({why}): the game is over.",
                     "les vérifications des autres ont trouvé une faute dans vos coups ({why}) : "
                     "la partie est finie."),

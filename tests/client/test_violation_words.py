@@ -210,7 +210,10 @@ def test_a_deal_cheat_is_said_by_its_deal_code(tmp_path):
     assert v is not None and (report.code, v.violation) == ("deal_failure",
                                                            "deal_bad_share_proof")
     fr = words(v, Translator("fr"), names=list(report.names))
-    assert fr == MESSAGES["vi_deal_bad_share_proof"][1], fr
+    # The violation, then what it costs the seat it convicts (PROTOCOL.md 12.7).
+    assert fr == MESSAGES["vi_deal_bad_share_proof"][1] + (
+        " -- host est reconnu coupable d'avoir enfreint les règles par une entrée que host "
+        "a signée : host perd la partie ; peer1 gagne"), fr
 
 
 def test_a_finding_s_detail_is_the_check_s_code_in_the_reader_s_words():

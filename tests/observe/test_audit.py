@@ -718,8 +718,15 @@ def test_a_cheater_at_a_four_player_table_is_blamed(cheat, tmp_path):
     assert report.code == ("illegal_move" if cheat == "forged_take" else "deal_failure")
     assert report.aborts and report.aborts[0].blamed == 2
     fp = report.table.seats[2].fingerprint
-    assert said(report).endswith(f" -- blamed: peer2 (key {fp})"), said(report)
-    assert said(report, "fr").endswith(f" -- en faute : peer2 (clé {fp})"), said(report, "fr")
+    # A cheat loses the match for the cheater's team (seats 0 and 2), it does not void it.
+    assert (report.loser, report.winner) == (0, 1)
+    assert said(report).endswith(
+        f" -- blamed: peer2 (key {fp}) -- peer2 is convicted of breaking the rules by an "
+        "entry peer2 signed: host & peer2 lose the match; peer1 & peer3 win"), said(report)
+    assert said(report, "fr").endswith(
+        f" -- en faute : peer2 (clé {fp}) -- peer2 est reconnu coupable d'avoir enfreint "
+        "les règles par une entrée que peer2 a signée : host & peer2 perdent la partie ; "
+        "peer1 & peer3 gagnent"), said(report, "fr")
 
 
 def test_an_abort_whose_evidence_this_log_lacks_is_checked(tmp_path):

@@ -125,8 +125,11 @@ def play(n: int = 2, *, rules: Ruleset | None = None, proofs: bool = False,
             try:
                 other.receive(entry)
             except GameFault as fault:
+                # As a seat's shell does: its own check's finding is proven.
                 aborts.append((j, other.abort(fault.error_code, fault.blamed_seat,
-                                              fault.detail, fault.evidence)))
+                                              fault.detail, fault.evidence, proven=True,
+                                              violation=fault.violation,
+                                              facts=fault.facts)))
             except ProtocolError as err:
                 aborts.append((j, other.abort(err.error_code, 0, err.detail, entry.body)))
             played.events[j].extend(other.take_events())

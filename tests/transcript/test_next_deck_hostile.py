@@ -959,7 +959,10 @@ def test_a_game_ended_while_a_bad_proof_is_checked_tells_the_audit_story(ending)
     a = honest.aborted
     assert (a.code.name.lower(), a.blamed_seat, a.standing) == (
         report.code, report.blamed, Standing.PROVEN), a
-    assert a.winner_side(2) is None and a.loser is None, a
+    # A proven cheat loses the match for the cheater (seat 1), live and in the audit,
+    # whoever else tried to end the game (it does not void the match).
+    assert (a.loser, a.winner_side(2)) == (1, 0), a
+    assert (report.loser, report.winner) == (1, 0), said(report)
     # Its signed record cites the entry that carried the proof, and goes out.
     mine = [wire.open_entry(b) for b in honest.bodies
             if wire.open_entry(b).kind == "abort" and wire.open_entry(b).seat == 0]

@@ -57,6 +57,8 @@ def stop_sentences(view: TableView, a: Aborted) -> list[tuple[str, str]]:
                 return [("class:error", _w(view, liveness + "_me"))]
             return [("class:error", _w(view, liveness, name=view.name(blamed)))]
         key = "broke_me" if blamed == me else "broke"
+        if a.loser is not None and a.loser == a.convicted:
+            key = key.replace("broke", "broke_loses")  # a cheat loses the match
         return [("class:error", _w(view, key, name=view.who(blamed), why=why))]
     if liveness is not None and by == me:
         # Our own peer's clock: what happened here, not somebody's word.
