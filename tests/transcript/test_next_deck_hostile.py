@@ -1002,9 +1002,9 @@ def test_at_three_players_the_slow_checker_tells_the_audit_story(third):
     assert _spectator(list(honest.bodies)) == (report.code, report.blamed)
 
 
-class _ProofThenResign(Session):
+class _ProofOnly(Session):
     """A joiner's session, honest but for its ``deal/proof`` for the next deck flipped
-    in the ``b`` of hand 1, and its resignation at its next turn after that."""
+    in the ``b`` of hand 1."""
 
     sent_at: int | None = None
 
@@ -1015,21 +1015,35 @@ class _ProofThenResign(Session):
                 and _queued(ProofItem)(self):
             _bad_proof(self)
             self.sent_at = len(self.bodies)
-        elif self.sent_at is not None and not self.finished and self.floor == self.seat \
+        return super().next_entry()
+
+
+class _ProofThenResign(_ProofOnly):
+    """:class:`_ProofOnly`, and its resignation at its next turn after that."""
+
+    def next_entry(self):  # type: ignore[no-untyped-def]
+        if self.sent_at is not None and not self.finished and self.floor == self.seat \
                 and len(self.bodies) > self.sent_at + 1:
             return self.resign()
         return super().next_entry()
 
 
-class _ResigningLink(SeatLink):
-    def entry(self, body, msg, now):  # type: ignore[no-untyped-def]
-        super().entry(body, msg, now)
-        if self.session is not None and type(self.session) is Session:
-            self.session.__class__ = _ProofThenResign
+def _peer_playing(session_class: type[Session]) -> type[ClientPeer]:
+    """A joining peer whose session, once the genesis made it, is a ``session_class``."""
+    class Link(SeatLink):
+        def entry(self, body, msg, now):  # type: ignore[no-untyped-def]
+            super().entry(body, msg, now)
+            if self.session is not None and type(self.session) is Session:
+                self.session.__class__ = session_class
+
+    class Peer(ClientPeer):
+        link_class = Link
+
+    return Peer
 
 
-class _ProofThenResignPeer(ClientPeer):
-    link_class = _ResigningLink
+_ProofThenResignPeer = _peer_playing(_ProofThenResign)
+_ProofOnlyPeer = _peer_playing(_ProofOnly)
 
 
 async def test_real_peers_a_host_whose_check_is_out_when_the_cheater_resigns(
@@ -1154,33 +1168,6 @@ def test_a_log_whose_chain_breaks_after_the_refused_proof_is_still_unusable():
         Session.resume(t.ids[0], altered, key, master)
     with pytest.raises(wire.ProtocolError):
         Session.resume(t.ids[0], [*logged[:at + 1], *logged[at + 2:]], key, master)
-
-
-class _ProofOnly(Session):
-    """A joiner's session, honest but for its ``deal/proof`` for the next deck flipped
-    in the ``b`` of hand 1."""
-
-    sent_at: int | None = None
-
-    def next_entry(self):  # type: ignore[no-untyped-def]
-        g = self.game
-        if self.sent_at is None and self.phase == Phase.PLAYING and self.floor == self.seat \
-                and g.hand_no == 1 and g.deck is not None and g.deck.deal.phase == "deal" \
-                and _queued(ProofItem)(self):
-            _bad_proof(self)
-            self.sent_at = len(self.bodies)
-        return super().next_entry()
-
-
-class _ProofOnlyLink(SeatLink):
-    def entry(self, body, msg, now):  # type: ignore[no-untyped-def]
-        super().entry(body, msg, now)
-        if self.session is not None and type(self.session) is Session:
-            self.session.__class__ = _ProofOnly
-
-
-class _ProofOnlyPeer(ClientPeer):
-    link_class = _ProofOnlyLink
 
 
 async def test_real_peers_a_host_that_restarts_mid_check_signs_the_verdict(
