@@ -579,7 +579,10 @@ class SeatLink(SeatCore[C]):
             self.out.append(Emit(Resumed(s.own_seat, self.resumed_entries)))
             if 0 < welcome.have < s.length:
                 self._sent(lm.Signed.TYPE)
-                self.out.append(SendBacklog(conn, welcome.have, len(s.bodies)))
+                # An abort of ours still owed (a resume that signed a verdict) is the
+                # last body: pump() sends it, once, after the backlog.
+                end = len(s.bodies) - 1 if s.owes_abort else len(s.bodies)
+                self.out.append(SendBacklog(conn, welcome.have, end))
             # What the host has past our copy comes first (it may be the match's signed
             # end, PROTOCOL.md 13.1): nothing of ours is signed for a position it passed.
             self._resume_to = welcome.have
