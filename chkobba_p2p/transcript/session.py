@@ -925,13 +925,9 @@ class Session:
         abort signed is ``deal_failure`` against its prover, proven, as the auditor
         finds it: PROTOCOL.md 9, "Checks owed at an ending")."""
         fault = self._owed_fault()
-        if fault is not None and not (
-                proven and evidence is not None
-                and self._chain_index(evidence) < self._chain_index(fault.evidence)):
+        if fault is not None:
             # A proof the chain before this ending owed us a check of is refused: that
-            # is the ending (the auditor's verdict), whatever we meant to sign (issue 44)
-            # -- unless what we sign is our own finding in an entry before that proof's:
-            # the auditor names the earliest violation, and so do we.
+            # is the ending (the auditor's verdict), whatever we meant to sign (issue 44).
             code, blamed_seat, detail = fault.error_code, fault.blamed_seat, fault.detail
             evidence, proven, flag, clock = fault.evidence, True, None, None
             violation, facts = fault.violation, fault.facts
