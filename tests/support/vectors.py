@@ -18,7 +18,8 @@ from chkobba_p2p.wire import codec as wire
 from chkobba_p2p.wire.codec import Identity
 from chkobba_p2p.wire.logfile import TranscriptWriter
 
-__all__ = ["VECTORS", "REGEN", "seed", "regenerate_two_seat_vector", "write_two_seat_vector"]
+__all__ = ["VECTORS", "REGEN", "seed", "regenerate_two_seat_vector", "write_two_seat_vector",
+           "play_until"]
 
 #: The vectors' folder (``tests/vectors``).
 VECTORS = Path(__file__).parent.parent / "vectors"
@@ -38,14 +39,21 @@ def regenerate_two_seat_vector(name: str, table: TableInfo, masters: tuple[int, 
     deal masters ``seed(masters[0])`` and ``seed(masters[1])``) with greedy bots until
     ``until`` holds of the bodies made so far (the genesis first), and write the vector
     (:func:`write_two_seat_vector`)."""
-    from chkobba_p2p.bots.levels import make_bot
-
     ids = [Identity.from_seed(seed(1)), Identity.from_seed(seed(2))]
     host, genesis = Session.create(ids[0], table, master=seed(masters[0]))
     guest = Session.join(ids[1], genesis, ids[0].public, master=seed(masters[1]))
-    sessions = [host, guest]
-    bodies = [genesis.body]
-    bots = [make_bot("greedy", i) for i in range(2)]
+    bodies = play_until([host, guest], [genesis.body], until)
+    write_two_seat_vector(name, table, bodies, masters[1], items)
+
+
+def play_until(sessions: list[Session], bodies: list[bytes],
+               until: Callable[[list[bytes]], bool]) -> list[bytes]:
+    """Greedy bots play ``sessions`` (seat order), each entry made delivered to every
+    other session and added to ``bodies`` (the genesis first), until ``until`` holds of
+    ``bodies``; returns ``bodies``."""
+    from chkobba_p2p.bots.levels import make_bot
+
+    bots = [make_bot("greedy", i) for i in range(len(sessions))]
     while not until(bodies):
         for s in sessions:
             d = s.decision
@@ -56,9 +64,11 @@ def regenerate_two_seat_vector(name: str, table: TableInfo, masters: tuple[int, 
             e = s.next_entry()
             if e is not None:
                 bodies.append(e.body)
-                sessions[1 - s.own_seat].receive(wire.open_entry(e.body))
+                for o in sessions:
+                    if o is not s:
+                        o.receive(wire.open_entry(e.body))
                 break
-    write_two_seat_vector(name, table, bodies, masters[1], items)
+    return bodies
 
 
 def write_two_seat_vector(name: str, table: TableInfo, bodies: list[bytes],

@@ -13,13 +13,13 @@ dealt unseen)."""
 from __future__ import annotations
 
 import json
-import os
-from pathlib import Path
 
 import pytest
 from support.audit import said
 from support.net import old_joiner, play_mixed_table
 from support.sessions import Table
+from support.vectors import REGEN, VECTORS, play_until
+from support.vectors import seed as _seed
 
 from chkobba_p2p.deal import Deal, DealUsageError
 from chkobba_p2p.errors import InvalidDeal, LocalError
@@ -310,13 +310,7 @@ def test_the_engine_deals_a_round_with_its_viewers_cards_unseen():
 
 # ------------------------------------------------------------------ the vector
 
-VECTORS = Path(__file__).parent.parent / "vectors"
-REGEN = os.environ.get("REGENERATE_WIRE_VECTORS") == "1"
 _NAMES = ("host", "guest1", "guest2")
-
-
-def _seed(i: int) -> bytes:
-    return bytes([i]) * 32
 
 
 def _types(body: bytes, field: str) -> list[str]:
@@ -341,28 +335,13 @@ def test_regenerate_seat_transcript():
     host, genesis = Session.create(ids[0], table, master=_seed(70))
     sessions = [host] + [Session.join(ids[i], genesis, ids[0].public, master=_seed(70 + i))
                          for i in (1, 2)]
-    bodies = [genesis.body]
-    from chkobba_p2p.bots.levels import make_bot
-    bots = [make_bot("greedy", i) for i in range(3)]
-    while True:
-        g = sessions[0].game
+
+    def second_round_begun(bodies: list[bytes]) -> bool:
         last = wire.open_entry(bodies[-1]).fields
-        if g._round_steps and isinstance(last.get("a"), dict) \
-                and "deal/shares" in _types(bodies[-1], "d"):
-            break
-        for s in sessions:
-            d = s.decision
-            if d is not None:
-                bot = bots[s.own_seat]
-                s.decide(bot.choose_play(d.hand) if d.kind == "play"
-                         else bot.choose_cut(d.hand))
-            e = s.next_entry()
-            if e is not None:
-                bodies.append(e.body)
-                for o in sessions:
-                    if o is not s:
-                        o.receive(wire.open_entry(e.body))
-                break
+        return bool(sessions[0].game._round_steps) and isinstance(last.get("a"), dict) \
+            and "deal/shares" in _types(bodies[-1], "d")
+
+    bodies = play_until(sessions, [genesis.body], second_round_begun)
     path = VECTORS / "transcript_seat.chklog"
     path.unlink(missing_ok=True)
     w = TranscriptWriter(path)
